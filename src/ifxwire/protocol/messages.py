@@ -1,0 +1,491 @@
+"""Every SQLI message after login: build and parse, in both directions.
+
+Client requests are built by appending to a ``Writer`` (a whole group goes out in one send) and
+parsed by the server with ``read_client_message``.  Server replies are built by the ``put_*``
+functions and parsed by the driver with ``read_server_message``.  Layout switches that depend on
+the negotiated SQ_PROTOCOLS bits live in ``Layout``; see docs/PROTOCOL.md for each message's
+evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .codes import (
+    CAP_BIGINT,
+    CAP_LARGE_TUPLE,
+    CAP_LONG_ROWID,
+    CAP_REMOVE_64K,
+    InfoType,
+    Msg,
+    capability_set,
+)
+from .columns import ColumnDesc
+from .wire import NeedMore, ProtocolViolation, Reader, Writer
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Field widths fixed by the capabilities both sides agreed on.
+
+    A feature is in force when the server enables it and the client offered it; informix-driver
+    (which always uses the u32 SQL length and i32 error offset) works against real servers for
+    exactly this reason (peer-informix-driver.md 2.3/2.4).
+    """
+
+    long_sql: bool = False  # bit 62: u32 SQL text length, i32 SQ_ERR offset
+    large_tuple: bool = False  # bit 69: i32 tuple size in SQ_DESCRIBE
+    long_rowid: bool = False  # bit 70: i64 rows / rowid in SQ_DONE
+    bigint: bool = True  # bit 54: SQ_INSERTDONE carries an i64 bigserial
+
+    @classmethod
+    def negotiate(cls, server_mask: bytes, client_mask: bytes) -> Layout:
+        both = capability_set(server_mask) & capability_set(client_mask)
+        return cls(
+            long_sql=CAP_REMOVE_64K in both,
+            large_tuple=CAP_LARGE_TUPLE in both,
+            long_rowid=CAP_LONG_ROWID in both,
+            bigint=CAP_BIGINT in both,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Client -> server: builders (used by the driver)
+# --------------------------------------------------------------------------------------------
+
+
+def put_sql(w: Writer, sql: bytes, layout: Layout) -> None:
+    if layout.long_sql:
+        w.longstr(sql)
+    else:
+        if len(sql) > 0xFFFF:
+            raise ValueError(f"SQL text of {len(sql)} bytes exceeds 65535 without bit 62")
+        w.charstr(sql)
+
+
+def put_prepare(w: Writer, sql: bytes, nparams: int, layout: Layout) -> None:
+    """PREPARE + NDESCRIBE + WANTDONE, the grouping both JDBC and informix-driver send."""
+    w.u16(Msg.PREPARE).u16(nparams)
+    put_sql(w, sql, layout)
+    w.u16(Msg.NDESCRIBE).u16(Msg.WANTDONE)
+
+
+def put_command(w: Writer, sql: bytes, layout: Layout) -> None:
+    """COMMAND + NDESCRIBE + EXECUTE + RELEASE: JDBC's executeUpdate grouping."""
+    w.u16(Msg.COMMAND).u16(0)
+    put_sql(w, sql, layout)
+    w.u16(Msg.NDESCRIBE).u16(Msg.EXECUTE).u16(Msg.RELEASE)
+
+
+def put_id(w: Writer, stmt_id: int) -> None:
+    w.u16(Msg.ID).i16(stmt_id)
+
+
+def put_curname(w: Writer, name: bytes) -> None:
+    w.u16(Msg.CURNAME).charstr(name)
+
+
+def put_nfetch(w: Writer, size: int) -> None:
+    w.u16(Msg.NFETCH).i32(size).u16(0)
+
+
+def put_protocols(w: Writer, mask: bytes) -> None:
+    w.u16(Msg.PROTOCOLS).u16(len(mask)).padded(mask)
+
+
+def put_info_env(w: Writer, env: Sequence[tuple[bytes, bytes]]) -> None:
+    """SQ_INFO / INFO_ENV with the totals JDBC computes (jdbc-protocol.md 2.3)."""
+
+    def even(n: int) -> int:
+        return n + (n & 1)
+
+    total = 4 + sum(even(len(k)) + even(len(v)) + 4 for k, v in env) + 2
+    max_name = even(max((len(k) for k, _ in env), default=0))
+    max_value = even(max((len(v) for _, v in env), default=0))
+    w.u16(Msg.INFO).u16(InfoType.ENV).u16(total).u16(max_name).u16(max_value)
+    for k, v in env:
+        w.charstr(k).charstr(v)
+    w.u16(0).u16(InfoType.DONE)
+
+
+def put_dbopen(w: Writer, name: bytes) -> None:
+    w.u16(Msg.DBOPEN).charstr(name).u16(0)
+
+
+def put_rbwork(w: Writer) -> None:
+    # The savepoint short is required: without it a real server waits for two more bytes
+    # (peer-informix-driver.md 2.4).
+    w.u16(Msg.RBWORK).u16(0)
+
+
+def put_eot(w: Writer) -> None:
+    w.u16(Msg.EOT)
+
+
+# --------------------------------------------------------------------------------------------
+# Client -> server: parsed form (used by the server)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ClientMsg:
+    """One parsed client message; only the fields its code uses are set."""
+
+    code: int
+    offset: int
+    sql: bytes = b""
+    number: int = 0  # PREPARE numqmarks, ID statement id, NFETCH size, DBOPEN flags, ...
+    name: bytes = b""  # CURNAME, DBOPEN database
+    data: bytes = b""  # PROTOCOLS mask, BLOB chunk, FETCHBLOB descriptor
+    env: dict[str, str] = field(default_factory=dict)
+    extra: tuple[int, ...] = ()  # SFETCH (scroll type, index, size); RET_TYPE column types
+    bind_start: int = 0  # BIND: where its parameter bytes start in the buffer
+    bind_end: int = 0
+
+
+# Messages with no payload after the code.
+_BARE = frozenset(
+    {
+        Msg.OPEN,
+        Msg.EXECUTE,
+        Msg.CLOSE,
+        Msg.RELEASE,
+        Msg.EOT,
+        Msg.CMMTWORK,
+        Msg.NDESCRIBE,
+        Msg.SCROLL,
+        Msg.DBLIST,
+        Msg.BEGIN,
+        Msg.DBCLOSE,
+        Msg.HOLD,
+        Msg.WANTDONE,
+        Msg.VERSION,
+        Msg.EXIT,
+        Msg.AUTOFREE,
+        Msg.CIDESCRIBE,
+    }
+)
+
+# SQ_FETCHBLOB carries the BYTE/TEXT descriptor (56 bytes without long row ids).
+BLOB_DESCRIPTOR_SIZE = 56
+
+
+def _fixed_bind_width(base: int) -> int | None:
+    return {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}.get(base)
+
+
+def skip_bind_param(r: Reader) -> None:
+    """Skip one SQ_BIND parameter (jdbc-protocol.md 3.4) without decoding its value."""
+    at = r.pos
+    tcode = r.i16()
+    base = tcode & 0xFF
+    if base > 18 and base not in (52, 53):
+        r.charstr()
+        r.charstr()
+    indicator = r.i16()
+    r.i16()
+    if indicator in (-1, -2):
+        return
+    if indicator != 0:
+        raise ProtocolViolation(f"SQ_BIND: indicator {indicator}", at)
+    width = _fixed_bind_width(base)
+    if width is not None:
+        r.padded(width)
+    elif base in (0, 5, 8, 10, 13, 14, 15, 16):
+        r.padded(r.u16())
+    elif base in (11, 12):
+        r.padded(BLOB_DESCRIPTOR_SIZE)
+    elif base in (40, 41, 43, 45):
+        r.padded(r.u32())
+    else:
+        raise ProtocolViolation(f"SQ_BIND: parameter type {base} is not supported", at)
+
+
+def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
+    """Parse one client message at ``r.pos`` (raises NeedMore, leaving the caller to rewind)."""
+    at = r.pos
+    code = r.u16()
+    m = ClientMsg(code, at)
+    if code in _BARE:
+        return m
+    if code == Msg.ID:
+        m.number = r.i16()
+    elif code == Msg.PREPARE or code == Msg.COMMAND:
+        m.number = r.u16()
+        m.sql = r.longstr() if layout.long_sql else r.charstr()
+    elif code == Msg.CURNAME:
+        m.name = r.charstr()
+    elif code == Msg.BIND:
+        m.number = r.u16()
+        m.bind_start = r.pos
+        for _ in range(m.number):
+            skip_bind_param(r)
+        m.bind_end = r.pos
+    elif code == Msg.NFETCH:
+        m.number = r.i32()
+        r.u16()
+    elif code == Msg.RBWORK:
+        m.number = r.u16()
+    elif code == Msg.SFETCH:
+        m.extra = (r.u16(), r.i32(), r.i32())
+    elif code == Msg.DBOPEN:
+        m.name = r.charstr()
+        m.number = r.u16()
+    elif code == Msg.PROTOCOLS:
+        m.data = r.padded(r.u16())
+    elif code == Msg.INFO:
+        _read_info(r, m)
+    elif code == Msg.RET_TYPE:
+        direction = r.u16()
+        types = [direction]
+        for _ in range(r.u16()):
+            t = r.i16()
+            if 43 <= (t & 0xFF) <= 47:
+                r.charstr()
+                r.charstr()
+            r.i32()
+            types.append(t)
+        m.extra = tuple(types)
+    elif code == Msg.FETCHBLOB:
+        m.data = r.raw(BLOB_DESCRIPTOR_SIZE)
+    elif code == Msg.BLOB:
+        m.data = r.padded(r.u16())
+    elif code == Msg.BBIND:
+        m.number = r.u16()
+    else:
+        raise ProtocolViolation(f"unknown client message code {code}", at)
+    return m
+
+
+def _read_info(r: Reader, m: ClientMsg) -> None:
+    while True:
+        at = r.pos
+        kind = r.u16()
+        if kind == InfoType.DONE:
+            return
+        if kind != InfoType.ENV:
+            raise ProtocolViolation(f"SQ_INFO: unsupported info type {kind}", at)
+        r.u16()
+        r.u16()
+        r.u16()
+        while True:
+            name = r.charstr()
+            if not name:
+                break
+            m.env[name.decode("iso-8859-1")] = r.charstr().decode("iso-8859-1")
+
+
+# --------------------------------------------------------------------------------------------
+# Server -> client: builders (used by the server)
+# --------------------------------------------------------------------------------------------
+
+
+def put_describe(
+    w: Writer,
+    stmt_type: int,
+    stmt_id: int,
+    columns: Sequence[ColumnDesc],
+    tuple_size: int,
+    layout: Layout,
+    cost: int = 0,
+    encoding: str = "iso-8859-1",
+) -> None:
+    names = [c.name.encode(encoding) for c in columns]
+    table = b"".join(n + b"\0" for n in names)
+    w.u16(Msg.DESCRIBE).i16(stmt_type).i16(stmt_id).i32(cost)
+    if layout.large_tuple:
+        w.i32(tuple_size)
+    else:
+        w.i16(min(tuple_size, 0x7FFF))
+    w.i16(len(columns)).i32(len(table))
+    index = 0
+    for c, n in zip(columns, names):
+        w.i32(index).i32(c.start).i16(c.type).i32(c.xid)
+        w.charstr(c.owner.encode(encoding)).charstr(c.type_name.encode(encoding))
+        w.i16(c.reference).i16(c.alignment).i32(c.source_type).i32(c.enclen)
+        index += len(n) + 1
+    w.padded(table)
+
+
+def put_idescribe(
+    w: Writer, params: Sequence[ColumnDesc], encoding: str = "iso-8859-1"
+) -> None:
+    w.u16(Msg.IDESCRIBE).i16(len(params))
+    for p in params:
+        w.i16(p.type).i32(p.xid)
+        w.charstr(p.owner.encode(encoding)).charstr(p.type_name.encode(encoding))
+        w.i16(p.reference).i16(p.alignment).i32(p.source_type).i32(p.enclen)
+
+
+def put_tuple(w: Writer, payload: bytes | bytearray) -> None:
+    w.u16(Msg.TUPLE).i16(0).i32(len(payload)).padded(payload)
+
+
+def put_done(
+    w: Writer, rows: int, layout: Layout, serial: int = 0, rowid: int = 0, warnings: int = 0
+) -> None:
+    w.u16(Msg.DONE).i16(warnings)
+    if layout.long_rowid:
+        w.i64(rows).i64(rowid)
+    else:
+        w.i32(rows).i32(rowid)
+    w.i32(serial)
+
+
+def int8_bytes(value: int) -> bytes:
+    """INT8 wire form: i16 sign, u32 low word, u32 high word of the magnitude."""
+    mag = abs(value)
+    # Sign 0 is the NULL marker, so zero is sent with sign +1.
+    return Writer().i16(-1 if value < 0 else 1).u32(mag & 0xFFFFFFFF).u32(mag >> 32).getvalue()
+
+
+def put_insertdone(w: Writer, serial8: int, bigserial: int, layout: Layout) -> None:
+    w.u16(Msg.INSERTDONE).raw(int8_bytes(serial8))
+    if layout.bigint:
+        w.i64(bigserial)
+
+
+def put_err(
+    w: Writer, sqlcode: int, isamcode: int, offset: int, text: bytes, layout: Layout
+) -> None:
+    w.u16(Msg.ERR).i16(sqlcode).i16(isamcode)
+    if layout.long_sql:
+        w.i32(offset)
+    else:
+        w.i16(offset)
+    w.charstr(text)
+
+
+def put_cost(w: Writer, rows: int, cost: int) -> None:
+    w.u16(Msg.COST).i32(rows).i32(cost)
+
+
+def put_xactstat(w: Writer, event: int, new_level: int, old_level: int) -> None:
+    w.u16(Msg.XACTSTAT).i16(event).i16(new_level).i16(old_level)
+
+
+def put_version(w: Writer, version: bytes) -> None:
+    w.u16(Msg.VERSION).charstr(version)
+
+
+# --------------------------------------------------------------------------------------------
+# Server -> client: parsed form (used by the driver)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Describe:
+    stmt_type: int
+    stmt_id: int
+    cost: int
+    tuple_size: int
+    columns: list[ColumnDesc]
+
+
+@dataclass(slots=True)
+class Done:
+    warnings: int
+    rows: int
+    rowid: int
+    serial: int
+
+
+@dataclass(slots=True)
+class ServerError:
+    sqlcode: int
+    isamcode: int
+    offset: int
+    text: bytes
+
+
+@dataclass(slots=True)
+class InsertDone:
+    serial8: int
+    bigserial: int | None
+
+
+def read_int8(r: Reader) -> int:
+    sign = r.i16()
+    low = r.u32()
+    high = r.u32()
+    mag = (high << 32) | low
+    return -mag if sign < 0 else mag
+
+
+def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> Describe:
+    stmt_type = r.i16()
+    stmt_id = r.i16()
+    cost = r.i32()
+    tuple_size = r.i32() if layout.large_tuple else r.i16()
+    n = r.i16()
+    table_size = r.i32()
+    raw_cols = []
+    for _ in range(n):
+        index = r.i32()
+        start = r.i32()
+        tcode = r.i16() & 0xFFFF
+        xid = r.i32()
+        owner = r.charstr().decode(encoding, errors="replace")
+        tname = r.charstr().decode(encoding, errors="replace")
+        ref = r.i16()
+        align = r.i16()
+        source = r.i32()
+        enclen = r.i32()
+        raw_cols.append((index, start, tcode, xid, owner, tname, ref, align, source, enclen))
+    table = r.padded(table_size)
+    cols = []
+    for index, start, tcode, xid, owner, tname, ref, align, source, enclen in raw_cols:
+        end = table.find(b"\0", index)
+        name = table[index : end if end >= 0 else len(table)].decode(encoding, errors="replace")
+        cols.append(ColumnDesc(name, tcode, enclen, xid, owner, tname, start, ref, align, source))
+    return Describe(stmt_type, stmt_id, cost, tuple_size, cols)
+
+
+def read_idescribe(r: Reader, encoding: str = "iso-8859-1") -> list[ColumnDesc]:
+    params = []
+    for i in range(r.i16()):
+        tcode = r.i16() & 0xFFFF
+        xid = r.i32()
+        owner = r.charstr().decode(encoding, errors="replace")
+        tname = r.charstr().decode(encoding, errors="replace")
+        ref = r.i16()
+        align = r.i16()
+        source = r.i32()
+        enclen = r.i32()
+        params.append(
+            ColumnDesc(f"p{i + 1}", tcode, enclen, xid, owner, tname, 0, ref, align, source)
+        )
+    return params
+
+
+def read_done(r: Reader, layout: Layout) -> Done:
+    warnings = r.i16()
+    if layout.long_rowid:
+        rows, rowid = r.i64(), r.i64()
+    else:
+        rows, rowid = r.i32(), r.i32()
+    return Done(warnings, rows, rowid, r.i32())
+
+
+def read_err(r: Reader, layout: Layout) -> ServerError:
+    sqlcode = r.i16()
+    isam = r.i16()
+    if sqlcode == -619:
+        r.i16()
+        if layout.long_sql:
+            r.i16()
+        return ServerError(sqlcode, isam, 0, r.charstr())
+    offset = r.i32() if layout.long_sql else r.i16()
+    if sqlcode == -368:
+        return ServerError(sqlcode, isam, offset, b"")
+    text = r.charstr()
+    if sqlcode in (0, -937):
+        r.padded(5)
+        text = r.charstr()
+    return ServerError(sqlcode, isam, offset, text)
+
+
+def read_insertdone(r: Reader, layout: Layout) -> InsertDone:
+    serial8 = read_int8(r)
+    return InsertDone(serial8, r.i64() if layout.bigint else None)

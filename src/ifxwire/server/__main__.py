@@ -1,0 +1,75 @@
+"""Command line: ``ifxwire-server`` / ``python -m ifxwire.server``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from .listener import DEFAULT_USERS, Server
+
+
+def _parse_users(values: list[str], files: list[str]) -> dict[str, str]:
+    users: dict[str, str] = {}
+    lines = list(values)
+    for path in files:
+        with open(path, encoding="utf-8") as fh:
+            lines += [ln.strip() for ln in fh if ln.strip() and not ln.startswith("#")]
+    for item in lines:
+        name, sep, password = item.partition(":")
+        if not sep or not name:
+            raise SystemExit(f"ifxwire-server: a user must be NAME:PASSWORD, got {item!r}")
+        users[name] = password
+    return users
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="ifxwire-server", description="An Informix-compatible SQLI server backed by SQLite."
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=9088, help="port (default 9088; 0 = any free)")
+    p.add_argument(
+        "--data", default=":memory:", help="directory for databases, or :memory: (default)"
+    )
+    p.add_argument("--server-name", default="informix", help="DBSERVERNAME (default informix)")
+    p.add_argument(
+        "--user", action="append", default=[], metavar="NAME:PASSWORD",
+        help="add a user (repeatable); default informix:in4mix when no user is given",
+    )
+    p.add_argument(
+        "--users-file", action="append", default=[], metavar="FILE",
+        help="file of NAME:PASSWORD lines",
+    )
+    p.add_argument("--trace", action="store_true", help="log every message both ways")
+    p.add_argument(
+        "--no-strict", action="store_true",
+        help="accept message groupings outside the documented catalogue",
+    )
+    p.add_argument("--log-level", default="INFO")
+    args = p.parse_args(argv)
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    users = _parse_users(args.user, args.users_file) or dict(DEFAULT_USERS)
+    srv = Server(
+        args.host, args.port, args.data, server_name=args.server_name, users=users,
+        trace=args.trace, strict=not args.no_strict,
+    )
+    srv.start()
+    print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: srv._stopping.set())
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

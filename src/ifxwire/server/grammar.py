@@ -1,0 +1,89 @@
+"""The catalogue of message groupings the server accepts in strict mode.
+
+Each entry says which message may follow which inside one request group (the messages between
+two SQ_EOTs).  Every transition here is backed by a grouping that IBM's JDBC driver or
+informix-driver sends, listed with its evidence in docs/PROTOCOL.md "Request groups".  Strict
+mode exists so that our own driver cannot quietly invent a grouping that only our own server
+understands: a real Informix might reject it.
+"""
+
+from __future__ import annotations
+
+from ..protocol.codes import Msg
+
+START = -1
+
+# previous message (START at the beginning of a group) -> messages allowed next
+TRANSITIONS: dict[int, frozenset[int]] = {
+    START: frozenset(
+        {
+            Msg.PROTOCOLS,
+            Msg.INFO,
+            Msg.DBOPEN,
+            Msg.DBCLOSE,
+            Msg.PREPARE,
+            Msg.COMMAND,
+            Msg.ID,
+            Msg.BEGIN,
+            Msg.CMMTWORK,
+            Msg.RBWORK,
+            Msg.VERSION,
+            Msg.EXIT,
+            Msg.DBLIST,
+        }
+    ),
+    Msg.PROTOCOLS: frozenset({Msg.EOT}),
+    Msg.INFO: frozenset({Msg.EOT}),
+    Msg.DBOPEN: frozenset({Msg.EOT}),
+    Msg.DBCLOSE: frozenset({Msg.EOT}),
+    Msg.DBLIST: frozenset({Msg.EOT}),
+    Msg.BEGIN: frozenset({Msg.EOT}),
+    Msg.CMMTWORK: frozenset({Msg.EOT}),
+    Msg.RBWORK: frozenset({Msg.EOT}),
+    Msg.VERSION: frozenset({Msg.EOT}),
+    # PREPARE NDESCRIBE WANTDONE (JDBC and informix-driver);
+    # COMMAND NDESCRIBE EXECUTE RELEASE, repeated for Statement batches (JDBC).
+    Msg.PREPARE: frozenset({Msg.NDESCRIBE}),
+    Msg.COMMAND: frozenset({Msg.NDESCRIBE}),
+    Msg.NDESCRIBE: frozenset({Msg.WANTDONE, Msg.EXECUTE}),
+    Msg.WANTDONE: frozenset({Msg.EOT}),
+    # ID then one statement action.
+    Msg.ID: frozenset(
+        {
+            Msg.CIDESCRIBE,
+            Msg.CURNAME,
+            Msg.BIND,
+            Msg.EXECUTE,
+            Msg.OPEN,
+            Msg.NFETCH,
+            Msg.CLOSE,
+            Msg.RELEASE,
+            Msg.RET_TYPE,
+            Msg.SFETCH,
+            Msg.FETCHBLOB,
+        }
+    ),
+    Msg.CIDESCRIBE: frozenset({Msg.EOT}),
+    # CURNAME [BIND] [SCROLL] OPEN (JDBC: BIND after CURNAME; informix-driver: SCROLL OPEN).
+    Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL}),
+    Msg.SCROLL: frozenset({Msg.OPEN}),
+    # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
+    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.EOT}),
+    Msg.BBIND: frozenset({Msg.BLOB}),
+    Msg.BLOB: frozenset({Msg.BLOB, Msg.OPEN, Msg.EXECUTE}),
+    # OPEN then ID NFETCH in the same group, or the reply (variable-length results).
+    Msg.OPEN: frozenset({Msg.ID, Msg.EOT}),
+    Msg.RET_TYPE: frozenset({Msg.NFETCH}),
+    Msg.NFETCH: frozenset({Msg.EOT}),
+    Msg.SFETCH: frozenset({Msg.EOT}),
+    Msg.FETCHBLOB: frozenset({Msg.EOT}),
+    # EXECUTE: end, next batch row (ID (BIND EXECUTE)xN), or RELEASE (COMMAND form).
+    Msg.EXECUTE: frozenset({Msg.EOT, Msg.BIND, Msg.RELEASE}),
+    Msg.CLOSE: frozenset({Msg.EOT}),
+    Msg.RELEASE: frozenset({Msg.EOT, Msg.COMMAND}),
+}
+
+
+def allowed(previous: int, code: int) -> bool:
+    nxt = TRANSITIONS.get(previous)
+    return nxt is not None and code in nxt

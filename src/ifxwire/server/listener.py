@@ -1,0 +1,173 @@
+"""The listening socket, one thread per session, and the Python API for test fixtures.
+
+Threads rather than asyncio because every session spends its time inside SQLite, which blocks;
+a thread per connection keeps each session's engine calls simple and isolated, and SQLite
+releases the GIL while it works.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import Mapping
+from types import TracebackType
+
+from ..protocol.wire import Reader
+from .engine import Engine
+from .session import Session
+
+log = logging.getLogger("ifxwire.server")
+trace_log = logging.getLogger("ifxwire.server.trace")
+
+DEFAULT_USERS = {"informix": "in4mix"}
+DEFAULT_VERSION = "IBM Informix Dynamic Server Version 14.10.FC9"
+
+
+class Server:
+    """An Informix-compatible SQLI server.
+
+    >>> with Server(port=0, data=":memory:") as srv:   # doctest: +SKIP
+    ...     conn = ifxwire.connect(host=srv.host, port=srv.port, user="informix",
+    ...                            password="in4mix")
+
+    ``data`` is a directory where databases persist, or ``":memory:"`` for a private temporary
+    directory removed on stop.  ``users`` maps user names to passwords.
+    """
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 9088,
+        data: str | os.PathLike[str] = ":memory:",
+        *,
+        server_name: str = "informix",
+        users: Mapping[str, str] | None = None,
+        trace: bool = False,
+        strict: bool = True,
+        version: str = DEFAULT_VERSION,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.server_name = server_name
+        self.users = dict(DEFAULT_USERS if users is None else users)
+        self.trace = trace
+        self.strict = strict
+        self.version = version
+        data_dir = None if str(data) == ":memory:" else os.fspath(data)
+        self.engine = Engine(data_dir, server_name=server_name, version=version)
+        self._sock: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._sessions: set[Session] = set()
+        self._lock = threading.Lock()
+        self.request_groups = 0
+        self.sessions_served = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> Server:
+        """Bind and start accepting in a background thread; returns when the port is ready."""
+        sock = socket.create_server((self.host, self.port), reuse_port=False, backlog=128)
+        self._sock = sock
+        self.host, self.port = sock.getsockname()[:2]
+        self._thread = threading.Thread(target=self._accept_loop, name="ifxwire-accept", daemon=True)
+        self._thread.start()
+        log.info("ifxwire-server listening on %s:%d", self.host, self.port)
+        return self
+
+    def serve_forever(self) -> None:
+        if self._sock is None:
+            self.start()
+        self._stopping.wait()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._sock is not None:
+            try:
+                self._sock.close()
+            except OSError:
+                pass
+        with self._lock:
+            sessions = list(self._sessions)
+        for s in sessions:
+            try:
+                s.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.engine.close()
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    # ------------------------------------------------------------------ sessions
+
+    def _accept_loop(self) -> None:
+        assert self._sock is not None
+        while not self._stopping.is_set():
+            try:
+                conn, addr = self._sock.accept()
+            except OSError:
+                if self._stopping.is_set():
+                    return
+                continue
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            session = Session(conn, self, f"{addr[0]}:{addr[1]}")
+            with self._lock:
+                self._sessions.add(session)
+                self.sessions_served += 1
+            threading.Thread(
+                target=self._run_session, args=(session,), name=f"ifxwire-{addr[1]}", daemon=True
+            ).start()
+
+    def _run_session(self, session: Session) -> None:
+        try:
+            session.run()
+        finally:
+            with self._lock:
+                self._sessions.discard(session)
+
+    def count_group(self) -> None:
+        # Plain increments under the GIL are good enough for a statistic read by tests.
+        self.request_groups += 1
+
+    # ------------------------------------------------------------------ tracing
+
+    def trace_in(self, session: Session, name: str, detail: str) -> None:
+        if self.trace:
+            trace_log.info("%s <- %s %s", session.peer, name, detail)
+
+    def trace_out(self, session: Session, data: bytes | bytearray) -> None:
+        if self.trace:
+            trace_log.info("%s -> %s", session.peer, describe_reply(data))
+
+
+def describe_reply(data: bytes | bytearray) -> str:
+    """A short decoded summary of a reply (message names) plus its hex, for --trace."""
+    from ..protocol.codes import Msg
+
+    names = []
+    r = Reader(bytes(data))
+    try:
+        code = r.u16()
+        names.append(Msg(code).name if code in Msg._value2member_map_ else str(code))
+    except Exception:
+        pass
+    hexed = bytes(data[:256]).hex()
+    more = "..." if len(data) > 256 else ""
+    return f"{len(data)} bytes first={names[0] if names else '?'} {hexed}{more}"

@@ -1,0 +1,391 @@
+"""One client connection: login, then request groups answered one reply each.
+
+The session owns the socket I/O and the per-connection protocol state (negotiated layout,
+statement ids, cursors); all SQL work is delegated to an ``EngineSession`` and every byte is
+built or parsed by ``ifxwire.protocol`` and ``ifxwire.types``.  A malformed message ends this
+session only, with a log line naming the message and the byte offset.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..protocol import messages as m
+from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, SERVER_PROTOCOLS, Msg, StmtType
+from ..protocol.columns import ColumnDesc
+from ..protocol.login import (
+    ConnectResponse,
+    build_connect_response,
+    packet_length,
+    parse_connect_request,
+)
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer
+from ..types.bind import decode_bind_values
+from ..types.rowcodec import build_row_encoder, row_width
+from .engine import EngineError, EngineSession, Prepared
+from .grammar import START, allowed
+
+if TYPE_CHECKING:
+    from .listener import Server
+
+log = logging.getLogger("ifxwire.server")
+
+_RECV_SIZE = 256 * 1024
+# Tuples per reply are bounded by the client's fetch size, but never fewer than this many
+# bytes: JDBC asks for 4096 and a reply that small would cost a round trip per few rows.
+_MIN_FETCH_BYTES = 4096
+_MAX_FETCH_BYTES = 4 * 1024 * 1024
+
+
+class SessionClosed(Exception):
+    """The client went away or sent SQ_EXIT."""
+
+
+def codec_for_locale(locale: str | None) -> str:
+    """Python codec for an Informix locale name such as en_US.8859-1, en_US.utf8, en_US.819."""
+    if not locale:
+        return "iso-8859-1"
+    cs = locale.rsplit(".", 1)[-1].lower().replace("_", "-")
+    table = {
+        "8859-1": "iso-8859-1",
+        "819": "iso-8859-1",
+        "utf8": "utf-8",
+        "utf-8": "utf-8",
+        "57372": "utf-8",
+        "8859-15": "iso-8859-15",
+        "923": "iso-8859-15",
+        "cp1252": "cp1252",
+        "1252": "cp1252",
+    }
+    return table.get(cs, "iso-8859-1")
+
+
+@dataclass
+class _Statement:
+    prepared: Prepared
+    params: list[object] = field(default_factory=list)
+    cursor_name: bytes = b""
+    rows: Iterator[tuple[object, ...]] | None = None
+    encoder: Any = None
+    fetched: int = 0
+    exhausted: bool = False
+
+
+class Session:
+    def __init__(self, sock: socket.socket, server: Server, peer: str) -> None:
+        self.sock = sock
+        self.server = server
+        self.peer = peer
+        self.buf = bytearray(_RECV_SIZE)
+        self.view = memoryview(self.buf)
+        self.start = 0  # first unparsed byte
+        self.end = 0  # end of received bytes
+        self.layout = m.Layout()
+        self.encoding = "iso-8859-1"
+        self.env: dict[str, str] = {}
+        self.engine: EngineSession | None = None
+        self.statements: dict[int, _Statement] = {}
+        self.current: int | None = None
+        self.optofc = False
+        self.user = ""
+
+    # ------------------------------------------------------------------ I/O
+
+    def _recv_more(self) -> None:
+        if self.start:
+            # Compact: move the unparsed tail to the front so the buffer never grows forever.
+            tail = self.end - self.start
+            self.buf[:tail] = self.buf[self.start : self.end]
+            self.start, self.end = 0, tail
+        if self.end == len(self.buf):
+            self.buf.extend(bytes(len(self.buf)))
+            self.view = memoryview(self.buf)
+        n = self.sock.recv_into(self.view[self.end :])
+        if n == 0:
+            raise SessionClosed
+        self.end += n
+
+    def _next_message(self) -> m.ClientMsg:
+        while True:
+            r = Reader(self.buf, self.start, self.end)
+            try:
+                msg = m.read_client_message(r, self.layout)
+            except NeedMore:
+                self._recv_more()
+                continue
+            self._msg_end = r.pos
+            return msg
+
+    def _send(self, data: bytes | bytearray) -> None:
+        self.sock.sendall(data)
+
+    # ------------------------------------------------------------------ main loop
+
+    def run(self) -> None:
+        try:
+            if not self._login():
+                return
+            self._serve()
+        except SessionClosed:
+            pass
+        except ProtocolViolation as exc:
+            log.warning("session %s: closing after a protocol violation: %s", self.peer, exc)
+        except OSError as exc:
+            log.info("session %s: connection lost: %s", self.peer, exc)
+        except Exception:  # the server must never die because of one session
+            log.exception("session %s: internal error, closing the session", self.peer)
+        finally:
+            self._cleanup()
+
+    def _cleanup(self) -> None:
+        if self.engine is not None:
+            try:
+                self.engine.close()  # rolls back any open transaction
+            except Exception:
+                log.exception("session %s: error while closing the engine session", self.peer)
+            self.engine = None
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def _login(self) -> bool:
+        while True:
+            try:
+                total = packet_length(self.view[self.start : self.end])
+                if self.end - self.start >= total:
+                    break
+            except NeedMore:
+                pass
+            self._recv_more()
+        packet = bytes(self.buf[self.start : self.start + total])
+        self.start += total
+        req = parse_connect_request(packet)
+        self.server.trace_in(self, "LOGIN", f"user={req.user!r} server={req.server!r}")
+        srv = self.server
+        reject = 0
+        if req.server and req.server != srv.server_name:
+            reject = -761  # INFORMIXSERVER does not match DBSERVERNAME
+        elif srv.users.get(req.user) is None or srv.users[req.user] != req.password:
+            reject = -951  # incorrect password or unknown user
+        resp = ConnectResponse(accepted=not reject, version=srv.version, svc_error=reject)
+        self._send(build_connect_response(resp))
+        if reject:
+            log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
+            return False
+        self.user = req.user
+        self.env = dict(req.env)
+        self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        self.engine = srv.engine.session(req.user, self.env)
+        return True
+
+    def _serve(self) -> None:
+        strict = self.server.strict
+        while True:
+            out = Writer()
+            previous = START
+            failed = False
+            while True:
+                msg = self._next_message()
+                code = msg.code
+                if strict and not allowed(previous, code):
+                    raise ProtocolViolation(
+                        f"message {_name(code)} may not follow {_name(previous)} in a group",
+                        msg.offset,
+                    )
+                self.server.trace_in(self, _name(code), _describe_msg(msg))
+                if code == Msg.EXIT:
+                    self._send(Writer().u16(Msg.EXIT).getvalue())
+                    raise SessionClosed
+                if code == Msg.EOT:
+                    self.start = self._msg_end
+                    break
+                if not failed:
+                    try:
+                        self._handle(msg, out)
+                    except EngineError as exc:
+                        failed = True
+                        self._put_error(out, exc)
+                # Bind values are decoded in _handle, so the bytes may be released only now.
+                self.start = self._msg_end
+                previous = code
+            out.u16(Msg.EOT)
+            self.server.count_group()
+            self.server.trace_out(self, out.buf)
+            self._send(out.buf)
+
+    # ------------------------------------------------------------------ handlers
+
+    def _put_error(self, out: Writer, exc: EngineError) -> None:
+        text = (exc.near or "").encode(self.encoding, errors="replace")
+        m.put_err(out, exc.sqlcode, exc.isamcode, exc.offset, text, self.layout)
+
+    def _stmt(self) -> _Statement:
+        if self.current is None or self.current not in self.statements:
+            raise EngineError(-201 if self.current is None else -26, message="no such statement")
+        return self.statements[self.current]
+
+    def _new_id(self) -> int:
+        # Lowest free id: informix-driver never reads the id from DESCRIBE and always sends
+        # SQ_ID 0, which works against real servers only because they hand out 0 again once
+        # the previous statement is released.
+        i = 0
+        while i in self.statements:
+            i += 1
+        return i
+
+    def _handle(self, msg: m.ClientMsg, out: Writer) -> None:
+        code = msg.code
+        eng = self.engine
+        assert eng is not None
+        if code == Msg.ID:
+            self.current = msg.number
+            if msg.number not in self.statements:
+                raise EngineError(-26, message=f"statement id {msg.number} is not prepared")
+        elif code == Msg.PROTOCOLS:
+            self.layout = m.Layout.negotiate(SERVER_PROTOCOLS, msg.data)
+            m.put_protocols(out, SERVER_PROTOCOLS)
+        elif code == Msg.INFO:
+            self.env.update(msg.env)
+            if msg.env.get("OPTOFC") == "1":
+                self.optofc = True
+        elif code == Msg.PREPARE or code == Msg.COMMAND:
+            sql = msg.sql.decode(self.encoding, errors="replace")
+            prepared = eng.prepare(sql)
+            sid = self._new_id()
+            self.statements[sid] = _Statement(prepared)
+            self.current = sid
+        elif code == Msg.NDESCRIBE:
+            st = self._stmt()
+            p = st.prepared
+            width = row_width(p.columns) if p.columns else 0
+            m.put_describe(
+                out, p.stmt_type, self.current or 0, p.columns, width, self.layout,
+                encoding=self.encoding,
+            )
+        elif code == Msg.WANTDONE:
+            pass
+        elif code == Msg.CIDESCRIBE:
+            m.put_idescribe(out, self._stmt().prepared.params, self.encoding)
+        elif code == Msg.CURNAME:
+            self._stmt().cursor_name = msg.name
+        elif code == Msg.BIND:
+            st = self._stmt()
+            values, _ = decode_bind_values(self.buf, msg.bind_start, msg.number, self.encoding)
+            st.params = [v.value for v in values]
+        elif code == Msg.OPEN:
+            self._open(self._stmt())
+        elif code == Msg.NFETCH:
+            self._fetch(self._stmt(), msg.number, out)
+        elif code == Msg.RET_TYPE:
+            pass
+        elif code == Msg.EXECUTE:
+            self._execute(self._stmt(), out)
+        elif code == Msg.CLOSE:
+            st = self._stmt()
+            st.rows = None
+        elif code == Msg.RELEASE:
+            if self.current is not None:
+                self.statements.pop(self.current, None)
+                self.current = None
+        elif code == Msg.DBOPEN:
+            name = msg.name.decode(self.encoding, errors="replace")
+            self._close_all()
+            flags = eng.open_database(name)
+            m.put_done(out, 0, self.layout, warnings=flags)
+        elif code == Msg.DBCLOSE:
+            self._close_all()
+            eng.close_database()
+        elif code == Msg.BEGIN:
+            eng.begin()
+        elif code == Msg.CMMTWORK:
+            eng.commit()
+        elif code == Msg.RBWORK:
+            eng.rollback()
+        elif code == Msg.VERSION:
+            m.put_version(out, self.server.version.encode("ascii", errors="replace"))
+        else:
+            raise EngineError(-999, message=f"{_name(code)} is not supported by ifxwire-server")
+
+    def _close_all(self) -> None:
+        self.statements.clear()
+        self.current = None
+
+    def _open(self, st: _Statement) -> None:
+        eng = self.engine
+        assert eng is not None
+        if not st.prepared.is_query:
+            raise EngineError(-400, message="cursor is not a SELECT")  # fetch of non-cursor
+        st.rows = iter(eng.open_cursor(st.prepared, st.params))
+        st.fetched = 0
+        st.exhausted = False
+        if st.encoder is None:
+            st.encoder = build_row_encoder(st.prepared.columns, self.encoding)
+
+    def _fetch(self, st: _Statement, size: int, out: Writer) -> None:
+        if st.rows is None and not st.exhausted:
+            raise EngineError(-400, message="fetch attempted on an unopened cursor")
+        budget = min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES)
+        sent = 0
+        rows = st.rows
+        encode = st.encoder
+        if rows is not None and not st.exhausted:
+            for row in rows:
+                payload = encode(row)
+                m.put_tuple(out, payload)
+                st.fetched += 1
+                sent += len(payload) + 8
+                if sent >= budget:
+                    return
+            st.exhausted = True
+            st.rows = None
+        # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).
+        m.put_done(out, st.fetched, self.layout)
+        if self.optofc:
+            out.u16(Msg.CLOSE)
+
+    def _execute(self, st: _Statement, out: Writer) -> None:
+        eng = self.engine
+        assert eng is not None
+        p = st.prepared
+        if p.is_query:
+            raise EngineError(-260)  # a prepared SELECT needs a cursor
+        result = eng.execute(p, st.params)
+        m.put_done(out, result.rowcount, self.layout, serial=result.serial)
+        if result.serial8 is not None:
+            m.put_insertdone(out, result.serial8, result.serial8, self.layout)
+        if p.stmt_type in (StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE):
+            # Statement ids belong to the database that prepared them.
+            keep = self.statements.get(self.current or 0)
+            self.statements = {} if keep is None else {self.current or 0: keep}
+
+
+def _name(code: int) -> str:
+    if code == START:
+        return "the start of a group"
+    try:
+        return "SQ_" + Msg(code).name
+    except ValueError:
+        return f"message {code}"
+
+
+def _describe_msg(msg: m.ClientMsg) -> str:
+    parts = []
+    if msg.sql:
+        parts.append(f"sql={msg.sql[:200]!r}")
+    if msg.name:
+        parts.append(f"name={msg.name!r}")
+    if msg.code in (Msg.ID, Msg.NFETCH, Msg.PREPARE, Msg.BIND, Msg.DBOPEN):
+        parts.append(f"n={msg.number}")
+    if msg.data:
+        parts.append(f"data={msg.data.hex()}")
+    if msg.env:
+        parts.append(f"env={msg.env}")
+    return " ".join(parts)
+
+
+__all__ = ["DBFLAG_ANSI", "DBFLAG_LOGGED", "ColumnDesc", "Session", "codec_for_locale"]
