@@ -1,0 +1,405 @@
+"""Informix sqlcode and ISAM code tables: DB-API class, SQLSTATE and a message, per code.
+
+The Informix server does not send message texts: ``SQ_ERR`` carries only the sqlcode, the ISAM
+code, an offset and one short parameter (a table name, a column name...). Every client therefore
+ships its own catalogue. This is ours. The texts are written for ifxwire, in our own words.
+They are not copied from IBM's message files. Run ``finderr <number>`` on a server host for
+IBM's long explanations.
+
+The tables are plain text, parsed once when the module is first imported. ``ifxwire.errors``
+imports this module lazily, the first time an error is built, so ``import ifxwire`` never pays
+for it. A text table keeps one code per line: easy to review, grep and diff. Parsing some
+200 lines takes well under a millisecond.
+
+Line format of ``_SQL_TABLE`` (whitespace separated, the text is the rest of the line)::
+
+    <code>[?]  <kind>  <sqlstate or ->  <text>
+
+* ``?`` right after the code marks an entry whose number or exact meaning we are not sure of.
+  Such codes are collected in ``UNSURE``, so docs and tests can list them.
+* kind: ``I`` IntegrityError, ``P`` ProgrammingError, ``O`` OperationalError, ``D`` DataError,
+  ``N`` NotSupportedError, ``X`` InternalError, ``E`` plain DatabaseError. ``E`` is used for
+  the generic "could not read/write/position" family. ``ifxwire.errors`` refines it from the
+  ISAM code, so a failed read caused by a lock becomes an OperationalError.
+* sqlstate: ``-`` means "derive it from the class" (see ``ifxwire.errors`` and docs/ERRORS.md).
+* ``%s`` in the text is where the server's parameter (the "near" token) goes. Write it
+  with a space before it, as ``'%s'`` or ``%s``. The space lets the renderer drop the slot
+  cleanly when the server sends no parameter.
+
+This module deliberately imports nothing. It maps codes to kind letters, not to classes.
+That way the table can be loaded, checked or generated without importing the exception classes.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ISAMCODES", "KINDS", "SQLCODES", "UNSURE", "UNSURE_ISAM"]
+
+#: The kind letters that may appear in the table, with the class each one stands for.
+KINDS: dict[str, str] = {
+    "I": "IntegrityError",
+    "P": "ProgrammingError",
+    "O": "OperationalError",
+    "D": "DataError",
+    "N": "NotSupportedError",
+    "X": "InternalError",
+    "E": "DatabaseError",
+}
+
+_SQL_TABLE = """
+# --- ISAM codes that also reach clients as the sqlcode itself -------------------------------
+-100    I  -      A unique index already holds this value (duplicate row).
+-103    E  -      Invalid index key description (too many parts, or too long).
+-104    O  -      The database server has too many files open.
+-105    X  -      An ISAM file has a bad format; the table or index may be damaged.
+-106    O  -      The operation needs exclusive access, but other sessions have the table open.
+-107    O  40001  The row is locked by another session.
+-111    E  -      The requested record does not exist.
+-112    E  -      There is no current record to act on.
+-113    O  40001  The table is locked by another session.
+-115    O  -      The database server could not create a lock file.
+-116    O  HY001  The database server could not allocate memory.
+-126    X  -      The database server met an invalid rowid.
+-129    O  -      Too many users are connected to the database server.
+-131    O  -      The database server has run out of disk space.
+-134    O  -      The database server has run out of locks (raise LOCKS, or lock fewer rows).
+-136    O  -      The table cannot grow: no more extents are available.
+-143    O  40001  Deadlock detected; this statement was chosen to fail.
+-144    O  40001  The index key value is locked by another session.
+-154    O  40001  Timed out waiting for a lock (see SET LOCK MODE TO WAIT).
+# --- statement errors, -200 .. -999 ----------------------------------------------------------
+-200    P  -      An identifier is too long.
+-201    P  -      Syntax error in the SQL statement.
+-202    P  -      The statement contains a character that is not allowed there.
+-203    P  -      A value given where an integer is required is not a valid integer.
+-206    P  42S02  Table '%s' is not in the database.
+-208    O  HY001  The database server could not allocate memory for the query.
+-211    E  -      Cannot read system catalog '%s'.
+-212?   E  -      Could not add the index.
+-213    O  HY008  The statement was interrupted (cancelled).
+-217    P  42S22  Column '%s' is not in any table of the query, and is not a defined variable.
+-218    P  42S02  Synonym '%s' was not found.
+# Unsure: we remember -219 as the "wildcard matched nothing" case, but have not checked it.
+-219?   P  42S22  The wildcard did not match any column.
+-229    O  -      Could not open or create a temporary file.
+-230    O  -      Could not read a temporary file.
+-232    P  -      SERIAL column '%s' cannot be updated.
+-233    O  40001  The row is locked by another session and cannot be read.
+-235    P  -      The declared CHAR column size is too large.
+-236    P  21S01  The INSERT column list and the VALUES list have different numbers of items.
+-239    I  -      Duplicate value in a column with a UNIQUE index; the row was not inserted.
+-240    E  -      Could not delete a row.
+-242    E  -      Could not open table '%s'.
+-243    E  -      Could not position within table '%s'.
+-244    E  -      Could not do a physical-order read to fetch the next row.
+-245    E  -      Could not position within a file through an index.
+-246    E  -      Could not do an indexed read to get the next row.
+-250    E  -      Could not read a row for update.
+-252    E  -      Could not get system information for the table.
+-253    P  -      An identifier is longer than this server version allows.
+-254    P  07001  The number of values supplied does not match the statement's parameters.
+-255    O  25000  No transaction is open (COMMIT or ROLLBACK without BEGIN WORK).
+# -256 is NotSupportedError on purpose: PEP 249 names "rollback() on a connection that does not
+# support transactions" as the example of NotSupportedError, and that is exactly this case.
+-256    N  -      The database has no transaction log: use autocommit, or enable logging (ondblog).
+-257    O  -      The session reached the server's limit on prepared statements; free some.
+-258    X  -      The database server received an invalid statement id.
+-259    P  24000  The cursor is not open.
+-260    P  07005  A prepared SELECT must be run through a cursor, not with EXECUTE.
+-261    E  -      Could not create the file for table '%s'.
+-263    O  40001  Could not lock the row for update.
+-264    O  -      Could not write to a temporary file.
+-265    O  25000  Insert and FOR UPDATE cursors need an open transaction in a logged database.
+-266    P  24000  The cursor has no current row for WHERE CURRENT OF.
+-267    P  24000  The cursor was released (FREE); prepare and declare it again.
+-268    I  -      Unique constraint '%s' violated.
+# Unsure: -269 is remembered as "cannot add a NOT NULL column to a table that has rows".
+-269?   I  -      NOT NULL column '%s' cannot be added while the table holds rows.
+-271    E  -      Could not insert the new row into the table.
+-272    P  42501  The SELECT privilege is required for this operation.
+-273    P  42501  The UPDATE privilege is required for this operation.
+-274    P  42501  The DELETE privilege is required for this operation.
+-275    P  42501  The INSERT privilege is required for this operation.
+-276?   P  34000  The cursor was not found.
+-282    P  -      A quoted string has no closing quote.
+-284    P  21000  A subquery returned more than one row where at most one was allowed.
+# Unsure: -285 is remembered as the server rejecting a cursor id it does not know.
+-285?   X  -      The database server received an invalid cursor.
+-287?   P  -      Cannot add SERIAL column '%s' to the table.
+-288    P  -      Table '%s' is not locked by this session.
+-289    O  40001  Cannot lock table '%s' in the requested mode.
+-290    P  24000  The cursor was not declared FOR UPDATE.
+-292    I  -      Column '%s' does not accept NULL, and the INSERT gave it no value.
+-293?   P  -      IS [NOT] NULL can only be applied to a simple column here.
+-294    P  -      Column '%s' must be in the GROUP BY list.
+-298    P  42501  You cannot grant privileges to yourself.
+-299?   P  42501  Privileges cannot be granted to PUBLIC WITH GRANT OPTION.
+-302?   P  42501  You lack the GRANT option, or the option is not valid on this view.
+-309    P  -      ORDER BY column '%s' must also be in the select list.
+-310    P  42S01  Table '%s' already exists in the database.
+-312    E  -      Cannot update system catalog '%s'.
+-314    O  -      Table '%s' is in use by another session.
+-316    P  42S11  Index '%s' already exists in the database.
+-317    P  -      All parts of a UNION must select the same number of columns.
+-319?   P  42S12  The index does not exist.
+-321?   P  -      Cannot GROUP BY an aggregate expression.
+-324    P  -      Column reference '%s' is ambiguous; qualify it with a table name.
+-327    O  25000  A table cannot be unlocked inside a transaction.
+-328    P  42S21  Column '%s' already exists in the table.
+# -329 is OperationalError, like "database does not exist" in other drivers: connect() raises it.
+-329    O  3D000  The database was not found, or you have no permission to open it.
+-330    E  -      Cannot create or rename the database.
+-346    E  -      Could not update a row in the table.
+-348    E  -      Could not read a row from the table.
+-349    P  3D000  No database is open (connect with a database name, or run DATABASE first).
+-350    P  42S11  An index on these columns already exists.
+-352    P  42S22  Column '%s' was not found.
+-354    P  -      The database or cursor name is not in a valid format.
+-356?   P  -      The referencing and referenced columns have different data types.
+-360    P  -      A table read by a subquery cannot be modified by the same statement.
+-362    P  -      A table can have only one SERIAL column.
+-363?   P  24000  The cursor is not declared for a SELECT statement.
+-366    P  -      The scale is larger than the declared precision.
+-367    P  -      SUM and AVG cannot be computed on character columns.
+-368    O  08001  The database server's SQL engine is not compatible with this client.
+-371    I  -      Cannot create a unique index: the column already holds duplicate values.
+-374?   P  -      With UNION, ORDER BY must refer to columns by number.
+-377    O  25000  The transaction must end before the database is closed.
+-378    O  40001  The record is locked by another session.
+-382    P  -      The view's column list and its SELECT list differ in length.
+-384    P  -      This view cannot be modified (it is not a simple single-table view).
+-387    P  42501  You have no CONNECT privilege on this database.
+-388    P  42501  The RESOURCE privilege is required for this operation.
+-389    P  42501  The DBA privilege is required for this operation.
+-390    P  -      The synonym name is already used by a table or synonym.
+-391    I  -      Column '%s' does not accept NULL.
+-392    X  -      The database server met an unexpected null pointer.
+-393?   P  -      A WHERE condition turns this into a two-sided outer join.
+-395?   P  -      The WHERE clause yields an outer Cartesian product.
+-397    X  -      System catalog '%s' is corrupted.
+-399?   O  -      Cannot access the transaction log file.
+-400    P  24000  FETCH on a cursor that is not open.
+-406    O  HY001  Memory allocation failed.
+-407    O  08S01  The database server reported error number zero; the session state is uncertain.
+-408    O  08S01  Unexpected message type between client and server; is the port SQLI (not DRDA)?
+-410    P  26000  The statement was not prepared, or its PREPARE failed.
+-413    P  24000  PUT on an insert cursor that is not open.
+-425    O  -      The database is open in another session; this operation needs it exclusively.
+# Unsure: -457 / -459 are remembered as "server died" / "server was shut down".
+-457?   O  08006  The database server terminated unexpectedly.
+-458    O  40000  Long transaction aborted and rolled back (the logical logs filled up).
+-459?   O  08006  The database server was shut down.
+-460    P  54000  The statement is longer than the database server allows.
+-481    P  26000  Unknown statement name, or the statement was not prepared.
+-482    P  24000  This operation needs a SCROLL cursor.
+-507    P  34000  Cursor '%s' was not found.
+-513    N  -      This statement is not available on this database server.
+-514?   P  42501  Only a DBA can create, drop, grant or revoke on behalf of another user.
+-517    P  54000  The index is too large, or has too many parts.
+-521    O  40001  Cannot lock system catalog '%s'.
+-522    P  -      Table '%s' is not part of this query.
+-525    I  -      Referential constraint '%s' is not satisfied.
+-526    N  -      A scroll cursor cannot be used for updates.
+-527?   N  -      This lock mode is not available on this system.
+-528?   O  54000  The output row is larger than the database server allows.
+-530    I  -      Check constraint '%s' failed.
+-535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
+-541?   P  42501  The ALTER privilege is required for this operation.
+-542    P  -      A column appears more than once in the constraint or index.
+-577?   P  -      A constraint of this type already exists on these columns.
+-608    D  -      TEXT or BYTE values cannot be converted this way.
+-609?   P  -      A TEXT or BYTE host variable cannot be used here.
+-610?   N  -      A TEXT or BYTE column cannot be indexed.
+-611    N  -      A scroll cursor cannot select TEXT or BYTE columns.
+-615?   P  -      TEXT or BYTE values are not allowed in this expression.
+-623    P  -      Constraint '%s' was not found.
+-625?   P  -      A constraint named '%s' already exists.
+-634?   P  -      Object '%s' does not exist.
+-635    P  42501  Only the owner of the object may do this.
+-668    O  -      The database server could not run the system command.
+-673?   P  -      A routine named '%s' already exists.
+-674?   P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
+-681    P  -      Column '%s' appears more than once in the INSERT column list.
+-686    P  21000  Function '%s' returned more than one row.
+-691    I  -      Referential constraint '%s': the key is missing from the referenced table.
+-692    I  -      Key value for constraint '%s' is still referenced by another table.
+-696    P  -      Variable '%s' is used before it has a value.
+-703    I  -      A column of the primary key of table '%s' is NULL.
+-706?   P  42501  The EXECUTE privilege on routine '%s' is required.
+-710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.
+-721?   O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
+-722    O  54001  The server ran out of stack space (the statement or routine nests too deeply).
+-743    P  -      Object '%s' already exists in the database.
+-744    P  -      This statement is not allowed inside an SPL routine.
+-745    E  -      A trigger action failed.
+# -746 is the code of RAISE EXCEPTION in SPL: the message is the user's own text, verbatim.
+-746    E  -      %s
+-747?   P  -      A trigger action refers to the table or column that fired the trigger.
+-748    O  54000  Too many levels of cascading triggers.
+-759    P  -      Database-level statements cannot be used on an explicit connection.
+-761    O  08001  INFORMIXSERVER does not match the server's DBSERVERNAME or DBSERVERALIASES.
+-768    X  -      Internal error in server routine '%s'.
+# --- connection, login, user-defined routines, -900 .. -999 ---------------------------------
+-908    O  08001  Connection to database server '%s' failed.
+-930    O  08001  Cannot reach database server '%s' (check the host name and port).
+-931?   O  08001  Service '%s' is not defined in the services database.
+# -937 carries its own SQLSTATE on the wire; pass it as error_from_server(..., sqlstate=...).
+-937    E  -      A user-defined routine raised an error: %s
+-944    P  -      FIRST, SKIP or LIMIT cannot be used in this context.
+-951    O  28000  Login rejected: wrong password, or user '%s' is unknown to the database server.
+-952    O  28000  The password given for user '%s' is not correct.
+-956    O  28000  Client host or user '%s' is not trusted by the database server.
+-999    N  -      The database server does not implement this feature.
+# --- conversion library: numbers, dates, DATETIME / INTERVAL, -1200 .. -1299 ---------------
+-1202   D  22012  Division by zero.
+-1204   D  22008  Invalid year in a DATE value.
+-1205   D  22008  Invalid month in a DATE value.
+-1206   D  22008  Invalid day in a DATE value.
+-1207   D  22003  The converted value does not fit in the space allowed.
+-1209   D  22007  A date with no separators must have exactly 6 or 8 digits.
+-1210   D  22007  The date could not be converted to month/day/year form.
+-1211   O  HY001  Out of memory.
+-1212   D  22007  A date format must contain month, day and year parts.
+-1213   D  22018  A character value could not be converted to a number.
+-1214   D  22003  The value does not fit in a SMALLINT.
+-1215   D  22003  The value does not fit in an INTEGER.
+-1216   D  22018  Invalid exponent in a numeric value.
+-1218   D  22007  A character value could not be converted to a DATE.
+-1222   D  22003  The value does not fit in a SMALLFLOAT.
+-1223?  D  22003  The value does not fit in a FLOAT.
+-1226   D  22003  The DECIMAL or MONEY value exceeds its declared precision.
+-1260   D  -      The value cannot be converted between these types.
+-1261   D  22008  The first field of a DATETIME or INTERVAL has too many digits.
+-1262   D  22007  A DATETIME or INTERVAL value contains a non-numeric character.
+-1263   D  22008  A field of a DATETIME or INTERVAL value is out of range.
+-1264   D  22007  Extra characters follow a DATETIME or INTERVAL value.
+-1265   D  22008  A DATETIME or INTERVAL operation overflowed.
+-1266   D  -      These DATETIME or INTERVAL values cannot be combined in this operation.
+-1267   D  22008  The result of the DATETIME computation is out of range.
+-1268   D  22007  Invalid DATETIME or INTERVAL qualifier.
+-1277?  D  22007  The input does not match the format specification.
+-1279   D  22001  The value is longer than the string column allows.
+-1284?  D  22003  The value does not fit in an INT8 or BIGINT.
+# --- extended types and routine resolution --------------------------------------------------
+-9628?  P  -      Type '%s' was not found.
+-9634   P  -      No cast is defined between these data types.
+-9700   P  -      Routine '%s' cannot be resolved.
+# --- GLS / locale ---------------------------------------------------------------------------
+# The -1800s were left out: we could not recall those numbers well enough to publish texts.
+-23101  O  -      Cannot load the locale (check CLIENT_LOCALE and DB_LOCALE).
+-23103  D  22021  Code-set conversion failed: illegal byte sequence or unconvertible character.
+-23104  O  -      Cannot open the code-set conversion file for this pair of locales.
+-23197  O  -      Locale mismatch: DB_LOCALE differs from the locale the database was created with.
+# --- network (seen by applications that go through the CSDK network layer) ------------------
+-25580? O  08S01  A network function failed.
+-25582  O  08006  The network connection was broken.
+-25596? O  08001  INFORMIXSERVER is not listed in the sqlhosts file.
+"""
+
+# ISAM codes arrive as the *second* number of SQ_ERR and explain the sqlcode ("could not read
+# the row" + "record is locked"). -1 .. -99 are host errno values (these are the Linux numbers,
+# which is what Informix servers in containers report). Format: <code>[?]  <text>.
+_ISAM_TABLE = """
+-1      operation not permitted for the server's OS user
+-2      no such file or directory
+-5      I/O error
+-11     resource temporarily unavailable
+-12     not enough memory
+-13     permission denied
+-17     file exists
+-23     system file table is full
+-24     too many open files
+-28     no space left on device
+-100    duplicate value in a unique index
+-101    file is not open
+-102    invalid argument to an ISAM function
+-103    invalid key description (too many parts, or too long)
+-104    too many files open
+-105    bad ISAM file format
+-106    exclusive access is required
+-107    record is locked
+-108    key already exists
+-109    key is the primary key
+-110    reached the beginning or end of the file
+-111    no record found
+-112    no current record
+-113    file is locked
+-114    file name too long
+-115    cannot create lock file
+-116    cannot allocate memory
+-117?   bad custom collating sequence
+-118?   cannot read a log record
+-119?   bad transaction log record
+-120    cannot open the transaction log file
+-121    cannot write to the transaction log file
+-122    not in a transaction
+-126    bad rowid
+-127    no primary key
+-128    no logging on this table or database
+-129    too many users
+-130?   dbspace not found
+-131    no free disk space
+-132?   row size too large
+-133?   audit trail exists
+-134    no more locks
+-136    no more extents
+-143    deadlock detected
+-144    key value is locked
+-154    lock wait timeout expired
+-172?   unexpected internal error
+"""
+
+
+def _code(token: str, unsure: set[int]) -> int:
+    """Read ``-123`` or ``-123?``; remember the second form as unsure."""
+    if token.endswith("?"):
+        code = int(token[:-1])
+        unsure.add(code)
+        return code
+    return int(token)
+
+
+def _parse_sql(text: str) -> tuple[dict[int, tuple[str, str, str]], frozenset[int]]:
+    """Parse ``_SQL_TABLE``. Duplicate codes are a bug in the table, so they fail the import."""
+    table: dict[int, tuple[str, str, str]] = {}
+    unsure: set[int] = set()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        code_tok, kind, state, message = line.split(None, 3)
+        code = _code(code_tok, unsure)
+        if code in table:
+            raise ValueError(f"duplicate sqlcode {code} in _SQL_TABLE")
+        table[code] = (kind, "" if state == "-" else state, message)
+    return table, frozenset(unsure)
+
+
+def _parse_isam(text: str) -> tuple[dict[int, str], frozenset[int]]:
+    """Parse ``_ISAM_TABLE``. Same rules as ``_parse_sql``, without kind or SQLSTATE."""
+    table: dict[int, str] = {}
+    unsure: set[int] = set()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        code_tok, message = line.split(None, 1)
+        code = _code(code_tok, unsure)
+        if code in table:
+            raise ValueError(f"duplicate ISAM code {code} in _ISAM_TABLE")
+        table[code] = message
+    return table, frozenset(unsure)
+
+
+#: sqlcode -> (kind letter, SQLSTATE or "" for "derive from the class", message template).
+SQLCODES: dict[int, tuple[str, str, str]]
+#: sqlcodes whose number or meaning is not confirmed (marked ``?`` in the table).
+UNSURE: frozenset[int]
+SQLCODES, UNSURE = _parse_sql(_SQL_TABLE)
+
+#: ISAM code (negative) -> short lower-case text, shown after the sqlcode's message.
+ISAMCODES: dict[int, str]
+#: ISAM codes whose number or meaning is not confirmed.
+UNSURE_ISAM: frozenset[int]
+ISAMCODES, UNSURE_ISAM = _parse_isam(_ISAM_TABLE)
+
+del _SQL_TABLE, _ISAM_TABLE

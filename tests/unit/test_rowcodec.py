@@ -1,0 +1,252 @@
+"""Row codec: tuple layouts from jdbc-protocol.md 4.3 and peer-informix-driver.md 3.2."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+
+from ifxwire.protocol.codes import TYPE_DISTINCT, TYPE_NOTNULL, XID_BOOLEAN, XID_LVARCHAR
+from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.types.errors import CodecDataError, CodecError, CodecNotSupported
+from ifxwire.types.rowcodec import (
+    build_row_decoder,
+    build_row_encoder,
+    describe_column,
+    fixed_width,
+    is_variable,
+    row_width,
+)
+
+H = bytes.fromhex
+
+# jdbc 4.3: "Example with 13 columns, 80 bytes: smallint@0, int@2, int8@6, bigint@16, float@24,
+# smallfloat@32, decimal(10,2)@36 (6 bytes), money(8,2)@42 (5), date@47, datetime Y-S@51 (8),
+# datetime Y-F3@59 (10), char(5)@69, interval D(3)-S@74 (6)".
+FIXED13 = [
+    # (name, type, enclen, start, value, wire: the scalar vectors of test_codec_vectors.py)
+    ("si", 1, 2, 0, -5, "fffb"),
+    ("i", 2, 4, 2, 42, "0000002a"),
+    ("i8", 17, 10, 6, -1234567890123, "ffff71fb04cb0000011f"),
+    ("bi", 52, 8, 16, 2**62, "4000000000000000"),
+    ("f", 3, 8, 24, 1.5, "3ff8000000000000"),
+    ("sf", 4, 4, 32, 0.25, "3e800000"),
+    ("d", 5, 0x0A02, 36, Decimal("123456.78"), "c30c22384e00"),
+    ("m", 8, 0x0802, 42, Decimal("99.50"), "c163320000"),
+    ("dt", 7, 4, 47, date(2024, 2, 29), "0000b126"),
+    ("ys", 10, 0x0E0A, 51, datetime(2024, 2, 29, 13, 45, 59), "c71418021d0d2d3b"),
+    ("yf", 10, 0x110D, 59, datetime(2024, 2, 29, 13, 45, 59, 123000), "c71418021d0d2d3b0c1e"),
+    ("c", 0, 5, 69, "abc", "6162632020"),
+    ("iv", 14, 0x094A, 74, timedelta(days=12, hours=3, minutes=4, seconds=5), "c5000c030405"),
+]
+FIXED13_NULL = (
+    "8000" "80000000" "00000000000000000000" "8000000000000000" "ffffffffffffffff" "ffffffff"
+    "000000000000" "0000000000" "80000000" "0000000000000000" "00000000000000000000"
+    "0020202020" "000000000000"
+)  # fmt: skip
+
+
+def fixed13(with_starts: bool) -> list[ColumnDesc]:
+    return [
+        ColumnDesc(name=n, type=t, enclen=e, start=s if with_starts else 0)
+        for n, t, e, s, _v, _w in FIXED13
+    ]
+
+
+@pytest.mark.parametrize("with_starts", [True, False])
+def test_fixed_layout_13_columns(with_starts: bool) -> None:
+    cols = fixed13(with_starts)
+    wire = H("".join(w for *_, w in FIXED13))
+    values = tuple(v for *_, v, _w in FIXED13)
+    assert len(wire) == 80 == row_width(cols)
+    offsets = [0]
+    for col in cols[:-1]:
+        width = fixed_width(col)
+        assert width is not None
+        offsets.append(offsets[-1] + width)
+    assert offsets == [s for _n, _t, _e, s, _v, _w in FIXED13]
+    assert build_row_encoder(cols, "ascii")(values) == wire
+    decode = build_row_decoder(cols, "ascii")
+    assert decode(wire, 0, 80) == values
+    assert decode(b"\x00" * 6 + wire + b"\xee" * 3, 6, 80) == values
+    assert decode(memoryview(b"xx" + wire), 2, 80) == values
+    assert decode(bytearray(wire), 0, 80) == values
+
+
+def test_fixed_layout_nulls() -> None:
+    cols = fixed13(True)
+    wire = H(FIXED13_NULL)
+    assert build_row_encoder(cols, "ascii")([None] * 13) == wire
+    assert build_row_decoder(cols, "ascii")(wire, 0, 80) == (None,) * 13
+
+
+def test_fixed_layout_uses_described_start_positions() -> None:
+    # jdbc 4.3: each column is read at its columnStartPos; a gap is skipped.
+    cols = [ColumnDesc("a", 1, 2, start=0), ColumnDesc("b", 1, 2, start=4)]
+    assert build_row_decoder(cols, "ascii")(H("0001eeee0002"), 0, 6) == (1, 2)
+
+
+@pytest.mark.parametrize("size", [79, 81])
+def test_fixed_layout_size_mismatch_names_columns(size: int) -> None:
+    decode = build_row_decoder(fixed13(True), "ascii")
+    with pytest.raises(CodecError) as info:
+        decode(bytes(100), 0, size)
+    message = str(info.value)
+    assert "expected 80" in message
+    for name, *_ in FIXED13:
+        assert f"{name}:type=" in message
+
+
+def test_truncated_buffer_is_an_error() -> None:
+    decode = build_row_decoder(fixed13(True), "ascii")
+    with pytest.raises(CodecError, match="buffer holds only"):
+        decode(bytes(40), 0, 80)
+
+
+# -------------------------------------------------------------------------- variable layout
+
+
+def jdbc_variable_columns(described: bool) -> list[ColumnDesc]:
+    """jdbc 4.3 capture `cols=[13/20, 2/4, 43 ""/"" 2048, 45 ""/"boolean" 1, 13/20]`; real
+    servers describe the same columns as 40/'lvarchar' and 41/'boolean' (peer 3.1)."""
+    if described:
+        lvc = describe_column("lv", 43, 2048)
+        boolean = describe_column("b", 45, 1)
+    else:
+        lvc = ColumnDesc("lv", 43, 2048)
+        boolean = ColumnDesc("b", 45, 1, type_name="boolean")
+    return [ColumnDesc("v1", 13, 20), ColumnDesc("i", 2, 4), lvc, boolean, ColumnDesc("v2", 13, 20)]
+
+
+@pytest.mark.parametrize("described", [True, False])
+def test_variable_layout(described: bool) -> None:
+    cols = jdbc_variable_columns(described)
+    assert all(is_variable(c) for c in cols if c.name != "i")
+    row = ("hi", 7, "lvc", True, "")
+    # varchar 1+len; int 4; lvarchar flag + i32 len + data; boolean flag + i32 1 + byte; empty 00
+    wire = H("0268690000000700000000036c766300000000010100")
+    assert build_row_encoder(cols, "ascii")(row) == wire
+    decode = build_row_decoder(cols, "ascii")
+    assert decode(wire, 0, len(wire)) == row
+    assert decode(memoryview(wire + wire), len(wire), len(wire)) == row
+    nulls = H("010080000000010000000001000000000100")
+    assert build_row_encoder(cols, "ascii")([None] * 5) == nulls
+    assert decode(nulls, 0, len(nulls)) == (None,) * 5
+    assert row_width(cols) == 21 + 4 + 2053 + 6 + 21
+
+
+def test_variable_layout_boolean_t_f() -> None:
+    # peer 3.2: real servers' BOOLEAN envelope with 't'/'f'
+    cols = [describe_column("b", 45, 1), describe_column("c", 45, 1)]
+    assert build_row_decoder(cols, "ascii")(H("000000000174000000000166"), 0, 12) == (True, False)
+
+
+def test_variable_layout_framing_errors() -> None:
+    cols = jdbc_variable_columns(True)
+    decode = build_row_decoder(cols, "ascii")
+    wire = H("0268690000000700000000036c766300000000010100")
+    with pytest.raises(CodecError, match="consumed"):
+        decode(wire + b"\x00", 0, len(wire) + 1)
+    with pytest.raises(CodecError, match="v1:type=0x000d"):
+        decode(wire[:-3], 0, len(wire) - 3)
+    bad_len = bytearray(wire)
+    bad_len[8] = 0x7F  # LVARCHAR length (bytes 8..11) far past the tuple
+    with pytest.raises(CodecError):
+        decode(bytes(bad_len), 0, len(wire))
+
+
+def test_char_padding_option() -> None:
+    cols = [ColumnDesc("c", 0, 5), ColumnDesc("n", 15, 4)]
+    wire = b"ab   xy  "
+    assert build_row_decoder(cols, "ascii")(wire, 0, 9) == ("ab", "xy")
+    kept = build_row_decoder(cols, "ascii", keep_char_padding=True)(wire, 0, 9)
+    assert kept == ("ab   ", "xy  ")
+
+
+def test_distinct_type_forces_sequential_layout() -> None:
+    col = ColumnDesc("d", 2 | TYPE_DISTINCT, 4, source_type=2)
+    assert is_variable(col) and fixed_width(col) == 4
+    cols = [col, ColumnDesc("v", 13, 10)]
+    wire = H("0000000503616263")
+    assert build_row_decoder(cols, "ascii")(wire, 0, 8) == (5, "abc")
+
+
+def test_byte_text_descriptor_is_opaque() -> None:
+    cols = [ColumnDesc("b", 11, 56), ColumnDesc("t", 12, 56), ColumnDesc("i", 2, 4)]
+    desc = bytes(range(1, 57))  # byte 39 is even: not NULL
+    desc_null = bytearray(56)
+    desc_null[39] = 1  # jdbc 4.6: flags short at offset 38, bit 0 = NULL
+    wire = desc + bytes(desc_null) + H("00000001")
+    assert build_row_decoder(cols, "ascii")(wire, 0, len(wire)) == (bytes(desc), None, 1)
+    assert build_row_encoder(cols, "ascii")([desc, None, 1]) == wire
+
+
+def test_other_udt_is_raw_bytes() -> None:
+    cols = [ColumnDesc("blob", 41, 72, xid=10, type_name="blob"), ColumnDesc("i", 2, 4)]
+    wire = H("0000000003aabbcc00000009")
+    assert build_row_decoder(cols, "ascii")(wire, 0, len(wire)) == (H("aabbcc"), 9)
+
+
+def test_unsupported_types_fail_at_build_time() -> None:
+    with pytest.raises(CodecNotSupported):
+        build_row_decoder([ColumnDesc("s", 19, 0)], "ascii")
+    with pytest.raises(CodecNotSupported):
+        build_row_encoder([ColumnDesc("r", 22, 0)], "ascii")
+
+
+def test_struct_run_post_processing() -> None:
+    # A NaN that is not all-0xFF is a value; all-0xFF is NULL.
+    cols = [ColumnDesc("f", 3, 8), ColumnDesc("s", 4, 4), ColumnDesc("i8", 17, 10)]
+    decode = build_row_decoder(cols, "ascii")
+    row = decode(H("7ff8000000000000ffffffff00010000000000000000"), 0, 22)
+    assert row[0] != row[0] and row[1] is None and row[2] == 0
+
+
+def test_bad_date_keeps_data_error_class() -> None:
+    decode = build_row_decoder([ColumnDesc("d", 7, 4)], "ascii")
+    with pytest.raises(CodecDataError):
+        decode(H("7fffffff"), 0, 4)
+
+
+def test_encoder_errors_name_the_column() -> None:
+    encode = build_row_encoder([ColumnDesc("a", 2, 4), ColumnDesc("name", 13, 3)], "ascii")
+    with pytest.raises(CodecDataError, match="'name'"):
+        encode([1, "toolong"])
+    with pytest.raises(CodecError, match="2 columns"):
+        encode([1])
+
+
+def test_single_column_returns_one_tuple_and_is_cached() -> None:
+    cols = [ColumnDesc("i", 2, 4)]
+    decode = build_row_decoder(cols, "ascii")
+    assert decode(H("00000001"), 0, 4) == (1,)
+    assert build_row_decoder(list(cols), "ascii") is decode
+
+
+def test_describe_column() -> None:
+    b = describe_column("flag", 45, 1, nullable=False)
+    assert (b.type, b.xid, b.type_name, b.enclen) == (41 | TYPE_NOTNULL, XID_BOOLEAN, "boolean", 1)
+    lv = describe_column("t", 43, 2048)
+    assert (lv.type, lv.xid, lv.type_name, lv.enclen) == (40, XID_LVARCHAR, "lvarchar", 2048)
+    assert describe_column("i", 2, 0).enclen == 4  # fixed types carry their wire width
+    assert describe_column("x", 2, 4, distinct=True).distinct
+
+
+@pytest.mark.parametrize(
+    ("col", "width", "variable"),
+    [
+        (ColumnDesc("a", 0, 10), 10, False),
+        (ColumnDesc("a", 5, (16 << 8) | 255), 10, False),
+        (ColumnDesc("a", 10, 0x130F), 11, False),
+        (ColumnDesc("a", 13, 20), None, True),
+        (ColumnDesc("a", 16, 20), None, True),
+        (ColumnDesc("a", 52, 8), 8, False),
+        (ColumnDesc("a", 53, 8), 8, False),
+        (ColumnDesc("a", 43, 100), None, True),
+        (ColumnDesc("a", 41, 1, xid=5), None, True),
+    ],
+)
+def test_widths(col: ColumnDesc, width: int | None, variable: bool) -> None:
+    assert fixed_width(col) == width
+    assert is_variable(col) is variable
