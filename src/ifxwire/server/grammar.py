@@ -68,7 +68,7 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL}),
     Msg.SCROLL: frozenset({Msg.OPEN}),
     # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
-    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.EOT}),
+    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.EOT}),
     Msg.BBIND: frozenset({Msg.BLOB}),
     Msg.BLOB: frozenset({Msg.BLOB, Msg.OPEN, Msg.EXECUTE}),
     # OPEN then ID NFETCH in the same group, or the reply (variable-length results).

@@ -85,10 +85,12 @@ class Server:
     def stop(self) -> None:
         self._stopping.set()
         if self._sock is not None:
-            try:
-                self._sock.close()
-            except OSError:
-                pass
+            # shutdown() wakes a thread blocked in accept(); close() alone does not on Linux.
+            for op in (lambda s: s.shutdown(socket.SHUT_RDWR), lambda s: s.close()):
+                try:
+                    op(self._sock)
+                except OSError:
+                    pass
         with self._lock:
             sessions = list(self._sessions)
         for s in sessions:

@@ -9,6 +9,7 @@ session only, with a log line naming the message and the byte offset.
 from __future__ import annotations
 
 import logging
+import re
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .listener import Server
 
 log = logging.getLogger("ifxwire.server")
+_FOR_UPDATE = re.compile(r"\bfor\s+update\b", re.IGNORECASE)
 
 _RECV_SIZE = 256 * 1024
 # Tuples per reply are bounded by the client's fetch size, but never fewer than this many
@@ -73,6 +75,9 @@ class _Statement:
     encoder: Any = None
     fetched: int = 0
     exhausted: bool = False
+    scroll: bool = False
+    materialized: list[tuple[object, ...]] | None = None
+    position: int = 0  # scroll cursors: 1-based number of the current row, 0 = before first
 
 
 class Session:
@@ -277,8 +282,12 @@ class Session:
             st = self._stmt()
             values, _ = decode_bind_values(self.buf, msg.bind_start, msg.number, self.encoding)
             st.params = [v.value for v in values]
+        elif code == Msg.SCROLL:
+            self._stmt().scroll = True
         elif code == Msg.OPEN:
             self._open(self._stmt())
+        elif code == Msg.SFETCH:
+            self._scroll_fetch(self._stmt(), msg.extra[0], msg.extra[1], out)
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
@@ -288,6 +297,7 @@ class Session:
         elif code == Msg.CLOSE:
             st = self._stmt()
             st.rows = None
+            st.materialized = None
         elif code == Msg.RELEASE:
             if self.current is not None:
                 self.statements.pop(self.current, None)
@@ -320,9 +330,16 @@ class Session:
         assert eng is not None
         if not st.prepared.is_query:
             raise EngineError(-400, message="cursor is not a SELECT")  # fetch of non-cursor
+        if st.scroll and _FOR_UPDATE.search(st.prepared.sql):
+            raise EngineError(-526)  # updates are not allowed on a scroll cursor
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
         st.fetched = 0
         st.exhausted = False
+        if st.scroll:
+            # An insensitive scroll cursor: the result is fixed at OPEN.
+            st.materialized = list(st.rows)
+            st.rows = None
+            st.position = 0
         if st.encoder is None:
             st.encoder = build_row_encoder(st.prepared.columns, self.encoding)
 
@@ -347,6 +364,36 @@ class Session:
         m.put_done(out, st.fetched, self.layout)
         if self.optofc:
             out.u16(Msg.CLOSE)
+
+    def _scroll_fetch(self, st: _Statement, kind: int, target: int, out: Writer) -> None:
+        """SQ_SFETCH: answer SQ_TUPID (absolute row number) and that one row.
+
+        Fetch kinds follow ESQL/C: 1 next, 2 previous, 3 first, 4 last, 5 current,
+        6 absolute (1-based), 7 relative.  1, 4 and 6 are witnessed (P2.4, J3.1).
+        """
+        rows = st.materialized
+        if rows is None:
+            raise EngineError(-400, message="fetch attempted on an unopened cursor")
+        n = len(rows)
+        pos = {
+            1: st.position + 1,
+            2: st.position - 1,
+            3: 1,
+            4: n,
+            5: st.position,
+            6: target,
+            7: st.position + target,
+        }.get(kind)
+        if pos is None:
+            raise EngineError(-201, message=f"unknown scroll fetch type {kind}")
+        if 1 <= pos <= n:
+            st.position = pos
+            out.u16(Msg.TUPID).i32(pos)
+            m.put_tuple(out, st.encoder(rows[pos - 1]))
+        else:
+            # Out of range: no row; the position moves just outside the result, as FETCH does.
+            st.position = 0 if pos < 1 else n + 1
+            m.put_done(out, 0, self.layout)
 
     def _execute(self, st: _Statement, out: Writer) -> None:
         eng = self.engine

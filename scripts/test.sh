@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs everything the tests need on a fresh machine, then runs every check:
+# ruff, mypy (strict), the whole pytest suite (unit, integration, interop with IBM JDBC
+# 15.0.0.1 and 4.50.10 and informix-driver 2026.9.3) once with the pure-Python codecs and
+# once with the accelerator when it is built, and the benchmark smoke run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PY=${PYTHON:-python3}
+VENV=${IFXWIRE_VENV:-$ROOT/.venv}
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "== creating $VENV"
+  "$PY" -m venv "$VENV"
+fi
+# shellcheck disable=SC1091
+. "$VENV/bin/activate"
+echo "== installing ifxwire and test dependencies"
+python -m pip install -q --upgrade pip >/dev/null
+python -m pip install -q -e ".[test]"
+
+echo "== fetching the IBM JDBC jars (Maven Central, cached, never committed)"
+bash scripts/fetch_jdbc.sh 15.0.0.1 4.50.10
+
+echo "== ruff"
+ruff check src tests bench examples
+echo "== mypy --strict"
+mypy
+
+run_pytest() {
+  local label=$1; shift
+  echo "== pytest ($label)"
+  set +e
+  python -m pytest -q -p no:cacheprovider "$@"
+  local rc=$?
+  set -e
+  if [ "$rc" -eq 5 ]; then
+    echo "pytest ($label) collected no tests: the suite is broken" >&2
+    return 1
+  fi
+  return "$rc"
+}
+
+run_pytest "pure Python" tests
+if python -c "import ifxwire; raise SystemExit(0 if ifxwire.accelerator_available() else 1)" 2>/dev/null; then
+  IFXWIRE_PURE=0 run_pytest "accelerated" tests/unit tests/integration
+else
+  echo "== accelerator not built on this machine: accelerated run skipped"
+fi
+if [ -f bench/run.py ]; then
+  echo "== benchmark smoke run"
+  python bench/run.py --smoke
+fi
+echo "== all checks passed"
