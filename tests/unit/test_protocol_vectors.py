@@ -99,10 +99,18 @@ class TestLogin:
 
 
 class TestCapabilities:
-    def test_server_mask_is_jdbc_recommendation_plus_64k_removal(self) -> None:
-        # jdbc-protocol.md 2.1 recommends fffc7ffc3c00220100; we add bit 62 (byte 7, 0x02)
-        # because informix-driver hard-codes the 64K-removed layouts (peer report 2.4).
-        assert SERVER_PROTOCOLS == h("fffc7ffc3c00220300")
+    def test_server_mask_is_what_a_real_14_10_sends(self) -> None:
+        # peer report 2.3: first 8 bytes bdbe9ffe7fb7ffef on 12.10, 14.10 and 15; 14.10's ninth
+        # byte is f8.
+        assert SERVER_PROTOCOLS == h("bdbe9ffe7fb7ffef f8")
+
+    def test_named_parameter_idescribe_has_a_flags_short(self) -> None:
+        # jdbc-protocol.md 3.3: with bit 52 and nparams != 0, i16 flags follows the count.
+        lay = m.Layout(named_params=True)
+        w = Writer()
+        m.put_idescribe(w, [ColumnDesc("p1", 2, 4)], lay)
+        assert w.getvalue() == h("007d 0001 0000 0002 00000000 0000 0000 0000 0000 00000000 00000004")
+        assert m.read_idescribe(Reader(w.getvalue(), 2), lay) == [ColumnDesc("p1", 2, 4)]
 
     def test_server_mask_never_enables_pam_or_private_server(self) -> None:
         bits = capability_set(SERVER_PROTOCOLS)
@@ -273,9 +281,9 @@ class TestServerMessages:
         # jdbc-protocol.md 3.3: 007d 0001 0002 00000000 0000 0000 0000 0000 00000000 00000004
         expected = h("007d 0001 0002 00000000 0000 0000 0000 0000 00000000 00000004")
         w = Writer()
-        m.put_idescribe(w, [ColumnDesc("p1", 2, 4)])
+        m.put_idescribe(w, [ColumnDesc("p1", 2, 4)], NARROW)
         assert w.getvalue() == expected
-        assert m.read_idescribe(Reader(expected, 2)) == [ColumnDesc("p1", 2, 4)]
+        assert m.read_idescribe(Reader(expected, 2), NARROW) == [ColumnDesc("p1", 2, 4)]
 
     def test_tuple_and_done(self) -> None:
         # jdbc-protocol.md 6(b): TUPLE 000e 0000 00000004 00000001, DONE rows=1

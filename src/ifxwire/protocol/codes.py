@@ -57,6 +57,11 @@ class Msg(IntEnum):
     CIDESCRIBE = 124
     IDESCRIBE = 125
     PROTOCOLS = 126
+    SVPT_SET = 137
+    SVPT_RELEASE = 138
+    SVPT_ROLLBACK = 139
+    BATCHSTART = 141
+    BATCHEND = 142
 
 
 class Login(IntEnum):
@@ -193,12 +198,16 @@ class TimeUnit(IntEnum):
 DBFLAG_LOGGED = 0x0001
 DBFLAG_ANSI = 0x0002
 
-# The capability bytes our server answers SQ_PROTOCOLS with: the mask both JDBC jars accepted
-# (jdbc-protocol.md 2.1/5.1: BIGINT on; PAM, private-server challenge, named parameters, large
-# tuples and long row ids off) plus bit 62, "remove 64K limit".  Bit 62 is on in every real
-# server mask (peer report 2.3) and informix-driver hard-codes its layouts (u32 SQL length, i32
-# SQ_ERR offset), so a server without it could not serve that client.
-SERVER_PROTOCOLS = bytes.fromhex("fffc7ffc3c00220300")
+# The mask the JDBC report validated with both jars against its mock (jdbc-protocol.md 2.1/5.1),
+# plus bit 62: everything optional off.  Kept as a fallback: Server(protocols=JDBC_MINIMAL_PROTOCOLS).
+JDBC_MINIMAL_PROTOCOLS = bytes.fromhex("fffc7ffc3c00220300")
+# The first 8 bytes every real server sent informix-driver (12.10, 14.10 and 15 alike) and the
+# ninth byte of 14.10 (peer report 2.3).  Our server answers exactly this, so a client sees the
+# same capabilities as from a real 14.10: named parameters (bit 52), savepoints (56), SQ_BATCH
+# (61), remove-64K (62) on; PAM (44), private-server (59), large tuples (69), long row ids (70)
+# off.  Both JDBC jars and informix-driver pass their interop suites with it.
+REAL_PROTOCOLS_1410 = bytes.fromhex("bdbe9ffe7fb7ffeff8")
+SERVER_PROTOCOLS = REAL_PROTOCOLS_1410
 # What JDBC 15.0.0.1 offers; the driver offers the same bytes.
 CLIENT_PROTOCOLS = bytes.fromhex("fffc7ffc3c8caa9706")
 
@@ -208,6 +217,7 @@ CAP_NAMED_PARAMETERS = 52
 CAP_BIGINT = 54
 CAP_SAVEPOINT = 56
 CAP_PRIVATE_SERVER = 59
+CAP_SQBATCH = 61
 CAP_REMOVE_64K = 62
 CAP_LARGE_TUPLE = 69
 CAP_LONG_ROWID = 70

@@ -16,6 +16,7 @@ from .codes import (
     CAP_BIGINT,
     CAP_LARGE_TUPLE,
     CAP_LONG_ROWID,
+    CAP_NAMED_PARAMETERS,
     CAP_REMOVE_64K,
     InfoType,
     Msg,
@@ -38,6 +39,7 @@ class Layout:
     large_tuple: bool = False  # bit 69: i32 tuple size in SQ_DESCRIBE
     long_rowid: bool = False  # bit 70: i64 rows / rowid in SQ_DONE
     bigint: bool = True  # bit 54: SQ_INSERTDONE carries an i64 bigserial
+    named_params: bool = False  # bit 52: SQ_IDESCRIBE carries a flags short
 
     @classmethod
     def negotiate(cls, server_mask: bytes, client_mask: bytes) -> Layout:
@@ -47,6 +49,7 @@ class Layout:
             large_tuple=CAP_LARGE_TUPLE in both,
             long_rowid=CAP_LONG_ROWID in both,
             bigint=CAP_BIGINT in both,
+            named_params=CAP_NAMED_PARAMETERS in both,
         )
 
 
@@ -164,6 +167,8 @@ _BARE = frozenset(
         Msg.EXIT,
         Msg.AUTOFREE,
         Msg.CIDESCRIBE,
+        Msg.BATCHSTART,
+        Msg.BATCHEND,
     }
 )
 
@@ -253,6 +258,11 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
         m.data = r.padded(r.u16())
     elif code == Msg.BBIND:
         m.number = r.u16()
+    elif code == Msg.SVPT_SET:
+        m.name = r.charstr()
+        m.number = r.u16()  # 1 = UNIQUE
+    elif code == Msg.SVPT_RELEASE or code == Msg.SVPT_ROLLBACK:
+        m.name = r.charstr()
     else:
         raise ProtocolViolation(f"unknown client message code {code}", at)
     return m
@@ -309,9 +319,13 @@ def put_describe(
 
 
 def put_idescribe(
-    w: Writer, params: Sequence[ColumnDesc], encoding: str = "iso-8859-1"
+    w: Writer, params: Sequence[ColumnDesc], layout: Layout, encoding: str = "iso-8859-1"
 ) -> None:
     w.u16(Msg.IDESCRIBE).i16(len(params))
+    if layout.named_params and params:
+        # With named parameters in force a flags short follows (0: no names, not a UDR);
+        # jdbc-protocol.md 3.3 recvIDescribe.
+        w.i16(0)
     for p in params:
         w.i16(p.type).i32(p.xid)
         w.charstr(p.owner.encode(encoding)).charstr(p.type_name.encode(encoding))
@@ -442,9 +456,19 @@ def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> De
     return Describe(stmt_type, stmt_id, cost, tuple_size, cols)
 
 
-def read_idescribe(r: Reader, encoding: str = "iso-8859-1") -> list[ColumnDesc]:
+def read_idescribe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> list[ColumnDesc]:
     params = []
-    for i in range(r.i16()):
+    n = r.i16()
+    named = False
+    if layout.named_params and n:
+        named = bool(r.i16() & 1)
+        if named:
+            r.i16()
+    for i in range(n):
+        name = f"p{i + 1}"
+        if named:
+            r.u8()
+            name = r.charstr().decode(encoding, errors="replace")
         tcode = r.i16() & 0xFFFF
         xid = r.i32()
         owner = r.charstr().decode(encoding, errors="replace")
@@ -453,9 +477,7 @@ def read_idescribe(r: Reader, encoding: str = "iso-8859-1") -> list[ColumnDesc]:
         align = r.i16()
         source = r.i32()
         enclen = r.i32()
-        params.append(
-            ColumnDesc(f"p{i + 1}", tcode, enclen, xid, owner, tname, 0, ref, align, source)
-        )
+        params.append(ColumnDesc(name, tcode, enclen, xid, owner, tname, 0, ref, align, source))
     return params
 
 

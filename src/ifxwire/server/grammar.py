@@ -30,8 +30,19 @@ TRANSITIONS: dict[int, frozenset[int]] = {
             Msg.VERSION,
             Msg.EXIT,
             Msg.DBLIST,
+            Msg.SVPT_SET,
+            Msg.SVPT_RELEASE,
+            Msg.SVPT_ROLLBACK,
         }
     ),
+    # Savepoints (JDBC sendSavepoint etc., bytecode): one message per group.
+    Msg.SVPT_SET: frozenset({Msg.EOT}),
+    Msg.SVPT_RELEASE: frozenset({Msg.EOT}),
+    Msg.SVPT_ROLLBACK: frozenset({Msg.EOT}),
+    # SQ_BATCHSTART before the first EXECUTE and SQ_BATCHEND after the last one of a JDBC batch
+    # when bit 61 is in force and the database is ANSI (IfxSqli.sendCommand, bytecode).
+    Msg.BATCHSTART: frozenset({Msg.EXECUTE}),
+    Msg.BATCHEND: frozenset({Msg.RELEASE, Msg.EOT}),
     Msg.PROTOCOLS: frozenset({Msg.EOT}),
     Msg.INFO: frozenset({Msg.EOT}),
     Msg.DBOPEN: frozenset({Msg.EOT}),
@@ -45,7 +56,7 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     # COMMAND NDESCRIBE EXECUTE RELEASE, repeated for Statement batches (JDBC).
     Msg.PREPARE: frozenset({Msg.NDESCRIBE}),
     Msg.COMMAND: frozenset({Msg.NDESCRIBE}),
-    Msg.NDESCRIBE: frozenset({Msg.WANTDONE, Msg.EXECUTE}),
+    Msg.NDESCRIBE: frozenset({Msg.WANTDONE, Msg.EXECUTE, Msg.BATCHSTART}),
     Msg.WANTDONE: frozenset({Msg.EOT}),
     # ID then one statement action.
     Msg.ID: frozenset(
@@ -68,7 +79,7 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL}),
     Msg.SCROLL: frozenset({Msg.OPEN}),
     # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
-    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.EOT}),
+    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT}),
     Msg.BBIND: frozenset({Msg.BLOB}),
     Msg.BLOB: frozenset({Msg.BLOB, Msg.OPEN, Msg.EXECUTE}),
     # OPEN then ID NFETCH in the same group, or the reply (variable-length results).
@@ -78,7 +89,7 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.SFETCH: frozenset({Msg.EOT}),
     Msg.FETCHBLOB: frozenset({Msg.EOT}),
     # EXECUTE: end, next batch row (ID (BIND EXECUTE)xN), or RELEASE (COMMAND form).
-    Msg.EXECUTE: frozenset({Msg.EOT, Msg.BIND, Msg.RELEASE}),
+    Msg.EXECUTE: frozenset({Msg.EOT, Msg.BIND, Msg.RELEASE, Msg.BATCHEND}),
     Msg.CLOSE: frozenset({Msg.EOT}),
     Msg.RELEASE: frozenset({Msg.EOT, Msg.COMMAND}),
 }

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Mapping
 from types import TracebackType
 
+from ..protocol.codes import SERVER_PROTOCOLS
 from ..protocol.wire import Reader
 from .engine import Engine
 from .session import Session
@@ -23,6 +24,13 @@ trace_log = logging.getLogger("ifxwire.server.trace")
 
 DEFAULT_USERS = {"informix": "in4mix"}
 DEFAULT_VERSION = "IBM Informix Dynamic Server Version 14.10.FC9"
+# The login response's version field.  The witnesses disagree: informix-driver saw the internal
+# version alone there on real servers ("9.56" on 12.10, "9.59" on 14.10; peer report 1.2/4),
+# while both JDBC jars parse "<product> Version <version>" and JDBC 4.50's
+# getDatabaseProductVersion() throws StringIndexOutOfBoundsException on a bare "9.59"
+# (tests/interop metadata_product).  The default keeps every client working; pass
+# login_version="9.59" to reproduce what informix-driver observed.
+DEFAULT_LOGIN_VERSION = DEFAULT_VERSION
 
 
 class Server:
@@ -47,6 +55,8 @@ class Server:
         trace: bool = False,
         strict: bool = True,
         version: str = DEFAULT_VERSION,
+        login_version: str = DEFAULT_LOGIN_VERSION,
+        protocols: bytes = SERVER_PROTOCOLS,
     ) -> None:
         self.host = host
         self.port = port
@@ -55,6 +65,8 @@ class Server:
         self.trace = trace
         self.strict = strict
         self.version = version
+        self.login_version = login_version
+        self.protocols = protocols
         data_dir = None if str(data) == ":memory:" else os.fspath(data)
         self.engine = Engine(data_dir, server_name=server_name, version=version)
         self._sock: socket.socket | None = None

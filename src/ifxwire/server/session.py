@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as m
-from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, SERVER_PROTOCOLS, Msg, StmtType
+from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
 from ..protocol.login import (
     ConnectResponse,
@@ -177,7 +177,7 @@ class Session:
             reject = -761  # INFORMIXSERVER does not match DBSERVERNAME
         elif srv.users.get(req.user) is None or srv.users[req.user] != req.password:
             reject = -951  # incorrect password or unknown user
-        resp = ConnectResponse(accepted=not reject, version=srv.version, svc_error=reject)
+        resp = ConnectResponse(accepted=not reject, version=srv.login_version, svc_error=reject)
         self._send(build_connect_response(resp))
         if reject:
             log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
@@ -252,8 +252,9 @@ class Session:
             if msg.number not in self.statements:
                 raise EngineError(-26, message=f"statement id {msg.number} is not prepared")
         elif code == Msg.PROTOCOLS:
-            self.layout = m.Layout.negotiate(SERVER_PROTOCOLS, msg.data)
-            m.put_protocols(out, SERVER_PROTOCOLS)
+            mask = self.server.protocols
+            self.layout = m.Layout.negotiate(mask, msg.data)
+            m.put_protocols(out, mask)
         elif code == Msg.INFO:
             self.env.update(msg.env)
             if msg.env.get("OPTOFC") == "1":
@@ -275,7 +276,7 @@ class Session:
         elif code == Msg.WANTDONE:
             pass
         elif code == Msg.CIDESCRIBE:
-            m.put_idescribe(out, self._stmt().prepared.params, self.encoding)
+            m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
             self._stmt().cursor_name = msg.name
         elif code == Msg.BIND:
@@ -316,10 +317,28 @@ class Session:
             eng.commit()
         elif code == Msg.RBWORK:
             eng.rollback()
+        elif code == Msg.BATCHSTART or code == Msg.BATCHEND:
+            pass  # every statement of a batch is executed as it comes; nothing to bracket
+        elif code in (Msg.SVPT_SET, Msg.SVPT_RELEASE, Msg.SVPT_ROLLBACK):
+            self._savepoint(code, msg.name.decode(self.encoding, errors="replace"), msg.number)
         elif code == Msg.VERSION:
             m.put_version(out, self.server.version.encode("ascii", errors="replace"))
         else:
             raise EngineError(-999, message=f"{_name(code)} is not supported by ifxwire-server")
+
+    def _savepoint(self, code: int, name: str, unique: int) -> None:
+        """Savepoint messages run as the equivalent SQL statements."""
+        eng = self.engine
+        assert eng is not None
+        if not name.replace("_", "").isalnum():
+            raise EngineError(-201, near=name)
+        if code == Msg.SVPT_SET:
+            sql = f"SAVEPOINT {name}" + (" UNIQUE" if unique else "")
+        elif code == Msg.SVPT_RELEASE:
+            sql = f"RELEASE SAVEPOINT {name}"
+        else:
+            sql = f"ROLLBACK WORK TO SAVEPOINT {name}"
+        eng.execute(eng.prepare(sql), [])
 
     def _close_all(self) -> None:
         self.statements.clear()
