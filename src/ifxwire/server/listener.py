@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from types import TracebackType
 
 from ..protocol.codes import SERVER_PROTOCOLS
-from ..protocol.wire import Reader
 from .engine import Engine
 from .session import Session
+from .trace import describe_reply
 
 log = logging.getLogger("ifxwire.server")
 trace_log = logging.getLogger("ifxwire.server.trace")
@@ -168,20 +168,4 @@ class Server:
 
     def trace_out(self, session: Session, data: bytes | bytearray) -> None:
         if self.trace:
-            trace_log.info("%s -> %s", session.peer, describe_reply(data))
-
-
-def describe_reply(data: bytes | bytearray) -> str:
-    """A short decoded summary of a reply (message names) plus its hex, for --trace."""
-    from ..protocol.codes import Msg
-
-    names = []
-    r = Reader(bytes(data))
-    try:
-        code = r.u16()
-        names.append(Msg(code).name if code in Msg._value2member_map_ else str(code))
-    except Exception:
-        pass
-    hexed = bytes(data[:256]).hex()
-    more = "..." if len(data) > 256 else ""
-    return f"{len(data)} bytes first={names[0] if names else '?'} {hexed}{more}"
+            trace_log.info("%s -> %s", session.peer, describe_reply(data, session.layout))
