@@ -9,7 +9,6 @@ session only, with a log line naming the message and the byte offset.
 from __future__ import annotations
 
 import logging
-import re
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
     from .listener import Server
 
 log = logging.getLogger("ifxwire.server")
-_FOR_UPDATE = re.compile(r"\bfor\s+update\b", re.IGNORECASE)
 
 _RECV_SIZE = 256 * 1024
 # Tuples per reply are bounded by the client's fetch size, but never fewer than this many
@@ -349,7 +347,7 @@ class Session:
         assert eng is not None
         if not st.prepared.is_query:
             raise EngineError(-400, message="cursor is not a SELECT")  # fetch of non-cursor
-        if st.scroll and _FOR_UPDATE.search(st.prepared.sql):
+        if st.scroll and st.prepared.for_update:
             raise EngineError(-526)  # updates are not allowed on a scroll cursor
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
         st.fetched = 0
@@ -421,7 +419,10 @@ class Session:
         if p.is_query:
             raise EngineError(-260)  # a prepared SELECT needs a cursor
         result = eng.execute(p, st.params)
-        m.put_done(out, result.rowcount, self.layout, serial=result.serial)
+        # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
+        # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
+        warnings = eng.db_flags if result.db_flags_changed else 0
+        m.put_done(out, result.rowcount, self.layout, serial=result.serial, warnings=warnings)
         if result.serial8 is not None:
             m.put_insertdone(out, result.serial8, result.serial8, self.layout)
         if p.stmt_type in (StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE):

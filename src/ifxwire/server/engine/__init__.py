@@ -1,0 +1,32 @@
+"""The SQL engine of ifxwire-server: Informix SQL executed by SQLite.
+
+The wire/session layer talks to exactly this interface:
+
+* ``Engine(data_dir, server_name=…, version=…)`` owns the databases under ``data_dir`` (one
+  SQLite file per database, plus ``sysmaster``) and hands out one ``EngineSession`` per client
+  connection (``Engine.session(user, env)``).
+* ``EngineSession.prepare(sql)`` -> ``Prepared`` (statement type, described columns and
+  parameters), ``execute`` / ``open_cursor`` run it, ``begin`` / ``commit`` / ``rollback``,
+  ``open_database`` / ``close_database`` implement SQ_BEGIN … SQ_DBCLOSE.
+* Every failure a client can see is an ``EngineError`` carrying the Informix sqlcode, ISAM code,
+  near text and offset (the table of codes and their evidence is ``sqlcodes.py``).
+
+Behaviour worth knowing (details in the module docstrings):
+
+* Strings longer than a CHAR/VARCHAR column are truncated on INSERT/UPDATE in non-ANSI databases,
+  exactly as Informix does; ANSI databases raise -1279. The driver, not the server, is where
+  "never silently truncate" is enforced.
+* DECIMAL/MONEY are exact to 32 digits (stored as canonical text, compared by a numeric
+  collation, computed with Python ``decimal``); see ``values.py``.
+* Readers never block: they see the last committed data (Informix "COMMITTED READ LAST
+  COMMITTED"). Writers are serialised per database (SQLite has one writer per file); a conflict
+  waits per SET LOCK MODE and then fails with the Informix lock errors; see ``session.py``.
+"""
+
+from __future__ import annotations
+
+from .engine import Engine
+from .errors import EngineError
+from .session import EngineSession, ExecResult, Prepared
+
+__all__ = ["Engine", "EngineError", "EngineSession", "ExecResult", "Prepared"]

@@ -1,0 +1,170 @@
+"""The two directions between client values and storage: ``storer`` and ``loader``.
+
+``storer(t)`` turns what a client sends (a Python value, or text: JDBC binds setString as CHAR
+and informix-driver binds bool as 't'/'f') into the storage form of type ``t`` (see
+``values.py`` for the forms and their reasons), raising Informix's conversion errors.
+``loader(t)`` turns a storage value back into the Python value the wire encoder expects, with
+the range checks Informix applies to computed values (an INTEGER expression that overflowed in
+SQLite's 64-bit arithmetic raises -1215 rather than arriving wrong).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from ...protocol.codes import TypeCode
+from . import sqlcodes as sc
+from .ifxtypes import INT_RANGE, IfxType
+from .values import (
+    DEFAULT_CTX,
+    ConvContext,
+    date_from_number,
+    date_number,
+    dec_text,
+    dt_from_text_any,
+    dt_python,
+    fail,
+    fit_decimal,
+    fit_interval,
+    fit_string,
+    interval_python,
+    make_date,
+    to_bool,
+    to_date_number,
+    to_decimal,
+    to_dt_text,
+    to_float,
+    to_int,
+    to_interval,
+    to_text,
+)
+
+T = TypeCode
+Conv = Callable[[object], object]
+
+
+# --- the two directions -----------------------------------------------------------------------
+def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = None) -> Conv:
+    """A function turning a Python value (or Informix text) into the storage value for type t.
+
+    ``src`` names the Informix type the value already has when it comes from SQL rather than
+    from a client (a stored DATE day number is an int, not a number to convert).
+    """
+    code = t.code
+
+    if code in INT_RANGE:
+        def conv_int(v: object) -> object:
+            if v is None:
+                return None
+            if src is not None and src.code == T.DATE and isinstance(v, int):
+                return to_int(v, code)
+            return to_int(v, code)
+        return conv_int
+    if code in (T.FLOAT, T.SMALLFLOAT):
+        single = code == T.SMALLFLOAT
+        return lambda v: None if v is None else to_float(v, single)
+    if code in (T.DECIMAL, T.MONEY):
+        prec, scale = t.prec, t.scale
+        return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
+    if code == T.DATE:
+        def conv_date(v: object) -> object:
+            if v is None:
+                return None
+            if src is not None and src.code == T.DATETIME and isinstance(v, str):
+                f, _, _ = dt_from_text_any(v)
+                if f[0] is None or f[1] is None or f[2] is None:
+                    raise fail(sc.NO_CONVERSION)
+                return date_number(make_date(f[0], f[1], f[2]))
+            return to_date_number(v, ctx)
+        return conv_date
+    if code == T.DATETIME:
+        def conv_dt(v: object) -> object:
+            if v is None:
+                return None
+            if src is not None and src.code == T.DATE and isinstance(v, int):
+                v = date_from_number(v)
+            return to_dt_text(v, t)
+        return conv_dt
+    if code == T.INTERVAL:
+        def conv_iv(v: object) -> object:
+            if v is None:
+                return None
+            if src is not None and src.code == T.INTERVAL and isinstance(v, int):
+                if src.is_ym_interval != t.is_ym_interval:
+                    raise fail(sc.DT_INCOMPATIBLE)
+                return fit_interval(v, t)
+            return to_interval(v, t)
+        return conv_iv
+    if code == T.BOOLEAN:
+        return lambda v: None if v is None else to_bool(v)
+    if code == T.BYTE:
+        def conv_bytes(v: object) -> object:
+            if v is None:
+                return None
+            if isinstance(v, (bytes, bytearray, memoryview)):
+                return bytes(v)
+            raise fail(sc.NO_CONVERSION)
+        return conv_bytes
+    # character types
+    def conv_str(v: object) -> object:
+        if v is None:
+            return None
+        return fit_string(to_text(v, src, ctx), t, ctx)
+    return conv_str
+
+
+def loader(t: IfxType) -> Conv | None:
+    """A function turning a SQLite value of type t into the Python value, or None if SQLite's
+    value already is the right Python value."""
+    code = t.code
+    if code in INT_RANGE:
+        lo, hi = INT_RANGE[code]
+
+        def load_int(v: object) -> object:
+            if type(v) is int and lo <= v <= hi:
+                return v
+            if isinstance(v, float) and not v.is_integer():
+                raise fail(sc.INTEGER_RANGE if code in (T.INTEGER, T.SERIAL) else
+                           sc.INT8_RANGE)
+            return to_int(int(v) if isinstance(v, float) else v, code)
+        return load_int
+    if code in (T.FLOAT, T.SMALLFLOAT):
+        return _load_float
+    if code in (T.DECIMAL, T.MONEY):
+        return _load_decimal
+    if code == T.DATE:
+        return lambda v: None if v is None else date_from_number(int(v))  # type: ignore[call-overload]
+    if code == T.DATETIME:
+        return lambda v: None if v is None else dt_python(str(v), t)
+    if code == T.INTERVAL:
+        return lambda v: None if v is None else interval_python(int(v), t)  # type: ignore[call-overload]
+    if code == T.BOOLEAN:
+        return lambda v: None if v is None else bool(v)
+    if code == T.BYTE:
+        return lambda v: None if v is None else bytes(v)  # type: ignore[call-overload]
+    return _load_str
+
+
+def _load_float(v: object) -> object:
+    if v is None or type(v) is float:
+        return v
+    return float(v)  # type: ignore[arg-type]
+
+
+def _load_decimal(v: object) -> object:
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return Decimal(v)
+    return to_decimal(v)
+
+
+def _load_str(v: object) -> object:
+    if v is None or type(v) is str:
+        return v
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)

@@ -1,0 +1,509 @@
+"""DDL: CREATE/DROP/ALTER/RENAME of tables, indexes and views, with their catalog rows.
+
+Each operation changes the SQLite schema and the Informix catalog rows in the same SQLite
+transaction, so a rolled-back CREATE TABLE leaves neither behind. Constraint and index names
+follow Informix's generated forms (``u<tabid>_<constrid>`` for unique/primary key constraints,
+``c…`` check, ``r…`` referential, ``n…`` not null; the index behind a constraint is named
+``' <tabid>_<constrid>'`` with a leading blank).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from sqlglot import exp
+
+from ...protocol.codes import TypeCode
+from . import catalog as cat
+from . import convert as conv
+from . import sqlcodes as sc
+from . import values as vals
+from .catalog import ColumnInfo, TableInfo, quote
+from .errors import EngineError, not_implemented
+from .ifxtypes import FLOATING, IfxType
+from .routines import Routine
+from .statements import (
+    AlterTable,
+    ColumnSpec,
+    ConstraintSpec,
+    CreateIndex,
+    CreateTable,
+    CreateView,
+    DefaultSpec,
+    DropObject,
+    Rename,
+)
+
+T = TypeCode
+
+
+@dataclass
+class DdlContext:
+    """What DDL needs from the session: its connection, user, settings and name lookup."""
+
+    conn: sqlite3.Connection
+    user: str
+    ctx: vals.ConvContext
+    schema: cat.Schema
+    temp_tables: dict[str, TableInfo]
+    # compile_check(table, sql expression) -> SQLite expression text over bare column names
+    compile_check: Callable[[TableInfo, exp.Expr], str]
+    # compile_view(query) -> (SQLite SQL, names, types)
+    compile_view: Callable[[exp.Expr], tuple[str, list[str], list[IfxType]]]
+    resolve: Callable[[str, str | None, str | None, int], TableInfo]
+
+
+def _default_row(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext) -> tuple[
+        str, str | None] | None:
+    """(sysdefaults.type, sysdefaults.default) for a column default; validates literals."""
+    if spec is None:
+        return None
+    if spec.kind != "L":
+        return spec.kind, None
+    value = _literal_value(spec.value)
+    conv.storer(ty, ctx)(value)  # raises the Informix conversion error now, not at INSERT
+    return "L", None if value is None else vals.to_text(value, None, ctx)
+
+
+def _literal_value(node: exp.Expr | None) -> object:
+    from .dialect import IfxDateTimeLit, IfxIntervalLit
+    from .exprs import literal_type
+
+    if node is None or isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Literal):
+        return literal_type(node)[0]
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        value = literal_type(node.this)[0]
+        return -value  # type: ignore[operator]
+    if isinstance(node, (IfxDateTimeLit, IfxIntervalLit)):
+        return str(node.this)
+    if isinstance(node, exp.Boolean):
+        return bool(node.this)
+    raise EngineError(sc.SYNTAX)
+
+
+def _sqlite_default(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext) -> str:
+    if spec is None or spec.kind != "L":
+        return ""
+    value = _literal_value(spec.value)
+    stored = conv.storer(ty, ctx)(value)
+    if stored is None:
+        return ""
+    from .exprs import lit
+
+    return " DEFAULT " + lit(stored).sql(dialect="sqlite")
+
+
+def _next_constrid(conn: sqlite3.Connection) -> int:
+    top = conn.execute("SELECT MAX(constrid) FROM sysconstraints").fetchone()[0]
+    return int(top or 0) + 1
+
+
+def _exists(dc: DdlContext, name: str) -> bool:
+    return name in dc.schema.tables or name in dc.temp_tables
+
+
+def create_table(dc: DdlContext, spec: CreateTable) -> None:
+    name = spec.table.name
+    if spec.table.database is not None:
+        raise not_implemented("CREATE TABLE in another database")
+    if _exists(dc, name):
+        if spec.if_not_exists:
+            return
+        if spec.temp and name in dc.temp_tables:
+            raise EngineError(sc.TEMP_EXISTS, near=name)
+        raise EngineError(sc.TABLE_EXISTS, near=name)
+    seen: set[str] = set()
+    serial_kinds: set[str] = set()
+    for col in spec.columns:
+        if col.name in seen:
+            raise EngineError(sc.COLUMN_EXISTS, near=col.name)
+        seen.add(col.name)
+        if col.type.is_serial:
+            kind = "s" if col.type.code == T.SERIAL else "8"
+            if kind in serial_kinds:
+                raise EngineError(sc.SERIAL_TWICE)
+            serial_kinds.add(kind)
+    constraints = list(spec.constraints)
+    for col in spec.columns:
+        constraints.extend(col.constraints)
+    for cons in constraints:
+        for c in cons.columns:
+            if c not in seen:
+                raise EngineError(sc.NO_COLUMN, near=c)
+    if dc.ctx.ansi:
+        # In an ANSI database DECIMAL(p) means DECIMAL(p,0), not a floating decimal.
+        for cspec in spec.columns:
+            if cspec.type.code == T.DECIMAL and cspec.type.scale == FLOATING:
+                cspec.type = replace(cspec.type, scale=0)
+    # PRIMARY KEY columns and SERIAL columns are NOT NULL (syscolumns coltype + 256).
+    notnull = {c for cons in constraints if cons.kind in ("N", "P") for c in cons.columns}
+    notnull |= {c.name for c in spec.columns if c.type.is_serial}
+    columns = [
+        ColumnInfo(c.name, i + 1, c.type.with_notnull(c.name in notnull),
+                   serial_start=c.serial_start or 1)
+        for i, c in enumerate(spec.columns)
+    ]
+    for cspec, cinfo in zip(spec.columns, columns, strict=True):
+        row = _default_row(cspec.default, cinfo.type, dc.ctx)
+        if row is not None:
+            cinfo.default_kind, cinfo.default_value = row
+    tabid = 0 if spec.temp else cat.next_tabid(dc.conn)
+    info = TableInfo(name, tabid, dc.user, columns, temp=spec.temp,
+                     schema="temp" if spec.temp else "main")
+    defs = []
+    for cspec, cinfo in zip(spec.columns, columns, strict=True):
+        decl = f"{quote(cinfo.name)} {cinfo.type.sqlite_decl}"
+        if cinfo.type.notnull:
+            decl += f" CONSTRAINT {quote('n_' + cinfo.name)} NOT NULL"
+        decl += _sqlite_default(cspec.default, cinfo.type, dc.ctx)
+        defs.append(decl)
+    checks: list[tuple[str, str, str]] = []  # name, sqlite expr, text
+    refs: list[tuple[ConstraintSpec, TableInfo]] = []
+    constrid = 0 if spec.temp else _next_constrid(dc.conn)
+    named: list[tuple[ConstraintSpec, str, int]] = []
+    for cons in constraints:
+        cid = constrid
+        constrid += 1
+        prefix = {"P": "u", "U": "u", "C": "c", "R": "r", "N": "n"}[cons.kind]
+        cname = cons.name or f"{prefix}{tabid}_{cid}"
+        if cons.name and cons.name in dc.schema.constraint_names:
+            raise EngineError(sc.INDEX_EXISTS, near=cons.name)
+        named.append((cons, cname, cid))
+        if cons.kind == "C":
+            assert cons.check is not None
+            checks.append((cname, dc.compile_check(info, cons.check), cons.check_text))
+        elif cons.kind == "R":
+            assert cons.ref_table is not None
+            refs.append((cons, _ref_target(dc, cons, info)))
+    for cname, sql, _ in checks:
+        defs.append(f"CONSTRAINT {quote(cname)} CHECK ({sql})")
+    for cons, parent in refs:
+        pcols = cons.ref_columns or _primary_key(dc, parent)
+        cascade = " ON DELETE CASCADE" if cons.cascade else ""
+        defs.append(f"FOREIGN KEY ({', '.join(quote(c) for c in cons.columns)}) REFERENCES "
+                    f"{quote(parent.name)} ({', '.join(quote(c) for c in pcols)}){cascade}")
+    temp = "TEMP " if spec.temp else ""
+    dc.conn.execute(f"CREATE {temp}TABLE {quote(name)} ({', '.join(defs)})")
+    for cons, cname, cid in named:
+        if cons.kind in ("P", "U"):
+            idx = cname if spec.temp else f" {tabid}_{cid}"
+            _create_index(dc, info, idx, [(c, False) for c in cons.columns], True, spec.temp)
+            info.unique_indexes[idx] = list(cons.columns)
+            info.constraints.append(cat.Constraint(cname, cons.kind, list(cons.columns), idx))
+    if spec.temp:
+        info.__post_init__()
+        dc.temp_tables[name] = info
+        return
+    cat.insert_table_row(dc.conn, tabid, name, dc.user, "T", [c.type for c in columns])
+    cat.insert_columns(dc.conn, tabid, [(c.name, c.type) for c in columns])
+    _write_defaults(dc, tabid, columns)
+    for cinfo in columns:
+        if cinfo.type.is_serial:
+            kind = "s" if cinfo.type.code == T.SERIAL else "8"
+            dc.conn.execute("INSERT INTO _ifx_serial VALUES (?, ?, ?)",
+                            (tabid, kind, cinfo.serial_start - 1))
+    for cons, cname, cid in named:
+        cidx = f" {tabid}_{cid}" if cons.kind in ("P", "U") else None
+        dc.conn.execute(
+            "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
+            " VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, dc.user, tabid, cons.kind, cidx))
+        if cons.kind == "C":
+            text = cons.check_text
+            dc.conn.executemany(
+                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
+                [(cid, i, text[i * 32 : i * 32 + 32]) for i in range((len(text) + 31) // 32)])
+        if cons.kind == "R":
+            parent = next(p for c2, p in refs if c2 is cons)
+            pk = next((c.name for c in parent.constraints if c.kind == "P"), None)
+            primary = dc.conn.execute(
+                "SELECT constrid FROM sysconstraints WHERE tabid = ? AND constrname = ?",
+                (parent.tabid, pk)).fetchone()
+            dc.conn.execute(
+                "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, ' ', 'N')",
+                (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
+    dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
+                    (dc.user, tabid))
+
+
+def _ref_target(dc: DdlContext, cons: ConstraintSpec, info: TableInfo) -> TableInfo:
+    assert cons.ref_table is not None
+    if cons.ref_table.name == info.name:
+        return info
+    return dc.resolve(cons.ref_table.name, cons.ref_table.owner, cons.ref_table.database, 0)
+
+
+def _primary_key(dc: DdlContext, info: TableInfo) -> list[str]:
+    for c in info.constraints:
+        if c.kind == "P":
+            return c.columns
+    raise EngineError(sc.NO_COLUMN, near=info.name)
+
+
+def _write_defaults(dc: DdlContext, tabid: int, columns: list[ColumnInfo]) -> None:
+    rows = [(tabid, c.colno, c.default_kind, c.default_value) for c in columns
+            if c.default_kind is not None]
+    dc.conn.executemany(
+        f"INSERT INTO sysdefaults (tabid, colno, type, {quote('default')}, class) "
+        "VALUES (?, ?, ?, ?, 'T')", rows)
+
+
+def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[str, bool]],
+                  unique: bool, temp: bool) -> None:
+    schema = "temp." if temp else ""
+    parts = ", ".join(f"{quote(c)}{' DESC' if d else ''}" for c, d in cols)
+    try:
+        dc.conn.execute(f"CREATE {'UNIQUE ' if unique else ''}INDEX {schema}{quote(name)} ON "
+                        f"{quote(info.name)} ({parts})")
+    except sqlite3.IntegrityError:
+        raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE) from None
+    if temp:
+        return
+    colnos = [info.by_name[c].colno * (-1 if d else 1) for c, d in cols]
+    colnos += [0] * (16 - len(colnos))
+    dc.conn.execute(
+        "INSERT INTO sysindexes (idxname, owner, tabid, idxtype, clustered, "
+        + ", ".join(f"part{i}" for i in range(1, 17))
+        + ", levels, leaves, nunique, clust, idxflags) VALUES (?, ?, ?, ?, '', "
+        + ", ".join("?" * 16) + ", 1, 1, 0, 0, 0)",
+        (name, dc.user, info.tabid, "U" if unique else "D", *colnos[:16]))
+
+
+def create_index(dc: DdlContext, spec: CreateIndex) -> None:
+    name = spec.name.name
+    if name in dc.schema.indexes:
+        if spec.if_not_exists:
+            return
+        raise EngineError(sc.INDEX_EXISTS, near=name)
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind != "T":
+        raise not_implemented("index on a view or catalog table")
+    if len(spec.columns) > 16:
+        raise EngineError(sc.SYNTAX)
+    for col, _ in spec.columns:
+        if col not in info.by_name:
+            raise EngineError(sc.NO_COLUMN, near=col)
+    _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
+    if not info.temp:
+        dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",
+                        (info.tabid,))
+    else:
+        if spec.unique:
+            info.unique_indexes[name] = [c for c, _ in spec.columns]
+
+
+def drop(dc: DdlContext, spec: DropObject) -> None:
+    name = spec.name.name
+    if spec.kind == "INDEX":
+        if name not in dc.schema.indexes:
+            if spec.if_exists:
+                return
+            raise EngineError(sc.NO_INDEX, near=name)
+        dc.conn.execute(f"DROP INDEX {quote(name)}")
+        dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (name,))
+        return
+    if name in dc.temp_tables and spec.kind == "TABLE":
+        dc.conn.execute(f"DROP TABLE temp.{quote(name)}")
+        del dc.temp_tables[name]
+        return
+    info = dc.schema.tables.get(name)
+    if info is None or (spec.kind == "VIEW") != (info.kind == "V") or info.kind == "S":
+        if spec.if_exists and info is None:
+            return
+        if info is not None and info.kind == "S":
+            raise not_implemented("dropping a system catalog table")
+        raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+    dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
+    tabid = info.tabid
+    for table in ("systables", "syscolumns", "sysindexes", "sysconstraints", "sysdefaults",
+                  "systabauth", "syscolauth", "sysviews", "_ifx_serial"):
+        dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (tabid,))
+    dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "
+                    "(SELECT constrid FROM sysconstraints)")
+    dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "
+                    "(SELECT constrid FROM sysconstraints)")
+
+
+def create_view(dc: DdlContext, spec: CreateView) -> None:
+    name = spec.name.name
+    if _exists(dc, name):
+        if spec.if_not_exists:
+            return
+        raise EngineError(sc.TABLE_EXISTS, near=name)
+    sql, names, types = dc.compile_view(spec.query)
+    if spec.columns:
+        if len(spec.columns) != len(names):
+            raise EngineError(sc.INSERT_COUNT)
+        names = list(spec.columns)
+    for n in names:
+        if n.startswith("("):
+            raise not_implemented("view columns need names for expressions")
+    cols = ", ".join(quote(n) for n in names)
+    dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")
+    tabid = cat.next_tabid(dc.conn)
+    cat.insert_table_row(dc.conn, tabid, name, dc.user, "V", types)
+    cat.insert_columns(dc.conn, tabid, list(zip(names, [t.nullable() for t in types],
+                                                strict=True)))
+    text = f"create view {name} as {spec.text}"
+    dc.conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
+                        [(tabid, i, text[i * 64 : i * 64 + 64])
+                         for i in range((len(text) + 63) // 64)])
+
+
+def alter_table(dc: DdlContext, spec: AlterTable) -> None:
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind != "T" or info.temp:
+        raise not_implemented("ALTER TABLE on this table")
+    for col in spec.add:
+        _add_column(dc, info, col)
+        info = dc.resolve(spec.table.name, None, None, 0)
+    for name in spec.drop:
+        _drop_column(dc, info, name)
+        info = dc.resolve(spec.table.name, None, None, 0)
+    if spec.add_constraints or spec.drop_constraints:
+        _alter_constraints(dc, info, spec)
+
+
+def _add_column(dc: DdlContext, info: TableInfo, col: ColumnSpec) -> None:
+    if col.name in info.by_name:
+        raise EngineError(sc.COLUMN_EXISTS, near=col.name)
+    if col.before is not None:
+        raise not_implemented("ALTER TABLE ADD … BEFORE")
+    if col.type.is_serial:
+        raise not_implemented("adding a SERIAL column")
+    notnull = any(c.kind in ("N", "P") for c in col.constraints)
+    ty = col.type.with_notnull(notnull)
+    decl = f"{quote(col.name)} {ty.sqlite_decl}{_sqlite_default(col.default, ty, dc.ctx)}"
+    if notnull:
+        if col.default is None:
+            count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
+            if count:
+                raise EngineError(sc.NULL_INTO_NOT_NULL, near=col.name)
+            decl += " DEFAULT NULL"
+        decl += f" CONSTRAINT {quote('n_' + col.name)} NOT NULL"
+    dc.conn.execute(f"ALTER TABLE {quote(info.name)} ADD COLUMN {decl}")
+    colno = len(info.columns) + 1
+    cat.insert_columns(dc.conn, info.tabid, [(col.name, ty)], first_colno=colno)
+    d = _default_row(col.default, ty, dc.ctx)
+    if d is not None:
+        new = ColumnInfo(col.name, colno, ty, d[0], d[1])
+        _write_defaults(dc, info.tabid, [new])
+    dc.conn.execute("UPDATE systables SET ncols = ncols + 1 WHERE tabid = ?", (info.tabid,))
+    for cons in col.constraints:
+        if cons.kind in ("P", "U"):
+            cons.columns = [col.name]
+            _add_constraint(dc, dc.resolve(info.name, None, None, 0), cons)
+
+
+def _drop_column(dc: DdlContext, info: TableInfo, name: str) -> None:
+    col = info.by_name.get(name)
+    if col is None:
+        raise EngineError(sc.NO_COLUMN, near=name)
+    if len(info.columns) == 1:
+        raise not_implemented("dropping the only column")
+    for idx, cols in list(info.unique_indexes.items()):
+        if name in cols:
+            dc.conn.execute(f"DROP INDEX {quote(idx)}")
+            dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (idx,))
+            dc.conn.execute("DELETE FROM sysconstraints WHERE idxname = ?", (idx,))
+    for (idxname,) in dc.conn.execute(
+        "SELECT idxname FROM sysindexes WHERE tabid = ? AND (" + " OR ".join(
+            f"ABS(part{i}) = ?" for i in range(1, 17)) + ")",
+        (info.tabid, *([col.colno] * 16)),
+    ).fetchall():
+        dc.conn.execute(f"DROP INDEX {quote(idxname)}")
+        dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (idxname,))
+    try:
+        dc.conn.execute(f"ALTER TABLE {quote(info.name)} DROP COLUMN {quote(name)}")
+    except sqlite3.OperationalError as e:
+        raise not_implemented(f"dropping column {name}: {e}") from None
+    dc.conn.execute("DELETE FROM syscolumns WHERE tabid = ? AND colno = ?",
+                    (info.tabid, col.colno))
+    dc.conn.execute("DELETE FROM sysdefaults WHERE tabid = ? AND colno = ?",
+                    (info.tabid, col.colno))
+    dc.conn.execute("UPDATE syscolumns SET colno = colno - 1 WHERE tabid = ? AND colno > ?",
+                    (info.tabid, col.colno))
+    dc.conn.execute("UPDATE sysdefaults SET colno = colno - 1 WHERE tabid = ? AND colno > ?",
+                    (info.tabid, col.colno))
+    dc.conn.execute("UPDATE systables SET ncols = ncols - 1 WHERE tabid = ?", (info.tabid,))
+
+
+def _add_constraint(dc: DdlContext, info: TableInfo, cons: ConstraintSpec) -> None:
+    if cons.kind not in ("P", "U"):
+        raise not_implemented("ALTER TABLE ADD CONSTRAINT of this kind")
+    for c in cons.columns:
+        if c not in info.by_name:
+            raise EngineError(sc.NO_COLUMN, near=c)
+    cid = _next_constrid(dc.conn)
+    cname = cons.name or f"u{info.tabid}_{cid}"
+    idx = f" {info.tabid}_{cid}"
+    _create_index(dc, info, idx, [(c, False) for c in cons.columns], True, False)
+    dc.conn.execute(
+        "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname) "
+        "VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, dc.user, info.tabid, cons.kind, idx))
+
+
+def _alter_constraints(dc: DdlContext, info: TableInfo, spec: AlterTable) -> None:
+    for cons in spec.add_constraints:
+        _add_constraint(dc, info, cons)
+    for name in spec.drop_constraints:
+        row = dc.conn.execute("SELECT idxname, constrtype FROM sysconstraints WHERE "
+                              "constrname = ? AND tabid = ?", (name, info.tabid)).fetchone()
+        if row is None:
+            raise EngineError(sc.NO_INDEX, near=name)
+        if row[1] not in ("P", "U"):
+            raise not_implemented("dropping a CHECK or referential constraint")
+        dc.conn.execute(f"DROP INDEX {quote(row[0])}")
+        dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (row[0],))
+        dc.conn.execute("DELETE FROM sysconstraints WHERE constrname = ?", (name,))
+
+
+def rename(dc: DdlContext, spec: Rename) -> None:
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind != "T" or info.temp:
+        raise not_implemented("RENAME on this table")
+    if spec.kind == "TABLE":
+        if _exists(dc, spec.new_name):
+            raise EngineError(sc.TABLE_EXISTS, near=spec.new_name)
+        dc.conn.execute(f"ALTER TABLE {quote(info.name)} RENAME TO {quote(spec.new_name)}")
+        dc.conn.execute("UPDATE systables SET tabname = ? WHERE tabid = ?",
+                        (spec.new_name, info.tabid))
+        return
+    assert spec.column is not None
+    if spec.column not in info.by_name:
+        raise EngineError(sc.NO_COLUMN, near=spec.column)
+    if spec.new_name in info.by_name:
+        raise EngineError(sc.COLUMN_EXISTS, near=spec.new_name)
+    dc.conn.execute(f"ALTER TABLE {quote(info.name)} RENAME COLUMN {quote(spec.column)} TO "
+                    f"{quote(spec.new_name)}")
+    dc.conn.execute("UPDATE syscolumns SET colname = ? WHERE tabid = ? AND colname = ?",
+                    (spec.new_name, info.tabid, spec.column))
+
+
+def create_routine(dc: DdlContext, routine: Routine) -> None:
+    """Store a routine (see routines.py) and its sysprocedures row. A marker view changes the
+    SQLite schema version, so plans that expanded an older definition are not reused."""
+    if routine.name in dc.schema.routines:
+        raise EngineError(sc.ROUTINE_EXISTS, near=routine.name)
+    dc.conn.execute("INSERT INTO _ifx_routine VALUES (?, ?, ?, ?, ?)", routine.to_row())
+    procid = (dc.conn.execute("SELECT MAX(procid) FROM sysprocedures").fetchone()[0] or 0) + 1
+    dc.conn.execute(
+        "INSERT INTO sysprocedures (procname, owner, procid, mode, retsize, symsize, datasize, "
+        "codesize, numargs, isproc, specificname, externalname, paramstyle, langid) "
+        "VALUES (?, ?, ?, 'O', 0, 0, 0, 0, ?, ?, NULL, NULL, 'I', 2)",
+        (routine.name, dc.user, procid, len(routine.params), "f" if routine.function else "t"))
+    dc.conn.execute(f"CREATE VIEW {quote('_ifx_r_' + routine.name)} AS SELECT 1")
+
+
+def drop_routine(dc: DdlContext, spec: DropObject) -> None:
+    name = spec.name.name
+    if name not in dc.schema.routines:
+        if spec.if_exists:
+            return
+        raise EngineError(sc.NO_ROUTINE, near=name)
+    dc.conn.execute("DELETE FROM _ifx_routine WHERE name = ?", (name,))
+    dc.conn.execute("DELETE FROM sysprocedures WHERE procname = ?", (name,))
+    dc.conn.execute(f"DROP VIEW {quote('_ifx_r_' + name)}")

@@ -1,0 +1,221 @@
+"""The Engine: database files under ``data_dir``, ``sysmaster``, and the shared caches.
+
+Layout: one SQLite file per database, ``<data_dir>/<name>.ifxdb`` (names are lower-cased, as
+Informix folds them), plus ``sysmaster.ifxdb``. Files use WAL journaling so readers never block
+the writer. ``synchronous`` follows the Informix logging mode: unbuffered logging (and ANSI)
+commits are FULL (durable across power loss, like an Informix log flush at COMMIT); buffered
+logging and unlogged databases use NORMAL, which in WAL mode still survives a killed process
+(kill -9) and only risks the last commits on power loss, as Informix's buffered log does.
+
+Translations are cached by (database incarnation, schema version, settings, SQL text) in one LRU
+shared by all sessions, so a repeated statement is never parsed twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import sqlite3
+import tempfile
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from . import catalog as cat
+from . import sqlcodes as sc
+from .errors import EngineError
+from .values import date_number
+
+if TYPE_CHECKING:
+    from .session import EngineSession
+    from .translate import Plan
+
+PLAN_CACHE_SIZE = 4096
+SCHEMA_CACHE_SIZE = 64
+SUFFIX = ".ifxdb"
+DEFAULT_LOCALE = "en_US.819"
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and len(name) <= 128 and all(c.isalnum() or c in "_$" for c in name) and (
+        name[0].isalpha() or name[0] == "_")
+
+
+class Engine:
+    """Owns the databases of one server and hands out sessions."""
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str] | None,
+        *,
+        server_name: str = "informix",
+        version: str = "IBM Informix Dynamic Server Version 14.10.FC9",
+    ) -> None:
+        self._own_dir = data_dir is None
+        self.data_dir = tempfile.mkdtemp(prefix="ifxwire-") if data_dir is None else os.fspath(
+            data_dir)
+        os.makedirs(self.data_dir, exist_ok=True)
+        self.server_name = server_name
+        self.version = version
+        self.lock = threading.RLock()
+        self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
+        self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()
+        self.open_dbs: dict[str, dict[int, bool]] = {}  # db -> {session id: exclusive}
+        self._next_session = 1
+        self._closed = False
+        if not os.path.exists(self.path("sysmaster")):
+            self._create_file("sysmaster", logged=True, buffered=False, ansi=False,
+                              locale=DEFAULT_LOCALE, owner="informix", sysmaster=True)
+            self._register("sysmaster", "informix", True, False, False)
+
+    # ---- files -------------------------------------------------------------------------------
+    def path(self, name: str) -> str:
+        return os.path.join(self.data_dir, name + SUFFIX)
+
+    def exists(self, name: str) -> bool:
+        return _valid_name(name) and os.path.exists(self.path(name))
+
+    def connect(self, name: str) -> sqlite3.Connection:
+        """A new SQLite connection to a database file, configured per its logging mode."""
+        conn = sqlite3.connect(self.path(name), isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA case_sensitive_like = ON")
+        return conn
+
+    def _create_file(self, name: str, *, logged: bool, buffered: bool, ansi: bool, locale: str,
+                     owner: str, sysmaster: bool = False) -> None:
+        tmp = self.path(name) + ".creating"
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(tmp + suffix):
+                os.remove(tmp + suffix)
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("BEGIN")
+            cat.create_catalog(conn, name, locale, sysmaster, logged, ansi)
+            conn.executemany("INSERT INTO _ifx_meta VALUES (?, ?)", [
+                ("buffered", str(int(buffered))), ("owner", owner),
+                ("incarnation", uuid.uuid4().hex)])
+            conn.execute("COMMIT")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            conn.close()
+        os.replace(tmp, self.path(name))
+
+    def _register(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool) -> None:
+        conn = self.connect("sysmaster")
+        try:
+            conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute(
+                "INSERT INTO sysdatabases VALUES (?, 0, ?, ?, ?, ?, ?, 0, 0, 0)",
+                (name, owner, date_number(dt.date.today()), int(logged), int(buffered),
+                 int(ansi)))
+            conn.execute("INSERT INTO sysdbslocale VALUES (?, ?)", (name, DEFAULT_LOCALE))
+        finally:
+            conn.close()
+
+    # ---- databases ---------------------------------------------------------------------------
+    def create_database(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool,
+                        locale: str) -> None:
+        name = name.lower()
+        if not _valid_name(name):
+            raise EngineError(sc.CANNOT_CREATE_DB, near=name)
+        with self.lock:
+            if os.path.exists(self.path(name)):
+                raise EngineError(sc.CANNOT_CREATE_DB, sc.ISAM_DUPLICATE, near=name)
+            self._create_file(name, logged=logged, buffered=buffered, ansi=ansi, locale=locale,
+                              owner=owner)
+            self._register(name, owner, logged, buffered, ansi)
+
+    def drop_database(self, name: str, session_id: int) -> None:
+        name = name.lower()
+        with self.lock:
+            if name == "sysmaster" or not self.exists(name):
+                raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name)
+            users = self.open_dbs.get(name, {})
+            if session_id in users:
+                raise EngineError(sc.DB_OPEN_DROP, near=name)
+            if users:
+                raise EngineError(sc.DB_IN_USE, near=name)
+            for suffix in ("", "-wal", "-shm"):
+                p = self.path(name) + suffix
+                if os.path.exists(p):
+                    os.remove(p)
+            conn = self.connect("sysmaster")
+            try:
+                conn.execute("PRAGMA busy_timeout = 10000")
+                conn.execute("DELETE FROM sysdatabases WHERE name = ?", (name,))
+                conn.execute("DELETE FROM sysdbslocale WHERE dbs_dbsname = ?", (name,))
+            finally:
+                conn.close()
+            self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        for cache in (self.plans, self.schemas):
+            for key in [k for k in cache if k and k[0] == name]:
+                del cache[key]
+
+    def attach_session(self, name: str, session_id: int, exclusive: bool) -> None:
+        with self.lock:
+            users = self.open_dbs.setdefault(name, {})
+            others = {s: ex for s, ex in users.items() if s != session_id}
+            if (exclusive and others) or any(others.values()):
+                raise EngineError(sc.DB_IN_USE, near=name)
+            users[session_id] = exclusive
+
+    def detach_session(self, name: str, session_id: int) -> None:
+        with self.lock:
+            users = self.open_dbs.get(name)
+            if users is not None:
+                users.pop(session_id, None)
+                if not users:
+                    del self.open_dbs[name]
+
+    # ---- caches ------------------------------------------------------------------------------
+    def cached_plan(self, key: tuple[object, ...]) -> Plan | None:
+        with self.lock:
+            plan = self.plans.get(key)
+            if plan is not None:
+                self.plans.move_to_end(key)
+            return plan
+
+    def store_plan(self, key: tuple[object, ...], plan: Plan) -> None:
+        with self.lock:
+            self.plans[key] = plan
+            if len(self.plans) > PLAN_CACHE_SIZE:
+                self.plans.popitem(last=False)
+
+    def cached_schema(self, key: tuple[object, ...]) -> cat.Schema | None:
+        with self.lock:
+            return self.schemas.get(key)
+
+    def store_schema(self, key: tuple[object, ...], schema: cat.Schema) -> None:
+        with self.lock:
+            self.schemas[key] = schema
+            if len(self.schemas) > SCHEMA_CACHE_SIZE:
+                self.schemas.popitem(last=False)
+
+    # ---- sessions ----------------------------------------------------------------------------
+    def session(self, user: str, env: Mapping[str, str]) -> EngineSession:
+        from .session import EngineSession
+
+        with self.lock:
+            sid = self._next_session
+            self._next_session += 1
+        return EngineSession(self, user, env, sid)
+
+    def close(self) -> None:
+        """Release the engine; a private data_dir (data_dir=None) is removed."""
+        if self._closed:
+            return
+        self._closed = True
+        with self.lock:
+            self.plans.clear()
+            self.schemas.clear()
+        if self._own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)

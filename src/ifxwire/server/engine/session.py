@@ -1,0 +1,715 @@
+"""EngineSession: one client connection's database, transaction and lock state.
+
+Transactions follow the database's logging mode, as Informix does:
+
+* unlogged: BEGIN WORK raises -256; every statement commits by itself;
+* logged (non-ANSI): statements outside BEGIN WORK commit by themselves; BEGIN inside a
+  transaction raises -535, COMMIT/ROLLBACK outside one -255;
+* ANSI: a transaction is always implicitly open once a statement ran; COMMIT/ROLLBACK end it.
+
+SQLite has one writer per database file. A session takes the write lock (BEGIN IMMEDIATE) at the
+first statement that writes, not at BEGIN WORK, and holds it until COMMIT/ROLLBACK; reads before
+that run on a fresh snapshot each (Informix COMMITTED READ). Outside a transaction a write
+statement is its own BEGIN IMMEDIATE … COMMIT, so no lock outlives a statement. Readers use WAL
+snapshots and are never blocked: they see the last committed rows (Informix's "LAST COMMITTED"
+behaviour) rather than waiting on a writer. A writer that meets another writer waits as SET LOCK
+MODE says (NOT WAIT is Informix's default) and then fails with the statement's lock error:
+INSERT -271, UPDATE -346, DELETE -240, SELECT -244, DDL -242; ISAM -107 (NOT WAIT) or -154
+(WAIT n expired).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import re
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
+from ...protocol.columns import ColumnDesc
+from . import catalog as cat
+from . import ddl
+from . import ifxtypes as it
+from . import sqlcodes as sc
+from . import values as vals
+from .errors import EngineError, not_implemented
+from .functions import FunctionState, register
+from .ifxtypes import IfxType
+from .routines import Routine
+from .statements import (
+    CreateTable,
+    DatabaseSpec,
+    DropObject,
+    IfxStatement,
+    LockSpec,
+    SetSpec,
+)
+from .translate import Compiler, Plan, table_signature
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+T = TypeCode
+UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
+_FOREVER_MS = 2**31 - 1
+
+
+@dataclass
+class Prepared:
+    sql: str
+    stmt_type: int
+    columns: list[ColumnDesc]
+    params: list[ColumnDesc]
+    is_query: bool
+    plan: Plan = field(repr=False, compare=False)
+    for_update: bool = False  # SELECT … FOR UPDATE (a scroll cursor must refuse it: -526)
+    schema_version: int = -1  # SQLite schema version when prepared (see _check_current)
+
+
+@dataclass
+class ExecResult:
+    rowcount: int
+    serial: int = 0
+    serial8: int | None = None
+    db_flags_changed: bool = False
+
+
+_LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
+               "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
+_NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
+_UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
+_CHECK = re.compile(r"CHECK constraint failed: (.+)$")
+
+
+def _internal(e: Exception) -> EngineError:
+    """An unexpected Python error, reported as -999 naming it, never as a traceback."""
+    return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: internal {e!r}"[:500])
+
+
+class EngineSession:
+    """One client connection. Used from one thread at a time."""
+
+    def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
+                 ) -> None:
+        self.engine = engine
+        self.user = user
+        self.env = env
+        self.session_id = session_id
+        self.database: str | None = None
+        self.db_flags = 0
+        self.in_transaction = False
+        self.conn: sqlite3.Connection | None = None
+        self._nodb: sqlite3.Connection | None = None
+        self._sql_txn = False
+        self._ddl_dirty = False
+        self._logged = False
+        self._ansi = False
+        self._buffered = False
+        self._incarnation = ""
+        self._exclusive = False
+        self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
+        self.temp_tables: dict[str, cat.TableInfo] = {}
+        self._temp_serials: dict[tuple[str, str], int] = {}
+        self._local_plans: dict[tuple[object, ...], Plan] = {}
+        self._schema: cat.Schema | None = None
+        self._schema_key: tuple[object, ...] | None = None
+        self._sysmaster_schema: cat.Schema | None = None
+        self.state = FunctionState(user, self._ctx())
+        self.state.session_id = session_id
+        self.state.version = engine.version
+        self.state.server_name = engine.server_name
+
+    # ---- settings --------------------------------------------------------------------------
+    def _ctx(self) -> vals.ConvContext:
+        dbdate = self.env.get("DBDATE") or "Y4MD-"
+        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi)
+
+    def _delimident(self) -> bool:
+        v = self.env.get("DELIMIDENT")
+        return v is not None and v.strip().lower() not in ("", "n", "no", "0", "false")
+
+    def _busy_timeout(self) -> None:
+        if self.conn is None:
+            return
+        ms = 0 if self.lock_wait is None else (
+            _FOREVER_MS if self.lock_wait < 0 else self.lock_wait * 1000)
+        self.conn.execute(f"PRAGMA busy_timeout = {ms}")
+
+    # ---- databases -------------------------------------------------------------------------
+    def open_database(self, name: str, exclusive: bool = False) -> int:
+        """SQ_DBOPEN / DATABASE: close the current database, open ``name``; returns db_flags."""
+        name = name.lower().split("@")[0]
+        if self.in_transaction and self._sql_txn:
+            raise EngineError(sc.ALREADY_IN_TRANSACTION)
+        if self.database is not None:
+            self._close_current()
+        if not self.engine.exists(name):
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name)
+        self.engine.attach_session(name, self.session_id, exclusive)
+        try:
+            conn = self.engine.connect(name)
+            register(conn, self.state)
+            if name != "sysmaster":
+                conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.path("sysmaster"),))
+            meta = cat.meta(conn)
+        except sqlite3.Error as e:
+            self.engine.detach_session(name, self.session_id)
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
+                              message=f"cannot open database: {e}") from None
+        self.conn = conn
+        self.database = name
+        self._exclusive = exclusive
+        self._logged = meta.get("logged") == "1"
+        self._ansi = meta.get("ansi") == "1"
+        self._buffered = meta.get("buffered") == "1"
+        self._incarnation = meta.get("incarnation", name)
+        sync = "FULL" if self._logged and not self._buffered else "NORMAL"
+        conn.execute(f"PRAGMA synchronous = {sync}")
+        self._busy_timeout()
+        self.db_flags = (DBFLAG_LOGGED if self._logged else 0) | (DBFLAG_ANSI if self._ansi
+                                                                  else 0)
+        self.in_transaction = False
+        self.state.dbname = name
+        self.state.ctx = self._ctx()
+        self._schema = None
+        return self.db_flags
+
+    def close_database(self) -> None:
+        """SQ_DBCLOSE / CLOSE DATABASE; -349 if none is open."""
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if self.in_transaction and self._sql_txn:
+            raise EngineError(sc.ALREADY_IN_TRANSACTION)
+        self._close_current()
+
+    def _close_current(self) -> None:
+        if self.conn is not None:
+            if self._sql_txn:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+            self.conn.close()
+        if self.database is not None:
+            self.engine.detach_session(self.database, self.session_id)
+        self.conn = None
+        self.database = None
+        self.db_flags = 0
+        self.in_transaction = False
+        self._sql_txn = False
+        self._ddl_dirty = False
+        self._logged = self._ansi = self._buffered = False
+        self.temp_tables.clear()
+        self._temp_serials.clear()
+        self._local_plans.clear()
+        self._schema = None
+        self.state.dbname = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.conn is not None:
+            return self.conn
+        if self._nodb is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            register(conn, self.state)
+            conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.path("sysmaster"),))
+            self._nodb = conn
+        return self._nodb
+
+    # ---- schema lookup (TableLookup for the compiler) --------------------------------------
+    def _schema_version(self) -> int:
+        return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
+
+    def current_schema(self) -> cat.Schema:
+        assert self.conn is not None
+        key = (self._incarnation, self._schema_version())
+        if self._schema is not None and self._schema_key == key and not self._ddl_dirty:
+            return self._schema
+        schema = None if self._ddl_dirty else self.engine.cached_schema(key)
+        if schema is None:
+            schema = cat.load_schema(self.conn)
+            if not self._ddl_dirty:
+                self.engine.store_schema(key, schema)
+        self._schema, self._schema_key = schema, key
+        return schema
+
+    def sysmaster_schema(self) -> cat.Schema:
+        if self.database == "sysmaster":
+            return self.current_schema()
+        if self._sysmaster_schema is None:
+            self._sysmaster_schema = cat.load_schema(self._connection(), "sysmaster")
+        return self._sysmaster_schema
+
+    def resolve(self, name: str, owner: str | None, database: str | None,
+                offset: int) -> cat.TableInfo:
+        db = database.lower().split("@")[0] if database else None
+        if db is not None and db != self.database:
+            if db != "sysmaster":
+                if not self.engine.exists(db):
+                    raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db)
+                raise not_implemented("cross-database queries")
+            return self._lookup(self.sysmaster_schema(), name, owner, True)
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if owner is None and name in self.temp_tables:
+            return self.temp_tables[name]
+        return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
+
+    def routine(self, name: str) -> Routine | None:
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        return self.current_schema().routines.get(name.lower())
+
+    def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
+                sysmaster: bool) -> cat.TableInfo:
+        info = schema.tables.get(name)
+        if info is None and sysmaster and name in cat.VIRTUAL_TABLES:
+            return cat.TableInfo(name, 0, "informix", [], kind="X",
+                                 virtual_sql=cat.VIRTUAL_TABLES[name])
+        if info is None or (owner is not None and owner.lower() != info.owner.lower()):
+            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+        return info
+
+    # ---- prepare ---------------------------------------------------------------------------
+    def prepare(self, sql: str) -> Prepared:
+        ctx = self._ctx()
+        self.state.ctx = ctx
+        delim = self._delimident()
+        if self.conn is not None:
+            key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
+                                       delim, ctx.dbdate, sql)
+        else:
+            key = (None, delim, ctx.dbdate, sql)
+        local = bool(self.temp_tables) or self._ddl_dirty
+        plan = self._local_plans.get(key) if local else self.engine.cached_plan(key)
+        if plan is None:
+            try:
+                plan = Compiler(self, ctx, delim).compile(sql)
+            except EngineError:
+                raise
+            except RecursionError:
+                raise EngineError(sc.SYNTAX, message="statement too deeply nested") from None
+            except Exception as e:
+                raise EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {e!r}"
+                                  ) from None
+            if local:
+                self._local_plans[key] = plan
+            elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
+                self.engine.store_plan(key, plan)
+        params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
+        is_query = plan.kind == "query"
+        version = self._schema_version() if self.conn is not None else -1
+        return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
+                        plan, plan.for_update, version)
+
+    # ---- execute ---------------------------------------------------------------------------
+    def _bind(self, plan: Plan, params: Sequence[object]) -> dict[str, object]:
+        if len(params) != len(plan.params):
+            raise EngineError(sc.HOSTVAR_COUNT)
+        return {f"p{i + 1}": conv(v) for i, (conv, v) in enumerate(
+            zip(plan.param_convs, params, strict=True))}
+
+    def _start_statement(self) -> None:
+        self.state.error = None
+        self.state.stmt_time = dt.datetime.now()
+        if self._ansi:
+            self.in_transaction = True
+
+    def execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        try:
+            return self._execute(stmt, params)
+        except (EngineError, KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as e:  # no traceback may reach a client
+            raise _internal(e) from None
+
+    def _check_current(self, stmt: Prepared) -> None:
+        """-710 when a table the statement was compiled against has since been dropped,
+        altered or renamed (by any session): the client must prepare it again."""
+        plan = stmt.plan
+        if not plan.tables or self.conn is None:
+            return
+        version = self._schema_version()
+        if version == stmt.schema_version:
+            return
+        schema = self.current_schema()
+        for name, signature in plan.tables.items():
+            info = schema.tables.get(name)
+            if info is None or table_signature(info) != signature:
+                raise EngineError(sc.TABLE_CHANGED, near=name)
+        stmt.schema_version = version
+
+    def _execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        plan = stmt.plan
+        self._check_current(stmt)
+        if plan.kind == "stmt":
+            assert plan.stmt is not None
+            return self._statement(plan.stmt)
+        if self.database is None and plan.kind != "query":
+            raise EngineError(sc.NO_DB_SELECTED)
+        bound = self._bind(plan, params)
+        self._start_statement()
+        if plan.kind == "query":
+            n = sum(1 for _ in self._rows(plan, bound))
+            return ExecResult(n)
+        if plan.kind == "select_into":
+            return self._write(plan, lambda: self._select_into(plan, bound))
+        return self._write(plan, lambda: self._dml(plan, bound))
+
+    def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
+        plan = stmt.plan
+        if plan.kind != "query":
+            raise EngineError(sc.SYNTAX, message="statement does not return rows")
+        try:
+            self._check_current(stmt)
+            bound = self._bind(plan, params)
+            self._start_statement()
+            return self._rows(plan, bound)
+        except EngineError:
+            raise
+        except Exception as e:  # no traceback may reach a client
+            raise _internal(e) from None
+
+    def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
+        conn = self._connection()
+        cur = conn.cursor()
+        try:
+            cur.execute(plan.sql, bound)
+        except sqlite3.Error as e:
+            cur.close()
+            raise self._map_error(e, plan) from None
+        return self._stream(cur, plan)
+
+    def _stream(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+        loaders = plan.loaders
+        active = [(i, f) for i, f in enumerate(loaders) if f is not None]
+        try:
+            while True:
+                try:
+                    batch = cur.fetchmany(256)
+                except sqlite3.Error as e:
+                    raise self._map_error(e, plan) from None
+                if not batch:
+                    return
+                if not active:
+                    yield from batch
+                    continue
+                for row in batch:
+                    out = list(row)
+                    try:
+                        for i, f in active:
+                            v = out[i]
+                            if v is not None:
+                                out[i] = f(v)
+                    except EngineError:
+                        raise
+                    except Exception as e:  # a corrupt value, not a crash
+                        raise _internal(e) from None
+                    yield tuple(out)
+        finally:
+            cur.close()
+
+    def _write(self, plan: Plan, action: object) -> ExecResult:
+        """Run a writing statement under the write lock, committing it alone outside a
+        transaction."""
+        assert callable(action)
+        conn = self._connection()
+        own = not self._sql_txn
+        self._begin_write(plan.kind)
+        try:
+            result: ExecResult = action()
+        except BaseException:
+            if own:
+                self._end_sql_txn("ROLLBACK")
+            raise
+        if own and not self.in_transaction:
+            self._end_sql_txn("COMMIT")
+        del conn
+        return result
+
+    def _begin_write(self, kind: str) -> None:
+        if self._sql_txn:
+            return
+        conn = self._connection()
+        started = time.monotonic()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if "lock" not in str(e) and "busy" not in str(e):
+                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
+            raise self._lock_error(kind, waited) from None
+        self._sql_txn = True
+
+    def _end_sql_txn(self, verb: str) -> None:
+        if not self._sql_txn:
+            return
+        self._sql_txn = False
+        try:
+            self._connection().execute(verb)
+        except sqlite3.Error as e:
+            if verb == "COMMIT":
+                with contextlib.suppress(sqlite3.Error):
+                    self._connection().execute("ROLLBACK")
+                raise EngineError(sc.NOT_IMPLEMENTED, message=f"commit failed: {e}") from None
+        if self._ddl_dirty:
+            self._ddl_dirty = False
+            self._local_plans.clear()
+            self._schema = None
+
+    def _lock_error(self, kind: str, waited: bool) -> EngineError:
+        code = _LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE)
+        isam = sc.ISAM_LOCK_TIMEOUT if waited else sc.ISAM_LOCKED_RECORD
+        return EngineError(code, isam)
+
+    def _dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+        conn = self._connection()
+        state = self.state
+        state.serial_used = {}
+        info = plan.table
+        temp = info is not None and info.temp
+        for tabid, kind, _start in plan.serials:
+            if temp:
+                assert info is not None
+                state.serials[(tabid, kind)] = self._temp_serials.get((info.name, kind),
+                                                                      _start - 1)
+            else:
+                row = conn.execute("SELECT next FROM _ifx_serial WHERE tabid = ? AND kind = ?",
+                                   (tabid, kind)).fetchone()
+                state.serials[(tabid, kind)] = int(row[0]) if row else 0
+        try:
+            cur = conn.execute(plan.sql, bound)
+        except sqlite3.Error as e:
+            raise self._map_error(e, plan) from None
+        for tabid, kind, _start in plan.serials:
+            value = state.serials[(tabid, kind)]
+            if temp:
+                assert info is not None
+                self._temp_serials[(info.name, kind)] = value
+            else:
+                conn.execute("UPDATE _ifx_serial SET next = ? WHERE tabid = ? AND kind = ?",
+                             (value, tabid, kind))
+        rowcount = max(cur.rowcount, 0)
+        state.last_rowcount = rowcount
+        serial = state.serial_used.get("s", 0)
+        serial8 = state.serial_used.get("8")
+        if "s" in state.serial_used:
+            state.last_serial = serial
+        if serial8 is not None:
+            state.last_serial8 = serial8
+        has8 = any(k == "8" for _, k, _ in plan.serials)
+        return ExecResult(rowcount, serial, serial8 if has8 else None)
+
+    def _select_into(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+        assert plan.into_temp is not None
+        for n in plan.names:
+            if n.startswith("("):
+                raise not_implemented("SELECT … INTO TEMP needs names for expressions")
+        from .statements import ColumnSpec
+
+        spec = CreateTable(plan.into_temp, [ColumnSpec(n, t.nullable()) for n, t in zip(
+            plan.names, plan.types, strict=True)], [], temp=True)
+        ddl.create_table(self._ddl_context(), spec)
+        cols = ", ".join(cat.quote(n) for n in plan.names)
+        conn = self._connection()
+        try:
+            cur = conn.execute(f"INSERT INTO temp.{cat.quote(plan.into_temp.name)} ({cols}) "
+                               f"SELECT * FROM ({plan.sql})", bound)
+        except sqlite3.Error as e:
+            raise self._map_error(e, plan) from None
+        self._local_plans.clear()
+        return ExecResult(max(cur.rowcount, 0))
+
+    # ---- errors ----------------------------------------------------------------------------
+    def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError:
+        if self.state.error is not None:
+            err, self.state.error = self.state.error, None
+            return err
+        text = str(e)
+        info = plan.table
+        if isinstance(e, sqlite3.IntegrityError):
+            m = _NOT_NULL.search(text)
+            if m:
+                return EngineError(sc.NULL_INTO_NOT_NULL, near=m.group(1))
+            m = _UNIQUE.search(text)
+            if m:
+                cols = [c.split(".", 1)[-1] for c in m.group(1).split(", ")]
+                return self._unique_error(info, cols)
+            m = _CHECK.search(text)
+            if m:
+                return EngineError(sc.CHECK_FAILED, near=m.group(1))
+            if "FOREIGN KEY" in text:
+                name = ""
+                if info is not None:
+                    name = next((c.name for c in info.constraints if c.kind == "R"), "")
+                code = sc.FK_CHILD_EXISTS if plan.kind == "delete" else sc.FK_NO_PARENT
+                return EngineError(code, near=name)
+        if "locked" in text or "busy" in text:
+            return self._lock_error(plan.kind, bool(self.lock_wait))
+        if "integer overflow" in text:
+            return EngineError(sc.DECIMAL_RANGE)
+        return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+
+    def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
+        if info is not None:
+            if not info.temp:
+                info = self.current_schema().tables.get(info.name, info)
+            for cons in info.constraints:
+                if cons.kind in ("P", "U") and sorted(cons.columns) == sorted(cols):
+                    return EngineError(sc.DUP_CONSTRAINT, sc.ISAM_DUPLICATE,
+                                       near=f"{info.owner}.{cons.name}")
+            for idx, icols in info.unique_indexes.items():
+                if sorted(icols) == sorted(cols):
+                    return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE,
+                                       near=f"{info.owner}.{idx}")
+        return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE)
+
+    # ---- transactions ----------------------------------------------------------------------
+    def begin(self) -> None:
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if not self._logged:
+            raise EngineError(sc.NO_TRANSACTIONS)
+        if self.in_transaction:
+            raise EngineError(sc.ALREADY_IN_TRANSACTION)
+        self.in_transaction = True
+
+    def commit(self) -> None:
+        self._finish("COMMIT")
+
+    def rollback(self) -> None:
+        self._finish("ROLLBACK")
+
+    def _finish(self, verb: str) -> None:
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if not self.in_transaction and not self._ansi:
+            raise EngineError(sc.NOT_IN_TRANSACTION)
+        self._end_sql_txn(verb)
+        self.in_transaction = False
+
+    def close(self) -> None:
+        """Roll back any open transaction and release everything."""
+        try:
+            if self.database is not None:
+                self._close_current()
+        finally:
+            if self._nodb is not None:
+                self._nodb.close()
+                self._nodb = None
+
+    # ---- non-DML statements ----------------------------------------------------------------
+    def _statement(self, stmt: IfxStatement) -> ExecResult:
+        kind = str(stmt.this)
+        spec = stmt.meta.get("spec")
+        if kind == "database":
+            assert isinstance(spec, DatabaseSpec)
+            self.open_database(spec.name, spec.exclusive)
+            return ExecResult(0, db_flags_changed=True)
+        if kind == "close_database":
+            self.close_database()
+            return ExecResult(0, db_flags_changed=True)
+        if kind == "create_database":
+            assert isinstance(spec, DatabaseSpec)
+            if self.in_transaction and self._sql_txn:
+                raise EngineError(sc.ALREADY_IN_TRANSACTION)
+            locale = self.env.get("DB_LOCALE") or "en_US.819"
+            self.engine.create_database(spec.name, self.user, spec.logged, spec.buffered,
+                                        spec.ansi, locale)
+            self.open_database(spec.name)
+            return ExecResult(0, db_flags_changed=True)
+        if kind == "drop_database":
+            assert isinstance(spec, DropObject)
+            self.engine.drop_database(spec.name.name, self.session_id)
+            return ExecResult(0)
+        if kind == "begin":
+            self.begin()
+            return ExecResult(0)
+        if kind in ("commit", "rollback"):
+            self._finish(kind.upper())
+            return ExecResult(0)
+        if kind == "set_lock_mode":
+            assert isinstance(spec, SetSpec)
+            self.lock_wait = spec.wait
+            self._busy_timeout()
+            return ExecResult(0)
+        if kind in ("set_isolation", "set_other"):
+            return ExecResult(0)
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        self._start_statement()
+        if kind in ("update_statistics", "grant", "revoke", "execute_routine"):
+            return ExecResult(0)
+        if kind in ("lock_table", "unlock_table"):
+            assert isinstance(spec, LockSpec)
+            self.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+            return ExecResult(0)
+        return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
+
+    def _ddl(self, kind: str, spec: object) -> ExecResult:
+        dc = self._ddl_context()
+        handlers = {
+            "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
+            "create_index": ddl.create_index, "create_view": ddl.create_view,
+            "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
+            "alter_table": ddl.alter_table, "rename_table": ddl.rename,
+            "rename_column": ddl.rename, "create_routine": ddl.create_routine,
+            "drop_routine": ddl.drop_routine,
+        }
+        handler = handlers.get(kind)
+        if handler is None:
+            raise not_implemented(kind.replace("_", " ").upper())
+        try:
+            handler(dc, spec)  # type: ignore[operator]
+        except sqlite3.Error as e:
+            raise self._map_error(e, Plan("ddl", 0)) from None
+        if self.in_transaction:
+            self._ddl_dirty = True
+        self._local_plans.clear()
+        self._schema = None
+        return ExecResult(0)
+
+    def _ddl_context(self) -> ddl.DdlContext:
+        conn = self._connection()
+
+        def compile_check(info: cat.TableInfo, expr: object) -> str:
+            return self._compile_check(info, expr)
+
+        def compile_view(query: object) -> tuple[str, list[str], list[IfxType]]:
+            compiler = Compiler(self, self._ctx(), self._delimident())
+            plan = compiler.compile_query(query)  # type: ignore[arg-type]
+            if plan.params:
+                raise EngineError(sc.SYNTAX)
+            return plan.sql, plan.names, plan.types
+
+        schema = self.current_schema() if self.database else cat.Schema({}, {}, set())
+        return ddl.DdlContext(conn, self.user, self._ctx(), schema, self.temp_tables,
+                              compile_check, compile_view, self.resolve)
+
+    def _compile_check(self, info: cat.TableInfo, expr: object) -> str:
+        from sqlglot import exp
+
+        session = self
+
+        class OneTable:
+            def resolve(self, name: str, owner: str | None, database: str | None,
+                        offset: int) -> cat.TableInfo:
+                if name == info.name and database is None:
+                    return info
+                return session.resolve(name, owner, database, offset)
+
+            def routine(self, name: str) -> Routine | None:
+                return session.routine(name)
+
+        compiler = Compiler(OneTable(), self._ctx(), self._delimident())
+        assert isinstance(expr, exp.Expr)
+        select = exp.Select(expressions=[exp.Literal.number(1)]).from_(
+            exp.Table(this=exp.to_identifier(info.name)))
+        select.set("where", exp.Where(this=expr.copy()))
+        compiler.compile_query(select)
+        where = compiler._last_where
+        assert where is not None
+        for col in where.find_all(exp.Column):
+            col.set("table", None)
+        return compiler.generate(where)

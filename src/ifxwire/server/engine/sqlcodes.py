@@ -1,0 +1,172 @@
+"""Every Informix sqlcode and ISAM code the engine raises, with the evidence for each.
+
+One table, so a wrong number is wrong in one place and every number says where it came from.
+Message texts follow the Informix error-message catalogue wording (``finderr``); ``%s`` is
+filled with the EngineError ``near`` text, as the server fills it from SQ_ERR's error text.
+
+Evidence keys used below:
+  [peer]  recorded against real Informix 12.10/14.10/15 by the informix-driver tests
+          (peer-informix-driver.md section 4);
+  [cat]   the Informix error-message catalogue (finderr / "IBM Informix Error Messages"),
+          quoted from memory of its wording: code and meaning are standard, exact text may differ
+          in punctuation;
+  [brief] the value the project lead asked for, not independently verified;
+  [guess] our best judgement where we found no evidence; listed so it can be checked on a real
+          server.
+"""
+
+from __future__ import annotations
+
+# --- SQL syntax and name resolution ------------------------------------------------------------
+SYNTAX = -201  # [peer] test_errors::test_syntax_error_is_programming_error
+ILLEGAL_CHAR = -202  # [cat] "An illegal character has been found in the statement."
+NO_TABLE = -206  # [peer] near = table name; isam -111 [cat]
+NO_COLUMN = -217  # [peer] near = column name
+INSERT_COUNT = -236  # [cat] "Number of columns in INSERT does not match number of VALUES."
+HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
+UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
+NOT_IN_GROUP = -294  # [cat] "The column (%s) must be in the GROUP BY list."
+AMBIGUOUS_COLUMN = -324  # [cat] "Ambiguous column (%s)."
+COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
+SERIAL_TWICE = -362  # [cat] "Can have only one column of type SERIAL."
+NO_ROUTINE = -674  # [cat] "Routine (%s) can not be resolved."
+ROUTINE_EXISTS = -673  # [cat] "Cannot create routine (%s): a routine with that name exists."
+NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
+
+# --- objects -------------------------------------------------------------------------------------
+TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
+INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
+NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
+TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
+TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
+
+# --- databases -----------------------------------------------------------------------------------
+NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
+CANNOT_CREATE_DB = -330  # [cat] "Cannot create or rename the database." (isam -100 if it exists)
+NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
+DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
+DB_OPEN_DROP = -356  # [guess] dropping the database this session has open: refused
+
+# --- transactions --------------------------------------------------------------------------------
+NOT_IN_TRANSACTION = -255  # [peer] COMMIT WORK without a transaction
+NO_TRANSACTIONS = -256  # [cat] "Transaction not available." (unlogged database)
+ALREADY_IN_TRANSACTION = -535  # [peer] BEGIN WORK inside a transaction
+
+# --- integrity -----------------------------------------------------------------------------------
+DUP_INDEX = -239  # [cat] duplicate value in a UNIQUE INDEX column; isam -100
+DUP_CONSTRAINT = -268  # [peer] duplicate on PRIMARY KEY / UNIQUE constraint; isam -100
+NULL_INTO_NOT_NULL = -391  # [peer] near = column name
+UNIQUE_INDEX_DUPS = -371  # [cat] "Cannot create unique index on column with duplicate data."
+CHECK_FAILED = -530  # [cat] "Check constraint (%s) failed."
+FK_NO_PARENT = -691  # [cat] "Missing key in referenced table for referential constraint (%s)."
+FK_CHILD_EXISTS = -692  # [cat] "Key value for constraint (%s) is still being referenced."
+SUBQUERY_ROWS = -284  # [cat] "A subquery has returned not exactly one row."
+
+# --- locks (SQLite has one writer per database file; see session.py) ------------------------------
+LOCK_DELETE = -240  # [cat] "Could not delete a row."
+LOCK_OPEN_TABLE = -242  # [cat] "Could not open database table (%s)." (DDL blocked)
+LOCK_READ = -244  # [cat] "Could not do a physical-order read to fetch next row."
+LOCK_INSERT = -271  # [cat] "Could not insert new row into the table."
+LOCK_UPDATE = -346  # [cat] "Could not update a row in the table."
+
+# --- conversions and arithmetic ------------------------------------------------------------------
+DIVIDE_BY_ZERO = -1202  # [cat] "An attempt was made to divide by zero."
+BAD_YEAR = -1204  # [cat] "Invalid year in date."
+BAD_MONTH = -1205  # [cat] "Invalid month in date."
+BAD_DAY = -1206  # [cat] "Invalid day in date."
+CHAR_TO_NUM = -1213  # [cat] "A character to numeric conversion process failed."
+SMALLINT_RANGE = -1214  # [cat] "Value too large to fit in a SMALLINT."
+INTEGER_RANGE = -1215  # [cat] "Value too large to fit in an INTEGER."
+STRING_TO_DATE = -1218  # [cat] "String to date conversion error."
+DECIMAL_RANGE = -1226  # [cat] "Decimal or money value exceeds maximum precision."
+NO_CONVERSION = -1260  # [cat] "It is not possible to convert between the specified types."
+DT_FIRST_FIELD = -1261  # [cat] "Too many digits in the first field of datetime or interval."
+DT_NON_NUMERIC = -1262  # [cat] "Non-numeric character in datetime or interval."
+DT_BAD_FIELD = -1263  # [cat] "A field in a datetime or interval value is incorrect ..."
+DT_EXTRA = -1264  # [cat] "Extra characters at the end of a datetime or interval."
+DT_OVERFLOW = -1265  # [cat] "Overflow occurred on a datetime or interval operation."
+DT_INCOMPATIBLE = -1266  # [cat] "Intervals or Datetimes are incompatible for the operation."
+DT_RANGE = -1267  # [cat] "The result of a datetime computation is out of range."
+STRING_TOO_LONG = -1279  # [cat] "Value exceeds string column length." (ANSI databases only)
+INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per the catalogue)
+
+# --- ISAM codes (second number of SQ_ERR) ---------------------------------------------------------
+ISAM_DUPLICATE = -100  # [cat] "ISAM error: duplicate value for a record with unique key."
+ISAM_LOCKED_RECORD = -107  # [cat] "ISAM error: record is locked." (NOT WAIT conflict)
+ISAM_NOT_FOUND = -111  # [cat] "ISAM error: no record found." (with -206, -329)
+ISAM_FILE_LOCKED = -113  # [cat] "ISAM error: the file is locked."
+ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n expired)
+
+MESSAGES: dict[int, str] = {
+    SYNTAX: "A syntax error has occurred.",
+    ILLEGAL_CHAR: "An illegal character has been found in the statement.",
+    NO_TABLE: "The specified table (%s) is not in the database.",
+    NO_COLUMN: "Column (%s) not found in any table in the query (or SLV is undefined).",
+    INSERT_COUNT: "Number of columns in INSERT does not match number of VALUES.",
+    HOSTVAR_COUNT: "Too many or too few host variables given.",
+    UNMATCHED_QUOTE: "Found a quote for which there is no matching quote.",
+    NOT_IN_GROUP: "The column (%s) must be in the GROUP BY list.",
+    AMBIGUOUS_COLUMN: "Ambiguous column (%s).",
+    COLUMN_EXISTS: "Column (%s) already exists in table.",
+    SERIAL_TWICE: "Can have only one column of type SERIAL.",
+    NO_ROUTINE: "Routine (%s) can not be resolved.",
+    ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
+    NOT_IMPLEMENTED: "Not implemented yet.",
+    TABLE_EXISTS: "Table (%s) already exists in database.",
+    INDEX_EXISTS: "Index (%s) already exists in database.",
+    NO_INDEX: "Index (%s) does not exist in database.",
+    TEMP_EXISTS: "Temp table (%s) already exists in session.",
+    TABLE_CHANGED: "Table (%s) has been dropped, altered, or renamed.",
+    NO_DATABASE: "Database not found or no system permission.",
+    CANNOT_CREATE_DB: "Cannot create or rename the database.",
+    NO_DB_SELECTED: "Database not selected yet.",
+    DB_IN_USE: "Database is currently opened by another user.",
+    DB_OPEN_DROP: "Cannot drop the current database; close it first.",
+    NOT_IN_TRANSACTION: "Not in transaction.",
+    NO_TRANSACTIONS: "Transaction not available.",
+    ALREADY_IN_TRANSACTION: "Already in transaction.",
+    DUP_INDEX: "Could not insert new row - duplicate value in a UNIQUE INDEX column (%s).",
+    DUP_CONSTRAINT: "Unique constraint (%s) violated.",
+    NULL_INTO_NOT_NULL: "Cannot insert a null into column (%s).",
+    UNIQUE_INDEX_DUPS: "Cannot create unique index on column with duplicate data.",
+    CHECK_FAILED: "Check constraint (%s) failed.",
+    FK_NO_PARENT: "Missing key in referenced table for referential constraint (%s).",
+    FK_CHILD_EXISTS: "Key value for constraint (%s) is still being referenced.",
+    SUBQUERY_ROWS: "A subquery has returned not exactly one row.",
+    LOCK_DELETE: "Could not delete a row.",
+    LOCK_OPEN_TABLE: "Could not open database table (%s).",
+    LOCK_READ: "Could not do a physical-order read to fetch next row.",
+    LOCK_INSERT: "Could not insert new row into the table.",
+    LOCK_UPDATE: "Could not update a row in the table.",
+    DIVIDE_BY_ZERO: "An attempt was made to divide by zero.",
+    BAD_YEAR: "Invalid year in date.",
+    BAD_MONTH: "Invalid month in date.",
+    BAD_DAY: "Invalid day in date.",
+    CHAR_TO_NUM: "A character to numeric conversion process failed.",
+    SMALLINT_RANGE: "Value too large to fit in a SMALLINT.",
+    INTEGER_RANGE: "Value too large to fit in an INTEGER.",
+    STRING_TO_DATE: "String to date conversion error.",
+    DECIMAL_RANGE: "Decimal or money value exceeds maximum precision.",
+    NO_CONVERSION: "It is not possible to convert between the specified types.",
+    DT_FIRST_FIELD: "Too many digits in the first field of datetime or interval.",
+    DT_NON_NUMERIC: "Non-numeric character in datetime or interval.",
+    DT_BAD_FIELD: "A field in a datetime or interval value is incorrect or an illegal operation "
+    "specified on datetime field.",
+    DT_EXTRA: "Extra characters at the end of a datetime or interval.",
+    DT_OVERFLOW: "Overflow occurred on a datetime or interval operation.",
+    DT_INCOMPATIBLE: "Intervals or Datetimes are incompatible for the operation.",
+    DT_RANGE: "The result of a datetime computation is out of range.",
+    STRING_TOO_LONG: "Value exceeds string column length.",
+    INT8_RANGE: "Value will not fit in a BIGINT or INT8.",
+    ISAM_DUPLICATE: "ISAM error: duplicate value for a record with unique key.",
+    ISAM_LOCKED_RECORD: "ISAM error: record is locked.",
+    ISAM_NOT_FOUND: "ISAM error: no record found.",
+    ISAM_FILE_LOCKED: "ISAM error: the file is locked.",
+    ISAM_LOCK_TIMEOUT: "ISAM error: Lock Timeout Expired.",
+}
+
+
+def message_for(sqlcode: int, near: str = "") -> str:
+    """The catalogue text for ``sqlcode`` with ``near`` filled in, as a server log would show it."""
+    text = MESSAGES.get(sqlcode, f"Informix error {sqlcode}.")
+    return text.replace("%s", near) if "%s" in text else text

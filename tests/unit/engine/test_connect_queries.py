@@ -1,0 +1,71 @@
+"""The queries IBM JDBC and informix-driver send at connect time (jdbc-protocol.md 2.4-2.8)."""
+
+from __future__ import annotations
+
+from ifxwire.protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, StmtType, TypeCode
+from ifxwire.server.engine import Engine
+
+from .conftest import Sql
+
+
+def test_current_database_without_one_open(engine: Engine) -> None:
+    sql = Sql(engine.session("informix", {}))
+    assert sql.rows("select scs_currdb from sysmaster:informix.syssqlcurses") == [(None,)]
+
+
+def test_current_database_with_one_open(db: Sql) -> None:
+    assert db.rows("select scs_currdb from sysmaster:informix.syssqlcurses") == [("testdb",)]
+
+
+def test_gl_collate_site_and_dirpath(db: Sql) -> None:
+    assert db.rows("select FIRST 1 site from informix.systables where tabname = ' GL_COLLATE'"
+                   ) == [("en_US.819",)]
+    assert db.rows("select dirpath from informix.systables where tabname = ' GL_COLLATE'") == [
+        ("en_US.819",)]
+
+
+def test_version_flags_is_one_number(db: Sql) -> None:
+    p = db.s.prepare("SELECT flags FROM informix.systables WHERE tabname = ' VERSION';")
+    assert p.stmt_type == StmtType.SELECT
+    assert [c.type & 0xFF for c in p.columns] == [TypeCode.SMALLINT]
+    assert isinstance(db.one("SELECT flags FROM informix.systables WHERE tabname = ' VERSION';"),
+                      int)
+
+
+def test_dbinfo_version_from_collection_derived_table(db: Sql) -> None:
+    value = db.one("select dbinfo('version','full') from  table (set{1});")
+    assert value == "IBM Informix Dynamic Server Version 14.10.FC9"
+    assert db.one("SELECT FIRST 1 DBINFO('version','full') FROM systables") == value
+
+
+def test_dbinfo_version_without_database(engine: Engine) -> None:
+    sql = Sql(engine.session("informix", {}))
+    e = sql.err("SELECT FIRST 1 DBINFO('version','full') FROM systables")
+    assert e.sqlcode == -349
+
+
+def test_open_database_flags(engine: Engine) -> None:
+    sql = Sql(engine.session("informix", {}))
+    for name, clause, flags in (("u1", "", 0), ("l1", " WITH LOG", DBFLAG_LOGGED),
+                                ("a1", " WITH LOG MODE ANSI", DBFLAG_LOGGED | DBFLAG_ANSI)):
+        r = sql.run(f"create database {name}{clause}")
+        assert r.db_flags_changed
+        assert sql.s.db_flags == flags
+        sql.s.close_database()
+        assert sql.s.open_database(name.upper()) == flags
+        assert sql.s.database == name
+
+
+def test_sysmaster_always_exists(engine: Engine) -> None:
+    sql = Sql(engine.session("informix", {}))
+    assert sql.s.open_database("sysmaster") & DBFLAG_LOGGED
+    names = [r[0] for r in sql.rows("select name from sysdatabases order by name")]
+    assert "sysmaster" in names
+
+
+def test_sysdatabases_lists_created_databases(engine: Engine) -> None:
+    sql = Sql(engine.session("informix", {}))
+    sql.run("create database stores with buffered log")
+    row = sql.rows("select name, is_logging, is_buff_log, is_ansi from "
+                   "sysmaster:informix.sysdatabases where name = 'stores'")
+    assert row == [("stores", 1, 1, 0)]

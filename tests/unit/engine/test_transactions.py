@@ -1,0 +1,216 @@
+"""Transactions per logging mode, persistence, and two sessions meeting on locks."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ifxwire.server.engine import Engine, EngineError
+
+from .conftest import Sql, session_on
+
+
+def test_unlogged_database_has_no_transactions(open_db) -> None:  # type: ignore[no-untyped-def]
+    u = open_db("unlogged")
+    assert u.err("begin work").sqlcode == -256
+    with pytest.raises(EngineError) as info:
+        u.s.begin()
+    assert info.value.sqlcode == -256
+    u.run("create table t (a int)")
+    u.run("insert into t values (1)")
+    assert u.one("select count(*) from t") == 1
+
+
+def test_logged_begin_commit_rollback(db: Sql) -> None:
+    db.run("create table t (a int)")
+    assert db.err("commit work").sqlcode == -255
+    assert db.err("rollback work").sqlcode == -255
+    db.run("begin work")
+    assert db.s.in_transaction
+    assert db.err("begin work").sqlcode == -535
+    db.run("insert into t values (1)")
+    db.run("rollback work")
+    assert not db.s.in_transaction
+    assert db.one("select count(*) from t") == 0
+    db.s.begin()
+    db.run("insert into t values (2)")
+    db.s.commit()
+    assert db.rows("select a from t") == [(2,)]
+
+
+def test_failed_statement_keeps_transaction(db: Sql) -> None:
+    db.run("create table t (a int primary key)")
+    db.s.begin()
+    db.run("insert into t values (1)")
+    assert db.err("insert into t values (1)").sqlcode == -268
+    assert db.s.in_transaction
+    db.run("insert into t values (2)")
+    db.s.commit()
+    assert db.one("select count(*) from t") == 2
+
+
+def test_ddl_inside_transaction_rolls_back(db: Sql) -> None:
+    db.s.begin()
+    db.run("create table gone (a int)")
+    db.run("insert into gone values (1)")
+    assert db.one("select count(*) from gone") == 1
+    db.s.rollback()
+    assert db.err("select * from gone").sqlcode == -206
+    assert db.one("select count(*) from systables where tabname = 'gone'") == 0
+
+
+def test_ansi_implicit_transaction(open_db) -> None:  # type: ignore[no-untyped-def]
+    a = open_db("ansi")
+    a.run("create table t (a int)")
+    a.run("commit work")
+    a.run("insert into t values (1)")
+    assert a.s.in_transaction
+    assert a.err("begin work").sqlcode == -535
+    a.run("rollback work")
+    assert a.one("select count(*) from t") == 0
+    a.run("insert into t values (2)")
+    a.run("commit work")
+    a.run("commit work")  # nothing open: allowed in ANSI
+    assert a.one("select count(*) from t") == 1
+
+
+def test_close_database_rolls_back_session_close(engine: Engine, db: Sql) -> None:
+    db.run("create table t (a int)")
+    db.s.begin()
+    db.run("insert into t values (1)")
+    db.s.close()
+    other = session_on(engine, "testdb")
+    assert other.one("select count(*) from t") == 0
+    other.s.close()
+
+
+def test_readers_see_committed_data_only(engine: Engine, db: Sql) -> None:
+    db.run("create table t (a int)")
+    reader = session_on(engine, "testdb")
+    db.s.begin()
+    db.run("insert into t values (1)")
+    assert reader.one("select count(*) from t") == 0
+    db.s.commit()
+    assert reader.one("select count(*) from t") == 1
+    reader.s.close()
+
+
+def test_writer_conflict_not_wait(engine: Engine, db: Sql) -> None:
+    db.run("create table t (a int)")
+    db.run("insert into t values (1)")
+    other = session_on(engine, "testdb")
+    db.s.begin()
+    db.run("update t set a = 2")
+    e = other.err("insert into t values (3)")
+    assert (e.sqlcode, e.isamcode) == (-271, -107)
+    assert other.err("update t set a = 5").sqlcode == -346
+    assert other.err("delete from t").sqlcode == -240
+    assert other.err("create table x (a int)").sqlcode == -242
+    db.s.commit()
+    other.run("insert into t values (3)")
+    other.s.close()
+
+
+def test_writer_conflict_wait_times_out(engine: Engine, db: Sql) -> None:
+    db.run("create table t (a int)")
+    other = session_on(engine, "testdb")
+    other.run("set lock mode to wait 1")
+    db.s.begin()
+    db.run("insert into t values (1)")
+    started = time.monotonic()
+    e = other.err("insert into t values (2)")
+    elapsed = time.monotonic() - started
+    assert (e.sqlcode, e.isamcode) == (-271, -154)
+    assert 0.8 < elapsed < 2.0
+    db.s.rollback()
+    other.s.close()
+
+
+def test_writer_waits_until_commit(engine: Engine, db: Sql) -> None:
+    db.run("create table t (a int)")
+    other = session_on(engine, "testdb")
+    other.run("set lock mode to wait")
+    db.s.begin()
+    db.run("insert into t values (1)")
+    threading.Timer(0.3, db.s.commit).start()
+    started = time.monotonic()
+    other.run("insert into t values (2)")
+    assert 0.2 < time.monotonic() - started < 2.0
+    assert other.one("select count(*) from t") == 2
+    other.s.close()
+
+
+def test_no_lock_held_between_statements_outside_transaction(engine: Engine, db: Sql) -> None:
+    db.run("create table t (a int)")
+    db.run("insert into t values (1)")
+    other = session_on(engine, "testdb")
+    other.run("insert into t values (2)")
+    cursor = db.s.open_cursor(db.s.prepare("select a from t"), [])
+    next(cursor)  # an open read cursor does not block writers
+    other.run("insert into t values (3)")
+    other.s.close()
+
+
+def test_persistence_across_engines(tmp_path: Path) -> None:
+    eng = Engine(tmp_path / "d")
+    s = Sql(eng.session("informix", {}))
+    s.run("create database keep with log")
+    s.run("create table t (id serial, v decimal(32,10))")
+    s.run("insert into t (v) values (?)", "1234567890123456789012.0123456789")
+    s.s.begin()
+    s.run("insert into t (v) values (1)")  # never committed
+    eng2 = Engine(tmp_path / "d")  # a second engine on the same files, as after kill -9
+    s2 = Sql(eng2.session("informix", {}))
+    s2.s.open_database("keep")
+    assert s2.rows("select id, v from t") == [(1, __import__("decimal").Decimal(
+        "1234567890123456789012.0123456789"))]
+    s.s.close()  # the first session ends: its open transaction rolls back
+    eng.close()
+    assert s2.run("insert into t (v) values (2)").serial == 2
+    s2.s.close()
+    eng2.close()
+    eng3 = Engine(tmp_path / "d")
+    s3 = Sql(eng3.session("informix", {}))
+    s3.s.open_database("keep")
+    assert [r[0] for r in s3.rows("select id from t order by id")] == [1, 2]
+    s3.s.close()
+    eng3.close()
+
+
+def test_concurrent_sessions_with_wait(engine: Engine, db: Sql) -> None:
+    db.run("create table c (id serial, who int)")
+    errors: list[BaseException] = []
+
+    def worker(n: int) -> None:
+        try:
+            s = session_on(engine, "testdb")
+            s.run("set lock mode to wait 10")
+            for _ in range(25):
+                s.run("insert into c (who) values (?)", n)
+                s.rows("select count(*) from c where who = ?", n)
+            s.s.close()
+        except BaseException as e:  # collected and re-raised in the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    assert not errors
+    assert db.one("select count(*) from c") == 100
+    assert db.one("select max(id) from c") == 100
+
+
+def test_unlogged_commit_is_not_in_transaction(open_db) -> None:  # type: ignore[no-untyped-def]
+    u = open_db("unlogged", name="nolog")
+    assert u.err("commit work").sqlcode == -255
+
+
+def test_ansi_decimal_without_scale_is_integral(open_db) -> None:  # type: ignore[no-untyped-def]
+    a = open_db("ansi", name="ansidec")
+    a.run("create table d (v decimal(5))")
+    assert a.describe("select v from d")[0][2] == (5 << 8)
