@@ -200,7 +200,9 @@ def test_login_version_is_internal_protocol_version(target: Target) -> None:
     if target.external:
         c = connect(target, None)
         try:
-            assert re.fullmatch(r"\d+(\.\d+)+", c.server_version_internal), c.server_version_internal
+            assert re.fullmatch(r"\d+(\.\d+)+", c.server_version_internal), (
+                c.server_version_internal
+            )
         finally:
             c.close()
         return

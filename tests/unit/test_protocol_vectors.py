@@ -34,12 +34,22 @@ WIDE = m.Layout(long_sql=True)
 # jdbc-protocol.md 1.3: the 165-byte accept packet both JDBC jars accepted from the mock.
 ACCEPT_PACKET = h(
     "00a5 02 3c 0000"
-    "0064 0065 0000003d 0006" + b"IEEEM\0".hex() + "006c" + (b"sqlexec" + b"\0" * 5).hex()
-    + "002e" + b"IBM Informix Dynamic Server Version 14.10.FC9\0".hex()
-    + "000c" + b"RDS#R000000\0".hex() + "0005" + b"sqli\0".hex()
+    "0064 0065 0000003d 0006"
+    + b"IEEEM\0".hex()
+    + "006c"
+    + (b"sqlexec" + b"\0" * 5).hex()
+    + "002e"
+    + b"IBM Informix Dynamic Server Version 14.10.FC9\0".hex()
+    + "000c"
+    + b"RDS#R000000\0".hex()
+    + "0005"
+    + b"sqli\0".hex()
     + "0000013c 00000000 00000000"
     + "0001 0000 0000"
-    + (b"ol" + b"\0" * 6).hex() + "0000003d" + b"tlitcp\0\0".hex() + "00000001"
+    + (b"ol" + b"\0" * 6).hex()
+    + "0000003d"
+    + b"tlitcp\0\0".hex()
+    + "00000001"
     + "0066 000b 00000003 0000 0000 0000 0000"
     + "007f"
 )
@@ -74,7 +84,9 @@ class TestLogin:
         assert resp.svc_error == 0
 
     def test_parse_reject(self) -> None:
-        resp = parse_connect_response(build_connect_response(ConnectResponse(False, svc_error=-951)))
+        resp = parse_connect_response(
+            build_connect_response(ConnectResponse(False, svc_error=-951))
+        )
         assert not resp.accepted and resp.svc_error == -951
 
     def test_request_prefix_matches_jdbc_capture(self) -> None:
@@ -86,8 +98,14 @@ class TestLogin:
 
     def test_request_round_trip(self) -> None:
         req = ConnectRequest(
-            "informix", None, "srv", env={"CLIENT_LOCALE": "en_US.utf8"}, pid=7,
-            hostname="h", cwd="/", app_name="app",
+            "informix",
+            None,
+            "srv",
+            env={"CLIENT_LOCALE": "en_US.utf8"},
+            pid=7,
+            hostname="h",
+            cwd="/",
+            app_name="app",
         )
         got = parse_connect_request(build_connect_request(req))
         assert got == req
@@ -102,14 +120,16 @@ class TestCapabilities:
     def test_server_mask_is_what_a_real_14_10_sends(self) -> None:
         # peer report 2.3: first 8 bytes bdbe9ffe7fb7ffef on 12.10, 14.10 and 15; 14.10's ninth
         # byte is f8.
-        assert SERVER_PROTOCOLS == h("bdbe9ffe7fb7ffef f8")
+        assert h("bdbe9ffe7fb7ffef f8") == SERVER_PROTOCOLS
 
     def test_named_parameter_idescribe_has_a_flags_short(self) -> None:
         # jdbc-protocol.md 3.3: with bit 52 and nparams != 0, i16 flags follows the count.
         lay = m.Layout(named_params=True)
         w = Writer()
         m.put_idescribe(w, [ColumnDesc("p1", 2, 4)], lay)
-        assert w.getvalue() == h("007d 0001 0000 0002 00000000 0000 0000 0000 0000 00000000 00000004")
+        assert w.getvalue() == h(
+            "007d 0001 0000 0002 00000000 0000 0000 0000 0000 00000000 00000004"
+        )
         assert m.read_idescribe(Reader(w.getvalue(), 2), lay) == [ColumnDesc("p1", 2, 4)]
 
     def test_server_mask_never_enables_pam_or_private_server(self) -> None:
@@ -240,9 +260,11 @@ class TestServerParsesClientMessages:
 
     def test_ret_type_with_udt_names(self) -> None:
         # jdbc-protocol.md 4.3 captured cols=[13/20, 2/4, 43 ""/"" 2048, 45 ""/"boolean" 1, 13/20]
-        data = h(
-            "0064 0001 0005 000d 00000014 0002 00000004 002b 0000 0000 00000800"
-            "002d 0000 0007") + b"boolean" + h("00 00000001 000d 00000014 0009 00001000 0000 000c")
+        data = (
+            h("0064 0001 0005 000d 00000014 0002 00000004 002b 0000 0000 00000800002d 0000 0007")
+            + b"boolean"
+            + h("00 00000001 000d 00000014 0009 00001000 0000 000c")
+        )
         msgs = parse_all(data, NARROW)
         assert msgs[0].extra == (1, 13, 2, 43, 45, 13)
         assert [x.code for x in msgs[1:]] == [Msg.NFETCH, Msg.EOT]

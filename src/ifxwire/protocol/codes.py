@@ -199,7 +199,7 @@ DBFLAG_LOGGED = 0x0001
 DBFLAG_ANSI = 0x0002
 
 # The mask the JDBC report validated with both jars against its mock (jdbc-protocol.md 2.1/5.1),
-# plus bit 62: everything optional off.  Kept as a fallback: Server(protocols=JDBC_MINIMAL_PROTOCOLS).
+# plus bit 62: everything optional off.  A fallback: Server(protocols=JDBC_MINIMAL_PROTOCOLS).
 JDBC_MINIMAL_PROTOCOLS = bytes.fromhex("fffc7ffc3c00220300")
 # The first 8 bytes every real server sent informix-driver (12.10, 14.10 and 15 alike) and the
 # ninth byte of 14.10 (peer report 2.3).  Our server answers exactly this, so a client sees the

@@ -23,7 +23,7 @@ from .codes import (
     capability_set,
 )
 from .columns import ColumnDesc
-from .wire import NeedMore, ProtocolViolation, Reader, Writer
+from .wire import ProtocolViolation, Reader, Writer
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +310,7 @@ def put_describe(
         w.i16(min(tuple_size, 0x7FFF))
     w.i16(len(columns)).i32(len(table))
     index = 0
-    for c, n in zip(columns, names):
+    for c, n in zip(columns, names, strict=False):
         w.i32(index).i32(c.start).i16(c.type).i32(c.xid)
         w.charstr(c.owner.encode(encoding)).charstr(c.type_name.encode(encoding))
         w.i16(c.reference).i16(c.alignment).i32(c.source_type).i32(c.enclen)

@@ -35,16 +35,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--server-name", default="informix", help="DBSERVERNAME (default informix)")
     p.add_argument(
-        "--user", action="append", default=[], metavar="NAME:PASSWORD",
+        "--user",
+        action="append",
+        default=[],
+        metavar="NAME:PASSWORD",
         help="add a user (repeatable); default informix:in4mix when no user is given",
     )
     p.add_argument(
-        "--users-file", action="append", default=[], metavar="FILE",
+        "--users-file",
+        action="append",
+        default=[],
+        metavar="FILE",
         help="file of NAME:PASSWORD lines",
     )
     p.add_argument("--trace", action="store_true", help="log every message both ways")
     p.add_argument(
-        "--no-strict", action="store_true",
+        "--no-strict",
+        action="store_true",
         help="accept message groupings outside the documented catalogue",
     )
     p.add_argument("--log-level", default="INFO")
@@ -56,8 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     users = _parse_users(args.user, args.users_file) or dict(DEFAULT_USERS)
     srv = Server(
-        args.host, args.port, args.data, server_name=args.server_name, users=users,
-        trace=args.trace, strict=not args.no_strict,
+        args.host,
+        args.port,
+        args.data,
+        server_name=args.server_name,
+        users=users,
+        trace=args.trace,
+        strict=not args.no_strict,
     )
     srv.start()
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)

@@ -7,6 +7,7 @@ releases the GIL while it works.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -84,7 +85,9 @@ class Server:
         sock = socket.create_server((self.host, self.port), reuse_port=False, backlog=128)
         self._sock = sock
         self.host, self.port = sock.getsockname()[:2]
-        self._thread = threading.Thread(target=self._accept_loop, name="ifxwire-accept", daemon=True)
+        self._thread = threading.Thread(
+            target=self._accept_loop, name="ifxwire-accept", daemon=True
+        )
         self._thread.start()
         log.info("ifxwire-server listening on %s:%d", self.host, self.port)
         return self
@@ -98,18 +101,15 @@ class Server:
         self._stopping.set()
         if self._sock is not None:
             # shutdown() wakes a thread blocked in accept(); close() alone does not on Linux.
-            for op in (lambda s: s.shutdown(socket.SHUT_RDWR), lambda s: s.close()):
-                try:
-                    op(self._sock)
-                except OSError:
-                    pass
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                self._sock.close()
         with self._lock:
             sessions = list(self._sessions)
         for s in sessions:
-            try:
+            with contextlib.suppress(OSError):
                 s.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.engine.close()

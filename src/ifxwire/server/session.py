@@ -8,6 +8,7 @@ session only, with a log line naming the message and the byte offset.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 from collections.abc import Iterator
@@ -151,10 +152,8 @@ class Session:
             except Exception:
                 log.exception("session %s: error while closing the engine session", self.peer)
             self.engine = None
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass
 
     def _login(self) -> bool:
         while True:
@@ -268,7 +267,12 @@ class Session:
             p = st.prepared
             width = row_width(p.columns) if p.columns else 0
             m.put_describe(
-                out, p.stmt_type, self.current or 0, p.columns, width, self.layout,
+                out,
+                p.stmt_type,
+                self.current or 0,
+                p.columns,
+                width,
+                self.layout,
                 encoding=self.encoding,
             )
         elif code == Msg.WANTDONE:
