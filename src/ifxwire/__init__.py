@@ -1,0 +1,159 @@
+"""ifxwire: a pure-Python IBM Informix driver (PEP 249) speaking SQLI over plain sockets.
+
+>>> import ifxwire
+>>> conn = ifxwire.connect("informix://informix:in4mix@127.0.0.1:9088/stores")  # doctest: +SKIP
+>>> cur = conn.execute("SELECT tabname FROM systables WHERE tabid < ?", (5,))  # doctest: +SKIP
+>>> rows = cur.fetchall()  # doctest: +SKIP
+
+Parameter markers: ``?`` (native), ``:1`` (numbered; may repeat and appear in any order) and
+``:name`` (with a mapping) all work; ``paramstyle`` advertises ``qmark``. See docs/DRIVER.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from .client.connection import Connection
+from .client.cursor import Cursor
+from .client.dsn import resolve
+from .dbapi import (
+    BINARY,
+    BOOLEAN,
+    DATETIME,
+    NUMBER,
+    ROWID,
+    STRING,
+    Binary,
+    Date,
+    DateFromTicks,
+    Time,
+    TimeFromTicks,
+    Timestamp,
+    TimestampFromTicks,
+)
+from .errors import (
+    DatabaseError,
+    DataError,
+    Error,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    OperationalError,
+    ProgrammingError,
+    Warning,
+)
+from .types.values import DateTimeFields, IntervalYM
+
+if TYPE_CHECKING:
+    import ssl
+
+__all__ = [
+    "BINARY",
+    "BOOLEAN",
+    "DATETIME",
+    "NUMBER",
+    "ROWID",
+    "STRING",
+    "Binary",
+    "Connection",
+    "Cursor",
+    "DataError",
+    "DatabaseError",
+    "Date",
+    "DateFromTicks",
+    "DateTimeFields",
+    "Error",
+    "IntegrityError",
+    "InterfaceError",
+    "InternalError",
+    "IntervalYM",
+    "NotSupportedError",
+    "OperationalError",
+    "ProgrammingError",
+    "Time",
+    "TimeFromTicks",
+    "Timestamp",
+    "TimestampFromTicks",
+    "Warning",
+    "__version__",
+    "apilevel",
+    "connect",
+    "paramstyle",
+    "threadsafety",
+]
+
+__version__ = "0.1.0"
+
+apilevel = "2.0"
+#: Threads may share the module, not connections. A per-connection lock keeps accidental
+#: sharing from corrupting the wire, but transaction state is per connection, so sharing one
+#: is still a logic error (see docs/DRIVER.md).
+threadsafety = 1
+#: ``?`` is native; ``:1`` and ``:name`` are accepted too (rewritten to ``?``, never
+#: interpolated).
+paramstyle = "qmark"
+
+
+def connect(
+    host: str | None = None,
+    port: int | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+    server: str | None = None,
+    *,
+    autocommit: bool | None = None,
+    connect_timeout: float | None = None,
+    read_timeout: float | None = None,
+    keepalive: bool | None = None,
+    client_locale: str | None = None,
+    db_locale: str | None = None,
+    env: Mapping[str, str] | None = None,
+    tls: bool | ssl.SSLContext | None = None,
+    tls_server_hostname: str | None = None,
+    fetch_buffer_size: int | None = None,
+    statement_cache_size: int | None = None,
+    keep_char_padding: bool | None = None,
+    pipelined_connect: bool | None = None,
+    trace: bool | None = None,
+) -> Connection:
+    """Open a connection.
+
+    ``host`` may be an ``informix://user:password@host:port/database?option=value`` URL;
+    keyword arguments override what the URL says. Defaults (a ``None`` argument means
+    "default"): host 127.0.0.1 and port 9088 unless the sqlhosts file (``INFORMIXSQLHOSTS``)
+    names the server; server ``$INFORMIXSERVER`` or "informix"; autocommit False;
+    connect_timeout 15 s; no read timeout; client_locale "en_US.8859-1"; fetch_buffer_size
+    65536; statement_cache_size 128 (0 disables); pipelined_connect True.
+
+    ``tls`` is True (system trust store, host name checked) or an ``ssl.SSLContext``.
+    ``trace`` logs every message both ways on the ``ifxwire.protocol`` logger (passwords are
+    never logged).
+    """
+    params = resolve(
+        host,
+        {
+            "port": port,
+            "user": user,
+            "password": password,
+            "database": database,
+            "server": server,
+            "autocommit": autocommit,
+            "connect_timeout": connect_timeout,
+            "read_timeout": read_timeout,
+            "keepalive": keepalive,
+            "client_locale": client_locale,
+            "db_locale": db_locale,
+            "env": env,
+            "tls": tls,
+            "tls_server_hostname": tls_server_hostname,
+            "fetch_buffer_size": fetch_buffer_size,
+            "statement_cache_size": statement_cache_size,
+            "keep_char_padding": keep_char_padding,
+            "pipelined_connect": pipelined_connect,
+            "trace": trace,
+        },
+    )
+    return Connection(params)

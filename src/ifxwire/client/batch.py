@@ -1,0 +1,226 @@
+"""Pipelined ``executemany``: one PREPARE, then ``ID BIND EXECUTE EOT`` per row, streamed.
+
+Rows are encoded and sent in chunks (up to ``CHUNK_BYTES`` or ``CHUNK_ROWS`` per ``send``) while
+at most ``MAX_IN_FLIGHT`` groups wait for their replies. Replies are a few dozen bytes each, so
+that window always fits in the socket buffers: the server never blocks writing replies we are
+not reading, and we never block writing requests it is not reading. Neither side deadlocks, and
+memory stays bounded whatever the batch size: the parameter sets are consumed lazily, so a
+generator works and is never materialised. informix-driver sends the same per-row group, one
+``sendall`` per row, after building every PDU in memory (peer-informix-driver.md 2.8).
+
+Outcome: every row is attempted. The server answers every group even after a failure, so one
+bad row does not stop the others. Afterwards, if any row failed, the first failure is raised
+with ``row_index`` and ``errors`` (all failures) attached; ``rowcount`` is the sum over the
+successful rows either way. The connection stays usable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import struct
+import time
+from collections import deque
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ..errors import DatabaseError, Error, ProgrammingError
+from ..protocol.codes import Msg
+from ..protocol.messages import Done
+from .binds import bind_message
+from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection
+from .placeholders import arrange, plan_sql
+from .replies import Reply
+
+if TYPE_CHECKING:
+    from .cursor import Cursor
+
+__all__ = ["CHUNK_BYTES", "CHUNK_ROWS", "MAX_IN_FLIGHT", "execute_many"]
+
+log = logging.getLogger("ifxwire.client")
+
+CHUNK_BYTES = 64 * 1024
+CHUNK_ROWS = 256
+MAX_IN_FLIGHT = 512
+
+_ID = struct.Struct(">Hh")
+_EXECUTE_EOT = b"\x00\x07\x00\x0c"
+_DEFERRED = -2
+_BEGIN = -1
+_COMMIT = -3
+_END = object()
+
+
+def _row_error(index: int, err: DatabaseError) -> DatabaseError:
+    """A copy of ``err`` (same class and numbers) whose message names the row."""
+    new = type(err)(
+        f"executemany row {index}: {err.message}",
+        sqlcode=err.sqlcode,
+        isamcode=err.isamcode,
+        sqlstate=err.sqlstate,
+        offset=err.offset,
+        near=err.near,
+    )
+    new._near_in_message = err._near_in_message
+    return new
+
+
+class _Pipeline:
+    """Sends groups in chunks and matches replies to what was sent, in order."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.expect: deque[int] = deque()  # row index, or a _DEFERRED/_BEGIN/_COMMIT marker
+        self.chunk: list[bytes] = []
+        self.chunk_bytes = 0
+        self.chunk_rows = 0
+        self.errors: list[tuple[int, DatabaseError]] = []
+        self.begin_error: DatabaseError | None = None
+        self.commit_error: DatabaseError | None = None
+        self.rows = 0
+        self.lastrowid: int | None = None
+        self.last_done: Done | None = None
+        self.sent = 0
+
+    def add(self, group: bytes, tag: int) -> None:
+        self.chunk.append(group)
+        self.expect.append(tag)
+        self.chunk_bytes += len(group)
+        if tag >= 0:
+            self.chunk_rows += 1
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.chunk:
+            return
+        conn = self.conn
+        conn._send(b"".join(self.chunk))
+        self.chunk = []
+        self.chunk_bytes = 0
+        self.chunk_rows = 0
+        # Keep the number of unanswered groups bounded before producing more.
+        while len(self.expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
+            self.read_one()
+
+    def read_one(self) -> None:
+        conn = self.conn
+        tag = self.expect.popleft()
+        reply = conn._read(Reply(conn._layout, conn.encoding))
+        err = None if reply.error is None else conn._server_error(reply.error)
+        if tag >= 0:
+            if err is not None:
+                self.errors.append((tag, err))
+                return
+            done = reply.done
+            if done is not None:
+                self.rows += max(done.rows, 0)
+                self.last_done = done
+            ins = reply.insertdone
+            serial = (ins.bigserial or ins.serial8) if ins is not None else 0
+            serial = serial or (done.serial if done is not None else 0)
+            if serial:
+                self.lastrowid = serial
+        elif tag == _BEGIN:
+            self.begin_error = err
+        elif tag == _COMMIT:
+            self.commit_error = err
+        elif err is not None:
+            log.debug("deferred group failed (ignored): %s", err)
+
+    def drain(self) -> None:
+        self.flush()
+        while self.expect:
+            self.read_one()
+
+
+def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
+    conn = cursor.connection
+    plan = plan_sql(operation)
+    it = iter(seq_of_parameters)
+    started = time.perf_counter()
+    with conn._lock:
+        conn._check()
+        cursor._reset()
+        first = next(it, _END)
+        if first is _END:
+            cursor.rowcount = 0
+            return
+        p, _ = conn._statement(operation, plan)
+        if p.is_query:
+            conn._retire(p)
+            raise ProgrammingError(
+                "executemany() cannot run a statement that returns rows; use execute()",
+                sqlstate="07000",
+            )
+        pipe = _Pipeline(conn)
+        began = conn._needs_begin(p)
+        p.busy = True
+        try:
+            deferred = conn._deferred
+            conn._deferred = []
+            for group in deferred:
+                pipe.add(group, _DEFERRED)
+            if began:
+                pipe.add(BEGIN_GROUP, _BEGIN)
+            head = _ID.pack(Msg.ID, p.stmt_id)
+            encoding = conn.encoding
+            nparams = plan.nparams
+            index = 0
+            params: object = first
+            while True:
+                try:
+                    values = arrange(plan, params)
+                    bind = bind_message(values, encoding) if nparams else b""
+                except DatabaseError as exc:
+                    pipe.errors.append((index, exc))
+                else:
+                    pipe.add(b"".join((head, bind, _EXECUTE_EOT)), index)
+                index += 1
+                params = next(it, _END)
+                if params is _END:
+                    break
+            if conn._ansi_autocommit():
+                pipe.add(COMMIT_GROUP, _COMMIT)
+            pipe.drain()
+        except Error:
+            # A wire failure (the connection is broken now) or an exception from the
+            # parameter iterable: the replies already sent for must still be read.
+            if not conn.broken:
+                with contextlib.suppress(Error):
+                    pipe.drain()
+            raise
+        except BaseException:
+            if not conn.broken:
+                pipe.drain()
+            raise
+        finally:
+            p.busy = False
+            if not p.cached:
+                conn._retire(p)
+        if pipe.begin_error is not None:
+            raise pipe.begin_error
+        if began:
+            conn._in_txn = True
+        if pipe.rows or not pipe.errors:
+            conn._after_statement(p, pipe.last_done)
+        if conn._ansi_autocommit():
+            conn._in_txn = False
+        cursor.rowcount = pipe.rows
+        cursor.lastrowid = pipe.lastrowid
+        log.debug(
+            "executemany %d rows, %d failed, %.3f ms: %s",
+            index,
+            len(pipe.errors),
+            (time.perf_counter() - started) * 1000,
+            operation,
+        )
+        if pipe.errors:
+            pipe.errors.sort(key=lambda e: e[0])
+            row, err = pipe.errors[0]
+            failure = _row_error(row, err)
+            failure.row_index = row  # type: ignore[attr-defined]
+            failure.errors = list(pipe.errors)  # type: ignore[attr-defined]
+            raise failure from err
+        if pipe.commit_error is not None:
+            raise pipe.commit_error

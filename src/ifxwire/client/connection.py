@@ -1,0 +1,716 @@
+"""The PEP 249 Connection: login, request/reply exchanges, transactions, statement lifecycle.
+
+Why the exchanges are organised the way they are:
+
+* Every request group gets exactly one reply, and replies come back in order, so several
+  groups can go out in one ``send`` and their replies are read one after another. The driver
+  uses that only for groupings that are already evidence-backed on their own (see
+  docs/PROTOCOL.md): the three post-login groups, an implicit ``BEGIN`` in front of a
+  statement, and "deferred" ``ID CLOSE`` / ``ID RELEASE`` / ``CMMTWORK`` groups. Deferred groups
+  are queued instead of costing a round trip and ride along with the next request; their
+  replies are read first and their errors only logged.
+* Replies are always read to their SQ_EOT before any error is raised, so a failed statement
+  never leaves unread bytes behind. Only a wire failure (EOF, timeout, unknown message) breaks
+  the connection, and then every later call fails fast with InterfaceError.
+* One reentrant lock per connection covers each send-and-read, so threads that share a
+  connection by accident cannot interleave bytes on the wire.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import struct
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from .. import errors as _e
+from ..errors import (
+    DatabaseError,
+    DataError,
+    Error,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    OperationalError,
+    ProgrammingError,
+    Warning,
+)
+from ..protocol import messages as m
+from ..protocol.codes import (
+    CLIENT_PROTOCOLS,
+    DBFLAG_ANSI,
+    DBFLAG_LOGGED,
+    Msg,
+    StmtType,
+    capability_set,
+)
+from ..protocol.login import parse_connect_response
+from ..protocol.wire import ProtocolViolation, Reader, Writer
+from ..types.errors import CodecDataError, CodecError, CodecNotSupported
+from ..types.rowcodec import build_row_decoder
+from .dsn import ConnectParams
+from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
+from .locales import codec_for_locale
+from .placeholders import SqlPlan
+from .replies import Reply, UnknownMessage
+from .statements import (
+    DATABASE_TYPES,
+    DDL_TYPES,
+    NO_TRANSACTION_TYPES,
+    Prepared,
+    StatementCache,
+    database_name,
+    describe_columns,
+    flags_from_create,
+)
+from .transport import Transport, open_transport
+
+if TYPE_CHECKING:
+    from .cursor import Cursor
+
+__all__ = ["Connection"]
+
+log = logging.getLogger("ifxwire.client")
+plog = logging.getLogger("ifxwire.protocol")
+
+_ID = struct.Struct(">HhHH")  # SQ_ID id <action> SQ_EOT
+BEGIN_GROUP = b"\x00\x23\x00\x0c"  # SQ_BEGIN SQ_EOT
+COMMIT_GROUP = b"\x00\x13\x00\x0c"  # SQ_CMMTWORK SQ_EOT
+ROLLBACK_GROUP = b"\x00\x14\x00\x00\x00\x0c"  # SQ_RBWORK(savepoint 0) SQ_EOT
+EXIT_MESSAGE = b"\x00\x38"  # SQ_EXIT, no EOT (jdbc-protocol.md 2.9)
+#: How long close() waits for the server's SQ_EXIT acknowledgement.
+CLOSE_TIMEOUT = 2.0
+#: Trace lines show at most this many bytes of hex per direction and exchange.
+TRACE_HEX_LIMIT = 2048
+
+
+def id_group(stmt_id: int, action: int) -> bytes:
+    """``SQ_ID id <action> SQ_EOT``: the CLOSE / RELEASE / NFETCH-less groups."""
+    return _ID.pack(Msg.ID, stmt_id, action, Msg.EOT)
+
+
+def codec_error(exc: CodecError) -> DatabaseError:
+    """A row or value the driver could not decode, as a PEP 249 error."""
+    if isinstance(exc, CodecDataError):
+        return DataError(f"cannot decode a value: {exc}", sqlstate="22000")
+    if isinstance(exc, CodecNotSupported):
+        return NotSupportedError(f"cannot decode this result: {exc}", sqlstate="0A000")
+    return InternalError(f"reply does not match its description: {exc}", sqlstate="XX000")
+
+
+class Connection:
+    """A session with an Informix server (PEP 249 Connection).
+
+    Create it with :func:`ifxwire.connect`. Not safe to use from several threads at once in
+    the PEP 249 sense (``threadsafety = 1``), but accidental sharing cannot corrupt the wire.
+    """
+
+    # PEP 249 optional extension: the exception classes as attributes.
+    Warning = Warning
+    Error = Error
+    InterfaceError = InterfaceError
+    DatabaseError = DatabaseError
+    DataError = DataError
+    OperationalError = OperationalError
+    IntegrityError = IntegrityError
+    InternalError = InternalError
+    ProgrammingError = ProgrammingError
+    NotSupportedError = NotSupportedError
+
+    def __init__(self, params: ConnectParams) -> None:
+        self._params = params
+        self._lock = threading.RLock()
+        self._closed = False
+        self._broken: str | None = None
+        self.encoding = codec_for_locale(params.client_locale)
+        self._layout = m.Layout()
+        self._deferred: list[bytes] = []
+        self._cache = StatementCache(params.statement_cache_size)
+        self._autocommit = bool(params.autocommit)
+        self._in_txn = False
+        self._repeatable_read = False
+        self._logging_mode: str | None = None
+        self._database: str | None = None
+        self._epoch = 0
+        self._cursor_seq = 0
+        self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
+        self._trace = params.trace
+        self.fetch_buffer_size = params.fetch_buffer_size
+        self.keep_char_padding = params.keep_char_padding
+        self.server_version = ""
+        self.server_version_string = ""
+        self.server_capabilities: frozenset[int] = frozenset()
+        self.server_protocols = b""
+        self._transport = self._open(params)
+
+    # ------------------------------------------------------------------ login
+
+    def _open(self, params: ConnectParams) -> Transport:
+        last: Exception | None = None
+        for addr in params.addresses:
+            try:
+                t = open_transport(
+                    addr.host,
+                    addr.port,
+                    connect_timeout=params.connect_timeout,
+                    read_timeout=params.read_timeout,
+                    keepalive=params.keepalive,
+                    tls=params.tls or addr.tls,
+                    server_hostname=params.tls_server_hostname,
+                )
+            except OperationalError as exc:
+                last = exc
+                log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
+                continue
+            try:
+                self._login(t, params)
+            except BaseException:
+                t.close()
+                raise
+            return t
+        assert last is not None
+        raise last
+
+    def _login(self, t: Transport, params: ConnectParams) -> None:
+        self._transport = t
+        started = time.perf_counter()
+        packet, user = login_request(params, self.encoding)
+        if self._tracing():
+            self._trace_line(
+                "send login request: %d bytes, user=%r server=%r (password redacted)",
+                len(packet),
+                user,
+                params.server,
+            )
+        t.send(packet)
+        try:
+            resp = parse_connect_response(t.read_login_packet(), self.encoding)
+        except ProtocolViolation as exc:
+            raise _e.protocol_error(f"login response: {exc}") from None
+        check_login(resp)
+        self.server_version_string = resp.version
+        self.server_version = version_number(resp.version)
+        groups = session_groups(params.database, self.encoding)
+        if params.pipelined_connect:
+            self._send(b"".join(groups))
+        replies = []
+        for i, group in enumerate(groups):
+            if not params.pipelined_connect:
+                self._send(group)
+            reply = self._read(self._reply())
+            replies.append(reply)
+            if i == 0:
+                # The capability reply fixes the layout of every later message: parse it first.
+                if reply.protocols is None:
+                    raise _e.protocol_error("the server did not answer SQ_PROTOCOLS")
+                self.server_protocols = reply.protocols
+                self.server_capabilities = capability_set(reply.protocols)
+                self._layout = m.Layout.negotiate(reply.protocols, CLIENT_PROTOCOLS)
+                if CAP_TWO_GB_FETCH not in self.server_capabilities:
+                    # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
+                    self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)
+        for reply in replies:
+            if reply.error is not None:
+                raise self._server_error(reply.error)
+        if params.database:
+            done = replies[2].done
+            self._set_database(params.database, done.warnings if done else None)
+        log.debug(
+            "connected to %s (%s) as %r in %.1f ms",
+            params.server,
+            self.server_version,
+            user,
+            (time.perf_counter() - started) * 1000,
+        )
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def broken(self) -> bool:
+        """True once the wire failed; the connection can only be closed."""
+        return self._broken is not None
+
+    @property
+    def autocommit(self) -> bool:
+        return self._autocommit
+
+    @autocommit.setter
+    def autocommit(self, value: bool) -> None:
+        value = bool(value)
+        with self._lock:
+            self._check()
+            if value and not self._autocommit:
+                # Switching on inside a transaction commits it (as JDBC's setAutoCommit does).
+                self._autocommit = True
+                self._end_transaction(COMMIT_GROUP, "commit")
+            self._autocommit = value
+
+    @property
+    def logging_mode(self) -> str | None:
+        """'unlogged', 'logged' or 'ansi' for the open database; None without one."""
+        return self._logging_mode
+
+    @property
+    def database(self) -> str | None:
+        return self._database
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether the driver knows of an open transaction (always True in ANSI databases
+        once a statement ran)."""
+        return self._in_txn
+
+    # ------------------------------------------------------------------ PEP 249 methods
+
+    def cursor(self) -> Cursor:
+        from .cursor import Cursor
+
+        self._check()
+        return Cursor(self)
+
+    def execute(self, sql: str, params: object = None) -> Cursor:
+        """Shortcut: a new cursor, executed; iterate it or call fetch*() on it."""
+        cur = self.cursor()
+        try:
+            cur.execute(sql, params)
+        except BaseException:
+            cur.close()
+            raise
+        return cur
+
+    def commit(self) -> None:
+        """Commit the open transaction.
+
+        A no-op when no transaction is open (logged database), in unlogged databases and
+        without a database; always sent in ANSI databases, where a transaction is implicit.
+        """
+        with self._lock:
+            self._check()
+            self._end_transaction(COMMIT_GROUP, "commit")
+
+    def rollback(self) -> None:
+        """Roll back the open transaction; no-op under the same conditions as commit()."""
+        with self._lock:
+            self._check()
+            self._end_transaction(ROLLBACK_GROUP, "rollback")
+
+    def close(self) -> None:
+        """Say goodbye (SQ_EXIT) and close the socket. Idempotent; never hangs.
+
+        An open transaction is rolled back by the server, as PEP 249 requires.
+        """
+        if self._closed:
+            return
+        got = self._lock.acquire(timeout=CLOSE_TIMEOUT)
+        try:
+            self._closed = True
+            t = self._transport
+            if got and self._broken is None:
+                try:
+                    t.settimeout(CLOSE_TIMEOUT)
+                    self._deferred.clear()
+                    t.send(EXIT_MESSAGE)
+                    self._read_exit_ack(t)
+                except Error:
+                    pass
+            t.close()
+            self._cache.drain()
+            log.debug("connection closed")
+        finally:
+            if got:
+                self._lock.release()
+
+    def _read_exit_ack(self, t: Transport) -> None:
+        for _ in range(64):
+            while t.end - t.start < 2:
+                t.fill(2)
+            code = (t.buf[t.start] << 8) | t.buf[t.start + 1]
+            t.start += 2
+            if code in (Msg.EXIT, Msg.EOT):
+                return
+            if code == Msg.XACTSTAT:
+                while t.end - t.start < 6:
+                    t.fill(6)
+                t.start += 6
+                continue
+            return
+
+    def __enter__(self) -> Connection:
+        return self
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "broken" if self._broken else "open"
+        return (
+            f"<ifxwire Connection {state} server={self._params.server!r} "
+            f"database={self._database!r} autocommit={self._autocommit}>"
+        )
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """psycopg 3 semantics: commit on success, roll back on an exception, then close."""
+        try:
+            if not self._closed and self._broken is None:
+                if exc_type is None:
+                    self.commit()
+                else:
+                    try:
+                        self.rollback()
+                    except Error:
+                        log.debug("rollback on context exit failed", exc_info=True)
+        finally:
+            self.close()
+
+    # ------------------------------------------------------------------ wire primitives
+
+    def _check(self) -> None:
+        if self._closed:
+            raise _e.closed_error("connection")
+        if self._broken is not None:
+            raise InterfaceError(f"the connection is broken ({self._broken}); close it")
+
+    def _fail(self, exc: Exception) -> None:
+        """Mark the connection broken after a wire failure; closes the socket."""
+        self._broken = str(exc) or type(exc).__name__
+        self._transport.close()
+        self._cache.drain()
+        self._deferred.clear()
+
+    def _tracing(self) -> bool:
+        return self._trace or plog.isEnabledFor(logging.DEBUG)
+
+    def _trace_line(self, fmt: str, *args: object) -> None:
+        level = logging.DEBUG if plog.isEnabledFor(logging.DEBUG) else logging.INFO
+        plog.log(level, fmt, *args)
+
+    def _send(self, data: bytes | bytearray) -> None:
+        if self._tracing():
+            self._trace_line("send %d bytes: %s | %s", len(data), self._names(data), _hex(data))
+        try:
+            self._transport.send(data)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
+    def _names(self, data: bytes | bytearray) -> str:
+        names: list[str] = []
+        r = Reader(data)
+        try:
+            while r.remaining:
+                msg = m.read_client_message(r, self._layout)
+                names.append(_msg_name(msg.code))
+        except Exception:
+            names.append("?")
+        return " ".join(names)
+
+    def _read(self, reply: Reply) -> Reply:
+        """Read one reply to its SQ_EOT. Wire failures break the connection."""
+        t = self._transport
+        tracing = reply.names is not None
+        chunks: list[bytes] = []
+        try:
+            while True:
+                before = t.start
+                t.start = reply.feed(t.buf, t.start, t.end)
+                if tracing and sum(map(len, chunks)) < TRACE_HEX_LIMIT:
+                    chunks.append(bytes(t.view[before : t.start]))
+                if reply.complete:
+                    break
+                t.fill(reply.need)
+        except UnknownMessage as exc:
+            err = InterfaceError(
+                f"protocol error: {exc}; the connection cannot continue and is now closed"
+            )
+            self._fail(err)
+            raise err from None
+        except ProtocolViolation as exc:
+            err2 = _e.protocol_error(str(exc))
+            self._fail(err2)
+            raise err2 from None
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+        if tracing:
+            self._trace_line(
+                "recv %d bytes: %s | %s",
+                reply.consumed,
+                " ".join(reply.names or ()),
+                b"".join(chunks)[:TRACE_HEX_LIMIT].hex(),
+            )
+        if reply.exit:
+            err3 = _e.connection_lost("the server ended the session (SQ_EXIT)")
+            self._fail(err3)
+            raise err3
+        return reply
+
+    def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+        """Send the deferred groups and ``groups`` in one send; read every reply in order.
+
+        The caller holds the lock and inspects each Reply for errors afterwards.
+        """
+        self._check()
+        # Swap unconditionally: a cursor finalizer may append from another thread at any time.
+        deferred, self._deferred = self._deferred, []
+        payload = b"".join([*deferred, *(g for g, _ in groups)])
+        self._send(payload)
+        for group in deferred:
+            r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
+            if r.error is not None:
+                log.debug(
+                    "deferred %s failed (ignored): %s",
+                    self._names(group),
+                    self._server_error(r.error),
+                )
+        for _, reply in groups:
+            self._read(reply)
+
+    def _reply(self, decoder: Any = None) -> Reply:
+        return Reply(self._layout, self.encoding, decoder, trace=self._tracing())
+
+    def _server_error(self, err: m.ServerError) -> _e.DatabaseError:
+        text = err.text.decode(self.encoding, errors="replace").rstrip("\x00").strip()
+        if err.sqlcode == -937:
+            # User/UDR errors carry a whole message rather than a "near" parameter.
+            return _e.error_from_server(err.sqlcode, err.isamcode, err.offset, "", text)
+        return _e.error_from_server(err.sqlcode, err.isamcode, err.offset, text)
+
+    def _defer(self, group: bytes) -> None:
+        self._deferred.append(group)
+
+    # ------------------------------------------------------------------ statements
+
+    def _encode_sql(self, sql: str) -> bytes:
+        try:
+            data = sql.encode(self.encoding)
+        except UnicodeEncodeError as exc:
+            raise ProgrammingError(
+                f"the SQL text has a character the connection code set ({self.encoding}) "
+                f"cannot represent at position {exc.start}: {sql[exc.start : exc.end]!r}",
+                sqlstate="42000",
+            ) from None
+        if len(data) > 0xFFFF and not self._layout.long_sql:
+            raise ProgrammingError(
+                f"the SQL text is {len(data)} bytes; this server accepts at most 65535",
+                sqlstate="54000",
+            )
+        return data
+
+    def _next_cursor_name(self) -> bytes:
+        self._cursor_seq += 1
+        n = self._cursor_seq
+        digits = []
+        for _ in range(13):
+            n, d = divmod(n, 36)
+            digits.append("0123456789abcdefghijklmnopqrstuvwxyz"[d])
+        return ("_ifxc" + "".join(reversed(digits))).encode("ascii")
+
+    def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
+        """PREPARE NDESCRIBE WANTDONE EOT: one round trip, plus any deferred groups."""
+        data = self._encode_sql(plan.sql)
+        w = Writer()
+        m.put_prepare(w, data, plan.nparams, self._layout)
+        m.put_eot(w)
+        reply = self._reply()
+        self._exchange([(bytes(w.buf), reply)])
+        if reply.error is not None:
+            raise self._server_error(reply.error)
+        d = reply.describe
+        if d is None:
+            raise _e.protocol_error("PREPARE was answered without SQ_DESCRIBE")
+        p = Prepared(
+            sql=sql,
+            plan=plan,
+            stmt_id=d.stmt_id,
+            stmt_type=d.stmt_type,
+            columns=d.columns,
+            epoch=self._epoch,
+            cursor_name=self._next_cursor_name(),
+            fetch_size=max(self.fetch_buffer_size, d.tuple_size),
+        )
+        if p.columns:
+            p.description = describe_columns(p.columns)
+            try:
+                p.decoder = build_row_decoder(
+                    p.columns, self.encoding, keep_char_padding=self.keep_char_padding
+                )
+            except CodecError as exc:
+                self._defer(id_group(p.stmt_id, Msg.RELEASE))
+                raise codec_error(exc) from None
+        if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
+            for old in self._cache.add(p):
+                self._release(old)
+        else:
+            p.doomed = True
+        return p
+
+    def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
+        """A statement ready to run for ``sql``; True when it came from the cache."""
+        p = self._cache.get(sql) if self._cache.size else None
+        if p is not None and not p.busy and p.epoch == self._epoch:
+            return p, True
+        return self._prepare(sql, plan, cache=p is None), False
+
+    def _release(self, p: Prepared) -> None:
+        """Free a statement on the server: now if idle (deferred), else once its cursor ends."""
+        if p.epoch != self._epoch:
+            return  # the server already forgot it (database changed)
+        if p.busy:
+            p.doomed = True
+            return
+        if p.stmt_id >= 0:
+            self._defer(id_group(p.stmt_id, Msg.RELEASE))
+            p.stmt_id = -1
+
+    def _retire(self, p: Prepared) -> None:
+        """A statement finished a use; release it if nobody keeps it."""
+        p.busy = False
+        if p.doomed or not p.cached:
+            self._release(p)
+
+    def _invalidate(self, p: Prepared) -> None:
+        """Drop a cached statement whose shape went stale (-710) and release it."""
+        self._cache.discard(p)
+        self._release(p)
+
+    def _transaction_needed(self) -> bool:
+        """Would a transaction-worthy statement need an implicit BEGIN WORK now?
+
+        Only in logged, non-ANSI databases with autocommit off and no transaction open:
+        unlogged databases have no transactions, ANSI ones begin implicitly.
+        """
+        return not (self._autocommit or self._in_txn or self._logging_mode != "logged")
+
+    def _needs_begin(self, p: Prepared) -> bool:
+        """Does this statement need an implicit BEGIN WORK first?"""
+        if not self._transaction_needed():
+            return False
+        if p.stmt_type in NO_TRANSACTION_TYPES:
+            return False
+        if p.stmt_type == StmtType.SELECT and p.columns:
+            return p.plan.for_update or self._repeatable_read
+        return True
+
+    def _begin_reply(self, p: Prepared, groups: list[tuple[bytes, Reply]]) -> Reply | None:
+        if not self._needs_begin(p):
+            return None
+        reply = self._reply()
+        groups.append((BEGIN_GROUP, reply))
+        return reply
+
+    def _after_begin(self, reply: Reply | None) -> None:
+        if reply is None:
+            return
+        if reply.error is not None:
+            raise self._server_error(reply.error)
+        self._in_txn = True
+
+    def _after_statement(self, p: Prepared, done: m.Done | None) -> None:
+        """Transaction, isolation, database and cache bookkeeping after a successful run."""
+        st = p.stmt_type
+        if self._logging_mode == "ansi" and st not in DATABASE_TYPES:
+            self._in_txn = st not in (StmtType.COMMIT_WORK, StmtType.ROLLBACK_WORK)
+        if st == StmtType.BEGIN_WORK:
+            self._in_txn = True
+        elif st in (StmtType.COMMIT_WORK, StmtType.ROLLBACK_WORK):
+            self._in_txn = False
+            self._transaction_ended(
+                "COMMIT WORK" if st == StmtType.COMMIT_WORK else "ROLLBACK WORK"
+            )
+        if p.plan.sets_repeatable_read is not None:
+            self._repeatable_read = p.plan.sets_repeatable_read
+        if st in DATABASE_TYPES:
+            self._database_changed(p, done)
+        elif st in DDL_TYPES:
+            for old in self._cache.drain():
+                self._release(old)
+
+    def _database_changed(self, p: Prepared, done: m.Done | None) -> None:
+        # The server forgets statement ids when the database changes: no RELEASE for them.
+        self._cache.drain()
+        self._epoch += 1
+        self._in_txn = False
+        self._transaction_ended("a database change", send_close=False)
+        st = p.stmt_type
+        if st == StmtType.CLOSE_DATABASE:
+            self._set_database(None, None)
+        elif st == StmtType.DROP_DATABASE:
+            pass
+        else:
+            flags = done.warnings if done is not None else 0
+            if st == StmtType.CREATE_DATABASE and not flags & (DBFLAG_LOGGED | DBFLAG_ANSI):
+                flags = flags_from_create(p.plan.sql)
+            self._set_database(database_name(p.plan.sql), flags)
+        # Whether a server keeps this statement's own id is not known (ours does), so release
+        # it explicitly; the RELEASE goes out before any new PREPARE could reuse the id.
+        if p.stmt_id >= 0:
+            self._defer(id_group(p.stmt_id, Msg.RELEASE))
+            p.stmt_id = -1
+
+    def _set_database(self, name: str | None, flags: int | None) -> None:
+        self._database = name
+        self._repeatable_read = False
+        if name is None or flags is None:
+            self._logging_mode = None if name is None else "unlogged"
+            return
+        if flags & DBFLAG_ANSI:
+            self._logging_mode = "ansi"
+        elif flags & DBFLAG_LOGGED:
+            self._logging_mode = "logged"
+        else:
+            self._logging_mode = "unlogged"
+
+    def _end_transaction(self, group: bytes, what: str) -> None:
+        mode = self._logging_mode
+        if mode is None or mode == "unlogged":
+            return
+        if mode == "logged" and not self._in_txn:
+            return
+        reply = self._reply()
+        started = time.perf_counter()
+        self._exchange([(group, reply)])
+        self._in_txn = False
+        self._transaction_ended(what)
+        log.debug("%s (%.3f ms)", what, (time.perf_counter() - started) * 1000)
+        if reply.error is not None:
+            raise self._server_error(reply.error)
+
+    def _transaction_ended(self, what: str, send_close: bool = True) -> None:
+        """Informix closes every non-hold cursor when a transaction ends."""
+        for cur in list(self._open_results):
+            cur._result_lost(what, send_close)
+
+    def _ansi_autocommit(self) -> bool:
+        return self._autocommit and self._logging_mode == "ansi"
+
+
+def _msg_name(code: int) -> str:
+    try:
+        return Msg(code).name
+    except ValueError:
+        return str(code)
+
+
+def _hex(data: bytes | bytearray) -> str:
+    if len(data) <= TRACE_HEX_LIMIT:
+        return data.hex()
+    return f"{bytes(data[:TRACE_HEX_LIMIT]).hex()}...(+{len(data) - TRACE_HEX_LIMIT} bytes)"
+
+
+def _safe_cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return "/"

@@ -1,0 +1,540 @@
+"""The PEP 249 Cursor: execute, streaming fetch, callproc, executemany (see batch.py).
+
+Results stream: a cursor holds only the rows of the last fetch reply (one "batch", bounded by
+``fetch_buffer_size``), decoded as that reply arrived. Iterating a million rows therefore uses
+the memory of one batch; ``fetchall()`` is the only call that accumulates, because it must.
+
+Round trips: a statement seen before is found in the connection's statement cache, so a
+repeated SELECT is one request group (``ID CURNAME [BIND] OPEN ID NFETCH``) and a repeated
+INSERT is one group (``ID [BIND] EXECUTE``). The end of a result costs nothing extra: with
+OPTOFC the server closes the cursor itself (SQ_CLOSE); otherwise, and for results abandoned
+early, the CLOSE is deferred and rides along with the next request.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import struct
+import time
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
+from types import TracebackType
+from typing import Any
+
+from .. import errors as _e
+from ..errors import DatabaseError, NotSupportedError, ProgrammingError
+from ..protocol import messages as m
+from ..protocol.codes import Msg, StmtType
+from ..protocol.wire import Writer
+from .binds import bind_message
+from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
+from .placeholders import SqlPlan, arrange, plan_sql
+from .replies import Reply
+from .statements import Description, Prepared
+
+__all__ = ["Cursor"]
+
+log = logging.getLogger("ifxwire.client")
+
+_ID = struct.Struct(">Hh")
+_CURNAME = struct.Struct(">HH")
+_OPEN_ID = struct.Struct(">HHh")  # SQ_OPEN SQ_ID id
+_NFETCH = struct.Struct(">HiHH")  # SQ_NFETCH size 0 SQ_EOT
+_NFETCH_GROUP = struct.Struct(">HhHiHH")  # SQ_ID id SQ_NFETCH size 0 SQ_EOT
+_EXECUTE_EOT = b"\x00\x07\x00\x0c"
+_PROC_NAME = re.compile(
+    r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
+)
+
+
+class _Result:
+    """Server-side state of the open result; shared with the cursor's finalizer."""
+
+    __slots__ = ("close_needed", "prepared")
+
+    def __init__(self) -> None:
+        self.prepared: Prepared | None = None
+        self.close_needed = False
+
+
+def _abandon(conn_ref: weakref.ref[Connection], result: _Result) -> None:
+    """Finalizer: a cursor was garbage-collected with its result open.
+
+    No I/O may happen here (it can run in any thread, at any moment), so the CLOSE is only
+    queued; it goes out with the connection's next request.
+    """
+    conn = conn_ref()
+    p = result.prepared
+    if conn is None or p is None or conn.closed:
+        return
+    result.prepared = None
+    if result.close_needed and p.stmt_id >= 0 and p.epoch == conn._epoch:
+        conn._defer(id_group(p.stmt_id, Msg.CLOSE))
+    conn._retire(p)
+
+
+class Cursor:
+    """A PEP 249 cursor. Create it with ``Connection.cursor()``."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.arraysize = 1
+        self.description: tuple[Description, ...] | None = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self._closed = False
+        self._rows: list[tuple[Any, ...]] = []
+        self._pos = 0
+        self._base = 0  # rows delivered before the current batch
+        self._received = 0  # rows received for the current result
+        self._exhausted = True
+        self._lost: str | None = None
+        self._has_result = False
+        self._result = _Result()
+        fin = weakref.finalize(self, _abandon, weakref.ref(connection), self._result)
+        fin.atexit = False
+
+    # ------------------------------------------------------------------ attributes
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def rownumber(self) -> int | None:
+        """0-based index of the next row in the result (PEP 249 extension)."""
+        return self._base + self._pos if self._has_result else None
+
+    @property
+    def batch_size(self) -> int:
+        """Rows currently held by the cursor (the last fetch reply): the streaming bound."""
+        return len(self._rows)
+
+    def setinputsizes(self, sizes: object) -> None:
+        """Accepted and ignored: bind types follow the Python values (PEP 249 allows this)."""
+
+    def setoutputsize(self, size: int, column: int | None = None) -> None:
+        """Accepted and ignored: values arrive whole."""
+
+    def nextset(self) -> None:
+        """Informix statements return one result set at most, so there is never a next one."""
+        self._check()
+        return None
+
+    # ------------------------------------------------------------------ execute
+
+    def execute(self, operation: str, parameters: object = None) -> Cursor:
+        """Prepare (or reuse) and run ``operation``; returns the cursor.
+
+        Parameters use ``?``, ``:1`` or ``:name`` markers; values are bound, never interpolated.
+        """
+        self._check()
+        conn = self.connection
+        plan = plan_sql(operation)
+        values = arrange(plan, parameters)
+        bind = bind_message(values, conn.encoding) if plan.nparams else b""
+        started = time.perf_counter()
+        with conn._lock:
+            conn._check()
+            self._reset()
+            if plan.command is not None:
+                self._run_command(operation, plan)
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug(
+                        "execute %.3f ms (command): %s",
+                        (time.perf_counter() - started) * 1000,
+                        operation,
+                    )
+                return self
+            p, cached = conn._statement(operation, plan)
+            try:
+                self._run(p, bind)
+            except DatabaseError as exc:
+                if exc.sqlcode != -710 or not cached:
+                    raise
+                # The table changed since the statement was prepared: prepare it again, once.
+                conn._invalidate(p)
+                p = conn._prepare(operation, plan, cache=True)
+                cached = False
+                self._run(p, bind)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "execute %.3f ms%s: %s",
+                (time.perf_counter() - started) * 1000,
+                " (cached)" if cached else "",
+                operation,
+            )
+        return self
+
+    def _run(self, p: Prepared, bind: bytes) -> None:
+        conn = self.connection
+        groups: list[tuple[bytes, Reply]] = []
+        begin = conn._begin_reply(p, groups)
+        sid = p.stmt_id
+        head = _ID.pack(Msg.ID, sid)
+        if p.is_query:
+            name = p.cursor_name
+            parts = [head, _CURNAME.pack(Msg.CURNAME, len(name)), name]
+            if len(name) & 1:
+                parts.append(b"\x00")
+            parts += [
+                bind,
+                _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
+                _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
+            ]
+            reply = conn._reply(p.decoder)
+            groups.append((b"".join(parts), reply))
+            p.busy = True
+            try:
+                conn._exchange(groups)
+            except BaseException:
+                p.busy = False
+                raise
+            self._opened(p, reply, begin)
+            return
+        reply = conn._reply()
+        groups.append((b"".join((head, bind, _EXECUTE_EOT)), reply))
+        commit = None
+        if conn._ansi_autocommit():
+            commit = conn._reply()
+            groups.append((COMMIT_GROUP, commit))
+        try:
+            conn._exchange(groups)
+            conn._after_begin(begin)
+            if reply.error is not None:
+                raise conn._server_error(reply.error)
+            done = reply.done
+            self.rowcount = done.rows if done is not None else -1
+            self.lastrowid = _lastrowid(reply)
+            conn._after_statement(p, done)
+            if commit is not None:
+                conn._in_txn = False
+                if commit.error is not None:
+                    raise conn._server_error(commit.error)
+        finally:
+            if not p.cached:
+                conn._retire(p)
+
+    def _run_command(self, operation: str, plan: SqlPlan) -> None:
+        """Schema and database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group.
+
+        JDBC's executeUpdate grouping (jdbc-protocol.md 3.2): one round trip instead of a
+        PREPARE and an EXECUTE, and nothing left to release. Such statements are never reused
+        with new parameters, so caching them would only evict useful statements.
+        """
+        conn = self.connection
+        data = conn._encode_sql(plan.sql)
+        w = Writer()
+        m.put_command(w, data, conn._layout)
+        m.put_eot(w)
+        groups: list[tuple[bytes, Reply]] = []
+        begin = None
+        if plan.command == "ddl" and conn._transaction_needed():
+            begin = conn._reply()
+            groups.append((BEGIN_GROUP, begin))
+        reply = conn._reply()
+        groups.append((bytes(w.buf), reply))
+        commit = None
+        if conn._ansi_autocommit() and plan.command == "ddl":
+            commit = conn._reply()
+            groups.append((COMMIT_GROUP, commit))
+        conn._exchange(groups)
+        d = reply.describe
+        if reply.error is not None:
+            if d is not None and reply.done is None:
+                # Prepared but not executed: the group's RELEASE may not have run.
+                conn._defer(id_group(d.stmt_id, Msg.RELEASE))
+            if begin is not None and begin.error is None:
+                conn._in_txn = True
+            raise conn._server_error(reply.error)
+        conn._after_begin(begin)
+        p = Prepared(
+            sql=operation,
+            plan=plan,
+            stmt_id=-1,  # released by the group itself
+            stmt_type=d.stmt_type if d is not None else StmtType.UNKNOWN,
+            columns=[],
+            epoch=conn._epoch,
+            cursor_name=b"",
+        )
+        done = reply.done
+        self.rowcount = done.rows if done is not None else -1
+        conn._after_statement(p, done)
+        if commit is not None:
+            conn._in_txn = False
+            if commit.error is not None:
+                raise conn._server_error(commit.error)
+
+    def _opened(self, p: Prepared, reply: Reply, begin: Reply | None) -> None:
+        """Take over the reply to OPEN + first NFETCH."""
+        conn = self.connection
+        failure: Exception | None = None
+        if reply.error is not None:
+            failure = conn._server_error(reply.error)
+        elif reply.decode_error is not None:
+            failure = codec_error(reply.decode_error)
+        elif begin is not None and begin.error is not None:
+            failure = conn._server_error(begin.error)
+        if failure is not None:
+            if not reply.closed:
+                # The error may have come after OPEN; a CLOSE of a cursor that is not open is
+                # answered with an error that deferred groups ignore.
+                conn._defer(id_group(p.stmt_id, Msg.CLOSE))
+            conn._retire(p)
+            if begin is not None and begin.error is None:
+                conn._in_txn = True
+            raise failure
+        conn._after_begin(begin)
+        conn._after_statement(p, None)
+        self._result.prepared = p
+        self._result.close_needed = not reply.closed
+        self._has_result = True
+        self.description = p.description
+        self._rows = reply.rows
+        self._received = len(reply.rows)
+        self._exhausted = False
+        conn._open_results.add(self)
+        if _at_end(reply):
+            self._finish()
+
+    def _reset(self) -> None:
+        """Forget the previous result (its server cursor is closed with the next request)."""
+        self._release_result()
+        self.description = None
+        self.rowcount = -1
+        self.lastrowid = None
+        self._rows = []
+        self._pos = 0
+        self._base = 0
+        self._received = 0
+        self._exhausted = True
+        self._lost = None
+        self._has_result = False
+
+    def _release_result(self, commit_ansi: bool = True) -> None:
+        res = self._result
+        p = res.prepared
+        if p is None:
+            return
+        conn = self.connection
+        res.prepared = None
+        conn._open_results.discard(self)
+        if res.close_needed and p.stmt_id >= 0 and p.epoch == conn._epoch:
+            conn._defer(id_group(p.stmt_id, Msg.CLOSE))
+        res.close_needed = False
+        conn._retire(p)
+        if commit_ansi and conn._ansi_autocommit() and not conn._open_results:
+            conn._defer(COMMIT_GROUP)
+            conn._in_txn = False
+
+    def _finish(self) -> None:
+        """The result is exhausted: free the server cursor, publish rowcount."""
+        self._exhausted = True
+        self.rowcount = self._received
+        self._release_result()
+
+    def _result_lost(self, what: str, send_close: bool) -> None:
+        """Called by the connection: a transaction end or database change closed the cursor."""
+        if self._exhausted:
+            return
+        if not send_close:
+            self._result.close_needed = False
+        self._lost = what
+        self._exhausted = True
+        self._release_result(commit_ansi=False)
+
+    # ------------------------------------------------------------------ fetching
+
+    def _more(self) -> bool:
+        """Fetch the next batch; False when the result is exhausted."""
+        if self._exhausted:
+            if self._lost is not None:
+                lost, self._lost = self._lost, None
+                raise ProgrammingError(
+                    f"the result set was closed by {lost} before all rows were fetched "
+                    "(Informix closes cursors when a transaction ends)",
+                    sqlstate="24000",
+                )
+            return False
+        conn = self.connection
+        with conn._lock:
+            conn._check()
+            if self._exhausted:  # another thread's commit closed it meanwhile
+                return self._more()
+            p = self._result.prepared
+            assert p is not None
+            reply = conn._reply(p.decoder)
+            group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
+            conn._exchange([(group, reply)])
+            self._base += len(self._rows)
+            self._rows = reply.rows
+            self._pos = 0
+            self._received += len(reply.rows)
+            if reply.error is not None or reply.decode_error is not None:
+                self._result.close_needed = not reply.closed
+                self._exhausted = True
+                self._release_result()
+                if reply.error is not None:
+                    raise conn._server_error(reply.error)
+                assert reply.decode_error is not None
+                raise codec_error(reply.decode_error)
+            if reply.closed:
+                self._result.close_needed = False
+            if _at_end(reply):
+                self._finish()
+            return bool(reply.rows)
+
+    def _check_result(self) -> None:
+        self._check()
+        if not self._has_result:
+            raise _e.no_result_set()
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        pos = self._pos
+        rows = self._rows
+        if pos < len(rows):
+            self._pos = pos + 1
+            return rows[pos]
+        self._check_result()
+        while self._more():
+            if self._rows:
+                self._pos = 1
+                return self._rows[0]
+        return None
+
+    def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
+        self._check_result()
+        want = self.arraysize if size is None else size
+        out: list[tuple[Any, ...]] = []
+        while len(out) < want:
+            rows, pos = self._rows, self._pos
+            take = min(want - len(out), len(rows) - pos)
+            if take > 0:
+                out += rows[pos : pos + take]
+                self._pos = pos + take
+                continue
+            if not self._more():
+                break
+        return out
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        self._check_result()
+        out = self._rows[self._pos :]
+        self._pos = len(self._rows)
+        while self._more():
+            out += self._rows
+            self._pos = len(self._rows)
+        return out
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return self
+
+    def __next__(self) -> tuple[Any, ...]:
+        pos = self._pos
+        rows = self._rows
+        if pos < len(rows):
+            self._pos = pos + 1
+            return rows[pos]
+        row = self.fetchone()
+        if row is None:
+            raise StopIteration
+        return row
+
+    def scroll(self, value: int, mode: str = "relative") -> None:
+        """Move forward in the result (forward-only cursors cannot move back)."""
+        self._check_result()
+        if mode == "absolute":
+            value -= self._base + self._pos
+        elif mode != "relative":
+            raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
+        if value < 0:
+            raise NotSupportedError("this cursor is forward-only; it cannot scroll backwards")
+        while value > 0:
+            available = len(self._rows) - self._pos
+            if available >= value:
+                self._pos += value
+                return
+            value -= available
+            self._pos = len(self._rows)
+            if not self._more():
+                raise IndexError("scroll past the end of the result set")
+
+    # ------------------------------------------------------------------ other PEP 249 calls
+
+    def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> Cursor:
+        """Run a non-query once per parameter set, pipelined; see ``batch.execute_many``."""
+        from .batch import execute_many
+
+        self._check()
+        execute_many(self, operation, seq_of_parameters)
+        return self
+
+    def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
+        """``EXECUTE PROCEDURE procname(?, ...)``; returns the parameters unchanged.
+
+        Informix has no OUT parameters, so PEP 249's "modified copy" is the input itself. A
+        procedure that returns values makes a result set, fetchable as usual.
+        """
+        if not isinstance(procname, str) or not _PROC_NAME.match(procname):
+            raise ProgrammingError(f"invalid procedure name {procname!r}")
+        marks = ", ".join("?" * len(parameters))
+        self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(parameters))
+        return parameters
+
+    def close(self) -> None:
+        """Close the cursor; its open result's server cursor is closed with the next request."""
+        if self._closed:
+            return
+        conn = self.connection
+        with conn._lock:
+            if not conn.closed:
+                self._reset()
+            self._closed = True
+
+    def _check(self) -> None:
+        if self._closed:
+            raise _e.closed_error("cursor")
+        if self.connection.closed:
+            raise _e.closed_error("connection")
+
+    def __enter__(self) -> Cursor:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<ifxwire Cursor {state} rowcount={self.rowcount}>"
+
+
+def _at_end(reply: Reply) -> bool:
+    """Does this fetch reply end the result? (jdbc-protocol.md 3.5)
+
+    SQ_CLOSE, a reply without tuples, or SQ_DONE with the total count end it. A SQ_DONE of 0
+    next to tuples is not trusted to mean the end (JDBC keeps fetching in that case too).
+    """
+    if reply.closed or not reply.rows:
+        return True
+    done = reply.done
+    return done is not None and done.rows > 0
+
+
+def _lastrowid(reply: Reply) -> int | None:
+    """SERIAL8/BIGSERIAL from SQ_INSERTDONE, else SERIAL from SQ_DONE; None if neither."""
+    ins = reply.insertdone
+    if ins is not None:
+        if ins.bigserial:
+            return ins.bigserial
+        if ins.serial8:
+            return ins.serial8
+    done = reply.done
+    if done is not None and done.serial:
+        return done.serial
+    return None

@@ -1,0 +1,257 @@
+"""Where to connect and how: keyword arguments, ``informix://`` URLs, the sqlhosts file.
+
+Informix users already describe servers in two places: the ``INFORMIXSERVER`` variable names a
+server, and the sqlhosts file (``INFORMIXSQLHOSTS``) maps server names to host and port. A
+driver that ignores them makes every application carry a second copy of that configuration, so
+``connect()`` falls back on them when host and port are not given. sqlhosts groups (a
+``group`` line and members marked ``g=<group>``) become an ordered list of addresses to try.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from ..errors import InterfaceError
+
+if TYPE_CHECKING:
+    import ssl
+
+__all__ = ["Address", "ConnectParams", "lookup_sqlhosts", "parse_url", "resolve"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 9088
+DEFAULT_SERVER = "informix"
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    host: str
+    port: int
+    tls: bool = False
+
+
+@dataclass(slots=True)
+class ConnectParams:
+    """Every connection setting after URL, keywords, environment and sqlhosts are merged."""
+
+    addresses: list[Address]
+    user: str | None = None
+    password: str | None = None
+    database: str | None = None
+    server: str = DEFAULT_SERVER
+    autocommit: bool = False
+    connect_timeout: float | None = 15.0
+    read_timeout: float | None = None
+    keepalive: bool = False
+    client_locale: str = "en_US.8859-1"
+    db_locale: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    tls: bool | ssl.SSLContext = False
+    tls_server_hostname: str | None = None
+    fetch_buffer_size: int = 65536
+    statement_cache_size: int = 128
+    keep_char_padding: bool = False
+    pipelined_connect: bool = True
+    trace: bool = False
+
+    def __repr__(self) -> str:
+        # Never show the password, not even in a debugger or a log of the params object.
+        shown = replace(self, password="***" if self.password is not None else None)
+        return (
+            "ConnectParams("
+            + ", ".join(f"{name}={getattr(shown, name)!r}" for name in self.__slots__)
+            + ")"
+        )
+
+
+_BOOL_TRUE = frozenset({"1", "true", "yes", "on"})
+_BOOL_FALSE = frozenset({"0", "false", "no", "off"})
+_BOOL_OPTIONS = frozenset(
+    {"autocommit", "keepalive", "tls", "keep_char_padding", "pipelined_connect", "trace"}
+)
+_FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout"})
+_INT_OPTIONS = frozenset({"fetch_buffer_size", "statement_cache_size"})
+_STR_OPTIONS = frozenset({"server", "client_locale", "db_locale", "tls_server_hostname"})
+
+
+def _to_bool(name: str, value: str) -> bool:
+    v = value.strip().lower()
+    if v in _BOOL_TRUE:
+        return True
+    if v in _BOOL_FALSE:
+        return False
+    raise InterfaceError(f"URL option {name}={value!r} is not a boolean (use true or false)")
+
+
+def parse_url(url: str) -> dict[str, object]:
+    """Split ``informix://user:pass@host:port/db?option=value&...`` into keyword arguments.
+
+    Options are the keyword names of ``connect()``; an option spelled in upper case (DBDATE,
+    OPTCOMPIND, ...) is passed to the server as an environment variable.
+    """
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("informix", "ifx", "ifxwire"):
+        raise InterfaceError(f"unsupported URL scheme {parts.scheme!r}; use informix://")
+    out: dict[str, object] = {}
+    try:
+        port = parts.port
+    except ValueError:
+        raise InterfaceError(f"invalid port in URL {parts.netloc!r}") from None
+    if parts.hostname:
+        out["host"] = parts.hostname
+    if port is not None:
+        out["port"] = port
+    if parts.username:
+        out["user"] = unquote(parts.username)
+    if parts.password is not None:
+        out["password"] = unquote(parts.password)
+    db = unquote(parts.path.lstrip("/"))
+    if db:
+        out["database"] = db
+    env: dict[str, str] = {}
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if name in _BOOL_OPTIONS:
+            out[name] = _to_bool(name, value)
+        elif name in _FLOAT_OPTIONS:
+            try:
+                out[name] = float(value) if value else None
+            except ValueError:
+                raise InterfaceError(f"URL option {name}={value!r} is not a number") from None
+        elif name in _INT_OPTIONS:
+            try:
+                out[name] = int(value)
+            except ValueError:
+                raise InterfaceError(f"URL option {name}={value!r} is not an integer") from None
+        elif name in _STR_OPTIONS:
+            out[name] = value
+        elif name.isupper():
+            env[name] = value
+        else:
+            raise InterfaceError(
+                f"unknown URL option {name!r}; options are connect() keywords, and upper-case "
+                "names are sent as environment variables"
+            )
+    if env:
+        out["env"] = env
+    return out
+
+
+def _service_port(service: str, where: str) -> int:
+    if service.isdigit():
+        return int(service)
+    try:
+        return socket.getservbyname(service, "tcp")
+    except OSError:
+        raise InterfaceError(f"{where}: unknown service name {service!r}") from None
+
+
+def _sqlhosts_path() -> str | None:
+    path = os.environ.get("INFORMIXSQLHOSTS")
+    if path:
+        return path
+    home = os.environ.get("INFORMIXDIR")
+    if home:
+        candidate = os.path.join(home, "etc", "sqlhosts")
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def lookup_sqlhosts(server: str, path: str | None = None) -> list[Address]:
+    """Addresses for ``server`` from a sqlhosts file; empty when the file does not name it.
+
+    Lines are ``dbservername nettype hostname servicename [options]``. A ``group`` line makes
+    its name stand for every member line carrying ``g=<name>``, tried in file order. Shared
+    memory and stream-pipe entries cannot be reached over TCP and are skipped.
+    """
+    path = path or _sqlhosts_path()
+    if not path:
+        return []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError as exc:
+        raise InterfaceError(f"cannot read sqlhosts file {path!r}: {exc}") from None
+    direct: list[Address] = []
+    members: list[Address] = []
+    is_group = False
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        name, nettype, host, service = fields[:4]
+        options = dict(
+            opt.split("=", 1) for rest in fields[4:] for opt in rest.split(",") if "=" in opt
+        )
+        nettype = nettype.lower()
+        if name == server and nettype == "group":
+            is_group = True
+            continue
+        if nettype == "group" or "shm" in nettype or "str" in nettype:
+            continue
+        where = f"{path}:{lineno}"
+        if name == server:
+            direct.append(Address(host, _service_port(service, where), nettype.endswith("ssl")))
+        elif options.get("g") == server:
+            members.append(Address(host, _service_port(service, where), nettype.endswith("ssl")))
+    return members if is_group else direct
+
+
+def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectParams:
+    """Merge a URL (if any), explicit keywords (non-None wins), environment and sqlhosts."""
+    values: dict[str, object] = {}
+    if dsn_or_host is not None and "://" in dsn_or_host:
+        values.update(parse_url(dsn_or_host))
+    elif dsn_or_host is not None:
+        values["host"] = dsn_or_host
+    env: dict[str, str] = {}
+    url_env = values.pop("env", None)
+    if isinstance(url_env, dict):
+        env.update(url_env)
+    for key, value in given.items():
+        if value is None:
+            continue
+        if key == "env":
+            if not isinstance(value, Mapping):
+                raise InterfaceError("env must be a mapping of variable names to values")
+            env.update({str(k): str(v) for k, v in value.items()})
+        else:
+            values[key] = value
+    server = values.pop("server", None) or os.environ.get("INFORMIXSERVER") or DEFAULT_SERVER
+    host = values.pop("host", None)
+    port = values.pop("port", None)
+    tls = values.get("tls")
+    addresses: list[Address]
+    if host is None and port is None:
+        addresses = lookup_sqlhosts(str(server)) or [Address(DEFAULT_HOST, DEFAULT_PORT)]
+    else:
+        if port is not None and not isinstance(port, int):
+            try:
+                port = int(str(port))
+            except ValueError:
+                raise InterfaceError(f"port must be an integer, not {port!r}") from None
+        addresses = [
+            Address(
+                DEFAULT_HOST if host is None else str(host), DEFAULT_PORT if port is None else port
+            )
+        ]
+    if tls is None and any(a.tls for a in addresses):
+        values["tls"] = True
+    params = ConnectParams(addresses=addresses, server=str(server), env=env)
+    for key, value in values.items():
+        if not hasattr(params, key) or key == "addresses":
+            raise InterfaceError(f"unknown connection option {key!r}")
+        setattr(params, key, value)
+    if params.fetch_buffer_size < 1024:
+        raise InterfaceError("fetch_buffer_size must be at least 1024 bytes")
+    if params.statement_cache_size < 0:
+        raise InterfaceError("statement_cache_size must be 0 (off) or positive")
+    return params

@@ -1,0 +1,112 @@
+"""Login and session setup, sans-I/O: the bytes to send and the checks on what comes back.
+
+Kept apart from the connection so an asyncio connection can run the same handshake with its
+own I/O. The order and content follow JDBC (jdbc-protocol.md 1-2); see docs/DRIVER.md §1 for
+what is deliberately different (no PAM claim, no database in the login packet).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import socket
+import threading
+
+from .. import errors as _e
+from ..errors import OperationalError
+from ..protocol import messages as m
+from ..protocol.codes import CLIENT_PROTOCOLS
+from ..protocol.login import ConnectRequest, ConnectResponse, build_connect_request
+from ..protocol.wire import Writer
+from .dsn import ConnectParams
+
+__all__ = [
+    "CAP_TWO_GB_FETCH",
+    "check_login",
+    "login_request",
+    "session_groups",
+    "version_number",
+]
+
+#: SQ_PROTOCOLS bit 63: the server takes NFETCH buffer sizes beyond 32 KiB.
+CAP_TWO_GB_FETCH = 63
+#: The secondary environment JDBC sends (jdbc-protocol.md 2.3), plus OPTOFC=1 so the server
+#: closes exhausted cursors itself and the driver never pays a CLOSE for them.
+SESSION_ENV = [(b"DBTEMP", b"/tmp"), (b"SUBQCACHESZ", b"10"), (b"OPTOFC", b"1")]
+
+
+def _safe_cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return "/"
+
+
+def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
+    """The connection request packet and the user name it carries."""
+    env = {
+        "CLIENT_LOCALE": params.client_locale,
+        "DBDATE": "Y4MD-",
+        "NODEFDAC": "no",
+        "DBPATH": ".",
+        "IFX_UPDDESC": "1",
+    }
+    if params.db_locale:
+        env["DB_LOCALE"] = params.db_locale
+    env.update(params.env)
+    user = params.user if params.user is not None else getpass.getuser()
+    req = ConnectRequest(
+        user=user,
+        password=params.password,
+        server=params.server,
+        database=None,  # a name here makes a real server's DBOPEN fail with -759
+        env=env,
+        pid=os.getpid(),
+        thread_id=threading.get_ident() & 0x7FFFFFFF,
+        hostname=socket.gethostname(),
+        cwd=_safe_cwd(),
+        app_name=f"ifxwire@pid{os.getpid()}",
+    )
+    return build_connect_request(req, encoding), user
+
+
+def check_login(resp: ConnectResponse) -> None:
+    """Raise the PEP 249 error for a refused or redirected login."""
+    if not resp.accepted:
+        code = resp.svc_error or -951
+        base = _e.error_from_server(code, resp.os_error)
+        raise OperationalError(
+            f"login rejected: {base.message}",
+            sqlcode=code,
+            isamcode=base.isamcode,
+            sqlstate="28000" if code == -951 else "08004",
+        )
+    if resp.redirect:
+        raise OperationalError(
+            f"the server redirects to {resp.redirect!r}; redirection is not followed",
+            sqlstate="08004",
+        )
+
+
+def version_number(version: str) -> str:
+    """``"IBM Informix Dynamic Server Version 14.10.FC9"`` -> ``"14.10.FC9"``."""
+    return version.split("Version", 1)[1].strip() if "Version" in version else version
+
+
+def session_groups(database: str | None, encoding: str) -> list[bytes]:
+    """PROTOCOLS, INFO and (with a database) DBOPEN, each its own group, in JDBC's order."""
+    groups: list[bytes] = []
+    w = Writer()
+    m.put_protocols(w, CLIENT_PROTOCOLS)
+    m.put_eot(w)
+    groups.append(bytes(w.buf))
+    w = Writer()
+    m.put_info_env(w, SESSION_ENV)
+    m.put_eot(w)
+    groups.append(bytes(w.buf))
+    if database:
+        w = Writer()
+        m.put_dbopen(w, database.encode(encoding))
+        m.put_eot(w)
+        groups.append(bytes(w.buf))
+    return groups

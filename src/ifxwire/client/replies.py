@@ -1,0 +1,211 @@
+"""Sans-I/O reply parsing: server messages from a buffer, up to and including SQ_EOT.
+
+A ``Reply`` is fed ``(buffer, start, end)`` and returns where it stopped; it never touches a
+socket, so the sync connection and a future asyncio protocol share it unchanged. Feeding stops
+at the SQ_EOT that ends the reply (later bytes belong to the next pipelined reply) or when a
+message is incomplete (``need`` then says how many bytes the message takes, if known).
+
+Why the rules look like this:
+
+* SQ_ERR is remembered, not raised: the server still sends the rest of the reply, and the
+  stream must be read to SQ_EOT to stay in sync (JDBC does the same).
+* SQ_TUPLE is the hot path. Consecutive tuples are decoded in place by the statement's cached
+  row decoder, straight from the receive buffer; no slice, no intermediate object per row.
+  A row that cannot be decoded is remembered like a server error, so the stream stays in sync.
+* Any other unknown code cannot be skipped (SQLI has no outer framing, so its length is
+  unknowable): the reply raises ``UnknownMessage`` and the connection must be abandoned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..protocol import messages as m
+from ..protocol.codes import Msg
+from ..protocol.columns import ColumnDesc
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, i32_at
+from ..types.errors import CodecError
+
+__all__ = ["Reply", "UnknownMessage"]
+
+RowDecoder = Callable[[Any, int, int], tuple[Any, ...]]
+
+_TUPLE = int(Msg.TUPLE)
+_EOT = int(Msg.EOT)
+
+
+class UnknownMessage(ProtocolViolation):
+    """The server sent a message code this driver does not know; the stream is lost."""
+
+    def __init__(self, code: int, offset: int) -> None:
+        super().__init__(f"unknown server message code {code} (0x{code:04x})", offset)
+        self.code = code
+
+
+class Reply:
+    """What one reply told us. Fields stay None/empty for messages that did not come."""
+
+    __slots__ = (
+        "closed",
+        "complete",
+        "consumed",
+        "cost",
+        "decode_error",
+        "decoder",
+        "describe",
+        "done",
+        "dones",
+        "encoding",
+        "error",
+        "exit",
+        "idescribe",
+        "insertdone",
+        "layout",
+        "names",
+        "need",
+        "protocols",
+        "rows",
+        "tupid",
+        "version",
+        "xactstat",
+    )
+
+    def __init__(
+        self,
+        layout: m.Layout,
+        encoding: str,
+        decoder: RowDecoder | None = None,
+        trace: bool = False,
+    ) -> None:
+        self.layout = layout
+        self.encoding = encoding
+        self.decoder = decoder
+        self.rows: list[tuple[Any, ...]] = []
+        self.complete = False
+        self.need = 0
+        self.consumed = 0
+        self.describe: m.Describe | None = None
+        self.done: m.Done | None = None
+        self.dones = 0
+        self.insertdone: m.InsertDone | None = None
+        self.error: m.ServerError | None = None
+        self.decode_error: CodecError | None = None
+        self.closed = False
+        self.exit = False
+        self.protocols: bytes | None = None
+        self.version: str | None = None
+        self.idescribe: list[ColumnDesc] | None = None
+        self.cost: tuple[int, int] | None = None
+        self.tupid: int | None = None
+        self.xactstat: tuple[int, int, int] | None = None
+        self.names: list[str] | None = [] if trace else None
+
+    def feed(self, buf: Any, pos: int, end: int) -> int:
+        """Parse complete messages in ``buf[pos:end]``; return the position after the last one.
+
+        Sets ``complete`` once SQ_EOT (or SQ_EXIT) has been consumed. Raises UnknownMessage or
+        ProtocolViolation when the bytes cannot be a reply.
+        """
+        first = pos
+        try:
+            while True:
+                if end - pos < 2:
+                    self.need = 2
+                    return pos
+                code = (buf[pos] << 8) | buf[pos + 1]
+                if code == _TUPLE:
+                    pos = self._tuples(buf, pos, end)
+                    if self.need:
+                        return pos
+                    continue
+                if code == _EOT:
+                    pos += 2
+                    self.complete = True
+                    self.need = 0
+                    if self.names is not None:
+                        self.names.append("EOT")
+                    return pos
+                r = Reader(buf, pos + 2, end)
+                try:
+                    self._message(code, r, self.consumed + pos - first)
+                except NeedMore:
+                    self.need = 0
+                    return pos
+                pos = r.pos
+                if self.exit:
+                    self.complete = True
+                    return pos
+        finally:
+            self.consumed += pos - first
+
+    def _tuples(self, buf: Any, pos: int, end: int) -> int:
+        """Decode a run of SQ_TUPLE messages; the tight loop of the driver."""
+        decode = self.decoder
+        if decode is None:
+            raise ProtocolViolation("SQ_TUPLE without a described result", pos)
+        append = self.rows.append
+        self.need = 0
+        while end - pos >= 8 and buf[pos + 1] == _TUPLE and buf[pos] == 0:
+            size: int = i32_at(buf, pos + 4)[0]
+            nxt = pos + 8 + size + (size & 1)
+            if nxt > end:
+                if size < 0:
+                    raise ProtocolViolation(f"SQ_TUPLE with negative size {size}", pos)
+                self.need = nxt - pos
+                return pos
+            try:
+                append(decode(buf, pos + 8, size))
+            except CodecError as exc:
+                if self.decode_error is None:
+                    self.decode_error = exc
+            pos = nxt
+        if end - pos < 8 and end - pos >= 2 and buf[pos + 1] == _TUPLE and buf[pos] == 0:
+            self.need = 8
+        if self.names is not None:
+            self.names.append("TUPLE")
+        return pos
+
+    def _message(self, code: int, r: Reader, offset: int) -> None:
+        """One non-tuple message whose code has been read; ``r`` sits after the code."""
+        layout = self.layout
+        if code == Msg.DONE:
+            self.done = m.read_done(r, layout)
+            self.dones += 1
+        elif code == Msg.DESCRIBE:
+            self.describe = m.read_describe(r, layout, self.encoding)
+        elif code == Msg.ERR:
+            err = m.read_err(r, layout)
+            # sqlcode 100 is "no data", a warning; 0 is a warning carrying an SQLSTATE.
+            if err.sqlcode < 0 and self.error is None:
+                self.error = err
+        elif code == Msg.CLOSE:
+            self.closed = True
+        elif code == Msg.INSERTDONE:
+            self.insertdone = m.read_insertdone(r, layout)
+        elif code == Msg.COST:
+            self.cost = (r.i32(), r.i32())
+        elif code == Msg.XACTSTAT:
+            self.xactstat = (r.i16(), r.i16(), r.i16())
+        elif code == Msg.PROTOCOLS:
+            self.protocols = r.padded(r.u16())
+        elif code == Msg.VERSION:
+            self.version = r.charstr().decode(self.encoding, errors="replace")
+        elif code == Msg.IDESCRIBE:
+            self.idescribe = m.read_idescribe(r, layout, self.encoding)
+        elif code == Msg.TUPID:
+            self.tupid = r.i32()
+        elif code == Msg.INFO:
+            while True:
+                kind = r.i16()
+                if kind == 0:
+                    break
+                r.padded(r.u16())
+        elif code == Msg.REASSOC:
+            pass
+        elif code == Msg.EXIT:
+            self.exit = True
+        else:
+            raise UnknownMessage(code, offset)
+        if self.names is not None:
+            self.names.append(Msg(code).name)

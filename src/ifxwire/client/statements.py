@@ -1,0 +1,238 @@
+"""Prepared statements, their PEP 249 description, and the per-connection statement cache.
+
+A prepared statement costs a round trip, and its row decoder is compiled code; both are worth
+keeping while the SQL text is reused. The cache maps SQL text to the server's statement id
+and everything learned from SQ_DESCRIBE, so a repeated SELECT is one request group and a
+repeated INSERT is one group too. The cache is an LRU; an evicted statement is released on
+the server with a deferred ``ID RELEASE`` that rides along with the next request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..protocol.codes import (
+    DBFLAG_ANSI,
+    DBFLAG_LOGGED,
+    XID_BOOLEAN,
+    XID_LVARCHAR,
+    StmtType,
+    TypeCode,
+)
+from ..protocol.columns import ColumnDesc
+from ..types import numeric as _num
+from ..types import temporal as _tmp
+from .placeholders import SqlPlan
+from .replies import RowDecoder
+
+__all__ = [
+    "DATABASE_TYPES",
+    "DDL_TYPES",
+    "NO_TRANSACTION_TYPES",
+    "Description",
+    "Prepared",
+    "StatementCache",
+    "database_name",
+    "describe_columns",
+    "flags_from_create",
+    "type_code",
+]
+
+_T = TypeCode
+_S = StmtType
+
+Description = tuple[str, int, int | None, int | None, int | None, int | None, bool]
+
+#: Statements after which cached statements may describe stale shapes: the cache is dropped.
+DDL_TYPES = frozenset(
+    {
+        _S.CREATE_TABLE, _S.DROP_TABLE, _S.CREATE_INDEX, _S.DROP_INDEX, _S.GRANT, _S.REVOKE,
+        _S.RENAME_TABLE, _S.RENAME_COLUMN, _S.ALTER, _S.CREATE_VIEW, _S.DROP_VIEW,
+        _S.CREATE_SYNONYM, _S.DROP_SYNONYM, _S.CREATE_TEMP_TABLE,
+    }
+)  # fmt: skip
+#: Statements that change the current database: the server forgets every statement id.
+DATABASE_TYPES = frozenset({_S.DATABASE, _S.CREATE_DATABASE, _S.DROP_DATABASE, _S.CLOSE_DATABASE})
+#: Statements that never need (or must not run inside) an implicit BEGIN WORK.
+NO_TRANSACTION_TYPES = DATABASE_TYPES | {
+    _S.BEGIN_WORK,
+    _S.COMMIT_WORK,
+    _S.ROLLBACK_WORK,
+    _S.SET_ISOLATION,
+    _S.SET_LOCK_MODE,
+    _S.SET_LOG,
+}
+
+_FIXED_DISPLAY: dict[int, tuple[int, int, int | None]] = {
+    _T.SMALLINT: (6, 2, 5),
+    _T.INTEGER: (11, 4, 10),
+    _T.SERIAL: (11, 4, 10),
+    _T.INT8: (20, 10, 19),
+    _T.SERIAL8: (20, 10, 19),
+    _T.BIGINT: (20, 8, 19),
+    _T.BIGSERIAL: (20, 8, 19),
+    _T.FLOAT: (24, 8, None),
+    _T.SMALLFLOAT: (14, 4, None),
+    _T.DATE: (10, 4, None),
+    _T.BOOLEAN: (1, 1, None),
+}
+
+
+def type_code(col: ColumnDesc) -> int:
+    """The Informix base type, with the built-in UDTs named as their own codes.
+
+    Servers describe BOOLEAN as UDTFIXED (41) and LVARCHAR as UDTVAR (40) with an extended id
+    and type name; applications expect 45 and 43.
+    """
+    base = col.base
+    if base == _T.UDTFIXED and (col.xid == XID_BOOLEAN or col.type_name.lower() == "boolean"):
+        return int(_T.BOOLEAN)
+    if base == _T.UDTVAR and (col.xid == XID_LVARCHAR or col.type_name.lower() == "lvarchar"):
+        return int(_T.LVARCHAR)
+    return base
+
+
+def _temporal_sizes(col: ColumnDesc, interval: bool) -> tuple[int, int, int, int]:
+    digits, start, end = _tmp.parse_qualifier(col.enclen)
+    whole = [u for u in (0, 2, 4, 6, 8, 10) if start <= u <= end]
+    display = digits + max(len(whole) - 1, 0) + (1 if end > 10 else 0) + (1 if interval else 0)
+    return display, _tmp.qualifier_width(col.enclen), digits, max(end - 10, 0)
+
+
+def _sizes(col: ColumnDesc, code: int) -> tuple[int | None, int | None, int | None, int | None]:
+    """(display_size, internal_size, precision, scale) for one column."""
+    if code in _FIXED_DISPLAY:
+        display, internal, precision = _FIXED_DISPLAY[code]
+        return display, internal, precision, 0 if precision is not None else None
+    enclen = col.enclen
+    if code in (_T.DECIMAL, _T.MONEY):
+        p, s = enclen >> 8, enclen & 0xFF
+        scale = None if s == _num.DECIMAL_FLOATING_SCALE else s
+        display = p + 1 + (1 if scale else 0) if scale is not None else p + 6
+        return display, _num.decimal_width(enclen), p, scale
+    if code in (_T.DATETIME, _T.INTERVAL):
+        return _temporal_sizes(col, code == _T.INTERVAL)
+    if code in (_T.CHAR, _T.NCHAR):
+        return enclen, enclen, None, None
+    if code in (_T.VARCHAR, _T.NVARCHAR):
+        size = (enclen & 0xFF) or 255
+        return size, size, None, None
+    if code == _T.LVARCHAR:
+        return enclen, enclen, None, None
+    return None, None, None, None
+
+
+def describe_columns(columns: list[ColumnDesc]) -> tuple[Description, ...]:
+    """PEP 249 ``cursor.description`` 7-tuples with real sizes, precision, scale and nullability."""
+    out = []
+    for col in columns:
+        code = type_code(col)
+        display, internal, precision, scale = _sizes(col, code)
+        out.append((col.name, code, display, internal, precision, scale, col.nullable))
+    return tuple(out)
+
+
+@dataclass(eq=False, slots=True)
+class Prepared:
+    """One statement prepared on the server (a statement id valid until RELEASE)."""
+
+    sql: str
+    plan: SqlPlan
+    stmt_id: int
+    stmt_type: int
+    columns: list[ColumnDesc]
+    #: The connection's database epoch at prepare time; ids die when the database changes.
+    epoch: int
+    cursor_name: bytes
+    decoder: RowDecoder | None = None
+    description: tuple[Description, ...] | None = None
+    cached: bool = False
+    #: A cursor is open on it: nobody else may OPEN or EXECUTE it until that cursor is done.
+    busy: bool = False
+    #: Release it as soon as it is not busy (evicted from the cache, or never cached).
+    doomed: bool = False
+    #: Bytes asked for per NFETCH: the connection's size, but never less than one row.
+    fetch_size: int = 4096
+
+    @property
+    def is_query(self) -> bool:
+        return bool(self.columns)
+
+
+class StatementCache:
+    """LRU of prepared statements keyed by the SQL text the application passed."""
+
+    __slots__ = ("_map", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._map: OrderedDict[str, Prepared] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+    def get(self, sql: str) -> Prepared | None:
+        p = self._map.get(sql)
+        if p is not None:
+            self._map.move_to_end(sql)
+        return p
+
+    def add(self, p: Prepared) -> list[Prepared]:
+        """Cache ``p``; returns the statements pushed out (the caller releases them)."""
+        if self.size <= 0:
+            return []
+        old = self._map.pop(p.sql, None)
+        evicted = [] if old is None or old is p else [old]
+        self._map[p.sql] = p
+        p.cached = True
+        while len(self._map) > self.size:
+            _, out = self._map.popitem(last=False)
+            evicted.append(out)
+        for e in evicted:
+            e.cached = False
+        return evicted
+
+    def discard(self, p: Prepared) -> None:
+        if self._map.get(p.sql) is p:
+            del self._map[p.sql]
+        p.cached = False
+
+    def drain(self) -> list[Prepared]:
+        out = list(self._map.values())
+        self._map.clear()
+        for p in out:
+            p.cached = False
+        return out
+
+
+# SQL text helpers for statements that change the current database.
+
+_MODE_ANSI = re.compile(r"\bLOG\s+MODE\s+ANSI\b", re.IGNORECASE)
+_WITH_LOG = re.compile(r"\bWITH\s+(?:BUFFERED\s+)?LOG\b", re.IGNORECASE)
+
+
+def _words(sql: str) -> list[str]:
+    return sql.replace("(", " ").replace(";", " ").split()
+
+
+def database_name(sql: str) -> str | None:
+    """The database a DATABASE / CREATE DATABASE statement names (for conn.database)."""
+    words = _words(sql)
+    upper = [w.upper() for w in words]
+    if "DATABASE" in upper:
+        i = upper.index("DATABASE")
+        if i + 1 < len(words):
+            name = words[i + 1]
+            return name.strip('"').split("@", 1)[0]
+    return None
+
+
+def flags_from_create(sql: str) -> int:
+    """CREATE DATABASE's logging mode from its text, when the server's SQ_DONE has no flags."""
+    if _MODE_ANSI.search(sql):
+        return DBFLAG_LOGGED | DBFLAG_ANSI
+    if _WITH_LOG.search(sql):
+        return DBFLAG_LOGGED
+    return 0

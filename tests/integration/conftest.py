@@ -1,0 +1,287 @@
+"""Fixtures for driver tests over real sockets.
+
+* ``server``: one in-process ifxwire-server for the whole session (``Server(port=0)``).
+* ``dbname`` / ``conn``: a logged database created once per test module, and a fresh
+  connection to it per test (autocommit off, as PEP 249 wants).
+* ``fake``: a scripted SQLI server (``FakeServer``) for what the real server cannot stage on
+  purpose: unknown message codes, a peer that hangs up mid-reply or never answers, and exact
+  records of the request groups the driver sent. It answers with the same protocol builders
+  the real server uses, so only the scenario is fake, not the bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+from ifxwire.protocol import messages as m
+from ifxwire.protocol.codes import SERVER_PROTOCOLS, Msg, StmtType, TypeCode
+from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.protocol.login import (
+    ConnectResponse,
+    build_connect_response,
+    packet_length,
+    parse_connect_request,
+)
+from ifxwire.protocol.wire import NeedMore, Reader, Writer
+
+USER = "informix"
+PASSWORD = "in4mix"
+
+
+# ------------------------------------------------------------------------------------------
+# The real server
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Any]:
+    from ifxwire.server import Server
+
+    with Server(port=0, data=":memory:") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def connect_kwargs(server: Any) -> dict[str, Any]:
+    return {"host": server.host, "port": server.port, "user": USER, "password": PASSWORD}
+
+
+def _module_db_name(request: pytest.FixtureRequest) -> str:
+    name = re.sub(r"[^a-z0-9_]", "_", request.module.__name__.rsplit(".", 1)[-1].lower())
+    return ("d_" + name)[:60]
+
+
+@pytest.fixture(scope="module")
+def dbname(request: pytest.FixtureRequest, connect_kwargs: dict[str, Any]) -> str:
+    """A logged database for this test module (created once, left for the session)."""
+    name = _module_db_name(request)
+    c = ifxwire.connect(**connect_kwargs)
+    try:
+        c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
+    finally:
+        c.close()
+    return name
+
+
+@pytest.fixture()
+def conn(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = ifxwire.connect(**connect_kwargs, database=dbname)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+# ------------------------------------------------------------------------------------------
+# The scripted fake server
+# ------------------------------------------------------------------------------------------
+
+Hook = Callable[[list[m.ClientMsg]], "bytes | None"]
+
+
+def int_col(name: str) -> ColumnDesc:
+    return ColumnDesc(name, TypeCode.INTEGER, 4)
+
+
+class FakeServer:
+    """Accepts connections and answers each request group from a tiny in-memory model.
+
+    ``results`` maps SQL text to ``(columns, rows)``; any other SQL is a non-query answered
+    with SQ_DONE(rows=1). ``hook(group)`` may return raw reply bytes to send instead, or
+    ``HANGUP`` to close the socket; ``silent`` makes the server read and never answer.
+    ``groups`` records every request group as a list of message names.
+    """
+
+    HANGUP = b"__hangup__"
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.host, self.port = self.sock.getsockname()[:2]
+        self.results: dict[str, tuple[list[ColumnDesc], list[tuple[Any, ...]]]] = {}
+        self.groups: list[list[str]] = []
+        self.hook: Hook | None = None
+        self.silent = False
+        self.optofc_close = True
+        self.db_flags = 0x1
+        self.login_envs: list[dict[str, str]] = []
+        self.recv_calls = 0
+        self._stop = False
+        self._threads: list[threading.Thread] = []
+        self._conns: list[socket.socket] = []
+        t = threading.Thread(target=self._accept, daemon=True)
+        t.start()
+
+    def kwargs(self, **extra: Any) -> dict[str, Any]:
+        return {"host": self.host, "port": self.port, "user": USER, "password": PASSWORD} | extra
+
+    def close(self) -> None:
+        self._stop = True
+        self.sock.close()
+        for c in self._conns:
+            with contextlib.suppress(OSError):
+                c.shutdown(socket.SHUT_RDWR)
+            c.close()
+
+    def names(self, since: int = 0) -> list[str]:
+        return [" ".join(g) for g in self.groups[since:]]
+
+    # ---------------------------------------------------------------- session
+
+    def _accept(self) -> None:
+        while not self._stop:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self._conns.append(c)
+            t = threading.Thread(target=self._session, args=(c,), daemon=True)
+            t.start()
+
+    def _session(self, c: socket.socket) -> None:
+        buf = bytearray()
+        try:
+            while True:
+                try:
+                    n = packet_length(buf)
+                    if len(buf) >= n:
+                        break
+                except NeedMore:
+                    pass
+                chunk = c.recv(65536)
+                if not chunk:
+                    return
+                buf += chunk
+            req = parse_connect_request(bytes(buf[:n]))
+            del buf[:n]
+            self.login_envs.append(dict(req.env))
+            ok = req.password == PASSWORD
+            resp = ConnectResponse(accepted=ok, svc_error=0 if ok else -951)
+            c.sendall(build_connect_response(resp))
+            if not ok:
+                return
+            state = _State()
+            while True:
+                group: list[m.ClientMsg] = []
+                while True:
+                    r = Reader(buf)
+                    try:
+                        msg = m.read_client_message(r, state.layout)
+                    except NeedMore:
+                        chunk = c.recv(65536)
+                        self.recv_calls += 1
+                        if not chunk:
+                            return
+                        buf += chunk
+                        continue
+                    # Keep the BIND bytes' offsets valid: copy the message out before trimming.
+                    del buf[: r.pos]
+                    if msg.code == Msg.EXIT:
+                        c.sendall(b"\x00\x38")
+                        return
+                    group.append(msg)
+                    if msg.code == Msg.EOT:
+                        break
+                self.groups.append([_name(x.code) for x in group])
+                if self.silent:
+                    continue
+                if self.hook is not None:
+                    out = self.hook(group)
+                    if out == self.HANGUP:
+                        c.close()
+                        return
+                    if out is not None:
+                        c.sendall(out)
+                        continue
+                c.sendall(self._answer(state, group))
+        except OSError:
+            return
+        finally:
+            with contextlib.suppress(OSError):
+                c.close()
+
+    def _answer(self, st: _State, group: list[m.ClientMsg]) -> bytes:
+        w = Writer()
+        for msg in group:
+            code = msg.code
+            if code == Msg.PROTOCOLS:
+                st.layout = m.Layout.negotiate(SERVER_PROTOCOLS, msg.data)
+                m.put_protocols(w, SERVER_PROTOCOLS)
+            elif code == Msg.DBOPEN:
+                m.put_done(w, 0, st.layout, warnings=self.db_flags)
+            elif code == Msg.PREPARE:
+                st.next_id += 1
+                sql = msg.sql.decode("iso-8859-1")
+                st.stmts[st.next_id] = sql
+                st.current = st.next_id
+            elif code == Msg.NDESCRIBE:
+                sql = st.stmts[st.current]
+                cols = self.results[sql][0] if sql in self.results else []
+                stype = StmtType.SELECT if cols else StmtType.INSERT
+                m.put_describe(w, stype, st.current, cols, 4 * len(cols), st.layout)
+            elif code == Msg.ID:
+                st.current = msg.number
+            elif code == Msg.OPEN:
+                sql = st.stmts[st.current]
+                st.cursor = iter(self.results[sql][1])
+                st.fetched = 0
+            elif code == Msg.NFETCH:
+                sql = st.stmts[st.current]
+                cols = self.results[sql][0]
+                budget = max(msg.number, 4096)
+                sent = 0
+                assert st.cursor is not None
+                ended = True
+                for row in st.cursor:
+                    payload = b"".join(
+                        b"\x80\x00\x00\x00" if v is None else int(v).to_bytes(4, "big", signed=True)
+                        for v in row
+                    )
+                    assert len(payload) == 4 * len(cols)
+                    m.put_tuple(w, payload)
+                    st.fetched += 1
+                    sent += len(payload) + 8
+                    if sent >= budget:
+                        ended = False
+                        break
+                if ended:
+                    m.put_done(w, st.fetched, st.layout)
+                    if self.optofc_close:
+                        w.u16(Msg.CLOSE)
+            elif code == Msg.EXECUTE:
+                m.put_done(w, 1, st.layout, serial=7)
+        w.u16(Msg.EOT)
+        return bytes(w.buf)
+
+
+class _State:
+    def __init__(self) -> None:
+        self.layout = m.Layout()
+        self.next_id = -1
+        self.current = 0
+        self.stmts: dict[int, str] = {}
+        self.cursor: Iterator[tuple[Any, ...]] | None = None
+        self.fetched = 0
+
+
+def _name(code: int) -> str:
+    try:
+        return Msg(code).name
+    except ValueError:
+        return str(code)
+
+
+@pytest.fixture()
+def fake() -> Iterator[FakeServer]:
+    srv = FakeServer()
+    try:
+        yield srv
+    finally:
+        srv.close()

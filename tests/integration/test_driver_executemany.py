@@ -1,0 +1,111 @@
+"""Pipelined executemany: volume, per-row failures, generators, what it refuses."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+_SEQ = itertools.count()
+
+
+@pytest.fixture()
+def table(conn: ifxwire.Connection) -> str:
+    name = f"em_{next(_SEQ)}"
+    conn.execute(f"CREATE TABLE {name} (id INT PRIMARY KEY, v VARCHAR(20))")
+    conn.commit()
+    return name
+
+
+def test_100k_rows_in_one_transaction(conn: ifxwire.Connection, table: str) -> None:
+    cur = conn.cursor()
+    n = 100_000
+    cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", ((i, f"v{i}") for i in range(n)))
+    assert cur.rowcount == n
+    assert conn.in_transaction
+    conn.commit()
+    assert cur.execute(f"SELECT COUNT(*), SUM(id) FROM {table}").fetchone() == (n, n * (n - 1) // 2)
+
+
+@pytest.mark.parametrize("bad", [[0], [500], [999], [0, 500, 999]])
+def test_failing_rows_are_reported_and_others_done(
+    conn: ifxwire.Connection, table: str, bad: list[int]
+) -> None:
+    cur = conn.cursor()
+    cur.execute(f"INSERT INTO {table} VALUES (-1, 'dup')")
+    rows = [(-1 if i in bad else i, "x") for i in range(1000)]
+    with pytest.raises(ifxwire.IntegrityError) as info:
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
+    e = info.value
+    assert e.row_index == bad[0]  # type: ignore[attr-defined]
+    assert [i for i, _ in e.errors] == bad  # type: ignore[attr-defined]
+    assert all(isinstance(x, ifxwire.IntegrityError) for _, x in e.errors)  # type: ignore[attr-defined]
+    assert e.message.startswith(f"executemany row {bad[0]}:")
+    assert e.sqlcode is not None and e.sqlcode < 0
+    assert cur.rowcount == 1000 - len(bad)
+    # The connection is usable and the good rows are there.
+    assert cur.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (1001 - len(bad),)
+
+
+def test_client_side_bad_row(conn: ifxwire.Connection, table: str) -> None:
+    cur = conn.cursor()
+    rows: list[tuple[Any, ...]] = [(1, "a"), (2, object()), (3, "c"), (4,)]
+    with pytest.raises(ifxwire.ProgrammingError) as info:
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
+    assert info.value.row_index == 1  # type: ignore[attr-defined]
+    assert [i for i, _ in info.value.errors] == [1, 3]  # type: ignore[attr-defined]
+    assert cur.rowcount == 2
+    assert cur.execute(f"SELECT id FROM {table} ORDER BY id").fetchall() == [(1,), (3,)]
+
+
+def test_generator_input_and_markers(conn: ifxwire.Connection, table: str) -> None:
+    def gen() -> Iterator[dict[str, object]]:
+        for i in range(3000):
+            yield {"id": i, "v": str(i)}
+
+    cur = conn.cursor()
+    cur.executemany(f"INSERT INTO {table} VALUES (:id, :v)", gen())
+    assert cur.rowcount == 3000
+    cur.executemany(f"UPDATE {table} SET v = :2 WHERE id = :1", [(1, "one"), (2, "two")])
+    assert cur.rowcount == 2
+    assert cur.execute(f"SELECT v FROM {table} WHERE id = 2").fetchone() == ("two",)
+
+
+def test_empty_sequence(conn: ifxwire.Connection, table: str) -> None:
+    cur = conn.cursor()
+    cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", [])
+    assert cur.rowcount == 0
+
+
+def test_rejects_queries(conn: ifxwire.Connection, table: str) -> None:
+    cur = conn.cursor()
+    with pytest.raises(ifxwire.ProgrammingError, match="returns rows"):
+        cur.executemany(f"SELECT * FROM {table} WHERE id = ?", [(1,), (2,)])
+    assert cur.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,)
+
+
+def test_generator_that_raises(conn: ifxwire.Connection, table: str) -> None:
+    def gen() -> Iterator[tuple[int, str]]:
+        for i in range(600):
+            yield (i, "x")
+        raise RuntimeError("boom")
+
+    cur = conn.cursor()
+    with pytest.raises(RuntimeError, match="boom"):
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", gen())
+    assert not conn.broken
+    assert cur.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (600,)
+
+
+def test_autocommit_executemany(connect_kwargs: dict[str, Any], dbname: str, table: str) -> None:
+    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+    c.cursor().executemany(f"INSERT INTO {table} VALUES (?, ?)", [(i, "a") for i in range(50)])
+    assert not c.in_transaction
+    c.close()
+    c2 = ifxwire.connect(**connect_kwargs, database=dbname)
+    assert c2.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (50,)
+    c2.close()

@@ -1,0 +1,87 @@
+"""TLS: the socket is wrapped before the first SQLI byte; certificates are verified.
+
+Informix terminates TLS on a dedicated listener; here a small TLS proxy in front of the
+embedded server plays that role, with a throwaway self-signed certificate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import ssl
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+
+def _pump(src: socket.socket, dst: socket.socket) -> None:
+    try:
+        while data := src.recv(65536):
+            dst.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+
+@pytest.fixture(scope="module")
+def tls_proxy(server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    # The openssl CLI is part of every supported machine image; its absence is a setup error.
+    assert shutil.which("openssl"), "openssl is needed to make a test certificate"
+    d = tmp_path_factory.mktemp("tls")
+    cert, key = d / "cert.pem", d / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def accept() -> None:
+        while True:
+            try:
+                raw, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                tls = ctx.wrap_socket(raw, server_side=True)
+            except (ssl.SSLError, OSError):
+                raw.close()
+                continue
+            upstream = socket.create_connection((server.host, server.port))
+            threading.Thread(target=_pump, args=(tls, upstream), daemon=True).start()
+            threading.Thread(target=_pump, args=(upstream, tls), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield port, cert
+    listener.close()
+
+
+def test_tls_with_trusted_context(tls_proxy: tuple[int, Path], dbname: str) -> None:
+    port, cert = tls_proxy
+    ctx = ssl.create_default_context(cafile=str(cert))
+    c = ifxwire.connect(
+        host="127.0.0.1", port=port, user="informix", password="in4mix", database=dbname, tls=ctx
+    )
+    assert c.execute("SELECT tabid FROM systables WHERE tabid = 1").fetchall() == [(1,)]
+    c.close()
+
+
+def test_tls_true_verifies_the_certificate(tls_proxy: tuple[int, Path]) -> None:
+    port, _ = tls_proxy
+    with pytest.raises(ifxwire.OperationalError, match="TLS") as info:
+        ifxwire.connect(host="127.0.0.1", port=port, user="informix", password="in4mix", tls=True)
+    assert info.value.sqlstate == "08001"
