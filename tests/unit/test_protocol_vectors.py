@@ -349,7 +349,7 @@ class TestServerMessages:
         got = m.read_insertdone(Reader(w.getvalue(), 2), NARROW)
         assert (got.serial8, got.bigserial) == (42, 42)
 
-    def test_int8_vector(self) -> None:
+    def test_insertdone_negative_int8(self) -> None:
         # jdbc-protocol.md 4.2: -1234567890123 -> FFFF 71FB04CB 0000011F
-        assert m.int8_bytes(-1234567890123) == h("FFFF 71FB04CB 0000011F")
-        assert m.read_int8(Reader(h("FFFF 71FB04CB 0000011F"))) == -1234567890123
+        data = h("FFFF 71FB04CB 0000011F 0000000000000000")
+        assert m.read_insertdone(Reader(data), NARROW).serial8 == -1234567890123

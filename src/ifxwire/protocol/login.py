@@ -40,6 +40,35 @@ def _get_str(r: Reader, encoding: str) -> str | None:
     return r.raw(n).rstrip(b"\0").decode(encoding, errors="replace")
 
 
+def _put_asf_binary(w: Writer, version: str, cap1: int, float_format: str, encoding: str) -> None:
+    """The block both directions open with: markers, float format, application type, the
+    version / serial / application id strings and the three capability words."""
+    w.u16(Login.ASSOC).u16(Login.ASCBINARY).i32(Login.PROTOCOL_ID)
+    _put_str(w, float_format, encoding)
+    w.u16(Login.ASCBPARMS).raw(_APPL_TYPE)
+    _put_str(w, version, encoding)
+    _put_str(w, CLIENT_SERIAL, encoding)
+    _put_str(w, APPLICATION_ID, encoding)
+    w.i32(cap1).i32(0).i32(0)
+
+
+def _read_asf_binary(r: Reader, encoding: str) -> tuple[str, str, int]:
+    """(float format, version, Cap_1) from the block ``_put_asf_binary`` writes."""
+    _expect(r, Login.ASSOC, "SQ_ASSOC")
+    _expect(r, Login.ASCBINARY, "SQ_ASCBINARY")
+    r.i32()
+    float_format = _get_str(r, encoding) or ""
+    _expect(r, Login.ASCBPARMS, "SQ_ASCBPARMS")
+    r.skip(12)
+    version = _get_str(r, encoding) or ""
+    _get_str(r, encoding)
+    _get_str(r, encoding)
+    cap1 = r.i32()
+    r.i32()
+    r.i32()
+    return float_format, version, cap1
+
+
 @dataclass
 class ConnectRequest:
     """What a client says when it connects (fields in the order JDBC writes them)."""
@@ -61,13 +90,8 @@ class ConnectRequest:
 
 def build_connect_request(req: ConnectRequest, encoding: str = "iso-8859-1") -> bytes:
     w = Writer()
-    w.u16(Login.ASSOC).u16(Login.ASCBINARY).i32(Login.PROTOCOL_ID)
-    _put_str(w, FLOAT_FORMAT, encoding)
-    w.u16(Login.ASCBPARMS).raw(_APPL_TYPE)
-    _put_str(w, req.client_version, encoding)
-    _put_str(w, CLIENT_SERIAL, encoding)
-    _put_str(w, APPLICATION_ID, encoding)
-    w.i32(req.cap1).i32(0).i32(0).u16(1)
+    _put_asf_binary(w, req.client_version, req.cap1, FLOAT_FORMAT, encoding)
+    w.u16(1)
     _put_str(w, req.user, encoding)
     _put_str(w, req.password, encoding)
     w.raw(_PROT_OL).i32(Login.PROTOCOL_ID).raw(_NET_TLITCP).i32(1)
@@ -121,18 +145,7 @@ def parse_connect_request(packet: bytes, encoding: str = "iso-8859-1") -> Connec
         if attr != Login.SL_PROT_SQLI_0600:
             raise ProtocolViolation(f"login: SL protocol {attr} is not SQLI 6.00 (60)", 3)
         r.u16()
-        _expect(r, Login.ASSOC, "SQ_ASSOC")
-        _expect(r, Login.ASCBINARY, "SQ_ASCBINARY")
-        r.i32()
-        _get_str(r, encoding)
-        _expect(r, Login.ASCBPARMS, "SQ_ASCBPARMS")
-        r.skip(12)
-        client_version = _get_str(r, encoding) or ""
-        _get_str(r, encoding)
-        _get_str(r, encoding)
-        cap1 = r.i32()
-        r.i32()
-        r.i32()
+        _, client_version, cap1 = _read_asf_binary(r, encoding)
         r.u16()
         user = _get_str(r, encoding) or ""
         password = _get_str(r, encoding)
@@ -197,13 +210,8 @@ class ConnectResponse:
 
 def build_connect_response(resp: ConnectResponse, encoding: str = "iso-8859-1") -> bytes:
     w = Writer()
-    w.u16(Login.ASSOC).u16(Login.ASCBINARY).i32(Login.PROTOCOL_ID)
-    _put_str(w, resp.float_format, encoding)
-    w.u16(Login.ASCBPARMS).raw(_APPL_TYPE)
-    _put_str(w, resp.version, encoding)
-    _put_str(w, CLIENT_SERIAL, encoding)
-    _put_str(w, APPLICATION_ID, encoding)
-    w.i32(resp.cap1).i32(0).i32(0).u16(1).u16(0).u16(0)
+    _put_asf_binary(w, resp.version, resp.cap1, resp.float_format, encoding)
+    w.u16(1).u16(0).u16(0)
     w.raw(_PROT_OL).i32(Login.PROTOCOL_ID).raw(_NET_TLITCP).i32(1)
     w.u16(Login.ASCINITRESP).u16(Login.ASF_XCONNECT).i32(3)
     w.i16(resp.svc_error).i16(resp.os_error).i16(resp.warnings).i16(len(resp.messages))
@@ -227,18 +235,7 @@ def parse_connect_response(packet: bytes, encoding: str = "iso-8859-1") -> Conne
         if sltype not in (Login.SLTYPE_CONACC, Login.SLTYPE_CONREJ, Login.SLTYPE_REDIRECT):
             raise ProtocolViolation(f"login: unexpected SL type {sltype} in the response", 2)
         r.skip(3)
-        _expect(r, Login.ASSOC, "SQ_ASSOC")
-        _expect(r, Login.ASCBINARY, "SQ_ASCBINARY")
-        r.i32()
-        float_format = _get_str(r, encoding) or ""
-        _expect(r, Login.ASCBPARMS, "SQ_ASCBPARMS")
-        r.skip(12)
-        version = _get_str(r, encoding) or ""
-        _get_str(r, encoding)
-        _get_str(r, encoding)
-        cap1 = r.i32()
-        r.i32()
-        r.i32()
+        float_format, version, cap1 = _read_asf_binary(r, encoding)
         r.skip(2)
         r.skip(r.u16())
         r.skip(r.u16())

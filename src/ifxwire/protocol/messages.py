@@ -10,8 +10,9 @@ evidence.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from ..types.numeric import decode_int8, encode_int8
 from .codes import (
     CAP_BIGINT,
     CAP_LARGE_TUPLE,
@@ -347,15 +348,8 @@ def put_done(
     w.i32(serial)
 
 
-def int8_bytes(value: int) -> bytes:
-    """INT8 wire form: i16 sign, u32 low word, u32 high word of the magnitude."""
-    mag = abs(value)
-    # Sign 0 is the NULL marker, so zero is sent with sign +1.
-    return Writer().i16(-1 if value < 0 else 1).u32(mag & 0xFFFFFFFF).u32(mag >> 32).getvalue()
-
-
 def put_insertdone(w: Writer, serial8: int, bigserial: int, layout: Layout) -> None:
-    w.u16(Msg.INSERTDONE).raw(int8_bytes(serial8))
+    w.u16(Msg.INSERTDONE).raw(encode_int8(serial8))
     if layout.bigint:
         w.i64(bigserial)
 
@@ -419,12 +413,15 @@ class InsertDone:
     bigserial: int | None
 
 
-def read_int8(r: Reader) -> int:
-    sign = r.i16()
-    low = r.u32()
-    high = r.u32()
-    mag = (high << 32) | low
-    return -mag if sign < 0 else mag
+def _read_type_fields(r: Reader, encoding: str, name: str = "", start: int = 0) -> ColumnDesc:
+    """The type block DESCRIBE columns and IDESCRIBE parameters share: type, xid, owner,
+    type name, reference, alignment, source type, encoded length."""
+    tcode = r.i16() & 0xFFFF
+    xid = r.i32()
+    owner = r.charstr().decode(encoding, errors="replace")
+    tname = r.charstr().decode(encoding, errors="replace")
+    ref, align, source, enclen = r.i16(), r.i16(), r.i32(), r.i32()
+    return ColumnDesc(name, tcode, enclen, xid, owner, tname, start, ref, align, source)
 
 
 def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> Describe:
@@ -438,21 +435,13 @@ def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> De
     for _ in range(n):
         index = r.i32()
         start = r.i32()
-        tcode = r.i16() & 0xFFFF
-        xid = r.i32()
-        owner = r.charstr().decode(encoding, errors="replace")
-        tname = r.charstr().decode(encoding, errors="replace")
-        ref = r.i16()
-        align = r.i16()
-        source = r.i32()
-        enclen = r.i32()
-        raw_cols.append((index, start, tcode, xid, owner, tname, ref, align, source, enclen))
+        raw_cols.append((index, _read_type_fields(r, encoding, start=start)))
     table = r.padded(table_size)
     cols = []
-    for index, start, tcode, xid, owner, tname, ref, align, source, enclen in raw_cols:
+    for index, col in raw_cols:
         end = table.find(b"\0", index)
         name = table[index : end if end >= 0 else len(table)].decode(encoding, errors="replace")
-        cols.append(ColumnDesc(name, tcode, enclen, xid, owner, tname, start, ref, align, source))
+        cols.append(replace(col, name=name))
     return Describe(stmt_type, stmt_id, cost, tuple_size, cols)
 
 
@@ -469,15 +458,7 @@ def read_idescribe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> l
         if named:
             r.u8()
             name = r.charstr().decode(encoding, errors="replace")
-        tcode = r.i16() & 0xFFFF
-        xid = r.i32()
-        owner = r.charstr().decode(encoding, errors="replace")
-        tname = r.charstr().decode(encoding, errors="replace")
-        ref = r.i16()
-        align = r.i16()
-        source = r.i32()
-        enclen = r.i32()
-        params.append(ColumnDesc(name, tcode, enclen, xid, owner, tname, 0, ref, align, source))
+        params.append(_read_type_fields(r, encoding, name=name))
     return params
 
 
@@ -509,5 +490,7 @@ def read_err(r: Reader, layout: Layout) -> ServerError:
 
 
 def read_insertdone(r: Reader, layout: Layout) -> InsertDone:
-    serial8 = read_int8(r)
+    at = r.pos
+    r.skip(10)
+    serial8 = decode_int8(r.buf, at) or 0
     return InsertDone(serial8, r.i64() if layout.bigint else None)
