@@ -46,6 +46,7 @@ from .statements import (
     DropObject,
     IfxStatement,
     LockSpec,
+    SavepointSpec,
     SetSpec,
 )
 from .translate import Compiler, Plan, table_signature
@@ -105,6 +106,7 @@ class EngineSession:
         self.conn: sqlite3.Connection | None = None
         self._nodb: sqlite3.Connection | None = None
         self._sql_txn = False
+        self._savepoints: list[str] = []
         self._ddl_dirty = False
         self._logged = False
         self._ansi = False
@@ -443,6 +445,7 @@ class EngineSession:
         self._sql_txn = True
 
     def _end_sql_txn(self, verb: str) -> None:
+        self._savepoints.clear()
         if not self._sql_txn:
             return
         self._sql_txn = False
@@ -565,6 +568,45 @@ class EngineSession:
                                        near=f"{info.owner}.{idx}")
         return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE)
 
+    # ---- savepoints -------------------------------------------------------------------------
+    def _savepoint(self, kind: str, spec: SavepointSpec) -> None:
+        """SAVEPOINT / RELEASE SAVEPOINT / ROLLBACK TO SAVEPOINT on SQLite's own savepoints.
+
+        Informix allows them only inside a transaction (HCL SQL syntax guide, RELEASE
+        SAVEPOINT). Setting one takes the database write lock at once, because a SQLite
+        savepoint needs the SQLite transaction that our sessions otherwise start lazily at
+        their first write.
+        """
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if not self._logged:
+            raise EngineError(sc.NO_TRANSACTIONS)
+        if not self.in_transaction and not self._ansi:
+            raise EngineError(sc.NOT_IN_TRANSACTION)
+        name = spec.name.lower()
+        quoted = '"' + name.replace('"', '""') + '"'
+        conn = self._connection()
+        if kind == "savepoint":
+            if spec.unique and name in self._savepoints:
+                raise EngineError(sc.NOT_IMPLEMENTED, near=name,
+                                  message=f"UNIQUE savepoint {name} already exists")
+            self._begin_write("savepoint")
+            conn.execute(f"SAVEPOINT {quoted}")
+            self._savepoints.append(name)
+            return
+        if name not in self._savepoints:
+            # No Informix sqlcode for this case is known to us, so we refuse with -999 and say
+            # what is wrong rather than guess a number (sqlcodes.py).
+            raise EngineError(sc.NOT_IMPLEMENTED, near=name,
+                              message=f"savepoint {name} does not exist")
+        at = len(self._savepoints) - 1 - self._savepoints[::-1].index(name)
+        if kind == "release_savepoint":
+            conn.execute(f"RELEASE {quoted}")
+            del self._savepoints[at:]
+        else:
+            conn.execute(f"ROLLBACK TO {quoted}")
+            del self._savepoints[at + 1 :]
+
     # ---- transactions ----------------------------------------------------------------------
     def begin(self) -> None:
         if self.database is None:
@@ -628,6 +670,10 @@ class EngineSession:
             return ExecResult(0)
         if kind in ("commit", "rollback"):
             self._finish(kind.upper())
+            return ExecResult(0)
+        if kind in ("savepoint", "release_savepoint", "rollback_to_savepoint"):
+            assert isinstance(spec, SavepointSpec)
+            self._savepoint(kind, spec)
             return ExecResult(0)
         if kind == "set_lock_mode":
             assert isinstance(spec, SetSpec)

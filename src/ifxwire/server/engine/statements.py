@@ -105,6 +105,12 @@ class AlterTable:
 
 
 @dataclass
+class SavepointSpec:
+    name: str
+    unique: bool = False
+
+
+@dataclass
 class Rename:
     kind: str  # TABLE or COLUMN
     table: TableName
@@ -180,6 +186,10 @@ STMT_TYPES: dict[str, int] = {
     "grant": StmtType.GRANT,
     "revoke": StmtType.REVOKE,
     "execute_routine": StmtType.EXECUTE_PROCEDURE,
+    # [guess] sqlstype.h has one SAVEPOINT type; we report it for all three statements.
+    "savepoint": StmtType.SAVEPOINT,
+    "release_savepoint": StmtType.SAVEPOINT,
+    "rollback_to_savepoint": StmtType.SAVEPOINT,
     "create_routine": 24,  # [guess] sqlstype.h SQ_CREAPROC
     "drop_routine": 25,  # [guess] sqlstype.h SQ_DRPPROC
 }
@@ -629,8 +639,24 @@ class IfxParser(IfxExprParser):
         if kind == "begin" and self._word() == "WITHOUT":
             self._expect_word("WITHOUT", "REPLICATION")
         if kind == "rollback" and self._word() == "TO":
-            raise not_implemented("ROLLBACK TO SAVEPOINT")
+            self._advance()
+            if self._word() == "SAVEPOINT":
+                self._advance()
+            return _stmt("rollback_to_savepoint", SavepointSpec(self._name()))
         return _stmt(kind)
+
+    def _parse_ifx_savepoint(self) -> exp.Expr | None:
+        self._advance()
+        name = self._name()
+        unique = self._word() == "UNIQUE"
+        if unique:
+            self._advance()
+        return _stmt("savepoint", SavepointSpec(name, unique))
+
+    def _parse_ifx_release(self) -> exp.Expr | None:
+        self._advance()
+        self._expect_word("SAVEPOINT")
+        return _stmt("release_savepoint", SavepointSpec(self._name()))
 
     def _parse_ifx_set(self) -> exp.Expr | None:
         self._advance()
@@ -709,8 +735,8 @@ _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
     "GRANT": IfxParser._parse_ifx_grant,
     "REVOKE": IfxParser._parse_ifx_grant,
     "EXECUTE": IfxParser._parse_ifx_execute,
-    "SAVEPOINT": IfxParser._parse_ifx_unsupported,
-    "RELEASE": IfxParser._parse_ifx_unsupported,
+    "SAVEPOINT": IfxParser._parse_ifx_savepoint,
+    "RELEASE": IfxParser._parse_ifx_release,
     "LOAD": IfxParser._parse_ifx_unsupported,
     "UNLOAD": IfxParser._parse_ifx_unsupported,
     "MERGE": IfxParser._parse_ifx_unsupported,

@@ -1,0 +1,81 @@
+"""Messages our driver never sends but real clients do: savepoints (JDBC setSavepoint etc.)
+and the SQ_BATCH brackets JDBC puts around batches in ANSI databases."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ifxwire.protocol import messages as m
+from ifxwire.protocol.codes import Msg
+from ifxwire.protocol.wire import Writer
+
+from rawclient import RawClient  # tests/integration is on sys.path (rootdir insertion)
+
+
+@pytest.fixture()
+def raw(server: Any) -> Iterator[RawClient]:
+    c = RawClient(server.host, server.port)
+    yield c
+    c.close()
+
+
+def _count(c: RawClient, table: str) -> int:
+    w = Writer()
+    m.put_prepare(w, f"select count(*) from {table}".encode(), 0, c.layout)
+    sid = c.send(w).describes[0].stmt_id
+    w = Writer()
+    m.put_id(w, sid)
+    m.put_curname(w, b"_ifxc_count")
+    w.u16(Msg.OPEN)
+    m.put_id(w, sid)
+    m.put_nfetch(w, 4096)
+    reply = c.send(w)
+    w = Writer()
+    m.put_id(w, sid)
+    w.u16(Msg.RELEASE)
+    c.send(w)
+    # COUNT(*) is DECIMAL(15,0): a small positive value is C1 <n> (or 80 00 for zero).
+    data = reply.tuples[0]
+    return 0 if data[0] == 0x80 else data[1]
+
+
+def test_savepoint_messages(raw: RawClient) -> None:
+    raw.command("create database svpt_msgs with log")
+    raw.command("create table t (a int)")
+    assert raw.send(Writer().u16(Msg.BEGIN)).errors == []
+    raw.command("insert into t values (1)")
+    assert raw.send(Writer().u16(Msg.SVPT_SET).charstr(b"sp1").u16(0)).errors == []
+    raw.command("insert into t values (2)")
+    assert _count(raw, "t") == 2
+    assert raw.send(Writer().u16(Msg.SVPT_ROLLBACK).charstr(b"sp1")).errors == []
+    assert _count(raw, "t") == 1
+    assert raw.send(Writer().u16(Msg.SVPT_RELEASE).charstr(b"sp1")).errors == []
+    err = raw.send(Writer().u16(Msg.SVPT_ROLLBACK).charstr(b"sp1")).errors
+    assert [e.sqlcode for e in err] == [-999]
+    assert raw.send(Writer().u16(Msg.CMMTWORK)).errors == []
+    assert _count(raw, "t") == 1
+
+
+def test_batch_brackets_in_an_ansi_database(raw: RawClient) -> None:
+    raw.command("create database batch_ansi with log mode ansi")
+    raw.command("create table t (a int)")
+    w = Writer()
+    m.put_prepare(w, b"insert into t values (?)", 1, raw.layout)
+    sid = raw.send(w).describes[0].stmt_id
+    # ID BIND BATCHSTART EXECUTE BIND EXECUTE BATCHEND EOT (IfxSqli batch path, bytecode).
+    w = Writer()
+    m.put_id(w, sid)
+    for i, extra in ((1, Msg.BATCHSTART), (2, None)):
+        w.u16(Msg.BIND).u16(1).i16(2).i16(0).i16(0x0A00).i32(i)
+        if extra is not None:
+            w.u16(extra)
+        w.u16(Msg.EXECUTE)
+    w.u16(Msg.BATCHEND)
+    reply = raw.send(w)
+    assert reply.errors == []
+    assert [d.rows for d in reply.dones] == [1, 1]
+    assert raw.send(Writer().u16(Msg.CMMTWORK)).errors == []
+    assert _count(raw, "t") == 2
