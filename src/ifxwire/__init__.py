@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .client.connection import Connection
 from .client.cursor import Cursor
 from .client.dsn import resolve
+from .client.pool import ConnectionPool, PoolClosed, PoolTimeout, create_pool
 from .dbapi import (
     BINARY,
     BOOLEAN,
@@ -58,6 +59,7 @@ __all__ = [
     "STRING",
     "Binary",
     "Connection",
+    "ConnectionPool",
     "Cursor",
     "DataError",
     "DatabaseError",
@@ -71,6 +73,8 @@ __all__ = [
     "IntervalYM",
     "NotSupportedError",
     "OperationalError",
+    "PoolClosed",
+    "PoolTimeout",
     "ProgrammingError",
     "Time",
     "TimeFromTicks",
@@ -80,6 +84,7 @@ __all__ = [
     "__version__",
     "apilevel",
     "connect",
+    "create_pool",
     "paramstyle",
     "threadsafety",
 ]

@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from rawclient import RawClient  # tests/integration is on sys.path (rootdir insertion)
 
 from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import Msg
 from ifxwire.protocol.wire import Writer
-
-from rawclient import RawClient  # tests/integration is on sys.path (rootdir insertion)
 
 
 @pytest.fixture()
