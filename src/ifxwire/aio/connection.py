@@ -1,0 +1,628 @@
+"""Native asyncio connection: asyncio streams for I/O, the sync driver's logic for the rest.
+
+How the sync driver is reused without threads:
+
+* The session state (statement cache, transaction tracking, deferred CLOSE/RELEASE groups,
+  database and logging mode, error mapping) lives in a ``_Core``, a sync ``Connection``
+  subclass whose socket is replaced by ``_StreamSock``: an object that collects outgoing
+  bytes in an outbox and hands the sync ``Transport`` only bytes the asyncio stream has
+  already delivered. Every bookkeeping method of the sync connection runs unchanged.
+* Reading uses the sync ``Connection._read`` itself (the resumable sans-I/O ``Reply`` parser
+  plus its error handling). When the parser needs more bytes than have arrived,
+  ``_StreamSock.recv_into`` raises ``_WouldBlock``; the async side awaits the stream and calls
+  ``_read`` again with the same ``Reply``, which continues where it stopped.
+* Only the few methods that *both* build a request and wait for its reply are written again
+  as coroutines here (exchange, prepare, end of transaction, login, close) because the sync
+  versions block inside. docs/POOL_AND_ASYNC.md lists the refactoring that would let sync and
+  async share those too.
+
+Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
+await cancelled after its request went out (or while it was being written) leaves the reply
+unread, so the connection is marked broken and closed: every later call fails fast with
+``InterfaceError`` instead of reading another statement's reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, cast
+
+from .. import errors as _e
+from ..client.connection import (
+    COMMIT_GROUP,
+    EXIT_MESSAGE,
+    ROLLBACK_GROUP,
+    Connection,
+    codec_error,
+    id_group,
+)
+from ..client.dsn import ConnectParams, resolve
+from ..client.handshake import (
+    CAP_TWO_GB_FETCH,
+    check_login,
+    login_request,
+    session_groups,
+    version_number,
+)
+from ..client.placeholders import SqlPlan
+from ..client.replies import Reply
+from ..client.statements import (
+    DATABASE_TYPES,
+    DDL_TYPES,
+    Prepared,
+    describe_columns,
+)
+from ..client.transport import Transport
+from ..errors import (
+    DatabaseError,
+    DataError,
+    Error,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    NotSupportedError,
+    OperationalError,
+    ProgrammingError,
+    Warning,
+)
+from ..protocol import messages as m
+from ..protocol.codes import CLIENT_PROTOCOLS, Msg, capability_set
+from ..protocol.login import parse_connect_response
+from ..protocol.wire import ProtocolViolation, Writer
+from ..types.errors import CodecError
+from ..types.rowcodec import build_row_decoder
+
+if TYPE_CHECKING:
+    import ssl
+
+    from .cursor import AsyncCursor
+
+__all__ = ["AsyncConnection", "connect"]
+
+log = logging.getLogger("ifxwire.aio")
+
+#: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
+READ_SIZE = 256 * 1024
+#: How long close() waits for the server's SQ_EXIT acknowledgement.
+CLOSE_TIMEOUT = 2.0
+
+
+class _WouldBlock(Exception):
+    """The sync parser needs bytes the stream has not delivered yet."""
+
+
+class _StreamSock:
+    """The socket of the sync ``Transport``: an outbox for sends, delivered bytes for recvs."""
+
+    __slots__ = ("eof", "outbox", "pending", "writer")
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.outbox: list[bytes] = []
+        self.pending = memoryview(b"")
+        self.eof = False
+
+    def sendall(self, data: bytes | bytearray) -> None:
+        self.outbox.append(bytes(data))
+
+    def recv_into(self, view: memoryview) -> int:
+        pending = self.pending
+        if not pending:
+            if self.eof:
+                return 0  # the transport reports "the server closed the connection"
+            raise _WouldBlock
+        n = min(len(view), len(pending))
+        view[:n] = pending[:n]
+        self.pending = pending[n:]
+        return n
+
+    def settimeout(self, timeout: float | None) -> None:
+        pass
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+class _Core(Connection):
+    """The sync connection's state machine over a ``_StreamSock``; it does no I/O itself."""
+
+    def __init__(self, params: ConnectParams, sock: _StreamSock) -> None:
+        self._stream_sock = sock
+        super().__init__(params)
+
+    def _open(self, params: ConnectParams) -> Transport:
+        return Transport(cast(socket.socket, self._stream_sock))
+
+    def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+        raise InternalError("blocking exchange attempted on an asyncio connection")
+
+    def close(self) -> None:
+        """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
+        self._closed = True
+        self._transport.close()
+        self._cache.drain()
+
+
+class AsyncConnection:
+    """An asyncio session with an Informix server. Create it with ``await aio.connect(...)``.
+
+    Mirrors :class:`ifxwire.Connection`; methods that talk to the server are coroutines.
+    Tasks may share a connection (an ``asyncio.Lock`` serialises exchanges), but a
+    transaction is per connection, as with the sync driver.
+    """
+
+    Warning = Warning
+    Error = Error
+    InterfaceError = InterfaceError
+    DatabaseError = DatabaseError
+    DataError = DataError
+    OperationalError = OperationalError
+    IntegrityError = IntegrityError
+    InternalError = InternalError
+    ProgrammingError = ProgrammingError
+    NotSupportedError = NotSupportedError
+
+    def __init__(
+        self,
+        core: _Core,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        sock: _StreamSock,
+    ) -> None:
+        self._core = core
+        self._reader = reader
+        self._writer = writer
+        self._sock = sock
+        self._lock = asyncio.Lock()
+        self._read_timeout = core._params.read_timeout
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def closed(self) -> bool:
+        return self._core.closed
+
+    @property
+    def broken(self) -> bool:
+        """True once the wire failed or an exchange was cancelled; only close() remains."""
+        return self._core.broken
+
+    @property
+    def autocommit(self) -> bool:
+        return self._core.autocommit
+
+    @autocommit.setter
+    def autocommit(self, value: bool) -> None:
+        """Allowed when it needs no I/O; switching on inside a transaction commits, which
+        needs ``await conn.set_autocommit(True)``."""
+        core = self._core
+        core._check()
+        if value and not core._autocommit and core._in_txn:
+            raise ProgrammingError(
+                "switching autocommit on commits the open transaction; "
+                "use 'await conn.set_autocommit(True)'"
+            )
+        core._autocommit = bool(value)
+
+    async def set_autocommit(self, value: bool) -> None:
+        """Set autocommit; switching it on inside a transaction commits it (like JDBC)."""
+        async with self._lock:
+            core = self._core
+            core._check()
+            if value and not core._autocommit:
+                core._autocommit = True
+                await self._end_transaction(COMMIT_GROUP, "commit")
+            core._autocommit = bool(value)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._core.in_transaction
+
+    @property
+    def database(self) -> str | None:
+        return self._core.database
+
+    @property
+    def logging_mode(self) -> str | None:
+        return self._core.logging_mode
+
+    @property
+    def encoding(self) -> str:
+        return self._core.encoding
+
+    @property
+    def server_version(self) -> str:
+        return self._core.server_version
+
+    @property
+    def server_capabilities(self) -> frozenset[int]:
+        return self._core.server_capabilities
+
+    def __repr__(self) -> str:
+        core = self._core
+        state = "closed" if core.closed else "broken" if core.broken else "open"
+        return (
+            f"<ifxwire AsyncConnection {state} server={core._params.server!r} "
+            f"database={core.database!r} autocommit={core.autocommit}>"
+        )
+
+    # ------------------------------------------------------------------ PEP 249-like API
+
+    def cursor(self) -> AsyncCursor:
+        from .cursor import AsyncCursor
+
+        self._core._check()
+        return AsyncCursor(self)
+
+    async def execute(self, sql: str, params: object = None) -> AsyncCursor:
+        """Shortcut: a new cursor, executed; iterate it with ``async for`` or fetch from it."""
+        cur = self.cursor()
+        try:
+            await cur.execute(sql, params)
+        except BaseException:
+            await cur.close()
+            raise
+        return cur
+
+    async def commit(self) -> None:
+        """Commit the open transaction (same no-op rules as the sync driver)."""
+        async with self._lock:
+            self._core._check()
+            await self._end_transaction(COMMIT_GROUP, "commit")
+
+    async def rollback(self) -> None:
+        async with self._lock:
+            self._core._check()
+            await self._end_transaction(ROLLBACK_GROUP, "rollback")
+
+    async def close(self) -> None:
+        """Say goodbye (SQ_EXIT, at most 2 s) and close the stream. Idempotent."""
+        core = self._core
+        if core.closed:
+            return
+        healthy = core._broken is None and not self._lock.locked()
+        core._closed = True
+        try:
+            if healthy:
+                with contextlib.suppress(Exception):
+                    self._writer.write(EXIT_MESSAGE)
+                    await asyncio.wait_for(self._goodbye(), CLOSE_TIMEOUT)
+        finally:
+            core.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer.wait_closed(), CLOSE_TIMEOUT)
+            log.debug("connection closed")
+
+    async def _goodbye(self) -> None:
+        await self._writer.drain()
+        await self._reader.read(64)  # SQ_EXIT (or EOF); its content does not matter
+
+    async def __aenter__(self) -> AsyncConnection:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Commit on success, roll back on an exception, then close (as the sync driver)."""
+        try:
+            if not self.closed and not self.broken:
+                if exc_type is None:
+                    await self.commit()
+                else:
+                    try:
+                        await self.rollback()
+                    except Error:
+                        log.debug("rollback on context exit failed", exc_info=True)
+        finally:
+            await self.close()
+
+    # ------------------------------------------------------------------ wire
+
+    async def _flush(self) -> None:
+        """Write what the core queued in the outbox."""
+        sock = self._sock
+        if not sock.outbox:
+            return
+        data = b"".join(sock.outbox)
+        sock.outbox.clear()
+        try:
+            self._writer.write(data)
+            await self._writer.drain()
+        except (OSError, RuntimeError) as exc:
+            err = _e.connection_lost(f"send failed: {exc}")
+            self._core._fail(err)
+            raise err from None
+
+    async def _receive(self) -> None:
+        """Wait for the next bytes from the stream (EOF is passed on to the transport)."""
+        try:
+            if self._read_timeout is None:
+                data = await self._reader.read(READ_SIZE)
+            else:
+                data = await asyncio.wait_for(self._reader.read(READ_SIZE), self._read_timeout)
+        except asyncio.TimeoutError:
+            err = _e.connection_lost("timed out waiting for the server's reply")
+            self._core._fail(err)
+            raise err from None
+        except OSError as exc:
+            err = _e.connection_lost(f"receive failed: {exc}")
+            self._core._fail(err)
+            raise err from None
+        if data:
+            self._sock.pending = memoryview(data)
+        else:
+            self._sock.eof = True
+
+    async def _read(self, reply: Reply) -> Reply:
+        """One reply to its SQ_EOT, parsed by the sync connection's resumable ``_read``."""
+        core = self._core
+        while True:
+            try:
+                return core._read(reply)
+            except _WouldBlock:
+                await self._receive()
+
+    async def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+        """Deferred groups plus ``groups`` in one write; every reply read, in order.
+
+        Any interruption after the first byte is queued (cancellation included) breaks the
+        connection: its reply stream can no longer be matched to requests.
+        """
+        core = self._core
+        core._check()
+        deferred, core._deferred = core._deferred, []
+        core._send(b"".join([*deferred, *(g for g, _ in groups)]))
+        try:
+            await self._flush()
+            for group in deferred:
+                r = await self._read(core._reply())
+                if r.error is not None:
+                    log.debug(
+                        "deferred %s failed (ignored): %s",
+                        core._names(group),
+                        core._server_error(r.error),
+                    )
+            for _, reply in groups:
+                await self._read(reply)
+        except BaseException as exc:
+            if core._broken is None:
+                what = (
+                    "an operation was cancelled while its reply was pending"
+                    if isinstance(exc, asyncio.CancelledError)
+                    else f"an exchange was interrupted ({type(exc).__name__})"
+                )
+                core._fail(_e.connection_lost(what))
+            raise
+
+    async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
+        """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
+        core = self._core
+        data = core._encode_sql(plan.sql)
+        w = Writer()
+        m.put_prepare(w, data, plan.nparams, core._layout)
+        m.put_eot(w)
+        reply = core._reply()
+        await self._exchange([(bytes(w.buf), reply)])
+        if reply.error is not None:
+            raise core._server_error(reply.error)
+        d = reply.describe
+        if d is None:
+            raise _e.protocol_error("PREPARE was answered without SQ_DESCRIBE")
+        p = Prepared(
+            sql=sql,
+            plan=plan,
+            stmt_id=d.stmt_id,
+            stmt_type=d.stmt_type,
+            columns=d.columns,
+            epoch=core._epoch,
+            cursor_name=core._next_cursor_name(),
+            fetch_size=max(core.fetch_buffer_size, d.tuple_size),
+        )
+        if p.columns:
+            p.description = describe_columns(p.columns)
+            try:
+                p.decoder = build_row_decoder(
+                    p.columns, core.encoding, keep_char_padding=core.keep_char_padding
+                )
+            except CodecError as exc:
+                core._defer(id_group(p.stmt_id, Msg.RELEASE))
+                raise codec_error(exc) from None
+        if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
+            for old in core._cache.add(p):
+                core._release(old)
+        else:
+            p.doomed = True
+        return p
+
+    async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
+        core = self._core
+        p = core._cache.get(sql) if core._cache.size else None
+        if p is not None and not p.busy and p.epoch == core._epoch:
+            return p, True
+        return await self._prepare(sql, plan, cache=p is None), False
+
+    async def _end_transaction(self, group: bytes, what: str) -> None:
+        core = self._core
+        mode = core._logging_mode
+        if mode is None or mode == "unlogged":
+            return
+        if mode == "logged" and not core._in_txn:
+            return
+        reply = core._reply()
+        await self._exchange([(group, reply)])
+        core._in_txn = False
+        core._transaction_ended(what)
+        if reply.error is not None:
+            raise core._server_error(reply.error)
+
+    async def _login(self) -> None:
+        core = self._core
+        params = core._params
+        started = time.perf_counter()
+        packet, user = login_request(params, core.encoding)
+        self._writer.write(packet)
+        t = core._transport
+        while True:
+            try:
+                raw = t.read_login_packet()
+                break
+            except _WouldBlock:
+                await self._receive()
+            except OperationalError as exc:
+                core._fail(exc)
+                raise
+        try:
+            resp = parse_connect_response(raw, core.encoding)
+        except ProtocolViolation as exc:
+            raise _e.protocol_error(f"login response: {exc}") from None
+        check_login(resp)
+        core.server_version_string = resp.version
+        core.server_version = version_number(resp.version)
+        groups = session_groups(params.database, core.encoding)
+        core._send(b"".join(groups))
+        await self._flush()
+        replies = []
+        for i in range(len(groups)):
+            reply = await self._read(core._reply())
+            replies.append(reply)
+            if i == 0:
+                if reply.protocols is None:
+                    raise _e.protocol_error("the server did not answer SQ_PROTOCOLS")
+                core.server_protocols = reply.protocols
+                core.server_capabilities = capability_set(reply.protocols)
+                core._layout = m.Layout.negotiate(reply.protocols, CLIENT_PROTOCOLS)
+                if CAP_TWO_GB_FETCH not in core.server_capabilities:
+                    core.fetch_buffer_size = min(core.fetch_buffer_size, 32767)
+        for reply in replies:
+            if reply.error is not None:
+                raise core._server_error(reply.error)
+        if params.database:
+            done = replies[2].done
+            core._set_database(params.database, done.warnings if done else None)
+        log.debug(
+            "connected to %s (%s) as %r in %.1f ms",
+            params.server,
+            core.server_version,
+            user,
+            (time.perf_counter() - started) * 1000,
+        )
+
+
+async def _open_stream(
+    params: ConnectParams,
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    last: Exception | None = None
+    for addr in params.addresses:
+        tls = params.tls or addr.tls
+        ctx: ssl.SSLContext | None = None
+        if tls:
+            import ssl
+
+            ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(
+                    addr.host,
+                    addr.port,
+                    ssl=ctx,
+                    server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
+                    limit=READ_SIZE,
+                ),
+                params.connect_timeout,
+            )
+        except asyncio.TimeoutError:
+            last = OperationalError(
+                f"could not connect to {addr.host}:{addr.port}: timed out after "
+                f"{params.connect_timeout} s",
+                sqlstate="08001",
+            )
+            continue
+        except OSError as exc:
+            last = OperationalError(
+                f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
+            )
+            continue
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                if params.keepalive:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        return reader, writer
+    assert last is not None
+    raise last
+
+
+async def connect(
+    host: str | None = None,
+    port: int | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    database: str | None = None,
+    server: str | None = None,
+    *,
+    autocommit: bool | None = None,
+    connect_timeout: float | None = None,
+    read_timeout: float | None = None,
+    keepalive: bool | None = None,
+    client_locale: str | None = None,
+    db_locale: str | None = None,
+    env: Mapping[str, str] | None = None,
+    tls: bool | ssl.SSLContext | None = None,
+    tls_server_hostname: str | None = None,
+    fetch_buffer_size: int | None = None,
+    statement_cache_size: int | None = None,
+    keep_char_padding: bool | None = None,
+    trace: bool | None = None,
+) -> AsyncConnection:
+    """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
+
+    The session groups always go pipelined (one write); ``connect_timeout`` bounds the TCP
+    connect and the login together.
+    """
+    options: dict[str, Any] = {
+        "port": port,
+        "user": user,
+        "password": password,
+        "database": database,
+        "server": server,
+        "autocommit": autocommit,
+        "connect_timeout": connect_timeout,
+        "read_timeout": read_timeout,
+        "keepalive": keepalive,
+        "client_locale": client_locale,
+        "db_locale": db_locale,
+        "env": env,
+        "tls": tls,
+        "tls_server_hostname": tls_server_hostname,
+        "fetch_buffer_size": fetch_buffer_size,
+        "statement_cache_size": statement_cache_size,
+        "keep_char_padding": keep_char_padding,
+        "trace": trace,
+    }
+    params = resolve(host, options)
+    reader, writer = await _open_stream(params)
+    sock = _StreamSock(writer)
+    try:
+        core = _Core(params, sock)
+        conn = AsyncConnection(core, reader, writer, sock)
+        try:
+            await asyncio.wait_for(conn._login(), params.connect_timeout)
+        except asyncio.TimeoutError:
+            raise OperationalError(
+                f"login timed out after {params.connect_timeout} s", sqlstate="08001"
+            ) from None
+    except BaseException:
+        sock.close()
+        raise
+    return conn

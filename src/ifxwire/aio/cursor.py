@@ -1,0 +1,505 @@
+"""The asyncio cursor: the sync ``Cursor``'s result bookkeeping, awaited I/O.
+
+An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
+reuses everything of it that does no I/O: result state, ``_opened`` / ``_finish`` /
+``_reset`` / ``_result_lost`` (so transaction ends still close results the same way), the
+garbage-collection finalizer that defers a CLOSE, and the streaming row buffer. The request
+building of ``execute``, ``executemany`` and the fetch loop is written again with ``await``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import struct
+from collections import deque
+from collections.abc import AsyncIterator, Iterable, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from ..client.batch import CHUNK_BYTES, CHUNK_ROWS, MAX_IN_FLIGHT, _row_error
+from ..client.binds import bind_message
+from ..client.connection import BEGIN_GROUP, COMMIT_GROUP, codec_error, id_group
+from ..client.cursor import _PROC_NAME, Cursor, _at_end, _lastrowid
+from ..client.placeholders import SqlPlan, arrange, plan_sql
+from ..client.replies import Reply
+from ..client.statements import Description, Prepared
+from ..errors import DatabaseError, Error, ProgrammingError
+from ..protocol import messages as m
+from ..protocol.codes import Msg, StmtType
+from ..protocol.wire import Writer
+
+if TYPE_CHECKING:
+    from .connection import AsyncConnection
+
+__all__ = ["AsyncCursor"]
+
+log = logging.getLogger("ifxwire.aio")
+
+_ID = struct.Struct(">Hh")
+_CURNAME = struct.Struct(">HH")
+_OPEN_ID = struct.Struct(">HHh")
+_NFETCH = struct.Struct(">HiHH")
+_NFETCH_GROUP = struct.Struct(">HhHiHH")
+_EXECUTE_EOT = b"\x00\x07\x00\x0c"
+_END = object()
+
+
+class AsyncCursor:
+    """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works."""
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+        self._cur = Cursor(connection._core)
+
+    # ------------------------------------------------------------------ attributes
+
+    @property
+    def description(self) -> tuple[Description, ...] | None:
+        return self._cur.description
+
+    @property
+    def rowcount(self) -> int:
+        return self._cur.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        return self._cur.lastrowid
+
+    @property
+    def arraysize(self) -> int:
+        return self._cur.arraysize
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        self._cur.arraysize = value
+
+    @property
+    def rownumber(self) -> int | None:
+        return self._cur.rownumber
+
+    @property
+    def batch_size(self) -> int:
+        return self._cur.batch_size
+
+    @property
+    def closed(self) -> bool:
+        return self._cur.closed
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"<ifxwire AsyncCursor {state} rowcount={self.rowcount}>"
+
+    # ------------------------------------------------------------------ execute
+
+    async def execute(self, operation: str, parameters: object = None) -> AsyncCursor:
+        """Prepare (or reuse) and run ``operation``; ``?``, ``:1`` or ``:name`` markers."""
+        cur = self._cur
+        cur._check()
+        aconn = self.connection
+        core = aconn._core
+        plan = plan_sql(operation)
+        values = arrange(plan, parameters)
+        bind = bind_message(values, core.encoding) if plan.nparams else b""
+        async with aconn._lock:
+            core._check()
+            cur._reset()
+            if plan.command is not None:
+                await self._run_command(operation, plan)
+                return self
+            p, cached = await aconn._statement(operation, plan)
+            try:
+                await self._run(p, bind)
+            except DatabaseError as exc:
+                if exc.sqlcode != -710 or not cached:
+                    raise
+                core._invalidate(p)
+                p = await aconn._prepare(operation, plan, cache=True)
+                await self._run(p, bind)
+        return self
+
+    async def _run(self, p: Prepared, bind: bytes) -> None:
+        aconn = self.connection
+        core = aconn._core
+        cur = self._cur
+        groups: list[tuple[bytes, Reply]] = []
+        begin = core._begin_reply(p, groups)
+        sid = p.stmt_id
+        head = _ID.pack(Msg.ID, sid)
+        if p.is_query:
+            name = p.cursor_name
+            parts = [head, _CURNAME.pack(Msg.CURNAME, len(name)), name]
+            if len(name) & 1:
+                parts.append(b"\x00")
+            parts += [
+                bind,
+                _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
+                _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
+            ]
+            reply = core._reply(p.decoder)
+            groups.append((b"".join(parts), reply))
+            p.busy = True
+            try:
+                await aconn._exchange(groups)
+            except BaseException:
+                p.busy = False
+                raise
+            cur._opened(p, reply, begin)
+            return
+        reply = core._reply()
+        groups.append((b"".join((head, bind, _EXECUTE_EOT)), reply))
+        commit = None
+        if core._ansi_autocommit():
+            commit = core._reply()
+            groups.append((COMMIT_GROUP, commit))
+        try:
+            await aconn._exchange(groups)
+            core._after_begin(begin)
+            if reply.error is not None:
+                raise core._server_error(reply.error)
+            done = reply.done
+            cur.rowcount = done.rows if done is not None else -1
+            cur.lastrowid = _lastrowid(reply)
+            core._after_statement(p, done)
+            if commit is not None:
+                core._in_txn = False
+                if commit.error is not None:
+                    raise core._server_error(commit.error)
+        finally:
+            if not p.cached:
+                core._retire(p)
+
+    async def _run_command(self, operation: str, plan: SqlPlan) -> None:
+        """Schema / database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group."""
+        aconn = self.connection
+        core = aconn._core
+        data = core._encode_sql(plan.sql)
+        w = Writer()
+        m.put_command(w, data, core._layout)
+        m.put_eot(w)
+        groups: list[tuple[bytes, Reply]] = []
+        begin = None
+        if plan.command == "ddl" and core._transaction_needed():
+            begin = core._reply()
+            groups.append((BEGIN_GROUP, begin))
+        reply = core._reply()
+        groups.append((bytes(w.buf), reply))
+        commit = None
+        if core._ansi_autocommit() and plan.command == "ddl":
+            commit = core._reply()
+            groups.append((COMMIT_GROUP, commit))
+        await aconn._exchange(groups)
+        d = reply.describe
+        if reply.error is not None:
+            if d is not None and reply.done is None:
+                core._defer(id_group(d.stmt_id, Msg.RELEASE))
+            if begin is not None and begin.error is None:
+                core._in_txn = True
+            raise core._server_error(reply.error)
+        core._after_begin(begin)
+        p = Prepared(
+            sql=operation,
+            plan=plan,
+            stmt_id=-1,
+            stmt_type=d.stmt_type if d is not None else StmtType.UNKNOWN,
+            columns=[],
+            epoch=core._epoch,
+            cursor_name=b"",
+        )
+        done = reply.done
+        self._cur.rowcount = done.rows if done is not None else -1
+        core._after_statement(p, done)
+        if commit is not None:
+            core._in_txn = False
+            if commit.error is not None:
+                raise core._server_error(commit.error)
+
+    async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
+        """Run a non-query once per parameter set, pipelined like the sync driver: every row
+        is attempted; the first failure is raised afterwards with ``row_index`` and
+        ``errors``; ``rowcount`` sums the successful rows."""
+        cur = self._cur
+        cur._check()
+        aconn = self.connection
+        core = aconn._core
+        plan = plan_sql(operation)
+        it = iter(seq_of_parameters)
+        async with aconn._lock:
+            core._check()
+            cur._reset()
+            first = next(it, _END)
+            if first is _END:
+                cur.rowcount = 0
+                return self
+            p, _ = await aconn._statement(operation, plan)
+            if p.is_query:
+                core._retire(p)
+                raise ProgrammingError(
+                    "executemany() cannot run a statement that returns rows; use execute()",
+                    sqlstate="07000",
+                )
+            pipe = _Pipeline(aconn)
+            began = core._needs_begin(p)
+            p.busy = True
+            try:
+                deferred, core._deferred = core._deferred, []
+                for group in deferred:
+                    await pipe.add(group, _Pipeline.DEFERRED)
+                if began:
+                    await pipe.add(BEGIN_GROUP, _Pipeline.BEGIN)
+                head = _ID.pack(Msg.ID, p.stmt_id)
+                index = 0
+                params: object = first
+                while params is not _END:
+                    try:
+                        values = arrange(plan, params)
+                        bind = bind_message(values, core.encoding) if plan.nparams else b""
+                    except DatabaseError as exc:
+                        pipe.errors.append((index, exc))
+                    else:
+                        await pipe.add(b"".join((head, bind, _EXECUTE_EOT)), index)
+                    index += 1
+                    params = next(it, _END)
+                if core._ansi_autocommit():
+                    await pipe.add(COMMIT_GROUP, _Pipeline.COMMIT)
+                await pipe.drain()
+            except Error:
+                # A wire failure (connection now broken) or an error from the iterable after
+                # requests went out: their replies must still be read.
+                if not core.broken:
+                    with contextlib.suppress(Error):
+                        await pipe.drain()
+                raise
+            except BaseException:
+                if not core.broken:
+                    core._fail(OSError("executemany was interrupted with replies pending"))
+                raise
+            finally:
+                p.busy = False
+                if not p.cached:
+                    core._retire(p)
+            if pipe.begin_error is not None:
+                raise pipe.begin_error
+            if began:
+                core._in_txn = True
+            if pipe.rows or not pipe.errors:
+                core._after_statement(p, pipe.last_done)
+            if core._ansi_autocommit():
+                core._in_txn = False
+            cur.rowcount = pipe.rows
+            cur.lastrowid = pipe.lastrowid
+            if pipe.errors:
+                pipe.errors.sort(key=lambda e: e[0])
+                row, err = pipe.errors[0]
+                failure = _row_error(row, err)
+                failure.row_index = row  # type: ignore[attr-defined]
+                failure.errors = list(pipe.errors)  # type: ignore[attr-defined]
+                raise failure from err
+            if pipe.commit_error is not None:
+                raise pipe.commit_error
+        return self
+
+    async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
+        """``EXECUTE PROCEDURE procname(?, ...)``; returns the parameters unchanged (Informix
+        has no OUT parameters). A result set, if any, is fetchable."""
+        if not isinstance(procname, str) or not _PROC_NAME.match(procname):
+            raise ProgrammingError(f"invalid procedure name {procname!r}")
+        marks = ", ".join("?" * len(parameters))
+        await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(parameters))
+        return parameters
+
+    def nextset(self) -> None:
+        """Informix statements return one result set at most."""
+        self._cur._check()
+
+    def setinputsizes(self, sizes: object) -> None:
+        """Accepted and ignored (bind types follow the Python values)."""
+
+    def setoutputsize(self, size: int, column: int | None = None) -> None:
+        """Accepted and ignored."""
+
+    # ------------------------------------------------------------------ fetching
+
+    async def _more(self) -> bool:
+        """Async twin of ``Cursor._more``: fetch the next batch; False at the end."""
+        cur = self._cur
+        if cur._exhausted:
+            if cur._lost is not None:
+                return cur._more()  # raises the "closed by commit" ProgrammingError, no I/O
+            return False
+        aconn = self.connection
+        core = aconn._core
+        async with aconn._lock:
+            core._check()
+            if cur._exhausted:
+                return await self._more()
+            p = cur._result.prepared
+            assert p is not None
+            reply = core._reply(p.decoder)
+            group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
+            await aconn._exchange([(group, reply)])
+            cur._base += len(cur._rows)
+            cur._rows = reply.rows
+            cur._pos = 0
+            cur._received += len(reply.rows)
+            if reply.error is not None or reply.decode_error is not None:
+                cur._result.close_needed = not reply.closed
+                cur._exhausted = True
+                cur._release_result()
+                if reply.error is not None:
+                    raise core._server_error(reply.error)
+                assert reply.decode_error is not None
+                raise codec_error(reply.decode_error)
+            if reply.closed:
+                cur._result.close_needed = False
+            if _at_end(reply):
+                cur._finish()
+            return bool(reply.rows)
+
+    async def fetchone(self) -> tuple[Any, ...] | None:
+        cur = self._cur
+        pos = cur._pos
+        rows = cur._rows
+        if pos < len(rows):
+            cur._pos = pos + 1
+            return rows[pos]
+        cur._check_result()
+        while await self._more():
+            if cur._rows:
+                cur._pos = 1
+                return cur._rows[0]
+        return None
+
+    async def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
+        cur = self._cur
+        cur._check_result()
+        want = cur.arraysize if size is None else size
+        out: list[tuple[Any, ...]] = []
+        while len(out) < want:
+            rows, pos = cur._rows, cur._pos
+            take = min(want - len(out), len(rows) - pos)
+            if take > 0:
+                out += rows[pos : pos + take]
+                cur._pos = pos + take
+                continue
+            if not await self._more():
+                break
+        return out
+
+    async def fetchall(self) -> list[tuple[Any, ...]]:
+        cur = self._cur
+        cur._check_result()
+        out = cur._rows[cur._pos :]
+        cur._pos = len(cur._rows)
+        while await self._more():
+            out += cur._rows
+            cur._pos = len(cur._rows)
+        return out
+
+    def __aiter__(self) -> AsyncIterator[tuple[Any, ...]]:
+        return self
+
+    async def __anext__(self) -> tuple[Any, ...]:
+        cur = self._cur
+        pos = cur._pos
+        rows = cur._rows
+        if pos < len(rows):
+            cur._pos = pos + 1
+            return rows[pos]
+        row = await self.fetchone()
+        if row is None:
+            raise StopAsyncIteration
+        return row
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def close(self) -> None:
+        """Close the cursor; an open result's server cursor is closed with the next request
+        (no I/O here)."""
+        cur = self._cur
+        if cur.closed:
+            return
+        if not self.connection.closed:
+            cur._reset()
+        cur._closed = True
+
+    async def __aenter__(self) -> AsyncCursor:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+class _Pipeline:
+    """Async twin of ``client.batch._Pipeline``: chunked sends, a bounded reply window."""
+
+    DEFERRED = -2
+    BEGIN = -1
+    COMMIT = -3
+
+    def __init__(self, aconn: AsyncConnection) -> None:
+        self.aconn = aconn
+        self.expect: deque[int] = deque()
+        self.chunk: list[bytes] = []
+        self.chunk_bytes = 0
+        self.chunk_rows = 0
+        self.errors: list[tuple[int, DatabaseError]] = []
+        self.begin_error: DatabaseError | None = None
+        self.commit_error: DatabaseError | None = None
+        self.rows = 0
+        self.lastrowid: int | None = None
+        self.last_done: m.Done | None = None
+
+    async def add(self, group: bytes, tag: int) -> None:
+        self.chunk.append(group)
+        self.expect.append(tag)
+        self.chunk_bytes += len(group)
+        if tag >= 0:
+            self.chunk_rows += 1
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if not self.chunk:
+            return
+        core = self.aconn._core
+        core._send(b"".join(self.chunk))
+        self.chunk = []
+        self.chunk_bytes = 0
+        self.chunk_rows = 0
+        await self.aconn._flush()
+        while len(self.expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
+            await self.read_one()
+
+    async def read_one(self) -> None:
+        core = self.aconn._core
+        reply = await self.aconn._read(core._reply())
+        tag = self.expect.popleft()
+        err = None if reply.error is None else core._server_error(reply.error)
+        if tag >= 0:
+            if err is not None:
+                self.errors.append((tag, err))
+                return
+            done = reply.done
+            if done is not None:
+                self.rows += max(done.rows, 0)
+                self.last_done = done
+            serial = _lastrowid(reply)
+            if serial:
+                self.lastrowid = serial
+        elif tag == self.BEGIN:
+            self.begin_error = err
+        elif tag == self.COMMIT:
+            self.commit_error = err
+        elif err is not None:
+            log.debug("deferred group failed (ignored): %s", err)
+
+    async def drain(self) -> None:
+        await self.flush()
+        while self.expect:
+            await self.read_one()

@@ -1,0 +1,397 @@
+"""A thread-safe connection pool for the sync driver.
+
+What it does differently from informix-driver's pool (peer-informix-driver.md 1.1, 8):
+
+* **No health-check SELECT on every acquire.** A connection handed out is checked for free:
+  its ``closed`` / ``broken`` flags (set by the driver the moment the wire fails), its age
+  (``max_lifetime``) and its idle time (``max_idle``). Only a connection idle for longer than
+  ``ping_after`` seconds costs a round trip, an ``SQ_VERSION`` ping (no SQL, no statement, no
+  transaction), and that ping runs outside the pool lock.
+* **Nothing slow happens under the pool lock.** Connecting, pinging, rolling back and closing
+  all happen after the lock is released; the lock only guards counters and queues.
+* **FIFO waits.** When the pool is exhausted, acquirers queue; a released connection (or the
+  slot of a discarded one) goes to the longest waiter, never to a thread that arrived later.
+  A wait that exceeds its timeout raises :class:`PoolTimeout` (an ``OperationalError``).
+* **Clean hand-back.** ``release()`` rolls back an open transaction (no round trip when none
+  is open, because the driver tracks transactions) and restores the connection's original
+  autocommit setting; a broken or closed connection is dropped and its slot freed.
+
+Idle connections are reused most-recently-used first, so surplus connections stay idle and
+age out through ``max_idle`` (never below ``min_size``). There is no background thread:
+expiry is checked when connections are acquired and released.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import Error, InterfaceError, OperationalError
+from .connection import Connection
+
+__all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
+
+log = logging.getLogger("ifxwire.pool")
+
+#: ``SQ_VERSION SQ_EOT``: the cheapest request the server answers (no SQL is parsed).
+PING_GROUP = b"\x00\x35\x00\x0c"
+
+
+class PoolTimeout(OperationalError):
+    """No connection became available within the acquire timeout."""
+
+
+class PoolClosed(InterfaceError):
+    """The pool was closed."""
+
+
+class _Entry:
+    __slots__ = ("autocommit", "conn", "created", "last_used")
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.created = time.monotonic()
+        self.last_used = self.created
+        self.autocommit = conn.autocommit
+
+
+class _Waiter:
+    """One thread queued in ``acquire``: it receives an entry, or the right to connect."""
+
+    __slots__ = ("entry", "event", "slot")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.entry: _Entry | None = None
+        self.slot = False
+
+
+class ConnectionPool:
+    """A pool of :class:`ifxwire.Connection` objects.
+
+    ``connect_args`` / ``connect_kwargs`` are passed to ``ifxwire.connect`` (or to ``factory``
+    when given, which must return a new connection). ``min_size`` connections are opened by
+    the constructor; at most ``max_size`` exist at once. ``timeout`` is the default acquire
+    timeout in seconds. ``max_lifetime`` (seconds, None = unlimited) retires old connections,
+    ``max_idle`` closes connections idle longer than that (keeping ``min_size``), and
+    ``ping_after`` is the idle time after which an acquired connection is pinged first
+    (None = never ping). ``configure(conn)`` runs once on each new connection (outside the
+    pool lock), e.g. to ``SET LOCK MODE TO WAIT``; if it raises, the connection is dropped.
+    """
+
+    def __init__(
+        self,
+        *connect_args: Any,
+        min_size: int = 0,
+        max_size: int = 10,
+        timeout: float = 30.0,
+        max_lifetime: float | None = 3600.0,
+        max_idle: float | None = 600.0,
+        ping_after: float | None = 30.0,
+        factory: Callable[[], Connection] | None = None,
+        configure: Callable[[Connection], object] | None = None,
+        **connect_kwargs: Any,
+    ) -> None:
+        if max_size < 1:
+            raise ValueError("max_size must be at least 1")
+        if min_size < 0 or min_size > max_size:
+            raise ValueError("min_size must be between 0 and max_size")
+        if factory is None:
+            from .. import connect
+
+            def factory() -> Connection:
+                return connect(*connect_args, **connect_kwargs)
+
+        self._factory = factory
+        self._configure = configure
+        self.min_size = min_size
+        self.max_size = max_size
+        self.timeout = timeout
+        self.max_lifetime = max_lifetime
+        self.max_idle = max_idle
+        self.ping_after = ping_after
+        self._lock = threading.Lock()
+        self._idle: deque[_Entry] = deque()
+        self._in_use: dict[int, _Entry] = {}
+        self._waiters: deque[_Waiter] = deque()
+        self._size = 0  # open connections plus those being opened
+        self._closed = False
+        try:
+            for _ in range(min_size):
+                with self._lock:
+                    self._size += 1
+                entry = self._open_slot()
+                with self._lock:
+                    self._idle.append(entry)
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ introspection
+
+    @property
+    def size(self) -> int:
+        """Connections open or being opened (idle + in use)."""
+        return self._size
+
+    @property
+    def idle_count(self) -> int:
+        return len(self._idle)
+
+    @property
+    def in_use_count(self) -> int:
+        return len(self._in_use)
+
+    @property
+    def waiting(self) -> int:
+        """Threads queued in ``acquire``."""
+        return len(self._waiters)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __repr__(self) -> str:
+        return (
+            f"<ifxwire ConnectionPool size={self._size} idle={len(self._idle)} "
+            f"in_use={len(self._in_use)} max_size={self.max_size}"
+            f"{' closed' if self._closed else ''}>"
+        )
+
+    # ------------------------------------------------------------------ acquire
+
+    def acquire(self, timeout: float | None = None) -> Connection:
+        """A connection for the caller's exclusive use; give it back with ``release``.
+
+        Waits (FIFO) up to ``timeout`` seconds (default: the pool's ``timeout``) when
+        ``max_size`` connections are in use, then raises PoolTimeout.
+        """
+        wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        entry = self._claim(deadline, wait)
+        if entry is not None and not self._usable(entry):
+            self._close_conn(entry.conn)  # keep its slot and connect anew
+            entry = None
+        if entry is None:
+            entry = self._open_slot()
+        with self._lock:
+            closing = self._closed
+            if not closing:
+                self._in_use[id(entry.conn)] = entry
+        if closing:
+            self._discard(entry)
+            raise PoolClosed("the pool is closed")
+        return entry.conn
+
+    def _claim(self, deadline: float, wait: float) -> _Entry | None:
+        """An idle entry, or None: the caller owns a new slot and opens a connection in it."""
+        expired: list[_Entry] = []
+        try:
+            with self._lock:
+                if self._closed:
+                    raise PoolClosed("the pool is closed")
+                self._expire_idle(expired)
+                if not self._waiters:
+                    if self._idle:
+                        return self._idle.pop()
+                    if self._size < self.max_size:
+                        self._size += 1
+                        return None
+                waiter = _Waiter()
+                self._waiters.append(waiter)
+        finally:
+            for e in expired:
+                self._drop(e)
+        remaining = deadline - time.monotonic()
+        got = waiter.event.wait(remaining) if remaining > 0 else False
+        with self._lock:
+            if not got and not waiter.event.is_set():
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+                raise PoolTimeout(
+                    f"no connection available within {wait:.3g} s "
+                    f"(pool max_size={self.max_size}, all in use)",
+                    sqlstate="08004",
+                )
+        if waiter.entry is not None:
+            return waiter.entry
+        if waiter.slot:
+            return None
+        raise PoolClosed("the pool is closed")
+
+    def _open_slot(self) -> _Entry:
+        """Connect in a slot already counted in ``_size``; give the slot back on failure."""
+        try:
+            conn = self._factory()
+            if self._configure is not None:
+                try:
+                    self._configure(conn)
+                except BaseException:
+                    self._close_conn(conn)
+                    raise
+        except BaseException:
+            self._free_slot()
+            raise
+        return _Entry(conn)
+
+    def _usable(self, entry: _Entry) -> bool:
+        """The cheap health check: flags and clocks; a ping only after a long idle period."""
+        conn = entry.conn
+        if conn.closed or conn.broken:
+            return False
+        now = time.monotonic()
+        if self.max_lifetime is not None and now - entry.created > self.max_lifetime:
+            return False
+        if self.ping_after is not None and now - entry.last_used > self.ping_after:
+            return ping(conn)
+        return True
+
+    def _expire_idle(self, out: list[_Entry]) -> None:
+        """Under the lock: move idle entries past max_idle / max_lifetime into ``out``."""
+        if not self._idle or (self.max_idle is None and self.max_lifetime is None):
+            return
+        now = time.monotonic()
+        keep: deque[_Entry] = deque()
+        for e in self._idle:  # oldest first
+            idle_too_long = self.max_idle is not None and now - e.last_used > self.max_idle
+            too_old = self.max_lifetime is not None and now - e.created > self.max_lifetime
+            surplus = self._size - len(out) > self.min_size
+            if too_old or (idle_too_long and surplus):
+                out.append(e)
+            else:
+                keep.append(e)
+        if out:
+            self._idle = keep
+            self._size -= len(out)
+
+    # ------------------------------------------------------------------ release
+
+    def release(self, conn: Connection) -> None:
+        """Give a connection back: roll back an open transaction, restore autocommit, and
+        keep it for reuse (or drop it when it is broken, closed or too old)."""
+        with self._lock:
+            entry = self._in_use.pop(id(conn), None)
+        if entry is None or entry.conn is not conn:
+            raise InterfaceError("this connection does not belong to the pool (or was released)")
+        if not self._reset(entry):
+            self._discard(entry)
+            return
+        entry.last_used = time.monotonic()
+        closing = False
+        with self._lock:
+            if self._closed:
+                closing = True
+                self._size -= 1
+            elif self._waiters:
+                w = self._waiters.popleft()
+                w.entry = entry
+                w.event.set()
+            else:
+                self._idle.append(entry)
+        if closing:
+            self._close_conn(conn)
+
+    def _reset(self, entry: _Entry) -> bool:
+        """Make a returned connection fit for the next user; False if it must be dropped."""
+        conn = entry.conn
+        if conn.closed or conn.broken:
+            return False
+        if self.max_lifetime is not None and time.monotonic() - entry.created > self.max_lifetime:
+            return False
+        try:
+            if conn.in_transaction:  # tracked by the driver: no round trip when False
+                conn.rollback()
+            if conn.autocommit != entry.autocommit:
+                conn.autocommit = entry.autocommit
+        except Error:
+            log.debug("resetting a returned connection failed; dropping it", exc_info=True)
+            return False
+        return not conn.broken
+
+    def _discard(self, entry: _Entry) -> None:
+        """Close ``entry``; its slot goes to the first waiter, or is freed."""
+        self._close_conn(entry.conn)
+        self._free_slot()
+
+    def _free_slot(self) -> None:
+        with self._lock:
+            if self._waiters and not self._closed:
+                w = self._waiters.popleft()
+                w.slot = True
+                w.event.set()
+            else:
+                self._size -= 1
+
+    def _drop(self, entry: _Entry) -> None:
+        """Close an entry whose slot was already uncounted."""
+        self._close_conn(entry.conn)
+
+    @staticmethod
+    def _close_conn(conn: Connection) -> None:
+        try:
+            conn.close()
+        except Exception:
+            log.debug("closing a pooled connection failed", exc_info=True)
+
+    # ------------------------------------------------------------------ conveniences
+
+    @contextlib.contextmanager
+    def connection(self, timeout: float | None = None) -> Iterator[Connection]:
+        """``with pool.connection() as conn:``: acquire, and release on exit.
+
+        An open transaction is rolled back on release, also after an exception; commit
+        explicitly to keep work.
+        """
+        conn = self.acquire(timeout)
+        try:
+            yield conn
+        finally:
+            self.release(conn)
+
+    def close(self) -> None:
+        """Close idle connections, fail queued and future acquires with PoolClosed.
+
+        Connections in use are closed when they are released. Idempotent.
+        """
+        with self._lock:
+            self._closed = True
+            idle = list(self._idle)
+            self._idle.clear()
+            self._size -= len(idle)
+            waiters = list(self._waiters)
+            self._waiters.clear()
+        for w in waiters:
+            w.event.set()
+        for e in idle:
+            self._close_conn(e.conn)
+
+    def __enter__(self) -> ConnectionPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def ping(conn: Connection) -> bool:
+    """One ``SQ_VERSION`` round trip; False (and the connection broken) if it fails."""
+    from .replies import Reply
+
+    try:
+        with conn._lock:
+            conn._check()
+            reply = Reply(conn._layout, conn.encoding)
+            conn._exchange([(PING_GROUP, reply)])
+        return reply.error is None
+    except Error:
+        return False
+
+
+def create_pool(*connect_args: Any, **kwargs: Any) -> ConnectionPool:
+    """``ConnectionPool(*connect_args, **kwargs)``: pool options plus ``ifxwire.connect``
+    arguments (host may be a URL)."""
+    return ConnectionPool(*connect_args, **kwargs)

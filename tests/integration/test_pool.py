@@ -1,0 +1,325 @@
+"""ifxwire.ConnectionPool against the embedded server: sizing, FIFO waits and timeouts,
+eviction of broken / old / idle connections, reset on release, thread concurrency."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+from ifxwire.client.pool import PING_GROUP, ping
+
+
+@pytest.fixture()
+def make_pool(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[Any]:
+    pools: list[ifxwire.ConnectionPool] = []
+
+    def make(**kw: Any) -> ifxwire.ConnectionPool:
+        p = ifxwire.create_pool(**connect_kwargs, database=dbname, **kw)
+        pools.append(p)
+        return p
+
+    yield make
+    for p in pools:
+        p.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table(connect_kwargs: dict[str, Any], dbname: str) -> None:
+    with ifxwire.connect(**connect_kwargs, database=dbname) as c:
+        c.execute("CREATE TABLE pooled (id INTEGER, who VARCHAR(40))")
+        for n in range(8):  # one table per thread: the server locks whole tables
+            c.execute(f"CREATE TABLE pooled_{n} (id INTEGER, who VARCHAR(40))")
+
+
+def _break(conn: ifxwire.Connection) -> None:
+    """Kill the socket under the driver (as a dead network would)."""
+    conn._transport.sock.shutdown(socket.SHUT_RDWR)
+
+
+def test_sizing_min_and_max(make_pool: Any) -> None:
+    pool = make_pool(min_size=2, max_size=3)
+    assert (pool.size, pool.idle_count, pool.in_use_count) == (2, 2, 0)
+    conns = [pool.acquire() for _ in range(3)]
+    assert len({id(c) for c in conns}) == 3
+    assert (pool.size, pool.idle_count, pool.in_use_count) == (3, 0, 3)
+    for c in conns:
+        pool.release(c)
+    assert (pool.size, pool.idle_count, pool.in_use_count) == (3, 3, 0)
+    # Most recently used first: the last released comes back.
+    again = pool.acquire()
+    assert again is conns[-1]
+    pool.release(again)
+
+
+def test_bad_sizes_refused(connect_kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        ifxwire.ConnectionPool(**connect_kwargs, max_size=0)
+    with pytest.raises(ValueError):
+        ifxwire.ConnectionPool(**connect_kwargs, min_size=3, max_size=2)
+
+
+def test_acquire_times_out_with_pool_timeout(make_pool: Any) -> None:
+    pool = make_pool(max_size=1)
+    c = pool.acquire()
+    started = time.monotonic()
+    with pytest.raises(ifxwire.PoolTimeout) as info:
+        pool.acquire(timeout=0.2)
+    assert 0.15 < time.monotonic() - started < 2
+    assert isinstance(info.value, ifxwire.OperationalError)
+    assert pool.waiting == 0
+    pool.release(c)
+    assert pool.acquire(timeout=0.1) is c
+
+
+def test_waiters_are_served_first_in_first_out(make_pool: Any) -> None:
+    pool = make_pool(max_size=1)
+    held = pool.acquire()
+    order: list[int] = []
+    threads = []
+    for i in range(3):
+        t = threading.Thread(target=lambda i=i: order.append(i) or pool.release(pool.acquire(5)))
+        t.start()
+        threads.append(t)
+        deadline = time.monotonic() + 2
+        while pool.waiting < i + 1 and time.monotonic() < deadline:
+            time.sleep(0.005)
+    assert pool.waiting == 3
+    pool.release(held)
+    for t in threads:
+        t.join(5)
+    assert order == [0, 1, 2]
+    assert pool.size == 1
+
+
+def test_health_check_costs_no_round_trip(make_pool: Any, server: Any) -> None:
+    pool = make_pool(max_size=1, ping_after=60)
+    c = pool.acquire()
+    pool.release(c)
+    mark = server.request_groups
+    for _ in range(5):
+        with pool.connection() as conn:
+            assert conn is c
+    assert server.request_groups == mark  # no SELECT 1, no ping, no rollback
+
+
+def test_ping_after_idle_finds_a_dead_idle_connection(make_pool: Any) -> None:
+    pool = make_pool(max_size=1, ping_after=0.0)
+    c = pool.acquire()
+    pool.release(c)
+    _break(c)  # the driver does not know yet
+    with pool.connection() as conn:
+        assert conn is not c
+        assert conn.execute("SELECT COUNT(*) FROM pooled").fetchone() is not None
+    assert c.closed
+    assert pool.size == 1
+
+
+def test_ping_is_one_sq_version_round_trip(connect_kwargs: dict[str, Any], server: Any) -> None:
+    assert PING_GROUP == b"\x00\x35\x00\x0c"
+    with ifxwire.connect(**connect_kwargs) as c:
+        mark = server.request_groups
+        assert ping(c)
+        assert server.request_groups == mark + 1
+
+
+def test_broken_connection_is_evicted_on_release(make_pool: Any) -> None:
+    pool = make_pool(max_size=2)
+    c = pool.acquire()
+    _break(c)
+    with pytest.raises(ifxwire.OperationalError):
+        c.execute("SELECT COUNT(*) FROM pooled")
+    assert c.broken
+    pool.release(c)
+    assert (pool.size, pool.idle_count) == (0, 0)
+    with pool.connection() as conn:
+        assert conn is not c
+        conn.execute("SELECT COUNT(*) FROM pooled").fetchall()
+
+
+def test_eviction_frees_the_slot_for_a_waiter(make_pool: Any) -> None:
+    pool = make_pool(max_size=1)
+    c = pool.acquire()
+    got: list[ifxwire.Connection] = []
+    t = threading.Thread(target=lambda: got.append(pool.acquire(5)))
+    t.start()
+    while pool.waiting == 0:
+        time.sleep(0.005)
+    c.close()
+    pool.release(c)
+    t.join(5)
+    assert got and got[0] is not c and not got[0].closed
+    pool.release(got[0])
+    assert pool.size == 1
+
+
+def test_release_rolls_back_and_restores_autocommit(make_pool: Any, server: Any) -> None:
+    pool = make_pool(max_size=1)
+    with pool.connection() as conn:
+        conn.execute("INSERT INTO pooled VALUES (1, 'rolled back')")
+        assert conn.in_transaction
+        conn.autocommit = True  # commits the insert above...
+        conn.execute("DELETE FROM pooled WHERE who = 'rolled back'")  # ...and this
+        conn.autocommit = False
+        conn.execute("INSERT INTO pooled VALUES (2, 'uncommitted')")
+    with pool.connection() as conn:
+        assert not conn.in_transaction
+        assert conn.autocommit is False
+        rows = conn.execute("SELECT who FROM pooled WHERE id IN (1, 2)").fetchall()
+        assert rows == []
+        conn.autocommit = True
+    with pool.connection() as conn:
+        assert conn.autocommit is False  # restored to the pool's setting
+    # Release without an open transaction sends nothing.
+    conn = pool.acquire()
+    mark = server.request_groups
+    pool.release(conn)
+    assert server.request_groups == mark
+
+
+def test_release_after_exception_in_block(make_pool: Any) -> None:
+    pool = make_pool(max_size=1)
+    with pytest.raises(RuntimeError), pool.connection() as conn:
+        conn.execute("INSERT INTO pooled VALUES (3, 'boom')")
+        raise RuntimeError("boom")
+    with pool.connection() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM pooled WHERE id = 3").fetchone() == (0,)
+
+
+def test_max_lifetime_retires_connections(make_pool: Any) -> None:
+    pool = make_pool(max_size=1, max_lifetime=0.05)
+    c = pool.acquire()
+    pool.release(c)
+    time.sleep(0.1)
+    with pool.connection() as conn:
+        assert conn is not c
+    assert c.closed
+
+
+def test_max_idle_closes_surplus_but_keeps_min_size(make_pool: Any) -> None:
+    pool = make_pool(min_size=1, max_size=3, max_idle=0.05)
+    conns = [pool.acquire() for _ in range(3)]
+    for c in conns:
+        pool.release(c)
+    assert pool.size == 3
+    time.sleep(0.1)
+    with pool.connection():
+        pass
+    assert pool.size == 1
+    assert sum(c.closed for c in conns) == 2
+
+
+def test_connecting_happens_outside_the_pool_lock(connect_kwargs: dict[str, Any]) -> None:
+    slow = threading.Event()
+
+    def factory() -> ifxwire.Connection:
+        if slow.is_set():
+            time.sleep(0.5)
+        return ifxwire.connect(**connect_kwargs)
+
+    with ifxwire.ConnectionPool(min_size=1, max_size=2, factory=factory) as pool:
+        first = pool.acquire()
+        slow.set()
+        t = threading.Thread(target=lambda: pool.release(pool.acquire(5)))
+        t.start()
+        time.sleep(0.05)  # the thread is now connecting (slowly)
+        started = time.monotonic()
+        pool.release(first)
+        assert pool.acquire(1) is first
+        assert time.monotonic() - started < 0.3
+        pool.release(first)
+        t.join(5)
+        assert pool.size == 2
+
+
+def test_configure_runs_once_per_new_connection(make_pool: Any) -> None:
+    seen: list[ifxwire.Connection] = []
+    pool = make_pool(max_size=2, configure=seen.append)
+    for _ in range(3):
+        with pool.connection():
+            pass
+    assert len(seen) == 1
+
+
+def test_failed_connect_frees_its_slot(connect_kwargs: dict[str, Any]) -> None:
+    pool = ifxwire.ConnectionPool(**{**connect_kwargs, "password": "wrong"}, max_size=1)
+    for _ in range(2):
+        with pytest.raises(ifxwire.OperationalError) as info:
+            pool.acquire(1)
+        assert info.value.sqlcode == -951
+    assert pool.size == 0
+    pool.close()
+
+
+def test_close_fails_waiters_and_later_acquires(make_pool: Any) -> None:
+    pool = make_pool(max_size=1)
+    c = pool.acquire()
+    errors: list[BaseException] = []
+
+    def wait() -> None:
+        try:
+            pool.acquire(5)
+        except ifxwire.Error as exc:
+            errors.append(exc)
+
+    t = threading.Thread(target=wait)
+    t.start()
+    while pool.waiting == 0:
+        time.sleep(0.005)
+    pool.close()
+    t.join(5)
+    assert len(errors) == 1 and isinstance(errors[0], ifxwire.PoolClosed)
+    with pytest.raises(ifxwire.PoolClosed):
+        pool.acquire()
+    pool.release(c)  # closed on release
+    assert c.closed and pool.size == 0
+
+
+def test_release_of_a_foreign_connection_is_refused(
+    make_pool: Any, connect_kwargs: dict[str, Any]
+) -> None:
+    pool = make_pool(max_size=1)
+    with ifxwire.connect(**connect_kwargs) as other, pytest.raises(ifxwire.InterfaceError):
+        pool.release(other)
+
+
+def test_threads_share_a_small_pool(make_pool: Any) -> None:
+    # The server allows one writer per database at a time: wait for locks, as apps would.
+    pool = make_pool(
+        max_size=3, timeout=10, configure=lambda c: c.execute("SET LOCK MODE TO WAIT 5")
+    )
+    errors: list[BaseException] = []
+    peak = [0]
+
+    def work(n: int) -> None:
+        try:
+            for i in range(15):
+                with pool.connection() as conn:
+                    peak[0] = max(peak[0], pool.in_use_count)
+                    conn.execute(f"INSERT INTO pooled_{n} VALUES (?, ?)", (i, f"t{n}-{i}"))
+                    if i % 2:
+                        conn.commit()  # odd ones are kept, even ones rolled back on release
+                    assert conn.execute(
+                        f"SELECT COUNT(*) FROM pooled_{n} WHERE who = ?", (f"t{n}-{i}",)
+                    ).fetchone() == (1,)
+        except BaseException as exc:
+            errors.append(exc)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert not errors, errors[0]
+    assert time.monotonic() - started < 10
+    assert pool.size <= 3 and peak[0] <= 3
+    with pool.connection() as conn:
+        for n in range(8):
+            kept = conn.execute(f"SELECT COUNT(*) FROM pooled_{n}").fetchone()
+            assert kept == (7,)
