@@ -1,4 +1,4 @@
-"""A tour of ifxwire against the embedded server: run ``make demo`` (or ``python examples/demo.py``).
+"""A tour of ifxwire against the embedded server: ``make demo`` or ``python examples/demo.py``.
 
 Starts ``ifxwire-server`` in-process on a free port with an in-memory data directory, then uses
 the driver exactly as an application would against a real Informix server.
