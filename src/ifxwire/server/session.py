@@ -146,6 +146,9 @@ class Session:
             self._cleanup()
 
     def _cleanup(self) -> None:
+        # Close row generators while their SQLite connection is still open; left to the
+        # garbage collector they would try to close a cursor on a closed database.
+        self._close_all()
         if self.engine is not None:
             try:
                 self.engine.close()  # rolls back any open transaction
@@ -299,11 +302,13 @@ class Session:
             self._execute(self._stmt(), out)
         elif code == Msg.CLOSE:
             st = self._stmt()
-            st.rows = None
+            _stop_rows(st)
             st.materialized = None
         elif code == Msg.RELEASE:
             if self.current is not None:
-                self.statements.pop(self.current, None)
+                released = self.statements.pop(self.current, None)
+                if released is not None:
+                    _stop_rows(released)
                 self.current = None
         elif code == Msg.DBOPEN:
             name = msg.name.decode(self.encoding, errors="replace")
@@ -343,6 +348,8 @@ class Session:
         eng.execute(eng.prepare(sql), [])
 
     def _close_all(self) -> None:
+        for st in self.statements.values():
+            _stop_rows(st)
         self.statements.clear()
         self.current = None
 
@@ -353,6 +360,7 @@ class Session:
             raise EngineError(-400, message="cursor is not a SELECT")  # fetch of non-cursor
         if st.scroll and st.prepared.for_update:
             raise EngineError(-526)  # updates are not allowed on a scroll cursor
+        _stop_rows(st)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
         st.fetched = 0
         st.exhausted = False
@@ -433,6 +441,17 @@ class Session:
             # Statement ids belong to the database that prepared them.
             keep = self.statements.get(self.current or 0)
             self.statements = {} if keep is None else {self.current or 0: keep}
+
+
+def _stop_rows(st: _Statement) -> None:
+    """Finish a cursor's row generator now, so its SQLite cursor is closed deterministically."""
+    rows, st.rows = st.rows, None
+    close = getattr(rows, "close", None)
+    if close is not None:
+        try:
+            close()
+        except Exception:  # a generator that cannot clean up must not end the session
+            log.debug("closing a row generator failed", exc_info=True)
 
 
 def _name(code: int) -> str:
