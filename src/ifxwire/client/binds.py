@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import DatabaseError, DataError, NotSupportedError, ProgrammingError
 from ..protocol.codes import Msg
 from ..types.bind import encode_bind_value
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
+
+if TYPE_CHECKING:
+    from ..types.adapters import AdaptersMap
 
 __all__ = ["bind_message"]
 
@@ -44,13 +48,21 @@ def param_error(index: int, value: object, exc: Exception) -> DatabaseError:
     )
 
 
-def bind_message(values: Sequence[object], encoding: str) -> bytes:
-    """``SQ_BIND`` with all parameters (jdbc-protocol.md 3.4): u16 5, u16 count, then each."""
+def bind_message(
+    values: Sequence[object], encoding: str, adapters: AdaptersMap | None = None
+) -> bytes:
+    """``SQ_BIND`` with all parameters (jdbc-protocol.md 3.4): u16 5, u16 count, then each.
+
+    ``adapters`` applies user dumpers; without any, the built-in encoder is called directly.
+    """
     parts = [_BIND_HEAD.pack(_BIND, len(values))]
     append = parts.append
+    encode = (
+        adapters.dump if adapters is not None and adapters.has_user_dumpers else encode_bind_value
+    )
     for i, value in enumerate(values):
         try:
-            append(encode_bind_value(value, encoding))
-        except Exception as exc:  # every codec failure becomes a PEP 249 error
+            append(encode(value, encoding))
+        except Exception as exc:  # every codec (and dumper) failure becomes a PEP 249 error
             raise param_error(i, value, exc) from exc
     return b"".join(parts)

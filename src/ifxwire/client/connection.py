@@ -52,6 +52,7 @@ from ..protocol.codes import (
 )
 from ..protocol.login import parse_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
+from ..types.adapters import AdaptersMap, global_adapters
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .dsn import ConnectParams
@@ -143,6 +144,8 @@ class Connection:
         self._trace = params.trace
         self.fetch_buffer_size = params.fetch_buffer_size
         self.keep_char_padding = params.keep_char_padding
+        #: Loaders and dumpers of this connection: a snapshot of ``ifxwire.adapters``.
+        self.adapters = AdaptersMap(global_adapters)
         self.server_version = ""
         self.server_version_string = ""
         self.server_capabilities: frozenset[int] = frozenset()

@@ -27,6 +27,8 @@ from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
 from ..protocol.wire import Writer
+from ..types.adapters import AdaptersMap
+from ..types.rowcodec import RowDecoder
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
 from .placeholders import SqlPlan, arrange, plan_sql
@@ -92,6 +94,7 @@ class Cursor:
         self._lost: str | None = None
         self._has_result = False
         self._result = _Result()
+        self._adapters: AdaptersMap | None = None
         fin = weakref.finalize(self, _abandon, weakref.ref(connection), self._result)
         fin.atexit = False
 
@@ -100,6 +103,25 @@ class Cursor:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def adapters(self) -> AdaptersMap:
+        """This cursor's loaders and dumpers: a snapshot of the connection's, taken on first use."""
+        if self._adapters is None:
+            self._adapters = AdaptersMap(self.connection.adapters)
+        return self._adapters
+
+    def _active_adapters(self) -> AdaptersMap:
+        ad = self._adapters
+        return self.connection.adapters if ad is None else ad
+
+    def _decoder(self, p: Prepared) -> RowDecoder | None:
+        """The statement's cached decoder, wrapped only when a user loader applies."""
+        decoder = p.decoder
+        ad = self._active_adapters()
+        if decoder is None or not ad.has_user_loaders or p.description is None:
+            return decoder
+        return ad.row_decoder(decoder, [d[1] for d in p.description])
 
     @property
     def rownumber(self) -> int | None:
@@ -133,7 +155,7 @@ class Cursor:
         conn = self.connection
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
-        bind = bind_message(values, conn.encoding) if plan.nparams else b""
+        bind = bind_message(values, conn.encoding, self._active_adapters()) if plan.nparams else b""
         started = time.perf_counter()
         with conn._lock:
             conn._check()
@@ -183,7 +205,7 @@ class Cursor:
                 _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
                 _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
             ]
-            reply = conn._reply(p.decoder)
+            reply = conn._reply(self._decoder(p))
             groups.append((b"".join(parts), reply))
             p.busy = True
             try:
@@ -364,7 +386,7 @@ class Cursor:
                 return self._more()
             p = self._result.prepared
             assert p is not None
-            reply = conn._reply(p.decoder)
+            reply = conn._reply(self._decoder(p))
             group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
             conn._exchange([(group, reply)])
             self._base += len(self._rows)

@@ -26,8 +26,10 @@ from ..protocol.login import (
 )
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer
 from ..types.bind import decode_bind_values
+from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .engine import EngineError, EngineSession, Prepared
+from .engine.sqlcodes import NO_CONVERSION
 from .grammar import START, allowed
 
 if TYPE_CHECKING:
@@ -286,7 +288,13 @@ class Session:
             self._stmt().cursor_name = msg.name
         elif code == Msg.BIND:
             st = self._stmt()
-            values, _ = decode_bind_values(self.buf, msg.bind_start, msg.number, self.encoding)
+            try:
+                values, _ = decode_bind_values(self.buf, msg.bind_start, msg.number, self.encoding)
+            except CodecError as exc:
+                # A value the codecs refuse (say an INTERVAL qualifier without digits): the
+                # message framing was already checked by the reader, so answer with an error
+                # and keep the session, as a real server does for bad host variables.
+                raise EngineError(NO_CONVERSION, message=str(exc)) from None
             st.params = [v.value for v in values]
         elif code == Msg.SCROLL:
             self._stmt().scroll = True

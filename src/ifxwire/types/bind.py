@@ -34,6 +34,7 @@ from .values import DateTimeFields, IntervalYM
 
 __all__ = [
     "BIND_CHAR_MAX",
+    "BUILTIN_ENCODERS",
     "BindValue",
     "decode_bind_values",
     "encode_bind_params",
@@ -168,6 +169,10 @@ _BY_TYPE: dict[type, _Encoder] = {
     IntervalYM: _bind_interval,
     DateTimeFields: _bind_fields,
 }
+#: The Python types the built-in binder takes; the adapter registry (adapters.py) registers
+#: them as its built-in dumpers.
+BUILTIN_ENCODERS: frozenset[type] = frozenset(_BY_TYPE)
+
 #: Subclass fallback, most specific first (bool before int, datetime before date).
 _BY_ISINSTANCE: tuple[tuple[type, _Encoder], ...] = (
     (bool, _bind_bool),

@@ -9,6 +9,7 @@
 //        user=informix password=in4mix [props=DB_LOCALE=en_US.819] [timeout=60] [create=no]
 //        [check ...]
 //   java -cp ... IfxCheck --list          (prints the registered check names, one per line)
+//   java -cp ... IfxCheck --list-on-demand   (checks that run only when named, see below)
 //
 // Every check runs independently (own connections, own tables, own try/catch, own timeout) and
 // prints exactly one line:  "CHECK <name> PASS"  or  "CHECK <name> FAIL <one-line reason>".
@@ -16,6 +17,10 @@
 // named by database= that all other checks use; it runs even when a subset of checks is named,
 // unless create=no is given (for a database prepared by someone else, e.g. by the Python driver
 // in a cross-client check).
+//
+// On-demand checks (ON_DEMAND, e.g. xclient_read_types) run only when named: they need tables
+// another client prepared, so a default run never includes them and --list does not print them.
+// tests/interop/test_cross_client.py names them and keeps its list equal to --list-on-demand.
 //
 // Adding a check: add one reg(...) line in registerChecks() (or a case to one of the case
 // tables) and add its name to CHECKS in tests/interop/test_jdbc.py; test_jdbc.py verifies the
@@ -174,11 +179,16 @@ public final class IfxCheck {
 
     public static void main(String[] args) throws Exception {
         registerChecks();
+        registerCrossClientChecks();
         Map<String, String> opts = new LinkedHashMap<>();
         List<String> selected = new ArrayList<>();
         for (String a : args) {
             if (a.equals("--list")) {
                 REGISTRY.keySet().forEach(System.out::println);
+                return;
+            }
+            if (a.equals("--list-on-demand")) {
+                ON_DEMAND.keySet().forEach(System.out::println);
                 return;
             }
             int eq = a.indexOf('=');
@@ -215,7 +225,7 @@ public final class IfxCheck {
             return t;
         });
         for (String name : names) {
-            Check check = REGISTRY.get(name);
+            Check check = REGISTRY.containsKey(name) ? REGISTRY.get(name) : ON_DEMAND.get(name);
             if (check == null) {
                 report(name, "unknown check name");
                 continue;
@@ -1550,5 +1560,162 @@ public final class IfxCheck {
             expectError("executeUpdate(" + sql + ")", () -> update(c, sql), code);
         }
         stillUsable(c);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Cross-client checks (on demand): the Python driver writes what JDBC reads, and reads what
+    // JDBC writes.  Tables xc_read and xc_write (id INTEGER, one column per XCOLS entry) are
+    // created by tests/interop/test_cross_client.py, which holds the same values.
+    // ------------------------------------------------------------------------------------------
+
+    private static final Map<String, Check> ON_DEMAND = new LinkedHashMap<>();
+
+    static final String XC_LVARCHAR = "x".repeat(2001);
+    static final long XC_IV_DF_SECONDS = 999999999L * 86400L + 86399L;
+
+    /**
+     * One column per type; row 1 holds expected, row 2 NULL (serials: 1, never NULL).  Values are
+     * boundaries where JDBC can carry them: IntervalYM keeps months in an int, so YEAR(9) TO
+     * MONTH uses -2147483647 months rather than -999999999-11.
+     */
+    static final List<Param> XCOLS = List.of(
+            new Param("smallint", "SMALLINT", (p, i) -> p.setShort(i, (short) 32767),
+                    ResultSet::getShort, (short) 32767, Types.SMALLINT),
+            new Param("smallint_min", "SMALLINT", (p, i) -> p.setShort(i, (short) -32767),
+                    ResultSet::getShort, (short) -32767, Types.SMALLINT),
+            new Param("integer", "INTEGER", (p, i) -> p.setInt(i, -2147483647),
+                    ResultSet::getInt, -2147483647, Types.INTEGER),
+            new Param("int8", "INT8", (p, i) -> p.setLong(i, -9223372036854775807L),
+                    ResultSet::getLong, -9223372036854775807L, Types.BIGINT),
+            new Param("bigint", "BIGINT", (p, i) -> p.setLong(i, Long.MAX_VALUE),
+                    ResultSet::getLong, Long.MAX_VALUE, Types.BIGINT),
+            new Param("serial", "SERIAL", (p, i) -> p.setInt(i, 2147483647),
+                    ResultSet::getInt, 2147483647, Types.INTEGER),
+            new Param("bigserial", "BIGSERIAL", (p, i) -> p.setLong(i, Long.MAX_VALUE),
+                    ResultSet::getLong, Long.MAX_VALUE, Types.BIGINT),
+            new Param("smallfloat", "SMALLFLOAT", (p, i) -> p.setFloat(i, Float.MAX_VALUE),
+                    ResultSet::getFloat, Float.MAX_VALUE, Types.REAL),
+            new Param("float", "FLOAT", (p, i) -> p.setDouble(i, -Double.MAX_VALUE),
+                    ResultSet::getDouble, -Double.MAX_VALUE, Types.DOUBLE),
+            new Param("dec32_16", "DECIMAL(32,16)",
+                    (p, i) -> p.setBigDecimal(i, new BigDecimal("1234567890123456.1234567890123456")),
+                    ResultSet::getBigDecimal, new BigDecimal("1234567890123456.1234567890123456"),
+                    Types.DECIMAL),
+            new Param("dec32_0", "DECIMAL(32,0)",
+                    (p, i) -> p.setBigDecimal(i, new BigDecimal("-" + "9".repeat(32))),
+                    ResultSet::getBigDecimal, new BigDecimal("-" + "9".repeat(32)), Types.DECIMAL),
+            new Param("decfloat", "DECIMAL(16)", (p, i) -> p.setBigDecimal(i, new BigDecimal("1234.5678")),
+                    ResultSet::getBigDecimal, new BigDecimal("1234.5678"), Types.DECIMAL),
+            new Param("money", "MONEY(16,2)",
+                    (p, i) -> p.setBigDecimal(i, new BigDecimal("-12345678901234.56")),
+                    ResultSet::getBigDecimal, new BigDecimal("-12345678901234.56"), Types.DECIMAL),
+            new Param("char", "CHAR(10)", (p, i) -> p.setString(i, "abc"),
+                    ResultSet::getString, "abc       ", Types.CHAR),
+            new Param("nchar", "NCHAR(10)", (p, i) -> p.setString(i, "nchar"),
+                    ResultSet::getString, "nchar     ", Types.CHAR),
+            new Param("varchar", "VARCHAR(255)", (p, i) -> p.setString(i, "ab  "),
+                    ResultSet::getString, "ab  ", Types.VARCHAR),
+            new Param("varchar_empty", "VARCHAR(10)", (p, i) -> p.setString(i, ""),
+                    ResultSet::getString, "", Types.VARCHAR),
+            new Param("nvarchar", "NVARCHAR(50)", (p, i) -> p.setString(i, "caf\u00e9 \u00f1and\u00fa"),
+                    ResultSet::getString, "caf\u00e9 \u00f1and\u00fa", Types.VARCHAR),
+            new Param("lvarchar", "LVARCHAR(3000)", (p, i) -> p.setString(i, XC_LVARCHAR),
+                    ResultSet::getString, XC_LVARCHAR, Types.LONGVARCHAR),
+            new Param("date", "DATE", (p, i) -> p.setDate(i, Date.valueOf("9999-12-31")),
+                    (rs, i) -> String.valueOf(rs.getDate(i)), "9999-12-31", Types.DATE),
+            new Param("dt_f5", "DATETIME YEAR TO FRACTION(5)",
+                    (p, i) -> p.setTimestamp(i, Timestamp.valueOf("9999-12-31 23:59:59.99999")),
+                    ResultSet::getTimestamp, Timestamp.valueOf("9999-12-31 23:59:59.99999"),
+                    Types.TIMESTAMP),
+            new Param("dt_hs", "DATETIME HOUR TO SECOND", (p, i) -> p.setTime(i, Time.valueOf("23:59:59")),
+                    ResultSet::getString, "23:59:59", Types.TIME),
+            new Param("dt_yd", "DATETIME YEAR TO DAY", (p, i) -> p.setString(i, "2024-02-29"),
+                    ResultSet::getString, "2024-02-29", Types.VARCHAR),
+            new Param("dt_md", "DATETIME MONTH TO DAY", (p, i) -> p.setString(i, "12-31"),
+                    ResultSet::getString, "12-31", Types.VARCHAR),
+            new Param("iv_df", "INTERVAL DAY(9) TO FRACTION(5)",
+                    (p, i) -> p.setObject(i, new IntervalDF(XC_IV_DF_SECONDS, 999990000L, (short) 0x144F)),
+                    (rs, i) -> intervalDF(rs.getObject(i)),
+                    XC_IV_DF_SECONDS + "s 999990000ns q=0x144f '999999999 23:59:59.99999'", Types.OTHER),
+            new Param("iv_ym", "INTERVAL YEAR(9) TO MONTH",
+                    (p, i) -> p.setObject(i, new IntervalYM("-178956970-07", (short) 0x0B02)),
+                    (rs, i) -> intervalYM(rs.getObject(i)), "-2147483647m q=0xb02 '-178956970-07'",
+                    Types.OTHER),
+            new Param("iv_hs", "INTERVAL HOUR TO SECOND",
+                    (p, i) -> p.setObject(i, new IntervalDF(359999L, 0L, (short) 0x066A)),
+                    (rs, i) -> intervalDF(rs.getObject(i)), "359999s 0ns q=0x66a '99:59:59'",
+                    Types.OTHER),
+            new Param("boolean", "BOOLEAN", (p, i) -> p.setBoolean(i, true),
+                    ResultSet::getBoolean, true, Types.BOOLEAN));
+
+    static boolean xcSerial(Param p) {
+        return p.ddl().contains("SERIAL");
+    }
+
+    private static void registerCrossClientChecks() {
+        ON_DEMAND.put("xclient_read_types", new Check("xclient_read_types", 0, IfxCheck::xclientRead));
+        ON_DEMAND.put("xclient_write_types", new Check("xclient_write_types", 0, IfxCheck::xclientWrite));
+    }
+
+    private static void xclientRead(Ctx ctx) throws Exception {
+        Connection c = ctx.db();
+        StringBuilder sql = new StringBuilder("SELECT id");
+        for (Param p : XCOLS) {
+            sql.append(", c_").append(p.name());
+        }
+        sql.append(" FROM xc_read ORDER BY id");
+        List<String> problems = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql.toString())) {
+            for (int row = 1; row <= 2; row++) {
+                check(rs.next(), "row " + row + " missing");
+                eq("id", row, rs.getInt(1));
+                for (int i = 0; i < XCOLS.size(); i++) {
+                    Param p = XCOLS.get(i);
+                    Object got;
+                    try {
+                        got = p.reader().read(rs, i + 2);
+                    } catch (SQLException e) {
+                        problems.add(p.name() + " row " + row + " read failed: " + describe(e));
+                        continue;
+                    }
+                    if (row == 2 && !xcSerial(p)) {
+                        if (rs.getObject(i + 2) != null) {
+                            problems.add(p.name() + " row 2 should be NULL, got " + show(got));
+                        }
+                    } else if (row == 1 && !same(p.expected(), got)) {
+                        problems.add(p.name() + " expected " + show(p.expected()) + " got " + show(got));
+                    }
+                }
+            }
+            check(!rs.next(), "more than two rows");
+        }
+        check(problems.isEmpty(), problems.size() + " mismatches: " + String.join("; ", problems));
+    }
+
+    private static void xclientWrite(Ctx ctx) throws Exception {
+        Connection c = ctx.db();
+        StringBuilder sql = new StringBuilder("INSERT INTO xc_write (id");
+        StringBuilder marks = new StringBuilder("?");
+        for (Param p : XCOLS) {
+            sql.append(", c_").append(p.name());
+            marks.append(", ?");
+        }
+        sql.append(") VALUES (").append(marks).append(')');
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            for (int row = 1; row <= 2; row++) {
+                ps.setInt(1, row);
+                for (int i = 0; i < XCOLS.size(); i++) {
+                    Param p = XCOLS.get(i);
+                    if (row == 1) {
+                        p.binder().bind(ps, i + 2);
+                    } else if (xcSerial(p)) {
+                        ps.setInt(i + 2, 1);
+                    } else {
+                        ps.setNull(i + 2, p.nullType());
+                    }
+                }
+                eq("row " + row + " insert count", 1, ps.executeUpdate());
+            }
+        }
     }
 }

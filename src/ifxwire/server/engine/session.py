@@ -127,8 +127,11 @@ class EngineSession:
 
     # ---- settings --------------------------------------------------------------------------
     def _ctx(self) -> vals.ConvContext:
+        from ..session import codec_for_locale  # the wire session imports this module
+
         dbdate = self.env.get("DBDATE") or "Y4MD-"
-        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi)
+        encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding)
 
     def _delimident(self) -> bool:
         v = self.env.get("DELIMIDENT")

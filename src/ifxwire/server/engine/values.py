@@ -56,10 +56,12 @@ for _n in range(1, 6):
 
 @dataclass(frozen=True, slots=True)
 class ConvContext:
-    """Session settings that change how strings convert: DBDATE and the ANSI flag."""
+    """Session settings that change how strings convert: DBDATE, the ANSI flag and the client
+    code set (column lengths count bytes of it, as in Informix)."""
 
     dbdate: str = "Y4MD-"
     ansi: bool = False
+    encoding: str = "iso-8859-1"
 
 
 DEFAULT_CTX = ConvContext()
@@ -651,7 +653,16 @@ def fit_string(s: str, t: IfxType, ctx: ConvContext) -> str:
     limit = t.size if t.code not in (T.TEXT,) else 0
     if t.is_char:
         s = s.rstrip(" ")
-    if limit and len(s) > limit:
+    if limit and len(s) > limit // 4 and ctx.encoding == "utf-8":
+        # Lengths are bytes: cut at the last whole character that fits, as GLS does.
+        data = s.encode("utf-8", "surrogatepass")
+        if len(data) > limit:
+            if ctx.ansi:
+                raise fail(sc.STRING_TOO_LONG)
+            s = data[:limit].decode("utf-8", "ignore")
+            if t.is_char:
+                s = s.rstrip(" ")
+    elif limit and len(s) > limit:
         if ctx.ansi:
             raise fail(sc.STRING_TOO_LONG)
         s = s[:limit]
