@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ._accel import accelerated
+from ._accel import available as _accelerator_available
 from .client.connection import Connection
 from .client.cursor import Cursor
 from .client.dsn import resolve
@@ -45,6 +47,7 @@ from .errors import (
     ProgrammingError,
     Warning,
 )
+from .types.adapters import AdaptersMap, BindItem, global_adapters
 from .types.values import DateTimeFields, IntervalYM
 
 if TYPE_CHECKING:
@@ -57,7 +60,9 @@ __all__ = [
     "NUMBER",
     "ROWID",
     "STRING",
+    "AdaptersMap",
     "Binary",
+    "BindItem",
     "Connection",
     "ConnectionPool",
     "Cursor",
@@ -82,6 +87,8 @@ __all__ = [
     "TimestampFromTicks",
     "Warning",
     "__version__",
+    "accelerated",
+    "accelerator_available",
     "apilevel",
     "connect",
     "create_pool",
@@ -91,6 +98,10 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+#: The global adapter registry (loaders and dumpers); see docs/TYPES.md §6. Connections copy
+#: it when they open, cursors copy their connection's on first use.
+adapters: AdaptersMap = global_adapters
+
 apilevel = "2.0"
 #: Threads may share the module, not connections. A per-connection lock keeps accidental
 #: sharing from corrupting the wire, but transaction state is per connection, so sharing one
@@ -99,6 +110,12 @@ threadsafety = 1
 #: ``?`` is native; ``:1`` and ``:name`` are accepted too (rewritten to ``?``, never
 #: interpolated).
 paramstyle = "qmark"
+
+
+def accelerator_available() -> bool:
+    """True when the optional C accelerator was built and imports, even if ``IFXWIRE_PURE=1``
+    keeps it unused; :data:`accelerated` says whether it is in use (docs/ACCELERATOR.md)."""
+    return _accelerator_available
 
 
 def connect(

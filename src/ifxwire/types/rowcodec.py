@@ -19,6 +19,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
+from .. import _accel
 from ..protocol.codes import (
     TYPE_DISTINCT,
     TYPE_NOTNULL,
@@ -431,7 +432,8 @@ def _build_row_decoder(
     exec(compile(code, f"<ifxwire row decoder {len(cols)} cols>", "exec"), namespace)
     fn: RowDecoder = namespace["decode_row"]
     fn.__doc__ = code  # the generated source, for debugging
-    return fn
+    # The C decoder mirroring fn when the accelerator is active (docs/ACCELERATOR.md).
+    return _accel.accelerate(fn, cols, encoding, keep_char_padding)
 
 
 _EPOCH_ORD = _tmp.DATE_EPOCH.toordinal()

@@ -1,0 +1,17 @@
+"""Builds the optional C accelerator; everything else is in pyproject.toml.
+
+``optional=True``: when there is no compiler (or the build fails) setuptools prints a warning
+and installs the pure-Python package, which selects the Python codecs at import.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "ifxwire._speedups",
+            ["src/ifxwire/_speedups.c"],
+            optional=True,
+        )
+    ]
+)

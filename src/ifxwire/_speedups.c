@@ -1,0 +1,870 @@
+/* ifxwire._speedups: the optional C row decoder (see docs/ACCELERATOR.md).
+ *
+ * make_row_decoder(plan, variable, fixed_total, enc_kind, encoding, keep_char_padding, pure,
+ * epoch_ordinal) returns a RowDecoder object, callable as decoder(buf, offset, size) -> tuple,
+ * exactly like the generated Python decoder ``pure`` it accelerates.
+ *
+ * The plan is computed in Python (ifxwire._accel) from the ColumnDesc list: one item per column,
+ * (kind, pos, width, fn, arg1, arg2). Fixed-width numbers, DATE, CHAR, VARCHAR, LVARCHAR, BOOLEAN,
+ * BYTE/TEXT descriptors and other UDT envelopes are decoded here; DECIMAL/MONEY, DATETIME and
+ * INTERVAL call the Python scalar decoder in ``fn``, so their semantics are the Python ones.
+ *
+ * Errors: whenever anything is off (a read past the tuple, a size that does not reconcile, bytes
+ * that do not decode in the code set, a BOOLEAN byte out of range, a DATE out of range, a Python
+ * callback raising an Exception), the partial row is dropped and the row is decoded again by
+ * ``pure``, which raises the exact exception, with the exact message naming the columns, that
+ * the pure-Python path raises. Rows that decode here are exactly the rows ``pure`` accepts.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <datetime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum {
+    K_SMALLINT = 0,
+    K_INTEGER = 1,
+    K_BIGINT = 2,
+    K_INT8 = 3,
+    K_FLOAT = 4,
+    K_SMALLFLOAT = 5,
+    K_DATE = 6,
+    K_CHAR = 7,
+    K_VARCHAR = 8,
+    K_LVARCHAR = 9,
+    K_BOOLEAN = 10,
+    K_UDT = 11,
+    K_BLOB = 12,
+    K_CALL2 = 13,   /* fn(buf, pos) */
+    K_CALL4 = 14,   /* fn(buf, pos, arg1, arg2) */
+    K_DECIMAL = 15, /* DECIMAL/MONEY: fn is decimal.Decimal, arg1 the scale (255 = floating) */
+    K_LAST = 15
+};
+
+enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
+
+#define BLOB_WIDTH 56
+
+typedef struct {
+    int kind;
+    Py_ssize_t pos;   /* fixed layout: offset from the tuple start */
+    Py_ssize_t width; /* fixed-width kinds: bytes on the wire */
+    PyObject *fn;     /* K_CALL2 / K_CALL4 */
+    PyObject *arg1;
+    PyObject *arg2;
+    int scale;        /* K_DECIMAL */
+} ColPlan;
+
+typedef struct {
+    PyObject_VAR_HEAD
+    vectorcallfunc vectorcall;
+    int variable;
+    int enc_kind;
+    int keep;
+    Py_ssize_t fixed_total;
+    long epoch_ordinal;
+    PyObject *encoding; /* str */
+    const char *enc_name;
+    PyObject *pure;
+    PyObject *plan;
+    PyObject *error_class; /* decode_tuples records these, raises anything else */
+    ColPlan cols[1];
+} RowDecoder;
+
+static PyTypeObject RowDecoder_Type;
+
+/* ------------------------------------------------------------------------------------------ */
+
+static inline uint16_t be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+
+static inline uint32_t be32(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline uint64_t be64(const unsigned char *p)
+{
+    return ((uint64_t)be32(p) << 32) | (uint64_t)be32(p + 4);
+}
+
+/* Proleptic Gregorian civil date from days since 1970-01-01 (H. Hinnant's algorithm). */
+static void civil_from_days(long z, int *y, int *m, int *d)
+{
+    z += 719468;
+    long era = (z >= 0 ? z : z - 146096) / 146097;
+    long doe = z - era * 146097;
+    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long yy = yoe + era * 400;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long dd = doy - (153 * mp + 2) / 5 + 1;
+    long mm = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int)(yy + (mm <= 2));
+    *m = (int)mm;
+    *d = (int)dd;
+}
+
+static PyObject *decode_text(RowDecoder *self, const char *s, Py_ssize_t n)
+{
+    switch (self->enc_kind) {
+    case E_LATIN1:
+        return PyUnicode_DecodeLatin1(s, n, NULL);
+    case E_UTF8:
+        return PyUnicode_DecodeUTF8(s, n, NULL);
+    case E_ASCII:
+        return PyUnicode_DecodeASCII(s, n, NULL);
+    default:
+        return PyUnicode_Decode(s, n, self->enc_name, NULL);
+    }
+}
+
+static PyObject *decode_char(RowDecoder *self, const unsigned char *s, Py_ssize_t n)
+{
+    if (self->keep)
+        return decode_text(self, (const char *)s, n);
+    if (self->enc_kind != E_OTHER) {
+        /* In these code sets a 0x20 byte is always a whole U+0020. */
+        while (n > 0 && s[n - 1] == 0x20)
+            n--;
+        return decode_text(self, (const char *)s, n);
+    }
+    PyObject *u = decode_text(self, (const char *)s, n);
+    if (u == NULL)
+        return NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(u), stop = len;
+    int ukind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    while (stop > 0 && PyUnicode_READ(ukind, data, stop - 1) == 0x20)
+        stop--;
+    if (stop == len)
+        return u;
+    PyObject *r = PyUnicode_Substring(u, 0, stop);
+    Py_DECREF(u);
+    return r;
+}
+
+/* DECIMAL/MONEY exactly as numeric.decode_decimal: the same digit string and exponent, handed
+   to decimal.Decimal. Returns a new reference, Py_None for NULL, or NULL with *bad set (the
+   bytes are not a DECIMAL: the pure path reports it) or an exception set. */
+#define DEC_MAX_WIDTH 160
+static PyObject *decode_decimal(const ColPlan *c, const unsigned char *raw, int *bad)
+{
+    Py_ssize_t width = c->width;
+    unsigned char digits[DEC_MAX_WIDTH];
+    char s[1024];
+    *bad = 0;
+    if (width < 1 || width > DEC_MAX_WIDTH) {
+        *bad = 1;
+        return NULL;
+    }
+    unsigned char head = raw[0];
+    if (head == 0 && (width == 1 || raw[1] == 0))
+        return Py_NewRef(Py_None);
+    Py_ssize_t nd = width - 1, last = -1;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        digits[i] = raw[1 + i];
+        if (digits[i] > 99) {
+            *bad = 1;
+            return NULL;
+        }
+        if (digits[i])
+            last = i;
+    }
+    int negative = 0;
+    long exp;
+    if (head & 0x80) {
+        exp = (long)(head & 0x7F) - 64;
+    }
+    else {
+        negative = last >= 0;
+        exp = (long)((head ^ 0x7F) & 0x7F) - 64;
+        if (last >= 0) { /* 100-complement: 99 - d before the last non-zero digit, 100 - d at it */
+            for (Py_ssize_t i = 0; i < last; i++)
+                digits[i] = (unsigned char)(99 - digits[i]);
+            digits[last] = (unsigned char)(100 - digits[last]);
+        }
+    }
+    Py_ssize_t n = 0;
+    if (negative)
+        s[n++] = '-';
+    Py_ssize_t start = n;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        s[n++] = (char)('0' + digits[i] / 10);
+        s[n++] = (char)('0' + digits[i] % 10);
+    }
+    Py_ssize_t slen = n - start;
+    long e10 = 2 * (exp - (long)nd);
+    long scale = c->scale;
+    if (scale == 255) {
+        if (e10 < 0) {
+            Py_ssize_t keep = slen;
+            while (keep > 0 && s[start + keep - 1] == '0')
+                keep--;
+            Py_ssize_t drop = slen - keep;
+            if (drop > -e10)
+                drop = -e10;
+            slen -= drop;
+            e10 += drop;
+        }
+        else if (e10 > 0) {
+            for (long i = 0; i < e10; i++)
+                s[start + slen++] = '0';
+            e10 = 0;
+        }
+    }
+    else {
+        long k = e10 + scale;
+        if (k > 0) {
+            for (long i = 0; i < k; i++)
+                s[start + slen++] = '0';
+        }
+        else if (k < 0) {
+            slen = (-k >= slen) ? 0 : slen + k;
+        }
+        e10 = -scale;
+    }
+    n = start + slen;
+    if (slen == 0)
+        s[n++] = '0';
+    n += snprintf(s + n, sizeof(s) - (size_t)n, "E%ld", e10);
+    PyObject *text = PyUnicode_FromStringAndSize(s, n);
+    if (text == NULL)
+        return NULL;
+    PyObject *v = PyObject_CallOneArg(c->fn, text);
+    Py_DECREF(text);
+    return v;
+}
+
+/* The row is not one this decoder accepts as-is: let the pure decoder produce the result or,
+   almost always, the exact exception of the pure-Python path. */
+static PyObject *fallback(RowDecoder *self, PyObject *bufobj, Py_ssize_t off, Py_ssize_t size)
+{
+    PyObject *offobj = PyLong_FromSsize_t(off);
+    if (offobj == NULL)
+        return NULL;
+    PyObject *sizeobj = PyLong_FromSsize_t(size);
+    if (sizeobj == NULL) {
+        Py_DECREF(offobj);
+        return NULL;
+    }
+    PyObject *args[3] = {bufobj, offobj, sizeobj};
+    PyObject *r = PyObject_Vectorcall(self->pure, args, 3, NULL);
+    Py_DECREF(offobj);
+    Py_DECREF(sizeobj);
+    return r;
+}
+
+#define NEED(n)                                                                                \
+    do {                                                                                       \
+        if ((Py_ssize_t)(n) < 0 || at + (Py_ssize_t)(n) > end)                                 \
+            goto slow;                                                                         \
+    } while (0)
+
+/* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``. */
+static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
+                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size)
+{
+    PyObject *row = NULL;
+    if (off < 0 || size < 0 || off > buflen || size > buflen - off)
+        goto slow;
+    if (!self->variable && size != self->fixed_total)
+        goto slow;
+
+    Py_ssize_t ncols = Py_SIZE(self);
+    row = PyTuple_New(ncols);
+    if (row == NULL)
+        goto fail;
+    const Py_ssize_t end = off + size;
+    Py_ssize_t o = off; /* sequential cursor (variable layout) */
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        const ColPlan *c = &self->cols[i];
+        Py_ssize_t at = self->variable ? o : off + c->pos;
+        Py_ssize_t used;
+        PyObject *v;
+        switch (c->kind) {
+        case K_SMALLINT: {
+            NEED(2);
+            int16_t x = (int16_t)be16(p + at);
+            v = x == INT16_MIN ? Py_NewRef(Py_None) : PyLong_FromLong(x);
+            used = 2;
+            break;
+        }
+        case K_INTEGER: {
+            NEED(4);
+            int32_t x = (int32_t)be32(p + at);
+            v = x == INT32_MIN ? Py_NewRef(Py_None) : PyLong_FromLong(x);
+            used = 4;
+            break;
+        }
+        case K_BIGINT: {
+            NEED(8);
+            int64_t x = (int64_t)be64(p + at);
+            v = x == INT64_MIN ? Py_NewRef(Py_None) : PyLong_FromLongLong(x);
+            used = 8;
+            break;
+        }
+        case K_INT8: {
+            NEED(10);
+            int16_t sign = (int16_t)be16(p + at);
+            uint64_t lo = be32(p + at + 2), hi = be32(p + at + 6);
+            uint64_t mag = (hi << 32) | lo;
+            if (sign == 0)
+                v = Py_NewRef(Py_None);
+            else if (sign > 0)
+                v = PyLong_FromUnsignedLongLong(mag);
+            else if (mag <= (uint64_t)INT64_MAX)
+                v = PyLong_FromLongLong(-(int64_t)mag);
+            else {
+                PyObject *pos = PyLong_FromUnsignedLongLong(mag);
+                v = pos == NULL ? NULL : PyNumber_Negative(pos);
+                Py_XDECREF(pos);
+            }
+            used = 10;
+            break;
+        }
+        case K_FLOAT: {
+            NEED(8);
+            uint64_t bits = be64(p + at);
+            if (bits == UINT64_MAX)
+                v = Py_NewRef(Py_None);
+            else {
+                double d;
+                memcpy(&d, &bits, 8);
+                v = PyFloat_FromDouble(d);
+            }
+            used = 8;
+            break;
+        }
+        case K_SMALLFLOAT: {
+            NEED(4);
+            uint32_t bits = be32(p + at);
+            if (bits == UINT32_MAX)
+                v = Py_NewRef(Py_None);
+            else {
+                float f;
+                memcpy(&f, &bits, 4);
+                v = PyFloat_FromDouble((double)f);
+            }
+            used = 4;
+            break;
+        }
+        case K_DATE: {
+            NEED(4);
+            int32_t days = (int32_t)be32(p + at);
+            if (days == INT32_MIN)
+                v = Py_NewRef(Py_None);
+            else {
+                long ordinal = (long)days + self->epoch_ordinal;
+                if (ordinal < 1 || ordinal > 3652059) /* outside date.min..date.max */
+                    goto slow;
+                int y, m, d;
+                civil_from_days(ordinal - 719163, &y, &m, &d);
+                v = PyDate_FromDate(y, m, d);
+            }
+            used = 4;
+            break;
+        }
+        case K_CHAR: {
+            NEED(c->width);
+            if (p[at] == 0)
+                v = Py_NewRef(Py_None);
+            else {
+                v = decode_char(self, p + at, c->width);
+                if (v == NULL)
+                    goto callback_error;
+            }
+            used = c->width;
+            break;
+        }
+        case K_VARCHAR: {
+            NEED(1);
+            Py_ssize_t n = p[at];
+            NEED(1 + n);
+            if (n == 1 && p[at + 1] == 0)
+                v = Py_NewRef(Py_None);
+            else {
+                v = decode_text(self, (const char *)p + at + 1, n);
+                if (v == NULL)
+                    goto callback_error;
+            }
+            used = 1 + n;
+            break;
+        }
+        case K_LVARCHAR:
+        case K_BOOLEAN:
+        case K_UDT: {
+            NEED(5);
+            Py_ssize_t n = (Py_ssize_t)be32(p + at + 1);
+            NEED(5 + n);
+            const unsigned char *data = p + at + 5;
+            used = 5 + n;
+            if (p[at] != 0) {
+                v = Py_NewRef(Py_None);
+            }
+            else if (c->kind == K_LVARCHAR) {
+                Py_ssize_t stop = (n > 0 && data[n - 1] == 0) ? n - 1 : n;
+                v = decode_text(self, (const char *)data, stop);
+                if (v == NULL)
+                    goto callback_error;
+            }
+            else if (c->kind == K_BOOLEAN) {
+                if (n != 1)
+                    goto slow;
+                switch (data[0]) {
+                case 0x01: case 0x74: case 0x54: v = Py_NewRef(Py_True); break;
+                case 0x00: case 0x66: case 0x46: v = Py_NewRef(Py_False); break;
+                case 0xFF: v = Py_NewRef(Py_None); break;
+                default: goto slow;
+                }
+            }
+            else {
+                v = PyBytes_FromStringAndSize((const char *)data, n);
+            }
+            break;
+        }
+        case K_BLOB: {
+            NEED(BLOB_WIDTH);
+            if (p[at + 39] & 1)
+                v = Py_NewRef(Py_None);
+            else
+                v = PyBytes_FromStringAndSize((const char *)p + at, BLOB_WIDTH);
+            used = BLOB_WIDTH;
+            break;
+        }
+        case K_CALL2:
+        case K_CALL4: {
+            NEED(c->width);
+            PyObject *posobj = PyLong_FromSsize_t(at);
+            if (posobj == NULL)
+                goto fail;
+            PyObject *cargs[4] = {bufobj, posobj, c->arg1, c->arg2};
+            v = PyObject_Vectorcall(c->fn, cargs, c->kind == K_CALL2 ? 2 : 4, NULL);
+            Py_DECREF(posobj);
+            if (v == NULL)
+                goto callback_error;
+            used = c->width;
+            break;
+        }
+        case K_DECIMAL: {
+            NEED(c->width);
+            int bad;
+            v = decode_decimal(c, p + at, &bad);
+            if (bad)
+                goto slow;
+            if (v == NULL)
+                goto callback_error;
+            used = c->width;
+            break;
+        }
+        default:
+            PyErr_SetString(PyExc_SystemError, "ifxwire._speedups: bad column kind");
+            goto fail;
+        }
+        if (v == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(row, i, v);
+        o = at + used;
+    }
+    if (self->variable && o != end)
+        goto slow;
+    /* What the cyclic GC does to such tuples at its first pass (_PyTuple_MaybeUntrack), done
+       now: a row of atoms (numbers, strings, dates, None) cannot be part of a cycle, and a
+       100k-row fetchall should not make every collection walk 100k tuples. */
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        PyObject *e = PyTuple_GET_ITEM(row, i);
+        if (PyObject_IS_GC(e) && PyObject_GC_IsTracked(e))
+            return row;
+    }
+    PyObject_GC_UnTrack(row);
+    return row;
+
+callback_error:
+    /* Exceptions (a decode error, a value out of range) are the pure path's to report;
+       anything else (KeyboardInterrupt, MemoryError) propagates as is. */
+    if (!PyErr_ExceptionMatches(PyExc_Exception) || PyErr_ExceptionMatches(PyExc_MemoryError))
+        goto fail;
+    PyErr_Clear();
+slow:
+    Py_XDECREF(row);
+    return fallback(self, bufobj, off, size);
+
+fail:
+    Py_XDECREF(row);
+    return NULL;
+}
+
+/* The bytes of a reply buffer: bytes directly, anything else through the buffer protocol
+   (which also keeps a bytearray from being resized while we read it). */
+typedef struct {
+    const unsigned char *p;
+    Py_ssize_t len;
+    int have_view;
+    Py_buffer view;
+} BufRef;
+
+static void buf_release(BufRef *b)
+{
+    if (b->have_view) {
+        PyBuffer_Release(&b->view);
+        b->have_view = 0;
+    }
+}
+
+static int buf_get(PyObject *bufobj, BufRef *b)
+{
+    b->have_view = 0;
+    if (PyBytes_CheckExact(bufobj)) {
+        b->p = (const unsigned char *)PyBytes_AS_STRING(bufobj);
+        b->len = PyBytes_GET_SIZE(bufobj);
+        return 0;
+    }
+    if (PyObject_GetBuffer(bufobj, &b->view, PyBUF_SIMPLE) < 0)
+        return -1;
+    b->have_view = 1;
+    if (b->view.itemsize != 1) { /* e.g. a cast memoryview: its len() is not in bytes */
+        buf_release(b);
+        PyErr_SetString(PyExc_TypeError, "a row buffer must be made of bytes");
+        return -1;
+    }
+    b->p = (const unsigned char *)b->view.buf;
+    b->len = b->view.len;
+    return 0;
+}
+
+static PyObject *RowDecoder_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                       PyObject *kwnames)
+{
+    RowDecoder *self = (RowDecoder *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 3 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "a row decoder takes (buffer, offset, size)");
+        return NULL;
+    }
+    PyObject *bufobj = args[0];
+    Py_ssize_t off = PyLong_AsSsize_t(args[1]);
+    if (off == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t size = PyLong_AsSsize_t(args[2]);
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    BufRef b;
+    if (buf_get(bufobj, &b) < 0) {
+        /* Not a contiguous buffer: the pure decoder says what it makes of it. */
+        PyErr_Clear();
+        return PyObject_Vectorcall(self->pure, args, 3, NULL);
+    }
+    PyObject *row = decode_row(self, bufobj, b.p, b.len, off, size);
+    buf_release(&b);
+    return row;
+}
+
+#define SQ_TUPLE 14
+
+/* decode_tuples(buf, pos, end, rows) -> (pos, first_error)
+
+   The body of the driver's SQ_TUPLE loop (client/replies.py Reply._tuples) in C: decodes every
+   complete SQ_TUPLE message (u16 code 14, u16 pad, i32 size, payload, pad to even) from ``pos``
+   onward, appending the rows to the list ``rows``. Stops before anything else: another
+   message, an incomplete tuple, a negative size; the caller's loop handles those. A row that
+   raises the codec error class is skipped; the first such exception is returned. */
+static PyObject *RowDecoder_decode_tuples(RowDecoder *self, PyObject *const *args,
+                                          Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "decode_tuples(buffer, pos, end, rows)");
+        return NULL;
+    }
+    PyObject *bufobj = args[0], *rows = args[3];
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+    if (end == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyList_Check(rows)) {
+        PyErr_SetString(PyExc_TypeError, "rows must be a list");
+        return NULL;
+    }
+    BufRef b;
+    if (buf_get(bufobj, &b) < 0)
+        return NULL;
+    if (end > b.len)
+        end = b.len;
+    PyObject *first_error = NULL;
+    while (pos >= 0 && end - pos >= 8 && b.p[pos] == 0 && b.p[pos + 1] == SQ_TUPLE) {
+        int32_t size = (int32_t)be32(b.p + pos + 4);
+        if (size < 0)
+            break;
+        Py_ssize_t nxt = pos + 8 + (Py_ssize_t)size + (size & 1);
+        if (nxt > end)
+            break;
+        PyObject *row = decode_row(self, bufobj, b.p, b.len, pos + 8, size);
+        if (row != NULL) {
+            int rc = PyList_Append(rows, row);
+            Py_DECREF(row);
+            if (rc < 0)
+                goto fail;
+        }
+        else if (self->error_class != NULL && PyErr_ExceptionMatches(self->error_class)) {
+            if (first_error == NULL) {
+                PyObject *type, *value, *tb;
+                PyErr_Fetch(&type, &value, &tb);
+                PyErr_NormalizeException(&type, &value, &tb);
+                if (tb != NULL && value != NULL)
+                    PyException_SetTraceback(value, tb);
+                Py_XDECREF(type);
+                Py_XDECREF(tb);
+                first_error = value;
+            }
+            else
+                PyErr_Clear();
+        }
+        else
+            goto fail;
+        pos = nxt;
+    }
+    buf_release(&b);
+    return Py_BuildValue("(nN)", pos, first_error != NULL ? first_error : Py_NewRef(Py_None));
+
+fail:
+    buf_release(&b);
+    Py_XDECREF(first_error);
+    return NULL;
+}
+
+static PyMethodDef RowDecoder_methods[] = {
+    {"decode_tuples", (PyCFunction)(void (*)(void))RowDecoder_decode_tuples, METH_FASTCALL,
+     "decode_tuples(buffer, pos, end, rows) -> (pos, first_error): decode the run of complete "
+     "SQ_TUPLE messages at pos, appending to rows"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ------------------------------------------------------------------------------------------ */
+
+static int RowDecoder_traverse(RowDecoder *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->encoding);
+    Py_VISIT(self->pure);
+    Py_VISIT(self->plan);
+    Py_VISIT(self->error_class);
+    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
+        Py_VISIT(self->cols[i].fn);
+        Py_VISIT(self->cols[i].arg1);
+        Py_VISIT(self->cols[i].arg2);
+    }
+    return 0;
+}
+
+static int RowDecoder_clear(RowDecoder *self)
+{
+    Py_CLEAR(self->encoding);
+    Py_CLEAR(self->pure);
+    Py_CLEAR(self->plan);
+    Py_CLEAR(self->error_class);
+    self->enc_name = NULL;
+    for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
+        Py_CLEAR(self->cols[i].fn);
+        Py_CLEAR(self->cols[i].arg1);
+        Py_CLEAR(self->cols[i].arg2);
+    }
+    return 0;
+}
+
+static void RowDecoder_dealloc(RowDecoder *self)
+{
+    PyObject_GC_UnTrack(self);
+    RowDecoder_clear(self);
+    PyObject_GC_Del(self);
+}
+
+static PyObject *RowDecoder_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    return PyVectorcall_Call(self, args, kwargs);
+}
+
+static PyObject *RowDecoder_get_pure(RowDecoder *self, void *closure)
+{
+    (void)closure;
+    if (self->pure == NULL)
+        Py_RETURN_NONE;
+    return Py_NewRef(self->pure);
+}
+
+static PyObject *RowDecoder_get_plan(RowDecoder *self, void *closure)
+{
+    (void)closure;
+    if (self->plan == NULL)
+        Py_RETURN_NONE;
+    return Py_NewRef(self->plan);
+}
+
+static PyObject *RowDecoder_get_doc(RowDecoder *self, void *closure)
+{
+    (void)closure;
+    if (self->pure == NULL)
+        Py_RETURN_NONE;
+    return PyObject_GetAttrString(self->pure, "__doc__");
+}
+
+static PyObject *RowDecoder_repr(RowDecoder *self)
+{
+    return PyUnicode_FromFormat("<ifxwire C row decoder, %zd columns, %s>", Py_SIZE(self),
+                                self->variable ? "sequential layout" : "fixed layout");
+}
+
+static PyGetSetDef RowDecoder_getset[] = {
+    {"pure", (getter)RowDecoder_get_pure, NULL, "the generated Python decoder this one mirrors",
+     NULL},
+    {"plan", (getter)RowDecoder_get_plan, NULL, "the per-column plan", NULL},
+    {"__doc__", (getter)RowDecoder_get_doc, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject RowDecoder_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ifxwire._speedups.RowDecoder",
+    .tp_basicsize = offsetof(RowDecoder, cols),
+    .tp_itemsize = sizeof(ColPlan),
+    .tp_dealloc = (destructor)RowDecoder_dealloc,
+    .tp_vectorcall_offset = offsetof(RowDecoder, vectorcall),
+    .tp_repr = (reprfunc)RowDecoder_repr,
+    .tp_call = RowDecoder_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_traverse = (traverseproc)RowDecoder_traverse,
+    .tp_clear = (inquiry)RowDecoder_clear,
+    .tp_getset = RowDecoder_getset,
+    .tp_methods = RowDecoder_methods,
+};
+
+static PyObject *make_row_decoder(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *plan, *encoding, *pure, *error_class;
+    int variable, enc_kind, keep;
+    Py_ssize_t fixed_total;
+    long epoch_ordinal;
+    if (!PyArg_ParseTuple(args, "O!pniUpOlO:make_row_decoder", &PyTuple_Type, &plan, &variable,
+                          &fixed_total, &enc_kind, &encoding, &keep, &pure, &epoch_ordinal,
+                          &error_class))
+        return NULL;
+    if (!PyExceptionClass_Check(error_class)) {
+        PyErr_SetString(PyExc_TypeError, "error_class must be an exception class");
+        return NULL;
+    }
+    if (enc_kind < E_OTHER || enc_kind > E_ASCII) {
+        PyErr_SetString(PyExc_ValueError, "bad encoding kind");
+        return NULL;
+    }
+    if (!PyCallable_Check(pure)) {
+        PyErr_SetString(PyExc_TypeError, "pure must be callable");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(plan);
+    RowDecoder *self = PyObject_GC_NewVar(RowDecoder, &RowDecoder_Type, n);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = RowDecoder_vectorcall;
+    self->variable = variable;
+    self->enc_kind = enc_kind;
+    self->keep = keep;
+    self->fixed_total = fixed_total;
+    self->epoch_ordinal = epoch_ordinal;
+    self->encoding = Py_NewRef(encoding);
+    self->pure = Py_NewRef(pure);
+    self->plan = Py_NewRef(plan);
+    self->error_class = Py_NewRef(error_class);
+    for (Py_ssize_t i = 0; i < n; i++)
+        memset(&self->cols[i], 0, sizeof(ColPlan));
+    PyObject_GC_Track(self);
+    self->enc_name = PyUnicode_AsUTF8(encoding);
+    if (self->enc_name == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(plan, i);
+        int kind;
+        Py_ssize_t pos, width;
+        PyObject *fn, *a1, *a2;
+        if (!PyTuple_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "plan items are tuples");
+            goto error;
+        }
+        if (!PyArg_ParseTuple(item, "innOOO:plan item", &kind, &pos, &width, &fn, &a1, &a2))
+            goto error;
+        if (kind < 0 || kind > K_LAST || pos < 0 || width < 0) {
+            PyErr_Format(PyExc_ValueError, "bad plan item %zd", i);
+            goto error;
+        }
+        if ((kind == K_CALL2 || kind == K_CALL4 || kind == K_DECIMAL) && !PyCallable_Check(fn)) {
+            PyErr_Format(PyExc_TypeError, "plan item %zd needs a callable", i);
+            goto error;
+        }
+        if (kind == K_DECIMAL) {
+            long scale = PyLong_AsLong(a1);
+            if (scale == -1 && PyErr_Occurred())
+                goto error;
+            if (scale < 0 || scale > 255 || width > DEC_MAX_WIDTH) {
+                PyErr_Format(PyExc_ValueError, "plan item %zd: bad DECIMAL scale or width", i);
+                goto error;
+            }
+            self->cols[i].scale = (int)scale;
+        }
+        if ((kind == K_CHAR || kind == K_CALL2 || kind == K_CALL4 || kind == K_DECIMAL) &&
+            width == 0) {
+            PyErr_Format(PyExc_ValueError, "plan item %zd needs a width", i);
+            goto error;
+        }
+        if (!variable && pos + width > fixed_total) {
+            PyErr_Format(PyExc_ValueError, "plan item %zd lies past the tuple", i);
+            goto error;
+        }
+        self->cols[i].kind = kind;
+        self->cols[i].pos = pos;
+        self->cols[i].width = width;
+        self->cols[i].fn = Py_NewRef(fn);
+        self->cols[i].arg1 = Py_NewRef(a1);
+        self->cols[i].arg2 = Py_NewRef(a2);
+    }
+    return (PyObject *)self;
+error:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyMethodDef module_methods[] = {
+    {"make_row_decoder", make_row_decoder, METH_VARARGS,
+     "make_row_decoder(plan, variable, fixed_total, enc_kind, encoding, keep_char_padding, "
+     "pure, epoch_ordinal, error_class) -> RowDecoder"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "ifxwire._speedups",
+    .m_doc = "Optional C row decoder for ifxwire (see docs/ACCELERATOR.md).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void)
+{
+    PyDateTime_IMPORT;
+    if (PyDateTimeAPI == NULL)
+        return NULL;
+    if (PyType_Ready(&RowDecoder_Type) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&speedups_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&RowDecoder_Type);
+    if (PyModule_AddObject(m, "RowDecoder", (PyObject *)&RowDecoder_Type) < 0) {
+        Py_DECREF(&RowDecoder_Type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "ABI", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
