@@ -150,6 +150,27 @@ def test_unknown_message_breaks_connection(fake: FakeServer) -> None:
     assert c.closed
 
 
+@pytest.mark.parametrize("size", [-8, -1, -0x7FFFFFFF])
+def test_negative_tuple_size_breaks_the_connection_instead_of_looping(
+    fake: FakeServer, size: int
+) -> None:
+    fake.results[SELECT_1] = ([int_col("a")], [(1,)])
+    c = _connect(fake, read_timeout=5)
+
+    def hook(group: list[m.ClientMsg]) -> bytes | None:
+        if any(msg.code == Msg.NFETCH for msg in group):
+            return Writer().u16(Msg.TUPLE).i16(0).i32(size).u16(Msg.EOT).getvalue()
+        return None
+
+    fake.hook = hook
+    started = time.monotonic()
+    with pytest.raises((ifxwire.OperationalError, ifxwire.InterfaceError), match="negative"):
+        c.cursor().execute(SELECT_1).fetchall()
+    assert time.monotonic() - started < 5
+    assert c.broken
+    c.close()
+
+
 def test_hangup_mid_reply_is_operational_error(fake: FakeServer) -> None:
     c = _connect(fake)
     fake.hook = lambda g: fake.HANGUP

@@ -146,12 +146,20 @@ class Reply:
             raise ProtocolViolation("SQ_TUPLE without a described result", pos)
         append = self.rows.append
         self.need = 0
+        batch = getattr(decode, "decode_tuples", None)
+        if batch is not None:
+            # The accelerator decodes the whole run in C and stops at anything else (another
+            # message, an incomplete or malformed tuple), which the loop below then handles.
+            pos, err = batch(buf, pos, end, self.rows)
+            if err is not None and self.decode_error is None:
+                self.decode_error = err
         while end - pos >= 8 and buf[pos + 1] == _TUPLE and buf[pos] == 0:
             size: int = i32_at(buf, pos + 4)[0]
+            if size < 0:
+                # Checked first: a size of -8 would otherwise leave pos where it is, forever.
+                raise ProtocolViolation(f"SQ_TUPLE with negative size {size}", pos)
             nxt = pos + 8 + size + (size & 1)
             if nxt > end:
-                if size < 0:
-                    raise ProtocolViolation(f"SQ_TUPLE with negative size {size}", pos)
                 self.need = nxt - pos
                 return pos
             try:
