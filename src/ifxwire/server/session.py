@@ -147,7 +147,7 @@ class Session:
         finally:
             self._cleanup()
 
-    def _cleanup(self) -> None:
+    def _release_engine(self) -> None:
         # Close row generators while their SQLite connection is still open; left to the
         # garbage collector they would try to close a cursor on a closed database.
         self._close_all()
@@ -157,6 +157,9 @@ class Session:
             except Exception:
                 log.exception("session %s: error while closing the engine session", self.peer)
             self.engine = None
+
+    def _cleanup(self) -> None:
+        self._release_engine()
         with contextlib.suppress(OSError):
             self.sock.close()
 
@@ -206,6 +209,9 @@ class Session:
                     )
                 self.server.trace_in(self, _name(code), _describe_msg(msg))
                 if code == Msg.EXIT:
+                    # Roll back and release locks before acknowledging: a client that has the
+                    # ack may start another session at once and must not meet this one's locks.
+                    self._release_engine()
                     self._send(Writer().u16(Msg.EXIT).getvalue())
                     raise SessionClosed
                 if code == Msg.EOT:
