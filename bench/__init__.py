@@ -1,0 +1,1 @@
+"""The ifxwire benchmark suite: ``python bench/run.py`` (see docs/BENCHMARKS.md)."""

@@ -1,0 +1,72 @@
+"""ifxwire, pure or accelerated.
+
+The flavour is chosen by the environment before ``ifxwire`` is imported (``IFXWIRE_PURE=1``
+forces the pure-Python codecs); the worker sets it, this adapter checks it took effect.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from .base import Adapter, DriverUnavailable
+
+
+def accelerator_state(module: Any) -> bool:
+    """Is the compiled accelerator active in this process? (absent attribute: no)"""
+    flag = getattr(module, "accelerated", None)
+    if flag is None:
+        probe = getattr(module, "accelerator_available", None)
+        flag = probe() if callable(probe) else False
+    return bool(flag)
+
+
+class IfxwireAdapter(Adapter):
+    def __init__(self, accelerated: bool) -> None:
+        import ifxwire
+
+        self._mod = ifxwire
+        self.name = "ifxwire-accel" if accelerated else "ifxwire"
+        self.version = ifxwire.__version__
+        active = accelerator_state(ifxwire)
+        if accelerated and not active:
+            raise DriverUnavailable("ifxwire.accelerated is absent or false (no accelerator built)")
+        if not accelerated and active and os.environ.get("IFXWIRE_PURE") != "1":
+            raise DriverUnavailable("the accelerator is active although the pure run was asked for")
+
+    def connect(self, host: str, port: int, database: str | None, autocommit: bool) -> Any:
+        return self._mod.connect(
+            host=host,
+            port=port,
+            user="informix",
+            password="in4mix",
+            database=database,
+            autocommit=autocommit,
+        )
+
+    def pool_unavailable(self) -> str | None:
+        for name in ("create_pool", "ConnectionPool", "Pool"):
+            if hasattr(self._mod, name):
+                return None
+        return "ifxwire has no connection pool yet"
+
+    def make_pool(
+        self, host: str, port: int, database: str | None, size: int
+    ) -> tuple[Any, Callable[[], Any], Callable[[Any], None]]:
+        # ifxwire.create_pool(**connect kwargs, min_size=, max_size=): the same call shape as
+        # informix-driver's, so both pools hold one connection opened up front.
+        create = getattr(self._mod, "create_pool", None)
+        if create is None:
+            raise DriverUnavailable("ifxwire has no connection pool yet")
+        pool = create(
+            host=host,
+            port=port,
+            user="informix",
+            password="in4mix",
+            database=database,
+            min_size=size,
+            max_size=size,
+            autocommit=True,
+        )
+        return pool, pool.acquire, pool.release

@@ -1,0 +1,306 @@
+"""The scenario catalogue: names (informix-driver's benchmark names), SQL, sizes and rounds.
+
+Every driver runs the same SQL. A scenario's ``kind`` picks the body the workers run:
+
+query       ``inner`` times: execute(sql, params) + fetchall() on a fresh cursor
+latency     ``inner`` single queries, each timed on its own (p50 / p99)
+insert      ``inner`` single-row INSERTs, autocommit
+executemany one executemany of ``rows`` generated rows, then commit() unless autocommit
+connect     ``inner`` times: connect + close
+pool        ``inner`` times: pool acquire + query + release
+concurrent  ``threads`` threads, one connection each, ``inner`` queries per round in total
+stream      iterate ``rows`` rows without keeping them; peak RSS growth (fresh process)
+codec       codec micro-benchmarks (Python drivers only)
+
+``replay`` scenarios are served by the replay server (bench/replay.py) after one recorded live
+pass, so their figures measure the client; the others run against the live server and report
+the server's share of the wall time.
+"""
+
+from __future__ import annotations
+
+import datetime
+import fnmatch
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+DATABASE = "bench"
+ALPHA = "abcdefghijklmnopqrstuvwxyz"
+
+SELECT_COLUMNS = "a INT, b VARCHAR(64), c INT, d FLOAT, e VARCHAR(32)"
+TYPE_MIX_COLUMNS = "i INT, v VARCHAR(64), m DECIMAL(12,2), dt DATE, f FLOAT, s SMALLINT"
+INSERT_SQL = "INSERT INTO bench_ins VALUES (?, ?, ?, ?, ?)"
+SELECT_ONE_SQL = "SELECT 1 FROM systables WHERE tabid = 1"
+SCALING_SIZES = (1000, 10000, 100000, 1000000)
+WIDE_SIZES = (5, 20, 50, 100)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    kind: str
+    group: str
+    sql: str = ""
+    params: tuple[int, ...] = ()
+    rows: int = 0
+    inner: int = 1
+    rounds: int = 5
+    warmup: int = 1
+    replay: bool = True
+    autocommit: bool = True
+    threads: int = 0
+    #: Table emptied (untimed) before each round of a write scenario.
+    table: str = ""
+    #: Included in ``--smoke`` (with ``smoke_inner`` / ``smoke_rows`` when set).
+    smoke: bool = False
+    smoke_inner: int = 0
+    smoke_rows: int = 0
+    note: str = ""
+    #: Drivers this scenario cannot run for, with the reason (filled at run time).
+    skip: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def per_op(self) -> bool:
+        """Report per-operation time (wall / inner) rather than per round."""
+        return self.inner > 1
+
+    def for_smoke(self) -> Scenario:
+        return replace(
+            self,
+            inner=self.smoke_inner or min(self.inner, 20),
+            rows=self.smoke_rows or self.rows,
+            rounds=2,
+            warmup=1,
+            sql=self.sql.replace("bench_select_1m", "bench_select_1k")
+            if self.smoke_rows
+            else self.sql,
+        )
+
+
+def row5(i: int) -> tuple[int, str, int, float, str]:
+    """One row of the 5-column select/insert shape (BenchJdbc.row5 builds the same)."""
+    return (
+        i,
+        f"name{i:07d}{ALPHA[: i % 27]}",
+        (i * 7919) % 100003,
+        i * 0.25,
+        f"e{i % 997:03d}{ALPHA[: i % 13]}",
+    )
+
+
+def type_mix_row(i: int) -> tuple[int, str, Decimal, datetime.date, float, int]:
+    return (
+        i,
+        f"item {i} {ALPHA[: i % 20]}",
+        Decimal(i * 317) / 100,
+        datetime.date(2000, 1, 1) + datetime.timedelta(days=i),
+        i / 7,
+        i % 32000,
+    )
+
+
+def _scaling_table(n: int) -> str:
+    return {1000: "bench_select_1k", 10000: "bench_select_10k", 100000: "bench_select_100k"}.get(
+        n, "bench_select_1m"
+    )
+
+
+def catalogue() -> list[Scenario]:
+    """Every scenario, in report order, with full-run rounds (about 7 minutes on 2 cores)."""
+    s: list[Scenario] = [
+        Scenario(
+            "select_one_row",
+            "query",
+            "select",
+            SELECT_ONE_SQL,
+            rows=1,
+            inner=200,
+            rounds=25,
+            smoke=True,
+            smoke_inner=20,
+        ),
+        Scenario(
+            "select_systables_first_10",
+            "query",
+            "select",
+            "SELECT FIRST 10 * FROM systables",
+            rows=10,
+            inner=100,
+            rounds=25,
+            smoke=True,
+        ),
+        Scenario(
+            "select_with_param",
+            "query",
+            "select",
+            "SELECT tabid, tabname FROM systables WHERE tabid = ?",
+            params=(1,),
+            rows=1,
+            inner=200,
+            rounds=25,
+            smoke=True,
+        ),
+    ]
+    for n, inner, rounds in ((1000, 10, 25), (10000, 2, 20), (100000, 1, 15), (1000000, 1, 3)):
+        s.append(
+            Scenario(
+                f"select_scaling[{n}]",
+                "query",
+                "scaling",
+                f"SELECT * FROM {_scaling_table(n)}",
+                rows=n,
+                inner=inner,
+                rounds=rounds,
+                # The two recorded live rounds already warmed every path for 1M rows.
+                warmup=0 if n >= 1000000 else 1,
+                smoke=n == 1000,
+                smoke_inner=2,
+            )
+        )
+    for w in WIDE_SIZES:
+        s.append(
+            Scenario(
+                f"wide_row_select[{w}]",
+                "query",
+                "wide",
+                f"SELECT * FROM bench_wide_{w}",
+                rows=1000,
+                inner=2,
+                rounds=20,
+                smoke=w == 20,
+                smoke_inner=1,
+            )
+        )
+    s += [
+        Scenario(
+            "select_type_mix_1000_rows",
+            "query",
+            "wide",
+            "SELECT * FROM bench_type_mix",
+            rows=1000,
+            inner=4,
+            rounds=20,
+            smoke=True,
+            smoke_inner=1,
+        ),
+        Scenario(
+            "insert_single_row",
+            "insert",
+            "write",
+            INSERT_SQL,
+            inner=50,
+            rounds=15,
+            replay=False,
+            table="bench_ins",
+            smoke=True,
+            smoke_inner=10,
+        ),
+    ]
+    for n, rounds in ((1000, 15), (10000, 8), (100000, 5)):
+        s.append(
+            Scenario(
+                f"executemany_scaling[{n}]",
+                "executemany",
+                "write",
+                INSERT_SQL,
+                rows=n,
+                rounds=rounds,
+                replay=False,
+                autocommit=False,
+                table="bench_ins",
+                smoke=n == 1000,
+                note="in a transaction, commit included",
+            )
+        )
+    s += [
+        Scenario(
+            "executemany_1000_rows",
+            "executemany",
+            "write",
+            INSERT_SQL,
+            rows=1000,
+            rounds=8,
+            replay=False,
+            autocommit=True,
+            table="bench_ins",
+            note="autocommit",
+        ),
+        Scenario(
+            "cold_connect_disconnect",
+            "connect",
+            "connect",
+            rows=0,
+            inner=20,
+            rounds=20,
+            smoke=True,
+            smoke_inner=3,
+        ),
+        Scenario(
+            "pool_acquire_query_release",
+            "pool",
+            "connect",
+            SELECT_ONE_SQL,
+            rows=1,
+            inner=200,
+            rounds=15,
+            smoke=True,
+        ),
+    ]
+    for t in (2, 4, 8):
+        s.append(
+            Scenario(
+                f"concurrent_pool_throughput[{t}]",
+                "concurrent",
+                "concurrency",
+                SELECT_ONE_SQL,
+                rows=1,
+                inner=800,
+                rounds=10,
+                threads=t,
+                smoke=t == 2,
+                smoke_inner=40,
+                note="one connection per thread; inner = queries per round over all threads",
+            )
+        )
+    s += [
+        Scenario(
+            "select_1_latency_percentiles",
+            "latency",
+            "latency",
+            SELECT_ONE_SQL,
+            rows=1,
+            inner=1000,
+            rounds=5,
+            smoke=True,
+            smoke_inner=50,
+        ),
+        Scenario(
+            "streaming_fetch_memory[1000000]",
+            "stream",
+            "memory",
+            "SELECT * FROM bench_select_1m",
+            rows=1000000,
+            rounds=2,
+            warmup=0,
+            smoke=True,
+            smoke_rows=1000,
+            note="fresh process per driver; peak RSS growth while iterating",
+        ),
+        Scenario("codec", "codec", "codec", rounds=9, warmup=1, replay=False, smoke=True),
+    ]
+    return s
+
+
+def select(patterns: list[str] | None, smoke: bool) -> list[Scenario]:
+    """Scenarios matching any of ``patterns`` (fnmatch; bare names match exactly too)."""
+    chosen = []
+    for sc in catalogue():
+        if smoke and not sc.smoke:
+            continue
+        if patterns and not any(
+            sc.name == p or fnmatch.fnmatchcase(sc.name, p) or sc.name.startswith(p + "[")
+            for p in patterns
+        ):
+            continue
+        chosen.append(sc.for_smoke() if smoke else sc)
+    return chosen

@@ -1,0 +1,278 @@
+"""A benchmark worker: one Python driver in its own process, driven over stdin/stdout.
+
+``python -m bench.worker --driver ifxwire`` (run from the repository root). The orchestrator
+sends ``hello``, then per scenario ``setup`` (connect, build parameters: untimed), ``round``
+(one timed body) as often as it likes, ``teardown``; finally ``quit``. See bench/lineproto.py.
+
+Client CPU is ``time.process_time()`` of this process (all threads; the server runs in another
+process, so none of its work is counted). Wall time is ``time.perf_counter()``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+from bench import lineproto, procstat
+from bench.drivers import Adapter, DriverUnavailable, load
+from bench.scenarios import row5
+
+Body = Callable[[], dict[str, Any]]
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of an ascending list."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, round(q / 100 * len(sorted_values) + 0.5) - 1))
+    return sorted_values[k]
+
+
+class Worker:
+    def __init__(self, adapter: Adapter) -> None:
+        self.a = adapter
+        self.conns: list[Any] = []
+        self.pool: Any = None
+        self.body: Body | None = None
+
+    # ---------------------------------------------------------------- commands
+
+    def hello(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "driver": self.a.name,
+            "version": self.a.version,
+            "pool": self.a.pool_unavailable(),
+            "python": sys.version.split()[0],
+        }
+
+    def setup(self, f: dict[str, str]) -> dict[str, Any]:
+        self.teardown()
+        kind = f["kind"]
+        host, port = f.get("host", "127.0.0.1"), int(f.get("port", "0"))
+        db = f.get("db") or None
+        sql = f.get("sql", "")
+        params = [int(p) for p in f.get("params", "").split(",") if p]
+        rows = int(f.get("rows", "0"))
+        inner = int(f.get("inner", "1"))
+        autocommit = f.get("autocommit", "1") == "1"
+        threads = int(f.get("threads", "0"))
+        a = self.a
+
+        if kind == "codec":
+            from bench import codec_bench
+
+            self.body = codec_bench.make_body(a.name, quick=f.get("quick") == "1")
+            return {"ok": True}
+        if kind == "connect":
+
+            def connect_body() -> dict[str, Any]:
+                for _ in range(inner):
+                    a.close(a.connect(host, port, db, True))
+                return {"ops": inner}
+
+            self.body = connect_body
+            return {"ok": True}
+        if kind == "pool":
+            why = a.pool_unavailable()
+            if why is not None:
+                return {"ok": False, "unsupported": why}
+            pool, acquire, release = a.make_pool(host, port, db, 1)
+            self.pool = pool
+
+            def pool_body() -> dict[str, Any]:
+                n = 0
+                for _ in range(inner):
+                    c = acquire()
+                    n += a.fetch_all(c, sql, params)
+                    release(c)
+                return {"ops": inner, "rows": n}
+
+            self.body = pool_body
+            return {"ok": True}
+        if kind == "concurrent":
+            self.conns = [a.connect(host, port, db, True) for _ in range(threads)]
+            self.body = self._concurrent_body(sql, params, inner, threads)
+            return {"ok": True}
+
+        conn = a.connect(host, port, db, autocommit)
+        self.conns = [conn]
+        if kind == "query":
+
+            def query_body() -> dict[str, Any]:
+                n = 0
+                for _ in range(inner):
+                    n += a.fetch_all(conn, sql, params)
+                return {"ops": inner, "rows": n}
+
+            self.body = query_body
+        elif kind == "latency":
+
+            def latency_body() -> dict[str, Any]:
+                lat: list[float] = []
+                clock = time.perf_counter
+                for _ in range(inner):
+                    t0 = clock()
+                    a.fetch_all(conn, sql, params)
+                    lat.append(clock() - t0)
+                lat.sort()
+                return {
+                    "ops": inner,
+                    "p50": _percentile(lat, 50),
+                    "p99": _percentile(lat, 99),
+                    "max": lat[-1],
+                }
+
+            self.body = latency_body
+        elif kind == "insert":
+            data = [row5(i) for i in range(inner)]
+
+            def insert_body() -> dict[str, Any]:
+                for r in data:
+                    a.execute(conn, sql, r)
+                if not autocommit:
+                    a.commit(conn)
+                return {"ops": inner}
+
+            self.body = insert_body
+        elif kind == "executemany":
+            batch = [row5(i) for i in range(rows)]
+
+            def executemany_body() -> dict[str, Any]:
+                a.executemany(conn, sql, batch)
+                if not autocommit:
+                    a.commit(conn)
+                return {"ops": 1, "rows": rows}
+
+            self.body = executemany_body
+        elif kind == "stream":
+
+            def stream_body() -> dict[str, Any]:
+                gc.collect()
+                before = procstat.rss_bytes() or 0
+                reset = procstat.reset_peak_rss()
+                n = a.stream(conn, sql)
+                peak = procstat.peak_rss_bytes() or 0
+                return {
+                    "ops": 1,
+                    "rows": n,
+                    "rss_before": before,
+                    "peak_rss": peak,
+                    "peak_growth": peak - before if reset else None,
+                }
+
+            self.body = stream_body
+        else:
+            return {"ok": False, "error": f"unknown kind {kind!r}"}
+        return {"ok": True}
+
+    def _concurrent_body(self, sql: str, params: list[int], inner: int, threads: int) -> Body:
+        a = self.a
+        conns = self.conns
+        per_thread = max(1, inner // threads)
+
+        def body() -> dict[str, Any]:
+            errors: list[BaseException] = []
+            counts = [0] * threads
+
+            def run(k: int) -> None:
+                try:
+                    c = conns[k]
+                    for _ in range(per_thread):
+                        counts[k] += a.fetch_all(c, sql, params)
+                except BaseException as exc:  # reported, not swallowed
+                    errors.append(exc)
+
+            ts = [threading.Thread(target=run, args=(k,)) for k in range(threads)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            if errors:
+                raise errors[0]
+            return {"ops": per_thread * threads, "rows": sum(counts)}
+
+        return body
+
+    def round(self) -> dict[str, Any]:
+        if self.body is None:
+            return {"ok": False, "error": "round before setup"}
+        gc.collect()
+        c0, t0 = time.process_time(), time.perf_counter()
+        extra = self.body()
+        t1, c1 = time.perf_counter(), time.process_time()
+        return {"ok": True, "wall": t1 - t0, "cpu": c1 - c0, **extra}
+
+    def teardown(self) -> dict[str, Any]:
+        for c in self.conns:
+            try:
+                self.a.close(c)
+            except Exception as exc:  # a failed close must not hide the results
+                print(f"worker {self.a.name}: close failed: {exc!r}", file=sys.stderr)
+        self.conns = []
+        if self.pool is not None:
+            try:
+                self.a.close_pool(self.pool)
+            except Exception as exc:
+                print(f"worker {self.a.name}: pool close failed: {exc!r}", file=sys.stderr)
+            self.pool = None
+        self.body = None
+        return {"ok": True}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--driver", required=True)
+    args = p.parse_args(argv)
+    out = sys.stdout
+    # Keep stray prints (driver warnings) off the protocol channel.
+    sys.stdout = sys.stderr
+
+    def reply(obj: dict[str, Any]) -> None:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    try:
+        worker = Worker(load(args.driver))
+    except DriverUnavailable as exc:
+        reply({"ok": False, "unavailable": str(exc)})
+        return 0
+    for line in sys.stdin:
+        op, fields = lineproto.decode(line)
+        if not op:
+            continue
+        if op == "quit":
+            worker.teardown()
+            reply({"ok": True})
+            return 0
+        try:
+            if op == "hello":
+                reply(worker.hello())
+            elif op == "setup":
+                reply(worker.setup(fields))
+            elif op == "round":
+                reply(worker.round())
+            elif op == "teardown":
+                reply(worker.teardown())
+            else:
+                reply({"ok": False, "error": f"unknown command {op!r}"})
+        except Exception as exc:
+            tb = traceback.format_exc(limit=6)
+            print(tb, file=sys.stderr)
+            reply({"ok": False, "error": f"{type(exc).__name__}: {exc}", "traceback": tb})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
