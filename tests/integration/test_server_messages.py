@@ -78,3 +78,16 @@ def test_batch_brackets_in_an_ansi_database(raw: RawClient) -> None:
     assert [d.rows for d in reply.dones] == [1, 1]
     assert raw.send(Writer().u16(Msg.CMMTWORK)).errors == []
     assert _count(raw, "t") == 2
+
+
+def test_a_message_larger_than_the_receive_buffer(server: Any) -> None:
+    # The session's receive buffer starts at 256 KiB; a longer statement makes it grow.
+    import ifxwire
+
+    with ifxwire.connect(
+        host=server.host, port=server.port, user="informix", password="in4mix", autocommit=True
+    ) as conn:
+        padding = " " * 600_000
+        cur = conn.cursor()
+        cur.execute(f"select count(*) from sysmaster:systables where tabid = 1{padding}")
+        assert cur.fetchone() == (1,)

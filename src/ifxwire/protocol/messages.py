@@ -24,7 +24,7 @@ from .codes import (
     capability_set,
 )
 from .columns import ColumnDesc
-from .wire import ProtocolViolation, Reader, Writer
+from .wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, u16_at, u32_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,35 +177,56 @@ _BARE = frozenset(
 BLOB_DESCRIPTOR_SIZE = 56
 
 
-def _fixed_bind_width(base: int) -> int | None:
-    return {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}.get(base)
+# Value widths of fixed-size bind types; -2 = u16 length prefix, -4 = u32 length prefix.
+_BIND_WIDTH = {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}
+_BIND_WIDTH.update(dict.fromkeys((0, 5, 8, 10, 13, 14, 15, 16), -2))
+_BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 45), -4))
+_BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 
 
-def skip_bind_param(r: Reader) -> None:
-    """Skip one SQ_BIND parameter (jdbc-protocol.md 3.4) without decoding its value."""
-    at = r.pos
-    tcode = r.i16()
-    base = tcode & 0xFF
-    if base > 18 and base not in (52, 53):
-        r.charstr()
-        r.charstr()
-    indicator = r.i16()
-    r.i16()
-    if indicator in (-1, -2):
-        return
-    if indicator != 0:
-        raise ProtocolViolation(f"SQ_BIND: indicator {indicator}", at)
-    width = _fixed_bind_width(base)
-    if width is not None:
-        r.padded(width)
-    elif base in (0, 5, 8, 10, 13, 14, 15, 16):
-        r.padded(r.u16())
-    elif base in (11, 12):
-        r.padded(BLOB_DESCRIPTOR_SIZE)
-    elif base in (40, 41, 43, 45):
-        r.padded(r.u32())
-    else:
-        raise ProtocolViolation(f"SQ_BIND: parameter type {base} is not supported", at)
+def skip_bind_params(buf: bytes | bytearray | memoryview, pos: int, end: int, n: int) -> int:
+    """Find where ``n`` SQ_BIND parameters (jdbc-protocol.md 3.4) end, without decoding them.
+
+    The server decodes the values afterwards; this only frames the message, so it reads the
+    buffer directly (it runs once per row of a pipelined executemany).
+    """
+    for _ in range(n):
+        at = pos
+        if pos + 2 > end:
+            raise NeedMore
+        base = buf[pos + 1]  # low byte of the i16 type: the flags live in the high byte
+        pos += 2
+        if base > 18 and base != 52 and base != 53:
+            for _name in range(2):  # CHARSTR owner, CHARSTR type name
+                if pos + 2 > end:
+                    raise NeedMore
+                k = u16_at(buf, pos)[0]
+                pos += 2 + k + (k & 1)
+        if pos + 4 > end:
+            raise NeedMore
+        indicator = i16_at(buf, pos)[0]
+        pos += 4
+        if indicator == -1 or indicator == -2:
+            continue
+        if indicator != 0:
+            raise ProtocolViolation(f"SQ_BIND: indicator {indicator}", at)
+        width = _BIND_WIDTH.get(base)
+        if width is None:
+            raise ProtocolViolation(f"SQ_BIND: parameter type {base} is not supported", at)
+        if width == -2:
+            if pos + 2 > end:
+                raise NeedMore
+            width = u16_at(buf, pos)[0]
+            pos += 2
+        elif width == -4:
+            if pos + 4 > end:
+                raise NeedMore
+            width = u32_at(buf, pos)[0]
+            pos += 4
+        pos += width + (width & 1)
+    if pos > end:
+        raise NeedMore
+    return pos
 
 
 def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
@@ -225,8 +246,7 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
     elif code == Msg.BIND:
         m.number = r.u16()
         m.bind_start = r.pos
-        for _ in range(m.number):
-            skip_bind_param(r)
+        r.pos = skip_bind_params(r.buf, r.pos, r.end, m.number)
         m.bind_end = r.pos
     elif code == Msg.NFETCH:
         m.number = r.i32()

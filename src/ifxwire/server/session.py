@@ -42,6 +42,10 @@ _RECV_SIZE = 256 * 1024
 # bytes: JDBC asks for 4096 and a reply that small would cost a round trip per few rows.
 _MIN_FETCH_BYTES = 4096
 _MAX_FETCH_BYTES = 4 * 1024 * 1024
+# Replies to buffered pipelined groups are sent together up to this size.
+_FLUSH_BYTES = 256 * 1024
+# No single message may need more buffered bytes than this (SQL text, LVARCHAR binds, ...).
+_MAX_BUFFER = 256 * 1024 * 1024
 
 
 class SessionClosed(Exception):
@@ -88,6 +92,7 @@ class Session:
         self.peer = peer
         self.buf = bytearray(_RECV_SIZE)
         self.view = memoryview(self.buf)
+        self.pending = bytearray()  # replies not yet sent (see _recv_more)
         self.start = 0  # first unparsed byte
         self.end = 0  # end of received bytes
         self.layout = m.Layout()
@@ -102,12 +107,20 @@ class Session:
     # ------------------------------------------------------------------ I/O
 
     def _recv_more(self) -> None:
+        # The only place a session blocks: send what is pending first, so replies to pipelined
+        # groups that were already buffered go out together, and nothing waits on us.
+        self._flush()
         if self.start:
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
             tail = self.end - self.start
             self.buf[:tail] = self.buf[self.start : self.end]
             self.start, self.end = 0, tail
         if self.end == len(self.buf):
+            if len(self.buf) >= _MAX_BUFFER:
+                raise ProtocolViolation(
+                    f"a message longer than {_MAX_BUFFER} bytes is still incomplete", self.start
+                )
+            self.view.release()  # a bytearray with an exported view cannot grow
             self.buf.extend(bytes(len(self.buf)))
             self.view = memoryview(self.buf)
         n = self.sock.recv_into(self.view[self.end :])
@@ -127,7 +140,18 @@ class Session:
             return msg
 
     def _send(self, data: bytes | bytearray) -> None:
+        self._flush()
         self.sock.sendall(data)
+
+    def _queue(self, data: bytes | bytearray) -> None:
+        self.pending += data
+        if len(self.pending) >= _FLUSH_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.pending:
+            self.sock.sendall(self.pending)
+            self.pending.clear()
 
     # ------------------------------------------------------------------ main loop
 
@@ -159,6 +183,8 @@ class Session:
             self.engine = None
 
     def _cleanup(self) -> None:
+        with contextlib.suppress(OSError):
+            self._flush()  # replies to groups answered before the session ended
         self._release_engine()
         with contextlib.suppress(OSError):
             self.sock.close()
@@ -229,7 +255,7 @@ class Session:
             out.u16(Msg.EOT)
             self.server.count_group()
             self.server.trace_out(self, out.buf)
-            self._send(out.buf)
+            self._queue(out.buf)
 
     # ------------------------------------------------------------------ handlers
 
