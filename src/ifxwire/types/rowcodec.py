@@ -451,19 +451,47 @@ def _date_from_days_fast(days: int) -> date:
 # ---------------------------------------------------------------------------------------------
 
 
+def _fast_int(pack: Callable[[int], bytes], limit: int, null: bytes,
+              slow: Callable[[object], bytes]) -> Callable[[object], bytes]:
+    """The common case inline (a plain int in range, or None); anything else takes the full
+    encoder with its checks and messages.  The server encodes every cell of every row."""
+
+    def encode(v: object) -> bytes:
+        if v is None:
+            return null
+        if type(v) is int and -limit <= v <= limit:
+            return pack(v)
+        return slow(v)
+
+    return encode
+
+
+def _fast_float(v: object) -> bytes:
+    if type(v) is float and -_INF < v < _INF:
+        return _num.F64.pack(v)
+    return _num.encode_float(v)
+
+
+_INF = float("inf")
+
+
 def _column_encoder(col: ColumnDesc, encoding: str) -> Callable[[object], bytes]:
     base = col.base
     enclen = col.enclen
     if base == _T.SMALLINT:
-        return _num.encode_smallint
+        return _fast_int(_num.I16.pack, 0x7FFF, _num.encode_smallint(None), _num.encode_smallint)
     if base in (_T.INTEGER, _T.SERIAL):
-        return _num.encode_integer
+        return _fast_int(
+            _num.I32.pack, 0x7FFFFFFF, _num.encode_integer(None), _num.encode_integer
+        )
     if base in (_T.BIGINT, _T.BIGSERIAL):
-        return _num.encode_bigint
+        return _fast_int(
+            _num.I64.pack, 0x7FFFFFFFFFFFFFFF, _num.encode_bigint(None), _num.encode_bigint
+        )
     if base in (_T.INT8, _T.SERIAL8):
         return _num.encode_int8
     if base == _T.FLOAT:
-        return _num.encode_float
+        return _fast_float
     if base == _T.SMALLFLOAT:
         return _num.encode_smallfloat
     if base == _T.DATE:
