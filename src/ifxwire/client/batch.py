@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..errors import DatabaseError, Error, ProgrammingError
+from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.messages import Done
 from .binds import bind_message
@@ -49,6 +50,24 @@ _DEFERRED = -2
 _BEGIN = -1
 _COMMIT = -3
 _END = object()
+
+_DONE = int(Msg.DONE)
+_INSERTDONE = int(Msg.INSERTDONE)
+_EOT = int(Msg.EOT)
+
+
+def _fast_replies(layout: m.Layout) -> tuple[struct.Struct, struct.Struct]:
+    """The two replies a row usually gets, each as one struct over its whole bytes.
+
+    ``SQ_DONE SQ_EOT`` and ``SQ_DONE SQ_INSERTDONE SQ_EOT``, with the field widths ``layout``
+    fixes (messages.read_done / read_insertdone): DONE is i16 warnings, rows and rowid (i32, or
+    i64 with long_rowid), i32 serial; INSERTDONE is an INT8 (i16 sign, u32 low, u32 high) and,
+    with bigint, an i64 bigserial.
+    """
+    wide = "q" if layout.long_rowid else "i"
+    done = f">Hh{wide}{wide}i"
+    insert = "HhII" + ("q" if layout.bigint else "")
+    return struct.Struct(done + "H"), struct.Struct(done + insert + "H")
 
 
 def _row_error(index: int, err: DatabaseError) -> DatabaseError:
@@ -79,8 +98,18 @@ class _Pipeline:
         self.commit_error: DatabaseError | None = None
         self.rows = 0
         self.lastrowid: int | None = None
-        self.last_done: Done | None = None
+        self._last_done: Done | None = None
+        #: The fields of the last SQ_DONE read by the fast path (a Done is built only if asked).
+        self._last_fields: tuple[int, int, int, int] | None = None
         self.sent = 0
+        self._done_eot, self._done_insert_eot = _fast_replies(conn._layout)
+
+    @property
+    def last_done(self) -> Done | None:
+        fields = self._last_fields
+        if fields is not None:
+            return Done(*fields)
+        return self._last_done
 
     def add(self, group: bytes, tag: int) -> None:
         self.chunk.append(group)
@@ -88,6 +117,18 @@ class _Pipeline:
         self.chunk_bytes += len(group)
         if tag >= 0:
             self.chunk_rows += 1
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            self.flush()
+
+    def add_row(self, head: bytes, bind: bytes, tag: int) -> None:
+        """``add(head + bind + EXECUTE EOT, tag)`` without building the group's bytes."""
+        chunk = self.chunk
+        chunk.append(head)
+        chunk.append(bind)
+        chunk.append(_EXECUTE_EOT)
+        self.expect.append(tag)
+        self.chunk_bytes += len(head) + len(bind) + 4
+        self.chunk_rows += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             self.flush()
 
@@ -100,12 +141,18 @@ class _Pipeline:
         self.chunk_bytes = 0
         self.chunk_rows = 0
         # Keep the number of unanswered groups bounded before producing more.
-        while len(self.expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
+        expect = self.expect
+        while len(expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
+            if expect[0] >= 0 and self._read_fast(conn):
+                expect.popleft()  # read_one's fast path, one call less per row
+                continue
             self.read_one()
 
     def read_one(self) -> None:
         conn = self.conn
         tag = self.expect.popleft()
+        if tag >= 0 and self._read_fast(conn):
+            return
         reply = conn._read(Reply(conn._layout, conn.encoding))
         err = None if reply.error is None else conn._server_error(reply.error)
         if tag >= 0:
@@ -115,7 +162,8 @@ class _Pipeline:
             done = reply.done
             if done is not None:
                 self.rows += max(done.rows, 0)
-                self.last_done = done
+                self._last_done = done
+                self._last_fields = None
             ins = reply.insertdone
             serial = (ins.bigserial or ins.serial8) if ins is not None else 0
             serial = serial or (done.serial if done is not None else 0)
@@ -128,9 +176,50 @@ class _Pipeline:
         elif err is not None:
             log.debug("deferred group failed (ignored): %s", err)
 
+    def _read_fast(self, conn: Connection) -> bool:
+        """Consume a row's reply if it is exactly DONE EOT or DONE INSERTDONE EOT, already
+        complete in the receive buffer. False (nothing consumed) sends it to the Reply path."""
+        t = conn._transport
+        buf = t.buf
+        pos = t.start
+        avail = t.end - pos
+        st = self._done_eot
+        size = st.size
+        if avail < size or buf[pos + 1] != _DONE or buf[pos]:
+            return False
+        at = pos + size - 2
+        if buf[at] == 0 and buf[at + 1] == _EOT:
+            _code, warnings, rows, rowid, serial, _eot = st.unpack_from(buf, pos)
+            serial8 = 0
+        else:
+            st = self._done_insert_eot
+            size = st.size
+            if avail < size or buf[at] or buf[at + 1] != _INSERTDONE:
+                return False
+            fields = st.unpack_from(buf, pos)
+            if fields[-1] != _EOT:
+                return False
+            _code, warnings, rows, rowid, serial, _ins, sign, low, high = fields[:9]
+            mag = (high << 32) | low
+            serial8 = (-mag if sign < 0 else mag) if sign else 0
+            if len(fields) == 11:
+                serial8 = fields[9] or serial8  # ins.bigserial or ins.serial8
+        t.start = pos + size
+        self.rows += max(rows, 0)
+        self._last_fields = (warnings, rows, rowid, serial)
+        serial = serial8 or serial
+        if serial:
+            self.lastrowid = serial
+        return True
+
     def drain(self) -> None:
         self.flush()
-        while self.expect:
+        expect = self.expect
+        conn = self.conn
+        while expect:
+            if expect[0] >= 0 and self._read_fast(conn):
+                expect.popleft()
+                continue
             self.read_one()
 
 
@@ -176,7 +265,7 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
                 except DatabaseError as exc:
                     pipe.errors.append((index, exc))
                 else:
-                    pipe.add(b"".join((head, bind, _EXECUTE_EOT)), index)
+                    pipe.add_row(head, bind, index)
                 index += 1
                 params = next(it, _END)
                 if params is _END:

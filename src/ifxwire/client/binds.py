@@ -9,12 +9,12 @@ parameter, so a user never sees a raw OverflowError or UnicodeError from deep in
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from ..errors import DatabaseError, DataError, NotSupportedError, ProgrammingError
 from ..protocol.codes import Msg
-from ..types.bind import encode_bind_value
+from ..types.bind import compile_bind_encoder, encode_bind_value
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 
 if TYPE_CHECKING:
@@ -48,13 +48,44 @@ def param_error(index: int, value: object, exc: Exception) -> DatabaseError:
     )
 
 
+_FastEncoder = Callable[[Sequence[object]], bytes]
+#: (type of each value..., encoding) -> compiled encoder, or None when the pattern has none.
+_FAST: dict[tuple[object, ...], _FastEncoder | None] = {}
+_FAST_MAX = 512
+_MISSING = object()
+
+
+def _compile(key: tuple[object, ...]) -> _FastEncoder | None:
+    *types, encoding = key
+    fast = None
+    # Very wide rows (rare) keep the generic path rather than compiling a huge function.
+    if len(types) <= 255:
+        pattern = cast("tuple[type, ...]", tuple(types))
+        fast = compile_bind_encoder(pattern, cast(str, encoding), _BIND)
+    if len(_FAST) >= _FAST_MAX:
+        _FAST.clear()
+    _FAST[key] = fast
+    return fast
+
+
 def bind_message(
     values: Sequence[object], encoding: str, adapters: AdaptersMap | None = None
 ) -> bytes:
     """``SQ_BIND`` with all parameters (jdbc-protocol.md 3.4): u16 5, u16 count, then each.
 
-    ``adapters`` applies user dumpers; without any, the built-in encoder is called directly.
+    ``adapters`` applies user dumpers; without any, the built-in encoder is called directly,
+    through an encoder compiled once per (value types, encoding) pattern when there is one.
     """
+    if adapters is None or not adapters.has_user_dumpers:
+        key = (*map(type, values), encoding)
+        fast = _FAST.get(key, _MISSING)
+        if fast is _MISSING:
+            fast = _compile(key)
+        if fast is not None:
+            try:
+                return fast(values)  # type: ignore[operator,no-any-return]
+            except Exception:
+                pass  # the generic path below gives the same bytes or the proper error
     parts = [_BIND_HEAD.pack(_BIND, len(values))]
     append = parts.append
     encode = (

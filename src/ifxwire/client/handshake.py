@@ -11,6 +11,7 @@ import getpass
 import os
 import socket
 import threading
+from functools import lru_cache
 
 from .. import errors as _e
 from ..errors import OperationalError
@@ -55,19 +56,47 @@ def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
         env["DB_LOCALE"] = params.db_locale
     env.update(params.env)
     user = params.user if params.user is not None else getpass.getuser()
+    pid = os.getpid()
+    packet = _connect_packet(
+        user,
+        params.password,
+        params.server,
+        tuple(env.items()),
+        pid,
+        threading.get_ident() & 0x7FFFFFFF,
+        socket.gethostname(),
+        _safe_cwd(),
+        encoding,
+    )
+    return packet, user
+
+
+@lru_cache(maxsize=32)
+def _connect_packet(
+    user: str,
+    password: str | None,
+    server: str,
+    env: tuple[tuple[str, str], ...],
+    pid: int,
+    thread_id: int,
+    hostname: str,
+    cwd: str,
+    encoding: str,
+) -> bytes:
+    """The connection request for these values; cached, as reconnects repeat them exactly."""
     req = ConnectRequest(
         user=user,
-        password=params.password,
-        server=params.server,
+        password=password,
+        server=server,
         database=None,  # a name here makes a real server's DBOPEN fail with -759
-        env=env,
-        pid=os.getpid(),
-        thread_id=threading.get_ident() & 0x7FFFFFFF,
-        hostname=socket.gethostname(),
-        cwd=_safe_cwd(),
-        app_name=f"ifxwire@pid{os.getpid()}",
+        env=dict(env),
+        pid=pid,
+        thread_id=thread_id,
+        hostname=hostname,
+        cwd=cwd,
+        app_name=f"ifxwire@pid{pid}",
     )
-    return build_connect_request(req, encoding), user
+    return build_connect_request(req, encoding)
 
 
 def check_login(resp: ConnectResponse) -> None:
@@ -95,6 +124,12 @@ def version_number(version: str) -> str:
 
 def session_groups(database: str | None, encoding: str) -> list[bytes]:
     """PROTOCOLS, INFO and (with a database) DBOPEN, each its own group, in JDBC's order."""
+    return list(_session_groups(database, encoding))
+
+
+@lru_cache(maxsize=32)
+def _session_groups(database: str | None, encoding: str) -> tuple[bytes, ...]:
+    # Cached: the same bytes on every connect to the same database.
     groups: list[bytes] = []
     w = Writer()
     m.put_protocols(w, CLIENT_PROTOCOLS)
@@ -109,4 +144,4 @@ def session_groups(database: str | None, encoding: str) -> list[bytes]:
         m.put_dbopen(w, database.encode(encoding))
         m.put_eot(w)
         groups.append(bytes(w.buf))
-    return groups
+    return tuple(groups)

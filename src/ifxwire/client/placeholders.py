@@ -230,6 +230,14 @@ def plan_sql(sql: str) -> SqlPlan:
 def arrange(plan: SqlPlan, params: object) -> Sequence[object]:
     """The values in ``?`` order for one parameter set, or ProgrammingError naming the problem."""
     style = plan.style
+    if style == "qmark" and isinstance(params, (tuple, list)):
+        # The common case, without the abstract-class checks below (same outcome: a tuple or
+        # list is a Sequence and never a Mapping).
+        if len(params) != plan.nargs:
+            raise ProgrammingError(
+                f"the statement needs {plan.nargs} parameter(s), {len(params)} were given"
+            )
+        return params
     if params is None:
         if style == "none":
             return ()

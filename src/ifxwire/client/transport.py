@@ -120,6 +120,22 @@ class Transport:
             self.sock.close()
 
 
+def _connect(host: str, port: int, timeout: float | None) -> socket.socket:
+    """``socket.create_connection``, minus the ``getaddrinfo`` call for an IPv4 literal."""
+    try:
+        socket.inet_pton(socket.AF_INET, host)
+    except (OSError, ValueError, TypeError):
+        return socket.create_connection((host, port), timeout=timeout)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 def open_transport(
     host: str,
     port: int,
@@ -132,7 +148,7 @@ def open_transport(
 ) -> Transport:
     """Connect (and wrap in TLS before any SQLI byte: Informix has no STARTTLS)."""
     try:
-        sock = socket.create_connection((host, port), timeout=connect_timeout)
+        sock = _connect(host, port, connect_timeout)
     except TimeoutError:
         raise OperationalError(
             f"could not connect to {host}:{port}: timed out after {connect_timeout} s",

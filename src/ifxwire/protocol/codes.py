@@ -8,6 +8,7 @@ interop test). Keeping them in one module means a wrong number is wrong in exact
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import lru_cache
 
 
 class Msg(IntEnum):
@@ -225,6 +226,12 @@ CAP_LONG_ROWID = 70
 
 def capability_set(mask: bytes) -> frozenset[int]:
     """Decode an SQ_PROTOCOLS byte string into the set of feature indices it enables."""
+    return _capability_set(bytes(mask))
+
+
+@lru_cache(maxsize=64)
+def _capability_set(mask: bytes) -> frozenset[int]:
+    # Cached: a connect decodes the same two masks (the client's and the server's) each time.
     return frozenset(
         8 * i + (7 - bit) for i, byte in enumerate(mask) for bit in range(8) if byte & (1 << bit)
     )

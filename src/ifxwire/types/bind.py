@@ -347,3 +347,91 @@ def decode_bind_values(
             ) from exc
         out.append(BindValue(type_word, indicator, prec, value))
     return out, pos
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled row encoders (driver side, executemany hot path)
+# ---------------------------------------------------------------------------------------------
+
+
+class _Slow(Exception):
+    """A compiled encoder met a value it does not handle; the generic path takes the row."""
+
+
+_FAST_INT_ARGS = f"{int(_T.INTEGER)}, 0, {_PREC_INTEGER}"
+_FAST_FLOAT_ARGS = f"{int(_T.FLOAT)}, 0, 0"
+_FAST_CHAR_ARGS = f"{int(_T.CHAR)}, 0, 0"
+
+
+def compile_bind_encoder(
+    pattern: tuple[type, ...], encoding: str, head_code: int
+) -> Callable[[Sequence[object]], bytes] | None:
+    """A function emitting a whole SQ_BIND message for rows whose value types are ``pattern``.
+
+    The result is byte-for-byte what ``u16 head_code, u16 count`` followed by
+    :func:`encode_bind_value` per value gives; consecutive fixed-width fields are packed with
+    one precompiled struct. It raises (any exception) when a value needs the generic path
+    (out-of-range int, non-finite float, long or unencodable str, a codec failure): the caller
+    then encodes the row generically, which produces the same bytes or the proper error.
+    Returns None when ``pattern`` holds a type with no exact-type encoder.
+    """
+    ns: dict[str, Any] = {"_Slow": _Slow, "ENC": encoding, "_join": b"".join}
+    lines: list[str] = []
+    parts: list[str] = []  # expressions joined into the message
+    fmt = [">HH"]
+    args = [str(int(head_code)), str(len(pattern))]
+
+    def flush() -> None:
+        if len(fmt) > 1 or args:
+            name = f"S{len(ns)}"
+            ns[name] = Struct("".join(fmt)).pack
+            parts.append(f"{name}({', '.join(args)})")
+        fmt[:] = [">"]
+        args[:] = []
+
+    for i, cls in enumerate(pattern):
+        v = f"v{i}"
+        if cls is int:
+            lines.append(f"    if not -2147483647 <= {v} <= 2147483647: raise _Slow")
+            fmt.append("hhhi")
+            args.extend((_FAST_INT_ARGS, v))
+        elif cls is float:
+            lines.append(f"    if {v} - {v} != 0.0: raise _Slow")
+            fmt.append("hhhd")
+            args.extend((_FAST_FLOAT_ARGS, v))
+        elif cls is str:
+            lines.append(f"    r{i} = {v}.encode(ENC)")
+            lines.append(f"    n{i} = len(r{i})")
+            lines.append(f"    if n{i} > {BIND_CHAR_MAX}: raise _Slow")
+            lines.append(f"    if n{i} & 1: r{i} += b'\\x00'")
+            fmt.append("hhhH")
+            args.extend((_FAST_CHAR_ARGS, f"n{i}"))
+            flush()
+            parts.append(f"r{i}")
+        elif cls is type(None) or cls is bool:
+            flush()
+            if cls is bool:
+                ns["TRUE"], ns["FALSE"] = _TRUE_PARAM, _FALSE_PARAM
+                parts.append(f"(TRUE if {v} else FALSE)")
+            else:
+                ns["NULL"] = _NULL_PARAM
+                parts.append("NULL")
+        else:
+            fn = _BY_TYPE.get(cls)
+            if fn is None:
+                return None
+            flush()
+            ns[f"F{i}"] = fn
+            parts.append(f"F{i}({v}, ENC)")
+    flush()
+    names = ", ".join(f"v{i}" for i in range(len(pattern)))
+    unpack = f"    {names}, = values\n" if pattern else ""
+    src = (
+        "def encode(values):\n"
+        + unpack
+        + "".join(line + "\n" for line in lines)
+        + f"    return _join(({', '.join(parts)},))\n"
+    )
+    exec(compile(src, f"<bind encoder {len(pattern)} values>", "exec"), ns)
+    encode: Callable[[Sequence[object]], bytes] = ns["encode"]
+    return encode
