@@ -39,8 +39,6 @@ from ..client.connection import (
     EXIT_MESSAGE,
     ROLLBACK_GROUP,
     Connection,
-    codec_error,
-    id_group,
 )
 from ..client.dsn import ConnectParams, resolve
 from ..client.handshake import (
@@ -53,10 +51,7 @@ from ..client.handshake import (
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
-    DATABASE_TYPES,
-    DDL_TYPES,
     Prepared,
-    describe_columns,
 )
 from ..client.transport import Transport
 from ..errors import (
@@ -72,11 +67,9 @@ from ..errors import (
     Warning,
 )
 from ..protocol import messages as m
-from ..protocol.codes import CLIENT_PROTOCOLS, Msg, capability_set
+from ..protocol.codes import CLIENT_PROTOCOLS, capability_set
 from ..protocol.login import parse_connect_response
-from ..protocol.wire import ProtocolViolation, Writer
-from ..types.errors import CodecError
-from ..types.rowcodec import build_row_decoder
+from ..protocol.wire import ProtocolViolation
 
 if TYPE_CHECKING:
     import ssl
@@ -407,42 +400,9 @@ class AsyncConnection:
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
         """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
         core = self._core
-        data = core._encode_sql(plan.sql)
-        w = Writer()
-        m.put_prepare(w, data, plan.nparams, core._layout)
-        m.put_eot(w)
-        reply = core._reply()
-        await self._exchange([(bytes(w.buf), reply)])
-        if reply.error is not None:
-            raise core._server_error(reply.error)
-        d = reply.describe
-        if d is None:
-            raise _e.protocol_error("PREPARE was answered without SQ_DESCRIBE")
-        p = Prepared(
-            sql=sql,
-            plan=plan,
-            stmt_id=d.stmt_id,
-            stmt_type=d.stmt_type,
-            columns=d.columns,
-            epoch=core._epoch,
-            cursor_name=core._next_cursor_name(),
-            fetch_size=max(core.fetch_buffer_size, d.tuple_size),
-        )
-        if p.columns:
-            p.description = describe_columns(p.columns)
-            try:
-                p.decoder = build_row_decoder(
-                    p.columns, core.encoding, keep_char_padding=core.keep_char_padding
-                )
-            except CodecError as exc:
-                core._defer(id_group(p.stmt_id, Msg.RELEASE))
-                raise codec_error(exc) from None
-        if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
-            for old in core._cache.add(p):
-                core._release(old)
-        else:
-            p.doomed = True
-        return p
+        group = core._prepare_group(plan)
+        await self._exchange([group])
+        return core._prepared(sql, plan, cache, group[1])
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
         core = self._core

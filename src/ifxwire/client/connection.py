@@ -522,12 +522,19 @@ class Connection:
 
     def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
         """PREPARE NDESCRIBE WANTDONE EOT: one round trip, plus any deferred groups."""
-        data = self._encode_sql(plan.sql)
+        group = self._prepare_group(plan)
+        self._exchange([group])
+        return self._prepared(sql, plan, cache, group[1])
+
+    def _prepare_group(self, plan: SqlPlan) -> tuple[bytes, Reply]:
+        """The PREPARE request and the reply to fill (shared with the asyncio connection)."""
         w = Writer()
-        m.put_prepare(w, data, plan.nparams, self._layout)
+        m.put_prepare(w, self._encode_sql(plan.sql), plan.nparams, self._layout)
         m.put_eot(w)
-        reply = self._reply()
-        self._exchange([(bytes(w.buf), reply)])
+        return bytes(w.buf), self._reply()
+
+    def _prepared(self, sql: str, plan: SqlPlan, cache: bool, reply: Reply) -> Prepared:
+        """The statement described by a filled PREPARE reply, entered in the cache."""
         if reply.error is not None:
             raise self._server_error(reply.error)
         d = reply.describe
