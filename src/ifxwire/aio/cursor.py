@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..client.batch import CHUNK_BYTES, CHUNK_ROWS, MAX_IN_FLIGHT, _row_error
 from ..client.binds import bind_message
-from ..client.connection import BEGIN_GROUP, COMMIT_GROUP, codec_error, id_group
-from ..client.cursor import _PROC_NAME, Cursor, _at_end, _lastrowid
+from ..client.connection import BEGIN_GROUP, COMMIT_GROUP, id_group
+from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
 from ..client.placeholders import SqlPlan, arrange, plan_sql
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
@@ -333,28 +333,9 @@ class AsyncCursor:
             core._check()
             if cur._exhausted:
                 return await self._more()
-            p = cur._result.prepared
-            assert p is not None
-            reply = core._reply(p.decoder)
-            group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
-            await aconn._exchange([(group, reply)])
-            cur._base += len(cur._rows)
-            cur._rows = reply.rows
-            cur._pos = 0
-            cur._received += len(reply.rows)
-            if reply.error is not None or reply.decode_error is not None:
-                cur._result.close_needed = not reply.closed
-                cur._exhausted = True
-                cur._release_result()
-                if reply.error is not None:
-                    raise core._server_error(reply.error)
-                assert reply.decode_error is not None
-                raise codec_error(reply.decode_error)
-            if reply.closed:
-                cur._result.close_needed = False
-            if _at_end(reply):
-                cur._finish()
-            return bool(reply.rows)
+            group = cur._fetch_group()
+            await aconn._exchange([group])
+            return cur._take_batch(group[1])
 
     async def fetchone(self) -> tuple[Any, ...] | None:
         cur = self._cur

@@ -384,28 +384,38 @@ class Cursor:
             conn._check()
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
-            p = self._result.prepared
-            assert p is not None
-            reply = conn._reply(self._decoder(p))
-            group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
-            conn._exchange([(group, reply)])
-            self._base += len(self._rows)
-            self._rows = reply.rows
-            self._pos = 0
-            self._received += len(reply.rows)
-            if reply.error is not None or reply.decode_error is not None:
-                self._result.close_needed = not reply.closed
-                self._exhausted = True
-                self._release_result()
-                if reply.error is not None:
-                    raise conn._server_error(reply.error)
-                assert reply.decode_error is not None
-                raise codec_error(reply.decode_error)
-            if reply.closed:
-                self._result.close_needed = False
-            if _at_end(reply):
-                self._finish()
-            return bool(reply.rows)
+            group = self._fetch_group()
+            conn._exchange([group])
+            return self._take_batch(group[1])
+
+    def _fetch_group(self) -> tuple[bytes, Reply]:
+        """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""
+        p = self._result.prepared
+        assert p is not None
+        reply = self.connection._reply(self._decoder(p))
+        group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
+        return group, reply
+
+    def _take_batch(self, reply: Reply) -> bool:
+        """Make a filled fetch reply the current batch; True when it brought rows."""
+        conn = self.connection
+        self._base += len(self._rows)
+        self._rows = reply.rows
+        self._pos = 0
+        self._received += len(reply.rows)
+        if reply.error is not None or reply.decode_error is not None:
+            self._result.close_needed = not reply.closed
+            self._exhausted = True
+            self._release_result()
+            if reply.error is not None:
+                raise conn._server_error(reply.error)
+            assert reply.decode_error is not None
+            raise codec_error(reply.decode_error)
+        if reply.closed:
+            self._result.close_needed = False
+        if _at_end(reply):
+            self._finish()
+        return bool(reply.rows)
 
     def _check_result(self) -> None:
         self._check()
