@@ -17,7 +17,13 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from ..client.batch import CHUNK_BYTES, CHUNK_ROWS, MAX_IN_FLIGHT, _row_error
+from ..client.batch import (
+    CHUNK_BYTES,
+    CHUNK_ROWS,
+    MAX_IN_FLIGHT,
+    finish_batch,
+    raise_batch_errors,
+)
 from ..client.binds import bind_message
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP, id_group
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
@@ -278,25 +284,8 @@ class AsyncCursor:
                 p.busy = False
                 if not p.cached:
                     core._retire(p)
-            if pipe.begin_error is not None:
-                raise pipe.begin_error
-            if began:
-                core._in_txn = True
-            if pipe.rows or not pipe.errors:
-                core._after_statement(p, pipe.last_done)
-            if core._ansi_autocommit():
-                core._in_txn = False
-            cur.rowcount = pipe.rows
-            cur.lastrowid = pipe.lastrowid
-            if pipe.errors:
-                pipe.errors.sort(key=lambda e: e[0])
-                row, err = pipe.errors[0]
-                failure = _row_error(row, err)
-                failure.row_index = row  # type: ignore[attr-defined]
-                failure.errors = list(pipe.errors)  # type: ignore[attr-defined]
-                raise failure from err
-            if pipe.commit_error is not None:
-                raise pipe.commit_error
+            finish_batch(core, cur, p, pipe, began)
+            raise_batch_errors(pipe)
         return self
 
     async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:

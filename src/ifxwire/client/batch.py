@@ -22,7 +22,7 @@ import struct
 import time
 from collections import deque
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol import messages as m
@@ -35,6 +35,7 @@ from .replies import Reply
 
 if TYPE_CHECKING:
     from .cursor import Cursor
+    from .statements import Prepared
 
 __all__ = ["CHUNK_BYTES", "CHUNK_ROWS", "MAX_IN_FLIGHT", "execute_many"]
 
@@ -223,6 +224,48 @@ class _Pipeline:
             self.read_one()
 
 
+class BatchOutcome(Protocol):
+    """What a pipeline (sync or asyncio) knows once every reply has been read."""
+
+    errors: list[tuple[int, DatabaseError]]
+    begin_error: DatabaseError | None
+    commit_error: DatabaseError | None
+    rows: int
+    lastrowid: int | None
+
+    @property
+    def last_done(self) -> Done | None: ...
+
+
+def finish_batch(
+    conn: Connection, cursor: Cursor, p: Prepared, pipe: BatchOutcome, began: bool
+) -> None:
+    """Transaction and cursor bookkeeping once every reply has been read (sync and asyncio)."""
+    if pipe.begin_error is not None:
+        raise pipe.begin_error
+    if began:
+        conn._in_txn = True
+    if pipe.rows or not pipe.errors:
+        conn._after_statement(p, pipe.last_done)
+    if conn._ansi_autocommit():
+        conn._in_txn = False
+    cursor.rowcount = pipe.rows
+    cursor.lastrowid = pipe.lastrowid
+
+
+def raise_batch_errors(pipe: BatchOutcome) -> None:
+    """Raise the first failing row's error, naming its index and carrying every failure."""
+    if pipe.errors:
+        pipe.errors.sort(key=lambda e: e[0])
+        row, err = pipe.errors[0]
+        failure = _row_error(row, err)
+        failure.row_index = row  # type: ignore[attr-defined]
+        failure.errors = list(pipe.errors)  # type: ignore[attr-defined]
+        raise failure from err
+    if pipe.commit_error is not None:
+        raise pipe.commit_error
+
+
 def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
     conn = cursor.connection
     plan = plan_sql(operation)
@@ -288,16 +331,7 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             p.busy = False
             if not p.cached:
                 conn._retire(p)
-        if pipe.begin_error is not None:
-            raise pipe.begin_error
-        if began:
-            conn._in_txn = True
-        if pipe.rows or not pipe.errors:
-            conn._after_statement(p, pipe.last_done)
-        if conn._ansi_autocommit():
-            conn._in_txn = False
-        cursor.rowcount = pipe.rows
-        cursor.lastrowid = pipe.lastrowid
+        finish_batch(conn, cursor, p, pipe, began)
         log.debug(
             "executemany %d rows, %d failed, %.3f ms: %s",
             index,
@@ -305,12 +339,4 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             (time.perf_counter() - started) * 1000,
             operation,
         )
-        if pipe.errors:
-            pipe.errors.sort(key=lambda e: e[0])
-            row, err = pipe.errors[0]
-            failure = _row_error(row, err)
-            failure.row_index = row  # type: ignore[attr-defined]
-            failure.errors = list(pipe.errors)  # type: ignore[attr-defined]
-            raise failure from err
-        if pipe.commit_error is not None:
-            raise pipe.commit_error
+        raise_batch_errors(pipe)
