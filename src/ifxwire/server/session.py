@@ -29,7 +29,7 @@ from ..types.bind import decode_bind_values
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .engine import EngineError, EngineSession, Prepared
-from .engine.sqlcodes import NO_CONVERSION
+from .engine import sqlcodes as sc
 from .grammar import START, allowed
 
 if TYPE_CHECKING:
@@ -265,7 +265,7 @@ class Session:
 
     def _stmt(self) -> _Statement:
         if self.current is None or self.current not in self.statements:
-            raise EngineError(-201 if self.current is None else -26, message="no such statement")
+            raise EngineError(sc.NO_STATEMENT, message="no statement is current")
         return self.statements[self.current]
 
     def _new_id(self) -> int:
@@ -284,7 +284,9 @@ class Session:
         if code == Msg.ID:
             self.current = msg.number
             if msg.number not in self.statements:
-                raise EngineError(-26, message=f"statement id {msg.number} is not prepared")
+                raise EngineError(
+                    sc.NO_STATEMENT, message=f"statement {msg.number} is not prepared"
+                )
         elif code == Msg.PROTOCOLS:
             mask = self.server.protocols
             self.layout = m.Layout.negotiate(mask, msg.data)
@@ -326,7 +328,7 @@ class Session:
                 # A value the codecs refuse (say an INTERVAL qualifier without digits): the
                 # message framing was already checked by the reader, so answer with an error
                 # and keep the session, as a real server does for bad host variables.
-                raise EngineError(NO_CONVERSION, message=str(exc)) from None
+                raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
             st.params = [v.value for v in values]
         elif code == Msg.SCROLL:
             self._stmt().scroll = True
@@ -371,14 +373,14 @@ class Session:
         elif code == Msg.VERSION:
             m.put_version(out, self.server.version.encode("ascii", errors="replace"))
         else:
-            raise EngineError(-999, message=f"{_name(code)} is not supported by ifxwire-server")
+            raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
 
     def _savepoint(self, code: int, name: str, unique: int) -> None:
         """Savepoint messages run as the equivalent SQL statements."""
         eng = self.engine
         assert eng is not None
         if not name.replace("_", "").isalnum():
-            raise EngineError(-201, near=name)
+            raise EngineError(sc.SYNTAX, near=name)
         if code == Msg.SVPT_SET:
             sql = f"SAVEPOINT {name}" + (" UNIQUE" if unique else "")
         elif code == Msg.SVPT_RELEASE:
@@ -397,9 +399,9 @@ class Session:
         eng = self.engine
         assert eng is not None
         if not st.prepared.is_query:
-            raise EngineError(-400, message="cursor is not a SELECT")  # fetch of non-cursor
+            raise EngineError(sc.FETCH_UNOPENED, message="the statement is not a SELECT")
         if st.scroll and st.prepared.for_update:
-            raise EngineError(-526)  # updates are not allowed on a scroll cursor
+            raise EngineError(sc.SCROLL_FOR_UPDATE)
         _stop_rows(st)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
         st.fetched = 0
@@ -414,7 +416,7 @@ class Session:
 
     def _fetch(self, st: _Statement, size: int, out: Writer) -> None:
         if st.rows is None and not st.exhausted:
-            raise EngineError(-400, message="fetch attempted on an unopened cursor")
+            raise EngineError(sc.FETCH_UNOPENED)
         budget = min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES)
         sent = 0
         rows = st.rows
@@ -442,7 +444,7 @@ class Session:
         """
         rows = st.materialized
         if rows is None:
-            raise EngineError(-400, message="fetch attempted on an unopened cursor")
+            raise EngineError(sc.FETCH_UNOPENED)
         n = len(rows)
         pos = {
             1: st.position + 1,
@@ -454,7 +456,7 @@ class Session:
             7: st.position + target,
         }.get(kind)
         if pos is None:
-            raise EngineError(-201, message=f"unknown scroll fetch type {kind}")
+            raise EngineError(sc.SYNTAX, message=f"unknown scroll fetch type {kind}")
         if 1 <= pos <= n:
             st.position = pos
             out.u16(Msg.TUPID).i32(pos)
@@ -469,7 +471,7 @@ class Session:
         assert eng is not None
         p = st.prepared
         if p.is_query:
-            raise EngineError(-260)  # a prepared SELECT needs a cursor
+            raise EngineError(sc.SELECT_NEEDS_CURSOR)
         result = eng.execute(p, st.params)
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).

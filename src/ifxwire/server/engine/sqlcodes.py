@@ -90,6 +90,12 @@ DT_RANGE = -1267  # [cat] "The result of a datetime computation is out of range.
 STRING_TOO_LONG = -1279  # [cat] "Value exceeds string column length." (ANSI databases only)
 INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per the catalogue)
 
+# --- wire session (server/session.py: statements and cursors addressed by SQ_ID) ---------------
+NO_STATEMENT = -267  # [peer] a stale CLOSE (no such statement) gives -267 on real servers
+SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a cursor gives -260
+FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
+SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
+
 # --- ISAM codes (second number of SQ_ERR) ---------------------------------------------------------
 ISAM_DUPLICATE = -100  # [cat] "ISAM error: duplicate value for a record with unique key."
 ISAM_LOCKED_RECORD = -107  # [cat] "ISAM error: record is locked." (NOT WAIT conflict)
@@ -99,6 +105,10 @@ ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n ex
 
 MESSAGES: dict[int, str] = {
     SYNTAX: "A syntax error has occurred.",
+    NO_STATEMENT: "The cursor or statement is not available.",
+    SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
+    FETCH_UNOPENED: "Fetch attempted on unopen cursor.",
+    SCROLL_FOR_UPDATE: "Updates are not allowed on a scroll cursor.",
     ILLEGAL_CHAR: "An illegal character has been found in the statement.",
     NO_TABLE: "The specified table (%s) is not in the database.",
     NO_COLUMN: "Column (%s) not found in any table in the query (or SLV is undefined).",
