@@ -44,7 +44,8 @@ enum {
 
 enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
 
-#define BLOB_WIDTH 56
+/* BYTE/TEXT descriptors are 56 or 68 bytes (c->width); the NULL flag is bit 0 of byte 39. */
+#define BLOB_NULL_BYTE 39
 
 typedef struct {
     int kind;
@@ -424,12 +425,14 @@ static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned c
             break;
         }
         case K_BLOB: {
-            NEED(BLOB_WIDTH);
-            if (p[at + 39] & 1)
+            if (c->width <= BLOB_NULL_BYTE)
+                goto slow;
+            NEED(c->width);
+            if (p[at + BLOB_NULL_BYTE] & 1)
                 v = Py_NewRef(Py_None);
             else
-                v = PyBytes_FromStringAndSize((const char *)p + at, BLOB_WIDTH);
-            used = BLOB_WIDTH;
+                v = PyBytes_FromStringAndSize((const char *)p + at, c->width);
+            used = c->width;
             break;
         }
         case K_CALL2:

@@ -27,6 +27,7 @@ class Reply:
     errors: list[m.ServerError] = field(default_factory=list)
     tuples: list[bytes] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
+    blob: bytes = b""
 
 
 class RawClient:
@@ -56,6 +57,10 @@ class RawClient:
         """Send ``w`` plus SQ_EOT and read one reply."""
         m.put_eot(w)
         self.sock.sendall(w.getvalue())
+        return self.read_reply()
+
+    def read_reply(self) -> Reply:
+        """Read one reply (up to SQ_EOT)."""
         reply = Reply()
         while True:
             r = Reader(self.buf)
@@ -77,6 +82,8 @@ class RawClient:
                     m.read_insertdone(r, self.layout)
                 elif code == Msg.IDESCRIBE:
                     m.read_idescribe(r, self.layout)
+                elif code == Msg.BLOB:
+                    reply.blob += r.padded(r.u16())
                 elif code not in (Msg.EOT, Msg.CLOSE):
                     raise AssertionError(f"unexpected reply message {code}")
             except NeedMore:

@@ -102,6 +102,9 @@ KINDS: list[tuple[ColumnDesc, st.SearchStrategy[Any]]] = [
     ),
     (ColumnDesc("byte", 11, 56), st.binary(min_size=56, max_size=56)),
     (ColumnDesc("text", 12, 56), st.binary(min_size=56, max_size=56)),
+    # With long row ids (bit 70) BYTE/TEXT descriptors are 68 bytes.
+    (ColumnDesc("lbyte", 11, 68), st.binary(min_size=68, max_size=68)),
+    (ColumnDesc("ltext", 12, 68), st.binary(min_size=68, max_size=68)),
     (ColumnDesc("blob", 41, 72, xid=10, type_name="blob"), st.binary(max_size=40)),
     (ColumnDesc("dist", 2 | TYPE_DISTINCT, 4, source_type=2), I32),
 ]

@@ -99,7 +99,7 @@ class MyInt(int):
         (1, float("nan")),
         (float("-inf"),),
         ("é", 1),
-        (b"abc",),
+        (complex(1, 2),),
         (object(),),
         (MyInt(7), "a"),
         (datetime(2024, 1, 1).astimezone(), 1),

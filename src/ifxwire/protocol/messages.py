@@ -127,6 +127,45 @@ def put_eot(w: Writer) -> None:
     w.u16(Msg.EOT)
 
 
+# SQ_FETCHBLOB carries the BYTE/TEXT descriptor: 56 bytes, 68 with long row ids (bit 70).
+BLOB_DESCRIPTOR_SIZE = 56
+LONG_BLOB_DESCRIPTOR_SIZE = 68
+
+
+def blob_descriptor_size(layout: Layout) -> int:
+    """BYTE/TEXT descriptor size on a connection: 68 bytes with long row ids, else 56."""
+    return LONG_BLOB_DESCRIPTOR_SIZE if layout.long_rowid else BLOB_DESCRIPTOR_SIZE
+
+
+#: Client BYTE/TEXT uploads go in chunks of this size: what JDBC (``sendStreamBlob``) and
+#: informix-driver send, so a real server has seen exactly this.
+BLOB_UPLOAD_CHUNK = 1024
+#: Server SQ_BLOB chunks stay below 32768: JDBC reads the length as a signed short.
+BLOB_REPLY_CHUNK = 32766
+
+
+def put_blob_chunks(w: Writer, data: bytes | bytearray | memoryview, chunk: int) -> None:
+    """``SQ_BLOB u16 n, data, pad`` for each ``chunk``-sized piece of ``data`` (none if empty)."""
+    view = memoryview(data)
+    for at in range(0, len(view), chunk):
+        piece = view[at : at + chunk]
+        w.u16(Msg.BLOB).u16(len(piece)).padded(piece)
+
+
+def put_bbind(w: Writer, blobs: Sequence[bytes | bytearray | memoryview]) -> None:
+    """The BYTE/TEXT data after an SQ_BIND: ``SQ_BBIND n``, then per blob its chunks and an
+    empty ``SQ_BLOB`` (JDBC ``sendBlob``/``sendStreamBlob``, jdbc-protocol.md 3.4)."""
+    w.u16(Msg.BBIND).u16(len(blobs))
+    for data in blobs:
+        put_blob_chunks(w, data, BLOB_UPLOAD_CHUNK)
+        w.u16(Msg.BLOB).u16(0)
+
+
+def put_fetchblob(w: Writer, stmt_id: int, descriptor: bytes) -> None:
+    """``SQ_ID id SQ_FETCHBLOB descriptor SQ_EOT``: ask for one BYTE/TEXT value's data."""
+    w.u16(Msg.ID).i16(stmt_id).u16(Msg.FETCHBLOB).padded(descriptor).u16(Msg.EOT)
+
+
 # --------------------------------------------------------------------------------------------
 # Client -> server: parsed form (used by the server)
 # --------------------------------------------------------------------------------------------
@@ -173,9 +212,6 @@ _BARE = frozenset(
     }
 )
 
-# SQ_FETCHBLOB carries the BYTE/TEXT descriptor (56 bytes without long row ids).
-BLOB_DESCRIPTOR_SIZE = 56
-
 
 # Value widths of fixed-size bind types; -2 = u16 length prefix, -4 = u32 length prefix.
 _BIND_WIDTH = {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}
@@ -184,11 +220,18 @@ _BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 45), -4))
 _BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 
 
-def skip_bind_params(buf: bytes | bytearray | memoryview, pos: int, end: int, n: int) -> int:
+def skip_bind_params(
+    buf: bytes | bytearray | memoryview,
+    pos: int,
+    end: int,
+    n: int,
+    blob_width: int = BLOB_DESCRIPTOR_SIZE,
+) -> int:
     """Find where ``n`` SQ_BIND parameters (jdbc-protocol.md 3.4) end, without decoding them.
 
     The server decodes the values afterwards; this only frames the message, so it reads the
-    buffer directly (it runs once per row of a pipelined executemany).
+    buffer directly (it runs once per row of a pipelined executemany). ``blob_width`` is the
+    size of a BYTE/TEXT descriptor on this connection (68 with long row ids).
     """
     for _ in range(n):
         at = pos
@@ -210,7 +253,7 @@ def skip_bind_params(buf: bytes | bytearray | memoryview, pos: int, end: int, n:
             continue
         if indicator != 0:
             raise ProtocolViolation(f"SQ_BIND: indicator {indicator}", at)
-        width = _BIND_WIDTH.get(base)
+        width = blob_width if base == 11 or base == 12 else _BIND_WIDTH.get(base)
         if width is None:
             raise ProtocolViolation(f"SQ_BIND: parameter type {base} is not supported", at)
         if width == -2:
@@ -246,7 +289,7 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
     elif code == Msg.BIND:
         m.number = r.u16()
         m.bind_start = r.pos
-        r.pos = skip_bind_params(r.buf, r.pos, r.end, m.number)
+        r.pos = skip_bind_params(r.buf, r.pos, r.end, m.number, blob_descriptor_size(layout))
         m.bind_end = r.pos
     elif code == Msg.NFETCH:
         m.number = r.i32()
@@ -274,7 +317,7 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
             types.append(t)
         m.extra = tuple(types)
     elif code == Msg.FETCHBLOB:
-        m.data = r.raw(BLOB_DESCRIPTOR_SIZE)
+        m.data = r.raw(blob_descriptor_size(layout))
     elif code == Msg.BLOB:
         m.data = r.padded(r.u16())
     elif code == Msg.BBIND:

@@ -81,7 +81,9 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
     Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT}),
     Msg.BBIND: frozenset({Msg.BLOB}),
-    Msg.BLOB: frozenset({Msg.BLOB, Msg.OPEN, Msg.EXECUTE}),
+    # BBIND BLOB... then OPEN/EXECUTE (JDBC sendBind + sendBlob), or the end of
+    # informix-driver's bind-only group (BIND BBIND BLOB... EOT, _build_bind_only_pdu).
+    Msg.BLOB: frozenset({Msg.BLOB, Msg.OPEN, Msg.EXECUTE, Msg.EOT}),
     # OPEN then ID NFETCH in the same group, or the reply (variable-length results).
     Msg.OPEN: frozenset({Msg.ID, Msg.EOT}),
     Msg.RET_TYPE: frozenset({Msg.NFETCH}),

@@ -26,10 +26,13 @@ from ..protocol.login import (
 )
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer
 from ..types.bind import decode_bind_values
+from ..types.blobs import widen_blob_columns
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
+from .blobs import BlobStore, BlobUpload
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
+from .engine.translate import with_start_offsets
 from .grammar import START, allowed
 
 if TYPE_CHECKING:
@@ -83,6 +86,9 @@ class _Statement:
     scroll: bool = False
     materialized: list[tuple[object, ...]] | None = None
     position: int = 0  # scroll cursors: 1-based number of the current row, 0 = before first
+    columns: list[ColumnDesc] = field(default_factory=list)  # as described on this connection
+    blob_rows: Any = None  # row -> (row with BYTE/TEXT descriptors, blob bytes), if any
+    upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
 
 
 class Session:
@@ -103,6 +109,7 @@ class Session:
         self.current: int | None = None
         self.optofc = False
         self.user = ""
+        self.blobs = BlobStore(m.blob_descriptor_size(self.layout))
 
     # ------------------------------------------------------------------ I/O
 
@@ -221,6 +228,7 @@ class Session:
 
     def _serve(self) -> None:
         strict = self.server.strict
+        tracing = self.server.trace
         while True:
             out = Writer()
             previous = START
@@ -233,7 +241,8 @@ class Session:
                         f"message {_name(code)} may not follow {_name(previous)} in a group",
                         msg.offset,
                     )
-                self.server.trace_in(self, _name(code), _describe_msg(msg))
+                if tracing:
+                    self.server.trace_in(self, _name(code), _describe_msg(msg))
                 if code == Msg.EXIT:
                     # Roll back and release locks before acknowledging: a client that has the
                     # ack may start another session at once and must not meet this one's locks.
@@ -254,7 +263,8 @@ class Session:
                 previous = code
             out.u16(Msg.EOT)
             self.server.count_group()
-            self.server.trace_out(self, out.buf)
+            if tracing:
+                self.server.trace_out(self, out.buf)
             self._queue(out.buf)
 
     # ------------------------------------------------------------------ handlers
@@ -290,6 +300,7 @@ class Session:
         elif code == Msg.PROTOCOLS:
             mask = self.server.protocols
             self.layout = m.Layout.negotiate(mask, msg.data)
+            self.blobs.width = m.blob_descriptor_size(self.layout)
             m.put_protocols(out, mask)
         elif code == Msg.INFO:
             self.env.update(msg.env)
@@ -299,17 +310,17 @@ class Session:
             sql = msg.sql.decode(self.encoding, errors="replace")
             prepared = eng.prepare(sql)
             sid = self._new_id()
-            self.statements[sid] = _Statement(prepared)
+            self.statements[sid] = _Statement(prepared, columns=self._wire_columns(prepared))
             self.current = sid
         elif code == Msg.NDESCRIBE:
             st = self._stmt()
             p = st.prepared
-            width = row_width(p.columns) if p.columns else 0
+            width = row_width(st.columns) if st.columns else 0
             m.put_describe(
                 out,
                 p.stmt_type,
                 self.current or 0,
-                p.columns,
+                st.columns,
                 width,
                 self.layout,
                 encoding=self.encoding,
@@ -323,13 +334,33 @@ class Session:
         elif code == Msg.BIND:
             st = self._stmt()
             try:
-                values, _ = decode_bind_values(self.buf, msg.bind_start, msg.number, self.encoding)
+                values, _ = decode_bind_values(
+                    self.buf, msg.bind_start, msg.number, self.encoding, self.blobs.width
+                )
             except CodecError as exc:
                 # A value the codecs refuse (say an INTERVAL qualifier without digits): the
                 # message framing was already checked by the reader, so answer with an error
                 # and keep the session, as a real server does for bad host variables.
                 raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
             st.params = [v.value for v in values]
+            # BYTE/TEXT parameters carry a descriptor; their data follows in SQ_BBIND.
+            slots = [
+                i for i, v in enumerate(values) if v.type & 0xFF in (11, 12) and v.indicator == 0
+            ]
+            st.upload = BlobUpload(st.params, slots) if slots else None
+        elif code == Msg.BBIND:
+            upload = self._stmt().upload
+            if upload is None:
+                raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BBIND without BYTE/TEXT parameters")
+            upload.start(msg.number)
+        elif code == Msg.BLOB:
+            upload = self._stmt().upload
+            if upload is None:
+                raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BLOB without BYTE/TEXT parameters")
+            upload.chunk(msg.data)
+        elif code == Msg.FETCHBLOB:
+            data = self.blobs.fetch(self.current or 0, msg.data)
+            m.put_blob_chunks(out, data, m.BLOB_REPLY_CHUNK)
         elif code == Msg.SCROLL:
             self._stmt().scroll = True
         elif code == Msg.OPEN:
@@ -348,6 +379,7 @@ class Session:
             st.materialized = None
         elif code == Msg.RELEASE:
             if self.current is not None:
+                self.blobs.retire(self.current)
                 released = self.statements.pop(self.current, None)
                 if released is not None:
                     _stop_rows(released)
@@ -375,6 +407,12 @@ class Session:
         else:
             raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
 
+    def _wire_columns(self, p: Prepared) -> list[ColumnDesc]:
+        """The result columns as this connection sees them: with long row ids (bit 70) BYTE
+        and TEXT descriptors are 68 bytes, which moves the start of every later column."""
+        columns = widen_blob_columns(p.columns, self.blobs.width)
+        return columns if columns is p.columns else with_start_offsets(columns)
+
     def _savepoint(self, code: int, name: str, unique: int) -> None:
         """Savepoint messages run as the equivalent SQL statements."""
         eng = self.engine
@@ -393,6 +431,7 @@ class Session:
         for st in self.statements.values():
             _stop_rows(st)
         self.statements.clear()
+        self.blobs.clear()
         self.current = None
 
     def _open(self, st: _Statement) -> None:
@@ -402,7 +441,10 @@ class Session:
             raise EngineError(sc.FETCH_UNOPENED, message="the statement is not a SELECT")
         if st.scroll and st.prepared.for_update:
             raise EngineError(sc.SCROLL_FOR_UPDATE)
+        _check_upload(st)
         _stop_rows(st)
+        sid = self.current or 0
+        self.blobs.retire(sid)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
         st.fetched = 0
         st.exhausted = False
@@ -412,7 +454,8 @@ class Session:
             st.rows = None
             st.position = 0
         if st.encoder is None:
-            st.encoder = build_row_encoder(st.prepared.columns, self.encoding)
+            st.encoder = build_row_encoder(st.columns, self.encoding)
+            st.blob_rows = self.blobs.row_mapper(sid, st.columns, self.encoding)
 
     def _fetch(self, st: _Statement, size: int, out: Writer) -> None:
         if st.rows is None and not st.exhausted:
@@ -421,8 +464,13 @@ class Session:
         sent = 0
         rows = st.rows
         encode = st.encoder
+        blob_rows = st.blob_rows
         if rows is not None and not st.exhausted:
             for row in rows:
+                if blob_rows is not None:
+                    # Blob data counts against the fetch size, which bounds a batch's memory.
+                    row, blob_bytes = blob_rows(row)
+                    sent += blob_bytes
                 payload = encode(row)
                 m.put_tuple(out, payload)
                 st.fetched += 1
@@ -460,7 +508,10 @@ class Session:
         if 1 <= pos <= n:
             st.position = pos
             out.u16(Msg.TUPID).i32(pos)
-            m.put_tuple(out, st.encoder(rows[pos - 1]))
+            row = rows[pos - 1]
+            if st.blob_rows is not None:
+                row = st.blob_rows(row)[0]
+            m.put_tuple(out, st.encoder(row))
         else:
             # Out of range: no row; the position moves just outside the result, as FETCH does.
             st.position = 0 if pos < 1 else n + 1
@@ -472,6 +523,7 @@ class Session:
         p = st.prepared
         if p.is_query:
             raise EngineError(sc.SELECT_NEEDS_CURSOR)
+        _check_upload(st)
         result = eng.execute(p, st.params)
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
@@ -483,6 +535,15 @@ class Session:
             # Statement ids belong to the database that prepared them.
             keep = self.statements.get(self.current or 0)
             self.statements = {} if keep is None else {self.current or 0: keep}
+
+
+def _check_upload(st: _Statement) -> None:
+    """EXECUTE/OPEN may use BYTE/TEXT parameters only once their data has arrived."""
+    if st.upload is not None and not st.upload.complete:
+        raise EngineError(
+            sc.HOSTVAR_COUNT,
+            message=f"{len(st.upload.slots)} BYTE/TEXT parameter(s) without SQ_BBIND data",
+        )
 
 
 def _stop_rows(st: _Statement) -> None:
@@ -511,10 +572,12 @@ def _describe_msg(msg: m.ClientMsg) -> str:
         parts.append(f"sql={msg.sql[:200]!r}")
     if msg.name:
         parts.append(f"name={msg.name!r}")
-    if msg.code in (Msg.ID, Msg.NFETCH, Msg.PREPARE, Msg.BIND, Msg.DBOPEN):
+    if msg.code in (Msg.ID, Msg.NFETCH, Msg.PREPARE, Msg.BIND, Msg.DBOPEN, Msg.BBIND):
         parts.append(f"n={msg.number}")
     if msg.data:
-        parts.append(f"data={msg.data.hex()}")
+        data = msg.data
+        more = f"...({len(data)} bytes)" if len(data) > 64 else ""
+        parts.append(f"data={data[:64].hex()}{more}")
     if msg.env:
         parts.append(f"env={msg.env}")
     return " ".join(parts)

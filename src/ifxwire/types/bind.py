@@ -25,17 +25,20 @@ from struct import error as StructError
 from typing import Any, NamedTuple
 
 from ..protocol.codes import TypeCode
+from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import I16, U16, U32, Buffer
-from .values import DateTimeFields, IntervalYM
+from .values import DateTimeFields, IntervalYM, Text
 
 __all__ = [
     "BIND_CHAR_MAX",
+    "BLOB_BIND_TYPES",
     "BUILTIN_ENCODERS",
     "BindValue",
+    "blob_param",
     "decode_bind_values",
     "encode_bind_params",
     "encode_bind_value",
@@ -122,8 +125,32 @@ def _bind_str(value: str, encoding: str) -> bytes:
     return _udt_item(_T.LVARCHAR, b"", 0, U32.pack(len(raw)) + raw)
 
 
-def _bind_bytes(value: object, encoding: str) -> bytes:
-    raise CodecNotSupported("BYTE binds need SQ_BBIND, not implemented")
+def _bind_bytes(value: bytes | bytearray | memoryview, encoding: str) -> bytes:
+    """The BIND item of a BYTE parameter: a descriptor with the size; the data itself goes
+    after the whole SQ_BIND (see :func:`blob_param`, which the driver calls instead)."""
+    return _item(_T.BYTE, 0, _blobs.bind_descriptor(memoryview(value).nbytes))
+
+
+#: Values that bind as BYTE/TEXT: a descriptor in SQ_BIND, their data in SQ_BBIND after it.
+BLOB_BIND_TYPES: tuple[type, ...] = (bytes, bytearray, memoryview, Text)
+
+
+def blob_param(value: object, encoding: str, width: int) -> tuple[bytes, bytes]:
+    """``(bind item, data)`` of a BYTE (bytes-like) or TEXT (:class:`Text`) parameter.
+
+    ``width`` is the connection's descriptor size (56, or 68 with long row ids). The item
+    matches what JDBC sends (``IfxBlob.toIfx``: zeros but the size); informix-driver sends the
+    same for bytes.
+    """
+    if isinstance(value, Text):
+        data = _txt.encode_str(value, encoding, "TEXT bind")
+        code = _T.TEXT
+    else:
+        data = bytes(value)  # type: ignore[call-overload]
+        code = _T.BYTE
+    if len(data) > _blobs.BLOB_MAX:
+        raise CodecDataError(f"a BYTE/TEXT value holds at most 2 GiB - 1, not {len(data)} bytes")
+    return _item(code, 0, _blobs.bind_descriptor(len(data), width)), data
 
 
 def _bind_date(value: date, encoding: str) -> bytes:
@@ -211,7 +238,8 @@ def encode_bind_value(value: object, encoding: str) -> bytes:
     DECIMAL; str → CHAR (LVARCHAR above 32767 bytes); date → DATE; naive datetime → DATETIME
     YEAR TO FRACTION(5); time → DATETIME HOUR TO FRACTION(5); timedelta → INTERVAL DAY(9) TO
     FRACTION(5); IntervalYM → INTERVAL YEAR(9) TO MONTH; DateTimeFields → DATETIME with its own
-    qualifier. bytes raise CodecNotSupported; tz-aware values raise CodecError.
+    qualifier; bytes → BYTE (the descriptor only: the driver sends the data after SQ_BIND, see
+    :func:`blob_param`). tz-aware values raise CodecError.
     """
     if value is None:
         return _NULL_PARAM
@@ -279,10 +307,6 @@ def _decode_data(
     if base == _T.INTERVAL:
         _check_end(buf, _u16_data(buf, pos)[1], pos)
         return _tmp.decode_interval_bind(buf, pos, prec)
-    if base in (_T.BYTE, _T.TEXT):
-        end = pos + 56
-        _check_end(buf, end, pos)
-        return bytes(buf[pos:end]), end
     lowered = name.lower()
     if base == _T.LVARCHAR or (base == _T.UDTVAR and lowered == "lvarchar"):
         start, end = _u32_data(buf, pos)
@@ -307,9 +331,16 @@ def _check_end(buf: Buffer, end: int, pos: int) -> None:
 
 
 def decode_bind_values(
-    buf: Buffer, offset: int, nparams: int, encoding: str
+    buf: Buffer,
+    offset: int,
+    nparams: int,
+    encoding: str,
+    blob_width: int = _blobs.BLOB_DESCRIPTOR_WIDTH,
 ) -> tuple[list[BindValue], int]:
     """Parse ``nparams`` bind items starting at ``offset`` (just after the u16 count).
+
+    BYTE/TEXT items are descriptors of ``blob_width`` bytes (68 with long row ids), returned
+    as bytes; their data comes later in SQ_BBIND.
 
     Returns the values and the offset after the last item's padding. Non-normalised DECIMALs
     (JDBC sends 0 as ``C1 00``) are accepted. Malformed bytes raise CodecError with the offset.
@@ -333,7 +364,12 @@ def decode_bind_values(
                     raise CodecError(f"bad bind indicator {indicator}")
                 out.append(BindValue(type_word, indicator, prec, None))
                 continue
-            value, end = _decode_data(base, name, prec, buf, pos, encoding)
+            if base == _T.BYTE or base == _T.TEXT:
+                end = pos + blob_width
+                _check_end(buf, end, pos)
+                value: object = bytes(buf[pos:end])
+            else:
+                value, end = _decode_data(base, name, prec, buf, pos, encoding)
             pos = end + ((end - pos) & 1)
         except CodecError as exc:
             raise type(exc)(f"bind parameter {index + 1} at offset {item}: {exc}") from exc
@@ -373,8 +409,11 @@ def compile_bind_encoder(
     one precompiled struct. It raises (any exception) when a value needs the generic path
     (out-of-range int, non-finite float, long or unencodable str, a codec failure): the caller
     then encodes the row generically, which produces the same bytes or the proper error.
-    Returns None when ``pattern`` holds a type with no exact-type encoder.
+    Returns None when ``pattern`` holds a type with no exact-type encoder, or a BYTE/TEXT
+    value (those need the SQ_BBIND stream the generic path adds).
     """
+    if any(issubclass(cls, BLOB_BIND_TYPES) for cls in pattern):
+        return None
     ns: dict[str, Any] = {"_Slow": _Slow, "ENC": encoding, "_join": b"".join}
     lines: list[str] = []
     parts: list[str] = []  # expressions joined into the message

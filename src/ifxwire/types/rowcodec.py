@@ -28,6 +28,7 @@ from ..protocol.codes import (
     TypeCode,
 )
 from ..protocol.columns import ColumnDesc
+from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
@@ -50,7 +51,9 @@ RowDecoder = Callable[[Buffer, int, int], tuple[Any, ...]]
 RowEncoder = Callable[[Sequence[object]], bytes]
 
 #: BYTE/TEXT columns hold a descriptor in the tuple; the data travels separately (jdbc 4.6).
-BLOB_DESCRIPTOR_WIDTH = 56
+#: 56 bytes, or 68 when long row ids are in force: a column described with an encoded length of
+#: 68 gets the long form (see ``blobs.py``).
+BLOB_DESCRIPTOR_WIDTH = _blobs.BLOB_DESCRIPTOR_WIDTH
 
 _T = TypeCode
 #: Types with a u8 indicator + u32 length + data envelope in tuples (jdbc 4.3).
@@ -66,8 +69,6 @@ _FIXED_WIDTHS: dict[int, int] = {
     _T.SERIAL8: 10,
     _T.BIGINT: 8,
     _T.BIGSERIAL: 8,
-    _T.BYTE: BLOB_DESCRIPTOR_WIDTH,
-    _T.TEXT: BLOB_DESCRIPTOR_WIDTH,
 }
 #: struct format and post-processing kind of the columns a run can unpack in one call.
 _STRUCT_FORMATS: dict[int, str] = {
@@ -119,11 +120,20 @@ def fixed_width(col: ColumnDesc) -> int | None:
         return width
     if base in (_T.CHAR, _T.NCHAR):
         return col.enclen
+    if base in (_T.BYTE, _T.TEXT):
+        return blob_width(col)
     if base in (_T.DECIMAL, _T.MONEY):
         return _num.decimal_width(col.enclen)
     if base in (_T.DATETIME, _T.INTERVAL):
         return _tmp.qualifier_width(col.enclen)
     return None
+
+
+def blob_width(col: ColumnDesc) -> int:
+    """Tuple width of a BYTE/TEXT descriptor: 68 when so described, else 56."""
+    if col.enclen == _blobs.LONG_BLOB_DESCRIPTOR_WIDTH:
+        return _blobs.LONG_BLOB_DESCRIPTOR_WIDTH
+    return _blobs.BLOB_DESCRIPTOR_WIDTH
 
 
 def _varchar_max(col: ColumnDesc) -> int:
@@ -282,7 +292,7 @@ def _fixed_expr(g: _Gen, col: ColumnDesc, pos: str, enc: str, keep: bool) -> str
         fn = g.const("iv", _tmp.interval_decoder(col.enclen))
         return f"{fn}(buf, {pos})"
     if base in (_T.BYTE, _T.TEXT):
-        w = BLOB_DESCRIPTOR_WIDTH
+        w = blob_width(col)
         return f"(None if buf[{pos} + 39] & 1 else bytes(buf[{pos}:{pos} + {w}]))"
     raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
 
@@ -451,8 +461,9 @@ def _date_from_days_fast(days: int) -> date:
 # ---------------------------------------------------------------------------------------------
 
 
-def _fast_int(pack: Callable[[int], bytes], limit: int, null: bytes,
-              slow: Callable[[object], bytes]) -> Callable[[object], bytes]:
+def _fast_int(
+    pack: Callable[[int], bytes], limit: int, null: bytes, slow: Callable[[object], bytes]
+) -> Callable[[object], bytes]:
     """The common case inline (a plain int in range, or None); anything else takes the full
     encoder with its checks and messages.  The server encodes every cell of every row."""
 
@@ -481,9 +492,7 @@ def _column_encoder(col: ColumnDesc, encoding: str) -> Callable[[object], bytes]
     if base == _T.SMALLINT:
         return _fast_int(_num.I16.pack, 0x7FFF, _num.encode_smallint(None), _num.encode_smallint)
     if base in (_T.INTEGER, _T.SERIAL):
-        return _fast_int(
-            _num.I32.pack, 0x7FFFFFFF, _num.encode_integer(None), _num.encode_integer
-        )
+        return _fast_int(_num.I32.pack, 0x7FFFFFFF, _num.encode_integer(None), _num.encode_integer)
     if base in (_T.BIGINT, _T.BIGSERIAL):
         return _fast_int(
             _num.I64.pack, 0x7FFFFFFFFFFFFFFF, _num.encode_bigint(None), _num.encode_bigint
@@ -512,22 +521,25 @@ def _column_encoder(col: ColumnDesc, encoding: str) -> Callable[[object], bytes]
     if _is_lvarchar(col):
         return lambda v: _txt.encode_lvarchar(v, encoding, enclen or None)
     if base in (_T.BYTE, _T.TEXT):
-        return _encode_blob_descriptor
+        return _blob_descriptor_encoder(blob_width(col))
     if base in _ENVELOPE_TYPES:
         return _encode_udt
     raise CodecNotSupported(f"no tuple encoder for {_column_label(col)}")
 
 
-_NULL_BLOB_DESCRIPTOR = bytes(39) + b"\x01" + bytes(BLOB_DESCRIPTOR_WIDTH - 40)
+def _blob_descriptor_encoder(width: int) -> Callable[[object], bytes]:
+    """BYTE/TEXT: the caller supplies the descriptor (the server's blob store makes it, since
+    only it knows where the data is kept); None becomes the NULL descriptor."""
+    null = _blobs.null_descriptor(width)
 
+    def encode(value: object) -> bytes:
+        if value is None:
+            return null
+        if not isinstance(value, (bytes, bytearray)) or len(value) != width:
+            raise CodecError(f"a BYTE/TEXT tuple field needs its {width}-byte descriptor")
+        return bytes(value)
 
-def _encode_blob_descriptor(value: object) -> bytes:
-    """BYTE/TEXT: the caller supplies the 56-byte descriptor; None sets the NULL flag bit."""
-    if value is None:
-        return _NULL_BLOB_DESCRIPTOR
-    if not isinstance(value, (bytes, bytearray)) or len(value) != BLOB_DESCRIPTOR_WIDTH:
-        raise CodecError("a BYTE/TEXT tuple field needs its 56-byte descriptor")
-    return bytes(value)
+    return encode
 
 
 def _encode_udt(value: object) -> bytes:

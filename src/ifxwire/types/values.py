@@ -64,3 +64,15 @@ class DateTimeFields:
     minute: int | None = None
     second: int | None = None
     microsecond: int | None = None
+
+
+class Text(str):
+    """A ``str`` to bind as TEXT: sent as a BYTE/TEXT descriptor plus an SQ_BBIND data stream.
+
+    A plain ``str`` parameter binds as CHAR (LVARCHAR above 32767 bytes), which our server
+    stores into a TEXT column as Informix converts strings. Wrap the value in ``Text`` to send
+    it the way JDBC sends ``setCharacterStream`` to a TEXT parameter, with no size limit below
+    2 GiB. Values read from TEXT columns come back as plain ``str``.
+    """
+
+    __slots__ = ()

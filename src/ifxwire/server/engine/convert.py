@@ -106,6 +106,16 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
                 return bytes(v)
             raise fail(sc.NO_CONVERSION)
         return conv_bytes
+    if code == T.TEXT:
+        def conv_text(v: object) -> object:
+            if isinstance(v, (bytes, bytearray, memoryview)):
+                # A blob upload (SQ_BBIND): the bytes are text in the database code set.
+                try:
+                    return bytes(v).decode(ctx.encoding)
+                except UnicodeDecodeError:
+                    raise fail(sc.NO_CONVERSION) from None
+            return None if v is None else to_text(v, src, ctx)
+        return conv_text
     # character types
     def conv_str(v: object) -> object:
         if v is None:
