@@ -48,7 +48,7 @@ from .errors import (
     Warning,
 )
 from .types.adapters import AdaptersMap, BindItem, global_adapters
-from .types.values import DateTimeFields, IntervalYM
+from .types.values import DateTimeFields, IntervalYM, Text
 
 if TYPE_CHECKING:
     import ssl
@@ -81,6 +81,7 @@ __all__ = [
     "PoolClosed",
     "PoolTimeout",
     "ProgrammingError",
+    "Text",
     "Time",
     "TimeFromTicks",
     "Timestamp",

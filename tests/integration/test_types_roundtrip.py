@@ -131,7 +131,7 @@ def _floating(precision: int) -> st.SearchStrategy[Decimal]:
 
 
 def _text(max_chars: int, alphabet: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[str]:
-    chars = alphabet or st.characters(min_codepoint=1, max_codepoint=255)
+    chars = st.characters(min_codepoint=1, max_codepoint=255) if alphabet is None else alphabet
     return st.text(chars, max_size=max_chars)
 
 
@@ -281,6 +281,20 @@ def test_interval(db: ifxwire.Connection, coltype: str, elements: st.SearchStrat
 
 def test_boolean(db: ifxwire.Connection) -> None:
     check(db, "BOOLEAN", st.booleans())
+
+
+def test_byte(db: ifxwire.Connection) -> None:
+    # Empty values included: an empty BYTE is not NULL. Each value goes through SQ_BBIND and
+    # SQ_FETCHBLOB; values above 1024 bytes take several SQ_BLOB chunks.
+    check(db, "BYTE", st.binary(max_size=3000))
+
+
+def test_text(db: ifxwire.Connection) -> None:
+    # Bound both ways: ifxwire.Text (TEXT descriptor + SQ_BBIND) and plain str (CHAR, which
+    # the server converts). The database code set is ISO-8859-1: every Latin-1 text fits.
+    latin1 = st.characters(max_codepoint=0xFF, exclude_characters="\x00")
+    values = _text(1500, latin1).flatmap(lambda t: st.sampled_from([t, ifxwire.Text(t)]))
+    check(db, "TEXT", values, lambda v: str(v))
 
 
 # ------------------------------------------------------------------------------ boundaries

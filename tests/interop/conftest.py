@@ -304,8 +304,9 @@ def ifxcheck(
         database: str | None = None,
         create: bool = True,
         label: str | None = None,
+        target: Target | None = None,
     ) -> JdbcRun:
-        t = interop_target
+        t = interop_target if target is None else target
         if database is None:
             tag = re.sub(r"\W", "_", version)
             database = f"ifxcheck_{tag}_{mode}_{secrets.token_hex(3)}"

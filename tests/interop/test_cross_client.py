@@ -39,7 +39,8 @@ _NO_BIND = object()  # the peer cannot bind this Python type
 class XCase:
     """One value of one column type, as each driver binds and reads it.
 
-    ours:      what ifxwire binds and must read back.
+    ours:      what ifxwire must read back (and binds, unless ``ours_bind`` is given).
+    ours_bind: what ifxwire binds when that differs (``ifxwire.Text`` for TEXT).
     peer:      what informix_db must read (defaults to ``ours``).
     peer_bind: what informix_db binds (defaults to ``peer``); a string when informix_db has no
                parameter type for the value (it converts on the server, as Informix does).
@@ -50,6 +51,11 @@ class XCase:
     ours: Any
     peer: Any = None
     peer_bind: Any = None
+    ours_bind: Any = None
+
+    @property
+    def ours_param(self) -> Any:
+        return self.ours if self.ours_bind is None else self.ours_bind
 
     @property
     def peer_value(self) -> Any:
@@ -61,6 +67,8 @@ class XCase:
 
 
 _D32 = Decimal("9" * 32)
+_BYTES = bytes(range(256)) * 400 + b"\x7f"
+_TEXT = "TEXT caf\u00e9 " + "0123456789" * 7000
 _TD_MAX = dt.timedelta(days=999_999_999, hours=23, minutes=59, seconds=59, microseconds=999990)
 
 CASES: tuple[XCase, ...] = (
@@ -140,6 +148,17 @@ CASES: tuple[XCase, ...] = (
     ),
     XCase("boolean_true", "BOOLEAN", True),
     XCase("boolean_false", "BOOLEAN", False),
+    # BYTE/TEXT: many SQ_BLOB chunks both ways, an odd length (padding), empty versus NULL.
+    XCase("byte", "BYTE", _BYTES),
+    XCase("byte_empty", "BYTE", b""),
+    XCase(
+        "text",
+        "TEXT",
+        _TEXT,
+        ours_bind=ifxwire.Text(_TEXT),
+        peer_bind=_TEXT.encode("iso-8859-1"),  # informix_db binds bytes (BYTE) only
+    ),
+    XCase("text_from_str", "TEXT", "bound as CHAR", peer_bind=b"bound as CHAR"),
 )
 
 IDS = [c.name for c in CASES]
@@ -224,6 +243,7 @@ def test_ifxwire_writes_informix_driver_reads(
     rows: list[tuple[int, Any]] = [(1, case.ours)]
     if _has_null(case):
         rows.append((2, None))
+    rows[0] = (1, case.ours_param)
     ours.cursor().executemany(f"INSERT INTO {table} (id, v) VALUES (?, ?)", rows)
     _check_rows(query(peer, f"SELECT id, v FROM {table} ORDER BY id"), case.peer_value, case)
 
@@ -279,15 +299,18 @@ XCOLS: tuple[tuple[str, str, Any], ...] = (
     ("iv_ym", "INTERVAL YEAR(9) TO MONTH", IntervalYM(-2147483647)),
     ("iv_hs", "INTERVAL HOUR TO SECOND", dt.timedelta(hours=99, minutes=59, seconds=59)),
     ("boolean", "BOOLEAN", True),
+    ("byte", "BYTE", bytes(255 - i % 256 for i in range(3 * 1024 + 77))),  # IfxCheck.XC_BYTES
+    ("text", "TEXT", "TEXT " + "0123456789" * 500),  # IfxCheck.XC_TEXT
 )
 
 JDBC_VARIANTS = [(v, m) for v in JDBC_VERSIONS for m in LOCALE_MODES]
 JDBC_IDS = [f"{v}-{m}" for v, m in JDBC_VARIANTS]
 
 
-def _row(n: int) -> tuple[Any, ...]:
+def _row(n: int, bind: bool = False) -> tuple[Any, ...]:
+    """Row n of xc_read/xc_write; ``bind``: as ifxwire binds it (TEXT values as Text)."""
     if n == 1:
-        return (1, *(v for _, _, v in XCOLS))
+        return (1, *(ifxwire.Text(v) if bind and t == "TEXT" else v for _, t, v in XCOLS))
     return (2, *(1 if "SERIAL" in t else None for _, t, _ in XCOLS))
 
 
@@ -323,7 +346,7 @@ def xclient_run(
             for table in ("xc_read", "xc_write"):
                 cur.execute(f"CREATE TABLE {table} (id INTEGER NOT NULL, {cols})")
             marks = ", ".join("?" * (len(XCOLS) + 1))
-            cur.executemany(f"INSERT INTO xc_read VALUES ({marks})", [_row(1), _row(2)])
+            cur.executemany(f"INSERT INTO xc_read VALUES ({marks})", [_row(1, bind=True), _row(2)])
         run_ = ifxcheck(
             version,
             mode,

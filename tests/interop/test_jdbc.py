@@ -76,6 +76,7 @@ CHECKS: tuple[str, ...] = (
     "select_edge_values",
     "empty_result",
     "large_result",
+    "byte_text",
     "interleaved_cursors",
     "scroll_cursor",
     *(f"prepared_params_{t}" for t in PREPARED_PARAM_TYPES),
@@ -147,3 +148,29 @@ def test_jdbc_registry_matches(
         check=True,
     )
     assert tuple(proc.stdout.split()) == CHECKS
+
+
+# SQ_PROTOCOLS as a real 15.0 answers it (peer report 2.3: byte 8 = 0xff), so large tuples (bit
+# 69) and long row ids (bit 70) are on for JDBC 15.0.0.1, which offers both, and off for 4.50.10,
+# which offers 8 bytes. Long row ids make BYTE/TEXT descriptors 68 bytes (IfxBlob.fromIfx).
+LONG_ROWID_MASK = bytes.fromhex("bdbe9ffe7fb7ffefff")
+LONG_ROWID_CHECKS = ("byte_text", "select_types", "large_result")
+
+
+def test_long_row_ids_server(jdbc_version: str, ifxcheck: Any) -> None:
+    """BYTE/TEXT and fixed/variable tuples through a server that enables bits 69 and 70."""
+    from conftest import Target, _import_server
+
+    with _import_server()(port=0, data=":memory:", protocols=LONG_ROWID_MASK) as srv:
+        target = Target(srv.host, srv.port, srv.server_name, "informix", srv.users["informix"])
+        run = ifxcheck(
+            jdbc_version,
+            "default",
+            list(LONG_ROWID_CHECKS),
+            label=f"long-rowid-{jdbc_version}",
+            target=target,
+        )
+    for name in LONG_ROWID_CHECKS:
+        result = run.results.get(name)
+        assert result is not None, run.diagnostics()
+        assert result.passed, f"{name}: {result.reason}"

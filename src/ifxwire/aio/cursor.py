@@ -106,7 +106,7 @@ class AsyncCursor:
         core = aconn._core
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
-        bind = bind_message(values, core.encoding) if plan.nparams else b""
+        bind = bind_message(values, core.encoding, None, core._blob_width) if plan.nparams else b""
         async with aconn._lock:
             core._check()
             cur._reset()
@@ -147,6 +147,7 @@ class AsyncCursor:
             p.busy = True
             try:
                 await aconn._exchange(groups)
+                await self._fetch_blobs(p, reply)
             except BaseException:
                 p.busy = False
                 raise
@@ -259,7 +260,11 @@ class AsyncCursor:
                 while params is not _END:
                     try:
                         values = arrange(plan, params)
-                        bind = bind_message(values, core.encoding) if plan.nparams else b""
+                        bind = (
+                            bind_message(values, core.encoding, None, core._blob_width)
+                            if plan.nparams
+                            else b""
+                        )
                     except DatabaseError as exc:
                         pipe.errors.append((index, exc))
                     else:
@@ -324,7 +329,18 @@ class AsyncCursor:
                 return await self._more()
             group = cur._fetch_group()
             await aconn._exchange([group])
+            p = cur._result.prepared
+            if p is not None and p.blobs:
+                await self._fetch_blobs(p, group[1])
             return cur._take_batch(group[1])
+
+    async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
+        """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""
+        cur = self._cur
+        fetched = cur._blob_requests(p, reply)
+        if fetched:
+            await self.connection._exchange(fetched)
+            cur._apply_blobs(p, reply, fetched)
 
     async def fetchone(self) -> tuple[Any, ...] | None:
         cur = self._cur

@@ -297,6 +297,7 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
                 pipe.add(BEGIN_GROUP, _BEGIN)
             head = _ID.pack(Msg.ID, p.stmt_id)
             encoding = conn.encoding
+            blob_width = conn._blob_width
             adapters = cursor._active_adapters()
             nparams = plan.nparams
             index = 0
@@ -304,7 +305,7 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             while True:
                 try:
                     values = arrange(plan, params)
-                    bind = bind_message(values, encoding, adapters) if nparams else b""
+                    bind = bind_message(values, encoding, adapters, blob_width) if nparams else b""
                 except DatabaseError as exc:
                     pipe.errors.append((index, exc))
                 else:

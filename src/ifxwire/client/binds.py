@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, cast
 
 from ..errors import DatabaseError, DataError, NotSupportedError, ProgrammingError
 from ..protocol.codes import Msg
-from ..types.bind import compile_bind_encoder, encode_bind_value
+from ..protocol.messages import put_bbind
+from ..protocol.wire import Writer
+from ..types.bind import BLOB_BIND_TYPES, blob_param, compile_bind_encoder, encode_bind_value
+from ..types.blobs import BLOB_DESCRIPTOR_WIDTH
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 
 if TYPE_CHECKING:
@@ -69,12 +72,19 @@ def _compile(key: tuple[object, ...]) -> _FastEncoder | None:
 
 
 def bind_message(
-    values: Sequence[object], encoding: str, adapters: AdaptersMap | None = None
+    values: Sequence[object],
+    encoding: str,
+    adapters: AdaptersMap | None = None,
+    blob_width: int = BLOB_DESCRIPTOR_WIDTH,
 ) -> bytes:
     """``SQ_BIND`` with all parameters (jdbc-protocol.md 3.4): u16 5, u16 count, then each.
 
     ``adapters`` applies user dumpers; without any, the built-in encoder is called directly,
     through an encoder compiled once per (value types, encoding) pattern when there is one.
+    BYTE (bytes-like) and TEXT (:class:`ifxwire.Text`) values bind as descriptors of
+    ``blob_width`` bytes, and their data follows as ``SQ_BBIND`` + ``SQ_BLOB`` chunks, so the
+    result must come right before EXECUTE or OPEN (JDBC ``sendBind``). Dumpers do not apply to
+    them: there is no other way to send such a value.
     """
     if adapters is None or not adapters.has_user_dumpers:
         key = (*map(type, values), encoding)
@@ -91,9 +101,19 @@ def bind_message(
     encode = (
         adapters.dump if adapters is not None and adapters.has_user_dumpers else encode_bind_value
     )
+    blobs: list[bytes] = []
     for i, value in enumerate(values):
         try:
-            append(encode(value, encoding))
+            if isinstance(value, BLOB_BIND_TYPES):
+                item, data = blob_param(value, encoding, blob_width)
+                append(item)
+                blobs.append(data)
+            else:
+                append(encode(value, encoding))
         except Exception as exc:  # every codec (and dumper) failure becomes a PEP 249 error
             raise param_error(i, value, exc) from exc
+    if blobs:
+        w = Writer()
+        put_bbind(w, blobs)
+        append(bytes(w.buf))
     return b"".join(parts)

@@ -53,6 +53,7 @@ from ..protocol.codes import (
 from ..protocol.login import parse_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..types.adapters import AdaptersMap, global_adapters
+from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .dsn import ConnectParams
@@ -131,6 +132,8 @@ class Connection:
         self._broken: str | None = None
         self.encoding = codec_for_locale(params.client_locale)
         self._layout = m.Layout()
+        #: BYTE/TEXT descriptor size: 68 bytes once long row ids (bit 70) are negotiated.
+        self._blob_width = m.blob_descriptor_size(self._layout)
         self._deferred: list[bytes] = []
         self._cache = StatementCache(params.statement_cache_size)
         self._autocommit = bool(params.autocommit)
@@ -215,6 +218,7 @@ class Connection:
                 self.server_protocols = reply.protocols
                 self.server_capabilities = capability_set(reply.protocols)
                 self._layout = m.Layout.negotiate(reply.protocols, CLIENT_PROTOCOLS)
+                self._blob_width = m.blob_descriptor_size(self._layout)
                 if CAP_TWO_GB_FETCH not in self.server_capabilities:
                     # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
                     self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)
@@ -545,13 +549,14 @@ class Connection:
             plan=plan,
             stmt_id=d.stmt_id,
             stmt_type=d.stmt_type,
-            columns=d.columns,
+            columns=widen_blob_columns(d.columns, self._blob_width),
             epoch=self._epoch,
             cursor_name=self._next_cursor_name(),
             fetch_size=max(self.fetch_buffer_size, d.tuple_size),
         )
         if p.columns:
             p.description = describe_columns(p.columns)
+            p.blobs = blob_columns(p.columns)
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding

@@ -28,6 +28,7 @@ from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
 from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
+from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
@@ -121,7 +122,73 @@ class Cursor:
         ad = self._active_adapters()
         if decoder is None or not ad.has_user_loaders or p.description is None:
             return decoder
-        return ad.row_decoder(decoder, [d[1] for d in p.description])
+        codes = [d[1] for d in p.description]
+        for i, _ in p.blobs:
+            codes[i] = -1  # loaders see BYTE/TEXT data, not descriptors: see _apply_blobs
+        return ad.row_decoder(decoder, codes)
+
+    # ------------------------------------------------------------------ BYTE / TEXT
+
+    def _blob_requests(self, p: Prepared, reply: Reply) -> list[tuple[bytes, Reply]]:
+        """``ID FETCHBLOB EOT`` per non-NULL BYTE/TEXT value of a batch just received.
+
+        Sent pipelined, before anything else may go to the server for this statement (a
+        deferred CLOSE or RELEASE): one round trip per batch, whatever its number of blobs.
+        Shared with the asyncio cursor, which only does the exchange differently.
+        """
+        if not p.blobs or not reply.rows or reply.error is not None:
+            return []
+        if reply.decode_error is not None:
+            return []
+        conn = self.connection
+        groups: list[tuple[bytes, Reply]] = []
+        sid = p.stmt_id
+        for row in reply.rows:
+            for i, _ in p.blobs:
+                descriptor = row[i]
+                if descriptor is not None:
+                    w = Writer()
+                    m.put_fetchblob(w, sid, descriptor)
+                    groups.append((bytes(w.buf), conn._reply()))
+        return groups
+
+    def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
+        fetched = self._blob_requests(p, reply)
+        if fetched:
+            self.connection._exchange(fetched)
+            self._apply_blobs(p, reply, fetched)
+
+    def _apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
+        """Put the fetched data in place of the descriptors (bytes for BYTE, str for TEXT)."""
+        answers = iter(fetched)
+        conn = self.connection
+        encoding = conn.encoding
+        ad = self._active_adapters()
+        assert p.description is not None
+        loaders = [(i, ad.user_loader(p.description[i][1])) for i, _ in p.blobs]
+        rows = []
+        for row in reply.rows:
+            values = list(row)
+            for (i, is_text), (_, load) in zip(p.blobs, loaders, strict=True):
+                if values[i] is None:
+                    continue
+                answer = next(answers)[1]
+                if answer.error is not None:
+                    if reply.error is None:
+                        reply.error = answer.error
+                    return
+                data = bytes(answer.blob or b"")
+                try:
+                    value: object = data.decode(encoding) if is_text else data
+                    values[i] = value if load is None else load(value)
+                except Exception as exc:
+                    if reply.decode_error is None:
+                        reply.decode_error = CodecDataError(
+                            f"column {i + 1} ({p.description[i][0]!r}): {type(exc).__name__}: {exc}"
+                        )
+                    return
+            rows.append(tuple(values))
+        reply.rows = rows
 
     @property
     def rownumber(self) -> int | None:
@@ -155,7 +222,11 @@ class Cursor:
         conn = self.connection
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
-        bind = bind_message(values, conn.encoding, self._active_adapters()) if plan.nparams else b""
+        bind = (
+            bind_message(values, conn.encoding, self._active_adapters(), conn._blob_width)
+            if plan.nparams
+            else b""
+        )
         started = time.perf_counter()
         with conn._lock:
             conn._check()
@@ -210,6 +281,7 @@ class Cursor:
             p.busy = True
             try:
                 conn._exchange(groups)
+                self._fetch_blobs(p, reply)
             except BaseException:
                 p.busy = False
                 raise
@@ -386,6 +458,9 @@ class Cursor:
                 return self._more()
             group = self._fetch_group()
             conn._exchange([group])
+            p = self._result.prepared
+            if p is not None and p.blobs:
+                self._fetch_blobs(p, group[1])
             return self._take_batch(group[1])
 
     def _fetch_group(self) -> tuple[bytes, Reply]:

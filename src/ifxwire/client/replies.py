@@ -47,6 +47,7 @@ class Reply:
     """What one reply told us. Fields stay None/empty for messages that did not come."""
 
     __slots__ = (
+        "blob",
         "closed",
         "complete",
         "consumed",
@@ -82,6 +83,7 @@ class Reply:
         self.encoding = encoding
         self.decoder = decoder
         self.rows: list[tuple[Any, ...]] = []
+        self.blob: bytearray | None = None  # SQ_BLOB chunks, answering SQ_FETCHBLOB
         self.complete = False
         self.need = 0
         self.consumed = 0
@@ -203,6 +205,11 @@ class Reply:
             self.idescribe = m.read_idescribe(r, layout, self.encoding)
         elif code == Msg.TUPID:
             self.tupid = r.i32()
+        elif code == Msg.BLOB:
+            chunk = r.padded(r.u16())
+            if self.blob is None:
+                self.blob = bytearray()
+            self.blob += chunk
         elif code == Msg.INFO:
             while True:
                 kind = r.i16()

@@ -155,6 +155,8 @@ class Prepared:
     doomed: bool = False
     #: Bytes asked for per NFETCH: the connection's size, but never less than one row.
     fetch_size: int = 4096
+    #: ``(index, is_text)`` of the BYTE/TEXT columns, whose data is fetched with SQ_FETCHBLOB.
+    blobs: tuple[tuple[int, bool], ...] = ()
 
     @property
     def is_query(self) -> bool:

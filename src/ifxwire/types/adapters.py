@@ -215,6 +215,11 @@ class AdaptersMap:
         # Bound by the built-in codecs only: a dumper result never loops through dumpers.
         return encode_bind_value(out, encoding)
 
+    def user_loader(self, code: int) -> Loader | None:
+        """The user's loader for a type code, or None when the built-in value stands."""
+        fn = self._loaders.get(code, BUILTIN) if self._user_loaders else BUILTIN
+        return None if fn is BUILTIN else fn
+
     def row_decoder(self, decoder: RowDecoder, codes: Sequence[int]) -> RowDecoder:
         """``decoder`` itself when every column uses built-in loaders, else a wrapper.
 

@@ -382,6 +382,9 @@ public final class IfxCheck {
         if (exp instanceof int[] e && act instanceof int[] a) {
             return Arrays.equals(e, a);
         }
+        if (exp instanceof byte[] e && act instanceof byte[] a) {
+            return Arrays.equals(e, a);
+        }
         if (exp instanceof List<?> e && act instanceof List<?> a) {
             if (e.size() != a.size()) {
                 return false;
@@ -929,6 +932,7 @@ public final class IfxCheck {
             }
         });
         reg("large_result", 300, IfxCheck::largeResult);
+        reg("byte_text", 120, IfxCheck::byteText);
         reg("interleaved_cursors", 120, ctx -> {
             Connection c = ctx.db();
             update(c, "CREATE TABLE ic (id INTEGER, pad CHAR(20))");
@@ -1486,6 +1490,64 @@ public final class IfxCheck {
         }
     }
 
+    /**
+     * BYTE and TEXT (legacy blobs): setBytes / setString / setBinaryStream / setAsciiStream
+     * upload through SQ_BBIND, getBytes / getString / getBinaryStream read through
+     * SQ_FETCHBLOB, lazily per row. Values: 100003 bytes (many chunks, odd length), NULL, empty.
+     */
+    private static void byteText(Ctx ctx) throws Exception {
+        Connection c = ctx.db();
+        update(c, "CREATE TABLE bt (id INTEGER, b BYTE, t TEXT)");
+        byte[] big = new byte[100_003];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 7 + 3);
+        }
+        String text = "TEXT value " + "abcdefghij".repeat(5000);
+        byte[] small = {0, 1, 2, (byte) 0xff, 10, 13};
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO bt VALUES (?, ?, ?)")) {
+            ps.setInt(1, 1);
+            ps.setBytes(2, big);
+            ps.setString(3, text);
+            eq("INSERT BYTE/TEXT count", 1, ps.executeUpdate());
+            ps.setInt(1, 2);
+            ps.setNull(2, Types.LONGVARBINARY);
+            ps.setNull(3, Types.LONGVARCHAR);
+            eq("INSERT NULL BYTE/TEXT count", 1, ps.executeUpdate());
+            ps.setInt(1, 3);
+            ps.setBytes(2, new byte[0]);
+            ps.setString(3, "");
+            eq("INSERT empty BYTE/TEXT count", 1, ps.executeUpdate());
+            ps.setInt(1, 4);
+            ps.setBinaryStream(2, new java.io.ByteArrayInputStream(small), small.length);
+            ps.setAsciiStream(3, new java.io.ByteArrayInputStream("streamed".getBytes("US-ASCII")), 8);
+            eq("INSERT streamed BYTE/TEXT count", 1, ps.executeUpdate());
+        }
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, b, t FROM bt ORDER BY id")) {
+            check(rs.next(), "row 1 missing");
+            eq("row 1 BYTE", big, rs.getBytes(2));
+            eq("row 1 TEXT", text, rs.getString(3));
+            check(rs.next(), "row 2 missing");
+            check(rs.getBytes(2) == null && rs.wasNull(), "row 2 BYTE is not NULL");
+            check(rs.getString(3) == null && rs.wasNull(), "row 2 TEXT is not NULL");
+            check(rs.next(), "row 3 missing");
+            eq("row 3 BYTE", new byte[0], rs.getBytes(2));
+            eq("row 3 TEXT", "", rs.getString(3));
+            check(rs.next(), "row 4 missing");
+            try (java.io.InputStream in = rs.getBinaryStream(2)) {
+                eq("row 4 BYTE stream", small, in.readAllBytes());
+            }
+            eq("row 4 TEXT", "streamed", rs.getString(3));
+            eq("fifth row", false, rs.next());
+        }
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM bt WHERE b IS NULL AND t IS NULL")) {
+            check(rs.next(), "count row missing");
+            eq("rows with NULL BYTE and TEXT", 1, rs.getInt(1));
+        }
+        stillUsable(c);
+    }
+
     private static void largeResult(Ctx ctx) throws Exception {
         final int n = 20000;
         Connection c = ctx.db();
@@ -1578,6 +1640,18 @@ public final class IfxCheck {
      * boundaries where JDBC can carry them: IntervalYM keeps months in an int, so YEAR(9) TO
      * MONTH uses -2147483647 months rather than -999999999-11.
      */
+    /** BYTE: 3 SQ_BLOB chunks of 1024 and an odd tail; TEXT: several chunks of text. */
+    static final byte[] XC_BYTES = xcBytes();
+    static final String XC_TEXT = "TEXT " + "0123456789".repeat(500);
+
+    static byte[] xcBytes() {
+        byte[] b = new byte[3 * 1024 + 77];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) (255 - i % 256);
+        }
+        return b;
+    }
+
     static final List<Param> XCOLS = List.of(
             new Param("smallint", "SMALLINT", (p, i) -> p.setShort(i, (short) 32767),
                     ResultSet::getShort, (short) 32767, Types.SMALLINT),
@@ -1646,7 +1720,11 @@ public final class IfxCheck {
                     (rs, i) -> intervalDF(rs.getObject(i)), "359999s 0ns q=0x66a '99:59:59'",
                     Types.OTHER),
             new Param("boolean", "BOOLEAN", (p, i) -> p.setBoolean(i, true),
-                    ResultSet::getBoolean, true, Types.BOOLEAN));
+                    ResultSet::getBoolean, true, Types.BOOLEAN),
+            new Param("byte", "BYTE", (p, i) -> p.setBytes(i, XC_BYTES),
+                    ResultSet::getBytes, XC_BYTES, Types.LONGVARBINARY),
+            new Param("text", "TEXT", (p, i) -> p.setString(i, XC_TEXT),
+                    ResultSet::getString, XC_TEXT, Types.LONGVARCHAR));
 
     static boolean xcSerial(Param p) {
         return p.ddl().contains("SERIAL");
