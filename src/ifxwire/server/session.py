@@ -24,8 +24,8 @@ from ..protocol.login import (
     packet_length,
     parse_connect_request,
 )
-from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer
-from ..types.bind import decode_bind_values
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, u16_at
+from ..types.bind import decode_bind_plain, decode_bind_values
 from ..types.blobs import widen_blob_columns
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
@@ -33,7 +33,7 @@ from .blobs import BlobStore, BlobUpload
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
-from .grammar import START, allowed
+from .grammar import START, TRANSITIONS, allowed
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -49,6 +49,9 @@ _MAX_FETCH_BYTES = 4 * 1024 * 1024
 _FLUSH_BYTES = 256 * 1024
 # No single message may need more buffered bytes than this (SQL text, LVARCHAR binds, ...).
 _MAX_BUFFER = 256 * 1024 * 1024
+# Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
+_ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
+_NONE = -2
 
 
 class SessionClosed(Exception):
@@ -229,11 +232,71 @@ class Session:
     def _serve(self) -> None:
         strict = self.server.strict
         tracing = self.server.trace
+        # The hot messages of a pipelined executemany (ID, BIND of plain values, EXECUTE and
+        # EOT) are parsed and handled inline; every other message, an incomplete one, and
+        # every message when tracing, takes the general path below with the same checks.
+        fast = not tracing
+        buf = self.buf  # extended in place by _recv_more, never replaced
+        transitions = TRANSITIONS
         while True:
             out = Writer()
             previous = START
             failed = False
             while True:
+                if fast:
+                    start = self.start
+                    end = self.end
+                    code = _NONE
+                    if end - start >= 2:
+                        code = (buf[start] << 8) | buf[start + 1]
+                        if code in (_EXECUTE, _EOT):
+                            stop = start + 2
+                        elif code == _ID and end - start >= 4:
+                            stop = start + 4
+                            number = i16_at(buf, start + 2)[0]
+                        elif code == _BIND and end - start >= 4:
+                            plain = decode_bind_plain(
+                                buf, start + 4, end, u16_at(buf, start + 2)[0], self.encoding
+                            )
+                            if plain is None:
+                                code = _NONE
+                            else:
+                                values, stop = plain
+                        else:
+                            code = _NONE
+                    if code != _NONE:
+                        if strict:
+                            nxt = transitions.get(previous)
+                            if nxt is None or code not in nxt:
+                                raise ProtocolViolation(
+                                    f"message {_name(code)} may not follow {_name(previous)}"
+                                    " in a group",
+                                    start,
+                                )
+                        if code == _EOT:
+                            self.start = stop
+                            break
+                        if not failed:
+                            try:
+                                if code == _ID:
+                                    self.current = number
+                                    if number not in self.statements:
+                                        raise EngineError(
+                                            sc.NO_STATEMENT,
+                                            message=f"statement {number} is not prepared",
+                                        )
+                                elif code == _BIND:
+                                    st = self._stmt()
+                                    st.params = values
+                                    st.upload = None
+                                else:
+                                    self._execute(self._stmt(), out)
+                            except EngineError as exc:
+                                failed = True
+                                self._put_error(out, exc)
+                        self.start = stop
+                        previous = code
+                        continue
                 msg = self._next_message()
                 code = msg.code
                 if strict and not allowed(previous, code):

@@ -385,6 +385,84 @@ def decode_bind_values(
     return out, pos
 
 
+# decode_bind_plain: text types (u16 length prefix), and fixed-width integer types with their
+# struct, width and NULL value.
+_PLAIN_TEXT = frozenset(int(t) for t in (_T.CHAR, _T.VARCHAR, _T.NCHAR, _T.NVARCHAR))
+_PLAIN_FIXED: dict[int, tuple[Struct, int, int]] = {
+    int(_T.SMALLINT): (I16, 2, _num.SMALLINT_NULL),
+    int(_T.INTEGER): (_num.I32, 4, _num.INTEGER_NULL),
+    int(_T.SERIAL): (_num.I32, 4, _num.INTEGER_NULL),
+    int(_T.BIGINT): (_num.I64, 8, _num.BIGINT_NULL),
+    int(_T.BIGSERIAL): (_num.I64, 8, _num.BIGINT_NULL),
+}
+_PLAIN_FLOAT = int(_T.FLOAT)
+_F64 = _num.F64
+
+
+def decode_bind_plain(
+    buf: Buffer, pos: int, end: int, nparams: int, encoding: str
+) -> tuple[list[object], int] | None:
+    """The values of ``nparams`` bind items at ``pos`` if all are plain, else None.
+
+    The server's hot path for executemany rows: one pass that both frames the items (within
+    ``end``) and decodes them. Plain items are SMALLINT, INTEGER, SERIAL, BIGINT, BIGSERIAL,
+    FLOAT and CHAR/VARCHAR/NCHAR/NVARCHAR values, and NULLs of built-in types. Anything else
+    (another type, an odd indicator, bytes past ``end``, undecodable text) returns None, and
+    the caller takes the general path (``skip_bind_params`` + :func:`decode_bind_values`),
+    which gives the same values or the proper error; a non-None result is exactly the
+    ``value`` fields that path returns, and the offset it ends at.
+    """
+    out: list[object] = []
+    append = out.append
+    unpack = _TYPE_IND_PREC.unpack_from
+    fixed = _PLAIN_FIXED
+    for _ in range(nparams):
+        data = pos + 6
+        if data > end:
+            return None
+        type_word, indicator, _prec = unpack(buf, pos)
+        base = type_word & 0xFF
+        if base > 18 and base != 52 and base != 53:
+            return None  # a named type (CHARSTR owner and name first)
+        if indicator:
+            if indicator != -1 and indicator != -2:
+                return None
+            append(None)
+            pos = data
+            continue
+        if base in _PLAIN_TEXT:
+            if data + 2 > end:
+                return None
+            n = (buf[data] << 8) | buf[data + 1]
+            stop = data + 2 + n
+            if stop > end:
+                return None
+            try:
+                append(str(buf[data + 2 : stop], encoding))
+            except (UnicodeDecodeError, LookupError):
+                return None
+            pos = stop + (n & 1)
+        elif base == _PLAIN_FLOAT:
+            pos = data + 8
+            if pos > end:
+                return None
+            f = _F64.unpack_from(buf, data)[0]
+            append(f if f == f else _num.decode_float(buf, data))
+        else:
+            spec = fixed.get(base)
+            if spec is None:
+                return None
+            st, width, null = spec
+            pos = data + width
+            if pos > end:
+                return None
+            v = st.unpack_from(buf, data)[0]
+            append(None if v == null else v)
+    if pos > end:
+        return None  # the pad byte of the last text value is still to come
+    return out, pos
+
+
 # ---------------------------------------------------------------------------------------------
 # Compiled row encoders (driver side, executemany hot path)
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ SQLite's 64-bit arithmetic raises -1215 rather than arriving wrong).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -54,16 +55,25 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     code = t.code
 
     if code in INT_RANGE:
+        lo, hi = INT_RANGE[code]
+
         def conv_int(v: object) -> object:
+            if type(v) is int and lo <= v <= hi:
+                return v  # what to_int gives for an in-range int (the executemany hot path)
             if v is None:
                 return None
             if src is not None and src.code == T.DATE and isinstance(v, int):
                 return to_int(v, code)
             return to_int(v, code)
         return conv_int
-    if code in (T.FLOAT, T.SMALLFLOAT):
-        single = code == T.SMALLFLOAT
-        return lambda v: None if v is None else to_float(v, single)
+    if code == T.FLOAT:
+        def conv_float(v: object) -> object:
+            if type(v) is float and v - v == 0.0:
+                return v  # what to_float gives for a finite float
+            return None if v is None else to_float(v, False)
+        return conv_float
+    if code == T.SMALLFLOAT:
+        return lambda v: None if v is None else to_float(v, True)
     if code in (T.DECIMAL, T.MONEY):
         prec, scale = t.prec, t.scale
         return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
@@ -117,7 +127,15 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
             return None if v is None else to_text(v, src, ctx)
         return conv_text
     # character types
+    # A str this short is returned unchanged by fit_string when the type is not blank-padded.
+    limit = t.size if t.code != T.TEXT else 0
+    quick = -1 if t.is_char else (limit // 4 if ctx.encoding == "utf-8" else limit)
+    if not t.is_char and not limit:
+        quick = sys.maxsize
+
     def conv_str(v: object) -> object:
+        if type(v) is str and len(v) <= quick:
+            return v
         if v is None:
             return None
         return fit_string(to_text(v, src, ctx), t, ctx)

@@ -81,6 +81,8 @@ class ExecResult:
 
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
                "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
+# Names of the SQLite parameters :p1, :p2, ... that plans use for the statement's host variables.
+_PARAM_KEYS = tuple(f"p{i + 1}" for i in range(256))
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _CHECK = re.compile(r"CHECK constraint failed: (.+)$")
@@ -310,10 +312,13 @@ class EngineSession:
 
     # ---- execute ---------------------------------------------------------------------------
     def _bind(self, plan: Plan, params: Sequence[object]) -> dict[str, object]:
-        if len(params) != len(plan.params):
+        n = len(params)
+        if n != len(plan.params):
             raise EngineError(sc.HOSTVAR_COUNT)
-        return {f"p{i + 1}": conv(v) for i, (conv, v) in enumerate(
-            zip(plan.param_convs, params, strict=True))}
+        keys = _PARAM_KEYS if n <= len(_PARAM_KEYS) else [f"p{i + 1}" for i in range(n)]
+        # param_convs has one converter per plan parameter; keys may be longer.
+        convs = plan.param_convs
+        return {k: conv(v) for k, conv, v in zip(keys, convs, params, strict=False)}
 
     def _start_statement(self) -> None:
         self.state.error = None
@@ -473,9 +478,10 @@ class EngineSession:
         conn = self._connection()
         state = self.state
         state.serial_used = {}
+        serials = plan.serials
         info = plan.table
         temp = info is not None and info.temp
-        for tabid, kind, _start in plan.serials:
+        for tabid, kind, _start in serials:
             if temp:
                 assert info is not None
                 state.serials[(tabid, kind)] = self._temp_serials.get((info.name, kind),
@@ -488,7 +494,7 @@ class EngineSession:
             cur = conn.execute(plan.sql, bound)
         except sqlite3.Error as e:
             raise self._map_error(e, plan) from None
-        for tabid, kind, _start in plan.serials:
+        for tabid, kind, _start in serials:
             value = state.serials[(tabid, kind)]
             if temp:
                 assert info is not None
@@ -504,7 +510,7 @@ class EngineSession:
             state.last_serial = serial
         if serial8 is not None:
             state.last_serial8 = serial8
-        has8 = any(k == "8" for _, k, _ in plan.serials)
+        has8 = bool(serials) and any(k == "8" for _, k, _ in serials)
         return ExecResult(rowcount, serial, serial8 if has8 else None)
 
     def _select_into(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
