@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -250,3 +251,121 @@ def test_describe_column() -> None:
 def test_widths(col: ColumnDesc, width: int | None, variable: bool) -> None:
     assert fixed_width(col) == width
     assert is_variable(col) is variable
+
+
+# ------------------------------------------------------------- generated SQ_TUPLE loop (pure)
+
+
+def pure_decoder(cols: list[ColumnDesc], encoding: str) -> Any:
+    """The generated Python decoder, also when the C accelerator wraps it."""
+    decode = build_row_decoder(cols, encoding)
+    return getattr(decode, "pure", decode)
+
+
+def tuple_msg(payload: bytes, size: int | None = None) -> bytes:
+    n = len(payload) if size is None else size
+    return b"\x00\x0e\x00\x00" + n.to_bytes(4, "big", signed=True) + payload + b"\x00" * (n & 1)
+
+
+def row_by_row(decode: Any, buf: bytes, pos: int) -> tuple[int, list[Any], Any]:
+    """What Reply._tuples did before decode_tuples: the reference for every run."""
+    rows: list[Any] = []
+    first: Any = None
+    while len(buf) - pos >= 8 and buf[pos] == 0 and buf[pos + 1] == 14:
+        size = int.from_bytes(buf[pos + 4 : pos + 8], "big", signed=True)
+        nxt = pos + 8 + size + (size & 1)
+        if size < 0 or nxt > len(buf):
+            break
+        try:
+            rows.append(decode(buf, pos + 8, size))
+        except CodecError as exc:
+            first = first or (type(exc), str(exc))
+        pos = nxt
+    return pos, rows, first
+
+
+TUPLE_SHAPES: list[tuple[list[ColumnDesc], list[tuple[Any, ...]]]] = [
+    (  # the select_scaling shape: a struct run read with the header, then VARCHARs
+        [
+            ColumnDesc("id", 2, 4),
+            ColumnDesc("name", 13, 64),
+            ColumnDesc("qty", 2, 4),
+            ColumnDesc("price", 3, 8),
+            ColumnDesc("tag", 13, 32),
+        ],
+        [(1, "a", 2, 0.5, ""), (None, None, None, None, None), (3, "é" * 64, -4, -1.5, "x")],
+    ),
+    (  # VARCHAR first: no struct run at offset 0
+        [ColumnDesc("v", 13, 10), ColumnDesc("i", 2, 4), ColumnDesc("c", 0, 3)],
+        [("", 1, "ab"), (None, None, None), ("\x01", 0, "abc")],
+    ),
+    (  # fixed layout, packed
+        [ColumnDesc("s", 1, 2), ColumnDesc("i8", 17, 10), ColumnDesc("d", 7, 4)],
+        [(1, -(2**40), date(2024, 2, 29)), (None, None, None)],
+    ),
+    (  # fixed layout at described start positions, first column not at 0
+        [ColumnDesc("a", 1, 2, start=2), ColumnDesc("b", 1, 2, start=4)],
+        [],
+    ),
+    ([ColumnDesc("only", 13, 5)], [("abc",), (None,), ("",)]),
+]
+
+
+@pytest.mark.parametrize("shape", range(len(TUPLE_SHAPES)))
+def test_decode_tuples_matches_row_by_row(shape: int) -> None:
+    cols, values = TUPLE_SHAPES[shape]
+    decode = pure_decoder(cols, "iso-8859-1")
+    batch = decode.decode_tuples
+    encode = build_row_encoder(cols, "iso-8859-1")
+    payloads = [encode(v) for v in values]
+    if shape == 3:  # no encoder for start positions: hand-made 6-byte tuples
+        payloads = [H("000000010002"), H("00008000ffff")]
+    good = [tuple_msg(p) for p in payloads]
+    bad = [  # each a CodecError for that row only
+        tuple_msg(payloads[0] + b"\x00"),
+        tuple_msg(payloads[0][:-1]),
+        tuple_msg(b""),
+        tuple_msg(b"\x00"),
+        tuple_msg(b"\xff" * 13),
+    ]
+    stream = b"".join(good + bad[:2] + good + bad[2:] + good)
+    tails = [b"", b"\x00\x0c", b"\x00\x0e\x00", good[0][:-1], tuple_msg(b"", -8), b"\x00\x0f"]
+    for tail in tails:
+        data = b"xx" + stream + tail
+        want = row_by_row(decode, data, 2)
+        assert want[0] == 2 + len(stream)
+        for buf in (data, bytearray(data)):
+            rows: list[Any] = []
+            pos, err = batch(buf, 2, len(buf), rows)
+            assert (pos, rows) == want[:2]
+            assert (type(err), str(err)) == want[2]
+    rows = []
+    assert batch(memoryview(stream), 0, len(stream), rows) == (0, None)  # left to Reply
+    assert batch(stream, 0, 7, rows) == (0, None)
+    assert batch(stream, 0, len(stream) + 100, rows)[0] == len(stream)  # end past the buffer
+    assert rows == want[1]
+
+
+def test_reply_uses_the_generated_loop() -> None:
+    from ifxwire.client.replies import Reply
+    from ifxwire.protocol import messages as m
+    from ifxwire.protocol.wire import ProtocolViolation
+
+    cols, values = TUPLE_SHAPES[0]
+    decode = pure_decoder(cols, "iso-8859-1")
+    encode = build_row_encoder(cols, "iso-8859-1")
+    msgs = [tuple_msg(encode(v)) for v in values * 50]
+    stream = b"".join(msgs) + b"\x00\x0c"
+    reply = Reply(m.Layout(), "iso-8859-1", decode)
+    # fed in pieces, as the receive buffer fills: incomplete tuples set ``need``
+    pos, cut = 0, 37
+    while not reply.complete:
+        pos = reply.feed(stream, pos, min(cut, len(stream)))
+        cut += 37
+    assert pos == len(stream)
+    assert reply.rows == [tuple(v) for v in values * 50]
+    reply = Reply(m.Layout(), "iso-8859-1", decode)
+    assert reply.feed(msgs[0][:-2], 0, len(msgs[0]) - 2) == 0
+    assert reply.need == len(msgs[0])
+    with pytest.raises(ProtocolViolation, match="negative size"):
+        Reply(m.Layout(), "iso-8859-1", decode).feed(tuple_msg(b"", -8), 0, 8)

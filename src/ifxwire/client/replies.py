@@ -150,8 +150,9 @@ class Reply:
         self.need = 0
         batch = getattr(decode, "decode_tuples", None)
         if batch is not None:
-            # The accelerator decodes the whole run in C and stops at anything else (another
-            # message, an incomplete or malformed tuple), which the loop below then handles.
+            # The decoder runs the whole loop itself (in C when accelerated, else a generated
+            # Python loop) and stops at anything else (another message, an incomplete tuple, a
+            # negative size, a memoryview in the pure path), which the loop below then handles.
             pos, err = batch(buf, pos, end, self.rows)
             if err is not None and self.decode_error is None:
                 self.decode_error = err

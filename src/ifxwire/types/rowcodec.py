@@ -13,6 +13,7 @@ so a framing mistake surfaces at the first row instead of as garbage further on.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -302,8 +303,8 @@ def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str) -> None:
     base = col.base
     if base in (_T.VARCHAR, _T.NVARCHAR):
         g.emit("n = buf[o]")
-        g.emit(f"{var} = None if n == 1 and buf[o + 1] == 0 else _str(buf[o + 1:o + 1 + n], {enc})")
         g.emit("o += 1 + n")
+        g.emit(f"{var} = None if n == 1 and buf[o - 1] == 0 else _str(buf[o - n:o], {enc})")
     elif _is_lvarchar(col):
         g.emit(f"{var}, o = _decode_lvarchar(buf, o, {enc})")
     elif _is_boolean(col):
@@ -369,6 +370,9 @@ def _build_row_decoder(
     # the columns are packed, which is what every observed server sends.
     explicit = not variable and any(c.start for c in cols)
     base_var, delta = "off", 0
+    # A first struct run at the start of the payload is read by decode_tuples together with
+    # the SQ_TUPLE header, in one unpack: (its format, its targets, its width).
+    lead: tuple[str, list[str], int] | None = None
     fixed_total = 0
     i = 0
     while i < len(cols):
@@ -395,6 +399,9 @@ def _build_row_decoder(
                     targets += [f"c{k}s", f"c{k}l", f"c{k}h"]
                 else:
                     targets.append(f"c{k}")
+            if not g.lines and _at(base_var, delta) == "off":
+                fmt = "".join(_STRUCT_FORMATS[cols[k].base] for k in run)
+                lead = (fmt, targets, pos_end - delta)
             g.emit(f"{', '.join(targets)}, = {st}.unpack_from(buf, {_at(base_var, delta)})")
             for k in run:
                 _struct_post(g, cols[k].base, f"c{k}", _at(base_var, delta))
@@ -442,11 +449,77 @@ def _build_row_decoder(
     exec(compile(code, f"<ifxwire row decoder {len(cols)} cols>", "exec"), namespace)
     fn: RowDecoder = namespace["decode_row"]
     fn.__doc__ = code  # the generated source, for debugging
+    # The pure-Python batch loop over SQ_TUPLE messages, for Reply._tuples (same contract as the
+    # accelerator's decode_tuples). It repeats decode_row's statements inline, so a row costs no
+    # call; any row the inline code does not accept is decoded again by decode_row, which
+    # returns the same values or raises exactly the exception the row-by-row loop would see.
+    # Slices of bytes/bytearray have .decode, which is str(slice, encoding) without the type
+    # call (same codec, same errors); a memoryview is left to the row-by-row loop.
+    body = [_STR_CALL.sub(r"\1.decode(\2)", line) for line in g.lines]
+    header = ">Hxxi"
+    header_targets = "code, size"
+    min_len = 8
+    if lead is not None:
+        fmt, targets, width = lead
+        header += fmt
+        header_targets += ", " + ", ".join(targets)
+        min_len += width
+        body = body[1:]
+    namespace["_H"] = struct.Struct(header)
+    namespace.update(_decode_row=fn, _CodecError=CodecError, _Redo=_Redo)
+    batch = [
+        "def decode_tuples(buf, pos, end, rows):",
+        "    if type(buf) is not bytearray and type(buf) is not bytes:",
+        "        return pos, None",
+        "    append = rows.append",
+        "    if end > len(buf):",
+        "        end = len(buf)",
+        "    err = None",
+        f"    while end - pos >= {min_len}:",
+        f"        {header_targets}, = _H.unpack_from(buf, pos)",
+        f"        if code != {_TUPLE_CODE} or size < 0:",
+        "            break",
+        "        off = pos + 8",
+        "        nxt = off + size + (size & 1)",
+        "        if nxt > end:",
+        "            break",
+        "        try:",
+    ]
+    if not variable:
+        batch.append(f"            if size != {fixed_total}: raise _Redo")
+    batch += ["    " + line for line in body]
+    if variable:
+        batch.append(f"            if {final} != off + size: raise _Redo")
+    batch += [
+        "        except Exception:",
+        "            try:",
+        "                append(_decode_row(buf, off, size))",
+        "            except _CodecError as exc:",
+        "                if err is None:",
+        "                    err = exc",
+        "        else:",
+        f"            append(({values}{',' if len(cols) == 1 else ''}))",
+        "        pos = nxt",
+        "    return pos, err",
+    ]
+    batch_code = "\n".join(batch)
+    exec(compile(batch_code, f"<ifxwire tuple loop {len(cols)} cols>", "exec"), namespace)
+    decode_tuples = namespace["decode_tuples"]
+    decode_tuples.__doc__ = batch_code
+    fn.decode_tuples = decode_tuples  # type: ignore[attr-defined]
     # The C decoder mirroring fn when the accelerator is active (docs/ACCELERATOR.md).
     return _accel.accelerate(fn, cols, encoding, keep_char_padding)
 
 
 _EPOCH_ORD = _tmp.DATE_EPOCH.toordinal()
+_TUPLE_CODE = 14  # SQ_TUPLE (protocol.codes.Msg.TUPLE)
+
+
+_STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
+
+
+class _Redo(Exception):
+    """Raised inside the generated tuple loop: decode this row again with decode_row."""
 
 
 def _date_from_days_fast(days: int) -> date:
