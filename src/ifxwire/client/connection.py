@@ -25,6 +25,7 @@ import threading
 import time
 import weakref
 from collections.abc import Sequence
+from functools import lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +96,14 @@ TRACE_HEX_LIMIT = 2048
 def id_group(stmt_id: int, action: int) -> bytes:
     """``SQ_ID id <action> SQ_EOT``: the CLOSE / RELEASE / NFETCH-less groups."""
     return _ID.pack(Msg.ID, stmt_id, action, Msg.EOT)
+
+
+@lru_cache(maxsize=16)
+def _negotiate(server_protocols: bytes) -> tuple[frozenset[int], m.Layout, int]:
+    """Capabilities, message layout and BYTE/TEXT descriptor width for a server's
+    SQ_PROTOCOLS mask; the same server answers every connect with the same mask."""
+    layout = m.Layout.negotiate(server_protocols, CLIENT_PROTOCOLS)
+    return capability_set(server_protocols), layout, m.blob_descriptor_size(layout)
 
 
 def codec_error(exc: CodecError) -> DatabaseError:
@@ -216,9 +225,9 @@ class Connection:
                 if reply.protocols is None:
                     raise _e.protocol_error("the server did not answer SQ_PROTOCOLS")
                 self.server_protocols = reply.protocols
-                self.server_capabilities = capability_set(reply.protocols)
-                self._layout = m.Layout.negotiate(reply.protocols, CLIENT_PROTOCOLS)
-                self._blob_width = m.blob_descriptor_size(self._layout)
+                self.server_capabilities, self._layout, self._blob_width = _negotiate(
+                    reply.protocols
+                )
                 if CAP_TWO_GB_FETCH not in self.server_capabilities:
                     # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
                     self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)

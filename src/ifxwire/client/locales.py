@@ -10,6 +10,7 @@ corrupts data silently.
 from __future__ import annotations
 
 import codecs
+from functools import lru_cache
 
 from ..errors import InterfaceError
 
@@ -51,6 +52,7 @@ _CODESETS: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=64)
 def codec_for_locale(locale: str) -> str:
     """Python codec name for an Informix locale such as ``en_US.8859-1`` or ``de_DE.utf8``."""
     codeset = locale.rsplit(".", 1)[-1].strip().lower().replace("_", "-")

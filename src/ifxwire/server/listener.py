@@ -2,7 +2,9 @@
 
 Threads rather than asyncio because every session spends its time inside SQLite, which blocks;
 a thread per connection keeps each session's engine calls simple and isolated, and SQLite
-releases the GIL while it works.
+releases the GIL while it works. Session threads are reused: the thread that accepts a
+connection serves it and then goes back to accept(), so a cold connect does not pay for
+starting a thread (see Server._accept_loop).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ DEFAULT_VERSION = "IBM Informix Dynamic Server Version 14.10.FC9"
 # (tests/interop metadata_product).  The default keeps every client working; pass
 # login_version="9.59" to reproduce what informix-driver observed.
 DEFAULT_LOGIN_VERSION = DEFAULT_VERSION
+#: Session threads kept waiting in accept() between sessions (see Server._accept_loop).
+MAX_IDLE_ACCEPTORS = 2
 
 
 class Server:
@@ -77,6 +81,8 @@ class Server:
         self._lock = threading.Lock()
         self.request_groups = 0
         self.sessions_served = 0
+        #: Threads waiting in (or about to enter) accept(); guarded by _lock.
+        self._acceptors = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -85,6 +91,7 @@ class Server:
         sock = socket.create_server((self.host, self.port), reuse_port=False, backlog=128)
         self._sock = sock
         self.host, self.port = sock.getsockname()[:2]
+        self._acceptors = 1
         self._thread = threading.Thread(
             target=self._accept_loop, name="ifxwire-accept", daemon=True
         )
@@ -132,26 +139,63 @@ class Server:
     # ------------------------------------------------------------------ sessions
 
     def _accept_loop(self) -> None:
-        assert self._sock is not None
-        while not self._stopping.is_set():
+        """One of the session threads: accept a connection, serve it, then accept again.
+
+        Threads are reused instead of started per connection: a thread start costs a clone()
+        and a handshake with the new thread on every cold connect. The thread that accepts
+        serves the session itself (no hand-off); before it does, it starts a replacement only
+        if no other thread is left waiting in accept(). After a session, a thread goes back to
+        accept() unless MAX_IDLE_ACCEPTORS already wait there, in which case it ends.
+        """
+        sock = self._sock
+        assert sock is not None
+        stopping = self._stopping
+        lock = self._lock
+        while not stopping.is_set():
             try:
-                conn, addr = self._sock.accept()
+                conn, addr = sock.accept()
             except OSError:
-                if self._stopping.is_set():
-                    return
+                if stopping.is_set():
+                    break
                 continue
+            with lock:
+                self._acceptors -= 1
+                spare = self._acceptors == 0
+                if spare:
+                    self._acceptors += 1
+            if spare:
+                self._spawn_acceptor()
+            self._serve_connection(conn, addr)
+            with lock:
+                if self._acceptors >= MAX_IDLE_ACCEPTORS:
+                    return
+                self._acceptors += 1
+        with lock:
+            self._acceptors -= 1
+
+    def _spawn_acceptor(self) -> None:
+        # The caller has already counted the new thread in _acceptors.
+        threading.Thread(target=self._accept_loop, name="ifxwire-accept", daemon=True).start()
+
+    def _serve_connection(self, conn: socket.socket, addr: tuple[str, int]) -> None:
+        try:
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             session = Session(conn, self, f"{addr[0]}:{addr[1]}")
-            with self._lock:
-                self._sessions.add(session)
-                self.sessions_served += 1
-            threading.Thread(
-                target=self._run_session, args=(session,), name=f"ifxwire-{addr[1]}", daemon=True
-            ).start()
+        except Exception:
+            log.exception("could not set up a session for %s:%d", addr[0], addr[1])
+            with contextlib.suppress(OSError):
+                conn.close()
+            return
+        with self._lock:
+            self._sessions.add(session)
+            self.sessions_served += 1
+        self._run_session(session)
 
     def _run_session(self, session: Session) -> None:
         try:
             session.run()
+        except Exception:  # Session.run handles its own errors; never lose the thread
+            log.exception("session %s: unexpected error", session.peer)
         finally:
             with self._lock:
                 self._sessions.discard(session)
