@@ -224,11 +224,14 @@ class ConnectResponse:
     redirect: str | None = None
 
 
+#: Built accept/reject packets without messages, by their fields: the same bytes every time.
+_PLAIN_RESPONSES: dict[tuple[object, ...], bytes] = {}
+
+
 def build_connect_response(resp: ConnectResponse, encoding: str = "iso-8859-1") -> bytes:
     if resp.messages:
         return _build_connect_response(resp, encoding)
-    # The common answers (accept, or a plain rejection) are the same bytes every time.
-    return _build_plain_response(
+    key = (
         resp.accepted,
         resp.version,
         resp.svc_error,
@@ -238,29 +241,12 @@ def build_connect_response(resp: ConnectResponse, encoding: str = "iso-8859-1") 
         resp.float_format,
         encoding,
     )
-
-
-@lru_cache(maxsize=16)
-def _build_plain_response(
-    accepted: bool,
-    version: str,
-    svc_error: int,
-    os_error: int,
-    warnings: int,
-    cap1: int,
-    float_format: str,
-    encoding: str,
-) -> bytes:
-    resp = ConnectResponse(
-        accepted=accepted,
-        version=version,
-        svc_error=svc_error,
-        os_error=os_error,
-        warnings=warnings,
-        cap1=cap1,
-        float_format=float_format,
-    )
-    return _build_connect_response(resp, encoding)
+    packet = _PLAIN_RESPONSES.get(key)
+    if packet is None:
+        if len(_PLAIN_RESPONSES) >= 16:
+            _PLAIN_RESPONSES.clear()
+        packet = _PLAIN_RESPONSES[key] = _build_connect_response(resp, encoding)
+    return packet
 
 
 def _build_connect_response(resp: ConnectResponse, encoding: str) -> bytes:
