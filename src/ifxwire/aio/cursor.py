@@ -25,15 +25,14 @@ from ..client.batch import (
     raise_batch_errors,
 )
 from ..client.binds import bind_message
-from ..client.connection import BEGIN_GROUP, COMMIT_GROUP, id_group
+from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
 from ..client.placeholders import SqlPlan, arrange, plan_sql
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol import messages as m
-from ..protocol.codes import Msg, StmtType
-from ..protocol.wire import Writer
+from ..protocol.codes import Msg
 
 if TYPE_CHECKING:
     from .connection import AsyncConnection
@@ -125,25 +124,11 @@ class AsyncCursor:
         return self
 
     async def _run(self, p: Prepared, bind: bytes) -> None:
+        """Async twin of ``Cursor._run``: the same groups and the same reply handling."""
         aconn = self.connection
-        core = aconn._core
         cur = self._cur
-        groups: list[tuple[bytes, Reply]] = []
-        begin = core._begin_reply(p, groups)
-        sid = p.stmt_id
-        head = _ID.pack(Msg.ID, sid)
+        groups, begin, reply, commit = cur._statement_groups(p, bind)
         if p.is_query:
-            name = p.cursor_name
-            parts = [head, _CURNAME.pack(Msg.CURNAME, len(name)), name]
-            if len(name) & 1:
-                parts.append(b"\x00")
-            parts += [
-                bind,
-                _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
-                _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
-            ]
-            reply = core._reply(p.decoder)
-            groups.append((b"".join(parts), reply))
             p.busy = True
             try:
                 await aconn._exchange(groups)
@@ -153,73 +138,19 @@ class AsyncCursor:
                 raise
             cur._opened(p, reply, begin)
             return
-        reply = core._reply()
-        groups.append((b"".join((head, bind, _EXECUTE_EOT)), reply))
-        commit = None
-        if core._ansi_autocommit():
-            commit = core._reply()
-            groups.append((COMMIT_GROUP, commit))
         try:
             await aconn._exchange(groups)
-            core._after_begin(begin)
-            if reply.error is not None:
-                raise core._server_error(reply.error)
-            done = reply.done
-            cur.rowcount = done.rows if done is not None else -1
-            cur.lastrowid = _lastrowid(reply)
-            core._after_statement(p, done)
-            if commit is not None:
-                core._in_txn = False
-                if commit.error is not None:
-                    raise core._server_error(commit.error)
+            cur._executed(p, begin, reply, commit)
         finally:
             if not p.cached:
-                core._retire(p)
+                aconn._core._retire(p)
 
     async def _run_command(self, operation: str, plan: SqlPlan) -> None:
         """Schema / database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group."""
-        aconn = self.connection
-        core = aconn._core
-        data = core._encode_sql(plan.sql)
-        w = Writer()
-        m.put_command(w, data, core._layout)
-        m.put_eot(w)
-        groups: list[tuple[bytes, Reply]] = []
-        begin = None
-        if plan.command == "ddl" and core._transaction_needed():
-            begin = core._reply()
-            groups.append((BEGIN_GROUP, begin))
-        reply = core._reply()
-        groups.append((bytes(w.buf), reply))
-        commit = None
-        if core._ansi_autocommit() and plan.command == "ddl":
-            commit = core._reply()
-            groups.append((COMMIT_GROUP, commit))
-        await aconn._exchange(groups)
-        d = reply.describe
-        if reply.error is not None:
-            if d is not None and reply.done is None:
-                core._defer(id_group(d.stmt_id, Msg.RELEASE))
-            if begin is not None and begin.error is None:
-                core._in_txn = True
-            raise core._server_error(reply.error)
-        core._after_begin(begin)
-        p = Prepared(
-            sql=operation,
-            plan=plan,
-            stmt_id=-1,
-            stmt_type=d.stmt_type if d is not None else StmtType.UNKNOWN,
-            columns=[],
-            epoch=core._epoch,
-            cursor_name=b"",
-        )
-        done = reply.done
-        self._cur.rowcount = done.rows if done is not None else -1
-        core._after_statement(p, done)
-        if commit is not None:
-            core._in_txn = False
-            if commit.error is not None:
-                raise core._server_error(commit.error)
+        cur = self._cur
+        groups, begin, reply, commit = cur._command_groups(plan)
+        await self.connection._exchange(groups)
+        cur._command_done(operation, plan, begin, reply, commit)
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row

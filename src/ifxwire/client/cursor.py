@@ -262,6 +262,36 @@ class Cursor:
 
     def _run(self, p: Prepared, bind: bytes) -> None:
         conn = self.connection
+        groups, begin, reply, commit = self._statement_groups(p, bind)
+        if p.is_query:
+            p.busy = True
+            try:
+                conn._exchange(groups)
+                self._fetch_blobs(p, reply)
+            except BaseException:
+                p.busy = False
+                raise
+            self._opened(p, reply, begin)
+            return
+        try:
+            conn._exchange(groups)
+            self._executed(p, begin, reply, commit)
+        finally:
+            if not p.cached:
+                conn._retire(p)
+
+    # The request/reply orchestration below is split into "groups to send" and "what the
+    # replies mean" so the asyncio cursor runs the very same steps around its own awaits.
+
+    def _statement_groups(
+        self, p: Prepared, bind: bytes
+    ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
+        """(groups, BEGIN reply, statement reply, COMMIT reply) for one execution of ``p``.
+
+        A query is ``ID CURNAME [BIND] OPEN ID NFETCH``; anything else ``ID [BIND] EXECUTE``,
+        followed by a COMMIT in an ANSI database in autocommit mode.
+        """
+        conn = self.connection
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
         sid = p.stmt_id
@@ -278,37 +308,35 @@ class Cursor:
             ]
             reply = conn._reply(self._decoder(p))
             groups.append((b"".join(parts), reply))
-            p.busy = True
-            try:
-                conn._exchange(groups)
-                self._fetch_blobs(p, reply)
-            except BaseException:
-                p.busy = False
-                raise
-            self._opened(p, reply, begin)
-            return
+            return groups, begin, reply, None
         reply = conn._reply()
         groups.append((b"".join((head, bind, _EXECUTE_EOT)), reply))
         commit = None
         if conn._ansi_autocommit():
             commit = conn._reply()
             groups.append((COMMIT_GROUP, commit))
-        try:
-            conn._exchange(groups)
-            conn._after_begin(begin)
-            if reply.error is not None:
-                raise conn._server_error(reply.error)
-            done = reply.done
-            self.rowcount = done.rows if done is not None else -1
-            self.lastrowid = _lastrowid(reply)
-            conn._after_statement(p, done)
-            if commit is not None:
-                conn._in_txn = False
-                if commit.error is not None:
-                    raise conn._server_error(commit.error)
-        finally:
-            if not p.cached:
-                conn._retire(p)
+        return groups, begin, reply, commit
+
+    def _executed(
+        self, p: Prepared, begin: Reply | None, reply: Reply, commit: Reply | None
+    ) -> None:
+        """Take over the replies to a non-query's groups (the caller retires ``p``)."""
+        conn = self.connection
+        conn._after_begin(begin)
+        if reply.error is not None:
+            raise conn._server_error(reply.error)
+        done = reply.done
+        self.rowcount = done.rows if done is not None else -1
+        self.lastrowid = _lastrowid(reply)
+        conn._after_statement(p, done)
+        self._committed(commit)
+
+    def _committed(self, commit: Reply | None) -> None:
+        if commit is not None:
+            conn = self.connection
+            conn._in_txn = False
+            if commit.error is not None:
+                raise conn._server_error(commit.error)
 
     def _run_command(self, operation: str, plan: SqlPlan) -> None:
         """Schema and database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group.
@@ -317,6 +345,13 @@ class Cursor:
         PREPARE and an EXECUTE, and nothing left to release. Such statements are never reused
         with new parameters, so caching them would only evict useful statements.
         """
+        groups, begin, reply, commit = self._command_groups(plan)
+        self.connection._exchange(groups)
+        self._command_done(operation, plan, begin, reply, commit)
+
+    def _command_groups(
+        self, plan: SqlPlan
+    ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
         conn = self.connection
         data = conn._encode_sql(plan.sql)
         w = Writer()
@@ -333,7 +368,17 @@ class Cursor:
         if conn._ansi_autocommit() and plan.command == "ddl":
             commit = conn._reply()
             groups.append((COMMIT_GROUP, commit))
-        conn._exchange(groups)
+        return groups, begin, reply, commit
+
+    def _command_done(
+        self,
+        operation: str,
+        plan: SqlPlan,
+        begin: Reply | None,
+        reply: Reply,
+        commit: Reply | None,
+    ) -> None:
+        conn = self.connection
         d = reply.describe
         if reply.error is not None:
             if d is not None and reply.done is None:
@@ -355,10 +400,7 @@ class Cursor:
         done = reply.done
         self.rowcount = done.rows if done is not None else -1
         conn._after_statement(p, done)
-        if commit is not None:
-            conn._in_txn = False
-            if commit.error is not None:
-                raise conn._server_error(commit.error)
+        self._committed(commit)
 
     def _opened(self, p: Prepared, reply: Reply, begin: Reply | None) -> None:
         """Take over the reply to OPEN + first NFETCH."""
