@@ -265,3 +265,28 @@ def test_blob_store_forgets_the_oldest_values_beyond_its_budget() -> None:
         store.fetch(2, second)  # another statement's descriptor
     store.retire(1)
     assert store.kept == 0
+
+
+def test_asyncio_with_long_row_ids() -> None:
+    # The asyncio connection negotiates the same way as the sync one (it once kept the 56-byte
+    # descriptor width after bit 70 was negotiated, and the server refused its BYTE binds).
+    mask = bytes.fromhex("bdbe9ffe7fb7ffefff")
+
+    async def main(port: int) -> list[tuple[Any, ...]]:
+        conn = await ifxwire.aio.connect(
+            host="127.0.0.1", port=port, user="informix", password="in4mix", autocommit=True
+        )
+        try:
+            cur = conn.cursor()
+            await cur.execute("CREATE DATABASE alr WITH LOG")
+            await cur.execute("DATABASE alr")
+            await cur.execute("CREATE TABLE t (a INTEGER, b BYTE, t TEXT)")
+            row = (1, b"xyz" * 999, ifxwire.Text("t"))
+            await cur.execute("INSERT INTO t VALUES (?, ?, ?)", row)
+            await cur.execute("SELECT a, b, t FROM t")
+            return await cur.fetchall()
+        finally:
+            await conn.close()
+
+    with Server(port=0, data=":memory:", protocols=mask) as srv:
+        assert asyncio.run(main(srv.port)) == [(1, b"xyz" * 999, "t")]

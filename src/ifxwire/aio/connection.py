@@ -42,11 +42,8 @@ from ..client.connection import (
 )
 from ..client.dsn import ConnectParams, resolve
 from ..client.handshake import (
-    CAP_TWO_GB_FETCH,
-    check_login,
     login_request,
     session_groups,
-    version_number,
 )
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
@@ -66,8 +63,6 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
-from ..protocol import messages as m
-from ..protocol.codes import CLIENT_PROTOCOLS, capability_set
 from ..protocol.login import parse_connect_response
 from ..protocol.wire import ProtocolViolation
 
@@ -445,37 +440,14 @@ class AsyncConnection:
             resp = parse_connect_response(raw, core.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
-        check_login(resp)
-        core.server_version_string = resp.version
-        core.server_version = version_number(resp.version)
+        core._accepted(resp)
         groups = session_groups(params.database, core.encoding)
         core._send(b"".join(groups))
         await self._flush()
         replies = []
         for i in range(len(groups)):
-            reply = await self._read(core._reply())
-            replies.append(reply)
-            if i == 0:
-                if reply.protocols is None:
-                    raise _e.protocol_error("the server did not answer SQ_PROTOCOLS")
-                core.server_protocols = reply.protocols
-                core.server_capabilities = capability_set(reply.protocols)
-                core._layout = m.Layout.negotiate(reply.protocols, CLIENT_PROTOCOLS)
-                if CAP_TWO_GB_FETCH not in core.server_capabilities:
-                    core.fetch_buffer_size = min(core.fetch_buffer_size, 32767)
-        for reply in replies:
-            if reply.error is not None:
-                raise core._server_error(reply.error)
-        if params.database:
-            done = replies[2].done
-            core._set_database(params.database, done.warnings if done else None)
-        log.debug(
-            "connected to %s (%s) as %r in %.1f ms",
-            params.server,
-            core.server_version,
-            user,
-            (time.perf_counter() - started) * 1000,
-        )
+            replies.append(core._session_reply(i, await self._read(core._reply())))
+        core._session_ready(params, replies, user, started)
 
 
 async def _open_stream(

@@ -51,7 +51,7 @@ from ..protocol.codes import (
     StmtType,
     capability_set,
 )
-from ..protocol.login import parse_connect_response
+from ..protocol.login import ConnectResponse, parse_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
@@ -208,9 +208,7 @@ class Connection:
             resp = parse_connect_response(t.read_login_packet(), self.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
-        check_login(resp)
-        self.server_version_string = resp.version
-        self.server_version = version_number(resp.version)
+        self._accepted(resp)
         groups = session_groups(params.database, self.encoding)
         if params.pipelined_connect:
             self._send(b"".join(groups))
@@ -218,19 +216,34 @@ class Connection:
         for i, group in enumerate(groups):
             if not params.pipelined_connect:
                 self._send(group)
-            reply = self._read(self._reply())
-            replies.append(reply)
-            if i == 0:
-                # The capability reply fixes the layout of every later message: parse it first.
-                if reply.protocols is None:
-                    raise _e.protocol_error("the server did not answer SQ_PROTOCOLS")
-                self.server_protocols = reply.protocols
-                self.server_capabilities, self._layout, self._blob_width = _negotiate(
-                    reply.protocols
-                )
-                if CAP_TWO_GB_FETCH not in self.server_capabilities:
-                    # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
-                    self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)
+            replies.append(self._session_reply(i, self._read(self._reply())))
+        self._session_ready(params, replies, user, started)
+
+    # Login steps shared with the asyncio connection, which only reads differently.
+
+    def _accepted(self, resp: ConnectResponse) -> None:
+        check_login(resp)
+        self.server_version_string = resp.version
+        self.server_version = version_number(resp.version)
+
+    def _session_reply(self, index: int, reply: Reply) -> Reply:
+        """Take one reply to the session groups; the first (SQ_PROTOCOLS) fixes the layout of
+        every later message, so it is parsed before the next reply is read."""
+        if index == 0:
+            if reply.protocols is None:
+                raise _e.protocol_error("the server did not answer SQ_PROTOCOLS")
+            self.server_protocols = reply.protocols
+            self.server_capabilities, self._layout, self._blob_width = _negotiate(
+                reply.protocols
+            )
+            if CAP_TWO_GB_FETCH not in self.server_capabilities:
+                # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
+                self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)
+        return reply
+
+    def _session_ready(
+        self, params: ConnectParams, replies: list[Reply], user: str, started: float
+    ) -> None:
         for reply in replies:
             if reply.error is not None:
                 raise self._server_error(reply.error)
