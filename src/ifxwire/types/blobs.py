@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from ..protocol.codes import TypeCode
 from ..protocol.columns import ColumnDesc
+from ..protocol.messages import BLOB_DESCRIPTOR_SIZE, LONG_BLOB_DESCRIPTOR_SIZE
 
 __all__ = [
     "BLOB_DESCRIPTOR_WIDTH",
@@ -41,14 +42,13 @@ __all__ = [
     "blob_columns",
     "descriptor_is_null",
     "descriptor_size",
-    "descriptor_width",
     "null_descriptor",
     "server_descriptor",
     "widen_blob_columns",
 ]
 
-BLOB_DESCRIPTOR_WIDTH = 56
-LONG_BLOB_DESCRIPTOR_WIDTH = 68
+BLOB_DESCRIPTOR_WIDTH = BLOB_DESCRIPTOR_SIZE  # one definition, in the protocol layer
+LONG_BLOB_DESCRIPTOR_WIDTH = LONG_BLOB_DESCRIPTOR_SIZE
 #: Largest BYTE/TEXT value: the size field is a signed 32-bit integer.
 BLOB_MAX = 2**31 - 1
 
@@ -59,11 +59,6 @@ _FLAGS_OFFSET = 38
 _NULL_FLAG = 1
 _HANDLE_OFFSET = 20
 _BLOB_TYPES = (TypeCode.BYTE, TypeCode.TEXT)
-
-
-def descriptor_width(long_rowid: bool) -> int:
-    """Descriptor size for a connection: 68 bytes when bit 70 (long row ids) is negotiated."""
-    return LONG_BLOB_DESCRIPTOR_WIDTH if long_rowid else BLOB_DESCRIPTOR_WIDTH
 
 
 def _size_offset(width: int) -> int:

@@ -26,6 +26,7 @@ from ..protocol.codes import (
     TYPE_NOTNULL,
     XID_BOOLEAN,
     XID_LVARCHAR,
+    Msg,
     TypeCode,
 )
 from ..protocol.columns import ColumnDesc
@@ -37,7 +38,6 @@ from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
 
 __all__ = [
-    "BLOB_DESCRIPTOR_WIDTH",
     "RowDecoder",
     "RowEncoder",
     "build_row_decoder",
@@ -50,11 +50,6 @@ __all__ = [
 
 RowDecoder = Callable[[Buffer, int, int], tuple[Any, ...]]
 RowEncoder = Callable[[Sequence[object]], bytes]
-
-#: BYTE/TEXT columns hold a descriptor in the tuple; the data travels separately (jdbc 4.6).
-#: 56 bytes, or 68 when long row ids are in force: a column described with an encoded length of
-#: 68 gets the long form (see ``blobs.py``).
-BLOB_DESCRIPTOR_WIDTH = _blobs.BLOB_DESCRIPTOR_WIDTH
 
 _T = TypeCode
 #: Types with a u8 indicator + u32 length + data envelope in tuples (jdbc 4.3).
@@ -512,7 +507,7 @@ def _build_row_decoder(
 
 
 _EPOCH_ORD = _tmp.DATE_EPOCH.toordinal()
-_TUPLE_CODE = 14  # SQ_TUPLE (protocol.codes.Msg.TUPLE)
+_TUPLE_CODE = int(Msg.TUPLE)
 
 
 _STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
