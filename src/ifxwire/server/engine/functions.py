@@ -306,12 +306,16 @@ def _fields_from(d: dt.datetime) -> vals.DTFields:
     return [d.year, d.month, d.day, d.hour, d.minute, d.second, d.microsecond // 10]
 
 
-def make_functions(state: FunctionState) -> dict[str, tuple[int, Callable[..., object], bool]]:
-    """name -> (number of args or -1, implementation, deterministic)."""
-    ctx = state.ctx
+def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., object], bool]]:
+    """name -> (number of args or -1, implementation, deterministic).
+
+    Every function reads ``slot.state`` when called, never at registration: the SQLite
+    connection they are installed on is pooled by the Engine and serves one session after
+    another, and a session's settings (DBDATE, code set, the ANSI flag) may change after it
+    opened the database."""
 
     @lru_cache(maxsize=1024)
-    def caster(srckey: str, dstkey: str) -> Callable[[object], object]:
+    def caster(srckey: str, dstkey: str, ctx: vals.ConvContext) -> Callable[[object], object]:
         src, dst = from_key(srckey), from_key(dstkey)
         if dst.code == T.DATETIME and src.code == T.DATETIME:
             def dt2dt(v: object) -> object:
@@ -324,10 +328,10 @@ def make_functions(state: FunctionState) -> dict[str, tuple[int, Callable[..., o
     def ifx_cast(v: object, srckey: str, dstkey: str) -> object:
         if v is None:
             return None
-        return caster(srckey, dstkey)(v)
+        return caster(srckey, dstkey, slot.state.ctx)(v)
 
     def ifx_text(v: object, srckey: str) -> object:
-        return None if v is None else vals.to_text(v, from_key(srckey), ctx)
+        return None if v is None else vals.to_text(v, from_key(srckey), slot.state.ctx)
 
     def ifx_pad(v: object, n: int) -> object:
         return None if v is None else str(v).ljust(n)
@@ -378,7 +382,7 @@ def make_functions(state: FunctionState) -> dict[str, tuple[int, Callable[..., o
     def ifx_datepart(v: object, srckey: str, part: str) -> object:
         if v is None:
             return None
-        f = _dt_fields(v, from_key(srckey), state)
+        f = _dt_fields(v, from_key(srckey), slot.state)
         if part == "weekday":
             if f[0] is None or f[1] is None or f[2] is None:
                 raise EngineError(sc.NO_CONVERSION)
@@ -389,16 +393,18 @@ def make_functions(state: FunctionState) -> dict[str, tuple[int, Callable[..., o
         return value
 
     def ifx_today() -> object:
-        return vals.date_number(state.stmt_time.date())
+        return vals.date_number(slot.state.stmt_time.date())
 
     def ifx_current(key: str) -> object:
         t = from_key(key)
-        return vals.format_dt(vals.dt_fields_of(state.stmt_time, t.start, t.end), t.start, t.end)
+        now = slot.state.stmt_time
+        return vals.format_dt(vals.dt_fields_of(now, t.start, t.end), t.start, t.end)
 
     def ifx_user() -> object:
-        return state.user
+        return slot.state.user
 
     def ifx_dbinfo(option: str, *args: str) -> object:
+        state = slot.state
         if option == "sqlca.sqlerrd1":
             return state.last_serial
         if option == "sqlca.sqlerrd2":
@@ -496,6 +502,7 @@ def make_functions(state: FunctionState) -> dict[str, tuple[int, Callable[..., o
         if v is None:
             return None
         t = from_key(srckey)
+        ctx = slot.state.ctx
         if fmt is None:
             return vals.to_text(v, t, ctx)
         pyfmt = str(fmt).replace("%F", "%f")
@@ -518,6 +525,7 @@ def make_functions(state: FunctionState) -> dict[str, tuple[int, Callable[..., o
 
     def ifx_serial(tabid: int, kind: str, v: object) -> object:
         key = (tabid, kind)
+        state = slot.state
         current = state.serials[key]
         limit = 2147483647 if kind == "s" else 9223372036854775807
         if v is None or v == 0 or v == "0":
@@ -588,22 +596,37 @@ def version_part(version: str, part: str) -> str:
             "os": os_part[0] if os_part else "", "level": os_part[1:] + level}.get(part, version)
 
 
-def register(conn: sqlite3.Connection, state: FunctionState) -> None:
-    """Install functions, aggregates and the IFXDEC collation on ``conn``."""
+class FunctionSlot:
+    """The session whose FunctionState a SQLite connection's functions serve right now.
+
+    Why an indirection: the Engine pools SQLite connections (opening one costs most of a cold
+    connect), so the functions installed on a connection outlive the session that installed
+    them; checking a connection out points its slot at the new session's state."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: FunctionState) -> None:
+        self.state = state
+
+
+def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
+    """Install functions, aggregates and the IFXDEC collation on ``conn``; the returned slot
+    says which session they serve."""
+    slot = FunctionSlot(state)
 
     def wrap(fn: Callable[..., object]) -> Callable[..., object]:
         def inner(*args: Any) -> object:
             try:
                 return fn(*args)
             except EngineError as e:
-                state.error = e
+                slot.state.error = e
                 raise
             except Exception as e:
-                state.error = EngineError(sc.NOT_IMPLEMENTED, message=f"internal: {e!r}")
+                slot.state.error = EngineError(sc.NOT_IMPLEMENTED, message=f"internal: {e!r}")
                 raise
         return inner
 
-    for name, (nargs, fn, deterministic) in make_functions(state).items():
+    for name, (nargs, fn, deterministic) in make_functions(slot).items():
         conn.create_function(name, nargs, cast(Callable[..., Any], wrap(fn)),
                              deterministic=deterministic)
     conn.create_collation("IFXDEC", ifxdec_collation)
@@ -625,3 +648,4 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> None:
     conn.create_aggregate("ifx_ivavg", 1, agg(IvAvg))
     conn.create_aggregate("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
     conn.create_aggregate("ifx_variance", 1, agg(lambda: FloatStat("variance")))
+    return slot

@@ -25,6 +25,7 @@ import datetime as dt
 import re
 import sqlite3
 import time
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,7 +38,7 @@ from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
 from .errors import EngineError, not_implemented
-from .functions import FunctionState, register
+from .functions import FunctionSlot, FunctionState, register
 from .ifxtypes import IfxType
 from .routines import Routine
 from .statements import (
@@ -106,6 +107,10 @@ class EngineSession:
         self.db_flags = 0
         self.in_transaction = False
         self.conn: sqlite3.Connection | None = None
+        self._slot: FunctionSlot | None = None  # the pooled conn's function slot
+        # Row cursors still open: closed before the connection goes back to the pool, where an
+        # unfinished SELECT would pin its read snapshot for the next session.
+        self._cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
         self._nodb: sqlite3.Connection | None = None
         self._sql_txn = False
         self._savepoints: list[str] = []
@@ -158,16 +163,20 @@ class EngineSession:
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name)
         self.engine.attach_session(name, self.session_id, exclusive)
         try:
-            conn = self.engine.connect(name)
-            register(conn, self.state)
-            if name != "sysmaster":
-                conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.path("sysmaster"),))
-            meta = cat.meta(conn)
+            conn, slot = self.engine.checkout(name, self.state)
         except sqlite3.Error as e:
             self.engine.detach_session(name, self.session_id)
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
                               message=f"cannot open database: {e}") from None
+        try:
+            meta = cat.meta(conn)
+        except sqlite3.Error as e:
+            self.engine.checkin(name, conn, slot)
+            self.engine.detach_session(name, self.session_id)
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
+                              message=f"cannot open database: {e}") from None
         self.conn = conn
+        self._slot = slot
         self.database = name
         self._exclusive = exclusive
         self._logged = meta.get("logged") == "1"
@@ -198,7 +207,12 @@ class EngineSession:
             if self._sql_txn:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute("ROLLBACK")
-            self.conn.close()
+            for cur in list(self._cursors):
+                cur.close()
+            self._cursors.clear()
+            assert self.database is not None and self._slot is not None
+            self.engine.checkin(self.database, self.conn, self._slot)
+            self._slot = None
         if self.database is not None:
             self.engine.detach_session(self.database, self.session_id)
         self.conn = None
@@ -384,6 +398,7 @@ class EngineSession:
     def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
         conn = self._connection()
         cur = conn.cursor()
+        self._cursors.add(cur)
         try:
             cur.execute(plan.sql, bound)
         except sqlite3.Error as e:

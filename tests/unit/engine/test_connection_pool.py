@@ -1,0 +1,102 @@
+"""The Engine's pool of SQLite connections: a pooled connection must carry nothing of the
+session that used it before (transaction, temp tables, open cursors, settings, identity)."""
+
+from __future__ import annotations
+
+from ifxwire.server.engine import Engine
+from ifxwire.server.engine import engine as engine_mod
+
+from .conftest import Sql, session_on
+
+
+def _idle(engine: Engine, name: str) -> int:
+    return sum(1 for db, _, _ in engine._idle.values() if db == name)
+
+
+def test_connection_is_reused_after_close(db: Sql, engine: Engine) -> None:
+    first = db.s.conn
+    db.s.close()
+    assert _idle(engine, "testdb") == 1
+    again = session_on(engine, "testdb")
+    assert again.s.conn is first
+    assert _idle(engine, "testdb") == 0
+    again.s.close()
+
+
+def test_uncommitted_work_is_rolled_back_and_no_lock_is_kept(db: Sql, engine: Engine) -> None:
+    db.run("create table t (a int)")
+    db.run("begin work")
+    db.run("insert into t values (1)")
+    db.s.close()  # the client went away inside a transaction
+    b = session_on(engine, "testdb")
+    assert b.one("select count(*) from t") == 0
+    other = session_on(engine, "testdb")
+    other.run("insert into t values (2)")  # would fail with -271 if a write lock were kept
+    assert b.one("select count(*) from t") == 1
+    b.s.close()
+    other.s.close()
+
+
+def test_temp_tables_die_with_their_session(db: Sql, engine: Engine) -> None:
+    db.run("create temp table scratch (a int)")
+    db.run("insert into scratch values (1)")
+    db.s.close()
+    assert _idle(engine, "testdb") == 0  # not clean: closed rather than pooled
+    b = session_on(engine, "testdb")
+    assert b.err("select a from scratch").sqlcode == -206
+    b.s.close()
+
+
+def test_an_unfinished_select_does_not_pin_a_snapshot(db: Sql, engine: Engine) -> None:
+    db.run("create table t (a int)")
+    for i in range(600):  # more than one fetchmany batch
+        db.run("insert into t values (?)", i)
+    rows = db.s.open_cursor(db.s.prepare("select a from t"), [])
+    next(rows)
+    conn = db.s.conn
+    db.s.close()  # left mid-cursor
+    b = session_on(engine, "testdb")
+    assert b.s.conn is conn
+    writer = session_on(engine, "testdb")
+    writer.run("insert into t values (-1)")
+    assert b.one("select count(*) from t") == 601  # a pinned snapshot would say 600
+    writer.s.close()
+    b.s.close()
+
+
+def test_functions_serve_the_new_session(db: Sql, engine: Engine) -> None:
+    db.run("create table t (v varchar(20))")
+    db.run("insert into t values ('03/04/2024')")
+    first_id = db.one("select dbinfo('sessionid') from systables where tabid = 1")
+    db.s.close()
+    b = session_on(engine, "testdb", {"DBDATE": "DMY4/"})
+    assert b.one("select dbinfo('sessionid') from systables where tabid = 1") == b.s.session_id
+    assert b.s.session_id != first_id
+    assert b.one("select day(v) from t") == 3  # DAY() reads the string with b's DBDATE
+    b.s.close()
+    c = session_on(engine, "testdb", {"DBDATE": "MDY4/"})
+    assert c.one("select day(v) from t") == 4  # the same pooled connection, c's DBDATE
+    assert c.one("select user from systables where tabid = 1") == "informix"
+    c.s.close()
+
+
+def test_drop_database_closes_idle_connections(db: Sql, engine: Engine) -> None:
+    db.run("create table t (a int)")
+    db.s.close()
+    assert _idle(engine, "testdb") == 1
+    admin = Sql(engine.session("informix", {}))
+    admin.run("drop database testdb")
+    assert _idle(engine, "testdb") == 0
+    admin.run("create database testdb with log")
+    assert admin.err("select a from t").sqlcode == -206  # a new, empty database
+    admin.s.close()
+
+
+def test_idle_connections_are_bounded(db: Sql, engine: Engine) -> None:
+    db.s.close()
+    sessions = [session_on(engine, "testdb") for _ in range(engine_mod.IDLE_PER_DATABASE + 3)]
+    for s in sessions:
+        s.s.close()
+    assert _idle(engine, "testdb") == engine_mod.IDLE_PER_DATABASE
+    engine.close()
+    assert not engine._idle
