@@ -203,3 +203,20 @@ def test_password_never_logged(
         assert pw not in text
         assert pw.encode().hex() not in text
     assert "in4mix" not in repr(ifxwire.client.dsn.resolve(None, connect_kwargs))
+
+
+def test_receive_buffer_is_small_until_the_first_result(
+    connect_kwargs: dict[str, Any], dbname: str
+) -> None:
+    # A connect-and-close (health checks, short scripts) must not zero the 256 KiB result buffer.
+    from ifxwire.client.transport import INITIAL_BUFFER, LOGIN_BUFFER
+
+    conn = ifxwire.connect(**connect_kwargs, database=dbname)
+    try:
+        assert len(conn._transport.buf) == LOGIN_BUFFER
+        cur = conn.cursor()
+        cur.execute("SELECT tabname FROM systables WHERE tabid < 30")
+        assert len(cur.fetchall()) > 10
+        assert len(conn._transport.buf) == INITIAL_BUFFER
+    finally:
+        conn.close()

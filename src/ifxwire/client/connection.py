@@ -247,6 +247,7 @@ class Connection:
         for reply in replies:
             if reply.error is not None:
                 raise self._server_error(reply.error)
+        self._transport.logged_in()
         if params.database:
             done = replies[2].done
             self._set_database(params.database, done.warnings if done else None)

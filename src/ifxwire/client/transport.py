@@ -4,7 +4,9 @@ Everything the server sends lands in one bytearray that parsers read in place
 (``struct.unpack_from`` at offsets), so a reply is never copied message by message. The buffer
 is refilled with large ``recv_into`` calls, compacted when its free tail gets short, grown only
 for a message larger than itself, and shrunk back once such a message has been consumed, so a
-long-lived connection does not keep a huge buffer because of one big row.
+long-lived connection does not keep a huge buffer because of one big row. During the login the
+buffer is small (the replies are a few hundred bytes): the working size is allocated at the
+first read after it, so a connection that only connects and closes never zeroes 256 KiB.
 
 Every failure here is reported as a PEP 249 ``OperationalError`` (SQLSTATE 08006): the caller
 only has to mark the connection broken.
@@ -30,19 +32,27 @@ __all__ = ["Transport", "open_transport"]
 INITIAL_BUFFER = 256 * 1024
 #: Refill when fewer than this many bytes are free at the end (after compacting).
 MIN_FREE = 32 * 1024
+#: The buffer of the login exchange, before ``Transport.logged_in``.
+LOGIN_BUFFER = 4096
 
 
 class Transport:
     """One connected socket plus the receive buffer (``buf[start:end]`` is unparsed data)."""
 
-    __slots__ = ("buf", "end", "sock", "start", "view")
+    __slots__ = ("buf", "end", "min_free", "sock", "start", "view")
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
-        self.buf = bytearray(INITIAL_BUFFER)
+        self.buf = bytearray(LOGIN_BUFFER)
         self.view = memoryview(self.buf)
         self.start = 0
         self.end = 0
+        self.min_free = 1  # MIN_FREE once logged in
+
+    def logged_in(self) -> None:
+        """From now on keep MIN_FREE bytes free: the next read grows the buffer to its
+        working size (INITIAL_BUFFER) for result sets."""
+        self.min_free = MIN_FREE
 
     # ------------------------------------------------------------------ sending
 
@@ -67,11 +77,12 @@ class Transport:
             if size > INITIAL_BUFFER * 4 and need <= INITIAL_BUFFER:
                 self._replace(INITIAL_BUFFER, 0, 0)
                 size = INITIAL_BUFFER
-        if need > size - start or size - end < MIN_FREE:
+        min_free = self.min_free
+        if need > size - start or size - end < min_free:
             pending = end - start
-            wanted = max(need, pending + MIN_FREE)
+            wanted = max(need, pending + min_free)
             if wanted > size:
-                self._replace(max(wanted, size * 2), start, end)
+                self._replace(max(wanted, size * 2, INITIAL_BUFFER), start, end)
             elif start:
                 self.buf[0:pending] = self.buf[start:end]
             self.start, self.end = 0, pending
