@@ -109,3 +109,89 @@ def test_autocommit_executemany(connect_kwargs: dict[str, Any], dbname: str, tab
     c2 = ifxwire.connect(**connect_kwargs, database=dbname)
     assert c2.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (50,)
     c2.close()
+
+
+# --- the server's batched INSERT path (Session._batch_inserts) --------------------------------
+
+
+def _batched(server: Any) -> int:
+    return int(server.batched_groups)
+
+
+def test_batched_inserts_store_exactly_what_single_rows_store(
+    conn: ifxwire.Connection, server: Any
+) -> None:
+    conn.execute(
+        "CREATE TABLE em_mix (i INT, s SMALLINT, b BIGINT, f FLOAT, v VARCHAR(40), c CHAR(6))"
+    )
+    rows = [
+        (
+            i,
+            None if i % 7 == 0 else i % 30000 - 15000,
+            i * 10**12,
+            None if i % 11 == 0 else i / 3,
+            f"é{i}" * (i % 5),
+            "x" * (i % 7),
+        )
+        for i in range(3000)
+    ]
+    before = _batched(server)
+    cur = conn.cursor()
+    cur.executemany("INSERT INTO em_mix VALUES (?, ?, ?, ?, ?, ?)", rows)
+    assert cur.rowcount == len(rows)
+    assert _batched(server) - before > 2000  # most rows went through the batch path
+    got = cur.execute("SELECT i, s, b, f, v, c FROM em_mix ORDER BY i").fetchall()
+    assert got == rows  # CHAR padding is stripped on read (keep_char_padding=False)
+    conn.rollback()
+
+
+@pytest.mark.parametrize("bad", [[700], [3, 1500, 2999]])
+def test_a_failing_row_inside_a_batch_is_reported_exactly(
+    conn: ifxwire.Connection, table: str, server: Any, bad: list[int]
+) -> None:
+    cur = conn.cursor()
+    cur.execute(f"INSERT INTO {table} VALUES (-1, 'dup')")  # takes the write lock: batchable
+    before = _batched(server)
+    rows = [(-1 if i in bad else i, f"v{i}") for i in range(3000)]
+    with pytest.raises(ifxwire.IntegrityError) as info:
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
+    assert [i for i, _ in info.value.errors] == bad  # type: ignore[attr-defined]
+    assert cur.rowcount == 3000 - len(bad)
+    assert _batched(server) > before  # the chunks without a bad row were batched
+    got = cur.execute(f"SELECT id FROM {table} WHERE id >= 0 ORDER BY id").fetchall()
+    assert [r[0] for r in got] == [i for i in range(3000) if i not in bad]
+    conn.commit()
+
+
+def test_a_value_the_column_refuses_is_reported_at_its_row(
+    conn: ifxwire.Connection, server: Any
+) -> None:
+    conn.execute("CREATE TABLE em_small (a SMALLINT)")
+    cur = conn.cursor()
+    cur.execute("INSERT INTO em_small VALUES (0)")
+    rows = [(70000 if i == 321 else i,) for i in range(1000)]
+    with pytest.raises(ifxwire.DataError) as info:
+        cur.executemany("INSERT INTO em_small VALUES (?)", rows)
+    assert info.value.row_index == 321  # type: ignore[attr-defined]
+    assert cur.rowcount == 999
+    assert cur.execute("SELECT COUNT(*) FROM em_small").fetchone() == (1000,)
+    conn.rollback()
+
+
+def test_no_batch_in_autocommit_or_for_per_execution_values(
+    connect_kwargs: dict[str, Any], dbname: str, server: Any
+) -> None:
+    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as auto:
+        auto.execute("CREATE TABLE em_auto (a INT, t DATETIME YEAR TO FRACTION(5))")
+        before = _batched(server)
+        auto.cursor().executemany("INSERT INTO em_auto (a) VALUES (?)", [(i,) for i in range(500)])
+        assert _batched(server) == before  # every row commits on its own
+        auto.autocommit = False
+        cur = auto.cursor()
+        cur.execute("INSERT INTO em_auto (a) VALUES (-1)")
+        cur.executemany(
+            "INSERT INTO em_auto VALUES (?, CURRENT YEAR TO FRACTION(5))",
+            [(i,) for i in range(500)],
+        )
+        assert _batched(server) == before  # CURRENT is read per execution
+        auto.rollback()

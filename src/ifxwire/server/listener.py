@@ -80,6 +80,8 @@ class Server:
         self._sessions: set[Session] = set()
         self._lock = threading.Lock()
         self.request_groups = 0
+        #: Of those, groups answered by a batched INSERT (Session._batch_inserts).
+        self.batched_groups = 0
         self.sessions_served = 0
         #: Threads waiting in (or about to enter) accept(); guarded by _lock.
         self._acceptors = 0

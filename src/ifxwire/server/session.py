@@ -52,6 +52,11 @@ _MAX_BUFFER = 256 * 1024 * 1024
 # Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
 _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
 _NONE = -2
+_EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
+# A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
+# batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
+_BATCH_MIN = 4
+_BATCH_MAX = 512
 
 
 class SessionClosed(Exception):
@@ -113,6 +118,7 @@ class Session:
         self.optofc = False
         self.user = ""
         self.blobs = BlobStore(m.blob_descriptor_size(self.layout))
+        self._solo = 0  # groups to answer one by one after a batch that did not apply
 
     # ------------------------------------------------------------------ I/O
 
@@ -239,6 +245,10 @@ class Session:
         buf = self.buf  # extended in place by _recv_more, never replaced
         transitions = TRANSITIONS
         while True:
+            if self._solo:
+                self._solo -= 1
+            elif fast and self._batch_inserts():
+                continue
             out = Writer()
             previous = START
             failed = False
@@ -329,6 +339,57 @@ class Session:
             if tracing:
                 self.server.trace_out(self, out.buf)
             self._queue(out.buf)
+
+    def _batch_inserts(self) -> bool:
+        """Answer a run of buffered ``ID n BIND EXECUTE EOT`` groups of one INSERT at once.
+
+        A pipelined executemany leaves hundreds of such groups in the receive buffer. When the
+        engine can run them as one executemany (EngineSession.can_batch), each group still gets
+        its own reply, the same bytes the single-row path writes (SQ_DONE with one row, EOT).
+        If the batch does not apply (an error in any row, a changed table), nothing has
+        changed, and those groups are answered one by one, so every row's outcome and error is
+        exactly the single-row path's. Only complete groups in the buffer are taken: this
+        never waits for more bytes.
+        """
+        buf, pos, end = self.buf, self.start, self.end
+        if end - pos < 12 or ((buf[pos] << 8) | buf[pos + 1]) != _ID:
+            return False
+        number = i16_at(buf, pos + 2)[0]
+        st = self.statements.get(number)
+        eng = self.engine
+        if st is None or eng is None or st.prepared.is_query or not eng.can_batch(st.prepared):
+            return False
+        head = bytes(buf[pos : pos + 4])  # ID n
+        rows: list[list[object]] = []
+        encoding = self.encoding
+        while len(rows) < _BATCH_MAX and end - pos >= 12 and buf[pos : pos + 4] == head:
+            at = pos + 4
+            if ((buf[at] << 8) | buf[at + 1]) != _BIND:
+                break
+            plain = decode_bind_plain(buf, at + 4, end, u16_at(buf, at + 2)[0], encoding)
+            if plain is None:
+                break
+            values, at = plain
+            if buf[at : at + 4] != _EXECUTE_EOT:
+                break
+            rows.append(values)
+            pos = at + 4
+        if len(rows) < _BATCH_MIN:
+            return False
+        if not eng.execute_batch(st.prepared, rows):
+            self._solo = len(rows)
+            return False
+        self.current = number
+        st.params = rows[-1]
+        st.upload = None
+        reply = Writer()
+        m.put_done(reply, 1, self.layout)
+        reply.u16(Msg.EOT)
+        self._queue(bytes(reply.buf) * len(rows))
+        self.server.request_groups += len(rows)
+        self.server.batched_groups += len(rows)
+        self.start = pos
+        return True
 
     # ------------------------------------------------------------------ handlers
 
