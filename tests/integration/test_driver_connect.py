@@ -211,6 +211,9 @@ def test_receive_buffer_is_small_until_the_first_result(
     # A connect-and-close (health checks, short scripts) must not zero the 256 KiB result buffer.
     from ifxwire.client.transport import INITIAL_BUFFER, LOGIN_BUFFER
 
+    quick = ifxwire.connect(**connect_kwargs, database=dbname)
+    quick.close()  # reading the SQ_EXIT ack does not grow it either
+    assert len(quick._transport.buf) == LOGIN_BUFFER
     conn = ifxwire.connect(**connect_kwargs, database=dbname)
     try:
         assert len(conn._transport.buf) == LOGIN_BUFFER

@@ -349,6 +349,7 @@ class Connection:
                 try:
                     t.settimeout(CLOSE_TIMEOUT)
                     self._deferred.clear()
+                    t.min_free = 1  # the ack is 2 bytes: no need for the result-size buffer
                     t.send(EXIT_MESSAGE)
                     self._read_exit_ack(t)
                 except Error:
