@@ -124,13 +124,13 @@ class Listener:
                     self._waiting += 1
             if spare:
                 self._spawn()
-            try:
+            # A handler failure must not cost the listener a thread.
+            with contextlib.suppress(Exception):
                 self.handler(conn)
-            finally:
-                with self._lock:
-                    if self._waiting >= self.IDLE_ACCEPTORS:
-                        return
-                    self._waiting += 1
+            with self._lock:
+                if self._waiting >= self.IDLE_ACCEPTORS:
+                    return
+                self._waiting += 1
 
     def close(self, wait: float = 5.0) -> None:
         self.closed = True

@@ -209,6 +209,15 @@ def render(data: dict[str, Any]) -> tuple[str, list[str]]:
             f"{load.get('load1_start', 0):.1f} at the start, {load.get('load1_end', 0):.1f} at "
             f"the end.{warn}\n"
         )
+    placement = m.get("placement")
+    if placement:
+        w(
+            f"Placement: the servers on CPU {placement['servers']}, the drivers on CPU "
+            f"{placement['drivers']} (as client and server on separate hosts; `--no-pin` lets "
+            "the scheduler choose).\n"
+        )
+    else:
+        w("Placement: unpinned (the scheduler placed servers and drivers).\n")
     w("| Driver | Status | Version / note |")
     w("|---|---|---|")
     for d, info in meta["drivers"].items():

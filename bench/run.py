@@ -62,13 +62,48 @@ class BenchError(RuntimeError):
     pass
 
 
+# ------------------------------------------------------------------------------------ placement
+
+#: Which CPUs the servers (ifxwire-server, the replay server) and the driver workers run on;
+#: None when not pinned. Set by ``place`` before any child starts.
+PLACEMENT: dict[str, list[int]] | None = None
+
+
+def place(pin: bool) -> dict[str, list[int]] | None:
+    """Servers on the last allowed CPU, drivers on the others (with two or more CPUs).
+
+    Why: a client and a server that share a core hand over without a cross-core wake-up, which
+    on this class of machine makes every round trip much cheaper than between two cores. Left
+    to the scheduler, each worker lands on one side or the other for stretches of rounds, and
+    round-trip-bound figures (cold connect above all) came out bimodal: 1.2x to 2.1x for the
+    same code in consecutive runs. Pinned, every driver meets the same topology, the one of a
+    real deployment where client and server never share a CPU (docs/BENCHMARKS.md).
+    """
+    global PLACEMENT
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    PLACEMENT = (
+        {"servers": cpus[-1:], "drivers": cpus[:-1]} if pin and len(cpus) >= 2 else None
+    )
+    return PLACEMENT
+
+
+def _pinned(role: str) -> Any:
+    """A preexec_fn that pins the child to its role's CPUs (None when not pinned)."""
+    if PLACEMENT is None:
+        return None
+    cpus = set(PLACEMENT[role])
+    return lambda: os.sched_setaffinity(0, cpus)
+
+
 # ------------------------------------------------------------------------------------ processes
 
 
 class LineProcess:
     """A child speaking one-line requests / one-line JSON replies on stdin/stdout."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], stderr: Any) -> None:
+    def __init__(
+        self, name: str, argv: list[str], env: dict[str, str], stderr: Any, role: str = "drivers"
+    ) -> None:
         self.name = name
         self.proc = subprocess.Popen(
             argv,
@@ -79,6 +114,7 @@ class LineProcess:
             bufsize=1,
             cwd=ROOT,
             env=env,
+            preexec_fn=_pinned(role),  # safe: the orchestrator starts no threads
         )
         self._sel = selectors.DefaultSelector()
         assert self.proc.stdout is not None
@@ -146,6 +182,7 @@ class ServerProcess:
             text=True,
             cwd=ROOT,
             env=child_env(),
+            preexec_fn=_pinned("servers"),  # the orchestrator starts no threads
         )
         assert self.proc.stdout is not None
         sel = selectors.DefaultSelector()
@@ -425,6 +462,7 @@ class Bench:
                 ],
                 child_env(),
                 self.log_file,
+                role="servers",
             )
             self.replay_pid = int(self.replay.read(60)["pid"])
         return fixtures
@@ -716,6 +754,7 @@ class Bench:
                     "platform": platform.platform(),
                     "python": platform.python_version(),
                     "implementation": platform.python_implementation(),
+                    "placement": PLACEMENT,
                 },
                 "git": git_commit(),
                 "drivers": self.driver_info,
@@ -798,6 +837,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, help="measured rounds per scenario (overrides)")
     p.add_argument("--out", default=str(ROOT / "bench" / "results"), help="results directory")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    p.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="let the scheduler place servers and drivers (default: servers on the last CPU)",
+    )
     args = p.parse_args(argv)
     if args.list:
         for sc in catalogue():
@@ -811,6 +855,7 @@ def main(argv: list[str] | None = None) -> int:
         from dataclasses import replace
 
         scenarios = [replace(sc, rounds=args.rounds) for sc in scenarios]
+    place(not args.no_pin)
     before = machine_snapshot()
     with bench_session(args) as b:
         data = b.run(scenarios, list(args.drivers))
