@@ -100,3 +100,17 @@ def test_idle_connections_are_bounded(db: Sql, engine: Engine) -> None:
     assert _idle(engine, "testdb") == engine_mod.IDLE_PER_DATABASE
     engine.close()
     assert not engine._idle
+
+
+def test_functions_see_the_ansi_flag_of_the_database_opened(open_db) -> None:  # type: ignore[no-untyped-def]
+    # The functions once captured the session's settings when they were installed, before the
+    # ANSI flag of the database being opened was known: a runtime cast then truncated silently.
+    a = open_db("ansi", name="ansidb")
+    a.run("create table t (v varchar(10))")
+    a.run("insert into t values ('abcdef')")
+    assert a.err("select v::char(3) from t").sqlcode == -1279
+    a.run("commit work")  # an open ANSI transaction also holds sysmaster, which CREATE needs
+    u = open_db("logged", name="plaindb")
+    u.run("create table t (v varchar(10))")
+    u.run("insert into t values ('abcdef')")
+    assert u.rows("select v::char(3) from t") == [("abc",)]
