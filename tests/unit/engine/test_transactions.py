@@ -214,3 +214,18 @@ def test_ansi_decimal_without_scale_is_integral(open_db) -> None:  # type: ignor
     a = open_db("ansi", name="ansidec")
     a.run("create table d (v decimal(5))")
     assert a.describe("select v from d")[0][2] == (5 << 8)
+
+
+def test_a_write_transaction_does_not_block_create_database(engine: Engine, db: Sql) -> None:
+    # Sessions attach sysmaster read-only: BEGIN IMMEDIATE would otherwise lock it too, and
+    # every CREATE/DROP DATABASE of other sessions would wait for this transaction.
+    db.run("create table t (a int)")
+    db.run("begin work")
+    db.run("insert into t values (1)")
+    other = Sql(engine.session("informix", {}))
+    started = time.monotonic()
+    other.run("create database second_db with log")
+    assert time.monotonic() - started < 2
+    db.run("commit work")  # (inside it, db reads sysmaster as of its transaction's snapshot)
+    assert db.one("select count(*) from sysmaster:sysdatabases where name = 'second_db'") == 1
+    other.s.close()

@@ -25,6 +25,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import urllib.request
 import uuid
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -93,11 +94,24 @@ class Engine:
 
     def connect(self, name: str) -> sqlite3.Connection:
         """A new SQLite connection to a database file, configured per its logging mode."""
-        conn = sqlite3.connect(self.path(name), isolation_level=None, check_same_thread=False)
+        # uri=True lets ATTACH take the read-only URI of sysmaster_uri(); a plain path is
+        # still a plain path.
+        conn = sqlite3.connect(self.path(name), isolation_level=None, check_same_thread=False,
+                               uri=True)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA case_sensitive_like = ON")
         return conn
+
+    def sysmaster_uri(self) -> str:
+        """sysmaster as every session attaches it: read-only.
+
+        Why: SQLite's BEGIN IMMEDIATE takes the write lock of every attached database, so a
+        session writing in its own database would also lock sysmaster, and CREATE/DROP
+        DATABASE (which write sysmaster) in any other session would wait for that transaction
+        to end. Sessions only read sysmaster; the Engine writes it on its own connection."""
+        return "file:" + urllib.request.pathname2url(os.path.abspath(self.path("sysmaster"))) + (
+            "?mode=ro")
 
     def checkout(self, name: str, state: FunctionState) -> tuple[sqlite3.Connection, FunctionSlot]:
         """A ready connection to ``name`` (pooled or new) whose functions serve ``state``.
@@ -113,7 +127,7 @@ class Engine:
         try:
             slot = register(conn, state)
             if name != "sysmaster":
-                conn.execute("ATTACH DATABASE ? AS sysmaster", (self.path("sysmaster"),))
+                conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
         except BaseException:
             conn.close()
             raise

@@ -238,9 +238,10 @@ class EngineSession:
         if self.conn is not None:
             return self.conn
         if self._nodb is None:
-            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
+                                   uri=True)
             register(conn, self.state)
-            conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.path("sysmaster"),))
+            conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.sysmaster_uri(),))
             self._nodb = conn
         return self._nodb
 
