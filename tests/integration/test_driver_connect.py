@@ -223,3 +223,27 @@ def test_receive_buffer_is_small_until_the_first_result(
         assert len(conn._transport.buf) == INITIAL_BUFFER
     finally:
         conn.close()
+
+
+def test_known_session_replies_are_reused_exactly(
+    connect_kwargs: dict[str, Any], dbname: str
+) -> None:
+    # The replies to PROTOCOLS/INFO/DBOPEN are parsed once per distinct byte sequence.
+    from ifxwire.client import connection as connection_mod
+
+    connection_mod._KNOWN_SESSION.clear()
+    with ifxwire.connect(**connect_kwargs) as admin:
+        admin.execute("CREATE DATABASE d_known_unlogged")
+    seen = []
+    for db in (dbname, dbname, "d_known_unlogged", "d_known_unlogged"):
+        with ifxwire.connect(**connect_kwargs, database=db) as c:
+            seen.append((c._logging_mode, c.server_protocols, c.server_capabilities))
+            assert c.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1").fetchone() == (1,)
+    # One per distinct reply: no database (the admin connection), logged, not logged.
+    assert len(connection_mod._KNOWN_SESSION) == 3
+    assert seen[0] == seen[1] and seen[2] == seen[3]
+    assert seen[0][0] != seen[2][0]  # logged vs not logged: the DBOPEN flags were read
+    for _ in range(2):  # an error reply is never kept, and is raised every time
+        with pytest.raises(ifxwire.OperationalError):
+            ifxwire.connect(**connect_kwargs, database="d_known_missing")
+    assert len(connection_mod._KNOWN_SESSION) == 3

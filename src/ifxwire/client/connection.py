@@ -93,6 +93,15 @@ CLOSE_TIMEOUT = 2.0
 TRACE_HEX_LIMIT = 2048
 
 
+#: Replies to the session groups already parsed in this process, by their exact bytes (and
+#: the connection's encoding and number of groups). The same server answers every connect
+#: with the same bytes, and parsing them is a pure function of those bytes, so a connect that
+#: finds them again reuses the parsed replies (they are only read afterwards). Only replies
+#: without an error are kept; at most _KNOWN_SESSION_MAX.
+_KNOWN_SESSION: dict[tuple[bytes, str, int], list[Reply]] = {}
+_KNOWN_SESSION_MAX = 8
+
+
 def id_group(stmt_id: int, action: int) -> bytes:
     """``SQ_ID id <action> SQ_EOT``: the CLOSE / RELEASE / NFETCH-less groups."""
     return _ID.pack(Msg.ID, stmt_id, action, Msg.EOT)
@@ -210,14 +219,48 @@ class Connection:
             raise _e.protocol_error(f"login response: {exc}") from None
         self._accepted(resp)
         groups = session_groups(params.database, self.encoding)
+        replies: list[Reply] | None = None
         if params.pipelined_connect:
             self._send(b"".join(groups))
-        replies = []
-        for i, group in enumerate(groups):
-            if not params.pipelined_connect:
-                self._send(group)
-            replies.append(self._session_reply(i, self._read(self._reply())))
+            t.fill()
+            replies = self._known_session_replies(len(groups))
+        if replies is None:
+            buf, start = t.buf, t.start
+            replies = []
+            for i, group in enumerate(groups):
+                if not params.pipelined_connect:
+                    self._send(group)
+                replies.append(self._session_reply(i, self._read(self._reply())))
+            if params.pipelined_connect:
+                self._remember_session_replies(buf, start, replies)
         self._session_ready(params, replies, user, started)
+
+    def _known_session_replies(self, count: int) -> list[Reply] | None:
+        """The session replies, if the buffer starts with bytes parsed before (see
+        _KNOWN_SESSION); None sends the caller down the general path, which reads from the
+        same position."""
+        t = self._transport
+        if self._tracing():
+            return None  # a trace shows every message as it is parsed
+        for (raw, encoding, n), replies in _KNOWN_SESSION.items():
+            size = len(raw)
+            if (n == count and encoding == self.encoding and t.end - t.start >= size
+                    and t.view[t.start : t.start + size] == raw):
+                t.start += size
+                for i, reply in enumerate(replies):
+                    self._session_reply(i, reply)
+                return replies
+        return None
+
+    def _remember_session_replies(self, buf: bytearray, start: int, replies: list[Reply]) -> None:
+        t = self._transport
+        size = sum(r.consumed for r in replies)
+        # Same buffer and no compaction in between: the replies are buf[start:start + size].
+        if t.buf is not buf or t.start - start != size or len(_KNOWN_SESSION) >= _KNOWN_SESSION_MAX:
+            return
+        if any(r.error is not None or r.exit or r.names is not None for r in replies):
+            return
+        _KNOWN_SESSION[(bytes(buf[start : start + size]), self.encoding, len(replies))] = replies
 
     # Login steps shared with the asyncio connection, which only reads differently.
 
