@@ -3,6 +3,7 @@ and the SQ_BATCH brackets JDBC puts around batches in ANSI databases."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -91,3 +92,38 @@ def test_a_message_larger_than_the_receive_buffer(server: Any) -> None:
         cur = conn.cursor()
         cur.execute(f"select count(*) from sysmaster:systables where tabid = 1{padding}")
         assert cur.fetchone() == (1,)
+
+
+def test_batched_inserts_never_read_stale_buffer_bytes(raw: RawClient) -> None:
+    # The receive buffer is reused: after a burst of complete groups, a shorter burst that ends
+    # with an incomplete group (EXECUTE sent, EOT not yet) lies over the old bytes, and at the
+    # missing EOT's place the buffer still holds the EOT of an older group. The batch must not
+    # count that group as complete.
+    raw.command("create database batch_stale with log")
+    raw.command("create table t (a int)")
+    assert raw.send(Writer().u16(Msg.BEGIN)).errors == []
+    raw.command("insert into t values (0)")  # takes the write lock: inserts may be batched
+    w = Writer()
+    m.put_prepare(w, b"insert into t values (?)", 1, raw.layout)
+    sid = raw.send(w).describes[0].stmt_id
+
+    def group(i: int) -> bytes:
+        g = Writer()
+        m.put_id(g, sid)
+        g.u16(Msg.BIND).u16(1).i16(2).i16(0).i16(0x0A00).i32(i)
+        g.u16(Msg.EXECUTE).u16(Msg.EOT)
+        return g.getvalue()
+
+    raw.sock.sendall(b"".join(group(i) for i in range(1, 41)))
+    for _ in range(40):
+        assert raw.read_reply().dones[0].rows == 1
+    time.sleep(0.2)  # let the server drain the buffer, so the next burst lands at its start
+    tail = group(99)
+    raw.sock.sendall(b"".join(group(i) for i in range(41, 51)) + tail[:-2])
+    time.sleep(0.2)
+    raw.sock.sendall(tail[-2:])
+    for _ in range(11):
+        reply = raw.read_reply()
+        assert reply.errors == [] and reply.dones[0].rows == 1
+    assert raw.send(Writer().u16(Msg.CMMTWORK)).errors == []
+    assert _count(raw, "t") == 52

@@ -370,7 +370,9 @@ class Session:
             if plain is None:
                 break
             values, at = plain
-            if buf[at : at + 4] != _EXECUTE_EOT:
+            # Bytes past self.end are stale (the buffer is reused): a group counts only when
+            # its EXECUTE and EOT have arrived.
+            if at + 4 > end or buf[at : at + 4] != _EXECUTE_EOT:
                 break
             rows.append(values)
             pos = at + 4
