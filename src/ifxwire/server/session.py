@@ -118,7 +118,7 @@ class Session:
         self.optofc = False
         self.user = ""
         self.blobs = BlobStore(m.blob_descriptor_size(self.layout))
-        self._solo = 0  # groups to answer one by one after a batch that did not apply
+        self._solo = 0  # groups to answer one by one before trying a batch again
 
     # ------------------------------------------------------------------ I/O
 
@@ -376,10 +376,10 @@ class Session:
                 break
             rows.append(values)
             pos = at + 4
-        if len(rows) < _BATCH_MIN:
-            return False
-        if not eng.execute_batch(st.prepared, rows):
-            self._solo = len(rows)
+        # When no batch is made, the groups just decoded are answered one by one, without
+        # decoding them again for another attempt (the current one plus _solo more).
+        if len(rows) < _BATCH_MIN or not eng.execute_batch(st.prepared, rows):
+            self._solo = max(len(rows) - 1, 0)
             return False
         self.current = number
         st.params = rows[-1]
