@@ -12,7 +12,13 @@ generated Python decoder: it returns a C decoder mirroring it, or the Python one
 The C decoder takes a plan computed here from the ColumnDesc list; kinds it does not decode
 itself (DATETIME, INTERVAL) call the same Python scalar decoders the generated code calls, and
 any row it cannot decode is handed to the Python decoder, which raises the exception the pure
-path raises. See docs/ACCELERATOR.md.
+path raises.
+
+:func:`accelerate_bind` is the hook :func:`ifxwire.types.bind.compile_bind_encoder` calls with
+the generated SQ_BIND encoder: it returns a C encoder producing the same bytes (the values'
+kinds are mapped here; types without a C encoder call the same Python ``_BY_TYPE`` function),
+or the Python one unchanged. Either raises when a row needs the generic path. See
+docs/ACCELERATOR.md.
 """
 
 from __future__ import annotations
@@ -29,13 +35,16 @@ from .protocol.columns import ColumnDesc
 
 __all__ = [
     "accelerate",
+    "accelerate_bind",
     "accelerated",
     "available",
+    "c_bind_encoder",
     "c_row_decoder",
     "row_plan",
 ]
 
 RowDecoder = Callable[[Any, int, int], tuple[Any, ...]]
+BindEncoder = Callable[[Sequence[object]], bytes]
 
 _speedups: ModuleType | None
 try:
@@ -75,6 +84,14 @@ _E_OTHER, _E_LATIN1, _E_UTF8, _E_ASCII = 0, 1, 2, 3
 _FAST_CODECS = {"iso8859-1": _E_LATIN1, "utf-8": _E_UTF8, "ascii": _E_ASCII}
 
 PlanItem = tuple[int, int, int, object, object, object]
+
+# Bind value kinds; the numbers are the enum in _speedups.c.
+B_INT = 0
+B_FLOAT = 1
+B_STR = 2
+B_NONE = 3
+B_BOOL = 4
+B_CALL = 5
 
 
 def row_plan(columns: Sequence[ColumnDesc]) -> tuple[bool, int, tuple[PlanItem, ...]]:
@@ -184,3 +201,52 @@ def accelerate(
     if not accelerated:
         return pure
     return c_row_decoder(pure, columns, encoding, keep_char_padding) or pure
+
+
+def c_bind_encoder(
+    pure: BindEncoder, pattern: tuple[type, ...], encoding: str, head_code: int
+) -> BindEncoder | None:
+    """A C encoder equivalent to ``pure`` (the generated SQ_BIND encoder for ``pattern``), or
+    None when the extension is not built, the code set is unknown, or a type in ``pattern`` has
+    no encoder. Ignores IFXWIRE_PURE (tests use it to compare both paths)."""
+    if _speedups is None:
+        return None
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        return None  # the generic path reports it, as it always has
+    from .types import bind as _bind
+
+    simple = {int: B_INT, float: B_FLOAT, str: B_STR, type(None): B_NONE, bool: B_BOOL}
+    kinds: list[int] = []
+    fns: list[object] = []
+    for cls in pattern:
+        kind = simple.get(cls)
+        fn: object = None
+        if kind is None:
+            fn = _bind._BY_TYPE.get(cls)
+            if fn is None or issubclass(cls, _bind.BLOB_BIND_TYPES):
+                return None
+            kind = B_CALL
+        kinds.append(kind)
+        fns.append(fn)
+    encoder: BindEncoder = _speedups.make_bind_encoder(
+        tuple(pattern),
+        tuple(kinds),
+        tuple(fns),
+        encoding,
+        _FAST_CODECS.get(codec, _E_OTHER),
+        int(head_code),
+        _bind.fast_bind_constants(),
+        pure,
+    )
+    return encoder
+
+
+def accelerate_bind(
+    pure: BindEncoder, pattern: tuple[type, ...], encoding: str, head_code: int
+) -> BindEncoder:
+    """The bind encoder to use for this pattern: the C one when accelerated, else ``pure``."""
+    if not accelerated:
+        return pure
+    return c_bind_encoder(pure, pattern, encoding, head_code) or pure

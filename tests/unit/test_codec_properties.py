@@ -179,7 +179,9 @@ def df_intervals(draw: st.DrawFn) -> tuple[int, timedelta]:
     if end > TU.SECOND:
         frac = end - 10
         total += draw(st.integers(0, 10**frac - 1)) * 10 ** (6 - frac)
-    assume(total <= timedelta.max // timedelta(microseconds=1))
+    # timedelta.min is -999999999 days, one microsecond short of -timedelta.max: bound the
+    # magnitude by it so the negative sign below never overflows.
+    assume(total <= -(timedelta.min // timedelta(microseconds=1)))
     sign = draw(st.sampled_from([1, -1]))
     return q, timedelta(microseconds=sign * total)
 

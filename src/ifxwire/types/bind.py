@@ -24,6 +24,7 @@ from struct import Struct
 from struct import error as StructError
 from typing import Any, NamedTuple
 
+from .. import _accel
 from ..protocol.codes import TypeCode
 from . import blobs as _blobs
 from . import numeric as _num
@@ -477,6 +478,20 @@ _FAST_FLOAT_ARGS = f"{int(_T.FLOAT)}, 0, 0"
 _FAST_CHAR_ARGS = f"{int(_T.CHAR)}, 0, 0"
 
 
+def fast_bind_constants() -> tuple[bytes, bytes, bytes, bytes, bytes, bytes]:
+    """The wire constants the C bind encoder (ifxwire._accel) copies: the type/indicator/prec
+    headers of the INTEGER, FLOAT and CHAR items the fast path emits, then the whole NULL, TRUE
+    and FALSE items."""
+    return (
+        _TYPE_IND_PREC.pack(_T.INTEGER, 0, _PREC_INTEGER),
+        _TYPE_IND_PREC.pack(_T.FLOAT, 0, 0),
+        _TYPE_IND_PREC.pack(_T.CHAR, 0, 0),
+        _NULL_PARAM,
+        _TRUE_PARAM,
+        _FALSE_PARAM,
+    )
+
+
 def compile_bind_encoder(
     pattern: tuple[type, ...], encoding: str, head_code: int
 ) -> Callable[[Sequence[object]], bytes] | None:
@@ -489,6 +504,10 @@ def compile_bind_encoder(
     then encodes the row generically, which produces the same bytes or the proper error.
     Returns None when ``pattern`` holds a type with no exact-type encoder, or a BYTE/TEXT
     value (those need the SQ_BBIND stream the generic path adds).
+
+    When the C accelerator is active, the result is the C encoder mirroring the generated one
+    (``_accel.accelerate_bind``; the Python function is its ``pure``). It also raises when a row
+    does not have ``len(pattern)`` values of exactly these types.
     """
     if any(issubclass(cls, BLOB_BIND_TYPES) for cls in pattern):
         return None
@@ -551,4 +570,4 @@ def compile_bind_encoder(
     )
     exec(compile(src, f"<bind encoder {len(pattern)} values>", "exec"), ns)
     encode: Callable[[Sequence[object]], bytes] = ns["encode"]
-    return encode
+    return _accel.accelerate_bind(encode, pattern, encoding, head_code)
