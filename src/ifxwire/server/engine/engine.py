@@ -145,23 +145,29 @@ class Engine:
             clean = conn.execute("SELECT count(*) FROM temp.sqlite_master").fetchone()[0] == 0
         except sqlite3.Error:
             clean = False
+        evicted: sqlite3.Connection | None = conn
         if clean:
             with self.lock:
                 if not self._closed:
                     mine = [k for k, (db, _, _) in self._idle.items() if db == name]
                     if len(mine) >= IDLE_PER_DATABASE:
-                        self._idle.pop(mine[0])[1].close()
+                        evicted = self._idle.pop(mine[0])[1]
                     elif len(self._idle) >= IDLE_TOTAL:
-                        self._idle.popitem(last=False)[1][1].close()
+                        evicted = self._idle.popitem(last=False)[1][1]
+                    else:
+                        evicted = None
                     self._idle_seq += 1
                     self._idle[self._idle_seq] = (name, conn, slot)
-                    return
-        conn.close()
+        # Closed outside the lock: closing a database's last connection checkpoints its WAL,
+        # disk work that must not stall every session's plan and schema lookups.
+        if evicted is not None:
+            evicted.close()
 
-    def _close_idle(self, name: str | None = None) -> None:
-        # Under self.lock.
-        for key in [k for k, v in self._idle.items() if name is None or v[0] == name]:
-            self._idle.pop(key)[1].close()
+    def _take_idle(self, name: str | None = None) -> list[sqlite3.Connection]:
+        """Remove the idle connections of ``name`` (all if None) from the pool; under
+        self.lock. The caller closes them."""
+        keys = [k for k, v in self._idle.items() if name is None or v[0] == name]
+        return [self._idle.pop(k)[1] for k in keys]
 
     def _create_file(self, name: str, *, logged: bool, buffered: bool, ansi: bool, locale: str,
                      owner: str, sysmaster: bool = False) -> None:
@@ -219,7 +225,8 @@ class Engine:
                 raise EngineError(sc.DB_OPEN_DROP, near=name)
             if users:
                 raise EngineError(sc.DB_IN_USE, near=name)
-            self._close_idle(name)
+            for conn in self._take_idle(name):
+                conn.close()  # under the lock: the files go next, no session may open them
             for suffix in ("", "-wal", "-shm"):
                 p = self.path(name) + suffix
                 if os.path.exists(p):
@@ -295,6 +302,8 @@ class Engine:
         with self.lock:
             self.plans.clear()
             self.schemas.clear()
-            self._close_idle()
+            idle = self._take_idle()
+        for conn in idle:
+            conn.close()
         if self._own_dir:
             shutil.rmtree(self.data_dir, ignore_errors=True)

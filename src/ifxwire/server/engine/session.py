@@ -177,7 +177,7 @@ class EngineSession:
         try:
             meta = cat.meta(conn)
         except sqlite3.Error as e:
-            self.engine.checkin(name, conn, slot)
+            conn.close()  # not an ifxwire database file: never back into the pool
             self.engine.detach_session(name, self.session_id)
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
                               message=f"cannot open database: {e}") from None
@@ -391,17 +391,27 @@ class EngineSession:
         except Exception:
             return False  # the single-row path reports it
         self._start_statement()
-        conn.execute("SAVEPOINT ifxwire_batch")
+        try:
+            conn.execute("SAVEPOINT ifxwire_batch")
+        except sqlite3.Error:
+            return False
         try:
             inserted = conn.executemany(plan.sql, bound).rowcount
         except sqlite3.Error:
             inserted = -1
+        self.state.error = None
         if inserted != len(rows):
-            conn.execute("ROLLBACK TO ifxwire_batch")
-            conn.execute("RELEASE ifxwire_batch")
-            self.state.error = None
+            # Some errors (disk full, I/O) make SQLite roll the whole transaction back, the
+            # savepoint with it: then there is nothing to undo here, and the single-row path
+            # meets the same error and reports it.
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK TO ifxwire_batch")
+                    conn.execute("RELEASE ifxwire_batch")
             return False
-        conn.execute("RELEASE ifxwire_batch")
+        # The rows are in: even if RELEASE failed they must not be executed again.
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("RELEASE ifxwire_batch")
         self.state.last_rowcount = 1
         return True
 
