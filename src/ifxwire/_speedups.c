@@ -1094,16 +1094,19 @@ static PyObject *BindEncoder_vectorcall(PyObject *callable, PyObject *const *arg
         PyErr_SetString(PyExc_TypeError, "a bind encoder takes (values)");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(args[0], "a bind encoder takes a sequence of values");
+    /* A tuple as is; anything else copied into one. The encoder keeps borrowed pointers to
+     * the values (and into str data) across calls to Python encoders, during which another
+     * thread could change a list: a tuple cannot change. */
+    PyObject *seq = PyTuple_CheckExact(args[0]) ? Py_NewRef(args[0]) : PySequence_Tuple(args[0]);
     if (seq == NULL)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject *out = NULL;
     if (n != Py_SIZE(self))
         PyErr_Format(PyExc_ValueError, "%zd values for a %zd-value bind encoder", n,
                      Py_SIZE(self));
     else
-        out = bind_encode(self, PySequence_Fast_ITEMS(seq), n);
+        out = bind_encode(self, ((PyTupleObject *)seq)->ob_item, n);
     Py_DECREF(seq);
     return out;
 }

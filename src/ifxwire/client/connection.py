@@ -97,7 +97,8 @@ TRACE_HEX_LIMIT = 2048
 #: the connection's encoding and number of groups). The same server answers every connect
 #: with the same bytes, and parsing them is a pure function of those bytes, so a connect that
 #: finds them again reuses the parsed replies (they are only read afterwards). Only replies
-#: without an error are kept; at most _KNOWN_SESSION_MAX.
+#: without an error are kept; at most _KNOWN_SESSION_MAX. Used by the sync connect with
+#: pipelined_connect (the default); readers iterate over a snapshot, writers add one entry.
 _KNOWN_SESSION: dict[tuple[bytes, str, int], list[Reply]] = {}
 _KNOWN_SESSION_MAX = 8
 
@@ -242,7 +243,8 @@ class Connection:
         t = self._transport
         if self._tracing():
             return None  # a trace shows every message as it is parsed
-        for (raw, encoding, n), replies in _KNOWN_SESSION.items():
+        # A snapshot: another thread's connect may add an entry meanwhile.
+        for (raw, encoding, n), replies in tuple(_KNOWN_SESSION.items()):
             size = len(raw)
             if (n == count and encoding == self.encoding and t.end - t.start >= size
                     and t.view[t.start : t.start + size] == raw):
