@@ -77,7 +77,9 @@ def place(pin: bool) -> dict[str, list[int]] | None:
     to the scheduler, each worker lands on one side or the other for stretches of rounds, and
     round-trip-bound figures (cold connect above all) came out bimodal: 1.2x to 2.1x for the
     same code in consecutive runs. Pinned, every driver meets the same topology, the one of a
-    real deployment where client and server never share a CPU (docs/BENCHMARKS.md).
+    real deployment where client and server never share a CPU (docs/BENCHMARKS.md). These are
+    logical CPUs: with SMT the last one may share a physical core with a driver's, and a cgroup
+    CPU quota is not visible in the affinity mask.
     """
     global PLACEMENT
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
@@ -88,11 +90,18 @@ def place(pin: bool) -> dict[str, list[int]] | None:
 
 
 def _pinned(role: str) -> Any:
-    """A preexec_fn that pins the child to its role's CPUs (None when not pinned)."""
+    """A preexec_fn that pins the child to its role's CPUs (None when not pinned). A refusal
+    (a container that forbids it) leaves the child where the scheduler puts it: a raising
+    preexec_fn would abort the whole run."""
     if PLACEMENT is None:
         return None
     cpus = set(PLACEMENT[role])
-    return lambda: os.sched_setaffinity(0, cpus)
+
+    def pin() -> None:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, cpus)
+
+    return pin
 
 
 # ------------------------------------------------------------------------------------ processes
