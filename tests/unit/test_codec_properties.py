@@ -326,3 +326,43 @@ def test_bind_round_trip(values: list[object]) -> None:
     decoded, end = decode_bind_values(body, 2, len(values), "utf-8")
     assert end == len(body) and end % 2 == 0
     assert [b.value for b in decoded] == [bind_expected(v) for v in values]
+
+
+def _reference_decimal_parts(d: Decimal) -> tuple[bool, int, bytes]:
+    """The digit-by-digit definition _decimal_parts once was (from as_tuple()); the text-based
+    version that replaced it must give exactly this."""
+    sign, coeff, e = d.as_tuple()
+    ds = "".join(map(str, coeff)).lstrip("0")
+    if not ds or not isinstance(e, int):
+        return False, 0, b""
+    if e % 2:
+        ds += "0"
+        e -= 1
+    integer_digits = len(ds) + e
+    if integer_digits % 2:
+        ds = "0" + ds
+        integer_digits += 1
+    while ds.endswith("00"):
+        ds = ds[:-2]
+    return bool(sign), integer_digits // 2, bytes(int(ds[i : i + 2]) for i in range(0, len(ds), 2))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.sampled_from(["", "-"]),
+    st.text("0123456789", min_size=1, max_size=36),
+    st.integers(-70, 70),
+)
+def test_decimal_parts_match_the_digit_by_digit_definition(
+    sign: str, digits: str, exponent: int
+) -> None:
+    d = Decimal(f"{sign}{digits}E{exponent}")
+    assert num._decimal_parts(d) == _reference_decimal_parts(d)
+    scale = max(0, -exponent)
+    significant = len(digits.strip("0"))
+    if significant > num.DECIMAL_MAX_DIGITS:
+        with pytest.raises(num.CodecDataError):
+            num.encode_decimal_bind(d)
+    else:
+        prec, _data = num.encode_decimal_bind(d)
+        assert prec == min(scale, 0x7FFF)

@@ -98,7 +98,19 @@ def _bind_bool(value: bool, encoding: str) -> bytes:
     return _TRUE_PARAM if value else _FALSE_PARAM
 
 
+# Item heads (type, indicator 0, prec) of the exact-type shortcuts below.
+_INT_HEAD = _TYPE_IND_PREC.pack(_T.INTEGER, 0, _PREC_INTEGER)
+_FLOAT_HEAD = _TYPE_IND_PREC.pack(_T.FLOAT, 0, 0)
+_DATE_HEAD = _TYPE_IND_PREC.pack(_T.DATE, 0, 0)
+_I32_PACK = _num.I32.pack
+_F64_PACK = _num.F64.pack
+_DATE_ORDINAL_BASE = _tmp.DATE_EPOCH.toordinal()
+
+
 def _bind_int(value: int, encoding: str) -> bytes:
+    # An exact int in INTEGER range is the common case: one pack, no checks beyond the range.
+    if type(value) is int and -_INTEGER_MAX <= value <= _INTEGER_MAX:
+        return _INT_HEAD + _I32_PACK(value)
     v = int(value)
     if -_INTEGER_MAX <= v <= _INTEGER_MAX:
         return _item(_T.INTEGER, _PREC_INTEGER, _num.I32.pack(v))
@@ -111,6 +123,8 @@ def _bind_int(value: int, encoding: str) -> bytes:
 
 
 def _bind_float(value: float, encoding: str) -> bytes:
+    if type(value) is float and value - value == 0.0:  # finite (inf - inf and NaN are NaN)
+        return _FLOAT_HEAD + _F64_PACK(value)
     return _item(_T.FLOAT, 0, _num.encode_float(value))
 
 
@@ -155,6 +169,8 @@ def blob_param(value: object, encoding: str, width: int) -> tuple[bytes, bytes]:
 
 
 def _bind_date(value: date, encoding: str) -> bytes:
+    if type(value) is date:
+        return _DATE_HEAD + _I32_PACK(value.toordinal() - _DATE_ORDINAL_BASE)
     return _item(_T.DATE, 0, _tmp.encode_date(value))
 
 

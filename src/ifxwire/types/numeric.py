@@ -281,6 +281,9 @@ def base100_decode(buf: Buffer, offset: int, width: int) -> tuple[bool, int, byt
     return negative, ((head ^ 0x7F) & 0x7F) - 64, _complement(digits)
 
 
+_PAIR_VALUE = {f"{i:02d}": i for i in range(100)}
+
+
 def base100_digits_str(digits: bytes) -> str:
     """Base-100 digits as their decimal digit string, two characters per digit."""
     return "".join(map(_PAIRS.__getitem__, digits))
@@ -358,21 +361,40 @@ def _decimal_parts(d: Decimal) -> tuple[bool, int, bytes]:
     Digits are aligned so the decimal point falls between base-100 digits; leading and trailing
     zero digits are dropped. Zero is returned as exponent 0 with no digits.
     """
-    sign, coeff, e = d.as_tuple()
-    ds = "".join(map(str, coeff)).lstrip("0")
-    if not ds or not isinstance(e, int):  # zero (callers have rejected NaN and Infinity)
-        return False, 0, b""
-    if e % 2:
+    negative, exponent, digits, _, _ = _decimal_layout(d)
+    return negative, exponent, digits
+
+
+def _decimal_layout(d: Decimal) -> tuple[bool, int, bytes, int, int]:
+    """``_decimal_parts`` plus the scale (fraction digits of ``d`` as written, never < 0) and
+    the number of significant decimal digits.
+
+    Works on the fixed-point text, built in C: cheaper than ``as_tuple()`` and a str per digit.
+    """
+    text = format(d, "f")
+    negative = text[0] == "-"
+    whole, _, fraction = text.lstrip("-").partition(".")
+    scale = len(fraction)
+    whole = whole.lstrip("0")
+    if len(whole) & 1:
+        whole = "0" + whole
+    if len(fraction) & 1:
+        fraction += "0"
+    ds = whole + fraction
+    exponent = len(whole) // 2
+    stripped = ds.lstrip("0")
+    if not stripped:  # zero, of any sign or scale
+        return False, 0, b"", scale, 0
+    lead = (len(ds) - len(stripped)) // 2  # whole zero pairs before the first digit
+    ds = ds[2 * lead :].rstrip("0")
+    if len(ds) & 1:
         ds += "0"
-        e -= 1
-    integer_digits = len(ds) + e
-    if integer_digits % 2:
-        ds = "0" + ds
-        integer_digits += 1
-    while ds.endswith("00"):
-        ds = ds[:-2]
-    digits = bytes(int(ds[i : i + 2]) for i in range(0, len(ds), 2))
-    return bool(sign), integer_digits // 2, digits
+    digits = bytes(map(_PAIR_VALUE.__getitem__, _pairs(ds)))
+    return negative, exponent - lead, digits, scale, len(stripped.rstrip("0"))
+
+
+def _pairs(ds: str) -> list[str]:
+    return [ds[i : i + 2] for i in range(0, len(ds), 2)]
 
 
 @lru_cache(maxsize=64)
@@ -432,13 +454,10 @@ def encode_decimal_bind(value: object) -> tuple[int, bytes]:
     exactly: more than 32 significant digits raises CodecDataError instead of rounding.
     """
     d = _coerce_decimal(value, "DECIMAL")
-    negative, exp, digits = _decimal_parts(d)
-    exponent = d.as_tuple().exponent
-    scale = max(0, -exponent) if isinstance(exponent, int) else 0
+    negative, exp, digits, scale, significant = _decimal_layout(d)
     if not digits:
         body = b"\xc1\x00"
     else:
-        significant = len(base100_digits_str(digits).strip("0"))
         if significant > DECIMAL_MAX_DIGITS:
             raise CodecDataError(
                 f"DECIMAL bind of {value!r} has {significant} significant digits; at most 32 fit"
