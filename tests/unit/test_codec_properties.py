@@ -366,3 +366,34 @@ def test_decimal_parts_match_the_digit_by_digit_definition(
     else:
         prec, _data = num.encode_decimal_bind(d)
         assert prec == min(scale, 0x7FFF)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.datetimes(), st.dates(), st.integers(-(2**31), 2**31 - 1), st.floats()))
+def test_bind_shortcuts_match_the_generic_items(value: object) -> None:
+    # _bind_datetime/_bind_date/_bind_int/_bind_float take shortcuts for exact types; each must
+    # give the item the general encoders give (or raise where they raise).
+    from ifxwire.types import bind
+
+    def generic(v: object) -> bytes:
+        if isinstance(v, datetime):
+            prec, data = tmp.encode_datetime_bind(v, tmp.DATETIME_BIND_QUALIFIER)
+            return bind._item(bind._T.DATETIME, prec, data)
+        if isinstance(v, date):
+            return bind._item(bind._T.DATE, 0, tmp.encode_date(v))
+        if isinstance(v, float):
+            return bind._item(bind._T.FLOAT, 0, num.encode_float(v))
+        assert isinstance(v, int)
+        if -0x7FFFFFFF <= v <= 0x7FFFFFFF:
+            return bind._item(bind._T.INTEGER, 0x0A00, num.I32.pack(v))
+        return bind._item(bind._T.BIGINT, 0x1300, num.I64.pack(v))
+
+    try:
+        expected: bytes | type = generic(value)
+    except Exception as exc:
+        expected = type(exc)
+    try:
+        got: bytes | type = bind.encode_bind_value(value, "iso-8859-1")
+    except Exception as exc:
+        got = type(exc)
+    assert got == expected

@@ -174,7 +174,19 @@ def _bind_date(value: date, encoding: str) -> bytes:
     return _item(_T.DATE, 0, _tmp.encode_date(value))
 
 
+# A naive datetime binds as DATETIME YEAR TO FRACTION(5): 19 digits, padded to 10 base-100
+# digits after the head byte 0xC7 (exponent 7: the 14 digits before the fraction), u16 length
+# 11 first and one pad byte last. The shortcut below builds exactly what the generic path
+# (_tmp.encode_datetime_bind) builds for such values; a test compares them.
+_DATETIME_HEAD = _TYPE_IND_PREC.pack(_T.DATETIME, 0, _tmp.DATETIME_BIND_QUALIFIER) + b"\x00\x0b"
+
+
 def _bind_datetime(value: datetime, encoding: str) -> bytes:
+    if type(value) is datetime and value.tzinfo is None:
+        y, f = value.year, value.microsecond // 10
+        return _DATETIME_HEAD + bytes((
+            0xC7, y // 100, y % 100, value.month, value.day, value.hour, value.minute,
+            value.second, f // 1000, f // 10 % 100, f % 10 * 10, 0))
     prec, data = _tmp.encode_datetime_bind(value, _tmp.DATETIME_BIND_QUALIFIER)
     return _item(_T.DATETIME, prec, data)
 
@@ -258,6 +270,9 @@ def encode_bind_value(value: object, encoding: str) -> bytes:
     qualifier; bytes → BYTE (the descriptor only: the driver sends the data after SQ_BIND, see
     :func:`blob_param`). tz-aware values raise CodecError.
     """
+    fn = _BY_TYPE.get(type(value))  # the exact types first: one lookup, one call
+    if fn is not None:
+        return fn(value, encoding)
     if value is None:
         return _NULL_PARAM
     return _dispatch(value)(value, encoding)

@@ -281,7 +281,8 @@ def base100_decode(buf: Buffer, offset: int, width: int) -> tuple[bool, int, byt
     return negative, ((head ^ 0x7F) & 0x7F) - 64, _complement(digits)
 
 
-_PAIR_VALUE = {f"{i:02d}": i for i in range(100)}
+_BCD_TO_BINARY = bytes((b >> 4) * 10 + (b & 0xF) if b >> 4 < 10 and b & 0xF < 10 else 0
+                       for b in range(256))
 
 
 def base100_digits_str(digits: bytes) -> str:
@@ -389,12 +390,9 @@ def _decimal_layout(d: Decimal) -> tuple[bool, int, bytes, int, int]:
     ds = ds[2 * lead :].rstrip("0")
     if len(ds) & 1:
         ds += "0"
-    digits = bytes(map(_PAIR_VALUE.__getitem__, _pairs(ds)))
+    # Each pair of decimal digits read as hex is a BCD byte; the table turns it into 0..99.
+    digits = bytes.fromhex(ds).translate(_BCD_TO_BINARY)
     return negative, exponent - lead, digits, scale, len(stripped.rstrip("0"))
-
-
-def _pairs(ds: str) -> list[str]:
-    return [ds[i : i + 2] for i in range(0, len(ds), 2)]
 
 
 @lru_cache(maxsize=64)

@@ -142,7 +142,10 @@ def decode_varchar(buf: Buffer, offset: int, encoding: str) -> tuple[str | None,
         return None, end
     if end > len(buf):
         raise CodecError(f"VARCHAR of {n} bytes at offset {offset} runs past the buffer")
-    return _decode(buf[offset + 1 : end], encoding, "VARCHAR"), end
+    try:  # inline rather than _decode(): this is the per-cell path of the generic decoders
+        return str(buf[offset + 1 : end], encoding), end
+    except UnicodeDecodeError as exc:
+        raise CodecError(f"VARCHAR bytes are not valid {encoding}: {exc.reason}") from None
 
 
 # ---------------------------------------------------------------------------------------------
