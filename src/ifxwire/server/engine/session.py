@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
 from ...protocol.columns import ColumnDesc
+from . import batch as _batch
 from . import catalog as cat
 from . import ddl
 from . import ifxtypes as it
@@ -85,11 +86,6 @@ _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.
                "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
 # Names of the SQLite parameters :p1, :p2, ... that plans use for the statement's host variables.
 _PARAM_KEYS = tuple(f"p{i + 1}" for i in range(256))
-# Functions whose value changes from one execution to the next (the statement clock, the
-# previous statement's serial and row count, serial counters, raised errors): an INSERT that
-# calls one is never batched, so each row sees its own execution.
-_PER_EXECUTION = re.compile(r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error)\(",
-                            re.IGNORECASE)
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _CHECK = re.compile(r"CHECK constraint failed: (.+)$")
@@ -355,65 +351,13 @@ class EngineSession:
         except Exception as e:  # no traceback may reach a client
             raise _internal(e) from None
 
-    # ---- batched INSERT (a pipelined executemany) -------------------------------------------
     def can_batch(self, stmt: Prepared) -> bool:
-        """Whether ``execute_batch`` may run this statement's rows: a plain INSERT … VALUES
-        without serial columns or per-execution functions, inside a transaction that already
-        holds the write lock (outside one, every row must commit on its own)."""
-        if not self._sql_txn or self.conn is None:
-            return False
-        ok = stmt.batchable
-        if ok is None:
-            plan = stmt.plan
-            ok = stmt.batchable = (
-                plan.kind == "insert" and not plan.serials and " VALUES (" in plan.sql
-                and "SELECT" not in plan.sql.upper() and not _PER_EXECUTION.search(plan.sql))
-        return ok
+        """Whether execute_batch may run this statement's rows (engine/batch.py)."""
+        return _batch.can_batch(self, stmt)
 
     def execute_batch(self, stmt: Prepared, rows: Sequence[Sequence[object]]) -> bool:
-        """Run ``rows`` (one parameter list each) as one SQLite executemany.
-
-        All or nothing: True when every row inserted exactly one row, as executing them one by
-        one would have; False (nothing changed, under a savepoint) on any error, so that the
-        caller executes the rows one by one and reports each outcome exactly as the single-row
-        path does. Why: about half the per-row server cost of executemany is the per-message
-        bookkeeping around SQLite, which a run of identical EXECUTEs pays once."""
-        if not self.can_batch(stmt):
-            return False
-        plan = stmt.plan
-        conn = self.conn
-        assert conn is not None
-        try:
-            self._check_current(stmt)
-            bound = [self._bind(plan, params) for params in rows]
-        except EngineError:
-            return False
-        except Exception:
-            return False  # the single-row path reports it
-        self._start_statement()
-        try:
-            conn.execute("SAVEPOINT ifxwire_batch")
-        except sqlite3.Error:
-            return False
-        try:
-            inserted = conn.executemany(plan.sql, bound).rowcount
-        except sqlite3.Error:
-            inserted = -1
-        self.state.error = None
-        if inserted != len(rows):
-            # Some errors (disk full, I/O) make SQLite roll the whole transaction back, the
-            # savepoint with it: then there is nothing to undo here, and the single-row path
-            # meets the same error and reports it.
-            with contextlib.suppress(sqlite3.Error):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK TO ifxwire_batch")
-                    conn.execute("RELEASE ifxwire_batch")
-            return False
-        # The rows are in: even if RELEASE failed they must not be executed again.
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("RELEASE ifxwire_batch")
-        self.state.last_rowcount = 1
-        return True
+        """Run ``rows`` as one SQLite executemany, all or nothing (engine/batch.py)."""
+        return _batch.execute_batch(self, stmt, rows)
 
     def _check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was compiled against has since been dropped,
