@@ -9,18 +9,9 @@
 # JDBC is skipped (and reported as absent) when Maven or a JDK is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-PY=${PYTHON:-python3}
-VENV=${IFXWIRE_VENV:-$ROOT/.venv}
-
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "== creating $VENV"
-  "$PY" -m venv "$VENV"
-fi
-# shellcheck disable=SC1091
-. "$VENV/bin/activate"
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
 echo "== installing ifxwire, informix-driver 2026.9.3 and matplotlib"
-python -m pip install -q --upgrade pip >/dev/null
 python -m pip install -q -e ".[test]" "matplotlib>=3.7"
 
 echo "== fetching the IBM JDBC jar (Maven Central, cached, never committed)"

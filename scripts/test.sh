@@ -5,18 +5,9 @@
 # once with the accelerator when it is built, and the benchmark smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-PY=${PYTHON:-python3}
-VENV=${IFXWIRE_VENV:-$ROOT/.venv}
-
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "== creating $VENV"
-  "$PY" -m venv "$VENV"
-fi
-# shellcheck disable=SC1091
-. "$VENV/bin/activate"
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
 echo "== installing ifxwire and test dependencies"
-python -m pip install -q --upgrade pip >/dev/null
 python -m pip install -q -e ".[test]"
 
 echo "== fetching the IBM JDBC jars (Maven Central, cached, never committed)"
