@@ -362,7 +362,10 @@ class Session:
         head = bytes(buf[pos : pos + 4])  # ID n
         rows: list[list[object]] = []
         encoding = self.encoding
-        while len(rows) < _BATCH_MAX and end - pos >= 12 and buf[pos : pos + 4] == head:
+        # startswith(prefix, start, end) compares in place (no slice per row) and never reads
+        # past self.end: bytes there are stale (the buffer is reused), so a group counts only
+        # when its EXECUTE and EOT have arrived.
+        while len(rows) < _BATCH_MAX and end - pos >= 12 and buf.startswith(head, pos, end):
             at = pos + 4
             if ((buf[at] << 8) | buf[at + 1]) != _BIND:
                 break
@@ -370,9 +373,7 @@ class Session:
             if plain is None:
                 break
             values, at = plain
-            # Bytes past self.end are stale (the buffer is reused): a group counts only when
-            # its EXECUTE and EOT have arrived.
-            if at + 4 > end or buf[at : at + 4] != _EXECUTE_EOT:
+            if not buf.startswith(_EXECUTE_EOT, at, end):
                 break
             rows.append(values)
             pos = at + 4
