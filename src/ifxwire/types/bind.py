@@ -58,9 +58,16 @@ _PREC_BIGINT = 0x1300
 _INTEGER_MAX = 0x7FFFFFFF
 _BIGINT_MAX = 2**63 - 1
 
+# Item heads (type, indicator 0, prec) of the items the fast paths emit; the C bind encoder
+# copies them too (fast_bind_constants).
+_INT_HEAD = _TYPE_IND_PREC.pack(_T.INTEGER, 0, _PREC_INTEGER)
+_FLOAT_HEAD = _TYPE_IND_PREC.pack(_T.FLOAT, 0, 0)
+_CHAR_HEAD = _TYPE_IND_PREC.pack(_T.CHAR, 0, 0)
+_DATE_HEAD = _TYPE_IND_PREC.pack(_T.DATE, 0, 0)
+
 _NULL_PARAM = _TYPE_IND_PREC.pack(_T.CHAR, -1, 0)
-_TRUE_PARAM = _TYPE_IND_PREC.pack(_T.CHAR, 0, 0) + b"\x00\x01t\x00"
-_FALSE_PARAM = _TYPE_IND_PREC.pack(_T.CHAR, 0, 0) + b"\x00\x01f\x00"
+_TRUE_PARAM = _CHAR_HEAD + b"\x00\x01t\x00"
+_FALSE_PARAM = _CHAR_HEAD + b"\x00\x01f\x00"
 _EMPTY_CHARSTR = b"\x00\x00"
 
 
@@ -98,13 +105,8 @@ def _bind_bool(value: bool, encoding: str) -> bytes:
     return _TRUE_PARAM if value else _FALSE_PARAM
 
 
-# Item heads (type, indicator 0, prec) of the exact-type shortcuts below.
-_INT_HEAD = _TYPE_IND_PREC.pack(_T.INTEGER, 0, _PREC_INTEGER)
-_FLOAT_HEAD = _TYPE_IND_PREC.pack(_T.FLOAT, 0, 0)
-_DATE_HEAD = _TYPE_IND_PREC.pack(_T.DATE, 0, 0)
 _I32_PACK = _num.I32.pack
 _F64_PACK = _num.F64.pack
-_DATE_ORDINAL_BASE = _tmp.DATE_EPOCH.toordinal()
 
 
 def _bind_int(value: int, encoding: str) -> bytes:
@@ -170,7 +172,7 @@ def blob_param(value: object, encoding: str, width: int) -> tuple[bytes, bytes]:
 
 def _bind_date(value: date, encoding: str) -> bytes:
     if type(value) is date:
-        return _DATE_HEAD + _I32_PACK(value.toordinal() - _DATE_ORDINAL_BASE)
+        return _DATE_HEAD + _I32_PACK(_tmp.date_to_days(value))
     return _item(_T.DATE, 0, _tmp.encode_date(value))
 
 
@@ -514,9 +516,9 @@ def fast_bind_constants() -> tuple[bytes, bytes, bytes, bytes, bytes, bytes]:
     headers of the INTEGER, FLOAT and CHAR items the fast path emits, then the whole NULL, TRUE
     and FALSE items."""
     return (
-        _TYPE_IND_PREC.pack(_T.INTEGER, 0, _PREC_INTEGER),
-        _TYPE_IND_PREC.pack(_T.FLOAT, 0, 0),
-        _TYPE_IND_PREC.pack(_T.CHAR, 0, 0),
+        _INT_HEAD,
+        _FLOAT_HEAD,
+        _CHAR_HEAD,
         _NULL_PARAM,
         _TRUE_PARAM,
         _FALSE_PARAM,
