@@ -235,10 +235,22 @@ def test_known_session_replies_are_reused_exactly(
     with ifxwire.connect(**connect_kwargs) as admin:
         admin.execute("CREATE DATABASE d_known_unlogged")
     seen = []
-    for db in (dbname, dbname, "d_known_unlogged", "d_known_unlogged"):
-        with ifxwire.connect(**connect_kwargs, database=db) as c:
-            seen.append((c._logging_mode, c.server_protocols, c.server_capabilities))
-            assert c.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1").fetchone() == (1,)
+    hits = []
+    lookup = connection_mod.Connection._known_session_replies
+
+    def counting(self: ifxwire.Connection, count: int) -> Any:
+        found = lookup(self, count)
+        hits.append(found is not None)
+        return found
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(connection_mod.Connection, "_known_session_replies", counting)
+        for db in (dbname, dbname, "d_known_unlogged", "d_known_unlogged"):
+            with ifxwire.connect(**connect_kwargs, database=db) as c:
+                seen.append((c._logging_mode, c.server_protocols, c.server_capabilities))
+                row = c.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1").fetchone()
+                assert row == (1,)
+    assert hits == [False, True, False, True]  # the second connect of each reused the parse
     # One per distinct reply: no database (the admin connection), logged, not logged.
     assert len(connection_mod._KNOWN_SESSION) == 3
     assert seen[0] == seen[1] and seen[2] == seen[3]
