@@ -54,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="accept message groupings outside the documented catalogue",
     )
+    p.add_argument(
+        "--trace-dir",
+        metavar="DIR",
+        help="directory where SPL's SET DEBUG FILE may write TRACE output (default: refused)",
+    )
     p.add_argument("--log-level", default="INFO")
     args = p.parse_args(argv)
     logging.basicConfig(
@@ -70,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         users=users,
         trace=args.trace,
         strict=not args.no_strict,
+        trace_dir=args.trace_dir,
     )
     srv.start()
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)

@@ -62,6 +62,7 @@ class Server:
         version: str = DEFAULT_VERSION,
         login_version: str = DEFAULT_LOGIN_VERSION,
         protocols: bytes = SERVER_PROTOCOLS,
+        trace_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -73,7 +74,8 @@ class Server:
         self.login_version = login_version
         self.protocols = protocols
         data_dir = None if str(data) == ":memory:" else os.fspath(data)
-        self.engine = Engine(data_dir, server_name=server_name, version=version)
+        self.engine = Engine(data_dir, server_name=server_name, version=version,
+                             trace_dir=trace_dir)
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()

@@ -16,12 +16,17 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...protocol.codes import TypeCode
 from . import ifxtypes as it
 from .ifxtypes import IfxType, from_catalog
 from .routines import Routine
+from .spl.tables import PRIVATE_DDL, SPL_TABLES
 from .values import date_number
+
+if TYPE_CHECKING:
+    from .triggers import Trigger
 
 T = TypeCode
 
@@ -94,12 +99,7 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     (14, "sysdefaults", [
         ("tabid", _I), ("colno", _SI), ("type", _c(1)), ("default", _c(256)), ("class", _c(1)),
     ]),
-    (16, "sysprocedures", [
-        ("procname", _v(128)), ("owner", _c(32)), ("procid", IfxType(T.SERIAL)),
-        ("mode", _c(1)), ("retsize", _I), ("symsize", _I), ("datasize", _I), ("codesize", _I),
-        ("numargs", _SI), ("isproc", _c(1)), ("specificname", _v(128)),
-        ("externalname", _v(255)), ("paramstyle", _c(1)), ("langid", _I),
-    ]),
+    *SPL_TABLES,
     (30, "sysxtdtypes", [
         ("extended_id", IfxType(T.SERIAL)), ("domain", _c(1)), ("mode", _c(1)),
         ("owner", _c(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
@@ -186,7 +186,9 @@ class Schema:
     tables: dict[str, TableInfo]
     indexes: dict[str, tuple[str, bool]]  # index name -> (table name, unique)
     constraint_names: set[str]
-    routines: dict[str, Routine] = field(default_factory=dict)
+    routines: dict[str, list[Routine]] = field(default_factory=dict)  # by name: overloads
+    procs: dict[int, Routine] = field(default_factory=dict)  # by procid
+    triggers: dict[str, list[Trigger]] = field(default_factory=dict)  # by table name
 
 
 def quote(name: str) -> str:
@@ -218,8 +220,8 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     conn.execute("CREATE TABLE _ifx_meta (key TEXT PRIMARY KEY, value TEXT)")
     conn.execute("CREATE TABLE _ifx_serial (tabid INTEGER, kind TEXT, next INTEGER, "
                  "PRIMARY KEY (tabid, kind))")
-    conn.execute("CREATE TABLE _ifx_routine (name TEXT PRIMARY KEY, params TEXT, returns TEXT, "
-                 "body TEXT, function INTEGER)")
+    for ddl in PRIVATE_DDL:
+        conn.execute(ddl)
     conn.executemany(
         "INSERT INTO _ifx_meta VALUES (?, ?)",
         [("name", dbname), ("locale", locale), ("logged", str(int(logged))),
@@ -339,6 +341,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             continue
         colnames = info.unique_indexes.get(idxname or "", [])
         info.constraints.append(Constraint(constrname, ctype, colnames, idxname or ""))
-    routines = {row[0]: Routine.from_row(row) for row in conn.execute(
-        f"SELECT name, params, returns, body, function FROM {p}_ifx_routine")}
-    return Schema(tables, indexes, names, routines)
+    from .spl.catalog import load_routines
+    from .triggers import load_triggers
+
+    routines, procs = load_routines(conn, p)
+    return Schema(tables, indexes, names, routines, procs, load_triggers(conn, p))

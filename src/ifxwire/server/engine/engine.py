@@ -65,6 +65,7 @@ class Engine:
         *,
         server_name: str = "informix",
         version: str = "IBM Informix Dynamic Server Version 14.10.FC9",
+        trace_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self._own_dir = data_dir is None
         self.data_dir = tempfile.mkdtemp(prefix="ifxwire-") if data_dir is None else os.fspath(
@@ -72,6 +73,8 @@ class Engine:
         os.makedirs(self.data_dir, exist_ok=True)
         self.server_name = server_name
         self.version = version
+        # Where SPL's SET DEBUG FILE may write TRACE output (None: SET DEBUG FILE is refused).
+        self.trace_dir = os.fspath(trace_dir) if trace_dir is not None else None
         self.lock = threading.RLock()
         self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
         self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()

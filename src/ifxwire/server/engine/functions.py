@@ -50,6 +50,8 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.serial_used: dict[str, int] = {}
+        # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
+        self.spl_call: Callable[[int, tuple[object, ...]], object] | None = None
 
 
 # --- IFXDEC collation ---------------------------------------------------------------------------
@@ -549,6 +551,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_schema(name: str, *args: object) -> object:
         return schema_function(name, args)
 
+    def ifx_spl(procid: int, *args: object) -> object:
+        call = slot.state.spl_call
+        if call is None:
+            raise EngineError(sc.NO_ROUTINE, near=str(procid))
+        return call(procid, args)
+
     return {
         "ifx_cast": (3, ifx_cast, True),
         "ifx_text": (2, ifx_text, True),
@@ -574,6 +582,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
         "ifx_schema": (-1, ifx_schema, True),
+        "ifx_spl": (-1, ifx_spl, False),
     }
 
 

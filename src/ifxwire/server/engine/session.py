@@ -55,6 +55,7 @@ from .translate import Compiler, Plan, table_signature
 
 if TYPE_CHECKING:
     from .engine import Engine
+    from .spl.interp import Runtime
 
 T = TypeCode
 UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
@@ -129,6 +130,7 @@ class EngineSession:
         self._schema: cat.Schema | None = None
         self._schema_key: tuple[object, ...] | None = None
         self._sysmaster_schema: cat.Schema | None = None
+        self.spl: Runtime | None = None  # SPL globals, call depth, TRACE (spl/calls.py)
         self.state = FunctionState(user, self._ctx())
         self.state.session_id = session_id
         self.state.version = engine.version
@@ -280,10 +282,10 @@ class EngineSession:
             return self.temp_tables[name]
         return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
 
-    def routine(self, name: str) -> Routine | None:
+    def routines(self, name: str) -> list[Routine]:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
-        return self.current_schema().routines.get(name.lower())
+        return self.current_schema().routines.get(name.lower(), [])
 
     def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
                 sysmaster: bool) -> cat.TableInfo:
@@ -322,7 +324,7 @@ class EngineSession:
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
-        is_query = plan.kind == "query"
+        is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
         version = self._schema_version() if self.conn is not None else -1
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
                         plan, plan.for_update, version)
@@ -390,16 +392,48 @@ class EngineSession:
             return ExecResult(n)
         if plan.kind == "select_into":
             return self._write(plan, lambda: self._select_into(plan, bound))
-        return self._write(plan, lambda: self._dml(plan, bound))
+        if plan.kind == "call":
+            from .spl.calls import execute_call
+
+            return execute_call(self, plan, bound)
+        if plan.kind == "instead":
+            from .triggers import run_instead
+
+            return self._write(plan, lambda: run_instead(self, plan, bound))
+        return self.exec_dml(plan, bound)
+
+    def exec_dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+        """INSERT/UPDATE/DELETE under the write lock, with the table's triggers around it."""
+        from .triggers import run_dml
+
+        return self._write(plan, lambda: run_dml(self, plan, bound))
+
+    def call_routine(self, name: str, args: Sequence[object]) -> Iterator[tuple[object, ...]]:
+        """Run a stored routine by name or signature with Python argument values; rows of
+        Python values come back (spl/calls.py). The fast path's entry point."""
+        from .spl.calls import call_routine
+
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        return call_routine(self, name, args)
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
         plan = stmt.plan
-        if plan.kind != "query":
+        if plan.kind not in ("query", "call"):
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
         try:
             self._check_current(stmt)
             bound = self._bind(plan, params)
             self._start_statement()
+            if plan.kind == "call":
+                from .spl.calls import open_call
+
+                return open_call(self, plan, bound)
+            if plan.tables:
+                from .triggers import fire_select, has_select_triggers
+
+                if has_select_triggers(self, plan.tables):
+                    fire_select(self, plan)
             return self._rows(plan, bound)
         except EngineError:
             raise
@@ -500,8 +534,15 @@ class EngineSession:
         isam = sc.ISAM_LOCK_TIMEOUT if waited else sc.ISAM_LOCKED_RECORD
         return EngineError(code, isam)
 
-    def _dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    def _dml(self, plan: Plan, bound: dict[str, object],
+             returning: list[tuple[object, ...]] | None = None) -> ExecResult:
+        """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
+        columns of each row it changed are appended to that list (for triggers)."""
         conn = self._connection()
+        sql = plan.sql
+        if returning is not None:
+            assert plan.table is not None
+            sql += " RETURNING rowid, " + ", ".join(cat.quote(c.name) for c in plan.table.columns)
         state = self.state
         state.serial_used = {}
         serials = plan.serials
@@ -517,7 +558,9 @@ class EngineSession:
                                    (tabid, kind)).fetchone()
                 state.serials[(tabid, kind)] = int(row[0]) if row else 0
         try:
-            cur = conn.execute(plan.sql, bound)
+            cur = conn.execute(sql, bound)
+            if returning is not None:
+                returning.extend(cur.fetchall())
         except sqlite3.Error as e:
             raise self._map_error(e, plan) from None
         for tabid, kind, _start in serials:
@@ -528,7 +571,7 @@ class EngineSession:
             else:
                 conn.execute("UPDATE _ifx_serial SET next = ? WHERE tabid = ? AND kind = ?",
                              (value, tabid, kind))
-        rowcount = max(cur.rowcount, 0)
+        rowcount = len(returning) if returning is not None else max(cur.rowcount, 0)
         state.last_rowcount = rowcount
         serial = state.serial_used.get("s", 0)
         serial8 = state.serial_used.get("8")
@@ -729,14 +772,18 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
+        from . import triggers
+        from .spl import catalog as spl_catalog
+
         dc = self._ddl_context()
         handlers = {
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": ddl.alter_table, "rename_table": ddl.rename,
-            "rename_column": ddl.rename, "create_routine": ddl.create_routine,
-            "drop_routine": ddl.drop_routine,
+            "rename_column": ddl.rename, "create_routine": spl_catalog.create_routine,
+            "drop_routine": spl_catalog.drop_routine, "create_trigger": triggers.create_trigger,
+            "drop_trigger": triggers.drop_trigger,
         }
         handler = handlers.get(kind)
         if handler is None:
@@ -780,8 +827,8 @@ class EngineSession:
                     return info
                 return session.resolve(name, owner, database, offset)
 
-            def routine(self, name: str) -> Routine | None:
-                return session.routine(name)
+            def routines(self, name: str) -> list[Routine]:
+                return session.routines(name)
 
         compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)
