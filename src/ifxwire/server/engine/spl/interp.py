@@ -369,19 +369,19 @@ class Interp:
         return self.block(node)
 
     def s_let(self, node: a.Let, scope: dict[str, a.VarDecl]) -> Iterator[Row] | None:
-        decls = [scope[n] for n in node.targets]
-        types = [d.type for d in decls]
-        assert all(t is not None for t in types)
-        ttypes: list[IfxType] = types  # type: ignore[assignment]
+        targets = [self.target(n, scope) for n in node.targets]
+        ttypes = [t[1] for t in targets]
         if node.call is not None:
             row, rtypes = self.call_one(node.call, scope)
-            if len(row) != len(decls):
+            if len(row) != len(targets):
                 raise EngineError(sc.FUNCTION_ROWS, near=node.call.name)
-            self.assign(decls, row, rtypes)
+            row = tuple(self.recast(v, rt, t) for v, rt, t in zip(row, rtypes, ttypes,
+                                                                  strict=False))
+            self.put(targets, row)
             return None
         if node.query is not None:
             compiled = self.runner.compile_query(node, "q", node.query, scope, ttypes)
-            if len(compiled.plan.types) != len(decls):
+            if len(compiled.plan.types) != len(targets):
                 raise EngineError(sc.SYNTAX)
             rows = self.runner.rows(compiled, self.frame)
             try:
@@ -390,12 +390,30 @@ class Interp:
                 rows.close()  # type: ignore[attr-defined]
             if len(got) > 1:
                 raise EngineError(sc.SUBQUERY_ROWS)
-            row = got[0] if got else (None,) * len(decls)
+            row = got[0] if got else (None,) * len(targets)
         else:
             row = self.values(node, "v", node.exprs, scope, ttypes)
-        for decl, value in zip(decls, row, strict=True):
-            self.frame.write(decl, value)
+        self.put(targets, row)
         return None
+
+    def target(self, name: str, scope: dict[str, a.VarDecl]) -> tuple[VarRef, IfxType]:
+        """A LET target and its type: a variable, or ``n.col`` of a trigger row."""
+        row, dot, col = name.partition(".")
+        ref = VarRef(scope[row], col if dot else None)
+        if dot:
+            return ref, self.runner.var_type(ref)
+        assert ref.decl.type is not None
+        return ref, ref.decl.type
+
+    def put(self, targets: list[tuple[VarRef, IfxType]], row: Row) -> None:
+        for (ref, _), value in zip(targets, row, strict=True):
+            if ref.column is None:
+                self.frame.write(ref.decl, value)
+                continue
+            values = self.frame.rows.get(ref.decl.slot)
+            if values is None:
+                raise EngineError(sc.NO_COLUMN, near=f"{ref.decl.name}.{ref.column}")
+            values[ref.column] = value
 
     def s_if(self, node: a.If, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
         for i, (cond, blk) in enumerate(node.branches):

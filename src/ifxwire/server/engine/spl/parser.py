@@ -140,6 +140,13 @@ class SplParser:
         self.i += 1
         return tok.text if tok.token_type == TokenType.IDENTIFIER else tok.text.lower()
 
+    def target(self) -> str:
+        """A LET target: a variable, or ``row.column`` of a trigger routine's NEW row."""
+        name = self.name()
+        if self.eat_type(TokenType.DOT):
+            return f"{name}.{self.name()}"
+        return name
+
     def names(self) -> list[str]:
         out = [self.name()]
         while self.eat_type(TokenType.COMMA):
@@ -442,7 +449,9 @@ class SplParser:
     def let(self) -> a.Node:
         node = a.Let(self.pos())
         self.expect("LET")
-        node.targets = self.names()
+        node.targets = [self.target()]
+        while self.eat_type(TokenType.COMMA):
+            node.targets.append(self.target())
         self.expect_type(TokenType.EQ)
         start = self.i
         call = self.try_call(len(node.targets))
@@ -882,7 +891,12 @@ class _Binder:
             self.stmt(stmt, scope)
 
     def need(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
-        d = scope.get(name)
+        row, dot, _ = name.partition(".")
+        d = scope.get(row)
+        if dot:
+            if d is None or not d.row:
+                raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
+            return
         if d is None or d.row:
             raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
 

@@ -164,7 +164,7 @@ class Runner:
             plan = c.compile_query(sub(tree), list(expected) if expected is not None else None)
             if rowid:
                 root = c._last_root
-                source = root.args.get("from") if isinstance(root, exp.Select) else None
+                source = root.args.get("from_") if isinstance(root, exp.Select) else None
                 table = source.this if source is not None else None
                 if not isinstance(table, exp.Table) or root.args.get("joins") or (
                         root.args.get("group") or root.args.get("distinct")):
