@@ -502,3 +502,15 @@ def test_entry_point_for_callers_outside_sql(db: Sql) -> None:
 def test_foreach_queries_end_where_the_next_statement_starts(db: Sql, body: str) -> None:
     db.run(f"CREATE PROCEDURE fe() DEFINE x INT; {body}; END PROCEDURE")
     db.run("EXECUTE PROCEDURE fe()")
+
+
+def test_integer_overflow_fails_at_the_assignment(db: Sql) -> None:
+    db.run("""CREATE FUNCTION big(n INT) RETURNING INT8;
+        DEFINE i, t INT;
+        LET t = 0;
+        FOR i = 1 TO n LET t = t + i * 100000; END FOR;
+        RETURN t;
+    END FUNCTION""")
+    assert db.one("EXECUTE FUNCTION big(10)") == 5500000
+    e = db.err("EXECUTE FUNCTION big(1000)")
+    assert e.sqlcode == -1215

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from .. import sqlcodes as sc
+from .. import convert as conv
 from ..dialect import IfxToday, IfxUser
 from ..errors import EngineError
 from ..ifxtypes import IfxType
@@ -192,7 +193,9 @@ class Runner:
             row = s._connection().execute(plan.sql, self.bound(compiled, frame)).fetchone()
         except sqlite3.Error as e:
             raise s._map_error(e, plan) from None
-        return tuple(row) if row is not None else (None,) * len(plan.types)
+        if row is None:
+            return (None,) * len(plan.types)
+        return _checked(row, plan)
 
     def rows(self, compiled: a.Compiled, frame: Frame) -> Iterator[tuple[object, ...]]:
         """Stream a query's rows (storage values); the SQLite cursor closes with the
@@ -209,7 +212,33 @@ class Runner:
         return _stream(s, cur, plan)
 
 
+def _range_checks(plan: Plan) -> list[tuple[int, Callable[[object], object]]]:
+    """Integer results computed in SQLite's 64 bits must still fit their Informix type
+    (-1214/-1215/-1284), as an INTEGER variable's assignment does on Informix."""
+    checks = getattr(plan, "_spl_checks", None)
+    if checks is None:
+        checks = []
+        for i, t in enumerate(plan.types):
+            load = conv.loader(t) if t.is_integer else None
+            if load is not None:
+                checks.append((i, load))
+        plan._spl_checks = checks  # type: ignore[attr-defined]
+    return checks  # type: ignore[no-any-return]
+
+
+def _checked(row: tuple[object, ...], plan: Plan) -> tuple[object, ...]:
+    checks = _range_checks(plan)
+    if not checks:
+        return tuple(row)
+    out = list(row)
+    for i, load in checks:
+        if out[i] is not None:
+            out[i] = load(out[i])
+    return tuple(out)
+
+
 def _stream(s: EngineSession, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+    checks = _range_checks(plan)
     try:
         while True:
             try:
@@ -218,6 +247,10 @@ def _stream(s: EngineSession, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple
                 raise s._map_error(e, plan) from None
             if not batch:
                 return
-            yield from batch
+            if not checks:
+                yield from batch
+                continue
+            for row in batch:
+                yield _checked(row, plan)
     finally:
         cur.close()
