@@ -14,14 +14,13 @@ from __future__ import annotations
 import typing as t
 
 from sqlglot import exp
-from sqlglot.errors import ErrorLevel, ParseError, TokenError
 from sqlglot.tokenizer_core import Token, TokenType
 
-from .. import sqlcodes as sc
-from ..dialect import IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
 from ..errors import EngineError, not_implemented
 from ..ifxtypes import IfxType
 from . import ast as a
+from .binder import bind
+from .cursor import TokenCursor, tokenize
 
 # Words that start an SPL statement (besides SQL): they end a FOREACH query, which has no
 # semicolon of its own.
@@ -41,171 +40,9 @@ _END_WORDS = {"IF", "FOR", "WHILE", "FOREACH", "LOOP", "EXCEPTION", "CASE", "PRO
               "FUNCTION"}
 
 
-class SplTokenizer(IfxTokenizer):
-    """Inside routine bodies CALL, FETCH and PREPARE are statements, not raw commands."""
-
-    KEYWORDS: t.ClassVar[dict[str, TokenType]] = {
-        k: v for k, v in IfxTokenizer.KEYWORDS.items() if k not in ("CALL", "FETCH", "PREPARE")}
-    COMMANDS: t.ClassVar[set[TokenType]] = {TokenType.COMMAND}
-
-
-class SplDelimidentTokenizer(IfxDelimidentTokenizer):
-    KEYWORDS: t.ClassVar[dict[str, TokenType]] = SplTokenizer.KEYWORDS
-    COMMANDS: t.ClassVar[set[TokenType]] = {TokenType.COMMAND}
-
-
-def tokenize(sql: str, delimident: bool) -> list[Token]:
-    tokenizer = SplDelimidentTokenizer() if delimident else SplTokenizer()
-    try:
-        return list(tokenizer.tokenize(sql))
-    except TokenError as e:
-        text = f"{e} {e.__cause__ or ''}"
-        code = sc.UNMATCHED_QUOTE if "Missing" in text else sc.ILLEGAL_CHAR
-        raise EngineError(code, offset=max(getattr(e, "start", 0) or 0, 0)) from None
-
-
-class SplParser:
+class SplParser(TokenCursor):
     """Recursive descent over the tokens of one CREATE PROCEDURE/FUNCTION statement."""
 
-    def __init__(self, sql: str, toks: list[Token], delimident: bool = False) -> None:
-        from ..statements import _DIALECTS
-
-        self.sql = sql
-        self.toks = toks
-        self.i = 0
-        self.delimident = delimident
-        self.dialect = _DIALECTS[delimident]
-        self.p = self.dialect.parser(error_level=ErrorLevel.IMMEDIATE)
-        self.p.reset()
-        self.p.sql = sql
-        self.iterator = False
-        self.function = False
-        self.nreturns = 0
-
-    # ---- tokens ----------------------------------------------------------------------------
-    def tok(self, k: int = 0) -> Token | None:
-        j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
-
-    def word(self, k: int = 0) -> str:
-        tok = self.tok(k)
-        return tok.text.upper() if tok is not None and tok.token_type != TokenType.STRING else ""
-
-    def is_type(self, tt: TokenType, k: int = 0) -> bool:
-        tok = self.tok(k)
-        return tok is not None and tok.token_type == tt
-
-    def pos(self) -> int:
-        tok = self.tok()
-        return tok.start if tok is not None else len(self.sql)
-
-    def error(self, what: str = "", tok: Token | None = None) -> EngineError:
-        tok = tok or self.tok() or (self.toks[-1] if self.toks else None)
-        if tok is None:
-            return EngineError(sc.SYNTAX)
-        return EngineError(sc.SYNTAX, near=tok.text, offset=max(tok.start, 0))
-
-    def eat(self, *words: str) -> bool:
-        for k, w in enumerate(words):
-            if self.word(k) != w:
-                return False
-        self.i += len(words)
-        return True
-
-    def expect(self, *words: str) -> None:
-        if not self.eat(*words):
-            raise self.error()
-
-    def eat_type(self, tt: TokenType) -> bool:
-        if self.is_type(tt):
-            self.i += 1
-            return True
-        return False
-
-    def expect_type(self, tt: TokenType) -> None:
-        if not self.eat_type(tt):
-            raise self.error()
-
-    def semicolon(self, required: bool = True) -> None:
-        if not self.eat_type(TokenType.SEMICOLON) and required:
-            raise self.error()
-
-    def name(self) -> str:
-        """An identifier (folded to lower case unless delimited)."""
-        tok = self.tok()
-        if tok is None or tok.token_type in (TokenType.L_PAREN, TokenType.R_PAREN,
-                                             TokenType.COMMA, TokenType.SEMICOLON,
-                                             TokenType.STRING, TokenType.NUMBER, TokenType.EQ):
-            raise self.error()
-        self.i += 1
-        return tok.text if tok.token_type == TokenType.IDENTIFIER else tok.text.lower()
-
-    def target(self) -> str:
-        """A LET target: a variable, or ``row.column`` of a trigger routine's NEW row."""
-        name = self.name()
-        if self.eat_type(TokenType.DOT):
-            return f"{name}.{self.name()}"
-        return name
-
-    def names(self) -> list[str]:
-        out = [self.name()]
-        while self.eat_type(TokenType.COMMA):
-            out.append(self.name())
-        return out
-
-    # ---- sqlglot sub-parsers ---------------------------------------------------------------
-    def _sync(self) -> None:
-        p = self.p
-        p._tokens = self.toks
-        p._tokens_size = len(self.toks)
-        p._index = self.i - 1
-        p._advance()
-
-    def _run(self, fn: t.Callable[[], exp.Expr | None]) -> exp.Expr:
-        self._sync()
-        try:
-            node = fn()
-        except IfxParseError as e:
-            raise EngineError(sc.SYNTAX, near=e.near, offset=e.offset) from None
-        except ParseError:
-            raise self.error() from None
-        if node is None:
-            raise self.error()
-        self.i = self.p._index
-        return node
-
-    def expr(self) -> exp.Expr:
-        return self._run(self.p._parse_assignment)
-
-    def exprs(self) -> list[exp.Expr]:
-        out = [self.expr()]
-        while self.eat_type(TokenType.COMMA):
-            out.append(self.expr())
-        return out
-
-    def ifx_type(self) -> IfxType:
-        start = self.tok()
-        node = self._run(self.p._parse_types)
-        ty = node.meta.get("ifx") if isinstance(node, exp.DataType) else None
-        if ty is None:
-            raise not_implemented(f"SPL type {start.text if start else '?'}")
-        return t.cast(IfxType, ty)
-
-    def sql_tree(self, toks: list[Token]) -> exp.Expr:
-        """One SQL statement from a token slice, parsed as the engine parses client SQL."""
-        p = self.dialect.parser(error_level=ErrorLevel.IMMEDIATE)
-        try:
-            trees = p.parse(toks, self.sql)
-        except IfxParseError as e:
-            raise EngineError(sc.SYNTAX, near=e.near, offset=e.offset) from None
-        except ParseError:
-            raise self.error(tok=toks[0] if toks else None) from None
-        stmts = [tree for tree in trees if tree is not None]
-        if len(stmts) != 1:
-            raise self.error(tok=toks[0] if toks else None)
-        return stmts[0]
-
-    # ---- CREATE PROCEDURE / FUNCTION ---------------------------------------------------------
     def routine(self) -> tuple[a.RoutineHeader, a.RoutineBody]:
         self.expect("CREATE")
         dba = self.eat("DBA")
@@ -241,24 +78,6 @@ class SplParser:
         body.iterator = self.iterator
         return header, body
 
-    def string(self) -> str:
-        tok = self.tok()
-        if tok is None or tok.token_type != TokenType.STRING:
-            raise self.error()
-        self.i += 1
-        return tok.text
-
-    def qualified_name(self) -> tuple[str | None, str]:
-        first = self.tok()
-        if first is not None and first.token_type == TokenType.STRING and self.is_type(
-                TokenType.DOT, 1):
-            self.i += 2
-            return first.text, self.name()
-        name = self.name()
-        if self.eat_type(TokenType.DOT):
-            return name, self.name()
-        return None, name
-
     def params(self) -> list[a.Param]:
         self.expect_type(TokenType.L_PAREN)
         out: list[a.Param] = []
@@ -287,16 +106,6 @@ class SplParser:
                 break
         self.expect_type(TokenType.R_PAREN)
         return out
-
-    def column_ref(self) -> tuple[str | None, str, str]:
-        parts = [self.name()]
-        while self.eat_type(TokenType.DOT):
-            parts.append(self.name())
-        if len(parts) == 2:
-            return None, parts[0], parts[1]
-        if len(parts) == 3:
-            return parts[0], parts[1], parts[2]
-        raise self.error()
 
     def header_options(self, header: a.RoutineHeader) -> None:
         while self.tok() is not None:
@@ -864,89 +673,6 @@ _STATEMENTS: dict[str, t.Callable[[SplParser], a.Node]] = {
     "SYSTEM": SplParser.system,
     "BEGIN": SplParser.begin,
 }
-
-
-# ---- binding: scopes and frame slots ---------------------------------------------------------
-class _Binder:
-    def __init__(self) -> None:
-        self.nslots = 0
-
-    def decl(self, d: a.VarDecl) -> None:
-        if not d.is_global:
-            d.slot = self.nslots
-            self.nslots += 1
-
-    def block(self, blk: a.Block, parent: dict[str, a.VarDecl]) -> None:
-        scope = dict(parent)
-        for d in blk.decls:
-            self.decl(d)
-            scope[d.name] = d
-        blk.scope = scope
-        for h in blk.handlers:
-            for v in h.set_vars:
-                self.need(scope, v, h)
-            assert h.body is not None
-            self.block(h.body, scope)
-        for stmt in blk.body:
-            self.stmt(stmt, scope)
-
-    def need(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
-        row, dot, _ = name.partition(".")
-        d = scope.get(row)
-        if dot:
-            if d is None or not d.row:
-                raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
-            return
-        if d is None or d.row:
-            raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
-
-    def stmt(self, node: a.Node, scope: dict[str, a.VarDecl]) -> None:
-        if isinstance(node, a.Block):
-            self.block(node, scope)
-        elif isinstance(node, a.Let):
-            for v in node.targets:
-                self.need(scope, v, node)
-        elif isinstance(node, a.If):
-            for _, blk in node.branches:
-                self.block(blk, scope)
-            if node.orelse is not None:
-                self.block(node.orelse, scope)
-        elif isinstance(node, a.Case):
-            for _, blk in node.whens:
-                self.block(blk, scope)
-            if node.orelse is not None:
-                self.block(node.orelse, scope)
-        elif isinstance(node, a.For):
-            self.need(scope, node.var, node)
-            assert node.body is not None
-            self.block(node.body, scope)
-        elif isinstance(node, (a.While, a.Loop)):
-            assert node.body is not None
-            self.block(node.body, scope)
-        elif isinstance(node, a.Foreach):
-            for v in node.into:
-                self.need(scope, v, node)
-            assert node.body is not None
-            self.block(node.body, scope)
-        elif isinstance(node, (a.CallSpec, a.Sql)):
-            for v in node.into:
-                self.need(scope, v, node)
-
-
-def bind(header: a.RoutineHeader, block: a.Block) -> a.RoutineBody:
-    """Give every variable its frame slot and every block its scope."""
-    binder = _Binder()
-    params: list[a.VarDecl] = []
-    top: dict[str, a.VarDecl] = {}
-    for p in header.params:
-        d = a.VarDecl(p.name, p.type, like=p.like)
-        binder.decl(d)
-        params.append(d)
-        top[p.name] = d
-    for which, alias in header.referencing.items():
-        top[alias] = a.VarDecl(alias, None, row=True, slot=-2 if which == "old" else -3)
-    binder.block(block, top)
-    return a.RoutineBody(block, binder.nslots, params)
 
 
 def parse_routine(sql: str, delimident: bool = False) -> tuple[a.RoutineHeader, a.RoutineBody]:

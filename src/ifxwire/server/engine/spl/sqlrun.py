@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
-from .. import sqlcodes as sc
 from .. import convert as conv
+from .. import sqlcodes as sc
 from ..dialect import IfxToday, IfxUser
 from ..errors import EngineError
 from ..ifxtypes import IfxType
@@ -223,7 +223,7 @@ def _range_checks(plan: Plan) -> list[tuple[int, Callable[[object], object]]]:
             if load is not None:
                 checks.append((i, load))
         plan._spl_checks = checks  # type: ignore[attr-defined]
-    return checks  # type: ignore[no-any-return]
+    return checks
 
 
 def _checked(row: tuple[object, ...], plan: Plan) -> tuple[object, ...]:
