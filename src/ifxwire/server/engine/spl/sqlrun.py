@@ -204,6 +204,7 @@ class Runner:
         s = self.session
         s.state.error = None
         cur = s._connection().cursor()
+        s._cursors.add(cur)  # closed before the connection goes back to the pool
         try:
             cur.execute(plan.sql, self.bound(compiled, frame))
         except sqlite3.Error as e:
