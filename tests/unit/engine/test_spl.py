@@ -514,3 +514,23 @@ def test_integer_overflow_fails_at_the_assignment(db: Sql) -> None:
     assert db.one("EXECUTE FUNCTION big(10)") == 5500000
     e = db.err("EXECUTE FUNCTION big(1000)")
     assert e.sqlcode == -1215
+
+
+def test_with_resume_rows_stream_in_constant_memory(db: Sql) -> None:
+    import tracemalloc
+
+    db.run("""CREATE FUNCTION many(n INT) RETURNING INT, VARCHAR(40);
+        DEFINE i INT;
+        FOR i = 1 TO n RETURN i, 'a row of forty characters, more or less' WITH RESUME;
+        END FOR;
+    END FUNCTION""")
+    rows = db.s.open_cursor(db.s.prepare("EXECUTE FUNCTION many(?)"), [100000])
+    next(rows)  # compile everything before measuring
+    tracemalloc.start()
+    try:
+        n = 1 + sum(1 for _ in rows)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert n == 100000
+    assert peak < 2_000_000, peak  # 100000 rows held at once would take well over 10 MB
