@@ -140,7 +140,9 @@ class EngineSession:
 
         dbdate = self.env.get("DBDATE") or "Y4MD-"
         encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
-        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding)
+        century = self.env.get("DBCENTURY") or "R"
+        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
+                                dbcentury=century)
 
     def _delimident(self) -> bool:
         v = self.env.get("DELIMIDENT")
@@ -302,9 +304,9 @@ class EngineSession:
         delim = self._delimident()
         if self.conn is not None:
             key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
-                                       delim, ctx.dbdate, sql)
+                                       delim, ctx.dbdate, ctx.dbcentury, sql)
         else:
-            key = (None, delim, ctx.dbdate, sql)
+            key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
         plan = self._local_plans.get(key) if local else self.engine.cached_plan(key)
         if plan is None:
