@@ -593,17 +593,20 @@ class Session:
         encode = st.encoder
         blob_rows = st.blob_rows
         if rows is not None and not st.exhausted:
-            for row in rows:
-                if blob_rows is not None:
-                    # Blob data counts against the fetch size, which bounds a batch's memory.
-                    row, blob_bytes = blob_rows(row)
-                    sent += blob_bytes
-                payload = encode(row)
-                m.put_tuple(out, payload)
-                st.fetched += 1
-                sent += len(payload) + 8
-                if sent >= budget:
-                    return
+            try:
+                for row in rows:
+                    if blob_rows is not None:
+                        # Blob data counts against the fetch size, which bounds a batch's memory.
+                        row, blob_bytes = blob_rows(row)
+                        sent += blob_bytes
+                    payload = encode(row)
+                    m.put_tuple(out, payload)
+                    st.fetched += 1
+                    sent += len(payload) + 8
+                    if sent >= budget:
+                        return
+            except CodecError as exc:
+                raise _unsendable(exc) from None
             st.exhausted = True
             st.rows = None
         # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).
@@ -638,7 +641,10 @@ class Session:
             row = rows[pos - 1]
             if st.blob_rows is not None:
                 row = st.blob_rows(row)[0]
-            m.put_tuple(out, st.encoder(row))
+            try:
+                m.put_tuple(out, st.encoder(row))
+            except CodecError as exc:
+                raise _unsendable(exc) from None
         else:
             # Out of range: no row; the position moves just outside the result, as FETCH does.
             st.position = 0 if pos < 1 else n + 1
@@ -662,6 +668,12 @@ class Session:
             # Statement ids belong to the database that prepared them.
             keep = self.statements.get(self.current or 0)
             self.statements = {} if keep is None else {self.current or 0: keep}
+
+
+def _unsendable(exc: CodecError) -> EngineError:
+    """A row the wire form cannot carry is that statement's error, never the session's end."""
+    log.warning("a row value cannot be sent: %s", exc)
+    return EngineError(sc.NO_CONVERSION, message=str(exc))
 
 
 def _check_upload(st: _Statement) -> None:

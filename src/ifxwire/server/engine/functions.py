@@ -541,6 +541,14 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         state.serial_used[kind] = value
         return value
 
+    def ifx_chr(code: object) -> object:
+        """CHR(n): the character of code point n, 0 through 255 (NUL included)."""
+        if code is None:
+            return None
+        if not isinstance(code, int) or not 0 <= code <= 255:
+            raise EngineError(sc.BAD_FUNCTION_ARG, near="chr")
+        return chr(code)
+
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
@@ -573,6 +581,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_to_date": (3, ifx_to_date, True),
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
+        "ifx_chr": (1, ifx_chr, True),
         "ifx_schema": (-1, ifx_schema, True),
     }
 

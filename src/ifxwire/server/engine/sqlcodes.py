@@ -31,6 +31,7 @@ COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
 SERIAL_TWICE = -362  # [cat] "Can have only one column of type SERIAL."
 NO_ROUTINE = -674  # [cat] "Routine (%s) can not be resolved."
 ROUTINE_EXISTS = -673  # [cat] "Cannot create routine (%s): a routine with that name exists."
+BAD_FUNCTION_ARG = -717  # [cat] "Invalid argument passed to system function(%s)." (CHR(256))
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
@@ -105,6 +106,7 @@ ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n ex
 
 MESSAGES: dict[int, str] = {
     SYNTAX: "A syntax error has occurred.",
+    BAD_FUNCTION_ARG: "Invalid argument passed to system function(%s).",
     NO_STATEMENT: "The cursor or statement is not available.",
     SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
     FETCH_UNOPENED: "Fetch attempted on unopen cursor.",
