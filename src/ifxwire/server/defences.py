@@ -99,6 +99,30 @@ class LoginThrottle:
                 self._failures.pop(host, None)
 
 
+def _malloc_trim() -> object:
+    """glibc's malloc_trim, or None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def release_free_memory() -> None:
+    """Hand freed heap memory back to the OS after a large message.
+
+    glibc serves allocations below its (growing) mmap threshold from the heap and keeps what
+    is freed there: without a trim, RSS after a burst of large messages stays at its peak."""
+    if _TRIM is not None:
+        _TRIM(0)  # type: ignore[operator]
+
+
 def set_send_timeout(sock: object, seconds: float) -> None:
     """SO_SNDTIMEO on a blocking socket: a send that cannot progress for ``seconds`` fails
     (OSError), so a client that never reads cannot hold a session thread forever. The receive

@@ -31,7 +31,7 @@ from ..types.blobs import widen_blob_columns
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .blobs import BlobStore, BlobUpload
-from .defences import set_send_timeout
+from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
@@ -140,6 +140,7 @@ class Session:
                 self.view.release()
                 del self.buf[_RECV_SIZE:]
                 self.view = memoryview(self.buf)
+                release_free_memory()
         if self.end == len(self.buf):
             if len(self.buf) >= self.limits.max_message_bytes:
                 code = u16_at(self.buf, self.start)[0] if self.end - self.start >= 2 else 0
