@@ -534,3 +534,18 @@ def test_with_resume_rows_stream_in_constant_memory(db: Sql) -> None:
         tracemalloc.stop()
     assert n == 20000
     assert peak < 500_000, peak  # 20000 rows held at once would take about 3 MB
+
+
+def test_statement_timeout_ends_a_runaway_routine(tmp_path: Path) -> None:
+    engine = Engine(tmp_path / "data", statement_timeout=0.3)
+    sql = Sql(engine.session("informix", {}))
+    sql.run("create database runaway")
+    sql.run("""CREATE PROCEDURE forever()
+        DEFINE n INT;
+        ON EXCEPTION SET n END EXCEPTION WITH RESUME;
+        LOOP END LOOP;
+    END PROCEDURE""")
+    assert sql.err("EXECUTE PROCEDURE forever()").sqlcode == -213
+    assert sql.one("select count(*) from systables where tabid = 1") == 1
+    sql.s.close()
+    engine.close()

@@ -20,6 +20,7 @@ Control flow follows the Guide to SQL: Syntax:
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -329,6 +330,8 @@ class Interp:
     def handler_for(self, e: EngineError, scope: dict[str, a.VarDecl]
                     ) -> a.OnException | None:
         frame = self.frame
+        if e.sqlcode == sc.INTERRUPTED:
+            return None  # the server's time budget is not the routine's to catch
         for h in reversed(frame.handlers):
             if id(h) in frame.active:
                 continue
@@ -355,7 +358,11 @@ class Interp:
             frame.active.discard(id(h))
 
     def loop_body(self, body: a.Block, kind: str, label: str | None) -> Iterator[Row]:
-        """One iteration; a matching EXIT ends the loop (raises StopLoop)."""
+        """One iteration; a matching EXIT ends the loop (raises StopLoop). A loop is where a
+        routine can run forever: the request's time budget (statement_timeout) ends it."""
+        deadline = self.session.state.deadline
+        if deadline is not None and time.monotonic() > deadline:
+            raise EngineError(sc.INTERRUPTED, message="statement_timeout reached in SPL")
         try:
             yield from self.block(body)
         except Jump as j:
