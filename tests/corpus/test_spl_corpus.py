@@ -1,35 +1,42 @@
 """The SPL corpus: routines and triggers in the styles of public Informix projects, run
 through the ifxwire driver against the embedded server over a real socket.
 
-Each file in tests/corpus/spl/ says what it models; the statements are ours, the expected
-rows are worked out from Informix's documented semantics (``spl_runner.py`` has the format).
+Each file says what it models; the statements are ours, the expected rows are worked out
+from Informix's documented semantics (``spl_runner.py`` has the format). The files in spl/
+start from an empty logged database; stores_demo/procedures.sql from a fresh copy of
+stores_demo (schema and data).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from spl_runner import run_corpus
 
-from ifxwire.server import Server
+import ifxwire
 
-CORPUS = Path(__file__).parent / "spl"
-FILES = sorted(CORPUS.glob("*.sql"))
+from .loader import CORPUS, STORES_DEMO, create_database
+from .spl_runner import run_checked
 
-
-@pytest.fixture(scope="module")
-def connect_kwargs() -> Iterator[dict[str, Any]]:
-    with Server(port=0) as srv:
-        yield {"host": srv.host, "port": srv.port, "user": "informix", "password": "in4mix"}
+SPL_FILES = sorted((CORPUS / "spl").glob("*.sql"))
 
 
 def test_the_corpus_has_files() -> None:
-    assert len(FILES) >= 4, FILES
+    assert len(SPL_FILES) >= 3, SPL_FILES
+    for path in SPL_FILES:
+        assert "Models:" in path.read_text(encoding="utf-8"), path
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_corpus_file(path: Path, connect_kwargs: dict[str, Any]) -> None:
-    assert run_corpus(path, connect_kwargs, f"spl_{path.stem}"[:40]) > 0
+@pytest.mark.parametrize("path", SPL_FILES, ids=lambda p: p.stem)
+def test_spl_corpus_file(path: Path, connect_kwargs: dict[str, Any]) -> None:
+    name = f"spl_{path.stem}"[:40]
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
+        conn.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
+        assert run_checked(conn, path) > 0
+
+
+def test_stores_demo_procedures_and_triggers(connect_kwargs: dict[str, Any]) -> None:
+    name = create_database(connect_kwargs, "stores_spl")
+    with ifxwire.connect(**connect_kwargs, database=name, autocommit=True) as conn:
+        assert run_checked(conn, STORES_DEMO / "procedures.sql") > 30

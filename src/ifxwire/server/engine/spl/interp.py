@@ -688,6 +688,8 @@ class Interp:
                 plan = c.compile_delete(sub(tree))
             if current is not None:
                 plan.sql += " WHERE rowid = :spl_rowid"
+                if plan.old_sql:
+                    plan.old_sql += " WHERE rowid = :spl_rowid"
             return plan.finish(c.ctx)
 
         compiled = runner.compile(node, "dml", scope, build)
