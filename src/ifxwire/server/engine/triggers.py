@@ -241,15 +241,10 @@ def _target(tree: exp.Expr | None) -> str | None:
 
 
 def parse_drop_trigger(p: Any) -> DropTrigger:
+    from .spl.parser import drop_target
+
     p._advance()  # TRIGGER
-    if_exists = False
-    if p._word() == "IF" and p._word(1) == "EXISTS":
-        p._advance(2)
-        if_exists = True
-    name = p._name()
-    owner: str | None = None
-    if p._match(TokenType.DOT):
-        owner, name = name, p._name()
+    if_exists, owner, name = drop_target(p)
     return DropTrigger(name, owner, if_exists)
 
 

@@ -387,21 +387,28 @@ class Interp:
             self.put(targets, row)
             return None
         if node.query is not None:
-            compiled = self.runner.compile_query(node, "q", node.query, scope, ttypes)
-            if len(compiled.plan.types) != len(targets):
-                raise EngineError(sc.SYNTAX)
-            rows = self.runner.rows(compiled, self.frame)
-            try:
-                got = list(islice(rows, 2))
-            finally:
-                rows.close()  # type: ignore[attr-defined]
-            if len(got) > 1:
-                raise EngineError(sc.SUBQUERY_ROWS)
+            got = self.at_most_one(node, node.query, scope, ttypes)
             row = got[0] if got else (None,) * len(targets)
         else:
             row = self.values(node, "v", node.exprs, scope, ttypes)
         self.put(targets, row)
         return None
+
+    def at_most_one(self, node: a.ExprNode, query: exp.Expr, scope: dict[str, a.VarDecl],
+                    types: list[IfxType]) -> list[Row]:
+        """The row of a singleton SELECT (none, or one: a second is -284), converted to
+        ``types``."""
+        compiled = self.runner.compile_query(node, "q", query, scope, types)
+        if len(compiled.plan.types) != len(types):
+            raise EngineError(sc.SYNTAX)
+        rows = self.runner.rows(compiled, self.frame)
+        try:
+            got = list(islice(rows, 2))
+        finally:
+            rows.close()  # type: ignore[attr-defined]
+        if len(got) > 1:
+            raise EngineError(sc.SUBQUERY_ROWS)
+        return got
 
     def target(self, name: str, scope: dict[str, a.VarDecl]) -> tuple[VarRef, IfxType]:
         """A LET target and its type: a variable, or ``n.col`` of a trigger row."""
@@ -725,16 +732,7 @@ class Interp:
                               message="A SELECT in an SPL routine needs INTO variables")
         decls = [scope[n] for n in node.into]
         types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
-        compiled = self.runner.compile_query(node, "q", tree, scope, types)
-        if len(compiled.plan.types) != len(decls):
-            raise EngineError(sc.SYNTAX)
-        rows = self.runner.rows(compiled, self.frame)
-        try:
-            got = list(islice(rows, 2))
-        finally:
-            rows.close()  # type: ignore[attr-defined]
-        if len(got) > 1:
-            raise EngineError(sc.SUBQUERY_ROWS)
+        got = self.at_most_one(node, tree, scope, types)
         session.state.last_rowcount = len(got)
         if got:
             for decl, value in zip(decls, got[0], strict=False):

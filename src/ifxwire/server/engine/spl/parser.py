@@ -720,6 +720,19 @@ def parse_types(text: str, delimident: bool = False) -> list[IfxType]:
     return out
 
 
+def drop_target(p: t.Any) -> tuple[bool, str | None, str]:
+    """``[IF EXISTS] [owner.]name`` after DROP <kind>: (if_exists, owner, name)."""
+    if_exists = False
+    if p._word() == "IF" and p._word(1) == "EXISTS":
+        p._advance(2)
+        if_exists = True
+    name = p._name()
+    owner: str | None = None
+    if p._match(TokenType.DOT):
+        owner, name = name, p._name()
+    return if_exists, owner, name
+
+
 def parse_drop(p: t.Any, kind: str) -> t.Any:
     """``DROP [SPECIFIC] {PROCEDURE|FUNCTION|ROUTINE} [IF EXISTS] name [(types)]`` with the
     statement parser ``p`` positioned after DROP."""
@@ -733,14 +746,7 @@ def parse_drop(p: t.Any, kind: str) -> t.Any:
         if kind not in ("PROCEDURE", "FUNCTION", "ROUTINE"):
             p.raise_error("Expected PROCEDURE, FUNCTION or ROUTINE")
     p._advance()
-    if_exists = False
-    if p._word() == "IF" and p._word(1) == "EXISTS":
-        p._advance(2)
-        if_exists = True
-    name = p._name()
-    owner: str | None = None
-    if p._match(TokenType.DOT):
-        owner, name = name, p._name()
+    if_exists, owner, name = drop_target(p)
     types: list[IfxType] | None = None
     if not specific and p._match(TokenType.L_PAREN):
         types = []
