@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from ifxwire.protocol.codes import StmtType, TypeCode
 from ifxwire.server.engine import Engine
+from ifxwire.server.engine import ifxtypes as it
 
 from .conftest import Sql, session_on
 
@@ -549,3 +551,28 @@ def test_statement_timeout_ends_a_runaway_routine(tmp_path: Path) -> None:
     assert sql.one("select count(*) from systables where tabid = 1") == 1
     sql.s.close()
     engine.close()
+
+
+def test_routines_in_a_database_from_an_older_version(engine: Engine, db: Sql) -> None:
+    """A database file written before routines had their catalog tables and columns."""
+    conn = db.s.conn
+    assert conn is not None
+    conn.execute("BEGIN IMMEDIATE")
+    for table in ("sysprocbody", "sysproccolumns", "systriggers", "_ifx_proc"):
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute("DELETE FROM systables WHERE tabname = ?", (table,))
+    conn.execute("ALTER TABLE sysprocedures DROP COLUMN procflags")
+    conn.execute("CREATE TABLE _ifx_routine (name TEXT PRIMARY KEY, params TEXT, "
+                 "returns TEXT, body TEXT, function INTEGER)")
+    key = it.INTEGER.key
+    conn.execute("INSERT INTO _ifx_routine VALUES (?, ?, ?, ?, ?)",
+                 ("old_plus", json.dumps([["x", key]]), json.dumps([key]), "x + 1", 1))
+    conn.execute("INSERT INTO sysprocedures (procname, owner, procid, isproc, numargs) "
+                 "VALUES ('old_plus', 'informix', 1, 'f', 1)")
+    conn.execute("COMMIT")
+    other = session_on(engine, "testdb")
+    assert other.one("EXECUTE FUNCTION old_plus(41)") == 42
+    other.run("CREATE FUNCTION new_one() RETURNING INT; RETURN 7; END FUNCTION")
+    assert other.one("EXECUTE FUNCTION new_one()") == 7
+    assert other.one("select procflags from sysprocedures where procname = 'new_one'") == 0
+    other.s.close()

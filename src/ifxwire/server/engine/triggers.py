@@ -250,6 +250,7 @@ def parse_drop_trigger(p: Any) -> DropTrigger:
 
 # ---- catalog ----------------------------------------------------------------------------------
 def load_triggers(conn: sqlite3.Connection, prefix: str) -> dict[str, list[Trigger]]:
+    prefix = prefix or "main."  # see spl.catalog.load_routines
     texts: dict[int, list[str]] = {}
     try:
         for trigid, data in conn.execute(

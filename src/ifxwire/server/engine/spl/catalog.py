@@ -47,7 +47,8 @@ class DropRoutine:
 
 
 def ensure_tables(conn: sqlite3.Connection) -> None:
-    """Databases created before routines had their own tables get them on first use."""
+    """Databases created by older ifxwire versions get the catalog tables and columns that
+    routines and triggers need on first use (the new columns are NULL in old rows)."""
     from ..catalog import CATALOG_TABLES, insert_columns, insert_table_row, sqlite_column_defs
 
     have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -58,11 +59,22 @@ def ensure_tables(conn: sqlite3.Connection) -> None:
             conn.execute(f"CREATE TABLE {quote(name)} ({sqlite_column_defs(cols)})")
             insert_table_row(conn, tabid, name, "informix", "T", [c[1] for c in cols])
             insert_columns(conn, tabid, cols)
+            continue
+        present = {r[1] for r in conn.execute(f"PRAGMA table_info({quote(name)})")}
+        missing = [(n, ty) for n, ty in cols if n not in present]
+        for n, ty in missing:
+            conn.execute(f"ALTER TABLE {quote(name)} ADD COLUMN {quote(n)} {ty.sqlite_decl}")
+        if missing:
+            insert_columns(conn, tabid, missing, len(cols) - len(missing) + 1)
+            conn.execute("UPDATE systables SET ncols = ? WHERE tabid = ?", (len(cols), tabid))
 
 
 # ---- loading --------------------------------------------------------------------------------
 def load_routines(conn: sqlite3.Connection, prefix: str) -> tuple[
         dict[str, list[Routine]], dict[int, Routine]]:
+    # Qualified: an unqualified name missing from main would resolve to the attached
+    # sysmaster's table of that name, and SQLite would keep that binding.
+    prefix = prefix or "main."
     texts: dict[int, list[str]] = {}
     try:
         for procid, data in conn.execute(
