@@ -80,6 +80,12 @@ class IfxCollection(exp.Expression):
     arg_types: t.ClassVar[dict[str, bool]] = {"this": True, "expressions": False}
 
 
+class IfxSequenceRef(exp.Expression):
+    """seq.NEXTVAL / seq.CURRVAL: ``this`` the sequence name, meta['nextval'] which."""
+
+    arg_types: t.ClassVar[dict[str, bool]] = {"this": True}
+
+
 def ifx_type_node(ty: IfxType, serial_start: int | None = None) -> exp.DataType:
     """A DataType node carrying an IfxType (USERDEFINED, so sqlglot leaves it alone)."""
     node = exp.DataType(this=exp.DType.USERDEFINED, kind=ty.sql())
@@ -108,7 +114,10 @@ class IfxTokenizer(tokens.Tokenizer):
     # Without DELIMIDENT Informix has no delimited identifiers; sqlglot needs some delimiter,
     # so it gets a control character no statement contains.
     IDENTIFIERS: t.ClassVar[list[str | tuple[str, str]]] = ["\x1f"]
-    STRING_ESCAPES: t.ClassVar[list[str]] = ["'"]
+    # A quote is escaped by doubling it, in either kind of string: 'it''s', "a""b". (sqlglot
+    # treats a doubled *other* quote, as in 'say ""', as two characters: it only unescapes a
+    # quote that doubles its own delimiter.)
+    STRING_ESCAPES: t.ClassVar[list[str]] = ["'", '"']
     NESTED_COMMENTS = False
     COMMENTS: t.ClassVar[list[str | tuple[str, str]]] = ["--", ("/*", "*/"), ("{", "}")]
     KEYWORDS: t.ClassVar[dict[str, TokenType]] = {
@@ -502,7 +511,7 @@ class IfxExprParser(parser.Parser):
             self._advance(2)
             table = super()._parse_table_parts(schema, is_db_reference, wildcard)
             if isinstance(table, exp.Table):
-                table.set("db", exp.to_identifier(owner))
+                table.set("db", exp.to_identifier(owner, quoted=True))
         else:
             table = super()._parse_table_parts(schema, is_db_reference, wildcard)
         if database is not None and isinstance(table, exp.Table):

@@ -32,6 +32,7 @@ from .dialect import (
     IfxDateTimeLit,
     IfxExtend,
     IfxIntervalLit,
+    IfxSequenceRef,
     IfxToday,
     IfxUser,
 )
@@ -181,6 +182,51 @@ def literal_type(node: exp.Literal) -> tuple[object, IfxType]:
     if len(text) > 32:
         raise EngineError(sc.DECIMAL_RANGE)
     return n, it.decimal(len(text.lstrip("-")), 0)
+
+
+def common_type(results: list[exp.Expr]) -> IfxType:
+    """The type of a CASE, NVL, NVL2, DECODE or COALESCE, from all its result branches (NULL
+    branches aside), as Informix types it: strings take the longest length and become varying
+    if any branch varies; numbers take the widest of their kinds (FLOAT over DECIMAL over the
+    integers; a DECIMAL keeps the most integer digits and the largest scale); DATE with
+    DATETIME widens to a DATETIME covering both. Other mixtures keep the first branch's type,
+    and the other branches are converted to it."""
+    known = [ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1]
+    if not known:
+        return NULLTYPE
+    first = known[0]
+    if len(known) == 1:
+        return first
+    codes = {t.code for t in known}
+    if all(t.is_string for t in known):
+        if T.TEXT in codes:
+            return first
+        size = max(t.size for t in known)
+        if T.LVARCHAR in codes or (size > 255 and codes - it.CHAR_CODES):
+            return IfxType(T.LVARCHAR, size=min(size, 32739))
+        if codes & {T.VARCHAR, T.NVARCHAR}:
+            return IfxType(T.NVARCHAR if codes <= {T.NCHAR, T.NVARCHAR} else T.VARCHAR,
+                           size=size)
+        return IfxType(T.NCHAR if codes == {T.NCHAR} else T.CHAR, size=size)
+    if all(t.is_numeric for t in known):
+        if codes & it.FLOAT_CODES:
+            return it.SMALLFLOAT if codes == {T.SMALLFLOAT} else it.FLOAT
+        if codes & it.DECIMAL_CODES:
+            shapes = [dec_shape(t) for t in known]
+            code = T.MONEY if codes == {T.MONEY} else T.DECIMAL
+            if any(s == FLOATING for _, s in shapes):
+                return IfxType(code, prec=min(32, max(p for p, _ in shapes)), scale=FLOATING)
+            scale = max(s for _, s in shapes)
+            digits = max(p - s for p, s in shapes)
+            return IfxType(code, prec=min(32, digits + scale), scale=scale)
+        return max(known, key=lambda t: (it.INT_RANGE[t.code][1], t.code == T.BIGINT))
+    if codes <= {T.DATE, T.DATETIME}:
+        if codes == {T.DATE}:
+            return first
+        start = min(t.start if t.code == T.DATETIME else U.YEAR for t in known)
+        end = max(t.end if t.code == T.DATETIME else U.DAY for t in known)
+        return it.datetime_type(start, end)
+    return first
 
 
 class ExprTranslator:
@@ -558,8 +604,7 @@ class ExprTranslator:
         if default is not None:
             default = self.tx(default)
             results.append(default)
-        rtype = next((ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1),
-                     NULLTYPE)
+        rtype = common_type(results)
         for when in node.args.get("ifs") or []:
             when.set("true", self.unify(when.args["true"], rtype))
         if default is not None:
@@ -606,6 +651,10 @@ class ExprTranslator:
     def current(self, node: exp.Expr) -> exp.Expr:
         t = node.meta["ifx"]
         return typed(func("ifx_current", keylit(t)), t)
+
+    def sequence(self, node: IfxSequenceRef) -> exp.Expr:
+        return typed(func("ifx_seq", exp.Literal.string(str(node.this)),
+                          exp.Literal.number(1 if node.meta.get("nextval") else 0)), it.INT8)
 
     def user(self, node: exp.Expr) -> exp.Expr:
         return typed(func("ifx_user"), it.char(32))
@@ -678,6 +727,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxToday: ExprTranslator.today,
     IfxCurrent: ExprTranslator.current,
     IfxUser: ExprTranslator.user,
+    IfxSequenceRef: ExprTranslator.sequence,
     IfxDateTimeLit: ExprTranslator.dt_literal,
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,

@@ -50,6 +50,12 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.serial_used: dict[str, int] = {}
+        # NEXTVAL/CURRVAL: (sequence name, nextval?) -> value; the session provides it.
+        self.sequence_value: Callable[[str, bool], int] = _no_sequences
+
+
+def _no_sequences(name: str, nextval: bool) -> int:
+    raise EngineError(sc.NO_DB_SELECTED)
 
 
 # --- IFXDEC collation ---------------------------------------------------------------------------
@@ -541,6 +547,17 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         state.serial_used[kind] = value
         return value
 
+    def ifx_seq(name: str, nextval: int) -> object:
+        return slot.state.sequence_value(name, bool(nextval))
+
+    def ifx_hex(v: object) -> object:
+        if v is None:
+            return None
+        n = int(v)  # type: ignore[call-overload]
+        if -(2**31) <= n < 2**31:
+            return f"0x{n & 0xFFFFFFFF:08X}"
+        return f"0x{n & 0xFFFFFFFFFFFFFFFF:016X}"
+
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
@@ -573,6 +590,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_to_date": (3, ifx_to_date, True),
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
+        "ifx_hex": (1, ifx_hex, True),
+        "ifx_seq": (2, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
     }
 

@@ -17,8 +17,8 @@ from . import sqlcodes as sc
 from .errors import EngineError, not_implemented
 from .exprs import (
     COUNT_TYPE,
-    UNKNOWN,
     ExprTranslator,
+    common_type,
     func,
     keylit,
     storage_kind,
@@ -206,9 +206,9 @@ def _nvl2(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     args = _args(tx, node)
     if len(args) != 3:
         raise EngineError(sc.NO_ROUTINE, near="nvl2")
-    rtype = ty(args[1])
+    rtype = common_type(args[1:])
     case = exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(this=args[0], expression=exp.Null())),
-                                true=args[1])], default=tx.unify(args[2], rtype))
+                                true=tx.unify(args[1], rtype))], default=tx.unify(args[2], rtype))
     return typed(case, rtype.nullable())
 
 
@@ -260,11 +260,9 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
             return _aggregate(tx, node, kind)
     if isinstance(node, exp.Coalesce):
         first = tx.tx(_arg(node))
-        rtype = ty(first)
         rest = [tx.tx(e) for e in node.expressions]
-        if rtype.code == -1 and rest:
-            rtype = ty(rest[0])
-        node.set("this", first)
+        rtype = common_type([first, *rest])
+        node.set("this", tx.unify(first, rtype))
         node.set("expressions", [tx.unify(e, rtype) for e in rest])
         return typed(node, rtype.nullable())
     if isinstance(node, exp.DecodeCase):
@@ -385,10 +383,10 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
         if isinstance(fmt, exp.Expr):
             args.append(tx.tx(fmt))
         return _to_char(tx, node, args)
-    if isinstance(node, (exp.Hex, exp.Ascii)):
-        inner = tx.tx(_arg(node))
-        name = "HEX" if isinstance(node, exp.Hex) else "UNICODE"
-        return typed(func(name, inner), it.varchar(255) if name == "HEX" else it.INTEGER)
+    if isinstance(node, exp.Hex):
+        return _hex(tx, tx.tx(_arg(node)))
+    if isinstance(node, exp.Ascii):
+        return typed(func("UNICODE", tx.tx(_arg(node))), it.INTEGER)
     if isinstance(node, (exp.Stddev, exp.Variance)):
         inner = tx.tx(_arg(node))
         name = "stdev" if isinstance(node, exp.Stddev) else "variance"
@@ -401,6 +399,15 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
         t = it.datetime_type(U.YEAR, U.FRACTION3)
         return typed(func("ifx_current", keylit(t)), t)
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())
+
+
+def _hex(tx: ExprTranslator, arg: exp.Expr) -> exp.Expr:
+    """HEX(n): the two's-complement hexadecimal form of an integer, '0x' and 8 digits (16 for
+    a value beyond INTEGER), as Informix prints it: HEX(255) is 0x000000FF."""
+    t = ty(arg)
+    wide = t.code in (T.INT8, T.SERIAL8, T.BIGINT, T.BIGSERIAL) or t.is_decimal
+    arg = tx.convert(arg, it.BIGINT if wide or not t.is_integer else it.INTEGER)
+    return typed(func("ifx_hex", arg), it.char(18))
 
 
 def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
@@ -424,9 +431,7 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
         results.append(res)
         ifs.append(exp.If(this=cond, true=res))
     d = tx.tx(default) if default is not None else None
-    rtype = next((ty(r) for r in results if not r.meta.get("null")), UNKNOWN)
-    if rtype.code == -1 and d is not None:
-        rtype = ty(d)
+    rtype = common_type(results + ([d] if d is not None else []))
     for i, res in enumerate(results):
         ifs[i].set("true", tx.unify(res, rtype))
     case = exp.Case(ifs=ifs, default=tx.unify(d, rtype) if d is not None else None)

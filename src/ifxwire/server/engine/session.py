@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
 from ...protocol.columns import ColumnDesc
+from . import access, alter, ddl, objects
 from . import batch as _batch
 from . import catalog as cat
-from . import ddl
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -124,6 +124,8 @@ class EngineSession:
         self._exclusive = False
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
         self.temp_tables: dict[str, cat.TableInfo] = {}
+        self._currvals: dict[tuple[str, int], int] = {}
+        self.role: str | None = None
         self._temp_serials: dict[tuple[str, str], int] = {}
         self._local_plans: dict[tuple[object, ...], Plan] = {}
         self._schema: cat.Schema | None = None
@@ -131,6 +133,7 @@ class EngineSession:
         self._sysmaster_schema: cat.Schema | None = None
         self.state = FunctionState(user, self._ctx())
         self.state.session_id = session_id
+        self.state.sequence_value = self.sequence_value
         self.state.version = engine.version
         self.state.server_name = engine.server_name
 
@@ -241,6 +244,31 @@ class EngineSession:
             self._nodb = conn
         return self._nodb
 
+    def _db_path(self) -> str:
+        assert self.database is not None
+        return self.engine.path(self.database)
+
+    def sequence_value(self, name: str, nextval: bool) -> int:
+        """NEXTVAL / CURRVAL of a sequence of the current database (functions.py calls this
+        for each row)."""
+        seq = self.current_schema().sequences.get(name)
+        if seq is None:
+            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+        key = (self._incarnation, seq.tabid)
+        if not nextval:
+            value = self._currvals.get(key)
+            if value is None:
+                raise EngineError(sc.CURRVAL_UNDEFINED, near=name)
+            return value
+        value = self.engine.sequences.next(self._db_path(), seq)
+        self._currvals[key] = value
+        return value
+
+    def sequence(self, name: str) -> cat.SequenceInfo | None:
+        if self.database is None:
+            return None
+        return self.current_schema().sequences.get(name)
+
     # ---- schema lookup (TableLookup for the compiler) --------------------------------------
     def _schema_version(self) -> int:
         return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
@@ -288,6 +316,15 @@ class EngineSession:
     def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
                 sysmaster: bool) -> cat.TableInfo:
         info = schema.tables.get(name)
+        if info is None and name in schema.synonyms:
+            syn = schema.synonyms[name]
+            if owner is None and not syn.public and syn.owner != self.user:
+                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+            if owner is not None and owner.lower() != syn.owner.lower():
+                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+            if syn.database is not None:
+                return self.resolve(syn.target, syn.target_owner, syn.database, 0)
+            return self._lookup(schema, syn.target, None, sysmaster)
         if info is None and sysmaster and name in cat.VIRTUAL_TABLES:
             return cat.TableInfo(name, 0, "informix", [], kind="X",
                                  virtual_sql=cat.VIRTUAL_TABLES[name])
@@ -720,7 +757,10 @@ class EngineSession:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         self._start_statement()
-        if kind in ("update_statistics", "grant", "revoke", "execute_routine"):
+        if kind in ("update_statistics", "execute_routine"):
+            return ExecResult(0)
+        if kind == "set_role":
+            access.set_role(self, spec)  # type: ignore[arg-type]
             return ExecResult(0)
         if kind in ("lock_table", "unlock_table"):
             assert isinstance(spec, LockSpec)
@@ -734,15 +774,30 @@ class EngineSession:
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
-            "alter_table": ddl.alter_table, "rename_table": ddl.rename,
-            "rename_column": ddl.rename, "create_routine": ddl.create_routine,
+            "alter_table": alter.alter_table, "rename_table": alter.rename,
+            "rename_column": alter.rename, "create_routine": ddl.create_routine,
             "drop_routine": ddl.drop_routine,
+            "create_sequence": objects.create_sequence,
+            "rename_sequence": objects.rename_sequence,
+            "alter_sequence": lambda dc, sp: objects.alter_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
+            "drop_sequence": lambda dc, sp: objects.drop_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
+            "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
+            "truncate": alter.truncate, "rename_index": alter.rename_index,
+            "set_constraints": alter.set_constraints,
+            "grant": access.grant, "revoke": access.grant,
+            "create_role": access.create_role, "drop_role": access.drop_role,
         }
         handler = handlers.get(kind)
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
             handler(dc, spec)  # type: ignore[operator]
+            # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's schema
+            # version, which keys the schema and plan caches: move it.
+            dc.conn.execute("CREATE TABLE _ifx_bump (x)")
+            dc.conn.execute("DROP TABLE _ifx_bump")
         except sqlite3.Error as e:
             raise self._map_error(e, Plan("ddl", 0)) from None
         if self.in_transaction:
@@ -782,6 +837,9 @@ class EngineSession:
 
             def routine(self, name: str) -> Routine | None:
                 return session.routine(name)
+
+            def sequence(self, name: str) -> cat.SequenceInfo | None:
+                return None
 
         compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)

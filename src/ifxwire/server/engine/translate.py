@@ -31,7 +31,8 @@ from . import convert as conv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
-from .catalog import ColumnInfo, TableInfo, quote
+from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
+from .dialect import IfxSequenceRef
 from .errors import EngineError, not_implemented
 from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
 from .functions_sql import result_name
@@ -47,6 +48,8 @@ class TableLookup(Protocol):
                 offset: int) -> TableInfo: ...
 
     def routine(self, name: str) -> Routine | None: ...
+
+    def sequence(self, name: str) -> SequenceInfo | None: ...
 
 
 @dataclass
@@ -227,6 +230,7 @@ class Compiler:
                 self.for_update = True
                 sel.set("locks", None)
         self.check_projections(ast)
+        self.sequence_refs(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
         for col in ast.find_all(exp.Column):
@@ -260,6 +264,26 @@ class Compiler:
                 inner = proj.this if isinstance(proj, exp.Alias) else proj
                 if isinstance(inner, exp.Placeholder):
                     raise EngineError(sc.SYNTAX, near="?", offset=inner.meta.get("pos", 0))
+
+    def sequence_refs(self, ast: exp.Expr) -> None:
+        """``seq.NEXTVAL`` / ``owner.seq.CURRVAL`` name a sequence, not a column, unless a
+        table of the FROM list is called ``seq``."""
+        for col in list(ast.find_all(exp.Column)):
+            which = col.name.lower()
+            if which not in ("nextval", "currval") or not col.table:
+                continue
+            select = col.find_ancestor(exp.Select)
+            sources = set()
+            if select is not None:
+                for table in select.find_all(exp.Table):
+                    sources.add(table.alias_or_name.lower())
+            name = col.args["table"].name
+            name = name if col.args["table"].quoted else name.lower()
+            if name in sources or self.lookup.sequence(name) is None:
+                continue
+            ref = IfxSequenceRef(this=name)
+            ref.meta["nextval"] = which == "nextval"
+            col.replace(ref)
 
     def normalize_first(self, ast: exp.Expr) -> None:
         """SELECT SKIP n FIRST m -> LIMIT m OFFSET n (SQLite needs LIMIT -1 for 'no limit')."""
@@ -638,7 +662,7 @@ class Compiler:
 
     def compile_update(self, ast: exp.Update) -> Plan:
         info = self.target(ast.this)
-        alias = ast.this.alias or info.name
+        alias = ast.this.alias or self._ident(ast.this.this)
         sets: list[tuple[ColumnInfo, exp.Expr]] = []
         for assignment in ast.expressions:
             if not isinstance(assignment, exp.EQ) or not isinstance(assignment.this, exp.Column):
@@ -663,7 +687,7 @@ class Compiler:
 
     def compile_delete(self, ast: exp.Delete) -> Plan:
         info = self.target(ast.this)
-        alias = ast.this.alias or info.name
+        alias = ast.this.alias or self._ident(ast.this.this)
         select = exp.Select(expressions=[exp.Literal.number(1)]).from_(ast.this.copy())
         where = ast.args.get("where")
         if where is not None:
