@@ -572,6 +572,28 @@ class IfxExprParser(parser.Parser):
                 self.raise_error("Expected }")
         return IfxCollection(this=word, expressions=items)
 
+    def _parse_outer_group(self, alias_tokens: t.Collection[TokenType] | None) -> exp.Join:
+        """``OUTER (b, c [, OUTER d])``: the tables in parentheses are joined among themselves
+        (d again outer) and the group is outer to the rest of the FROM list; the WHERE
+        conditions are placed by the translator (convert_outer_joins)."""
+        first = self._parse_table(alias_tokens=alias_tokens)
+        if not isinstance(first, exp.Table):
+            self.raise_error("Expected a table")
+            raise AssertionError
+        inner: list[exp.Join] = []
+        while self._match(TokenType.COMMA):
+            outer = bool(self._match(TokenType.OUTER))
+            table = self._parse_table(alias_tokens=alias_tokens)
+            join = exp.Join(this=table, side="LEFT") if outer else exp.Join(this=table)
+            join.meta["ifx_member"] = True
+            inner.append(join)
+        self._match_r_paren()
+        first.set("joins", inner)
+        join = exp.Join(this=exp.Subquery(this=first), side="LEFT")
+        join.meta["ifx_outer"] = True
+        join.meta["ifx_group"] = True
+        return join
+
     def _parse_join(
         self,
         skip_join_token: bool = False,
@@ -585,10 +607,8 @@ class IfxExprParser(parser.Parser):
             and self._next.token_type == TokenType.OUTER
         ):
             self._advance(2)
-            if self._match(TokenType.L_PAREN, advance=False):
-                from .errors import not_implemented
-
-                raise not_implemented("OUTER (table list)")
+            if self._match(TokenType.L_PAREN):
+                return self._parse_outer_group(alias_tokens)
             table = self._parse_table(alias_tokens=alias_tokens)
             join = exp.Join(this=table, side="LEFT")
             join.meta["ifx_outer"] = True

@@ -44,6 +44,7 @@ U = TimeUnit
 UNKNOWN = IfxType(-1)
 NULLTYPE = IfxType(T.CHAR, size=1)
 COUNT_TYPE = it.decimal(15, 0)  # [guess] COUNT(*) describes as DECIMAL (peer 3.1); p=15 assumed
+MONEY32 = IfxType(T.MONEY, prec=32, scale=FLOATING)
 LIKE_ESCAPE = "\\"  # Informix: backslash is LIKE/MATCHES' default escape character
 
 
@@ -246,7 +247,7 @@ class ExprTranslator:
             return handler(self, node)
         if isinstance(node, (exp.Subquery, exp.Select, exp.SetOperation)):
             return typed(node, self.subquery_type(node))
-        if isinstance(node, exp.Func):
+        if isinstance(node, (exp.Func, exp.Window)):
             return self.function(node)
         if isinstance(node, (IfxCollection,)):
             raise not_implemented("collection expressions")
@@ -446,12 +447,13 @@ class ExprTranslator:
             from .temporal import temporal_arith
 
             return temporal_arith(self, op, left, right, node)
+        # A string operand is a number; next to MONEY it may be written as money ('$1.50').
         if lt.is_string:
-            left = self.convert(left, it.DECIMAL32)
-            lt = it.DECIMAL32
+            lt = MONEY32 if rt.code == T.MONEY else it.DECIMAL32
+            left = self.convert(left, lt)
         if rt.is_string:
-            right = self.convert(right, it.DECIMAL32)
-            rt = it.DECIMAL32
+            rt = MONEY32 if lt.code == T.MONEY else it.DECIMAL32
+            right = self.convert(right, rt)
         if not (lt.is_numeric or lt == NULLTYPE) or not (rt.is_numeric or rt == NULLTYPE):
             raise EngineError(sc.NO_CONVERSION)
         if op == "/" or lt.is_decimal or rt.is_decimal:
@@ -652,6 +654,29 @@ class ExprTranslator:
         t = node.meta["ifx"]
         return typed(func("ifx_current", keylit(t)), t)
 
+    def bracket(self, node: exp.Bracket) -> exp.Expr:
+        """The substring operator ``col[m,n]``: characters m to n."""
+        bounds = node.expressions
+        if not 1 <= len(bounds) <= 2:
+            raise EngineError(sc.SYNTAX)
+        inner = self.tx(node.this)
+        t = ty(inner)
+        if not t.is_string:
+            raise EngineError(sc.NO_CONVERSION)
+        first = self.convert(self.tx(bounds[0]), it.INTEGER)
+        last = self.convert(self.tx(bounds[-1]), it.INTEGER)
+        length: exp.Expr = exp.Add(this=exp.Sub(this=last, expression=first),
+                                   expression=exp.Literal.number(1))
+        size = 255
+        if self.is_const(first) and self.is_const(last):
+            size = int(last.meta["const"]) - int(first.meta["const"]) + 1
+            if size < 1 or int(first.meta["const"]) < 1:
+                raise EngineError(sc.SYNTAX)
+            length = exp.Literal.number(size)
+        out = func("SUBSTR", inner, first, length)
+        return typed(out, IfxType(T.CHAR if t.is_char else T.VARCHAR, size=min(size, 255))
+                     if t.code != T.LVARCHAR else t.nullable())
+
     def sequence(self, node: IfxSequenceRef) -> exp.Expr:
         return typed(func("ifx_seq", exp.Literal.string(str(node.this)),
                           exp.Literal.number(1 if node.meta.get("nextval") else 0)), it.INT8)
@@ -728,6 +753,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxCurrent: ExprTranslator.current,
     IfxUser: ExprTranslator.user,
     IfxSequenceRef: ExprTranslator.sequence,
+    exp.Bracket: ExprTranslator.bracket,
     IfxDateTimeLit: ExprTranslator.dt_literal,
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,

@@ -230,6 +230,10 @@ class DecSum:
         d = _dec(v)
         self.total = d if self.total is None else WIDE.add(self.total, d)
 
+    def inverse(self, v: object) -> None:
+        if v is not None and self.total is not None:
+            self.total = WIDE.subtract(self.total, _dec(v))
+
     def finalize(self) -> object:
         if self.total is None:
             return None
@@ -248,6 +252,11 @@ class DecAvg(DecSum):
             self.n += 1
         super().step(v)
 
+    def inverse(self, v: object) -> None:
+        if v is not None:
+            self.n -= 1
+        super().inverse(v)
+
     def finalize(self) -> object:
         if self.total is None or not self.n:
             return None
@@ -263,6 +272,10 @@ class IvAvg:
         if v is not None:
             self.items.append(int(v))  # type: ignore[call-overload]
 
+    def inverse(self, v: object) -> None:
+        if v is not None:
+            self.items.remove(int(v))  # type: ignore[call-overload]
+
     def finalize(self) -> object:
         if not self.items:
             return None
@@ -277,6 +290,10 @@ class FloatStat:
     def step(self, v: object) -> None:
         if v is not None:
             self.items.append(_float(v))
+
+    def inverse(self, v: object) -> None:
+        if v is not None:
+            self.items.remove(_float(v))
 
     def finalize(self) -> object:
         if len(self.items) < 2:
@@ -660,11 +677,19 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
 
             def finalize(self) -> object:
                 return wrap(self.inner.finalize)()
+
+            def value(self) -> object:
+                return wrap(self.inner.finalize)()
+
+            def inverse(self, *args: Any) -> None:
+                wrap(self.inner.inverse)(*args)
         return Wrapped
 
-    conn.create_aggregate("ifx_dsum", 1, agg(DecSum))
-    conn.create_aggregate("ifx_davg", 1, agg(DecAvg))
-    conn.create_aggregate("ifx_ivavg", 1, agg(IvAvg))
-    conn.create_aggregate("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
-    conn.create_aggregate("ifx_variance", 1, agg(lambda: FloatStat("variance")))
+    # Window functions too (SUM(x) OVER (…)): SQLite calls ``inverse`` as rows leave the
+    # frame and ``value`` for each row's result.
+    conn.create_window_function("ifx_dsum", 1, agg(DecSum))
+    conn.create_window_function("ifx_davg", 1, agg(DecAvg))
+    conn.create_window_function("ifx_ivavg", 1, agg(IvAvg))
+    conn.create_window_function("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
+    conn.create_window_function("ifx_variance", 1, agg(lambda: FloatStat("variance")))
     return slot

@@ -439,9 +439,17 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
 
 
 def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
+    """An OLAP function: ROW_NUMBER/RANK/DENSE_RANK or an aggregate OVER (PARTITION BY …
+    ORDER BY … [frame]). The aggregates are the same (window-capable) SQLite functions as
+    without OVER; one typed DECIMAL by a cast keeps the cast outside the OVER."""
     inner = node.this
     new = tx.tx(inner) if isinstance(inner, exp.Expr) else inner
-    node.set("this", new)
+    outer_cast = isinstance(new, exp.Cast)
+    if outer_cast:
+        assert isinstance(new, exp.Cast)
+        node.set("this", new.this)
+    else:
+        node.set("this", new)
     parts = node.args.get("partition_by") or []
     node.set("partition_by", [tx.tx(p) for p in parts])
     order = node.args.get("order")
@@ -449,6 +457,8 @@ def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
         for o in order.expressions:
             o.set("this", tx.tx(o.this))
     t = ty(new) if isinstance(new, exp.Expr) else it.INTEGER
+    if outer_cast:
+        return typed(exp.Cast(this=node, to=exp.DataType.build("TEXT")), t)
     return typed(node, t)
 
 

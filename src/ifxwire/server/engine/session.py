@@ -427,6 +427,9 @@ class EngineSession:
             return ExecResult(n)
         if plan.kind == "select_into":
             return self._write(plan, lambda: self._select_into(plan, bound))
+        if plan.kind == "merge":
+            return self._write(plan, lambda: ExecResult(sum(
+                self._dml(part, bound).rowcount for part in plan.parts)))
         return self._write(plan, lambda: self._dml(plan, bound))
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:

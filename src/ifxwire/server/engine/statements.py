@@ -826,6 +826,10 @@ class IfxParser(IfxExprParser):
     def _parse_ifx_grant(self) -> exp.Expr | None:
         return ext.parse_grant(self)
 
+    def _parse_ifx_merge(self) -> exp.Expr | None:
+        self._advance()
+        return self._parse_merge()
+
     def _parse_ifx_truncate(self) -> exp.Expr | None:
         return ext.parse_truncate(self)
 
@@ -868,7 +872,7 @@ _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
     "RELEASE": IfxParser._parse_ifx_release,
     "LOAD": IfxParser._parse_ifx_unsupported,
     "UNLOAD": IfxParser._parse_ifx_unsupported,
-    "MERGE": IfxParser._parse_ifx_unsupported,
+    "MERGE": IfxParser._parse_ifx_merge,
     "TRUNCATE": IfxParser._parse_ifx_truncate,
 }
 

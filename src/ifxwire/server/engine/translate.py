@@ -71,6 +71,7 @@ class Plan:
     for_update: bool = False
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
+    parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(
@@ -165,6 +166,8 @@ class Compiler:
             return self.compile_update(ast).finish(self.ctx)
         if isinstance(ast, exp.Delete):
             return self.compile_delete(ast).finish(self.ctx)
+        if isinstance(ast, exp.Merge):
+            return self.compile_merge(ast)
         if isinstance(ast, exp.Command):
             raise not_implemented(str(ast.this).upper())
         raise EngineError(sc.SYNTAX)
@@ -231,6 +234,7 @@ class Compiler:
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
+        self.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
         for col in ast.find_all(exp.Column):
@@ -264,6 +268,45 @@ class Compiler:
                 inner = proj.this if isinstance(proj, exp.Alias) else proj
                 if isinstance(inner, exp.Placeholder):
                     raise EngineError(sc.SYNTAX, near="?", offset=inner.meta.get("pos", 0))
+
+    def quantified(self, ast: exp.Expr) -> None:
+        """``x op ANY|SOME (subquery)`` and ``x op ALL (subquery)``, which SQLite lacks, as
+        EXISTS over the subquery: ANY holds when some row compares true; ALL when no row
+        compares false or unknown (so ALL over no rows is true, as in Informix)."""
+        comparisons = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)
+        for node in list(ast.find_all(exp.All, exp.Any)):
+            cmp = node.parent
+            if not isinstance(cmp, comparisons) or cmp.expression is not node:
+                raise EngineError(sc.SYNTAX)
+            query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
+            if isinstance(query, exp.SetOperation):
+                left = query
+                while isinstance(left, (exp.SetOperation, exp.Subquery)):
+                    left = left.left if isinstance(left, exp.SetOperation) else left.this
+                if not isinstance(left, exp.Select) or len(left.expressions) != 1:
+                    raise EngineError(sc.SYNTAX)
+                first = left.expressions[0]
+                left.set("expressions", [exp.alias_(
+                    first.this if isinstance(first, exp.Alias) else first, "_q0")])
+                query = exp.select(exp.column("_q0", "_qu")).from_(exp.Subquery(
+                    this=query, alias=exp.TableAlias(this=exp.to_identifier("_qu"))))
+            if not isinstance(query, exp.Select) or len(query.expressions) != 1:
+                raise EngineError(sc.SYNTAX)
+            proj = query.expressions[0]
+            inner = proj.this if isinstance(proj, exp.Alias) else proj
+            query.set("expressions", [exp.alias_(inner, "_q1")])
+            value = exp.column("_q1", "_qa")
+            test = type(cmp)(this=cmp.this.copy(), expression=value)
+            derived = exp.Subquery(this=query, alias=exp.TableAlias(
+                this=exp.to_identifier("_qa")))
+            if isinstance(node, exp.Any):
+                repl: exp.Expr = exp.Exists(this=exp.select("1").from_(derived).where(test))
+            else:
+                bad = exp.or_(exp.Not(this=exp.Paren(this=test)),
+                              exp.Is(this=value.copy(), expression=exp.Null()),
+                              exp.Is(this=cmp.this.copy(), expression=exp.Null()))
+                repl = exp.Not(this=exp.Exists(this=exp.select("1").from_(derived).where(bad)))
+            cmp.replace(repl)
 
     def sequence_refs(self, ast: exp.Expr) -> None:
         """``seq.NEXTVAL`` / ``owner.seq.CURRVAL`` name a sequence, not a column, unless a
@@ -338,33 +381,51 @@ class Compiler:
         return dict(mapping)
 
     def convert_outer_joins(self, root: exp.Expr) -> None:
-        """Informix ``FROM a, OUTER b WHERE a.x = b.x``: conditions naming b join b (LEFT)."""
+        """Informix ``FROM a, OUTER b WHERE a.x = b.x``: conditions naming b join b (LEFT).
+
+        ``OUTER (b, c)`` makes a group: conditions among the group's tables only join them
+        (an inner join, or LEFT for ``OUTER c`` inside the group), conditions that also name
+        tables outside it join the group as a whole."""
         for sel in list(root.find_all(exp.Select)):
             joins = sel.args.get("joins") or []
-            outer = {j.this.alias_or_name: j for j in joins if j.meta.get("ifx_outer")}
-            if not outer:
+            outer_joins = [j for j in joins if j.meta.get("ifx_outer")]
+            if not outer_joins:
                 continue
             # An OUTER table is subordinate to every non-OUTER table of the FROM list, wherever
             # it is written: join it after all of them so its ON may name any of them.
-            joins = [j for j in joins if not j.meta.get("ifx_outer")] + list(outer.values())
+            joins = [j for j in joins if not j.meta.get("ifx_outer")] + outer_joins
             sel.set("joins", joins)
-            order = [j.this.alias_or_name for j in joins]
+            owner: dict[str, tuple[exp.Join, exp.Join | None]] = {}
+            for j in outer_joins:
+                if j.meta.get("ifx_group") and isinstance(j.this, exp.Subquery):
+                    first = j.this.this
+                    owner[first.alias_or_name] = (j, None)
+                    for member in first.args.get("joins") or []:
+                        owner[member.this.alias_or_name] = (j, member)
+                else:
+                    owner[j.this.alias_or_name] = (j, None)
             where = sel.args.get("where")
             conjuncts = list(where.this.flatten()) if isinstance(where, exp.Where) and isinstance(
                 where.this, exp.And) else ([where.this] if isinstance(where, exp.Where) else [])
             keep: list[exp.Expr] = []
-            conds: dict[str, list[exp.Expr]] = {a: [] for a in outer}
+            conds: dict[int, list[exp.Expr]] = {}
             for c in conjuncts:
                 tables = {col.table for col in c.find_all(exp.Column)}
-                targets = [a for a in order if a in outer and a in tables]
-                if targets:
-                    conds[targets[-1]].append(c)
-                else:
+                mine = [a for a in owner if a in tables]
+                if not mine:
                     keep.append(c)
-            for alias, join in outer.items():
-                on = exp.and_(*conds[alias]) if conds[alias] else exp.EQ(
-                    this=exp.Literal.number(1), expression=exp.Literal.number(1))
-                join.set("on", on)
+                    continue
+                group, member = owner[mine[-1]]
+                members = {a for a, (g, _) in owner.items() if g is group}
+                target = member if member is not None and tables <= members else group
+                conds.setdefault(id(target), []).append(c)
+            for group, member in owner.values():
+                for join in (group, member):
+                    if join is None or (join.args.get("on") is not None and id(join) not in conds):
+                        continue
+                    found = conds.get(id(join), [])
+                    join.set("on", exp.and_(*found) if found else exp.EQ(
+                        this=exp.Literal.number(1), expression=exp.Literal.number(1)))
             if keep:
                 sel.set("where", exp.Where(this=exp.and_(*keep)))
             else:
@@ -664,14 +725,12 @@ class Compiler:
         info = self.target(ast.this)
         alias = ast.this.alias or self._ident(ast.this.this)
         sets: list[tuple[ColumnInfo, exp.Expr]] = []
-        for assignment in ast.expressions:
-            if not isinstance(assignment, exp.EQ) or not isinstance(assignment.this, exp.Column):
-                raise not_implemented("UPDATE SET (list) = (list)")
-            name = self._ident(assignment.this)
+        for target, value in self.assignments(ast.expressions):
+            name = self._ident(target)
             col = info.by_name.get(name)
             if col is None:
                 raise EngineError(sc.NO_COLUMN, near=name)
-            sets.append((col, assignment.expression))
+            sets.append((col, value))
         where = ast.args.get("where")
         select = exp.Select(expressions=[e.copy() for _, e in sets]).from_(ast.this.copy())
         if where is not None:
@@ -684,6 +743,95 @@ class Compiler:
         if self._last_where is not None:
             sql += f" WHERE {self.generate(self._last_where)}"
         return Plan("update", StmtType.UPDATE, sql=sql, table=info, params=sub.params)
+
+    def assignments(self, items: list[exp.Expr]) -> list[tuple[exp.Expr, exp.Expr]]:
+        """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …): one (column, value) per column.
+        A parenthesised SELECT gives each column a scalar subquery of its own projection."""
+        out: list[tuple[exp.Expr, exp.Expr]] = []
+        for item in items:
+            if not isinstance(item, exp.EQ):
+                raise EngineError(sc.SYNTAX)
+            target, value = item.this, item.expression
+            if isinstance(target, exp.Column):
+                out.append((target, value))
+                continue
+            names = target.expressions if isinstance(target, (exp.Tuple, exp.Paren)) else []
+            if isinstance(target, exp.Paren):
+                names = [target.this]
+            if not names or not all(isinstance(n, exp.Column) for n in names):
+                raise EngineError(sc.SYNTAX)
+            if isinstance(value, (exp.Subquery, exp.Select)):
+                query = value.this if isinstance(value, exp.Subquery) else value
+                if not isinstance(query, exp.Select) or len(query.expressions) != len(names):
+                    raise EngineError(sc.INSERT_COUNT)
+                for i, name in enumerate(names):
+                    one = query.copy()
+                    one.set("expressions", [query.expressions[i].copy()])
+                    out.append((name, exp.Subquery(this=one)))
+                continue
+            values = value.expressions if isinstance(value, exp.Tuple) else (
+                [value.this] if isinstance(value, exp.Paren) else [value])
+            if len(values) != len(names):
+                raise EngineError(sc.INSERT_COUNT)
+            out.extend(zip(names, values, strict=True))
+        return out
+
+    def compile_merge(self, ast: exp.Merge) -> Plan:
+        """MERGE as the statements SQLite has: the WHEN MATCHED UPDATE (or DELETE) of the
+        target rows some source row matches, then the WHEN NOT MATCHED INSERT of the source
+        rows no target row matches. The update runs first so the rows just inserted are not
+        updated; a target row matched by two source rows is -284, as the scalar subquery of
+        its new value finds two rows."""
+        target, source, on = ast.this, ast.args.get("using"), ast.args.get("on")
+        if not isinstance(target, exp.Table) or source is None or on is None:
+            raise EngineError(sc.SYNTAX)
+        if any(True for _ in ast.find_all(exp.Placeholder)):
+            raise not_implemented("host variables in MERGE")
+        whens = ast.args.get("whens")
+        clauses = list(whens.expressions) if whens is not None else []
+        def is_delete(then: object) -> bool:
+            return isinstance(then, exp.Delete) or (
+                isinstance(then, exp.Var) and then.name.upper() == "DELETE")
+
+        kinds = [type(w.args.get("then")) for w in clauses]
+        if any(is_delete(w.args.get("then")) for w in clauses) and exp.Insert in kinds:
+            raise not_implemented("MERGE with both DELETE and INSERT")
+        parts: list[Plan] = []
+        matches = exp.select("1").from_(source.copy()).where(on.copy())
+        for when in sorted(clauses, key=lambda w: not w.args.get("matched")):
+            then = when.args.get("then")
+            if when.args.get("condition") is not None or when.args.get("source"):
+                raise not_implemented("MERGE WHEN … AND / BY SOURCE")
+            if when.args.get("matched") and isinstance(then, exp.Update):
+                sets = []
+                for col, value in self.assignments(then.expressions):
+                    one = exp.select(value.copy()).from_(source.copy()).where(on.copy())
+                    sets.append(exp.EQ(this=col, expression=exp.Subquery(this=one)))
+                update = exp.Update(this=target.copy(), expressions=sets,
+                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
+                parts.append(self.compile_update(update).finish(self.ctx))
+            elif when.args.get("matched") and is_delete(then):
+                delete = exp.Delete(this=target.copy(),
+                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
+                parts.append(self.compile_delete(delete).finish(self.ctx))
+            elif not when.args.get("matched") and isinstance(then, exp.Insert):
+                values = then.args.get("expression")
+                items = values.expressions if isinstance(values, exp.Tuple) else [values]
+                seen = exp.select("1").from_(target.copy()).where(on.copy())
+                select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
+                    exp.Not(this=exp.Exists(this=seen)))
+                into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"))
+                cols = then.this
+                if isinstance(cols, exp.Tuple):
+                    into = exp.Schema(this=into, expressions=list(cols.expressions))
+                parts.append(self.compile_insert(exp.Insert(this=into, expression=select))
+                             .finish(self.ctx))
+            else:
+                raise EngineError(sc.SYNTAX)
+        if not parts:
+            raise EngineError(sc.SYNTAX)
+        plan = Plan("merge", StmtType.UNKNOWN, table=parts[0].table, parts=parts)
+        return plan.finish(self.ctx)
 
     def compile_delete(self, ast: exp.Delete) -> Plan:
         info = self.target(ast.this)
