@@ -711,7 +711,7 @@ class ExprTranslator:
             raise EngineError(sc.NO_CONVERSION)
         return self.convert(inner, target, truncate=False)
 
-    def function(self, node: exp.Func) -> exp.Expr:
+    def function(self, node: exp.Func | exp.Window) -> exp.Expr:
         from .functions_sql import translate_function
 
         return translate_function(self, node)

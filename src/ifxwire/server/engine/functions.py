@@ -687,9 +687,11 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
 
     # Window functions too (SUM(x) OVER (…)): SQLite calls ``inverse`` as rows leave the
     # frame and ``value`` for each row's result.
-    conn.create_window_function("ifx_dsum", 1, agg(DecSum))
-    conn.create_window_function("ifx_davg", 1, agg(DecAvg))
-    conn.create_window_function("ifx_ivavg", 1, agg(IvAvg))
-    conn.create_window_function("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
-    conn.create_window_function("ifx_variance", 1, agg(lambda: FloatStat("variance")))
+    # (Python 3.11+; on 3.10 they are plain aggregates and such a window is -999.)
+    make = getattr(conn, "create_window_function", conn.create_aggregate)
+    make("ifx_dsum", 1, agg(DecSum))
+    make("ifx_davg", 1, agg(DecAvg))
+    make("ifx_ivavg", 1, agg(IvAvg))
+    make("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
+    make("ifx_variance", 1, agg(lambda: FloatStat("variance")))
     return slot

@@ -247,7 +247,7 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
 }
 
 
-def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
+def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:
     """Type and rewrite one function call."""
     if isinstance(node, exp.Anonymous):
         return _anonymous(tx, node)

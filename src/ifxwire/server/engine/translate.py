@@ -280,7 +280,7 @@ class Compiler:
                 raise EngineError(sc.SYNTAX)
             query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
             if isinstance(query, exp.SetOperation):
-                left = query
+                left: exp.Expr = query
                 while isinstance(left, (exp.SetOperation, exp.Subquery)):
                     left = left.left if isinstance(left, exp.SetOperation) else left.this
                 if not isinstance(left, exp.Select) or len(left.expressions) != 1:
@@ -816,6 +816,8 @@ class Compiler:
                 parts.append(self.compile_delete(delete).finish(self.ctx))
             elif not when.args.get("matched") and isinstance(then, exp.Insert):
                 values = then.args.get("expression")
+                if not isinstance(values, exp.Expr):
+                    raise EngineError(sc.SYNTAX)
                 items = values.expressions if isinstance(values, exp.Tuple) else [values]
                 seen = exp.select("1").from_(target.copy()).where(on.copy())
                 select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
