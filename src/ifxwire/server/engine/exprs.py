@@ -754,6 +754,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxUser: ExprTranslator.user,
     IfxSequenceRef: ExprTranslator.sequence,
     exp.Bracket: ExprTranslator.bracket,
+    exp.Mod: ExprTranslator.function,
     IfxDateTimeLit: ExprTranslator.dt_literal,
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,

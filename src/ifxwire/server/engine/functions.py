@@ -442,6 +442,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return state.dbname
         if option == "dbhostname":
             return state.hostname
+        if option == "dbservername":
+            return state.server_name
         if option in ("version", "onedb"):
             part = (args[0] if args else "full").lower()
             return version_part(state.version, part)
@@ -567,6 +569,11 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_seq(name: str, nextval: int) -> object:
         return slot.state.sequence_value(name, bool(nextval))
 
+    def ifx_fn(name: str, *args: object) -> object:
+        from .builtins import call
+
+        return call(name, *args)
+
     def ifx_hex(v: object) -> object:
         if v is None:
             return None
@@ -608,6 +615,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
         "ifx_hex": (1, ifx_hex, True),
+        "ifx_fn": (-1, ifx_fn, True),
         "ifx_seq": (2, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
     }

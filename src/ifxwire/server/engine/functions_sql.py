@@ -12,6 +12,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from ...protocol.codes import TimeUnit, TypeCode
+from . import builtins
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from .errors import EngineError, not_implemented
@@ -37,6 +38,7 @@ DBINFO_TYPES: dict[str, IfxType] = {
     "sessionid": it.INTEGER,
     "dbname": it.varchar(128),
     "dbhostname": it.varchar(128),
+    "dbservername": it.varchar(128),
     "version": it.varchar(128),
     "serial8": it.INT8,
     "bigserial": it.BIGINT,
@@ -126,9 +128,32 @@ def _args(tx: ExprTranslator, node: exp.Expr) -> list[exp.Expr]:
     return [tx.tx(a) for a in node.expressions]
 
 
+def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+    """A function of builtins.FUNCTIONS: arguments converted to its parameter types."""
+    name = str(node.this).upper()
+    params, result, _ = builtins.FUNCTIONS[name]
+    args = list(node.expressions)
+    if not (len(params) - (name in builtins.OPTIONAL_LAST) <= len(args) <= len(params)):
+        raise EngineError(sc.NO_ROUTINE, near=name.lower())
+    new = []
+    for arg, ptype in zip(args, params, strict=False):
+        value = tx.tx(arg)
+        if ptype is not None:
+            if ptype.code == T.DATE and ty(value).code == T.DATETIME and result.code == T.DATE:
+                raise not_implemented(f"{name} of a DATETIME")
+            if ptype.code == T.DATE and ty(value).code == T.DATETIME:
+                value = tx.convert(value, it.DATE, truncate=False)
+            else:
+                value = tx.convert(value, ptype, truncate=False)
+        new.append(value)
+    return typed(func("ifx_fn", exp.Literal.string(name), *new), result)
+
+
 def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     name = str(node.this).upper()
     handler = _ANON.get(name)
+    if handler is None and name in builtins.FUNCTIONS:
+        return _builtin(tx, node)
     if handler is None:
         expanded = tx.routine(str(node.this).lower(), list(node.expressions))
         if expanded is None:
@@ -222,6 +247,10 @@ def _schema_fn(result: IfxType, name: str) -> Callable[[ExprTranslator, exp.Anon
 
 _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "MDY": _mdy,
+    "SITENAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string("dbservername")),
+                                       it.varchar(128)),
+    "DBSERVERNAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string(
+        "dbservername")), it.varchar(128)),
     "WEEKDAY": _weekday,
     "DBINFO": _dbinfo,
     "TO_DATE": _to_date,
@@ -331,6 +360,8 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         return typed(node, t.nullable() if isinstance(node, exp.Abs) else it.INTEGER)
     if isinstance(node, (exp.Round, exp.Trunc)):
         inner = tx.tx(_arg(node))
+        if ty(inner).code in (T.DATE, T.DATETIME):
+            raise not_implemented(f"{node.sql_name()} of a date or datetime")
         places = node.args.get("decimals")
         digits = tx.convert(tx.tx(places), it.INTEGER) if isinstance(places, exp.Expr) else (
             exp.Literal.number(0))
@@ -398,7 +429,21 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, exp.CurrentTimestamp):
         t = it.datetime_type(U.YEAR, U.FRACTION3)
         return typed(func("ifx_current", keylit(t)), t)
+    # sqlglot has its own node for some functions Informix has under the same name (NVL2,
+    # ASIN, …): as an anonymous call, in argument order, they reach the handlers above.
+    name = node.sql_name().upper()
+    if name in _ANON or name in builtins.FUNCTIONS:
+        args = [v for k in node.arg_types for v in _flat(node.args.get(k))]
+        return _anonymous(tx, exp.Anonymous(this=name, expressions=args))
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())
+
+
+def _flat(value: object) -> list[exp.Expr]:
+    if isinstance(value, exp.Expr):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, exp.Expr)]
+    return []
 
 
 def _hex(tx: ExprTranslator, arg: exp.Expr) -> exp.Expr:

@@ -234,6 +234,7 @@ class Compiler:
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
+        self.niladic(ast)
         self.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
@@ -307,6 +308,13 @@ class Compiler:
                               exp.Is(this=cmp.this.copy(), expression=exp.Null()))
                 repl = exp.Not(this=exp.Exists(this=exp.select("1").from_(derived).where(bad)))
             cmp.replace(repl)
+
+    def niladic(self, ast: exp.Expr) -> None:
+        """SITENAME and DBSERVERNAME are functions written without parentheses."""
+        for col in list(ast.find_all(exp.Column)):
+            if not col.table and not col.this.quoted and col.name.upper() in (
+                    "SITENAME", "DBSERVERNAME"):
+                col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
 
     def sequence_refs(self, ast: exp.Expr) -> None:
         """``seq.NEXTVAL`` / ``owner.seq.CURRVAL`` name a sequence, not a column, unless a
