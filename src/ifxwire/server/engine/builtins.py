@@ -112,9 +112,9 @@ FUNCTIONS: dict[str, Entry] = {
     "BITOR": ([it.BIGINT, it.BIGINT], it.BIGINT, _bits(lambda a, b: a | b)),
     "BITXOR": ([it.BIGINT, it.BIGINT], it.BIGINT, _bits(lambda a, b: a ^ b)),
     "BITANDNOT": ([it.BIGINT, it.BIGINT], it.BIGINT, _bits(lambda a, b: a & ~b)),
-    "BITNOT": ([it.BIGINT], it.BIGINT, lambda a: ~int(a)),  # type: ignore[call-overload]
-    "DEGREES": ([it.FLOAT], it.FLOAT, lambda x: math.degrees(float(x))),  # type: ignore[arg-type]
-    "RADIANS": ([it.FLOAT], it.FLOAT, lambda x: math.radians(float(x))),  # type: ignore[arg-type]
+    "BITNOT": ([it.BIGINT], it.BIGINT, lambda a: ~int(a)),
+    "DEGREES": ([it.FLOAT], it.FLOAT, lambda x: math.degrees(float(x))),
+    "RADIANS": ([it.FLOAT], it.FLOAT, lambda x: math.radians(float(x))),
 }
 # Functions whose last argument may be left out.
 OPTIONAL_LAST = {"ROOT"}
