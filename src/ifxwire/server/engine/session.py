@@ -126,6 +126,8 @@ class EngineSession:
         self.temp_tables: dict[str, cat.TableInfo] = {}
         self._currvals: dict[tuple[str, int], int] = {}
         self.role: str | None = None
+        self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
+        self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
         self._temp_serials: dict[tuple[str, str], int] = {}
         self._local_plans: dict[tuple[object, ...], Plan] = {}
         self._schema: cat.Schema | None = None
@@ -180,6 +182,13 @@ class EngineSession:
             self.engine.detach_session(name, self.session_id)
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
                               message=f"cannot open database: {e}") from None
+        level = access.database_level(conn, self.user, meta.get("owner", "informix"))
+        if level is None:
+            self.engine.checkin(name, conn, slot)
+            self.engine.detach_session(name, self.session_id)
+            raise EngineError(sc.NO_CONNECT)
+        self._db_level = level
+        self._privs = None
         self.conn = conn
         self._slot = slot
         self.database = name
@@ -263,6 +272,25 @@ class EngineSession:
         value = self.engine.sequences.next(self._db_path(), seq)
         self._currvals[key] = value
         return value
+
+    def privileges(self) -> access.Privileges:
+        """The user's table privileges, read again when the schema (or a grant) changes."""
+        assert self.conn is not None
+        key = (self._incarnation, self._schema_version(), self.role)
+        if self._privs is None or self._privs[0] != key:
+            self._privs = (key, access.Privileges(self.conn, self.user, self.role))
+            owner = cat.meta(self.conn).get("owner", "informix")
+            self._db_level = access.database_level(self.conn, self.user, owner) or "C"
+        return self._privs[1]
+
+    def _check_privileges(self, plan: Plan) -> None:
+        if self._db_level == "D" or self.conn is None:
+            return
+        privs = self.privileges()
+        for part in plan.parts or [plan]:
+            target = part.table.name if part.table is not None else None
+            access.check_plan(privs, self.user, part.kind, list(part.tables) or (
+                [target] if target else []), target)
 
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:
@@ -420,6 +448,7 @@ class EngineSession:
             return self._statement(plan.stmt)
         if self.database is None and plan.kind != "query":
             raise EngineError(sc.NO_DB_SELECTED)
+        self._check_privileges(plan)
         bound = self._bind(plan, params)
         self._start_statement()
         if plan.kind == "query":
@@ -438,6 +467,7 @@ class EngineSession:
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
         try:
             self._check_current(stmt)
+            self._check_privileges(plan)
             bound = self._bind(plan, params)
             self._start_statement()
             return self._rows(plan, bound)
@@ -772,6 +802,9 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
+        if self._db_level != "D":  # a DBA stays one for the session (checked at open)
+            self.privileges()  # refreshes the level after GRANT/REVOKE
+            access.check_ddl(self, self._db_level, kind, spec)
         dc = self._ddl_context()
         handlers = {
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,

@@ -42,6 +42,15 @@ NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
 
+# --- privileges -----------------------------------------------------------------------------------
+NO_SELECT = -272  # [cat] "No SELECT permission."
+NO_UPDATE = -273  # [cat] "No UPDATE permission."
+NO_DELETE = -274  # [cat] "No DELETE permission."
+NO_INSERT = -275  # [cat] "No INSERT permission."
+NO_CONNECT = -387  # [cat] "No connect permission."
+NO_RESOURCE = -388  # [cat] "No resource permission."
+NO_DBA = -389  # [cat] "No DBA permission."
+
 # --- roles ----------------------------------------------------------------------------------------
 NO_ROLE = -19805  # [guess] role unknown, or not granted to the user (SET ROLE)
 ROLE_EXISTS = -19806  # [guess] CREATE ROLE of a name already a user or role
@@ -136,6 +145,13 @@ MESSAGES: dict[int, str] = {
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
     TYPE_NOT_FOUND: "Type (%s) not found.",
     NOT_IMPLEMENTED: "Not implemented yet.",
+    NO_SELECT: "No SELECT permission for (%s).",
+    NO_UPDATE: "No UPDATE permission for (%s).",
+    NO_DELETE: "No DELETE permission for (%s).",
+    NO_INSERT: "No INSERT permission for (%s).",
+    NO_CONNECT: "No connect permission.",
+    NO_RESOURCE: "No resource permission.",
+    NO_DBA: "No DBA permission.",
     NO_ROLE: "Role (%s) does not exist or is not granted to you.",
     ROLE_EXISTS: "Role or user (%s) already exists in the database.",
     CURRVAL_UNDEFINED: "Sequence (%s) CURRVAL is not yet defined in this session.",

@@ -137,6 +137,8 @@ class Compiler:
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
+        for part in plan.parts:
+            part.tables = dict(self.tables)
         return plan
 
     def _compile(self, sql: str) -> Plan:
