@@ -105,6 +105,11 @@ class Engine:
         conn.execute("PRAGMA case_sensitive_like = ON")
         return conn
 
+    def readonly_uri(self, name: str) -> str:
+        """A database file as a read-only SQLite URI (for cross-database reads)."""
+        return "file:" + urllib.request.pathname2url(os.path.abspath(self.path(name))) + (
+            "?mode=ro")
+
     def sysmaster_uri(self) -> str:
         """sysmaster as every session attaches it: read-only.
 

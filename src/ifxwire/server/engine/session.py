@@ -125,6 +125,7 @@ class EngineSession:
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
         self.temp_tables: dict[str, cat.TableInfo] = {}
         self._currvals: dict[tuple[str, int], int] = {}
+        self._attached: dict[str, cat.Schema] = {}
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
         self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
@@ -224,6 +225,11 @@ class EngineSession:
             for cur in list(self._cursors):
                 cur.close()
             self._cursors.clear()
+            for db in list(self._attached):
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute(f"DETACH DATABASE {cat.quote('ifxdb_' + db)}")
+                self.engine.detach_session(db, self.session_id)
+            self._attached.clear()
             assert self.database is not None and self._slot is not None
             self.engine.checkin(self.database, self.conn, self._slot)
             self._slot = None
@@ -328,13 +334,40 @@ class EngineSession:
             if db != "sysmaster":
                 if not self.engine.exists(db):
                     raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db)
-                raise not_implemented("cross-database queries")
+                return self._lookup(self._other_database(db), name, owner, False)
             return self._lookup(self.sysmaster_schema(), name, owner, True)
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         if owner is None and name in self.temp_tables:
             return self.temp_tables[name]
         return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
+
+    def _other_database(self, db: str) -> cat.Schema:
+        """``db:table``: another database of this server, attached read-only to the session's
+        connection (so a write transaction here never locks it) until the database closes.
+        SQLite cannot attach inside a transaction: a first reference to a database there is
+        refused (-999); reading it once before BEGIN WORK attaches it."""
+        schema = self._attached.get(db)
+        if schema is not None:
+            return schema
+        if self.conn is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if self.conn.in_transaction:
+            raise not_implemented(f"a first reference to database {db} inside a transaction")
+        self.engine.attach_session(db, self.session_id, False)
+        alias = "ifxdb_" + db
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {cat.quote(alias)}",
+                              (self.engine.readonly_uri(db),))
+            schema = cat.load_schema(self.conn, alias)
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute(f"DETACH DATABASE {cat.quote(alias)}")
+            self.engine.detach_session(db, self.session_id)
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db,
+                              message=f"cannot open database {db}: {e}") from None
+        self._attached[db] = schema
+        return schema
 
     def routine(self, name: str) -> Routine | None:
         if self.database is None:
@@ -371,7 +404,9 @@ class EngineSession:
         else:
             key = (None, delim, ctx.dbdate, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
-        plan = self._local_plans.get(key) if local else self.engine.cached_plan(key)
+        plan = self._local_plans.get(key)
+        if plan is None and not local:
+            plan = self.engine.cached_plan(key)
         if plan is None:
             try:
                 plan = Compiler(self, ctx, delim).compile(sql)
@@ -382,7 +417,7 @@ class EngineSession:
             except Exception as e:
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {e!r}"
                                   ) from None
-            if local:
+            if local or plan.other_databases:
                 self._local_plans[key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)

@@ -68,6 +68,7 @@ class Plan:
     loaders: list[Callable[[object], object] | None] = field(default_factory=list)
     param_convs: list[Callable[[object], object]] = field(default_factory=list)
     session_dependent: bool = False
+    other_databases: bool = False  # reads tables of databases this session attached
     for_update: bool = False
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
@@ -129,6 +130,7 @@ class Compiler:
         self.outputs: dict[int, list[tuple[str, IfxType]]] = {}
         self.envs: dict[int, dict[str, dict[str, IfxType]]] = {}
         self.session_dependent = False
+        self.other_databases = False
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
         self.for_update = False
         self.tables: dict[str, tuple[object, ...]] = {}
@@ -137,6 +139,7 @@ class Compiler:
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
+        plan.other_databases = self.other_databases
         for part in plan.parts:
             part.tables = dict(self.tables)
         return plan
@@ -386,6 +389,8 @@ class Compiler:
                     new.set(key, table.args[key])
             new.meta["ifx_table"] = info
             self.remember(info)
+            if info.schema.startswith("ifxdb_"):
+                self.other_databases = True
             table.replace(new)
             mapping.setdefault(info.schema, {})[info.name] = {c.name: "INT" for c in info.columns}
         return dict(mapping)
@@ -633,6 +638,8 @@ class Compiler:
         info = self.lookup.resolve(node.name.lower() if not node.this.quoted else node.name,
                                    owner.name if owner else None, db.name if db else None, 0)
         self.remember(info)
+        if info.schema.startswith("ifxdb_"):
+            raise not_implemented("INSERT/UPDATE/DELETE in another database")
         if info.kind == "V":
             raise not_implemented("INSERT/UPDATE/DELETE on a view")
         if info.kind != "T":
