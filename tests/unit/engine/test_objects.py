@@ -122,3 +122,23 @@ def test_roles(db: Sql) -> None:
     assert db.s.role == "clerk"
     db.run("DROP ROLE clerk")
     assert db.rows("SELECT * FROM sysroleauth") == []
+
+
+def test_old_database_files_gain_the_new_catalog_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    eng = Engine(tmp_path / "d")
+    db = Sql(eng.session("informix", {}))
+    db.run("CREATE DATABASE old WITH LOG")
+    db.run("CREATE TABLE t (a INT)")
+    db.s.close()
+    conn = eng.connect("old")
+    conn.execute("DROP TABLE syssequences")  # as a file made before sequences existed
+    conn.execute("DELETE FROM systables WHERE tabname = 'syssequences'")
+    conn.close()
+    eng.close()
+    eng = Engine(tmp_path / "d")
+    db = session_on(eng, "old")
+    db.run("CREATE SEQUENCE s")
+    assert db.one("SELECT s.NEXTVAL FROM systables WHERE tabid = 1") == 1
+    assert db.one("SELECT COUNT(*) FROM systables WHERE tabname = 'syssequences'") == 1
+    db.s.close()
+    eng.close()

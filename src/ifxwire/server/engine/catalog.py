@@ -281,6 +281,26 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     conn.execute("INSERT INTO _ifx_serial VALUES (0, 'tabid', ?)", (USER_TABID_START,))
 
 
+def upgrade_catalog(conn: sqlite3.Connection) -> None:
+    """Add the catalog tables a database file made by an older ifxwire-server lacks
+    (syssequences, sysroleauth, …), so old --data directories keep opening."""
+    have = {str(r[0]) for r in conn.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+    missing = [(tabid, name, cols) for tabid, name, cols in CATALOG_TABLES if name not in have]
+    if not missing:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for tabid, name, cols in missing:
+            conn.execute(f"CREATE TABLE main.{quote(name)} ({sqlite_column_defs(cols)})")
+            insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols])
+            insert_columns(conn, tabid, list(cols))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str, tabtype: str,
                      types: list[IfxType], today: int | None = None) -> None:
     conn.execute(

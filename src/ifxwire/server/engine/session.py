@@ -178,6 +178,8 @@ class EngineSession:
                               message=f"cannot open database: {e}") from None
         try:
             meta = cat.meta(conn)
+            if name != "sysmaster":
+                cat.upgrade_catalog(conn)
         except sqlite3.Error as e:
             conn.close()  # not an ifxwire database file: never back into the pool
             self.engine.detach_session(name, self.session_id)
