@@ -35,12 +35,20 @@ def _check_options(seq: SequenceInfo) -> None:
         raise EngineError(sc.SEQUENCE_OPTIONS, near=seq.name)
 
 
+def _name_free(dc: DdlContext, name: str, if_not_exists: bool) -> bool:
+    """Tables, views, sequences and synonyms share one name space (systables): False when
+    ``name`` is taken and IF NOT EXISTS was given, -310 when taken otherwise."""
+    if _exists(dc, name) or name in dc.schema.sequences or name in dc.schema.synonyms:
+        if if_not_exists:
+            return False
+        raise EngineError(sc.TABLE_EXISTS, near=name)
+    return True
+
+
 def create_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
     name = spec.name.name
-    if _exists(dc, name) or name in dc.schema.sequences or name in dc.schema.synonyms:
-        if spec.if_exists:
-            return
-        raise EngineError(sc.TABLE_EXISTS, near=name)
+    if not _name_free(dc, name, spec.if_exists):
+        return
     inc = 1 if spec.increment is None else spec.increment
     maxv = spec.maxvalue if spec.maxvalue is not None and not spec.nomaxvalue else (
         INT8_MAX if inc > 0 else -1)
@@ -197,10 +205,8 @@ class SequenceCounters:
 # ---- synonyms ---------------------------------------------------------------------------------
 def create_synonym(dc: DdlContext, spec: SynonymSpec) -> None:
     name = spec.name.name
-    if _exists(dc, name) or name in dc.schema.synonyms or name in dc.schema.sequences:
-        if spec.if_exists:
-            return
-        raise EngineError(sc.TABLE_EXISTS, near=name)
+    if not _name_free(dc, name, spec.if_exists):
+        return
     target = spec.target
     assert target is not None
     btabid: int | None = None
