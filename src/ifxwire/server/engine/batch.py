@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 # previous statement's serial and row count, serial counters, raised errors): an INSERT that
 # calls one is never batched, so each row sees its own execution.
 _PER_EXECUTION = re.compile(
-    r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error|ifx_spl)\(", re.IGNORECASE)
+    r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error|ifx_seq|ifx_spl)\(",
+    re.IGNORECASE)
 
 
 def can_batch(self: EngineSession, stmt: Prepared) -> bool:

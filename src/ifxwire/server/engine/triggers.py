@@ -268,10 +268,7 @@ def load_triggers(conn: sqlite3.Connection, prefix: str) -> dict[str, list[Trigg
 
 
 def create_trigger(dc: Any, spec: CreateTrigger) -> None:
-    from .spl.catalog import ensure_tables
-
     conn = dc.conn
-    ensure_tables(conn)
     trig = spec.trigger
     info = dc.resolve(trig.table, None, None, 0)
     if info.temp or info.kind not in ("T", "V") or info.tabid < 100:
@@ -542,9 +539,14 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
     schema_of = getattr(lookup, "current_schema", None)
     if schema_of is None:
         return None
+    if target.args.get("catalog") is not None:
+        return None  # another database's view: no INSTEAD OF triggers run there
     owner = target.args.get("db")
-    info = lookup.resolve(target.name.lower() if not target.this.quoted else target.name,
-                          owner.name if owner else None, None, 0)
+    try:
+        info = lookup.resolve(target.name.lower() if not target.this.quoted else target.name,
+                              owner.name if owner else None, None, 0)
+    except EngineError:
+        return None  # the ordinary path reports it
     if info.kind != "V":
         return None
     kind = "insert" if isinstance(ast, exp.Insert) else (

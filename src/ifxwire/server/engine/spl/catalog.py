@@ -24,7 +24,7 @@ from ..errors import EngineError
 from ..ifxtypes import IfxType
 from ..routines import Routine
 from . import ast as a
-from .tables import PRIVATE_DDL, chunks
+from .tables import chunks
 
 
 @dataclass
@@ -44,29 +44,6 @@ class DropRoutine:
     specific: bool = False  # DROP SPECIFIC FUNCTION specific_name
     if_exists: bool = False
     extra: list[str] = field(default_factory=list)
-
-
-def ensure_tables(conn: sqlite3.Connection) -> None:
-    """Databases created by older ifxwire versions get the catalog tables and columns that
-    routines and triggers need on first use (the new columns are NULL in old rows)."""
-    from ..catalog import CATALOG_TABLES, insert_columns, insert_table_row, sqlite_column_defs
-
-    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    for ddl in PRIVATE_DDL:
-        conn.execute(ddl)
-    for tabid, name, cols in CATALOG_TABLES:
-        if name not in have:
-            conn.execute(f"CREATE TABLE {quote(name)} ({sqlite_column_defs(cols)})")
-            insert_table_row(conn, tabid, name, "informix", "T", [c[1] for c in cols])
-            insert_columns(conn, tabid, cols)
-            continue
-        present = {r[1] for r in conn.execute(f"PRAGMA table_info({quote(name)})")}
-        missing = [(n, ty) for n, ty in cols if n not in present]
-        for n, ty in missing:
-            conn.execute(f"ALTER TABLE {quote(name)} ADD COLUMN {quote(n)} {ty.sqlite_decl}")
-        if missing:
-            insert_columns(conn, tabid, missing, len(cols) - len(missing) + 1)
-            conn.execute("UPDATE systables SET ncols = ? WHERE tabid = ?", (len(cols), tabid))
 
 
 # ---- loading --------------------------------------------------------------------------------
@@ -147,7 +124,6 @@ def create_routine(dc: object, cr: CreateRoutine) -> None:
     assert isinstance(dc, DdlContext)
     h = cr.header
     conn = dc.conn
-    ensure_tables(conn)
     params: list[tuple[str, IfxType]] = []
     for p in h.params:
         ty = p.type

@@ -64,6 +64,7 @@ SPL_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
 
 # Private bookkeeping: the parsed header of each routine and trigger (JSON), so loading a
 # schema does not re-parse every CREATE text.
+PRIVATE_TABLES = ("_ifx_proc", "_ifx_trig")
 PRIVATE_DDL = (
     "CREATE TABLE IF NOT EXISTS _ifx_proc (procid INTEGER PRIMARY KEY, meta TEXT)",
     "CREATE TABLE IF NOT EXISTS _ifx_trig (trigid INTEGER PRIMARY KEY, tabname TEXT, "
