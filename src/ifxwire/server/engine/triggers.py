@@ -216,7 +216,7 @@ def _action(sp: Any, table: str, each_row: bool) -> Action:
         first = sp.toks[lo].text.upper()
         if first == "EXECUTE":
             sp.i = lo
-            call = sp.execute_call(in_foreach=False)
+            call = sp.execute_call()
             if sp.i != hi:
                 raise sp.error()
             if call.into and not each_row:

@@ -36,8 +36,6 @@ _SQL_WORDS = frozenset((
     "SAVEPOINT", "RELEASE", "DATABASE", "CLOSE", "LOAD", "UNLOAD",
 ))
 _LOOP_KINDS = ("FOR", "WHILE", "FOREACH", "LOOP")
-_END_WORDS = {"IF", "FOR", "WHILE", "FOREACH", "LOOP", "EXCEPTION", "CASE", "PROCEDURE",
-              "FUNCTION"}
 
 
 class SplParser(TokenCursor):
@@ -422,7 +420,7 @@ class SplParser(TokenCursor):
             if not self.eat("FOR"):
                 raise not_implemented("FOREACH over a prepared statement")
         if self.word() == "EXECUTE":
-            call = self.execute_call(in_foreach=True)
+            call = self.execute_call()
             node.call = call
             node.into = call.into
             if not node.into:
@@ -511,11 +509,11 @@ class SplParser(TokenCursor):
             node.expr = self.expr()
             self.semicolon()
             return node
-        spec = self.execute_call(in_foreach=False)
+        spec = self.execute_call()
         self.semicolon()
         return spec
 
-    def execute_call(self, in_foreach: bool) -> a.CallSpec:
+    def execute_call(self) -> a.CallSpec:
         pos = self.pos()
         self.expect("EXECUTE")
         kind = self.word()
