@@ -148,8 +148,10 @@ class Runtime:
                 row = body.block.scope.get(alias)
                 if row is not None and routine.trigger_table:
                     row.like = (None, routine.trigger_table, "")
+            # LIKE types are read once per parse: a changed table is a new schema, whose
+            # routines are parsed again.
+            self._resolve_likes(body.block)
             routine.parsed = body
-        self._resolve_likes(body.block)
         return body
 
     def _resolve_likes(self, blk: a.Block) -> None:
