@@ -28,6 +28,7 @@ from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
 from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
+from ..types.blobs import descriptor_size
 from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
 from .binds import bind_message
@@ -149,7 +150,9 @@ class Cursor:
                 if descriptor is not None:
                     w = Writer()
                     m.put_fetchblob(w, sid, descriptor)
-                    groups.append((bytes(w.buf), conn._reply()))
+                    # The data may not exceed the size the descriptor announced.
+                    limit = max(descriptor_size(descriptor), 0)
+                    groups.append((bytes(w.buf), conn._reply(blob_limit=limit)))
         return groups
 
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
@@ -306,7 +309,7 @@ class Cursor:
                 _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
                 _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
             ]
-            reply = conn._reply(self._decoder(p))
+            reply = conn._reply(self._decoder(p), p)
             groups.append((b"".join(parts), reply))
             return groups, begin, reply, None
         reply = conn._reply()
@@ -509,7 +512,7 @@ class Cursor:
         """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""
         p = self._result.prepared
         assert p is not None
-        reply = self.connection._reply(self._decoder(p))
+        reply = self.connection._reply(self._decoder(p), p)
         group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
         return group, reply
 

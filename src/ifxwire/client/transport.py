@@ -10,12 +10,18 @@ first read after it, so a connection that only connects and closes never zeroes 
 
 Every failure here is reported as a PEP 249 ``OperationalError`` (SQLSTATE 08006): the caller
 only has to mark the connection broken.
+
+Until ``logged_in`` the transport works against one deadline, ``connect_timeout`` after the
+TCP connect began: the TCP connect, the TLS handshake and every send and receive of the login
+exchange get only the time that is left, so a server that accepts the connection and then
+says nothing (or one byte a second) fails the connect in time (08001).
 """
 
 from __future__ import annotations
 
 import contextlib
 import socket
+import time
 from typing import TYPE_CHECKING
 
 from ..errors import OperationalError, connection_lost
@@ -39,28 +45,71 @@ LOGIN_BUFFER = 4096
 class Transport:
     """One connected socket plus the receive buffer (``buf[start:end]`` is unparsed data)."""
 
-    __slots__ = ("buf", "end", "min_free", "sock", "start", "view")
+    __slots__ = (
+        "buf",
+        "deadline",
+        "end",
+        "login_timeout",
+        "min_free",
+        "peer",
+        "sock",
+        "start",
+        "view",
+    )
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(
+        self,
+        sock: socket.socket,
+        deadline: float = 0.0,
+        login_timeout: float | None = None,
+        peer: str = "",
+    ) -> None:
         self.sock = sock
         self.buf = bytearray(LOGIN_BUFFER)
         self.view = memoryview(self.buf)
         self.start = 0
         self.end = 0
         self.min_free = 1  # MIN_FREE once logged in
+        #: time.monotonic() by which the login must be done; 0 once logged in (or no limit).
+        self.deadline = deadline
+        self.login_timeout = login_timeout
+        self.peer = peer
 
-    def logged_in(self) -> None:
-        """From now on keep MIN_FREE bytes free: the next read grows the buffer to its
-        working size (INITIAL_BUFFER) for result sets."""
+    def logged_in(self, read_timeout: float | None = None) -> None:
+        """The login is done: from now on each receive waits at most ``read_timeout``, and
+        MIN_FREE bytes are kept free, so the next read grows the buffer to its working size
+        (INITIAL_BUFFER) for result sets."""
         self.min_free = MIN_FREE
+        if self.deadline:
+            self.deadline = 0.0
+            self.settimeout(read_timeout)
+
+    def _login_time_left(self) -> None:
+        """Give the socket what is left of the login deadline, or fail if nothing is."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise self._timed_out()
+        self.sock.settimeout(left)
+
+    def _timed_out(self) -> OperationalError:
+        where = f" with {self.peer}" if self.peer else ""
+        return OperationalError(
+            f"the login{where} did not complete within connect_timeout={self.login_timeout} s "
+            "(the server accepted the connection but did not answer in time)",
+            sqlstate="08001",
+        )
 
     # ------------------------------------------------------------------ sending
 
     def send(self, data: bytes | bytearray) -> None:
         """One ``sendall`` per call: callers pass whole request groups (or several)."""
         try:
+            if self.deadline:
+                self._login_time_left()
             self.sock.sendall(data)
         except TimeoutError:
+            if self.deadline:
+                raise self._timed_out() from None
             raise connection_lost("timed out while sending") from None
         except OSError as exc:
             raise connection_lost(f"send failed: {exc}") from None
@@ -82,14 +131,21 @@ class Transport:
             pending = end - start
             wanted = max(need, pending + min_free)
             if wanted > size:
-                self._replace(max(wanted, size * 2, INITIAL_BUFFER), start, end)
+                # At most double per receive: what a length field claims is only allocated
+                # as its bytes arrive, so a lying length costs memory in proportion to what
+                # the server really sent (the reply parser bounds the claims themselves).
+                self._replace(max(min(wanted, size * 2), INITIAL_BUFFER), start, end)
             elif start:
                 self.buf[0:pending] = self.buf[start:end]
             self.start, self.end = 0, pending
             end = pending
         try:
+            if self.deadline:
+                self._login_time_left()
             n = self.sock.recv_into(self.view[end:])
         except TimeoutError:
+            if self.deadline:
+                raise self._timed_out() from None
             raise connection_lost("timed out waiting for the server's reply") from None
         except OSError as exc:
             raise connection_lost(f"receive failed: {exc}") from None
@@ -157,39 +213,56 @@ def open_transport(
     tls: bool | ssl.SSLContext,
     server_hostname: str | None = None,
 ) -> Transport:
-    """Connect (and wrap in TLS before any SQLI byte: Informix has no STARTTLS)."""
+    """Connect (and wrap in TLS before any SQLI byte: Informix has no STARTTLS).
+
+    ``connect_timeout`` bounds the TCP connect, the TLS handshake and the login that follows
+    together (see Transport); ``read_timeout`` applies once ``Transport.logged_in`` is called.
+    Host name resolution is not bounded: ``getaddrinfo`` cannot be interrupted.
+    """
+    deadline = 0.0 if connect_timeout is None else time.monotonic() + connect_timeout
+    where = f"{host}:{port}"
     try:
         sock = _connect(host, port, connect_timeout)
     except TimeoutError:
         raise OperationalError(
-            f"could not connect to {host}:{port}: timed out after {connect_timeout} s",
+            f"could not connect to {where}: timed out after {connect_timeout} s",
             sqlstate="08001",
         ) from None
     except OSError as exc:
-        raise OperationalError(
-            f"could not connect to {host}:{port}: {exc}", sqlstate="08001"
-        ) from None
+        raise OperationalError(f"could not connect to {where}: {exc}", sqlstate="08001") from None
     try:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if keepalive:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         if tls:
-            sock = _wrap_tls(sock, tls, server_hostname or host, f"{host}:{port}")
-        sock.settimeout(read_timeout)
+            if deadline:
+                sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            sock = _wrap_tls(sock, tls, server_hostname or host, where, connect_timeout)
+        sock.settimeout(read_timeout if not deadline else max(deadline - time.monotonic(), 0.001))
     except OSError as exc:
         sock.close()
-        raise OperationalError(f"could not set up {host}:{port}: {exc}", sqlstate="08001") from None
-    return Transport(sock)
+        raise OperationalError(f"could not set up {where}: {exc}", sqlstate="08001") from None
+    return Transport(sock, deadline, connect_timeout, where)
 
 
 def _wrap_tls(
-    sock: socket.socket, tls: bool | ssl.SSLContext, hostname: str, where: str
+    sock: socket.socket,
+    tls: bool | ssl.SSLContext,
+    hostname: str,
+    where: str,
+    timeout: float | None,
 ) -> socket.socket:
     import ssl  # only TLS users pay for importing it
 
     ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
     try:
         return ctx.wrap_socket(sock, server_hostname=hostname)
+    except TimeoutError:
+        sock.close()
+        raise OperationalError(
+            f"TLS handshake with {where} did not complete within connect_timeout={timeout} s",
+            sqlstate="08001",
+        ) from None
     except ssl.SSLError as exc:
         sock.close()
         raise OperationalError(

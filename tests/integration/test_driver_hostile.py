@@ -1,0 +1,252 @@
+"""The driver against a hostile or broken server: lengths that lie, replies that never end.
+
+Every scenario is staged by the scripted ``FakeServer`` (conftest.py), which answers chosen
+request groups with crafted bytes. Each test checks what docs/DRIVER.md ("Guarantees under a
+hostile or broken server") promises: a PEP 249 error naming the message, the field and the
+offset; the connection marked broken; memory bounded (tracemalloc) and no wait for bytes the
+description cannot justify. Sync and ``ifxwire.aio`` run the same scenarios; the accelerated
+and pure paths are covered by the two runs of the suite (scripts/test.sh).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+import tracemalloc
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+import ifxwire.aio as aio
+from ifxwire.protocol import messages as m
+from ifxwire.protocol.codes import CLIENT_PROTOCOLS, SERVER_PROTOCOLS, Msg, StmtType, TypeCode
+from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.protocol.wire import Writer
+from ifxwire.types.blobs import server_descriptor
+
+FakeServer = Any
+SQL = "SELECT a FROM t"
+LAYOUT = m.Layout.negotiate(SERVER_PROTOCOLS, CLIENT_PROTOCOLS)
+#: Peak traced allocation a refused reply may cost (the receive buffer is 256 KiB).
+MEMORY_BOUND = 8 * 1024 * 1024
+
+
+def int_col(name: str) -> ColumnDesc:
+    return ColumnDesc(name, TypeCode.INTEGER, 4)
+
+
+def tuple_msg(payload: bytes, size: int | None = None) -> bytes:
+    n = len(payload) if size is None else size
+    return struct.pack(">Hhi", Msg.TUPLE, 0, n) + payload + b"\0" * (len(payload) & 1)
+
+
+def answer_fetch(fake: FakeServer, reply: bytes) -> None:
+    """Answer the OPEN/NFETCH group of ``SQL`` with ``reply`` (the PREPARE is answered by the
+    fake itself, describing one INTEGER column)."""
+    fake.results[SQL] = ([int_col("a")], [(1,)])
+
+    def hook(group: list[m.ClientMsg]) -> bytes | None:
+        if any(msg.code == Msg.NFETCH for msg in group):
+            return reply
+        return None
+
+    fake.hook = hook
+
+
+def answer_prepare(fake: FakeServer, reply: bytes) -> None:
+    def hook(group: list[m.ClientMsg]) -> bytes | None:
+        if any(msg.code == Msg.PREPARE for msg in group):
+            return reply
+        return None
+
+    fake.hook = hook
+
+
+#: Where SQ_DESCRIBE's column count sits: code, type, id, cost, tuple size (i32 with bit 69).
+DESCRIBE_COUNT_AT = 2 + 2 + 2 + 4 + (4 if LAYOUT.large_tuple else 2)
+
+
+def describe(columns: list[ColumnDesc], tuple_size: int | None = None) -> bytes:
+    w = Writer()
+    size = sum(c.enclen for c in columns) if tuple_size is None else tuple_size
+    m.put_describe(w, StmtType.SELECT, 0, columns, size, LAYOUT)
+    return bytes(w.buf)
+
+
+# The same scenario through the sync driver and through ifxwire.aio: each returns the exception
+# the statement raised and whether the connection is marked broken afterwards. The read
+# timeout only turns a driver that waits for bytes it should have refused into a failure
+# (the expected error is the 08S01 refusal, raised at once, not the 08006 timeout).
+READ_TIMEOUT = 5.0
+
+
+def sync_select(fake: FakeServer, **kw: Any) -> tuple[BaseException, bool]:
+    kw.setdefault("read_timeout", READ_TIMEOUT)
+    conn = ifxwire.connect(**fake.kwargs(**kw))
+    try:
+        with pytest.raises(ifxwire.Error) as info:
+            conn.cursor().execute(SQL).fetchall()
+        return info.value, conn.broken
+    finally:
+        conn.close()
+
+
+def aio_select(fake: FakeServer, **kw: Any) -> tuple[BaseException, bool]:
+    kw.setdefault("read_timeout", READ_TIMEOUT)
+
+    async def go() -> tuple[BaseException, bool]:
+        conn = await aio.connect(**fake.kwargs(**kw))
+        try:
+            with pytest.raises(ifxwire.Error) as info:
+                cur = await conn.execute(SQL)
+                await cur.fetchall()
+            return info.value, conn.broken
+        finally:
+            await conn.close()
+
+    return asyncio.run(asyncio.wait_for(go(), 30))
+
+
+DRIVERS = {"sync": sync_select, "aio": aio_select}
+
+
+@pytest.fixture(params=sorted(DRIVERS))
+def select(request: pytest.FixtureRequest) -> Callable[..., tuple[BaseException, bool]]:
+    return DRIVERS[request.param]
+
+
+@pytest.fixture()
+def traced() -> Iterator[Callable[[], int]]:
+    """tracemalloc running for the test; call the fixture's value for the peak so far."""
+    tracemalloc.start()
+    try:
+        yield lambda: tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def assert_refused(exc: BaseException, broken: bool, *words: str) -> None:
+    assert isinstance(exc, ifxwire.OperationalError), repr(exc)
+    assert exc.sqlstate == "08S01"
+    text = str(exc)
+    for word in (*words, "offset"):
+        assert word in text, text
+    assert broken
+
+
+# ------------------------------------------------------------------------------------------
+# Defect 1: unbounded lengths
+# ------------------------------------------------------------------------------------------
+
+
+def test_tuple_claiming_2gb_is_refused_before_its_bytes(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]], traced: Any
+) -> None:
+    # read_timeout None: a driver that waited for the claimed bytes would hang forever.
+    answer_fetch(fake, tuple_msg(b"\0\0\0\1" * 25, size=0x7FFFFFF0))
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_TUPLE", "size field 2147483632", "4 bytes")
+    assert traced() < MEMORY_BOUND
+
+
+def test_a_flipped_length_byte_is_refused(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]], traced: Any
+) -> None:
+    good = tuple_msg(b"\0\0\0\1")
+    flipped = good[:4] + b"\x01" + good[5:]  # size 4 -> 0x01000004
+    answer_fetch(fake, flipped + tuple_msg(b"\0\0\0\2"))
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_TUPLE", f"size field {0x01000004}")
+    assert traced() < MEMORY_BOUND
+
+
+def test_a_fetch_reply_may_not_bring_rows_without_end(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]], traced: Any
+) -> None:
+    # Well-formed rows, far more than the 64 KiB fetch asked for, and never an SQ_EOT.
+    answer_fetch(fake, tuple_msg(b"\0\0\0\1") * 60_000)
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_TUPLE", "bytes of rows", "fetch size")
+    assert traced() < MEMORY_BOUND
+
+
+def test_describe_name_table_claiming_2gb_is_refused(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]], traced: Any
+) -> None:
+    body = bytearray(describe([int_col("a")]))
+    struct.pack_into(">i", body, DESCRIBE_COUNT_AT + 2, 0x7FFFFFF0)  # the name table size
+    answer_prepare(fake, bytes(body))
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_DESCRIBE", "name table size 2147483632")
+    assert traced() < MEMORY_BOUND
+
+
+def test_describe_negative_column_count_is_refused(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]]
+) -> None:
+    body = bytearray(describe([int_col("a")]))
+    struct.pack_into(">h", body, DESCRIBE_COUNT_AT, -3)
+    answer_prepare(fake, bytes(body) + b"\0\x0c")
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_DESCRIBE", "negative column count -3")
+
+
+def test_a_message_that_never_ends_is_refused(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]], traced: Any
+) -> None:
+    # SQ_INFO entries without the terminating 0: one message growing past every bound.
+    entry = struct.pack(">hH", 1, 50_000) + b"x" * 50_000
+    answer_prepare(fake, struct.pack(">H", Msg.INFO) + entry * 100)
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_INFO", "incomplete after")
+    assert traced() < 4 * MEMORY_BOUND  # the message cap is 4 MiB, received in place
+
+
+def test_a_reply_of_endless_small_messages_is_refused(
+    fake: FakeServer, select: Callable[..., tuple[BaseException, bool]]
+) -> None:
+    cost = struct.pack(">Hii", Msg.COST, 1, 1)
+    answer_prepare(fake, cost * 20_000)
+    exc, broken = select(fake)
+    assert_refused(exc, broken, "SQ_COST", "messages in one reply")
+
+
+def test_blob_data_beyond_its_descriptor_is_refused(fake: FakeServer) -> None:
+    cols = [ColumnDesc("b", TypeCode.BYTE, 56)]
+    fake.results[SQL] = (cols, [])
+    row = tuple_msg(server_descriptor(3, 1))
+    w = Writer()
+    m.put_done(w, 1, LAYOUT)
+    w.u16(Msg.CLOSE).u16(Msg.EOT)
+
+    def hook(group: list[m.ClientMsg]) -> bytes | None:
+        codes = [msg.code for msg in group]
+        if Msg.NFETCH in codes:
+            return row + bytes(w.buf)
+        if Msg.FETCHBLOB in codes:
+            chunk = struct.pack(">HH", Msg.BLOB, 1000) + b"z" * 1000
+            return chunk * 50 + b"\0\x0c"
+        return None
+
+    fake.hook = hook
+    exc, broken = sync_select(fake)
+    assert_refused(exc, broken, "SQ_BLOB", "more than the 3 its descriptor announced")
+
+
+def test_a_refused_reply_breaks_the_connection_and_the_pool_drops_it(fake: FakeServer) -> None:
+    with ifxwire.create_pool(**fake.kwargs(), max_size=1, ping_after=None) as pool:
+        conn = pool.acquire()
+        answer_fetch(fake, tuple_msg(b"", size=0x7FFFFFF0))
+        with pytest.raises(ifxwire.OperationalError, match="SQ_TUPLE"):
+            conn.cursor().execute(SQL)
+        assert conn.broken
+        with pytest.raises(ifxwire.InterfaceError, match="broken"):
+            conn.cursor()
+        pool.release(conn)
+        fake.hook = None
+        again = pool.acquire()
+        assert again is not conn and not again.broken
+        assert again.cursor().execute(SQL).fetchall() == [(1,)]
+        pool.release(again)
