@@ -250,3 +250,88 @@ def test_a_refused_reply_breaks_the_connection_and_the_pool_drops_it(fake: FakeS
         assert again is not conn and not again.broken
         assert again.cursor().execute(SQL).fetchall() == [(1,)]
         pool.release(again)
+
+
+# ------------------------------------------------------------------------------------------
+# Defect 2: the accelerated and the pure path raise the same PEP 249 error
+# ------------------------------------------------------------------------------------------
+
+
+def _end_of_result() -> bytes:
+    w = Writer()
+    m.put_done(w, 1, LAYOUT)
+    w.u16(Msg.CLOSE).u16(Msg.EOT)
+    return bytes(w.buf)
+
+
+CORRUPT_RESULTS: dict[str, tuple[list[ColumnDesc], bytes | None]] = {
+    # An INTEGER, then a DECIMAL whose encoded length is no DECIMAL(p,s): the case.
+    "decimal length": ([int_col("i"), ColumnDesc("d", TypeCode.DECIMAL, 0x7FFFFFFF)], None),
+    "money scale": ([int_col("i"), ColumnDesc("m", TypeCode.MONEY, (40 << 8) | 2)], None),
+    "char length": ([int_col("i"), ColumnDesc("c", TypeCode.CHAR, -1)], None),
+    "start before the tuple": (
+        [ColumnDesc("i", TypeCode.INTEGER, 4, start=4), ColumnDesc("j", 2, 4, start=-4)],
+        None,
+    ),
+    # A VARCHAR whose length byte runs past the tuple's end.
+    "truncated varchar": (
+        [int_col("i"), ColumnDesc("v", TypeCode.VARCHAR, 20)],
+        tuple_msg(b"\0\0\0\1" + b"\x09abc"),
+    ),
+    "truncated decimal": (
+        [int_col("i"), ColumnDesc("d", TypeCode.DECIMAL, (10 << 8) | 2)],
+        tuple_msg(b"\0\0\0\1\xc1\x01"),
+    ),
+    "date out of range": ([ColumnDesc("d", TypeCode.DATE, 4)], tuple_msg(b"\x7f\xff\xff\xff")),
+    "boolean byte": (
+        [int_col("i"), ColumnDesc("b", TypeCode.BOOLEAN, 1)],
+        tuple_msg(b"\0\0\0\1\0\0\0\0\1\x07"),
+    ),
+    "lvarchar past the tuple": (
+        [ColumnDesc("l", TypeCode.LVARCHAR, 100)],
+        tuple_msg(b"\0\0\0\0\x50abc"),
+    ),
+}
+
+
+def _corrupt_outcome(fake: FakeServer, accelerated: bool) -> tuple[str, str, bool]:
+    from ifxwire import _accel
+    from ifxwire.types import rowcodec
+
+    saved = _accel.accelerated
+    _accel.accelerated = accelerated
+    rowcodec._build_row_decoder.cache_clear()
+    try:
+        conn = ifxwire.connect(**fake.kwargs(read_timeout=READ_TIMEOUT))
+        try:
+            with pytest.raises(ifxwire.Error) as info:
+                conn.cursor().execute(SQL).fetchall()
+            # The reply was read to its end: the connection goes on.
+            usable = not conn.broken and conn.cursor().execute("UPDATE t SET a = 1").rowcount == 1
+            return type(info.value).__name__, str(info.value), usable
+        finally:
+            conn.close()
+    finally:
+        _accel.accelerated = saved
+        rowcodec._build_row_decoder.cache_clear()
+
+
+@pytest.mark.parametrize("case", sorted(CORRUPT_RESULTS))
+def test_corrupt_results_raise_the_same_error_on_both_codec_paths(
+    fake: FakeServer, case: str
+) -> None:
+    from ifxwire import _accel
+
+    if not _accel.available:
+        pytest.skip("the C accelerator is not built: there is only one path")
+    cols, row = CORRUPT_RESULTS[case]
+    fake.results[SQL] = (cols, [])
+    if row is not None:
+        answer = row + _end_of_result()
+        fake.hook = lambda group: answer if any(x.code == Msg.NFETCH for x in group) else None
+    pure = _corrupt_outcome(fake, accelerated=False)
+    fast = _corrupt_outcome(fake, accelerated=True)
+    assert pure == fast
+    kind, text, usable = pure
+    assert kind in ("InternalError", "DataError"), text
+    assert usable
