@@ -11,7 +11,11 @@ and pure paths are covered by the two runs of the suite (scripts/test.sh).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import struct
+import threading
+import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -23,11 +27,13 @@ import ifxwire.aio as aio
 from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import CLIENT_PROTOCOLS, SERVER_PROTOCOLS, Msg, StmtType, TypeCode
 from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.protocol.login import ConnectResponse, build_connect_response
 from ifxwire.protocol.wire import Writer
 from ifxwire.types.blobs import server_descriptor
 
 FakeServer = Any
 SQL = "SELECT a FROM t"
+USER_OK, PASSWORD_OK = "informix", "in4mix"  # what FakeServer accepts
 LAYOUT = m.Layout.negotiate(SERVER_PROTOCOLS, CLIENT_PROTOCOLS)
 #: Peak traced allocation a refused reply may cost (the receive buffer is 256 KiB).
 MEMORY_BOUND = 8 * 1024 * 1024
@@ -335,3 +341,174 @@ def test_corrupt_results_raise_the_same_error_on_both_codec_paths(
     kind, text, usable = pure
     assert kind in ("InternalError", "DataError"), text
     assert usable
+
+
+# ------------------------------------------------------------------------------------------
+# Defect 3: connect_timeout covers the whole login; pool timeouts hold while servers hang
+# ------------------------------------------------------------------------------------------
+
+
+class Listener:
+    """A TCP listener that runs ``behaviour(sock)`` for each accepted connection."""
+
+    def __init__(self, behaviour: Callable[[socket.socket], None]) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.behaviour = behaviour
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(c)
+            threading.Thread(target=self._run, args=(c,), daemon=True).start()
+
+    def _run(self, c: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            self.behaviour(c)
+
+    def kwargs(self, **extra: Any) -> dict[str, Any]:
+        return {"host": "127.0.0.1", "port": self.port, "user": "u", "password": "p"} | extra
+
+    def close(self) -> None:
+        self.sock.close()
+        for c in self.conns:
+            with contextlib.suppress(OSError):
+                c.shutdown(socket.SHUT_RDWR)
+            c.close()
+
+
+def never_answer(c: socket.socket) -> None:
+    while c.recv(65536):
+        pass
+
+
+def drip_login(c: socket.socket) -> None:
+    """Read the login request, then send a valid acceptance one byte every 50 ms."""
+    c.recv(65536)
+    for b in build_connect_response(ConnectResponse(accepted=True)):
+        c.sendall(bytes([b]))
+        time.sleep(0.05)
+    never_answer(c)
+
+
+@contextlib.contextmanager
+def listening(behaviour: Callable[[socket.socket], None]) -> Iterator[Listener]:
+    lst = Listener(behaviour)
+    try:
+        yield lst
+    finally:
+        lst.close()
+
+
+def sync_connect(kw: dict[str, Any]) -> None:
+    ifxwire.connect(**kw).close()
+
+
+def aio_connect(kw: dict[str, Any]) -> None:
+    async def go() -> None:
+        conn = await aio.connect(**kw)
+        await conn.close()
+
+    asyncio.run(asyncio.wait_for(go(), 30))
+
+
+CONNECTS = {"sync": sync_connect, "aio": aio_connect}
+#: A bound on how long a 0.5 s connect_timeout may take to fire (loaded CI machines).
+LATE = 5.0
+
+
+def timed_failure(fn: Callable[[], object]) -> tuple[ifxwire.Error, float]:
+    started = time.monotonic()
+    with pytest.raises(ifxwire.Error) as info:
+        fn()
+    return info.value, time.monotonic() - started
+
+
+@pytest.mark.parametrize("how", sorted(CONNECTS))
+@pytest.mark.parametrize("server", ["silent", "drip", "groups"])
+def test_connect_timeout_bounds_the_whole_login(how: str, server: str, fake: FakeServer) -> None:
+    """A server that accepts the TCP connection and then does not answer the login (or the
+    session groups, or answers one byte at a time) fails the connect within connect_timeout,
+    even with no read_timeout."""
+    connect = CONNECTS[how]
+    if server == "groups":
+        fake.silent = True  # answers the login, never the session groups
+        exc, took = timed_failure(lambda: connect(fake.kwargs(connect_timeout=0.5)))
+    else:
+        with listening(never_answer if server == "silent" else drip_login) as lst:
+            exc, took = timed_failure(lambda: connect(lst.kwargs(connect_timeout=0.5)))
+    assert isinstance(exc, ifxwire.OperationalError), repr(exc)
+    assert exc.sqlstate == "08001"
+    assert "did not complete within connect_timeout=0.5 s" in str(exc)
+    assert took < LATE
+
+
+def test_pool_acquire_times_out_while_a_connect_hangs() -> None:
+    with listening(never_answer) as lst:
+        pool = ifxwire.create_pool(**lst.kwargs(connect_timeout=1.0), max_size=2)
+        try:
+            exc, took = timed_failure(lambda: pool.acquire(timeout=0.3))
+            assert isinstance(exc, ifxwire.PoolTimeout)
+            assert took < 1.0  # did not wait for the connect's own timeout
+            # The connect left behind fails at its own timeout and gives its slot back.
+            deadline = time.monotonic() + 10
+            while pool.size and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert pool.size == 0
+        finally:
+            pool.close()
+
+
+def test_create_pool_min_size_times_out_while_connects_hang() -> None:
+    with listening(never_answer) as lst:
+        exc, took = timed_failure(
+            lambda: ifxwire.create_pool(**lst.kwargs(connect_timeout=3.0), min_size=2, timeout=0.3)
+        )
+        assert isinstance(exc, ifxwire.PoolTimeout)
+        assert took < 3.0
+
+
+def test_a_connect_the_acquirer_gave_up_on_joins_the_pool(fake: FakeServer) -> None:
+    """The slow connect is not wasted: it lands in the idle list when it completes."""
+
+    def slow_proxy(c: socket.socket) -> None:
+        up = socket.create_connection((fake.host, fake.port))
+        time.sleep(0.6)  # the login stalls this long, then everything flows
+        threading.Thread(target=_pump, args=(up, c), daemon=True).start()
+        _pump(c, up)
+
+    with (
+        listening(slow_proxy) as lst,
+        ifxwire.create_pool(**lst.kwargs(user=USER_OK, password=PASSWORD_OK)) as pool,
+    ):
+        exc, _ = timed_failure(lambda: pool.acquire(timeout=0.2))
+        assert isinstance(exc, ifxwire.PoolTimeout)
+        deadline = time.monotonic() + 10
+        while not pool.idle_count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool.idle_count == 1 and pool.size == 1
+        conn = pool.acquire(timeout=0.2)
+        assert not conn.broken
+        pool.release(conn)
+
+
+def test_pool_ping_gets_only_the_time_left(fake: FakeServer) -> None:
+    with ifxwire.create_pool(**fake.kwargs(), max_size=1, ping_after=0.0) as pool:
+        pool.release(pool.acquire())
+        fake.silent = True  # the idle connection's server stops answering
+        exc, took = timed_failure(lambda: pool.acquire(timeout=0.5))
+        assert isinstance(exc, ifxwire.PoolTimeout)
+        assert took < LATE
+
+
+def _pump(src: socket.socket, dst: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while data := src.recv(65536):
+            dst.sendall(data)
+    with contextlib.suppress(OSError):
+        dst.shutdown(socket.SHUT_WR)
