@@ -33,7 +33,7 @@ from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
-from .placeholders import SqlPlan, arrange, plan_sql
+from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
 from .statements import Description, Prepared
 
@@ -83,7 +83,7 @@ class Cursor:
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.arraysize = 1
+        self._arraysize = 1
         self.description: tuple[Description, ...] | None = None
         self.rowcount = -1
         self.lastrowid: int | None = None
@@ -105,6 +105,15 @@ class Cursor:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def arraysize(self) -> int:
+        """Rows ``fetchmany()`` returns when no size is given (PEP 249; default 1)."""
+        return self._arraysize
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        self._arraysize = count_arg(value, "arraysize")
 
     @property
     def adapters(self) -> AdaptersMap:
@@ -557,7 +566,7 @@ class Cursor:
 
     def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
         self._check_result()
-        want = self.arraysize if size is None else size
+        want = self._arraysize if size is None else count_arg(size, "fetchmany size")
         out: list[tuple[Any, ...]] = []
         while len(out) < want:
             rows, pos = self._rows, self._pos
@@ -596,6 +605,7 @@ class Cursor:
     def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result (forward-only cursors cannot move back)."""
         self._check_result()
+        value = count_arg(value, "scroll value")
         if mode == "absolute":
             value -= self._base + self._pos
         elif mode != "relative":
@@ -630,8 +640,9 @@ class Cursor:
         """
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
-        marks = ", ".join("?" * len(parameters))
-        self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(parameters))
+        values = proc_params(parameters)
+        marks = ", ".join("?" * len(values))
+        self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
         return parameters
 
     def close(self) -> None:
