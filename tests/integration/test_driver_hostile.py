@@ -512,3 +512,30 @@ def _pump(src: socket.socket, dst: socket.socket) -> None:
             dst.sendall(data)
     with contextlib.suppress(OSError):
         dst.shutdown(socket.SHUT_WR)
+
+
+def test_close_waits_at_most_its_timeout_for_a_dripping_goodbye(fake: FakeServer) -> None:
+    """close() waits for the goodbye with one deadline: a server answering SQ_EXIT with an
+    endless drip of SQ_XACTSTAT bytes cannot hold it."""
+    from ifxwire.client.connection import CLOSE_TIMEOUT
+
+    def drip_on_exit(c: socket.socket) -> None:
+        up = socket.create_connection((fake.host, fake.port))
+        threading.Thread(target=_pump, args=(up, c), daemon=True).start()
+        while data := c.recv(65536):
+            if data.endswith(struct.pack(">H", Msg.EXIT)):
+                up.close()
+                xactstat = struct.pack(">Hhhh", Msg.XACTSTAT, 1, 0, 0)
+                while True:
+                    for b in xactstat:
+                        c.sendall(bytes([b]))
+                        time.sleep(0.2)
+            up.sendall(data)
+
+    with listening(drip_on_exit) as lst:
+        conn = ifxwire.connect(**lst.kwargs(user=USER_OK, password=PASSWORD_OK))
+        started = time.monotonic()
+        conn.close()
+        took = time.monotonic() - started
+    assert conn.closed
+    assert took < CLOSE_TIMEOUT + LATE

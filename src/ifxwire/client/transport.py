@@ -45,59 +45,49 @@ LOGIN_BUFFER = 4096
 class Transport:
     """One connected socket plus the receive buffer (``buf[start:end]`` is unparsed data)."""
 
-    __slots__ = (
-        "buf",
-        "deadline",
-        "end",
-        "login_timeout",
-        "min_free",
-        "peer",
-        "sock",
-        "start",
-        "view",
-    )
+    __slots__ = ("buf", "deadline", "end", "late", "min_free", "sock", "start", "view")
 
-    def __init__(
-        self,
-        sock: socket.socket,
-        deadline: float = 0.0,
-        login_timeout: float | None = None,
-        peer: str = "",
-    ) -> None:
+    def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.buf = bytearray(LOGIN_BUFFER)
         self.view = memoryview(self.buf)
         self.start = 0
         self.end = 0
         self.min_free = 1  # MIN_FREE once logged in
-        #: time.monotonic() by which the login must be done; 0 once logged in (or no limit).
+        #: time.monotonic() by which the exchange under way (the login, the goodbye) must be
+        #: done, 0 for none; ``late`` is the error raised when it passes.
+        self.deadline = 0.0
+        self.late: OperationalError | None = None
+
+    def set_deadline(self, deadline: float, late: OperationalError) -> None:
+        """Until ``clear_deadline``, every send and receive gets only the time left before
+        ``deadline`` (time.monotonic()), and ``late`` is raised once it has passed."""
         self.deadline = deadline
-        self.login_timeout = login_timeout
-        self.peer = peer
+        self.late = late
+
+    def clear_deadline(self, timeout: float | None) -> None:
+        """Back to a per-receive ``timeout`` (the read timeout)."""
+        if self.deadline:
+            self.deadline = 0.0
+            self.settimeout(timeout)
 
     def logged_in(self, read_timeout: float | None = None) -> None:
         """The login is done: from now on each receive waits at most ``read_timeout``, and
         MIN_FREE bytes are kept free, so the next read grows the buffer to its working size
         (INITIAL_BUFFER) for result sets."""
         self.min_free = MIN_FREE
-        if self.deadline:
-            self.deadline = 0.0
-            self.settimeout(read_timeout)
+        self.clear_deadline(read_timeout)
 
-    def _login_time_left(self) -> None:
-        """Give the socket what is left of the login deadline, or fail if nothing is."""
+    def _time_left(self) -> None:
+        """Give the socket what is left before the deadline, or fail if nothing is."""
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise self._timed_out()
         self.sock.settimeout(left)
 
     def _timed_out(self) -> OperationalError:
-        where = f" with {self.peer}" if self.peer else ""
-        return OperationalError(
-            f"the login{where} did not complete within connect_timeout={self.login_timeout} s "
-            "(the server accepted the connection but did not answer in time)",
-            sqlstate="08001",
-        )
+        assert self.late is not None
+        return self.late
 
     # ------------------------------------------------------------------ sending
 
@@ -105,7 +95,7 @@ class Transport:
         """One ``sendall`` per call: callers pass whole request groups (or several)."""
         try:
             if self.deadline:
-                self._login_time_left()
+                self._time_left()
             self.sock.sendall(data)
         except TimeoutError:
             if self.deadline:
@@ -141,7 +131,7 @@ class Transport:
             end = pending
         try:
             if self.deadline:
-                self._login_time_left()
+                self._time_left()
             n = self.sock.recv_into(self.view[end:])
         except TimeoutError:
             if self.deadline:
@@ -242,7 +232,18 @@ def open_transport(
     except OSError as exc:
         sock.close()
         raise OperationalError(f"could not set up {where}: {exc}", sqlstate="08001") from None
-    return Transport(sock, deadline, connect_timeout, where)
+    t = Transport(sock)
+    if deadline:
+        t.set_deadline(
+            deadline,
+            OperationalError(
+                f"the login with {where} did not complete within connect_timeout="
+                f"{connect_timeout} s (the server accepted the connection but did not answer "
+                "in time)",
+                sqlstate="08001",
+            ),
+        )
+    return t
 
 
 def _wrap_tls(
