@@ -395,8 +395,9 @@ class Connection:
                 try:
                     # One deadline for the whole goodbye: a server dripping bytes cannot
                     # stretch it (the error, if any, is dropped below).
-                    late = _e.connection_lost(f"no goodbye within {CLOSE_TIMEOUT} s")
-                    t.set_deadline(time.monotonic() + CLOSE_TIMEOUT, late)
+                    t.set_deadline(
+                        time.monotonic() + CLOSE_TIMEOUT, "no goodbye in time", "08006"
+                    )
                     self._deferred.clear()
                     t.min_free = 1  # the ack is 2 bytes: no need for the result-size buffer
                     t.send(EXIT_MESSAGE)

@@ -272,8 +272,13 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     for key, value in values.items():
         if not hasattr(params, key) or key == "addresses":
             raise InterfaceError(f"unknown connection option {key!r}")
+        kind = _KINDS.get(key)
+        if kind is not None and (type(value) not in kind[0] or kind is _SECONDS):
+            _check_option(key, value, kind)
         setattr(params, key, value)
-    _check_types(params)
+    for addr in addresses:
+        if not 0 < addr.port < 65536:
+            raise InterfaceError(f"port must be between 1 and 65535, not {addr.port}")
     if params.fetch_buffer_size < 1024:
         raise InterfaceError("fetch_buffer_size must be at least 1024 bytes")
     if params.statement_cache_size < 0:
@@ -281,35 +286,33 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     return params
 
 
-_STR_OPTIONAL = ("user", "password", "database", "db_locale", "tls_server_hostname")
-_TIMEOUTS = ("connect_timeout", "read_timeout")
+#: The types an option must have (a value of a listed exact type skips the check, except for
+#: timeouts, whose range is checked too), and how to say so. Values are never shown: one of
+#: them is the password.
+_STR = ((str,), "a str")
+_SECONDS = ((float, int), "a number of seconds or None")
+_COUNT = ((int,), "an int")
+_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "user": _STR,
+    "password": _STR,
+    "database": _STR,
+    "client_locale": _STR,
+    "db_locale": _STR,
+    "tls_server_hostname": _STR,
+    "connect_timeout": _SECONDS,
+    "read_timeout": _SECONDS,
+    "fetch_buffer_size": _COUNT,
+    "statement_cache_size": _COUNT,
+}
 
 
-def _check_types(params: ConnectParams) -> None:
-    """Wrong types fail here, as InterfaceError naming the option (never its value, which
-    may be the password), not as a TypeError from deep inside the login."""
-
-    def wrong(name: str, want: str, value: object) -> InterfaceError:
-        return InterfaceError(f"{name} must be {want}, not {type(value).__name__}")
-
-    for name in _STR_OPTIONAL:
-        value = getattr(params, name)
-        if value is not None and not isinstance(value, str):
-            raise wrong(name, "a str", value)
-    if not isinstance(params.client_locale, str):
-        raise wrong("client_locale", "a str", params.client_locale)
-    for name in _TIMEOUTS:
-        value = getattr(params, name)
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise wrong(name, "a number of seconds or None", value)
-        if not (value > 0 and math.isfinite(value)):
+def _check_option(name: str, value: object, kind: tuple[tuple[type, ...], str]) -> None:
+    """Raise InterfaceError unless ``value`` suits option ``name`` (a subclass may; bool does
+    not count as a number), naming the option, never the value."""
+    types, want = kind
+    if isinstance(value, bool) or not isinstance(value, types):
+        raise InterfaceError(f"{name} must be {want}, not {type(value).__name__}")
+    if kind is _SECONDS:
+        seconds = float(value)  # type: ignore[arg-type]
+        if not (seconds > 0 and math.isfinite(seconds)):
             raise InterfaceError(f"{name} must be positive and finite (None: none), not {value}")
-    for name in ("fetch_buffer_size", "statement_cache_size"):
-        value = getattr(params, name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise wrong(name, "an int", value)
-    for addr in params.addresses:
-        if not 0 < addr.port < 65536:
-            raise InterfaceError(f"port must be between 1 and 65535, not {addr.port}")
