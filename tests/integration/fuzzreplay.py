@@ -59,16 +59,21 @@ class _Conn:
     to_client: bytearray = field(default_factory=bytearray)
 
 
-class Recorder:
-    """A proxy to ``(host, port)`` that keeps both directions of every connection."""
+class Listener:
+    """A TCP listener on 127.0.0.1 that runs ``serve(sock)`` in a thread per connection
+    (TCP_NODELAY on: what is sent goes out at once) and closes the socket afterwards."""
 
-    def __init__(self, host: str, port: int) -> None:
-        self.upstream = (host, port)
+    def __init__(self, serve: Callable[[socket.socket], None]) -> None:
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.host, self.port = self.sock.getsockname()[:2]
-        self.conns: list[_Conn] = []
-        self._threads: list[threading.Thread] = []
+        self.serve = serve
+        self.accepted = 0
+        self._open: set[socket.socket] = set()
+        self.threads: list[threading.Thread] = []
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def kwargs(self, **extra: Any) -> dict[str, Any]:
+        return {"host": self.host, "port": self.port, "user": "informix", "password": "x"} | extra
 
     def _accept(self) -> None:
         while True:
@@ -76,30 +81,61 @@ class Recorder:
                 c, _ = self.sock.accept()
             except OSError:
                 return
-            rec = _Conn()
-            self.conns.append(rec)
-            up = socket.create_connection(self.upstream)
-            for sock in (c, up):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            for src, dst, buf in ((c, up, rec.to_server), (up, c, rec.to_client)):
-                t = threading.Thread(target=_pump, args=(src, dst, buf), daemon=True)
-                t.start()
-                self._threads.append(t)
+            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.accepted += 1
+            self._open.add(c)
+            t = threading.Thread(target=self._run, args=(c,), daemon=True)
+            t.start()
+            self.threads.append(t)
+
+    def _run(self, c: socket.socket) -> None:
+        try:
+            with contextlib.suppress(OSError, ProtocolViolation):
+                self.serve(c)
+        finally:
+            self._open.discard(c)
+            with contextlib.suppress(OSError):
+                c.close()
 
     def close(self) -> None:
         self.sock.close()
-        for t in self._threads:
-            t.join(5)
+        for c in list(self._open):
+            with contextlib.suppress(OSError):
+                c.shutdown(socket.SHUT_RDWR)
+
+
+class Recorder(Listener):
+    """A proxy to ``(host, port)`` that keeps both directions of every connection."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.conns: list[_Conn] = []
+        super().__init__(self._proxy)
+
+    def _proxy(self, c: socket.socket) -> None:
+        rec = _Conn()
+        self.conns.append(rec)
+        up = socket.create_connection(self.upstream)
+        up.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        back = threading.Thread(target=pump, args=(up, c, rec.to_client), daemon=True)
+        back.start()
+        pump(c, up, rec.to_server)
+        back.join(5)
+        up.close()
 
     def sessions(self) -> list[Session]:
-        self.close()
+        self.sock.close()
+        for t in self.threads:
+            t.join(5)
         return [split(c.to_server, c.to_client) for c in self.conns]
 
 
-def _pump(src: socket.socket, dst: socket.socket, buf: bytearray) -> None:
+def pump(src: socket.socket, dst: socket.socket, buf: bytearray | None = None) -> None:
+    """Copy ``src`` to ``dst`` (keeping a copy in ``buf``) until EOF, then half-close."""
     with contextlib.suppress(OSError):
         while data := src.recv(65536):
-            buf += data
+            if buf is not None:
+                buf += data
             dst.sendall(data)
     with contextlib.suppress(OSError):
         dst.shutdown(socket.SHUT_WR)
@@ -344,46 +380,17 @@ class Script:
     hold_open: bool = False  # after the mutated reply, keep the socket open (no EOF)
 
 
-class ReplayServer:
+class ReplayServer(Listener):
     """Serves each connection the script set when it was accepted."""
 
     def __init__(self) -> None:
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.host, self.port = self.sock.getsockname()[:2]
         self.script: Script | None = None
-        self.connections = 0
-        self._conns: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(self._serve)
 
-    def kwargs(self, **extra: Any) -> dict[str, Any]:
-        return {"host": self.host, "port": self.port, "user": "informix", "password": "x"} | extra
-
-    def close(self) -> None:
-        self.sock.close()
-        for c in self._conns:
-            with contextlib.suppress(OSError):
-                c.close()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # replies go out at once
-            self.connections += 1
-            self._conns = [x for x in self._conns if x.fileno() >= 0] + [c]
-            script = self.script
-            assert script is not None
-            threading.Thread(target=self._serve, args=(c, script), daemon=True).start()
-
-    def _serve(self, c: socket.socket, script: Script) -> None:
-        try:
-            with contextlib.suppress(OSError, ProtocolViolation):
-                self._converse(c, script)
-        finally:
-            with contextlib.suppress(OSError):
-                c.close()
+    def _serve(self, c: socket.socket) -> None:
+        script = self.script
+        assert script is not None
+        self._converse(c, script)
 
     def _converse(self, c: socket.socket, script: Script) -> None:
         messages = script.session.all_messages()

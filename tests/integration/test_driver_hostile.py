@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from fuzzreplay import Listener, pump
 
 import ifxwire
 import ifxwire.aio as aio
@@ -348,40 +349,6 @@ def test_corrupt_results_raise_the_same_error_on_both_codec_paths(
 # ------------------------------------------------------------------------------------------
 
 
-class Listener:
-    """A TCP listener that runs ``behaviour(sock)`` for each accepted connection."""
-
-    def __init__(self, behaviour: Callable[[socket.socket], None]) -> None:
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.behaviour = behaviour
-        self.conns: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            self.conns.append(c)
-            threading.Thread(target=self._run, args=(c,), daemon=True).start()
-
-    def _run(self, c: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            self.behaviour(c)
-
-    def kwargs(self, **extra: Any) -> dict[str, Any]:
-        return {"host": "127.0.0.1", "port": self.port, "user": "u", "password": "p"} | extra
-
-    def close(self) -> None:
-        self.sock.close()
-        for c in self.conns:
-            with contextlib.suppress(OSError):
-                c.shutdown(socket.SHUT_RDWR)
-            c.close()
-
-
 def never_answer(c: socket.socket) -> None:
     while c.recv(65536):
         pass
@@ -479,8 +446,8 @@ def test_a_connect_the_acquirer_gave_up_on_joins_the_pool(fake: FakeServer) -> N
     def slow_proxy(c: socket.socket) -> None:
         up = socket.create_connection((fake.host, fake.port))
         time.sleep(0.6)  # the login stalls this long, then everything flows
-        threading.Thread(target=_pump, args=(up, c), daemon=True).start()
-        _pump(c, up)
+        threading.Thread(target=pump, args=(up, c), daemon=True).start()
+        pump(c, up)
 
     with (
         listening(slow_proxy) as lst,
@@ -506,13 +473,6 @@ def test_pool_ping_gets_only_the_time_left(fake: FakeServer) -> None:
         assert took < LATE
 
 
-def _pump(src: socket.socket, dst: socket.socket) -> None:
-    with contextlib.suppress(OSError):
-        while data := src.recv(65536):
-            dst.sendall(data)
-    with contextlib.suppress(OSError):
-        dst.shutdown(socket.SHUT_WR)
-
 
 def test_close_waits_at_most_its_timeout_for_a_dripping_goodbye(fake: FakeServer) -> None:
     """close() waits for the goodbye with one deadline: a server answering SQ_EXIT with an
@@ -521,7 +481,7 @@ def test_close_waits_at_most_its_timeout_for_a_dripping_goodbye(fake: FakeServer
 
     def drip_on_exit(c: socket.socket) -> None:
         up = socket.create_connection((fake.host, fake.port))
-        threading.Thread(target=_pump, args=(up, c), daemon=True).start()
+        threading.Thread(target=pump, args=(up, c), daemon=True).start()
         while data := c.recv(65536):
             if data.endswith(struct.pack(">H", Msg.EXIT)):
                 up.close()

@@ -187,6 +187,7 @@ class Reply:
                         ) from None
                     return pos
                 pos = r.pos
+                self.messages += 1  # once parsed whole: a retry after NeedMore is not another
                 if self.exit:
                     self.complete = True
                     return pos
@@ -254,8 +255,7 @@ class Reply:
         """One non-tuple message whose code has been read; ``r`` sits after the code, which
         is at buffer position ``at``."""
         layout = self.layout
-        self.messages += 1
-        if self.messages > MAX_MESSAGES:
+        if self.messages >= MAX_MESSAGES:
             raise ProtocolViolation(f"more than {MAX_MESSAGES} messages in one reply", at)
         if code == Msg.DONE:
             self.done = m.read_done(r, layout)

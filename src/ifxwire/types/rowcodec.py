@@ -141,17 +141,27 @@ def _varchar_max(col: ColumnDesc) -> int:
 
 def row_width(columns: Sequence[ColumnDesc]) -> int:
     """The DESCRIBE tuple size: the widest row this shape can produce."""
+    return _sum_widths(columns, _varchar_max, lambda col: col.enclen)
+
+
+def _sum_widths(
+    columns: Sequence[ColumnDesc],
+    varchar: Callable[[ColumnDesc], int],
+    envelope: Callable[[ColumnDesc], int],
+) -> int:
+    """Tuple bytes of a shape: fixed widths, 1 + ``varchar(col)`` per VARCHAR, BOOLEAN's 6
+    bytes and 5 + ``envelope(col)`` per other envelope (LVARCHAR, UDT)."""
     total = 0
     for col in columns:
         width = fixed_width(col)
         if width is not None:
             total += width
         elif col.base in (_T.VARCHAR, _T.NVARCHAR):
-            total += 1 + _varchar_max(col)
+            total += 1 + varchar(col)
         elif _is_boolean(col):
             total += _txt.BOOLEAN_WIDTH
         else:
-            total += 5 + col.enclen
+            total += 5 + envelope(col)
     return total
 
 
@@ -202,18 +212,9 @@ def max_tuple_size(columns: Sequence[ColumnDesc]) -> int:
     maximum: a longer cell cannot be framed at all), BOOLEAN its 6 bytes and any other UDT
     its envelope and the larger of its described length and ENVELOPE_ALLOWANCE.
     """
-    total = 0
-    for col in columns:
-        width = fixed_width(col)
-        if width is not None:
-            total += width
-        elif col.base in (_T.VARCHAR, _T.NVARCHAR):
-            total += 1 + _txt.VARCHAR_MAX
-        elif _is_boolean(col):
-            total += _txt.BOOLEAN_WIDTH
-        else:
-            total += 5 + max(col.enclen, ENVELOPE_ALLOWANCE)
-    return total
+    return _sum_widths(
+        columns, lambda col: _txt.VARCHAR_MAX, lambda col: max(col.enclen, ENVELOPE_ALLOWANCE)
+    )
 
 
 def describe_column(
