@@ -114,3 +114,34 @@ def test_aio_misuse_raises_a_pep249_error(
             await conn.close()
 
     _arun(go)
+
+
+BAD_OPTIONS = [
+    {"host": b"127.0.0.1"},
+    {"port": "ninety"},
+    {"port": 70000},
+    {"user": 7},
+    {"database": ["db"]},
+    {"connect_timeout": "5"},
+    {"connect_timeout": 0},
+    {"read_timeout": float("inf")},
+    {"fetch_buffer_size": 65536.0},
+    {"statement_cache_size": "many"},
+    {"autocommit": "no"},
+    {"env": "DBDATE=Y4MD-"},
+]
+
+
+@pytest.mark.parametrize("bad", BAD_OPTIONS, ids=[next(iter(b)) + repr(b) for b in BAD_OPTIONS])
+def test_connection_options_of_the_wrong_type_are_interface_errors(
+    bad: dict[str, Any], connect_kwargs: dict[str, Any]
+) -> None:
+    kw = {**connect_kwargs, **bad}
+    with pytest.raises(ifxwire.InterfaceError, match=next(iter(bad))):
+        ifxwire.connect(**kw)
+
+    async def go() -> None:
+        await aio.connect(**kw)
+
+    with pytest.raises(ifxwire.InterfaceError, match=next(iter(bad))):
+        asyncio.run(go())

@@ -292,7 +292,13 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
 _STR = ((str,), "a str")
 _SECONDS = ((float, int), "a number of seconds or None")
 _COUNT = ((int,), "an int")
+_FLAG = ((bool, int), "a bool")  # a str such as "no" would otherwise count as true
 _KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "autocommit": _FLAG,
+    "keepalive": _FLAG,
+    "keep_char_padding": _FLAG,
+    "pipelined_connect": _FLAG,
+    "trace": _FLAG,
     "user": _STR,
     "password": _STR,
     "database": _STR,
@@ -310,7 +316,7 @@ def _check_option(name: str, value: object, kind: tuple[tuple[type, ...], str]) 
     """Raise InterfaceError unless ``value`` suits option ``name`` (a subclass may; bool does
     not count as a number), naming the option, never the value."""
     types, want = kind
-    if isinstance(value, bool) or not isinstance(value, types):
+    if (isinstance(value, bool) and kind is not _FLAG) or not isinstance(value, types):
         raise InterfaceError(f"{name} must be {want}, not {type(value).__name__}")
     if kind is _SECONDS:
         seconds = float(value)  # type: ignore[arg-type]
