@@ -14,7 +14,8 @@ only has to mark the connection broken.
 Until ``logged_in`` the transport works against one deadline, ``connect_timeout`` after the
 TCP connect began: the TCP connect, the TLS handshake and every send and receive of the login
 exchange get only the time that is left, so a server that accepts the connection and then
-says nothing (or one byte a second) fails the connect in time (08001).
+says nothing (or one byte a second) fails the connect in time (08001). ``close()`` puts its
+goodbye under a deadline the same way (``set_deadline``).
 """
 
 from __future__ import annotations
