@@ -61,6 +61,8 @@ TYPES_INSERT = (
     " lv, b, by, tx) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 SELECT_TYPES = "SELECT * FROM fz_types ORDER BY id"
+#: Rows of every type (plus one of NULLs): enough for several fetch replies of 4 KiB.
+TYPE_ROWS = 16
 
 
 def _type_rows() -> list[tuple[Any, ...]]:
@@ -69,7 +71,7 @@ def _type_rows() -> list[tuple[Any, ...]]:
     from decimal import Decimal
 
     rows: list[tuple[Any, ...]] = []
-    for n in range(6):
+    for n in range(TYPE_ROWS):
         rows.append(
             (
                 n - 3, 100_000 * n - 7, -(2**40) + n, 2**50 + n, n / 7, n * 1.5,
@@ -77,7 +79,7 @@ def _type_rows() -> list[tuple[Any, ...]]:
                 date(1999 + n, 2, 28), datetime(2024, 2, 29, 13, 45, n, 123000),
                 dtime(23, 59, n), timedelta(days=n, seconds=3 * n), ifxwire.IntervalYM.of(n, 11),
                 "char" * (n % 3), "nç", "v" * (7 * n), "nv", "L" * (50 * n), n % 2 == 0,
-                bytes(range(n * 40 % 256)) if n != 2 else None, ifxwire.Text("t" * 60 * n),
+                bytes(range(n * 40 % 256)) if n % 5 != 2 else None, ifxwire.Text("t" * 60 * n),
             )
         )
     rows.append((None,) * 22)
@@ -113,8 +115,7 @@ def sync_scenario(kw: dict[str, Any]) -> None:
     conn = ifxwire.connect(**(OPTIONS | kw))
     try:
         cur = conn.cursor()
-        rows = cur.execute(SELECT_TYPES).fetchall()
-        assert len(rows) == 7 or conn.broken is False  # values may be mutated; shape is not
+        cur.execute(SELECT_TYPES).fetchall()
         cur.execute("SELECT id, v, lv FROM fz_types WHERE id > ?", (2,)).fetchall()
         with contextlib.suppress(ifxwire.ProgrammingError):
             cur.execute("SELECT nope FROM no_such_table")
@@ -301,6 +302,6 @@ def test_a_fresh_connection_to_the_real_server_still_works(fuzz_db: dict[str, An
     (decoder caches, the session-reply cache, the statement caches)."""
     with ifxwire.connect(**fuzz_db) as conn:
         rows = conn.cursor().execute(SELECT_TYPES).fetchall()
-    assert len(rows) == 7
+    assert len(rows) == TYPE_ROWS + 1
     assert rows[0][1:4] == (-3, -7, -(2**40))
     assert rows[-1][1:] == (None,) * 22
