@@ -130,6 +130,7 @@ def connect(
     autocommit: bool | None = None,
     connect_timeout: float | None = None,
     read_timeout: float | None = None,
+    statement_timeout: float | None = None,
     keepalive: bool | None = None,
     client_locale: str | None = None,
     db_locale: str | None = None,
@@ -151,6 +152,9 @@ def connect(
     connect_timeout 15 s; no read timeout; client_locale "en_US.8859-1"; fetch_buffer_size
     65536; statement_cache_size 128 (0 disables); pipelined_connect True.
 
+    ``statement_timeout`` (seconds) cancels any request that runs longer on the server: the
+    statement fails with -213 and the connection stays usable (docs/DRIVER.md, "Cancel").
+
     ``tls`` is True (system trust store, host name checked) or an ``ssl.SSLContext``.
     ``trace`` logs every message both ways on the ``ifxwire.protocol`` logger (passwords are
     never logged).
@@ -166,6 +170,7 @@ def connect(
             "autocommit": autocommit,
             "connect_timeout": connect_timeout,
             "read_timeout": read_timeout,
+        "statement_timeout": statement_timeout,
             "keepalive": keepalive,
             "client_locale": client_locale,
             "db_locale": db_locale,

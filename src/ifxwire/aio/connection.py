@@ -17,9 +17,13 @@ How the sync driver is reused without threads:
   async share those too.
 
 Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
-await cancelled after its request went out (or while it was being written) leaves the reply
-unread, so the connection is marked broken and closed: every later call fails fast with
-``InterfaceError`` instead of reading another statement's reply.
+await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
+the statement on the server (the out-of-band cancel of ``client/cancel.py``), reads the
+replies to their end within CANCEL_DRAIN seconds and then lets the CancelledError go on: the
+connection stays usable and the server has released the statement's locks. Only when that
+drain fails (a second cancellation, a server that does not answer in time) or the request
+was cut off while being written is the connection marked broken and closed: every later
+call then fails fast with ``InterfaceError`` instead of reading another statement's reply.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 from .. import errors as _e
+from ..client.cancel import send_interrupt
 from ..client.connection import (
     COMMIT_GROUP,
     EXIT_MESSAGE,
@@ -79,6 +84,9 @@ log = logging.getLogger("ifxwire.aio")
 READ_SIZE = 256 * 1024
 #: How long close() waits for the server's SQ_EXIT acknowledgement.
 CLOSE_TIMEOUT = 2.0
+#: After a task is cancelled mid-request: how long the replies may take to arrive once the
+#: server was told to cancel, before the connection is given up instead.
+CANCEL_DRAIN = 2.0
 
 
 class _WouldBlock(Exception):
@@ -170,6 +178,7 @@ class AsyncConnection:
         self._sock = sock
         self._lock = asyncio.Lock()
         self._read_timeout = core._params.read_timeout
+        self._in_flight = False
 
     # ------------------------------------------------------------------ properties
 
@@ -208,6 +217,15 @@ class AsyncConnection:
                 core._autocommit = True
                 await self._end_transaction(COMMIT_GROUP, "commit")
             core._autocommit = bool(value)
+
+    @property
+    def statement_timeout(self) -> float | None:
+        """Seconds a request may run before it is cancelled (-213); None: no limit."""
+        return self._core.statement_timeout
+
+    @statement_timeout.setter
+    def statement_timeout(self, value: float | None) -> None:
+        self._core.statement_timeout = value
 
     @property
     def in_transaction(self) -> bool:
@@ -263,11 +281,13 @@ class AsyncConnection:
         """Commit the open transaction (same no-op rules as the sync driver)."""
         async with self._lock:
             self._core._check()
+            self._core._cursor_timeout = None
             await self._end_transaction(COMMIT_GROUP, "commit")
 
     async def rollback(self) -> None:
         async with self._lock:
             self._core._check()
+            self._core._cursor_timeout = None
             await self._end_transaction(ROLLBACK_GROUP, "rollback")
 
     async def close(self) -> None:
@@ -360,37 +380,94 @@ class AsyncConnection:
             except _WouldBlock:
                 await self._receive()
 
+    def cancel(self) -> None:
+        """Interrupt the statement running on this connection (as ``Connection.cancel``);
+        a plain method, callable from any thread. The awaiting call fails with -213."""
+        core = self._core
+        if self._in_flight and not core._closed and core._broken is None:
+            send_interrupt(self._writer.get_extra_info("socket"))
+
+    def _statement_timed_out(self, timeout: float) -> None:
+        if self._in_flight:
+            self._core._timed_out = timeout
+            self.cancel()
+
     async def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         """Deferred groups plus ``groups`` in one write; every reply read, in order.
 
-        Any interruption after the first byte is queued (cancellation included) breaks the
-        connection: its reply stream can no longer be matched to requests.
+        A cancellation while the replies are pending cancels the statement on the server and
+        reads them to their end (module docstring); any other interruption after the first
+        byte is queued breaks the connection: its reply stream can no longer be matched to
+        requests.
         """
         core = self._core
         core._check()
         deferred, core._deferred = core._deferred, []
         core._send(b"".join([*deferred, *(g for g, _ in groups)]))
+        replies = [core._reply() for _ in deferred]
+        timer = None
         try:
             await self._flush()
-            for group in deferred:
-                r = await self._read(core._reply())
+            self._in_flight = True
+            core._timed_out = 0.0
+            timeout = core._cursor_timeout or core.statement_timeout
+            if timeout is not None:
+                timer = asyncio.get_running_loop().call_later(
+                    timeout, self._statement_timed_out, timeout
+                )
+            try:
+                await self._read_all(replies, groups)
+            except asyncio.CancelledError:
+                if core._broken is None:
+                    await self._drain_cancelled(replies, groups)
+                raise  # the connection is in step again, or broken by the drain
+            for group, r in zip(deferred, replies, strict=True):
                 if r.error is not None:
                     log.debug(
                         "deferred %s failed (ignored): %s",
                         core._names(group),
                         core._server_error(r.error),
                     )
-            for _, reply in groups:
-                await self._read(reply)
+        except asyncio.CancelledError:
+            if core._broken is None and self._in_flight:
+                raise  # drained: the replies were read to their end
+            if core._broken is None:
+                core._fail(_e.connection_lost(
+                    "an operation was cancelled while its request was being written"))
+            raise
         except BaseException as exc:
             if core._broken is None:
-                what = (
-                    "an operation was cancelled while its reply was pending"
-                    if isinstance(exc, asyncio.CancelledError)
-                    else f"an exchange was interrupted ({type(exc).__name__})"
-                )
-                core._fail(_e.connection_lost(what))
+                core._fail(_e.connection_lost(
+                    f"an exchange was interrupted ({type(exc).__name__})"))
             raise
+        finally:
+            self._in_flight = False
+            if timer is not None:
+                timer.cancel()
+
+    async def _read_all(
+        self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
+    ) -> None:
+        """Read the deferred groups' replies, then the groups' (resumable: a reply already
+        complete is skipped)."""
+        for r in (*replies, *(reply for _, reply in groups)):
+            if not r.complete:
+                await self._read(r)
+
+    async def _drain_cancelled(
+        self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
+    ) -> None:
+        """The awaiting task was cancelled with replies pending: cancel the statement on the
+        server and read what is left of the replies, so the connection stays in step; if
+        that fails (in time), the connection is broken. The caller re-raises either way."""
+        self.cancel()
+        try:
+            await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
+        except BaseException:  # timed out, cancelled again, or the wire failed
+            if self._core._broken is None:
+                self._core._fail(
+                    _e.connection_lost("a cancelled request's reply did not arrive in time")
+                )
 
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
         """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
@@ -512,6 +589,7 @@ async def connect(
     autocommit: bool | None = None,
     connect_timeout: float | None = None,
     read_timeout: float | None = None,
+    statement_timeout: float | None = None,
     keepalive: bool | None = None,
     client_locale: str | None = None,
     db_locale: str | None = None,
@@ -537,6 +615,7 @@ async def connect(
         "autocommit": autocommit,
         "connect_timeout": connect_timeout,
         "read_timeout": read_timeout,
+        "statement_timeout": statement_timeout,
         "keepalive": keepalive,
         "client_locale": client_locale,
         "db_locale": db_locale,

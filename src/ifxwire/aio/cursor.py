@@ -67,6 +67,16 @@ class AsyncCursor:
     # ------------------------------------------------------------------ attributes
 
     @property
+    def statement_timeout(self) -> float | None:
+        """Seconds each of this cursor's requests may run before it is cancelled (-213);
+        None: the connection's ``statement_timeout``."""
+        return self._cur.statement_timeout
+
+    @statement_timeout.setter
+    def statement_timeout(self, value: float | None) -> None:
+        self._cur.statement_timeout = value
+
+    @property
     def description(self) -> tuple[Description, ...] | None:
         return self._cur.description
 
@@ -115,6 +125,7 @@ class AsyncCursor:
         bind = bind_message(values, core.encoding, None, core._blob_width) if plan.nparams else b""
         async with aconn._lock:
             core._check()
+            core._cursor_timeout = cur.statement_timeout
             cur._reset()
             if plan.command is not None:
                 await self._run_command(operation, plan)
@@ -171,6 +182,7 @@ class AsyncCursor:
         it = param_rows(seq_of_parameters)
         async with aconn._lock:
             core._check()
+            core._cursor_timeout = cur.statement_timeout
             cur._reset()
             first = next(it, _END)
             if first is _END:
@@ -264,6 +276,7 @@ class AsyncCursor:
         core = aconn._core
         async with aconn._lock:
             core._check()
+            core._cursor_timeout = cur.statement_timeout
             if cur._exhausted:
                 return await self._more()
             group = cur._fetch_group()

@@ -57,6 +57,7 @@ from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
+from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .dsn import ConnectParams
 from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
 from .locales import codec_for_locale
@@ -173,6 +174,12 @@ class Connection:
         self.server_version_string = ""
         self.server_capabilities: frozenset[int] = frozenset()
         self.server_protocols = b""
+        #: Seconds a request may run before it is cancelled (None: no limit); a cursor's
+        #: own ``statement_timeout`` overrides it for that cursor's requests.
+        self.statement_timeout = params.statement_timeout
+        self._cursor_timeout: float | None = None
+        self._in_flight = False  # a request is out and its reply not read yet
+        self._timed_out = 0.0  # the timeout that cancelled the current exchange, if any
         self._transport = self._open(params)
 
     # ------------------------------------------------------------------ login
@@ -372,13 +379,35 @@ class Connection:
         """
         with self._lock:
             self._check()
+            self._cursor_timeout = None
             self._end_transaction(COMMIT_GROUP, "commit")
 
     def rollback(self) -> None:
         """Roll back the open transaction; no-op under the same conditions as commit()."""
         with self._lock:
             self._check()
+            self._cursor_timeout = None
             self._end_transaction(ROLLBACK_GROUP, "rollback")
+
+    def cancel(self) -> None:
+        """Interrupt the statement running on this connection; callable from any thread.
+
+        Sends Informix's out-of-band cancel (docs/PROTOCOL.md, "Cancel"): the waiting call
+        then fails with -213 (``OperationalError``), the server has rolled the statement
+        back and released its locks, and the connection stays usable. Does nothing when no
+        request is waiting for its reply (the statement already finished).
+        """
+        if self._in_flight and not self._closed and self._broken is None:
+            send_interrupt(self._transport.sock)
+
+    def _statement_timed_out(self, timeout: float, resends: list[int]) -> float | None:
+        """StatementTimer callback: cancel, and cancel again while the reply is missing."""
+        if not self._in_flight or resends[0] >= RESEND_LIMIT:
+            return None
+        self._timed_out = timeout
+        resends[0] += 1
+        self.cancel()
+        return RESEND_INTERVAL
 
     def close(self) -> None:
         """Say goodbye (SQ_EXIT) and close the socket. Idempotent; never hangs.
@@ -559,16 +588,27 @@ class Connection:
         deferred, self._deferred = self._deferred, []
         payload = b"".join([*deferred, *(g for g, _ in groups)])
         self._send(payload)
-        for group in deferred:
-            r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
-            if r.error is not None:
-                log.debug(
-                    "deferred %s failed (ignored): %s",
-                    self._names(group),
-                    self._server_error(r.error),
-                )
-        for _, reply in groups:
-            self._read(reply)
+        timeout = self._cursor_timeout or self.statement_timeout
+        self._timed_out = 0.0
+        self._in_flight = True
+        timer = None
+        if timeout is not None:
+            timer = TIMER.arm(timeout, lambda: self._statement_timed_out(timeout, [0]))
+        try:
+            for group in deferred:
+                r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
+                if r.error is not None:
+                    log.debug(
+                        "deferred %s failed (ignored): %s",
+                        self._names(group),
+                        self._server_error(r.error),
+                    )
+            for _, reply in groups:
+                self._read(reply)
+        finally:
+            self._in_flight = False
+            if timer is not None:
+                timer.cancel()
 
     def _reply(self, decoder: Any = None, p: Prepared | None = None, blob_limit: int = 0) -> Reply:
         """A reply to fill; with ``p``, a result's, bounded by the statement's limits."""
@@ -580,6 +620,8 @@ class Connection:
 
     def _server_error(self, err: m.ServerError) -> _e.DatabaseError:
         text = err.text.decode(self.encoding, errors="replace").rstrip("\x00").strip()
+        if err.sqlcode == -213 and self._timed_out:
+            text = text or f"statement_timeout={self._timed_out:g} s reached"
         if err.sqlcode == -937:
             # User/UDR errors carry a whole message rather than a "near" parameter.
             return _e.error_from_server(err.sqlcode, err.isamcode, err.offset, "", text)

@@ -97,6 +97,9 @@ class Cursor:
         self._has_result = False
         self._result = _Result()
         self._adapters: AdaptersMap | None = None
+        #: Seconds each of this cursor's requests may run before the driver cancels it
+        #: (-213); None: the connection's ``statement_timeout``.
+        self.statement_timeout: float | None = None
         fin = weakref.finalize(self, _abandon, weakref.ref(connection), self._result)
         fin.atexit = False
 
@@ -242,6 +245,7 @@ class Cursor:
         started = time.perf_counter()
         with conn._lock:
             conn._check()
+            conn._cursor_timeout = self.statement_timeout
             self._reset()
             if plan.command is not None:
                 self._run_command(operation, plan)
@@ -508,6 +512,7 @@ class Cursor:
         conn = self.connection
         with conn._lock:
             conn._check()
+            conn._cursor_timeout = self.statement_timeout
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
             group = self._fetch_group()

@@ -48,6 +48,8 @@ class ConnectParams:
     autocommit: bool = False
     connect_timeout: float | None = 15.0
     read_timeout: float | None = None
+    #: Seconds each request may run on the server before the driver cancels it (-213).
+    statement_timeout: float | None = None
     keepalive: bool = False
     client_locale: str = "en_US.8859-1"
     db_locale: str | None = None
@@ -75,7 +77,7 @@ _BOOL_FALSE = frozenset({"0", "false", "no", "off"})
 _BOOL_OPTIONS = frozenset(
     {"autocommit", "keepalive", "tls", "keep_char_padding", "pipelined_connect", "trace"}
 )
-_FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout"})
+_FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout", "statement_timeout"})
 _INT_OPTIONS = frozenset({"fetch_buffer_size", "statement_cache_size"})
 _STR_OPTIONS = frozenset({"server", "client_locale", "db_locale", "tls_server_hostname"})
 
@@ -307,6 +309,7 @@ _KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "tls_server_hostname": _STR,
     "connect_timeout": _SECONDS,
     "read_timeout": _SECONDS,
+    "statement_timeout": _SECONDS,
     "fetch_buffer_size": _COUNT,
     "statement_cache_size": _COUNT,
 }

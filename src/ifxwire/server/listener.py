@@ -20,6 +20,7 @@ from types import TracebackType
 from ..protocol.codes import SERVER_PROTOCOLS
 from .defences import Limits, LoginThrottle
 from .engine import Engine
+from .interrupt import InterruptWatcher
 from .session import Session
 from .trace import describe_reply
 
@@ -94,6 +95,8 @@ class Server:
             send_timeout=send_timeout,
         )
         self.throttle = LoginThrottle(failed_login_limit)
+        #: Notices clients' cancels (TCP urgent bytes) on every session (server/interrupt.py).
+        self.interrupts = InterruptWatcher()
         data_dir = None if str(data) == ":memory:" else os.fspath(data)
         self.engine = Engine(data_dir, server_name=server_name, version=version,
                              trace_dir=trace_dir,
@@ -148,6 +151,7 @@ class Server:
                 s.sock.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join(timeout=5)
+        self.interrupts.stop()
         self.engine.close()
 
     def __enter__(self) -> Server:

@@ -36,6 +36,7 @@ from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
 from .grammar import START, TRANSITIONS, allowed
+from .interrupt import InterruptGate
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -122,6 +123,8 @@ class Session:
         self._too_long = 0  # bytes of SQL text skipped unread (see _skip_long_statement)
         self._admitted = False  # counted in Server.logged_in
         self._solo = 0  # groups to answer one by one before trying a batch again
+        #: What a client's cancel (TCP urgent byte) means right now (server/interrupt.py).
+        self.gate = InterruptGate(sock, self._unread)
 
     # ------------------------------------------------------------------ I/O
 
@@ -153,10 +156,18 @@ class Session:
             grow = min(len(self.buf), self.limits.max_message_bytes - len(self.buf))
             self.buf.extend(bytes(grow))
             self.view = memoryview(self.buf)
+        idle = self.start == self.end
+        if idle:
+            self.gate.idle()  # a cancel from now on is late unless a request arrives
         n = self.sock.recv_into(self.view[self.end :])
         if n == 0:
             raise SessionClosed
         self.end += n
+        if idle:
+            self.gate.busy()
+
+    def _unread(self) -> int:
+        return self.end - self.start
 
     def _next_message(self) -> m.ClientMsg:
         while True:
@@ -247,6 +258,7 @@ class Session:
             self.engine = None
 
     def _cleanup(self) -> None:
+        self.server.interrupts.unregister(self.gate)
         with contextlib.suppress(OSError):
             self._flush()  # replies to groups answered before the session ended
         self._release_engine()
@@ -301,6 +313,8 @@ class Session:
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
         self.engine = srv.engine.session(req.user, self.env)
+        self.gate.state = self.engine.state
+        srv.interrupts.register(self.gate)
         return True
 
     def _serve(self) -> None:
@@ -686,6 +700,9 @@ class Session:
                         return
             except CodecError as exc:
                 raise _unsendable(exc) from None
+            except EngineError:
+                _stop_rows(st)  # interrupted (-213) or failed: the cursor is closed
+                raise
             st.exhausted = True
             st.rows = None
         # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).

@@ -141,7 +141,7 @@ class Engine:
                     return conn, slot
         conn = self.connect(name)
         try:
-            slot = register(conn, state, budget=self.statement_timeout is not None)
+            slot = register(conn, state)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
         except BaseException:

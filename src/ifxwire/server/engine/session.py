@@ -97,6 +97,12 @@ def _internal(e: Exception) -> EngineError:
     return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: internal {e!r}"[:500])
 
 
+#: The message of the -213 a client's cancel causes.
+CANCELLED = "statement interrupted by the client (cancel)"
+#: The -213's text when the interrupted statement took its transaction's work with it.
+TRANSACTION_LOST = "the transaction was rolled back; roll back or commit to end it"
+
+
 class EngineSession:
     """One client connection. Used from one thread at a time."""
 
@@ -109,6 +115,8 @@ class EngineSession:
         self.database: str | None = None
         self.db_flags = 0
         self.in_transaction = False
+        #: An interrupted write rolled the SQLite transaction back (see interrupted()).
+        self._txn_lost = False
         self.conn: sqlite3.Connection | None = None
         self._slot: FunctionSlot | None = None  # the pooled conn's function slot
         # Row cursors still open: closed before the connection goes back to the pool, where an
@@ -210,6 +218,7 @@ class EngineSession:
         self.db_flags = (DBFLAG_LOGGED if self._logged else 0) | (DBFLAG_ANSI if self._ansi
                                                                   else 0)
         self.in_transaction = False
+        self._txn_lost = False
         self.state.dbname = name
         self.state.ctx = self._ctx()
         self._schema = None
@@ -260,7 +269,7 @@ class EngineSession:
         if self._nodb is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
                                    uri=True)
-            register(conn, self.state, budget=self.engine.statement_timeout is not None)
+            register(conn, self.state)
             conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.sysmaster_uri(),))
             self._nodb = conn
         return self._nodb
@@ -403,6 +412,8 @@ class EngineSession:
     def arm(self) -> None:
         """Start the time budget of one request (Engine.statement_timeout): compiling,
         executing and each fetch batch are each allowed that long before -213."""
+        if self.state.cancelled:
+            raise EngineError(sc.INTERRUPTED, message=CANCELLED)
         timeout = self.engine.statement_timeout
         self.state.deadline = None if timeout is None else time.monotonic() + timeout
 
@@ -762,8 +773,26 @@ class EngineSession:
         if "integer overflow" in text:
             return EngineError(sc.DECIMAL_RANGE)
         if text == "interrupted":
-            return EngineError(sc.INTERRUPTED, message="statement_timeout reached")
+            return self.interrupted()
         return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+
+    def interrupted(self) -> EngineError:
+        """The -213 of a statement SQLite interrupted (a cancel or statement_timeout).
+
+        SQLite rolls back the whole transaction when it interrupts a write inside one (its
+        sqlite3_interrupt rule); Informix rolls back the statement only. The session's
+        transaction is then over, and the error says so (docs/SERVER.md, "Cancel")."""
+        conn = self.conn
+        why = CANCELLED if self.state.cancelled else "statement_timeout reached"
+        if self._sql_txn and conn is not None and not conn.in_transaction:
+            self._sql_txn = False
+            self._savepoints.clear()
+            if self.in_transaction:
+                # The client still has a transaction open: it stays open (so later
+                # statements are not committed one by one) but COMMIT WORK will refuse it.
+                self._txn_lost = True
+                return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
+        return EngineError(sc.INTERRUPTED, message=why)
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
         if info is not None:
@@ -839,8 +868,12 @@ class EngineSession:
             raise EngineError(sc.NO_DB_SELECTED)
         if not self.in_transaction and not self._ansi:
             raise EngineError(sc.NOT_IN_TRANSACTION)
-        self._end_sql_txn(verb)
+        lost, self._txn_lost = self._txn_lost, False
+        self._end_sql_txn("ROLLBACK" if lost else verb)
         self.in_transaction = False
+        if lost and verb == "COMMIT":
+            raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                              message="COMMIT WORK of a transaction an interrupt rolled back")
 
     def close(self) -> None:
         """Roll back any open transaction and release everything."""
