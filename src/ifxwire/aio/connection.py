@@ -261,10 +261,15 @@ class AsyncConnection:
 
     # ------------------------------------------------------------------ PEP 249-like API
 
-    def cursor(self) -> AsyncCursor:
+    def cursor(self, scrollable: bool = False, withhold: bool = False) -> AsyncCursor:
+        """A new cursor; ``scrollable`` / ``withhold`` as ``Connection.cursor``."""
         from .cursor import AsyncCursor
 
         self._core._check()
+        if scrollable or withhold:
+            from .scroll import AsyncScrollCursor
+
+            return AsyncScrollCursor(self, scrollable, withhold)
         return AsyncCursor(self)
 
     async def execute(self, sql: str, params: object = None) -> AsyncCursor:

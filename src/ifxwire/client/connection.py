@@ -355,10 +355,17 @@ class Connection:
 
     # ------------------------------------------------------------------ PEP 249 methods
 
-    def cursor(self) -> Cursor:
+    def cursor(self, scrollable: bool = False, withhold: bool = False) -> Cursor:
+        """A new cursor. ``scrollable=True``: a scroll cursor (moves anywhere in its result,
+        docs/DRIVER.md §14); ``withhold=True``: a hold cursor, left open by commit and
+        rollback."""
         from .cursor import Cursor
 
         self._check()
+        if scrollable or withhold:
+            from .scroll import ScrollCursor
+
+            return ScrollCursor(self, scrollable=scrollable, withhold=withhold)
         return Cursor(self)
 
     def execute(self, sql: str, params: object = None) -> Cursor:

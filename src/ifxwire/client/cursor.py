@@ -447,8 +447,12 @@ class Cursor:
         self._received = len(reply.rows)
         self._exhausted = False
         conn._open_results.add(self)
-        if _at_end(reply):
+        if self._opening_ends(reply):
             self._finish()
+
+    def _opening_ends(self, reply: Reply) -> bool:
+        """Does the reply to OPEN end the result? (A scroll cursor's never does.)"""
+        return _at_end(reply)
 
     def _reset(self) -> None:
         """Forget the previous result (its server cursor is closed with the next request)."""

@@ -37,6 +37,7 @@ from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
 from .grammar import START, TRANSITIONS, allowed
 from .interrupt import InterruptGate
+from .scroll import scroll_fetch
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -583,10 +584,16 @@ class Session:
             m.put_blob_chunks(out, data, m.BLOB_REPLY_CHUNK)
         elif code == Msg.SCROLL:
             self._stmt().scroll = True
+        elif code == Msg.HOLD:
+            pass  # a hold cursor: this server closes no cursor at a transaction's end
         elif code == Msg.OPEN:
-            self._open(self._stmt())
+            st = self._stmt()
+            try:
+                self._open(st)
+            finally:
+                st.scroll = False  # SQ_SCROLL applies to the OPEN it precedes only
         elif code == Msg.SFETCH:
-            self._scroll_fetch(self._stmt(), msg.extra[0], msg.extra[1], out)
+            self._scroll_fetch(self._stmt(), msg.extra, out)
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
@@ -668,6 +675,7 @@ class Session:
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
         st.fetched = 0
         st.exhausted = False
+        st.materialized = None
         if st.scroll:
             # An insensitive scroll cursor: the result is fixed at OPEN.
             st.materialized = list(st.rows)
@@ -710,41 +718,20 @@ class Session:
         if self.optofc:
             out.u16(Msg.CLOSE)
 
-    def _scroll_fetch(self, st: _Statement, kind: int, target: int, out: Writer) -> None:
-        """SQ_SFETCH: answer SQ_TUPID (absolute row number) and that one row.
-
-        Fetch kinds follow ESQL/C: 1 next, 2 previous, 3 first, 4 last, 5 current,
-        6 absolute (1-based), 7 relative.  1, 4 and 6 are witnessed (P2.4, J3.1).
-        """
+    def _scroll_fetch(self, st: _Statement, extra: tuple[int, ...], out: Writer) -> None:
+        """SQ_SFETCH (server/scroll.py)."""
         rows = st.materialized
         if rows is None:
             raise EngineError(sc.FETCH_UNOPENED)
-        n = len(rows)
-        pos = {
-            1: st.position + 1,
-            2: st.position - 1,
-            3: 1,
-            4: n,
-            5: st.position,
-            6: target,
-            7: st.position + target,
-        }.get(kind)
-        if pos is None:
+        kind, index, size = extra
+        try:
+            position = scroll_fetch(rows, st.position, kind, index, size, st.encoder,
+                                    st.blob_rows, out, self.layout)
+        except CodecError as exc:
+            raise _unsendable(exc) from None
+        if position is None:
             raise EngineError(sc.SYNTAX, message=f"unknown scroll fetch type {kind}")
-        if 1 <= pos <= n:
-            st.position = pos
-            out.u16(Msg.TUPID).i32(pos)
-            row = rows[pos - 1]
-            if st.blob_rows is not None:
-                row = st.blob_rows(row)[0]
-            try:
-                m.put_tuple(out, st.encoder(row))
-            except CodecError as exc:
-                raise _unsendable(exc) from None
-        else:
-            # Out of range: no row; the position moves just outside the result, as FETCH does.
-            st.position = 0 if pos < 1 else n + 1
-            m.put_done(out, 0, self.layout)
+        st.position = position
 
     def _execute(self, st: _Statement, out: Writer) -> None:
         eng = self.engine
@@ -815,6 +802,8 @@ def _describe_msg(msg: m.ClientMsg) -> str:
         parts.append(f"data={data[:64].hex()}{more}")
     if msg.env:
         parts.append(f"env={msg.env}")
+    if msg.code == Msg.SFETCH:
+        parts.append("type={} index={} size={}".format(*msg.extra))
     return " ".join(parts)
 
 
