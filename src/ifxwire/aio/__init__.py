@@ -15,5 +15,16 @@ from __future__ import annotations
 
 from .connection import AsyncConnection, connect
 from .cursor import AsyncCursor
+from .pool import AsyncConnectionPool, PoolClosed, PoolTimeout, create_pool
+from .scroll import AsyncScrollCursor
 
-__all__ = ["AsyncConnection", "AsyncCursor", "connect"]
+__all__ = [
+    "AsyncConnection",
+    "AsyncConnectionPool",
+    "AsyncCursor",
+    "AsyncScrollCursor",
+    "PoolClosed",
+    "PoolTimeout",
+    "connect",
+    "create_pool",
+]

@@ -397,13 +397,15 @@ class AsyncConnection:
             self._core._timed_out = timeout
             self.cancel()
 
-    async def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+    async def _exchange(
+        self, groups: Sequence[tuple[bytes, Reply]], drain: bool = True
+    ) -> None:
         """Deferred groups plus ``groups`` in one write; every reply read, in order.
 
         A cancellation while the replies are pending cancels the statement on the server and
-        reads them to their end (module docstring); any other interruption after the first
-        byte is queued breaks the connection: its reply stream can no longer be matched to
-        requests.
+        reads them to their end (module docstring; ``drain=False``: the pool's ping gives
+        the connection up instead); any other interruption after the first byte is queued
+        breaks the connection: its reply stream can no longer be matched to requests.
         """
         core = self._core
         core._check()
@@ -411,6 +413,7 @@ class AsyncConnection:
         core._send(b"".join([*deferred, *(g for g, _ in groups)]))
         replies = [core._reply() for _ in deferred]
         timer = None
+        drained = False
         try:
             await self._flush()
             self._in_flight = True
@@ -423,9 +426,9 @@ class AsyncConnection:
             try:
                 await self._read_all(replies, groups)
             except asyncio.CancelledError:
-                if core._broken is None:
-                    await self._drain_cancelled(replies, groups)
-                raise  # the connection is in step again, or broken by the drain
+                if drain and core._broken is None:
+                    drained = await self._drain_cancelled(replies, groups)
+                raise
             for group, r in zip(deferred, replies, strict=True):
                 if r.error is not None:
                     log.debug(
@@ -433,17 +436,14 @@ class AsyncConnection:
                         core._names(group),
                         core._server_error(r.error),
                     )
-        except asyncio.CancelledError:
-            if core._broken is None and self._in_flight:
-                raise  # drained: the replies were read to their end
-            if core._broken is None:
-                core._fail(_e.connection_lost(
-                    "an operation was cancelled while its request was being written"))
-            raise
         except BaseException as exc:
-            if core._broken is None:
-                core._fail(_e.connection_lost(
-                    f"an exchange was interrupted ({type(exc).__name__})"))
+            if core._broken is None and not drained:
+                what = (
+                    "an operation was cancelled while its reply was pending"
+                    if isinstance(exc, asyncio.CancelledError)
+                    else f"an exchange was interrupted ({type(exc).__name__})"
+                )
+                core._fail(_e.connection_lost(what))
             raise
         finally:
             self._in_flight = False
@@ -461,10 +461,10 @@ class AsyncConnection:
 
     async def _drain_cancelled(
         self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
-    ) -> None:
+    ) -> bool:
         """The awaiting task was cancelled with replies pending: cancel the statement on the
-        server and read what is left of the replies, so the connection stays in step; if
-        that fails (in time), the connection is broken. The caller re-raises either way."""
+        server and read what is left of the replies, so the connection stays in step. True
+        when that worked; otherwise the connection is broken. The caller re-raises."""
         self.cancel()
         try:
             await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
@@ -473,6 +473,8 @@ class AsyncConnection:
                 self._core._fail(
                     _e.connection_lost("a cancelled request's reply did not arrive in time")
                 )
+            return False
+        return True
 
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
         """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
