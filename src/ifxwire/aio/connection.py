@@ -45,7 +45,7 @@ from ..client.connection import (
     ROLLBACK_GROUP,
     Connection,
 )
-from ..client.dsn import ConnectParams, resolve
+from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
 from ..client.handshake import (
     login_request,
     session_groups,
@@ -242,6 +242,16 @@ class AsyncConnection:
     @property
     def encoding(self) -> str:
         return self._core.encoding
+
+    @property
+    def server_name(self) -> str:
+        """The server name the login used (a group member's own name)."""
+        return self._core.server_name
+
+    @property
+    def address(self) -> tuple[str, int] | None:
+        """The (host, port) connected to."""
+        return self._core.address
 
     @property
     def server_version(self) -> str:
@@ -535,54 +545,71 @@ class AsyncConnection:
 
 
 async def _open_stream(
-    params: ConnectParams,
+    params: ConnectParams, addr: Address
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, float | None]:
-    """The first address that accepts the connection, with the time left of its
-    ``connect_timeout`` for the login (None without a timeout)."""
-    last: Exception | None = None
+    """A stream to ``addr``, with the time left of its ``connect_timeout`` for the login
+    (None without a timeout)."""
     loop = asyncio.get_running_loop()
-    for addr in params.addresses:
-        started = loop.time()
-        tls = params.tls or addr.tls
-        ctx: ssl.SSLContext | None = None
-        if tls:
-            import ssl
+    started = loop.time()
+    tls = params.tls or addr.tls
+    ctx: ssl.SSLContext | None = None
+    if tls:
+        import ssl
 
-            ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+        ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(
+                addr.host,
+                addr.port,
+                ssl=ctx,
+                server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
+                limit=READ_SIZE,
+            ),
+            params.connect_timeout,
+        )
+    except asyncio.TimeoutError:
+        raise OperationalError(
+            f"could not connect to {addr.host}:{addr.port}: timed out after "
+            f"{params.connect_timeout} s",
+            sqlstate="08001",
+        ) from None
+    except OSError as exc:
+        raise OperationalError(
+            f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
+        ) from None
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if params.keepalive:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    timeout = params.connect_timeout
+    left = None if timeout is None else timeout - (loop.time() - started)
+    return reader, writer, left
+
+
+async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
+    """Connect and log in at one address (``params`` carry its server name)."""
+    reader, writer, left = await _open_stream(params, addr)
+    sock = _StreamSock(writer)
+    try:
+        core = _Core(params, sock)
+        conn = AsyncConnection(core, reader, writer, sock)
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(
-                    addr.host,
-                    addr.port,
-                    ssl=ctx,
-                    server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
-                    limit=READ_SIZE,
-                ),
-                params.connect_timeout,
-            )
+            # What the TCP connect (and TLS handshake) left of connect_timeout.
+            await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
         except asyncio.TimeoutError:
-            last = OperationalError(
-                f"could not connect to {addr.host}:{addr.port}: timed out after "
-                f"{params.connect_timeout} s",
+            raise OperationalError(
+                f"the login did not complete within connect_timeout={params.connect_timeout} s "
+                "(the server accepted the connection but did not answer in time)",
                 sqlstate="08001",
-            )
-            continue
-        except OSError as exc:
-            last = OperationalError(
-                f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
-            )
-            continue
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                if params.keepalive:
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        timeout = params.connect_timeout
-        left = None if timeout is None else timeout - (loop.time() - started)
-        return reader, writer, left
-    assert last is not None
-    raise last
+            ) from None
+    except BaseException:
+        sock.close()
+        raise
+    core.server_name, core.address = params.server, (addr.host, addr.port)
+    return conn
 
 
 async def connect(
@@ -603,6 +630,10 @@ async def connect(
     env: Mapping[str, str] | None = None,
     tls: bool | ssl.SSLContext | None = None,
     tls_server_hostname: str | None = None,
+    sqlhosts: str | None = None,
+    host_secondary: str | None = None,
+    port_secondary: int | None = None,
+    server_secondary: str | None = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
     keep_char_padding: bool | None = None,
@@ -629,27 +660,24 @@ async def connect(
         "env": env,
         "tls": tls,
         "tls_server_hostname": tls_server_hostname,
+        "sqlhosts": sqlhosts,
+        "host_secondary": host_secondary,
+        "port_secondary": port_secondary,
+        "server_secondary": server_secondary,
         "fetch_buffer_size": fetch_buffer_size,
         "statement_cache_size": statement_cache_size,
         "keep_char_padding": keep_char_padding,
         "trace": trace,
     }
     params = resolve(host, options)
-    reader, writer, left = await _open_stream(params)
-    sock = _StreamSock(writer)
-    try:
-        core = _Core(params, sock)
-        conn = AsyncConnection(core, reader, writer, sock)
+    last: Exception | None = None
+    for addr, member in member_params(params):
         try:
-            # What the TCP connect (and TLS handshake) left of connect_timeout.
-            await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
-        except asyncio.TimeoutError:
-            raise OperationalError(
-                f"the login did not complete within connect_timeout={params.connect_timeout} s "
-                "(the server accepted the connection but did not answer in time)",
-                sqlstate="08001",
-            ) from None
-    except BaseException:
-        sock.close()
-        raise
-    return conn
+            return await _connect_to(member, addr)
+        except OperationalError as exc:
+            if not unreachable(exc):
+                raise
+            last = exc
+            log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
+    assert last is not None
+    raise last

@@ -58,7 +58,7 @@ from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
-from .dsn import ConnectParams
+from .dsn import ConnectParams, member_params, unreachable
 from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
 from .locales import codec_for_locale
 from .placeholders import SqlPlan
@@ -174,6 +174,9 @@ class Connection:
         self.server_version_string = ""
         self.server_capabilities: frozenset[int] = frozenset()
         self.server_protocols = b""
+        #: The server name the login used (a group member's own) and its address.
+        self.server_name = params.server
+        self.address: tuple[str, int] | None = None
         #: Seconds a request may run before it is cancelled (None: no limit); a cursor's
         #: own ``statement_timeout`` overrides it for that cursor's requests.
         self.statement_timeout = params.statement_timeout
@@ -185,8 +188,11 @@ class Connection:
     # ------------------------------------------------------------------ login
 
     def _open(self, params: ConnectParams) -> Transport:
+        """Connect and log in to the first address that answers (docs/DRIVER.md §15): each
+        gets its own connect_timeout and is logged in to with its own server name; the next
+        is tried when one cannot be reached or drops the login, never after a refusal."""
         last: Exception | None = None
-        for addr in params.addresses:
+        for addr, member in member_params(params):
             try:
                 t = open_transport(
                     addr.host,
@@ -202,10 +208,18 @@ class Connection:
                 log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
                 continue
             try:
-                self._login(t, params)
+                self._login(t, member)
+            except OperationalError as exc:
+                t.close()
+                if not unreachable(exc):
+                    raise
+                last = exc
+                log.debug("login at %s:%d failed: %s", addr.host, addr.port, exc)
+                continue
             except BaseException:
                 t.close()
                 raise
+            self.server_name, self.address = member.server, (addr.host, addr.port)
             return t
         assert last is not None
         raise last
@@ -468,7 +482,7 @@ class Connection:
     def __repr__(self) -> str:
         state = "closed" if self._closed else "broken" if self._broken else "open"
         return (
-            f"<ifxwire Connection {state} server={self._params.server!r} "
+            f"<ifxwire Connection {state} server={self.server_name!r} "
             f"database={self._database!r} autocommit={self._autocommit}>"
         )
 
