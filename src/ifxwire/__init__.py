@@ -12,14 +12,16 @@ Parameter markers: ``?`` (native), ``:1`` (numbered; may repeat and appear in an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._accel import accelerated
 from ._accel import available as _accelerator_available
 from .client.connection import Connection
 from .client.cursor import Cursor
 from .client.dsn import resolve
+from .client.pamauth import PamChallenge
 from .client.pool import ConnectionPool, PoolClosed, PoolTimeout, create_pool
+from .client.scroll import ScrollCursor
 from .dbapi import (
     BINARY,
     BOOLEAN,
@@ -78,9 +80,11 @@ __all__ = [
     "IntervalYM",
     "NotSupportedError",
     "OperationalError",
+    "PamChallenge",
     "PoolClosed",
     "PoolTimeout",
     "ProgrammingError",
+    "ScrollCursor",
     "Text",
     "Time",
     "TimeFromTicks",
@@ -141,6 +145,7 @@ def connect(
     host_secondary: str | None = None,
     port_secondary: int | None = None,
     server_secondary: str | None = None,
+    pam_callback: Any = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
     keep_char_padding: bool | None = None,
@@ -185,6 +190,7 @@ def connect(
         "host_secondary": host_secondary,
         "port_secondary": port_secondary,
         "server_secondary": server_secondary,
+        "pam_callback": pam_callback,
             "fetch_buffer_size": fetch_buffer_size,
             "statement_cache_size": statement_cache_size,
             "keep_char_padding": keep_char_padding,

@@ -8,11 +8,14 @@ real server does (peer-informix-driver.md 2.4, 4).
 from __future__ import annotations
 
 import random
+import ssl
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from informix_driver_support import Target, connect, many, run, start_target, unique_name
+from tls_support import make_certificate
 
 pytestmark = pytest.mark.interop
 
@@ -66,3 +69,26 @@ def test_random_scroll_walk_matches_list_indexing(
         assert check.fetchone() == (120,)
     finally:
         c.close()
+
+
+def test_informix_driver_over_the_servers_tls(tmp_path: Path) -> None:
+    """informix-driver's ``tls=<SSLContext>`` (it verifies nothing with ``tls=True``, so the
+    test gives it a verifying context) against our server's TLS listener."""
+    from ifxwire.server import Server
+
+    cert, key = make_certificate(tmp_path)
+    ctx = ssl.create_default_context(cafile=str(cert))
+    with Server(port=0, tls_cert=cert, tls_key=key) as srv:
+        target = Target(srv.host, srv.port, "informix", "informix", "in4mix", external=False)
+        c: Any = connect(target, None, autocommit=True, tls=ctx,
+                         tls_server_hostname="localhost")
+        try:
+            run(c, "CREATE DATABASE tlsdrv WITH LOG")
+            run(c, "CREATE TABLE t (id INTEGER, s VARCHAR(40))")
+            many(c, "INSERT INTO t VALUES (?, ?)", [(i, f"row {i}") for i in range(500)])
+            cur = c.cursor()
+            cur.execute("SELECT id, s FROM t ORDER BY id")
+            rows = cur.fetchall()
+            assert len(rows) == 500 and rows[499] == (499, "row 499")
+        finally:
+            c.close()

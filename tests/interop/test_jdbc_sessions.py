@@ -104,3 +104,94 @@ def test_jdbc_cancel_timeout_and_scroll(
                          dict.fromkeys(PLAIN_CHECKS, plain_server.url))
     failed = {k: v for k, v in results.items() if v[0] != "PASS"}
     assert not failed, failed
+
+
+# --------------------------------------------------------------------------------------------
+# TLS: the server's own listener, a trust store made by keytool from its certificate
+
+
+@pytest.fixture(scope="module")
+def tls_server(java_tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+               ) -> Iterator[Any]:
+    import ssl
+
+    from tls_support import make_certificate
+
+    from ifxwire.server import Server
+
+    d = tmp_path_factory.mktemp("jdbc-tls")
+    cert, key = make_certificate(d)
+    keytool = shutil.which("keytool") or str(Path(java_tools["java"]).with_name("keytool"))
+    store = d / "trust.jks"
+    subprocess.run([keytool, "-importcert", "-noprompt", "-alias", "ifxwire", "-file", str(cert),
+                    "-keystore", str(store), "-storepass", "changeit"],
+                   check=True, capture_output=True, timeout=120)
+    with Server(port=0, tls_cert=cert, tls_key=key) as srv:
+        srv.client_tls = ssl.create_default_context(cafile=str(cert))
+        srv.url = prepare(srv) + f";user={USER};password={PASSWORD}"
+        srv.java_props = (f"-Djavax.net.ssl.trustStore={store}",
+                          "-Djavax.net.ssl.trustStorePassword=changeit")
+        yield srv
+
+
+@pytest.mark.parametrize("version", JDBC_VERSIONS)
+def test_jdbc_over_the_servers_tls(
+    java_tools: dict[str, str], session_classpaths: dict[str, str], tls_server: Any,
+    version: str,
+) -> None:
+    # encrypt=true is 15.x's name; 4.50 calls the same option SSLCONNECTION=true.
+    option = "encrypt=true" if version.startswith("15") else "SSLCONNECTION=true"
+    results = run_checks(java_tools["java"], session_classpaths[version],
+                         {"jdbc_tls": f"{tls_server.url};{option}"}, tls_server.java_props)
+    assert results["jdbc_tls"][0] == "PASS", results
+    # Without TLS the same URL fails: the listener speaks TLS only.
+    plain = run_checks(java_tools["java"], session_classpaths[version],
+                       {"jdbc_tls": tls_server.url + ";LOGINTIMEOUT=3000"})
+    assert plain["jdbc_tls"][0] == "FAIL"
+
+
+# --------------------------------------------------------------------------------------------
+# PAM: IFX_PAM_CLASS names the callback class compiled with SessionCheck
+
+
+def _two_steps(user: str) -> Any:
+    password = yield 1, "Password: "
+    token = yield 2, "Token: "
+    if password == PASSWORD and token == "314159":
+        return True
+    yield 3, "Authentication failure"
+    return False
+
+
+@pytest.fixture(scope="module")
+def pam_servers() -> Iterator[tuple[Any, Any]]:
+    from ifxwire.server import Server
+
+    with Server(port=0, pam=True) as one, Server(port=0, pam=_two_steps) as two:
+        for srv in (one, two):
+            with ifxwire.connect(host=srv.host, port=srv.port, user=USER, autocommit=True,
+                                 pam_callback=lambda ch: PASSWORD if "Password" in ch.prompt
+                                 else "314159") as c:
+                cur = c.cursor()
+                cur.execute("CREATE DATABASE sess WITH LOG")
+                cur.execute("CREATE TABLE n (i INTEGER)")
+                cur.executemany("INSERT INTO n VALUES (?)", [(i,) for i in range(1000)])
+            srv.url = (f"jdbc:informix-sqli://{srv.host}:{srv.port}/sess:INFORMIXSERVER="
+                       f"{srv.server_name};user={USER};password=ignored;IFX_PAM_CLASS=PamAnswers")
+        yield one, two
+
+
+@pytest.mark.parametrize("version", JDBC_VERSIONS)
+def test_jdbc_pam_login(
+    java_tools: dict[str, str], session_classpaths: dict[str, str],
+    pam_servers: tuple[Any, Any], version: str,
+) -> None:
+    one, two = pam_servers
+    java, cp = java_tools["java"], session_classpaths[version]
+    right = ("-Dpam.password=" + PASSWORD, "-Dpam.token=314159")
+    wrong = ("-Dpam.password=" + PASSWORD, "-Dpam.token=000000")
+    results = run_checks(java, cp, {"jdbc_pam_right": one.url, "jdbc_pam_two_steps": two.url},
+                         right)
+    results |= run_checks(java, cp, {"jdbc_pam_wrong": two.url}, wrong)
+    failed = {k: v for k, v in results.items() if v[0] != "PASS"}
+    assert not failed, failed

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import socket
 import time
@@ -47,9 +48,11 @@ from ..client.connection import (
 )
 from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
 from ..client.handshake import (
+    CAP_PAM,
     login_request,
     session_groups,
 )
+from ..client.pamauth import PamCallback, PamState
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
@@ -68,7 +71,9 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
+from ..protocol.codes import Msg
 from ..protocol.login import parse_connect_response
+from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
 
 if TYPE_CHECKING:
@@ -536,12 +541,48 @@ class AsyncConnection:
             raise _e.protocol_error(f"login response: {exc}") from None
         core._accepted(resp)
         groups = session_groups(params.database, core.encoding)
+        replies = []
+        if params.pam_callback is not None:
+            # PROTOCOLS alone: its reply says whether a PAM conversation comes first.
+            core._send(groups[0])
+            await self._flush()
+            replies.append(core._session_reply(0, await self._read(core._reply())))
+            if replies[0].error is None and CAP_PAM in core.server_capabilities:
+                await self._pam_login(params.pam_callback)
+            groups = groups[1:]
         core._send(b"".join(groups))
         await self._flush()
-        replies = []
-        for i in range(len(groups)):
-            replies.append(core._session_reply(i, await self._read(core._reply())))
+        for _ in groups:
+            replies.append(core._session_reply(len(replies), await self._read(core._reply())))
         core._session_ready(params, replies, user, started)
+
+    async def _pam_login(self, callback: PamCallback) -> None:
+        """Async twin of ``client.pamauth.pam_login``; the callback may be a coroutine."""
+        core = self._core
+        state = PamState(core.encoding)
+        t = core._transport
+        core._send(ACK_GROUP)
+        await self._flush()
+        while True:
+            got = state.parse(t.buf, t.start, t.end)
+            if got is None:
+                try:
+                    t.fill()
+                except _WouldBlock:
+                    await self._receive()
+                continue
+            msg, t.start = got
+            if msg.code == Msg.ACCEPT:
+                return
+            if msg.code == Msg.EXIT:
+                raise state.refused()
+            ch = state.challenge(msg)
+            answer = callback(ch)
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if ch.needs_answer:
+                core._send(state.answer(ch, answer))
+                await self._flush()
 
 
 async def _open_stream(
@@ -634,6 +675,7 @@ async def connect(
     host_secondary: str | None = None,
     port_secondary: int | None = None,
     server_secondary: str | None = None,
+    pam_callback: Any = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
     keep_char_padding: bool | None = None,
@@ -664,6 +706,7 @@ async def connect(
         "host_secondary": host_secondary,
         "port_secondary": port_secondary,
         "server_secondary": server_secondary,
+        "pam_callback": pam_callback,
         "fetch_buffer_size": fetch_buffer_size,
         "statement_cache_size": statement_cache_size,
         "keep_char_padding": keep_char_padding,

@@ -59,8 +59,16 @@ from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .dsn import ConnectParams, member_params, unreachable
-from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
+from .handshake import (
+    CAP_PAM,
+    CAP_TWO_GB_FETCH,
+    check_login,
+    login_request,
+    session_groups,
+    version_number,
+)
 from .locales import codec_for_locale
+from .pamauth import no_callback, pam_login
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
 from .statements import (
@@ -243,7 +251,18 @@ class Connection:
         self._accepted(resp)
         groups = session_groups(params.database, self.encoding)
         replies: list[Reply] | None = None
-        if params.pipelined_connect:
+        if params.pam_callback is not None:
+            # PROTOCOLS alone: its reply says whether a PAM conversation comes before the
+            # other session groups (docs/DRIVER.md §16).
+            self._send(groups[0])
+            first = self._session_reply(0, self._read(self._reply()))
+            if first.error is None and CAP_PAM in self.server_capabilities:
+                pam_login(self, params.pam_callback)
+            self._send(b"".join(groups[1:]))
+            replies = [first]
+            replies += [self._session_reply(i, self._read(self._reply()))
+                        for i in range(1, len(groups))]
+        elif params.pipelined_connect:
             self._send(b"".join(groups))
             t.fill()
             replies = self._known_session_replies(len(groups))
@@ -303,6 +322,8 @@ class Connection:
             self.server_capabilities, self._layout, self._blob_width = _negotiate(
                 reply.protocols
             )
+            if CAP_PAM in self.server_capabilities and self._params.pam_callback is None:
+                raise no_callback()
             if CAP_TWO_GB_FETCH not in self.server_capabilities:
                 # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
                 self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)

@@ -13,7 +13,7 @@ import math
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import InterfaceError
@@ -69,6 +69,8 @@ class ConnectParams:
     host_secondary: str | None = None
     port_secondary: int | None = None
     server_secondary: str | None = None
+    #: Answers the server's PAM challenges (client/pamauth.py); None: no PAM.
+    pam_callback: Any = None
 
     def __repr__(self) -> str:
         # Never show the password, not even in a debugger or a log of the params object.
@@ -243,6 +245,8 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     for addr in addresses:
         if not 0 < addr.port < 65536:
             raise InterfaceError(f"port must be between 1 and 65535, not {addr.port}")
+    if params.pam_callback is not None and not callable(params.pam_callback):
+        raise InterfaceError("pam_callback must be callable (a PamChallenge in, a str out)")
     if params.fetch_buffer_size < 1024:
         raise InterfaceError("fetch_buffer_size must be at least 1024 bytes")
     if params.statement_cache_size < 0:

@@ -58,6 +58,10 @@ class Msg(IntEnum):
     CIDESCRIBE = 124
     IDESCRIBE = 125
     PROTOCOLS = 126
+    ACCEPT = 127  # PAM: the login is accepted (docs/PROTOCOL.md §13)
+    ACK = 128  # PAM: the client is ready for challenges
+    CHALLENGE = 129  # PAM: u16 style, u16 len, prompt + pad
+    RESPONSE = 130  # PAM: u16 len, answer + pad
     SVPT_SET = 137
     SVPT_RELEASE = 138
     SVPT_ROLLBACK = 139

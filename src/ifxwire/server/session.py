@@ -37,6 +37,7 @@ from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
 from .grammar import START, TRANSITIONS, allowed
 from .interrupt import InterruptGate
+from .pam import pam_login
 from .scroll import scroll_fetch
 
 if TYPE_CHECKING:
@@ -291,9 +292,11 @@ class Session:
         if delay:
             time.sleep(delay)  # after repeated failures from this address (defences.py)
         reject = 0
+        pam = srv.pam
         if req.server and req.server != srv.server_name:
             reject = -761  # INFORMIXSERVER does not match DBSERVERNAME
-        elif srv.users.get(req.user) is None or srv.users[req.user] != req.password:
+        elif pam is None and (srv.users.get(req.user) is None
+                              or srv.users[req.user] != req.password):
             reject = -951  # incorrect password or unknown user
             srv.throttle.failed(host)
         elif not srv.admit():
@@ -308,11 +311,14 @@ class Session:
         if reject:
             log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
             return False
-        self.sock.settimeout(None)
-        set_send_timeout(self.sock, limits.send_timeout)
         self.user = req.user
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        if pam is not None and not pam_login(self, req.user, pam):
+            srv.throttle.failed(host)
+            return False  # under login_timeout, as the rest of the login
+        self.sock.settimeout(None)
+        set_send_timeout(self.sock, limits.send_timeout)
         self.engine = srv.engine.session(req.user, self.env)
         self.gate.state = self.engine.state
         srv.interrupts.register(self.gate)

@@ -222,12 +222,16 @@ public final class SessionCheck {
         }
     }
 
-    /** Wrong answers: the login is refused with the server's error. */
+    /**
+     * Wrong answers: the server ends the exchange with SQ_EXIT, which JDBC reports as its own
+     * -79885 (PAM authentication failed).
+     */
     static void pamWrong(String url) throws Exception {
         try (Connection c = DriverManager.getConnection(url)) {
             throw new IllegalStateException("a wrong PAM answer was accepted");
         } catch (SQLException e) {
-            check(sqlcode(e) == -951, "expected -951, got " + sqlcode(e) + " " + e.getMessage());
+            check(sqlcode(e) == -79885, "expected -79885, got " + sqlcode(e) + " "
+                    + e.getMessage());
         }
     }
 }
