@@ -49,3 +49,47 @@ def test_scroll_and_hold_open_order_is_in_the_catalogue() -> None:
 def test_cancel_byte_is_jdbcs() -> None:
     # com.informix.asf.Connection.sOOBSocket: bipush 66; Socket.sendUrgentData
     assert CANCEL_BYTE == bytes([66]) == b"\x42"
+
+
+# PAM messages as IBM JDBC 15.0.0.1 writes and reads them (javap -c -p on IfxSqli):
+# sendACK: writeSmallInt(128), flip: sendEOT -> 0080 000c.
+PAM_ACK = h("0080 000c")
+# readPAMChallengeMessage: readSmallInt (code 129), readSmallInt (style), readSmallInt (len),
+# readPadded(len); receiveEOT. Style 1 (PAM_PROMPT_ECHO_OFF), "Password: " (10 bytes).
+PAM_CHALLENGE = h("0081 0001 000a") + b"Password: " + h("000c")
+# sendPAMResponseMessage: writeSmallInt(130), writeSmallInt(len), writePadded(bytes); sendEOT.
+# "in4mix" (6 bytes, no pad); "abc" (3 bytes, one pad byte).
+PAM_RESPONSE = h("0082 0006") + b"in4mix" + h("000c")
+PAM_RESPONSE_ODD = h("0082 0003") + b"abc" + h("00 000c")
+PAM_ACCEPT = h("007f 000c")
+
+
+def test_pam_client_messages() -> None:
+    from ifxwire.protocol.pam import ACK_GROUP, response_group
+
+    assert ACK_GROUP == PAM_ACK
+    assert response_group(b"in4mix") == PAM_RESPONSE
+    assert response_group(b"abc") == PAM_RESPONSE_ODD
+
+
+def test_pam_server_messages_round_trip_the_vectors() -> None:
+    from ifxwire.protocol.pam import put_accept, put_challenge, read_server_message
+    from ifxwire.protocol.wire import Writer
+
+    w = Writer()
+    put_challenge(w, 1, b"Password: ")
+    assert bytes(w.u16(Msg.EOT).buf) == PAM_CHALLENGE
+    w = Writer()
+    put_accept(w)
+    assert bytes(w.u16(Msg.EOT).buf) == PAM_ACCEPT
+    got = read_server_message(Reader(PAM_CHALLENGE))
+    assert (got.code, got.style, got.prompt) == (Msg.CHALLENGE, 1, b"Password: ")
+    assert read_server_message(Reader(PAM_ACCEPT)).code == Msg.ACCEPT
+    assert read_server_message(Reader(h("0038"))).code == Msg.EXIT
+
+
+def test_server_reads_the_pam_response_vector() -> None:
+    r = Reader(PAM_RESPONSE_ODD)
+    msg = m.read_client_message(r, m.Layout())
+    assert msg.code == Msg.RESPONSE and bytes(msg.data) == b"abc"
+    assert m.read_client_message(r, m.Layout()).code == Msg.EOT
