@@ -34,6 +34,7 @@ from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
 from .grammar import START, TRANSITIONS, allowed
+from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -97,6 +98,7 @@ class _Statement:
     columns: list[ColumnDesc] = field(default_factory=list)  # as described on this connection
     blob_rows: Any = None  # row -> (row with BYTE/TEXT descriptors, blob bytes), if any
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
+    lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
 
 
 class Session:
@@ -119,14 +121,18 @@ class Session:
         self.user = ""
         self.blobs = BlobStore(m.blob_descriptor_size(self.layout))
         self._solo = 0  # groups to answer one by one before trying a batch again
+        self.fastpath = FastPath(self)  # fast-path calls and SQ_LODATA (lobwire.py)
+        self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
 
     # ------------------------------------------------------------------ I/O
 
-    def _recv_more(self) -> None:
+    def _recv_more(self, compact: bool = True) -> None:
         # The only place a session blocks: send what is pending first, so replies to pipelined
         # groups that were already buffered go out together, and nothing waits on us.
+        # compact=False keeps every byte where it is (SQ_FILE answers read while a message is
+        # being handled, whose offsets the loop still holds).
         self._flush()
-        if self.start:
+        if self.start and compact:
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
             tail = self.end - self.start
             self.buf[:tail] = self.buf[self.start : self.end]
@@ -233,6 +239,7 @@ class Session:
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
         self.engine = srv.engine.session(req.user, self.env)
+        self.engine.lo.client = ClientFiles(self)
         return True
 
     def _serve(self) -> None:
@@ -250,6 +257,7 @@ class Session:
             elif fast and self._batch_inserts():
                 continue
             out = Writer()
+            self.current_out = out
             previous = START
             failed = False
             while True:
@@ -264,7 +272,7 @@ class Session:
                         elif code == _ID and end - start >= 4:
                             stop = start + 4
                             number = i16_at(buf, start + 2)[0]
-                        elif code == _BIND and end - start >= 4:
+                        elif code == _BIND and end - start >= 4 and self.fastpath.call is None:
                             plain = decode_bind_plain(
                                 buf, start + 4, end, u16_at(buf, start + 2)[0], self.encoding
                             )
@@ -334,6 +342,7 @@ class Session:
                 # Bind values are decoded in _handle, so the bytes may be released only now.
                 self.start = self._msg_end
                 previous = code
+            self.fastpath.call = None
             out.u16(Msg.EOT)
             self.server.count_group()
             if tracing:
@@ -458,6 +467,8 @@ class Session:
             m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
             self._stmt().cursor_name = msg.name
+        elif code == Msg.BIND and self.fastpath.call is not None:
+            self.fastpath.bind(msg, out)
         elif code == Msg.BIND:
             st = self._stmt()
             try:
@@ -497,7 +508,18 @@ class Session:
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
-            pass
+            st = self._stmt()
+            if not st.lob_binary and wants_binary(msg.extra[1:]):
+                st.lob_binary = True
+                if st.encoder is not None:
+                    st.encoder = locator_encoder(
+                        st.columns, build_row_encoder(st.columns, self.encoding), True)
+        elif code == Msg.GETROUTINE:
+            self.fastpath.getroutine(msg.item, out)  # type: ignore[arg-type]
+        elif code == Msg.EXFPROUTINE:
+            self.fastpath.exfproutine(msg.item, out)  # type: ignore[arg-type]
+        elif code == Msg.LODATA:
+            self.fastpath.lodata(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.EXECUTE:
             self._execute(self._stmt(), out)
         elif code == Msg.CLOSE:
@@ -559,6 +581,7 @@ class Session:
             _stop_rows(st)
         self.statements.clear()
         self.blobs.clear()
+        self.fastpath.reset()
         self.current = None
 
     def _open(self, st: _Statement) -> None:
@@ -581,7 +604,8 @@ class Session:
             st.rows = None
             st.position = 0
         if st.encoder is None:
-            st.encoder = build_row_encoder(st.columns, self.encoding)
+            st.encoder = locator_encoder(
+                st.columns, build_row_encoder(st.columns, self.encoding), st.lob_binary)
             st.blob_rows = self.blobs.row_mapper(sid, st.columns, self.encoding)
 
     def _fetch(self, st: _Statement, size: int, out: Writer) -> None:
@@ -707,6 +731,8 @@ def _describe_msg(msg: m.ClientMsg) -> str:
         parts.append(f"data={data[:64].hex()}{more}")
     if msg.env:
         parts.append(f"env={msg.env}")
+    if msg.item is not None:
+        parts.append(repr(msg.item))
     return " ".join(parts)
 
 

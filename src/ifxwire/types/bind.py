@@ -352,7 +352,7 @@ def _decode_data(
         if end - start != 1:
             raise CodecError(f"BOOLEAN bind at offset {pos} has {end - start} bytes, expected 1")
         return _txt.boolean_from_byte(buf[start]), end
-    if base in (_T.UDTVAR, _T.UDTFIXED):
+    if base in (_T.UDTVAR, _T.UDTFIXED, _T.SENDRECV):
         start, end = _u32_data(buf, pos)
         _check_end(buf, end, pos)
         return bytes(buf[start:end]), end

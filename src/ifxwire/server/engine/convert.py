@@ -108,6 +108,11 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return conv_iv
     if code == T.BOOLEAN:
         return lambda v: None if v is None else to_bool(v)
+    if t.is_smart_lob:
+        from .lobstore import check_locator
+
+        xid = t.extended_id
+        return lambda v: None if v is None else check_locator(v, xid)
     if code == T.BYTE:
         def conv_bytes(v: object) -> object:
             if v is None:
@@ -169,7 +174,7 @@ def loader(t: IfxType) -> Conv | None:
         return lambda v: None if v is None else interval_python(int(v), t)  # type: ignore[call-overload]
     if code == T.BOOLEAN:
         return lambda v: None if v is None else bool(v)
-    if code == T.BYTE:
+    if code == T.BYTE or t.is_smart_lob:
         return lambda v: None if v is None else bytes(v)  # type: ignore[call-overload]
     return _load_str
 
