@@ -514,6 +514,7 @@ async def connect(
     tls_server_hostname: str | None = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
+    lob_materialize_limit: int | None = None,
     keep_char_padding: bool | None = None,
     trace: bool | None = None,
 ) -> AsyncConnection:
@@ -539,6 +540,7 @@ async def connect(
         "tls_server_hostname": tls_server_hostname,
         "fetch_buffer_size": fetch_buffer_size,
         "statement_cache_size": statement_cache_size,
+        "lob_materialize_limit": lob_materialize_limit,
         "keep_char_padding": keep_char_padding,
         "trace": trace,
     }

@@ -57,8 +57,10 @@ from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
+from . import fastpath as _fastpath
 from .dsn import ConnectParams
 from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
+from .lob import answer_file_request, lob_columns
 from .locales import codec_for_locale
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
@@ -163,6 +165,11 @@ class Connection:
         self._epoch = 0
         self._cursor_seq = 0
         self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
+        #: Fast-path routine handles: (database, signature) -> (routine database, handle).
+        self._routines: dict[tuple[str | None, str], tuple[bytes, int]] = {}
+        #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
+        self.lob_materialize_limit = params.lob_materialize_limit
+        self._client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
         self._trace = params.trace
         self.fetch_buffer_size = params.fetch_buffer_size
         self.keep_char_padding = params.keep_char_padding
@@ -353,6 +360,16 @@ class Connection:
         self._check()
         return Cursor(self)
 
+    def call_function(self, routine: str, *args: object) -> list[Any]:
+        """Run a server routine by fast path and return every value it returns.
+
+        ``routine`` is a signature (``"function informix.ifx_lo_close(integer)"``, or
+        ``"myfunc(integer, varchar)"``) or a bare name whose argument types are taken from the
+        Python values. The routine handle is cached per connection and database, so a
+        repeated call is one round trip. See docs/DRIVER.md "Fast path".
+        """
+        return _fastpath.call(self, _fastpath.signature_of(routine, args), args)
+
     def execute(self, sql: str, params: object = None) -> Cursor:
         """Shortcut: a new cursor, executed; iterate it or call fetch*() on it."""
         cur = self.cursor()
@@ -505,6 +522,10 @@ class Connection:
                     chunks.append(bytes(t.view[before : t.start]))
                 if reply.complete:
                     break
+                if reply.file_request is not None:
+                    # LOTOFILE/FILETOBLOB with 'client': answer, then read on (client/lob.py).
+                    answer_file_request(self, reply)
+                    continue
                 t.fill(reply.need)
         except UnknownMessage as exc:
             err = InterfaceError(
@@ -626,6 +647,7 @@ class Connection:
         if p.columns:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)
+            p.lobs = lob_columns(p.columns)
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding
@@ -745,6 +767,7 @@ class Connection:
 
     def _set_database(self, name: str | None, flags: int | None) -> None:
         self._database = name
+        self._routines.clear()
         self._repeatable_read = False
         if name is None or flags is None:
             self._logging_mode = None if name is None else "unlogged"

@@ -30,6 +30,7 @@ from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
+from . import lob as _lob
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
 from .placeholders import SqlPlan, arrange, plan_sql
@@ -96,6 +97,8 @@ class Cursor:
         self._has_result = False
         self._result = _Result()
         self._adapters: AdaptersMap | None = None
+        #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
+        self.lob_materialize_limit: int | None = None
         fin = weakref.finalize(self, _abandon, weakref.ref(connection), self._result)
         fin.atexit = False
 
@@ -125,6 +128,8 @@ class Cursor:
         codes = [d[1] for d in p.description]
         for i, _ in p.blobs:
             codes[i] = -1  # loaders see BYTE/TEXT data, not descriptors: see _apply_blobs
+        for i, _ in p.lobs:
+            codes[i] = -1  # BLOB/CLOB locators become Blob/Clob objects (client/lob.py)
         return ad.row_decoder(decoder, codes)
 
     # ------------------------------------------------------------------ BYTE / TEXT
@@ -157,6 +162,12 @@ class Cursor:
         if fetched:
             self.connection._exchange(fetched)
             self._apply_blobs(p, reply, fetched)
+        if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
+            conn = self.connection
+            limit = self.lob_materialize_limit
+            if limit is None:
+                limit = conn.lob_materialize_limit
+            reply.rows = _lob.wrap_rows(conn, p.lobs, reply.rows, limit)
 
     def _apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
         """Put the fetched data in place of the descriptors (bytes for BYTE, str for TEXT)."""
@@ -222,9 +233,10 @@ class Cursor:
         conn = self.connection
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
+        streamed = bool(plan.nparams) and _lob.has_file_values(values)
         bind = (
             bind_message(values, conn.encoding, self._active_adapters(), conn._blob_width)
-            if plan.nparams
+            if plan.nparams and not streamed
             else b""
         )
         started = time.perf_counter()
@@ -241,6 +253,11 @@ class Cursor:
                     )
                 return self
             p, cached = conn._statement(operation, plan)
+            if plan.nparams and _lob.needs_pass(p, values, streamed):
+                # Values for BLOB/CLOB parameters go into new smart large objects first.
+                values = _lob.prepare_params(conn, p, values)
+                bind = bind_message(values, conn.encoding, self._active_adapters(),
+                                    conn._blob_width)
             try:
                 self._run(p, bind)
             except DatabaseError as exc:
@@ -501,7 +518,7 @@ class Cursor:
             group = self._fetch_group()
             conn._exchange([group])
             p = self._result.prepared
-            if p is not None and p.blobs:
+            if p is not None and (p.blobs or p.lobs):
                 self._fetch_blobs(p, group[1])
             return self._take_batch(group[1])
 

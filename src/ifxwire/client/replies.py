@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.columns import ColumnDesc
-from ..protocol.wire import NeedMore, ProtocolViolation, Reader, i32_at
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, i16_at, i32_at
 from ..types.errors import CodecError
 
 __all__ = ["Reply", "UnknownMessage"]
@@ -60,12 +61,18 @@ class Reply:
         "encoding",
         "error",
         "exit",
+        "file_request",
+        "fp_values",
         "idescribe",
         "insertdone",
         "layout",
+        "lodata",
+        "lodata_left",
+        "lodata_size",
         "names",
         "need",
         "protocols",
+        "routine",
         "rows",
         "tupid",
         "version",
@@ -102,6 +109,14 @@ class Reply:
         self.tupid: int | None = None
         self.xactstat: tuple[int, int, int] | None = None
         self.names: list[str] | None = [] if trace else None
+        # Fast path and smart LOBs (protocol/fastpath.py): the routine handle, the return
+        # values, SQ_LODATA's byte count and data, an SQ_FILE request the caller must answer.
+        self.routine: tuple[bytes, int] | None = None
+        self.fp_values: list[Any] | None = None
+        self.lodata_size: int | None = None
+        self.lodata: bytearray | memoryview | None = None  # where read data goes (set by caller)
+        self.lodata_left = 0  # data bytes of an SQ_LODATA read still to come (-1: a short)
+        self.file_request: fp.FileRequest | None = None
 
     def feed(self, buf: Any, pos: int, end: int) -> int:
         """Parse complete messages in ``buf[pos:end]``; return the position after the last one.
@@ -115,6 +130,11 @@ class Reply:
                 if end - pos < 2:
                     self.need = 2
                     return pos
+                if self.lodata_left:
+                    pos = self._lodata_chunks(buf, pos, end)
+                    if self.need:
+                        return pos
+                    continue
                 code = (buf[pos] << 8) | buf[pos + 1]
                 if code == _TUPLE:
                     pos = self._tuples(buf, pos, end)
@@ -138,6 +158,8 @@ class Reply:
                 if self.exit:
                     self.complete = True
                     return pos
+                if self.file_request is not None:
+                    return pos  # the caller answers it, then feeds the rest of the reply
         finally:
             self.consumed += pos - first
 
@@ -175,6 +197,35 @@ class Reply:
             self.need = 8
         if self.names is not None:
             self.names.append("TUPLE")
+        return pos
+
+    def _lodata_chunks(self, buf: Any, pos: int, end: int) -> int:
+        """The data of an SQ_LODATA read, chunk by chunk as it arrives (``i16 n, data, pad``
+        until the announced size; one bare short when nothing was read: JDBC
+        ``receiveLODATA``), written into ``self.lodata`` at its current length."""
+        self.need = 0
+        while self.lodata_left:
+            if end - pos < 2:
+                self.need = 2
+                return pos
+            if self.lodata_left < 0:
+                self.lodata_left = 0
+                return pos + 2
+            n = i16_at(buf, pos)[0]
+            if n <= 0 or n > self.lodata_left:
+                raise ProtocolViolation(f"SQ_LODATA chunk of {n} bytes", pos)
+            nxt = pos + 2 + n + (n & 1)
+            if nxt > end:
+                self.need = nxt - pos
+                return pos
+            sink = self.lodata
+            if isinstance(sink, bytearray):
+                sink += buf[pos + 2 : pos + 2 + n]
+            elif sink is not None:
+                done = (self.lodata_size or 0) - self.lodata_left
+                sink[done : done + n] = buf[pos + 2 : pos + 2 + n]
+            self.lodata_left -= n
+            pos = nxt
         return pos
 
     def _message(self, code: int, r: Reader, offset: int) -> None:
@@ -217,6 +268,17 @@ class Reply:
                 if kind == 0:
                     break
                 r.padded(r.u16())
+        elif code == Msg.FPROUTINE:
+            self.fp_values = [v.value for v in fp.read_fproutine(r, self.encoding)]
+        elif code == Msg.GETROUTINE:
+            self.routine = fp.read_routine_handle(r, layout)
+        elif code == Msg.LODATA:
+            op, size = r.u16(), r.i32()
+            self.lodata_size = size
+            if op != fp.LO_WRITE_OP:
+                self.lodata_left = size if size > 0 else -1
+        elif code == Msg.FILE:
+            self.file_request = fp.read_file_request(r)
         elif code == Msg.REASSOC:
             pass
         elif code == Msg.EXIT:

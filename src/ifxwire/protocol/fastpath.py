@@ -51,6 +51,8 @@ __all__ = [
     "read_routine_handle",
 ]
 
+#: The SQ_LODATA operation whose reply carries no data (a write).
+LO_WRITE_OP = 2
 #: SQ_FILE operation types (JDBC ``IfxSmBlob.FILE_OPEN`` …).
 FILE_OPEN = 0
 FILE_CLOSE = 1

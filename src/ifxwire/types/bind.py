@@ -250,10 +250,18 @@ _BY_ISINSTANCE: tuple[tuple[type, _Encoder], ...] = (
 )
 
 
+def _bind_item_protocol(value: object, encoding: str) -> bytes:
+    item: bytes = value._ifx_bind_item(encoding)  # type: ignore[attr-defined]
+    return item
+
+
 def _dispatch(value: object) -> _Encoder:
     fn = _BY_TYPE.get(type(value))
     if fn is not None:
         return fn
+    if hasattr(type(value), "_ifx_bind_item"):
+        # Objects that know their own bind item: smart-LOB locators (client/lob.py).
+        return _bind_item_protocol
     for cls, candidate in _BY_ISINSTANCE:
         if isinstance(value, cls):
             return candidate
