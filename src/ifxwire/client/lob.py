@@ -458,10 +458,20 @@ class Clob(SmartLob):
 # --------------------------------------------------------------------------------------------
 
 
+def _read_source(read: Any, chunk: int) -> Any:
+    """One read of a file-like object; its failure becomes a DataError naming it (the
+    original is the cause), so callers see one PEP 249 class whatever the object raised."""
+    try:
+        return read(chunk)
+    except Exception as exc:
+        raise DataError(f"reading the file-like object failed: {type(exc).__name__}: {exc}",
+                        sqlstate="22000") from exc
+
+
 def _file_pieces(source: Any, chunk: int) -> Iterator[bytes]:
     read = source.read
     while True:
-        piece = read(chunk)
+        piece = _read_source(read, chunk)
         if not piece:
             return
         if isinstance(piece, str):
@@ -473,7 +483,7 @@ def _text_pieces(source: Any, chunk: int, encoding: str) -> Iterator[bytes]:
     encoder = codecs.getincrementalencoder(encoding)("strict")
     read = source.read
     while True:
-        piece = read(chunk)
+        piece = _read_source(read, chunk)
         if not piece:
             tail = encoder.encode("", final=True)
             if tail:

@@ -469,7 +469,11 @@ class EngineSession:
         on an error rolls back) by itself. Inside a running statement (a smart-LOB function
         called from SQL) it joins that statement."""
         if self.lo.sql_depth:
+            if self.in_transaction and not self._sql_txn:
+                self._begin_write(kind)  # a SELECT calling a writing routine, in a transaction
             return action()
+        if self._ansi:
+            self.in_transaction = True  # ANSI: any work opens the implicit transaction
         own = not self._sql_txn
         self._begin_write(kind)
         try:
