@@ -7,7 +7,6 @@ with a separate SQLite connection), so "nothing left behind" is checked where it
 from __future__ import annotations
 
 import io
-import os
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -58,7 +57,8 @@ def test_blob_and_clob_in_every_logging_mode(
     with ifxwire.connect(**connect_kwargs, autocommit=True) as c:
         c.execute(f"CREATE DATABASE {db} {mode}")
     with ifxwire.connect(**connect_kwargs, database=db) as c:
-        c.execute("CREATE TABLE t (id INTEGER, b BLOB, c CLOB) PUT b IN (sbspace1), c IN (sbspace1)")
+        c.execute("CREATE TABLE t (id INTEGER, b BLOB, c CLOB) "
+                  "PUT b IN (sbspace1), c IN (sbspace1)")
         c.execute("INSERT INTO t VALUES (?, ?, ?)", (1, data(3 * KIB), "clob text"))
         c.commit()
         b, cl = c.execute("SELECT b, c FROM t").fetchone()
@@ -175,7 +175,9 @@ def test_sql_functions(ac: ifxwire.Connection, tmp_path: Any) -> None:
     ac.execute("DELETE FROM fn WHERE id = 1")  # the copy is independent
     out = tmp_path / "out"
     name = ac.execute(f"SELECT LOTOFILE(b, '{out}', 'server') FROM fn").fetchone()[0]
-    assert name.startswith(f"{out}.") and open(name, "rb").read() == data(70000)
+    assert name.startswith(f"{out}.")
+    with open(name, "rb") as f:
+        assert f.read() == data(70000)
     # a client file: the driver answers SQ_FILE like JDBC
     out2 = tmp_path / "client.bin"
     name2 = ac.execute(f"SELECT LOTOFILE(b, '{out2}!', 'client') FROM fn").fetchone()[0]

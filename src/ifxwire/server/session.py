@@ -240,6 +240,7 @@ class Session:
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
         self.engine = srv.engine.session(req.user, self.env)
         self.engine.lo.client = ClientFiles(self)
+        self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
         return True
 
     def _serve(self) -> None:
@@ -485,7 +486,9 @@ class Session:
             slots = [
                 i for i, v in enumerate(values) if v.type & 0xFF in (11, 12) and v.indicator == 0
             ]
-            st.upload = BlobUpload(st.params, slots) if slots else None
+            texts = [values[i].type & 0xFF == 12 for i in slots]
+            st.upload = (BlobUpload(st.params, slots, eng.lo, texts, self.encoding)
+                         if slots else None)
         elif code == Msg.BBIND:
             upload = self._stmt().upload
             if upload is None:
@@ -495,10 +498,13 @@ class Session:
             upload = self._stmt().upload
             if upload is None:
                 raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BLOB without BYTE/TEXT parameters")
-            upload.chunk(msg.data)
+            try:
+                upload.chunk(msg.data)
+            except EngineError:
+                upload.finish(False)
+                raise
         elif code == Msg.FETCHBLOB:
-            data = self.blobs.fetch(self.current or 0, msg.data)
-            m.put_blob_chunks(out, data, m.BLOB_REPLY_CHUNK)
+            self._fetchblob(msg.data, out)
         elif code == Msg.SCROLL:
             self._stmt().scroll = True
         elif code == Msg.OPEN:
@@ -555,6 +561,14 @@ class Session:
             m.put_version(out, self.server.version.encode("ascii", errors="replace"))
         else:
             raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
+
+    def _fetchblob(self, descriptor: bytes, out: Writer) -> None:
+        """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read."""
+        for piece in self.blobs.pieces(self.current or 0, descriptor):
+            m.put_blob_chunks(out, piece, m.BLOB_REPLY_CHUNK)
+            if len(out.buf) >= _FLUSH_BYTES:
+                self._queue(out.buf)
+                out.buf.clear()
 
     def _wire_columns(self, p: Prepared) -> list[ColumnDesc]:
         """The result columns as this connection sees them: with long row ids (bit 70) BYTE
@@ -675,7 +689,11 @@ class Session:
         if p.is_query:
             raise EngineError(sc.SELECT_NEEDS_CURSOR)
         _check_upload(st)
-        result = eng.execute(p, st.params)
+        try:
+            result = eng.execute(p, st.params)
+        finally:
+            if st.upload is not None:
+                st.upload.release_unused()
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0
@@ -691,6 +709,7 @@ class Session:
 def _check_upload(st: _Statement) -> None:
     """EXECUTE/OPEN may use BYTE/TEXT parameters only once their data has arrived."""
     if st.upload is not None and not st.upload.complete:
+        st.upload.finish(False)
         raise EngineError(
             sc.HOSTVAR_COUNT,
             message=f"{len(st.upload.slots)} BYTE/TEXT parameter(s) without SQ_BBIND data",

@@ -278,6 +278,42 @@ class LoSession:
 
         return self._write(run)
 
+    # ---- large BYTE/TEXT values stored as objects (server/blobs.py) -------------------------
+    def begin_stream(self) -> bool:
+        """Hold the write lock across the messages of one upload (one commit, not one per
+        piece); True when this call took it (then ``end_stream`` commits)."""
+        es = self.es
+        if es._sql_txn:
+            return False
+        es._begin_write("insert")
+        return True
+
+    def end_stream(self, began: bool, ok: bool = True) -> None:
+        es = self.es
+        if began and es._sql_txn and not es.in_transaction:
+            es._end_sql_txn("COMMIT" if ok else "ROLLBACK")
+
+    def new_blob_object(self, text: bool) -> tuple[int, bytes]:
+        """An empty object for a large BYTE/TEXT value (pending until a row takes it):
+        (id, locator)."""
+        kind = XID_CLOB if text else XID_BLOB
+        row = self.store().create(kind, self.owner)
+        return row.loid, row.locator
+
+    def append(self, loid: int, offset: int, data: bytes | bytearray | memoryview) -> None:
+        self.store().write(loid, offset, data)
+
+    def blob_size(self, loid: int) -> int:
+        return self.store().size(loid)
+
+    def iter_blob(self, loid: int) -> Iterator[bytes]:
+        store = self.store()
+        return store.iter_read(loid, 0, store.size(loid))
+
+    def free_if_unreferenced(self, loid: int) -> None:
+        with contextlib.suppress(EngineError):
+            self._write(lambda: self.store().free_if_unreferenced(loid))
+
     # ---- files ------------------------------------------------------------------------------
     def file_to_lo(self, path: str, where: str, kind: int) -> bytes:
         """FILETOBLOB/FILETOCLOB: a new object holding a client or server file."""

@@ -23,6 +23,13 @@ it, as a real server removes a LO "created during a connection … whose referen
 incremented" when the connection terminates; objects left pending by a server that was killed are
 removed the first time this server process opens the database (``sweep``).
 
+Large BYTE and TEXT values live here too: a value over ``INLINE_MAX`` bytes (SQLite holds at
+most 1e9 bytes in one value, and a whole value would be read into memory) is stored as an
+object, and its column holds a reference (``BlobRef`` once loaded): in a BYTE column the
+object's id as an INTEGER (inline BYTE values are BLOBs), in a TEXT column its locator as a
+BLOB (inline TEXT values are text, and TEXT affinity would turn an INTEGER into text). The same
+triggers count those references. Smaller values stay inline, where SQL can use them.
+
 Deliberate difference, documented in SERVER.md: Informix frees a zero-count object at the commit
 of the transaction that decremented it; we free it at once inside that transaction (a rollback
 still brings it back). A locator stored again later in the same transaction is then stale.
@@ -35,8 +42,9 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from ...protocol.codes import XID_BLOB, XID_CLOB
+from ...protocol.codes import XID_BLOB, XID_CLOB, TypeCode
 from ...types.smartlob import LOCATOR_SIZE, Locator
 from . import sqlcodes as sc
 from .catalog import TableInfo, quote
@@ -50,6 +58,19 @@ DEFAULT_SBSPACE = "sbspace1"
 SBSPACES = (DEFAULT_SBSPACE,)
 #: Largest smart large object: 4 TB on Informix (Guide to SQL: Reference, BLOB).
 MAX_LO_SIZE = 4 * 1024**4
+#: BYTE/TEXT values up to this size are stored inline; larger ones as objects (BlobRef).
+INLINE_MAX = 1024 * 1024
+
+
+class BlobRef(NamedTuple):
+    """A BYTE/TEXT value stored as an object: its id and locator in ``_ifx_lo``."""
+
+    loid: int
+    locator: bytes = b""
+
+    def stored(self, text: bool) -> object:
+        """What the column holds: the locator in a TEXT column, the id in a BYTE column."""
+        return self.locator if text else self.loid
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS _ifx_lo (loid INTEGER PRIMARY KEY AUTOINCREMENT, "
@@ -101,6 +122,15 @@ def lob_columns(info: TableInfo) -> list[str]:
     return [c.name for c in info.columns if c.type.is_smart_lob]
 
 
+def blob_columns(info: TableInfo) -> list[str]:
+    """BYTE/TEXT columns, whose large values are stored objects."""
+    return [c.name for c in info.columns if c.type.code in (TypeCode.BYTE, TypeCode.TEXT)]
+
+
+def _is_text(info: TableInfo, column: str) -> bool:
+    return info.by_name[column].type.code == TypeCode.TEXT
+
+
 def _trigger_name(kind: str, table: str) -> str:
     return quote(f"_ifx_lo_{kind}_{table}")
 
@@ -133,28 +163,43 @@ def check_put(put: Sequence[tuple[str, Sequence[str]]], types: dict[str, IfxType
                 raise EngineError(sc.NO_SBSPACE, near=space)
 
 
+def _blob_ref(column: str, row: str, delta: str, text: bool) -> str:
+    """A BYTE/TEXT column's reference count: an INTEGER in a BYTE column, a BLOB in a TEXT
+    column is an object (BlobRef)."""
+    extra = ", pending = 0" if delta == "+ 1" else ""
+    col = f"{row}.{quote(column)}"
+    kind, key = ("blob", "locator") if text else ("integer", "loid")
+    return (f"UPDATE _ifx_lo SET refcount = refcount {delta}{extra} "
+            f"WHERE typeof({col}) = '{kind}' AND {key} = {col};")
+
+
 def create_triggers(conn: sqlite3.Connection, info: TableInfo) -> None:
-    """The reference-counting triggers of a table with BLOB/CLOB columns (none otherwise)."""
-    cols = lob_columns(info)
-    if not cols:
+    """The reference-counting triggers of a table with BLOB/CLOB/BYTE/TEXT columns."""
+    lobs = lob_columns(info)
+    blobs = blob_columns(info)
+    drop_triggers(conn, info)
+    if not lobs and not blobs:
         return
     if not info.temp:
         create_schema(conn)
     temp = "TEMP " if info.temp else ""
     table = quote(info.name)
-    drop_triggers(conn, info)
-    inserts = " ".join(_check(c) + _ref(c, "NEW", "+ 1") for c in cols)
+    inserts = " ".join([_check(c) + _ref(c, "NEW", "+ 1") for c in lobs]
+                       + [_blob_ref(c, "NEW", "+ 1", _is_text(info, c)) for c in blobs])
     conn.execute(f"CREATE {temp}TRIGGER {_trigger_name('i', info.name)} AFTER INSERT ON {table} "
                  f"BEGIN {inserts} END")
-    deletes = " ".join(_ref(c, "OLD", "- 1") for c in cols)
+    deletes = " ".join([_ref(c, "OLD", "- 1") for c in lobs]
+                       + [_blob_ref(c, "OLD", "- 1", _is_text(info, c)) for c in blobs])
     conn.execute(f"CREATE {temp}TRIGGER {_trigger_name('d', info.name)} AFTER DELETE ON {table} "
                  f"BEGIN {deletes} END")
-    for i, c in enumerate(cols):
+    for i, c in enumerate(lobs + blobs):
         q = quote(c)
+        text = c in blobs and _is_text(info, c)
+        body = (f"{_check(c)} {_ref(c, 'NEW', '+ 1')} {_ref(c, 'OLD', '- 1')}" if c in lobs
+                else f"{_blob_ref(c, 'NEW', '+ 1', text)} {_blob_ref(c, 'OLD', '- 1', text)}")
         conn.execute(
             f"CREATE {temp}TRIGGER {_trigger_name(f'u{i}', info.name)} AFTER UPDATE OF {q} ON "
-            f"{table} WHEN OLD.{q} IS NOT NEW.{q} BEGIN {_check(c)} {_ref(c, 'NEW', '+ 1')} "
-            f"{_ref(c, 'OLD', '- 1')} END")
+            f"{table} WHEN OLD.{q} IS NOT NEW.{q} BEGIN {body} END")
 
 
 def drop_triggers(conn: sqlite3.Connection, info: TableInfo) -> None:
@@ -170,23 +215,29 @@ def _release_column(conn: sqlite3.Connection, info: TableInfo, column: str) -> N
     """Subtract the references the rows of ``column`` hold (before a DROP)."""
     table = ("temp." if info.temp else "") + quote(info.name)
     col = quote(column)
+    if column in lob_columns(info):
+        where, key = f"{col} IS NOT NULL", "locator"
+    elif _is_text(info, column):
+        where, key = f"typeof({col}) = 'blob'", "locator"
+    else:
+        where, key = f"typeof({col}) = 'integer'", "loid"
     conn.execute(
-        f"UPDATE _ifx_lo SET refcount = refcount - r.n FROM (SELECT {col} AS loc, count(*) AS n "
-        f"FROM {table} WHERE {col} IS NOT NULL GROUP BY {col}) AS r "
-        "WHERE _ifx_lo.locator = r.loc")
+        f"UPDATE _ifx_lo SET refcount = refcount - r.n FROM (SELECT {col} AS ref, count(*) AS n "
+        f"FROM {table} WHERE {where} GROUP BY {col}) AS r WHERE _ifx_lo.{key} = r.ref")
 
 
 def table_dropping(conn: sqlite3.Connection, info: TableInfo) -> None:
     """DROP TABLE: its rows stop referencing their objects."""
-    cols = lob_columns(info)
+    cols = lob_columns(info) + blob_columns(info)
     if cols and has_schema(conn):
         for c in cols:
             _release_column(conn, info, c)
 
 
 def column_dropping(conn: sqlite3.Connection, info: TableInfo, column: str) -> None:
-    """ALTER TABLE DROP of a BLOB/CLOB column: release it, rebuild the other triggers."""
-    if column not in lob_columns(info):
+    """ALTER TABLE DROP of a BLOB/CLOB/BYTE/TEXT column: release it, drop the triggers
+    (columns_changed makes them again for the columns left)."""
+    if column not in lob_columns(info) + blob_columns(info):
         return
     if has_schema(conn):
         _release_column(conn, info, column)
@@ -267,6 +318,10 @@ class LoStore:
         if row is None:
             raise stale_locator()
         return row.size
+
+    def free_if_unreferenced(self, loid: int) -> None:
+        """An object made for a statement's BYTE/TEXT value that no row took in the end."""
+        self.release(loid)
 
     def release(self, loid: int) -> None:
         """``ifx_lo_release``: an object no row references is deleted now."""
