@@ -170,6 +170,10 @@ class Connection:
         #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
         self.lob_materialize_limit = params.lob_materialize_limit
         self._client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
+        #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
+        self._active_stream: Any = None
+        #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
+        self.blob_stream = False
         self._trace = params.trace
         self.fetch_buffer_size = params.fetch_buffer_size
         self.keep_char_padding = params.keep_char_padding
@@ -559,10 +563,35 @@ class Connection:
         The caller holds the lock and inspects each Reply for errors afterwards.
         """
         self._check()
+        if self._active_stream is not None:
+            self._active_stream._drain()
         # Swap unconditionally: a cursor finalizer may append from another thread at any time.
         deferred, self._deferred = self._deferred, []
         payload = b"".join([*deferred, *(g for g, _ in groups)])
         self._send(payload)
+        self._read_deferred(deferred)
+        for _, reply in groups:
+            self._read(reply)
+
+    def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
+        """Send the deferred groups and ``groups``; read only the deferred replies (the caller
+        reads the rest itself, as it arrives: blobstream.py)."""
+        self._check()
+        if self._active_stream is not None:
+            self._active_stream._drain()
+        deferred, self._deferred = self._deferred, []
+        self._send(b"".join([*deferred, *groups]))
+        self._read_deferred(deferred)
+
+    def _fill_transport(self, need: int) -> None:
+        """Receive more bytes for a caller that parses the stream itself."""
+        try:
+            self._transport.fill(need)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
+    def _read_deferred(self, deferred: list[bytes]) -> None:
         for group in deferred:
             r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
             if r.error is not None:
@@ -571,8 +600,6 @@ class Connection:
                     self._names(group),
                     self._server_error(r.error),
                 )
-        for _, reply in groups:
-            self._read(reply)
 
     def _reply(self, decoder: Any = None) -> Reply:
         return Reply(self._layout, self.encoding, decoder, trace=self._tracing())

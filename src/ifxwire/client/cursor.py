@@ -30,6 +30,7 @@ from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
+from . import blobstream as _blobstream
 from . import lob as _lob
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
@@ -99,6 +100,8 @@ class Cursor:
         self._adapters: AdaptersMap | None = None
         #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
         self.lob_materialize_limit: int | None = None
+        #: BYTE/TEXT values come as readers (file-like) when True; None: the connection's.
+        self.blob_stream: bool | None = None
         fin = weakref.finalize(self, _abandon, weakref.ref(connection), self._result)
         fin.atexit = False
 
@@ -158,7 +161,12 @@ class Cursor:
         return groups
 
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        fetched = self._blob_requests(p, reply)
+        stream = self.blob_stream
+        if stream is None:
+            stream = self.connection.blob_stream
+        if stream and p.blobs and reply.rows and reply.error is None:
+            reply.rows = _blobstream.wrap_rows(self.connection, p, reply.rows)
+        fetched = [] if stream else self._blob_requests(p, reply)
         if fetched:
             self.connection._exchange(fetched)
             self._apply_blobs(p, reply, fetched)
@@ -256,6 +264,9 @@ class Cursor:
             if plan.nparams and _lob.needs_pass(p, values, streamed):
                 # Values for BLOB/CLOB parameters go into new smart large objects first.
                 values = _lob.prepare_params(conn, p, values)
+                if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
+                    _blobstream.execute_streamed(self, p, values)
+                    return self
                 bind = bind_message(values, conn.encoding, self._active_adapters(),
                                     conn._blob_width)
             try:

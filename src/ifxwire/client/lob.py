@@ -673,22 +673,14 @@ def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> l
         if kind is not None and _may_need_lob(value):
             out[i] = create_lob(conn, value, kind == XID_CLOB)
         elif desc.base in (_T.BYTE, _T.TEXT) and hasattr(value, "read"):
-            out[i] = _read_whole(value, desc.base == _T.TEXT, conn.encoding)
+            from .blobstream import StreamedBlob
+
+            out[i] = StreamedBlob(value, desc.base == _T.TEXT, conn.encoding)
         elif hasattr(value, "read"):
             raise NotSupportedError(
                 f"parameter {i + 1}: a file-like object can go into BLOB, CLOB, BYTE or TEXT, "
                 f"not type {desc.base}")
     return out
-
-
-def _read_whole(source: Any, text: bool, encoding: str) -> object:
-    """A file-like for a BYTE/TEXT parameter, as the value the BYTE/TEXT binder sends."""
-    from ..types.values import Text
-
-    data = source.read()
-    if isinstance(data, str):
-        return Text(data) if text else data.encode(encoding)
-    return Text(bytes(data).decode(encoding)) if text else bytes(data)
 
 
 # --------------------------------------------------------------------------------------------
