@@ -151,10 +151,11 @@ class BlobUpload:
         self._began = False
         self._encoding = encoding
         self._decoder: codecs.IncrementalDecoder | None = None  # checks a large TEXT
+        self.refused = False  # a value went over max_blob_bytes: the upload stays incomplete
 
     @property
     def complete(self) -> bool:
-        return not self.slots
+        return not self.slots and not self.refused
 
     def start(self, count: int) -> None:
         if self.announced >= 0 or count != len(self.slots):
@@ -165,13 +166,19 @@ class BlobUpload:
             )
         self.announced = count
 
-    def chunk(self, data: bytes) -> None:
-        if self.announced < 0 or not self.slots:
+    def chunk(self, data: bytes, limit: int = _blobs.BLOB_MAX) -> None:
+        if self.announced < 0 or not self.slots or self.refused:
             raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BLOB without a blob parameter")
         if data:
             self.size += len(data)
-            if self.size > _blobs.BLOB_MAX:
-                raise EngineError(sc.NO_CONVERSION, message="BYTE/TEXT value over 2 GiB")
+            if self.size > _blobs.BLOB_MAX or (self._spill is None and self.size > limit):
+                # The server's max_blob_bytes caps what a value holds in memory: the value is
+                # dropped now, not held to the end. One spilled into an object (past
+                # INLINE_MAX, when the limit allows that far) holds one chunk at a time.
+                self.chunks = []
+                self.refused = True  # EXECUTE/OPEN of these parameters gives -254
+                cap = limit if self._spill is None else _blobs.BLOB_MAX
+                raise EngineError(sc.MEMORY, message=f"BYTE/TEXT value over {cap} bytes")
             self.chunks.append(data)
             self._pending += len(data)
             if self.lo is not None and (self._spill is not None or self.size > INLINE_MAX) and (

@@ -17,7 +17,7 @@ reference count"): storing a locator in a BLOB/CLOB column adds one, deleting or
 takes one away, and an object whose count falls to zero is deleted. SQLite triggers on every
 table with BLOB/CLOB columns do the counting, inside the statement, so every path (INSERT …
 SELECT, UPDATE, DELETE, cascades, executemany) counts and a rollback undoes it; ``DROP TABLE`` and
-``ALTER TABLE DROP`` subtract their rows first (``table_dropping``/``column_dropping``). An object
+``ALTER TABLE DROP`` subtract their rows first (``table_dropping``/``columns_altering``). An object
 never stored in a row (``pending``) lives until its session ends, when ``free_pending`` removes
 it, as a real server removes a LO "created during a connection … whose reference count is not
 incremented" when the connection terminates; objects left pending by a server that was killed are
@@ -48,7 +48,7 @@ from ...protocol.codes import XID_BLOB, XID_CLOB, TypeCode
 from ...types.smartlob import LOCATOR_SIZE, Locator
 from . import sqlcodes as sc
 from .catalog import TableInfo, quote
-from .errors import EngineError
+from .errors import EngineError, not_implemented
 from .ifxtypes import IfxType
 
 #: Size of one stored piece of LO data.
@@ -234,14 +234,18 @@ def table_dropping(conn: sqlite3.Connection, info: TableInfo) -> None:
             _release_column(conn, info, c)
 
 
-def column_dropping(conn: sqlite3.Connection, info: TableInfo, column: str) -> None:
-    """ALTER TABLE DROP of a BLOB/CLOB/BYTE/TEXT column: release it, drop the triggers
-    (columns_changed makes them again for the columns left)."""
-    if column not in lob_columns(info) + blob_columns(info):
-        return
-    if has_schema(conn):
-        _release_column(conn, info, column)
-    drop_triggers(conn, info)
+def columns_altering(conn: sqlite3.Connection, info: TableInfo,
+                     kept: dict[str, IfxType]) -> None:
+    """ALTER TABLE (rebuilt by alter.py): release the BLOB/CLOB/BYTE/TEXT columns it drops.
+    ``kept`` maps each old column name still there to its new type; changing the type of such
+    a column is not done (its stored objects would need converting)."""
+    for column in lob_columns(info) + blob_columns(info):
+        new = kept.get(column)
+        if new is None:
+            if has_schema(conn):
+                _release_column(conn, info, column)
+        elif new.code != info.by_name[column].type.code:
+            raise not_implemented(f"ALTER TABLE MODIFY of the {column} column to another type")
 
 
 def columns_changed(conn: sqlite3.Connection, info: TableInfo) -> None:
