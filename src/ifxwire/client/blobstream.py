@@ -142,51 +142,72 @@ def _group_pieces(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[bytes]
     yield bytes(w.buf)
 
 
+class StreamedGroups:
+    """The requests of a statement with streamed BYTE/TEXT parameters and their replies: the
+    deferred groups and a BEGIN go first, then the statement in pieces read from the sources,
+    then a COMMIT (ANSI autocommit). The sync and asyncio drivers send them the same way."""
+
+    def __init__(self, conn: Connection, p: Prepared, values: list[object],
+                 adapters: Any) -> None:
+        encoding = conn.encoding
+        self.blobs: list[StreamedBlob] = []
+        for i, v in enumerate(values):
+            if isinstance(v, BLOB_BIND_TYPES):
+                v = values[i] = StreamedBlob.of(v, encoding)
+            if isinstance(v, StreamedBlob):
+                v._descriptor = _blobs.bind_descriptor(v.size, conn._blob_width)
+                self.blobs.append(v)
+        self.head = _HEAD.pack(Msg.ID, p.stmt_id & 0xFFFF) + bind_message(
+            values, encoding, adapters, conn._blob_width)
+        self.groups: list[tuple[bytes, Any]] = []
+        self.begin = conn._begin_reply(p, self.groups)
+        self.reply = conn._reply()
+        self.commit = None
+        self.tail: list[tuple[bytes, Any]] = []
+        if conn._ansi_autocommit():
+            self.commit = conn._reply()
+            self.tail.append((bytes([0, Msg.CMMTWORK, 0, Msg.EOT]), self.commit))
+        conn._check()
+        self.deferred, conn._deferred = conn._deferred, []
+
+    def prefix(self) -> bytes:
+        return b"".join([*self.deferred, *(g for g, _ in self.groups)])
+
+    def pieces(self) -> Iterator[bytes]:
+        return _group_pieces(self.head, self.blobs)
+
+    def suffix(self) -> bytes:
+        return b"".join(g for g, _ in self.tail)
+
+    def replies(self, conn: Connection) -> list[Any]:
+        """Every reply to read, in order."""
+        return ([conn._reply() for _ in self.deferred] + [r for _, r in self.groups]
+                + [self.reply] + [r for _, r in self.tail])
+
+
+SOURCE_FAILED = "a BYTE/TEXT source failed while it was being sent"
+
+
 def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
     """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
     conn = cursor.connection
-    encoding = conn.encoding
-    blobs: list[StreamedBlob] = []
-    for i, v in enumerate(values):
-        if isinstance(v, BLOB_BIND_TYPES):
-            v = values[i] = StreamedBlob.of(v, encoding)
-        if isinstance(v, StreamedBlob):
-            v._descriptor = _blobs.bind_descriptor(v.size, conn._blob_width)
-            blobs.append(v)
-    head = _HEAD.pack(Msg.ID, p.stmt_id & 0xFFFF) + bind_message(
-        values, encoding, cursor._active_adapters(), conn._blob_width)
-    groups: list[tuple[bytes, Any]] = []
-    begin = conn._begin_reply(p, groups)
-    reply = conn._reply()
-    commit = None
-    tail: list[tuple[bytes, Any]] = []
-    if conn._ansi_autocommit():
-        commit = conn._reply()
-        tail.append((bytes([0, Msg.CMMTWORK, 0, Msg.EOT]), commit))
-    conn._check()
-    deferred, conn._deferred = conn._deferred, []
-    conn._send(b"".join([*deferred, *(g for g, _ in groups)]))
+    plan = StreamedGroups(conn, p, values, cursor._active_adapters())
+    conn._send(plan.prefix())
     sent = False
     try:
-        for piece in _group_pieces(head, blobs):
+        for piece in plan.pieces():
             conn._send(piece)
         sent = True
     finally:
         if not sent:
             # A source failed part way: the server waits for the rest of this group. The
             # connection cannot be brought back in step, so it is given up, cleanly.
-            conn._fail(InterfaceError("a BYTE/TEXT source failed while it was being sent"))
-    if tail:
-        conn._send(b"".join(g for g, _ in tail))
-    for _ in deferred:
-        conn._read(conn._reply())
-    for _, r in groups:
-        conn._read(r)
-    conn._read(reply)
-    for _, r in tail:
+            conn._fail(InterfaceError(SOURCE_FAILED))
+    conn._send(plan.suffix())
+    for r in plan.replies(conn):
         conn._read(r)
     try:
-        cursor._executed(p, begin, reply, commit)
+        cursor._executed(p, plan.begin, plan.reply, plan.commit)
     finally:
         if not p.cached:
             conn._retire(p)
@@ -211,6 +232,7 @@ class BlobReader(io.RawIOBase):
         self._left = 0  # data bytes of the current SQ_BLOB still on the wire
         self._pad = 0
         self._error: Exception | None = None
+        self._end: Any = None  # the reply that ends the value, while it is being read
 
     def readable(self) -> bool:
         return True
@@ -242,6 +264,9 @@ class BlobReader(io.RawIOBase):
             return self._fill(memoryview(b).cast("B"))
 
     def _fill(self, out: memoryview) -> int:
+        """Copy value bytes from the receive buffer into ``out``. The transport is filled only
+        when nothing was copied yet, so if filling raises (the asyncio driver's "no bytes
+        yet") no progress is lost and the call can simply be repeated."""
         conn = self._conn
         t = conn._transport
         done = 0
@@ -259,14 +284,17 @@ class BlobReader(io.RawIOBase):
                 continue
             if self._pad:
                 if t.end - t.start < 1:
+                    if done:
+                        return done
                     conn._fill_transport(1)
                 t.start += 1
                 self._pad = 0
-            if t.end - t.start < 2:
+            if t.end - t.start < 4:
                 if done:
                     return done
-                conn._fill_transport(2)
-                continue
+                if t.end - t.start < 2:
+                    conn._fill_transport(2)
+                    continue
             code = u16_at(t.buf, t.start)[0]
             if code == Msg.BLOB:
                 if t.end - t.start < 4:
@@ -277,9 +305,12 @@ class BlobReader(io.RawIOBase):
                 self._left = n
                 self._pad = n & 1
                 continue
-            # Anything else ends the value: SQ_EOT, or SQ_ERR … SQ_EOT; read it as a reply.
-            reply = conn._reply()
-            conn._read(reply)
+            # Anything else ends the value: SQ_EOT, or SQ_ERR … SQ_EOT; read it as a reply
+            # (kept, so a read interrupted for more bytes goes on where it stopped).
+            if self._end is None:
+                self._end = conn._reply()
+            conn._read(self._end)
+            reply, self._end = self._end, None
             self._state = "done"
             conn._active_stream = None
             if reply.error is not None:

@@ -8,7 +8,7 @@ begins the transaction first (a pipelined ``BEGIN EOT``), and in an ANSI databas
 autocommit on a ``COMMIT`` follows.
 
 Each step is split into "groups to send" and "what the replies mean" so the asyncio
-connection runs the same steps around its own awaits (``aio/lob.py``).
+connection runs the same steps around its own awaits (``aio/fastpath.py``).
 """
 
 from __future__ import annotations

@@ -91,6 +91,52 @@ _ZERO_LOCATOR = _Udt("blob", bytes(slo.LOCATOR_SIZE))
 _STAT_PLACEHOLDER = _Udt("ifx_lo_stat", bytes(slo.LO_STAT_SIZE))
 
 
+def open_flags(mode: str) -> int:
+    """The ``ifx_lo_open`` flags of a file mode (``r``, ``r+``, ``w``, ``a``; ``b`` allowed)."""
+    flags = {"r": slo.LO_RDONLY, "rb": slo.LO_RDONLY, "r+": slo.LO_RDWR, "r+b": slo.LO_RDWR,
+             "w": slo.LO_RDWR, "wb": slo.LO_RDWR, "a": slo.LO_APPEND | slo.LO_WRONLY,
+             "ab": slo.LO_APPEND | slo.LO_WRONLY}.get(mode)
+    if flags is None:
+        raise ProgrammingError(f"unknown LOB open mode {mode!r}; use r, r+, w or a")
+    return flags
+
+
+def seek_target(pos: int, offset: int, whence: int, size: int) -> int:
+    """The position a seek moves to (``size`` matters only from the end)."""
+    if whence == io.SEEK_SET:
+        target = offset
+    elif whence == io.SEEK_CUR:
+        target = pos + offset
+    elif whence == io.SEEK_END:
+        target = size + offset
+    else:
+        raise ProgrammingError(f"seek whence must be 0, 1 or 2, not {whence!r}")
+    if target < 0:
+        raise DataError(f"negative seek position {target}")
+    return target
+
+
+def stat_size(stat: object) -> int:
+    """The size in an ``ifx_lo_stat`` result."""
+    if not isinstance(stat, (bytes, bytearray)) or len(stat) < slo.STAT_REFCOUNT_AT:
+        raise InterfaceError("ifx_lo_stat returned no status structure")
+    return slo.lo_stat_size(stat)
+
+
+def decode_clob(data: bytes, encoding: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"CLOB bytes are not valid {encoding}: {exc}") from None
+
+
+def encode_clob(text: str, encoding: str) -> bytes:
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
+
+
 def lob_columns(columns: Sequence[ColumnDesc]) -> tuple[tuple[int, bool], ...]:
     """``(index, is_clob)`` of the BLOB/CLOB columns of a result."""
     return tuple(
@@ -105,16 +151,17 @@ def lob_columns(columns: Sequence[ColumnDesc]) -> tuple[tuple[int, bool], ...]:
 # --------------------------------------------------------------------------------------------
 
 
-class SmartLob:
-    """A smart large object on the server, opened on demand. Not thread-safe (like a file)."""
+class LocatorBase:
+    """What the sync and asyncio LOB objects share: the locator, the descriptor state, the
+    bind form. No I/O."""
 
     type_name = "blob"
     _kind = XID_BLOB
+    _ifx_locator = True
 
-    def __init__(self, connection: Connection, locator: bytes) -> None:
+    def __init__(self, locator: bytes) -> None:
         if len(locator) != slo.LOCATOR_SIZE:
             raise InterfaceError(f"a smart-LOB locator is 72 bytes, not {len(locator)}")
-        self.connection = connection
         self._locator = bytes(locator)
         self._fd: int | None = None
         self._writable = False
@@ -130,7 +177,7 @@ class SmartLob:
         return self._locator
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SmartLob) and other._locator == self._locator
+        return isinstance(other, LocatorBase) and other._locator == self._locator
 
     def __hash__(self) -> int:
         return hash(self._locator)
@@ -140,30 +187,53 @@ class SmartLob:
         return f"<ifxwire.{type(self).__name__} {self._locator[:16].hex()}… {state}>"
 
     def _ifx_bind_item(self, encoding: str) -> bytes:
-        return _Udt(self.type_name, self._locator)._ifx_bind_item(encoding)
+        return self._udt()._ifx_bind_item(encoding)
 
-    # ---- open / close -------------------------------------------------------------------------
-    def open(self: L, mode: str = "r") -> L:
-        """Open on the server: ``"r"`` read, ``"r+"`` read and write, ``"w"`` read and write
-        after truncating, ``"a"`` write at the end. Reads and writes open it themselves
-        (``"r"``, or ``"r+"`` for a write); an open object is reopened for a different mode."""
-        flags = {"r": slo.LO_RDONLY, "rb": slo.LO_RDONLY, "r+": slo.LO_RDWR, "r+b": slo.LO_RDWR,
-                 "w": slo.LO_RDWR, "wb": slo.LO_RDWR, "a": slo.LO_APPEND | slo.LO_WRONLY,
-                 "ab": slo.LO_APPEND | slo.LO_WRONLY}.get(mode)
-        if flags is None:
-            raise ProgrammingError(f"unknown LOB open mode {mode!r}; use r, r+, w or a")
-        self._check()
-        if self._fd is not None:
-            self._close_fd()
-        fd = self._call(SIG_OPEN, _Udt(self.type_name, self._locator), flags)[0]
+    def _udt(self) -> _Udt:
+        return _Udt(self.type_name, self._locator)
+
+    def _opened(self, fd: object, flags: int) -> None:
+        """Note the descriptor ``ifx_lo_open`` returned."""
         if not isinstance(fd, int):
             raise InterfaceError(f"ifx_lo_open returned {fd!r}")
         self._fd = fd
         self._writable = flags != slo.LO_RDONLY
         self._append = bool(flags & slo.LO_APPEND)
         self._pos = self._server_pos = 0
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def seekable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+
+class SmartLob(LocatorBase):
+    """A smart large object on the server, opened on demand. Not thread-safe (like a file)."""
+
+    def __init__(self, connection: Connection, locator: bytes) -> None:
+        super().__init__(locator)
+        self.connection = connection
+
+    # ---- open / close -------------------------------------------------------------------------
+    def open(self: L, mode: str = "r") -> L:
+        """Open on the server: ``"r"`` read, ``"r+"`` read and write, ``"w"`` read and write
+        after truncating, ``"a"`` write at the end. Reads and writes open it themselves
+        (``"r"``, or ``"r+"`` for a write); an open object is reopened for a different mode."""
+        flags = open_flags(mode)
+        self._check()
+        if self._fd is not None:
+            self._close_fd()
+        self._opened(self._call(SIG_OPEN, self._udt(), flags)[0], flags)
         if mode.startswith("w"):
-            self._call(SIG_TRUNCATE, fd, 0)
+            self._call(SIG_TRUNCATE, self._fd, 0)
         return self
 
     def close(self) -> None:
@@ -179,10 +249,6 @@ class SmartLob:
         fd, self._fd = self._fd, None
         if fd is not None:
             self._call(SIG_CLOSE, fd)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     def __enter__(self: L) -> L:
         return self
@@ -235,15 +301,6 @@ class SmartLob:
             self._server_pos = int(self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)[0])
 
     # ---- positions ----------------------------------------------------------------------------
-    def seekable(self) -> bool:
-        return True
-
-    def readable(self) -> bool:
-        return True
-
-    def writable(self) -> bool:
-        return True
-
     def tell(self) -> int:
         self._check()
         return self._pos
@@ -252,26 +309,14 @@ class SmartLob:
         """Move the position (no server call until the next read or write, except from the
         end, which asks for the size)."""
         self._check()
-        if whence == io.SEEK_SET:
-            pos = offset
-        elif whence == io.SEEK_CUR:
-            pos = self._pos + offset
-        elif whence == io.SEEK_END:
-            pos = self.size() + offset
-        else:
-            raise ProgrammingError(f"seek whence must be 0, 1 or 2, not {whence!r}")
-        if pos < 0:
-            raise DataError(f"negative seek position {pos}")
-        self._pos = pos
-        return pos
+        self._pos = seek_target(self._pos, offset, whence,
+                                self.size() if whence == io.SEEK_END else 0)
+        return self._pos
 
     def size(self) -> int:
         """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
         fd = self._ensure(False)
-        stat = self._call(SIG_STAT, fd, _STAT_PLACEHOLDER)[0]
-        if not isinstance(stat, (bytes, bytearray)) or len(stat) < slo.STAT_REFCOUNT_AT:
-            raise InterfaceError("ifx_lo_stat returned no status structure")
-        return slo.lo_stat_size(stat)
+        return stat_size(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER)[0])
 
     def truncate(self, size: int | None = None) -> int:
         """Cut the object to ``size`` bytes (default: the position); returns the size."""
@@ -388,7 +433,39 @@ class Blob(SmartLob):
         return self.chunks()
 
 
-class Clob(SmartLob):
+class ClobText:
+    """The text side of a CLOB (sync and asyncio): bytes decoded as they are read, in the
+    connection's code set, with the characters decoded but not yet returned kept here."""
+
+    def _reset_text(self) -> None:
+        self._decoder: codecs.IncrementalDecoder | None = None
+        self._chars = ""
+
+    def _feed(self, raw: bytes, encoding: str) -> bool:
+        """Decode ``raw`` (empty: the end); whether there was any."""
+        if self._decoder is None:
+            self._decoder = codecs.getincrementaldecoder(encoding)("strict")
+        try:
+            self._chars += self._decoder.decode(raw, final=not raw)
+        except UnicodeDecodeError as exc:
+            raise DataError(f"CLOB bytes are not valid {encoding}: {exc}") from None
+        return bool(raw)
+
+    def _take(self, n: int) -> str:
+        if n < 0:
+            out, self._chars = self._chars, ""
+        else:
+            out, self._chars = self._chars[:n], self._chars[n:]
+        return out
+
+    def _want(self, n: int) -> int:
+        """Bytes to read next for ``n`` characters (0: enough are decoded)."""
+        if n < 0:
+            return _fp.READ_MESSAGE
+        return 0 if len(self._chars) >= n else max(n - len(self._chars), 64)
+
+
+class Clob(ClobText, SmartLob):
     """A CLOB value: text in the connection's code set. ``read(n)`` counts characters;
     ``seek``/``tell``/``size`` count bytes (like a text file's positions)."""
 
@@ -397,46 +474,24 @@ class Clob(SmartLob):
 
     def __init__(self, connection: Connection, locator: bytes) -> None:
         super().__init__(connection, locator)
-        self._decoder: codecs.IncrementalDecoder | None = None
-        self._chars = ""  # decoded but not yet returned
+        self._reset_text()
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        self._decoder = None
-        self._chars = ""
+        self._reset_text()
         return super().seek(offset, whence)
-
-    def _decode_more(self, nbytes: int) -> bool:
-        if self._decoder is None:
-            self._decoder = codecs.getincrementaldecoder(self.connection.encoding)("strict")
-        raw = self._read_bytes(nbytes)
-        try:
-            self._chars += self._decoder.decode(raw, final=not raw)
-        except UnicodeDecodeError as exc:
-            raise DataError(f"CLOB bytes are not valid {self.connection.encoding}: {exc}") from None
-        return bool(raw)
 
     def read(self, size: int | None = -1) -> str:
         """Up to ``size`` characters (all the rest when -1/None)."""
         n = -1 if size is None else size
-        if n < 0:
-            while self._decode_more(_fp.READ_MESSAGE):
-                pass
-            out, self._chars = self._chars, ""
-            return out
-        while len(self._chars) < n and self._decode_more(max(n - len(self._chars), 64)):
+        encoding = self.connection.encoding
+        while (want := self._want(n)) and self._feed(self._read_bytes(want), encoding):
             pass
-        out, self._chars = self._chars[:n], self._chars[n:]
-        return out
+        return self._take(n)
 
     def write(self, text: str) -> int:
         """Write ``text`` encoded in the connection code set; returns the characters written."""
-        try:
-            data = text.encode(self.connection.encoding)
-        except UnicodeEncodeError as exc:
-            raise DataError(
-                f"CLOB text cannot be encoded in {self.connection.encoding}: {exc}") from None
-        self._chars = ""
-        self._decoder = None
+        data = encode_clob(text, self.connection.encoding)
+        self._reset_text()
         self._write_bytes(data)
         return len(text)
 
@@ -502,23 +557,8 @@ def create_lob(conn: Connection, source: object, clob: bool) -> SmartLob:
     """A new object holding ``source`` (bytes-like, str, or a file-like), closed and ready to
     bind; JDBC ``IfxSmBlob.createBlobOnServer``: ``ifx_lo_create``, SQ_LODATA writes,
     ``ifx_lo_close``. If writing fails (a file-like that raises), the object is released."""
-    encoding = conn.encoding
-    if isinstance(source, str):
-        try:
-            pieces: Iterable[bytes | memoryview] = _split(source.encode(encoding))
-        except UnicodeEncodeError as exc:
-            raise DataError(f"text for a CLOB cannot be encoded in {encoding}: {exc}") from None
-    elif isinstance(source, (bytes, bytearray, memoryview)):
-        pieces = _split(source)
-    elif hasattr(source, "read"):
-        pieces = (_text_pieces(source, _fp.WRITE_MESSAGE // 4, encoding) if clob
-                  else _file_pieces(source, _fp.WRITE_MESSAGE))
-    else:
-        raise ProgrammingError(
-            f"cannot store a {type(source).__name__} in a {'CLOB' if clob else 'BLOB'}")
-    locator, fd = _fp.call(conn, SIG_CREATE, (_DEFAULT_SPEC, slo.LO_RDWR, _ZERO_LOCATOR))
-    if not isinstance(locator, (bytes, bytearray)) or not isinstance(fd, int):
-        raise InterfaceError("ifx_lo_create returned no locator and descriptor")
+    pieces = source_pieces(source, clob, conn.encoding)
+    locator, fd = created(_fp.call(conn, SIG_CREATE, CREATE_ARGS))
     try:
         _fp.write_pieces(conn, fd, pieces)
     except BaseException:
@@ -526,7 +566,33 @@ def create_lob(conn: Connection, source: object, clob: bool) -> SmartLob:
         raise
     _fp.call(conn, SIG_CLOSE, (fd,))
     cls: type[SmartLob] = Clob if clob else Blob
-    return cls(conn, bytes(locator))
+    return cls(conn, locator)
+
+
+#: ``ifx_lo_create`` arguments: default spec, read-write, an empty locator (JDBC's).
+CREATE_ARGS = (_DEFAULT_SPEC, slo.LO_RDWR, _ZERO_LOCATOR)
+
+
+def source_pieces(source: object, clob: bool, encoding: str) -> Iterable[bytes | memoryview]:
+    """The bytes of a value for a new object, in pieces of at most ``WRITE_MESSAGE`` (a
+    file-like object is read as they are taken)."""
+    if isinstance(source, str):
+        return _split(encode_clob(source, encoding))
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _split(source)
+    if hasattr(source, "read"):
+        return (_text_pieces(source, _fp.WRITE_MESSAGE // 4, encoding) if clob
+                else _file_pieces(source, _fp.WRITE_MESSAGE))
+    raise ProgrammingError(
+        f"cannot store a {type(source).__name__} in a {'CLOB' if clob else 'BLOB'}")
+
+
+def created(values: Sequence[object]) -> tuple[bytes, int]:
+    """The locator and descriptor ``ifx_lo_create`` returned."""
+    locator, fd = [*values, None, None][:2]
+    if not isinstance(locator, (bytes, bytearray)) or not isinstance(fd, int):
+        raise InterfaceError("ifx_lo_create returned no locator and descriptor")
+    return bytes(locator), fd
 
 
 def _split(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
@@ -563,12 +629,7 @@ def materialize(lob: SmartLob, limit: int) -> object:
         lob.seek(0)
         return lob
     lob.close()
-    if isinstance(lob, Clob):
-        try:
-            return head.decode(lob.connection.encoding)
-        except UnicodeDecodeError as exc:
-            raise DataError(f"CLOB bytes are not valid {lob.connection.encoding}: {exc}") from None
-    return head
+    return decode_clob(head, lob.connection.encoding) if isinstance(lob, Clob) else head
 
 
 def wrap_rows(conn: Connection, lobs: Sequence[tuple[int, bool]], rows: list[tuple[Any, ...]],
@@ -595,13 +656,13 @@ _STORING = frozenset({4, 6, 56})  # UPDATE, INSERT, EXECUTE PROCEDURE
 
 def _may_need_lob(value: object) -> bool:
     return isinstance(value, (str, bytes, bytearray, memoryview)) or (
-        hasattr(value, "read") and not isinstance(value, SmartLob))
+        hasattr(value, "read") and not is_locator(value))
 
 
 def has_file_values(values: Sequence[object]) -> bool:
     """Whether any value is a file-like object (it cannot be bound before the statement's
     parameters are known)."""
-    return any(hasattr(v, "read") and not isinstance(v, (SmartLob, str, bytes)) for v in values)
+    return any(hasattr(v, "read") and not is_locator(v) for v in values)
 
 
 def needs_pass(p: Prepared, values: Sequence[object], streamed: bool) -> bool:
@@ -658,29 +719,45 @@ def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> l
     Blob/Clob takes its place) and file-likes for BYTE/TEXT read into a ``StreamedBlob``."""
     if wants_describe(p, values):
         describe_params(conn, p)
-    descs = p.param_descs
     out = list(values)
+    for i, action, flag in param_actions(p, values):
+        if action == "lob":
+            out[i] = create_lob(conn, values[i], flag)
+        else:
+            from .blobstream import StreamedBlob
+
+            out[i] = StreamedBlob(values[i], flag, conn.encoding)
+    return out
+
+
+def param_actions(p: Prepared, values: Sequence[object]) -> Iterator[tuple[int, str, bool]]:
+    """What a described statement's values need before binding: ``(index, "lob", is_clob)``
+    for a value to store in a new BLOB/CLOB, ``(index, "stream", is_text)`` for a file-like
+    for BYTE/TEXT. A file-like anywhere else is refused."""
+    descs = p.param_descs
     if not descs:
-        if any(hasattr(v, "read") and not isinstance(v, SmartLob) for v in values):
+        if any(hasattr(v, "read") and not is_locator(v) for v in values):
             raise NotSupportedError(
                 "a file-like parameter needs a statement that stores it (INSERT, UPDATE, "
                 "EXECUTE PROCEDURE)")
-        return out
+        return
     for i, (value, desc) in enumerate(zip(values, descs, strict=False)):
-        if value is None or isinstance(value, SmartLob):
+        if value is None or is_locator(value):
             continue
         kind = lob_kind(desc)
         if kind is not None and _may_need_lob(value):
-            out[i] = create_lob(conn, value, kind == XID_CLOB)
+            yield i, "lob", kind == XID_CLOB
         elif desc.base in (_T.BYTE, _T.TEXT) and hasattr(value, "read"):
-            from .blobstream import StreamedBlob
-
-            out[i] = StreamedBlob(value, desc.base == _T.TEXT, conn.encoding)
+            yield i, "stream", desc.base == _T.TEXT
         elif hasattr(value, "read"):
             raise NotSupportedError(
                 f"parameter {i + 1}: a file-like object can go into BLOB, CLOB, BYTE or TEXT, "
                 f"not type {desc.base}")
-    return out
+
+
+def is_locator(value: object) -> bool:
+    """A Blob/Clob (sync or asyncio): bound as its locator."""
+    return getattr(type(value), "_ifx_locator", False) is True
 
 
 # --------------------------------------------------------------------------------------------
