@@ -12,7 +12,8 @@ as ``AsyncConnection._exchange`` does.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
+import inspect
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import errors as _e
@@ -72,6 +73,59 @@ async def read_into(aconn: AsyncConnection, fd: int, sink: bytearray | memoryvie
     """One SQ_LODATA read of up to ``n`` bytes into ``sink``; returns the bytes read."""
     async with aconn._lock:
         return await read_into_held(aconn, fd, sink, n)
+
+
+async def read_pipelined_held(
+    aconn: AsyncConnection,
+    fd: int,
+    sinks: Iterable[memoryview],
+    on_data: Callable[[memoryview], object] | None = None,
+) -> int:
+    """Async twin of ``client.fastpath.read_pipelined`` (``on_data`` may be a coroutine
+    function, e.g. an async file's write)."""
+    core = aconn._core
+    core._check()
+    plan = _fp.ReadPlan(sinks)
+    if core._deferred:
+        await aconn._exchange([])
+    try:
+        while True:
+            sent = False
+            while (group := plan.next_request(core, fd)) is not None:
+                core._send(group[0])
+                sent = True
+            if sent:
+                await aconn._flush()
+            if not plan.pending:
+                return plan.total
+            reply, sink = plan.pending.popleft()
+            await aconn._read(reply)
+            data = plan.answered(core, reply, sink)
+            if on_data is not None and len(data):
+                result = on_data(data)
+                if inspect.isawaitable(result):
+                    await result
+    except BaseException as exc:
+        plan.ended = True
+        if not isinstance(exc, Exception):  # cancelled: replies are pending
+            if not core.broken:
+                core._fail(_e.connection_lost("an SQ_LODATA read was cancelled"))
+            raise
+        for reply, _ in plan.pending:
+            if core.broken:
+                break
+            await aconn._read(reply)
+        raise
+
+
+async def read_pipelined(
+    aconn: AsyncConnection,
+    fd: int,
+    sinks: Iterable[memoryview],
+    on_data: Callable[[memoryview], object] | None = None,
+) -> int:
+    async with aconn._lock:
+        return await read_pipelined_held(aconn, fd, sinks, on_data)
 
 
 async def _pieces(pieces: Pieces) -> AsyncIterator[bytes | bytearray | memoryview]:

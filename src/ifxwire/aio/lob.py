@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 import io
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -172,28 +172,42 @@ class AsyncSmartLob(LocatorBase):
         return target
 
     # ---- bytes --------------------------------------------------------------------------------
+    async def _read_stream(self, sinks: Iterable[memoryview],
+                           on_data: Callable[[memoryview], object] | None = None) -> int:
+        fd = await self._ensure(False)
+        await self._sync(fd)
+        try:
+            if self._held:
+                got = await afp.read_pipelined_held(self.connection, fd, sinks, on_data)
+            else:
+                got = await afp.read_pipelined(self.connection, fd, sinks, on_data)
+        except BaseException:
+            self._server_pos = -1
+            raise
+        self._pos += got
+        self._server_pos = self._pos
+        return got
+
     async def _read_bytes(self, n: int) -> bytes:
-        out = bytearray()
-        left = n
-        while n < 0 or left > 0:
-            want = _fp.READ_MESSAGE if n < 0 else min(left, _fp.READ_MESSAGE)
-            got = await self._read_into_sink(out, want)
-            left -= got
-            if got < want:
-                break
-        return bytes(out)
+        if 0 <= n <= _fp.READ_MESSAGE:
+            out = bytearray()
+            if n:
+                await self._read_into_sink(out, n)
+            return bytes(out)
+        if n < 0:
+            out = bytearray()
+            await self._read_stream(_fp.rotating(_fp.READ_MESSAGE), out.extend)
+            return bytes(out)
+        buf = bytearray(n)
+        del buf[await self._read_stream(_fp.slices(memoryview(buf))) :]
+        return bytes(buf)
 
     async def readinto(self, b: bytearray | memoryview) -> int:
         """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
         view = memoryview(b).cast("B")
-        done = 0
-        while done < len(view):
-            want = min(len(view) - done, _fp.READ_MESSAGE)
-            got = await self._read_into_sink(view[done : done + want], want)
-            done += got
-            if got < want:
-                break
-        return done
+        if len(view) <= _fp.READ_MESSAGE:
+            return await self._read_into_sink(view, len(view)) if len(view) else 0
+        return await self._read_stream(_fp.slices(view))
 
     async def write_from(self, source: Any, chunk: int = _fp.WRITE_MESSAGE) -> int:
         """Copy a binary file-like object (plain or with a coroutine ``read``) in at the
@@ -202,19 +216,9 @@ class AsyncSmartLob(LocatorBase):
 
     async def copy_to(self, target: Any, chunk: int = CHUNK) -> int:
         """Copy from the position to the end into a binary file-like object (its ``write``
-        may be a coroutine); returns the bytes copied."""
-        total = 0
-        buf = bytearray(chunk)
-        view = memoryview(buf)
-        while True:
-            got = await self.readinto(view)
-            if got:
-                result = target.write(view[:got])
-                if inspect.isawaitable(result):
-                    await result
-                total += got
-            if got < chunk:
-                return total
+        may be a coroutine); returns the bytes copied. Reads are pipelined."""
+        size = max(1, min(chunk, _fp.READ_MESSAGE))
+        return await self._read_stream(_fp.rotating(size), target.write)
 
 
 class AsyncBlob(AsyncSmartLob):

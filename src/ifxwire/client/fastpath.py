@@ -13,7 +13,8 @@ connection runs the same steps around its own awaits (``aio/fastpath.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgrammingError
@@ -33,6 +34,8 @@ WRITE_MESSAGE = 1024 * 1024
 WRITE_WINDOW = 4
 #: Most bytes one SQ_LODATA read asks for: the reply is read into one buffer.
 READ_MESSAGE = 1024 * 1024
+#: SQ_LODATA reads in flight at once when a large read streams (``read_pipelined``).
+READ_WINDOW = 3
 
 Group = tuple[bytes, Reply]
 
@@ -220,6 +223,89 @@ def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -
         group = lodata_read_group(conn, fd, n, sink)
         conn._exchange([group])
         return lodata_size(conn, group[1])
+
+
+class ReadPlan:
+    """The bookkeeping of pipelined SQ_LODATA reads, shared by the sync and asyncio drivers:
+    which destination each request fills, when to stop asking, what came back."""
+
+    def __init__(self, sinks: Iterable[memoryview], window: int = READ_WINDOW) -> None:
+        self.sinks = iter(sinks)
+        self.window = window
+        self.pending: deque[tuple[Reply, memoryview]] = deque()
+        self.total = 0
+        self.ended = False  # a short answer came: the object's end
+
+    def next_request(self, conn: Connection, fd: int) -> Group | None:
+        """The next read to send, or None (window full, at the end, or no more sinks)."""
+        if self.ended or len(self.pending) >= self.window:
+            return None
+        sink = next(self.sinks, None)
+        if sink is None or not len(sink):
+            self.ended = True
+            return None
+        group = lodata_read_group(conn, fd, len(sink), sink)
+        self.pending.append((group[1], sink))
+        return group
+
+    def answered(self, conn: Connection, reply: Reply, sink: memoryview) -> memoryview:
+        """The data a read's reply put in its sink (a short one ends the stream)."""
+        got = lodata_size(conn, reply)
+        if got < len(sink):
+            self.ended = True
+        self.total += got
+        return sink[:got]
+
+
+def read_pipelined(
+    conn: Connection,
+    fd: int,
+    sinks: Iterable[memoryview],
+    on_data: Callable[[memoryview], object] | None = None,
+    window: int = READ_WINDOW,
+) -> int:
+    """Stream from the descriptor's position with ``window`` SQ_LODATA reads in flight: each
+    request fills the next view ``sinks`` gives (as many bytes as it is long), and ``on_data``
+    gets the filled part, in order. Stops at the object's end (a short answer) or when the
+    sinks run out; returns the bytes read. A sink may be reused once ``on_data`` had it, so
+    ``window`` rotating buffers are enough. On an error the replies in flight are still read
+    (the wire stays in step)."""
+    plan = ReadPlan(sinks, window)
+    with conn._lock:
+        conn._check()
+        if conn._deferred:
+            conn._exchange([])
+        try:
+            while True:
+                while (group := plan.next_request(conn, fd)) is not None:
+                    conn._send(group[0])
+                if not plan.pending:
+                    return plan.total
+                reply, sink = plan.pending.popleft()
+                conn._read(reply)
+                data = plan.answered(conn, reply, sink)
+                if on_data is not None and len(data):
+                    on_data(data)
+        except BaseException:
+            plan.ended = True
+            for reply, _ in plan.pending:
+                if conn.broken:
+                    break
+                conn._read(reply)
+            raise
+
+
+def rotating(size: int, count: int = READ_WINDOW + 1) -> Iterator[memoryview]:
+    """Endless views over ``count`` buffers of ``size`` bytes, in turn."""
+    views = [memoryview(bytearray(size)) for _ in range(count)]
+    while True:
+        yield from views
+
+
+def slices(view: memoryview, size: int = READ_MESSAGE) -> Iterator[memoryview]:
+    """``view`` cut into consecutive parts of at most ``size`` bytes."""
+    for at in range(0, len(view), size):
+        yield view[at : at + size]
 
 
 def write_pieces(

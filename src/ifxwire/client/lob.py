@@ -26,7 +26,7 @@ import codecs
 import io
 import os
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
@@ -329,21 +329,18 @@ class SmartLob(LocatorBase):
 
     # ---- bytes --------------------------------------------------------------------------------
     def _read_bytes(self, n: int) -> bytes:
+        if 0 <= n <= _fp.READ_MESSAGE:
+            out = bytearray()
+            if n:
+                self._read_into_sink(out, n)
+            return bytes(out)
         if n < 0:
             out = bytearray()
-            while True:
-                got = self._read_into_sink(out, _fp.READ_MESSAGE)
-                if got < _fp.READ_MESSAGE:
-                    return bytes(out)
-        out = bytearray()
-        left = n
-        while left > 0:
-            want = min(left, _fp.READ_MESSAGE)
-            got = self._read_into_sink(out, want)
-            left -= got
-            if got < want:
-                break
-        return bytes(out)
+            self._read_stream(_fp.rotating(_fp.READ_MESSAGE), out.extend)
+            return bytes(out)
+        buf = bytearray(n)
+        del buf[self._read_stream(_fp.slices(memoryview(buf))) :]
+        return bytes(buf)
 
     def _read_into_sink(self, sink: bytearray | memoryview, n: int) -> int:
         fd = self._ensure(False)
@@ -353,17 +350,26 @@ class SmartLob(LocatorBase):
         self._server_pos = self._pos
         return got
 
+    def _read_stream(self, sinks: Iterable[memoryview],
+                     on_data: Callable[[memoryview], object] | None = None) -> int:
+        """Pipelined reads from the position (client/fastpath.py ``read_pipelined``)."""
+        fd = self._ensure(False)
+        self._sync(fd)
+        try:
+            got = _fp.read_pipelined(self.connection, fd, sinks, on_data)
+        except BaseException:
+            self._server_pos = -1  # unknown: the next read seeks first
+            raise
+        self._pos += got
+        self._server_pos = self._pos
+        return got
+
     def readinto(self, b: bytearray | memoryview) -> int:
         """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
         view = memoryview(b).cast("B")
-        done = 0
-        while done < len(view):
-            want = min(len(view) - done, _fp.READ_MESSAGE)
-            got = self._read_into_sink(view[done : done + want], want)
-            done += got
-            if got < want:
-                break
-        return done
+        if len(view) <= _fp.READ_MESSAGE:
+            return self._read_into_sink(view, len(view)) if len(view) else 0
+        return self._read_stream(_fp.slices(view))
 
     def _write_bytes(self, data: bytes | bytearray | memoryview) -> int:
         view = memoryview(data).cast("B")
@@ -386,17 +392,10 @@ class SmartLob(LocatorBase):
         return n
 
     def copy_to(self, target: BinaryIO | Any, chunk: int = CHUNK) -> int:
-        """Copy from the position to the end into a binary file-like object; returns bytes."""
-        total = 0
-        buf = bytearray(chunk)
-        view = memoryview(buf)
-        while True:
-            got = self.readinto(view)
-            if got:
-                target.write(view[:got])
-                total += got
-            if got < chunk:
-                return total
+        """Copy from the position to the end into a binary file-like object; returns bytes.
+        Reads are pipelined (``READ_WINDOW`` in flight) in pieces of ``chunk`` bytes."""
+        size = max(1, min(chunk, _fp.READ_MESSAGE))
+        return self._read_stream(_fp.rotating(size), target.write)
 
 
 class Blob(SmartLob):

@@ -9,6 +9,7 @@ evidence.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -144,10 +145,26 @@ BLOB_UPLOAD_CHUNK = 1024
 BLOB_REPLY_CHUNK = 32766
 
 
+_BLOB_HEAD = struct.Struct(">HH")
+
+
 def put_blob_chunks(w: Writer, data: bytes | bytearray | memoryview, chunk: int) -> None:
     """``SQ_BLOB u16 n, data, pad`` for each ``chunk``-sized piece of ``data`` (none if empty)."""
-    view = memoryview(data)
-    for at in range(0, len(view), chunk):
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data.cast("B")
+    n = len(view)
+    whole = n - n % chunk
+    if whole and not chunk & 1:
+        # Whole even-sized chunks need no pad: one join instead of three writes each (a 1 GiB
+        # BYTE upload is a million chunks).
+        head = _BLOB_HEAD.pack(Msg.BLOB, chunk)
+        parts: list[bytes | memoryview] = []
+        for at in range(0, whole, chunk):
+            parts.append(head)
+            parts.append(view[at : at + chunk])
+        w.raw(b"".join(parts))
+    else:
+        whole = 0
+    for at in range(whole, n, chunk):
         piece = view[at : at + chunk]
         w.u16(Msg.BLOB).u16(len(piece)).padded(piece)
 

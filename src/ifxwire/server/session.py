@@ -52,6 +52,7 @@ _MAX_FETCH_BYTES = 4 * 1024 * 1024
 _FLUSH_BYTES = 256 * 1024
 # Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
 _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
+_BLOB = int(Msg.BLOB)
 _NONE = -2
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
@@ -349,6 +350,12 @@ class Session:
                                 code = _NONE
                             else:
                                 values, stop = plain
+                        elif code == _BLOB and not failed and (upload := self._upload()):
+                            # A run of BYTE/TEXT data chunks, taken in one go (blobs.py).
+                            stop, blob_error = upload.take_run(
+                                buf, start, end, self.limits.max_blob_bytes)
+                            if stop == start:
+                                code = _NONE
                         else:
                             code = _NONE
                     if code != _NONE:
@@ -376,6 +383,11 @@ class Session:
                                     st = self._stmt()
                                     st.params = values
                                     st.upload = None
+                                elif code == _BLOB:
+                                    if blob_error is not None:
+                                        assert upload is not None
+                                        upload.finish(False)
+                                        raise blob_error
                                 else:
                                     self._execute(self._stmt(), out)
                             except EngineError as exc:
@@ -640,6 +652,11 @@ class Session:
             m.put_version(out, self.server.version.encode("ascii", errors="replace"))
         else:
             raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
+
+    def _upload(self) -> BlobUpload | None:
+        """The BYTE/TEXT upload the current statement is receiving, if any."""
+        st = self.statements.get(self.current) if self.current is not None else None
+        return None if st is None else st.upload
 
     def _fetchblob(self, descriptor: bytes, out: Writer) -> None:
         """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read."""
