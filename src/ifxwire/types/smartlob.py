@@ -142,6 +142,11 @@ SPEC_LIMIT = 24
 SPEC_EXTENT = 36
 SPEC_SBSPACE = 40
 SPEC_SBSPACE_LEN = 128
+# The 428 bytes after the name are JDBC's rawColDescriptor, which its IfxLobDescriptor(Connection)
+# constructor fills with: i32 0, 128 zero bytes (three times), i16 0, i16 0, i32 0, i32 -1,
+# i32 -1, four i32 0 — so two -1 words at this offset (meaning unknown; copied for byte
+# equality with what a real server has always been sent).
+SPEC_COLDESC_MINUS_ONES = 168 + 404
 
 _UDT_INT8 = struct.Struct(">IIh")
 
@@ -170,6 +175,7 @@ def build_lo_spec(sbspace: str = "", flags: int = 0, estimated: int = -1, limit:
     struct.pack_into(">i", spec, SPEC_EXTENT, -1)
     name = sbspace.encode("ascii", errors="replace")[: SPEC_SBSPACE_LEN - 1]
     spec[SPEC_SBSPACE : SPEC_SBSPACE + len(name)] = name
+    struct.pack_into(">ii", spec, SPEC_COLDESC_MINUS_ONES, -1, -1)
     return bytes(spec)
 
 
