@@ -12,8 +12,9 @@ worker process connects, then on a signal writes the file's content into a new r
 * MB/s (10^6 bytes per second of wall time, file reading/writing included);
 * client peak RSS growth: the worker's VmHWM during the transfer minus its VmRSS just before
   (the peak is reset first through /proc/self/clear_refs);
-* server peak RSS growth: the same for the ifxwire-server process (reset through
-  /proc/<pid>/clear_refs by the orchestrator just before the signal).
+* server peak RSS growth: the ifxwire-server process's VmHWM during the transfer (reset through
+  /proc/<pid>/clear_refs by the orchestrator just before the signal) minus its VmRSS when idle
+  (after the tables were created, before any value was stored).
 
 How each driver moves the data (the fastest way each offers for a file):
 
@@ -182,7 +183,7 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _run_one(server: Any, driver: str, kind: str, direction: str, path: Path, row: int,
-             stderr: Any) -> dict[str, Any]:
+             stderr: Any, idle_kb: int) -> dict[str, Any]:
     import subprocess
 
     from bench.run import child_env
@@ -207,7 +208,9 @@ def _run_one(server: Any, driver: str, kind: str, direction: str, path: Path, ro
         server_peak = _status_kb(server.pid, "VmHWM")
         cpu1 = procstat.process_cpu(server.pid)
         res: dict[str, Any] = json.loads(line) if line else {"ok": False, "error": "no answer"}
-        res["server_growth"] = (server_peak - server_before) * 1024
+        # Over the server's idle size (measured before anything was stored), not just over
+        # its size before this transfer: memory kept from earlier transfers counts too.
+        res["server_growth"] = (server_peak - min(idle_kb, server_before)) * 1024
         if cpu0 is not None and cpu1 is not None:
             res["server_cpu"] = cpu1 - cpu0
         return res
@@ -246,6 +249,7 @@ def run(size: int, drivers: list[str], out_dir: Path | None = None,
             c.execute("CREATE TABLE lb_byte (id INTEGER, v BYTE)")
         source = work / "source.bin"
         _make_source(source, size)
+        idle_kb = _status_kb(server.pid, "VmRSS")
         # Untimed: store and free the value once per table, so the database file and its WAL
         # have grown to size before anything is measured (else the first driver pays for it).
         log("priming the database file ...")
@@ -262,7 +266,7 @@ def run(size: int, drivers: list[str], out_dir: Path | None = None,
                     path = source if direction == "write" else work / f"out-{driver}-{kind}.bin"
                     log(f"{driver} {kind} {direction} ...")
                     os.sync()  # earlier writes are not this transfer's to wait for
-                    res = _run_one(server, driver, kind, direction, path, row, stderr)
+                    res = _run_one(server, driver, kind, direction, path, row, stderr, idle_kb)
                     if res.get("ok") and direction == "read":
                         res["verified"] = _same(source, path)
                         path.unlink()
