@@ -18,19 +18,18 @@ from __future__ import annotations
 
 import inspect
 import io
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import blobstream as _bs
 from ..client import fastpath as _fp
 from ..client import lob as _lob
-from ..client.lob import CHUNK, ClobText, LocatorBase, decode_clob, encode_clob
+from ..client.lob import CHUNK, ClobText, LocatorBase, P, decode_clob, encode_clob
 from ..errors import DataError, InterfaceError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import XID_CLOB
 from ..protocol.wire import Writer
-from ..types import blobs as _blobs
 from ..types import smartlob as slo
 from . import fastpath as afp
 
@@ -234,13 +233,8 @@ class AsyncBlob(AsyncSmartLob):
         view = memoryview(data).cast("B")
         return await self._write_pieces(_lob._split(view))
 
-    async def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
-        while True:
-            piece = await self.read(size)
-            if piece:
-                yield piece
-            if len(piece) < size:
-                return
+    def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
+        return _apieces(self.read, size, True)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self.chunks()
@@ -274,16 +268,22 @@ class AsyncClob(ClobText, AsyncSmartLob):
         await self._write_pieces(_lob._split(data))
         return len(text)
 
-    async def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
-        while True:
-            piece = await self.read(size)
-            if piece:
-                yield piece
-            if len(piece) < size:
-                return
+    def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
+        return _apieces(self.read, size, True)
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self.chunks()
+
+
+async def _apieces(read: Callable[[int], Awaitable[P]], size: int, short_ends: bool
+                   ) -> AsyncIterator[P]:
+    """``await read(size)`` until an empty piece, or (``short_ends``) a short one."""
+    while True:
+        piece = await read(size)
+        if piece:
+            yield piece
+        if not piece or (short_ends and len(piece) < size):
+            return
 
 
 # --------------------------------------------------------------------------------------------
@@ -510,12 +510,8 @@ class AsyncBlobReader:
             out += buf[:got]
         return bytes(out)
 
-    async def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
-        while True:
-            piece = await self.read(size)
-            if not piece:
-                return
-            yield piece
+    def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
+        return _apieces(self.read, size, False)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self.chunks()
@@ -571,12 +567,8 @@ class AsyncTextReader:
                 break
         return t._take(size)
 
-    async def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
-        while True:
-            piece = await self.read(size)
-            if not piece:
-                return
-            yield piece
+    def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
+        return _apieces(self.read, size, False)
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self.chunks()
@@ -594,17 +586,9 @@ class AsyncTextReader:
 def wrap_blob_rows(aconn: AsyncConnection, p: Prepared, rows: list[tuple[Any, ...]]
                    ) -> list[tuple[Any, ...]]:
     """Rows with BYTE/TEXT descriptors turned into asyncio readers."""
-    out = []
-    for row in rows:
-        values = list(row)
-        for i, is_text in p.blobs:
-            d = values[i]
-            if d is None:
-                continue
-            if _blobs.descriptor_is_null(d):
-                values[i] = None
-                continue
-            reader = AsyncBlobReader(aconn, p.stmt_id, d)
-            values[i] = AsyncTextReader(reader, aconn.encoding) if is_text else reader
-        out.append(tuple(values))
-    return out
+
+    def make(descriptor: bytes, is_text: bool) -> object:
+        reader = AsyncBlobReader(aconn, p.stmt_id, descriptor)
+        return AsyncTextReader(reader, aconn.encoding) if is_text else reader
+
+    return _bs.wrap_rows(p, rows, make)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import struct
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError, InterfaceError
@@ -351,7 +351,10 @@ def reader_for(conn: Connection, stmt_id: int, descriptor: bytes, text: bool) ->
     return io.TextIOWrapper(io.BufferedReader(raw), encoding=conn.encoding)
 
 
-def wrap_rows(conn: Connection, p: Prepared, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+def wrap_rows(p: Prepared, rows: list[tuple[Any, ...]],
+              make: Callable[[bytes, bool], object]) -> list[tuple[Any, ...]]:
+    """Rows with each non-NULL BYTE/TEXT descriptor replaced by ``make(descriptor, is_text)``
+    (a reader of the sync or the asyncio driver)."""
     out = []
     for row in rows:
         values = list(row)
@@ -359,8 +362,6 @@ def wrap_rows(conn: Connection, p: Prepared, rows: list[tuple[Any, ...]]) -> lis
             d = values[i]
             if d is None:
                 continue
-            values[i] = None if _blobs.descriptor_is_null(d) else reader_for(
-                conn, p.stmt_id, d, is_text)
+            values[i] = None if _blobs.descriptor_is_null(d) else make(d, is_text)
         out.append(tuple(values))
     return out
-

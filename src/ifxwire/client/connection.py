@@ -58,9 +58,10 @@ from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
+from .clientfiles import answer_file_request
 from .dsn import ConnectParams
 from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
-from .lob import answer_file_request, lob_columns
+from .lob import lob_columns
 from .locales import codec_for_locale
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage

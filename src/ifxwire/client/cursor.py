@@ -165,7 +165,9 @@ class Cursor:
         if stream is None:
             stream = self.connection.blob_stream
         if stream and p.blobs and reply.rows and reply.error is None:
-            reply.rows = _blobstream.wrap_rows(self.connection, p, reply.rows)
+            conn = self.connection
+            reply.rows = _blobstream.wrap_rows(
+                p, reply.rows, lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text))
         fetched = [] if stream else self._blob_requests(p, reply)
         if fetched:
             self.connection._exchange(fetched)

@@ -16,22 +16,20 @@ first stored in a new object (``ifx_lo_create`` + SQ_LODATA + ``ifx_lo_close``),
 the statement's SQ_IDESCRIBE, which it asks for once per statement only when a value could
 need it.
 
-This module also answers SQ_FILE requests (``LOTOFILE``/``FILETOBLOB`` with ``'client'``)
-against local files, as JDBC's ``receiveSQFILE`` does.
+SQ_FILE requests (``LOTOFILE``/``FILETOBLOB`` with ``'client'``) are answered in
+``client/clientfiles.py``.
 """
 
 from __future__ import annotations
 
 import codecs
 import io
-import os
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
-from ..protocol import fastpath as fp
 from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, TypeCode
 from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
@@ -48,7 +46,6 @@ __all__ = [
     "Blob",
     "Clob",
     "SmartLob",
-    "answer_file_request",
     "create_lob",
     "lob_columns",
     "prepare_params",
@@ -89,6 +86,19 @@ class _Udt:
 _DEFAULT_SPEC = _Udt("ifx_lo_spec", slo.build_lo_spec())
 _ZERO_LOCATOR = _Udt("blob", bytes(slo.LOCATOR_SIZE))
 _STAT_PLACEHOLDER = _Udt("ifx_lo_stat", bytes(slo.LO_STAT_SIZE))
+
+
+P = TypeVar("P", bytes, str)
+
+
+def pieces_until_short(read: Callable[[int], P], size: int) -> Iterator[P]:
+    """``read(size)`` again and again until a piece comes back short (the end)."""
+    while True:
+        piece = read(size)
+        if piece:
+            yield piece
+        if len(piece) < size:
+            return
 
 
 def open_flags(mode: str) -> int:
@@ -421,12 +431,7 @@ class Blob(SmartLob):
 
     def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
         """The bytes from the position on, ``size`` at a time."""
-        while True:
-            piece = self.read(size)
-            if piece:
-                yield piece
-            if len(piece) < size:
-                return
+        return pieces_until_short(self.read, size)
 
     def __iter__(self) -> Iterator[bytes]:
         return self.chunks()
@@ -496,12 +501,7 @@ class Clob(ClobText, SmartLob):
 
     def chunks(self, size: int = CHUNK) -> Iterator[str]:
         """The text from the position on, about ``size`` characters at a time."""
-        while True:
-            piece = self.read(size)
-            if piece:
-                yield piece
-            if len(piece) < size:
-                return
+        return pieces_until_short(self.read, size)
 
     def __iter__(self) -> Iterator[str]:
         return self.chunks()
@@ -757,108 +757,3 @@ def param_actions(p: Prepared, values: Sequence[object]) -> Iterator[tuple[int, 
 def is_locator(value: object) -> bool:
     """A Blob/Clob (sync or asyncio): bound as its locator."""
     return getattr(type(value), "_ifx_locator", False) is True
-
-
-# --------------------------------------------------------------------------------------------
-# SQ_FILE: the server reads and writes client files (LOTOFILE/FILETOBLOB with 'client')
-# --------------------------------------------------------------------------------------------
-
-# JDBC IfxSmBlob LO_O_* flags in an SQ_FILE open request.
-_O_EXCL = 1
-_O_APPEND = 2
-#: Client error numbers JDBC reports (IfxSmBlob EBADF/ENOENT/EEXIST...).
-_ENOENT, _EIO, _EBADF, _EEXIST = 2, 5, 9, 17
-
-
-class _ClientFile:
-    __slots__ = ("flags", "name", "offset")
-
-    def __init__(self, name: str, flags: int, offset: int) -> None:
-        self.name = name
-        self.flags = flags
-        self.offset = offset
-
-
-def _error_answer(conn: Connection, code: int) -> bytes:
-    w = Writer()
-    w.u16(Msg.ERR).i16(code).i16(0)
-    if conn._layout.long_sql:
-        w.i32(0)
-    else:
-        w.i16(0)
-    w.u16(0).u16(Msg.EOT)
-    return bytes(w.buf)
-
-
-def answer_file_request(conn: Connection, reply: Reply) -> None:
-    """Answer the SQ_FILE request a reply stopped at, against the local file system, as JDBC's
-    ``receiveSQFILE`` does; the caller then reads the rest of the reply."""
-    req = reply.file_request
-    reply.file_request = None
-    assert req is not None
-    state: _ClientFile | None = conn._client_file
-    eot = bytes([0, Msg.EOT])
-    if req.op == fp.FILE_OPEN:
-        name = req.name.decode(conn.encoding, errors="replace")
-        if req.flags & _O_EXCL and os.path.exists(name):
-            conn._send(_error_answer(conn, _EEXIST))
-            return
-        conn._client_file = _ClientFile(name, req.flags, req.offset)
-        conn._send(eot)
-    elif req.op == fp.FILE_CLOSE:
-        conn._client_file = None
-        conn._send(eot)
-    elif req.op == fp.FILE_READ:
-        if state is None:
-            conn._send(_error_answer(conn, _EBADF))
-            return
-        _send_file(conn, state, req.bufsize or fp.FILE_CHUNK, req.amount)
-    elif req.op == fp.FILE_WRITE:
-        if state is None:
-            conn._send(_error_answer(conn, _EBADF))
-            return
-        try:
-            mode = "r+b" if os.path.exists(state.name) else "wb"
-            with open(state.name, mode) as f:
-                if state.flags & _O_APPEND:
-                    f.seek(state.offset if state.offset else 0, os.SEEK_END if not state.offset
-                           else os.SEEK_SET)
-                for piece in req.data or ():
-                    f.write(piece)
-                f.truncate()
-                total = f.tell()
-        except OSError:
-            conn._send(_error_answer(conn, _EIO))
-            return
-        w = Writer()
-        w.u16(Msg.FILE_WRITE).i32(total).u16(Msg.EOT)
-        conn._send(bytes(w.buf))
-
-
-def _send_file(conn: Connection, state: _ClientFile, bufsize: int, amount: int) -> None:
-    try:
-        f = open(state.name, "rb")  # noqa: SIM115 - closed below
-    except OSError:
-        conn._send(_error_answer(conn, _ENOENT))
-        return
-    with f:
-        size = os.fstat(f.fileno()).st_size
-        if state.offset > size:
-            conn._send(_error_answer(conn, _EBADF))
-            return
-        f.seek(state.offset)
-        left = size - state.offset if amount < 0 else min(amount, size - state.offset)
-        chunk = min(bufsize, 32766)
-        w = Writer()
-        w.u16(Msg.FILE_READ).i32(left)
-        while left > 0:
-            piece = f.read(min(chunk, left))
-            if not piece:
-                break
-            w.u16(Msg.FILE_READ).u16(len(piece)).padded(piece)
-            left -= len(piece)
-            if len(w.buf) >= _fp.WRITE_MESSAGE:
-                conn._send(bytes(w.buf))
-                w.buf.clear()
-        w.u16(Msg.EOT)
-        conn._send(bytes(w.buf))
