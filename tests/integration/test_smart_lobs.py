@@ -191,6 +191,27 @@ def test_sql_functions(ac: ifxwire.Connection, tmp_path: Any) -> None:
     assert err.value.sqlcode == -9815
 
 
+def test_client_files_larger_than_one_message(ac: ifxwire.Connection, tmp_path: Any) -> None:
+    """LOTOFILE to a client file streams the object in one SQ_FILE write request of many
+    chunks; the driver writes them out a batch at a time (more than the 4 MiB one parsed
+    message may hold), and FILETOBLOB reads it back through SQ_FILE reads."""
+    _fresh(ac, "bigfile")
+    payload = data(6 * 1024 * 1024 + 3, 5)
+    ac.execute("INSERT INTO bigfile VALUES (1, ?, NULL)", (payload,))
+    out = tmp_path / "big.bin"
+    assert ac.execute(f"SELECT LOTOFILE(b, '{out}!', 'client') FROM bigfile").fetchone() == (
+        str(out),)
+    assert out.read_bytes() == payload
+    ac.execute(f"INSERT INTO bigfile VALUES (2, FILETOBLOB('{out}', 'client'), NULL)")
+    assert ac.execute("SELECT b FROM bigfile WHERE id = 2").fetchone()[0].read() == payload
+    # A client file that cannot be written: the server's error, the connection in step.
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        ac.execute(f"SELECT LOTOFILE(b, '{tmp_path}/no/such/dir/x!', 'client') FROM bigfile "
+                   "WHERE id = 1")
+    assert err.value.sqlcode == -9815  # the server names the file it could not write
+    assert ac.execute("SELECT COUNT(*) FROM bigfile").fetchone() == (2,)
+
+
 # ------------------------------------------------------------------------------------------
 # The driver's Blob / Clob
 # ------------------------------------------------------------------------------------------
@@ -355,3 +376,33 @@ def test_fast_path_calls(ac: ifxwire.Connection, server: Any) -> None:
     assert server.request_groups - before == 1  # the handle is cached: one round trip
     assert ac.call_function("function lob_pair(integer, integer)", 1, 1) == [2, 1]
     _expect((-674, 0), ac.call_function, "function lob_pair(integer)", 1)
+
+
+def test_fast_path_runs_spl_routines(ac: ifxwire.Connection) -> None:
+    """Fast path executes any routine the server knows: SPL bodies with loops and variables,
+    overloads chosen by the signature's types, procedures without return values, and an SPL
+    error raised by the routine arrives as the routine's sqlcode."""
+    ac.execute("""CREATE FUNCTION lob_sum(n INTEGER) RETURNING INTEGER, VARCHAR(20);
+        DEFINE i, total INTEGER;
+        LET total = 0;
+        FOR i = 1 TO n
+            LET total = total + i;
+        END FOR;
+        RETURN total, 'sum of ' || n;
+    END FUNCTION""")
+    assert ac.call_function("lob_sum", 10) == [55, "sum of 10"]
+    ac.execute("CREATE FUNCTION lob_over(a INTEGER) RETURNING INTEGER; RETURN a + 1; "
+               "END FUNCTION")
+    ac.execute("CREATE FUNCTION lob_over(a VARCHAR(10)) RETURNING VARCHAR(20); "
+               "RETURN a || '!'; END FUNCTION")
+    assert ac.call_function("function lob_over(integer)", 41) == [42]
+    assert ac.call_function("function lob_over(varchar(10))", "hi") == ["hi!"]
+    ac.execute("CREATE TABLE lob_log (v INTEGER)")
+    ac.execute("CREATE PROCEDURE lob_note(v INTEGER) INSERT INTO lob_log VALUES (v); "
+               "END PROCEDURE")
+    assert ac.call_function("procedure lob_note(integer)", 7) == []
+    assert ac.execute("SELECT v FROM lob_log").fetchall() == [(7,)]
+    ac.execute("CREATE FUNCTION lob_fail(a INTEGER) RETURNING INTEGER; "
+               "RAISE EXCEPTION -746, 0, 'no ' || a; END FUNCTION")
+    _expect((-746, 0), ac.call_function, "lob_fail", 3)
+    assert ac.call_function("lob_sum", 3) == [6, "sum of 3"]  # still usable

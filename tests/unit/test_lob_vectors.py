@@ -1,4 +1,4 @@
-"""Smart-LOB and fast-path golden vectors (docs/PROTOCOL.md §10, §11).
+"""Smart-LOB and fast-path golden vectors (docs/PROTOCOL.md §11, §12).
 
 The client bytes are JDBC's own: captured from IBM JDBC 15.0.0.1 and 4.50.10 (identical) with
 a TCP proxy between ``LobChecks.lob_smartblob``/``lob_streams``/``lob_client_files`` and
@@ -195,3 +195,37 @@ def test_sq_file_requests_jdbc_answered(wire: bytes, op: int) -> None:
     r = Reply(JDBC, "iso-8859-1")
     r.feed(wire, 0, len(wire))
     assert r.file_request is not None and r.file_request.op == op
+
+
+def test_lodata_read_announcing_more_than_asked_is_refused() -> None:
+    """A server (or a flipped bit) announcing more data than the read asked for is a protocol
+    violation before any of it is awaited."""
+    from ifxwire.protocol.wire import ProtocolViolation
+
+    _, reply = cfp.lodata_read_group(_Conn(), 1, 10, bytearray())  # type: ignore[arg-type]
+    answer = h("0061 0000 00100000")
+    with pytest.raises(ProtocolViolation):
+        reply.feed(answer, 0, len(answer))
+
+
+def test_sq_file_write_request_is_taken_in_batches() -> None:
+    """The data of an SQ_FILE write (``0062 0003 (006b len data)… 000c``, as our server sends
+    LOTOFILE's object, chunks of 32000 like JDBC's) comes to the caller a batch at a time."""
+    from ifxwire.client import replies
+
+    chunk = bytes(range(250)) * 128  # 32000 bytes
+    n = replies.FILE_WRITE_BATCH // len(chunk) + 2
+    wire = h("0062 0003") + (h("006b 7d00") + chunk) * n + h("000c 000c")
+    r = Reply(JDBC, "iso-8859-1")
+    pos, got, rounds = 0, 0, 0
+    while not r.complete:
+        pos = r.feed(wire, pos, len(wire))
+        req = r.file_request
+        if req is not None:
+            got += sum(map(len, req.data or []))
+            (req.data or []).clear()
+            if req.finished:
+                r.file_request = None
+        rounds += 1
+        assert rounds < 10
+    assert got == n * len(chunk) and rounds >= 3  # header, at least two batches, the rest

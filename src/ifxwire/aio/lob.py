@@ -3,7 +3,7 @@
 ``AsyncBlob`` and ``AsyncClob`` are ``ifxwire.Blob``/``Clob`` with coroutine methods
 (``await lob.read(n)``, ``readinto``, ``write``, ``seek``, ``size``, ``truncate``, ``close``,
 ``async for chunk in lob``, ``async with lob``); ``tell()`` needs no I/O and stays plain. They
-send the same messages (client/lob.py, docs/PROTOCOL.md §10) through ``aio/fastpath.py``.
+send the same messages (client/lob.py, docs/PROTOCOL.md §11) through ``aio/fastpath.py``.
 
 Binding works as in the sync driver: bytes, str and file-likes for BLOB/CLOB parameters are
 stored in new objects first; file-likes for BYTE/TEXT are streamed in the statement's group.

@@ -1,14 +1,14 @@
 """SQ_FILE from the driver's side: the server reads and writes files on the client.
 
 ``LOTOFILE(lob, 'file', 'client')`` and ``FILETOBLOB('file', 'client')`` make the server send
-``SQ_FILE`` requests in the middle of its reply (docs/PROTOCOL.md §11); the driver answers each
+``SQ_FILE`` requests in the middle of its reply (docs/PROTOCOL.md §12); the driver answers each
 against the local file system, as JDBC's ``receiveSQFILE`` does, and then reads on.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..protocol import fastpath as fp
 from ..protocol.codes import Msg
@@ -30,12 +30,13 @@ _ENOENT, _EIO, _EBADF, _EEXIST = 2, 5, 9, 17
 
 
 class _ClientFile:
-    __slots__ = ("flags", "name", "offset")
+    __slots__ = ("flags", "handle", "name", "offset")
 
     def __init__(self, name: str, flags: int, offset: int) -> None:
         self.name = name
         self.flags = flags
         self.offset = offset
+        self.handle: Any = None  # open while a write request's data arrives
 
 
 def _error_answer(conn: Connection, code: int) -> bytes:
@@ -51,10 +52,14 @@ def _error_answer(conn: Connection, code: int) -> bytes:
 
 def answer_file_request(conn: Connection, reply: Reply) -> None:
     """Answer the SQ_FILE request a reply stopped at, against the local file system, as JDBC's
-    ``receiveSQFILE`` does; the caller then reads the rest of the reply."""
+    ``receiveSQFILE`` does; the caller then reads the rest of the reply. A write request
+    comes back here with each batch of its data, and is answered after its last."""
     req = reply.file_request
-    reply.file_request = None
     assert req is not None
+    if req.op == fp.FILE_WRITE:
+        _write_batch(conn, reply, req)
+        return
+    reply.file_request = None
     state: _ClientFile | None = conn._client_file
     eot = bytes([0, Msg.EOT])
     if req.op == fp.FILE_OPEN:
@@ -72,26 +77,50 @@ def answer_file_request(conn: Connection, reply: Reply) -> None:
             conn._send(_error_answer(conn, _EBADF))
             return
         _send_file(conn, state, req.bufsize or fp.FILE_CHUNK, req.amount)
-    elif req.op == fp.FILE_WRITE:
-        if state is None:
-            conn._send(_error_answer(conn, _EBADF))
-            return
+
+
+def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
+    """Write out the chunks taken so far; after the last, answer with the total size (or the
+    error, which is kept until then: the server's data must still be read)."""
+    state: _ClientFile | None = conn._client_file
+    if state is None:
+        req.error = req.error or _EBADF
+    elif not req.error:
         try:
-            mode = "r+b" if os.path.exists(state.name) else "wb"
-            with open(state.name, mode) as f:
+            if state.handle is None:
+                mode = "r+b" if os.path.exists(state.name) else "wb"
+                state.handle = open(state.name, mode)  # noqa: SIM115 - closed at the end
                 if state.flags & _O_APPEND:
-                    f.seek(state.offset if state.offset else 0, os.SEEK_END if not state.offset
-                           else os.SEEK_SET)
-                for piece in req.data or ():
-                    f.write(piece)
-                f.truncate()
-                total = f.tell()
+                    if state.offset:
+                        state.handle.seek(state.offset)
+                    else:
+                        state.handle.seek(0, os.SEEK_END)
+            for piece in req.data or ():
+                state.handle.write(piece)
         except OSError:
-            conn._send(_error_answer(conn, _EIO))
-            return
-        w = Writer()
-        w.u16(Msg.FILE_WRITE).i32(total).u16(Msg.EOT)
-        conn._send(bytes(w.buf))
+            req.error = _EIO
+    if req.data:
+        req.data.clear()
+    if not req.finished:
+        return
+    reply.file_request = None
+    total = 0
+    handle = state.handle if state is not None else None
+    if handle is not None:
+        state.handle = None  # type: ignore[union-attr]
+        try:
+            with handle:
+                if not req.error:
+                    handle.truncate()
+                    total = handle.tell()
+        except OSError:
+            req.error = req.error or _EIO
+    if req.error:
+        conn._send(_error_answer(conn, req.error))
+        return
+    w = Writer()
+    w.u16(Msg.FILE_WRITE).i32(total).u16(Msg.EOT)
+    conn._send(bytes(w.buf))
 
 
 def _send_file(conn: Connection, state: _ClientFile, bufsize: int, amount: int) -> None:

@@ -1,6 +1,6 @@
 """Fast-path routine calls and SQ_LODATA from the driver: groups to send, replies to read.
 
-The groups are exactly JDBC's (docs/PROTOCOL.md §10): ``SQ_GETROUTINE EOT`` once per routine
+The groups are exactly JDBC's (docs/PROTOCOL.md §11): ``SQ_GETROUTINE EOT`` once per routine
 and connection (the handle is cached, so a repeated call is one round trip),
 ``SQ_EXFPROUTINE [SQ_BIND] EOT`` per call; ``SQ_LODATA EOT`` to read, ``SQ_LODATA chunks EOT`` to
 write. Like JDBC's ``executeFastPath``, a call made with autocommit off in a logged database
@@ -108,6 +108,7 @@ def lodata_read_group(conn: Connection, fd: int, n: int, sink: bytearray | memor
     w.u16(Msg.EOT)
     reply = conn._reply()
     reply.lodata = sink
+    reply.lodata_limit = n  # a server announcing more is refused (replies.py)
     return bytes(w.buf), reply
 
 

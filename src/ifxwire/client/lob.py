@@ -3,7 +3,7 @@
 A BLOB or CLOB column value is a locator (72 bytes) naming an object on the server. ``Blob``
 wraps one with the file API: ``read``, ``readinto``, ``write``, ``seek``, ``tell``,
 ``truncate``, ``size``, iteration in chunks, ``close``, ``with``. Every call goes to the server
-through the messages JDBC uses (docs/PROTOCOL.md §10): fast-path ``ifx_lo_open``/
+through the messages JDBC uses (docs/PROTOCOL.md §11): fast-path ``ifx_lo_open``/
 ``ifx_lo_close``/``ifx_lo_seek``/``ifx_lo_stat``/``ifx_lo_truncate``/``ifx_lo_create`` and
 SQ_LODATA reads and writes, at most ``fastpath.READ_MESSAGE`` / ``WRITE_MESSAGE`` bytes per
 message, so streaming any size holds a bounded buffer. ``Clob`` is the same object read and
@@ -70,7 +70,7 @@ _U32 = struct.Struct(">I")
 
 class _Udt:
     """A fixed opaque value as a fast-path or bind argument: SENDRECV (44) with its type name,
-    owner empty — JDBC's IfxUDT items (captured, docs/PROTOCOL.md §10)."""
+    owner empty — JDBC's IfxUDT items (captured, docs/PROTOCOL.md §11)."""
 
     __slots__ = ("data", "name")
 

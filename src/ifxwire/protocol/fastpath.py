@@ -1,6 +1,6 @@
 """Fast-path routine calls, smart-LOB data and client files: the messages, both directions.
 
-Three message families travel outside the statement flow (docs/PROTOCOL.md §10, §11):
+Three message families travel outside the statement flow (docs/PROTOCOL.md §11, §12):
 
 * **Fast path** runs a routine by handle, without PREPARE: ``SQ_GETROUTINE`` (101) looks a
   routine up by its signature and answers with a handle; ``SQ_EXFPROUTINE`` (102) runs it with
@@ -256,16 +256,16 @@ class FileRequest:
     offset: int = 0
     bufsize: int = 0
     amount: int = 0
-    data: list[bytes] | None = None
+    data: list[bytes] | None = None  # a write's chunks taken so far and not yet written out
+    finished: bool = False  # a write's SQ_EOT was read
+    error: int = 0  # a write that failed on the client: the errno to answer with at its end
 
 
 def read_file_request(r: Reader) -> FileRequest:
-    """An SQ_FILE request after its code, up to and including the EOT that ends it.
-
-    A write request's data chunks are collected whole: our driver asks for client files only
-    from LOTOFILE, which the server sends in chunks that each arrive as one message, and the
-    caller writes them out before the next request is parsed (NeedMore restarts the message).
-    """
+    """An SQ_FILE request after its code, up to and including the EOT that ends it; for a
+    write, only the operation: its data chunks and EOT follow, and the reply parser takes
+    them a batch at a time (client/replies.py ``_file_chunks``), so a file of any size passes
+    in constant memory."""
     at = r.pos
     op = r.u16()
     req = FileRequest(op)
@@ -277,13 +277,7 @@ def read_file_request(r: Reader) -> FileRequest:
         req.amount = r.i32()
     elif op == FILE_WRITE:
         req.data = []
-        while True:
-            code = r.u16()
-            if code != Msg.FILE_WRITE:
-                if code != Msg.EOT:
-                    raise ProtocolViolation(f"SQ_FILE write: message {code} in the data", r.pos)
-                return req
-            req.data.append(r.padded(r.u16()))
+        return req
     elif op != FILE_CLOSE:
         raise ProtocolViolation(f"SQ_FILE: unknown operation {op}", at)
     if r.u16() != Msg.EOT:

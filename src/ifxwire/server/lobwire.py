@@ -1,6 +1,6 @@
 """The wire side of smart large objects: fast-path calls, SQ_LODATA streams, client files.
 
-``FastPath`` answers the messages that run outside the statement flow (docs/PROTOCOL.md §10):
+``FastPath`` answers the messages that run outside the statement flow (docs/PROTOCOL.md §11):
 ``SQ_GETROUTINE`` (resolve a signature, hand out a handle), ``SQ_EXFPROUTINE`` + ``SQ_BIND``
 (run it, answer every return value in ``SQ_FPROUTINE``) and ``SQ_LODATA`` (read or write an open
 object). Data moves in constant memory both ways: a read is answered chunk by chunk as the
@@ -8,7 +8,7 @@ pieces come out of SQLite, a write is stored chunk by chunk as the bytes arrive,
 size announced.
 
 ``ClientFiles`` lets ``LOTOFILE``/``FILETOBLOB`` with ``'client'`` use a file on the client
-(§11): the server sends an ``SQ_FILE`` request in the middle of its reply and reads the client's
+(§12): the server sends an ``SQ_FILE`` request in the middle of its reply and reads the client's
 answer. The client sent its whole request group before it started reading, so its answers
 follow that group in the stream; they are read from there and cut out of the receive buffer,
 leaving the rest of the group for the session loop.
@@ -157,8 +157,13 @@ class FastPath:
         eng = s.engine
         assert eng is not None
         values = rc.execute(eng, routine, args)
-        items = [encode_typed_item(v, col, s.encoding)
-                 for v, col in zip(values, routine.returns, strict=True)]
+        try:
+            items = [encode_typed_item(v, col, s.encoding)
+                     for v, col in zip(values, routine.returns, strict=True)]
+        except (CodecError, ValueError) as exc:
+            # A value that does not fit the declared return type: the call's error, not the
+            # session's.
+            raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
         fp.put_fproutine(out, items)
 
     # ---- SQ_LODATA -------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 A BLOB or CLOB column never carries its data. A row holds a 72-byte *locator* (``ifx_lo_t``)
 naming the object in an sbspace; the data is read and written through fast-path routine calls
 (``ifx_lo_open`` …) and ``SQ_LODATA`` messages, or moved as a whole by ``LOTOFILE`` /
-``FILETOBLOB`` over ``SQ_FILE`` (docs/PROTOCOL.md §10 and §11).
+``FILETOBLOB`` over ``SQ_FILE`` (docs/PROTOCOL.md §11 and §12).
 
-How a locator looks in a tuple depends on what the client asked for (docs/PROTOCOL.md §10):
+How a locator looks in a tuple depends on what the client asked for (docs/PROTOCOL.md §11):
 
 * JDBC sends ``SQ_RET_TYPE`` asking for the binary "send" form (type 44, SENDRECV) of every UDT
   column and reads ``u8 flag, i32 72, 72 bytes`` (``IfxSmBlob.fromIfx`` → ``IfxLocator`` copies

@@ -3,10 +3,12 @@
 A client names a routine the way JDBC's ``IfxSmartBlob`` does, ``function
 informix.ifx_lo_open(blob ,integer)``: kind, optional owner, name, argument types. Built-in
 routines (``lo_functions.BUILTINS``) are matched by name and argument count. Any other routine
-the database knows — a ``CREATE FUNCTION``/``CREATE PROCEDURE`` or SPL routine — runs through
-the engine's own statement path as ``EXECUTE FUNCTION name(?, …)``, so whatever SQL can
-execute, fast path executes too, and its result columns are the return values. The handle a
-client caches is an index into the session's table of resolved routines.
+the database knows — a ``CREATE FUNCTION``/``CREATE PROCEDURE``, SPL or not — is looked up in
+the catalog at GETROUTINE (an unknown one is -674 then, as on a real server) and run by the SPL
+engine's entry point for calls from outside SQL (``EngineSession.call_routine``,
+spl/calls.py), which resolves overloads by the signature's types; its return values are the
+fast path's. The handle a client caches is an index into the session's table of resolved
+routines.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .errors import EngineError
 from .lo_functions import BUILTINS, Builtin, run_builtin
 
 if TYPE_CHECKING:
-    from .session import EngineSession, Prepared
+    from .session import EngineSession
 
 _SIGNATURE = re.compile(
     r"^\s*(?:(function|procedure|routine)\s+)?"
@@ -64,7 +66,7 @@ class Routine:
     nparams: int = 0
     function: bool = True
     returns: list[ColumnDesc] = field(default_factory=list)
-    prepared: Prepared | None = None
+    text: str = ""  # a stored routine: the signature to call it by
 
 
 def resolve(es: EngineSession, text: str) -> Routine:
@@ -74,19 +76,40 @@ def resolve(es: EngineSession, text: str) -> Routine:
     b = BUILTINS.get(sig.name)
     if b is not None and (sig.args is None or len(sig.args) == len(b.params)):
         return Routine(sig, b, len(b.params), True, list(b.returns))
-    if es.database is None:
-        raise EngineError(sc.NO_DB_SELECTED)
-    stored = es.routine(sig.name)
-    if stored is None or (sig.args is not None and len(sig.args) != len(stored.params)):
+    from .spl.resolve import candidates
+
+    stored = es.routines(sig.name)  # -349 without a database
+    if sig.owner:
+        stored = [r for r in stored if r.owner.lower() == sig.owner.lower()]
+    if sig.args is not None:
+        stored = candidates(stored, "function" if sig.kind == "function" else "any",
+                            len(sig.args))
+        stored = _same_types(stored, sig.args)
+    if sig.kind == "procedure":
+        stored = [r for r in stored if not r.function]
+    if not stored:
         raise EngineError(sc.NO_ROUTINE, near=sig.name)
-    function = stored.function
-    if (sig.kind == "procedure" and function) or (sig.kind == "function" and not function):
-        raise EngineError(sc.NO_ROUTINE, near=sig.name)
-    nparams = len(stored.params)
-    marks = ", ".join("?" * nparams)
-    verb = "FUNCTION" if function else "PROCEDURE"
-    prepared = es.prepare(f"EXECUTE {verb} {sig.name}({marks})")
-    return Routine(sig, None, nparams, function, list(prepared.columns), prepared)
+    first = stored[0]
+    nparams = len(sig.args) if sig.args is not None else len(first.params)
+    names = first.return_names or [None] * len(first.returns)
+    returns = [t.describe(n or "") for n, t in zip(names, first.returns, strict=False)]
+    kind = sig.kind if sig.kind in ("function", "procedure") else (
+        "function" if first.function else "procedure")
+    name = f"{sig.owner}.{sig.name}" if sig.owner else sig.name
+    args = f"({', '.join(sig.args)})" if sig.args is not None else ""
+    return Routine(sig, None, nparams, first.function, returns, f"{kind} {name}{args}")
+
+
+def _same_types(stored: list[Any], args: tuple[str, ...]) -> list[Any]:
+    """The overloads whose parameter types are the signature's (as spl/calls.py chooses when
+    it runs the routine); all of them when the type names do not parse."""
+    from .spl.parser import parse_types
+
+    try:
+        keys = [t.nullable().key for t in parse_types(", ".join(args))]
+    except EngineError:
+        return stored
+    return [r for r in stored if [t.key for _, t in r.params][: len(keys)] == keys]
 
 
 def execute(es: EngineSession, routine: Routine, args: Sequence[Any]) -> list[Any]:
@@ -96,12 +119,7 @@ def execute(es: EngineSession, routine: Routine, args: Sequence[Any]) -> list[An
         raise EngineError(sc.HOSTVAR_COUNT)
     if routine.builtin is not None:
         return run_builtin(es.lo, routine.builtin, list(args))
-    prepared = routine.prepared
-    assert prepared is not None
-    if not prepared.is_query:
-        es.execute(prepared, args)
-        return []
-    rows = es.open_cursor(prepared, args)
+    rows = es.call_routine(routine.text, args)
     try:
         first = next(iter(rows), None)
     finally:
@@ -110,4 +128,4 @@ def execute(es: EngineSession, routine: Routine, args: Sequence[Any]) -> list[An
             close()
     if first is None:
         return [None] * len(routine.returns)
-    return list(first)
+    return list(first)[: len(routine.returns)]
