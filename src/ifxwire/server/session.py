@@ -257,11 +257,15 @@ class Session:
         with contextlib.suppress(OSError):
             self._flush()  # replies to groups answered before the session ended
         self._release_engine()
+        self._leave()
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+    def _leave(self) -> None:
+        """Give this session's max_sessions slot back (once)."""
         if self._admitted:
             self._admitted = False
             self.server.leave()
-        with contextlib.suppress(OSError):
-            self.sock.close()
 
     def _login(self) -> bool:
         limits = self.limits
@@ -409,9 +413,11 @@ class Session:
                 if tracing:
                     self.server.trace_in(self, _name(code), _describe_msg(msg))
                 if code == Msg.EXIT:
-                    # Roll back and release locks before acknowledging: a client that has the
-                    # ack may start another session at once and must not meet this one's locks.
+                    # Roll back, release locks and give the session slot back before
+                    # acknowledging: a client that has the ack may start another session at
+                    # once and must meet neither this one's locks nor its max_sessions slot.
                     self._release_engine()
+                    self._leave()
                     self._send(Writer().u16(Msg.EXIT).getvalue())
                     raise SessionClosed
                 if code == Msg.EOT:
