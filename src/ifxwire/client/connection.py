@@ -57,7 +57,9 @@ from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
+from . import fastpath as _fastpath
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
+from .clientfiles import answer_file_request
 from .dsn import ConnectParams, member_params, unreachable
 from .handshake import (
     CAP_PAM,
@@ -67,6 +69,7 @@ from .handshake import (
     session_groups,
     version_number,
 )
+from .lob import lob_columns
 from .locales import codec_for_locale
 from .pamauth import no_callback, pam_login
 from .placeholders import SqlPlan
@@ -173,6 +176,15 @@ class Connection:
         self._epoch = 0
         self._cursor_seq = 0
         self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
+        #: Fast-path routine handles: (database, signature) -> (routine database, handle).
+        self._routines: dict[tuple[str | None, str], tuple[bytes, int]] = {}
+        #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
+        self.lob_materialize_limit = params.lob_materialize_limit
+        self._client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
+        #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
+        self._active_stream: Any = None
+        #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
+        self.blob_stream = False
         self._trace = params.trace
         self.fetch_buffer_size = params.fetch_buffer_size
         self.keep_char_padding = params.keep_char_padding
@@ -196,7 +208,7 @@ class Connection:
     # ------------------------------------------------------------------ login
 
     def _open(self, params: ConnectParams) -> Transport:
-        """Connect and log in to the first address that answers (docs/DRIVER.md §15): each
+        """Connect and log in to the first address that answers (docs/DRIVER.md §16): each
         gets its own connect_timeout and is logged in to with its own server name; the next
         is tried when one cannot be reached or drops the login, never after a refusal."""
         last: Exception | None = None
@@ -253,7 +265,7 @@ class Connection:
         replies: list[Reply] | None = None
         if params.pam_callback is not None:
             # PROTOCOLS alone: its reply says whether a PAM conversation comes before the
-            # other session groups (docs/DRIVER.md §16).
+            # other session groups (docs/DRIVER.md §17).
             self._send(groups[0])
             first = self._session_reply(0, self._read(self._reply()))
             if first.error is None and CAP_PAM in self.server_capabilities:
@@ -392,7 +404,7 @@ class Connection:
 
     def cursor(self, scrollable: bool = False, withhold: bool = False) -> Cursor:
         """A new cursor. ``scrollable=True``: a scroll cursor (moves anywhere in its result,
-        docs/DRIVER.md §14); ``withhold=True``: a hold cursor, left open by commit and
+        docs/DRIVER.md §15); ``withhold=True``: a hold cursor, left open by commit and
         rollback."""
         from .cursor import Cursor
 
@@ -402,6 +414,16 @@ class Connection:
 
             return ScrollCursor(self, scrollable=scrollable, withhold=withhold)
         return Cursor(self)
+
+    def call_function(self, routine: str, *args: object) -> list[Any]:
+        """Run a server routine by fast path and return every value it returns.
+
+        ``routine`` is a signature (``"function informix.ifx_lo_close(integer)"``, or
+        ``"myfunc(integer, varchar)"``) or a bare name whose argument types are taken from the
+        Python values. The routine handle is cached per connection and database, so a
+        repeated call is one round trip. See docs/DRIVER.md §13.
+        """
+        return _fastpath.call(self, _fastpath.signature_of(routine, args), args)
 
     def execute(self, sql: str, params: object = None) -> Cursor:
         """Shortcut: a new cursor, executed; iterate it or call fetch*() on it."""
@@ -586,6 +608,11 @@ class Connection:
                         chunks.append(bytes(t.view[before : t.start]))
                     if reply.complete:
                         break
+                    if reply.file_request is not None:
+                        # LOTOFILE/FILETOBLOB with 'client': answer (a write: a batch of its
+                        # data), then read on (client/clientfiles.py).
+                        answer_file_request(self, reply)
+                        continue
                 t.fill(reply.need)
         except UnknownMessage as exc:
             err = InterfaceError(
@@ -626,6 +653,8 @@ class Connection:
         The caller holds the lock and inspects each Reply for errors afterwards.
         """
         self._check()
+        if self._active_stream is not None:
+            self._active_stream._drain()
         # Swap unconditionally: a cursor finalizer may append from another thread at any time.
         deferred, self._deferred = self._deferred, []
         payload = b"".join([*deferred, *(g for g, _ in groups)])
@@ -637,20 +666,41 @@ class Connection:
         if timeout is not None:
             timer = TIMER.arm(timeout, lambda: self._statement_timed_out(timeout, [0]))
         try:
-            for group in deferred:
-                r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
-                if r.error is not None:
-                    log.debug(
-                        "deferred %s failed (ignored): %s",
-                        self._names(group),
-                        self._server_error(r.error),
-                    )
+            self._read_deferred(deferred)
             for _, reply in groups:
                 self._read(reply)
         finally:
             self._in_flight = False
             if timer is not None:
                 timer.cancel()
+
+    def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
+        """Send the deferred groups and ``groups``; read only the deferred replies (the caller
+        reads the rest itself, as it arrives: blobstream.py)."""
+        self._check()
+        if self._active_stream is not None:
+            self._active_stream._drain()
+        deferred, self._deferred = self._deferred, []
+        self._send(b"".join([*deferred, *groups]))
+        self._read_deferred(deferred)
+
+    def _fill_transport(self, need: int) -> None:
+        """Receive more bytes for a caller that parses the stream itself."""
+        try:
+            self._transport.fill(need)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
+    def _read_deferred(self, deferred: list[bytes]) -> None:
+        for group in deferred:
+            r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
+            if r.error is not None:
+                log.debug(
+                    "deferred %s failed (ignored): %s",
+                    self._names(group),
+                    self._server_error(r.error),
+                )
 
     def _reply(self, decoder: Any = None, p: Prepared | None = None, blob_limit: int = 0) -> Reply:
         """A reply to fill; with ``p``, a result's, bounded by the statement's limits."""
@@ -731,6 +781,7 @@ class Connection:
         if p.columns:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)
+            p.lobs = lob_columns(p.columns)
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding
@@ -851,6 +902,7 @@ class Connection:
 
     def _set_database(self, name: str | None, flags: int | None) -> None:
         self._database = name
+        self._routines.clear()
         self._repeatable_read = False
         if name is None or flags is None:
             self._logging_mode = None if name is None else "unlogged"

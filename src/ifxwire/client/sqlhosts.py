@@ -3,7 +3,7 @@
 Lines are ``dbservername nettype hostname servicename [options]`` (``#`` starts a comment).
 What is read, and where each rule comes from (IBM JDBC 15.0.0.1 bytecode,
 ``com.informix.jns.FileSqlhosts``, ``com.informix.asf.JnsObject``, ``com.informix.asf.Connection``;
-docs/DRIVER.md §15):
+docs/DRIVER.md §16):
 
 * a ``group`` line makes its name stand for its members, the lines whose ``g=`` option names
   the group (compared without case, as ``FileSqlhosts.collectGroups`` does), in file order,
