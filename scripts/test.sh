@@ -42,5 +42,6 @@ fi
 if [ -f bench/run.py ]; then
   echo "== benchmark smoke run"
   python bench/run.py --smoke
+  python bench/session_bench.py --smoke
 fi
 echo "== all checks passed"

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.interop
 
 SOURCES = Path(__file__).resolve().parent / "jdbc"
 USER, PASSWORD = "informix", "in4mix"
-PLAIN_CHECKS = ("jdbc_cancel", "jdbc_query_timeout", "jdbc_scroll_random")
+PLAIN_CHECKS = ("jdbc_cancel", "jdbc_query_timeout", "jdbc_scroll_random", "jdbc_current_of")
 
 
 def _pam_source(version: str) -> Path:
@@ -95,11 +95,21 @@ def plain_server() -> Iterator[Any]:
         yield srv
 
 
+def _current_of_table(srv: Any) -> None:
+    """cur_t: ten rows (i, v = 10 * i), made afresh before each jar's run."""
+    with ifxwire.connect(host=srv.host, port=srv.port, user=USER, password=PASSWORD,
+                         database="sess", autocommit=True) as c:
+        c.execute("DROP TABLE IF EXISTS cur_t")
+        c.execute("CREATE TABLE cur_t (i INTEGER, v INTEGER)")
+        c.cursor().executemany("INSERT INTO cur_t VALUES (?, ?)", [(i, 10 * i) for i in range(10)])
+
+
 @pytest.mark.parametrize("version", JDBC_VERSIONS)
 def test_jdbc_cancel_timeout_and_scroll(
     java_tools: dict[str, str], session_classpaths: dict[str, str], plain_server: Any,
     version: str,
 ) -> None:
+    _current_of_table(plain_server)
     results = run_checks(java_tools["java"], session_classpaths[version],
                          dict.fromkeys(PLAIN_CHECKS, plain_server.url))
     failed = {k: v for k, v in results.items() if v[0] != "PASS"}

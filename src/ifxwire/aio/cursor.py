@@ -74,6 +74,11 @@ class AsyncCursor:
     # ------------------------------------------------------------------ attributes
 
     @property
+    def name(self) -> str | None:
+        """The server cursor's name while a result is open (for WHERE CURRENT OF)."""
+        return self._cur.name
+
+    @property
     def statement_timeout(self) -> float | None:
         """Seconds each of this cursor's requests may run before it is cancelled (-213);
         None: the connection's ``statement_timeout``."""

@@ -227,6 +227,13 @@ class Cursor:
         reply.rows = rows
 
     @property
+    def name(self) -> str | None:
+        """The server cursor's name while a result is open (SQ_CURNAME): what
+        ``UPDATE/DELETE … WHERE CURRENT OF <name>`` names (docs/DRIVER.md §4)."""
+        p = self._result.prepared
+        return None if p is None else p.cursor_name.decode("ascii")
+
+    @property
     def rownumber(self) -> int | None:
         """0-based index of the next row in the result (PEP 249 extension)."""
         return self._base + self._pos if self._has_result else None

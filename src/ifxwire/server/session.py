@@ -31,6 +31,7 @@ from ..types.blobs import widen_blob_columns
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .blobs import BlobStore, BlobUpload
+from .current import find_current, track_current
 from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
@@ -102,6 +103,7 @@ class _Statement:
     columns: list[ColumnDesc] = field(default_factory=list)  # as described on this connection
     blob_rows: Any = None  # row -> (row with BYTE/TEXT descriptors, blob bytes), if any
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
+    current_rowid: object = None  # FOR UPDATE cursors: the rowid of the row sent last
     lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
 
 
@@ -333,6 +335,8 @@ class Session:
         self.engine = srv.engine.session(req.user, self.env)
         self.gate.state = self.engine.state
         srv.interrupts.register(self.gate)
+        self.engine.current_row = lambda name, table: find_current(
+            self.statements, self.encoding, name, table)
         self.engine.lo.client = ClientFiles(self)
         self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
         return True
@@ -739,6 +743,9 @@ class Session:
         sid = self.current or 0
         self.blobs.retire(sid)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
+        st.current_rowid = None
+        if st.prepared.plan.current_rowid:
+            st.rows = track_current(st, st.rows)  # WHERE CURRENT OF (server/current.py)
         st.fetched = 0
         st.exhausted = False
         st.materialized = None
@@ -756,6 +763,8 @@ class Session:
         if st.rows is None and not st.exhausted:
             raise EngineError(sc.FETCH_UNOPENED)
         budget = min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES)
+        if st.prepared.for_update:
+            budget = 0  # one row per fetch for update cursors (server/current.py)
         sent = 0
         rows = st.rows
         encode = st.encoder

@@ -48,6 +48,7 @@ public final class SessionCheck {
                 case "jdbc_cancel" -> SessionCheck::cancel;
                 case "jdbc_query_timeout" -> SessionCheck::queryTimeout;
                 case "jdbc_scroll_random" -> SessionCheck::scrollRandom;
+                case "jdbc_current_of" -> SessionCheck::currentOf;
                 case "jdbc_tls" -> SessionCheck::tls;
                 case "jdbc_pam_right", "jdbc_pam_two_steps" -> SessionCheck::pamRight;
                 case "jdbc_pam_wrong" -> SessionCheck::pamWrong;
@@ -200,6 +201,37 @@ public final class SessionCheck {
                     throw new IllegalStateException(what + ": getRow() " + rs.getRow()
                             + ", expected " + pos + " after " + trail);
                 }
+            }
+        }
+    }
+
+    /**
+     * A FOR UPDATE cursor and UPDATE/DELETE ... WHERE CURRENT OF its getCursorName(), in a
+     * transaction: even rows get +1, odd rows are deleted.
+     */
+    static void currentOf(String url) throws Exception {
+        try (Connection c = DriverManager.getConnection(url)) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement(); Statement upd = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT i, v FROM cur_t ORDER BY i FOR UPDATE")) {
+                String name = rs.getCursorName();
+                check(name != null && !name.isEmpty(), "no cursor name");
+                int seen = 0;
+                while (rs.next()) {
+                    seen++;
+                    int changed = rs.getInt(1) % 2 == 0
+                            ? upd.executeUpdate("UPDATE cur_t SET v = v + 1 WHERE CURRENT OF " + name)
+                            : upd.executeUpdate("DELETE FROM cur_t WHERE CURRENT OF " + name);
+                    check(changed == 1, "row " + rs.getInt(1) + ": " + changed + " rows changed");
+                }
+                check(seen == 10, "saw " + seen + " rows");
+            }
+            c.commit();
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(v) FROM cur_t")) {
+                check(rs.next(), "no count");
+                check(rs.getInt(1) == 5 && rs.getInt(2) == 5 + 0 + 20 + 40 + 60 + 80,
+                      "after: " + rs.getInt(1) + " rows, sum " + rs.getInt(2));
             }
         }
     }

@@ -27,7 +27,7 @@ import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
@@ -38,6 +38,7 @@ from . import catalog as cat
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
+from .current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
 from .errors import EngineError, not_implemented
 from .functions import FunctionSlot, FunctionState, register
 from .ifxtypes import IfxType
@@ -99,6 +100,10 @@ def _internal(e: Exception) -> EngineError:
     return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: internal {e!r}"[:500])
 
 
+def _no_cursor(name: str, table: object) -> int:
+    raise EngineError(sc.CURSOR_NOT_OPEN, near=name)
+
+
 #: The message of the -213 a client's cancel causes.
 CANCELLED = "statement interrupted by the client (cancel)"
 #: The -213's text when the interrupted statement took its transaction's work with it.
@@ -117,6 +122,9 @@ class EngineSession:
         self.database: str | None = None
         self.db_flags = 0
         self.in_transaction = False
+        #: WHERE CURRENT OF: (cursor name, table) -> the rowid of that cursor's current row;
+        #: the protocol session provides it (current_of.py).
+        self.current_row: Callable[[str, cat.TableInfo | None], int] = _no_cursor
         #: An interrupted write rolled the SQLite transaction back (see interrupted()).
         self._txn_lost = False
         self.conn: sqlite3.Connection | None = None
@@ -431,6 +439,10 @@ class EngineSession:
         self.state.deadline = None if timeout is None else time.monotonic() + timeout
 
     def prepare(self, sql: str) -> Prepared:
+        current = split_current_of(sql)
+        if current is not None:
+            base = self.prepare(current[0])
+            return replace(base, sql=sql, plan=limit_to_current(base.plan, current[1]))
         limit = self.engine.max_statement_bytes
         if limit is not None and len(sql) > limit // 4 and len(sql.encode(
                 self.state.ctx.encoding, "replace")) > limit:
@@ -453,6 +465,8 @@ class EngineSession:
                 compiler = Compiler(self, ctx, delim)
                 compiler.deadline = self.state.deadline
                 plan = compiler.compile(sql)
+                if plan.for_update and plan.kind == "query":
+                    add_rowid(compiler, plan)
             except EngineError:
                 raise
             except RecursionError:
@@ -481,7 +495,10 @@ class EngineSession:
         keys = _PARAM_KEYS if n <= len(_PARAM_KEYS) else [f"p{i + 1}" for i in range(n)]
         # param_convs has one converter per plan parameter; keys may be longer.
         convs = plan.param_convs
-        return {k: conv(v) for k, conv, v in zip(keys, convs, params, strict=False)}
+        bound = {k: conv(v) for k, conv, v in zip(keys, convs, params, strict=False)}
+        if plan.current_of is not None:
+            bound[CURRENT_KEY] = self.current_row(plan.current_of, plan.table)
+        return bound
 
     def _start_statement(self) -> None:
         self.state.error = None

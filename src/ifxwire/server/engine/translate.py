@@ -80,6 +80,10 @@ class Plan:
     updated: list[str] | None = None
     old_sql: str = ""
     parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
+    # WHERE CURRENT OF (current_of.py): a FOR UPDATE query's hidden trailing rowid column, and
+    # the cursor an UPDATE/DELETE is limited to.
+    current_rowid: bool = False
+    current_of: str | None = None
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(
