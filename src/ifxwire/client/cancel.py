@@ -37,6 +37,8 @@ CANCEL_BYTE = b"\x42"
 RESEND_INTERVAL = 1.0
 #: ... at most this many times.
 RESEND_LIMIT = 5
+#: The timer drops its cancelled handles once more than this many (and half) are queued.
+COMPACT_AT = 1024
 
 
 def send_interrupt(sock: object) -> bool:
@@ -66,15 +68,22 @@ def send_interrupt(sock: object) -> bool:
 
 
 class TimerHandle:
-    __slots__ = ("active", "callback", "when")
+    __slots__ = ("active", "callback", "timer", "when")
 
-    def __init__(self, when: float, callback: Callable[[], float | None]) -> None:
+    def __init__(self, timer: StatementTimer, when: float,
+                 callback: Callable[[], float | None]) -> None:
+        self.timer = timer
         self.when = when
-        self.callback = callback
+        self.callback: Callable[[], float | None] | None = callback
         self.active = True
 
     def cancel(self) -> None:
-        self.active = False
+        """Disarm (the statement answered in time). The callback, which holds the connection,
+        is dropped at once; the timer forgets the handle itself lazily."""
+        if self.active:
+            self.active = False
+            self.callback = None
+            self.timer._cancelled += 1
 
 
 class StatementTimer:
@@ -87,10 +96,18 @@ class StatementTimer:
         self._heap: list[tuple[float, int, TimerHandle]] = []
         self._seq = itertools.count()
         self._thread: threading.Thread | None = None
+        #: Handles cancelled since the heap was last compacted (approximate: not locked).
+        self._cancelled = 0
 
     def arm(self, seconds: float, callback: Callable[[], float | None]) -> TimerHandle:
-        handle = TimerHandle(time.monotonic() + seconds, callback)
+        handle = TimerHandle(self, time.monotonic() + seconds, callback)
         with self._cond:
+            if self._cancelled > COMPACT_AT and self._cancelled * 2 > len(self._heap):
+                # Most statements finish long before their timeout: without this, a long
+                # timeout and a busy process would keep millions of dead handles queued.
+                self._heap = [e for e in self._heap if e[2].active]
+                heapq.heapify(self._heap)
+                self._cancelled = 0
             heapq.heappush(self._heap, (handle.when, next(self._seq), handle))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
@@ -119,11 +136,12 @@ class StatementTimer:
                         handle = heapq.heappop(heap)[2]
                         break
                     self._cond.wait(wait)
-            if not handle.active:
+            callback = handle.callback
+            if not handle.active or callback is None:
                 continue
             again: float | None = None
             with contextlib.suppress(Exception):  # a callback must not kill the timer
-                again = handle.callback()
+                again = callback()
             if again is not None and handle.active:
                 handle.when = time.monotonic() + again
                 with self._cond:
