@@ -207,7 +207,13 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             dc.conn.execute("INSERT INTO _ifx_serial VALUES (?, ?, ?)",
                             (tabid, kind, cinfo.serial_start - 1))
     for cons, cname, cid in named:
-        cidx = f" {tabid}_{cid}" if cons.kind in ("P", "U") else None
+        cidx = f" {tabid}_{cid}" if cons.kind in ("P", "U", "R") else None
+        if cons.kind == "R":
+            # Informix backs a referential constraint with an index on its columns, named
+            # like the P/U ones: JDBC 15.0.0.1's IfxDatabaseMetaData.getImportedKeys reads
+            # the foreign key's columns through sysconstraints.idxname -> sysindexes.
+            _create_index(dc, info, f" {tabid}_{cid}", [(c, False) for c in cons.columns],
+                          False, False)
         dc.conn.execute(
             "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
             " VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, dc.user, tabid, cons.kind, cidx))
@@ -218,15 +224,27 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
                 [(cid, i, text[i * 32 : i * 32 + 32]) for i in range((len(text) + 31) // 32)])
         if cons.kind == "R":
             parent = next(p for c2, p in refs if c2 is cons)
-            pk = next((c.name for c in parent.constraints if c.kind == "P"), None)
-            primary = dc.conn.execute(
-                "SELECT constrid FROM sysconstraints WHERE tabid = ? AND constrname = ?",
-                (parent.tabid, pk)).fetchone()
             dc.conn.execute(
                 "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, ' ', 'N')",
-                (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
+                (cid, _referenced_constrid(dc, parent, cons, named), parent.tabid,
+                 "C" if cons.cascade else "R"))
     dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
                     (dc.user, tabid))
+
+
+def _referenced_constrid(dc: DdlContext, parent: TableInfo, cons: ConstraintSpec,
+                         named: list[tuple[ConstraintSpec, str, int]]) -> int:
+    """sysreferences.primary: the constrid of the parent's primary key or unique constraint
+    whose columns the foreign key names (the primary key when it names none)."""
+    wanted = cons.ref_columns or _primary_key(dc, parent)
+    target = next((c.name for c in parent.constraints
+                   if c.kind in ("P", "U") and c.columns == wanted), None)
+    for other, cname, cid in named:  # a self-reference: the parent is being created
+        if other.kind in ("P", "U") and cname == target:
+            return cid
+    row = dc.conn.execute("SELECT constrid FROM sysconstraints WHERE tabid = ? AND "
+                          "constrname = ?", (parent.tabid, target)).fetchone()
+    return int(row[0]) if row else 0
 
 
 def _ref_target(dc: DdlContext, cons: ConstraintSpec, info: TableInfo) -> TableInfo:
