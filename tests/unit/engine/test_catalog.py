@@ -137,3 +137,16 @@ def test_foreign_keys_have_an_index_and_name_the_referenced_constraint(db: Sql) 
         "and fi.idxname = fk.idxname and fi.tabid = fk.tabid order by fk.constrname")
     assert rows[0] == ("fk_code", "U", 1, "D")
     assert rows[1][1:] == ("P", 2, "D") and rows[1][0].startswith("r")
+
+
+def test_owner_named_in_create_is_the_owner(db: Sql) -> None:
+    # CREATE TABLE owner.name makes a table owned by that owner (a DBA may create tables for
+    # other users); the owner-qualified name then finds it, and another owner does not.
+    db.run("create table other.owned (a int)")
+    db.run("create view other.owned_v as select a from owned")
+    rows = db.rows("select tabname, owner from systables where tabname like 'owned%' "
+                   "order by tabname")
+    assert rows == [("owned", "other"), ("owned_v", "other")]
+    db.run("insert into other.owned values (1)")
+    assert db.one("select count(*) from other.owned_v") == 1
+    assert db.err("select * from informix.owned").sqlcode == -206

@@ -152,7 +152,8 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         if row is not None:
             cinfo.default_kind, cinfo.default_value = row
     tabid = 0 if spec.temp else cat.next_tabid(dc.conn)
-    info = TableInfo(name, tabid, dc.user, columns, temp=spec.temp,
+    owner = spec.table.owner or dc.user
+    info = TableInfo(name, tabid, owner, columns, temp=spec.temp,
                      schema="temp" if spec.temp else "main")
     defs = []
     for cspec, cinfo in zip(spec.columns, columns, strict=True):
@@ -198,7 +199,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         info.__post_init__()
         dc.temp_tables[name] = info
         return
-    cat.insert_table_row(dc.conn, tabid, name, dc.user, "T", [c.type for c in columns])
+    cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns])
     cat.insert_columns(dc.conn, tabid, [(c.name, c.type) for c in columns])
     _write_defaults(dc, tabid, columns)
     for cinfo in columns:
@@ -362,7 +363,7 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")
     tabid = cat.next_tabid(dc.conn)
-    cat.insert_table_row(dc.conn, tabid, name, dc.user, "V", types)
+    cat.insert_table_row(dc.conn, tabid, name, spec.name.owner or dc.user, "V", types)
     cat.insert_columns(dc.conn, tabid, list(zip(names, [t.nullable() for t in types],
                                                 strict=True)))
     text = f"create view {name} as {spec.text}"
