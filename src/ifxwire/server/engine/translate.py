@@ -156,6 +156,8 @@ class Compiler:
                 plan.into_temp = into
                 plan.stmt_type = StmtType.SELECT
             return plan.finish(self.ctx)
+        if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)) and ast.args.get("returning"):
+            raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, exp.Insert):
             return self.compile_insert(ast).finish(self.ctx)
         if isinstance(ast, exp.Update):
