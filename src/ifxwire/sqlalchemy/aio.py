@@ -21,6 +21,13 @@ from .ifxwire import SESSION_ENV, InformixDialect_ifxwire, connect_url
 _await = getattr(util, "await_", None) or util.await_only
 
 
+def _in_greenlet() -> bool:
+    from sqlalchemy.util import concurrency
+
+    check = getattr(concurrency, "in_greenlet", None)
+    return bool(check()) if check is not None else True
+
+
 class AsyncAdapt_ifxwire_cursor:
     server_side = False
 
@@ -28,11 +35,13 @@ class AsyncAdapt_ifxwire_cursor:
         self._adapt_connection = adapt_connection
         self._cursor = adapt_connection._connection.cursor()
         self._rows: collections.deque[Any] = collections.deque()
+        self._description: Any = None
+        self._soft_closed = False
         self.arraysize = 1
 
     @property
     def description(self) -> Any:
-        return self._cursor.description
+        return self._description if self._soft_closed else self._cursor.description
 
     @property
     def rowcount(self) -> int:
@@ -44,7 +53,21 @@ class AsyncAdapt_ifxwire_cursor:
 
     def close(self) -> None:
         self._rows.clear()
-        _await(self._cursor.close())
+        if self._soft_closed:
+            return
+        if _in_greenlet():
+            _await(self._cursor.close())
+        # else: garbage collection outside an await; the driver defers the server-side
+        # CLOSE of an abandoned result to the connection's next request.
+
+    async def _async_soft_close(self) -> None:
+        """Called by SQLAlchemy's asyncio result before it hands a buffered result to sync
+        code: the rows are already here, so the driver cursor can go."""
+        if self.server_side or self._soft_closed:
+            return
+        self._description = self._cursor.description
+        self._soft_closed = True
+        await self._cursor.close()
 
     def execute(self, operation: str, parameters: Any = None) -> None:
         _await(self._execute(operation, parameters))
@@ -99,7 +122,7 @@ class AsyncAdapt_ifxwire_ss_cursor(AsyncAdapt_ifxwire_cursor):
 
 
 class AsyncAdapt_ifxwire_connection(AdaptedConnection):
-    __slots__ = ("dbapi",)
+    __slots__ = ("__weakref__", "_connection", "dbapi")
 
     def __init__(self, dbapi: Any, connection: Any) -> None:
         self.dbapi = dbapi

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import weakref
 from typing import Any, ClassVar
@@ -35,10 +36,13 @@ class InformixExecutionContext(default.DefaultExecutionContext):
     _lastrowid: int | None = None
 
     def post_exec(self) -> None:
-        # SQ_DONE / SQ_INSERTDONE carry the SERIAL/SERIAL8/BIGSERIAL value the INSERT made;
-        # kept here because SQLAlchemy closes the cursor of a statement without rows.
+        # SQ_DONE / SQ_INSERTDONE carry the SERIAL/SERIAL8/BIGSERIAL value the INSERT made.
+        # Both numbers are kept here: SQLAlchemy closes the cursor of a statement without
+        # rows before the caller reads them, and a closed ifxwire cursor forgets them.
         if self.isinsert:
             self._lastrowid = self.cursor.lastrowid
+        if self.isinsert or self.isupdate or self.isdelete:
+            self._rowcount = self.cursor.rowcount
 
     def get_lastrowid(self) -> int:
         return self._lastrowid  # type: ignore[return-value]
@@ -157,3 +161,8 @@ class InformixDialect(InformixReflection, default.DefaultDialect):
     # that needs one (docs/DRIVER.md §5), so SQLAlchemy's begin sends nothing.
     def do_begin(self, dbapi_connection: Any) -> None:
         pass
+
+
+if importlib.util.find_spec("alembic") is not None:
+    # Alembic looks migration impls up by dialect name; registering ours needs the import.
+    from . import alembic_impl  # noqa: F401
