@@ -7,7 +7,12 @@ import logging
 import signal
 import sys
 
-from .listener import DEFAULT_USERS, Server
+from .. import __version__
+
+INSTALL_HINT = (
+    'ifxwire-server needs the "server" extra ({missing} is not installed):\n'
+    '    pip install "ifxwire[server]"'
+)
 
 
 def _parse_users(values: list[str], files: list[str]) -> dict[str, str]:
@@ -54,8 +59,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="accept message groupings outside the documented catalogue",
     )
-    p.add_argument("--log-level", default="INFO")
+    p.add_argument("--log-level", default="INFO",
+                   help="INFO (default) or DEBUG: DEBUG logs each session, statement and error")
+    p.add_argument("--version", action="version", version=f"ifxwire-server {__version__}")
     args = p.parse_args(argv)
+    try:
+        from .listener import DEFAULT_USERS, Server
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("sqlglot"):
+            raise
+        print(INSTALL_HINT.format(missing=exc.name), file=sys.stderr)
+        return 1
     logging.basicConfig(
         level=getattr(logging, args.log_level.upper(), logging.INFO),
         format="%(asctime)s %(name)s %(levelname)s %(message)s",

@@ -204,6 +204,7 @@ class Session:
         self._release_engine()
         with contextlib.suppress(OSError):
             self.sock.close()
+        log.debug("session %s: closed", self.peer)
 
     def _login(self) -> bool:
         while True:
@@ -233,6 +234,8 @@ class Session:
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
         self.engine = srv.engine.session(req.user, self.env)
+        log.debug("session %s: login of %r accepted (client locale %s)", self.peer, req.user,
+                  self.env.get("CLIENT_LOCALE", "default"))
         return True
 
     def _serve(self) -> None:
@@ -397,6 +400,8 @@ class Session:
     # ------------------------------------------------------------------ handlers
 
     def _put_error(self, out: Writer, exc: EngineError) -> None:
+        log.debug("session %s: error %d (isam %d) near %r offset %d: %s", self.peer,
+                  exc.sqlcode, exc.isamcode, exc.near, exc.offset, exc.message)
         text = (exc.near or "").encode(self.encoding, errors="replace")
         m.put_err(out, exc.sqlcode, exc.isamcode, exc.offset, text, self.layout)
 
@@ -435,6 +440,8 @@ class Session:
                 self.optofc = True
         elif code == Msg.PREPARE or code == Msg.COMMAND:
             sql = msg.sql.decode(self.encoding, errors="replace")
+            log.debug("session %s: %s %s", self.peer,
+                      "prepare" if code == Msg.PREPARE else "command", sql)
             prepared = eng.prepare(sql)
             sid = self._new_id()
             self.statements[sid] = _Statement(prepared, columns=self._wire_columns(prepared))
@@ -513,6 +520,7 @@ class Session:
                 self.current = None
         elif code == Msg.DBOPEN:
             name = msg.name.decode(self.encoding, errors="replace")
+            log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
             m.put_done(out, 0, self.layout, warnings=flags)
