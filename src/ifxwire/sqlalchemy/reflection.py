@@ -21,6 +21,7 @@ from sqlalchemy import exc, sql, util
 from sqlalchemy import types as sqltypes
 from sqlalchemy.engine import reflection
 
+from .. import catalog
 from . import types as ifx
 
 FIRST_USER_TABID = 100
@@ -41,31 +42,14 @@ _SIMPLE: dict[int, type[Any]] = {
     52: sqltypes.BIGINT,
     53: sqltypes.BIGINT,  # BIGSERIAL
 }
-SERIAL_CODES = {6, 18, 53}
-_FIELD_NAMES = {0: "YEAR", 2: "MONTH", 4: "DAY", 6: "HOUR", 8: "MINUTE", 10: "SECOND"}
-#: Digits of each DATETIME/INTERVAL field (FRACTION(n) counts n).
-_FIELD_DIGITS = {0: 4, 2: 2, 4: 2, 6: 2, 8: 2, 10: 2}
-
-
-def _qualifier(collength: int) -> tuple[str, str, int | None, int]:
-    """(start, end, fraction digits, digits) of a DATETIME/INTERVAL collength."""
-    digits, start, end = collength >> 8, (collength >> 4) & 0xF, collength & 0xF
-    fraction = end - 10 if end > 10 else None
-    start_name = _FIELD_NAMES.get(start, "FRACTION")
-    end_name = "FRACTION" if end > 10 else _FIELD_NAMES.get(end, "SECOND")
-    return start_name, end_name, fraction, digits
-
-
 def column_type(coltype: int, collength: int, xtd_name: str | None) -> Any:
     """The SQLAlchemy type of a syscolumns row."""
-    code = coltype & 0xFF
+    code = catalog.base_code(coltype, xtd_name)
     length = collength + 65536 if collength < 0 else collength
     if code in (40, 41):
         name = (xtd_name or "").strip().lower()
-        by_name: dict[str, Any] = {"boolean": sqltypes.BOOLEAN(), "lvarchar": ifx.LVARCHAR(),
-                                   "blob": ifx.BLOB(), "clob": ifx.CLOB()}
-        if name in by_name:
-            return by_name[name]
+        if name in ("blob", "clob"):
+            return ifx.BLOB() if name == "blob" else ifx.CLOB()
         util.warn(f"Did not recognize Informix extended type {name or code!r}")
         return sqltypes.NULLTYPE
     if code in _SIMPLE:
@@ -82,16 +66,13 @@ def column_type(coltype: int, collength: int, xtd_name: str | None) -> Any:
             return ifx.MONEY(precision, scale)
         return sqltypes.DECIMAL(precision, None if scale == 255 else scale)
     if code == 10:
-        start, end, fraction, _ = _qualifier(length)
-        if start == "YEAR" and end == "DAY":
+        q = catalog.qualifier(length, interval=False)
+        if q.start == "YEAR" and q.end == "DAY":
             return sqltypes.DATE()
-        return ifx.DATETIME(start, end, fraction)
+        return ifx.DATETIME(q.start, q.end, q.fraction)
     if code == 14:
-        start, end, fraction, digits = _qualifier(length)
-        first, last = (length >> 4) & 0xF, min(length & 0xF, 10)
-        following = sum(n for k, n in _FIELD_DIGITS.items() if first < k <= last)
-        return ifx.INTERVAL(start, end, precision=digits - following - (fraction or 0),
-                            fraction=fraction)
+        q = catalog.qualifier(length, interval=True)
+        return ifx.INTERVAL(q.start, q.end, precision=q.leading, fraction=q.fraction)
     util.warn(f"Did not recognize Informix column type code {code}")
     return sqltypes.NULLTYPE
 
@@ -232,7 +213,7 @@ class InformixReflection:
         for name, _colno, coltype, collength, xtd, dkind, dvalue in self._column_rows(
                 connection, tabid=tabid, **kw):
             type_ = column_type(coltype, collength, xtd)
-            serial = (coltype & 0xFF) in SERIAL_CODES
+            serial = (coltype & 0xFF) in catalog.SERIAL_CODES
             columns.append({
                 "name": name,
                 "type": type_,
