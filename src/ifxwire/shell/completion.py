@@ -49,7 +49,11 @@ class CatalogCompleter(Completer):
         qualified = _QUALIFIED.search(before)
         if qualified is not None:
             table = self._aliases(document.text).get(qualified.group(1))
-            yield from self._matching(self.columns.get(table or "", []), qualified.group(2))
+            if table is None:  # an alias the statement does not define yet: every column
+                names = sorted({c for cols in self.columns.values() for c in cols})
+            else:
+                names = self.columns[table]
+            yield from self._matching(names, qualified.group(2))
             return
         word = _WORD.search(before)
         prefix = word.group(0) if word else ""
