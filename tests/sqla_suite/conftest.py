@@ -2,7 +2,8 @@
 
 The server is started before SQLAlchemy's plugin configures itself, and a logged UTF-8
 database is created for the run; the plugin is then pointed at it with ``--dburi`` (pass
-``--dburi`` yourself to run the suite against another server). Tests listed in
+``--dburi`` yourself to run the suite against another server); the tests that depend on the
+driver run on both ``informix+ifxwire`` and ``informix+ifxwire_async``. Tests listed in
 ``known_failures.txt`` are marked xfail with their cause; at the end the figures the README
 quotes are printed: passed / enabled / disabled.
 """
@@ -50,6 +51,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.dburi = [
             f"informix+ifxwire://informix:in4mix@{srv.host}:{srv.port}/{DATABASE}"
             "?client_locale=en_US.utf8&db_locale=en_US.utf8"]
+        if not config.option.dbdriver:
+            # the asyncio dialect too: SQLAlchemy runs the driver-sensitive tests again on it
+            config.option.dbdriver = ["ifxwire", "ifxwire_async"]
     _sqla.pytest_configure(config)
 
 
