@@ -23,6 +23,7 @@ mypy
 LOGS=$(mktemp -d)
 trap 'rm -rf "$LOGS"' EXIT
 SUMMARY=()
+declare -A TOTALS=()
 
 run_pytest() {
   local label=$1; shift
@@ -37,6 +38,11 @@ run_pytest() {
   local counts
   counts=$(grep -E "^(=+ )?[0-9]+ (passed|failed|error)" "$log" | tail -1 | sed -E 's/^=+ //; s/ =+$//')
   SUMMARY+=("$(printf '%-22s %s' "$label:" "${counts:-no result line}")")
+  local word n
+  for word in passed failed skipped xfailed; do
+    n=$(grep -oE "[0-9]+ $word" <<< "$counts" | grep -oE "^[0-9]+" || true)
+    TOTALS[$word]=$(( ${TOTALS[$word]:-0} + ${n:-0} ))
+  done
   while IFS= read -r line; do SUMMARY+=("$(printf '%-22s %s' "" "$line")"); done \
     < <(grep -E "^SQLAlchemy compliance:" "$log" || true)
   if [ "$rc" -eq 5 ]; then
@@ -68,4 +74,5 @@ if [ -f bench/run.py ]; then
 fi
 echo "== summary"
 printf '%s\n' "${SUMMARY[@]}"
+echo "total: ${TOTALS[passed]:-0} passed, ${TOTALS[failed]:-0} failed, ${TOTALS[skipped]:-0} skipped, ${TOTALS[xfailed]:-0} xfailed"
 echo "== all checks passed"
