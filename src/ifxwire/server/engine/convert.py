@@ -171,7 +171,27 @@ def loader(t: IfxType) -> Conv | None:
         return lambda v: None if v is None else bool(v)
     if code == T.BYTE:
         return lambda v: None if v is None else bytes(v)  # type: ignore[call-overload]
-    return _load_str
+    if code == T.TEXT:
+        return _load_str
+    return _load_chars
+
+
+def _load_chars(v: object) -> object:
+    """CHAR/NCHAR/VARCHAR/NVARCHAR/LVARCHAR: a value is read up to its first NUL.
+
+    Informix: NUL "is used as the end-of-data terminator symbol in columns of the CHAR data
+    type ... the database server reads only the characters (if any) that precede this null
+    terminator" (Guide to SQL: Reference). The stored value keeps the NUL (functions such as
+    LENGTH and ASCII see it); only what is read is cut. The wire forms need it too: VARCHAR
+    '\x00' is the NULL marker ``01 00``, CHAR NULL starts with 0x00 (docs/TYPES.md).
+    """
+    if type(v) is not str:
+        v = _load_str(v)
+        if v is None:
+            return None
+    s: str = v  # type: ignore[assignment]
+    cut = s.find("\x00")
+    return s if cut < 0 else s[:cut]
 
 
 def _load_float(v: object) -> object:

@@ -65,6 +65,8 @@ class Engine:
         *,
         server_name: str = "informix",
         version: str = "IBM Informix Dynamic Server Version 14.10.FC9",
+        statement_timeout: float | None = None,
+        max_statement_bytes: int | None = None,
     ) -> None:
         self._own_dir = data_dir is None
         self.data_dir = tempfile.mkdtemp(prefix="ifxwire-") if data_dir is None else os.fspath(
@@ -72,6 +74,10 @@ class Engine:
         os.makedirs(self.data_dir, exist_ok=True)
         self.server_name = server_name
         self.version = version
+        #: Seconds one request may spend in the engine before -213 (None: no limit).
+        self.statement_timeout = statement_timeout
+        #: Bytes of SQL text a statement may have before -460 (None: no limit).
+        self.max_statement_bytes = max_statement_bytes
         self.lock = threading.RLock()
         self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
         self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()
@@ -125,7 +131,7 @@ class Engine:
                     return conn, slot
         conn = self.connect(name)
         try:
-            slot = register(conn, state)
+            slot = register(conn, state, budget=self.statement_timeout is not None)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
         except BaseException:

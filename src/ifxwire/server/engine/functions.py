@@ -15,6 +15,7 @@ import math
 import re
 import sqlite3
 import statistics
+import time
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
@@ -50,6 +51,8 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.serial_used: dict[str, int] = {}
+        #: time.monotonic() past which the running request is interrupted (-213), or None.
+        self.deadline: float | None = None
 
 
 # --- IFXDEC collation ---------------------------------------------------------------------------
@@ -541,6 +544,14 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         state.serial_used[kind] = value
         return value
 
+    def ifx_chr(code: object) -> object:
+        """CHR(n): the character of code point n, 0 through 255 (NUL included)."""
+        if code is None:
+            return None
+        if not isinstance(code, int) or not 0 <= code <= 255:
+            raise EngineError(sc.BAD_FUNCTION_ARG, near="chr")
+        return chr(code)
+
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
@@ -573,6 +584,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_to_date": (3, ifx_to_date, True),
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
+        "ifx_chr": (1, ifx_chr, True),
         "ifx_schema": (-1, ifx_schema, True),
     }
 
@@ -609,10 +621,23 @@ class FunctionSlot:
         self.state = state
 
 
-def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
+#: SQLite VM instructions between two looks at the statement deadline (a few milliseconds of
+#: work: each look takes the GIL, which a busy server must not be asked for too often).
+BUDGET_STEPS = 500_000
+
+
+def register(conn: sqlite3.Connection, state: FunctionState, budget: bool = False
+             ) -> FunctionSlot:
     """Install functions, aggregates and the IFXDEC collation on ``conn``; the returned slot
-    says which session they serve."""
+    says which session they serve. With ``budget`` a progress handler interrupts a statement
+    once its session's deadline has passed (sqlite3 then raises "interrupted")."""
     slot = FunctionSlot(state)
+    if budget:
+        def over_budget() -> int:
+            deadline = slot.state.deadline
+            return 1 if deadline is not None and time.monotonic() > deadline else 0
+
+        conn.set_progress_handler(over_budget, BUDGET_STEPS)
 
     def wrap(fn: Callable[..., object]) -> Callable[..., object]:
         def inner(*args: Any) -> object:

@@ -385,6 +385,13 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
         if isinstance(fmt, exp.Expr):
             args.append(tx.tx(fmt))
         return _to_char(tx, node, args)
+    if isinstance(node, exp.Chr):
+        if len(node.expressions) != 1:
+            raise EngineError(sc.NO_ROUTINE, near="chr")
+        code = tx.convert(tx.tx(node.expressions[0]), it.INTEGER)
+        # VARCHAR(1) per the Informix manual; 128-255 take two bytes in a UTF-8 code set.
+        size = 2 if tx.ctx.encoding == "utf-8" else 1
+        return typed(func("ifx_chr", code), it.varchar(size))
     if isinstance(node, (exp.Hex, exp.Ascii)):
         inner = tx.tx(_arg(node))
         name = "HEX" if isinstance(node, exp.Hex) else "UNICODE"

@@ -140,7 +140,9 @@ class EngineSession:
 
         dbdate = self.env.get("DBDATE") or "Y4MD-"
         encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
-        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding)
+        century = self.env.get("DBCENTURY") or "R"
+        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
+                                dbcentury=century)
 
     def _delimident(self) -> bool:
         v = self.env.get("DELIMIDENT")
@@ -236,7 +238,7 @@ class EngineSession:
         if self._nodb is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
                                    uri=True)
-            register(conn, self.state)
+            register(conn, self.state, budget=self.engine.statement_timeout is not None)
             conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.sysmaster_uri(),))
             self._nodb = conn
         return self._nodb
@@ -296,24 +298,40 @@ class EngineSession:
         return info
 
     # ---- prepare ---------------------------------------------------------------------------
+    def arm(self) -> None:
+        """Start the time budget of one request (Engine.statement_timeout): compiling,
+        executing and each fetch batch are each allowed that long before -213."""
+        timeout = self.engine.statement_timeout
+        self.state.deadline = None if timeout is None else time.monotonic() + timeout
+
     def prepare(self, sql: str) -> Prepared:
+        limit = self.engine.max_statement_bytes
+        if limit is not None and len(sql) > limit // 4 and len(sql.encode(
+                self.state.ctx.encoding, "replace")) > limit:
+            raise EngineError(sc.STATEMENT_TOO_LONG, message=f"over {limit} bytes")
+        self.arm()
         ctx = self._ctx()
         self.state.ctx = ctx
         delim = self._delimident()
         if self.conn is not None:
             key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
-                                       delim, ctx.dbdate, sql)
+                                       delim, ctx.dbdate, ctx.dbcentury, sql)
         else:
-            key = (None, delim, ctx.dbdate, sql)
+            key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
         plan = self._local_plans.get(key) if local else self.engine.cached_plan(key)
         if plan is None:
             try:
-                plan = Compiler(self, ctx, delim).compile(sql)
+                compiler = Compiler(self, ctx, delim)
+                compiler.deadline = self.state.deadline
+                plan = compiler.compile(sql)
             except EngineError:
                 raise
             except RecursionError:
-                raise EngineError(sc.SYNTAX, message="statement too deeply nested") from None
+                # A shape check_nesting/balance_chains did not foresee; Informix's answer to
+                # a statement its parser cannot hold.
+                raise EngineError(sc.PARSE_STACK, message="statement too deeply nested"
+                                  ) from None
             except Exception as e:
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {e!r}"
                                   ) from None
@@ -344,6 +362,7 @@ class EngineSession:
             self.in_transaction = True
 
     def execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        self.arm()
         try:
             return self._execute(stmt, params)
         except (EngineError, KeyboardInterrupt, SystemExit):
@@ -357,6 +376,7 @@ class EngineSession:
 
     def execute_batch(self, stmt: Prepared, rows: Sequence[Sequence[object]]) -> bool:
         """Run ``rows`` as one SQLite executemany, all or nothing (engine/batch.py)."""
+        self.arm()
         return _batch.execute_batch(self, stmt, rows)
 
     def _check_current(self, stmt: Prepared) -> None:
@@ -396,6 +416,7 @@ class EngineSession:
         plan = stmt.plan
         if plan.kind != "query":
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
+        self.arm()
         try:
             self._check_current(stmt)
             bound = self._bind(plan, params)
@@ -422,6 +443,7 @@ class EngineSession:
         active = [(i, f) for i, f in enumerate(loaders) if f is not None]
         try:
             while True:
+                self.arm()
                 try:
                     batch = cur.fetchmany(256)
                 except sqlite3.Error as e:
@@ -587,6 +609,8 @@ class EngineSession:
             return self._lock_error(plan.kind, bool(self.lock_wait))
         if "integer overflow" in text:
             return EngineError(sc.DECIMAL_RANGE)
+        if text == "interrupted":
+            return EngineError(sc.INTERRUPTED, message="statement_timeout reached")
         return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:

@@ -31,6 +31,10 @@ COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
 SERIAL_TWICE = -362  # [cat] "Can have only one column of type SERIAL."
 NO_ROUTINE = -674  # [cat] "Routine (%s) can not be resolved."
 ROUTINE_EXISTS = -673  # [cat] "Cannot create routine (%s): a routine with that name exists."
+STATEMENT_TOO_LONG = -460  # [doc] HCL JDBC -79864 "Statement length exceeds the maximum" is
+#   "the same as error -460 returned by the database server" (Server max_statement_bytes)
+PARSE_STACK = -762  # [cat] "Stack overflow occurred during statement parse." (nesting > 40)
+BAD_FUNCTION_ARG = -717  # [cat] "Invalid argument passed to system function(%s)." (CHR(256))
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
@@ -96,6 +100,11 @@ SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a curs
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
+# --- server limits (server/defences.py; docs/SERVER.md "Limits") -------------------------------
+MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes)
+INTERRUPTED = -213  # [cat] "Statement interrupted by user." (statement_timeout)
+TOO_MANY_SESSIONS = -25571  # [doc] "Cannot create a user thread.": LIMITNUMSESSIONS reached
+
 # --- ISAM codes (second number of SQ_ERR) ---------------------------------------------------------
 ISAM_DUPLICATE = -100  # [cat] "ISAM error: duplicate value for a record with unique key."
 ISAM_LOCKED_RECORD = -107  # [cat] "ISAM error: record is locked." (NOT WAIT conflict)
@@ -105,6 +114,12 @@ ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n ex
 
 MESSAGES: dict[int, str] = {
     SYNTAX: "A syntax error has occurred.",
+    STATEMENT_TOO_LONG: "Statement length exceeds maximum.",
+    MEMORY: "Memory allocation failed during query processing.",
+    INTERRUPTED: "Statement interrupted by user.",
+    TOO_MANY_SESSIONS: "Cannot create a user thread.",
+    PARSE_STACK: "Stack overflow occurred during statement parse.",
+    BAD_FUNCTION_ARG: "Invalid argument passed to system function(%s).",
     NO_STATEMENT: "The cursor or statement is not available.",
     SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
     FETCH_UNOPENED: "Fetch attempted on unopen cursor.",

@@ -21,6 +21,7 @@ from . import sqlcodes as sc
 from .dialect import IfxDelimidentTokenizer, IfxExprParser, IfxParseError, IfxTokenizer
 from .errors import EngineError, not_implemented
 from .ifxtypes import IfxType
+from .shape import balance_chains, check_nesting
 
 
 @dataclass
@@ -806,6 +807,7 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
         code = sc.UNMATCHED_QUOTE if "Missing" in text else sc.ILLEGAL_CHAR
         offset = getattr(e, "start", 0) or 0
         raise EngineError(code, offset=max(offset, 0)) from None
+    check_nesting(toks)
     p = dialect.parser(error_level=ErrorLevel.IMMEDIATE)
     words = [tok.text.upper() for tok in toks[:3] if tok.token_type != TokenType.STRING]
     if words[:1] == ["CREATE"] and ("FUNCTION" in words[1:3] or "PROCEDURE" in words[1:3]):
@@ -820,4 +822,4 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
     stmts = [tree for tree in trees if tree is not None]
     if len(stmts) != 1:
         raise EngineError(sc.SYNTAX)
-    return stmts[0]
+    return balance_chains(stmts[0])

@@ -12,6 +12,7 @@ Plans hold no session state, so the engine caches them by SQL text (see ``engine
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -128,6 +129,13 @@ class Compiler:
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
         self.for_update = False
         self.tables: dict[str, tuple[object, ...]] = {}
+        #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
+        self.deadline: float | None = None
+
+    def check_budget(self) -> None:
+        """Between the passes of a long compile: stop once the request's time is up."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise EngineError(sc.INTERRUPTED, message="statement_timeout reached while compiling")
 
     # ---- entry ---------------------------------------------------------------------------
     def compile(self, sql: str) -> Plan:
@@ -137,6 +145,7 @@ class Compiler:
 
     def _compile(self, sql: str) -> Plan:
         ast = parse(sql, self.delimident)
+        self.check_budget()
         while isinstance(ast, exp.Subquery) and not ast.alias and "into_temp" not in ast.meta:
             inner = ast.this
             for key in ("order", "limit", "offset"):
@@ -194,8 +203,10 @@ class Compiler:
     def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                       rename: bool = False) -> Plan:
         root = self.prepare_query(ast)
+        self.check_budget()
         self._last_root = root
         names, types = self.type_scopes(root, expected)
+        self.check_budget()
         if rename:
             leftmost = root
             while isinstance(leftmost, (exp.SetOperation, exp.Subquery)):
@@ -214,7 +225,10 @@ class Compiler:
 
     def generate(self, node: exp.Expr) -> str:
         try:
-            return node.sql(dialect="sqlite", unsupported_level=_RAISE, identify=True)
+            # copy=False: the tree is ours and already final; a copy of a long statement's
+            # tree (every node's meta included) cost more than generating it.
+            return node.sql(dialect="sqlite", unsupported_level=_RAISE, identify=True,
+                            copy=False)
         except EngineError:
             raise
         except Exception as e:  # sqlglot UnsupportedError and friends
