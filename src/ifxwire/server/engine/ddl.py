@@ -30,6 +30,7 @@ from .statements import (
     ConstraintSpec,
     CreateIndex,
     CreateTable,
+    CreateTableAs,
     CreateView,
     DefaultSpec,
     DropObject,
@@ -246,6 +247,26 @@ def _referenced_constrid(dc: DdlContext, parent: TableInfo, cons: ConstraintSpec
     row = dc.conn.execute("SELECT constrid FROM sysconstraints WHERE tabid = ? AND "
                           "constrname = ?", (parent.tabid, target)).fetchone()
     return int(row[0]) if row else 0
+
+
+def create_table_as(dc: DdlContext, spec: CreateTableAs) -> None:
+    """CREATE TABLE … AS SELECT: columns named and typed like the query's, then its rows."""
+    if _exists(dc, spec.table.name):
+        if spec.if_not_exists:
+            return
+        raise EngineError(sc.TABLE_EXISTS, near=spec.table.name)
+    sql, names, types = dc.compile_view(spec.query)
+    if spec.columns:
+        if len(spec.columns) != len(names):
+            raise EngineError(sc.INSERT_COUNT)
+        names = list(spec.columns)
+    for n in names:
+        if n.startswith("("):
+            raise not_implemented("CREATE TABLE … AS SELECT needs names for expressions")
+    create_table(dc, CreateTable(spec.table, [ColumnSpec(n, t.nullable()) for n, t in zip(
+        names, types, strict=True)], []))
+    cols = ", ".join(quote(n) for n in names)
+    dc.conn.execute(f"INSERT INTO {quote(spec.table.name)} ({cols}) SELECT * FROM ({sql})")
 
 
 def _ref_target(dc: DdlContext, cons: ConstraintSpec, info: TableInfo) -> TableInfo:
