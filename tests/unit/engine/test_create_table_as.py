@@ -39,3 +39,15 @@ def test_temp_table_as_select_is_not_informix_syntax(db: Sql) -> None:
     # SELECT … INTO TEMP
     db.run("create table src3 (a int)")
     assert db.err("create temp table t3 as select a from src3").sqlcode == -201
+
+
+def test_the_same_statement_again(db: Sql) -> None:
+    # the parsed statement is cached by its text; compiling its query must not change it
+    db.run("create table src4 (a int)")
+    db.run("insert into src4 values (1)")
+    sql = "create table again as select src4.a from src4 where src4.a > 0"
+    db.run("begin work")
+    db.run(sql)
+    db.run("rollback work")
+    db.run(sql)
+    assert db.rows("select a from again") == [(1,)]

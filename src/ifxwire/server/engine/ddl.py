@@ -255,7 +255,8 @@ def create_table_as(dc: DdlContext, spec: CreateTableAs) -> None:
         if spec.if_not_exists:
             return
         raise EngineError(sc.TABLE_EXISTS, near=spec.table.name)
-    sql, names, types = dc.compile_view(spec.query)
+    # a copy: the parsed statement is cached by its text, and compiling rewrites the query
+    sql, names, types = dc.compile_view(spec.query.copy())
     if spec.columns:
         if len(spec.columns) != len(names):
             raise EngineError(sc.INSERT_COUNT)
