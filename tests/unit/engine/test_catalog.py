@@ -150,3 +150,12 @@ def test_owner_named_in_create_is_the_owner(db: Sql) -> None:
     db.run("insert into other.owned values (1)")
     assert db.one("select count(*) from other.owned_v") == 1
     assert db.err("select * from informix.owned").sqlcode == -206
+
+
+def test_default_current_with_a_qualifier(db: Sql) -> None:
+    # DEFAULT CURRENT YEAR TO SECOND is Informix syntax for a DATETIME column default
+    db.run("create table dc (a int, b datetime year to second default current year to second)")
+    assert db.one("select d.type from sysdefaults d, systables t where d.tabid = t.tabid "
+                  "and t.tabname = 'dc'") == "C"
+    db.run("insert into dc (a) values (1)")
+    assert db.one("select b from dc") is not None

@@ -16,7 +16,7 @@ from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 from sqlglot.errors import ErrorLevel, ParseError, TokenError
 from sqlglot.tokenizer_core import Token, TokenType
 
-from ...protocol.codes import StmtType
+from ...protocol.codes import StmtType, TypeCode
 from . import sqlcodes as sc
 from .dialect import IfxDelimidentTokenizer, IfxExprParser, IfxParseError, IfxTokenizer
 from .errors import EngineError, not_implemented
@@ -481,7 +481,8 @@ class IfxParser(IfxExprParser):
             return DefaultSpec("S")
         if w == "CURRENT":
             self._advance()
-            return DefaultSpec("C", ifx=self._parse_qualifier(5, optional=True) or None)
+            return DefaultSpec("C", ifx=self._parse_qualifier(TypeCode.DATETIME, optional=True)
+                               or None)
         start = self._curr.start if self._curr else 0
         value = self._parse_unary()
         end = self._prev.end if self._prev else start
