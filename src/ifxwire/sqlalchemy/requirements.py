@@ -105,6 +105,18 @@ class Requirements(SuiteRequirements):
     def temporary_tables(self) -> Rule:
         return exclusions.open()  # CREATE TEMP TABLE
 
+    @property
+    def create_table_as(self) -> Rule:
+        return exclusions.open()  # CREATE TABLE … AS SELECT (14.10)
+
+    @property
+    def table_ddl_if_exists(self) -> Rule:
+        return exclusions.open()  # CREATE TABLE IF NOT EXISTS, DROP TABLE IF EXISTS
+
+    @property
+    def index_ddl_if_exists(self) -> Rule:
+        return exclusions.open()  # CREATE INDEX IF NOT EXISTS, DROP INDEX IF EXISTS
+
     # ---- Informix limitations
     @property
     def schemas(self) -> Rule:
