@@ -123,9 +123,11 @@ def test_connect_by_keywords_and_sqlhosts(capsys: Any, server: Any, tmp_path: Pa
     assert rc == 0 and " 3000" in out
 
 
-def test_connection_failure_exit_code(capsys: Any) -> None:
+def test_connection_failure_exit_code(capsys: Any, url: str) -> None:
     rc, _, err = run(capsys, "informix://informix:wrong@127.0.0.1:1/db", "-e", "SELECT 1")
     assert rc == 2 and err.startswith("ifxwire: cannot connect:")
+    rc, _, err = run(capsys, url, "-f", "/nonexistent/script.sql")
+    assert rc == 2 and "cannot read /nonexistent/script.sql" in err
 
 
 def test_version_and_python_dash_m() -> None:

@@ -84,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         scripted = bool(args.execute or args.file) or not sys.stdin.isatty()
         if scripted:
-            return 0 if _run_scripts(shell, args) else 1
+            sources = _read_sources(args)
+            if sources is None:
+                return 2
+            return 0 if _run_scripts(shell, sources, args.keep_going) else 1
         try:
             from .app import history_path, interact
         except ImportError as exc:
@@ -96,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         conn.close()
 
 
-def _run_scripts(shell: ShellSession, args: argparse.Namespace) -> bool:
-    ok = True
+def _read_sources(args: argparse.Namespace) -> list[str] | None:
+    """The script texts, in order: -e arguments, -f files, else piped standard input."""
     sources: list[str] = list(args.execute)
     for name in args.file:
         try:
@@ -105,13 +108,18 @@ def _run_scripts(shell: ShellSession, args: argparse.Namespace) -> bool:
                            Path(name).read_text(encoding="utf-8"))
         except OSError as exc:
             print(f"ifxwire: cannot read {name}: {exc.strerror}", file=sys.stderr)
-            return False
+            return None
     if not args.execute and not args.file:
         sources.append(sys.stdin.read())
+    return sources
+
+
+def _run_scripts(shell: ShellSession, sources: list[str], keep_going: bool) -> bool:
+    ok = True
     for text in sources:
-        if not shell.run_text(text, keep_going=args.keep_going):
+        if not shell.run_text(text, keep_going=keep_going):
             ok = False
-            if not args.keep_going:
+            if not keep_going:
                 break
         if shell.quit:
             break
