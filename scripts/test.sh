@@ -44,7 +44,7 @@ run_pytest() {
     TOTALS[$word]=$(( ${TOTALS[$word]:-0} + ${n:-0} ))
   done
   while IFS= read -r line; do SUMMARY+=("$(printf '%-22s %s' "" "$line")"); done \
-    < <(grep -E "^SQLAlchemy compliance:" "$log" || true)
+    < <(grep -E "^SQLAlchemy compliance:" "$log" | sed "s/^SQLAlchemy compliance: //" || true)
   if [ "$rc" -eq 5 ]; then
     echo "pytest ($label) collected no tests: the suite is broken" >&2
     return 1
