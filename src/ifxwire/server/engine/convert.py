@@ -76,6 +76,10 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return lambda v: None if v is None else to_float(v, True)
     if code in (T.DECIMAL, T.MONEY):
         prec, scale = t.prec, t.scale
+        if code == T.MONEY:
+            # Text for MONEY may carry the currency symbol of DBMONEY's default ('$1.50').
+            return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(
+                v.strip().removeprefix("$") if isinstance(v, str) else v), prec, scale))
         return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
     if code == T.DATE:
         def conv_date(v: object) -> object:

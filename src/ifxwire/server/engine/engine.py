@@ -35,6 +35,7 @@ from . import catalog as cat
 from . import sqlcodes as sc
 from .errors import EngineError
 from .functions import FunctionSlot, FunctionState, register
+from .objects import SequenceCounters
 from .values import DEFAULT_CTX, date_number
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ class Engine:
         self._idle: OrderedDict[int, tuple[str, sqlite3.Connection, FunctionSlot]] = OrderedDict()
         self._idle_seq = 0
         self._next_session = 1
+        self.sequences = SequenceCounters()
         self._closed = False
         if not os.path.exists(self.path("sysmaster")):
             self._create_file("sysmaster", logged=True, buffered=False, ansi=False,
@@ -108,6 +110,11 @@ class Engine:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA case_sensitive_like = ON")
         return conn
+
+    def readonly_uri(self, name: str) -> str:
+        """A database file as a read-only SQLite URI (for cross-database reads)."""
+        return "file:" + urllib.request.pathname2url(os.path.abspath(self.path(name))) + (
+            "?mode=ro")
 
     def sysmaster_uri(self) -> str:
         """sysmaster as every session attaches it: read-only.
@@ -233,7 +240,8 @@ class Engine:
                 raise EngineError(sc.DB_IN_USE, near=name)
             for conn in self._take_idle(name):
                 conn.close()  # under the lock: the files go next, no session may open them
-            for suffix in ("", "-wal", "-shm"):
+            self.sequences.forget(self.path(name))
+            for suffix in ("", "-wal", "-shm", "-seq"):
                 p = self.path(name) + suffix
                 if os.path.exists(p):
                     os.remove(p)

@@ -35,14 +35,36 @@ STATEMENT_TOO_LONG = -460  # [doc] HCL JDBC -79864 "Statement length exceeds the
 #   "the same as error -460 returned by the database server" (Server max_statement_bytes)
 PARSE_STACK = -762  # [cat] "Stack overflow occurred during statement parse." (nesting > 40)
 BAD_FUNCTION_ARG = -717  # [cat] "Invalid argument passed to system function(%s)." (CHR(256))
+TYPE_NOT_FOUND = -9628  # [cat] "Type (%s) not found."
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
 NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
+NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
+
+# --- privileges -----------------------------------------------------------------------------------
+NO_SELECT = -272  # [cat] "No SELECT permission."
+NO_UPDATE = -273  # [cat] "No UPDATE permission."
+NO_DELETE = -274  # [cat] "No DELETE permission."
+NO_INSERT = -275  # [cat] "No INSERT permission."
+NO_CONNECT = -387  # [cat] "No connect permission."
+NO_RESOURCE = -388  # [cat] "No resource permission."
+NO_DBA = -389  # [cat] "No DBA permission."
+
+# --- roles ----------------------------------------------------------------------------------------
+NO_ROLE = -19805  # [guess] role unknown, or not granted to the user (SET ROLE)
+ROLE_EXISTS = -19806  # [guess] CREATE ROLE of a name already a user or role
+
+# --- sequences ------------------------------------------------------------------------------------
+# [guess] for all three: the catalogue numbers sequence errors in the -83xx range; we did not
+# find the exact numbers, so these are our best reading and are listed to be checked.
+CURRVAL_UNDEFINED = -8315  # [guess] CURRVAL before any NEXTVAL of that sequence in the session
+SEQUENCE_EXHAUSTED = -8316  # [guess] NEXTVAL past MAXVALUE/MINVALUE of a NOCYCLE sequence
+SEQUENCE_OPTIONS = -8302  # [guess] contradictory CREATE/ALTER SEQUENCE options
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
@@ -136,11 +158,25 @@ MESSAGES: dict[int, str] = {
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
+    TYPE_NOT_FOUND: "Type (%s) not found.",
     NOT_IMPLEMENTED: "Not implemented yet.",
+    NO_SELECT: "No SELECT permission for (%s).",
+    NO_UPDATE: "No UPDATE permission for (%s).",
+    NO_DELETE: "No DELETE permission for (%s).",
+    NO_INSERT: "No INSERT permission for (%s).",
+    NO_CONNECT: "No connect permission.",
+    NO_RESOURCE: "No resource permission.",
+    NO_DBA: "No DBA permission.",
+    NO_ROLE: "Role (%s) does not exist or is not granted to you.",
+    ROLE_EXISTS: "Role or user (%s) already exists in the database.",
+    CURRVAL_UNDEFINED: "Sequence (%s) CURRVAL is not yet defined in this session.",
+    SEQUENCE_EXHAUSTED: "Sequence (%s) has reached its maximum (or minimum) value.",
+    SEQUENCE_OPTIONS: "Invalid sequence options for (%s).",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
     TEMP_EXISTS: "Temp table (%s) already exists in session.",
+    NO_CONSTRAINT: "Unable to find CONSTRAINT (%s).",
     TABLE_CHANGED: "Table (%s) has been dropped, altered, or renamed.",
     NO_DATABASE: "Database not found or no system permission.",
     CANNOT_CREATE_DB: "Cannot create or rename the database.",
