@@ -132,9 +132,11 @@ def test_autogenerate_upgrade_and_downgrade(alembic_config: Config, engine: Any)
     assert insp.get_indexes("author") == []
 
 
-def test_offline_sql_is_informix(alembic_config: Config, engine: Any) -> None:
-    """--sql mode renders what a DBA would run by hand, in Informix's own syntax, including
-    the changes whose execution our server does not support yet."""
+def test_hand_written_migration_offline_and_online(alembic_config: Config,
+                                                   engine: Any) -> None:
+    """--sql mode renders what a DBA would run by hand, in Informix's own syntax; the same
+    migration then runs against the server: a foreign key added to an existing table, a
+    column changed with MODIFY, renames, an added and a dropped column."""
     md = model(2)
     alembic_config.attributes["metadata"] = md
     versions = Path(alembic_config.get_main_option("script_location") or "") / "versions"
@@ -172,3 +174,16 @@ def downgrade():
     assert "RENAME COLUMN author.email TO mail;" in sql
     assert "RENAME TABLE book TO books;" in sql
     assert "ALTER TABLE author DROP rating;" in sql
+
+    md.drop_all(engine)  # whatever an earlier test left in this module's database
+    md.create_all(engine)
+    alembic_config.output_buffer = None
+    command.upgrade(alembic_config, "a1")
+    insp = inspect(engine)
+    assert sorted(insp.get_table_names()) == ["alembic_version", "author", "books"]
+    cols = {c["name"]: c for c in insp.get_columns("author")}
+    assert list(cols) == ["id", "name", "mail"]
+    assert cols["name"]["type"].length == 80 and cols["name"]["nullable"] is False
+    fks = {f["name"]: f for f in insp.get_foreign_keys("books")}
+    assert fks["fk_x"]["constrained_columns"] == ["author_id"]
+    assert fks["fk_x"]["options"] == {"ondelete": "CASCADE"}

@@ -164,6 +164,7 @@ class InformixReflection:
             return False
         return True
 
+    @reflection.cache
     def has_sequence(self, connection: Any, sequence_name: str, schema: str | None = None,
                      **kw: Any) -> bool:
         return sequence_name in self._names(connection, "Q", schema)
