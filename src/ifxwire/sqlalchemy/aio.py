@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import pool, util
 from sqlalchemy.engine import AdaptedConnection
 
+from .base import InformixExecutionContext
 from .ifxwire import SESSION_ENV, InformixDialect_ifxwire, connect_url
 
 _await = getattr(util, "await_", None) or util.await_only
@@ -201,10 +202,17 @@ class AsyncAdapt_ifxwire_dbapi:
         return AsyncAdapt_ifxwire_connection(self, _await(self._aio.connect(*args, **kwargs)))
 
 
+class InformixExecutionContext_ifxwire_async(InformixExecutionContext):
+    def create_server_side_cursor(self) -> Any:
+        # fetches on demand, where a plain adapted cursor reads its whole result
+        return self._dbapi_connection.cursor(server_side=True)
+
+
 class InformixDialect_ifxwire_async(InformixDialect_ifxwire):
     driver = "ifxwire_async"
     is_async = True
     supports_statement_cache = True
+    execution_ctx_cls = InformixExecutionContext_ifxwire_async
 
     @classmethod
     def import_dbapi(cls) -> Any:

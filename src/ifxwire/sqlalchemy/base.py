@@ -48,12 +48,8 @@ class InformixExecutionContext(default.DefaultExecutionContext):
         return self._lastrowid  # type: ignore[return-value]
 
     def create_server_side_cursor(self) -> Any:
-        # Every ifxwire cursor streams (one fetch reply held at a time); the asyncio
-        # adapter's server-side cursor fetches on demand instead of reading all rows.
-        try:
-            return self._dbapi_connection.cursor(server_side=True)
-        except TypeError:
-            return self._dbapi_connection.cursor()
+        # Every ifxwire cursor streams (one fetch reply held at a time).
+        return self._dbapi_connection.cursor()
 
     def fire_sequence(self, seq: Any, type_: Any) -> Any:
         return self._execute_scalar(
