@@ -5,6 +5,7 @@ specifics, the pipelined executemany path, savepoints, isolation, streaming, and
 from __future__ import annotations
 
 import asyncio
+import io
 import datetime as dt
 import socket
 from decimal import Decimal
@@ -35,7 +36,7 @@ from sqlalchemy import (  # noqa: E402
     select,
 )
 
-from ifxwire.sqlalchemy import DATETIME, INTERVAL, LVARCHAR, MONEY  # noqa: E402
+from ifxwire.sqlalchemy import BLOB, CLOB, DATETIME, INTERVAL, LVARCHAR, MONEY  # noqa: E402
 
 
 def test_urls_resolve_to_the_dialect() -> None:
@@ -225,3 +226,23 @@ def test_disconnect_is_detected(engine: Any) -> None:
         assert err.value.connection_invalidated
     with engine.connect() as conn:  # the pool hands out a fresh connection
         assert conn.scalar(select(1)) == 1
+
+
+def test_smart_large_objects(engine: Any) -> None:
+    md = MetaData()
+    docs = Table("docs", md, Column("id", Integer, primary_key=True), Column("b", BLOB),
+                 Column("c", CLOB))
+    md.create_all(engine)
+    data, text = bytes(range(256)) * 4000, "héllo " * 50_000
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(docs), {"b": data, "c": text})
+            conn.execute(insert(docs), {"b": io.BytesIO(data[:10]), "c": None})  # streamed
+        with engine.connect() as conn:
+            rows = conn.execute(select(docs).order_by(docs.c.id)).all()
+            assert rows[0].b.read() == data and rows[0].c.read() == text
+            assert rows[1].b.read() == data[:10] and rows[1].c is None
+        cols = {c["name"]: c["type"] for c in inspect(engine).get_columns("docs")}
+        assert isinstance(cols["b"], BLOB) and isinstance(cols["c"], CLOB)
+    finally:
+        md.drop_all(engine)

@@ -165,13 +165,24 @@ class TEXT(sqltypes.Text):
 
 
 class BLOB(sqltypes.LargeBinary):
-    """``BLOB``: a smart large object of bytes (stored in an sbspace)."""
+    """``BLOB``: a smart large object of bytes (stored in an sbspace).
+
+    Values bind as ``bytes`` or any binary file-like (streamed by the driver) and come back
+    as ``ifxwire.Blob`` objects — file-like views read while the connection is open — or as
+    ``bytes`` up to the driver's ``lob_materialize_limit`` (docs/DRIVER.md)."""
 
     __visit_name__ = "BLOB"
 
+    def bind_processor(self, dialect: Any) -> Any:
+        return None  # the driver takes bytes and file-likes as they are
+
+    def result_processor(self, dialect: Any, coltype: Any) -> Any:
+        return None  # keep the driver's streaming Blob
+
 
 class CLOB(sqltypes.Text):
-    """``CLOB``: a smart large object of text (stored in an sbspace)."""
+    """``CLOB``: a smart large object of text (stored in an sbspace); values bind as ``str``
+    or a text file-like and come back as ``ifxwire.Clob`` (or ``str``, as for BLOB)."""
 
     __visit_name__ = "CLOB"
 
