@@ -5,8 +5,8 @@ specifics, the pipelined executemany path, savepoints, isolation, streaming, and
 from __future__ import annotations
 
 import asyncio
-import io
 import datetime as dt
+import io
 import socket
 from decimal import Decimal
 from typing import Any
