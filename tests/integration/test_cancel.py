@@ -271,3 +271,15 @@ def test_async_task_cancel_and_statement_timeouts(kw: dict[str, Any]) -> None:
             await c2.close()
 
     _run(scenario())
+
+
+def test_a_cursors_timeout_stays_with_that_cursor(kw: dict[str, Any]) -> None:
+    with ifxwire.connect(**kw, autocommit=True) as c:
+        quick = c.cursor()
+        quick.statement_timeout = 0.2
+        assert quick.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
+        other = c.cursor()  # no timeout of its own, nor on the connection
+        _after(1.0, c.cancel)
+        with pytest.raises(ifxwire.OperationalError) as info:
+            other.execute(LONG_QUERY)
+        assert "statement_timeout" not in str(info.value)  # cancelled by hand, not at 0.2 s

@@ -328,13 +328,11 @@ class AsyncConnection:
         """Commit the open transaction (same no-op rules as the sync driver)."""
         async with self._lock:
             self._core._check()
-            self._core._cursor_timeout = None
             await self._end_transaction(COMMIT_GROUP, "commit")
 
     async def rollback(self) -> None:
         async with self._lock:
             self._core._check()
-            self._core._cursor_timeout = None
             await self._end_transaction(ROLLBACK_GROUP, "rollback")
 
     async def close(self) -> None:

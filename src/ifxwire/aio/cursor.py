@@ -27,6 +27,7 @@ from ..client.batch import (
 )
 from ..client.binds import bind_message
 from ..client.blobstream import StreamedBlob
+from ..client.cancel import timeout_scope
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
 from ..client.placeholders import (
@@ -137,9 +138,8 @@ class AsyncCursor:
         streamed = bool(plan.nparams) and _lob.has_file_values(values)
         bind = (bind_message(values, core.encoding, None, core._blob_width)
                 if plan.nparams and not streamed else b"")
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
-            core._cursor_timeout = cur.statement_timeout
             cur._reset()
             if plan.command is not None:
                 await self._run_command(operation, plan)
@@ -201,9 +201,8 @@ class AsyncCursor:
         core = aconn._core
         plan = plan_sql(operation)
         it = param_rows(seq_of_parameters)
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
-            core._cursor_timeout = cur.statement_timeout
             cur._reset()
             first = next(it, _END)
             if first is _END:
@@ -295,9 +294,8 @@ class AsyncCursor:
             return False
         aconn = self.connection
         core = aconn._core
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
-            core._cursor_timeout = cur.statement_timeout
             if cur._exhausted:
                 return await self._more()
             group = cur._fetch_group()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..client.cancel import timeout_scope
 from ..client.placeholders import count_arg
 from ..client.scroll import Fetch, Moves, ScrollCursor
 from ..errors import NotSupportedError, ProgrammingError
@@ -54,9 +55,8 @@ class AsyncScrollCursor(AsyncCursor):
         cur = self._cur
         aconn = self.connection
         core = aconn._core
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
-            core._cursor_timeout = cur.statement_timeout
             groups = cur._sfetch_groups(plan)
             await aconn._exchange(groups)
             p = cur._result.prepared

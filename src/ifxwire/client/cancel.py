@@ -26,8 +26,16 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["CANCEL_BYTE", "TIMER", "StatementTimer", "TimerHandle", "send_interrupt"]
+__all__ = [
+    "CANCEL_BYTE",
+    "TIMER",
+    "StatementTimer",
+    "TimerHandle",
+    "send_interrupt",
+    "timeout_scope",
+]
 
 #: The urgent byte JDBC sends (``sOOBSocket``: ``bipush 66``).
 CANCEL_BYTE = b"\x42"
@@ -150,3 +158,35 @@ class StatementTimer:
 
 #: The process's statement timer (started on first use).
 TIMER = StatementTimer()
+
+
+class _TimeoutScope:
+    """While a cursor's call runs (inside the connection's lock), its ``statement_timeout``
+    is the one the connection's exchanges use; afterwards the connection's own again."""
+
+    __slots__ = ("conn", "seconds")
+
+    def __init__(self, conn: Any, seconds: float) -> None:
+        self.conn = conn
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        self.conn._cursor_timeout = self.seconds
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn._cursor_timeout = None
+
+    async def __aenter__(self) -> None:
+        self.__enter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.__exit__()
+
+
+_NO_SCOPE = contextlib.nullcontext()
+
+
+def timeout_scope(conn: Any, seconds: float | None) -> Any:
+    """The context (sync or async) that applies a cursor's timeout to ``conn`` (a sync
+    connection or the asyncio core); nothing to do without one."""
+    return _NO_SCOPE if seconds is None else _TimeoutScope(conn, seconds)

@@ -443,14 +443,12 @@ class Connection:
         """
         with self._lock:
             self._check()
-            self._cursor_timeout = None
             self._end_transaction(COMMIT_GROUP, "commit")
 
     def rollback(self) -> None:
         """Roll back the open transaction; no-op under the same conditions as commit()."""
         with self._lock:
             self._check()
-            self._cursor_timeout = None
             self._end_transaction(ROLLBACK_GROUP, "rollback")
 
     def cancel(self) -> None:

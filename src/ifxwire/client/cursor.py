@@ -34,6 +34,7 @@ from ..types.rowcodec import RowDecoder
 from . import blobstream as _blobstream
 from . import lob as _lob
 from .binds import bind_message
+from .cancel import timeout_scope
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
@@ -272,9 +273,8 @@ class Cursor:
             else b""
         )
         started = time.perf_counter()
-        with conn._lock:
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            conn._cursor_timeout = self.statement_timeout
             self._reset()
             if plan.command is not None:
                 self._run_command(operation, plan)
@@ -551,9 +551,8 @@ class Cursor:
                 )
             return False
         conn = self.connection
-        with conn._lock:
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            conn._cursor_timeout = self.statement_timeout
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
             group = self._fetch_group()

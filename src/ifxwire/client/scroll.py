@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InterfaceError, ProgrammingError
 from ..protocol.codes import Msg
+from .cancel import timeout_scope
 from .cursor import _CURNAME, _ID, _NFETCH, _OPEN_ID, Cursor
 from .placeholders import count_arg
 from .replies import Reply
@@ -313,9 +314,8 @@ class ScrollCursor(Cursor):
 
     def _exchange_fetches(self, plan: list[Fetch]) -> None:
         conn = self.connection
-        with conn._lock:
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            conn._cursor_timeout = self.statement_timeout
             groups = self._sfetch_groups(plan)
             conn._exchange(groups)
             p = self._result.prepared
