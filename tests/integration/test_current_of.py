@@ -98,3 +98,17 @@ def test_asyncio_where_current_of(kw: dict[str, Any]) -> None:
 
     asyncio.run(asyncio.wait_for(go(), 60))
     assert _rows(kw) == [(i, 11 * i) for i in range(6)]
+
+
+def test_a_name_chosen_by_the_application(kw: dict[str, Any]) -> None:
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        cur.name = "upd_cursor"
+        cur.execute("SELECT id FROM co WHERE id = 2 OR id = 3 ORDER BY id FOR UPDATE")
+        assert cur.name == "upd_cursor"
+        assert cur.fetchone() == (2,)
+        c.execute("UPDATE co SET v = -1 WHERE CURRENT OF upd_cursor")
+        c.commit()
+        with pytest.raises(ifxwire.ProgrammingError):
+            cur.name = "not a name"
+    assert _rows(kw)[2] == (2, -1)

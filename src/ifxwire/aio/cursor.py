@@ -76,8 +76,13 @@ class AsyncCursor:
 
     @property
     def name(self) -> str | None:
-        """The server cursor's name while a result is open (for WHERE CURRENT OF)."""
+        """The server cursor's name while a result is open (for WHERE CURRENT OF); assign
+        one before ``execute`` to choose it."""
         return self._cur.name
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        self._cur.name = value
 
     @property
     def statement_timeout(self) -> float | None:

@@ -50,6 +50,7 @@ _OPEN_ID = struct.Struct(">HHh")  # SQ_OPEN SQ_ID id
 _NFETCH = struct.Struct(">HiHH")  # SQ_NFETCH size 0 SQ_EOT
 _NFETCH_GROUP = struct.Struct(">HhHiHH")  # SQ_ID id SQ_NFETCH size 0 SQ_EOT
 _EXECUTE_EOT = b"\x00\x07\x00\x0c"
+_CURSOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 _PROC_NAME = re.compile(
     r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
 )
@@ -103,6 +104,7 @@ class Cursor:
         #: Seconds each of this cursor's requests may run before the driver cancels it
         #: (-213); None: the connection's ``statement_timeout``.
         self.statement_timeout: float | None = None
+        self._cursor_name: bytes | None = None  # set by the application (the name setter)
         #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
         self.lob_materialize_limit: int | None = None
         #: BYTE/TEXT values come as readers (file-like) when True; None: the connection's.
@@ -230,9 +232,21 @@ class Cursor:
     @property
     def name(self) -> str | None:
         """The server cursor's name while a result is open (SQ_CURNAME): what
-        ``UPDATE/DELETE … WHERE CURRENT OF <name>`` names (docs/DRIVER.md §4)."""
+        ``UPDATE/DELETE … WHERE CURRENT OF <name>`` names (docs/DRIVER.md §15). Assign a
+        name (an identifier) before ``execute`` to choose it, as JDBC's setCursorName."""
         p = self._result.prepared
-        return None if p is None else p.cursor_name.decode("ascii")
+        if p is None:
+            return None
+        return (self._cursor_name or p.cursor_name).decode("ascii")
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        if value is None:
+            self._cursor_name = None
+            return
+        if not isinstance(value, str) or not _CURSOR_NAME.fullmatch(value):
+            raise ProgrammingError(f"a cursor name must be an identifier, not {value!r}")
+        self._cursor_name = value.encode("ascii")
 
     @property
     def rownumber(self) -> int | None:
@@ -350,7 +364,7 @@ class Cursor:
         sid = p.stmt_id
         head = _ID.pack(Msg.ID, sid)
         if p.is_query:
-            name = p.cursor_name
+            name = self._cursor_name or p.cursor_name
             parts = [head, _CURNAME.pack(Msg.CURNAME, len(name)), name]
             if len(name) & 1:
                 parts.append(b"\x00")

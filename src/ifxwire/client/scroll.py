@@ -103,7 +103,7 @@ class ScrollCursor(Cursor):
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
         sid = p.stmt_id
-        name = p.cursor_name
+        name = self._cursor_name or p.cursor_name
         parts = [_ID.pack(Msg.ID, sid), _CURNAME.pack(Msg.CURNAME, len(name)), name]
         if len(name) & 1:
             parts.append(b"\x00")
