@@ -30,21 +30,31 @@ from .translate import Plan
 if TYPE_CHECKING:
     from .translate import Compiler
 
-#: ``… WHERE CURRENT OF name`` at the end of a statement (an identifier, optionally quoted).
-_CURRENT_OF = re.compile(r"\s+WHERE\s+CURRENT\s+OF\s+(\"[^\"]+\"|[A-Za-z_][\w$]*)\s*;?\s*$",
+#: ``… WHERE CURRENT OF name`` at the end of a statement (an identifier, optionally quoted),
+#: searched for in the statement's last TAIL characters only (once trailing blanks and a ``;``
+#: are gone): a search over the whole text backtracks quadratically on long runs of blanks.
+_CURRENT_OF = re.compile(r"\sWHERE\s+CURRENT\s+OF\s+(\"[^\"]+\"|[A-Za-z_][\w$]*)\Z",
                          re.IGNORECASE)
+TAIL = 400
 #: The bind name of the current row's rowid.
 CURRENT_KEY = "ifx_current"
 
 
 def split_current_of(sql: str) -> tuple[str, str] | None:
     """(the statement without the clause, the cursor name), or None without the clause."""
-    m = _CURRENT_OF.search(sql)
+    text = sql.rstrip()
+    if text.endswith(";"):
+        text = text[:-1].rstrip()
+    start = max(len(text) - TAIL, 0)
+    window = text[start:]
+    if "OF" not in window.upper():
+        return None
+    m = _CURRENT_OF.search(window)
     if m is None:
         return None
     name = m.group(1)
     name = name[1:-1] if name.startswith('"') else name.lower()
-    return sql[: m.start()], name
+    return text[: start + m.start()], name
 
 
 def add_rowid(compiler: Compiler, plan: Plan) -> None:
