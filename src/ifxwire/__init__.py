@@ -48,6 +48,7 @@ from .errors import (
     Warning,
 )
 from .types.adapters import AdaptersMap, BindItem, global_adapters
+from .types.compositevalues import List, Multiset, Row, Set
 from .types.values import DateTimeFields, IntervalYM, Text
 
 if TYPE_CHECKING:
@@ -76,11 +77,15 @@ __all__ = [
     "InterfaceError",
     "InternalError",
     "IntervalYM",
+    "List",
+    "Multiset",
     "NotSupportedError",
     "OperationalError",
     "PoolClosed",
     "PoolTimeout",
     "ProgrammingError",
+    "Row",
+    "Set",
     "Text",
     "Time",
     "TimeFromTicks",

@@ -200,6 +200,10 @@ def accelerate(
     """The decoder to use for this shape: the C one when accelerated, else ``pure``."""
     if not accelerated:
         return pure
+    from .types.composite import is_complex_column
+
+    if any(is_complex_column(c) for c in columns):
+        return pure  # ROW/collection columns are decoded in Python (types/composite.py)
     return c_row_decoder(pure, columns, encoding, keep_char_padding) or pure
 
 

@@ -242,3 +242,21 @@ def test_property_row(a: object, b: object, c: object, d: object, e: object) -> 
             "f row(g date, h list(row(i integer, j varchar(5)) not null)))")
     value = (a, b, c, d, e, (dt.date(2020, 1, 1), [(1, "x"), (None, None)]))
     assert _roundtrip(text, value) == value
+
+
+def test_tuple_column_framing() -> None:
+    """A complex column in a tuple is its value with the i32 length in front (4 + length, as
+    IfxRowColumn.loadColumnData reads it); the columns after it stay aligned."""
+    from ifxwire.protocol.columns import ColumnDesc
+    from ifxwire.types.rowcodec import build_row_decoder
+
+    raw = next(r for t, j, r in _vectors() if t == "list(integer not null)" and j != "[]")
+    row = parse_type_name("row(a integer, b lvarchar)")
+    nul = encode_complex(row, None)
+    payload = b"\x00\x00\x00\x05" + raw + nul + b"\x02ab"
+    cols = [ColumnDesc("i", 2, 4), ColumnDesc("l", 21, 0, type_name="list(integer not null)"),
+            ColumnDesc("r", 22, 0), ColumnDesc("v", 13, 10)]
+    decode = build_row_decoder(cols, "iso-8859-1")
+    assert decode(payload, 0, len(payload)) == (5, [1, 2, 3], None, "ab")
+    with pytest.raises(CodecError):
+        decode(payload[:-2] + b"\x09a", 0, len(payload) - 1)

@@ -32,10 +32,12 @@ from functools import lru_cache
 from typing import Any
 
 from ..protocol.codes import XID_BOOLEAN, XID_LVARCHAR, TypeCode
+from ..protocol.columns import ColumnDesc
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
 from .complextype import (
+    COMPLEX_CODES,
     HEADER_SIZE,
     LVARCHAR_DEFAULT,
     ComplexType,
@@ -49,9 +51,11 @@ from .numeric import Buffer
 from .values import IntervalYM
 
 __all__ = [
+    "ComplexDecoder",
     "decode_complex",
     "encode_complex",
     "infer_type",
+    "is_complex_column",
     "udt_offset",
 ]
 
@@ -272,21 +276,21 @@ _WRAPPERS: dict[int, Callable[[Iterable[Any], ComplexType], Any]] = {
 }
 
 
-class ComplexDecoder:
-    """Decodes whole complex values of one column, reusing the parsed type table while the
-    bytes of the table repeat (they are the same for every row of a column)."""
+def is_complex_column(col: ColumnDesc) -> bool:
+    """A described column holding ROW or collection values (types 19-22, named ROW flag)."""
+    return col.base in COMPLEX_CODES
 
-    __slots__ = ("_data", "_encoding", "_node", "_table")
+
+class ComplexDecoder:
+    """Decodes whole complex values of one column, reusing the parsed type table while its
+    bytes repeat (they are the same for every row of a column). The cache is one tuple swapped
+    atomically, so decoders shared between threads never pair a table with another's data."""
+
+    __slots__ = ("_encoding", "_state")
 
     def __init__(self, encoding: str) -> None:
         self._encoding = encoding
-        self._table = b""
-        self._node: ComplexType | None = None
-        self._data: Callable[[Buffer, int, int], Any] | None = None
-
-    @property
-    def node(self) -> ComplexType | None:
-        return self._node
+        self._state: tuple[bytes, Callable[[Buffer, int, int], Any]] | None = None
 
     def __call__(self, buf: Buffer, offset: int, end: int) -> Any:
         """Decode the value whose i32 length sits at ``offset``; ``end`` bounds it."""
@@ -298,11 +302,11 @@ class ComplexDecoder:
             raise CodecError(f"complex value at offset {offset}: type table of {count} entries "
                              "does not fit")
         table = buf[offset + 4 : table_end]
-        if self._node is None or table != self._table:
+        state = self._state
+        if state is None or table != state[0]:
             node, _ = read_type_table(buf, offset + 4, end, self._encoding)
-            self._table = bytes(table)
-            self._node = node
-            self._data = _data_decoder(node, self._encoding)
+            state = (bytes(table), _data_decoder(node, self._encoding))
+            self._state = state
         _zero, size, flags = _TRAILER.unpack_from(buf, table_end)
         start = table_end + 12
         if flags & FLAG_NULL:
@@ -310,8 +314,7 @@ class ComplexDecoder:
         if size < 0 or start + size > end:
             raise CodecError(f"complex value at offset {offset}: data of {size} bytes runs past "
                              "the value")
-        assert self._data is not None
-        return self._data(buf, start, start + size)
+        return state[1](buf, start, start + size)
 
 
 def decode_complex(buf: Buffer, offset: int, end: int, encoding: str = "iso-8859-1") -> Any:

@@ -34,6 +34,8 @@ from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
+from .complextype import COMPLEX_CODES
+from .composite import ComplexDecoder
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
 
@@ -293,7 +295,7 @@ def _fixed_expr(g: _Gen, col: ColumnDesc, pos: str, enc: str, keep: bool) -> str
     raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
 
 
-def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str) -> None:
+def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str, enc_name: str) -> None:
     """Statements decoding one variable column at ``o`` and advancing ``o``."""
     base = col.base
     if base in (_T.VARCHAR, _T.NVARCHAR):
@@ -306,6 +308,12 @@ def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str) -> None:
         g.emit(f"{var}, o = _decode_boolean(buf, o)")
     elif base in _ENVELOPE_TYPES:
         g.emit(f"{var}, o = _decode_udt(buf, o)")
+    elif base in COMPLEX_CODES:
+        # SENDRECV form: i32 length + value (IfxRowColumn.loadColumnData: 4 + i32 at offset)
+        fn = g.const("cx", ComplexDecoder(enc_name))
+        g.emit("n, = _I32.unpack_from(buf, o)")
+        g.emit(f"{var} = {fn}(buf, o, o + 4 + n)")
+        g.emit("o += 4 + n")
     else:
         raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
 
@@ -340,7 +348,9 @@ def _build_row_decoder(
     cols = list(columns)
     for col in cols:
         base = col.base
-        if fixed_width(col) is None and base not in (_T.VARCHAR, _T.NVARCHAR, *_ENVELOPE_TYPES):
+        if fixed_width(col) is None and base not in (
+            _T.VARCHAR, _T.NVARCHAR, *_ENVELOPE_TYPES, *COMPLEX_CODES
+        ):
             raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
     variable = any(is_variable(c) for c in cols)
     g = _Gen()
@@ -354,6 +364,7 @@ def _build_row_decoder(
         _decode_lvarchar=_txt.decode_lvarchar,
         _decode_boolean=_txt.decode_boolean,
         _decode_udt=_decode_udt,
+        _I32=_num.I32,
         _framing_error=_framing_error,
         _row_error=_row_error,
         _CAUGHT=(ValueError, IndexError, KeyError, TypeError, OverflowError, struct.error),
@@ -412,7 +423,7 @@ def _build_row_decoder(
                 if base_var != "o" or delta:
                     g.emit(f"o = {_at(base_var, delta)}")
                 base_var, delta = "o", 0
-                _variable_stmt(g, col, f"c{i}", enc)
+                _variable_stmt(g, col, f"c{i}", enc, encoding)
             i += 1
         fixed_total = max(fixed_total, delta)
     final = _at(base_var, delta)
