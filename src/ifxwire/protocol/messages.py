@@ -217,6 +217,8 @@ _BARE = frozenset(
 _BIND_WIDTH = {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}
 _BIND_WIDTH.update(dict.fromkeys((0, 5, 8, 10, 13, 14, 15, 16), -2))
 _BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 45), -4))
+# ROW and collections: i32 length + value (J§3.4; [B] IfxSqli.sendBind writes toIfx() padded)
+_BIND_WIDTH.update(dict.fromkeys((19, 20, 21, 22), -4))
 _BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 
 

@@ -26,6 +26,7 @@ from ..protocol.login import (
 )
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, u16_at
 from ..types.bind import decode_bind_plain, decode_bind_values
+from ..types.complextype import COMPLEX_CODES
 from ..types.blobs import widen_blob_columns
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
@@ -469,6 +470,10 @@ class Session:
                 # message framing was already checked by the reader, so answer with an error
                 # and keep the session, as a real server does for bad host variables.
                 raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
+            if any(v.type & 0xFF in COMPLEX_CODES and v.indicator == 0 for v in values):
+                # The codecs read ROW/collection binds; the engine does not store them yet.
+                raise EngineError(sc.NO_CONVERSION,
+                                  message="ROW and collection parameters are not supported yet")
             st.params = [v.value for v in values]
             # BYTE/TEXT parameters carry a descriptor; their data follows in SQ_BBIND.
             slots = [

@@ -30,8 +30,11 @@ from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
+from .complextype import COMPLEX_CODES
+from .composite import decode_complex, encode_complex, infer_type
+from .compositevalues import List, Multiset, Row, Set
 from .errors import CodecDataError, CodecError, CodecNotSupported
-from .numeric import I16, U16, U32, Buffer
+from .numeric import I16, I32, U16, U32, Buffer
 from .values import DateTimeFields, IntervalYM, Text
 
 __all__ = [
@@ -211,6 +214,17 @@ def _bind_interval(value: timedelta | IntervalYM, encoding: str) -> bytes:
 
 _Encoder = Callable[[Any, str], bytes]
 #: Exact-type dispatch: one dict lookup for the common cases.
+
+def _bind_complex(value: Row | Set | Multiset | List, encoding: str) -> bytes:
+    """A ROW or collection: type 19-22, owner "", the type text as name, prec 0, then the
+    value with its i32 length (IfxSqli.sendBind writes ``toIfx()`` padded; docs/PROTOCOL.md
+    §10). The name is the named row type for a named ROW."""
+    node = infer_type(value)
+    data = encode_complex(node, value, encoding)
+    name = node.type_name if node.named else node.sql()
+    return _udt_item(node.code, name.encode(encoding), 0, data)
+
+
 _BY_TYPE: dict[type, _Encoder] = {
     bool: _bind_bool,
     int: _bind_int,
@@ -226,6 +240,10 @@ _BY_TYPE: dict[type, _Encoder] = {
     timedelta: _bind_interval,
     IntervalYM: _bind_interval,
     DateTimeFields: _bind_fields,
+    Row: _bind_complex,
+    Set: _bind_complex,
+    Multiset: _bind_complex,
+    List: _bind_complex,
 }
 #: The Python types the built-in binder takes; the adapter registry (adapters.py) registers
 #: them as its built-in dumpers.
@@ -247,6 +265,10 @@ _BY_ISINSTANCE: tuple[tuple[type, _Encoder], ...] = (
     (timedelta, _bind_interval),
     (IntervalYM, _bind_interval),
     (DateTimeFields, _bind_fields),
+    (Row, _bind_complex),
+    (Set, _bind_complex),
+    (Multiset, _bind_complex),
+    (List, _bind_complex),
 )
 
 
@@ -259,6 +281,11 @@ def _dispatch(value: object) -> _Encoder:
             return candidate
     if hasattr(type(value), "__index__"):
         return _bind_int
+    if isinstance(value, (list, tuple, set, frozenset)):
+        raise CodecError(
+            f"cannot bind a plain {type(value).__name__}: wrap it in ifxwire.List, "
+            "ifxwire.Multiset, ifxwire.Set or ifxwire.Row to say which Informix type it is"
+        )
     raise CodecError(f"cannot bind a {type(value).__name__}: {value!r:.80}")
 
 
@@ -356,6 +383,11 @@ def _decode_data(
         start, end = _u32_data(buf, pos)
         _check_end(buf, end, pos)
         return bytes(buf[start:end]), end
+    if base in COMPLEX_CODES:
+        (n,) = I32.unpack_from(buf, pos)
+        end = pos + 4 + n
+        _check_end(buf, end, pos)
+        return decode_complex(buf, pos, end, encoding), end
     raise CodecNotSupported(f"bind type {base} ({name or 'built-in'}) at offset {pos}")
 
 

@@ -491,15 +491,10 @@ def infer_type(value: Any, type_text: str = "") -> ComplexType:
     if type_text:
         return parse_type_name(type_text)
     if isinstance(value, Row):
-        if value.type_name:
-            raise CodecDataError(
-                f"a named ROW ({value.type_name}) needs its type text to be bound; pass "
-                "type_name as a row(...) text or bind the fields"
-            )
         fields = value.fields or tuple(f"f{i + 1}" for i in range(len(value)))
-        return ComplexType(_T.ROW, children=tuple(
-            _infer_scalar(v, f"field {n!r}").with_field(n) for n, v in zip(fields, value,
-                                                                             strict=True)))
+        return ComplexType(
+            _T.ROW, named=bool(value.type_name), type_name=value.type_name,
+            children=tuple(_infer_field(v, n) for n, v in zip(fields, value, strict=True)))
     kind = {Set: _T.SET, Multiset: _T.MULTISET, List: _T.LIST}.get(type(value))
     if kind is None:
         for cls, code in ((Set, _T.SET), (Multiset, _T.MULTISET), (List, _T.LIST)):
@@ -522,6 +517,14 @@ def infer_type(value: Any, type_text: str = "") -> ComplexType:
             other = _infer_scalar(v, f"element {i}")
             elem = _widen(elem, other, i)
     return ComplexType(kind, children=(replace(elem, notnull=True),))
+
+
+def _infer_field(v: Any, name: str) -> ComplexType:
+    """A ROW field's bind type; a NULL field is sent as LVARCHAR (the server converts)."""
+    if v is None:
+        return ComplexType(_T.UDTVAR, LVARCHAR_DEFAULT, xid=XID_LVARCHAR, type_name="lvarchar",
+                           field=name)
+    return _infer_scalar(v, f"field {name!r}").with_field(name)
 
 
 def _infer_scalar(v: Any, where: str) -> ComplexType:
