@@ -28,7 +28,7 @@ def test_composite_parameter_refused_cleanly(conn: ifxwire.Connection, value: ob
 
 def test_plain_list_parameter_names_the_wrappers(conn: ifxwire.Connection) -> None:
     cur = conn.cursor()
-    with pytest.raises(ifxwire.Error, match="ifxwire.List"):
+    with pytest.raises(ifxwire.Error, match=r"ifxwire\.List"):
         cur.execute("SELECT ? FROM systables WHERE tabid = 1", [[1, 2]])
     with pytest.raises(ifxwire.DataError, match="element 1"):
         cur.execute("SELECT ? FROM systables WHERE tabid = 1", [ifxwire.List([1, "x"])])

@@ -26,8 +26,8 @@ from ..protocol.login import (
 )
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, u16_at
 from ..types.bind import decode_bind_plain, decode_bind_values
-from ..types.complextype import COMPLEX_CODES
 from ..types.blobs import widen_blob_columns
+from ..types.complextype import COMPLEX_CODES
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .blobs import BlobStore, BlobUpload
