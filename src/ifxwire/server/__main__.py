@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 
+from .defences import Limits
 from .listener import DEFAULT_USERS, Server
 
 
@@ -55,6 +56,31 @@ def main(argv: list[str] | None = None) -> int:
         help="accept message groupings outside the documented catalogue",
     )
     p.add_argument("--log-level", default="INFO")
+    d = Limits()
+    lim = p.add_argument_group("limits (docs/SERVER.md, Limits)")
+    lim.add_argument("--login-timeout", type=float, default=d.login_timeout, metavar="S",
+                     help=f"close connections that have not logged in after S seconds "
+                     f"(default {d.login_timeout:g}; 0 = never)")
+    lim.add_argument("--max-sessions", type=int, default=d.max_sessions, metavar="N",
+                     help=f"refuse logins beyond N sessions with -25571 (default {d.max_sessions})")
+    lim.add_argument("--max-message-bytes", type=int, default=d.max_message_bytes, metavar="B",
+                     help=f"close a session whose request message needs more than B bytes "
+                     f"(default {d.max_message_bytes})")
+    lim.add_argument("--max-statement-bytes", type=int, default=d.max_statement_bytes,
+                     metavar="B", help=f"refuse SQL text over B bytes with -460 "
+                     f"(default {d.max_statement_bytes})")
+    lim.add_argument("--max-blob-bytes", type=int, default=d.max_blob_bytes, metavar="B",
+                     help=f"largest BYTE/TEXT upload, and blob data kept per session "
+                     f"(default {d.max_blob_bytes})")
+    lim.add_argument("--failed-login-limit", type=int, default=d.failed_login_limit,
+                     metavar="N", help=f"slow down logins from an address after N failures "
+                     f"(default {d.failed_login_limit}; 0 = off)")
+    lim.add_argument("--statement-timeout", type=float, default=d.statement_timeout,
+                     metavar="S", help=f"interrupt a request after S seconds of engine work "
+                     f"with -213 (default {d.statement_timeout:g}; 0 = no limit)")
+    lim.add_argument("--send-timeout", type=float, default=d.send_timeout, metavar="S",
+                     help=f"close a session whose client reads no reply for S seconds "
+                     f"(default {d.send_timeout:g})")
     args = p.parse_args(argv)
     logging.basicConfig(
         level=getattr(logging, args.log_level.upper(), logging.INFO),
@@ -70,6 +96,14 @@ def main(argv: list[str] | None = None) -> int:
         users=users,
         trace=args.trace,
         strict=not args.no_strict,
+        login_timeout=args.login_timeout,
+        max_sessions=args.max_sessions,
+        max_message_bytes=args.max_message_bytes,
+        max_statement_bytes=args.max_statement_bytes,
+        max_blob_bytes=args.max_blob_bytes,
+        failed_login_limit=args.failed_login_limit,
+        statement_timeout=args.statement_timeout or None,
+        send_timeout=args.send_timeout,
     )
     srv.start()
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)

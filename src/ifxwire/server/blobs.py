@@ -114,10 +114,11 @@ class BlobUpload:
         self.announced = -1  # the count SQ_BBIND gave; -1 before SQ_BBIND
         self.chunks: list[bytes] = []
         self.size = 0
+        self.refused = False  # a value went over max_blob_bytes: the upload stays incomplete
 
     @property
     def complete(self) -> bool:
-        return not self.slots
+        return not self.slots and not self.refused
 
     def start(self, count: int) -> None:
         if self.announced >= 0 or count != len(self.slots):
@@ -128,13 +129,16 @@ class BlobUpload:
             )
         self.announced = count
 
-    def chunk(self, data: bytes) -> None:
-        if self.announced < 0 or not self.slots:
+    def chunk(self, data: bytes, limit: int = _blobs.BLOB_MAX) -> None:
+        if self.announced < 0 or not self.slots or self.refused:
             raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BLOB without a blob parameter")
         if data:
             self.size += len(data)
-            if self.size > _blobs.BLOB_MAX:
-                raise EngineError(sc.NO_CONVERSION, message="BYTE/TEXT value over 2 GiB")
+            if self.size > min(limit, _blobs.BLOB_MAX):
+                # The server's max_blob_bytes: the value is dropped now, not held to the end.
+                self.chunks = []
+                self.refused = True  # EXECUTE/OPEN of these parameters gives -254
+                raise EngineError(sc.MEMORY, message=f"BYTE/TEXT value over {limit} bytes")
             self.chunks.append(data)
             return
         self.params[self.slots.pop(0)] = b"".join(self.chunks)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from types import TracebackType
 
 from ..protocol.codes import SERVER_PROTOCOLS
+from .defences import Limits, LoginThrottle
 from .engine import Engine
 from .session import Session
 from .trace import describe_reply
@@ -46,7 +47,8 @@ class Server:
     ...                            password="in4mix")
 
     ``data`` is a directory where databases persist, or ``":memory:"`` for a private temporary
-    directory removed on stop.  ``users`` maps user names to passwords.
+    directory removed on stop.  ``users`` maps user names to passwords.  The keywords from
+    ``login_timeout`` on are the limits of ``defences.Limits`` (docs/SERVER.md, "Limits").
     """
 
     def __init__(
@@ -62,6 +64,14 @@ class Server:
         version: str = DEFAULT_VERSION,
         login_version: str = DEFAULT_LOGIN_VERSION,
         protocols: bytes = SERVER_PROTOCOLS,
+        login_timeout: float = Limits.login_timeout,
+        max_sessions: int = Limits.max_sessions,
+        max_message_bytes: int = Limits.max_message_bytes,
+        max_statement_bytes: int = Limits.max_statement_bytes,
+        max_blob_bytes: int = Limits.max_blob_bytes,
+        failed_login_limit: int = Limits.failed_login_limit,
+        statement_timeout: float | None = Limits.statement_timeout,
+        send_timeout: float = Limits.send_timeout,
     ) -> None:
         self.host = host
         self.port = port
@@ -72,8 +82,21 @@ class Server:
         self.version = version
         self.login_version = login_version
         self.protocols = protocols
+        self.limits = Limits(
+            login_timeout=login_timeout,
+            max_sessions=max_sessions,
+            max_message_bytes=max_message_bytes,
+            max_statement_bytes=max_statement_bytes,
+            max_blob_bytes=max_blob_bytes,
+            failed_login_limit=failed_login_limit,
+            statement_timeout=statement_timeout,
+            send_timeout=send_timeout,
+        )
+        self.throttle = LoginThrottle(failed_login_limit)
         data_dir = None if str(data) == ":memory:" else os.fspath(data)
-        self.engine = Engine(data_dir, server_name=server_name, version=version)
+        self.engine = Engine(data_dir, server_name=server_name, version=version,
+                             statement_timeout=statement_timeout,
+                             max_statement_bytes=max_statement_bytes)
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
@@ -83,6 +106,8 @@ class Server:
         #: Of those, groups answered by a batched INSERT (Session._batch_inserts).
         self.batched_groups = 0
         self.sessions_served = 0
+        #: Sessions past their login (bounded by max_sessions); guarded by _lock.
+        self.logged_in = 0
         #: Threads waiting in (or about to enter) accept(); guarded by _lock.
         self._acceptors = 0
 
@@ -201,6 +226,18 @@ class Server:
         finally:
             with self._lock:
                 self._sessions.discard(session)
+
+    def admit(self) -> bool:
+        """Count one more logged-in session, unless max_sessions are already in."""
+        with self._lock:
+            if self.logged_in >= self.limits.max_sessions:
+                return False
+            self.logged_in += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.logged_in -= 1
 
     def count_group(self) -> None:
         # Plain increments under the GIL are good enough for a statistic read by tests.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from ..types.complextype import COMPLEX_CODES
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .blobs import BlobStore, BlobUpload
+from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
@@ -48,8 +50,6 @@ _MIN_FETCH_BYTES = 4096
 _MAX_FETCH_BYTES = 4 * 1024 * 1024
 # Replies to buffered pipelined groups are sent together up to this size.
 _FLUSH_BYTES = 256 * 1024
-# No single message may need more buffered bytes than this (SQL text, LVARCHAR binds, ...).
-_MAX_BUFFER = 256 * 1024 * 1024
 # Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
 _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
 _NONE = -2
@@ -118,7 +118,10 @@ class Session:
         self.current: int | None = None
         self.optofc = False
         self.user = ""
-        self.blobs = BlobStore(m.blob_descriptor_size(self.layout))
+        self.limits = server.limits
+        self.blobs = BlobStore(m.blob_descriptor_size(self.layout), self.limits.max_blob_bytes)
+        self._too_long = 0  # bytes of SQL text skipped unread (see _skip_long_statement)
+        self._admitted = False  # counted in Server.logged_in
         self._solo = 0  # groups to answer one by one before trying a batch again
 
     # ------------------------------------------------------------------ I/O
@@ -132,13 +135,24 @@ class Session:
             tail = self.end - self.start
             self.buf[:tail] = self.buf[self.start : self.end]
             self.start, self.end = 0, tail
+            if len(self.buf) > _RECV_SIZE and tail <= _RECV_SIZE // 2:
+                # A large message is done: give its memory back (in place, so the buffer is
+                # still the object _serve holds).
+                self.view.release()
+                del self.buf[_RECV_SIZE:]
+                self.view = memoryview(self.buf)
+                release_free_memory()
         if self.end == len(self.buf):
-            if len(self.buf) >= _MAX_BUFFER:
+            if len(self.buf) >= self.limits.max_message_bytes:
+                code = u16_at(self.buf, self.start)[0] if self.end - self.start >= 2 else 0
                 raise ProtocolViolation(
-                    f"a message longer than {_MAX_BUFFER} bytes is still incomplete", self.start
+                    f"{_name(code)} needs more than max_message_bytes="
+                    f"{self.limits.max_message_bytes} bytes",
+                    self.start,
                 )
             self.view.release()  # a bytearray with an exported view cannot grow
-            self.buf.extend(bytes(len(self.buf)))
+            grow = min(len(self.buf), self.limits.max_message_bytes - len(self.buf))
+            self.buf.extend(bytes(grow))
             self.view = memoryview(self.buf)
         n = self.sock.recv_into(self.view[self.end :])
         if n == 0:
@@ -151,10 +165,40 @@ class Session:
             try:
                 msg = m.read_client_message(r, self.layout)
             except NeedMore:
+                long_msg = self._skip_long_statement()
+                if long_msg is not None:
+                    return long_msg
                 self._recv_more()
                 continue
             self._msg_end = r.pos
             return msg
+
+    def _skip_long_statement(self) -> m.ClientMsg | None:
+        """A PREPARE/COMMAND whose SQL text is over max_statement_bytes: read past its bytes
+        without keeping them and hand back an empty PREPARE that _handle answers with -460,
+        so the session goes on (Informix refuses the statement, not the connection)."""
+        start, end, buf = self.start, self.end, self.buf
+        if not self.layout.long_sql or end - start < 8:
+            return None
+        code = (buf[start] << 8) | buf[start + 1]
+        if code != Msg.PREPARE and code != Msg.COMMAND:
+            return None
+        size = int.from_bytes(buf[start + 4 : start + 8], "big")
+        if size <= self.limits.max_statement_bytes:
+            return None
+        remaining = 8 + size + (size & 1)
+        while True:
+            have = self.end - self.start
+            if have >= remaining:
+                self.start += remaining
+                break
+            remaining -= have
+            self.start = self.end
+            self._recv_more()
+        self._msg_end = self.start
+        log.info("session %s: %s of %d bytes refused with -460", self.peer, _name(code), size)
+        self._too_long = size
+        return m.ClientMsg(code, start)
 
     def _send(self, data: bytes | bytearray) -> None:
         self._flush()
@@ -179,6 +223,10 @@ class Session:
             self._serve()
         except SessionClosed:
             pass
+        except TimeoutError:
+            # Only the login has a receive timeout; a send timeout is a BlockingIOError.
+            log.warning("session %s: login not completed within login_timeout=%gs; closing",
+                        self.peer, self.limits.login_timeout)
         except ProtocolViolation as exc:
             log.warning("session %s: closing after a protocol violation: %s", self.peer, exc)
         except OSError as exc:
@@ -203,10 +251,16 @@ class Session:
         with contextlib.suppress(OSError):
             self._flush()  # replies to groups answered before the session ended
         self._release_engine()
+        if self._admitted:
+            self._admitted = False
+            self.server.leave()
         with contextlib.suppress(OSError):
             self.sock.close()
 
     def _login(self) -> bool:
+        limits = self.limits
+        if limits.login_timeout > 0:
+            self.sock.settimeout(limits.login_timeout)
         while True:
             try:
                 total = packet_length(self.view[self.start : self.end])
@@ -220,16 +274,30 @@ class Session:
         req = parse_connect_request(packet)
         self.server.trace_in(self, "LOGIN", f"user={req.user!r} server={req.server!r}")
         srv = self.server
+        host = self.peer.rsplit(":", 1)[0]
+        delay = srv.throttle.delay(host)
+        if delay:
+            time.sleep(delay)  # after repeated failures from this address (defences.py)
         reject = 0
         if req.server and req.server != srv.server_name:
             reject = -761  # INFORMIXSERVER does not match DBSERVERNAME
         elif srv.users.get(req.user) is None or srv.users[req.user] != req.password:
             reject = -951  # incorrect password or unknown user
+            srv.throttle.failed(host)
+        elif not srv.admit():
+            reject = sc.TOO_MANY_SESSIONS  # max_sessions reached (Informix LIMITNUMSESSIONS)
+            log.warning("session %s: max_sessions=%d reached; login refused with %d",
+                        self.peer, limits.max_sessions, reject)
+        else:
+            self._admitted = True
+            srv.throttle.succeeded(host)
         resp = ConnectResponse(accepted=not reject, version=srv.login_version, svc_error=reject)
         self._send(build_connect_response(resp))
         if reject:
             log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
             return False
+        self.sock.settimeout(None)
+        set_send_timeout(self.sock, limits.send_timeout)
         self.user = req.user
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
@@ -307,6 +375,9 @@ class Session:
                                 self._put_error(out, exc)
                         self.start = stop
                         previous = code
+                        if len(out.buf) >= _FLUSH_BYTES:
+                            self._queue(out.buf)
+                            out = Writer()
                         continue
                 msg = self._next_message()
                 code = msg.code
@@ -335,6 +406,11 @@ class Session:
                 # Bind values are decoded in _handle, so the bytes may be released only now.
                 self.start = self._msg_end
                 previous = code
+                if len(out.buf) >= _FLUSH_BYTES:
+                    # A group with many replies (FETCHBLOBs, a long batch) is streamed, so
+                    # its reply never has to be held whole.
+                    self._queue(out.buf)
+                    out = Writer()
             out.u16(Msg.EOT)
             self.server.count_group()
             if tracing:
@@ -435,6 +511,9 @@ class Session:
             if msg.env.get("OPTOFC") == "1":
                 self.optofc = True
         elif code == Msg.PREPARE or code == Msg.COMMAND:
+            if self._too_long:
+                size, self._too_long = self._too_long, 0
+                raise EngineError(sc.STATEMENT_TOO_LONG, message=f"{size} bytes of SQL text")
             sql = msg.sql.decode(self.encoding, errors="replace")
             prepared = eng.prepare(sql)
             sid = self._new_id()
@@ -489,7 +568,7 @@ class Session:
             upload = self._stmt().upload
             if upload is None:
                 raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BLOB without BYTE/TEXT parameters")
-            upload.chunk(msg.data)
+            upload.chunk(msg.data, self.limits.max_blob_bytes)
         elif code == Msg.FETCHBLOB:
             data = self.blobs.fetch(self.current or 0, msg.data)
             m.put_blob_chunks(out, data, m.BLOB_REPLY_CHUNK)
@@ -598,17 +677,20 @@ class Session:
         encode = st.encoder
         blob_rows = st.blob_rows
         if rows is not None and not st.exhausted:
-            for row in rows:
-                if blob_rows is not None:
-                    # Blob data counts against the fetch size, which bounds a batch's memory.
-                    row, blob_bytes = blob_rows(row)
-                    sent += blob_bytes
-                payload = encode(row)
-                m.put_tuple(out, payload)
-                st.fetched += 1
-                sent += len(payload) + 8
-                if sent >= budget:
-                    return
+            try:
+                for row in rows:
+                    if blob_rows is not None:
+                        # Blob data counts against the fetch size, which bounds a batch's memory.
+                        row, blob_bytes = blob_rows(row)
+                        sent += blob_bytes
+                    payload = encode(row)
+                    m.put_tuple(out, payload)
+                    st.fetched += 1
+                    sent += len(payload) + 8
+                    if sent >= budget:
+                        return
+            except CodecError as exc:
+                raise _unsendable(exc) from None
             st.exhausted = True
             st.rows = None
         # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).
@@ -643,7 +725,10 @@ class Session:
             row = rows[pos - 1]
             if st.blob_rows is not None:
                 row = st.blob_rows(row)[0]
-            m.put_tuple(out, st.encoder(row))
+            try:
+                m.put_tuple(out, st.encoder(row))
+            except CodecError as exc:
+                raise _unsendable(exc) from None
         else:
             # Out of range: no row; the position moves just outside the result, as FETCH does.
             st.position = 0 if pos < 1 else n + 1
@@ -667,6 +752,12 @@ class Session:
             # Statement ids belong to the database that prepared them.
             keep = self.statements.get(self.current or 0)
             self.statements = {} if keep is None else {self.current or 0: keep}
+
+
+def _unsendable(exc: CodecError) -> EngineError:
+    """A row the wire form cannot carry is that statement's error, never the session's end."""
+    log.warning("a row value cannot be sent: %s", exc)
+    return EngineError(sc.NO_CONVERSION, message=str(exc))
 
 
 def _check_upload(st: _Statement) -> None:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # Functions whose value changes from one execution to the next (the statement clock, the
 # previous statement's serial and row count, serial counters, raised errors): an INSERT that
 # calls one is never batched, so each row sees its own execution.
-_PER_EXECUTION = re.compile(r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error)\(",
+_PER_EXECUTION = re.compile(r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error|ifx_seq)\(",
                             re.IGNORECASE)
 
 

@@ -94,12 +94,18 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     (14, "sysdefaults", [
         ("tabid", _I), ("colno", _SI), ("type", _c(1)), ("default", _c(256)), ("class", _c(1)),
     ]),
+    (15, "syscoldepend", [("constrid", _I), ("tabid", _I), ("colno", _SI)]),
     (16, "sysprocedures", [
         ("procname", _v(128)), ("owner", _c(32)), ("procid", IfxType(T.SERIAL)),
         ("mode", _c(1)), ("retsize", _I), ("symsize", _I), ("datasize", _I), ("codesize", _I),
         ("numargs", _SI), ("isproc", _c(1)), ("specificname", _v(128)),
         ("externalname", _v(255)), ("paramstyle", _c(1)), ("langid", _I),
     ]),
+    (26, "sysobjstate", [
+        ("objtype", _c(1)), ("owner", _c(32)), ("name", _v(128)), ("tabid", _I),
+        ("state", _c(1)),
+    ]),
+    (29, "sysroleauth", [("rolename", _c(32)), ("grantee", _c(32)), ("is_grantable", _c(1))]),
     (30, "sysxtdtypes", [
         ("extended_id", IfxType(T.SERIAL)), ("domain", _c(1)), ("mode", _c(1)),
         ("owner", _c(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
@@ -107,6 +113,11 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("locator", _I),
     ]),
     (33, "sysinherits", [("child", _I), ("parent", _I), ("class", _c(1))]),
+    (47, "syssequences", [
+        ("seqid", IfxType(T.SERIAL)), ("tabid", _I), ("start_val", it.INT8),
+        ("inc_val", it.INT8), ("max_val", it.INT8), ("min_val", it.INT8), ("cycle", _c(1)),
+        ("restart_val", it.INT8), ("cache", _I), ("order", _c(1)),
+    ]),
 ]
 
 # sysmaster-only tables.
@@ -182,11 +193,37 @@ class TableInfo:
 
 
 @dataclass
+class SequenceInfo:
+    name: str
+    tabid: int
+    owner: str
+    start: int
+    increment: int
+    maxvalue: int
+    minvalue: int
+    cycle: bool
+    cache: int
+
+
+@dataclass
+class SynonymInfo:
+    name: str
+    tabid: int
+    owner: str
+    public: bool
+    target: str  # table name in ``database`` (our database when None)
+    target_owner: str | None
+    database: str | None
+
+
+@dataclass
 class Schema:
     tables: dict[str, TableInfo]
     indexes: dict[str, tuple[str, bool]]  # index name -> (table name, unique)
     constraint_names: set[str]
     routines: dict[str, Routine] = field(default_factory=dict)
+    sequences: dict[str, SequenceInfo] = field(default_factory=dict)
+    synonyms: dict[str, SynonymInfo] = field(default_factory=dict)
 
 
 def quote(name: str) -> str:
@@ -242,6 +279,26 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     conn.execute("INSERT INTO sysusers VALUES ('public', 'C', 5, NULL, NULL)")
     conn.execute(f"INSERT INTO sysusers VALUES ('{OWNER}', 'D', 9, NULL, NULL)")
     conn.execute("INSERT INTO _ifx_serial VALUES (0, 'tabid', ?)", (USER_TABID_START,))
+
+
+def upgrade_catalog(conn: sqlite3.Connection) -> None:
+    """Add the catalog tables a database file made by an older ifxwire-server lacks
+    (syssequences, sysroleauth, …), so old --data directories keep opening."""
+    have = {str(r[0]) for r in conn.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+    missing = [(tabid, name, cols) for tabid, name, cols in CATALOG_TABLES if name not in have]
+    if not missing:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for tabid, name, cols in missing:
+            conn.execute(f"CREATE TABLE main.{quote(name)} ({sqlite_column_defs(cols)})")
+            insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols])
+            insert_columns(conn, tabid, list(cols))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str, tabtype: str,
@@ -341,4 +398,19 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         info.constraints.append(Constraint(constrname, ctype, colnames, idxname or ""))
     routines = {row[0]: Routine.from_row(row) for row in conn.execute(
         f"SELECT name, params, returns, body, function FROM {p}_ifx_routine")}
-    return Schema(tables, indexes, names, routines)
+    sequences = {row[0]: SequenceInfo(row[0], row[1], (row[2] or "").strip(), row[3], row[4],
+                                      row[5], row[6], row[7] == "1", row[8] or 0)
+                 for row in conn.execute(
+        f"SELECT t.tabname, t.tabid, t.owner, s.start_val, s.inc_val, s.max_val, s.min_val, "
+        f"s.cycle, s.cache FROM {p}systables t, {p}syssequences s WHERE t.tabid = s.tabid")}
+    synonyms: dict[str, SynonymInfo] = {}
+    for name, tabid, owner, tabtype, dbname, towner, target, btabid in conn.execute(
+        f"SELECT t.tabname, t.tabid, t.owner, t.tabtype, s.dbname, s.owner, s.tabname, "
+        f"s.btabid FROM {p}systables t, {p}syssyntable s WHERE t.tabid = s.tabid"
+    ):
+        base = by_tabid.get(btabid) if btabid else None
+        synonyms[name] = SynonymInfo(
+            name, tabid, (owner or "").strip(), tabtype == "S",
+            base.name if base is not None else target, (towner or "").strip() or None,
+            dbname or None)
+    return Schema(tables, indexes, names, routines, sequences, synonyms)

@@ -76,6 +76,10 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return lambda v: None if v is None else to_float(v, True)
     if code in (T.DECIMAL, T.MONEY):
         prec, scale = t.prec, t.scale
+        if code == T.MONEY:
+            # Text for MONEY may carry the currency symbol of DBMONEY's default ('$1.50').
+            return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(
+                v.strip().removeprefix("$") if isinstance(v, str) else v), prec, scale))
         return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
     if code == T.DATE:
         def conv_date(v: object) -> object:
@@ -171,7 +175,27 @@ def loader(t: IfxType) -> Conv | None:
         return lambda v: None if v is None else bool(v)
     if code == T.BYTE:
         return lambda v: None if v is None else bytes(v)  # type: ignore[call-overload]
-    return _load_str
+    if code == T.TEXT:
+        return _load_str
+    return _load_chars
+
+
+def _load_chars(v: object) -> object:
+    """CHAR/NCHAR/VARCHAR/NVARCHAR/LVARCHAR: a value is read up to its first NUL.
+
+    Informix: NUL "is used as the end-of-data terminator symbol in columns of the CHAR data
+    type ... the database server reads only the characters (if any) that precede this null
+    terminator" (Guide to SQL: Reference). The stored value keeps the NUL (functions such as
+    LENGTH and ASCII see it); only what is read is cut. The wire forms need it too: VARCHAR
+    '\x00' is the NULL marker ``01 00``, CHAR NULL starts with 0x00 (docs/TYPES.md).
+    """
+    if type(v) is not str:
+        v = _load_str(v)
+        if v is None:
+            return None
+    s: str = v  # type: ignore[assignment]
+    cut = s.find("\x00")
+    return s if cut < 0 else s[:cut]
 
 
 def _load_float(v: object) -> object:

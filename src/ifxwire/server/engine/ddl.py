@@ -25,15 +25,12 @@ from .errors import EngineError, not_implemented
 from .ifxtypes import FLOATING, IfxType
 from .routines import Routine
 from .statements import (
-    AlterTable,
-    ColumnSpec,
     ConstraintSpec,
     CreateIndex,
     CreateTable,
     CreateView,
     DefaultSpec,
     DropObject,
-    Rename,
 )
 
 T = TypeCode
@@ -152,7 +149,8 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         if row is not None:
             cinfo.default_kind, cinfo.default_value = row
     tabid = 0 if spec.temp else cat.next_tabid(dc.conn)
-    info = TableInfo(name, tabid, dc.user, columns, temp=spec.temp,
+    owner = spec.table.owner or dc.user
+    info = TableInfo(name, tabid, owner, columns, temp=spec.temp,
                      schema="temp" if spec.temp else "main")
     defs = []
     for cspec, cinfo in zip(spec.columns, columns, strict=True):
@@ -198,7 +196,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         info.__post_init__()
         dc.temp_tables[name] = info
         return
-    cat.insert_table_row(dc.conn, tabid, name, dc.user, "T", [c.type for c in columns])
+    cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns])
     cat.insert_columns(dc.conn, tabid, [(c.name, c.type) for c in columns])
     _write_defaults(dc, tabid, columns)
     for cinfo in columns:
@@ -207,26 +205,54 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             dc.conn.execute("INSERT INTO _ifx_serial VALUES (?, ?, ?)",
                             (tabid, kind, cinfo.serial_start - 1))
     for cons, cname, cid in named:
-        cidx = f" {tabid}_{cid}" if cons.kind in ("P", "U") else None
+        cidx = f" {tabid}_{cid}" if cons.kind in ("P", "U", "R") else None
+        if cons.kind == "R":
+            # Informix backs a referential constraint with an index of its columns.
+            _create_index(dc, info, cidx or "", [(c, False) for c in cons.columns], False,
+                          False)
+        if cons.kind in ("C", "N"):
+            mentioned = cons.columns if cons.kind == "N" else _check_columns(cons, info)
+            dc.conn.executemany("INSERT INTO syscoldepend VALUES (?, ?, ?)",
+                                [(cid, tabid, info.by_name[c].colno) for c in mentioned])
         dc.conn.execute(
             "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
-            " VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, dc.user, tabid, cons.kind, cidx))
+            " VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, cons.owner or owner, tabid, cons.kind,
+                                           cidx))
         if cons.kind == "C":
             text = cons.check_text
             dc.conn.executemany(
                 "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
                 [(cid, i, text[i * 32 : i * 32 + 32]) for i in range((len(text) + 31) // 32)])
         if cons.kind == "R":
-            parent = next(p for c2, p in refs if c2 is cons)
-            pk = next((c.name for c in parent.constraints if c.kind == "P"), None)
-            primary = dc.conn.execute(
-                "SELECT constrid FROM sysconstraints WHERE tabid = ? AND constrname = ?",
-                (parent.tabid, pk)).fetchone()
+            parent = info if cons.ref_table is not None and (
+                cons.ref_table.name == name) else next(p for c2, p in refs if c2 is cons)
+            primary = referenced_key(dc.conn, parent, cons.ref_columns)
             dc.conn.execute(
                 "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, ' ', 'N')",
                 (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
     dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
                     (dc.user, tabid))
+
+
+def _check_columns(cons: ConstraintSpec, info: TableInfo) -> list[str]:
+    """The columns a CHECK expression names (syscoldepend)."""
+    assert cons.check is not None
+    names = {c.name.lower() for c in cons.check.find_all(exp.Column)}
+    return [c.name for c in info.columns if c.name in names]
+
+
+def referenced_key(conn: sqlite3.Connection, parent: TableInfo,
+                   columns: list[str]) -> tuple[int] | None:
+    """The constrid of the parent's primary key, or of the unique constraint on exactly
+    ``columns`` (sysreferences.primary)."""
+    rows = conn.execute("SELECT c.constrid, c.constrtype, c.idxname FROM sysconstraints c "
+                        "WHERE c.tabid = ? AND c.constrtype IN ('P', 'U')",
+                        (parent.tabid,)).fetchall()
+    for cid, kind, idx in rows:
+        cols = parent.unique_indexes.get(idx, [])
+        if (not columns and kind == "P") or (columns and sorted(cols) == sorted(columns)):
+            return (int(cid),)
+    return None
 
 
 def _ref_target(dc: DdlContext, cons: ConstraintSpec, info: TableInfo) -> TableInfo:
@@ -269,7 +295,7 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
         + ", ".join(f"part{i}" for i in range(1, 17))
         + ", levels, leaves, nunique, clust, idxflags) VALUES (?, ?, ?, ?, '', "
         + ", ".join("?" * 16) + ", 1, 1, 0, 0, 0)",
-        (name, dc.user, info.tabid, "U" if unique else "D", *colnos[:16]))
+        (name, info.owner, info.tabid, "U" if unique else "D", *colnos[:16]))
 
 
 def create_index(dc: DdlContext, spec: CreateIndex) -> None:
@@ -344,143 +370,13 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")
     tabid = cat.next_tabid(dc.conn)
-    cat.insert_table_row(dc.conn, tabid, name, dc.user, "V", types)
+    cat.insert_table_row(dc.conn, tabid, name, spec.name.owner or dc.user, "V", types)
     cat.insert_columns(dc.conn, tabid, list(zip(names, [t.nullable() for t in types],
                                                 strict=True)))
     text = f"create view {name} as {spec.text}"
     dc.conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
                         [(tabid, i, text[i * 64 : i * 64 + 64])
                          for i in range((len(text) + 63) // 64)])
-
-
-def alter_table(dc: DdlContext, spec: AlterTable) -> None:
-    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
-    if info.kind != "T" or info.temp:
-        raise not_implemented("ALTER TABLE on this table")
-    for col in spec.add:
-        _add_column(dc, info, col)
-        info = dc.resolve(spec.table.name, None, None, 0)
-    for name in spec.drop:
-        _drop_column(dc, info, name)
-        info = dc.resolve(spec.table.name, None, None, 0)
-    if spec.add_constraints or spec.drop_constraints:
-        _alter_constraints(dc, info, spec)
-
-
-def _add_column(dc: DdlContext, info: TableInfo, col: ColumnSpec) -> None:
-    if col.name in info.by_name:
-        raise EngineError(sc.COLUMN_EXISTS, near=col.name)
-    if col.before is not None:
-        raise not_implemented("ALTER TABLE ADD … BEFORE")
-    if col.type.is_serial:
-        raise not_implemented("adding a SERIAL column")
-    notnull = any(c.kind in ("N", "P") for c in col.constraints)
-    ty = col.type.with_notnull(notnull)
-    decl = f"{quote(col.name)} {ty.sqlite_decl}{_sqlite_default(col.default, ty, dc.ctx)}"
-    if notnull:
-        if col.default is None:
-            count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
-            if count:
-                raise EngineError(sc.NULL_INTO_NOT_NULL, near=col.name)
-            decl += " DEFAULT NULL"
-        decl += f" CONSTRAINT {quote('n_' + col.name)} NOT NULL"
-    dc.conn.execute(f"ALTER TABLE {quote(info.name)} ADD COLUMN {decl}")
-    colno = len(info.columns) + 1
-    cat.insert_columns(dc.conn, info.tabid, [(col.name, ty)], first_colno=colno)
-    d = _default_row(col.default, ty, dc.ctx)
-    if d is not None:
-        new = ColumnInfo(col.name, colno, ty, d[0], d[1])
-        _write_defaults(dc, info.tabid, [new])
-    dc.conn.execute("UPDATE systables SET ncols = ncols + 1 WHERE tabid = ?", (info.tabid,))
-    for cons in col.constraints:
-        if cons.kind in ("P", "U"):
-            cons.columns = [col.name]
-            _add_constraint(dc, dc.resolve(info.name, None, None, 0), cons)
-
-
-def _drop_column(dc: DdlContext, info: TableInfo, name: str) -> None:
-    col = info.by_name.get(name)
-    if col is None:
-        raise EngineError(sc.NO_COLUMN, near=name)
-    if len(info.columns) == 1:
-        raise not_implemented("dropping the only column")
-    for idx, cols in list(info.unique_indexes.items()):
-        if name in cols:
-            dc.conn.execute(f"DROP INDEX {quote(idx)}")
-            dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (idx,))
-            dc.conn.execute("DELETE FROM sysconstraints WHERE idxname = ?", (idx,))
-    for (idxname,) in dc.conn.execute(
-        "SELECT idxname FROM sysindexes WHERE tabid = ? AND (" + " OR ".join(
-            f"ABS(part{i}) = ?" for i in range(1, 17)) + ")",
-        (info.tabid, *([col.colno] * 16)),
-    ).fetchall():
-        dc.conn.execute(f"DROP INDEX {quote(idxname)}")
-        dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (idxname,))
-    try:
-        dc.conn.execute(f"ALTER TABLE {quote(info.name)} DROP COLUMN {quote(name)}")
-    except sqlite3.OperationalError as e:
-        raise not_implemented(f"dropping column {name}: {e}") from None
-    dc.conn.execute("DELETE FROM syscolumns WHERE tabid = ? AND colno = ?",
-                    (info.tabid, col.colno))
-    dc.conn.execute("DELETE FROM sysdefaults WHERE tabid = ? AND colno = ?",
-                    (info.tabid, col.colno))
-    dc.conn.execute("UPDATE syscolumns SET colno = colno - 1 WHERE tabid = ? AND colno > ?",
-                    (info.tabid, col.colno))
-    dc.conn.execute("UPDATE sysdefaults SET colno = colno - 1 WHERE tabid = ? AND colno > ?",
-                    (info.tabid, col.colno))
-    dc.conn.execute("UPDATE systables SET ncols = ncols - 1 WHERE tabid = ?", (info.tabid,))
-
-
-def _add_constraint(dc: DdlContext, info: TableInfo, cons: ConstraintSpec) -> None:
-    if cons.kind not in ("P", "U"):
-        raise not_implemented("ALTER TABLE ADD CONSTRAINT of this kind")
-    for c in cons.columns:
-        if c not in info.by_name:
-            raise EngineError(sc.NO_COLUMN, near=c)
-    cid = _next_constrid(dc.conn)
-    cname = cons.name or f"u{info.tabid}_{cid}"
-    idx = f" {info.tabid}_{cid}"
-    _create_index(dc, info, idx, [(c, False) for c in cons.columns], True, False)
-    dc.conn.execute(
-        "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname) "
-        "VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, dc.user, info.tabid, cons.kind, idx))
-
-
-def _alter_constraints(dc: DdlContext, info: TableInfo, spec: AlterTable) -> None:
-    for cons in spec.add_constraints:
-        _add_constraint(dc, info, cons)
-    for name in spec.drop_constraints:
-        row = dc.conn.execute("SELECT idxname, constrtype FROM sysconstraints WHERE "
-                              "constrname = ? AND tabid = ?", (name, info.tabid)).fetchone()
-        if row is None:
-            raise EngineError(sc.NO_INDEX, near=name)
-        if row[1] not in ("P", "U"):
-            raise not_implemented("dropping a CHECK or referential constraint")
-        dc.conn.execute(f"DROP INDEX {quote(row[0])}")
-        dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (row[0],))
-        dc.conn.execute("DELETE FROM sysconstraints WHERE constrname = ?", (name,))
-
-
-def rename(dc: DdlContext, spec: Rename) -> None:
-    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
-    if info.kind != "T" or info.temp:
-        raise not_implemented("RENAME on this table")
-    if spec.kind == "TABLE":
-        if _exists(dc, spec.new_name):
-            raise EngineError(sc.TABLE_EXISTS, near=spec.new_name)
-        dc.conn.execute(f"ALTER TABLE {quote(info.name)} RENAME TO {quote(spec.new_name)}")
-        dc.conn.execute("UPDATE systables SET tabname = ? WHERE tabid = ?",
-                        (spec.new_name, info.tabid))
-        return
-    assert spec.column is not None
-    if spec.column not in info.by_name:
-        raise EngineError(sc.NO_COLUMN, near=spec.column)
-    if spec.new_name in info.by_name:
-        raise EngineError(sc.COLUMN_EXISTS, near=spec.new_name)
-    dc.conn.execute(f"ALTER TABLE {quote(info.name)} RENAME COLUMN {quote(spec.column)} TO "
-                    f"{quote(spec.new_name)}")
-    dc.conn.execute("UPDATE syscolumns SET colname = ? WHERE tabid = ? AND colname = ?",
-                    (spec.new_name, info.tabid, spec.column))
 
 
 def create_routine(dc: DdlContext, routine: Routine) -> None:

@@ -80,6 +80,12 @@ class IfxCollection(exp.Expression):
     arg_types: t.ClassVar[dict[str, bool]] = {"this": True, "expressions": False}
 
 
+class IfxSequenceRef(exp.Expression):
+    """seq.NEXTVAL / seq.CURRVAL: ``this`` the sequence name, meta['nextval'] which."""
+
+    arg_types: t.ClassVar[dict[str, bool]] = {"this": True}
+
+
 def ifx_type_node(ty: IfxType, serial_start: int | None = None) -> exp.DataType:
     """A DataType node carrying an IfxType (USERDEFINED, so sqlglot leaves it alone)."""
     node = exp.DataType(this=exp.DType.USERDEFINED, kind=ty.sql())
@@ -108,7 +114,10 @@ class IfxTokenizer(tokens.Tokenizer):
     # Without DELIMIDENT Informix has no delimited identifiers; sqlglot needs some delimiter,
     # so it gets a control character no statement contains.
     IDENTIFIERS: t.ClassVar[list[str | tuple[str, str]]] = ["\x1f"]
-    STRING_ESCAPES: t.ClassVar[list[str]] = ["'"]
+    # A quote is escaped by doubling it, in either kind of string: 'it''s', "a""b". (sqlglot
+    # treats a doubled *other* quote, as in 'say ""', as two characters: it only unescapes a
+    # quote that doubles its own delimiter.)
+    STRING_ESCAPES: t.ClassVar[list[str]] = ["'", '"']
     NESTED_COMMENTS = False
     COMMENTS: t.ClassVar[list[str | tuple[str, str]]] = ["--", ("/*", "*/"), ("{", "}")]
     KEYWORDS: t.ClassVar[dict[str, TokenType]] = {
@@ -502,7 +511,7 @@ class IfxExprParser(parser.Parser):
             self._advance(2)
             table = super()._parse_table_parts(schema, is_db_reference, wildcard)
             if isinstance(table, exp.Table):
-                table.set("db", exp.to_identifier(owner))
+                table.set("db", exp.to_identifier(owner, quoted=True))
         else:
             table = super()._parse_table_parts(schema, is_db_reference, wildcard)
         if database is not None and isinstance(table, exp.Table):
@@ -563,6 +572,28 @@ class IfxExprParser(parser.Parser):
                 self.raise_error("Expected }")
         return IfxCollection(this=word, expressions=items)
 
+    def _parse_outer_group(self, alias_tokens: t.Collection[TokenType] | None) -> exp.Join:
+        """``OUTER (b, c [, OUTER d])``: the tables in parentheses are joined among themselves
+        (d again outer) and the group is outer to the rest of the FROM list; the WHERE
+        conditions are placed by the translator (convert_outer_joins)."""
+        first = self._parse_table(alias_tokens=alias_tokens)
+        if not isinstance(first, exp.Table):
+            self.raise_error("Expected a table")
+            raise AssertionError
+        inner: list[exp.Join] = []
+        while self._match(TokenType.COMMA):
+            outer = bool(self._match(TokenType.OUTER))
+            table = self._parse_table(alias_tokens=alias_tokens)
+            join = exp.Join(this=table, side="LEFT") if outer else exp.Join(this=table)
+            join.meta["ifx_member"] = True
+            inner.append(join)
+        self._match_r_paren()
+        first.set("joins", inner)
+        join = exp.Join(this=exp.Subquery(this=first), side="LEFT")
+        join.meta["ifx_outer"] = True
+        join.meta["ifx_group"] = True
+        return join
+
     def _parse_join(
         self,
         skip_join_token: bool = False,
@@ -576,10 +607,8 @@ class IfxExprParser(parser.Parser):
             and self._next.token_type == TokenType.OUTER
         ):
             self._advance(2)
-            if self._match(TokenType.L_PAREN, advance=False):
-                from .errors import not_implemented
-
-                raise not_implemented("OUTER (table list)")
+            if self._match(TokenType.L_PAREN):
+                return self._parse_outer_group(alias_tokens)
             table = self._parse_table(alias_tokens=alias_tokens)
             join = exp.Join(this=table, side="LEFT")
             join.meta["ifx_outer"] = True

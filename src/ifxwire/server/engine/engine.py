@@ -35,6 +35,7 @@ from . import catalog as cat
 from . import sqlcodes as sc
 from .errors import EngineError
 from .functions import FunctionSlot, FunctionState, register
+from .objects import SequenceCounters
 from .values import DEFAULT_CTX, date_number
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ class Engine:
         *,
         server_name: str = "informix",
         version: str = "IBM Informix Dynamic Server Version 14.10.FC9",
+        statement_timeout: float | None = None,
+        max_statement_bytes: int | None = None,
     ) -> None:
         self._own_dir = data_dir is None
         self.data_dir = tempfile.mkdtemp(prefix="ifxwire-") if data_dir is None else os.fspath(
@@ -72,6 +75,10 @@ class Engine:
         os.makedirs(self.data_dir, exist_ok=True)
         self.server_name = server_name
         self.version = version
+        #: Seconds one request may spend in the engine before -213 (None: no limit).
+        self.statement_timeout = statement_timeout
+        #: Bytes of SQL text a statement may have before -460 (None: no limit).
+        self.max_statement_bytes = max_statement_bytes
         self.lock = threading.RLock()
         self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
         self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()
@@ -79,6 +86,7 @@ class Engine:
         self._idle: OrderedDict[int, tuple[str, sqlite3.Connection, FunctionSlot]] = OrderedDict()
         self._idle_seq = 0
         self._next_session = 1
+        self.sequences = SequenceCounters()
         self._closed = False
         if not os.path.exists(self.path("sysmaster")):
             self._create_file("sysmaster", logged=True, buffered=False, ansi=False,
@@ -103,6 +111,11 @@ class Engine:
         conn.execute("PRAGMA case_sensitive_like = ON")
         return conn
 
+    def readonly_uri(self, name: str) -> str:
+        """A database file as a read-only SQLite URI (for cross-database reads)."""
+        return "file:" + urllib.request.pathname2url(os.path.abspath(self.path(name))) + (
+            "?mode=ro")
+
     def sysmaster_uri(self) -> str:
         """sysmaster as every session attaches it: read-only.
 
@@ -125,7 +138,7 @@ class Engine:
                     return conn, slot
         conn = self.connect(name)
         try:
-            slot = register(conn, state)
+            slot = register(conn, state, budget=self.statement_timeout is not None)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
         except BaseException:
@@ -227,7 +240,8 @@ class Engine:
                 raise EngineError(sc.DB_IN_USE, near=name)
             for conn in self._take_idle(name):
                 conn.close()  # under the lock: the files go next, no session may open them
-            for suffix in ("", "-wal", "-shm"):
+            self.sequences.forget(self.path(name))
+            for suffix in ("", "-wal", "-shm", "-seq"):
                 p = self.path(name) + suffix
                 if os.path.exists(p):
                     os.remove(p)

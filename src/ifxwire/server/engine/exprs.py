@@ -32,6 +32,7 @@ from .dialect import (
     IfxDateTimeLit,
     IfxExtend,
     IfxIntervalLit,
+    IfxSequenceRef,
     IfxToday,
     IfxUser,
 )
@@ -43,6 +44,7 @@ U = TimeUnit
 UNKNOWN = IfxType(-1)
 NULLTYPE = IfxType(T.CHAR, size=1)
 COUNT_TYPE = it.decimal(15, 0)  # [guess] COUNT(*) describes as DECIMAL (peer 3.1); p=15 assumed
+MONEY32 = IfxType(T.MONEY, prec=32, scale=FLOATING)
 LIKE_ESCAPE = "\\"  # Informix: backslash is LIKE/MATCHES' default escape character
 
 
@@ -183,6 +185,51 @@ def literal_type(node: exp.Literal) -> tuple[object, IfxType]:
     return n, it.decimal(len(text.lstrip("-")), 0)
 
 
+def common_type(results: list[exp.Expr]) -> IfxType:
+    """The type of a CASE, NVL, NVL2, DECODE or COALESCE, from all its result branches (NULL
+    branches aside), as Informix types it: strings take the longest length and become varying
+    if any branch varies; numbers take the widest of their kinds (FLOAT over DECIMAL over the
+    integers; a DECIMAL keeps the most integer digits and the largest scale); DATE with
+    DATETIME widens to a DATETIME covering both. Other mixtures keep the first branch's type,
+    and the other branches are converted to it."""
+    known = [ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1]
+    if not known:
+        return NULLTYPE
+    first = known[0]
+    if len(known) == 1:
+        return first
+    codes = {t.code for t in known}
+    if all(t.is_string for t in known):
+        if T.TEXT in codes:
+            return first
+        size = max(t.size for t in known)
+        if T.LVARCHAR in codes or (size > 255 and codes - it.CHAR_CODES):
+            return IfxType(T.LVARCHAR, size=min(size, 32739))
+        if codes & {T.VARCHAR, T.NVARCHAR}:
+            return IfxType(T.NVARCHAR if codes <= {T.NCHAR, T.NVARCHAR} else T.VARCHAR,
+                           size=size)
+        return IfxType(T.NCHAR if codes == {T.NCHAR} else T.CHAR, size=size)
+    if all(t.is_numeric for t in known):
+        if codes & it.FLOAT_CODES:
+            return it.SMALLFLOAT if codes == {T.SMALLFLOAT} else it.FLOAT
+        if codes & it.DECIMAL_CODES:
+            shapes = [dec_shape(t) for t in known]
+            code = T.MONEY if codes == {T.MONEY} else T.DECIMAL
+            if any(s == FLOATING for _, s in shapes):
+                return IfxType(code, prec=min(32, max(p for p, _ in shapes)), scale=FLOATING)
+            scale = max(s for _, s in shapes)
+            digits = max(p - s for p, s in shapes)
+            return IfxType(code, prec=min(32, digits + scale), scale=scale)
+        return max(known, key=lambda t: (it.INT_RANGE[t.code][1], t.code == T.BIGINT))
+    if codes <= {T.DATE, T.DATETIME}:
+        if codes == {T.DATE}:
+            return first
+        start = min(t.start if t.code == T.DATETIME else U.YEAR for t in known)
+        end = max(t.end if t.code == T.DATETIME else U.DAY for t in known)
+        return it.datetime_type(start, end)
+    return first
+
+
 class ExprTranslator:
     """Rewrites one scope's expressions; the statement compiler supplies column lookup."""
 
@@ -200,7 +247,7 @@ class ExprTranslator:
             return handler(self, node)
         if isinstance(node, (exp.Subquery, exp.Select, exp.SetOperation)):
             return typed(node, self.subquery_type(node))
-        if isinstance(node, exp.Func):
+        if isinstance(node, (exp.Func, exp.Window)):
             return self.function(node)
         if isinstance(node, (IfxCollection,)):
             raise not_implemented("collection expressions")
@@ -400,12 +447,13 @@ class ExprTranslator:
             from .temporal import temporal_arith
 
             return temporal_arith(self, op, left, right, node)
+        # A string operand is a number; next to MONEY it may be written as money ('$1.50').
         if lt.is_string:
-            left = self.convert(left, it.DECIMAL32)
-            lt = it.DECIMAL32
+            lt = MONEY32 if rt.code == T.MONEY else it.DECIMAL32
+            left = self.convert(left, lt)
         if rt.is_string:
-            right = self.convert(right, it.DECIMAL32)
-            rt = it.DECIMAL32
+            rt = MONEY32 if lt.code == T.MONEY else it.DECIMAL32
+            right = self.convert(right, rt)
         if not (lt.is_numeric or lt == NULLTYPE) or not (rt.is_numeric or rt == NULLTYPE):
             raise EngineError(sc.NO_CONVERSION)
         if op == "/" or lt.is_decimal or rt.is_decimal:
@@ -558,8 +606,7 @@ class ExprTranslator:
         if default is not None:
             default = self.tx(default)
             results.append(default)
-        rtype = next((ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1),
-                     NULLTYPE)
+        rtype = common_type(results)
         for when in node.args.get("ifs") or []:
             when.set("true", self.unify(when.args["true"], rtype))
         if default is not None:
@@ -607,6 +654,33 @@ class ExprTranslator:
         t = node.meta["ifx"]
         return typed(func("ifx_current", keylit(t)), t)
 
+    def bracket(self, node: exp.Bracket) -> exp.Expr:
+        """The substring operator ``col[m,n]``: characters m to n."""
+        bounds = node.expressions
+        if not 1 <= len(bounds) <= 2:
+            raise EngineError(sc.SYNTAX)
+        inner = self.tx(node.this)
+        t = ty(inner)
+        if not t.is_string:
+            raise EngineError(sc.NO_CONVERSION)
+        first = self.convert(self.tx(bounds[0]), it.INTEGER)
+        last = self.convert(self.tx(bounds[-1]), it.INTEGER)
+        length: exp.Expr = exp.Add(this=exp.Sub(this=last, expression=first),
+                                   expression=exp.Literal.number(1))
+        size = 255
+        if self.is_const(first) and self.is_const(last):
+            size = int(last.meta["const"]) - int(first.meta["const"]) + 1
+            if size < 1 or int(first.meta["const"]) < 1:
+                raise EngineError(sc.SYNTAX)
+            length = exp.Literal.number(size)
+        out = func("SUBSTR", inner, first, length)
+        return typed(out, IfxType(T.CHAR if t.is_char else T.VARCHAR, size=min(size, 255))
+                     if t.code != T.LVARCHAR else t.nullable())
+
+    def sequence(self, node: IfxSequenceRef) -> exp.Expr:
+        return typed(func("ifx_seq", exp.Literal.string(str(node.this)),
+                          exp.Literal.number(1 if node.meta.get("nextval") else 0)), it.INT8)
+
     def user(self, node: exp.Expr) -> exp.Expr:
         return typed(func("ifx_user"), it.char(32))
 
@@ -637,7 +711,7 @@ class ExprTranslator:
             raise EngineError(sc.NO_CONVERSION)
         return self.convert(inner, target, truncate=False)
 
-    def function(self, node: exp.Func) -> exp.Expr:
+    def function(self, node: exp.Func | exp.Window) -> exp.Expr:
         from .functions_sql import translate_function
 
         return translate_function(self, node)
@@ -678,6 +752,9 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxToday: ExprTranslator.today,
     IfxCurrent: ExprTranslator.current,
     IfxUser: ExprTranslator.user,
+    IfxSequenceRef: ExprTranslator.sequence,
+    exp.Bracket: ExprTranslator.bracket,
+    exp.Mod: ExprTranslator.function,
     IfxDateTimeLit: ExprTranslator.dt_literal,
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,

@@ -15,6 +15,7 @@ import math
 import re
 import sqlite3
 import statistics
+import time
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
@@ -50,6 +51,14 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.serial_used: dict[str, int] = {}
+        #: time.monotonic() past which the running request is interrupted (-213), or None.
+        self.deadline: float | None = None
+        # NEXTVAL/CURRVAL: (sequence name, nextval?) -> value; the session provides it.
+        self.sequence_value: Callable[[str, bool], int] = _no_sequences
+
+
+def _no_sequences(name: str, nextval: bool) -> int:
+    raise EngineError(sc.NO_DB_SELECTED)
 
 
 # --- IFXDEC collation ---------------------------------------------------------------------------
@@ -224,6 +233,10 @@ class DecSum:
         d = _dec(v)
         self.total = d if self.total is None else WIDE.add(self.total, d)
 
+    def inverse(self, v: object) -> None:
+        if v is not None and self.total is not None:
+            self.total = WIDE.subtract(self.total, _dec(v))
+
     def finalize(self) -> object:
         if self.total is None:
             return None
@@ -242,6 +255,11 @@ class DecAvg(DecSum):
             self.n += 1
         super().step(v)
 
+    def inverse(self, v: object) -> None:
+        if v is not None:
+            self.n -= 1
+        super().inverse(v)
+
     def finalize(self) -> object:
         if self.total is None or not self.n:
             return None
@@ -257,6 +275,10 @@ class IvAvg:
         if v is not None:
             self.items.append(int(v))  # type: ignore[call-overload]
 
+    def inverse(self, v: object) -> None:
+        if v is not None:
+            self.items.remove(int(v))  # type: ignore[call-overload]
+
     def finalize(self) -> object:
         if not self.items:
             return None
@@ -271,6 +293,10 @@ class FloatStat:
     def step(self, v: object) -> None:
         if v is not None:
             self.items.append(_float(v))
+
+    def inverse(self, v: object) -> None:
+        if v is not None:
+            self.items.remove(_float(v))
 
     def finalize(self) -> object:
         if len(self.items) < 2:
@@ -419,6 +445,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return state.dbname
         if option == "dbhostname":
             return state.hostname
+        if option == "dbservername":
+            return state.server_name
         if option in ("version", "onedb"):
             part = (args[0] if args else "full").lower()
             return version_part(state.version, part)
@@ -541,6 +569,29 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         state.serial_used[kind] = value
         return value
 
+    def ifx_chr(code: object) -> object:
+        """CHR(n): the character of code point n, 0 through 255 (NUL included)."""
+        if code is None:
+            return None
+        if not isinstance(code, int) or not 0 <= code <= 255:
+            raise EngineError(sc.BAD_FUNCTION_ARG, near="chr")
+        return chr(code)
+    def ifx_seq(name: str, nextval: int) -> object:
+        return slot.state.sequence_value(name, bool(nextval))
+
+    def ifx_fn(name: str, *args: object) -> object:
+        from .builtins import call
+
+        return call(name, *args)
+
+    def ifx_hex(v: object) -> object:
+        if v is None:
+            return None
+        n = int(v)  # type: ignore[call-overload]
+        if -(2**31) <= n < 2**31:
+            return f"0x{n & 0xFFFFFFFF:08X}"
+        return f"0x{n & 0xFFFFFFFFFFFFFFFF:016X}"
+
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
@@ -573,6 +624,10 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_to_date": (3, ifx_to_date, True),
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
+        "ifx_chr": (1, ifx_chr, True),
+        "ifx_hex": (1, ifx_hex, True),
+        "ifx_fn": (-1, ifx_fn, True),
+        "ifx_seq": (2, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
     }
 
@@ -609,10 +664,23 @@ class FunctionSlot:
         self.state = state
 
 
-def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
+#: SQLite VM instructions between two looks at the statement deadline (a few milliseconds of
+#: work: each look takes the GIL, which a busy server must not be asked for too often).
+BUDGET_STEPS = 500_000
+
+
+def register(conn: sqlite3.Connection, state: FunctionState, budget: bool = False
+             ) -> FunctionSlot:
     """Install functions, aggregates and the IFXDEC collation on ``conn``; the returned slot
-    says which session they serve."""
+    says which session they serve. With ``budget`` a progress handler interrupts a statement
+    once its session's deadline has passed (sqlite3 then raises "interrupted")."""
     slot = FunctionSlot(state)
+    if budget:
+        def over_budget() -> int:
+            deadline = slot.state.deadline
+            return 1 if deadline is not None and time.monotonic() > deadline else 0
+
+        conn.set_progress_handler(over_budget, BUDGET_STEPS)
 
     def wrap(fn: Callable[..., object]) -> Callable[..., object]:
         def inner(*args: Any) -> object:
@@ -641,11 +709,21 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
 
             def finalize(self) -> object:
                 return wrap(self.inner.finalize)()
+
+            def value(self) -> object:
+                return wrap(self.inner.finalize)()
+
+            def inverse(self, *args: Any) -> None:
+                wrap(self.inner.inverse)(*args)
         return Wrapped
 
-    conn.create_aggregate("ifx_dsum", 1, agg(DecSum))
-    conn.create_aggregate("ifx_davg", 1, agg(DecAvg))
-    conn.create_aggregate("ifx_ivavg", 1, agg(IvAvg))
-    conn.create_aggregate("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
-    conn.create_aggregate("ifx_variance", 1, agg(lambda: FloatStat("variance")))
+    # Window functions too (SUM(x) OVER (…)): SQLite calls ``inverse`` as rows leave the
+    # frame and ``value`` for each row's result.
+    # (Python 3.11+; on 3.10 they are plain aggregates and such a window is -999.)
+    make = getattr(conn, "create_window_function", conn.create_aggregate)
+    make("ifx_dsum", 1, agg(DecSum))
+    make("ifx_davg", 1, agg(DecAvg))
+    make("ifx_ivavg", 1, agg(IvAvg))
+    make("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
+    make("ifx_variance", 1, agg(lambda: FloatStat("variance")))
     return slot

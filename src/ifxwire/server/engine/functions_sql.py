@@ -12,13 +12,14 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from ...protocol.codes import TimeUnit, TypeCode
+from . import builtins
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from .errors import EngineError, not_implemented
 from .exprs import (
     COUNT_TYPE,
-    UNKNOWN,
     ExprTranslator,
+    common_type,
     func,
     keylit,
     storage_kind,
@@ -37,6 +38,7 @@ DBINFO_TYPES: dict[str, IfxType] = {
     "sessionid": it.INTEGER,
     "dbname": it.varchar(128),
     "dbhostname": it.varchar(128),
+    "dbservername": it.varchar(128),
     "version": it.varchar(128),
     "serial8": it.INT8,
     "bigserial": it.BIGINT,
@@ -126,9 +128,32 @@ def _args(tx: ExprTranslator, node: exp.Expr) -> list[exp.Expr]:
     return [tx.tx(a) for a in node.expressions]
 
 
+def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+    """A function of builtins.FUNCTIONS: arguments converted to its parameter types."""
+    name = str(node.this).upper()
+    params, result, _ = builtins.FUNCTIONS[name]
+    args = list(node.expressions)
+    if not (len(params) - (name in builtins.OPTIONAL_LAST) <= len(args) <= len(params)):
+        raise EngineError(sc.NO_ROUTINE, near=name.lower())
+    new = []
+    for arg, ptype in zip(args, params, strict=False):
+        value = tx.tx(arg)
+        if ptype is not None:
+            if ptype.code == T.DATE and ty(value).code == T.DATETIME and result.code == T.DATE:
+                raise not_implemented(f"{name} of a DATETIME")
+            if ptype.code == T.DATE and ty(value).code == T.DATETIME:
+                value = tx.convert(value, it.DATE, truncate=False)
+            else:
+                value = tx.convert(value, ptype, truncate=False)
+        new.append(value)
+    return typed(func("ifx_fn", exp.Literal.string(name), *new), result)
+
+
 def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     name = str(node.this).upper()
     handler = _ANON.get(name)
+    if handler is None and name in builtins.FUNCTIONS:
+        return _builtin(tx, node)
     if handler is None:
         expanded = tx.routine(str(node.this).lower(), list(node.expressions))
         if expanded is None:
@@ -206,9 +231,9 @@ def _nvl2(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     args = _args(tx, node)
     if len(args) != 3:
         raise EngineError(sc.NO_ROUTINE, near="nvl2")
-    rtype = ty(args[1])
+    rtype = common_type(args[1:])
     case = exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(this=args[0], expression=exp.Null())),
-                                true=args[1])], default=tx.unify(args[2], rtype))
+                                true=tx.unify(args[1], rtype))], default=tx.unify(args[2], rtype))
     return typed(case, rtype.nullable())
 
 
@@ -222,6 +247,10 @@ def _schema_fn(result: IfxType, name: str) -> Callable[[ExprTranslator, exp.Anon
 
 _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "MDY": _mdy,
+    "SITENAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string("dbservername")),
+                                       it.varchar(128)),
+    "DBSERVERNAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string(
+        "dbservername")), it.varchar(128)),
     "WEEKDAY": _weekday,
     "DBINFO": _dbinfo,
     "TO_DATE": _to_date,
@@ -247,7 +276,7 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
 }
 
 
-def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
+def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:
     """Type and rewrite one function call."""
     if isinstance(node, exp.Anonymous):
         return _anonymous(tx, node)
@@ -260,11 +289,9 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
             return _aggregate(tx, node, kind)
     if isinstance(node, exp.Coalesce):
         first = tx.tx(_arg(node))
-        rtype = ty(first)
         rest = [tx.tx(e) for e in node.expressions]
-        if rtype.code == -1 and rest:
-            rtype = ty(rest[0])
-        node.set("this", first)
+        rtype = common_type([first, *rest])
+        node.set("this", tx.unify(first, rtype))
         node.set("expressions", [tx.unify(e, rtype) for e in rest])
         return typed(node, rtype.nullable())
     if isinstance(node, exp.DecodeCase):
@@ -333,6 +360,8 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
         return typed(node, t.nullable() if isinstance(node, exp.Abs) else it.INTEGER)
     if isinstance(node, (exp.Round, exp.Trunc)):
         inner = tx.tx(_arg(node))
+        if ty(inner).code in (T.DATE, T.DATETIME):
+            raise not_implemented(f"{node.sql_name()} of a date or datetime")
         places = node.args.get("decimals")
         digits = tx.convert(tx.tx(places), it.INTEGER) if isinstance(places, exp.Expr) else (
             exp.Literal.number(0))
@@ -385,10 +414,17 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
         if isinstance(fmt, exp.Expr):
             args.append(tx.tx(fmt))
         return _to_char(tx, node, args)
-    if isinstance(node, (exp.Hex, exp.Ascii)):
-        inner = tx.tx(_arg(node))
-        name = "HEX" if isinstance(node, exp.Hex) else "UNICODE"
-        return typed(func(name, inner), it.varchar(255) if name == "HEX" else it.INTEGER)
+    if isinstance(node, exp.Chr):
+        if len(node.expressions) != 1:
+            raise EngineError(sc.NO_ROUTINE, near="chr")
+        code = tx.convert(tx.tx(node.expressions[0]), it.INTEGER)
+        # VARCHAR(1) per the Informix manual; 128-255 take two bytes in a UTF-8 code set.
+        size = 2 if tx.ctx.encoding == "utf-8" else 1
+        return typed(func("ifx_chr", code), it.varchar(size))
+    if isinstance(node, exp.Hex):
+        return _hex(tx, tx.tx(_arg(node)))
+    if isinstance(node, exp.Ascii):
+        return typed(func("UNICODE", tx.tx(_arg(node))), it.INTEGER)
     if isinstance(node, (exp.Stddev, exp.Variance)):
         inner = tx.tx(_arg(node))
         name = "stdev" if isinstance(node, exp.Stddev) else "variance"
@@ -400,7 +436,30 @@ def translate_function(tx: ExprTranslator, node: exp.Func) -> exp.Expr:
     if isinstance(node, exp.CurrentTimestamp):
         t = it.datetime_type(U.YEAR, U.FRACTION3)
         return typed(func("ifx_current", keylit(t)), t)
+    # sqlglot has its own node for some functions Informix has under the same name (NVL2,
+    # ASIN, …): as an anonymous call, in argument order, they reach the handlers above.
+    name = node.sql_name().upper()
+    if name in _ANON or name in builtins.FUNCTIONS:
+        args = [v for k in node.arg_types for v in _flat(node.args.get(k))]
+        return _anonymous(tx, exp.Anonymous(this=name, expressions=args))
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())
+
+
+def _flat(value: object) -> list[exp.Expr]:
+    if isinstance(value, exp.Expr):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, exp.Expr)]
+    return []
+
+
+def _hex(tx: ExprTranslator, arg: exp.Expr) -> exp.Expr:
+    """HEX(n): the two's-complement hexadecimal form of an integer, '0x' and 8 digits (16 for
+    a value beyond INTEGER), as Informix prints it: HEX(255) is 0x000000FF."""
+    t = ty(arg)
+    wide = t.code in (T.INT8, T.SERIAL8, T.BIGINT, T.BIGSERIAL) or t.is_decimal
+    arg = tx.convert(arg, it.BIGINT if wide or not t.is_integer else it.INTEGER)
+    return typed(func("ifx_hex", arg), it.char(18))
 
 
 def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
@@ -424,9 +483,7 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
         results.append(res)
         ifs.append(exp.If(this=cond, true=res))
     d = tx.tx(default) if default is not None else None
-    rtype = next((ty(r) for r in results if not r.meta.get("null")), UNKNOWN)
-    if rtype.code == -1 and d is not None:
-        rtype = ty(d)
+    rtype = common_type(results + ([d] if d is not None else []))
     for i, res in enumerate(results):
         ifs[i].set("true", tx.unify(res, rtype))
     case = exp.Case(ifs=ifs, default=tx.unify(d, rtype) if d is not None else None)
@@ -434,9 +491,17 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
 
 
 def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
+    """An OLAP function: ROW_NUMBER/RANK/DENSE_RANK or an aggregate OVER (PARTITION BY …
+    ORDER BY … [frame]). The aggregates are the same (window-capable) SQLite functions as
+    without OVER; one typed DECIMAL by a cast keeps the cast outside the OVER."""
     inner = node.this
     new = tx.tx(inner) if isinstance(inner, exp.Expr) else inner
-    node.set("this", new)
+    outer_cast = isinstance(new, exp.Cast)
+    if outer_cast:
+        assert isinstance(new, exp.Cast)
+        node.set("this", new.this)
+    else:
+        node.set("this", new)
     parts = node.args.get("partition_by") or []
     node.set("partition_by", [tx.tx(p) for p in parts])
     order = node.args.get("order")
@@ -444,6 +509,8 @@ def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
         for o in order.expressions:
             o.set("this", tx.tx(o.this))
     t = ty(new) if isinstance(new, exp.Expr) else it.INTEGER
+    if outer_cast:
+        return typed(exp.Cast(this=node, to=exp.DataType.build("TEXT")), t)
     return typed(node, t)
 
 

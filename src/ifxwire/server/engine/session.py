@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
 from ...protocol.columns import ColumnDesc
+from . import access, alter, ddl, objects
 from . import batch as _batch
 from . import catalog as cat
-from . import ddl
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -124,6 +124,11 @@ class EngineSession:
         self._exclusive = False
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
         self.temp_tables: dict[str, cat.TableInfo] = {}
+        self._currvals: dict[tuple[str, int], int] = {}
+        self._attached: dict[str, cat.Schema] = {}
+        self.role: str | None = None
+        self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
+        self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
         self._temp_serials: dict[tuple[str, str], int] = {}
         self._local_plans: dict[tuple[object, ...], Plan] = {}
         self._schema: cat.Schema | None = None
@@ -131,6 +136,7 @@ class EngineSession:
         self._sysmaster_schema: cat.Schema | None = None
         self.state = FunctionState(user, self._ctx())
         self.state.session_id = session_id
+        self.state.sequence_value = self.sequence_value
         self.state.version = engine.version
         self.state.server_name = engine.server_name
 
@@ -140,7 +146,9 @@ class EngineSession:
 
         dbdate = self.env.get("DBDATE") or "Y4MD-"
         encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
-        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding)
+        century = self.env.get("DBCENTURY") or "R"
+        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
+                                dbcentury=century)
 
     def _delimident(self) -> bool:
         v = self.env.get("DELIMIDENT")
@@ -172,11 +180,20 @@ class EngineSession:
                               message=f"cannot open database: {e}") from None
         try:
             meta = cat.meta(conn)
+            if name != "sysmaster":
+                cat.upgrade_catalog(conn)
         except sqlite3.Error as e:
             conn.close()  # not an ifxwire database file: never back into the pool
             self.engine.detach_session(name, self.session_id)
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
                               message=f"cannot open database: {e}") from None
+        level = access.database_level(conn, self.user, meta.get("owner", "informix"))
+        if level is None:
+            self.engine.checkin(name, conn, slot)
+            self.engine.detach_session(name, self.session_id)
+            raise EngineError(sc.NO_CONNECT)
+        self._db_level = level
+        self._privs = None
         self.conn = conn
         self._slot = slot
         self.database = name
@@ -212,6 +229,11 @@ class EngineSession:
             for cur in list(self._cursors):
                 cur.close()
             self._cursors.clear()
+            for db in list(self._attached):
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute(f"DETACH DATABASE {cat.quote('ifxdb_' + db)}")
+                self.engine.detach_session(db, self.session_id)
+            self._attached.clear()
             assert self.database is not None and self._slot is not None
             self.engine.checkin(self.database, self.conn, self._slot)
             self._slot = None
@@ -236,10 +258,54 @@ class EngineSession:
         if self._nodb is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
                                    uri=True)
-            register(conn, self.state)
+            register(conn, self.state, budget=self.engine.statement_timeout is not None)
             conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.sysmaster_uri(),))
             self._nodb = conn
         return self._nodb
+
+    def _db_path(self) -> str:
+        assert self.database is not None
+        return self.engine.path(self.database)
+
+    def sequence_value(self, name: str, nextval: bool) -> int:
+        """NEXTVAL / CURRVAL of a sequence of the current database (functions.py calls this
+        for each row)."""
+        seq = self.current_schema().sequences.get(name)
+        if seq is None:
+            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+        key = (self._incarnation, seq.tabid)
+        if not nextval:
+            value = self._currvals.get(key)
+            if value is None:
+                raise EngineError(sc.CURRVAL_UNDEFINED, near=name)
+            return value
+        value = self.engine.sequences.next(self._db_path(), seq)
+        self._currvals[key] = value
+        return value
+
+    def privileges(self) -> access.Privileges:
+        """The user's table privileges, read again when the schema (or a grant) changes."""
+        assert self.conn is not None
+        key = (self._incarnation, self._schema_version(), self.role)
+        if self._privs is None or self._privs[0] != key:
+            self._privs = (key, access.Privileges(self.conn, self.user, self.role))
+            owner = cat.meta(self.conn).get("owner", "informix")
+            self._db_level = access.database_level(self.conn, self.user, owner) or "C"
+        return self._privs[1]
+
+    def _check_privileges(self, plan: Plan) -> None:
+        if self._db_level == "D" or self.conn is None:
+            return
+        privs = self.privileges()
+        for part in plan.parts or [plan]:
+            target = part.table.name if part.table is not None else None
+            access.check_plan(privs, self.user, part.kind, list(part.tables) or (
+                [target] if target else []), target)
+
+    def sequence(self, name: str) -> cat.SequenceInfo | None:
+        if self.database is None:
+            return None
+        return self.current_schema().sequences.get(name)
 
     # ---- schema lookup (TableLookup for the compiler) --------------------------------------
     def _schema_version(self) -> int:
@@ -272,13 +338,40 @@ class EngineSession:
             if db != "sysmaster":
                 if not self.engine.exists(db):
                     raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db)
-                raise not_implemented("cross-database queries")
+                return self._lookup(self._other_database(db), name, owner, False)
             return self._lookup(self.sysmaster_schema(), name, owner, True)
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         if owner is None and name in self.temp_tables:
             return self.temp_tables[name]
         return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
+
+    def _other_database(self, db: str) -> cat.Schema:
+        """``db:table``: another database of this server, attached read-only to the session's
+        connection (so a write transaction here never locks it) until the database closes.
+        SQLite cannot attach inside a transaction: a first reference to a database there is
+        refused (-999); reading it once before BEGIN WORK attaches it."""
+        schema = self._attached.get(db)
+        if schema is not None:
+            return schema
+        if self.conn is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if self.conn.in_transaction:
+            raise not_implemented(f"a first reference to database {db} inside a transaction")
+        self.engine.attach_session(db, self.session_id, False)
+        alias = "ifxdb_" + db
+        try:
+            self.conn.execute(f"ATTACH DATABASE ? AS {cat.quote(alias)}",
+                              (self.engine.readonly_uri(db),))
+            schema = cat.load_schema(self.conn, alias)
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute(f"DETACH DATABASE {cat.quote(alias)}")
+            self.engine.detach_session(db, self.session_id)
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db,
+                              message=f"cannot open database {db}: {e}") from None
+        self._attached[db] = schema
+        return schema
 
     def routine(self, name: str) -> Routine | None:
         if self.database is None:
@@ -288,6 +381,15 @@ class EngineSession:
     def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
                 sysmaster: bool) -> cat.TableInfo:
         info = schema.tables.get(name)
+        if info is None and name in schema.synonyms:
+            syn = schema.synonyms[name]
+            if owner is None and not syn.public and syn.owner != self.user:
+                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+            if owner is not None and owner.lower() != syn.owner.lower():
+                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+            if syn.database is not None:
+                return self.resolve(syn.target, syn.target_owner, syn.database, 0)
+            return self._lookup(schema, syn.target, None, sysmaster)
         if info is None and sysmaster and name in cat.VIRTUAL_TABLES:
             return cat.TableInfo(name, 0, "informix", [], kind="X",
                                  virtual_sql=cat.VIRTUAL_TABLES[name])
@@ -296,28 +398,46 @@ class EngineSession:
         return info
 
     # ---- prepare ---------------------------------------------------------------------------
+    def arm(self) -> None:
+        """Start the time budget of one request (Engine.statement_timeout): compiling,
+        executing and each fetch batch are each allowed that long before -213."""
+        timeout = self.engine.statement_timeout
+        self.state.deadline = None if timeout is None else time.monotonic() + timeout
+
     def prepare(self, sql: str) -> Prepared:
+        limit = self.engine.max_statement_bytes
+        if limit is not None and len(sql) > limit // 4 and len(sql.encode(
+                self.state.ctx.encoding, "replace")) > limit:
+            raise EngineError(sc.STATEMENT_TOO_LONG, message=f"over {limit} bytes")
+        self.arm()
         ctx = self._ctx()
         self.state.ctx = ctx
         delim = self._delimident()
         if self.conn is not None:
             key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
-                                       delim, ctx.dbdate, sql)
+                                       delim, ctx.dbdate, ctx.dbcentury, sql)
         else:
-            key = (None, delim, ctx.dbdate, sql)
+            key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
-        plan = self._local_plans.get(key) if local else self.engine.cached_plan(key)
+        plan = self._local_plans.get(key)
+        if plan is None and not local:
+            plan = self.engine.cached_plan(key)
         if plan is None:
             try:
-                plan = Compiler(self, ctx, delim).compile(sql)
+                compiler = Compiler(self, ctx, delim)
+                compiler.deadline = self.state.deadline
+                plan = compiler.compile(sql)
             except EngineError:
                 raise
             except RecursionError:
-                raise EngineError(sc.SYNTAX, message="statement too deeply nested") from None
+                # A shape check_nesting/balance_chains did not foresee; Informix's answer to
+                # a statement its parser cannot hold.
+                raise EngineError(sc.PARSE_STACK, message="statement too deeply nested"
+                                  ) from None
             except Exception as e:
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {e!r}"
                                   ) from None
-            if local:
+            if local or plan.other_databases:
                 self._local_plans[key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
@@ -344,6 +464,7 @@ class EngineSession:
             self.in_transaction = True
 
     def execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        self.arm()
         try:
             return self._execute(stmt, params)
         except (EngineError, KeyboardInterrupt, SystemExit):
@@ -357,6 +478,7 @@ class EngineSession:
 
     def execute_batch(self, stmt: Prepared, rows: Sequence[Sequence[object]]) -> bool:
         """Run ``rows`` as one SQLite executemany, all or nothing (engine/batch.py)."""
+        self.arm()
         return _batch.execute_batch(self, stmt, rows)
 
     def _check_current(self, stmt: Prepared) -> None:
@@ -383,6 +505,7 @@ class EngineSession:
             return self._statement(plan.stmt)
         if self.database is None and plan.kind != "query":
             raise EngineError(sc.NO_DB_SELECTED)
+        self._check_privileges(plan)
         bound = self._bind(plan, params)
         self._start_statement()
         if plan.kind == "query":
@@ -390,14 +513,19 @@ class EngineSession:
             return ExecResult(n)
         if plan.kind == "select_into":
             return self._write(plan, lambda: self._select_into(plan, bound))
+        if plan.kind == "merge":
+            return self._write(plan, lambda: ExecResult(sum(
+                self._dml(part, bound).rowcount for part in plan.parts)))
         return self._write(plan, lambda: self._dml(plan, bound))
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
         plan = stmt.plan
         if plan.kind != "query":
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
+        self.arm()
         try:
             self._check_current(stmt)
+            self._check_privileges(plan)
             bound = self._bind(plan, params)
             self._start_statement()
             return self._rows(plan, bound)
@@ -422,6 +550,7 @@ class EngineSession:
         active = [(i, f) for i, f in enumerate(loaders) if f is not None]
         try:
             while True:
+                self.arm()
                 try:
                     batch = cur.fetchmany(256)
                 except sqlite3.Error as e:
@@ -587,6 +716,8 @@ class EngineSession:
             return self._lock_error(plan.kind, bool(self.lock_wait))
         if "integer overflow" in text:
             return EngineError(sc.DECIMAL_RANGE)
+        if text == "interrupted":
+            return EngineError(sc.INTERRUPTED, message="statement_timeout reached")
         return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
@@ -720,7 +851,10 @@ class EngineSession:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         self._start_statement()
-        if kind in ("update_statistics", "grant", "revoke", "execute_routine"):
+        if kind in ("update_statistics", "execute_routine"):
+            return ExecResult(0)
+        if kind == "set_role":
+            access.set_role(self, spec)  # type: ignore[arg-type]
             return ExecResult(0)
         if kind in ("lock_table", "unlock_table"):
             assert isinstance(spec, LockSpec)
@@ -729,20 +863,38 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
+        if self._db_level != "D":  # a DBA stays one for the session (checked at open)
+            self.privileges()  # refreshes the level after GRANT/REVOKE
+            access.check_ddl(self, self._db_level, kind, spec)
         dc = self._ddl_context()
         handlers = {
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
-            "alter_table": ddl.alter_table, "rename_table": ddl.rename,
-            "rename_column": ddl.rename, "create_routine": ddl.create_routine,
+            "alter_table": alter.alter_table, "rename_table": alter.rename,
+            "rename_column": alter.rename, "create_routine": ddl.create_routine,
             "drop_routine": ddl.drop_routine,
+            "create_sequence": objects.create_sequence,
+            "rename_sequence": objects.rename_sequence,
+            "alter_sequence": lambda dc, sp: objects.alter_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
+            "drop_sequence": lambda dc, sp: objects.drop_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
+            "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
+            "truncate": alter.truncate, "rename_index": alter.rename_index,
+            "set_constraints": alter.set_constraints,
+            "grant": access.grant, "revoke": access.grant,
+            "create_role": access.create_role, "drop_role": access.drop_role,
         }
         handler = handlers.get(kind)
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
             handler(dc, spec)  # type: ignore[operator]
+            # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's schema
+            # version, which keys the schema and plan caches: move it.
+            dc.conn.execute("CREATE TABLE _ifx_bump (x)")
+            dc.conn.execute("DROP TABLE _ifx_bump")
         except sqlite3.Error as e:
             raise self._map_error(e, Plan("ddl", 0)) from None
         if self.in_transaction:
@@ -782,6 +934,9 @@ class EngineSession:
 
             def routine(self, name: str) -> Routine | None:
                 return session.routine(name)
+
+            def sequence(self, name: str) -> cat.SequenceInfo | None:
+                return None
 
         compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)

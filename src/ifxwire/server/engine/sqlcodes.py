@@ -31,14 +31,40 @@ COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
 SERIAL_TWICE = -362  # [cat] "Can have only one column of type SERIAL."
 NO_ROUTINE = -674  # [cat] "Routine (%s) can not be resolved."
 ROUTINE_EXISTS = -673  # [cat] "Cannot create routine (%s): a routine with that name exists."
+STATEMENT_TOO_LONG = -460  # [doc] HCL JDBC -79864 "Statement length exceeds the maximum" is
+#   "the same as error -460 returned by the database server" (Server max_statement_bytes)
+PARSE_STACK = -762  # [cat] "Stack overflow occurred during statement parse." (nesting > 40)
+BAD_FUNCTION_ARG = -717  # [cat] "Invalid argument passed to system function(%s)." (CHR(256))
+TYPE_NOT_FOUND = -9628  # [cat] "Type (%s) not found."
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
 NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
+NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
+
+# --- privileges -----------------------------------------------------------------------------------
+NO_SELECT = -272  # [cat] "No SELECT permission."
+NO_UPDATE = -273  # [cat] "No UPDATE permission."
+NO_DELETE = -274  # [cat] "No DELETE permission."
+NO_INSERT = -275  # [cat] "No INSERT permission."
+NO_CONNECT = -387  # [cat] "No connect permission."
+NO_RESOURCE = -388  # [cat] "No resource permission."
+NO_DBA = -389  # [cat] "No DBA permission."
+
+# --- roles ----------------------------------------------------------------------------------------
+NO_ROLE = -19805  # [guess] role unknown, or not granted to the user (SET ROLE)
+ROLE_EXISTS = -19806  # [guess] CREATE ROLE of a name already a user or role
+
+# --- sequences ------------------------------------------------------------------------------------
+# [guess] for all three: the catalogue numbers sequence errors in the -83xx range; we did not
+# find the exact numbers, so these are our best reading and are listed to be checked.
+CURRVAL_UNDEFINED = -8315  # [guess] CURRVAL before any NEXTVAL of that sequence in the session
+SEQUENCE_EXHAUSTED = -8316  # [guess] NEXTVAL past MAXVALUE/MINVALUE of a NOCYCLE sequence
+SEQUENCE_OPTIONS = -8302  # [guess] contradictory CREATE/ALTER SEQUENCE options
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
@@ -96,6 +122,11 @@ SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a curs
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
+# --- server limits (server/defences.py; docs/SERVER.md "Limits") -------------------------------
+MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes)
+INTERRUPTED = -213  # [cat] "Statement interrupted by user." (statement_timeout)
+TOO_MANY_SESSIONS = -25571  # [doc] "Cannot create a user thread.": LIMITNUMSESSIONS reached
+
 # --- ISAM codes (second number of SQ_ERR) ---------------------------------------------------------
 ISAM_DUPLICATE = -100  # [cat] "ISAM error: duplicate value for a record with unique key."
 ISAM_LOCKED_RECORD = -107  # [cat] "ISAM error: record is locked." (NOT WAIT conflict)
@@ -105,6 +136,12 @@ ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n ex
 
 MESSAGES: dict[int, str] = {
     SYNTAX: "A syntax error has occurred.",
+    STATEMENT_TOO_LONG: "Statement length exceeds maximum.",
+    MEMORY: "Memory allocation failed during query processing.",
+    INTERRUPTED: "Statement interrupted by user.",
+    TOO_MANY_SESSIONS: "Cannot create a user thread.",
+    PARSE_STACK: "Stack overflow occurred during statement parse.",
+    BAD_FUNCTION_ARG: "Invalid argument passed to system function(%s).",
     NO_STATEMENT: "The cursor or statement is not available.",
     SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
     FETCH_UNOPENED: "Fetch attempted on unopen cursor.",
@@ -121,11 +158,25 @@ MESSAGES: dict[int, str] = {
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
+    TYPE_NOT_FOUND: "Type (%s) not found.",
     NOT_IMPLEMENTED: "Not implemented yet.",
+    NO_SELECT: "No SELECT permission for (%s).",
+    NO_UPDATE: "No UPDATE permission for (%s).",
+    NO_DELETE: "No DELETE permission for (%s).",
+    NO_INSERT: "No INSERT permission for (%s).",
+    NO_CONNECT: "No connect permission.",
+    NO_RESOURCE: "No resource permission.",
+    NO_DBA: "No DBA permission.",
+    NO_ROLE: "Role (%s) does not exist or is not granted to you.",
+    ROLE_EXISTS: "Role or user (%s) already exists in the database.",
+    CURRVAL_UNDEFINED: "Sequence (%s) CURRVAL is not yet defined in this session.",
+    SEQUENCE_EXHAUSTED: "Sequence (%s) has reached its maximum (or minimum) value.",
+    SEQUENCE_OPTIONS: "Invalid sequence options for (%s).",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
     TEMP_EXISTS: "Temp table (%s) already exists in session.",
+    NO_CONSTRAINT: "Unable to find CONSTRAINT (%s).",
     TABLE_CHANGED: "Table (%s) has been dropped, altered, or renamed.",
     NO_DATABASE: "Database not found or no system permission.",
     CANNOT_CREATE_DB: "Cannot create or rename the database.",

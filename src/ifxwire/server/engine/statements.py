@@ -16,11 +16,20 @@ from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 from sqlglot.errors import ErrorLevel, ParseError, TokenError
 from sqlglot.tokenizer_core import Token, TokenType
 
-from ...protocol.codes import StmtType
+from ...protocol.codes import StmtType, TypeCode
 from . import sqlcodes as sc
-from .dialect import IfxDelimidentTokenizer, IfxExprParser, IfxParseError, IfxTokenizer
+from . import statements_ext as ext
+from .dialect import (
+    _TYPE_WORDS,
+    IfxDelimidentTokenizer,
+    IfxExprParser,
+    IfxParseError,
+    IfxTokenizer,
+    ifx_type_node,
+)
 from .errors import EngineError, not_implemented
 from .ifxtypes import IfxType
+from .shape import balance_chains, check_nesting
 
 
 @dataclass
@@ -49,6 +58,7 @@ class ConstraintSpec:
     ref_table: TableName | None = None
     ref_columns: list[str] = field(default_factory=list)
     cascade: bool = False
+    owner: str | None = None
 
 
 @dataclass
@@ -102,6 +112,7 @@ class AlterTable:
     drop: list[str] = field(default_factory=list)
     add_constraints: list[ConstraintSpec] = field(default_factory=list)
     drop_constraints: list[str] = field(default_factory=list)
+    modify: list[ColumnSpec] = field(default_factory=list)
 
 
 @dataclass
@@ -144,6 +155,28 @@ class RoutineCall:
 class LockSpec:
     table: TableName
     lock: bool
+
+
+# Built-in types dbexport writes owner-qualified ("informix".boolean): name -> type from the
+# parenthesised numbers.
+_OWNED_TYPES: dict[str, t.Callable[[list[int]], IfxType]] = {
+    "BOOLEAN": lambda args: IfxType(TypeCode.BOOLEAN),
+    "LVARCHAR": lambda args: IfxType(TypeCode.LVARCHAR, size=args[0] if args else 2048),
+}
+# Types a real Informix has that this server does not store: refused with -999, not -9628.
+_UNSUPPORTED_TYPES = frozenset((
+    "BLOB", "CLOB", "SET", "MULTISET", "LIST", "ROW", "BSON", "JSON", "IDSSECURITYLABEL",
+    "POINTER", "LOLIST", "IMPEXP", "IMPEXPBIN", "SENDRECV", "STAT", "CLIENTBINVAL",
+    "INDEXKEYARRAY", "RTNPARAMTYPES", "CALL_TRACE", "SELFUNCARGS", "TIMESERIES",
+))
+
+
+def _fold(ident: exp.Expr) -> str:
+    """An identifier's name as Informix keeps it: delimited ones as written, others in lower
+    case."""
+    if isinstance(ident, exp.Identifier) and ident.quoted:
+        return ident.name
+    return ident.name.lower()
 
 
 class IfxStatement(exp.Expression):
@@ -190,6 +223,18 @@ STMT_TYPES: dict[str, int] = {
     "savepoint": StmtType.SAVEPOINT,
     "release_savepoint": StmtType.SAVEPOINT,
     "rollback_to_savepoint": StmtType.SAVEPOINT,
+    "rename_index": StmtType.UNKNOWN,  # [guess] sqlstype.h number not known to us
+    "create_role": StmtType.UNKNOWN,
+    "drop_role": StmtType.UNKNOWN,
+    "set_role": StmtType.UNKNOWN,
+    "create_sequence": StmtType.UNKNOWN,
+    "alter_sequence": StmtType.UNKNOWN,
+    "drop_sequence": StmtType.UNKNOWN,
+    "rename_sequence": StmtType.UNKNOWN,
+    "create_synonym": StmtType.CREATE_SYNONYM,
+    "drop_synonym": StmtType.DROP_SYNONYM,
+    "truncate": StmtType.UNKNOWN,
+    "set_constraints": StmtType.UNKNOWN,
     "create_routine": 24,  # [guess] sqlstype.h SQ_CREAPROC
     "drop_routine": 25,  # [guess] sqlstype.h SQ_DRPPROC
 }
@@ -247,7 +292,8 @@ class IfxParser(IfxExprParser):
             raise AssertionError
         owner = node.args.get("db")
         db = node.args.get("catalog")
-        return TableName(node.name, owner.name if owner else None, db.name if db else None, start)
+        return TableName(_fold(node.this), _fold(owner) if owner else None,
+                         db.name.lower() if db else None, start)
 
     def _name_list(self) -> list[str]:
         self._match_l_paren()
@@ -281,6 +327,15 @@ class IfxParser(IfxExprParser):
             return self._create_view()
         if word == "DATABASE":
             return self._create_database()
+        if word in ("ROLE", "SEQUENCE"):
+            self._advance()
+            return ext.parse_role(self, "create") if word == "ROLE" else (
+                ext.parse_sequence(self, "create"))
+        if word in ("PUBLIC", "PRIVATE", "SYNONYM"):
+            if word != "SYNONYM":
+                self._advance()
+            self._expect_word("SYNONYM")
+            return ext.parse_synonym(self, "create", public=word != "PRIVATE")
         raise not_implemented(f"CREATE {word}")
 
     def _create_table(self, temp: bool) -> exp.Expr:
@@ -328,18 +383,36 @@ class IfxParser(IfxExprParser):
             else:
                 self.raise_error("Unexpected table option")
 
+    def _owner_prefix(self) -> str | None:
+        """``owner.`` before a name (owner undelimited, quoted or, with DELIMIDENT,
+        delimited), as dbschema prints it: ``constraint "burnetg".n100_2``."""
+        tok = self._curr
+        if tok is None or self._next is None or self._next.token_type != TokenType.DOT:
+            return None
+        if tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER, TokenType.VAR) and (
+            tok.token_type not in self.ID_VAR_TOKENS
+        ):
+            return None
+        self._advance(2)
+        return tok.text if tok.token_type in (TokenType.STRING, TokenType.IDENTIFIER) else (
+            tok.text.lower())
+
+    def _constraint_name(self, cons: ConstraintSpec) -> None:
+        cons.owner = self._owner_prefix()
+        cons.name = self._name()
+
     def _constraint_name_suffix(self, cons: ConstraintSpec) -> ConstraintSpec:
         if self._word() == "CONSTRAINT":
             self._advance()
-            cons.name = self._name()
+            self._constraint_name(cons)
         return cons
 
     def _table_constraint(self) -> ConstraintSpec | None:
-        prefix_name: str | None = None
+        prefix = ConstraintSpec("", [])
         index = self._index
         if self._word() == "CONSTRAINT":
             self._advance()
-            prefix_name = self._name()
+            self._constraint_name(prefix)
         w = self._word()
         cons: ConstraintSpec | None = None
         if self._eat("PRIMARY", "KEY"):
@@ -357,7 +430,7 @@ class IfxParser(IfxExprParser):
         if cons is None:
             self._retreat(index)
             return None
-        cons.name = prefix_name
+        cons.name, cons.owner = prefix.name, prefix.owner
         return self._constraint_name_suffix(cons)
 
     def _check_constraint(self, columns: list[str]) -> ConstraintSpec:
@@ -382,11 +455,32 @@ class IfxParser(IfxExprParser):
             cascade = True
         return ConstraintSpec("R", columns, ref_table=ref, ref_columns=ref_cols, cascade=cascade)
 
+    def _column_type(self) -> exp.DataType:
+        """A column or parameter type, built-in types also owner-qualified as dbexport prints
+        them (``"informix".boolean``). Types Informix has and we lack are -999; a name that is
+        no type at all is -9628, as on a real server."""
+        start = self._index
+        owner = self._owner_prefix()
+        word = self._word()
+        if owner is not None and word not in _TYPE_WORDS:
+            owner_type = _OWNED_TYPES.get(word)
+            if owner_type is not None:
+                self._advance()
+                args = self._paren_ints()
+                return ifx_type_node(owner_type(args))
+        node = self._parse_types(schema=True) if word in _TYPE_WORDS else None
+        if isinstance(node, exp.DataType) and node.meta.get("ifx") is not None:
+            return node
+        self._retreat(start)
+        self._owner_prefix()
+        if word in _UNSUPPORTED_TYPES:
+            raise not_implemented(f"column type {word}")
+        raise EngineError(sc.TYPE_NOT_FOUND, near=word.lower(),
+                          offset=self._curr.start if self._curr else 0)
+
     def _column_def(self) -> ColumnSpec:
         name = self._name()
-        node = self._parse_types(schema=True)
-        if not isinstance(node, exp.DataType) or node.meta.get("ifx") is None:
-            raise not_implemented(f"column type {node.sql() if node else '?'}")
+        node = self._column_type()
         col = ColumnSpec(name, node.meta["ifx"], node.meta.get("serial_start"))
         while self._curr and self._curr.token_type not in (TokenType.COMMA, TokenType.R_PAREN,
                                                            TokenType.SEMICOLON):
@@ -441,7 +535,8 @@ class IfxParser(IfxExprParser):
             return DefaultSpec("S")
         if w == "CURRENT":
             self._advance()
-            return DefaultSpec("C", ifx=self._parse_qualifier(5, optional=True) or None)
+            return DefaultSpec("C", ifx=self._parse_qualifier(TypeCode.DATETIME, optional=True)
+                               or None)
         start = self._curr.start if self._curr else 0
         value = self._parse_unary()
         end = self._prev.end if self._prev else start
@@ -533,6 +628,13 @@ class IfxParser(IfxExprParser):
                 while self._curr and not self._match(TokenType.R_PAREN):
                     self._advance()
             return _stmt("drop_routine", DropObject(kind, name, if_exists))
+        if kind in ("ROLE", "SEQUENCE", "SYNONYM"):
+            self._advance()
+            if kind == "ROLE":
+                return ext.parse_role(self, "drop")
+            if kind == "SEQUENCE":
+                return ext.parse_sequence(self, "drop")
+            return ext.parse_synonym(self, "drop", public=True)
         if kind not in ("TABLE", "VIEW", "INDEX", "DATABASE"):
             raise not_implemented(f"DROP {kind}")
         self._advance()
@@ -545,6 +647,9 @@ class IfxParser(IfxExprParser):
 
     def _parse_ifx_alter(self) -> exp.Expr | None:
         self._advance()
+        if self._word() == "SEQUENCE":
+            self._advance()
+            return ext.parse_sequence(self, "alter")
         if self._word() != "TABLE":
             raise not_implemented(f"ALTER {self._word()}")
         self._advance()
@@ -584,6 +689,18 @@ class IfxParser(IfxExprParser):
                     spec.drop.extend(self._name_list())
                 else:
                     spec.drop.append(self._name())
+            elif w == "MODIFY" and self._word() in ("NEXT", "EXTENT"):
+                self._advance()
+                self._expect_word("SIZE")
+                self._int_arg()
+            elif w == "MODIFY":
+                if self._match(TokenType.L_PAREN):
+                    spec.modify.append(self._column_def())
+                    while self._match(TokenType.COMMA):
+                        spec.modify.append(self._column_def())
+                    self._match_r_paren()
+                else:
+                    spec.modify.append(self._column_def())
             elif w == "LOCK":
                 self._expect_word("MODE")
                 self._match(TokenType.L_PAREN)
@@ -610,6 +727,12 @@ class IfxParser(IfxExprParser):
             self._expect_word("TO")
             tname = TableName(table.owner or "", None, table.database, table.offset)
             return _stmt("rename_column", Rename("COLUMN", tname, table.name, self._name()))
+        if kind == "SEQUENCE":
+            return ext.parse_sequence(self, "rename")
+        if kind == "INDEX":
+            index = self._table_name()
+            self._expect_word("TO")
+            return _stmt("rename_index", Rename("INDEX", index, None, self._name()))
         raise not_implemented(f"RENAME {kind}")
 
     # ---- sessions and transactions
@@ -670,6 +793,12 @@ class IfxParser(IfxExprParser):
             secs = self._int_arg() if self._curr and self._curr.token_type == TokenType.NUMBER \
                 else -1
             return _stmt("set_lock_mode", SetSpec("LOCK", secs))
+        if w == "CONSTRAINTS":
+            self._advance()
+            return ext.parse_set_constraints(self)
+        if w == "ROLE":
+            self._advance()
+            return ext.parse_set_role(self)
         if w in ("ISOLATION", "TRANSACTION"):
             self._rest()
             return _stmt("set_isolation", SetSpec("ISOLATION"))
@@ -696,9 +825,14 @@ class IfxParser(IfxExprParser):
         return _stmt("lock_table" if lock else "unlock_table", LockSpec(table, lock))
 
     def _parse_ifx_grant(self) -> exp.Expr | None:
-        kind = self._word().lower()
-        self._rest()
-        return _stmt(kind)
+        return ext.parse_grant(self)
+
+    def _parse_ifx_merge(self) -> exp.Expr | None:
+        self._advance()
+        return self._parse_merge()
+
+    def _parse_ifx_truncate(self) -> exp.Expr | None:
+        return ext.parse_truncate(self)
 
     def _parse_ifx_execute(self) -> exp.Expr | None:
         self._advance()
@@ -739,8 +873,8 @@ _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
     "RELEASE": IfxParser._parse_ifx_release,
     "LOAD": IfxParser._parse_ifx_unsupported,
     "UNLOAD": IfxParser._parse_ifx_unsupported,
-    "MERGE": IfxParser._parse_ifx_unsupported,
-    "TRUNCATE": IfxParser._parse_ifx_unsupported,
+    "MERGE": IfxParser._parse_ifx_merge,
+    "TRUNCATE": IfxParser._parse_ifx_truncate,
 }
 
 
@@ -806,6 +940,7 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
         code = sc.UNMATCHED_QUOTE if "Missing" in text else sc.ILLEGAL_CHAR
         offset = getattr(e, "start", 0) or 0
         raise EngineError(code, offset=max(offset, 0)) from None
+    check_nesting(toks)
     p = dialect.parser(error_level=ErrorLevel.IMMEDIATE)
     words = [tok.text.upper() for tok in toks[:3] if tok.token_type != TokenType.STRING]
     if words[:1] == ["CREATE"] and ("FUNCTION" in words[1:3] or "PROCEDURE" in words[1:3]):
@@ -820,4 +955,4 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
     stmts = [tree for tree in trees if tree is not None]
     if len(stmts) != 1:
         raise EngineError(sc.SYNTAX)
-    return stmts[0]
+    return balance_chains(stmts[0])

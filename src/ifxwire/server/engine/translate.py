@@ -12,6 +12,7 @@ Plans hold no session state, so the engine caches them by SQL text (see ``engine
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -29,9 +30,11 @@ from ...protocol.columns import ColumnDesc
 from ...types.rowcodec import row_width
 from . import convert as conv
 from . import ifxtypes as it
+from . import rewrites
 from . import sqlcodes as sc
 from . import values as vals
-from .catalog import ColumnInfo, TableInfo, quote
+from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
+from .dialect import IfxSequenceRef
 from .errors import EngineError, not_implemented
 from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
 from .functions_sql import result_name
@@ -47,6 +50,8 @@ class TableLookup(Protocol):
                 offset: int) -> TableInfo: ...
 
     def routine(self, name: str) -> Routine | None: ...
+
+    def sequence(self, name: str) -> SequenceInfo | None: ...
 
 
 @dataclass
@@ -65,9 +70,11 @@ class Plan:
     loaders: list[Callable[[object], object] | None] = field(default_factory=list)
     param_convs: list[Callable[[object], object]] = field(default_factory=list)
     session_dependent: bool = False
+    other_databases: bool = False  # reads tables of databases this session attached
     for_update: bool = False
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
+    parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(
@@ -125,18 +132,30 @@ class Compiler:
         self.outputs: dict[int, list[tuple[str, IfxType]]] = {}
         self.envs: dict[int, dict[str, dict[str, IfxType]]] = {}
         self.session_dependent = False
+        self.other_databases = False
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
         self.for_update = False
         self.tables: dict[str, tuple[object, ...]] = {}
+        #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
+        self.deadline: float | None = None
+
+    def check_budget(self) -> None:
+        """Between the passes of a long compile: stop once the request's time is up."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise EngineError(sc.INTERRUPTED, message="statement_timeout reached while compiling")
 
     # ---- entry ---------------------------------------------------------------------------
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
+        plan.other_databases = self.other_databases
+        for part in plan.parts:
+            part.tables = dict(self.tables)
         return plan
 
     def _compile(self, sql: str) -> Plan:
         ast = parse(sql, self.delimident)
+        self.check_budget()
         while isinstance(ast, exp.Subquery) and not ast.alias and "into_temp" not in ast.meta:
             inner = ast.this
             for key in ("order", "limit", "offset"):
@@ -162,6 +181,8 @@ class Compiler:
             return self.compile_update(ast).finish(self.ctx)
         if isinstance(ast, exp.Delete):
             return self.compile_delete(ast).finish(self.ctx)
+        if isinstance(ast, exp.Merge):
+            return self.compile_merge(ast)
         if isinstance(ast, exp.Command):
             raise not_implemented(str(ast.this).upper())
         raise EngineError(sc.SYNTAX)
@@ -192,8 +213,10 @@ class Compiler:
     def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                       rename: bool = False) -> Plan:
         root = self.prepare_query(ast)
+        self.check_budget()
         self._last_root = root
         names, types = self.type_scopes(root, expected)
+        self.check_budget()
         if rename:
             leftmost = root
             while isinstance(leftmost, (exp.SetOperation, exp.Subquery)):
@@ -212,7 +235,10 @@ class Compiler:
 
     def generate(self, node: exp.Expr) -> str:
         try:
-            return node.sql(dialect="sqlite", unsupported_level=_RAISE, identify=True)
+            # copy=False: the tree is ours and already final; a copy of a long statement's
+            # tree (every node's meta included) cost more than generating it.
+            return node.sql(dialect="sqlite", unsupported_level=_RAISE, identify=True,
+                            copy=False)
         except EngineError:
             raise
         except Exception as e:  # sqlglot UnsupportedError and friends
@@ -227,6 +253,9 @@ class Compiler:
                 self.for_update = True
                 sel.set("locks", None)
         self.check_projections(ast)
+        self.sequence_refs(ast)
+        rewrites.niladic(ast)
+        rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
         for col in ast.find_all(exp.Column):
@@ -243,7 +272,7 @@ class Compiler:
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
-        self.convert_outer_joins(root)
+        rewrites.convert_outer_joins(root)
         return root
 
     def check_projections(self, ast: exp.Expr) -> None:
@@ -260,6 +289,26 @@ class Compiler:
                 inner = proj.this if isinstance(proj, exp.Alias) else proj
                 if isinstance(inner, exp.Placeholder):
                     raise EngineError(sc.SYNTAX, near="?", offset=inner.meta.get("pos", 0))
+
+    def sequence_refs(self, ast: exp.Expr) -> None:
+        """``seq.NEXTVAL`` / ``owner.seq.CURRVAL`` name a sequence, not a column, unless a
+        table of the FROM list is called ``seq``."""
+        for col in list(ast.find_all(exp.Column)):
+            which = col.name.lower()
+            if which not in ("nextval", "currval") or not col.table:
+                continue
+            select = col.find_ancestor(exp.Select)
+            sources = set()
+            if select is not None:
+                for table in select.find_all(exp.Table):
+                    sources.add(table.alias_or_name.lower())
+            name = col.args["table"].name
+            name = name if col.args["table"].quoted else name.lower()
+            if name in sources or self.lookup.sequence(name) is None:
+                continue
+            ref = IfxSequenceRef(this=name)
+            ref.meta["nextval"] = which == "nextval"
+            col.replace(ref)
 
     def normalize_first(self, ast: exp.Expr) -> None:
         """SELECT SKIP n FIRST m -> LIMIT m OFFSET n (SQLite needs LIMIT -1 for 'no limit')."""
@@ -309,42 +358,11 @@ class Compiler:
                     new.set(key, table.args[key])
             new.meta["ifx_table"] = info
             self.remember(info)
+            if info.schema.startswith("ifxdb_"):
+                self.other_databases = True
             table.replace(new)
             mapping.setdefault(info.schema, {})[info.name] = {c.name: "INT" for c in info.columns}
         return dict(mapping)
-
-    def convert_outer_joins(self, root: exp.Expr) -> None:
-        """Informix ``FROM a, OUTER b WHERE a.x = b.x``: conditions naming b join b (LEFT)."""
-        for sel in list(root.find_all(exp.Select)):
-            joins = sel.args.get("joins") or []
-            outer = {j.this.alias_or_name: j for j in joins if j.meta.get("ifx_outer")}
-            if not outer:
-                continue
-            # An OUTER table is subordinate to every non-OUTER table of the FROM list, wherever
-            # it is written: join it after all of them so its ON may name any of them.
-            joins = [j for j in joins if not j.meta.get("ifx_outer")] + list(outer.values())
-            sel.set("joins", joins)
-            order = [j.this.alias_or_name for j in joins]
-            where = sel.args.get("where")
-            conjuncts = list(where.this.flatten()) if isinstance(where, exp.Where) and isinstance(
-                where.this, exp.And) else ([where.this] if isinstance(where, exp.Where) else [])
-            keep: list[exp.Expr] = []
-            conds: dict[str, list[exp.Expr]] = {a: [] for a in outer}
-            for c in conjuncts:
-                tables = {col.table for col in c.find_all(exp.Column)}
-                targets = [a for a in order if a in outer and a in tables]
-                if targets:
-                    conds[targets[-1]].append(c)
-                else:
-                    keep.append(c)
-            for alias, join in outer.items():
-                on = exp.and_(*conds[alias]) if conds[alias] else exp.EQ(
-                    this=exp.Literal.number(1), expression=exp.Literal.number(1))
-                join.set("on", on)
-            if keep:
-                sel.set("where", exp.Where(this=exp.and_(*keep)))
-            else:
-                sel.set("where", None)
 
     # ---- typing --------------------------------------------------------------------------
     def type_scopes(self, root: exp.Expr, expected: list[IfxType] | None) -> tuple[
@@ -538,6 +556,8 @@ class Compiler:
         info = self.lookup.resolve(node.name.lower() if not node.this.quoted else node.name,
                                    owner.name if owner else None, db.name if db else None, 0)
         self.remember(info)
+        if info.schema.startswith("ifxdb_"):
+            raise not_implemented("INSERT/UPDATE/DELETE in another database")
         if info.kind == "V":
             raise not_implemented("INSERT/UPDATE/DELETE on a view")
         if info.kind != "T":
@@ -638,16 +658,14 @@ class Compiler:
 
     def compile_update(self, ast: exp.Update) -> Plan:
         info = self.target(ast.this)
-        alias = ast.this.alias or info.name
+        alias = ast.this.alias or self._ident(ast.this.this)
         sets: list[tuple[ColumnInfo, exp.Expr]] = []
-        for assignment in ast.expressions:
-            if not isinstance(assignment, exp.EQ) or not isinstance(assignment.this, exp.Column):
-                raise not_implemented("UPDATE SET (list) = (list)")
-            name = self._ident(assignment.this)
+        for target, value in self.assignments(ast.expressions):
+            name = self._ident(target)
             col = info.by_name.get(name)
             if col is None:
                 raise EngineError(sc.NO_COLUMN, near=name)
-            sets.append((col, assignment.expression))
+            sets.append((col, value))
         where = ast.args.get("where")
         select = exp.Select(expressions=[e.copy() for _, e in sets]).from_(ast.this.copy())
         if where is not None:
@@ -661,9 +679,100 @@ class Compiler:
             sql += f" WHERE {self.generate(self._last_where)}"
         return Plan("update", StmtType.UPDATE, sql=sql, table=info, params=sub.params)
 
+    def assignments(self, items: list[exp.Expr]) -> list[tuple[exp.Expr, exp.Expr]]:
+        """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …): one (column, value) per column.
+        A parenthesised SELECT gives each column a scalar subquery of its own projection."""
+        out: list[tuple[exp.Expr, exp.Expr]] = []
+        for item in items:
+            if not isinstance(item, exp.EQ):
+                raise EngineError(sc.SYNTAX)
+            target, value = item.this, item.expression
+            if isinstance(target, exp.Column):
+                out.append((target, value))
+                continue
+            names = target.expressions if isinstance(target, (exp.Tuple, exp.Paren)) else []
+            if isinstance(target, exp.Paren):
+                names = [target.this]
+            if not names or not all(isinstance(n, exp.Column) for n in names):
+                raise EngineError(sc.SYNTAX)
+            if isinstance(value, (exp.Subquery, exp.Select)):
+                query = value.this if isinstance(value, exp.Subquery) else value
+                if not isinstance(query, exp.Select) or len(query.expressions) != len(names):
+                    raise EngineError(sc.INSERT_COUNT)
+                for i, name in enumerate(names):
+                    one = query.copy()
+                    one.set("expressions", [query.expressions[i].copy()])
+                    out.append((name, exp.Subquery(this=one)))
+                continue
+            values = value.expressions if isinstance(value, exp.Tuple) else (
+                [value.this] if isinstance(value, exp.Paren) else [value])
+            if len(values) != len(names):
+                raise EngineError(sc.INSERT_COUNT)
+            out.extend(zip(names, values, strict=True))
+        return out
+
+    def compile_merge(self, ast: exp.Merge) -> Plan:
+        """MERGE as the statements SQLite has: the WHEN MATCHED UPDATE (or DELETE) of the
+        target rows some source row matches, then the WHEN NOT MATCHED INSERT of the source
+        rows no target row matches. The update runs first so the rows just inserted are not
+        updated; a target row matched by two source rows is -284, as the scalar subquery of
+        its new value finds two rows."""
+        target, source, on = ast.this, ast.args.get("using"), ast.args.get("on")
+        if not isinstance(target, exp.Table) or source is None or on is None:
+            raise EngineError(sc.SYNTAX)
+        if any(True for _ in ast.find_all(exp.Placeholder)):
+            raise not_implemented("host variables in MERGE")
+        whens = ast.args.get("whens")
+        clauses = list(whens.expressions) if whens is not None else []
+        def is_delete(then: object) -> bool:
+            return isinstance(then, exp.Delete) or (
+                isinstance(then, exp.Var) and then.name.upper() == "DELETE")
+
+        kinds = [type(w.args.get("then")) for w in clauses]
+        if any(is_delete(w.args.get("then")) for w in clauses) and exp.Insert in kinds:
+            raise not_implemented("MERGE with both DELETE and INSERT")
+        parts: list[Plan] = []
+        matches = exp.select("1").from_(source.copy()).where(on.copy())
+        for when in sorted(clauses, key=lambda w: not w.args.get("matched")):
+            then = when.args.get("then")
+            if when.args.get("condition") is not None or when.args.get("source"):
+                raise not_implemented("MERGE WHEN … AND / BY SOURCE")
+            if when.args.get("matched") and isinstance(then, exp.Update):
+                sets = []
+                for col, value in self.assignments(then.expressions):
+                    one = exp.select(value.copy()).from_(source.copy()).where(on.copy())
+                    sets.append(exp.EQ(this=col, expression=exp.Subquery(this=one)))
+                update = exp.Update(this=target.copy(), expressions=sets,
+                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
+                parts.append(self.compile_update(update).finish(self.ctx))
+            elif when.args.get("matched") and is_delete(then):
+                delete = exp.Delete(this=target.copy(),
+                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
+                parts.append(self.compile_delete(delete).finish(self.ctx))
+            elif not when.args.get("matched") and isinstance(then, exp.Insert):
+                values = then.args.get("expression")
+                if not isinstance(values, exp.Expr):
+                    raise EngineError(sc.SYNTAX)
+                items = values.expressions if isinstance(values, exp.Tuple) else [values]
+                seen = exp.select("1").from_(target.copy()).where(on.copy())
+                select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
+                    exp.Not(this=exp.Exists(this=seen)))
+                into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"))
+                cols = then.this
+                if isinstance(cols, exp.Tuple):
+                    into = exp.Schema(this=into, expressions=list(cols.expressions))
+                parts.append(self.compile_insert(exp.Insert(this=into, expression=select))
+                             .finish(self.ctx))
+            else:
+                raise EngineError(sc.SYNTAX)
+        if not parts:
+            raise EngineError(sc.SYNTAX)
+        plan = Plan("merge", StmtType.UNKNOWN, table=parts[0].table, parts=parts)
+        return plan.finish(self.ctx)
+
     def compile_delete(self, ast: exp.Delete) -> Plan:
         info = self.target(ast.this)
-        alias = ast.this.alias or info.name
+        alias = ast.this.alias or self._ident(ast.this.this)
         select = exp.Select(expressions=[exp.Literal.number(1)]).from_(ast.this.copy())
         where = ast.args.get("where")
         if where is not None:

@@ -56,12 +56,13 @@ for _n in range(1, 6):
 
 @dataclass(frozen=True, slots=True)
 class ConvContext:
-    """Session settings that change how strings convert: DBDATE, the ANSI flag and the client
-    code set (column lengths count bytes of it, as in Informix)."""
+    """Session settings that change how strings convert: DBDATE, DBCENTURY, the ANSI flag and
+    the client code set (column lengths count bytes of it, as in Informix)."""
 
     dbdate: str = "Y4MD-"
     ansi: bool = False
     encoding: str = "iso-8859-1"
+    dbcentury: str = "R"
 
 
 DEFAULT_CTX = ConvContext()
@@ -244,14 +245,56 @@ def parse_date(text: str, ctx: ConvContext) -> dt.date:
         if parts is None:
             continue
         fields = dict(zip(lay_order, parts, strict=True))
-        year = fields["Y"]
-        if year < 100 and len(str(year)) <= 2:
-            year += 1900 if year >= 50 else 2000  # DBCENTURY default 'R'-like pivot
-        return make_date(year, fields["M"], fields["D"])
+        month, day = int(fields["M"]), int(fields["D"])
+        digits = fields["Y"]
+        year = expand_year(int(digits), len(digits), month, day, ctx.dbcentury)
+        return make_date(year, month, day)
     raise fail(sc.STRING_TO_DATE)
 
 
-def _split_date(s: str, sep: str, order: str) -> list[int] | None:
+def expand_year(year: int, digits: int, month: int, day: int, rule: str,
+                today: dt.date | None = None) -> int:
+    """DBCENTURY: a year written with one or two digits gets a century; longer ones never do.
+
+    The Informix rules (Guide to SQL: Reference, DBCENTURY): R prefixes the current century;
+    P takes the latest of 19yy/20yy before today, F the earliest of 20yy/21yy after today, C the
+    closest of 19yy/20yy/21yy (relative to the current century). Settings are case sensitive
+    and anything else means R. "Pad years earlier than 100 with leading zeros": '0001' is 1.
+    """
+    if digits > 2:
+        return year
+    now = today or dt.date.today()
+    century = now.year // 100 * 100
+    if rule not in ("P", "F", "C"):
+        return century + year
+    key = (now.year, now.month, now.day)
+    if rule == "P":
+        past = [c + year for c in (century - 100, century) if (c + year, month, day) < key]
+        return max(past)
+    if rule == "F":
+        future = [c + year for c in (century, century + 100) if (c + year, month, day) > key]
+        return min(future)
+
+    def distance(y: int) -> int:
+        return abs(_day_count(y, month, day) - now.toordinal())
+
+    return min((c + year for c in (century - 100, century, century + 100)), key=distance)
+
+
+def _day_count(year: int, month: int, day: int) -> int:
+    """An ordinal good enough to compare candidate dates (clamps an invalid day)."""
+    year = min(max(year, 1), 9999)
+    month = min(max(month, 1), 12)
+    for d in (day, 28):
+        try:
+            return dt.date(year, month, max(d, 1)).toordinal()
+        except ValueError:
+            continue
+    return dt.date(year, month, 1).toordinal()
+
+
+def _split_date(s: str, sep: str, order: str) -> list[str] | None:
+    """The three digit strings of a date (kept as text: the year's digit count matters)."""
     if sep:
         parts = s.split(sep)
     else:
@@ -262,9 +305,9 @@ def _split_date(s: str, sep: str, order: str) -> list[int] | None:
             pos += widths[f]
         if pos != len(s):
             return None
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
         return None
-    return [int(p) for p in parts]
+    return parts
 
 
 def format_date(d: dt.date, ctx: ConvContext) -> str:

@@ -1,0 +1,94 @@
+"""Query forms of issue 12: UPDATE SET (list), ANY/ALL, OLAP windows, CTEs, nested OUTER,
+the substring operator, MONEY text in arithmetic, MERGE."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from .conftest import Sql, codes
+
+
+@pytest.fixture
+def t(db: Sql) -> Sql:
+    db.run("CREATE TABLE a (id INT, name CHAR(10), amt MONEY(8,2))")
+    db.run("CREATE TABLE b (id INT, x INT)")
+    db.run("CREATE TABLE c (id INT, y INT)")
+    for row in ("1, 'one', 10.50", "2, 'two', 200", "3, 'three', 30"):
+        db.run(f"INSERT INTO a VALUES ({row})")
+    db.run("INSERT INTO b VALUES (1, 100)")
+    db.run("INSERT INTO b VALUES (2, 50)")
+    db.run("INSERT INTO c VALUES (1, 1000)")
+    return db
+
+
+def test_update_set_list(t: Sql) -> None:
+    t.run("UPDATE a SET (name, amt) = ('uno', 11) WHERE id = 1")
+    t.run("UPDATE a SET (name, amt) = ((SELECT 'b' || x FROM b WHERE b.id = a.id), 5) "
+          "WHERE id = 2")
+    t.run("UPDATE a SET (name, amt) = (SELECT 'z', b.x FROM b WHERE b.id = a.id) WHERE id = 1")
+    assert t.rows("SELECT id, name, amt FROM a ORDER BY id") == [
+        (1, "z", Decimal("100.00")), (2, "b50", Decimal("5.00")), (3, "three", Decimal("30.00"))]
+    assert codes(t.err("UPDATE a SET (name, amt) = ('x')"))[0] == -236
+
+
+def test_any_some_all(t: Sql) -> None:
+    assert t.rows("SELECT id FROM a WHERE amt > ALL (SELECT x FROM b) ORDER BY 1") == [(2,)]
+    assert t.rows("SELECT id FROM a WHERE amt < ANY (SELECT x FROM b) ORDER BY 1") == [(1,), (3,)]
+    assert t.rows("SELECT id FROM a WHERE amt < SOME (SELECT x FROM b WHERE b.id = a.id)") == [
+        (1,)]
+    assert t.rows("SELECT id FROM a WHERE amt > ALL (SELECT x FROM b WHERE x > 999) "
+                  "ORDER BY 1") == [(1,), (2,), (3,)]
+    assert t.rows("SELECT id FROM a WHERE id = ANY (SELECT id FROM b UNION SELECT 3 FROM b) "
+                  "ORDER BY 1") == [(1,), (2,), (3,)]
+
+
+def test_window_functions(t: Sql) -> None:
+    rows = t.rows("SELECT id, ROW_NUMBER() OVER (ORDER BY amt DESC), "
+                  "RANK() OVER (ORDER BY amt), DENSE_RANK() OVER (ORDER BY amt), "
+                  "SUM(amt) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), "
+                  "COUNT(*) OVER (), AVG(amt) OVER (PARTITION BY id) FROM a ORDER BY id")
+    assert rows == [
+        (1, 3, 1, 1, Decimal("10.50"), 3, Decimal("10.5")),
+        (2, 1, 3, 3, Decimal("210.50"), 3, Decimal("200")),
+        (3, 2, 2, 2, Decimal("230.00"), 3, Decimal("30")),
+    ]
+
+
+def test_cte_and_substring_operator(t: Sql) -> None:
+    assert t.rows("WITH big AS (SELECT id, name FROM a WHERE amt > 20) "
+                  "SELECT name[1,2], name[3,3] FROM big ORDER BY id") == [("tw", "o"), ("th", "r")]
+    assert t.describe("SELECT name[2,4] FROM a")[0][1:] == (0, 3)
+
+
+def test_nested_outer_joins(t: Sql) -> None:
+    assert t.rows("SELECT a.id, b.x, c.y FROM a, OUTER (b, c) WHERE a.id = b.id "
+                  "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, None, None),
+                                                   (3, None, None)]
+    assert t.rows("SELECT a.id, b.x, c.y FROM a, OUTER (b, OUTER c) WHERE a.id = b.id "
+                  "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, 50, None),
+                                                   (3, None, None)]
+
+
+def test_money_text_in_arithmetic(t: Sql) -> None:
+    assert t.one("SELECT amt + '$1.50' FROM a WHERE id = 1") == Decimal("12.00")
+    assert t.one("SELECT amt * '2' FROM a WHERE id = 1") == Decimal("21.00")
+    assert codes(t.err("SELECT amt + 'x' FROM a"))[0] == -1213
+
+
+def test_merge(t: Sql) -> None:
+    t.run("INSERT INTO b VALUES (7, 70)")
+    n = t.run("MERGE INTO a t USING b s ON t.id = s.id "
+              "WHEN MATCHED THEN UPDATE SET t.amt = s.x "
+              "WHEN NOT MATCHED THEN INSERT (id, name, amt) VALUES (s.id, 'new', s.x)").rowcount
+    assert n == 3
+    assert t.rows("SELECT id, name, amt FROM a ORDER BY id") == [
+        (1, "one", Decimal("100.00")), (2, "two", Decimal("50.00")),
+        (3, "three", Decimal("30.00")), (7, "new", Decimal("70.00"))]
+    assert t.run("MERGE INTO a USING c ON a.id = c.id WHEN MATCHED THEN DELETE").rowcount == 1
+    assert t.one("SELECT COUNT(*) FROM a") == 3
+    t.run("INSERT INTO c VALUES (2, 1)")
+    t.run("INSERT INTO c VALUES (2, 2)")
+    assert codes(t.err("MERGE INTO a USING c ON a.id = c.id "
+                       "WHEN MATCHED THEN UPDATE SET amt = c.y"))[0] == -284
