@@ -55,6 +55,7 @@ from ..protocol.login import ConnectResponse, parse_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
+from ..types.composite import is_complex_column
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .dsn import ConnectParams
@@ -626,6 +627,8 @@ class Connection:
         if p.columns:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)
+            if any(is_complex_column(c) for c in p.columns):
+                p.ret_type = m.ret_type_message(p.columns, self.encoding)
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding

@@ -157,6 +157,9 @@ class Prepared:
     fetch_size: int = 4096
     #: ``(index, is_text)`` of the BYTE/TEXT columns, whose data is fetched with SQ_FETCHBLOB.
     blobs: tuple[tuple[int, bool], ...] = ()
+    #: SQ_RET_TYPE sent before the first NFETCH of a result with ROW/collection columns, so
+    #: the server sends them in binary (JDBC's grouping ``OPEN ID RET_TYPE NFETCH``).
+    ret_type: bytes = b""
 
     @property
     def is_query(self) -> bool:

@@ -90,6 +90,35 @@ def put_curname(w: Writer, name: bytes) -> None:
     w.u16(Msg.CURNAME).charstr(name)
 
 
+_RET_TYPE_BY_XID = {3: 46, 4: 47, 1: 43, 5: 45}  # IMPEXP, IMPEXPBIN, LVARCHAR, BOOLEAN
+
+
+def ret_type_message(columns: Sequence[ColumnDesc], encoding: str) -> bytes:
+    """SQ_RET_TYPE as JDBC's ``IfxSqli.sendType`` builds it [B]: direction 1 (fetch), the
+    column count, then per column its type, and for variable-length columns other than
+    VARCHAR/NVARCHAR the type the client wants instead -- 43/45/46/47 by extended id (or the
+    source type of a DISTINCT), 44 SENDRECV otherwise (ROW and collections) -- with owner and
+    name (empty for 43), then the encoded length. Asking for SENDRECV is what makes a server
+    send ROW/collection values in binary (docs/PROTOCOL.md §10)."""
+    w = Writer()
+    w.u16(Msg.RET_TYPE).u16(1).u16(len(columns))
+    for col in columns:
+        base = col.base
+        variable = (base in (13, 16) or (base > 18 and base not in (52, 53))
+                    or bool(col.type & 0x0800))
+        t = base
+        if variable and base not in (13, 16):
+            key = col.source_type if col.type & 0x0800 else col.xid
+            t = _RET_TYPE_BY_XID.get(key, 44)
+        w.u16(t)
+        if t == 43:
+            w.charstr(b"").charstr(b"")
+        elif variable and t not in (13, 16):
+            w.charstr(col.owner.encode(encoding)).charstr(col.type_name.encode(encoding))
+        w.i32(col.enclen)
+    return bytes(w.buf)
+
+
 def put_nfetch(w: Writer, size: int) -> None:
     w.u16(Msg.NFETCH).i32(size).u16(0)
 

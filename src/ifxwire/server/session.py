@@ -12,7 +12,7 @@ import contextlib
 import logging
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +90,8 @@ class _Statement:
     cursor_name: bytes = b""
     rows: Iterator[tuple[object, ...]] | None = None
     encoder: Any = None
+    #: SQ_RET_TYPE seen: ROW/collection columns go out in the binary form.
+    complex_binary: bool = False
     fetched: int = 0
     exhausted: bool = False
     scroll: bool = False
@@ -477,6 +479,13 @@ class Session:
         text = (exc.near or "").encode(self.encoding, errors="replace")
         m.put_err(out, exc.sqlcode, exc.isamcode, exc.offset, text, self.layout)
 
+    def _complex_text(self, col: ColumnDesc) -> Callable[[object], str]:
+        """Text formatter of a ROW/collection column for clients without SQ_RET_TYPE."""
+        from .engine.composite import text_encoder
+
+        assert self.engine is not None
+        return text_encoder(col, self.engine.state.ctx)
+
     def _stmt(self) -> _Statement:
         if self.current is None or self.current not in self.statements:
             raise EngineError(sc.NO_STATEMENT, message="no statement is current")
@@ -549,10 +558,6 @@ class Session:
                 # message framing was already checked by the reader, so answer with an error
                 # and keep the session, as a real server does for bad host variables.
                 raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
-            if any(v.type & 0xFF in COMPLEX_CODES and v.indicator == 0 for v in values):
-                # The codecs read ROW/collection binds; the engine does not store them yet.
-                raise EngineError(sc.NO_CONVERSION,
-                                  message="ROW and collection parameters are not supported yet")
             st.params = [v.value for v in values]
             # BYTE/TEXT parameters carry a descriptor; their data follows in SQ_BBIND.
             slots = [
@@ -581,7 +586,13 @@ class Session:
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
-            pass
+            # The client reads ROW/collection columns in their binary form (JDBC asks for
+            # SENDRECV, docs/PROTOCOL.md §10); remembered for the statement, as JDBC sends it
+            # once per statement.
+            st = self._stmt()
+            if st.columns and any(c.base in COMPLEX_CODES for c in st.columns):
+                st.complex_binary = True
+                st.encoder = build_row_encoder(st.columns, self.encoding)
         elif code == Msg.EXECUTE:
             self._execute(self._stmt(), out)
         elif code == Msg.CLOSE:
@@ -665,7 +676,9 @@ class Session:
             st.rows = None
             st.position = 0
         if st.encoder is None:
-            st.encoder = build_row_encoder(st.columns, self.encoding)
+            st.encoder = build_row_encoder(
+                st.columns, self.encoding,
+                None if st.complex_binary else self._complex_text)
             st.blob_rows = self.blobs.row_mapper(sid, st.columns, self.encoding)
 
     def _fetch(self, st: _Statement, size: int, out: Writer) -> None:

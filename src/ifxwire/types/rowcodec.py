@@ -34,8 +34,8 @@ from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
-from .complextype import COMPLEX_CODES
-from .composite import ComplexDecoder
+from .complextype import COMPLEX_CODES, ComplexType
+from .composite import ComplexDecoder, encode_complex
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
 
@@ -629,10 +629,44 @@ def _encode_udt(value: object) -> bytes:
     return b"\x00" + _num.U32.pack(len(value)) + bytes(value)
 
 
-def build_row_encoder(columns: Sequence[ColumnDesc], encoding: str) -> RowEncoder:
-    """Compile ``values -> tuple payload`` (no SQ_TUPLE header, no pad) for the server."""
+def _complex_encoder(
+    col: ColumnDesc,
+    encoding: str,
+    complex_text: Callable[[ColumnDesc], Callable[[object], str]] | None,
+) -> Callable[[object], bytes]:
+    node = col.detail
+    if not isinstance(node, ComplexType):
+        raise CodecNotSupported(f"no tuple encoder for {_column_label(col)}")
+    if complex_text is not None:
+        fmt = complex_text(col)
+
+        def text(value: object) -> bytes:
+            if value is None:
+                return _txt.LVARCHAR_NULL
+            raw = fmt(value).encode(encoding)
+            return b"\x00" + _num.U32.pack(len(raw)) + raw
+
+        return text
+    return lambda value: encode_complex(node, value, encoding)
+
+
+def build_row_encoder(
+    columns: Sequence[ColumnDesc],
+    encoding: str,
+    complex_text: Callable[[ColumnDesc], Callable[[object], str]] | None = None,
+) -> RowEncoder:
+    """Compile ``values -> tuple payload`` (no SQ_TUPLE header, no pad) for the server.
+
+    ROW/collection columns (``col.detail`` is their ComplexType) are sent in the binary form
+    with their i32 length unless ``complex_text`` gives a text formatter for the column; then
+    the text goes in the UDT envelope (docs/PROTOCOL.md §10).
+    """
     cols = tuple(columns)
-    encoders = tuple(_column_encoder(c, encoding) for c in cols)
+    encoders = tuple(
+        _complex_encoder(c, encoding, complex_text) if c.base in COMPLEX_CODES
+        else _column_encoder(c, encoding)
+        for c in cols
+    )
     pairs = tuple(zip(encoders, cols, strict=True))
 
     def encode_row(values: Sequence[object]) -> bytes:

@@ -249,8 +249,11 @@ class ExprTranslator:
             return typed(node, self.subquery_type(node))
         if isinstance(node, (exp.Func, exp.Window)):
             return self.function(node)
-        if isinstance(node, (IfxCollection,)):
-            raise not_implemented("collection expressions")
+        if isinstance(node, IfxCollection):
+            from .composite import translate_collection
+
+            out: exp.Expr = translate_collection(self, node)
+            return out
         raise not_implemented(f"expression {node.key}")
 
     def column(self, node: exp.Column) -> exp.Expr:

@@ -28,8 +28,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ...protocol.codes import TYPE_NOTNULL, XID_BOOLEAN, XID_LVARCHAR, TimeUnit, TypeCode
+from ...protocol.codes import (
+    TYPE_NAMEDROW,
+    TYPE_NOTNULL,
+    XID_BOOLEAN,
+    XID_LVARCHAR,
+    TimeUnit,
+    TypeCode,
+)
 from ...protocol.columns import ColumnDesc
+from ...types.complextype import COMPLEX_CODES, ComplexType
 
 T = TypeCode
 FLOATING = 255  # DECIMAL(p) without a scale: floating point decimal, scale byte 255
@@ -110,6 +118,10 @@ class IfxType:
     end: int = 0
     lead: int = 0
     notnull: bool = False
+    #: ROW/SET/MULTISET/LIST: the structure (server/engine/composite.py) and the
+    #: sysxtdtypes id a catalogued column type has (0 for expression results).
+    cx: ComplexType | None = None
+    xid: int = 0
 
     # --- classification ------------------------------------------------------------------------
     @property
@@ -139,6 +151,10 @@ class IfxType:
     @property
     def is_ym_interval(self) -> bool:
         return self.code == T.INTERVAL and self.start <= TimeUnit.MONTH
+
+    @property
+    def is_complex(self) -> bool:
+        return self.code in COMPLEX_CODES
 
     @property
     def floating(self) -> bool:
@@ -174,12 +190,19 @@ class IfxType:
             return (self.minsize << 8) | self.size
         if code in (T.CHAR, T.NCHAR, T.LVARCHAR):
             return self.size
+        if code in COMPLEX_CODES:
+            return 0  # [I] no witness gives a ROW/collection's encoded length
         return FIXED_WIDTH[code]
 
     @property
     def coltype(self) -> int:
         """syscolumns.coltype: the type code plus 256 when NOT NULL."""
-        return self.code | (TYPE_NOTNULL if self.notnull else 0)
+        named = TYPE_NAMEDROW if self.cx is not None and self.cx.named else 0
+        # BOOLEAN and LVARCHAR are the built-in opaque types 41 and 40 in the catalog (Guide to
+        # SQL: Reference, SYSCOLUMNS); 45 and 43 are client-side codes only.
+        code = {T.BOOLEAN: T.UDTFIXED, T.LVARCHAR: T.UDTVAR}.get(T(self.code), self.code) if (
+            self.code in (T.BOOLEAN, T.LVARCHAR)) else self.code
+        return code | (TYPE_NOTNULL if self.notnull else 0) | named
 
     @property
     def collength(self) -> int:
@@ -192,7 +215,7 @@ class IfxType:
             return XID_BOOLEAN
         if self.code == T.LVARCHAR:
             return XID_LVARCHAR
-        return 0
+        return self.xid
 
     def describe(self, name: str) -> ColumnDesc:
         """The SQ_DESCRIBE record. BOOLEAN and LVARCHAR are described as the built-in UDTs they
@@ -204,6 +227,10 @@ class IfxType:
             return ColumnDesc(
                 name, T.UDTVAR | flag, self.size, xid=XID_LVARCHAR, type_name="lvarchar"
             )
+        if self.cx is not None:
+            from .composite import describe_complex
+
+            return describe_complex(self, name)
         return ColumnDesc(name, self.code | flag, self.enclen)
 
     @property
@@ -223,6 +250,10 @@ class IfxType:
     @property
     def key(self) -> str:
         """Compact text naming this type, passed to SQLite functions (see ``from_key``)."""
+        if self.cx is not None:
+            from .composite import complex_key
+
+            return complex_key(self)
         return (
             f"{self.code}.{self.size}.{self.minsize}.{self.prec}.{self.scale}."
             f"{self.start}.{self.end}.{self.lead}"
@@ -231,6 +262,8 @@ class IfxType:
     def sql(self) -> str:
         """The Informix type text, as DDL would spell it (lower case like dbschema)."""
         code = self.code
+        if self.cx is not None:
+            return self.cx.sql() if not self.cx.notnull else self.cx.sql()[: -len(" not null")]
         base = BASE_NAMES.get(code, f"type{code}")
         if code in DECIMAL_CODES:
             if self.scale == FLOATING:
@@ -258,6 +291,10 @@ class IfxType:
 @lru_cache(maxsize=4096)
 def from_key(key: str) -> IfxType:
     """Inverse of ``IfxType.key`` (cached: SQLite functions call it once per distinct type)."""
+    if key.startswith("x"):
+        from .composite import complex_from_key
+
+        return complex_from_key(key)
     code, size, minsize, prec, scale, start, end, lead = (int(x) for x in key.split("."))
     return IfxType(code, size, minsize, prec, scale, start, end, lead)
 
