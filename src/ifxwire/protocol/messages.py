@@ -248,6 +248,9 @@ _BIND_WIDTH.update(dict.fromkeys((0, 5, 8, 10, 13, 14, 15, 16), -2))
 _BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 45), -4))
 # ROW and collections: i32 length + value (J§3.4; [B] IfxSqli.sendBind writes toIfx() padded)
 _BIND_WIDTH.update(dict.fromkeys((19, 20, 21, 22), -4))
+# SENDRECV: JDBC binds a java.util.Collection as type 44 named e.g. "multiset (  int  not null) "
+# with the same i32 length + value (seen in our trace of JDBC 15 setObject; docs/PROTOCOL.md §10)
+_BIND_WIDTH[44] = -4
 _BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 
 

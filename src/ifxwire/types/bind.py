@@ -49,6 +49,7 @@ __all__ = [
 ]
 
 _T = TypeCode
+_SENDRECV = 44  # JDBC binds java.util collections as SENDRECV carrying a complex value
 _IND_PREC = Struct(">hh")
 _TYPE_IND_PREC = Struct(">hhh")
 
@@ -383,7 +384,7 @@ def _decode_data(
         start, end = _u32_data(buf, pos)
         _check_end(buf, end, pos)
         return bytes(buf[start:end]), end
-    if base in COMPLEX_CODES:
+    if base in COMPLEX_CODES or base == _SENDRECV:
         (n,) = I32.unpack_from(buf, pos)
         end = pos + 4 + n
         _check_end(buf, end, pos)

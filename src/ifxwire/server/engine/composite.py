@@ -161,13 +161,12 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
         return row
     elem = node.element
     fn = _json_storer(elem, ctx) if elem.is_complex else conv.storer(type_of(elem), ctx)
-    kind = KIND_NAMES[node.code]
 
     def coll(v: Any) -> Any:
         if isinstance(v, _Text):
-            v = v.items if v.kind == kind else _wrong_kind(node, v.kind)
-        elif isinstance(v, (Set, Multiset, List)) and v.kind != kind:
-            _wrong_kind(node, v.kind)
+            # Any collection kind converts (a SET drops duplicates): JDBC binds a
+            # java.util.HashSet as a MULTISET for SET columns, so real servers must take it.
+            v = v.items if v.kind != "row" else _wrong_kind(node, v.kind)
         if isinstance(v, (str, bytes, Row, dict)) or not hasattr(v, "__iter__"):
             raise fail(sc.NO_CONVERSION, node.sql())
         out = []
