@@ -59,10 +59,10 @@ def schema_function(name: str, args: Sequence[object]) -> object:
         if name == "get_data_type":
             return 2002 if base == T.ROW else 1111
         if name == "schema_coltypename":
-            return {T.SET: "SET", T.MULTISET: "MULTISET", T.LIST: "LIST", T.ROW: "ROW"}[base]
-        if name in ("schema_isnullable", "schema_nullable", "schema_isautoincr"):
-            pass
-        else:
+            kinds: dict[int, str] = {T.SET: "SET", T.MULTISET: "MULTISET", T.LIST: "LIST",
+                                     T.ROW: "ROW"}
+            return kinds[base]
+        if name not in ("schema_isnullable", "schema_nullable", "schema_isautoincr"):
             return None
     ty = from_catalog(coltype, length, xid)
     code = ty.code
