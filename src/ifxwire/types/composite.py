@@ -39,7 +39,6 @@ from . import text as _txt
 from .complextype import (
     COMPLEX_CODES,
     HEADER_SIZE,
-    LVARCHAR_DEFAULT,
     ComplexType,
     parse_type_name,
     read_type_table,
@@ -60,6 +59,8 @@ __all__ = [
 ]
 
 _T = TypeCode
+#: LVARCHAR elements inferred from ``str`` carry Informix's largest LVARCHAR length.
+_LVARCHAR_BIND = 32739
 _I16 = struct.Struct(">h")
 _I32 = struct.Struct(">i")
 _TRAILER = struct.Struct(">iii")
@@ -490,6 +491,11 @@ def infer_type(value: Any, type_text: str = "") -> ComplexType:
     element type, else from the Python values (docs/TYPES.md §8)."""
     if type_text:
         return parse_type_name(type_text)
+    return _settle(_infer(value))
+
+
+def _infer(value: Any) -> ComplexType:
+    """infer_type before NULL-only fields are settled (so rows can be widened first)."""
     if isinstance(value, Row):
         fields = value.fields or tuple(f"f{i + 1}" for i in range(len(value)))
         return ComplexType(
@@ -512,6 +518,9 @@ def infer_type(value: Any, type_text: str = "") -> ComplexType:
         if not items:
             raise CodecDataError(f"an empty {type(value).__name__} needs its element_type to "
                                  "be bound")
+        for i, v in enumerate(items):
+            if v is None:
+                raise CodecDataError(f"element {i} is NULL; collection elements are NOT NULL")
         elem = _infer_scalar(items[0], "element 0")
         for i, v in enumerate(items[1:], 1):
             other = _infer_scalar(v, f"element {i}")
@@ -519,11 +528,20 @@ def infer_type(value: Any, type_text: str = "") -> ComplexType:
     return ComplexType(kind, children=(replace(elem, notnull=True),))
 
 
+def _settle(node: ComplexType) -> ComplexType:
+    """Fields known only from NULLs are sent as LVARCHAR (the server converts)."""
+    if node.code == _T.NULL:
+        return replace(node, code=_T.UDTVAR, length=_LVARCHAR_BIND, xid=XID_LVARCHAR,
+                       type_name="lvarchar")
+    if node.children:
+        return replace(node, children=tuple(_settle(c) for c in node.children))
+    return node
+
+
 def _infer_field(v: Any, name: str) -> ComplexType:
-    """A ROW field's bind type; a NULL field is sent as LVARCHAR (the server converts)."""
+    """A ROW field's bind type; a NULL field is typed by other values or sent as LVARCHAR."""
     if v is None:
-        return ComplexType(_T.UDTVAR, LVARCHAR_DEFAULT, xid=XID_LVARCHAR, type_name="lvarchar",
-                           field=name)
+        return ComplexType(_T.NULL, field=name)
     return _infer_scalar(v, f"field {name!r}").with_field(name)
 
 
@@ -538,7 +556,7 @@ def _infer_scalar(v: Any, where: str) -> ComplexType:
     if isinstance(v, Decimal):
         return ComplexType(_T.DECIMAL, 32 << 8 | _num.DECIMAL_FLOATING_SCALE)
     if isinstance(v, str):
-        return ComplexType(_T.UDTVAR, LVARCHAR_DEFAULT, xid=XID_LVARCHAR, type_name="lvarchar")
+        return ComplexType(_T.UDTVAR, _LVARCHAR_BIND, xid=XID_LVARCHAR, type_name="lvarchar")
     if isinstance(v, datetime):
         return ComplexType(_T.DATETIME, _tmp.DATETIME_BIND_QUALIFIER)
     if isinstance(v, date):
@@ -550,7 +568,7 @@ def _infer_scalar(v: Any, where: str) -> ComplexType:
     if isinstance(v, IntervalYM):
         return ComplexType(_T.INTERVAL, _tmp.INTERVAL_YM_BIND_QUALIFIER)
     if isinstance(v, (Row, Set, List, Multiset)):
-        return infer_type(v)
+        return _infer(v)
     raise CodecDataError(f"{where}: cannot infer an Informix type for {type(v).__name__} "
                          f"{v!r:.40}; give the wrapper an element_type")
 
@@ -558,6 +576,13 @@ def _infer_scalar(v: Any, where: str) -> ComplexType:
 def _widen(a: ComplexType, b: ComplexType, i: int) -> ComplexType:
     if a == b:
         return a
+    if a.code == _T.NULL or b.code == _T.NULL:
+        return replace(b if a.code == _T.NULL else a, field=a.field)
+    if a.code == b.code == _T.ROW and [c.field for c in a.children] == [
+        c.field for c in b.children
+    ]:
+        return replace(a, children=tuple(
+            _widen(x, y, i) for x, y in zip(a.children, b.children, strict=True)))
     if {a.code, b.code} <= {_T.INTEGER, _T.BIGINT}:
         return a if a.code == _T.BIGINT else b
     raise CodecDataError(f"element {i} is {b.sql()} but element 0 is {a.sql()}; a collection "

@@ -161,9 +161,11 @@ def test_type_text_round_trip() -> None:
 def test_inferred_bind_types() -> None:
     assert infer_type(List([1, 2])).sql() == "list(integer not null)"
     assert infer_type(Set({1, 2**40})).sql() == "set(bigint not null)"
-    assert infer_type(Multiset(["a"])).sql() == "multiset(lvarchar not null)"
+    assert infer_type(Multiset(["a"])).sql() == "multiset(lvarchar(32739) not null)"
     assert infer_type(List([], "decimal(5,2)")).sql() == "list(decimal(5,2) not null)"
-    assert infer_type(Row((1, "x"), ("a", "b"))).sql() == "row(a integer, b lvarchar)"
+    assert infer_type(Row((1, "x"), ("a", "b"))).sql() == "row(a integer, b lvarchar(32739))"
+    assert infer_type(List([Row((None, 1)), Row((2, None))])).sql() == (
+        "list(row(f1 integer, f2 integer) not null)")
     with pytest.raises(CodecDataError, match="element 1"):
         infer_type(List([1, "x"]))
     with pytest.raises(CodecDataError, match="element_type"):

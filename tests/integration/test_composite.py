@@ -1,0 +1,172 @@
+"""SET, MULTISET, LIST and ROW through the real server with the ifxwire driver (issue 13).
+
+Values are bound with the ifxwire wrappers, stored by the server, fetched in the binary
+(SENDRECV) form the driver asks for with SQ_RET_TYPE, and must come back exactly, with their
+kind; SQL literals (``SET{…}``, quoted ``'LIST{…}'``, ``ROW(…)``) land the same way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+import ifxwire
+from ifxwire import List, Multiset, Row, Set
+
+ELEMENTS: list[tuple[str, list[Any]]] = [
+    ("int", [1, -2147483647, 2147483647]),
+    ("bigint", [2**62, -(2**63 - 1)]),
+    ("decimal(10,2)", [Decimal("12345678.90"), Decimal("-0.01")]),
+    ("float", [1.5, -2.2250738585072014e-308, 1e300]),
+    ("varchar(30)", ["é漢字", "it's", ""]),
+    ("lvarchar(4000)", ["x" * 3000, "ü"]),
+    ("date", [dt.date(1, 1, 1), dt.date(9999, 12, 31)]),
+    ("datetime year to fraction(5)", [dt.datetime(2024, 2, 29, 13, 45, 59, 123450)]),
+    ("interval day(9) to fraction(5)", [dt.timedelta(days=-3, microseconds=10),
+                                        dt.timedelta(days=999999999)]),
+    ("boolean", [True, False]),
+    ("row(a int, b varchar(10))", [Row((1, "x"), ("a", "b")), Row((None, None), ("a", "b"))]),
+]
+
+
+def _key(v: Any) -> str:
+    return repr(v)
+
+
+UTF8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
+
+
+@pytest.fixture(scope="module")
+def utf8_db(connect_kwargs: dict[str, Any]) -> str:
+    with ifxwire.connect(**connect_kwargs, **UTF8) as c:
+        c.cursor().execute("CREATE DATABASE d_composite_utf8 WITH LOG")
+    return "d_composite_utf8"
+
+
+@pytest.fixture()
+def uconn(connect_kwargs: dict[str, Any], utf8_db: str) -> Any:
+    """A connection to a UTF-8 database, so non-ASCII elements round-trip."""
+    with ifxwire.connect(**connect_kwargs, database=utf8_db, **UTF8) as c:
+        yield c
+
+
+def test_every_kind_and_element_type(uconn: Any) -> None:
+    cols = []
+    for i, (elem, _) in enumerate(ELEMENTS):
+        cols += [f"s{i} SET({elem} NOT NULL)", f"m{i} MULTISET({elem} NOT NULL)",
+                 f"l{i} LIST({elem} NOT NULL)"]
+    cur = uconn.cursor()
+    cur.execute(f"CREATE TEMP TABLE kinds (id INT, {', '.join(cols)})")
+    n = len(cols)
+    marks = ", ".join("?" * (n + 1))
+    full: list[Any] = [1]
+    empty: list[Any] = [2]
+    for elem, values in ELEMENTS:
+        full += [Set(values), Multiset(values + values[:1]), List(values)]
+        empty += [Set([], elem), Multiset([], elem), List([], elem)]
+    cur.executemany(f"INSERT INTO kinds VALUES ({marks})", [full, empty])
+    cur.execute("INSERT INTO kinds (id) VALUES (3)")
+    cur.execute("SELECT * FROM kinds ORDER BY id")
+    rows = cur.fetchall()
+    assert [r[0] for r in rows] == [1, 2, 3]
+    for i, (elem, values) in enumerate(ELEMENTS):
+        s, m, lst = rows[0][1 + 3 * i : 4 + 3 * i]
+        assert type(s) is Set and s == set(values), elem
+        assert type(m) is Multiset and Counter(map(_key, m)) == Counter(
+            map(_key, values + values[:1])), elem
+        assert type(lst) is List and lst == values, elem
+        assert rows[1][1 + 3 * i : 4 + 3 * i] == (set(), [], []), elem
+        assert rows[2][1 + 3 * i : 4 + 3 * i] == (None, None, None), elem
+    assert [d[1] for d in cur.description[1:4]] == [19, 20, 21]
+
+
+def test_nested_values_and_literals(conn: Any) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE nest (id INT, a LIST(ROW(x INT, y SET(DATE NOT NULL)) NOT "
+                "NULL), b ROW(p LIST(MULTISET(INT NOT NULL) NOT NULL), q BOOLEAN))")
+    a = List([Row((1, Set({dt.date(2024, 1, 1)})), ("x", "y")),
+              Row((None, Set([], "date")), ("x", "y"))])
+    b = Row((List([Multiset([3, 3]), Multiset([], "int")]), True), ("p", "q"))
+    cur.execute("INSERT INTO nest VALUES (1, ?, ?)", [a, b])
+    cur.execute("INSERT INTO nest VALUES (2, LIST{ROW(7, SET{'2000-02-29'})}, "
+                "'ROW(LIST{MULTISET{1}}, \"t\")')")
+    cur.execute("SELECT a, b FROM nest ORDER BY id")
+    got = cur.fetchall()
+    assert got[0] == (a, b)
+    assert got[0][0][0].y == {dt.date(2024, 1, 1)} and got[0][1].q is True
+    assert got[1] == ([(7, {dt.date(2000, 2, 29)})], ([[1]], True))
+
+
+def test_named_fields_cardinality_and_catalog(conn: Any) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE cat_t (tags SET(VARCHAR(10) NOT NULL), pt ROW(x INT, y INT), "
+                "ok BOOLEAN, note LVARCHAR(100))")
+    cur.execute("INSERT INTO cat_t VALUES (SET{'a','b','a'}, ROW(1, 2), 't', 'n')")
+    cur.execute("SELECT CARDINALITY(tags), pt FROM cat_t")
+    count, pt = cur.fetchone()
+    assert count == 2 and pt.x == 1 and pt["y"] == 2 and pt.fields == ("x", "y")
+    cur.execute("SELECT c.colname, c.coltype, c.extended_id FROM syscolumns c, systables t "
+                "WHERE c.tabid = t.tabid AND t.tabname = 'cat_t' ORDER BY c.colno")
+    cols = cur.fetchall()
+    assert [(n, t) for n, t, _ in cols] == [("tags", 19), ("pt", 22), ("ok", 41), ("note", 40)]
+    xid = cols[0][2]
+    assert cols[2][2] == 5 and cols[3][2] == 1 and xid >= 2048
+    cur.execute("SELECT mode, type FROM sysxtdtypes WHERE extended_id = ?", [xid])
+    assert cur.fetchone() == ("C", 19)
+    cur.execute("SELECT seqno, levelno, parent_no, type, length FROM sysattrtypes "
+                "WHERE extended_id = ? ORDER BY seqno", [xid])
+    assert cur.fetchall() == [(1, 0, 0, 19, 0), (2, 1, 1, 13 + 256, 10)]
+    conn.rollback()
+
+
+def test_bad_values_name_the_element_and_keep_the_connection(conn: Any) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE bad (l LIST(INT NOT NULL), r ROW(a INT, b VARCHAR(3)))")
+    with pytest.raises(ifxwire.DataError, match="element 1"):
+        cur.execute("INSERT INTO bad (l) VALUES (?)", [List([1, 2**70])])
+    with pytest.raises(ifxwire.DataError, match="element 0 .*NULL"):
+        cur.execute("INSERT INTO bad (l) VALUES (?)", [List([None])])
+    with pytest.raises(ifxwire.Error, match="ifxwire.List"):
+        cur.execute("INSERT INTO bad (l) VALUES (?)", [[1, 2]])
+    with pytest.raises(ifxwire.Error) as info:  # the server converts: 'x' is no INTEGER
+        cur.execute("INSERT INTO bad (l) VALUES (?)", [List(["x"])])
+    assert info.value.sqlcode in (-1213, -1260)
+    with pytest.raises(ifxwire.Error):
+        cur.execute("INSERT INTO bad (l) VALUES ('SET{1')")
+    cur.execute("INSERT INTO bad VALUES (?, ?)", [List([5]), Row((1, "abc"))])
+    cur.execute("SELECT l, r FROM bad")
+    assert cur.fetchall() == [([5], (1, "abc"))]
+
+
+def test_collection_parameter_into_scalar_column_is_refused(conn: Any) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE t_cb (i INT)")
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute("INSERT INTO t_cb VALUES (?)", [List([1, 2])])
+    assert info.value.sqlcode == -1260
+    cur.execute("INSERT INTO t_cb VALUES (?)", [5])
+    cur.execute("SELECT i FROM t_cb")
+    assert cur.fetchall() == [(5,)]
+
+
+def test_aio_round_trip(connect_kwargs: dict[str, Any], dbname: str) -> None:
+    import asyncio
+
+    from ifxwire import aio
+
+    async def main() -> Any:
+        c = await aio.connect(**connect_kwargs, database=dbname)
+        try:
+            cur = c.cursor()
+            await cur.execute("CREATE TEMP TABLE ta (l LIST(DECIMAL(5,2) NOT NULL))")
+            await cur.execute("INSERT INTO ta VALUES (?)", [List([Decimal("1.25")])])
+            await cur.execute("SELECT l FROM ta")
+            return await cur.fetchall()
+        finally:
+            await c.close()
+
+    assert asyncio.run(main()) == [([Decimal("1.25")],)]
