@@ -128,9 +128,9 @@ def test_bad_values_name_the_element_and_keep_the_connection(conn: Any) -> None:
     cur.execute("CREATE TEMP TABLE bad (l LIST(INT NOT NULL), r ROW(a INT, b VARCHAR(3)))")
     with pytest.raises(ifxwire.DataError, match="element 1"):
         cur.execute("INSERT INTO bad (l) VALUES (?)", [List([1, 2**70])])
-    with pytest.raises(ifxwire.DataError, match="element 0 .*NULL"):
+    with pytest.raises(ifxwire.DataError, match=r"element 0 .*NULL"):
         cur.execute("INSERT INTO bad (l) VALUES (?)", [List([None])])
-    with pytest.raises(ifxwire.Error, match="ifxwire.List"):
+    with pytest.raises(ifxwire.Error, match=r"ifxwire\.List"):
         cur.execute("INSERT INTO bad (l) VALUES (?)", [[1, 2]])
     with pytest.raises(ifxwire.Error) as info:  # the server converts: 'x' is no INTEGER
         cur.execute("INSERT INTO bad (l) VALUES (?)", [List(["x"])])
