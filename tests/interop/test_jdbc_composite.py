@@ -1,10 +1,11 @@
 """IBM JDBC (15.0.0.1 and 4.50.10) and ifxwire on the same ROW/collection data (issue 13).
 
 ifxwire writes every collection kind and element type; JDBC reads them with getObject
-(binary SENDRECV form) and must see exactly what ifxwire sees; JDBC writes with setObject
-(java.util collections; JDBC itself cannot write an unnamed ROW with SQLData: setObject looks
-the type name up among named row types and fails in the driver) and ifxwire must read those values back; JDBC's
-DatabaseMetaData.getColumns names BOOLEAN, LVARCHAR and the composite columns.
+(binary SENDRECV form) and must see exactly what ifxwire sees; JDBC writes java.util
+collections with setObject and ifxwire must read those values back; JDBC's
+DatabaseMetaData.getColumns names BOOLEAN, LVARCHAR and the composite columns. (JDBC cannot
+write an unnamed ROW with SQLData: setObject looks the type name up among named row types
+and fails inside the driver.)
 ``tests/interop/jdbc/CompositeCheck.java`` is the Java side.
 """
 
