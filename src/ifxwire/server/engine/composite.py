@@ -311,8 +311,10 @@ def parse_text(text: str) -> _Text:
             word = tok.lower()
             if word in ("set", "multiset", "list") and peek() == ("p", "{"):
                 take()
-                items = [] if peek() == ("p", "}") else seq("}")
-                return _Text(word, items)
+                if peek() == ("p", "}"):
+                    take()
+                    return _Text(word, [])
+                return _Text(word, seq("}"))
             if word == "row" and peek() == ("p", "("):
                 take()
                 return _Text("row", seq(")"))
