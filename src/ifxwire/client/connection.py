@@ -629,6 +629,11 @@ class Connection:
             p.blobs = blob_columns(p.columns)
             if any(is_complex_column(c) for c in p.columns):
                 p.ret_type = m.ret_type_message(p.columns, self.encoding)
+                # Every ROW/collection value carries its ~1 KB type table, so such rows are
+                # large: ask for 16 times the buffer (when the server takes sizes over 32 KiB)
+                # rather than pay a round trip per few dozen rows.
+                if self.fetch_buffer_size > 32767:
+                    p.fetch_size = max(p.fetch_size, 16 * self.fetch_buffer_size)
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding

@@ -303,6 +303,8 @@ class ComplexDecoder:
             raise CodecError(f"complex value at offset {offset}: type table of {count} entries "
                              "does not fit")
         table = buf[offset + 4 : table_end]
+        if type(table) is memoryview:  # comparing a memoryview is element by element: slow
+            table = table.tobytes()
         state = self._state
         if state is None or table != state[0]:
             node, _ = read_type_table(buf, offset + 4, end, self._encoding)
@@ -588,3 +590,68 @@ def _widen(a: ComplexType, b: ComplexType, i: int) -> ComplexType:
     raise CodecDataError(f"element {i} is {b.sql()} but element 0 is {a.sql()}; a collection "
                          "holds one type (give the wrapper an element_type)")
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast path: collections of fixed-width integers (the common LIST(INTEGER NOT NULL) case)
+# ---------------------------------------------------------------------------------------------
+
+_SIZE_FLAGS = struct.Struct(">ii")
+
+
+def fixed_collection_spec(col: ColumnDesc, encoding: str) -> tuple[Any, ...] | None:
+    """``(table bytes, width, struct format, NULL sentinel, wrapper class, element text)`` for
+    a SET/MULTISET/LIST of SMALLINT/INTEGER/BIGINT whose DESCRIBE names its type, or None.
+
+    The decoders compare each value's type table with the bytes this type produces and take
+    the fast path only when they are equal; anything else (another server's table bytes,
+    a NULL element) goes through ComplexDecoder, so the result never depends on the guess.
+    """
+    try:
+        node = parse_type_name(col.type_name) if col.type_name else None
+    except CodecError:
+        return None
+    if node is None or not node.is_collection:
+        return None
+    packed = _STRUCT_CODES.get(node.element.code)
+    if packed is None:
+        return None
+    fmt, width, null = packed
+    wrapper = {_T.SET: Set, _T.MULTISET: Multiset, _T.LIST: List}[node.code]
+    return (write_type_table(node, encoding), width, fmt, null, wrapper, node.element.sql())
+
+
+_LIST_NEW = list.__new__
+_LIST_INIT = list.__init__
+
+
+def fast_collection_decoder(
+    spec: tuple[Any, ...], fallback: Callable[[Buffer, int, int], Any]
+) -> Callable[[Buffer, int, int], Any]:
+    """``(buf, offset, length) -> value`` for the column ``spec`` describes (see above)."""
+    table, width, fmt, null, wrapper, etext = spec
+    tl = len(table)
+    need = tl + 12
+    is_list = wrapper is not Set
+
+    def decode(buf: Buffer, o: int, n: int) -> Any:
+        head = buf[o + 4 : o + 4 + tl]
+        if type(head) is memoryview:  # comparing a memoryview is element by element: slow
+            head = head.tobytes()
+        if n >= need and head == table:
+            size, flags = _SIZE_FLAGS.unpack_from(buf, o + 8 + tl)
+            if flags & FLAG_NULL:
+                return None
+            count, rest = divmod(size, width)
+            if not rest and need + size <= n:
+                values = _struct_of(fmt, count).unpack_from(buf, o + 16 + tl)
+                if null not in values:
+                    if is_list:
+                        obj = _LIST_NEW(wrapper)
+                        _LIST_INIT(obj, values)
+                        obj.element_type = etext
+                        return obj
+                    return wrapper(values, etext)
+        return fallback(buf, o, o + 4 + n)
+
+    return decode

@@ -35,7 +35,12 @@ from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
 from .complextype import COMPLEX_CODES, ComplexType
-from .composite import ComplexDecoder, encode_complex
+from .composite import (
+    ComplexDecoder,
+    encode_complex,
+    fast_collection_decoder,
+    fixed_collection_spec,
+)
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
 
@@ -310,9 +315,15 @@ def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str, enc_name: str) 
         g.emit(f"{var}, o = _decode_udt(buf, o)")
     elif base in COMPLEX_CODES:
         # SENDRECV form: i32 length + value (IfxRowColumn.loadColumnData: 4 + i32 at offset)
-        fn = g.const("cx", ComplexDecoder(enc_name))
         g.emit("n, = _I32.unpack_from(buf, o)")
-        g.emit(f"{var} = {fn}(buf, o, o + 4 + n)")
+        decoder: Callable[[Buffer, int, int], Any] = ComplexDecoder(enc_name)
+        spec = fixed_collection_spec(col, enc_name)
+        if spec is not None:
+            fn = g.const("cxf", fast_collection_decoder(spec, decoder))
+            g.emit(f"{var} = {fn}(buf, o, n)")
+        else:
+            fn = g.const("cx", decoder)
+            g.emit(f"{var} = {fn}(buf, o, o + 4 + n)")
         g.emit("o += 4 + n")
     else:
         raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
