@@ -617,7 +617,8 @@ def fixed_collection_spec(col: ColumnDesc, encoding: str) -> tuple[Any, ...] | N
     if packed is None:
         return None
     fmt, width, null = packed
-    wrapper = {_T.SET: Set, _T.MULTISET: Multiset, _T.LIST: List}[node.code]
+    wrappers: dict[int, type] = {_T.SET: Set, _T.MULTISET: Multiset, _T.LIST: List}
+    wrapper = wrappers[node.code]
     return (write_type_table(node, encoding), width, fmt, null, wrapper, node.element.sql())
 
 
