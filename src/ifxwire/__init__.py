@@ -48,7 +48,7 @@ from .errors import (
     Warning,
 )
 from .types.adapters import AdaptersMap, BindItem, global_adapters
-from .types.compositevalues import List, Multiset, Row, Set
+from .types.compositevalues import ComplexTypeCode, List, Multiset, Row, Set
 from .types.values import DateTimeFields, IntervalYM, Text
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ __all__ = [
     "AdaptersMap",
     "Binary",
     "BindItem",
+    "ComplexTypeCode",
     "Connection",
     "ConnectionPool",
     "Cursor",

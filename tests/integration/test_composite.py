@@ -170,3 +170,23 @@ def test_aio_round_trip(connect_kwargs: dict[str, Any], dbname: str) -> None:
             await c.close()
 
     assert asyncio.run(main()) == [([Decimal("1.25")],)]
+
+
+def test_description_names_the_types_and_row_classes_map_both_ways(conn: Any) -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Point:
+        x: int
+        y: int
+
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE pts (p ROW(x INT, y INT), tags SET(VARCHAR(5) NOT NULL))")
+    cur.execute("SELECT p, tags FROM pts")
+    code_p, code_t = cur.description[0][1], cur.description[1][1]
+    assert code_p == 22 and code_p.type_name == "ROW(x integer, y integer)"
+    assert code_t == 19 and code_t.type_name == "SET(varchar(5) not null)"
+    cur.adapters.register_row_type("row(x integer, y integer)", Point)
+    cur.execute("INSERT INTO pts (p) VALUES (?)", [Point(1, 2)])
+    cur.execute("SELECT p FROM pts")
+    assert cur.fetchall() == [(Point(1, 2),)]

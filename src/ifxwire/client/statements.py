@@ -24,6 +24,8 @@ from ..protocol.codes import (
 from ..protocol.columns import ColumnDesc
 from ..types import numeric as _num
 from ..types import temporal as _tmp
+from ..types.complextype import COMPLEX_CODES
+from ..types.compositevalues import ComplexTypeCode
 from .placeholders import SqlPlan
 from .replies import RowDecoder
 
@@ -130,6 +132,8 @@ def describe_columns(columns: list[ColumnDesc]) -> tuple[Description, ...]:
     for col in columns:
         code = type_code(col)
         display, internal, precision, scale = _sizes(col, code)
+        if code in COMPLEX_CODES:
+            code = ComplexTypeCode(code, col.type_name)
         out.append((col.name, code, display, internal, precision, scale, col.nullable))
     return tuple(out)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["List", "Multiset", "Row", "Set"]
+__all__ = ["ComplexTypeCode", "List", "Multiset", "Row", "Set"]
 
 
 class Row(tuple[Any, ...]):
@@ -69,8 +69,9 @@ class Set(frozenset[Any]):
     """A SET value (no duplicates, no order). ``element_type`` optionally names the element
     type for binding (``Set({1, 2}, "integer")``)."""
 
-    kind = "set"
+    __slots__ = ("element_type",)
     element_type: str
+    kind = "set"
 
     def __new__(cls, values: Iterable[Any] = (), element_type: str = "") -> Set:
         self = super().__new__(cls, values)
@@ -84,6 +85,8 @@ class Set(frozenset[Any]):
 class Multiset(list[Any]):
     """A MULTISET value (duplicates allowed, no defined order), kept as a list."""
 
+    __slots__ = ("element_type",)
+    element_type: str
     kind = "multiset"
 
     def __init__(self, values: Iterable[Any] = (), element_type: str = "") -> None:
@@ -97,6 +100,8 @@ class Multiset(list[Any]):
 class List(list[Any]):
     """A LIST value (ordered, duplicates allowed)."""
 
+    __slots__ = ("element_type",)
+    element_type: str
     kind = "list"
 
     def __init__(self, values: Iterable[Any] = (), element_type: str = "") -> None:
@@ -105,3 +110,23 @@ class List(list[Any]):
 
     def __repr__(self) -> str:
         return f"List({list.__repr__(self)})"
+
+
+class ComplexTypeCode(int):
+    """``cursor.description`` type code of a ROW/collection column: the Informix type code
+    (19-22, so it compares equal to the int and to the DB-API type objects) that also carries
+    the type's name as the server describes it (``type_name``: ``"SET(integer not null)"``,
+    ``"ROW(a integer, b varchar(10))"``, or a named row type's name)."""
+
+    type_name: str
+
+    def __new__(cls, code: int, type_name: str) -> ComplexTypeCode:
+        self = super().__new__(cls, code)
+        self.type_name = type_name
+        return self
+
+    def __repr__(self) -> str:
+        return f"ComplexTypeCode({int(self)}, {self.type_name!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ComplexTypeCode, (int(self), self.type_name))
