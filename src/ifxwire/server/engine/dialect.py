@@ -505,11 +505,11 @@ class IfxExprParser(parser.Parser):
         else:
             elem = self._parse_element_type()
             if not elem.notnull:
-                # Informix: "Collection elements must be NOT NULL" (error -9611 [guess: the
-                # code of that message])
-                from .errors import EngineError
+                # Informix requires NOT NULL elements; the code it refuses others with is
+                # not known to us, so this is -999 naming the rule (docs/SERVER.md).
+                from .errors import not_implemented
 
-                raise EngineError(-9611, message="a collection element type needs NOT NULL")
+                raise not_implemented("collection elements without NOT NULL")
             children.append(node_of(elem))
         self._match_r_paren()
         return complex_type(ComplexType(code, children=tuple(children)))

@@ -85,6 +85,8 @@ def keylit(t: IfxType) -> exp.Expr:
 
 def storage_kind(t: IfxType) -> str:
     code = t.code
+    if t.cx is not None:
+        return "cx" + t.nullable().key  # each composite type converts through ifx_cast
     if code in it.INTEGER_CODES:
         return "int"
     if code in it.FLOAT_CODES:

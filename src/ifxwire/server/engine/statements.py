@@ -165,7 +165,7 @@ _OWNED_TYPES: dict[str, t.Callable[[list[int]], IfxType]] = {
 }
 # Types a real Informix has that this server does not store: refused with -999, not -9628.
 _UNSUPPORTED_TYPES = frozenset((
-    "BLOB", "CLOB", "SET", "MULTISET", "LIST", "ROW", "BSON", "JSON", "IDSSECURITYLABEL",
+    "BLOB", "CLOB", "BSON", "JSON", "IDSSECURITYLABEL",
     "POINTER", "LOLIST", "IMPEXP", "IMPEXPBIN", "SENDRECV", "STAT", "CLIENTBINVAL",
     "INDEXKEYARRAY", "RTNPARAMTYPES", "CALL_TRACE", "SELFUNCARGS", "TIMESERIES",
 ))
@@ -321,6 +321,8 @@ class IfxParser(IfxExprParser):
             return self._create_table(temp=word in ("TEMP", "SCRATCH"))
         if word == "TABLE":
             return self._create_table(temp=False)
+        if word == "DISTINCT" and self._word(1) == "TYPE":
+            raise not_implemented("CREATE DISTINCT TYPE")
         if word in ("UNIQUE", "DISTINCT", "CLUSTER", "INDEX"):
             return self._create_index()
         if word == "VIEW":
