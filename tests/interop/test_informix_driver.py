@@ -1061,6 +1061,52 @@ def test_execute_function_returns_its_value(conn: informix_db.Connection) -> Non
     run(conn, f"DROP FUNCTION {name}")
 
 
+def test_spl_with_resume_streams_as_a_result_set(conn: informix_db.Connection) -> None:
+    """A routine that RETURNs … WITH RESUME is read through the ordinary cursor: many rows,
+    several NFETCH round trips, described by its RETURNING clause."""
+    name = unique_name("gen")
+    run(conn, f"""CREATE FUNCTION {name}(n INTEGER) RETURNING INTEGER AS k, VARCHAR(20);
+        DEFINE i INTEGER;
+        FOR i = 1 TO n RETURN i, 'row ' || i WITH RESUME; END FOR;
+    END FUNCTION""")
+    cur = conn.cursor()
+    cur.execute(f"EXECUTE FUNCTION {name}(?)", (1500,))
+    assert cur.description is not None
+    assert [(d[0], d[1]) for d in cur.description] == [("k", 2), ("(expression)", 13)]
+    rows = cur.fetchall()
+    assert len(rows) == 1500 and rows[0] == (1, "row 1") and rows[-1] == (1500, "row 1500")
+    run(conn, f"DROP FUNCTION {name}")
+
+
+def test_spl_procedure_dml_and_raise_exception(conn: informix_db.Connection, table: str) -> None:
+    """EXECUTE PROCEDURE with parameters runs DML; RAISE EXCEPTION's sqlcode, ISAM code and
+    text reach the client as the SQ_ERR fields."""
+    name = unique_name("p")
+    run(conn, f"CREATE TABLE {table} (id INTEGER, amount DECIMAL(10,2))")
+    run(conn, f"""CREATE PROCEDURE {name}(i INTEGER, a DECIMAL(10,2))
+        IF a < 0 THEN RAISE EXCEPTION -746, -100, 'negative amount ' || a; END IF;
+        INSERT INTO {table} VALUES (i, a * 2);
+    END PROCEDURE""")
+    run(conn, f"EXECUTE PROCEDURE {name}(?, ?)", (1, Decimal("1.25")))
+    assert query(conn, f"SELECT id, amount FROM {table}") == [(1, Decimal("2.50"))]
+    err = expect_error(lambda: run(conn, f"EXECUTE PROCEDURE {name}(2, -1)"), -746,
+                       informix_db.DatabaseError, isamcode=-100)
+    assert "negative amount -1.00" in str(err)
+    assert scalar(conn, f"SELECT COUNT(*) FROM {table}") == 1
+    run(conn, f"DROP PROCEDURE {name}")
+
+
+def test_spl_trigger_fires_for_executemany(conn: informix_db.Connection, table: str) -> None:
+    log = table + "_log"
+    run(conn, f"CREATE TABLE {table} (id INTEGER, v INTEGER)")
+    run(conn, f"CREATE TABLE {log} (id INTEGER, v INTEGER)")
+    run(conn, f"""CREATE TRIGGER {unique_name("trg")} INSERT ON {table}
+        REFERENCING NEW AS n FOR EACH ROW (INSERT INTO {log} VALUES (n.id, n.v + 1))""")
+    many(conn, f"INSERT INTO {table} VALUES (?, ?)", [(i, i) for i in range(200)])
+    assert scalar(conn, f"SELECT COUNT(*) FROM {log}") == 200
+    assert same_value(scalar(conn, f"SELECT SUM(v) FROM {log}"), Decimal(20100))
+
+
 # --------------------------------------------------------------------------------------------
 # Description of expressions
 # --------------------------------------------------------------------------------------------

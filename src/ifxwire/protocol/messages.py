@@ -99,7 +99,7 @@ def ret_type_message(columns: Sequence[ColumnDesc], encoding: str) -> bytes:
     VARCHAR/NVARCHAR the type the client wants instead -- 43/45/46/47 by extended id (or the
     source type of a DISTINCT), 44 SENDRECV otherwise (ROW and collections) -- with owner and
     name (empty for 43), then the encoded length. Asking for SENDRECV is what makes a server
-    send ROW/collection values in binary (docs/PROTOCOL.md §10)."""
+    send ROW/collection values in binary (docs/PROTOCOL.md §11)."""
     w = Writer()
     w.u16(Msg.RET_TYPE).u16(1).u16(len(columns))
     for col in columns:
@@ -249,7 +249,7 @@ _BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 45), -4))
 # ROW and collections: i32 length + value (J§3.4; [B] IfxSqli.sendBind writes toIfx() padded)
 _BIND_WIDTH.update(dict.fromkeys((19, 20, 21, 22), -4))
 # SENDRECV: JDBC binds a java.util.Collection as type 44 named e.g. "multiset (  int  not null) "
-# with the same i32 length + value (seen in our trace of JDBC 15 setObject; docs/PROTOCOL.md §10)
+# with the same i32 length + value (seen in our trace of JDBC 15 setObject; docs/PROTOCOL.md §11)
 _BIND_WIDTH[44] = -4
 _BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 

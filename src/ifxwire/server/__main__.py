@@ -55,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="accept message groupings outside the documented catalogue",
     )
+    p.add_argument(
+        "--trace-dir",
+        metavar="DIR",
+        help="directory where SPL's SET DEBUG FILE may write TRACE output (default: refused)",
+    )
     p.add_argument("--log-level", default="INFO")
     d = Limits()
     lim = p.add_argument_group("limits (docs/SERVER.md, Limits)")
@@ -96,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         users=users,
         trace=args.trace,
         strict=not args.no_strict,
+        trace_dir=args.trace_dir,
         login_timeout=args.login_timeout,
         max_sessions=args.max_sessions,
         max_message_bytes=args.max_message_bytes,

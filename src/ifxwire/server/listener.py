@@ -64,6 +64,7 @@ class Server:
         version: str = DEFAULT_VERSION,
         login_version: str = DEFAULT_LOGIN_VERSION,
         protocols: bytes = SERVER_PROTOCOLS,
+        trace_dir: str | os.PathLike[str] | None = None,
         login_timeout: float = Limits.login_timeout,
         max_sessions: int = Limits.max_sessions,
         max_message_bytes: int = Limits.max_message_bytes,
@@ -95,6 +96,7 @@ class Server:
         self.throttle = LoginThrottle(failed_login_limit)
         data_dir = None if str(data) == ":memory:" else os.fspath(data)
         self.engine = Engine(data_dir, server_name=server_name, version=version,
+                             trace_dir=trace_dir,
                              statement_timeout=statement_timeout,
                              max_statement_bytes=max_statement_bytes)
         self._sock: socket.socket | None = None

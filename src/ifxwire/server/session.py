@@ -587,7 +587,7 @@ class Session:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
             # The client reads ROW/collection columns in their binary form (JDBC asks for
-            # SENDRECV, docs/PROTOCOL.md §10); remembered for the statement, as JDBC sends it
+            # SENDRECV, docs/PROTOCOL.md §11); remembered for the statement, as JDBC sends it
             # once per statement.
             st = self._stmt()
             if st.columns and any(c.base in COMPLEX_CODES for c in st.columns):

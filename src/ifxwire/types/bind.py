@@ -219,7 +219,7 @@ _Encoder = Callable[[Any, str], bytes]
 def _bind_complex(value: Row | Set | Multiset | List, encoding: str) -> bytes:
     """A ROW or collection: type 19-22, owner "", the type text as name, prec 0, then the
     value with its i32 length (IfxSqli.sendBind writes ``toIfx()`` padded; docs/PROTOCOL.md
-    §10). The name is the named row type for a named ROW."""
+    §11). The name is the named row type for a named ROW."""
     node = infer_type(value)
     data = encode_complex(node, value, encoding)
     name = node.type_name if node.named else node.sql()

@@ -670,7 +670,7 @@ def build_row_encoder(
 
     ROW/collection columns (``col.detail`` is their ComplexType) are sent in the binary form
     with their i32 length unless ``complex_text`` gives a text formatter for the column; then
-    the text goes in the UDT envelope (docs/PROTOCOL.md §10).
+    the text goes in the UDT envelope (docs/PROTOCOL.md §11).
     """
     cols = tuple(columns)
     encoders = tuple(

@@ -166,5 +166,5 @@ def test_foreign_keys(t: Sql) -> None:
 
 
 def test_unsupported_is_999_not_a_traceback(t: Sql) -> None:
-    assert t.err("create procedure p() define x int; end procedure").sqlcode == -999
+    assert t.err("create procedure p() goto done; end procedure").sqlcode == -999
     assert t.err("select * from othdb:t").sqlcode == -329

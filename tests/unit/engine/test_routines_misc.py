@@ -44,10 +44,11 @@ def test_procedure_without_body(db: Sql) -> None:
     db.s.execute(p, [])
 
 
-def test_spl_beyond_return_is_refused(db: Sql) -> None:
-    e = db.err("CREATE FUNCTION f() RETURNING INT; DEFINE x INT; LET x = 1; RETURN x; "
-               "END FUNCTION")
-    assert e.sqlcode == -999
+def test_spl_body_beyond_return_runs(db: Sql) -> None:
+    db.run("CREATE FUNCTION f() RETURNING INT; DEFINE x INT; LET x = 1; RETURN x; "
+           "END FUNCTION")
+    assert db.rows("EXECUTE FUNCTION f()") == [(1,)]
+    assert db.err("CREATE PROCEDURE p() GOTO x; END PROCEDURE").sqlcode == -999
 
 
 def test_for_update_is_flagged(db: Sql) -> None:

@@ -237,7 +237,7 @@ def check_plan(privs: Privileges, user: str, kind: str, tables: list[str],
 
 
 _RESOURCE_DDL = {"create_table", "create_view", "create_sequence", "create_synonym",
-                 "create_routine"}
+                 "create_routine", "create_trigger"}
 _DBA_DDL = {"create_role", "drop_role"}
 
 

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 # Functions whose value changes from one execution to the next (the statement clock, the
 # previous statement's serial and row count, serial counters, raised errors): an INSERT that
 # calls one is never batched, so each row sees its own execution.
-_PER_EXECUTION = re.compile(r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error|ifx_seq)\(",
-                            re.IGNORECASE)
+_PER_EXECUTION = re.compile(
+    r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error|ifx_seq|ifx_spl)\(",
+    re.IGNORECASE)
 
 
 def can_batch(self: EngineSession, stmt: Prepared) -> bool:
@@ -33,6 +34,9 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
     holds the write lock (outside one, every row must commit on its own)."""
     if not self._sql_txn or self.conn is None:
         return False
+    table = stmt.plan.table
+    if table is not None and self.current_schema().triggers.get(table.name):
+        return False  # every row must fire its triggers (triggers.py)
     ok = stmt.batchable
     if ok is None:
         plan = stmt.plan

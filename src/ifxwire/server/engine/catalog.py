@@ -16,12 +16,17 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ...protocol.codes import TypeCode
 from . import ifxtypes as it
 from .ifxtypes import IfxType, from_catalog
 from .routines import Routine
+from .spl.tables import PRIVATE_DDL, PRIVATE_TABLES, SPL_TABLES
 from .values import date_number
+
+if TYPE_CHECKING:
+    from .triggers import Trigger
 
 T = TypeCode
 
@@ -95,12 +100,7 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("tabid", _I), ("colno", _SI), ("type", _c(1)), ("default", _c(256)), ("class", _c(1)),
     ]),
     (15, "syscoldepend", [("constrid", _I), ("tabid", _I), ("colno", _SI)]),
-    (16, "sysprocedures", [
-        ("procname", _v(128)), ("owner", _c(32)), ("procid", IfxType(T.SERIAL)),
-        ("mode", _c(1)), ("retsize", _I), ("symsize", _I), ("datasize", _I), ("codesize", _I),
-        ("numargs", _SI), ("isproc", _c(1)), ("specificname", _v(128)),
-        ("externalname", _v(255)), ("paramstyle", _c(1)), ("langid", _I),
-    ]),
+    *SPL_TABLES,
     (26, "sysobjstate", [
         ("objtype", _c(1)), ("owner", _c(32)), ("name", _v(128)), ("tabid", _I),
         ("state", _c(1)),
@@ -228,9 +228,11 @@ class Schema:
     tables: dict[str, TableInfo]
     indexes: dict[str, tuple[str, bool]]  # index name -> (table name, unique)
     constraint_names: set[str]
-    routines: dict[str, Routine] = field(default_factory=dict)
+    routines: dict[str, list[Routine]] = field(default_factory=dict)  # by name: overloads
     sequences: dict[str, SequenceInfo] = field(default_factory=dict)
     synonyms: dict[str, SynonymInfo] = field(default_factory=dict)
+    procs: dict[int, Routine] = field(default_factory=dict)  # by procid
+    triggers: dict[str, list[Trigger]] = field(default_factory=dict)  # by table name
 
 
 def quote(name: str) -> str:
@@ -262,8 +264,8 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     conn.execute("CREATE TABLE _ifx_meta (key TEXT PRIMARY KEY, value TEXT)")
     conn.execute("CREATE TABLE _ifx_serial (tabid INTEGER, kind TEXT, next INTEGER, "
                  "PRIMARY KEY (tabid, kind))")
-    conn.execute("CREATE TABLE _ifx_routine (name TEXT PRIMARY KEY, params TEXT, returns TEXT, "
-                 "body TEXT, function INTEGER)")
+    for ddl in PRIVATE_DDL:
+        conn.execute(ddl)
     conn.executemany(
         "INSERT INTO _ifx_meta VALUES (?, ?)",
         [("name", dbname), ("locale", locale), ("logged", str(int(logged))),
@@ -289,12 +291,18 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
 
 
 def upgrade_catalog(conn: sqlite3.Connection) -> None:
-    """Add the catalog tables a database file made by an older ifxwire-server lacks
-    (syssequences, sysroleauth, …), so old --data directories keep opening."""
-    have = {str(r[0]) for r in conn.execute(
-        "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
-    missing = [(tabid, name, cols) for tabid, name, cols in CATALOG_TABLES if name not in have]
-    if not missing:
+    """Add the catalog tables and columns a database file made by an older ifxwire-server
+    lacks (syssequences, sysroleauth, sysprocbody, sysprocedures.paramtypes, …), and our
+    private tables, so old --data directories keep opening. One read of sqlite_master when
+    nothing is missing: a column is there when its quoted name is in the table's DDL."""
+    ddl = {str(r[0]): str(r[1] or "") for r in conn.execute(
+        "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'")}
+    missing = [(tabid, name, cols) for tabid, name, cols in CATALOG_TABLES if name not in ddl]
+    short = [(tabid, name, [(n, t) for n, t in cols if quote(n) not in ddl[name]], len(cols))
+             for tabid, name, cols in CATALOG_TABLES if name in ddl]
+    short = [entry for entry in short if entry[2]]
+    private = [name for name in PRIVATE_TABLES if name not in ddl]
+    if not missing and not short and not private:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -302,6 +310,14 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
             conn.execute(f"CREATE TABLE main.{quote(name)} ({sqlite_column_defs(cols)})")
             insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols])
             insert_columns(conn, tabid, list(cols))
+        for tabid, name, cols, ncols in short:
+            for n, t in cols:
+                conn.execute(f"ALTER TABLE main.{quote(name)} ADD COLUMN {quote(n)} "
+                             f"{t.sqlite_decl}")
+            insert_columns(conn, tabid, cols, ncols - len(cols) + 1)
+            conn.execute("UPDATE systables SET ncols = ? WHERE tabid = ?", (ncols, tabid))
+        for statement in PRIVATE_DDL:
+            conn.execute(statement)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -418,8 +434,10 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             continue
         colnames = info.unique_indexes.get(idxname or "", [])
         info.constraints.append(Constraint(constrname, ctype, colnames, idxname or ""))
-    routines = {row[0]: Routine.from_row(row) for row in conn.execute(
-        f"SELECT name, params, returns, body, function FROM {p}_ifx_routine")}
+    from .spl.catalog import load_routines
+    from .triggers import load_triggers
+
+    routines, procs = load_routines(conn, p)
     sequences = {row[0]: SequenceInfo(row[0], row[1], (row[2] or "").strip(), row[3], row[4],
                                       row[5], row[6], row[7] == "1", row[8] or 0)
                  for row in conn.execute(
@@ -435,4 +453,5 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             name, tabid, (owner or "").strip(), tabtype == "S",
             base.name if base is not None else target, (towner or "").strip() or None,
             dbname or None)
-    return Schema(tables, indexes, names, routines, sequences, synonyms)
+    return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
+                  load_triggers(conn, p))

@@ -23,7 +23,6 @@ from . import values as vals
 from .catalog import ColumnInfo, TableInfo, quote
 from .errors import EngineError, not_implemented
 from .ifxtypes import FLOATING, IfxType
-from .routines import Routine
 from .statements import (
     ConstraintSpec,
     CreateIndex,
@@ -351,6 +350,9 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
                     "(SELECT constrid FROM sysconstraints)")
     dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
+    from .triggers import drop_for_table
+
+    drop_for_table(dc.conn, tabid)
 
 
 def create_view(dc: DdlContext, spec: CreateView) -> None:
@@ -379,27 +381,3 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
                          for i in range((len(text) + 63) // 64)])
 
 
-def create_routine(dc: DdlContext, routine: Routine) -> None:
-    """Store a routine (see routines.py) and its sysprocedures row. A marker view changes the
-    SQLite schema version, so plans that expanded an older definition are not reused."""
-    if routine.name in dc.schema.routines:
-        raise EngineError(sc.ROUTINE_EXISTS, near=routine.name)
-    dc.conn.execute("INSERT INTO _ifx_routine VALUES (?, ?, ?, ?, ?)", routine.to_row())
-    procid = (dc.conn.execute("SELECT MAX(procid) FROM sysprocedures").fetchone()[0] or 0) + 1
-    dc.conn.execute(
-        "INSERT INTO sysprocedures (procname, owner, procid, mode, retsize, symsize, datasize, "
-        "codesize, numargs, isproc, specificname, externalname, paramstyle, langid) "
-        "VALUES (?, ?, ?, 'O', 0, 0, 0, 0, ?, ?, NULL, NULL, 'I', 2)",
-        (routine.name, dc.user, procid, len(routine.params), "f" if routine.function else "t"))
-    dc.conn.execute(f"CREATE VIEW {quote('_ifx_r_' + routine.name)} AS SELECT 1")
-
-
-def drop_routine(dc: DdlContext, spec: DropObject) -> None:
-    name = spec.name.name
-    if name not in dc.schema.routines:
-        if spec.if_exists:
-            return
-        raise EngineError(sc.NO_ROUTINE, near=name)
-    dc.conn.execute("DELETE FROM _ifx_routine WHERE name = ?", (name,))
-    dc.conn.execute("DELETE FROM sysprocedures WHERE procname = ?", (name,))
-    dc.conn.execute(f"DROP VIEW {quote('_ifx_r_' + name)}")

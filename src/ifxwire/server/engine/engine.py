@@ -66,6 +66,7 @@ class Engine:
         *,
         server_name: str = "informix",
         version: str = "IBM Informix Dynamic Server Version 14.10.FC9",
+        trace_dir: str | os.PathLike[str] | None = None,
         statement_timeout: float | None = None,
         max_statement_bytes: int | None = None,
     ) -> None:
@@ -75,6 +76,8 @@ class Engine:
         os.makedirs(self.data_dir, exist_ok=True)
         self.server_name = server_name
         self.version = version
+        # Where SPL's SET DEBUG FILE may write TRACE output (None: SET DEBUG FILE is refused).
+        self.trace_dir = os.fspath(trace_dir) if trace_dir is not None else None
         #: Seconds one request may spend in the engine before -213 (None: no limit).
         self.statement_timeout = statement_timeout
         #: Bytes of SQL text a statement may have before -460 (None: no limit).

@@ -51,6 +51,8 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.serial_used: dict[str, int] = {}
+        # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
+        self.spl_call: Callable[[int, tuple[object, ...]], object] | None = None
         #: time.monotonic() past which the running request is interrupted (-213), or None.
         self.deadline: float | None = None
         # NEXTVAL/CURRVAL: (sequence name, nextval?) -> value; the session provides it.
@@ -600,6 +602,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_schema(name: str, *args: object) -> object:
         return schema_function(name, args)
 
+    def ifx_spl(procid: int, *args: object) -> object:
+        call = slot.state.spl_call
+        if call is None:
+            raise EngineError(sc.NO_ROUTINE, near=str(procid))
+        return call(procid, args)
+
     return {
         "ifx_cast": (3, ifx_cast, True),
         "ifx_text": (2, ifx_text, True),
@@ -629,6 +637,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_fn": (-1, ifx_fn, True),
         "ifx_seq": (2, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
+        "ifx_spl": (-1, ifx_spl, False),
     }
 
 

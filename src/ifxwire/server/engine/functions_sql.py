@@ -158,7 +158,7 @@ def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
         expanded = tx.routine(str(node.this).lower(), list(node.expressions))
         if expanded is None:
             raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
-        return tx.tx(expanded)
+        return expanded if "t" in expanded.meta else tx.tx(expanded)
     return handler(tx, node)
 
 

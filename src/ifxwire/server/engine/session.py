@@ -55,6 +55,7 @@ from .translate import Compiler, Plan, table_signature
 
 if TYPE_CHECKING:
     from .engine import Engine
+    from .spl.interp import Runtime
 
 T = TypeCode
 UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
@@ -134,6 +135,7 @@ class EngineSession:
         self._schema: cat.Schema | None = None
         self._schema_key: tuple[object, ...] | None = None
         self._sysmaster_schema: cat.Schema | None = None
+        self.spl: Runtime | None = None  # SPL globals, call depth, TRACE (spl/calls.py)
         self.state = FunctionState(user, self._ctx())
         self.state.session_id = session_id
         self.state.sequence_value = self.sequence_value
@@ -373,10 +375,10 @@ class EngineSession:
         self._attached[db] = schema
         return schema
 
-    def routine(self, name: str) -> Routine | None:
+    def routines(self, name: str) -> list[Routine]:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
-        return self.current_schema().routines.get(name.lower())
+        return self.current_schema().routines.get(name.lower(), [])
 
     def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
                 sysmaster: bool) -> cat.TableInfo:
@@ -442,7 +444,7 @@ class EngineSession:
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
-        is_query = plan.kind == "query"
+        is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
         version = self._schema_version() if self.conn is not None else -1
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
                         plan, plan.for_update, version)
@@ -513,14 +515,39 @@ class EngineSession:
             return ExecResult(n)
         if plan.kind == "select_into":
             return self._write(plan, lambda: self._select_into(plan, bound))
+        if plan.kind == "call":
+            from .spl.calls import execute_call
+
+            return execute_call(self, plan, bound)
+        if plan.kind == "instead":
+            from .triggers import run_instead
+
+            return self._write(plan, lambda: run_instead(self, plan, bound))
         if plan.kind == "merge":
+            from .triggers import run_dml
+
             return self._write(plan, lambda: ExecResult(sum(
-                self._dml(part, bound).rowcount for part in plan.parts)))
-        return self._write(plan, lambda: self._dml(plan, bound))
+                run_dml(self, part, bound).rowcount for part in plan.parts)))
+        return self.exec_dml(plan, bound)
+
+    def exec_dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+        """INSERT/UPDATE/DELETE under the write lock, with the table's triggers around it."""
+        from .triggers import run_dml
+
+        return self._write(plan, lambda: run_dml(self, plan, bound))
+
+    def call_routine(self, name: str, args: Sequence[object]) -> Iterator[tuple[object, ...]]:
+        """Run a stored routine by name or signature with Python argument values; rows of
+        Python values come back (spl/calls.py). The fast path's entry point."""
+        from .spl.calls import call_routine
+
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        return call_routine(self, name, args)
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
         plan = stmt.plan
-        if plan.kind != "query":
+        if plan.kind not in ("query", "call"):
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
         self.arm()
         try:
@@ -528,6 +555,15 @@ class EngineSession:
             self._check_privileges(plan)
             bound = self._bind(plan, params)
             self._start_statement()
+            if plan.kind == "call":
+                from .spl.calls import open_call
+
+                return open_call(self, plan, bound)
+            if plan.tables:
+                from .triggers import fire_select, has_select_triggers
+
+                if has_select_triggers(self, plan.tables):
+                    fire_select(self, plan)
             return self._rows(plan, bound)
         except EngineError:
             raise
@@ -629,8 +665,15 @@ class EngineSession:
         isam = sc.ISAM_LOCK_TIMEOUT if waited else sc.ISAM_LOCKED_RECORD
         return EngineError(code, isam)
 
-    def _dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    def _dml(self, plan: Plan, bound: dict[str, object],
+             returning: list[tuple[object, ...]] | None = None) -> ExecResult:
+        """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
+        columns of each row it changed are appended to that list (for triggers)."""
         conn = self._connection()
+        sql = plan.sql
+        if returning is not None:
+            assert plan.table is not None
+            sql += " RETURNING rowid, " + ", ".join(cat.quote(c.name) for c in plan.table.columns)
         state = self.state
         state.serial_used = {}
         serials = plan.serials
@@ -646,7 +689,9 @@ class EngineSession:
                                    (tabid, kind)).fetchone()
                 state.serials[(tabid, kind)] = int(row[0]) if row else 0
         try:
-            cur = conn.execute(plan.sql, bound)
+            cur = conn.execute(sql, bound)
+            if returning is not None:
+                returning.extend(cur.fetchall())
         except sqlite3.Error as e:
             raise self._map_error(e, plan) from None
         for tabid, kind, _start in serials:
@@ -657,7 +702,7 @@ class EngineSession:
             else:
                 conn.execute("UPDATE _ifx_serial SET next = ? WHERE tabid = ? AND kind = ?",
                              (value, tabid, kind))
-        rowcount = max(cur.rowcount, 0)
+        rowcount = len(returning) if returning is not None else max(cur.rowcount, 0)
         state.last_rowcount = rowcount
         serial = state.serial_used.get("s", 0)
         serial8 = state.serial_used.get("8")
@@ -863,6 +908,9 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
+        from . import triggers
+        from .spl import catalog as spl_catalog
+
         if self._db_level != "D":  # a DBA stays one for the session (checked at open)
             self.privileges()  # refreshes the level after GRANT/REVOKE
             access.check_ddl(self, self._db_level, kind, spec)
@@ -872,8 +920,9 @@ class EngineSession:
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": alter.alter_table, "rename_table": alter.rename,
-            "rename_column": alter.rename, "create_routine": ddl.create_routine,
-            "drop_routine": ddl.drop_routine,
+            "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
+            "drop_routine": spl_catalog.drop_routine, "create_trigger": triggers.create_trigger,
+            "drop_trigger": triggers.drop_trigger,
             "create_sequence": objects.create_sequence,
             "rename_sequence": objects.rename_sequence,
             "alter_sequence": lambda dc, sp: objects.alter_sequence(
@@ -932,8 +981,8 @@ class EngineSession:
                     return info
                 return session.resolve(name, owner, database, offset)
 
-            def routine(self, name: str) -> Routine | None:
-                return session.routine(name)
+            def routines(self, name: str) -> list[Routine]:
+                return session.routines(name)
 
             def sequence(self, name: str) -> cat.SequenceInfo | None:
                 return None

@@ -122,6 +122,18 @@ SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a curs
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
+# --- SPL routines and triggers (spl/, triggers.py) ---------------------------------------------
+ROUTINE_AMBIGUOUS = -9700  # [guess] an overloaded name given without signature or specific name
+VAR_UNDEFINED = -696  # [cat] "Variable (%s) has undefined value."
+FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
+SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
+NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
+NOT_IN_SPL = -744  # [cat] "Illegal SQL statement in SPL routine."
+USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
+TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
+TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
+OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a trigger name)
+NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
 # --- server limits (server/defences.py; docs/SERVER.md "Limits") -------------------------------
 MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes)
 INTERRUPTED = -213  # [cat] "Statement interrupted by user." (statement_timeout)
@@ -219,6 +231,17 @@ MESSAGES: dict[int, str] = {
     DT_RANGE: "The result of a datetime computation is out of range.",
     STRING_TOO_LONG: "Value exceeds string column length.",
     INT8_RANGE: "Value will not fit in a BIGINT or INT8.",
+    ROUTINE_AMBIGUOUS: "Routine (%s) cannot be resolved.",
+    VAR_UNDEFINED: "Variable (%s) has undefined value.",
+    FUNCTION_ROWS: "Function (%s) has returned more than one row.",
+    SYSTEM_FAILED: "System command cannot be executed.",
+    NESTING_TOO_DEEP: "Out of stack space.",
+    NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
+    USER_ERROR: "%s",
+    TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
+    TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",
+    OBJECT_EXISTS: "Object (%s) already exists in database.",
+    NO_OBJECT: "Object (%s) does not exist in database.",
     ISAM_DUPLICATE: "ISAM error: duplicate value for a record with unique key.",
     ISAM_LOCKED_RECORD: "ISAM error: record is locked.",
     ISAM_NOT_FOUND: "ISAM error: no record found.",

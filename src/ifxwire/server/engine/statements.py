@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 from sqlglot.errors import ErrorLevel, ParseError, TokenError
-from sqlglot.tokenizer_core import Token, TokenType
+from sqlglot.tokenizer_core import TokenType
 
 from ...protocol.codes import StmtType, TypeCode
 from . import sqlcodes as sc
@@ -145,13 +145,6 @@ class SetSpec:
 
 
 @dataclass
-class RoutineCall:
-    name: str
-    args: list[exp.Expr]
-    function: bool
-
-
-@dataclass
 class LockSpec:
     table: TableName
     lock: bool
@@ -237,6 +230,8 @@ STMT_TYPES: dict[str, int] = {
     "set_constraints": StmtType.UNKNOWN,
     "create_routine": 24,  # [guess] sqlstype.h SQ_CREAPROC
     "drop_routine": 25,  # [guess] sqlstype.h SQ_DRPPROC
+    "create_trigger": 60,  # [guess] sqlstype.h SQ_CRETRIG
+    "drop_trigger": 61,  # [guess] sqlstype.h SQ_DRPTRIG
 }
 
 
@@ -329,6 +324,10 @@ class IfxParser(IfxExprParser):
             return self._create_view()
         if word == "DATABASE":
             return self._create_database()
+        if word == "TRIGGER":
+            from .triggers import parse_create_trigger
+
+            return _stmt("create_trigger", parse_create_trigger(self))
         if word in ("ROLE", "SEQUENCE"):
             self._advance()
             return ext.parse_role(self, "create") if word == "ROLE" else (
@@ -622,14 +621,14 @@ class IfxParser(IfxExprParser):
     def _parse_ifx_drop(self) -> exp.Expr | None:
         self._advance()
         kind = self._word()
-        if kind in ("FUNCTION", "PROCEDURE", "ROUTINE"):
-            self._advance()
-            if_exists = self._if_exists(negate=False)
-            name = TableName(self._name())
-            if self._match(TokenType.L_PAREN):
-                while self._curr and not self._match(TokenType.R_PAREN):
-                    self._advance()
-            return _stmt("drop_routine", DropObject(kind, name, if_exists))
+        if kind in ("FUNCTION", "PROCEDURE", "ROUTINE", "SPECIFIC"):
+            from .spl.parser import parse_drop
+
+            return _stmt("drop_routine", parse_drop(self, kind))
+        if kind == "TRIGGER":
+            from .triggers import parse_drop_trigger
+
+            return _stmt("drop_trigger", parse_drop_trigger(self))
         if kind in ("ROLE", "SEQUENCE", "SYNONYM"):
             self._advance()
             if kind == "ROLE":
@@ -837,18 +836,9 @@ class IfxParser(IfxExprParser):
         return ext.parse_truncate(self)
 
     def _parse_ifx_execute(self) -> exp.Expr | None:
-        self._advance()
-        w = self._word()
-        if w not in ("PROCEDURE", "FUNCTION"):
-            raise not_implemented(f"EXECUTE {w}")
-        self._advance()
-        name = self._name()
-        args: list[exp.Expr] = []
-        self._match_l_paren()
-        if not self._match(TokenType.R_PAREN):
-            args = [a for a in self._parse_csv(self._parse_assignment) if a is not None]
-            self._match_r_paren()
-        return _stmt("execute_routine", RoutineCall(name, args, w == "FUNCTION"))
+        from .spl.parser import parse_call
+
+        return _stmt("execute_routine", parse_call(self))
 
     def _parse_ifx_unsupported(self) -> exp.Expr | None:
         raise not_implemented(self._word())
@@ -898,25 +888,14 @@ class InformixDelimident(Informix):
 _DIALECTS = {False: Informix(), True: InformixDelimident()}
 
 
-def _parse_routine(p: IfxParser, sql: str, toks: list[Token]) -> exp.Expr:
-    """CREATE FUNCTION/PROCEDURE: its body holds semicolons, so it is split here, not by
-    sqlglot's statement splitter; see routines.py for what a body may contain."""
-    from .routines import Routine, parse_header, split_routine
+def _parse_routine(sql: str, delimident: bool) -> exp.Expr:
+    """CREATE FUNCTION/PROCEDURE: its body holds semicolons and SPL statements, so it is
+    parsed by the SPL parser (spl/parser.py), not by sqlglot's statement splitter."""
+    from .spl.catalog import CreateRoutine
+    from .spl.parser import parse_routine
 
-    header, body, body_offset = split_routine(sql, toks)
-    p.reset()
-    p.sql = sql
-    p._tokens = header
-    p._tokens_size = len(header)
-    p._index = -1
-    p._advance(2)  # CREATE
-    try:
-        name, params, returns, function = parse_header(p)
-        if body:
-            parse_expressions(body, offset=body_offset)
-    except IfxParseError as e:
-        raise EngineError(sc.SYNTAX, near=e.near, offset=e.offset) from None
-    return _stmt("create_routine", Routine(name, params, returns, body, function))
+    header, body = parse_routine(sql, delimident)
+    return _stmt("create_routine", CreateRoutine(header, body, sql.strip(), delimident))
 
 
 def parse_expressions(text: str, delimident: bool = False, offset: int = 0) -> list[exp.Expr]:
@@ -946,8 +925,7 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
     p = dialect.parser(error_level=ErrorLevel.IMMEDIATE)
     words = [tok.text.upper() for tok in toks[:3] if tok.token_type != TokenType.STRING]
     if words[:1] == ["CREATE"] and ("FUNCTION" in words[1:3] or "PROCEDURE" in words[1:3]):
-        assert isinstance(p, IfxParser)
-        return _parse_routine(p, sql, toks)
+        return _parse_routine(sql, delimident)
     try:
         trees = p.parse(toks, sql)
     except IfxParseError as e:

@@ -39,8 +39,8 @@ from .errors import EngineError, not_implemented
 from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
 from .functions_sql import result_name
 from .ifxtypes import IfxType
-from .routines import Routine, expand
-from .statements import STMT_TYPES, IfxStatement, RoutineCall, TableName, parse, parse_expressions
+from .routines import Routine
+from .statements import STMT_TYPES, IfxStatement, TableName, parse, parse_expressions
 
 T = TypeCode
 
@@ -49,7 +49,7 @@ class TableLookup(Protocol):
     def resolve(self, name: str, owner: str | None, database: str | None,
                 offset: int) -> TableInfo: ...
 
-    def routine(self, name: str) -> Routine | None: ...
+    def routines(self, name: str) -> list[Routine]: ...
 
     def sequence(self, name: str) -> SequenceInfo | None: ...
 
@@ -74,6 +74,11 @@ class Plan:
     for_update: bool = False
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
+    routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
+    # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
+    # the old values FOR EACH ROW triggers read (triggers.py).
+    updated: list[str] | None = None
+    old_sql: str = ""
     parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
@@ -175,6 +180,12 @@ class Compiler:
                 plan.into_temp = into
                 plan.stmt_type = StmtType.SELECT
             return plan.finish(self.ctx)
+        if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
+            from .triggers import compile_instead
+
+            instead = compile_instead(self, ast)
+            if instead is not None:
+                return instead.finish(self.ctx)
         if isinstance(ast, exp.Insert):
             return self.compile_insert(ast).finish(self.ctx)
         if isinstance(ast, exp.Update):
@@ -195,19 +206,10 @@ class Compiler:
         return parse_expressions(text, self.delimident)
 
     def compile_call(self, ast: IfxStatement) -> Plan:
-        """EXECUTE FUNCTION/PROCEDURE: the routine's RETURN expressions as a one-row query."""
-        call = ast.meta["spec"]
-        assert isinstance(call, RoutineCall)
-        routine = self.lookup.routine(call.name)
-        if routine is None:
-            raise EngineError(sc.NO_ROUTINE, near=call.name)
-        exprs = expand(routine, call.args, self.parse_exprs)
-        if not exprs:
-            return Plan("stmt", StmtType.EXECUTE_PROCEDURE, stmt=ast)
-        self.allow_bare_params = True
-        plan = self.compile_query(exp.Select(expressions=exprs))
-        plan.stmt_type = StmtType.EXECUTE_PROCEDURE
-        return plan.finish(self.ctx)
+        """EXECUTE FUNCTION/PROCEDURE: a "call" plan (spl/calls.py)."""
+        from .spl.calls import compile_call
+
+        return compile_call(self, ast.meta["spec"])
 
     # ---- queries -------------------------------------------------------------------------
     def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
@@ -444,7 +446,7 @@ class Compiler:
             return sub_out[0][1].nullable()
 
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
-        tx.routine = self.routine_call
+        tx.routine = lambda name, args: self.routine_call(tx, name, args)
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
         for k, proj in enumerate(projections):
@@ -503,16 +505,13 @@ class Compiler:
             if part is not None and isinstance(part.args.get("expression"), exp.Expr):
                 part.set("expression", tx.convert(tx.tx(part.args["expression"]), it.INTEGER))
 
-    def routine_call(self, name: str, args: list[exp.Expr]) -> exp.Expr | None:
-        """A call of a stored routine inside an expression, expanded; None if no such
+    def routine_call(self, tx: ExprTranslator, name: str, args: list[exp.Expr]
+                     ) -> exp.Expr | None:
+        """A call of a stored routine inside an expression (spl/calls.py); None if no such
         routine."""
-        routine = self.lookup.routine(name)
-        if routine is None:
-            return None
-        exprs = expand(routine, args, self.parse_exprs)
-        if len(exprs) != 1:
-            raise EngineError(sc.NO_ROUTINE, near=name)
-        return exprs[0]
+        from .spl.calls import routine_call
+
+        return routine_call(self, tx, name, args)
 
     def type_values(self, node: exp.Values) -> None:
         """A VALUES derived table (TABLE(SET{…})): column types from the first row."""
@@ -675,9 +674,17 @@ class Compiler:
         assigns = ", ".join(f"{quote(c.name)} = {self.generate(p)}"
                             for (c, _), p in zip(sets, self._last_projections, strict=True))
         sql = f"UPDATE {self.table_sql(info)} AS {quote(alias)} SET {assigns}"
+        cols = ", ".join(f"{quote(alias)}.{quote(c.name)}" for c in info.columns)
+        old_sql = (f"SELECT {quote(alias)}.rowid, {cols} FROM {self.table_sql(info)} "
+                   f"AS {quote(alias)}")
         if self._last_where is not None:
-            sql += f" WHERE {self.generate(self._last_where)}"
-        return Plan("update", StmtType.UPDATE, sql=sql, table=info, params=sub.params)
+            where = f" WHERE {self.generate(self._last_where)}"
+            sql += where
+            old_sql += where
+        plan = Plan("update", StmtType.UPDATE, sql=sql, table=info, params=sub.params)
+        plan.updated = [c.name for c, _ in sets]
+        plan.old_sql = old_sql
+        return plan
 
     def assignments(self, items: list[exp.Expr]) -> list[tuple[exp.Expr, exp.Expr]]:
         """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …): one (column, value) per column.
