@@ -348,7 +348,7 @@ def _name_field(text: str, encoding: str) -> bytes:
     return raw + b" " * (_NAME - len(raw))
 
 
-def _flatten(root: ComplexType) -> list[tuple[ComplexType, int, int, int]]:
+def flatten(root: ComplexType) -> list[tuple[ComplexType, int, int, int]]:
     """Pre-order (node, level, parent seqno, fieldno) list; seqno is position + 1."""
     out: list[tuple[ComplexType, int, int, int]] = []
 
@@ -364,7 +364,7 @@ def _flatten(root: ComplexType) -> list[tuple[ComplexType, int, int, int]]:
 
 def write_type_table(root: ComplexType, encoding: str = "iso-8859-1") -> bytes:
     """The header and entries that precede a complex value's data (without the i32 length)."""
-    nodes = _flatten(root)
+    nodes = flatten(root)
     parts = [b"\x00" * 6, b"\x00" * _NAME, _I16.pack(len(nodes))]
     for seq, (node, level, parent, fieldno) in enumerate(nodes, 1):
         fname = node.field.encode(encoding)

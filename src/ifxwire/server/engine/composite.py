@@ -30,7 +30,13 @@ from typing import Any
 
 from ...protocol.codes import TYPE_NOTNULL, XID_BOOLEAN, XID_LVARCHAR, TypeCode
 from ...protocol.columns import ColumnDesc
-from ...types.complextype import COLLECTION_CODES, KIND_NAMES, ComplexType, scalar_sql
+from ...types.complextype import (
+    COLLECTION_CODES,
+    KIND_NAMES,
+    ComplexType,
+    flatten,
+    scalar_sql,
+)
 from ...types.compositevalues import List, Multiset, Row, Set
 from . import sqlcodes as sc
 from .ifxtypes import IfxType, from_catalog
@@ -371,16 +377,7 @@ def catalog_type(conn: sqlite3.Connection, t: IfxType, owner: str) -> int:
         (xid, "C" if mode == "C" else "R", mode, owner, cx.type_name if cx.named else None,
          cx.type_word & 0x1FFF))
     rows = []
-    flat: list[tuple[ComplexType, int, int, int]] = []
-
-    def walk(n: ComplexType, level: int, parent: int, fieldno: int) -> None:
-        flat.append((n, level, parent, fieldno))
-        me = len(flat)
-        for i, c in enumerate(n.children):
-            walk(c, level + 1, me, i + 1 if n.code == T.ROW else 0)
-
-    walk(cx, 0, 0, 0)
-    for seq, (n, level, parent, fieldno) in enumerate(flat, 1):
+    for seq, (n, level, parent, fieldno) in enumerate(flatten(cx), 1):
         rows.append((xid, seq, level, parent, n.field or None, fieldno, n.type_word,
                      n.length, n.xid))
     conn.executemany(
