@@ -190,3 +190,27 @@ def test_description_names_the_types_and_row_classes_map_both_ways(conn: Any) ->
     cur.execute("INSERT INTO pts (p) VALUES (?)", [Point(1, 2)])
     cur.execute("SELECT p FROM pts")
     assert cur.fetchall() == [(Point(1, 2),)]
+
+
+def test_field_access_and_in_collection(conn: Any) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE fa (id INT, r ROW(a INT, b DECIMAL(5,2), d DATE, "
+                "n ROW(x VARCHAR(5))), s SET(INT NOT NULL), v LIST(VARCHAR(5) NOT NULL))")
+    cur.execute("INSERT INTO fa VALUES (1, ROW(7, 1.5, '2024-02-29', ROW('hi')), SET{1,2}, "
+                "LIST{'a','b'})")
+    cur.execute("INSERT INTO fa VALUES (2, NULL, SET{3}, NULL)")
+    cur.execute("SELECT r.a, r.b, fa.r.d, r.n FROM fa ORDER BY id")
+    assert cur.fetchall() == [(7, Decimal("1.50"), dt.date(2024, 2, 29), ("hi",)),
+                              (None, None, None, None)]
+    assert [d[1] for d in cur.description[:3]] == [2, 5, 7]
+    cur.execute("SELECT id FROM fa WHERE r.a = 7 AND r.d = '2024-02-29'")
+    assert cur.fetchall() == [(1,)]
+    cur.execute("SELECT id FROM fa WHERE 2 IN s")
+    assert cur.fetchall() == [(1,)]
+    cur.execute("SELECT id FROM fa WHERE ? IN s", [3])
+    assert cur.fetchall() == [(2,)]
+    cur.execute("SELECT id FROM fa WHERE 'b' IN v")
+    assert cur.fetchall() == [(1,)]
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute("SELECT r.zz FROM fa")
+    assert info.value.sqlcode == -217

@@ -472,3 +472,79 @@ def translate_cardinality(tx: Any, node: Any) -> Any:
         raise fail(sc.NO_CONVERSION, "CARDINALITY")
     return typed(func("json_array_length", arg), it.INTEGER) if not isinstance(
         arg, exp.Null) else typed(exp.Null(), it.INTEGER)
+
+
+def translate_field(tx: Any, node: Any) -> Any:
+    """``row.field`` / ``table.row.field`` left as a column reference: the field of a ROW
+    column, or None when ``node`` names no ROW column's field."""
+    from sqlglot import exp
+
+    from .errors import EngineError
+    from .exprs import typed
+
+    db = node.args.get("db")
+    holder = exp.Column(this=exp.to_identifier(node.table),
+                        table=exp.to_identifier(db.name) if db is not None else None)
+    try:
+        t = tx.column_type(holder)
+    except EngineError:
+        return None
+    return _field_of(typed(holder, t), t, node.name)
+
+
+def translate_dot(tx: Any, node: Any) -> Any:
+    """``expr.field`` (sqlglot's form of ``row_column.field`` once columns are qualified)."""
+    from .errors import EngineError
+    from .exprs import ty
+
+    inner = tx.tx(node.this)
+    out = _field_of(inner, ty(inner), node.expression.name)
+    if out is None:
+        raise EngineError(sc.NO_COLUMN, near=node.expression.name)
+    return out
+
+
+def _field_of(inner: Any, t: IfxType, name: str) -> Any:
+    from sqlglot import exp
+
+    from .exprs import func, typed
+
+    if t.cx is None or t.cx.code != T.ROW:
+        return None
+    names = [c.field for c in t.cx.children]
+    if name.lower() not in names:
+        return None
+    i = names.index(name.lower())
+    child = t.cx.children[i]
+    read = func("json_extract", inner, exp.Literal.string(f"$[{i}]"))
+    # a nested value comes back as its JSON text, which is its storage form
+    return typed(read, complex_type(child) if child.is_complex else type_of(child).nullable())
+
+
+def translate_in_collection(tx: Any, node: Any) -> Any:
+    """``x IN collection``: true when an element equals ``x`` (converted to the element type),
+    as ``EXISTS (SELECT 1 FROM json_each(collection) WHERE value = x)``."""
+    from sqlglot import exp
+
+    from . import ifxtypes as it
+    from .errors import not_implemented
+    from .exprs import ty, typed
+
+    coll = tx.tx(node.args["field"])
+    t = ty(coll)
+    if t.cx is None or not t.cx.is_collection:
+        raise fail(sc.NO_CONVERSION, "IN")
+    elem = t.cx.element
+    if elem.is_complex:
+        raise not_implemented("IN on a collection of ROW or collection values")
+    this = tx.convert(tx.tx(node.this), type_of(elem))
+    value: exp.Expr = exp.column("value")
+    if type_of(elem).is_decimal:
+        value = exp.Collate(this=value, expression=exp.Var(this="IFXDEC"))
+    sub = exp.select(exp.Literal.number(1)).from_(
+        exp.Table(this=exp.Anonymous(this="json_each", expressions=[coll]))
+    ).where(exp.EQ(this=value, expression=this))
+    out = exp.Exists(this=sub)
+    if node.args.get("is_global") or node.args.get("unnest"):
+        raise not_implemented("IN form")
+    return typed(out, it.BOOLEAN)
