@@ -214,3 +214,60 @@ def test_field_access_and_in_collection(conn: Any) -> None:
     with pytest.raises(ifxwire.Error) as info:
         cur.execute("SELECT r.zz FROM fa")
     assert info.value.sqlcode == -217
+
+
+def test_named_row_types(conn: Any) -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Address:
+        street: str
+        zip: int
+
+    cur = conn.cursor()
+    cur.execute("CREATE ROW TYPE addr_t (street VARCHAR(20), zip INT)")
+    cur.execute("CREATE ROW TYPE person_t (name VARCHAR(20), addr addr_t, "
+                "tags SET(VARCHAR(5) NOT NULL))")
+    cur.execute("CREATE ROW TYPE emp_t (salary DECIMAL(8,2)) UNDER person_t")
+    cur.execute("CREATE TABLE staff (id INT, p person_t, e emp_t, hist LIST(addr_t NOT NULL))")
+    cur.execute("INSERT INTO staff VALUES (1, ROW('Ann', ROW('Main', 8000), SET{'x'}), "
+                "ROW('Bob', NULL, SET{}, 10.5), LIST{ROW('A', 1)})")
+    person = Row(("Cy", Row(("S", 2), ("street", "zip"), "addr_t"), Set({"q"})),
+                 ("name", "addr", "tags"), "person_t")
+    cur.execute("INSERT INTO staff (id, p) VALUES (2, ?)", [person])
+    cur.execute("SELECT p, e, hist FROM staff ORDER BY id")
+    assert [d[1].type_name for d in cur.description] == ["person_t", "emp_t",
+                                                         "LIST(addr_t not null)"]
+    (p1, e1, h1), (p2, e2, h2) = cur.fetchall()
+    assert p1.type_name == "person_t" and p1.addr.type_name == "addr_t" and p1.addr.zip == 8000
+    assert e1.fields == ("name", "addr", "tags", "salary") and e1.salary == Decimal("10.50")
+    assert h1 == [("A", 1)] and h1[0].type_name == "addr_t"
+    assert p2 == person and (e2, h2) == (None, None)
+    cur.execute("SELECT p.addr FROM staff WHERE p.name = 'Ann'")
+    assert cur.fetchone() == (("Main", 8000),)
+
+    cur.adapters.register_row_type("addr_t", Address)
+    cur.execute("SELECT p.addr, hist FROM staff WHERE id = 1")
+    assert cur.fetchone()[0] == Address("Main", 8000)
+    cur.execute("CREATE TABLE home (a addr_t)")
+    cur.execute("INSERT INTO home VALUES (?)", [Address("N", 3)])  # bound through the dumper
+    cur.execute("SELECT a FROM home")
+    assert cur.fetchall() == [(Address("N", 3),)]
+
+    cur.execute("SELECT t.name, t.mode FROM sysxtdtypes t WHERE t.mode = 'R' AND t.name "
+                "IN ('addr_t', 'person_t', 'emp_t') ORDER BY t.extended_id")
+    assert cur.fetchall() == [("addr_t", "R"), ("person_t", "R"), ("emp_t", "R")]
+    cur.execute("SELECT COUNT(*) FROM sysinherits")
+    assert cur.fetchone() == (1,)
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute("CREATE TABLE nope (x no_such_t)")
+    assert info.value.sqlcode == -9628
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute("DROP ROW TYPE addr_t RESTRICT")  # columns use it
+    assert info.value.sqlcode == -999
+    cur.execute("CREATE ROW TYPE spare_t (a INT)")
+    cur.execute("DROP ROW TYPE spare_t RESTRICT")
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute("DROP ROW TYPE spare_t RESTRICT")
+    assert info.value.sqlcode == -9628
+    conn.rollback()

@@ -39,7 +39,7 @@ READ_COLUMNS = (
     "l_dt LIST(DATETIME YEAR TO FRACTION(5) NOT NULL), "
     "l_iv LIST(INTERVAL DAY(9) TO FRACTION(5) NOT NULL), l_bool LIST(BOOLEAN NOT NULL), "
     "l_row LIST(ROW(a INT, b VARCHAR(10)) NOT NULL), r ROW(a INT, b LIST(INT NOT NULL), "
-    "c ROW(d DATE))"
+    "c ROW(d DATE)), np xc_pt, lnp LIST(xc_pt NOT NULL)"
 )
 AB = ("a", "b")
 FULL = [
@@ -55,12 +55,15 @@ FULL = [
     List([True, False, True]),
     List([Row((1, "x"), AB), Row((None, None), AB)]),
     Row((7, List([1, 2]), Row((dt.date(2000, 1, 1),), ("d",))), ("a", "b", "c")),
+    Row((1, "a"), ("x", "y"), "xc_pt"),
+    List([Row((2, "b"), ("x", "y"), "xc_pt")]),
 ]
 EMPTY = [Set([], "int"), Multiset([], "bigint"), List([], "decimal(10,2)"),
          List([], "float"), Set([], "varchar(20)"), List([], "lvarchar"), List([], "date"),
          List([], "datetime year to fraction(5)"), List([], "interval day(9) to fraction(5)"),
          List([], "boolean"), List([], "row(a int, b varchar(10))"),
-         Row((None, List([], "int"), None), ("a", "b", "c"))]
+         Row((None, List([], "int"), None), ("a", "b", "c")),
+         Row((None, None), ("x", "y"), "xc_pt"), List([], "row(x int, y varchar(5))")]
 
 
 def canon(v: Any) -> str:
@@ -126,6 +129,7 @@ def prepared(request: pytest.FixtureRequest, interop_target: Target) -> Iterator
         c.cursor().execute(f"CREATE DATABASE {db} WITH LOG")
     with _connect(interop_target, database=db, autocommit=True) as c:
         cur = c.cursor()
+        cur.execute("CREATE ROW TYPE xc_pt (x INT, y VARCHAR(5))")
         cur.execute(f"CREATE TABLE xc_read (id INT, {READ_COLUMNS})")
         marks = ", ".join("?" * (len(FULL) + 1))
         cur.execute(f"INSERT INTO xc_read VALUES ({marks})", [1, *FULL])
@@ -175,6 +179,7 @@ def test_jdbc_reads_and_writes_composites(
         rsmd = {ln.split(" ", 2)[1]: ln.split(" ", 2)[2] for ln in lines if ln.startswith("RSMD")}
         assert rsmd["s_int"] == "1111 SET(integer not null)"
         assert rsmd["r"] == "2002 ROW(a integer, b LIST(integer not null), c ROW(d date))"
+        assert rsmd["np"] == "2002 xc_pt"  # a named ROW is described by its name
         meta = [ln for ln in lines if ln.startswith("META ")]
         assert meta == ["META b 16 boolean", "META lv 12 lvarchar", "META s 1111 set",
                         "META m 1111 multiset", "META l 1111 list", "META r 2002 row"]

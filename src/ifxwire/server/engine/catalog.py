@@ -340,10 +340,12 @@ def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str
 def insert_columns(conn: sqlite3.Connection, tabid: int, cols: list[tuple[str, IfxType]],
                    first_colno: int = 1) -> None:
     if any(ty.cx is not None and not ty.xid for _, ty in cols):
-        from .composite import catalog_type
+        from .composite import catalog_type, resolve_named
 
         (owner,) = conn.execute("SELECT owner FROM systables WHERE tabid = ?",
                                 (tabid,)).fetchone() or (OWNER,)
+        cols = [(n, ty) if ty.cx is None or ty.xid else (n, resolve_named(conn, ty))
+                for n, ty in cols]
         cols = [(n, replace(ty, xid=catalog_type(conn, ty, owner))
                  if ty.cx is not None and not ty.xid else ty) for n, ty in cols]
     conn.executemany(

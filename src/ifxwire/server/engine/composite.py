@@ -367,6 +367,7 @@ def catalog_type(conn: sqlite3.Connection, t: IfxType, owner: str) -> int:
                            (cx.type_name,)).fetchone()
         if row:
             return int(row[0])
+        owner = cx.owner or owner
     (top,) = conn.execute("SELECT MAX(extended_id) FROM sysxtdtypes").fetchone()
     xid = max(int(top or 0) + 1, FIRST_XID)
     mode = "R" if cx.code == T.ROW else "C"
@@ -375,7 +376,7 @@ def catalog_type(conn: sqlite3.Connection, t: IfxType, owner: str) -> int:
         "length, byvalue, cannothash, align, locator) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 'F', "
         "'T', 8, 0)",
         (xid, "C" if mode == "C" else "R", mode, owner, cx.type_name if cx.named else None,
-         cx.type_word & 0x1FFF))
+         cx.code))
     rows = []
     for seq, (n, level, parent, fieldno) in enumerate(flatten(cx), 1):
         rows.append((xid, seq, level, parent, n.field or None, fieldno, n.type_word,
@@ -391,18 +392,26 @@ def load_types(conn: sqlite3.Connection, prefix: str = "") -> dict[int, ComplexT
     from ...types.complextype import _unflatten
 
     entries: dict[int, list[tuple[int, int, ComplexType]]] = {}
-    names = dict(conn.execute(
-        f"SELECT extended_id, name FROM {prefix}sysxtdtypes WHERE mode IN ('R', 'C')"))
+    names: dict[int, str] = {}
+    owners: dict[int, str] = {}
+    for x, n, o in conn.execute(
+        f"SELECT extended_id, name, owner FROM {prefix}sysxtdtypes WHERE mode IN ('R', 'C')"
+    ):
+        names[x] = n
+        owners[x] = (o or "").strip()
     for xid, seq, level, parent, fname, _fieldno, word, length, sub in conn.execute(
         f"SELECT extended_id, seqno, levelno, parent_no, fieldname, fieldno, type, length, "
         f"xtd_type_id FROM {prefix}sysattrtypes ORDER BY extended_id, seqno"
     ):
         code = word & 0xFF
+        named = bool(word & 0x1000)
         node = ComplexType(
             code, (length or 0) & 0xFFFF, notnull=bool(word & TYPE_NOTNULL),
-            named=bool(word & 0x1000) and seq == 1, xid=sub or 0,
+            named=named, xid=sub or 0,
             type_name=("boolean" if sub == XID_BOOLEAN else "lvarchar" if sub == XID_LVARCHAR
-                       else (names.get(xid) or "") if seq == 1 else ""),
+                       else (names.get(xid) or "") if seq == 1 and named
+                       else (names.get(sub) or "") if named else ""),
+            owner=owners.get(xid if seq == 1 else sub, "") if named else "",
             field=fname or "")
         entries.setdefault(xid, []).append((level, parent, node))
     return {xid: _unflatten(flat) for xid, flat in entries.items()}
@@ -548,3 +557,142 @@ def translate_in_collection(tx: Any, node: Any) -> Any:
     if node.args.get("is_global") or node.args.get("unnest"):
         raise not_implemented("IN form")
     return typed(out, it.BOOLEAN)
+
+
+# --- named ROW types ----------------------------------------------------------------------------
+class RowTypeSpec:
+    """CREATE ROW TYPE name (fields) [UNDER parent]."""
+
+    def __init__(self, name: str, fields: list[tuple[str, IfxType]], under: str | None,
+                 if_not_exists: bool) -> None:
+        self.name = name
+        self.fields = fields
+        self.under = under
+        self.if_not_exists = if_not_exists
+
+
+class DropRowTypeSpec:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def named_placeholder(name: str) -> IfxType:
+    """A named ROW type as the parser sees it: resolved against the catalog by the DDL."""
+    return complex_type(ComplexType(T.ROW, named=True, type_name=name))
+
+
+def parse_create_row_type(p: Any) -> RowTypeSpec:
+    p._advance(2)  # ROW TYPE
+    if_not_exists = p._if_exists(negate=True)
+    name = p._name()
+    fields: list[tuple[str, IfxType]] = []
+    from sqlglot import TokenType
+
+    if not p._match(TokenType.L_PAREN):
+        p.raise_error("Expected ( after the row type name")
+    if not p._match(TokenType.R_PAREN):
+        while True:
+            fname = p._name()
+            ty = p._column_type().meta["ifx"]
+            if p._word() == "NOT" and p._word(1) == "NULL":
+                p._advance(2)
+                ty = ty.with_notnull()
+            fields.append((fname, ty))
+            if not p._match(TokenType.COMMA):
+                break
+        p._match_r_paren()
+    under = None
+    if p._word() == "UNDER":
+        p._advance()
+        under = p._name()
+    return RowTypeSpec(name, fields, under, if_not_exists)
+
+
+def parse_drop_row_type(p: Any) -> DropRowTypeSpec:
+    p._advance(2)  # ROW TYPE
+    name = p._name()
+    p._expect_word("RESTRICT")  # Informix requires it
+    return DropRowTypeSpec(name)
+
+
+def _named_row(conn: sqlite3.Connection, name: str) -> tuple[int, ComplexType] | None:
+    row = conn.execute("SELECT extended_id FROM sysxtdtypes WHERE name = ? AND mode = 'R'",
+                       (name,)).fetchone()
+    if row is None:
+        return None
+    xid = int(row[0])
+    return xid, load_types(conn)[xid]
+
+
+def resolve_named(conn: sqlite3.Connection, t: IfxType) -> IfxType:
+    """Replace named ROW placeholders (anywhere in the type) by their catalogued structure;
+    -9628 for a name that is no type."""
+    assert t.cx is not None
+    cx = _resolve(conn, t.cx)
+    xid = t.xid
+    if cx.named:
+        found = _named_row(conn, cx.type_name)
+        xid = found[0] if found else 0
+    return complex_type(cx, t.notnull, xid)
+
+
+def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
+    from .errors import EngineError
+
+    if node.named and not node.children:
+        found = _named_row(conn, node.type_name)
+        if found is None:
+            raise EngineError(sc.TYPE_NOT_FOUND, near=node.type_name)
+        xid, tree = found
+        return replace(tree, notnull=node.notnull, field=node.field, xid=xid)
+    if node.children:
+        return replace(node, children=tuple(_resolve(conn, c) for c in node.children))
+    return node
+
+
+def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
+    """sysxtdtypes (mode R, the name) and sysattrtypes rows; UNDER puts the parent's fields
+    first and records the pair in sysinherits."""
+    from .errors import EngineError, not_implemented
+
+    conn = dc.conn
+    if _named_row(conn, spec.name) is not None:
+        if spec.if_not_exists:
+            return
+        raise not_implemented(f"CREATE ROW TYPE of an existing type {spec.name}")
+    children: list[ComplexType] = []
+    parent_xid = 0
+    if spec.under:
+        found = _named_row(conn, spec.under)
+        if found is None:
+            raise EngineError(sc.TYPE_NOT_FOUND, near=spec.under)
+        parent_xid, parent = found
+        children += list(parent.children)
+    for fname, ty in spec.fields:
+        if ty.cx is not None:
+            ty = resolve_named(conn, ty)
+        children.append(replace(node_of(ty), field=fname.lower()))
+    cx = ComplexType(T.ROW, named=True, type_name=spec.name, owner=dc.user,
+                     children=tuple(children))
+    xid = catalog_type(conn, complex_type(cx), dc.user)
+    if parent_xid:
+        conn.execute("INSERT INTO sysinherits (child, parent, class) VALUES (?, ?, 'T')",
+                     (xid, parent_xid))
+
+
+def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
+    from .errors import EngineError, not_implemented
+
+    conn = dc.conn
+    found = _named_row(conn, spec.name)
+    if found is None:
+        raise EngineError(sc.TYPE_NOT_FOUND, near=spec.name)
+    xid = found[0]
+    used = conn.execute("SELECT 1 FROM syscolumns WHERE extended_id = ? UNION ALL "
+                        "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ? AND extended_id <> ?",
+                        (xid, xid, xid)).fetchone()
+    if used:
+        raise not_implemented(f"DROP ROW TYPE {spec.name} while columns or types use it")
+    conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
+    conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
+    conn.execute("DELETE FROM sysinherits WHERE child = ?", (xid,))

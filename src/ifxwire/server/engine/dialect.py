@@ -516,7 +516,18 @@ class IfxExprParser(parser.Parser):
 
     def _parse_element_type(self) -> IfxType:
         if self._word() not in _TYPE_WORDS:
-            self.raise_error("Expected a type")
+            tok = self._curr
+            if tok is None or tok.token_type not in (TokenType.VAR, TokenType.IDENTIFIER):
+                self.raise_error("Expected a type")
+                raise AssertionError
+            from .composite import named_placeholder
+
+            self._advance()
+            named = named_placeholder(tok.text.lower())
+            if self._word() == "NOT" and self._next and self._next.text.upper() == "NULL":
+                self._advance(2)
+                named = named.with_notnull()
+            return named
         node = self.parse_ifx_type()
         ty: IfxType = node.meta["ifx"]
         if self._word() == "NOT" and self._next and self._next.text.upper() == "NULL":
