@@ -497,7 +497,18 @@ def translate_field(tx: Any, node: Any) -> Any:
     try:
         t = tx.column_type(holder)
     except EngineError:
-        return None
+        if db is None:
+            return None
+        # row.field.field: a ROW column ``db`` holding a ROW field ``table``
+        outer = exp.Column(this=exp.to_identifier(db.name))
+        try:
+            ot = tx.column_type(outer)
+        except EngineError:
+            return None
+        mid = _field_of(typed(outer, ot), ot, node.table)
+        if mid is None:
+            return None
+        return _field_of(mid, mid.meta["t"], node.name)
     return _field_of(typed(holder, t), t, node.name)
 
 

@@ -596,8 +596,10 @@ class IfxExprParser(parser.Parser):
             self._advance(2)
             coll = self._parse_collection()
             if coll is None:
-                self.raise_error("Expected a collection")
-                return None
+                # TABLE(column), TABLE(subquery): valid Informix we do not run yet.
+                from .errors import not_implemented
+
+                raise not_implemented("TABLE() of a column or subquery")
             self._match_r_paren()
             alias = self._parse_table_alias(alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
             # A collection-derived table is a one-column derived table of its elements; as a
