@@ -136,7 +136,8 @@ def prepared(request: pytest.FixtureRequest, interop_target: Target) -> Iterator
         cur.execute(f"INSERT INTO xc_read VALUES ({marks})", [2, *EMPTY])
         cur.execute("INSERT INTO xc_read (id) VALUES (3)")
         cur.execute("CREATE TABLE xc_meta (b BOOLEAN, lv LVARCHAR(300), s SET(INT NOT NULL), "
-                    "m MULTISET(INT NOT NULL), l LIST(INT NOT NULL), r ROW(a INT))")
+                    "m MULTISET(INT NOT NULL), l LIST(INT NOT NULL), r ROW(a INT), bl BLOB, "
+                    "cl CLOB)")
         cur.execute("CREATE TABLE xc_write (id INT, si SET(INT NOT NULL), "
                     "lv LIST(VARCHAR(20) NOT NULL), md MULTISET(DECIMAL(5,2) NOT NULL), "
                     "ld LIST(DATE NOT NULL), lb LIST(BOOLEAN NOT NULL), "
@@ -182,7 +183,8 @@ def test_jdbc_reads_and_writes_composites(
         assert rsmd["np"] == "2002 xc_pt"  # a named ROW is described by its name
         meta = [ln for ln in lines if ln.startswith("META ")]
         assert meta == ["META b 16 boolean", "META lv 12 lvarchar", "META s 1111 set",
-                        "META m 1111 multiset", "META l 1111 list", "META r 2002 row"]
+                        "META m 1111 multiset", "META l 1111 list", "META r 2002 row",
+                        "META bl 1111 blob", "META cl 1111 clob"]  # BLOB/CLOB: issue 11's
 
         assert "WROTE 2" in lines
         cur.execute("SELECT si, lv, md, ld, lb, lr FROM xc_write ORDER BY id")

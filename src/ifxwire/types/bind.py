@@ -17,6 +17,7 @@ sends for setString of any column type.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -50,6 +51,7 @@ __all__ = [
 
 _T = TypeCode
 _SENDRECV = 44  # JDBC binds java.util collections as SENDRECV carrying a complex value
+_COMPLEX_NAME = re.compile(r"\s*(set|multiset|list|row)\s*\(")
 _IND_PREC = Struct(">hh")
 _TYPE_IND_PREC = Struct(">hhh")
 
@@ -219,7 +221,7 @@ _Encoder = Callable[[Any, str], bytes]
 def _bind_complex(value: Row | Set | Multiset | List, encoding: str) -> bytes:
     """A ROW or collection: type 19-22, owner "", the type text as name, prec 0, then the
     value with its i32 length (IfxSqli.sendBind writes ``toIfx()`` padded; docs/PROTOCOL.md
-    §11). The name is the named row type for a named ROW."""
+    §13). The name is the named row type for a named ROW."""
     node = infer_type(value)
     data = encode_complex(node, value, encoding)
     name = node.type_name if node.named else node.sql()
@@ -273,10 +275,18 @@ _BY_ISINSTANCE: tuple[tuple[type, _Encoder], ...] = (
 )
 
 
+def _bind_item_protocol(value: object, encoding: str) -> bytes:
+    item: bytes = value._ifx_bind_item(encoding)  # type: ignore[attr-defined]
+    return item
+
+
 def _dispatch(value: object) -> _Encoder:
     fn = _BY_TYPE.get(type(value))
     if fn is not None:
         return fn
+    if hasattr(type(value), "_ifx_bind_item"):
+        # Objects that know their own bind item: smart-LOB locators (client/lob.py).
+        return _bind_item_protocol
     for cls, candidate in _BY_ISINSTANCE:
         if isinstance(value, cls):
             return candidate
@@ -380,15 +390,17 @@ def _decode_data(
         if end - start != 1:
             raise CodecError(f"BOOLEAN bind at offset {pos} has {end - start} bytes, expected 1")
         return _txt.boolean_from_byte(buf[start]), end
-    if base in (_T.UDTVAR, _T.UDTFIXED):
-        start, end = _u32_data(buf, pos)
-        _check_end(buf, end, pos)
-        return bytes(buf[start:end]), end
-    if base in COMPLEX_CODES or base == _SENDRECV:
+    if base in COMPLEX_CODES or (base == _SENDRECV and _COMPLEX_NAME.match(lowered)):
+        # JDBC's setObject(java.util.Collection) is SENDRECV named after the collection
+        # ("multiset (  int  not null) "); other SENDRECV items (LOB locators) are bytes.
         (n,) = I32.unpack_from(buf, pos)
         end = pos + 4 + n
         _check_end(buf, end, pos)
         return decode_complex(buf, pos, end, encoding), end
+    if base in (_T.UDTVAR, _T.UDTFIXED, _T.SENDRECV):
+        start, end = _u32_data(buf, pos)
+        _check_end(buf, end, pos)
+        return bytes(buf[start:end]), end
     raise CodecNotSupported(f"bind type {base} ({name or 'built-in'}) at offset {pos}")
 
 

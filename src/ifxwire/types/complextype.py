@@ -1,6 +1,6 @@
 """The type of a ROW or collection value: a tree, its wire type table, and its SQL text.
 
-A complex value on the wire (SENDRECV form, docs/PROTOCOL.md §11) starts with a table that
+A complex value on the wire (SENDRECV form, docs/PROTOCOL.md §13) starts with a table that
 describes its whole type, one 414-byte entry per node, flattened in pre-order with level
 numbers (``IfxComplex.fromIfx`` / ``IfxComplexOutput.toIfx`` in the JDBC driver, [B]). The
 same tree is what ``sysattrtypes`` stores (seqno, levelno, parent_no, fieldname, fieldno, type,

@@ -1,6 +1,6 @@
 """ROW, SET, MULTISET and LIST values in their binary (SENDRECV) wire form.
 
-Layout of one value (docs/PROTOCOL.md §11; [B] ``IfxComplex.fromIfx``/``toIfx``,
+Layout of one value (docs/PROTOCOL.md §13; [B] ``IfxComplex.fromIfx``/``toIfx``,
 ``IfxComplexInput``, ``IfxComplexOutput`` of the JDBC driver; vectors captured from that
 driver's own encoder in ``tests/unit/test_composite_vectors.py``)::
 

@@ -184,7 +184,7 @@ ENVELOPE_ALLOWANCE = 32767
 #: description is refused rather than trusted as a bound on what to wait for.
 ENVELOPE_MAX = 1024 * 1024
 #: What one ROW/collection value may take in a tuple: its type table and data. Informix
-#: collections can outgrow 32 KiB (the "large collection" flag, PROTOCOL.md §11); 4 MiB is the
+#: collections can outgrow 32 KiB (the "large collection" flag, PROTOCOL.md §13); 4 MiB is the
 #: bound the driver waits for, as large as the largest fetch reply our server sends.
 COMPLEX_ALLOWANCE = 4 * 1024 * 1024
 
@@ -742,7 +742,7 @@ def build_row_encoder(
 
     ROW/collection columns (``col.detail`` is their ComplexType) are sent in the binary form
     with their i32 length unless ``complex_text`` gives a text formatter for the column; then
-    the text goes in the UDT envelope (docs/PROTOCOL.md §11).
+    the text goes in the UDT envelope (docs/PROTOCOL.md §13).
     """
     cols = tuple(columns)
     encoders = tuple(

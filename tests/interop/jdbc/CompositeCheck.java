@@ -144,7 +144,7 @@ public class CompositeCheck {
                 ps.setInt(1, 1);
                 ps.setObject(2, new HashSet<Object>(Arrays.asList(3, -7, 2147483647)));
                 // ASCII only: JDBC sends these as LVARCHAR elements whose length is the character
-                // count, not the byte count (a JDBC defect with multibyte text; PROTOCOL.md §11).
+                // count, not the byte count (a JDBC defect with multibyte text; PROTOCOL.md §13).
                 ps.setObject(3, new ArrayList<Object>(Arrays.asList("ab", "b")));
                 ps.setObject(4, new ArrayList<Object>(Arrays.asList(new BigDecimal("1.25"),
                         new BigDecimal("-99.99"))));

@@ -8,7 +8,7 @@ elements sorted by their JSON text, so equal values are equal strings and ``=`` 
 LIST keeps its order. ``CARDINALITY`` is ``json_array_length``.
 
 Wire. A client that sent SQ_RET_TYPE gets the binary form (``types/composite.py``), any other
-client the server's literal text in the UDT envelope (docs/PROTOCOL.md §11), which this module
+client the server's literal text in the UDT envelope (docs/PROTOCOL.md §13), which this module
 formats: ``SET{1,2}``, ``LIST{'a','b'}``, ``ROW(1,'x')``, ``NULL`` for a NULL field.
 
 Catalog. Each composite column type gets a ``sysxtdtypes`` row (mode ``C`` collection, ``R``
