@@ -51,6 +51,7 @@ from .errors import (
     Warning,
 )
 from .types.adapters import AdaptersMap, BindItem, global_adapters
+from .types.compositevalues import ComplexTypeCode, List, Multiset, Row, Set
 from .types.values import DateTimeFields, IntervalYM, Text
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ __all__ = [
     "BindItem",
     "Blob",
     "Clob",
+    "ComplexTypeCode",
     "Connection",
     "ConnectionPool",
     "Cursor",
@@ -81,13 +83,17 @@ __all__ = [
     "InterfaceError",
     "InternalError",
     "IntervalYM",
+    "List",
+    "Multiset",
     "NotSupportedError",
     "OperationalError",
     "PamChallenge",
     "PoolClosed",
     "PoolTimeout",
     "ProgrammingError",
+    "Row",
     "ScrollCursor",
+    "Set",
     "Text",
     "Time",
     "TimeFromTicks",

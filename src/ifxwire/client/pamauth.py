@@ -2,7 +2,7 @@
 
 When the server's SQ_PROTOCOLS reply has bit 44 (PAM), the login continues with a
 challenge/response conversation before the session groups (the messages and their evidence:
-protocol/pam.py, docs/PROTOCOL.md §15). Each challenge is handed to the application's
+protocol/pam.py, docs/PROTOCOL.md §16). Each challenge is handed to the application's
 callback as a :class:`PamChallenge`; the callback returns the answer (a str), or None to end
 the login. Challenges of the error and information styles are shown to the callback too, and
 not answered (as JDBC does). The sync driver (``Connection._pam_login``) and the asyncio one

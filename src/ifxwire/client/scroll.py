@@ -2,7 +2,7 @@
 
 A scroll cursor is opened with ``ID CURNAME [BIND] SCROLL [HOLD] OPEN EOT`` (JDBC's
 ``IfxSqli.sendQuery`` order; informix-driver sends ``SCROLL OPEN``) and read with SQ_SFETCH
-(docs/PROTOCOL.md §14). The server fixes the result at OPEN (an insensitive cursor), so the
+(docs/PROTOCOL.md §15). The server fixes the result at OPEN (an insensitive cursor), so the
 driver can move anywhere in it:
 
 * rows are kept in one **window** of consecutive rows. A row inside the window costs no

@@ -1,7 +1,7 @@
 """PAM challenge/response login messages, both directions (sans-I/O).
 
 The exchange, as IBM JDBC 15.0.0.1 runs it (``IfxSqli.handlePAMAuthentication``,
-``readPAMChallengeMessage``, ``sendPAMResponseMessage``, ``sendACK``; docs/PROTOCOL.md §15):
+``readPAMChallengeMessage``, ``sendPAMResponseMessage``, ``sendACK``; docs/PROTOCOL.md §16):
 
 * after the SQ_PROTOCOLS reply, when the server's mask has bit 44, the client sends
   ``SQ_ACK (128) SQ_EOT``;

@@ -2,7 +2,7 @@
 
 An Informix listener configured for PAM (sqlhosts option ``s=4``) authenticates through a
 PAM conversation instead of the login packet's password. The messages are in
-``protocol/pam.py`` (docs/PROTOCOL.md §15); this module runs the server's side:
+``protocol/pam.py`` (docs/PROTOCOL.md §16); this module runs the server's side:
 
 * the SQ_PROTOCOLS reply carries bit 44 (PAM), which clients that can do PAM take as "PAM
   follows" (JDBC ``isPAMAuthentication``);

@@ -1,6 +1,6 @@
 """SQ_SFETCH: fetches of a scroll cursor, whose result was fixed at OPEN (insensitive).
 
-What the witnesses say (docs/PROTOCOL.md §14):
+What the witnesses say (docs/PROTOCOL.md §15):
 
 * The request is ``u16 fetch type, i32 index, i32 buffer size``. JDBC sends type 6
   (ABSOLUTE, index = the wanted 1-based row) for ``absolute``/``previous``/``first``/

@@ -5,7 +5,7 @@ socket in TLS before the first SQLI byte and nothing is negotiated in-band (jdbc
 1.1; IBM JDBC's ``encrypt=true`` / ``SSLCONNECTION=true``). So does this server: when a
 certificate is configured every accepted connection is wrapped, with the handshake bounded
 by ``login_timeout``, before the session reads its login packet. A client's cancel (TCP urgent
-byte, docs/PROTOCOL.md §13) travels outside TLS and is still noticed.
+byte, docs/PROTOCOL.md §14) travels outside TLS and is still noticed.
 """
 
 from __future__ import annotations
