@@ -30,6 +30,10 @@ LONG_QUERY = "SELECT COUNT(*) FROM n a, n b, n c"
 LONG_UPDATE = f"UPDATE t SET v = v + 1 WHERE id = 1 AND ({LONG_QUERY}) > 0"
 #: Far below the time the long statements need, far above a working cancel's latency.
 INTERRUPTED_WITHIN = 20.0
+#: The issue's bound for "cancel returns": from the cancel to the error reaching the caller.
+ISSUE_BOUND = 1.0
+#: A write of the row the long UPDATE locks, that changes nothing when it gets through.
+PROBE = "UPDATE t SET v = v WHERE id = 1"
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +72,82 @@ def _row_value(kw: dict[str, Any]) -> int:
 def _write_from_second_session(kw: dict[str, Any], value: int) -> None:
     with ifxwire.connect(**kw, autocommit=True) as other:
         other.execute("UPDATE t SET v = ? WHERE id = 1", (value,))
+
+
+def _row_is_locked(kw: dict[str, Any]) -> bool:
+    """Whether a second session's write of row 1 is refused (lock mode NOT WAIT)."""
+    try:
+        with ifxwire.connect(**kw, autocommit=True) as other:
+            other.execute(PROBE)
+    except ifxwire.DatabaseError as exc:
+        assert getattr(exc, "isamcode", 0) == -107, exc  # record locked, nothing else
+        return True
+    return False
+
+
+def _wait_until_locked(kw: dict[str, Any]) -> None:
+    """Polls until the long UPDATE holds its lock (no guess at how long it takes to start)."""
+    deadline = time.monotonic() + INTERRUPTED_WITHIN
+    while not _row_is_locked(kw):
+        assert time.monotonic() < deadline, "the long UPDATE never took its lock"
+        time.sleep(0.05)
+
+
+def test_acceptance_thread_cancel_of_a_long_update(kw: dict[str, Any]) -> None:
+    """Issue 14's acceptance, sync: an UPDATE that would run for minutes (far over 10 s) and
+    holds the row's lock is cancelled from another thread; the -213 reaches the caller in
+    under a second, the connection goes on, and a second session can write the row."""
+    before = _row_value(kw)
+    with ifxwire.connect(**kw, autocommit=True) as c:
+        cancelled_at: list[float] = []
+
+        def cancel_once_locked() -> None:
+            _wait_until_locked(kw)
+            cancelled_at.append(time.monotonic())
+            c.cancel()
+
+        helper = threading.Thread(target=cancel_once_locked)
+        helper.start()
+        with pytest.raises(ifxwire.OperationalError) as info:
+            c.execute(LONG_UPDATE)
+        returned_at = time.monotonic()
+        helper.join()
+        assert info.value.sqlcode == -213
+        assert returned_at - cancelled_at[0] < ISSUE_BOUND
+        assert not c.broken
+        assert not _row_is_locked(kw)
+        _write_from_second_session(kw, before + 11)
+        assert c.execute("SELECT v FROM t WHERE id = 1").fetchone() == (before + 11,)
+        c.execute("UPDATE t SET v = ? WHERE id = 1", (before,))
+
+
+def test_acceptance_asyncio_task_cancel_of_a_long_update(kw: dict[str, Any]) -> None:
+    """Issue 14's acceptance, asyncio: ``task.cancel()`` of a task running the same long
+    UPDATE; the task ends in under a second, the server stopped the UPDATE (its lock is
+    gone: another session writes the row) and the connection is usable."""
+    before = _row_value(kw)
+
+    async def scenario() -> None:
+        c = await aio.connect(**kw, autocommit=True)
+        try:
+            task = asyncio.ensure_future(c.execute(LONG_UPDATE))
+            await asyncio.to_thread(_wait_until_locked, kw)
+            assert not task.done()
+            cancelled_at = time.monotonic()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert time.monotonic() - cancelled_at < ISSUE_BOUND
+            assert not c.broken
+            assert not await asyncio.to_thread(_row_is_locked, kw)
+            await asyncio.to_thread(_write_from_second_session, kw, before + 13)
+            cur = await c.execute("SELECT v FROM t WHERE id = 1")
+            assert await cur.fetchone() == (before + 13,)
+            await c.execute("UPDATE t SET v = ? WHERE id = 1", (before,))
+        finally:
+            await c.close()
+
+    _run(scenario())
 
 
 def test_cancel_from_another_thread_stops_the_query_and_keeps_the_connection(
