@@ -107,6 +107,37 @@ def test_acquire_timeout_and_cancelled_waiters_leak_nothing(kw: dict[str, Any]) 
     run(go)
 
 
+def test_a_task_cancelled_mid_query_gives_back_a_usable_connection(
+    kw: dict[str, Any]
+) -> None:
+    """``asyncio.wait_for`` around a pooled query that would run for minutes: the server stops
+    the statement (cancel, not a broken socket), so the same connection goes back to the pool
+    and serves the next task."""
+    with ifxwire.connect(**kw, autocommit=True) as c:
+        c.execute("CREATE TABLE thousand (i INTEGER)")
+        c.cursor().executemany("INSERT INTO thousand VALUES (?)", [(i,) for i in range(1000)])
+
+    async def go() -> None:
+        pool = await aio.create_pool(**kw, max_size=1)
+
+        async def long_query() -> None:
+            async with pool.connection() as conn:
+                await conn.execute("SELECT COUNT(*) FROM thousand a, thousand b, thousand c")
+
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(long_query(), 0.3)
+        assert (pool.size, pool.in_use_count) == (1, 0)
+        async with pool.connection() as conn:
+            cur = await conn.execute("SELECT COUNT(*) FROM thousand")
+            assert await cur.fetchone() == (1000,)
+            await cur.close()
+        stats = pool.stats()
+        assert stats["opened"] == 1 and stats["dropped"] == 0
+        await pool.close()
+
+    run(go)
+
+
 def test_release_rolls_back_and_restores_autocommit(kw: dict[str, Any], server: Any) -> None:
     async def go() -> None:
         pool = await aio.create_pool(**kw, max_size=1)
