@@ -281,6 +281,47 @@ def test_server_notices_a_cancel_from_a_raw_socket(srv: Any, kw: dict[str, Any])
         assert sum(s.gate.cancels for s in list(srv._sessions)) == before + 1
 
 
+def _wait_until_unlocked(kw: dict[str, Any]) -> None:
+    deadline = time.monotonic() + INTERRUPTED_WITHIN
+    while _row_is_locked(kw):
+        assert time.monotonic() < deadline, "the abandoned UPDATE still holds its lock"
+        time.sleep(0.05)
+
+
+def test_a_read_timeout_cancels_before_it_breaks_the_connection(
+    kw: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """read_timeout still breaks the connection, but the driver sends the cancel first, so
+    the server does not go on running the abandoned UPDATE with its lock held."""
+    caplog.set_level("INFO", logger="ifxwire.server")
+    with ifxwire.connect(**kw, autocommit=True, read_timeout=0.5) as c:
+        with pytest.raises(ifxwire.OperationalError, match="timed out"):
+            c.execute(LONG_UPDATE)
+        assert c.broken
+    _wait_until_unlocked(kw)
+    assert any("urgent byte 0x42 interrupts" in r.getMessage() for r in caplog.records)
+
+
+def test_a_client_gone_mid_statement_has_it_stopped(kw: dict[str, Any]) -> None:
+    """A client that vanishes without a cancel (killed, its socket shut): the server stops
+    its statement rather than run it to the end with the lock held."""
+    before = _row_value(kw)
+    with ifxwire.connect(**kw, autocommit=True) as c:
+        sock = c._transport.sock
+
+        def vanish_once_locked() -> None:
+            _wait_until_locked(kw)
+            sock.shutdown(socket.SHUT_RDWR)  # FIN, no urgent byte
+
+        helper = threading.Thread(target=vanish_once_locked)
+        helper.start()
+        with pytest.raises(ifxwire.OperationalError):
+            c.execute(LONG_UPDATE)
+        helper.join()
+    _wait_until_unlocked(kw)
+    assert _row_value(kw) == before  # rolled back
+
+
 # ------------------------------------------------------------------------------------------
 # asyncio
 

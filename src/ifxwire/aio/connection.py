@@ -404,6 +404,7 @@ class AsyncConnection:
             else:
                 data = await asyncio.wait_for(self._reader.read(READ_SIZE), self._read_timeout)
         except asyncio.TimeoutError:
+            send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
             err = _e.connection_lost("timed out waiting for the server's reply")
             self._core._fail(err)
             raise err from None

@@ -20,6 +20,11 @@ reads it (``recv(MSG_OOB)``) and asks the session's ``InterruptGate`` what it me
   already been answered, and the byte is ignored, so a late cancel never hits the next
   statement.
 
+The same watcher notices a client that closes its side (EPOLLRDHUP: killed, its socket
+shut, a driver giving up on a read timeout) while a request is under way: nobody can read
+that answer, so the request is interrupted the same way and the session then ends, rolling
+back its transaction, instead of running the statement to its end with its locks held.
+
 The flag is cleared when the session goes back to waiting for a new request with nothing
 unread. One race is left open on purpose: a byte read by the watcher in the microseconds
 between the session's ``recv`` returning a request and the gate learning of it is taken for
@@ -49,7 +54,9 @@ log = logging.getLogger("ifxwire.server")
 CANCEL_BYTE = 0x42
 
 _EPOLLPRI = getattr(select, "EPOLLPRI", 0)
-_EPOLL_GONE = getattr(select, "EPOLLHUP", 0) | getattr(select, "EPOLLERR", 0)
+#: The client closed or shut down its side (FIN), or the connection failed.
+_EPOLL_GONE = (getattr(select, "EPOLLRDHUP", 0) | getattr(select, "EPOLLHUP", 0)
+               | getattr(select, "EPOLLERR", 0))
 
 
 class InterruptGate:
@@ -88,6 +95,16 @@ class InterruptGate:
                 return False  # the statement was already answered: a late cancel
             state.cancelled = True
             self.cancels += 1
+            return True
+
+    def client_gone(self) -> bool:
+        """The client closed its side: nobody can read the answer of the request under way,
+        so it is interrupted (and rolled back) rather than run on holding its locks. An idle
+        session finds the end of its stream by itself."""
+        with self._lock:
+            if self.state is None or (self._waiting and not self._request_arrived()):
+                return False
+            self.state.cancelled = True
             return True
 
     def _request_arrived(self) -> bool:
@@ -133,7 +150,7 @@ class InterruptWatcher:
             fd = gate.sock.fileno()
             self._gates[fd] = gate
             try:
-                self._epoll.register(fd, _EPOLLPRI)
+                self._epoll.register(fd, _EPOLLPRI | _EPOLL_GONE)
             except OSError:
                 self._gates.pop(fd, None)
 
@@ -167,10 +184,13 @@ class InterruptWatcher:
                     gate = self._gates.get(fd)
                 if gate is None:
                     continue
-                if mask & _EPOLL_GONE:
-                    self.unregister(gate)  # the client is gone; the session notices itself
                 if mask & _EPOLLPRI:
-                    self._take_byte(gate)
+                    self._take_byte(gate)  # a cancel sent just before the close comes first
+                if mask & _EPOLL_GONE:
+                    self.unregister(gate)
+                    if gate.client_gone():
+                        log.info("session: the client closed its connection during a "
+                                 "request; the request is interrupted")
 
     def _take_byte(self, gate: InterruptGate) -> None:
         try:
