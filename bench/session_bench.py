@@ -7,8 +7,9 @@
 Not a timed test: a measurement against an in-process ifxwire-server on loopback.
 
 * **cancel latency**: a query that would run for minutes is cancelled after 0.3 s
-  (``Connection.cancel()`` from a timer thread, ``asyncio.wait_for``); reported is the time
-  from the cancel to the -213 (or TimeoutError) reaching the caller, median and max.
+  (``Connection.cancel()`` from a timer thread, ``asyncio.wait_for``, ``task.cancel()``);
+  reported is the time from the cancel to the -213 (TimeoutError, CancelledError) reaching
+  the caller, median and max.
 * **scroll round trips**: request groups the server answered for a scroll cursor's walks over
   1000 rows (forward with fetchone, backward with fetch_prior, 100 random absolute jumps),
   next to what one SFETCH per row would cost.
@@ -43,7 +44,8 @@ def _prepare(srv: Server) -> dict[str, Any]:
 
 
 def cancel_latency(kw: dict[str, Any], runs: int) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {"sync cancel()": [], "asyncio wait_for": []}
+    out: dict[str, list[float]] = {"sync cancel()": [], "asyncio wait_for": [],
+                                   "asyncio task.cancel()": []}
     with ifxwire.connect(**kw, autocommit=True) as c:
         for _ in range(runs):
             sent: list[float] = []
@@ -67,6 +69,15 @@ def cancel_latency(kw: dict[str, Any], runs: int) -> dict[str, list[float]]:
                     await asyncio.wait_for(c.execute(LONG_QUERY), 0.3)
                 except asyncio.TimeoutError:
                     out["asyncio wait_for"].append(time.perf_counter() - started - 0.3)
+            for _ in range(runs):
+                task = asyncio.ensure_future(c.execute(LONG_QUERY))
+                await asyncio.sleep(0.3)
+                started = time.perf_counter()
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    out["asyncio task.cancel()"].append(time.perf_counter() - started)
         finally:
             await c.close()
 
@@ -127,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
         print("cancel latency (cancel sent -> error raised), ms")
         for name, times in cancel_latency(kw, args.runs).items():
             ms = [t * 1000 for t in times]
-            print(f"  {name:20} median {statistics.median(ms):7.1f}  max {max(ms):7.1f}"
+            print(f"  {name:22} median {statistics.median(ms):7.1f}  max {max(ms):7.1f}"
                   f"  ({len(ms)} runs)")
         print("scroll cursor request groups (one SFETCH per row would be 1000 / 1000 / 100)")
         for name, groups in scroll_round_trips(srv, kw).items():
