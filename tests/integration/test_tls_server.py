@@ -9,9 +9,7 @@ tests/interop.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import ssl
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -26,23 +24,11 @@ import ifxwire.aio as aio
 USER, PASSWORD = "informix", "in4mix"
 
 
-def make_certificate(directory: Path) -> tuple[Path, Path]:
-    assert shutil.which("openssl"), "openssl is needed to make a test certificate"
-    cert, key = directory / "cert.pem", directory / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
-
-
 @pytest.fixture(scope="module")
-def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Path]]:
+def tls_server(tls_certificate: tuple[Path, Path]) -> Iterator[tuple[Any, Path]]:
     from ifxwire.server import Server
 
-    cert, key = make_certificate(tmp_path_factory.mktemp("tls"))
+    cert, key = tls_certificate
     with Server(port=0, tls_cert=cert, tls_key=key, login_timeout=5) as srv:
         ctx = ssl.create_default_context(cafile=str(cert))
         with ifxwire.connect(host=srv.host, port=srv.port, user=USER, password=PASSWORD,
