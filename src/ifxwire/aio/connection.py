@@ -71,7 +71,6 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
-from ..protocol.codes import Msg
 from ..protocol.login import parse_connect_response
 from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
@@ -607,11 +606,9 @@ class AsyncConnection:
                     await self._receive()
                 continue
             msg, t.start = got
-            if msg.code == Msg.ACCEPT:
+            ch = state.step(msg)
+            if ch is None:
                 return
-            if msg.code == Msg.EXIT:
-                raise state.refused()
-            ch = state.challenge(msg)
             answer = callback(ch)
             if inspect.isawaitable(answer):
                 answer = await answer

@@ -91,6 +91,15 @@ class PamState:
             raise protocol_error(f"PAM login: {exc}") from None
         return msg, r.pos
 
+    def step(self, msg: PamMessage) -> PamChallenge | None:
+        """None when the server accepted the login; the challenge to hand to the callback
+        otherwise; raises when the server ended the conversation."""
+        if msg.code == Msg.ACCEPT:
+            return None
+        if msg.code == Msg.EXIT:
+            raise self.refused()
+        return self.challenge(msg)
+
     def challenge(self, msg: PamMessage) -> PamChallenge:
         ch = PamChallenge(msg.style, msg.prompt.decode(self.encoding, errors="replace"))
         if not ch.needs_answer:
@@ -139,11 +148,9 @@ def pam_login(conn: Connection, callback: PamCallback) -> None:
             t.fill()
             continue
         msg, t.start = got
-        if msg.code == Msg.ACCEPT:
+        ch = state.step(msg)
+        if ch is None:
             return
-        if msg.code == Msg.EXIT:
-            raise state.refused()
-        ch = state.challenge(msg)
         answer = callback(ch)
         if ch.needs_answer:
             conn._send(state.answer(ch, answer))
