@@ -122,7 +122,8 @@ def test_a_task_cancelled_mid_query_gives_back_a_usable_connection(
 
         async def long_query() -> None:
             async with pool.connection() as conn:
-                await conn.execute("SELECT COUNT(*) FROM thousand a, thousand b, thousand c")
+                await conn.execute("SELECT COUNT(*) FROM thousand a, thousand b, thousand c, "
+                                   "thousand d")
 
         with pytest.raises(asyncio.TimeoutError):
             await asyncio.wait_for(long_query(), 0.3)

@@ -29,7 +29,8 @@ def tls_server(tls_certificate: tuple[Path, Path]) -> Iterator[tuple[Any, Path]]
     from ifxwire.server import Server
 
     cert, key = tls_certificate
-    with Server(port=0, tls_cert=cert, tls_key=key, login_timeout=5) as srv:
+    with Server(port=0, tls_cert=cert, tls_key=key, login_timeout=5,
+                statement_timeout=60) as srv:
         ctx = ssl.create_default_context(cafile=str(cert))
         with ifxwire.connect(host=srv.host, port=srv.port, user=USER, password=PASSWORD,
                              tls=ctx, autocommit=True) as c:
@@ -74,7 +75,7 @@ def test_cancel_over_tls(tls_server: tuple[Any, Path]) -> None:
         threading.Timer(0.3, c.cancel).start()
         started = time.monotonic()
         with pytest.raises(ifxwire.OperationalError) as info:
-            c.execute("SELECT COUNT(*) FROM n a, n b, n c")
+            c.execute("SELECT COUNT(*) FROM n a, n b, n c, n d")
         assert info.value.sqlcode == -213
         assert time.monotonic() - started < 20
         assert c.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
@@ -91,7 +92,8 @@ def test_asyncio_over_the_servers_tls(tls_server: tuple[Any, Path]) -> None:
             cur = await c.execute("SELECT COUNT(*) FROM n")
             assert await cur.fetchone() == (1000,)
             with pytest.raises(asyncio.TimeoutError):
-                await asyncio.wait_for(c.execute("SELECT COUNT(*) FROM n a, n b, n c"), 0.3)
+                await asyncio.wait_for(c.execute("SELECT COUNT(*) FROM n a, n b, n c, n d"),
+                                       0.3)
             assert not c.broken  # cancelled on the server through the TLS connection
             cur = await c.execute("SELECT COUNT(*) FROM n")
             assert await cur.fetchone() == (1000,)

@@ -21,8 +21,8 @@ import java.util.Random;
 
 public final class SessionCheck {
 
-    /** Long enough that only a working cancel can end it in time (10^9 rows). */
-    static final String LONG_QUERY = "SELECT COUNT(*) FROM n a, n b, n c";
+    /** Long enough that only a working cancel can end it in time (10^12 rows). */
+    static final String LONG_QUERY = "SELECT COUNT(*) FROM n a, n b, n c, n d";
 
     @FunctionalInterface
     interface Body {
