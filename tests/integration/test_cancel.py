@@ -27,6 +27,8 @@ from ifxwire.client.cancel import send_interrupt
 
 USER, PASSWORD = "informix", "in4mix"
 LONG_QUERY = "SELECT COUNT(*) FROM n a, n b, n c, n d"
+# A thousand rows at once, then a row that takes hours: a cancel interrupts a fetch.
+STALLING_QUERY = f"SELECT i FROM n UNION ALL {LONG_QUERY}"
 # Holds the database write lock while it runs (the subquery takes as long as LONG_QUERY).
 LONG_UPDATE = f"UPDATE t SET v = v + 1 WHERE id = 1 AND ({LONG_QUERY}) > 0"
 #: Far below the time the long statements need, far above a working cancel's latency.
@@ -228,6 +230,47 @@ def test_cancelled_write_in_a_transaction_ends_the_transaction(kw: dict[str, Any
         c.execute("UPDATE t SET v = v WHERE id = 1")  # a new transaction works
         c.rollback()
     assert _row_value(kw) == before
+
+
+def test_a_cancelled_fetch_ends_the_result_for_good(kw: dict[str, Any]) -> None:
+    """A fetch interrupted halfway through a result raises -213; later fetches say the result
+    ended with an error instead of serving the rows that came with the error and then
+    reporting a normal end (which read as a complete, shorter result)."""
+    with ifxwire.connect(**kw, autocommit=True, fetch_buffer_size=1024) as c:
+        cur = c.cursor()
+        cur.execute(STALLING_QUERY)
+        assert cur.fetchone() == (0,)
+        _after(0.3, c.cancel)
+        with pytest.raises(ifxwire.OperationalError) as info:
+            cur.fetchall()
+        assert info.value.sqlcode == -213
+        for fetch in (cur.fetchone, cur.fetchall, lambda: cur.fetchmany(5)):
+            with pytest.raises(ifxwire.ProgrammingError, match="ended with an error"):
+                fetch()
+        assert cur.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
+        assert cur.fetchone() is None
+
+
+def test_an_asyncio_fetch_cancelled_halfway_ends_the_result_for_good(
+    kw: dict[str, Any]
+) -> None:
+    async def scenario() -> None:
+        c = await aio.connect(**kw, autocommit=True, fetch_buffer_size=1024)
+        try:
+            cur = c.cursor()
+            await cur.execute(STALLING_QUERY)
+            assert await cur.fetchone() == (0,)
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(cur.fetchall(), 0.3)
+            assert not c.broken
+            with pytest.raises(ifxwire.ProgrammingError, match="ended with an error"):
+                await cur.fetchone()
+            await cur.execute("SELECT COUNT(*) FROM n")
+            assert await cur.fetchone() == (1000,)
+        finally:
+            await c.close()
+
+    _run(scenario())
 
 
 def test_cancel_with_nothing_running_is_ignored(kw: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ building of ``execute``, ``executemany`` and the fetch loop is written again wit
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import struct
@@ -294,8 +295,8 @@ class AsyncCursor:
         """Async twin of ``Cursor._more``: fetch the next batch; False at the end."""
         cur = self._cur
         if cur._exhausted:
-            if cur._lost is not None:
-                return cur._more()  # raises the "closed by commit" ProgrammingError, no I/O
+            if cur._lost is not None or cur._failed is not None:
+                return cur._more()  # raises the ProgrammingError (closed, failed), no I/O
             return False
         aconn = self.connection
         core = aconn._core
@@ -304,7 +305,12 @@ class AsyncCursor:
             if cur._exhausted:
                 return await self._more()
             group = cur._fetch_group()
-            await aconn._exchange([group])
+            try:
+                await aconn._exchange([group])
+            except asyncio.CancelledError:
+                if core._broken is None:  # drained: the reply is whole
+                    cur._fetch_cancelled(group[1])
+                raise
             p = cur._result.prepared
             if p is not None and (p.blobs or p.lobs):
                 await self._fetch_blobs(p, group[1])

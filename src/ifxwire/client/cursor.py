@@ -13,6 +13,7 @@ early, the CLOSE is deferred and rides along with the next request.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import struct
@@ -98,6 +99,8 @@ class Cursor:
         self._received = 0  # rows received for the current result
         self._exhausted = True
         self._lost: str | None = None
+        #: The error that ended the open result halfway (later fetches raise, see _more).
+        self._failed: str | None = None
         self._has_result = False
         self._result = _Result()
         self._adapters: AdaptersMap | None = None
@@ -518,6 +521,7 @@ class Cursor:
         self._received = 0
         self._exhausted = True
         self._lost = None
+        self._failed = None
         self._has_result = False
 
     def _release_result(self, commit_ansi: bool = True) -> None:
@@ -557,6 +561,10 @@ class Cursor:
     def _more(self) -> bool:
         """Fetch the next batch; False when the result is exhausted."""
         if self._exhausted:
+            if self._failed is not None:
+                raise ProgrammingError(
+                    f"the result set ended with an error after {self._received} rows "
+                    f"({self._failed}); execute the statement again", sqlstate="24000")
             if self._lost is not None:
                 lost, self._lost = self._lost, None
                 raise ProgrammingError(
@@ -589,22 +597,45 @@ class Cursor:
         """Make a filled fetch reply the current batch; True when it brought rows."""
         conn = self.connection
         self._base += len(self._rows)
-        self._rows = reply.rows
         self._pos = 0
-        self._received += len(reply.rows)
         if reply.error is not None or reply.decode_error is not None:
+            # The rows that came with the error are not served: after the error the result
+            # only says that it ended with it, never that it ended normally (a shorter
+            # result that looks complete).
+            self._rows = []
             self._result.close_needed = not reply.closed
             self._exhausted = True
             self._release_result()
+            err: Exception
             if reply.error is not None:
-                raise conn._server_error(reply.error)
-            assert reply.decode_error is not None
-            raise codec_error(reply.decode_error)
+                err = conn._server_error(reply.error)
+            else:
+                assert reply.decode_error is not None
+                err = codec_error(reply.decode_error)
+            self._failed = str(err)
+            raise err
+        self._rows = reply.rows
+        self._received += len(reply.rows)
         if reply.closed:
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
         return bool(reply.rows)
+
+    def _fetch_cancelled(self, reply: Reply) -> None:
+        """asyncio: the task fetching ``reply`` was cancelled and the reply drained. A whole
+        batch of rows is kept; one that failed (the cancel's -213) ends the result as any
+        failed fetch does; a batch whose BYTE/TEXT data were not read yet cannot be served."""
+        p = self._result.prepared
+        if reply.complete and (reply.error is not None or not (p and (p.blobs or p.lobs))):
+            with contextlib.suppress(_e.Error):  # kept in _failed; the cancellation goes on
+                self._take_batch(reply)
+            return
+        self._rows = []
+        self._result.close_needed = not reply.closed
+        self._exhausted = True
+        self._release_result()
+        self._failed = "its fetch was cancelled"
 
     def _check_result(self) -> None:
         self._check()
