@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from ..client.pool import PING_GROUP, PoolClosed, PoolTimeout
+from ..client.pool import PING_GROUP, PoolBase, PoolClosed, PoolTimeout
 from ..errors import Error, InterfaceError
 from .connection import AsyncConnection, connect
 
@@ -64,7 +64,7 @@ def _expire(fut: asyncio.Future[_Entry | None]) -> None:
         fut.set_exception(_Expired())
 
 
-class AsyncConnectionPool:
+class AsyncConnectionPool(PoolBase):
     """A pool of :class:`ifxwire.aio.AsyncConnection`; create it with ``await create_pool``.
 
     Arguments as ``ifxwire.ConnectionPool``; ``factory`` and ``configure`` are coroutine
@@ -84,10 +84,7 @@ class AsyncConnectionPool:
         configure: Callable[[AsyncConnection], Awaitable[object]] | None = None,
         **connect_kwargs: Any,
     ) -> None:
-        if max_size < 1:
-            raise ValueError("max_size must be at least 1")
-        if min_size < 0 or min_size > max_size:
-            raise ValueError("min_size must be between 0 and max_size")
+        self._settings(min_size, max_size, timeout, max_lifetime, max_idle, ping_after)
         if factory is None:
 
             async def factory() -> AsyncConnection:
@@ -95,17 +92,9 @@ class AsyncConnectionPool:
 
         self._factory = factory
         self._configure = configure
-        self.min_size = min_size
-        self.max_size = max_size
-        self.timeout = timeout
-        self.max_lifetime = max_lifetime
-        self.max_idle = max_idle
-        self.ping_after = ping_after
         self._idle: deque[_Entry] = deque()
         self._in_use: dict[int, _Entry] = {}
         self._waiters: deque[asyncio.Future[_Entry | None]] = deque()
-        self._size = 0  # open connections plus those being opened
-        self._closed = False
         self._closing: set[asyncio.Task[None]] = set()  # background closes
         self._released = asyncio.Event()  # set whenever a connection comes back
         self._stats = dict.fromkeys(
@@ -128,28 +117,6 @@ class AsyncConnectionPool:
 
     # ------------------------------------------------------------------ introspection
 
-    @property
-    def size(self) -> int:
-        """Connections open or being opened (idle + in use)."""
-        return self._size
-
-    @property
-    def idle_count(self) -> int:
-        return len(self._idle)
-
-    @property
-    def in_use_count(self) -> int:
-        return len(self._in_use)
-
-    @property
-    def waiting(self) -> int:
-        """Tasks queued in ``acquire``."""
-        return len(self._waiters)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def stats(self) -> dict[str, float]:
         """Counters since the pool was made: ``acquired``, ``released``, ``opened`` (new
         connections), ``dropped`` (closed as broken, expired or on close), ``timeouts``,
@@ -158,13 +125,6 @@ class AsyncConnectionPool:
         return {**self._stats, "wait_seconds": self._wait_seconds, "size": self._size,
                 "idle": len(self._idle), "in_use": len(self._in_use),
                 "waiting": len(self._waiters)}
-
-    def __repr__(self) -> str:
-        return (
-            f"<ifxwire AsyncConnectionPool size={self._size} idle={len(self._idle)} "
-            f"in_use={len(self._in_use)} max_size={self.max_size}"
-            f"{' closed' if self._closed else ''}>"
-        )
 
     # ------------------------------------------------------------------ acquire
 
