@@ -119,6 +119,15 @@ def test_group_fails_over_when_members_die(
     with ifxwire.connect(user=USER, password=PASSWORD, connect_timeout=2) as again:
         assert again.server_name == "ha3"
 
+    async def go() -> None:  # asyncio: the same file and group from the environment
+        c = await aio.connect(user=USER, password=PASSWORD, connect_timeout=2)
+        try:
+            assert c.server_name == "ha3"
+        finally:
+            await c.close()
+
+    asyncio.run(go())
+
 
 def test_a_refused_login_is_final(servers: list[Any], tmp_path: Path) -> None:
     hosts = _sqlhosts(tmp_path, [(s.server_name, s.port) for s in servers])
