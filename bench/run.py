@@ -50,6 +50,8 @@ from bench.scenarios import DATABASE, Scenario, catalogue, select  # noqa: E402
 PY_DRIVERS = ("ifxwire", "ifxwire-accel", "informix-driver")
 ALL_DRIVERS = (*PY_DRIVERS, "jdbc")
 BASELINE = "informix-driver"
+#: Scenario kinds measured against the floor (bench/floor.py): the fetch bodies and the writes.
+FLOOR_KINDS = ("query", "latency", "pool", "concurrent", "insert", "executemany")
 JDBC_VERSION = "15.0.0.1"
 CALL_TIMEOUT = 600.0
 
@@ -491,9 +493,9 @@ class Bench:
 
     # ---------------------------------------------------------------- helpers
 
-    def rcall(self, cmd: str, key: str = "") -> dict[str, Any]:
+    def rcall(self, cmd: str, key: str = "", **extra: Any) -> dict[str, Any]:
         assert self.replay is not None
-        reply = self.replay.call(json.dumps({"cmd": cmd, "key": key}), timeout=120)
+        reply = self.replay.call(json.dumps({"cmd": cmd, "key": key, **extra}), timeout=120)
         if not reply.get("ok"):
             raise BenchError(f"replay {cmd} {key}: {reply.get('error')}")
         return reply
@@ -512,6 +514,8 @@ class Bench:
             inner=sc.inner,
             autocommit=sc.autocommit,
             threads=sc.threads,
+            aio=sc.aio or None,
+            limit_mb=sc.limit_mb or None,
             quick=quick,
         )
 
@@ -535,16 +539,19 @@ class Bench:
             res["server_cpu"] = s1 - s0
         return res
 
-    def check(self, sc: Scenario, d: str, res: dict[str, Any]) -> str | None:
+    def check(
+        self, sc: Scenario, d: str, res: dict[str, Any], expected: int | None = None
+    ) -> str | None:
         """Why a round's result is wrong (row count, error), or None."""
         if not res.get("ok"):
             return str(res.get("error") or res.get("unsupported") or res)
-        if sc.kind in ("query", "pool", "concurrent") and "rows" in res:
+        if sc.kind in ("query", "pool", "concurrent", "swarm") and "rows" in res:
             ops = res.get("ops", sc.inner)
             if res["rows"] != sc.rows * ops:
                 return f"{d}: {res['rows']} rows, expected {sc.rows * ops}"
-        if sc.kind == "stream" and res.get("rows") != sc.rows:
-            return f"{d}: streamed {res.get('rows')} rows, expected {sc.rows}"
+        want = sc.rows if expected is None else expected
+        if sc.kind == "stream" and res.get("rows") != want and not res.get("stopped"):
+            return f"{d}: streamed {res.get('rows')} rows, expected {want}"
         return None
 
     # ---------------------------------------------------------------- one scenario
@@ -571,7 +578,8 @@ class Bench:
                 s0 = procstat.process_cpu(self.server.pid)
                 r = w.call("round")
                 s1 = procstat.process_cpu(self.server.pid)
-                problem = self.check(sc, d, r)
+                # A grown scenario records the smaller result it grows from.
+                problem = self.check(sc, d, r, r.get("rows") if sc.grow else None)
                 if problem:
                     w.call("teardown")
                     self.rcall("drop", key)
@@ -674,6 +682,7 @@ class Bench:
                     alive.remove(d)
                     log(f"  {d}: warm-up failed: {problem}")
                     break
+        floors = [d for d in alive if d in PY_DRIVERS and self.capture_floor(sc, d, entries[d])]
         for r in range(sc.rounds):
             order = alive[r % len(alive) :] + alive[: r % len(alive)] if alive else []
             for d in order:
@@ -690,6 +699,34 @@ class Bench:
                     continue
                 res.pop("ok", None)
                 entries[d]["rounds"].append(res)
+                if d in floors:
+                    self.floor_round(d, entries[d])
+
+    def capture_floor(self, sc: Scenario, d: str, entry: dict[str, Any]) -> bool:
+        """Take the rows the floor is made of (bench/floor.py); False: no floor here."""
+        if sc.kind not in FLOOR_KINDS:
+            return False
+        try:
+            res = self.workers[d].call("capture")
+        except BenchError as exc:
+            res = {"ok": False, "error": str(exc)}
+        if not res.get("ok"):
+            entry["floor_error"] = res.get("error") or res.get("unsupported")
+            log(f"  {d}: no floor: {entry['floor_error']}")
+            return False
+        entry["floor_rounds"] = []
+        return True
+
+    def floor_round(self, d: str, entry: dict[str, Any]) -> None:
+        """The floor, right after the driver's round, in the same worker (bench/floor.py)."""
+        try:
+            res = self.workers[d].call("floor")
+        except BenchError as exc:
+            res = {"ok": False, "error": str(exc)}
+        if res.pop("ok", False):
+            entry["floor_rounds"].append(res)
+        else:
+            entry["floor_error"] = res.get("error") or res.get("unsupported")
 
     def run_stream(self, sc: Scenario, ready: list[str], entries: dict[str, Any]) -> None:
         """Streaming memory: a fresh worker process per driver and round."""
@@ -709,19 +746,29 @@ class Bench:
                         entry.update(status="error", reason=str(exc))
                         continue
                 fresh = start_worker(d, self.jdbc_cp, self.log_file)
+                expected = None
                 try:
                     fresh.call("hello", timeout=120)
                     if sc.replay:
-                        rec = self.recorded[recording_key(d, sc)]
+                        key = recording_key(d, sc)
+                        rec = self.recorded[key]
                         entry["live"] = rec["live"]
-                        port = self._serve_port(recording_key(d, sc))
+                        port = self._serve_port(key)
+                        if sc.grow:
+                            base = int(rec["live"][-1]["rows"])
+                            grown = self.rcall("serve_grown", key, base=base, target=sc.rows)
+                            port, expected = int(grown["port"]), int(grown["rows"])
+                            entry["grown"] = {k: v for k, v in grown.items() if k != "ok"}
                     else:
                         port = self.server.port
                     res = fresh.call(self.setup_line(sc, port, False))
                     if not self._setup_ok(sc, d, res, entry):
                         continue
                     res = self.timed_round(fresh, sc)
-                    problem = self.check(sc, d, res)
+                    if res.get("stopped"):
+                        # A bounded run (limit_mb): reported as stopped, with its figures.
+                        entry.update(status="stopped", reason=res["stopped"])
+                    problem = self.check(sc, d, res, expected)
                     if problem:
                         entry.update(status="error", reason=problem)
                         continue
@@ -871,8 +918,12 @@ def main(argv: list[str] | None = None) -> int:
     data["meta"]["machine"]["load"] = machine_load(before, machine_snapshot())
     out = Path(args.out)
     stem = "smoke" if args.smoke else "latest"
-    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
     from bench import report
+
+    # The raw rounds first, so a report that fails cannot cost the run its results.
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+    data["summary"] = report.summarise(data)
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
 
     md, problems = report.write(data, out / f"{stem}.md", out / f"{stem}.png")
     log(f"results: {out / (stem + '.json')}, {out / (stem + '.md')}")
