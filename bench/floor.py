@@ -4,7 +4,7 @@ the rows it is given, with no wire protocol in between.
 Read scenarios: ``pickle.loads`` of the rows one operation returned (the driver's own tuples of
 ints, strs, floats, Decimals, dates..., pickled once, untimed, right after a real fetch), then
 dropping them, as the bench body drops what ``fetchall`` returned. Write scenarios:
-``pickle.dumps`` of the rows one operation sends. Both run in the driver's worker process right
+``pickle.dumps`` of each row one operation sends. Both run in the driver's worker process right
 after each of its measured rounds, so the floor and the driver share the interpreter, its heap
 and the machine's state of the moment (docs/BENCHMARKS.md, *The floor*).
 
@@ -58,15 +58,20 @@ def loads_body(blob: bytes, ops: int) -> Body:
     return body
 
 
-def dumps_body(per_op: Sequence[Any], ops: int) -> Body:
-    """``ops`` times: serialise the rows one operation sends (``per_op[i % len]``)."""
+def dumps_body(per_op: Sequence[Sequence[Any]], ops: int) -> Body:
+    """``ops`` times: serialise each row one operation sends (``per_op[i % len]``), one
+    ``pickle.dumps`` per row, as the driver sends each row's parameters in a message of its
+    own. (One ``dumps`` of the whole list costs about 1.6 times more here, most of it pickle's
+    memo of every string and tuple; a memo-less ``Pickler.fast`` dump about a third: see
+    docs/BENCHMARKS.md, *The floor*.)"""
     dumps = pickle.dumps
     n = len(per_op)
 
     def body() -> None:
         for i in range(ops):
-            data = dumps(per_op[i % n], PROTOCOL)
-            del data
+            for row in per_op[i % n]:
+                data = dumps(row, PROTOCOL)
+                del data
 
     return body
 
@@ -75,5 +80,5 @@ def loads_round(blob: bytes, ops: int) -> dict[str, Any]:
     return {**timed(loads_body(blob, ops), ops), "bytes": len(blob)}
 
 
-def dumps_round(per_op: Sequence[Any], ops: int) -> dict[str, Any]:
+def dumps_round(per_op: Sequence[Sequence[Any]], ops: int) -> dict[str, Any]:
     return timed(dumps_body(per_op, ops), ops)

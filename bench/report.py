@@ -232,7 +232,7 @@ def render(data: dict[str, Any]) -> tuple[str, list[str]]:
         w("## Client CPU against the floor\n")
         w(
             "*Floor*: the CPU `pickle.loads` needs to build the rows one operation returned "
-            "(read scenarios) or `pickle.dumps` needs to serialise the rows it sent (writes), "
+            "(read scenarios) or `pickle.dumps` needs to serialise each row it sent (writes), "
             "measured right after each round in the same worker (ifxwire pure's worker here; "
             "each driver's own in the details). *× floor*: the driver's client CPU over its "
             "floor; 1× would be as cheap as unpickling. JDBC is compared with ifxwire's floor. "

@@ -161,7 +161,8 @@ class Worker:
                 return {"ops": inner}
 
             self.body = insert_body
-            self.floor = lambda: floor.dumps_round(data, inner)
+            one_each = [[r] for r in data]
+            self.floor = lambda: floor.dumps_round(one_each, inner)
         elif kind == "executemany":
             batch = [row5(i) for i in range(rows)]
 
