@@ -233,20 +233,27 @@ def callgrind_functions(dump: Path, rows: int) -> list[dict[str, Any]]:
     return out
 
 
-def profile_rows(path: Path, cpu_per_row: float, rows: int, top: int) -> list[dict[str, Any]]:
-    """cProfile own time per function, scaled so the shares add up to the unprofiled CPU."""
+def profile_rows(
+    path: Path, cpu_per_row: float, rows: int, top: int, inclusive: bool = False
+) -> list[dict[str, Any]]:
+    """cProfile time per function, scaled so the own-time shares add up to the unprofiled
+    CPU. ``inclusive``: time including callees instead, without the wrappers that hold
+    (nearly) everything."""
     st = pstats.Stats(str(path))
     raw: dict[Any, Any] = st.stats  # type: ignore[attr-defined]
     total = sum(v[2] for v in raw.values()) or 1.0
     rows_out = []
-    for (file, line, func), (_cc, ncalls, tt, _ct, _callers) in raw.items():
+    for (file, line, func), (_cc, ncalls, tt, ct, _callers) in raw.items():
+        share = (ct if inclusive else tt) / total
+        if inclusive and share > 0.95:
+            continue
         name = f"{func} ({Path(file).name}:{line})" if line else func
         rows_out.append(
             {
                 "function": name,
                 "calls_per_row": ncalls / rows,
-                "share": tt / total,
-                "us_per_row": tt / total * cpu_per_row * 1e6,
+                "share": share,
+                "us_per_row": share * cpu_per_row * 1e6,
             }
         )
     rows_out.sort(key=lambda r: -r["share"])
@@ -315,11 +322,15 @@ class Gap:
                 "wall": statistics.median(wall),
                 "floor": statistics.median(floors) if floors else None,
                 "server_cpu": statistics.median(server) if server else None,
+                # Summed over the rounds: /proc counts in 10 ms ticks.
+                "server_per_unit": sum(server) / (rows * len(server)) if server else None,
             }
             tag = f"{label}_{case['flavour']}".replace(" ", "_")
             before_op()
             prof = self.call(w, "profile", out=str(self.raw / f"gap_{tag}.prof"))
-            case["profile"] = profile_rows(Path(prof["prof"]), case["cpu"] / rows, rows, TOP)
+            path, per_row = Path(prof["prof"]), case["cpu"] / rows
+            case["profile"] = profile_rows(path, per_row, rows, TOP)
+            case["inclusive"] = profile_rows(path, per_row, rows, TOP, inclusive=True)
             if self.perf:
                 case["perf"] = self.perf_window(w, "op", loops, tag, case["cpu"] / rows)
                 if floors:
@@ -427,6 +438,16 @@ class Gap:
             self.results["server"] = self.server_side()
         return self.results
 
+    def unprofiled_server(self, what: str) -> float | None:
+        """ifxwire-server's CPU per row (per connect) from the unprofiled pure runs: the
+        largest case of that kind, whose tick-rounded total is the most precise."""
+        cases = [c for c in self.results["cases"]
+                 if c["case"].startswith(what) and c["flavour"] == "pure"
+                 and c.get("server_per_unit")]  # fmt: skip
+        if not cases:
+            return None
+        return float(max(cases, key=lambda c: c["rows"])["server_per_unit"])
+
     def server_side(self) -> list[dict[str, Any]]:
         """ifxwire-server's own profile for executemany and for connects (pure client)."""
         out = []
@@ -465,10 +486,16 @@ class Gap:
             finally:
                 server.stop()
                 shutil.rmtree(data, ignore_errors=True)
-            # The profiled server's CPU is inflated by cProfile: its shares are what count.
-            rows = profile_rows(prof, (s1 - s0) / units, units, TOP) if prof.exists() else []
-            out.append({"case": label, "units": units, "profiled_cpu": s1 - s0, "profile": rows})
-            log(f"server side of {label}: {len(rows)} functions")
+            # The profiled server's CPU is inflated by cProfile: its shares are spread over the
+            # unprofiled server's CPU per unit when known.
+            per_unit = self.unprofiled_server(setup_of) or (s1 - s0) / units
+            found = prof.exists()
+            out.append({
+                "case": label, "units": units, "profiled_cpu": s1 - s0, "per_unit": per_unit,
+                "profile": profile_rows(prof, per_unit, units, TOP) if found else [],
+                "inclusive": profile_rows(prof, per_unit, units, TOP, True) if found else [],
+            })  # fmt: skip
+            log(f"server side of {label}: {per_unit * 1e6:.1f} µs per unit")
         return out
 
 

@@ -35,17 +35,17 @@ def headline(case: dict[str, Any]) -> str:
             f"; floor {fl * 1e3:.1f} ms = {fl / n * 1e6:.3f} µs per {per}; "
             f"**{cpu / fl:.2f}× floor**, {(cpu - fl) / n * 1e6:.3f} µs per {per} beyond it"
         )
-    srv = case.get("server_cpu")
+    srv = case.get("server_per_unit")
     if srv:
         line += (
-            f"; ifxwire-server CPU {srv * 1e3:.0f} ms = {srv / n * 1e6:.2f} µs per {per} "
-            f"(10 ms ticks), wall {case['wall'] * 1e3:.0f} ms"
+            f"; ifxwire-server CPU {srv * 1e6:.2f} µs per {per} (all rounds; /proc counts "
+            f"10 ms ticks); wall {case['wall'] * 1e3:.0f} ms"
         )
     return line + "."
 
 
-def profile_table(rows: list[dict[str, Any]], per: str) -> list[str]:
-    out = [f"| Function (own time) | calls / {per} | µs / {per} | share |", "|---|---|---|---|"]
+def profile_table(rows: list[dict[str, Any]], per: str, what: str = "own time") -> list[str]:
+    out = [f"| Function ({what}) | calls / {per} | µs / {per} | share |", "|---|---|---|---|"]
     for r in rows:
         out.append(
             f"| `{r['function']}` | {r['calls_per_row']:.2f} | {r['us_per_row']:.3f} | "
@@ -111,6 +111,9 @@ def render(res: dict[str, Any]) -> str:
         out.append(headline(case) + "\n")
         out.extend(profile_table(case.get("profile", []), per))
         out.append("")
+        if case.get("inclusive"):
+            out.extend(profile_table(case["inclusive"][:8], per, "with callees"))
+            out.append("")
         if case.get("perf"):
             out.extend(perf_table(case["perf"], case.get("perf_floor"), per))
             out.append("")
@@ -122,11 +125,15 @@ def render(res: dict[str, Any]) -> str:
         per = "connect" if srv["case"].startswith("connect") else "row"
         out.append(f"## ifxwire-server's side of {srv['case']} (cProfile, shares)\n")
         out.append(
-            f"{srv['units']} {per}s; CPU under the profiler {srv['profiled_cpu']:.2f} s "
-            "(inflated by cProfile: read the shares).\n"
+            f"{srv['units']} {per}s; CPU under the profiler {srv['profiled_cpu']:.2f} s. The "
+            f"shares are spread over the unprofiled server's {srv['per_unit'] * 1e6:.1f} µs "
+            f"per {per} (the pure client's runs above).\n"
         )
         out.extend(profile_table(srv.get("profile", []), per))
         out.append("")
+        if srv.get("inclusive"):
+            out.extend(profile_table(srv["inclusive"][:10], per, "with callees"))
+            out.append("")
     return "\n".join(out) + "\n"
 
 

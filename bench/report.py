@@ -142,6 +142,9 @@ class Summary:
         return cpu / f[0]
 
     def ratio(self, d: str, field: str, higher_better: bool = False) -> float | None:
+        """None unless both runs completed (a run stopped at its bound compares with nothing)."""
+        if any(self.stats.get(x, {}).get("status") != "ok" for x in (d, BASELINE)):
+            return None
         ours, base = self.value(d, field), self.value(BASELINE, field)
         if ours is None or base is None or ours == 0 or base == 0:
             return None

@@ -1,6 +1,6 @@
 """Run the ifxwire benchmark suite: ifxwire (pure, accelerated), informix-driver, IBM JDBC.
 
-    python bench/run.py                      # everything (about 7 minutes on 2 cores)
+    python bench/run.py                      # everything (16 minutes on 2 busy cores)
     python bench/run.py --smoke              # a small subset, under a minute (CI)
     python bench/run.py --only 'select_*' executemany_scaling --drivers ifxwire informix-driver
     python bench/run.py --list

@@ -124,7 +124,7 @@ def _scaling_table(n: int) -> str:
 
 
 def catalogue() -> list[Scenario]:
-    """Every scenario, in report order, with full-run rounds (about 7 minutes on 2 cores)."""
+    """Every scenario, in report order, with full-run rounds (docs/BENCHMARKS.md: run time)."""
     s: list[Scenario] = [
         Scenario(
             "select_one_row",
