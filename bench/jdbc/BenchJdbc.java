@@ -205,11 +205,7 @@ public final class BenchJdbc {
                 return setupSwarm(u, sql, params, inner, threads);
             }
             case "concurrent" -> {
-                for (int i = 0; i < threads; i++) {
-                    conns.add(DriverManager.getConnection(u));
-                }
-                ExecutorService ex = Executors.newFixedThreadPool(threads);
-                pool = ex;
+                ExecutorService ex = connectAll(u, threads);
                 int perThread = Math.max(1, inner / threads);
                 body = () -> {
                     List<Future<Integer>> fs = new ArrayList<>();
@@ -312,11 +308,7 @@ public final class BenchJdbc {
 
     /** Many connections, one pool thread each, every query timed (bench/swarm.py's threads). */
     String setupSwarm(String u, String sql, int[] params, int inner, int threads) throws Exception {
-        for (int i = 0; i < threads; i++) {
-            conns.add(DriverManager.getConnection(u));
-        }
-        ExecutorService ex = Executors.newFixedThreadPool(threads);
-        pool = ex;
+        ExecutorService ex = connectAll(u, threads);
         int perThread = Math.max(1, inner / threads);
         body = () -> {
             List<Future<double[]>> fs = new ArrayList<>();
@@ -348,6 +340,15 @@ public final class BenchJdbc {
         };
         startAll(ex, threads);
         return "{\"ok\": true}";
+    }
+
+    /** One connection per thread and the fixed pool that runs them (kept for teardown). */
+    ExecutorService connectAll(String u, int threads) throws SQLException {
+        for (int i = 0; i < threads; i++) {
+            conns.add(DriverManager.getConnection(u));
+        }
+        pool = Executors.newFixedThreadPool(threads);
+        return pool;
     }
 
     /** Start every pool thread now, so none is born inside a measured round. */
