@@ -179,17 +179,8 @@ class EngineSession:
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name)
         self.engine.attach_session(name, self.session_id, exclusive)
         try:
-            conn, slot = self.engine.checkout(name, self.state)
-        except sqlite3.Error as e:
-            self.engine.detach_session(name, self.session_id)
-            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
-                              message=f"cannot open database: {e}") from None
-        try:
-            meta = cat.meta(conn)
-            if name != "sysmaster":
-                cat.upgrade_catalog(conn)
-        except sqlite3.Error as e:
-            conn.close()  # not an ifxwire database file: never back into the pool
+            conn, slot, meta = self.engine.checkout(name, self.state)
+        except sqlite3.Error as e:  # not an ifxwire database file (checkout closed it)
             self.engine.detach_session(name, self.session_id)
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
                               message=f"cannot open database: {e}") from None
@@ -208,8 +199,6 @@ class EngineSession:
         self._ansi = meta.get("ansi") == "1"
         self._buffered = meta.get("buffered") == "1"
         self._incarnation = meta.get("incarnation", name)
-        sync = "FULL" if self._logged and not self._buffered else "NORMAL"
-        conn.execute(f"PRAGMA synchronous = {sync}")
         self._busy_timeout()
         self.db_flags = (DBFLAG_LOGGED if self._logged else 0) | (DBFLAG_ANSI if self._ansi
                                                                   else 0)
