@@ -94,7 +94,7 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
         self._check_current(stmt)
         sql, binder = _positional(plan)
         n = len(plan.params)
-        if binder is None or any(len(params) != n for params in rows):
+        if binder is None or set(map(len, rows)) != {n}:
             bound: list[object] = [self._bind(plan, params) for params in rows]
         else:
             bound = [binder(params) for params in rows]
