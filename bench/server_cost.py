@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         port = int(srv.stdout.readline().strip().rsplit(":", 1)[1])
         kw: dict[str, Any] = {"host": "127.0.0.1", "port": port, "user": USER,
                               "password": PASSWORD}
-        setup = ifxwire.connect(**kw)
+        setup = ifxwire.connect(**kw, autocommit=True)
         setup.cursor().execute(f"CREATE DATABASE {DATABASE} WITH LOG")
         setup.cursor().execute(
             "CREATE TABLE bench_ins (a INT, b VARCHAR(64), c INT, d FLOAT, e VARCHAR(32))")
