@@ -154,3 +154,20 @@ def test_an_older_database_file_is_upgraded_when_first_opened(tmp_path: Path) ->
         pooled.s.close()
     finally:
         again.close()
+
+
+def test_an_attached_database_is_detached_before_the_connection_is_pooled(
+        engine: Engine, open_db) -> None:  # type: ignore[no-untyped-def]
+    one = open_db("logged", name="one")
+    one.run("create table t1 (a int)")
+    two = open_db("logged", name="two")
+    assert two.rows("select a from one:t1") == []  # attaches one to two's connection
+    conn = two.s.conn
+    assert conn is not None
+    two.s.close()
+    again = session_on(engine, "two")
+    assert again.s.conn is conn  # the pooled connection
+    names = [r[1] for r in conn.execute("pragma database_list")]
+    assert not [n for n in names if n.startswith("ifxdb_")]
+    assert not engine.open_dbs.get("one", {}).keys() - {one.s.session_id}  # no session holds it
+    again.s.close()
