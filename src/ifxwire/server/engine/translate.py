@@ -69,6 +69,9 @@ class Plan:
     columns: list[ColumnDesc] = field(default_factory=list)
     loaders: list[Callable[[object], object] | None] = field(default_factory=list)
     param_convs: list[Callable[[object], object]] = field(default_factory=list)
+    binder: conv.RowBinder | None = None  # param_convs as one function (EngineSession._bind)
+    # batch.py: the SQL with numbered parameters and its tuple binder (None: keep the names).
+    batch: tuple[str, conv.TupleBinder | None] | None = None
     session_dependent: bool = False
     other_databases: bool = False  # reads tables of databases this session attached
     for_update: bool = False
