@@ -281,7 +281,9 @@ _SQL_TABLE = """
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
 # --- extended types and routine resolution --------------------------------------------------
 -9628?  P  -      Type '%s' was not found.
+-9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
+-9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9700   P  -      Routine '%s' cannot be resolved.
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
 -9810   E  -      Smart-large-object error (the ISAM code says which).
@@ -290,6 +292,13 @@ _SQL_TABLE = """
 -9815   P  -      Invalid file name specification '%s'.
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
+# --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
+-9978   I  -      A collection cannot hold NULL elements.
+-9989   D  -      The number of fields does not match the ROW type.
+-9990   P  -      The named row type '%s' cannot be dropped: it is still in use.
+-9991   P  -      The named row type '%s' already exists in the database.
+-9992   P  -      The named row type '%s' was not found.
+-9996   P  -      The distinct type '%s' already exists in the database.
 # --- GLS / locale ---------------------------------------------------------------------------
 # The -1800s were left out: we could not recall those numbers well enough to publish texts.
 -23101  O  -      Cannot load the locale (check CLIENT_LOCALE and DB_LOCALE).

@@ -153,7 +153,7 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
             if not isinstance(v, (tuple, list)) or isinstance(v, (Set, Multiset, List)):
                 raise fail(sc.NO_CONVERSION, node.sql())
             if len(v) != len(fields):
-                raise fail(sc.NO_CONVERSION, node.sql())
+                raise fail(sc.ROW_FIELD_COUNT)
             out: list[Any] = []
             for (fn, child), x in zip(fields, v, strict=True):
                 if x is None:
@@ -177,8 +177,8 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
             raise fail(sc.NO_CONVERSION, node.sql())
         out = []
         for x in v:
-            if x is None:
-                raise fail(sc.NULL_INTO_NOT_NULL, "collection element")
+            if x is None:  # the Guide to SQL: "a collection cannot contain NULL elements"
+                raise fail(sc.NULL_IN_COLLECTION)
             out.append(fn(x))
         if node.code != T.LIST:
             keyed = sorted((json.dumps(x, ensure_ascii=False), x) for x in out)
@@ -434,7 +434,7 @@ def translate_collection(tx: Any, node: Any) -> Any:
         raise not_implemented("collection elements that are not constants")
     values = [i.meta["const"] for i in items]
     if any(v is None for v in values):
-        raise fail(sc.NULL_INTO_NOT_NULL, "collection element")
+        raise fail(sc.NULL_IN_COLLECTION)
     kind = str(node.this).upper()
     code = {"SET": T.SET, "MULTISET": T.MULTISET, "LIST": T.LIST}[kind]
     elem = common_type(items) if items else IfxType(T.CHAR, size=1)
@@ -647,12 +647,45 @@ def resolve_named(conn: sqlite3.Connection, t: IfxType) -> IfxType:
     return complex_type(cx, t.notnull, xid)
 
 
+def resolve_placeholders(t: IfxType, find: Callable[[str], IfxType | None]) -> IfxType:
+    """A cast target with named types in it (``::person_t``, ``CAST(x AS LIST(person_t NOT
+    NULL))``, ``::dollars``) resolved by the compiler's catalog lookup; -9628 for a name that is
+    no type. A DISTINCT type comes back as itself (its source's representation)."""
+    from .errors import EngineError
+
+    def node(n: ComplexType) -> ComplexType:
+        if n.named and not n.children:
+            found = find(n.type_name)
+            if found is None:
+                raise EngineError(sc.TYPE_NOT_FOUND, near=n.type_name)
+            base = node_of(found)
+            if found.cx is not None:
+                base = replace(base, xid=found.xid)
+            return replace(base, notnull=n.notnull, field=n.field)
+        if n.children:
+            return replace(n, children=tuple(node(c) for c in n.children))
+        return n
+
+    assert t.cx is not None
+    if t.cx.named and not t.cx.children:
+        found = find(t.cx.type_name)
+        if found is None:
+            raise EngineError(sc.TYPE_NOT_FOUND, near=t.cx.type_name)
+        return replace(found, notnull=t.notnull)
+    return complex_type(node(t.cx), t.notnull, t.xid)
+
+
 def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
     from .errors import EngineError
 
     if node.named and not node.children:
         found = _named_row(conn, node.type_name)
         if found is None:
+            if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode = 'D'",
+                            (node.type_name,)).fetchone():
+                from .errors import not_implemented
+
+                raise not_implemented("a DISTINCT type inside a ROW or collection")
             raise EngineError(sc.TYPE_NOT_FOUND, near=node.type_name)
         xid, tree = found
         return replace(tree, notnull=node.notnull, field=node.field, xid=xid)
@@ -664,13 +697,14 @@ def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
 def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
     """sysxtdtypes (mode R, the name) and sysattrtypes rows; UNDER puts the parent's fields
     first and records the pair in sysinherits."""
-    from .errors import EngineError, not_implemented
+    from .errors import EngineError
 
     conn = dc.conn
-    if _named_row(conn, spec.name) is not None:
+    if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode IN ('R', 'D')",
+                    (spec.name,)).fetchone():
         if spec.if_not_exists:
             return
-        raise not_implemented(f"CREATE ROW TYPE of an existing type {spec.name}")
+        raise EngineError(sc.ROW_TYPE_EXISTS, near=spec.name)
     children: list[ComplexType] = []
     parent_xid = 0
     if spec.under:
@@ -692,18 +726,18 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
 
 
 def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
-    from .errors import EngineError, not_implemented
+    from .errors import EngineError
 
     conn = dc.conn
     found = _named_row(conn, spec.name)
     if found is None:
-        raise EngineError(sc.TYPE_NOT_FOUND, near=spec.name)
+        raise EngineError(sc.ROW_TYPE_NOT_FOUND, near=spec.name)
     xid = found[0]
     used = conn.execute("SELECT 1 FROM syscolumns WHERE extended_id = ? UNION ALL "
                         "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ? AND extended_id <> ?",
                         (xid, xid, xid)).fetchone()
     if used:
-        raise not_implemented(f"DROP ROW TYPE {spec.name} while columns or types use it")
+        raise EngineError(sc.ROW_TYPE_IN_USE, near=spec.name)
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysinherits WHERE child = ?", (xid,))

@@ -401,6 +401,16 @@ class IfxExprParser(parser.Parser):
     ) -> exp.Expr | None:
         if not check_func and self._curr and self._word() in _TYPE_WORDS:
             return self.parse_ifx_type()
+        if (not check_func and self._curr is not None and self._prev is not None
+                and self._prev.token_type in (TokenType.DCOLON, TokenType.ALIAS)
+                and self._curr.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):
+            # ``x::person_t``, ``CAST(x AS dollars)``: a named ROW or DISTINCT type, resolved
+            # against the catalog when the cast is compiled (-9628 if there is none).
+            from .composite import named_placeholder
+
+            name = self._curr.text.lower()
+            self._advance()
+            return ifx_type_node(named_placeholder(name))
         return super()._parse_types(check_func, schema, allow_identifiers, with_collation)
 
     def parse_ifx_type(self) -> exp.DataType:
@@ -507,11 +517,9 @@ class IfxExprParser(parser.Parser):
         else:
             elem = self._parse_element_type()
             if not elem.notnull:
-                # Informix requires NOT NULL elements; the code it refuses others with is
-                # not known to us, so this is -999 naming the rule (docs/SERVER.md).
-                from .errors import not_implemented
-
-                raise not_implemented("collection elements without NOT NULL")
+                # The Guide to SQL: Syntax's collection diagram requires NOT NULL after the
+                # element type, so anything else is a syntax error (docs/SERVER.md).
+                self.raise_error("Expected NOT NULL after the collection element type")
             children.append(node_of(elem))
         self._match_r_paren()
         return complex_type(ComplexType(code, children=tuple(children)))

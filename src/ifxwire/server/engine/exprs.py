@@ -243,6 +243,8 @@ class ExprTranslator:
         self.column_type = column_type
         self.subquery_type = subquery_type
         self.routine: Callable[[str, list[exp.Expr]], exp.Expr | None] = lambda n, a: None
+        #: named ROW and DISTINCT types by name (the compiler's catalog lookup)
+        self.named_type: Callable[[str], IfxType | None] = lambda n: None
 
     # ---- entry ---------------------------------------------------------------------------
     def tx(self, node: exp.Expr) -> exp.Expr:
@@ -342,7 +344,7 @@ class ExprTranslator:
             return typed(exp.Null(), dst)
         if self.is_const(node):
             value = node.meta["const"]
-            if src.code in (T.DATE, T.INTERVAL, T.BOOLEAN) or (
+            if src.code in (T.DATE, T.INTERVAL, T.BOOLEAN) or src.cx is not None or (
                 src.code == T.DATETIME and isinstance(value, str) and dst.code != T.DATETIME
             ):
                 stored = conv.storer(dst, self.ctx, src)(value)
@@ -651,6 +653,10 @@ class ExprTranslator:
         target = node.to.meta.get("ifx") if isinstance(node.to, exp.DataType) else None
         if target is None:
             raise not_implemented(f"cast to {node.to.sql()}")
+        if target.cx is not None:
+            from .composite import resolve_placeholders
+
+            target = resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
         if ty(inner).code == -1:
             return self.convert(inner, target)

@@ -39,6 +39,14 @@ STATEMENT_TOO_LONG = -460  # [doc] HCL JDBC -79864 "Statement length exceeds the
 PARSE_STACK = -762  # [cat] "Stack overflow occurred during statement parse." (nesting > 40)
 BAD_FUNCTION_ARG = -717  # [cat] "Invalid argument passed to system function(%s)." (CHR(256))
 TYPE_NOT_FOUND = -9628  # [cat] "Type (%s) not found."
+ROW_TYPE_EXISTS = -9991  # [jcat] "Named row type (%s) already exists in database."
+ROW_TYPE_IN_USE = -9990  # [jcat] "Cannot drop named row type (%s): still in use."
+ROW_TYPE_NOT_FOUND = -9992  # [jcat] "Named row type (%s) not found."
+DISTINCT_TYPE_EXISTS = -9996  # [jcat] "Distinct type (%s) already exists in database."
+TYPE_IN_USE = -9630  # [jcat] "Cannot drop type (%s): still in use."
+DROP_TYPE_KIND = -9641  # [jcat] "Drop type can only drop opaque type or distinct type."
+ROW_FIELD_COUNT = -9989  # [jcat] "Incorrect number of fields in the ROW Type."
+NULL_IN_COLLECTION = -9978  # [jcat] "Insertion of NULLs into a collection disallowed."
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
@@ -196,6 +204,14 @@ MESSAGES: dict[int, str] = {
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
     TYPE_NOT_FOUND: "Type (%s) not found.",
+    ROW_TYPE_EXISTS: "Named row type (%s) already exists in database.",
+    ROW_TYPE_IN_USE: "Cannot drop named row type (%s): still in use.",
+    ROW_TYPE_NOT_FOUND: "Named row type (%s) not found.",
+    DISTINCT_TYPE_EXISTS: "Distinct type (%s) already exists in database.",
+    TYPE_IN_USE: "Cannot drop type (%s): still in use.",
+    DROP_TYPE_KIND: "Drop type can only drop opaque type or distinct type.",
+    ROW_FIELD_COUNT: "Incorrect number of fields in the ROW Type.",
+    NULL_IN_COLLECTION: "Insertion of NULLs into a collection disallowed.",
     NOT_IMPLEMENTED: "Not implemented yet.",
     NO_SELECT: "No SELECT permission for (%s).",
     NO_UPDATE: "No UPDATE permission for (%s).",

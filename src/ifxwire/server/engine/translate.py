@@ -53,6 +53,8 @@ class TableLookup(Protocol):
 
     def sequence(self, name: str) -> SequenceInfo | None: ...
 
+    def named_type(self, name: str) -> IfxType | None: ...
+
 
 @dataclass
 class Plan:
@@ -453,6 +455,7 @@ class Compiler:
 
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
+        tx.named_type = self.lookup.named_type
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
         for k, proj in enumerate(projections):
@@ -522,6 +525,7 @@ class Compiler:
     def type_values(self, node: exp.Values) -> None:
         """A VALUES derived table (TABLE(SET{…})): column types from the first row."""
         tx = ExprTranslator(self.ctx, lambda c: UNKNOWN, lambda s: UNKNOWN)
+        tx.named_type = self.lookup.named_type
         rows = node.expressions
         types: list[IfxType] = []
         for r, row in enumerate(rows):

@@ -1,0 +1,73 @@
+"""ROW and collection SQL beyond storing values (issue 13, second round): casts to named row
+types, nested field access, constructors of non-constant values, IN on collections of rows,
+collection-derived tables ``TABLE(…)``, and the errors Informix gives where it refuses.
+
+Error codes are the Informix message catalogue's ([jcat], docs/SERVER.md) for the statements
+the Guide to SQL says are refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+
+def _code(cur: Any, sql: str, params: Any = None) -> int:
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute(sql, params)
+    return int(info.value.sqlcode)
+
+
+@pytest.fixture()
+def people(conn: Any) -> Any:
+    """The Guide to SQL's parents/children example, with a nested row for field access."""
+    cur = conn.cursor()
+    cur.execute("CREATE ROW TYPE person_t (name VARCHAR(20), id INT)")
+    cur.execute("CREATE ROW TYPE place_t (city VARCHAR(20), geo ROW(x INT, y INT))")
+    cur.execute("CREATE TABLE parents (id INT, name VARCHAR(20), "
+                "children LIST(person_t NOT NULL), tags SET(VARCHAR(10) NOT NULL), "
+                "home place_t, r ROW(a INT, n ROW(x INT, d DATE)))")
+    cur.execute("INSERT INTO parents VALUES (1001, 'Ann', LIST{ROW('Bo', 1), ROW('Cy', 2)}, "
+                "SET{'x', 'y'}, ROW('Oslo', ROW(1, 2)), ROW(7, ROW(8, '2024-02-29')))")
+    cur.execute("INSERT INTO parents VALUES (1002, 'Dan', LIST{ROW('Ed', 3)}, SET{'y', 'z'}, "
+                "NULL, ROW(9, NULL))")
+    yield cur
+    conn.rollback()
+
+
+def test_casts_to_named_row_types(people: Any) -> None:
+    cur = people
+    cur.execute("CREATE TEMP TABLE homes (id INT, p person_t)")
+    cur.execute("INSERT INTO homes VALUES (1, ROW('Al', 5)::person_t)")
+    cur.execute("INSERT INTO homes VALUES (2, CAST(ROW('Bea', 6) AS person_t))")
+    cur.execute("INSERT INTO homes VALUES (3, 'ROW(''Cat'', 7)'::person_t)")
+    cur.execute("SELECT p FROM homes ORDER BY id")
+    assert cur.description[0][1].type_name == "person_t"
+    rows = [r[0] for r in cur.fetchall()]
+    assert rows == [("Al", 5), ("Bea", 6), ("Cat", 7)]
+    assert all(r.type_name == "person_t" and r.fields == ("name", "id") for r in rows)
+    cur.execute("SELECT ROW('Di', 8)::person_t FROM homes WHERE id = 1")
+    assert cur.description[0][1].type_name == "person_t"
+    assert cur.fetchone()[0].name == "Di"
+    cur.execute("SELECT id FROM homes WHERE p = ROW('Bea', 6)::person_t")
+    assert cur.fetchall() == [(2,)]
+    assert _code(cur, "SELECT ROW(1, 2, 3)::person_t FROM homes") == -9989
+    assert _code(cur, "SELECT ROW('a', 1)::no_such_t FROM homes") == -9628
+
+
+def test_row_type_ddl_errors(people: Any) -> None:
+    cur = people
+    assert _code(cur, "CREATE ROW TYPE person_t (a INT)") == -9991  # already exists
+    assert _code(cur, "DROP ROW TYPE person_t RESTRICT") == -9990  # parents.children uses it
+    cur.execute("CREATE ROW TYPE inner_t (a INT)")
+    cur.execute("CREATE ROW TYPE outer_t (i inner_t)")
+    assert _code(cur, "DROP ROW TYPE inner_t RESTRICT") == -9990  # outer_t uses it
+    cur.execute("DROP ROW TYPE outer_t RESTRICT")
+    cur.execute("DROP ROW TYPE inner_t RESTRICT")
+    assert _code(cur, "DROP ROW TYPE inner_t RESTRICT") == -9992
+    # Collection elements must be declared NOT NULL: the syntax requires it.
+    assert _code(cur, "CREATE TEMP TABLE bad (s SET(INT))") == -201
+    assert _code(cur, "CREATE TEMP TABLE bad (s LIST(ROW(a INT)))") == -201
