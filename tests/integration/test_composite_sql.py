@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import ifxwire
+from ifxwire import Row
 
 
 def _code(cur: Any, sql: str, params: Any = None) -> int:
@@ -71,3 +72,20 @@ def test_row_type_ddl_errors(people: Any) -> None:
     # Collection elements must be declared NOT NULL: the syntax requires it.
     assert _code(cur, "CREATE TEMP TABLE bad (s SET(INT))") == -201
     assert _code(cur, "CREATE TEMP TABLE bad (s LIST(ROW(a INT)))") == -201
+
+
+def test_in_on_collections_of_rows(people: Any) -> None:
+    cur = people
+    cur.execute("SELECT id FROM parents WHERE ROW('Cy', 2)::person_t IN children")
+    assert cur.fetchall() == [(1001,)]
+    cur.execute("SELECT id FROM parents WHERE ROW('Ed', 3) IN children")
+    assert cur.fetchall() == [(1002,)]
+    cur.execute("SELECT id FROM parents WHERE ? IN children ORDER BY id",
+                [Row(("Bo", 1), ("name", "id"), "person_t")])
+    assert cur.fetchall() == [(1001,)]
+    cur.execute("SELECT id FROM parents WHERE ROW('Bo', 9) IN children")
+    assert cur.fetchall() == []
+    cur.execute("CREATE TEMP TABLE nested (id INT, ls LIST(SET(INT NOT NULL) NOT NULL))")
+    cur.execute("INSERT INTO nested VALUES (1, LIST{SET{2, 1}, SET{3}})")
+    cur.execute("SELECT id FROM nested WHERE SET{1, 2} IN ls")
+    assert cur.fetchall() == [(1,)]

@@ -548,18 +548,20 @@ def translate_in_collection(tx: Any, node: Any) -> Any:
 
     from . import ifxtypes as it
     from .errors import not_implemented
-    from .exprs import ty, typed
+    from .exprs import func, ty, typed
 
     coll = tx.tx(node.args["field"])
     t = ty(coll)
     if t.cx is None or not t.cx.is_collection:
         raise fail(sc.NO_CONVERSION, "IN")
     elem = t.cx.element
-    if elem.is_complex:
-        raise not_implemented("IN on a collection of ROW or collection values")
     this = tx.convert(tx.tx(node.this), type_of(elem))
     value: exp.Expr = exp.column("value")
-    if type_of(elem).is_decimal:
+    if elem.is_complex:
+        # a ROW/collection element: json_each gives its JSON text as SQLite writes JSON,
+        # so the probe goes through json() too (same minified form, same number spelling)
+        this = func("json", this)
+    elif type_of(elem).is_decimal:
         value = exp.Collate(this=value, expression=exp.Var(this="IFXDEC"))
     sub = exp.select(exp.Literal.number(1)).from_(
         exp.Table(this=exp.Anonymous(this="json_each", expressions=[coll]))
