@@ -8,6 +8,7 @@ the Guide to SQL says are refused.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -89,3 +90,19 @@ def test_in_on_collections_of_rows(people: Any) -> None:
     cur.execute("INSERT INTO nested VALUES (1, LIST{SET{2, 1}, SET{3}})")
     cur.execute("SELECT id FROM nested WHERE SET{1, 2} IN ls")
     assert cur.fetchall() == [(1,)]
+
+
+def test_nested_field_access(people: Any) -> None:
+    cur = people
+    cur.execute("SELECT r.n.x, parents.r.n.d, home.geo.y, parents.home.city FROM parents "
+                "ORDER BY id")
+    assert cur.fetchall() == [(8, dt.date(2024, 2, 29), 2, "Oslo"), (None, None, None, None)]
+    assert [d[1] for d in cur.description] == [2, 7, 2, 13]
+    cur.execute("SELECT p.id FROM parents p WHERE p.r.n.x = 8 AND r.n.d > '2024-01-01'")
+    assert cur.fetchall() == [(1001,)]
+    cur.execute("SELECT id FROM parents WHERE home.geo.x = ?", [1])
+    assert cur.fetchall() == [(1001,)]
+    cur.execute("SELECT informix.parents.name FROM parents WHERE id = 1002")  # owner.table.col
+    assert cur.fetchall() == [("Dan",)]
+    assert _code(cur, "SELECT r.n.zz FROM parents") == -217
+    assert _code(cur, "SELECT r.a.x FROM parents") == -217  # a is no ROW

@@ -264,6 +264,7 @@ class Compiler:
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
+        self.nested_fields(ast)
         for col in ast.find_all(exp.Column):
             if col.args.get("db") is not None:
                 col.set("db", None)
@@ -277,10 +278,6 @@ class Compiler:
             root = qualify_columns(ast, schema, dialect=_dialect(self.delimident))
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
-            if any(c.args.get("db") is not None and c.table for c in ast.find_all(exp.Column)):
-                # a.b.c that names no table's column: perhaps a nested ROW field (r.n.x),
-                # which we do not resolve yet (one level, r.n, works).
-                raise not_implemented("nested ROW field access (a.b.c)") from None
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
         rewrites.convert_outer_joins(root)
         return root
@@ -338,6 +335,21 @@ class Compiler:
                 part = lim.args.get("expression")
                 if isinstance(part, exp.Placeholder):
                     part.meta["pt"] = it.INTEGER
+
+    @staticmethod
+    def nested_fields(ast: exp.Expr) -> None:
+        """``a.b.c`` is ``owner.table.column`` when ``b`` is a table of the statement, and
+        otherwise a ROW field of a ROW field (``r.n.x``, ``t.r.n.x``): rewritten as
+        ``(a.b).c`` so the field access resolves level by level (composite.translate_dot)."""
+        sources = {t.alias_or_name for t in ast.find_all(exp.Table)}
+        sources |= {s.alias for s in ast.find_all(exp.Subquery, exp.CTE) if s.alias}
+        for col in list(ast.find_all(exp.Column)):
+            db = col.args.get("db")
+            if db is None or col.table in sources:
+                continue
+            inner = exp.Column(this=exp.to_identifier(col.table), table=db.copy(),
+                               db=col.args["catalog"].copy() if col.args.get("catalog") else None)
+            col.replace(exp.Dot(this=inner, expression=col.this.copy()))
 
     def resolve_tables(self, ast: exp.Expr) -> dict[str, object]:
         cte_names = {cte.alias for cte in ast.find_all(exp.CTE)}
