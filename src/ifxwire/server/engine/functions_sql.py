@@ -544,7 +544,7 @@ def result_name(node: exp.Expr) -> str:
     if isinstance(node, exp.Column):
         return node.name
     if isinstance(node, exp.Dot):  # a nested ROW field (r.n.x) is named as the field, as r.n is
-        return node.expression.name
+        return str(node.expression.name)
     return "(expression)"
 
 
