@@ -293,6 +293,7 @@ _SQL_TABLE = """
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
+-9970   P  -      The type of a host variable cannot be determined here; cast it (?::INT).
 -9978   I  -      A collection cannot hold NULL elements.
 -9989   D  -      The number of fields does not match the ROW type.
 -9990   P  -      The named row type '%s' cannot be dropped: it is still in use.

@@ -9,6 +9,7 @@ the Guide to SQL says are refused.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -106,3 +107,31 @@ def test_nested_field_access(people: Any) -> None:
     assert cur.fetchall() == [("Dan",)]
     assert _code(cur, "SELECT r.n.zz FROM parents") == -217
     assert _code(cur, "SELECT r.a.x FROM parents") == -217  # a is no ROW
+
+
+def test_constructors_of_non_constant_values(people: Any) -> None:
+    cur = people
+    cur.execute("CREATE TEMP TABLE built (id INT, r ROW(a INT, b VARCHAR(10)), "
+                "l LIST(INT NOT NULL), s SET(VARCHAR(20) NOT NULL), "
+                "m LIST(ROW(p INT, q DECIMAL(5,2)) NOT NULL))")
+    cur.execute("INSERT INTO built SELECT id, ROW(id + 1, name), LIST{id, id * 2, ?}, "
+                "SET{name, 'k', name}, LIST{ROW(id, 1.5), ROW(?::INT, id / 1000)} FROM parents",
+                [7, 3])
+    cur.execute("SELECT id, r, l, s, m FROM built ORDER BY id")
+    assert cur.fetchall() == [
+        (1001, (1002, "Ann"), [1001, 2002, 7], {"Ann", "k"},
+         [(1001, Decimal("1.50")), (3, Decimal("1.00"))]),
+        (1002, (1003, "Dan"), [1002, 2004, 7], {"Dan", "k"},
+         [(1002, Decimal("1.50")), (3, Decimal("1.00"))]),
+    ]
+    cur.execute("UPDATE built SET l = LIST{CARDINALITY(l), ?} WHERE id = 1001", [5])
+    cur.execute("SELECT l FROM built WHERE id = 1001")
+    assert cur.fetchone() == ([3, 5],)
+    cur.execute("SELECT ROW(id, name), SET{id} FROM parents WHERE id = 1002")
+    assert cur.fetchone() == ((1002, "Dan"), {1002})
+    assert [d[1].type_name for d in cur.description] == [
+        "ROW(f1 integer, f2 varchar(20))", "SET(integer not null)"]
+    # an element that turns out NULL is refused when the row is built
+    assert _code(cur, "SELECT LIST{id, ?} FROM parents", [None]) == -9978
+    assert _code(cur, "UPDATE built SET l = LIST{(SELECT MAX(id) FROM parents "
+                      "WHERE id < 0)}") == -9978

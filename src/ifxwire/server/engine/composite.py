@@ -180,14 +180,21 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
             if x is None:  # the Guide to SQL: "a collection cannot contain NULL elements"
                 raise fail(sc.NULL_IN_COLLECTION)
             out.append(fn(x))
-        if node.code != T.LIST:
-            keyed = sorted((json.dumps(x, ensure_ascii=False), x) for x in out)
-            if node.code == T.SET:
-                keyed = list({k: (k, x) for k, x in keyed}.values())
-            out = [x for _, x in keyed]
+        out = _in_storage_order(node.code, out)
         return out
 
     return coll
+
+
+def _in_storage_order(code: int, items: list[Any]) -> list[Any]:
+    """SET and MULTISET elements sorted by their JSON text (SET ones deduplicated), so equal
+    values are equal storage; a LIST keeps its order."""
+    if code == T.LIST:
+        return items
+    keyed = sorted((json.dumps(x, ensure_ascii=False), x) for x in items)
+    if code == T.SET:
+        keyed = list({k: (k, x) for k, x in keyed}.values())
+    return [x for _, x in keyed]
 
 
 def _wrong_kind(node: ComplexType, kind: str) -> Any:
@@ -423,23 +430,27 @@ def is_collection(t: IfxType) -> bool:
 
 # --- expressions ------------------------------------------------------------------------------
 def translate_collection(tx: Any, node: Any) -> Any:
-    """``SET{…}``/``MULTISET{…}``/``LIST{…}`` of constants: a typed constant whose ``const``
+    """``SET{…}``/``MULTISET{…}``/``LIST{…}``. Of constants: a typed constant whose ``const``
     is the wrapper value, so assignment converts every element to the target's element type.
-    Elements that are not constants are refused with -999 (not implemented)."""
-    from .errors import not_implemented
+    Of other expressions (columns, parameters, arithmetic): built per row by ``compose``."""
     from .exprs import common_type, lit, typed
 
     items = [tx.tx(e) for e in node.expressions]
+    kind = str(node.this).upper()
+    code = {"SET": T.SET, "MULTISET": T.MULTISET, "LIST": T.LIST}[kind]
+    if items and all(i.meta.get("null") for i in items):
+        raise fail(sc.NULL_IN_COLLECTION)
+    elem = common_type([i for i in items if not i.meta.get("null")]) if items else IfxType(
+        T.CHAR, size=1)
+    if elem.code == -1:  # only parameters: nothing says what their type is
+        raise fail(sc.HOSTVAR_TYPE_UNKNOWN)
+    cx = ComplexType(code, children=(replace(node_of(elem.nullable()), notnull=True),))
+    t = complex_type(cx)
     if not all(tx.is_const(i) for i in items):
-        raise not_implemented("collection elements that are not constants")
+        return _composed(tx, t, items, [elem.nullable()] * len(items))
     values = [i.meta["const"] for i in items]
     if any(v is None for v in values):
         raise fail(sc.NULL_IN_COLLECTION)
-    kind = str(node.this).upper()
-    code = {"SET": T.SET, "MULTISET": T.MULTISET, "LIST": T.LIST}[kind]
-    elem = common_type(items) if items else IfxType(T.CHAR, size=1)
-    cx = ComplexType(code, children=(replace(node_of(elem.nullable()), notnull=True),))
-    t = complex_type(cx)
     maker: dict[int, Callable[[list[Any]], Any]] = {T.SET: Set, T.MULTISET: Multiset,
                                                     T.LIST: List}
     value = maker[code](values)
@@ -449,22 +460,59 @@ def translate_collection(tx: Any, node: Any) -> Any:
 
 
 def translate_row(tx: Any, node: Any) -> Any:
-    """``ROW(a, b, …)`` of constants: an unnamed ROW typed field by field (f1, f2, …)."""
-    from .errors import not_implemented
+    """``ROW(a, b, …)``: an unnamed ROW typed field by field (f1, f2, …); a constant when
+    every field is one, else built per row by ``compose``."""
     from .exprs import NULLTYPE, lit, ty, typed
 
     items = [tx.tx(e) for e in node.expressions]
-    if not items or not all(tx.is_const(i) for i in items):
-        raise not_implemented("ROW() of values that are not constants")
+    if not items:
+        raise fail(sc.SYNTAX)
     fields = []
+    types = []
     for i, item in enumerate(items, 1):
         t = ty(item) if not item.meta.get("null") else NULLTYPE
+        if t.code == -1:  # ROW(?, …): a field's type must come from the SQL (?::INT)
+            raise fail(sc.HOSTVAR_TYPE_UNKNOWN)
+        types.append(t.nullable())
         fields.append(replace(node_of(t.nullable()), field=f"f{i}"))
     t = complex_type(ComplexType(T.ROW, children=tuple(fields)))
+    if not all(tx.is_const(i) for i in items):
+        return _composed(tx, t, items, types)
     value = Row([i.meta["const"] for i in items], tuple(f.field for f in fields))
     out = lit(storer(t, tx.ctx)(value))
     out.meta["const"] = value
     return typed(out, t)
+
+
+def _composed(tx: Any, t: IfxType, items: list[Any], types: list[IfxType]) -> Any:
+    """``ifx_compose(type key, element storage values…)``: each item converted to its
+    element/field type in SQL, the JSON storage built in Python (SQLite's own JSON writes
+    REALs with 15 digits, which would not be exact)."""
+    from .exprs import NULLTYPE, func, keylit, typed
+
+    args = [keylit(t)]
+    for item, et in zip(items, types, strict=True):
+        args.append(item if item.meta.get("null") or et == NULLTYPE else tx.convert(item, et))
+    return typed(func("ifx_compose", *args), t)
+
+
+def compose(key: str, *values: object) -> str:
+    """The JSON storage of a ROW/collection from its elements' storage values (nested ones
+    as their JSON text); a NULL collection element is -9978 as in a literal."""
+    node = complex_from_key(key).cx
+    assert node is not None
+    if node.code == T.ROW:
+        out = [json.loads(v) if c.is_complex and isinstance(v, str) else v
+               for c, v in zip(node.children, values, strict=True)]
+    else:
+        nested = node.element.is_complex
+        out = []
+        for v in values:
+            if v is None:
+                raise fail(sc.NULL_IN_COLLECTION)
+            out.append(json.loads(v) if nested and isinstance(v, str) else v)
+        out = _in_storage_order(node.code, out)
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
 def translate_cardinality(tx: Any, node: Any) -> Any:

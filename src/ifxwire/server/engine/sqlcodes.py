@@ -47,6 +47,7 @@ TYPE_IN_USE = -9630  # [jcat] "Cannot drop type (%s): still in use."
 DROP_TYPE_KIND = -9641  # [jcat] "Drop type can only drop opaque type or distinct type."
 ROW_FIELD_COUNT = -9989  # [jcat] "Incorrect number of fields in the ROW Type."
 NULL_IN_COLLECTION = -9978  # [jcat] "Insertion of NULLs into a collection disallowed."
+HOSTVAR_TYPE_UNKNOWN = -9970  # [jcat] "Cannot determine host variable type during bind."
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
@@ -212,6 +213,7 @@ MESSAGES: dict[int, str] = {
     DROP_TYPE_KIND: "Drop type can only drop opaque type or distinct type.",
     ROW_FIELD_COUNT: "Incorrect number of fields in the ROW Type.",
     NULL_IN_COLLECTION: "Insertion of NULLs into a collection disallowed.",
+    HOSTVAR_TYPE_UNKNOWN: "Cannot determine host variable type during bind.",
     NOT_IMPLEMENTED: "Not implemented yet.",
     NO_SELECT: "No SELECT permission for (%s).",
     NO_UPDATE: "No UPDATE permission for (%s).",
