@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire import Row
+from ifxwire import List, Row
 
 
 def _code(cur: Any, sql: str, params: Any = None) -> int:
@@ -135,3 +135,22 @@ def test_constructors_of_non_constant_values(people: Any) -> None:
     assert _code(cur, "SELECT LIST{id, ?} FROM parents", [None]) == -9978
     assert _code(cur, "UPDATE built SET l = LIST{(SELECT MAX(id) FROM parents "
                       "WHERE id < 0)}") == -9978
+
+
+def test_collection_size_is_bounded_clearly(conn: Any) -> None:
+    """A value whose wire form would pass what every client reads (4 MiB, the driver's
+    COMPLEX_ALLOWANCE) is refused when written, naming its size; one just under goes both
+    ways whole; the session goes on."""
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE big (id INT, l LIST(LVARCHAR(2000) NOT NULL))")
+    under = List(["x" * 2000] * 2000)  # ~4.0 MB of elements
+    cur.execute("INSERT INTO big VALUES (1, ?)", [under])
+    cur.execute("SELECT l FROM big WHERE id = 1")
+    assert cur.fetchone()[0] == under
+    with pytest.raises(ifxwire.NotSupportedError, match=r"ROW/collection value of \d+ bytes"):
+        cur.execute("INSERT INTO big VALUES (2, ?)", [List(["y" * 2000] * 2200)])
+    with pytest.raises(ifxwire.NotSupportedError, match="bytes on the wire"):
+        cur.execute("UPDATE big SET l = ? WHERE id = 1", [List(["w" * 2000] * 2100)])
+    cur.execute("SELECT COUNT(*), SUM(CARDINALITY(l)) FROM big")
+    assert cur.fetchone() == (1, 2000)
+    conn.rollback()

@@ -38,6 +38,7 @@ from ...types.complextype import (
     scalar_sql,
 )
 from ...types.compositevalues import List, Multiset, Row, Set
+from ...types.rowcodec import COMPLEX_ALLOWANCE
 from . import sqlcodes as sc
 from .ifxtypes import IfxType, from_catalog
 from .values import ConvContext, fail
@@ -135,9 +136,37 @@ def storer(t: IfxType, ctx: ConvContext, src: IfxType | None = None) -> Callable
             return None
         if isinstance(v, str):
             v = json.loads(v) if src is not None and src.is_complex else parse_text(v)
-        return json.dumps(to_json(v), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(to_json(v), ensure_ascii=False, separators=(",", ":"))
+        if len(text) > _SIZE_CHECK_FROM:
+            check_wire_size(t, text, ctx)
+        return text
 
     return store
+
+
+#: Every client reads a ROW/collection cell of up to this many bytes (the driver's
+#: COMPLEX_ALLOWANCE, which is also the largest fetch reply this server sends).
+MAX_VALUE_BYTES = COMPLEX_ALLOWANCE - 8
+#: JSON storage shorter than this cannot make a wire form over MAX_VALUE_BYTES (an element's
+#: binary form is at most ~5x its JSON text: ``0,`` is an 8-byte BIGINT, ``[]`` a nested header).
+_SIZE_CHECK_FROM = MAX_VALUE_BYTES // 8
+
+
+def check_wire_size(t: IfxType, text: str, ctx: ConvContext) -> None:
+    """Refuse a value whose binary or literal-text wire form would exceed MAX_VALUE_BYTES,
+    when it is written, rather than store one no client could then fetch (the driver would
+    have to drop the connection at a tuple past its bound). -999 names the size: real
+    servers move larger collections, we do not (docs/SERVER.md)."""
+    from ...types.composite import encode_complex
+    from .errors import not_implemented
+
+    assert t.cx is not None
+    value = loader(t)(text)
+    size = max(len(encode_complex(node_of(t), value, "utf-8")),
+               len(_text(t.cx, ctx)(value).encode("utf-8")))
+    if size > MAX_VALUE_BYTES:
+        raise not_implemented(f"a ROW/collection value of {size} bytes on the wire "
+                              f"(at most {MAX_VALUE_BYTES})")
 
 
 def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
