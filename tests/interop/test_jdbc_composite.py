@@ -2,7 +2,10 @@
 
 ifxwire writes every collection kind and element type; JDBC reads them with getObject
 (binary SENDRECV form) and must see exactly what ifxwire sees; JDBC writes java.util
-collections with setObject and ifxwire must read those values back; JDBC's
+collections of every element type and named ROWs (SQLData) with setObject and ifxwire must
+read those values back; JDBC runs the second round's SQL (DISTINCT types, casts to named
+ROWs, nested fields, IN on ROW collections, constructors of columns and parameters, the
+NULL-element and size refusals); JDBC's
 DatabaseMetaData.getColumns names BOOLEAN, LVARCHAR and the composite columns. (JDBC cannot
 write an unnamed ROW with SQLData: setObject looks the type name up among named row types
 and fails inside the driver.)
@@ -221,3 +224,18 @@ def test_jdbc_reads_and_writes_composites(
         assert [r.type_name for r in first[12]] == ["xc_pt", "xc_pt"]
         assert first[13] == {Row((8, "e    "), ("x", "y"), "xc_pt")}
         assert second == (None,) * 14
+
+    # second round (docs/SERVER.md): the SQL JDBC sends for these features, answered alike
+    sql = {ln.split(" ", 2)[1]: ln.split(" ", 2)[2] for ln in lines if ln.startswith("SQL ")}
+    assert sql == {
+        "distinct": "1,12.50,13.50 | 2,7.00,8.00",  # CREATE DISTINCT TYPE, casts both ways
+        "drop_in_use": "ERR -9630",
+        "row_cast": "ROW(3,'c'),ROW(4,'d')",  # Structs of the named type
+        "nested_field": "2000-01-01,2000-01-01 | NULL,NULL | NULL,NULL",
+        "in_rows": "1",
+        "in_rows_param": "1",
+        "constructors": "ROW(1,2),[1,9] | ROW(2,4),[2,9] | ROW(3,6),[3,9]",
+        "null_element": "ERR -9978",
+        "too_large": "ERR -999",  # refused when written, naming its size
+        "after": "2",  # and the session went on
+    }

@@ -113,6 +113,81 @@ public class CompositeCheck {
         }
     }
 
+    /** One SQL statement's result as a SQL line: every cell of every row, canonical. */
+    static void query(Connection cn, String label, String sql, Object... params)
+            throws SQLException {
+        try (PreparedStatement ps = cn.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            List<String> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    List<String> cells = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        cells.add(canon(rs.getObject(i)));
+                    }
+                    rows.add(String.join(",", cells));
+                }
+            }
+            System.out.println("SQL " + label + " " + String.join(" | ", rows));
+        } catch (SQLException e) {
+            System.out.println("SQL " + label + " ERR " + e.getErrorCode());
+        }
+    }
+
+    /** Issue 13's second round as JDBC sees it: DISTINCT types and their casts, casts to a
+     *  named ROW type, nested field access, IN on a collection of ROWs, constructors of
+     *  column values and parameters, NULL elements and the size bound refused. */
+    static void sqlFeatures(Connection cn, Statement st) throws SQLException {
+        st.execute("CREATE DISTINCT TYPE xc_money AS DECIMAL(10,2)");
+        st.execute("CREATE TABLE xc_dist (id INT, m xc_money)");
+        try (PreparedStatement ps = cn.prepareStatement(
+                "INSERT INTO xc_dist VALUES (?, ?::xc_money)")) {
+            ps.setInt(1, 1);
+            ps.setBigDecimal(2, new BigDecimal("12.50"));
+            ps.executeUpdate();
+        }
+        st.execute("INSERT INTO xc_dist VALUES (2, CAST(7 AS xc_money))");
+        query(cn, "distinct", "SELECT id, m, m::DECIMAL(10,2) + 1 FROM xc_dist ORDER BY id");
+        try {
+            st.execute("DROP TYPE xc_money RESTRICT");
+            System.out.println("SQL drop_in_use dropped");
+        } catch (SQLException e) {
+            System.out.println("SQL drop_in_use ERR " + e.getErrorCode());
+        }
+        query(cn, "row_cast", "SELECT ROW(3, 'c')::xc_pt, CAST(ROW(4, 'd') AS xc_pt) "
+                + "FROM xc_read WHERE id = 1");
+        query(cn, "nested_field", "SELECT r.c.d, xc_read.r.c.d FROM xc_read ORDER BY id");
+        query(cn, "in_rows", "SELECT id FROM xc_read WHERE ROW(2, 'b')::xc_pt IN lnp");
+        query(cn, "in_rows_param", "SELECT id FROM xc_read WHERE ROW(?::INT, 'b') IN lnp "
+                + "ORDER BY id", 2);
+        query(cn, "constructors", "SELECT ROW(id, id * 2), LIST{id, ?::INT} FROM xc_read "
+                + "ORDER BY id", 9);
+        try (PreparedStatement ps = cn.prepareStatement(
+                "SELECT LIST{id, ?::INT} FROM xc_read")) {
+            ps.setNull(1, java.sql.Types.INTEGER);
+            ps.executeQuery().close();
+            System.out.println("SQL null_element accepted");
+        } catch (SQLException e) {
+            System.out.println("SQL null_element ERR " + e.getErrorCode());
+        }
+        List<Object> big = new ArrayList<>();
+        for (int i = 0; i < 2200; i++) {
+            big.add("y".repeat(2000));
+        }
+        try (PreparedStatement ps = cn.prepareStatement(
+                "INSERT INTO xc_write (id, llv) VALUES (9, ?)")) {
+            ps.setObject(1, big);
+            ps.executeUpdate();
+            System.out.println("SQL too_large stored");
+        } catch (SQLException e) {
+            System.out.println("SQL too_large ERR " + e.getErrorCode());
+        }
+        query(cn, "after", "SELECT COUNT(*) FROM xc_write");
+    }
+
     public static void main(String[] args) throws Exception {
         String url = "jdbc:informix-sqli://" + args[0] + ":" + args[1] + "/" + args[3]
                 + ":INFORMIXSERVER=" + args[2] + ";user=" + args[4] + ";password=" + args[5]
@@ -187,6 +262,7 @@ public class CompositeCheck {
                 wrote += ps.executeUpdate();
             }
             System.out.println("WROTE " + wrote);
+            sqlFeatures(cn, st);
         }
         System.out.println("DONE");
     }
