@@ -131,6 +131,10 @@ def test_constructors_of_non_constant_values(people: Any) -> None:
     assert cur.fetchone() == ((1002, "Dan"), {1002})
     assert [d[1].type_name for d in cur.description] == [
         "ROW(f1 integer, f2 varchar(20))", "SET(integer not null)"]
+    cur.execute("SELECT id FROM parents WHERE 'x' IN SET{name, 'x'} AND id = 1001")
+    assert cur.fetchall() == [(1001,)]
+    cur.execute("SELECT id FROM parents WHERE name IN LIST{'Dan', 'Eve'}")
+    assert cur.fetchall() == [(1002,)]
     # an element that turns out NULL is refused when the row is built
     assert _code(cur, "SELECT LIST{id, ?} FROM parents", [None]) == -9978
     assert _code(cur, "UPDATE built SET l = LIST{(SELECT MAX(id) FROM parents "

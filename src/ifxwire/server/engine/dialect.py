@@ -629,6 +629,13 @@ class IfxExprParser(parser.Parser):
         return super()._parse_table(schema, joins, alias_tokens, parse_bracket, is_db_reference,
                                     parse_partition, consume_pipe)
 
+    def _parse_in(self, this: exp.Expr | None, alias: bool = False) -> exp.In:
+        """``x IN SET{…}``: a collection constructor on the right is the collection form."""
+        coll = self._parse_collection()
+        if coll is not None:
+            return self.expression(exp.In(this=this, field=coll))
+        return super()._parse_in(this, alias)
+
     def _parse_collection(self) -> IfxCollection | None:
         word = self._word()
         if word not in ("SET", "MULTISET", "LIST") or not (
