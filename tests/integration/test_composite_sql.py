@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire import List, Row
+from ifxwire import List, Row, Set
 
 
 def _code(cur: Any, sql: str, params: Any = None) -> int:
@@ -158,3 +158,66 @@ def test_collection_size_is_bounded_clearly(conn: Any) -> None:
     cur.execute("SELECT COUNT(*), SUM(CARDINALITY(l)) FROM big")
     assert cur.fetchone() == (1, 2000)
     conn.rollback()
+
+
+def test_collection_derived_tables(people: Any) -> None:
+    cur = people
+    cur.execute("SELECT * FROM TABLE((SELECT tags FROM parents WHERE id = 1001)) AS x(tag) "
+                "ORDER BY tag")
+    assert cur.fetchall() == [("x",), ("y",)]
+    assert cur.description[0][0] == "tag" and cur.description[0][1] == 13
+    # a collection of ROWs: one column per field, named by the fields or the derived list
+    cur.execute("SELECT name, id FROM TABLE((SELECT children FROM parents WHERE id = 1001)) "
+                "c_table ORDER BY id")
+    assert cur.fetchall() == [("Bo", 1), ("Cy", 2)]
+    cur.execute("SELECT * FROM TABLE((SELECT children FROM parents WHERE id = 1001)) "
+                "AS c(kid, num) WHERE num > 1")
+    assert cur.fetchall() == [("Cy", 2)]
+    assert [d[0] for d in cur.description] == ["kid", "num"]
+    # joined with a table, and correlated from a subquery in the projection
+    cur.execute("SELECT p.id, t.tag FROM parents p, TABLE((SELECT tags FROM parents "
+                "WHERE id = 1002)) t(tag) WHERE p.name = 'Ann' ORDER BY 2")
+    assert cur.fetchall() == [(1001, "y"), (1001, "z")]
+    cur.execute("SELECT id, (SELECT COUNT(*) FROM TABLE(parents.children) c) FROM parents "
+                "ORDER BY id")
+    assert cur.fetchall() == [(1001, 2), (1002, 1)]
+    cur.execute("SELECT id FROM parents WHERE 'z' IN (SELECT tag FROM TABLE(parents.tags) "
+                "AS t(tag))")
+    assert cur.fetchall() == [(1002,)]
+    # a collection expression: literals, parameters cast to a collection type
+    cur.execute("SELECT * FROM TABLE(LIST{3, 1, 2}) AS l(n)")
+    assert cur.fetchall() == [(3,), (1,), (2,)]
+    cur.execute("SELECT SUM(n) FROM TABLE(SET{1, 1, 2}) AS s(n)")
+    assert cur.fetchone()[0] == 3
+    cur.execute("SELECT n FROM TABLE(CAST(? AS LIST(DATE NOT NULL))) AS l(n)",
+                [List([dt.date(2000, 1, 2)])])
+    assert cur.fetchall() == [(dt.date(2000, 1, 2),)]
+    cur.execute("SELECT v FROM TABLE(MULTISET(SELECT id FROM parents)) AS m(v) ORDER BY v")
+    assert cur.fetchall() == [(1001,), (1002,)]
+    cur.execute("SELECT 1 FROM TABLE(SET{1})")
+    assert cur.fetchall() == [(1,)]
+
+
+def test_collection_derived_table_errors(people: Any) -> None:
+    cur = people
+    # the collection expression must not use the tables of its own FROM clause
+    assert _code(cur, "SELECT COUNT(*) FROM parents, TABLE(parents.children) c") == -217
+    assert _code(cur, "SELECT * FROM TABLE(parents.id) x") == -217
+    assert _code(cur, "SELECT * FROM TABLE((SELECT id FROM parents WHERE id = 1001)) x"
+                 ) == -9610  # not a collection
+    assert _code(cur, "SELECT * FROM TABLE(?) x", [Set({1})]) == -9657
+    assert _code(cur, "SELECT * FROM TABLE((SELECT tags FROM parents WHERE id = 1001)) "
+                      "AS x(a, b)") == -9621
+    assert _code(cur, "SELECT * FROM TABLE((SELECT home FROM parents WHERE id = 1002)) x"
+                 ) == -9610
+    # a NULL collection is an error, not an empty table
+    cur.execute("CREATE TEMP TABLE holes (s SET(INT NOT NULL))")
+    cur.execute("INSERT INTO holes VALUES (NULL)")
+    assert _code(cur, "SELECT * FROM TABLE((SELECT s FROM holes)) x") == -9976
+    # collection-derived tables are read-only
+    for sql in ("INSERT INTO TABLE((SELECT tags FROM parents WHERE id = 1001)) VALUES ('q')",
+                "UPDATE TABLE((SELECT tags FROM parents WHERE id = 1001)) SET tag = 'q'",
+                "DELETE FROM TABLE((SELECT tags FROM parents WHERE id = 1001))"):
+        assert _code(cur, sql) == -9945, sql
+    cur.execute("SELECT COUNT(*) FROM parents")  # and the connection goes on
+    assert cur.fetchone() == (2,)

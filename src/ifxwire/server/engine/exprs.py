@@ -245,6 +245,8 @@ class ExprTranslator:
         self.routine: Callable[[str, list[exp.Expr]], exp.Expr | None] = lambda n, a: None
         #: named ROW and DISTINCT types by name (the compiler's catalog lookup)
         self.named_type: Callable[[str], IfxType | None] = lambda n: None
+        #: the SQL a column of a collection-derived table reads (the compiler's)
+        self.column_sql: Callable[[exp.Column], exp.Expr | None] = lambda c: None
 
     # ---- entry ---------------------------------------------------------------------------
     def tx(self, node: exp.Expr) -> exp.Expr:
@@ -269,7 +271,9 @@ class ExprTranslator:
 
     def column(self, node: exp.Column) -> exp.Expr:
         try:
-            return typed(node, self.column_type(node))
+            t = self.column_type(node)
+            sql = self.column_sql(node) if node.table else None
+            return typed(node if sql is None else sql, t)
         except EngineError as exc:
             if exc.sqlcode != sc.NO_COLUMN or not node.table:
                 raise

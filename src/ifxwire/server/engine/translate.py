@@ -28,9 +28,9 @@ from sqlglot.schema import MappingSchema
 from ...protocol.codes import StmtType, TypeCode
 from ...protocol.columns import ColumnDesc
 from ...types.rowcodec import row_width
+from . import collection_tables, rewrites
 from . import convert as conv
 from . import ifxtypes as it
-from . import rewrites
 from . import sqlcodes as sc
 from . import values as vals
 from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
@@ -134,6 +134,8 @@ _UNRESOLVED = re.compile(r"Column '([^']*)' could not be resolved")
 class Compiler:
     def __init__(self, lookup: TableLookup, ctx: vals.ConvContext, delimident: bool) -> None:
         self.lookup = lookup
+        #: collection-derived tables by alias: column name -> the SQL that reads it
+        self.collection_columns: dict[str, dict[str, exp.Expr]] = {}
         self.ctx = ctx
         self.delimident = delimident
         self.outputs: dict[int, list[tuple[str, IfxType]]] = {}
@@ -185,6 +187,7 @@ class Compiler:
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)) and ast.args.get("returning"):
             raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
+            collection_tables.refuse_writes(ast)
             from .triggers import compile_instead
 
             instead = compile_instead(self, ast)
@@ -265,6 +268,7 @@ class Compiler:
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
         self.nested_fields(ast)
+        collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
             if col.args.get("db") is not None:
                 col.set("db", None)
@@ -433,6 +437,9 @@ class Compiler:
                 raise EngineError(sc.SYNTAX)
             self.outputs[id(node)] = left_out
             return
+        if collection_tables.is_collection_table(node):
+            collection_tables.type_scope(self, scope)
+            return
         if not isinstance(node, exp.Select):
             raise not_implemented(f"query form {node.key}")
         aliases: dict[str, IfxType] = {}
@@ -468,6 +475,7 @@ class Compiler:
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
         tx.named_type = self.lookup.named_type
+        tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
         for k, proj in enumerate(projections):
@@ -525,6 +533,11 @@ class Compiler:
             part = node.args.get(key)
             if part is not None and isinstance(part.args.get("expression"), exp.Expr):
                 part.set("expression", tx.convert(tx.tx(part.args["expression"]), it.INTEGER))
+
+    def collection_column(self, col: exp.Column) -> exp.Expr | None:
+        """The SQL a column of a collection-derived table reads (None for any other)."""
+        sql = self.collection_columns.get(col.table)
+        return None if sql is None or col.name not in sql else sql[col.name].copy()
 
     def routine_call(self, tx: ExprTranslator, name: str, args: list[exp.Expr]
                      ) -> exp.Expr | None:
