@@ -4,8 +4,8 @@ ifxwire writes every collection kind and element type; JDBC reads them with getO
 (binary SENDRECV form) and must see exactly what ifxwire sees; JDBC writes java.util
 collections of every element type and named ROWs (SQLData) with setObject and ifxwire must
 read those values back; JDBC runs the second round's SQL (DISTINCT types, casts to named
-ROWs, nested fields, IN on ROW collections, constructors of columns and parameters, the
-NULL-element and size refusals); JDBC's
+ROWs, nested fields, IN on ROW collections, constructors of columns and parameters,
+collection-derived tables, the NULL-collection, NULL-element and size refusals); JDBC's
 DatabaseMetaData.getColumns names BOOLEAN, LVARCHAR and the composite columns. (JDBC cannot
 write an unnamed ROW with SQLData: setObject looks the type name up among named row types
 and fails inside the driver.)
@@ -235,6 +235,9 @@ def test_jdbc_reads_and_writes_composites(
         "in_rows": "1",
         "in_rows_param": "1",
         "constructors": "ROW(1,2),[1,9] | ROW(2,4),[2,9] | ROW(3,6),[3,9]",
+        "table_column": "1,3 | 2,0",  # TABLE(outer column), correlated
+        "table_rows": "NULL,NULL | 1,'x'",  # a ROW collection: one column per field
+        "table_null": "ERR -9976",
         "null_element": "ERR -9978",
         "too_large": "ERR -999",  # refused when written, naming its size
         "after": "2",  # and the session went on

@@ -139,7 +139,8 @@ public class CompositeCheck {
 
     /** Issue 13's second round as JDBC sees it: DISTINCT types and their casts, casts to a
      *  named ROW type, nested field access, IN on a collection of ROWs, constructors of
-     *  column values and parameters, NULL elements and the size bound refused. */
+     *  column values and parameters, collection-derived tables, NULL elements and the size
+     *  bound refused. */
     static void sqlFeatures(Connection cn, Statement st) throws SQLException {
         st.execute("CREATE DISTINCT TYPE xc_money AS DECIMAL(10,2)");
         st.execute("CREATE TABLE xc_dist (id INT, m xc_money)");
@@ -165,6 +166,11 @@ public class CompositeCheck {
                 + "ORDER BY id", 2);
         query(cn, "constructors", "SELECT ROW(id, id * 2), LIST{id, ?::INT} FROM xc_read "
                 + "ORDER BY id", 9);
+        query(cn, "table_column", "SELECT id, (SELECT COUNT(*) FROM TABLE(xc_read.l_bool) b) "
+                + "FROM xc_read WHERE id < 3 ORDER BY id");
+        query(cn, "table_rows", "SELECT * FROM TABLE((SELECT l_row FROM xc_read WHERE id = 1)) "
+                + "AS t(a, b) ORDER BY a");
+        query(cn, "table_null", "SELECT * FROM TABLE((SELECT l_row FROM xc_read WHERE id = 3)) t");
         try (PreparedStatement ps = cn.prepareStatement(
                 "SELECT LIST{id, ?::INT} FROM xc_read")) {
             ps.setNull(1, java.sql.Types.INTEGER);
