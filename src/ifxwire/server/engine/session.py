@@ -310,6 +310,11 @@ class EngineSession:
             return None
         return self.current_schema().sequences.get(name)
 
+    def named_type(self, name: str) -> IfxType | None:
+        if self.database is None:
+            return None
+        return self.current_schema().types.get(name.lower())
+
     # ---- schema lookup (TableLookup for the compiler) --------------------------------------
     def _schema_version(self) -> int:
         return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
@@ -918,7 +923,7 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
-        from . import composite, triggers
+        from . import composite, distinct, triggers
         from .spl import catalog as spl_catalog
 
         if self._db_level != "D":  # a DBA stays one for the session (checked at open)
@@ -931,6 +936,8 @@ class EngineSession:
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "create_row_type": composite.create_row_type,
             "drop_row_type": composite.drop_row_type,
+            "create_distinct_type": distinct.create_distinct_type,
+            "drop_type": distinct.drop_type,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": alter.alter_table, "rename_table": alter.rename,
             "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
@@ -999,6 +1006,9 @@ class EngineSession:
 
             def sequence(self, name: str) -> cat.SequenceInfo | None:
                 return None
+
+            def named_type(self, name: str) -> IfxType | None:
+                return session.named_type(name)
 
         compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)
