@@ -28,7 +28,7 @@ from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.messages import Done
-from .binds import bind_message
+from .binds import bind_message, rows_encoder
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection
 from .placeholders import arrange, param_rows, plan_sql
 from .replies import Reply
@@ -132,6 +132,19 @@ class _Pipeline:
         self.chunk_rows += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             self.flush()
+
+    def add_rows(self, chunk: bytes, first: int, count: int) -> None:
+        """``count`` row groups encoded together (binds.rows_encoder), rows ``first`` on."""
+        self.chunk.append(chunk)
+        self.expect.extend(range(first, first + count))
+        self.chunk_bytes += len(chunk)
+        self.chunk_rows += count
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            self.flush()
+
+    def room(self) -> tuple[int, int]:
+        """How many rows and bytes the current chunk still takes before it is sent."""
+        return CHUNK_ROWS - self.chunk_rows, CHUNK_BYTES - self.chunk_bytes
 
     def flush(self) -> None:
         if not self.chunk:
@@ -300,9 +313,30 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             blob_width = conn._blob_width
             adapters = cursor._active_adapters()
             nparams = plan.nparams
+            # Many rows per call (binds.rows_encoder) while the sets keep one shape; a set it
+            # does not take goes through arrange + bind_message, which encode it or raise its
+            # PEP 249 error, exactly as they do for every set when there is no such encoder.
+            many = plan.style == "qmark" and nparams and (
+                adapters is None or not adapters.has_user_dumpers
+            )
             index = 0
             params: object = first
             while True:
+                rows = rows_encoder(params, encoding) if many else None
+                if rows is not None:
+                    max_rows, max_bytes = pipe.room()
+                    chunk, count, params, exc = rows(
+                        params, it, head, _EXECUTE_EOT, _END, max_rows, max_bytes
+                    )
+                    if count:
+                        pipe.add_rows(chunk, index, count)
+                        index += count
+                    if exc is not None:
+                        raise exc
+                    if params is _END:
+                        break
+                    if count:
+                        continue  # the next set may have another shape, or the chunk was full
                 try:
                     values = arrange(plan, params)
                     bind = bind_message(values, encoding, adapters, blob_width) if nparams else b""

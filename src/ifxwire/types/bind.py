@@ -587,6 +587,34 @@ def compile_bind_encoder(
     (``_accel.accelerate_bind``; the Python function is its ``pure``). It also raises when a row
     does not have ``len(pattern)`` values of exactly these types.
     """
+    source = _encoder_source(pattern, encoding, head_code, group=False)
+    if source is None:
+        return None
+    encode: Callable[[Sequence[object]], bytes] = source
+    return _accel.accelerate_bind(encode, pattern, encoding, head_code)
+
+
+GroupEncoder = Callable[[object, bytes, bytes], bytes]
+
+
+def compile_group_encoder(
+    pattern: tuple[type, ...], encoding: str, head_code: int
+) -> GroupEncoder | None:
+    """executemany's per-row group, ``head + SQ_BIND + tail``, for parameter sets that are a
+    tuple or list of exactly ``pattern``'s types (the pure twin of the C ``encode_rows``).
+
+    Same bytes as ``head + compile_bind_encoder(...)(values) + tail``; it raises (any
+    exception) wherever that encoder raises and also when the set is not a tuple or list of
+    ``len(pattern)`` values of exactly these types. None where compile_bind_encoder gives None.
+    """
+    return _encoder_source(pattern, encoding, head_code, group=True)
+
+
+def _encoder_source(
+    pattern: tuple[type, ...], encoding: str, head_code: int, *, group: bool
+) -> Any:
+    """The generated Python function behind compile_bind_encoder (``group`` False) and
+    compile_group_encoder (True), or None."""
     if any(issubclass(cls, BLOB_BIND_TYPES) for cls in pattern):
         return None
     ns: dict[str, Any] = {"_Slow": _Slow, "ENC": encoding, "_join": b"".join}
@@ -640,12 +668,24 @@ def compile_bind_encoder(
     flush()
     names = ", ".join(f"v{i}" for i in range(len(pattern)))
     unpack = f"    {names}, = values\n" if pattern else ""
+    if group:
+        # The exact-type checks the C encoder makes (a bool is not an int here, nor a str
+        # subclass a str): anything else takes the generic path.
+        for i, cls in enumerate(pattern):
+            ns[f"T{i}"] = cls
+        checks = " or ".join(f"type(v{i}) is not T{i}" for i in range(len(pattern)))
+        unpack = (
+            "    if type(values) is not tuple and type(values) is not list: raise _Slow\n"
+            + (unpack or "    if values: raise _Slow\n")
+            + (f"    if {checks}: raise _Slow\n" if checks else "")
+        )
+        parts = ["head", *parts, "tail"]
     src = (
-        "def encode(values):\n"
+        f"def encode(values{', head, tail' if group else ''}):\n"
         + unpack
         + "".join(line + "\n" for line in lines)
         + f"    return _join(({', '.join(parts)},))\n"
     )
-    exec(compile(src, f"<bind encoder {len(pattern)} values>", "exec"), ns)
-    encode: Callable[[Sequence[object]], bytes] = ns["encode"]
-    return _accel.accelerate_bind(encode, pattern, encoding, head_code)
+    kind = "group" if group else "bind"
+    exec(compile(src, f"<{kind} encoder {len(pattern)} values>", "exec"), ns)
+    return ns["encode"]
