@@ -358,7 +358,8 @@ def _fixed_expr(g: _Gen, col: ColumnDesc, pos: str, enc: str, keep: bool) -> str
         return f"(None if buf[{pos}] == 0 else _str(buf[{pos}:{pos} + {w}], {enc}){strip})"
     if base in (_T.DECIMAL, _T.MONEY):
         w = _num.decimal_width(col.enclen)
-        return f"_decode_decimal(buf, {pos}, {w}, {col.enclen & 0xFF})"
+        fn = g.const("dec", _num.decimal_decoder(w, col.enclen & 0xFF))
+        return f"{fn}(buf, {pos})"
     if base == _T.DATETIME:
         fn = g.const("dt", _tmp.datetime_decoder(col.enclen))
         return f"{fn}(buf, {pos})"
