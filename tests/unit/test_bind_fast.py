@@ -174,7 +174,7 @@ def test_fast_reply_matches_reply_parser(
     pipe._last_done = None
     pipe._last_fields = None
     pipe._done_eot, pipe._done_insert_eot = _fast_replies(layout)
-    assert pipe._read_fast(conn)  # type: ignore[arg-type]
+    assert pipe._read_fast(conn, 1) == 1  # type: ignore[arg-type]
     assert conn._transport.start == len(data) - 2
     assert pipe.rows == 1
     assert pipe.last_done == m.Done(0, 1, 0, 7)
@@ -182,9 +182,40 @@ def test_fast_reply_matches_reply_parser(
     # Incomplete or different replies are left to the Reply path, untouched.
     for cut in (len(data) - 3, 3, 1):
         short = _FakeConn(layout, data[:cut])
-        assert not pipe._read_fast(short)  # type: ignore[arg-type]
+        assert not pipe._read_fast(short, 1)  # type: ignore[arg-type]
         assert short._transport.start == 0
-    assert not pipe._read_fast(_FakeConn(layout, b"\x00\x0c"))  # type: ignore[arg-type]
+    assert not pipe._read_fast(_FakeConn(layout, b"\x00\x0c"), 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("long_rowid", [False, True])
+@pytest.mark.parametrize("bigint", [False, True])
+def test_fast_replies_read_together_up_to_the_limit(long_rowid: bool, bigint: bool) -> None:
+    """Several buffered replies are consumed in one call, never past ``limit`` nor past a
+    reply of another shape; the sums and the last fields are those of the row-by-row reads."""
+    layout = m.Layout(long_rowid=long_rowid, bigint=bigint)
+    replies = [
+        _reply(layout, 1, 0, None),
+        _reply(layout, 1, 9, 2**40),
+        _reply(layout, 0, 0, None),
+        _reply(layout, 3, 11, None),
+    ]
+    other = b"\x00\x0d" + b"\x00" * 30  # SQ_ERR: not a fast reply
+    data = b"".join(replies) + other
+    pipe = _Pipeline.__new__(_Pipeline)
+    pipe.rows = 0
+    pipe.lastrowid = None
+    pipe._last_done = None
+    pipe._last_fields = None
+    pipe._done_eot, pipe._done_insert_eot = _fast_replies(layout)
+    conn = _FakeConn(layout, data)
+    assert pipe._read_fast(conn, 2) == 2  # type: ignore[arg-type]
+    assert conn._transport.start == len(replies[0]) + len(replies[1])
+    assert (pipe.rows, pipe.lastrowid) == (2, 2**40)
+    assert pipe._read_fast(conn, 100) == 2  # type: ignore[arg-type]
+    assert conn._transport.start == len(data) - len(other)
+    assert (pipe.rows, pipe.lastrowid) == (5, 11)
+    assert pipe.last_done == m.Done(0, 3, 0, 11)
+    assert pipe._read_fast(conn, 100) == 0  # type: ignore[arg-type]
 
 
 def test_capability_set_cached_and_unchanged() -> None:

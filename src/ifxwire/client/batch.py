@@ -21,6 +21,7 @@ import logging
 import struct
 import time
 from collections import deque
+from itertools import repeat
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
@@ -91,6 +92,7 @@ class _Pipeline:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.expect: deque[int] = deque()  # row index, or a _DEFERRED/_BEGIN/_COMMIT marker
+        self.markers = 0  # how many of expect's entries are markers
         self.chunk: list[bytes] = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
@@ -118,6 +120,8 @@ class _Pipeline:
         self.chunk_bytes += len(group)
         if tag >= 0:
             self.chunk_rows += 1
+        else:
+            self.markers += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             self.flush()
 
@@ -157,15 +161,30 @@ class _Pipeline:
         # Keep the number of unanswered groups bounded before producing more.
         expect = self.expect
         while len(expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
-            if expect[0] >= 0 and self._read_fast(conn):
-                expect.popleft()  # read_one's fast path, one call less per row
-                continue
-            self.read_one()
+            if not self._read_rows(conn):
+                self.read_one()
+
+    def _read_rows(self, conn: Connection) -> int:
+        """The fast path over the row replies at the front of ``expect``: how many it read.
+
+        Markers are queued only before the first row (deferred groups, BEGIN) or after the
+        last (COMMIT), so when a row leads, the rows are the first ``len - markers`` entries.
+        """
+        expect = self.expect
+        if not expect or expect[0] < 0:
+            return 0
+        count = self._read_fast(conn, len(expect) - self.markers)
+        popleft = expect.popleft
+        for _ in repeat(None, count):
+            popleft()
+        return count
 
     def read_one(self) -> None:
         conn = self.conn
         tag = self.expect.popleft()
-        if tag >= 0 and self._read_fast(conn):
+        if tag < 0:
+            self.markers -= 1
+        elif self._read_fast(conn, 1):
             return
         reply = conn._read(Reply(conn._layout, conn.encoding))
         err = None if reply.error is None else conn._server_error(reply.error)
@@ -190,51 +209,59 @@ class _Pipeline:
         elif err is not None:
             log.debug("deferred group failed (ignored): %s", err)
 
-    def _read_fast(self, conn: Connection) -> bool:
-        """Consume a row's reply if it is exactly DONE EOT or DONE INSERTDONE EOT, already
-        complete in the receive buffer. False (nothing consumed) sends it to the Reply path."""
+    def _read_fast(self, conn: Connection, limit: int) -> int:
+        """Consume up to ``limit`` row replies that are exactly DONE EOT or DONE INSERTDONE
+        EOT and already complete in the receive buffer; the count consumed (0 sends the next
+        reply to the Reply path). One call per buffer's worth of replies, not per row."""
         t = conn._transport
         buf = t.buf
-        pos = t.start
-        avail = t.end - pos
-        st = self._done_eot
-        size = st.size
-        if avail < size or buf[pos + 1] != _DONE or buf[pos]:
-            return False
-        at = pos + size - 2
-        if buf[at] == 0 and buf[at + 1] == _EOT:
-            _code, warnings, rows, rowid, serial, _eot = st.unpack_from(buf, pos)
-            serial8 = 0
-        else:
-            st = self._done_insert_eot
-            size = st.size
-            if avail < size or buf[at] or buf[at + 1] != _INSERTDONE:
-                return False
-            fields = st.unpack_from(buf, pos)
-            if fields[-1] != _EOT:
-                return False
-            _code, warnings, rows, rowid, serial, _ins, sign, low, high = fields[:9]
-            mag = (high << 32) | low
-            serial8 = (-mag if sign < 0 else mag) if sign else 0
-            if len(fields) == 11:
-                serial8 = fields[9] or serial8  # ins.bigserial or ins.serial8
-        t.start = pos + size
-        self.rows += max(rows, 0)
-        self._last_fields = (warnings, rows, rowid, serial)
-        serial = serial8 or serial
-        if serial:
-            self.lastrowid = serial
-        return True
+        pos = start = t.start
+        end = t.end
+        done_eot = self._done_eot
+        size = done_eot.size
+        count = rows_sum = 0
+        fields = None
+        lastrowid = self.lastrowid
+        while count < limit and end - pos >= size and buf[pos + 1] == _DONE and not buf[pos]:
+            at = pos + size - 2
+            if buf[at] == 0 and buf[at + 1] == _EOT:
+                _code, warnings, rows, rowid, serial, _eot = done_eot.unpack_from(buf, pos)
+                pos += size
+                if serial:
+                    lastrowid = serial
+            else:
+                st = self._done_insert_eot
+                if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
+                    break
+                got = st.unpack_from(buf, pos)
+                if got[-1] != _EOT:
+                    break
+                _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
+                mag = (high << 32) | low
+                serial8 = (-mag if sign < 0 else mag) if sign else 0
+                if len(got) == 11:
+                    serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
+                pos += st.size
+                if serial8 or serial:
+                    lastrowid = serial8 or serial
+            if rows > 0:
+                rows_sum += rows
+            fields = (warnings, rows, rowid, serial)
+            count += 1
+        if count:
+            t.start = pos
+            self.rows += rows_sum
+            self._last_fields = fields
+            self.lastrowid = lastrowid
+        return count
 
     def drain(self) -> None:
         self.flush()
         expect = self.expect
         conn = self.conn
         while expect:
-            if expect[0] >= 0 and self._read_fast(conn):
-                expect.popleft()
-                continue
-            self.read_one()
+            if not self._read_rows(conn):
+                self.read_one()
 
 
 class BatchOutcome(Protocol):
