@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from ifxwire.types import numeric as n
 from ifxwire.types.errors import CodecError
 
-ENCLENS = [(12 << 8) | 2, (16 << 8) | 255, (5 << 8) | 5, (32 << 8) | 0, (31 << 8) | 255, (1 << 8) | 0]
+ENCLENS = [
+    (12 << 8) | 2, (16 << 8) | 255, (5 << 8) | 5, (32 << 8) | 0, (31 << 8) | 255, (1 << 8) | 0
+]
 
 
 def outcome(fn: object, *args: object) -> object:

@@ -371,3 +371,39 @@ def test_reply_uses_the_generated_loop() -> None:
     assert reply.need == len(msgs[0])
     with pytest.raises(ProtocolViolation, match="negative size"):
         Reply(m.Layout(), "iso-8859-1", decode).feed(tuple_msg(b"", -8), 0, 8)
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8", "ascii", "cp1252"])
+def test_text_window_spanning_buffers_matches_row_by_row(encoding: str) -> None:
+    """Text values sliced from the decoded 64 KiB windows (Latin-1 and UTF-8 connections) are
+    the values decode_row gives, across window edges, for non-ASCII text and for a VARCHAR
+    whose length byte points past its tuple."""
+    cols = [
+        ColumnDesc("id", 2, 4),
+        ColumnDesc("name", 13, 64),
+        ColumnDesc("code", 0, 5),
+        ColumnDesc("tag", 13, 32),
+    ]
+    decode = pure_decoder(cols, encoding)
+    encode = build_row_encoder(cols, encoding)
+    accented = "ascii" not in encoding
+    values = [
+        (i, f"name {i}" + "é" * (i % 3 if accented else 0), "ab" if i % 4 else None, "t" * (i % 30))
+        for i in range(4000)
+    ]
+    msgs = [tuple_msg(encode(v)) for v in values]
+    lying = bytearray(msgs[7])
+    lying[8 + 4] = 60  # the first VARCHAR claims 60 bytes: past the tuple's end
+    stream = b"".join(msgs[:2000]) + bytes(lying) + b"".join(msgs[2000:])
+    if encoding == "ascii":  # a byte ASCII refuses: that row's CodecError, the others decoded
+        bad = bytearray(msgs[3])
+        bad[8 + 5] = 0xE9
+        stream += bytes(bad)
+    assert len(stream) > 2 * 65536
+    want = row_by_row(decode, stream, 0)
+    rows: list[Any] = []
+    pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+    assert (pos, rows) == want[:2]
+    assert (type(err), str(err)) == want[2]
+    assert err is not None  # the lying row is refused, not sliced short
+    assert rows[:2000] == values[:2000]

@@ -21,8 +21,8 @@ import logging
 import struct
 import time
 from collections import deque
-from itertools import repeat
 from collections.abc import Iterable
+from itertools import repeat
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import DatabaseError, Error, ProgrammingError
@@ -215,7 +215,7 @@ class _Pipeline:
         reply to the Reply path). One call per buffer's worth of replies, not per row."""
         t = conn._transport
         buf = t.buf
-        pos = start = t.start
+        pos = t.start
         end = t.end
         done_eot = self._done_eot
         size = done_eot.size

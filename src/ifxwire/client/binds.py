@@ -146,7 +146,7 @@ def rows_encoder(params: object, encoding: str) -> RowsEncoder | None:
     """
     if type(params) is not tuple and type(params) is not list:
         return None
-    key = (*map(type, params), encoding)  # type: ignore[call-overload]
+    key = (*map(type, params), encoding)
     fast = _FAST.get(key, _MISSING)
     if fast is _MISSING:
         fast = _compile(key)

@@ -607,7 +607,8 @@ def compile_group_encoder(
     exception) wherever that encoder raises and also when the set is not a tuple or list of
     ``len(pattern)`` values of exactly these types. None where compile_bind_encoder gives None.
     """
-    return _encoder_source(pattern, encoding, head_code, group=True)
+    group: GroupEncoder | None = _encoder_source(pattern, encoding, head_code, group=True)
+    return group
 
 
 def _encoder_source(

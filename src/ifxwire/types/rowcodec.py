@@ -13,6 +13,7 @@ so a framing mistake surfaces at the first row instead of as garbage further on.
 
 from __future__ import annotations
 
+import codecs
 import re
 import struct
 from collections.abc import Callable, Sequence
@@ -545,7 +546,16 @@ def _build_row_decoder(
     # returns the same values or raises exactly the exception the row-by-row loop would see.
     # Slices of bytes/bytearray have .decode, which is str(slice, encoding) without the type
     # call (same codec, same errors); a memoryview is left to the row-by-row loop.
-    body = [_STR_CALL.sub(r"\1.decode(\2)", line) for line in g.lines]
+    text_mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
+    if text_mode is None:
+        body = [_STR_CALL.sub(r"\1.decode(\2)", line) for line in g.lines]
+    else:
+        # The text columns are sliced from one Latin-1 decoding of a window of the buffer
+        # (one decode call per 64 KiB rather than one per value). Latin-1 maps every byte to
+        # the code point of the same value, so for a Latin-1 connection the slice *is* the
+        # value; for UTF-8 (and ASCII) it is the value when it is all ASCII, otherwise the
+        # slice of bytes is decoded as before (same result, same errors).
+        body = [_STR_CALL.sub(_text_slice(text_mode), line) for line in g.lines]
     header = ">Hxxi"
     header_targets = "code, size"
     min_len = 8
@@ -557,6 +567,7 @@ def _build_row_decoder(
         body = body[1:]
     namespace["_H"] = struct.Struct(header)
     namespace.update(_decode_row=fn, _CodecError=CodecError, _Redo=_Redo)
+    windowed = text_mode is not None and any("_text[" in line for line in body)
     batch = [
         "def decode_tuples(buf, pos, end, rows):",
         "    if type(buf) is not bytearray and type(buf) is not bytes:",
@@ -565,6 +576,7 @@ def _build_row_decoder(
         "    if end > len(buf):",
         "        end = len(buf)",
         "    err = None",
+        *(["    _tend = -1"] if windowed else []),
         f"    while end - pos >= {min_len}:",
         f"        {header_targets}, = _H.unpack_from(buf, pos)",
         f"        if code != {_TUPLE_CODE} or size < 0:",
@@ -573,6 +585,16 @@ def _build_row_decoder(
         "        nxt = off + size + (size & 1)",
         "        if nxt > end:",
         "            break",
+        *(
+            [
+                "        if nxt > _tend:",
+                f"            _tend = max(nxt, min(end, pos + {_TEXT_WINDOW}))",
+                "            _text = buf[pos:_tend].decode('latin-1')",
+                "            _base = pos",
+            ]
+            if windowed
+            else []
+        ),
         "        try:",
     ]
     if not variable:
@@ -606,6 +628,34 @@ _TUPLE_CODE = int(Msg.TUPLE)
 
 
 _STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
+
+
+#: Bytes of the buffer decoded at once for the text columns of the pure tuple loop.
+_TEXT_WINDOW = 65536
+#: Connection codecs whose text values the pure tuple loop slices from a Latin-1 decoding:
+#: "exact" where that decoding is the value, "ascii" where it is when the value is all ASCII.
+_TEXT_WINDOW_CODECS = {"iso8859-1": "exact", "utf-8": "ascii", "ascii": "ascii"}
+
+
+def _codec_name(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return ""
+
+
+def _text_slice(mode: str) -> Callable[[re.Match[str]], str]:
+    """Rewrites ``_str(buf[A:B], ENC)`` into a slice of the decoded window (_build_row_decoder)."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        sliced, enc = match.group(1), match.group(2)
+        lo, hi = sliced[len("buf[") : -1].split(":", 1)
+        text = f"_text[{lo} - _base:{hi} - _base]"
+        if mode == "exact":
+            return text
+        return f"(_t if (_t := {text}).isascii() else {sliced}.decode({enc}))"
+
+    return rewrite
 
 
 class _Redo(Exception):
