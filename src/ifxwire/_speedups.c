@@ -1584,6 +1584,139 @@ error:
     return NULL;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* executemany's row replies                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot)
+ *     -> (pos, count, rows, fields, lastrowid)
+ *
+ * The loop of client/batch.py _Pipeline._read_fast, which stays its pure twin: consumes up to
+ * ``limit`` replies at ``pos`` that are exactly SQ_DONE SQ_EOT or SQ_DONE SQ_INSERTDONE SQ_EOT
+ * and complete before ``end``, with the field widths the layout fixes (DONE: i16 warnings,
+ * rows and rowid i32 or i64 with long_rowid, i32 serial; INSERTDONE: i16 sign, u32 low, u32
+ * high, and an i64 bigserial with bigint). Returns the position after them, how many, the sum
+ * of their positive row counts, the last one's (warnings, rows, rowid, serial) or None, and
+ * the last non-zero serial (bigserial, else the INT8 serial8, else DONE's serial) or None. It
+ * stops, leaving the reply to the Reply parser, at anything else, and where a sum would leave
+ * int64 (no server sends such counts; the parser then reads that reply). */
+static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, "
+                        "insertdone, eot)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]), end = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
+    int wide = PyObject_IsTrue(args[4]), big = PyObject_IsTrue(args[5]);
+    long done = PyLong_AsLong(args[6]), insertdone = PyLong_AsLong(args[7]);
+    long eot = PyLong_AsLong(args[8]);
+    if (PyErr_Occurred() || wide < 0 || big < 0)
+        return NULL;
+    BufRef b;
+    if (buf_get(args[0], &b) < 0)
+        return NULL;
+    if (end > b.len)
+        end = b.len;
+    const Py_ssize_t w = wide ? 8 : 4;
+    const Py_ssize_t size1 = 2 + 2 + 2 * w + 4 + 2;
+    const Py_ssize_t size2 = size1 - 2 + 2 + 2 + 4 + 4 + (big ? 8 : 0) + 2;
+    Py_ssize_t count = 0;
+    int64_t rows_sum = 0;
+    int have_last = 0;
+    int64_t l_warn = 0, l_rows = 0, l_rowid = 0, l_serial = 0;
+    int serial_kind = 0; /* 0 none, 1 signed int64 in last_serial, 2 -magnitude (u64) */
+    int64_t last_serial = 0;
+    uint64_t last_mag = 0;
+    const unsigned char *p = b.p;
+    while (count < limit && pos >= 0 && end - pos >= size1 && be16(p + pos) == done) {
+        const unsigned char *q = p + pos;
+        int64_t warn = (int16_t)be16(q + 2);
+        int64_t rows = wide ? (int64_t)be64(q + 4) : (int32_t)be32(q + 4);
+        int64_t rowid = wide ? (int64_t)be64(q + 4 + w) : (int32_t)be32(q + 4 + w);
+        int64_t serial = (int32_t)be32(q + 4 + 2 * w);
+        const unsigned char *at = q + size1 - 2;
+        int s_kind = 0;
+        int64_t s_val = 0;
+        uint64_t s_mag = 0;
+        Py_ssize_t step;
+        if (be16(at) == eot) {
+            step = size1;
+        } else {
+            if (end - pos < size2 || be16(at) != insertdone || be16(q + size2 - 2) != eot)
+                break;
+            int sign = (int16_t)be16(at + 2);
+            uint64_t mag = ((uint64_t)be32(at + 8) << 32) | (uint64_t)be32(at + 4);
+            int64_t bigserial = big ? (int64_t)be64(at + 12) : 0;
+            if (bigserial != 0) {
+                s_kind = 1;
+                s_val = bigserial;
+            } else if (sign != 0 && mag != 0) {
+                if (sign > 0 && mag > (uint64_t)INT64_MAX) {
+                    s_kind = 3; /* a positive beyond int64: the value itself, unsigned */
+                    s_mag = mag;
+                } else if (sign > 0) {
+                    s_kind = 1;
+                    s_val = (int64_t)mag;
+                } else {
+                    s_kind = 2;
+                    s_mag = mag;
+                }
+            }
+            step = size2;
+        }
+        if (s_kind == 0 && serial != 0) {
+            s_kind = 1;
+            s_val = serial;
+        }
+        if (rows > 0) {
+            if (rows > INT64_MAX - rows_sum)
+                break;
+            rows_sum += rows;
+        }
+        if (s_kind != 0) {
+            serial_kind = s_kind;
+            last_serial = s_val;
+            last_mag = s_mag;
+        }
+        have_last = 1;
+        l_warn = warn;
+        l_rows = rows;
+        l_rowid = rowid;
+        l_serial = serial;
+        pos += step;
+        count++;
+    }
+    buf_release(&b);
+    PyObject *fields = NULL, *lastrowid = NULL;
+    if (have_last)
+        fields = Py_BuildValue("(LLLL)", (long long)l_warn, (long long)l_rows, (long long)l_rowid,
+                               (long long)l_serial);
+    else
+        fields = Py_NewRef(Py_None);
+    if (fields == NULL)
+        return NULL;
+    if (serial_kind == 1) {
+        lastrowid = PyLong_FromLongLong(last_serial);
+    } else if (serial_kind == 3) {
+        lastrowid = PyLong_FromUnsignedLongLong(last_mag);
+    } else if (serial_kind == 2) {
+        PyObject *m = PyLong_FromUnsignedLongLong(last_mag);
+        lastrowid = m == NULL ? NULL : PyNumber_Negative(m);
+        Py_XDECREF(m);
+    } else {
+        lastrowid = Py_NewRef(Py_None);
+    }
+    if (lastrowid == NULL) {
+        Py_DECREF(fields);
+        return NULL;
+    }
+    return Py_BuildValue("(nnLNN)", pos, count, (long long)rows_sum, fields, lastrowid);
+}
+
 static PyMethodDef module_methods[] = {
     {"make_row_decoder", make_row_decoder, METH_VARARGS,
      "make_row_decoder(plan, variable, fixed_total, enc_kind, encoding, keep_char_padding, "
@@ -1591,6 +1724,9 @@ static PyMethodDef module_methods[] = {
     {"make_bind_encoder", make_bind_encoder, METH_VARARGS,
      "make_bind_encoder(types, kinds, fns, encoding, enc_kind, head_code, consts, pure) -> "
      "BindEncoder"},
+    {"scan_done_replies", (PyCFunction)(void (*)(void))scan_done_replies, METH_FASTCALL,
+     "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot) -> "
+     "(pos, count, rows, fields, lastrowid)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -22,9 +22,9 @@ import struct
 import time
 from collections import deque
 from collections.abc import Iterable
-from itertools import repeat
 from typing import TYPE_CHECKING, Protocol
 
+from .. import _accel
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg
@@ -91,8 +91,10 @@ class _Pipeline:
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self.expect: deque[int] = deque()  # row index, or a _DEFERRED/_BEGIN/_COMMIT marker
-        self.markers = 0  # how many of expect's entries are markers
+        #: What the unanswered groups are, in order: a _DEFERRED/_BEGIN/_COMMIT marker, or a
+        #: run of consecutive rows [next row index, end index).
+        self.expect: deque[int | list[int]] = deque()
+        self.in_flight = 0  # groups sent (or queued) and not answered yet
         self.chunk: list[bytes] = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
@@ -106,6 +108,9 @@ class _Pipeline:
         self._last_fields: tuple[int, int, int, int] | None = None
         self.sent = 0
         self._done_eot, self._done_insert_eot = _fast_replies(conn._layout)
+        self._scan = _accel.reply_scanner()
+        layout = conn._layout
+        self._scan_layout = (bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT)
 
     @property
     def last_done(self) -> Done | None:
@@ -115,23 +120,30 @@ class _Pipeline:
         return self._last_done
 
     def add(self, group: bytes, tag: int) -> None:
+        """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""
         self.chunk.append(group)
         self.expect.append(tag)
+        self.in_flight += 1
         self.chunk_bytes += len(group)
-        if tag >= 0:
-            self.chunk_rows += 1
-        else:
-            self.markers += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             self.flush()
 
-    def add_row(self, head: bytes, bind: bytes, tag: int) -> None:
-        """``add(head + bind + EXECUTE EOT, tag)`` without building the group's bytes."""
+    def _expect_rows(self, first: int, count: int) -> None:
+        expect = self.expect
+        last = expect[-1] if expect else None
+        if type(last) is list and last[1] == first:
+            last[1] += count
+        else:
+            expect.append([first, first + count])
+        self.in_flight += count
+
+    def add_row(self, head: bytes, bind: bytes, index: int) -> None:
+        """Row ``index``'s group, ``head + bind + EXECUTE EOT``, without building its bytes."""
         chunk = self.chunk
         chunk.append(head)
         chunk.append(bind)
         chunk.append(_EXECUTE_EOT)
-        self.expect.append(tag)
+        self._expect_rows(index, 1)
         self.chunk_bytes += len(head) + len(bind) + 4
         self.chunk_rows += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
@@ -140,7 +152,7 @@ class _Pipeline:
     def add_rows(self, chunk: bytes, first: int, count: int) -> None:
         """``count`` row groups encoded together (binds.rows_encoder), rows ``first`` on."""
         self.chunk.append(chunk)
-        self.expect.extend(range(first, first + count))
+        self._expect_rows(first, count)
         self.chunk_bytes += len(chunk)
         self.chunk_rows += count
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
@@ -159,32 +171,39 @@ class _Pipeline:
         self.chunk_bytes = 0
         self.chunk_rows = 0
         # Keep the number of unanswered groups bounded before producing more.
-        expect = self.expect
-        while len(expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
+        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
             if not self._read_rows(conn):
                 self.read_one()
 
     def _read_rows(self, conn: Connection) -> int:
-        """The fast path over the row replies at the front of ``expect``: how many it read.
-
-        Markers are queued only before the first row (deferred groups, BEGIN) or after the
-        last (COMMIT), so when a row leads, the rows are the first ``len - markers`` entries.
-        """
+        """The fast path over the run of rows at the front of ``expect``: how many it read."""
         expect = self.expect
-        if not expect or expect[0] < 0:
+        if not expect:
             return 0
-        count = self._read_fast(conn, len(expect) - self.markers)
-        popleft = expect.popleft
-        for _ in repeat(None, count):
-            popleft()
+        run = expect[0]
+        if type(run) is not list:
+            return 0
+        count = self._read_fast(conn, run[1] - run[0])
+        if count:
+            run[0] += count
+            if run[0] == run[1]:
+                expect.popleft()
+            self.in_flight -= count
         return count
 
     def read_one(self) -> None:
         conn = self.conn
-        tag = self.expect.popleft()
-        if tag < 0:
-            self.markers -= 1
-        elif self._read_fast(conn, 1):
+        expect = self.expect
+        run = expect[0]
+        if type(run) is list:
+            tag = run[0]
+            run[0] += 1
+            if run[0] == run[1]:
+                expect.popleft()
+        else:
+            tag = expect.popleft()  # type: ignore[assignment]
+        self.in_flight -= 1
+        if tag >= 0 and self._read_fast(conn, 1):
             return
         reply = conn._read(Reply(conn._layout, conn.encoding))
         err = None if reply.error is None else conn._server_error(reply.error)
@@ -214,6 +233,18 @@ class _Pipeline:
         EOT and already complete in the receive buffer; the count consumed (0 sends the next
         reply to the Reply path). One call per buffer's worth of replies, not per row."""
         t = conn._transport
+        scan = self._scan
+        if scan is not None:
+            pos, count, rows_sum, fields, lastrowid = scan(
+                t.buf, t.start, t.end, limit, *self._scan_layout
+            )
+            if count:
+                t.start = pos
+                self.rows += rows_sum
+                self._last_fields = fields
+                if lastrowid is not None:
+                    self.lastrowid = lastrowid
+            return count
         buf = t.buf
         pos = t.start
         end = t.end
