@@ -343,7 +343,7 @@ def decode_decimal(
 
 #: Base-100 digit -> its two decimal digits as one BCD byte (so ``.hex()`` spells them);
 #: a byte above 99 (not a digit) becomes FF, which no digit gives.
-_BCD = bytes(((d // 10) << 4 | d % 10) if d < 100 else 0xFF for d in range(256))
+BCD_DIGITS = _BCD = bytes(((d // 10) << 4 | d % 10) if d < 100 else 0xFF for d in range(256))
 
 
 def decimal_decoder(width: int, scale: int) -> Callable[[Buffer, int], Decimal | None]:

@@ -18,6 +18,7 @@ import re
 import struct
 from collections.abc import Callable, Sequence
 from datetime import date
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -315,6 +316,8 @@ class _Gen:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.env: dict[str, object] = {}
+        #: Fixed-scale DECIMAL decoders by name: (width, scale), for the batch loop's inline form.
+        self.decimals: dict[str, tuple[int, int]] = {}
 
     def const(self, prefix: str, value: object) -> str:
         name = f"_{prefix}{len(self.env)}"
@@ -359,7 +362,10 @@ def _fixed_expr(g: _Gen, col: ColumnDesc, pos: str, enc: str, keep: bool) -> str
         return f"(None if buf[{pos}] == 0 else _str(buf[{pos}:{pos} + {w}], {enc}){strip})"
     if base in (_T.DECIMAL, _T.MONEY):
         w = _num.decimal_width(col.enclen)
-        fn = g.const("dec", _num.decimal_decoder(w, col.enclen & 0xFF))
+        scale = col.enclen & 0xFF
+        fn = g.const("dec", _num.decimal_decoder(w, scale))
+        if scale != _num.DECIMAL_FLOATING_SCALE:
+            g.decimals[fn] = (w, scale)
         return f"{fn}(buf, {pos})"
     if base == _T.DATETIME:
         fn = g.const("dt", _tmp.datetime_decoder(col.enclen))
@@ -566,7 +572,16 @@ def _build_row_decoder(
         min_len += width
         body = body[1:]
     namespace["_H"] = struct.Struct(header)
-    namespace.update(_decode_row=fn, _CodecError=CodecError, _Redo=_Redo)
+    namespace.update(
+        _decode_row=fn,
+        _CodecError=CodecError,
+        _Redo=_Redo,
+        _BCD=_num.BCD_DIGITS,
+        _Decimal=Decimal,
+        _fromordinal=date.fromordinal,
+        _EPOCH_ORD=_EPOCH_ORD,
+    )
+    body = [out for line in body for out in _inline_for_batch(line, g.decimals)]
     windowed = text_mode is not None and any("_text[" in line for line in body)
     batch = [
         "def decode_tuples(buf, pos, end, rows):",
@@ -656,6 +671,36 @@ def _text_slice(mode: str) -> Callable[[re.Match[str]], str]:
         return f"(_t if (_t := {text}).isascii() else {sliced}.decode({enc}))"
 
     return rewrite
+
+
+_DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
+_DECIMAL_LINE = re.compile(r"^(\s*)(c\d+) = (_dec\d+)\(buf, ([^()]+)\)$")
+
+
+def _inline_for_batch(line: str, decimals: dict[str, tuple[int, int]]) -> list[str]:
+    """decode_row's statement ``line`` as the batch loop runs it: DATE and fixed-scale
+    DECIMAL without a call for the values they decode directly. Anything else they meet raises
+    inside the loop, whose row is then decoded by decode_row (same value or same error)."""
+    line = _DATE_CALL.sub(r"_fromordinal(\1 + _EPOCH_ORD)", line)
+    match = _DECIMAL_LINE.match(line)
+    if match is None or match.group(3) not in decimals:
+        return [line]
+    ind, var, fn, pos = match.groups()
+    width, scale = decimals[fn]
+    digits = width - 1
+    # numeric.decimal_decoder's positive branch (the value is exactly that of decode_decimal).
+    return [
+        f"{ind}_h = buf[{pos}]",
+        f"{ind}if _h & 128:",
+        f"{ind}    _s = buf[{pos} + 1:{pos} + {width}].translate(_BCD).hex()",
+        f"{ind}    if len(_s) != {2 * digits} or 'f' in _s: raise _Redo",
+        f"{ind}    _k = 2 * ((_h & 127) - {64 + digits}) + {scale}",
+        f"{ind}    if _k > 0: _s += '0' * _k",
+        f"{ind}    elif _k < 0: _s = _s[:_k]",
+        f"{ind}    {var} = _Decimal((_s or '0') + 'E-{scale}')",
+        f"{ind}else:",
+        f"{ind}    {var} = {fn}(buf, {pos})",
+    ]
 
 
 class _Redo(Exception):
