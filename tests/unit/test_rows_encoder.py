@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ifxwire import _accel
 from ifxwire.client import binds
 from ifxwire.protocol.codes import Msg
-from ifxwire.types.bind import compile_bind_encoder, compile_group_encoder
+from ifxwire.types.bind import RowsEncoder, compile_bind_encoder, compile_rows_encoder
 
 HEAD = b"\x00\x04\x00\x07"
 TAIL = b"\x00\x07\x00\x0c"
@@ -23,13 +23,13 @@ END = object()
 PATTERN = (int, str, type(None), float, bool, Decimal)
 
 
-def pure_rows(pattern: tuple[type, ...], encoding: str) -> binds.RowsEncoder:
-    group = compile_group_encoder(pattern, encoding, int(Msg.BIND))
-    assert group is not None
-    return binds._pure_rows(group)
+def pure_rows(pattern: tuple[type, ...], encoding: str) -> RowsEncoder:
+    rows = compile_rows_encoder(pattern, encoding, int(Msg.BIND))
+    assert rows is not None
+    return rows
 
 
-def c_rows(pattern: tuple[type, ...], encoding: str) -> binds.RowsEncoder | None:
+def c_rows(pattern: tuple[type, ...], encoding: str) -> RowsEncoder | None:
     if not _accel.available:
         return None
     enc = _accel.c_bind_encoder(lambda v: b"", pattern, encoding, int(Msg.BIND))
@@ -40,14 +40,14 @@ def expected_group(values: Any, encoding: str) -> bytes:
     return HEAD + binds.bind_message(tuple(values), encoding) + TAIL
 
 
-def run(rows: binds.RowsEncoder, sets: list[Any], max_rows: int = 1000, max_bytes: int = 1 << 20
+def run(rows: RowsEncoder, sets: list[Any], max_rows: int = 1000, max_bytes: int = 1 << 20
         ) -> tuple[bytes, int, Any, Any]:
     it = iter(sets[1:])
     chunk, count, pending, exc = rows(sets[0], it, HEAD, TAIL, END, max_rows, max_bytes)
     return chunk, count, pending, None if exc is None else (type(exc), str(exc))
 
 
-def both(pattern: tuple[type, ...], encoding: str = "utf-8") -> list[binds.RowsEncoder]:
+def both(pattern: tuple[type, ...], encoding: str = "utf-8") -> list[RowsEncoder]:
     found = [pure_rows(pattern, encoding)]
     c = c_rows(pattern, encoding)
     if c is not None:

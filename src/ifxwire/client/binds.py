@@ -9,7 +9,7 @@ parameter, so a user never sees a raw OverflowError or UnicodeError from deep in
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from ..errors import DatabaseError, DataError, NotSupportedError, ProgrammingError
@@ -18,10 +18,10 @@ from ..protocol.messages import put_bbind
 from ..protocol.wire import Writer
 from ..types.bind import (
     BLOB_BIND_TYPES,
-    GroupEncoder,
+    RowsEncoder,
     blob_param,
     compile_bind_encoder,
-    compile_group_encoder,
+    compile_rows_encoder,
     encode_bind_value,
 )
 from ..types.blobs import BLOB_DESCRIPTOR_WIDTH
@@ -30,7 +30,7 @@ from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 if TYPE_CHECKING:
     from ..types.adapters import AdaptersMap
 
-__all__ = ["RowsEncoder", "bind_message", "rows_encoder"]
+__all__ = ["bind_message", "rows_encoder"]
 
 _BIND_HEAD = struct.Struct(">HH")
 _BIND = int(Msg.BIND)
@@ -126,11 +126,6 @@ def bind_message(
     return b"".join(parts)
 
 
-#: encode_rows(params, it, head, tail, end, max_rows, max_bytes) -> (chunk, count, pending, exc)
-RowsEncoder = Callable[
-    [object, Iterator[object], bytes, bytes, object, int, int],
-    tuple[bytes, int, object, BaseException | None],
-]
 #: (type of each value..., encoding) -> (the _FAST encoder it was made for, rows encoder).
 _ROWS: dict[tuple[object, ...], tuple[object, RowsEncoder | None]] = {}
 
@@ -139,10 +134,10 @@ def rows_encoder(params: object, encoding: str) -> RowsEncoder | None:
     """executemany's many-rows encoder for parameter sets shaped like ``params`` (a tuple or
     list; None for anything else, or a pattern with no compiled encoder).
 
-    It is the C encoder's ``encode_rows`` when the accelerator is in use, else
-    :func:`_pure_rows` over the generated group encoder: both take the same sets, give the
-    same bytes and stop at the same place (tests/unit/test_rows_encoder.py). Built from the
-    pattern's bind_message encoder, so both share one cache and one fate.
+    It is the C encoder's ``encode_rows`` when the accelerator is in use, else the generated
+    one (types/bind.py compile_rows_encoder): both take the same sets, give the same bytes and
+    stop at the same place (tests/unit/test_rows_encoder.py). Built from the pattern's
+    bind_message encoder, so both share one cache and one fate.
     """
     if type(params) is not tuple and type(params) is not list:
         return None
@@ -159,46 +154,8 @@ def rows_encoder(params: object, encoding: str) -> RowsEncoder | None:
     if entry is not None and entry[0] is fast:
         return entry[1]
     pattern = cast("tuple[type, ...]", key[:-1])
-    group = compile_group_encoder(pattern, encoding, _BIND)
-    rows = None if group is None else _pure_rows(group)
+    rows = compile_rows_encoder(pattern, encoding, _BIND)
     if len(_ROWS) >= _FAST_MAX:
         _ROWS.clear()
     _ROWS[key] = (fast, rows)
     return rows
-
-
-def _pure_rows(group: GroupEncoder) -> RowsEncoder:
-    """The pure-Python ``encode_rows`` (the C method's docstring in _speedups.c says what it
-    does) over one generated group encoder."""
-
-    def encode_rows(
-        params: object,
-        it: Iterator[object],
-        head: bytes,
-        tail: bytes,
-        end: object,
-        max_rows: int,
-        max_bytes: int,
-    ) -> tuple[bytes, int, object, BaseException | None]:
-        out: list[bytes] = []
-        append = out.append
-        count = size = 0
-        while True:
-            try:
-                g = group(params, head, tail)
-            except Exception:
-                break  # the generic path encodes this set or raises its error
-            except BaseException as exc:
-                return b"".join(out), count, end, exc
-            append(g)
-            count += 1
-            size += len(g)
-            try:
-                params = next(it, end)
-            except BaseException as exc:
-                return b"".join(out), count, end, exc
-            if params is end or count >= max_rows or size >= max_bytes:
-                break
-        return b"".join(out), count, params, None
-
-    return encode_rows
