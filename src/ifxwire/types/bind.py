@@ -699,7 +699,6 @@ def _encoder_source(
             for line in [
                 "def encode(values, it, head, tail, end, max_rows, max_bytes):",
                 "    out = []",
-                "    append = out.append",
                 "    count = size = 0",
                 "    while True:",
                 "        try:",
@@ -708,7 +707,7 @@ def _encoder_source(
                 "            break",
                 "        except BaseException as exc:",
                 "            return _join(out), count, end, exc",
-                "        append(g)",
+                "        out.append(g)",
                 "        count += 1",
                 "        size += len(g)",
                 "        try:",

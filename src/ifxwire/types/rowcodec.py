@@ -587,7 +587,6 @@ def _build_row_decoder(
         "def decode_tuples(buf, pos, end, rows):",
         "    if type(buf) is not bytearray and type(buf) is not bytes:",
         "        return pos, None",
-        "    append = rows.append",
         "    if end > len(buf):",
         "        end = len(buf)",
         "    err = None",
@@ -620,12 +619,14 @@ def _build_row_decoder(
     batch += [
         "        except Exception:",
         "            try:",
-        "                append(_decode_row(buf, off, size))",
+        "                rows.append(_decode_row(buf, off, size))",
         "            except _CodecError as exc:",
         "                if err is None:",
         "                    err = exc",
         "        else:",
-        f"            append(({values}{',' if len(cols) == 1 else ''}))",
+        # rows.append rather than a bound method held in a local: CPython 3.11+ specialises
+        # the method call on a list into an inline append.
+        f"            rows.append(({values}{',' if len(cols) == 1 else ''}))",
         "        pos = nxt",
         "    return pos, err",
     ]
