@@ -175,3 +175,56 @@ def test_rows_encoder_picks_the_accelerated_one_when_in_use() -> None:
     assert binds.rows_encoder("abc", "utf-8") is None
     assert binds.rows_encoder((b"blob",), "utf-8") is None  # BYTE needs SQ_BBIND: generic
     assert binds.rows_encoder((), "utf-8") is None
+
+
+@pytest.mark.skipif(not _accel.available, reason="the C accelerator is not built")
+def test_c_loops_keep_no_references() -> None:
+    """encode_rows and scan_done_replies, over good runs, refused sets, iterators that raise
+    and replies of every shape, leave every reference count and the heap as they found them."""
+    import gc
+    import sys
+    import tracemalloc
+
+    from ifxwire.protocol import messages as m
+    from ifxwire.protocol.wire import Writer
+
+    c = c_rows(PATTERN, "utf-8")
+    scan = _accel.c_reply_scanner()
+    assert c is not None and scan is not None
+    good = [row(i) for i in range(20)]
+    odd = (1, "a")
+    layout = m.Layout(bigint=True)
+    w = Writer()
+    for i in range(30):
+        m.put_done(w, 1, layout, serial=i)
+        if i % 2:
+            m.put_insertdone(w, -(2**40) - i, 2**40, layout)
+        m.put_eot(w)
+    replies = bytes(w.buf) + b"\x00\x0d"
+    tracked = (good[3], good[3][1], odd, END)
+
+    def boom() -> Iterator[Any]:
+        yield good[1]
+        raise RuntimeError("boom")
+
+    def run(n: int) -> None:
+        for _ in range(n):
+            c(good[0], iter(good[1:]), HEAD, TAIL, END, 1000, 1 << 20)
+            c(good[0], iter([*good[1:5], odd, good[5]]), HEAD, TAIL, END, 1000, 1 << 20)
+            c(good[0], iter(good[1:]), HEAD, TAIL, END, 3, 1 << 20)
+            c(good[0], boom(), HEAD, TAIL, END, 1000, 1 << 20)
+            scan(replies, 0, len(replies), 100, False, True, Msg.DONE, Msg.INSERTDONE, Msg.EOT)
+
+    run(200)
+    refs = [sys.getrefcount(x) for x in tracked]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        run(2000)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 64 * 1024, f"{grown} bytes kept"
+    assert [sys.getrefcount(x) for x in tracked] == refs
