@@ -320,9 +320,13 @@ def decode_decimal(
     if parts is None:
         return None
     negative, exp, digits = parts
-    s = base100_digits_str(digits)
-    e10 = 2 * (exp - len(digits))
     sign = "-" if negative else ""
+    return _spelled(sign, base100_digits_str(digits), 2 * (exp - len(digits)), scale)
+
+
+def _spelled(sign: str, s: str, e10: int, scale: int) -> Decimal:
+    """The Decimal of decimal digits ``s`` times 10**e10: with exactly ``scale`` fraction
+    digits, or for a floating DECIMAL without trailing fraction zeros (decode_decimal)."""
     if scale == DECIMAL_FLOATING_SCALE:
         if e10 < 0:
             keep = len(s.rstrip("0"))
@@ -352,8 +356,6 @@ def decimal_decoder(width: int, scale: int) -> Callable[[Buffer, int], Decimal |
     digit loop; NULL, negative, short or malformed values go to decode_decimal itself, so the
     result (and every error) is the same (tests/unit/test_decimal_decoder.py)."""
     ndigits = width - 1
-    floating = scale == DECIMAL_FLOATING_SCALE
-    suffix = f"E-{scale}"
 
     def decode(buf: Buffer, offset: int) -> Decimal | None:
         try:
@@ -363,24 +365,7 @@ def decimal_decoder(width: int, scale: int) -> Callable[[Buffer, int], Decimal |
         if head & 0x80:
             t = bytes(buf[offset + 1 : offset + width]).translate(_BCD)
             if len(t) == ndigits and 0xFF not in t:
-                s = t.hex()
-                e10 = 2 * ((head & 0x7F) - 64 - ndigits)
-                if floating:
-                    if e10 < 0:
-                        keep = len(s.rstrip("0"))
-                        drop = min(len(s) - keep, -e10)
-                        s = s[: len(s) - drop]
-                        e10 += drop
-                    elif e10 > 0:
-                        s += "0" * e10
-                        e10 = 0
-                    return Decimal(f"{s or '0'}E{e10}")
-                k = e10 + scale
-                if k > 0:
-                    s += "0" * k
-                elif k < 0:
-                    s = s[:k]
-                return Decimal((s or "0") + suffix)
+                return _spelled("", t.hex(), 2 * ((head & 0x7F) - 64 - ndigits), scale)
         return decode_decimal(buf, offset, width, scale)
 
     return decode
