@@ -25,7 +25,7 @@ from ..client.batch import (
     finish_batch,
     raise_batch_errors,
 )
-from ..client.binds import bind_message
+from ..client.binds import bind_message, rows_encoder
 from ..client.blobstream import StreamedBlob
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
@@ -209,9 +209,30 @@ class AsyncCursor:
                 if began:
                     await pipe.add(BEGIN_GROUP, _Pipeline.BEGIN)
                 head = _ID.pack(Msg.ID, p.stmt_id)
+                many = plan.style == "qmark" and plan.nparams > 0
                 index = 0
                 params: object = first
                 while params is not _END:
+                    # Runs of sets of one shape are encoded many per call, as in the sync
+                    # executemany (client/batch.py); any other set goes through the loop below.
+                    rows = rows_encoder(params, core.encoding) if many else None
+                    if rows is not None:
+                        chunk, count, params, exc = rows(
+                            params,
+                            it,
+                            head,
+                            _EXECUTE_EOT,
+                            _END,
+                            CHUNK_ROWS - pipe.chunk_rows,
+                            CHUNK_BYTES - pipe.chunk_bytes,
+                        )
+                        if count:
+                            await pipe.add_rows(chunk, index, count)
+                            index += count
+                        if exc is not None:
+                            raise exc
+                        if count:
+                            continue
                     try:
                         values = arrange(plan, params)
                         bind = (
@@ -413,6 +434,15 @@ class _Pipeline:
         self.chunk_bytes += len(group)
         if tag >= 0:
             self.chunk_rows += 1
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            await self.flush()
+
+    async def add_rows(self, chunk: bytes, first: int, count: int) -> None:
+        """``count`` row groups encoded together, rows ``first`` on."""
+        self.chunk.append(chunk)
+        self.expect.extend(range(first, first + count))
+        self.chunk_bytes += len(chunk)
+        self.chunk_rows += count
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             await self.flush()
 
