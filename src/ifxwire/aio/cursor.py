@@ -22,6 +22,7 @@ from ..client.batch import (
     CHUNK_BYTES,
     CHUNK_ROWS,
     MAX_IN_FLIGHT,
+    ReplyTally,
     finish_batch,
     raise_batch_errors,
 )
@@ -40,7 +41,6 @@ from ..client.placeholders import (
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
-from ..protocol import messages as m
 from ..protocol.codes import Msg
 from . import lob as _alob
 
@@ -408,25 +408,25 @@ class AsyncCursor:
         await self.close()
 
 
-class _Pipeline:
-    """Async twin of ``client.batch._Pipeline``: chunked sends, a bounded reply window."""
+class _Pipeline(ReplyTally):
+    """Async twin of ``client.batch._Pipeline``: chunked sends, a bounded reply window, the
+    same fast path over buffered row replies (ReplyTally)."""
 
     DEFERRED = -2
     BEGIN = -1
     COMMIT = -3
 
     def __init__(self, aconn: AsyncConnection) -> None:
+        super().__init__(aconn._core._layout)
         self.aconn = aconn
         self.expect: deque[int] = deque()
+        self.markers = 0  # how many of expect's entries are markers
         self.chunk: list[bytes] = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
         self.errors: list[tuple[int, DatabaseError]] = []
         self.begin_error: DatabaseError | None = None
         self.commit_error: DatabaseError | None = None
-        self.rows = 0
-        self.lastrowid: int | None = None
-        self.last_done: m.Done | None = None
 
     async def add(self, group: bytes, tag: int) -> None:
         self.chunk.append(group)
@@ -434,6 +434,8 @@ class _Pipeline:
         self.chunk_bytes += len(group)
         if tag >= 0:
             self.chunk_rows += 1
+        else:
+            self.markers += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             await self.flush()
 
@@ -459,22 +461,28 @@ class _Pipeline:
             await self.read_one()
 
     async def read_one(self) -> None:
+        """The next reply; with it, every buffered row reply after it that the fast path
+        takes. Markers are queued only before the first row or after the last, so when a row
+        leads, the rows are the first ``len - markers`` entries."""
         core = self.aconn._core
+        expect = self.expect
+        if expect[0] >= 0:
+            count = self._read_fast(core, len(expect) - self.markers)
+            if count:
+                for _ in range(count):
+                    expect.popleft()
+                return
         reply = await self.aconn._read(core._reply())
-        tag = self.expect.popleft()
+        tag = expect.popleft()
         err = None if reply.error is None else core._server_error(reply.error)
         if tag >= 0:
             if err is not None:
                 self.errors.append((tag, err))
                 return
-            done = reply.done
-            if done is not None:
-                self.rows += max(done.rows, 0)
-                self.last_done = done
-            serial = _lastrowid(reply)
-            if serial:
-                self.lastrowid = serial
-        elif tag == self.BEGIN:
+            self._count_reply(reply.done, _lastrowid(reply) or 0)
+            return
+        self.markers -= 1
+        if tag == self.BEGIN:
             self.begin_error = err
         elif tag == self.COMMIT:
             self.commit_error = err

@@ -86,10 +86,99 @@ def _row_error(index: int, err: DatabaseError) -> DatabaseError:
     return new
 
 
-class _Pipeline:
+class ReplyTally:
+    """What the row replies of a batch added up to, and the fast path that reads them (the
+    sync and asyncio pipelines share it)."""
+
+    def __init__(self, layout: m.Layout) -> None:
+        self.rows = 0
+        self.lastrowid: int | None = None
+        self._last_done: Done | None = None
+        #: The fields of the last SQ_DONE read by the fast path (a Done is built only if asked).
+        self._last_fields: tuple[int, int, int, int] | None = None
+        self._done_eot, self._done_insert_eot = _fast_replies(layout)
+        self._scan = _accel.reply_scanner()
+        self._scan_layout = (bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT)
+
+    @property
+    def last_done(self) -> Done | None:
+        fields = self._last_fields
+        if fields is not None:
+            return Done(*fields)
+        return self._last_done
+
+    def _count_reply(self, done: Done | None, serial: int) -> None:
+        """A row reply read by the Reply parser (not an error)."""
+        if done is not None:
+            self.rows += max(done.rows, 0)
+            self._last_done = done
+            self._last_fields = None
+        if serial:
+            self.lastrowid = serial
+
+    def _read_fast(self, conn: Connection, limit: int) -> int:
+        """Consume up to ``limit`` row replies that are exactly DONE EOT or DONE INSERTDONE
+        EOT and already complete in the receive buffer; the count consumed (0 sends the next
+        reply to the Reply path). One call per buffer's worth of replies, not per row."""
+        t = conn._transport
+        scan = self._scan
+        if scan is not None:
+            pos, count, rows_sum, fields, lastrowid = scan(
+                t.buf, t.start, t.end, limit, *self._scan_layout
+            )
+            if count:
+                t.start = pos
+                self.rows += rows_sum
+                self._last_fields = fields
+                if lastrowid is not None:
+                    self.lastrowid = lastrowid
+            return count
+        buf = t.buf
+        pos = t.start
+        end = t.end
+        done_eot = self._done_eot
+        size = done_eot.size
+        count = rows_sum = 0
+        fields = None
+        lastrowid = self.lastrowid
+        while count < limit and end - pos >= size and buf[pos + 1] == _DONE and not buf[pos]:
+            at = pos + size - 2
+            if buf[at] == 0 and buf[at + 1] == _EOT:
+                _code, warnings, rows, rowid, serial, _eot = done_eot.unpack_from(buf, pos)
+                pos += size
+                if serial:
+                    lastrowid = serial
+            else:
+                st = self._done_insert_eot
+                if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
+                    break
+                got = st.unpack_from(buf, pos)
+                if got[-1] != _EOT:
+                    break
+                _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
+                mag = (high << 32) | low
+                serial8 = (-mag if sign < 0 else mag) if sign else 0
+                if len(got) == 11:
+                    serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
+                pos += st.size
+                if serial8 or serial:
+                    lastrowid = serial8 or serial
+            if rows > 0:
+                rows_sum += rows
+            fields = (warnings, rows, rowid, serial)
+            count += 1
+        if count:
+            t.start = pos
+            self.rows += rows_sum
+            self._last_fields = fields
+            self.lastrowid = lastrowid
+        return count
+
+class _Pipeline(ReplyTally):
     """Sends groups in chunks and matches replies to what was sent, in order."""
 
     def __init__(self, conn: Connection) -> None:
+        super().__init__(conn._layout)
         self.conn = conn
         #: What the unanswered groups are, in order: a _DEFERRED/_BEGIN/_COMMIT marker, or a
         #: run of consecutive rows [next row index, end index).
@@ -101,23 +190,7 @@ class _Pipeline:
         self.errors: list[tuple[int, DatabaseError]] = []
         self.begin_error: DatabaseError | None = None
         self.commit_error: DatabaseError | None = None
-        self.rows = 0
-        self.lastrowid: int | None = None
-        self._last_done: Done | None = None
-        #: The fields of the last SQ_DONE read by the fast path (a Done is built only if asked).
-        self._last_fields: tuple[int, int, int, int] | None = None
         self.sent = 0
-        self._done_eot, self._done_insert_eot = _fast_replies(conn._layout)
-        self._scan = _accel.reply_scanner()
-        layout = conn._layout
-        self._scan_layout = (bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT)
-
-    @property
-    def last_done(self) -> Done | None:
-        fields = self._last_fields
-        if fields is not None:
-            return Done(*fields)
-        return self._last_done
 
     def add(self, group: bytes, tag: int) -> None:
         """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""
@@ -212,79 +285,15 @@ class _Pipeline:
                 self.errors.append((tag, err))
                 return
             done = reply.done
-            if done is not None:
-                self.rows += max(done.rows, 0)
-                self._last_done = done
-                self._last_fields = None
             ins = reply.insertdone
             serial = (ins.bigserial or ins.serial8) if ins is not None else 0
-            serial = serial or (done.serial if done is not None else 0)
-            if serial:
-                self.lastrowid = serial
+            self._count_reply(done, serial or (done.serial if done is not None else 0))
         elif tag == _BEGIN:
             self.begin_error = err
         elif tag == _COMMIT:
             self.commit_error = err
         elif err is not None:
             log.debug("deferred group failed (ignored): %s", err)
-
-    def _read_fast(self, conn: Connection, limit: int) -> int:
-        """Consume up to ``limit`` row replies that are exactly DONE EOT or DONE INSERTDONE
-        EOT and already complete in the receive buffer; the count consumed (0 sends the next
-        reply to the Reply path). One call per buffer's worth of replies, not per row."""
-        t = conn._transport
-        scan = self._scan
-        if scan is not None:
-            pos, count, rows_sum, fields, lastrowid = scan(
-                t.buf, t.start, t.end, limit, *self._scan_layout
-            )
-            if count:
-                t.start = pos
-                self.rows += rows_sum
-                self._last_fields = fields
-                if lastrowid is not None:
-                    self.lastrowid = lastrowid
-            return count
-        buf = t.buf
-        pos = t.start
-        end = t.end
-        done_eot = self._done_eot
-        size = done_eot.size
-        count = rows_sum = 0
-        fields = None
-        lastrowid = self.lastrowid
-        while count < limit and end - pos >= size and buf[pos + 1] == _DONE and not buf[pos]:
-            at = pos + size - 2
-            if buf[at] == 0 and buf[at + 1] == _EOT:
-                _code, warnings, rows, rowid, serial, _eot = done_eot.unpack_from(buf, pos)
-                pos += size
-                if serial:
-                    lastrowid = serial
-            else:
-                st = self._done_insert_eot
-                if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
-                    break
-                got = st.unpack_from(buf, pos)
-                if got[-1] != _EOT:
-                    break
-                _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
-                mag = (high << 32) | low
-                serial8 = (-mag if sign < 0 else mag) if sign else 0
-                if len(got) == 11:
-                    serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
-                pos += st.size
-                if serial8 or serial:
-                    lastrowid = serial8 or serial
-            if rows > 0:
-                rows_sum += rows
-            fields = (warnings, rows, rowid, serial)
-            count += 1
-        if count:
-            t.start = pos
-            self.rows += rows_sum
-            self._last_fields = fields
-            self.lastrowid = lastrowid
-        return count
 
     def drain(self) -> None:
         self.flush()
