@@ -254,6 +254,16 @@ def catalogue() -> list[Scenario]:
             smoke_inner=3,
         ),
         Scenario(
+            "cold_connect_disconnect_live",
+            "connect",
+            "connect",
+            rows=0,
+            inner=20,
+            rounds=20,
+            replay=False,
+            note="live: the server opens and resets a session per connect (its CPU in the share)",
+        ),
+        Scenario(
             "pool_acquire_query_release",
             "pool",
             "connect",
