@@ -142,7 +142,9 @@ XID_BOOLEAN = 5
 
 
 class StmtType(IntEnum):
-    """Statement types carried in SQ_DESCRIBE (ESQL/C ``sqlstype.h`` numbering)."""
+    """Statement types carried in SQ_DESCRIBE: the ``SQ_*`` numbers of the Informix Client
+    SDK header ``sqlstype.h`` (IBM, 1997-2012; a public copy is in the GitHub code index).
+    ``SAVEPOINT`` (37) is "for internal use only" there; the SAVEPOINT statement is 159."""
 
     DATABASE = 1
     SELECT = 2
@@ -176,8 +178,26 @@ class StmtType(IntEnum):
     SET_LOCK_MODE = 46
     SET_ISOLATION = 48
     SET_LOG = 49
+    CREATE_PROCEDURE = 53
+    DROP_PROCEDURE = 54
+    SET_CONSTRAINTS = 55
     EXECUTE_PROCEDURE = 56
+    CREATE_TRIGGER = 70
+    DROP_TRIGGER = 71
     UNKNOWN = 72
+    CREATE_ROLE = 83
+    DROP_ROLE = 84
+    SET_ROLE = 85
+    RENAME_INDEX = 116
+    TRUNCATE = 122
+    CREATE_SEQUENCE = 124
+    DROP_SEQUENCE = 125
+    ALTER_SEQUENCE = 126
+    RENAME_SEQUENCE = 127
+    MERGE = 128
+    SET_SAVEPOINT = 159
+    RELEASE_SAVEPOINT = 160
+    ROLLBACK_TO_SAVEPOINT = 161
 
 
 # DATETIME / INTERVAL time units as used in qualifiers: (digits << 8) | (start << 4) | end.

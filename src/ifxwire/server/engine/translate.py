@@ -774,7 +774,7 @@ class Compiler:
                 raise EngineError(sc.SYNTAX)
         if not parts:
             raise EngineError(sc.SYNTAX)
-        plan = Plan("merge", StmtType.UNKNOWN, table=parts[0].table, parts=parts)
+        plan = Plan("merge", StmtType.MERGE, table=parts[0].table, parts=parts)
         return plan.finish(self.ctx)
 
     def compile_delete(self, ast: exp.Delete) -> Plan:
