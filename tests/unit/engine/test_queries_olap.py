@@ -71,6 +71,20 @@ def test_nested_outer_joins(t: Sql) -> None:
                                                    (3, None, None)]
 
 
+def test_outer_without_comma(t: Sql) -> None:
+    """HCL's 14.10 tutorial prints ``FROM customer c OUTER cust_calls u`` (Left outer join,
+    Figure 3): the same outer join as ``, OUTER``, with or without aliases, also for groups."""
+    comma = t.rows("SELECT a.id, b.x FROM a, OUTER b WHERE a.id = b.id ORDER BY 1")
+    assert t.rows("SELECT a.id, b.x FROM a OUTER b WHERE a.id = b.id ORDER BY 1") == comma
+    assert t.rows("SELECT p.id, q.x FROM a p OUTER b q WHERE p.id = q.id ORDER BY 1") == comma
+    # A filter on the subservient table joins it (applied before the join, not after).
+    assert t.rows("SELECT p.id, q.x FROM a p OUTER b q WHERE p.id = q.id AND q.x > 60 "
+                  "ORDER BY 1") == [(1, 100), (2, None), (3, None)]
+    assert t.rows("SELECT a.id, b.x, c.y FROM a OUTER (b, OUTER c) WHERE a.id = b.id "
+                  "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, 50, None),
+                                                   (3, None, None)]
+
+
 def test_money_text_in_arithmetic(t: Sql) -> None:
     assert t.one("SELECT amt + '$1.50' FROM a WHERE id = 1") == Decimal("12.00")
     assert t.one("SELECT amt * '2' FROM a WHERE id = 1") == Decimal("21.00")

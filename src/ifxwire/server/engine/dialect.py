@@ -600,13 +600,21 @@ class IfxExprParser(parser.Parser):
         parse_bracket: bool = False,
         alias_tokens: t.Collection[TokenType] | None = None,
     ) -> exp.Join | None:
-        if (
-            self._curr
+        # ``a, OUTER b`` and, as HCL's 14.10 tutorial prints it, ``a OUTER b``: the same.
+        comma_outer = (
+            self._curr is not None
             and self._curr.token_type == TokenType.COMMA
-            and self._next
+            and self._next is not None
             and self._next.token_type == TokenType.OUTER
-        ):
-            self._advance(2)
+        )
+        bare_outer = (
+            self._curr is not None
+            and self._curr.token_type == TokenType.OUTER
+            and self._next is not None
+            and self._next.token_type != TokenType.JOIN
+        )
+        if comma_outer or bare_outer:
+            self._advance(2 if comma_outer else 1)
             if self._match(TokenType.L_PAREN):
                 return self._parse_outer_group(alias_tokens)
             table = self._parse_table(alias_tokens=alias_tokens)
