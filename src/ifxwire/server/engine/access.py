@@ -175,7 +175,10 @@ def set_role(session: EngineSession, spec: RoleSpec) -> None:
             "SELECT 1 FROM sysroleauth WHERE rolename = ? AND grantee IN (?, 'public')",
             (name, session.user)).fetchone()
         if not granted:
-            raise EngineError(sc.NO_ROLE, near=name)
+            exists = session.conn.execute(
+                "SELECT 1 FROM sysusers WHERE username = ? AND usertype = 'G'",
+                (name,)).fetchone()
+            raise EngineError(sc.ROLE_NOT_GRANTED if exists else sc.NO_ROLE, near=name)
     session.role = name
 
 

@@ -376,6 +376,8 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
     cat.insert_columns(dc.conn, tabid, list(zip(names, [t.nullable() for t in types],
                                                 strict=True)))
     text = f"create view {name} as {spec.text}"
+    if spec.check_option:
+        text += " with check option"
     dc.conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
                         [(tabid, i, text[i * 64 : i * 64 + 64])
                          for i in range((len(text) + 63) // 64)])

@@ -169,7 +169,8 @@ class SequenceCounters:
                 value = current + seq.increment
             if value > seq.maxvalue or value < seq.minvalue:
                 if not seq.cycle:
-                    raise EngineError(sc.SEQUENCE_EXHAUSTED, near=seq.name)
+                    raise EngineError(sc.SEQUENCE_EXHAUSTED if seq.increment > 0
+                                      else sc.SEQUENCE_BELOW_MIN, near=seq.name)
                 value = seq.minvalue if seq.increment > 0 else seq.maxvalue
             self._current[key] = value
             reserved = self._reserved.get(key)

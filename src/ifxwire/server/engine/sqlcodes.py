@@ -10,6 +10,8 @@ Evidence keys used below:
   [cat]   the Informix error-message catalogue (finderr / "IBM Informix Error Messages"),
           quoted from memory of its wording: code and meaning are standard, exact text may differ
           in punctuation;
+  [jar]   the message catalogue IBM ships inside the JDBC jar
+          (com/informix/msg/sql_en_US.properties, jar 15.0.0.1): code and exact text;
   [brief] the value the project lead asked for, not independently verified;
   [guess] our best judgement where we found no evidence; listed so it can be checked on a real
           server.
@@ -56,22 +58,26 @@ NO_RESOURCE = -388  # [cat] "No resource permission."
 NO_DBA = -389  # [cat] "No DBA permission."
 
 # --- roles ----------------------------------------------------------------------------------------
-NO_ROLE = -19805  # [guess] role unknown, or not granted to the user (SET ROLE)
-ROLE_EXISTS = -19806  # [guess] CREATE ROLE of a name already a user or role
+NO_ROLE = -19804  # [jar] "Role does not exist."
+ROLE_NOT_GRANTED = -19805  # [jar] "No privilege to set to the role." (SET ROLE)
+ROLE_EXISTS = -19800  # [jar] "Role name already exists as a user or role."
 
 # --- sequences ------------------------------------------------------------------------------------
 # [guess] for all three: the catalogue numbers sequence errors in the -83xx range; we did not
 # find the exact numbers, so these are our best reading and are listed to be checked.
-CURRVAL_UNDEFINED = -8315  # [guess] CURRVAL before any NEXTVAL of that sequence in the session
-SEQUENCE_EXHAUSTED = -8316  # [guess] NEXTVAL past MAXVALUE/MINVALUE of a NOCYCLE sequence
-SEQUENCE_OPTIONS = -8302  # [guess] contradictory CREATE/ALTER SEQUENCE options
+CURRVAL_UNDEFINED = -8315  # [jar] "Sequence (%s) CURRVAL is not yet defined in this session."
+SEQUENCE_EXHAUSTED = -8313  # [jar] "Sequence (%s) exceeds its MAXVALUE." (NOCYCLE, ascending)
+SEQUENCE_BELOW_MIN = -8314  # [jar] "Sequence (%s) goes below its MINVALUE." (descending)
+SEQUENCE_OPTIONS = -8302  # [jar] "A Sequence object definition value is invalid or out of
+#   range." (contradictory CREATE/ALTER SEQUENCE options)
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
 CANNOT_CREATE_DB = -330  # [cat] "Cannot create or rename the database." (isam -100 if it exists)
 NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
 DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
-DB_OPEN_DROP = -356  # [guess] dropping the database this session has open: refused
+DB_OPEN_DROP = -359  # [jar] "Cannot drop or rename the current database or any open
+#   database." (dropping the database this session has open)
 
 # --- transactions --------------------------------------------------------------------------------
 NOT_IN_TRANSACTION = -255  # [peer] COMMIT WORK without a transaction
@@ -179,11 +185,13 @@ MESSAGES: dict[int, str] = {
     NO_CONNECT: "No connect permission.",
     NO_RESOURCE: "No resource permission.",
     NO_DBA: "No DBA permission.",
-    NO_ROLE: "Role (%s) does not exist or is not granted to you.",
-    ROLE_EXISTS: "Role or user (%s) already exists in the database.",
+    NO_ROLE: "Role does not exist.",
+    ROLE_NOT_GRANTED: "No privilege to set to the role.",
+    ROLE_EXISTS: "Role name already exists as a user or role.",
     CURRVAL_UNDEFINED: "Sequence (%s) CURRVAL is not yet defined in this session.",
-    SEQUENCE_EXHAUSTED: "Sequence (%s) has reached its maximum (or minimum) value.",
-    SEQUENCE_OPTIONS: "Invalid sequence options for (%s).",
+    SEQUENCE_EXHAUSTED: "Sequence (%s) exceeds its MAXVALUE.",
+    SEQUENCE_BELOW_MIN: "Sequence (%s) goes below its MINVALUE.",
+    SEQUENCE_OPTIONS: "A Sequence object definition value is invalid or out of range.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
@@ -194,7 +202,7 @@ MESSAGES: dict[int, str] = {
     CANNOT_CREATE_DB: "Cannot create or rename the database.",
     NO_DB_SELECTED: "Database not selected yet.",
     DB_IN_USE: "Database is currently opened by another user.",
-    DB_OPEN_DROP: "Cannot drop the current database; close it first.",
+    DB_OPEN_DROP: "Cannot drop or rename the current database or any open database.",
     NOT_IN_TRANSACTION: "Not in transaction.",
     NO_TRANSACTIONS: "Transaction not available.",
     ALREADY_IN_TRANSACTION: "Already in transaction.",

@@ -96,6 +96,7 @@ class CreateView:
     query: exp.Expr
     text: str
     if_not_exists: bool = False
+    check_option: bool = False
 
 
 @dataclass
@@ -587,9 +588,11 @@ class IfxParser(IfxExprParser):
             raise AssertionError
         end = self._prev.end
         text = self.sql[start : end + 1]
-        if self._word() == "WITH":
+        check_option = self._word() == "WITH"
+        if check_option:
             self._expect_word("WITH", "CHECK", "OPTION")
-        return _stmt("create_view", CreateView(name, columns, query, text, if_not_exists))
+        return _stmt("create_view", CreateView(name, columns, query, text, if_not_exists,
+                                               check_option))
 
     def _create_database(self) -> exp.Expr:
         self._advance()  # DATABASE
