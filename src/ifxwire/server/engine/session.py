@@ -300,8 +300,9 @@ class EngineSession:
             return
         privs = self.privileges()
         for part in plan.parts or [plan]:
-            target = part.table.name if part.table is not None else None
-            access.check_plan(privs, self.user, part.kind, list(part.tables) or (
+            target = part.view or (part.table.name if part.table is not None else None)
+            tables = [t for t in part.tables if t not in part.view_tables]
+            access.check_plan(privs, self.user, part.kind, tables or (
                 [target] if target else []), target)
 
     def sequence(self, name: str) -> cat.SequenceInfo | None:

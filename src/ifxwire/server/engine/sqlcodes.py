@@ -47,6 +47,10 @@ NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
 NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
+NON_SIMPLE_VIEW = -384  # [jar] "Cannot modify non simple view." (DML on a view that is not
+#   updatable: a join, UNION, DISTINCT, GROUP BY, aggregates; INSERT with derived columns)
+VIEW_CHECK = -385  # [jar] "Data value out of range." (a row written through a view WITH CHECK
+#   OPTION that the view would not show)
 
 # --- privileges -----------------------------------------------------------------------------------
 NO_SELECT = -272  # [cat] "No SELECT permission."
@@ -196,6 +200,8 @@ MESSAGES: dict[int, str] = {
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
     TEMP_EXISTS: "Temp table (%s) already exists in session.",
+    NON_SIMPLE_VIEW: "Cannot modify non simple view.",
+    VIEW_CHECK: "Data value out of range.",
     NO_CONSTRAINT: "Unable to find CONSTRAINT (%s).",
     TABLE_CHANGED: "Table (%s) has been dropped, altered, or renamed.",
     NO_DATABASE: "Database not found or no system permission.",

@@ -80,6 +80,11 @@ class Plan:
     updated: list[str] | None = None
     old_sql: str = ""
     parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
+    # DML through a view (views.py): the view named (privileges are checked on it, not on the
+    # tables its definition reads), and WITH CHECK OPTION the check of the rows written.
+    view: str | None = None
+    view_tables: set[str] = field(default_factory=set)
+    view_check: str = ""
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(
@@ -186,6 +191,11 @@ class Compiler:
             instead = compile_instead(self, ast)
             if instead is not None:
                 return instead.finish(self.ctx)
+            view = self.view_target(ast)
+            if view is not None:
+                from .views import compile_view_dml
+
+                return compile_view_dml(self, ast, *view).finish(self.ctx)
         if isinstance(ast, exp.Insert):
             return self.compile_insert(ast).finish(self.ctx)
         if isinstance(ast, exp.Update):
@@ -547,6 +557,18 @@ class Compiler:
         return [types[pos] for pos in positions]
 
     # ---- DML -----------------------------------------------------------------------------
+    def view_target(self, ast: exp.Insert | exp.Update | exp.Delete) -> tuple[
+            TableInfo, exp.Table] | None:
+        """The view (and its node) a DML statement writes through, if it names one of this
+        database's views."""
+        node = ast.this.this if isinstance(ast.this, exp.Schema) else ast.this
+        if not isinstance(node, exp.Table) or node.args.get("catalog") is not None:
+            return None
+        owner = node.args.get("db")
+        info = self.lookup.resolve(node.name.lower() if not node.this.quoted else node.name,
+                                   owner.name if owner else None, None, 0)
+        return (info, node) if info.kind == "V" and info.schema == "main" else None
+
     def target(self, node: exp.Expr) -> TableInfo:
         if not isinstance(node, exp.Table):
             raise EngineError(sc.SYNTAX)
