@@ -56,6 +56,26 @@ def test_window_functions(t: Sql) -> None:
     ]
 
 
+def test_olap_offset_and_distribution_functions(t: Sql) -> None:
+    """LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTILE, CUME_DIST, PERCENT_RANK, RATIO_TO_REPORT
+    and RANGE over a window (the OLAP functions of the Guide to SQL: Syntax)."""
+    assert t.rows("SELECT id, LAG(amt) OVER (ORDER BY id), LEAD(amt, 1, 0) OVER (ORDER BY id) "
+                  "FROM a ORDER BY id") == [
+        (1, None, Decimal("200.00")), (2, Decimal("10.50"), Decimal("30.00")),
+        (3, Decimal("200.00"), Decimal("0.00"))]
+    assert t.rows("SELECT id, FIRST_VALUE(amt) OVER (ORDER BY id), LAST_VALUE(amt) OVER ("
+                  "ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) "
+                  "FROM a ORDER BY id")[0] == (1, Decimal("10.50"), Decimal("30.00"))
+    assert t.rows("SELECT id, NTILE(2) OVER (ORDER BY id), CUME_DIST() OVER (ORDER BY id), "
+                  "PERCENT_RANK() OVER (ORDER BY id) FROM a ORDER BY id") == [
+        (1, 1, 1 / 3, 0.0), (2, 1, 2 / 3, 0.5), (3, 2, 1.0, 1.0)]
+    ratio = t.rows("SELECT id, RATIO_TO_REPORT(amt) OVER () FROM a ORDER BY id")[2]
+    assert ratio[0] == 3 and round(ratio[1], 6) == Decimal("0.124740")  # 30 / 240.50
+    assert t.rows("SELECT id, RANGE(amt) OVER () FROM a ORDER BY id")[0] == (
+        1, Decimal("189.50"))
+    assert codes(t.err("SELECT RATIO_TO_REPORT(amt) OVER (ORDER BY id) FROM a"))[0] == -999
+
+
 def test_cte_and_substring_operator(t: Sql) -> None:
     assert t.rows("WITH big AS (SELECT id, name FROM a WHERE amt > 20) "
                   "SELECT name[1,2], name[3,3] FROM big ORDER BY id") == [("tw", "o"), ("th", "r")]
