@@ -180,17 +180,22 @@ def c_row_decoder(
     from .types.temporal import DATE_EPOCH
 
     variable, total, plan = row_plan(columns)
-    decoder: RowDecoder = _speedups.make_row_decoder(
-        plan,
-        variable,
-        total,
-        _FAST_CODECS.get(codec, _E_OTHER),
-        encoding,
-        keep_char_padding,
-        pure,
-        DATE_EPOCH.toordinal(),
-        CodecError,
-    )
+    try:
+        decoder: RowDecoder = _speedups.make_row_decoder(
+            plan,
+            variable,
+            total,
+            _FAST_CODECS.get(codec, _E_OTHER),
+            encoding,
+            keep_char_padding,
+            pure,
+            DATE_EPOCH.toordinal(),
+            CodecError,
+        )
+    except (ValueError, TypeError, OverflowError):
+        # A shape the C plan cannot represent (a width or position out of its range): the
+        # pure decoder handles it, so the errors its rows raise are the pure path's errors.
+        return None
     return decoder
 
 

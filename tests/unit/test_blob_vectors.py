@@ -110,12 +110,12 @@ def test_server_reads_descriptors_of_the_negotiated_size() -> None:
 
 def test_reply_collects_blob_chunks() -> None:
     data = h("0027 0003 616263 00 0027 0002 6465 000c")
-    reply = Reply(m.Layout(), "iso-8859-1")
+    reply = Reply(m.Layout(), "iso-8859-1", blob_limit=5)
     assert reply.feed(data, 0, len(data)) == len(data)
     assert reply.complete and reply.blob == b"abcde"
     # A zero-length chunk (informix-driver tolerates it as a terminator) adds nothing.
     data = h("0027 0001 7a 00 0027 0000 000c")
-    reply = Reply(m.Layout(), "iso-8859-1")
+    reply = Reply(m.Layout(), "iso-8859-1", blob_limit=1)
     reply.feed(data, 0, len(data))
     assert reply.blob == b"z"
 

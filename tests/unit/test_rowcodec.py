@@ -17,6 +17,7 @@ from ifxwire.types.rowcodec import (
     describe_column,
     fixed_width,
     is_variable,
+    max_tuple_size,
     row_width,
 )
 
@@ -356,7 +357,8 @@ def test_reply_uses_the_generated_loop() -> None:
     encode = build_row_encoder(cols, "iso-8859-1")
     msgs = [tuple_msg(encode(v)) for v in values * 50]
     stream = b"".join(msgs) + b"\x00\x0c"
-    reply = Reply(m.Layout(), "iso-8859-1", decode)
+    limit = max_tuple_size(cols)
+    reply = Reply(m.Layout(), "iso-8859-1", decode, tuple_limit=limit, tuple_budget=len(stream))
     # fed in pieces, as the receive buffer fills: incomplete tuples set ``need``
     pos, cut = 0, 37
     while not reply.complete:
@@ -364,7 +366,7 @@ def test_reply_uses_the_generated_loop() -> None:
         cut += 37
     assert pos == len(stream)
     assert reply.rows == [tuple(v) for v in values * 50]
-    reply = Reply(m.Layout(), "iso-8859-1", decode)
+    reply = Reply(m.Layout(), "iso-8859-1", decode, tuple_limit=limit, tuple_budget=len(stream))
     assert reply.feed(msgs[0][:-2], 0, len(msgs[0]) - 2) == 0
     assert reply.need == len(msgs[0])
     with pytest.raises(ProtocolViolation, match="negative size"):

@@ -452,9 +452,13 @@ class AsyncConnection:
 
 async def _open_stream(
     params: ConnectParams,
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, float | None]:
+    """The first address that accepts the connection, with the time left of its
+    ``connect_timeout`` for the login (None without a timeout)."""
     last: Exception | None = None
+    loop = asyncio.get_running_loop()
     for addr in params.addresses:
+        started = loop.time()
         tls = params.tls or addr.tls
         ctx: ssl.SSLContext | None = None
         if tls:
@@ -490,7 +494,9 @@ async def _open_stream(
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 if params.keepalive:
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        return reader, writer
+        timeout = params.connect_timeout
+        left = None if timeout is None else timeout - (loop.time() - started)
+        return reader, writer, left
     assert last is not None
     raise last
 
@@ -520,7 +526,7 @@ async def connect(
     """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
 
     The session groups always go pipelined (one write); ``connect_timeout`` bounds the TCP
-    connect and the login together.
+    connect, the TLS handshake and the login together (per address tried).
     """
     options: dict[str, Any] = {
         "port": port,
@@ -543,16 +549,19 @@ async def connect(
         "trace": trace,
     }
     params = resolve(host, options)
-    reader, writer = await _open_stream(params)
+    reader, writer, left = await _open_stream(params)
     sock = _StreamSock(writer)
     try:
         core = _Core(params, sock)
         conn = AsyncConnection(core, reader, writer, sock)
         try:
-            await asyncio.wait_for(conn._login(), params.connect_timeout)
+            # What the TCP connect (and TLS handshake) left of connect_timeout.
+            await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
         except asyncio.TimeoutError:
             raise OperationalError(
-                f"login timed out after {params.connect_timeout} s", sqlstate="08001"
+                f"the login did not complete within connect_timeout={params.connect_timeout} s "
+                "(the server accepted the connection but did not answer in time)",
+                sqlstate="08001",
             ) from None
     except BaseException:
         sock.close()

@@ -27,7 +27,14 @@ from ..client.batch import (
 from ..client.binds import bind_message
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
-from ..client.placeholders import SqlPlan, arrange, plan_sql
+from ..client.placeholders import (
+    SqlPlan,
+    arrange,
+    count_arg,
+    param_rows,
+    plan_sql,
+    proc_params,
+)
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
@@ -161,7 +168,7 @@ class AsyncCursor:
         aconn = self.connection
         core = aconn._core
         plan = plan_sql(operation)
-        it = iter(seq_of_parameters)
+        it = param_rows(seq_of_parameters)
         async with aconn._lock:
             core._check()
             cur._reset()
@@ -229,8 +236,9 @@ class AsyncCursor:
         has no OUT parameters). A result set, if any, is fetchable."""
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
-        marks = ", ".join("?" * len(parameters))
-        await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(parameters))
+        values = proc_params(parameters)
+        marks = ", ".join("?" * len(values))
+        await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
         return parameters
 
     def nextset(self) -> None:
@@ -290,7 +298,7 @@ class AsyncCursor:
     async def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
         cur = self._cur
         cur._check_result()
-        want = cur.arraysize if size is None else size
+        want = cur.arraysize if size is None else count_arg(size, "fetchmany size")
         out: list[tuple[Any, ...]] = []
         while len(out) < want:
             rows, pos = cur._rows, cur._pos

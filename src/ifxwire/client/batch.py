@@ -30,7 +30,7 @@ from ..protocol.codes import Msg
 from ..protocol.messages import Done
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection
-from .placeholders import arrange, plan_sql
+from .placeholders import arrange, param_rows, plan_sql
 from .replies import Reply
 
 if TYPE_CHECKING:
@@ -269,7 +269,7 @@ def raise_batch_errors(pipe: BatchOutcome) -> None:
 def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
     conn = cursor.connection
     plan = plan_sql(operation)
-    it = iter(seq_of_parameters)
+    it = param_rows(seq_of_parameters)
     started = time.perf_counter()
     with conn._lock:
         conn._check()

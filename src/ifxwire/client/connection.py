@@ -71,6 +71,7 @@ from .statements import (
     database_name,
     describe_columns,
     flags_from_create,
+    set_result_limits,
 )
 from .transport import Transport, open_transport
 
@@ -292,7 +293,7 @@ class Connection:
         for reply in replies:
             if reply.error is not None:
                 raise self._server_error(reply.error)
-        self._transport.logged_in()
+        self._transport.logged_in(params.read_timeout)
         if params.database:
             done = replies[2].done
             self._set_database(params.database, done.warnings if done else None)
@@ -392,7 +393,11 @@ class Connection:
             t = self._transport
             if got and self._broken is None:
                 try:
-                    t.settimeout(CLOSE_TIMEOUT)
+                    # One deadline for the whole goodbye: a server dripping bytes cannot
+                    # stretch it (the error, if any, is dropped below).
+                    t.set_deadline(
+                        time.monotonic() + CLOSE_TIMEOUT, "no goodbye in time", "08006"
+                    )
                     self._deferred.clear()
                     t.min_free = 1  # the ack is 2 bytes: no need for the result-size buffer
                     t.send(EXIT_MESSAGE)
@@ -493,18 +498,23 @@ class Connection:
         return " ".join(names)
 
     def _read(self, reply: Reply) -> Reply:
-        """Read one reply to its SQ_EOT. Wire failures break the connection."""
+        """Read one reply to its SQ_EOT. Wire failures break the connection.
+
+        Resumable (the asyncio connection calls it again after an interrupted ``fill``): the
+        reply is parsed again only once the bytes its incomplete message needs are there.
+        """
         t = self._transport
         tracing = reply.names is not None
         chunks: list[bytes] = []
         try:
             while True:
-                before = t.start
-                t.start = reply.feed(t.buf, t.start, t.end)
-                if tracing and sum(map(len, chunks)) < TRACE_HEX_LIMIT:
-                    chunks.append(bytes(t.view[before : t.start]))
-                if reply.complete:
-                    break
+                if t.end - t.start >= reply.need:
+                    before = t.start
+                    t.start = _feed(reply, t.buf, t.start, t.end)
+                    if tracing and sum(map(len, chunks)) < TRACE_HEX_LIMIT:
+                        chunks.append(bytes(t.view[before : t.start]))
+                    if reply.complete:
+                        break
                 t.fill(reply.need)
         except UnknownMessage as exc:
             err = InterfaceError(
@@ -518,6 +528,13 @@ class Connection:
             raise err2 from None
         except OperationalError as exc:
             self._fail(exc)
+            raise
+        except Exception:
+            raise  # the asyncio connection's "wait for the stream": it reads on later
+        except BaseException:
+            # Interrupted half way through a reply (KeyboardInterrupt, ...): the rest of it
+            # would be taken for the next request's reply, so the connection cannot go on.
+            self._fail(_e.connection_lost("a reply was interrupted while being read"))
             raise
         if tracing:
             self._trace_line(
@@ -553,8 +570,13 @@ class Connection:
         for _, reply in groups:
             self._read(reply)
 
-    def _reply(self, decoder: Any = None) -> Reply:
-        return Reply(self._layout, self.encoding, decoder, trace=self._tracing())
+    def _reply(self, decoder: Any = None, p: Prepared | None = None, blob_limit: int = 0) -> Reply:
+        """A reply to fill; with ``p``, a result's, bounded by the statement's limits."""
+        if p is None:
+            return Reply(self._layout, self.encoding, decoder, self._tracing(), 0, 0, blob_limit)
+        return Reply(
+            self._layout, self.encoding, decoder, self._tracing(), p.tuple_limit, p.tuple_budget
+        )
 
     def _server_error(self, err: m.ServerError) -> _e.DatabaseError:
         text = err.text.decode(self.encoding, errors="replace").rstrip("\x00").strip()
@@ -621,7 +643,6 @@ class Connection:
             columns=widen_blob_columns(d.columns, self._blob_width),
             epoch=self._epoch,
             cursor_name=self._next_cursor_name(),
-            fetch_size=max(self.fetch_buffer_size, d.tuple_size),
         )
         if p.columns:
             p.description = describe_columns(p.columns)
@@ -633,6 +654,7 @@ class Connection:
             except CodecError as exc:
                 self._defer(id_group(p.stmt_id, Msg.RELEASE))
                 raise codec_error(exc) from None
+            set_result_limits(p, self.fetch_buffer_size, d.tuple_size)
         if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
             for old in self._cache.add(p):
                 self._release(old)
@@ -778,6 +800,17 @@ class Connection:
 
     def _ansi_autocommit(self) -> bool:
         return self._autocommit and self._logging_mode == "ansi"
+
+
+def _feed(reply: Reply, buf: bytearray, start: int, end: int) -> int:
+    """``reply.feed``, with anything but a protocol violation from the parsers (a bug, a
+    ``MemoryError``) reported as one, so that only PEP 249 errors leave a read."""
+    try:
+        return reply.feed(buf, start, end)
+    except ProtocolViolation:
+        raise
+    except Exception as exc:
+        raise ProtocolViolation(f"{type(exc).__name__} while parsing the reply: {exc}") from exc
 
 
 def _msg_name(code: int) -> str:

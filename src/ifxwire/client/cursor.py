@@ -28,11 +28,12 @@ from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
 from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
+from ..types.blobs import descriptor_size
 from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
-from .placeholders import SqlPlan, arrange, plan_sql
+from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
 from .statements import Description, Prepared
 
@@ -82,7 +83,7 @@ class Cursor:
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.arraysize = 1
+        self._arraysize = 1
         self.description: tuple[Description, ...] | None = None
         self.rowcount = -1
         self.lastrowid: int | None = None
@@ -104,6 +105,15 @@ class Cursor:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def arraysize(self) -> int:
+        """Rows ``fetchmany()`` returns when no size is given (PEP 249; default 1)."""
+        return self._arraysize
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        self._arraysize = count_arg(value, "arraysize")
 
     @property
     def adapters(self) -> AdaptersMap:
@@ -149,7 +159,9 @@ class Cursor:
                 if descriptor is not None:
                     w = Writer()
                     m.put_fetchblob(w, sid, descriptor)
-                    groups.append((bytes(w.buf), conn._reply()))
+                    # The data may not exceed the size the descriptor announced.
+                    limit = max(descriptor_size(descriptor), 0)
+                    groups.append((bytes(w.buf), conn._reply(blob_limit=limit)))
         return groups
 
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
@@ -306,7 +318,7 @@ class Cursor:
                 _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
                 _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
             ]
-            reply = conn._reply(self._decoder(p))
+            reply = conn._reply(self._decoder(p), p)
             groups.append((b"".join(parts), reply))
             return groups, begin, reply, None
         reply = conn._reply()
@@ -509,7 +521,7 @@ class Cursor:
         """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""
         p = self._result.prepared
         assert p is not None
-        reply = self.connection._reply(self._decoder(p))
+        reply = self.connection._reply(self._decoder(p), p)
         group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
         return group, reply
 
@@ -554,7 +566,7 @@ class Cursor:
 
     def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
         self._check_result()
-        want = self.arraysize if size is None else size
+        want = self._arraysize if size is None else count_arg(size, "fetchmany size")
         out: list[tuple[Any, ...]] = []
         while len(out) < want:
             rows, pos = self._rows, self._pos
@@ -593,6 +605,7 @@ class Cursor:
     def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result (forward-only cursors cannot move back)."""
         self._check_result()
+        value = count_arg(value, "scroll value")
         if mode == "absolute":
             value -= self._base + self._pos
         elif mode != "relative":
@@ -627,8 +640,9 @@ class Cursor:
         """
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
-        marks = ", ".join("?" * len(parameters))
-        self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(parameters))
+        values = proc_params(parameters)
+        marks = ", ".join("?" * len(values))
+        self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
         return parameters
 
     def close(self) -> None:

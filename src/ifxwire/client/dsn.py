@@ -9,6 +9,7 @@ driver that ignores them makes every application carry a second copy of that con
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 from collections.abc import Mapping
@@ -88,20 +89,38 @@ def _to_bool(name: str, value: str) -> bool:
     raise InterfaceError(f"URL option {name}={value!r} is not a boolean (use true or false)")
 
 
+def _redacted(url: str) -> str:
+    """The URL as an error may show it: no user information (it holds the password), no
+    query, and without an ``@`` nothing after the host's ``:``, which is then as likely a
+    misplaced password as a mistyped port."""
+    scheme, sep, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    if "@" in authority:
+        authority = "***@" + authority.rpartition("@")[2]
+    elif ":" in authority:
+        authority = authority.partition(":")[0] + ":***"
+    return f"{scheme}{sep}{authority}{slash}{path.partition('?')[0]}"
+
+
 def parse_url(url: str) -> dict[str, object]:
     """Split ``informix://user:pass@host:port/db?option=value&...`` into keyword arguments.
 
     Options are the keyword names of ``connect()``; an option spelled in upper case (DBDATE,
-    OPTCOMPIND, ...) is passed to the server as an environment variable.
+    OPTCOMPIND, ...) is passed to the server as an environment variable. Errors never show
+    the password (see ``_redacted``), and are raised outside ``except`` blocks so that no
+    chained exception carries the URL either.
     """
-    parts = urlsplit(url)
+    malformed = False
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        malformed = True
+    if malformed:
+        raise InterfaceError(f"invalid host or port in URL {_redacted(url)!r}")
     if parts.scheme.lower() not in ("informix", "ifx", "ifxwire"):
         raise InterfaceError(f"unsupported URL scheme {parts.scheme!r}; use informix://")
     out: dict[str, object] = {}
-    try:
-        port = parts.port
-    except ValueError:
-        raise InterfaceError(f"invalid port in URL {parts.netloc!r}") from None
     if parts.hostname:
         out["host"] = parts.hostname
     if port is not None:
@@ -207,6 +226,8 @@ def lookup_sqlhosts(server: str, path: str | None = None) -> list[Address]:
 
 def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectParams:
     """Merge a URL (if any), explicit keywords (non-None wins), environment and sqlhosts."""
+    if dsn_or_host is not None and not isinstance(dsn_or_host, str):
+        raise InterfaceError(f"host must be a str or URL, not {type(dsn_or_host).__name__}")
     values: dict[str, object] = {}
     if dsn_or_host is not None and "://" in dsn_or_host:
         values.update(parse_url(dsn_or_host))
@@ -245,13 +266,59 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
         ]
     if tls is None and any(a.tls for a in addresses):
         values["tls"] = True
-    params = ConnectParams(addresses=addresses, server=str(server), env=env)
+    if not isinstance(server, str):
+        raise InterfaceError(f"server must be a str, not {type(server).__name__}")
+    params = ConnectParams(addresses=addresses, server=server, env=env)
     for key, value in values.items():
         if not hasattr(params, key) or key == "addresses":
             raise InterfaceError(f"unknown connection option {key!r}")
+        kind = _KINDS.get(key)
+        if kind is not None and (type(value) not in kind[0] or kind is _SECONDS):
+            _check_option(key, value, kind)
         setattr(params, key, value)
+    for addr in addresses:
+        if not 0 < addr.port < 65536:
+            raise InterfaceError(f"port must be between 1 and 65535, not {addr.port}")
     if params.fetch_buffer_size < 1024:
         raise InterfaceError("fetch_buffer_size must be at least 1024 bytes")
     if params.statement_cache_size < 0:
         raise InterfaceError("statement_cache_size must be 0 (off) or positive")
     return params
+
+
+#: The types an option must have (a value of a listed exact type skips the check, except for
+#: timeouts, whose range is checked too), and how to say so. Values are never shown: one of
+#: them is the password.
+_STR = ((str,), "a str")
+_SECONDS = ((float, int), "a number of seconds or None")
+_COUNT = ((int,), "an int")
+_FLAG = ((bool, int), "a bool")  # a str such as "no" would otherwise count as true
+_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "autocommit": _FLAG,
+    "keepalive": _FLAG,
+    "keep_char_padding": _FLAG,
+    "pipelined_connect": _FLAG,
+    "trace": _FLAG,
+    "user": _STR,
+    "password": _STR,
+    "database": _STR,
+    "client_locale": _STR,
+    "db_locale": _STR,
+    "tls_server_hostname": _STR,
+    "connect_timeout": _SECONDS,
+    "read_timeout": _SECONDS,
+    "fetch_buffer_size": _COUNT,
+    "statement_cache_size": _COUNT,
+}
+
+
+def _check_option(name: str, value: object, kind: tuple[tuple[type, ...], str]) -> None:
+    """Raise InterfaceError unless ``value`` suits option ``name`` (a subclass may; bool does
+    not count as a number), naming the option, never the value."""
+    types, want = kind
+    if (isinstance(value, bool) and kind is not _FLAG) or not isinstance(value, types):
+        raise InterfaceError(f"{name} must be {want}, not {type(value).__name__}")
+    if kind is _SECONDS:
+        seconds = float(value)  # type: ignore[arg-type]
+        if not (seconds > 0 and math.isfinite(seconds)):
+            raise InterfaceError(f"{name} must be positive and finite (None: none), not {value}")

@@ -14,7 +14,7 @@ import threading
 from functools import lru_cache
 
 from .. import errors as _e
-from ..errors import OperationalError
+from ..errors import InterfaceError, OperationalError
 from ..protocol import messages as m
 from ..protocol.codes import CLIENT_PROTOCOLS
 from ..protocol.login import ConnectRequest, ConnectResponse, build_connect_request
@@ -57,18 +57,41 @@ def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
     env.update(params.env)
     user = params.user if params.user is not None else getpass.getuser()
     pid = os.getpid()
-    packet = _connect_packet(
-        user,
-        params.password,
-        params.server,
-        tuple(env.items()),
-        pid,
-        threading.get_ident() & 0x7FFFFFFF,
-        socket.gethostname(),
-        _safe_cwd(),
-        encoding,
-    )
+    try:
+        packet = _connect_packet(
+            user,
+            params.password,
+            params.server,
+            tuple(env.items()),
+            pid,
+            threading.get_ident() & 0x7FFFFFFF,
+            socket.gethostname(),
+            _safe_cwd(),
+            encoding,
+        )
+    except UnicodeEncodeError:
+        packet = b""  # raised below, outside this block: no chained error holds the value
+    if not packet:
+        raise InterfaceError(_unencodable(params, user, env, encoding))
     return packet, user
+
+
+def _unencodable(params: ConnectParams, user: str, env: dict[str, str], encoding: str) -> str:
+    """Which login field the code set cannot carry, without showing the password."""
+    fields = [("the password", params.password), (f"the user name {user!r}", user)]
+    fields.append((f"the server name {params.server!r}", params.server))
+    fields += [(f"the environment variable {k!r}", f"{k}{v}") for k, v in env.items()]
+    what = "the host name or working directory"
+    for label, value in fields:
+        try:
+            (value or "").encode(encoding)
+        except UnicodeEncodeError:
+            what = label
+            break
+    return (
+        f"{what} cannot be encoded in the connection's code set ({encoding}); "
+        "choose a client_locale whose code set has its characters"
+    )
 
 
 @lru_cache(maxsize=32)

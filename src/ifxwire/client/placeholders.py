@@ -22,15 +22,16 @@ expressions tripping over comments or strings.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from ..errors import ProgrammingError
 
-__all__ = ["SqlPlan", "arrange", "plan_sql"]
+__all__ = ["SqlPlan", "arrange", "count_arg", "param_rows", "plan_sql", "proc_params"]
 
 Style = Literal["none", "qmark", "numeric", "named"]
 
@@ -105,9 +106,21 @@ def _find_end(sql: str, i: int, closer: str) -> int:
     return len(sql) if k < 0 else k + len(closer)
 
 
-@lru_cache(maxsize=2048)
 def plan_sql(sql: str) -> SqlPlan:
-    """Scan ``sql`` once and return the text to send plus the parameter mapping (cached)."""
+    """Scan ``sql`` once and return the text to send plus the parameter mapping (cached).
+
+    Anything but a str is a ProgrammingError here, before it can reach the scanner (or the
+    cache, which would raise TypeError for an unhashable value).
+    """
+    if type(sql) is not str and not isinstance(sql, str):
+        raise ProgrammingError(
+            f"the SQL statement must be a str, not {type(sql).__name__}", sqlstate="42000"
+        )
+    return _plan_sql(sql)
+
+
+@lru_cache(maxsize=2048)
+def _plan_sql(sql: str) -> SqlPlan:
     out: list[str] = []
     skeleton: list[str] = []
     order: list[int | str] = []
@@ -272,3 +285,43 @@ def arrange(plan: SqlPlan, params: object) -> Sequence[object]:
     if style == "numeric":
         return [params[i] for i in plan.order]  # type: ignore[index]
     return params
+
+
+# The other argument shapes of the PEP 249 calls, checked where a wrong one would otherwise
+# surface as a TypeError from deep inside the driver (sync and asyncio cursors share these).
+
+
+def param_rows(seq_of_parameters: Iterable[object]) -> Iterator[object]:
+    """An iterator over executemany's parameter sets (each set is checked by ``arrange``)."""
+    if not isinstance(seq_of_parameters, (str, bytes, bytearray)):
+        try:
+            return iter(seq_of_parameters)
+        except TypeError:
+            pass
+    raise ProgrammingError(
+        "executemany needs an iterable of parameter sets, "
+        f"not {type(seq_of_parameters).__name__}"
+    )
+
+
+def proc_params(parameters: object) -> Sequence[object]:
+    """callproc's parameters: a sequence (None stands for none)."""
+    if parameters is None:
+        return ()
+    if isinstance(parameters, (str, bytes, bytearray)) or not isinstance(parameters, Sequence):
+        raise ProgrammingError(
+            f"callproc parameters must be a sequence, not {type(parameters).__name__}"
+        )
+    return parameters
+
+
+def count_arg(value: object, what: str) -> int:
+    """An integer argument (fetchmany's size, arraysize, scroll's value)."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ProgrammingError(f"{what} must be an int, not {type(value).__name__}")

@@ -17,8 +17,16 @@ What it does differently from informix-driver's pool (peer-informix-driver.md 1.
   autocommit setting; a broken or closed connection is dropped and its slot freed.
 
 Idle connections are reused most-recently-used first, so surplus connections stay idle and
-age out through ``max_idle`` (never below ``min_size``). There is no background thread:
+age out through ``max_idle`` (never below ``min_size``). There is no maintenance thread:
 expiry is checked when connections are acquired and released.
+
+**Timeouts hold while servers hang.** ``acquire(timeout)`` never blocks longer than its
+timeout, whatever the server does: a new connection is opened by a short-lived helper thread
+that the acquirer waits for until its deadline (a sync connect cannot be interrupted). If the
+deadline passes first the acquirer gets PoolTimeout and the helper, when its connect ends,
+hands the connection to the next waiter or the idle list (or frees the slot if it failed).
+A ping of a long-idle connection gets only the time left too. The constructor's ``min_size``
+connects share one deadline, ``timeout`` from the start.
 """
 
 from __future__ import annotations
@@ -58,6 +66,18 @@ class _Entry:
         self.created = time.monotonic()
         self.last_used = self.created
         self.autocommit = conn.autocommit
+
+
+class _Opening:
+    """A connect run by a helper thread for an acquirer that may stop waiting for it."""
+
+    __slots__ = ("abandoned", "done", "entry", "error")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.entry: _Entry | None = None
+        self.error: BaseException | None = None
+        self.abandoned = False
 
 
 class _Waiter:
@@ -121,11 +141,12 @@ class ConnectionPool:
         self._waiters: deque[_Waiter] = deque()
         self._size = 0  # open connections plus those being opened
         self._closed = False
+        deadline = _deadline(timeout)
         try:
             for _ in range(min_size):
                 with self._lock:
                     self._size += 1
-                entry = self._open_slot()
+                entry = self._open_slot(deadline, timeout)
                 with self._lock:
                     self._idle.append(entry)
         except BaseException:
@@ -172,13 +193,13 @@ class ConnectionPool:
         ``max_size`` connections are in use, then raises PoolTimeout.
         """
         wait = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + wait
+        deadline = _deadline(wait)
         entry = self._claim(deadline, wait)
-        if entry is not None and not self._usable(entry):
+        if entry is not None and not self._usable(entry, deadline):
             self._close_conn(entry.conn)  # keep its slot and connect anew
             entry = None
         if entry is None:
-            entry = self._open_slot()
+            entry = self._open_slot(deadline, wait)
         with self._lock:
             closing = self._closed
             if not closing:
@@ -208,7 +229,7 @@ class ConnectionPool:
             for e in expired:
                 self._drop(e)
         remaining = deadline - time.monotonic()
-        got = waiter.event.wait(remaining) if remaining > 0 else False
+        got = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
         with self._lock:
             if not got and not waiter.event.is_set():
                 with contextlib.suppress(ValueError):
@@ -224,23 +245,65 @@ class ConnectionPool:
             return None
         raise PoolClosed("the pool is closed")
 
-    def _open_slot(self) -> _Entry:
-        """Connect in a slot already counted in ``_size``; give the slot back on failure."""
+    def _open_slot(self, deadline: float, wait: float) -> _Entry:
+        """Connect in a slot already counted in ``_size`` before ``deadline``.
+
+        The connect runs in a helper thread, so a server that accepts and never answers cannot
+        hold the caller past its deadline. On failure the slot is given back; on timeout the
+        helper keeps it and hands the connection over when (if) it is made.
+        """
+        opening = _Opening()
+        threading.Thread(
+            target=self._open_into, args=(opening,), name="ifxwire-pool-connect", daemon=True
+        ).start()
+        left = deadline - time.monotonic()
+        if left > 0:
+            opening.done.wait(min(left, _MAX_WAIT))
+        with self._lock:
+            if not opening.done.is_set():
+                opening.abandoned = True  # from now on the helper owns the slot
+                raise PoolTimeout(
+                    f"no connection available within {wait:.3g} s "
+                    f"(a new connection was still being opened; the pool keeps it)",
+                    sqlstate="08004",
+                )
+        if opening.error is not None:
+            self._free_slot()
+            raise opening.error
+        assert opening.entry is not None
+        return opening.entry
+
+    def _open_into(self, opening: _Opening) -> None:
+        """The helper thread: connect and configure, then give the outcome to the acquirer,
+        or to the pool if the acquirer stopped waiting."""
+        entry: _Entry | None = None
+        error: BaseException | None = None
         try:
             conn = self._factory()
-            if self._configure is not None:
-                try:
+            try:
+                if self._configure is not None:
                     self._configure(conn)
-                except BaseException:
-                    self._close_conn(conn)
-                    raise
-        except BaseException:
+            except BaseException:
+                self._close_conn(conn)
+                raise
+            entry = _Entry(conn)
+        except BaseException as exc:
+            error = exc
+        with self._lock:
+            opening.entry, opening.error = entry, error
+            opening.done.set()
+            abandoned = opening.abandoned
+        if not abandoned:
+            return
+        if entry is None:
+            log.debug("a connect nobody waited for failed: %s", error)
             self._free_slot()
-            raise
-        return _Entry(conn)
+        else:
+            self._hand_over(entry)
 
-    def _usable(self, entry: _Entry) -> bool:
-        """The cheap health check: flags and clocks; a ping only after a long idle period."""
+    def _usable(self, entry: _Entry, deadline: float) -> bool:
+        """The cheap health check: flags and clocks; a ping only after a long idle period
+        (given no more than the time left until ``deadline``)."""
         conn = entry.conn
         if conn.closed or conn.broken:
             return False
@@ -248,7 +311,7 @@ class ConnectionPool:
         if self.max_lifetime is not None and now - entry.created > self.max_lifetime:
             return False
         if self.ping_after is not None and now - entry.last_used > self.ping_after:
-            return ping(conn)
+            return ping(conn, deadline - now)
         return True
 
     def _expire_idle(self, out: list[_Entry]) -> None:
@@ -282,6 +345,11 @@ class ConnectionPool:
             self._discard(entry)
             return
         entry.last_used = time.monotonic()
+        self._hand_over(entry)
+
+    def _hand_over(self, entry: _Entry) -> None:
+        """A usable connection goes to the longest waiter, else to the idle list (or is closed
+        when the pool is)."""
         closing = False
         with self._lock:
             if self._closed:
@@ -294,7 +362,7 @@ class ConnectionPool:
             else:
                 self._idle.append(entry)
         if closing:
-            self._close_conn(conn)
+            self._close_conn(entry.conn)
 
     def _reset(self, entry: _Entry) -> bool:
         """Make a returned connection fit for the next user; False if it must be dropped."""
@@ -377,18 +445,35 @@ class ConnectionPool:
         self.close()
 
 
-def ping(conn: Connection) -> bool:
-    """One ``SQ_VERSION`` round trip; False (and the connection broken) if it fails."""
+def ping(conn: Connection, timeout: float | None = None) -> bool:
+    """One ``SQ_VERSION`` round trip, waiting at most ``timeout`` seconds (or the connection's
+    read timeout) for the answer; False (and the connection broken) if it fails."""
     from .replies import Reply
 
     try:
         with conn._lock:
             conn._check()
             reply = Reply(conn._layout, conn.encoding)
-            conn._exchange([(PING_GROUP, reply)])
+            read_timeout = conn._params.read_timeout
+            t = conn._transport
+            if timeout is not None:
+                t.settimeout(max(min(timeout, read_timeout or timeout), 0.001))
+            try:
+                conn._exchange([(PING_GROUP, reply)])
+            finally:
+                if timeout is not None and not conn.broken:
+                    t.settimeout(read_timeout)
         return reply.error is None
     except Error:
         return False
+
+
+#: The longest single wait on an event (``threading`` refuses larger timeouts).
+_MAX_WAIT = threading.TIMEOUT_MAX
+
+
+def _deadline(timeout: float) -> float:
+    return time.monotonic() + min(timeout, _MAX_WAIT)
 
 
 def create_pool(*connect_args: Any, **kwargs: Any) -> ConnectionPool:

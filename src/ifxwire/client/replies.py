@@ -14,6 +14,13 @@ Why the rules look like this:
   A row that cannot be decoded is remembered like a server error, so the stream stays in sync.
 * Any other unknown code cannot be skipped (SQLI has no outer framing, so its length is
   unknowable): the reply raises ``UnknownMessage`` and the connection must be abandoned.
+* A length is never trusted further than the description allows (docs/DRIVER.md, "Guarantees
+  under a hostile or broken server"). An SQ_TUPLE is refused before its bytes are awaited when
+  it claims more than ``tuple_limit``; the rows of one fetch reply may not exceed
+  ``tuple_budget`` bytes; SQ_BLOB data may not exceed the size its descriptor announced; any
+  other message may not grow beyond ``MAX_MESSAGE_BYTES`` while incomplete, and a reply may not
+  hold more than ``MAX_MESSAGES`` of them. The checks run once per message run or per
+  incomplete message, never per cell. Offsets in the errors count from the reply's first byte.
 """
 
 from __future__ import annotations
@@ -34,6 +41,16 @@ RowDecoder = Callable[[Any, int, int], tuple[Any, ...]]
 _TUPLE = int(Msg.TUPLE)
 _EOT = int(Msg.EOT)
 
+#: The largest non-tuple message the driver waits for. The biggest legitimate one is the
+#: SQ_DESCRIBE of a 32767-column result (about 1.5 MiB); every other message is built from u16
+#: lengths.
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+#: Non-tuple messages in one reply. A real reply holds a handful (DESCRIBE, DONE, COST, ...);
+#: BYTE/TEXT data chunks are bounded by their descriptor's size instead.
+MAX_MESSAGES = 10_000
+#: Message names a traced reply keeps (the trace line shows them).
+_TRACE_NAMES = 512
+
 
 class UnknownMessage(ProtocolViolation):
     """The server sent a message code this driver does not know; the stream is lost."""
@@ -48,6 +65,7 @@ class Reply:
 
     __slots__ = (
         "blob",
+        "blob_limit",
         "closed",
         "complete",
         "consumed",
@@ -63,11 +81,16 @@ class Reply:
         "idescribe",
         "insertdone",
         "layout",
+        "messages",
         "names",
         "need",
         "protocols",
         "rows",
+        "shift",
         "tupid",
+        "tuple_budget",
+        "tuple_bytes",
+        "tuple_limit",
         "version",
         "xactstat",
     )
@@ -78,6 +101,9 @@ class Reply:
         encoding: str,
         decoder: RowDecoder | None = None,
         trace: bool = False,
+        tuple_limit: int = 0,
+        tuple_budget: int = 0,
+        blob_limit: int = 0,
     ) -> None:
         self.layout = layout
         self.encoding = encoding
@@ -102,6 +128,16 @@ class Reply:
         self.tupid: int | None = None
         self.xactstat: tuple[int, int, int] | None = None
         self.names: list[str] | None = [] if trace else None
+        #: Largest SQ_TUPLE payload to wait for (see Prepared.tuple_limit).
+        self.tuple_limit = tuple_limit
+        #: Tuple bytes (headers included) this reply may carry; a fetch asks for fewer.
+        self.tuple_budget = tuple_budget
+        self.tuple_bytes = 0
+        #: BYTE/TEXT bytes this reply may carry: the size the fetched descriptor announced.
+        self.blob_limit = blob_limit
+        self.messages = 0
+        #: Buffer position + shift = offset in the reply (for error messages).
+        self.shift = 0
 
     def feed(self, buf: Any, pos: int, end: int) -> int:
         """Parse complete messages in ``buf[pos:end]``; return the position after the last one.
@@ -110,6 +146,7 @@ class Reply:
         ProtocolViolation when the bytes cannot be a reply.
         """
         first = pos
+        self.shift = self.consumed - first
         try:
             while True:
                 if end - pos < 2:
@@ -130,11 +167,27 @@ class Reply:
                     return pos
                 r = Reader(buf, pos + 2, end)
                 try:
-                    self._message(code, r, self.consumed + pos - first)
+                    self._message(code, r, pos)
+                except ProtocolViolation as exc:
+                    if isinstance(exc, UnknownMessage) or exc.offset < 0:
+                        raise
+                    # The message parsers count in buffer positions; report reply offsets
+                    # and name the message.
+                    detail = exc.detail
+                    if not detail.startswith("SQ_"):
+                        detail = f"{_name(code)}: {detail}"
+                    raise ProtocolViolation(detail, exc.offset + self.shift) from None
                 except NeedMore:
                     self.need = 0
+                    if end - pos > MAX_MESSAGE_BYTES:
+                        raise ProtocolViolation(
+                            f"{_name(code)}: message still incomplete after "
+                            f"{end - pos} bytes (at most {MAX_MESSAGE_BYTES} are accepted)",
+                            pos + self.shift,
+                        ) from None
                     return pos
                 pos = r.pos
+                self.messages += 1  # once parsed whole: a retry after NeedMore is not another
                 if self.exit:
                     self.complete = True
                     return pos
@@ -145,9 +198,10 @@ class Reply:
         """Decode a run of SQ_TUPLE messages; the tight loop of the driver."""
         decode = self.decoder
         if decode is None:
-            raise ProtocolViolation("SQ_TUPLE without a described result", pos)
+            raise ProtocolViolation("SQ_TUPLE without a described result", pos + self.shift)
         append = self.rows.append
         self.need = 0
+        start = pos
         batch = getattr(decode, "decode_tuples", None)
         if batch is not None:
             # The decoder runs the whole loop itself (in C when accelerated, else a generated
@@ -160,26 +214,49 @@ class Reply:
             size: int = i32_at(buf, pos + 4)[0]
             if size < 0:
                 # Checked first: a size of -8 would otherwise leave pos where it is, forever.
-                raise ProtocolViolation(f"SQ_TUPLE with negative size {size}", pos)
+                raise ProtocolViolation(
+                    f"SQ_TUPLE: negative size field {size}", pos + 4 + self.shift
+                )
             nxt = pos + 8 + size + (size & 1)
             if nxt > end:
+                if size > self.tuple_limit:
+                    # Refused before a byte of it is awaited: a flipped length bit must not
+                    # make the driver allocate (or wait for) what no row of this shape can be.
+                    raise ProtocolViolation(
+                        f"SQ_TUPLE: size field {size} exceeds the {self.tuple_limit} bytes "
+                        "the column descriptions allow",
+                        pos + 4 + self.shift,
+                    )
                 self.need = nxt - pos
-                return pos
+                break
             try:
                 append(decode(buf, pos + 8, size))
             except CodecError as exc:
                 if self.decode_error is None:
                     self.decode_error = exc
             pos = nxt
-        if end - pos < 8 and end - pos >= 2 and buf[pos + 1] == _TUPLE and buf[pos] == 0:
-            self.need = 8
-        if self.names is not None:
-            self.names.append("TUPLE")
+        else:
+            if end - pos < 8 and end - pos >= 2 and buf[pos + 1] == _TUPLE and buf[pos] == 0:
+                self.need = 8
+        total = self.tuple_bytes + pos - start
+        self.tuple_bytes = total
+        if total > self.tuple_budget:
+            raise ProtocolViolation(
+                f"SQ_TUPLE: the reply carries {total} bytes of rows, more than the "
+                f"{self.tuple_budget} its fetch size allows",
+                pos + self.shift,
+            )
+        names = self.names
+        if names is not None and len(names) < _TRACE_NAMES:
+            names.append("TUPLE")
         return pos
 
-    def _message(self, code: int, r: Reader, offset: int) -> None:
-        """One non-tuple message whose code has been read; ``r`` sits after the code."""
+    def _message(self, code: int, r: Reader, at: int) -> None:
+        """One non-tuple message whose code has been read; ``r`` sits after the code, which
+        is at buffer position ``at``."""
         layout = self.layout
+        if self.messages >= MAX_MESSAGES:
+            raise ProtocolViolation(f"more than {MAX_MESSAGES} messages in one reply", at)
         if code == Msg.DONE:
             self.done = m.read_done(r, layout)
             self.dones += 1
@@ -210,6 +287,12 @@ class Reply:
             chunk = r.padded(r.u16())
             if self.blob is None:
                 self.blob = bytearray()
+            if len(self.blob) + len(chunk) > self.blob_limit:
+                raise ProtocolViolation(
+                    f"SQ_BLOB: {len(self.blob) + len(chunk)} bytes of BYTE/TEXT data, more "
+                    f"than the {self.blob_limit} its descriptor announced",
+                    at,
+                )
             self.blob += chunk
         elif code == Msg.INFO:
             while True:
@@ -222,6 +305,14 @@ class Reply:
         elif code == Msg.EXIT:
             self.exit = True
         else:
-            raise UnknownMessage(code, offset)
-        if self.names is not None:
-            self.names.append(Msg(code).name)
+            raise UnknownMessage(code, at + self.shift)
+        names = self.names
+        if names is not None and len(names) < _TRACE_NAMES:
+            names.append(Msg(code).name)
+
+
+def _name(code: int) -> str:
+    try:
+        return f"SQ_{Msg(code).name}"
+    except ValueError:
+        return f"message {code}"

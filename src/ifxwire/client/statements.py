@@ -24,6 +24,7 @@ from ..protocol.codes import (
 from ..protocol.columns import ColumnDesc
 from ..types import numeric as _num
 from ..types import temporal as _tmp
+from ..types.rowcodec import max_tuple_size
 from .placeholders import SqlPlan
 from .replies import RowDecoder
 
@@ -37,6 +38,7 @@ __all__ = [
     "database_name",
     "describe_columns",
     "flags_from_create",
+    "set_result_limits",
     "type_code",
 ]
 
@@ -157,10 +159,33 @@ class Prepared:
     fetch_size: int = 4096
     #: ``(index, is_text)`` of the BYTE/TEXT columns, whose data is fetched with SQ_FETCHBLOB.
     blobs: tuple[tuple[int, bool], ...] = ()
+    #: The largest SQ_TUPLE payload the description allows (types/rowcodec.max_tuple_size).
+    tuple_limit: int = 0
+    #: Bytes of tuples one fetch reply may carry (see set_result_limits).
+    tuple_budget: int = 0
 
     @property
     def is_query(self) -> bool:
         return bool(self.columns)
+
+
+#: A fetch reply may carry this many times the fetch size in rows before the driver calls it
+#: hostile: servers fill the fetch buffer and overshoot by at most one row (jdbc-protocol.md
+#: 3.5; our server, server/session.py), so the slack only guards against false alarms.
+FETCH_SLACK = 4
+
+
+def set_result_limits(p: Prepared, fetch_buffer_size: int, described_tuple_size: int) -> None:
+    """Fix what a result of ``p``'s (checked) columns may send: the widest tuple, the NFETCH
+    size (never less than one row) and the tuple bytes one fetch reply may carry.
+
+    The DESCRIBE's own tuple size is only believed up to what the columns allow: a corrupted
+    one must not turn into a multi-gigabyte NFETCH or bound.
+    """
+    limit = max_tuple_size(p.columns)
+    p.tuple_limit = limit
+    p.fetch_size = max(fetch_buffer_size, min(described_tuple_size, limit))
+    p.tuple_budget = FETCH_SLACK * max(p.fetch_size, 65536) + 2 * (limit + 9)
 
 
 class StatementCache:

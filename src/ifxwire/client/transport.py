@@ -10,12 +10,19 @@ first read after it, so a connection that only connects and closes never zeroes 
 
 Every failure here is reported as a PEP 249 ``OperationalError`` (SQLSTATE 08006): the caller
 only has to mark the connection broken.
+
+Until ``logged_in`` the transport works against one deadline, ``connect_timeout`` after the
+TCP connect began: the TCP connect, the TLS handshake and every send and receive of the login
+exchange get only the time that is left, so a server that accepts the connection and then
+says nothing (or one byte a second) fails the connect in time (08001). ``close()`` puts its
+goodbye under a deadline the same way (``set_deadline``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import socket
+import time
 from typing import TYPE_CHECKING
 
 from ..errors import OperationalError, connection_lost
@@ -34,12 +41,25 @@ INITIAL_BUFFER = 256 * 1024
 MIN_FREE = 32 * 1024
 #: The buffer of the login exchange, before ``Transport.logged_in``.
 LOGIN_BUFFER = 4096
+#: Under a deadline, the socket timeout is lowered to the time left when this many seconds
+#: went by since it was last set: no wait outlasts the deadline by more.
+REARM = 0.01
 
 
 class Transport:
     """One connected socket plus the receive buffer (``buf[start:end]`` is unparsed data)."""
 
-    __slots__ = ("buf", "end", "min_free", "sock", "start", "view")
+    __slots__ = (
+        "armed",
+        "buf",
+        "deadline",
+        "end",
+        "late",
+        "min_free",
+        "sock",
+        "start",
+        "view",
+    )
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
@@ -48,19 +68,61 @@ class Transport:
         self.start = 0
         self.end = 0
         self.min_free = 1  # MIN_FREE once logged in
+        #: time.monotonic() by which the exchange under way (the login, the goodbye) must be
+        #: done, 0 for none; ``late`` is the (message, SQLSTATE) raised when it passes, and
+        #: ``armed`` when the socket's timeout was last set to the time left.
+        self.deadline = 0.0
+        self.late = ("", "")
+        self.armed = 0.0
 
-    def logged_in(self) -> None:
-        """From now on keep MIN_FREE bytes free: the next read grows the buffer to its
-        working size (INITIAL_BUFFER) for result sets."""
+    def set_deadline(self, deadline: float, message: str, sqlstate: str) -> None:
+        """Until ``clear_deadline``, every send and receive gets only the time left before
+        ``deadline`` (time.monotonic()); OperationalError(message) once it has passed."""
+        self.deadline = deadline
+        self.late = (message, sqlstate)
+        self.armed = time.monotonic()
+        self.settimeout(max(deadline - self.armed, REARM))
+
+    def clear_deadline(self, timeout: float | None) -> None:
+        """Back to a per-receive ``timeout`` (the read timeout)."""
+        if self.deadline:
+            self.deadline = 0.0
+            self.settimeout(timeout)
+
+    def logged_in(self, read_timeout: float | None = None) -> None:
+        """The login is done: from now on each receive waits at most ``read_timeout``, and
+        MIN_FREE bytes are kept free, so the next read grows the buffer to its working size
+        (INITIAL_BUFFER) for result sets."""
         self.min_free = MIN_FREE
+        self.clear_deadline(read_timeout)
+
+    def _time_left(self) -> None:
+        """Fail if the deadline has passed; else make sure no wait can outlast it by more
+        than REARM (the socket timeout is only lowered when that much time went by since it
+        was set, so a quick login costs no system call per receive)."""
+        now = time.monotonic()
+        left = self.deadline - now
+        if left <= 0:
+            raise self._timed_out()
+        if now - self.armed > REARM:
+            self.sock.settimeout(left)
+            self.armed = now
+
+    def _timed_out(self) -> OperationalError:
+        message, sqlstate = self.late
+        return OperationalError(message, sqlstate=sqlstate)
 
     # ------------------------------------------------------------------ sending
 
     def send(self, data: bytes | bytearray) -> None:
         """One ``sendall`` per call: callers pass whole request groups (or several)."""
         try:
+            if self.deadline:
+                self._time_left()
             self.sock.sendall(data)
         except TimeoutError:
+            if self.deadline:
+                raise self._timed_out() from None
             raise connection_lost("timed out while sending") from None
         except OSError as exc:
             raise connection_lost(f"send failed: {exc}") from None
@@ -82,14 +144,21 @@ class Transport:
             pending = end - start
             wanted = max(need, pending + min_free)
             if wanted > size:
-                self._replace(max(wanted, size * 2, INITIAL_BUFFER), start, end)
+                # At most double per receive: what a length field claims is only allocated
+                # as its bytes arrive, so a lying length costs memory in proportion to what
+                # the server really sent (the reply parser bounds the claims themselves).
+                self._replace(max(min(wanted, size * 2), INITIAL_BUFFER), start, end)
             elif start:
                 self.buf[0:pending] = self.buf[start:end]
             self.start, self.end = 0, pending
             end = pending
         try:
+            if self.deadline:
+                self._time_left()
             n = self.sock.recv_into(self.view[end:])
         except TimeoutError:
+            if self.deadline:
+                raise self._timed_out() from None
             raise connection_lost("timed out waiting for the server's reply") from None
         except OSError as exc:
             raise connection_lost(f"receive failed: {exc}") from None
@@ -123,8 +192,10 @@ class Transport:
     # ------------------------------------------------------------------ lifecycle
 
     def settimeout(self, timeout: float | None) -> None:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (contextlib.suppress costs a microsecond per connect)
             self.sock.settimeout(timeout)
+        except OSError:
+            pass
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -157,39 +228,66 @@ def open_transport(
     tls: bool | ssl.SSLContext,
     server_hostname: str | None = None,
 ) -> Transport:
-    """Connect (and wrap in TLS before any SQLI byte: Informix has no STARTTLS)."""
+    """Connect (and wrap in TLS before any SQLI byte: Informix has no STARTTLS).
+
+    ``connect_timeout`` bounds the TCP connect, the TLS handshake and the login that follows
+    together (see Transport); ``read_timeout`` applies once ``Transport.logged_in`` is called.
+    Host name resolution is not bounded: ``getaddrinfo`` cannot be interrupted.
+    """
+    deadline = 0.0 if connect_timeout is None else time.monotonic() + connect_timeout
+    where = f"{host}:{port}"
     try:
         sock = _connect(host, port, connect_timeout)
     except TimeoutError:
         raise OperationalError(
-            f"could not connect to {host}:{port}: timed out after {connect_timeout} s",
+            f"could not connect to {where}: timed out after {connect_timeout} s",
             sqlstate="08001",
         ) from None
     except OSError as exc:
-        raise OperationalError(
-            f"could not connect to {host}:{port}: {exc}", sqlstate="08001"
-        ) from None
+        raise OperationalError(f"could not connect to {where}: {exc}", sqlstate="08001") from None
     try:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if keepalive:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         if tls:
-            sock = _wrap_tls(sock, tls, server_hostname or host, f"{host}:{port}")
-        sock.settimeout(read_timeout)
+            if deadline:
+                sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            sock = _wrap_tls(sock, tls, server_hostname or host, where, connect_timeout)
+        t = Transport(sock)
+        if deadline:
+            t.set_deadline(
+                deadline,
+                f"the login with {where} did not complete within connect_timeout="
+                f"{connect_timeout} s (the server accepted the connection but did not answer "
+                "in time)",
+                "08001",
+            )
+        else:
+            sock.settimeout(read_timeout)
     except OSError as exc:
         sock.close()
-        raise OperationalError(f"could not set up {host}:{port}: {exc}", sqlstate="08001") from None
-    return Transport(sock)
+        raise OperationalError(f"could not set up {where}: {exc}", sqlstate="08001") from None
+    return t
 
 
 def _wrap_tls(
-    sock: socket.socket, tls: bool | ssl.SSLContext, hostname: str, where: str
+    sock: socket.socket,
+    tls: bool | ssl.SSLContext,
+    hostname: str,
+    where: str,
+    timeout: float | None,
 ) -> socket.socket:
     import ssl  # only TLS users pay for importing it
 
     ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
     try:
         return ctx.wrap_socket(sock, server_hostname=hostname)
+    except TimeoutError:
+        sock.close()
+        raise OperationalError(
+            f"TLS handshake with {where} did not complete within connect_timeout={timeout} s",
+            sqlstate="08001",
+        ) from None
     except ssl.SSLError as exc:
         sock.close()
         raise OperationalError(

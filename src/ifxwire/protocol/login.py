@@ -86,7 +86,7 @@ class ConnectRequest:
     """What a client says when it connects (fields in the order JDBC writes them)."""
 
     user: str
-    password: str | None
+    password: str | None = field(repr=False)  # never in a repr, a log or a traceback
     server: str
     database: str | None = None
     env: dict[str, str] = field(default_factory=dict)

@@ -487,13 +487,34 @@ def _read_type_fields(r: Reader, encoding: str, name: str = "", start: int = 0) 
     return ColumnDesc(name, tcode, enclen, xid, owner, tname, start, ref, align, source)
 
 
+#: Bytes a DESCRIBE column record takes at least: index, start, type, xid, two empty
+#: CHARSTRs, reference, alignment, source type, encoded length.
+DESCRIBE_COLUMN_MIN = 30
+#: Name-table bytes allowed per column: Informix identifiers and labels are at most 128
+#: bytes, so this is generous; a larger table is a corrupted length, not a long name.
+DESCRIBE_NAME_MAX = 1024
+
+
 def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> Describe:
     stmt_type = r.i16()
     stmt_id = r.i16()
     cost = r.i32()
     tuple_size = r.i32() if layout.large_tuple else r.i16()
+    at = r.pos
     n = r.i16()
+    if n < 0:
+        raise ProtocolViolation(f"SQ_DESCRIBE: negative column count {n}", at)
+    at = r.pos
     table_size = r.i32()
+    if not 0 <= table_size <= (n + 1) * DESCRIBE_NAME_MAX:
+        raise ProtocolViolation(
+            f"SQ_DESCRIBE: name table size {table_size} for {n} columns "
+            f"(at most {(n + 1) * DESCRIBE_NAME_MAX})",
+            at,
+        )
+    if r.remaining < n * DESCRIBE_COLUMN_MIN + table_size:
+        # Not all here yet: say so before parsing n columns again on every receive.
+        raise NeedMore
     raw_cols = []
     for _ in range(n):
         index = r.i32()
@@ -510,7 +531,10 @@ def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> De
 
 def read_idescribe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> list[ColumnDesc]:
     params = []
+    at = r.pos
     n = r.i16()
+    if n < 0:
+        raise ProtocolViolation(f"SQ_IDESCRIBE: negative parameter count {n}", at)
     named = False
     if layout.named_params and n:
         named = bool(r.i16() & 1)

@@ -33,6 +33,7 @@ class ProtocolViolation(Exception):
 
     def __init__(self, message: str, offset: int = -1) -> None:
         super().__init__(message if offset < 0 else f"{message} (at byte offset {offset})")
+        self.detail = message
         self.offset = offset
 
 

@@ -42,9 +42,11 @@ __all__ = [
     "RowEncoder",
     "build_row_decoder",
     "build_row_encoder",
+    "check_description",
     "describe_column",
     "fixed_width",
     "is_variable",
+    "max_tuple_size",
     "row_width",
 ]
 
@@ -139,18 +141,80 @@ def _varchar_max(col: ColumnDesc) -> int:
 
 def row_width(columns: Sequence[ColumnDesc]) -> int:
     """The DESCRIBE tuple size: the widest row this shape can produce."""
+    return _sum_widths(columns, _varchar_max, lambda col: col.enclen)
+
+
+def _sum_widths(
+    columns: Sequence[ColumnDesc],
+    varchar: Callable[[ColumnDesc], int],
+    envelope: Callable[[ColumnDesc], int],
+) -> int:
+    """Tuple bytes of a shape: fixed widths, 1 + ``varchar(col)`` per VARCHAR, BOOLEAN's 6
+    bytes and 5 + ``envelope(col)`` per other envelope (LVARCHAR, UDT)."""
     total = 0
     for col in columns:
         width = fixed_width(col)
         if width is not None:
             total += width
         elif col.base in (_T.VARCHAR, _T.NVARCHAR):
-            total += 1 + _varchar_max(col)
+            total += 1 + varchar(col)
         elif _is_boolean(col):
             total += _txt.BOOLEAN_WIDTH
         else:
-            total += 5 + col.enclen
+            total += 5 + envelope(col)
     return total
+
+
+#: The widest CHAR/NCHAR Informix has (CHAR(32767)).
+CHAR_MAX = 32767
+#: DECIMAL/MONEY precision is 1 to 32 digits.
+DECIMAL_MAX_PRECISION = 32
+#: What an LVARCHAR or other UDT value may take in a tuple when its description says less:
+#: Informix caps LVARCHAR at 32739 bytes and variable-length opaque types at 32 KiB, and some
+#: UDTs are described with a length that is not their maximum (smart-LOB locators).
+ENVELOPE_ALLOWANCE = 32767
+#: An LVARCHAR/UDT described as longer than this cannot be a real in-row value: the
+#: description is refused rather than trusted as a bound on what to wait for.
+ENVELOPE_MAX = 1024 * 1024
+
+
+def check_description(columns: Sequence[ColumnDesc]) -> None:
+    """Refuse a description no real server sends (raises CodecError naming the column).
+
+    Run before a decoder is built, by the pure and the accelerated path alike, so both refuse
+    the same shapes the same way; it also keeps the bound :func:`max_tuple_size` derives from
+    the description small enough to be a bound.
+    """
+    for i, col in enumerate(columns, 1):
+        base = col.base
+        problem = ""
+        if col.start < 0:
+            problem = f"start position {col.start} is negative"
+        elif base in (_T.CHAR, _T.NCHAR) and not 1 <= col.enclen <= CHAR_MAX:
+            problem = f"length {col.enclen} is outside 1..{CHAR_MAX}"
+        elif base in (_T.DECIMAL, _T.MONEY) and not (
+            1 <= col.enclen >> 8 <= DECIMAL_MAX_PRECISION
+        ):
+            problem = f"precision {col.enclen >> 8} is outside 1..{DECIMAL_MAX_PRECISION}"
+        elif base in _ENVELOPE_TYPES and not 0 <= col.enclen <= ENVELOPE_MAX:
+            problem = f"length {col.enclen} is outside 0..{ENVELOPE_MAX}"
+        if problem:
+            raise CodecError(
+                f"the server described column {i} ({_column_label(col)}) impossibly: {problem}"
+            )
+
+
+def max_tuple_size(columns: Sequence[ColumnDesc]) -> int:
+    """The largest SQ_TUPLE payload a row of this (checked) shape can have on the wire.
+
+    The driver never waits for, nor allocates room for, a tuple claiming more. Fixed-width
+    columns count their width, VARCHAR its u8 length limit (1 + 255, whatever the declared
+    maximum: a longer cell cannot be framed at all), BOOLEAN its 6 bytes and any other UDT
+    its envelope and the larger of its described length and ENVELOPE_ALLOWANCE.
+    """
+    return _sum_widths(
+        columns, lambda col: _txt.VARCHAR_MAX, lambda col: max(col.enclen, ENVELOPE_ALLOWANCE)
+    )
 
 
 def describe_column(
@@ -342,6 +406,7 @@ def _build_row_decoder(
         base = col.base
         if fixed_width(col) is None and base not in (_T.VARCHAR, _T.NVARCHAR, *_ENVELOPE_TYPES):
             raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
+    check_description(cols)
     variable = any(is_variable(c) for c in cols)
     g = _Gen()
     enc = g.const("enc", encoding)
