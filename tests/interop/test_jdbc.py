@@ -89,6 +89,7 @@ CHECKS: tuple[str, ...] = (
     "spl_raise_exception",
     "spl_trigger_batch",
     "spl_metadata_procedures",
+    "spl_metadata_procedure_columns",
     "serial_getserial",
     "serial8_getserial8",
     "bigserial_getbigserial",

@@ -216,8 +216,13 @@ class TimeUnit(IntEnum):
 
 
 # Database flags reported in the warnings field of the SQ_DONE that answers SQ_DBOPEN.
+# The bits are SQLWARN's "database opened" fields shifted down by one: 0x01 logged (sqlwarn1),
+# 0x02 ANSI (sqlwarn2), 0x04 "the database server is Informix" (sqlwarn3, SQLSTATE 01I04),
+# which every Informix server sets (Guide to SQL: Tutorial, "SQLWARN array"); JDBC 4.50.10
+# reads 0x04 as IfxSqliConnect.isOnLine() and picks its metadata queries by it.
 DBFLAG_LOGGED = 0x0001
 DBFLAG_ANSI = 0x0002
+DBFLAG_INFORMIX = 0x0004
 
 # The mask the JDBC report validated with both jars against its mock (jdbc-protocol.md 2.1/5.1),
 # plus bit 62: everything optional off.  A fallback: Server(protocols=JDBC_MINIMAL_PROTOCOLS).

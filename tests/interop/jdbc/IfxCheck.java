@@ -1152,12 +1152,37 @@ public final class IfxCheck {
             List<List<Object>> found = drain(c.getMetaData().getProcedures(null, null, "spl_md_%"));
             eq("getProcedures rows", 2, found.size());
             eq("first PROCEDURE_NAME", "spl_md_func", String.valueOf(found.get(0).get(2)).trim());
-            // JDBC 15 maps sysprocedures.isproc ('f' -> 2 procedureReturnsResult, 't' -> 1);
-            // 4.50.10 takes its other query form here ("0 as proctype"), so 0 for both.
+            // Both jars map sysprocedures.isproc ('f' -> 2 procedureReturnsResult, 't' -> 1);
+            // 4.50.10 does so only when the database-open reply says "Informix server"
+            // (SQ_DONE warnings 0x04, IfxSqliConnect.isOnLine()), else it selects 0 for all.
             String ftype = String.valueOf(found.get(0).get(7)).trim();
             String ptype = String.valueOf(found.get(1).get(7)).trim();
-            check((ftype + ptype).equals("21") || (ftype + ptype).equals("00"),
-                    "PROCEDURE_TYPE function/procedure: " + ftype + "/" + ptype);
+            eq("PROCEDURE_TYPE function/procedure", "2/1", ftype + "/" + ptype);
+        });
+        reg("spl_metadata_procedure_columns", ctx -> {
+            Connection c = ctx.db();
+            update(c, "CREATE PROCEDURE spl_pc_proc(a INTEGER, b CHAR(10)) END PROCEDURE");
+            update(c, "CREATE FUNCTION spl_pc_func(x SMALLINT, d DATE) RETURNING VARCHAR(20) "
+                    + "AS label; RETURN 'x'; END FUNCTION");
+            DatabaseMetaData md = c.getMetaData();
+            List<String> got = new ArrayList<>();
+            try (ResultSet rs = md.getProcedureColumns(null, null, "spl_pc_%", "%")) {
+                while (rs.next()) {
+                    got.add(rs.getString("PROCEDURE_NAME").trim() + " "
+                            + String.valueOf(rs.getString("COLUMN_NAME")).trim() + " "
+                            + rs.getInt("COLUMN_TYPE") + " " + rs.getInt("DATA_TYPE") + " "
+                            + rs.getString("TYPE_NAME").trim() + " "
+                            + rs.getInt("ORDINAL_POSITION"));
+                }
+            }
+            // Return value first with ORDINAL_POSITION 0 (COLUMN_TYPE = sysproccolumns.paramattr:
+            // 5 return value, 1 IN); TYPE_NAME from ifx_ret_types / ifx_param_types.
+            eq("getProcedureColumns", List.of(
+                    "spl_pc_func label 5 12 varchar(20) 0",
+                    "spl_pc_func x 1 5 smallint 1",
+                    "spl_pc_func d 1 91 date 2",
+                    "spl_pc_proc a 1 4 integer 1",
+                    "spl_pc_proc b 1 1 char(10) 2"), got);
         });
         reg("serial_getserial", ctx -> {
             Connection c = ctx.db();

@@ -264,6 +264,20 @@ class IfxExprParser(parser.Parser):
         self, parse_interval: bool = True, fallback_to_identifier: bool = False
     ) -> exp.Expr | None:
         tok = self._curr
+        if (  # db:routine(…), a routine named with its database (JDBC's getProcedureColumns)
+            tok and tok.token_type == TokenType.VAR and self._next
+            and self._next.token_type == TokenType.COLON
+            and self._index + 3 < len(self._tokens)
+            and self._tokens[self._index + 2].token_type == TokenType.VAR
+            and self._tokens[self._index + 3].token_type == TokenType.L_PAREN
+        ):
+            self._advance(2)
+            call = self._parse_function()
+            if call is None:
+                self.raise_error("Expected a routine call")
+                raise AssertionError
+            call.meta["ifx_db"] = tok.text.lower()
+            return self._parse_column_ops(call)
         if tok and tok.token_type != TokenType.STRING:
             word = tok.text.upper()
             nxt = self._next

@@ -239,6 +239,7 @@ class ExprTranslator:
         self.column_type = column_type
         self.subquery_type = subquery_type
         self.routine: Callable[[str, list[exp.Expr]], exp.Expr | None] = lambda n, a: None
+        self.database: str | None = None  # the session's database (for db:routine(…) calls)
 
     # ---- entry ---------------------------------------------------------------------------
     def tx(self, node: exp.Expr) -> exp.Expr:

@@ -190,6 +190,35 @@ def _range(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     return tx.tx(exp.Sub(this=exp.Max(this=arg.copy()), expression=exp.Min(this=arg.copy())))
 
 
+def _routine_types(returns: bool) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
+    """ifx_param_types(procid) / ifx_ret_types(procid): the routine's parameter (return)
+    types from sysproccolumns as a comma-separated list of type names ('integer,char(10)'),
+    '' when it has none. JDBC's getProcedureColumns takes TYPE_NAME from them and splits the
+    list at commas [B: IfxDatabaseMetaData.processProcName, parseTypes]."""
+    attrs = (3, 5) if returns else (0, 1, 2, 4)
+    name = "ifx_ret_types" if returns else "ifx_param_types"
+
+    def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+        if len(node.expressions) != 1:
+            raise EngineError(sc.NO_ROUTINE, near=name)
+        procid = tx.convert(tx.tx(node.expressions[0]), it.INTEGER)
+        col = exp.column
+        text = func("ifx_schema", exp.Literal.string("type_text"), col("paramtype"),
+                    col("paramlen"), col("paramxid"))
+        rows = (exp.select(exp.alias_(text, "t"))
+                .from_(exp.Table(this=exp.to_identifier("sysproccolumns"),
+                                 db=exp.to_identifier("main")))
+                .where(exp.and_(exp.EQ(this=col("procid"), expression=procid),
+                                exp.In(this=col("paramattr"),
+                                       expressions=[exp.Literal.number(a) for a in attrs])))
+                .order_by(col("paramid")))
+        joined = exp.Coalesce(this=exp.Anonymous(this="group_concat", expressions=[
+            col("t"), exp.Literal.string(",")]), expressions=[exp.Literal.string("")])
+        query = exp.select(joined).from_(rows.subquery("pc"))
+        return typed(exp.Subquery(this=query), IfxType(T.LVARCHAR, size=2048))
+    return handler
+
+
 def _mdy(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     if len(node.expressions) != 3:
         raise EngineError(sc.NO_ROUTINE, near="mdy")
@@ -276,6 +305,8 @@ def _schema_fn(result: IfxType, name: str) -> Callable[[ExprTranslator, exp.Anon
 _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "MDY": _mdy,
     "RANGE": _range,
+    "IFX_PARAM_TYPES": _routine_types(returns=False),
+    "IFX_RET_TYPES": _routine_types(returns=True),
     "FORMAT_UNITS": lambda tx, node: _refuse("FORMAT_UNITS"),
     "SITENAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string("dbservername")),
                                        it.varchar(128)),
@@ -308,6 +339,9 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
 
 def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:
     """Type and rewrite one function call."""
+    db = node.meta.get("ifx_db")
+    if db is not None and db != tx.database:
+        raise not_implemented("a routine of another database")
     if isinstance(node, exp.Anonymous):
         return _anonymous(tx, node)
     if isinstance(node, exp.Count):

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
+from ...protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
 from ...protocol.columns import ColumnDesc
 from . import access, alter, ddl, objects
 from . import batch as _batch
@@ -207,8 +207,8 @@ class EngineSession:
         sync = "FULL" if self._logged and not self._buffered else "NORMAL"
         conn.execute(f"PRAGMA synchronous = {sync}")
         self._busy_timeout()
-        self.db_flags = (DBFLAG_LOGGED if self._logged else 0) | (DBFLAG_ANSI if self._ansi
-                                                                  else 0)
+        self.db_flags = (DBFLAG_INFORMIX | (DBFLAG_LOGGED if self._logged else 0)
+                         | (DBFLAG_ANSI if self._ansi else 0))
         self.in_transaction = False
         self.state.dbname = name
         self.state.ctx = self._ctx()

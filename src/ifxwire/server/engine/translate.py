@@ -457,6 +457,7 @@ class Compiler:
 
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
+        tx.database = getattr(self.lookup, "database", None)
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
         for k, proj in enumerate(projections):
