@@ -115,6 +115,9 @@ class EngineSession:
         # unfinished SELECT would pin its read snapshot for the next session.
         self._cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
         self._nodb: sqlite3.Connection | None = None
+        # COMMIT / ROLLBACK WORK count: a FOREACH cursor without WITH HOLD that sees it
+        # change is closed, as the transaction end closes it on Informix.
+        self.transactions_ended = 0
         self._sql_txn = False
         self._savepoints: list[str] = []
         self._ddl_dirty = False
@@ -842,6 +845,7 @@ class EngineSession:
             raise EngineError(sc.NOT_IN_TRANSACTION)
         self._end_sql_txn(verb)
         self.in_transaction = False
+        self.transactions_ended += 1
 
     def close(self) -> None:
         """Roll back any open transaction and release everything."""

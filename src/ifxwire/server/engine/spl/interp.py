@@ -542,12 +542,17 @@ class Interp:
     def _foreach(self, node: a.Foreach, decls: list[a.VarDecl], rtypes: list[IfxType],
                  source: Iterator[Row], rowid_col: int, table: Any) -> Iterator[Row]:
         assert node.body is not None
+        # Informix closes a cursor not declared WITH HOLD when the transaction ends; the next
+        # fetch is then -400 (a FOREACH left with EXIT after the COMMIT is no error).
+        opened = self.session.transactions_ended
         try:
             for row in source:
                 self.assign(decls, row, rtypes)
                 if rowid_col >= 0 and node.cursor is not None:
                     self.frame.cursors[node.cursor] = (table, row[rowid_col])
                 yield from self.loop_body(node.body, "FOREACH", node.label)
+                if not node.hold and self.session.transactions_ended != opened:
+                    raise EngineError(sc.FETCH_UNOPENED)
         except _StopLoop:
             return
         finally:
