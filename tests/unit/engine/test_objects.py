@@ -7,6 +7,32 @@ from ifxwire.server.engine import Engine
 from .conftest import Sql, codes, session_on
 
 
+def test_nextvals_of_one_row_share_a_value(db: Sql) -> None:
+    """"Even if you specify sequence.NEXTVAL more than once within a single statement, the
+    sequence is incremented only once" (https://publib.boulder.ibm.com/epubs/html/25122842/
+    sqls1016.htm); each row of a multi-row statement still takes its own value."""
+    db.run("CREATE SEQUENCE s2")
+    db.run("CREATE SEQUENCE s3 START WITH 100")
+    db.run("CREATE TABLE t2 (a INT8, b INT8, c INT8)")
+    assert db.rows("SELECT s2.NEXTVAL, s2.NEXTVAL + 10, s3.NEXTVAL FROM systables "
+                   "WHERE tabid IN (1, 2, 3) ORDER BY 1") == [(1, 11, 100), (2, 12, 101),
+                                                                (3, 13, 102)]
+    db.run("INSERT INTO t2 VALUES (s2.NEXTVAL, s2.NEXTVAL, s2.CURRVAL)")
+    db.run("INSERT INTO t2 VALUES (s2.NEXTVAL, s2.NEXTVAL, s3.NEXTVAL)")
+    assert db.rows("SELECT a, b, c FROM t2 ORDER BY a") == [(4, 4, 4), (5, 5, 103)]
+    db.run("UPDATE t2 SET a = s2.NEXTVAL, b = s2.NEXTVAL")
+    assert sorted(db.rows("SELECT a, b FROM t2")) == [(6, 6), (7, 7)]
+    db.run("CREATE PROCEDURE p_seq() DEFINE x, y INT8; "
+           "LET x, y = (SELECT s2.NEXTVAL, s2.NEXTVAL FROM systables WHERE tabid = 1); "
+           "INSERT INTO t2 VALUES (x, y, s2.NEXTVAL); END PROCEDURE")
+    db.run("EXECUTE PROCEDURE p_seq()")
+    assert db.rows("SELECT a, b, c FROM t2 WHERE a > 7") == [(8, 8, 9)]
+    # A NEXTVAL that only some rows evaluate never hands two rows one value.
+    got = db.rows("SELECT CASE WHEN tabid = 1 THEN s2.NEXTVAL ELSE s2.NEXTVAL END, tabid "
+                  "FROM systables WHERE tabid IN (1, 2) ORDER BY tabid")
+    assert len({v for v, _ in got}) == 2
+
+
 def test_sequences(db: Sql, engine: Engine) -> None:
     db.run("CREATE SEQUENCE s1 START WITH 10 INCREMENT BY 5")
     db.run("CREATE TABLE t (id INT, v CHAR(5))")

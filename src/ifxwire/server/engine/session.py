@@ -129,6 +129,9 @@ class EngineSession:
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
         self.temp_tables: dict[str, cat.TableInfo] = {}
         self._currvals: dict[tuple[str, int], int] = {}
+        # Per sequence: the statement whose NEXTVAL gave the last value, and the NEXTVAL
+        # occurrences of it that took that value (sequence_value).
+        self._nextval_rows: dict[tuple[str, int], tuple[int, set[int]]] = {}
         self._attached: dict[str, cat.Schema] = {}
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
@@ -272,9 +275,13 @@ class EngineSession:
         assert self.database is not None
         return self.engine.path(self.database)
 
-    def sequence_value(self, name: str, nextval: bool) -> int:
+    def sequence_value(self, name: str, nextval: bool, statement: int = 0,
+                       occurrence: int = 0) -> int:
         """NEXTVAL / CURRVAL of a sequence of the current database (functions.py calls this
-        for each row)."""
+        for each row). Every NEXTVAL of one sequence in one statement gives a row one value
+        (Informix increments a sequence once per statement and row): a NEXTVAL takes a new
+        value only when the sequence's last value came from another statement or this same
+        occurrence already had it (so a new row began)."""
         seq = self.current_schema().sequences.get(name)
         if seq is None:
             raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
@@ -284,8 +291,13 @@ class EngineSession:
             if value is None:
                 raise EngineError(sc.CURRVAL_UNDEFINED, near=name)
             return value
+        last = self._nextval_rows.get(key)
+        if last is not None and statement and last[0] == statement and occurrence not in last[1]:
+            last[1].add(occurrence)
+            return self._currvals[key]
         value = self.engine.sequences.next(self._db_path(), seq)
         self._currvals[key] = value
+        self._nextval_rows[key] = (statement, {occurrence})
         return value
 
     def privileges(self) -> access.Privileges:

@@ -11,6 +11,7 @@ Plans hold no session state, so the engine caches them by SQL text (see ``engine
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from . import values as vals
 from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
 from .dialect import IfxSequenceRef
 from .errors import EngineError, not_implemented
-from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
+from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
 from .functions_sql import result_name
 from .ifxtypes import IfxType
 from .routines import Routine
@@ -148,6 +149,12 @@ class Compiler:
         self.tables: dict[str, tuple[object, ...]] = {}
         #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
         self.deadline: float | None = None
+        self._statement_tag = next(STATEMENT_TAGS)
+        self._nextvals = itertools.count()
+
+    def sequence_tag(self) -> tuple[int, int]:
+        """This statement's number and the next NEXTVAL occurrence in it (exprs.sequence)."""
+        return self._statement_tag, next(self._nextvals)
 
     def check_budget(self) -> None:
         """Between the passes of a long compile: stop once the request's time is up."""
@@ -458,6 +465,7 @@ class Compiler:
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
         tx.database = getattr(self.lookup, "database", None)
+        tx.sequence_tag = self.sequence_tag
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
         for k, proj in enumerate(projections):
