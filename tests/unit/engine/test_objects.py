@@ -33,6 +33,19 @@ def test_nextvals_of_one_row_share_a_value(db: Sql) -> None:
     assert len({v for v, _ in got}) == 2
 
 
+def test_tables_share_the_name_space_of_sequences_and_synonyms(db: Sql) -> None:
+    """systables holds tables, views, sequences and synonyms: one name, one object (-310)."""
+    db.run("CREATE TABLE base (a INT)")
+    db.run("CREATE SEQUENCE sq")
+    db.run("CREATE SYNONYM syn FOR base")
+    for stmt in ("CREATE TABLE sq (a INT)", "CREATE TABLE syn (a INT)",
+                 "CREATE TEMP TABLE sq (a INT)", "CREATE VIEW sq AS SELECT a FROM base",
+                 "RENAME TABLE base TO syn", "RENAME SEQUENCE sq TO syn"):
+        assert codes(db.err(stmt)) == (-310, 0), stmt
+    db.run("CREATE TABLE IF NOT EXISTS sq (a INT)")
+    assert db.one("SELECT tabtype FROM systables WHERE tabname = 'sq'") == "Q"
+
+
 def test_sequences(db: Sql, engine: Engine) -> None:
     db.run("CREATE SEQUENCE s1 START WITH 10 INCREMENT BY 5")
     db.run("CREATE TABLE t (id INT, v CHAR(5))")

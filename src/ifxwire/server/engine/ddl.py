@@ -99,7 +99,11 @@ def _next_constrid(conn: sqlite3.Connection) -> int:
 
 
 def _exists(dc: DdlContext, name: str) -> bool:
-    return name in dc.schema.tables or name in dc.temp_tables
+    """Whether ``name`` is taken in systables' one name space: tables, views, temporary
+    tables, sequences and synonyms (CREATE TABLE/VIEW/SEQUENCE/SYNONYM and RENAME: -310)."""
+    s = dc.schema
+    return (name in s.tables or name in dc.temp_tables or name in s.sequences
+            or name in s.synonyms)
 
 
 def create_table(dc: DdlContext, spec: CreateTable) -> None:
