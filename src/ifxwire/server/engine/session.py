@@ -136,6 +136,8 @@ class EngineSession:
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
         self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
+        # A routine owner's WITH GRANT OPTION privileges (None: a DBA), per privilege key.
+        self._owner_privs: tuple[tuple[object, ...], access.Privileges | None] | None = None
         self._temp_serials: dict[tuple[str, str], int] = {}
         self._local_plans: dict[tuple[object, ...], Plan] = {}
         self._schema: cat.Schema | None = None
@@ -310,7 +312,9 @@ class EngineSession:
             self._db_level = access.database_level(self.conn, self.user, owner) or "C"
         return self._privs[1]
 
-    def _check_privileges(self, plan: Plan) -> None:
+    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None) -> None:
+        """The table privileges a statement needs and EXECUTE on the routines it calls;
+        ``owner``: inside a routine, the owner's share (check_in_routine)."""
         if self._db_level == "D" or self.conn is None:
             return
         privs = self.privileges()
@@ -318,7 +322,58 @@ class EngineSession:
             target = part.view or (part.table.name if part.table is not None else None)
             tables = [t for t in part.tables if t not in part.view_tables]
             access.check_plan(privs, self.user, part.kind, tables or (
-                [target] if target else []), target)
+                [target] if target else []), target, owner)
+        for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
+            self.check_execute(procid, owner)
+
+    def check_execute(self, procid: int, owner: access.OwnerRights = None) -> None:
+        """-706 unless this user (or ``owner``'s share) may run routine ``procid``."""
+        if self._db_level == "D" or self.conn is None:
+            return
+        routine = self.current_schema().procs.get(procid)
+        access.check_execute(self.privileges(), self.user, procid,
+                             routine.name if routine is not None else str(procid), owner)
+
+    def routine_rights(self, routine: Routine) -> tuple[str, access.Privileges] | bool:
+        """What a statement inside ``routine`` runs with besides the caller's privileges:
+        True when it needs no check (the caller is a DBA, the routine a DBA routine — its
+        caller is DBA while it runs — or its owner a DBA, who holds everything WITH GRANT
+        OPTION), else the owner's WITH GRANT OPTION privileges (Guide to SQL: Tutorial,
+        "Privileges on objects associated with a routine", "DBA privileges for executing a
+        routine")."""
+        if self._db_level == "D" or self.conn is None or routine.mode == "D":
+            return True
+        self.privileges()  # refreshes the privilege key
+        assert self._privs is not None
+        key = (self._privs[0], routine.owner)
+        if self._owner_privs is None or self._owner_privs[0] != key:
+            dbowner = cat.meta(self.conn).get("owner", "informix")
+            level = access.database_level(self.conn, routine.owner, dbowner)
+            rights = None if level == "D" else access.Privileges(
+                self.conn, routine.owner, None, grantable_only=True)
+            self._owner_privs = (key, rights)
+        got = self._owner_privs[1]
+        return True if got is None else (routine.owner, got)
+
+    @contextlib.contextmanager
+    def acting_as_dba(self, dba: bool) -> Iterator[None]:
+        """A statement of a DBA routine: its caller holds DBA while it runs."""
+        saved = self._db_level
+        if dba:
+            self._db_level = "D"
+        try:
+            yield
+        finally:
+            self._db_level = saved
+
+    def check_in_routine(self, plan: Plan, routine: Routine) -> None:
+        """The privileges of a statement that ``routine`` runs (or a trigger action, whose
+        frame's owner is the trigger's)."""
+        if not plan.tables and not plan.routines and plan.routine is None and not plan.parts:
+            return
+        rights = self.routine_rights(routine)
+        if not isinstance(rights, bool):
+            self._check_privileges(plan, rights)
 
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:

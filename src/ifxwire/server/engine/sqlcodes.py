@@ -60,6 +60,8 @@ NO_INSERT = -275  # [cat] "No INSERT permission."
 NO_CONNECT = -387  # [cat] "No connect permission."
 NO_RESOURCE = -388  # [cat] "No resource permission."
 NO_DBA = -389  # [cat] "No DBA permission."
+GRANT_PUBLIC_WITH_GRANT = -298  # [jar] "Cannot grant permission to public with grant option."
+NO_EXECUTE = -706  # [jar] "Execute privilege denied on procedure (%s)."
 
 # --- roles ----------------------------------------------------------------------------------------
 NO_ROLE = -19804  # [jar] "Role does not exist."
@@ -178,6 +180,8 @@ MESSAGES: dict[int, str] = {
     AMBIGUOUS_COLUMN: "Ambiguous column (%s).",
     COLUMN_EXISTS: "Column (%s) already exists in table.",
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
+    GRANT_PUBLIC_WITH_GRANT: "Cannot grant permission to public with grant option.",
+    NO_EXECUTE: "Execute privilege denied on procedure (%s).",
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
     TYPE_NOT_FOUND: "Type (%s) not found.",

@@ -76,6 +76,7 @@ class Plan:
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
+    routines: list[int] = field(default_factory=list)  # routines its expressions call
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
     # the old values FOR EACH ROW triggers read (triggers.py).
     updated: list[str] | None = None
@@ -150,6 +151,7 @@ class Compiler:
         #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
         self.deadline: float | None = None
         self._statement_tag = next(STATEMENT_TAGS)
+        self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
         self._nextvals = itertools.count()
 
     def sequence_tag(self) -> tuple[int, int]:
@@ -166,6 +168,7 @@ class Compiler:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
         plan.other_databases = self.other_databases
+        plan.routines = sorted(self.routines)
         for part in plan.parts:
             part.tables = dict(self.tables)
         return plan

@@ -148,6 +148,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
         return None
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
+        compiler.routines.add(found[0].procid)
         exprs = expand(found[0], args, compiler.parse_exprs)
         if len(exprs) != 1:
             raise EngineError(sc.NO_ROUTINE, near=name)
@@ -156,6 +157,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     routine = choose(name, found, [ty(arg) for arg in targs])
     if len(routine.returns) != 1:
         raise EngineError(sc.NO_ROUTINE, near=name)
+    compiler.routines.add(routine.procid)
     targs += [tx.tx(e) for e in default_exprs(routine, len(targs))]
     converted = [tx.convert(arg, t) for arg, (_, t) in zip(targs, routine.params, strict=True)]
     node = func("ifx_spl", exp.Literal.number(routine.procid), *converted)
@@ -193,6 +195,7 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
         keys = [t.nullable().key for t in sig]
         found = [r for r in found if [t.key for _, t in r.params][: len(keys)] == keys]
     routine = choose(rname, found, [])
+    session.check_execute(routine.procid)
     ctx = session._ctx()
     values = [conv.storer(t, ctx)(v) for v, (_, t) in zip(args, routine.params, strict=False)]
     if len(values) < len(routine.params):

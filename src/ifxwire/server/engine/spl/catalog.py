@@ -178,7 +178,7 @@ def create_routine(dc: object, cr: CreateRoutine) -> None:
                                              max(1, len(h.returns)))]
     conn.executemany("INSERT INTO sysproccolumns VALUES (?, ?, ?, ?, ?, ?, ?)",
                      [(p, i, n, c, _smallint(ln), x, at) for p, i, n, c, ln, x, at in cols])
-    if not dc.ctx.ansi:
+    if not dc.ctx.ansi and not h.dba:  # a DBA routine: only DBAs, unless granted
         conn.execute("INSERT INTO sysprocauth VALUES (?, 'public', ?, 'e')", (owner, procid))
     conn.execute("INSERT INTO _ifx_proc VALUES (?, ?)", (procid, routine.meta()))
     # A marker object changes the SQLite schema version: cached plans that resolved an

@@ -611,6 +611,9 @@ class Interp:
             routine = choose(node.name, found, types)
         else:
             routine = choose(node.name, found, [])
+        rights = self.session.routine_rights(self.frame.routine)
+        if not isinstance(rights, bool):
+            self.session.check_execute(routine.procid, rights)
         args = self.call_args(node, routine, scope)
         rows = None
         if node.trigger_refs:
@@ -682,7 +685,8 @@ class Interp:
             kind = str(tree.this)
             if kind in _NOT_IN_SPL:
                 raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
-            session._statement(tree)
+            with session.acting_as_dba(self.frame.routine.mode == "D"):
+                session._statement(tree)
             return
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             self.select(node, tree, scope)
@@ -718,6 +722,7 @@ class Interp:
                 raise EngineError(sc.SYNTAX, near=current,
                                   message=f"cursor {current} does not select from this table")
             bound["spl_rowid"] = rowid
+        session.check_in_routine(compiled.plan, self.frame.routine)
         session.exec_dml(compiled.plan, bound)
 
     def select(self, node: a.Sql, tree: exp.Expr, scope: dict[str, a.VarDecl]) -> None:
@@ -732,6 +737,7 @@ class Interp:
                 return plan.finish(c.ctx)
             compiled = self.runner.compile(node, "temp", scope, build)
             bound = self.runner.bound(compiled, self.frame)
+            session.check_in_routine(compiled.plan, self.frame.routine)
             session._write(compiled.plan, lambda: session._select_into(compiled.plan, bound))
             return
         if not node.into:
