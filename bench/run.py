@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fnmatch
 import hashlib
 import json
 import os
@@ -856,7 +857,14 @@ def main(argv: list[str] | None = None) -> int:
         for sc in catalogue():
             flags = "replay" if sc.replay else "live"
             print(f"{sc.name:40} {sc.kind:12} {flags:7} rounds={sc.rounds} inner={sc.inner}")
+        print(f"{LOB_SCENARIO:40} {'lob':12} {'live':7} bench/lob_bench.py (1 GiB; --smoke 32 MiB)")
         return 0
+    # The large-object streams run after the suite, in bench/lob_bench.py (its own server and
+    # a fresh process per transfer, so peak RSS is measurable).
+    lobs = not args.only or any(fnmatch.fnmatchcase(LOB_SCENARIO, pat) for pat in args.only)
+    only = [pat for pat in args.only or [] if not fnmatch.fnmatchcase(LOB_SCENARIO, pat)]
+    if args.only and not only:
+        return run_lobs(args)
     scenarios = select(args.only, args.smoke)
     if not scenarios:
         p.error("no scenario matches --only")
@@ -877,11 +885,30 @@ def main(argv: list[str] | None = None) -> int:
     md, problems = report.write(data, out / f"{stem}.md", out / f"{stem}.png")
     log(f"results: {out / (stem + '.json')}, {out / (stem + '.md')}")
     print(md)
+    status = 0
     if problems:
         for line in problems:
             log(f"PROBLEM: {line}")
-        return 1
-    return 0
+        status = 1
+    if lobs:
+        status = run_lobs(args) or status
+    return status
+
+
+LOB_SCENARIO = "lob_stream"
+
+
+def run_lobs(args: argparse.Namespace) -> int:
+    """bench/lob_bench.py with this run's drivers (those it knows) and size."""
+    from bench import lob_bench
+
+    drivers = [d for d in args.drivers if d in lob_bench.DRIVERS]
+    if not drivers:
+        log("lob_stream: none of the chosen drivers streams LOBs here; skipped")
+        return 0
+    log("lob_stream: bench/lob_bench.py" + (" --smoke" if args.smoke else ""))
+    argv = ["--drivers", *drivers, "--out", str(args.out)]
+    return lob_bench.main([*argv, "--smoke"] if args.smoke else argv)
 
 
 if __name__ == "__main__":

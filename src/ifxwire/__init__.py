@@ -19,6 +19,7 @@ from ._accel import available as _accelerator_available
 from .client.connection import Connection
 from .client.cursor import Cursor
 from .client.dsn import resolve
+from .client.lob import Blob, Clob
 from .client.pool import ConnectionPool, PoolClosed, PoolTimeout, create_pool
 from .dbapi import (
     BINARY,
@@ -63,6 +64,8 @@ __all__ = [
     "AdaptersMap",
     "Binary",
     "BindItem",
+    "Blob",
+    "Clob",
     "Connection",
     "ConnectionPool",
     "Cursor",
@@ -138,6 +141,7 @@ def connect(
     tls_server_hostname: str | None = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
+    lob_materialize_limit: int | None = None,
     keep_char_padding: bool | None = None,
     pipelined_connect: bool | None = None,
     trace: bool | None = None,
@@ -149,7 +153,9 @@ def connect(
     "default"): host 127.0.0.1 and port 9088 unless the sqlhosts file (``INFORMIXSQLHOSTS``)
     names the server; server ``$INFORMIXSERVER`` or "informix"; autocommit False;
     connect_timeout 15 s; no read timeout; client_locale "en_US.8859-1"; fetch_buffer_size
-    65536; statement_cache_size 128 (0 disables); pipelined_connect True.
+    65536; statement_cache_size 128 (0 disables); pipelined_connect True;
+    lob_materialize_limit 0 (BLOB/CLOB values come as Blob/Clob objects; N > 0 fetches those of
+    at most N bytes as bytes/str, see docs/DRIVER.md).
 
     ``tls`` is True (system trust store, host name checked) or an ``ssl.SSLContext``.
     ``trace`` logs every message both ways on the ``ifxwire.protocol`` logger (passwords are
@@ -174,6 +180,7 @@ def connect(
             "tls_server_hostname": tls_server_hostname,
             "fetch_buffer_size": fetch_buffer_size,
             "statement_cache_size": statement_cache_size,
+        "lob_materialize_limit": lob_materialize_limit,
             "keep_char_padding": keep_char_padding,
             "pipelined_connect": pipelined_connect,
             "trace": trace,

@@ -283,6 +283,13 @@ _SQL_TABLE = """
 -9628?  P  -      Type '%s' was not found.
 -9634   P  -      No cast is defined between these data types.
 -9700   P  -      Routine '%s' cannot be resolved.
+# --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
+-9810   E  -      Smart-large-object error (the ISAM code says which).
+-9811   P  -      Invalid smart-large-object file descriptor %s.
+-9814   O  -      Invalid default sbspace name '%s'.
+-9815   P  -      Invalid file name specification '%s'.
+-9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
+-9820   P  -      Sbspace '%s' does not exist.
 # --- GLS / locale ---------------------------------------------------------------------------
 # The -1800s were left out: we could not recall those numbers well enough to publish texts.
 -23101  O  -      Cannot load the locale (check CLIENT_LOCALE and DB_LOCALE).
@@ -346,6 +353,18 @@ _ISAM_TABLE = """
 -144    key value is locked
 -154    lock wait timeout expired
 -172?   unexpected internal error
+-12014   smart large object: no such open LO file descriptor
+-12034   smart large object: invalid buffer size
+-12037   smart large object: invalid seek position
+-12039   smart large object: invalid whence value for seek
+-12040   smart large object: invalid truncate size
+-12041   smart large object: object or buffer too big
+-12051   smart large object: not opened for reading
+-12052   smart large object: not opened for writing
+-12053   smart large object: no sbspace
+-12086   smart large object: invalid open flags
+-12097   smart large object: bad address, the object may have been deleted
+-12116   smart large object: corrupt header or invalid LO handle
 """
 
 

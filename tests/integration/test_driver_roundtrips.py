@@ -77,10 +77,26 @@ def test_empty_select_is_one_group(ac: ifxwire.Connection, server: Any) -> None:
 
 def test_prepared_insert_round_trips(ac: ifxwire.Connection, server: Any) -> None:
     cur = ac.cursor()
+    sql = "INSERT INTO rt (a) VALUES (?)"
+    g = Groups(server)
+    cur.execute(sql, (1,))
+    assert g.take() == 2  # PREPARE, then ID BIND EXECUTE
+    for i in range(5):
+        cur.execute(sql, (i,))
+        assert g.take() == 1
+
+
+def test_prepared_insert_of_a_string_describes_its_parameters_once(
+    ac: ifxwire.Connection, server: Any
+) -> None:
+    # A string or bytes value could be bound to a BLOB/CLOB parameter, which needs a smart
+    # large object first: the first execution asks for the parameter types (ID CIDESCRIBE,
+    # as JDBC's prepareStatement does), the statement cache keeps them.
+    cur = ac.cursor()
     sql = "INSERT INTO rt VALUES (?, ?)"
     g = Groups(server)
     cur.execute(sql, (1, "a"))
-    assert g.take() == 2  # PREPARE, then ID BIND EXECUTE
+    assert g.take() == 3  # PREPARE, ID CIDESCRIBE, then ID BIND EXECUTE
     for i in range(5):
         cur.execute(sql, (i, "b"))
         assert g.take() == 1

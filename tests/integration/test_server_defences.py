@@ -140,6 +140,9 @@ def test_login_timeout_closes_silent_connections(srv: Server) -> None:
 
 
 def test_max_sessions_refuses_with_25571(srv: Server) -> None:
+    # The fixture's own session was closed just before: its slot is given back before the
+    # EXIT is acknowledged, so all three slots are free now (this used to race).
+    assert srv.logged_in == 0
     held = [_connect(srv) for _ in range(3)]
     try:
         with pytest.raises(ifxwire.Error) as info:

@@ -37,6 +37,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 FETCH_SCRIPT = REPO / "scripts" / "fetch_jdbc.sh"
 IFXCHECK_SOURCE = Path(__file__).resolve().parent / "jdbc" / "IfxCheck.java"
+# Compiled together with IfxCheck.java (it registers their checks).
+IFXCHECK_SOURCES = (IFXCHECK_SOURCE, IFXCHECK_SOURCE.with_name("LobChecks.java"))
 
 JDBC_VERSIONS: tuple[str, ...] = ("15.0.0.1", "4.50.10")
 # Locale modes.  "default": no locale properties; the driver sends CLIENT_LOCALE=en_US.8859-1
@@ -123,7 +125,7 @@ def jdbc_jars(java_tools: dict[str, str]) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def ifxcheck_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path running IfxCheck; compiled once per (source, jar)."""
-    source = IFXCHECK_SOURCE.read_bytes()
+    source = b"".join(src.read_bytes() for src in IFXCHECK_SOURCES)
     classpaths: dict[str, str] = {}
     for version, jar in jdbc_jars.items():
         digest = hashlib.sha256(source + jar.read_bytes()).hexdigest()[:16]
@@ -133,7 +135,8 @@ def ifxcheck_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) 
             shutil.rmtree(tmp, ignore_errors=True)
             tmp.mkdir(parents=True)
             proc = subprocess.run(
-                [java_tools["javac"], "-cp", str(jar), "-d", str(tmp), str(IFXCHECK_SOURCE)],
+                [java_tools["javac"], "-cp", str(jar), "-d", str(tmp),
+                 *map(str, IFXCHECK_SOURCES)],
                 capture_output=True,
                 text=True,
                 timeout=300,
@@ -305,6 +308,7 @@ def ifxcheck(
         create: bool = True,
         label: str | None = None,
         target: Target | None = None,
+        props: str | None = None,
     ) -> JdbcRun:
         t = interop_target if target is None else target
         if database is None:
@@ -324,8 +328,9 @@ def ifxcheck(
             f"password={t.password}",
             f"timeout={check_timeout}",
         ]
-        if LOCALE_MODES[mode]:
-            cmd.append(f"props={LOCALE_MODES[mode]}")
+        props = LOCALE_MODES[mode] if props is None else props
+        if props:
+            cmd.append(f"props={props}")
         if not create:
             cmd.append("create=no")
         cmd += list(checks)

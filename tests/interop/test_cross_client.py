@@ -399,4 +399,6 @@ def test_xclient_registry_matches(
         timeout=120,
         check=True,
     )
-    assert tuple(proc.stdout.split()) == XCLIENT_CHECKS
+    from test_lob_interop import LOB_CHECKS
+
+    assert sorted(proc.stdout.split()) == sorted(XCLIENT_CHECKS + LOB_CHECKS)

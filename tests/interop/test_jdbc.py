@@ -109,6 +109,12 @@ CHECKS: tuple[str, ...] = (
     "close_rolls_back",
     "is_valid",
     "close",
+    "lob_basic",
+    "lob_streams",
+    "lob_smartblob",
+    "lob_update_delete",
+    "lob_client_files",
+    "lob_errors",
     "drop_database",
 )
 

@@ -15,5 +15,14 @@ from __future__ import annotations
 
 from .connection import AsyncConnection, connect
 from .cursor import AsyncCursor
+from .lob import AsyncBlob, AsyncBlobReader, AsyncClob, AsyncTextReader
 
-__all__ = ["AsyncConnection", "AsyncCursor", "connect"]
+__all__ = [
+    "AsyncBlob",
+    "AsyncBlobReader",
+    "AsyncClob",
+    "AsyncConnection",
+    "AsyncCursor",
+    "AsyncTextReader",
+    "connect",
+]

@@ -249,6 +249,33 @@ class AsyncConnection:
         self._core._check()
         return AsyncCursor(self)
 
+    async def call_function(self, routine: str, *args: object) -> list[Any]:
+        """Run a server routine by fast path; every value it returns (see
+        ``Connection.call_function``). The routine handle is cached per connection."""
+        from ..client.fastpath import signature_of
+        from .fastpath import call
+
+        return await call(self, signature_of(routine, args), args)
+
+    @property
+    def lob_materialize_limit(self) -> int:
+        """BLOB/CLOB values up to this many bytes are fetched as bytes/str (0: as
+        AsyncBlob/AsyncClob objects)."""
+        return self._core.lob_materialize_limit
+
+    @lob_materialize_limit.setter
+    def lob_materialize_limit(self, value: int) -> None:
+        self._core.lob_materialize_limit = int(value)
+
+    @property
+    def blob_stream(self) -> bool:
+        """BYTE/TEXT values come as AsyncBlobReader/AsyncTextReader objects when True."""
+        return self._core.blob_stream
+
+    @blob_stream.setter
+    def blob_stream(self, value: bool) -> None:
+        self._core.blob_stream = bool(value)
+
     async def execute(self, sql: str, params: object = None) -> AsyncCursor:
         """Shortcut: a new cursor, executed; iterate it with ``async for`` or fetch from it."""
         cur = self.cursor()
@@ -358,18 +385,25 @@ class AsyncConnection:
             try:
                 return core._read(reply)
             except _WouldBlock:
+                if self._sock.outbox:
+                    await self._flush()  # answers to SQ_FILE requests (aio/lob.py)
                 await self._receive()
 
-    async def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+    async def _exchange(
+        self, groups: Sequence[tuple[bytes, Reply]], tail: Sequence[bytes] = ()
+    ) -> None:
         """Deferred groups plus ``groups`` in one write; every reply read, in order.
+        ``tail``: groups sent last whose replies the caller reads itself (aio/lob.py).
 
         Any interruption after the first byte is queued (cancellation included) breaks the
         connection: its reply stream can no longer be matched to requests.
         """
         core = self._core
         core._check()
+        if core._active_stream is not None:
+            await core._active_stream._adrain()  # a BYTE/TEXT reader part way (aio/lob.py)
         deferred, core._deferred = core._deferred, []
-        core._send(b"".join([*deferred, *(g for g, _ in groups)]))
+        core._send(b"".join([*deferred, *(g for g, _ in groups), *tail]))
         try:
             await self._flush()
             for group in deferred:
@@ -520,6 +554,7 @@ async def connect(
     tls_server_hostname: str | None = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
+    lob_materialize_limit: int | None = None,
     keep_char_padding: bool | None = None,
     trace: bool | None = None,
 ) -> AsyncConnection:
@@ -545,6 +580,7 @@ async def connect(
         "tls_server_hostname": tls_server_hostname,
         "fetch_buffer_size": fetch_buffer_size,
         "statement_cache_size": statement_cache_size,
+        "lob_materialize_limit": lob_materialize_limit,
         "keep_char_padding": keep_char_padding,
         "trace": trace,
     }

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from ..client import lob as _lob
 from ..client.batch import (
     CHUNK_BYTES,
     CHUNK_ROWS,
@@ -25,6 +26,7 @@ from ..client.batch import (
     raise_batch_errors,
 )
 from ..client.binds import bind_message
+from ..client.blobstream import StreamedBlob
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
 from ..client.placeholders import (
@@ -40,6 +42,7 @@ from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg
+from . import lob as _alob
 
 if TYPE_CHECKING:
     from .connection import AsyncConnection
@@ -63,6 +66,10 @@ class AsyncCursor:
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
         self._cur = Cursor(connection._core)
+        #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
+        self.lob_materialize_limit: int | None = None
+        #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
+        self.blob_stream: bool | None = None
 
     # ------------------------------------------------------------------ attributes
 
@@ -112,7 +119,9 @@ class AsyncCursor:
         core = aconn._core
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
-        bind = bind_message(values, core.encoding, None, core._blob_width) if plan.nparams else b""
+        streamed = bool(plan.nparams) and _lob.has_file_values(values)
+        bind = (bind_message(values, core.encoding, None, core._blob_width)
+                if plan.nparams and not streamed else b"")
         async with aconn._lock:
             core._check()
             cur._reset()
@@ -120,6 +129,13 @@ class AsyncCursor:
                 await self._run_command(operation, plan)
                 return self
             p, cached = await aconn._statement(operation, plan)
+            if plan.nparams and _lob.needs_pass(p, values, streamed):
+                # As the sync cursor: BLOB/CLOB values into new objects, BYTE/TEXT streamed.
+                values = await _alob.prepare_params(aconn, p, values)
+                if any(isinstance(v, StreamedBlob) for v in values):
+                    await _alob.execute_streamed(self, p, values)
+                    return self
+                bind = bind_message(values, core.encoding, None, core._blob_width)
             try:
                 await self._run(p, bind)
             except DatabaseError as exc:
@@ -269,17 +285,28 @@ class AsyncCursor:
             group = cur._fetch_group()
             await aconn._exchange([group])
             p = cur._result.prepared
-            if p is not None and p.blobs:
+            if p is not None and (p.blobs or p.lobs):
                 await self._fetch_blobs(p, group[1])
             return cur._take_batch(group[1])
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""
         cur = self._cur
-        fetched = cur._blob_requests(p, reply)
+        aconn = self.connection
+        stream = self.blob_stream
+        if stream is None:
+            stream = aconn._core.blob_stream
+        if stream and p.blobs and reply.rows and reply.error is None:
+            reply.rows = _alob.wrap_blob_rows(aconn, p, reply.rows)
+        fetched = [] if stream else cur._blob_requests(p, reply)
         if fetched:
-            await self.connection._exchange(fetched)
+            await aconn._exchange(fetched)
             cur._apply_blobs(p, reply, fetched)
+        if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
+            limit = self.lob_materialize_limit
+            if limit is None:
+                limit = aconn._core.lob_materialize_limit
+            reply.rows = await _alob.wrap_rows(aconn, p.lobs, reply.rows, limit)
 
     async def fetchone(self) -> tuple[Any, ...] | None:
         cur = self._cur

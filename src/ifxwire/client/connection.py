@@ -57,8 +57,11 @@ from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
+from . import fastpath as _fastpath
+from .clientfiles import answer_file_request
 from .dsn import ConnectParams
 from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
+from .lob import lob_columns
 from .locales import codec_for_locale
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
@@ -164,6 +167,15 @@ class Connection:
         self._epoch = 0
         self._cursor_seq = 0
         self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
+        #: Fast-path routine handles: (database, signature) -> (routine database, handle).
+        self._routines: dict[tuple[str | None, str], tuple[bytes, int]] = {}
+        #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
+        self.lob_materialize_limit = params.lob_materialize_limit
+        self._client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
+        #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
+        self._active_stream: Any = None
+        #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
+        self.blob_stream = False
         self._trace = params.trace
         self.fetch_buffer_size = params.fetch_buffer_size
         self.keep_char_padding = params.keep_char_padding
@@ -354,6 +366,16 @@ class Connection:
         self._check()
         return Cursor(self)
 
+    def call_function(self, routine: str, *args: object) -> list[Any]:
+        """Run a server routine by fast path and return every value it returns.
+
+        ``routine`` is a signature (``"function informix.ifx_lo_close(integer)"``, or
+        ``"myfunc(integer, varchar)"``) or a bare name whose argument types are taken from the
+        Python values. The routine handle is cached per connection and database, so a
+        repeated call is one round trip. See docs/DRIVER.md §13.
+        """
+        return _fastpath.call(self, _fastpath.signature_of(routine, args), args)
+
     def execute(self, sql: str, params: object = None) -> Cursor:
         """Shortcut: a new cursor, executed; iterate it or call fetch*() on it."""
         cur = self.cursor()
@@ -515,6 +537,11 @@ class Connection:
                         chunks.append(bytes(t.view[before : t.start]))
                     if reply.complete:
                         break
+                    if reply.file_request is not None:
+                        # LOTOFILE/FILETOBLOB with 'client': answer (a write: a batch of its
+                        # data), then read on (client/clientfiles.py).
+                        answer_file_request(self, reply)
+                        continue
                 t.fill(reply.need)
         except UnknownMessage as exc:
             err = InterfaceError(
@@ -555,10 +582,35 @@ class Connection:
         The caller holds the lock and inspects each Reply for errors afterwards.
         """
         self._check()
+        if self._active_stream is not None:
+            self._active_stream._drain()
         # Swap unconditionally: a cursor finalizer may append from another thread at any time.
         deferred, self._deferred = self._deferred, []
         payload = b"".join([*deferred, *(g for g, _ in groups)])
         self._send(payload)
+        self._read_deferred(deferred)
+        for _, reply in groups:
+            self._read(reply)
+
+    def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
+        """Send the deferred groups and ``groups``; read only the deferred replies (the caller
+        reads the rest itself, as it arrives: blobstream.py)."""
+        self._check()
+        if self._active_stream is not None:
+            self._active_stream._drain()
+        deferred, self._deferred = self._deferred, []
+        self._send(b"".join([*deferred, *groups]))
+        self._read_deferred(deferred)
+
+    def _fill_transport(self, need: int) -> None:
+        """Receive more bytes for a caller that parses the stream itself."""
+        try:
+            self._transport.fill(need)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
+    def _read_deferred(self, deferred: list[bytes]) -> None:
         for group in deferred:
             r = self._read(Reply(self._layout, self.encoding, trace=self._tracing()))
             if r.error is not None:
@@ -567,8 +619,6 @@ class Connection:
                     self._names(group),
                     self._server_error(r.error),
                 )
-        for _, reply in groups:
-            self._read(reply)
 
     def _reply(self, decoder: Any = None, p: Prepared | None = None, blob_limit: int = 0) -> Reply:
         """A reply to fill; with ``p``, a result's, bounded by the statement's limits."""
@@ -647,6 +697,7 @@ class Connection:
         if p.columns:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)
+            p.lobs = lob_columns(p.columns)
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding
@@ -767,6 +818,7 @@ class Connection:
 
     def _set_database(self, name: str | None, flags: int | None) -> None:
         self._database = name
+        self._routines.clear()
         self._repeatable_read = False
         if name is None or flags is None:
             self._logging_mode = None if name is None else "unlogged"

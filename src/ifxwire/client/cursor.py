@@ -31,6 +31,8 @@ from ..types.adapters import AdaptersMap
 from ..types.blobs import descriptor_size
 from ..types.errors import CodecDataError
 from ..types.rowcodec import RowDecoder
+from . import blobstream as _blobstream
+from . import lob as _lob
 from .binds import bind_message
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
@@ -97,6 +99,10 @@ class Cursor:
         self._has_result = False
         self._result = _Result()
         self._adapters: AdaptersMap | None = None
+        #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
+        self.lob_materialize_limit: int | None = None
+        #: BYTE/TEXT values come as readers (file-like) when True; None: the connection's.
+        self.blob_stream: bool | None = None
         fin = weakref.finalize(self, _abandon, weakref.ref(connection), self._result)
         fin.atexit = False
 
@@ -135,6 +141,8 @@ class Cursor:
         codes = [d[1] for d in p.description]
         for i, _ in p.blobs:
             codes[i] = -1  # loaders see BYTE/TEXT data, not descriptors: see _apply_blobs
+        for i, _ in p.lobs:
+            codes[i] = -1  # BLOB/CLOB locators become Blob/Clob objects (client/lob.py)
         return ad.row_decoder(decoder, codes)
 
     # ------------------------------------------------------------------ BYTE / TEXT
@@ -165,10 +173,23 @@ class Cursor:
         return groups
 
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        fetched = self._blob_requests(p, reply)
+        stream = self.blob_stream
+        if stream is None:
+            stream = self.connection.blob_stream
+        if stream and p.blobs and reply.rows and reply.error is None:
+            conn = self.connection
+            reply.rows = _blobstream.wrap_rows(
+                p, reply.rows, lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text))
+        fetched = [] if stream else self._blob_requests(p, reply)
         if fetched:
             self.connection._exchange(fetched)
             self._apply_blobs(p, reply, fetched)
+        if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
+            conn = self.connection
+            limit = self.lob_materialize_limit
+            if limit is None:
+                limit = conn.lob_materialize_limit
+            reply.rows = _lob.wrap_rows(conn, p.lobs, reply.rows, limit)
 
     def _apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
         """Put the fetched data in place of the descriptors (bytes for BYTE, str for TEXT)."""
@@ -234,9 +255,10 @@ class Cursor:
         conn = self.connection
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
+        streamed = bool(plan.nparams) and _lob.has_file_values(values)
         bind = (
             bind_message(values, conn.encoding, self._active_adapters(), conn._blob_width)
-            if plan.nparams
+            if plan.nparams and not streamed
             else b""
         )
         started = time.perf_counter()
@@ -253,6 +275,14 @@ class Cursor:
                     )
                 return self
             p, cached = conn._statement(operation, plan)
+            if plan.nparams and _lob.needs_pass(p, values, streamed):
+                # Values for BLOB/CLOB parameters go into new smart large objects first.
+                values = _lob.prepare_params(conn, p, values)
+                if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
+                    _blobstream.execute_streamed(self, p, values)
+                    return self
+                bind = bind_message(values, conn.encoding, self._active_adapters(),
+                                    conn._blob_width)
             try:
                 self._run(p, bind)
             except DatabaseError as exc:
@@ -513,7 +543,7 @@ class Cursor:
             group = self._fetch_group()
             conn._exchange([group])
             p = self._result.prepared
-            if p is not None and p.blobs:
+            if p is not None and (p.blobs or p.lobs):
                 self._fetch_blobs(p, group[1])
             return self._take_batch(group[1])
 

@@ -56,6 +56,7 @@ class ConnectParams:
     tls_server_hostname: str | None = None
     fetch_buffer_size: int = 65536
     statement_cache_size: int = 128
+    lob_materialize_limit: int = 0
     keep_char_padding: bool = False
     pipelined_connect: bool = True
     trace: bool = False
@@ -76,7 +77,7 @@ _BOOL_OPTIONS = frozenset(
     {"autocommit", "keepalive", "tls", "keep_char_padding", "pipelined_connect", "trace"}
 )
 _FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout"})
-_INT_OPTIONS = frozenset({"fetch_buffer_size", "statement_cache_size"})
+_INT_OPTIONS = frozenset({"fetch_buffer_size", "statement_cache_size", "lob_materialize_limit"})
 _STR_OPTIONS = frozenset({"server", "client_locale", "db_locale", "tls_server_hostname"})
 
 
@@ -283,6 +284,8 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
         raise InterfaceError("fetch_buffer_size must be at least 1024 bytes")
     if params.statement_cache_size < 0:
         raise InterfaceError("statement_cache_size must be 0 (off) or positive")
+    if params.lob_materialize_limit < 0:
+        raise InterfaceError("lob_materialize_limit must be 0 (off) or positive")
     return params
 
 

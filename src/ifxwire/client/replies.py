@@ -28,10 +28,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.columns import ColumnDesc
-from ..protocol.wire import NeedMore, ProtocolViolation, Reader, i32_at
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, i16_at, i32_at, u16_at
 from ..types.errors import CodecError
 
 __all__ = ["Reply", "UnknownMessage"]
@@ -40,6 +41,9 @@ RowDecoder = Callable[[Any, int, int], tuple[Any, ...]]
 
 _TUPLE = int(Msg.TUPLE)
 _EOT = int(Msg.EOT)
+_FILE_WRITE = int(Msg.FILE_WRITE)
+#: Bytes of an SQ_FILE write taken before the caller writes them out (client/clientfiles.py).
+FILE_WRITE_BATCH = 1024 * 1024
 
 #: The largest non-tuple message the driver waits for. The biggest legitimate one is the
 #: SQ_DESCRIBE of a 32767-column result (about 1.5 MiB); every other message is built from u16
@@ -78,13 +82,22 @@ class Reply:
         "encoding",
         "error",
         "exit",
+        "file_pending",
+        "file_request",
+        "file_writing",
+        "fp_values",
         "idescribe",
         "insertdone",
         "layout",
+        "lodata",
+        "lodata_left",
+        "lodata_limit",
+        "lodata_size",
         "messages",
         "names",
         "need",
         "protocols",
+        "routine",
         "rows",
         "shift",
         "tupid",
@@ -138,6 +151,17 @@ class Reply:
         self.messages = 0
         #: Buffer position + shift = offset in the reply (for error messages).
         self.shift = 0
+        # Fast path and smart LOBs (protocol/fastpath.py): the routine handle, the return
+        # values, SQ_LODATA's byte count and data, an SQ_FILE request the caller must answer.
+        self.routine: tuple[bytes, int] | None = None
+        self.fp_values: list[Any] | None = None
+        self.lodata_size: int | None = None
+        self.lodata: bytearray | memoryview | None = None  # where read data goes (set by caller)
+        self.lodata_left = 0  # data bytes of an SQ_LODATA read still to come (-1: a short)
+        self.lodata_limit = 0  # the bytes the read asked for: a larger answer is refused
+        self.file_request: fp.FileRequest | None = None
+        self.file_writing = False  # inside an SQ_FILE write request's data chunks
+        self.file_pending = 0  # bytes of those chunks not yet handed to the caller
 
     def feed(self, buf: Any, pos: int, end: int) -> int:
         """Parse complete messages in ``buf[pos:end]``; return the position after the last one.
@@ -152,6 +176,14 @@ class Reply:
                 if end - pos < 2:
                     self.need = 2
                     return pos
+                if self.lodata_left:
+                    pos = self._lodata_chunks(buf, pos, end)
+                    if self.need:
+                        return pos
+                    continue
+                if self.file_writing:
+                    # The caller writes out what was taken, then feeds the rest.
+                    return self._file_chunks(buf, pos, end)
                 code = (buf[pos] << 8) | buf[pos + 1]
                 if code == _TUPLE:
                     pos = self._tuples(buf, pos, end)
@@ -191,6 +223,9 @@ class Reply:
                 if self.exit:
                     self.complete = True
                     return pos
+                if self.file_request is not None:
+                    self.need = 0
+                    return pos  # the caller answers it, then feeds the rest of the reply
         finally:
             self.consumed += pos - first
 
@@ -251,6 +286,74 @@ class Reply:
             names.append("TUPLE")
         return pos
 
+    def _lodata_chunks(self, buf: Any, pos: int, end: int) -> int:
+        """The data of an SQ_LODATA read, chunk by chunk as it arrives (``i16 n, data, pad``
+        until the announced size; one bare short when nothing was read: JDBC
+        ``receiveLODATA``), written into ``self.lodata`` at its current length."""
+        self.need = 0
+        while self.lodata_left:
+            if end - pos < 2:
+                self.need = 2
+                return pos
+            if self.lodata_left < 0:
+                self.lodata_left = 0
+                return pos + 2
+            n = i16_at(buf, pos)[0]
+            if n <= 0 or n > self.lodata_left:
+                raise ProtocolViolation(
+                    f"SQ_LODATA: a chunk of {n} bytes with {self.lodata_left} to come",
+                    pos + self.shift)
+            nxt = pos + 2 + n + (n & 1)
+            if nxt > end:
+                self.need = nxt - pos
+                return pos
+            sink = self.lodata
+            if isinstance(sink, bytearray):
+                sink += buf[pos + 2 : pos + 2 + n]
+            elif sink is not None:
+                done = (self.lodata_size or 0) - self.lodata_left
+                sink[done : done + n] = buf[pos + 2 : pos + 2 + n]
+            self.lodata_left -= n
+            pos = nxt
+        return pos
+
+    def _file_chunks(self, buf: Any, pos: int, end: int) -> int:
+        """The data chunks of an SQ_FILE write request (``u16 107, u16 n, data, pad`` … up to
+        its SQ_EOT), appended to the request's ``data``; returns after about
+        ``FILE_WRITE_BATCH`` bytes so the caller writes them out (constant memory)."""
+        req = self.file_request
+        assert req is not None and req.data is not None
+        start = pos
+        self.need = 0
+        while end - pos >= 2:
+            code = u16_at(buf, pos)[0]
+            if code == _EOT:
+                self.file_writing = False
+                req.finished = True
+                self.file_pending = 0
+                return pos + 2
+            if code != _FILE_WRITE:
+                raise ProtocolViolation(
+                    f"SQ_FILE write: message {code} among the data chunks", pos + self.shift)
+            if end - pos < 4:
+                break
+            n = u16_at(buf, pos + 2)[0]
+            nxt = pos + 4 + n + (n & 1)
+            if nxt > end:
+                if pos == start:
+                    self.need = nxt - pos
+                return pos
+            req.data.append(bytes(buf[pos + 4 : pos + 4 + n]))
+            self.file_pending += n
+            pos = nxt
+            if self.file_pending >= FILE_WRITE_BATCH:
+                self.file_pending = 0
+                return pos
+        if pos == start:
+            self.need = 4 if end - pos >= 2 else 2
+        self.file_pending = 0
+        return pos
+
     def _message(self, code: int, r: Reader, at: int) -> None:
         """One non-tuple message whose code has been read; ``r`` sits after the code, which
         is at buffer position ``at``."""
@@ -300,6 +403,21 @@ class Reply:
                 if kind == 0:
                     break
                 r.padded(r.u16())
+        elif code == Msg.FPROUTINE:
+            self.fp_values = [v.value for v in fp.read_fproutine(r, self.encoding)]
+        elif code == Msg.GETROUTINE:
+            self.routine = fp.read_routine_handle(r, layout)
+        elif code == Msg.LODATA:
+            op, size = r.u16(), r.i32()
+            if op != fp.LO_WRITE_OP and size > self.lodata_limit:
+                raise ProtocolViolation(
+                    f"SQ_LODATA: {size} bytes announced for a read of {self.lodata_limit}", at)
+            self.lodata_size = size
+            if op != fp.LO_WRITE_OP:
+                self.lodata_left = size if size > 0 else -1
+        elif code == Msg.FILE:
+            self.file_request = fp.read_file_request(r)
+            self.file_writing = self.file_request.op == fp.FILE_WRITE
         elif code == Msg.REASSOC:
             pass
         elif code == Msg.EXIT:

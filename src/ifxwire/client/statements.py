@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from ..protocol.codes import (
     DBFLAG_ANSI,
     DBFLAG_LOGGED,
+    XID_BLOB,
     XID_BOOLEAN,
+    XID_CLOB,
     XID_LVARCHAR,
     StmtType,
     TypeCode,
@@ -86,9 +88,12 @@ def type_code(col: ColumnDesc) -> int:
     """The Informix base type, with the built-in UDTs named as their own codes.
 
     Servers describe BOOLEAN as UDTFIXED (41) and LVARCHAR as UDTVAR (40) with an extended id
-    and type name; applications expect 45 and 43.
+    and type name; applications expect 45 and 43. BLOB and CLOB (41 with xid 10/11) are
+    reported as 102 and 101, the codes JDBC and informix-driver give them.
     """
     base = col.base
+    if base == _T.UDTFIXED and col.xid in (XID_BLOB, XID_CLOB):
+        return int(_T.BLOB if col.xid == XID_BLOB else _T.CLOB)
     if base == _T.UDTFIXED and (col.xid == XID_BOOLEAN or col.type_name.lower() == "boolean"):
         return int(_T.BOOLEAN)
     if base == _T.UDTVAR and (col.xid == XID_LVARCHAR or col.type_name.lower() == "lvarchar"):
@@ -159,6 +164,13 @@ class Prepared:
     fetch_size: int = 4096
     #: ``(index, is_text)`` of the BYTE/TEXT columns, whose data is fetched with SQ_FETCHBLOB.
     blobs: tuple[tuple[int, bool], ...] = ()
+    #: ``(index, is_clob)`` of the BLOB/CLOB columns, whose locators become Blob/Clob objects.
+    lobs: tuple[tuple[int, bool], ...] = ()
+    #: The parameters as SQ_IDESCRIBE described them (asked for only when a value may need
+    #: a smart large object or a streamed BYTE/TEXT, client/lob.py).
+    param_descs: list[ColumnDesc] | None = None
+    #: Some parameter is a BLOB, CLOB, BYTE or TEXT (known once described).
+    lob_params: bool = False
     #: The largest SQ_TUPLE payload the description allows (types/rowcodec.max_tuple_size).
     tuple_limit: int = 0
     #: Bytes of tuples one fetch reply may carry (see set_result_limits).

@@ -52,8 +52,16 @@ class Msg(IntEnum):
     INFO = 81
     REASSOC = 86
     INSERTDONE = 94
+    LODATA = 97
+    FILE = 98
     XACTSTAT = 99
     RET_TYPE = 100
+    GETROUTINE = 101
+    EXFPROUTINE = 102
+    FPROUTINE = 103
+    FPARAM = 104
+    FILE_READ = 106
+    FILE_WRITE = 107
     AUTOFREE = 108
     CIDESCRIBE = 124
     IDESCRIBE = 125
@@ -125,9 +133,15 @@ class TypeCode(IntEnum):
     UDTVAR = 40
     UDTFIXED = 41
     LVARCHAR = 43
+    SENDRECV = 44
     BOOLEAN = 45
     BIGINT = 52
     BIGSERIAL = 53
+    # Smart large objects: on the wire they are UDTFIXED (41) with xid 10/11; these two codes are
+    # what JDBC's IfxTypes and informix-driver's IfxType call them, and what a fast-path reply
+    # may carry (JDBC IfxSqli.cleanUpFPTypeInfo maps 102/101 to SENDRECV with xid 10/11).
+    CLOB = 101
+    BLOB = 102
 
 
 # Flags carried in the high byte of the 16-bit column type.
@@ -139,6 +153,8 @@ TYPE_BASE_MASK = 0x00FF
 # Extended ids (xid) of the built-in UDTs, as Informix describes them.
 XID_LVARCHAR = 1
 XID_BOOLEAN = 5
+XID_BLOB = 10
+XID_CLOB = 11
 
 
 class StmtType(IntEnum):

@@ -9,6 +9,7 @@ evidence.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -144,10 +145,26 @@ BLOB_UPLOAD_CHUNK = 1024
 BLOB_REPLY_CHUNK = 32766
 
 
+_BLOB_HEAD = struct.Struct(">HH")
+
+
 def put_blob_chunks(w: Writer, data: bytes | bytearray | memoryview, chunk: int) -> None:
     """``SQ_BLOB u16 n, data, pad`` for each ``chunk``-sized piece of ``data`` (none if empty)."""
-    view = memoryview(data)
-    for at in range(0, len(view), chunk):
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data.cast("B")
+    n = len(view)
+    whole = n - n % chunk
+    if whole and not chunk & 1:
+        # Whole even-sized chunks need no pad: one join instead of three writes each (a 1 GiB
+        # BYTE upload is a million chunks).
+        head = _BLOB_HEAD.pack(Msg.BLOB, chunk)
+        parts: list[bytes | memoryview] = []
+        for at in range(0, whole, chunk):
+            parts.append(head)
+            parts.append(view[at : at + chunk])
+        w.raw(b"".join(parts))
+    else:
+        whole = 0
+    for at in range(whole, n, chunk):
         piece = view[at : at + chunk]
         w.u16(Msg.BLOB).u16(len(piece)).padded(piece)
 
@@ -185,6 +202,7 @@ class ClientMsg:
     extra: tuple[int, ...] = ()  # SFETCH (scroll type, index, size); RET_TYPE column types
     bind_start: int = 0  # BIND: where its parameter bytes start in the buffer
     bind_end: int = 0
+    item: object = None  # GETROUTINE, EXFPROUTINE, LODATA: the parsed request (fastpath.py)
 
 
 # Messages with no payload after the code.
@@ -213,10 +231,12 @@ _BARE = frozenset(
 )
 
 
+_FASTPATH = frozenset({Msg.GETROUTINE, Msg.EXFPROUTINE, Msg.LODATA})
+
 # Value widths of fixed-size bind types; -2 = u16 length prefix, -4 = u32 length prefix.
 _BIND_WIDTH = {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}
 _BIND_WIDTH.update(dict.fromkeys((0, 5, 8, 10, 13, 14, 15, 16), -2))
-_BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 45), -4))
+_BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 44, 45), -4))
 _BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 
 
@@ -327,6 +347,15 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
         m.number = r.u16()  # 1 = UNIQUE
     elif code == Msg.SVPT_RELEASE or code == Msg.SVPT_ROLLBACK:
         m.name = r.charstr()
+    elif code in _FASTPATH:
+        from . import fastpath  # the fast-path module builds on this one
+
+        if code == Msg.GETROUTINE:
+            m.item = fastpath.read_getroutine(r, layout)
+        elif code == Msg.EXFPROUTINE:
+            m.item = fastpath.read_exfproutine(r, layout)
+        else:  # LODATA: only the header; a write's data chunks are streamed by the session
+            m.item = fastpath.read_lodata(r)
     else:
         raise ProtocolViolation(f"unknown client message code {code}", at)
     return m

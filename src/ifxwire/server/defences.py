@@ -31,7 +31,8 @@ class Limits:
     #: Bytes of SQL text in one PREPARE/COMMAND; longer is answered with -460 without
     #: buffering the text, and the session goes on.
     max_statement_bytes: int = 1024 * 1024
-    #: BYTE/TEXT bytes: the most one uploaded value may have (-208 beyond it), and the most a
+    #: BYTE/TEXT bytes: the most one uploaded value may hold in memory (-208 beyond it; past
+    #: 1 MiB a value goes into the database as it arrives, see blobs.py), and the most a
     #: session keeps for SQ_FETCHBLOB (the oldest values are forgotten beyond it).
     max_blob_bytes: int = 64 * 1024 * 1024
     #: Failed logins from one address (within FAILURE_WINDOW) before its logins are slowed.

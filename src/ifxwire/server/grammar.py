@@ -33,8 +33,17 @@ TRANSITIONS: dict[int, frozenset[int]] = {
             Msg.SVPT_SET,
             Msg.SVPT_RELEASE,
             Msg.SVPT_ROLLBACK,
+            Msg.GETROUTINE,
+            Msg.EXFPROUTINE,
+            Msg.LODATA,
         }
     ),
+    # Fast path (JDBC getHandle/sendFastPath, informix-driver fast_path_call; bytecode):
+    # GETROUTINE EOT; EXFPROUTINE [BIND] EOT (informix-driver sends an empty BIND too).
+    Msg.GETROUTINE: frozenset({Msg.EOT}),
+    Msg.EXFPROUTINE: frozenset({Msg.BIND, Msg.EOT}),
+    # SQ_LODATA (JDBC sendLoData / executeWriteSmBlob): the request, a write's data, EOT.
+    Msg.LODATA: frozenset({Msg.EOT}),
     # Savepoints (JDBC sendSavepoint etc., bytecode): one message per group.
     Msg.SVPT_SET: frozenset({Msg.EOT}),
     Msg.SVPT_RELEASE: frozenset({Msg.EOT}),

@@ -36,6 +36,7 @@ from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
 from .grammar import START, TRANSITIONS, allowed
+from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -51,6 +52,7 @@ _MAX_FETCH_BYTES = 4 * 1024 * 1024
 _FLUSH_BYTES = 256 * 1024
 # Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
 _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
+_BLOB = int(Msg.BLOB)
 _NONE = -2
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
@@ -97,6 +99,7 @@ class _Statement:
     columns: list[ColumnDesc] = field(default_factory=list)  # as described on this connection
     blob_rows: Any = None  # row -> (row with BYTE/TEXT descriptors, blob bytes), if any
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
+    lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
 
 
 class Session:
@@ -122,14 +125,18 @@ class Session:
         self._too_long = 0  # bytes of SQL text skipped unread (see _skip_long_statement)
         self._admitted = False  # counted in Server.logged_in
         self._solo = 0  # groups to answer one by one before trying a batch again
+        self.fastpath = FastPath(self)  # fast-path calls and SQ_LODATA (lobwire.py)
+        self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
 
     # ------------------------------------------------------------------ I/O
 
-    def _recv_more(self) -> None:
+    def _recv_more(self, compact: bool = True) -> None:
         # The only place a session blocks: send what is pending first, so replies to pipelined
         # groups that were already buffered go out together, and nothing waits on us.
+        # compact=False keeps every byte where it is (SQ_FILE answers read while a message is
+        # being handled, whose offsets the loop still holds).
         self._flush()
-        if self.start:
+        if self.start and compact:
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
             tail = self.end - self.start
             self.buf[:tail] = self.buf[self.start : self.end]
@@ -250,11 +257,15 @@ class Session:
         with contextlib.suppress(OSError):
             self._flush()  # replies to groups answered before the session ended
         self._release_engine()
+        self._leave()
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+    def _leave(self) -> None:
+        """Give this session's max_sessions slot back (once)."""
         if self._admitted:
             self._admitted = False
             self.server.leave()
-        with contextlib.suppress(OSError):
-            self.sock.close()
 
     def _login(self) -> bool:
         limits = self.limits
@@ -301,6 +312,8 @@ class Session:
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
         self.engine = srv.engine.session(req.user, self.env)
+        self.engine.lo.client = ClientFiles(self)
+        self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
         return True
 
     def _serve(self) -> None:
@@ -318,6 +331,7 @@ class Session:
             elif fast and self._batch_inserts():
                 continue
             out = Writer()
+            self.current_out = out
             previous = START
             failed = False
             while True:
@@ -332,7 +346,7 @@ class Session:
                         elif code == _ID and end - start >= 4:
                             stop = start + 4
                             number = i16_at(buf, start + 2)[0]
-                        elif code == _BIND and end - start >= 4:
+                        elif code == _BIND and end - start >= 4 and self.fastpath.call is None:
                             plain = decode_bind_plain(
                                 buf, start + 4, end, u16_at(buf, start + 2)[0], self.encoding
                             )
@@ -340,6 +354,12 @@ class Session:
                                 code = _NONE
                             else:
                                 values, stop = plain
+                        elif code == _BLOB and not failed and (upload := self._upload()):
+                            # A run of BYTE/TEXT data chunks, taken in one go (blobs.py).
+                            stop, blob_error = upload.take_run(
+                                buf, start, end, self.limits.max_blob_bytes)
+                            if stop == start:
+                                code = _NONE
                         else:
                             code = _NONE
                     if code != _NONE:
@@ -367,6 +387,11 @@ class Session:
                                     st = self._stmt()
                                     st.params = values
                                     st.upload = None
+                                elif code == _BLOB:
+                                    if blob_error is not None:
+                                        assert upload is not None
+                                        upload.finish(False)
+                                        raise blob_error
                                 else:
                                     self._execute(self._stmt(), out)
                             except EngineError as exc:
@@ -376,7 +401,7 @@ class Session:
                         previous = code
                         if len(out.buf) >= _FLUSH_BYTES:
                             self._queue(out.buf)
-                            out = Writer()
+                            out.buf.clear()
                         continue
                 msg = self._next_message()
                 code = msg.code
@@ -388,9 +413,11 @@ class Session:
                 if tracing:
                     self.server.trace_in(self, _name(code), _describe_msg(msg))
                 if code == Msg.EXIT:
-                    # Roll back and release locks before acknowledging: a client that has the
-                    # ack may start another session at once and must not meet this one's locks.
+                    # Roll back, release locks and give the session slot back before
+                    # acknowledging: a client that has the ack may start another session at
+                    # once and must meet neither this one's locks nor its max_sessions slot.
                     self._release_engine()
+                    self._leave()
                     self._send(Writer().u16(Msg.EXIT).getvalue())
                     raise SessionClosed
                 if code == Msg.EOT:
@@ -409,7 +436,8 @@ class Session:
                     # A group with many replies (FETCHBLOBs, a long batch) is streamed, so
                     # its reply never has to be held whole.
                     self._queue(out.buf)
-                    out = Writer()
+                    out.buf.clear()  # in place: current_out is this writer
+            self.fastpath.call = None
             out.u16(Msg.EOT)
             self.server.count_group()
             if tracing:
@@ -537,6 +565,8 @@ class Session:
             m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
             self._stmt().cursor_name = msg.name
+        elif code == Msg.BIND and self.fastpath.call is not None:
+            self.fastpath.bind(msg, out)
         elif code == Msg.BIND:
             st = self._stmt()
             try:
@@ -553,7 +583,9 @@ class Session:
             slots = [
                 i for i, v in enumerate(values) if v.type & 0xFF in (11, 12) and v.indicator == 0
             ]
-            st.upload = BlobUpload(st.params, slots) if slots else None
+            texts = [values[i].type & 0xFF == 12 for i in slots]
+            st.upload = (BlobUpload(st.params, slots, eng.lo, texts, self.encoding)
+                         if slots else None)
         elif code == Msg.BBIND:
             upload = self._stmt().upload
             if upload is None:
@@ -563,10 +595,13 @@ class Session:
             upload = self._stmt().upload
             if upload is None:
                 raise EngineError(sc.HOSTVAR_COUNT, message="SQ_BLOB without BYTE/TEXT parameters")
-            upload.chunk(msg.data, self.limits.max_blob_bytes)
+            try:
+                upload.chunk(msg.data, self.limits.max_blob_bytes)
+            except EngineError:
+                upload.finish(False)
+                raise
         elif code == Msg.FETCHBLOB:
-            data = self.blobs.fetch(self.current or 0, msg.data)
-            m.put_blob_chunks(out, data, m.BLOB_REPLY_CHUNK)
+            self._fetchblob(msg.data, out)
         elif code == Msg.SCROLL:
             self._stmt().scroll = True
         elif code == Msg.OPEN:
@@ -576,7 +611,18 @@ class Session:
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
-            pass
+            st = self._stmt()
+            if not st.lob_binary and wants_binary(msg.extra[1:]):
+                st.lob_binary = True
+                if st.encoder is not None:
+                    st.encoder = locator_encoder(
+                        st.columns, build_row_encoder(st.columns, self.encoding), True)
+        elif code == Msg.GETROUTINE:
+            self.fastpath.getroutine(msg.item, out)  # type: ignore[arg-type]
+        elif code == Msg.EXFPROUTINE:
+            self.fastpath.exfproutine(msg.item, out)  # type: ignore[arg-type]
+        elif code == Msg.LODATA:
+            self.fastpath.lodata(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.EXECUTE:
             self._execute(self._stmt(), out)
         elif code == Msg.CLOSE:
@@ -613,6 +659,19 @@ class Session:
         else:
             raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
 
+    def _upload(self) -> BlobUpload | None:
+        """The BYTE/TEXT upload the current statement is receiving, if any."""
+        st = self.statements.get(self.current) if self.current is not None else None
+        return None if st is None else st.upload
+
+    def _fetchblob(self, descriptor: bytes, out: Writer) -> None:
+        """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read."""
+        for piece in self.blobs.pieces(self.current or 0, descriptor):
+            m.put_blob_chunks(out, piece, m.BLOB_REPLY_CHUNK)
+            if len(out.buf) >= _FLUSH_BYTES:
+                self._queue(out.buf)
+                out.buf.clear()
+
     def _wire_columns(self, p: Prepared) -> list[ColumnDesc]:
         """The result columns as this connection sees them: with long row ids (bit 70) BYTE
         and TEXT descriptors are 68 bytes, which moves the start of every later column."""
@@ -638,6 +697,7 @@ class Session:
             _stop_rows(st)
         self.statements.clear()
         self.blobs.clear()
+        self.fastpath.reset()
         self.current = None
 
     def _open(self, st: _Statement) -> None:
@@ -660,7 +720,8 @@ class Session:
             st.rows = None
             st.position = 0
         if st.encoder is None:
-            st.encoder = build_row_encoder(st.columns, self.encoding)
+            st.encoder = locator_encoder(
+                st.columns, build_row_encoder(st.columns, self.encoding), st.lob_binary)
             st.blob_rows = self.blobs.row_mapper(sid, st.columns, self.encoding)
 
     def _fetch(self, st: _Statement, size: int, out: Writer) -> None:
@@ -736,7 +797,11 @@ class Session:
         if p.is_query:
             raise EngineError(sc.SELECT_NEEDS_CURSOR)
         _check_upload(st)
-        result = eng.execute(p, st.params)
+        try:
+            result = eng.execute(p, st.params)
+        finally:
+            if st.upload is not None:
+                st.upload.release_unused()
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0
@@ -758,6 +823,7 @@ def _unsendable(exc: CodecError) -> EngineError:
 def _check_upload(st: _Statement) -> None:
     """EXECUTE/OPEN may use BYTE/TEXT parameters only once their data has arrived."""
     if st.upload is not None and not st.upload.complete:
+        st.upload.finish(False)
         raise EngineError(
             sc.HOSTVAR_COUNT,
             message=f"{len(st.upload.slots)} BYTE/TEXT parameter(s) without SQ_BBIND data",
@@ -798,6 +864,8 @@ def _describe_msg(msg: m.ClientMsg) -> str:
         parts.append(f"data={data[:64].hex()}{more}")
     if msg.env:
         parts.append(f"env={msg.env}")
+    if msg.item is not None:
+        parts.append(repr(msg.item))
     return " ".join(parts)
 
 

@@ -5,6 +5,7 @@ Uses the driver-side parsers of ``protocol.messages``, so a trace also exercises
 
 from __future__ import annotations
 
+from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader
@@ -40,9 +41,31 @@ def _one(r: Reader, layout: m.Layout) -> str:
         return f"VERSION {r.charstr()!r}"
     if code == Msg.TUPID:
         return f"TUPID {r.i32()}"
+    if code == Msg.GETROUTINE:
+        db, handle = fp.read_routine_handle(r, layout)
+        return f"GETROUTINE db={db!r} handle={handle}"
+    if code == Msg.FPROUTINE:
+        values = fp.read_fproutine(r, "iso-8859-1")
+        return "FPROUTINE [" + ", ".join(f"{v.type}:{_short(v.value)}" for v in values) + "]"
+    if code == Msg.LODATA:
+        op, size = r.u16(), r.i32()
+        if op != 2:
+            left = size if size > 0 else 1
+            while left > 0:  # the data chunks of a read
+                n = r.i16()
+                r.padded(n)
+                left -= max(n, 1)
+        return f"LODATA op={op} size={size}"
+    if code == Msg.BLOB:
+        return f"BLOB {len(r.padded(r.u16()))}B"
     if code in (Msg.EOT, Msg.CLOSE, Msg.EXIT):
         return name
     raise ProtocolViolation(f"trace cannot decode {name}", r.pos - 2)
+
+
+def _short(value: object) -> str:
+    text = value.hex() if isinstance(value, bytes) else repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def describe_reply(data: bytes | bytearray, layout: m.Layout) -> str:

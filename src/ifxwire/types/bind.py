@@ -250,10 +250,18 @@ _BY_ISINSTANCE: tuple[tuple[type, _Encoder], ...] = (
 )
 
 
+def _bind_item_protocol(value: object, encoding: str) -> bytes:
+    item: bytes = value._ifx_bind_item(encoding)  # type: ignore[attr-defined]
+    return item
+
+
 def _dispatch(value: object) -> _Encoder:
     fn = _BY_TYPE.get(type(value))
     if fn is not None:
         return fn
+    if hasattr(type(value), "_ifx_bind_item"):
+        # Objects that know their own bind item: smart-LOB locators (client/lob.py).
+        return _bind_item_protocol
     for cls, candidate in _BY_ISINSTANCE:
         if isinstance(value, cls):
             return candidate
@@ -352,7 +360,7 @@ def _decode_data(
         if end - start != 1:
             raise CodecError(f"BOOLEAN bind at offset {pos} has {end - start} bytes, expected 1")
         return _txt.boolean_from_byte(buf[start]), end
-    if base in (_T.UDTVAR, _T.UDTFIXED):
+    if base in (_T.UDTVAR, _T.UDTFIXED, _T.SENDRECV):
         start, end = _u32_data(buf, pos)
         _check_end(buf, end, pos)
         return bytes(buf[start:end]), end

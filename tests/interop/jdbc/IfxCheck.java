@@ -105,12 +105,12 @@ public final class IfxCheck {
     private static final Map<String, Check> REGISTRY = new LinkedHashMap<>();
 
     /** Register a check with the default timeout. */
-    private static void reg(String name, Body body) {
+    static void reg(String name, Body body) {
         reg(name, 0, body);
     }
 
     /** Register a check; timeoutSeconds 0 means "use the run's default". */
-    private static void reg(String name, int timeoutSeconds, Body body) {
+    static void reg(String name, int timeoutSeconds, Body body) {
         if (REGISTRY.put(name, new Check(name, timeoutSeconds, body)) != null) {
             throw new IllegalStateException("duplicate check " + name);
         }
@@ -1366,6 +1366,7 @@ public final class IfxCheck {
             expectAnyError("createStatement on a closed connection", c::createStatement);
             stillUsable(ctx.db());
         });
+        LobChecks.register(); // BLOB/CLOB checks (LobChecks.java)
         reg("drop_database", ctx -> {
             Connection c = ctx.noDb();
             eq("DROP DATABASE update count", 0, update(c, "DROP DATABASE " + ctx.cfg.database()));
@@ -1762,6 +1763,13 @@ public final class IfxCheck {
     // ------------------------------------------------------------------------------------------
 
     private static final Map<String, Check> ON_DEMAND = new LinkedHashMap<>();
+
+    /** Register an on-demand check (run only when named). */
+    static void onDemand(String name, int timeoutSeconds, Body body) {
+        if (ON_DEMAND.put(name, new Check(name, timeoutSeconds, body)) != null) {
+            throw new IllegalStateException("duplicate check " + name);
+        }
+    }
 
     static final String XC_LVARCHAR = "x".repeat(2001);
     static final long XC_IV_DF_SECONDS = 999999999L * 86400L + 86399L;

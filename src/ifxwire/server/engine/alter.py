@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from ...protocol.codes import TypeCode
 from . import catalog as cat
+from . import lobstore
 from . import sqlcodes as sc
 from .catalog import ColumnInfo, TableInfo, quote
 from .ddl import (
@@ -312,7 +313,10 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
             for c in columns:
                 if c.info.name in cdef.columns:
                     c.info.type = c.info.type.with_notnull(True)
+    lobstore.columns_altering(dc.conn, info, {c.origin: c.info.type for c in columns
+                                               if c.origin is not None})
     rebuild(dc, info, columns, constraints)
+    lobstore.columns_changed(dc.conn, new_info)  # the rebuilt table's reference counting
     _sync_constraint_rows(dc, info, constraints)
 
 

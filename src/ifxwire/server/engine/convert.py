@@ -15,8 +15,10 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from ...protocol.codes import TypeCode
+from ...types.smartlob import Locator
 from . import sqlcodes as sc
 from .ifxtypes import INT_RANGE, IfxType
+from .lobstore import BlobRef
 from .values import (
     DEFAULT_CTX,
     ConvContext,
@@ -112,16 +114,25 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return conv_iv
     if code == T.BOOLEAN:
         return lambda v: None if v is None else to_bool(v)
+    if t.is_smart_lob:
+        from .lobstore import check_locator
+
+        xid = t.extended_id
+        return lambda v: None if v is None else check_locator(v, xid)
     if code == T.BYTE:
         def conv_bytes(v: object) -> object:
             if v is None:
                 return None
             if isinstance(v, (bytes, bytearray, memoryview)):
                 return bytes(v)
+            if isinstance(v, BlobRef):
+                return v.stored(False)  # a large value, stored as an object (lobstore.py)
             raise fail(sc.NO_CONVERSION)
         return conv_bytes
     if code == T.TEXT:
         def conv_text(v: object) -> object:
+            if isinstance(v, BlobRef):
+                return v.stored(True)
             if isinstance(v, (bytes, bytearray, memoryview)):
                 # A blob upload (SQ_BBIND): the bytes are text in the database code set.
                 try:
@@ -173,10 +184,12 @@ def loader(t: IfxType) -> Conv | None:
         return lambda v: None if v is None else interval_python(int(v), t)  # type: ignore[call-overload]
     if code == T.BOOLEAN:
         return lambda v: None if v is None else bool(v)
-    if code == T.BYTE:
+    if t.is_smart_lob:
         return lambda v: None if v is None else bytes(v)  # type: ignore[call-overload]
+    if code == T.BYTE:
+        return _load_byte
     if code == T.TEXT:
-        return _load_str
+        return _load_text
     return _load_chars
 
 
@@ -196,6 +209,22 @@ def _load_chars(v: object) -> object:
     s: str = v  # type: ignore[assignment]
     cut = s.find("\x00")
     return s if cut < 0 else s[:cut]
+
+
+def _load_byte(v: object) -> object:
+    if v is None:
+        return None
+    if type(v) is int:
+        return BlobRef(v)  # a large value stored as an object: the id
+    return bytes(v)  # type: ignore[call-overload]
+
+
+def _load_text(v: object) -> object:
+    if isinstance(v, bytes):  # inline TEXT is text: a BLOB is a stored object's locator
+        loc = Locator.unpack(v)
+        if loc is not None:
+            return BlobRef(loc.loid, v)
+    return _load_str(v)
 
 
 def _load_float(v: object) -> object:

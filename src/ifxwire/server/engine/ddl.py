@@ -18,6 +18,7 @@ from sqlglot import exp
 from ...protocol.codes import TypeCode
 from . import catalog as cat
 from . import convert as conv
+from . import lobstore
 from . import sqlcodes as sc
 from . import values as vals
 from .catalog import ColumnInfo, TableInfo, quote
@@ -134,6 +135,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         for c in cons.columns:
             if c not in seen:
                 raise EngineError(sc.NO_COLUMN, near=c)
+    lobstore.check_put(spec.put, {c.name: c.type for c in spec.columns})
     if dc.ctx.ansi:
         # In an ANSI database DECIMAL(p) means DECIMAL(p,0), not a floating decimal.
         for cspec in spec.columns:
@@ -195,6 +197,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             _create_index(dc, info, idx, [(c, False) for c in cons.columns], True, spec.temp)
             info.unique_indexes[idx] = list(cons.columns)
             info.constraints.append(cat.Constraint(cname, cons.kind, list(cons.columns), idx))
+    lobstore.create_triggers(dc.conn, info)
     if spec.temp:
         info.__post_init__()
         dc.temp_tables[name] = info
@@ -335,6 +338,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (name,))
         return
     if name in dc.temp_tables and spec.kind == "TABLE":
+        lobstore.table_dropping(dc.conn, dc.temp_tables[name])
         dc.conn.execute(f"DROP TABLE temp.{quote(name)}")
         del dc.temp_tables[name]
         return
@@ -345,6 +349,8 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         if info is not None and info.kind == "S":
             raise not_implemented("dropping a system catalog table")
         raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+    if spec.kind == "TABLE":
+        lobstore.table_dropping(dc.conn, info)
     dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
     tabid = info.tabid
     for table in ("systables", "syscolumns", "sysindexes", "sysconstraints", "sysdefaults",

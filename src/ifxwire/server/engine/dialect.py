@@ -152,7 +152,7 @@ _TYPE_WORDS = frozenset((
     "CHAR", "CHARACTER", "NCHAR", "VARCHAR", "NVARCHAR", "LVARCHAR", "SMALLINT", "INTEGER", "INT",
     "INT8", "BIGINT", "SERIAL", "SERIAL8", "BIGSERIAL", "SMALLFLOAT", "REAL", "FLOAT", "DOUBLE",
     "DECIMAL", "DEC", "NUMERIC", "MONEY", "DATE", "DATETIME", "INTERVAL", "BOOLEAN", "BYTE",
-    "TEXT",
+    "TEXT", "BLOB", "CLOB",
 )) | {"DOUBLE PRECISION", "CHARACTER VARYING", "CHAR VARYING"}
 _UNIT_WORDS = frozenset(("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "FRACTION"))
 _NUMERIC_START = (TokenType.NUMBER, TokenType.PLACEHOLDER)
@@ -485,6 +485,8 @@ class IfxExprParser(parser.Parser):
                 self._advance()
                 self._advance()
             ty = IfxType(T.BYTE if word == "BYTE" else T.TEXT)
+        elif word in ("BLOB", "CLOB"):
+            ty = IfxType(T.BLOB if word == "BLOB" else T.CLOB)
         else:  # pragma: no cover - _TYPE_WORDS and this chain list the same words
             self.raise_error(f"Unknown type {word}", self._prev)
             raise AssertionError

@@ -102,6 +102,8 @@ def storage_kind(t: IfxType) -> str:
         return "bool"
     if code == T.BYTE:
         return "bytes"
+    if t.is_smart_lob:
+        return t.sql()  # "blob" / "clob": locators, never converted to anything else
     if code == -1:
         return "unknown"
     return "text"

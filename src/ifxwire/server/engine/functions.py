@@ -51,6 +51,7 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.serial_used: dict[str, int] = {}
+        self.lo: Any = None  # the session's LoSession (smart large objects, lo_functions.py)
         # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
         self.spl_call: Callable[[int, tuple[object, ...]], object] | None = None
         #: time.monotonic() past which the running request is interrupted (-213), or None.
@@ -704,7 +705,11 @@ def register(conn: sqlite3.Connection, state: FunctionState, budget: bool = Fals
                 raise
         return inner
 
-    for name, (nargs, fn, deterministic) in make_functions(slot).items():
+    from .lo_functions import make_lo_functions
+
+    functions = make_functions(slot)
+    functions.update(make_lo_functions(slot))
+    for name, (nargs, fn, deterministic) in functions.items():
         conn.create_function(name, nargs, cast(Callable[..., Any], wrap(fn)),
                              deterministic=deterministic)
     conn.create_collation("IFXDEC", ifxdec_collation)

@@ -27,6 +27,7 @@ from .exprs import (
     typed,
 )
 from .ifxtypes import IfxType
+from .lo_functions import sql_handlers
 
 T = TypeCode
 U = TimeUnit
@@ -335,6 +336,7 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "SCHEMA_BUFFLEN": _schema_fn(it.INTEGER, "schema_bufflen"),
     "GET_DEFAULT_VALUE": _schema_fn(it.varchar(254), "get_default_value"),
 }
+_ANON.update(sql_handlers())  # FILETOBLOB, LOTOFILE, LOCOPY, ifx_lo_* (lo_functions.py)
 
 
 def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:

@@ -20,6 +20,8 @@ DATETIME q              TEXT in the Informix literal form of q ('2024-02-29 13:4
 INTERVAL q              INTEGER: months (YEAR/MONTH) or units of 10 microseconds (DAY..FRACTION)
 BOOLEAN                 INTEGER 0/1
 BYTE                    BLOB
+BLOB, CLOB              BLOB: the 72-byte locator (``types/smartlob.py``); the data lives in
+                        ``_ifx_lo_chunk`` (``lobstore.py``)
 =====================  =====================================================================
 """
 
@@ -28,7 +30,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ...protocol.codes import TYPE_NOTNULL, XID_BOOLEAN, XID_LVARCHAR, TimeUnit, TypeCode
+from ...protocol.codes import (
+    TYPE_NOTNULL,
+    XID_BLOB,
+    XID_BOOLEAN,
+    XID_CLOB,
+    XID_LVARCHAR,
+    TimeUnit,
+    TypeCode,
+)
 from ...protocol.columns import ColumnDesc
 
 T = TypeCode
@@ -53,6 +63,10 @@ DECIMAL_CODES = frozenset({T.DECIMAL, T.MONEY})
 NUMERIC_CODES = INTEGER_CODES | FLOAT_CODES | DECIMAL_CODES
 CHAR_CODES = frozenset({T.CHAR, T.NCHAR})
 STRING_CODES = frozenset({T.CHAR, T.NCHAR, T.VARCHAR, T.NVARCHAR, T.LVARCHAR, T.TEXT})
+#: Smart large objects: described and catalogued as UDTFIXED (41) with these extended ids.
+SMART_LOB_XID: dict[int, int] = {T.BLOB: XID_BLOB, T.CLOB: XID_CLOB}
+SMART_LOB_CODE: dict[int, int] = {XID_BLOB: T.BLOB, XID_CLOB: T.CLOB}
+LOCATOR_WIDTH = 72
 
 # Range of each integer type. SMALLINT/INTEGER exclude the minimum: it is the NULL marker.
 INT_RANGE: dict[int, tuple[int, int]] = {
@@ -67,7 +81,7 @@ INT_RANGE: dict[int, tuple[int, int]] = {
 FIXED_WIDTH: dict[int, int] = {
     T.SMALLINT: 2, T.INTEGER: 4, T.SERIAL: 4, T.DATE: 4, T.FLOAT: 8, T.SMALLFLOAT: 4,
     T.INT8: 10, T.SERIAL8: 10, T.BIGINT: 8, T.BIGSERIAL: 8, T.BOOLEAN: 1, T.BYTE: 56,
-    T.TEXT: 56,
+    T.TEXT: 56, T.BLOB: LOCATOR_WIDTH, T.CLOB: LOCATOR_WIDTH,
 }
 BASE_NAMES: dict[int, str] = {
     T.CHAR: "char", T.SMALLINT: "smallint", T.INTEGER: "integer", T.FLOAT: "float",
@@ -75,7 +89,7 @@ BASE_NAMES: dict[int, str] = {
     T.MONEY: "money", T.DATETIME: "datetime", T.BYTE: "byte", T.TEXT: "text",
     T.VARCHAR: "varchar", T.INTERVAL: "interval", T.NCHAR: "nchar", T.NVARCHAR: "nvarchar",
     T.INT8: "int8", T.SERIAL8: "serial8", T.LVARCHAR: "lvarchar", T.BOOLEAN: "boolean",
-    T.BIGINT: "bigint", T.BIGSERIAL: "bigserial",
+    T.BIGINT: "bigint", T.BIGSERIAL: "bigserial", T.BLOB: "blob", T.CLOB: "clob",
 }
 
 
@@ -137,6 +151,10 @@ class IfxType:
         return self.code in SERIAL_CODES
 
     @property
+    def is_smart_lob(self) -> bool:
+        return self.code in SMART_LOB_XID
+
+    @property
     def is_ym_interval(self) -> bool:
         return self.code == T.INTERVAL and self.start <= TimeUnit.MONTH
 
@@ -178,8 +196,10 @@ class IfxType:
 
     @property
     def coltype(self) -> int:
-        """syscolumns.coltype: the type code plus 256 when NOT NULL."""
-        return self.code | (TYPE_NOTNULL if self.notnull else 0)
+        """syscolumns.coltype: the type code plus 256 when NOT NULL; BLOB and CLOB are the
+        fixed-length opaque type 41 (Guide to SQL: Reference, SYSCOLUMNS "Opaque data types")."""
+        code = T.UDTFIXED if self.code in SMART_LOB_XID else self.code
+        return code | (TYPE_NOTNULL if self.notnull else 0)
 
     @property
     def collength(self) -> int:
@@ -192,7 +212,7 @@ class IfxType:
             return XID_BOOLEAN
         if self.code == T.LVARCHAR:
             return XID_LVARCHAR
-        return 0
+        return SMART_LOB_XID.get(self.code, 0)
 
     def describe(self, name: str) -> ColumnDesc:
         """The SQ_DESCRIBE record. BOOLEAN and LVARCHAR are described as the built-in UDTs they
@@ -204,6 +224,11 @@ class IfxType:
             return ColumnDesc(
                 name, T.UDTVAR | flag, self.size, xid=XID_LVARCHAR, type_name="lvarchar"
             )
+        xid = SMART_LOB_XID.get(self.code)
+        if xid is not None:
+            # UDTFIXED 41, xid 10/11, encoded length 72 (peer report 3.1; J§4.1)
+            return ColumnDesc(name, T.UDTFIXED | flag, LOCATOR_WIDTH, xid=xid,
+                              type_name=BASE_NAMES[self.code])
         return ColumnDesc(name, self.code | flag, self.enclen)
 
     @property
@@ -216,7 +241,7 @@ class IfxType:
             return "REAL"
         if code in DECIMAL_CODES:
             return "TEXT COLLATE IFXDEC"
-        if code == T.BYTE:
+        if code == T.BYTE or code in SMART_LOB_XID:
             return "BLOB"
         return "TEXT"
 
@@ -267,7 +292,8 @@ def from_catalog(coltype: int, collength: int, extended_id: int = 0) -> IfxType:
     notnull = bool(coltype & TYPE_NOTNULL)
     code = coltype & 0xFF
     if code in (T.UDTFIXED, T.UDTVAR):
-        code = T.BOOLEAN if extended_id == XID_BOOLEAN else T.LVARCHAR
+        code = SMART_LOB_CODE.get(extended_id) or (
+            T.BOOLEAN if extended_id == XID_BOOLEAN else T.LVARCHAR)
     if code in DECIMAL_CODES:
         return IfxType(code, prec=collength >> 8, scale=collength & 0xFF, notnull=notnull)
     if code in (T.DATETIME, T.INTERVAL):

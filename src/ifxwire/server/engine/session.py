@@ -26,9 +26,9 @@ import re
 import sqlite3
 import time
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
 from ...protocol.columns import ColumnDesc
@@ -41,6 +41,7 @@ from . import values as vals
 from .errors import EngineError, not_implemented
 from .functions import FunctionSlot, FunctionState, register
 from .ifxtypes import IfxType
+from .lo_session import LoSession
 from .routines import Routine
 from .statements import (
     CreateTable,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from .spl.interp import Runtime
 
 T = TypeCode
+R = TypeVar("R")
 UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
 _FOREVER_MS = 2**31 - 1
 
@@ -149,6 +151,8 @@ class EngineSession:
         self.state.sequence_value = self.sequence_value
         self.state.version = engine.version
         self.state.server_name = engine.server_name
+        self.lo = LoSession(self)  # open smart large objects (lo_session.py)
+        self.state.lo = self.lo
 
     # ---- settings --------------------------------------------------------------------------
     def _ctx(self) -> vals.ConvContext:
@@ -231,14 +235,23 @@ class EngineSession:
             raise EngineError(sc.ALREADY_IN_TRANSACTION)
         self._close_current()
 
+    @property
+    def incarnation(self) -> str:
+        """The open database's identity (a new one each time a database of this name is
+        created); smart-LOB locators carry it."""
+        return self._incarnation
+
     def _close_current(self) -> None:
         if self.conn is not None:
             if self._sql_txn:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute("ROLLBACK")
+                self._sql_txn = False
+            self.in_transaction = False
             for cur in list(self._cursors):
                 cur.close()
             self._cursors.clear()
+            self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute(f"DETACH DATABASE {cat.quote('ifxdb_' + db)}")
@@ -682,22 +695,31 @@ class EngineSession:
         finally:
             cur.close()
 
-    def _write(self, plan: Plan, action: object) -> ExecResult:
+    def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a
         transaction."""
-        assert callable(action)
-        conn = self._connection()
+        return self.run_write(action, plan.kind)
+
+    def run_write(self, action: Callable[[], R], kind: str = "insert") -> R:
+        """Run ``action`` under the database write lock; outside a transaction it commits (or
+        on an error rolls back) by itself. Inside a running statement (a smart-LOB function
+        called from SQL) it joins that statement."""
+        if self.lo.sql_depth:
+            if self.in_transaction and not self._sql_txn:
+                self._begin_write(kind)  # a SELECT calling a writing routine, in a transaction
+            return action()
+        if self._ansi:
+            self.in_transaction = True  # ANSI: any work opens the implicit transaction
         own = not self._sql_txn
-        self._begin_write(plan.kind)
+        self._begin_write(kind)
         try:
-            result: ExecResult = action()
+            result = action()
         except BaseException:
             if own:
                 self._end_sql_txn("ROLLBACK")
             raise
         if own and not self.in_transaction:
             self._end_sql_txn("COMMIT")
-        del conn
         return result
 
     def _begin_write(self, kind: str) -> None:

@@ -10,11 +10,12 @@ Evidence keys used below:
   [cat]   the Informix error-message catalogue (finderr / "IBM Informix Error Messages"),
           quoted from memory of its wording: code and meaning are standard, exact text may differ
           in punctuation;
-  [jar]   the message catalogue IBM ships inside the JDBC jar
-          (com/informix/msg/sql_en_US.properties, jar 15.0.0.1): code and exact text;
   [brief] the value the project lead asked for, not independently verified;
   [guess] our best judgement where we found no evidence; listed so it can be checked on a real
-          server.
+          server;
+  [jcat]  the Informix message catalogue IBM ships inside the JDBC jar
+          (``com/informix/msg/sql_en_US.properties``, ``sblob_en_US.properties``, 15.0.0.1):
+          the code and its text are Informix's own; when a real server sends it is our judgement.
 """
 
 from __future__ import annotations
@@ -47,9 +48,9 @@ NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
 NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
-NON_SIMPLE_VIEW = -384  # [jar] "Cannot modify non simple view." (DML on a view that is not
+NON_SIMPLE_VIEW = -384  # [jcat] "Cannot modify non simple view." (DML on a view that is not
 #   updatable: a join, UNION, DISTINCT, GROUP BY, aggregates; INSERT with derived columns)
-VIEW_CHECK = -385  # [jar] "Data value out of range." (a row written through a view WITH CHECK
+VIEW_CHECK = -385  # [jcat] "Data value out of range." (a row written through a view WITH CHECK
 #   OPTION that the view would not show)
 
 # --- privileges -----------------------------------------------------------------------------------
@@ -60,21 +61,21 @@ NO_INSERT = -275  # [cat] "No INSERT permission."
 NO_CONNECT = -387  # [cat] "No connect permission."
 NO_RESOURCE = -388  # [cat] "No resource permission."
 NO_DBA = -389  # [cat] "No DBA permission."
-GRANT_PUBLIC_WITH_GRANT = -298  # [jar] "Cannot grant permission to public with grant option."
-NO_EXECUTE = -706  # [jar] "Execute privilege denied on procedure (%s)."
+GRANT_PUBLIC_WITH_GRANT = -298  # [jcat] "Cannot grant permission to public with grant option."
+NO_EXECUTE = -706  # [jcat] "Execute privilege denied on procedure (%s)."
 
 # --- roles ----------------------------------------------------------------------------------------
-NO_ROLE = -19804  # [jar] "Role does not exist."
-ROLE_NOT_GRANTED = -19805  # [jar] "No privilege to set to the role." (SET ROLE)
-ROLE_EXISTS = -19800  # [jar] "Role name already exists as a user or role."
+NO_ROLE = -19804  # [jcat] "Role does not exist."
+ROLE_NOT_GRANTED = -19805  # [jcat] "No privilege to set to the role." (SET ROLE)
+ROLE_EXISTS = -19800  # [jcat] "Role name already exists as a user or role."
 
 # --- sequences ------------------------------------------------------------------------------------
 # [guess] for all three: the catalogue numbers sequence errors in the -83xx range; we did not
 # find the exact numbers, so these are our best reading and are listed to be checked.
-CURRVAL_UNDEFINED = -8315  # [jar] "Sequence (%s) CURRVAL is not yet defined in this session."
-SEQUENCE_EXHAUSTED = -8313  # [jar] "Sequence (%s) exceeds its MAXVALUE." (NOCYCLE, ascending)
-SEQUENCE_BELOW_MIN = -8314  # [jar] "Sequence (%s) goes below its MINVALUE." (descending)
-SEQUENCE_OPTIONS = -8302  # [jar] "A Sequence object definition value is invalid or out of
+CURRVAL_UNDEFINED = -8315  # [jcat] "Sequence (%s) CURRVAL is not yet defined in this session."
+SEQUENCE_EXHAUSTED = -8313  # [jcat] "Sequence (%s) exceeds its MAXVALUE." (NOCYCLE, ascending)
+SEQUENCE_BELOW_MIN = -8314  # [jcat] "Sequence (%s) goes below its MINVALUE." (descending)
+SEQUENCE_OPTIONS = -8302  # [jcat] "A Sequence object definition value is invalid or out of
 #   range." (contradictory CREATE/ALTER SEQUENCE options)
 
 # --- databases -----------------------------------------------------------------------------------
@@ -82,7 +83,7 @@ NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system
 CANNOT_CREATE_DB = -330  # [cat] "Cannot create or rename the database." (isam -100 if it exists)
 NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
 DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
-DB_OPEN_DROP = -359  # [jar] "Cannot drop or rename the current database or any open
+DB_OPEN_DROP = -359  # [jcat] "Cannot drop or rename the current database or any open
 #   database." (dropping the database this session has open)
 
 # --- transactions --------------------------------------------------------------------------------
@@ -134,6 +135,12 @@ SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a curs
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
+# --- smart large objects (lobstore.py, lo_functions.py) ----------------------------------------
+LO_ERROR = -9810  # [peer] ifx_lo_close(-1) by fast path gives -9810; [jcat]
+BAD_FILENAME = -9815  # [jcat] "Invalid filename specification (%s)." (FILETOBLOB/LOTOFILE)
+NOT_LO_COLUMN = -9819  # [jcat] "Column (%s) incorrect type for storage in sbspace."
+NO_SBSPACE = -9820  # [jcat] "Sbspace (%s) does not exist." (PUT ... IN, ifx_lo_spec)
+
 # --- SPL routines and triggers (spl/, triggers.py) ---------------------------------------------
 ROUTINE_AMBIGUOUS = -9700  # [guess] an overloaded name given without signature or specific name
 VAR_UNDEFINED = -696  # [cat] "Variable (%s) has undefined value."
@@ -146,6 +153,7 @@ TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in 
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
 OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a trigger name)
 NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
+
 # --- server limits (server/defences.py; docs/SERVER.md "Limits") -------------------------------
 MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes)
 INTERRUPTED = -213  # [cat] "Statement interrupted by user." (statement_timeout)
@@ -157,6 +165,21 @@ ISAM_LOCKED_RECORD = -107  # [cat] "ISAM error: record is locked." (NOT WAIT con
 ISAM_NOT_FOUND = -111  # [cat] "ISAM error: no record found." (with -206, -329)
 ISAM_FILE_LOCKED = -113  # [cat] "ISAM error: the file is locked."
 ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n expired)
+# With -9810 (sblob_en_US.properties [jcat]; which code a real server picks in each case is
+# [guess], except where noted):
+ISAM_LO_BAD_FD = -12014  # [jcat] "Cannot find entry in lofd table." (stale or closed LO fd)
+ISAM_LO_BAD_BUFFER = -12034  # [jcat] "Invalid buffer size." (a negative read/write size)
+ISAM_LO_BAD_SEEK = -12037  # [jcat] "Invalid seek position." (before 0 or past 4 TB)
+ISAM_LO_BAD_WHENCE = -12039  # [jcat] "Invalid whence value for seek."
+ISAM_LO_BAD_TRUNCATE = -12040  # [jcat] "Invalid truncate value for size."
+ISAM_LO_TOO_BIG = -12041  # [jcat] "Size of smart large object or buffer is too big."
+ISAM_LO_NOT_READABLE = -12051  # [jcat] "Smart large object was not opened for read."
+ISAM_LO_NOT_WRITABLE = -12052  # [jcat] "Smart large object was not opened for write."
+ISAM_LO_BAD_FLAGS = -12086  # [jcat] "open: invalid open flags detected at ... open time."
+ISAM_LO_DELETED = -12097  # [jcat] "open: Bad smart-large-object address. Object might have
+#                            been deleted." (a locator whose object is gone)
+ISAM_LO_BAD_HANDLE = -12116  # [jcat] "... header is corrupt or an invalid LO handle was
+#                               encountered." (bytes that are no locator)
 
 MESSAGES: dict[int, str] = {
     SYNTAX: "A syntax error has occurred.",
@@ -249,6 +272,10 @@ MESSAGES: dict[int, str] = {
     DT_RANGE: "The result of a datetime computation is out of range.",
     STRING_TOO_LONG: "Value exceeds string column length.",
     INT8_RANGE: "Value will not fit in a BIGINT or INT8.",
+    LO_ERROR: "Smart-large-object error.",
+    BAD_FILENAME: "Invalid filename specification (%s).",
+    NOT_LO_COLUMN: "Column (%s) incorrect type for storage in sbspace.",
+    NO_SBSPACE: "Sbspace (%s) does not exist.",
     ROUTINE_AMBIGUOUS: "Routine (%s) cannot be resolved.",
     VAR_UNDEFINED: "Variable (%s) has undefined value.",
     FUNCTION_ROWS: "Function (%s) has returned more than one row.",
@@ -265,6 +292,20 @@ MESSAGES: dict[int, str] = {
     ISAM_NOT_FOUND: "ISAM error: no record found.",
     ISAM_FILE_LOCKED: "ISAM error: the file is locked.",
     ISAM_LOCK_TIMEOUT: "ISAM error: Lock Timeout Expired.",
+    ISAM_LO_BAD_FD: "Smart Large Objects: Cannot find entry in lofd table.",
+    ISAM_LO_BAD_BUFFER: "Smart Large Objects: Invalid buffer size.",
+    ISAM_LO_BAD_SEEK: "Smart Large Objects: Invalid seek position.",
+    ISAM_LO_BAD_WHENCE: "Smart Large Objects: Invalid whence value for seek.",
+    ISAM_LO_BAD_TRUNCATE: "Smart Large Objects: Invalid truncate value for size.",
+    ISAM_LO_TOO_BIG: "Smart Large Objects: Size of smart large object or buffer is too big.",
+    ISAM_LO_NOT_READABLE: "Smart Large Objects: Smart large object was not opened for read.",
+    ISAM_LO_NOT_WRITABLE: "Smart Large Objects: Smart large object was not opened for write.",
+    ISAM_LO_BAD_FLAGS: "Smart Large Objects: open: invalid open flags detected at "
+    "smart-large-object open time.",
+    ISAM_LO_DELETED: "Smart Large Objects: open: Bad smart-large-object address. Object might "
+    "have been deleted.",
+    ISAM_LO_BAD_HANDLE: "Smart Large Objects: The smart-large-object header is corrupt or an "
+    "invalid LO handle was encountered.",
 }
 
 

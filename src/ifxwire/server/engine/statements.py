@@ -78,6 +78,8 @@ class CreateTable:
     constraints: list[ConstraintSpec]
     temp: bool = False
     if_not_exists: bool = False
+    # PUT column IN (sbspace, ...): smart-LOB storage per column (checked by ddl.create_table)
+    put: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -353,14 +355,18 @@ class IfxParser(IfxExprParser):
             if not self._match(TokenType.COMMA):
                 break
         self._match_r_paren()
-        self._table_options()
-        spec = CreateTable(table, columns, constraints, temp, if_not_exists)
+        put = self._table_options()
+        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
-    def _table_options(self) -> None:
+    def _table_options(self) -> list[tuple[str, list[str]]]:
+        put: list[tuple[str, list[str]]] = []
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
-            if w == "WITH":
+            if w == "PUT":
+                self._advance()
+                put.extend(self._put_clause())
+            elif w == "WITH":
                 self._advance()
                 self._advance()  # NO / CRCOLS / ROWIDS / ERKEY ...
                 if self._word() == "LOG":
@@ -381,6 +387,30 @@ class IfxParser(IfxExprParser):
                 self._advance()
             else:
                 self.raise_error("Unexpected table option")
+        return put
+
+    def _put_clause(self) -> list[tuple[str, list[str]]]:
+        """``col IN (sbspace, ...) [(EXTENT SIZE n, [NO] LOG, ...)]``, comma-separated."""
+        out: list[tuple[str, list[str]]] = []
+        while True:
+            column = self._name()
+            self._expect_word("IN")
+            spaces = self._name_list()
+            if self._curr and self._curr.token_type == TokenType.L_PAREN:
+                depth = 0
+                while self._curr:  # storage options: accepted, not emulated
+                    if self._curr.token_type == TokenType.L_PAREN:
+                        depth += 1
+                    elif self._curr.token_type == TokenType.R_PAREN:
+                        depth -= 1
+                    self._advance()
+                    if depth == 0:
+                        break
+            out.append((column, spaces))
+            if not (self._curr and self._curr.token_type == TokenType.COMMA
+                    and self._next is not None and self._next.token_type != TokenType.L_PAREN):
+                return out
+            self._advance()
 
     def _owner_prefix(self) -> str | None:
         """``owner.`` before a name (owner undelimited, quoted or, with DELIMIDENT,

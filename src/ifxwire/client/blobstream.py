@@ -1,0 +1,367 @@
+"""BYTE and TEXT in constant memory: file-like parameters streamed up, readers streamed down.
+
+Binding: a file-like object for a BYTE/TEXT parameter is sent as JDBC's ``setBinaryStream``
+is (``IfxSqli.sendStreamBlob``): its descriptor with the size in SQ_BIND, then after the last
+parameter ``SQ_BBIND n`` and, per BYTE/TEXT parameter in order, 1024-byte ``SQ_BLOB`` chunks and
+an empty one — read from the object and sent as they are read, never held whole. The size must
+be known first: a seekable object is measured, any other is spooled to a temporary file.
+
+Reading: with ``cursor.blob_stream = True`` (or the connection's), BYTE/TEXT values come as
+``BlobReader`` objects (TEXT: a text wrapper over one). The data is asked for only when the
+reader is first read (``ID SQ_FETCHBLOB descriptor EOT``), and the ``SQ_BLOB`` chunks of the
+reply are taken off the socket as the reader is read, so a value of any size holds one receive
+buffer. While a reader is part way through its value the connection is busy with it: the next
+request first reads the rest of that reply and drops it (reading on then raises).
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import DataError, InterfaceError
+from ..protocol import messages as m
+from ..protocol.codes import Msg, TypeCode
+from ..protocol.wire import Writer, u16_at
+from ..types import blobs as _blobs
+from ..types.bind import BLOB_BIND_TYPES, _item
+from ..types.values import Text
+from .binds import bind_message
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .cursor import Cursor
+    from .statements import Prepared
+
+__all__ = ["BlobReader", "StreamedBlob", "execute_streamed", "reader_for"]
+
+_T = TypeCode
+_CHUNK = m.BLOB_UPLOAD_CHUNK
+_SEND = 256 * 1024
+_SPOOL = 1024 * 1024
+_HEAD = struct.Struct(">HH")
+_EXECUTE_EOT = bytes([0, Msg.EXECUTE, 0, Msg.EOT])
+
+
+class StreamedBlob:
+    """A BYTE/TEXT parameter whose data is read from a file-like object while it is sent."""
+
+    __slots__ = ("_descriptor", "size", "source", "text")
+
+    def __init__(self, source: Any, text: bool, encoding: str) -> None:
+        self.text = text
+        size = _remaining(source)
+        if size is None or _gives_text(source):
+            source, size = _spool(source, encoding)
+        if size > _blobs.BLOB_MAX:
+            raise DataError(f"a BYTE/TEXT value holds at most 2 GiB - 1, not {size} bytes")
+        self.source = source
+        self.size = size
+        self._descriptor = b""
+
+    @classmethod
+    def of(cls, value: object, encoding: str) -> StreamedBlob:
+        """bytes / Text values of a statement that also streams become streamed too."""
+        if isinstance(value, Text):
+            return cls(io.BytesIO(value.encode(encoding)), True, encoding)
+        return cls(io.BytesIO(bytes(value)), False, encoding)  # type: ignore[call-overload]
+
+    def _ifx_bind_item(self, encoding: str) -> bytes:
+        return _item(_T.TEXT if self.text else _T.BYTE, 0, self._descriptor)
+
+    def pieces(self) -> Iterator[bytes]:
+        left = self.size
+        read = self.source.read
+        while left > 0:
+            try:
+                piece = read(min(_SEND, left))
+            except Exception as exc:
+                raise DataError(
+                    f"reading the file-like object failed: {type(exc).__name__}: {exc}"
+                ) from exc
+            if not piece:
+                raise DataError(f"the file-like object ended {left} bytes early")
+            left -= len(piece)
+            yield piece
+
+
+def _remaining(source: Any) -> int | None:
+    """Bytes left in a seekable object, without reading them."""
+    try:
+        if not source.seekable():
+            return None
+        here = source.tell()
+        end = source.seek(0, io.SEEK_END)
+        source.seek(here)
+        return int(end - here)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _gives_text(source: Any) -> bool:
+    return isinstance(source, io.TextIOBase)
+
+
+def _spool(source: Any, encoding: str) -> tuple[Any, int]:
+    """Copy a non-seekable (or text) object to a temporary file: constant memory, known size."""
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 - the caller reads it, then drops it
+    size = 0
+    while True:
+        try:
+            piece = source.read(_SPOOL)
+        except Exception as exc:
+            spool.close()
+            raise DataError(
+                f"reading the file-like object failed: {type(exc).__name__}: {exc}") from exc
+        if not piece:
+            break
+        if isinstance(piece, str):
+            piece = piece.encode(encoding)
+        spool.write(piece)
+        size += len(piece)
+    spool.seek(0)
+    return spool, size
+
+
+def _group_pieces(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[bytes]:
+    """The statement group: ``head`` (ID, SQ_BIND), SQ_BBIND, each blob's SQ_BLOB chunks and
+    its empty SQ_BLOB, EXECUTE, EOT — in pieces of about ``_SEND`` bytes."""
+    w = Writer(bytearray(head))
+    w.u16(Msg.BBIND).u16(len(blobs))
+    for blob in blobs:
+        for piece in blob.pieces():
+            m.put_blob_chunks(w, piece, _CHUNK)
+            if len(w.buf) >= _SEND:
+                yield bytes(w.buf)
+                w.buf.clear()
+        w.u16(Msg.BLOB).u16(0)
+    w.raw(_EXECUTE_EOT)
+    yield bytes(w.buf)
+
+
+class StreamedGroups:
+    """The requests of a statement with streamed BYTE/TEXT parameters and their replies: the
+    deferred groups and a BEGIN go first, then the statement in pieces read from the sources,
+    then a COMMIT (ANSI autocommit). The sync and asyncio drivers send them the same way."""
+
+    def __init__(self, conn: Connection, p: Prepared, values: list[object],
+                 adapters: Any) -> None:
+        encoding = conn.encoding
+        self.blobs: list[StreamedBlob] = []
+        for i, v in enumerate(values):
+            if isinstance(v, BLOB_BIND_TYPES):
+                v = values[i] = StreamedBlob.of(v, encoding)
+            if isinstance(v, StreamedBlob):
+                v._descriptor = _blobs.bind_descriptor(v.size, conn._blob_width)
+                self.blobs.append(v)
+        self.head = _HEAD.pack(Msg.ID, p.stmt_id & 0xFFFF) + bind_message(
+            values, encoding, adapters, conn._blob_width)
+        self.groups: list[tuple[bytes, Any]] = []
+        self.begin = conn._begin_reply(p, self.groups)
+        self.reply = conn._reply()
+        self.commit = None
+        self.tail: list[tuple[bytes, Any]] = []
+        if conn._ansi_autocommit():
+            self.commit = conn._reply()
+            self.tail.append((bytes([0, Msg.CMMTWORK, 0, Msg.EOT]), self.commit))
+        conn._check()
+        self.deferred, conn._deferred = conn._deferred, []
+
+    def prefix(self) -> bytes:
+        return b"".join([*self.deferred, *(g for g, _ in self.groups)])
+
+    def pieces(self) -> Iterator[bytes]:
+        return _group_pieces(self.head, self.blobs)
+
+    def suffix(self) -> bytes:
+        return b"".join(g for g, _ in self.tail)
+
+    def replies(self, conn: Connection) -> list[Any]:
+        """Every reply to read, in order."""
+        return ([conn._reply() for _ in self.deferred] + [r for _, r in self.groups]
+                + [self.reply] + [r for _, r in self.tail])
+
+
+SOURCE_FAILED = "a BYTE/TEXT source failed while it was being sent"
+
+
+def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
+    """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
+    conn = cursor.connection
+    plan = StreamedGroups(conn, p, values, cursor._active_adapters())
+    conn._send(plan.prefix())
+    sent = False
+    try:
+        for piece in plan.pieces():
+            conn._send(piece)
+        sent = True
+    finally:
+        if not sent:
+            # A source failed part way: the server waits for the rest of this group. The
+            # connection cannot be brought back in step, so it is given up, cleanly.
+            conn._fail(InterfaceError(SOURCE_FAILED))
+    conn._send(plan.suffix())
+    for r in plan.replies(conn):
+        conn._read(r)
+    try:
+        cursor._executed(p, plan.begin, plan.reply, plan.commit)
+    finally:
+        if not p.cached:
+            conn._retire(p)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+class BlobReader(io.RawIOBase):
+    """A BYTE (or, wrapped, TEXT) value read from the server as it is consumed."""
+
+    def __init__(self, conn: Connection, stmt_id: int, descriptor: bytes) -> None:
+        super().__init__()
+        self._conn = conn
+        self._stmt_id = stmt_id
+        self._descriptor = descriptor
+        self._epoch = conn._epoch
+        self.size = _blobs.descriptor_size(descriptor)
+        self._state = "new"  # new, streaming, done
+        self._left = 0  # data bytes of the current SQ_BLOB still on the wire
+        self._pad = 0
+        self._error: Exception | None = None
+        self._end: Any = None  # the reply that ends the value, while it is being read
+
+    def readable(self) -> bool:
+        return True
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _start(self) -> None:
+        conn = self._conn
+        conn._check()
+        if conn._epoch != self._epoch:
+            raise InterfaceError("the BYTE/TEXT value belongs to a database no longer open")
+        w = Writer()
+        m.put_fetchblob(w, self._stmt_id, self._descriptor)
+        conn._exchange_prefix([bytes(w.buf)])
+        conn._active_stream = self
+        self._state = "streaming"
+
+    def readinto(self, b: Any) -> int:
+        if self.closed:
+            raise ValueError("I/O operation on a closed reader")
+        with self._conn._lock:
+            if self._state == "new":
+                self._start()
+            if self._error is not None:
+                raise self._error
+            if self._state == "done":
+                return 0
+            return self._fill(memoryview(b).cast("B"))
+
+    def _fill(self, out: memoryview) -> int:
+        """Copy value bytes from the receive buffer into ``out``. The transport is filled only
+        when nothing was copied yet, so if filling raises (the asyncio driver's "no bytes
+        yet") no progress is lost and the call can simply be repeated."""
+        conn = self._conn
+        t = conn._transport
+        done = 0
+        while done < len(out):
+            if self._left:
+                if t.start == t.end:
+                    if done:
+                        return done
+                    conn._fill_transport(1)
+                n = min(self._left, len(out) - done, t.end - t.start)
+                out[done : done + n] = t.view[t.start : t.start + n]
+                t.start += n
+                self._left -= n
+                done += n
+                continue
+            if self._pad:
+                if t.end - t.start < 1:
+                    if done:
+                        return done
+                    conn._fill_transport(1)
+                t.start += 1
+                self._pad = 0
+            if t.end - t.start < 4:
+                if done:
+                    return done
+                if t.end - t.start < 2:
+                    conn._fill_transport(2)
+                    continue
+            code = u16_at(t.buf, t.start)[0]
+            if code == Msg.BLOB:
+                if t.end - t.start < 4:
+                    conn._fill_transport(4)
+                    continue
+                n = u16_at(t.buf, t.start + 2)[0]
+                t.start += 4
+                self._left = n
+                self._pad = n & 1
+                continue
+            # Anything else ends the value: SQ_EOT, or SQ_ERR … SQ_EOT; read it as a reply
+            # (kept, so a read interrupted for more bytes goes on where it stopped).
+            if self._end is None:
+                self._end = conn._reply()
+            conn._read(self._end)
+            reply, self._end = self._end, None
+            self._state = "done"
+            conn._active_stream = None
+            if reply.error is not None:
+                self._error = conn._server_error(reply.error)
+                raise self._error
+            return done
+        return done
+
+    def _drain(self) -> None:
+        """Called by the connection before another request: read and drop the rest. Reading
+        on afterwards raises, rather than look like the end of the value."""
+        sink = bytearray(64 * 1024)
+        dropped = self._state == "streaming"
+        while self._state == "streaming":
+            try:
+                self._fill(memoryview(sink))
+            except Exception:
+                break
+        self._conn._active_stream = None
+        if dropped and self._error is None:
+            self._error = InterfaceError(
+                "the rest of this BYTE/TEXT value was dropped: the connection was used for "
+                "another request before the reader reached its end")
+
+    def close(self) -> None:
+        if self._state == "streaming" and not self._conn.closed and not self._conn.broken:
+            with self._conn._lock:
+                self._drain()
+                self._error = None  # closed on purpose: nothing to report
+        super().close()
+
+
+def reader_for(conn: Connection, stmt_id: int, descriptor: bytes, text: bool) -> Any:
+    """The value of one BYTE/TEXT cell: a BlobReader, or for TEXT a text reader over one."""
+    raw = BlobReader(conn, stmt_id, descriptor)
+    if not text:
+        return raw
+    return io.TextIOWrapper(io.BufferedReader(raw), encoding=conn.encoding)
+
+
+def wrap_rows(p: Prepared, rows: list[tuple[Any, ...]],
+              make: Callable[[bytes, bool], object]) -> list[tuple[Any, ...]]:
+    """Rows with each non-NULL BYTE/TEXT descriptor replaced by ``make(descriptor, is_text)``
+    (a reader of the sync or the asyncio driver)."""
+    out = []
+    for row in rows:
+        values = list(row)
+        for i, is_text in p.blobs:
+            d = values[i]
+            if d is None:
+                continue
+            values[i] = None if _blobs.descriptor_is_null(d) else make(d, is_text)
+        out.append(tuple(values))
+    return out

@@ -1,0 +1,152 @@
+"""SQ_FILE from the driver's side: the server reads and writes files on the client.
+
+``LOTOFILE(lob, 'file', 'client')`` and ``FILETOBLOB('file', 'client')`` make the server send
+``SQ_FILE`` requests in the middle of its reply (docs/PROTOCOL.md §12); the driver answers each
+against the local file system, as JDBC's ``receiveSQFILE`` does, and then reads on.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ..protocol import fastpath as fp
+from ..protocol.codes import Msg
+from ..protocol.wire import Writer
+from . import fastpath as _fp
+from .replies import Reply
+
+if TYPE_CHECKING:
+    from .connection import Connection
+
+__all__ = ["answer_file_request"]
+
+
+# JDBC IfxSmBlob LO_O_* flags in an SQ_FILE open request.
+_O_EXCL = 1
+_O_APPEND = 2
+#: Client error numbers JDBC reports (IfxSmBlob EBADF/ENOENT/EEXIST...).
+_ENOENT, _EIO, _EBADF, _EEXIST = 2, 5, 9, 17
+
+
+class _ClientFile:
+    __slots__ = ("flags", "handle", "name", "offset")
+
+    def __init__(self, name: str, flags: int, offset: int) -> None:
+        self.name = name
+        self.flags = flags
+        self.offset = offset
+        self.handle: Any = None  # open while a write request's data arrives
+
+
+def _error_answer(conn: Connection, code: int) -> bytes:
+    w = Writer()
+    w.u16(Msg.ERR).i16(code).i16(0)
+    if conn._layout.long_sql:
+        w.i32(0)
+    else:
+        w.i16(0)
+    w.u16(0).u16(Msg.EOT)
+    return bytes(w.buf)
+
+
+def answer_file_request(conn: Connection, reply: Reply) -> None:
+    """Answer the SQ_FILE request a reply stopped at, against the local file system, as JDBC's
+    ``receiveSQFILE`` does; the caller then reads the rest of the reply. A write request
+    comes back here with each batch of its data, and is answered after its last."""
+    req = reply.file_request
+    assert req is not None
+    if req.op == fp.FILE_WRITE:
+        _write_batch(conn, reply, req)
+        return
+    reply.file_request = None
+    state: _ClientFile | None = conn._client_file
+    eot = bytes([0, Msg.EOT])
+    if req.op == fp.FILE_OPEN:
+        name = req.name.decode(conn.encoding, errors="replace")
+        if req.flags & _O_EXCL and os.path.exists(name):
+            conn._send(_error_answer(conn, _EEXIST))
+            return
+        conn._client_file = _ClientFile(name, req.flags, req.offset)
+        conn._send(eot)
+    elif req.op == fp.FILE_CLOSE:
+        conn._client_file = None
+        conn._send(eot)
+    elif req.op == fp.FILE_READ:
+        if state is None:
+            conn._send(_error_answer(conn, _EBADF))
+            return
+        _send_file(conn, state, req.bufsize or fp.FILE_CHUNK, req.amount)
+
+
+def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
+    """Write out the chunks taken so far; after the last, answer with the total size (or the
+    error, which is kept until then: the server's data must still be read)."""
+    state: _ClientFile | None = conn._client_file
+    if state is None:
+        req.error = req.error or _EBADF
+    elif not req.error:
+        try:
+            if state.handle is None:
+                mode = "r+b" if os.path.exists(state.name) else "wb"
+                state.handle = open(state.name, mode)  # noqa: SIM115 - closed at the end
+                if state.flags & _O_APPEND:
+                    if state.offset:
+                        state.handle.seek(state.offset)
+                    else:
+                        state.handle.seek(0, os.SEEK_END)
+            for piece in req.data or ():
+                state.handle.write(piece)
+        except OSError:
+            req.error = _EIO
+    if req.data:
+        req.data.clear()
+    if not req.finished:
+        return
+    reply.file_request = None
+    total = 0
+    handle = state.handle if state is not None else None
+    if handle is not None:
+        state.handle = None  # type: ignore[union-attr]
+        try:
+            with handle:
+                if not req.error:
+                    handle.truncate()
+                    total = handle.tell()
+        except OSError:
+            req.error = req.error or _EIO
+    if req.error:
+        conn._send(_error_answer(conn, req.error))
+        return
+    w = Writer()
+    w.u16(Msg.FILE_WRITE).i32(total).u16(Msg.EOT)
+    conn._send(bytes(w.buf))
+
+
+def _send_file(conn: Connection, state: _ClientFile, bufsize: int, amount: int) -> None:
+    try:
+        f = open(state.name, "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        conn._send(_error_answer(conn, _ENOENT))
+        return
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if state.offset > size:
+            conn._send(_error_answer(conn, _EBADF))
+            return
+        f.seek(state.offset)
+        left = size - state.offset if amount < 0 else min(amount, size - state.offset)
+        chunk = min(bufsize, 32766)
+        w = Writer()
+        w.u16(Msg.FILE_READ).i32(left)
+        while left > 0:
+            piece = f.read(min(chunk, left))
+            if not piece:
+                break
+            w.u16(Msg.FILE_READ).u16(len(piece)).padded(piece)
+            left -= len(piece)
+            if len(w.buf) >= _fp.WRITE_MESSAGE:
+                conn._send(bytes(w.buf))
+                w.buf.clear()
+        w.u16(Msg.EOT)
+        conn._send(bytes(w.buf))

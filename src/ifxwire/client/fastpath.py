@@ -1,0 +1,373 @@
+"""Fast-path routine calls and SQ_LODATA from the driver: groups to send, replies to read.
+
+The groups are exactly JDBC's (docs/PROTOCOL.md §11): ``SQ_GETROUTINE EOT`` once per routine
+and connection (the handle is cached, so a repeated call is one round trip),
+``SQ_EXFPROUTINE [SQ_BIND] EOT`` per call; ``SQ_LODATA EOT`` to read, ``SQ_LODATA chunks EOT`` to
+write. Like JDBC's ``executeFastPath``, a call made with autocommit off in a logged database
+begins the transaction first (a pipelined ``BEGIN EOT``), and in an ANSI database with
+autocommit on a ``COMMIT`` follows.
+
+Each step is split into "groups to send" and "what the replies mean" so the asyncio
+connection runs the same steps around its own awaits (``aio/fastpath.py``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ProgrammingError
+from ..protocol import fastpath as fp
+from ..protocol.codes import Msg
+from ..protocol.wire import Writer
+from ..types import smartlob as slo
+from .binds import bind_message
+from .replies import Reply
+
+if TYPE_CHECKING:
+    from .connection import Connection
+
+#: Bytes of data per SQ_LODATA write message: one round trip each, pipelined in a window.
+WRITE_MESSAGE = 1024 * 1024
+#: SQ_LODATA write messages in flight at once (bounds the memory a large write holds).
+WRITE_WINDOW = 4
+#: Most bytes one SQ_LODATA read asks for: the reply is read into one buffer.
+READ_MESSAGE = 1024 * 1024
+#: SQ_LODATA reads in flight at once when a large read streams (``read_pipelined``).
+READ_WINDOW = 3
+
+Group = tuple[bytes, Reply]
+
+_BEGIN_GROUP = bytes([0, Msg.BEGIN, 0, Msg.EOT])
+_COMMIT_GROUP = bytes([0, Msg.CMMTWORK, 0, Msg.EOT])
+
+
+def signature_of(name: str, args: Sequence[object]) -> str:
+    """A routine signature for GETROUTINE. A full signature (``function owner.name(type, …)``
+    or a name with an argument list) is used as given; a bare name gets argument types from
+    the Python values — a convenience: a real server resolves overloads by these types, so
+    give the signature when they are not obvious."""
+    text = name.strip()
+    if "(" in text:
+        return text if text.split(None, 1)[0].lower() in ("function", "procedure") else (
+            f"function {text}")
+    return f"function {text}({','.join(_sql_type(a) for a in args)})"
+
+
+def _sql_type(value: object) -> str:
+    from datetime import date, datetime, timedelta
+    from decimal import Decimal
+
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer" if -(2**31) < value < 2**31 else "int8"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, Decimal):
+        return "decimal"
+    if isinstance(value, datetime):
+        return "datetime year to fraction(5)"
+    if isinstance(value, date):
+        return "date"
+    if isinstance(value, timedelta):
+        return "interval day(9) to fraction(5)"
+    type_name = getattr(value, "type_name", None)
+    if isinstance(type_name, str):
+        return type_name  # Blob / Clob
+    return "lvarchar"
+
+
+# --------------------------------------------------------------------------------------------
+# Groups
+# --------------------------------------------------------------------------------------------
+
+
+def getroutine_group(conn: Connection, signature: str) -> Group:
+    w = Writer()
+    fp.put_getroutine(w, conn._encode_sql(signature), conn._layout)
+    w.u16(Msg.EOT)
+    return bytes(w.buf), conn._reply()
+
+
+def exfp_group(conn: Connection, database: bytes, handle: int, args: Sequence[object]) -> Group:
+    w = Writer()
+    fp.put_exfproutine(w, database, handle, len(args), conn._layout)
+    if args:
+        w.raw(bind_message(args, conn.encoding, None, conn._blob_width))
+    w.u16(Msg.EOT)
+    return bytes(w.buf), conn._reply()
+
+
+def lodata_read_group(conn: Connection, fd: int, n: int, sink: bytearray | memoryview) -> Group:
+    """Read up to ``n`` bytes at the descriptor's position into ``sink`` (a bytearray grows; a
+    memoryview is filled from its start)."""
+    w = Writer()
+    fp.put_lodata(w, slo.LO_READ, fd, n, slo.LODATA_BUFFER)
+    w.u16(Msg.EOT)
+    reply = conn._reply()
+    reply.lodata = sink
+    reply.lodata_limit = n  # a server announcing more is refused (replies.py)
+    return bytes(w.buf), reply
+
+
+def lodata_write_group(conn: Connection, fd: int, data: bytes | bytearray | memoryview) -> Group:
+    """One SQ_LODATA write: the header, the data in 32000-byte chunks (JDBC's size), EOT."""
+    view = memoryview(data)
+    w = Writer()
+    fp.put_lodata(w, slo.LO_WRITE, fd, len(view), slo.LODATA_BUFFER)
+    for at in range(0, len(view), slo.LODATA_BUFFER):
+        fp.put_lodata_chunk(w, view[at : at + slo.LODATA_BUFFER])
+    w.u16(Msg.EOT)
+    return bytes(w.buf), conn._reply()
+
+
+def transaction_groups(conn: Connection, groups: list[Group]) -> Reply | None:
+    """Prepend BEGIN when a transaction must be started (JDBC ``executeFastPath``)."""
+    if not conn._transaction_needed():
+        return None
+    reply = conn._reply()
+    groups.insert(0, (_BEGIN_GROUP, reply))
+    return reply
+
+
+def commit_group(conn: Connection, groups: list[Group]) -> Reply | None:
+    if not conn._ansi_autocommit():
+        return None
+    reply = conn._reply()
+    groups.append((_COMMIT_GROUP, reply))
+    return reply
+
+
+# --------------------------------------------------------------------------------------------
+# Replies
+# --------------------------------------------------------------------------------------------
+
+
+def check(conn: Connection, *replies: Reply | None) -> None:
+    """Raise the first server error among ``replies``; note a BEGIN/COMMIT that succeeded."""
+    for reply in replies:
+        if reply is not None and reply.error is not None:
+            raise conn._server_error(reply.error)
+
+
+def after_transaction(conn: Connection, begin: Reply | None, commit: Reply | None) -> None:
+    check(conn, begin)
+    if begin is not None:
+        conn._in_txn = True
+    if commit is not None:
+        conn._in_txn = False
+        check(conn, commit)
+
+
+def routine_handle(conn: Connection, reply: Reply) -> tuple[bytes, int]:
+    check(conn, reply)
+    if reply.routine is None:
+        raise ProgrammingError("the server sent no handle for the routine", sqlstate="HY000")
+    return reply.routine
+
+
+def values(conn: Connection, reply: Reply) -> list[Any]:
+    check(conn, reply)
+    return list(reply.fp_values or [])
+
+
+def lodata_size(conn: Connection, reply: Reply) -> int:
+    check(conn, reply)
+    size = reply.lodata_size
+    if size is None:
+        raise ProgrammingError("the server did not answer SQ_LODATA", sqlstate="HY000")
+    if size < 0:
+        from ..errors import error_from_server
+
+        raise error_from_server(-9810, size)
+    return size
+
+
+# --------------------------------------------------------------------------------------------
+# Sync orchestration
+# --------------------------------------------------------------------------------------------
+
+
+def routine(conn: Connection, signature: str) -> tuple[bytes, int]:
+    """The cached (database, handle) of ``signature`` on this connection (GETROUTINE once)."""
+    key = (conn._database, signature)
+    cached = conn._routines.get(key)
+    if cached is not None:
+        return cached
+    group = getroutine_group(conn, signature)
+    conn._exchange([group])
+    found = routine_handle(conn, group[1])
+    conn._routines[key] = found
+    return found
+
+
+def call(conn: Connection, signature: str, args: Sequence[object]) -> list[Any]:
+    """Run a routine by fast path; every return value, in order."""
+    with conn._lock:
+        conn._check()
+        database, handle = routine(conn, signature)
+        groups = [exfp_group(conn, database, handle, args)]
+        reply = groups[0][1]
+        begin = transaction_groups(conn, groups)
+        commit = commit_group(conn, groups)
+        conn._exchange(groups)
+        after_transaction(conn, begin, commit)
+        return values(conn, reply)
+
+
+def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
+    """One SQ_LODATA read of up to ``n`` bytes into ``sink``; returns the bytes read."""
+    with conn._lock:
+        conn._check()
+        group = lodata_read_group(conn, fd, n, sink)
+        conn._exchange([group])
+        return lodata_size(conn, group[1])
+
+
+class ReadPlan:
+    """The bookkeeping of pipelined SQ_LODATA reads, shared by the sync and asyncio drivers:
+    which destination each request fills, when to stop asking, what came back."""
+
+    def __init__(self, sinks: Iterable[memoryview], window: int = READ_WINDOW) -> None:
+        self.sinks = iter(sinks)
+        self.window = window
+        self.pending: deque[tuple[Reply, memoryview]] = deque()
+        self.total = 0
+        self.ended = False  # a short answer came: the object's end
+
+    def next_request(self, conn: Connection, fd: int) -> Group | None:
+        """The next read to send, or None (window full, at the end, or no more sinks)."""
+        if self.ended or len(self.pending) >= self.window:
+            return None
+        sink = next(self.sinks, None)
+        if sink is None or not len(sink):
+            self.ended = True
+            return None
+        group = lodata_read_group(conn, fd, len(sink), sink)
+        self.pending.append((group[1], sink))
+        return group
+
+    def answered(self, conn: Connection, reply: Reply, sink: memoryview) -> memoryview:
+        """The data a read's reply put in its sink (a short one ends the stream)."""
+        got = lodata_size(conn, reply)
+        if got < len(sink):
+            self.ended = True
+        self.total += got
+        return sink[:got]
+
+
+def read_pipelined(
+    conn: Connection,
+    fd: int,
+    sinks: Iterable[memoryview],
+    on_data: Callable[[memoryview], object] | None = None,
+    window: int = READ_WINDOW,
+) -> int:
+    """Stream from the descriptor's position with ``window`` SQ_LODATA reads in flight: each
+    request fills the next view ``sinks`` gives (as many bytes as it is long), and ``on_data``
+    gets the filled part, in order. Stops at the object's end (a short answer) or when the
+    sinks run out; returns the bytes read. A sink may be reused once ``on_data`` had it, so
+    ``window`` rotating buffers are enough. On an error the replies in flight are still read
+    (the wire stays in step)."""
+    plan = ReadPlan(sinks, window)
+    with conn._lock:
+        conn._check()
+        if conn._deferred:
+            conn._exchange([])
+        try:
+            while True:
+                while (group := plan.next_request(conn, fd)) is not None:
+                    conn._send(group[0])
+                if not plan.pending:
+                    return plan.total
+                reply, sink = plan.pending.popleft()
+                conn._read(reply)
+                data = plan.answered(conn, reply, sink)
+                if on_data is not None and len(data):
+                    on_data(data)
+        except BaseException:
+            plan.ended = True
+            for reply, _ in plan.pending:
+                if conn.broken:
+                    break
+                conn._read(reply)
+            raise
+
+
+def rotating(size: int, count: int = READ_WINDOW + 1) -> Iterator[memoryview]:
+    """Endless views over ``count`` buffers of ``size`` bytes, in turn."""
+    views = [memoryview(bytearray(size)) for _ in range(count)]
+    while True:
+        yield from views
+
+
+def slices(view: memoryview, size: int = READ_MESSAGE) -> Iterator[memoryview]:
+    """``view`` cut into consecutive parts of at most ``size`` bytes."""
+    for at in range(0, len(view), size):
+        yield view[at : at + size]
+
+
+def write_pieces(
+    conn: Connection,
+    fd: int,
+    pieces: Iterable[bytes | bytearray | memoryview],
+    on_piece: Callable[[int], None] | None = None,
+) -> int:
+    """Write every piece (each at most WRITE_MESSAGE bytes) in pipelined SQ_LODATA groups,
+    WRITE_WINDOW of them in flight; returns the bytes written. If the piece source raises,
+    the groups already sent are still answered (the wire stays in step) and its exception
+    propagates."""
+    total = 0
+    with conn._lock:
+        conn._check()
+        begin: list[Group] = []
+        started = transaction_groups(conn, begin)
+        if begin or conn._deferred:
+            conn._exchange(begin)  # BEGIN, and anything deferred, before the data flows
+            after_transaction(conn, started, None)
+        pending: list[Group] = []
+        try:
+            for piece in pieces:
+                if not len(piece):
+                    continue
+                group = lodata_write_group(conn, fd, piece)
+                conn._send(group[0])
+                pending.append(group)
+                if len(pending) >= WRITE_WINDOW:
+                    total += _drain(conn, pending[:1], on_piece)
+                    del pending[:1]
+        except BaseException:
+            _drain(conn, pending, None, raise_errors=False)
+            raise
+        total += _drain(conn, pending, on_piece)
+        commit: list[Group] = []
+        if commit_group(conn, commit) is not None:
+            conn._exchange(commit)
+            after_transaction(conn, None, commit[0][1])
+    return total
+
+
+def _drain(
+    conn: Connection,
+    groups: list[Group],
+    on_piece: Callable[[int], None] | None,
+    raise_errors: bool = True,
+) -> int:
+    """Read the replies of ``groups`` (already sent); the first server error is raised after
+    all of them were read."""
+    done = 0
+    first_error: Reply | None = None
+    for _, reply in groups:
+        conn._read(reply)
+        if reply.error is not None:
+            first_error = first_error or reply
+            continue
+        size = reply.lodata_size or 0
+        done += size
+        if on_piece is not None:
+            on_piece(size)
+    if first_error is not None and raise_errors:
+        check(conn, first_error)
+    return done

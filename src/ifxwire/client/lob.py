@@ -1,0 +1,759 @@
+"""Smart large objects in the driver: ``Blob`` and ``Clob``, file-like views over the server.
+
+A BLOB or CLOB column value is a locator (72 bytes) naming an object on the server. ``Blob``
+wraps one with the file API: ``read``, ``readinto``, ``write``, ``seek``, ``tell``,
+``truncate``, ``size``, iteration in chunks, ``close``, ``with``. Every call goes to the server
+through the messages JDBC uses (docs/PROTOCOL.md §11): fast-path ``ifx_lo_open``/
+``ifx_lo_close``/``ifx_lo_seek``/``ifx_lo_stat``/``ifx_lo_truncate``/``ifx_lo_create`` and
+SQ_LODATA reads and writes, at most ``fastpath.READ_MESSAGE`` / ``WRITE_MESSAGE`` bytes per
+message, so streaming any size holds a bounded buffer. ``Clob`` is the same object read and
+written as text in the connection's code set (positions stay in bytes).
+
+Binding: a ``Blob``/``Clob`` binds its locator (a SENDRECV item named ``blob``/``clob``,
+byte-for-byte what JDBC sends); bytes, str and file-likes bound to a BLOB/CLOB parameter are
+first stored in a new object (``ifx_lo_create`` + SQ_LODATA + ``ifx_lo_close``), as JDBC's
+``setBytes``/``setString``/``setBinaryStream`` do. ``prepare_params`` decides per parameter from
+the statement's SQ_IDESCRIBE, which it asks for once per statement only when a value could
+need it.
+
+SQ_FILE requests (``LOTOFILE``/``FILETOBLOB`` with ``'client'``) are answered in
+``client/clientfiles.py``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import struct
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
+
+from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
+from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, TypeCode
+from ..protocol.columns import ColumnDesc
+from ..protocol.wire import Writer
+from ..types import smartlob as slo
+from ..types.adapters import BindItem
+from . import fastpath as _fp
+from .replies import Reply
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .statements import Prepared
+
+__all__ = [
+    "Blob",
+    "Clob",
+    "SmartLob",
+    "create_lob",
+    "lob_columns",
+    "prepare_params",
+]
+
+_T = TypeCode
+L = TypeVar("L", bound="SmartLob")
+
+#: Chunk size of iteration and of copies to and from files.
+CHUNK = 1024 * 1024
+
+SIG_CREATE = "function informix.ifx_lo_create( ifx_lo_spec,integer,blob)"
+SIG_OPEN = "function informix.ifx_lo_open(blob ,integer)"
+SIG_CLOSE = "function informix.ifx_lo_close(integer)"
+SIG_SEEK = "function informix.ifx_lo_seek(integer,int8,integer,int8)"
+SIG_STAT = "function informix.ifx_lo_stat(int, ifx_lo_stat)"
+SIG_TRUNCATE = "function informix.ifx_lo_truncate(integer,int8)"
+SIG_RELEASE = "function informix.ifx_lo_release(blob)"
+
+_U32 = struct.Struct(">I")
+
+
+class _Udt:
+    """A fixed opaque value as a fast-path or bind argument: SENDRECV (44) with its type name,
+    owner empty — JDBC's IfxUDT items (captured, docs/PROTOCOL.md §11)."""
+
+    __slots__ = ("data", "name")
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name = name
+        self.data = data
+
+    def _ifx_bind_item(self, encoding: str) -> bytes:
+        data = _U32.pack(len(self.data)) + self.data
+        return BindItem(int(_T.SENDRECV), 0, data, self.name).encode(encoding)
+
+
+_DEFAULT_SPEC = _Udt("ifx_lo_spec", slo.build_lo_spec())
+_ZERO_LOCATOR = _Udt("blob", bytes(slo.LOCATOR_SIZE))
+_STAT_PLACEHOLDER = _Udt("ifx_lo_stat", bytes(slo.LO_STAT_SIZE))
+
+
+P = TypeVar("P", bytes, str)
+
+
+def pieces_until_short(read: Callable[[int], P], size: int) -> Iterator[P]:
+    """``read(size)`` again and again until a piece comes back short (the end)."""
+    while True:
+        piece = read(size)
+        if piece:
+            yield piece
+        if len(piece) < size:
+            return
+
+
+def open_flags(mode: str) -> int:
+    """The ``ifx_lo_open`` flags of a file mode (``r``, ``r+``, ``w``, ``a``; ``b`` allowed)."""
+    flags = {"r": slo.LO_RDONLY, "rb": slo.LO_RDONLY, "r+": slo.LO_RDWR, "r+b": slo.LO_RDWR,
+             "w": slo.LO_RDWR, "wb": slo.LO_RDWR, "a": slo.LO_APPEND | slo.LO_WRONLY,
+             "ab": slo.LO_APPEND | slo.LO_WRONLY}.get(mode)
+    if flags is None:
+        raise ProgrammingError(f"unknown LOB open mode {mode!r}; use r, r+, w or a")
+    return flags
+
+
+def seek_target(pos: int, offset: int, whence: int, size: int) -> int:
+    """The position a seek moves to (``size`` matters only from the end)."""
+    if whence == io.SEEK_SET:
+        target = offset
+    elif whence == io.SEEK_CUR:
+        target = pos + offset
+    elif whence == io.SEEK_END:
+        target = size + offset
+    else:
+        raise ProgrammingError(f"seek whence must be 0, 1 or 2, not {whence!r}")
+    if target < 0:
+        raise DataError(f"negative seek position {target}")
+    return target
+
+
+def stat_size(stat: object) -> int:
+    """The size in an ``ifx_lo_stat`` result."""
+    if not isinstance(stat, (bytes, bytearray)) or len(stat) < slo.STAT_REFCOUNT_AT:
+        raise InterfaceError("ifx_lo_stat returned no status structure")
+    return slo.lo_stat_size(stat)
+
+
+def decode_clob(data: bytes, encoding: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"CLOB bytes are not valid {encoding}: {exc}") from None
+
+
+def encode_clob(text: str, encoding: str) -> bytes:
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
+
+
+def lob_columns(columns: Sequence[ColumnDesc]) -> tuple[tuple[int, bool], ...]:
+    """``(index, is_clob)`` of the BLOB/CLOB columns of a result."""
+    return tuple(
+        (i, c.xid == XID_CLOB)
+        for i, c in enumerate(columns)
+        if c.base == _T.UDTFIXED and c.xid in (XID_BLOB, XID_CLOB)
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The objects
+# --------------------------------------------------------------------------------------------
+
+
+class LocatorBase:
+    """What the sync and asyncio LOB objects share: the locator, the descriptor state, the
+    bind form. No I/O."""
+
+    type_name = "blob"
+    _kind = XID_BLOB
+    _ifx_locator = True
+
+    def __init__(self, locator: bytes) -> None:
+        if len(locator) != slo.LOCATOR_SIZE:
+            raise InterfaceError(f"a smart-LOB locator is 72 bytes, not {len(locator)}")
+        self._locator = bytes(locator)
+        self._fd: int | None = None
+        self._writable = False
+        self._append = False
+        self._pos = 0  # where the next read or write happens
+        self._server_pos = 0  # where the server's descriptor is
+        self._closed = False
+
+    # ---- identity ---------------------------------------------------------------------------
+    @property
+    def locator(self) -> bytes:
+        """The 72-byte locator, as the server sent it (opaque)."""
+        return self._locator
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LocatorBase) and other._locator == self._locator
+
+    def __hash__(self) -> int:
+        return hash(self._locator)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else ("open" if self._fd is not None else "not open")
+        return f"<ifxwire.{type(self).__name__} {self._locator[:16].hex()}… {state}>"
+
+    def _ifx_bind_item(self, encoding: str) -> bytes:
+        return self._udt()._ifx_bind_item(encoding)
+
+    def _udt(self) -> _Udt:
+        return _Udt(self.type_name, self._locator)
+
+    def _opened(self, fd: object, flags: int) -> None:
+        """Note the descriptor ``ifx_lo_open`` returned."""
+        if not isinstance(fd, int):
+            raise InterfaceError(f"ifx_lo_open returned {fd!r}")
+        self._fd = fd
+        self._writable = flags != slo.LO_RDONLY
+        self._append = bool(flags & slo.LO_APPEND)
+        self._pos = self._server_pos = 0
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def seekable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+
+class SmartLob(LocatorBase):
+    """A smart large object on the server, opened on demand. Not thread-safe (like a file)."""
+
+    def __init__(self, connection: Connection, locator: bytes) -> None:
+        super().__init__(locator)
+        self.connection = connection
+
+    # ---- open / close -------------------------------------------------------------------------
+    def open(self: L, mode: str = "r") -> L:
+        """Open on the server: ``"r"`` read, ``"r+"`` read and write, ``"w"`` read and write
+        after truncating, ``"a"`` write at the end. Reads and writes open it themselves
+        (``"r"``, or ``"r+"`` for a write); an open object is reopened for a different mode."""
+        flags = open_flags(mode)
+        self._check()
+        if self._fd is not None:
+            self._close_fd()
+        self._opened(self._call(SIG_OPEN, self._udt(), flags)[0], flags)
+        if mode.startswith("w"):
+            self._call(SIG_TRUNCATE, self._fd, 0)
+        return self
+
+    def close(self) -> None:
+        """Close the server descriptor (the object stays: a row holds it)."""
+        if self._closed:
+            return
+        self._closed = True
+        conn = self.connection
+        if self._fd is not None and not conn.closed and not conn.broken:
+            self._close_fd()
+
+    def _close_fd(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            self._call(SIG_CLOSE, fd)
+
+    def __enter__(self: L) -> L:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # An open descriptor of a dropped object is closed with the next request (deferred,
+        # like a cursor's CLOSE), when the close routine's handle is already known.
+        fd = getattr(self, "_fd", None)
+        if fd is None or getattr(self, "_closed", True):
+            return
+        conn = self.connection
+        try:
+            cached = conn._routines.get((conn._database, SIG_CLOSE))
+            if cached is not None and not conn.closed and not conn.broken:
+                group, _ = _fp.exfp_group(conn, cached[0], cached[1], [fd])
+                conn._defer(group)
+        except Exception:  # never raise from a finalizer
+            pass
+
+    # ---- helpers ------------------------------------------------------------------------------
+    def _check(self) -> None:
+        if self._closed:
+            raise InterfaceError(f"the {type(self).__name__} is closed")
+        self.connection._check()
+
+    def _call(self, signature: str, *args: object) -> list[Any]:
+        return _fp.call(self.connection, signature, args)
+
+    def _ensure(self, write: bool) -> int:
+        self._check()
+        if self._fd is None or (write and not self._writable):
+            pos = self._pos
+            self.open("r+" if write else "r")
+            self._pos = pos
+        assert self._fd is not None
+        return self._fd
+
+    def _sync(self, fd: int) -> None:
+        """Move the server's descriptor to our position (one fast-path call, only when a seek
+        made them differ)."""
+        if self._server_pos != self._pos and not self._append:
+            self._server_pos = int(self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)[0])
+
+    # ---- positions ----------------------------------------------------------------------------
+    def tell(self) -> int:
+        self._check()
+        return self._pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Move the position (no server call until the next read or write, except from the
+        end, which asks for the size)."""
+        self._check()
+        self._pos = seek_target(self._pos, offset, whence,
+                                self.size() if whence == io.SEEK_END else 0)
+        return self._pos
+
+    def size(self) -> int:
+        """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
+        fd = self._ensure(False)
+        return stat_size(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER)[0])
+
+    def truncate(self, size: int | None = None) -> int:
+        """Cut the object to ``size`` bytes (default: the position); returns the size."""
+        target = self._pos if size is None else size
+        if target < 0:
+            raise DataError(f"negative truncate size {target}")
+        fd = self._ensure(True)
+        self._call(SIG_TRUNCATE, fd, target)
+        return target
+
+    # ---- bytes --------------------------------------------------------------------------------
+    def _read_bytes(self, n: int) -> bytes:
+        if 0 <= n <= _fp.READ_MESSAGE:
+            out = bytearray()
+            if n:
+                self._read_into_sink(out, n)
+            return bytes(out)
+        if n < 0:
+            out = bytearray()
+            self._read_stream(_fp.rotating(_fp.READ_MESSAGE), out.extend)
+            return bytes(out)
+        buf = bytearray(n)
+        del buf[self._read_stream(_fp.slices(memoryview(buf))) :]
+        return bytes(buf)
+
+    def _read_into_sink(self, sink: bytearray | memoryview, n: int) -> int:
+        fd = self._ensure(False)
+        self._sync(fd)
+        got = _fp.read_into(self.connection, fd, sink, n)
+        self._pos += got
+        self._server_pos = self._pos
+        return got
+
+    def _read_stream(self, sinks: Iterable[memoryview],
+                     on_data: Callable[[memoryview], object] | None = None) -> int:
+        """Pipelined reads from the position (client/fastpath.py ``read_pipelined``)."""
+        fd = self._ensure(False)
+        self._sync(fd)
+        try:
+            got = _fp.read_pipelined(self.connection, fd, sinks, on_data)
+        except BaseException:
+            self._server_pos = -1  # unknown: the next read seeks first
+            raise
+        self._pos += got
+        self._server_pos = self._pos
+        return got
+
+    def readinto(self, b: bytearray | memoryview) -> int:
+        """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
+        view = memoryview(b).cast("B")
+        if len(view) <= _fp.READ_MESSAGE:
+            return self._read_into_sink(view, len(view)) if len(view) else 0
+        return self._read_stream(_fp.slices(view))
+
+    def _write_bytes(self, data: bytes | bytearray | memoryview) -> int:
+        view = memoryview(data).cast("B")
+        fd = self._ensure(True)
+        self._sync(fd)
+        pieces = (view[at : at + _fp.WRITE_MESSAGE]
+                  for at in range(0, len(view), _fp.WRITE_MESSAGE))
+        n = _fp.write_pieces(self.connection, fd, pieces)
+        self._pos += n
+        self._server_pos = self._pos
+        return n
+
+    def write_from(self, source: BinaryIO | Any, chunk: int = _fp.WRITE_MESSAGE) -> int:
+        """Copy a binary file-like object in at the position, ``chunk`` bytes at a time."""
+        fd = self._ensure(True)
+        self._sync(fd)
+        n = _fp.write_pieces(self.connection, fd, _file_pieces(source, chunk))
+        self._pos += n
+        self._server_pos = self._pos
+        return n
+
+    def copy_to(self, target: BinaryIO | Any, chunk: int = CHUNK) -> int:
+        """Copy from the position to the end into a binary file-like object; returns bytes.
+        Reads are pipelined (``READ_WINDOW`` in flight) in pieces of ``chunk`` bytes."""
+        size = max(1, min(chunk, _fp.READ_MESSAGE))
+        return self._read_stream(_fp.rotating(size), target.write)
+
+
+class Blob(SmartLob):
+    """A BLOB value: a binary file-like object over a smart large object on the server."""
+
+    type_name = "blob"
+    _kind = XID_BLOB
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes from the position; all of the rest when ``size`` is -1 or None
+        (read in 1 MiB messages: prefer chunks or readinto for very large objects)."""
+        return self._read_bytes(-1 if size is None else size)
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.read(size)
+
+    def readall(self) -> bytes:
+        return self.read(-1)
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        """Write at the position (at the end in append mode); returns the bytes written."""
+        return self._write_bytes(data)
+
+    def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
+        """The bytes from the position on, ``size`` at a time."""
+        return pieces_until_short(self.read, size)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.chunks()
+
+
+class ClobText:
+    """The text side of a CLOB (sync and asyncio): bytes decoded as they are read, in the
+    connection's code set, with the characters decoded but not yet returned kept here."""
+
+    def _reset_text(self) -> None:
+        self._decoder: codecs.IncrementalDecoder | None = None
+        self._chars = ""
+
+    def _feed(self, raw: bytes, encoding: str) -> bool:
+        """Decode ``raw`` (empty: the end); whether there was any."""
+        if self._decoder is None:
+            self._decoder = codecs.getincrementaldecoder(encoding)("strict")
+        try:
+            self._chars += self._decoder.decode(raw, final=not raw)
+        except UnicodeDecodeError as exc:
+            raise DataError(f"CLOB bytes are not valid {encoding}: {exc}") from None
+        return bool(raw)
+
+    def _take(self, n: int) -> str:
+        if n < 0:
+            out, self._chars = self._chars, ""
+        else:
+            out, self._chars = self._chars[:n], self._chars[n:]
+        return out
+
+    def _want(self, n: int) -> int:
+        """Bytes to read next for ``n`` characters (0: enough are decoded)."""
+        if n < 0:
+            return _fp.READ_MESSAGE
+        return 0 if len(self._chars) >= n else max(n - len(self._chars), 64)
+
+
+class Clob(ClobText, SmartLob):
+    """A CLOB value: text in the connection's code set. ``read(n)`` counts characters;
+    ``seek``/``tell``/``size`` count bytes (like a text file's positions)."""
+
+    type_name = "clob"
+    _kind = XID_CLOB
+
+    def __init__(self, connection: Connection, locator: bytes) -> None:
+        super().__init__(connection, locator)
+        self._reset_text()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        self._reset_text()
+        return super().seek(offset, whence)
+
+    def read(self, size: int | None = -1) -> str:
+        """Up to ``size`` characters (all the rest when -1/None)."""
+        n = -1 if size is None else size
+        encoding = self.connection.encoding
+        while (want := self._want(n)) and self._feed(self._read_bytes(want), encoding):
+            pass
+        return self._take(n)
+
+    def write(self, text: str) -> int:
+        """Write ``text`` encoded in the connection code set; returns the characters written."""
+        data = encode_clob(text, self.connection.encoding)
+        self._reset_text()
+        self._write_bytes(data)
+        return len(text)
+
+    def chunks(self, size: int = CHUNK) -> Iterator[str]:
+        """The text from the position on, about ``size`` characters at a time."""
+        return pieces_until_short(self.read, size)
+
+    def __iter__(self) -> Iterator[str]:
+        return self.chunks()
+
+
+# --------------------------------------------------------------------------------------------
+# Creating objects (binds) and fetching them (results)
+# --------------------------------------------------------------------------------------------
+
+
+def _read_source(read: Any, chunk: int) -> Any:
+    """One read of a file-like object; its failure becomes a DataError naming it (the
+    original is the cause), so callers see one PEP 249 class whatever the object raised."""
+    try:
+        return read(chunk)
+    except Exception as exc:
+        raise DataError(f"reading the file-like object failed: {type(exc).__name__}: {exc}",
+                        sqlstate="22000") from exc
+
+
+def _file_pieces(source: Any, chunk: int) -> Iterator[bytes]:
+    read = source.read
+    while True:
+        piece = _read_source(read, chunk)
+        if not piece:
+            return
+        if isinstance(piece, str):
+            raise ProgrammingError("a BLOB needs a binary file-like object (this one gives str)")
+        yield piece
+
+
+def _text_pieces(source: Any, chunk: int, encoding: str) -> Iterator[bytes]:
+    encoder = codecs.getincrementalencoder(encoding)("strict")
+    read = source.read
+    while True:
+        piece = _read_source(read, chunk)
+        if not piece:
+            tail = encoder.encode("", final=True)
+            if tail:
+                yield tail
+            return
+        if isinstance(piece, (bytes, bytearray)):
+            yield bytes(piece)  # a binary file into a CLOB: already in the code set
+            continue
+        try:
+            yield encoder.encode(piece)
+        except UnicodeEncodeError as exc:
+            raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
+
+
+def create_lob(conn: Connection, source: object, clob: bool) -> SmartLob:
+    """A new object holding ``source`` (bytes-like, str, or a file-like), closed and ready to
+    bind; JDBC ``IfxSmBlob.createBlobOnServer``: ``ifx_lo_create``, SQ_LODATA writes,
+    ``ifx_lo_close``. If writing fails (a file-like that raises), the object is released."""
+    pieces = source_pieces(source, clob, conn.encoding)
+    locator, fd = created(_fp.call(conn, SIG_CREATE, CREATE_ARGS))
+    try:
+        _fp.write_pieces(conn, fd, pieces)
+    except BaseException:
+        _abandon(conn, fd, bytes(locator))
+        raise
+    _fp.call(conn, SIG_CLOSE, (fd,))
+    cls: type[SmartLob] = Clob if clob else Blob
+    return cls(conn, locator)
+
+
+#: ``ifx_lo_create`` arguments: default spec, read-write, an empty locator (JDBC's).
+CREATE_ARGS = (_DEFAULT_SPEC, slo.LO_RDWR, _ZERO_LOCATOR)
+
+
+def source_pieces(source: object, clob: bool, encoding: str) -> Iterable[bytes | memoryview]:
+    """The bytes of a value for a new object, in pieces of at most ``WRITE_MESSAGE`` (a
+    file-like object is read as they are taken)."""
+    if isinstance(source, str):
+        return _split(encode_clob(source, encoding))
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _split(source)
+    if hasattr(source, "read"):
+        return (_text_pieces(source, _fp.WRITE_MESSAGE // 4, encoding) if clob
+                else _file_pieces(source, _fp.WRITE_MESSAGE))
+    raise ProgrammingError(
+        f"cannot store a {type(source).__name__} in a {'CLOB' if clob else 'BLOB'}")
+
+
+def created(values: Sequence[object]) -> tuple[bytes, int]:
+    """The locator and descriptor ``ifx_lo_create`` returned."""
+    locator, fd = [*values, None, None][:2]
+    if not isinstance(locator, (bytes, bytearray)) or not isinstance(fd, int):
+        raise InterfaceError("ifx_lo_create returned no locator and descriptor")
+    return bytes(locator), fd
+
+
+def _split(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
+    view = memoryview(data).cast("B")
+    if not len(view):
+        return
+    for at in range(0, len(view), _fp.WRITE_MESSAGE):
+        yield view[at : at + _fp.WRITE_MESSAGE]
+
+
+def _abandon(conn: Connection, fd: int, locator: bytes) -> None:
+    """Close and release a half-written new object (it is in no row: nothing refers to it)."""
+    if conn.closed or conn.broken:
+        return
+    try:
+        _fp.call(conn, SIG_CLOSE, (fd,))
+        _fp.call(conn, SIG_RELEASE, (_Udt("blob", locator),))
+    except Exception:  # the original error matters; the session end frees it anyway
+        pass
+
+
+def make_lob(conn: Connection, data: bytes | None, clob: bool) -> SmartLob | None:
+    """The Blob/Clob for a locator field of a row (72 bytes, or the 144-digit text form)."""
+    if data is None:
+        return None
+    locator = slo.decode_locator_field(data)
+    return Clob(conn, locator) if clob else Blob(conn, locator)
+
+
+def materialize(lob: SmartLob, limit: int) -> object:
+    """The value as bytes/str when it holds at most ``limit`` bytes, else the object itself."""
+    head = lob._read_bytes(limit + 1)
+    if len(head) > limit:
+        lob.seek(0)
+        return lob
+    lob.close()
+    return decode_clob(head, lob.connection.encoding) if isinstance(lob, Clob) else head
+
+
+def wrap_rows(conn: Connection, lobs: Sequence[tuple[int, bool]], rows: list[tuple[Any, ...]],
+              limit: int) -> list[tuple[Any, ...]]:
+    """Rows with BLOB/CLOB locators turned into Blob/Clob objects (or, up to ``limit`` bytes,
+    into their bytes/str)."""
+    out = []
+    for row in rows:
+        values = list(row)
+        for i, clob in lobs:
+            lob = make_lob(conn, values[i], clob)
+            values[i] = materialize(lob, limit) if lob is not None and limit > 0 else lob
+        out.append(tuple(values))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Parameters
+# --------------------------------------------------------------------------------------------
+
+#: Statement types whose parameters may be stored in BLOB/CLOB/BYTE/TEXT columns.
+_STORING = frozenset({4, 6, 56})  # UPDATE, INSERT, EXECUTE PROCEDURE
+
+
+def _may_need_lob(value: object) -> bool:
+    return isinstance(value, (str, bytes, bytearray, memoryview)) or (
+        hasattr(value, "read") and not is_locator(value))
+
+
+def has_file_values(values: Sequence[object]) -> bool:
+    """Whether any value is a file-like object (it cannot be bound before the statement's
+    parameters are known)."""
+    return any(hasattr(v, "read") and not is_locator(v) for v in values)
+
+
+def needs_pass(p: Prepared, values: Sequence[object], streamed: bool) -> bool:
+    """Whether ``prepare_params`` must look at these values: cheap for the common case (a
+    statement already described with no BLOB/CLOB/BYTE/TEXT parameter)."""
+    if streamed:
+        return True
+    descs = p.param_descs
+    if descs is None:
+        return wants_describe(p, values)
+    return bool(p.lob_params) and any(_may_need_lob(v) for v in values)
+
+
+def wants_describe(p: Prepared, values: Sequence[object]) -> bool:
+    """Whether the statement's parameters must be described before binding ``values``: a
+    statement that stores values, not yet described, with a value a BLOB/CLOB could take."""
+    return (p.param_descs is None and p.stmt_type in _STORING
+            and any(_may_need_lob(v) for v in values))
+
+
+def idescribe_group(conn: Connection, p: Prepared) -> tuple[bytes, Reply]:
+    """``ID CIDESCRIBE EOT``, what JDBC's prepareStatement sends (J§3.2)."""
+    w = Writer()
+    w.u16(Msg.ID).i16(p.stmt_id).u16(Msg.CIDESCRIBE).u16(Msg.EOT)
+    return bytes(w.buf), conn._reply()
+
+
+def described(conn: Connection, p: Prepared, reply: Reply) -> None:
+    if reply.error is not None:
+        raise conn._server_error(reply.error)
+    p.param_descs = list(reply.idescribe or [])
+    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT)
+                       for d in p.param_descs)
+
+
+def describe_params(conn: Connection, p: Prepared) -> None:
+    group = idescribe_group(conn, p)
+    conn._exchange([group])
+    described(conn, p, group[1])
+
+
+def lob_kind(desc: ColumnDesc) -> int | None:
+    """XID_BLOB / XID_CLOB when the parameter is a BLOB/CLOB, else None."""
+    if desc.base in (_T.UDTFIXED, _T.SENDRECV) and desc.xid in (XID_BLOB, XID_CLOB):
+        return desc.xid
+    name = desc.type_name.lower()
+    if desc.base in (_T.UDTFIXED, _T.SENDRECV) and name in ("blob", "clob"):
+        return XID_BLOB if name == "blob" else XID_CLOB
+    return None
+
+
+def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> list[object]:
+    """``values`` with every value bound to a BLOB/CLOB parameter stored in a new object (its
+    Blob/Clob takes its place) and file-likes for BYTE/TEXT read into a ``StreamedBlob``."""
+    if wants_describe(p, values):
+        describe_params(conn, p)
+    out = list(values)
+    for i, action, flag in param_actions(p, values):
+        if action == "lob":
+            out[i] = create_lob(conn, values[i], flag)
+        else:
+            from .blobstream import StreamedBlob
+
+            out[i] = StreamedBlob(values[i], flag, conn.encoding)
+    return out
+
+
+def param_actions(p: Prepared, values: Sequence[object]) -> Iterator[tuple[int, str, bool]]:
+    """What a described statement's values need before binding: ``(index, "lob", is_clob)``
+    for a value to store in a new BLOB/CLOB, ``(index, "stream", is_text)`` for a file-like
+    for BYTE/TEXT. A file-like anywhere else is refused."""
+    descs = p.param_descs
+    if not descs:
+        if any(hasattr(v, "read") and not is_locator(v) for v in values):
+            raise NotSupportedError(
+                "a file-like parameter needs a statement that stores it (INSERT, UPDATE, "
+                "EXECUTE PROCEDURE)")
+        return
+    for i, (value, desc) in enumerate(zip(values, descs, strict=False)):
+        if value is None or is_locator(value):
+            continue
+        kind = lob_kind(desc)
+        if kind is not None and _may_need_lob(value):
+            yield i, "lob", kind == XID_CLOB
+        elif desc.base in (_T.BYTE, _T.TEXT) and hasattr(value, "read"):
+            yield i, "stream", desc.base == _T.TEXT
+        elif hasattr(value, "read"):
+            raise NotSupportedError(
+                f"parameter {i + 1}: a file-like object can go into BLOB, CLOB, BYTE or TEXT, "
+                f"not type {desc.base}")
+
+
+def is_locator(value: object) -> bool:
+    """A Blob/Clob (sync or asyncio): bound as its locator."""
+    return getattr(type(value), "_ifx_locator", False) is True

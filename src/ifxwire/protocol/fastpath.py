@@ -1,0 +1,287 @@
+"""Fast-path routine calls, smart-LOB data and client files: the messages, both directions.
+
+Three message families travel outside the statement flow (docs/PROTOCOL.md §11, §12):
+
+* **Fast path** runs a routine by handle, without PREPARE: ``SQ_GETROUTINE`` (101) looks a
+  routine up by its signature and answers with a handle; ``SQ_EXFPROUTINE`` (102) runs it with
+  an ``SQ_BIND`` of arguments and is answered by ``SQ_FPROUTINE`` (103) carrying every return
+  value. JDBC calls ``ifx_lo_*`` this way (``IfxSqli.getHandle``/``sendFastPath``/
+  ``receiveFastPath``, bytecode); informix-driver's ``fast_path_call`` sends the same bytes.
+* **SQ_LODATA** (97) reads or writes the data of an open smart large object
+  (``IfxSqli.sendLoData``/``receiveLODATA``/``executeWriteSmBlob``, bytecode).
+* **SQ_FILE** (98) lets the server use a file on the client during ``LOTOFILE``/``FILETOBLOB``
+  with ``'client'``: the server sends a request in the middle of its reply, the client answers
+  with ``SQ_FILE_READ`` (106) / ``SQ_FILE_WRITE`` (107) / ``SQ_EOT`` and the server continues
+  (``IfxSqli.receiveSQFILE``, bytecode; informix-driver ``_handle_sq_file``).
+
+A fast-path value (an argument or a return value) has exactly the layout of an ``SQ_BIND`` item
+(``i16 type, [owner, name], i16 indicator, i16 prec, data``), so the bind codec encodes and
+decodes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..types.bind import BindValue, decode_bind_values
+from ..types.errors import CodecError
+from ..types.numeric import decode_int8, encode_int8
+from .codes import Msg
+from .messages import Layout, skip_bind_params
+from .wire import ProtocolViolation, Reader, Writer
+
+__all__ = [
+    "FileRequest",
+    "LoDataRequest",
+    "RoutineCall",
+    "RoutineLookup",
+    "put_exfproutine",
+    "put_file_close",
+    "put_file_open",
+    "put_file_read_request",
+    "put_file_write_data",
+    "put_fproutine",
+    "put_getroutine",
+    "put_lodata",
+    "put_lodata_chunk",
+    "put_lodata_reply",
+    "put_routine_handle",
+    "read_file_request",
+    "read_fproutine",
+    "read_routine_handle",
+]
+
+#: The SQ_LODATA operation whose reply carries no data (a write).
+LO_WRITE_OP = 2
+#: SQ_FILE operation types (JDBC ``IfxSmBlob.FILE_OPEN`` …).
+FILE_OPEN = 0
+FILE_CLOSE = 1
+FILE_READ = 2
+FILE_WRITE = 3
+#: Chunk size of SQ_FILE transfers: the server names it in a read request; informix-driver
+#: answers with 32000 when it is 0. Our server asks for and sends 32000-byte chunks.
+FILE_CHUNK = 32000
+
+
+def _put_str(w: Writer, data: bytes, layout: Layout) -> None:
+    """JDBC ``getJavaToIfxCharBytes``: a u32 length once bit 62 is in force, else u16."""
+    if layout.long_sql:
+        w.longstr(data)
+    else:
+        w.charstr(data)
+
+
+# --------------------------------------------------------------------------------------------
+# Fast path
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class RoutineLookup:
+    """SQ_GETROUTINE as the server reads it."""
+
+    signature: bytes
+    by_id: bool = False
+    routine_id: int = 0
+    want_fparam: bool = False
+
+
+@dataclass(slots=True)
+class RoutineCall:
+    """SQ_EXFPROUTINE as the server reads it; the arguments follow in an SQ_BIND."""
+
+    database: bytes
+    handle: int
+    nparams: int
+    want_fparam: bool = False
+
+
+def put_getroutine(w: Writer, signature: bytes, layout: Layout) -> None:
+    """``SQ_GETROUTINE``: with named parameters (bit 52) a by-id byte (0) comes first; the
+    signature is the u32/u16 string of ``getJavaToIfxCharBytes``; then the fparam flag (0)."""
+    w.u16(Msg.GETROUTINE)
+    if layout.named_params:
+        w.buf.append(0)
+    _put_str(w, signature, layout)
+    w.u16(0)
+
+
+def read_getroutine(r: Reader, layout: Layout) -> RoutineLookup:
+    by_id = False
+    if layout.named_params:
+        by_id = r.u8() == 1
+    signature = r.longstr() if layout.long_sql else r.charstr()
+    routine_id = r.i32() if by_id else 0
+    return RoutineLookup(signature, by_id, routine_id, r.u16() != 0)
+
+
+def put_routine_handle(w: Writer, database: bytes, handle: int, layout: Layout) -> None:
+    """The answer to SQ_GETROUTINE: the routine's database (named parameters only) and handle
+    (``IfxSqli.receiveHandle``)."""
+    w.u16(Msg.GETROUTINE)
+    if layout.named_params:
+        w.charstr(database)
+    w.i32(handle)
+
+
+def read_routine_handle(r: Reader, layout: Layout) -> tuple[bytes, int]:
+    database = r.charstr() if layout.named_params else b""
+    return database, r.i32()
+
+
+def put_exfproutine(w: Writer, database: bytes, handle: int, nparams: int, layout: Layout) -> None:
+    """``SQ_EXFPROUTINE``; the caller appends ``SQ_BIND`` when there are arguments (JDBC
+    ``sendFastPath`` sends none for a routine without parameters)."""
+    w.u16(Msg.EXFPROUTINE)
+    if layout.named_params:
+        w.charstr(database)
+    w.i32(handle).u16(nparams).u16(0)
+
+
+def read_exfproutine(r: Reader, layout: Layout) -> RoutineCall:
+    database = r.charstr() if layout.named_params else b""
+    handle = r.i32()
+    nparams = r.u16()
+    return RoutineCall(database, handle, nparams, r.u16() != 0)
+
+
+def put_fproutine(w: Writer, items: list[bytes]) -> None:
+    """``SQ_FPROUTINE``: the count, then each return value as a bind-format item."""
+    w.u16(Msg.FPROUTINE).i16(len(items))
+    for item in items:
+        w.raw(item)
+
+
+def read_fproutine(r: Reader, encoding: str) -> list[BindValue]:
+    """The return values of a fast-path call (raises NeedMore until all have arrived)."""
+    n = r.i16()
+    start = r.pos
+    r.pos = skip_bind_params(r.buf, start, r.end, n)
+    try:
+        values, end = decode_bind_values(r.buf, start, n, encoding)
+    except CodecError as exc:
+        raise ProtocolViolation(f"SQ_FPROUTINE: {exc}", start) from None
+    if end != r.pos:
+        raise ProtocolViolation("SQ_FPROUTINE: return values end where they should not", start)
+    return values
+
+
+# --------------------------------------------------------------------------------------------
+# SQ_LODATA
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class LoDataRequest:
+    """An SQ_LODATA request header; for a write the data chunks follow it in the stream."""
+
+    op: int
+    fd: int
+    length: int
+    bufsize: int
+    offset: int = 0
+    whence: int = 0
+
+
+def put_lodata(
+    w: Writer, op: int, fd: int, length: int, bufsize: int, offset: int | None = None
+) -> None:
+    """``u16 97, u16 op, u16 fd, i32 length, u16 bufsize`` and, for READWITHSEEK, the INT8
+    offset and ``u16 1`` (JDBC writes LO_SEEK_CUR there) — JDBC ``sendLoData``."""
+    w.u16(Msg.LODATA).u16(op).u16(fd & 0xFFFF).i32(length).u16(bufsize)
+    if offset is not None:
+        w.raw(encode_int8(offset)).u16(1)
+
+
+def put_lodata_chunk(w: Writer, data: bytes | bytearray | memoryview) -> None:
+    """One chunk of written data: ``u16 n, data, pad`` (JDBC ``executeWriteSmBlob``)."""
+    w.u16(len(data)).padded(data)
+
+
+def read_lodata(r: Reader) -> LoDataRequest:
+    op = r.u16()
+    fd = r.i16()
+    length = r.i32()
+    bufsize = r.u16()
+    req = LoDataRequest(op, fd, length, bufsize)
+    if op == 1:
+        at = r.pos
+        r.skip(10)
+        req.offset = decode_int8(r.buf, at) or 0
+        req.whence = r.u16()
+    return req
+
+
+def put_lodata_reply(w: Writer, op: int, size: int) -> None:
+    """The reply header: ``u16 97, u16 op, i32 size`` (bytes read or written; a negative size
+    is an ISAM error code, which JDBC reports as -9810)."""
+    w.u16(Msg.LODATA).u16(op).i32(size)
+
+
+# --------------------------------------------------------------------------------------------
+# SQ_FILE (server -> client requests; client answers)
+# --------------------------------------------------------------------------------------------
+
+
+def put_file_open(w: Writer, name: bytes, mode: int, flags: int, offset: int) -> None:
+    w.u16(Msg.FILE).u16(FILE_OPEN).charstr(name).i32(mode).i32(flags).i32(offset).u16(Msg.EOT)
+
+
+def put_file_read_request(w: Writer, bufsize: int, amount: int) -> None:
+    """Ask the client for ``amount`` bytes of the open file (-1: to its end)."""
+    w.u16(Msg.FILE).u16(FILE_READ).u16(bufsize).i32(amount).u16(Msg.EOT)
+
+
+def put_file_write_data(w: Writer, chunk: bytes | bytearray | memoryview) -> None:
+    """One ``SQ_FILE_WRITE`` chunk inside a write request (opened by ``put_file_write_head``)."""
+    w.u16(Msg.FILE_WRITE).u16(len(chunk)).padded(chunk)
+
+
+def put_file_write_head(w: Writer) -> None:
+    w.u16(Msg.FILE).u16(FILE_WRITE)
+
+
+def put_file_close(w: Writer) -> None:
+    w.u16(Msg.FILE).u16(FILE_CLOSE).u16(Msg.EOT)
+
+
+@dataclass(slots=True)
+class FileRequest:
+    """One SQ_FILE request as the client reads it. For a write the data is in ``data``."""
+
+    op: int
+    name: bytes = b""
+    mode: int = 0
+    flags: int = 0
+    offset: int = 0
+    bufsize: int = 0
+    amount: int = 0
+    data: list[bytes] | None = None  # a write's chunks taken so far and not yet written out
+    finished: bool = False  # a write's SQ_EOT was read
+    error: int = 0  # a write that failed on the client: the errno to answer with at its end
+
+
+def read_file_request(r: Reader) -> FileRequest:
+    """An SQ_FILE request after its code, up to and including the EOT that ends it; for a
+    write, only the operation: its data chunks and EOT follow, and the reply parser takes
+    them a batch at a time (client/replies.py ``_file_chunks``), so a file of any size passes
+    in constant memory."""
+    at = r.pos
+    op = r.u16()
+    req = FileRequest(op)
+    if op == FILE_OPEN:
+        req.name = r.charstr()
+        req.mode, req.flags, req.offset = r.i32(), r.i32(), r.i32()
+    elif op == FILE_READ:
+        req.bufsize = r.u16()
+        req.amount = r.i32()
+    elif op == FILE_WRITE:
+        req.data = []
+        return req
+    elif op != FILE_CLOSE:
+        raise ProtocolViolation(f"SQ_FILE: unknown operation {op}", at)
+    if r.u16() != Msg.EOT:
+        raise ProtocolViolation("SQ_FILE request without its SQ_EOT", at)
+    return req
+
+

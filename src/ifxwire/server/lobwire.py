@@ -1,0 +1,415 @@
+"""The wire side of smart large objects: fast-path calls, SQ_LODATA streams, client files.
+
+``FastPath`` answers the messages that run outside the statement flow (docs/PROTOCOL.md §11):
+``SQ_GETROUTINE`` (resolve a signature, hand out a handle), ``SQ_EXFPROUTINE`` + ``SQ_BIND``
+(run it, answer every return value in ``SQ_FPROUTINE``) and ``SQ_LODATA`` (read or write an open
+object). Data moves in constant memory both ways: a read is answered chunk by chunk as the
+pieces come out of SQLite, a write is stored chunk by chunk as the bytes arrive, whatever the
+size announced.
+
+``ClientFiles`` lets ``LOTOFILE``/``FILETOBLOB`` with ``'client'`` use a file on the client
+(§12): the server sends an ``SQ_FILE`` request in the middle of its reply and reads the client's
+answer. The client sent its whole request group before it started reading, so its answers
+follow that group in the stream; they are read from there and cut out of the receive buffer,
+leaving the rest of the group for the session loop.
+
+``locator_encoder`` sends BLOB/CLOB locators in the form the client asked for: binary when it
+sent ``SQ_RET_TYPE`` with SENDRECV (44) for the column (JDBC), the 144-digit text form when it
+did not (what real servers sent informix-driver) — types/smartlob.py.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..protocol import fastpath as fp
+from ..protocol import messages as m
+from ..protocol.codes import Msg, TypeCode
+from ..protocol.columns import ColumnDesc
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, u16_at
+from ..types.bind import decode_bind_values
+from ..types.errors import CodecError
+from ..types.fpvalues import encode_typed_item
+from ..types.smartlob import LO_READWITHSEEK, LO_SEEK_SET, LO_WRITE, LODATA_BUFFER
+from .engine import EngineError
+from .engine import routine_call as rc
+from .engine import sqlcodes as sc
+
+if TYPE_CHECKING:
+    from .session import Session
+
+_LOB_XIDS = (10, 11)
+#: Replies are queued in pieces of about this size while a read streams out.
+_STREAM_FLUSH = 256 * 1024
+
+
+def is_lob_column(col: ColumnDesc) -> bool:
+    return col.base == TypeCode.UDTFIXED and col.xid in _LOB_XIDS
+
+
+def locator_encoder(
+    columns: Sequence[ColumnDesc], encode: Callable[[Sequence[object]], bytes], binary: bool
+) -> Callable[[Sequence[object]], bytes]:
+    """``encode`` with BLOB/CLOB locators turned into their text form unless ``binary``."""
+    lobs = [i for i, c in enumerate(columns) if is_lob_column(c)]
+    if not lobs or binary:
+        return encode
+    hexlify = binascii.hexlify
+
+    def encode_row(values: Sequence[object]) -> bytes:
+        row = list(values)
+        for i in lobs:
+            v = row[i]
+            if v is not None:
+                row[i] = hexlify(v)  # type: ignore[arg-type]
+        return encode(row)
+
+    return encode_row
+
+
+def wants_binary(ret_types: Sequence[int]) -> bool:
+    """Whether SQ_RET_TYPE asked for the binary (SENDRECV, 44) form of UDT columns."""
+    return any(t & 0xFF == TypeCode.SENDRECV for t in ret_types)
+
+
+class FastPath:
+    """Fast-path calls and SQ_LODATA for one wire session."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+        self.routines: list[tuple[str | None, str, rc.Routine]] = []  # (database, text, routine)
+        self.call: tuple[rc.Routine, int] | None = None  # a call waiting for its arguments
+
+    @property
+    def expecting_args(self) -> bool:
+        return self.call is not None
+
+    def reset(self) -> None:
+        """The database changed: stored routines must be resolved again."""
+        self.call = None
+        self.routines = [r for r in self.routines if r[2].builtin is not None]
+
+    # ---- fast path ----------------------------------------------------------------------------
+    def getroutine(self, req: fp.RoutineLookup, out: Writer) -> None:
+        s = self.s
+        eng = s.engine
+        assert eng is not None
+        if req.by_id or req.want_fparam:
+            raise EngineError(sc.NOT_IMPLEMENTED,
+                              message="routine lookup by id, or with SQ_FPARAM, is not supported")
+        text = req.signature.decode(s.encoding, errors="replace")
+        routine = rc.resolve(eng, text)
+        database = eng.database
+        handle = next((h for h, (db, known, _) in enumerate(self.routines)
+                       if known == text and db == database), len(self.routines))
+        if handle == len(self.routines):
+            self.routines.append((database, text, routine))
+        else:
+            self.routines[handle] = (database, text, routine)
+        fp.put_routine_handle(out, (database or "").encode(s.encoding), handle, s.layout)
+
+    def exfproutine(self, req: fp.RoutineCall, out: Writer) -> None:
+        eng = self.s.engine
+        assert eng is not None
+        if req.want_fparam:
+            raise EngineError(sc.NOT_IMPLEMENTED, message="SQ_FPARAM is not supported")
+        if not 0 <= req.handle < len(self.routines):
+            raise EngineError(sc.NO_ROUTINE, near=str(req.handle))
+        database, text, routine = self.routines[req.handle]
+        if routine.builtin is None and database != eng.database:
+            routine = rc.resolve(eng, text)  # the handle's routine, in the current database
+            self.routines[req.handle] = (eng.database, text, routine)
+        if req.nparams != routine.nparams:
+            raise EngineError(sc.HOSTVAR_COUNT)
+        if req.nparams == 0:
+            self._run(routine, [], out)
+            self.call = (routine, -1)  # informix-driver follows with an empty SQ_BIND
+        else:
+            self.call = (routine, req.nparams)
+
+    def bind(self, msg: m.ClientMsg, out: Writer) -> None:
+        """The arguments of the pending call (or informix-driver's empty SQ_BIND after one
+        without arguments)."""
+        assert self.call is not None
+        routine, n = self.call
+        self.call = None
+        if n < 0:
+            if msg.number:
+                raise EngineError(sc.HOSTVAR_COUNT)
+            return
+        if msg.number != n:
+            raise EngineError(sc.HOSTVAR_COUNT)
+        s = self.s
+        try:
+            values, _ = decode_bind_values(s.buf, msg.bind_start, msg.number, s.encoding,
+                                           s.blobs.width)
+        except CodecError as exc:
+            raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
+        self._run(routine, [v.value for v in values], out)
+
+    def end_of_group(self) -> None:
+        self.call = None
+
+    def _run(self, routine: rc.Routine, args: list[Any], out: Writer) -> None:
+        s = self.s
+        eng = s.engine
+        assert eng is not None
+        values = rc.execute(eng, routine, args)
+        try:
+            items = [encode_typed_item(v, col, s.encoding)
+                     for v, col in zip(values, routine.returns, strict=True)]
+        except (CodecError, ValueError) as exc:
+            # A value that does not fit the declared return type: the call's error, not the
+            # session's.
+            raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
+        fp.put_fproutine(out, items)
+
+    # ---- SQ_LODATA -------------------------------------------------------------------------
+    def lodata(self, req: fp.LoDataRequest, out: Writer) -> None:
+        s = self.s
+        eng = s.engine
+        assert eng is not None
+        ls = eng.lo
+        if req.op == LO_WRITE:
+            self._write(req, out)
+            return
+        if req.op == LO_READWITHSEEK:
+            ls.seek(req.fd, req.offset, LO_SEEK_SET)
+        elif req.op != 0:
+            raise EngineError(sc.LO_ERROR, sc.ISAM_LO_BAD_FLAGS)
+        size, pieces = ls.iter_read(req.fd, req.length)
+        chunk = req.bufsize if 0 < req.bufsize <= LODATA_BUFFER else LODATA_BUFFER
+        fp.put_lodata_reply(out, req.op, size)
+        if size == 0:
+            out.i16(0)  # JDBC reads one more short when nothing comes (receiveLODATA)
+            return
+        # Stream: what the group has so far goes first, then the data in pieces.
+        s._queue(out.buf)
+        out.buf.clear()
+        w = Writer()
+        for piece in pieces:
+            view = memoryview(piece)
+            for at in range(0, len(view), chunk):
+                part = view[at : at + chunk]
+                w.i16(len(part)).padded(part)
+            if len(w.buf) >= _STREAM_FLUSH:
+                s._queue(w.buf)
+                w.buf.clear()
+        s._queue(w.buf)
+
+    def _write(self, req: fp.LoDataRequest, out: Writer) -> None:
+        """Store the data chunks that follow the header as they arrive; on an error the rest
+        is still read (the stream must stay in step) and the error answered."""
+        s = self.s
+        eng = s.engine
+        assert eng is not None
+        s.start = s._msg_end
+        chunks = self._chunks(req.length)
+        try:
+            written = eng.lo.write_stream(req.fd, req.length, chunks)
+        except EngineError:
+            for _ in chunks:
+                pass
+            raise
+        finally:
+            s._msg_end = s.start
+        fp.put_lodata_reply(out, LO_WRITE, written)
+
+    def _chunks(self, length: int) -> Iterator[bytes]:
+        """The ``u16 n, data, pad`` chunks of an SQ_LODATA write, straight off the socket."""
+        s = self.s
+        remaining = max(length, 0)
+        while remaining > 0:
+            while s.end - s.start < 2:
+                s._recv_more()
+            n = u16_at(s.buf, s.start)[0]
+            if n == 0 or n > remaining:
+                raise ProtocolViolation(f"SQ_LODATA: a chunk of {n} bytes with {remaining} due",
+                                        s.start)
+            total = 2 + n + (n & 1)
+            while s.end - s.start < total:
+                s._recv_more()
+            piece = bytes(s.buf[s.start + 2 : s.start + 2 + n])
+            s.start += total
+            remaining -= n
+            yield piece
+
+
+class ClientFiles:
+    """Files on the client over SQ_FILE, for one wire session (``lo_session.ClientFiles``)."""
+
+    #: Flags of our open requests (JDBC IfxSmBlob LO_O_*): binary; writes truncate. A read
+    #: request does not set LO_O_RDONLY (16): JDBC would mark the client's file read-only.
+    READ_FLAGS = 64
+    WRITE_FLAGS = 32 | 4 | 64
+    MODE = 0o644
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    # ---- the exchanges ----------------------------------------------------------------------
+    def read_client_file(self, name: str) -> Iterator[bytes]:
+        self._request(lambda w: fp.put_file_open(w, self._name(name), self.MODE, self.READ_FLAGS,
+                                                 0), name)
+        return self._read_pieces(name)
+
+    def _read_pieces(self, name: str) -> Iterator[bytes]:
+        stage = "head"  # head, data, closed
+        try:
+            self._send(lambda w: fp.put_file_read_request(w, fp.FILE_CHUNK, -1))
+            total = self._reply_head(name)
+            stage = "data"
+            done = 0
+            while True:
+                code, piece = self._reply_chunk(name)
+                if code == Msg.EOT:
+                    break
+                done += len(piece)
+                yield piece
+            stage = "closing"
+            if done != total:
+                raise EngineError(sc.BAD_FILENAME, near=name,
+                                  message=f"client sent {done} of {total} bytes")
+            self._request(fp.put_file_close, name)
+            stage = "closed"
+        finally:
+            if stage in ("head", "data"):
+                # The reader stopped early (storing the data failed): take the rest of the
+                # client's answer off the wire and close the file, so the stream stays in step.
+                if stage == "head":
+                    self._reply_head(name)
+                while self._reply_chunk(name)[0] != Msg.EOT:
+                    pass
+                self._request(fp.put_file_close, name)
+
+    def write_client_file(self, name: str, chunks: Iterable[bytes]) -> None:
+        self._request(lambda w: fp.put_file_open(w, self._name(name), self.MODE,
+                                                 self.WRITE_FLAGS, 0), name)
+        s = self.s
+        w = Writer()
+        fp.put_file_write_head(w)
+        for piece in chunks:
+            view = memoryview(piece)
+            for at in range(0, len(view), fp.FILE_CHUNK):
+                fp.put_file_write_data(w, view[at : at + fp.FILE_CHUNK])
+            if len(w.buf) >= _STREAM_FLUSH:
+                s._queue(w.buf)
+                w.buf.clear()
+        w.u16(Msg.EOT)
+        s._queue(w.buf)
+        s._flush()
+        self._answer(name, Msg.FILE_WRITE)
+        self._request(fp.put_file_close, name)
+
+    # ---- plumbing ---------------------------------------------------------------------------
+    def _name(self, name: str) -> bytes:
+        return name.encode(self.s.encoding, errors="replace")
+
+    def _send(self, build: Callable[[Writer], None]) -> None:
+        s = self.s
+        out = s.current_out
+        if out is not None and out.buf:
+            s._queue(out.buf)  # the reply so far goes before the request
+            out.buf.clear()
+        w = Writer()
+        build(w)
+        s._queue(w.buf)
+        s._flush()
+
+    def _request(self, build: Callable[[Writer], None], name: str) -> None:
+        self._send(build)
+        self._answer(name, Msg.EOT)
+
+    def _reply_start(self) -> int:
+        """Where the client's answers start: after the rest of the group being answered."""
+        s = self.s
+        while True:
+            r = Reader(s.buf, s.start, s.end)
+            try:
+                while True:
+                    msg = m.read_client_message(r, s.layout)
+                    if msg.code == Msg.EOT and msg.offset > s.start:
+                        return r.pos
+            except NeedMore:
+                s._recv_more(compact=False)
+
+    def _take(self, parse: Callable[[Reader], Any]) -> Any:
+        """Parse one client answer at the reply start and cut it out of the buffer."""
+        s = self.s
+        while True:
+            at = self._reply_start()
+            r = Reader(s.buf, at, s.end)
+            try:
+                value = parse(r)
+            except NeedMore:
+                s._recv_more(compact=False)
+                continue
+            n = r.pos - at
+            s.buf[at : s.end - n] = s.buf[r.pos : s.end]
+            s.end -= n
+            return value
+
+    def _answer(self, name: str, expected: int) -> int:
+        """The client's answer to a request: SQ_EOT (open, close), ``SQ_FILE_WRITE total EOT``
+        (write), or ``SQ_ERR … EOT`` (JDBC ``sendSQFILEError``): -9815 naming the file."""
+        layout = self.s.layout
+
+        def parse(r: Reader) -> tuple[int, int]:
+            code = r.u16()
+            value = 0
+            if code == Msg.ERR:
+                value = _client_error(r, layout)
+            elif code == Msg.FILE_WRITE and expected == Msg.FILE_WRITE:
+                value = r.i32()
+                if r.u16() != Msg.EOT:
+                    raise ProtocolViolation("SQ_FILE write answer without SQ_EOT", r.pos)
+            elif code != Msg.EOT or expected != Msg.EOT:
+                raise ProtocolViolation(f"SQ_FILE answered with message {code}", r.pos - 2)
+            return code, value
+
+        code, value = self._take(parse)
+        if code == Msg.ERR:
+            raise EngineError(sc.BAD_FILENAME, near=name, message=f"client file error {value}")
+        return int(value)
+
+    def _reply_head(self, name: str) -> int:
+        layout = self.s.layout
+
+        def parse(r: Reader) -> tuple[int, int]:
+            code = r.u16()
+            if code == Msg.FILE_READ:
+                return code, r.i32()
+            if code == Msg.ERR:
+                return code, _client_error(r, layout)
+            raise ProtocolViolation(f"SQ_FILE read answered with message {code}", r.pos - 2)
+
+        code, value = self._take(parse)
+        if code == Msg.ERR:
+            raise EngineError(sc.BAD_FILENAME, near=name, message=f"client file error {value}")
+        return int(value)
+
+    def _reply_chunk(self, name: str) -> tuple[int, bytes]:
+        def parse(r: Reader) -> tuple[int, bytes]:
+            code = r.u16()
+            if code == Msg.EOT:
+                return code, b""
+            if code != Msg.FILE_READ:
+                raise ProtocolViolation(f"SQ_FILE data: message {code}", r.pos - 2)
+            return code, r.padded(r.u16())
+
+        result: tuple[int, bytes] = self._take(parse)
+        return result
+
+
+def _client_error(r: Reader, layout: m.Layout) -> int:
+    """A client's SQ_FILE failure (JDBC ``sendSQFILEError``): an SQ_ERR whose sqlcode is the
+    client's error number (2 no such file, 9 bad descriptor, …), then SQ_EOT."""
+    err = m.read_err(r, layout)
+    if r.u16() != Msg.EOT:
+        raise ProtocolViolation("SQ_FILE error answer without SQ_EOT", r.pos)
+    return int(err.sqlcode)
+
+
+__all__ = ["ClientFiles", "FastPath", "is_lob_column", "locator_encoder", "wants_binary"]

@@ -1,0 +1,408 @@
+"""Smart large objects through the real server: storage, reference counts, errors, the API.
+
+The chunk counts come from the database file itself (``_ifx_lo`` and ``_ifx_lo_chunk``, read
+with a separate SQLite connection), so "nothing left behind" is checked where it would be.
+"""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+from ifxwire.server.engine import lobstore
+
+KIB = 1024
+CHUNK = lobstore.CHUNK
+
+
+def counts(server: Any, db: str) -> tuple[int, int]:
+    """(objects, chunks) stored in ``db``'s file."""
+    with sqlite3.connect(f"file:{server.engine.path(db)}?mode=ro", uri=True) as c:
+        return lobstore.LoStore(c, "00").counts()
+
+
+def data(n: int, seed: int = 7) -> bytes:
+    return bytes((i * 31 + seed) & 0xFF for i in range(n))
+
+
+@pytest.fixture()
+def ac(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def _fresh(ac: ifxwire.Connection, table: str) -> None:
+    ac.execute(f"DROP TABLE IF EXISTS {table}")
+    ac.execute(f"CREATE TABLE {table} (id INTEGER, b BLOB, c CLOB)")
+
+
+# ------------------------------------------------------------------------------------------
+# Storage and reference counts
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["", "WITH LOG", "WITH LOG MODE ANSI"])
+def test_blob_and_clob_in_every_logging_mode(
+    connect_kwargs: dict[str, Any], mode: str
+) -> None:
+    db = "lob_mode_" + (mode.split()[-1].lower() if mode else "none")
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {db} {mode}")
+    with ifxwire.connect(**connect_kwargs, database=db) as c:
+        c.execute("CREATE TABLE t (id INTEGER, b BLOB, c CLOB) "
+                  "PUT b IN (sbspace1), c IN (sbspace1)")
+        c.execute("INSERT INTO t VALUES (?, ?, ?)", (1, data(3 * KIB), "clob text"))
+        c.commit()
+        b, cl = c.execute("SELECT b, c FROM t").fetchone()
+        assert b.read() == data(3 * KIB)
+        assert cl.read() == "clob text"
+        assert b.size() == 3 * KIB
+
+
+def test_delete_update_and_drop_free_what_no_row_references(
+    ac: ifxwire.Connection, server: Any, dbname: str
+) -> None:
+    _fresh(ac, "refs")
+    before = counts(server, dbname)
+    for i in range(3):
+        ac.execute("INSERT INTO refs VALUES (?, ?, NULL)", (i, data(3 * CHUNK + 10, i)))
+    assert counts(server, dbname) == (before[0] + 3, before[1] + 12)
+    ac.execute("UPDATE refs SET b = ? WHERE id = 0", (data(10),))
+    assert counts(server, dbname) == (before[0] + 3, before[1] + 9)  # the old 4 chunks went
+    ac.execute("ALTER TABLE refs MODIFY id BIGINT")  # a rebuilt table keeps its counting
+    assert counts(server, dbname) == (before[0] + 3, before[1] + 9)
+    ac.execute("DELETE FROM refs WHERE id = 1")
+    assert counts(server, dbname) == (before[0] + 2, before[1] + 5)
+    assert ac.execute("SELECT b FROM refs WHERE id = 2").fetchone()[0].read() == data(
+        3 * CHUNK + 10, 2)
+    ac.execute("ALTER TABLE refs DROP b")
+    assert counts(server, dbname) == before
+    ac.execute("ALTER TABLE refs ADD b2 BLOB")
+    ac.execute("UPDATE refs SET b2 = ?", (data(100),))  # one new object, in both rows
+    assert counts(server, dbname) == (before[0] + 1, before[1] + 1)
+    ac.execute("DELETE FROM refs WHERE id = 0")
+    assert counts(server, dbname) == (before[0] + 1, before[1] + 1)  # one row still has it
+    ac.execute("DROP TABLE refs")
+    assert counts(server, dbname) == before
+
+
+def test_rollback_leaves_no_trace(conn: ifxwire.Connection, server: Any, dbname: str) -> None:
+    conn.autocommit = True
+    _fresh(conn, "rb")
+    conn.execute("INSERT INTO rb VALUES (1, ?, ?)", (data(2 * CHUNK), "kept"))
+    conn.autocommit = False
+    before = counts(server, dbname)
+    conn.execute("INSERT INTO rb VALUES (2, ?, ?)", (data(5 * CHUNK), "gone"))
+    conn.execute("DELETE FROM rb WHERE id = 1")
+    conn.rollback()
+    assert counts(server, dbname) == before
+    b, c = conn.execute("SELECT b, c FROM rb WHERE id = 1").fetchone()
+    assert b.read() == data(2 * CHUNK) and c.read() == "kept"
+    assert conn.execute("SELECT COUNT(*) FROM rb").fetchone()[0] == 1
+
+
+def test_ansi_rollback(connect_kwargs: dict[str, Any], server: Any) -> None:
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as c:
+        c.execute("CREATE DATABASE lob_ansi_rb WITH LOG MODE ANSI")
+    with ifxwire.connect(**connect_kwargs, database="lob_ansi_rb") as c:
+        c.execute("CREATE TABLE t (b BLOB)")
+        c.commit()
+        before = counts(server, "lob_ansi_rb")
+        c.execute("INSERT INTO t VALUES (?)", (data(CHUNK + 1),))
+        c.rollback()
+        assert counts(server, "lob_ansi_rb") == before
+
+
+def test_an_object_no_row_stored_is_freed_when_its_session_ends(
+    connect_kwargs: dict[str, Any], dbname: str, server: Any
+) -> None:
+    before = counts(server, dbname)
+    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
+        spec = ifxwire.client.lob._DEFAULT_SPEC
+        locator, fd = c.call_function(ifxwire.client.lob.SIG_CREATE, spec, 8,
+                                      ifxwire.client.lob._ZERO_LOCATOR)
+        assert len(locator) == 72 and fd > 0
+        ifxwire.client.fastpath.write_pieces(c, fd, [data(CHUNK * 2)])
+        assert counts(server, dbname) == (before[0] + 1, before[1] + 2)
+    assert counts(server, dbname) == before
+
+
+def test_one_object_in_two_rows_is_counted_twice(ac: ifxwire.Connection) -> None:
+    _fresh(ac, "shared")
+    ac.execute("INSERT INTO shared VALUES (1, ?, NULL)", (data(100),))
+    blob = ac.execute("SELECT b FROM shared").fetchone()[0]
+    ac.execute("INSERT INTO shared VALUES (2, ?, NULL)", (blob,))
+    ac.execute("DELETE FROM shared WHERE id = 1")
+    assert ac.execute("SELECT b FROM shared WHERE id = 2").fetchone()[0].read() == data(100)
+    ac.execute("DELETE FROM shared WHERE id = 2")
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        blob.read()
+    assert (err.value.sqlcode, err.value.isamcode) == (-9810, -12097)
+
+
+def test_catalog_and_sysmaster(ac: ifxwire.Connection) -> None:
+    _fresh(ac, "cat")
+    rows = ac.execute(
+        "SELECT colname, coltype, collength, extended_id FROM syscolumns c, systables t "
+        "WHERE c.tabid = t.tabid AND t.tabname = 'cat' ORDER BY colno").fetchall()
+    assert rows == [("id", 2, 4, 0), ("b", 41, 72, 10), ("c", 41, 72, 11)]
+    xtd = dict(ac.execute("SELECT extended_id, name FROM sysxtdtypes").fetchall())
+    assert (xtd[10], xtd[11], xtd[5], xtd[1]) == ("blob", "clob", "boolean", "lvarchar")
+    spaces = ac.execute(
+        "SELECT name FROM sysmaster:sysdbspaces WHERE is_sbspace = 1").fetchall()
+    assert spaces == [("sbspace1",)]
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        ac.execute("CREATE TABLE bad1 (b BLOB) PUT b IN (nosuchspace)")
+    assert err.value.sqlcode == -9820
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        ac.execute("CREATE TABLE bad2 (i INTEGER) PUT i IN (sbspace1)")
+    assert err.value.sqlcode == -9819
+
+
+def test_sql_functions(ac: ifxwire.Connection, tmp_path: Any) -> None:
+    _fresh(ac, "fn")
+    src = tmp_path / "in.bin"
+    src.write_bytes(data(70000))
+    ac.execute(f"INSERT INTO fn VALUES (1, FILETOBLOB('{src}', 'server'), "
+               f"FILETOCLOB('{src}', 'server'))")
+    ac.execute("INSERT INTO fn SELECT 2, LOCOPY(b), LOCOPY(c) FROM fn WHERE id = 1")
+    ac.execute("DELETE FROM fn WHERE id = 1")  # the copy is independent
+    out = tmp_path / "out"
+    name = ac.execute(f"SELECT LOTOFILE(b, '{out}', 'server') FROM fn").fetchone()[0]
+    assert name.startswith(f"{out}.")
+    with open(name, "rb") as f:
+        assert f.read() == data(70000)
+    # a client file: the driver answers SQ_FILE like JDBC
+    out2 = tmp_path / "client.bin"
+    name2 = ac.execute(f"SELECT LOTOFILE(b, '{out2}!', 'client') FROM fn").fetchone()[0]
+    assert name2 == str(out2) and out2.read_bytes() == data(70000)
+    ac.execute(f"INSERT INTO fn VALUES (3, FILETOBLOB('{out2}', 'client'), NULL)")
+    assert ac.execute("SELECT b FROM fn WHERE id = 3").fetchone()[0].read() == data(70000)
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        ac.execute(f"SELECT LOTOFILE(b, '{out2}!', 'server') FROM fn")  # exists
+    assert err.value.sqlcode == -9815
+
+
+def test_client_files_larger_than_one_message(ac: ifxwire.Connection, tmp_path: Any) -> None:
+    """LOTOFILE to a client file streams the object in one SQ_FILE write request of many
+    chunks; the driver writes them out a batch at a time (more than the 4 MiB one parsed
+    message may hold), and FILETOBLOB reads it back through SQ_FILE reads."""
+    _fresh(ac, "bigfile")
+    payload = data(6 * 1024 * 1024 + 3, 5)
+    ac.execute("INSERT INTO bigfile VALUES (1, ?, NULL)", (payload,))
+    out = tmp_path / "big.bin"
+    assert ac.execute(f"SELECT LOTOFILE(b, '{out}!', 'client') FROM bigfile").fetchone() == (
+        str(out),)
+    assert out.read_bytes() == payload
+    ac.execute(f"INSERT INTO bigfile VALUES (2, FILETOBLOB('{out}', 'client'), NULL)")
+    assert ac.execute("SELECT b FROM bigfile WHERE id = 2").fetchone()[0].read() == payload
+    # A client file that cannot be written: the server's error, the connection in step.
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        ac.execute(f"SELECT LOTOFILE(b, '{tmp_path}/no/such/dir/x!', 'client') FROM bigfile "
+                   "WHERE id = 1")
+    assert err.value.sqlcode == -9815  # the server names the file it could not write
+    assert ac.execute("SELECT COUNT(*) FROM bigfile").fetchone() == (2,)
+
+
+# ------------------------------------------------------------------------------------------
+# The driver's Blob / Clob
+# ------------------------------------------------------------------------------------------
+
+
+def test_blob_file_api(ac: ifxwire.Connection) -> None:
+    _fresh(ac, "api")
+    payload = data(300 * KIB)
+    ac.execute("INSERT INTO api VALUES (1, ?, ?)", (io.BytesIO(payload), io.StringIO("x" * 5000)))
+    blob = ac.execute("SELECT b FROM api").fetchone()[0]
+    with blob:
+        assert blob.size() == len(payload)
+        assert blob.read(10) == payload[:10] and blob.tell() == 10
+        assert blob.seek(-5, io.SEEK_END) == len(payload) - 5
+        assert blob.read() == payload[-5:]
+        blob.seek(1000)
+        buf = bytearray(5000)
+        assert blob.readinto(buf) == 5000 and bytes(buf) == payload[1000:6000]
+        blob.seek(0)
+        assert b"".join(blob.chunks(64 * KIB)) == payload
+        blob.seek(10)
+        assert blob.write(b"HELLO") == 5
+        assert blob.truncate(20) == 20
+        blob.seek(0)
+        assert blob.read() == payload[:10] + b"HELLO" + payload[15:20]
+        sink = io.BytesIO()
+        blob.seek(0)
+        assert blob.copy_to(sink) == 20
+    assert blob.closed
+    with pytest.raises(ifxwire.InterfaceError):
+        blob.read(1)
+    fresh = ac.execute("SELECT b FROM api").fetchone()[0]
+    with fresh.open("a"):
+        fresh.write(b"!")
+    assert ac.execute("SELECT b FROM api").fetchone()[0].read() == sink.getvalue() + b"!"
+
+
+def test_clob_text_in_a_utf8_database(connect_kwargs: dict[str, Any]) -> None:
+    utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
+    with ifxwire.connect(**connect_kwargs, autocommit=True, **utf8) as c:
+        c.execute("CREATE DATABASE lob_utf8 WITH LOG")
+    text = "Grüße, 日本語 ✓ 😀 " * 1000
+    with ifxwire.connect(**connect_kwargs, database="lob_utf8", autocommit=True, **utf8) as c:
+        c.execute("CREATE TABLE t (c CLOB)")
+        c.execute("INSERT INTO t VALUES (?)", (text,))
+        clob = c.execute("SELECT c FROM t").fetchone()[0]
+        assert clob.read(5) == "Grüße"
+        assert clob.read() == text[5:]
+        assert clob.size() == len(text.encode("utf-8"))
+        clob.seek(0)
+        assert "".join(clob.chunks(999)) == text
+
+
+def test_lob_materialize_limit(connect_kwargs: dict[str, Any], dbname: str) -> None:
+    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True,
+                         lob_materialize_limit=1000) as c:
+        _fresh(c, "mat")
+        c.execute("INSERT INTO mat VALUES (1, ?, ?)", (data(1000), "small"))
+        c.execute("INSERT INTO mat VALUES (2, ?, ?)", (data(1001), "y" * 1001))
+        rows = c.execute("SELECT b, c FROM mat ORDER BY id").fetchall()
+        assert rows[0] == (data(1000), "small")
+        assert isinstance(rows[1][0], ifxwire.Blob) and rows[1][0].read() == data(1001)
+        cur = c.cursor()
+        cur.lob_materialize_limit = 0
+        assert isinstance(cur.execute("SELECT b FROM mat WHERE id = 1").fetchone()[0],
+                          ifxwire.Blob)
+
+
+# ------------------------------------------------------------------------------------------
+# Bad input: typed errors with Informix codes, nothing half-written, the connection usable
+# ------------------------------------------------------------------------------------------
+
+SIG = {
+    "open": "function informix.ifx_lo_open(blob ,integer)",
+    "close": "function informix.ifx_lo_close(integer)",
+    "seek": "function informix.ifx_lo_seek(integer,int8,integer,int8)",
+    "truncate": "function informix.ifx_lo_truncate(integer,int8)",
+}
+
+
+def _expect(code: tuple[int, int], fn: Any, *args: Any) -> None:
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        fn(*args)
+    assert (err.value.sqlcode, err.value.isamcode) == code
+
+
+def test_server_errors_for_bad_descriptors_modes_and_positions(ac: ifxwire.Connection) -> None:
+    _fresh(ac, "bad")
+    ac.execute("INSERT INTO bad VALUES (1, ?, NULL)", (data(100),))
+    blob = ac.execute("SELECT b FROM bad").fetchone()[0]
+    call = ac.call_function
+    fd = call(SIG["open"], blob, 4)[0]
+    _expect((-9810, -12037), call, SIG["seek"], fd, -10, 0, 0)  # before the start
+    _expect((-9810, -12039), call, SIG["seek"], fd, 0, 7, 0)  # whence
+    _expect((-9810, -12052), call, SIG["truncate"], fd, 5)  # read-only descriptor
+    assert call(SIG["close"], fd) == [0]
+    _expect((-9810, -12014), call, SIG["close"], fd)  # closed
+    _expect((-9810, -12086), call, SIG["open"], blob, 4 | 2)  # two access modes
+    wfd = call(SIG["open"], blob, 8)[0]
+    _expect((-9810, -12040), call, SIG["truncate"], wfd, -5)  # negative size
+    _expect((-9810, -12040), call, SIG["truncate"], wfd, 101)  # beyond the end
+    call(SIG["close"], wfd)
+    # read on a write-only open, through the Blob API
+    with blob.open("a"):
+        _expect((-9810, -12051), blob.read, 1)
+    _expect((-674, 0), call, "function informix.no_such_routine(integer)", 1)
+    assert ac.execute("SELECT COUNT(*) FROM bad").fetchone()[0] == 1
+
+
+def test_stale_and_foreign_locators(ac: ifxwire.Connection) -> None:
+    _fresh(ac, "stale")
+    ac.execute("INSERT INTO stale VALUES (1, ?, NULL)", (data(10),))
+    blob = ac.execute("SELECT b FROM stale").fetchone()[0]
+    ac.execute("DELETE FROM stale")
+    _expect((-9810, -12097), blob.read, 1)
+    # a locator that is no locator, bound into a BLOB column
+    forged = ifxwire.Blob(ac, bytes(72))
+    _expect((-9810, -12116), ac.execute, "INSERT INTO stale VALUES (2, ?, NULL)", (forged,))
+    assert ac.execute("SELECT COUNT(*) FROM stale").fetchone()[0] == 0
+
+
+class Boom(io.RawIOBase):
+    """A file-like object that fails after ``good`` bytes."""
+
+    def __init__(self, good: int) -> None:
+        self.left = good
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self.left <= 0:
+            raise OSError("disk on fire")
+        n = min(len(b), self.left)
+        b[:n] = b"z" * n
+        self.left -= n
+        return n
+
+
+@pytest.mark.parametrize("autocommit", [True, False])
+def test_a_file_like_that_raises_leaves_nothing(
+    connect_kwargs: dict[str, Any], dbname: str, server: Any, autocommit: bool
+) -> None:
+    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=autocommit) as c:
+        _fresh(c, "boom")
+        c.commit()
+        before = counts(server, dbname)
+        with pytest.raises(ifxwire.DataError) as err:
+            c.execute("INSERT INTO boom VALUES (1, ?, NULL)", (Boom(3 * 1024 * KIB),))
+        assert isinstance(err.value.__cause__, OSError)
+        c.commit()
+        assert counts(server, dbname) == before  # the half-written object was released
+        assert c.execute("SELECT COUNT(*) FROM boom").fetchone()[0] == 0  # still usable
+
+
+def test_fast_path_calls(ac: ifxwire.Connection, server: Any) -> None:
+    ac.execute("CREATE FUNCTION lob_pair(a INTEGER, b INTEGER) RETURNING INTEGER, INTEGER; "
+               "RETURN a + b, a * b; END FUNCTION")
+    assert ac.call_function("lob_pair", 3, 4) == [7, 12]
+    before = server.request_groups
+    assert ac.call_function("lob_pair", 5, 6) == [11, 30]
+    assert server.request_groups - before == 1  # the handle is cached: one round trip
+    assert ac.call_function("function lob_pair(integer, integer)", 1, 1) == [2, 1]
+    _expect((-674, 0), ac.call_function, "function lob_pair(integer)", 1)
+
+
+def test_fast_path_runs_spl_routines(ac: ifxwire.Connection) -> None:
+    """Fast path executes any routine the server knows: SPL bodies with loops and variables,
+    overloads chosen by the signature's types, procedures without return values, and an SPL
+    error raised by the routine arrives as the routine's sqlcode."""
+    ac.execute("""CREATE FUNCTION lob_sum(n INTEGER) RETURNING INTEGER, VARCHAR(20);
+        DEFINE i, total INTEGER;
+        LET total = 0;
+        FOR i = 1 TO n
+            LET total = total + i;
+        END FOR;
+        RETURN total, 'sum of ' || n;
+    END FUNCTION""")
+    assert ac.call_function("lob_sum", 10) == [55, "sum of 10"]
+    ac.execute("CREATE FUNCTION lob_over(a INTEGER) RETURNING INTEGER; RETURN a + 1; "
+               "END FUNCTION")
+    ac.execute("CREATE FUNCTION lob_over(a VARCHAR(10)) RETURNING VARCHAR(20); "
+               "RETURN a || '!'; END FUNCTION")
+    assert ac.call_function("function lob_over(integer)", 41) == [42]
+    assert ac.call_function("function lob_over(varchar(10))", "hi") == ["hi!"]
+    ac.execute("CREATE TABLE lob_log (v INTEGER)")
+    ac.execute("CREATE PROCEDURE lob_note(v INTEGER) INSERT INTO lob_log VALUES (v); "
+               "END PROCEDURE")
+    assert ac.call_function("procedure lob_note(integer)", 7) == []
+    assert ac.execute("SELECT v FROM lob_log").fetchall() == [(7,)]
+    ac.execute("CREATE FUNCTION lob_fail(a INTEGER) RETURNING INTEGER; "
+               "RAISE EXCEPTION -746, 0, 'no ' || a; END FUNCTION")
+    _expect((-746, 0), ac.call_function, "lob_fail", 3)
+    assert ac.call_function("lob_sum", 3) == [6, "sum of 3"]  # still usable
