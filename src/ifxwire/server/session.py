@@ -260,6 +260,7 @@ class Session:
         self._leave()
         with contextlib.suppress(OSError):
             self.sock.close()
+        log.debug("session %s: closed", self.peer)
 
     def _leave(self) -> None:
         """Give this session's max_sessions slot back (once)."""
@@ -314,6 +315,8 @@ class Session:
         self.engine = srv.engine.session(req.user, self.env)
         self.engine.lo.client = ClientFiles(self)
         self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
+        log.debug("session %s: login of %r accepted (client locale %s)", self.peer, req.user,
+                  self.env.get("CLIENT_LOCALE", "default"))
         return True
 
     def _serve(self) -> None:
@@ -501,6 +504,8 @@ class Session:
     # ------------------------------------------------------------------ handlers
 
     def _put_error(self, out: Writer, exc: EngineError) -> None:
+        log.debug("session %s: error %d (isam %d) near %r offset %d: %s", self.peer,
+                  exc.sqlcode, exc.isamcode, exc.near, exc.offset, exc.message)
         text = (exc.near or "").encode(self.encoding, errors="replace")
         m.put_err(out, exc.sqlcode, exc.isamcode, exc.offset, text, self.layout)
 
@@ -542,6 +547,8 @@ class Session:
                 size, self._too_long = self._too_long, 0
                 raise EngineError(sc.STATEMENT_TOO_LONG, message=f"{size} bytes of SQL text")
             sql = msg.sql.decode(self.encoding, errors="replace")
+            log.debug("session %s: %s %s", self.peer,
+                      "prepare" if code == Msg.PREPARE else "command", sql)
             prepared = eng.prepare(sql)
             sid = self._new_id()
             self.statements[sid] = _Statement(prepared, columns=self._wire_columns(prepared))
@@ -638,6 +645,7 @@ class Session:
                 self.current = None
         elif code == Msg.DBOPEN:
             name = msg.name.decode(self.encoding, errors="replace")
+            log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
             m.put_done(out, 0, self.layout, warnings=flags)

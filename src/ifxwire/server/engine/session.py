@@ -1011,6 +1011,7 @@ class EngineSession:
         dc = self._ddl_context()
         handlers = {
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
+            "create_table_as": ddl.create_table_as,
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": alter.alter_table, "rename_table": alter.rename,

@@ -83,6 +83,14 @@ class CreateTable:
 
 
 @dataclass
+class CreateTableAs:
+    table: TableName
+    columns: list[str]  # new names for the query's columns, or empty
+    query: exp.Expr
+    if_not_exists: bool = False
+
+
+@dataclass
 class CreateIndex:
     name: TableName
     table: TableName
@@ -194,6 +202,7 @@ STMT_TYPES: dict[str, int] = {
     "create_database": StmtType.CREATE_DATABASE,
     "drop_database": StmtType.DROP_DATABASE,
     "create_table": StmtType.CREATE_TABLE,
+    "create_table_as": StmtType.CREATE_TABLE,
     "create_temp_table": StmtType.CREATE_TEMP_TABLE,
     "drop_table": StmtType.DROP_TABLE,
     "create_index": StmtType.CREATE_INDEX,
@@ -343,6 +352,14 @@ class IfxParser(IfxExprParser):
         self._advance()  # TABLE
         if_not_exists = self._if_exists(negate=True)
         table = self._table_name()
+        as_select = None if temp else self._as_select_columns()
+        if as_select is not None:
+            query = self._parse_select()
+            if query is None:
+                self.raise_error("Expected a SELECT")
+                raise AssertionError
+            return _stmt("create_table_as", CreateTableAs(table, as_select, query,
+                                                          if_not_exists))
         columns: list[ColumnSpec] = []
         constraints: list[ConstraintSpec] = []
         self._match_l_paren()
@@ -358,6 +375,28 @@ class IfxParser(IfxExprParser):
         put = self._table_options()
         spec = CreateTable(table, columns, constraints, temp, if_not_exists, put)
         return _stmt("create_temp_table" if temp else "create_table", spec)
+
+    def _as_select_columns(self) -> list[str] | None:
+        """For ``CREATE TABLE t [(a, b)] AS SELECT``: the column names (maybe none), with the
+        parser past AS; None (parser unmoved) for a table defined by its columns."""
+        index = self._index
+        names: list[str] = []
+        if self._match(TokenType.L_PAREN):
+            while self._curr and self._curr.token_type not in (TokenType.L_PAREN,
+                                                               TokenType.R_PAREN):
+                if not self._match(TokenType.COMMA):
+                    names.append(self._name())
+                    if self._curr and self._curr.token_type not in (TokenType.COMMA,
+                                                                    TokenType.R_PAREN):
+                        break  # a type follows the name: column definitions
+            if not self._match(TokenType.R_PAREN):
+                self._retreat(index)
+                return None
+        if self._word() != "AS":
+            self._retreat(index)
+            return None
+        self._advance()
+        return names
 
     def _table_options(self) -> list[tuple[str, list[str]]]:
         put: list[tuple[str, list[str]]] = []

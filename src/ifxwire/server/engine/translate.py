@@ -195,6 +195,8 @@ class Compiler:
                 plan.into_temp = into
                 plan.stmt_type = StmtType.SELECT
             return plan.finish(self.ctx)
+        if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)) and ast.args.get("returning"):
+            raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
             from .triggers import compile_instead
 
