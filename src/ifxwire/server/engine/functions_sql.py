@@ -345,6 +345,12 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if db is not None and db != tx.database:
         raise not_implemented("a routine of another database")
     if isinstance(node, exp.Anonymous):
+        name = str(node.this).upper()
+        if name in ("ROW", "CARDINALITY"):
+            from .composite import translate_cardinality, translate_row
+
+            out: exp.Expr = (translate_row if name == "ROW" else translate_cardinality)(tx, node)
+            return out
         return _anonymous(tx, node)
     if isinstance(node, exp.Count):
         return _aggregate(tx, node, "count")
