@@ -54,3 +54,45 @@ def test_executemany_fires_row_triggers_in_a_transaction(conn: ifxwire.Connectio
     assert server.batched_groups == before  # a table with triggers is never batched
     cur.execute("SELECT COUNT(*), SUM(v) FROM tr_log")
     assert cur.fetchall() == [(Decimal(501), Decimal(250500))]
+
+
+def test_spl_out_and_inout_parameters(conn: ifxwire.Connection) -> None:
+    """OUT/INOUT arguments are SPL variables, passed by reference (Guide to SQL: Syntax, "OUT
+    and INOUT parameters"); from SQL, where only statement-local variables could receive
+    them, a call is -9752 (was: the OUT argument silently taken as an input)."""
+    cur = conn.cursor()
+    cur.execute("""CREATE FUNCTION op_split(a INTEGER, OUT twice INTEGER,
+                                            INOUT trail VARCHAR(40)) RETURNING INTEGER;
+        LET twice = a * 2;
+        LET trail = NVL(trail, '') || '+' || a;
+        IF a < 0 THEN RAISE EXCEPTION -746, 0, 'negative'; END IF;
+        RETURN a + 1;
+    END FUNCTION""")
+    cur.execute("""CREATE FUNCTION op_caller() RETURNING INTEGER, INTEGER, VARCHAR(40);
+        DEFINE r, t INTEGER;
+        DEFINE tr VARCHAR(40);
+        LET tr = 'start';
+        LET r = op_split(5, t, tr);                     -- r 6, t 10, tr start+5
+        CALL op_split(r, t, tr) RETURNING r;            -- r 7, t 12, tr start+5+6
+        EXECUTE FUNCTION op_split(r, t, tr) INTO r;     -- r 8, t 14, tr start+5+6+7
+        BEGIN
+            ON EXCEPTION END EXCEPTION WITH RESUME;     -- a failed call leaves t and tr
+            LET r = op_split(-1, t, tr);
+        END
+        RETURN r, t, tr;
+    END FUNCTION""")
+    cur.execute("EXECUTE FUNCTION op_caller()")
+    assert cur.fetchall() == [(8, 14, "start+5+6+7")]
+    for sql in ("EXECUTE FUNCTION op_split(1, 2, 'x')",
+                "SELECT op_split(tabid, tabid, 'x') FROM systables WHERE tabid = 1"):
+        with pytest.raises(ifxwire.DatabaseError) as info:
+            cur.execute(sql)
+        assert info.value.sqlcode == -9752  # type: ignore[attr-defined]
+    cur.execute("""CREATE PROCEDURE op_literal() DEFINE r INTEGER;
+        LET r = op_split(1, 2, 'x'); END PROCEDURE""")
+    with pytest.raises(ifxwire.DatabaseError) as info:
+        cur.execute("EXECUTE PROCEDURE op_literal()")
+    assert info.value.sqlcode == -9752  # type: ignore[attr-defined]
+    cur.execute("SELECT paramname, paramattr FROM sysproccolumns c, sysprocedures p"
+                " WHERE c.procid = p.procid AND p.procname = 'op_split' ORDER BY paramid")
+    assert cur.fetchall() == [("", 5), ("a", 1), ("twice", 4), ("trail", 2)]

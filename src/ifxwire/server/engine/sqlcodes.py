@@ -63,6 +63,8 @@ NO_RESOURCE = -388  # [cat] "No resource permission."
 NO_DBA = -389  # [cat] "No DBA permission."
 GRANT_PUBLIC_WITH_GRANT = -298  # [jcat] "Cannot grant permission to public with grant option."
 NO_EXECUTE = -706  # [jcat] "Execute privilege denied on procedure (%s)."
+OUT_ARGUMENT = -9752  # [jcat] an OUT/INOUT argument that is no variable; the code JDBC's
+#   IfxCallableStatement constructor catches to use the fast path (PROTOCOL.md §10)
 
 # --- roles ----------------------------------------------------------------------------------------
 NO_ROLE = -19804  # [jcat] "Role does not exist."
@@ -205,6 +207,8 @@ MESSAGES: dict[int, str] = {
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
     GRANT_PUBLIC_WITH_GRANT: "Cannot grant permission to public with grant option.",
     NO_EXECUTE: "Execute privilege denied on procedure (%s).",
+    OUT_ARGUMENT: ("Argument must be a Statement Local Variable or SPL variable or argument "
+                   "for an OUT or INOUT parameter."),
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
     TYPE_NOT_FOUND: "Type (%s) not found.",

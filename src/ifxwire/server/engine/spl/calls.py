@@ -27,6 +27,7 @@ from ..errors import EngineError
 from ..exprs import func, ty, typed
 from ..routines import Routine, expand
 from . import ast as a
+from . import outparams
 from .interp import Runtime, default_exprs
 from .resolve import candidates, choose
 
@@ -67,6 +68,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
     routine = _resolve(compiler, call)
+    outparams.refuse_outputs(routine)
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
     exprs = [e.copy() for e in call.args] + default_exprs(routine, len(call.args))
     if exprs:
@@ -148,6 +150,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
         return None
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
+        outparams.refuse_outputs(found[0])
         compiler.routines.add(found[0].procid)
         exprs = expand(found[0], args, compiler.parse_exprs)
         if len(exprs) != 1:
@@ -155,6 +158,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
         return exprs[0]
     targs = [tx.tx(arg) for arg in args]
     routine = choose(name, found, [ty(arg) for arg in targs])
+    outparams.refuse_outputs(routine)
     if len(routine.returns) != 1:
         raise EngineError(sc.NO_ROUTINE, near=name)
     compiler.routines.add(routine.procid)
