@@ -96,3 +96,39 @@ def test_spl_out_and_inout_parameters(conn: ifxwire.Connection) -> None:
     cur.execute("SELECT paramname, paramattr FROM sysproccolumns c, sysprocedures p"
                 " WHERE c.procid = p.procid AND p.procname = 'op_split' ORDER BY paramid")
     assert cur.fetchall() == [("", 5), ("a", 1), ("twice", 4), ("trail", 2)]
+
+
+def test_out_parameter_call_from_a_client_is_refused_with_its_handle(server: Any,
+                                                                     dbname: str) -> None:
+    """JDBC's path for a routine with OUT parameters: the PREPARE is -9752 whose text is
+    ``database:handle:unique`` (what IfxSqli.addException / IfxCallableStatement parse), then
+    ``SQ_CFPDESCRIBE EOT EOT``, refused with -999 by one reply: the empty group gets none,
+    and the session goes on (PROTOCOL.md §10)."""
+    from rawclient import RawClient
+
+    from ifxwire.protocol import messages as m
+    from ifxwire.protocol.wire import Writer
+
+    raw = RawClient(server.host, server.port)
+    try:
+        assert not raw.command(f"DATABASE {dbname}").errors
+        assert not raw.command("CREATE FUNCTION op_raw(a INTEGER, OUT b INTEGER) "
+                               "RETURNING INTEGER; LET b = a; RETURN a; END FUNCTION").errors
+        w = Writer()
+        m.put_prepare(w, b"execute function op_raw(?, ?)", 2, raw.layout)
+        (err,) = raw.send(w).errors
+        assert err.sqlcode == -9752
+        db, handle, unique = err.text.decode().split(":")
+        assert (db, unique) == (dbname, "1") and int(handle) >= 0
+        w = Writer()
+        w.u16(131)
+        if raw.layout.named_params:
+            w.buf.append(1)
+        w.charstr(db.encode()).i32(int(handle))
+        m.put_eot(w)  # sendCFPDescribe's EOT; RawClient.send adds receiveMessage's one
+        (err,) = raw.send(w).errors
+        assert err.sqlcode == -999
+        reply = raw.command("CREATE TABLE op_raw_t (a INTEGER)")
+        assert not reply.errors and reply.dones
+    finally:
+        raw.close()

@@ -87,6 +87,7 @@ CHECKS: tuple[str, ...] = (
     "spl_callable_result_set",
     "spl_execute_function",
     "spl_raise_exception",
+    "spl_out_parameters",
     "spl_trigger_batch",
     "spl_metadata_procedures",
     "spl_metadata_procedure_columns",

@@ -83,6 +83,21 @@ def test_routine_handle_reply() -> None:
     assert fp.read_routine_handle(r, JDBC) == (b"capdb", 12)
 
 
+def test_cfpdescribe_is_jdbc_send_cfp_describe() -> None:
+    """SQ_CFPDESCRIBE (131) as IfxSqli.sendCFPDescribe writes it (bytecode): with bit 52 and a
+    signature ``db^handle`` (what a -9752 error text gave), u8 1, the database, the handle;
+    by name, u8 0 (bit 52 only), u16 0 procedure / 1 function, the name, the argument count."""
+    by_id = h("0083 01 0005 6f75746462 00 00000007")
+    d = fp.read_cfpdescribe(Reader(by_id, 2, len(by_id)), JDBC)
+    assert (d.by_id, d.name, d.number) == (True, b"outdb", 7)
+    by_name = h("0083 00 0001 0008") + b"op_split" + h("00000003")
+    d = fp.read_cfpdescribe(Reader(by_name, 2, len(by_name)), JDBC)
+    assert (d.by_id, d.name, d.number, d.procedure) == (False, b"op_split", 3, False)
+    plain = h("0083 0000 0003") + b"ppp" + h("00 00000001")
+    d = fp.read_cfpdescribe(Reader(plain, 2, len(plain)), Layout())
+    assert (d.by_id, d.name, d.number, d.procedure) == (False, b"ppp", 1, True)
+
+
 def test_exfproutine_with_udt_int_and_locator_arguments() -> None:
     """ifx_lo_create(spec, 8, blob): JDBC's exact call, database named the first time and
     empty once the handle is cached."""

@@ -66,6 +66,7 @@ class Msg(IntEnum):
     CIDESCRIBE = 124
     IDESCRIBE = 125
     PROTOCOLS = 126
+    CFPDESCRIBE = 131  # [B] IfxSqli.sendCFPDescribe: describe a fast-path routine's arguments
     SVPT_SET = 137
     SVPT_RELEASE = 138
     SVPT_ROLLBACK = 139

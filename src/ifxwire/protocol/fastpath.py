@@ -34,6 +34,7 @@ __all__ = [
     "FileRequest",
     "LoDataRequest",
     "RoutineCall",
+    "RoutineDescribe",
     "RoutineLookup",
     "put_exfproutine",
     "put_file_close",
@@ -46,6 +47,7 @@ __all__ = [
     "put_lodata_chunk",
     "put_lodata_reply",
     "put_routine_handle",
+    "read_cfpdescribe",
     "read_file_request",
     "read_fproutine",
     "read_routine_handle",
@@ -94,6 +96,28 @@ class RoutineCall:
     handle: int
     nparams: int
     want_fparam: bool = False
+
+
+@dataclass(slots=True)
+class RoutineDescribe:
+    """SQ_CFPDESCRIBE (131) as the server reads it: JDBC asks for the argument description
+    of a routine it will call by fast path, by its handle (``by_id``) or by name
+    (``IfxSqli.sendCFPDescribe``)."""
+
+    by_id: bool
+    name: bytes  # by_id: the routine's database; else its name
+    number: int  # by_id: the handle; else the number of arguments
+    procedure: bool = False
+
+
+def read_cfpdescribe(r: Reader, layout: Layout) -> RoutineDescribe:
+    """``[bit 52: u8 1, CHARSTR database, i32 handle | u8 0, u16 0 procedure / 1 function,
+    CHARSTR name, i32 nargs]``; without bit 52 the by-name form without its u8."""
+    if layout.named_params and r.u8() == 1:
+        return RoutineDescribe(True, r.charstr(), r.i32())
+    procedure = r.u16() == 0
+    name = r.charstr()
+    return RoutineDescribe(False, name, r.i32(), procedure)
 
 
 def put_getroutine(w: Writer, signature: bytes, layout: Layout) -> None:

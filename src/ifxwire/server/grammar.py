@@ -36,12 +36,16 @@ TRANSITIONS: dict[int, frozenset[int]] = {
             Msg.GETROUTINE,
             Msg.EXFPROUTINE,
             Msg.LODATA,
+            Msg.CFPDESCRIBE,
         }
     ),
     # Fast path (JDBC getHandle/sendFastPath, informix-driver fast_path_call; bytecode):
     # GETROUTINE EOT; EXFPROUTINE [BIND] EOT (informix-driver sends an empty BIND too).
     Msg.GETROUTINE: frozenset({Msg.EOT}),
     Msg.EXFPROUTINE: frozenset({Msg.BIND, Msg.EOT}),
+    # JDBC's CallableStatement of a routine with OUT parameters, after the PREPARE's -9752
+    # (IfxSqli.sendCFPDescribe, bytecode; our trace): CFPDESCRIBE EOT.
+    Msg.CFPDESCRIBE: frozenset({Msg.EOT}),
     # SQ_LODATA (JDBC sendLoData / executeWriteSmBlob): the request, a write's data, EOT.
     Msg.LODATA: frozenset({Msg.EOT}),
     # Savepoints (JDBC sendSavepoint etc., bytecode): one message per group.

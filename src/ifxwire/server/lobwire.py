@@ -100,6 +100,13 @@ class FastPath:
             raise EngineError(sc.NOT_IMPLEMENTED,
                               message="routine lookup by id, or with SQ_FPARAM, is not supported")
         text = req.signature.decode(s.encoding, errors="replace")
+        handle = self.register(text)
+        fp.put_routine_handle(out, (eng.database or "").encode(s.encoding), handle, s.layout)
+
+    def register(self, text: str) -> int:
+        """The handle of the routine ``text`` names in the current database (resolved now)."""
+        eng = self.s.engine
+        assert eng is not None
         routine = rc.resolve(eng, text)
         database = eng.database
         handle = next((h for h, (db, known, _) in enumerate(self.routines)
@@ -108,7 +115,22 @@ class FastPath:
             self.routines.append((database, text, routine))
         else:
             self.routines[handle] = (database, text, routine)
-        fp.put_routine_handle(out, (database or "").encode(s.encoding), handle, s.layout)
+        return handle
+
+    def out_parameters(self, exc: EngineError) -> EngineError:
+        """The PREPARE of a call to a routine with OUT parameters fails with -9752; its
+        error text tells the client the routine's fast-path handle, ``database:handle:
+        unique`` (JDBC's IfxSqli.addException and IfxCallableStatement constructor parse
+        exactly that: PROTOCOL.md §10), so the client can run the call by fast path."""
+        text = getattr(exc, "signature", "")
+        if not text:
+            return exc
+        eng = self.s.engine
+        assert eng is not None
+        handle = self.register(text)
+        unique = int(getattr(exc, "unique", True))
+        return EngineError(exc.sqlcode, exc.isamcode,
+                           near=f"{eng.database or ''}:{handle}:{unique}")
 
     def exfproutine(self, req: fp.RoutineCall, out: Writer) -> None:
         eng = self.s.engine

@@ -1124,6 +1124,34 @@ public final class IfxCheck {
                     "-746 message does not carry the RAISE text: " + e.getMessage());
             stillUsable(c);
         });
+        reg("spl_out_parameters", ctx -> {
+            Connection c = ctx.db();
+            update(c, "CREATE FUNCTION spl_op(a INTEGER, OUT twice INTEGER) RETURNING INTEGER; "
+                    + "LET twice = a * 2; RETURN a + 1; END FUNCTION");
+            update(c, "CREATE FUNCTION spl_op_caller(a INTEGER) RETURNING INTEGER, INTEGER; "
+                    + "DEFINE r, t INTEGER; LET r = spl_op(a, t); RETURN r, t; END FUNCTION");
+            // OUT parameters read by SPL: an ordinary call.
+            try (CallableStatement cs = c.prepareCall("{call spl_op_caller(?)}")) {
+                cs.setInt(1, 20);
+                try (ResultSet rs = cs.executeQuery()) {
+                    check(rs.next(), "no row");
+                    eq("spl_op_caller(20)", List.of(21, 40), List.of(rs.getInt(1), rs.getInt(2)));
+                }
+            }
+            // {? = call f(?, ?)} with registerOutParameter: the PREPARE is -9752 with the
+            // routine's fast-path handle; the driver's SQ_CFPDESCRIBE is refused (-999), which
+            // JDBC reports as -79716 from prepareCall. The session goes on.
+            SQLException e = expectError("prepareCall of a routine with OUT parameters", () -> {
+                try (CallableStatement cs = c.prepareCall("{? = call spl_op(?, ?)}")) {
+                    cs.registerOutParameter(1, Types.INTEGER);
+                    cs.setInt(2, 5);
+                    cs.registerOutParameter(3, Types.INTEGER);
+                    cs.execute();
+                }
+            }, -79716);
+            check(e.getCause() != null, "-79716 without its cause");
+            stillUsable(c);
+        });
         reg("spl_trigger_batch", 120, ctx -> {
             Connection c = ctx.db();
             update(c, "CREATE TABLE spl_tb (id INTEGER, v INTEGER)");

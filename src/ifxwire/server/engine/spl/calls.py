@@ -68,7 +68,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
     routine = _resolve(compiler, call)
-    outparams.refuse_outputs(routine)
+    outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
     exprs = [e.copy() for e in call.args] + default_exprs(routine, len(call.args))
     if exprs:

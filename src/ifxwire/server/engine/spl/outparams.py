@@ -27,10 +27,17 @@ from . import ast as a
 Row = tuple[object, ...]
 
 
-def refuse_outputs(routine: Routine) -> None:
-    """SQL has no variables to receive an OUT value (no SLV support): -9752."""
+def refuse_outputs(routine: Routine, overloads: int = 1) -> None:
+    """SQL has no variables to receive an OUT value (no SLV support): -9752. The error
+    carries the routine's fast-path signature, so the wire session can hand the client a
+    handle to call it by (lobwire.FastPath.out_parameters)."""
     if routine.outputs():
-        raise EngineError(sc.OUT_ARGUMENT, near=routine.name)
+        exc = EngineError(sc.OUT_ARGUMENT, near=routine.name)
+        types = ", ".join(t.sql().lower() for _, t in routine.params)
+        exc.signature = (  # type: ignore[attr-defined]
+            f"{routine.kind} {routine.owner}.{routine.name}({types})")
+        exc.unique = overloads == 1  # type: ignore[attr-defined]
+        raise exc
 
 
 def out_targets(routine: Routine, args: Sequence[exp.Expr],
