@@ -283,6 +283,7 @@ _SQL_TABLE = """
 -9628?  P  -      Type '%s' was not found.
 -9634   P  -      No cast is defined between these data types.
 -9700   P  -      Routine '%s' cannot be resolved.
+-9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
 -9810   E  -      Smart-large-object error (the ISAM code says which).
 -9811   P  -      Invalid smart-large-object file descriptor %s.
