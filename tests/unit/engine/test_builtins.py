@@ -87,3 +87,14 @@ def test_range_aggregate(db: Sql) -> None:
     assert db.rows("SELECT g, RANGE(x) FROM a GROUP BY g ORDER BY g") == [
         (1, Decimal("20.00")), (2, Decimal("15.00"))]
     assert db.describe("SELECT RANGE(x) FROM a")[0][0] == "(range)"
+
+
+def test_char_length_counts_trailing_blanks(db: Sql) -> None:
+    """The GLS guide's CHAR_LENGTH table: a quoted 'Ludwig    ' is 10, 'Ludwig' in a CHAR(15)
+    is 15, in a VARCHAR its actual length with its blanks; LENGTH drops trailing blanks
+    (CHAR_LENGTH was read as LENGTH)."""
+    db.run("CREATE TABLE cl (c CHAR(15), v VARCHAR(20))")
+    db.run("INSERT INTO cl VALUES ('Ludwig', 'Ludwig    ')")
+    assert db.rows("SELECT CHAR_LENGTH('Ludwig    '), CHARACTER_LENGTH(c), CHAR_LENGTH(v), "
+                   "LENGTH(c), LENGTH(v), CHAR_LENGTH('é'), OCTET_LENGTH('é') FROM cl") == [
+        (10, 15, 10, 6, 6, 1, 2)]

@@ -82,6 +82,15 @@ def test_cte_and_substring_operator(t: Sql) -> None:
     assert t.describe("SELECT name[2,4] FROM a")[0][1:] == (0, 3)
 
 
+def test_cte_column_list(t: Sql) -> None:
+    """``WITH name (columns) AS (query)`` names the query's columns (was -217 for them)."""
+    assert t.rows("WITH big (k, label) AS (SELECT id, name FROM a WHERE amt > 20) "
+                  "SELECT SUM(k), MAX(label) FROM big") == [(5, "two")]
+    assert t.rows("WITH u (k) AS (SELECT id FROM a WHERE id = 1 UNION SELECT id + 10 AS x "
+                  "FROM a WHERE id = 1) SELECT k FROM u ORDER BY k") == [(1,), (11,)]
+    assert codes(t.err("WITH w (k, l) AS (SELECT id FROM a) SELECT k FROM w"))[0] == -236
+
+
 def test_nested_outer_joins(t: Sql) -> None:
     assert t.rows("SELECT a.id, b.x, c.y FROM a, OUTER (b, c) WHERE a.id = b.id "
                   "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, None, None),

@@ -168,6 +168,12 @@ class IfxExprParser(parser.Parser):
         **parser.Parser.FUNCTION_PARSERS,
         "EXTEND": lambda self: self._parse_extend(),
     }
+    # sqlglot reads CHAR_LENGTH as LENGTH; Informix's counts trailing blanks, LENGTH does not.
+    FUNCTIONS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
+        **parser.Parser.FUNCTIONS,
+        "CHAR_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
+        "CHARACTER_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
+    }
     PRIMARY_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.PRIMARY_PARSERS,
         TokenType.PLACEHOLDER: lambda self, token: self._parse_ifx_placeholder(token),

@@ -381,6 +381,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if isinstance(v, bytes):
             return len(v)
         text = str(v)
+        if strip == 2:  # CHAR_LENGTH: characters, trailing blanks included
+            return len(text)
         return len(text.rstrip(" ")) if strip else len(text.encode("utf-8"))
 
     def ifx_initcap(v: object) -> object:

@@ -275,14 +275,20 @@ def _numeric_fn(name: str, result: IfxType | None = None) -> Callable[
     return handler
 
 
-def _octet_length(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
-    """OCTET_LENGTH counts a CHAR(n)'s trailing blanks: a CHAR value is n characters."""
-    args = _args(tx, node)
-    arg = args[0]
-    t = ty(arg)
-    if t.is_char:
-        arg = func("ifx_pad", arg, exp.Literal.number(t.size))
-    return typed(func("ifx_length", arg, exp.Literal.number(0)), it.INTEGER)
+def _length_with_blanks(mode: int) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
+    """OCTET_LENGTH (bytes, mode 0) and CHAR_LENGTH (characters, mode 2) count trailing
+    blanks, and a CHAR(n) value is n characters long (GLS guide, "The CHAR_LENGTH
+    function": 'Ludwig' in a CHAR(15) is 15, the quoted string 'Ludwig    ' is 10)."""
+    def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+        args = _args(tx, node)
+        if len(args) != 1:
+            raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
+        arg = args[0]
+        t = ty(arg)
+        if t.is_char:
+            arg = func("ifx_pad", arg, exp.Literal.number(t.size))
+        return typed(func("ifx_length", arg, exp.Literal.number(mode)), it.INTEGER)
+    return handler
 
 
 def _nvl2(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
@@ -317,7 +323,8 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "DBINFO": _dbinfo,
     "TO_DATE": _to_date,
     "LOGN": _numeric_fn("ln"),
-    "OCTET_LENGTH": _octet_length,
+    "OCTET_LENGTH": _length_with_blanks(0),
+    "CHAR_LENGTH": _length_with_blanks(2),
     "NVL2": _nvl2,
     "ATAN2": _numeric_fn("atan2"),
     "ASIN": _numeric_fn("asin"),

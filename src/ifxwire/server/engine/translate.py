@@ -279,6 +279,7 @@ class Compiler:
         self.check_projections(ast)
         self.sequence_refs(ast)
         rewrites.niladic(ast)
+        rewrites.cte_columns(ast)
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
