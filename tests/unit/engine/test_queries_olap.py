@@ -88,7 +88,7 @@ def test_cte_column_list(t: Sql) -> None:
                   "SELECT SUM(k), MAX(label) FROM big") == [(5, "two")]
     assert t.rows("WITH u (k) AS (SELECT id FROM a WHERE id = 1 UNION SELECT id + 10 AS x "
                   "FROM a WHERE id = 1) SELECT k FROM u ORDER BY k") == [(1,), (11,)]
-    assert codes(t.err("WITH w (k, l) AS (SELECT id FROM a) SELECT k FROM w"))[0] == -236
+    assert codes(t.err("WITH w (k, l) AS (SELECT id FROM a) SELECT k FROM w"))[0] == -382
 
 
 def test_nested_outer_joins(t: Sql) -> None:

@@ -119,3 +119,9 @@ def test_privileges_are_the_views(t: Sql, engine: Engine) -> None:
     assert codes(j.err("DELETE FROM cheap"))[0] == -274
     assert codes(j.err("SELECT * FROM item"))[0] == -272
     joe.close()
+
+
+def test_view_column_list_of_another_length_is_382(db: Sql) -> None:
+    """The catalogue's code for a view whose column list and SELECT list differ (was -236)."""
+    db.run("CREATE TABLE vc (a INT, b INT)")
+    assert codes(db.err("CREATE VIEW vc2 (x) AS SELECT a, b FROM vc"))[0] == -382

@@ -271,7 +271,7 @@ def _named_query(dc: DdlContext, query: exp.Expr, columns: list[str],
     sql, names, types = dc.compile_view(query.copy())
     if columns:
         if len(columns) != len(names):
-            raise EngineError(sc.INSERT_COUNT)
+            raise EngineError(sc.VIEW_COLUMNS if what == "view columns" else sc.INSERT_COUNT)
         names = list(columns)
     for n in names:
         if n.startswith("("):
