@@ -167,7 +167,7 @@ _SQL_TABLE = """
 -378    O  40001  The record is locked by another session.
 -382    P  -      The view's column list and its SELECT list differ in length.
 -384    P  -      This view cannot be modified (it is not a simple single-table view).
--385    D  22003  A row written through a view WITH CHECK OPTION is one the view would not show.
+-385    I  44000  A row written through a view WITH CHECK OPTION is one the view would not show.
 -387    P  42501  You have no CONNECT privilege on this database.
 -388    P  42501  The RESOURCE privilege is required for this operation.
 -389    P  42501  The DBA privilege is required for this operation.
