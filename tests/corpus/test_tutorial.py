@@ -228,6 +228,30 @@ CASES: list[tuple[str, str, list[Row], dict[str, Any]]] = [
      "GROUP BY order_num ORDER BY price",
      [(1010, 2, D("84.00")), (1011, 1, D("99.00"))],
      {"tail": [], "money": [2], "key": lambda r: r[2]}),
+    # Arithmetic expressions: the computed column is printed as MONEY (two decimals); the
+    # first query's rows are all printed, the second's up to the elision, in table order.
+    (HCLDOC + "ids_sqt_078.htm",
+     "SELECT stock_num, description, unit_price, unit_price * 1.07 FROM stock "
+     "WHERE unit_price >= 400",
+     [(1, "baseball gloves", D("800.00"), D("856.00")),
+      (1, "baseball gloves", D("450.00"), D("481.50")),
+      (4, "football", D("960.00"), D("1027.20")), (4, "football", D("480.00"), D("513.60")),
+      (7, "basketball", D("600.00"), D("642.00")), (8, "volleyball", D("840.00"), D("898.80")),
+      (102, "bicycle brakes", D("480.00"), D("513.60")),
+      (111, "10-spd, assmbld", D("499.99"), D("534.99")),
+      (112, "12-spd, assmbld", D("549.00"), D("587.43")),
+      (113, "18-spd, assmbld", D("685.90"), D("733.91")),
+      (203, "irons/wedge", D("670.00"), D("716.90"))],
+     {"money": [3], "sort": True}),
+    (HCLDOC + "ids_sqt_078.htm",
+     "SELECT item_num, order_num, quantity, total_price, total_price + 6.50 FROM items "
+     "WHERE quantity < 5",
+     [(1, 1001, 1, D("250.00"), D("256.50")), (1, 1002, 1, D("960.00"), D("966.50")),
+      (2, 1002, 1, D("240.00"), D("246.50")), (1, 1003, 1, D("20.00"), D("26.50")),
+      (2, 1003, 1, D("840.00"), D("846.50")), (1, 1004, 1, D("250.00"), D("256.50")),
+      (2, 1004, 1, D("126.00"), D("132.50")), (3, 1004, 1, D("240.00"), D("246.50")),
+      (4, 1004, 1, D("800.00"), D("806.50"))],
+     {"tail": [], "money": [4]}),
     # No ORDER BY: the printed rows are in code order, so our rows are sorted.
     (HCL + "ids_sqt_195.html",
      "SELECT DISTINCT state FROM customer WHERE customer_num BETWEEN 120 AND 125 UNION "
