@@ -132,3 +132,18 @@ def test_out_parameter_call_from_a_client_is_refused_with_its_handle(server: Any
         assert not reply.errors and reply.dones
     finally:
         raw.close()
+
+
+def test_fast_path_call_of_a_routine_with_out_parameters_is_refused(conn: ifxwire.Connection
+                                                                    ) -> None:
+    """Without SQ_FPARAM the OUT value has nowhere to go: -999, not a call that drops it
+    (was: run with the OUT argument taken as an input)."""
+    cur = conn.cursor()
+    cur.execute("CREATE FUNCTION op_fast(a INTEGER, OUT b INTEGER) RETURNING INTEGER; "
+                "LET b = a * 2; RETURN a + 1; END FUNCTION")
+    conn.commit()
+    with pytest.raises(ifxwire.NotSupportedError) as info:
+        conn.call_function("op_fast", 1, 2)
+    assert info.value.sqlcode == -999  # type: ignore[attr-defined]
+    cur.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1")
+    assert cur.fetchall() == [(1,)]

@@ -200,6 +200,11 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
         found = [r for r in found if [t.key for _, t in r.params][: len(keys)] == keys]
     routine = choose(rname, found, [])
     session.check_execute(routine.procid)
+    if routine.outputs():
+        # Their values would travel in SQ_FPARAM, which is not implemented (PROTOCOL.md §10);
+        # running the call without would drop them.
+        raise EngineError(sc.NOT_IMPLEMENTED, near=routine.name, message=(
+            "a fast-path call of a routine with OUT or INOUT parameters is not supported"))
     ctx = session._ctx()
     values = [conv.storer(t, ctx)(v) for v, (_, t) in zip(args, routine.params, strict=False)]
     if len(values) < len(routine.params):
