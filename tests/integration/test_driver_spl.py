@@ -98,16 +98,17 @@ def test_spl_out_and_inout_parameters(conn: ifxwire.Connection) -> None:
     assert cur.fetchall() == [("", 5), ("a", 1), ("twice", 4), ("trail", 2)]
 
 
-def test_out_parameter_call_from_a_client_is_refused_with_its_handle(server: Any,
-                                                                     dbname: str) -> None:
+def test_out_parameter_prepare_names_the_handle_and_describe_answers(server: Any,
+                                                                   dbname: str) -> None:
     """JDBC's path for a routine with OUT parameters: the PREPARE is -9752 whose text is
     ``database:handle:unique`` (what IfxSqli.addException / IfxCallableStatement parse), then
-    ``SQ_CFPDESCRIBE EOT EOT``, refused with -999 by one reply: the empty group gets none,
-    and the session goes on (PROTOCOL.md §10)."""
+    ``SQ_CFPDESCRIBE EOT EOT`` is answered once, with SQ_IFPDESCRIBE read the way
+    IfxSqli.recvIDescribe(true) reads it; the empty group gets no reply and the session goes
+    on (PROTOCOL.md §10)."""
     from rawclient import RawClient
 
     from ifxwire.protocol import messages as m
-    from ifxwire.protocol.wire import Writer
+    from ifxwire.protocol.wire import NeedMore, Reader, Writer
 
     raw = RawClient(server.host, server.port)
     try:
@@ -122,12 +123,36 @@ def test_out_parameter_call_from_a_client_is_refused_with_its_handle(server: Any
         assert (db, unique) == (dbname, "1") and int(handle) >= 0
         w = Writer()
         w.u16(131)
-        if raw.layout.named_params:
+        named = raw.layout.named_params
+        if named:
             w.buf.append(1)
         w.charstr(db.encode()).i32(int(handle))
-        m.put_eot(w)  # sendCFPDescribe's EOT; RawClient.send adds receiveMessage's one
-        (err,) = raw.send(w).errors
-        assert err.sqlcode == -999
+        m.put_eot(w)  # sendCFPDescribe's EOT, then receiveMessage's own one
+        m.put_eot(w)
+        raw.sock.sendall(w.getvalue())
+        while True:
+            r = Reader(raw.buf)
+            try:
+                assert r.u16() == 132
+                args = []
+                n = r.i16()
+                if named and n:
+                    assert r.i16() == 1  # argument names follow
+                for _ in range(n):
+                    name = ""
+                    if named:
+                        r.u8()
+                        name = r.charstr().decode()
+                    kind, _xid = r.i16(), r.i32()
+                    r.charstr(), r.charstr(), r.i16(), r.i16(), r.i32(), r.i32()
+                    args.append((name, kind & 0xFF, r.i16()))
+                assert r.u16() == 12  # EOT
+            except NeedMore:
+                raw._recv()
+                continue
+            raw.buf = raw.buf[r.pos:]
+            break
+        assert args == [("a" if named else "", 2, 0), ("b" if named else "", 2, 1)]
         reply = raw.command("CREATE TABLE op_raw_t (a INTEGER)")
         assert not reply.errors and reply.dones
     finally:

@@ -66,6 +66,7 @@ class Msg(IntEnum):
     CIDESCRIBE = 124
     IDESCRIBE = 125
     PROTOCOLS = 126
+    IFPDESCRIBE = 132  # [B] IfxSqli.receiveIFPDescribe: the answer to SQ_CFPDESCRIBE
     CFPDESCRIBE = 131  # [B] IfxSqli.sendCFPDescribe: describe a fast-path routine's arguments
     SVPT_SET = 137
     SVPT_RELEASE = 138

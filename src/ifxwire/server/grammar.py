@@ -92,7 +92,11 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL}),
     Msg.SCROLL: frozenset({Msg.OPEN}),
     # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
-    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT}),
+    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT,
+                         Msg.FPARAM}),
+    # A fast-path call of a routine with OUT parameters: EXFPROUTINE BIND FPARAM EOT
+    # (IfxSqli.sendFastPath, sendFParam, bytecode; our trace).
+    Msg.FPARAM: frozenset({Msg.EOT}),
     Msg.BBIND: frozenset({Msg.BLOB}),
     # BBIND BLOB... then OPEN/EXECUTE (JDBC sendBind + sendBlob), or the end of
     # informix-driver's bind-only group (BIND BBIND BLOB... EOT, _build_bind_only_pdu).

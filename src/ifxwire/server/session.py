@@ -671,11 +671,11 @@ class Session:
             self.fastpath.exfproutine(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.LODATA:
             self.fastpath.lodata(msg.item, out)  # type: ignore[arg-type]
+        elif code == Msg.FPARAM:
+            pass  # the client's echo of the call's SQ_FPARAM state (fastpath.read_fparam)
         elif code == Msg.CFPDESCRIBE:
             self._quiet_eot = True
-            raise EngineError(sc.NOT_IMPLEMENTED, message=(
-                "describing a routine's OUT parameters for a fast-path call (SQ_CFPDESCRIBE) "
-                "is not supported"))
+            self.fastpath.describe(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.EXECUTE:
             self._execute(self._stmt(), out)
         elif code == Msg.CLOSE:

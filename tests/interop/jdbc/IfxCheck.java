@@ -34,6 +34,7 @@ import com.informix.lang.IntervalYM;
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
 import java.sql.CallableStatement;
+import java.sql.ParameterMetaData;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Date;
@@ -1126,10 +1127,14 @@ public final class IfxCheck {
         });
         reg("spl_out_parameters", ctx -> {
             Connection c = ctx.db();
-            update(c, "CREATE FUNCTION spl_op(a INTEGER, OUT twice INTEGER) RETURNING INTEGER; "
-                    + "LET twice = a * 2; RETURN a + 1; END FUNCTION");
+            update(c, "CREATE FUNCTION spl_op(a INTEGER, OUT twice INTEGER, "
+                    + "INOUT trail VARCHAR(40)) RETURNING INTEGER; LET twice = a * 2; "
+                    + "LET trail = trail || '+' || a; RETURN a + 1; END FUNCTION");
+            update(c, "CREATE PROCEDURE spl_op_proc(a INTEGER, OUT half DECIMAL(8,2)) "
+                    + "LET half = a / 2; END PROCEDURE");
             update(c, "CREATE FUNCTION spl_op_caller(a INTEGER) RETURNING INTEGER, INTEGER; "
-                    + "DEFINE r, t INTEGER; LET r = spl_op(a, t); RETURN r, t; END FUNCTION");
+                    + "DEFINE r, t INTEGER; DEFINE tr VARCHAR(40); LET tr = ''; "
+                    + "LET r = spl_op(a, t, tr); RETURN r, t; END FUNCTION");
             // OUT parameters read by SPL: an ordinary call.
             try (CallableStatement cs = c.prepareCall("{call spl_op_caller(?)}")) {
                 cs.setInt(1, 20);
@@ -1138,18 +1143,36 @@ public final class IfxCheck {
                     eq("spl_op_caller(20)", List.of(21, 40), List.of(rs.getInt(1), rs.getInt(2)));
                 }
             }
-            // {? = call f(?, ?)} with registerOutParameter: the PREPARE is -9752 with the
-            // routine's fast-path handle; the driver's SQ_CFPDESCRIBE is refused (-999), which
-            // JDBC reports as -79716 from prepareCall. The session goes on.
-            SQLException e = expectError("prepareCall of a routine with OUT parameters", () -> {
-                try (CallableStatement cs = c.prepareCall("{? = call spl_op(?, ?)}")) {
-                    cs.registerOutParameter(1, Types.INTEGER);
-                    cs.setInt(2, 5);
-                    cs.registerOutParameter(3, Types.INTEGER);
-                    cs.execute();
+            // registerOutParameter: the PREPARE is -9752 naming the routine's fast-path
+            // handle, the driver describes the arguments (SQ_CFPDESCRIBE) and calls the
+            // routine by fast path with SQ_FPARAM; OUT and INOUT values come back, the
+            // function's value as a one-row result set (PROTOCOL.md section 10).
+            try (CallableStatement cs = c.prepareCall("{call spl_op(?, ?, ?)}")) {
+                ParameterMetaData pm = cs.getParameterMetaData();
+                eq("parameter modes", List.of(ParameterMetaData.parameterModeIn,
+                        ParameterMetaData.parameterModeOut, ParameterMetaData.parameterModeInOut),
+                        List.of(pm.getParameterMode(1), pm.getParameterMode(2),
+                                pm.getParameterMode(3)));
+                for (int a : new int[] {5, 7}) {
+                    cs.setInt(1, a);
+                    cs.registerOutParameter(2, Types.INTEGER);
+                    cs.setString(3, "start");
+                    cs.registerOutParameter(3, Types.VARCHAR);
+                    eq("execute() returns the function's value", true, cs.execute());
+                    eq("OUT twice", a * 2, cs.getInt(2));
+                    eq("INOUT trail", "start+" + a, cs.getString(3));
+                    try (ResultSet rs = cs.getResultSet()) {
+                        check(rs.next(), "no return value");
+                        eq("return value", a + 1, rs.getInt(1));
+                    }
                 }
-            }, -79716);
-            check(e.getCause() != null, "-79716 without its cause");
+            }
+            try (CallableStatement cs = c.prepareCall("{call spl_op_proc(?, ?)}")) {
+                cs.setInt(1, 7);
+                cs.registerOutParameter(2, Types.DECIMAL);
+                eq("a procedure returns no result set", false, cs.execute());
+                eq("OUT half", new BigDecimal("3.50"), cs.getBigDecimal(2));
+            }
             stillUsable(c);
         });
         reg("spl_trigger_batch", 120, ctx -> {

@@ -620,14 +620,16 @@ class EngineSession:
 
         return self._write(plan, lambda: run_dml(self, plan, bound))
 
-    def call_routine(self, name: str, args: Sequence[object]) -> Iterator[tuple[object, ...]]:
+    def call_routine(self, name: str, args: Sequence[object],
+                     outs: list[object] | None = None) -> Iterator[tuple[object, ...]]:
         """Run a stored routine by name or signature with Python argument values; rows of
-        Python values come back (spl/calls.py). The fast path's entry point."""
+        Python values come back (spl/calls.py). The fast path's entry point; ``outs``
+        receives the OUT/INOUT values once the rows are all read."""
         from .spl.calls import call_routine
 
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
-        return call_routine(self, name, args)
+        return call_routine(self, name, args, outs=outs)
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
         plan = stmt.plan

@@ -169,8 +169,8 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
 
 
 def call_routine(session: EngineSession, name: str, args: Sequence[object],
-                 kind: str = "function", param_types: Sequence[Any] | None = None
-                 ) -> Iterator[tuple[object, ...]]:
+                 kind: str = "function", param_types: Sequence[Any] | None = None,
+                 outs: list[object] | None = None) -> Iterator[tuple[object, ...]]:
     """Run a stored routine from outside SQL (the fast path): ``name`` may be ``name``,
     ``owner.name`` or a signature ``name(integer, char(10))`` (types then choose among
     overloads). ``args`` are Python values as a client binds them; the rows come back as
@@ -200,12 +200,13 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
         found = [r for r in found if [t.key for _, t in r.params][: len(keys)] == keys]
     routine = choose(rname, found, [])
     session.check_execute(routine.procid)
-    if routine.outputs():
-        # Their values would travel in SQ_FPARAM, which is not implemented (PROTOCOL.md §10);
-        # running the call without would drop them.
+    if routine.outputs() and outs is None:
+        # Their values travel in SQ_FPARAM calls only (PROTOCOL.md §10); running the call
+        # without would drop them.
         raise EngineError(sc.NOT_IMPLEMENTED, near=routine.name, message=(
-            "a fast-path call of a routine with OUT or INOUT parameters is not supported"))
+            "a fast-path call of a routine with OUT or INOUT parameters needs SQ_FPARAM"))
     ctx = session._ctx()
+    args = outparams.input_values(routine, args)
     values = [conv.storer(t, ctx)(v) for v, (_, t) in zip(args, routine.params, strict=False)]
     if len(values) < len(routine.params):
         rt = runtime(session)
@@ -215,4 +216,10 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
                                             [t for _, t in routine.params[len(values):]])
         values += list(rt.runner.fetch_one(compiled, None))  # type: ignore[arg-type]
     session._start_statement()
-    return _loaded(runtime(session).invoke(routine, values), routine)
+    if outs is None:
+        return _loaded(runtime(session).invoke(routine, values), routine)
+    raw: list[object] = []
+    rows = _loaded(runtime(session).invoke(routine, values, None, raw), routine)
+    loaders = [conv.loader(routine.params[i][1]) for i in routine.outputs()]
+    return outparams.with_outputs(rows, raw, lambda got: outs.extend(
+        v if f is None or v is None else f(v) for v, f in zip(got, loaders, strict=True)))

@@ -62,6 +62,13 @@ def input_exprs(routine: Routine, args: Sequence[exp.Expr]) -> list[exp.Expr]:
             for i, arg in enumerate(args)]
 
 
+def input_values(routine: Routine, args: Sequence[object]) -> list[object]:
+    """A fast-path call's argument values: an OUT parameter starts as NULL whatever the
+    client bound for it (JDBC binds a typed NULL)."""
+    return [None if i < len(routine.modes) and routine.modes[i] == "OUT" else v
+            for i, v in enumerate(args)]
+
+
 def with_outputs(rows: Iterator[Row], outs: list[object],
                  deliver: Callable[[Row], None]) -> Iterator[Row]:
     """The routine's rows; once they are all read (the routine ended normally) its OUT
