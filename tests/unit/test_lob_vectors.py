@@ -111,6 +111,8 @@ def test_ifpdescribe_is_what_recv_idescribe_true_reads() -> None:
         "0084 0002 0001"
         "00 0001 61 00  0002 00000000 0000 0000 0000 0000 00000000 00000004 0000"
         "00 0005 747261696c 00  000d 00000000 0000 0000 0000 0000 00000000 00000028 0002")
+    r = Reader(bytes(w.buf), 2, len(w.buf))
+    assert fp.read_ifpdescribe(r, JDBC) == [("a", 2, 0), ("trail", 13, 2)] and not r.remaining
     w = Writer()
     fp.put_ifpdescribe(w, args[:1], Layout(), "iso-8859-1")  # no bit 52: no flags, no names
     assert bytes(w.buf) == h("0084 0001 0002 00000000 0000 0000 0000 0000 00000000 00000004 0000")
@@ -133,6 +135,8 @@ def test_fparam_is_what_receive_fparam_reads() -> None:
         "0001  00 0002 00000000 00000004 0000 0000"
         "0002 0000  00 0002 00000000 00000004 0000 0000 0000"
         "00 0005 00000000 00000802 0008 0002 0001")
+    r = Reader(bytes(w.buf), 2, len(w.buf))
+    assert fp.read_fparam_reply(r, JDBC) == (1, [0, 1]) and not r.remaining
     client = h(f"0068 {int8_zero} 00000000 01 000c")
     r = Reader(client, 2, len(client))
     fp.read_fparam(r)

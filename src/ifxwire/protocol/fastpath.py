@@ -50,7 +50,10 @@ __all__ = [
     "put_routine_handle",
     "read_cfpdescribe",
     "read_file_request",
+    "read_fparam",
+    "read_fparam_reply",
     "read_fproutine",
+    "read_ifpdescribe",
     "read_routine_handle",
 ]
 
@@ -167,6 +170,52 @@ def put_fparam(w: Writer, returns: list[ColumnDesc], args: list[tuple[ColumnDesc
     for p, mode in args:
         _put_fp_type(w, p)
         w.i16(mode)
+
+
+def read_ifpdescribe(r: Reader, layout: Layout) -> list[tuple[str, int, int]]:
+    """SQ_IFPDESCRIBE after its code, as JDBC reads it: (name, type, mode) per argument."""
+    n = r.i16()
+    named = layout.named_params and n > 0 and r.i16() & 1
+    out = []
+    for _ in range(n):
+        name = b""
+        if named:
+            r.u8()
+            name = r.charstr()
+        kind = r.i16()
+        r.i32()
+        r.charstr()
+        r.charstr()
+        r.i16()
+        r.i16()
+        r.i32()
+        r.i32()
+        out.append((name.decode("iso-8859-1"), kind, r.i16()))
+    return out
+
+
+def read_fparam_reply(r: Reader, layout: Layout) -> tuple[int, list[int]]:
+    """A server's first SQ_FPARAM after its code (``receiveFParam``): the number of return
+    values and each argument's mode."""
+    r.raw(10)
+    r.i32()
+    r.u8()
+    r.i32()
+    r.raw(10)
+    r.i32()
+    nrets = r.i16()
+    for _ in range(nrets):
+        r.raw(15)
+    nargs = r.i16()
+    named = layout.named_params and r.i16() & 1
+    modes = []
+    for _ in range(nargs):
+        if named:
+            r.u8()
+            r.charstr()
+        r.raw(15)
+        modes.append(r.i16())
+    return nrets, modes
 
 
 def read_fparam(r: Reader) -> None:
