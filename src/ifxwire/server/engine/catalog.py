@@ -264,6 +264,8 @@ class Schema:
     procs: dict[int, Routine] = field(default_factory=dict)  # by procid
     triggers: dict[str, list[Trigger]] = field(default_factory=dict)  # by table name
     views: dict[str, str] = field(default_factory=dict)  # view name -> sysviews text
+    #: named ROW and DISTINCT types by name, as the IfxType a column of one has (casts)
+    types: dict[str, IfxType] = field(default_factory=dict)
 
 
 def quote(name: str) -> str:
@@ -503,4 +505,15 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         texts.setdefault(tabid, []).append(text or "")
     views = {by_tabid[t].name: "".join(parts) for t, parts in texts.items() if t in by_tabid}
     return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
-                  load_triggers(conn, p), views)
+                  load_triggers(conn, p), views, _user_types(conn, p))
+
+
+def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:
+    from .composite import complex_type, load_types
+    from .distinct import load_distinct_types
+
+    types = load_distinct_types(conn, p)
+    for xid, cx in load_types(conn, p).items():
+        if cx.named:
+            types[cx.type_name] = complex_type(cx, False, xid)
+    return types

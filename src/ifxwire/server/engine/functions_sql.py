@@ -704,6 +704,8 @@ def result_name(node: exp.Expr) -> str:
         return "(range)"
     if isinstance(node, exp.Column):
         return node.name
+    if isinstance(node, exp.Dot):  # a nested ROW field (r.n.x) is named as the field, as r.n is
+        return str(node.expression.name)
     return "(expression)"
 
 
