@@ -60,11 +60,12 @@ class FunctionState:
         #: running request stops with -213 at the next check, and a request started while
         #: it is set fails at once. Cleared by the session between requests.
         self.cancelled = False
-        # NEXTVAL/CURRVAL: (sequence name, nextval?) -> value; the session provides it.
-        self.sequence_value: Callable[[str, bool], int] = _no_sequences
+        # NEXTVAL/CURRVAL: (sequence name, nextval?, statement, occurrence) -> value; the
+        # session provides it.
+        self.sequence_value: Callable[[str, bool, int, int], int] = _no_sequences
 
 
-def _no_sequences(name: str, nextval: bool) -> int:
+def _no_sequences(name: str, nextval: bool, statement: int, occurrence: int) -> int:
     raise EngineError(sc.NO_DB_SELECTED)
 
 
@@ -384,6 +385,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if isinstance(v, bytes):
             return len(v)
         text = str(v)
+        if strip == 2:  # CHAR_LENGTH: characters, trailing blanks included
+            return len(text)
         return len(text.rstrip(" ")) if strip else len(text.encode("utf-8"))
 
     def ifx_initcap(v: object) -> object:
@@ -583,8 +586,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if not isinstance(code, int) or not 0 <= code <= 255:
             raise EngineError(sc.BAD_FUNCTION_ARG, near="chr")
         return chr(code)
-    def ifx_seq(name: str, nextval: int) -> object:
-        return slot.state.sequence_value(name, bool(nextval))
+    def ifx_seq(name: str, nextval: int, statement: int = 0, occurrence: int = 0) -> object:
+        return slot.state.sequence_value(name, bool(nextval), statement, occurrence)
 
     def ifx_fn(name: str, *args: object) -> object:
         from .builtins import call
@@ -642,7 +645,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_chr": (1, ifx_chr, True),
         "ifx_hex": (1, ifx_hex, True),
         "ifx_fn": (-1, ifx_fn, True),
-        "ifx_seq": (2, ifx_seq, False),
+        "ifx_seq": (-1, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
         "ifx_spl": (-1, ifx_spl, False),
     }
