@@ -37,6 +37,10 @@ INTERRUPTED_WITHIN = 20.0
 ISSUE_BOUND = 1.0
 #: A write of the row the long UPDATE locks, that changes nothing when it gets through.
 PROBE = "UPDATE t SET v = v WHERE id = 1"
+#: For the session that runs the long UPDATE while another thread probes the lock: a probe
+#: holding the lock for an instant makes the UPDATE wait, not fail with -107 (the probes
+#: themselves keep NOT WAIT, so they see the UPDATE's lock at once).
+WAIT_FOR_PROBES = "SET LOCK MODE TO WAIT 30"
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +106,7 @@ def test_acceptance_thread_cancel_of_a_long_update(kw: dict[str, Any]) -> None:
     under a second, the connection goes on, and a second session can write the row."""
     before = _row_value(kw)
     with ifxwire.connect(**kw, autocommit=True) as c:
+        c.execute(WAIT_FOR_PROBES)
         cancelled_at: list[float] = []
 
         def cancel_once_locked() -> None:
@@ -133,6 +138,7 @@ def test_acceptance_asyncio_task_cancel_of_a_long_update(kw: dict[str, Any]) -> 
     async def scenario() -> None:
         c = await aio.connect(**kw, autocommit=True)
         try:
+            await c.execute(WAIT_FOR_PROBES)
             task = asyncio.ensure_future(c.execute(LONG_UPDATE))
             await asyncio.to_thread(_wait_until_locked, kw)
             assert not task.done()
@@ -172,22 +178,20 @@ def test_cancel_from_another_thread_stops_the_query_and_keeps_the_connection(
 def test_cancelled_update_releases_its_lock(kw: dict[str, Any]) -> None:
     before = _row_value(kw)
     with ifxwire.connect(**kw, autocommit=True) as c:
-        errors: list[BaseException] = []
+        c.execute(WAIT_FOR_PROBES)
 
-        def writer_while_locked() -> None:
+        def cancel_once_locked() -> None:
             # While the long UPDATE runs it holds the write lock: a second session's write
-            # of the same row is refused (lock mode NOT WAIT).
-            try:
-                _write_from_second_session(kw, 99)
-            except ifxwire.DatabaseError as exc:
-                errors.append(exc)
+            # of the same row is refused (lock mode NOT WAIT, isamcode -107).
+            _wait_until_locked(kw)
             c.cancel()
 
-        _after(0.3, writer_while_locked)
+        helper = threading.Thread(target=cancel_once_locked)
+        helper.start()
         with pytest.raises(ifxwire.OperationalError) as info:
             c.execute(LONG_UPDATE)
+        helper.join()
         assert info.value.sqlcode == -213
-        assert errors and getattr(errors[0], "isamcode", 0) == -107  # record locked
         # The statement was rolled back and its lock released: another session writes now.
         _write_from_second_session(kw, before + 7)
         assert _row_value(kw) == before + 7
@@ -316,6 +320,7 @@ def test_statement_timeout_from_url(srv: Any) -> None:
 def test_server_notices_a_cancel_from_a_raw_socket(srv: Any, kw: dict[str, Any]) -> None:
     """The server side alone: one urgent byte and nothing else, as JDBC's sOOBSocket sends."""
     with ifxwire.connect(**kw, autocommit=True) as c:
+        c.execute(WAIT_FOR_PROBES)
         sock = c._transport.sock
         assert isinstance(sock, socket.socket)
         before = sum(s.gate.cancels for s in list(srv._sessions))
@@ -367,6 +372,7 @@ def test_a_client_gone_mid_statement_has_it_stopped(kw: dict[str, Any]) -> None:
     its statement rather than run it to the end with the lock held."""
     before = _row_value(kw)
     with ifxwire.connect(**kw, autocommit=True) as c:
+        c.execute(WAIT_FOR_PROBES)
         sock = c._transport.sock
 
         def vanish_once_locked() -> None:
