@@ -71,6 +71,12 @@ if [ -f bench/run.py ]; then
     exit 1
   fi
   SUMMARY+=("$(printf '%-22s %s' "bench smoke:" "ok, $(grep -c '  done in' "$LOGS/bench.log") scenarios ran (bench/results/smoke.md)")")
+  if ! python bench/session_bench.py --smoke > "$LOGS/session_bench.log" 2>&1; then
+    cat "$LOGS/session_bench.log"
+    echo "session benchmark smoke run failed" >&2
+    exit 1
+  fi
+  SUMMARY+=("$(printf '%-22s %s' "session bench smoke:" "ok (cancel latency, scroll, aio pool)")")
 fi
 echo "== summary"
 printf '%s\n' "${SUMMARY[@]}"

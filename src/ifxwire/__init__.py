@@ -12,7 +12,7 @@ Parameter markers: ``?`` (native), ``:1`` (numbered; may repeat and appear in an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._accel import accelerated
 from ._accel import available as _accelerator_available
@@ -20,7 +20,9 @@ from .client.connection import Connection
 from .client.cursor import Cursor
 from .client.dsn import resolve
 from .client.lob import Blob, Clob
+from .client.pamauth import PamChallenge
 from .client.pool import ConnectionPool, PoolClosed, PoolTimeout, create_pool
+from .client.scroll import ScrollCursor
 from .dbapi import (
     BINARY,
     BOOLEAN,
@@ -85,10 +87,12 @@ __all__ = [
     "Multiset",
     "NotSupportedError",
     "OperationalError",
+    "PamChallenge",
     "PoolClosed",
     "PoolTimeout",
     "ProgrammingError",
     "Row",
+    "ScrollCursor",
     "Set",
     "Text",
     "Time",
@@ -139,12 +143,18 @@ def connect(
     autocommit: bool | None = None,
     connect_timeout: float | None = None,
     read_timeout: float | None = None,
+    statement_timeout: float | None = None,
     keepalive: bool | None = None,
     client_locale: str | None = None,
     db_locale: str | None = None,
     env: Mapping[str, str] | None = None,
     tls: bool | ssl.SSLContext | None = None,
     tls_server_hostname: str | None = None,
+    sqlhosts: str | None = None,
+    host_secondary: str | None = None,
+    port_secondary: int | None = None,
+    server_secondary: str | None = None,
+    pam_callback: Any = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
     lob_materialize_limit: int | None = None,
@@ -163,6 +173,9 @@ def connect(
     lob_materialize_limit 0 (BLOB/CLOB values come as Blob/Clob objects; N > 0 fetches those of
     at most N bytes as bytes/str, see docs/DRIVER.md).
 
+    ``statement_timeout`` (seconds) cancels any request that runs longer on the server: the
+    statement fails with -213 and the connection stays usable (docs/DRIVER.md, "Cancel").
+
     ``tls`` is True (system trust store, host name checked) or an ``ssl.SSLContext``.
     ``trace`` logs every message both ways on the ``ifxwire.protocol`` logger (passwords are
     never logged).
@@ -178,12 +191,18 @@ def connect(
             "autocommit": autocommit,
             "connect_timeout": connect_timeout,
             "read_timeout": read_timeout,
+        "statement_timeout": statement_timeout,
             "keepalive": keepalive,
             "client_locale": client_locale,
             "db_locale": db_locale,
             "env": env,
             "tls": tls,
             "tls_server_hostname": tls_server_hostname,
+        "sqlhosts": sqlhosts,
+        "host_secondary": host_secondary,
+        "port_secondary": port_secondary,
+        "server_secondary": server_secondary,
+        "pam_callback": pam_callback,
             "fetch_buffer_size": fetch_buffer_size,
             "statement_cache_size": statement_cache_size,
         "lob_materialize_limit": lob_materialize_limit,

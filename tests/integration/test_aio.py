@@ -253,7 +253,13 @@ def test_cancel_while_waiting_for_the_lock_is_harmless(kw: dict[str, Any]) -> No
     run(go)
 
 
-def test_cancel_mid_reply_breaks_the_connection_cleanly(fake: Any) -> None:
+def test_cancel_mid_reply_breaks_the_connection_cleanly(
+    fake: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cancelled task cancels its statement and waits CANCEL_DRAIN for the replies; a
+    server that never answers them gets the connection broken instead."""
+    monkeypatch.setattr("ifxwire.aio.connection.CANCEL_DRAIN", 0.2)
+
     async def go() -> None:
         conn = await aio.connect(**fake.kwargs())
         fake.silent = True  # the server reads requests and never answers

@@ -7,10 +7,8 @@ embedded server plays that role, with a throwaway self-signed certificate.
 from __future__ import annotations
 
 import contextlib
-import shutil
 import socket
 import ssl
-import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,17 +32,10 @@ def _pump(src: socket.socket, dst: socket.socket) -> None:
 
 
 @pytest.fixture(scope="module")
-def tls_proxy(server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
-    # The openssl CLI is part of every supported machine image; its absence is a setup error.
-    assert shutil.which("openssl"), "openssl is needed to make a test certificate"
-    d = tmp_path_factory.mktemp("tls")
-    cert, key = d / "cert.pem", d / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+def tls_proxy(
+    server: Any, tls_certificate: tuple[Path, Path]
+) -> Iterator[tuple[int, Path]]:
+    cert, key = tls_certificate
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
     listener = socket.create_server(("127.0.0.1", 0))

@@ -16,13 +16,20 @@ from __future__ import annotations
 from .connection import AsyncConnection, connect
 from .cursor import AsyncCursor
 from .lob import AsyncBlob, AsyncBlobReader, AsyncClob, AsyncTextReader
+from .pool import AsyncConnectionPool, PoolClosed, PoolTimeout, create_pool
+from .scroll import AsyncScrollCursor
 
 __all__ = [
     "AsyncBlob",
     "AsyncBlobReader",
     "AsyncClob",
     "AsyncConnection",
+    "AsyncConnectionPool",
     "AsyncCursor",
+    "AsyncScrollCursor",
     "AsyncTextReader",
+    "PoolClosed",
+    "PoolTimeout",
     "connect",
+    "create_pool",
 ]

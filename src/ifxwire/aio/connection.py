@@ -17,15 +17,20 @@ How the sync driver is reused without threads:
   async share those too.
 
 Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
-await cancelled after its request went out (or while it was being written) leaves the reply
-unread, so the connection is marked broken and closed: every later call fails fast with
-``InterfaceError`` instead of reading another statement's reply.
+await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
+the statement on the server (the out-of-band cancel of ``client/cancel.py``), reads the
+replies to their end within CANCEL_DRAIN seconds and then lets the CancelledError go on: the
+connection stays usable and the server has released the statement's locks. Only when that
+drain fails (a second cancellation, a server that does not answer in time) or the request
+was cut off while being written is the connection marked broken and closed: every later
+call then fails fast with ``InterfaceError`` instead of reading another statement's reply.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import socket
 import time
@@ -34,17 +39,20 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 from .. import errors as _e
+from ..client.cancel import send_interrupt
 from ..client.connection import (
     COMMIT_GROUP,
     EXIT_MESSAGE,
     ROLLBACK_GROUP,
     Connection,
 )
-from ..client.dsn import ConnectParams, resolve
+from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
 from ..client.handshake import (
+    CAP_PAM,
     login_request,
     session_groups,
 )
+from ..client.pamauth import PamCallback, PamState
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
@@ -64,6 +72,7 @@ from ..errors import (
     Warning,
 )
 from ..protocol.login import parse_connect_response
+from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
 
 if TYPE_CHECKING:
@@ -79,6 +88,9 @@ log = logging.getLogger("ifxwire.aio")
 READ_SIZE = 256 * 1024
 #: How long close() waits for the server's SQ_EXIT acknowledgement.
 CLOSE_TIMEOUT = 2.0
+#: After a task is cancelled mid-request: how long the replies may take to arrive once the
+#: server was told to cancel, before the connection is given up instead.
+CANCEL_DRAIN = 2.0
 
 
 class _WouldBlock(Exception):
@@ -170,6 +182,7 @@ class AsyncConnection:
         self._sock = sock
         self._lock = asyncio.Lock()
         self._read_timeout = core._params.read_timeout
+        self._in_flight = False
 
     # ------------------------------------------------------------------ properties
 
@@ -210,6 +223,15 @@ class AsyncConnection:
             core._autocommit = bool(value)
 
     @property
+    def statement_timeout(self) -> float | None:
+        """Seconds a request may run before it is cancelled (-213); None: no limit."""
+        return self._core.statement_timeout
+
+    @statement_timeout.setter
+    def statement_timeout(self, value: float | None) -> None:
+        self._core.statement_timeout = value
+
+    @property
     def in_transaction(self) -> bool:
         return self._core.in_transaction
 
@@ -224,6 +246,16 @@ class AsyncConnection:
     @property
     def encoding(self) -> str:
         return self._core.encoding
+
+    @property
+    def server_name(self) -> str:
+        """The server name the login used (a group member's own name)."""
+        return self._core.server_name
+
+    @property
+    def address(self) -> tuple[str, int] | None:
+        """The (host, port) connected to."""
+        return self._core.address
 
     @property
     def server_version(self) -> str:
@@ -243,10 +275,15 @@ class AsyncConnection:
 
     # ------------------------------------------------------------------ PEP 249-like API
 
-    def cursor(self) -> AsyncCursor:
+    def cursor(self, scrollable: bool = False, withhold: bool = False) -> AsyncCursor:
+        """A new cursor; ``scrollable`` / ``withhold`` as ``Connection.cursor``."""
         from .cursor import AsyncCursor
 
         self._core._check()
+        if scrollable or withhold:
+            from .scroll import AsyncScrollCursor
+
+            return AsyncScrollCursor(self, scrollable, withhold)
         return AsyncCursor(self)
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
@@ -366,6 +403,7 @@ class AsyncConnection:
             else:
                 data = await asyncio.wait_for(self._reader.read(READ_SIZE), self._read_timeout)
         except asyncio.TimeoutError:
+            send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
             err = _e.connection_lost("timed out waiting for the server's reply")
             self._core._fail(err)
             raise err from None
@@ -389,14 +427,31 @@ class AsyncConnection:
                     await self._flush()  # answers to SQ_FILE requests (aio/lob.py)
                 await self._receive()
 
+    def cancel(self) -> None:
+        """Interrupt the statement running on this connection (as ``Connection.cancel``);
+        a plain method, callable from any thread. The awaiting call fails with -213."""
+        core = self._core
+        if self._in_flight and not core._closed and core._broken is None:
+            send_interrupt(self._writer.get_extra_info("socket"))
+
+    def _statement_timed_out(self, timeout: float) -> None:
+        if self._in_flight:
+            self._core._timed_out = timeout
+            self.cancel()
+
     async def _exchange(
-        self, groups: Sequence[tuple[bytes, Reply]], tail: Sequence[bytes] = ()
+        self,
+        groups: Sequence[tuple[bytes, Reply]],
+        tail: Sequence[bytes] = (),
+        drain: bool = True,
     ) -> None:
         """Deferred groups plus ``groups`` in one write; every reply read, in order.
         ``tail``: groups sent last whose replies the caller reads itself (aio/lob.py).
 
-        Any interruption after the first byte is queued (cancellation included) breaks the
-        connection: its reply stream can no longer be matched to requests.
+        A cancellation while the replies are pending cancels the statement on the server and
+        reads them to their end (module docstring; ``drain=False``: the pool's ping gives
+        the connection up instead); any other interruption after the first byte is queued
+        breaks the connection: its reply stream can no longer be matched to requests.
         """
         core = self._core
         core._check()
@@ -404,20 +459,34 @@ class AsyncConnection:
             await core._active_stream._adrain()  # a BYTE/TEXT reader part way (aio/lob.py)
         deferred, core._deferred = core._deferred, []
         core._send(b"".join([*deferred, *(g for g, _ in groups), *tail]))
+        replies = [core._reply() for _ in deferred]
+        timer = None
+        drained = False
         try:
             await self._flush()
-            for group in deferred:
-                r = await self._read(core._reply())
+            self._in_flight = True
+            core._timed_out = 0.0
+            timeout = core._cursor_timeout or core.statement_timeout
+            if timeout is not None:
+                timer = asyncio.get_running_loop().call_later(
+                    timeout, self._statement_timed_out, timeout
+                )
+            try:
+                await self._read_all(replies, groups)
+            except asyncio.CancelledError:
+                if drain and not tail and core._broken is None:
+                    # (the caller reads the tail's replies: those cannot be drained here)
+                    drained = await self._drain_cancelled(replies, groups)
+                raise
+            for group, r in zip(deferred, replies, strict=True):
                 if r.error is not None:
                     log.debug(
                         "deferred %s failed (ignored): %s",
                         core._names(group),
                         core._server_error(r.error),
                     )
-            for _, reply in groups:
-                await self._read(reply)
         except BaseException as exc:
-            if core._broken is None:
+            if core._broken is None and not drained:
                 what = (
                     "an operation was cancelled while its reply was pending"
                     if isinstance(exc, asyncio.CancelledError)
@@ -425,6 +494,36 @@ class AsyncConnection:
                 )
                 core._fail(_e.connection_lost(what))
             raise
+        finally:
+            self._in_flight = False
+            if timer is not None:
+                timer.cancel()
+
+    async def _read_all(
+        self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
+    ) -> None:
+        """Read the deferred groups' replies, then the groups' (resumable: a reply already
+        complete is skipped)."""
+        for r in (*replies, *(reply for _, reply in groups)):
+            if not r.complete:
+                await self._read(r)
+
+    async def _drain_cancelled(
+        self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
+    ) -> bool:
+        """The awaiting task was cancelled with replies pending: cancel the statement on the
+        server and read what is left of the replies, so the connection stays in step. True
+        when that worked; otherwise the connection is broken. The caller re-raises."""
+        self.cancel()
+        try:
+            await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
+        except BaseException:  # timed out, cancelled again, or the wire failed
+            if self._core._broken is None:
+                self._core._fail(
+                    _e.connection_lost("a cancelled request's reply did not arrive in time")
+                )
+            return False
+        return True
 
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
         """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
@@ -476,63 +575,114 @@ class AsyncConnection:
             raise _e.protocol_error(f"login response: {exc}") from None
         core._accepted(resp)
         groups = session_groups(params.database, core.encoding)
+        replies = []
+        if params.pam_callback is not None:
+            # PROTOCOLS alone: its reply says whether a PAM conversation comes first.
+            core._send(groups[0])
+            await self._flush()
+            replies.append(core._session_reply(0, await self._read(core._reply())))
+            if replies[0].error is None and CAP_PAM in core.server_capabilities:
+                await self._pam_login(params.pam_callback)
+            groups = groups[1:]
         core._send(b"".join(groups))
         await self._flush()
-        replies = []
-        for i in range(len(groups)):
-            replies.append(core._session_reply(i, await self._read(core._reply())))
+        for _ in groups:
+            replies.append(core._session_reply(len(replies), await self._read(core._reply())))
         core._session_ready(params, replies, user, started)
+
+    async def _pam_login(self, callback: PamCallback) -> None:
+        """Async twin of ``client.pamauth.pam_login``; the callback may be a coroutine."""
+        core = self._core
+        state = PamState(core.encoding)
+        t = core._transport
+        core._send(ACK_GROUP)
+        await self._flush()
+        while True:
+            got = state.parse(t.buf, t.start, t.end)
+            if got is None:
+                try:
+                    t.fill()
+                except _WouldBlock:
+                    await self._receive()
+                continue
+            msg, t.start = got
+            ch = state.step(msg)
+            if ch is None:
+                return
+            answer = callback(ch)
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if ch.needs_answer:
+                core._send(state.answer(ch, answer))
+                await self._flush()
 
 
 async def _open_stream(
-    params: ConnectParams,
+    params: ConnectParams, addr: Address
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, float | None]:
-    """The first address that accepts the connection, with the time left of its
-    ``connect_timeout`` for the login (None without a timeout)."""
-    last: Exception | None = None
+    """A stream to ``addr``, with the time left of its ``connect_timeout`` for the login
+    (None without a timeout)."""
     loop = asyncio.get_running_loop()
-    for addr in params.addresses:
-        started = loop.time()
-        tls = params.tls or addr.tls
-        ctx: ssl.SSLContext | None = None
-        if tls:
-            import ssl
+    started = loop.time()
+    tls = params.tls or addr.tls
+    ctx: ssl.SSLContext | None = None
+    if tls:
+        import ssl
 
-            ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+        ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(
+                addr.host,
+                addr.port,
+                ssl=ctx,
+                server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
+                limit=READ_SIZE,
+            ),
+            params.connect_timeout,
+        )
+    except asyncio.TimeoutError:
+        raise OperationalError(
+            f"could not connect to {addr.host}:{addr.port}: timed out after "
+            f"{params.connect_timeout} s",
+            sqlstate="08001",
+        ) from None
+    except OSError as exc:
+        raise OperationalError(
+            f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
+        ) from None
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if params.keepalive:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    timeout = params.connect_timeout
+    left = None if timeout is None else timeout - (loop.time() - started)
+    return reader, writer, left
+
+
+async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
+    """Connect and log in at one address (``params`` carry its server name)."""
+    reader, writer, left = await _open_stream(params, addr)
+    sock = _StreamSock(writer)
+    try:
+        core = _Core(params, sock)
+        conn = AsyncConnection(core, reader, writer, sock)
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(
-                    addr.host,
-                    addr.port,
-                    ssl=ctx,
-                    server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
-                    limit=READ_SIZE,
-                ),
-                params.connect_timeout,
-            )
+            # What the TCP connect (and TLS handshake) left of connect_timeout.
+            await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
         except asyncio.TimeoutError:
-            last = OperationalError(
-                f"could not connect to {addr.host}:{addr.port}: timed out after "
-                f"{params.connect_timeout} s",
+            raise OperationalError(
+                f"the login did not complete within connect_timeout={params.connect_timeout} s "
+                "(the server accepted the connection but did not answer in time)",
                 sqlstate="08001",
-            )
-            continue
-        except OSError as exc:
-            last = OperationalError(
-                f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
-            )
-            continue
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                if params.keepalive:
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        timeout = params.connect_timeout
-        left = None if timeout is None else timeout - (loop.time() - started)
-        return reader, writer, left
-    assert last is not None
-    raise last
+            ) from None
+    except BaseException:
+        sock.close()
+        raise
+    core.server_name, core.address = params.server, (addr.host, addr.port)
+    return conn
 
 
 async def connect(
@@ -546,12 +696,18 @@ async def connect(
     autocommit: bool | None = None,
     connect_timeout: float | None = None,
     read_timeout: float | None = None,
+    statement_timeout: float | None = None,
     keepalive: bool | None = None,
     client_locale: str | None = None,
     db_locale: str | None = None,
     env: Mapping[str, str] | None = None,
     tls: bool | ssl.SSLContext | None = None,
     tls_server_hostname: str | None = None,
+    sqlhosts: str | None = None,
+    host_secondary: str | None = None,
+    port_secondary: int | None = None,
+    server_secondary: str | None = None,
+    pam_callback: Any = None,
     fetch_buffer_size: int | None = None,
     statement_cache_size: int | None = None,
     lob_materialize_limit: int | None = None,
@@ -572,12 +728,18 @@ async def connect(
         "autocommit": autocommit,
         "connect_timeout": connect_timeout,
         "read_timeout": read_timeout,
+        "statement_timeout": statement_timeout,
         "keepalive": keepalive,
         "client_locale": client_locale,
         "db_locale": db_locale,
         "env": env,
         "tls": tls,
         "tls_server_hostname": tls_server_hostname,
+        "sqlhosts": sqlhosts,
+        "host_secondary": host_secondary,
+        "port_secondary": port_secondary,
+        "server_secondary": server_secondary,
+        "pam_callback": pam_callback,
         "fetch_buffer_size": fetch_buffer_size,
         "statement_cache_size": statement_cache_size,
         "lob_materialize_limit": lob_materialize_limit,
@@ -585,21 +747,14 @@ async def connect(
         "trace": trace,
     }
     params = resolve(host, options)
-    reader, writer, left = await _open_stream(params)
-    sock = _StreamSock(writer)
-    try:
-        core = _Core(params, sock)
-        conn = AsyncConnection(core, reader, writer, sock)
+    last: Exception | None = None
+    for addr, member in member_params(params):
         try:
-            # What the TCP connect (and TLS handshake) left of connect_timeout.
-            await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
-        except asyncio.TimeoutError:
-            raise OperationalError(
-                f"the login did not complete within connect_timeout={params.connect_timeout} s "
-                "(the server accepted the connection but did not answer in time)",
-                sqlstate="08001",
-            ) from None
-    except BaseException:
-        sock.close()
-        raise
-    return conn
+            return await _connect_to(member, addr)
+        except OperationalError as exc:
+            if not unreachable(exc):
+                raise
+            last = exc
+            log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
+    assert last is not None
+    raise last

@@ -9,6 +9,7 @@ building of ``execute``, ``executemany`` and the fetch loop is written again wit
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import struct
@@ -28,6 +29,7 @@ from ..client.batch import (
 )
 from ..client.binds import bind_message, rows_encoder
 from ..client.blobstream import StreamedBlob
+from ..client.cancel import timeout_scope
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
 from ..client.placeholders import (
@@ -72,6 +74,26 @@ class AsyncCursor:
         self.blob_stream: bool | None = None
 
     # ------------------------------------------------------------------ attributes
+
+    @property
+    def name(self) -> str | None:
+        """The server cursor's name while a result is open (for WHERE CURRENT OF); assign
+        one before ``execute`` to choose it."""
+        return self._cur.name
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        self._cur.name = value
+
+    @property
+    def statement_timeout(self) -> float | None:
+        """Seconds each of this cursor's requests may run before it is cancelled (-213);
+        None: the connection's ``statement_timeout``."""
+        return self._cur.statement_timeout
+
+    @statement_timeout.setter
+    def statement_timeout(self, value: float | None) -> None:
+        self._cur.statement_timeout = value
 
     @property
     def description(self) -> tuple[Description, ...] | None:
@@ -122,7 +144,7 @@ class AsyncCursor:
         streamed = bool(plan.nparams) and _lob.has_file_values(values)
         bind = (bind_message(values, core.encoding, None, core._blob_width)
                 if plan.nparams and not streamed else b"")
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
             cur._reset()
             if plan.command is not None:
@@ -185,7 +207,7 @@ class AsyncCursor:
         core = aconn._core
         plan = plan_sql(operation)
         it = param_rows(seq_of_parameters)
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
             cur._reset()
             first = next(it, _END)
@@ -294,17 +316,22 @@ class AsyncCursor:
         """Async twin of ``Cursor._more``: fetch the next batch; False at the end."""
         cur = self._cur
         if cur._exhausted:
-            if cur._lost is not None:
-                return cur._more()  # raises the "closed by commit" ProgrammingError, no I/O
+            if cur._lost is not None or cur._failed is not None:
+                return cur._more()  # raises the ProgrammingError (closed, failed), no I/O
             return False
         aconn = self.connection
         core = aconn._core
-        async with aconn._lock:
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
             if cur._exhausted:
                 return await self._more()
             group = cur._fetch_group()
-            await aconn._exchange([group])
+            try:
+                await aconn._exchange([group])
+            except asyncio.CancelledError:
+                if core._broken is None:  # drained: the reply is whole
+                    cur._fetch_cancelled(group[1])
+                raise
             p = cur._result.prepared
             if p is not None and (p.blobs or p.lobs):
                 await self._fetch_blobs(p, group[1])

@@ -59,11 +59,20 @@ from ..types.composite import is_complex_column
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
+from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .clientfiles import answer_file_request
-from .dsn import ConnectParams
-from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
+from .dsn import ConnectParams, member_params, unreachable
+from .handshake import (
+    CAP_PAM,
+    CAP_TWO_GB_FETCH,
+    check_login,
+    login_request,
+    session_groups,
+    version_number,
+)
 from .lob import lob_columns
 from .locales import codec_for_locale
+from .pamauth import no_callback, pam_login
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
 from .statements import (
@@ -186,13 +195,25 @@ class Connection:
         self.server_version_string = ""
         self.server_capabilities: frozenset[int] = frozenset()
         self.server_protocols = b""
+        #: The server name the login used (a group member's own) and its address.
+        self.server_name = params.server
+        self.address: tuple[str, int] | None = None
+        #: Seconds a request may run before it is cancelled (None: no limit); a cursor's
+        #: own ``statement_timeout`` overrides it for that cursor's requests.
+        self.statement_timeout = params.statement_timeout
+        self._cursor_timeout: float | None = None
+        self._in_flight = False  # a request is out and its reply not read yet
+        self._timed_out = 0.0  # the timeout that cancelled the current exchange, if any
         self._transport = self._open(params)
 
     # ------------------------------------------------------------------ login
 
     def _open(self, params: ConnectParams) -> Transport:
+        """Connect and log in to the first address that answers (docs/DRIVER.md §16): each
+        gets its own connect_timeout and is logged in to with its own server name; the next
+        is tried when one cannot be reached or drops the login, never after a refusal."""
         last: Exception | None = None
-        for addr in params.addresses:
+        for addr, member in member_params(params):
             try:
                 t = open_transport(
                     addr.host,
@@ -208,10 +229,18 @@ class Connection:
                 log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
                 continue
             try:
-                self._login(t, params)
+                self._login(t, member)
+            except OperationalError as exc:
+                t.close()
+                if not unreachable(exc):
+                    raise
+                last = exc
+                log.debug("login at %s:%d failed: %s", addr.host, addr.port, exc)
+                continue
             except BaseException:
                 t.close()
                 raise
+            self.server_name, self.address = member.server, (addr.host, addr.port)
             return t
         assert last is not None
         raise last
@@ -235,7 +264,18 @@ class Connection:
         self._accepted(resp)
         groups = session_groups(params.database, self.encoding)
         replies: list[Reply] | None = None
-        if params.pipelined_connect:
+        if params.pam_callback is not None:
+            # PROTOCOLS alone: its reply says whether a PAM conversation comes before the
+            # other session groups (docs/DRIVER.md §17).
+            self._send(groups[0])
+            first = self._session_reply(0, self._read(self._reply()))
+            if first.error is None and CAP_PAM in self.server_capabilities:
+                pam_login(self, params.pam_callback)
+            self._send(b"".join(groups[1:]))
+            replies = [first]
+            replies += [self._session_reply(i, self._read(self._reply()))
+                        for i in range(1, len(groups))]
+        elif params.pipelined_connect:
             self._send(b"".join(groups))
             t.fill()
             replies = self._known_session_replies(len(groups))
@@ -295,6 +335,8 @@ class Connection:
             self.server_capabilities, self._layout, self._blob_width = _negotiate(
                 reply.protocols
             )
+            if CAP_PAM in self.server_capabilities and self._params.pam_callback is None:
+                raise no_callback()
             if CAP_TWO_GB_FETCH not in self.server_capabilities:
                 # Without bit 63 servers take fetch sizes up to 32767 (FET_BUF_SIZE).
                 self.fetch_buffer_size = min(self.fetch_buffer_size, 32767)
@@ -361,10 +403,17 @@ class Connection:
 
     # ------------------------------------------------------------------ PEP 249 methods
 
-    def cursor(self) -> Cursor:
+    def cursor(self, scrollable: bool = False, withhold: bool = False) -> Cursor:
+        """A new cursor. ``scrollable=True``: a scroll cursor (moves anywhere in its result,
+        docs/DRIVER.md §15); ``withhold=True``: a hold cursor, left open by commit and
+        rollback."""
         from .cursor import Cursor
 
         self._check()
+        if scrollable or withhold:
+            from .scroll import ScrollCursor
+
+            return ScrollCursor(self, scrollable=scrollable, withhold=withhold)
         return Cursor(self)
 
     def call_function(self, routine: str, *args: object) -> list[Any]:
@@ -402,6 +451,26 @@ class Connection:
         with self._lock:
             self._check()
             self._end_transaction(ROLLBACK_GROUP, "rollback")
+
+    def cancel(self) -> None:
+        """Interrupt the statement running on this connection; callable from any thread.
+
+        Sends Informix's out-of-band cancel (docs/PROTOCOL.md, "Cancel"): the waiting call
+        then fails with -213 (``OperationalError``), the server has rolled the statement
+        back and released its locks, and the connection stays usable. Does nothing when no
+        request is waiting for its reply (the statement already finished).
+        """
+        if self._in_flight and not self._closed and self._broken is None:
+            send_interrupt(self._transport.sock)
+
+    def _statement_timed_out(self, timeout: float, resends: list[int]) -> float | None:
+        """StatementTimer callback: cancel, and cancel again while the reply is missing."""
+        if not self._in_flight or resends[0] >= RESEND_LIMIT:
+            return None
+        self._timed_out = timeout
+        resends[0] += 1
+        self.cancel()
+        return RESEND_INTERVAL
 
     def close(self) -> None:
         """Say goodbye (SQ_EXIT) and close the socket. Idempotent; never hangs.
@@ -455,7 +524,7 @@ class Connection:
     def __repr__(self) -> str:
         state = "closed" if self._closed else "broken" if self._broken else "open"
         return (
-            f"<ifxwire Connection {state} server={self._params.server!r} "
+            f"<ifxwire Connection {state} server={self.server_name!r} "
             f"database={self._database!r} autocommit={self._autocommit}>"
         )
 
@@ -589,9 +658,20 @@ class Connection:
         deferred, self._deferred = self._deferred, []
         payload = b"".join([*deferred, *(g for g, _ in groups)])
         self._send(payload)
-        self._read_deferred(deferred)
-        for _, reply in groups:
-            self._read(reply)
+        timeout = self._cursor_timeout or self.statement_timeout
+        self._timed_out = 0.0
+        self._in_flight = True
+        timer = None
+        if timeout is not None:
+            timer = TIMER.arm(timeout, lambda: self._statement_timed_out(timeout, [0]))
+        try:
+            self._read_deferred(deferred)
+            for _, reply in groups:
+                self._read(reply)
+        finally:
+            self._in_flight = False
+            if timer is not None:
+                timer.cancel()
 
     def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
         """Send the deferred groups and ``groups``; read only the deferred replies (the caller
@@ -631,6 +711,8 @@ class Connection:
 
     def _server_error(self, err: m.ServerError) -> _e.DatabaseError:
         text = err.text.decode(self.encoding, errors="replace").rstrip("\x00").strip()
+        if err.sqlcode == -213 and self._timed_out:
+            text = text or f"statement_timeout={self._timed_out:g} s reached"
         if err.sqlcode == -937:
             # User/UDR errors carry a whole message rather than a "near" parameter.
             return _e.error_from_server(err.sqlcode, err.isamcode, err.offset, "", text)

@@ -13,6 +13,7 @@ early, the CLOSE is deferred and rides along with the next request.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import struct
@@ -34,6 +35,7 @@ from ..types.rowcodec import RowDecoder
 from . import blobstream as _blobstream
 from . import lob as _lob
 from .binds import bind_message
+from .cancel import timeout_scope
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
@@ -49,6 +51,7 @@ _OPEN_ID = struct.Struct(">HHh")  # SQ_OPEN SQ_ID id
 _NFETCH = struct.Struct(">HiHH")  # SQ_NFETCH size 0 SQ_EOT
 _NFETCH_GROUP = struct.Struct(">HhHiHH")  # SQ_ID id SQ_NFETCH size 0 SQ_EOT
 _EXECUTE_EOT = b"\x00\x07\x00\x0c"
+_CURSOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 _PROC_NAME = re.compile(
     r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
 )
@@ -96,9 +99,15 @@ class Cursor:
         self._received = 0  # rows received for the current result
         self._exhausted = True
         self._lost: str | None = None
+        #: The error that ended the open result halfway (later fetches raise, see _more).
+        self._failed: str | None = None
         self._has_result = False
         self._result = _Result()
         self._adapters: AdaptersMap | None = None
+        #: Seconds each of this cursor's requests may run before the driver cancels it
+        #: (-213); None: the connection's ``statement_timeout``.
+        self.statement_timeout: float | None = None
+        self._cursor_name: bytes | None = None  # set by the application (the name setter)
         #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
         self.lob_materialize_limit: int | None = None
         #: BYTE/TEXT values come as readers (file-like) when True; None: the connection's.
@@ -224,6 +233,25 @@ class Cursor:
         reply.rows = rows
 
     @property
+    def name(self) -> str | None:
+        """The server cursor's name while a result is open (SQ_CURNAME): what
+        ``UPDATE/DELETE … WHERE CURRENT OF <name>`` names (docs/DRIVER.md §15). Assign a
+        name (an identifier) before ``execute`` to choose it, as JDBC's setCursorName."""
+        p = self._result.prepared
+        if p is None:
+            return None
+        return (self._cursor_name or p.cursor_name).decode("ascii")
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        if value is None:
+            self._cursor_name = None
+            return
+        if not isinstance(value, str) or not _CURSOR_NAME.fullmatch(value):
+            raise ProgrammingError(f"a cursor name must be an identifier, not {value!r}")
+        self._cursor_name = value.encode("ascii")
+
+    @property
     def rownumber(self) -> int | None:
         """0-based index of the next row in the result (PEP 249 extension)."""
         return self._base + self._pos if self._has_result else None
@@ -262,7 +290,7 @@ class Cursor:
             else b""
         )
         started = time.perf_counter()
-        with conn._lock:
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
             self._reset()
             if plan.command is not None:
@@ -339,7 +367,7 @@ class Cursor:
         sid = p.stmt_id
         head = _ID.pack(Msg.ID, sid)
         if p.is_query:
-            name = p.cursor_name
+            name = self._cursor_name or p.cursor_name
             parts = [head, _CURNAME.pack(Msg.CURNAME, len(name)), name]
             if len(name) & 1:
                 parts.append(b"\x00")
@@ -474,8 +502,12 @@ class Cursor:
         self._received = len(reply.rows)
         self._exhausted = False
         conn._open_results.add(self)
-        if _at_end(reply):
+        if self._opening_ends(reply):
             self._finish()
+
+    def _opening_ends(self, reply: Reply) -> bool:
+        """Does the reply to OPEN end the result? (A scroll cursor's never does.)"""
+        return _at_end(reply)
 
     def _reset(self) -> None:
         """Forget the previous result (its server cursor is closed with the next request)."""
@@ -489,6 +521,7 @@ class Cursor:
         self._received = 0
         self._exhausted = True
         self._lost = None
+        self._failed = None
         self._has_result = False
 
     def _release_result(self, commit_ansi: bool = True) -> None:
@@ -528,6 +561,10 @@ class Cursor:
     def _more(self) -> bool:
         """Fetch the next batch; False when the result is exhausted."""
         if self._exhausted:
+            if self._failed is not None:
+                raise ProgrammingError(
+                    f"the result set ended with an error after {self._received} rows "
+                    f"({self._failed}); execute the statement again", sqlstate="24000")
             if self._lost is not None:
                 lost, self._lost = self._lost, None
                 raise ProgrammingError(
@@ -537,7 +574,7 @@ class Cursor:
                 )
             return False
         conn = self.connection
-        with conn._lock:
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
@@ -560,22 +597,45 @@ class Cursor:
         """Make a filled fetch reply the current batch; True when it brought rows."""
         conn = self.connection
         self._base += len(self._rows)
-        self._rows = reply.rows
         self._pos = 0
-        self._received += len(reply.rows)
         if reply.error is not None or reply.decode_error is not None:
+            # The rows that came with the error are not served: after the error the result
+            # only says that it ended with it, never that it ended normally (a shorter
+            # result that looks complete).
+            self._rows = []
             self._result.close_needed = not reply.closed
             self._exhausted = True
             self._release_result()
+            err: Exception
             if reply.error is not None:
-                raise conn._server_error(reply.error)
-            assert reply.decode_error is not None
-            raise codec_error(reply.decode_error)
+                err = conn._server_error(reply.error)
+            else:
+                assert reply.decode_error is not None
+                err = codec_error(reply.decode_error)
+            self._failed = str(err)
+            raise err
+        self._rows = reply.rows
+        self._received += len(reply.rows)
         if reply.closed:
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
         return bool(reply.rows)
+
+    def _fetch_cancelled(self, reply: Reply) -> None:
+        """asyncio: the task fetching ``reply`` was cancelled and the reply drained. A whole
+        batch of rows is kept; one that failed (the cancel's -213) ends the result as any
+        failed fetch does; a batch whose BYTE/TEXT data were not read yet cannot be served."""
+        p = self._result.prepared
+        if reply.complete and (reply.error is not None or not (p and (p.blobs or p.lobs))):
+            with contextlib.suppress(_e.Error):  # kept in _failed; the cancellation goes on
+                self._take_batch(reply)
+            return
+        self._rows = []
+        self._result.close_needed = not reply.closed
+        self._exhausted = True
+        self._release_result()
+        self._failed = "its fetch was cancelled"
 
     def _check_result(self) -> None:
         self._check()

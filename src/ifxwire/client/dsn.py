@@ -11,29 +11,30 @@ from __future__ import annotations
 
 import math
 import os
-import socket
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import InterfaceError
+from .sqlhosts import Address, lookup_sqlhosts, sqlhosts_path
 
 if TYPE_CHECKING:
     import ssl
 
-__all__ = ["Address", "ConnectParams", "lookup_sqlhosts", "parse_url", "resolve"]
+__all__ = [
+    "Address",
+    "ConnectParams",
+    "lookup_sqlhosts",
+    "member_params",
+    "parse_url",
+    "resolve",
+    "unreachable",
+]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9088
 DEFAULT_SERVER = "informix"
-
-
-@dataclass(frozen=True, slots=True)
-class Address:
-    host: str
-    port: int
-    tls: bool = False
 
 
 @dataclass(slots=True)
@@ -48,6 +49,8 @@ class ConnectParams:
     autocommit: bool = False
     connect_timeout: float | None = 15.0
     read_timeout: float | None = None
+    #: Seconds each request may run on the server before the driver cancels it (-213).
+    statement_timeout: float | None = None
     keepalive: bool = False
     client_locale: str = "en_US.8859-1"
     db_locale: str | None = None
@@ -60,6 +63,15 @@ class ConnectParams:
     keep_char_padding: bool = False
     pipelined_connect: bool = True
     trace: bool = False
+    #: The sqlhosts file to read (JDBC's SQLH_FILE); None: $INFORMIXSQLHOSTS and so on.
+    sqlhosts: str | None = None
+    #: JDBC's HA pair (IFXHOST_SECONDARY, PORTNO_SECONDARY, INFORMIXSERVER_SECONDARY):
+    #: tried after the primary's addresses when those cannot be reached.
+    host_secondary: str | None = None
+    port_secondary: int | None = None
+    server_secondary: str | None = None
+    #: Answers the server's PAM challenges (client/pamauth.py); None: no PAM.
+    pam_callback: Any = None
 
     def __repr__(self) -> str:
         # Never show the password, not even in a debugger or a log of the params object.
@@ -76,9 +88,14 @@ _BOOL_FALSE = frozenset({"0", "false", "no", "off"})
 _BOOL_OPTIONS = frozenset(
     {"autocommit", "keepalive", "tls", "keep_char_padding", "pipelined_connect", "trace"}
 )
-_FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout"})
-_INT_OPTIONS = frozenset({"fetch_buffer_size", "statement_cache_size", "lob_materialize_limit"})
-_STR_OPTIONS = frozenset({"server", "client_locale", "db_locale", "tls_server_hostname"})
+_FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout", "statement_timeout"})
+_INT_OPTIONS = frozenset(
+    {"fetch_buffer_size", "statement_cache_size", "lob_materialize_limit", "port_secondary"}
+)
+_STR_OPTIONS = frozenset(
+    {"server", "client_locale", "db_locale", "tls_server_hostname", "sqlhosts",
+     "host_secondary", "server_secondary"}
+)
 
 
 def _to_bool(name: str, value: str) -> bool:
@@ -161,70 +178,6 @@ def parse_url(url: str) -> dict[str, object]:
     return out
 
 
-def _service_port(service: str, where: str) -> int:
-    if service.isdigit():
-        return int(service)
-    try:
-        return socket.getservbyname(service, "tcp")
-    except OSError:
-        raise InterfaceError(f"{where}: unknown service name {service!r}") from None
-
-
-def _sqlhosts_path() -> str | None:
-    path = os.environ.get("INFORMIXSQLHOSTS")
-    if path:
-        return path
-    home = os.environ.get("INFORMIXDIR")
-    if home:
-        candidate = os.path.join(home, "etc", "sqlhosts")
-        if os.path.exists(candidate):
-            return candidate
-    return None
-
-
-def lookup_sqlhosts(server: str, path: str | None = None) -> list[Address]:
-    """Addresses for ``server`` from a sqlhosts file; empty when the file does not name it.
-
-    Lines are ``dbservername nettype hostname servicename [options]``. A ``group`` line makes
-    its name stand for every member line carrying ``g=<name>``, tried in file order. Shared
-    memory and stream-pipe entries cannot be reached over TCP and are skipped.
-    """
-    path = path or _sqlhosts_path()
-    if not path:
-        return []
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError as exc:
-        raise InterfaceError(f"cannot read sqlhosts file {path!r}: {exc}") from None
-    direct: list[Address] = []
-    members: list[Address] = []
-    is_group = False
-    for lineno, raw in enumerate(lines, 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split()
-        if len(fields) < 4:
-            continue
-        name, nettype, host, service = fields[:4]
-        options = dict(
-            opt.split("=", 1) for rest in fields[4:] for opt in rest.split(",") if "=" in opt
-        )
-        nettype = nettype.lower()
-        if name == server and nettype == "group":
-            is_group = True
-            continue
-        if nettype == "group" or "shm" in nettype or "str" in nettype:
-            continue
-        where = f"{path}:{lineno}"
-        if name == server:
-            direct.append(Address(host, _service_port(service, where), nettype.endswith("ssl")))
-        elif options.get("g") == server:
-            members.append(Address(host, _service_port(service, where), nettype.endswith("ssl")))
-    return members if is_group else direct
-
-
 def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectParams:
     """Merge a URL (if any), explicit keywords (non-None wins), environment and sqlhosts."""
     if dsn_or_host is not None and not isinstance(dsn_or_host, str):
@@ -247,13 +200,29 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
             env.update({str(k): str(v) for k, v in value.items()})
         else:
             values[key] = value
-    server = values.pop("server", None) or os.environ.get("INFORMIXSERVER") or DEFAULT_SERVER
+    named = values.pop("server", None) or os.environ.get("INFORMIXSERVER")
+    server = named or DEFAULT_SERVER
     host = values.pop("host", None)
     port = values.pop("port", None)
     tls = values.get("tls")
+    sqlhosts = values.get("sqlhosts")
+    if sqlhosts is not None and not isinstance(sqlhosts, str):
+        raise InterfaceError(f"sqlhosts must be a str, not {type(sqlhosts).__name__}")
+    if not isinstance(server, str):
+        raise InterfaceError(f"server must be a str, not {type(server).__name__}")
     addresses: list[Address]
     if host is None and port is None:
-        addresses = lookup_sqlhosts(str(server)) or [Address(DEFAULT_HOST, DEFAULT_PORT)]
+        addresses = lookup_sqlhosts(server, sqlhosts)
+        if not addresses:
+            path = sqlhosts_path(sqlhosts)
+            if path is not None or named:
+                # A server the configuration does not know is an error, never a guess.
+                where = (f"the sqlhosts file {path!r}" if path is not None else
+                         "no sqlhosts file (set INFORMIXSQLHOSTS or the sqlhosts option)")
+                raise InterfaceError(
+                    f"server {server!r} is not in {where}; give host and port, or add it"
+                )
+            addresses = [Address(DEFAULT_HOST, DEFAULT_PORT)]
     else:
         if port is not None and not isinstance(port, int):
             try:
@@ -265,10 +234,9 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
                 DEFAULT_HOST if host is None else str(host), DEFAULT_PORT if port is None else port
             )
         ]
+    addresses += _secondary(values, sqlhosts)
     if tls is None and any(a.tls for a in addresses):
         values["tls"] = True
-    if not isinstance(server, str):
-        raise InterfaceError(f"server must be a str, not {type(server).__name__}")
     params = ConnectParams(addresses=addresses, server=server, env=env)
     for key, value in values.items():
         if not hasattr(params, key) or key == "addresses":
@@ -280,6 +248,8 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     for addr in addresses:
         if not 0 < addr.port < 65536:
             raise InterfaceError(f"port must be between 1 and 65535, not {addr.port}")
+    if params.pam_callback is not None and not callable(params.pam_callback):
+        raise InterfaceError("pam_callback must be callable (a PamChallenge in, a str out)")
     if params.fetch_buffer_size < 1024:
         raise InterfaceError("fetch_buffer_size must be at least 1024 bytes")
     if params.statement_cache_size < 0:
@@ -287,6 +257,26 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     if params.lob_materialize_limit < 0:
         raise InterfaceError("lob_materialize_limit must be 0 (off) or positive")
     return params
+
+
+def _secondary(values: Mapping[str, object], sqlhosts: object) -> list[Address]:
+    """JDBC's secondary server (ENABLE_HDRSWITCH): an address of its own, or the sqlhosts
+    entries of ``server_secondary``."""
+    host, port, name = (values.get(k) for k in ("host_secondary", "port_secondary",
+                                                "server_secondary"))
+    if host is None and port is None and name is None:
+        return []
+    if name is not None and not isinstance(name, str):
+        raise InterfaceError(f"server_secondary must be a str, not {type(name).__name__}")
+    if host is None and port is None:
+        found = lookup_sqlhosts(str(name), sqlhosts if isinstance(sqlhosts, str) else None)
+        if not found:
+            raise InterfaceError(f"server_secondary {name!r} is not in the sqlhosts file")
+        return found
+    if port is not None and type(port) is not int:
+        raise InterfaceError(f"port_secondary must be an int, not {type(port).__name__}")
+    return [Address(DEFAULT_HOST if host is None else str(host),
+                    DEFAULT_PORT if port is None else port, server=name)]
 
 
 #: The types an option must have (a value of a listed exact type skips the check, except for
@@ -308,8 +298,13 @@ _KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "client_locale": _STR,
     "db_locale": _STR,
     "tls_server_hostname": _STR,
+    "sqlhosts": _STR,
+    "host_secondary": _STR,
+    "server_secondary": _STR,
+    "port_secondary": _COUNT,
     "connect_timeout": _SECONDS,
     "read_timeout": _SECONDS,
+    "statement_timeout": _SECONDS,
     "fetch_buffer_size": _COUNT,
     "statement_cache_size": _COUNT,
 }
@@ -325,3 +320,21 @@ def _check_option(name: str, value: object, kind: tuple[tuple[type, ...], str]) 
         seconds = float(value)  # type: ignore[arg-type]
         if not (seconds > 0 and math.isfinite(seconds)):
             raise InterfaceError(f"{name} must be positive and finite (None: none), not {value}")
+
+
+def member_params(params: ConnectParams) -> Iterator[tuple[Address, ConnectParams]]:
+    """Each address to try, with the connection settings to log in there: a group member
+    (or the secondary server) is logged in to with its own server name."""
+    for addr in params.addresses:
+        if addr.server is None or addr.server == params.server:
+            yield addr, params
+        else:
+            yield addr, replace(params, server=addr.server)
+
+
+def unreachable(exc: BaseException) -> bool:
+    """A failure that makes the next address worth trying: the server could not be
+    reached, did not answer in time, or dropped the connection (SQLSTATE 08001/08006/08S01).
+    A refused login (a wrong password, an unknown server name) is final."""
+    return getattr(exc, "sqlcode", None) in (None, 0) and getattr(exc, "sqlstate", "") in (
+        "08001", "08006", "08S01")

@@ -31,6 +31,9 @@ __all__ = [
 
 #: SQ_PROTOCOLS bit 63: the server takes NFETCH buffer sizes beyond 32 KiB.
 CAP_TWO_GB_FETCH = 63
+#: SQ_PROTOCOLS bit 44: a PAM conversation follows the capability exchange (JDBC
+#: ``IfxSqliConnect.isPAMAuthentication``).
+CAP_PAM = 44
 #: The secondary environment JDBC sends (jdbc-protocol.md 2.3), plus OPTOFC=1 so the server
 #: closes exhausted cursors itself and the driver never pays a CLOSE for them.
 SESSION_ENV = [(b"DBTEMP", b"/tmp"), (b"SUBQCACHESZ", b"10"), (b"OPTOFC", b"1")]
@@ -54,6 +57,8 @@ def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
     }
     if params.db_locale:
         env["DB_LOCALE"] = params.db_locale
+    if params.pam_callback is not None:
+        env["CLNT_PAM_CAPABLE"] = "1"  # JDBC always sends it; we only when we can do PAM
     env.update(params.env)
     user = params.user if params.user is not None else getpass.getuser()
     pid = os.getpid()

@@ -36,7 +36,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from typing import Any
 
 from ..errors import Error, InterfaceError, OperationalError
@@ -91,7 +91,62 @@ class _Waiter:
         self.slot = False
 
 
-class ConnectionPool:
+class PoolBase:
+    """What the sync pool and ``ifxwire.aio``'s pool share: their settings, checked alike,
+    and what they tell about themselves (each value one attribute read, so the sync pool
+    needs no lock for them)."""
+
+    _idle: Sized
+    _in_use: Sized
+    _waiters: Sized
+
+    def _settings(self, min_size: int, max_size: int, timeout: float,
+                  max_lifetime: float | None, max_idle: float | None,
+                  ping_after: float | None) -> None:
+        if max_size < 1:
+            raise ValueError("max_size must be at least 1")
+        if min_size < 0 or min_size > max_size:
+            raise ValueError("min_size must be between 0 and max_size")
+        self.min_size = min_size
+        self.max_size = max_size
+        self.timeout = timeout
+        self.max_lifetime = max_lifetime
+        self.max_idle = max_idle
+        self.ping_after = ping_after
+        self._size = 0  # open connections plus those being opened
+        self._closed = False
+
+    @property
+    def size(self) -> int:
+        """Connections open or being opened (idle + in use)."""
+        return self._size
+
+    @property
+    def idle_count(self) -> int:
+        return len(self._idle)
+
+    @property
+    def in_use_count(self) -> int:
+        return len(self._in_use)
+
+    @property
+    def waiting(self) -> int:
+        """Callers queued in ``acquire``."""
+        return len(self._waiters)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __repr__(self) -> str:
+        return (
+            f"<ifxwire {type(self).__name__} size={self._size} idle={len(self._idle)} "
+            f"in_use={len(self._in_use)} max_size={self.max_size}"
+            f"{' closed' if self._closed else ''}>"
+        )
+
+
+class ConnectionPool(PoolBase):
     """A pool of :class:`ifxwire.Connection` objects.
 
     ``connect_args`` / ``connect_kwargs`` are passed to ``ifxwire.connect`` (or to ``factory``
@@ -117,10 +172,7 @@ class ConnectionPool:
         configure: Callable[[Connection], object] | None = None,
         **connect_kwargs: Any,
     ) -> None:
-        if max_size < 1:
-            raise ValueError("max_size must be at least 1")
-        if min_size < 0 or min_size > max_size:
-            raise ValueError("min_size must be between 0 and max_size")
+        self._settings(min_size, max_size, timeout, max_lifetime, max_idle, ping_after)
         if factory is None:
             from .. import connect
 
@@ -129,18 +181,10 @@ class ConnectionPool:
 
         self._factory = factory
         self._configure = configure
-        self.min_size = min_size
-        self.max_size = max_size
-        self.timeout = timeout
-        self.max_lifetime = max_lifetime
-        self.max_idle = max_idle
-        self.ping_after = ping_after
         self._lock = threading.Lock()
         self._idle: deque[_Entry] = deque()
         self._in_use: dict[int, _Entry] = {}
         self._waiters: deque[_Waiter] = deque()
-        self._size = 0  # open connections plus those being opened
-        self._closed = False
         deadline = _deadline(timeout)
         try:
             for _ in range(min_size):
@@ -152,37 +196,6 @@ class ConnectionPool:
         except BaseException:
             self.close()
             raise
-
-    # ------------------------------------------------------------------ introspection
-
-    @property
-    def size(self) -> int:
-        """Connections open or being opened (idle + in use)."""
-        return self._size
-
-    @property
-    def idle_count(self) -> int:
-        return len(self._idle)
-
-    @property
-    def in_use_count(self) -> int:
-        return len(self._in_use)
-
-    @property
-    def waiting(self) -> int:
-        """Threads queued in ``acquire``."""
-        return len(self._waiters)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def __repr__(self) -> str:
-        return (
-            f"<ifxwire ConnectionPool size={self._size} idle={len(self._idle)} "
-            f"in_use={len(self._in_use)} max_size={self.max_size}"
-            f"{' closed' if self._closed else ''}>"
-        )
 
     # ------------------------------------------------------------------ acquire
 

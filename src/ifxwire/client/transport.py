@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ..errors import OperationalError, connection_lost
 from ..protocol.login import packet_length
 from ..protocol.wire import NeedMore, ProtocolViolation
+from .cancel import send_interrupt
 
 if TYPE_CHECKING:
     import ssl
@@ -159,6 +160,9 @@ class Transport:
         except TimeoutError:
             if self.deadline:
                 raise self._timed_out() from None
+            # The connection is given up, but the statement need not run on with its locks:
+            # the cancel byte goes out before the socket closes (docs/DRIVER.md §14).
+            send_interrupt(self.sock)
             raise connection_lost("timed out waiting for the server's reply") from None
         except OSError as exc:
             raise connection_lost(f"receive failed: {exc}") from None

@@ -66,6 +66,10 @@ class Msg(IntEnum):
     CIDESCRIBE = 124
     IDESCRIBE = 125
     PROTOCOLS = 126
+    ACCEPT = 127  # PAM: the login is accepted (docs/PROTOCOL.md §16)
+    ACK = 128  # PAM: the client is ready for challenges
+    CHALLENGE = 129  # PAM: u16 style, u16 len, prompt + pad
+    RESPONSE = 130  # PAM: u16 len, answer + pad
     IFPDESCRIBE = 132  # [B] IfxSqli.receiveIFPDescribe: the answer to SQ_CFPDESCRIBE
     CFPDESCRIBE = 131  # [B] IfxSqli.sendCFPDescribe: describe a fast-path routine's arguments
     SVPT_SET = 137

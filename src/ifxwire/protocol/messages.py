@@ -256,6 +256,7 @@ _BARE = frozenset(
         Msg.CIDESCRIBE,
         Msg.BATCHSTART,
         Msg.BATCHEND,
+        Msg.ACK,
     }
 )
 
@@ -355,7 +356,7 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
     elif code == Msg.DBOPEN:
         m.name = r.charstr()
         m.number = r.u16()
-    elif code == Msg.PROTOCOLS:
+    elif code == Msg.PROTOCOLS or code == Msg.RESPONSE:
         m.data = r.padded(r.u16())
     elif code == Msg.INFO:
         _read_info(r, m)

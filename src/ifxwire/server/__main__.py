@@ -68,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--log-level", default="INFO",
                    help="INFO (default) or DEBUG: DEBUG logs each session, statement and error")
     p.add_argument("--version", action="version", version=f"ifxwire-server {__version__}")
+    p.add_argument("--tls-cert", metavar="PEM",
+                   help="serve TLS only, with this certificate chain (docs/SERVER.md, TLS)")
+    p.add_argument("--tls-key", metavar="PEM", help="the private key of --tls-cert")
+    p.add_argument("--pam", action="store_true",
+                   help="log users in with a PAM challenge (\"Password: \") instead of the "
+                   "login packet's password (docs/SERVER.md, PAM)")
     d = Limits()
     lim = p.add_argument_group("limits (docs/SERVER.md, Limits)")
     lim.add_argument("--login-timeout", type=float, default=d.login_timeout, metavar="S",
@@ -124,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         failed_login_limit=args.failed_login_limit,
         statement_timeout=args.statement_timeout or None,
         send_timeout=args.send_timeout,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        pam=args.pam,
     )
     srv.start()
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)

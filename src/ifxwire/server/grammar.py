@@ -88,12 +88,14 @@ TRANSITIONS: dict[int, frozenset[int]] = {
         }
     ),
     Msg.CIDESCRIBE: frozenset({Msg.EOT}),
-    # CURNAME [BIND] [SCROLL] OPEN (JDBC: BIND after CURNAME; informix-driver: SCROLL OPEN).
-    Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL}),
-    Msg.SCROLL: frozenset({Msg.OPEN}),
+    # CURNAME [BIND] [SCROLL] [HOLD] OPEN (JDBC: BIND after CURNAME; informix-driver: SCROLL
+    # OPEN; JDBC IfxSqli.sendQuery writes SCROLL then HOLD before OPEN, bytecode).
+    Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL, Msg.HOLD}),
+    Msg.SCROLL: frozenset({Msg.OPEN, Msg.HOLD}),
+    Msg.HOLD: frozenset({Msg.OPEN}),
     # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
-    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT,
-                         Msg.FPARAM}),
+    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.HOLD, Msg.BATCHSTART,
+                         Msg.EOT, Msg.FPARAM}),
     # A fast-path call of a routine with OUT parameters: EXFPROUTINE BIND FPARAM EOT
     # (IfxSqli.sendFastPath, sendFParam, bytecode; our trace).
     Msg.FPARAM: frozenset({Msg.EOT}),

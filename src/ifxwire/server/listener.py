@@ -20,7 +20,10 @@ from types import TracebackType
 from ..protocol.codes import SERVER_PROTOCOLS
 from .defences import Limits, LoginThrottle
 from .engine import Engine
+from .interrupt import InterruptWatcher
+from .pam import pam_conversation
 from .session import Session
+from .tls import server_context, wrap_accepted
 from .trace import describe_reply
 
 log = logging.getLogger("ifxwire.server")
@@ -73,6 +76,9 @@ class Server:
         failed_login_limit: int = Limits.failed_login_limit,
         statement_timeout: float | None = Limits.statement_timeout,
         send_timeout: float = Limits.send_timeout,
+        tls_cert: str | os.PathLike[str] | None = None,
+        tls_key: str | os.PathLike[str] | None = None,
+        pam: object = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -94,6 +100,12 @@ class Server:
             send_timeout=send_timeout,
         )
         self.throttle = LoginThrottle(failed_login_limit)
+        #: TLS on every connection when a certificate is given (server/tls.py).
+        self.tls = None if tls_cert is None else server_context(tls_cert, tls_key)
+        #: PAM challenge/response login instead of the password (server/pam.py).
+        self.pam = pam_conversation(pam, self.users)
+        #: Notices clients' cancels (TCP urgent bytes) on every session (server/interrupt.py).
+        self.interrupts = InterruptWatcher()
         data_dir = None if str(data) == ":memory:" else os.fspath(data)
         self.engine = Engine(data_dir, server_name=server_name, version=version,
                              trace_dir=trace_dir,
@@ -148,6 +160,7 @@ class Server:
                 s.sock.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join(timeout=5)
+        self.interrupts.stop()
         self.engine.close()
 
     def __enter__(self) -> Server:
@@ -209,6 +222,14 @@ class Server:
     def _serve_connection(self, conn: socket.socket, addr: tuple[str, int]) -> None:
         try:
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self.tls is not None:
+                try:
+                    conn = wrap_accepted(self.tls, conn, self.limits.login_timeout)
+                except (OSError, ValueError) as exc:
+                    log.info("TLS handshake with %s:%d failed: %s", addr[0], addr[1], exc)
+                    with contextlib.suppress(OSError):
+                        conn.close()
+                    return
             session = Session(conn, self, f"{addr[0]}:{addr[1]}")
         except Exception:
             log.exception("could not set up a session for %s:%d", addr[0], addr[1])

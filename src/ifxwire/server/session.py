@@ -33,12 +33,16 @@ from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
+from .current import find_current, track_current
 from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
 from .grammar import START, TRANSITIONS, allowed
+from .interrupt import InterruptGate
 from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
+from .pam import pam_login
+from .scroll import scroll_fetch
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -103,6 +107,7 @@ class _Statement:
     columns: list[ColumnDesc] = field(default_factory=list)  # as described on this connection
     blob_rows: Any = None  # row -> (row with BYTE/TEXT descriptors, blob bytes), if any
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
+    current_rowid: object = None  # FOR UPDATE cursors: the rowid of the row sent last
     lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
 
 
@@ -129,6 +134,8 @@ class Session:
         self._too_long = 0  # bytes of SQL text skipped unread (see _skip_long_statement)
         self._admitted = False  # counted in Server.logged_in
         self._solo = 0  # groups to answer one by one before trying a batch again
+        #: What a client's cancel (TCP urgent byte) means right now (server/interrupt.py).
+        self.gate = InterruptGate(sock, self._unread)
         self._quiet_eot = False  # swallow the empty group JDBC sends after SQ_CFPDESCRIBE
         self.fastpath = FastPath(self)  # fast-path calls and SQ_LODATA (lobwire.py)
         self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
@@ -165,10 +172,18 @@ class Session:
             grow = min(len(self.buf), self.limits.max_message_bytes - len(self.buf))
             self.buf.extend(bytes(grow))
             self.view = memoryview(self.buf)
+        idle = self.start == self.end
+        if idle:
+            self.gate.idle()  # a cancel from now on is late unless a request arrives
         n = self.sock.recv_into(self.view[self.end :])
         if n == 0:
             raise SessionClosed
         self.end += n
+        if idle:
+            self.gate.busy()
+
+    def _unread(self) -> int:
+        return self.end - self.start
 
     def _next_message(self) -> m.ClientMsg:
         while True:
@@ -259,6 +274,7 @@ class Session:
             self.engine = None
 
     def _cleanup(self) -> None:
+        self.server.interrupts.unregister(self.gate)
         with contextlib.suppress(OSError):
             self._flush()  # replies to groups answered before the session ended
         self._release_engine()
@@ -295,9 +311,11 @@ class Session:
         if delay:
             time.sleep(delay)  # after repeated failures from this address (defences.py)
         reject = 0
+        pam = srv.pam
         if req.server and req.server != srv.server_name:
             reject = -761  # INFORMIXSERVER does not match DBSERVERNAME
-        elif srv.users.get(req.user) is None or srv.users[req.user] != req.password:
+        elif pam is None and (srv.users.get(req.user) is None
+                              or srv.users[req.user] != req.password):
             reject = -951  # incorrect password or unknown user
             srv.throttle.failed(host)
         elif not srv.admit():
@@ -312,12 +330,19 @@ class Session:
         if reject:
             log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
             return False
-        self.sock.settimeout(None)
-        set_send_timeout(self.sock, limits.send_timeout)
         self.user = req.user
         self.env = dict(req.env)
         self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        if pam is not None and not pam_login(self, req.user, pam):
+            srv.throttle.failed(host)
+            return False  # under login_timeout, as the rest of the login
+        self.sock.settimeout(None)
+        set_send_timeout(self.sock, limits.send_timeout)
         self.engine = srv.engine.session(req.user, self.env)
+        self.gate.state = self.engine.state
+        srv.interrupts.register(self.gate)
+        self.engine.current_row = lambda name, table: find_current(
+            self.statements, self.encoding, name, table)
         self.engine.lo.client = ClientFiles(self)
         self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
         log.debug("session %s: login of %r accepted (client locale %s)", self.peer, req.user,
@@ -652,10 +677,16 @@ class Session:
             self._fetchblob(msg.data, out)
         elif code == Msg.SCROLL:
             self._stmt().scroll = True
+        elif code == Msg.HOLD:
+            pass  # a hold cursor: this server closes no cursor at a transaction's end
         elif code == Msg.OPEN:
-            self._open(self._stmt())
+            st = self._stmt()
+            try:
+                self._open(st)
+            finally:
+                st.scroll = False  # SQ_SCROLL applies to the OPEN it precedes only
         elif code == Msg.SFETCH:
-            self._scroll_fetch(self._stmt(), msg.extra[0], msg.extra[1], out)
+            self._scroll_fetch(self._stmt(), msg.extra, out)
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
@@ -773,8 +804,12 @@ class Session:
         sid = self.current or 0
         self.blobs.retire(sid)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
+        st.current_rowid = None
+        if st.prepared.plan.current_rowid:
+            st.rows = track_current(st, st.rows)  # WHERE CURRENT OF (server/current.py)
         st.fetched = 0
         st.exhausted = False
+        st.materialized = None
         if st.scroll:
             # An insensitive scroll cursor: the result is fixed at OPEN.
             st.materialized = list(st.rows)
@@ -788,6 +823,8 @@ class Session:
         if st.rows is None and not st.exhausted:
             raise EngineError(sc.FETCH_UNOPENED)
         budget = min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES)
+        if st.prepared.for_update:
+            budget = 0  # one row per fetch for update cursors (server/current.py)
         sent = 0
         rows = st.rows
         encode = st.encoder
@@ -807,6 +844,9 @@ class Session:
                         return
             except CodecError as exc:
                 raise _unsendable(exc) from None
+            except EngineError:
+                _stop_rows(st)  # interrupted (-213) or failed: the cursor is closed
+                raise
             st.exhausted = True
             st.rows = None
         # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).
@@ -814,41 +854,20 @@ class Session:
         if self.optofc:
             out.u16(Msg.CLOSE)
 
-    def _scroll_fetch(self, st: _Statement, kind: int, target: int, out: Writer) -> None:
-        """SQ_SFETCH: answer SQ_TUPID (absolute row number) and that one row.
-
-        Fetch kinds follow ESQL/C: 1 next, 2 previous, 3 first, 4 last, 5 current,
-        6 absolute (1-based), 7 relative.  1, 4 and 6 are witnessed (P2.4, J3.1).
-        """
+    def _scroll_fetch(self, st: _Statement, extra: tuple[int, ...], out: Writer) -> None:
+        """SQ_SFETCH (server/scroll.py)."""
         rows = st.materialized
         if rows is None:
             raise EngineError(sc.FETCH_UNOPENED)
-        n = len(rows)
-        pos = {
-            1: st.position + 1,
-            2: st.position - 1,
-            3: 1,
-            4: n,
-            5: st.position,
-            6: target,
-            7: st.position + target,
-        }.get(kind)
-        if pos is None:
+        kind, index, size = extra
+        try:
+            position = scroll_fetch(rows, st.position, kind, index, size, st.encoder,
+                                    st.blob_rows, out, self.layout)
+        except CodecError as exc:
+            raise _unsendable(exc) from None
+        if position is None:
             raise EngineError(sc.SYNTAX, message=f"unknown scroll fetch type {kind}")
-        if 1 <= pos <= n:
-            st.position = pos
-            out.u16(Msg.TUPID).i32(pos)
-            row = rows[pos - 1]
-            if st.blob_rows is not None:
-                row = st.blob_rows(row)[0]
-            try:
-                m.put_tuple(out, st.encoder(row))
-            except CodecError as exc:
-                raise _unsendable(exc) from None
-        else:
-            # Out of range: no row; the position moves just outside the result, as FETCH does.
-            st.position = 0 if pos < 1 else n + 1
-            m.put_done(out, 0, self.layout)
+        st.position = position
 
     def _execute(self, st: _Statement, out: Writer) -> None:
         eng = self.engine
@@ -924,6 +943,8 @@ def _describe_msg(msg: m.ClientMsg) -> str:
         parts.append(f"data={data[:64].hex()}{more}")
     if msg.env:
         parts.append(f"env={msg.env}")
+    if msg.code == Msg.SFETCH:
+        parts.append("type={} index={} size={}".format(*msg.extra))
     if msg.item is not None:
         parts.append(repr(msg.item))
     return " ".join(parts)

@@ -153,7 +153,7 @@ class Engine:
                     return conn, slot, meta
         conn = self.connect(name)
         try:
-            slot = register(conn, state, budget=self.statement_timeout is not None)
+            slot = register(conn, state)
             meta = cat.meta(conn)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))

@@ -56,6 +56,10 @@ class FunctionState:
         self.spl_call: Callable[[int, tuple[object, ...]], object] | None = None
         #: time.monotonic() past which the running request is interrupted (-213), or None.
         self.deadline: float | None = None
+        #: Set by the session's interrupt (a client's cancel, server/interrupt.py): the
+        #: running request stops with -213 at the next check, and a request started while
+        #: it is set fails at once. Cleared by the session between requests.
+        self.cancelled = False
         # NEXTVAL/CURRVAL: (sequence name, nextval?, statement, occurrence) -> value; the
         # session provides it.
         self.sequence_value: Callable[[str, bool, int, int], int] = _no_sequences
@@ -684,18 +688,22 @@ class FunctionSlot:
 BUDGET_STEPS = 500_000
 
 
-def register(conn: sqlite3.Connection, state: FunctionState, budget: bool = False
-             ) -> FunctionSlot:
+def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     """Install functions, aggregates and the IFXDEC collation on ``conn``; the returned slot
-    says which session they serve. With ``budget`` a progress handler interrupts a statement
-    once its session's deadline has passed (sqlite3 then raises "interrupted")."""
+    says which session they serve. A progress handler interrupts a statement once its
+    session's deadline has passed or the client cancelled it (sqlite3 then raises
+    "interrupted"); it is installed even without a statement_timeout so that a cancel can
+    always stop a running statement."""
     slot = FunctionSlot(state)
-    if budget:
-        def over_budget() -> int:
-            deadline = slot.state.deadline
-            return 1 if deadline is not None and time.monotonic() > deadline else 0
 
-        conn.set_progress_handler(over_budget, BUDGET_STEPS)
+    def over_budget() -> int:
+        st = slot.state
+        if st.cancelled:
+            return 1
+        deadline = st.deadline
+        return 1 if deadline is not None and time.monotonic() > deadline else 0
+
+    conn.set_progress_handler(over_budget, BUDGET_STEPS)
 
     def wrap(fn: Callable[..., object]) -> Callable[..., object]:
         def inner(*args: Any) -> object:

@@ -27,7 +27,7 @@ import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
@@ -39,6 +39,7 @@ from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
 from .convert import row_binder
+from .current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
 from .errors import EngineError, not_implemented
 from .functions import FunctionSlot, FunctionState, register
 from .ifxtypes import IfxType
@@ -98,6 +99,16 @@ def _internal(e: Exception) -> EngineError:
     return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: internal {e!r}"[:500])
 
 
+def _no_cursor(name: str, table: object) -> int:
+    raise EngineError(sc.CURSOR_NOT_OPEN, near=name)
+
+
+#: The message of the -213 a client's cancel causes.
+CANCELLED = "statement interrupted by the client (cancel)"
+#: The -213's text when the interrupted statement took its transaction's work with it.
+TRANSACTION_LOST = "the transaction was rolled back; roll back or commit to end it"
+
+
 class EngineSession:
     """One client connection. Used from one thread at a time."""
 
@@ -110,6 +121,11 @@ class EngineSession:
         self.database: str | None = None
         self.db_flags = 0
         self.in_transaction = False
+        #: WHERE CURRENT OF: (cursor name, table) -> the rowid of that cursor's current row;
+        #: the protocol session provides it (current_of.py).
+        self.current_row: Callable[[str, cat.TableInfo | None], int] = _no_cursor
+        #: An interrupted write rolled the SQLite transaction back (see interrupted()).
+        self._txn_lost = False
         self.conn: sqlite3.Connection | None = None
         self._slot: FunctionSlot | None = None  # the pooled conn's function slot
         # Row cursors still open: closed before the connection goes back to the pool, where an
@@ -210,6 +226,7 @@ class EngineSession:
         self.db_flags = (DBFLAG_INFORMIX | (DBFLAG_LOGGED if self._logged else 0)
                          | (DBFLAG_ANSI if self._ansi else 0))
         self.in_transaction = False
+        self._txn_lost = False
         self.state.dbname = name
         self.state.ctx = self._ctx()
         self._schema = None
@@ -269,7 +286,7 @@ class EngineSession:
         if self._nodb is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
                                    uri=True)
-            register(conn, self.state, budget=self.engine.statement_timeout is not None)
+            register(conn, self.state)
             conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.sysmaster_uri(),))
             self._nodb = conn
         return self._nodb
@@ -480,10 +497,16 @@ class EngineSession:
     def arm(self) -> None:
         """Start the time budget of one request (Engine.statement_timeout): compiling,
         executing and each fetch batch are each allowed that long before -213."""
+        if self.state.cancelled:
+            raise EngineError(sc.INTERRUPTED, message=CANCELLED)
         timeout = self.engine.statement_timeout
         self.state.deadline = None if timeout is None else time.monotonic() + timeout
 
     def prepare(self, sql: str) -> Prepared:
+        current = split_current_of(sql)
+        if current is not None:
+            base = self.prepare(current[0])
+            return replace(base, sql=sql, plan=limit_to_current(base.plan, current[1]))
         limit = self.engine.max_statement_bytes
         if limit is not None and len(sql) > limit // 4 and len(sql.encode(
                 self.state.ctx.encoding, "replace")) > limit:
@@ -506,6 +529,8 @@ class EngineSession:
                 compiler = Compiler(self, ctx, delim)
                 compiler.deadline = self.state.deadline
                 plan = compiler.compile(sql)
+                if plan.for_update and plan.kind == "query":
+                    add_rowid(compiler, plan)
             except EngineError:
                 raise
             except RecursionError:
@@ -534,7 +559,10 @@ class EngineSession:
         binder = plan.binder
         if binder is None:  # built once per plan; a race builds the same function twice
             binder = plan.binder = row_binder(plan.param_convs)
-        return binder(params)
+        bound = binder(params)
+        if plan.current_of is not None:
+            bound[CURRENT_KEY] = self.current_row(plan.current_of, plan.table)
+        return bound
 
     def _start_statement(self) -> None:
         self.state.error = None
@@ -850,8 +878,26 @@ class EngineSession:
         if "integer overflow" in text:
             return EngineError(sc.DECIMAL_RANGE)
         if text == "interrupted":
-            return EngineError(sc.INTERRUPTED, message="statement_timeout reached")
+            return self.interrupted()
         return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+
+    def interrupted(self) -> EngineError:
+        """The -213 of a statement SQLite interrupted (a cancel or statement_timeout).
+
+        SQLite rolls back the whole transaction when it interrupts a write inside one (its
+        sqlite3_interrupt rule); Informix rolls back the statement only. The session's
+        transaction is then over, and the error says so (docs/SERVER.md, "Cancel")."""
+        conn = self.conn
+        why = CANCELLED if self.state.cancelled else "statement_timeout reached"
+        if self._sql_txn and conn is not None and not conn.in_transaction:
+            self._sql_txn = False
+            self._savepoints.clear()
+            if self.in_transaction:
+                # The client still has a transaction open: it stays open (so later
+                # statements are not committed one by one) but COMMIT WORK will refuse it.
+                self._txn_lost = True
+                return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
+        return EngineError(sc.INTERRUPTED, message=why)
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
         if info is not None:
@@ -927,9 +973,13 @@ class EngineSession:
             raise EngineError(sc.NO_DB_SELECTED)
         if not self.in_transaction and not self._ansi:
             raise EngineError(sc.NOT_IN_TRANSACTION)
-        self._end_sql_txn(verb)
+        lost, self._txn_lost = self._txn_lost, False
+        self._end_sql_txn("ROLLBACK" if lost else verb)
         self.in_transaction = False
         self.transactions_ended += 1
+        if lost and verb == "COMMIT":
+            raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                              message="COMMIT WORK of a transaction an interrupt rolled back")
 
     def close(self) -> None:
         """Roll back any open transaction and release everything."""

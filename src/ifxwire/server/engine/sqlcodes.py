@@ -151,6 +151,8 @@ INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per 
 NO_STATEMENT = -267  # [peer] a stale CLOSE (no such statement) gives -267 on real servers
 SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a cursor gives -260
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
+CURSOR_NOT_OPEN = -259  # [jcat] "Cursor not open." (WHERE CURRENT OF a cursor not open)
+NO_CURRENT_ROW = -266  # [jcat] "There is no current row for UPDATE/DELETE cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
 # --- smart large objects (lobstore.py, lo_functions.py) ----------------------------------------
@@ -210,6 +212,8 @@ MESSAGES: dict[int, str] = {
     NO_STATEMENT: "The cursor or statement is not available.",
     SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
     FETCH_UNOPENED: "Fetch attempted on unopen cursor.",
+    CURSOR_NOT_OPEN: "Cursor not open.",
+    NO_CURRENT_ROW: "There is no current row for UPDATE/DELETE cursor.",
     SCROLL_FOR_UPDATE: "Updates are not allowed on a scroll cursor.",
     ILLEGAL_CHAR: "An illegal character has been found in the statement.",
     NO_TABLE: "The specified table (%s) is not in the database.",

@@ -87,6 +87,10 @@ class Plan:
     updated: list[str] | None = None
     old_sql: str = ""
     parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
+    # WHERE CURRENT OF (current_of.py): a FOR UPDATE query's hidden trailing rowid column, and
+    # the cursor an UPDATE/DELETE is limited to.
+    current_rowid: bool = False
+    current_of: str | None = None
     # DML through a view (views.py): the view named (privileges are checked on it, not on the
     # tables its definition reads), and WITH CHECK OPTION the check of the rows written.
     view: str | None = None

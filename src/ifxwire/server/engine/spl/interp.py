@@ -369,9 +369,10 @@ class Interp:
     def loop_body(self, body: a.Block, kind: str, label: str | None) -> Iterator[Row]:
         """One iteration; a matching EXIT ends the loop (raises StopLoop). A loop is where a
         routine can run forever: the request's time budget (statement_timeout) ends it."""
-        deadline = self.session.state.deadline
-        if deadline is not None and time.monotonic() > deadline:
-            raise EngineError(sc.INTERRUPTED, message="statement_timeout reached in SPL")
+        state = self.session.state
+        deadline = state.deadline
+        if state.cancelled or (deadline is not None and time.monotonic() > deadline):
+            raise EngineError(sc.INTERRUPTED, message="statement interrupted in SPL")
         try:
             yield from self.block(body)
         except Jump as j:

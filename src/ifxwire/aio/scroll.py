@@ -1,0 +1,126 @@
+"""The asyncio scroll / hold cursor: ``conn.cursor(scrollable=True, withhold=True)``.
+
+Every move is the sync ``ScrollCursor``'s own (a generator that yields the SFETCH plans it
+needs, client/scroll.py); this class only awaits the exchanges.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..client.cancel import timeout_scope
+from ..client.placeholders import count_arg
+from ..client.scroll import Fetch, Moves, ScrollCursor
+from ..errors import NotSupportedError, ProgrammingError
+from .cursor import AsyncCursor
+
+if TYPE_CHECKING:
+    from .connection import AsyncConnection
+
+__all__ = ["AsyncScrollCursor"]
+
+T = TypeVar("T")
+Row = tuple[Any, ...]
+
+
+class AsyncScrollCursor(AsyncCursor):
+    """``AsyncCursor`` plus the scroll moves: ``await scroll()``, ``await fetch_first()`` ...
+    (see ``ifxwire.client.scroll.ScrollCursor``)."""
+
+    _cur: ScrollCursor
+
+    def __init__(self, connection: AsyncConnection, scrollable: bool, withhold: bool) -> None:
+        super().__init__(connection)
+        self._cur = ScrollCursor(connection._core, scrollable, withhold)
+
+    @property
+    def scrollable(self) -> bool:
+        return self._cur.scrollable
+
+    @property
+    def withhold(self) -> bool:
+        return self._cur.withhold
+
+    async def _drive(self, moves: Moves[T]) -> T:
+        try:
+            plan = next(moves)
+            while True:
+                await self._exchange_fetches(plan)
+                plan = moves.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+    async def _exchange_fetches(self, plan: list[Fetch]) -> None:
+        cur = self._cur
+        aconn = self.connection
+        core = aconn._core
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
+            core._check()
+            groups = cur._sfetch_groups(plan)
+            await aconn._exchange(groups)
+            p = cur._result.prepared
+            if p is not None and p.blobs:
+                for _, reply in groups:
+                    await self._fetch_blobs(p, reply)
+            cur._window_take(plan, groups)
+
+    @property
+    def rownumber(self) -> int | None:
+        return self._cur.rownumber
+
+    async def fetchone(self) -> Row | None:
+        if not self._cur.scrollable:
+            return await super().fetchone()
+        return await self._drive(self._cur._g_fetchone())
+
+    async def fetchmany(self, size: int | None = None) -> list[Row]:
+        cur = self._cur
+        if not cur.scrollable:
+            return await super().fetchmany(size)
+        n = cur.arraysize if size is None else count_arg(size, "fetchmany size")
+        return await self._drive(cur._g_fetchmany(n))
+
+    async def fetchall(self) -> list[Row]:
+        if not self._cur.scrollable:
+            return await super().fetchall()
+        return await self._drive(self._cur._g_fetchmany(sys.maxsize))
+
+    async def __anext__(self) -> Row:
+        row = await self.fetchone()
+        if row is None:
+            raise StopAsyncIteration
+        return row
+
+    async def scroll(self, value: int, mode: str = "relative") -> None:
+        """As ``ScrollCursor.scroll`` (a forward-only cursor moves forward only)."""
+        cur = self._cur
+        if cur.scrollable:
+            await self._drive(cur._g_scroll(value, mode))
+            return
+        cur._check_result()
+        step = count_arg(value, "scroll value")
+        if mode == "absolute":
+            step -= cur._base + cur._pos
+        elif mode != "relative":
+            raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
+        if step < 0:
+            raise NotSupportedError("this cursor is forward-only; it cannot scroll backwards")
+        for _ in range(step):
+            if await self.fetchone() is None:
+                raise IndexError("scroll past the end of the result set")
+
+    async def fetch_first(self) -> Row | None:
+        return await self._drive(self._cur._g_absolute(0))
+
+    async def fetch_last(self) -> Row | None:
+        return await self._drive(self._cur._g_absolute(-1))
+
+    async def fetch_prior(self) -> Row | None:
+        return await self._drive(self._cur._g_relative(-1))
+
+    async def fetch_relative(self, offset: int) -> Row | None:
+        return await self._drive(self._cur._g_relative(offset))
+
+    async def fetch_absolute(self, index: int) -> Row | None:
+        return await self._drive(self._cur._g_absolute(index))

@@ -1,0 +1,386 @@
+"""Scroll cursors and hold cursors (``conn.cursor(scrollable=True, withhold=True)``).
+
+A scroll cursor is opened with ``ID CURNAME [BIND] SCROLL [HOLD] OPEN EOT`` (JDBC's
+``IfxSqli.sendQuery`` order; informix-driver sends ``SCROLL OPEN``) and read with SQ_SFETCH
+(docs/PROTOCOL.md §15). The server fixes the result at OPEN (an insensitive cursor), so the
+driver can move anywhere in it:
+
+* rows are kept in one **window** of consecutive rows. A row inside the window costs no
+  round trip, whatever the direction of the move;
+* reading on past the window's end sends ``SFETCH(NEXT, index of the next row)``, exactly
+  what JDBC sends for ``ResultSet.next()``; the server answers as many rows as the fetch
+  buffer holds;
+* a jump elsewhere sends ``SFETCH(ABSOLUTE, row)`` and, in the same write, the NEXT that
+  follows it (two pipelined groups, docs/PROTOCOL.md §1), so the new window is a full
+  buffer; a jump backwards starts the window one buffer before the row, so stepping back
+  row by row costs one round trip per buffer, not per row;
+* the row count is learned from ``SFETCH(LAST)`` (its SQ_TUPID is the count) only when a
+  move needs it (``fetch_last``, a negative ``fetch_absolute``, falling off the end).
+
+Positions follow PEP 249: ``rownumber`` is the 0-based index of the row ``fetchone()``
+returns next; ``scroll(value, mode)`` moves it (``IndexError`` when the target is outside
+``0..rowcount``, the position unchanged). The ``fetch_*`` methods return the row they move
+to, or None when it does not exist (the position then lies just before the first or just
+after the last row), and index rows as Python lists do: ``fetch_absolute(-1)`` is the last
+row.
+
+A hold cursor (``withhold=True``; SQ_HOLD before OPEN, as JDBC sends for
+``HOLD_CURSORS_OVER_COMMIT``) stays open when a transaction ends; only a database change
+closes it.
+
+The I/O-free steps (``_window_plan``, ``_window_take``) are shared with the asyncio scroll
+cursor (``aio/scroll.py``); only the exchange differs.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import InterfaceError, ProgrammingError
+from ..protocol.codes import Msg
+from .cancel import timeout_scope
+from .cursor import _CURNAME, _ID, _NFETCH, _OPEN_ID, Cursor
+from .placeholders import count_arg
+from .replies import Reply
+from .statements import Prepared
+
+if TYPE_CHECKING:
+    from .connection import Connection
+
+__all__ = ["ScrollCursor"]
+
+NEXT, LAST, ABSOLUTE = 1, 4, 6
+#: SQ_ID id SQ_SFETCH type index size SQ_EOT (PROTOCOL.md §4: u16 type, i32 index, i32 size)
+_SFETCH_GROUP = struct.Struct(">HhHHiiH")
+_SCROLL = struct.pack(">H", Msg.SCROLL)
+_HOLD = struct.pack(">H", Msg.HOLD)
+_OPEN_EOT = struct.pack(">HH", Msg.OPEN, Msg.EOT)
+
+Row = tuple[Any, ...]
+#: One SFETCH to send: (fetch type, 1-based index).
+Fetch = tuple[int, int]
+T = TypeVar("T")
+#: A move: yields the SFETCH plans it needs, returns its result.
+Moves = Generator[list[Fetch], None, T]
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool | int):
+        raise ProgrammingError(f"{name} must be a bool, not {type(value).__name__}")
+    return bool(value)
+
+
+class ScrollCursor(Cursor):
+    """A cursor that can move anywhere in its result (``scrollable``) and/or survives the end
+    of a transaction (``withhold``). Create it with ``conn.cursor(scrollable=True)``."""
+
+    def __init__(self, connection: Connection, scrollable: bool, withhold: bool) -> None:
+        super().__init__(connection)
+        self.scrollable = _flag(scrollable, "scrollable")
+        self.withhold = _flag(withhold, "withhold")
+        self._window_reset()
+
+    def _window_reset(self) -> None:
+        self._window: list[Row] = []
+        self._start = 0  # 0-based index of _window[0]
+        self._count: int | None = None  # rows in the result, once known
+        self._absent: int | None = None  # the lowest index known not to exist
+        self._server_row = 0  # the server cursor's 1-based position; -1: unknown
+        self._batch = 0  # rows one NEXT reply brought (0: not seen yet)
+        self._next = 0  # PEP 249 rownumber: the row fetchone() returns next
+
+    # ------------------------------------------------------------------ opening
+
+    def _statement_groups(
+        self, p: Prepared, bind: bytes
+    ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
+        if not p.is_query:
+            return super()._statement_groups(p, bind)
+        conn = self.connection
+        groups: list[tuple[bytes, Reply]] = []
+        begin = conn._begin_reply(p, groups)
+        sid = p.stmt_id
+        name = self._cursor_name or p.cursor_name
+        parts = [_ID.pack(Msg.ID, sid), _CURNAME.pack(Msg.CURNAME, len(name)), name]
+        if len(name) & 1:
+            parts.append(b"\x00")
+        parts.append(bind)
+        if self.scrollable:
+            parts.append(_SCROLL)
+        if self.withhold:
+            parts.append(_HOLD)
+        if self.scrollable:
+            parts.append(_OPEN_EOT)  # rows come with SFETCH
+        else:
+            parts += [_OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
+                      _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT)]
+        reply = conn._reply(self._decoder(p), p)
+        groups.append((b"".join(parts), reply))
+        return groups, begin, reply, None
+
+    def _opening_ends(self, reply: Reply) -> bool:
+        return False if self.scrollable else super()._opening_ends(reply)
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._window_reset()
+
+    def _result_lost(self, what: str, send_close: bool) -> None:
+        if self.withhold and send_close:
+            return  # a hold cursor outlives the transaction; a database change closes it
+        super()._result_lost(what, send_close)
+        self._window_reset()
+
+    # ------------------------------------------------------------------ the window (no I/O)
+
+    def _window_row(self, i: int) -> tuple[bool, Row | None]:
+        """(known, row): whether row ``i`` is known to exist or not without asking."""
+        if i < 0:
+            return True, None
+        k = i - self._start
+        if 0 <= k < len(self._window):
+            return True, self._window[k]
+        if self._absent is not None and i >= self._absent:
+            return True, None
+        return False, None
+
+    def _window_plan(self, i: int) -> list[Fetch]:
+        """The SFETCHes that bring row ``i`` (0-based) into the window."""
+        end = self._start + len(self._window)
+        if self._window and i == end and self._server_row == end:
+            return [(NEXT, i + 1)]  # read on, as ResultSet.next() does
+        start = i
+        if self._window and i < self._start and self._batch > 1:
+            start = max(0, i - self._batch + 1)  # backwards: end the new window at i
+        return [(ABSOLUTE, start + 1), (NEXT, start + 2)]
+
+    def _last_plan(self) -> list[Fetch]:
+        return [(LAST, 0)]
+
+    def _sfetch_groups(self, plan: list[Fetch]) -> list[tuple[bytes, Reply]]:
+        p = self._result.prepared
+        assert p is not None
+        conn = self.connection
+        return [
+            (_SFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.SFETCH, kind, index, p.fetch_size,
+                                Msg.EOT),
+             conn._reply(self._decoder(p), p))
+            for kind, index in plan
+        ]
+
+    def _window_take(self, plan: list[Fetch], groups: list[tuple[bytes, Reply]]) -> None:
+        """Make the replies to ``plan`` the window."""
+        conn = self.connection
+        for _, reply in groups:
+            if reply.error is not None:
+                raise conn._server_error(reply.error)
+        rows: list[Row] = []
+        start: int | None = None
+        for (kind, index), (_, reply) in zip(plan, groups, strict=True):
+            got = reply.rows
+            tupid = reply.tupid
+            if not got:
+                if kind == LAST:
+                    self._count = self._absent = 0
+                else:
+                    self._note_absent(index - 1)
+                self._server_row = -1
+                break
+            if tupid is None:
+                raise InterfaceError("protocol error: a scroll fetch reply without SQ_TUPID")
+            if kind == LAST:
+                self._count = self._absent = tupid
+                index = tupid - len(got) + 1
+            elif tupid != index:
+                raise InterfaceError(
+                    f"protocol error: asked for row {index}, the server sent row {tupid}"
+                )
+            if start is None:
+                start = index - 1
+            elif index - 1 != start + len(rows):
+                break
+            if kind == NEXT and len(got) > self._batch:
+                self._batch = len(got)
+            rows.extend(got)
+            self._server_row = index + len(got) - 1
+        if start is not None:
+            self._window, self._start = rows, start
+            if self._absent is not None and self._absent == start + len(rows):
+                self._count = self._absent
+        if self._count is not None:
+            self.rowcount = self._count
+
+    def _note_absent(self, i: int) -> None:
+        if self._absent is None or i < self._absent:
+            self._absent = i
+        if i == 0 or (self._window and i == self._start + len(self._window)):
+            self._count = i
+
+    # ------------------------------------------------------------------ moves (no I/O)
+    #
+    # Each move is a generator that yields the SFETCH plans it needs and returns its result:
+    # the sync cursor runs them with blocking exchanges (_drive), the asyncio cursor with
+    # awaited ones, so both make the very same moves.
+
+    def _g_row(self, i: int) -> Moves[Row | None]:
+        self._scroll_check()
+        while True:
+            known, row = self._window_row(i)
+            if known:
+                return row
+            yield self._window_plan(i)
+
+    def _g_total(self) -> Moves[int]:
+        self._scroll_check()
+        if self._count is None:
+            yield self._last_plan()
+        assert self._count is not None
+        return self._count
+
+    def _g_fetchone(self) -> Moves[Row | None]:
+        row = yield from self._g_row(self._next)
+        if row is not None:
+            self._next += 1
+        return row
+
+    def _g_fetchmany(self, n: int) -> Moves[list[Row]]:
+        out: list[Row] = []
+        while len(out) < n:
+            row = yield from self._g_fetchone()
+            if row is None:
+                break
+            out.append(row)
+        return out
+
+    def _g_scroll(self, value: object, mode: str) -> Moves[None]:
+        self._check_result()
+        offset = count_arg(value, "scroll value")
+        if mode == "relative":
+            target = self._next + offset
+        elif mode == "absolute":
+            target = offset
+        else:
+            raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
+        if target < 0 or (target > 0 and (yield from self._g_row(target - 1)) is None):
+            raise IndexError(f"scroll target {target} is outside the result set")
+        self._next = target
+
+    def _g_absolute(self, index: object) -> Moves[Row | None]:
+        self._need_scroll()
+        i = count_arg(index, "index")
+        if i < 0:
+            i += yield from self._g_total()
+        return (yield from self._g_at(i))
+
+    def _g_relative(self, offset: object) -> Moves[Row | None]:
+        self._need_scroll()
+        return (yield from self._g_at(self._next - 1 + count_arg(offset, "offset")))
+
+    def _g_at(self, i: int) -> Moves[Row | None]:
+        if i < 0:
+            self._scroll_check()
+            self._next = 0
+            return None
+        row = yield from self._g_row(i)
+        if row is not None:
+            self._next = i + 1
+        else:
+            self._next = yield from self._g_total()
+        return row
+
+    def _need_scroll(self) -> None:
+        if not self.scrollable:
+            raise ProgrammingError("fetch_* moves need a scroll cursor: cursor(scrollable=True)")
+
+    def _scroll_check(self) -> None:
+        self._check_result()
+        if self._exhausted:
+            self._more()  # raises the "closed by commit" error if that is what happened
+            raise ProgrammingError("the scroll cursor's result is closed", sqlstate="24000")
+
+    # ------------------------------------------------------------------ I/O (sync)
+
+    def _drive(self, moves: Moves[T]) -> T:
+        try:
+            plan = next(moves)
+            while True:
+                self._exchange_fetches(plan)
+                plan = moves.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+    def _exchange_fetches(self, plan: list[Fetch]) -> None:
+        conn = self.connection
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
+            conn._check()
+            groups = self._sfetch_groups(plan)
+            conn._exchange(groups)
+            p = self._result.prepared
+            if p is not None and p.blobs:
+                for _, reply in groups:
+                    self._fetch_blobs(p, reply)
+            self._window_take(plan, groups)
+
+    # ------------------------------------------------------------------ PEP 249
+
+    @property
+    def rownumber(self) -> int | None:
+        if not self.scrollable:
+            return super().rownumber
+        return self._next if self._has_result else None
+
+    def fetchone(self) -> Row | None:
+        if not self.scrollable:
+            return super().fetchone()
+        return self._drive(self._g_fetchone())
+
+    def fetchmany(self, size: int | None = None) -> list[Row]:
+        if not self.scrollable:
+            return super().fetchmany(size)
+        n = self.arraysize if size is None else count_arg(size, "fetchmany size")
+        return self._drive(self._g_fetchmany(n))
+
+    def fetchall(self) -> list[Row]:
+        if not self.scrollable:
+            return super().fetchall()
+        return self._drive(self._g_fetchmany(sys.maxsize))
+
+    def __iter__(self) -> Iterator[Row]:
+        return self
+
+    def __next__(self) -> Row:
+        row = self.fetchone()
+        if row is None:
+            raise StopIteration
+        return row
+
+    def scroll(self, value: int, mode: str = "relative") -> None:
+        """Move ``rownumber`` by ``value`` (relative) or to ``value`` (absolute); moving
+        outside ``0..rowcount`` raises IndexError and leaves the position as it was."""
+        if not self.scrollable:
+            super().scroll(value, mode)
+            return
+        self._drive(self._g_scroll(value, mode))
+
+    def fetch_first(self) -> Row | None:
+        """The first row (None if the result is empty)."""
+        return self._drive(self._g_absolute(0))
+
+    def fetch_last(self) -> Row | None:
+        """The last row (None if the result is empty)."""
+        return self._drive(self._g_absolute(-1))
+
+    def fetch_prior(self) -> Row | None:
+        """The row before the current one (the row last returned)."""
+        return self._drive(self._g_relative(-1))
+
+    def fetch_relative(self, offset: int) -> Row | None:
+        """The row ``offset`` rows from the current one (the row last returned)."""
+        return self._drive(self._g_relative(offset))
+
+    def fetch_absolute(self, index: int) -> Row | None:
+        """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
+        return self._drive(self._g_absolute(index))

@@ -1,0 +1,213 @@
+"""Client cancels: the TCP urgent (out-of-band) byte that stops a running statement.
+
+How a client cancels: IBM JDBC's ``Statement.cancel()`` and query timeouts call
+``com.informix.asf.Connection.sOOBSocket()``, which sends the byte 0x42 with
+``Socket.sendUrgentData`` on the session's socket and nothing else (javap, docs/PROTOCOL.md
+"Cancel"). Without SO_OOBINLINE that byte never enters the normal stream, so the SQLI
+messages around it are untouched; the server has to look for it separately, and it must
+do so while the session's own thread is busy inside SQLite.
+
+One ``InterruptWatcher`` thread per server waits in ``epoll`` for EPOLLPRI (urgent data) on
+every logged-in session's socket: nothing is done per request, so a server that is never
+cancelled pays nothing but the registration at login. When the byte arrives the watcher
+reads it (``recv(MSG_OOB)``) and asks the session's ``InterruptGate`` what it means:
+
+* the session is working on a request (or the request's bytes have arrived and wait to be
+  read): the request is interrupted. ``FunctionState.cancelled`` makes SQLite's progress
+  handler stop the statement (sqlite3 raises "interrupted", the engine answers -213) and any
+  later step of the same request fail with -213 at once;
+* the session is idle with nothing unread: the statement the cancel was meant for has
+  already been answered, and the byte is ignored, so a late cancel never hits the next
+  statement.
+
+The same watcher notices a client that closes its side (EPOLLRDHUP: killed, its socket
+shut, a driver giving up on a read timeout) while a request is under way: nobody can read
+that answer, so the request is interrupted the same way and the session then ends, rolling
+back its transaction, instead of running the statement to its end with its locks held.
+
+The flag is cleared when the session goes back to waiting for a new request with nothing
+unread. One race is left open on purpose: a byte read by the watcher in the microseconds
+between the session's ``recv`` returning a request and the gate learning of it is taken for
+a late cancel and ignored (the statement then runs to its end or statement_timeout).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import logging
+import select
+import socket
+import struct
+import termios
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .engine.functions import FunctionState
+
+log = logging.getLogger("ifxwire.server")
+
+#: The byte IBM JDBC sends (``sOOBSocket``: ``bipush 66``). Any urgent byte counts.
+CANCEL_BYTE = 0x42
+
+_EPOLLPRI = getattr(select, "EPOLLPRI", 0)
+#: The client closed or shut down its side (FIN), or the connection failed.
+_EPOLL_GONE = (getattr(select, "EPOLLRDHUP", 0) | getattr(select, "EPOLLHUP", 0)
+               | getattr(select, "EPOLLERR", 0))
+
+
+class InterruptGate:
+    """What a cancel means for one session right now (see the module docstring)."""
+
+    __slots__ = ("_lock", "_waiting", "cancels", "sock", "state", "unread")
+
+    def __init__(self, sock: socket.socket, unread: Callable[[], int]) -> None:
+        self._lock = threading.Lock()
+        self._waiting = False
+        self.sock = sock
+        #: Callable returning how many received bytes the session has not parsed yet.
+        self.unread = unread
+        self.state: FunctionState | None = None
+        #: Cancels that interrupted something (a statistic for tests and logs).
+        self.cancels = 0
+
+    def idle(self) -> None:
+        """The session waits for a new request with nothing unread: forget any cancel."""
+        with self._lock:
+            self._waiting = True
+            if self.state is not None:
+                self.state.cancelled = False
+
+    def busy(self) -> None:
+        with self._lock:
+            self._waiting = False
+
+    def cancel(self) -> bool:
+        """An urgent byte arrived; True if it interrupts the current request."""
+        with self._lock:
+            state = self.state
+            if state is None:
+                return False
+            if self._waiting and not self._request_arrived():
+                return False  # the statement was already answered: a late cancel
+            state.cancelled = True
+            self.cancels += 1
+            return True
+
+    def client_gone(self) -> bool:
+        """The client closed its side: nobody can read the answer of the request under way,
+        so it is interrupted (and rolled back) rather than run on holding its locks. An idle
+        session finds the end of its stream by itself."""
+        with self._lock:
+            if self.state is None or (self._waiting and not self._request_arrived()):
+                return False
+            self.state.cancelled = True
+            return True
+
+    def _request_arrived(self) -> bool:
+        if self.unread():
+            return True
+        pending = getattr(self.sock, "pending", None)  # TLS: decrypted, unread
+        if pending is not None and pending():
+            return True
+        try:
+            raw = fcntl.ioctl(self.sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return False
+        return bool(struct.unpack("i", raw)[0] > 0)
+
+
+class InterruptWatcher:
+    """The server's one thread that notices urgent bytes on session sockets (Linux epoll;
+    elsewhere cancels are not noticed and statements run to their end or their timeout)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._gates: dict[int, InterruptGate] = {}
+        self._epoll: select.epoll | None = None
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    @staticmethod
+    def available() -> bool:
+        return hasattr(select, "epoll") and _EPOLLPRI != 0
+
+    def register(self, gate: InterruptGate) -> None:
+        if not self.available():
+            return
+        with self._lock:
+            if self._stopped:
+                return
+            if self._epoll is None:
+                self._epoll = select.epoll()
+                self._thread = threading.Thread(
+                    target=self._run, args=(self._epoll,), name="ifxwire-interrupt", daemon=True
+                )
+                self._thread.start()
+            fd = gate.sock.fileno()
+            self._gates[fd] = gate
+            try:
+                self._epoll.register(fd, _EPOLLPRI | _EPOLL_GONE)
+            except OSError:
+                self._gates.pop(fd, None)
+
+    def unregister(self, gate: InterruptGate) -> None:
+        with self._lock:
+            for fd, g in list(self._gates.items()):
+                if g is gate:
+                    del self._gates[fd]
+                    if self._epoll is not None:
+                        with contextlib.suppress(OSError, ValueError):
+                            self._epoll.unregister(fd)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            ep, self._epoll = self._epoll, None
+            self._gates.clear()
+        if ep is not None:
+            ep.close()  # the thread's poll() fails and it ends
+
+    def _run(self, ep: select.epoll) -> None:
+        while True:
+            try:
+                events = ep.poll(1.0)
+            except (OSError, ValueError):
+                return  # closed by stop()
+            if ep.closed:
+                return
+            for fd, mask in events:
+                with self._lock:
+                    gate = self._gates.get(fd)
+                if gate is None:
+                    continue
+                if mask & _EPOLLPRI:
+                    self._take_byte(gate)  # a cancel sent just before the close comes first
+                if mask & _EPOLL_GONE:
+                    self.unregister(gate)
+                    if gate.client_gone():
+                        log.info("session: the client closed its connection during a "
+                                 "request; the request is interrupted")
+
+    def _take_byte(self, gate: InterruptGate) -> None:
+        try:
+            # The plain socket's recv: an SSLSocket refuses flags, but the urgent byte is
+            # outside TLS, on the TCP connection itself.
+            data = socket.socket.recv(gate.sock, 1, socket.MSG_OOB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+                return  # the urgent pointer arrived before its byte; poll again
+            if exc.errno == errno.EINVAL:
+                return  # already read, or no urgent data after all
+            self.unregister(gate)
+            return
+        if not data:
+            return
+        if gate.cancel():
+            log.info("session cancel: urgent byte 0x%02x interrupts the running request",
+                     data[0])
+        else:
+            log.debug("session cancel: urgent byte 0x%02x while idle, ignored", data[0])
