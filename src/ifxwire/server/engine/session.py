@@ -228,6 +228,11 @@ class EngineSession:
         self._close_current()
 
     @property
+    def logged_unbuffered(self) -> bool:
+        """Commits are flushed to disk (``synchronous = FULL``)."""
+        return self._logged and not self._buffered
+
+    @property
     def incarnation(self) -> str:
         """The open database's identity (a new one each time a database of this name is
         created); smart-LOB locators carry it."""
@@ -670,13 +675,19 @@ class EngineSession:
         if not self._sql_txn:
             return
         self._sql_txn = False
+        committed = False
         try:
+            if verb == "COMMIT":
+                self.lo.before_commit()  # the sbspace file first (sbspace.py)
             self._connection().execute(verb)
+            committed = verb == "COMMIT"
         except sqlite3.Error as e:
             if verb == "COMMIT":
                 with contextlib.suppress(sqlite3.Error):
                     self._connection().execute("ROLLBACK")
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"commit failed: {e}") from None
+        finally:
+            self.lo.after_end(committed, self._ddl_dirty)
         if self._ddl_dirty:
             self._ddl_dirty = False
             self._local_plans.clear()
