@@ -291,7 +291,8 @@ async def _apieces(read: Callable[[int], Awaitable[P]], size: int, short_ends: b
 # --------------------------------------------------------------------------------------------
 
 
-async def _source_pieces(source: Any, chunk: int, encoding: str | None) -> AsyncIterator[bytes]:
+async def _source_pieces(source: Any, chunk: int, encoding: str | None
+                         ) -> AsyncIterator[bytes | memoryview]:
     """A file-like's data in pieces; ``encoding`` set: text is encoded (a CLOB)."""
     if not inspect.iscoroutinefunction(getattr(source, "read", None)):
         pieces = (_lob._text_pieces(source, chunk, encoding) if encoding is not None
@@ -406,7 +407,7 @@ async def prepare_params(aconn: AsyncConnection, p: Prepared, values: Sequence[o
 
 async def execute_streamed(cursor: AsyncCursor, p: Prepared, values: list[object]) -> None:
     """Async twin of ``client.blobstream.execute_streamed``: the statement goes out in pieces
-    of about 256 KiB, each written before the next is read from its source."""
+    of about 512 KiB, each written before the next is read from its source."""
     aconn = cursor.connection
     core = aconn._core
     cur = cursor._cur
@@ -415,8 +416,8 @@ async def execute_streamed(cursor: AsyncCursor, p: Prepared, values: list[object
     sent = False
     try:
         await aconn._flush()
-        for piece in plan.pieces():
-            core._send(piece)
+        for parts in plan.parts():
+            core._send(b"".join(parts))
             await aconn._flush()
         sent = True
         core._send(plan.suffix())

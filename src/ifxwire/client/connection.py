@@ -508,6 +508,17 @@ class Connection:
             self._fail(exc)
             raise
 
+    def _send_parts(self, parts: Sequence[Any]) -> None:
+        """Send buffers in order without joining them (large framed data, protocol/gather.py)."""
+        if self._tracing():
+            self._send(b"".join(parts))
+            return
+        try:
+            self._transport.send_parts(parts)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
     def _names(self, data: bytes | bytearray) -> str:
         names: list[str] = []
         r = Reader(data)
@@ -541,6 +552,12 @@ class Connection:
                         # LOTOFILE/FILETOBLOB with 'client': answer (a write: a batch of its
                         # data), then read on (client/clientfiles.py).
                         answer_file_request(self, reply)
+                        continue
+                if reply.lodata_body >= _DIRECT and t.start == t.end:
+                    # SQ_LODATA data straight into the reader's buffer: one copy, not two.
+                    target = reply.direct_target()
+                    if target is not None:
+                        reply.direct_received(t.recv_direct(target))
                         continue
                 t.fill(reply.need)
         except UnknownMessage as exc:
@@ -606,6 +623,15 @@ class Connection:
         """Receive more bytes for a caller that parses the stream itself."""
         try:
             self._transport.fill(need)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
+    def _recv_direct(self, view: memoryview) -> int:
+        """Receive into ``view`` itself (the transport's buffer is empty): for a caller that
+        parses the stream itself and knows the next bytes are data (blobstream.py)."""
+        try:
+            return self._transport.recv_direct(view)
         except OperationalError as exc:
             self._fail(exc)
             raise
@@ -852,6 +878,10 @@ class Connection:
 
     def _ansi_autocommit(self) -> bool:
         return self._autocommit and self._logging_mode == "ansi"
+
+
+#: SQ_LODATA chunk data of at least this many bytes is received straight into its sink.
+_DIRECT = 8192
 
 
 def _feed(reply: Reply, buf: bytearray, start: int, end: int) -> int:

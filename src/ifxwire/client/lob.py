@@ -512,7 +512,7 @@ class Clob(ClobText, SmartLob):
 # --------------------------------------------------------------------------------------------
 
 
-def _read_source(read: Any, chunk: int) -> Any:
+def _read_source(read: Any, chunk: Any) -> Any:
     """One read of a file-like object; its failure becomes a DataError naming it (the
     original is the cause), so callers see one PEP 249 class whatever the object raised."""
     try:
@@ -522,7 +522,28 @@ def _read_source(read: Any, chunk: int) -> Any:
                         sqlstate="22000") from exc
 
 
-def _file_pieces(source: Any, chunk: int) -> Iterator[bytes]:
+def _file_pieces(source: Any, chunk: int) -> Iterator[bytes | memoryview]:
+    """A binary file-like object's data in pieces of ``chunk`` bytes. With ``readinto`` the
+    pieces are views of one reused buffer, each valid until the next is taken (every consumer
+    sends a piece before asking for the next)."""
+    readinto = getattr(source, "readinto", None)
+    if readinto is not None and not isinstance(source, io.TextIOBase):
+        view = memoryview(bytearray(chunk))
+        while True:
+            got = 0
+            while got < chunk:
+                n = _read_source(readinto, view[got:])
+                if n is None:
+                    raise DataError("the file-like object has no data ready (non-blocking)",
+                                    sqlstate="22000")
+                if not n:
+                    break
+                got += n
+            if not got:
+                return
+            yield view[:got]
+            if got < chunk:
+                return
     read = source.read
     while True:
         piece = _read_source(read, chunk)

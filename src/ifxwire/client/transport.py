@@ -23,9 +23,11 @@ from __future__ import annotations
 import contextlib
 import socket
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OperationalError, connection_lost
+from ..protocol.gather import send_parts
 from ..protocol.login import packet_length
 from ..protocol.wire import NeedMore, ProtocolViolation
 
@@ -127,6 +129,20 @@ class Transport:
         except OSError as exc:
             raise connection_lost(f"send failed: {exc}") from None
 
+    def send_parts(self, parts: Sequence[Any]) -> None:
+        """Send ``parts`` in order, gathered by the kernel (``sendmsg``; protocol/gather.py):
+        large data framed in chunks goes out without being joined into one buffer first."""
+        try:
+            if self.deadline:
+                self._time_left()
+            send_parts(self.sock, parts)
+        except TimeoutError:
+            if self.deadline:
+                raise self._timed_out() from None
+            raise connection_lost("timed out while sending") from None
+        except OSError as exc:
+            raise connection_lost(f"send failed: {exc}") from None
+
     # ------------------------------------------------------------------ receiving
 
     def fill(self, need: int = 0) -> None:
@@ -165,6 +181,23 @@ class Transport:
         if n == 0:
             raise connection_lost("the server closed the connection")
         self.end = end + n
+
+    def recv_direct(self, view: memoryview) -> int:
+        """Receive into ``view`` itself, bypassing the buffer (which must be empty): large
+        data the caller knows is coming is copied once, not twice."""
+        try:
+            if self.deadline:
+                self._time_left()
+            n = self.sock.recv_into(view)
+        except TimeoutError:
+            if self.deadline:
+                raise self._timed_out() from None
+            raise connection_lost("timed out waiting for the server's reply") from None
+        except OSError as exc:
+            raise connection_lost(f"receive failed: {exc}") from None
+        if n == 0:
+            raise connection_lost("the server closed the connection")
+        return int(n)
 
     def _replace(self, size: int, start: int, end: int) -> None:
         new = bytearray(size)
