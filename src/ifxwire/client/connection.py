@@ -61,7 +61,7 @@ from . import fastpath as _fastpath
 from .clientfiles import answer_file_request
 from .dsn import ConnectParams
 from .handshake import CAP_TWO_GB_FETCH, check_login, login_request, session_groups, version_number
-from .lob import lob_columns
+from .lob import lob_columns, params_described
 from .locales import codec_for_locale
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
@@ -74,6 +74,7 @@ from .statements import (
     database_name,
     describe_columns,
     flags_from_create,
+    returns_rows,
     set_result_limits,
 )
 from .transport import Transport, open_transport
@@ -711,15 +712,20 @@ class Connection:
         d = reply.describe
         if d is None:
             raise _e.protocol_error("PREPARE was answered without SQ_DESCRIBE")
+        rows = returns_rows(d.stmt_type, len(d.columns))
         p = Prepared(
             sql=sql,
             plan=plan,
             stmt_id=d.stmt_id,
             stmt_type=d.stmt_type,
-            columns=widen_blob_columns(d.columns, self._blob_width),
+            columns=widen_blob_columns(d.columns, self._blob_width) if rows else [],
             epoch=self._epoch,
             cursor_name=self._next_cursor_name(),
         )
+        if not rows and d.columns:
+            # An INSERT describes the column each ``?`` goes into (docs/PROTOCOL.md §5): the
+            # parameters are known without an SQ_CIDESCRIBE round trip (client/lob.py).
+            params_described(p, d.columns)
         if p.columns:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)

@@ -30,7 +30,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
-from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, TypeCode
+from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, StmtType, TypeCode
 from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
 from ..types import smartlob as slo
@@ -713,9 +713,20 @@ def idescribe_group(conn: Connection, p: Prepared) -> tuple[bytes, Reply]:
 def described(conn: Connection, p: Prepared, reply: Reply) -> None:
     if reply.error is not None:
         raise conn._server_error(reply.error)
-    p.param_descs = list(reply.idescribe or [])
-    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT)
-                       for d in p.param_descs)
+    _set_params(p, list(reply.idescribe or []))
+
+
+def params_described(p: Prepared, columns: Sequence[ColumnDesc]) -> None:
+    """An INSERT's SQ_DESCRIBE listed one column per ``?``, its target (what real servers
+    send; JDBC's IFX_USEPUT relies on the count matching, docs/PROTOCOL.md §5): these are the
+    parameters, so no SQ_CIDESCRIBE is needed. Any other count leaves them unknown."""
+    if p.stmt_type == StmtType.INSERT and len(columns) == p.plan.nparams:
+        _set_params(p, list(columns))
+
+
+def _set_params(p: Prepared, descs: list[ColumnDesc]) -> None:
+    p.param_descs = descs
+    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT) for d in descs)
 
 
 def describe_params(conn: Connection, p: Prepared) -> None:

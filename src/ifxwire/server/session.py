@@ -570,12 +570,14 @@ class Session:
         elif code == Msg.NDESCRIBE:
             st = self._stmt()
             p = st.prepared
-            width = row_width(st.columns) if st.columns else 0
+            # A query's result columns; for an INSERT the target columns of its ``?``s.
+            columns = st.columns or self._wire(p.inputs)
+            width = row_width(columns) if columns else 0
             m.put_describe(
                 out,
                 p.stmt_type,
                 self.current or 0,
-                st.columns,
+                columns,
                 width,
                 self.layout,
                 encoding=self.encoding,

@@ -75,6 +75,8 @@ class Prepared:
     for_update: bool = False  # SELECT … FOR UPDATE (a scroll cursor must refuse it: -526)
     schema_version: int = -1  # SQLite schema version when prepared (see _check_current)
     batchable: bool | None = None  # may rows run as one executemany (see can_batch)
+    #: What SQ_DESCRIBE lists for a statement that returns no rows: an INSERT's ``?`` targets.
+    inputs: list[ColumnDesc] = field(default_factory=list)
 
 
 @dataclass
@@ -465,7 +467,7 @@ class EngineSession:
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
         version = self._schema_version() if self.conn is not None else -1
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
-                        plan, plan.for_update, version)
+                        plan, plan.for_update, version, inputs=[] if is_query else plan.inputs)
 
     # ---- execute ---------------------------------------------------------------------------
     def _bind(self, plan: Plan, params: Sequence[object]) -> dict[str, object]:

@@ -80,6 +80,9 @@ class Plan:
     updated: list[str] | None = None
     old_sql: str = ""
     parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
+    # INSERT … VALUES: the target column of each ``?`` (what SQ_DESCRIBE lists for an INSERT,
+    # as real servers do: docs/PROTOCOL.md §5), when every ``?`` is a value of its own.
+    inputs: list[ColumnDesc] = field(default_factory=list)
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(
@@ -599,6 +602,10 @@ class Compiler:
             for col, proj in zip(cols, projections, strict=True):
                 exprs[col.name] = self.generate(proj)
             plan.params = sub.params
+            bare = [col for col, v in zip(cols, values, strict=True)
+                    if isinstance(v, exp.Placeholder)]
+            if bare and len(bare) == len(plan.params):
+                plan.inputs = with_start_offsets([c.type.describe(c.name) for c in bare])
             body = "VALUES ({})"
         elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
             sub = self.compile_query(source, None, rename=True)
