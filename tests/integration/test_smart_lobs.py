@@ -1,7 +1,8 @@
 """Smart large objects through the real server: storage, reference counts, errors, the API.
 
-The chunk counts come from the database file itself (``_ifx_lo`` and ``_ifx_lo_chunk``, read
-with a separate SQLite connection), so "nothing left behind" is checked where it would be.
+The counts come from the files themselves (``_ifx_lo`` in the database file, the pieces in its
+sbspace file, read with separate SQLite connections), so "nothing left behind" is checked where
+it would be.
 """
 
 from __future__ import annotations
@@ -146,6 +147,35 @@ def test_one_object_in_two_rows_is_counted_twice(ac: ifxwire.Connection) -> None
     with pytest.raises(ifxwire.DatabaseError) as err:
         blob.read()
     assert (err.value.sqlcode, err.value.isamcode) == (-9810, -12097)
+
+
+def test_an_object_is_freed_when_the_transaction_commits(
+    conn: ifxwire.Connection, server: Any, dbname: str
+) -> None:
+    # Informix frees an object whose count fell to zero at the commit of that transaction:
+    # until then a locator read before the DELETE still reads, and a row may store it again.
+    conn.autocommit = True
+    _fresh(conn, "fc")
+    conn.execute("INSERT INTO fc VALUES (1, ?, NULL)", (data(CHUNK + 5),))
+    conn.execute("INSERT INTO fc VALUES (2, ?, NULL)", (data(7, seed=3),))
+    conn.autocommit = False
+    kept = conn.execute("SELECT b FROM fc WHERE id = 1").fetchone()[0]
+    freed = conn.execute("SELECT b FROM fc WHERE id = 2").fetchone()[0]
+    before = counts(server, dbname)
+    conn.execute("DELETE FROM fc")
+    assert kept.read() == data(CHUNK + 5)  # still there inside the transaction
+    assert freed.read() == data(7, seed=3)
+    conn.execute("INSERT INTO fc VALUES (3, ?, NULL)", (kept,))  # stored again: it stays
+    assert counts(server, dbname) == before  # nothing freed before the commit
+    conn.commit()
+    assert counts(server, dbname) == (before[0] - 1, before[1] - 1)
+    row = conn.execute("SELECT id, b FROM fc").fetchall()
+    assert [(i, b.read()) for i, b in row] == [(3, data(CHUNK + 5))]
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        freed.seek(0)
+        freed.read()
+    assert (err.value.sqlcode, err.value.isamcode) == (-9810, -12097)
+    conn.commit()
 
 
 def test_catalog_and_sysmaster(ac: ifxwire.Connection) -> None:

@@ -30,6 +30,7 @@ from .lobstore import (
     SBSPACES,
     LoRow,
     LoStore,
+    free_unreferenced,
     has_schema,
     lo_error,
 )
@@ -105,6 +106,7 @@ class LoSession:
         self._store_conn: object = None
         self._sb: Sbspace | None = None  # the database's sbspace file, once used
         self._schema: bool | None = None  # whether the database has objects (cached)
+        self._schema_version = -1  # the SQLite schema version ``_schema`` was found at
 
     # ---- plumbing ---------------------------------------------------------------------------
     @property
@@ -122,7 +124,6 @@ class LoSession:
             self._sb = Sbspace(sb_path(path), "FULL" if es.logged_unbuffered else "NORMAL")
             self._store = LoStore(es.conn, es.incarnation, self._sb)
             self._store_conn = es.conn
-            self._schema = True
             if path not in _swept:
                 _swept.add(path)
                 es.run_write(lambda: self._store.sweep(INSTANCE) if self._store else 0)
@@ -133,11 +134,27 @@ class LoSession:
 
     # ---- the database transaction's end (EngineSession._end_sql_txn) ------------------------
     def before_commit(self) -> None:
-        """The sbspace commits first: a committed map never points at uncommitted pieces."""
+        """Objects whose last reference went in this transaction are freed (as Informix frees
+        them: at commit), then the sbspace commits first: a committed map never points at
+        uncommitted pieces."""
+        conn = self.es.conn
+        if conn is not None and self._has_schema(conn):
+            free_unreferenced(conn)
         if self._sb is not None:
             self._sb.commit()
 
-    def after_end(self, committed: bool, ddl: bool) -> None:
+    def _has_schema(self, conn: sqlite3.Connection) -> bool:
+        """Whether the database has the smart-LOB tables of this layout, cached per schema
+        version (one PRAGMA a commit; another session's DDL changes the version). A database
+        of an older layout gets them from ``sweep`` when this process first uses its LOs;
+        until then its old trigger frees objects at once."""
+        version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        if self._schema is None or self._schema_version != version:
+            self._schema = has_schema(conn, "_ifx_lo_unref")
+            self._schema_version = version
+        return self._schema
+
+    def after_end(self, committed: bool) -> None:
         """Delete the pieces the transaction wrote that nothing maps (all of them after a
         rollback), then, after a commit, the garbage it made."""
         sb = self._sb
@@ -146,10 +163,8 @@ class LoSession:
             sb.end(self.store().orphans(*span) if committed else None)
         if not committed:
             return
-        es = self.es
-        if ddl or self._schema is None:
-            self._schema = es.conn is not None and has_schema(es.conn)
-        if self._schema:
+        conn = self.es.conn
+        if conn is not None and self._has_schema(conn):
             # Best effort: a commit has happened; pieces left now are collected later.
             with contextlib.suppress(sqlite3.Error):
                 self.store().collect()

@@ -37,9 +37,10 @@ object's id as an INTEGER (inline BYTE values are BLOBs), in a TEXT column its l
 BLOB (inline TEXT values are text, and TEXT affinity would turn an INTEGER into text). The same
 triggers count those references. Smaller values stay inline, where SQL can use them.
 
-Deliberate difference, documented in SERVER.md: Informix frees a zero-count object at the commit
-of the transaction that decremented it; we free it at once inside that transaction (a rollback
-still brings it back). A locator stored again later in the same transaction is then stale.
+As on Informix, an object whose count falls to zero is freed when the transaction that
+decremented it commits (a trigger lists it in ``_ifx_lo_unref``; ``free_unreferenced`` runs just
+before the commit): until then its locator still reads, and a row that stores it again in the
+same transaction keeps it. Outside a transaction the statement's own commit frees it.
 """
 
 from __future__ import annotations
@@ -100,12 +101,16 @@ SCHEMA = (
     "CREATE TRIGGER IF NOT EXISTS _ifx_lo_remap AFTER UPDATE OF cid ON _ifx_lo_map "
     "WHEN OLD.cid <> NEW.cid BEGIN "
     "INSERT OR IGNORE INTO _ifx_lo_garbage (cid) VALUES (OLD.cid); END",
-    # The last reference gone: the object goes (pending objects wait for their session's end).
-    "CREATE TRIGGER IF NOT EXISTS _ifx_lo_free AFTER UPDATE OF refcount ON _ifx_lo "
+    # The last reference gone: the object is freed when the transaction commits, unless a row
+    # took it again meanwhile (``free_unreferenced``; pending objects wait for their session's
+    # end).
+    "CREATE TABLE IF NOT EXISTS _ifx_lo_unref (loid INTEGER PRIMARY KEY)",
+    "CREATE TRIGGER IF NOT EXISTS _ifx_lo_unref_mark AFTER UPDATE OF refcount ON _ifx_lo "
     "WHEN NEW.refcount <= 0 AND NEW.pending = 0 BEGIN "
-    "DELETE FROM _ifx_lo_map WHERE key BETWEEN NEW.loid << 32 AND (NEW.loid << 32) | 4294967295; "
-    "DELETE FROM _ifx_lo WHERE loid = NEW.loid; END",
+    "INSERT OR IGNORE INTO _ifx_lo_unref (loid) VALUES (NEW.loid); END",
 )
+#: The trigger of the first layouts, which freed an object inside the transaction.
+_OLD_FREE_TRIGGER = "DROP TRIGGER IF EXISTS _ifx_lo_free"
 #: Bits of a data key below the object's id: the piece's sequence number (4 TB / 64 KiB needs
 #: 26 of them).
 _SEQ_BITS = 32
@@ -136,9 +141,30 @@ def create_schema(conn: sqlite3.Connection) -> None:
         conn.execute(sql)
 
 
-def has_schema(conn: sqlite3.Connection) -> bool:
+def free_unreferenced(conn: sqlite3.Connection) -> int:
+    """Free the objects whose last reference went in the transaction about to commit and
+    that no row took again since (Informix frees them at commit: a locator read before the
+    DELETE still works until then). Runs inside that transaction; returns how many."""
+    rows = conn.execute("SELECT u.loid FROM _ifx_lo_unref u JOIN _ifx_lo o ON o.loid = u.loid "
+                        "WHERE o.refcount <= 0 AND o.pending = 0").fetchall()
+    delete_objects(conn, [int(r[0]) for r in rows])
+    conn.execute("DELETE FROM _ifx_lo_unref")
+    return len(rows)
+
+
+def delete_objects(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+    """Delete objects and their map (their pieces become garbage: ``_ifx_lo_unmap``)."""
+    for loid in ids:
+        conn.execute("DELETE FROM _ifx_lo_map WHERE key BETWEEN ? AND ?",
+                     (loid << _SEQ_BITS, _key(loid, _SEQ_MASK)))
+        conn.execute("DELETE FROM _ifx_lo WHERE loid = ?", (loid,))
+
+
+def has_schema(conn: sqlite3.Connection, table: str = "_ifx_lo") -> bool:
+    """Whether the database has the smart-LOB tables (``table``: one added by a later layout,
+    which ``sweep`` adds when the database is first used by this server process)."""
     return conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_ifx_lo'"
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
     ).fetchone() is not None
 
 
@@ -378,6 +404,7 @@ class LoStore:
             return 0
         create_schema(self.conn)  # tables added since the database was made
         self._migrate()
+        self.conn.execute(_OLD_FREE_TRIGGER)  # freeing moved to the commit
         ids = [r[0] for r in self.conn.execute(
             "SELECT loid FROM _ifx_lo WHERE pending = 1 AND owner NOT LIKE ? ESCAPE '\\'",
             (instance.replace("_", "\\_").replace("%", "\\%") + ":%",))]
@@ -390,7 +417,7 @@ class LoStore:
 
     def _migrate(self) -> None:
         """Pieces stored in the database file by the first layout (``_ifx_lo_chunk``) move to
-        the sbspace, and the free trigger is replaced by the one that knows the map."""
+        the sbspace."""
         conn = self.conn
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
                         "'_ifx_lo_chunk'").fetchone() is None:
@@ -399,14 +426,9 @@ class LoStore:
         for loid, seq, data in rows:
             self._map([(_key(loid, seq), data)])
         conn.execute("DROP TABLE _ifx_lo_chunk")
-        conn.execute("DROP TRIGGER IF EXISTS _ifx_lo_free")
-        conn.execute(SCHEMA[-1])
 
     def _delete(self, ids: Sequence[int]) -> None:
-        for loid in ids:
-            self.conn.execute("DELETE FROM _ifx_lo_map WHERE key BETWEEN ? AND ?",
-                              (loid << _SEQ_BITS, _key(loid, _SEQ_MASK)))
-            self.conn.execute("DELETE FROM _ifx_lo WHERE loid = ?", (loid,))
+        delete_objects(self.conn, ids)
 
     # ---- data -----------------------------------------------------------------------------
     def iter_read(self, loid: int, offset: int, n: int) -> Iterator[bytes | memoryview]:

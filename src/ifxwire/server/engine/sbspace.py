@@ -3,10 +3,10 @@
 Why a second file: the bytes of a LO are written once and read whole, and SQLite's per-page
 costs dominate bulk writes. The database file uses 4 KiB pages in WAL mode, where every page
 is written to the WAL, copied into the database by the checkpoint and, for a 1 GiB
-transaction, ~262,000 pages pass through the pager twice: about 2.5 s of server CPU per GiB.
-This file uses 64 KiB pages and a rollback journal, where pages appended to the file are
-written once and never journaled: about 0.6 s per GiB (``bench/lob_bench.py``; the
-measurements are in docs/SERVER.md). Informix keeps smart LOBs apart from the rows too, in an
+transaction, ~262,000 pages pass through the pager twice. This file uses 64 KiB pages and a
+rollback journal, where pages appended to the file are written once and never journaled: the
+server's CPU for a 1 GiB BLOB write (``bench/lob_bench.py``, docs/BENCHMARKS.md) fell by
+about half, protocol included. Informix keeps smart LOBs apart from the rows too, in an
 sbspace.
 
 What lives here: ``sb_data (cid INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB)``, one row per

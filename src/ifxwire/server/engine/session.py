@@ -689,7 +689,7 @@ class EngineSession:
                     self._connection().execute("ROLLBACK")
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"commit failed: {e}") from None
         finally:
-            self.lo.after_end(committed, self._ddl_dirty)
+            self.lo.after_end(committed)
         if self._ddl_dirty:
             self._ddl_dirty = False
             self._local_plans.clear()
