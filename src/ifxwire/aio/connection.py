@@ -29,7 +29,7 @@ import contextlib
 import logging
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -123,6 +123,7 @@ class _Core(Connection):
 
     def __init__(self, params: ConnectParams, sock: _StreamSock) -> None:
         self._stream_sock = sock
+        self._stream_out: Iterator[bytes] | None = None
         super().__init__(params)
 
     def _open(self, params: ConnectParams) -> Transport:
@@ -130,6 +131,11 @@ class _Core(Connection):
 
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         raise InternalError("blocking exchange attempted on an asyncio connection")
+
+    def _send_stream(self, messages: Iterator[bytes]) -> None:
+        """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
+        (a client file streams, never queued whole)."""
+        self._stream_out = messages
 
     def close(self) -> None:
         """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
@@ -387,7 +393,20 @@ class AsyncConnection:
             except _WouldBlock:
                 if self._sock.outbox:
                     await self._flush()  # answers to SQ_FILE requests (aio/lob.py)
+                if core._stream_out is not None:
+                    await self._send_stream()
                 await self._receive()
+
+    async def _send_stream(self) -> None:
+        """Send the messages the core left to stream (a client file's data for
+        FILETOBLOB(..., 'client')), each written and drained before the next is made."""
+        core = self._core
+        messages, core._stream_out = core._stream_out, None
+        if messages is None:
+            return
+        for message in messages:
+            self._sock.outbox.append(message)
+            await self._flush()
 
     async def _exchange(
         self, groups: Sequence[tuple[bytes, Reply]], tail: Sequence[bytes] = ()

@@ -24,7 +24,7 @@ import struct
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -508,6 +508,12 @@ class Connection:
         except OperationalError as exc:
             self._fail(exc)
             raise
+
+    def _send_stream(self, messages: Iterator[bytes]) -> None:
+        """Send messages made as they are sent (a client file's data, clientfiles.py); the
+        asyncio connection sends them between awaits instead."""
+        for message in messages:
+            self._send(message)
 
     def _send_parts(self, parts: Sequence[Any]) -> None:
         """Send buffers in order without joining them (large framed data, protocol/gather.py)."""
