@@ -178,6 +178,48 @@ def test_an_object_is_freed_when_the_transaction_commits(
     conn.commit()
 
 
+def test_autocommit_insert_of_a_large_value_is_one_transaction(
+    ac: ifxwire.Connection, server: Any, dbname: str, connect_kwargs: dict[str, Any]
+) -> None:
+    # In autocommit mode the objects a statement's large values need and the statement are
+    # one transaction: a statement that fails leaves no object behind, at once.
+    ac.execute("DROP TABLE IF EXISTS one_txn")
+    ac.execute("CREATE TABLE one_txn (id INTEGER PRIMARY KEY, b BLOB)")
+    ac.execute("INSERT INTO one_txn VALUES (1, ?)", (data(3 * CHUNK),))
+    big = data(2 * 1024 * 1024 + 3)
+    ac.execute("INSERT INTO one_txn VALUES (2, ?)", (io.BytesIO(big),))
+    before = counts(server, dbname)
+    with pytest.raises(ifxwire.IntegrityError):
+        ac.execute("INSERT INTO one_txn VALUES (1, ?)", (big,))  # duplicate key
+    assert counts(server, dbname) == before
+    assert not ac.in_transaction
+    ac.execute("INSERT INTO one_txn VALUES (3, ?)", (big,))  # committed by itself
+    with ifxwire.connect(**connect_kwargs, database=dbname) as other:
+        rows = other.execute("SELECT id, b FROM one_txn ORDER BY id").fetchall()
+        assert [(i, len(b.read())) for i, b in rows] == [
+            (1, 3 * CHUNK), (2, len(big)), (3, len(big))]
+
+
+def test_autocommit_large_values_leave_an_open_cursor_open(ac: ifxwire.Connection) -> None:
+    # No transaction is begun for the values while a cursor is open: its COMMIT would close
+    # the cursor (Informix closes non-hold cursors at commit). The rows span several fetches.
+    ac.execute("DROP TABLE IF EXISTS src_rows")
+    ac.execute("DROP TABLE IF EXISTS dst_rows")
+    ac.execute("CREATE TABLE src_rows (id INTEGER, pad CHAR(200))")
+    ac.execute("CREATE TABLE dst_rows (id INTEGER, b BLOB)")
+    ac.cursor().executemany("INSERT INTO src_rows VALUES (?, 'x')", [(i,) for i in range(400)])
+    reader = ac.cursor()
+    reader.execute("SELECT id, pad FROM src_rows ORDER BY id")
+    writer = ac.cursor()
+    seen = []
+    for i, _ in reader:
+        if i in (0, 399):
+            writer.execute("INSERT INTO dst_rows VALUES (?, ?)", (i, data(1024 * 1024 + 1)))
+        seen.append(i)
+    assert seen == list(range(400))
+    assert ac.execute("SELECT COUNT(*) FROM dst_rows").fetchone()[0] == 2
+
+
 def test_catalog_and_sysmaster(ac: ifxwire.Connection) -> None:
     _fresh(ac, "cat")
     rows = ac.execute(

@@ -162,6 +162,7 @@ class Connection:
         self._cache = StatementCache(params.statement_cache_size)
         self._autocommit = bool(params.autocommit)
         self._in_txn = False
+        self._lob_txn = False  # a transaction begun for a statement's new LOBs (_lob_txn_begin)
         self._repeatable_read = False
         self._logging_mode: str | None = None
         self._database: str | None = None
@@ -890,6 +891,39 @@ class Connection:
 
     def _ansi_autocommit(self) -> bool:
         return self._autocommit and self._logging_mode == "ansi"
+
+    def _lob_txn_begin(self) -> None:
+        """A statement's values go into new smart LOBs (client/lob.py): in autocommit mode on
+        a logged database, the objects and the statement become one transaction (``BEGIN
+        EOT`` now, ``CMMTWORK EOT`` or ``RBWORK EOT`` after it: ``_lob_txn_end``), as with
+        autocommit off. Atomic: a statement that fails leaves no object behind. And one
+        commit instead of one per 1 MiB SQ_LODATA write: a server commits each write made
+        outside a transaction. Not while a cursor is open: the COMMIT would close it."""
+        if (not self._autocommit or self._logging_mode != "logged" or self._in_txn
+                or self._lob_txn or len(self._open_results)):
+            return
+        reply = self._reply()
+        self._exchange([(BEGIN_GROUP, reply)])
+        if reply.error is not None:
+            raise self._server_error(reply.error)
+        self._in_txn = True
+        self._lob_txn = True
+
+    def _lob_txn_end(self, commit: bool) -> None:
+        """End the transaction ``_lob_txn_begin`` started, if it did."""
+        if not self._lob_txn:
+            return
+        self._lob_txn = False
+        if commit:
+            self._end_transaction(COMMIT_GROUP, "commit")
+            return
+        try:
+            if not self._closed:
+                self._end_transaction(ROLLBACK_GROUP, "rollback")
+        except Error:
+            pass  # the statement's own error is the one to report
+        finally:
+            self._in_txn = False
 
 
 #: SQ_LODATA chunk data of at least this many bytes is received straight into its sink.

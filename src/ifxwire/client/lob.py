@@ -751,7 +751,10 @@ def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> l
     if wants_describe(p, values):
         describe_params(conn, p)
     out = list(values)
-    for i, action, flag in param_actions(p, values):
+    actions = list(param_actions(p, values))
+    if any(action == "lob" and _several_writes(values[i]) for i, action, _ in actions):
+        conn._lob_txn_begin()
+    for i, action, flag in actions:
         if action == "lob":
             out[i] = create_lob(conn, values[i], flag)
         else:
@@ -759,6 +762,22 @@ def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> l
 
             out[i] = StreamedBlob(values[i], flag, conn.encoding)
     return out
+
+
+def _several_writes(value: object) -> bool:
+    """Whether storing ``value`` may take more than one SQ_LODATA write (a file-like of
+    unknown or large size, a value over ``WRITE_MESSAGE``): then a transaction around the
+    statement saves a commit per write; for one write it would only add two round trips."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return memoryview(value).nbytes > _fp.WRITE_MESSAGE
+    if isinstance(value, str):
+        return len(value) > _fp.WRITE_MESSAGE // 4
+    if hasattr(value, "read"):
+        from .blobstream import _remaining
+
+        left = _remaining(value)
+        return left is None or left > _fp.WRITE_MESSAGE
+    return False
 
 
 def param_actions(p: Prepared, values: Sequence[object]) -> Iterator[tuple[int, str, bool]]:
