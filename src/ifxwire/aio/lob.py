@@ -172,14 +172,16 @@ class AsyncSmartLob(LocatorBase):
 
     # ---- bytes --------------------------------------------------------------------------------
     async def _read_stream(self, sinks: Iterable[memoryview],
-                           on_data: Callable[[memoryview], object] | None = None) -> int:
+                           on_data: Callable[[memoryview], object] | None = None,
+                           window: int = _fp.READ_WINDOW) -> int:
         fd = await self._ensure(False)
         await self._sync(fd)
         try:
             if self._held:
-                got = await afp.read_pipelined_held(self.connection, fd, sinks, on_data)
+                got = await afp.read_pipelined_held(self.connection, fd, sinks, on_data,
+                                                    window)
             else:
-                got = await afp.read_pipelined(self.connection, fd, sinks, on_data)
+                got = await afp.read_pipelined(self.connection, fd, sinks, on_data, window)
         except BaseException:
             self._server_pos = -1
             raise
@@ -213,11 +215,13 @@ class AsyncSmartLob(LocatorBase):
         position, ``chunk`` bytes at a time."""
         return await self._write_pieces(_source_pieces(source, chunk, None))
 
-    async def copy_to(self, target: Any, chunk: int = CHUNK) -> int:
+    async def copy_to(self, target: Any, chunk: int = _fp.COPY_MESSAGE) -> int:
         """Copy from the position to the end into a binary file-like object (its ``write``
-        may be a coroutine); returns the bytes copied. Reads are pipelined."""
-        size = max(1, min(chunk, _fp.READ_MESSAGE))
-        return await self._read_stream(_fp.rotating(size), target.write)
+        may be a coroutine); returns the bytes copied. Reads are pipelined (as the sync
+        ``Blob.copy_to``: 4 MiB reads, ``COPY_WINDOW`` in flight)."""
+        size = max(1, min(chunk, _fp.COPY_MESSAGE))
+        return await self._read_stream(_fp.rotating(size, _fp.COPY_WINDOW + 1), target.write,
+                                       _fp.COPY_WINDOW)
 
 
 class AsyncBlob(AsyncSmartLob):

@@ -361,12 +361,13 @@ class SmartLob(LocatorBase):
         return got
 
     def _read_stream(self, sinks: Iterable[memoryview],
-                     on_data: Callable[[memoryview], object] | None = None) -> int:
+                     on_data: Callable[[memoryview], object] | None = None,
+                     window: int = _fp.READ_WINDOW) -> int:
         """Pipelined reads from the position (client/fastpath.py ``read_pipelined``)."""
         fd = self._ensure(False)
         self._sync(fd)
         try:
-            got = _fp.read_pipelined(self.connection, fd, sinks, on_data)
+            got = _fp.read_pipelined(self.connection, fd, sinks, on_data, window)
         except BaseException:
             self._server_pos = -1  # unknown: the next read seeks first
             raise
@@ -401,11 +402,13 @@ class SmartLob(LocatorBase):
         self._server_pos = self._pos
         return n
 
-    def copy_to(self, target: BinaryIO | Any, chunk: int = CHUNK) -> int:
+    def copy_to(self, target: BinaryIO | Any, chunk: int = _fp.COPY_MESSAGE) -> int:
         """Copy from the position to the end into a binary file-like object; returns bytes.
-        Reads are pipelined (``READ_WINDOW`` in flight) in pieces of ``chunk`` bytes."""
-        size = max(1, min(chunk, _fp.READ_MESSAGE))
-        return self._read_stream(_fp.rotating(size), target.write)
+        Reads are pipelined (``COPY_WINDOW`` in flight) in pieces of ``chunk`` bytes (4 MiB:
+        fewer, larger reads cost the server less; the buffers stay about 12 MiB)."""
+        size = max(1, min(chunk, _fp.COPY_MESSAGE))
+        return self._read_stream(_fp.rotating(size, _fp.COPY_WINDOW + 1), target.write,
+                                 _fp.COPY_WINDOW)
 
 
 class Blob(SmartLob):
