@@ -885,6 +885,17 @@ def main(argv: list[str] | None = None) -> int:
     md, problems = report.write(data, out / f"{stem}.md", out / f"{stem}.png")
     log(f"results: {out / (stem + '.json')}, {out / (stem + '.md')}")
     print(md)
+    if not args.only or any(fnmatch.fnmatch("composite_fetch", pat) for pat in args.only):
+        # Issue 13's composite-fetch measure (bench/composite_bench.py), own processes.
+        from bench import composite_bench
+
+        rows = 3_000 if args.smoke else 100_000
+        results = composite_bench.run(rows, 2 if args.smoke else 3)
+        text = composite_bench.report(results)
+        (out / f"{stem}-composite.json").write_text(json.dumps(results, indent=1) + "\n")
+        with (out / f"{stem}.md").open("a") as fh:
+            fh.write("\n" + text + "\n")
+        print(text)
     status = 0
     if problems:
         for line in problems:

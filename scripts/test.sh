@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs everything the tests need on a fresh machine, then runs every check:
-# ruff, mypy (strict), the whole pytest suite (unit, integration, interop with IBM JDBC
-# 15.0.0.1 and 4.50.10 and informix-driver 2026.9.3) once with the pure-Python codecs and
-# once with the accelerator when it is built, and the benchmark smoke run.
+# Installs everything the tests need on a fresh machine (the [test] extra brings SQLAlchemy,
+# Alembic, pandas, prompt_toolkit, Pygments and pexpect), then runs every check: ruff, mypy
+# (strict), the whole pytest suite (unit, integration, ecosystem, shell, interop with IBM JDBC
+# 15.0.0.1 and 4.50.10 and informix-driver 2026.9.3) once with the pure-Python codecs and once
+# with the accelerator when it is built, SQLAlchemy's dialect compliance suite, and the
+# benchmark smoke run. It ends with one line per suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
@@ -18,13 +20,31 @@ ruff check src tests bench examples
 echo "== mypy --strict"
 mypy
 
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
+SUMMARY=()
+declare -A TOTALS=()
+
 run_pytest() {
   local label=$1; shift
+  local log="$LOGS/${#SUMMARY[@]}.log"
   echo "== pytest ($label)"
   set +e
-  python -m pytest -q -p no:cacheprovider "$@"
-  local rc=$?
+  python -m pytest -q -p no:cacheprovider "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
   set -e
+  # pytest's closing line ("N passed, M skipped in Xs") and any line a suite adds for the
+  # summary (the compliance suite prints its figures).
+  local counts
+  counts=$(grep -E "^(=+ )?[0-9]+ (passed|failed|error)" "$log" | tail -1 | sed -E 's/^=+ //; s/ =+$//')
+  SUMMARY+=("$(printf '%-22s %s' "$label:" "${counts:-no result line}")")
+  local word n
+  for word in passed failed skipped xfailed; do
+    n=$(grep -oE "[0-9]+ $word" <<< "$counts" | grep -oE "^[0-9]+" || true)
+    TOTALS[$word]=$(( ${TOTALS[$word]:-0} + ${n:-0} ))
+  done
+  while IFS= read -r line; do SUMMARY+=("$(printf '%-22s %s' "" "$line")"); done \
+    < <(grep -E "^SQLAlchemy compliance:" "$log" | sed "s/^SQLAlchemy compliance: //" || true)
   if [ "$rc" -eq 5 ]; then
     echo "pytest ($label) collected no tests: the suite is broken" >&2
     return 1
@@ -39,8 +59,20 @@ if python -c "import ifxwire; raise SystemExit(0 if ifxwire.accelerator_availabl
 else
   echo "== the C accelerator was not built on this machine (no compiler?): pure run only"
 fi
+# SQLAlchemy's own third-party dialect suite, with its own pytest configuration (test.cfg
+# names the requirements class); see docs/SQLALCHEMY.md.
+run_pytest "SQLAlchemy compliance" -c tests/sqla_suite/pytest.ini --rootdir tests/sqla_suite \
+  tests/sqla_suite
 if [ -f bench/run.py ]; then
-  echo "== benchmark smoke run"
-  python bench/run.py --smoke
+  echo "== benchmark smoke run (tables in bench/results/smoke.md)"
+  if ! python bench/run.py --smoke > "$LOGS/bench.log" 2>&1; then
+    cat "$LOGS/bench.log"
+    echo "benchmark smoke run failed" >&2
+    exit 1
+  fi
+  SUMMARY+=("$(printf '%-22s %s' "bench smoke:" "ok, $(grep -c '  done in' "$LOGS/bench.log") scenarios ran (bench/results/smoke.md)")")
 fi
+echo "== summary"
+printf '%s\n' "${SUMMARY[@]}"
+echo "total: ${TOTALS[passed]:-0} passed, ${TOTALS[failed]:-0} failed, ${TOTALS[skipped]:-0} skipped, ${TOTALS[xfailed]:-0} xfailed"
 echo "== all checks passed"

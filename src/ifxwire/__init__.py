@@ -49,6 +49,7 @@ from .errors import (
     Warning,
 )
 from .types.adapters import AdaptersMap, BindItem, global_adapters
+from .types.compositevalues import ComplexTypeCode, List, Multiset, Row, Set
 from .types.values import DateTimeFields, IntervalYM, Text
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ __all__ = [
     "BindItem",
     "Blob",
     "Clob",
+    "ComplexTypeCode",
     "Connection",
     "ConnectionPool",
     "Cursor",
@@ -79,11 +81,15 @@ __all__ = [
     "InterfaceError",
     "InternalError",
     "IntervalYM",
+    "List",
+    "Multiset",
     "NotSupportedError",
     "OperationalError",
     "PoolClosed",
     "PoolTimeout",
     "ProgrammingError",
+    "Row",
+    "Set",
     "Text",
     "Time",
     "TimeFromTicks",

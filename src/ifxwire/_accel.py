@@ -79,6 +79,7 @@ K_BLOB = 12
 K_CALL2 = 13
 K_CALL4 = 14
 K_DECIMAL = 15
+K_COMPLEX = 16
 
 _E_OTHER, _E_LATIN1, _E_UTF8, _E_ASCII = 0, 1, 2, 3
 _FAST_CODECS = {"iso8859-1": _E_LATIN1, "utf-8": _E_UTF8, "ascii": _E_ASCII}
@@ -94,7 +95,9 @@ B_BOOL = 4
 B_CALL = 5
 
 
-def row_plan(columns: Sequence[ColumnDesc]) -> tuple[bool, int, tuple[PlanItem, ...]]:
+def row_plan(
+    columns: Sequence[ColumnDesc], encoding: str = "iso-8859-1"
+) -> tuple[bool, int, tuple[PlanItem, ...]]:
     """(sequential layout?, fixed tuple size, per-column plan) for a result shape.
 
     Mirrors the dispatch of the generated decoder in rowcodec exactly: struct-readable numbers
@@ -104,6 +107,8 @@ def row_plan(columns: Sequence[ColumnDesc]) -> tuple[bool, int, tuple[PlanItem, 
     from .protocol.codes import TypeCode as _T
     from .types import rowcodec as _rc
     from .types import temporal as _tmp
+    from .types.complextype import COMPLEX_CODES
+    from .types.composite import ComplexDecoder, fixed_collection_spec
     from .types.errors import CodecNotSupported
 
     numbers: dict[int, int] = {
@@ -155,6 +160,15 @@ def row_plan(columns: Sequence[ColumnDesc]) -> tuple[bool, int, tuple[PlanItem, 
             item = (K_BOOLEAN, 0, 0, None, None, None)
         elif base in _rc._ENVELOPE_TYPES:
             item = (K_UDT, 0, 0, None, None, None)
+        elif base in COMPLEX_CODES:
+            # ROW/collections: the Python decoder, or inline for collections of integers.
+            fallback = ComplexDecoder(encoding)
+            spec = fixed_collection_spec(col, encoding)
+            if spec is None:
+                item = (K_COMPLEX, 0, 0, fallback, None, None)
+            else:
+                table, width, _fmt, _null, wrapper, etext = spec
+                item = (K_COMPLEX, 0, width, fallback, (table, wrapper), etext)
         else:
             raise CodecNotSupported(f"no tuple decoder for column {col.name!r}")
         plan.append(item)
@@ -179,7 +193,7 @@ def c_row_decoder(
     from .types.errors import CodecError
     from .types.temporal import DATE_EPOCH
 
-    variable, total, plan = row_plan(columns)
+    variable, total, plan = row_plan(columns, encoding)
     try:
         decoder: RowDecoder = _speedups.make_row_decoder(
             plan,

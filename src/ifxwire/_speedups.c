@@ -41,7 +41,10 @@ enum {
     K_CALL2 = 13,   /* fn(buf, pos) */
     K_CALL4 = 14,   /* fn(buf, pos, arg1, arg2) */
     K_DECIMAL = 15, /* DECIMAL/MONEY: fn is decimal.Decimal, arg1 the scale (255 = floating) */
-    K_LAST = 15
+    K_COMPLEX = 16, /* ROW/collection: i32 length + value; fn(buf, pos, end) decodes it;
+                       arg1 (type table bytes, wrapper type) + width 2/4/8 enable the inline
+                       path for collections of integers, arg2 their element type text */
+    K_LAST = 16
 };
 
 enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
@@ -264,6 +267,76 @@ static PyObject *fallback(RowDecoder *self, PyObject *bufobj, Py_ssize_t off, Py
             goto slow;                                                                         \
     } while (0)
 
+/* A SET/MULTISET/LIST of SMALLINT/INTEGER/BIGINT at q (its i32 length n already checked):
+   the wrapper value when the type table equals the expected bytes and no element is NULL,
+   NULL without an exception to let the Python decoder (types/composite.py) do it. */
+static PyObject *complex_fast(const ColPlan *c, const unsigned char *q, Py_ssize_t n)
+{
+    static PyObject *attr = NULL;
+    if (c->arg1 == Py_None || c->width == 0)
+        return NULL;
+    PyObject *table = PyTuple_GET_ITEM(c->arg1, 0);
+    PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(c->arg1, 1);
+    Py_ssize_t tl = PyBytes_GET_SIZE(table);
+    if (n < tl + 12 || memcmp(q + 4, PyBytes_AS_STRING(table), (size_t)tl) != 0)
+        return NULL;
+    int32_t size = (int32_t)be32(q + 8 + tl);
+    uint32_t flags = be32(q + 12 + tl);
+    if (flags & 0x80000000u)
+        return Py_NewRef(Py_None);
+    Py_ssize_t w = c->width;
+    if (size < 0 || size % w != 0 || tl + 12 + size > n)
+        return NULL;
+    Py_ssize_t count = size / w;
+    const unsigned char *d = q + 16 + tl;
+    PyObject *items = PyList_New(count);
+    if (items == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < count; k++, d += w) {
+        PyObject *e;
+        if (w == 2) {
+            int16_t x = (int16_t)be16(d);
+            e = x == INT16_MIN ? NULL : PyLong_FromLong(x);
+        }
+        else if (w == 4) {
+            int32_t x = (int32_t)be32(d);
+            e = x == INT32_MIN ? NULL : PyLong_FromLong(x);
+        }
+        else {
+            int64_t x = (int64_t)be64(d);
+            e = x == INT64_MIN ? NULL : PyLong_FromLongLong(x);
+        }
+        if (e == NULL) { /* a NULL sentinel (or no memory): the Python path decides */
+            Py_DECREF(items);
+            return NULL;
+        }
+        PyList_SET_ITEM(items, k, e);
+    }
+    PyObject *obj;
+    if (PyType_IsSubtype(type, &PyList_Type)) {
+        obj = type->tp_alloc(type, 0);
+        if (obj != NULL && PyList_SetSlice(obj, 0, 0, items) < 0)
+            Py_CLEAR(obj);
+    }
+    else {
+        PyObject *args = PyTuple_Pack(1, items);
+        obj = args == NULL ? NULL : type->tp_new(type, args, NULL);
+        Py_XDECREF(args);
+    }
+    Py_DECREF(items);
+    if (obj == NULL)
+        return NULL;
+    if (attr == NULL && (attr = PyUnicode_InternFromString("element_type")) == NULL) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    if (PyObject_SetAttr(obj, attr, c->arg2) < 0) {
+        Py_DECREF(obj);
+        return NULL;
+    }
+    return obj;
+}
+
 /* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``. */
 static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
                             Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size)
@@ -449,6 +522,30 @@ static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned c
             if (v == NULL)
                 goto callback_error;
             used = c->width;
+            break;
+        }
+        case K_COMPLEX: {
+            NEED(4);
+            Py_ssize_t n = (Py_ssize_t)(int32_t)be32(p + at);
+            NEED(4 + n);
+            used = 4 + n;
+            v = complex_fast(c, p + at, n);
+            if (v == NULL && PyErr_Occurred())
+                goto fail;
+            if (v == NULL) {
+                PyObject *posobj = PyLong_FromSsize_t(at);
+                PyObject *endobj = posobj == NULL ? NULL : PyLong_FromSsize_t(at + 4 + n);
+                if (endobj == NULL) {
+                    Py_XDECREF(posobj);
+                    goto fail;
+                }
+                PyObject *cargs[3] = {bufobj, posobj, endobj};
+                v = PyObject_Vectorcall(c->fn, cargs, 3, NULL);
+                Py_DECREF(posobj);
+                Py_DECREF(endobj);
+                if (v == NULL)
+                    goto callback_error;
+            }
             break;
         }
         case K_DECIMAL: {
@@ -800,8 +897,16 @@ static PyObject *make_row_decoder(PyObject *module, PyObject *args)
             PyErr_Format(PyExc_ValueError, "bad plan item %zd", i);
             goto error;
         }
-        if ((kind == K_CALL2 || kind == K_CALL4 || kind == K_DECIMAL) && !PyCallable_Check(fn)) {
+        if ((kind == K_CALL2 || kind == K_CALL4 || kind == K_DECIMAL || kind == K_COMPLEX) &&
+            !PyCallable_Check(fn)) {
             PyErr_Format(PyExc_TypeError, "plan item %zd needs a callable", i);
+            goto error;
+        }
+        if (kind == K_COMPLEX && a1 != Py_None &&
+            !(PyTuple_Check(a1) && PyTuple_GET_SIZE(a1) == 2 &&
+              PyBytes_Check(PyTuple_GET_ITEM(a1, 0)) && PyType_Check(PyTuple_GET_ITEM(a1, 1)) &&
+              (width == 2 || width == 4 || width == 8) && PyUnicode_Check(a2))) {
+            PyErr_Format(PyExc_ValueError, "plan item %zd: bad collection fast path", i);
             goto error;
         }
         if (kind == K_DECIMAL) {

@@ -35,7 +35,10 @@ SETTINGS = settings(
     # No shrinking: a failing batch of 250 values shrinks slowly, and the assertion message
     # already names the value, its index and both sides.
     phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # A batch of 200 values can overrun Hypothesis's data buffer for some seeds (float32
+    # draws are costly); overruns count as filtered inputs, not as our own filtering.
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
 )
 
 

@@ -28,6 +28,8 @@ import ifxwire
 from ifxwire import _accel
 from ifxwire.protocol.codes import TYPE_DISTINCT, Msg
 from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.types.complextype import parse_type_name
+from ifxwire.types.compositevalues import List, Multiset, Row, Set
 from ifxwire.types.errors import CodecDataError, CodecError
 from ifxwire.types.numeric import decimal_width
 from ifxwire.types.rowcodec import build_row_decoder, build_row_encoder, describe_column
@@ -107,6 +109,19 @@ KINDS: list[tuple[ColumnDesc, st.SearchStrategy[Any]]] = [
     (ColumnDesc("ltext", 12, 68), st.binary(min_size=68, max_size=68)),
     (ColumnDesc("blob", 41, 72, xid=10, type_name="blob"), st.binary(max_size=40)),
     (ColumnDesc("dist", 2 | TYPE_DISTINCT, 4, source_type=2), I32),
+    # ROW/collections: C decodes collections of integers inline, hands the rest to Python.
+    *[(ColumnDesc(name, code, 0, type_name=text, detail=parse_type_name(text)), strat)
+      for name, code, text, strat in (
+          ("lst", 21, "LIST(integer not null)",
+           st.lists(st.integers(-2**31 + 1, 2**31 - 1), max_size=12).map(List)),
+          ("set", 19, "SET(smallint not null)",
+           st.frozensets(st.integers(-2**15 + 1, 2**15 - 1), max_size=6).map(Set)),
+          ("mset", 20, "MULTISET(bigint not null)",
+           st.lists(st.integers(-2**63 + 1, 2**63 - 1), max_size=5).map(Multiset)),
+          ("row", 22, "ROW(a integer, b varchar(10))",
+           st.tuples(st.none() | I32, st.none() | st.text("abc", max_size=5)).map(
+               lambda v: Row(v, ("a", "b")))),
+      )],
 ]
 #: Code sets with a C fast path, and others through the codec registry.
 ENCODINGS = ["iso-8859-1", "utf-8", "ascii", "cp1252", "shift_jis"]

@@ -140,7 +140,7 @@ def test_a_plan_the_c_side_refuses_falls_back_to_the_pure_decoder() -> None:
     pure = getattr(pure, "pure", pure)
     saved = _accel.row_plan
     try:
-        _accel.row_plan = lambda columns: (False, 4, ((0, -1, 4, None, None, None),))
+        _accel.row_plan = lambda columns, encoding="": (False, 4, ((0, -1, 4, None, None, None),))
         assert _accel.c_row_decoder(pure, cols, "iso-8859-1", False) is None
     finally:
         _accel.row_plan = saved

@@ -571,4 +571,6 @@ def test_bind_decode_errors_name_the_offset() -> None:
     with pytest.raises(CodecError, match="indicator"):
         decode_bind_values(H("00020005000000000001"), 0, 1, "ascii")
     with pytest.raises(CodecNotSupported):
+        decode_bind_values(H("00180000000000000000"), 0, 1, "ascii")  # ROWREF
+    with pytest.raises(CodecError, match="parameter 1"):  # a SET with no value bytes
         decode_bind_values(H("00130000000000000000"), 0, 1, "ascii")

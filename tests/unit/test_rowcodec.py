@@ -192,7 +192,7 @@ def test_other_udt_is_raw_bytes() -> None:
 
 def test_unsupported_types_fail_at_build_time() -> None:
     with pytest.raises(CodecNotSupported):
-        build_row_decoder([ColumnDesc("s", 19, 0)], "ascii")
+        build_row_decoder([ColumnDesc("s", 24, 0)], "ascii")  # ROWREF
     with pytest.raises(CodecNotSupported):
         build_row_encoder([ColumnDesc("r", 22, 0)], "ascii")
 

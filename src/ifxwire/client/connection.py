@@ -55,6 +55,7 @@ from ..protocol.login import ConnectResponse, parse_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
+from ..types.composite import is_complex_column
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
@@ -737,6 +738,14 @@ class Connection:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)
             p.lobs = lob_columns(p.columns)
+            fetch_buffer = self.fetch_buffer_size
+            if any(is_complex_column(c) for c in p.columns):
+                p.ret_type = m.ret_type_message(p.columns, self.encoding)
+                # Every ROW/collection value carries its ~1 KB type table, so such rows are
+                # large: ask for 16 times the buffer (when the server takes sizes over 32 KiB)
+                # rather than pay a round trip per few dozen rows.
+                if fetch_buffer > 32767:
+                    fetch_buffer *= 16
             try:
                 p.decoder = build_row_decoder(
                     p.columns, self.encoding, keep_char_padding=self.keep_char_padding
@@ -744,7 +753,7 @@ class Connection:
             except CodecError as exc:
                 self._defer(id_group(p.stmt_id, Msg.RELEASE))
                 raise codec_error(exc) from None
-            set_result_limits(p, self.fetch_buffer_size, d.tuple_size)
+            set_result_limits(p, fetch_buffer, d.tuple_size)
         if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
             for old in self._cache.add(p):
                 self._release(old)

@@ -355,6 +355,7 @@ class Cursor:
             parts += [
                 bind,
                 _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
+                p.ret_type,
                 _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
             ]
             reply = conn._reply(self._decoder(p), p)

@@ -26,6 +26,8 @@ from ..protocol.codes import (
 from ..protocol.columns import ColumnDesc
 from ..types import numeric as _num
 from ..types import temporal as _tmp
+from ..types.complextype import COMPLEX_CODES
+from ..types.compositevalues import ComplexTypeCode
 from ..types.rowcodec import max_tuple_size
 from .placeholders import SqlPlan
 from .replies import RowDecoder
@@ -138,6 +140,8 @@ def describe_columns(columns: list[ColumnDesc]) -> tuple[Description, ...]:
     for col in columns:
         code = type_code(col)
         display, internal, precision, scale = _sizes(col, code)
+        if code in COMPLEX_CODES:
+            code = ComplexTypeCode(code, col.type_name)
         out.append((col.name, code, display, internal, precision, scale, col.nullable))
     return tuple(out)
 
@@ -165,6 +169,9 @@ class Prepared:
     fetch_size: int = 4096
     #: ``(index, is_text)`` of the BYTE/TEXT columns, whose data is fetched with SQ_FETCHBLOB.
     blobs: tuple[tuple[int, bool], ...] = ()
+    #: SQ_RET_TYPE sent before the first NFETCH of a result with ROW/collection columns, so
+    #: the server sends them in binary (JDBC's grouping ``OPEN ID RET_TYPE NFETCH``).
+    ret_type: bytes = b""
     #: ``(index, is_clob)`` of the BLOB/CLOB columns, whose locators become Blob/Clob objects.
     lobs: tuple[tuple[int, bool], ...] = ()
     #: The parameters as SQ_IDESCRIBE described them (asked for only when a value may need

@@ -30,6 +30,9 @@ class ColumnDesc:
     reference: int = 0
     alignment: int = 0
     source_type: int = 0
+    #: Codec detail the description does not carry on the wire: the server sets the
+    #: ``types.complextype.ComplexType`` of a ROW/collection column here for its encoder.
+    detail: object = None
 
     @property
     def base(self) -> int:

@@ -91,6 +91,35 @@ def put_curname(w: Writer, name: bytes) -> None:
     w.u16(Msg.CURNAME).charstr(name)
 
 
+_RET_TYPE_BY_XID = {3: 46, 4: 47, 1: 43, 5: 45}  # IMPEXP, IMPEXPBIN, LVARCHAR, BOOLEAN
+
+
+def ret_type_message(columns: Sequence[ColumnDesc], encoding: str) -> bytes:
+    """SQ_RET_TYPE as JDBC's ``IfxSqli.sendType`` builds it [B]: direction 1 (fetch), the
+    column count, then per column its type, and for variable-length columns other than
+    VARCHAR/NVARCHAR the type the client wants instead -- 43/45/46/47 by extended id (or the
+    source type of a DISTINCT), 44 SENDRECV otherwise (ROW and collections) -- with owner and
+    name (empty for 43), then the encoded length. Asking for SENDRECV is what makes a server
+    send ROW/collection values in binary (docs/PROTOCOL.md §13)."""
+    w = Writer()
+    w.u16(Msg.RET_TYPE).u16(1).u16(len(columns))
+    for col in columns:
+        base = col.base
+        variable = (base in (13, 16) or (base > 18 and base not in (52, 53))
+                    or bool(col.type & 0x0800))
+        t = base
+        if variable and base not in (13, 16):
+            key = col.source_type if col.type & 0x0800 else col.xid
+            t = _RET_TYPE_BY_XID.get(key, 44)
+        w.u16(t)
+        if t == 43:
+            w.charstr(b"").charstr(b"")
+        elif variable and t not in (13, 16):
+            w.charstr(col.owner.encode(encoding)).charstr(col.type_name.encode(encoding))
+        w.i32(col.enclen)
+    return bytes(w.buf)
+
+
 def put_nfetch(w: Writer, size: int) -> None:
     w.u16(Msg.NFETCH).i32(size).u16(0)
 
@@ -237,6 +266,10 @@ _FASTPATH = frozenset({Msg.GETROUTINE, Msg.EXFPROUTINE, Msg.LODATA})
 _BIND_WIDTH = {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}
 _BIND_WIDTH.update(dict.fromkeys((0, 5, 8, 10, 13, 14, 15, 16), -2))
 _BIND_WIDTH.update(dict.fromkeys((40, 41, 43, 44, 45), -4))
+# ROW and collections: i32 length + value (J§3.4; [B] IfxSqli.sendBind writes toIfx() padded).
+# JDBC binds a java.util.Collection as SENDRECV 44, named e.g. "multiset (  int  not null) ",
+# with the same i32 length + value (our trace of JDBC 15 setObject; docs/PROTOCOL.md §13).
+_BIND_WIDTH.update(dict.fromkeys((19, 20, 21, 22), -4))
 _BIND_WIDTH.update(dict.fromkeys((11, 12), BLOB_DESCRIPTOR_SIZE))
 
 

@@ -7,8 +7,13 @@ import logging
 import signal
 import sys
 
-from .defences import Limits
-from .listener import DEFAULT_USERS, Server
+from .. import __version__
+from .defences import Limits  # plain Python: importable without the [server] extra
+
+INSTALL_HINT = (
+    'ifxwire-server needs the "server" extra ({missing} is not installed):\n'
+    '    pip install "ifxwire[server]"'
+)
 
 
 def _parse_users(values: list[str], files: list[str]) -> dict[str, str]:
@@ -60,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="directory where SPL's SET DEBUG FILE may write TRACE output (default: refused)",
     )
-    p.add_argument("--log-level", default="INFO")
+    p.add_argument("--log-level", default="INFO",
+                   help="INFO (default) or DEBUG: DEBUG logs each session, statement and error")
+    p.add_argument("--version", action="version", version=f"ifxwire-server {__version__}")
     d = Limits()
     lim = p.add_argument_group("limits (docs/SERVER.md, Limits)")
     lim.add_argument("--login-timeout", type=float, default=d.login_timeout, metavar="S",
@@ -87,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
                      help=f"close a session whose client reads no reply for S seconds "
                      f"(default {d.send_timeout:g})")
     args = p.parse_args(argv)
+    try:
+        from .listener import DEFAULT_USERS, Server
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("sqlglot"):
+            raise
+        print(INSTALL_HINT.format(missing=exc.name), file=sys.stderr)
+        return 1
     logging.basicConfig(
         level=getattr(logging, args.log_level.upper(), logging.INFO),
         format="%(asctime)s %(name)s %(levelname)s %(message)s",

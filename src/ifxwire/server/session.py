@@ -12,7 +12,7 @@ import contextlib
 import logging
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from ..protocol.login import (
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, u16_at
 from ..types.bind import decode_bind_plain, decode_bind_values
 from ..types.blobs import widen_blob_columns
+from ..types.complextype import COMPLEX_CODES
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .blobs import BlobStore, BlobUpload
@@ -103,6 +104,8 @@ class _Statement:
     cursor_name: bytes = b""
     rows: Iterator[tuple[object, ...]] | None = None
     encoder: Any = None
+    #: SQ_RET_TYPE seen: ROW/collection columns go out in the binary form.
+    complex_binary: bool = False
     fetched: int = 0
     exhausted: bool = False
     scroll: bool = False
@@ -278,6 +281,7 @@ class Session:
         self._leave()
         with contextlib.suppress(OSError):
             self.sock.close()
+        log.debug("session %s: closed", self.peer)
 
     def _leave(self) -> None:
         """Give this session's max_sessions slot back (once)."""
@@ -332,6 +336,8 @@ class Session:
         self.engine = srv.engine.session(req.user, self.env)
         self.engine.lo.client = ClientFiles(self)
         self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
+        log.debug("session %s: login of %r accepted (client locale %s)", self.peer, req.user,
+                  self.env.get("CLIENT_LOCALE", "default"))
         return True
 
     def _serve(self) -> None:
@@ -522,8 +528,24 @@ class Session:
     # ------------------------------------------------------------------ handlers
 
     def _put_error(self, out: Writer, exc: EngineError) -> None:
+        log.debug("session %s: error %d (isam %d) near %r offset %d: %s", self.peer,
+                  exc.sqlcode, exc.isamcode, exc.near, exc.offset, exc.message)
         text = (exc.near or "").encode(self.encoding, errors="replace")
         m.put_err(out, exc.sqlcode, exc.isamcode, exc.offset, text, self.layout)
+
+    def _row_encoder(self, st: _Statement) -> Any:
+        """The statement's tuple encoder: LOB locators and ROW/collection values in the form
+        the client asked for with SQ_RET_TYPE."""
+        inner = build_row_encoder(st.columns, self.encoding,
+                                  None if st.complex_binary else self._complex_text)
+        return locator_encoder(st.columns, inner, st.lob_binary)
+
+    def _complex_text(self, col: ColumnDesc) -> Callable[[object], str]:
+        """Text formatter of a ROW/collection column for clients without SQ_RET_TYPE."""
+        from .engine.composite import text_encoder
+
+        assert self.engine is not None
+        return text_encoder(col, self.engine.state.ctx)
 
     def _stmt(self) -> _Statement:
         if self.current is None or self.current not in self.statements:
@@ -563,6 +585,8 @@ class Session:
                 size, self._too_long = self._too_long, 0
                 raise EngineError(sc.STATEMENT_TOO_LONG, message=f"{size} bytes of SQL text")
             sql = msg.sql.decode(self.encoding, errors="replace")
+            log.debug("session %s: %s %s", self.peer,
+                      "prepare" if code == Msg.PREPARE else "command", sql)
             prepared = eng.prepare(sql)
             sid = self._new_id()
             self.statements[sid] = _Statement(prepared, columns=self._wire_columns(prepared))
@@ -634,12 +658,19 @@ class Session:
         elif code == Msg.NFETCH:
             self._fetch(self._stmt(), msg.number, out)
         elif code == Msg.RET_TYPE:
+            # LOB locators as binary (h11) and ROW/collection columns in their binary form
+            # (JDBC asks for SENDRECV, docs/PROTOCOL.md §13): remembered for the statement,
+            # as JDBC sends RET_TYPE once per statement.
             st = self._stmt()
+            rebuild = False
             if not st.lob_binary and wants_binary(msg.extra[1:]):
-                st.lob_binary = True
-                if st.encoder is not None:
-                    st.encoder = locator_encoder(
-                        st.columns, build_row_encoder(st.columns, self.encoding), True)
+                st.lob_binary = rebuild = True
+            if not st.complex_binary and st.columns and any(
+                c.base in COMPLEX_CODES for c in st.columns
+            ):
+                st.complex_binary = rebuild = True
+            if rebuild and st.encoder is not None:
+                st.encoder = self._row_encoder(st)
         elif code == Msg.GETROUTINE:
             self.fastpath.getroutine(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.EXFPROUTINE:
@@ -661,6 +692,7 @@ class Session:
                 self.current = None
         elif code == Msg.DBOPEN:
             name = msg.name.decode(self.encoding, errors="replace")
+            log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
             m.put_done(out, 0, self.layout, warnings=flags)
@@ -759,8 +791,7 @@ class Session:
             st.rows = None
             st.position = 0
         if st.encoder is None:
-            st.encoder = locator_encoder(
-                st.columns, build_row_encoder(st.columns, self.encoding), st.lob_binary)
+            st.encoder = self._row_encoder(st)
             st.blob_rows = self.blobs.row_mapper(sid, st.columns, self.encoding)
 
     def _fetch(self, st: _Statement, size: int, out: Writer) -> None:

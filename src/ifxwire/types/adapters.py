@@ -94,6 +94,11 @@ _NAMES: dict[str, int] = {t.name.lower(): int(t) for t in TypeCode}
 _MAX_WRAPPED = 256
 
 
+def _type_key(name: str) -> str:
+    """ROW/collection type names compare without case or blanks."""
+    return "".join(name.split()).lower()
+
+
 def _loader_key(key: int | str) -> int:
     if isinstance(key, str):
         try:
@@ -118,6 +123,7 @@ class AdaptersMap:
             self._dumpers = dict.fromkeys(BUILTIN_ENCODERS, BUILTIN)
             self._user_loaders = 0
             self._user_dumpers = 0
+            self._named: dict[str, Loader] = {}
         else:
             # Share the template's dicts until either side writes (both copy first).
             template._own = False
@@ -125,6 +131,7 @@ class AdaptersMap:
             self._dumpers = template._dumpers
             self._user_loaders = template._user_loaders
             self._user_dumpers = template._user_dumpers
+            self._named = template._named
         self._own = False
         self._dumper_cache: dict[type, Dumper | None] = {}
         self._wrapped: dict[int, tuple[RowDecoder, tuple[int, ...], RowDecoder]] = {}
@@ -133,6 +140,7 @@ class AdaptersMap:
         if not self._own:
             self._loaders = dict(self._loaders)
             self._dumpers = dict(self._dumpers)
+            self._named = dict(self._named)
             self._own = True
         self._dumper_cache.clear()
         self._wrapped.clear()
@@ -146,7 +154,46 @@ class AdaptersMap:
             raise TypeError("a loader must be callable")
         self._write()
         self._loaders[code] = fn
-        self._user_loaders = sum(f is not BUILTIN for f in self._loaders.values())
+        self._count_loaders()
+
+    def register_type_loader(self, type_name: str, fn: Loader) -> None:
+        """Like register_loader, for the ROW/collection columns whose type ``description``
+        names ``type_name`` (a named row type such as ``"address_t"``, or a text such as
+        ``"ROW(x integer, y integer)"``; case and blanks do not matter). ``fn`` gets the
+        column's ``Row``/``Set``/``Multiset``/``List``; it wins over a loader for the code."""
+        if not callable(fn):
+            raise TypeError("a loader must be callable")
+        self._write()
+        self._named[_type_key(type_name)] = fn
+        self._count_loaders()
+
+    def _count_loaders(self) -> None:
+        self._user_loaders = sum(f is not BUILTIN for f in self._loaders.values()) + len(
+            self._named)
+
+    def register_row_type(self, type_name: str, cls: type) -> None:
+        """Map a ROW type to an application class both ways: fetched values of ``type_name``
+        become ``cls(*fields)``, and ``cls`` instances (a dataclass, a NamedTuple, or anything
+        with ``__dataclass_fields__`` / ``_fields``) bind as that ROW."""
+        import dataclasses
+
+        from .compositevalues import Row
+
+        if dataclasses.is_dataclass(cls):
+            names = tuple(f.name for f in dataclasses.fields(cls))
+
+            def fields_of(obj: Any) -> tuple[Any, ...]:
+                return tuple(getattr(obj, n) for n in names)
+        elif hasattr(cls, "_fields"):
+            names = tuple(cls._fields)
+
+            def fields_of(obj: Any) -> tuple[Any, ...]:
+                return tuple(obj)
+        else:
+            raise TypeError(f"{cls.__name__} is neither a dataclass nor a NamedTuple")
+        named = "" if type_name.strip().lower().startswith("row(") else type_name
+        self.register_type_loader(type_name, lambda row: cls(*row))
+        self.register_dumper(cls, lambda obj: Row(fields_of(obj), names, named))
 
     def register_dumper(self, cls: type, fn: Dumper) -> None:
         """Bind instances of ``cls`` (and subclasses) as ``fn(value)``; see the module doc."""
@@ -233,9 +280,14 @@ class AdaptersMap:
         if hit is not None and hit[0] is decoder and hit[1] == key:
             return hit[2]
         loaders = self._loaders
+        named = self._named
         apply = [
             (i, fn)
-            for i, fn in enumerate(loaders.get(c, BUILTIN) for c in key)
+            for i, fn in enumerate(
+                (named.get(_type_key(c.type_name)) if named and hasattr(c, "type_name") else None)
+                or loaders.get(c, BUILTIN)
+                for c in key
+            )
             if fn is not BUILTIN
         ]
         wrapped = decoder if not apply else _wrap(decoder, apply)

@@ -17,6 +17,7 @@ sends for setString of any column type.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -30,8 +31,11 @@ from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
+from .complextype import COMPLEX_CODES
+from .composite import decode_complex, encode_complex, infer_type
+from .compositevalues import List, Multiset, Row, Set
 from .errors import CodecDataError, CodecError, CodecNotSupported
-from .numeric import I16, U16, U32, Buffer
+from .numeric import I16, I32, U16, U32, Buffer
 from .values import DateTimeFields, IntervalYM, Text
 
 __all__ = [
@@ -46,6 +50,8 @@ __all__ = [
 ]
 
 _T = TypeCode
+_SENDRECV = 44  # JDBC binds java.util collections as SENDRECV carrying a complex value
+_COMPLEX_NAME = re.compile(r"\s*(set|multiset|list|row)\s*\(")
 _IND_PREC = Struct(">hh")
 _TYPE_IND_PREC = Struct(">hhh")
 
@@ -211,6 +217,17 @@ def _bind_interval(value: timedelta | IntervalYM, encoding: str) -> bytes:
 
 _Encoder = Callable[[Any, str], bytes]
 #: Exact-type dispatch: one dict lookup for the common cases.
+
+def _bind_complex(value: Row | Set | Multiset | List, encoding: str) -> bytes:
+    """A ROW or collection: type 19-22, owner "", the type text as name, prec 0, then the
+    value with its i32 length (IfxSqli.sendBind writes ``toIfx()`` padded; docs/PROTOCOL.md
+    §13). The name is the named row type for a named ROW."""
+    node = infer_type(value)
+    data = encode_complex(node, value, encoding)
+    name = node.type_name if node.named else node.sql()
+    return _udt_item(node.code, name.encode(encoding), 0, data)
+
+
 _BY_TYPE: dict[type, _Encoder] = {
     bool: _bind_bool,
     int: _bind_int,
@@ -226,6 +243,10 @@ _BY_TYPE: dict[type, _Encoder] = {
     timedelta: _bind_interval,
     IntervalYM: _bind_interval,
     DateTimeFields: _bind_fields,
+    Row: _bind_complex,
+    Set: _bind_complex,
+    Multiset: _bind_complex,
+    List: _bind_complex,
 }
 #: The Python types the built-in binder takes; the adapter registry (adapters.py) registers
 #: them as its built-in dumpers.
@@ -247,6 +268,10 @@ _BY_ISINSTANCE: tuple[tuple[type, _Encoder], ...] = (
     (timedelta, _bind_interval),
     (IntervalYM, _bind_interval),
     (DateTimeFields, _bind_fields),
+    (Row, _bind_complex),
+    (Set, _bind_complex),
+    (Multiset, _bind_complex),
+    (List, _bind_complex),
 )
 
 
@@ -267,6 +292,11 @@ def _dispatch(value: object) -> _Encoder:
             return candidate
     if hasattr(type(value), "__index__"):
         return _bind_int
+    if isinstance(value, (list, tuple, set, frozenset)):
+        raise CodecError(
+            f"cannot bind a plain {type(value).__name__}: wrap it in ifxwire.List, "
+            "ifxwire.Multiset, ifxwire.Set or ifxwire.Row to say which Informix type it is"
+        )
     raise CodecError(f"cannot bind a {type(value).__name__}: {value!r:.80}")
 
 
@@ -360,6 +390,13 @@ def _decode_data(
         if end - start != 1:
             raise CodecError(f"BOOLEAN bind at offset {pos} has {end - start} bytes, expected 1")
         return _txt.boolean_from_byte(buf[start]), end
+    if base in COMPLEX_CODES or (base == _SENDRECV and _COMPLEX_NAME.match(lowered)):
+        # JDBC's setObject(java.util.Collection) is SENDRECV named after the collection
+        # ("multiset (  int  not null) "); other SENDRECV items (LOB locators) are bytes.
+        (n,) = I32.unpack_from(buf, pos)
+        end = pos + 4 + n
+        _check_end(buf, end, pos)
+        return decode_complex(buf, pos, end, encoding), end
     if base in (_T.UDTVAR, _T.UDTFIXED, _T.SENDRECV):
         start, end = _u32_data(buf, pos)
         _check_end(buf, end, pos)

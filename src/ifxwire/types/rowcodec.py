@@ -34,6 +34,13 @@ from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
 from . import text as _txt
+from .complextype import COMPLEX_CODES, ComplexType
+from .composite import (
+    ComplexDecoder,
+    encode_complex,
+    fast_collection_decoder,
+    fixed_collection_spec,
+)
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
 
@@ -176,6 +183,10 @@ ENVELOPE_ALLOWANCE = 32767
 #: An LVARCHAR/UDT described as longer than this cannot be a real in-row value: the
 #: description is refused rather than trusted as a bound on what to wait for.
 ENVELOPE_MAX = 1024 * 1024
+#: What one ROW/collection value may take in a tuple: its type table and data. Informix
+#: collections can outgrow 32 KiB (the "large collection" flag, PROTOCOL.md §13); 4 MiB is the
+#: bound the driver waits for, as large as the largest fetch reply our server sends.
+COMPLEX_ALLOWANCE = 4 * 1024 * 1024
 
 
 def check_description(columns: Sequence[ColumnDesc]) -> None:
@@ -213,7 +224,10 @@ def max_tuple_size(columns: Sequence[ColumnDesc]) -> int:
     its envelope and the larger of its described length and ENVELOPE_ALLOWANCE.
     """
     return _sum_widths(
-        columns, lambda col: _txt.VARCHAR_MAX, lambda col: max(col.enclen, ENVELOPE_ALLOWANCE)
+        columns,
+        lambda col: _txt.VARCHAR_MAX,
+        lambda col: COMPLEX_ALLOWANCE if col.base in COMPLEX_CODES else max(
+            col.enclen, ENVELOPE_ALLOWANCE),
     )
 
 
@@ -357,7 +371,7 @@ def _fixed_expr(g: _Gen, col: ColumnDesc, pos: str, enc: str, keep: bool) -> str
     raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
 
 
-def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str) -> None:
+def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str, enc_name: str) -> None:
     """Statements decoding one variable column at ``o`` and advancing ``o``."""
     base = col.base
     if base in (_T.VARCHAR, _T.NVARCHAR):
@@ -370,6 +384,18 @@ def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str) -> None:
         g.emit(f"{var}, o = _decode_boolean(buf, o)")
     elif base in _ENVELOPE_TYPES:
         g.emit(f"{var}, o = _decode_udt(buf, o)")
+    elif base in COMPLEX_CODES:
+        # SENDRECV form: i32 length + value (IfxRowColumn.loadColumnData: 4 + i32 at offset)
+        g.emit("n, = _I32.unpack_from(buf, o)")
+        decoder: Callable[[Buffer, int, int], Any] = ComplexDecoder(enc_name)
+        spec = fixed_collection_spec(col, enc_name)
+        if spec is not None:
+            fn = g.const("cxf", fast_collection_decoder(spec, decoder))
+            g.emit(f"{var} = {fn}(buf, o, n)")
+        else:
+            fn = g.const("cx", decoder)
+            g.emit(f"{var} = {fn}(buf, o, o + 4 + n)")
+        g.emit("o += 4 + n")
     else:
         raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
 
@@ -404,7 +430,9 @@ def _build_row_decoder(
     cols = list(columns)
     for col in cols:
         base = col.base
-        if fixed_width(col) is None and base not in (_T.VARCHAR, _T.NVARCHAR, *_ENVELOPE_TYPES):
+        if fixed_width(col) is None and base not in (
+            _T.VARCHAR, _T.NVARCHAR, *_ENVELOPE_TYPES, *COMPLEX_CODES
+        ):
             raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
     check_description(cols)
     variable = any(is_variable(c) for c in cols)
@@ -419,6 +447,7 @@ def _build_row_decoder(
         _decode_lvarchar=_txt.decode_lvarchar,
         _decode_boolean=_txt.decode_boolean,
         _decode_udt=_decode_udt,
+        _I32=_num.I32,
         _framing_error=_framing_error,
         _row_error=_row_error,
         _CAUGHT=(ValueError, IndexError, KeyError, TypeError, OverflowError, struct.error),
@@ -477,7 +506,7 @@ def _build_row_decoder(
                 if base_var != "o" or delta:
                     g.emit(f"o = {_at(base_var, delta)}")
                 base_var, delta = "o", 0
-                _variable_stmt(g, col, f"c{i}", enc)
+                _variable_stmt(g, col, f"c{i}", enc, encoding)
             i += 1
         fixed_total = max(fixed_total, delta)
     final = _at(base_var, delta)
@@ -683,10 +712,44 @@ def _encode_udt(value: object) -> bytes:
     return b"\x00" + _num.U32.pack(len(value)) + bytes(value)
 
 
-def build_row_encoder(columns: Sequence[ColumnDesc], encoding: str) -> RowEncoder:
-    """Compile ``values -> tuple payload`` (no SQ_TUPLE header, no pad) for the server."""
+def _complex_encoder(
+    col: ColumnDesc,
+    encoding: str,
+    complex_text: Callable[[ColumnDesc], Callable[[object], str]] | None,
+) -> Callable[[object], bytes]:
+    node = col.detail
+    if not isinstance(node, ComplexType):
+        raise CodecNotSupported(f"no tuple encoder for {_column_label(col)}")
+    if complex_text is not None:
+        fmt = complex_text(col)
+
+        def text(value: object) -> bytes:
+            if value is None:
+                return _txt.LVARCHAR_NULL
+            raw = fmt(value).encode(encoding)
+            return b"\x00" + _num.U32.pack(len(raw)) + raw
+
+        return text
+    return lambda value: encode_complex(node, value, encoding)
+
+
+def build_row_encoder(
+    columns: Sequence[ColumnDesc],
+    encoding: str,
+    complex_text: Callable[[ColumnDesc], Callable[[object], str]] | None = None,
+) -> RowEncoder:
+    """Compile ``values -> tuple payload`` (no SQ_TUPLE header, no pad) for the server.
+
+    ROW/collection columns (``col.detail`` is their ComplexType) are sent in the binary form
+    with their i32 length unless ``complex_text`` gives a text formatter for the column; then
+    the text goes in the UDT envelope (docs/PROTOCOL.md §13).
+    """
     cols = tuple(columns)
-    encoders = tuple(_column_encoder(c, encoding) for c in cols)
+    encoders = tuple(
+        _complex_encoder(c, encoding, complex_text) if c.base in COMPLEX_CODES
+        else _column_encoder(c, encoding)
+        for c in cols
+    )
     pairs = tuple(zip(encoders, cols, strict=True))
 
     def encode_row(values: Sequence[object]) -> bytes:

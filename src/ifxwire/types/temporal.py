@@ -151,6 +151,25 @@ def qualifier_width(q: int) -> int:
     return (digits + (end & 1) + 3) // 2
 
 
+_UNIT_WORDS = {_YEAR: "year", _MONTH: "month", _DAY: "day", _HOUR: "hour", _MINUTE: "minute",
+               _SECOND: "second"}
+
+
+def qualifier_text(q: int, interval: bool) -> str:
+    """``year to fraction(5)``, ``day(9) to second``: the qualifier as Informix prints it."""
+    digits, start, end = parse_qualifier(q)
+
+    def word(unit: int) -> str:
+        return f"fraction({unit - _SECOND})" if unit > _SECOND else _UNIT_WORDS[unit]
+
+    first = word(start)
+    if interval and start <= _SECOND:
+        lead = digits - sum(_natural_digits(start, end)[1:])
+        if start == end or lead != (4 if start == _YEAR else 2):
+            first = f"{first}({lead})"
+    return f"{first} to {word(end)}"
+
+
 #: What the JDBC driver sends for every Timestamp: DATETIME YEAR TO FRACTION(5) (jdbc 3.4).
 DATETIME_BIND_QUALIFIER = 0x130F
 #: DATETIME HOUR TO FRACTION(5), used for ``datetime.time`` binds.

@@ -168,3 +168,12 @@ def test_foreign_keys(t: Sql) -> None:
 def test_unsupported_is_999_not_a_traceback(t: Sql) -> None:
     assert t.err("create procedure p() goto done; end procedure").sqlcode == -999
     assert t.err("select * from othdb:t").sqlcode == -329
+
+
+def test_returning_is_a_syntax_error(t: Sql) -> None:
+    # Informix DML has no RETURNING clause; the row must not be written and then the clause
+    # silently ignored.
+    for sql in ("insert into t (id, name) values (2, 'two') returning id",
+                "update t set n = 1 returning id", "delete from t returning id"):
+        assert t.err(sql).sqlcode == -201, sql
+    assert t.one("select count(*) from t") == 1

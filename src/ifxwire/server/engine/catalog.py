@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...protocol.codes import TypeCode
@@ -111,6 +111,13 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("owner", _c(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
         ("length", _I), ("byvalue", _c(1)), ("cannothash", _c(1)), ("align", _SI),
         ("locator", _I),
+    ]),
+    # ROW/collection structure (Guide to SQL: Reference, SYSATTRTYPES; the columns JDBC's
+    # IfxSqliConnect selects).
+    (31, "sysattrtypes", [
+        ("extended_id", _I), ("seqno", _SI), ("levelno", _SI), ("parent_no", _SI),
+        ("fieldname", _v(128)), ("fieldno", _SI), ("type", _SI), ("length", _SI),
+        ("xtd_type_id", _I),
     ]),
     (33, "sysinherits", [("child", _I), ("parent", _I), ("class", _c(1))]),
     (47, "syssequences", [
@@ -373,6 +380,15 @@ def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str
 
 def insert_columns(conn: sqlite3.Connection, tabid: int, cols: list[tuple[str, IfxType]],
                    first_colno: int = 1) -> None:
+    if any(ty.cx is not None and not ty.xid for _, ty in cols):
+        from .composite import catalog_type, resolve_named
+
+        (owner,) = conn.execute("SELECT owner FROM systables WHERE tabid = ?",
+                                (tabid,)).fetchone() or (OWNER,)
+        cols = [(n, ty) if ty.cx is None or ty.xid else (n, resolve_named(conn, ty))
+                for n, ty in cols]
+        cols = [(n, replace(ty, xid=catalog_type(conn, ty, owner))
+                 if ty.cx is not None and not ty.xid else ty) for n, ty in cols]
     conn.executemany(
         "INSERT INTO syscolumns (colname, tabid, colno, coltype, collength, colmin, colmax, "
         "extended_id, seclabelid, colattr) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, 0, 0)",
@@ -406,14 +422,22 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
     p = f"{schema}." if schema != "main" else ""
     tables: dict[str, TableInfo] = {}
     cols: dict[int, list[ColumnInfo]] = {}
+    complex_types: dict[int, object] | None = None
     for tabid, colname, colno, coltype, collength, xid in conn.execute(
         f"SELECT tabid, colname, colno, coltype, collength, extended_id FROM {p}syscolumns "
         "ORDER BY tabid, colno"
     ):
         length = collength + 65536 if collength < 0 else collength
-        cols.setdefault(tabid, []).append(
-            ColumnInfo(colname, colno, from_catalog(coltype, length, xid or 0))
-        )
+        ty = from_catalog(coltype, length, xid or 0)
+        if ty.is_complex:
+            from .composite import complex_type, load_types
+
+            if complex_types is None:
+                complex_types = dict(load_types(conn, p))
+            cx = complex_types.get(xid or 0)
+            if cx is not None:
+                ty = complex_type(cx, ty.notnull, xid)  # type: ignore[arg-type]
+        cols.setdefault(tabid, []).append(ColumnInfo(colname, colno, ty))
     defaults: dict[tuple[int, int], tuple[str, str]] = {}
     for tabid, colno, dtype, dval in conn.execute(
         f"SELECT tabid, colno, type, {quote('default')} FROM {p}sysdefaults"

@@ -55,6 +55,12 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     from a client (a stored DATE day number is an int, not a number to convert).
     """
     code = t.code
+    if t.cx is not None:
+        from .composite import storer as complex_storer
+
+        return complex_storer(t, ctx, src)
+    if src is not None and src.cx is not None:
+        raise fail(sc.NO_CONVERSION)
 
     if code in INT_RANGE:
         lo, hi = INT_RANGE[code]
@@ -161,6 +167,10 @@ def loader(t: IfxType) -> Conv | None:
     """A function turning a SQLite value of type t into the Python value, or None if SQLite's
     value already is the right Python value."""
     code = t.code
+    if t.cx is not None:
+        from .composite import loader as complex_loader
+
+        return complex_loader(t)
     if code in INT_RANGE:
         lo, hi = INT_RANGE[code]
 

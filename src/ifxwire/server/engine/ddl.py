@@ -25,9 +25,11 @@ from .catalog import ColumnInfo, TableInfo, quote
 from .errors import EngineError, not_implemented
 from .ifxtypes import FLOATING, IfxType
 from .statements import (
+    ColumnSpec,
     ConstraintSpec,
     CreateIndex,
     CreateTable,
+    CreateTableAs,
     CreateView,
     DefaultSpec,
     DropObject,
@@ -257,6 +259,35 @@ def referenced_key(conn: sqlite3.Connection, parent: TableInfo,
     return None
 
 
+def _named_query(dc: DdlContext, query: exp.Expr, columns: list[str],
+                 what: str) -> tuple[str, list[str], list[IfxType]]:
+    """A view's or CREATE TABLE … AS SELECT's query compiled, its columns renamed as the
+    statement lists them. Compiles a copy: statements are cached by their text and compiling
+    rewrites the query in place."""
+    sql, names, types = dc.compile_view(query.copy())
+    if columns:
+        if len(columns) != len(names):
+            raise EngineError(sc.INSERT_COUNT)
+        names = list(columns)
+    for n in names:
+        if n.startswith("("):
+            raise not_implemented(f"{what} need names for expressions")
+    return sql, names, types
+
+
+def create_table_as(dc: DdlContext, spec: CreateTableAs) -> None:
+    """CREATE TABLE … AS SELECT: columns named and typed like the query's, then its rows."""
+    if _exists(dc, spec.table.name):
+        if spec.if_not_exists:
+            return
+        raise EngineError(sc.TABLE_EXISTS, near=spec.table.name)
+    sql, names, types = _named_query(dc, spec.query, spec.columns, "CREATE TABLE … AS SELECT")
+    create_table(dc, CreateTable(spec.table, [ColumnSpec(n, t.nullable()) for n, t in zip(
+        names, types, strict=True)], []))
+    cols = ", ".join(quote(n) for n in names)
+    dc.conn.execute(f"INSERT INTO {quote(spec.table.name)} ({cols}) SELECT * FROM ({sql})")
+
+
 def _ref_target(dc: DdlContext, cons: ConstraintSpec, info: TableInfo) -> TableInfo:
     assert cons.ref_table is not None
     if cons.ref_table.name == info.name:
@@ -367,14 +398,7 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
         if spec.if_not_exists:
             return
         raise EngineError(sc.TABLE_EXISTS, near=name)
-    sql, names, types = dc.compile_view(spec.query)
-    if spec.columns:
-        if len(spec.columns) != len(names):
-            raise EngineError(sc.INSERT_COUNT)
-        names = list(spec.columns)
-    for n in names:
-        if n.startswith("("):
-            raise not_implemented("view columns need names for expressions")
+    sql, names, types = _named_query(dc, spec.query, spec.columns, "view columns")
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")
     tabid = cat.next_tabid(dc.conn)

@@ -85,6 +85,8 @@ def keylit(t: IfxType) -> exp.Expr:
 
 def storage_kind(t: IfxType) -> str:
     code = t.code
+    if t.cx is not None:
+        return "cx" + t.nullable().key  # each composite type converts through ifx_cast
     if code in it.INTEGER_CODES:
         return "int"
     if code in it.FLOAT_CODES:
@@ -251,12 +253,30 @@ class ExprTranslator:
             return typed(node, self.subquery_type(node))
         if isinstance(node, (exp.Func, exp.Window)):
             return self.function(node)
-        if isinstance(node, (IfxCollection,)):
-            raise not_implemented("collection expressions")
+        if isinstance(node, exp.Dot):
+            from .composite import translate_dot
+
+            dot: exp.Expr = translate_dot(self, node)
+            return dot
+        if isinstance(node, IfxCollection):
+            from .composite import translate_collection
+
+            out: exp.Expr = translate_collection(self, node)
+            return out
         raise not_implemented(f"expression {node.key}")
 
     def column(self, node: exp.Column) -> exp.Expr:
-        return typed(node, self.column_type(node))
+        try:
+            return typed(node, self.column_type(node))
+        except EngineError as exc:
+            if exc.sqlcode != sc.NO_COLUMN or not node.table:
+                raise
+            from .composite import translate_field
+
+            field: exp.Expr | None = translate_field(self, node)
+            if field is None:
+                raise
+            return field
 
     def literal(self, node: exp.Literal) -> exp.Expr:
         value, t = literal_type(node)
@@ -520,6 +540,11 @@ class ExprTranslator:
         return typed(node, it.BOOLEAN)
 
     def in_(self, node: exp.In) -> exp.Expr:
+        if node.args.get("field") is not None:
+            from .composite import translate_in_collection
+
+            member: exp.Expr = translate_in_collection(self, node)
+            return member
         this = self.tx(node.this)
         if node.args.get("query"):
             node.set("query", typed(node.args["query"], UNKNOWN))

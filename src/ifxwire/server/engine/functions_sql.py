@@ -281,6 +281,12 @@ _ANON.update(sql_handlers())  # FILETOBLOB, LOTOFILE, LOCOPY, ifx_lo_* (lo_funct
 def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:
     """Type and rewrite one function call."""
     if isinstance(node, exp.Anonymous):
+        name = str(node.this).upper()
+        if name in ("ROW", "CARDINALITY"):
+            from .composite import translate_cardinality, translate_row
+
+            out: exp.Expr = (translate_row if name == "ROW" else translate_cardinality)(tx, node)
+            return out
         return _anonymous(tx, node)
     if isinstance(node, exp.Count):
         return _aggregate(tx, node, "count")

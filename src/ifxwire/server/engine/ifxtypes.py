@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ...protocol.codes import (
+    TYPE_NAMEDROW,
     TYPE_NOTNULL,
     XID_BLOB,
     XID_BOOLEAN,
@@ -40,6 +41,7 @@ from ...protocol.codes import (
     TypeCode,
 )
 from ...protocol.columns import ColumnDesc
+from ...types.complextype import COMPLEX_CODES, ComplexType
 
 T = TypeCode
 FLOATING = 255  # DECIMAL(p) without a scale: floating point decimal, scale byte 255
@@ -124,6 +126,10 @@ class IfxType:
     end: int = 0
     lead: int = 0
     notnull: bool = False
+    #: ROW/SET/MULTISET/LIST: the structure (server/engine/composite.py) and the
+    #: sysxtdtypes id a catalogued column type has (0 for expression results).
+    cx: ComplexType | None = None
+    xid: int = 0
 
     # --- classification ------------------------------------------------------------------------
     @property
@@ -159,6 +165,10 @@ class IfxType:
         return self.code == T.INTERVAL and self.start <= TimeUnit.MONTH
 
     @property
+    def is_complex(self) -> bool:
+        return self.code in COMPLEX_CODES
+
+    @property
     def floating(self) -> bool:
         return self.is_decimal and self.scale == FLOATING
 
@@ -192,14 +202,23 @@ class IfxType:
             return (self.minsize << 8) | self.size
         if code in (T.CHAR, T.NCHAR, T.LVARCHAR):
             return self.size
+        if code in COMPLEX_CODES:
+            return 0  # [I] no witness gives a ROW/collection's encoded length
         return FIXED_WIDTH[code]
 
     @property
     def coltype(self) -> int:
-        """syscolumns.coltype: the type code plus 256 when NOT NULL; BLOB and CLOB are the
-        fixed-length opaque type 41 (Guide to SQL: Reference, SYSCOLUMNS "Opaque data types")."""
-        code = T.UDTFIXED if self.code in SMART_LOB_XID else self.code
-        return code | (TYPE_NOTNULL if self.notnull else 0)
+        """syscolumns.coltype: the type code plus 256 when NOT NULL. BOOLEAN, LVARCHAR, BLOB
+        and CLOB are the built-in opaque types (41, 40, 41, 41) with their extended ids (Guide
+        to SQL: Reference, SYSCOLUMNS "Opaque data types"); 45 and 43 are client-side codes
+        only. A named ROW adds 0x1000."""
+        named = TYPE_NAMEDROW if self.cx is not None and self.cx.named else 0
+        code = self.code
+        if code in SMART_LOB_XID or code == T.BOOLEAN:
+            code = T.UDTFIXED
+        elif code == T.LVARCHAR:
+            code = T.UDTVAR
+        return code | (TYPE_NOTNULL if self.notnull else 0) | named
 
     @property
     def collength(self) -> int:
@@ -212,7 +231,7 @@ class IfxType:
             return XID_BOOLEAN
         if self.code == T.LVARCHAR:
             return XID_LVARCHAR
-        return SMART_LOB_XID.get(self.code, 0)
+        return SMART_LOB_XID.get(self.code, self.xid)
 
     def describe(self, name: str) -> ColumnDesc:
         """The SQ_DESCRIBE record. BOOLEAN and LVARCHAR are described as the built-in UDTs they
@@ -224,6 +243,10 @@ class IfxType:
             return ColumnDesc(
                 name, T.UDTVAR | flag, self.size, xid=XID_LVARCHAR, type_name="lvarchar"
             )
+        if self.cx is not None:
+            from .composite import describe_complex
+
+            return describe_complex(self, name)
         xid = SMART_LOB_XID.get(self.code)
         if xid is not None:
             # UDTFIXED 41, xid 10/11, encoded length 72 (peer report 3.1; J§4.1)
@@ -248,6 +271,10 @@ class IfxType:
     @property
     def key(self) -> str:
         """Compact text naming this type, passed to SQLite functions (see ``from_key``)."""
+        if self.cx is not None:
+            from .composite import complex_key
+
+            return complex_key(self)
         return (
             f"{self.code}.{self.size}.{self.minsize}.{self.prec}.{self.scale}."
             f"{self.start}.{self.end}.{self.lead}"
@@ -256,6 +283,8 @@ class IfxType:
     def sql(self) -> str:
         """The Informix type text, as DDL would spell it (lower case like dbschema)."""
         code = self.code
+        if self.cx is not None:
+            return self.cx.sql() if not self.cx.notnull else self.cx.sql()[: -len(" not null")]
         base = BASE_NAMES.get(code, f"type{code}")
         if code in DECIMAL_CODES:
             if self.scale == FLOATING:
@@ -283,6 +312,10 @@ class IfxType:
 @lru_cache(maxsize=4096)
 def from_key(key: str) -> IfxType:
     """Inverse of ``IfxType.key`` (cached: SQLite functions call it once per distinct type)."""
+    if key.startswith("x"):
+        from .composite import complex_from_key
+
+        return complex_from_key(key)
     code, size, minsize, prec, scale, start, end, lead = (int(x) for x in key.split("."))
     return IfxType(code, size, minsize, prec, scale, start, end, lead)
 

@@ -53,6 +53,17 @@ def schema_function(name: str, args: Sequence[object]) -> object:
         length = _num(args[1])
     if length < 0:
         length += 65536
+    if base in (T.SET, T.MULTISET, T.LIST, T.ROW):
+        # [I] As JDBC's own ResultSetMetaData types them (STRUCT for ROW, OTHER for the
+        # collections), named by their kind.
+        if name == "get_data_type":
+            return 2002 if base == T.ROW else 1111
+        if name == "schema_coltypename":
+            kinds: dict[int, str] = {T.SET: "SET", T.MULTISET: "MULTISET", T.LIST: "LIST",
+                                     T.ROW: "ROW"}
+            return kinds[base]
+        if name not in ("schema_isnullable", "schema_nullable", "schema_isautoincr"):
+            return None
     ty = from_catalog(coltype, length, xid)
     code = ty.code
     if name == "get_data_type":

@@ -943,7 +943,7 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
-        from . import triggers
+        from . import composite, triggers
         from .spl import catalog as spl_catalog
 
         if self._db_level != "D":  # a DBA stays one for the session (checked at open)
@@ -952,7 +952,10 @@ class EngineSession:
         dc = self._ddl_context()
         handlers = {
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
+            "create_table_as": ddl.create_table_as,
             "create_index": ddl.create_index, "create_view": ddl.create_view,
+            "create_row_type": composite.create_row_type,
+            "drop_row_type": composite.drop_row_type,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": alter.alter_table, "rename_table": alter.rename,
             "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,

@@ -183,6 +183,8 @@ class Compiler:
                 plan.into_temp = into
                 plan.stmt_type = StmtType.SELECT
             return plan.finish(self.ctx)
+        if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)) and ast.args.get("returning"):
+            raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
             from .triggers import compile_instead
 
@@ -276,6 +278,10 @@ class Compiler:
             root = qualify_columns(ast, schema, dialect=_dialect(self.delimident))
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
+            if any(c.args.get("db") is not None and c.table for c in ast.find_all(exp.Column)):
+                # a.b.c that names no table's column: perhaps a nested ROW field (r.n.x),
+                # which we do not resolve yet (one level, r.n, works).
+                raise not_implemented("nested ROW field access (a.b.c)") from None
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
         rewrites.convert_outer_joins(root)
         return root

@@ -1,0 +1,3 @@
+"""SQLAlchemy's dialect compliance suite, unchanged (sqlalchemy.testing.suite)."""
+
+from sqlalchemy.testing.suite import *  # noqa: F403
