@@ -315,3 +315,30 @@ def test_filetoblob_client_file_streams(kw: dict[str, Any], tmp_path: Any) -> No
             assert await b.read() == payload
 
     run(go)
+
+
+def test_autocommit_insert_of_a_large_value_is_one_transaction(
+    kw: dict[str, Any], server: Any, dbname: str
+) -> None:
+    # As in the sync driver: the objects a statement's large values need and the statement
+    # are one transaction in autocommit mode, so a failing statement leaves no object behind.
+    big = data(2 * 1024 * 1024 + 1, 4)
+
+    async def go() -> None:
+        async with await aio.connect(**{**kw, "autocommit": True}) as conn:
+            await conn.execute("DROP TABLE IF EXISTS aio_one_txn")
+            await conn.execute("CREATE TABLE aio_one_txn (id INTEGER PRIMARY KEY, b BLOB)")
+            await conn.execute("INSERT INTO aio_one_txn VALUES (1, ?)", (big,))
+            before = counts(server, dbname)
+            with pytest.raises(ifxwire.IntegrityError):
+                await conn.execute("INSERT INTO aio_one_txn VALUES (1, ?)", (io.BytesIO(big),))
+            assert counts(server, dbname) == before
+            assert not conn.in_transaction
+            await conn.execute("INSERT INTO aio_one_txn VALUES (2, ?)", (big,))
+        async with await aio.connect(**kw) as other:
+            cur = await other.execute("SELECT id, b FROM aio_one_txn ORDER BY id")
+            rows = await cur.fetchall()
+            assert [r[0] for r in rows] == [1, 2]
+            assert await rows[1][1].read() == big
+
+    run(go)

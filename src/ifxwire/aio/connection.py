@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .. import errors as _e
 from ..client.connection import (
+    BEGIN_GROUP,
     COMMIT_GROUP,
     EXIT_MESSAGE,
     ROLLBACK_GROUP,
@@ -458,6 +459,43 @@ class AsyncConnection:
         if p is not None and not p.busy and p.epoch == core._epoch:
             return p, True
         return await self._prepare(sql, plan, cache=p is None), False
+
+    async def _lob_txn_begin(self) -> None:
+        """Async twin of ``Connection._lob_txn_begin``: a statement's large new LOBs and the
+        statement in one transaction in autocommit mode."""
+        core = self._core
+        if not core._lob_txn_wanted():
+            return
+        reply = core._reply()
+        await self._exchange([(BEGIN_GROUP, reply)])
+        core._lob_txn_begun(reply)
+
+    async def _lob_txn_end(self, commit: bool) -> None:
+        """Async twin of ``Connection._lob_txn_end``."""
+        core = self._core
+        if not core._lob_txn:
+            return
+        core._lob_txn = False
+        if commit:
+            await self._end_transaction(COMMIT_GROUP, "commit")
+            return
+        try:
+            if not core.closed and not core.broken:
+                await self._end_transaction(ROLLBACK_GROUP, "rollback")
+        except _e.Error:
+            pass  # the statement's own error is the one to report
+        finally:
+            core._in_txn = False
+
+    def _lob_txn_abandon(self) -> None:
+        """A statement was cancelled inside the transaction ``_lob_txn_begin`` began: nothing
+        may be awaited, and going on in autocommit mode inside it would commit nothing, so
+        the connection is closed (the server rolls the transaction back)."""
+        core = self._core
+        if core._lob_txn and not core.broken:
+            core._fail(_e.connection_lost(
+                "a statement storing large objects was cancelled inside its transaction"))
+        core._lob_txn = False
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
         core = self._core

@@ -397,7 +397,10 @@ async def prepare_params(aconn: AsyncConnection, p: Prepared, values: Sequence[o
         await aconn._exchange([group])
         _lob.described(core, p, group[1])
     out = list(values)
-    for i, action, flag in _lob.param_actions(p, values):
+    actions = list(_lob.param_actions(p, values))
+    if any(action == "lob" and _lob._several_writes(values[i]) for i, action, _ in actions):
+        await aconn._lob_txn_begin()
+    for i, action, flag in actions:
         if action == "lob":
             out[i] = await create_lob(aconn, values[i], flag)
         elif inspect.iscoroutinefunction(getattr(values[i], "read", None)):

@@ -908,11 +908,17 @@ class Connection:
         autocommit off. Atomic: a statement that fails leaves no object behind. And one
         commit instead of one per 1 MiB SQ_LODATA write: a server commits each write made
         outside a transaction. Not while a cursor is open: the COMMIT would close it."""
-        if (not self._autocommit or self._logging_mode != "logged" or self._in_txn
-                or self._lob_txn or len(self._open_results)):
+        if not self._lob_txn_wanted():
             return
         reply = self._reply()
         self._exchange([(BEGIN_GROUP, reply)])
+        self._lob_txn_begun(reply)
+
+    def _lob_txn_wanted(self) -> bool:
+        return (self._autocommit and self._logging_mode == "logged" and not self._in_txn
+                and not self._lob_txn and not len(self._open_results))
+
+    def _lob_txn_begun(self, reply: Reply) -> None:
         if reply.error is not None:
             raise self._server_error(reply.error)
         self._in_txn = True
