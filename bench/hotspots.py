@@ -31,7 +31,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from bench.run import LineProcess, ServerProcess, child_env, load_fixtures
+from bench.fixtures import load_fixtures
+from bench.run import LineProcess, ServerProcess, child_env
 from bench.scenarios import DATABASE, INSERT_SQL, row5
 
 

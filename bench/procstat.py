@@ -9,6 +9,9 @@ over rounds of tens of milliseconds or more. Memory figures come from ``/proc/se
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -57,3 +60,55 @@ def reset_peak_rss() -> bool:
     except OSError:
         return False
     return True
+
+
+class RssGuard:
+    """Stops the main thread (KeyboardInterrupt, through SIGINT) once this process's RSS has
+    grown ``limit`` bytes past ``base``; ``why`` then says so. ``limit`` 0: never.
+
+    Why: a driver that reads the whole result before returning a row (informix-driver) would
+    take several GB for the 10M-row stream; the bench stops it at a stated bound instead of
+    letting it eat a shared machine's memory, and reports that it stopped.
+    """
+
+    INTERVAL = 0.02
+
+    def __init__(self, base: int, limit: int) -> None:
+        self.base = base
+        self.limit = limit
+        self.why: str | None = None
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._main = threading.main_thread().ident
+        self._thread: threading.Thread | None = None
+        self._t0 = 0.0
+
+    def __enter__(self) -> RssGuard:
+        if self.limit > 0:
+            self._t0 = time.perf_counter()
+            self._thread = threading.Thread(target=self._watch, daemon=True)
+            self._thread.start()
+        return self
+
+    def _watch(self) -> None:
+        while not self._done.wait(self.INTERVAL):
+            growth = (rss_bytes() or 0) - self.base
+            if growth <= self.limit:
+                continue
+            with self._lock:
+                if self._done.is_set():
+                    return
+                self.why = (
+                    f"stopped at {growth / 2**20:.0f} MB of RSS growth (bound "
+                    f"{self.limit / 2**20:.0f} MB) after {time.perf_counter() - self._t0:.1f} s"
+                )
+                self._done.set()
+                assert self._main is not None
+                signal.pthread_kill(self._main, signal.SIGINT)
+            return
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._done.set()
+        if self._thread is not None:
+            self._thread.join()

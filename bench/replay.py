@@ -44,8 +44,52 @@ if __package__ in (None, ""):
 
 EXIT = b"\x00\x38"  # SQ_EXIT: the client's goodbye, answered by SQ_EXIT
 EOT = b"\x00\x0c"
+_EOT_CODE = 0x0C
+_TUPLE_CODE = 0x0E
 RECV = 256 * 1024
 PARTIAL_TIMEOUT = 1.0
+
+
+def tuple_rows(data: bytes | bytearray) -> int | None:
+    """Rows in a reply made of SQ_TUPLE messages and the SQ_EOT that ends it, else None.
+
+    An SQ_TUPLE is its code, a 16-bit field, a 32-bit payload size and the payload padded to
+    an even length (PROTOCOL.md; the driver's reply parser reads it the same way).
+    """
+    pos, n, end = 0, 0, len(data)
+    while end - pos >= 2:
+        code = (data[pos] << 8) | data[pos + 1]
+        if code == _EOT_CODE:
+            return n if n and pos + 2 == end else None
+        if code != _TUPLE_CODE or end - pos < 8:
+            return None
+        size = int.from_bytes(data[pos + 4 : pos + 8], "big", signed=True)
+        if size < 0:
+            return None
+        pos += 8 + size + (size & 1)
+        n += 1
+    return None
+
+
+def fetch_run(turns: list[Turn]) -> tuple[int, int]:
+    """[i, j): the longest run of turns with the same request and a tuples-only reply."""
+    best = (0, 0)
+    i = 0
+    while i < len(turns):
+        if tuple_rows(turns[i].server) is None:
+            i += 1
+            continue
+        j = i + 1
+        while (
+            j < len(turns)
+            and turns[j].client == turns[i].client
+            and tuple_rows(turns[j].server) is not None
+        ):
+            j += 1
+        if j - i > best[1] - best[0]:
+            best = (i, j)
+        i = j
+    return best
 
 
 def login_length(data: bytes | bytearray) -> int | None:
@@ -59,6 +103,9 @@ def login_length(data: bytes | bytearray) -> int | None:
 class Turn:
     client: bytearray = field(default_factory=bytearray)
     server: bytearray = field(default_factory=bytearray)
+
+
+Plan = tuple[list["Turn"], list["Turn"], list["Turn"]]
 
 
 @dataclass
@@ -157,6 +204,7 @@ class Key:
         self.stats = Stats()
         self.recorder: Listener | None = None
         self.server: Listener | None = None
+        self.grown: list[Listener] = []
 
     # ---------------------------------------------------------------- recording
 
@@ -225,10 +273,10 @@ class Key:
     # ---------------------------------------------------------------- replaying
 
     def start_serve(self) -> int:
-        self.server = Listener(self._replay)
+        self.server = Listener(lambda sock: self._replay(sock, self._plan()))
         return self.server.port
 
-    def _plan(self) -> tuple[list[Turn], list[Turn], list[Turn]]:
+    def _plan(self) -> Plan:
         """(play once, then loop, then tail) out of the template and its marks."""
         turns = self.rec.turns
         marks = [m for m in self.rec.marks if m is not None]
@@ -237,10 +285,43 @@ class Key:
             return turns[:b_end], turns[a_end:b_end], turns[b_end:]
         return turns, [], []
 
-    def _replay(self, sock: socket.socket) -> None:
+    def start_grown(self, base_rows: int, target_rows: int) -> dict[str, Any]:
+        """Serve round A with its fetch replies repeated until it carries ``target_rows`` rows.
+
+        Why: a 10M-row streamed SELECT served live measures ifxwire-server (about 5 µs of
+        its CPU per row), and recorded in full it would hold gigabytes here. The recorded
+        ``base_rows``-row result is enough: the turns in the middle of round A that are plain
+        fetch replies (the same request each time, a reply of SQ_TUPLE messages and SQ_EOT only)
+        are served again and again, as if the table went on with the same rows. Only round A
+        is grown: a fresh connection runs the setup, then A, once. Returns the port and the
+        exact number of rows round A then carries (the bench checks the client counts it).
+        """
+        turns = self.rec.turns
+        marks = [m for m in self.rec.marks if m is not None]
+        if len(marks) < 3:
+            raise ValueError("no complete recording to grow")
+        start, end = marks[0], marks[1]
+        i, j = fetch_run(turns[start:end])
+        if j - i < 1:
+            raise ValueError("round A has no run of plain fetch replies to repeat")
+        middle = turns[start + i : start + j]
+        counts = [tuple_rows(t.server) or 0 for t in middle]
+        rows, body = base_rows, list(middle)
+        k = 0
+        while rows < target_rows:  # whole middles, then what part of one reaches the target
+            rows += counts[k % len(counts)]
+            body.append(middle[k % len(middle)])
+            k += 1
+        once = turns[: start + i] + body + turns[start + j : end]
+        plan: Plan = (once, [], turns[marks[2] :] if marks[2] <= len(turns) else [])
+        listener = Listener(lambda sock: self._replay(sock, plan))
+        self.grown.append(listener)
+        return {"port": listener.port, "rows": rows, "repeated_turns": len(middle)}
+
+    def _replay(self, sock: socket.socket, plan: Plan) -> None:
         st = self.stats
         st.connections += 1
-        once, loop, tail = self._plan()
+        once, loop, tail = plan
         pending = bytearray()
         index = 0  # turns served on this connection
         in_tail = False
@@ -328,10 +409,11 @@ class Key:
         }
 
     def close(self) -> None:
-        for lst in (self.recorder, self.server):
+        for lst in (self.recorder, self.server, *self.grown):
             if lst is not None:
                 lst.close(wait=1.0)
         self.recorder = self.server = None
+        self.grown = []
         self.rec = Recording()
 
 
@@ -371,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
                 reply({"ok": True, **keys[name].stop_record()})
             elif cmd == "serve":
                 reply({"ok": True, "port": keys[name].start_serve()})
+            elif cmd == "serve_grown":
+                reply({"ok": True, **keys[name].start_grown(msg["base"], msg["target"])})
             elif cmd == "stats":
                 reply({"ok": True, **keys[name].stats_dict()})
             elif cmd == "drop":

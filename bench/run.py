@@ -1,6 +1,6 @@
 """Run the ifxwire benchmark suite: ifxwire (pure, accelerated), informix-driver, IBM JDBC.
 
-    python bench/run.py                      # everything (about 7 minutes on 2 cores)
+    python bench/run.py                      # everything (16 minutes on 2 busy cores)
     python bench/run.py --smoke              # a small subset, under a minute (CI)
     python bench/run.py --only 'select_*' executemany_scaling --drivers ifxwire informix-driver
     python bench/run.py --list
@@ -46,11 +46,14 @@ if __package__ in (None, ""):
     sys.path[0] = str(ROOT)
 
 from bench import lineproto, procstat  # noqa: E402
+from bench.fixtures import load_fixtures, needed_tables  # noqa: E402
 from bench.scenarios import DATABASE, Scenario, catalogue, select  # noqa: E402
 
 PY_DRIVERS = ("ifxwire", "ifxwire-accel", "informix-driver")
 ALL_DRIVERS = (*PY_DRIVERS, "jdbc")
 BASELINE = "informix-driver"
+#: Scenario kinds measured against the floor (bench/floor.py): the fetch bodies and the writes.
+FLOOR_KINDS = ("query", "latency", "pool", "concurrent", "insert", "executemany")
 JDBC_VERSION = "15.0.0.1"
 CALL_TIMEOUT = 600.0
 
@@ -303,84 +306,6 @@ def start_worker(driver: str, jdbc_cp: str | None, stderr: Any) -> LineProcess:
     return LineProcess(driver, argv, child_env(IFXWIRE_PURE=pure), stderr)
 
 
-# ------------------------------------------------------------------------------------ fixtures
-
-
-def needed_tables(scenarios: list[Scenario]) -> set[str]:
-    names: set[str] = set()
-    for sc in scenarios:
-        for word in sc.sql.replace(",", " ").split():
-            if word.startswith("bench_"):
-                names.add(word)
-        if sc.table:
-            names.add(sc.table)
-    return names
-
-
-def load_fixtures(host: str, port: int, tables: set[str]) -> dict[str, float]:
-    """Create the bench database and the tables the chosen scenarios read or write."""
-    import ifxwire
-    from bench.scenarios import SELECT_COLUMNS, TYPE_MIX_COLUMNS, row5, type_mix_row
-
-    timings: dict[str, float] = {}
-    conn = ifxwire.connect(
-        host=host, port=port, user="informix", password="in4mix", autocommit=True
-    )
-    cur = conn.cursor()
-    cur.execute(f"CREATE DATABASE {DATABASE} WITH LOG")
-    scaling = {
-        "bench_select_1k": 1000,
-        "bench_select_10k": 10000,
-        "bench_select_100k": 100000,
-        "bench_select_1m": 1000000,
-    }
-    want = {t: n for t, n in scaling.items() if t in tables}
-    if want:
-        t0 = time.perf_counter()
-        top = max(want.values())
-        cur.execute(f"CREATE TABLE bench_base ({SELECT_COLUMNS})")
-        cur.executemany(
-            "INSERT INTO bench_base VALUES (?, ?, ?, ?, ?)", [row5(i) for i in range(1000)]
-        )
-        have = 1000
-        while have < top:
-            # Doubling inside the server: a few statements instead of a million binds.
-            cur.execute(
-                f"INSERT INTO bench_base SELECT a + {have}, b, c, d + {have * 0.25}, e "
-                f"FROM bench_base WHERE a < {top - have}"
-            )
-            have = min(2 * have, top)
-        for table, n in want.items():
-            cur.execute(f"CREATE TABLE {table} ({SELECT_COLUMNS})")
-            cur.execute(f"INSERT INTO {table} SELECT * FROM bench_base WHERE a < {n}")
-        cur.execute("DROP TABLE bench_base")
-        timings["select tables"] = time.perf_counter() - t0
-    for table in sorted(tables):
-        if table.startswith("bench_wide_"):
-            w = int(table.rsplit("_", 1)[1])
-            cols = ", ".join(f"c{k} INT" for k in range(1, w + 1))
-            cur.execute(f"CREATE TABLE {table} ({cols})")
-            marks = ", ".join("?" * w)
-            cur.executemany(
-                f"INSERT INTO {table} VALUES ({marks})",
-                [tuple(i * w + k for k in range(w)) for i in range(1000)],
-            )
-    if "bench_type_mix" in tables:
-        cur.execute(f"CREATE TABLE bench_type_mix ({TYPE_MIX_COLUMNS})")
-        cur.executemany(
-            "INSERT INTO bench_type_mix VALUES (?, ?, ?, ?, ?, ?)",
-            [type_mix_row(i) for i in range(1000)],
-        )
-    if "bench_ins" in tables:
-        cur.execute(f"CREATE TABLE bench_ins ({SELECT_COLUMNS})")
-    for table in sorted(t for t in tables if t != "bench_ins"):
-        cur.execute(f"SELECT COUNT(*) FROM {table}")
-        (count,) = cur.fetchone() or (None,)
-        timings[f"rows {table}"] = float(count or 0)
-    conn.close()
-    return timings
-
-
 # ------------------------------------------------------------------------------------ the run
 
 
@@ -492,9 +417,9 @@ class Bench:
 
     # ---------------------------------------------------------------- helpers
 
-    def rcall(self, cmd: str, key: str = "") -> dict[str, Any]:
+    def rcall(self, cmd: str, key: str = "", **extra: Any) -> dict[str, Any]:
         assert self.replay is not None
-        reply = self.replay.call(json.dumps({"cmd": cmd, "key": key}), timeout=120)
+        reply = self.replay.call(json.dumps({"cmd": cmd, "key": key, **extra}), timeout=120)
         if not reply.get("ok"):
             raise BenchError(f"replay {cmd} {key}: {reply.get('error')}")
         return reply
@@ -513,6 +438,8 @@ class Bench:
             inner=sc.inner,
             autocommit=sc.autocommit,
             threads=sc.threads,
+            aio=sc.aio or None,
+            limit_mb=sc.limit_mb or None,
             quick=quick,
         )
 
@@ -536,16 +463,19 @@ class Bench:
             res["server_cpu"] = s1 - s0
         return res
 
-    def check(self, sc: Scenario, d: str, res: dict[str, Any]) -> str | None:
+    def check(
+        self, sc: Scenario, d: str, res: dict[str, Any], expected: int | None = None
+    ) -> str | None:
         """Why a round's result is wrong (row count, error), or None."""
         if not res.get("ok"):
             return str(res.get("error") or res.get("unsupported") or res)
-        if sc.kind in ("query", "pool", "concurrent") and "rows" in res:
+        if sc.kind in ("query", "pool", "concurrent", "swarm") and "rows" in res:
             ops = res.get("ops", sc.inner)
             if res["rows"] != sc.rows * ops:
                 return f"{d}: {res['rows']} rows, expected {sc.rows * ops}"
-        if sc.kind == "stream" and res.get("rows") != sc.rows:
-            return f"{d}: streamed {res.get('rows')} rows, expected {sc.rows}"
+        want = sc.rows if expected is None else expected
+        if sc.kind == "stream" and res.get("rows") != want and not res.get("stopped"):
+            return f"{d}: streamed {res.get('rows')} rows, expected {want}"
         return None
 
     # ---------------------------------------------------------------- one scenario
@@ -572,7 +502,8 @@ class Bench:
                 s0 = procstat.process_cpu(self.server.pid)
                 r = w.call("round")
                 s1 = procstat.process_cpu(self.server.pid)
-                problem = self.check(sc, d, r)
+                # A grown scenario records the smaller result it grows from.
+                problem = self.check(sc, d, r, r.get("rows") if sc.grow else None)
                 if problem:
                     w.call("teardown")
                     self.rcall("drop", key)
@@ -675,6 +606,7 @@ class Bench:
                     alive.remove(d)
                     log(f"  {d}: warm-up failed: {problem}")
                     break
+        floors = [d for d in alive if d in PY_DRIVERS and self.capture_floor(sc, d, entries[d])]
         for r in range(sc.rounds):
             order = alive[r % len(alive) :] + alive[: r % len(alive)] if alive else []
             for d in order:
@@ -691,6 +623,34 @@ class Bench:
                     continue
                 res.pop("ok", None)
                 entries[d]["rounds"].append(res)
+                if d in floors:
+                    self.floor_round(d, entries[d])
+
+    def capture_floor(self, sc: Scenario, d: str, entry: dict[str, Any]) -> bool:
+        """Take the rows the floor is made of (bench/floor.py); False: no floor here."""
+        if sc.kind not in FLOOR_KINDS:
+            return False
+        try:
+            res = self.workers[d].call("capture")
+        except BenchError as exc:
+            res = {"ok": False, "error": str(exc)}
+        if not res.get("ok"):
+            entry["floor_error"] = res.get("error") or res.get("unsupported")
+            log(f"  {d}: no floor: {entry['floor_error']}")
+            return False
+        entry["floor_rounds"] = []
+        return True
+
+    def floor_round(self, d: str, entry: dict[str, Any]) -> None:
+        """The floor, right after the driver's round, in the same worker (bench/floor.py)."""
+        try:
+            res = self.workers[d].call("floor")
+        except BenchError as exc:
+            res = {"ok": False, "error": str(exc)}
+        if res.pop("ok", False):
+            entry["floor_rounds"].append(res)
+        else:
+            entry["floor_error"] = res.get("error") or res.get("unsupported")
 
     def run_stream(self, sc: Scenario, ready: list[str], entries: dict[str, Any]) -> None:
         """Streaming memory: a fresh worker process per driver and round."""
@@ -710,19 +670,29 @@ class Bench:
                         entry.update(status="error", reason=str(exc))
                         continue
                 fresh = start_worker(d, self.jdbc_cp, self.log_file)
+                expected = None
                 try:
                     fresh.call("hello", timeout=120)
                     if sc.replay:
-                        rec = self.recorded[recording_key(d, sc)]
+                        key = recording_key(d, sc)
+                        rec = self.recorded[key]
                         entry["live"] = rec["live"]
-                        port = self._serve_port(recording_key(d, sc))
+                        port = self._serve_port(key)
+                        if sc.grow:
+                            base = int(rec["live"][-1]["rows"])
+                            grown = self.rcall("serve_grown", key, base=base, target=sc.rows)
+                            port, expected = int(grown["port"]), int(grown["rows"])
+                            entry["grown"] = {k: v for k, v in grown.items() if k != "ok"}
                     else:
                         port = self.server.port
                     res = fresh.call(self.setup_line(sc, port, False))
                     if not self._setup_ok(sc, d, res, entry):
                         continue
                     res = self.timed_round(fresh, sc)
-                    problem = self.check(sc, d, res)
+                    if res.get("stopped"):
+                        # A bounded run (limit_mb): reported as stopped, with its figures.
+                        entry.update(status="stopped", reason=res["stopped"])
+                    problem = self.check(sc, d, res, expected)
                     if problem:
                         entry.update(status="error", reason=problem)
                         continue
@@ -879,8 +849,12 @@ def main(argv: list[str] | None = None) -> int:
     data["meta"]["machine"]["load"] = machine_load(before, machine_snapshot())
     out = Path(args.out)
     stem = "smoke" if args.smoke else "latest"
-    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
     from bench import report
+
+    # The raw rounds first, so a report that fails cannot cost the run its results.
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+    data["summary"] = report.summarise(data)
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str) + "\n")
 
     md, problems = report.write(data, out / f"{stem}.md", out / f"{stem}.png")
     log(f"results: {out / (stem + '.json')}, {out / (stem + '.md')}")

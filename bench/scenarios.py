@@ -9,12 +9,19 @@ executemany one executemany of ``rows`` generated rows, then commit() unless aut
 connect     ``inner`` times: connect + close
 pool        ``inner`` times: pool acquire + query + release
 concurrent  ``threads`` threads, one connection each, ``inner`` queries per round in total
-stream      iterate ``rows`` rows without keeping them; peak RSS growth (fresh process)
+swarm       ``threads`` connections (threads, or asyncio tasks when ``aio``), ``inner`` queries
+            per round in total, each query timed: throughput and p50 / p99 latency
+stream      iterate ``rows`` rows without keeping them; peak RSS growth (fresh process), stopped
+            at ``limit_mb`` of growth when set (a driver that materialises the whole result);
+            ``grow``: a smaller recorded result served until it carries ``rows`` rows
 codec       codec micro-benchmarks (Python drivers only)
 
 ``replay`` scenarios are served by the replay server (bench/replay.py) after one recorded live
 pass, so their figures measure the client; the others run against the live server and report
 the server's share of the wall time.
+
+Every Python worker also measures the *floor* of the read and write scenarios (bench/floor.py):
+``pickle.loads`` of the rows the driver returned, ``pickle.dumps`` of the rows it was given.
 """
 
 from __future__ import annotations
@@ -49,12 +56,22 @@ class Scenario:
     replay: bool = True
     autocommit: bool = True
     threads: int = 0
+    #: swarm: asyncio tasks on one event loop instead of threads.
+    aio: bool = False
+    #: stream: stop the driver once its RSS has grown this much (0: never).
+    limit_mb: int = 0
+    #: stream (replay): serve the recorded result's fetch replies again until ``rows`` rows
+    #: (bench/replay.py, Key.start_grown).
+    grow: bool = False
     #: Table emptied (untimed) before each round of a write scenario.
     table: str = ""
     #: Included in ``--smoke`` (with ``smoke_inner`` / ``smoke_rows`` when set).
     smoke: bool = False
     smoke_inner: int = 0
     smoke_rows: int = 0
+    smoke_threads: int = 0
+    #: The table that replaces bench_select_1m in --smoke when ``smoke_rows`` is set.
+    smoke_table: str = "bench_select_1k"
     note: str = ""
     #: Drivers this scenario cannot run for, with the reason (filled at run time).
     skip: dict[str, str] = field(default_factory=dict)
@@ -69,9 +86,10 @@ class Scenario:
             self,
             inner=self.smoke_inner or min(self.inner, 20),
             rows=self.smoke_rows or self.rows,
-            rounds=2,
-            warmup=1,
-            sql=self.sql.replace("bench_select_1m", "bench_select_1k")
+            threads=self.smoke_threads or self.threads,
+            rounds=min(self.rounds, 2),
+            warmup=min(self.warmup, 1),
+            sql=self.sql.replace("bench_select_1m", self.smoke_table)
             if self.smoke_rows
             else self.sql,
         )
@@ -106,7 +124,7 @@ def _scaling_table(n: int) -> str:
 
 
 def catalogue() -> list[Scenario]:
-    """Every scenario, in report order, with full-run rounds (about 7 minutes on 2 cores)."""
+    """Every scenario, in report order, with full-run rounds (docs/BENCHMARKS.md: run time)."""
     s: list[Scenario] = [
         Scenario(
             "select_one_row",
@@ -236,6 +254,16 @@ def catalogue() -> list[Scenario]:
             smoke_inner=3,
         ),
         Scenario(
+            "cold_connect_disconnect_live",
+            "connect",
+            "connect",
+            rows=0,
+            inner=20,
+            rounds=20,
+            replay=False,
+            note="live: the server opens and resets a session per connect (its CPU in the share)",
+        ),
+        Scenario(
             "pool_acquire_query_release",
             "pool",
             "connect",
@@ -286,6 +314,45 @@ def catalogue() -> list[Scenario]:
             smoke_rows=1000,
             note="fresh process per driver; peak RSS growth while iterating",
         ),
+        # ---- scale (issue 16; tiny sizes in --smoke)
+        Scenario(
+            "streaming_fetch_memory[10000000]",
+            "stream",
+            "scale",
+            "SELECT * FROM bench_select_1m",
+            rows=10000000,
+            rounds=1,
+            warmup=0,
+            grow=True,
+            limit_mb=1024,
+            smoke=True,
+            smoke_rows=30000,
+            # Grown from 10k rows: a 1k-row result fits in too few fetch replies to repeat.
+            smoke_table="bench_select_10k",
+            note="the 1M-row recording with its fetch replies served until 10M rows; fresh "
+            "process per driver; stopped at 1 GiB of RSS growth",
+        ),
+    ]
+    for aio in (False, True):
+        s.append(
+            Scenario(
+                "concurrent_connections_asyncio[200]" if aio else "concurrent_connections[200]",
+                "swarm",
+                "scale",
+                SELECT_ONE_SQL,
+                rows=1,
+                inner=4000,
+                rounds=5,
+                threads=200,
+                aio=aio,
+                replay=False,
+                smoke=True,
+                smoke_inner=40,
+                smoke_threads=8,
+                note="live; 200 connections, 20 queries each per round, every query timed",
+            )
+        )
+    s += [
         Scenario("codec", "codec", "codec", rounds=9, warmup=1, replay=False, smoke=True),
     ]
     return s

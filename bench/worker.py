@@ -3,6 +3,8 @@
 ``python -m bench.worker --driver ifxwire`` (run from the repository root). The orchestrator
 sends ``hello``, then per scenario ``setup`` (connect, build parameters: untimed), ``round``
 (one timed body) as often as it likes, ``teardown``; finally ``quit``. See bench/lineproto.py.
+``capture`` (read scenarios: one untimed operation whose rows are kept, pickled) and ``floor``
+(one timed floor round: bench/floor.py) measure the floor next to the driver.
 
 Client CPU is ``time.process_time()`` of this process (all threads; the server runs in another
 process, so none of its work is counted). Wall time is ``time.perf_counter()``.
@@ -24,19 +26,12 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from bench import lineproto, procstat
+from bench import floor, lineproto, procstat
 from bench.drivers import Adapter, DriverUnavailable, load
 from bench.scenarios import row5
+from bench.swarm import Swarm, Unsupported, latency_summary
 
 Body = Callable[[], dict[str, Any]]
-
-
-def _percentile(sorted_values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of an ascending list."""
-    if not sorted_values:
-        return float("nan")
-    k = max(0, min(len(sorted_values) - 1, round(q / 100 * len(sorted_values) + 0.5) - 1))
-    return sorted_values[k]
 
 
 class Worker:
@@ -45,6 +40,12 @@ class Worker:
         self.conns: list[Any] = []
         self.pool: Any = None
         self.body: Body | None = None
+        self.swarm: Swarm | None = None
+        #: Read scenarios: runs one untimed operation and returns its rows (for the floor).
+        self.sample: Callable[[], list[Any]] | None = None
+        #: The floor round of the current scenario, once known (bench/floor.py).
+        self.floor: Callable[[], dict[str, Any]] | None = None
+        self.floor_ops = 1
 
     # ---------------------------------------------------------------- commands
 
@@ -100,14 +101,34 @@ class Worker:
                 return {"ops": inner, "rows": n}
 
             self.body = pool_body
+
+            def pool_sample() -> list[Any]:
+                c = acquire()
+                try:
+                    return a.fetch_rows(c, sql, params)
+                finally:
+                    release(c)
+
+            self.sample_reads(pool_sample, inner)
             return {"ok": True}
         if kind == "concurrent":
             self.conns = [a.connect(host, port, db, True) for _ in range(threads)]
             self.body = self._concurrent_body(sql, params, inner, threads)
+            first = self.conns[0]
+            self.sample_reads(lambda: a.fetch_rows(first, sql, params), inner)
+            return {"ok": True}
+        if kind == "swarm":
+            try:
+                self.swarm = Swarm(a, host, port, db, threads, aio=f.get("aio") == "1")
+            except Unsupported as exc:
+                return {"ok": False, "unsupported": str(exc)}
+            self.body = self.swarm.body(sql, params, inner)
             return {"ok": True}
 
         conn = a.connect(host, port, db, autocommit)
         self.conns = [conn]
+        if kind in ("query", "latency"):
+            self.sample_reads(lambda: a.fetch_rows(conn, sql, params), inner)
         if kind == "query":
 
             def query_body() -> dict[str, Any]:
@@ -126,13 +147,7 @@ class Worker:
                     t0 = clock()
                     a.fetch_all(conn, sql, params)
                     lat.append(clock() - t0)
-                lat.sort()
-                return {
-                    "ops": inner,
-                    "p50": _percentile(lat, 50),
-                    "p99": _percentile(lat, 99),
-                    "max": lat[-1],
-                }
+                return {"ops": inner, **latency_summary(lat)}
 
             self.body = latency_body
         elif kind == "insert":
@@ -146,6 +161,8 @@ class Worker:
                 return {"ops": inner}
 
             self.body = insert_body
+            one_each = [[r] for r in data]
+            self.floor = lambda: floor.dumps_round(one_each, inner)
         elif kind == "executemany":
             batch = [row5(i) for i in range(rows)]
 
@@ -156,21 +173,36 @@ class Worker:
                 return {"ops": 1, "rows": rows}
 
             self.body = executemany_body
+            self.floor = lambda: floor.dumps_round([batch], 1)
         elif kind == "stream":
+            limit = int(f.get("limit_mb", "0") or 0) * 2**20
 
             def stream_body() -> dict[str, Any]:
                 gc.collect()
                 before = procstat.rss_bytes() or 0
                 reset = procstat.reset_peak_rss()
-                n = a.stream(conn, sql)
+                progress = [0]
+                stopped = None
+                with procstat.RssGuard(before, limit) as guard:
+                    try:
+                        n = a.stream(conn, sql, progress)
+                    except KeyboardInterrupt:
+                        if guard.why is None:
+                            raise
+                        n, stopped = progress[0], guard.why
                 peak = procstat.peak_rss_bytes() or 0
-                return {
+                out: dict[str, Any] = {
                     "ops": 1,
                     "rows": n,
                     "rss_before": before,
                     "peak_rss": peak,
                     "peak_growth": peak - before if reset else None,
                 }
+                if stopped:
+                    out["stopped"] = stopped
+                    # The connection is mid-result: drop it rather than close it politely.
+                    self.conns = []
+                return out
 
             self.body = stream_body
         else:
@@ -205,6 +237,29 @@ class Worker:
 
         return body
 
+    def sample_reads(self, run: Callable[[], list[Any]], ops: int) -> None:
+        """Remember how to take one operation's rows; ``capture`` runs it (untimed)."""
+        self.sample = run
+        self.floor_ops = ops
+
+    def capture(self) -> dict[str, Any]:
+        """One more operation, untimed, whose rows become the floor's pickle."""
+        if self.sample is None:
+            if self.floor is None:
+                return {"ok": False, "unsupported": "no floor for this scenario"}
+            return {"ok": True}
+        rows = self.sample()
+        blob = floor.freeze(rows)
+        ops = self.floor_ops
+        del rows
+        self.floor = lambda: floor.loads_round(blob, ops)
+        return {"ok": True, "bytes": len(blob)}
+
+    def floor_round(self) -> dict[str, Any]:
+        if self.floor is None:
+            return {"ok": False, "unsupported": "no floor for this scenario"}
+        return self.floor()
+
     def round(self) -> dict[str, Any]:
         if self.body is None:
             return {"ok": False, "error": "round before setup"}
@@ -227,7 +282,15 @@ class Worker:
             except Exception as exc:
                 print(f"worker {self.a.name}: pool close failed: {exc!r}", file=sys.stderr)
             self.pool = None
+        if self.swarm is not None:
+            try:
+                self.swarm.close()
+            except Exception as exc:
+                print(f"worker {self.a.name}: swarm close failed: {exc!r}", file=sys.stderr)
+            self.swarm = None
         self.body = None
+        self.sample = None
+        self.floor = None
         return {"ok": True}
 
 
@@ -263,6 +326,10 @@ def main(argv: list[str] | None = None) -> int:
                 reply(worker.setup(fields))
             elif op == "round":
                 reply(worker.round())
+            elif op == "capture":
+                reply(worker.capture())
+            elif op == "floor":
+                reply(worker.floor_round())
             elif op == "teardown":
                 reply(worker.teardown())
             else:

@@ -2,7 +2,7 @@
 # `make bench`: installs what the benchmark suite needs into .venv (as scripts/test.sh does),
 # fetches the IBM JDBC 15.0.0.1 jar (Maven Central, cached, never committed) and runs
 # bench/run.py with the given arguments, e.g.:
-#   scripts/bench.sh                   # the full suite (~7 min on 2 cores)
+#   scripts/bench.sh                   # the full suite (~16 min on 2 busy cores, then lob_stream)
 #   scripts/bench.sh --smoke           # under a minute
 #   scripts/bench.sh --only 'select_scaling*' --drivers ifxwire informix-driver
 # Results: bench/results/latest.{json,md,png}; logs in bench/results/raw/.

@@ -25,24 +25,34 @@ class Adapter:
 
     # ---------------------------------------------------------------- bodies' building blocks
 
-    def fetch_all(self, conn: Any, sql: str, params: Sequence[object] | None) -> int:
-        """execute + fetchall on a fresh cursor; returns the number of rows."""
+    def fetch_rows(self, conn: Any, sql: str, params: Sequence[object] | None) -> list[Any]:
+        """execute + fetchall on a fresh cursor; returns the rows."""
         cur = conn.cursor()
         if params:
             cur.execute(sql, tuple(params))
         else:
             cur.execute(sql)
-        n = len(cur.fetchall())
+        rows: list[Any] = cur.fetchall()
         cur.close()
-        return n
+        return rows
 
-    def stream(self, conn: Any, sql: str) -> int:
-        """execute + iterate without keeping rows (the streaming-memory body)."""
+    def fetch_all(self, conn: Any, sql: str, params: Sequence[object] | None) -> int:
+        """execute + fetchall on a fresh cursor; returns the number of rows."""
+        return len(self.fetch_rows(conn, sql, params))
+
+    def stream(self, conn: Any, sql: str, progress: list[int] | None = None) -> int:
+        """execute + iterate without keeping rows (the streaming-memory body). When stopped
+        (KeyboardInterrupt from the worker's RSS guard), ``progress[0]`` is the rows seen."""
         cur = conn.cursor()
-        cur.execute(sql)
         n = 0
-        for _ in cur:
-            n += 1
+        try:
+            cur.execute(sql)
+            for _ in cur:
+                n += 1
+        except KeyboardInterrupt:
+            if progress is not None:
+                progress[0] = n
+            raise
         cur.close()
         return n
 
@@ -61,6 +71,24 @@ class Adapter:
 
     def close(self, conn: Any) -> None:
         conn.close()
+
+    # ---------------------------------------------------------------- asyncio (swarm)
+
+    def aio_unavailable(self) -> str | None:
+        """Why this driver has no asyncio API, or None when it has one."""
+        return "no asyncio API"
+
+    async def aio_connect(
+        self, host: str, port: int, database: str | None, autocommit: bool
+    ) -> Any:
+        raise NotImplementedError
+
+    async def aio_fetch_all(self, conn: Any, sql: str, params: Sequence[object] | None) -> int:
+        """await execute + fetchall on a fresh cursor; returns the number of rows."""
+        raise NotImplementedError
+
+    async def aio_close(self, conn: Any) -> None:
+        await conn.close()
 
     # ---------------------------------------------------------------- pools
 

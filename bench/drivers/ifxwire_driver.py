@@ -7,7 +7,7 @@ forces the pure-Python codecs); the worker sets it, this adapter checks it took 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .base import Adapter, DriverUnavailable
@@ -20,6 +20,17 @@ def accelerator_state(module: Any) -> bool:
         probe = getattr(module, "accelerator_available", None)
         flag = probe() if callable(probe) else False
     return bool(flag)
+
+
+def _options(host: str, port: int, database: str | None, autocommit: bool) -> dict[str, Any]:
+    return {
+        "host": host,
+        "port": port,
+        "user": "informix",
+        "password": "in4mix",
+        "database": database,
+        "autocommit": autocommit,
+    }
 
 
 class IfxwireAdapter(Adapter):
@@ -36,14 +47,24 @@ class IfxwireAdapter(Adapter):
             raise DriverUnavailable("the accelerator is active although the pure run was asked for")
 
     def connect(self, host: str, port: int, database: str | None, autocommit: bool) -> Any:
-        return self._mod.connect(
-            host=host,
-            port=port,
-            user="informix",
-            password="in4mix",
-            database=database,
-            autocommit=autocommit,
-        )
+        return self._mod.connect(**_options(host, port, database, autocommit))
+
+    def aio_unavailable(self) -> str | None:
+        return None
+
+    async def aio_connect(
+        self, host: str, port: int, database: str | None, autocommit: bool
+    ) -> Any:
+        import ifxwire.aio
+
+        return await ifxwire.aio.connect(**_options(host, port, database, autocommit))
+
+    async def aio_fetch_all(self, conn: Any, sql: str, params: Sequence[object] | None) -> int:
+        cur = conn.cursor()
+        await cur.execute(sql, tuple(params) if params else None)
+        n = len(await cur.fetchall())
+        await cur.close()
+        return n
 
     def pool_unavailable(self) -> str | None:
         for name in ("create_pool", "ConnectionPool", "Pool"):
@@ -59,14 +80,5 @@ class IfxwireAdapter(Adapter):
         create = getattr(self._mod, "create_pool", None)
         if create is None:
             raise DriverUnavailable("ifxwire has no connection pool yet")
-        pool = create(
-            host=host,
-            port=port,
-            user="informix",
-            password="in4mix",
-            database=database,
-            min_size=size,
-            max_size=size,
-            autocommit=True,
-        )
+        pool = create(**_options(host, port, database, True), min_size=size, max_size=size)
         return pool, pool.acquire, pool.release

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .base import Adapter, DriverUnavailable
 
 EXPECTED_VERSION = "2026.9.3"
+
+
+def _options(host: str, port: int, database: str | None, autocommit: bool) -> dict[str, Any]:
+    return {
+        "host": host,
+        "port": port,
+        "user": "informix",
+        "password": "in4mix",
+        "database": database,
+        "server": "informix",
+        "autocommit": autocommit,
+    }
 
 
 class InformixDbAdapter(Adapter):
@@ -28,15 +40,26 @@ class InformixDbAdapter(Adapter):
             )
 
     def connect(self, host: str, port: int, database: str | None, autocommit: bool) -> Any:
-        return self._mod.connect(
-            host=host,
-            port=port,
-            user="informix",
-            password="in4mix",
-            database=database,
-            server="informix",
-            autocommit=autocommit,
-        )
+        return self._mod.connect(**_options(host, port, database, autocommit))
+
+    def aio_unavailable(self) -> str | None:
+        return None
+
+    async def aio_connect(
+        self, host: str, port: int, database: str | None, autocommit: bool
+    ) -> Any:
+        # informix_db.aio runs the sync driver on one thread per connection (asyncio.to_thread
+        # style): that is what its asyncio users get.
+        from informix_db import aio
+
+        return await aio.connect(**_options(host, port, database, autocommit))
+
+    async def aio_fetch_all(self, conn: Any, sql: str, params: Sequence[object] | None) -> int:
+        cur = await conn.cursor()
+        await cur.execute(sql, tuple(params) if params else None)
+        n = len(await cur.fetchall())
+        await cur.close()
+        return n
 
     def pool_unavailable(self) -> str | None:
         return None
@@ -45,15 +68,7 @@ class InformixDbAdapter(Adapter):
         self, host: str, port: int, database: str | None, size: int
     ) -> tuple[Any, Callable[[], Any], Callable[[Any], None]]:
         pool = self._mod.create_pool(
-            host=host,
-            port=port,
-            user="informix",
-            password="in4mix",
-            database=database,
-            server="informix",
-            min_size=size,
-            max_size=size,
-            autocommit=True,
+            **_options(host, port, database, True), min_size=size, max_size=size
         )
         return pool, pool.acquire, pool.release
 

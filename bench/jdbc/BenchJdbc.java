@@ -198,12 +198,14 @@ public final class BenchJdbc {
                 };
                 return "{\"ok\": true}";
             }
-            case "concurrent" -> {
-                for (int i = 0; i < threads; i++) {
-                    conns.add(DriverManager.getConnection(u));
+            case "swarm" -> {
+                if ("1".equals(f.get("aio"))) {
+                    return "{\"ok\": false, \"unsupported\": " + json("JDBC has no asyncio API") + "}";
                 }
-                ExecutorService ex = Executors.newFixedThreadPool(threads);
-                pool = ex;
+                return setupSwarm(u, sql, params, inner, threads);
+            }
+            case "concurrent" -> {
+                ExecutorService ex = connectAll(u, threads);
                 int perThread = Math.max(1, inner / threads);
                 body = () -> {
                     List<Future<Integer>> fs = new ArrayList<>();
@@ -223,17 +225,7 @@ public final class BenchJdbc {
                     }
                     return "\"ops\": " + perThread * threads + ", \"rows\": " + total;
                 };
-                // Start every pool thread now, so none is born inside a measured round.
-                List<Future<?>> warm = new ArrayList<>();
-                for (int k = 0; k < threads; k++) {
-                    warm.add(ex.submit(() -> {
-                        Thread.sleep(20);
-                        return null;
-                    }));
-                }
-                for (Future<?> w : warm) {
-                    w.get();
-                }
+                startAll(ex, threads);
                 return "{\"ok\": true}";
             }
             default -> {
@@ -312,6 +304,65 @@ public final class BenchJdbc {
             }
         }
         return "{\"ok\": true}";
+    }
+
+    /** Many connections, one pool thread each, every query timed (bench/swarm.py's threads). */
+    String setupSwarm(String u, String sql, int[] params, int inner, int threads) throws Exception {
+        ExecutorService ex = connectAll(u, threads);
+        int perThread = Math.max(1, inner / threads);
+        body = () -> {
+            List<Future<double[]>> fs = new ArrayList<>();
+            for (int k = 0; k < threads; k++) {
+                Connection ck = conns.get(k);
+                fs.add(ex.submit(() -> {
+                    double[] lat = new double[perThread + 1];
+                    int n = 0;
+                    for (int i = 0; i < perThread; i++) {
+                        long t0 = System.nanoTime();
+                        n += fetchAll(ck, sql, params);
+                        lat[i] = (System.nanoTime() - t0) / 1e9;
+                    }
+                    lat[perThread] = n;  // the row count rides in the last slot
+                    return lat;
+                }));
+            }
+            double[] all = new double[perThread * threads];
+            long rows = 0;
+            for (int k = 0; k < threads; k++) {
+                double[] lat = fs.get(k).get();
+                System.arraycopy(lat, 0, all, k * perThread, perThread);
+                rows += (long) lat[perThread];
+            }
+            Arrays.sort(all);
+            return "\"ops\": " + perThread * threads + ", \"rows\": " + rows + ", \"p50\": "
+                    + num(pct(all, 50)) + ", \"p99\": " + num(pct(all, 99)) + ", \"max\": "
+                    + num(all[all.length - 1]);
+        };
+        startAll(ex, threads);
+        return "{\"ok\": true}";
+    }
+
+    /** One connection per thread and the fixed pool that runs them (kept for teardown). */
+    ExecutorService connectAll(String u, int threads) throws SQLException {
+        for (int i = 0; i < threads; i++) {
+            conns.add(DriverManager.getConnection(u));
+        }
+        pool = Executors.newFixedThreadPool(threads);
+        return pool;
+    }
+
+    /** Start every pool thread now, so none is born inside a measured round. */
+    static void startAll(ExecutorService ex, int threads) throws Exception {
+        List<Future<?>> warm = new ArrayList<>();
+        for (int k = 0; k < threads; k++) {
+            warm.add(ex.submit(() -> {
+                Thread.sleep(20);
+                return null;
+            }));
+        }
+        for (Future<?> w : warm) {
+            w.get();
+        }
     }
 
     static double pct(double[] sorted, double q) {

@@ -280,8 +280,13 @@ _SQL_TABLE = """
 -1279   D  22001  The value is longer than the string column allows.
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
 # --- extended types and routine resolution --------------------------------------------------
+-9610   P  -      A collection is required here.
+-9621   P  -      The derived column list does not match the collection's columns.
 -9628?  P  -      Type '%s' was not found.
+-9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
+-9641   P  -      DROP TYPE drops only opaque and distinct types.
+-9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' cannot be resolved.
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
 -9810   E  -      Smart-large-object error (the ISAM code says which).
@@ -290,6 +295,16 @@ _SQL_TABLE = """
 -9815   P  -      Invalid file name specification '%s'.
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
+# --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
+-9945   P  -      A collection-derived table cannot be modified.
+-9970   P  -      The type of a host variable cannot be determined here; cast it (?::INT).
+-9976   D  -      A NULL collection cannot be used as a table.
+-9978   I  -      A collection cannot hold NULL elements.
+-9989   D  -      The number of fields does not match the ROW type.
+-9990   P  -      The named row type '%s' cannot be dropped: it is still in use.
+-9991   P  -      The named row type '%s' already exists in the database.
+-9992   P  -      The named row type '%s' was not found.
+-9996   P  -      The distinct type '%s' already exists in the database.
 # --- GLS / locale ---------------------------------------------------------------------------
 # The -1800s were left out: we could not recall those numbers well enough to publish texts.
 -23101  O  -      Cannot load the locale (check CLIENT_LOCALE and DB_LOCALE).

@@ -264,10 +264,10 @@ def test_named_row_types(conn: Any) -> None:
     assert info.value.sqlcode == -9628
     with pytest.raises(ifxwire.Error) as info:
         cur.execute("DROP ROW TYPE addr_t RESTRICT")  # columns use it
-    assert info.value.sqlcode == -999
+    assert info.value.sqlcode == -9990
     cur.execute("CREATE ROW TYPE spare_t (a INT)")
     cur.execute("DROP ROW TYPE spare_t RESTRICT")
     with pytest.raises(ifxwire.Error) as info:
         cur.execute("DROP ROW TYPE spare_t RESTRICT")
-    assert info.value.sqlcode == -9628
+    assert info.value.sqlcode == -9992
     conn.rollback()

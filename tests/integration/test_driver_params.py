@@ -51,6 +51,11 @@ from ifxwire.client.placeholders import arrange, plan_sql
             (0,),
         ),
         ("SELECT 1 FROM t", "SELECT 1 FROM t", ()),
+        # braces after SET/MULTISET/LIST hold a collection (the server reads them so), any
+        # other braces are a comment
+        ("SELECT LIST{a, :1}, SET {:2} FROM t {:3}", "SELECT LIST{a, ?}, SET {?} FROM t {:3}",
+         (0, 1)),
+        ("SELECT a {LIST{?}} FROM t WHERE b = ?", "SELECT a {LIST{?}} FROM t WHERE b = ?", (0,)),
     ],
 )
 def test_rewrite(sql: str, expected: str, order: tuple[object, ...]) -> None:

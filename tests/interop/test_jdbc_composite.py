@@ -2,7 +2,10 @@
 
 ifxwire writes every collection kind and element type; JDBC reads them with getObject
 (binary SENDRECV form) and must see exactly what ifxwire sees; JDBC writes java.util
-collections with setObject and ifxwire must read those values back; JDBC's
+collections of every element type and named ROWs (SQLData) with setObject and ifxwire must
+read those values back; JDBC runs the second round's SQL (DISTINCT types, casts to named
+ROWs, nested fields, IN on ROW collections, constructors of columns and parameters,
+collection-derived tables, the NULL-collection, NULL-element and size refusals); JDBC's
 DatabaseMetaData.getColumns names BOOLEAN, LVARCHAR and the composite columns. (JDBC cannot
 write an unnamed ROW with SQLData: setObject looks the type name up among named row types
 and fails inside the driver.)
@@ -141,7 +144,11 @@ def prepared(request: pytest.FixtureRequest, interop_target: Target) -> Iterator
         cur.execute("CREATE TABLE xc_write (id INT, si SET(INT NOT NULL), "
                     "lv LIST(VARCHAR(20) NOT NULL), md MULTISET(DECIMAL(5,2) NOT NULL), "
                     "ld LIST(DATE NOT NULL), lb LIST(BOOLEAN NOT NULL), "
-                    "lr ROW(a INT, b VARCHAR(10)))")
+                    "lr ROW(a INT, b VARCHAR(10)), mb MULTISET(BIGINT NOT NULL), "
+                    "lf LIST(FLOAT NOT NULL), llv LIST(LVARCHAR NOT NULL), "
+                    "ldt LIST(DATETIME YEAR TO FRACTION(5) NOT NULL), "
+                    "liv LIST(INTERVAL DAY(9) TO FRACTION(5) NOT NULL), np xc_pt, "
+                    "lnp LIST(xc_pt NOT NULL), sr SET(xc_pt NOT NULL))")
     yield version, db
     with _connect(interop_target, autocommit=True) as c:
         c.cursor().execute(f"DROP DATABASE {db}")
@@ -187,7 +194,8 @@ def test_jdbc_reads_and_writes_composites(
                         "META bl 1111 blob", "META cl 1111 clob"]  # BLOB/CLOB: issue 11's
 
         assert "WROTE 2" in lines
-        cur.execute("SELECT si, lv, md, ld, lb, lr FROM xc_write ORDER BY id")
+        cur.execute("SELECT si, lv, md, ld, lb, lr, mb, lf, llv, ldt, liv, np, lnp, sr "
+                    "FROM xc_write ORDER BY id")
         first, second = cur.fetchall()
         assert first[0] == {3, -7, 2147483647}
         assert first[1] == ["ab", "b"]  # JDBC sends strings as LVARCHAR elements
@@ -195,4 +203,42 @@ def test_jdbc_reads_and_writes_composites(
         assert first[3] == [dt.date(2024, 2, 29), dt.date(1, 1, 1)]
         assert first[4] == [True, False]
         assert first[5] is None
-        assert second == (None,) * 6
+        # every other element type JDBC can write into a collection, and named ROWs (SQLData)
+        assert isinstance(first[6], Multiset)
+        assert sorted(first[6]) == [-(2**63 - 1), 2**62, 2**62]
+        assert first[7] == [1.5, -2.2250738585072014e-308, 1e300]
+        assert first[8] == ["x" * 1000, ""]
+        leap = dt.datetime(2024, 2, 29, 13, 45, 59, 123450)
+        if version == "4.50.10":  # its encoder fails on any Timestamp element, client-side
+            assert [ln for ln in lines if ln.startswith("LIMIT ")] == [
+                "LIMIT ldt System or internal error"]
+            assert first[9] is None
+        else:
+            assert first[9] == [leap, dt.datetime(1, 1, 1)]
+        assert first[10] == [dt.timedelta(days=12, hours=3, microseconds=10),
+                             dt.timedelta(seconds=-5)]
+        # JDBC's SQLOutput.writeString pads a VARCHAR(5) field to 5 characters on the wire
+        # (its bytes: length 5, "five "), and a VARCHAR keeps what it is given.
+        assert first[11] == (5, "five ") and first[11].type_name == "xc_pt"
+        assert first[12] == [(6, "six  "), (7, None)]
+        assert [r.type_name for r in first[12]] == ["xc_pt", "xc_pt"]
+        assert first[13] == {Row((8, "e    "), ("x", "y"), "xc_pt")}
+        assert second == (None,) * 14
+
+    # second round (docs/SERVER.md): the SQL JDBC sends for these features, answered alike
+    sql = {ln.split(" ", 2)[1]: ln.split(" ", 2)[2] for ln in lines if ln.startswith("SQL ")}
+    assert sql == {
+        "distinct": "1,12.50,13.50 | 2,7.00,8.00",  # CREATE DISTINCT TYPE, casts both ways
+        "drop_in_use": "ERR -9630",
+        "row_cast": "ROW(3,'c'),ROW(4,'d')",  # Structs of the named type
+        "nested_field": "2000-01-01,2000-01-01 | NULL,NULL | NULL,NULL",
+        "in_rows": "1",
+        "in_rows_param": "1",
+        "constructors": "ROW(1,2),[1,9] | ROW(2,4),[2,9] | ROW(3,6),[3,9]",
+        "table_column": "1,3 | 2,0",  # TABLE(outer column), correlated
+        "table_rows": "NULL,NULL | 1,'x'",  # a ROW collection: one column per field
+        "table_null": "ERR -9976",
+        "null_element": "ERR -9978",
+        "too_large": "ERR -999",  # refused when written, naming its size
+        "after": "2",  # and the session went on
+    }

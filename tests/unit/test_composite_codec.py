@@ -262,3 +262,19 @@ def test_tuple_column_framing() -> None:
     assert decode(payload, 0, len(payload)) == (5, [1, 2, 3], None, "ab")
     with pytest.raises(CodecError):
         decode(payload[:-2] + b"\x09a", 0, len(payload) - 1)
+
+
+def test_jdbc_sqldata_row_bind_is_a_named_row() -> None:
+    """JDBC's setObject(SQLData) arrives as SENDRECV named after the row type; the server's
+    bind reader must give the Row (its own type table names it), not LOB bytes."""
+    from ifxwire.types.bind import decode_bind_values
+
+    line = (VECTORS.parent / "jdbc_sqldata_row_bind.txt").read_text().splitlines()[1]
+    item = bytes.fromhex(line)
+    (value,), end = decode_bind_values(item, 0, 1, "utf-8")
+    assert end == len(item)
+    assert value.type & 0xFF == 44 and value.value == (5, "five ")  # JDBC pads VARCHAR
+    assert value.value.type_name == "xc_pt" and value.value.fields == ("x", "y")
+    # the same bytes under another name stay bytes (as a LOB locator does)
+    (other,), _ = decode_bind_values(item.replace(b"xc_pt", b"other", 1), 0, 1, "utf-8")
+    assert isinstance(other.value, bytes) and len(other.value) == len(item) - 20

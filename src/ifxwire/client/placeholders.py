@@ -119,6 +119,9 @@ def plan_sql(sql: str) -> SqlPlan:
     return _plan_sql(sql)
 
 
+_COLLECTION_WORDS = frozenset(("SET", "MULTISET", "LIST"))
+
+
 @lru_cache(maxsize=2048)
 def _plan_sql(sql: str) -> SqlPlan:
     out: list[str] = []
@@ -129,6 +132,7 @@ def _plan_sql(sql: str) -> SqlPlan:
     seg = 0  # start of the not-yet-copied text
     i = 0
     last_word = ""
+    word_end = 0
 
     def use(kind: Style) -> None:
         nonlocal style
@@ -149,6 +153,9 @@ def _plan_sql(sql: str) -> SqlPlan:
             seg = i = end
             last_word = ""
             continue
+        if ch == "{" and last_word in _COLLECTION_WORDS and not sql[word_end:i].strip():
+            i += 1  # SET{…}, LIST {…}: a collection's elements, not a comment (as the server
+            continue  # reads it: server/engine/dialect.py), so its markers count
         if (
             (ch == "-" and sql.startswith("--", i))
             or (ch == "/" and sql.startswith("/*", i))
@@ -209,7 +216,7 @@ def _plan_sql(sql: str) -> SqlPlan:
             while j < n and _is_name_char(sql[j]):
                 j += 1
             last_word = sql[i:j].upper()
-            i = j
+            word_end = i = j
             if last_word in _LITERAL_KEYWORDS:
                 k = i
                 while k < n and sql[k].isspace():

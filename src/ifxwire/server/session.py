@@ -32,6 +32,7 @@ from ..types.blobs import widen_blob_columns
 from ..types.complextype import COMPLEX_CODES
 from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
+from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
 from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
@@ -490,19 +491,25 @@ class Session:
         eng = self.engine
         if st is None or eng is None or st.prepared.is_query or not eng.can_batch(st.prepared):
             return False
-        head = bytes(buf[pos : pos + 4])  # ID n
+        if ((buf[pos + 4] << 8) | buf[pos + 5]) != _BIND:
+            return False
+        head = bytes(buf[pos : pos + 8])  # ID n BIND nparams
+        nparams = u16_at(buf, pos + 6)[0]
         rows: list[list[object]] = []
         encoding = self.encoding
+        decode_run: RunDecoder | None = None
         # startswith(prefix, start, end) compares in place (no slice per row) and never reads
         # past self.end: bytes there are stale (the buffer is reused), so a group counts only
         # when its EXECUTE and EOT have arrived.
         while len(rows) < _BATCH_MAX and end - pos >= 12 and buf.startswith(head, pos, end):
-            at = pos + 4
-            if ((buf[at] << 8) | buf[at + 1]) != _BIND:
-                break
-            plain = decode_bind_plain(buf, at + 4, end, u16_at(buf, at + 2)[0], encoding)
-            if plain is None:
-                break
+            at = pos + 8
+            plain = decode_run(buf, at, end) if decode_run is not None else None
+            if plain is None:  # the first row, or one unlike the first (bindrun.py)
+                plain = decode_bind_plain(buf, at, end, nparams, encoding)
+                if plain is None:
+                    break
+                if decode_run is None:
+                    decode_run = cached_run_decoder(buf, at, end, nparams, encoding)
             values, at = plain
             if not buf.startswith(_EXECUTE_EOT, at, end):
                 break

@@ -52,6 +52,7 @@ __all__ = [
 _T = TypeCode
 _SENDRECV = 44  # JDBC binds java.util collections as SENDRECV carrying a complex value
 _COMPLEX_NAME = re.compile(r"\s*(set|multiset|list|row)\s*\(")
+_LOB_NAMES = frozenset(("", "blob", "clob"))
 _IND_PREC = Struct(">hh")
 _TYPE_IND_PREC = Struct(">hhh")
 
@@ -400,8 +401,26 @@ def _decode_data(
     if base in (_T.UDTVAR, _T.UDTFIXED, _T.SENDRECV):
         start, end = _u32_data(buf, pos)
         _check_end(buf, end, pos)
+        if base == _SENDRECV and lowered not in _LOB_NAMES:
+            row = _named_row(buf, pos, end, encoding, lowered)
+            if row is not None:
+                return row, end
         return bytes(buf[start:end]), end
     raise CodecNotSupported(f"bind type {base} ({name or 'built-in'}) at offset {pos}")
+
+
+def _named_row(buf: Buffer, pos: int, end: int, encoding: str, name: str) -> Any:
+    """A SENDRECV item that is a named ROW: JDBC's ``setObject(SQLData)`` sends it named after
+    the type (``xc_pt``), holding the complex value with its own type table
+    (docs/PROTOCOL.md §13). It counts as one only when that table's root is the named row
+    type the item is named after; anything else (a LOB locator) stays bytes."""
+    try:
+        value = decode_complex(buf, pos, end, encoding)
+    except CodecError:
+        return None
+    if isinstance(value, Row) and (value.type_name or "").lower() == name.rsplit(".", 1)[-1]:
+        return value
+    return None
 
 
 def _check_end(buf: Buffer, end: int, pos: int) -> None:

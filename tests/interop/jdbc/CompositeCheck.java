@@ -113,6 +113,87 @@ public class CompositeCheck {
         }
     }
 
+    /** One SQL statement's result as a SQL line: every cell of every row, canonical. */
+    static void query(Connection cn, String label, String sql, Object... params)
+            throws SQLException {
+        try (PreparedStatement ps = cn.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            List<String> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    List<String> cells = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        cells.add(canon(rs.getObject(i)));
+                    }
+                    rows.add(String.join(",", cells));
+                }
+            }
+            System.out.println("SQL " + label + " " + String.join(" | ", rows));
+        } catch (SQLException e) {
+            System.out.println("SQL " + label + " ERR " + e.getErrorCode());
+        }
+    }
+
+    /** Issue 13's second round as JDBC sees it: DISTINCT types and their casts, casts to a
+     *  named ROW type, nested field access, IN on a collection of ROWs, constructors of
+     *  column values and parameters, collection-derived tables, NULL elements and the size
+     *  bound refused. */
+    static void sqlFeatures(Connection cn, Statement st) throws SQLException {
+        st.execute("CREATE DISTINCT TYPE xc_money AS DECIMAL(10,2)");
+        st.execute("CREATE TABLE xc_dist (id INT, m xc_money)");
+        try (PreparedStatement ps = cn.prepareStatement(
+                "INSERT INTO xc_dist VALUES (?, ?::xc_money)")) {
+            ps.setInt(1, 1);
+            ps.setBigDecimal(2, new BigDecimal("12.50"));
+            ps.executeUpdate();
+        }
+        st.execute("INSERT INTO xc_dist VALUES (2, CAST(7 AS xc_money))");
+        query(cn, "distinct", "SELECT id, m, m::DECIMAL(10,2) + 1 FROM xc_dist ORDER BY id");
+        try {
+            st.execute("DROP TYPE xc_money RESTRICT");
+            System.out.println("SQL drop_in_use dropped");
+        } catch (SQLException e) {
+            System.out.println("SQL drop_in_use ERR " + e.getErrorCode());
+        }
+        query(cn, "row_cast", "SELECT ROW(3, 'c')::xc_pt, CAST(ROW(4, 'd') AS xc_pt) "
+                + "FROM xc_read WHERE id = 1");
+        query(cn, "nested_field", "SELECT r.c.d, xc_read.r.c.d FROM xc_read ORDER BY id");
+        query(cn, "in_rows", "SELECT id FROM xc_read WHERE ROW(2, 'b')::xc_pt IN lnp");
+        query(cn, "in_rows_param", "SELECT id FROM xc_read WHERE ROW(?::INT, 'b') IN lnp "
+                + "ORDER BY id", 2);
+        query(cn, "constructors", "SELECT ROW(id, id * 2), LIST{id, ?::INT} FROM xc_read "
+                + "ORDER BY id", 9);
+        query(cn, "table_column", "SELECT id, (SELECT COUNT(*) FROM TABLE(xc_read.l_bool) b) "
+                + "FROM xc_read WHERE id < 3 ORDER BY id");
+        query(cn, "table_rows", "SELECT * FROM TABLE((SELECT l_row FROM xc_read WHERE id = 1)) "
+                + "AS t(a, b) ORDER BY a");
+        query(cn, "table_null", "SELECT * FROM TABLE((SELECT l_row FROM xc_read WHERE id = 3)) t");
+        try (PreparedStatement ps = cn.prepareStatement(
+                "SELECT LIST{id, ?::INT} FROM xc_read")) {
+            ps.setNull(1, java.sql.Types.INTEGER);
+            ps.executeQuery().close();
+            System.out.println("SQL null_element accepted");
+        } catch (SQLException e) {
+            System.out.println("SQL null_element ERR " + e.getErrorCode());
+        }
+        List<Object> big = new ArrayList<>();
+        for (int i = 0; i < 2200; i++) {
+            big.add("y".repeat(2000));
+        }
+        try (PreparedStatement ps = cn.prepareStatement(
+                "INSERT INTO xc_write (id, llv) VALUES (9, ?)")) {
+            ps.setObject(1, big);
+            ps.executeUpdate();
+            System.out.println("SQL too_large stored");
+        } catch (SQLException e) {
+            System.out.println("SQL too_large ERR " + e.getErrorCode());
+        }
+        query(cn, "after", "SELECT COUNT(*) FROM xc_write");
+    }
+
     public static void main(String[] args) throws Exception {
         String url = "jdbc:informix-sqli://" + args[0] + ":" + args[1] + "/" + args[3]
                 + ":INFORMIXSERVER=" + args[2] + ";user=" + args[4] + ";password=" + args[5]
@@ -140,7 +221,8 @@ public class CompositeCheck {
             }
             int wrote = 0;
             try (PreparedStatement ps = cn.prepareStatement(
-                    "INSERT INTO xc_write (id, si, lv, md, ld, lb, lr) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    "INSERT INTO xc_write (id, si, lv, md, ld, lb, lr, mb, lf, llv, ldt, liv, np, lnp, sr)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setInt(1, 1);
                 ps.setObject(2, new HashSet<Object>(Arrays.asList(3, -7, 2147483647)));
                 // ASCII only: JDBC sends these as LVARCHAR elements whose length is the character
@@ -154,15 +236,39 @@ public class CompositeCheck {
                 // An unnamed ROW cannot be written with SQLData: setObject looks the type name
                 // up among named types and fails in the driver ("Cannot find the SQLTypeName").
                 ps.setNull(7, java.sql.Types.STRUCT);
+                ps.setObject(8, new ArrayList<Object>(Arrays.asList(4611686018427387904L,
+                        4611686018427387904L, -9223372036854775807L)));
+                ps.setObject(9, new ArrayList<Object>(Arrays.asList(1.5d, -2.2250738585072014e-308,
+                        1e300)));
+                ps.setObject(10, new ArrayList<Object>(Arrays.asList("x".repeat(1000), "")));
+                Timestamp leap = Timestamp.valueOf("2024-02-29 13:45:59.12345");
+                try {
+                    ps.setObject(11, new ArrayList<Object>(Arrays.asList(leap,
+                            Timestamp.valueOf("0001-01-01 00:00:00"))));
+                } catch (SQLException e) {
+                    // 4.50.10's IfxComplexOutput.writeTimestamp fails in the client for any
+                    // Timestamp element (before anything is sent)
+                    System.out.println("LIMIT ldt " + e.getMessage());
+                    ps.setNull(11, java.sql.Types.OTHER);
+                }
+                ps.setObject(12, new ArrayList<Object>(Arrays.asList(
+                        new IntervalDF(12L * 86400 + 3 * 3600, 10000L),
+                        new IntervalDF(-5L, 0L))));
+                // named ROW types: SQLData objects naming the type, alone and as LIST elements
+                ps.setObject(13, new Pair("xc_pt", 5, "five"));
+                ps.setObject(14, new ArrayList<Object>(Arrays.asList(new Pair("xc_pt", 6, "six"),
+                        new Pair("xc_pt", 7, null))));
+                ps.setObject(15, new HashSet<Object>(Arrays.asList(new Pair("xc_pt", 8, "e"))));
                 wrote += ps.executeUpdate();
                 ps.setInt(1, 2);
                 ps.setObject(2, null);
-                for (int i = 3; i <= 7; i++) {
+                for (int i = 3; i <= 15; i++) {
                     ps.setNull(i, java.sql.Types.OTHER);
                 }
                 wrote += ps.executeUpdate();
             }
             System.out.println("WROTE " + wrote);
+            sqlFeatures(cn, st);
         }
         System.out.println("DONE");
     }

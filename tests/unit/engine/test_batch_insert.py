@@ -56,3 +56,30 @@ def test_a_full_disk_refuses_the_batch_without_raising(db: Sql) -> None:
     db.run("rollback work")  # the session still thinks it is in one; SQLite is not
     db.run("insert into t values ('after')")
     assert db.one("select count(*) from t where v = 'after'") == 1
+
+
+def test_a_batch_binds_by_position_and_leaves_quoted_text_alone(db: Sql) -> None:
+    # The batch rewrites :p1 … as ?1 … (binding by position); text that looks like a
+    # parameter inside a literal is data, and the values land in their own columns.
+    db.run("create table t (a int, s varchar(20), b varchar(10), f float)")
+    db.run("begin work")
+    db.run("insert into t values (0, 'x', 'x', 0)")
+    st = _insert(db, "insert into t values (?, ':p1 '':p2'' \":p3\"', ?, ?)")
+    rows = [[i, f"b{i}", i / 2] for i in range(1, 51)] + [[99, None, None]]
+    assert db.s.execute_batch(st, rows)
+    assert st.plan.batch is not None and st.plan.batch[1] is not None  # positional
+    got = db.rows("select a, s, b, f from t where a > 0 order by a")
+    assert got == [(i, ":p1 ':p2' \":p3\"", f"b{i}", i / 2) for i in range(1, 51)] + [
+        (99, ":p1 ':p2' \":p3\"", None, None)]
+    assert not db.s.execute_batch(st, [[1, "b"], [2, "c"]])  # a row short: refused, no raise
+    db.run("rollback work")
+
+
+def test_a_batch_computes_expressions_over_its_parameters(db: Sql) -> None:
+    db.run("create table t (a int, b int)")
+    db.run("begin work")
+    db.run("insert into t values (0, 0)")
+    st = _insert(db, "insert into t values (?, ? + 1)")
+    assert db.s.execute_batch(st, [[i, i] for i in range(1, 11)])
+    assert db.rows("select sum(a), sum(b) from t") == [(55, 65)]
+    db.run("rollback work")

@@ -3,6 +3,9 @@ session that used it before (transaction, temp tables, open cursors, settings, i
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from ifxwire.server.engine import Engine
 from ifxwire.server.engine import engine as engine_mod
 
@@ -114,3 +117,57 @@ def test_functions_see_the_ansi_flag_of_the_database_opened(open_db) -> None:  #
     u.run("create table t (v varchar(10))")
     u.run("insert into t values ('abcdef')")
     assert u.rows("select v::char(3) from t") == [("abc",)]
+
+
+def test_a_file_that_is_not_a_database_is_refused_and_never_pooled(engine: Engine) -> None:
+    with open(engine.path("junk"), "wb") as f:
+        f.write(b"not an SQLite file at all" * 100)
+    s = Sql(engine.session("informix", {}))
+    assert s.err("database junk").sqlcode == -329
+    assert _idle(engine, "junk") == 0 and not engine.open_dbs.get("junk")
+    s.run("create database fine with log")  # the session goes on
+    s.s.close()
+
+
+def test_an_older_database_file_is_upgraded_when_first_opened(tmp_path: Path) -> None:
+    data = tmp_path / "old"
+    first = Engine(data)
+    Sql(first.session("informix", {})).run("create database olddb with log")
+    first.close()
+    # What a server from before sequences left: no syssequences table, no catalog rows for it.
+    raw = sqlite3.connect(data / "olddb.ifxdb")
+    tabid = raw.execute("select tabid from systables where tabname = 'syssequences'").fetchone()[0]
+    raw.execute("drop table syssequences")
+    raw.execute("delete from syscolumns where tabid = ?", (tabid,))
+    raw.execute("delete from systables where tabid = ?", (tabid,))
+    raw.commit()
+    raw.close()
+    again = Engine(data)
+    try:
+        s = session_on(again, "olddb")
+        s.run("create sequence seq1")
+        assert s.one("select seq1.nextval from systables where tabid = 1") == 1
+        assert s.one("select count(*) from systables where tabname = 'syssequences'") == 1
+        s.s.close()
+        pooled = session_on(again, "olddb")  # the pooled connection: upgraded already
+        assert pooled.one("select count(*) from syssequences") == 1
+        pooled.s.close()
+    finally:
+        again.close()
+
+
+def test_an_attached_database_is_detached_before_the_connection_is_pooled(
+        engine: Engine, open_db) -> None:  # type: ignore[no-untyped-def]
+    one = open_db("logged", name="one")
+    one.run("create table t1 (a int)")
+    two = open_db("logged", name="two")
+    assert two.rows("select a from one:t1") == []  # attaches one to two's connection
+    conn = two.s.conn
+    assert conn is not None
+    two.s.close()
+    again = session_on(engine, "two")
+    assert again.s.conn is conn  # the pooled connection
+    names = [r[1] for r in conn.execute("pragma database_list")]
+    assert not [n for n in names if n.startswith("ifxdb_")]
+    assert not engine.open_dbs.get("one", {}).keys() - {one.s.session_id}  # no session holds it
+    again.s.close()

@@ -15,10 +15,12 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .convert import TupleBinder, row_tuple_binder
 from .errors import EngineError
 
 if TYPE_CHECKING:
     from .session import EngineSession, Prepared
+    from .translate import Plan
 
 # Functions whose value changes from one execution to the next (the statement clock, the
 # previous statement's serial and row count, serial counters, raised errors): an INSERT that
@@ -26,6 +28,35 @@ if TYPE_CHECKING:
 _PER_EXECUTION = re.compile(
     r"\b(ifx_current|ifx_today|ifx_dbinfo|ifx_serial|ifx_error|ifx_seq|ifx_spl)\(",
     re.IGNORECASE)
+
+
+# A plan's named parameter (:p1, :p2, …) outside quoted text; quoted text matches first and
+# is kept as it is.
+_NAMED_PARAM = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|:p(\d+)\b""")
+
+
+def _positional(plan: Plan) -> tuple[str, TupleBinder | None]:
+    """The plan's SQL with numbered parameters (``?1`` for ``:p1``) and a function giving a
+    row's converted values as a tuple: SQLite binds them by position, without looking a name
+    up per value, which takes ~0.5 µs per row off an executemany of five columns. When the
+    rewrite does not give exactly ``?1`` … ``?n`` for the plan's n parameters, the named SQL
+    is kept and the binder is None (EngineSession._bind: the same values, the slower way)."""
+    if plan.batch is None:
+        numbers: list[int] = []
+
+        def number(m: re.Match[str]) -> str:
+            if m.group(1) is None:
+                return m.group(0)
+            numbers.append(int(m.group(1)))
+            return f"?{m.group(1)}"
+
+        sql = _NAMED_PARAM.sub(number, plan.sql)
+        n = len(plan.params)
+        if sorted(numbers) == list(range(1, n + 1)) and len(plan.param_convs) == n:
+            plan.batch = (sql, row_tuple_binder(plan.param_convs))
+        else:
+            plan.batch = (plan.sql, None)
+    return plan.batch
 
 
 def can_batch(self: EngineSession, stmt: Prepared) -> bool:
@@ -61,7 +92,12 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
     assert conn is not None
     try:
         self._check_current(stmt)
-        bound = [self._bind(plan, params) for params in rows]
+        sql, binder = _positional(plan)
+        n = len(plan.params)
+        if binder is None or set(map(len, rows)) != {n}:
+            bound: list[object] = [self._bind(plan, params) for params in rows]
+        else:
+            bound = [binder(params) for params in rows]
     except EngineError:
         return False
     except Exception:
@@ -72,7 +108,7 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
     except sqlite3.Error:
         return False
     try:
-        inserted = conn.executemany(plan.sql, bound).rowcount
+        inserted = conn.executemany(sql, bound).rowcount  # type: ignore[arg-type]
     except sqlite3.Error:
         inserted = -1
     self.state.error = None

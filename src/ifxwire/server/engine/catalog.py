@@ -263,6 +263,8 @@ class Schema:
     synonyms: dict[str, SynonymInfo] = field(default_factory=dict)
     procs: dict[int, Routine] = field(default_factory=dict)  # by procid
     triggers: dict[str, list[Trigger]] = field(default_factory=dict)  # by table name
+    #: named ROW and DISTINCT types by name, as the IfxType a column of one has (casts)
+    types: dict[str, IfxType] = field(default_factory=dict)
 
 
 def quote(name: str) -> str:
@@ -497,4 +499,15 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             base.name if base is not None else target, (towner or "").strip() or None,
             dbname or None)
     return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
-                  load_triggers(conn, p))
+                  load_triggers(conn, p), _user_types(conn, p))
+
+
+def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:
+    from .composite import complex_type, load_types
+    from .distinct import load_distinct_types
+
+    types = load_distinct_types(conn, p)
+    for xid, cx in load_types(conn, p).items():
+        if cx.named:
+            types[cx.type_name] = complex_type(cx, False, xid)
+    return types

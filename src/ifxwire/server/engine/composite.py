@@ -38,6 +38,7 @@ from ...types.complextype import (
     scalar_sql,
 )
 from ...types.compositevalues import List, Multiset, Row, Set
+from ...types.rowcodec import COMPLEX_ALLOWANCE
 from . import sqlcodes as sc
 from .ifxtypes import IfxType, from_catalog
 from .values import ConvContext, fail
@@ -135,9 +136,37 @@ def storer(t: IfxType, ctx: ConvContext, src: IfxType | None = None) -> Callable
             return None
         if isinstance(v, str):
             v = json.loads(v) if src is not None and src.is_complex else parse_text(v)
-        return json.dumps(to_json(v), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(to_json(v), ensure_ascii=False, separators=(",", ":"))
+        if len(text) > _SIZE_CHECK_FROM:
+            check_wire_size(t, text, ctx)
+        return text
 
     return store
+
+
+#: Every client reads a ROW/collection cell of up to this many bytes (the driver's
+#: COMPLEX_ALLOWANCE, which is also the largest fetch reply this server sends).
+MAX_VALUE_BYTES = COMPLEX_ALLOWANCE - 8
+#: JSON storage shorter than this cannot make a wire form over MAX_VALUE_BYTES (an element's
+#: binary form is at most ~5x its JSON text: ``0,`` is an 8-byte BIGINT, ``[]`` a nested header).
+_SIZE_CHECK_FROM = MAX_VALUE_BYTES // 8
+
+
+def check_wire_size(t: IfxType, text: str, ctx: ConvContext) -> None:
+    """Refuse a value whose binary or literal-text wire form would exceed MAX_VALUE_BYTES,
+    when it is written, rather than store one no client could then fetch (the driver would
+    have to drop the connection at a tuple past its bound). -999 names the size: real
+    servers move larger collections, we do not (docs/SERVER.md)."""
+    from ...types.composite import encode_complex
+    from .errors import not_implemented
+
+    assert t.cx is not None
+    value = loader(t)(text)
+    size = max(len(encode_complex(node_of(t), value, "utf-8")),
+               len(_text(t.cx, ctx)(value).encode("utf-8")))
+    if size > MAX_VALUE_BYTES:
+        raise not_implemented(f"a ROW/collection value of {size} bytes on the wire "
+                              f"(at most {MAX_VALUE_BYTES})")
 
 
 def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
@@ -153,7 +182,7 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
             if not isinstance(v, (tuple, list)) or isinstance(v, (Set, Multiset, List)):
                 raise fail(sc.NO_CONVERSION, node.sql())
             if len(v) != len(fields):
-                raise fail(sc.NO_CONVERSION, node.sql())
+                raise fail(sc.ROW_FIELD_COUNT)
             out: list[Any] = []
             for (fn, child), x in zip(fields, v, strict=True):
                 if x is None:
@@ -177,17 +206,24 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
             raise fail(sc.NO_CONVERSION, node.sql())
         out = []
         for x in v:
-            if x is None:
-                raise fail(sc.NULL_INTO_NOT_NULL, "collection element")
+            if x is None:  # the Guide to SQL: "a collection cannot contain NULL elements"
+                raise fail(sc.NULL_IN_COLLECTION)
             out.append(fn(x))
-        if node.code != T.LIST:
-            keyed = sorted((json.dumps(x, ensure_ascii=False), x) for x in out)
-            if node.code == T.SET:
-                keyed = list({k: (k, x) for k, x in keyed}.values())
-            out = [x for _, x in keyed]
+        out = _in_storage_order(node.code, out)
         return out
 
     return coll
+
+
+def _in_storage_order(code: int, items: list[Any]) -> list[Any]:
+    """SET and MULTISET elements sorted by their JSON text (SET ones deduplicated), so equal
+    values are equal storage; a LIST keeps its order."""
+    if code == T.LIST:
+        return items
+    keyed = sorted((json.dumps(x, ensure_ascii=False), x) for x in items)
+    if code == T.SET:
+        keyed = list({k: (k, x) for k, x in keyed}.values())
+    return [x for _, x in keyed]
 
 
 def _wrong_kind(node: ComplexType, kind: str) -> Any:
@@ -423,23 +459,27 @@ def is_collection(t: IfxType) -> bool:
 
 # --- expressions ------------------------------------------------------------------------------
 def translate_collection(tx: Any, node: Any) -> Any:
-    """``SET{…}``/``MULTISET{…}``/``LIST{…}`` of constants: a typed constant whose ``const``
+    """``SET{…}``/``MULTISET{…}``/``LIST{…}``. Of constants: a typed constant whose ``const``
     is the wrapper value, so assignment converts every element to the target's element type.
-    Elements that are not constants are refused with -999 (not implemented)."""
-    from .errors import not_implemented
+    Of other expressions (columns, parameters, arithmetic): built per row by ``compose``."""
     from .exprs import common_type, lit, typed
 
     items = [tx.tx(e) for e in node.expressions]
-    if not all(tx.is_const(i) for i in items):
-        raise not_implemented("collection elements that are not constants")
-    values = [i.meta["const"] for i in items]
-    if any(v is None for v in values):
-        raise fail(sc.NULL_INTO_NOT_NULL, "collection element")
     kind = str(node.this).upper()
     code = {"SET": T.SET, "MULTISET": T.MULTISET, "LIST": T.LIST}[kind]
-    elem = common_type(items) if items else IfxType(T.CHAR, size=1)
+    if items and all(i.meta.get("null") for i in items):
+        raise fail(sc.NULL_IN_COLLECTION)
+    elem = common_type([i for i in items if not i.meta.get("null")]) if items else IfxType(
+        T.CHAR, size=1)
+    if elem.code == -1:  # only parameters: nothing says what their type is
+        raise fail(sc.HOSTVAR_TYPE_UNKNOWN)
     cx = ComplexType(code, children=(replace(node_of(elem.nullable()), notnull=True),))
     t = complex_type(cx)
+    if not all(tx.is_const(i) for i in items):
+        return _composed(tx, t, items, [elem.nullable()] * len(items))
+    values = [i.meta["const"] for i in items]
+    if any(v is None for v in values):
+        raise fail(sc.NULL_IN_COLLECTION)
     maker: dict[int, Callable[[list[Any]], Any]] = {T.SET: Set, T.MULTISET: Multiset,
                                                     T.LIST: List}
     value = maker[code](values)
@@ -449,22 +489,59 @@ def translate_collection(tx: Any, node: Any) -> Any:
 
 
 def translate_row(tx: Any, node: Any) -> Any:
-    """``ROW(a, b, …)`` of constants: an unnamed ROW typed field by field (f1, f2, …)."""
-    from .errors import not_implemented
+    """``ROW(a, b, …)``: an unnamed ROW typed field by field (f1, f2, …); a constant when
+    every field is one, else built per row by ``compose``."""
     from .exprs import NULLTYPE, lit, ty, typed
 
     items = [tx.tx(e) for e in node.expressions]
-    if not items or not all(tx.is_const(i) for i in items):
-        raise not_implemented("ROW() of values that are not constants")
+    if not items:
+        raise fail(sc.SYNTAX)
     fields = []
+    types = []
     for i, item in enumerate(items, 1):
         t = ty(item) if not item.meta.get("null") else NULLTYPE
+        if t.code == -1:  # ROW(?, …): a field's type must come from the SQL (?::INT)
+            raise fail(sc.HOSTVAR_TYPE_UNKNOWN)
+        types.append(t.nullable())
         fields.append(replace(node_of(t.nullable()), field=f"f{i}"))
     t = complex_type(ComplexType(T.ROW, children=tuple(fields)))
+    if not all(tx.is_const(i) for i in items):
+        return _composed(tx, t, items, types)
     value = Row([i.meta["const"] for i in items], tuple(f.field for f in fields))
     out = lit(storer(t, tx.ctx)(value))
     out.meta["const"] = value
     return typed(out, t)
+
+
+def _composed(tx: Any, t: IfxType, items: list[Any], types: list[IfxType]) -> Any:
+    """``ifx_compose(type key, element storage values…)``: each item converted to its
+    element/field type in SQL, the JSON storage built in Python (SQLite's own JSON writes
+    REALs with 15 digits, which would not be exact)."""
+    from .exprs import NULLTYPE, func, keylit, typed
+
+    args = [keylit(t)]
+    for item, et in zip(items, types, strict=True):
+        args.append(item if item.meta.get("null") or et == NULLTYPE else tx.convert(item, et))
+    return typed(func("ifx_compose", *args), t)
+
+
+def compose(key: str, *values: object) -> str:
+    """The JSON storage of a ROW/collection from its elements' storage values (nested ones
+    as their JSON text); a NULL collection element is -9978 as in a literal."""
+    node = complex_from_key(key).cx
+    assert node is not None
+    if node.code == T.ROW:
+        out = [json.loads(v) if c.is_complex and isinstance(v, str) else v
+               for c, v in zip(node.children, values, strict=True)]
+    else:
+        nested = node.element.is_complex
+        out = []
+        for v in values:
+            if v is None:
+                raise fail(sc.NULL_IN_COLLECTION)
+            out.append(json.loads(v) if nested and isinstance(v, str) else v)
+        out = _in_storage_order(node.code, out)
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
 def translate_cardinality(tx: Any, node: Any) -> Any:
@@ -548,18 +625,20 @@ def translate_in_collection(tx: Any, node: Any) -> Any:
 
     from . import ifxtypes as it
     from .errors import not_implemented
-    from .exprs import ty, typed
+    from .exprs import func, ty, typed
 
     coll = tx.tx(node.args["field"])
     t = ty(coll)
     if t.cx is None or not t.cx.is_collection:
         raise fail(sc.NO_CONVERSION, "IN")
     elem = t.cx.element
-    if elem.is_complex:
-        raise not_implemented("IN on a collection of ROW or collection values")
     this = tx.convert(tx.tx(node.this), type_of(elem))
     value: exp.Expr = exp.column("value")
-    if type_of(elem).is_decimal:
+    if elem.is_complex:
+        # a ROW/collection element: json_each gives its JSON text as SQLite writes JSON,
+        # so the probe goes through json() too (same minified form, same number spelling)
+        this = func("json", this)
+    elif type_of(elem).is_decimal:
         value = exp.Collate(this=value, expression=exp.Var(this="IFXDEC"))
     sub = exp.select(exp.Literal.number(1)).from_(
         exp.Table(this=exp.Anonymous(this="json_each", expressions=[coll]))
@@ -647,12 +726,45 @@ def resolve_named(conn: sqlite3.Connection, t: IfxType) -> IfxType:
     return complex_type(cx, t.notnull, xid)
 
 
+def resolve_placeholders(t: IfxType, find: Callable[[str], IfxType | None]) -> IfxType:
+    """A cast target with named types in it (``::person_t``, ``CAST(x AS LIST(person_t NOT
+    NULL))``, ``::dollars``) resolved by the compiler's catalog lookup; -9628 for a name that is
+    no type. A DISTINCT type comes back as itself (its source's representation)."""
+    from .errors import EngineError
+
+    def node(n: ComplexType) -> ComplexType:
+        if n.named and not n.children:
+            found = find(n.type_name)
+            if found is None:
+                raise EngineError(sc.TYPE_NOT_FOUND, near=n.type_name)
+            base = node_of(found)
+            if found.cx is not None:
+                base = replace(base, xid=found.xid)
+            return replace(base, notnull=n.notnull, field=n.field)
+        if n.children:
+            return replace(n, children=tuple(node(c) for c in n.children))
+        return n
+
+    assert t.cx is not None
+    if t.cx.named and not t.cx.children:
+        found = find(t.cx.type_name)
+        if found is None:
+            raise EngineError(sc.TYPE_NOT_FOUND, near=t.cx.type_name)
+        return replace(found, notnull=t.notnull)
+    return complex_type(node(t.cx), t.notnull, t.xid)
+
+
 def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
     from .errors import EngineError
 
     if node.named and not node.children:
         found = _named_row(conn, node.type_name)
         if found is None:
+            if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode = 'D'",
+                            (node.type_name,)).fetchone():
+                from .errors import not_implemented
+
+                raise not_implemented("a DISTINCT type inside a ROW or collection")
             raise EngineError(sc.TYPE_NOT_FOUND, near=node.type_name)
         xid, tree = found
         return replace(tree, notnull=node.notnull, field=node.field, xid=xid)
@@ -664,13 +776,14 @@ def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
 def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
     """sysxtdtypes (mode R, the name) and sysattrtypes rows; UNDER puts the parent's fields
     first and records the pair in sysinherits."""
-    from .errors import EngineError, not_implemented
+    from .errors import EngineError
 
     conn = dc.conn
-    if _named_row(conn, spec.name) is not None:
+    if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode IN ('R', 'D')",
+                    (spec.name,)).fetchone():
         if spec.if_not_exists:
             return
-        raise not_implemented(f"CREATE ROW TYPE of an existing type {spec.name}")
+        raise EngineError(sc.ROW_TYPE_EXISTS, near=spec.name)
     children: list[ComplexType] = []
     parent_xid = 0
     if spec.under:
@@ -692,18 +805,18 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
 
 
 def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
-    from .errors import EngineError, not_implemented
+    from .errors import EngineError
 
     conn = dc.conn
     found = _named_row(conn, spec.name)
     if found is None:
-        raise EngineError(sc.TYPE_NOT_FOUND, near=spec.name)
+        raise EngineError(sc.ROW_TYPE_NOT_FOUND, near=spec.name)
     xid = found[0]
     used = conn.execute("SELECT 1 FROM syscolumns WHERE extended_id = ? UNION ALL "
                         "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ? AND extended_id <> ?",
                         (xid, xid, xid)).fetchone()
     if used:
-        raise not_implemented(f"DROP ROW TYPE {spec.name} while columns or types use it")
+        raise EngineError(sc.ROW_TYPE_IN_USE, near=spec.name)
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysinherits WHERE child = ?", (xid,))

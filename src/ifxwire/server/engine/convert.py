@@ -11,7 +11,7 @@ SQLite's 64-bit arithmetic raises -1215 rather than arriving wrong).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from ...protocol.codes import TypeCode
@@ -45,6 +45,10 @@ from .values import (
 
 T = TypeCode
 Conv = Callable[[object], object]
+#: A compiled statement's parameters as SQLite's named values (``:p1``, ``:p2``, …).
+RowBinder = Callable[[Sequence[object]], dict[str, object]]
+#: The same as a tuple, for numbered parameters (``?1``, ``?2``, …).
+TupleBinder = Callable[[Sequence[object]], tuple[object, ...]]
 
 
 # --- the two directions -----------------------------------------------------------------------
@@ -259,3 +263,27 @@ def _load_str(v: object) -> object:
     if isinstance(v, float):
         return repr(v)
     return str(v)
+
+
+def row_binder(convs: Sequence[Conv]) -> RowBinder:
+    """One function that converts a row of parameters and names them for SQLite.
+
+    Why generated: it is called once per executemany row, and a dict display with constant
+    keys and one call per converter (``{'p1': c0(r[0]), …}``) costs less than half of the
+    equivalent comprehension over ``zip`` (no iterator, no tuple per item). Only indices and
+    names, never values, go into the source."""
+    return _compiled(convs, "{{{}}}", "'p{n}': c{i}(r[{i}])")  # type: ignore[return-value]
+
+
+def row_tuple_binder(convs: Sequence[Conv]) -> TupleBinder:
+    """The same conversion as :func:`row_binder`, as a tuple for numbered parameters (``?1``):
+    SQLite binds those by position, without a name lookup per value (batch.py)."""
+    return _compiled(convs, "({},)", "c{i}(r[{i}])")  # type: ignore[return-value]
+
+
+def _compiled(convs: Sequence[Conv], outer: str, item: str) -> Callable[..., object]:
+    items = ", ".join(item.format(i=i, n=i + 1) for i in range(len(convs)))
+    body = outer.format(items) if convs else ("{}" if outer.startswith("{") else "()")
+    namespace: dict[str, object] = {f"c{i}": c for i, c in enumerate(convs)}
+    exec(f"def bind(r):\n    return {body}\n", namespace)
+    return namespace["bind"]  # type: ignore[return-value]

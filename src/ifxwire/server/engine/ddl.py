@@ -22,6 +22,7 @@ from . import lobstore
 from . import sqlcodes as sc
 from . import values as vals
 from .catalog import ColumnInfo, TableInfo, quote
+from .distinct import resolve_column_type
 from .errors import EngineError, not_implemented
 from .ifxtypes import FLOATING, IfxType
 from .statements import (
@@ -118,6 +119,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
     seen: set[str] = set()
     serial_kinds: set[str] = set()
     for col in spec.columns:
+        col.type = resolve_column_type(dc.conn, col.type)
         if col.name in seen:
             raise EngineError(sc.COLUMN_EXISTS, near=col.name)
         seen.add(col.name)

@@ -401,6 +401,16 @@ class IfxExprParser(parser.Parser):
     ) -> exp.Expr | None:
         if not check_func and self._curr and self._word() in _TYPE_WORDS:
             return self.parse_ifx_type()
+        if (not check_func and self._curr is not None and self._prev is not None
+                and self._prev.token_type in (TokenType.DCOLON, TokenType.ALIAS)
+                and self._curr.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):
+            # ``x::person_t``, ``CAST(x AS dollars)``: a named ROW or DISTINCT type, resolved
+            # against the catalog when the cast is compiled (-9628 if there is none).
+            from .composite import named_placeholder
+
+            name = self._curr.text.lower()
+            self._advance()
+            return ifx_type_node(named_placeholder(name))
         return super()._parse_types(check_func, schema, allow_identifiers, with_collation)
 
     def parse_ifx_type(self) -> exp.DataType:
@@ -507,11 +517,9 @@ class IfxExprParser(parser.Parser):
         else:
             elem = self._parse_element_type()
             if not elem.notnull:
-                # Informix requires NOT NULL elements; the code it refuses others with is
-                # not known to us, so this is -999 naming the rule (docs/SERVER.md).
-                from .errors import not_implemented
-
-                raise not_implemented("collection elements without NOT NULL")
+                # The Guide to SQL: Syntax's collection diagram requires NOT NULL after the
+                # element type, so anything else is a syntax error (docs/SERVER.md).
+                self.raise_error("Expected NOT NULL after the collection element type")
             children.append(node_of(elem))
         self._match_r_paren()
         return complex_type(ComplexType(code, children=tuple(children)))
@@ -597,11 +605,35 @@ class IfxExprParser(parser.Parser):
         ):
             self._advance(2)
             coll = self._parse_collection()
-            if coll is None:
-                # TABLE(column), TABLE(subquery): valid Informix we do not run yet.
-                from .errors import not_implemented
+            if coll is None and self._word() == "MULTISET" and self._next is not None and (
+                    self._next.token_type == TokenType.L_PAREN):
+                # TABLE(MULTISET(SELECT …)): the subquery's rows are the table's
+                self._advance(2)
+                query = self._parse_select()
+                self._match_r_paren()
+                self._match_r_paren()
+                alias = self._parse_table_alias(
+                    alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
+                if alias is not None and alias.columns and isinstance(query, exp.Select):
+                    if len(alias.columns) != len(query.expressions):
+                        from . import sqlcodes as sc
+                        from .errors import EngineError
 
-                raise not_implemented("TABLE() of a column or subquery")
+                        raise EngineError(sc.DERIVED_COLUMN_COUNT)
+                    query.set("expressions", [
+                        exp.alias_(e.this if isinstance(e, exp.Alias) else e, c.name)
+                        for e, c in zip(query.expressions, alias.columns, strict=True)])
+                    alias.set("columns", None)
+                return exp.Subquery(this=query, alias=alias)
+            if coll is None:
+                # TABLE(column), TABLE((SELECT …)), TABLE(?::LIST(…)): a collection-derived
+                # table over a value known per row (engine/collection_tables.py).
+                value = self._parse_assignment()
+                self._match_r_paren()
+                node = exp.Unnest(expressions=[value], alias=self._parse_table_alias(
+                    alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS))
+                node.meta["ifx_coll"] = True
+                return node
             self._match_r_paren()
             alias = self._parse_table_alias(alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
             # A collection-derived table is a one-column derived table of its elements; as a
@@ -613,13 +645,31 @@ class IfxExprParser(parser.Parser):
             selects = [exp.Select(expressions=[exp.alias_(e, colname)])
                        for e in coll.expressions]
             body: exp.Expr = selects[0]
+            is_set = str(coll.this).upper() == "SET"  # a SET's elements are distinct
             for sel in selects[1:]:
-                body = exp.Union(this=body, expression=sel, distinct=False)
+                body = exp.Union(this=body, expression=sel, distinct=is_set)
             name = alias.this if alias is not None and alias.this else exp.to_identifier(
                 "_collection")
             return exp.Subquery(this=body, alias=exp.TableAlias(this=name))
         return super()._parse_table(schema, joins, alias_tokens, parse_bracket, is_db_reference,
                                     parse_partition, consume_pipe)
+
+    def _parse_insert(self) -> exp.Insert | exp.MultitableInserts:
+        if (self._word() == "INTO" and self._next is not None
+                and self._next.token_type == TokenType.TABLE):
+            # INSERT INTO TABLE(collection): a collection-derived table is read-only here
+            from . import sqlcodes as sc
+            from .errors import EngineError
+
+            raise EngineError(sc.READ_ONLY_COLLECTION)
+        return super()._parse_insert()
+
+    def _parse_in(self, this: exp.Expr | None, alias: bool = False) -> exp.In:
+        """``x IN SET{…}``: a collection constructor on the right is the collection form."""
+        coll = self._parse_collection()
+        if coll is not None:
+            return self.expression(exp.In(this=this, field=coll))
+        return super()._parse_in(this, alias)
 
     def _parse_collection(self) -> IfxCollection | None:
         word = self._word()

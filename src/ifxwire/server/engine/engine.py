@@ -89,6 +89,7 @@ class Engine:
         self.open_dbs: dict[str, dict[int, bool]] = {}  # db -> {session id: exclusive}
         self._idle: OrderedDict[int, tuple[str, sqlite3.Connection, FunctionSlot]] = OrderedDict()
         self._idle_seq = 0
+        self._meta: dict[str, dict[str, str]] = {}  # database -> its _ifx_meta (checkout)
         self._next_session = 1
         self.sequences = SequenceCounters()
         self._closed = False
@@ -130,25 +131,42 @@ class Engine:
         return "file:" + urllib.request.pathname2url(os.path.abspath(self.path("sysmaster"))) + (
             "?mode=ro")
 
-    def checkout(self, name: str, state: FunctionState) -> tuple[sqlite3.Connection, FunctionSlot]:
-        """A ready connection to ``name`` (pooled or new) whose functions serve ``state``.
+    def checkout(self, name: str, state: FunctionState
+                 ) -> tuple[sqlite3.Connection, FunctionSlot, Mapping[str, str]]:
+        """A ready connection to ``name`` (pooled or new) whose functions serve ``state``, and
+        the database's ``_ifx_meta`` (logging mode, owner, incarnation).
 
-        A new connection attaches sysmaster (every database can read it, as in Informix)."""
+        Only a new connection pays for the set-up: functions, ``ATTACH sysmaster`` (every
+        database can read it, as in Informix), the catalog upgrade of a file made by an older
+        server, reading ``_ifx_meta`` (never written after CREATE DATABASE) and ``synchronous``
+        (which follows the logging mode). A pooled connection had all of that done by the
+        session that opened it; the per-session state (busy_timeout, the function slot) is
+        set by the caller and here. A file that is not an ifxwire database raises
+        sqlite3.Error and its connection is closed, never pooled."""
         with self.lock:
             for key, (db, conn, slot) in reversed(self._idle.items()):
                 if db == name:
+                    meta = self._meta.get(name)
+                    if meta is None:
+                        break  # forgotten (dropped and created again): open afresh
                     del self._idle[key]
                     slot.state = state
-                    return conn, slot
+                    return conn, slot, meta
         conn = self.connect(name)
         try:
             slot = register(conn, state, budget=self.statement_timeout is not None)
+            meta = cat.meta(conn)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
+                cat.upgrade_catalog(conn)
+            durable = meta.get("logged") == "1" and meta.get("buffered") != "1"
+            conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
         except BaseException:
             conn.close()
             raise
-        return conn, slot
+        with self.lock:
+            self._meta[name] = meta
+        return conn, slot, meta
 
     def checkin(self, name: str, conn: sqlite3.Connection, slot: FunctionSlot) -> None:
         """Take back a session's connection: keep it if it can be made clean, else close it.
@@ -260,6 +278,7 @@ class Engine:
             self._forget(name)
 
     def _forget(self, name: str) -> None:
+        self._meta.pop(name, None)
         for cache in (self.plans, self.schemas):
             for key in [k for k in cache if k and k[0] == name]:
                 del cache[key]

@@ -243,6 +243,10 @@ class ExprTranslator:
         self.column_type = column_type
         self.subquery_type = subquery_type
         self.routine: Callable[[str, list[exp.Expr]], exp.Expr | None] = lambda n, a: None
+        #: named ROW and DISTINCT types by name (the compiler's catalog lookup)
+        self.named_type: Callable[[str], IfxType | None] = lambda n: None
+        #: the SQL a column of a collection-derived table reads (the compiler's)
+        self.column_sql: Callable[[exp.Column], exp.Expr | None] = lambda c: None
 
     # ---- entry ---------------------------------------------------------------------------
     def tx(self, node: exp.Expr) -> exp.Expr:
@@ -267,7 +271,9 @@ class ExprTranslator:
 
     def column(self, node: exp.Column) -> exp.Expr:
         try:
-            return typed(node, self.column_type(node))
+            t = self.column_type(node)
+            sql = self.column_sql(node) if node.table else None
+            return typed(node if sql is None else sql, t)
         except EngineError as exc:
             if exc.sqlcode != sc.NO_COLUMN or not node.table:
                 raise
@@ -342,7 +348,7 @@ class ExprTranslator:
             return typed(exp.Null(), dst)
         if self.is_const(node):
             value = node.meta["const"]
-            if src.code in (T.DATE, T.INTERVAL, T.BOOLEAN) or (
+            if src.code in (T.DATE, T.INTERVAL, T.BOOLEAN) or src.cx is not None or (
                 src.code == T.DATETIME and isinstance(value, str) and dst.code != T.DATETIME
             ):
                 stored = conv.storer(dst, self.ctx, src)(value)
@@ -651,6 +657,10 @@ class ExprTranslator:
         target = node.to.meta.get("ifx") if isinstance(node.to, exp.DataType) else None
         if target is None:
             raise not_implemented(f"cast to {node.to.sql()}")
+        if target.cx is not None:
+            from .composite import resolve_placeholders
+
+            target = resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
         if ty(inner).code == -1:
             return self.convert(inner, target)

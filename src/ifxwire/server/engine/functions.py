@@ -598,6 +598,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
+    from .composite import compose
     from .metadata import schema_function
 
     def ifx_schema(name: str, *args: object) -> object:
@@ -633,6 +634,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_to_date": (3, ifx_to_date, True),
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
+        "ifx_compose": (-1, compose, True),
         "ifx_chr": (1, ifx_chr, True),
         "ifx_hex": (1, ifx_hex, True),
         "ifx_fn": (-1, ifx_fn, True),

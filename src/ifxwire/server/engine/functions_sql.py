@@ -543,6 +543,8 @@ def result_name(node: exp.Expr) -> str:
             return name
     if isinstance(node, exp.Column):
         return node.name
+    if isinstance(node, exp.Dot):  # a nested ROW field (r.n.x) is named as the field, as r.n is
+        return str(node.expression.name)
     return "(expression)"
 
 

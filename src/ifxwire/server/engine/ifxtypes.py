@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ...protocol.codes import (
+    TYPE_DISTINCT,
     TYPE_NAMEDROW,
     TYPE_NOTNULL,
     XID_BLOB,
@@ -130,6 +131,9 @@ class IfxType:
     #: sysxtdtypes id a catalogued column type has (0 for expression results).
     cx: ComplexType | None = None
     xid: int = 0
+    #: A DISTINCT type over this (scalar) type: ``xid`` is the distinct type's sysxtdtypes
+    #: id; values, storage and conversions are the source type's (server/engine/distinct.py).
+    distinct: bool = False
 
     # --- classification ------------------------------------------------------------------------
     @property
@@ -211,8 +215,11 @@ class IfxType:
         """syscolumns.coltype: the type code plus 256 when NOT NULL. BOOLEAN, LVARCHAR, BLOB
         and CLOB are the built-in opaque types (41, 40, 41, 41) with their extended ids (Guide
         to SQL: Reference, SYSCOLUMNS "Opaque data types"); 45 and 43 are client-side codes
-        only. A named ROW adds 0x1000."""
+        only. A named ROW adds 0x1000, a DISTINCT type 0x800 (so IDSSECURITYLABEL, a distinct
+        VARCHAR, is 2061 in the Guide to SQL's list)."""
         named = TYPE_NAMEDROW if self.cx is not None and self.cx.named else 0
+        if self.distinct:
+            named = TYPE_DISTINCT
         code = self.code
         if code in SMART_LOB_XID or code == T.BOOLEAN:
             code = T.UDTFIXED
@@ -227,6 +234,8 @@ class IfxType:
 
     @property
     def extended_id(self) -> int:
+        if self.distinct:
+            return self.xid
         if self.code == T.BOOLEAN:
             return XID_BOOLEAN
         if self.code == T.LVARCHAR:
@@ -322,6 +331,9 @@ def from_key(key: str) -> IfxType:
 
 def from_catalog(coltype: int, collength: int, extended_id: int = 0) -> IfxType:
     """Rebuild a type from syscolumns (coltype, collength, extended_id)."""
+    if coltype & TYPE_DISTINCT:
+        source = from_catalog(coltype & ~TYPE_DISTINCT, collength)
+        return replace(source, xid=extended_id, distinct=True)
     notnull = bool(coltype & TYPE_NOTNULL)
     code = coltype & 0xFF
     if code in (T.UDTFIXED, T.UDTVAR):

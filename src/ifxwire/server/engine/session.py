@@ -38,6 +38,7 @@ from . import catalog as cat
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
+from .convert import row_binder
 from .errors import EngineError, not_implemented
 from .functions import FunctionSlot, FunctionState, register
 from .ifxtypes import IfxType
@@ -89,8 +90,6 @@ class ExecResult:
 
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
                "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
-# Names of the SQLite parameters :p1, :p2, ... that plans use for the statement's host variables.
-_PARAM_KEYS = tuple(f"p{i + 1}" for i in range(256))
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _CHECK = re.compile(r"CHECK constraint failed: (.+)$")
@@ -181,17 +180,8 @@ class EngineSession:
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name)
         self.engine.attach_session(name, self.session_id, exclusive)
         try:
-            conn, slot = self.engine.checkout(name, self.state)
-        except sqlite3.Error as e:
-            self.engine.detach_session(name, self.session_id)
-            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
-                              message=f"cannot open database: {e}") from None
-        try:
-            meta = cat.meta(conn)
-            if name != "sysmaster":
-                cat.upgrade_catalog(conn)
-        except sqlite3.Error as e:
-            conn.close()  # not an ifxwire database file: never back into the pool
+            conn, slot, meta = self.engine.checkout(name, self.state)
+        except sqlite3.Error as e:  # not an ifxwire database file (checkout closed it)
             self.engine.detach_session(name, self.session_id)
             raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
                               message=f"cannot open database: {e}") from None
@@ -210,8 +200,6 @@ class EngineSession:
         self._ansi = meta.get("ansi") == "1"
         self._buffered = meta.get("buffered") == "1"
         self._incarnation = meta.get("incarnation", name)
-        sync = "FULL" if self._logged and not self._buffered else "NORMAL"
-        conn.execute(f"PRAGMA synchronous = {sync}")
         self._busy_timeout()
         self.db_flags = (DBFLAG_LOGGED if self._logged else 0) | (DBFLAG_ANSI if self._ansi
                                                                   else 0)
@@ -328,6 +316,11 @@ class EngineSession:
         if self.database is None:
             return None
         return self.current_schema().sequences.get(name)
+
+    def named_type(self, name: str) -> IfxType | None:
+        if self.database is None:
+            return None
+        return self.current_schema().types.get(name.lower())
 
     # ---- schema lookup (TableLookup for the compiler) --------------------------------------
     def _schema_version(self) -> int:
@@ -474,10 +467,10 @@ class EngineSession:
         n = len(params)
         if n != len(plan.params):
             raise EngineError(sc.HOSTVAR_COUNT)
-        keys = _PARAM_KEYS if n <= len(_PARAM_KEYS) else [f"p{i + 1}" for i in range(n)]
-        # param_convs has one converter per plan parameter; keys may be longer.
-        convs = plan.param_convs
-        return {k: conv(v) for k, conv, v in zip(keys, convs, params, strict=False)}
+        binder = plan.binder
+        if binder is None:  # built once per plan; a race builds the same function twice
+            binder = plan.binder = row_binder(plan.param_convs)
+        return binder(params)
 
     def _start_statement(self) -> None:
         self.state.error = None
@@ -943,7 +936,7 @@ class EngineSession:
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _ddl(self, kind: str, spec: object) -> ExecResult:
-        from . import composite, triggers
+        from . import composite, distinct, triggers
         from .spl import catalog as spl_catalog
 
         if self._db_level != "D":  # a DBA stays one for the session (checked at open)
@@ -956,6 +949,8 @@ class EngineSession:
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "create_row_type": composite.create_row_type,
             "drop_row_type": composite.drop_row_type,
+            "create_distinct_type": distinct.create_distinct_type,
+            "drop_type": distinct.drop_type,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": alter.alter_table, "rename_table": alter.rename,
             "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
@@ -1024,6 +1019,9 @@ class EngineSession:
 
             def sequence(self, name: str) -> cat.SequenceInfo | None:
                 return None
+
+            def named_type(self, name: str) -> IfxType | None:
+                return session.named_type(name)
 
         compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)

@@ -39,6 +39,20 @@ STATEMENT_TOO_LONG = -460  # [doc] HCL JDBC -79864 "Statement length exceeds the
 PARSE_STACK = -762  # [cat] "Stack overflow occurred during statement parse." (nesting > 40)
 BAD_FUNCTION_ARG = -717  # [cat] "Invalid argument passed to system function(%s)." (CHR(256))
 TYPE_NOT_FOUND = -9628  # [cat] "Type (%s) not found."
+ROW_TYPE_EXISTS = -9991  # [jcat] "Named row type (%s) already exists in database."
+ROW_TYPE_IN_USE = -9990  # [jcat] "Cannot drop named row type (%s): still in use."
+ROW_TYPE_NOT_FOUND = -9992  # [jcat] "Named row type (%s) not found."
+DISTINCT_TYPE_EXISTS = -9996  # [jcat] "Distinct type (%s) already exists in database."
+TYPE_IN_USE = -9630  # [jcat] "Cannot drop type (%s): still in use."
+DROP_TYPE_KIND = -9641  # [jcat] "Drop type can only drop opaque type or distinct type."
+ROW_FIELD_COUNT = -9989  # [jcat] "Incorrect number of fields in the ROW Type."
+NULL_IN_COLLECTION = -9978  # [jcat] "Insertion of NULLs into a collection disallowed."
+COLLECTION_REQUIRED = -9610  # [jcat] "A collection data type must be supplied within this context."
+DERIVED_COLUMN_COUNT = -9621  # [jcat] "The number of derived columns do not match the actual …"
+COLLECTION_TYPE_UNKNOWN = -9657  # [jcat] "Cannot determine the data type of a collection in …"
+READ_ONLY_COLLECTION = -9945  # [jcat] "Cannot modify a read-only collection"
+NULL_COLLECTION = -9976  # [jcat] "Manipulation of NULL collection disallowed."
+HOSTVAR_TYPE_UNKNOWN = -9970  # [jcat] "Cannot determine host variable type during bind."
 NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we add what is missing)
 
 # --- objects -------------------------------------------------------------------------------------
@@ -196,6 +210,22 @@ MESSAGES: dict[int, str] = {
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
     TYPE_NOT_FOUND: "Type (%s) not found.",
+    ROW_TYPE_EXISTS: "Named row type (%s) already exists in database.",
+    ROW_TYPE_IN_USE: "Cannot drop named row type (%s): still in use.",
+    ROW_TYPE_NOT_FOUND: "Named row type (%s) not found.",
+    DISTINCT_TYPE_EXISTS: "Distinct type (%s) already exists in database.",
+    TYPE_IN_USE: "Cannot drop type (%s): still in use.",
+    DROP_TYPE_KIND: "Drop type can only drop opaque type or distinct type.",
+    ROW_FIELD_COUNT: "Incorrect number of fields in the ROW Type.",
+    NULL_IN_COLLECTION: "Insertion of NULLs into a collection disallowed.",
+    COLLECTION_REQUIRED: "A collection data type must be supplied within this context.",
+    DERIVED_COLUMN_COUNT: (
+        "The number of derived columns do not match the actual number of columns."),
+    COLLECTION_TYPE_UNKNOWN: (
+        "Cannot determine the data type of a collection in the given expression."),
+    READ_ONLY_COLLECTION: "Cannot modify a read-only collection",
+    NULL_COLLECTION: "Manipulation of NULL collection disallowed.",
+    HOSTVAR_TYPE_UNKNOWN: "Cannot determine host variable type during bind.",
     NOT_IMPLEMENTED: "Not implemented yet.",
     NO_SELECT: "No SELECT permission for (%s).",
     NO_UPDATE: "No UPDATE permission for (%s).",

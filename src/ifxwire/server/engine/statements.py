@@ -328,7 +328,9 @@ class IfxParser(IfxExprParser):
         if word == "TABLE":
             return self._create_table(temp=False)
         if word == "DISTINCT" and self._word(1) == "TYPE":
-            raise not_implemented("CREATE DISTINCT TYPE")
+            from .distinct import parse_create_distinct_type
+
+            return _stmt("create_distinct_type", parse_create_distinct_type(self))
         if word == "ROW" and self._word(1) == "TYPE":
             from .composite import parse_create_row_type
 
@@ -721,6 +723,10 @@ class IfxParser(IfxExprParser):
             from .composite import parse_drop_row_type
 
             return _stmt("drop_row_type", parse_drop_row_type(self))
+        if kind == "TYPE":
+            from .distinct import parse_drop_type
+
+            return _stmt("drop_type", parse_drop_type(self))
         if kind not in ("TABLE", "VIEW", "INDEX", "DATABASE"):
             raise not_implemented(f"DROP {kind}")
         self._advance()

@@ -28,9 +28,9 @@ from sqlglot.schema import MappingSchema
 from ...protocol.codes import StmtType, TypeCode
 from ...protocol.columns import ColumnDesc
 from ...types.rowcodec import row_width
+from . import collection_tables, rewrites
 from . import convert as conv
 from . import ifxtypes as it
-from . import rewrites
 from . import sqlcodes as sc
 from . import values as vals
 from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
@@ -53,6 +53,8 @@ class TableLookup(Protocol):
 
     def sequence(self, name: str) -> SequenceInfo | None: ...
 
+    def named_type(self, name: str) -> IfxType | None: ...
+
 
 @dataclass
 class Plan:
@@ -69,6 +71,9 @@ class Plan:
     columns: list[ColumnDesc] = field(default_factory=list)
     loaders: list[Callable[[object], object] | None] = field(default_factory=list)
     param_convs: list[Callable[[object], object]] = field(default_factory=list)
+    binder: conv.RowBinder | None = None  # param_convs as one function (EngineSession._bind)
+    # batch.py: the SQL with numbered parameters and its tuple binder (None: keep the names).
+    batch: tuple[str, conv.TupleBinder | None] | None = None
     session_dependent: bool = False
     other_databases: bool = False  # reads tables of databases this session attached
     for_update: bool = False
@@ -135,6 +140,8 @@ _UNRESOLVED = re.compile(r"Column '([^']*)' could not be resolved")
 class Compiler:
     def __init__(self, lookup: TableLookup, ctx: vals.ConvContext, delimident: bool) -> None:
         self.lookup = lookup
+        #: collection-derived tables by alias: column name -> the SQL that reads it
+        self.collection_columns: dict[str, dict[str, exp.Expr]] = {}
         self.ctx = ctx
         self.delimident = delimident
         self.outputs: dict[int, list[tuple[str, IfxType]]] = {}
@@ -186,6 +193,7 @@ class Compiler:
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)) and ast.args.get("returning"):
             raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
+            collection_tables.refuse_writes(ast)
             from .triggers import compile_instead
 
             instead = compile_instead(self, ast)
@@ -265,6 +273,8 @@ class Compiler:
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
+        self.nested_fields(ast)
+        collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
             if col.args.get("db") is not None:
                 col.set("db", None)
@@ -278,10 +288,6 @@ class Compiler:
             root = qualify_columns(ast, schema, dialect=_dialect(self.delimident))
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
-            if any(c.args.get("db") is not None and c.table for c in ast.find_all(exp.Column)):
-                # a.b.c that names no table's column: perhaps a nested ROW field (r.n.x),
-                # which we do not resolve yet (one level, r.n, works).
-                raise not_implemented("nested ROW field access (a.b.c)") from None
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
         rewrites.convert_outer_joins(root)
         return root
@@ -339,6 +345,21 @@ class Compiler:
                 part = lim.args.get("expression")
                 if isinstance(part, exp.Placeholder):
                     part.meta["pt"] = it.INTEGER
+
+    @staticmethod
+    def nested_fields(ast: exp.Expr) -> None:
+        """``a.b.c`` is ``owner.table.column`` when ``b`` is a table of the statement, and
+        otherwise a ROW field of a ROW field (``r.n.x``, ``t.r.n.x``): rewritten as
+        ``(a.b).c`` so the field access resolves level by level (composite.translate_dot)."""
+        sources = {t.alias_or_name for t in ast.find_all(exp.Table)}
+        sources |= {s.alias for s in ast.find_all(exp.Subquery, exp.CTE) if s.alias}
+        for col in list(ast.find_all(exp.Column)):
+            db = col.args.get("db")
+            if db is None or col.table in sources:
+                continue
+            inner = exp.Column(this=exp.to_identifier(col.table), table=db.copy(),
+                               db=col.args["catalog"].copy() if col.args.get("catalog") else None)
+            col.replace(exp.Dot(this=inner, expression=col.this.copy()))
 
     def resolve_tables(self, ast: exp.Expr) -> dict[str, object]:
         cte_names = {cte.alias for cte in ast.find_all(exp.CTE)}
@@ -422,6 +443,9 @@ class Compiler:
                 raise EngineError(sc.SYNTAX)
             self.outputs[id(node)] = left_out
             return
+        if collection_tables.is_collection_table(node):
+            collection_tables.type_scope(self, scope)
+            return
         if not isinstance(node, exp.Select):
             raise not_implemented(f"query form {node.key}")
         aliases: dict[str, IfxType] = {}
@@ -456,6 +480,8 @@ class Compiler:
 
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
+        tx.named_type = self.lookup.named_type
+        tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
         for k, proj in enumerate(projections):
@@ -514,6 +540,11 @@ class Compiler:
             if part is not None and isinstance(part.args.get("expression"), exp.Expr):
                 part.set("expression", tx.convert(tx.tx(part.args["expression"]), it.INTEGER))
 
+    def collection_column(self, col: exp.Column) -> exp.Expr | None:
+        """The SQL a column of a collection-derived table reads (None for any other)."""
+        sql = self.collection_columns.get(col.table)
+        return None if sql is None or col.name not in sql else sql[col.name].copy()
+
     def routine_call(self, tx: ExprTranslator, name: str, args: list[exp.Expr]
                      ) -> exp.Expr | None:
         """A call of a stored routine inside an expression (spl/calls.py); None if no such
@@ -525,6 +556,7 @@ class Compiler:
     def type_values(self, node: exp.Values) -> None:
         """A VALUES derived table (TABLE(SET{…})): column types from the first row."""
         tx = ExprTranslator(self.ctx, lambda c: UNKNOWN, lambda s: UNKNOWN)
+        tx.named_type = self.lookup.named_type
         rows = node.expressions
         types: list[IfxType] = []
         for r, row in enumerate(rows):

@@ -1,0 +1,113 @@
+"""The benchmark's replay server, grown results and RSS guard, against the real server.
+
+These are the bench's own tools (bench/replay.py, bench/procstat.py): the smoke run uses them
+for every driver, these tests pin the parts whose failure would make a figure wrong rather
+than make the run fail.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import procstat  # noqa: E402
+from bench.replay import Key, fetch_run, tuple_rows  # noqa: E402
+
+ROWS = 3000
+
+
+@pytest.fixture(scope="module")
+def table(connect_kwargs: dict[str, Any], dbname: str) -> str:
+    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+    cur = c.cursor()
+    cur.execute("CREATE TABLE grow_src (a INT, b VARCHAR(40))")
+    rows = [(i, f"row {i:06d} " + "x" * (i % 23)) for i in range(ROWS)]
+    cur.executemany("INSERT INTO grow_src VALUES (?, ?)", rows)
+    c.close()
+    return "grow_src"
+
+
+def _fetch(conn: ifxwire.Connection, sql: str) -> int:
+    cur = conn.cursor()
+    cur.execute(sql)
+    n = 0
+    for _ in cur:
+        n += 1
+    cur.close()
+    return n
+
+
+def test_grown_result_carries_the_rows_it_announces(
+    server: Any, connect_kwargs: dict[str, Any], dbname: str, table: str
+) -> None:
+    """Record setup, A and B of a real fetch, grow A to 10x its rows: a fresh connection
+    streams exactly the announced count, and the repeated turns are plain fetch replies."""
+    sql = f"SELECT * FROM {table}"
+    key = Key((server.host, server.port))
+    try:
+        port = key.start_record()
+        # A small fetch buffer: the result spans many replies, as 1M rows do in the bench.
+        opts = {**connect_kwargs, "port": port, "database": dbname, "fetch_buffer_size": 4096}
+        conn = ifxwire.connect(**opts)
+        key.mark()
+        for _ in range(2):
+            assert _fetch(conn, sql) == ROWS
+            key.mark()
+        conn.close()
+        key.stop_record()
+        marks = [m for m in key.rec.marks if m is not None]
+        i, j = fetch_run(key.rec.turns[marks[0] : marks[1]])
+        assert j - i >= 3, "the recording has no run of plain fetch replies"
+        grown = key.start_grown(ROWS, 10 * ROWS)
+        assert 10 * ROWS <= grown["rows"] < 10 * ROWS + ROWS
+        fresh = ifxwire.connect(**{**opts, "port": grown["port"]})
+        try:
+            assert _fetch(fresh, sql) == grown["rows"]
+        finally:
+            fresh.close()
+        assert key.stats.length_mismatch == 0 and key.stats.exhausted == 0
+    finally:
+        key.close()
+
+
+def test_tuple_rows_counts_only_tuple_runs() -> None:
+    tup = b"\x00\x0e\x00\x00\x00\x00\x00\x03abc\x00"  # SQ_TUPLE, size 3, padded to even
+    eot = b"\x00\x0c"
+    assert tuple_rows(tup * 4 + eot) == 4
+    assert tuple_rows(eot) is None  # no rows: not a fetch reply worth repeating
+    assert tuple_rows(tup + b"\x00\x0f" + eot) is None  # SQ_DONE (15) inside
+    assert tuple_rows(tup[:-3]) is None  # truncated
+    assert tuple_rows(tup + eot + tup) is None  # EOT must end it
+
+
+def test_rss_guard_stops_the_main_thread_past_its_bound() -> None:
+    base = procstat.rss_bytes()
+    if base is None:
+        pytest.skip("no /proc/self/status here")
+    hold: list[bytes] = []
+    with procstat.RssGuard(base, 16 * 2**20) as guard, pytest.raises(KeyboardInterrupt):
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(hold) < 128:
+            hold.append(b"x" * 2**20)  # written, so resident
+            time.sleep(0.002)
+        time.sleep(1)  # the guard samples every 20 ms
+    hold.clear()
+    assert guard.why is not None and "stopped at" in guard.why
+
+
+def test_rss_guard_without_a_bound_never_fires() -> None:
+    with procstat.RssGuard(0, 0) as guard:
+        data = b"x" * (8 * 2**20)
+        time.sleep(0.1)
+    del data
+    assert guard.why is None

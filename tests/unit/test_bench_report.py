@@ -1,0 +1,111 @@
+"""The benchmark report's floor column and target checks (bench/report.py, bench/targets.py),
+on hand-made results: the figures are invented, the arithmetic and the verdicts are not."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import floor, report, targets  # noqa: E402
+
+
+def _rounds(cpu: float, n: int = 3, **extra: Any) -> list[dict[str, Any]]:
+    return [{"wall": cpu * 1.2, "cpu": cpu, "ops": 1, **extra} for _ in range(n)]
+
+
+def _scenario(name: str, kind: str, drivers: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"name": name, "kind": kind, "replay": kind != "executemany", "drivers": drivers}
+
+
+def _data() -> dict[str, Any]:
+    fetch = _scenario(
+        "select_scaling[100000]",
+        "query",
+        {
+            "ifxwire": {"rounds": _rounds(0.120), "floor_rounds": _rounds(0.040)},
+            "ifxwire-accel": {"rounds": _rounds(0.050), "floor_rounds": _rounds(0.040)},
+            "informix-driver": {"rounds": _rounds(0.400), "floor_rounds": _rounds(0.050)},
+            "jdbc": {"rounds": _rounds(0.100)},
+        },
+    )
+    mix = _scenario(
+        "select_type_mix_1000_rows",
+        "query",
+        {
+            "ifxwire": {"rounds": _rounds(0.004), "floor_rounds": _rounds(0.001)},
+            "jdbc": {"rounds": _rounds(0.002)},
+        },
+    )
+    em = _scenario(
+        "executemany_scaling[10000]",
+        "executemany",
+        {
+            "ifxwire": {"rounds": _rounds(0.030), "floor_rounds": _rounds(0.003)},
+            "ifxwire-accel": {"rounds": _rounds(0.011), "floor_rounds": _rounds(0.003)},
+            "informix-driver": {"rounds": _rounds(0.150)},
+        },
+    )
+    for sc in (fetch, mix, em):
+        for e in sc["drivers"].values():
+            e["status"] = "ok"
+    return {"scenarios": [fetch, mix, em]}
+
+
+def _by_name() -> dict[str, report.Summary]:
+    return {sc["name"]: report.Summary(sc) for sc in _data()["scenarios"]}
+
+
+def test_x_floor_uses_the_drivers_own_floor_and_ifxwires_for_jdbc() -> None:
+    s = _by_name()["select_scaling[100000]"]
+    assert s.floor("informix-driver") == (0.050, "informix-driver")
+    assert abs((s.x_floor("ifxwire") or 0) - 3.0) < 1e-9
+    assert abs((s.x_floor("informix-driver") or 0) - 8.0) < 1e-9
+    assert s.floor("jdbc") == (0.040, "ifxwire")
+    assert abs((s.x_floor("jdbc") or 0) - 2.5) < 1e-9
+
+
+def test_targets_judge_each_goal_from_the_runs_medians() -> None:
+    rows = {(r.target, r.goal): r for r in targets.evaluate(targets.ISSUE_16, _by_name())}
+    pure = rows[("Fetch 100k rows, client CPU", "≤ 3.5× floor (ifxwire)")]
+    accel = rows[("Fetch 100k rows, client CPU", "≤ 1.2× floor (ifxwire-accel)")]
+    assert pure.met is True and abs((pure.value or 0) - 3.0) < 1e-9
+    assert accel.met is False and abs((accel.value or 0) - 1.25) < 1e-9
+    jdbc = rows[("Pure Python: less client CPU than IBM JDBC", "> 1× in each")]
+    assert jdbc.met is False and "select_type_mix_1000_rows" in jdbc.measured
+    em_pure = rows[("executemany 10k, client CPU", "≤ 8× floor (ifxwire)")]
+    assert em_pure.met is False and abs((em_pure.value or 0) - 10.0) < 1e-9
+    missing = rows[("Cold connect + close, wall", "≥ 2.5× informix-driver")]
+    assert missing.met is None and missing.value is None
+
+
+def test_summary_carries_floor_and_targets_into_the_json() -> None:
+    summary = report.summarise(_data())
+    row = summary["scenarios"]["select_scaling[100000]"]["ifxwire-accel"]
+    assert row["floor_from"] == "ifxwire-accel" and abs(row["x_floor"] - 1.25) < 1e-9
+    assert any(t["met"] is False for t in summary["targets_issue_16"])
+    md, problems = report.render({"meta": _meta(), **_data()})
+    assert "ifxwire-accel × floor" in md and not problems
+
+
+def test_floor_rounds_time_what_they_say() -> None:
+    rows = [(i, f"s{i}", i * 0.5) for i in range(2000)]
+    blob = floor.freeze(rows)
+    res = floor.loads_round(blob, 3)
+    assert res["ops"] == 3 and res["cpu"] >= 0 and res["bytes"] == len(blob)
+    assert floor.dumps_round([rows], 1)["ops"] == 1
+
+
+def _meta() -> dict[str, Any]:
+    return {
+        "mode": "test",
+        "started": "now",
+        "seconds": 1.0,
+        "git": None,
+        "drivers": {},
+        "machine": {"cpus": 2, "implementation": "CPython", "python": "3", "platform": "x"},
+    }
