@@ -478,3 +478,21 @@ def test_fast_path_runs_spl_routines(ac: ifxwire.Connection) -> None:
                "RAISE EXCEPTION -746, 0, 'no ' || a; END FUNCTION")
     _expect((-746, 0), ac.call_function, "lob_fail", 3)
     assert ac.call_function("lob_sum", 3) == [6, "sum of 3"]  # still usable
+
+
+def test_work_after_a_commit_never_fails_the_commit(
+    ac: ifxwire.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After COMMIT the server deletes garbage pieces; when that cannot run (another session
+    # holds a lock it needs) the committed statement must still succeed.
+    from ifxwire.server.engine.errors import EngineError
+
+    def busy(self: Any) -> None:
+        raise EngineError(-244, -107)
+
+    _fresh(ac, "aftercommit")
+    monkeypatch.setattr(lobstore.LoStore, "collect", busy)
+    ac.execute("INSERT INTO aftercommit VALUES (1, ?, NULL)", (data(CHUNK + 1),))
+    ac.execute("DELETE FROM aftercommit")
+    monkeypatch.undo()
+    assert ac.execute("SELECT COUNT(*) FROM aftercommit").fetchone()[0] == 0

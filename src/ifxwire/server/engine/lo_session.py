@@ -156,17 +156,18 @@ class LoSession:
 
     def after_end(self, committed: bool) -> None:
         """Delete the pieces the transaction wrote that nothing maps (all of them after a
-        rollback), then, after a commit, the garbage it made."""
-        sb = self._sb
-        span = sb.written() if sb is not None else None
-        if sb is not None and span is not None:
-            sb.end(self.store().orphans(*span) if committed else None)
-        if not committed:
-            return
-        conn = self.es.conn
-        if conn is not None and self._has_schema(conn):
-            # Best effort: a commit has happened; pieces left now are collected later.
-            with contextlib.suppress(sqlite3.Error):
+        rollback), then, after a commit, the garbage it made. Best effort: the transaction
+        has ended, so nothing here may fail it (another session holding a lock, the first
+        use's sweep refused): garbage left is collected after a later commit."""
+        with contextlib.suppress(sqlite3.Error, EngineError):
+            sb = self._sb
+            span = sb.written() if sb is not None else None
+            if sb is not None and span is not None:
+                sb.end(self.store().orphans(*span) if committed else None)
+            if not committed:
+                return
+            conn = self.es.conn
+            if conn is not None and self._has_schema(conn):
                 self.store().collect()
 
     def _fd(self, fd: object) -> OpenLo:
