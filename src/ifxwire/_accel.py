@@ -39,7 +39,9 @@ __all__ = [
     "accelerated",
     "available",
     "c_bind_encoder",
+    "c_reply_scanner",
     "c_row_decoder",
+    "reply_scanner",
     "row_plan",
 ]
 
@@ -269,3 +271,19 @@ def accelerate_bind(
     if not accelerated:
         return pure
     return c_bind_encoder(pure, pattern, encoding, head_code) or pure
+
+
+#: (buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot) ->
+#: (pos, count, rows, fields, lastrowid)
+ReplyScanner = Callable[..., tuple[int, int, int, "tuple[int, int, int, int] | None", "int | None"]]
+
+
+def c_reply_scanner() -> ReplyScanner | None:
+    """The C loop over executemany's row replies (client/batch.py ``_read_fast`` is its pure
+    twin), or None when the extension is not built or predates it. Ignores IFXWIRE_PURE."""
+    return getattr(_speedups, "scan_done_replies", None)
+
+
+def reply_scanner() -> ReplyScanner | None:
+    """The C reply loop when the accelerator is in use, else None (the pure loop runs)."""
+    return c_reply_scanner() if accelerated else None

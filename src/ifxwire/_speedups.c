@@ -1049,18 +1049,12 @@ static int bind_encode_str(BindEncoder *self, PyObject *v, BindScratch *s)
     return 0;
 }
 
-static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_t n)
+/* First pass over one row: checks every value (exact type, range, length) and fills ``sc``
+ * (zeroed by the caller). Returns the SQ_BIND message's size, or -1 with an exception set; the
+ * caller releases sc[i].owner either way. */
+static Py_ssize_t bind_scan(BindEncoder *self, PyObject *const *vals, Py_ssize_t n,
+                            BindScratch *sc)
 {
-    BindScratch stack[BIND_STACK_ITEMS];
-    BindScratch *sc = stack;
-    PyObject *out = NULL;
-    if (n > BIND_STACK_ITEMS) {
-        sc = PyMem_Calloc((size_t)n, sizeof(BindScratch));
-        if (sc == NULL)
-            return PyErr_NoMemory();
-    } else {
-        memset(stack, 0, sizeof(BindScratch) * (size_t)n);
-    }
     Py_ssize_t total = 4;
     for (Py_ssize_t i = 0; i < n; i++) {
         const BindItem *it = &self->items[i];
@@ -1069,17 +1063,17 @@ static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_
         if (Py_TYPE(v) != it->type) {
             PyErr_Format(PyExc_TypeError, "value %zd is a %.100s, the encoder expects %.100s", i,
                          Py_TYPE(v)->tp_name, it->type->tp_name);
-            goto done;
+            return -1;
         }
         switch (it->kind) {
         case B_INT: {
             int overflow;
             long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
             if (x == -1 && PyErr_Occurred())
-                goto done;
+                return -1;
             if (overflow || x < -BIND_INT_MAX || x > BIND_INT_MAX) {
                 PyErr_Format(PyExc_OverflowError, "value %zd does not fit INTEGER", i);
-                goto done;
+                return -1;
             }
             s->i = x;
             total += BIND_HEAD_LEN + 4;
@@ -1089,7 +1083,7 @@ static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_
             double d = PyFloat_AS_DOUBLE(v);
             if (!isfinite(d)) {
                 PyErr_Format(PyExc_ValueError, "value %zd is not finite", i);
-                goto done;
+                return -1;
             }
             s->d = d;
             total += BIND_HEAD_LEN + 8;
@@ -1097,10 +1091,10 @@ static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_
         }
         case B_STR:
             if (bind_encode_str(self, v, s) < 0)
-                goto done;
+                return -1;
             if (s->n > BIND_CHAR_MAX) {
                 PyErr_Format(PyExc_ValueError, "value %zd is longer than a CHAR bind", i);
-                goto done;
+                return -1;
             }
             total += BIND_HEAD_LEN + 2 + s->n + (s->n & 1);
             break;
@@ -1114,11 +1108,11 @@ static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_
             PyObject *args[2] = {v, self->encoding};
             PyObject *r = PyObject_Vectorcall(it->fn, args, 2, NULL);
             if (r == NULL)
-                goto done;
+                return -1;
             s->owner = r;
             if (!PyBytes_Check(r)) {
                 PyErr_Format(PyExc_TypeError, "the encoder of value %zd did not return bytes", i);
-                goto done;
+                return -1;
             }
             s->p = PyBytes_AS_STRING(r);
             s->n = PyBytes_GET_SIZE(r);
@@ -1127,10 +1121,13 @@ static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_
         }
         }
     }
-    out = PyBytes_FromStringAndSize(NULL, total);
-    if (out == NULL)
-        goto done;
-    unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
+    return total;
+}
+
+/* Second pass: writes the SQ_BIND message bind_scan sized at ``p``; returns the end. */
+static unsigned char *bind_write(BindEncoder *self, PyObject *const *vals, Py_ssize_t n,
+                                 const BindScratch *sc, unsigned char *p)
+{
     put16(p, self->head_code);
     put16(p + 2, (unsigned int)n);
     p += 4;
@@ -1182,10 +1179,41 @@ static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_
             break;
         }
     }
-    assert(p == (unsigned char *)PyBytes_AS_STRING(out) + total);
+    return p;
+}
+
+static void scratch_release(BindScratch *sc, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_CLEAR(sc[i].owner);
+        sc[i].p = NULL;
+        sc[i].n = 0;
+    }
+}
+
+static PyObject *bind_encode(BindEncoder *self, PyObject *const *vals, Py_ssize_t n)
+{
+    BindScratch stack[BIND_STACK_ITEMS];
+    BindScratch *sc = stack;
+    PyObject *out = NULL;
+    if (n > BIND_STACK_ITEMS) {
+        sc = PyMem_Calloc((size_t)n, sizeof(BindScratch));
+        if (sc == NULL)
+            return PyErr_NoMemory();
+    } else {
+        memset(stack, 0, sizeof(BindScratch) * (size_t)n);
+    }
+    Py_ssize_t total = bind_scan(self, vals, n, sc);
+    if (total < 0)
+        goto done;
+    out = PyBytes_FromStringAndSize(NULL, total);
+    if (out == NULL)
+        goto done;
+    unsigned char *end = bind_write(self, vals, n, sc, (unsigned char *)PyBytes_AS_STRING(out));
+    assert(end == (unsigned char *)PyBytes_AS_STRING(out) + total);
+    (void)end;
 done:
-    for (Py_ssize_t i = 0; i < n; i++)
-        Py_XDECREF(sc[i].owner);
+    scratch_release(sc, n);
     if (sc != stack)
         PyMem_Free(sc);
     return out;
@@ -1215,6 +1243,161 @@ static PyObject *BindEncoder_vectorcall(PyObject *callable, PyObject *const *arg
     Py_DECREF(seq);
     return out;
 }
+
+/* The exception being raised, taken out of the thread state (normalised, traceback attached). */
+static PyObject *take_exception(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyErr_GetRaisedException();
+#else
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (value != NULL && tb != NULL)
+        PyException_SetTraceback(value, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    return value;
+#endif
+}
+
+static int grow(unsigned char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t cap2 = *cap * 2 > need ? *cap * 2 : need;
+    unsigned char *b2 = PyMem_Realloc(*buf, cap2);
+    if (b2 == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = b2;
+    *cap = cap2;
+    return 0;
+}
+
+/* encoder.encode_rows(params, it, head, tail, end, max_rows, max_bytes)
+ *     -> (chunk, count, pending, exc)
+ *
+ * executemany's row loop (client/batch.py), mirrored by binds.py's pure ``encode_rows``: from
+ * ``params`` on, then each next(it), every parameter set that is a tuple or list of exactly this
+ * pattern and that the encoder takes becomes ``head + SQ_BIND + tail`` in ``chunk``. It stops
+ * at the first set it does not take (``pending`` is that set, for the generic path, which
+ * encodes it or raises its PEP 249 error), when the iterator ends (pending is ``end``), when it
+ * raises (pending is ``end``, ``exc`` the exception: the rows before it are in chunk, to be
+ * sent as the per-row loop would) or once ``max_rows`` sets or ``max_bytes`` bytes are in
+ * chunk (pending is the next set). */
+static PyObject *BindEncoder_encode_rows(BindEncoder *self, PyObject *const *args,
+                                         Py_ssize_t nargs)
+{
+    if (nargs != 7 || !PyBytes_Check(args[2]) || !PyBytes_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "encode_rows(params, it, head: bytes, tail: bytes, end, max_rows, "
+                        "max_bytes)");
+        return NULL;
+    }
+    PyObject *it = args[1], *head = args[2], *tail = args[3], *end = args[4];
+    Py_ssize_t max_rows = PyLong_AsSsize_t(args[5]);
+    if (max_rows == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t max_bytes = PyLong_AsSsize_t(args[6]);
+    if (max_bytes == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyIter_Check(it)) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows needs an iterator");
+        return NULL;
+    }
+    const Py_ssize_t n = Py_SIZE(self);
+    const Py_ssize_t head_len = PyBytes_GET_SIZE(head), tail_len = PyBytes_GET_SIZE(tail);
+    BindScratch stack[BIND_STACK_ITEMS];
+    BindScratch *sc = stack;
+    if (n > BIND_STACK_ITEMS) {
+        sc = PyMem_Calloc((size_t)n, sizeof(BindScratch));
+        if (sc == NULL)
+            return PyErr_NoMemory();
+    } else {
+        memset(stack, 0, sizeof(stack));
+    }
+    size_t cap = (size_t)(max_bytes > 0 ? max_bytes : 0) + 4096, len = 0;
+    unsigned char *buf = PyMem_Malloc(cap);
+    PyObject *row = Py_NewRef(args[0]), *exc = NULL, *result = NULL;
+    Py_ssize_t count = 0;
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (;;) {
+        PyObject *vals;
+        if (PyTuple_CheckExact(row))
+            vals = Py_NewRef(row);
+        else if (PyList_CheckExact(row))
+            vals = PyList_AsTuple(row); /* a callback could change a list under us */
+        else
+            break;
+        if (vals == NULL)
+            goto fail;
+        if (PyTuple_GET_SIZE(vals) != n) {
+            Py_DECREF(vals);
+            break;
+        }
+        PyObject *const *items = ((PyTupleObject *)vals)->ob_item;
+        Py_ssize_t size = bind_scan(self, items, n, sc);
+        if (size < 0) {
+            scratch_release(sc, n);
+            Py_DECREF(vals);
+            if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+                exc = take_exception(); /* KeyboardInterrupt and the like: stop the batch */
+                Py_SETREF(row, Py_NewRef(end));
+            } else {
+                PyErr_Clear(); /* the generic path encodes this row or raises its error */
+            }
+            break;
+        }
+        if (grow(&buf, &cap, len + (size_t)(head_len + size + tail_len)) < 0) {
+            scratch_release(sc, n);
+            Py_DECREF(vals);
+            goto fail;
+        }
+        memcpy(buf + len, PyBytes_AS_STRING(head), (size_t)head_len);
+        len += (size_t)head_len;
+        len = (size_t)(bind_write(self, items, n, sc, buf + len) - buf);
+        memcpy(buf + len, PyBytes_AS_STRING(tail), (size_t)tail_len);
+        len += (size_t)tail_len;
+        scratch_release(sc, n);
+        Py_DECREF(vals);
+        count++;
+        PyObject *next = PyIter_Next(it);
+        if (next == NULL) {
+            if (PyErr_Occurred())
+                exc = take_exception();
+            Py_SETREF(row, Py_NewRef(end));
+            break;
+        }
+        Py_SETREF(row, next);
+        if (count >= max_rows || (Py_ssize_t)len >= max_bytes)
+            break;
+    }
+    {
+        PyObject *chunk = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
+        if (chunk == NULL)
+            goto fail;
+        result = Py_BuildValue("(NnOO)", chunk, count, row, exc != NULL ? exc : Py_None);
+    }
+fail:
+    Py_XDECREF(exc);
+    Py_DECREF(row);
+    PyMem_Free(buf);
+    if (sc != stack)
+        PyMem_Free(sc);
+    return result;
+}
+
+static PyMethodDef BindEncoder_methods[] = {
+    {"encode_rows", (PyCFunction)(void (*)(void))BindEncoder_encode_rows, METH_FASTCALL,
+     "encode_rows(params, it, head, tail, end, max_rows, max_bytes) -> (chunk, count, pending, "
+     "exc)"},
+    {NULL, NULL, 0, NULL},
+};
 
 static int BindEncoder_traverse(BindEncoder *self, visitproc visit, void *arg)
 {
@@ -1294,6 +1477,7 @@ static PyTypeObject BindEncoder_Type = {
     .tp_traverse = (traverseproc)BindEncoder_traverse,
     .tp_clear = (inquiry)BindEncoder_clear,
     .tp_getset = BindEncoder_getset,
+    .tp_methods = BindEncoder_methods,
 };
 
 static int bind_head(PyObject *consts, Py_ssize_t i, unsigned char *dst)
@@ -1400,6 +1584,139 @@ error:
     return NULL;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* executemany's row replies                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot)
+ *     -> (pos, count, rows, fields, lastrowid)
+ *
+ * The loop of client/batch.py _Pipeline._read_fast, which stays its pure twin: consumes up to
+ * ``limit`` replies at ``pos`` that are exactly SQ_DONE SQ_EOT or SQ_DONE SQ_INSERTDONE SQ_EOT
+ * and complete before ``end``, with the field widths the layout fixes (DONE: i16 warnings,
+ * rows and rowid i32 or i64 with long_rowid, i32 serial; INSERTDONE: i16 sign, u32 low, u32
+ * high, and an i64 bigserial with bigint). Returns the position after them, how many, the sum
+ * of their positive row counts, the last one's (warnings, rows, rowid, serial) or None, and
+ * the last non-zero serial (bigserial, else the INT8 serial8, else DONE's serial) or None. It
+ * stops, leaving the reply to the Reply parser, at anything else, and where a sum would leave
+ * int64 (no server sends such counts; the parser then reads that reply). */
+static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError,
+                        "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, "
+                        "insertdone, eot)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]), end = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
+    int wide = PyObject_IsTrue(args[4]), big = PyObject_IsTrue(args[5]);
+    long done = PyLong_AsLong(args[6]), insertdone = PyLong_AsLong(args[7]);
+    long eot = PyLong_AsLong(args[8]);
+    if (PyErr_Occurred() || wide < 0 || big < 0)
+        return NULL;
+    BufRef b;
+    if (buf_get(args[0], &b) < 0)
+        return NULL;
+    if (end > b.len)
+        end = b.len;
+    const Py_ssize_t w = wide ? 8 : 4;
+    const Py_ssize_t size1 = 2 + 2 + 2 * w + 4 + 2;
+    const Py_ssize_t size2 = size1 - 2 + 2 + 2 + 4 + 4 + (big ? 8 : 0) + 2;
+    Py_ssize_t count = 0;
+    int64_t rows_sum = 0;
+    int have_last = 0;
+    int64_t l_warn = 0, l_rows = 0, l_rowid = 0, l_serial = 0;
+    int serial_kind = 0; /* 0 none, 1 signed int64 in last_serial, 2 -magnitude (u64) */
+    int64_t last_serial = 0;
+    uint64_t last_mag = 0;
+    const unsigned char *p = b.p;
+    while (count < limit && pos >= 0 && end - pos >= size1 && be16(p + pos) == done) {
+        const unsigned char *q = p + pos;
+        int64_t warn = (int16_t)be16(q + 2);
+        int64_t rows = wide ? (int64_t)be64(q + 4) : (int32_t)be32(q + 4);
+        int64_t rowid = wide ? (int64_t)be64(q + 4 + w) : (int32_t)be32(q + 4 + w);
+        int64_t serial = (int32_t)be32(q + 4 + 2 * w);
+        const unsigned char *at = q + size1 - 2;
+        int s_kind = 0;
+        int64_t s_val = 0;
+        uint64_t s_mag = 0;
+        Py_ssize_t step;
+        if (be16(at) == eot) {
+            step = size1;
+        } else {
+            if (end - pos < size2 || be16(at) != insertdone || be16(q + size2 - 2) != eot)
+                break;
+            int sign = (int16_t)be16(at + 2);
+            uint64_t mag = ((uint64_t)be32(at + 8) << 32) | (uint64_t)be32(at + 4);
+            int64_t bigserial = big ? (int64_t)be64(at + 12) : 0;
+            if (bigserial != 0) {
+                s_kind = 1;
+                s_val = bigserial;
+            } else if (sign != 0 && mag != 0) {
+                if (sign > 0 && mag > (uint64_t)INT64_MAX) {
+                    s_kind = 3; /* a positive beyond int64: the value itself, unsigned */
+                    s_mag = mag;
+                } else if (sign > 0) {
+                    s_kind = 1;
+                    s_val = (int64_t)mag;
+                } else {
+                    s_kind = 2;
+                    s_mag = mag;
+                }
+            }
+            step = size2;
+        }
+        if (s_kind == 0 && serial != 0) {
+            s_kind = 1;
+            s_val = serial;
+        }
+        if (rows > 0) {
+            if (rows > INT64_MAX - rows_sum)
+                break;
+            rows_sum += rows;
+        }
+        if (s_kind != 0) {
+            serial_kind = s_kind;
+            last_serial = s_val;
+            last_mag = s_mag;
+        }
+        have_last = 1;
+        l_warn = warn;
+        l_rows = rows;
+        l_rowid = rowid;
+        l_serial = serial;
+        pos += step;
+        count++;
+    }
+    buf_release(&b);
+    PyObject *fields = NULL, *lastrowid = NULL;
+    if (have_last)
+        fields = Py_BuildValue("(LLLL)", (long long)l_warn, (long long)l_rows, (long long)l_rowid,
+                               (long long)l_serial);
+    else
+        fields = Py_NewRef(Py_None);
+    if (fields == NULL)
+        return NULL;
+    if (serial_kind == 1) {
+        lastrowid = PyLong_FromLongLong(last_serial);
+    } else if (serial_kind == 3) {
+        lastrowid = PyLong_FromUnsignedLongLong(last_mag);
+    } else if (serial_kind == 2) {
+        PyObject *m = PyLong_FromUnsignedLongLong(last_mag);
+        lastrowid = m == NULL ? NULL : PyNumber_Negative(m);
+        Py_XDECREF(m);
+    } else {
+        lastrowid = Py_NewRef(Py_None);
+    }
+    if (lastrowid == NULL) {
+        Py_DECREF(fields);
+        return NULL;
+    }
+    return Py_BuildValue("(nnLNN)", pos, count, (long long)rows_sum, fields, lastrowid);
+}
+
 static PyMethodDef module_methods[] = {
     {"make_row_decoder", make_row_decoder, METH_VARARGS,
      "make_row_decoder(plan, variable, fixed_total, enc_kind, encoding, keep_char_padding, "
@@ -1407,6 +1724,9 @@ static PyMethodDef module_methods[] = {
     {"make_bind_encoder", make_bind_encoder, METH_VARARGS,
      "make_bind_encoder(types, kinds, fns, encoding, enc_kind, head_code, consts, pure) -> "
      "BindEncoder"},
+    {"scan_done_replies", (PyCFunction)(void (*)(void))scan_done_replies, METH_FASTCALL,
+     "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot) -> "
+     "(pos, count, rows, fields, lastrowid)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1440,7 +1760,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "ABI", 1) < 0) {
+    if (PyModule_AddIntConstant(m, "ABI", 2) < 0) {
         Py_DECREF(m);
         return NULL;
     }

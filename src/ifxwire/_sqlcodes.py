@@ -167,6 +167,7 @@ _SQL_TABLE = """
 -378    O  40001  The record is locked by another session.
 -382    P  -      The view's column list and its SELECT list differ in length.
 -384    P  -      This view cannot be modified (it is not a simple single-table view).
+-385    I  44000  A row written through a view WITH CHECK OPTION is one the view would not show.
 -387    P  42501  You have no CONNECT privilege on this database.
 -388    P  42501  The RESOURCE privilege is required for this operation.
 -389    P  42501  The DBA privilege is required for this operation.
@@ -288,6 +289,7 @@ _SQL_TABLE = """
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' cannot be resolved.
+-9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
 -9810   E  -      Smart-large-object error (the ISAM code says which).
 -9811   P  -      Invalid smart-large-object file descriptor %s.

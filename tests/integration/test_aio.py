@@ -337,3 +337,42 @@ def test_callproc(kw: dict[str, Any]) -> None:
                 await cur.callproc("x; DROP TABLE items")
 
     run(go)
+
+
+def test_executemany_mixed_shapes_and_a_bad_set(
+    kw: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs of one shape are encoded together; a set of another shape, or one that cannot be
+    sent, takes the per-row path: every other row is stored, the bad one is reported. Most
+    replies are read by the fast path, the rest by the Reply parser, with the same outcome."""
+    from ifxwire.aio.cursor import _Pipeline
+    from ifxwire.client.batch import ReplyTally
+
+    fast_rows = []
+
+    def counting(self: Any, conn: Any, limit: int) -> int:
+        n = ReplyTally._read_fast(self, conn, limit)
+        fast_rows.append(n)
+        return n
+
+    monkeypatch.setattr(_Pipeline, "_read_fast", counting)
+
+    async def go() -> None:
+        async with await aio.connect(**kw) as conn:
+            cur = conn.cursor()
+            sets: list[Any] = [(f"m{i}", i) for i in range(300)]
+            sets += [("none", None), ("short",)]
+            sets += [[f"list{i}", i] for i in range(2)]
+            sets += [(f"n{i}", i) for i in range(300)]
+            with pytest.raises(ifxwire.ProgrammingError) as info:
+                await cur.executemany("INSERT INTO items (name, qty) VALUES (?, ?)", sets)
+            err: Any = info.value
+            assert err.row_index == 301 and [i for i, _ in err.errors] == [301]
+            assert cur.rowcount == len(sets) - 1
+            cur = await conn.execute("SELECT name, qty FROM items ORDER BY id")
+            stored = await cur.fetchall()
+            assert stored == [tuple(s) for i, s in enumerate(sets) if i != 301]
+            await conn.rollback()
+
+    run(go)
+    assert sum(fast_rows) > 300

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from ifxwire import _accel
 from ifxwire.client import binds
 from ifxwire.client.batch import _fast_replies, _Pipeline
 from ifxwire.client.dsn import ConnectParams
@@ -159,22 +160,34 @@ def _reply(layout: m.Layout, rows: int, serial: int, serial8: int | None) -> byt
     return bytes(w.buf)
 
 
-@pytest.mark.parametrize("long_rowid", [False, True])
-@pytest.mark.parametrize("bigint", [False, True])
-@pytest.mark.parametrize("serial8", [None, 0, 5, 2**40])
-def test_fast_reply_matches_reply_parser(
-    long_rowid: bool, bigint: bool, serial8: int | None
-) -> None:
-    layout = m.Layout(long_rowid=long_rowid, bigint=bigint)
-    data = _reply(layout, 1, 7, serial8) + b"\x00\x0c"
-    conn = _FakeConn(layout, data)
+#: The pure reply loop (None) and the C one when it is built: the same outcome for each input.
+SCANNERS = [None] + ([_accel.c_reply_scanner()] if _accel.c_reply_scanner() else [])
+
+
+def bare_pipeline(layout: m.Layout, scan: Any) -> _Pipeline:
     pipe = _Pipeline.__new__(_Pipeline)
     pipe.rows = 0
     pipe.lastrowid = None
     pipe._last_done = None
     pipe._last_fields = None
     pipe._done_eot, pipe._done_insert_eot = _fast_replies(layout)
-    assert pipe._read_fast(conn)  # type: ignore[arg-type]
+    pipe._scan = scan
+    pipe._scan_layout = (layout.long_rowid, layout.bigint, Msg.DONE, Msg.INSERTDONE, Msg.EOT)
+    return pipe
+
+
+@pytest.mark.parametrize("scan", SCANNERS)
+@pytest.mark.parametrize("long_rowid", [False, True])
+@pytest.mark.parametrize("bigint", [False, True])
+@pytest.mark.parametrize("serial8", [None, 0, 5, 2**40, -(2**40)])
+def test_fast_reply_matches_reply_parser(
+    long_rowid: bool, bigint: bool, serial8: int | None, scan: Any
+) -> None:
+    layout = m.Layout(long_rowid=long_rowid, bigint=bigint)
+    data = _reply(layout, 1, 7, serial8) + b"\x00\x0c"
+    conn = _FakeConn(layout, data)
+    pipe = bare_pipeline(layout, scan)
+    assert pipe._read_fast(conn, 1) == 1  # type: ignore[arg-type]
     assert conn._transport.start == len(data) - 2
     assert pipe.rows == 1
     assert pipe.last_done == m.Done(0, 1, 0, 7)
@@ -182,9 +195,38 @@ def test_fast_reply_matches_reply_parser(
     # Incomplete or different replies are left to the Reply path, untouched.
     for cut in (len(data) - 3, 3, 1):
         short = _FakeConn(layout, data[:cut])
-        assert not pipe._read_fast(short)  # type: ignore[arg-type]
+        assert not pipe._read_fast(short, 1)  # type: ignore[arg-type]
         assert short._transport.start == 0
-    assert not pipe._read_fast(_FakeConn(layout, b"\x00\x0c"))  # type: ignore[arg-type]
+    assert not pipe._read_fast(_FakeConn(layout, b"\x00\x0c"), 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("scan", SCANNERS)
+@pytest.mark.parametrize("long_rowid", [False, True])
+@pytest.mark.parametrize("bigint", [False, True])
+def test_fast_replies_read_together_up_to_the_limit(
+    long_rowid: bool, bigint: bool, scan: Any
+) -> None:
+    """Several buffered replies are consumed in one call, never past ``limit`` nor past a
+    reply of another shape; the sums and the last fields are those of the row-by-row reads."""
+    layout = m.Layout(long_rowid=long_rowid, bigint=bigint)
+    replies = [
+        _reply(layout, 1, 0, None),
+        _reply(layout, 1, 9, 2**40),
+        _reply(layout, 0, 0, None),
+        _reply(layout, 3, 11, None),
+    ]
+    other = b"\x00\x0d" + b"\x00" * 30  # SQ_ERR: not a fast reply
+    data = b"".join(replies) + other
+    pipe = bare_pipeline(layout, scan)
+    conn = _FakeConn(layout, data)
+    assert pipe._read_fast(conn, 2) == 2  # type: ignore[arg-type]
+    assert conn._transport.start == len(replies[0]) + len(replies[1])
+    assert (pipe.rows, pipe.lastrowid) == (2, 2**40)
+    assert pipe._read_fast(conn, 100) == 2  # type: ignore[arg-type]
+    assert conn._transport.start == len(data) - len(other)
+    assert (pipe.rows, pipe.lastrowid) == (5, 11)
+    assert pipe.last_done == m.Done(0, 3, 0, 11)
+    assert pipe._read_fast(conn, 100) == 0  # type: ignore[arg-type]
 
 
 def test_capability_set_cached_and_unchanged() -> None:
@@ -228,3 +270,59 @@ def test_connect_refused_is_oserror() -> None:
         port = s.getsockname()[1]
     with pytest.raises(OSError):
         _connect("127.0.0.1", port, 2.0)
+
+
+def _raw_reply(layout: m.Layout, warn: int, rows: int, rowid: int, serial: int,
+               ins: tuple[int, int, int, int] | None) -> bytes:
+    """A reply built field by field (any values, also ones no server sends)."""
+    wide = "q" if layout.long_rowid else "i"
+    out = struct.pack(f">Hh{wide}{wide}i", Msg.DONE, warn, rows, rowid, serial)
+    if ins is not None:
+        sign, low, high, big = ins
+        out += struct.pack(">HhII", Msg.INSERTDONE, sign, low, high)
+        if layout.bigint:
+            out += struct.pack(">q", big)
+    return out + struct.pack(">H", Msg.EOT)
+
+
+@pytest.mark.skipif(len(SCANNERS) < 2, reason="the C accelerator is not built")
+@pytest.mark.parametrize("seed", range(40))
+def test_c_reply_loop_matches_the_pure_one(seed: int) -> None:
+    rnd = random.Random(seed)
+    layout = m.Layout(long_rowid=rnd.random() < 0.5, bigint=rnd.random() < 0.5)
+    lim = (2**63 - 1) if layout.long_rowid else (2**31 - 1)
+    parts = []
+    for _ in range(rnd.randint(1, 30)):
+        ins = None
+        if rnd.random() < 0.5:
+            ins = (
+                rnd.choice([0, 1, -1, 7, -300]),
+                rnd.randrange(2**32),
+                rnd.choice([0, 1, rnd.randrange(2**32), 2**32 - 1]),
+                rnd.choice([0, 0, 5, -(2**63), 2**63 - 1]),
+            )
+        parts.append(
+            _raw_reply(
+                layout,
+                rnd.randint(-(2**15), 2**15 - 1),
+                # (row counts whose sum leaves int64 stop the C loop early: never sent)
+                rnd.choice([0, 1, -1, 5, 2**31 - 1, -(2**31), -lim - 1]),
+                rnd.randint(-lim - 1, lim),
+                rnd.choice([0, 0, 3, -(2**31), 2**31 - 1]),
+                ins,
+            )
+        )
+        if rnd.random() < 0.05:
+            parts.append(b"\x00\x0d" + bytes(20))  # SQ_ERR: both stop there
+    data = b"".join(parts)
+    data = data[: rnd.randint(len(data) // 2, len(data))]  # maybe cut mid-reply
+    limit = rnd.randint(1, 40)
+    outcomes = []
+    for scan in SCANNERS:
+        pipe = bare_pipeline(layout, scan)
+        conn = _FakeConn(layout, data)
+        count = pipe._read_fast(conn, limit)  # type: ignore[arg-type]
+        outcomes.append(
+            (count, conn._transport.start, pipe.rows, pipe.lastrowid, pipe._last_fields)
+        )
+    assert outcomes[0] == outcomes[1]

@@ -545,3 +545,11 @@ def test_importing_errors_does_not_load_the_table() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_out_argument_error_is_described_without_the_handle_text() -> None:
+    """-9752 has a message of its own; its error text (``database:handle:unique`` for JDBC,
+    PROTOCOL.md §10) is only shown as the near text."""
+    err = error_from_server(-9752, 0, 0, "stores:0:1")
+    assert isinstance(err, ProgrammingError)
+    assert "OUT or INOUT argument" in str(err) and "no description" not in str(err)

@@ -83,6 +83,66 @@ def test_routine_handle_reply() -> None:
     assert fp.read_routine_handle(r, JDBC) == (b"capdb", 12)
 
 
+def test_cfpdescribe_is_jdbc_send_cfp_describe() -> None:
+    """SQ_CFPDESCRIBE (131) as IfxSqli.sendCFPDescribe writes it (bytecode): with bit 52 and a
+    signature ``db^handle`` (what a -9752 error text gave), u8 1, the database, the handle;
+    by name, u8 0 (bit 52 only), u16 0 procedure / 1 function, the name, the argument count."""
+    by_id = h("0083 01 0005 6f75746462 00 00000007")
+    d = fp.read_cfpdescribe(Reader(by_id, 2, len(by_id)), JDBC)
+    assert (d.by_id, d.name, d.number) == (True, b"outdb", 7)
+    by_name = h("0083 00 0001 0008") + b"op_split" + h("00000003")
+    d = fp.read_cfpdescribe(Reader(by_name, 2, len(by_name)), JDBC)
+    assert (d.by_id, d.name, d.number, d.procedure) == (False, b"op_split", 3, False)
+    plain = h("0083 0000 0003") + b"ppp" + h("00 00000001")
+    d = fp.read_cfpdescribe(Reader(plain, 2, len(plain)), Layout())
+    assert (d.by_id, d.name, d.number, d.procedure) == (False, b"ppp", 1, True)
+
+
+def test_ifpdescribe_is_what_recv_idescribe_true_reads() -> None:
+    """SQ_IFPDESCRIBE, the answer to SQ_CFPDESCRIBE (IfxSqli.recvIDescribe(true), bytecode):
+    with bit 52 a flags short (1: names follow), per argument u8 flags and its name, the
+    IDESCRIBE fields, then the mode short (0 IN, 1 OUT, 2 INOUT: setMode)."""
+    from ifxwire.protocol.columns import ColumnDesc
+
+    args = [("a", ColumnDesc("a", 2, 4), 0), ("trail", ColumnDesc("trail", 13, 40), 2)]
+    w = Writer()
+    fp.put_ifpdescribe(w, args, JDBC, "iso-8859-1")
+    assert bytes(w.buf) == h(
+        "0084 0002 0001"
+        "00 0001 61 00  0002 00000000 0000 0000 0000 0000 00000000 00000004 0000"
+        "00 0005 747261696c 00  000d 00000000 0000 0000 0000 0000 00000000 00000028 0002")
+    r = Reader(bytes(w.buf), 2, len(w.buf))
+    assert fp.read_ifpdescribe(r, JDBC) == [("a", 2, 0), ("trail", 13, 2)] and not r.remaining
+    w = Writer()
+    fp.put_ifpdescribe(w, args[:1], Layout(), "iso-8859-1")  # no bit 52: no flags, no names
+    assert bytes(w.buf) == h("0084 0001 0002 00000000 0000 0000 0000 0000 00000000 00000004 0000")
+
+
+def test_fparam_is_what_receive_fparam_reads() -> None:
+    """SQ_FPARAM (IfxSqli.receiveFParam, readFPTypeInfo, bytecode): INT8 funcState, i32
+    request, u8 isDone, i32 id (first FPARAM), INT8 row, i32 colid, i16 nrets and their
+    FPTypeInfos (u8 null, i16 type, i32 xid, i32 length, i16 precision, i16 scale), i16 nargs,
+    i16 flags (bit 52), each argument's FPTypeInfo and mode (1: its value comes back). INT8
+    zero is JDBC's IfxToJavaLongInt layout, i16 sign 1 and two zero u32s."""
+    from ifxwire.protocol.columns import ColumnDesc
+
+    integer, dec = ColumnDesc("", 2, 4), ColumnDesc("", 5, (8 << 8) | 2)
+    w = Writer()
+    fp.put_fparam(w, [integer], [(integer, 0), (dec, 1)], JDBC, 7)
+    int8_zero = "0001 00000000 00000000"
+    assert bytes(w.buf) == h(
+        f"0068 {int8_zero} 00000000 01 00000007 {int8_zero} 00000000"
+        "0001  00 0002 00000000 00000004 0000 0000"
+        "0002 0000  00 0002 00000000 00000004 0000 0000 0000"
+        "00 0005 00000000 00000802 0008 0002 0001")
+    r = Reader(bytes(w.buf), 2, len(w.buf))
+    assert fp.read_fparam_reply(r, JDBC) == (1, [0, 1]) and not r.remaining
+    client = h(f"0068 {int8_zero} 00000000 01 000c")
+    r = Reader(client, 2, len(client))
+    fp.read_fparam(r)
+    assert r.u16() == 12
+
+
 def test_exfproutine_with_udt_int_and_locator_arguments() -> None:
     """ifx_lo_create(spec, 8, blob): JDBC's exact call, database named the first time and
     empty once the handle is cached."""

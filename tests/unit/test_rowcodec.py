@@ -371,3 +371,76 @@ def test_reply_uses_the_generated_loop() -> None:
     assert reply.need == len(msgs[0])
     with pytest.raises(ProtocolViolation, match="negative size"):
         Reply(m.Layout(), "iso-8859-1", decode).feed(tuple_msg(b"", -8), 0, 8)
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8", "ascii", "cp1252"])
+def test_text_window_spanning_buffers_matches_row_by_row(encoding: str) -> None:
+    """Text values sliced from the decoded 64 KiB windows (Latin-1 and UTF-8 connections) are
+    the values decode_row gives, across window edges, for non-ASCII text and for a VARCHAR
+    whose length byte points past its tuple."""
+    cols = [
+        ColumnDesc("id", 2, 4),
+        ColumnDesc("name", 13, 64),
+        ColumnDesc("code", 0, 5),
+        ColumnDesc("tag", 13, 32),
+    ]
+    decode = pure_decoder(cols, encoding)
+    encode = build_row_encoder(cols, encoding)
+    accented = "ascii" not in encoding
+    values = [
+        (i, f"name {i}" + "é" * (i % 3 if accented else 0), "ab" if i % 4 else None, "t" * (i % 30))
+        for i in range(4000)
+    ]
+    msgs = [tuple_msg(encode(v)) for v in values]
+    lying = bytearray(msgs[7])
+    lying[8 + 4] = 60  # the first VARCHAR claims 60 bytes: past the tuple's end
+    stream = b"".join(msgs[:2000]) + bytes(lying) + b"".join(msgs[2000:])
+    if encoding == "ascii":  # a byte ASCII refuses: that row's CodecError, the others decoded
+        bad = bytearray(msgs[3])
+        bad[8 + 5] = 0xE9
+        stream += bytes(bad)
+    assert len(stream) > 2 * 65536
+    want = row_by_row(decode, stream, 0)
+    rows: list[Any] = []
+    pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+    assert (pos, rows) == want[:2]
+    assert (type(err), str(err)) == want[2]
+    assert err is not None  # the lying row is refused, not sliced short
+    assert rows[:2000] == values[:2000]
+
+
+def test_inline_decimal_and_date_in_the_batch_loop_match_row_by_row() -> None:
+    """The batch loop decodes fixed-scale DECIMAL and DATE without a call; every value, and
+    every malformed value (a digit above 99, a day count no date has), is what decode_row
+    gives."""
+    cols = [
+        ColumnDesc("i", 2, 4),
+        ColumnDesc("m", 5, (12 << 8) | 2),
+        ColumnDesc("d", 7, 4),
+        ColumnDesc("f", 5, (16 << 8) | 255),
+        ColumnDesc("n", 8, (5 << 8) | 5),
+    ]
+    decode = pure_decoder(cols, "iso-8859-1")
+    encode = build_row_encoder(cols, "iso-8859-1")
+    values = [
+        (1, Decimal("12.34"), date(2000, 1, 1), Decimal("0.5"), Decimal("0.12345")),
+        (2, Decimal("-12.34"), date(1, 1, 1), Decimal("-7"), Decimal("-0.00001")),
+        (3, None, None, None, None),
+        (4, Decimal("0.00"), date(9999, 12, 31), Decimal("1E+20"), Decimal("0")),
+        (5, Decimal("9999999999.99"), date(2024, 2, 29), Decimal("123.456"), Decimal("0.99999")),
+    ]
+    msgs = [tuple_msg(encode(v)) for v in values]
+    bad_digit = bytearray(msgs[0])
+    bad_digit[8 + 4 + 2] = 0xA5  # a base-100 digit above 99 in the DECIMAL(12,2)
+    bad_day = bytearray(msgs[0])
+    bad_day[8 + 4 + 7 : 8 + 4 + 11] = (2**31 - 1).to_bytes(4, "big")  # no such date
+    stream = b"".join(msgs) + bytes(bad_digit) + bytes(bad_day) + b"".join(msgs)
+    want = row_by_row(decode, stream, 0)
+    rows: list[Any] = []
+    pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+    assert (pos, rows) == want[:2]
+    assert (type(err), str(err)) == want[2]
+    assert err is not None and len(rows) == 2 * len(values)
+    assert rows[: len(values)] == values
+    assert "_Decimal(" in decode.decode_tuples.__doc__  # the inline form is what ran
+    assert "_fromordinal(" in decode.decode_tuples.__doc__

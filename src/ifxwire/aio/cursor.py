@@ -22,10 +22,11 @@ from ..client.batch import (
     CHUNK_BYTES,
     CHUNK_ROWS,
     MAX_IN_FLIGHT,
+    ReplyTally,
     finish_batch,
     raise_batch_errors,
 )
-from ..client.binds import bind_message
+from ..client.binds import bind_message, rows_encoder
 from ..client.blobstream import StreamedBlob
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
@@ -40,7 +41,6 @@ from ..client.placeholders import (
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
-from ..protocol import messages as m
 from ..protocol.codes import Msg
 from . import lob as _alob
 
@@ -219,9 +219,30 @@ class AsyncCursor:
                 if began:
                     await pipe.add(BEGIN_GROUP, _Pipeline.BEGIN)
                 head = _ID.pack(Msg.ID, p.stmt_id)
+                many = plan.style == "qmark" and plan.nparams > 0
                 index = 0
                 params: object = first
                 while params is not _END:
+                    # Runs of sets of one shape are encoded many per call, as in the sync
+                    # executemany (client/batch.py); any other set goes through the loop below.
+                    rows = rows_encoder(params, core.encoding) if many else None
+                    if rows is not None:
+                        chunk, count, params, exc = rows(
+                            params,
+                            it,
+                            head,
+                            _EXECUTE_EOT,
+                            _END,
+                            CHUNK_ROWS - pipe.chunk_rows,
+                            CHUNK_BYTES - pipe.chunk_bytes,
+                        )
+                        if count:
+                            await pipe.add_rows(chunk, index, count)
+                            index += count
+                        if exc is not None:
+                            raise exc
+                        if count:
+                            continue
                     try:
                         values = arrange(plan, params)
                         bind = (
@@ -397,25 +418,25 @@ class AsyncCursor:
         await self.close()
 
 
-class _Pipeline:
-    """Async twin of ``client.batch._Pipeline``: chunked sends, a bounded reply window."""
+class _Pipeline(ReplyTally):
+    """Async twin of ``client.batch._Pipeline``: chunked sends, a bounded reply window, the
+    same fast path over buffered row replies (ReplyTally)."""
 
     DEFERRED = -2
     BEGIN = -1
     COMMIT = -3
 
     def __init__(self, aconn: AsyncConnection) -> None:
+        super().__init__(aconn._core._layout)
         self.aconn = aconn
         self.expect: deque[int] = deque()
+        self.markers = 0  # how many of expect's entries are markers
         self.chunk: list[bytes] = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
         self.errors: list[tuple[int, DatabaseError]] = []
         self.begin_error: DatabaseError | None = None
         self.commit_error: DatabaseError | None = None
-        self.rows = 0
-        self.lastrowid: int | None = None
-        self.last_done: m.Done | None = None
 
     async def add(self, group: bytes, tag: int) -> None:
         self.chunk.append(group)
@@ -423,6 +444,17 @@ class _Pipeline:
         self.chunk_bytes += len(group)
         if tag >= 0:
             self.chunk_rows += 1
+        else:
+            self.markers += 1
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            await self.flush()
+
+    async def add_rows(self, chunk: bytes, first: int, count: int) -> None:
+        """``count`` row groups encoded together, rows ``first`` on."""
+        self.chunk.append(chunk)
+        self.expect.extend(range(first, first + count))
+        self.chunk_bytes += len(chunk)
+        self.chunk_rows += count
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             await self.flush()
 
@@ -439,22 +471,28 @@ class _Pipeline:
             await self.read_one()
 
     async def read_one(self) -> None:
+        """The next reply; with it, every buffered row reply after it that the fast path
+        takes. Markers are queued only before the first row or after the last, so when a row
+        leads, the rows are the first ``len - markers`` entries."""
         core = self.aconn._core
+        expect = self.expect
+        if expect[0] >= 0:
+            count = self._read_fast(core, len(expect) - self.markers)
+            if count:
+                for _ in range(count):
+                    expect.popleft()
+                return
         reply = await self.aconn._read(core._reply())
-        tag = self.expect.popleft()
+        tag = expect.popleft()
         err = None if reply.error is None else core._server_error(reply.error)
         if tag >= 0:
             if err is not None:
                 self.errors.append((tag, err))
                 return
-            done = reply.done
-            if done is not None:
-                self.rows += max(done.rows, 0)
-                self.last_done = done
-            serial = _lastrowid(reply)
-            if serial:
-                self.lastrowid = serial
-        elif tag == self.BEGIN:
+            self._count_reply(reply.done, _lastrowid(reply) or 0)
+            return
+        self.markers -= 1
+        if tag == self.BEGIN:
             self.begin_error = err
         elif tag == self.COMMIT:
             self.commit_error = err

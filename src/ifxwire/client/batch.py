@@ -24,11 +24,12 @@ from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
+from .. import _accel
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.messages import Done
-from .binds import bind_message
+from .binds import bind_message, rows_encoder
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection
 from .placeholders import arrange, param_rows, plan_sql
 from .replies import Reply
@@ -85,25 +86,19 @@ def _row_error(index: int, err: DatabaseError) -> DatabaseError:
     return new
 
 
-class _Pipeline:
-    """Sends groups in chunks and matches replies to what was sent, in order."""
+class ReplyTally:
+    """What the row replies of a batch added up to, and the fast path that reads them (the
+    sync and asyncio pipelines share it)."""
 
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-        self.expect: deque[int] = deque()  # row index, or a _DEFERRED/_BEGIN/_COMMIT marker
-        self.chunk: list[bytes] = []
-        self.chunk_bytes = 0
-        self.chunk_rows = 0
-        self.errors: list[tuple[int, DatabaseError]] = []
-        self.begin_error: DatabaseError | None = None
-        self.commit_error: DatabaseError | None = None
+    def __init__(self, layout: m.Layout) -> None:
         self.rows = 0
         self.lastrowid: int | None = None
         self._last_done: Done | None = None
         #: The fields of the last SQ_DONE read by the fast path (a Done is built only if asked).
         self._last_fields: tuple[int, int, int, int] | None = None
-        self.sent = 0
-        self._done_eot, self._done_insert_eot = _fast_replies(conn._layout)
+        self._done_eot, self._done_insert_eot = _fast_replies(layout)
+        self._scan = _accel.reply_scanner()
+        self._scan_layout = (bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT)
 
     @property
     def last_done(self) -> Done | None:
@@ -112,26 +107,133 @@ class _Pipeline:
             return Done(*fields)
         return self._last_done
 
+    def _count_reply(self, done: Done | None, serial: int) -> None:
+        """A row reply read by the Reply parser (not an error)."""
+        if done is not None:
+            self.rows += max(done.rows, 0)
+            self._last_done = done
+            self._last_fields = None
+        if serial:
+            self.lastrowid = serial
+
+    def _read_fast(self, conn: Connection, limit: int) -> int:
+        """Consume up to ``limit`` row replies that are exactly DONE EOT or DONE INSERTDONE
+        EOT and already complete in the receive buffer; the count consumed (0 sends the next
+        reply to the Reply path). One call per buffer's worth of replies, not per row."""
+        t = conn._transport
+        scan = self._scan
+        if scan is not None:
+            pos, count, rows_sum, fields, lastrowid = scan(
+                t.buf, t.start, t.end, limit, *self._scan_layout
+            )
+            if count:
+                t.start = pos
+                self.rows += rows_sum
+                self._last_fields = fields
+                if lastrowid is not None:
+                    self.lastrowid = lastrowid
+            return count
+        buf = t.buf
+        pos = t.start
+        end = t.end
+        done_eot = self._done_eot
+        size = done_eot.size
+        count = rows_sum = 0
+        fields = None
+        lastrowid = self.lastrowid
+        while count < limit and end - pos >= size and buf[pos + 1] == _DONE and not buf[pos]:
+            at = pos + size - 2
+            if buf[at] == 0 and buf[at + 1] == _EOT:
+                _code, warnings, rows, rowid, serial, _eot = done_eot.unpack_from(buf, pos)
+                pos += size
+                if serial:
+                    lastrowid = serial
+            else:
+                st = self._done_insert_eot
+                if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
+                    break
+                got = st.unpack_from(buf, pos)
+                if got[-1] != _EOT:
+                    break
+                _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
+                mag = (high << 32) | low
+                serial8 = (-mag if sign < 0 else mag) if sign else 0
+                if len(got) == 11:
+                    serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
+                pos += st.size
+                if serial8 or serial:
+                    lastrowid = serial8 or serial
+            if rows > 0:
+                rows_sum += rows
+            fields = (warnings, rows, rowid, serial)
+            count += 1
+        if count:
+            t.start = pos
+            self.rows += rows_sum
+            self._last_fields = fields
+            self.lastrowid = lastrowid
+        return count
+
+class _Pipeline(ReplyTally):
+    """Sends groups in chunks and matches replies to what was sent, in order."""
+
+    def __init__(self, conn: Connection) -> None:
+        super().__init__(conn._layout)
+        self.conn = conn
+        #: What the unanswered groups are, in order: a _DEFERRED/_BEGIN/_COMMIT marker, or a
+        #: run of consecutive rows [next row index, end index).
+        self.expect: deque[int | list[int]] = deque()
+        self.in_flight = 0  # groups sent (or queued) and not answered yet
+        self.chunk: list[bytes] = []
+        self.chunk_bytes = 0
+        self.chunk_rows = 0
+        self.errors: list[tuple[int, DatabaseError]] = []
+        self.begin_error: DatabaseError | None = None
+        self.commit_error: DatabaseError | None = None
+        self.sent = 0
+
     def add(self, group: bytes, tag: int) -> None:
+        """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""
         self.chunk.append(group)
         self.expect.append(tag)
+        self.in_flight += 1
         self.chunk_bytes += len(group)
-        if tag >= 0:
-            self.chunk_rows += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             self.flush()
 
-    def add_row(self, head: bytes, bind: bytes, tag: int) -> None:
-        """``add(head + bind + EXECUTE EOT, tag)`` without building the group's bytes."""
+    def _expect_rows(self, first: int, count: int) -> None:
+        expect = self.expect
+        last = expect[-1] if expect else None
+        if type(last) is list and last[1] == first:
+            last[1] += count
+        else:
+            expect.append([first, first + count])
+        self.in_flight += count
+
+    def add_row(self, head: bytes, bind: bytes, index: int) -> None:
+        """Row ``index``'s group, ``head + bind + EXECUTE EOT``, without building its bytes."""
         chunk = self.chunk
         chunk.append(head)
         chunk.append(bind)
         chunk.append(_EXECUTE_EOT)
-        self.expect.append(tag)
+        self._expect_rows(index, 1)
         self.chunk_bytes += len(head) + len(bind) + 4
         self.chunk_rows += 1
         if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
             self.flush()
+
+    def add_rows(self, chunk: bytes, first: int, count: int) -> None:
+        """``count`` row groups encoded together (binds.rows_encoder), rows ``first`` on."""
+        self.chunk.append(chunk)
+        self._expect_rows(first, count)
+        self.chunk_bytes += len(chunk)
+        self.chunk_rows += count
+        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+            self.flush()
+
+    def room(self) -> tuple[int, int]:
+        """How many rows and bytes the current chunk still takes before it is sent."""
+        return CHUNK_ROWS - self.chunk_rows, CHUNK_BYTES - self.chunk_bytes
 
     def flush(self) -> None:
         if not self.chunk:
@@ -142,17 +244,39 @@ class _Pipeline:
         self.chunk_bytes = 0
         self.chunk_rows = 0
         # Keep the number of unanswered groups bounded before producing more.
+        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
+            if not self._read_rows(conn):
+                self.read_one()
+
+    def _read_rows(self, conn: Connection) -> int:
+        """The fast path over the run of rows at the front of ``expect``: how many it read."""
         expect = self.expect
-        while len(expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
-            if expect[0] >= 0 and self._read_fast(conn):
-                expect.popleft()  # read_one's fast path, one call less per row
-                continue
-            self.read_one()
+        if not expect:
+            return 0
+        run = expect[0]
+        if type(run) is not list:
+            return 0
+        count = self._read_fast(conn, run[1] - run[0])
+        if count:
+            run[0] += count
+            if run[0] == run[1]:
+                expect.popleft()
+            self.in_flight -= count
+        return count
 
     def read_one(self) -> None:
         conn = self.conn
-        tag = self.expect.popleft()
-        if tag >= 0 and self._read_fast(conn):
+        expect = self.expect
+        run = expect[0]
+        if type(run) is list:
+            tag = run[0]
+            run[0] += 1
+            if run[0] == run[1]:
+                expect.popleft()
+        else:
+            tag = expect.popleft()  # type: ignore[assignment]
+        self.in_flight -= 1
+        if tag >= 0 and self._read_fast(conn, 1):
             return
         reply = conn._read(Reply(conn._layout, conn.encoding))
         err = None if reply.error is None else conn._server_error(reply.error)
@@ -161,15 +285,9 @@ class _Pipeline:
                 self.errors.append((tag, err))
                 return
             done = reply.done
-            if done is not None:
-                self.rows += max(done.rows, 0)
-                self._last_done = done
-                self._last_fields = None
             ins = reply.insertdone
             serial = (ins.bigserial or ins.serial8) if ins is not None else 0
-            serial = serial or (done.serial if done is not None else 0)
-            if serial:
-                self.lastrowid = serial
+            self._count_reply(done, serial or (done.serial if done is not None else 0))
         elif tag == _BEGIN:
             self.begin_error = err
         elif tag == _COMMIT:
@@ -177,51 +295,13 @@ class _Pipeline:
         elif err is not None:
             log.debug("deferred group failed (ignored): %s", err)
 
-    def _read_fast(self, conn: Connection) -> bool:
-        """Consume a row's reply if it is exactly DONE EOT or DONE INSERTDONE EOT, already
-        complete in the receive buffer. False (nothing consumed) sends it to the Reply path."""
-        t = conn._transport
-        buf = t.buf
-        pos = t.start
-        avail = t.end - pos
-        st = self._done_eot
-        size = st.size
-        if avail < size or buf[pos + 1] != _DONE or buf[pos]:
-            return False
-        at = pos + size - 2
-        if buf[at] == 0 and buf[at + 1] == _EOT:
-            _code, warnings, rows, rowid, serial, _eot = st.unpack_from(buf, pos)
-            serial8 = 0
-        else:
-            st = self._done_insert_eot
-            size = st.size
-            if avail < size or buf[at] or buf[at + 1] != _INSERTDONE:
-                return False
-            fields = st.unpack_from(buf, pos)
-            if fields[-1] != _EOT:
-                return False
-            _code, warnings, rows, rowid, serial, _ins, sign, low, high = fields[:9]
-            mag = (high << 32) | low
-            serial8 = (-mag if sign < 0 else mag) if sign else 0
-            if len(fields) == 11:
-                serial8 = fields[9] or serial8  # ins.bigserial or ins.serial8
-        t.start = pos + size
-        self.rows += max(rows, 0)
-        self._last_fields = (warnings, rows, rowid, serial)
-        serial = serial8 or serial
-        if serial:
-            self.lastrowid = serial
-        return True
-
     def drain(self) -> None:
         self.flush()
         expect = self.expect
         conn = self.conn
         while expect:
-            if expect[0] >= 0 and self._read_fast(conn):
-                expect.popleft()
-                continue
-            self.read_one()
+            if not self._read_rows(conn):
+                self.read_one()
 
 
 class BatchOutcome(Protocol):
@@ -300,9 +380,30 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             blob_width = conn._blob_width
             adapters = cursor._active_adapters()
             nparams = plan.nparams
+            # Many rows per call (binds.rows_encoder) while the sets keep one shape; a set it
+            # does not take goes through arrange + bind_message, which encode it or raise its
+            # PEP 249 error, exactly as they do for every set when there is no such encoder.
+            many = plan.style == "qmark" and nparams and (
+                adapters is None or not adapters.has_user_dumpers
+            )
             index = 0
             params: object = first
             while True:
+                rows = rows_encoder(params, encoding) if many else None
+                if rows is not None:
+                    max_rows, max_bytes = pipe.room()
+                    chunk, count, params, exc = rows(
+                        params, it, head, _EXECUTE_EOT, _END, max_rows, max_bytes
+                    )
+                    if count:
+                        pipe.add_rows(chunk, index, count)
+                        index += count
+                    if exc is not None:
+                        raise exc
+                    if params is _END:
+                        break
+                    if count:
+                        continue  # the next set may have another shape, or the chunk was full
                 try:
                     values = arrange(plan, params)
                     bind = bind_message(values, encoding, adapters, blob_width) if nparams else b""

@@ -16,14 +16,21 @@ from ..errors import DatabaseError, DataError, NotSupportedError, ProgrammingErr
 from ..protocol.codes import Msg
 from ..protocol.messages import put_bbind
 from ..protocol.wire import Writer
-from ..types.bind import BLOB_BIND_TYPES, blob_param, compile_bind_encoder, encode_bind_value
+from ..types.bind import (
+    BLOB_BIND_TYPES,
+    RowsEncoder,
+    blob_param,
+    compile_bind_encoder,
+    compile_rows_encoder,
+    encode_bind_value,
+)
 from ..types.blobs import BLOB_DESCRIPTOR_WIDTH
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 
 if TYPE_CHECKING:
     from ..types.adapters import AdaptersMap
 
-__all__ = ["bind_message"]
+__all__ = ["bind_message", "rows_encoder"]
 
 _BIND_HEAD = struct.Struct(">HH")
 _BIND = int(Msg.BIND)
@@ -117,3 +124,38 @@ def bind_message(
         put_bbind(w, blobs)
         append(bytes(w.buf))
     return b"".join(parts)
+
+
+#: (type of each value..., encoding) -> (the _FAST encoder it was made for, rows encoder).
+_ROWS: dict[tuple[object, ...], tuple[object, RowsEncoder | None]] = {}
+
+
+def rows_encoder(params: object, encoding: str) -> RowsEncoder | None:
+    """executemany's many-rows encoder for parameter sets shaped like ``params`` (a tuple or
+    list; None for anything else, or a pattern with no compiled encoder).
+
+    It is the C encoder's ``encode_rows`` when the accelerator is in use, else the generated
+    one (types/bind.py compile_rows_encoder): both take the same sets, give the same bytes and
+    stop at the same place (tests/unit/test_rows_encoder.py). Built from the pattern's
+    bind_message encoder, so both share one cache and one fate.
+    """
+    if type(params) is not tuple and type(params) is not list:
+        return None
+    key = (*map(type, params), encoding)
+    fast = _FAST.get(key, _MISSING)
+    if fast is _MISSING:
+        fast = _compile(key)
+    if fast is None or not key[:-1]:
+        return None
+    c_rows: RowsEncoder | None = getattr(fast, "encode_rows", None)
+    if c_rows is not None:
+        return c_rows
+    entry = _ROWS.get(key)
+    if entry is not None and entry[0] is fast:
+        return entry[1]
+    pattern = cast("tuple[type, ...]", key[:-1])
+    rows = compile_rows_encoder(pattern, encoding, _BIND)
+    if len(_ROWS) >= _FAST_MAX:
+        _ROWS.clear()
+    _ROWS[key] = (fast, rows)
+    return rows

@@ -66,6 +66,8 @@ class Msg(IntEnum):
     CIDESCRIBE = 124
     IDESCRIBE = 125
     PROTOCOLS = 126
+    IFPDESCRIBE = 132  # [B] IfxSqli.receiveIFPDescribe: the answer to SQ_CFPDESCRIBE
+    CFPDESCRIBE = 131  # [B] IfxSqli.sendCFPDescribe: describe a fast-path routine's arguments
     SVPT_SET = 137
     SVPT_RELEASE = 138
     SVPT_ROLLBACK = 139
@@ -158,7 +160,9 @@ XID_CLOB = 11
 
 
 class StmtType(IntEnum):
-    """Statement types carried in SQ_DESCRIBE (ESQL/C ``sqlstype.h`` numbering)."""
+    """Statement types carried in SQ_DESCRIBE: the ``SQ_*`` numbers of the Informix Client
+    SDK header ``sqlstype.h`` (IBM, 1997-2012; a public copy is in the GitHub code index).
+    ``SAVEPOINT`` (37) is "for internal use only" there; the SAVEPOINT statement is 159."""
 
     DATABASE = 1
     SELECT = 2
@@ -192,8 +196,26 @@ class StmtType(IntEnum):
     SET_LOCK_MODE = 46
     SET_ISOLATION = 48
     SET_LOG = 49
+    CREATE_PROCEDURE = 53
+    DROP_PROCEDURE = 54
+    SET_CONSTRAINTS = 55
     EXECUTE_PROCEDURE = 56
+    CREATE_TRIGGER = 70
+    DROP_TRIGGER = 71
     UNKNOWN = 72
+    CREATE_ROLE = 83
+    DROP_ROLE = 84
+    SET_ROLE = 85
+    RENAME_INDEX = 116
+    TRUNCATE = 122
+    CREATE_SEQUENCE = 124
+    DROP_SEQUENCE = 125
+    ALTER_SEQUENCE = 126
+    RENAME_SEQUENCE = 127
+    MERGE = 128
+    SET_SAVEPOINT = 159
+    RELEASE_SAVEPOINT = 160
+    ROLLBACK_TO_SAVEPOINT = 161
 
 
 # DATETIME / INTERVAL time units as used in qualifiers: (digits << 8) | (start << 4) | end.
@@ -212,8 +234,13 @@ class TimeUnit(IntEnum):
 
 
 # Database flags reported in the warnings field of the SQ_DONE that answers SQ_DBOPEN.
+# The bits are SQLWARN's "database opened" fields shifted down by one: 0x01 logged (sqlwarn1),
+# 0x02 ANSI (sqlwarn2), 0x04 "the database server is Informix" (sqlwarn3, SQLSTATE 01I04),
+# which every Informix server sets (Guide to SQL: Tutorial, "SQLWARN array"); JDBC 4.50.10
+# reads 0x04 as IfxSqliConnect.isOnLine() and picks its metadata queries by it.
 DBFLAG_LOGGED = 0x0001
 DBFLAG_ANSI = 0x0002
+DBFLAG_INFORMIX = 0x0004
 
 # The mask the JDBC report validated with both jars against its mock (jdbc-protocol.md 2.1/5.1),
 # plus bit 62: everything optional off.  A fallback: Server(protocols=JDBC_MINIMAL_PROTOCOLS).

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from ..types.bind import BindValue, decode_bind_values
 from ..types.errors import CodecError
 from ..types.numeric import decode_int8, encode_int8
-from .codes import Msg
+from .codes import Msg, TypeCode
+from .columns import ColumnDesc
 from .messages import Layout, skip_bind_params
 from .wire import ProtocolViolation, Reader, Writer
 
@@ -34,6 +35,7 @@ __all__ = [
     "FileRequest",
     "LoDataRequest",
     "RoutineCall",
+    "RoutineDescribe",
     "RoutineLookup",
     "put_exfproutine",
     "put_file_close",
@@ -46,8 +48,12 @@ __all__ = [
     "put_lodata_chunk",
     "put_lodata_reply",
     "put_routine_handle",
+    "read_cfpdescribe",
     "read_file_request",
+    "read_fparam",
+    "read_fparam_reply",
     "read_fproutine",
+    "read_ifpdescribe",
     "read_routine_handle",
 ]
 
@@ -94,6 +100,130 @@ class RoutineCall:
     handle: int
     nparams: int
     want_fparam: bool = False
+
+
+@dataclass(slots=True)
+class RoutineDescribe:
+    """SQ_CFPDESCRIBE (131) as the server reads it: JDBC asks for the argument description
+    of a routine it will call by fast path, by its handle (``by_id``) or by name
+    (``IfxSqli.sendCFPDescribe``)."""
+
+    by_id: bool
+    name: bytes  # by_id: the routine's database; else its name
+    number: int  # by_id: the handle; else the number of arguments
+    procedure: bool = False
+
+
+def read_cfpdescribe(r: Reader, layout: Layout) -> RoutineDescribe:
+    """``[bit 52: u8 1, CHARSTR database, i32 handle | u8 0, u16 0 procedure / 1 function,
+    CHARSTR name, i32 nargs]``; without bit 52 the by-name form without its u8."""
+    if layout.named_params and r.u8() == 1:
+        return RoutineDescribe(True, r.charstr(), r.i32())
+    procedure = r.u16() == 0
+    name = r.charstr()
+    return RoutineDescribe(False, name, r.i32(), procedure)
+
+
+def put_ifpdescribe(w: Writer, args: list[tuple[str, ColumnDesc, int]], layout: Layout,
+                    encoding: str) -> None:
+    """SQ_IFPDESCRIBE (``IfxSqli.recvIDescribe(true)``): the IDESCRIBE layout with, under bit
+    52, a flags short (1: argument names follow) and per argument its flags byte and name,
+    then per argument a mode short (0 IN, 1 OUT, 2 INOUT; ``IfxResultSetMetaData.setMode``)."""
+    w.u16(Msg.IFPDESCRIBE).i16(len(args))
+    named = layout.named_params and bool(args)
+    if named:
+        w.i16(1)
+    for name, p, mode in args:
+        if named:
+            w.buf.append(0)
+            w.charstr(name.encode(encoding))
+        w.i16(p.type).i32(p.xid)
+        w.charstr(p.owner.encode(encoding)).charstr(p.type_name.encode(encoding))
+        w.i16(p.reference).i16(p.alignment).i32(p.source_type).i32(p.enclen).i16(mode)
+
+
+def _put_fp_type(w: Writer, p: ColumnDesc) -> None:
+    """An FPTypeInfo (``IfxSqli.readFPTypeInfo``): u8 null flag, i16 type, i32 xid, i32
+    length, i16 precision, i16 scale (a DECIMAL's or MONEY's, from its encoded length;
+    0 for other types [I])."""
+    w.buf.append(0)
+    decimal = p.base in (TypeCode.DECIMAL, TypeCode.MONEY)
+    prec, scale = (p.enclen >> 8, p.enclen & 0xFF) if decimal else (0, 0)
+    w.i16(p.type).i32(p.xid).i32(p.enclen).i16(prec).i16(scale)
+
+
+def put_fparam(w: Writer, returns: list[ColumnDesc], args: list[tuple[ColumnDesc, int]],
+               layout: Layout, routine_id: int = 0) -> None:
+    """SQ_FPARAM (104) as ``IfxSqli.receiveFParam`` reads it, without argument names: INT8
+    funcState, i32 request, u8 isDone, i32 id (read while the client's FPARAM is not yet
+    partial, so in the first one), INT8 row, i32 colid, i16 nrets and their FPTypeInfos,
+    i16 nargs, i16 flags (bit 52 only; 0: no names), each argument's FPTypeInfo and its mode
+    (1: a value comes back for it)."""
+    w.u16(Msg.FPARAM).raw(encode_int8(0)).i32(0)
+    w.buf.append(1)
+    w.i32(routine_id).raw(encode_int8(0)).i32(0).i16(len(returns))
+    for p in returns:
+        _put_fp_type(w, p)
+    w.i16(len(args))
+    if layout.named_params:
+        w.i16(0)
+    for p, mode in args:
+        _put_fp_type(w, p)
+        w.i16(mode)
+
+
+def read_ifpdescribe(r: Reader, layout: Layout) -> list[tuple[str, int, int]]:
+    """SQ_IFPDESCRIBE after its code, as JDBC reads it: (name, type, mode) per argument."""
+    n = r.i16()
+    named = layout.named_params and n > 0 and r.i16() & 1
+    out = []
+    for _ in range(n):
+        name = b""
+        if named:
+            r.u8()
+            name = r.charstr()
+        kind = r.i16()
+        r.i32()
+        r.charstr()
+        r.charstr()
+        r.i16()
+        r.i16()
+        r.i32()
+        r.i32()
+        out.append((name.decode("iso-8859-1"), kind, r.i16()))
+    return out
+
+
+def read_fparam_reply(r: Reader, layout: Layout) -> tuple[int, list[int]]:
+    """A server's first SQ_FPARAM after its code (``receiveFParam``): the number of return
+    values and each argument's mode."""
+    r.raw(10)
+    r.i32()
+    r.u8()
+    r.i32()
+    r.raw(10)
+    r.i32()
+    nrets = r.i16()
+    for _ in range(nrets):
+        r.raw(15)
+    nargs = r.i16()
+    named = layout.named_params and r.i16() & 1
+    modes = []
+    for _ in range(nargs):
+        if named:
+            r.u8()
+            r.charstr()
+        r.raw(15)
+        modes.append(r.i16())
+    return nrets, modes
+
+
+def read_fparam(r: Reader) -> None:
+    """The client's SQ_FPARAM after the arguments of a call (``IfxSqli.sendFParam``): INT8
+    funcState, i32 request, u8 isDone — echoed state the server does not need."""
+    r.raw(10)
+    r.i32()
+    r.u8()
 
 
 def put_getroutine(w: Writer, signature: bytes, layout: Layout) -> None:

@@ -260,7 +260,8 @@ _BARE = frozenset(
 )
 
 
-_FASTPATH = frozenset({Msg.GETROUTINE, Msg.EXFPROUTINE, Msg.LODATA})
+_FASTPATH = frozenset({Msg.GETROUTINE, Msg.EXFPROUTINE, Msg.LODATA, Msg.CFPDESCRIBE,
+                       Msg.FPARAM})
 
 # Value widths of fixed-size bind types; -2 = u16 length prefix, -4 = u32 length prefix.
 _BIND_WIDTH = {1: 2, 2: 4, 3: 8, 4: 4, 6: 4, 7: 4, 17: 10, 18: 10, 52: 8, 53: 8}
@@ -387,6 +388,10 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
             m.item = fastpath.read_getroutine(r, layout)
         elif code == Msg.EXFPROUTINE:
             m.item = fastpath.read_exfproutine(r, layout)
+        elif code == Msg.CFPDESCRIBE:
+            m.item = fastpath.read_cfpdescribe(r, layout)
+        elif code == Msg.FPARAM:
+            fastpath.read_fparam(r)
         else:  # LODATA: only the header; a write's data chunks are streamed by the session
             m.item = fastpath.read_lodata(r)
     else:

@@ -36,12 +36,16 @@ TRANSITIONS: dict[int, frozenset[int]] = {
             Msg.GETROUTINE,
             Msg.EXFPROUTINE,
             Msg.LODATA,
+            Msg.CFPDESCRIBE,
         }
     ),
     # Fast path (JDBC getHandle/sendFastPath, informix-driver fast_path_call; bytecode):
     # GETROUTINE EOT; EXFPROUTINE [BIND] EOT (informix-driver sends an empty BIND too).
     Msg.GETROUTINE: frozenset({Msg.EOT}),
     Msg.EXFPROUTINE: frozenset({Msg.BIND, Msg.EOT}),
+    # JDBC's CallableStatement of a routine with OUT parameters, after the PREPARE's -9752
+    # (IfxSqli.sendCFPDescribe, bytecode; our trace): CFPDESCRIBE EOT.
+    Msg.CFPDESCRIBE: frozenset({Msg.EOT}),
     # SQ_LODATA (JDBC sendLoData / executeWriteSmBlob): the request, a write's data, EOT.
     Msg.LODATA: frozenset({Msg.EOT}),
     # Savepoints (JDBC sendSavepoint etc., bytecode): one message per group.
@@ -88,7 +92,11 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.CURNAME: frozenset({Msg.BIND, Msg.OPEN, Msg.SCROLL}),
     Msg.SCROLL: frozenset({Msg.OPEN}),
     # BIND then OPEN / EXECUTE / BBIND, or alone (informix-driver's bind-only group).
-    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT}),
+    Msg.BIND: frozenset({Msg.OPEN, Msg.EXECUTE, Msg.BBIND, Msg.SCROLL, Msg.BATCHSTART, Msg.EOT,
+                         Msg.FPARAM}),
+    # A fast-path call of a routine with OUT parameters: EXFPROUTINE BIND FPARAM EOT
+    # (IfxSqli.sendFastPath, sendFParam, bytecode; our trace).
+    Msg.FPARAM: frozenset({Msg.EOT}),
     Msg.BBIND: frozenset({Msg.BLOB}),
     # BBIND BLOB... then OPEN/EXECUTE (JDBC sendBind + sendBlob), or the end of
     # informix-driver's bind-only group (BIND BBIND BLOB... EOT, _build_bind_only_pdu).

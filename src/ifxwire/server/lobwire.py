@@ -83,7 +83,8 @@ class FastPath:
     def __init__(self, session: Session) -> None:
         self.s = session
         self.routines: list[tuple[str | None, str, rc.Routine]] = []  # (database, text, routine)
-        self.call: tuple[rc.Routine, int] | None = None  # a call waiting for its arguments
+        # a call waiting for its arguments: routine, argument count, OUT values wanted
+        self.call: tuple[rc.Routine, int, bool] | None = None
 
     @property
     def expecting_args(self) -> bool:
@@ -99,10 +100,39 @@ class FastPath:
         s = self.s
         eng = s.engine
         assert eng is not None
-        if req.by_id or req.want_fparam:
+        if req.by_id:
+            # JDBC's second look-up of a handle our -9752 gave it (PROTOCOL.md §10).
+            handle = req.routine_id
+            if not 0 <= handle < len(self.routines):
+                raise EngineError(sc.NO_ROUTINE, near=str(handle))
+        elif req.want_fparam:
             raise EngineError(sc.NOT_IMPLEMENTED,
-                              message="routine lookup by id, or with SQ_FPARAM, is not supported")
-        text = req.signature.decode(s.encoding, errors="replace")
+                              message="SQ_FPARAM of a routine looked up by name")
+        else:
+            handle = self.register(req.signature.decode(s.encoding, errors="replace"))
+        fp.put_routine_handle(out, (eng.database or "").encode(s.encoding), handle, s.layout)
+        if req.want_fparam:
+            spl = self._stored(handle)
+            # An INOUT argument is reported like an OUT one (mode 1), so that its value comes
+            # back too [guess: JDBC reads values for mode 1 only].
+            args = [(t.describe(name), 0 if m == "IN" else 1)
+                    for (name, t), m in zip(spl.params, spl.modes, strict=False)]
+            fp.put_fparam(out, list(self.routines[handle][2].returns), args, s.layout,
+                          spl.procid)
+
+    def _stored(self, handle: int) -> Any:
+        """The SPL routine behind a handle (engine/routines.Routine)."""
+        eng = self.s.engine
+        assert eng is not None
+        routine = eng.current_schema().procs.get(self.routines[handle][2].procid)
+        if routine is None:
+            raise EngineError(sc.NO_ROUTINE, near=str(handle))
+        return routine
+
+    def register(self, text: str) -> int:
+        """The handle of the routine ``text`` names in the current database (resolved now)."""
+        eng = self.s.engine
+        assert eng is not None
         routine = rc.resolve(eng, text)
         database = eng.database
         handle = next((h for h, (db, known, _) in enumerate(self.routines)
@@ -111,13 +141,39 @@ class FastPath:
             self.routines.append((database, text, routine))
         else:
             self.routines[handle] = (database, text, routine)
-        fp.put_routine_handle(out, (database or "").encode(s.encoding), handle, s.layout)
+        return handle
+
+    def describe(self, req: fp.RoutineDescribe, out: Writer) -> None:
+        """SQ_CFPDESCRIBE of a handle: the routine's arguments with their modes."""
+        eng = self.s.engine
+        assert eng is not None
+        if not req.by_id or not 0 <= req.number < len(self.routines):
+            raise EngineError(sc.NOT_IMPLEMENTED, message=(
+                "SQ_CFPDESCRIBE by routine name is not supported"))
+        routine = self._stored(req.number)
+        modes = {"IN": 0, "OUT": 1, "INOUT": 2}
+        args = [(name, t.describe(name), modes.get(m, 0))
+                for (name, t), m in zip(routine.params, routine.modes, strict=False)]
+        fp.put_ifpdescribe(out, args, self.s.layout, self.s.encoding)
+
+    def out_parameters(self, exc: EngineError) -> EngineError:
+        """The PREPARE of a call to a routine with OUT parameters fails with -9752; its
+        error text tells the client the routine's fast-path handle, ``database:handle:
+        unique`` (JDBC's IfxSqli.addException and IfxCallableStatement constructor parse
+        exactly that: PROTOCOL.md §10), so the client can run the call by fast path."""
+        text = getattr(exc, "signature", "")
+        if not text:
+            return exc
+        eng = self.s.engine
+        assert eng is not None
+        handle = self.register(text)
+        unique = int(getattr(exc, "unique", True))
+        return EngineError(exc.sqlcode, exc.isamcode,
+                           near=f"{eng.database or ''}:{handle}:{unique}")
 
     def exfproutine(self, req: fp.RoutineCall, out: Writer) -> None:
         eng = self.s.engine
         assert eng is not None
-        if req.want_fparam:
-            raise EngineError(sc.NOT_IMPLEMENTED, message="SQ_FPARAM is not supported")
         if not 0 <= req.handle < len(self.routines):
             raise EngineError(sc.NO_ROUTINE, near=str(req.handle))
         database, text, routine = self.routines[req.handle]
@@ -126,17 +182,20 @@ class FastPath:
             self.routines[req.handle] = (eng.database, text, routine)
         if req.nparams != routine.nparams:
             raise EngineError(sc.HOSTVAR_COUNT)
+        if req.want_fparam and (routine.builtin is not None or req.nparams == 0):
+            raise EngineError(sc.NOT_IMPLEMENTED,
+                              message="SQ_FPARAM of a routine without OUT parameters")
         if req.nparams == 0:
             self._run(routine, [], out)
-            self.call = (routine, -1)  # informix-driver follows with an empty SQ_BIND
+            self.call = (routine, -1, False)  # informix-driver follows with an empty SQ_BIND
         else:
-            self.call = (routine, req.nparams)
+            self.call = (routine, req.nparams, req.want_fparam)
 
     def bind(self, msg: m.ClientMsg, out: Writer) -> None:
         """The arguments of the pending call (or informix-driver's empty SQ_BIND after one
         without arguments)."""
         assert self.call is not None
-        routine, n = self.call
+        routine, n, outputs = self.call
         self.call = None
         if n < 0:
             if msg.number:
@@ -150,19 +209,31 @@ class FastPath:
                                            s.blobs.width)
         except CodecError as exc:
             raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
-        self._run(routine, [v.value for v in values], out)
+        self._run(routine, [v.value for v in values], out, outputs)
 
     def end_of_group(self) -> None:
         self.call = None
 
-    def _run(self, routine: rc.Routine, args: list[Any], out: Writer) -> None:
+    def _run(self, routine: rc.Routine, args: list[Any], out: Writer,
+             outputs: bool = False) -> None:
+        """Run the call and answer SQ_FPROUTINE: the return values, preceded by the OUT
+        values when the call came with SQ_FPARAM (JDBC reads them first, in the order of the
+        FPARAM's OUT arguments: IfxCallableStatement.executeFastPath)."""
         s = self.s
         eng = s.engine
         assert eng is not None
-        values = rc.execute(eng, routine, args)
+        outs: list[Any] | None = [] if outputs else None
+        values = rc.execute(eng, routine, args, outs)
+        columns = list(routine.returns)
+        if outs is not None:
+            spl = eng.current_schema().procs.get(routine.procid)
+            assert spl is not None
+            columns = [spl.params[i][1].describe(spl.params[i][0])
+                       for i in spl.outputs()] + columns
+            values = outs + values
         try:
             items = [encode_typed_item(v, col, s.encoding)
-                     for v, col in zip(values, routine.returns, strict=True)]
+                     for v, col in zip(values, columns, strict=True)]
         except (CodecError, ValueError) as exc:
             # A value that does not fit the declared return type: the call's error, not the
             # session's.

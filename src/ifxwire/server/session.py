@@ -141,6 +141,7 @@ class Session:
         self._too_long = 0  # bytes of SQL text skipped unread (see _skip_long_statement)
         self._admitted = False  # counted in Server.logged_in
         self._solo = 0  # groups to answer one by one before trying a batch again
+        self._quiet_eot = False  # swallow the empty group JDBC sends after SQ_CFPDESCRIBE
         self.fastpath = FastPath(self)  # fast-path calls and SQ_LODATA (lobwire.py)
         self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
 
@@ -359,6 +360,9 @@ class Session:
             self.current_out = out
             previous = START
             failed = False
+            # JDBC ends its SQ_CFPDESCRIBE group twice (sendCFPDescribe's own sendEOT, then
+            # receiveMessage's flip): the empty group that follows gets no reply.
+            quiet_eot, self._quiet_eot = self._quiet_eot, False
             while True:
                 if fast:
                     start = self.start
@@ -391,6 +395,10 @@ class Session:
                         else:
                             code = _NONE
                     if code != _NONE:
+                        if quiet_eot and code == _EOT and previous == START:
+                            quiet_eot = False
+                            self.start = stop
+                            continue
                         if strict:
                             nxt = transitions.get(previous)
                             if nxt is None or code not in nxt:
@@ -433,6 +441,10 @@ class Session:
                         continue
                 msg = self._next_message()
                 code = msg.code
+                if quiet_eot and code == Msg.EOT and previous == START:
+                    quiet_eot = False
+                    self.start = self._msg_end
+                    continue
                 if strict and not allowed(previous, code):
                     raise ProtocolViolation(
                         f"message {_name(code)} may not follow {_name(previous)} in a group",
@@ -594,7 +606,12 @@ class Session:
             sql = msg.sql.decode(self.encoding, errors="replace")
             log.debug("session %s: %s %s", self.peer,
                       "prepare" if code == Msg.PREPARE else "command", sql)
-            prepared = eng.prepare(sql)
+            try:
+                prepared = eng.prepare(sql)
+            except EngineError as exc:
+                if exc.sqlcode == sc.OUT_ARGUMENT:
+                    raise self.fastpath.out_parameters(exc) from None
+                raise
             sid = self._new_id()
             self.statements[sid] = _Statement(prepared, columns=self._wire_columns(prepared))
             self.current = sid
@@ -684,6 +701,11 @@ class Session:
             self.fastpath.exfproutine(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.LODATA:
             self.fastpath.lodata(msg.item, out)  # type: ignore[arg-type]
+        elif code == Msg.FPARAM:
+            pass  # the client's echo of the call's SQ_FPARAM state (fastpath.read_fparam)
+        elif code == Msg.CFPDESCRIBE:
+            self._quiet_eot = True
+            self.fastpath.describe(msg.item, out)  # type: ignore[arg-type]
         elif code == Msg.EXECUTE:
             self._execute(self._stmt(), out)
         elif code == Msg.CLOSE:

@@ -47,6 +47,14 @@ def _one(r: Reader, layout: m.Layout) -> str:
     if code == Msg.FPROUTINE:
         values = fp.read_fproutine(r, "iso-8859-1")
         return "FPROUTINE [" + ", ".join(f"{v.type}:{_short(v.value)}" for v in values) + "]"
+    if code == Msg.IFPDESCRIBE:
+        args = fp.read_ifpdescribe(r, layout)
+        words = ("IN", "OUT", "INOUT")
+        return "IFPDESCRIBE [" + ", ".join(
+            f"{n}:{t:#x}/{words[md] if 0 <= md < 3 else md}" for n, t, md in args) + "]"
+    if code == Msg.FPARAM:
+        nrets, arg_modes = fp.read_fparam_reply(r, layout)
+        return f"FPARAM returns={nrets} modes={arg_modes}"
     if code == Msg.LODATA:
         op, size = r.u16(), r.i32()
         if op != 2:

@@ -18,7 +18,7 @@ sends for setString of any column type.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from struct import Struct
@@ -606,6 +606,41 @@ def compile_bind_encoder(
     (``_accel.accelerate_bind``; the Python function is its ``pure``). It also raises when a row
     does not have ``len(pattern)`` values of exactly these types.
     """
+    source = _encoder_source(pattern, encoding, head_code, group=False)
+    if source is None:
+        return None
+    encode: Callable[[Sequence[object]], bytes] = source
+    return _accel.accelerate_bind(encode, pattern, encoding, head_code)
+
+
+#: encode_rows(params, it, head, tail, end, max_rows, max_bytes) -> (chunk, count, pending, exc)
+RowsEncoder = Callable[
+    [object, Iterator[object], bytes, bytes, object, int, int],
+    tuple[bytes, int, object, "BaseException | None"],
+]
+
+
+def compile_rows_encoder(
+    pattern: tuple[type, ...], encoding: str, head_code: int
+) -> RowsEncoder | None:
+    """executemany's many-rows encoder for parameter sets that are a tuple or list of exactly
+    ``pattern``'s types: the pure twin of the C ``BindEncoder.encode_rows`` (its comment in
+    _speedups.c says what it returns), generated with the bind encoder's statements inline in
+    its loop, so a row costs no call.
+
+    Each row it takes is ``head + compile_bind_encoder(...)(values) + tail``; it stops at a set
+    that encoder would refuse or that is not a tuple or list of ``len(pattern)`` values of
+    exactly these types. None where compile_bind_encoder gives None.
+    """
+    rows: RowsEncoder | None = _encoder_source(pattern, encoding, head_code, group=True)
+    return rows
+
+
+def _encoder_source(
+    pattern: tuple[type, ...], encoding: str, head_code: int, *, group: bool
+) -> Any:
+    """The generated Python function behind compile_bind_encoder (``group`` False) and
+    compile_group_encoder (True), or None."""
     if any(issubclass(cls, BLOB_BIND_TYPES) for cls in pattern):
         return None
     ns: dict[str, Any] = {"_Slow": _Slow, "ENC": encoding, "_join": b"".join}
@@ -658,13 +693,51 @@ def compile_bind_encoder(
             parts.append(f"F{i}({v}, ENC)")
     flush()
     names = ", ".join(f"v{i}" for i in range(len(pattern)))
-    unpack = f"    {names}, = values\n" if pattern else ""
-    src = (
-        "def encode(values):\n"
-        + unpack
-        + "".join(line + "\n" for line in lines)
-        + f"    return _join(({', '.join(parts)},))\n"
-    )
-    exec(compile(src, f"<bind encoder {len(pattern)} values>", "exec"), ns)
-    encode: Callable[[Sequence[object]], bytes] = ns["encode"]
-    return _accel.accelerate_bind(encode, pattern, encoding, head_code)
+    unpack = [f"    {names}, = values"] if pattern else []
+    if not group:
+        src = (
+            "def encode(values):\n"
+            + "".join(line + "\n" for line in unpack + lines)
+            + f"    return _join(({', '.join(parts)},))\n"
+        )
+    else:
+        # The exact-type checks the C encoder makes (a bool is not an int here, nor a str
+        # subclass a str): anything else stops the run and takes the generic path.
+        for i, cls in enumerate(pattern):
+            ns[f"T{i}"] = cls
+        checks = " or ".join(f"type(v{i}) is not T{i}" for i in range(len(pattern)))
+        body = [
+            "    if type(values) is not tuple and type(values) is not list: raise _Slow",
+            *(unpack or ["    if values: raise _Slow"]),
+            *([f"    if {checks}: raise _Slow"] if checks else []),
+            *lines,
+            f"    g = _join((head, {', '.join(parts)}, tail))",
+        ]
+        src = "".join(
+            line + "\n"
+            for line in [
+                "def encode(values, it, head, tail, end, max_rows, max_bytes):",
+                "    out = []",
+                "    count = size = 0",
+                "    while True:",
+                "        try:",
+                *("        " + line for line in body),
+                "        except Exception:",
+                "            break",
+                "        except BaseException as exc:",
+                "            return _join(out), count, end, exc",
+                "        out.append(g)",
+                "        count += 1",
+                "        size += len(g)",
+                "        try:",
+                "            values = next(it, end)",
+                "        except BaseException as exc:",
+                "            return _join(out), count, end, exc",
+                "        if values is end or count >= max_rows or size >= max_bytes:",
+                "            break",
+                "    return _join(out), count, values, None",
+            ]
+        )
+    kind = "rows" if group else "bind"
+    exec(compile(src, f"<{kind} encoder {len(pattern)} values>", "exec"), ns)
+    return ns["encode"]

@@ -13,10 +13,12 @@ so a framing mistake surfaces at the first row instead of as garbage further on.
 
 from __future__ import annotations
 
+import codecs
 import re
 import struct
 from collections.abc import Callable, Sequence
 from datetime import date
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -314,6 +316,8 @@ class _Gen:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.env: dict[str, object] = {}
+        #: Fixed-scale DECIMAL decoders by name: (width, scale), for the batch loop's inline form.
+        self.decimals: dict[str, tuple[int, int]] = {}
 
     def const(self, prefix: str, value: object) -> str:
         name = f"_{prefix}{len(self.env)}"
@@ -358,7 +362,11 @@ def _fixed_expr(g: _Gen, col: ColumnDesc, pos: str, enc: str, keep: bool) -> str
         return f"(None if buf[{pos}] == 0 else _str(buf[{pos}:{pos} + {w}], {enc}){strip})"
     if base in (_T.DECIMAL, _T.MONEY):
         w = _num.decimal_width(col.enclen)
-        return f"_decode_decimal(buf, {pos}, {w}, {col.enclen & 0xFF})"
+        scale = col.enclen & 0xFF
+        fn = g.const("dec", _num.decimal_decoder(w, scale))
+        if scale != _num.DECIMAL_FLOATING_SCALE:
+            g.decimals[fn] = (w, scale)
+        return f"{fn}(buf, {pos})"
     if base == _T.DATETIME:
         fn = g.const("dt", _tmp.datetime_decoder(col.enclen))
         return f"{fn}(buf, {pos})"
@@ -544,7 +552,16 @@ def _build_row_decoder(
     # returns the same values or raises exactly the exception the row-by-row loop would see.
     # Slices of bytes/bytearray have .decode, which is str(slice, encoding) without the type
     # call (same codec, same errors); a memoryview is left to the row-by-row loop.
-    body = [_STR_CALL.sub(r"\1.decode(\2)", line) for line in g.lines]
+    text_mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
+    if text_mode is None:
+        body = [_STR_CALL.sub(r"\1.decode(\2)", line) for line in g.lines]
+    else:
+        # The text columns are sliced from one Latin-1 decoding of a window of the buffer
+        # (one decode call per 64 KiB rather than one per value). Latin-1 maps every byte to
+        # the code point of the same value, so for a Latin-1 connection the slice *is* the
+        # value; for UTF-8 (and ASCII) it is the value when it is all ASCII, otherwise the
+        # slice of bytes is decoded as before (same result, same errors).
+        body = [_STR_CALL.sub(_text_slice(text_mode), line) for line in g.lines]
     header = ">Hxxi"
     header_targets = "code, size"
     min_len = 8
@@ -555,15 +572,25 @@ def _build_row_decoder(
         min_len += width
         body = body[1:]
     namespace["_H"] = struct.Struct(header)
-    namespace.update(_decode_row=fn, _CodecError=CodecError, _Redo=_Redo)
+    namespace.update(
+        _decode_row=fn,
+        _CodecError=CodecError,
+        _Redo=_Redo,
+        _BCD=_num.BCD_DIGITS,
+        _Decimal=Decimal,
+        _fromordinal=date.fromordinal,
+        _EPOCH_ORD=_EPOCH_ORD,
+    )
+    body = [out for line in body for out in _inline_for_batch(line, g.decimals)]
+    windowed = text_mode is not None and any("_text[" in line for line in body)
     batch = [
         "def decode_tuples(buf, pos, end, rows):",
         "    if type(buf) is not bytearray and type(buf) is not bytes:",
         "        return pos, None",
-        "    append = rows.append",
         "    if end > len(buf):",
         "        end = len(buf)",
         "    err = None",
+        *(["    _tend = -1"] if windowed else []),
         f"    while end - pos >= {min_len}:",
         f"        {header_targets}, = _H.unpack_from(buf, pos)",
         f"        if code != {_TUPLE_CODE} or size < 0:",
@@ -572,6 +599,16 @@ def _build_row_decoder(
         "        nxt = off + size + (size & 1)",
         "        if nxt > end:",
         "            break",
+        *(
+            [
+                "        if nxt > _tend:",
+                f"            _tend = max(nxt, min(end, pos + {_TEXT_WINDOW}))",
+                "            _text = buf[pos:_tend].decode('latin-1')",
+                "            _base = pos",
+            ]
+            if windowed
+            else []
+        ),
         "        try:",
     ]
     if not variable:
@@ -582,12 +619,14 @@ def _build_row_decoder(
     batch += [
         "        except Exception:",
         "            try:",
-        "                append(_decode_row(buf, off, size))",
+        "                rows.append(_decode_row(buf, off, size))",
         "            except _CodecError as exc:",
         "                if err is None:",
         "                    err = exc",
         "        else:",
-        f"            append(({values}{',' if len(cols) == 1 else ''}))",
+        # rows.append rather than a bound method held in a local: CPython 3.11+ specialises
+        # the method call on a list into an inline append.
+        f"            rows.append(({values}{',' if len(cols) == 1 else ''}))",
         "        pos = nxt",
         "    return pos, err",
     ]
@@ -605,6 +644,64 @@ _TUPLE_CODE = int(Msg.TUPLE)
 
 
 _STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
+
+
+#: Bytes of the buffer decoded at once for the text columns of the pure tuple loop.
+_TEXT_WINDOW = 65536
+#: Connection codecs whose text values the pure tuple loop slices from a Latin-1 decoding:
+#: "exact" where that decoding is the value, "ascii" where it is when the value is all ASCII.
+_TEXT_WINDOW_CODECS = {"iso8859-1": "exact", "utf-8": "ascii", "ascii": "ascii"}
+
+
+def _codec_name(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return ""
+
+
+def _text_slice(mode: str) -> Callable[[re.Match[str]], str]:
+    """Rewrites ``_str(buf[A:B], ENC)`` into a slice of the decoded window (_build_row_decoder)."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        sliced, enc = match.group(1), match.group(2)
+        lo, hi = sliced[len("buf[") : -1].split(":", 1)
+        text = f"_text[{lo} - _base:{hi} - _base]"
+        if mode == "exact":
+            return text
+        return f"(_t if (_t := {text}).isascii() else {sliced}.decode({enc}))"
+
+    return rewrite
+
+
+_DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
+_DECIMAL_LINE = re.compile(r"^(\s*)(c\d+) = (_dec\d+)\(buf, ([^()]+)\)$")
+
+
+def _inline_for_batch(line: str, decimals: dict[str, tuple[int, int]]) -> list[str]:
+    """decode_row's statement ``line`` as the batch loop runs it: DATE and fixed-scale
+    DECIMAL without a call for the values they decode directly. Anything else they meet raises
+    inside the loop, whose row is then decoded by decode_row (same value or same error)."""
+    line = _DATE_CALL.sub(r"_fromordinal(\1 + _EPOCH_ORD)", line)
+    match = _DECIMAL_LINE.match(line)
+    if match is None or match.group(3) not in decimals:
+        return [line]
+    ind, var, fn, pos = match.groups()
+    width, scale = decimals[fn]
+    digits = width - 1
+    # numeric.decimal_decoder's positive branch (the value is exactly that of decode_decimal).
+    return [
+        f"{ind}_h = buf[{pos}]",
+        f"{ind}if _h & 128:",
+        f"{ind}    _s = buf[{pos} + 1:{pos} + {width}].translate(_BCD).hex()",
+        f"{ind}    if len(_s) != {2 * digits} or 'f' in _s: raise _Redo",
+        f"{ind}    _k = 2 * ((_h & 127) - {64 + digits}) + {scale}",
+        f"{ind}    if _k > 0: _s += '0' * _k",
+        f"{ind}    elif _k < 0: _s = _s[:_k]",
+        f"{ind}    {var} = _Decimal((_s or '0') + 'E-{scale}')",
+        f"{ind}else:",
+        f"{ind}    {var} = {fn}(buf, {pos})",
+    ]
 
 
 class _Redo(Exception):

@@ -116,7 +116,7 @@ create procedure raise_prices(mcode char(3), pct decimal(5,2))
 end procedure;
 execute procedure raise_prices('ANZ', 10);
 select count(*), sum(unit_price) from stock where manu_code = 'ANZ';
--- @rows: [(Decimal('11'), Decimal('2170.08'))]
+-- @rows: [(Decimal('11'), Decimal('2164.58'))]
 select count(*) from warn_tab;
 -- @rows: [(Decimal('2'),)]
 

@@ -34,6 +34,7 @@ import com.informix.lang.IntervalYM;
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
 import java.sql.CallableStatement;
+import java.sql.ParameterMetaData;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Date;
@@ -1124,6 +1125,56 @@ public final class IfxCheck {
                     "-746 message does not carry the RAISE text: " + e.getMessage());
             stillUsable(c);
         });
+        reg("spl_out_parameters", ctx -> {
+            Connection c = ctx.db();
+            update(c, "CREATE FUNCTION spl_op(a INTEGER, OUT twice INTEGER, "
+                    + "INOUT trail VARCHAR(40)) RETURNING INTEGER; LET twice = a * 2; "
+                    + "LET trail = trail || '+' || a; RETURN a + 1; END FUNCTION");
+            update(c, "CREATE PROCEDURE spl_op_proc(a INTEGER, OUT half DECIMAL(8,2)) "
+                    + "LET half = a / 2; END PROCEDURE");
+            update(c, "CREATE FUNCTION spl_op_caller(a INTEGER) RETURNING INTEGER, INTEGER; "
+                    + "DEFINE r, t INTEGER; DEFINE tr VARCHAR(40); LET tr = ''; "
+                    + "LET r = spl_op(a, t, tr); RETURN r, t; END FUNCTION");
+            // OUT parameters read by SPL: an ordinary call.
+            try (CallableStatement cs = c.prepareCall("{call spl_op_caller(?)}")) {
+                cs.setInt(1, 20);
+                try (ResultSet rs = cs.executeQuery()) {
+                    check(rs.next(), "no row");
+                    eq("spl_op_caller(20)", List.of(21, 40), List.of(rs.getInt(1), rs.getInt(2)));
+                }
+            }
+            // registerOutParameter: the PREPARE is -9752 naming the routine's fast-path
+            // handle, the driver describes the arguments (SQ_CFPDESCRIBE) and calls the
+            // routine by fast path with SQ_FPARAM; OUT and INOUT values come back, the
+            // function's value as a one-row result set (PROTOCOL.md section 10).
+            try (CallableStatement cs = c.prepareCall("{call spl_op(?, ?, ?)}")) {
+                ParameterMetaData pm = cs.getParameterMetaData();
+                eq("parameter modes", List.of(ParameterMetaData.parameterModeIn,
+                        ParameterMetaData.parameterModeOut, ParameterMetaData.parameterModeInOut),
+                        List.of(pm.getParameterMode(1), pm.getParameterMode(2),
+                                pm.getParameterMode(3)));
+                for (int a : new int[] {5, 7}) {
+                    cs.setInt(1, a);
+                    cs.registerOutParameter(2, Types.INTEGER);
+                    cs.setString(3, "start");
+                    cs.registerOutParameter(3, Types.VARCHAR);
+                    eq("execute() returns the function's value", true, cs.execute());
+                    eq("OUT twice", a * 2, cs.getInt(2));
+                    eq("INOUT trail", "start+" + a, cs.getString(3));
+                    try (ResultSet rs = cs.getResultSet()) {
+                        check(rs.next(), "no return value");
+                        eq("return value", a + 1, rs.getInt(1));
+                    }
+                }
+            }
+            try (CallableStatement cs = c.prepareCall("{call spl_op_proc(?, ?)}")) {
+                cs.setInt(1, 7);
+                cs.registerOutParameter(2, Types.DECIMAL);
+                eq("a procedure returns no result set", false, cs.execute());
+                eq("OUT half", new BigDecimal("3.50"), cs.getBigDecimal(2));
+            }
+            stillUsable(c);
+        });
         reg("spl_trigger_batch", 120, ctx -> {
             Connection c = ctx.db();
             update(c, "CREATE TABLE spl_tb (id INTEGER, v INTEGER)");
@@ -1152,12 +1203,37 @@ public final class IfxCheck {
             List<List<Object>> found = drain(c.getMetaData().getProcedures(null, null, "spl_md_%"));
             eq("getProcedures rows", 2, found.size());
             eq("first PROCEDURE_NAME", "spl_md_func", String.valueOf(found.get(0).get(2)).trim());
-            // JDBC 15 maps sysprocedures.isproc ('f' -> 2 procedureReturnsResult, 't' -> 1);
-            // 4.50.10 takes its other query form here ("0 as proctype"), so 0 for both.
+            // Both jars map sysprocedures.isproc ('f' -> 2 procedureReturnsResult, 't' -> 1);
+            // 4.50.10 does so only when the database-open reply says "Informix server"
+            // (SQ_DONE warnings 0x04, IfxSqliConnect.isOnLine()), else it selects 0 for all.
             String ftype = String.valueOf(found.get(0).get(7)).trim();
             String ptype = String.valueOf(found.get(1).get(7)).trim();
-            check((ftype + ptype).equals("21") || (ftype + ptype).equals("00"),
-                    "PROCEDURE_TYPE function/procedure: " + ftype + "/" + ptype);
+            eq("PROCEDURE_TYPE function/procedure", "2/1", ftype + "/" + ptype);
+        });
+        reg("spl_metadata_procedure_columns", ctx -> {
+            Connection c = ctx.db();
+            update(c, "CREATE PROCEDURE spl_pc_proc(a INTEGER, b CHAR(10)) END PROCEDURE");
+            update(c, "CREATE FUNCTION spl_pc_func(x SMALLINT, d DATE) RETURNING VARCHAR(20) "
+                    + "AS label; RETURN 'x'; END FUNCTION");
+            DatabaseMetaData md = c.getMetaData();
+            List<String> got = new ArrayList<>();
+            try (ResultSet rs = md.getProcedureColumns(null, null, "spl_pc_%", "%")) {
+                while (rs.next()) {
+                    got.add(rs.getString("PROCEDURE_NAME").trim() + " "
+                            + String.valueOf(rs.getString("COLUMN_NAME")).trim() + " "
+                            + rs.getInt("COLUMN_TYPE") + " " + rs.getInt("DATA_TYPE") + " "
+                            + rs.getString("TYPE_NAME").trim() + " "
+                            + rs.getInt("ORDINAL_POSITION"));
+                }
+            }
+            // Return value first with ORDINAL_POSITION 0 (COLUMN_TYPE = sysproccolumns.paramattr:
+            // 5 return value, 1 IN); TYPE_NAME from ifx_ret_types / ifx_param_types.
+            eq("getProcedureColumns", List.of(
+                    "spl_pc_func label 5 12 varchar(20) 0",
+                    "spl_pc_func x 1 5 smallint 1",
+                    "spl_pc_func d 1 91 date 2",
+                    "spl_pc_proc a 1 4 integer 1",
+                    "spl_pc_proc b 1 1 char(10) 2"), got);
         });
         reg("serial_getserial", ctx -> {
             Connection c = ctx.db();

@@ -46,8 +46,11 @@ def test_dbinfo_version_without_database(engine: Engine) -> None:
 
 def test_open_database_flags(engine: Engine) -> None:
     sql = Sql(engine.session("informix", {}))
-    for name, clause, flags in (("u1", "", 0), ("l1", " WITH LOG", DBFLAG_LOGGED),
-                                ("a1", " WITH LOG MODE ANSI", DBFLAG_LOGGED | DBFLAG_ANSI)):
+    # 0x04: "the database server is Informix" (SQLWARN's fourth field), set for every database
+    # (https://informix.hcldoc.com/14.10/help/topic/com.ibm.sqlt.doc/ids_sqt_307.htm)
+    for name, clause, flags in (("u1", "", 0x04), ("l1", " WITH LOG", DBFLAG_LOGGED | 0x04),
+                                ("a1", " WITH LOG MODE ANSI",
+                                 DBFLAG_LOGGED | DBFLAG_ANSI | 0x04)):
         r = sql.run(f"create database {name}{clause}")
         assert r.db_flags_changed
         assert sql.s.db_flags == flags

@@ -152,6 +152,8 @@ def test_drop_database_in_use(engine: Engine) -> None:
     a.run("create database busy")
     b = Sql(engine.session("informix", {}))
     assert b.err("drop database busy").sqlcode == -425
+    # -359 "Cannot drop or rename the current database or any open database." [jcat]
+    assert a.err("drop database busy").sqlcode == -359
     a.s.close_database()
     b.run("drop database busy")
     assert b.err("database busy").sqlcode == -329

@@ -50,6 +50,19 @@ def data(db: Sql) -> Sql:
     ("set lock mode to wait 5", StmtType.SET_LOCK_MODE),
     ("set isolation to dirty read", StmtType.SET_ISOLATION),
     ("close database", StmtType.CLOSE_DATABASE),
+    # The SQ_* numbers of the Client SDK header sqlstype.h, as literals so a renumbering of
+    # StmtType cannot hide a change on the wire.
+    ("create procedure p() end procedure", 53), ("drop procedure p", 54),
+    ("set constraints all deferred", 55),
+    ("create trigger t insert on emp after (insert into dept values (9, 'x'))", 70),
+    ("drop trigger t", 71),
+    ("create role r", 83), ("drop role r", 84), ("set role r", 85),
+    ("rename index i to j", 116), ("truncate table emp", 122),
+    ("create sequence s", 124), ("drop sequence s", 125),
+    ("alter sequence s increment by 2", 126), ("rename sequence s to s2", 127),
+    ("merge into dept d using emp e on d.id = e.dept when matched then update set dname = 'x'",
+     128),
+    ("savepoint a", 159), ("release savepoint a", 160), ("rollback to savepoint a", 161),
 ])
 def test_statement_types(data: Sql, sql: str, stype: int) -> None:
     p = data.s.prepare(sql)

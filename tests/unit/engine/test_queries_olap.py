@@ -56,10 +56,39 @@ def test_window_functions(t: Sql) -> None:
     ]
 
 
+def test_olap_offset_and_distribution_functions(t: Sql) -> None:
+    """LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTILE, CUME_DIST, PERCENT_RANK, RATIO_TO_REPORT
+    and RANGE over a window (the OLAP functions of the Guide to SQL: Syntax)."""
+    assert t.rows("SELECT id, LAG(amt) OVER (ORDER BY id), LEAD(amt, 1, 0) OVER (ORDER BY id) "
+                  "FROM a ORDER BY id") == [
+        (1, None, Decimal("200.00")), (2, Decimal("10.50"), Decimal("30.00")),
+        (3, Decimal("200.00"), Decimal("0.00"))]
+    assert t.rows("SELECT id, FIRST_VALUE(amt) OVER (ORDER BY id), LAST_VALUE(amt) OVER ("
+                  "ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) "
+                  "FROM a ORDER BY id")[0] == (1, Decimal("10.50"), Decimal("30.00"))
+    assert t.rows("SELECT id, NTILE(2) OVER (ORDER BY id), CUME_DIST() OVER (ORDER BY id), "
+                  "PERCENT_RANK() OVER (ORDER BY id) FROM a ORDER BY id") == [
+        (1, 1, 1 / 3, 0.0), (2, 1, 2 / 3, 0.5), (3, 2, 1.0, 1.0)]
+    ratio = t.rows("SELECT id, RATIO_TO_REPORT(amt) OVER () FROM a ORDER BY id")[2]
+    assert ratio[0] == 3 and round(ratio[1], 6) == Decimal("0.124740")  # 30 / 240.50
+    assert t.rows("SELECT id, RANGE(amt) OVER () FROM a ORDER BY id")[0] == (
+        1, Decimal("189.50"))
+    assert codes(t.err("SELECT RATIO_TO_REPORT(amt) OVER (ORDER BY id) FROM a"))[0] == -999
+
+
 def test_cte_and_substring_operator(t: Sql) -> None:
     assert t.rows("WITH big AS (SELECT id, name FROM a WHERE amt > 20) "
                   "SELECT name[1,2], name[3,3] FROM big ORDER BY id") == [("tw", "o"), ("th", "r")]
     assert t.describe("SELECT name[2,4] FROM a")[0][1:] == (0, 3)
+
+
+def test_cte_column_list(t: Sql) -> None:
+    """``WITH name (columns) AS (query)`` names the query's columns (was -217 for them)."""
+    assert t.rows("WITH big (k, label) AS (SELECT id, name FROM a WHERE amt > 20) "
+                  "SELECT SUM(k), MAX(label) FROM big") == [(5, "two")]
+    assert t.rows("WITH u (k) AS (SELECT id FROM a WHERE id = 1 UNION SELECT id + 10 AS x "
+                  "FROM a WHERE id = 1) SELECT k FROM u ORDER BY k") == [(1,), (11,)]
+    assert codes(t.err("WITH w (k, l) AS (SELECT id FROM a) SELECT k FROM w"))[0] == -382
 
 
 def test_nested_outer_joins(t: Sql) -> None:
@@ -67,6 +96,20 @@ def test_nested_outer_joins(t: Sql) -> None:
                   "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, None, None),
                                                    (3, None, None)]
     assert t.rows("SELECT a.id, b.x, c.y FROM a, OUTER (b, OUTER c) WHERE a.id = b.id "
+                  "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, 50, None),
+                                                   (3, None, None)]
+
+
+def test_outer_without_comma(t: Sql) -> None:
+    """HCL's 14.10 tutorial prints ``FROM customer c OUTER cust_calls u`` (Left outer join,
+    Figure 3): the same outer join as ``, OUTER``, with or without aliases, also for groups."""
+    comma = t.rows("SELECT a.id, b.x FROM a, OUTER b WHERE a.id = b.id ORDER BY 1")
+    assert t.rows("SELECT a.id, b.x FROM a OUTER b WHERE a.id = b.id ORDER BY 1") == comma
+    assert t.rows("SELECT p.id, q.x FROM a p OUTER b q WHERE p.id = q.id ORDER BY 1") == comma
+    # A filter on the subservient table joins it (applied before the join, not after).
+    assert t.rows("SELECT p.id, q.x FROM a p OUTER b q WHERE p.id = q.id AND q.x > 60 "
+                  "ORDER BY 1") == [(1, 100), (2, None), (3, None)]
+    assert t.rows("SELECT a.id, b.x, c.y FROM a OUTER (b, OUTER c) WHERE a.id = b.id "
                   "AND b.id = c.id ORDER BY 1") == [(1, 100, 1000), (2, 50, None),
                                                    (3, None, None)]
 

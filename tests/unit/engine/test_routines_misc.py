@@ -135,3 +135,34 @@ def test_statement_prepared_before_alter_gets_710(engine: Engine, db: Sql) -> No
         db.s.execute(ins, [1])
     assert info.value.sqlcode == -710
     other.s.close()
+
+
+@pytest.mark.parametrize("end", ["COMMIT WORK", "ROLLBACK WORK"])
+def test_foreach_cursor_closed_by_transaction_end(db: Sql, end: str) -> None:
+    """Informix closes every cursor not declared WITH HOLD when a transaction ends, the
+    implicit cursor of FOREACH too; its next fetch is -400 "Fetch attempted on unopen cursor"
+    (https://help.hcl-software.com/hclinformix/1410/sqs/ids_sqs_0667.html: "Ordinarily, all
+    cursors close at the end of a transaction. A hold cursor does not close")."""
+    db.run("create table src (v int)")
+    db.run("create table dst (v int)")
+    for v in (1, 2, 3):
+        db.run(f"insert into src values ({v})")
+    body = (f"DEFINE x INT; FOREACH {{hold}} SELECT v INTO x FROM src ORDER BY v "
+            f"BEGIN WORK; INSERT INTO dst VALUES (x); {end}; END FOREACH;")
+    db.run(f"CREATE PROCEDURE p_plain() {body.format(hold='')} END PROCEDURE")
+    db.run("CREATE PROCEDURE p_hold() "
+           f"{body.format(hold='c_hold WITH HOLD FOR')} END PROCEDURE")
+    assert db.err("EXECUTE PROCEDURE p_plain()").sqlcode == -400
+    assert db.rows("select v from dst") == ([(1,)] if end == "COMMIT WORK" else [])
+    db.run("delete from dst")
+    db.run("EXECUTE PROCEDURE p_hold()")
+    assert db.rows("select v from dst order by v") == (
+        [(1,), (2,), (3,)] if end == "COMMIT WORK" else [])
+    # Leaving the loop before the next fetch is no error.
+    db.run("CREATE PROCEDURE p_exit() DEFINE x INT; FOREACH SELECT v INTO x FROM src "
+           f"BEGIN WORK; {end}; EXIT FOREACH; END FOREACH; END PROCEDURE")
+    db.run("EXECUTE PROCEDURE p_exit()")
+    # The fetch after the last row fails too: the cursor is closed, not exhausted.
+    db.run("CREATE PROCEDURE p_last() DEFINE x INT; FOREACH SELECT v INTO x FROM src "
+           f"WHERE v = 3 BEGIN WORK; {end}; END FOREACH; END PROCEDURE")
+    assert db.err("EXECUTE PROCEDURE p_last()").sqlcode == -400

@@ -65,5 +65,5 @@ def test_commit_and_rollback_forget_savepoints(db: Sql) -> None:
 
 def test_statement_type(db: Sql) -> None:
     db.run("begin work")
-    assert db.s.prepare("savepoint x").stmt_type == StmtType.SAVEPOINT
+    assert db.s.prepare("savepoint x").stmt_type == StmtType.SET_SAVEPOINT == 159
     db.run("rollback work")

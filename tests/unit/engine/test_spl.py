@@ -456,10 +456,32 @@ def test_catalog_rows(db: Sql) -> None:
                    f"where procid = {procid} order by paramid") == [("a", 2, 1), ("b", 0, 1)]
     assert db.rows("select c.paramname, c.paramattr from sysproccolumns c, sysprocedures p "
                    "where p.procid = c.procid and p.procname = 'f_ret' order by c.paramid"
-                   ) == [("a", 1), ("answer", 5)]
+                   ) == [("answer", 5), ("a", 1)]
     assert db.rows(f"select grantee, procauth from sysprocauth where procid = {procid}"
                    ) == [("public", "e")]
     assert db.describe("EXECUTE FUNCTION f_ret(1)") == [("answer", T.INTEGER, 4)]
+
+
+def test_ifx_param_and_ret_types(db: Sql) -> None:
+    """The routines JDBC's getProcedureColumns calls, also spelt <db>:ifx_param_types(…)."""
+    db.run("CREATE FUNCTION f_types(a INT, b CHAR(10), d DATE) RETURNING SMALLINT, "
+           "VARCHAR(20); RETURN 1, 'x'; END FUNCTION")
+    db.run("CREATE PROCEDURE p_none() END PROCEDURE")
+    procid = db.one("select procid from sysprocedures where procname = 'f_types'")
+    none_id = db.one("select procid from sysprocedures where procname = 'p_none'")
+    assert db.one(f"select ifx_param_types({procid}) from systables where tabid = 1"
+                  ) == "integer,char(10),date"
+    assert db.one(f"select ifx_ret_types({procid}) from systables where tabid = 1"
+                  ) == "smallint,varchar(20)"
+    assert db.rows(f"select ifx_param_types({none_id}), ifx_ret_types({none_id}) "
+                   "from systables where tabid = 1") == [("", "")]
+    assert db.rows(f"select paramid, paramattr from sysproccolumns where procid = {procid} "
+                   "order by paramid") == [(0, 3), (1, 3), (2, 1), (3, 1), (4, 1)]
+    dbname = db.one("select dbinfo('dbname') from systables where tabid = 1").strip()
+    assert db.one(f"select {dbname}:ifx_ret_types({procid}) from systables where tabid = 1"
+                  ) == "smallint,varchar(20)"
+    assert db.err(f"select otherdb:ifx_ret_types({procid}) from systables where tabid = 1"
+                  ).sqlcode == -999
 
 
 def test_syntax_errors_at_create(db: Sql) -> None:

@@ -7,13 +7,15 @@
   insert, delete, index, alter, references), upper case WITH GRANT OPTION, '-' when not held.
   Column-level SELECT/UPDATE/REFERENCES are rows of ``syscolauth`` (``colauth`` ``sur``) and a
   ``*`` in the third place of ``tabauth``.
-* Role grants are rows of ``sysroleauth``.
+* Role grants are rows of ``sysroleauth``; EXECUTE on routines rows of ``sysprocauth``
+  (``procauth`` 'e', 'E' WITH GRANT OPTION).
 
 The privileges are validated (a missing table is -206, a missing column -217, an unknown role
 refused) and enforced: opening a database needs CONNECT (-387), creating objects RESOURCE
 (-388), roles and database privileges DBA (-389), and each statement the table privileges
-it uses (-272 SELECT, -273 UPDATE, -274 DELETE, -275 INSERT). Column-level grants do not
-give table-level access (stricter than Informix, never kinder).
+it uses (-272 SELECT, -273 UPDATE, -274 DELETE, -275 INSERT) and EXECUTE on the routines it
+runs (-706); inside a routine the owner's WITH GRANT OPTION privileges join the caller's.
+Column-level grants do not give table-level access (stricter than Informix, never kinder).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
         _database(dc, spec)
     elif spec.kind == "role":
         _role_grant(dc, spec)
+    elif spec.kind == "routine":
+        _routine(dc, spec)
     elif spec.kind == "default_role":
         if spec.grant and spec.privileges[0] not in _roles(dc):
             raise EngineError(sc.NO_ROLE, near=spec.privileges[0])
@@ -94,6 +98,49 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
         if text.strip("-"):
             dc.conn.execute("INSERT INTO systabauth VALUES (?, ?, ?, ?)",
                             (grantor, grantee, info.tabid, text))
+
+
+def _routine(dc: DdlContext, spec: GrantSpec) -> None:
+    """GRANT / REVOKE EXECUTE ON a routine: rows of sysprocauth, procauth 'e' (or 'E' WITH
+    GRANT OPTION). Granting takes a DBA, the routine's owner or a holder of 'E'; a REVOKE by
+    the owner or a DBA removes the grantee's EXECUTE whoever granted it."""
+    from .spl.catalog import matching
+
+    assert spec.routine is not None
+    if spec.privileges != ["EXECUTE"]:
+        raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
+    found = matching(dc.schema.routines, spec.routine)
+    if not found:
+        raise EngineError(sc.NO_ROUTINE, near=spec.routine.name)
+    if len(found) > 1:
+        raise EngineError(sc.ROUTINE_AMBIGUOUS, near=spec.routine.name)
+    routine = found[0]
+    owner = cat_meta_owner(dc.conn)
+    full = routine.owner == dc.user or database_level(dc.conn, dc.user, owner) == "D"
+    if not full and not Privileges(dc.conn, dc.user, None, grantable_only=True).may_execute(
+            dc.user, routine.procid):
+        raise EngineError(sc.NOT_IMPLEMENTED, near=routine.name,
+                          message=f"No permission: {dc.user} may not grant on {routine.name}")
+    grantor = spec.grantor or dc.user
+    for grantee in spec.grantees:
+        if spec.grant and spec.with_grant and grantee == "public":
+            raise EngineError(sc.GRANT_PUBLIC_WITH_GRANT)
+        if not spec.grant:
+            dc.conn.execute("DELETE FROM sysprocauth WHERE grantee = ? AND procid = ?"
+                            + ("" if full else " AND grantor = ?"),
+                            (grantee, routine.procid) + (() if full else (grantor,)))
+            continue
+        dc.conn.execute("DELETE FROM sysprocauth WHERE grantor = ? AND grantee = ? AND "
+                        "procid = ?", (grantor, grantee, routine.procid))
+        dc.conn.execute("INSERT INTO sysprocauth VALUES (?, ?, ?, ?)",
+                        (grantor, grantee, routine.procid, "E" if spec.with_grant else "e"))
+
+
+def cat_meta_owner(conn: sqlite3.Connection) -> str:
+    """The database's owner (its creator), who is its DBA."""
+    from .catalog import meta
+
+    return meta(conn).get("owner", "informix")
 
 
 def _columns(dc: DdlContext, spec: GrantSpec, grantor: str, grantee: str, tabid: int,
@@ -175,7 +222,10 @@ def set_role(session: EngineSession, spec: RoleSpec) -> None:
             "SELECT 1 FROM sysroleauth WHERE rolename = ? AND grantee IN (?, 'public')",
             (name, session.user)).fetchone()
         if not granted:
-            raise EngineError(sc.NO_ROLE, near=name)
+            exists = session.conn.execute(
+                "SELECT 1 FROM sysusers WHERE username = ? AND usertype = 'G'",
+                (name,)).fetchone()
+            raise EngineError(sc.ROLE_NOT_GRANTED if exists else sc.NO_ROLE, near=name)
     session.role = name
 
 
@@ -199,11 +249,14 @@ def database_level(conn: sqlite3.Connection, user: str, owner: str) -> str | Non
 
 
 class Privileges:
-    """The table privileges of one user (and role) in the open database, read from
-    systabauth once per schema version (a GRANT moves the version)."""
+    """The table and routine privileges of one user (and role) in the open database, read
+    from systabauth and sysprocauth once per schema version (a GRANT moves the version).
+    ``grantable_only``: just what the user holds WITH GRANT OPTION (upper-case letters),
+    the part of a routine owner's privileges its callers share."""
 
-    def __init__(self, conn: sqlite3.Connection, user: str, role: str | None) -> None:
-        grantees = [user, "public"] + ([role] if role else [])
+    def __init__(self, conn: sqlite3.Connection, user: str, role: str | None,
+                 grantable_only: bool = False) -> None:
+        grantees = [user] if grantable_only else [user, "public"] + ([role] if role else [])
         marks = ", ".join("?" * len(grantees))
         self.letters: dict[str, set[str]] = {}
         self.owners: dict[str, str] = {}
@@ -214,26 +267,59 @@ class Privileges:
             self.owners[str(name)] = str(owner or "").strip()
             got = self.letters.setdefault(str(name), set())
             if auth:
-                got.update(ch.lower() for ch in str(auth) if ch not in "-*")
+                got.update(ch.lower() for ch in str(auth) if ch not in "-*" and (
+                    ch.isupper() or not grantable_only))
+        self.routine_owners: dict[int, str] = {
+            int(procid): str(owner).strip()
+            for procid, owner in conn.execute("SELECT procid, owner FROM sysprocedures")}
+        self.executable: set[int] = {
+            int(procid) for procid, auth in conn.execute(
+                f"SELECT procid, procauth FROM sysprocauth WHERE grantee IN ({marks})", grantees)
+            if "E" in str(auth) or (not grantable_only and "e" in str(auth))}
 
     def has(self, user: str, table: str, letter: str) -> bool:
         if self.owners.get(table) == user or table not in self.owners:
             return True  # owners hold every privilege; catalog tables are readable
         return letter in self.letters.get(table, set())
 
+    def may_execute(self, user: str, procid: int) -> bool:
+        """A routine's owner may run it; others need EXECUTE from sysprocauth."""
+        return self.routine_owners.get(procid) == user or procid in self.executable
+
+
+#: A routine owner's share of a caller's rights: (owner, what the owner holds WITH GRANT
+#: OPTION), or None where no routine is running.
+OwnerRights = tuple[str, Privileges] | None
+
 
 def check_plan(privs: Privileges, user: str, kind: str, tables: list[str],
-               target: str | None) -> None:
+               target: str | None, owner: OwnerRights = None) -> None:
     """-272…-275 when the user lacks a privilege the statement needs: the DML verb's on its
-    target table, SELECT on every other table it reads."""
+    target table, SELECT on every other table it reads. Inside a routine the effective
+    privilege is the union of the caller's and what the routine's owner holds WITH GRANT
+    OPTION (Guide to SQL: Tutorial, "Privileges on objects associated with a routine")."""
+    def has(table: str, letter: str) -> bool:
+        return privs.has(user, table, letter) or (
+            owner is not None and owner[1].has(owner[0], table, letter))
+
     for table in tables:
         if table == target and kind in _DML_LETTER:
             letter, code = _DML_LETTER[kind]
-            if not privs.has(user, table, letter):
+            if not has(table, letter):
                 raise EngineError(code, near=table)
             continue
-        if not privs.has(user, table, "s"):
+        if not has(table, "s"):
             raise EngineError(sc.NO_SELECT, near=table)
+
+
+def check_execute(privs: Privileges, user: str, procid: int, name: str,
+                  owner: OwnerRights = None) -> None:
+    """-706 unless the user (or, inside a routine, its owner WITH GRANT OPTION) may run the
+    routine ``procid``."""
+    if privs.may_execute(user, procid) or (
+            owner is not None and owner[1].may_execute(owner[0], procid)):
+        return
+    raise EngineError(sc.NO_EXECUTE, near=name)
 
 
 _RESOURCE_DDL = {"create_table", "create_view", "create_sequence", "create_synonym",

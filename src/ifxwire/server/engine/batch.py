@@ -72,7 +72,8 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
     if ok is None:
         plan = stmt.plan
         ok = stmt.batchable = (
-            plan.kind == "insert" and not plan.serials and " VALUES (" in plan.sql
+            plan.kind == "insert" and not plan.serials and not plan.view_check
+            and " VALUES (" in plan.sql
             and "SELECT" not in plan.sql.upper() and not _PER_EXECUTION.search(plan.sql))
     return ok
 

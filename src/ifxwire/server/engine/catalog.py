@@ -263,6 +263,7 @@ class Schema:
     synonyms: dict[str, SynonymInfo] = field(default_factory=dict)
     procs: dict[int, Routine] = field(default_factory=dict)  # by procid
     triggers: dict[str, list[Trigger]] = field(default_factory=dict)  # by table name
+    views: dict[str, str] = field(default_factory=dict)  # view name -> sysviews text
     #: named ROW and DISTINCT types by name, as the IfxType a column of one has (casts)
     types: dict[str, IfxType] = field(default_factory=dict)
 
@@ -498,8 +499,13 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             name, tabid, (owner or "").strip(), tabtype == "S",
             base.name if base is not None else target, (towner or "").strip() or None,
             dbname or None)
+    texts: dict[int, list[str]] = {}
+    for tabid, text in conn.execute(f"SELECT tabid, viewtext FROM {p}sysviews "
+                                    "ORDER BY tabid, seqno"):
+        texts.setdefault(tabid, []).append(text or "")
+    views = {by_tabid[t].name: "".join(parts) for t, parts in texts.items() if t in by_tabid}
     return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
-                  load_triggers(conn, p), _user_types(conn, p))
+                  load_triggers(conn, p), views, _user_types(conn, p))
 
 
 def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:

@@ -103,7 +103,11 @@ def _next_constrid(conn: sqlite3.Connection) -> int:
 
 
 def _exists(dc: DdlContext, name: str) -> bool:
-    return name in dc.schema.tables or name in dc.temp_tables
+    """Whether ``name`` is taken in systables' one name space: tables, views, temporary
+    tables, sequences and synonyms (CREATE TABLE/VIEW/SEQUENCE/SYNONYM and RENAME: -310)."""
+    s = dc.schema
+    return (name in s.tables or name in dc.temp_tables or name in s.sequences
+            or name in s.synonyms)
 
 
 def create_table(dc: DdlContext, spec: CreateTable) -> None:
@@ -269,7 +273,7 @@ def _named_query(dc: DdlContext, query: exp.Expr, columns: list[str],
     sql, names, types = dc.compile_view(query.copy())
     if columns:
         if len(columns) != len(names):
-            raise EngineError(sc.INSERT_COUNT)
+            raise EngineError(sc.VIEW_COLUMNS if what == "view columns" else sc.INSERT_COUNT)
         names = list(columns)
     for n in names:
         if n.startswith("("):
@@ -408,6 +412,8 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
     cat.insert_columns(dc.conn, tabid, list(zip(names, [t.nullable() for t in types],
                                                 strict=True)))
     text = f"create view {name} as {spec.text}"
+    if spec.check_option:
+        text += " with check option"
     dc.conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
                         [(tabid, i, text[i * 64 : i * 64 + 64])
                          for i in range((len(text) + 63) // 64)])

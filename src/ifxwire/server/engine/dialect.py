@@ -168,6 +168,12 @@ class IfxExprParser(parser.Parser):
         **parser.Parser.FUNCTION_PARSERS,
         "EXTEND": lambda self: self._parse_extend(),
     }
+    # sqlglot reads CHAR_LENGTH as LENGTH; Informix's counts trailing blanks, LENGTH does not.
+    FUNCTIONS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
+        **parser.Parser.FUNCTIONS,
+        "CHAR_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
+        "CHARACTER_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
+    }
     PRIMARY_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.PRIMARY_PARSERS,
         TokenType.PLACEHOLDER: lambda self, token: self._parse_ifx_placeholder(token),
@@ -269,6 +275,20 @@ class IfxExprParser(parser.Parser):
         if coll is not None:
             return self._parse_column_ops(coll)
         tok = self._curr
+        if (  # db:routine(…), a routine named with its database (JDBC's getProcedureColumns)
+            tok and tok.token_type == TokenType.VAR and self._next
+            and self._next.token_type == TokenType.COLON
+            and self._index + 3 < len(self._tokens)
+            and self._tokens[self._index + 2].token_type == TokenType.VAR
+            and self._tokens[self._index + 3].token_type == TokenType.L_PAREN
+        ):
+            self._advance(2)
+            call = self._parse_function()
+            if call is None:
+                self.raise_error("Expected a routine call")
+                raise AssertionError
+            call.meta["ifx_db"] = tok.text.lower()
+            return self._parse_column_ops(call)
         if tok and tok.token_type != TokenType.STRING:
             word = tok.text.upper()
             nxt = self._next
@@ -713,13 +733,21 @@ class IfxExprParser(parser.Parser):
         parse_bracket: bool = False,
         alias_tokens: t.Collection[TokenType] | None = None,
     ) -> exp.Join | None:
-        if (
-            self._curr
+        # ``a, OUTER b`` and, as HCL's 14.10 tutorial prints it, ``a OUTER b``: the same.
+        comma_outer = (
+            self._curr is not None
             and self._curr.token_type == TokenType.COMMA
-            and self._next
+            and self._next is not None
             and self._next.token_type == TokenType.OUTER
-        ):
-            self._advance(2)
+        )
+        bare_outer = (
+            self._curr is not None
+            and self._curr.token_type == TokenType.OUTER
+            and self._next is not None
+            and self._next.token_type != TokenType.JOIN
+        )
+        if comma_outer or bare_outer:
+            self._advance(2 if comma_outer else 1)
             if self._match(TokenType.L_PAREN):
                 return self._parse_outer_group(alias_tokens)
             table = self._parse_table(alias_tokens=alias_tokens)

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -234,6 +235,21 @@ def common_type(results: list[exp.Expr]) -> IfxType:
     return first
 
 
+
+#: Numbers compiled statements for ifx_seq: NEXTVALs of one statement share one per row.
+STATEMENT_TAGS = itertools.count(1)
+
+
+def _conditional(node: exp.Expr) -> bool:
+    """Whether ``node`` may be evaluated for some rows and not others (inside CASE, NVL, …)."""
+    up = node.parent
+    while up is not None and not isinstance(up, (exp.Select, exp.Insert, exp.Update)):
+        if isinstance(up, (exp.Case, exp.If, exp.Coalesce, exp.Anonymous, exp.Where,
+                           exp.Subquery)):
+            return True
+        up = up.parent
+    return False
+
 class ExprTranslator:
     """Rewrites one scope's expressions; the statement compiler supplies column lookup."""
 
@@ -243,6 +259,9 @@ class ExprTranslator:
         self.column_type = column_type
         self.subquery_type = subquery_type
         self.routine: Callable[[str, list[exp.Expr]], exp.Expr | None] = lambda n, a: None
+        self.database: str | None = None  # the session's database (for db:routine(…) calls)
+        # (statement, occurrence) of each seq.NEXTVAL: the Compiler numbers them per statement.
+        self.sequence_tag: Callable[[], tuple[int, int]] = lambda: (next(STATEMENT_TAGS), 0)
         #: named ROW and DISTINCT types by name (the compiler's catalog lookup)
         self.named_type: Callable[[str], IfxType | None] = lambda n: None
         #: the SQL a column of a collection-derived table reads (the compiler's)
@@ -715,8 +734,19 @@ class ExprTranslator:
                      if t.code != T.LVARCHAR else t.nullable())
 
     def sequence(self, node: IfxSequenceRef) -> exp.Expr:
-        return typed(func("ifx_seq", exp.Literal.string(str(node.this)),
-                          exp.Literal.number(1 if node.meta.get("nextval") else 0)), it.INT8)
+        """ifx_seq(name, 0) for CURRVAL; ifx_seq(name, 1, statement, occurrence) for NEXTVAL:
+        every NEXTVAL of one sequence in one statement gives the row one value, as Informix
+        does (EngineSession.sequence_value)."""
+        name = exp.Literal.string(str(node.this))
+        if not node.meta.get("nextval"):
+            return typed(func("ifx_seq", name, exp.Literal.number(0)), it.INT8)
+        statement, occurrence = self.sequence_tag()
+        if _conditional(node):
+            # Evaluated on some rows only: sharing by occurrence could hand two rows one
+            # value, so this one always takes its own.
+            statement, occurrence = next(STATEMENT_TAGS), 0
+        return typed(func("ifx_seq", name, exp.Literal.number(1), exp.Literal.number(statement),
+                          exp.Literal.number(occurrence)), it.INT8)
 
     def user(self, node: exp.Expr) -> exp.Expr:
         return typed(func("ifx_user"), it.char(32))

@@ -56,11 +56,12 @@ class FunctionState:
         self.spl_call: Callable[[int, tuple[object, ...]], object] | None = None
         #: time.monotonic() past which the running request is interrupted (-213), or None.
         self.deadline: float | None = None
-        # NEXTVAL/CURRVAL: (sequence name, nextval?) -> value; the session provides it.
-        self.sequence_value: Callable[[str, bool], int] = _no_sequences
+        # NEXTVAL/CURRVAL: (sequence name, nextval?, statement, occurrence) -> value; the
+        # session provides it.
+        self.sequence_value: Callable[[str, bool, int, int], int] = _no_sequences
 
 
-def _no_sequences(name: str, nextval: bool) -> int:
+def _no_sequences(name: str, nextval: bool, statement: int, occurrence: int) -> int:
     raise EngineError(sc.NO_DB_SELECTED)
 
 
@@ -380,6 +381,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if isinstance(v, bytes):
             return len(v)
         text = str(v)
+        if strip == 2:  # CHAR_LENGTH: characters, trailing blanks included
+            return len(text)
         return len(text.rstrip(" ")) if strip else len(text.encode("utf-8"))
 
     def ifx_initcap(v: object) -> object:
@@ -579,8 +582,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if not isinstance(code, int) or not 0 <= code <= 255:
             raise EngineError(sc.BAD_FUNCTION_ARG, near="chr")
         return chr(code)
-    def ifx_seq(name: str, nextval: int) -> object:
-        return slot.state.sequence_value(name, bool(nextval))
+    def ifx_seq(name: str, nextval: int, statement: int = 0, occurrence: int = 0) -> object:
+        return slot.state.sequence_value(name, bool(nextval), statement, occurrence)
 
     def ifx_fn(name: str, *args: object) -> object:
         from .builtins import call
@@ -638,7 +641,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_chr": (1, ifx_chr, True),
         "ifx_hex": (1, ifx_hex, True),
         "ifx_fn": (-1, ifx_fn, True),
-        "ifx_seq": (2, ifx_seq, False),
+        "ifx_seq": (-1, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
         "ifx_spl": (-1, ifx_spl, False),
     }

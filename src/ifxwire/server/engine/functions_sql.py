@@ -125,29 +125,45 @@ def _date_part(tx: ExprTranslator, arg: exp.Expr, part: str) -> exp.Expr:
                  it.SMALLINT)
 
 
+def _refuse(name: str) -> exp.Expr:
+    """A documented built-in whose exact output we do not know: -999, not -674."""
+    raise not_implemented(name)
+
+
 def _args(tx: ExprTranslator, node: exp.Expr) -> list[exp.Expr]:
     return [tx.tx(a) for a in node.expressions]
 
 
 def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
-    """A function of builtins.FUNCTIONS: arguments converted to its parameter types."""
+    """A function of builtins.FUNCTIONS: arguments converted to its parameter types; a string
+    function typed by its first argument sees a CHAR value with its trailing blanks."""
     name = str(node.this).upper()
     params, result, _ = builtins.FUNCTIONS[name]
     args = list(node.expressions)
     if not (len(params) - (name in builtins.OPTIONAL_LAST) <= len(args) <= len(params)):
         raise EngineError(sc.NO_ROUTINE, near=name.lower())
+    values = [tx.tx(arg) for arg in args]
+    cast_back: IfxType | None = None
+    if name in builtins.DATETIME_FORMS and values and ty(values[0]).code == T.DATETIME:
+        if name == "LAST_DAY":
+            cast_back = ty(values[0]).nullable()
+        name += "_DT"
+        params, result, _ = builtins.INTERNAL[name]
     new = []
-    for arg, ptype in zip(args, params, strict=False):
-        value = tx.tx(arg)
+    for value, ptype in zip(values, params, strict=False):
         if ptype is not None:
-            if ptype.code == T.DATE and ty(value).code == T.DATETIME and result.code == T.DATE:
-                raise not_implemented(f"{name} of a DATETIME")
             if ptype.code == T.DATE and ty(value).code == T.DATETIME:
                 value = tx.convert(value, it.DATE, truncate=False)
             else:
                 value = tx.convert(value, ptype, truncate=False)
+        elif result is None:
+            value = _text(tx, value)
         new.append(value)
-    return typed(func("ifx_fn", exp.Literal.string(name), *new), result)
+    if result is None:
+        t = ty(values[0])
+        result = t.nullable() if t.is_string else it.varchar(255)
+    out = typed(func("ifx_fn", exp.Literal.string(name), *new), result)
+    return tx.convert(out, cast_back) if cast_back is not None else out
 
 
 def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
@@ -161,6 +177,47 @@ def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
             raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
         return expanded if "t" in expanded.meta else tx.tx(expanded)
     return handler(tx, node)
+
+
+def _range(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+    """The RANGE aggregate: MAX(x) - MIN(x) of a numeric x (RANGE(DISTINCT x) is the same)."""
+    if len(node.expressions) != 1:
+        raise EngineError(sc.NO_ROUTINE, near="range")
+    arg = node.expressions[0]
+    if isinstance(arg, exp.Distinct):
+        arg = arg.expressions[0]
+    if not ty(tx.tx(arg.copy())).is_numeric:
+        raise EngineError(sc.NO_CONVERSION)
+    return tx.tx(exp.Sub(this=exp.Max(this=arg.copy()), expression=exp.Min(this=arg.copy())))
+
+
+def _routine_types(returns: bool) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
+    """ifx_param_types(procid) / ifx_ret_types(procid): the routine's parameter (return)
+    types from sysproccolumns as a comma-separated list of type names ('integer,char(10)'),
+    '' when it has none. JDBC's getProcedureColumns takes TYPE_NAME from them and splits the
+    list at commas [B: IfxDatabaseMetaData.processProcName, parseTypes]."""
+    attrs = (3, 5) if returns else (0, 1, 2, 4)
+    name = "ifx_ret_types" if returns else "ifx_param_types"
+
+    def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+        if len(node.expressions) != 1:
+            raise EngineError(sc.NO_ROUTINE, near=name)
+        procid = tx.convert(tx.tx(node.expressions[0]), it.INTEGER)
+        col = exp.column
+        text = func("ifx_schema", exp.Literal.string("type_text"), col("paramtype"),
+                    col("paramlen"), col("paramxid"))
+        rows = (exp.select(exp.alias_(text, "t"))
+                .from_(exp.Table(this=exp.to_identifier("sysproccolumns"),
+                                 db=exp.to_identifier("main")))
+                .where(exp.and_(exp.EQ(this=col("procid"), expression=procid),
+                                exp.In(this=col("paramattr"),
+                                       expressions=[exp.Literal.number(a) for a in attrs])))
+                .order_by(col("paramid")))
+        joined = exp.Coalesce(this=exp.Anonymous(this="group_concat", expressions=[
+            col("t"), exp.Literal.string(",")]), expressions=[exp.Literal.string("")])
+        query = exp.select(joined).from_(rows.subquery("pc"))
+        return typed(exp.Subquery(this=query), IfxType(T.LVARCHAR, size=2048))
+    return handler
 
 
 def _mdy(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
@@ -218,14 +275,20 @@ def _numeric_fn(name: str, result: IfxType | None = None) -> Callable[
     return handler
 
 
-def _octet_length(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
-    """OCTET_LENGTH counts a CHAR(n)'s trailing blanks: a CHAR value is n characters."""
-    args = _args(tx, node)
-    arg = args[0]
-    t = ty(arg)
-    if t.is_char:
-        arg = func("ifx_pad", arg, exp.Literal.number(t.size))
-    return typed(func("ifx_length", arg, exp.Literal.number(0)), it.INTEGER)
+def _length_with_blanks(mode: int) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
+    """OCTET_LENGTH (bytes, mode 0) and CHAR_LENGTH (characters, mode 2) count trailing
+    blanks, and a CHAR(n) value is n characters long (GLS guide, "The CHAR_LENGTH
+    function": 'Ludwig' in a CHAR(15) is 15, the quoted string 'Ludwig    ' is 10)."""
+    def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+        args = _args(tx, node)
+        if len(args) != 1:
+            raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
+        arg = args[0]
+        t = ty(arg)
+        if t.is_char:
+            arg = func("ifx_pad", arg, exp.Literal.number(t.size))
+        return typed(func("ifx_length", arg, exp.Literal.number(mode)), it.INTEGER)
+    return handler
 
 
 def _nvl2(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
@@ -248,6 +311,10 @@ def _schema_fn(result: IfxType, name: str) -> Callable[[ExprTranslator, exp.Anon
 
 _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "MDY": _mdy,
+    "RANGE": _range,
+    "IFX_PARAM_TYPES": _routine_types(returns=False),
+    "IFX_RET_TYPES": _routine_types(returns=True),
+    "FORMAT_UNITS": lambda tx, node: _refuse("FORMAT_UNITS"),
     "SITENAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string("dbservername")),
                                        it.varchar(128)),
     "DBSERVERNAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string(
@@ -256,7 +323,8 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "DBINFO": _dbinfo,
     "TO_DATE": _to_date,
     "LOGN": _numeric_fn("ln"),
-    "OCTET_LENGTH": _octet_length,
+    "OCTET_LENGTH": _length_with_blanks(0),
+    "CHAR_LENGTH": _length_with_blanks(2),
     "NVL2": _nvl2,
     "ATAN2": _numeric_fn("atan2"),
     "ASIN": _numeric_fn("asin"),
@@ -280,6 +348,9 @@ _ANON.update(sql_handlers())  # FILETOBLOB, LOTOFILE, LOCOPY, ifx_lo_* (lo_funct
 
 def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:
     """Type and rewrite one function call."""
+    db = node.meta.get("ifx_db")
+    if db is not None and db != tx.database:
+        raise not_implemented("a routine of another database")
     if isinstance(node, exp.Anonymous):
         name = str(node.this).upper()
         if name in ("ROW", "CARDINALITY"):
@@ -369,7 +440,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, (exp.Round, exp.Trunc)):
         inner = tx.tx(_arg(node))
         if ty(inner).code in (T.DATE, T.DATETIME):
-            raise not_implemented(f"{node.sql_name()} of a date or datetime")
+            return _round_time(tx, node, inner)
         places = node.args.get("decimals")
         digits = tx.convert(tx.tx(places), it.INTEGER) if isinstance(places, exp.Expr) else (
             exp.Literal.number(0))
@@ -406,9 +477,13 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args.append(tx.tx(fill) if isinstance(fill, exp.Expr) else exp.Literal.string(" "))
         side = "l" if node.args.get("is_left") else "r"
         return typed(func("ifx_pad2", exp.Literal.string(side), *args), it.varchar(255))
-    if isinstance(node, exp.StrPosition):
-        args = [tx.tx(_arg(node)), tx.tx(_arg(node, "substr"))]
-        return typed(func("INSTR", *args), it.INTEGER)
+    if isinstance(node, exp.StrPosition):  # INSTR(s, sub [, from [, n]]), CHARINDEX(sub, s …)
+        args = [_text(tx, tx.tx(_arg(node))), _text(tx, tx.tx(_arg(node, "substr")))]
+        for key in ("position", "occurrence"):
+            extra = node.args.get(key)
+            args.append(tx.convert(tx.tx(extra), it.INTEGER) if isinstance(extra, exp.Expr)
+                        else exp.Literal.number(1))
+        return typed(func("ifx_fn", exp.Literal.string("INSTR_AT"), *args), it.INTEGER)
     if isinstance(node, exp.Nullif):
         left = tx.tx(node.this)
         right = tx.tx(node.expression)
@@ -439,8 +514,14 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         return typed(func(f"ifx_{name}", inner), it.FLOAT)
     if isinstance(node, exp.Window):
         return _window(tx, node)
-    if isinstance(node, (exp.RowNumber, exp.Rank, exp.DenseRank)):
+    if isinstance(node, (exp.RowNumber, exp.Rank, exp.DenseRank, exp.Ntile)):
+        if isinstance(node, exp.Ntile):
+            node.set("this", tx.convert(tx.tx(_arg(node)), it.INTEGER))
         return typed(node, it.INT8)
+    if isinstance(node, (exp.CumeDist, exp.PercentRank)):
+        return typed(node, it.FLOAT)
+    if isinstance(node, (exp.Lag, exp.Lead, exp.FirstValue, exp.LastValue)):
+        return _offset_fn(tx, node)
     if isinstance(node, exp.CurrentTimestamp):
         t = it.datetime_type(U.YEAR, U.FRACTION3)
         return typed(func("ifx_current", keylit(t)), t)
@@ -453,12 +534,44 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())
 
 
+def _text(tx: ExprTranslator, value: exp.Expr) -> exp.Expr:
+    """A string argument as the text Informix sees: a CHAR(n) with its trailing blanks, a
+    non-string in its display form."""
+    t = ty(value)
+    if not t.is_string:
+        return func("ifx_text", value, keylit(t.nullable()))
+    if t.is_char:
+        return func("ifx_pad", value, exp.Literal.number(t.size))
+    return value
+
+
 def _flat(value: object) -> list[exp.Expr]:
     if isinstance(value, exp.Expr):
         return [value]
     if isinstance(value, list):
         return [v for v in value if isinstance(v, exp.Expr)]
     return []
+
+
+def _round_time(tx: ExprTranslator, node: exp.Round | exp.Trunc, value: exp.Expr) -> exp.Expr:
+    """ROUND/TRUNC(date_or_datetime [, 'YEAR'|'MONTH'|'DAY'|'DD'|'HH'|'MI']): the value at
+    that precision, of the argument's type (builtins.round_dt). A DATE without a format is
+    itself (it is whole days); a DATETIME's default format is 'DD'."""
+    t = ty(value)
+    fmt_node = node.args.get("decimals") or node.args.get("expression")
+    if fmt_node is None and t.code == T.DATE:
+        return value
+    fmt = tx.tx(fmt_node if isinstance(fmt_node, exp.Expr) else exp.Literal.string("DD"))
+    if not ty(fmt).is_string:
+        raise EngineError(sc.BAD_FUNCTION_ARG, near=node.sql_name().lower())
+    trunc = exp.Literal.number(1 if isinstance(node, exp.Trunc) else 0)
+    if t.code == T.DATE:
+        return typed(func("ifx_fn", exp.Literal.string("ROUND_DATE"), value, fmt, trunc),
+                     it.DATE)
+    full = tx.convert(value, builtins.Y2F5, truncate=False)
+    out = typed(func("ifx_fn", exp.Literal.string("ROUND_DT"), full, fmt, trunc),
+                builtins.Y2F5)
+    return tx.convert(out, t.nullable())
 
 
 def _hex(tx: ExprTranslator, arg: exp.Expr) -> exp.Expr:
@@ -498,11 +611,56 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
     return typed(case, rtype.nullable())
 
 
+def _offset_fn(tx: ExprTranslator, node: exp.Expr) -> exp.Expr:
+    """LAG/LEAD(expr [, offset [, default]]) and FIRST_VALUE/LAST_VALUE(expr): a value of
+    another row of the window, of expr's type (the default converted to it)."""
+    value = tx.tx(_arg(node))
+    t = ty(value)
+    node.set("this", value)
+    offset = node.args.get("offset")
+    if isinstance(offset, exp.Expr):
+        node.set("offset", tx.convert(tx.tx(offset), it.INTEGER))
+    default = node.args.get("default")
+    if isinstance(default, exp.Expr):
+        node.set("default", tx.convert(tx.tx(default), t))
+    return typed(node, t.nullable())
+
+
+def _ratio_to_report(tx: ExprTranslator, node: exp.Window, arg: exp.Expr) -> exp.Expr:
+    """RATIO_TO_REPORT(x) OVER (PARTITION BY …): x divided by the partition's SUM(x), as
+    DECIMAL division (an ORDER BY in its window is -999: we do not know Informix's answer)."""
+    if node.args.get("order") is not None or node.args.get("spec") is not None:
+        raise not_implemented("RATIO_TO_REPORT with ORDER BY or a window frame")
+    total = exp.Window(this=exp.Sum(this=arg.copy()),
+                       partition_by=[p.copy() for p in node.args.get("partition_by") or []])
+    return tx.tx(exp.Div(this=arg.copy(), expression=total))
+
+
+def _range_window(tx: ExprTranslator, node: exp.Window, arg: exp.Expr) -> exp.Expr:
+    """RANGE(x) OVER (…): MAX(x) OVER (…) - MIN(x) OVER (…)."""
+    def over(agg: exp.Expr) -> exp.Window:
+        w = node.copy()
+        w.set("this", agg)
+        return w
+    return tx.tx(exp.Sub(this=over(exp.Max(this=arg.copy())),
+                         expression=over(exp.Min(this=arg.copy()))))
+
+
 def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
-    """An OLAP function: ROW_NUMBER/RANK/DENSE_RANK or an aggregate OVER (PARTITION BY …
+    """An OLAP function: ROW_NUMBER/RANK/DENSE_RANK/NTILE/CUME_DIST/PERCENT_RANK, LAG/LEAD/
+    FIRST_VALUE/LAST_VALUE (all SQLite window functions) or an aggregate OVER (PARTITION BY …
     ORDER BY … [frame]). The aggregates are the same (window-capable) SQLite functions as
     without OVER; one typed DECIMAL by a cast keeps the cast outside the OVER."""
     inner = node.this
+    if isinstance(inner, exp.Anonymous) and str(inner.this).upper() in (
+            "RATIO_TO_REPORT", "RANGE"):
+        args = inner.expressions
+        if len(args) != 1:
+            raise EngineError(sc.NO_ROUTINE, near=str(inner.this).lower())
+        arg = args[0].expressions[0] if isinstance(args[0], exp.Distinct) else args[0]
+        if str(inner.this).upper() == "RANGE":
+            return _range_window(tx, node, arg)
+        return _ratio_to_report(tx, node, arg)
     new = tx.tx(inner) if isinstance(inner, exp.Expr) else inner
     outer_cast = isinstance(new, exp.Cast)
     if outer_cast:
@@ -524,7 +682,8 @@ def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
 
 def is_aggregate(node: exp.Expr) -> bool:
     return isinstance(node, (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Stddev,
-                             exp.Variance))
+                             exp.Variance)) or (
+        isinstance(node, exp.Anonymous) and str(node.this).upper() == "RANGE")
 
 
 def result_name(node: exp.Expr) -> str:
@@ -541,6 +700,8 @@ def result_name(node: exp.Expr) -> str:
                       (exp.Max, "(max)")):
         if isinstance(node, cls):
             return name
+    if isinstance(node, exp.Anonymous) and str(node.this).upper() == "RANGE":
+        return "(range)"
     if isinstance(node, exp.Column):
         return node.name
     if isinstance(node, exp.Dot):  # a nested ROW field (r.n.x) is named as the field, as r.n is

@@ -44,6 +44,8 @@ def schema_function(name: str, args: Sequence[object]) -> object:
     base = coltype & 0xFF
     xid = 0
     length = 0
+    if name == "type_text":  # (coltype, collength, extended_id): 'char(10)', as SQL spells it
+        return from_catalog(coltype, _num(args[1]) % 65536, _num(args[2])).sql().lower()
     if name in ("get_data_type", "schema_coltypename", "schema_charlen", "schema_precision",
                 "get_default_value") and len(args) > 1:
         xid = _num(args[1])

@@ -38,7 +38,7 @@ def _check_options(seq: SequenceInfo) -> None:
 def _name_free(dc: DdlContext, name: str, if_not_exists: bool) -> bool:
     """Tables, views, sequences and synonyms share one name space (systables): False when
     ``name`` is taken and IF NOT EXISTS was given, -310 when taken otherwise."""
-    if _exists(dc, name) or name in dc.schema.sequences or name in dc.schema.synonyms:
+    if _exists(dc, name):
         if if_not_exists:
             return False
         raise EngineError(sc.TABLE_EXISTS, near=name)
@@ -110,7 +110,7 @@ def drop_sequence(dc: DdlContext, spec: SequenceSpec, counters: SequenceCounters
 def rename_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
     seq = _sequence(dc, spec)
     assert spec.new_name is not None
-    if _exists(dc, spec.new_name) or spec.new_name in dc.schema.sequences:
+    if _exists(dc, spec.new_name):
         raise EngineError(sc.TABLE_EXISTS, near=spec.new_name)
     dc.conn.execute("UPDATE systables SET tabname = ? WHERE tabid = ?",
                     (spec.new_name, seq.tabid))
@@ -169,7 +169,8 @@ class SequenceCounters:
                 value = current + seq.increment
             if value > seq.maxvalue or value < seq.minvalue:
                 if not seq.cycle:
-                    raise EngineError(sc.SEQUENCE_EXHAUSTED, near=seq.name)
+                    raise EngineError(sc.SEQUENCE_EXHAUSTED if seq.increment > 0
+                                      else sc.SEQUENCE_BELOW_MIN, near=seq.name)
                 value = seq.minvalue if seq.increment > 0 else seq.maxvalue
             self._current[key] = value
             reserved = self._reserved.get(key)

@@ -10,6 +10,29 @@ from . import sqlcodes as sc
 from .errors import EngineError
 
 
+def cte_columns(ast: exp.Expr) -> None:
+    """``WITH t (a, b) AS (query)``: the column list names the query's columns (Guide to
+    SQL: Syntax, "WITH clause"), so the query's first SELECT aliases its projections with
+    those names; a list of another length is -382, as a view's is."""
+    for cte in list(ast.find_all(exp.CTE)):
+        alias = cte.args.get("alias")
+        columns = alias.args.get("columns") if alias is not None else None
+        if alias is None or not columns:
+            continue
+        first = cte.this
+        while isinstance(first, exp.SetOperation):
+            first = first.this
+        if not isinstance(first, exp.Select):
+            continue
+        projections = first.expressions
+        if len(projections) != len(columns) or any(isinstance(p, exp.Star) for p in projections):
+            raise EngineError(sc.VIEW_COLUMNS)
+        first.set("expressions", [
+            exp.alias_(p.unalias() if isinstance(p, exp.Alias) else p, c.copy())
+            for p, c in zip(projections, columns, strict=True)])
+        alias.set("columns", None)
+
+
 def quantified(ast: exp.Expr) -> None:
     """``x op ANY|SOME (subquery)`` and ``x op ALL (subquery)``, which SQLite lacks, as
     EXISTS over the subquery: ANY holds when some row compares true; ALL when no row

@@ -53,7 +53,9 @@ def parse_signature(text: str) -> Signature:
     raw = m.group("args")
     args: tuple[str, ...] | None = None
     if raw is not None:
-        args = tuple(" ".join(a.split()).lower() for a in raw.split(",")) if raw.strip() else ()
+        # Commas inside a type (decimal(8,2)) do not separate arguments.
+        parts = re.split(r",(?![^()]*\))", raw)
+        args = tuple(" ".join(a.split()).lower() for a in parts) if raw.strip() else ()
     return Signature(kind, owner, name, args)
 
 
@@ -67,6 +69,7 @@ class Routine:
     function: bool = True
     returns: list[ColumnDesc] = field(default_factory=list)
     text: str = ""  # a stored routine: the signature to call it by
+    procid: int = 0  # a stored routine: its sysprocedures.procid
 
 
 def resolve(es: EngineSession, text: str) -> Routine:
@@ -97,7 +100,8 @@ def resolve(es: EngineSession, text: str) -> Routine:
         "function" if first.function else "procedure")
     name = f"{sig.owner}.{sig.name}" if sig.owner else sig.name
     args = f"({', '.join(sig.args)})" if sig.args is not None else ""
-    return Routine(sig, None, nparams, first.function, returns, f"{kind} {name}{args}")
+    return Routine(sig, None, nparams, first.function, returns, f"{kind} {name}{args}",
+                   first.procid)
 
 
 def _same_types(stored: list[Any], args: tuple[str, ...]) -> list[Any]:
@@ -112,16 +116,21 @@ def _same_types(stored: list[Any], args: tuple[str, ...]) -> list[Any]:
     return [r for r in stored if [t.key for _, t in r.params][: len(keys)] == keys]
 
 
-def execute(es: EngineSession, routine: Routine, args: Sequence[Any]) -> list[Any]:
+def execute(es: EngineSession, routine: Routine, args: Sequence[Any],
+            outs: list[Any] | None = None) -> list[Any]:
     """Run a resolved routine; returns its return values (the first row, for a routine that
-    returns rows)."""
+    returns rows). ``outs`` (a routine with OUT parameters) receives their values: the rows
+    are then all read, as the values exist only once the routine has ended."""
     if len(args) != routine.nparams:
         raise EngineError(sc.HOSTVAR_COUNT)
     if routine.builtin is not None:
         return run_builtin(es.lo, routine.builtin, list(args))
-    rows = es.call_routine(routine.text, args)
+    rows = es.call_routine(routine.text, args, outs)
     try:
         first = next(iter(rows), None)
+        if outs is not None:
+            for _ in rows:
+                pass
     finally:
         close = getattr(rows, "close", None)
         if close is not None:

@@ -56,6 +56,11 @@ class Routine:
         """``name(type, …)`` as Informix prints routine signatures in messages."""
         return f"{self.name}({', '.join(t.sql().lower() for _, t in self.params)})"
 
+    def outputs(self) -> list[int]:
+        """Positions of the OUT and INOUT parameters (their values come back to the caller's
+        variables when the routine ends)."""
+        return [i for i, m in enumerate(self.modes) if m != "IN"]
+
     def required(self) -> int:
         """How many leading arguments a call must give (the rest have defaults)."""
         n = len(self.params)

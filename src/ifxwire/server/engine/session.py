@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from ...protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, TypeCode
+from ...protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
 from ...protocol.columns import ColumnDesc
 from . import access, alter, ddl, objects
 from . import batch as _batch
@@ -118,6 +118,9 @@ class EngineSession:
         # unfinished SELECT would pin its read snapshot for the next session.
         self._cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
         self._nodb: sqlite3.Connection | None = None
+        # COMMIT / ROLLBACK WORK count: a FOREACH cursor without WITH HOLD that sees it
+        # change is closed, as the transaction end closes it on Informix.
+        self.transactions_ended = 0
         self._sql_txn = False
         self._savepoints: list[str] = []
         self._ddl_dirty = False
@@ -129,10 +132,15 @@ class EngineSession:
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
         self.temp_tables: dict[str, cat.TableInfo] = {}
         self._currvals: dict[tuple[str, int], int] = {}
+        # Per sequence: the statement whose NEXTVAL gave the last value, and the NEXTVAL
+        # occurrences of it that took that value (sequence_value).
+        self._nextval_rows: dict[tuple[str, int], tuple[int, set[int]]] = {}
         self._attached: dict[str, cat.Schema] = {}
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
         self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
+        # A routine owner's WITH GRANT OPTION privileges (None: a DBA), per privilege key.
+        self._owner_privs: tuple[tuple[object, ...], access.Privileges | None] | None = None
         self._temp_serials: dict[tuple[str, str], int] = {}
         self._local_plans: dict[tuple[object, ...], Plan] = {}
         self._schema: cat.Schema | None = None
@@ -201,8 +209,8 @@ class EngineSession:
         self._buffered = meta.get("buffered") == "1"
         self._incarnation = meta.get("incarnation", name)
         self._busy_timeout()
-        self.db_flags = (DBFLAG_LOGGED if self._logged else 0) | (DBFLAG_ANSI if self._ansi
-                                                                  else 0)
+        self.db_flags = (DBFLAG_INFORMIX | (DBFLAG_LOGGED if self._logged else 0)
+                         | (DBFLAG_ANSI if self._ansi else 0))
         self.in_transaction = False
         self.state.dbname = name
         self.state.ctx = self._ctx()
@@ -277,9 +285,13 @@ class EngineSession:
         assert self.database is not None
         return self.engine.path(self.database)
 
-    def sequence_value(self, name: str, nextval: bool) -> int:
+    def sequence_value(self, name: str, nextval: bool, statement: int = 0,
+                       occurrence: int = 0) -> int:
         """NEXTVAL / CURRVAL of a sequence of the current database (functions.py calls this
-        for each row)."""
+        for each row). Every NEXTVAL of one sequence in one statement gives a row one value
+        (Informix increments a sequence once per statement and row): a NEXTVAL takes a new
+        value only when the sequence's last value came from another statement or this same
+        occurrence already had it (so a new row began)."""
         seq = self.current_schema().sequences.get(name)
         if seq is None:
             raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
@@ -289,8 +301,13 @@ class EngineSession:
             if value is None:
                 raise EngineError(sc.CURRVAL_UNDEFINED, near=name)
             return value
+        last = self._nextval_rows.get(key)
+        if last is not None and statement and last[0] == statement and occurrence not in last[1]:
+            last[1].add(occurrence)
+            return self._currvals[key]
         value = self.engine.sequences.next(self._db_path(), seq)
         self._currvals[key] = value
+        self._nextval_rows[key] = (statement, {occurrence})
         return value
 
     def privileges(self) -> access.Privileges:
@@ -303,14 +320,68 @@ class EngineSession:
             self._db_level = access.database_level(self.conn, self.user, owner) or "C"
         return self._privs[1]
 
-    def _check_privileges(self, plan: Plan) -> None:
+    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None) -> None:
+        """The table privileges a statement needs and EXECUTE on the routines it calls;
+        ``owner``: inside a routine, the owner's share (check_in_routine)."""
         if self._db_level == "D" or self.conn is None:
             return
         privs = self.privileges()
         for part in plan.parts or [plan]:
-            target = part.table.name if part.table is not None else None
-            access.check_plan(privs, self.user, part.kind, list(part.tables) or (
-                [target] if target else []), target)
+            target = part.view or (part.table.name if part.table is not None else None)
+            tables = [t for t in part.tables if t not in part.view_tables]
+            access.check_plan(privs, self.user, part.kind, tables or (
+                [target] if target else []), target, owner)
+        for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
+            self.check_execute(procid, owner)
+
+    def check_execute(self, procid: int, owner: access.OwnerRights = None) -> None:
+        """-706 unless this user (or ``owner``'s share) may run routine ``procid``."""
+        if self._db_level == "D" or self.conn is None:
+            return
+        routine = self.current_schema().procs.get(procid)
+        access.check_execute(self.privileges(), self.user, procid,
+                             routine.name if routine is not None else str(procid), owner)
+
+    def routine_rights(self, routine: Routine) -> tuple[str, access.Privileges] | bool:
+        """What a statement inside ``routine`` runs with besides the caller's privileges:
+        True when it needs no check (the caller is a DBA, the routine a DBA routine — its
+        caller is DBA while it runs — or its owner a DBA, who holds everything WITH GRANT
+        OPTION), else the owner's WITH GRANT OPTION privileges (Guide to SQL: Tutorial,
+        "Privileges on objects associated with a routine", "DBA privileges for executing a
+        routine")."""
+        if self._db_level == "D" or self.conn is None or routine.mode == "D":
+            return True
+        self.privileges()  # refreshes the privilege key
+        assert self._privs is not None
+        key = (self._privs[0], routine.owner)
+        if self._owner_privs is None or self._owner_privs[0] != key:
+            dbowner = cat.meta(self.conn).get("owner", "informix")
+            level = access.database_level(self.conn, routine.owner, dbowner)
+            rights = None if level == "D" else access.Privileges(
+                self.conn, routine.owner, None, grantable_only=True)
+            self._owner_privs = (key, rights)
+        got = self._owner_privs[1]
+        return True if got is None else (routine.owner, got)
+
+    @contextlib.contextmanager
+    def acting_as_dba(self, dba: bool) -> Iterator[None]:
+        """A statement of a DBA routine: its caller holds DBA while it runs."""
+        saved = self._db_level
+        if dba:
+            self._db_level = "D"
+        try:
+            yield
+        finally:
+            self._db_level = saved
+
+    def check_in_routine(self, plan: Plan, routine: Routine) -> None:
+        """The privileges of a statement that ``routine`` runs (or a trigger action, whose
+        frame's owner is the trigger's)."""
+        if not plan.tables and not plan.routines and plan.routine is None and not plan.parts:
+            return
+        rights = self.routine_rights(routine)
+        if not isinstance(rights, bool):
+            self._check_privileges(plan, rights)
 
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:
@@ -549,14 +620,16 @@ class EngineSession:
 
         return self._write(plan, lambda: run_dml(self, plan, bound))
 
-    def call_routine(self, name: str, args: Sequence[object]) -> Iterator[tuple[object, ...]]:
+    def call_routine(self, name: str, args: Sequence[object],
+                     outs: list[object] | None = None) -> Iterator[tuple[object, ...]]:
         """Run a stored routine by name or signature with Python argument values; rows of
-        Python values come back (spl/calls.py). The fast path's entry point."""
+        Python values come back (spl/calls.py). The fast path's entry point; ``outs``
+        receives the OUT/INOUT values once the rows are all read."""
         from .spl.calls import call_routine
 
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
-        return call_routine(self, name, args)
+        return call_routine(self, name, args, outs=outs)
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
         plan = stmt.plan
@@ -869,6 +942,7 @@ class EngineSession:
             raise EngineError(sc.NOT_IN_TRANSACTION)
         self._end_sql_txn(verb)
         self.in_transaction = False
+        self.transactions_ended += 1
 
     def close(self) -> None:
         """Roll back any open transaction and release everything."""

@@ -26,6 +26,8 @@ ILLEGAL_CHAR = -202  # [cat] "An illegal character has been found in the stateme
 NO_TABLE = -206  # [peer] near = table name; isam -111 [cat]
 NO_COLUMN = -217  # [peer] near = column name
 INSERT_COUNT = -236  # [cat] "Number of columns in INSERT does not match number of VALUES."
+VIEW_COLUMNS = -382  # [jcat] (CREATE VIEW v (cols) with another number of columns; a WITH
+#   clause's column list too [guess])
 HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
 UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
 NOT_IN_GROUP = -294  # [cat] "The column (%s) must be in the GROUP BY list."
@@ -62,6 +64,10 @@ NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
 NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
+NON_SIMPLE_VIEW = -384  # [jcat] "Cannot modify non simple view." (DML on a view that is not
+#   updatable: a join, UNION, DISTINCT, GROUP BY, aggregates; INSERT with derived columns)
+VIEW_CHECK = -385  # [jcat] "Data value out of range." (a row written through a view WITH CHECK
+#   OPTION that the view would not show)
 
 # --- privileges -----------------------------------------------------------------------------------
 NO_SELECT = -272  # [cat] "No SELECT permission."
@@ -71,24 +77,32 @@ NO_INSERT = -275  # [cat] "No INSERT permission."
 NO_CONNECT = -387  # [cat] "No connect permission."
 NO_RESOURCE = -388  # [cat] "No resource permission."
 NO_DBA = -389  # [cat] "No DBA permission."
+GRANT_PUBLIC_WITH_GRANT = -298  # [jcat] "Cannot grant permission to public with grant option."
+NO_EXECUTE = -706  # [jcat] "Execute privilege denied on procedure (%s)."
+OUT_ARGUMENT = -9752  # [jcat] an OUT/INOUT argument that is no variable; the code JDBC's
+#   IfxCallableStatement constructor catches to use the fast path (PROTOCOL.md §10)
 
 # --- roles ----------------------------------------------------------------------------------------
-NO_ROLE = -19805  # [guess] role unknown, or not granted to the user (SET ROLE)
-ROLE_EXISTS = -19806  # [guess] CREATE ROLE of a name already a user or role
+NO_ROLE = -19804  # [jcat] "Role does not exist."
+ROLE_NOT_GRANTED = -19805  # [jcat] "No privilege to set to the role." (SET ROLE)
+ROLE_EXISTS = -19800  # [jcat] "Role name already exists as a user or role."
 
 # --- sequences ------------------------------------------------------------------------------------
 # [guess] for all three: the catalogue numbers sequence errors in the -83xx range; we did not
 # find the exact numbers, so these are our best reading and are listed to be checked.
-CURRVAL_UNDEFINED = -8315  # [guess] CURRVAL before any NEXTVAL of that sequence in the session
-SEQUENCE_EXHAUSTED = -8316  # [guess] NEXTVAL past MAXVALUE/MINVALUE of a NOCYCLE sequence
-SEQUENCE_OPTIONS = -8302  # [guess] contradictory CREATE/ALTER SEQUENCE options
+CURRVAL_UNDEFINED = -8315  # [jcat] "Sequence (%s) CURRVAL is not yet defined in this session."
+SEQUENCE_EXHAUSTED = -8313  # [jcat] "Sequence (%s) exceeds its MAXVALUE." (NOCYCLE, ascending)
+SEQUENCE_BELOW_MIN = -8314  # [jcat] "Sequence (%s) goes below its MINVALUE." (descending)
+SEQUENCE_OPTIONS = -8302  # [jcat] "A Sequence object definition value is invalid or out of
+#   range." (contradictory CREATE/ALTER SEQUENCE options)
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
 CANNOT_CREATE_DB = -330  # [cat] "Cannot create or rename the database." (isam -100 if it exists)
 NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
 DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
-DB_OPEN_DROP = -356  # [guess] dropping the database this session has open: refused
+DB_OPEN_DROP = -359  # [jcat] "Cannot drop or rename the current database or any open
+#   database." (dropping the database this session has open)
 
 # --- transactions --------------------------------------------------------------------------------
 NOT_IN_TRANSACTION = -255  # [peer] COMMIT WORK without a transaction
@@ -201,12 +215,17 @@ MESSAGES: dict[int, str] = {
     NO_TABLE: "The specified table (%s) is not in the database.",
     NO_COLUMN: "Column (%s) not found in any table in the query (or SLV is undefined).",
     INSERT_COUNT: "Number of columns in INSERT does not match number of VALUES.",
+    VIEW_COLUMNS: "Same number of columns must be specified for view and select clause.",
     HOSTVAR_COUNT: "Too many or too few host variables given.",
     UNMATCHED_QUOTE: "Found a quote for which there is no matching quote.",
     NOT_IN_GROUP: "The column (%s) must be in the GROUP BY list.",
     AMBIGUOUS_COLUMN: "Ambiguous column (%s).",
     COLUMN_EXISTS: "Column (%s) already exists in table.",
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
+    GRANT_PUBLIC_WITH_GRANT: "Cannot grant permission to public with grant option.",
+    NO_EXECUTE: "Execute privilege denied on procedure (%s).",
+    OUT_ARGUMENT: ("Argument must be a Statement Local Variable or SPL variable or argument "
+                   "for an OUT or INOUT parameter."),
     NO_ROUTINE: "Routine (%s) can not be resolved.",
     ROUTINE_EXISTS: "Cannot create routine (%s): a routine with that name exists.",
     TYPE_NOT_FOUND: "Type (%s) not found.",
@@ -234,22 +253,26 @@ MESSAGES: dict[int, str] = {
     NO_CONNECT: "No connect permission.",
     NO_RESOURCE: "No resource permission.",
     NO_DBA: "No DBA permission.",
-    NO_ROLE: "Role (%s) does not exist or is not granted to you.",
-    ROLE_EXISTS: "Role or user (%s) already exists in the database.",
+    NO_ROLE: "Role does not exist.",
+    ROLE_NOT_GRANTED: "No privilege to set to the role.",
+    ROLE_EXISTS: "Role name already exists as a user or role.",
     CURRVAL_UNDEFINED: "Sequence (%s) CURRVAL is not yet defined in this session.",
-    SEQUENCE_EXHAUSTED: "Sequence (%s) has reached its maximum (or minimum) value.",
-    SEQUENCE_OPTIONS: "Invalid sequence options for (%s).",
+    SEQUENCE_EXHAUSTED: "Sequence (%s) exceeds its MAXVALUE.",
+    SEQUENCE_BELOW_MIN: "Sequence (%s) goes below its MINVALUE.",
+    SEQUENCE_OPTIONS: "A Sequence object definition value is invalid or out of range.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
     TEMP_EXISTS: "Temp table (%s) already exists in session.",
+    NON_SIMPLE_VIEW: "Cannot modify non simple view.",
+    VIEW_CHECK: "Data value out of range.",
     NO_CONSTRAINT: "Unable to find CONSTRAINT (%s).",
     TABLE_CHANGED: "Table (%s) has been dropped, altered, or renamed.",
     NO_DATABASE: "Database not found or no system permission.",
     CANNOT_CREATE_DB: "Cannot create or rename the database.",
     NO_DB_SELECTED: "Database not selected yet.",
     DB_IN_USE: "Database is currently opened by another user.",
-    DB_OPEN_DROP: "Cannot drop the current database; close it first.",
+    DB_OPEN_DROP: "Cannot drop or rename the current database or any open database.",
     NOT_IN_TRANSACTION: "Not in transaction.",
     NO_TRANSACTIONS: "Transaction not available.",
     ALREADY_IN_TRANSACTION: "Already in transaction.",

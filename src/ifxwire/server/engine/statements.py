@@ -106,6 +106,7 @@ class CreateView:
     query: exp.Expr
     text: str
     if_not_exists: bool = False
+    check_option: bool = False
 
 
 @dataclass
@@ -223,26 +224,25 @@ STMT_TYPES: dict[str, int] = {
     "grant": StmtType.GRANT,
     "revoke": StmtType.REVOKE,
     "execute_routine": StmtType.EXECUTE_PROCEDURE,
-    # [guess] sqlstype.h has one SAVEPOINT type; we report it for all three statements.
-    "savepoint": StmtType.SAVEPOINT,
-    "release_savepoint": StmtType.SAVEPOINT,
-    "rollback_to_savepoint": StmtType.SAVEPOINT,
-    "rename_index": StmtType.UNKNOWN,  # [guess] sqlstype.h number not known to us
-    "create_role": StmtType.UNKNOWN,
-    "drop_role": StmtType.UNKNOWN,
-    "set_role": StmtType.UNKNOWN,
-    "create_sequence": StmtType.UNKNOWN,
-    "alter_sequence": StmtType.UNKNOWN,
-    "drop_sequence": StmtType.UNKNOWN,
-    "rename_sequence": StmtType.UNKNOWN,
+    "savepoint": StmtType.SET_SAVEPOINT,
+    "release_savepoint": StmtType.RELEASE_SAVEPOINT,
+    "rollback_to_savepoint": StmtType.ROLLBACK_TO_SAVEPOINT,
+    "rename_index": StmtType.RENAME_INDEX,
+    "create_role": StmtType.CREATE_ROLE,
+    "drop_role": StmtType.DROP_ROLE,
+    "set_role": StmtType.SET_ROLE,
+    "create_sequence": StmtType.CREATE_SEQUENCE,
+    "alter_sequence": StmtType.ALTER_SEQUENCE,
+    "drop_sequence": StmtType.DROP_SEQUENCE,
+    "rename_sequence": StmtType.RENAME_SEQUENCE,
     "create_synonym": StmtType.CREATE_SYNONYM,
     "drop_synonym": StmtType.DROP_SYNONYM,
-    "truncate": StmtType.UNKNOWN,
-    "set_constraints": StmtType.UNKNOWN,
-    "create_routine": 24,  # [guess] sqlstype.h SQ_CREAPROC
-    "drop_routine": 25,  # [guess] sqlstype.h SQ_DRPPROC
-    "create_trigger": 60,  # [guess] sqlstype.h SQ_CRETRIG
-    "drop_trigger": 61,  # [guess] sqlstype.h SQ_DRPTRIG
+    "truncate": StmtType.TRUNCATE,
+    "set_constraints": StmtType.SET_CONSTRAINTS,
+    "create_routine": StmtType.CREATE_PROCEDURE,
+    "drop_routine": StmtType.DROP_PROCEDURE,
+    "create_trigger": StmtType.CREATE_TRIGGER,
+    "drop_trigger": StmtType.DROP_TRIGGER,
 }
 
 
@@ -673,9 +673,11 @@ class IfxParser(IfxExprParser):
             raise AssertionError
         end = self._prev.end
         text = self.sql[start : end + 1]
-        if self._word() == "WITH":
+        check_option = self._word() == "WITH"
+        if check_option:
             self._expect_word("WITH", "CHECK", "OPTION")
-        return _stmt("create_view", CreateView(name, columns, query, text, if_not_exists))
+        return _stmt("create_view", CreateView(name, columns, query, text, if_not_exists,
+                                               check_option))
 
     def _create_database(self) -> exp.Expr:
         self._advance()  # DATABASE

@@ -17,6 +17,7 @@ from sqlglot.tokenizer_core import TokenType
 from .errors import not_implemented
 
 if TYPE_CHECKING:
+    from .spl.catalog import DropRoutine
     from .statements import IfxParser, TableName
 
 # Table-level privileges and their letter in systabauth.tabauth ("su*idxarn").
@@ -35,7 +36,7 @@ class GrantSpec:
     columns: dict[str, list[str]] = field(default_factory=dict)
     with_grant: bool = False
     grantor: str | None = None
-    routine: str | None = None
+    routine: DropRoutine | None = None  # kind routine: which (GRANT EXECUTE ON …)
 
 
 @dataclass
@@ -131,20 +132,13 @@ def parse_grant(p: IfxParser) -> exp.Expr:
     if p._word() == "ON":
         p._advance()
         target = p._word()
-        if target in ("PROCEDURE", "FUNCTION", "ROUTINE", "SPECIFIC"):
-            p._advance()
-            if target == "SPECIFIC":
-                p._advance()
-            name = p._name()
-            if p._match(TokenType.L_PAREN):
-                depth = 1
-                while p._curr and depth:
-                    if p._curr.token_type == TokenType.L_PAREN:
-                        depth += 1
-                    elif p._curr.token_type == TokenType.R_PAREN:
-                        depth -= 1
-                    p._advance()
-            spec = GrantSpec(grant, "routine", privileges, [], routine=name)
+        if target in ("PROCEDURE", "FUNCTION", "ROUTINE", "SPECIFIC") or (
+                privileges == ["EXECUTE"] and target != "LANGUAGE"):
+            from .spl.parser import parse_drop
+
+            keyword = target if target in ("PROCEDURE", "FUNCTION", "ROUTINE",
+                                           "SPECIFIC") else ""
+            spec = GrantSpec(grant, "routine", privileges, [], routine=parse_drop(p, keyword))
         elif target == "LANGUAGE":
             p._advance(2)
             spec = GrantSpec(grant, "language", privileges, [])

@@ -11,6 +11,7 @@ Plans hold no session state, so the engine caches them by SQL text (see ``engine
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from . import values as vals
 from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
 from .dialect import IfxSequenceRef
 from .errors import EngineError, not_implemented
-from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
+from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
 from .functions_sql import result_name
 from .ifxtypes import IfxType
 from .routines import Routine
@@ -80,6 +81,7 @@ class Plan:
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
+    routines: list[int] = field(default_factory=list)  # routines its expressions call
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
     # the old values FOR EACH ROW triggers read (triggers.py).
     updated: list[str] | None = None
@@ -88,6 +90,11 @@ class Plan:
     # INSERT … VALUES: the target column of each ``?`` (what SQ_DESCRIBE lists for an INSERT,
     # as real servers do: docs/PROTOCOL.md §5), when every ``?`` is a value of its own.
     inputs: list[ColumnDesc] = field(default_factory=list)
+    # DML through a view (views.py): the view named (privileges are checked on it, not on the
+    # tables its definition reads), and WITH CHECK OPTION the check of the rows written.
+    view: str | None = None
+    view_tables: set[str] = field(default_factory=set)
+    view_check: str = ""
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(
@@ -153,6 +160,13 @@ class Compiler:
         self.tables: dict[str, tuple[object, ...]] = {}
         #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
         self.deadline: float | None = None
+        self._statement_tag = next(STATEMENT_TAGS)
+        self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
+        self._nextvals = itertools.count()
+
+    def sequence_tag(self) -> tuple[int, int]:
+        """This statement's number and the next NEXTVAL occurrence in it (exprs.sequence)."""
+        return self._statement_tag, next(self._nextvals)
 
     def check_budget(self) -> None:
         """Between the passes of a long compile: stop once the request's time is up."""
@@ -164,6 +178,7 @@ class Compiler:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
         plan.other_databases = self.other_databases
+        plan.routines = sorted(self.routines)
         for part in plan.parts:
             part.tables = dict(self.tables)
         return plan
@@ -199,6 +214,11 @@ class Compiler:
             instead = compile_instead(self, ast)
             if instead is not None:
                 return instead.finish(self.ctx)
+            view = self.view_target(ast)
+            if view is not None:
+                from .views import compile_view_dml
+
+                return compile_view_dml(self, ast, *view).finish(self.ctx)
         if isinstance(ast, exp.Insert):
             return self.compile_insert(ast).finish(self.ctx)
         if isinstance(ast, exp.Update):
@@ -270,6 +290,7 @@ class Compiler:
         self.check_projections(ast)
         self.sequence_refs(ast)
         rewrites.niladic(ast)
+        rewrites.cte_columns(ast)
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
@@ -480,6 +501,8 @@ class Compiler:
 
         tx = ExprTranslator(self.ctx, column_type, subquery_type)
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
+        tx.database = getattr(self.lookup, "database", None)
+        tx.sequence_tag = self.sequence_tag
         tx.named_type = self.lookup.named_type
         tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
@@ -588,6 +611,18 @@ class Compiler:
         return [types[pos] for pos in positions]
 
     # ---- DML -----------------------------------------------------------------------------
+    def view_target(self, ast: exp.Insert | exp.Update | exp.Delete) -> tuple[
+            TableInfo, exp.Table] | None:
+        """The view (and its node) a DML statement writes through, if it names one of this
+        database's views."""
+        node = ast.this.this if isinstance(ast.this, exp.Schema) else ast.this
+        if not isinstance(node, exp.Table) or node.args.get("catalog") is not None:
+            return None
+        owner = node.args.get("db")
+        info = self.lookup.resolve(node.name.lower() if not node.this.quoted else node.name,
+                                   owner.name if owner else None, None, 0)
+        return (info, node) if info.kind == "V" and info.schema == "main" else None
+
     def target(self, node: exp.Expr) -> TableInfo:
         if not isinstance(node, exp.Table):
             raise EngineError(sc.SYNTAX)
@@ -819,7 +854,7 @@ class Compiler:
                 raise EngineError(sc.SYNTAX)
         if not parts:
             raise EngineError(sc.SYNTAX)
-        plan = Plan("merge", StmtType.UNKNOWN, table=parts[0].table, parts=parts)
+        plan = Plan("merge", StmtType.MERGE, table=parts[0].table, parts=parts)
         return plan.finish(self.ctx)
 
     def compile_delete(self, ast: exp.Delete) -> Plan:

@@ -37,6 +37,7 @@ from .errors import EngineError, not_implemented
 from .routines import Routine
 from .spl import ast as a
 from .spl.tables import chunks
+from .views import check_rows
 
 if TYPE_CHECKING:
     from .session import EngineSession, ExecResult
@@ -461,7 +462,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
     if info is None or event is None:
         return s._dml(plan, bound)
     trigs = _active(s, info.name, event, plan.updated)
-    if not trigs:
+    if not trigs and not plan.view_check:
         return s._dml(plan, bound)
 
     def run() -> ExecResult:
@@ -470,7 +471,10 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
             f.actions(f.body.before)
         each = [f for f in firings if f.body.each_row]
         if not each:
-            result = s._dml(plan, bound)
+            written: list[tuple[object, ...]] | None = [] if plan.view_check else None
+            result = s._dml(plan, bound, returning=written)
+            if written:
+                check_rows(s._connection(), plan, [r[0] for r in written])
         else:
             cols = [c.name for c in info.columns]
             old: dict[object, tuple[object, ...]] = {}
@@ -481,6 +485,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
                     raise s._map_error(e, plan) from None
             changed: list[tuple[object, ...]] = []
             result = s._dml(plan, bound, returning=changed)
+            check_rows(s._connection(), plan, [r[0] for r in changed])
             for r in changed:
                 rowid, values = r[0], r[1:]
                 new = dict(zip(cols, values, strict=True)) if plan.kind != "delete" else None

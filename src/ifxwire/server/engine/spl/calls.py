@@ -27,6 +27,7 @@ from ..errors import EngineError
 from ..exprs import func, ty, typed
 from ..routines import Routine, expand
 from . import ast as a
+from . import outparams
 from .interp import Runtime, default_exprs
 from .resolve import candidates, choose
 
@@ -67,6 +68,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
     routine = _resolve(compiler, call)
+    outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
     exprs = [e.copy() for e in call.args] + default_exprs(routine, len(call.args))
     if exprs:
@@ -148,14 +150,18 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
         return None
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
+        outparams.refuse_outputs(found[0])
+        compiler.routines.add(found[0].procid)
         exprs = expand(found[0], args, compiler.parse_exprs)
         if len(exprs) != 1:
             raise EngineError(sc.NO_ROUTINE, near=name)
         return exprs[0]
     targs = [tx.tx(arg) for arg in args]
     routine = choose(name, found, [ty(arg) for arg in targs])
+    outparams.refuse_outputs(routine)
     if len(routine.returns) != 1:
         raise EngineError(sc.NO_ROUTINE, near=name)
+    compiler.routines.add(routine.procid)
     targs += [tx.tx(e) for e in default_exprs(routine, len(targs))]
     converted = [tx.convert(arg, t) for arg, (_, t) in zip(targs, routine.params, strict=True)]
     node = func("ifx_spl", exp.Literal.number(routine.procid), *converted)
@@ -163,8 +169,8 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
 
 
 def call_routine(session: EngineSession, name: str, args: Sequence[object],
-                 kind: str = "function", param_types: Sequence[Any] | None = None
-                 ) -> Iterator[tuple[object, ...]]:
+                 kind: str = "function", param_types: Sequence[Any] | None = None,
+                 outs: list[object] | None = None) -> Iterator[tuple[object, ...]]:
     """Run a stored routine from outside SQL (the fast path): ``name`` may be ``name``,
     ``owner.name`` or a signature ``name(integer, char(10))`` (types then choose among
     overloads). ``args`` are Python values as a client binds them; the rows come back as
@@ -193,7 +199,14 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
         keys = [t.nullable().key for t in sig]
         found = [r for r in found if [t.key for _, t in r.params][: len(keys)] == keys]
     routine = choose(rname, found, [])
+    session.check_execute(routine.procid)
+    if routine.outputs() and outs is None:
+        # Their values travel in SQ_FPARAM calls only (PROTOCOL.md §10); running the call
+        # without would drop them.
+        raise EngineError(sc.NOT_IMPLEMENTED, near=routine.name, message=(
+            "a fast-path call of a routine with OUT or INOUT parameters needs SQ_FPARAM"))
     ctx = session._ctx()
+    args = outparams.input_values(routine, args)
     values = [conv.storer(t, ctx)(v) for v, (_, t) in zip(args, routine.params, strict=False)]
     if len(values) < len(routine.params):
         rt = runtime(session)
@@ -203,4 +216,10 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
                                             [t for _, t in routine.params[len(values):]])
         values += list(rt.runner.fetch_one(compiled, None))  # type: ignore[arg-type]
     session._start_statement()
-    return _loaded(runtime(session).invoke(routine, values), routine)
+    if outs is None:
+        return _loaded(runtime(session).invoke(routine, values), routine)
+    raw: list[object] = []
+    rows = _loaded(runtime(session).invoke(routine, values, None, raw), routine)
+    loaders = [conv.loader(routine.params[i][1]) for i in routine.outputs()]
+    return outparams.with_outputs(rows, raw, lambda got: outs.extend(
+        v if f is None or v is None else f(v) for v, f in zip(got, loaders, strict=True)))

@@ -165,15 +165,20 @@ def create_routine(dc: object, cr: CreateRoutine) -> None:
     body_rows += [(procid, "D", i, piece) for i, piece in
                   enumerate(chunks("\n".join(h.document)), 1) if h.document]
     conn.executemany("INSERT INTO sysprocbody VALUES (?, ?, ?, ?)", body_rows)
-    cols = [(procid, i, n, t.code, t.collength, t.extended_id,
-             {"IN": 1, "INOUT": 2, "OUT": 4}.get(m, 1))
-            for i, ((n, t), m) in enumerate(zip(params, routine.modes, strict=True), 1)]
+    # Return values come first in paramid order, the single one as 0 (JDBC's
+    # getProcedureColumns gives the first rows the return types and reports paramid as
+    # ORDINAL_POSITION, 0 meaning the return value [B: IfxDatabaseMetaData.processProcName]);
+    # parameters follow from 1.
     attr = 5 if len(h.returns) == 1 else 3
-    cols += [(procid, len(params) + i, rname or "", t.code, t.collength, t.extended_id, attr)
-             for i, (t, rname) in enumerate(zip(h.returns, h.return_names, strict=True), 1)]
+    cols = [(procid, i, rname or "", t.code, t.collength, t.extended_id, attr)
+            for i, (t, rname) in enumerate(zip(h.returns, h.return_names, strict=True))]
+    cols += [(procid, i, n, t.code, t.collength, t.extended_id,
+              {"IN": 1, "INOUT": 2, "OUT": 4}.get(m, 1))
+             for i, ((n, t), m) in enumerate(zip(params, routine.modes, strict=True),
+                                             max(1, len(h.returns)))]
     conn.executemany("INSERT INTO sysproccolumns VALUES (?, ?, ?, ?, ?, ?, ?)",
                      [(p, i, n, c, _smallint(ln), x, at) for p, i, n, c, ln, x, at in cols])
-    if not dc.ctx.ansi:
+    if not dc.ctx.ansi and not h.dba:  # a DBA routine: only DBAs, unless granted
         conn.execute("INSERT INTO sysprocauth VALUES (?, 'public', ?, 'e')", (owner, procid))
     conn.execute("INSERT INTO _ifx_proc VALUES (?, ?)", (procid, routine.meta()))
     # A marker object changes the SQLite schema version: cached plans that resolved an

@@ -36,6 +36,7 @@ from ..ifxtypes import IfxType
 from ..routines import Routine
 from ..statements import IfxStatement
 from . import ast as a
+from . import outparams
 from .resolve import candidates, choose
 from .sqlrun import Runner, VarRef
 
@@ -167,9 +168,11 @@ class Runtime:
             self._resolve_likes(stmt)
 
     def invoke(self, routine: Routine, args: list[object],
-               rows: dict[int, dict[str, object]] | None = None) -> Iterator[Row]:
+               rows: dict[int, dict[str, object]] | None = None,
+               outs: list[object] | None = None) -> Iterator[Row]:
         """Run ``routine`` with arguments already in its parameter types (storage form);
-        the generator yields its RETURN rows."""
+        the generator yields its RETURN rows. ``outs`` receives the final values of the
+        OUT/INOUT parameters when the routine ends normally."""
         body = self.body(routine)
         frame = Frame(self, routine, body)
         for decl, value in zip(body.params, args, strict=False):
@@ -178,9 +181,9 @@ class Runtime:
             raise EngineError(sc.NO_ROUTINE, near=routine.name)
         if rows:
             frame.rows = rows
-        return self._run(frame)
+        return self._run(frame, outs)
 
-    def _run(self, frame: Frame) -> Iterator[Row]:
+    def _run(self, frame: Frame, outs: list[object] | None = None) -> Iterator[Row]:
         if self.depth >= MAX_DEPTH:
             raise EngineError(sc.NESTING_TOO_DEEP, near=frame.routine.name)
         self.depth += 1
@@ -190,9 +193,13 @@ class Runtime:
             try:
                 yield from Interp(self, frame).block(frame.body.block)
             except ReturnSignal:
-                return
+                pass
             except Jump:
                 raise EngineError(sc.SYNTAX, near="EXIT") from None
+            if outs is not None:
+                params = frame.body.params
+                outs[:] = [None if (v := frame.slots[params[i].slot]) is UNSET else v
+                           for i in frame.routine.outputs()]
         finally:
             self.depth -= 1
 
@@ -380,6 +387,11 @@ class Interp:
     def s_let(self, node: a.Let, scope: dict[str, a.VarDecl]) -> Iterator[Row] | None:
         targets = [self.target(n, scope) for n in node.targets]
         ttypes = [t[1] for t in targets]
+        if node.call is None and len(node.exprs) == 1 and len(targets) == 1:
+            expr = node.exprs[0]
+            if isinstance(expr, exp.Anonymous):
+                routines = self.session.current_schema().routines.get(str(expr.this).lower())
+                node.call = outparams.call_of(expr, routines or [])
         if node.call is not None:
             row, rtypes = self.call_one(node.call, scope)
             if len(row) != len(targets):
@@ -542,12 +554,17 @@ class Interp:
     def _foreach(self, node: a.Foreach, decls: list[a.VarDecl], rtypes: list[IfxType],
                  source: Iterator[Row], rowid_col: int, table: Any) -> Iterator[Row]:
         assert node.body is not None
+        # Informix closes a cursor not declared WITH HOLD when the transaction ends; the next
+        # fetch is then -400 (a FOREACH left with EXIT after the COMMIT is no error).
+        opened = self.session.transactions_ended
         try:
             for row in source:
                 self.assign(decls, row, rtypes)
                 if rowid_col >= 0 and node.cursor is not None:
                     self.frame.cursors[node.cursor] = (table, row[rowid_col])
                 yield from self.loop_body(node.body, "FOREACH", node.label)
+                if not node.hold and self.session.transactions_ended != opened:
+                    raise EngineError(sc.FETCH_UNOPENED)
         except _StopLoop:
             return
         finally:
@@ -606,17 +623,28 @@ class Interp:
             routine = choose(node.name, found, types)
         else:
             routine = choose(node.name, found, [])
+        rights = self.session.routine_rights(self.frame.routine)
+        if not isinstance(rights, bool):
+            self.session.check_execute(routine.procid, rights)
+        targets = outparams.out_targets(routine, node.args, scope)
         args = self.call_args(node, routine, scope)
         rows = None
         if node.trigger_refs:
             rows = dict(self.frame.rows)
         if self.rt.trace_on or self.rt.trace_procs:
             self.rt.trace(f"call {routine.name}({', '.join(map(str, args))})")
-        return self.rt.invoke(routine, args, rows), list(routine.returns)
+        if not targets:
+            return self.rt.invoke(routine, args, rows), list(routine.returns)
+        outs: list[object] = []
+        types = [routine.params[i][1] for i in routine.outputs()]
+        produced = self.rt.invoke(routine, args, rows, outs)
+        return (outparams.with_outputs(produced, outs,
+                                       lambda row: self.assign(targets, row, types)),
+                list(routine.returns))
 
     def call_args(self, node: a.CallSpec, routine: Routine, scope: dict[str, a.VarDecl]
                   ) -> list[object]:
-        exprs = list(node.args)
+        exprs = outparams.input_exprs(routine, node.args)
         exprs += default_exprs(routine, len(exprs))
         if not exprs:
             return []
@@ -677,7 +705,8 @@ class Interp:
             kind = str(tree.this)
             if kind in _NOT_IN_SPL:
                 raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
-            session._statement(tree)
+            with session.acting_as_dba(self.frame.routine.mode == "D"):
+                session._statement(tree)
             return
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             self.select(node, tree, scope)
@@ -713,6 +742,7 @@ class Interp:
                 raise EngineError(sc.SYNTAX, near=current,
                                   message=f"cursor {current} does not select from this table")
             bound["spl_rowid"] = rowid
+        session.check_in_routine(compiled.plan, self.frame.routine)
         session.exec_dml(compiled.plan, bound)
 
     def select(self, node: a.Sql, tree: exp.Expr, scope: dict[str, a.VarDecl]) -> None:
@@ -727,6 +757,7 @@ class Interp:
                 return plan.finish(c.ctx)
             compiled = self.runner.compile(node, "temp", scope, build)
             bound = self.runner.bound(compiled, self.frame)
+            session.check_in_routine(compiled.plan, self.frame.routine)
             session._write(compiled.plan, lambda: session._select_into(compiled.plan, bound))
             return
         if not node.into:

@@ -733,7 +733,8 @@ def drop_target(p: t.Any) -> tuple[bool, str | None, str]:
 
 def parse_drop(p: t.Any, kind: str) -> t.Any:
     """``DROP [SPECIFIC] {PROCEDURE|FUNCTION|ROUTINE} [IF EXISTS] name [(types)]`` with the
-    statement parser ``p`` positioned after DROP."""
+    statement parser ``p`` positioned after DROP (also the routine of GRANT/REVOKE EXECUTE
+    ON, where ``kind`` "" means a bare name: any routine)."""
     from .catalog import DropRoutine
 
     specific = False
@@ -743,7 +744,10 @@ def parse_drop(p: t.Any, kind: str) -> t.Any:
         kind = p._word()
         if kind not in ("PROCEDURE", "FUNCTION", "ROUTINE"):
             p.raise_error("Expected PROCEDURE, FUNCTION or ROUTINE")
-    p._advance()
+    if kind:
+        p._advance()
+    else:
+        kind = "ROUTINE"
     if_exists, owner, name = drop_target(p)
     types: list[IfxType] | None = None
     if not specific and p._match(TokenType.L_PAREN):

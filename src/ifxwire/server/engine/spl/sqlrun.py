@@ -139,6 +139,10 @@ class Runner:
             return substitute(tree, scope, refs, self.var_type)
 
         plan = build(compiler, sub)
+        # What privileges it needs (Interp checks them per execution: check_in_routine).
+        for part in [plan, *plan.parts]:
+            part.tables = part.tables or dict(compiler.tables)
+        plan.routines = sorted(compiler.routines)
         if len(node.cache) >= _CACHE_LIMIT:
             node.cache.clear()
         compiled = a.Compiled(plan, refs)
@@ -188,6 +192,8 @@ class Runner:
         """Run a one-row query (an expression list) and return its row of storage values."""
         plan: Plan = compiled.plan
         s = self.session
+        if frame is not None:  # None: a routine's DEFAULT values (calls.call_routine)
+            s.check_in_routine(plan, frame.routine)
         s.state.error = None
         try:
             row = s._connection().execute(plan.sql, self.bound(compiled, frame)).fetchone()
@@ -202,6 +208,7 @@ class Runner:
         iterator, however the loop ends."""
         plan: Plan = compiled.plan
         s = self.session
+        s.check_in_routine(plan, frame.routine)
         s.state.error = None
         cur = s._connection().cursor()
         s._cursors.add(cur)  # closed before the connection goes back to the pool
