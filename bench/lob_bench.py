@@ -1,13 +1,16 @@
 """Large-object streaming: 1 GiB into a BLOB and a BYTE column from a file, and back out.
 
-    python bench/lob_bench.py                    # 1 GiB per transfer (a few minutes)
-    python bench/lob_bench.py --smoke            # 32 MiB per transfer (seconds)
-    python bench/lob_bench.py --size-mb 256 --drivers ifxwire
+    python bench/lob_bench.py                    # 1 GiB per transfer, 3 rounds (~10 minutes)
+    python bench/lob_bench.py --smoke            # 32 MiB per transfer, 1 round (seconds)
+    python bench/lob_bench.py --size-mb 256 --drivers ifxwire --repeat 1
 
 Not a timed test: a measurement, run by ``make bench`` (after the suite, bench/run.py calls
 ``main``) and by its ``--smoke`` run. For each driver and column kind (BLOB, BYTE) a fresh
 worker process connects, then on a signal writes the file's content into a new row
-(``write``) or reads that row's value into another file (``read``). Reported per transfer:
+(``write``) or reads that row's value into another file (``read``). The drivers take turns
+transfer by transfer, the first one alternating between rounds, and each transfer starts once
+the server has gone idle, so load from elsewhere on the machine and work left over from the
+previous transfer fall on both drivers alike. Reported per transfer (medians over the rounds):
 
 * MB/s (10^6 bytes per second of wall time, file reading/writing included);
 * client peak RSS growth: the worker's VmHWM during the transfer minus its VmRSS just before
@@ -38,6 +41,7 @@ import contextlib
 import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -218,15 +222,33 @@ def _run_one(server: Any, driver: str, kind: str, direction: str, path: Path, ro
         proc.wait(600)
 
 
+def _wait_idle(pid: int, quiet: float = 0.3, limit: float = 60.0) -> None:
+    """Until the server used no CPU for ``quiet`` seconds: work a transfer left behind (the
+    session ending, garbage being collected) is not charged to the next one."""
+    deadline = time.monotonic() + limit
+    last = procstat.process_cpu(pid)
+    while time.monotonic() < deadline:
+        time.sleep(quiet)
+        now = procstat.process_cpu(pid)
+        if now is None or last is None or now - last < 0.015:
+            return
+        last = now
+
+
 def run(size: int, drivers: list[str], out_dir: Path | None = None,
         profile: str | None = None, kinds: tuple[str, ...] = KINDS,
-        logging: str = "log", data_dir: str | None = None) -> dict[str, Any]:
-    """Start a server, run every transfer, return the results (and write them when asked)."""
+        logging: str = "log", data_dir: str | None = None, repeat: int = 1) -> dict[str, Any]:
+    """Start a server, run every transfer ``repeat`` times, return the results (and write
+    them when asked).
+
+    The drivers take turns transfer by transfer (BLOB write by each, then BLOB read by each,
+    …), the first to go alternating from round to round, so a change in the machine's load
+    falls on both; before each transfer the server is left to go idle."""
     import ifxwire
     from bench.run import ServerProcess
 
     if data_dir is None:
-        data_dir = _default_dir(size)
+        data_dir = _default_dir(size, len(drivers))
     work = Path(tempfile.mkdtemp(prefix="ifxwire-lobbench-", dir=data_dir))
     log_path = (out_dir / "raw" if out_dir else work)
     log_path.mkdir(parents=True, exist_ok=True)
@@ -238,57 +260,75 @@ def run(size: int, drivers: list[str], out_dir: Path | None = None,
                 "--out", profile]
     server = ServerProcess(work / "data", stderr, argv)
     results: dict[str, Any] = {"size": size, "logging": logging, "data_dir": str(work.parent),
-                               "drivers": {}, "load": {"start": round(os.getloadavg()[0], 1)},
+                               "repeat": repeat, "drivers": {d: {} for d in drivers},
+                               "load": {"start": round(os.getloadavg()[0], 1)},
                                "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    loads = []
+
+    def connect(database: str | None = DATABASE) -> Any:
+        return ifxwire.connect(host=server.host, port=server.port, user="informix",
+                               password="in4mix", database=database, autocommit=True)
+
     try:
-        log(f"ifxwire-server pid {server.pid}; {size / MIB:.0f} MiB per transfer")
-        with ifxwire.connect(host=server.host, port=server.port, user="informix",
-                             password="in4mix", autocommit=True) as c:
+        log(f"ifxwire-server pid {server.pid}; {size / MIB:.0f} MiB per transfer, "
+            f"{repeat} round(s)")
+        with connect(None) as c:
             c.execute(f"CREATE DATABASE {DATABASE}" + (" WITH LOG" if logging == "log" else ""))
             c.execute("CREATE TABLE lb_blob (id INTEGER, v BLOB)")
             c.execute("CREATE TABLE lb_byte (id INTEGER, v BYTE)")
         source = work / "source.bin"
         _make_source(source, size)
         idle_kb = _status_kb(server.pid, "VmRSS")
-        # Untimed: store and free the value once per table, so the database file and its WAL
-        # have grown to size before anything is measured (else the first driver pays for it).
-        log("priming the database file ...")
-        with ifxwire.connect(host=server.host, port=server.port, user="informix",
-                             password="in4mix", database=DATABASE, autocommit=True) as c:
+        # Untimed: store and free one value per driver and table, so the files have grown
+        # to size before anything is measured (else the first transfer pays for it).
+        log("priming the database files ...")
+        with connect() as c:
             for table in ("lb_blob", "lb_byte"):
-                with open(source, "rb") as f:
-                    c.execute(f"INSERT INTO {table} VALUES (0, ?)", (f,))
+                for row in range(len(drivers)):
+                    with open(source, "rb") as f:
+                        c.execute(f"INSERT INTO {table} VALUES (?, ?)", (100 + row, f))
                 c.execute(f"DELETE FROM {table}")
-        for row, driver in enumerate(drivers, 1):
-            per: dict[str, Any] = {}
+        for rnd in range(repeat):
+            order = drivers if rnd % 2 == 0 else drivers[::-1]
             for kind in kinds:
                 for direction in ("write", "read"):
-                    path = source if direction == "write" else work / f"out-{driver}-{kind}.bin"
-                    log(f"{driver} {kind} {direction} ...")
-                    os.sync()  # earlier writes are not this transfer's to wait for
-                    res = _run_one(server, driver, kind, direction, path, row, stderr, idle_kb)
-                    if res.get("ok") and direction == "read":
-                        res["verified"] = _same(source, path)
-                        path.unlink()
-                    if res.get("ok"):
-                        res["mb_s"] = res["bytes"] / res["seconds"] / 1e6
-                        log(f"  {res['mb_s']:.1f} MB/s in {res['seconds']:.2f} s (client CPU "
-                            f"{res['client_cpu']:.2f} s, server CPU {res.get('server_cpu', 0):.2f}"
-                            f" s), client +{res['client_growth'] / MIB:.1f} MiB, server "
-                            f"+{res['server_growth'] / MIB:.1f} MiB")
-                    else:
-                        log(f"  failed: {res.get('error')}")
-                    per[f"{kind}_{direction}"] = res
-            results["drivers"][driver] = per
-            with ifxwire.connect(host=server.host, port=server.port, user="informix",
-                                 password="in4mix", database=DATABASE, autocommit=True) as c:
-                for table in ("lb_blob", "lb_byte"):  # its objects go: the space is reused
-                    c.execute(f"DELETE FROM {table}")
+                    for driver in order:
+                        row = drivers.index(driver) + 1
+                        path = (source if direction == "write"
+                                else work / f"out-{driver}-{kind}.bin")
+                        name = f"{kind}_{direction}"
+                        log(f"round {rnd + 1}: {driver} {kind} {direction} ...")
+                        os.sync()  # earlier writes are not this transfer's to wait for
+                        _wait_idle(server.pid)
+                        loads.append(os.getloadavg()[0])
+                        res = _run_one(server, driver, kind, direction, path, row, stderr,
+                                       idle_kb)
+                        if res.get("ok") and direction == "read":
+                            res["verified"] = _same(source, path)
+                            path.unlink()
+                        if res.get("ok"):
+                            res["mb_s"] = res["bytes"] / res["seconds"] / 1e6
+                            log(f"  {res['mb_s']:.1f} MB/s in {res['seconds']:.2f} s (client "
+                                f"CPU {res['client_cpu']:.2f} s, server CPU "
+                                f"{res.get('server_cpu', 0):.2f} s), client "
+                                f"+{res['client_growth'] / MIB:.1f} MiB, server "
+                                f"+{res['server_growth'] / MIB:.1f} MiB")
+                        else:
+                            log(f"  failed: {res.get('error')}")
+                        results["drivers"][driver].setdefault(name, {"runs": []})[
+                            "runs"].append(res)
+                with connect() as c:  # the objects go: the space is reused next round
+                    c.execute(f"DELETE FROM lb_{kind}")
     finally:
         server.stop()
         stderr.close()
         shutil.rmtree(work, ignore_errors=True)
+    for per in results["drivers"].values():
+        for entry in per.values():
+            entry.update(_summary(entry["runs"]))
     results["load"]["end"] = round(os.getloadavg()[0], 1)
+    if loads:
+        results["load"]["median"] = round(statistics.median(loads), 1)
     results["report"] = report(results)
     if out_dir is not None:
         stem = "lob_smoke" if size < 1024 * MIB else "lob_latest"
@@ -297,11 +337,29 @@ def run(size: int, drivers: list[str], out_dir: Path | None = None,
     return results
 
 
-def _default_dir(size: int) -> str | None:
-    """/dev/shm when it has room for the source file, two objects and the WAL (the figures
-    then measure drivers, protocol and server, not this machine's disk); else the temp dir."""
+def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the runs (MB/s, CPU), the worst memory growth, and whether all held."""
+    good = [r for r in runs if r.get("ok")]
+    if len(good) < len(runs) or not good:
+        bad = next((r for r in runs if not r.get("ok")), {})
+        return {"ok": False, "error": bad.get("error", "no run")}
+    med = statistics.median
+    return {"ok": True, "mb_s": med(r["mb_s"] for r in good),
+            "mb_s_range": [min(r["mb_s"] for r in good), max(r["mb_s"] for r in good)],
+            "seconds": med(r["seconds"] for r in good),
+            "client_cpu": med(r["client_cpu"] for r in good),
+            "server_cpu": med(r.get("server_cpu", float("nan")) for r in good),
+            "client_growth": max(r["client_growth"] for r in good),
+            "server_growth": max(r["server_growth"] for r in good),
+            "verified": all(r.get("verified", True) for r in good)}
+
+
+def _default_dir(size: int, drivers: int = 2) -> str | None:
+    """/dev/shm when it has room for the source file, every driver's object and value, the
+    primed free space and the WAL (the figures then measure drivers, protocol and server, not
+    this machine's disk); else the temp dir."""
     shm = "/dev/shm"
-    if os.path.isdir(shm) and shutil.disk_usage(shm).free > 6 * size:
+    if os.path.isdir(shm) and shutil.disk_usage(shm).free > (3 + 3 * drivers) * size:
         return shm
     return None
 
@@ -310,11 +368,14 @@ def report(results: dict[str, Any]) -> str:
     size = results["size"]
     db = "logged" if results.get("logging", "log") == "log" else "unlogged"
     load = results.get("load", {})
+    rounds = results.get("repeat", 1)
     lines = [f"### Large objects: {size / MIB:.0f} MiB per transfer ({db} database, data in "
-             f"{results.get('data_dir')})", "",
+             f"{results.get('data_dir')}), {rounds} round(s), drivers interleaved", "",
              f"Load average {load.get('start', '?')} at the start, {load.get('end', '?')} at the "
-             "end: wall-clock MB/s is only as good as the machine was quiet; CPU seconds are "
-             "each process's own.", "",
+             f"end, median {load.get('median', '?')} at the transfers: wall-clock MB/s is only "
+             "as good as the machine was quiet; CPU seconds are each process's own. Figures "
+             "are medians over the rounds (MB/s range in brackets); memory growth is the "
+             "largest seen.", "",
              "| driver | transfer | MB/s | client CPU s | server CPU s | client peak RSS growth |"
              " server peak RSS growth | check |", "|---|---|---:|---:|---:|---:|---:|---|"]
     for driver, per in results["drivers"].items():
@@ -328,22 +389,28 @@ def report(results: dict[str, Any]) -> str:
                               else f"client > {GOAL_CLIENT_MB} MB")
                 checks.append("server ok" if res["server_growth"] <= GOAL_SERVER_MB * 1e6
                               else f"server > {GOAL_SERVER_MB} MB")
+            lo, hi = res.get("mb_s_range", [res["mb_s"], res["mb_s"]])
+            spread = f" ({lo:.0f}–{hi:.0f})" if rounds > 1 else ""
             lines.append(
-                f"| {driver} | {name} | {res['mb_s']:.1f} | {res['client_cpu']:.2f} | "
+                f"| {driver} | {name} | {res['mb_s']:.1f}{spread} | {res['client_cpu']:.2f} | "
                 f"{res.get('server_cpu', float('nan')):.2f} | {res['client_growth'] / 1e6:.1f} MB"
                 f" | {res['server_growth'] / 1e6:.1f} MB | {' '.join(checks)} |")
     ours = results["drivers"].get("ifxwire", {})
     theirs = results["drivers"].get("informix-driver", {})
     if ours and theirs:
-        lines += ["", "| transfer | MB/s ratio (ifxwire / informix-driver) | client CPU ratio "
-                  "(informix-driver / ifxwire) |", "|---|---:|---:|"]
+        lines += ["", "| transfer | MB/s ratio (ifxwire / informix-driver) | per round | "
+                  "client CPU ratio (informix-driver / ifxwire) |", "|---|---:|---|---:|"]
         for name, res in ours.items():
             other = theirs.get(name, {})
             if res.get("ok") and other.get("ok"):
                 ratio = res["mb_s"] / other["mb_s"]
                 mark = "" if ratio >= GOAL_RATIO else f" (goal {GOAL_RATIO:.0f}x)"
+                per_round = ", ".join(
+                    f"{a['mb_s'] / b['mb_s']:.2f}" for a, b in
+                    zip(res.get("runs", [res]), other.get("runs", [other]), strict=False)
+                    if a.get("ok") and b.get("ok"))
                 cpu = other["client_cpu"] / max(res["client_cpu"], 1e-9)
-                lines.append(f"| {name} | {ratio:.2f}x{mark} | {cpu:.1f}x |")
+                lines.append(f"| {name} | {ratio:.2f}x{mark} | {per_round} | {cpu:.1f}x |")
     return "\n".join(lines)
 
 
@@ -361,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", help="where the server's files and the source file go "
                    "(default: /dev/shm when it has room, else the temp directory)")
     p.add_argument("--profile", metavar="FILE", help="profile the server's sessions into FILE")
+    p.add_argument("--repeat", type=int, help="rounds of every transfer, medians reported "
+                   "(default 3; 1 with --smoke)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--driver", help=argparse.SUPPRESS)
     p.add_argument("--kind", help=argparse.SUPPRESS)
@@ -379,8 +448,9 @@ def main(argv: list[str] | None = None) -> int:
         log("informix-driver is not installed: ifxwire only")
         drivers.remove("informix-driver")
     size = (32 if args.smoke else args.size_mb) * MIB
+    repeat = args.repeat or (1 if args.smoke else 3)
     results = run(size, drivers, Path(args.out), args.profile, tuple(args.kinds), args.logging,
-                  args.data_dir)
+                  args.data_dir, max(repeat, 1))
     print(results["report"])
     failed = any(not r.get("ok") or not r.get("verified", True)
                  for per in results["drivers"].values() for r in per.values())

@@ -285,3 +285,60 @@ def test_client_files_through_sq_file(kw: dict[str, Any], tmp_path: Any) -> None
             assert await b.read() == payload
 
     run(go)
+
+
+def test_filetoblob_client_file_streams(kw: dict[str, Any], tmp_path: Any) -> None:
+    # FILETOBLOB(..., 'client') asks the client for the file over SQ_FILE: the asyncio driver
+    # sends it a message at a time (about 1 MiB each), never queued whole.
+    payload = data(6 * 1024 * 1024 + 3, 5)
+    src = tmp_path / "big.bin"
+    src.write_bytes(payload)
+
+    async def go() -> None:
+        async with await aio.connect(**kw) as conn:
+            await conn.execute("DELETE FROM lobs WHERE id = 502")
+            writes: list[int] = []
+            real_write = conn._writer.write
+
+            def spy(buf: Any) -> None:
+                writes.append(len(buf))
+                real_write(buf)
+
+            conn._writer.write = spy  # type: ignore[method-assign]
+            await conn.execute(f"INSERT INTO lobs VALUES (502, FILETOBLOB('{src}', 'client'), "
+                               "NULL)")
+            conn._writer.write = real_write  # type: ignore[method-assign]
+            assert sum(writes) > len(payload)
+            assert max(writes) < 2 * 1024 * 1024, writes
+            cur = await conn.execute("SELECT b FROM lobs WHERE id = 502")
+            (b,) = await cur.fetchone()
+            assert await b.read() == payload
+
+    run(go)
+
+
+def test_autocommit_insert_of_a_large_value_is_one_transaction(
+    kw: dict[str, Any], server: Any, dbname: str
+) -> None:
+    # As in the sync driver: the objects a statement's large values need and the statement
+    # are one transaction in autocommit mode, so a failing statement leaves no object behind.
+    big = data(2 * 1024 * 1024 + 1, 4)
+
+    async def go() -> None:
+        async with await aio.connect(**{**kw, "autocommit": True}) as conn:
+            await conn.execute("DROP TABLE IF EXISTS aio_one_txn")
+            await conn.execute("CREATE TABLE aio_one_txn (id INTEGER PRIMARY KEY, b BLOB)")
+            await conn.execute("INSERT INTO aio_one_txn VALUES (1, ?)", (big,))
+            before = counts(server, dbname)
+            with pytest.raises(ifxwire.IntegrityError):
+                await conn.execute("INSERT INTO aio_one_txn VALUES (1, ?)", (io.BytesIO(big),))
+            assert counts(server, dbname) == before
+            assert not conn.in_transaction
+            await conn.execute("INSERT INTO aio_one_txn VALUES (2, ?)", (big,))
+        async with await aio.connect(**kw) as other:
+            cur = await other.execute("SELECT id, b FROM aio_one_txn ORDER BY id")
+            rows = await cur.fetchall()
+            assert [r[0] for r in rows] == [1, 2]
+            assert await rows[1][1].read() == big
+
+    run(go)

@@ -90,16 +90,23 @@ def test_prepared_insert_of_a_string_describes_its_parameters_once(
     ac: ifxwire.Connection, server: Any
 ) -> None:
     # A string or bytes value could be bound to a BLOB/CLOB parameter, which needs a smart
-    # large object first: the first execution asks for the parameter types (ID CIDESCRIBE,
-    # as JDBC's prepareStatement does), the statement cache keeps them.
+    # large object first, so the driver must know the parameter types. An INSERT whose
+    # SQ_DESCRIBE lists one target column per ``?`` (as real servers do) needs nothing more;
+    # any other statement asks once (ID CIDESCRIBE, as JDBC's prepareStatement does). The
+    # statement cache keeps them.
     cur = ac.cursor()
-    sql = "INSERT INTO rt VALUES (?, ?)"
     g = Groups(server)
-    cur.execute(sql, (1, "a"))
-    assert g.take() == 3  # PREPARE, ID CIDESCRIBE, then ID BIND EXECUTE
-    for i in range(5):
-        cur.execute(sql, (i, "b"))
-        assert g.take() == 1
+    for sql, first in (
+        ("INSERT INTO rt VALUES (?, ?)", 2),  # PREPARE, then ID BIND EXECUTE
+        ("INSERT INTO rt VALUES (?, ? || 'x')", 3),  # not one column per ``?``: CIDESCRIBE
+        ("UPDATE rt SET b = ? WHERE a = ?", 3),  # PREPARE, ID CIDESCRIBE, ID BIND EXECUTE
+    ):
+        cur.execute(sql, ("a", 1) if sql.startswith("UPDATE") else (1, "a"))
+        assert g.take() == first, sql
+        for i in range(5):
+            cur.execute(sql, ("b", i) if sql.startswith("UPDATE") else (i, "b"))
+            assert g.take() == 1, sql
+    assert cur.description is None
 
 
 def test_executemany_groups(ac: ifxwire.Connection, server: Any) -> None:
@@ -162,3 +169,19 @@ def test_cache_disabled_and_eviction(
     # whose deferred RELEASE rides along with the OPEN group.
     assert g.take() == 3
     c.close()
+
+
+def test_blob_insert_round_trips(ac: ifxwire.Connection, server: Any) -> None:
+    # The counts docs/DRIVER.md gives: the INSERT's describe names the BLOB target, so the
+    # first execution needs no ID CIDESCRIBE (PREPARE, ifx_lo_create lookup + call,
+    # SQ_LODATA, ifx_lo_close lookup + call, the INSERT); then create, write, close, INSERT.
+    ac.execute("CREATE TABLE rt_blob (a INT, b BLOB)")
+    settle(ac)
+    cur = ac.cursor()
+    g = Groups(server)
+    cur.execute("INSERT INTO rt_blob VALUES (?, ?)", (1, b"x"))
+    assert g.take() == 7
+    cur.execute("INSERT INTO rt_blob VALUES (?, ?)", (2, b"y"))
+    assert g.take() == 4
+    assert [bytes(r[0].read()) for r in cur.execute("SELECT b FROM rt_blob ORDER BY a")] == [
+        b"x", b"y"]

@@ -78,8 +78,13 @@ def server_dir(tmp_path: Path) -> Iterator[Path]:
     yield tmp_path / "data"
 
 
-@pytest.mark.parametrize("autocommit", [True, False])
-def test_kill_9_mid_write_keeps_every_committed_object(server_dir: Path, autocommit: bool) -> None:
+@pytest.mark.parametrize("autocommit,alone", [(True, False), (False, False), (True, True)])
+def test_kill_9_mid_write_keeps_every_committed_object(
+    server_dir: Path, autocommit: bool, alone: bool
+) -> None:
+    # ``alone``: the object is written by itself (ifx_lo_create and SQ_LODATA writes, as
+    # Blob.write does), each write committed on its own in autocommit mode; otherwise by an
+    # INSERT, whose objects and row are one transaction even in autocommit mode.
     proc, port = _start(server_dir)
     try:
         with _connect(port, autocommit=True) as c:
@@ -96,7 +101,10 @@ def test_kill_9_mid_write_keeps_every_committed_object(server_dir: Path, autocom
 
         def write() -> None:
             try:
-                writer.execute("INSERT INTO t VALUES (9, ?, NULL)", (source,))
+                if alone:
+                    ifxwire.client.lob.create_lob(writer, source, False)
+                else:
+                    writer.execute("INSERT INTO t VALUES (9, ?, NULL)", (source,))
             except BaseException as exc:  # the server dies under it
                 failure.append(exc)
 
@@ -109,7 +117,7 @@ def test_kill_9_mid_write_keeps_every_committed_object(server_dir: Path, autocom
         thread.join(30)
         assert failure and isinstance(failure[0], ifxwire.Error)
         writer.close()
-        if autocommit:
+        if alone:
             # Part of the never-stored object was committed before the kill: the restart
             # must sweep it (without the sweep the counts below would not match).
             assert _counts(server_dir) != committed

@@ -1,7 +1,8 @@
 """Smart large objects through the real server: storage, reference counts, errors, the API.
 
-The chunk counts come from the database file itself (``_ifx_lo`` and ``_ifx_lo_chunk``, read
-with a separate SQLite connection), so "nothing left behind" is checked where it would be.
+The counts come from the files themselves (``_ifx_lo`` in the database file, the pieces in its
+sbspace file, read with separate SQLite connections), so "nothing left behind" is checked where
+it would be.
 """
 
 from __future__ import annotations
@@ -146,6 +147,77 @@ def test_one_object_in_two_rows_is_counted_twice(ac: ifxwire.Connection) -> None
     with pytest.raises(ifxwire.DatabaseError) as err:
         blob.read()
     assert (err.value.sqlcode, err.value.isamcode) == (-9810, -12097)
+
+
+def test_an_object_is_freed_when_the_transaction_commits(
+    conn: ifxwire.Connection, server: Any, dbname: str
+) -> None:
+    # Informix frees an object whose count fell to zero at the commit of that transaction:
+    # until then a locator read before the DELETE still reads, and a row may store it again.
+    conn.autocommit = True
+    _fresh(conn, "fc")
+    conn.execute("INSERT INTO fc VALUES (1, ?, NULL)", (data(CHUNK + 5),))
+    conn.execute("INSERT INTO fc VALUES (2, ?, NULL)", (data(7, seed=3),))
+    conn.autocommit = False
+    kept = conn.execute("SELECT b FROM fc WHERE id = 1").fetchone()[0]
+    freed = conn.execute("SELECT b FROM fc WHERE id = 2").fetchone()[0]
+    before = counts(server, dbname)
+    conn.execute("DELETE FROM fc")
+    assert kept.read() == data(CHUNK + 5)  # still there inside the transaction
+    assert freed.read() == data(7, seed=3)
+    conn.execute("INSERT INTO fc VALUES (3, ?, NULL)", (kept,))  # stored again: it stays
+    assert counts(server, dbname) == before  # nothing freed before the commit
+    conn.commit()
+    assert counts(server, dbname) == (before[0] - 1, before[1] - 1)
+    row = conn.execute("SELECT id, b FROM fc").fetchall()
+    assert [(i, b.read()) for i, b in row] == [(3, data(CHUNK + 5))]
+    with pytest.raises(ifxwire.DatabaseError) as err:
+        freed.seek(0)
+        freed.read()
+    assert (err.value.sqlcode, err.value.isamcode) == (-9810, -12097)
+    conn.commit()
+
+
+def test_autocommit_insert_of_a_large_value_is_one_transaction(
+    ac: ifxwire.Connection, server: Any, dbname: str, connect_kwargs: dict[str, Any]
+) -> None:
+    # In autocommit mode the objects a statement's large values need and the statement are
+    # one transaction: a statement that fails leaves no object behind, at once.
+    ac.execute("DROP TABLE IF EXISTS one_txn")
+    ac.execute("CREATE TABLE one_txn (id INTEGER PRIMARY KEY, b BLOB)")
+    ac.execute("INSERT INTO one_txn VALUES (1, ?)", (data(3 * CHUNK),))
+    big = data(2 * 1024 * 1024 + 3)
+    ac.execute("INSERT INTO one_txn VALUES (2, ?)", (io.BytesIO(big),))
+    before = counts(server, dbname)
+    with pytest.raises(ifxwire.IntegrityError):
+        ac.execute("INSERT INTO one_txn VALUES (1, ?)", (big,))  # duplicate key
+    assert counts(server, dbname) == before
+    assert not ac.in_transaction
+    ac.execute("INSERT INTO one_txn VALUES (3, ?)", (big,))  # committed by itself
+    with ifxwire.connect(**connect_kwargs, database=dbname) as other:
+        rows = other.execute("SELECT id, b FROM one_txn ORDER BY id").fetchall()
+        assert [(i, len(b.read())) for i, b in rows] == [
+            (1, 3 * CHUNK), (2, len(big)), (3, len(big))]
+
+
+def test_autocommit_large_values_leave_an_open_cursor_open(ac: ifxwire.Connection) -> None:
+    # No transaction is begun for the values while a cursor is open: its COMMIT would close
+    # the cursor (Informix closes non-hold cursors at commit). The rows span several fetches.
+    ac.execute("DROP TABLE IF EXISTS src_rows")
+    ac.execute("DROP TABLE IF EXISTS dst_rows")
+    ac.execute("CREATE TABLE src_rows (id INTEGER, pad CHAR(200))")
+    ac.execute("CREATE TABLE dst_rows (id INTEGER, b BLOB)")
+    ac.cursor().executemany("INSERT INTO src_rows VALUES (?, 'x')", [(i,) for i in range(400)])
+    reader = ac.cursor()
+    reader.execute("SELECT id, pad FROM src_rows ORDER BY id")
+    writer = ac.cursor()
+    seen = []
+    for i, _ in reader:
+        if i in (0, 399):
+            writer.execute("INSERT INTO dst_rows VALUES (?, ?)", (i, data(1024 * 1024 + 1)))
+        seen.append(i)
+    assert seen == list(range(400))
+    assert ac.execute("SELECT COUNT(*) FROM dst_rows").fetchone()[0] == 2
 
 
 def test_catalog_and_sysmaster(ac: ifxwire.Connection) -> None:
@@ -406,3 +478,21 @@ def test_fast_path_runs_spl_routines(ac: ifxwire.Connection) -> None:
                "RAISE EXCEPTION -746, 0, 'no ' || a; END FUNCTION")
     _expect((-746, 0), ac.call_function, "lob_fail", 3)
     assert ac.call_function("lob_sum", 3) == [6, "sum of 3"]  # still usable
+
+
+def test_work_after_a_commit_never_fails_the_commit(
+    ac: ifxwire.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After COMMIT the server deletes garbage pieces; when that cannot run (another session
+    # holds a lock it needs) the committed statement must still succeed.
+    from ifxwire.server.engine.errors import EngineError
+
+    def busy(self: Any) -> None:
+        raise EngineError(-244, -107)
+
+    _fresh(ac, "aftercommit")
+    monkeypatch.setattr(lobstore.LoStore, "collect", busy)
+    ac.execute("INSERT INTO aftercommit VALUES (1, ?, NULL)", (data(CHUNK + 1),))
+    ac.execute("DELETE FROM aftercommit")
+    monkeypatch.undo()
+    assert ac.execute("SELECT COUNT(*) FROM aftercommit").fetchone()[0] == 0

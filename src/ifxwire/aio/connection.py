@@ -34,13 +34,14 @@ import inspect
 import logging
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 from .. import errors as _e
 from ..client.cancel import send_interrupt
 from ..client.connection import (
+    BEGIN_GROUP,
     COMMIT_GROUP,
     EXIT_MESSAGE,
     ROLLBACK_GROUP,
@@ -135,6 +136,7 @@ class _Core(Connection):
 
     def __init__(self, params: ConnectParams, sock: _StreamSock) -> None:
         self._stream_sock = sock
+        self._stream_out: Iterator[bytes] | None = None
         super().__init__(params)
 
     def _open(self, params: ConnectParams) -> Transport:
@@ -142,6 +144,11 @@ class _Core(Connection):
 
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         raise InternalError("blocking exchange attempted on an asyncio connection")
+
+    def _send_stream(self, messages: Iterator[bytes]) -> None:
+        """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
+        (a client file streams, never queued whole)."""
+        self._stream_out = messages
 
     def close(self) -> None:
         """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
@@ -425,6 +432,8 @@ class AsyncConnection:
             except _WouldBlock:
                 if self._sock.outbox:
                     await self._flush()  # answers to SQ_FILE requests (aio/lob.py)
+                if core._stream_out is not None:
+                    await self._send_stream()
                 await self._receive()
 
     def cancel(self) -> None:
@@ -438,6 +447,17 @@ class AsyncConnection:
         if self._in_flight:
             self._core._timed_out = timeout
             self.cancel()
+
+    async def _send_stream(self) -> None:
+        """Send the messages the core left to stream (a client file's data for
+        FILETOBLOB(..., 'client')), each written and drained before the next is made."""
+        core = self._core
+        messages, core._stream_out = core._stream_out, None
+        if messages is None:
+            return
+        for message in messages:
+            self._sock.outbox.append(message)
+            await self._flush()
 
     async def _exchange(
         self,
@@ -538,6 +558,43 @@ class AsyncConnection:
         if p is not None and not p.busy and p.epoch == core._epoch:
             return p, True
         return await self._prepare(sql, plan, cache=p is None), False
+
+    async def _lob_txn_begin(self) -> None:
+        """Async twin of ``Connection._lob_txn_begin``: a statement's large new LOBs and the
+        statement in one transaction in autocommit mode."""
+        core = self._core
+        if not core._lob_txn_wanted():
+            return
+        reply = core._reply()
+        await self._exchange([(BEGIN_GROUP, reply)])
+        core._lob_txn_begun(reply)
+
+    async def _lob_txn_end(self, commit: bool) -> None:
+        """Async twin of ``Connection._lob_txn_end``."""
+        core = self._core
+        if not core._lob_txn:
+            return
+        core._lob_txn = False
+        if commit:
+            await self._end_transaction(COMMIT_GROUP, "commit")
+            return
+        try:
+            if not core.closed and not core.broken:
+                await self._end_transaction(ROLLBACK_GROUP, "rollback")
+        except _e.Error:
+            pass  # the statement's own error is the one to report
+        finally:
+            core._in_txn = False
+
+    def _lob_txn_abandon(self) -> None:
+        """A statement was cancelled inside the transaction ``_lob_txn_begin`` began: nothing
+        may be awaited, and going on in autocommit mode inside it would commit nothing, so
+        the connection is closed (the server rolls the transaction back)."""
+        core = self._core
+        if core._lob_txn and not core.broken:
+            core._fail(_e.connection_lost(
+                "a statement storing large objects was cancelled inside its transaction"))
+        core._lob_txn = False
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
         core = self._core

@@ -151,21 +151,31 @@ class AsyncCursor:
                 await self._run_command(operation, plan)
                 return self
             p, cached = await aconn._statement(operation, plan)
-            if plan.nparams and _lob.needs_pass(p, values, streamed):
-                # As the sync cursor: BLOB/CLOB values into new objects, BYTE/TEXT streamed.
-                values = await _alob.prepare_params(aconn, p, values)
-                if any(isinstance(v, StreamedBlob) for v in values):
-                    await _alob.execute_streamed(self, p, values)
-                    return self
-                bind = bind_message(values, core.encoding, None, core._blob_width)
             try:
-                await self._run(p, bind)
-            except DatabaseError as exc:
-                if exc.sqlcode != -710 or not cached:
-                    raise
-                core._invalidate(p)
-                p = await aconn._prepare(operation, plan, cache=True)
-                await self._run(p, bind)
+                if plan.nparams and _lob.needs_pass(p, values, streamed):
+                    # As the sync cursor: BLOB/CLOB values into new objects (with the
+                    # statement in one transaction in autocommit mode), BYTE/TEXT streamed.
+                    values = await _alob.prepare_params(aconn, p, values)
+                    if any(isinstance(v, StreamedBlob) for v in values):
+                        await _alob.execute_streamed(self, p, values)
+                        await aconn._lob_txn_end(commit=True)
+                        return self
+                    bind = bind_message(values, core.encoding, None, core._blob_width)
+                try:
+                    await self._run(p, bind)
+                except DatabaseError as exc:
+                    if exc.sqlcode != -710 or not cached:
+                        raise
+                    core._invalidate(p)
+                    p = await aconn._prepare(operation, plan, cache=True)
+                    await self._run(p, bind)
+            except Exception:
+                await aconn._lob_txn_end(commit=False)
+                raise
+            except BaseException:  # cancelled: no await here; the transaction is the server's
+                aconn._lob_txn_abandon()
+                raise
+            await aconn._lob_txn_end(commit=True)
         return self
 
     async def _run(self, p: Prepared, bind: bytes) -> None:

@@ -80,12 +80,13 @@ async def read_pipelined_held(
     fd: int,
     sinks: Iterable[memoryview],
     on_data: Callable[[memoryview], object] | None = None,
+    window: int = _fp.READ_WINDOW,
 ) -> int:
     """Async twin of ``client.fastpath.read_pipelined`` (``on_data`` may be a coroutine
     function, e.g. an async file's write)."""
     core = aconn._core
     core._check()
-    plan = _fp.ReadPlan(sinks)
+    plan = _fp.ReadPlan(sinks, window)
     if core._deferred:
         await aconn._exchange([])
     try:
@@ -123,9 +124,10 @@ async def read_pipelined(
     fd: int,
     sinks: Iterable[memoryview],
     on_data: Callable[[memoryview], object] | None = None,
+    window: int = _fp.READ_WINDOW,
 ) -> int:
     async with aconn._lock:
-        return await read_pipelined_held(aconn, fd, sinks, on_data)
+        return await read_pipelined_held(aconn, fd, sinks, on_data, window)
 
 
 async def _pieces(pieces: Pieces) -> AsyncIterator[bytes | bytearray | memoryview]:

@@ -172,14 +172,16 @@ class AsyncSmartLob(LocatorBase):
 
     # ---- bytes --------------------------------------------------------------------------------
     async def _read_stream(self, sinks: Iterable[memoryview],
-                           on_data: Callable[[memoryview], object] | None = None) -> int:
+                           on_data: Callable[[memoryview], object] | None = None,
+                           window: int = _fp.READ_WINDOW) -> int:
         fd = await self._ensure(False)
         await self._sync(fd)
         try:
             if self._held:
-                got = await afp.read_pipelined_held(self.connection, fd, sinks, on_data)
+                got = await afp.read_pipelined_held(self.connection, fd, sinks, on_data,
+                                                    window)
             else:
-                got = await afp.read_pipelined(self.connection, fd, sinks, on_data)
+                got = await afp.read_pipelined(self.connection, fd, sinks, on_data, window)
         except BaseException:
             self._server_pos = -1
             raise
@@ -213,11 +215,13 @@ class AsyncSmartLob(LocatorBase):
         position, ``chunk`` bytes at a time."""
         return await self._write_pieces(_source_pieces(source, chunk, None))
 
-    async def copy_to(self, target: Any, chunk: int = CHUNK) -> int:
+    async def copy_to(self, target: Any, chunk: int = _fp.COPY_MESSAGE) -> int:
         """Copy from the position to the end into a binary file-like object (its ``write``
-        may be a coroutine); returns the bytes copied. Reads are pipelined."""
-        size = max(1, min(chunk, _fp.READ_MESSAGE))
-        return await self._read_stream(_fp.rotating(size), target.write)
+        may be a coroutine); returns the bytes copied. Reads are pipelined (as the sync
+        ``Blob.copy_to``: 4 MiB reads, ``COPY_WINDOW`` in flight)."""
+        size = max(1, min(chunk, _fp.COPY_MESSAGE))
+        return await self._read_stream(_fp.rotating(size, _fp.COPY_WINDOW + 1), target.write,
+                                       _fp.COPY_WINDOW)
 
 
 class AsyncBlob(AsyncSmartLob):
@@ -291,7 +295,8 @@ async def _apieces(read: Callable[[int], Awaitable[P]], size: int, short_ends: b
 # --------------------------------------------------------------------------------------------
 
 
-async def _source_pieces(source: Any, chunk: int, encoding: str | None) -> AsyncIterator[bytes]:
+async def _source_pieces(source: Any, chunk: int, encoding: str | None
+                         ) -> AsyncIterator[bytes | memoryview]:
     """A file-like's data in pieces; ``encoding`` set: text is encoded (a CLOB)."""
     if not inspect.iscoroutinefunction(getattr(source, "read", None)):
         pieces = (_lob._text_pieces(source, chunk, encoding) if encoding is not None
@@ -392,7 +397,10 @@ async def prepare_params(aconn: AsyncConnection, p: Prepared, values: Sequence[o
         await aconn._exchange([group])
         _lob.described(core, p, group[1])
     out = list(values)
-    for i, action, flag in _lob.param_actions(p, values):
+    actions = list(_lob.param_actions(p, values))
+    if any(action == "lob" and _lob._several_writes(values[i]) for i, action, _ in actions):
+        await aconn._lob_txn_begin()
+    for i, action, flag in actions:
         if action == "lob":
             out[i] = await create_lob(aconn, values[i], flag)
         elif inspect.iscoroutinefunction(getattr(values[i], "read", None)):
@@ -406,7 +414,7 @@ async def prepare_params(aconn: AsyncConnection, p: Prepared, values: Sequence[o
 
 async def execute_streamed(cursor: AsyncCursor, p: Prepared, values: list[object]) -> None:
     """Async twin of ``client.blobstream.execute_streamed``: the statement goes out in pieces
-    of about 256 KiB, each written before the next is read from its source."""
+    of about 512 KiB, each written before the next is read from its source."""
     aconn = cursor.connection
     core = aconn._core
     cur = cursor._cur
@@ -415,8 +423,8 @@ async def execute_streamed(cursor: AsyncCursor, p: Prepared, values: list[object
     sent = False
     try:
         await aconn._flush()
-        for piece in plan.pieces():
-            core._send(piece)
+        for parts in plan.parts():
+            core._send(b"".join(parts))
             await aconn._flush()
         sent = True
         core._send(plan.suffix())

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DataError, InterfaceError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, TypeCode
+from ..protocol.gather import IOV_MAX
 from ..protocol.wire import Writer, u16_at
 from ..types import blobs as _blobs
 from ..types.bind import BLOB_BIND_TYPES, _item
@@ -40,10 +41,12 @@ __all__ = ["BlobReader", "StreamedBlob", "execute_streamed", "reader_for"]
 
 _T = TypeCode
 _CHUNK = m.BLOB_UPLOAD_CHUNK
-_SEND = 256 * 1024
 _SPOOL = 1024 * 1024
 _HEAD = struct.Struct(">HH")
 _EXECUTE_EOT = bytes([0, Msg.EXECUTE, 0, Msg.EOT])
+_BLOB_END = bytes([0, Msg.BLOB, 0, 0])
+#: Reads of at least this many bytes of a chunk go straight into the reader's buffer.
+_DIRECT = 8192
 
 
 class StreamedBlob:
@@ -72,20 +75,64 @@ class StreamedBlob:
     def _ifx_bind_item(self, encoding: str) -> bytes:
         return _item(_T.TEXT if self.text else _T.BYTE, 0, self._descriptor)
 
-    def pieces(self) -> Iterator[bytes]:
+    def frames(self, framer: _Framer) -> Iterator[list[Any]]:
+        """The value as SQ_BLOB chunks, a block at a time: lists of buffers to send (valid
+        until the next block is asked for: the framer's buffer is reused)."""
         left = self.size
-        read = self.source.read
+        source = self.source
+        readinto = getattr(source, "readinto", None)
+        view = framer.view
         while left > 0:
+            want = min(len(view), left)
+            got = 0
             try:
-                piece = read(min(_SEND, left))
+                while got < want:
+                    if readinto is not None:
+                        n = readinto(view[got:want])
+                    else:
+                        piece = source.read(want - got)
+                        n = len(piece)
+                        view[got : got + n] = piece
+                    if not n:
+                        break
+                    got += n
             except Exception as exc:
                 raise DataError(
                     f"reading the file-like object failed: {type(exc).__name__}: {exc}"
                 ) from exc
-            if not piece:
+            if not got:
                 raise DataError(f"the file-like object ended {left} bytes early")
-            left -= len(piece)
-            yield piece
+            left -= got
+            yield framer.frame(got)
+
+
+class _Framer:
+    """1024-byte SQ_BLOB chunks (what JDBC and informix-driver send, docs/PROTOCOL.md §9)
+    without a copy or a Python call per chunk: one reused buffer the source is read into and
+    a fixed list of (header, slice) pairs over it, which ``sendmsg`` gathers (one call per
+    ``BLOCK`` bytes)."""
+
+    #: Bytes per block: IOV_MAX buffers of (header, chunk) pairs.
+    BLOCK = _CHUNK * (IOV_MAX // 2)
+
+    def __init__(self) -> None:
+        self.buf = bytearray(self.BLOCK)
+        self.view = memoryview(self.buf)
+        head = _HEAD.pack(Msg.BLOB, _CHUNK)
+        self.iov: list[Any] = []
+        for at in range(0, self.BLOCK, _CHUNK):
+            self.iov += (head, self.view[at : at + _CHUNK])
+
+    def frame(self, n: int) -> list[Any]:
+        """The buffers carrying the first ``n`` bytes of the buffer as SQ_BLOB chunks."""
+        whole = n // _CHUNK
+        parts = self.iov[: 2 * whole]
+        rest = n - whole * _CHUNK
+        if rest:
+            parts += (_HEAD.pack(Msg.BLOB, rest), self.view[whole * _CHUNK : n])
+            if rest & 1:
+                parts.append(b"\0")
+        return parts
 
 
 def _remaining(source: Any) -> int | None:
@@ -126,20 +173,18 @@ def _spool(source: Any, encoding: str) -> tuple[Any, int]:
     return spool, size
 
 
-def _group_pieces(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[bytes]:
+def _group_parts(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[list[Any]]:
     """The statement group: ``head`` (ID, SQ_BIND), SQ_BBIND, each blob's SQ_BLOB chunks and
-    its empty SQ_BLOB, EXECUTE, EOT — in pieces of about ``_SEND`` bytes."""
-    w = Writer(bytearray(head))
-    w.u16(Msg.BBIND).u16(len(blobs))
+    its empty SQ_BLOB, EXECUTE, EOT — as lists of buffers of about ``_Framer.BLOCK`` bytes,
+    each valid until the next is taken."""
+    framer = _Framer()
+    lead = [head, _HEAD.pack(Msg.BBIND, len(blobs))]
     for blob in blobs:
-        for piece in blob.pieces():
-            m.put_blob_chunks(w, piece, _CHUNK)
-            if len(w.buf) >= _SEND:
-                yield bytes(w.buf)
-                w.buf.clear()
-        w.u16(Msg.BLOB).u16(0)
-    w.raw(_EXECUTE_EOT)
-    yield bytes(w.buf)
+        for parts in blob.frames(framer):
+            yield lead + parts
+            lead = []
+        lead.append(_BLOB_END)
+    yield [*lead, _EXECUTE_EOT]
 
 
 class StreamedGroups:
@@ -173,8 +218,9 @@ class StreamedGroups:
     def prefix(self) -> bytes:
         return b"".join([*self.deferred, *(g for g, _ in self.groups)])
 
-    def pieces(self) -> Iterator[bytes]:
-        return _group_pieces(self.head, self.blobs)
+    def parts(self) -> Iterator[list[Any]]:
+        """The statement group in blocks of buffers (each valid until the next is taken)."""
+        return _group_parts(self.head, self.blobs)
 
     def suffix(self) -> bytes:
         return b"".join(g for g, _ in self.tail)
@@ -195,8 +241,8 @@ def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
     conn._send(plan.prefix())
     sent = False
     try:
-        for piece in plan.pieces():
-            conn._send(piece)
+        for parts in plan.parts():
+            conn._send_parts(parts)
         sent = True
     finally:
         if not sent:
@@ -275,6 +321,12 @@ class BlobReader(io.RawIOBase):
                 if t.start == t.end:
                     if done:
                         return done
+                    want = min(self._left, len(out))
+                    if want >= _DIRECT:
+                        # Straight into the caller's buffer: one copy instead of two.
+                        n = conn._recv_direct(out[:want])
+                        self._left -= n
+                        return n
                     conn._fill_transport(1)
                 n = min(self._left, len(out) - done, t.end - t.start)
                 out[done : done + n] = t.view[t.start : t.start + n]

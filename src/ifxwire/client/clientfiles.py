@@ -8,6 +8,7 @@ against the local file system, as JDBC's ``receiveSQFILE`` does, and then reads 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import fastpath as fp
@@ -76,7 +77,7 @@ def answer_file_request(conn: Connection, reply: Reply) -> None:
         if state is None:
             conn._send(_error_answer(conn, _EBADF))
             return
-        _send_file(conn, state, req.bufsize or fp.FILE_CHUNK, req.amount)
+        conn._send_stream(_file_answer(conn, state, req.bufsize or fp.FILE_CHUNK, req.amount))
 
 
 def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
@@ -123,16 +124,20 @@ def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
     conn._send(bytes(w.buf))
 
 
-def _send_file(conn: Connection, state: _ClientFile, bufsize: int, amount: int) -> None:
+def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
+                 ) -> Iterator[bytes]:
+    """The answer to an SQ_FILE read, in messages of about ``WRITE_MESSAGE`` bytes made as the
+    file is read: the sync driver sends each at once, the asyncio one between awaits, so a
+    file of any size is never held whole."""
     try:
         f = open(state.name, "rb")  # noqa: SIM115 - closed below
     except OSError:
-        conn._send(_error_answer(conn, _ENOENT))
+        yield _error_answer(conn, _ENOENT)
         return
     with f:
         size = os.fstat(f.fileno()).st_size
         if state.offset > size:
-            conn._send(_error_answer(conn, _EBADF))
+            yield _error_answer(conn, _EBADF)
             return
         f.seek(state.offset)
         left = size - state.offset if amount < 0 else min(amount, size - state.offset)
@@ -146,7 +151,7 @@ def _send_file(conn: Connection, state: _ClientFile, bufsize: int, amount: int) 
             w.u16(Msg.FILE_READ).u16(len(piece)).padded(piece)
             left -= len(piece)
             if len(w.buf) >= _fp.WRITE_MESSAGE:
-                conn._send(bytes(w.buf))
+                yield bytes(w.buf)
                 w.buf.clear()
         w.u16(Msg.EOT)
-        conn._send(bytes(w.buf))
+        yield bytes(w.buf)

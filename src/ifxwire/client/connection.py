@@ -24,7 +24,7 @@ import struct
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -70,7 +70,7 @@ from .handshake import (
     session_groups,
     version_number,
 )
-from .lob import lob_columns
+from .lob import lob_columns, params_described
 from .locales import codec_for_locale
 from .pamauth import no_callback, pam_login
 from .placeholders import SqlPlan
@@ -84,6 +84,7 @@ from .statements import (
     database_name,
     describe_columns,
     flags_from_create,
+    returns_rows,
     set_result_limits,
 )
 from .transport import Transport, open_transport
@@ -171,6 +172,7 @@ class Connection:
         self._cache = StatementCache(params.statement_cache_size)
         self._autocommit = bool(params.autocommit)
         self._in_txn = False
+        self._lob_txn = False  # a transaction begun for a statement's new LOBs (_lob_txn_begin)
         self._repeatable_read = False
         self._logging_mode: str | None = None
         self._database: str | None = None
@@ -578,6 +580,23 @@ class Connection:
             self._fail(exc)
             raise
 
+    def _send_stream(self, messages: Iterator[bytes]) -> None:
+        """Send messages made as they are sent (a client file's data, clientfiles.py); the
+        asyncio connection sends them between awaits instead."""
+        for message in messages:
+            self._send(message)
+
+    def _send_parts(self, parts: Sequence[Any]) -> None:
+        """Send buffers in order without joining them (large framed data, protocol/gather.py)."""
+        if self._tracing():
+            self._send(b"".join(parts))
+            return
+        try:
+            self._transport.send_parts(parts)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
     def _names(self, data: bytes | bytearray) -> str:
         names: list[str] = []
         r = Reader(data)
@@ -611,6 +630,12 @@ class Connection:
                         # LOTOFILE/FILETOBLOB with 'client': answer (a write: a batch of its
                         # data), then read on (client/clientfiles.py).
                         answer_file_request(self, reply)
+                        continue
+                if reply.lodata_body >= _DIRECT and t.start == t.end:
+                    # SQ_LODATA data straight into the reader's buffer: one copy, not two.
+                    target = reply.direct_target()
+                    if target is not None:
+                        reply.direct_received(t.recv_direct(target))
                         continue
                 t.fill(reply.need)
         except UnknownMessage as exc:
@@ -687,6 +712,15 @@ class Connection:
         """Receive more bytes for a caller that parses the stream itself."""
         try:
             self._transport.fill(need)
+        except OperationalError as exc:
+            self._fail(exc)
+            raise
+
+    def _recv_direct(self, view: memoryview) -> int:
+        """Receive into ``view`` itself (the transport's buffer is empty): for a caller that
+        parses the stream itself and knows the next bytes are data (blobstream.py)."""
+        try:
+            return self._transport.recv_direct(view)
         except OperationalError as exc:
             self._fail(exc)
             raise
@@ -768,15 +802,20 @@ class Connection:
         d = reply.describe
         if d is None:
             raise _e.protocol_error("PREPARE was answered without SQ_DESCRIBE")
+        rows = returns_rows(d.stmt_type, len(d.columns))
         p = Prepared(
             sql=sql,
             plan=plan,
             stmt_id=d.stmt_id,
             stmt_type=d.stmt_type,
-            columns=widen_blob_columns(d.columns, self._blob_width),
+            columns=widen_blob_columns(d.columns, self._blob_width) if rows else [],
             epoch=self._epoch,
             cursor_name=self._next_cursor_name(),
         )
+        if not rows and d.columns:
+            # An INSERT describes the column each ``?`` goes into (docs/PROTOCOL.md §5): the
+            # parameters are known without an SQ_CIDESCRIBE round trip (client/lob.py).
+            params_described(p, d.columns)
         if p.columns:
             p.description = describe_columns(p.columns)
             p.blobs = blob_columns(p.columns)
@@ -943,6 +982,49 @@ class Connection:
 
     def _ansi_autocommit(self) -> bool:
         return self._autocommit and self._logging_mode == "ansi"
+
+    def _lob_txn_begin(self) -> None:
+        """A statement's values go into new smart LOBs (client/lob.py): in autocommit mode on
+        a logged database, the objects and the statement become one transaction (``BEGIN
+        EOT`` now, ``CMMTWORK EOT`` or ``RBWORK EOT`` after it: ``_lob_txn_end``), as with
+        autocommit off. Atomic: a statement that fails leaves no object behind. And one
+        commit instead of one per 1 MiB SQ_LODATA write: a server commits each write made
+        outside a transaction. Not while a cursor is open: the COMMIT would close it."""
+        if not self._lob_txn_wanted():
+            return
+        reply = self._reply()
+        self._exchange([(BEGIN_GROUP, reply)])
+        self._lob_txn_begun(reply)
+
+    def _lob_txn_wanted(self) -> bool:
+        return (self._autocommit and self._logging_mode == "logged" and not self._in_txn
+                and not self._lob_txn and not len(self._open_results))
+
+    def _lob_txn_begun(self, reply: Reply) -> None:
+        if reply.error is not None:
+            raise self._server_error(reply.error)
+        self._in_txn = True
+        self._lob_txn = True
+
+    def _lob_txn_end(self, commit: bool) -> None:
+        """End the transaction ``_lob_txn_begin`` started, if it did."""
+        if not self._lob_txn:
+            return
+        self._lob_txn = False
+        if commit:
+            self._end_transaction(COMMIT_GROUP, "commit")
+            return
+        try:
+            if not self._closed:
+                self._end_transaction(ROLLBACK_GROUP, "rollback")
+        except Error:
+            pass  # the statement's own error is the one to report
+        finally:
+            self._in_txn = False
+
+
+#: SQ_LODATA chunk data of at least this many bytes is received straight into its sink.
+_DIRECT = 8192
 
 
 def _feed(reply: Reply, buf: bytearray, start: int, end: int) -> int:

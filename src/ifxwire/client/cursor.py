@@ -303,24 +303,33 @@ class Cursor:
                     )
                 return self
             p, cached = conn._statement(operation, plan)
-            if plan.nparams and _lob.needs_pass(p, values, streamed):
-                # Values for BLOB/CLOB parameters go into new smart large objects first.
-                values = _lob.prepare_params(conn, p, values)
-                if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
-                    _blobstream.execute_streamed(self, p, values)
-                    return self
-                bind = bind_message(values, conn.encoding, self._active_adapters(),
-                                    conn._blob_width)
             try:
-                self._run(p, bind)
-            except DatabaseError as exc:
-                if exc.sqlcode != -710 or not cached:
-                    raise
-                # The table changed since the statement was prepared: prepare it again, once.
-                conn._invalidate(p)
-                p = conn._prepare(operation, plan, cache=True)
-                cached = False
-                self._run(p, bind)
+                if plan.nparams and _lob.needs_pass(p, values, streamed):
+                    # Values for BLOB/CLOB parameters go into new smart large objects first
+                    # (in autocommit mode, in one transaction with the statement:
+                    # Connection._lob_txn_begin).
+                    values = _lob.prepare_params(conn, p, values)
+                    if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
+                        _blobstream.execute_streamed(self, p, values)
+                        conn._lob_txn_end(commit=True)
+                        return self
+                    bind = bind_message(values, conn.encoding, self._active_adapters(),
+                                        conn._blob_width)
+                try:
+                    self._run(p, bind)
+                except DatabaseError as exc:
+                    if exc.sqlcode != -710 or not cached:
+                        raise
+                    # The table changed since the statement was prepared: prepare it again,
+                    # once.
+                    conn._invalidate(p)
+                    p = conn._prepare(operation, plan, cache=True)
+                    cached = False
+                    self._run(p, bind)
+            except BaseException:
+                conn._lob_txn_end(commit=False)
+                raise
+            conn._lob_txn_end(commit=True)
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "execute %.3f ms%s: %s",

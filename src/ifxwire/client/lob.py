@@ -30,7 +30,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
-from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, TypeCode
+from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, StmtType, TypeCode
 from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
 from ..types import smartlob as slo
@@ -361,12 +361,13 @@ class SmartLob(LocatorBase):
         return got
 
     def _read_stream(self, sinks: Iterable[memoryview],
-                     on_data: Callable[[memoryview], object] | None = None) -> int:
+                     on_data: Callable[[memoryview], object] | None = None,
+                     window: int = _fp.READ_WINDOW) -> int:
         """Pipelined reads from the position (client/fastpath.py ``read_pipelined``)."""
         fd = self._ensure(False)
         self._sync(fd)
         try:
-            got = _fp.read_pipelined(self.connection, fd, sinks, on_data)
+            got = _fp.read_pipelined(self.connection, fd, sinks, on_data, window)
         except BaseException:
             self._server_pos = -1  # unknown: the next read seeks first
             raise
@@ -401,11 +402,13 @@ class SmartLob(LocatorBase):
         self._server_pos = self._pos
         return n
 
-    def copy_to(self, target: BinaryIO | Any, chunk: int = CHUNK) -> int:
+    def copy_to(self, target: BinaryIO | Any, chunk: int = _fp.COPY_MESSAGE) -> int:
         """Copy from the position to the end into a binary file-like object; returns bytes.
-        Reads are pipelined (``READ_WINDOW`` in flight) in pieces of ``chunk`` bytes."""
-        size = max(1, min(chunk, _fp.READ_MESSAGE))
-        return self._read_stream(_fp.rotating(size), target.write)
+        Reads are pipelined (``COPY_WINDOW`` in flight) in pieces of ``chunk`` bytes (4 MiB:
+        fewer, larger reads cost the server less; the buffers stay about 12 MiB)."""
+        size = max(1, min(chunk, _fp.COPY_MESSAGE))
+        return self._read_stream(_fp.rotating(size, _fp.COPY_WINDOW + 1), target.write,
+                                 _fp.COPY_WINDOW)
 
 
 class Blob(SmartLob):
@@ -512,7 +515,7 @@ class Clob(ClobText, SmartLob):
 # --------------------------------------------------------------------------------------------
 
 
-def _read_source(read: Any, chunk: int) -> Any:
+def _read_source(read: Any, chunk: Any) -> Any:
     """One read of a file-like object; its failure becomes a DataError naming it (the
     original is the cause), so callers see one PEP 249 class whatever the object raised."""
     try:
@@ -522,7 +525,28 @@ def _read_source(read: Any, chunk: int) -> Any:
                         sqlstate="22000") from exc
 
 
-def _file_pieces(source: Any, chunk: int) -> Iterator[bytes]:
+def _file_pieces(source: Any, chunk: int) -> Iterator[bytes | memoryview]:
+    """A binary file-like object's data in pieces of ``chunk`` bytes. With ``readinto`` the
+    pieces are views of one reused buffer, each valid until the next is taken (every consumer
+    sends a piece before asking for the next)."""
+    readinto = getattr(source, "readinto", None)
+    if readinto is not None and not isinstance(source, io.TextIOBase):
+        view = memoryview(bytearray(chunk))
+        while True:
+            got = 0
+            while got < chunk:
+                n = _read_source(readinto, view[got:])
+                if n is None:
+                    raise DataError("the file-like object has no data ready (non-blocking)",
+                                    sqlstate="22000")
+                if not n:
+                    break
+                got += n
+            if not got:
+                return
+            yield view[:got]
+            if got < chunk:
+                return
     read = source.read
     while True:
         piece = _read_source(read, chunk)
@@ -692,9 +716,20 @@ def idescribe_group(conn: Connection, p: Prepared) -> tuple[bytes, Reply]:
 def described(conn: Connection, p: Prepared, reply: Reply) -> None:
     if reply.error is not None:
         raise conn._server_error(reply.error)
-    p.param_descs = list(reply.idescribe or [])
-    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT)
-                       for d in p.param_descs)
+    _set_params(p, list(reply.idescribe or []))
+
+
+def params_described(p: Prepared, columns: Sequence[ColumnDesc]) -> None:
+    """An INSERT's SQ_DESCRIBE listed one column per ``?``, its target (what real servers
+    send; JDBC's IFX_USEPUT relies on the count matching, docs/PROTOCOL.md §5): these are the
+    parameters, so no SQ_CIDESCRIBE is needed. Any other count leaves them unknown."""
+    if p.stmt_type == StmtType.INSERT and len(columns) == p.plan.nparams:
+        _set_params(p, list(columns))
+
+
+def _set_params(p: Prepared, descs: list[ColumnDesc]) -> None:
+    p.param_descs = descs
+    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT) for d in descs)
 
 
 def describe_params(conn: Connection, p: Prepared) -> None:
@@ -719,7 +754,10 @@ def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> l
     if wants_describe(p, values):
         describe_params(conn, p)
     out = list(values)
-    for i, action, flag in param_actions(p, values):
+    actions = list(param_actions(p, values))
+    if any(action == "lob" and _several_writes(values[i]) for i, action, _ in actions):
+        conn._lob_txn_begin()
+    for i, action, flag in actions:
         if action == "lob":
             out[i] = create_lob(conn, values[i], flag)
         else:
@@ -727,6 +765,22 @@ def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> l
 
             out[i] = StreamedBlob(values[i], flag, conn.encoding)
     return out
+
+
+def _several_writes(value: object) -> bool:
+    """Whether storing ``value`` may take more than one SQ_LODATA write (a file-like of
+    unknown or large size, a value over ``WRITE_MESSAGE``): then a transaction around the
+    statement saves a commit per write; for one write it would only add two round trips."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return memoryview(value).nbytes > _fp.WRITE_MESSAGE
+    if isinstance(value, str):
+        return len(value) > _fp.WRITE_MESSAGE // 4
+    if hasattr(value, "read"):
+        from .blobstream import _remaining
+
+        left = _remaining(value)
+        return left is None or left > _fp.WRITE_MESSAGE
+    return False
 
 
 def param_actions(p: Prepared, values: Sequence[object]) -> Iterator[tuple[int, str, bool]]:

@@ -90,8 +90,11 @@ class Reply:
         "insertdone",
         "layout",
         "lodata",
+        "lodata_body",
+        "lodata_got",
         "lodata_left",
         "lodata_limit",
+        "lodata_pad",
         "lodata_size",
         "messages",
         "names",
@@ -159,6 +162,9 @@ class Reply:
         self.lodata: bytearray | memoryview | None = None  # where read data goes (set by caller)
         self.lodata_left = 0  # data bytes of an SQ_LODATA read still to come (-1: a short)
         self.lodata_limit = 0  # the bytes the read asked for: a larger answer is refused
+        self.lodata_body = 0  # data bytes of the current chunk not received yet
+        self.lodata_pad = 0  # its pad byte, still to skip
+        self.lodata_got = 0  # data bytes put in the sink so far
         self.file_request: fp.FileRequest | None = None
         self.file_writing = False  # inside an SQ_FILE write request's data chunks
         self.file_pending = 0  # bytes of those chunks not yet handed to the caller
@@ -173,14 +179,14 @@ class Reply:
         self.shift = self.consumed - first
         try:
             while True:
-                if end - pos < 2:
-                    self.need = 2
-                    return pos
-                if self.lodata_left:
+                if self.lodata_left or self.lodata_body or self.lodata_pad:
                     pos = self._lodata_chunks(buf, pos, end)
                     if self.need:
                         return pos
                     continue
+                if end - pos < 2:
+                    self.need = 2
+                    return pos
                 if self.file_writing:
                     # The caller writes out what was taken, then feeds the rest.
                     return self._file_chunks(buf, pos, end)
@@ -287,11 +293,37 @@ class Reply:
         return pos
 
     def _lodata_chunks(self, buf: Any, pos: int, end: int) -> int:
-        """The data of an SQ_LODATA read, chunk by chunk as it arrives (``i16 n, data, pad``
-        until the announced size; one bare short when nothing was read: JDBC
-        ``receiveLODATA``), written into ``self.lodata`` at its current length."""
+        """The data of an SQ_LODATA read as it arrives (``i16 n, data, pad`` chunks until the
+        announced size; one bare short when nothing was read: JDBC ``receiveLODATA``), put in
+        ``self.lodata`` (a bytearray grows; a memoryview is filled from its start). A chunk
+        may be taken in parts, so its data can also be received straight into the sink
+        (``direct_target``)."""
         self.need = 0
-        while self.lodata_left:
+        while True:
+            if self.lodata_body:
+                take = min(self.lodata_body, end - pos)
+                if not take:
+                    self.need = 1
+                    return pos
+                sink = self.lodata
+                if isinstance(sink, bytearray):
+                    sink += buf[pos : pos + take]
+                elif sink is not None:
+                    got = self.lodata_got
+                    sink[got : got + take] = buf[pos : pos + take]
+                self.lodata_got += take
+                self.lodata_body -= take
+                pos += take
+                continue
+            if self.lodata_pad:
+                if end - pos < 1:
+                    self.need = 1
+                    return pos
+                self.lodata_pad = 0
+                pos += 1
+                continue
+            if not self.lodata_left:
+                return pos
             if end - pos < 2:
                 self.need = 2
                 return pos
@@ -303,19 +335,24 @@ class Reply:
                 raise ProtocolViolation(
                     f"SQ_LODATA: a chunk of {n} bytes with {self.lodata_left} to come",
                     pos + self.shift)
-            nxt = pos + 2 + n + (n & 1)
-            if nxt > end:
-                self.need = nxt - pos
-                return pos
-            sink = self.lodata
-            if isinstance(sink, bytearray):
-                sink += buf[pos + 2 : pos + 2 + n]
-            elif sink is not None:
-                done = (self.lodata_size or 0) - self.lodata_left
-                sink[done : done + n] = buf[pos + 2 : pos + 2 + n]
             self.lodata_left -= n
-            pos = nxt
-        return pos
+            self.lodata_body = n
+            self.lodata_pad = n & 1
+            pos += 2
+
+    def direct_target(self) -> memoryview | None:
+        """Where the rest of the current SQ_LODATA chunk goes, when the data may be received
+        straight into it (a memoryview sink), else None."""
+        sink = self.lodata
+        if not self.lodata_body or not isinstance(sink, memoryview):
+            return None
+        return sink[self.lodata_got : self.lodata_got + self.lodata_body]
+
+    def direct_received(self, n: int) -> None:
+        """``n`` bytes of the current chunk were received into ``direct_target``."""
+        self.lodata_got += n
+        self.lodata_body -= n
+        self.consumed += n
 
     def _file_chunks(self, buf: Any, pos: int, end: int) -> int:
         """The data chunks of an SQ_FILE write request (``u16 107, u16 n, data, pad`` … up to

@@ -42,6 +42,7 @@ __all__ = [
     "database_name",
     "describe_columns",
     "flags_from_create",
+    "returns_rows",
     "set_result_limits",
     "type_code",
 ]
@@ -186,6 +187,14 @@ class Prepared:
     @property
     def is_query(self) -> bool:
         return bool(self.columns)
+
+
+def returns_rows(stmt_type: int, ncolumns: int) -> bool:
+    """Whether a described statement produces a result set: a SELECT, or a routine call with
+    columns (JDBC ``IfxSqli.isResultSet``; informix-driver ``_produces_result_set``). Other
+    statements may describe columns too (an INSERT lists the targets of its ``?``s) that are
+    no result."""
+    return stmt_type == _S.SELECT or (stmt_type == _S.EXECUTE_PROCEDURE and ncolumns > 0)
 
 
 #: A fetch reply may carry this many times the fetch size in rows before the driver calls it

@@ -23,9 +23,11 @@ from __future__ import annotations
 import contextlib
 import socket
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OperationalError, connection_lost
+from ..protocol.gather import send_parts
 from ..protocol.login import packet_length
 from ..protocol.wire import NeedMore, ProtocolViolation
 from .cancel import send_interrupt
@@ -117,10 +119,19 @@ class Transport:
 
     def send(self, data: bytes | bytearray) -> None:
         """One ``sendall`` per call: callers pass whole request groups (or several)."""
+        self._sending(self.sock.sendall, data)
+
+    def send_parts(self, parts: Sequence[Any]) -> None:
+        """Send ``parts`` in order, gathered by the kernel (``sendmsg``; protocol/gather.py):
+        large data framed in chunks goes out without being joined into one buffer first."""
+        self._sending(lambda p: send_parts(self.sock, p), parts)
+
+    def _sending(self, send: Callable[[Any], object], what: Any) -> None:
+        """Run a send with the deadline checked and failures as OperationalError."""
         try:
             if self.deadline:
                 self._time_left()
-            self.sock.sendall(data)
+            send(what)
         except TimeoutError:
             if self.deadline:
                 raise self._timed_out() from None
@@ -153,10 +164,16 @@ class Transport:
                 self.buf[0:pending] = self.buf[start:end]
             self.start, self.end = 0, pending
             end = pending
+        self.end = end + self.recv_direct(self.view[end:])
+
+    def recv_direct(self, view: memoryview) -> int:
+        """Receive into ``view`` (``fill`` passes its buffer's free part; a caller that knows
+        large data is coming passes its own buffer while this one is empty, so the data is
+        copied once, not twice). Raises OperationalError on EOF, timeout or socket error."""
         try:
             if self.deadline:
                 self._time_left()
-            n = self.sock.recv_into(self.view[end:])
+            n = self.sock.recv_into(view)
         except TimeoutError:
             if self.deadline:
                 raise self._timed_out() from None
@@ -168,7 +185,7 @@ class Transport:
             raise connection_lost(f"receive failed: {exc}") from None
         if n == 0:
             raise connection_lost("the server closed the connection")
-        self.end = end + n
+        return int(n)
 
     def _replace(self, size: int, start: int, end: int) -> None:
         new = bytearray(size)

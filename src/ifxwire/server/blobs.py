@@ -104,7 +104,7 @@ class BlobStore:
             self.kept -= _held(self._data.pop(oldest)[1])
         return _blobs.server_descriptor(size, handle, self.width)
 
-    def pieces(self, stmt_id: int, descriptor: bytes) -> Iterator[bytes]:
+    def pieces(self, stmt_id: int, descriptor: bytes) -> Iterator[bytes | memoryview]:
         """The data of a descriptor, in pieces (a stored object's chunk by chunk)."""
         data = self.fetch(stmt_id, descriptor)
         if isinstance(data, BlobRef):

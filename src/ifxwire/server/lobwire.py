@@ -28,6 +28,7 @@ from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg, TypeCode
 from ..protocol.columns import ColumnDesc
+from ..protocol.gather import add_chunks
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, u16_at
 from ..types.bind import decode_bind_values
 from ..types.errors import CodecError
@@ -41,8 +42,10 @@ if TYPE_CHECKING:
     from .session import Session
 
 _LOB_XIDS = (10, 11)
-#: Replies are queued in pieces of about this size while a read streams out.
-_STREAM_FLUSH = 256 * 1024
+#: Replies are sent in pieces of about this size while a read streams out.
+_STREAM_FLUSH = 1024 * 1024
+_FILE_WRITE_PREFIX = bytes([0, Msg.FILE_WRITE])
+_EOT = bytes([0, Msg.EOT])
 
 
 def is_lob_column(col: ColumnDesc) -> bool:
@@ -256,19 +259,19 @@ class FastPath:
         if size == 0:
             out.i16(0)  # JDBC reads one more short when nothing comes (receiveLODATA)
             return
-        # Stream: what the group has so far goes first, then the data in pieces.
+        # Stream: what the group has so far goes first, then the data in pieces, gathered
+        # with their chunk headers by the kernel (protocol/gather.py).
         s._queue(out.buf)
         out.buf.clear()
-        w = Writer()
+        parts: list[Any] = []
+        held = 0
         for piece in pieces:
-            view = memoryview(piece)
-            for at in range(0, len(view), chunk):
-                part = view[at : at + chunk]
-                w.i16(len(part)).padded(part)
-            if len(w.buf) >= _STREAM_FLUSH:
-                s._queue(w.buf)
-                w.buf.clear()
-        s._queue(w.buf)
+            held += add_chunks(parts, piece, chunk)
+            if held >= _STREAM_FLUSH:
+                s._send_parts(parts)
+                parts.clear()
+                held = 0
+        s._send_parts(parts)
 
     def _write(self, req: fp.LoDataRequest, out: Writer) -> None:
         """Store the data chunks that follow the header as they arrive; on an error the rest
@@ -288,7 +291,7 @@ class FastPath:
             s._msg_end = s.start
         fp.put_lodata_reply(out, LO_WRITE, written)
 
-    def _chunks(self, length: int) -> Iterator[bytes]:
+    def _chunks(self, length: int) -> Iterator[memoryview]:
         """The ``u16 n, data, pad`` chunks of an SQ_LODATA write, straight off the socket."""
         s = self.s
         remaining = max(length, 0)
@@ -302,10 +305,15 @@ class FastPath:
             total = 2 + n + (n & 1)
             while s.end - s.start < total:
                 s._recv_more()
-            piece = bytes(s.buf[s.start + 2 : s.start + 2 + n])
+            # A view of the receive buffer, released before the buffer may move (the
+            # consumer copies it before asking for the next piece).
+            piece = s.view[s.start + 2 : s.start + 2 + n]
             s.start += total
             remaining -= n
-            yield piece
+            try:
+                yield piece
+            finally:
+                piece.release()
 
 
 class ClientFiles:
@@ -355,22 +363,22 @@ class ClientFiles:
                     pass
                 self._request(fp.put_file_close, name)
 
-    def write_client_file(self, name: str, chunks: Iterable[bytes]) -> None:
+    def write_client_file(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
         self._request(lambda w: fp.put_file_open(w, self._name(name), self.MODE,
                                                  self.WRITE_FLAGS, 0), name)
         s = self.s
         w = Writer()
         fp.put_file_write_head(w)
+        parts: list[Any] = [bytes(w.buf)]
+        held = 0
         for piece in chunks:
-            view = memoryview(piece)
-            for at in range(0, len(view), fp.FILE_CHUNK):
-                fp.put_file_write_data(w, view[at : at + fp.FILE_CHUNK])
-            if len(w.buf) >= _STREAM_FLUSH:
-                s._queue(w.buf)
-                w.buf.clear()
-        w.u16(Msg.EOT)
-        s._queue(w.buf)
-        s._flush()
+            held += add_chunks(parts, piece, fp.FILE_CHUNK, _FILE_WRITE_PREFIX)
+            if held >= _STREAM_FLUSH:
+                s._send_parts(parts)
+                parts.clear()
+                held = 0
+        parts.append(_EOT)
+        s._send_parts(parts)
         self._answer(name, Msg.FILE_WRITE)
         self._request(fp.put_file_close, name)
 

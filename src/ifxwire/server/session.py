@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..protocol import messages as m
 from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
+from ..protocol.gather import add_chunks, send_parts
 from ..protocol.login import (
     ConnectResponse,
     build_connect_response,
@@ -56,6 +57,9 @@ _MIN_FETCH_BYTES = 4096
 _MAX_FETCH_BYTES = 4 * 1024 * 1024
 # Replies to buffered pipelined groups are sent together up to this size.
 _FLUSH_BYTES = 256 * 1024
+# Blob data pieces at least this large are sent gathered (protocol/gather.py), not copied.
+_GATHER_MIN = 16 * 1024
+_BLOB_PREFIX = bytes([0, Msg.BLOB])
 # Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
 _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
 _BLOB = int(Msg.BLOB)
@@ -65,6 +69,14 @@ _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 # batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
 _BATCH_MIN = 4
 _BATCH_MAX = 512
+
+
+def _blob_incomplete(buf: bytearray, start: int, end: int) -> bool:
+    """Whether ``buf[start:end]`` begins with a non-empty SQ_BLOB not all received yet."""
+    if end - start < 4:
+        return True
+    n = (buf[start + 2] << 8) | buf[start + 3]
+    return n > 0 and end - start < 4 + n + (n & 1)
 
 
 class SessionClosed(Exception):
@@ -240,6 +252,12 @@ class Session:
             self.sock.sendall(self.pending)
             self.pending.clear()
 
+    def _send_parts(self, parts: list[Any]) -> None:
+        """What is queued, then ``parts`` gathered by the kernel (protocol/gather.py): large
+        data goes out without being copied next to its chunk headers first."""
+        self._flush()
+        send_parts(self.sock, parts)
+
     # ------------------------------------------------------------------ main loop
 
     def run(self) -> None:
@@ -395,6 +413,9 @@ class Session:
                             stop, blob_error = upload.take_run(
                                 buf, start, end, self.limits.max_blob_bytes)
                             if stop == start:
+                                if blob_error is None and _blob_incomplete(buf, start, end):
+                                    self._recv_more()  # the rest of the chunk, then go on
+                                    continue
                                 code = _NONE
                         else:
                             code = _NONE
@@ -622,12 +643,14 @@ class Session:
         elif code == Msg.NDESCRIBE:
             st = self._stmt()
             p = st.prepared
-            width = row_width(st.columns) if st.columns else 0
+            # A query's result columns; for an INSERT the target columns of its ``?``s.
+            columns = st.columns or self._wire(p.inputs)
+            width = row_width(columns) if columns else 0
             m.put_describe(
                 out,
                 p.stmt_type,
                 self.current or 0,
-                st.columns,
+                columns,
                 width,
                 self.layout,
                 encoding=self.encoding,
@@ -757,18 +780,34 @@ class Session:
         return None if st is None else st.upload
 
     def _fetchblob(self, descriptor: bytes, out: Writer) -> None:
-        """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read."""
+        """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read, sent
+        gathered (no copy next to the chunk headers)."""
+        parts: list[Any] = []
+        held = 0
         for piece in self.blobs.pieces(self.current or 0, descriptor):
-            m.put_blob_chunks(out, piece, m.BLOB_REPLY_CHUNK)
-            if len(out.buf) >= _FLUSH_BYTES:
+            if len(piece) < _GATHER_MIN and not parts:
+                m.put_blob_chunks(out, piece, m.BLOB_REPLY_CHUNK)
+                continue
+            if out.buf:
                 self._queue(out.buf)
                 out.buf.clear()
+            held += add_chunks(parts, piece, m.BLOB_REPLY_CHUNK, _BLOB_PREFIX)
+            if held >= _FLUSH_BYTES:
+                self._send_parts(parts)
+                parts.clear()
+                held = 0
+        if parts:
+            self._send_parts(parts)
 
     def _wire_columns(self, p: Prepared) -> list[ColumnDesc]:
-        """The result columns as this connection sees them: with long row ids (bit 70) BYTE
-        and TEXT descriptors are 68 bytes, which moves the start of every later column."""
-        columns = widen_blob_columns(p.columns, self.blobs.width)
-        return columns if columns is p.columns else with_start_offsets(columns)
+        """The result columns as this connection sees them."""
+        return self._wire(p.columns)
+
+    def _wire(self, columns: list[ColumnDesc]) -> list[ColumnDesc]:
+        """Columns as this connection sees them: with long row ids (bit 70) BYTE and TEXT
+        descriptors are 68 bytes, which moves the start of every later column."""
+        wide = widen_blob_columns(columns, self.blobs.width)
+        return wide if wide is columns else with_start_offsets(wide)
 
     def _savepoint(self, code: int, name: str, unique: int) -> None:
         """Savepoint messages run as the equivalent SQL statements."""

@@ -36,6 +36,7 @@ from . import sqlcodes as sc
 from .errors import EngineError
 from .functions import FunctionSlot, FunctionState, register
 from .objects import SequenceCounters
+from .sbspace import sb_path
 from .values import DEFAULT_CTX, date_number
 
 if TYPE_CHECKING:
@@ -262,8 +263,9 @@ class Engine:
             for conn in self._take_idle(name):
                 conn.close()  # under the lock: the files go next, no session may open them
             self.sequences.forget(self.path(name))
-            for suffix in ("", "-wal", "-shm", "-seq"):
-                p = self.path(name) + suffix
+            sb = sb_path(self.path(name))
+            for p in [self.path(name) + suffix for suffix in ("", "-wal", "-shm", "-seq")] + [
+                    sb, sb + "-journal"]:
                 if os.path.exists(p):
                     os.remove(p)
             conn = self.connect("sysmaster")

@@ -21,7 +21,7 @@ INTERVAL q              INTEGER: months (YEAR/MONTH) or units of 10 microseconds
 BOOLEAN                 INTEGER 0/1
 BYTE                    BLOB
 BLOB, CLOB              BLOB: the 72-byte locator (``types/smartlob.py``); the data lives in
-                        ``_ifx_lo_chunk`` (``lobstore.py``)
+                        ``_ifx_lo_data`` (``lobstore.py``)
 =====================  =====================================================================
 """
 

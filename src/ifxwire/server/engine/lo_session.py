@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -22,7 +23,18 @@ from ...protocol.codes import XID_BLOB, XID_CLOB
 from ...types import smartlob as slo
 from . import sqlcodes as sc
 from .errors import EngineError
-from .lobstore import CHUNK, DEFAULT_SBSPACE, MAX_LO_SIZE, SBSPACES, LoRow, LoStore, lo_error
+from .lobstore import (
+    CHUNK,
+    DEFAULT_SBSPACE,
+    MAX_LO_SIZE,
+    SBSPACES,
+    LoRow,
+    LoStore,
+    free_unreferenced,
+    has_schema,
+    lo_error,
+)
+from .sbspace import Sbspace, sb_path
 
 if TYPE_CHECKING:
     from .session import EngineSession
@@ -36,6 +48,8 @@ _swept: set[str] = set()
 MAX_READ_VALUE = 32 * 1024 * 1024
 #: Bytes per piece when copying between files and objects.
 COPY_CHUNK = 32000
+#: Bytes a write gathers before storing them (whole store chunks).
+GATHER = 16 * CHUNK
 
 
 class ClientFiles(Protocol):
@@ -43,7 +57,7 @@ class ClientFiles(Protocol):
 
     def read_client_file(self, name: str) -> Iterator[bytes]: ...
 
-    def write_client_file(self, name: str, chunks: Iterable[bytes]) -> None: ...
+    def write_client_file(self, name: str, chunks: Iterable[bytes | memoryview]) -> None: ...
 
 
 @dataclass(slots=True)
@@ -90,6 +104,9 @@ class LoSession:
         self.sql_depth = 0  # > 0 while a routine runs inside an SQL statement
         self._store: LoStore | None = None
         self._store_conn: object = None
+        self._sb: Sbspace | None = None  # the database's sbspace file, once used
+        self._schema: bool | None = None  # whether the database has objects (cached)
+        self._schema_version = -1  # the SQLite schema version ``_schema`` was found at
 
     # ---- plumbing ---------------------------------------------------------------------------
     @property
@@ -101,9 +118,12 @@ class LoSession:
         if es.conn is None or es.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         if self._store is None or self._store_conn is not es.conn:
-            self._store = LoStore(es.conn, es.incarnation)
-            self._store_conn = es.conn
             path = es.engine.path(es.database)
+            if self._sb is not None:
+                self._sb.close()
+            self._sb = Sbspace(sb_path(path), "FULL" if es.logged_unbuffered else "NORMAL")
+            self._store = LoStore(es.conn, es.incarnation, self._sb)
+            self._store_conn = es.conn
             if path not in _swept:
                 _swept.add(path)
                 es.run_write(lambda: self._store.sweep(INSTANCE) if self._store else 0)
@@ -111,6 +131,44 @@ class LoSession:
 
     def _write(self, action: Callable[[], R]) -> R:
         return self.es.run_write(action)
+
+    # ---- the database transaction's end (EngineSession._end_sql_txn) ------------------------
+    def before_commit(self) -> None:
+        """Objects whose last reference went in this transaction are freed (as Informix frees
+        them: at commit), then the sbspace commits first: a committed map never points at
+        uncommitted pieces."""
+        conn = self.es.conn
+        if conn is not None and self._has_schema(conn):
+            free_unreferenced(conn)
+        if self._sb is not None:
+            self._sb.commit()
+
+    def _has_schema(self, conn: sqlite3.Connection) -> bool:
+        """Whether the database has the smart-LOB tables of this layout, cached per schema
+        version (one PRAGMA a commit; another session's DDL changes the version). A database
+        of an older layout gets them from ``sweep`` when this process first uses its LOs;
+        until then its old trigger frees objects at once."""
+        version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        if self._schema is None or self._schema_version != version:
+            self._schema = has_schema(conn, "_ifx_lo_unref")
+            self._schema_version = version
+        return self._schema
+
+    def after_end(self, committed: bool) -> None:
+        """Delete the pieces the transaction wrote that nothing maps (all of them after a
+        rollback), then, after a commit, the garbage it made. Best effort: the transaction
+        has ended, so nothing here may fail it (another session holding a lock, the first
+        use's sweep refused): garbage left is collected after a later commit."""
+        with contextlib.suppress(sqlite3.Error, EngineError):
+            sb = self._sb
+            span = sb.written() if sb is not None else None
+            if sb is not None and span is not None:
+                sb.end(self.store().orphans(*span) if committed else None)
+            if not committed:
+                return
+            conn = self.es.conn
+            if conn is not None and self._has_schema(conn):
+                self.store().collect()
 
     def _fd(self, fd: object) -> OpenLo:
         if not isinstance(fd, int) or isinstance(fd, bool):
@@ -219,7 +277,7 @@ class LoSession:
             raise lo_error(sc.ISAM_LO_NOT_READABLE)
         return lo
 
-    def iter_read(self, fd: object, n: int) -> tuple[int, Iterator[bytes]]:
+    def iter_read(self, fd: object, n: int) -> tuple[int, Iterator[bytes | memoryview]]:
         """Read up to ``n`` bytes at the seek position: (bytes that will come, their pieces).
         The position moves past them at once, so a reply can stream the pieces."""
         lo = self._readable(fd, n)
@@ -256,23 +314,35 @@ class LoSession:
             pos = row.size if lo.flags & slo.LO_APPEND else lo.pos
             if pos + max(length, 0) > MAX_LO_SIZE:
                 raise lo_error(sc.ISAM_LO_TOO_BIG)
-            # Pieces are gathered up to the store's chunk boundaries, so whole chunks are
-            # written once instead of read, patched and written again per client chunk.
+            # Pieces are gathered in a buffer of whole store chunks (the first one cut at
+            # the chunk boundary after ``pos``), so each chunk is written once, not read,
+            # patched and written again per client piece, and each buffer is one executemany.
             written = 0
-            pending = bytearray()
+            buf = bytearray(GATHER)
+            view = memoryview(buf)
+            fill = 0
+            room = GATHER - pos % CHUNK  # the first write ends on a chunk boundary
             at = pos
             for piece in pieces:
-                pending += piece
-                boundary = CHUNK - (at % CHUNK)
-                while len(pending) >= boundary:
-                    store.write(lo.loid, at, pending[:boundary])
-                    del pending[:boundary]
-                    at += boundary
-                    written += boundary
-                    boundary = CHUNK
-            if pending:
-                store.write(lo.loid, at, pending)
-                written += len(pending)
+                src = memoryview(piece).cast("B")
+                n = len(src)
+                used = 0
+                while used < n:
+                    take = min(room - fill, n - used)
+                    view[fill : fill + take] = src[used : used + take]
+                    fill += take
+                    used += take
+                    if fill == room:
+                        store.write(lo.loid, at, view[:fill])
+                        at += fill
+                        written += fill
+                        fill = 0
+                        room = GATHER
+                src.release()
+            if fill:
+                store.write(lo.loid, at, view[:fill])
+                written += fill
+            view.release()
             lo.pos = pos + written
             return written
 
@@ -306,7 +376,7 @@ class LoSession:
     def blob_size(self, loid: int) -> int:
         return self.store().size(loid)
 
-    def iter_blob(self, loid: int) -> Iterator[bytes]:
+    def iter_blob(self, loid: int) -> Iterator[bytes | memoryview]:
         store = self.store()
         return store.iter_read(loid, 0, store.size(loid))
 
@@ -370,16 +440,23 @@ class LoSession:
 
     # ---- end --------------------------------------------------------------------------------
     def close_database(self) -> None:
-        """The session leaves its database: descriptors close, never-stored objects go."""
+        """The session leaves its database (its transaction was rolled back): the pieces that
+        transaction wrote go, descriptors close, never-stored objects go."""
         self.fds.clear()
         es = self.es
+        if self._sb is not None and self._sb.written():
+            self._sb.end(None)
         if self._store is not None and es.conn is not None:
             store = self._store
             # Locked by another writer: the next process's sweep frees them instead.
             with contextlib.suppress(EngineError):
                 es.run_write(lambda: store.free_pending(self.owner))
+        if self._sb is not None:
+            self._sb.close()
+            self._sb = None
         self._store = None
         self._store_conn = None
+        self._schema = None
 
 
 def _where(where: object) -> str:

@@ -1,16 +1,23 @@
-"""Smart large objects inside the database's own SQLite file: chunks, reference counts, triggers.
+"""Smart large objects: objects, reference counts and triggers in the database file; data in
+its sbspace file.
 
-Why here: the data of a BLOB/CLOB then shares the database's transactions. A LO written in a
+The database's own SQLite file decides what exists, inside its transactions: a LO written in a
 transaction that rolls back is gone with it; a committed one survives ``kill -9`` exactly as the
-rows do (WAL, ``synchronous`` per logging mode); nothing needs a recovery pass of its own.
+rows do (WAL, ``synchronous`` per logging mode). The bytes live in the database's sbspace file
+(``sbspace.py``: 64 KiB pages, rollback journal, written once), in pieces the database maps;
+``sbspace.py`` explains how the two files commit as one.
 
 Tables (private, never in ``systables``):
 
 * ``_ifx_lo``: one row per object: its 72-byte locator (``types/smartlob.py``), kind (10 BLOB,
   11 CLOB), size, the number of rows that reference it, ``pending`` (created and never yet stored
   in a row) with the creating ``owner`` (engine instance and session), sbspace and times.
-* ``_ifx_lo_chunk``: the data in ``CHUNK``-byte pieces keyed by (object, sequence); a piece that
-  is missing reads as zeros (a write past the end leaves a hole, as on Informix).
+* ``_ifx_lo_map``: piece ``seq`` of object ``loid`` (``CHUNK`` bytes each) is sbspace piece
+  ``cid``, keyed by ``loid << 32 | seq`` in the table's rowid (an object's pieces are one key
+  range). A piece that is not mapped reads as zeros (a write past the end leaves a hole, as on
+  Informix).
+* ``_ifx_lo_garbage``: sbspace pieces no map row refers to any more (triggers on the map add
+  them), deleted from the sbspace after the transaction commits (``collect``).
 
 Reference counting follows Informix (ESQL/C ``ifx_lo_stat_refcnt``; DataBlade API "Managing the
 reference count"): storing a locator in a BLOB/CLOB column adds one, deleting or overwriting it
@@ -30,13 +37,15 @@ object's id as an INTEGER (inline BYTE values are BLOBs), in a TEXT column its l
 BLOB (inline TEXT values are text, and TEXT affinity would turn an INTEGER into text). The same
 triggers count those references. Smaller values stay inline, where SQL can use them.
 
-Deliberate difference, documented in SERVER.md: Informix frees a zero-count object at the commit
-of the transaction that decremented it; we free it at once inside that transaction (a rollback
-still brings it back). A locator stored again later in the same transaction is then stale.
+As on Informix, an object whose count falls to zero is freed when the transaction that
+decremented it commits (a trigger lists it in ``_ifx_lo_unref``; ``free_unreferenced`` runs just
+before the commit): until then its locator still reads, and a row that stores it again in the
+same transaction keeps it. Outside a transaction the statement's own commit frees it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -50,9 +59,14 @@ from . import sqlcodes as sc
 from .catalog import TableInfo, quote
 from .errors import EngineError, not_implemented
 from .ifxtypes import IfxType
+from .sbspace import Sbspace, sb_path
 
 #: Size of one stored piece of LO data.
 CHUNK = 64 * 1024
+#: Pieces fetched from (or stored in) the sbspace per statement: 1 MiB.
+READ_BATCH = 16
+#: Garbage pieces collected per round.
+GARBAGE_BATCH = 4096
 #: The emulated default sbspace (SBSPACENAME); ``PUT … IN (name)`` must name it.
 DEFAULT_SBSPACE = "sbspace1"
 SBSPACES = (DEFAULT_SBSPACE,)
@@ -78,15 +92,30 @@ SCHEMA = (
     "refcount INTEGER NOT NULL DEFAULT 0, pending INTEGER NOT NULL DEFAULT 1, "
     "owner TEXT NOT NULL DEFAULT '', sbspace TEXT NOT NULL, flags INTEGER NOT NULL DEFAULT 0, "
     "created INTEGER NOT NULL, modified INTEGER NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS _ifx_lo_chunk (loid INTEGER NOT NULL, seq INTEGER NOT NULL, "
-    "data BLOB NOT NULL)",
-    "CREATE UNIQUE INDEX IF NOT EXISTS _ifx_lo_chunk_key ON _ifx_lo_chunk (loid, seq)",
-    # The last reference gone: the object goes (pending objects wait for their session's end).
-    "CREATE TRIGGER IF NOT EXISTS _ifx_lo_free AFTER UPDATE OF refcount ON _ifx_lo "
+    "CREATE TABLE IF NOT EXISTS _ifx_lo_map (key INTEGER PRIMARY KEY, cid INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS _ifx_lo_map_cid ON _ifx_lo_map (cid)",
+    "CREATE TABLE IF NOT EXISTS _ifx_lo_garbage (cid INTEGER PRIMARY KEY)",
+    # A piece an object stops using is garbage once the transaction commits.
+    "CREATE TRIGGER IF NOT EXISTS _ifx_lo_unmap AFTER DELETE ON _ifx_lo_map BEGIN "
+    "INSERT OR IGNORE INTO _ifx_lo_garbage (cid) VALUES (OLD.cid); END",
+    "CREATE TRIGGER IF NOT EXISTS _ifx_lo_remap AFTER UPDATE OF cid ON _ifx_lo_map "
+    "WHEN OLD.cid <> NEW.cid BEGIN "
+    "INSERT OR IGNORE INTO _ifx_lo_garbage (cid) VALUES (OLD.cid); END",
+    # The last reference gone: the object is freed when the transaction commits, unless a row
+    # took it again meanwhile (``free_unreferenced``; pending objects wait for their session's
+    # end).
+    "CREATE TABLE IF NOT EXISTS _ifx_lo_unref (loid INTEGER PRIMARY KEY)",
+    "CREATE TRIGGER IF NOT EXISTS _ifx_lo_unref_mark AFTER UPDATE OF refcount ON _ifx_lo "
     "WHEN NEW.refcount <= 0 AND NEW.pending = 0 BEGIN "
-    "DELETE FROM _ifx_lo_chunk WHERE loid = NEW.loid; "
-    "DELETE FROM _ifx_lo WHERE loid = NEW.loid; END",
+    "INSERT OR IGNORE INTO _ifx_lo_unref (loid) VALUES (NEW.loid); END",
 )
+#: The trigger of the first layouts, which freed an object inside the transaction.
+_OLD_FREE_TRIGGER = "DROP TRIGGER IF EXISTS _ifx_lo_free"
+#: Bits of a data key below the object's id: the piece's sequence number (4 TB / 64 KiB needs
+#: 26 of them).
+_SEQ_BITS = 32
+#: Largest object id a key can hold.
+_MAX_LOID = (1 << 31) - 1
 
 # --- Informix error codes of smart-LOB operations (sqlcodes.py has the evidence) ---------------
 
@@ -112,9 +141,30 @@ def create_schema(conn: sqlite3.Connection) -> None:
         conn.execute(sql)
 
 
-def has_schema(conn: sqlite3.Connection) -> bool:
+def free_unreferenced(conn: sqlite3.Connection) -> int:
+    """Free the objects whose last reference went in the transaction about to commit and
+    that no row took again since (Informix frees them at commit: a locator read before the
+    DELETE still works until then). Runs inside that transaction; returns how many."""
+    rows = conn.execute("SELECT u.loid FROM _ifx_lo_unref u JOIN _ifx_lo o ON o.loid = u.loid "
+                        "WHERE o.refcount <= 0 AND o.pending = 0").fetchall()
+    delete_objects(conn, [int(r[0]) for r in rows])
+    conn.execute("DELETE FROM _ifx_lo_unref")
+    return len(rows)
+
+
+def delete_objects(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+    """Delete objects and their map (their pieces become garbage: ``_ifx_lo_unmap``)."""
+    for loid in ids:
+        conn.execute("DELETE FROM _ifx_lo_map WHERE key BETWEEN ? AND ?",
+                     (loid << _SEQ_BITS, _key(loid, _SEQ_MASK)))
+        conn.execute("DELETE FROM _ifx_lo WHERE loid = ?", (loid,))
+
+
+def has_schema(conn: sqlite3.Connection, table: str = "_ifx_lo") -> bool:
+    """Whether the database has the smart-LOB tables (``table``: one added by a later layout,
+    which ``sweep`` adds when the database is first used by this server process)."""
     return conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_ifx_lo'"
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
     ).fetchone() is not None
 
 
@@ -272,10 +322,13 @@ class LoStore:
     """Data operations on the objects of one database connection. No transaction handling:
     callers run writes under the session's write lock (``EngineSession.run_write``)."""
 
-    def __init__(self, conn: sqlite3.Connection, incarnation: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, incarnation: str,
+                 sb: Sbspace | None = None) -> None:
         self.conn = conn
         self.incarnation = bytes.fromhex(incarnation)[:16].ljust(16, b"\0") if _is_hex(
             incarnation) else incarnation.encode()[:16].ljust(16, b"\0")
+        # The data file: the session's (lo_session.py), or one opened here for inspection.
+        self.sb = sb if sb is not None else Sbspace(sb_path(database_file(conn)))
 
     # ---- objects --------------------------------------------------------------------------
     def create(self, kind: int, owner: str, sbspace: str = DEFAULT_SBSPACE,
@@ -329,10 +382,9 @@ class LoStore:
 
     def release(self, loid: int) -> None:
         """``ifx_lo_release``: an object no row references is deleted now."""
-        self.conn.execute(
-            "DELETE FROM _ifx_lo_chunk WHERE loid = ? AND loid IN "
-            "(SELECT loid FROM _ifx_lo WHERE refcount <= 0)", (loid,))
-        self.conn.execute("DELETE FROM _ifx_lo WHERE loid = ? AND refcount <= 0", (loid,))
+        if self.conn.execute("SELECT 1 FROM _ifx_lo WHERE loid = ? AND refcount <= 0",
+                             (loid,)).fetchone() is not None:
+            self._delete([loid])
 
     def free_pending(self, owner: str) -> int:
         """Delete the never-stored objects this owner created (its session ends)."""
@@ -344,106 +396,245 @@ class LoStore:
         return len(ids)
 
     def sweep(self, instance: str) -> int:
-        """Delete pending objects of sessions of other (ended, killed) server processes."""
+        """Delete pending objects of sessions of other (ended, killed) server processes, and
+        sbspace pieces written by a process killed before its transaction committed (above
+        every piece the database refers to); data of the first storage layout moves into
+        the sbspace."""
         if not has_schema(self.conn):
             return 0
+        create_schema(self.conn)  # tables added since the database was made
+        self._migrate()
+        self.conn.execute(_OLD_FREE_TRIGGER)  # freeing moved to the commit
         ids = [r[0] for r in self.conn.execute(
             "SELECT loid FROM _ifx_lo WHERE pending = 1 AND owner NOT LIKE ? ESCAPE '\\'",
             (instance.replace("_", "\\_").replace("%", "\\%") + ":%",))]
         self._delete(ids)
+        top = self.conn.execute("SELECT max(coalesce((SELECT max(cid) FROM _ifx_lo_map), 0), "
+                                "coalesce((SELECT max(cid) FROM _ifx_lo_garbage), 0))"
+                                ).fetchone()[0]
+        self.sb.delete_after(int(top or 0))
         return len(ids)
 
+    def _migrate(self) -> None:
+        """Pieces stored in the database file by the first layout (``_ifx_lo_chunk``) move to
+        the sbspace."""
+        conn = self.conn
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                        "'_ifx_lo_chunk'").fetchone() is None:
+            return
+        rows = conn.execute("SELECT loid, seq, data FROM _ifx_lo_chunk ORDER BY loid, seq")
+        for loid, seq, data in rows:
+            self._map([(_key(loid, seq), data)])
+        conn.execute("DROP TABLE _ifx_lo_chunk")
+
     def _delete(self, ids: Sequence[int]) -> None:
-        for loid in ids:
-            self.conn.execute("DELETE FROM _ifx_lo_chunk WHERE loid = ?", (loid,))
-            self.conn.execute("DELETE FROM _ifx_lo WHERE loid = ?", (loid,))
+        delete_objects(self.conn, ids)
 
     # ---- data -----------------------------------------------------------------------------
-    def iter_read(self, loid: int, offset: int, n: int) -> Iterator[bytes]:
-        """The bytes ``[offset, offset + n)`` (clipped to the object's size) chunk by chunk, so
-        a reader of any size holds one chunk at a time."""
-        size = self.size(loid)
-        end = min(size, offset + n)
-        pos = offset
-        while pos < end:
-            seq, at = divmod(pos, CHUNK)
-            take = min(CHUNK - at, end - pos)
-            r = self.conn.execute(
-                "SELECT substr(data, ?, ?) FROM _ifx_lo_chunk WHERE loid = ? AND seq = ?",
-                (at + 1, take, loid, seq)).fetchone()
-            piece = bytes(r[0]) if r is not None and r[0] is not None else b""
-            if len(piece) < take:
-                piece += bytes(take - len(piece))  # a hole, or the short end of a chunk
-            yield piece
-            pos += take
+    def iter_read(self, loid: int, offset: int, n: int) -> Iterator[bytes | memoryview]:
+        """The bytes ``[offset, offset + n)`` (clipped to the object's size) piece by piece:
+        one SELECT over the map's key range (one snapshot for the whole read), the data
+        fetched from the sbspace ``READ_BATCH`` pieces at a time, so a reader of any size
+        holds one batch."""
+        end = min(self.size(loid), offset + n)
+        if offset >= end:
+            return
+        first, skip = divmod(offset, CHUNK)
+        last = (end - 1) // CHUNK
+        base = loid << _SEQ_BITS
+        sb = self.sb
+        with sb.reading():
+            cur = self.conn.execute(
+                "SELECT key, cid FROM _ifx_lo_map WHERE key BETWEEN ? AND ?",
+                (base + first, base + last))
+            try:
+                seq = first
+                while batch := cur.fetchmany(READ_BATCH):
+                    data = sb.get([cid for _, cid in batch])
+                    for key, cid in batch:
+                        while seq < key - base:  # a hole: zeros
+                            yield _zeros(seq, first, skip, last, end)
+                            seq += 1
+                        piece = data.get(cid)
+                        if piece is None:  # freed meanwhile by another session's commit
+                            raise stale_locator()
+                        lo = skip if seq == first else 0
+                        hi = end - seq * CHUNK if seq == last else CHUNK
+                        if lo == 0 and hi == len(piece):
+                            yield piece
+                        elif hi <= len(piece):
+                            yield memoryview(piece)[lo:hi]
+                        else:  # a piece shorter than its place: the rest reads as zeros
+                            yield bytes(piece[lo:hi]) + bytes(hi - max(lo, len(piece)))
+                        seq += 1
+                while seq <= last:
+                    yield _zeros(seq, first, skip, last, end)
+                    seq += 1
+            finally:
+                cur.close()
 
     def read(self, loid: int, offset: int, n: int) -> bytes:
         return b"".join(self.iter_read(loid, offset, n))
 
     def write(self, loid: int, offset: int, data: bytes | bytearray | memoryview) -> int:
-        """Write ``data`` at ``offset``; returns the bytes written."""
-        view = memoryview(data)
+        """Write ``data`` at ``offset``; returns the bytes written. Whole pieces go to the
+        sbspace as they are (``READ_BATCH`` per statement); a piece written in part is read,
+        patched and stored as a new piece."""
+        view = memoryview(data).cast("B")
         n = len(view)
-        if offset + n > MAX_LO_SIZE:
+        if offset + n > MAX_LO_SIZE or loid > _MAX_LOID:
             raise lo_error(sc.ISAM_LO_TOO_BIG)
-        pos = offset
+        base = loid << _SEQ_BITS
+        pieces: list[tuple[int, object]] = []
         done = 0
-        conn = self.conn
+        pos = offset
         while done < n:
             seq, at = divmod(pos, CHUNK)
             take = min(CHUNK - at, n - done)
-            piece = view[done : done + take]
-            if at == 0 and take == CHUNK:
-                conn.execute("INSERT OR REPLACE INTO _ifx_lo_chunk (loid, seq, data) "
-                             "VALUES (?, ?, ?)", (loid, seq, piece))
-            else:
-                r = conn.execute("SELECT data FROM _ifx_lo_chunk WHERE loid = ? AND seq = ?",
-                                 (loid, seq)).fetchone()
-                old = bytearray(r[0]) if r is not None else bytearray()
-                if len(old) < at:
-                    old += bytes(at - len(old))
-                old[at : at + take] = piece
-                conn.execute("INSERT OR REPLACE INTO _ifx_lo_chunk (loid, seq, data) "
-                             "VALUES (?, ?, ?)", (loid, seq, bytes(old)))
-            pos += take
+            part: bytes | memoryview = view[done : done + take]
+            if take < CHUNK:  # a piece in part: what is around it stays
+                part = self._patched(base + seq, at, part)
+            pieces.append((base + seq, part))
+            if len(pieces) == READ_BATCH:
+                self._map(pieces)
+                pieces = []
             done += take
-        conn.execute("UPDATE _ifx_lo SET size = max(size, ?), modified = ? WHERE loid = ?",
-                     (offset + n, int(time.time()), loid))
+            pos += take
+        if pieces:
+            self._map(pieces)
+        self.conn.execute("UPDATE _ifx_lo SET size = max(size, ?), modified = ? WHERE loid = ?",
+                          (offset + n, int(time.time()), loid))
         return n
+
+    def _map(self, pieces: Sequence[tuple[int, object]]) -> None:
+        """Store pieces in the sbspace and point their keys at them (the pieces they
+        replace become garbage: ``_ifx_lo_remap``)."""
+        first = self.sb.put([data for _, data in pieces])
+        self.conn.executemany(
+            "INSERT INTO _ifx_lo_map (key, cid) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET cid = excluded.cid",
+            ((key, first + i) for i, (key, _) in enumerate(pieces)))
+
+    def _piece(self, key: int) -> bytes | None:
+        r = self.conn.execute("SELECT cid FROM _ifx_lo_map WHERE key = ?", (key,)).fetchone()
+        if r is None:
+            return None
+        with self.sb.reading():
+            piece = self.sb.get([int(r[0])]).get(int(r[0]))
+        if piece is None:
+            raise stale_locator()
+        return piece
+
+    def _patched(self, key: int, at: int, part: bytes | memoryview) -> bytes | memoryview:
+        """The piece at ``key`` with ``part`` written at ``at`` (a hole before it: zeros)."""
+        old = self._piece(key)
+        if old is None and at == 0:
+            return part
+        piece = bytearray(old or b"")
+        if len(piece) < at:
+            piece += bytes(at - len(piece))
+        piece[at : at + len(part)] = part
+        return bytes(piece)
 
     def truncate(self, loid: int, size: int) -> None:
         current = self.size(loid)
         if size < 0 or size > current:
             raise lo_error(sc.ISAM_LO_BAD_TRUNCATE)
         seq, at = divmod(size, CHUNK)
-        self.conn.execute("DELETE FROM _ifx_lo_chunk WHERE loid = ? AND seq > ?", (loid, seq))
-        if at == 0:
-            self.conn.execute("DELETE FROM _ifx_lo_chunk WHERE loid = ? AND seq = ?",
-                              (loid, seq))
-        else:
-            self.conn.execute("UPDATE _ifx_lo_chunk SET data = substr(data, 1, ?) "
-                              "WHERE loid = ? AND seq = ?", (at, loid, seq))
+        base = loid << _SEQ_BITS
+        self.conn.execute("DELETE FROM _ifx_lo_map WHERE key BETWEEN ? AND ?",
+                          (base + seq + (1 if at else 0), base + _SEQ_MASK))
+        if at:
+            old = self._piece(base + seq)
+            if old is not None and len(old) > at:
+                self._map([(base + seq, old[:at])])
         self.conn.execute("UPDATE _ifx_lo SET size = ?, modified = ? WHERE loid = ?",
                           (size, int(time.time()), loid))
 
     def copy(self, src: LoRow, kind: int, owner: str) -> LoRow:
-        """A new object holding the data of ``src`` (LOCOPY)."""
+        """A new object holding the data of ``src`` (LOCOPY): its pieces are copied (a piece
+        belongs to one object, so freeing one never touches another's)."""
         new = self.create(kind, owner, src.sbspace)
-        self.conn.execute(
-            "INSERT INTO _ifx_lo_chunk (loid, seq, data) SELECT ?, seq, data FROM _ifx_lo_chunk "
-            "WHERE loid = ?", (new.loid, src.loid))
+        if src.size:
+            shift = (new.loid - src.loid) << _SEQ_BITS
+            cur = self.conn.execute("SELECT key, cid FROM _ifx_lo_map WHERE key BETWEEN ? AND ?",
+                                    (src.loid << _SEQ_BITS, _key(src.loid, _SEQ_MASK)))
+            while batch := cur.fetchmany(READ_BATCH):
+                with self.sb.reading():
+                    data = self.sb.get([cid for _, cid in batch])
+                if len(data) != len(batch):
+                    raise stale_locator()
+                self._map([(key + shift, data[cid]) for key, cid in batch])
         self.conn.execute("UPDATE _ifx_lo SET size = ? WHERE loid = ?", (src.size, new.loid))
         new.size = src.size
         return new
 
+    # ---- after the transaction ------------------------------------------------------------
+    def orphans(self, first: int, stop: int) -> list[int]:
+        """The sbspace pieces ``[first, stop)`` nothing maps (written, then dropped by a
+        savepoint rollback or replaced within the transaction)."""
+        used = {int(r[0]) for r in self.conn.execute(
+            "SELECT cid FROM _ifx_lo_map WHERE cid >= ? AND cid < ?", (first, stop))}
+        return [c for c in range(first, stop) if c not in used]
+
+    def collect(self) -> None:
+        """Delete the committed garbage from the sbspace, then forget it (outside any
+        transaction; when the sbspace or the database is busy, a later commit does it)."""
+        conn = self.conn
+        while True:
+            cids = [int(r[0]) for r in conn.execute(
+                "SELECT cid FROM _ifx_lo_garbage LIMIT ?", (GARBAGE_BATCH,))]
+            if not cids or not self.sb.collect(cids):
+                return
+            wait = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+            conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return  # another writer: the pieces are gone; the list is cleared later
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
+            try:
+                conn.executemany("DELETE FROM _ifx_lo_garbage WHERE cid = ?",
+                                 ((c,) for c in cids))
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            if len(cids) < GARBAGE_BATCH:
+                return
+
     # ---- inspection (tests, sysmaster) ------------------------------------------------------
     def counts(self) -> tuple[int, int]:
-        """(objects, chunks) stored in this database."""
+        """(objects, pieces) stored for this database: its objects, and the pieces in its
+        sbspace file (garbage not yet collected included)."""
         if not has_schema(self.conn):
             return 0, 0
         objects = self.conn.execute("SELECT count(*) FROM _ifx_lo").fetchone()[0]
-        chunks = self.conn.execute("SELECT count(*) FROM _ifx_lo_chunk").fetchone()[0]
-        return int(objects), int(chunks)
+        return int(objects), self.sb.count()
+
+
+_SEQ_MASK = (1 << _SEQ_BITS) - 1
+
+
+def _key(loid: int, seq: int) -> int:
+    return (loid << _SEQ_BITS) | seq
+
+
+def _zeros(seq: int, first: int, skip: int, last: int, end: int) -> bytes:
+    """A missing piece's share of a read: zeros."""
+    lo = skip if seq == first else 0
+    hi = end - seq * CHUNK if seq == last else CHUNK
+    return bytes(hi - lo)
+
+
+def database_file(conn: sqlite3.Connection) -> str:
+    """The file of a connection's main database."""
+    for _, name, path in conn.execute("PRAGMA database_list"):
+        if name == "main":
+            return str(path)
+    return ""
 
 
 def _is_hex(text: str) -> bool:

@@ -77,6 +77,8 @@ class Prepared:
     for_update: bool = False  # SELECT … FOR UPDATE (a scroll cursor must refuse it: -526)
     schema_version: int = -1  # SQLite schema version when prepared (see _check_current)
     batchable: bool | None = None  # may rows run as one executemany (see can_batch)
+    #: What SQ_DESCRIBE lists for a statement that returns no rows: an INSERT's ``?`` targets.
+    inputs: list[ColumnDesc] = field(default_factory=list)
 
 
 @dataclass
@@ -239,6 +241,11 @@ class EngineSession:
         if self.in_transaction and self._sql_txn:
             raise EngineError(sc.ALREADY_IN_TRANSACTION)
         self._close_current()
+
+    @property
+    def logged_unbuffered(self) -> bool:
+        """Commits are flushed to disk (``synchronous = FULL``)."""
+        return self._logged and not self._buffered
 
     @property
     def incarnation(self) -> str:
@@ -549,7 +556,7 @@ class EngineSession:
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
         version = self._schema_version() if self.conn is not None else -1
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
-                        plan, plan.for_update, version)
+                        plan, plan.for_update, version, inputs=[] if is_query else plan.inputs)
 
     # ---- execute ---------------------------------------------------------------------------
     def _bind(self, plan: Plan, params: Sequence[object]) -> dict[str, object]:
@@ -764,13 +771,19 @@ class EngineSession:
         if not self._sql_txn:
             return
         self._sql_txn = False
+        committed = False
         try:
+            if verb == "COMMIT":
+                self.lo.before_commit()  # the sbspace file first (sbspace.py)
             self._connection().execute(verb)
+            committed = verb == "COMMIT"
         except sqlite3.Error as e:
             if verb == "COMMIT":
                 with contextlib.suppress(sqlite3.Error):
                     self._connection().execute("ROLLBACK")
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"commit failed: {e}") from None
+        finally:
+            self.lo.after_end(committed)
         if self._ddl_dirty:
             self._ddl_dirty = False
             self._local_plans.clear()

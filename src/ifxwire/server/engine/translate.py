@@ -91,6 +91,9 @@ class Plan:
     # the cursor an UPDATE/DELETE is limited to.
     current_rowid: bool = False
     current_of: str | None = None
+    # INSERT … VALUES: the target column of each ``?`` (what SQ_DESCRIBE lists for an INSERT,
+    # as real servers do: docs/PROTOCOL.md §5), when every ``?`` is a value of its own.
+    inputs: list[ColumnDesc] = field(default_factory=list)
     # DML through a view (views.py): the view named (privileges are checked on it, not on the
     # tables its definition reads), and WITH CHECK OPTION the check of the rows written.
     view: str | None = None
@@ -676,6 +679,10 @@ class Compiler:
             for col, proj in zip(cols, projections, strict=True):
                 exprs[col.name] = self.generate(proj)
             plan.params = sub.params
+            bare = [col for col, v in zip(cols, values, strict=True)
+                    if isinstance(v, exp.Placeholder)]
+            if bare and len(bare) == len(plan.params):
+                plan.inputs = with_start_offsets([c.type.describe(c.name) for c in bare])
             body = "VALUES ({})"
         elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
             sub = self.compile_query(source, None, rename=True)
