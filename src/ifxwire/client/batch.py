@@ -190,7 +190,6 @@ class _Pipeline(ReplyTally):
         self.errors: list[tuple[int, DatabaseError]] = []
         self.begin_error: DatabaseError | None = None
         self.commit_error: DatabaseError | None = None
-        self.sent = 0
 
     def add(self, group: bytes, tag: int) -> None:
         """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""

@@ -619,11 +619,8 @@ def created(values: Sequence[object]) -> tuple[bytes, int]:
 
 
 def _split(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
-    view = memoryview(data).cast("B")
-    if not len(view):
-        return
-    for at in range(0, len(view), _fp.WRITE_MESSAGE):
-        yield view[at : at + _fp.WRITE_MESSAGE]
+    """``data`` in SQ_LODATA write messages of at most WRITE_MESSAGE bytes."""
+    return _fp.slices(memoryview(data).cast("B"), _fp.WRITE_MESSAGE)
 
 
 def _abandon(conn: Connection, fd: int, locator: bytes) -> None:

@@ -16,22 +16,14 @@ CHAR/VARCHAR/NCHAR/NVARCHAR (no named types: ``decode_bind_plain``'s own set).
 from __future__ import annotations
 
 from collections.abc import Callable
-from struct import Struct
 
-from ..protocol.codes import TypeCode
 from ..types import numeric as _num
+from ..types.bind import PLAIN_FIXED, PLAIN_FLOAT, PLAIN_TEXT, TYPE_IND_PREC
 
-_T = TypeCode
-_HEADER = Struct(">hhh")
-_TEXT = frozenset(int(t) for t in (_T.CHAR, _T.VARCHAR, _T.NCHAR, _T.NVARCHAR))
-_FIXED: dict[int, tuple[Struct, int, int]] = {
-    int(_T.SMALLINT): (_num.I16, 2, _num.SMALLINT_NULL),
-    int(_T.INTEGER): (_num.I32, 4, _num.INTEGER_NULL),
-    int(_T.SERIAL): (_num.I32, 4, _num.INTEGER_NULL),
-    int(_T.BIGINT): (_num.I64, 8, _num.BIGINT_NULL),
-    int(_T.BIGSERIAL): (_num.I64, 8, _num.BIGINT_NULL),
-}
-_FLOAT = int(_T.FLOAT)
+_HEADER = TYPE_IND_PREC
+_TEXT = PLAIN_TEXT
+_FIXED = PLAIN_FIXED
+_FLOAT = PLAIN_FLOAT
 RUN_DECODERS_MAX = 64  # compiled decoders kept (one per header sequence and encoding)
 
 #: (buffer, start of the first item, end of the received bytes) -> (values, end) or None.

@@ -20,7 +20,6 @@ did not (what real servers sent informix-driver) — types/smartlob.py.
 
 from __future__ import annotations
 
-import binascii
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,13 @@ from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, u16_at
 from ..types.bind import decode_bind_values
 from ..types.errors import CodecError
 from ..types.fpvalues import encode_typed_item
-from ..types.smartlob import LO_READWITHSEEK, LO_SEEK_SET, LO_WRITE, LODATA_BUFFER
+from ..types.smartlob import (
+    LO_READWITHSEEK,
+    LO_SEEK_SET,
+    LO_WRITE,
+    LODATA_BUFFER,
+    locator_text,
+)
 from .engine import EngineError
 from .engine import routine_call as rc
 from .engine import sqlcodes as sc
@@ -59,14 +64,12 @@ def locator_encoder(
     lobs = [i for i, c in enumerate(columns) if is_lob_column(c)]
     if not lobs or binary:
         return encode
-    hexlify = binascii.hexlify
-
     def encode_row(values: Sequence[object]) -> bytes:
         row = list(values)
         for i in lobs:
             v = row[i]
             if v is not None:
-                row[i] = hexlify(v)  # type: ignore[arg-type]
+                row[i] = locator_text(v)  # type: ignore[arg-type]
         return encode(row)
 
     return encode_row
@@ -85,10 +88,6 @@ class FastPath:
         self.routines: list[tuple[str | None, str, rc.Routine]] = []  # (database, text, routine)
         # a call waiting for its arguments: routine, argument count, OUT values wanted
         self.call: tuple[rc.Routine, int, bool] | None = None
-
-    @property
-    def expecting_args(self) -> bool:
-        return self.call is not None
 
     def reset(self) -> None:
         """The database changed: stored routines must be resolved again."""
@@ -210,9 +209,6 @@ class FastPath:
         except CodecError as exc:
             raise EngineError(sc.NO_CONVERSION, message=str(exc)) from None
         self._run(routine, [v.value for v in values], out, outputs)
-
-    def end_of_group(self) -> None:
-        self.call = None
 
     def _run(self, routine: rc.Routine, args: list[Any], out: Writer,
              outputs: bool = False) -> None:

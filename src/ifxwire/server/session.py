@@ -638,7 +638,7 @@ class Session:
                     raise self.fastpath.out_parameters(exc) from None
                 raise
             sid = self._new_id()
-            self.statements[sid] = _Statement(prepared, columns=self._wire_columns(prepared))
+            self.statements[sid] = _Statement(prepared, columns=self._wire(prepared.columns))
             self.current = sid
         elif code == Msg.NDESCRIBE:
             st = self._stmt()
@@ -798,10 +798,6 @@ class Session:
                 held = 0
         if parts:
             self._send_parts(parts)
-
-    def _wire_columns(self, p: Prepared) -> list[ColumnDesc]:
-        """The result columns as this connection sees them."""
-        return self._wire(p.columns)
 
     def _wire(self, columns: list[ColumnDesc]) -> list[ColumnDesc]:
         """Columns as this connection sees them: with long row ids (bit 70) BYTE and TEXT

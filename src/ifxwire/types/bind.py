@@ -54,7 +54,8 @@ _SENDRECV = 44  # JDBC binds java.util collections as SENDRECV carrying a comple
 _COMPLEX_NAME = re.compile(r"\s*(set|multiset|list|row)\s*\(")
 _LOB_NAMES = frozenset(("", "blob", "clob"))
 _IND_PREC = Struct(">hh")
-_TYPE_IND_PREC = Struct(">hhh")
+TYPE_IND_PREC = Struct(">hhh")  # a BIND item's type, indicator, precision
+_TYPE_IND_PREC = TYPE_IND_PREC
 
 #: Longest string sent as a CHAR bind (the CHAR type's own maximum); longer ones go as
 #: LVARCHAR (type 43), whose length field is 32 bits (jdbc 3.4).
@@ -484,16 +485,17 @@ def decode_bind_values(
 
 
 # decode_bind_plain: text types (u16 length prefix), and fixed-width integer types with their
-# struct, width and NULL value.
-_PLAIN_TEXT = frozenset(int(t) for t in (_T.CHAR, _T.VARCHAR, _T.NCHAR, _T.NVARCHAR))
-_PLAIN_FIXED: dict[int, tuple[Struct, int, int]] = {
+# struct, width and NULL value. The server's compiled run decoders (server/bindrun.py) use the
+# same tables, so both decode the same types the same way.
+PLAIN_TEXT = frozenset(int(t) for t in (_T.CHAR, _T.VARCHAR, _T.NCHAR, _T.NVARCHAR))
+PLAIN_FIXED: dict[int, tuple[Struct, int, int]] = {
     int(_T.SMALLINT): (I16, 2, _num.SMALLINT_NULL),
     int(_T.INTEGER): (_num.I32, 4, _num.INTEGER_NULL),
     int(_T.SERIAL): (_num.I32, 4, _num.INTEGER_NULL),
     int(_T.BIGINT): (_num.I64, 8, _num.BIGINT_NULL),
     int(_T.BIGSERIAL): (_num.I64, 8, _num.BIGINT_NULL),
 }
-_PLAIN_FLOAT = int(_T.FLOAT)
+PLAIN_FLOAT = int(_T.FLOAT)
 _F64 = _num.F64
 
 
@@ -513,7 +515,7 @@ def decode_bind_plain(
     out: list[object] = []
     append = out.append
     unpack = _TYPE_IND_PREC.unpack_from
-    fixed = _PLAIN_FIXED
+    fixed = PLAIN_FIXED
     for _ in range(nparams):
         data = pos + 6
         if data > end:
@@ -528,7 +530,7 @@ def decode_bind_plain(
             append(None)
             pos = data
             continue
-        if base in _PLAIN_TEXT:
+        if base in PLAIN_TEXT:
             if data + 2 > end:
                 return None
             n = (buf[data] << 8) | buf[data + 1]
@@ -540,7 +542,7 @@ def decode_bind_plain(
             except (UnicodeDecodeError, LookupError):
                 return None
             pos = stop + (n & 1)
-        elif base == _PLAIN_FLOAT:
+        elif base == PLAIN_FLOAT:
             pos = data + 8
             if pos > end:
                 return None

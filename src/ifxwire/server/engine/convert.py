@@ -127,8 +127,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     if t.is_smart_lob:
         from .lobstore import check_locator
 
-        xid = t.extended_id
-        return lambda v: None if v is None else check_locator(v, xid)
+        return lambda v: None if v is None else check_locator(v)
     if code == T.BYTE:
         def conv_bytes(v: object) -> object:
             if v is None:

@@ -645,14 +645,14 @@ def _is_hex(text: str) -> bool:
     return len(text) >= 2
 
 
-def check_locator(value: object, kind: int) -> bytes:
+def check_locator(value: object) -> bytes:
     """A client's value for a BLOB/CLOB column (``convert.storer``): the 72 locator bytes, or
     its 144-digit text form (the type's input function reads hex, which is what a server sends
     a client that did not ask for the binary form).
 
     BLOB and CLOB share one locator structure: JDBC creates both with
     ``ifx_lo_create(ifx_lo_spec, integer, blob)``, so the column, not the locator, says which
-    it is; ``kind`` is accepted for symmetry and not checked."""
+    it is."""
     if isinstance(value, str):
         try:
             value = bytes.fromhex(value)
