@@ -4,6 +4,7 @@ pure twin take the same parameter sets, give the bytes the row-by-row path gives
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -15,7 +16,12 @@ from hypothesis import strategies as st
 from ifxwire import _accel
 from ifxwire.client import binds
 from ifxwire.protocol.codes import Msg
-from ifxwire.types.bind import RowsEncoder, compile_bind_encoder, compile_rows_encoder
+from ifxwire.types.bind import (
+    RowsEncoder,
+    compile_bind_encoder,
+    compile_rows_encoder,
+    encode_bind_value,
+)
 
 HEAD = b"\x00\x04\x00\x07"
 TAIL = b"\x00\x07\x00\x0c"
@@ -37,7 +43,12 @@ def c_rows(pattern: tuple[type, ...], encoding: str) -> RowsEncoder | None:
 
 
 def expected_group(values: Any, encoding: str) -> bytes:
-    return HEAD + binds.bind_message(tuple(values), encoding) + TAIL
+    """The group built value by value with the generic encoder, not with the compiled encoders
+    (C or generated Python) that the many-rows encoders share: a bug they have in common
+    must show here."""
+    values = tuple(values)
+    return (HEAD + struct.pack(">HH", Msg.BIND, len(values))
+            + b"".join(encode_bind_value(v, encoding) for v in values) + TAIL)
 
 
 def run(rows: RowsEncoder, sets: list[Any], max_rows: int = 1000, max_bytes: int = 1 << 20
