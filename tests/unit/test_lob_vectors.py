@@ -192,9 +192,15 @@ def test_fproutine_reply_names_only_udts() -> None:
     r = Reply(JDBC, "iso-8859-1")
     assert r.feed(reply, 0, len(reply)) == len(reply) and r.complete
     assert r.fp_values == [LOCATOR, 1]
+    # The server's encoder gives the bytes JDBC accepted: the built-in INTEGER without names.
+    from ifxwire.protocol.columns import ColumnDesc
+    from ifxwire.types.fpvalues import encode_typed_item
+
+    blob = ColumnDesc("", 41, 72, xid=10, owner="informix", type_name="blob")
     w = Writer()
-    w.u16(0x67).i16(1).raw(h("0002 0000 0a00 00000000"))
-    assert bytes(w.buf) == h("0067 0001 0002 0000 0a00 00000000")
+    fp.put_fproutine(w, [encode_typed_item(LOCATOR, blob, "iso-8859-1"),
+                         encode_typed_item(1, ColumnDesc("", 2, 4), "iso-8859-1")])
+    assert bytes(w.buf) + h("000c") == reply
 
 
 # --------------------------------------------------------------------------------------------
