@@ -19,7 +19,8 @@ from .convert import TupleBinder, row_tuple_binder
 from .errors import EngineError
 
 if TYPE_CHECKING:
-    from .session import EngineSession, Prepared
+    from .prepared import Prepared
+    from .session import EngineSession
     from .translate import Plan
 
 # Functions whose value changes from one execution to the next (the statement clock, the

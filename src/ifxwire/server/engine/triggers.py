@@ -40,7 +40,8 @@ from .spl.tables import chunks
 from .views import check_rows
 
 if TYPE_CHECKING:
-    from .session import EngineSession, ExecResult
+    from .prepared import ExecResult
+    from .session import EngineSession
     from .spl.interp import Interp
     from .translate import Compiler, Plan
 
@@ -614,7 +615,7 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
 
 
 def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    from .session import ExecResult
+    from .prepared import ExecResult
 
     info = plan.table
     assert info is not None

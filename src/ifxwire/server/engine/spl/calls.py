@@ -33,7 +33,8 @@ from .resolve import candidates, choose
 
 if TYPE_CHECKING:
     from ..exprs import ExprTranslator
-    from ..session import EngineSession, ExecResult
+    from ..prepared import ExecResult
+    from ..session import EngineSession
     from ..translate import Compiler, Plan
 
 UNNAMED = "(expression)"  # how Informix names a routine's unnamed return values
@@ -104,7 +105,7 @@ def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[
 
 
 def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    from ..session import ExecResult
+    from ..prepared import ExecResult
 
     routine = _routine_of(session, plan)
     rows = runtime(session).invoke(routine, _args(session, plan, bound))
