@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
-from . import access, ddl
+from . import access, cross_database, ddl
 from . import batch as _batch
 from . import catalog as cat
 from . import ifxtypes as it
@@ -115,7 +115,8 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         # Per sequence: the statement whose NEXTVAL gave the last value, and the NEXTVAL
         # occurrences of it that took that value (sequence_value).
         self._nextval_rows: dict[tuple[str, int], tuple[int, set[int]]] = {}
-        self._attached: dict[str, cat.Schema] = {}
+        self._attached: dict[str, cat.Schema] = {}  # other databases (cross_database.py)
+        self._attached_rw: set[str] = set()  # those of them this session has written
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
         self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
@@ -230,9 +231,10 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
             self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):
                 with contextlib.suppress(sqlite3.Error):
-                    self.conn.execute(f"DETACH DATABASE {cat.quote('ifxdb_' + db)}")
+                    self.conn.execute(f"DETACH DATABASE {cat.quote(cross_database.alias(db))}")
                 self.engine.detach_session(db, self.session_id)
             self._attached.clear()
+            self._attached_rw.clear()
             assert self.database is not None and self._slot is not None
             self.engine.checkin(self.database, self.conn, self._slot)
             self._slot = None
@@ -405,40 +407,13 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
             if db != "sysmaster":
                 if not self.engine.exists(db):
                     raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db)
-                return self._lookup(self._other_database(db), name, owner, False)
+                return self._lookup(cross_database.attach(self, db), name, owner, False)
             return self._lookup(self.sysmaster_schema(), name, owner, True)
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         if owner is None and name in self.temp_tables:
             return self.temp_tables[name]
         return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
-
-    def _other_database(self, db: str) -> cat.Schema:
-        """``db:table``: another database of this server, attached read-only to the session's
-        connection (so a write transaction here never locks it) until the database closes.
-        SQLite cannot attach inside a transaction: a first reference to a database there is
-        refused (-999); reading it once before BEGIN WORK attaches it."""
-        schema = self._attached.get(db)
-        if schema is not None:
-            return schema
-        if self.conn is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        if self.conn.in_transaction:
-            raise not_implemented(f"a first reference to database {db} inside a transaction")
-        self.engine.attach_session(db, self.session_id, False)
-        alias = "ifxdb_" + db
-        try:
-            self.conn.execute(f"ATTACH DATABASE ? AS {cat.quote(alias)}",
-                              (self.engine.readonly_uri(db),))
-            schema = cat.load_schema(self.conn, alias)
-        except sqlite3.Error as e:
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute(f"DETACH DATABASE {cat.quote(alias)}")
-            self.engine.detach_session(db, self.session_id)
-            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db,
-                              message=f"cannot open database {db}: {e}") from None
-        self._attached[db] = schema
-        return schema
 
     def routines(self, name: str) -> list[Routine]:
         if self.database is None:
@@ -703,13 +678,15 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         serials = plan.serials
         info = plan.table
         temp = info is not None and info.temp
+        # the SERIAL counters of the table's database (another one: cross_database.py)
+        counters = f"{cat.quote(info.schema)}._ifx_serial" if info is not None else ""
         for tabid, kind, _start in serials:
             if temp:
                 assert info is not None
                 state.serials[(tabid, kind)] = self._temp_serials.get((info.name, kind),
                                                                       _start - 1)
             else:
-                row = conn.execute("SELECT next FROM _ifx_serial WHERE tabid = ? AND kind = ?",
+                row = conn.execute(f"SELECT next FROM {counters} WHERE tabid = ? AND kind = ?",
                                    (tabid, kind)).fetchone()
                 state.serials[(tabid, kind)] = int(row[0]) if row else 0
         try:
@@ -724,7 +701,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
                 assert info is not None
                 self._temp_serials[(info.name, kind)] = value
             else:
-                conn.execute("UPDATE _ifx_serial SET next = ? WHERE tabid = ? AND kind = ?",
+                conn.execute(f"UPDATE {counters} SET next = ? WHERE tabid = ? AND kind = ?",
                              (value, tabid, kind))
         rowcount = len(returning) if returning is not None else max(cur.rowcount, 0)
         state.last_rowcount = rowcount

@@ -102,7 +102,7 @@ class ErrorMapping:
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
         if info is not None:
-            if not info.temp:
+            if info.schema == "main":  # the constraints as they are now, not as compiled
                 info = self.current_schema().tables.get(info.name, info)
             for cons in info.constraints:
                 if cons.kind in ("P", "U") and sorted(cons.columns) == sorted(cols):

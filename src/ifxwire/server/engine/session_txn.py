@@ -11,8 +11,9 @@ import contextlib
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
+from . import cross_database
 from . import sqlcodes as sc
 from .errors import EngineError
 from .session_errors import TRANSACTION_LOST
@@ -20,6 +21,7 @@ from .session_errors import TRANSACTION_LOST
 if TYPE_CHECKING:
     from .lo_session import LoSession
     from .prepared import ExecResult
+    from .session import EngineSession
     from .statements import SavepointSpec
     from .translate import Plan
 
@@ -51,6 +53,8 @@ class Transactions:
     def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a
         transaction."""
+        if plan.other_databases:
+            cross_database.check_write(cast("EngineSession", self), plan)
         return self.run_write(action, plan.kind)
 
     def run_write(self, action: Callable[[], R], kind: str = "insert") -> R:
@@ -73,6 +77,22 @@ class Transactions:
             raise
         if own and not self.in_transaction:
             self._end_sql_txn("COMMIT")
+        return result
+
+    def run_write_alone(self, action: Callable[[], R]) -> R:
+        """Housekeeping that commits by itself (the smart-LO store's first sweep): under the
+        write lock and committed at once, even inside the client's transaction, unless a
+        SQLite transaction is already open, which it then joins. Not run_write: called while
+        a transaction ends, that would open a new one and keep the lock after COMMIT."""
+        if self._sql_txn or self.lo.sql_depth:
+            return self.run_write(action)
+        self._begin_write("insert")
+        try:
+            result = action()
+        except BaseException:
+            self._end_sql_txn("ROLLBACK")
+            raise
+        self._end_sql_txn("COMMIT")
         return result
 
     def _begin_write(self, kind: str) -> None:

@@ -103,6 +103,14 @@ NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
 DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
 DB_OPEN_DROP = -359  # [jcat] "Cannot drop or rename the current database or any open
 #   database." (dropping the database this session has open)
+EXTERNAL_NO_LOG = -568  # [jcat] "Cannot reference an external database without logging."
+#   (db:table of an unlogged database from a logged or ANSI one; Guide to SQL: Tutorial,
+#   "SQL statements that access more than one database": logging modes must match)
+EXTERNAL_LOGGED = -569  # [jcat] "Cannot reference an external database with logging." (from an
+#   unlogged database)
+EXTERNAL_ANSI = -570  # [jcat] "Cannot reference an external ANSI database." (from a non-ANSI one)
+EXTERNAL_NOT_ANSI = -571  # [jcat] "Cannot reference an external non-ANSI database." (a logged
+#   non-ANSI database from an ANSI one)
 
 # --- transactions --------------------------------------------------------------------------------
 NOT_IN_TRANSACTION = -255  # [peer] COMMIT WORK without a transaction
@@ -276,6 +284,10 @@ MESSAGES: dict[int, str] = {
     CANNOT_CREATE_DB: "Cannot create or rename the database.",
     NO_DB_SELECTED: "Database not selected yet.",
     DB_IN_USE: "Database is currently opened by another user.",
+    EXTERNAL_NO_LOG: "Cannot reference an external database without logging.",
+    EXTERNAL_LOGGED: "Cannot reference an external database with logging.",
+    EXTERNAL_ANSI: "Cannot reference an external ANSI database.",
+    EXTERNAL_NOT_ANSI: "Cannot reference an external non-ANSI database.",
     DB_OPEN_DROP: "Cannot drop or rename the current database or any open database.",
     NOT_IN_TRANSACTION: "Not in transaction.",
     NO_TRANSACTIONS: "Transaction not available.",

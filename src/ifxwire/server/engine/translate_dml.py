@@ -32,6 +32,7 @@ class DmlCompiler:
         ctx: vals.ConvContext
         delimident: bool
         allow_bare_params: bool
+        other_databases: bool
 
         def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                           rename: bool = False) -> Plan: ...
@@ -63,7 +64,7 @@ class DmlCompiler:
                                    owner.name if owner else None, db.name if db else None, 0)
         self.remember(info)
         if info.schema.startswith("ifxdb_"):
-            raise not_implemented("INSERT/UPDATE/DELETE in another database")
+            self.other_databases = True  # the write attaches it writable (cross_database.py)
         if info.kind == "V":
             raise not_implemented("INSERT/UPDATE/DELETE on a view")
         if info.kind != "T":
@@ -275,7 +276,8 @@ class DmlCompiler:
                 seen = exp.select("1").from_(target.copy()).where(on.copy())
                 select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
                     exp.Not(this=exp.Exists(this=seen)))
-                into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"))
+                into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"),
+                                           catalog=target.args.get("catalog"))
                 cols = then.this
                 if isinstance(cols, exp.Tuple):
                     into = exp.Schema(this=into, expressions=list(cols.expressions))

@@ -33,6 +33,7 @@ from sqlglot.tokenizer_core import TokenType
 from ...protocol.codes import StmtType
 from . import sqlcodes as sc
 from .catalog import TableInfo, quote
+from .cross_database import database_of
 from .errors import EngineError, not_implemented
 from .routines import Routine
 from .spl import ast as a
@@ -461,6 +462,11 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
     info = plan.table
     event = _EVENTS.get(plan.kind)
     if info is None or event is None:
+        return s._dml(plan, bound)
+    other = database_of(info)
+    if other is not None:  # a table of another database: its triggers would run here
+        if s._attached[other].triggers.get(info.name):
+            raise not_implemented(f"a write into {other}:{info.name}, which has triggers")
         return s._dml(plan, bound)
     trigs = _active(s, info.name, event, plan.updated)
     if not trigs and not plan.view_check:

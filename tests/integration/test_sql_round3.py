@@ -1,0 +1,56 @@
+"""Issue 12, third round, over real sockets with the ifxwire driver: writes into another
+database in one transaction with local ones (and the logging-mode rule), MERGE forms,
+statement-local variables, SELECT triggers' FOR EACH ROW actions and ALTER TABLE forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+
+def _sqlcode(e: pytest.ExceptionInfo[ifxwire.DatabaseError]) -> int:
+    return int(e.value.sqlcode)  # type: ignore[attr-defined]
+
+
+def test_writes_into_another_database_share_the_transaction(
+        conn: ifxwire.Connection, connect_kwargs: dict[str, Any], dbname: str) -> None:
+    other = dbname[:40] + "_other"
+    admin = ifxwire.connect(**connect_kwargs)
+    try:
+        cur = admin.cursor()
+        cur.execute(f"CREATE DATABASE {other} WITH LOG")
+        cur.execute("CREATE TABLE ledger (id SERIAL, amount DECIMAL(10,2))")
+        admin.commit()
+        cur.execute(f"CREATE DATABASE {other}_nolog")
+        cur.execute("CREATE TABLE t (a INT)")
+    finally:
+        admin.close()
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE xdb_orders (n INT)")
+    conn.commit()
+    # autocommit off: the first write opens the transaction; both writes roll back together
+    cur.execute(f"INSERT INTO {other}:ledger (amount) VALUES (?)", [10])
+    cur.execute("INSERT INTO xdb_orders VALUES (1)")
+    conn.rollback()
+    cur.execute(f"SELECT COUNT(*) FROM {other}:ledger")
+    assert cur.fetchone() == (0,)
+    cur.execute(f"INSERT INTO {other}:informix.ledger (amount) VALUES (?)", [12.5])
+    cur.execute("INSERT INTO xdb_orders VALUES (2)")
+    cur.execute(f"UPDATE {other}:ledger SET amount = amount * 2")
+    assert cur.rowcount == 1
+    conn.commit()
+    cur.execute(f"SELECT amount FROM {other}:ledger")
+    assert [float(a) for (a,) in cur.fetchall()] == [25.0]
+    cur.execute(f"DELETE FROM {other}:ledger WHERE amount = 25")
+    conn.commit()
+    cur.execute(f"SELECT COUNT(*) FROM {other}:ledger")
+    assert cur.fetchone() == (0,)
+    with pytest.raises(ifxwire.DatabaseError) as info:
+        cur.execute(f"INSERT INTO {other}_nolog:t VALUES (1)")
+    assert _sqlcode(info) == -568
+    conn.rollback()
+    cur.execute("SELECT n FROM xdb_orders")  # the session is usable after the refusal
+    assert cur.fetchall() == [(2,)]
