@@ -54,3 +54,22 @@ def test_writes_into_another_database_share_the_transaction(
     conn.rollback()
     cur.execute("SELECT n FROM xdb_orders")  # the session is usable after the refusal
     assert cur.fetchall() == [(2,)]
+
+
+def test_merge_delete_with_insert_and_refused_forms(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE mg_stock (code CHAR(3), qty INT)")
+    cur.execute("CREATE TABLE mg_feed (code CHAR(3), qty INT)")
+    cur.executemany("INSERT INTO mg_stock VALUES (?, ?)", [("AAA", 1), ("BBB", 2)])
+    cur.executemany("INSERT INTO mg_feed VALUES (?, ?)", [("BBB", 0), ("CCC", 3)])
+    cur.execute("MERGE INTO mg_stock s USING mg_feed f ON s.code = f.code "
+                "WHEN MATCHED THEN DELETE "
+                "WHEN NOT MATCHED THEN INSERT (code, qty) VALUES (f.code, f.qty)")
+    assert cur.rowcount == 2
+    cur.execute("SELECT code, qty FROM mg_stock ORDER BY code")
+    assert cur.fetchall() == [("AAA", 1), ("CCC", 3)]
+    with pytest.raises(ifxwire.ProgrammingError) as info:
+        cur.execute("MERGE INTO mg_stock s USING mg_feed f ON s.code = f.code "
+                    "WHEN MATCHED AND f.qty = 0 THEN DELETE")
+    assert _sqlcode(info) == -201
+    conn.commit()

@@ -574,17 +574,15 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
             from .triggers import run_instead
 
             return self._write(plan, lambda: run_instead(self, plan, bound))
-        if plan.kind == "merge":
-            from .triggers import run_dml
-
-            return self._write(plan, lambda: ExecResult(sum(
-                run_dml(self, part, bound).rowcount for part in plan.parts)))
         return self.exec_dml(plan, bound)
 
     def exec_dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
-        """INSERT/UPDATE/DELETE under the write lock, with the table's triggers around it."""
-        from .triggers import run_dml
+        """INSERT/UPDATE/DELETE/MERGE under the write lock, with the table's triggers around
+        it."""
+        from .triggers import run_dml, run_merge
 
+        if plan.kind == "merge":
+            return self._write(plan, lambda: run_merge(self, plan, bound))
         return self._write(plan, lambda: run_dml(self, plan, bound))
 
     def call_routine(self, name: str, args: Sequence[object],

@@ -19,6 +19,8 @@ from .ifxtypes import IfxType
 from .plan import Plan, TableLookup, with_start_offsets
 
 T = TypeCode
+#: The bound name of the target's largest rowid before a MERGE (compile_merge).
+MERGE_ROWID = "ifx_merge_rowid"
 
 if TYPE_CHECKING:
     from . import values as vals
@@ -231,11 +233,18 @@ class DmlCompiler:
         return out
 
     def compile_merge(self, ast: exp.Merge) -> Plan:
-        """MERGE as the statements SQLite has: the WHEN MATCHED UPDATE (or DELETE) of the
-        target rows some source row matches, then the WHEN NOT MATCHED INSERT of the source
-        rows no target row matches. The update runs first so the rows just inserted are not
-        updated; a target row matched by two source rows is -284, as the scalar subquery of
-        its new value finds two rows."""
+        """MERGE as the statements SQLite has, in the clauses Informix's syntax allows
+        (Informix Guide to SQL: Syntax, "MERGE statement": one Update *or* one Delete clause,
+        WHEN MATCHED THEN, and one Insert clause, WHEN NOT MATCHED THEN; no ``AND condition``
+        after WHEN, no BY SOURCE: anything else is -201).
+
+        The INSERT of the source rows no target row matches runs first, so that "not
+        matched" is judged on the target as it was; the UPDATE or DELETE of the matched
+        target rows then runs on the rows that were there before the INSERT (``rowid <=``
+        the target's largest rowid before the statement, bound as MERGE_ROWID by the
+        session: our tables never alias the rowid, so new rows get larger ones). A target
+        row matched by two source rows is -284 in an UPDATE, as the scalar subquery of its
+        new value finds two rows."""
         target, source, on = ast.this, ast.args.get("using"), ast.args.get("on")
         if not isinstance(target, exp.Table) or source is None or on is None:
             raise EngineError(sc.SYNTAX)
@@ -243,50 +252,53 @@ class DmlCompiler:
             raise not_implemented("host variables in MERGE")
         whens = ast.args.get("whens")
         clauses = list(whens.expressions) if whens is not None else []
+
         def is_delete(then: object) -> bool:
             return isinstance(then, exp.Delete) or (
                 isinstance(then, exp.Var) and then.name.upper() == "DELETE")
 
-        kinds = [type(w.args.get("then")) for w in clauses]
-        if any(is_delete(w.args.get("then")) for w in clauses) and exp.Insert in kinds:
-            raise not_implemented("MERGE with both DELETE and INSERT")
+        matched = [w for w in clauses if w.args.get("matched")]
+        unmatched = [w for w in clauses if not w.args.get("matched")]
+        if not clauses or len(matched) > 1 or len(unmatched) > 1 or any(
+                w.args.get("condition") is not None or w.args.get("source") for w in clauses):
+            raise EngineError(sc.SYNTAX)
         parts: list[Plan] = []
         matches = exp.select("1").from_(source.copy()).where(on.copy())
-        for when in sorted(clauses, key=lambda w: not w.args.get("matched")):
+        for when in unmatched:
             then = when.args.get("then")
-            if when.args.get("condition") is not None or when.args.get("source"):
-                raise not_implemented("MERGE WHEN … AND / BY SOURCE")
-            if when.args.get("matched") and isinstance(then, exp.Update):
+            values = then.args.get("expression") if isinstance(then, exp.Insert) else None
+            if not isinstance(values, exp.Expr):
+                raise EngineError(sc.SYNTAX)
+            items = values.expressions if isinstance(values, exp.Tuple) else [values]
+            seen = exp.select("1").from_(target.copy()).where(on.copy())
+            select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
+                exp.Not(this=exp.Exists(this=seen)))
+            into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"),
+                                       catalog=target.args.get("catalog"))
+            cols = then.this
+            if isinstance(cols, exp.Tuple):
+                into = exp.Schema(this=into, expressions=list(cols.expressions))
+            parts.append(self.compile_insert(exp.Insert(this=into, expression=select))
+                         .finish(self.ctx))
+        for when in matched:
+            then = when.args.get("then")
+            where = exp.Where(this=exp.Exists(this=matches.copy()))
+            if isinstance(then, exp.Update):
                 sets = []
                 for col, value in self.assignments(then.expressions):
                     one = exp.select(value.copy()).from_(source.copy()).where(on.copy())
                     sets.append(exp.EQ(this=col, expression=exp.Subquery(this=one)))
-                update = exp.Update(this=target.copy(), expressions=sets,
-                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
-                parts.append(self.compile_update(update).finish(self.ctx))
-            elif when.args.get("matched") and is_delete(then):
-                delete = exp.Delete(this=target.copy(),
-                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
-                parts.append(self.compile_delete(delete).finish(self.ctx))
-            elif not when.args.get("matched") and isinstance(then, exp.Insert):
-                values = then.args.get("expression")
-                if not isinstance(values, exp.Expr):
-                    raise EngineError(sc.SYNTAX)
-                items = values.expressions if isinstance(values, exp.Tuple) else [values]
-                seen = exp.select("1").from_(target.copy()).where(on.copy())
-                select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
-                    exp.Not(this=exp.Exists(this=seen)))
-                into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"),
-                                           catalog=target.args.get("catalog"))
-                cols = then.this
-                if isinstance(cols, exp.Tuple):
-                    into = exp.Schema(this=into, expressions=list(cols.expressions))
-                parts.append(self.compile_insert(exp.Insert(this=into, expression=select))
-                             .finish(self.ctx))
+                part = self.compile_update(exp.Update(this=target.copy(), expressions=sets,
+                                                      where=where))
+            elif is_delete(then):
+                part = self.compile_delete(exp.Delete(this=target.copy(), where=where))
             else:
                 raise EngineError(sc.SYNTAX)
-        if not parts:
-            raise EngineError(sc.SYNTAX)
+            if unmatched:  # not the rows the INSERT above just added
+                if part.kind not in ("update", "delete") or " WHERE " not in part.sql:
+                    raise not_implemented("MERGE with two clauses into a view")
+                part.sql += f" AND rowid <= :{MERGE_ROWID}"
+            parts.append(part.finish(self.ctx))
         plan = Plan("merge", StmtType.MERGE, table=parts[0].table, parts=parts)
         return plan.finish(self.ctx)
 

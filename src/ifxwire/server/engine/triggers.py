@@ -38,6 +38,7 @@ from .errors import EngineError, not_implemented
 from .routines import Routine
 from .spl import ast as a
 from .spl.tables import chunks
+from .translate_dml import MERGE_ROWID
 from .views import check_rows
 
 if TYPE_CHECKING:
@@ -455,6 +456,20 @@ def _guarded(s: EngineSession, run: Any) -> Any:
         rt.trigger_depth -= 1
     conn.execute(f"RELEASE {name}")
     return result
+
+
+def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
+    MERGE_ROWID is bound to the target's largest rowid before the first runs."""
+    from .prepared import ExecResult
+
+    info = plan.table
+    if info is not None and len(plan.parts) > 1:
+        row = s._connection().execute(
+            f"SELECT COALESCE(MAX(rowid), 0) FROM {quote(info.schema)}.{quote(info.name)}"
+        ).fetchone()
+        bound = {**bound, MERGE_ROWID: int(row[0])}
+    return ExecResult(sum(run_dml(s, part, bound).rowcount for part in plan.parts))
 
 
 def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:

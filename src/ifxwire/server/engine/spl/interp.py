@@ -712,7 +712,7 @@ class Interp:
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             self.select(node, tree, scope)
             return
-        if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
+        if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete, exp.Merge)):
             raise not_implemented(type(tree).__name__.upper())
         runner = self.runner
         current = node.current_of
@@ -723,6 +723,8 @@ class Interp:
                 plan = c.compile_insert(sub(tree))
             elif isinstance(tree, exp.Update):
                 plan = c.compile_update(sub(tree))
+            elif isinstance(tree, exp.Merge):  # SPL variables in it: -999 (compile_merge)
+                plan = c.compile_merge(sub(tree))
             else:
                 plan = c.compile_delete(sub(tree))
             if current is not None:
