@@ -73,3 +73,19 @@ def test_merge_delete_with_insert_and_refused_forms(conn: ifxwire.Connection) ->
                     "WHEN MATCHED AND f.qty = 0 THEN DELETE")
     assert _sqlcode(info) == -201
     conn.commit()
+
+
+def test_statement_local_variables(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE slv_t (n INT)")
+    cur.executemany("INSERT INTO slv_t VALUES (?)", [(1,), (5,)])
+    cur.execute("""CREATE FUNCTION slv_plus(i INT, OUT r INT) RETURNING INT;
+        LET r = i + 10; RETURN 1;
+    END FUNCTION""")
+    cur.execute("SELECT n, r FROM slv_t WHERE slv_plus(n + ?, r # INT) = 1 ORDER BY r", [100])
+    assert cur.description is not None and [d[0] for d in cur.description] == ["n", "r"]
+    assert cur.fetchall() == [(1, 111), (5, 115)]
+    with pytest.raises(ifxwire.DatabaseError) as info:
+        cur.execute("SELECT slv_plus(n, r # INT) FROM slv_t")
+    assert _sqlcode(info) == -9780
+    conn.rollback()

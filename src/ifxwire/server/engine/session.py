@@ -130,11 +130,20 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self.spl: Runtime | None = None  # SPL globals, call depth, TRACE (spl/calls.py)
         self.state = FunctionState(user, self._ctx())
         self.state.session_id = session_id
+        # A stored function called in a query runs on the session's SPL runtime, made on
+        # first use (spl/calls.py).
+        self.state.spl_call = lambda procid, args: self._spl().call_scalar(procid, args)
+        self.state.spl_call_out = lambda procid, args: self._spl().call_with_outs(procid, args)
         self.state.sequence_value = self.sequence_value
         self.state.version = engine.version
         self.state.server_name = engine.server_name
         self.lo = LoSession(self)  # open smart large objects (lo_session.py)
         self.state.lo = self.lo
+
+    def _spl(self) -> Runtime:
+        from .spl.calls import runtime
+
+        return runtime(self)
 
     # ---- settings --------------------------------------------------------------------------
     def _ctx(self) -> vals.ConvContext:

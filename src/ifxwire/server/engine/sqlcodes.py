@@ -81,6 +81,14 @@ GRANT_PUBLIC_WITH_GRANT = -298  # [jcat] "Cannot grant permission to public with
 NO_EXECUTE = -706  # [jcat] "Execute privilege denied on procedure (%s)."
 OUT_ARGUMENT = -9752  # [jcat] an OUT/INOUT argument that is no variable; the code JDBC's
 #   IfxCallableStatement constructor catches to use the fast path (PROTOCOL.md §10)
+SLV_OUTSIDE_WHERE = -9780  # [jcat] "SLV (%s) cannot be produced from a UDR called from outside
+#   the WHERE clause." (slv.py)
+SLV_IN_CALL = -9781  # [jcat] "SLV cannot be an argument to a function invoked explicitly by
+#   EXECUTE or CALL."
+SLV_TWICE = -9782  # [jcat] "Statement Local Variable (%s) has already been defined."
+SLV_OUT_OF_SCOPE = -9784  # [jcat] "SLV (%s) has no producer-UDR; or is outside the scope of the
+#   producer-UDR." (used in a query enclosing the one that declares it)
+SLV_IN_FROM = -9787  # [jcat] "SLV's not allowed in the from clause."
 
 # --- roles ----------------------------------------------------------------------------------------
 NO_ROLE = -19804  # [jcat] "Role does not exist."
@@ -236,6 +244,12 @@ MESSAGES: dict[int, str] = {
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
     GRANT_PUBLIC_WITH_GRANT: "Cannot grant permission to public with grant option.",
     NO_EXECUTE: "Execute privilege denied on procedure (%s).",
+    SLV_OUTSIDE_WHERE: (
+        "SLV (%s) cannot be produced from a UDR called from outside the WHERE clause."),
+    SLV_IN_CALL: "SLV cannot be an argument to a function invoked explicitly by EXECUTE or CALL.",
+    SLV_TWICE: "Statement Local Variable (%s) has already been defined.",
+    SLV_OUT_OF_SCOPE: "SLV (%s) has no producer-UDR; or is outside the scope of the producer-UDR.",
+    SLV_IN_FROM: "SLV's not allowed in the from clause.",
     OUT_ARGUMENT: ("Argument must be a Statement Local Variable or SPL variable or argument "
                    "for an OUT or INOUT parameter."),
     NO_ROUTINE: "Routine (%s) can not be resolved.",

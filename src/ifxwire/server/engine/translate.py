@@ -24,7 +24,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.schema import MappingSchema
 
 from ...protocol.codes import StmtType, TypeCode
-from . import collection_tables, rewrites
+from . import collection_tables, rewrites, slv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -194,6 +194,7 @@ class Compiler(DmlCompiler):
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
+        slv.bind(self, ast)
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
         rewrites.quantified(ast)

@@ -23,6 +23,7 @@ from sqlglot import exp
 from ....protocol.codes import StmtType
 from .. import convert as conv
 from .. import sqlcodes as sc
+from ..dialect import IfxSlv
 from ..errors import EngineError
 from ..exprs import func, ty, typed
 from ..routines import Routine, expand
@@ -44,7 +45,6 @@ def runtime(session: EngineSession) -> Runtime:
     rt = session.spl
     if rt is None:
         rt = session.spl = Runtime(session)
-        session.state.spl_call = rt.call_scalar
     return rt
 
 
@@ -68,6 +68,8 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
 
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
+    if any(True for arg in call.args for _ in arg.find_all(IfxSlv)):
+        raise EngineError(sc.SLV_IN_CALL)
     routine = _resolve(compiler, call)
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
@@ -149,6 +151,10 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     routines = compiler.lookup.routines(name)
     if not routines:
         return None
+    if any(isinstance(arg, IfxSlv) for arg in args):
+        from ..slv import producer_call
+
+        return producer_call(compiler, tx, name, args)
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
         outparams.refuse_outputs(found[0])
