@@ -89,3 +89,24 @@ def test_statement_local_variables(conn: ifxwire.Connection) -> None:
         cur.execute("SELECT slv_plus(n, r # INT) FROM slv_t")
     assert _sqlcode(info) == -9780
     conn.rollback()
+
+
+def test_select_trigger_for_each_row_over_a_cursor(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE st_item (id INT, qty INT)")
+    cur.execute("CREATE TABLE st_hits (id INT, qty INT)")
+    cur.executemany("INSERT INTO st_item VALUES (?, ?)", [(i, i * 10) for i in range(1, 401)])
+    cur.execute("""CREATE TRIGGER st_trig SELECT OF qty ON st_item REFERENCING OLD AS hit
+        FOR EACH ROW (INSERT INTO st_hits VALUES (hit.id, hit.qty))""")
+    conn.commit()
+    cur.execute("SELECT qty FROM st_item WHERE id > ? ORDER BY id", [100])
+    assert cur.description is not None and len(cur.description) == 1
+    rows = cur.fetchall()  # several fetch batches
+    assert len(rows) == 300 and rows[0] == (1010,) and rows[-1] == (4000,)
+    cur.execute("SELECT COUNT(*), MIN(id), MAX(qty) FROM st_hits")
+    assert cur.fetchone() == (300, 101, 4000)
+    cur.execute("SELECT id FROM st_item WHERE id = 1")  # no triggering column: not activated
+    assert cur.fetchall() == [(1,)]
+    cur.execute("SELECT COUNT(*) FROM st_hits")
+    assert cur.fetchone() == (300,)
+    conn.commit()

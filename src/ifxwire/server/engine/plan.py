@@ -70,6 +70,10 @@ class Plan:
     view: str | None = None
     view_tables: set[str] = field(default_factory=set)
     view_check: str = ""
+    # A query's Select triggers (select_triggers.py): their names, and the tables whose rowids
+    # trail the row as hidden columns for FOR EACH ROW actions.
+    select_triggers: list[str] = field(default_factory=list)
+    select_rowids: list[str] = field(default_factory=list)
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(

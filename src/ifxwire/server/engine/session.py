@@ -619,11 +619,10 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
                 from .spl.calls import open_call
 
                 return open_call(self, plan, bound)
-            if plan.tables:
-                from .triggers import fire_select, has_select_triggers
+            if plan.select_triggers:
+                from .select_triggers import open_cursor
 
-                if has_select_triggers(self, plan.tables):
-                    fire_select(self, plan)
+                return open_cursor(self, plan, lambda: self._rows(plan, bound))
             return self._rows(plan, bound)
         except EngineError:
             raise

@@ -24,7 +24,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.schema import MappingSchema
 
 from ...protocol.codes import StmtType, TypeCode
-from . import collection_tables, rewrites, slv
+from . import collection_tables, rewrites, select_triggers, slv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -82,6 +82,8 @@ class Compiler(DmlCompiler):
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
+        if plan.kind == "query":
+            select_triggers.prepare(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
         for part in plan.parts:

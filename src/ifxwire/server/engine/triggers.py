@@ -156,8 +156,6 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
     if not instead and sp.eat("BEFORE"):
         body.before = _actions(sp, table, False)
     if sp.eat("FOR", "EACH", "ROW"):
-        if event == "S":
-            raise not_implemented("FOR EACH ROW actions of SELECT triggers")
         body.each_row = _actions(sp, table, not instead)
     elif instead:
         raise sp.error()
@@ -523,32 +521,6 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
 
     result: ExecResult = _guarded(s, run)
     return result
-
-
-def has_select_triggers(s: EngineSession, tables: dict[str, Any]) -> bool:
-    schema = s._schema if s._schema is not None else s.current_schema()
-    if not schema.triggers:
-        return False
-    return any(t.event == "S" and t.enabled for name in tables
-               for t in schema.triggers.get(name, ()))
-
-
-def fire_select(s: EngineSession, plan: Plan) -> None:
-    """SELECT triggers of the tables a query reads: their BEFORE and AFTER actions run when
-    the cursor opens (FOR EACH ROW select actions are refused at CREATE)."""
-    schema = s.current_schema()
-    trigs = [t for name in plan.tables for t in schema.triggers.get(name, ())
-             if t.event == "S" and t.enabled]
-    if not trigs:
-        return
-
-    def run() -> None:
-        for t in trigs:
-            f = _Firing(s, t)
-            f.actions(f.body.before)
-            f.actions(f.body.after)
-
-    s._write(plan, lambda: _guarded(s, run))
 
 
 # ---- INSTEAD OF triggers on views ---------------------------------------------------------------
