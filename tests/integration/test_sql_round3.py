@@ -110,3 +110,21 @@ def test_select_trigger_for_each_row_over_a_cursor(conn: ifxwire.Connection) -> 
     cur.execute("SELECT COUNT(*) FROM st_hits")
     assert cur.fetchone() == (300,)
     conn.commit()
+
+
+def test_alter_table_forms(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE al_t (a INT, b CHAR(5))")
+    cur.execute("INSERT INTO al_t VALUES (1, 'x')")
+    cur.execute("ALTER TABLE al_t ADD c INT DEFAULT 7 BEFORE b, "
+                "MODIFY a INT NOT NULL PRIMARY KEY CONSTRAINT pk_al_t")
+    cur.execute("ALTER TABLE al_t LOCK MODE (ROW)")
+    cur.execute("SELECT * FROM al_t")
+    assert cur.description is not None and [d[0] for d in cur.description] == ["a", "c", "b"]
+    assert cur.fetchall() == [(1, 7, "x")]
+    with pytest.raises(ifxwire.IntegrityError):
+        cur.execute("INSERT INTO al_t (a, b) VALUES (1, 'y')")
+    with pytest.raises(ifxwire.NotSupportedError) as info:
+        cur.execute("ALTER TABLE al_t ADD CRCOLS")
+    assert _sqlcode(info) == -999
+    conn.commit()

@@ -408,7 +408,7 @@ def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: 
     if name in dc.schema.constraint_names or any(c.name == name for c in existing):
         raise EngineError(sc.INDEX_EXISTS, near=name)
     if cons.kind == "P" and any(c.kind == "P" for c in existing):
-        raise not_implemented("a second primary key")  # [guess] Informix's code unknown
+        raise EngineError(sc.PRIMARY_KEY_EXISTS, near=info.name)
     out = ConsDef(cid, name, cons.owner or info.owner, cons.kind, list(cons.columns))
     if cons.kind in ("P", "U", "R"):
         out.index = f" {info.tabid}_{cid}"

@@ -126,6 +126,8 @@ NO_TRANSACTIONS = -256  # [cat] "Transaction not available." (unlogged database)
 ALREADY_IN_TRANSACTION = -535  # [peer] BEGIN WORK inside a transaction
 
 # --- integrity -----------------------------------------------------------------------------------
+PRIMARY_KEY_EXISTS = -704  # [jcat] "Primary key already exists on the table." (ALTER TABLE ADD
+#   CONSTRAINT PRIMARY KEY on a table that has one)
 DUP_INDEX = -239  # [cat] duplicate value in a UNIQUE INDEX column; isam -100
 DUP_CONSTRAINT = -268  # [peer] duplicate on PRIMARY KEY / UNIQUE constraint; isam -100
 NULL_INTO_NOT_NULL = -391  # [peer] near = column name
@@ -350,6 +352,7 @@ MESSAGES: dict[int, str] = {
     NESTING_TOO_DEEP: "Out of stack space.",
     NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
     USER_ERROR: "%s",
+    PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
     TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",
     OBJECT_EXISTS: "Object (%s) already exists in database.",

@@ -18,6 +18,7 @@ from sqlglot.tokenizer_core import TokenType
 from . import sqlcodes as sc
 from . import statements_ext as ext
 from .dialect import (
+    _TYPE_WORDS,
     IfxDelimidentTokenizer,
     IfxParseError,
     IfxTokenizer,
@@ -168,7 +169,20 @@ class IfxParser(CreateParser):
         while True:
             w = self._word()
             self._advance()
-            if w == "ADD" and self._word() == "CONSTRAINT":
+            if w in ("ADD", "DROP") and self._word() in _HIDDEN_COLUMNS and (
+                    self._word(1) not in _TYPE_WORDS  # not a column of that name
+                    and (w == "ADD" or self._word() != "TYPE")):
+                # Shadow columns (replication CRCOLS, VERCOLS, ROWIDS), row-level AUDIT and
+                # typed tables: nothing here stores or shows them.
+                raise not_implemented(f"ALTER TABLE {w} {self._word()}")
+            if w == "TYPE":
+                self._match_l_paren()
+                kind = self._word()
+                self._advance()
+                self._match_r_paren()
+                if kind != "STANDARD":  # a RAW table's writes outlive a rollback: not here
+                    raise not_implemented(f"ALTER TABLE TYPE ({kind})")
+            elif w == "ADD" and self._word() == "CONSTRAINT":
                 self._advance()
                 paren = self._match(TokenType.L_PAREN)
                 while True:
@@ -352,6 +366,10 @@ class IfxParser(CreateParser):
 
     def _parse_ifx_unsupported(self) -> exp.Expr | None:
         raise not_implemented(self._word())
+
+
+#: ALTER TABLE ADD/DROP words that are no column names (refused: -999).
+_HIDDEN_COLUMNS = frozenset(("CRCOLS", "VERCOLS", "ROWIDS", "AUDIT", "TYPE"))
 
 
 _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
