@@ -67,6 +67,8 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
     if not self._sql_txn or self.conn is None:
         return False
     table = stmt.plan.table
+    if stmt.plan.other_databases:
+        return False  # each row checks the other database's privileges (cross_database.py)
     if table is not None and self.current_schema().triggers.get(table.name):
         return False  # every row must fire its triggers (triggers.py)
     ok = stmt.batchable
