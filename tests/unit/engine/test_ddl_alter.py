@@ -156,3 +156,18 @@ def test_alter_table_forms_applications_use(db: Sql) -> None:
                  "ADD TYPE al_row", "TYPE (RAW)"):
         e = db.err(f"ALTER TABLE al {form}")
         assert e.sqlcode == -999 and form.split()[0] in str(e), form
+
+
+def test_alter_table_add_serial_numbers_the_rows(db: Sql) -> None:
+    """ALTER TABLE ADD of a SERIAL (BIGSERIAL) column: the rows there get numbers from the
+    start value, new rows continue after them; a second SERIAL is -362."""
+    db.run("CREATE TABLE sr (b CHAR(5))")
+    for v in "xyz":
+        db.run(f"INSERT INTO sr VALUES ('{v}')")
+    db.run("ALTER TABLE sr ADD id SERIAL(100) BEFORE b")
+    assert db.rows("SELECT id, b FROM sr ORDER BY id") == [(100, "x"), (101, "y"), (102, "z")]
+    assert db.run("INSERT INTO sr (b) VALUES ('w')").serial == 103
+    assert db.err("ALTER TABLE sr ADD id2 SERIAL").sqlcode == -362
+    db.run("ALTER TABLE sr ADD big BIGSERIAL")
+    assert db.rows("SELECT big FROM sr ORDER BY id") == [(1,), (2,), (3,), (4,)]
+    assert db.describe("SELECT id, big FROM sr") == [("id", 262, 4), ("big", 309, 8)]
