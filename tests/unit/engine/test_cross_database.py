@@ -140,3 +140,19 @@ def test_logging_modes_must_match(engine: Engine, open_db) -> None:  # type: ign
             assert s.rows(f"SELECT * FROM db_{other}:t") == []
             s.run(f"INSERT INTO db_{other}:t VALUES (1)")
         s.s.close()
+
+
+def test_first_write_while_a_cursor_reads_the_other_database(
+        engine: Engine, open_db) -> None:  # type: ignore[no-untyped-def]
+    one = open_db("logged", name="one")
+    one.run("CREATE TABLE t1 (a INT)")
+    for i in range(300):
+        one.run(f"INSERT INTO t1 VALUES ({i})")
+    two = open_db("logged", name="two")
+    rows = two.s.open_cursor(two.s.prepare("SELECT a FROM one:t1"), [])
+    assert next(rows) == (0,)  # the cursor is open on the read-only attachment
+    e = two.err("INSERT INTO one:t1 VALUES (-1)")
+    assert e.sqlcode == -999 and "cursor" in str(e)
+    assert sum(1 for _ in rows) == 299  # the cursor is unharmed
+    two.run("INSERT INTO one:t1 VALUES (-1)")  # closed now: the write goes through
+    assert one.one("SELECT COUNT(*) FROM t1") == 301

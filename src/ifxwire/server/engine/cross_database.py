@@ -58,16 +58,20 @@ def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
         raise not_implemented(f"{what} database {db} inside a transaction that has written")
     name = cat.quote(alias(db))
     if schema is not None:  # read-only until now: attach it again, writable
-        conn.execute(f"DETACH DATABASE {name}")
+        try:
+            conn.execute(f"DETACH DATABASE {name}")
+        except sqlite3.Error:  # an open cursor still reads it
+            raise not_implemented(f"a first write into database {db} while a cursor reads "
+                                  "it") from None
         del s._attached[db]
     else:
         s.engine.attach_session(db, s.session_id, False)
     try:
         uri = s.engine.path(db) if write else s.engine.readonly_uri(db)
         conn.execute(f"ATTACH DATABASE ? AS {name}", (uri,))
-        _check_logging(s, cat.meta(conn, name), db)
-        level = access.database_level(conn, s.user, cat.meta(conn, name).get(
-            "owner", "informix"), name)
+        meta = cat.meta(conn, name)
+        _check_logging(s, meta, db)
+        level = access.database_level(conn, s.user, meta.get("owner", "informix"), name)
         if level is None:
             raise EngineError(sc.NO_CONNECT, near=db)
         schema = cat.load_schema(conn, alias(db))
