@@ -665,9 +665,34 @@ def _encoder_source(
 
     def flush() -> None:
         if len(fmt) > 1 or args:
-            name = f"S{len(ns)}"
-            ns[name] = Struct("".join(fmt)).pack
-            parts.append(f"{name}({', '.join(args)})")
+            # A struct argument costs more than a piece of the join: the constant fields
+            # before the first value are packed once, here, into a bytes piece; after it,
+            # constant zeros become pad bytes ("x" packs zeros).
+            fields = list(zip("".join(fmt)[1:], ", ".join(args).split(", "), strict=True))
+            lead = 0
+            while lead < len(fields) and fields[lead][1].lstrip("-").isdigit():
+                lead += 1
+            if lead:
+                name = f"C{len(ns)}"
+                ns[name] = Struct(">" + "".join(c for c, _ in fields[:lead])).pack(
+                    *(int(v) for _, v in fields[:lead])
+                )
+                parts.append(name)
+            packed, kept = [">"], []
+            for code, value in fields[lead:]:
+                if value == "0":
+                    packed.append(f"{Struct('>' + code).size}x")
+                else:
+                    packed.append(code)
+                    kept.append(value)
+            if kept:
+                name = f"S{len(ns)}"
+                ns[name] = Struct("".join(packed)).pack
+                parts.append(f"{name}({', '.join(kept)})")
+            elif len(packed) > 1:
+                name = f"C{len(ns)}"
+                ns[name] = Struct("".join(packed)).pack()
+                parts.append(name)
         fmt[:] = [">"]
         args[:] = []
 
