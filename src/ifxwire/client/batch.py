@@ -141,28 +141,47 @@ class ReplyTally:
         count = rows_sum = 0
         fields = None
         lastrowid = self.lastrowid
-        while count < limit and end - pos >= size and buf[pos + 1] == _DONE and not buf[pos]:
+        while count < limit:
+            # A run of DONE EOT replies (what an INSERT gets) read by iter_unpack: no indexing
+            # per reply; it stops at the first reply of another form, taken below.
+            k = min(limit - count, (end - pos) // size)
+            last = None
+            if k:
+                for got in done_eot.iter_unpack(buf[pos : pos + k * size]):
+                    _code, warnings, rows, rowid, serial, eot = got
+                    if _code != _DONE or eot != _EOT:
+                        break
+                    if rows > 0:
+                        rows_sum += rows
+                    if serial:
+                        lastrowid = serial
+                    last = got
+                    pos += size
+                    count += 1
+                if last is not None:
+                    fields = last[1:5]
+                    if count == limit:
+                        break
+            # One reply that is not DONE EOT: DONE INSERTDONE EOT, or anything else (stop).
+            if end - pos < size or buf[pos + 1] != _DONE or buf[pos]:
+                break
             at = pos + size - 2
-            if buf[at] == 0 and buf[at + 1] == _EOT:
-                _code, warnings, rows, rowid, serial, _eot = done_eot.unpack_from(buf, pos)
-                pos += size
-                if serial:
-                    lastrowid = serial
-            else:
-                st = self._done_insert_eot
-                if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
-                    break
-                got = st.unpack_from(buf, pos)
-                if got[-1] != _EOT:
-                    break
-                _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
-                mag = (high << 32) | low
-                serial8 = (-mag if sign < 0 else mag) if sign else 0
-                if len(got) == 11:
-                    serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
-                pos += st.size
-                if serial8 or serial:
-                    lastrowid = serial8 or serial
+            if not buf[at] and buf[at + 1] == _EOT:
+                continue  # a DONE EOT after all: the run above takes it
+            st = self._done_insert_eot
+            if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
+                break
+            got = st.unpack_from(buf, pos)
+            if got[-1] != _EOT:
+                break
+            _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
+            mag = (high << 32) | low
+            serial8 = (-mag if sign < 0 else mag) if sign else 0
+            if len(got) == 11:
+                serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
+            pos += st.size
+            if serial8 or serial:
+                lastrowid = serial8 or serial
             if rows > 0:
                 rows_sum += rows
             fields = (warnings, rows, rowid, serial)
