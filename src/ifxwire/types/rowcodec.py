@@ -461,7 +461,9 @@ def _emit_columns(
     # delta once a variable column has been read in the sequential layout. JDBC reads fixed
     # layouts at the described start positions; when a description carries none (all zero),
     # the columns are packed, which is what every observed server sends.
-    base_var, delta = "off", 0
+    # The tuple loop has no ``off``: its payload starts 8 bytes after the header at ``p``.
+    start_var, start = ("p", 8) if batch else ("off", 0)
+    base_var, delta = start_var, start
     lead: tuple[str, list[str], int] = ("", [], 0)
     have_len = False  # the next VARCHAR's length byte is in ``n`` already (batch only)
     if batch and variable and cols and cols[0].base in _VARCHARS:
@@ -471,14 +473,14 @@ def _emit_columns(
     while i < len(cols):
         col = cols[i]
         if explicit:
-            base_var, delta = "off", col.start
+            base_var, delta = start_var, start + col.start
         if col.base in _STRUCT_FORMATS:
             # One unpack_from for the whole run of struct-readable, contiguous columns.
             run = [i]
             pos_end = delta + _FIXED_WIDTHS[col.base]
             j = i + 1
             while j < len(cols) and cols[j].base in _STRUCT_FORMATS:
-                if explicit and cols[j].start != pos_end:
+                if explicit and start + cols[j].start != pos_end:
                     break
                 run.append(j)
                 pos_end += _FIXED_WIDTHS[cols[j].base]
@@ -492,7 +494,7 @@ def _emit_columns(
                     targets.append(f"c{k}")
             if batch and variable and j < len(cols) and cols[j].base in _VARCHARS:
                 fmt, targets, have_len = fmt + "B", [*targets, "n"], True
-            if batch and not g.lines and _at(base_var, delta) == "off":
+            if batch and not g.lines and (base_var, delta) == (start_var, start):
                 lead = (fmt, targets, pos_end - delta + (1 if have_len else 0))
             else:
                 st = g.const("S", struct.Struct(">" + fmt))
@@ -589,7 +591,7 @@ def _build_row_decoder(
     fn.decode_tuples = build_tuple_loop(  # type: ignore[attr-defined]
         lines=gb.lines,
         lead=lead,
-        check=f"if {final_b} != off + size: raise _Redo"
+        check=f"if {final_b} != stop: raise _Redo"
         if variable
         else f"if size != {fixed_total}: raise _Redo",
         values=values + ("," if len(cols) == 1 else ""),

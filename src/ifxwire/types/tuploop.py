@@ -143,21 +143,50 @@ def build_tuple_loop(
         _fromordinal=date.fromordinal,
         _EPOCH_ORD=_EPOCH_ORD,
     )
-    if len(bodies) == 2:
-        row = [
-            "                if _exact:",
-            *("            " + line for line in bodies[0]),
-            "                else:",
-            *("            " + line for line in bodies[1]),
-        ]
-    else:
-        row = ["        " + line for line in bodies[0]]
     window = []
     if texts and mode is not None:
         window.append("        _text = buf.decode('latin-1')")
-        if len(bodies) == 2:
-            window.append("        _exact = buf.isascii()")
     head = ", ".join(["code", "size", *targets])
+
+    def inner(body: list[str], ind: str) -> list[str]:
+        """The loop over the window's tuples, with ``body`` decoding one (at ``ind``)."""
+        lines = [
+            "while p <= lim:",
+            f"    {head}, = _H.unpack_from(buf, p)",
+            f"    if code != {_TUPLE_CODE}:",
+            "        break",
+            "    stop = p + 8 + size",
+            "    nxt = stop + (size & 1)",
+            "    if nxt > we:",
+            "        break",
+            "    try:",
+            *("    " + line.removeprefix("    ") for line in body),
+            f"        {check}",
+            "    except Exception:",
+            "        try:",
+            "            rows.append(_decode_row(src, pos + p + 8, size))",
+            "        except _CodecError as exc:",
+            "            if err is None:",
+            "                err = exc",
+            "    else:",
+            # rows.append rather than a bound method held in a local: CPython 3.11+
+            # specialises the method call on a list into an inline append.
+            f"        rows.append(({values}))",
+            "    p = nxt",
+        ]
+        return [ind + line for line in lines]
+
+    if len(bodies) == 2:
+        # One loop for an all-ASCII window (values sliced as they are), one for the others
+        # (each value checked): the choice is made once per window, not per row.
+        loops = [
+            "        if buf.isascii():",
+            *inner(bodies[0], "            "),
+            "        else:",
+            *inner(bodies[1], "            "),
+        ]
+    else:
+        loops = inner(bodies[0], "        ")
     src = [
         "def decode_tuples(src, pos, end, rows):",
         "    if type(src) is not bytearray and type(src) is not bytes:",
@@ -179,28 +208,7 @@ def build_tuple_loop(
         "        p = 0",
         "        we = wend - pos",
         f"        lim = we - {min_len}",
-        "        while p <= lim:",
-        f"            {head}, = _H.unpack_from(buf, p)",
-        f"            if code != {_TUPLE_CODE}:",
-        "                break",
-        "            off = p + 8",
-        "            nxt = off + size + (size & 1)",
-        "            if nxt > we:",
-        "                break",
-        "            try:",
-        *row,
-        f"                {check}",
-        "            except Exception:",
-        "                try:",
-        "                    rows.append(_decode_row(src, pos + off, size))",
-        "                except _CodecError as exc:",
-        "                    if err is None:",
-        "                        err = exc",
-        "            else:",
-        # rows.append rather than a bound method held in a local: CPython 3.11+ specialises
-        # the method call on a list into an inline append.
-        f"                rows.append(({values}))",
-        "            p = nxt",
+        *loops,
         "        if not p:",
         "            break",
         "        pos += p",
