@@ -457,11 +457,11 @@ def _emit_columns(
     """
     enc = "_enc0"
     variable = any(is_variable(c) for c in cols)
-    # A position is (base variable, constant delta): "off" + start in the fixed layout, "o" +
+    # A position is (base variable, constant delta): "off" + start in the fixed layout (the
+    # tuple loop has no ``off``: its payload starts at "p" + 8, after the header at p), "o" +
     # delta once a variable column has been read in the sequential layout. JDBC reads fixed
     # layouts at the described start positions; when a description carries none (all zero),
     # the columns are packed, which is what every observed server sends.
-    # The tuple loop has no ``off``: its payload starts 8 bytes after the header at ``p``.
     start_var, start = ("p", 8) if batch else ("off", 0)
     base_var, delta = start_var, start
     lead: tuple[str, list[str], int] = ("", [], 0)
