@@ -20,10 +20,9 @@ goodbye under a deadline the same way (``set_deadline``).
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OperationalError, connection_lost
@@ -119,25 +118,30 @@ class Transport:
 
     def send(self, data: bytes | bytearray) -> None:
         """One ``sendall`` per call: callers pass whole request groups (or several)."""
-        self._sending(self.sock.sendall, data)
+        try:
+            if self.deadline:
+                self._time_left()
+            self.sock.sendall(data)
+        except OSError as exc:
+            raise self._send_failed(exc) from None
 
     def send_parts(self, parts: Sequence[Any]) -> None:
         """Send ``parts`` in order, gathered by the kernel (``sendmsg``; protocol/gather.py):
         large data framed in chunks goes out without being joined into one buffer first."""
-        self._sending(lambda p: send_parts(self.sock, p), parts)
-
-    def _sending(self, send: Callable[[Any], object], what: Any) -> None:
-        """Run a send with the deadline checked and failures as OperationalError."""
         try:
             if self.deadline:
                 self._time_left()
-            send(what)
-        except TimeoutError:
-            if self.deadline:
-                raise self._timed_out() from None
-            raise connection_lost("timed out while sending") from None
+            send_parts(self.sock, parts)
         except OSError as exc:
-            raise connection_lost(f"send failed: {exc}") from None
+            raise self._send_failed(exc) from None
+
+    def _send_failed(self, exc: OSError) -> OperationalError:
+        """A failed send as the OperationalError to raise."""
+        if isinstance(exc, TimeoutError):
+            if self.deadline:
+                return self._timed_out()
+            return connection_lost("timed out while sending")
+        return connection_lost(f"send failed: {exc}")
 
     # ------------------------------------------------------------------ receiving
 
@@ -196,6 +200,8 @@ class Transport:
 
     def read_login_packet(self) -> bytes:
         """The server's login response (the only length-framed packet of the protocol)."""
+        while self.end - self.start < 2:
+            self.fill(2)
         while True:
             try:
                 total = packet_length(self.view[self.start : self.end])
@@ -219,8 +225,10 @@ class Transport:
             pass
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (as in settimeout)
             self.sock.close()
+        except OSError:
+            pass
 
 
 def _connect(host: str, port: int, timeout: float | None) -> socket.socket:
