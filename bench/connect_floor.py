@@ -13,9 +13,11 @@ distance from it is its own Python; the round trips it adds cost what the floor'
 Set-up as in bench/run.py: ifxwire-server and the replay server (bench/replay.py) in their
 own processes on the last CPU, this process (the client) on the others. Each client's
 conversation is recorded once through the replay server, then served from the recording, so
-the server side is the same cheap replay for all three. Clients alternate within each
-repetition; per connect-and-close it prints the medians over the repetitions of the client
-thread's CPU time and of the wall time.
+the server side is the same cheap replay for all three. The clients take turns connect by
+connect (so a burst of load elsewhere on the machine hits all of them alike), and each
+connect-and-close is timed on its own: the client thread's CPU time and the wall time.
+Printed: the medians per connect-and-close (robust to the preempted outliers of a shared
+machine) and, for the drivers, the wall ratio to informix-driver.
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ class RawClient:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         buf = bytearray(4096)
         view = memoryview(buf)
-        for request, size in zip((self.login, self.groups, EXIT), self.sizes):
+        for request, size in zip((self.login, self.groups, EXIT), self.sizes, strict=True):
             s.sendall(request)
             got = 0
             while got < size:
@@ -86,18 +88,16 @@ class RawClient:
         s.close()
 
 
-def measure(body: Callable[[], None], n: int) -> tuple[float, float]:
-    """(thread CPU µs, wall µs) per call of ``body`` over ``n`` calls."""
+def timed(body: Callable[[], None]) -> tuple[float, float]:
+    """(thread CPU µs, wall µs) of one call of ``body``."""
     c0, w0 = time.thread_time_ns(), time.perf_counter_ns()
-    for _ in range(n):
-        body()
-    return (time.thread_time_ns() - c0) / n / 1000, (time.perf_counter_ns() - w0) / n / 1000
+    body()
+    return (time.thread_time_ns() - c0) / 1000, (time.perf_counter_ns() - w0) / 1000
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--connects", type=int, default=200)
-    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--connects", type=int, default=2000, help="per client")
     p.add_argument("--no-pin", action="store_true")
     args = p.parse_args(argv)
 
@@ -150,21 +150,20 @@ def main(argv: list[str] | None = None) -> int:
             replay.call(f'{{"cmd": "stop_record", "key": "{key}"}}')
             ports[name] = replay.call(f'{{"cmd": "serve", "key": "{key}"}}')["port"]
         results: dict[str, list[tuple[float, float]]] = {name: [] for name in clients}
-        for name, fn in clients.items():  # warm-up
-            measure(lambda: fn(ports[name]), 20)  # noqa: B023
-        for r in range(args.repeat):
-            names = list(clients)
-            names = names[r % len(names):] + names[: r % len(names)]
-            for name in names:
-                fn, port = clients[name], ports[name]
-                results[name].append(measure(lambda: fn(port), args.connects))  # noqa: B023
-        print(f"per connect-and-close, medians of {args.repeat} x {args.connects} "
-              f"(placement: {placement})")
-        print(f"{'client':32s} {'client CPU':>11s} {'wall':>9s}")
+        bodies = [(name, lambda fn=fn, port=ports[name]: fn(port)) for name, fn in clients.items()]
+        for _ in range(50):  # warm-up
+            for _, body in bodies:
+                body()
+        for _ in range(args.connects):
+            for name, body in bodies:
+                results[name].append(timed(body))
+        print(f"per connect-and-close, medians of {args.connects} (placement: {placement})")
+        print(f"{'client':32s} {'client CPU':>11s} {'wall':>9s}  wall ratio to informix-driver")
+        rival = statistics.median(s[1] for s in results["informix-driver"])
         for name, samples in results.items():
             cpu = statistics.median(s[0] for s in samples)
             wall = statistics.median(s[1] for s in samples)
-            print(f"{name:32s} {cpu:8.1f} µs {wall:6.1f} µs")
+            print(f"{name:32s} {cpu:8.1f} µs {wall:6.1f} µs  {rival / wall:.2f}x")
         stats: dict[str, Any] = {
             name: replay.call(f'{{"cmd": "stats", "key": "floor{i}"}}')
             for i, name in enumerate(clients)

@@ -51,7 +51,7 @@ from ..protocol.codes import (
     StmtType,
     capability_set,
 )
-from ..protocol.login import ConnectResponse, parse_connect_response
+from ..protocol.login import ConnectResponse, read_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
@@ -272,7 +272,7 @@ class Connection:
             )
         t.send(packet)
         try:
-            resp = parse_connect_response(t.read_login_packet(), self.encoding)
+            resp = read_connect_response(t.read_login_packet(), self.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
         self._accepted(resp)
@@ -314,7 +314,7 @@ class Connection:
         for (raw, encoding, n), replies in tuple(_KNOWN_SESSION.items()):
             size = len(raw)
             if (n == count and encoding == self.encoding and t.end - t.start >= size
-                    and t.view[t.start : t.start + size] == raw):
+                    and t.buf.startswith(raw, t.start)):
                 t.start += size
                 for i, reply in enumerate(replies):
                     self._session_reply(i, reply)

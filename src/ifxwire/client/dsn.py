@@ -233,8 +233,11 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
             )
         ]
     addresses += _secondary(values, sqlhosts)
-    if tls is None and any(a.tls for a in addresses):
-        values["tls"] = True
+    if tls is None:
+        for a in addresses:  # a loop, not any(<generator>): cheaper for the one address
+            if a.tls:
+                values["tls"] = True
+                break
     for key, value in values.items():
         if key not in _OPTIONS:
             raise InterfaceError(f"unknown connection option {key!r}")

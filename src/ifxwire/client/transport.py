@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OperationalError, connection_lost
@@ -74,12 +74,15 @@ class Transport:
         #: done, 0 for none; ``late`` is the (message, SQLSTATE) raised when it passes, and
         #: ``armed`` when the socket's timeout was last set to the time left.
         self.deadline = 0.0
-        self.late = ("", "")
+        self.late: tuple[str | Callable[[], str], str] = ("", "")
         self.armed = 0.0
 
-    def set_deadline(self, deadline: float, message: str, sqlstate: str) -> None:
+    def set_deadline(
+        self, deadline: float, message: str | Callable[[], str], sqlstate: str
+    ) -> None:
         """Until ``clear_deadline``, every send and receive gets only the time left before
-        ``deadline`` (time.monotonic()); OperationalError(message) once it has passed."""
+        ``deadline`` (time.monotonic()); OperationalError(message) once it has passed
+        (``message`` may be a function making it: only a late exchange pays for the text)."""
         self.deadline = deadline
         self.late = (message, sqlstate)
         self.armed = time.monotonic()
@@ -112,7 +115,8 @@ class Transport:
 
     def _timed_out(self) -> OperationalError:
         message, sqlstate = self.late
-        return OperationalError(message, sqlstate=sqlstate)
+        return OperationalError(message if isinstance(message, str) else message(),
+                                sqlstate=sqlstate)
 
     # ------------------------------------------------------------------ sending
 
@@ -286,7 +290,7 @@ def open_transport(
         if deadline:
             t.set_deadline(
                 deadline,
-                f"the login with {where} did not complete within connect_timeout="
+                lambda: f"the login with {where} did not complete within connect_timeout="
                 f"{connect_timeout} s (the server accepted the connection but did not answer "
                 "in time)",
                 "08001",
