@@ -689,13 +689,7 @@ class Connection:
 
         The caller holds the lock and inspects each Reply for errors afterwards.
         """
-        self._check()
-        if self._active_stream is not None:
-            self._active_stream._drain()
-        # Swap unconditionally: a cursor finalizer may append from another thread at any time.
-        deferred, self._deferred = self._deferred, []
-        payload = b"".join([*deferred, *(g for g, _ in groups)])
-        self._send(payload)
+        deferred = self._send_groups([g for g, _ in groups])
         timeout = self._cursor_timeout or self.statement_timeout
         self._timed_out = 0.0
         self._in_flight = True
@@ -714,12 +708,19 @@ class Connection:
     def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
         """Send the deferred groups and ``groups``; read only the deferred replies (the caller
         reads the rest itself, as it arrives: blobstream.py)."""
+        self._read_deferred(self._send_groups(groups))
+
+    def _send_groups(self, groups: Sequence[bytes]) -> list[bytes]:
+        """Send the deferred groups, then ``groups``, in one send; returns the deferred groups,
+        whose replies come first. A BYTE/TEXT reader part way through its value is read out
+        before anything is sent."""
         self._check()
         if self._active_stream is not None:
             self._active_stream._drain()
+        # Swap unconditionally: a cursor finalizer may append from another thread at any time.
         deferred, self._deferred = self._deferred, []
         self._send(b"".join([*deferred, *groups]))
-        self._read_deferred(deferred)
+        return deferred
 
     def _fill_transport(self, need: int) -> None:
         """Receive more bytes for a caller that parses the stream itself."""
