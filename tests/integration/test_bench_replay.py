@@ -111,3 +111,21 @@ def test_rss_guard_without_a_bound_never_fires() -> None:
         time.sleep(0.1)
     del data
     assert guard.why is None
+
+
+def test_connect_floor_runs_and_every_replay_fits() -> None:
+    """bench/connect_floor.py (the raw-socket floor of a cold connect, BENCHMARKS.md): its raw
+    client's bytes and reply lengths fit the replay of its own recording, and so do both
+    drivers' (a misfit prints a warning and would make the floor meaningless)."""
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "bench/connect_floor.py", "--connects", "5", "--no-pin"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("warning")], out.stdout
+    names = [line.split("  ")[0] for line in lines[2:]]
+    assert names[0].startswith("raw socket") and names[2].startswith("informix-driver"), names
+    assert names[1].startswith("ifxwire"), names

@@ -415,6 +415,63 @@ def test_connect_timeout_bounds_the_whole_login(how: str, server: str, fake: Fak
     assert took < LATE
 
 
+@contextlib.contextmanager
+def full_backlog() -> Iterator[int]:
+    """A port whose accept queue is full: the kernel drops further SYNs, so a TCP connect to
+    it hangs until the client gives up (the listener never accepts)."""
+    lst = socket.socket()
+    held: list[socket.socket] = []
+    try:
+        lst.bind(("127.0.0.1", 0))
+        lst.listen(0)
+        port = lst.getsockname()[1]
+        for _ in range(4):
+            s = socket.socket()
+            held.append(s)
+            s.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                s.connect(("127.0.0.1", port))
+        time.sleep(0.1)
+        yield port
+    finally:
+        for s in (*held, lst):
+            s.close()
+
+
+@pytest.mark.parametrize("how", sorted(CONNECTS))
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_connect_timeout_bounds_the_tcp_connect(how: str, host: str) -> None:
+    """A TCP connect that never completes fails at connect_timeout (08001), whether the host
+    is an IPv4 literal (the driver's own connect, without getaddrinfo) or a name
+    (socket.create_connection)."""
+    with full_backlog() as port:
+        exc, took = timed_failure(lambda: CONNECTS[how](
+            {"host": host, "port": port, "user": "u", "password": "p", "connect_timeout": 0.5}))
+    assert isinstance(exc, ifxwire.OperationalError), repr(exc)
+    assert exc.sqlstate == "08001"
+    assert "timed out after 0.5 s" in str(exc) or "within connect_timeout=0.5 s" in str(exc)
+    assert took < LATE
+
+
+@pytest.mark.parametrize("read_timeout", [None, 5.0])
+def test_connect_timeout_ends_with_the_login(read_timeout: float | None, fake: FakeServer) -> None:
+    """Once logged in, only read_timeout bounds a wait: a reply slower than connect_timeout is
+    waited for: the login's deadline is cleared, with or without a read timeout."""
+    def slow(group: list[m.ClientMsg]) -> bytes | None:
+        if any(msg.code == Msg.PREPARE for msg in group):
+            time.sleep(0.6)
+        return None
+
+    fake.results[SQL] = ([int_col("a")], [(1,)])
+    conn = ifxwire.connect(**fake.kwargs(connect_timeout=0.2, read_timeout=read_timeout))
+    try:
+        fake.hook = slow
+        assert conn.cursor().execute(SQL).fetchall() == [(1,)]
+        assert not conn.broken
+    finally:
+        conn.close()
+
+
 def test_pool_acquire_times_out_while_a_connect_hangs() -> None:
     with listening(never_answer) as lst:
         pool = ifxwire.create_pool(**lst.kwargs(connect_timeout=1.0), max_size=2)

@@ -72,7 +72,7 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
-from ..protocol.login import parse_connect_response
+from ..protocol.login import read_connect_response
 from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
 
@@ -627,7 +627,7 @@ class AsyncConnection:
                 core._fail(exc)
                 raise
         try:
-            resp = parse_connect_response(raw, core.encoding)
+            resp = read_connect_response(raw, core.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
         core._accepted(resp)

@@ -51,7 +51,7 @@ from ..protocol.codes import (
     StmtType,
     capability_set,
 )
-from ..protocol.login import ConnectResponse, parse_connect_response
+from ..protocol.login import ConnectResponse, read_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
@@ -118,6 +118,12 @@ _KNOWN_SESSION: dict[tuple[bytes, str, int], list[Reply]] = {}
 _KNOWN_SESSION_MAX = 8
 
 
+#: Message layout and BYTE/TEXT descriptor width until SQ_PROTOCOLS is answered (Layout is
+#: immutable: one instance serves every connection).
+_BASE_LAYOUT = m.Layout()
+_BASE_BLOB_WIDTH = m.blob_descriptor_size(_BASE_LAYOUT)
+
+
 def id_group(stmt_id: int, action: int) -> bytes:
     """``SQ_ID id <action> SQ_EOT``: the CLOSE / RELEASE / NFETCH-less groups."""
     return _ID.pack(Msg.ID, stmt_id, action, Msg.EOT)
@@ -159,53 +165,58 @@ class Connection:
     ProgrammingError = ProgrammingError
     NotSupportedError = NotSupportedError
 
+    # State that starts the same in every connection lives here, on the class, until a
+    # connection changes it: a cold connect then stores only what differs (each attribute set
+    # in __init__ costs every connect, and connect-and-close is a benchmarked path).
+    _closed = False
+    _broken: str | None = None
+    _layout = _BASE_LAYOUT
+    #: BYTE/TEXT descriptor size: 68 bytes once long row ids (bit 70) are negotiated.
+    _blob_width = _BASE_BLOB_WIDTH
+    _in_txn = False
+    _lob_txn = False  # a transaction begun for a statement's new LOBs (_lob_txn_begin)
+    _repeatable_read = False
+    _logging_mode: str | None = None
+    _database: str | None = None
+    _epoch = 0
+    _cursor_seq = 0
+    _client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
+    #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
+    _active_stream: Any = None
+    #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
+    blob_stream = False
+    server_version = ""
+    server_version_string = ""
+    server_capabilities: frozenset[int] = frozenset()
+    server_protocols = b""
+    #: The address the login used (see server_name).
+    address: tuple[str, int] | None = None
+    _cursor_timeout: float | None = None
+    _in_flight = False  # a request is out and its reply not read yet
+    _timed_out = 0.0  # the timeout that cancelled the current exchange, if any
+
     def __init__(self, params: ConnectParams) -> None:
         self._params = params
         self._lock = threading.RLock()
-        self._closed = False
-        self._broken: str | None = None
         self.encoding = codec_for_locale(params.client_locale)
-        self._layout = m.Layout()
-        #: BYTE/TEXT descriptor size: 68 bytes once long row ids (bit 70) are negotiated.
-        self._blob_width = m.blob_descriptor_size(self._layout)
         self._deferred: list[bytes] = []
         self._cache = StatementCache(params.statement_cache_size)
         self._autocommit = bool(params.autocommit)
-        self._in_txn = False
-        self._lob_txn = False  # a transaction begun for a statement's new LOBs (_lob_txn_begin)
-        self._repeatable_read = False
-        self._logging_mode: str | None = None
-        self._database: str | None = None
-        self._epoch = 0
-        self._cursor_seq = 0
         self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
         #: Fast-path routine handles: (database, signature) -> (routine database, handle).
         self._routines: dict[tuple[str | None, str], tuple[bytes, int]] = {}
         #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
         self.lob_materialize_limit = params.lob_materialize_limit
-        self._client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
-        #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
-        self._active_stream: Any = None
-        #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
-        self.blob_stream = False
         self._trace = params.trace
         self.fetch_buffer_size = params.fetch_buffer_size
         self.keep_char_padding = params.keep_char_padding
         #: Loaders and dumpers of this connection: a snapshot of ``ifxwire.adapters``.
         self.adapters = AdaptersMap(global_adapters)
-        self.server_version = ""
-        self.server_version_string = ""
-        self.server_capabilities: frozenset[int] = frozenset()
-        self.server_protocols = b""
-        #: The server name the login used (a group member's own) and its address.
+        #: The server name the login used (a group member's own).
         self.server_name = params.server
-        self.address: tuple[str, int] | None = None
         #: Seconds a request may run before it is cancelled (None: no limit); a cursor's
         #: own ``statement_timeout`` overrides it for that cursor's requests.
         self.statement_timeout = params.statement_timeout
-        self._cursor_timeout: float | None = None
-        self._in_flight = False  # a request is out and its reply not read yet
-        self._timed_out = 0.0  # the timeout that cancelled the current exchange, if any
         self._transport = self._open(params)
 
     # ------------------------------------------------------------------ login
@@ -251,7 +262,8 @@ class Connection:
         self._transport = t
         started = time.perf_counter()
         packet, user = login_request(params, self.encoding)
-        if self._tracing():
+        tracing = self._tracing()
+        if tracing:
             self._trace_line(
                 "send login request: %d bytes, user=%r server=%r (password redacted)",
                 len(packet),
@@ -260,7 +272,7 @@ class Connection:
             )
         t.send(packet)
         try:
-            resp = parse_connect_response(t.read_login_packet(), self.encoding)
+            resp = read_connect_response(t.read_login_packet(), self.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
         self._accepted(resp)
@@ -280,7 +292,8 @@ class Connection:
         elif params.pipelined_connect:
             self._send(b"".join(groups))
             t.fill()
-            replies = self._known_session_replies(len(groups))
+            if not tracing:  # a trace shows every message as it is parsed
+                replies = self._known_session_replies(len(groups))
         if replies is None:
             buf, start = t.buf, t.start
             replies = []
@@ -297,13 +310,11 @@ class Connection:
         _KNOWN_SESSION); None sends the caller down the general path, which reads from the
         same position."""
         t = self._transport
-        if self._tracing():
-            return None  # a trace shows every message as it is parsed
         # A snapshot: another thread's connect may add an entry meanwhile.
         for (raw, encoding, n), replies in tuple(_KNOWN_SESSION.items()):
             size = len(raw)
             if (n == count and encoding == self.encoding and t.end - t.start >= size
-                    and t.view[t.start : t.start + size] == raw):
+                    and t.buf.startswith(raw, t.start)):
                 t.start += size
                 for i, reply in enumerate(replies):
                     self._session_reply(i, reply)
@@ -354,13 +365,14 @@ class Connection:
         if params.database:
             done = replies[2].done
             self._set_database(params.database, done.warnings if done else None)
-        log.debug(
-            "connected to %s (%s) as %r in %.1f ms",
-            params.server,
-            self.server_version,
-            user,
-            (time.perf_counter() - started) * 1000,
-        )
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "connected to %s (%s) as %r in %.1f ms",
+                params.server,
+                self.server_version,
+                user,
+                (time.perf_counter() - started) * 1000,
+            )
 
     # ------------------------------------------------------------------ properties
 
@@ -499,7 +511,8 @@ class Connection:
                 except Error:
                     pass
             t.close()
-            self._cache.drain()
+            if len(self._cache):
+                self._cache.drain()
             log.debug("connection closed")
         finally:
             if got:
@@ -676,13 +689,7 @@ class Connection:
 
         The caller holds the lock and inspects each Reply for errors afterwards.
         """
-        self._check()
-        if self._active_stream is not None:
-            self._active_stream._drain()
-        # Swap unconditionally: a cursor finalizer may append from another thread at any time.
-        deferred, self._deferred = self._deferred, []
-        payload = b"".join([*deferred, *(g for g, _ in groups)])
-        self._send(payload)
+        deferred = self._send_groups([g for g, _ in groups])
         timeout = self._cursor_timeout or self.statement_timeout
         self._timed_out = 0.0
         self._in_flight = True
@@ -701,12 +708,19 @@ class Connection:
     def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
         """Send the deferred groups and ``groups``; read only the deferred replies (the caller
         reads the rest itself, as it arrives: blobstream.py)."""
+        self._read_deferred(self._send_groups(groups))
+
+    def _send_groups(self, groups: Sequence[bytes]) -> list[bytes]:
+        """Send the deferred groups, then ``groups``, in one send; returns the deferred groups,
+        whose replies come first. A BYTE/TEXT reader part way through its value is read out
+        before anything is sent."""
         self._check()
         if self._active_stream is not None:
             self._active_stream._drain()
+        # Swap unconditionally: a cursor finalizer may append from another thread at any time.
         deferred, self._deferred = self._deferred, []
         self._send(b"".join([*deferred, *groups]))
-        self._read_deferred(deferred)
+        return deferred
 
     def _fill_transport(self, need: int) -> None:
         """Receive more bytes for a caller that parses the stream itself."""

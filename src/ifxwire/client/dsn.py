@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -191,15 +191,13 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     url_env = values.pop("env", None)
     if isinstance(url_env, dict):
         env.update(url_env)
-    for key, value in given.items():
-        if value is None:
-            continue
-        if key == "env":
-            if not isinstance(value, Mapping):
-                raise InterfaceError("env must be a mapping of variable names to values")
-            env.update({str(k): str(v) for k, v in value.items()})
-        else:
-            values[key] = value
+    # A comprehension, not a loop with branches: connect() passes every keyword, most None.
+    values.update({key: value for key, value in given.items() if value is not None})
+    given_env = values.pop("env", None)
+    if given_env is not None:
+        if not isinstance(given_env, Mapping):
+            raise InterfaceError("env must be a mapping of variable names to values")
+        env.update({str(k): str(v) for k, v in given_env.items()})
     named = values.pop("server", None) or os.environ.get("INFORMIXSERVER")
     server = named or DEFAULT_SERVER
     host = values.pop("host", None)
@@ -235,16 +233,18 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
             )
         ]
     addresses += _secondary(values, sqlhosts)
-    if tls is None and any(a.tls for a in addresses):
-        values["tls"] = True
-    params = ConnectParams(addresses=addresses, server=server, env=env)
+    if tls is None:
+        for a in addresses:  # a loop, not any(<generator>): cheaper for the one address
+            if a.tls:
+                values["tls"] = True
+                break
     for key, value in values.items():
-        if not hasattr(params, key) or key == "addresses":
+        if key not in _OPTIONS:
             raise InterfaceError(f"unknown connection option {key!r}")
         kind = _KINDS.get(key)
         if kind is not None and (type(value) not in kind[0] or kind is _SECONDS):
             _check_option(key, value, kind)
-        setattr(params, key, value)
+    params = ConnectParams(addresses=addresses, server=server, env=env, **values)  # type: ignore[arg-type]
     for addr in addresses:
         if not 0 < addr.port < 65536:
             raise InterfaceError(f"port must be between 1 and 65535, not {addr.port}")
@@ -262,8 +262,9 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
 def _secondary(values: Mapping[str, object], sqlhosts: object) -> list[Address]:
     """JDBC's secondary server (ENABLE_HDRSWITCH): an address of its own, or the sqlhosts
     entries of ``server_secondary``."""
-    host, port, name = (values.get(k) for k in ("host_secondary", "port_secondary",
-                                                "server_secondary"))
+    host = values.get("host_secondary")
+    port = values.get("port_secondary")
+    name = values.get("server_secondary")
     if host is None and port is None and name is None:
         return []
     if name is not None and not isinstance(name, str):
@@ -310,6 +311,10 @@ _KINDS: dict[str, tuple[tuple[type, ...], str]] = {
 }
 
 
+#: The options resolve() takes from its caller (addresses are its own result).
+_OPTIONS = frozenset(ConnectParams.__slots__) - {"addresses"}
+
+
 def _check_option(name: str, value: object, kind: tuple[tuple[type, ...], str]) -> None:
     """Raise InterfaceError unless ``value`` suits option ``name`` (a subclass may; bool does
     not count as a number), naming the option, never the value."""
@@ -322,14 +327,14 @@ def _check_option(name: str, value: object, kind: tuple[tuple[type, ...], str]) 
             raise InterfaceError(f"{name} must be positive and finite (None: none), not {value}")
 
 
-def member_params(params: ConnectParams) -> Iterator[tuple[Address, ConnectParams]]:
+def member_params(params: ConnectParams) -> list[tuple[Address, ConnectParams]]:
     """Each address to try, with the connection settings to log in there: a group member
     (or the secondary server) is logged in to with its own server name."""
-    for addr in params.addresses:
-        if addr.server is None or addr.server == params.server:
-            yield addr, params
-        else:
-            yield addr, replace(params, server=addr.server)
+    return [
+        (addr, params if addr.server is None or addr.server == params.server
+         else replace(params, server=addr.server))
+        for addr in params.addresses
+    ]
 
 
 def unreachable(exc: BaseException) -> bool:

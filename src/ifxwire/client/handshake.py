@@ -48,18 +48,12 @@ def _safe_cwd() -> str:
 
 def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
     """The connection request packet and the user name it carries."""
-    env = {
-        "CLIENT_LOCALE": params.client_locale,
-        "DBDATE": "Y4MD-",
-        "NODEFDAC": "no",
-        "DBPATH": ".",
-        "IFX_UPDDESC": "1",
-    }
-    if params.db_locale:
-        env["DB_LOCALE"] = params.db_locale
-    if params.pam_callback is not None:
-        env["CLNT_PAM_CAPABLE"] = "1"  # JDBC always sends it; we only when we can do PAM
-    env.update(params.env)
+    env = _login_env(
+        params.client_locale,
+        params.db_locale,
+        params.pam_callback is not None,
+        tuple(params.env.items()) if params.env else (),
+    )
     user = params.user if params.user is not None else getpass.getuser()
     pid = os.getpid()
     try:
@@ -67,7 +61,7 @@ def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
             user,
             params.password,
             params.server,
-            tuple(env.items()),
+            env,
             pid,
             threading.get_ident() & 0x7FFFFFFF,
             socket.gethostname(),
@@ -77,8 +71,28 @@ def login_request(params: ConnectParams, encoding: str) -> tuple[bytes, str]:
     except UnicodeEncodeError:
         packet = b""  # raised below, outside this block: no chained error holds the value
     if not packet:
-        raise InterfaceError(_unencodable(params, user, env, encoding))
+        raise InterfaceError(_unencodable(params, user, dict(env), encoding))
     return packet, user
+
+
+@lru_cache(maxsize=32)
+def _login_env(
+    client_locale: str, db_locale: str | None, pam: bool, extra: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    """The environment the login packet carries; cached, as every connect repeats it."""
+    env = {
+        "CLIENT_LOCALE": client_locale,
+        "DBDATE": "Y4MD-",
+        "NODEFDAC": "no",
+        "DBPATH": ".",
+        "IFX_UPDDESC": "1",
+    }
+    if db_locale:
+        env["DB_LOCALE"] = db_locale
+    if pam:
+        env["CLNT_PAM_CAPABLE"] = "1"  # JDBC always sends it; we only when we can do PAM
+    env.update(extra)
+    return tuple(env.items())
 
 
 def _unencodable(params: ConnectParams, user: str, env: dict[str, str], encoding: str) -> str:

@@ -24,14 +24,17 @@ import os
 import random
 import socket
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import InterfaceError
 
 __all__ = ["Address", "lookup_sqlhosts", "sqlhosts_path"]
 
 
-@dataclass(frozen=True, slots=True)
-class Address:
+class Address(NamedTuple):
+    """One address to try. A NamedTuple, not a frozen dataclass: every connect makes one, and
+    a frozen dataclass's __init__ costs twice as much."""
+
     host: str
     port: int
     tls: bool = False

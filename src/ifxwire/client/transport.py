@@ -20,7 +20,6 @@ goodbye under a deadline the same way (``set_deadline``).
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import time
 from collections.abc import Callable, Sequence
@@ -75,12 +74,15 @@ class Transport:
         #: done, 0 for none; ``late`` is the (message, SQLSTATE) raised when it passes, and
         #: ``armed`` when the socket's timeout was last set to the time left.
         self.deadline = 0.0
-        self.late = ("", "")
+        self.late: tuple[str | Callable[[], str], str] = ("", "")
         self.armed = 0.0
 
-    def set_deadline(self, deadline: float, message: str, sqlstate: str) -> None:
+    def set_deadline(
+        self, deadline: float, message: str | Callable[[], str], sqlstate: str
+    ) -> None:
         """Until ``clear_deadline``, every send and receive gets only the time left before
-        ``deadline`` (time.monotonic()); OperationalError(message) once it has passed."""
+        ``deadline`` (time.monotonic()); OperationalError(message) once it has passed
+        (``message`` may be a function making it: only a late exchange pays for the text)."""
         self.deadline = deadline
         self.late = (message, sqlstate)
         self.armed = time.monotonic()
@@ -113,31 +115,37 @@ class Transport:
 
     def _timed_out(self) -> OperationalError:
         message, sqlstate = self.late
-        return OperationalError(message, sqlstate=sqlstate)
+        return OperationalError(message if isinstance(message, str) else message(),
+                                sqlstate=sqlstate)
 
     # ------------------------------------------------------------------ sending
 
     def send(self, data: bytes | bytearray) -> None:
         """One ``sendall`` per call: callers pass whole request groups (or several)."""
-        self._sending(self.sock.sendall, data)
+        try:
+            if self.deadline:
+                self._time_left()
+            self.sock.sendall(data)
+        except OSError as exc:
+            raise self._send_failed(exc) from None
 
     def send_parts(self, parts: Sequence[Any]) -> None:
         """Send ``parts`` in order, gathered by the kernel (``sendmsg``; protocol/gather.py):
         large data framed in chunks goes out without being joined into one buffer first."""
-        self._sending(lambda p: send_parts(self.sock, p), parts)
-
-    def _sending(self, send: Callable[[Any], object], what: Any) -> None:
-        """Run a send with the deadline checked and failures as OperationalError."""
         try:
             if self.deadline:
                 self._time_left()
-            send(what)
-        except TimeoutError:
-            if self.deadline:
-                raise self._timed_out() from None
-            raise connection_lost("timed out while sending") from None
+            send_parts(self.sock, parts)
         except OSError as exc:
-            raise connection_lost(f"send failed: {exc}") from None
+            raise self._send_failed(exc) from None
+
+    def _send_failed(self, exc: OSError) -> OperationalError:
+        """A failed send as the OperationalError to raise."""
+        if isinstance(exc, TimeoutError):
+            if self.deadline:
+                return self._timed_out()
+            return connection_lost("timed out while sending")
+        return connection_lost(f"send failed: {exc}")
 
     # ------------------------------------------------------------------ receiving
 
@@ -196,6 +204,8 @@ class Transport:
 
     def read_login_packet(self) -> bytes:
         """The server's login response (the only length-framed packet of the protocol)."""
+        while self.end - self.start < 2:
+            self.fill(2)
         while True:
             try:
                 total = packet_length(self.view[self.start : self.end])
@@ -219,8 +229,10 @@ class Transport:
             pass
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (as in settimeout)
             self.sock.close()
+        except OSError:
+            pass
 
 
 def _connect(host: str, port: int, timeout: float | None) -> socket.socket:
@@ -278,7 +290,7 @@ def open_transport(
         if deadline:
             t.set_deadline(
                 deadline,
-                f"the login with {where} did not complete within connect_timeout="
+                lambda: f"the login with {where} did not complete within connect_timeout="
                 f"{connect_timeout} s (the server accepted the connection but did not answer "
                 "in time)",
                 "08001",

@@ -280,6 +280,15 @@ def parse_connect_response(packet: bytes, encoding: str = "iso-8859-1") -> Conne
     return resp
 
 
+def read_connect_response(packet: bytes, encoding: str = "iso-8859-1") -> ConnectResponse:
+    """parse_connect_response for a caller that only reads the result: the memoised object
+    itself, shared with every other caller (the driver's login checks it and takes the
+    version; a copy per connect would cost more than the check)."""
+    if type(packet) is not bytes:
+        return _parse_connect_response(bytes(packet), encoding)
+    return _parse_connect_response_cached(packet, encoding)
+
+
 @lru_cache(maxsize=16)
 def _parse_connect_response_cached(packet: bytes, encoding: str) -> ConnectResponse:
     return _parse_connect_response(packet, encoding)
