@@ -251,8 +251,19 @@ def test_cancelled_read_breaks_only_that_connection(kw: dict[str, Any]) -> None:
             await conn.execute("INSERT INTO lobs VALUES (400, ?, NULL)", (data(8 * 1024 * 1024),))
             cur = await conn.execute("SELECT b FROM lobs WHERE id = 400")
             (b,) = await cur.fetchone()
+            # Cancel once the first bytes of the 8 MiB reply have arrived: the read is then
+            # certainly in flight (a fixed sleep raced with fast machines).
+            first_bytes = asyncio.Event()
+            receive = conn._receive
+
+            async def receive_and_tell() -> None:
+                await receive()
+                first_bytes.set()
+
+            conn._receive = receive_and_tell  # type: ignore[method-assign]
             task = asyncio.create_task(b.read())
-            await asyncio.sleep(0.01)
+            await first_bytes.wait()
+            assert not task.done()
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
