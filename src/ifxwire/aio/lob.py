@@ -94,7 +94,7 @@ class AsyncSmartLob(LocatorBase):
     async def _sync(self, fd: int) -> None:
         if self._server_pos != self._pos and not self._append:
             moved = await self._call(_lob.SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
-            self._server_pos = int(moved[0])
+            self._server_pos = _lob.returned_int(moved, "ifx_lo_seek")
 
     # ---- open / close -------------------------------------------------------------------------
     async def open(self: L, mode: str = "r") -> L:
@@ -103,7 +103,8 @@ class AsyncSmartLob(LocatorBase):
         self._check()
         if self._fd is not None:
             await self._close_fd()
-        self._opened((await self._call(_lob.SIG_OPEN, self._udt(), flags))[0], flags)
+        opened = await self._call(_lob.SIG_OPEN, self._udt(), flags)
+        self._opened(_lob.returned(opened, "ifx_lo_open"), flags)
         if mode.startswith("w"):
             await self._call(_lob.SIG_TRUNCATE, self._fd, 0)
         return self
@@ -160,7 +161,8 @@ class AsyncSmartLob(LocatorBase):
 
     async def size(self) -> int:
         fd = await self._ensure(False)
-        return _lob.stat_size((await self._call(_lob.SIG_STAT, fd, _lob._STAT_PLACEHOLDER))[0])
+        stat = await self._call(_lob.SIG_STAT, fd, _lob._STAT_PLACEHOLDER)
+        return _lob.stat_size(_lob.returned(stat, "ifx_lo_stat"))
 
     async def truncate(self, size: int | None = None) -> int:
         target = self._pos if size is None else size

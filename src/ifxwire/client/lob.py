@@ -126,6 +126,20 @@ def seek_target(pos: int, offset: int, whence: int, size: int) -> int:
     return target
 
 
+def returned(values: Sequence[object], routine: str) -> object:
+    """The first return value of a fast-path call; a reply that brought none is refused."""
+    if not values:
+        raise InterfaceError(f"{routine} returned no value")
+    return values[0]
+
+
+def returned_int(values: Sequence[object], routine: str) -> int:
+    value = returned(values, routine)
+    if type(value) is not int:
+        raise InterfaceError(f"{routine} returned {value!r}, not an integer")
+    return value
+
+
 def stat_size(stat: object) -> int:
     """The size in an ``ifx_lo_stat`` result."""
     if not isinstance(stat, (bytes, bytearray)) or len(stat) < slo.STAT_REFCOUNT_AT:
@@ -241,7 +255,7 @@ class SmartLob(LocatorBase):
         self._check()
         if self._fd is not None:
             self._close_fd()
-        self._opened(self._call(SIG_OPEN, self._udt(), flags)[0], flags)
+        self._opened(returned(self._call(SIG_OPEN, self._udt(), flags), "ifx_lo_open"), flags)
         if mode.startswith("w"):
             self._call(SIG_TRUNCATE, self._fd, 0)
         return self
@@ -308,7 +322,8 @@ class SmartLob(LocatorBase):
         """Move the server's descriptor to our position (one fast-path call, only when a seek
         made them differ)."""
         if self._server_pos != self._pos and not self._append:
-            self._server_pos = int(self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)[0])
+            moved = self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
+            self._server_pos = returned_int(moved, "ifx_lo_seek")
 
     # ---- positions ----------------------------------------------------------------------------
     def tell(self) -> int:
@@ -326,7 +341,7 @@ class SmartLob(LocatorBase):
     def size(self) -> int:
         """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
         fd = self._ensure(False)
-        return stat_size(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER)[0])
+        return stat_size(returned(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER), "ifx_lo_stat"))
 
     def truncate(self, size: int | None = None) -> int:
         """Cut the object to ``size`` bytes (default: the position); returns the size."""
