@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import select
 import socket
 import struct
 import threading
@@ -132,9 +133,20 @@ class Recorder(Listener):
 
 
 def pump(src: socket.socket, dst: socket.socket, buf: bytearray | None = None) -> None:
-    """Copy ``src`` to ``dst`` (keeping a copy in ``buf``) until EOF, then half-close."""
+    """Copy ``src`` to ``dst`` (keeping a copy in ``buf``) until EOF, then half-close. An
+    urgent byte (the client's cancel, docs/PROTOCOL.md §14) is passed on as urgent, outside
+    the stream, as it came."""
     with contextlib.suppress(OSError):
-        while data := src.recv(65536):
+        while True:
+            readable, _, urgent = select.select([src], [], [src])
+            if urgent:
+                with contextlib.suppress(OSError):
+                    dst.send(src.recv(1, socket.MSG_OOB), socket.MSG_OOB)
+            if not readable:
+                continue
+            data = src.recv(65536)
+            if not data:
+                break
             if buf is not None:
                 buf += data
             dst.sendall(data)

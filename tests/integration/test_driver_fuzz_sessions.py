@@ -30,6 +30,7 @@ from fuzzreplay import Mutation, ReplayServer, Script, Session
 import ifxwire
 import ifxwire.aio as aio
 from ifxwire import List, Row, Set
+from ifxwire.protocol.codes import Msg
 
 SYNC_CASES = 500
 AIO_CASES = 250
@@ -37,8 +38,9 @@ CONNECT_TIMEOUT = 2.0
 READ_TIMEOUT = 2.0
 CASE_LIMIT = CONNECT_TIMEOUT + READ_TIMEOUT + 6.0
 MEMORY_BOUND = 16 * 1024 * 1024
-#: Three-way cross join of 200 rows: seconds of work, cancelled after CANCEL_AFTER.
-LONG_QUERY = "SELECT COUNT(*) FROM fs_n a, fs_n b, fs_n c"
+#: Four-way cross join of 1000 rows (hours of work, test_cancel.py), cancelled after
+#: CANCEL_AFTER.
+LONG_QUERY = "SELECT COUNT(*) FROM fs_n a, fs_n b, fs_n c, fs_n d"
 CANCEL_AFTER = 0.3
 BLOB_DATA = bytes(range(256)) * 40 + b"tail"
 CLOB_TEXT = "clob çé " * 300
@@ -69,7 +71,7 @@ def fuzz_db(connect_kwargs: dict[str, Any], dbname: str) -> dict[str, Any]:
         cur.execute("CREATE TABLE fs_comp (id INTEGER, r ROW(x INT, y SET(DATE NOT NULL)),"
                     " l LIST(VARCHAR(10) NOT NULL))")
         cur.execute("CREATE TABLE fs_n (i INTEGER)")
-        cur.executemany("INSERT INTO fs_n VALUES (?)", [(i,) for i in range(200)])
+        cur.executemany("INSERT INTO fs_n VALUES (?)", [(i,) for i in range(1000)])
         cur.execute("INSERT INTO fs_lob VALUES (0, ?, ?)", (BLOB_DATA, CLOB_TEXT))
     return kw
 
@@ -198,6 +200,11 @@ def test_fuzz_driver_with_mutated_lob_composite_scroll_cancel_replies(
 ) -> None:
     session = recorded[name]
     assert len(session.replies) >= 25, len(session.replies)
+    # The corpus holds what it claims: the cancelled statement's SQ_ERR -213, fast-path and
+    # SQ_LODATA replies, SQ_FILE requests.
+    assert any(b"\x00\x0d\xff\x2b" in r for r in session.replies)
+    for code in (Msg.FPROUTINE, Msg.LODATA, Msg.FILE):
+        assert any(r.startswith(code.to_bytes(2, "big")) for r in session.replies), code
     outcomes = harness.fuzz(f"{name}-sessions", scenarios[name], session, cases, replay, seed,
                             case_limit=CASE_LIMIT, memory_bound=MEMORY_BOUND)
     assert outcomes.get("OperationalError", 0) > cases // 10, outcomes
