@@ -44,6 +44,7 @@ from .interrupt import InterruptGate
 from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 from .pam import pam_login
 from .scroll import scroll_fetch
+from .statements import after_run, check_bound, new_statement_id
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -560,6 +561,7 @@ class Session:
         self.current = number
         st.params = rows[-1]
         st.upload = None
+        after_run(st)
         reply = Writer()
         m.put_done(reply, 1, self.layout)
         reply.u16(Msg.EOT)
@@ -596,15 +598,6 @@ class Session:
             raise EngineError(sc.NO_STATEMENT, message="no statement is current")
         return self.statements[self.current]
 
-    def _new_id(self) -> int:
-        # Lowest free id: informix-driver never reads the id from DESCRIBE and always sends
-        # SQ_ID 0, which works against real servers only because they hand out 0 again once
-        # the previous statement is released.
-        i = 0
-        while i in self.statements:
-            i += 1
-        return i
-
     def _handle(self, msg: m.ClientMsg, out: Writer) -> None:
         code = msg.code
         eng = self.engine
@@ -637,7 +630,7 @@ class Session:
                 if exc.sqlcode == sc.OUT_ARGUMENT:
                     raise self.fastpath.out_parameters(exc) from None
                 raise
-            sid = self._new_id()
+            sid = new_statement_id(self.statements, self.limits.max_statements)
             self.statements[sid] = _Statement(prepared, columns=self._wire(prepared.columns))
             self.current = sid
         elif code == Msg.NDESCRIBE:
@@ -838,7 +831,9 @@ class Session:
         _stop_rows(st)
         sid = self.current or 0
         self.blobs.retire(sid)
+        check_bound(st.params)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
+        after_run(st)
         st.current_rowid = None
         if st.prepared.plan.current_rowid:
             st.rows = track_current(st, st.rows)  # WHERE CURRENT OF (server/current.py)
@@ -911,11 +906,13 @@ class Session:
         if p.is_query:
             raise EngineError(sc.SELECT_NEEDS_CURSOR)
         _check_upload(st)
+        check_bound(st.params)
         try:
             result = eng.execute(p, st.params)
         finally:
             if st.upload is not None:
                 st.upload.release_unused()
+            after_run(st)
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0
