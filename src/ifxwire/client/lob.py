@@ -37,6 +37,7 @@ from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
 from .replies import Reply
+from .sources import source_error
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -536,8 +537,7 @@ def _read_source(read: Any, chunk: Any) -> Any:
     try:
         return read(chunk)
     except Exception as exc:
-        raise DataError(f"reading the file-like object failed: {type(exc).__name__}: {exc}",
-                        sqlstate="22000") from exc
+        raise source_error(exc, getattr(read, "__self__", None)) from exc
 
 
 def _file_pieces(source: Any, chunk: int) -> Iterator[bytes | memoryview]:
