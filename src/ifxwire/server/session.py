@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..protocol import messages as m
 from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
-from ..protocol.gather import add_chunks, send_parts
+from ..protocol.gather import send_parts
 from ..protocol.login import (
     ConnectResponse,
     build_connect_response,
@@ -34,6 +34,7 @@ from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
+from .chunked import ChunkedSender
 from .current import find_current, track_current
 from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
@@ -775,22 +776,16 @@ class Session:
     def _fetchblob(self, descriptor: bytes, out: Writer) -> None:
         """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read, sent
         gathered (no copy next to the chunk headers)."""
-        parts: list[Any] = []
-        held = 0
+        sender = ChunkedSender(self._send_parts, m.BLOB_REPLY_CHUNK, _FLUSH_BYTES, _BLOB_PREFIX)
         for piece in self.blobs.pieces(self.current or 0, descriptor):
-            if len(piece) < _GATHER_MIN and not parts:
+            if len(piece) < _GATHER_MIN and not sender.parts:
                 m.put_blob_chunks(out, piece, m.BLOB_REPLY_CHUNK)
                 continue
             if out.buf:
                 self._queue(out.buf)
                 out.buf.clear()
-            held += add_chunks(parts, piece, m.BLOB_REPLY_CHUNK, _BLOB_PREFIX)
-            if held >= _FLUSH_BYTES:
-                self._send_parts(parts)
-                parts.clear()
-                held = 0
-        if parts:
-            self._send_parts(parts)
+            sender.add(piece)
+        sender.finish()
 
     def _wire(self, columns: list[ColumnDesc]) -> list[ColumnDesc]:
         """Columns as this connection sees them: with long row ids (bit 70) BYTE and TEXT
