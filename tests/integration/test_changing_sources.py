@@ -170,3 +170,30 @@ def test_aio_filetoblob_client_file_that_shrinks(
             await conn.close()
 
     asyncio.run(run())
+
+
+class Failing(io.FileIO):
+    """A real file whose reads fail after the driver measured it."""
+
+    def readinto(self, b: Any) -> int | None:  # type: ignore[override]
+        raise OSError("disk gone")
+
+    def read(self, size: int = -1) -> bytes:
+        raise OSError("disk gone")
+
+
+@pytest.mark.parametrize("column", ["b", "lob"])
+def test_a_failing_read_is_data_error_22000_naming_the_file(
+    kw: dict[str, Any], data_file: Path, column: str
+) -> None:
+    """One helper (client/sources.py) for every "reading the file-like failed" error: BYTE
+    (client/blobstream.py; the connection is then closed, the value was half sent) and BLOB
+    (client/lob.py; the half-written object is dropped, the connection goes on)."""
+    with ifxwire.connect(**kw) as conn:
+        with pytest.raises(ifxwire.DataError) as err:
+            conn.execute(f"INSERT INTO chg (id, {column}) VALUES (1, ?)", (Failing(data_file),))
+        assert err.value.sqlstate == "22000"
+        assert f"reading file {str(data_file)!r} failed: OSError: disk gone" in str(err.value)
+        assert isinstance(err.value.__cause__, OSError)
+    with ifxwire.connect(**kw) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM chg").fetchone() == (0,)
