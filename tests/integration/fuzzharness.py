@@ -74,7 +74,7 @@ def judge(
 
 
 @contextlib.contextmanager
-def guarded() -> Iterator[None]:
+def guarding() -> Iterator[None]:
     """tracemalloc on, a watchdog that dumps the stacks if the run wedges, and afterwards no
     thread left behind."""
     threads = threading.active_count()

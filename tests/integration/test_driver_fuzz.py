@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import fuzzharness as harness
@@ -158,19 +158,8 @@ def recorded(fuzz_db: dict[str, Any]) -> dict[str, Session]:
     return {name: record(fn, fuzz_db) for name, fn in SCENARIOS.items()}
 
 
-@pytest.fixture(scope="module")
-def replay() -> Iterator[ReplayServer]:
-    srv = ReplayServer()
-    try:
-        yield srv
-    finally:
-        srv.close()
 
 
-@pytest.fixture()
-def guarded() -> Iterator[None]:
-    with harness.guarded():
-        yield
 
 
 def fuzz(name: str, cases: int, recorded: dict[str, Session], replay: ReplayServer,

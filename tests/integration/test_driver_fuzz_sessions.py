@@ -19,7 +19,7 @@ import contextlib
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -177,19 +177,8 @@ def recorded(
     return {name: harness.record(fn, fuzz_db) for name, fn in scenarios.items()}
 
 
-@pytest.fixture(scope="module")
-def replay() -> Iterator[ReplayServer]:
-    srv = ReplayServer()
-    try:
-        yield srv
-    finally:
-        srv.close()
 
 
-@pytest.fixture()
-def guarded() -> Iterator[None]:
-    with harness.guarded():
-        yield
 
 
 @pytest.mark.parametrize(("name", "cases", "seed"),
