@@ -70,6 +70,7 @@ def answer_file_request(conn: Connection, reply: Reply) -> None:
             conn._send(_error_answer(conn, _EEXIST))
             return
         conn._client_file = _ClientFile(name, req.flags, req.offset)
+        conn._file_changed = None  # a note left by an earlier exchange is not about this one
         conn._send(eot)
     elif req.op == fp.FILE_CLOSE:
         conn._client_file = None

@@ -106,6 +106,9 @@ def test_two_digit_years_in_datetime_literals_follow_dbcentury(db: Sql) -> None:
                      dt.date(THIS_CENTURY + 7, 8, 9))]
     assert db.one("select datetime(98-03-04 05:06) year to minute from systables "
                   "where tabid = 1") == dt.datetime(THIS_CENTURY + 98, 3, 4, 5, 6)
+    # A longer literal cut to the column's qualifier is expanded too.
+    db.run("insert into t values (3, null, '97-06-05 04:03:02')")
+    assert db.one("select d from t where id = 3") == dt.date(THIS_CENTURY + 97, 6, 5)
 
 
 def test_datetime_literals_with_dbcentury_p(open_db) -> None:  # type: ignore[no-untyped-def]

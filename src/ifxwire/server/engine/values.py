@@ -490,12 +490,13 @@ def extend_fields(f: DTFields, start: int, end: int) -> DTFields:
     return out
 
 
-def dt_from_text_any(text: str) -> tuple[DTFields, int, int]:
-    """Parse a stored DATETIME text whose qualifier is unknown: infer it from the shape."""
+def dt_from_text_any(text: str, century: str | None = None) -> tuple[DTFields, int, int]:
+    """Parse a DATETIME text whose qualifier is unknown: infer it from the shape
+    (``century``: as for parse_dt_text)."""
     s = text.strip()
     for start, end in _SHAPES:
         try:
-            return parse_dt_text(s, start, end), start, end
+            return parse_dt_text(s, start, end, century), start, end
         except EngineError:
             continue
     raise fail(sc.DT_NON_NUMERIC)
@@ -519,7 +520,7 @@ def to_dt_text(value: object, t: IfxType, century: str | None = None) -> str:
                                                             t.start, t.end)):
                 raise
             try:
-                f2, _, _ = dt_from_text_any(s)
+                f2, _, _ = dt_from_text_any(s, century)
             except EngineError:
                 raise first from None
             f = extend_fields(f2, t.start, t.end)
