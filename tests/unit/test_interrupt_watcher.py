@@ -44,3 +44,20 @@ def test_a_stale_gone_event_does_not_interrupt_a_live_session() -> None:
     finally:
         ours.close()
         client.close()
+
+
+def test_a_gone_event_for_a_socket_closed_meanwhile_does_not_kill_the_watcher() -> None:
+    """The session may close its socket between the event and its handling: fileno() is then
+    -1, which the FIONREAD ioctl refused with ValueError, ending the watcher thread (and with
+    it every later cancel) — seen as a thread exception in a full run."""
+    ours, client = socket.socketpair()
+    gate = InterruptGate(ours, lambda: 0)
+    gate.state = SimpleNamespace(cancelled=False)  # type: ignore[assignment]
+    gate.idle()  # waiting for a request, nothing unread
+    watcher = InterruptWatcher()
+    watcher._gates[ours.fileno()] = gate
+    fd = ours.fileno()
+    client.close()
+    ours.close()
+    watcher._dispatch(fd, select.EPOLLRDHUP)  # must not raise
+    assert fd not in watcher._gates

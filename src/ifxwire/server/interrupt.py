@@ -131,7 +131,7 @@ class InterruptGate:
             return True
         try:
             raw = fcntl.ioctl(self.sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
-        except OSError:
+        except (OSError, ValueError):  # ValueError: the session closed it meanwhile (fd -1)
             return False
         return bool(struct.unpack("i", raw)[0] > 0)
 
