@@ -85,6 +85,47 @@ def test_fetch_styles_exact_counts(small: ifxwire.Connection, n: int) -> None:
     assert mixed == expected
 
 
+def test_iteration_mixes_with_fetch_calls_and_follows_the_cursor(
+    small: ifxwire.Connection,
+) -> None:
+    """``for row in cursor`` (a generator, client/rowiter.py) shares the cursor's position with
+    fetchone/fetchmany/scroll/rownumber across batch boundaries, and follows the cursor to a
+    new result or to its closing instead of serving rows it no longer holds."""
+    sql = "SELECT a, b FROM fb WHERE a < ? ORDER BY a"
+    expected = [(i, f"r{i}") for i in range(300)]
+    cur = small.cursor()
+    cur.execute(sql, (300,))
+    got = []
+    for row in cur:
+        got.append(row)
+        assert cur.rownumber == len(got)
+        if len(got) % 50 == 10:  # every few rows, crossing 64-row batches: other calls
+            got += cur.fetchmany(BATCH - 3)
+            if (one := cur.fetchone()) is not None:
+                got.append(one)
+            cur.scroll(2)
+            got += expected[len(got) : len(got) + 2]
+        elif len(got) % 50 == 30:  # inside a batch
+            got.append(cur.fetchone())
+    assert got == expected
+    assert next(iter(cur), None) is None and next(cur, None) is None
+
+    cur.execute(sql, (300,))
+    it = iter(cur)
+    assert [next(it) for _ in range(BATCH + 5)] == expected[: BATCH + 5]
+    assert next(cur) == expected[BATCH + 5]  # __next__ and the generator agree
+    cur.execute(sql + " DESC", (200,))  # a new result while the old iteration is alive
+    assert next(it) == (199, "r199")
+    assert list(it) == [(i, f"r{i}") for i in range(198, -1, -1)]
+
+    cur.execute(sql, (300,))
+    it = iter(cur)
+    assert next(it) == expected[0]
+    cur.close()
+    with pytest.raises(ifxwire.InterfaceError, match="closed"):
+        next(it)
+
+
 def test_streaming_holds_one_batch(connect_kwargs: dict[str, Any], filled: str) -> None:
     c = ifxwire.connect(**connect_kwargs, database=filled)
     cur = c.execute("SELECT a, b FROM big")

@@ -195,3 +195,39 @@ def test_no_batch_in_autocommit_or_for_per_execution_values(
         )
         assert _batched(server) == before  # CURRENT is read per execution
         auto.rollback()
+
+
+def test_each_reply_is_tried_once_by_the_fast_path(
+    conn: ifxwire.Connection, table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reply the fast path did not take goes to the Reply parser without a second look in
+    the same buffer: every read_one follows exactly one fast-path call that found nothing.
+    Failing rows (their replies carry SQ_ERR) make the Reply path run."""
+    from ifxwire.client.batch import PipelineState, _Pipeline
+
+    events: list[str] = []
+
+    def fast(self: Any, c: Any, limit: int) -> int:
+        n = PipelineState._read_fast(self, c, limit)
+        events.append("fast" if n else "miss")
+        return n
+
+    def read_one(self: Any) -> None:
+        events.append("slow")
+        original(self)
+
+    original = _Pipeline.read_one
+    monkeypatch.setattr(_Pipeline, "_read_fast", fast)
+    monkeypatch.setattr(_Pipeline, "read_one", read_one)
+    cur = conn.cursor()
+    cur.execute(f"INSERT INTO {table} VALUES (-1, 'dup')")
+    rows = [(-1 if i % 97 == 0 else i, "x") for i in range(3000)]
+    with pytest.raises(ifxwire.IntegrityError):
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
+    assert cur.rowcount == 3000 - len(range(0, 3000, 97))
+    assert events.count("slow") >= len(range(0, 3000, 97))
+    assert events.count("fast") > 0
+    slow_after = [events[i - 1] for i, e in enumerate(events) if e == "slow"]
+    assert slow_after == ["miss"] * len(slow_after)
+    assert events.count("miss") == events.count("slow")
+    conn.rollback()

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -98,6 +100,18 @@ def test_floor_rounds_time_what_they_say() -> None:
     res = floor.loads_round(blob, 3)
     assert res["ops"] == 3 and res["cpu"] >= 0 and res["bytes"] == len(blob)
     assert floor.dumps_round([rows], 1)["ops"] == 1
+
+
+def test_a_floor_round_is_the_median_of_its_measurements(monkeypatch: Any) -> None:
+    """Each floor round runs the body REPEAT times and reports the median CPU: one outlier
+    measurement (here a clock that jumps 50 ms on the second run) does not become the floor."""
+    clock = iter([0.0, 0.010, 1.0, 1.060, 2.0, 2.012])
+    monkeypatch.setattr(floor.time, "process_time", lambda: next(clock))
+    runs: list[int] = []
+    res = floor.timed(lambda: runs.append(1), 1)
+    assert len(runs) == floor.REPEAT == 3
+    assert res["cpu"] == pytest.approx(0.012)
+    assert res["cpu_samples"] == pytest.approx([0.010, 0.060, 0.012])
 
 
 def _meta() -> dict[str, Any]:

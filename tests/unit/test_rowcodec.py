@@ -444,3 +444,32 @@ def test_inline_decimal_and_date_in_the_batch_loop_match_row_by_row() -> None:
     assert rows[: len(values)] == values
     assert "_Decimal(" in decode.decode_tuples.__doc__  # the inline form is what ran
     assert "_fromordinal(" in decode.decode_tuples.__doc__
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8"])
+def test_tuple_larger_than_the_window_matches_row_by_row(encoding: str) -> None:
+    """A tuple longer than the loop's 64 KiB window (an LVARCHAR of 100 000 bytes) is its own
+    window; the rows around it, and a malformed row after it, are decoded as decode_row
+    decodes them, with the error's offsets counted in the caller's buffer."""
+    cols = [
+        describe_column("id", 2, 4),
+        describe_column("name", 13, 40),
+        describe_column("big", 43, 200000),
+        describe_column("tag", 13, 10),
+    ]
+    decode = pure_decoder(cols, encoding)
+    encode = build_row_encoder(cols, encoding)
+    values = [
+        (i, f"n{i}", ("é" if i % 2 else "x") * (100000 if i == 3 else i), "t") for i in range(9)
+    ]
+    msgs = [tuple_msg(encode(v)) for v in values]
+    bad = bytearray(msgs[5])
+    bad[8 + 4] = 30  # the name claims 30 bytes: past its value
+    stream = b"xyz" + b"".join(msgs[:5]) + bytes(bad) + b"".join(msgs[5:])
+    want = row_by_row(decode, stream, 3)
+    rows: list[Any] = []
+    pos, err = decode.decode_tuples(bytearray(stream), 3, len(stream), rows)
+    assert (pos, rows) == want[:2] and pos == len(stream)
+    assert (type(err), str(err)) == want[2]
+    assert err is not None and len(rows) == len(values)
+    assert rows[:5] == values[:5]

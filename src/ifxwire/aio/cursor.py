@@ -13,17 +13,15 @@ import asyncio
 import contextlib
 import logging
 import struct
-from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ..client import lob as _lob
 from ..client.batch import (
-    CHUNK_BYTES,
     CHUNK_ROWS,
     MAX_IN_FLIGHT,
-    ReplyTally,
+    PipelineState,
     finish_batch,
     raise_batch_errors,
 )
@@ -31,7 +29,7 @@ from ..client.binds import bind_message, rows_encoder
 from ..client.blobstream import StreamedBlob
 from ..client.cancel import timeout_scope
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
-from ..client.cursor import _PROC_NAME, Cursor, _lastrowid
+from ..client.cursor import _PROC_NAME, Cursor
 from ..client.placeholders import (
     SqlPlan,
     arrange,
@@ -256,8 +254,7 @@ class AsyncCursor:
                             head,
                             _EXECUTE_EOT,
                             _END,
-                            CHUNK_ROWS - pipe.chunk_rows,
-                            CHUNK_BYTES - pipe.chunk_bytes,
+                            *pipe.room(),
                         )
                         if count:
                             await pipe.add_rows(chunk, index, count)
@@ -269,14 +266,16 @@ class AsyncCursor:
                     try:
                         values = arrange(plan, params)
                         bind = (
-                            bind_message(values, core.encoding, None, core._blob_width)
+                            bind_message(
+                                values, core.encoding, None, core._blob_width, compiled=not many
+                            )
                             if plan.nparams
                             else b""
                         )
                     except DatabaseError as exc:
                         pipe.errors.append((index, exc))
                     else:
-                        await pipe.add(b"".join((head, bind, _EXECUTE_EOT)), index)
+                        await pipe.add_row(head, bind, index)
                     index += 1
                     params = next(it, _END)
                 if core._ansi_autocommit():
@@ -449,88 +448,46 @@ class AsyncCursor:
         await self.close()
 
 
-class _Pipeline(ReplyTally):
-    """Async twin of ``client.batch._Pipeline``: chunked sends, a bounded reply window, the
-    same fast path over buffered row replies (ReplyTally)."""
-
-    DEFERRED = -2
-    BEGIN = -1
-    COMMIT = -3
+class _Pipeline(PipelineState):
+    """Async twin of ``client.batch._Pipeline``: the same chunks, runs and fast path
+    (PipelineState), with the sends and reads awaited."""
 
     def __init__(self, aconn: AsyncConnection) -> None:
         super().__init__(aconn._core._layout)
         self.aconn = aconn
-        self.expect: deque[int] = deque()
-        self.markers = 0  # how many of expect's entries are markers
-        self.chunk: list[bytes] = []
-        self.chunk_bytes = 0
-        self.chunk_rows = 0
-        self.errors: list[tuple[int, DatabaseError]] = []
-        self.begin_error: DatabaseError | None = None
-        self.commit_error: DatabaseError | None = None
 
     async def add(self, group: bytes, tag: int) -> None:
-        self.chunk.append(group)
-        self.expect.append(tag)
-        self.chunk_bytes += len(group)
-        if tag >= 0:
-            self.chunk_rows += 1
-        else:
-            self.markers += 1
-        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+        if self._queue(group, tag):
+            await self.flush()
+
+    async def add_row(self, head: bytes, bind: bytes, index: int) -> None:
+        if self._queue_row(head, bind, index):
             await self.flush()
 
     async def add_rows(self, chunk: bytes, first: int, count: int) -> None:
         """``count`` row groups encoded together, rows ``first`` on."""
-        self.chunk.append(chunk)
-        self.expect.extend(range(first, first + count))
-        self.chunk_bytes += len(chunk)
-        self.chunk_rows += count
-        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
+        if self._queue_rows(chunk, first, count):
             await self.flush()
 
     async def flush(self) -> None:
         if not self.chunk:
             return
         core = self.aconn._core
-        core._send(b"".join(self.chunk))
-        self.chunk = []
-        self.chunk_bytes = 0
-        self.chunk_rows = 0
+        core._send(self._take_chunk())
         await self.aconn._flush()
-        while len(self.expect) > MAX_IN_FLIGHT - CHUNK_ROWS:
-            await self.read_one()
+        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
+            if not self._read_rows(core):
+                await self.read_one()
 
     async def read_one(self) -> None:
-        """The next reply; with it, every buffered row reply after it that the fast path
-        takes. Markers are queued only before the first row or after the last, so when a row
-        leads, the rows are the first ``len - markers`` entries."""
+        """The next reply, through the Reply parser (the fast path found nothing to take)."""
         core = self.aconn._core
-        expect = self.expect
-        if expect[0] >= 0:
-            count = self._read_fast(core, len(expect) - self.markers)
-            if count:
-                for _ in range(count):
-                    expect.popleft()
-                return
-        reply = await self.aconn._read(core._reply())
-        tag = expect.popleft()
-        err = None if reply.error is None else core._server_error(reply.error)
-        if tag >= 0:
-            if err is not None:
-                self.errors.append((tag, err))
-                return
-            self._count_reply(reply.done, _lastrowid(reply) or 0)
-            return
-        self.markers -= 1
-        if tag == self.BEGIN:
-            self.begin_error = err
-        elif tag == self.COMMIT:
-            self.commit_error = err
-        elif err is not None:
-            log.debug("deferred group failed (ignored): %s", err)
+        tag = self._next_tag()
+        self._settle(core, tag, await self.aconn._read(core._reply()))
 
     async def drain(self) -> None:
         await self.flush()
+        core = self.aconn._core
         while self.expect:
-            await self.read_one()
+            if not self._read_rows(core):
+                await self.read_one()

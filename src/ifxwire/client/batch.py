@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .cursor import Cursor
     from .statements import Prepared
 
-__all__ = ["CHUNK_BYTES", "CHUNK_ROWS", "MAX_IN_FLIGHT", "execute_many"]
+__all__ = ["CHUNK_BYTES", "CHUNK_ROWS", "MAX_IN_FLIGHT", "PipelineState", "execute_many"]
 
 log = logging.getLogger("ifxwire.client")
 
@@ -141,28 +141,47 @@ class ReplyTally:
         count = rows_sum = 0
         fields = None
         lastrowid = self.lastrowid
-        while count < limit and end - pos >= size and buf[pos + 1] == _DONE and not buf[pos]:
+        while count < limit:
+            # A run of DONE EOT replies (what an INSERT gets) read by iter_unpack: no indexing
+            # per reply; it stops at the first reply of another form, taken below.
+            k = min(limit - count, (end - pos) // size)
+            last = None
+            if k:
+                for got in done_eot.iter_unpack(buf[pos : pos + k * size]):
+                    _code, warnings, rows, rowid, serial, eot = got
+                    if _code != _DONE or eot != _EOT:
+                        break
+                    if rows > 0:
+                        rows_sum += rows
+                    if serial:
+                        lastrowid = serial
+                    last = got
+                    pos += size
+                    count += 1
+                if last is not None:
+                    fields = last[1:5]
+                    if count == limit:
+                        break
+            # One reply that is not DONE EOT: DONE INSERTDONE EOT, or anything else (stop).
+            if end - pos < size or buf[pos + 1] != _DONE or buf[pos]:
+                break
             at = pos + size - 2
-            if buf[at] == 0 and buf[at + 1] == _EOT:
-                _code, warnings, rows, rowid, serial, _eot = done_eot.unpack_from(buf, pos)
-                pos += size
-                if serial:
-                    lastrowid = serial
-            else:
-                st = self._done_insert_eot
-                if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
-                    break
-                got = st.unpack_from(buf, pos)
-                if got[-1] != _EOT:
-                    break
-                _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
-                mag = (high << 32) | low
-                serial8 = (-mag if sign < 0 else mag) if sign else 0
-                if len(got) == 11:
-                    serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
-                pos += st.size
-                if serial8 or serial:
-                    lastrowid = serial8 or serial
+            if not buf[at] and buf[at + 1] == _EOT:
+                continue  # a DONE EOT after all: the run above takes it
+            st = self._done_insert_eot
+            if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
+                break
+            got = st.unpack_from(buf, pos)
+            if got[-1] != _EOT:
+                break
+            _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
+            mag = (high << 32) | low
+            serial8 = (-mag if sign < 0 else mag) if sign else 0
+            if len(got) == 11:
+                serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
+            pos += st.size
+            if serial8 or serial:
+                lastrowid = serial8 or serial
             if rows > 0:
                 rows_sum += rows
             fields = (warnings, rows, rowid, serial)
@@ -174,13 +193,18 @@ class ReplyTally:
             self.lastrowid = lastrowid
         return count
 
-class _Pipeline(ReplyTally):
-    """Sends groups in chunks and matches replies to what was sent, in order."""
+class PipelineState(ReplyTally):
+    """What the sync and asyncio pipelines share: the chunk of groups being built, what the
+    unanswered groups expect back, and the reading that needs no I/O. The subclasses send,
+    and wait for replies (awaiting or not)."""
 
-    def __init__(self, conn: Connection) -> None:
-        super().__init__(conn._layout)
-        self.conn = conn
-        #: What the unanswered groups are, in order: a _DEFERRED/_BEGIN/_COMMIT marker, or a
+    DEFERRED = _DEFERRED
+    BEGIN = _BEGIN
+    COMMIT = _COMMIT
+
+    def __init__(self, layout: m.Layout) -> None:
+        super().__init__(layout)
+        #: What the unanswered groups are, in order: a DEFERRED/BEGIN/COMMIT marker, or a
         #: run of consecutive rows [next row index, end index).
         self.expect: deque[int | list[int]] = deque()
         self.in_flight = 0  # groups sent (or queued) and not answered yet
@@ -191,14 +215,32 @@ class _Pipeline(ReplyTally):
         self.begin_error: DatabaseError | None = None
         self.commit_error: DatabaseError | None = None
 
-    def add(self, group: bytes, tag: int) -> None:
-        """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""
+    def _queue(self, group: bytes, tag: int) -> bool:
+        """A marker's group (DEFERRED, BEGIN, COMMIT); True when the chunk is to be sent."""
         self.chunk.append(group)
         self.expect.append(tag)
         self.in_flight += 1
         self.chunk_bytes += len(group)
-        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
-            self.flush()
+        return self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS
+
+    def _queue_row(self, head: bytes, bind: bytes, index: int) -> bool:
+        """Row ``index``'s group, ``head + bind + EXECUTE EOT``, without building its bytes."""
+        chunk = self.chunk
+        chunk.append(head)
+        chunk.append(bind)
+        chunk.append(_EXECUTE_EOT)
+        self._expect_rows(index, 1)
+        self.chunk_bytes += len(head) + len(bind) + 4
+        self.chunk_rows += 1
+        return self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS
+
+    def _queue_rows(self, chunk: bytes, first: int, count: int) -> bool:
+        """``count`` row groups encoded together (binds.rows_encoder), rows ``first`` on."""
+        self.chunk.append(chunk)
+        self._expect_rows(first, count)
+        self.chunk_bytes += len(chunk)
+        self.chunk_rows += count
+        return self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS
 
     def _expect_rows(self, first: int, count: int) -> None:
         expect = self.expect
@@ -209,46 +251,20 @@ class _Pipeline(ReplyTally):
             expect.append([first, first + count])
         self.in_flight += count
 
-    def add_row(self, head: bytes, bind: bytes, index: int) -> None:
-        """Row ``index``'s group, ``head + bind + EXECUTE EOT``, without building its bytes."""
-        chunk = self.chunk
-        chunk.append(head)
-        chunk.append(bind)
-        chunk.append(_EXECUTE_EOT)
-        self._expect_rows(index, 1)
-        self.chunk_bytes += len(head) + len(bind) + 4
-        self.chunk_rows += 1
-        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
-            self.flush()
-
-    def add_rows(self, chunk: bytes, first: int, count: int) -> None:
-        """``count`` row groups encoded together (binds.rows_encoder), rows ``first`` on."""
-        self.chunk.append(chunk)
-        self._expect_rows(first, count)
-        self.chunk_bytes += len(chunk)
-        self.chunk_rows += count
-        if self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS:
-            self.flush()
-
     def room(self) -> tuple[int, int]:
         """How many rows and bytes the current chunk still takes before it is sent."""
         return CHUNK_ROWS - self.chunk_rows, CHUNK_BYTES - self.chunk_bytes
 
-    def flush(self) -> None:
-        if not self.chunk:
-            return
-        conn = self.conn
-        conn._send(b"".join(self.chunk))
+    def _take_chunk(self) -> bytes:
+        data = b"".join(self.chunk)
         self.chunk = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
-        # Keep the number of unanswered groups bounded before producing more.
-        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
-            if not self._read_rows(conn):
-                self.read_one()
+        return data
 
     def _read_rows(self, conn: Connection) -> int:
-        """The fast path over the run of rows at the front of ``expect``: how many it read."""
+        """The fast path over the run of rows at the front of ``expect``: how many it read
+        from what is already in the receive buffer (no I/O)."""
         expect = self.expect
         if not expect:
             return 0
@@ -263,8 +279,8 @@ class _Pipeline(ReplyTally):
             self.in_flight -= count
         return count
 
-    def read_one(self) -> None:
-        conn = self.conn
+    def _next_tag(self) -> int:
+        """Take the front of ``expect``: the row index or marker the next reply answers."""
         expect = self.expect
         run = expect[0]
         if type(run) is list:
@@ -275,9 +291,10 @@ class _Pipeline(ReplyTally):
         else:
             tag = expect.popleft()  # type: ignore[assignment]
         self.in_flight -= 1
-        if tag >= 0 and self._read_fast(conn, 1):
-            return
-        reply = conn._read(Reply(conn._layout, conn.encoding))
+        return tag
+
+    def _settle(self, conn: Connection, tag: int, reply: Reply) -> None:
+        """Account for a reply read by the Reply parser (the one the fast path did not take)."""
         err = None if reply.error is None else conn._server_error(reply.error)
         if tag >= 0:
             if err is not None:
@@ -293,6 +310,44 @@ class _Pipeline(ReplyTally):
             self.commit_error = err
         elif err is not None:
             log.debug("deferred group failed (ignored): %s", err)
+
+
+class _Pipeline(PipelineState):
+    """Sends groups in chunks and matches replies to what was sent, in order."""
+
+    def __init__(self, conn: Connection) -> None:
+        super().__init__(conn._layout)
+        self.conn = conn
+
+    def add(self, group: bytes, tag: int) -> None:
+        """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""
+        if self._queue(group, tag):
+            self.flush()
+
+    def add_row(self, head: bytes, bind: bytes, index: int) -> None:
+        if self._queue_row(head, bind, index):
+            self.flush()
+
+    def add_rows(self, chunk: bytes, first: int, count: int) -> None:
+        if self._queue_rows(chunk, first, count):
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.chunk:
+            return
+        conn = self.conn
+        conn._send(self._take_chunk())
+        # Keep the number of unanswered groups bounded before producing more.
+        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
+            if not self._read_rows(conn):
+                self.read_one()
+
+    def read_one(self) -> None:
+        """The next reply, through the Reply parser: called when the fast path has just
+        found nothing it takes in the buffer, so it is not tried again here."""
+        conn = self.conn
+        tag = self._next_tag()
+        self._settle(conn, tag, conn._read(Reply(conn._layout, conn.encoding)))
 
     def drain(self) -> None:
         self.flush()
@@ -405,7 +460,11 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
                         continue  # the next set may have another shape, or the chunk was full
                 try:
                     values = arrange(plan, params)
-                    bind = bind_message(values, encoding, adapters, blob_width) if nparams else b""
+                    bind = (
+                        bind_message(values, encoding, adapters, blob_width, compiled=not many)
+                        if nparams
+                        else b""
+                    )
                 except DatabaseError as exc:
                     pipe.errors.append((index, exc))
                 else:

@@ -83,6 +83,8 @@ def bind_message(
     encoding: str,
     adapters: AdaptersMap | None = None,
     blob_width: int = BLOB_DESCRIPTOR_WIDTH,
+    *,
+    compiled: bool = True,
 ) -> bytes:
     """``SQ_BIND`` with all parameters (jdbc-protocol.md 3.4): u16 5, u16 count, then each.
 
@@ -91,9 +93,11 @@ def bind_message(
     BYTE (bytes-like) and TEXT (:class:`ifxwire.Text`) values bind as descriptors of
     ``blob_width`` bytes, and their data follows as ``SQ_BBIND`` + ``SQ_BLOB`` chunks, so the
     result must come right before EXECUTE or OPEN (JDBC ``sendBind``). Dumpers do not apply to
-    them: there is no other way to send such a value.
+    them: there is no other way to send such a value. ``compiled=False`` skips the compiled
+    encoder's lookup, for executemany's sets that rows_encoder has just looked up and refused
+    (the generic path gives the same bytes).
     """
-    if adapters is None or not adapters.has_user_dumpers:
+    if compiled and (adapters is None or not adapters.has_user_dumpers):
         key = (*map(type, values), encoding)
         fast = _FAST.get(key, _MISSING)
         if fast is _MISSING:

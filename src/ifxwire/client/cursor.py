@@ -39,6 +39,7 @@ from .cancel import timeout_scope
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
+from .rowiter import iterate_rows
 from .statements import Description, Prepared
 
 __all__ = ["Cursor"]
@@ -692,7 +693,7 @@ class Cursor:
         return out
 
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        return self
+        return iterate_rows(self)  # a generator: cheaper per row than __next__ (rowiter.py)
 
     def __next__(self) -> tuple[Any, ...]:
         pos = self._pos

@@ -69,7 +69,8 @@ def send_parts(sock: Any, parts: Sequence[Buffer]) -> None:
     i = 0
     count = len(parts)
     while i < count:
-        batch = list(parts[i : i + IOV_MAX])
+        # The parts themselves when they fit one call (the usual case), else one slice.
+        batch = parts if count <= IOV_MAX else parts[i : i + IOV_MAX]
         try:
             sent = sendmsg(batch)
         except NotImplementedError:  # ssl.SSLSocket

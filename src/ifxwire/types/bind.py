@@ -17,10 +17,12 @@ sends for setString of any column type.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from itertools import chain
 from struct import Struct
 from struct import error as StructError
 from typing import Any, NamedTuple
@@ -568,6 +570,13 @@ def decode_bind_plain(
 # ---------------------------------------------------------------------------------------------
 
 
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
 class _Slow(Exception):
     """A compiled encoder met a value it does not handle; the generic path takes the row."""
 
@@ -646,6 +655,9 @@ def _encoder_source(
     if any(issubclass(cls, BLOB_BIND_TYPES) for cls in pattern):
         return None
     ns: dict[str, Any] = {"_Slow": _Slow, "ENC": encoding, "_join": b"".join}
+    ns["_PAD"] = (b"", b"\x00")  # a text value's pad byte, by its length's parity
+    # str.encode() without an argument is UTF-8 (strict) with no encoding name to look up.
+    encode_call = ".encode()" if _is_utf8(encoding) else ".encode(ENC)"
     lines: list[str] = []
     parts: list[str] = []  # expressions joined into the message
     fmt = [">HH"]
@@ -653,9 +665,34 @@ def _encoder_source(
 
     def flush() -> None:
         if len(fmt) > 1 or args:
-            name = f"S{len(ns)}"
-            ns[name] = Struct("".join(fmt)).pack
-            parts.append(f"{name}({', '.join(args)})")
+            # A struct argument costs more than a piece of the join: the constant fields
+            # before the first value are packed once, here, into a bytes piece; after it,
+            # constant zeros become pad bytes ("x" packs zeros).
+            fields = list(zip("".join(fmt)[1:], ", ".join(args).split(", "), strict=True))
+            lead = 0
+            while lead < len(fields) and fields[lead][1].lstrip("-").isdigit():
+                lead += 1
+            if lead:
+                name = f"C{len(ns)}"
+                ns[name] = Struct(">" + "".join(c for c, _ in fields[:lead])).pack(
+                    *(int(v) for _, v in fields[:lead])
+                )
+                parts.append(name)
+            packed, kept = [">"], []
+            for code, value in fields[lead:]:
+                if value == "0":
+                    packed.append(f"{Struct('>' + code).size}x")
+                else:
+                    packed.append(code)
+                    kept.append(value)
+            if kept:
+                name = f"S{len(ns)}"
+                ns[name] = Struct("".join(packed)).pack
+                parts.append(f"{name}({', '.join(kept)})")
+            elif len(packed) > 1:
+                name = f"C{len(ns)}"
+                ns[name] = Struct("".join(packed)).pack()
+                parts.append(name)
         fmt[:] = [">"]
         args[:] = []
 
@@ -670,14 +707,13 @@ def _encoder_source(
             fmt.append("hhhd")
             args.extend((_FAST_FLOAT_ARGS, v))
         elif cls is str:
-            lines.append(f"    r{i} = {v}.encode(ENC)")
+            lines.append(f"    r{i} = {v}{encode_call}")
             lines.append(f"    n{i} = len(r{i})")
             lines.append(f"    if n{i} > {BIND_CHAR_MAX}: raise _Slow")
-            lines.append(f"    if n{i} & 1: r{i} += b'\\x00'")
             fmt.append("hhhH")
             args.extend((_FAST_CHAR_ARGS, f"n{i}"))
             flush()
-            parts.append(f"r{i}")
+            parts.append(f"r{i}, _PAD[n{i} & 1]")
         elif cls is type(None) or cls is bool:
             flush()
             if cls is bool:
@@ -715,29 +751,33 @@ def _encoder_source(
             *lines,
             f"    g = _join((head, {', '.join(parts)}, tail))",
         ]
+        # A for loop over the sets (no next() call per row); the row's checks and encoding
+        # inside a try whose Exception stops the run at that set, while a BaseException from
+        # the row or the iterable is returned with what was encoded before it.
+        ns["_chain"] = chain
         src = "".join(
             line + "\n"
             for line in [
                 "def encode(values, it, head, tail, end, max_rows, max_bytes):",
                 "    out = []",
                 "    count = size = 0",
-                "    while True:",
-                "        try:",
-                *("        " + line for line in body),
-                "        except Exception:",
-                "            break",
-                "        except BaseException as exc:",
-                "            return _join(out), count, end, exc",
-                "        out.append(g)",
-                "        count += 1",
-                "        size += len(g)",
-                "        try:",
-                "            values = next(it, end)",
-                "        except BaseException as exc:",
-                "            return _join(out), count, end, exc",
-                "        if values is end or count >= max_rows or size >= max_bytes:",
-                "            break",
-                "    return _join(out), count, values, None",
+                "    pending = end",
+                "    try:",
+                "        for values in _chain((values,), it):",
+                "            try:",
+                *("            " + line for line in body),
+                "            except Exception:",
+                "                pending = values",
+                "                break",
+                "            out.append(g)",
+                "            count += 1",
+                "            size += len(g)",
+                "            if count >= max_rows or size >= max_bytes:",
+                "                pending = next(it, end)",
+                "                break",
+                "    except BaseException as exc:",
+                "        return _join(out), count, end, exc",
+                "    return _join(out), count, pending, None",
             ]
         )
     kind = "rows" if group else "bind"

@@ -13,12 +13,9 @@ so a framing mistake surfaces at the first row instead of as garbage further on.
 
 from __future__ import annotations
 
-import codecs
-import re
 import struct
 from collections.abc import Callable, Sequence
 from datetime import date
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -28,7 +25,6 @@ from ..protocol.codes import (
     TYPE_NOTNULL,
     XID_BOOLEAN,
     XID_LVARCHAR,
-    Msg,
     TypeCode,
 )
 from ..protocol.columns import ColumnDesc
@@ -45,6 +41,7 @@ from .composite import (
 )
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
+from .tuploop import build_tuple_loop
 
 __all__ = [
     "RowDecoder",
@@ -417,6 +414,117 @@ def _decode_udt(buf: Buffer, offset: int) -> tuple[bytes | None, int]:
     return (None if buf[offset] else bytes(buf[offset + 5 : end])), end
 
 
+def _new_gen(cols: Sequence[ColumnDesc], encoding: str) -> _Gen:
+    """A generator with the namespace every row decoder's statements refer to."""
+    g = _Gen()
+    g.const("enc", encoding)  # _enc0
+    g.env.update(
+        _str=str,
+        _FF8=b"\xff" * 8,
+        _FF4=b"\xff" * 4,
+        _date_from_days=_date_from_days_fast,
+        _decode_decimal=_num.decode_decimal,
+        _decode_lvarchar=_txt.decode_lvarchar,
+        _decode_boolean=_txt.decode_boolean,
+        _decode_udt=_decode_udt,
+        _I32=_num.I32,
+        _framing_error=_framing_error,
+        _row_error=_row_error,
+        _CAUGHT=(ValueError, IndexError, KeyError, TypeError, OverflowError, struct.error),
+        _columns=tuple(cols),
+    )
+    return g
+
+
+_VARCHARS = (_T.VARCHAR, _T.NVARCHAR)
+
+
+def _emit_columns(
+    g: _Gen,
+    cols: Sequence[ColumnDesc],
+    encoding: str,
+    keep_char_padding: bool,
+    explicit: bool,
+    batch: bool,
+) -> tuple[int, str, tuple[str, list[str], int]]:
+    """Emit the statements decoding ``cols`` into c0, c1...: (the fixed layout's width, the
+    final position expression, the lead).
+
+    For decode_row (``batch`` False) every column is read where it is. For the tuple loop
+    (``batch`` True, types/tuploop.py), a leading struct run is not read here but returned as
+    the lead, which the loop reads with the SQ_TUPLE header; and the length byte of a VARCHAR
+    that follows a struct run (or the header) is read by that same unpack, into ``n``.
+    """
+    enc = "_enc0"
+    variable = any(is_variable(c) for c in cols)
+    # A position is (base variable, constant delta): "off" + start in the fixed layout (the
+    # tuple loop has no ``off``: its payload starts at "p" + 8, after the header at p), "o" +
+    # delta once a variable column has been read in the sequential layout. JDBC reads fixed
+    # layouts at the described start positions; when a description carries none (all zero),
+    # the columns are packed, which is what every observed server sends.
+    start_var, start = ("p", 8) if batch else ("off", 0)
+    base_var, delta = start_var, start
+    lead: tuple[str, list[str], int] = ("", [], 0)
+    have_len = False  # the next VARCHAR's length byte is in ``n`` already (batch only)
+    if batch and variable and cols and cols[0].base in _VARCHARS:
+        lead, have_len = ("B", ["n"], 1), True
+    fixed_total = 0
+    i = 0
+    while i < len(cols):
+        col = cols[i]
+        if explicit:
+            base_var, delta = start_var, start + col.start
+        if col.base in _STRUCT_FORMATS:
+            # One unpack_from for the whole run of struct-readable, contiguous columns.
+            run = [i]
+            pos_end = delta + _FIXED_WIDTHS[col.base]
+            j = i + 1
+            while j < len(cols) and cols[j].base in _STRUCT_FORMATS:
+                if explicit and start + cols[j].start != pos_end:
+                    break
+                run.append(j)
+                pos_end += _FIXED_WIDTHS[cols[j].base]
+                j += 1
+            fmt = "".join(_STRUCT_FORMATS[cols[k].base] for k in run)
+            targets = []
+            for k in run:
+                if cols[k].base in (_T.INT8, _T.SERIAL8):
+                    targets += [f"c{k}s", f"c{k}l", f"c{k}h"]
+                else:
+                    targets.append(f"c{k}")
+            if batch and variable and j < len(cols) and cols[j].base in _VARCHARS:
+                fmt, targets, have_len = fmt + "B", [*targets, "n"], True
+            if batch and not g.lines and (base_var, delta) == (start_var, start):
+                lead = (fmt, targets, pos_end - delta + (1 if have_len else 0))
+            else:
+                st = g.const("S", struct.Struct(">" + fmt))
+                g.emit(f"{', '.join(targets)}, = {st}.unpack_from(buf, {_at(base_var, delta)})")
+            for k in run:
+                _struct_post(g, cols[k].base, f"c{k}", _at(base_var, delta))
+                delta += _FIXED_WIDTHS[cols[k].base]
+            i = j
+        else:
+            width = fixed_width(col)
+            if width is not None:
+                pos = _at(base_var, delta)
+                g.emit(f"c{i} = {_fixed_expr(g, col, pos, enc, keep_char_padding)}")
+                delta += width
+            elif batch and col.base in _VARCHARS:
+                if not have_len:
+                    g.emit(f"n = buf[{_at(base_var, delta)}]")
+                g.emit(f"o = {_at(base_var, delta + 1)} + n")
+                g.emit(f"c{i} = None if n == 1 and buf[o - 1] == 0 else _str(buf[o - n:o], {enc})")
+                base_var, delta, have_len = "o", 0, False
+            else:
+                if base_var != "o" or delta:
+                    g.emit(f"o = {_at(base_var, delta)}")
+                base_var, delta = "o", 0
+                _variable_stmt(g, col, f"c{i}", enc, encoding)
+            i += 1
+        fixed_total = max(fixed_total, delta)
+    return fixed_total, _at(base_var, delta), lead
+
+
 def build_row_decoder(
     columns: Sequence[ColumnDesc], encoding: str, *, keep_char_padding: bool = False
 ) -> RowDecoder:
@@ -444,80 +552,9 @@ def _build_row_decoder(
             raise CodecNotSupported(f"no tuple decoder for {_column_label(col)}")
     check_description(cols)
     variable = any(is_variable(c) for c in cols)
-    g = _Gen()
-    enc = g.const("enc", encoding)
-    g.env.update(
-        _str=str,
-        _FF8=b"\xff" * 8,
-        _FF4=b"\xff" * 4,
-        _date_from_days=_date_from_days_fast,
-        _decode_decimal=_num.decode_decimal,
-        _decode_lvarchar=_txt.decode_lvarchar,
-        _decode_boolean=_txt.decode_boolean,
-        _decode_udt=_decode_udt,
-        _I32=_num.I32,
-        _framing_error=_framing_error,
-        _row_error=_row_error,
-        _CAUGHT=(ValueError, IndexError, KeyError, TypeError, OverflowError, struct.error),
-        _columns=tuple(cols),
-    )
-    # A position is (base variable, constant delta): "off" + start in the fixed layout, "o" +
-    # delta once a variable column has been read in the sequential layout. JDBC reads fixed
-    # layouts at the described start positions; when a description carries none (all zero),
-    # the columns are packed, which is what every observed server sends.
+    g = _new_gen(cols, encoding)
     explicit = not variable and any(c.start for c in cols)
-    base_var, delta = "off", 0
-    # A first struct run at the start of the payload is read by decode_tuples together with
-    # the SQ_TUPLE header, in one unpack: (its format, its targets, its width).
-    lead: tuple[str, list[str], int] | None = None
-    fixed_total = 0
-    i = 0
-    while i < len(cols):
-        col = cols[i]
-        if explicit:
-            base_var, delta = "off", col.start
-        if col.base in _STRUCT_FORMATS:
-            # One unpack_from for the whole run of struct-readable, contiguous columns.
-            run = [i]
-            pos_end = delta + _FIXED_WIDTHS[col.base]
-            j = i + 1
-            while j < len(cols) and cols[j].base in _STRUCT_FORMATS:
-                if explicit and cols[j].start != pos_end:
-                    break
-                run.append(j)
-                pos_end += _FIXED_WIDTHS[cols[j].base]
-                j += 1
-            st = g.const(
-                "S", struct.Struct(">" + "".join(_STRUCT_FORMATS[cols[k].base] for k in run))
-            )
-            targets = []
-            for k in run:
-                if cols[k].base in (_T.INT8, _T.SERIAL8):
-                    targets += [f"c{k}s", f"c{k}l", f"c{k}h"]
-                else:
-                    targets.append(f"c{k}")
-            if not g.lines and _at(base_var, delta) == "off":
-                fmt = "".join(_STRUCT_FORMATS[cols[k].base] for k in run)
-                lead = (fmt, targets, pos_end - delta)
-            g.emit(f"{', '.join(targets)}, = {st}.unpack_from(buf, {_at(base_var, delta)})")
-            for k in run:
-                _struct_post(g, cols[k].base, f"c{k}", _at(base_var, delta))
-                delta += _FIXED_WIDTHS[cols[k].base]
-            i = j
-        else:
-            width = fixed_width(col)
-            if width is not None:
-                pos = _at(base_var, delta)
-                g.emit(f"c{i} = {_fixed_expr(g, col, pos, enc, keep_char_padding)}")
-                delta += width
-            else:
-                if base_var != "o" or delta:
-                    g.emit(f"o = {_at(base_var, delta)}")
-                base_var, delta = "o", 0
-                _variable_stmt(g, col, f"c{i}", enc, encoding)
-            i += 1
-        fixed_total = max(fixed_total, delta)
-    final = _at(base_var, delta)
+    fixed_total, final, _ = _emit_columns(g, cols, encoding, keep_char_padding, explicit, False)
     end_check = f"if size != {fixed_total}" if not variable else f"if {final} != off + size"
     values = ", ".join(f"c{k}" for k in range(len(cols)))
     src = [
@@ -546,166 +583,29 @@ def _build_row_decoder(
     exec(compile(code, f"<ifxwire row decoder {len(cols)} cols>", "exec"), namespace)
     fn: RowDecoder = namespace["decode_row"]
     fn.__doc__ = code  # the generated source, for debugging
-    # The pure-Python batch loop over SQ_TUPLE messages, for Reply._tuples (same contract as the
-    # accelerator's decode_tuples). It repeats decode_row's statements inline, so a row costs no
-    # call; any row the inline code does not accept is decoded again by decode_row, which
-    # returns the same values or raises exactly the exception the row-by-row loop would see.
-    # Slices of bytes/bytearray have .decode, which is str(slice, encoding) without the type
-    # call (same codec, same errors); a memoryview is left to the row-by-row loop.
-    text_mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
-    if text_mode is None:
-        body = [_STR_CALL.sub(r"\1.decode(\2)", line) for line in g.lines]
-    else:
-        # The text columns are sliced from one Latin-1 decoding of a window of the buffer
-        # (one decode call per 64 KiB rather than one per value). Latin-1 maps every byte to
-        # the code point of the same value, so for a Latin-1 connection the slice *is* the
-        # value; for UTF-8 (and ASCII) it is the value when it is all ASCII, otherwise the
-        # slice of bytes is decoded as before (same result, same errors).
-        body = [_STR_CALL.sub(_text_slice(text_mode), line) for line in g.lines]
-    header = ">Hxxi"
-    header_targets = "code, size"
-    min_len = 8
-    if lead is not None:
-        fmt, targets, width = lead
-        header += fmt
-        header_targets += ", " + ", ".join(targets)
-        min_len += width
-        body = body[1:]
-    namespace["_H"] = struct.Struct(header)
-    namespace.update(
-        _decode_row=fn,
-        _CodecError=CodecError,
-        _Redo=_Redo,
-        _BCD=_num.BCD_DIGITS,
-        _Decimal=Decimal,
-        _fromordinal=date.fromordinal,
-        _EPOCH_ORD=_EPOCH_ORD,
+    # The pure-Python loop over a run of SQ_TUPLE messages, for Reply._tuples (the
+    # accelerator's decode_tuples has the same contract): decode_row's statements generated
+    # again in batch mode (types/tuploop.py says how they differ), inline in one loop.
+    gb = _new_gen(cols, encoding)
+    _, final_b, lead = _emit_columns(gb, cols, encoding, keep_char_padding, explicit, True)
+    fn.decode_tuples = build_tuple_loop(  # type: ignore[attr-defined]
+        lines=gb.lines,
+        lead=lead,
+        check=f"if {final_b} != stop: raise _Redo"
+        if variable
+        else f"if size != {fixed_total}: raise _Redo",
+        values=values + ("," if len(cols) == 1 else ""),
+        encoding=encoding,
+        decimals=gb.decimals,
+        namespace=gb.env,
+        decode_row=fn,
+        ncols=len(cols),
     )
-    body = [out for line in body for out in _inline_for_batch(line, g.decimals)]
-    windowed = text_mode is not None and any("_text[" in line for line in body)
-    batch = [
-        "def decode_tuples(buf, pos, end, rows):",
-        "    if type(buf) is not bytearray and type(buf) is not bytes:",
-        "        return pos, None",
-        "    if end > len(buf):",
-        "        end = len(buf)",
-        "    err = None",
-        *(["    _tend = -1"] if windowed else []),
-        f"    while end - pos >= {min_len}:",
-        f"        {header_targets}, = _H.unpack_from(buf, pos)",
-        f"        if code != {_TUPLE_CODE} or size < 0:",
-        "            break",
-        "        off = pos + 8",
-        "        nxt = off + size + (size & 1)",
-        "        if nxt > end:",
-        "            break",
-        *(
-            [
-                "        if nxt > _tend:",
-                f"            _tend = max(nxt, min(end, pos + {_TEXT_WINDOW}))",
-                "            _text = buf[pos:_tend].decode('latin-1')",
-                "            _base = pos",
-            ]
-            if windowed
-            else []
-        ),
-        "        try:",
-    ]
-    if not variable:
-        batch.append(f"            if size != {fixed_total}: raise _Redo")
-    batch += ["    " + line for line in body]
-    if variable:
-        batch.append(f"            if {final} != off + size: raise _Redo")
-    batch += [
-        "        except Exception:",
-        "            try:",
-        "                rows.append(_decode_row(buf, off, size))",
-        "            except _CodecError as exc:",
-        "                if err is None:",
-        "                    err = exc",
-        "        else:",
-        # rows.append rather than a bound method held in a local: CPython 3.11+ specialises
-        # the method call on a list into an inline append.
-        f"            rows.append(({values}{',' if len(cols) == 1 else ''}))",
-        "        pos = nxt",
-        "    return pos, err",
-    ]
-    batch_code = "\n".join(batch)
-    exec(compile(batch_code, f"<ifxwire tuple loop {len(cols)} cols>", "exec"), namespace)
-    decode_tuples = namespace["decode_tuples"]
-    decode_tuples.__doc__ = batch_code
-    fn.decode_tuples = decode_tuples  # type: ignore[attr-defined]
     # The C decoder mirroring fn when the accelerator is active (docs/ACCELERATOR.md).
     return _accel.accelerate(fn, cols, encoding, keep_char_padding)
 
 
 _EPOCH_ORD = _tmp.DATE_EPOCH.toordinal()
-_TUPLE_CODE = int(Msg.TUPLE)
-
-
-_STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
-
-
-#: Bytes of the buffer decoded at once for the text columns of the pure tuple loop.
-_TEXT_WINDOW = 65536
-#: Connection codecs whose text values the pure tuple loop slices from a Latin-1 decoding:
-#: "exact" where that decoding is the value, "ascii" where it is when the value is all ASCII.
-_TEXT_WINDOW_CODECS = {"iso8859-1": "exact", "utf-8": "ascii", "ascii": "ascii"}
-
-
-def _codec_name(encoding: str) -> str:
-    try:
-        return codecs.lookup(encoding).name
-    except LookupError:
-        return ""
-
-
-def _text_slice(mode: str) -> Callable[[re.Match[str]], str]:
-    """Rewrites ``_str(buf[A:B], ENC)`` into a slice of the decoded window (_build_row_decoder)."""
-
-    def rewrite(match: re.Match[str]) -> str:
-        sliced, enc = match.group(1), match.group(2)
-        lo, hi = sliced[len("buf[") : -1].split(":", 1)
-        text = f"_text[{lo} - _base:{hi} - _base]"
-        if mode == "exact":
-            return text
-        return f"(_t if (_t := {text}).isascii() else {sliced}.decode({enc}))"
-
-    return rewrite
-
-
-_DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
-_DECIMAL_LINE = re.compile(r"^(\s*)(c\d+) = (_dec\d+)\(buf, ([^()]+)\)$")
-
-
-def _inline_for_batch(line: str, decimals: dict[str, tuple[int, int]]) -> list[str]:
-    """decode_row's statement ``line`` as the batch loop runs it: DATE and fixed-scale
-    DECIMAL without a call for the values they decode directly. Anything else they meet raises
-    inside the loop, whose row is then decoded by decode_row (same value or same error)."""
-    line = _DATE_CALL.sub(r"_fromordinal(\1 + _EPOCH_ORD)", line)
-    match = _DECIMAL_LINE.match(line)
-    if match is None or match.group(3) not in decimals:
-        return [line]
-    ind, var, fn, pos = match.groups()
-    width, scale = decimals[fn]
-    digits = width - 1
-    # numeric.decimal_decoder's positive branch (the value is exactly that of decode_decimal).
-    return [
-        f"{ind}_h = buf[{pos}]",
-        f"{ind}if _h & 128:",
-        f"{ind}    _s = buf[{pos} + 1:{pos} + {width}].translate(_BCD).hex()",
-        f"{ind}    if len(_s) != {2 * digits} or 'f' in _s: raise _Redo",
-        f"{ind}    _k = 2 * ((_h & 127) - {64 + digits}) + {scale}",
-        f"{ind}    if _k > 0: _s += '0' * _k",
-        f"{ind}    elif _k < 0: _s = _s[:_k]",
-        f"{ind}    {var} = _Decimal((_s or '0') + 'E-{scale}')",
-        f"{ind}else:",
-        f"{ind}    {var} = {fn}(buf, {pos})",
-    ]
-
-
-class _Redo(Exception):
-    """Raised inside the generated tuple loop: decode this row again with decode_row."""
 
 
 def _date_from_days_fast(days: int) -> date:

@@ -1,0 +1,221 @@
+"""The pure-Python tuple loop: a whole run of SQ_TUPLE messages decoded by one generated
+function (``decode_tuples``, the twin of the accelerator's), for Reply._tuples.
+
+rowcodec builds the per-row statements (its column generator in batch mode); this module
+wraps them in the loop. Why it looks the way it does (bench/gap.py measured each step):
+
+* A row costs no call: decode_row's statements run inline. Any row the inline code does not
+  accept is decoded again by decode_row, which returns the same values or raises exactly the
+  exception the row-by-row loop would see; so the loop may be optimistic everywhere.
+* The buffer is taken in windows of ``TEXT_WINDOW`` bytes (whole tuples, at least one): each
+  window is copied once, and positions inside it start at 0, so a text value is a slice of one
+  Latin-1 decoding of the window at the same positions, with no base to subtract. Latin-1 maps
+  every byte to the code point of the same value, so for a Latin-1 connection the slice *is*
+  the value; for UTF-8 (and ASCII) it is when the window is all ASCII (one ``isascii`` per
+  window), else each value is checked and a non-ASCII one decoded from its bytes (same result,
+  same errors).
+* The SQ_TUPLE header, a leading run of struct-readable columns and the length byte of a
+  VARCHAR that follows a run are read by one ``unpack_from``. The size is read unsigned: a
+  negative one then looks larger than the window, and the loop stops there as it must.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import struct
+from collections.abc import Callable, Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from ..protocol.codes import Msg
+from . import numeric as _num
+from . import temporal as _tmp
+from .errors import CodecError
+
+__all__ = ["TEXT_WINDOW", "Redo", "build_tuple_loop"]
+
+#: Bytes of the buffer taken at once (copied, and decoded for the text columns).
+TEXT_WINDOW = 65536
+#: Connection codecs whose text values are sliced from a Latin-1 decoding: "exact" where that
+#: decoding is the value, "ascii" where it is when the value is all ASCII.
+_TEXT_WINDOW_CODECS = {"iso8859-1": "exact", "utf-8": "ascii", "ascii": "ascii"}
+_EPOCH_ORD = _tmp.DATE_EPOCH.toordinal()
+_TUPLE_CODE = int(Msg.TUPLE)
+_STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
+_DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
+_DECIMAL_LINE = re.compile(r"^(\s*)(c\d+) = (_dec\d+)\(buf, ([^()]+)\)$")
+_HEADER = struct.Struct(">Hxxi")
+
+
+class Redo(Exception):
+    """Raised inside the generated tuple loop: decode this row again with decode_row."""
+
+
+def _codec_name(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return ""
+
+
+def _text_slice(exact: bool) -> Callable[[re.Match[str]], str]:
+    """Rewrites ``_str(buf[A:B], ENC)`` into a slice of the window's decoding."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        sliced, enc = match.group(1), match.group(2)
+        text = "_text" + sliced[len("buf") :]
+        if exact:
+            return text
+        return f"(_t if (_t := {text}).isascii() else {sliced}.decode({enc}))"
+
+    return rewrite
+
+
+def _inline(line: str, decimals: dict[str, tuple[int, int]]) -> list[str]:
+    """decode_row's statement ``line`` as the loop runs it: DATE and fixed-scale DECIMAL
+    without a call for the values they decode directly. Anything else they meet raises inside
+    the loop, whose row is then decoded by decode_row (same value or same error)."""
+    line = _DATE_CALL.sub(r"_fromordinal(\1 + _EPOCH_ORD)", line)
+    match = _DECIMAL_LINE.match(line)
+    if match is None or match.group(3) not in decimals:
+        return [line]
+    ind, var, fn, pos = match.groups()
+    width, scale = decimals[fn]
+    digits = width - 1
+    # numeric.decimal_decoder's positive branch (the value is exactly that of decode_decimal).
+    return [
+        f"{ind}_h = buf[{pos}]",
+        f"{ind}if _h & 128:",
+        f"{ind}    _s = buf[{pos} + 1:{pos} + {width}].translate(_BCD).hex()",
+        f"{ind}    if len(_s) != {2 * digits} or 'f' in _s: raise _Redo",
+        f"{ind}    _k = 2 * ((_h & 127) - {64 + digits}) + {scale}",
+        f"{ind}    if _k > 0: _s += '0' * _k",
+        f"{ind}    elif _k < 0: _s = _s[:_k]",
+        f"{ind}    {var} = _Decimal((_s or '0') + 'E-{scale}')",
+        f"{ind}else:",
+        f"{ind}    {var} = {fn}(buf, {pos})",
+    ]
+
+
+def build_tuple_loop(
+    *,
+    lines: Sequence[str],
+    lead: tuple[str, Sequence[str], int],
+    check: str,
+    values: str,
+    encoding: str,
+    decimals: dict[str, tuple[int, int]],
+    namespace: dict[str, Any],
+    decode_row: Callable[..., Any],
+    ncols: int,
+) -> Callable[..., tuple[int, CodecError | None]]:
+    """``decode_tuples(buf, pos, end, rows) -> (pos, first CodecError or None)``.
+
+    ``lines`` are the row's statements from rowcodec's column generator in batch mode
+    (positions relative to ``off``, the payload inside the window); ``lead`` the struct
+    format, targets and width read together with the header; ``check`` the statement that
+    raises Redo when the row's size is not what the statements consumed; ``values`` the
+    tuple's items.
+    """
+    mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
+    body = [out for line in lines for out in _inline(line, decimals)]
+    texts = any(_STR_CALL.search(line) for line in body)
+    if mode is None or not texts:
+        bodies = [[_STR_CALL.sub(r"\1.decode(\2)", line) for line in body]]
+    elif mode == "exact":
+        bodies = [[_STR_CALL.sub(_text_slice(True), line) for line in body]]
+    else:
+        bodies = [[_STR_CALL.sub(_text_slice(exact), line) for line in body]
+                  for exact in (True, False)]  # fmt: skip
+    fmt, targets, width = lead
+    min_len = 8 + width
+    ns = dict(namespace)
+    ns.update(
+        _H=struct.Struct(">HxxI" + fmt),
+        _HS=_HEADER,
+        _decode_row=decode_row,
+        _CodecError=CodecError,
+        _Redo=Redo,
+        _BCD=_num.BCD_DIGITS,
+        _Decimal=Decimal,
+        _fromordinal=date.fromordinal,
+        _EPOCH_ORD=_EPOCH_ORD,
+    )
+    window = []
+    if texts and mode is not None:
+        window.append("        _text = buf.decode('latin-1')")
+    head = ", ".join(["code", "size", *targets])
+
+    def inner(body: list[str], ind: str) -> list[str]:
+        """The loop over the window's tuples, with ``body`` decoding one (at ``ind``)."""
+        lines = [
+            "while p <= lim:",
+            f"    {head}, = _H.unpack_from(buf, p)",
+            f"    if code != {_TUPLE_CODE}:",
+            "        break",
+            "    stop = p + 8 + size",
+            "    nxt = stop + (size & 1)",
+            "    if nxt > we:",
+            "        break",
+            "    try:",
+            *("    " + line.removeprefix("    ") for line in body),
+            f"        {check}",
+            "    except Exception:",
+            "        try:",
+            "            rows.append(_decode_row(src, pos + p + 8, size))",
+            "        except _CodecError as exc:",
+            "            if err is None:",
+            "                err = exc",
+            "    else:",
+            # rows.append rather than a bound method held in a local: CPython 3.11+
+            # specialises the method call on a list into an inline append.
+            f"        rows.append(({values}))",
+            "    p = nxt",
+        ]
+        return [ind + line for line in lines]
+
+    if len(bodies) == 2:
+        # One loop for an all-ASCII window (values sliced as they are), one for the others
+        # (each value checked): the choice is made once per window, not per row.
+        loops = [
+            "        if buf.isascii():",
+            *inner(bodies[0], "            "),
+            "        else:",
+            *inner(bodies[1], "            "),
+        ]
+    else:
+        loops = inner(bodies[0], "        ")
+    src = [
+        "def decode_tuples(src, pos, end, rows):",
+        "    if type(src) is not bytearray and type(src) is not bytes:",
+        "        return pos, None",
+        "    if end > len(src):",
+        "        end = len(src)",
+        "    err = None",
+        f"    while end - pos >= {min_len}:",
+        "        code, size = _HS.unpack_from(src, pos)",
+        f"        if code != {_TUPLE_CODE} or size < 0:",
+        "            break",
+        "        wend = pos + 8 + size + (size & 1)",
+        "        if wend > end:",
+        "            break",
+        f"        if wend - pos < {TEXT_WINDOW}:",
+        f"            wend = min(end, pos + {TEXT_WINDOW})",
+        "        buf = src[pos:wend]",
+        *window,
+        "        p = 0",
+        "        we = wend - pos",
+        f"        lim = we - {min_len}",
+        *loops,
+        "        if not p:",
+        "            break",
+        "        pos += p",
+        "    return pos, err",
+    ]
+    code = "\n".join(src)
+    exec(compile(code, f"<ifxwire tuple loop {ncols} cols>", "exec"), ns)
+    loop: Callable[..., tuple[int, CodecError | None]] = ns["decode_tuples"]
+    loop.__doc__ = code
+    return loop
