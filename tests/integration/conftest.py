@@ -305,3 +305,27 @@ def fake() -> Iterator[FakeServer]:
         yield srv
     finally:
         srv.close()
+
+
+# ---- the driver fuzz suites (fuzzreplay.py, fuzzharness.py) --------------------------------
+
+
+@pytest.fixture(scope="module")
+def replay() -> Iterator[Any]:
+    """A server that answers with recorded (mutated) replies, for a fuzz test module."""
+    from fuzzreplay import ReplayServer
+
+    srv = ReplayServer()
+    try:
+        yield srv
+    finally:
+        srv.close()
+
+
+@pytest.fixture()
+def guarded() -> Iterator[None]:
+    """tracemalloc and a watchdog around a fuzz test (fuzzharness.guarding)."""
+    from fuzzharness import guarding
+
+    with guarding():
+        yield

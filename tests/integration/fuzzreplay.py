@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import select
 import socket
 import struct
 import threading
@@ -27,6 +28,7 @@ from typing import Any, ClassVar
 
 from ifxwire.client import replies as _replies
 from ifxwire.client.replies import Reply
+from ifxwire.protocol import fastpath as fp
 from ifxwire.protocol import login as _login
 from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import Msg
@@ -131,9 +133,20 @@ class Recorder(Listener):
 
 
 def pump(src: socket.socket, dst: socket.socket, buf: bytearray | None = None) -> None:
-    """Copy ``src`` to ``dst`` (keeping a copy in ``buf``) until EOF, then half-close."""
+    """Copy ``src`` to ``dst`` (keeping a copy in ``buf``) until EOF, then half-close. An
+    urgent byte (the client's cancel, docs/PROTOCOL.md §14) is passed on as urgent, outside
+    the stream, as it came."""
     with contextlib.suppress(OSError):
-        while data := src.recv(65536):
+        while True:
+            readable, _, urgent = select.select([src], [], [src])
+            if urgent:
+                with contextlib.suppress(OSError):
+                    dst.send(src.recv(1, socket.MSG_OOB), socket.MSG_OOB)
+            if not readable:
+                continue
+            data = src.recv(65536)
+            if not data:
+                break
             if buf is not None:
                 buf += data
             dst.sendall(data)
@@ -146,7 +159,28 @@ def _skip_row(buf: Any, off: int, size: int) -> tuple[Any, ...]:
 
 
 def _reply(layout: m.Layout) -> Reply:
-    return Reply(layout, "iso-8859-1", _skip_row, False, 1 << 30, 1 << 40, 1 << 40)
+    r = Reply(layout, "iso-8859-1", _skip_row, False, 1 << 30, 1 << 40, 1 << 40)
+    r.lodata = bytearray()  # an SQ_LODATA read's data: taken and forgotten
+    r.lodata_limit = 1 << 40
+    return r
+
+
+def _reply_end(r: Reply, data: bytes, pos: int) -> int:
+    """Where the server's part of one exchange ends: its SQ_EOT, or an SQ_FILE request (with
+    a write request's data) the client must answer before the server goes on."""
+    while True:
+        pos = r.feed(data, pos, len(data))
+        req = r.file_request
+        if req is None:
+            break
+        if req.data:
+            req.data.clear()
+        if req.op != fp.FILE_WRITE or req.finished:
+            r.complete = True
+            break
+        if r.need and pos >= len(data):
+            break
+    return pos
 
 
 def split(to_server: bytes | bytearray, to_client: bytes | bytearray) -> Session:
@@ -159,7 +193,7 @@ def split(to_server: bytes | bytearray, to_client: bytes | bytearray) -> Session
     layout = m.Layout()
     while pos < len(data) and data[pos : pos + 2] != EXIT:
         r = _reply(layout)
-        end = r.feed(data, pos, len(data))
+        end = _reply_end(r, data, pos)
         if not r.complete:
             raise AssertionError(f"recorded reply {len(replies)} is incomplete")
         if r.protocols is not None:
@@ -168,14 +202,56 @@ def split(to_server: bytes | bytearray, to_client: bytes | bytearray) -> Session
         pos = end
     groups = 0
     r2 = Reader(requests, packet_length(requests))
+    state = _Requests()
     while r2.remaining:
-        code = m.read_client_message(r2, layout).code
+        code = state.read(r2, layout)
         if code == Msg.EXIT:
             break
         groups += code == Msg.EOT
     if len(replies) != groups:
         raise AssertionError(f"{groups} request groups but {len(replies)} replies recorded")
     return Session(data[:login_end], replies, layout)
+
+
+class _Requests:
+    """Reads a client's stream message by message, including what ``read_client_message``
+    leaves to the session: an SQ_LODATA write's data chunks and the answers to SQ_FILE
+    requests (a read's size and data chunks, a write's total, an error)."""
+
+    def __init__(self) -> None:
+        self.file_data = False  # inside an SQ_FILE read answer's data chunks
+
+    def read(self, r: Reader, layout: m.Layout) -> int:
+        at = r.pos
+        code = r.u16()
+        if code == Msg.FILE_READ:
+            if self.file_data:
+                r.padded(r.u16())
+            else:
+                r.i32()
+                self.file_data = True
+            return code
+        if code == Msg.FILE_WRITE:
+            r.i32()
+            return code
+        if code == Msg.ERR:
+            m.read_err(r, layout)
+            return code
+        self.file_data = False
+        r.pos = at
+        msg = m.read_client_message(r, layout)
+        item = msg.item
+        if msg.code == Msg.LODATA and isinstance(item, fp.LoDataRequest) and (
+            item.op == fp.LO_WRITE_OP
+        ):
+            left = max(item.length, 0)
+            while left > 0:
+                n = r.u16()
+                if n == 0 or n > left:
+                    raise ProtocolViolation(f"SQ_LODATA chunk of {n}", r.pos)
+                r.skip(n + (n & 1))
+                left -= n
+        return int(msg.code)
 
 
 def _client_mask(to_server: bytes) -> bytes:
@@ -408,21 +484,26 @@ class ReplayServer(Listener):
         del buf[:n]
         layout = m.Layout()
         client_mask = b""
+        requests = _Requests()
         for index, answer in enumerate(messages):
             if index:  # wait for one whole request group
                 while True:
                     r = Reader(bytes(buf), 0)
+                    in_file_data = requests.file_data  # restored when the group is incomplete
                     try:
                         codes = []
                         while True:
-                            msg = m.read_client_message(r, layout)
-                            codes.append(msg.code)
-                            if msg.code == Msg.PROTOCOLS:
-                                client_mask = msg.data
-                            if msg.code in (Msg.EOT, Msg.EXIT):
+                            at = r.pos
+                            code = requests.read(r, layout)
+                            codes.append(code)
+                            if code == Msg.PROTOCOLS:
+                                r.pos = at
+                                client_mask = m.read_client_message(r, layout).data
+                            if code in (Msg.EOT, Msg.EXIT):
                                 break
                         break
                     except NeedMore:
+                        requests.file_data = in_file_data
                         if not _recv_into(c, buf):
                             return
                 del buf[: r.pos]

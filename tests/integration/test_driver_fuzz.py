@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import faulthandler
 import random
-import threading
-import time
-import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
+import fuzzharness as harness
 import pytest
-from fuzzreplay import Mutation, Recorder, ReplayServer, Script, Session, mutations
+from fuzzharness import record, run_case
+from fuzzreplay import Mutation, ReplayServer, Script, Session
 
 import ifxwire
 import ifxwire.aio as aio
@@ -46,8 +44,6 @@ READ_TIMEOUT = 2.0
 CASE_LIMIT = CONNECT_TIMEOUT + READ_TIMEOUT + 6.0
 #: The peak a case may allocate (the legitimate scenario needs well under 2 MiB).
 MEMORY_BOUND = 16 * 1024 * 1024
-#: If the whole run ever wedges, dump every thread's stack and stop (CI must not hang).
-WATCHDOG = 600
 
 TYPES_TABLE = """CREATE TABLE fz_types (
     id SERIAL, si SMALLINT, i INTEGER, bi BIGINT, i8 INT8, f FLOAT, sf SMALLFLOAT,
@@ -157,106 +153,19 @@ SCENARIOS: dict[str, Callable[[dict[str, Any]], None]] = {
 }
 
 
-def record(scenario: Callable[[dict[str, Any]], None], kw: dict[str, Any]) -> Session:
-    rec = Recorder(kw["host"], kw["port"])
-    scenario({**kw, "host": rec.host, "port": rec.port})
-    (session,) = rec.sessions()
-    return session
-
-
 @pytest.fixture(scope="module")
 def recorded(fuzz_db: dict[str, Any]) -> dict[str, Session]:
     return {name: record(fn, fuzz_db) for name, fn in SCENARIOS.items()}
 
 
-@pytest.fixture(scope="module")
-def replay() -> Iterator[ReplayServer]:
-    srv = ReplayServer()
-    try:
-        yield srv
-    finally:
-        srv.close()
 
 
-# ------------------------------------------------------------------------------------------
-# Running cases
-# ------------------------------------------------------------------------------------------
 
 
-def run_case(
-    replay: ReplayServer,
-    scenario: Callable[[dict[str, Any]], None],
-    script: Script,
-    kw: dict[str, Any],
-) -> tuple[BaseException | None, float, int]:
-    """(what escaped, seconds taken, peak bytes allocated) for one case."""
-    replay.script = script
-    tracemalloc.reset_peak()
-    started = time.monotonic()
-    escaped: BaseException | None = None
-    try:
-        scenario(kw)
-    except BaseException as exc:  # judged by the caller
-        escaped = exc
-    took = time.monotonic() - started
-    return escaped, took, tracemalloc.get_traced_memory()[1]
-
-
-def judge(label: str, escaped: BaseException | None, took: float, peak: int) -> str | None:
-    if escaped is not None and not isinstance(escaped, ifxwire.Error):
-        return f"{label}: {type(escaped).__name__}: {escaped}"
-    if took > CASE_LIMIT:
-        return f"{label}: took {took:.1f} s (limit {CASE_LIMIT} s)"
-    if peak > MEMORY_BOUND:
-        return f"{label}: allocated {peak} bytes at its peak (bound {MEMORY_BOUND})"
-    return None
-
-
-@pytest.fixture()
-def guarded() -> Iterator[None]:
-    """tracemalloc on, and a watchdog that dumps the stacks if the run wedges."""
-    threads = threading.active_count()
-    tracemalloc.start()
-    faulthandler.dump_traceback_later(WATCHDOG, exit=True)
-    try:
-        yield
-    finally:
-        faulthandler.cancel_dump_traceback_later()
-        tracemalloc.stop()
-    # Replay connections are served by daemon threads that end with their sockets.
-    deadline = time.monotonic() + 10
-    while threading.active_count() > threads + 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert threading.active_count() <= threads + 2
-
-
-def fuzz(
-    name: str,
-    cases: int,
-    recorded: dict[str, Session],
-    replay: ReplayServer,
-    seed: int,
-) -> dict[str, int]:
-    session = recorded[name]
-    scenario = SCENARIOS[name]
-    kw = replay.kwargs(database="fuzzdb")
-    # The unmutated recording replays cleanly: the harness itself is sound.
-    escaped, _, _ = run_case(replay, scenario, Script(session), kw)
-    assert escaped is None, f"the plain replay failed: {escaped!r}"
-    failures: list[str] = []
-    outcomes: dict[str, int] = {}
-    rng = random.Random(seed)
-    for n, mut in enumerate(mutations(session, rng, cases)):
-        label = f"{name} seed={seed} case {n}: {mut.describe()}"
-        escaped, took, peak = run_case(replay, scenario, Script(session, mut), kw)
-        problem = judge(label, escaped, took, peak)
-        if problem:
-            failures.append(problem)
-        key = "ok" if escaped is None else type(escaped).__name__
-        outcomes[key] = outcomes.get(key, 0) + 1
-    assert not failures, "\n".join(failures[:20])
-    print(f"{name}: {cases} cases, outcomes {outcomes}")
-    return outcomes
+def fuzz(name: str, cases: int, recorded: dict[str, Session], replay: ReplayServer,
+         seed: int) -> dict[str, int]:
+    return harness.fuzz(name, SCENARIOS[name], recorded[name], cases, replay, seed,
+                        case_limit=CASE_LIMIT, memory_bound=MEMORY_BOUND)
 
 
 def test_fuzz_sync_driver_with_mutated_real_replies(

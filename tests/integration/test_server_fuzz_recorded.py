@@ -14,6 +14,8 @@ open past the login timeout. Deterministic seeds; bounded in count and time.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import io
 import logging
 import random
 import re
@@ -26,6 +28,7 @@ from pathlib import Path
 import pytest
 
 import ifxwire
+from ifxwire import List, Row, Set
 from ifxwire.server import Server
 
 CAPTURES = Path(__file__).resolve().parents[1] / "interop" / "jdbc" / "captures"
@@ -103,6 +106,50 @@ def _workload_ifxwire(port: int) -> None:
         c.commit()
 
 
+def _workload_ifxwire_sessions(port: int, files: Path) -> None:
+    """What came after issue 10: smart LOBs (fast path, SQ_LODATA writes and reads), SQ_FILE
+    both ways, ROW and collection binds, scroll and hold cursors, a cancelled statement."""
+    src = files / "src.bin"
+    src.write_bytes(bytes(range(256)) * 12)
+    with contextlib.closing(ifxwire.connect(host="127.0.0.1", port=port, user="informix",
+                                            password="in4mix", database="fz")) as c:
+        cur = c.cursor()
+        cur.execute("insert into lob values (?, ?, ?)", (1, b"\x01\x02" * 3000, "clob " * 200))
+        cur.execute("insert into lob values (?, ?, ?)", (2, io.BytesIO(b"file-like" * 300), None))
+        cur.execute("select b, c from lob where id = 1")
+        b, cl = cur.fetchone()
+        b.read(100)
+        b.seek(-10, 2)
+        b.read()
+        cl.read(5)
+        b.close()
+        cl.close()
+        cur.execute(f"select lotofile(b, '{files / 'out.bin'}!', 'client') from lob where id = 1")
+        cur.fetchall()
+        cur.execute(f"insert into lob values (3, filetoblob('{src}', 'client'), null)")
+        cur.execute("insert into comp values (?, ?, ?)",
+                    (1, Row((7, Set({dt.date(2024, 1, 1)})), ("x", "y")), List(["a", "bb"])))
+        cur.execute("select r, l from comp")
+        cur.fetchall()
+        scroll = c.cursor(scrollable=True)
+        scroll.execute("select id from t order by id")
+        scroll.fetch_last()
+        scroll.fetch_absolute(10)
+        scroll.fetch_prior()
+        scroll.close()
+        held = c.cursor(withhold=True)
+        held.execute("select id, name from t")
+        held.fetchone()
+        c.commit()
+        held.fetchmany(5)
+        held.close()
+        cur.statement_timeout = 0.3
+        with contextlib.suppress(ifxwire.OperationalError):
+            cur.execute("select count(*) from t a, t b, t c, t d, t e")
+        cur.statement_timeout = None
+        c.rollback()
+
+
 def _workload_informix_driver(port: int) -> None:
     informix_db = pytest.importorskip("informix_db")
     conn = informix_db.connect(host="127.0.0.1", port=port, user="informix", password="in4mix",
@@ -113,6 +160,14 @@ def _workload_informix_driver(port: int) -> None:
         cur.execute("select id, name from t where id < ? order by id", (7,))
         cur.fetchall()
         cur.execute("insert into w values (?, ?)", (100, "drv"))
+        cur.execute("select ifx_lo_open(b, 4) from lob where id = 0")
+        fd = cur.fetchone()[0]
+        conn.fast_path_call("function informix.ifx_lo_close(integer)", fd)
+        scroll = conn.cursor(scrollable=True)
+        scroll.execute("select id from t order by id")
+        scroll.fetch_last()
+        scroll.fetch_absolute(3)
+        scroll.fetch_prior()
 
 
 def _mutate(rng: random.Random, streams: list[list[bytes]]) -> tuple[str, bytes]:
@@ -163,7 +218,7 @@ class _Records(logging.Handler):
 @pytest.fixture()
 def server() -> Iterator[Server]:
     with Server(port=0, login_timeout=1.0, max_message_bytes=1024 * 1024,
-                failed_login_limit=0) as srv:
+                failed_login_limit=0, statement_timeout=2.0) as srv:
         c = ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
                             autocommit=True)
         cur = c.cursor()
@@ -172,22 +227,35 @@ def server() -> Iterator[Server]:
         cur.execute("create table w (id integer, name varchar(20))")
         cur.execute("create table b (id integer, data byte)")
         cur.executemany("insert into t values (?, ?)", [(i, f"n{i}") for i in range(40)])
+        cur.execute("create table lob (id integer, b blob, c clob)")
+        cur.execute("insert into lob values (0, ?, ?)", (b"lob zero", "clob zero"))
+        cur.execute("create table comp (id integer, r row(x int, y set(date not null)),"
+                    " l list(varchar(10) not null))")
+        # The database and tables the JDBC session captures use (scripts/capture_jdbc_sessions.py).
+        cur.execute("create database cap with log")
+        cur.execute("create table n (i integer)")
+        cur.executemany("insert into n values (?)", [(i,) for i in range(1000)])
+        cur.execute("create table cur_t (i integer, v integer)")
+        cur.executemany("insert into cur_t values (?, ?)", [(i, 10 * i) for i in range(10)])
         c.close()
         yield srv
 
 
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="RSS read from /proc")
-def test_mutated_recorded_requests(server: Server) -> None:
+def test_mutated_recorded_requests(server: Server, tmp_path: Path) -> None:
     recorder = _Recorder((server.host, server.port))
     try:
         _workload_ifxwire(recorder.port)
+        _workload_ifxwire_sessions(recorder.port, tmp_path)
         _workload_informix_driver(recorder.port)
     finally:
         recorder.close()
     ours = [s for s in recorder.streams if len(s) > 1]
-    assert len(ours) >= 2, "the workloads were not recorded"
-    corpus = jdbc_streams() + ours
-    assert len(corpus) >= 15
+    assert len(ours) >= 3, "the workloads were not recorded"
+    jdbc = jdbc_streams()
+    # The captures of smart LOBs, SQ_FILE, scroll cursors and cancel are in the corpus.
+    assert len(jdbc) >= 22, len(jdbc)
+    corpus = jdbc + ours
 
     records = _Records()
     logger = logging.getLogger("ifxwire.server")

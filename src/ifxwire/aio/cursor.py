@@ -42,6 +42,7 @@ from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol.codes import Msg
+from ..types.errors import CodecError
 from . import lob as _alob
 
 if TYPE_CHECKING:
@@ -363,7 +364,10 @@ class AsyncCursor:
             limit = self.lob_materialize_limit
             if limit is None:
                 limit = aconn._core.lob_materialize_limit
-            reply.rows = await _alob.wrap_rows(aconn, p.lobs, reply.rows, limit)
+            try:
+                reply.rows = await _alob.wrap_rows(aconn, p.lobs, reply.rows, limit)
+            except CodecError as exc:  # a locator no server sends: the result ends with it
+                reply.decode_error = exc
 
     async def fetchone(self) -> tuple[Any, ...] | None:
         cur = self._cur

@@ -26,6 +26,7 @@ from ..client import blobstream as _bs
 from ..client import fastpath as _fp
 from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P, decode_clob, encode_clob
+from ..client.sources import SourceChanged, source_error
 from ..errors import DataError, InterfaceError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import XID_CLOB
@@ -94,7 +95,7 @@ class AsyncSmartLob(LocatorBase):
     async def _sync(self, fd: int) -> None:
         if self._server_pos != self._pos and not self._append:
             moved = await self._call(_lob.SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
-            self._server_pos = int(moved[0])
+            self._server_pos = _lob.returned_int(moved, "ifx_lo_seek")
 
     # ---- open / close -------------------------------------------------------------------------
     async def open(self: L, mode: str = "r") -> L:
@@ -103,7 +104,8 @@ class AsyncSmartLob(LocatorBase):
         self._check()
         if self._fd is not None:
             await self._close_fd()
-        self._opened((await self._call(_lob.SIG_OPEN, self._udt(), flags))[0], flags)
+        opened = await self._call(_lob.SIG_OPEN, self._udt(), flags)
+        self._opened(_lob.returned(opened, "ifx_lo_open"), flags)
         if mode.startswith("w"):
             await self._call(_lob.SIG_TRUNCATE, self._fd, 0)
         return self
@@ -160,7 +162,8 @@ class AsyncSmartLob(LocatorBase):
 
     async def size(self) -> int:
         fd = await self._ensure(False)
-        return _lob.stat_size((await self._call(_lob.SIG_STAT, fd, _lob._STAT_PLACEHOLDER))[0])
+        stat = await self._call(_lob.SIG_STAT, fd, _lob._STAT_PLACEHOLDER)
+        return _lob.stat_size(_lob.returned(stat, "ifx_lo_stat"))
 
     async def truncate(self, size: int | None = None) -> int:
         target = self._pos if size is None else size
@@ -311,8 +314,7 @@ async def _source_pieces(source: Any, chunk: int, encoding: str | None
         try:
             piece = await source.read(chunk)
         except Exception as exc:
-            raise DataError(f"reading the file-like object failed: {type(exc).__name__}: {exc}",
-                            sqlstate="22000") from exc
+            raise source_error(exc, source) from exc
         if not piece:
             if encoding is not None:
                 tail = encoder.encode("", final=True)
@@ -421,21 +423,31 @@ async def execute_streamed(cursor: AsyncCursor, p: Prepared, values: list[object
     plan = _bs.StreamedGroups(core, p, values, None)
     core._send(plan.prefix())
     sent = False
+    changed: SourceChanged | None = None
     try:
         await aconn._flush()
-        for parts in plan.parts():
-            core._send(b"".join(parts))
+        try:
+            for parts in plan.parts():
+                core._send(b"".join(parts))
+                await aconn._flush()
+        except SourceChanged as exc:
+            changed = exc  # the group was ended without EXECUTE: in step
             await aconn._flush()
         sent = True
-        core._send(plan.suffix())
-        await aconn._flush()
-        for r in plan.replies(core):
+        if changed is None:
+            core._send(plan.suffix())
+            await aconn._flush()
+        for r in plan.replies(core, tail=changed is None):
             await aconn._read(r)
     except BaseException:
         if not core.broken:
             core._fail(InterfaceError(_bs.SOURCE_FAILED if not sent else
                                       "a streamed statement was interrupted"))
         raise
+    if changed is not None:
+        if not p.cached:
+            core._retire(p)
+        raise changed
     try:
         cur._executed(p, plan.begin, plan.reply, plan.commit)
     finally:

@@ -31,6 +31,7 @@ from ..types import blobs as _blobs
 from ..types.bind import BLOB_BIND_TYPES, _item
 from ..types.values import Text
 from .binds import bind_message
+from .sources import SourceChanged, source_error, source_label
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -44,6 +45,7 @@ _CHUNK = m.BLOB_UPLOAD_CHUNK
 _SPOOL = 1024 * 1024
 _HEAD = struct.Struct(">HH")
 _EXECUTE_EOT = bytes([0, Msg.EXECUTE, 0, Msg.EOT])
+_EOT = bytes([0, Msg.EOT])
 _BLOB_END = bytes([0, Msg.BLOB, 0, 0])
 #: Reads of at least this many bytes of a chunk go straight into the reader's buffer.
 _DIRECT = 8192
@@ -52,10 +54,11 @@ _DIRECT = 8192
 class StreamedBlob:
     """A BYTE/TEXT parameter whose data is read from a file-like object while it is sent."""
 
-    __slots__ = ("_descriptor", "size", "source", "text")
+    __slots__ = ("_descriptor", "label", "size", "source", "text")
 
     def __init__(self, source: Any, text: bool, encoding: str) -> None:
         self.text = text
+        self.label = source_label(source)
         size = _remaining(source)
         if size is None or _gives_text(source):
             source, size = _spool(source, encoding)
@@ -77,33 +80,40 @@ class StreamedBlob:
 
     def frames(self, framer: _Framer) -> Iterator[list[Any]]:
         """The value as SQ_BLOB chunks, a block at a time: lists of buffers to send (valid
-        until the next block is asked for: the framer's buffer is reused)."""
+        until the next block is asked for: the framer's buffer is reused). A source that ends
+        before the size announced in SQ_BIND, or still has data after it (a file that shrank
+        or grew meanwhile), raises SourceChanged once what it gave has been framed."""
         left = self.size
-        source = self.source
-        readinto = getattr(source, "readinto", None)
         view = framer.view
         while left > 0:
-            want = min(len(view), left)
-            got = 0
-            try:
-                while got < want:
-                    if readinto is not None:
-                        n = readinto(view[got:want])
-                    else:
-                        piece = source.read(want - got)
-                        n = len(piece)
-                        view[got : got + n] = piece
-                    if not n:
-                        break
-                    got += n
-            except Exception as exc:
-                raise DataError(
-                    f"reading the file-like object failed: {type(exc).__name__}: {exc}"
-                ) from exc
+            got = self._read_into(view[: min(len(view), left)])
             if not got:
-                raise DataError(f"the file-like object ended {left} bytes early")
+                raise SourceChanged(self.label, self.size, self.size - left)
             left -= got
             yield framer.frame(got)
+        if self._read_into(view[:1]):
+            raise SourceChanged(self.label, self.size, self.size, more=True)
+
+    def _read_into(self, view: memoryview) -> int:
+        """Fill ``view`` from the source as far as it goes; the bytes read."""
+        source = self.source
+        readinto = getattr(source, "readinto", None)
+        want = len(view)
+        got = 0
+        try:
+            while got < want:
+                if readinto is not None:
+                    n = readinto(view[got:])
+                else:
+                    piece = source.read(want - got)
+                    n = len(piece)
+                    view[got : got + n] = piece
+                if not n:
+                    break
+                got += n
+        except Exception as exc:
+            raise source_error(exc, source) from exc
+        return got
 
 
 class _Framer:
@@ -161,8 +171,7 @@ def _spool(source: Any, encoding: str) -> tuple[Any, int]:
             piece = source.read(_SPOOL)
         except Exception as exc:
             spool.close()
-            raise DataError(
-                f"reading the file-like object failed: {type(exc).__name__}: {exc}") from exc
+            raise source_error(exc, source) from exc
         if not piece:
             break
         if isinstance(piece, str):
@@ -179,10 +188,17 @@ def _group_parts(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[list[An
     each valid until the next is taken."""
     framer = _Framer()
     lead = [head, _HEAD.pack(Msg.BBIND, len(blobs))]
-    for blob in blobs:
-        for parts in blob.frames(framer):
-            yield lead + parts
-            lead = []
+    for index, blob in enumerate(blobs):
+        try:
+            for parts in blob.frames(framer):
+                yield lead + parts
+                lead = []
+        except SourceChanged:
+            # The chunks are self-delimiting: end this value and the others as they stand,
+            # and the group without EXECUTE (BIND BBIND BLOB... EOT, the bind-only group
+            # informix-driver sends): the wire stays in step and nothing runs.
+            yield [*lead, *[_BLOB_END] * (len(blobs) - index), _EOT]
+            raise
         lead.append(_BLOB_END)
     yield [*lead, _EXECUTE_EOT]
 
@@ -225,10 +241,11 @@ class StreamedGroups:
     def suffix(self) -> bytes:
         return b"".join(g for g, _ in self.tail)
 
-    def replies(self, conn: Connection) -> list[Any]:
-        """Every reply to read, in order."""
+    def replies(self, conn: Connection, tail: bool = True) -> list[Any]:
+        """Every reply to read, in order (``tail=False``: the statement's group was ended
+        without EXECUTE, and the COMMIT after it was not sent)."""
         return ([conn._reply() for _ in self.deferred] + [r for _, r in self.groups]
-                + [self.reply] + [r for _, r in self.tail])
+                + [self.reply] + ([r for _, r in self.tail] if tail else []))
 
 
 SOURCE_FAILED = "a BYTE/TEXT source failed while it was being sent"
@@ -240,18 +257,27 @@ def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
     plan = StreamedGroups(conn, p, values, cursor._active_adapters())
     conn._send(plan.prefix())
     sent = False
+    changed: SourceChanged | None = None
     try:
         for parts in plan.parts():
             conn._send_parts(parts)
+        sent = True
+    except SourceChanged as exc:
+        changed = exc  # the group was ended without EXECUTE: in step
         sent = True
     finally:
         if not sent:
             # A source failed part way: the server waits for the rest of this group. The
             # connection cannot be brought back in step, so it is given up, cleanly.
             conn._fail(InterfaceError(SOURCE_FAILED))
-    conn._send(plan.suffix())
-    for r in plan.replies(conn):
+    if changed is None:
+        conn._send(plan.suffix())
+    for r in plan.replies(conn, tail=changed is None):
         conn._read(r)
+    if changed is not None:
+        if not p.cached:
+            conn._retire(p)
+        raise changed
     try:
         cursor._executed(p, plan.begin, plan.reply, plan.commit)
     finally:

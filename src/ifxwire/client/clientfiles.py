@@ -16,6 +16,7 @@ from ..protocol.codes import Msg
 from ..protocol.wire import Writer
 from . import fastpath as _fp
 from .replies import Reply
+from .sources import SourceChanged
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -69,6 +70,7 @@ def answer_file_request(conn: Connection, reply: Reply) -> None:
             conn._send(_error_answer(conn, _EEXIST))
             return
         conn._client_file = _ClientFile(name, req.flags, req.offset)
+        conn._file_changed = None  # a note left by an earlier exchange is not about this one
         conn._send(eot)
     elif req.op == fp.FILE_CLOSE:
         conn._client_file = None
@@ -144,9 +146,14 @@ def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
         chunk = min(bufsize, 32766)
         w = Writer()
         w.u16(Msg.FILE_READ).i32(left)
+        announced = left
         while left > 0:
             piece = f.read(min(chunk, left))
             if not piece:
+                # The file shrank since its size was announced: the server refuses the short
+                # answer (-9815); the error the caller gets says by how much.
+                conn._file_changed = SourceChanged(f"client file {state.name!r}", announced,
+                                                   announced - left)
                 break
             w.u16(Msg.FILE_READ).u16(len(piece)).padded(piece)
             left -= len(piece)

@@ -181,6 +181,7 @@ class Connection:
     _epoch = 0
     _cursor_seq = 0
     _client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
+    _file_changed: DataError | None = None  # a client file that shrank (clientfiles)
     #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
     _active_stream: Any = None
     #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
@@ -759,6 +760,11 @@ class Connection:
 
     def _server_error(self, err: m.ServerError) -> _e.DatabaseError:
         text = err.text.decode(self.encoding, errors="replace").rstrip("\x00").strip()
+        changed, self._file_changed = self._file_changed, None
+        if changed is not None and err.sqlcode == -9815:
+            # The server refused a client file that shrank while it was sent (clientfiles.py).
+            changed.__cause__ = _e.error_from_server(err.sqlcode, err.isamcode, err.offset, text)
+            return changed
         if err.sqlcode == -213 and self._timed_out:
             text = text or f"statement_timeout={self._timed_out:g} s reached"
         if err.sqlcode == -937:

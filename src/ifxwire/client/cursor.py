@@ -30,7 +30,7 @@ from ..protocol.codes import Msg, StmtType
 from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
 from ..types.blobs import descriptor_size
-from ..types.errors import CodecDataError
+from ..types.errors import CodecDataError, CodecError
 from ..types.rowcodec import RowDecoder
 from . import blobstream as _blobstream
 from . import lob as _lob
@@ -199,7 +199,10 @@ class Cursor:
             limit = self.lob_materialize_limit
             if limit is None:
                 limit = conn.lob_materialize_limit
-            reply.rows = _lob.wrap_rows(conn, p.lobs, reply.rows, limit)
+            try:
+                reply.rows = _lob.wrap_rows(conn, p.lobs, reply.rows, limit)
+            except CodecError as exc:  # a locator no server sends: the result ends with it
+                reply.decode_error = exc
 
     def _apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
         """Put the fetched data in place of the descriptors (bytes for BYTE, str for TEXT)."""

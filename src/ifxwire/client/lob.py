@@ -37,6 +37,7 @@ from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
 from .replies import Reply
+from .sources import source_error
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -124,6 +125,20 @@ def seek_target(pos: int, offset: int, whence: int, size: int) -> int:
     if target < 0:
         raise DataError(f"negative seek position {target}")
     return target
+
+
+def returned(values: Sequence[object], routine: str) -> object:
+    """The first return value of a fast-path call; a reply that brought none is refused."""
+    if not values:
+        raise InterfaceError(f"{routine} returned no value")
+    return values[0]
+
+
+def returned_int(values: Sequence[object], routine: str) -> int:
+    value = returned(values, routine)
+    if type(value) is not int:
+        raise InterfaceError(f"{routine} returned {value!r}, not an integer")
+    return value
 
 
 def stat_size(stat: object) -> int:
@@ -241,7 +256,7 @@ class SmartLob(LocatorBase):
         self._check()
         if self._fd is not None:
             self._close_fd()
-        self._opened(self._call(SIG_OPEN, self._udt(), flags)[0], flags)
+        self._opened(returned(self._call(SIG_OPEN, self._udt(), flags), "ifx_lo_open"), flags)
         if mode.startswith("w"):
             self._call(SIG_TRUNCATE, self._fd, 0)
         return self
@@ -308,7 +323,8 @@ class SmartLob(LocatorBase):
         """Move the server's descriptor to our position (one fast-path call, only when a seek
         made them differ)."""
         if self._server_pos != self._pos and not self._append:
-            self._server_pos = int(self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)[0])
+            moved = self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
+            self._server_pos = returned_int(moved, "ifx_lo_seek")
 
     # ---- positions ----------------------------------------------------------------------------
     def tell(self) -> int:
@@ -326,7 +342,7 @@ class SmartLob(LocatorBase):
     def size(self) -> int:
         """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
         fd = self._ensure(False)
-        return stat_size(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER)[0])
+        return stat_size(returned(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER), "ifx_lo_stat"))
 
     def truncate(self, size: int | None = None) -> int:
         """Cut the object to ``size`` bytes (default: the position); returns the size."""
@@ -521,8 +537,7 @@ def _read_source(read: Any, chunk: Any) -> Any:
     try:
         return read(chunk)
     except Exception as exc:
-        raise DataError(f"reading the file-like object failed: {type(exc).__name__}: {exc}",
-                        sqlstate="22000") from exc
+        raise source_error(exc, getattr(read, "__self__", None)) from exc
 
 
 def _file_pieces(source: Any, chunk: int) -> Iterator[bytes | memoryview]:

@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     lim.add_argument("--max-blob-bytes", type=int, default=d.max_blob_bytes, metavar="B",
                      help=f"largest BYTE/TEXT upload, and blob data kept per session "
                      f"(default {d.max_blob_bytes})")
+    lim.add_argument("--max-statements", type=int, default=d.max_statements, metavar="N",
+                     help=f"refuse a session's PREPARE beyond N statements with -257 "
+                     f"(default {d.max_statements})")
     lim.add_argument("--failed-login-limit", type=int, default=d.failed_login_limit,
                      metavar="N", help=f"slow down logins from an address after N failures "
                      f"(default {d.failed_login_limit}; 0 = off)")
@@ -127,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         max_message_bytes=args.max_message_bytes,
         max_statement_bytes=args.max_statement_bytes,
         max_blob_bytes=args.max_blob_bytes,
+        max_statements=args.max_statements,
         failed_login_limit=args.failed_login_limit,
         statement_timeout=args.statement_timeout or None,
         send_timeout=args.send_timeout,

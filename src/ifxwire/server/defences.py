@@ -35,6 +35,9 @@ class Limits:
     #: 1 MiB a value goes into the database as it arrives, see blobs.py), and the most a
     #: session keeps for SQ_FETCHBLOB (the oldest values are forgotten beyond it).
     max_blob_bytes: int = 64 * 1024 * 1024
+    #: Prepared statements one session may hold at once; the next PREPARE is refused with
+    #: -257, Informix's "System limit on maximum number of statements exceeded".
+    max_statements: int = 4096
     #: Failed logins from one address (within FAILURE_WINDOW) before its logins are slowed.
     #: 0 turns throttling off.
     failed_login_limit: int = 5

@@ -59,6 +59,22 @@ _EPOLL_GONE = (getattr(select, "EPOLLRDHUP", 0) | getattr(select, "EPOLLHUP", 0)
                | getattr(select, "EPOLLERR", 0))
 
 
+_POLL_GONE = (getattr(select, "POLLRDHUP", 0) | getattr(select, "POLLHUP", 0)
+              | getattr(select, "POLLERR", 0))
+
+
+def _gone(sock: socket.socket) -> bool:
+    """Whether this socket's peer has closed, asked now: epoll names events by fd number, and
+    an event gathered for a socket closed since may be handled after a new session's socket
+    took the same number."""
+    try:
+        p = select.poll()
+        p.register(sock.fileno(), _POLL_GONE)
+        return bool(p.poll(0))
+    except (OSError, ValueError):
+        return True  # closed meanwhile: gone
+
+
 class InterruptGate:
     """What a cancel means for one session right now (see the module docstring)."""
 
@@ -115,7 +131,7 @@ class InterruptGate:
             return True
         try:
             raw = fcntl.ioctl(self.sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
-        except OSError:
+        except (OSError, ValueError):  # ValueError: the session closed it meanwhile (fd -1)
             return False
         return bool(struct.unpack("i", raw)[0] > 0)
 
@@ -180,17 +196,21 @@ class InterruptWatcher:
             if ep.closed:
                 return
             for fd, mask in events:
-                with self._lock:
-                    gate = self._gates.get(fd)
-                if gate is None:
-                    continue
-                if mask & _EPOLLPRI:
-                    self._take_byte(gate)  # a cancel sent just before the close comes first
-                if mask & _EPOLL_GONE:
-                    self.unregister(gate)
-                    if gate.client_gone():
-                        log.info("session: the client closed its connection during a "
-                                 "request; the request is interrupted")
+                self._dispatch(fd, mask)
+
+    def _dispatch(self, fd: int, mask: int) -> None:
+        """One event of ``ep.poll``."""
+        with self._lock:
+            gate = self._gates.get(fd)
+        if gate is None:
+            return
+        if mask & _EPOLLPRI:
+            self._take_byte(gate)  # a cancel sent just before the close comes first
+        if mask & _EPOLL_GONE and _gone(gate.sock):
+            self.unregister(gate)
+            if gate.client_gone():
+                log.info("session: the client closed its connection during a "
+                         "request; the request is interrupted")
 
     def _take_byte(self, gate: InterruptGate) -> None:
         try:

@@ -27,7 +27,6 @@ from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg, TypeCode
 from ..protocol.columns import ColumnDesc
-from ..protocol.gather import add_chunks
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, u16_at
 from ..types.bind import decode_bind_values
 from ..types.errors import CodecError
@@ -39,6 +38,7 @@ from ..types.smartlob import (
     LODATA_BUFFER,
     locator_text,
 )
+from .chunked import ChunkedSender
 from .engine import EngineError
 from .engine import routine_call as rc
 from .engine import sqlcodes as sc
@@ -259,15 +259,10 @@ class FastPath:
         # with their chunk headers by the kernel (protocol/gather.py).
         s._queue(out.buf)
         out.buf.clear()
-        parts: list[Any] = []
-        held = 0
+        sender = ChunkedSender(s._send_parts, chunk, _STREAM_FLUSH)
         for piece in pieces:
-            held += add_chunks(parts, piece, chunk)
-            if held >= _STREAM_FLUSH:
-                s._send_parts(parts)
-                parts.clear()
-                held = 0
-        s._send_parts(parts)
+            sender.add(piece)
+        sender.finish(always=True)
 
     def _write(self, req: fp.LoDataRequest, out: Writer) -> None:
         """Store the data chunks that follow the header as they arrive; on an error the rest
@@ -362,19 +357,13 @@ class ClientFiles:
     def write_client_file(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
         self._request(lambda w: fp.put_file_open(w, self._name(name), self.MODE,
                                                  self.WRITE_FLAGS, 0), name)
-        s = self.s
         w = Writer()
         fp.put_file_write_head(w)
-        parts: list[Any] = [bytes(w.buf)]
-        held = 0
+        sender = ChunkedSender(self.s._send_parts, fp.FILE_CHUNK, _STREAM_FLUSH,
+                               _FILE_WRITE_PREFIX, bytes(w.buf))
         for piece in chunks:
-            held += add_chunks(parts, piece, fp.FILE_CHUNK, _FILE_WRITE_PREFIX)
-            if held >= _STREAM_FLUSH:
-                s._send_parts(parts)
-                parts.clear()
-                held = 0
-        parts.append(_EOT)
-        s._send_parts(parts)
+            sender.add(piece)
+        sender.finish(_EOT)
         self._answer(name, Msg.FILE_WRITE)
         self._request(fp.put_file_close, name)
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..protocol import messages as m
 from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
-from ..protocol.gather import add_chunks, send_parts
+from ..protocol.gather import send_parts
 from ..protocol.login import (
     ConnectResponse,
     build_connect_response,
@@ -34,6 +34,7 @@ from ..types.errors import CodecError
 from ..types.rowcodec import build_row_encoder, row_width
 from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
+from .chunked import ChunkedSender
 from .current import find_current, track_current
 from .defences import release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
@@ -44,6 +45,7 @@ from .interrupt import InterruptGate
 from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 from .pam import pam_login
 from .scroll import scroll_fetch
+from .statements import after_run, check_bound, new_statement_id
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -560,6 +562,7 @@ class Session:
         self.current = number
         st.params = rows[-1]
         st.upload = None
+        after_run(st)
         reply = Writer()
         m.put_done(reply, 1, self.layout)
         reply.u16(Msg.EOT)
@@ -596,15 +599,6 @@ class Session:
             raise EngineError(sc.NO_STATEMENT, message="no statement is current")
         return self.statements[self.current]
 
-    def _new_id(self) -> int:
-        # Lowest free id: informix-driver never reads the id from DESCRIBE and always sends
-        # SQ_ID 0, which works against real servers only because they hand out 0 again once
-        # the previous statement is released.
-        i = 0
-        while i in self.statements:
-            i += 1
-        return i
-
     def _handle(self, msg: m.ClientMsg, out: Writer) -> None:
         code = msg.code
         eng = self.engine
@@ -637,7 +631,7 @@ class Session:
                 if exc.sqlcode == sc.OUT_ARGUMENT:
                     raise self.fastpath.out_parameters(exc) from None
                 raise
-            sid = self._new_id()
+            sid = new_statement_id(self.statements, self.limits.max_statements)
             self.statements[sid] = _Statement(prepared, columns=self._wire(prepared.columns))
             self.current = sid
         elif code == Msg.NDESCRIBE:
@@ -782,22 +776,16 @@ class Session:
     def _fetchblob(self, descriptor: bytes, out: Writer) -> None:
         """SQ_BLOB chunks of one value; a large one streamed in pieces as they are read, sent
         gathered (no copy next to the chunk headers)."""
-        parts: list[Any] = []
-        held = 0
+        sender = ChunkedSender(self._send_parts, m.BLOB_REPLY_CHUNK, _FLUSH_BYTES, _BLOB_PREFIX)
         for piece in self.blobs.pieces(self.current or 0, descriptor):
-            if len(piece) < _GATHER_MIN and not parts:
+            if len(piece) < _GATHER_MIN and not sender.parts:
                 m.put_blob_chunks(out, piece, m.BLOB_REPLY_CHUNK)
                 continue
             if out.buf:
                 self._queue(out.buf)
                 out.buf.clear()
-            held += add_chunks(parts, piece, m.BLOB_REPLY_CHUNK, _BLOB_PREFIX)
-            if held >= _FLUSH_BYTES:
-                self._send_parts(parts)
-                parts.clear()
-                held = 0
-        if parts:
-            self._send_parts(parts)
+            sender.add(piece)
+        sender.finish()
 
     def _wire(self, columns: list[ColumnDesc]) -> list[ColumnDesc]:
         """Columns as this connection sees them: with long row ids (bit 70) BYTE and TEXT
@@ -838,7 +826,9 @@ class Session:
         _stop_rows(st)
         sid = self.current or 0
         self.blobs.retire(sid)
+        check_bound(st.params)
         st.rows = iter(eng.open_cursor(st.prepared, st.params))
+        after_run(st)
         st.current_rowid = None
         if st.prepared.plan.current_rowid:
             st.rows = track_current(st, st.rows)  # WHERE CURRENT OF (server/current.py)
@@ -911,11 +901,13 @@ class Session:
         if p.is_query:
             raise EngineError(sc.SELECT_NEEDS_CURSOR)
         _check_upload(st)
+        check_bound(st.params)
         try:
             result = eng.execute(p, st.params)
         finally:
             if st.upload is not None:
                 st.upload.release_unused()
+            after_run(st)
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0

@@ -91,3 +91,33 @@ def test_dbcentury_from_the_session_environment(open_db) -> None:  # type: ignor
     assert year == THIS_CENTURY - 100 + 99  # 20yy-01-01 is in the future until 2099
     assert past.one("select date('0099-01-01') from systables where tabid = 1") == dt.date(
         99, 1, 1)
+
+
+def test_two_digit_years_in_datetime_literals_follow_dbcentury(db: Sql) -> None:
+    """Informix's DBCENTURY "specifies how to expand literal DATE and DATETIME values that are
+    entered with abbreviated year values" (Guide to SQL: Reference): DATETIME too."""
+    db.run("create table t (id int, ts datetime year to second, d datetime year to day)")
+    db.run("insert into t values (1, '99-12-31 23:59:59', datetime(99-01-02) year to day)")
+    db.run("insert into t values (2, ?, ?)", "5-06-07 08:09:10", "07-08-09")
+    rows = db.rows("select ts, d from t order by id")
+    assert rows == [(dt.datetime(THIS_CENTURY + 99, 12, 31, 23, 59, 59),
+                     dt.date(THIS_CENTURY + 99, 1, 2)),
+                    (dt.datetime(THIS_CENTURY + 5, 6, 7, 8, 9, 10),
+                     dt.date(THIS_CENTURY + 7, 8, 9))]
+    assert db.one("select datetime(98-03-04 05:06) year to minute from systables "
+                  "where tabid = 1") == dt.datetime(THIS_CENTURY + 98, 3, 4, 5, 6)
+    # A longer literal cut to the column's qualifier is expanded too.
+    db.run("insert into t values (3, null, '97-06-05 04:03:02')")
+    assert db.one("select d from t where id = 3") == dt.date(THIS_CENTURY + 97, 6, 5)
+
+
+def test_datetime_literals_with_dbcentury_p(open_db) -> None:  # type: ignore[no-untyped-def]
+    past = open_db("logged", {"DBCENTURY": "P"}, name="past")
+    this_year = dt.date.today().year % 100
+    later = (this_year + 1) % 100  # next year's two digits: in the past only a century ago
+    expected = dt.date.today().year + 1 - 100
+    assert past.one(f"select datetime({later:02d}-01-01) year to day from systables "
+                    "where tabid = 1") == dt.date(expected, 1, 1)
+    past.run("create table t (ts datetime year to second)")
+    past.run(f"insert into t values ('{later:02d}-01-01 00:00:00')")
+    assert past.one("select ts from t") == dt.datetime(expected, 1, 1)

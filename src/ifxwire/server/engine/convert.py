@@ -110,7 +110,9 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
                 return None
             if src is not None and src.code == T.DATE and isinstance(v, int):
                 v = date_from_number(v)
-            return to_dt_text(v, t)
+            # A string from the client: DBCENTURY expands a 1-2 digit year (stored DATETIME
+            # text, the other string source, always has four).
+            return to_dt_text(v, t, ctx.dbcentury)
         return conv_dt
     if code == T.INTERVAL:
         def conv_iv(v: object) -> object:

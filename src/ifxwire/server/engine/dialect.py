@@ -38,7 +38,8 @@ class IfxParseError(ParseError):
     """A ParseError that remembers where (character offset) and what (token text) failed."""
 
     def __init__(self, message: str, offset: int, near: str) -> None:
-        super().__init__(message)
+        # ``errors`` as sqlglot's own ParseError has it: its parse_into indexes errors[0].
+        super().__init__(message, [{"description": message, "highlight": near}])
         self.offset = offset
         self.near = near
 

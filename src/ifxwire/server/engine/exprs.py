@@ -761,8 +761,8 @@ class ExprTranslator:
         t: IfxType = node.meta["ifx"]
         text = str(node.this)
         if t.code == T.DATETIME:
-            stored: object = vals.format_dt(vals.parse_dt_text(text, t.start, t.end),
-                                            t.start, t.end)
+            stored: object = vals.format_dt(
+                vals.parse_dt_text(text, t.start, t.end, self.ctx.dbcentury), t.start, t.end)
         else:
             stored = vals.parse_interval_text(text, t)
         out = lit(stored)

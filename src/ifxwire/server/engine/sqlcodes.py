@@ -36,6 +36,8 @@ COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
 SERIAL_TWICE = -362  # [cat] "Can have only one column of type SERIAL."
 NO_ROUTINE = -674  # [cat] "Routine (%s) can not be resolved."
 ROUTINE_EXISTS = -673  # [cat] "Cannot create routine (%s): a routine with that name exists."
+TOO_MANY_STATEMENTS = -257  # [jcat] "System limit on maximum number of statements exceeded,
+#   maximum is %s." (Server max_statements)
 STATEMENT_TOO_LONG = -460  # [doc] HCL JDBC -79864 "Statement length exceeds the maximum" is
 #   "the same as error -460 returned by the database server" (Server max_statement_bytes)
 PARSE_STACK = -762  # [cat] "Stack overflow occurred during statement parse." (nesting > 40)
@@ -222,6 +224,7 @@ ISAM_LO_BAD_HANDLE = -12116  # [jcat] "... header is corrupt or an invalid LO ha
 MESSAGES: dict[int, str] = {
     SYNTAX: "A syntax error has occurred.",
     STATEMENT_TOO_LONG: "Statement length exceeds maximum.",
+    TOO_MANY_STATEMENTS: "System limit on maximum number of statements exceeded, maximum is %s.",
     MEMORY: "Memory allocation failed during query processing.",
     INTERRUPTED: "Statement interrupted by user.",
     TOO_MANY_SESSIONS: "Cannot create a user thread.",

@@ -351,10 +351,15 @@ def _units(start: int, end: int) -> list[int]:
     return out
 
 
-def parse_dt_text(text: str, start: int, end: int) -> DTFields:
-    """Parse the Informix literal form of a DATETIME start TO end ('2024-02-29 13:45:59.123')."""
+def parse_dt_text(text: str, start: int, end: int, century: str | None = None) -> DTFields:
+    """Parse the Informix literal form of a DATETIME start TO end ('2024-02-29 13:45:59.123').
+
+    ``century``: the DBCENTURY rule for a year written with one or two digits, given for
+    text a client entered (literals, strings converted to DATETIME); None for stored text,
+    whose years always have four digits."""
     s = text.strip()
     fields: DTFields = [None] * 7
+    year_digits = 4
     pos = 0
     units = _units(start, end)
     for i, unit in enumerate(units):
@@ -379,6 +384,8 @@ def parse_dt_text(text: str, start: int, end: int) -> DTFields:
             if len(digits) > (4 if unit == U.YEAR else 2) and i == 0 and unit != U.YEAR:
                 raise fail(sc.DT_FIRST_FIELD)
             fields[_SLOTS[unit]] = int(digits)
+            if unit == U.YEAR:
+                year_digits = len(digits)
         pos = j
     if pos != len(s):
         rest = s[pos:]
@@ -387,6 +394,8 @@ def parse_dt_text(text: str, start: int, end: int) -> DTFields:
         slot = 6 if unit > U.SECOND else _SLOTS[unit]
         if fields[slot] is None:
             fields[slot] = 1 if slot in (1, 2) else 0
+    if century is not None and year_digits <= 2 and fields[0] is not None:
+        fields[0] = expand_year(fields[0], year_digits, fields[1] or 1, fields[2] or 1, century)
     check_dt_fields(fields)
     return fields
 
@@ -481,12 +490,13 @@ def extend_fields(f: DTFields, start: int, end: int) -> DTFields:
     return out
 
 
-def dt_from_text_any(text: str) -> tuple[DTFields, int, int]:
-    """Parse a stored DATETIME text whose qualifier is unknown: infer it from the shape."""
+def dt_from_text_any(text: str, century: str | None = None) -> tuple[DTFields, int, int]:
+    """Parse a DATETIME text whose qualifier is unknown: infer it from the shape
+    (``century``: as for parse_dt_text)."""
     s = text.strip()
     for start, end in _SHAPES:
         try:
-            return parse_dt_text(s, start, end), start, end
+            return parse_dt_text(s, start, end, century), start, end
         except EngineError:
             continue
     raise fail(sc.DT_NON_NUMERIC)
@@ -496,11 +506,13 @@ _SHAPES = [(U.YEAR, U.FRACTION5), (U.YEAR, U.SECOND), (U.YEAR, U.MINUTE), (U.YEA
            (U.HOUR, U.FRACTION5), (U.HOUR, U.SECOND)]
 
 
-def to_dt_text(value: object, t: IfxType) -> str:
+def to_dt_text(value: object, t: IfxType, century: str | None = None) -> str:
+    """A value as the stored text of DATETIME ``t``; ``century``: DBCENTURY for a string's
+    one- or two-digit year (parse_dt_text)."""
     if isinstance(value, str):
         s = value.strip()
         try:
-            f = parse_dt_text(s, t.start, t.end)
+            f = parse_dt_text(s, t.start, t.end, century)
         except EngineError as first:
             # A longer literal (a full timestamp into YEAR TO DAY) is read in its own shape
             # and cut to the column's qualifier; anything else keeps the first error.
@@ -508,7 +520,7 @@ def to_dt_text(value: object, t: IfxType) -> str:
                                                             t.start, t.end)):
                 raise
             try:
-                f2, _, _ = dt_from_text_any(s)
+                f2, _, _ = dt_from_text_any(s, century)
             except EngineError:
                 raise first from None
             f = extend_fields(f2, t.start, t.end)
