@@ -181,7 +181,7 @@ class Connection:
     _epoch = 0
     _cursor_seq = 0
     _client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
-    _file_changed: DataError | None = None  # a client file that shrank (clientfiles)
+    _file_changed: _e.DataError | None = None  # a client file that shrank (clientfiles)
     #: A BYTE/TEXT reader part way through its value (blobstream.py): read out first.
     _active_stream: Any = None
     #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
