@@ -91,6 +91,7 @@ from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
     from .cursor import Cursor
+    from .routines import OutRoutine
 
 __all__ = ["Connection"]
 
@@ -181,6 +182,8 @@ class Connection:
         self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
         #: Fast-path routine handles: (database, signature) -> (routine database, handle).
         self._routines: dict[tuple[str | None, str], tuple[bytes, int]] = {}
+        #: Routines called with OUT parameters: (database, name, nargs) -> their description.
+        self._out_routines: dict[tuple[str | None, str, int], OutRoutine] = {}
         #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
         self.lob_materialize_limit = params.lob_materialize_limit
         self._client_file: Any = None  # the client file an SQ_FILE exchange has open (lob.py)
@@ -949,6 +952,7 @@ class Connection:
     def _set_database(self, name: str | None, flags: int | None) -> None:
         self._database = name
         self._routines.clear()
+        self._out_routines.clear()
         self._repeatable_read = False
         if name is None or flags is None:
             self._logging_mode = None if name is None else "unlogged"
