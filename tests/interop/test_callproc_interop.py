@@ -2,10 +2,10 @@
 and ifxwire's ``callproc`` with ``OutParam``/``InOutParam`` call the same SPL routines and read
 the same values (client/routines.py; docs/PROTOCOL.md §10, §11).
 
-JDBC's check ``spl_out_parameters`` creates the routines and asserts
+JDBC's checks ``spl_out_parameters`` and ``spl_out_serial8`` create the routines and assert
 their values; ifxwire then calls those routines in the same database and must read what JDBC
 read: OUT INTEGER, INOUT VARCHAR, a function's return value, OUT DECIMAL(8,2) from a
-procedure.
+procedure, and SERIAL8 values (the fast path's type-18 framing) both as OUT and returned.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ def test_jdbc_and_ifxwire_read_the_same_out_values(
     version: str, ifxcheck: IfxCheckRunner, interop_target: Target
 ) -> None:
     db = "xcp_" + "".join(ch if ch.isalnum() else "_" for ch in version)
-    run = ifxcheck(version, "default", ["spl_out_parameters"], database=db,
+    run = ifxcheck(version, "default", ["spl_out_parameters", "spl_out_serial8"], database=db,
                    label=f"callproc-{version}")
-    for check in ("spl_out_parameters",):
+    for check in ("spl_out_parameters", "spl_out_serial8"):
         result = run.results.get(check)
         assert result is not None, run.diagnostics()
         assert result.passed, result.reason
@@ -42,4 +42,7 @@ def test_jdbc_and_ifxwire_read_the_same_out_values(
             assert cur.fetchall() == [(a + 1,)]
         assert cur.callproc("spl_op_proc", (7, OutParam())) == [7, Decimal("3.50")]
         assert cur.description is None
+        a = 1 << 40  # IfxCheck: b = a + 1 (OUT SERIAL8), returns a + 2 (SERIAL8)
+        assert cur.callproc("spl_op_s8", (a, OutParam())) == [a, a + 1]
+        assert cur.fetchall() == [(a + 2,)]
         conn.commit()

@@ -88,6 +88,7 @@ CHECKS: tuple[str, ...] = (
     "spl_execute_function",
     "spl_raise_exception",
     "spl_out_parameters",
+    "spl_out_serial8",
     "spl_trigger_batch",
     "spl_metadata_procedures",
     "spl_metadata_procedure_columns",

@@ -145,3 +145,38 @@ def test_wrong_marks_name_the_parameter() -> None:
     group, _ = routines.call_group(conn, found, [5, ifxwire.OutParam(), "start"])
     assert group == exfproutine(5)
 
+
+# spl_op_s8(a INT8, OUT b SERIAL8) RETURNING SERIAL8 with a = 2**40 (IfxCheck.spl_out_serial8):
+# the values 2**40 + 1 (OUT) and 2**40 + 2 (returned), as JDBC read them once the names were
+# there. ``receiveFastPath`` reads an owner and a type name for (type & 0xFF) >= 18 but 52/53
+# (bytecode: ``bipush 18; if_icmplt``); without them JDBC took 0x1300 (the precision) for a
+# name length and hung (seen before the fix).
+FPROUTINE_S8 = h(
+    "0067 0002"
+    "0012 0000 0000 0000 1300 0001 00000001 00000100"
+    "0012 0000 0000 0000 1300 0001 00000002 00000100"
+    "000c")
+
+
+def test_a_serial8_fast_path_value_carries_names() -> None:
+    from ifxwire.protocol.columns import ColumnDesc
+    from ifxwire.types.fpvalues import encode_typed_item
+
+    serial8 = ColumnDesc("", 18, 8)
+    item = encode_typed_item(2**40 + 1, serial8, "iso-8859-1")
+    assert item == FPROUTINE_S8[4:4 + len(item)]
+    assert encode_typed_item(None, serial8, "iso-8859-1") == h("0012 0000 0000 ffff 0000")
+    # INT8 (17) and BIGINT (52) stay without names, as before.
+    assert encode_typed_item(5, ColumnDesc("", 17, 8), "iso-8859-1")[:6] == h("0011 0000 1300")
+    reply = _fed(Reply(JDBC, "iso-8859-1"), FPROUTINE_S8)
+    assert reply.fp_values == [2**40 + 1, 2**40 + 2]
+    null = _fed(Reply(JDBC, "iso-8859-1"), h("0067 0001 0012 0000 0000 ffff 0000 000c"))
+    assert null.fp_values == [None]
+
+
+def test_an_out_serial8_goes_as_jdbcs_typed_null() -> None:
+    """JDBC bound the OUT SERIAL8 as ``0012 ffff 0000``: the type SQ_FPARAM declared (not the
+    registered java.sql.Types.BIGINT), and SQ_BIND's rule: no names at 18."""
+    from ifxwire.protocol.columns import ColumnDesc
+
+    assert routines._typed_null(ColumnDesc("b", 18, 8), "iso-8859-1") == h("0012 ffff 0000")

@@ -29,7 +29,7 @@ from ..types.numeric import decode_int8, encode_int8
 from .codes import Msg, TypeCode
 from .columns import ColumnDesc
 from .messages import Layout, skip_bind_params
-from .wire import ProtocolViolation, Reader, Writer
+from .wire import NeedMore, ProtocolViolation, Reader, Writer
 
 __all__ = [
     "FParam",
@@ -356,17 +356,42 @@ def put_fproutine(w: Writer, items: list[bytes]) -> None:
 
 
 def read_fproutine(r: Reader, encoding: str) -> list[BindValue]:
-    """The return values of a fast-path call (raises NeedMore until all have arrived)."""
+    """The return values of a fast-path call (raises NeedMore until all have arrived).
+
+    A value has the SQ_BIND item layout but one more type carries an owner and a type name:
+    JDBC's ``receiveFastPath`` reads them for ``(type & 0xFF) >= 18`` (not 52/53), SQ_BIND
+    for ``> 18``, so a SERIAL8 (18) value is framed by ``_read_serial8``. A fast-path reply
+    carries a handful of values: they are framed one at a time."""
     n = r.i16()
-    start = r.pos
-    r.pos = skip_bind_params(r.buf, start, r.end, n)
-    try:
-        values, end = decode_bind_values(r.buf, start, n, encoding)
-    except CodecError as exc:
-        raise ProtocolViolation(f"SQ_FPROUTINE: {exc}", start) from None
-    if end != r.pos:
-        raise ProtocolViolation("SQ_FPROUTINE: return values end where they should not", start)
+    values = []
+    for _ in range(n):
+        start = r.pos
+        if r.end - start < 2:
+            raise NeedMore
+        if r.buf[start + 1] == TypeCode.SERIAL8:
+            values.append(_read_serial8(r))
+            continue
+        r.pos = skip_bind_params(r.buf, start, r.end, 1)
+        try:
+            (value,), end = decode_bind_values(r.buf, start, 1, encoding)
+        except CodecError as exc:
+            raise ProtocolViolation(f"SQ_FPROUTINE: {exc}", start) from None
+        if end != r.pos:
+            raise ProtocolViolation("SQ_FPROUTINE: a value ends where it should not", start)
+        values.append(value)
     return values
+
+
+def _read_serial8(r: Reader) -> BindValue:
+    """A SERIAL8 fast-path value: ``i16 type, CHARSTR owner, CHARSTR name, i16 indicator,
+    i16 prec``, then (not NULL) the INT8 (``i16 sign, u32 low, u32 high``)."""
+    kind = r.i16()
+    r.charstr()
+    r.charstr()
+    indicator, prec = r.i16(), r.i16()
+    if indicator:
+        return BindValue(kind, indicator, prec, None)
+    return BindValue(kind, indicator, prec, decode_int8(r.raw(10), 0))
 
 
 # --------------------------------------------------------------------------------------------
