@@ -92,6 +92,7 @@ from .transport import Transport, open_transport
 if TYPE_CHECKING:
     from .cursor import Cursor
     from .routines import OutRoutine
+    from .savepoints import Savepoint
 
 __all__ = ["Connection"]
 
@@ -430,6 +431,16 @@ class Connection:
         repeated call is one round trip. See docs/DRIVER.md §13.
         """
         return _fastpath.call(self, _fastpath.signature_of(routine, args), args)
+
+    def savepoint(self, name: str | None = None) -> Savepoint:
+        """Set a savepoint in the transaction (``SAVEPOINT name``; a name is made up when
+        None) and return it: ``with conn.savepoint("x"):`` releases it at the end of the
+        block, or rolls back to it when the block raises (docs/DRIVER.md §5)."""
+        from .savepoints import Savepoint, check_savepoint
+
+        sp = Savepoint(self, check_savepoint(name, self.autocommit))
+        sp._run("set")
+        return sp
 
     def execute(self, sql: str, params: object = None) -> Cursor:
         """Shortcut: a new cursor, executed; iterate it or call fetch*() on it."""
