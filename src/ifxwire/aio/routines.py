@@ -41,6 +41,8 @@ async def call(aconn: AsyncConnection, procname: str, values: Sequence[object]
     try:
         return await _call_once(aconn, procname, values)
     except DatabaseError as exc:
+        if exc.sqlcode is None:  # refused before anything was sent (wrong marks)
+            raise
         core._out_routines.pop(key, None)
         if not (cached and exc.sqlcode == _r.NO_ROUTINE):
             raise

@@ -296,14 +296,17 @@ def routine(conn: Connection, procname: str, nargs: int) -> OutRoutine:
 def call(conn: Connection, procname: str, values: Sequence[object]
          ) -> tuple[OutRoutine, list[object], list[Any]]:
     """Run the routine with OUT/INOUT parameters (the caller holds the lock): the routine,
-    the parameters with their output values, the return values. A call that fails forgets
-    the cached description; one whose cached handle no longer resolves (-674: the routine
-    was dropped or replaced, so it did not run) is described again and made once more."""
+    the parameters with their output values, the return values. A call the server refuses
+    forgets the cached description; one whose cached handle no longer resolves (-674: the
+    routine was dropped or replaced, so it did not run) is described again and made once
+    more."""
     key = cache_key(conn, procname, len(values))
     cached = key in conn._out_routines
     try:
         return _call_once(conn, procname, values)
     except DatabaseError as exc:
+        if exc.sqlcode is None:  # refused before anything was sent (wrong marks)
+            raise
         conn._out_routines.pop(key, None)
         if not (cached and exc.sqlcode == NO_ROUTINE):
             raise

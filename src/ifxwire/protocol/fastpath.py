@@ -226,11 +226,13 @@ class FParam:
 
 
 def _read_fp_type(r: Reader) -> ColumnDesc:
-    """An FPTypeInfo: u8 null flag, i16 type, i32 xid, i32 length, i16 precision, i16 scale."""
+    """An FPTypeInfo: u8 null flag, i16 type, i32 xid, i32 length, i16 precision, i16 scale.
+    A DECIMAL's or MONEY's encoded length is taken from its precision and scale (what JDBC
+    reports as such), whatever the length field holds."""
     r.u8()
-    kind, xid, length = r.i16(), r.i32(), r.i32()
-    r.i16()
-    r.i16()
+    kind, xid, length, prec, scale = r.i16(), r.i32(), r.i32(), r.i16(), r.i16()
+    if kind & 0xFF in (TypeCode.DECIMAL, TypeCode.MONEY):
+        length = (prec << 8) | (scale & 0xFF)
     return ColumnDesc("", kind, length, xid)
 
 
