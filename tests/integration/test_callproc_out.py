@@ -97,6 +97,12 @@ def test_wrong_use_is_a_clear_error_and_the_connection_goes_on(
     _usable(conn)
 
 
+def test_call_function_points_to_callproc(conn: ifxwire.Connection) -> None:
+    with pytest.raises(ifxwire.ProgrammingError, match=r"use cursor\.callproc"):
+        conn.call_function("cp_half", 1, OutParam())
+    _usable(conn)
+
+
 def test_the_call_joins_the_transaction(conn: ifxwire.Connection) -> None:
     """Autocommit off in a logged database: BEGIN goes first (JDBC executeFastPath), so
     rollback undoes what the routine wrote."""
