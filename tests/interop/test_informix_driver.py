@@ -1067,6 +1067,23 @@ def test_execute_function_returns_its_value(conn: informix_db.Connection) -> Non
     run(conn, f"DROP FUNCTION {name}")
 
 
+def test_statement_local_variable_of_an_out_parameter(conn: informix_db.Connection,
+                                                     table: str) -> None:
+    """A function with an OUT parameter called in a WHERE clause gives its value to a
+    statement-local variable the select list reads (Guide to SQL: Syntax, "Statement-Local
+    Variable Expressions"), with a host variable among the arguments."""
+    name = unique_name("slv")
+    run(conn, f"CREATE TABLE {table} (n INTEGER)")
+    run(conn, f"INSERT INTO {table} VALUES (4)")
+    run(conn, f"""CREATE FUNCTION {name}(i INTEGER, OUT r INTEGER) RETURNING INTEGER;
+        LET r = i * 3; RETURN 1; END FUNCTION""")
+    assert query(conn, f"SELECT n, r FROM {table} WHERE {name}(n + ?, r # INTEGER) = 1",
+                 (1,)) == [(4, 15)]
+    expect_error(lambda: query(conn, f"SELECT {name}(n, r # INTEGER) FROM {table}"), -9780,
+                 informix_db.DatabaseError)
+    run(conn, f"DROP FUNCTION {name}")
+
+
 def test_spl_with_resume_streams_as_a_result_set(conn: informix_db.Connection) -> None:
     """A routine that RETURNs … WITH RESUME is read through the ordinary cursor: many rows,
     several NFETCH round trips, described by its RETURNING clause."""

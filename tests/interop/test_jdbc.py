@@ -86,6 +86,7 @@ CHECKS: tuple[str, ...] = (
     "spl_callable_procedure",
     "spl_callable_result_set",
     "spl_execute_function",
+    "spl_statement_local_variable",
     "spl_raise_exception",
     "spl_out_parameters",
     "spl_out_serial8",

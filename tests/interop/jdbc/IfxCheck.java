@@ -1111,6 +1111,25 @@ public final class IfxCheck {
                 }
             }
         });
+        reg("spl_statement_local_variable", ctx -> {
+            // A function with an OUT parameter in a WHERE clause: its value reaches the select
+            // list through a statement-local variable (Guide to SQL: Syntax, "Statement-Local
+            // Variable Expressions"); the host variable is bound by a PreparedStatement.
+            Connection c = ctx.db();
+            update(c, "CREATE FUNCTION spl_slv(i INTEGER, OUT r INTEGER) RETURNING INTEGER; "
+                    + "LET r = i + 10; RETURN 1; END FUNCTION");
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT r FROM systables WHERE tabid = 1 AND spl_slv(?, r # INTEGER) = 1")) {
+                ps.setInt(1, 33);
+                try (ResultSet rs = ps.executeQuery()) {
+                    check(rs.next(), "no row");
+                    eq("r", 43, rs.getInt(1));
+                    eq("column name", "r", rs.getMetaData().getColumnName(1));
+                }
+            }
+            expectError("SLV outside WHERE", () -> rows(c,
+                    "SELECT spl_slv(tabid, r # INTEGER) FROM systables WHERE tabid = 1"), -9780);
+        });
         reg("spl_raise_exception", ctx -> {
             Connection c = ctx.db();
             update(c, "CREATE PROCEDURE spl_veto(n INTEGER) IF n < 0 THEN "

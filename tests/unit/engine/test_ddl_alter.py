@@ -125,3 +125,49 @@ def test_constraint_modes(db: Sql) -> None:
     db.run("COMMIT WORK")
     assert db.one("SELECT COUNT(*) FROM child WHERE pid = 50") == 1
     assert codes(db.err("SET CONSTRAINTS nosuch ENABLED"))[0] == -623
+
+
+def test_alter_table_forms_applications_use(db: Sql) -> None:
+    """Guide to SQL: Syntax, ALTER TABLE: ADD … BEFORE, MODIFY with constraints, LOCK MODE,
+    MODIFY NEXT SIZE, TYPE (STANDARD); the forms whose objects are not stored here are -999
+    (not another code), a second primary key is -704."""
+    db.run("CREATE TABLE parent_t (id INT PRIMARY KEY)")
+    db.run("INSERT INTO parent_t VALUES (1)")
+    db.run("CREATE TABLE al (a INT, b CHAR(5), c INT)")
+    db.run("INSERT INTO al VALUES (1, 'x', 1)")
+    for sql in ("ALTER TABLE al ADD (d INT DEFAULT 5 NOT NULL BEFORE a, audit CHAR(1))",
+                "ALTER TABLE al ADD type INT BEFORE b",  # columns named like the keywords
+                "ALTER TABLE al MODIFY a INT NOT NULL PRIMARY KEY CONSTRAINT pk_al",
+                "ALTER TABLE al MODIFY c INT CHECK (c > 0) CONSTRAINT ck_al_c",
+                "ALTER TABLE al MODIFY c INT REFERENCES parent_t CONSTRAINT fk_al_c",
+                "ALTER TABLE al LOCK MODE (ROW)", "ALTER TABLE al MODIFY NEXT SIZE 32",
+                "ALTER TABLE al TYPE (STANDARD)", "ALTER TABLE al DROP type"):
+        db.run(sql)
+    assert db.rows("SELECT colname FROM syscolumns WHERE tabid = (SELECT tabid FROM systables "
+                   "WHERE tabname = 'al') ORDER BY colno") == [
+        ("d",), ("a",), ("b",), ("c",), ("audit",)]
+    assert db.rows("SELECT constrname, constrtype FROM sysconstraints WHERE constrname "
+                   "LIKE '%al%' ORDER BY 1") == [("ck_al_c", "C"), ("fk_al_c", "R"),
+                                                 ("pk_al", "P")]
+    assert db.err("INSERT INTO al (a, b, c) VALUES (2, 'y', 0)").sqlcode == -530
+    assert db.err("INSERT INTO al (a, b, c) VALUES (1, 'y', 1)").sqlcode == -268
+    assert db.err("ALTER TABLE al ADD CONSTRAINT PRIMARY KEY (b)").sqlcode == -704
+    for form in ("ADD CRCOLS", "DROP CRCOLS", "ADD VERCOLS", "ADD ROWIDS", "ADD AUDIT",
+                 "ADD TYPE al_row", "TYPE (RAW)"):
+        e = db.err(f"ALTER TABLE al {form}")
+        assert e.sqlcode == -999 and form.split()[0] in str(e), form
+
+
+def test_alter_table_add_serial_numbers_the_rows(db: Sql) -> None:
+    """ALTER TABLE ADD of a SERIAL (BIGSERIAL) column: the rows there get numbers from the
+    start value, new rows continue after them; a second SERIAL is -362."""
+    db.run("CREATE TABLE sr (b CHAR(5))")
+    for v in "xyz":
+        db.run(f"INSERT INTO sr VALUES ('{v}')")
+    db.run("ALTER TABLE sr ADD id SERIAL(100) BEFORE b")
+    assert db.rows("SELECT id, b FROM sr ORDER BY id") == [(100, "x"), (101, "y"), (102, "z")]
+    assert db.run("INSERT INTO sr (b) VALUES ('w')").serial == 103
+    assert db.err("ALTER TABLE sr ADD id2 SERIAL").sqlcode == -362
+    db.run("ALTER TABLE sr ADD big BIGSERIAL")
+    assert db.rows("SELECT big FROM sr ORDER BY id") == [(1,), (2,), (3,), (4,)]
+    assert db.describe("SELECT id, big FROM sr") == [("id", 262, 4), ("big", 309, 8)]

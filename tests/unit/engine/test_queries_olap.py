@@ -135,3 +135,55 @@ def test_merge(t: Sql) -> None:
     t.run("INSERT INTO c VALUES (2, 2)")
     assert codes(t.err("MERGE INTO a USING c ON a.id = c.id "
                        "WHEN MATCHED THEN UPDATE SET amt = c.y"))[0] == -284
+
+
+def test_merge_delete_and_insert_together(t: Sql) -> None:
+    """HCL Informix Guide to SQL: Syntax, "MERGE statement": a Delete clause with an Insert
+    clause. "Not matched" is judged before the DELETE: a source row whose target row is
+    deleted is not inserted again, and the rows inserted are not deleted."""
+    t.run("INSERT INTO b VALUES (7, 70)")
+    n = t.run("MERGE INTO a t USING b s ON t.id = s.id WHEN MATCHED THEN DELETE "
+              "WHEN NOT MATCHED THEN INSERT (id, name, amt) VALUES (s.id, 'new', s.x)").rowcount
+    assert n == 3
+    assert t.rows("SELECT id, name, amt FROM a ORDER BY id") == [
+        (3, "three", Decimal("30.00")), (7, "new", Decimal("70.00"))]
+    # the insert-first order also keeps an UPDATE of the join column from inserting again
+    t.run("INSERT INTO c VALUES (8, 80)")
+    n = t.run("MERGE INTO a USING c ON a.id = c.id WHEN NOT MATCHED THEN "
+              "INSERT (id, name, amt) VALUES (c.id, 'c', c.y) "
+              "WHEN MATCHED THEN UPDATE SET a.id = a.id + 100").rowcount
+    assert n == 2  # (1, 1000) and (8, 80) are new; nothing in a matched before
+    assert t.rows("SELECT id, name FROM a ORDER BY id") == [
+        (1, "c"), (3, "three"), (7, "new"), (8, "c")]
+    n = t.run("MERGE INTO a USING c ON a.id = c.id WHEN MATCHED THEN UPDATE SET a.id = a.id + 100 "
+              "WHEN NOT MATCHED THEN INSERT (id, name) VALUES (c.id, 'again')").rowcount
+    assert n == 2
+    assert t.rows("SELECT id, name FROM a ORDER BY id") == [
+        (3, "three"), (7, "new"), (101, "c"), (108, "c")]
+
+
+@pytest.mark.parametrize("clauses", [
+    "WHEN MATCHED AND s.x > 60 THEN DELETE",
+    "WHEN NOT MATCHED AND s.x > 60 THEN INSERT (id) VALUES (s.id)",
+    "WHEN MATCHED THEN DELETE WHEN MATCHED THEN UPDATE SET amt = s.x",
+    "WHEN MATCHED THEN UPDATE SET amt = s.x WHEN MATCHED THEN DELETE",
+    "WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id) "
+    "WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)",
+    "WHEN NOT MATCHED BY SOURCE THEN DELETE",
+])
+def test_merge_forms_outside_informix_syntax_are_syntax_errors(t: Sql, clauses: str) -> None:
+    """Informix's MERGE has no `AND condition` after WHEN, no BY SOURCE, and at most one
+    Update or Delete clause and one Insert clause (the MERGE syntax diagram): -201."""
+    assert t.err(f"MERGE INTO a t USING b s ON t.id = s.id {clauses}").sqlcode == -201
+    assert t.one("SELECT COUNT(*) FROM a") == 3
+
+
+def test_merge_inside_an_spl_procedure(t: Sql) -> None:
+    t.run("CREATE PROCEDURE sync_a() MERGE INTO a USING b ON a.id = b.id "
+          "WHEN MATCHED THEN UPDATE SET a.amt = b.x "
+          "WHEN NOT MATCHED THEN INSERT (id, amt) VALUES (b.id, b.x); END PROCEDURE")
+    t.run("INSERT INTO b VALUES (9, 90)")
+    t.run("EXECUTE PROCEDURE sync_a()")
+    assert t.rows("SELECT id, amt FROM a ORDER BY id") == [
+        (1, Decimal("100.00")), (2, Decimal("50.00")), (3, Decimal("30.00")),
+        (9, Decimal("90.00"))]

@@ -598,3 +598,16 @@ def test_routines_in_a_database_from_an_older_version(engine: Engine, db: Sql) -
     assert other.one("EXECUTE FUNCTION new_one()") == 7
     assert other.one("select procflags from sysprocedures where procname = 'new_one'") == 0
     other.s.close()
+
+
+def test_stored_function_in_a_query_of_a_fresh_session(engine: Engine, db: Sql) -> None:
+    """Regression: a function that is not expanded inline, called in a query by a session
+    that had not run a routine before, was -674 (the session's SPL runtime did not exist
+    yet, so the ifx_spl SQL function found no routine runner)."""
+    db.run("CREATE TABLE fr (n INT)")
+    db.run("INSERT INTO fr VALUES (5)")
+    db.run("CREATE FUNCTION fr_two(i INT) RETURNING INT; DEFINE k INT; LET k = i * 2; "
+           "RETURN k; END FUNCTION")
+    fresh = session_on(engine, "testdb")
+    assert fresh.rows("SELECT fr_two(n) FROM fr") == [(10,)]
+    fresh.s.close()

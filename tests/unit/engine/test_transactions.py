@@ -229,3 +229,23 @@ def test_a_write_transaction_does_not_block_create_database(engine: Engine, db: 
     db.run("commit work")  # (inside it, db reads sysmaster as of its transaction's snapshot)
     assert db.one("select count(*) from sysmaster:sysdatabases where name = 'second_db'") == 1
     other.s.close()
+
+
+def test_commit_releases_the_write_lock_on_a_first_lo_store_use(
+        engine: Engine, open_db) -> None:  # type: ignore[no-untyped-def]
+    """Regression: the first commit of a database in a process opened its smart-LO store,
+    whose one-time sweep ran inside the ending transaction and left a new SQLite transaction
+    open, so the session kept the write lock after COMMIT WORK (and in ANSI mode after every
+    statement's implicit commit)."""
+    for mode, name in (("logged", "lk_logged"), ("ansi", "lk_ansi")):
+        a = open_db(mode, name=name)
+        if mode == "logged":
+            a.run("BEGIN WORK")
+        a.run("CREATE TABLE t (n INT)")
+        a.run("COMMIT WORK")
+        assert not a.s._sql_txn and not a.s.conn.in_transaction
+        b = session_on(engine, name)
+        b.run("INSERT INTO t VALUES (1)")  # not -271: nobody holds the lock
+        if mode == "ansi":
+            b.run("COMMIT WORK")
+        b.s.close()

@@ -138,8 +138,43 @@ def test_select_triggers_run_their_statement_actions(shop: Sql) -> None:
         BEFORE (INSERT INTO reads VALUES (1)) AFTER (INSERT INTO reads VALUES (2))""")
     assert len(shop.rows("select * from item")) == 3
     assert shop.rows("select n from reads order by n") == [(1,), (2,)]
-    assert shop.err("CREATE TRIGGER per_row SELECT ON item REFERENCING OLD AS o "
-                    "FOR EACH ROW (INSERT INTO reads VALUES (o.id))").sqlcode == -999
+
+
+def test_select_trigger_for_each_row_actions(shop: Sql) -> None:
+    """Guide to SQL: Tutorial, "Stand-alone SELECT statements" (the hits_trig example): a
+    FOR EACH ROW action runs for each row instance the query returns, with OLD naming it;
+    Syntax, "Circumstances When a Select Trigger Is Not Activated"."""
+    shop.run("create table hits (id int, qty int, n serial)")
+    shop.run("""CREATE TRIGGER hits_trig SELECT OF qty ON item REFERENCING OLD AS hit
+        BEFORE (INSERT INTO hits (id) VALUES (0))
+        FOR EACH ROW (INSERT INTO hits (id, qty) VALUES (hit.id, hit.qty))
+        AFTER (INSERT INTO hits (id) VALUES (-1))""")
+
+    def hits() -> list[tuple[object, ...]]:
+        got = shop.rows("select id, qty from hits order by n")
+        shop.run("delete from hits")
+        return got
+
+    # the hidden rowid is not part of the row; actions run as the rows are fetched
+    assert shop.rows("select qty from item where id >= 2 order by id") == [(20,), (30,)]
+    assert hits() == [(0, None), (2, 20), (3, 30), (-1, None)]
+    assert shop.describe("select qty from item") == [("qty", 2, 4)]
+    assert len(shop.rows("select * from item")) == 3
+    assert len(hits()) == 5
+    # a row joined twice runs the actions twice
+    assert len(shop.rows("select i.qty from item i, item j where i.id = 1 and j.id <= 2")) == 2
+    assert hits() == [(0, None), (1, 10), (1, 10), (-1, None)]
+    # not activated: no triggering column projected, an aggregate, DISTINCT, a set
+    # operator, the table only in a WHERE subquery, a derived table
+    for sql in ("select id from item", "select max(qty) from item",
+                "select distinct qty from item", "select qty from item union select 1 from item",
+                "select id from audit where id in (select qty from item)",
+                "select a.qty from (select qty from item) a"):
+        shop.rows(sql)
+        assert hits() == [], sql
+    # a Select trigger's actions may not change the triggering table (-747)
+    assert shop.err("CREATE TRIGGER bad SELECT ON item REFERENCING OLD AS o "
+                    "FOR EACH ROW (DELETE FROM item WHERE id = o.id)").sqlcode == -747
 
 
 def test_catalog_rows_and_drop(engine: Engine, shop: Sql) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from .engine import Engine
 from .errors import EngineError
-from .session import EngineSession, ExecResult, Prepared
+from .prepared import ExecResult, Prepared
+from .session import EngineSession
 
 __all__ = ["Engine", "EngineError", "EngineSession", "ExecResult", "Prepared"]

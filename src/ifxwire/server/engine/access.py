@@ -234,12 +234,15 @@ _DML_LETTER = {"insert": ("i", sc.NO_INSERT), "update": ("u", sc.NO_UPDATE),
                "delete": ("d", sc.NO_DELETE)}
 
 
-def database_level(conn: sqlite3.Connection, user: str, owner: str) -> str | None:
+def database_level(conn: sqlite3.Connection, user: str, owner: str,
+                   schema: str = "main") -> str | None:
     """The user's database privilege: 'D' (DBA), 'R' (RESOURCE), 'C' (CONNECT) or None.
-    The database's creator is its DBA; PUBLIC's row applies to everyone."""
+    The database's creator is its DBA; PUBLIC's row applies to everyone. ``schema``: the
+    SQLite schema the database is attached as (another database: cross_database.py)."""
     if user == owner or user == "informix":
         return "D"
-    rows = dict(conn.execute("SELECT username, usertype FROM sysusers WHERE username IN (?, "
+    rows = dict(conn.execute(f"SELECT username, usertype FROM {schema}.sysusers WHERE "
+                             "username IN (?, "
                              "'public') AND usertype <> 'G'", (user,)).fetchall())
     levels = [str(rows[u]).strip() for u in (user, "public") if u in rows]
     for level in ("D", "R", "C"):
@@ -255,13 +258,14 @@ class Privileges:
     the part of a routine owner's privileges its callers share."""
 
     def __init__(self, conn: sqlite3.Connection, user: str, role: str | None,
-                 grantable_only: bool = False) -> None:
+                 grantable_only: bool = False, schema: str = "main") -> None:
         grantees = [user] if grantable_only else [user, "public"] + ([role] if role else [])
         marks = ", ".join("?" * len(grantees))
         self.letters: dict[str, set[str]] = {}
         self.owners: dict[str, str] = {}
         for name, owner, auth in conn.execute(
-                "SELECT t.tabname, t.owner, a.tabauth FROM systables t LEFT JOIN systabauth a "
+                f"SELECT t.tabname, t.owner, a.tabauth FROM {schema}.systables t "
+                f"LEFT JOIN {schema}.systabauth a "
                 f"ON a.tabid = t.tabid AND a.grantee IN ({marks}) WHERE t.tabid >= 100",
                 grantees):
             self.owners[str(name)] = str(owner or "").strip()
@@ -271,10 +275,12 @@ class Privileges:
                     ch.isupper() or not grantable_only))
         self.routine_owners: dict[int, str] = {
             int(procid): str(owner).strip()
-            for procid, owner in conn.execute("SELECT procid, owner FROM sysprocedures")}
+            for procid, owner in conn.execute(
+                f"SELECT procid, owner FROM {schema}.sysprocedures")}
         self.executable: set[int] = {
             int(procid) for procid, auth in conn.execute(
-                f"SELECT procid, procauth FROM sysprocauth WHERE grantee IN ({marks})", grantees)
+                f"SELECT procid, procauth FROM {schema}.sysprocauth WHERE grantee IN ({marks})",
+                grantees)
             if "E" in str(auth) or (not grantable_only and "e" in str(auth))}
 
     def has(self, user: str, table: str, letter: str) -> bool:

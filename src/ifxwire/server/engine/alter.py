@@ -40,6 +40,7 @@ from .ddl import (
 )
 from .errors import EngineError, not_implemented
 from .exprs import keylit, needs_fit, storage_kind
+from .ifxtypes import IfxType
 from .statements import AlterTable, ColumnSpec, ConstraintSpec, Rename
 from .statements_ext import ConstraintModeSpec, TruncateSpec
 
@@ -347,7 +348,8 @@ def _add(dc: DdlContext, info: TableInfo, columns: list[NewColumn], col: ColumnS
     if any(c.info.name == col.name for c in columns):
         raise EngineError(sc.COLUMN_EXISTS, near=col.name)
     if col.type.is_serial:
-        raise not_implemented("adding a SERIAL column")
+        _add_serial(dc, info, columns, col)
+        return
     notnull = any(c.kind in ("N", "P") for c in col.constraints)
     ty = col.type.with_notnull(notnull)
     new = ColumnInfo(col.name, 0, ty)
@@ -365,6 +367,29 @@ def _add(dc: DdlContext, info: TableInfo, columns: list[NewColumn], col: ColumnS
     for cons in col.constraints:
         cons.columns = [col.name]
     columns.insert(_position(columns, col.before), NewColumn(new, source, None))
+
+
+def _serial_kind(ty: IfxType) -> str:
+    return "s" if ty.code == T.SERIAL else "8"  # SERIAL8 and BIGSERIAL share one counter
+
+
+def _add_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
+                col: ColumnSpec) -> None:
+    """ADD a SERIAL/SERIAL8/BIGSERIAL column: the rows there are numbered from its start
+    value in their stored order, and the counter goes on after them. One column of each
+    kind per table (-362, as in CREATE TABLE)."""
+    kind = _serial_kind(col.type)
+    if any(c.info.type.is_serial and _serial_kind(c.info.type) == kind for c in columns):
+        raise EngineError(sc.SERIAL_TWICE)
+    start = col.serial_start or 1
+    count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
+    dc.conn.execute("INSERT OR REPLACE INTO _ifx_serial VALUES (?, ?, ?)",
+                    (info.tabid, kind, start - 1 + int(count)))
+    new = ColumnInfo(col.name, 0, col.type.with_notnull(True), serial_start=start)
+    for cons in col.constraints:
+        cons.columns = [col.name]
+    columns.insert(_position(columns, col.before), NewColumn(
+        new, f"(ROW_NUMBER() OVER (ORDER BY rowid) + {start - 1})", None))
 
 
 def _modify(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
@@ -408,7 +433,7 @@ def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: 
     if name in dc.schema.constraint_names or any(c.name == name for c in existing):
         raise EngineError(sc.INDEX_EXISTS, near=name)
     if cons.kind == "P" and any(c.kind == "P" for c in existing):
-        raise not_implemented("a second primary key")  # [guess] Informix's code unknown
+        raise EngineError(sc.PRIMARY_KEY_EXISTS, near=info.name)
     out = ConsDef(cid, name, cons.owner or info.owner, cons.kind, list(cons.columns))
     if cons.kind in ("P", "U", "R"):
         out.index = f" {info.tabid}_{cid}"

@@ -19,7 +19,8 @@ from .convert import TupleBinder, row_tuple_binder
 from .errors import EngineError
 
 if TYPE_CHECKING:
-    from .session import EngineSession, Prepared
+    from .prepared import Prepared
+    from .session import EngineSession
     from .translate import Plan
 
 # Functions whose value changes from one execution to the next (the statement clock, the
@@ -66,6 +67,8 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
     if not self._sql_txn or self.conn is None:
         return False
     table = stmt.plan.table
+    if stmt.plan.other_databases:
+        return False  # each row checks the other database's privileges (cross_database.py)
     if table is not None and self.current_schema().triggers.get(table.name):
         return False  # every row must fire its triggers (triggers.py)
     ok = stmt.batchable

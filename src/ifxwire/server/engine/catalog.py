@@ -416,8 +416,9 @@ def next_tabid(conn: sqlite3.Connection) -> int:
     return tabid
 
 
-def meta(conn: sqlite3.Connection) -> dict[str, str]:
-    return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM _ifx_meta")}
+def meta(conn: sqlite3.Connection, schema: str = "main") -> dict[str, str]:
+    return {str(k): str(v)
+            for k, v in conn.execute(f"SELECT key, value FROM {schema}._ifx_meta")}
 
 
 def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:

@@ -82,6 +82,19 @@ class IfxCollection(exp.Expression):
     arg_types: t.ClassVar[dict[str, bool]] = {"this": True, "expressions": False}
 
 
+class IfxSlv(exp.Expression):
+    """``name # type``: a statement-local variable declared as the OUT argument of a function
+    called in a query's WHERE clause (slv.py); ``kind`` is the declared DataType."""
+
+    arg_types: t.ClassVar[dict[str, bool]] = {"this": True, "kind": True}
+
+
+class IfxSlvRef(exp.Expression):
+    """A use of a statement-local variable (slv.py binds column names to it)."""
+
+    arg_types: t.ClassVar[dict[str, bool]] = {"this": True}
+
+
 class IfxSequenceRef(exp.Expression):
     """seq.NEXTVAL / seq.CURRVAL: ``this`` the sequence name, meta['nextval'] which."""
 
@@ -244,6 +257,19 @@ class IfxExprParser(parser.Parser):
         return node
 
     # ---- SELECT [SKIP n] [FIRST n | LIMIT n]
+    def _parse_lambda(self, alias: bool = False) -> exp.Expr | None:
+        """A function argument; ``name # type`` declares a statement-local variable (Guide
+        to SQL: Syntax, "Statement-Local Variable Declaration")."""
+        node = super()._parse_lambda(alias=alias)
+        if (self._curr is not None and self._curr.token_type == TokenType.HASH
+                and isinstance(node, exp.Column) and not node.table):
+            self._advance()
+            kind = self._parse_types()
+            if not isinstance(kind, exp.DataType):
+                self.raise_error("Expected a data type after #")
+            return IfxSlv(this=node.this, kind=kind)
+        return node
+
     def _parse_limit(
         self,
         this: exp.Expr | None = None,

@@ -34,6 +34,7 @@ from .dialect import (
     IfxExtend,
     IfxIntervalLit,
     IfxSequenceRef,
+    IfxSlvRef,
     IfxToday,
     IfxUser,
 )
@@ -748,6 +749,11 @@ class ExprTranslator:
         return typed(func("ifx_seq", name, exp.Literal.number(1), exp.Literal.number(statement),
                           exp.Literal.number(occurrence)), it.INT8)
 
+    def slv_ref(self, node: IfxSlvRef) -> exp.Expr:
+        from .slv import reference
+
+        return reference(self, node)
+
     def user(self, node: exp.Expr) -> exp.Expr:
         return typed(func("ifx_user"), it.char(32))
 
@@ -820,6 +826,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxCurrent: ExprTranslator.current,
     IfxUser: ExprTranslator.user,
     IfxSequenceRef: ExprTranslator.sequence,
+    IfxSlvRef: ExprTranslator.slv_ref,
     exp.Bracket: ExprTranslator.bracket,
     exp.Mod: ExprTranslator.function,
     IfxDateTimeLit: ExprTranslator.dt_literal,

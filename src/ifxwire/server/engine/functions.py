@@ -54,6 +54,11 @@ class FunctionState:
         self.lo: Any = None  # the session's LoSession (smart large objects, lo_functions.py)
         # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
         self.spl_call: Callable[[int, tuple[object, ...]], object] | None = None
+        # The same for a function with OUT parameters: (its value, its OUT values) (slv.py).
+        self.spl_call_out: Callable[[int, tuple[object, ...]], tuple[object, tuple[
+            object, ...]]] | None = None
+        #: statement-local variables: key -> the value the producing call last gave (slv.py)
+        self.slv: dict[str, object] = {}
         #: time.monotonic() past which the running request is interrupted (-213), or None.
         self.deadline: float | None = None
         #: Set by the session's interrupt (a client's cancel, server/interrupt.py): the
@@ -617,6 +622,22 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             raise EngineError(sc.NO_ROUTINE, near=str(procid))
         return call(procid, args)
 
+    def ifx_spl_out(procid: int, keys: str, *args: object) -> object:
+        """A stored function with OUT parameters called in a WHERE clause: its OUT values go
+        to the statement-local variables ``keys`` names ('|'-separated), its value back."""
+        call = slot.state.spl_call_out
+        if call is None:
+            raise EngineError(sc.NO_ROUTINE, near=str(procid))
+        value, outs = call(procid, args)
+        for key, out in zip(keys.split("|"), outs, strict=True):
+            slot.state.slv[key] = out
+        return value
+
+    def ifx_slv(key: str, *row: object) -> object:
+        """A statement-local variable's value; ``row``: the producing call's columns, so
+        SQLite evaluates the use where (and after) it evaluates the producer."""
+        return slot.state.slv.get(key)
+
     return {
         "ifx_cast": (3, ifx_cast, True),
         "ifx_text": (2, ifx_text, True),
@@ -648,6 +669,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_seq": (-1, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
         "ifx_spl": (-1, ifx_spl, False),
+        "ifx_spl_out": (-1, ifx_spl_out, False),
+        "ifx_slv": (-1, ifx_slv, False),
     }
 
 

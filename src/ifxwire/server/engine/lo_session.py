@@ -126,7 +126,7 @@ class LoSession:
             self._store_conn = es.conn
             if path not in _swept:
                 _swept.add(path)
-                es.run_write(lambda: self._store.sweep(INSTANCE) if self._store else 0)
+                es.run_write_alone(lambda: self._store.sweep(INSTANCE) if self._store else 0)
         return self._store
 
     def _write(self, action: Callable[[], R]) -> R:

@@ -22,17 +22,15 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import re
 import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from ...protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
-from ...protocol.columns import ColumnDesc
-from . import access, alter, ddl, objects
+from . import access, cross_database, ddl
 from . import batch as _batch
 from . import catalog as cat
 from . import ifxtypes as it
@@ -44,15 +42,13 @@ from .errors import EngineError, not_implemented
 from .functions import FunctionSlot, FunctionState, register
 from .ifxtypes import IfxType
 from .lo_session import LoSession
+from .prepared import ExecResult, Prepared
 from .routines import Routine
+from .session_errors import CANCELLED, ErrorMapping
+from .session_statements import StatementRunner
+from .session_txn import Transactions
 from .statements import (
     CreateTable,
-    DatabaseSpec,
-    DropObject,
-    IfxStatement,
-    LockSpec,
-    SavepointSpec,
-    SetSpec,
 )
 from .translate import Compiler, Plan, table_signature
 
@@ -66,34 +62,6 @@ UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
 _FOREVER_MS = 2**31 - 1
 
 
-@dataclass
-class Prepared:
-    sql: str
-    stmt_type: int
-    columns: list[ColumnDesc]
-    params: list[ColumnDesc]
-    is_query: bool
-    plan: Plan = field(repr=False, compare=False)
-    for_update: bool = False  # SELECT … FOR UPDATE (a scroll cursor must refuse it: -526)
-    schema_version: int = -1  # SQLite schema version when prepared (see _check_current)
-    batchable: bool | None = None  # may rows run as one executemany (see can_batch)
-    #: What SQ_DESCRIBE lists for a statement that returns no rows: an INSERT's ``?`` targets.
-    inputs: list[ColumnDesc] = field(default_factory=list)
-
-
-@dataclass
-class ExecResult:
-    rowcount: int
-    serial: int = 0
-    serial8: int | None = None
-    db_flags_changed: bool = False
-
-
-_LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
-               "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
-_NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
-_UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
-_CHECK = re.compile(r"CHECK constraint failed: (.+)$")
 
 
 def _internal(e: Exception) -> EngineError:
@@ -105,13 +73,9 @@ def _no_cursor(name: str, table: object) -> int:
     raise EngineError(sc.CURSOR_NOT_OPEN, near=name)
 
 
-#: The message of the -213 a client's cancel causes.
-CANCELLED = "statement interrupted by the client (cancel)"
-#: The -213's text when the interrupted statement took its transaction's work with it.
-TRANSACTION_LOST = "the transaction was rolled back; roll back or commit to end it"
 
 
-class EngineSession:
+class EngineSession(StatementRunner, Transactions, ErrorMapping):
     """One client connection. Used from one thread at a time."""
 
     def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
@@ -151,7 +115,8 @@ class EngineSession:
         # Per sequence: the statement whose NEXTVAL gave the last value, and the NEXTVAL
         # occurrences of it that took that value (sequence_value).
         self._nextval_rows: dict[tuple[str, int], tuple[int, set[int]]] = {}
-        self._attached: dict[str, cat.Schema] = {}
+        self._attached: dict[str, cat.Schema] = {}  # other databases (cross_database.py)
+        self._attached_rw: set[str] = set()  # those of them this session has written
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
         self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
@@ -165,11 +130,20 @@ class EngineSession:
         self.spl: Runtime | None = None  # SPL globals, call depth, TRACE (spl/calls.py)
         self.state = FunctionState(user, self._ctx())
         self.state.session_id = session_id
+        # A stored function called in a query runs on the session's SPL runtime, made on
+        # first use (spl/calls.py).
+        self.state.spl_call = lambda procid, args: self._spl().call_scalar(procid, args)
+        self.state.spl_call_out = lambda procid, args: self._spl().call_with_outs(procid, args)
         self.state.sequence_value = self.sequence_value
         self.state.version = engine.version
         self.state.server_name = engine.server_name
         self.lo = LoSession(self)  # open smart large objects (lo_session.py)
         self.state.lo = self.lo
+
+    def _spl(self) -> Runtime:
+        from .spl.calls import runtime
+
+        return runtime(self)
 
     # ---- settings --------------------------------------------------------------------------
     def _ctx(self) -> vals.ConvContext:
@@ -266,9 +240,10 @@ class EngineSession:
             self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):
                 with contextlib.suppress(sqlite3.Error):
-                    self.conn.execute(f"DETACH DATABASE {cat.quote('ifxdb_' + db)}")
+                    self.conn.execute(f"DETACH DATABASE {cat.quote(cross_database.alias(db))}")
                 self.engine.detach_session(db, self.session_id)
             self._attached.clear()
+            self._attached_rw.clear()
             assert self.database is not None and self._slot is not None
             self.engine.checkin(self.database, self.conn, self._slot)
             self._slot = None
@@ -441,40 +416,13 @@ class EngineSession:
             if db != "sysmaster":
                 if not self.engine.exists(db):
                     raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db)
-                return self._lookup(self._other_database(db), name, owner, False)
+                return self._lookup(cross_database.attach(self, db), name, owner, False)
             return self._lookup(self.sysmaster_schema(), name, owner, True)
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         if owner is None and name in self.temp_tables:
             return self.temp_tables[name]
         return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
-
-    def _other_database(self, db: str) -> cat.Schema:
-        """``db:table``: another database of this server, attached read-only to the session's
-        connection (so a write transaction here never locks it) until the database closes.
-        SQLite cannot attach inside a transaction: a first reference to a database there is
-        refused (-999); reading it once before BEGIN WORK attaches it."""
-        schema = self._attached.get(db)
-        if schema is not None:
-            return schema
-        if self.conn is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        if self.conn.in_transaction:
-            raise not_implemented(f"a first reference to database {db} inside a transaction")
-        self.engine.attach_session(db, self.session_id, False)
-        alias = "ifxdb_" + db
-        try:
-            self.conn.execute(f"ATTACH DATABASE ? AS {cat.quote(alias)}",
-                              (self.engine.readonly_uri(db),))
-            schema = cat.load_schema(self.conn, alias)
-        except sqlite3.Error as e:
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute(f"DETACH DATABASE {cat.quote(alias)}")
-            self.engine.detach_session(db, self.session_id)
-            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db,
-                              message=f"cannot open database {db}: {e}") from None
-        self._attached[db] = schema
-        return schema
 
     def routines(self, name: str) -> list[Routine]:
         if self.database is None:
@@ -635,17 +583,15 @@ class EngineSession:
             from .triggers import run_instead
 
             return self._write(plan, lambda: run_instead(self, plan, bound))
-        if plan.kind == "merge":
-            from .triggers import run_dml
-
-            return self._write(plan, lambda: ExecResult(sum(
-                run_dml(self, part, bound).rowcount for part in plan.parts)))
         return self.exec_dml(plan, bound)
 
     def exec_dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
-        """INSERT/UPDATE/DELETE under the write lock, with the table's triggers around it."""
-        from .triggers import run_dml
+        """INSERT/UPDATE/DELETE/MERGE under the write lock, with the table's triggers around
+        it."""
+        from .triggers import run_dml, run_merge
 
+        if plan.kind == "merge":
+            return self._write(plan, lambda: run_merge(self, plan, bound))
         return self._write(plan, lambda: run_dml(self, plan, bound))
 
     def call_routine(self, name: str, args: Sequence[object],
@@ -673,11 +619,10 @@ class EngineSession:
                 from .spl.calls import open_call
 
                 return open_call(self, plan, bound)
-            if plan.tables:
-                from .triggers import fire_select, has_select_triggers
+            if plan.select_triggers:
+                from .select_triggers import open_cursor
 
-                if has_select_triggers(self, plan.tables):
-                    fire_select(self, plan)
+                return open_cursor(self, plan, lambda: self._rows(plan, bound))
             return self._rows(plan, bound)
         except EngineError:
             raise
@@ -725,75 +670,6 @@ class EngineSession:
         finally:
             cur.close()
 
-    def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
-        """Run a writing statement under the write lock, committing it alone outside a
-        transaction."""
-        return self.run_write(action, plan.kind)
-
-    def run_write(self, action: Callable[[], R], kind: str = "insert") -> R:
-        """Run ``action`` under the database write lock; outside a transaction it commits (or
-        on an error rolls back) by itself. Inside a running statement (a smart-LOB function
-        called from SQL) it joins that statement."""
-        if self.lo.sql_depth:
-            if self.in_transaction and not self._sql_txn:
-                self._begin_write(kind)  # a SELECT calling a writing routine, in a transaction
-            return action()
-        if self._ansi:
-            self.in_transaction = True  # ANSI: any work opens the implicit transaction
-        own = not self._sql_txn
-        self._begin_write(kind)
-        try:
-            result = action()
-        except BaseException:
-            if own:
-                self._end_sql_txn("ROLLBACK")
-            raise
-        if own and not self.in_transaction:
-            self._end_sql_txn("COMMIT")
-        return result
-
-    def _begin_write(self, kind: str) -> None:
-        if self._sql_txn:
-            return
-        conn = self._connection()
-        started = time.monotonic()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if "lock" not in str(e) and "busy" not in str(e):
-                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
-            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
-            raise self._lock_error(kind, waited) from None
-        self._sql_txn = True
-
-    def _end_sql_txn(self, verb: str) -> None:
-        self._savepoints.clear()
-        if not self._sql_txn:
-            return
-        self._sql_txn = False
-        committed = False
-        try:
-            if verb == "COMMIT":
-                self.lo.before_commit()  # the sbspace file first (sbspace.py)
-            self._connection().execute(verb)
-            committed = verb == "COMMIT"
-        except sqlite3.Error as e:
-            if verb == "COMMIT":
-                with contextlib.suppress(sqlite3.Error):
-                    self._connection().execute("ROLLBACK")
-                raise EngineError(sc.NOT_IMPLEMENTED, message=f"commit failed: {e}") from None
-        finally:
-            self.lo.after_end(committed)
-        if self._ddl_dirty:
-            self._ddl_dirty = False
-            self._local_plans.clear()
-            self._schema = None
-
-    def _lock_error(self, kind: str, waited: bool) -> EngineError:
-        code = _LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE)
-        isam = sc.ISAM_LOCK_TIMEOUT if waited else sc.ISAM_LOCKED_RECORD
-        return EngineError(code, isam)
-
     def _dml(self, plan: Plan, bound: dict[str, object],
              returning: list[tuple[object, ...]] | None = None) -> ExecResult:
         """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
@@ -808,13 +684,15 @@ class EngineSession:
         serials = plan.serials
         info = plan.table
         temp = info is not None and info.temp
+        # the SERIAL counters of the table's database (another one: cross_database.py)
+        counters = f"{cat.quote(info.schema)}._ifx_serial" if info is not None else ""
         for tabid, kind, _start in serials:
             if temp:
                 assert info is not None
                 state.serials[(tabid, kind)] = self._temp_serials.get((info.name, kind),
                                                                       _start - 1)
             else:
-                row = conn.execute("SELECT next FROM _ifx_serial WHERE tabid = ? AND kind = ?",
+                row = conn.execute(f"SELECT next FROM {counters} WHERE tabid = ? AND kind = ?",
                                    (tabid, kind)).fetchone()
                 state.serials[(tabid, kind)] = int(row[0]) if row else 0
         try:
@@ -829,7 +707,7 @@ class EngineSession:
                 assert info is not None
                 self._temp_serials[(info.name, kind)] = value
             else:
-                conn.execute("UPDATE _ifx_serial SET next = ? WHERE tabid = ? AND kind = ?",
+                conn.execute(f"UPDATE {counters} SET next = ? WHERE tabid = ? AND kind = ?",
                              (value, tabid, kind))
         rowcount = len(returning) if returning is not None else max(cur.rowcount, 0)
         state.last_rowcount = rowcount
@@ -862,138 +740,6 @@ class EngineSession:
         self._local_plans.clear()
         return ExecResult(max(cur.rowcount, 0))
 
-    # ---- errors ----------------------------------------------------------------------------
-    def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError:
-        if self.state.error is not None:
-            err, self.state.error = self.state.error, None
-            return err
-        text = str(e)
-        info = plan.table
-        if isinstance(e, sqlite3.IntegrityError):
-            m = _NOT_NULL.search(text)
-            if m:
-                return EngineError(sc.NULL_INTO_NOT_NULL, near=m.group(1))
-            m = _UNIQUE.search(text)
-            if m:
-                cols = [c.split(".", 1)[-1] for c in m.group(1).split(", ")]
-                return self._unique_error(info, cols)
-            m = _CHECK.search(text)
-            if m:
-                return EngineError(sc.CHECK_FAILED, near=m.group(1))
-            if "FOREIGN KEY" in text:
-                name = ""
-                if info is not None:
-                    name = next((c.name for c in info.constraints if c.kind == "R"), "")
-                code = sc.FK_CHILD_EXISTS if plan.kind == "delete" else sc.FK_NO_PARENT
-                return EngineError(code, near=name)
-        if "locked" in text or "busy" in text:
-            return self._lock_error(plan.kind, bool(self.lock_wait))
-        if "integer overflow" in text:
-            return EngineError(sc.DECIMAL_RANGE)
-        if text == "interrupted":
-            return self.interrupted()
-        return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
-
-    def interrupted(self) -> EngineError:
-        """The -213 of a statement SQLite interrupted (a cancel or statement_timeout).
-
-        SQLite rolls back the whole transaction when it interrupts a write inside one (its
-        sqlite3_interrupt rule); Informix rolls back the statement only. The session's
-        transaction is then over, and the error says so (docs/SERVER.md, "Cancel")."""
-        conn = self.conn
-        why = CANCELLED if self.state.cancelled else "statement_timeout reached"
-        if self._sql_txn and conn is not None and not conn.in_transaction:
-            self._sql_txn = False
-            self._savepoints.clear()
-            if self.in_transaction:
-                # The client still has a transaction open: it stays open (so later
-                # statements are not committed one by one) but COMMIT WORK will refuse it.
-                self._txn_lost = True
-                return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
-        return EngineError(sc.INTERRUPTED, message=why)
-
-    def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
-        if info is not None:
-            if not info.temp:
-                info = self.current_schema().tables.get(info.name, info)
-            for cons in info.constraints:
-                if cons.kind in ("P", "U") and sorted(cons.columns) == sorted(cols):
-                    return EngineError(sc.DUP_CONSTRAINT, sc.ISAM_DUPLICATE,
-                                       near=f"{info.owner}.{cons.name}")
-            for idx, icols in info.unique_indexes.items():
-                if sorted(icols) == sorted(cols):
-                    return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE,
-                                       near=f"{info.owner}.{idx}")
-        return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE)
-
-    # ---- savepoints -------------------------------------------------------------------------
-    def _savepoint(self, kind: str, spec: SavepointSpec) -> None:
-        """SAVEPOINT / RELEASE SAVEPOINT / ROLLBACK TO SAVEPOINT on SQLite's own savepoints.
-
-        Informix allows them only inside a transaction (HCL SQL syntax guide, RELEASE
-        SAVEPOINT). Setting one takes the database write lock at once, because a SQLite
-        savepoint needs the SQLite transaction that our sessions otherwise start lazily at
-        their first write.
-        """
-        if self.database is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        if not self._logged:
-            raise EngineError(sc.NO_TRANSACTIONS)
-        if not self.in_transaction and not self._ansi:
-            raise EngineError(sc.NOT_IN_TRANSACTION)
-        name = spec.name.lower()
-        quoted = '"' + name.replace('"', '""') + '"'
-        conn = self._connection()
-        if kind == "savepoint":
-            if spec.unique and name in self._savepoints:
-                raise EngineError(sc.NOT_IMPLEMENTED, near=name,
-                                  message=f"UNIQUE savepoint {name} already exists")
-            self._begin_write("savepoint")
-            conn.execute(f"SAVEPOINT {quoted}")
-            self._savepoints.append(name)
-            return
-        if name not in self._savepoints:
-            # No Informix sqlcode for this case is known to us, so we refuse with -999 and say
-            # what is wrong rather than guess a number (sqlcodes.py).
-            raise EngineError(sc.NOT_IMPLEMENTED, near=name,
-                              message=f"savepoint {name} does not exist")
-        at = len(self._savepoints) - 1 - self._savepoints[::-1].index(name)
-        if kind == "release_savepoint":
-            conn.execute(f"RELEASE {quoted}")
-            del self._savepoints[at:]
-        else:
-            conn.execute(f"ROLLBACK TO {quoted}")
-            del self._savepoints[at + 1 :]
-
-    # ---- transactions ----------------------------------------------------------------------
-    def begin(self) -> None:
-        if self.database is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        if not self._logged:
-            raise EngineError(sc.NO_TRANSACTIONS)
-        if self.in_transaction:
-            raise EngineError(sc.ALREADY_IN_TRANSACTION)
-        self.in_transaction = True
-
-    def commit(self) -> None:
-        self._finish("COMMIT")
-
-    def rollback(self) -> None:
-        self._finish("ROLLBACK")
-
-    def _finish(self, verb: str) -> None:
-        if self.database is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        if not self.in_transaction and not self._ansi:
-            raise EngineError(sc.NOT_IN_TRANSACTION)
-        lost, self._txn_lost = self._txn_lost, False
-        self._end_sql_txn("ROLLBACK" if lost else verb)
-        self.in_transaction = False
-        self.transactions_ended += 1
-        if lost and verb == "COMMIT":
-            raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
-                              message="COMMIT WORK of a transaction an interrupt rolled back")
-
     def close(self) -> None:
         """Roll back any open transaction and release everything."""
         try:
@@ -1004,157 +750,3 @@ class EngineSession:
                 self._nodb.close()
                 self._nodb = None
 
-    # ---- non-DML statements ----------------------------------------------------------------
-    def _statement(self, stmt: IfxStatement) -> ExecResult:
-        kind = str(stmt.this)
-        spec = stmt.meta.get("spec")
-        if kind == "database":
-            assert isinstance(spec, DatabaseSpec)
-            self.open_database(spec.name, spec.exclusive)
-            return ExecResult(0, db_flags_changed=True)
-        if kind == "close_database":
-            self.close_database()
-            return ExecResult(0, db_flags_changed=True)
-        if kind == "create_database":
-            assert isinstance(spec, DatabaseSpec)
-            if self.in_transaction and self._sql_txn:
-                raise EngineError(sc.ALREADY_IN_TRANSACTION)
-            locale = self.env.get("DB_LOCALE") or "en_US.819"
-            self.engine.create_database(spec.name, self.user, spec.logged, spec.buffered,
-                                        spec.ansi, locale)
-            self.open_database(spec.name)
-            return ExecResult(0, db_flags_changed=True)
-        if kind == "drop_database":
-            assert isinstance(spec, DropObject)
-            self.engine.drop_database(spec.name.name, self.session_id)
-            return ExecResult(0)
-        if kind == "begin":
-            self.begin()
-            return ExecResult(0)
-        if kind in ("commit", "rollback"):
-            self._finish(kind.upper())
-            return ExecResult(0)
-        if kind in ("savepoint", "release_savepoint", "rollback_to_savepoint"):
-            assert isinstance(spec, SavepointSpec)
-            self._savepoint(kind, spec)
-            return ExecResult(0)
-        if kind == "set_lock_mode":
-            assert isinstance(spec, SetSpec)
-            self.lock_wait = spec.wait
-            self._busy_timeout()
-            return ExecResult(0)
-        if kind in ("set_isolation", "set_other"):
-            return ExecResult(0)
-        if self.database is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        self._start_statement()
-        if kind in ("update_statistics", "execute_routine"):
-            return ExecResult(0)
-        if kind == "set_role":
-            access.set_role(self, spec)  # type: ignore[arg-type]
-            return ExecResult(0)
-        if kind in ("lock_table", "unlock_table"):
-            assert isinstance(spec, LockSpec)
-            self.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
-            return ExecResult(0)
-        return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
-
-    def _ddl(self, kind: str, spec: object) -> ExecResult:
-        from . import composite, distinct, triggers
-        from .spl import catalog as spl_catalog
-
-        if self._db_level != "D":  # a DBA stays one for the session (checked at open)
-            self.privileges()  # refreshes the level after GRANT/REVOKE
-            access.check_ddl(self, self._db_level, kind, spec)
-        dc = self._ddl_context()
-        handlers = {
-            "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
-            "create_table_as": ddl.create_table_as,
-            "create_index": ddl.create_index, "create_view": ddl.create_view,
-            "create_row_type": composite.create_row_type,
-            "drop_row_type": composite.drop_row_type,
-            "create_distinct_type": distinct.create_distinct_type,
-            "drop_type": distinct.drop_type,
-            "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
-            "alter_table": alter.alter_table, "rename_table": alter.rename,
-            "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
-            "drop_routine": spl_catalog.drop_routine, "create_trigger": triggers.create_trigger,
-            "drop_trigger": triggers.drop_trigger,
-            "create_sequence": objects.create_sequence,
-            "rename_sequence": objects.rename_sequence,
-            "alter_sequence": lambda dc, sp: objects.alter_sequence(
-                dc, sp, self.engine.sequences, self._db_path()),
-            "drop_sequence": lambda dc, sp: objects.drop_sequence(
-                dc, sp, self.engine.sequences, self._db_path()),
-            "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
-            "truncate": alter.truncate, "rename_index": alter.rename_index,
-            "set_constraints": alter.set_constraints,
-            "grant": access.grant, "revoke": access.grant,
-            "create_role": access.create_role, "drop_role": access.drop_role,
-        }
-        handler = handlers.get(kind)
-        if handler is None:
-            raise not_implemented(kind.replace("_", " ").upper())
-        try:
-            handler(dc, spec)  # type: ignore[operator]
-            # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's schema
-            # version, which keys the schema and plan caches: move it.
-            dc.conn.execute("CREATE TABLE _ifx_bump (x)")
-            dc.conn.execute("DROP TABLE _ifx_bump")
-        except sqlite3.Error as e:
-            raise self._map_error(e, Plan("ddl", 0)) from None
-        if self.in_transaction:
-            self._ddl_dirty = True
-        self._local_plans.clear()
-        self._schema = None
-        return ExecResult(0)
-
-    def _ddl_context(self) -> ddl.DdlContext:
-        conn = self._connection()
-
-        def compile_check(info: cat.TableInfo, expr: object) -> str:
-            return self._compile_check(info, expr)
-
-        def compile_view(query: object) -> tuple[str, list[str], list[IfxType]]:
-            compiler = Compiler(self, self._ctx(), self._delimident())
-            plan = compiler.compile_query(query)  # type: ignore[arg-type]
-            if plan.params:
-                raise EngineError(sc.SYNTAX)
-            return plan.sql, plan.names, plan.types
-
-        schema = self.current_schema() if self.database else cat.Schema({}, {}, set())
-        return ddl.DdlContext(conn, self.user, self._ctx(), schema, self.temp_tables,
-                              compile_check, compile_view, self.resolve)
-
-    def _compile_check(self, info: cat.TableInfo, expr: object) -> str:
-        from sqlglot import exp
-
-        session = self
-
-        class OneTable:
-            def resolve(self, name: str, owner: str | None, database: str | None,
-                        offset: int) -> cat.TableInfo:
-                if name == info.name and database is None:
-                    return info
-                return session.resolve(name, owner, database, offset)
-
-            def routines(self, name: str) -> list[Routine]:
-                return session.routines(name)
-
-            def sequence(self, name: str) -> cat.SequenceInfo | None:
-                return None
-
-            def named_type(self, name: str) -> IfxType | None:
-                return session.named_type(name)
-
-        compiler = Compiler(OneTable(), self._ctx(), self._delimident())
-        assert isinstance(expr, exp.Expr)
-        select = exp.Select(expressions=[exp.Literal.number(1)]).from_(
-            exp.Table(this=exp.to_identifier(info.name)))
-        select.set("where", exp.Where(this=expr.copy()))
-        compiler.compile_query(select)
-        where = compiler._last_where
-        assert where is not None
-        for col in where.find_all(exp.Column):
-            col.set("table", None)
-        return compiler.generate(where)

@@ -81,6 +81,14 @@ GRANT_PUBLIC_WITH_GRANT = -298  # [jcat] "Cannot grant permission to public with
 NO_EXECUTE = -706  # [jcat] "Execute privilege denied on procedure (%s)."
 OUT_ARGUMENT = -9752  # [jcat] an OUT/INOUT argument that is no variable; the code JDBC's
 #   IfxCallableStatement constructor catches to use the fast path (PROTOCOL.md §10)
+SLV_OUTSIDE_WHERE = -9780  # [jcat] "SLV (%s) cannot be produced from a UDR called from outside
+#   the WHERE clause." (slv.py)
+SLV_IN_CALL = -9781  # [jcat] "SLV cannot be an argument to a function invoked explicitly by
+#   EXECUTE or CALL."
+SLV_TWICE = -9782  # [jcat] "Statement Local Variable (%s) has already been defined."
+SLV_OUT_OF_SCOPE = -9784  # [jcat] "SLV (%s) has no producer-UDR; or is outside the scope of the
+#   producer-UDR." (used in a query enclosing the one that declares it)
+SLV_IN_FROM = -9787  # [jcat] "SLV's not allowed in the from clause."
 
 # --- roles ----------------------------------------------------------------------------------------
 NO_ROLE = -19804  # [jcat] "Role does not exist."
@@ -103,6 +111,14 @@ NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
 DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
 DB_OPEN_DROP = -359  # [jcat] "Cannot drop or rename the current database or any open
 #   database." (dropping the database this session has open)
+EXTERNAL_NO_LOG = -568  # [jcat] "Cannot reference an external database without logging."
+#   (db:table of an unlogged database from a logged or ANSI one; Guide to SQL: Tutorial,
+#   "SQL statements that access more than one database": logging modes must match)
+EXTERNAL_LOGGED = -569  # [jcat] "Cannot reference an external database with logging." (from an
+#   unlogged database)
+EXTERNAL_ANSI = -570  # [jcat] "Cannot reference an external ANSI database." (from a non-ANSI one)
+EXTERNAL_NOT_ANSI = -571  # [jcat] "Cannot reference an external non-ANSI database." (a logged
+#   non-ANSI database from an ANSI one)
 
 # --- transactions --------------------------------------------------------------------------------
 NOT_IN_TRANSACTION = -255  # [peer] COMMIT WORK without a transaction
@@ -110,6 +126,8 @@ NO_TRANSACTIONS = -256  # [cat] "Transaction not available." (unlogged database)
 ALREADY_IN_TRANSACTION = -535  # [peer] BEGIN WORK inside a transaction
 
 # --- integrity -----------------------------------------------------------------------------------
+PRIMARY_KEY_EXISTS = -704  # [jcat] "Primary key already exists on the table." (ALTER TABLE ADD
+#   CONSTRAINT PRIMARY KEY on a table that has one)
 DUP_INDEX = -239  # [cat] duplicate value in a UNIQUE INDEX column; isam -100
 DUP_CONSTRAINT = -268  # [peer] duplicate on PRIMARY KEY / UNIQUE constraint; isam -100
 NULL_INTO_NOT_NULL = -391  # [peer] near = column name
@@ -228,6 +246,12 @@ MESSAGES: dict[int, str] = {
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
     GRANT_PUBLIC_WITH_GRANT: "Cannot grant permission to public with grant option.",
     NO_EXECUTE: "Execute privilege denied on procedure (%s).",
+    SLV_OUTSIDE_WHERE: (
+        "SLV (%s) cannot be produced from a UDR called from outside the WHERE clause."),
+    SLV_IN_CALL: "SLV cannot be an argument to a function invoked explicitly by EXECUTE or CALL.",
+    SLV_TWICE: "Statement Local Variable (%s) has already been defined.",
+    SLV_OUT_OF_SCOPE: "SLV (%s) has no producer-UDR; or is outside the scope of the producer-UDR.",
+    SLV_IN_FROM: "SLV's not allowed in the from clause.",
     OUT_ARGUMENT: ("Argument must be a Statement Local Variable or SPL variable or argument "
                    "for an OUT or INOUT parameter."),
     NO_ROUTINE: "Routine (%s) can not be resolved.",
@@ -276,6 +300,10 @@ MESSAGES: dict[int, str] = {
     CANNOT_CREATE_DB: "Cannot create or rename the database.",
     NO_DB_SELECTED: "Database not selected yet.",
     DB_IN_USE: "Database is currently opened by another user.",
+    EXTERNAL_NO_LOG: "Cannot reference an external database without logging.",
+    EXTERNAL_LOGGED: "Cannot reference an external database with logging.",
+    EXTERNAL_ANSI: "Cannot reference an external ANSI database.",
+    EXTERNAL_NOT_ANSI: "Cannot reference an external non-ANSI database.",
     DB_OPEN_DROP: "Cannot drop or rename the current database or any open database.",
     NOT_IN_TRANSACTION: "Not in transaction.",
     NO_TRANSACTIONS: "Transaction not available.",
@@ -324,6 +352,7 @@ MESSAGES: dict[int, str] = {
     NESTING_TOO_DEEP: "Out of stack space.",
     NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
     USER_ERROR: "%s",
+    PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
     TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",
     OBJECT_EXISTS: "Object (%s) already exists in database.",

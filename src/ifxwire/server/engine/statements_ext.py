@@ -18,7 +18,8 @@ from .errors import not_implemented
 
 if TYPE_CHECKING:
     from .spl.catalog import DropRoutine
-    from .statements import IfxParser, TableName
+    from .statement_specs import TableName
+    from .statements_create import CreateParser
 
 # Table-level privileges and their letter in systabauth.tabauth ("su*idxarn").
 TABLE_PRIVILEGES = {"SELECT": 0, "UPDATE": 1, "INSERT": 3, "DELETE": 4, "INDEX": 5,
@@ -82,14 +83,14 @@ class ConstraintModeSpec:
     table: TableName | None = None  # SET CONSTRAINTS FOR table
 
 
-def _user_list(p: IfxParser) -> list[str]:
+def _user_list(p: CreateParser) -> list[str]:
     users = [_user(p)]
     while p._match(TokenType.COMMA):
         users.append(_user(p))
     return users
 
 
-def _user(p: IfxParser) -> str:
+def _user(p: CreateParser) -> str:
     tok = p._curr
     if tok and tok.token_type == TokenType.STRING:
         p._advance()
@@ -97,8 +98,8 @@ def _user(p: IfxParser) -> str:
     return p._name()
 
 
-def parse_grant(p: IfxParser) -> exp.Expr:
-    from .statements import _stmt
+def parse_grant(p: CreateParser) -> exp.Expr:
+    from .statement_specs import _stmt
 
     grant = p._word() == "GRANT"
     p._advance()
@@ -166,16 +167,16 @@ def parse_grant(p: IfxParser) -> exp.Expr:
     return _stmt("grant" if grant else "revoke", spec)
 
 
-def parse_role(p: IfxParser, verb: str) -> exp.Expr:
+def parse_role(p: CreateParser, verb: str) -> exp.Expr:
     """CREATE ROLE / DROP ROLE (after the verb and ROLE)."""
-    from .statements import _stmt
+    from .statement_specs import _stmt
 
     if_exists = p._if_exists(negate=verb == "create")
     return _stmt(f"{verb}_role", RoleSpec(_user(p), if_exists))
 
 
-def parse_set_role(p: IfxParser) -> exp.Expr:
-    from .statements import _stmt
+def parse_set_role(p: CreateParser) -> exp.Expr:
+    from .statement_specs import _stmt
 
     word = p._word()
     if word in ("NULL", "NONE"):
@@ -187,7 +188,7 @@ def parse_set_role(p: IfxParser) -> exp.Expr:
     return _stmt("set_role", RoleSpec(_user(p)))
 
 
-def _signed(p: IfxParser) -> int:
+def _signed(p: CreateParser) -> int:
     neg = p._match(TokenType.DASH)
     if not neg:
         p._match(TokenType.PLUS)
@@ -195,9 +196,9 @@ def _signed(p: IfxParser) -> int:
     return -value if neg else value
 
 
-def parse_sequence(p: IfxParser, verb: str) -> exp.Expr:
+def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
     """CREATE / ALTER / DROP / RENAME SEQUENCE, after the verb and SEQUENCE."""
-    from .statements import _stmt
+    from .statement_specs import _stmt
 
     if_exists = p._if_exists(negate=verb == "create")
     spec = SequenceSpec(p._table_name(), if_exists=if_exists)
@@ -242,9 +243,9 @@ def parse_sequence(p: IfxParser, verb: str) -> exp.Expr:
     return _stmt(f"{verb}_sequence", spec)
 
 
-def parse_synonym(p: IfxParser, verb: str, public: bool) -> exp.Expr:
+def parse_synonym(p: CreateParser, verb: str, public: bool) -> exp.Expr:
     """CREATE [PUBLIC|PRIVATE] SYNONYM name FOR table / DROP SYNONYM name."""
-    from .statements import _stmt
+    from .statement_specs import _stmt
 
     if_exists = p._if_exists(negate=verb == "create")
     spec = SynonymSpec(p._table_name(), public=public, if_exists=if_exists)
@@ -254,8 +255,8 @@ def parse_synonym(p: IfxParser, verb: str, public: bool) -> exp.Expr:
     return _stmt(f"{verb}_synonym", spec)
 
 
-def parse_truncate(p: IfxParser) -> exp.Expr:
-    from .statements import _stmt
+def parse_truncate(p: CreateParser) -> exp.Expr:
+    from .statement_specs import _stmt
 
     p._advance()
     if p._word() == "TABLE":
@@ -278,9 +279,9 @@ def parse_truncate(p: IfxParser) -> exp.Expr:
 _MODES = ("ENABLED", "DISABLED", "DEFERRED", "IMMEDIATE", "FILTERING")
 
 
-def parse_set_constraints(p: IfxParser) -> exp.Expr:
+def parse_set_constraints(p: CreateParser) -> exp.Expr:
     """SET CONSTRAINTS {ALL | name[, …] | FOR table} mode (after SET CONSTRAINTS)."""
-    from .statements import _stmt
+    from .statement_specs import _stmt
 
     names: list[str] | None = None
     table = None

@@ -14,9 +14,6 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Protocol
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -27,128 +24,32 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.schema import MappingSchema
 
 from ...protocol.codes import StmtType, TypeCode
-from ...protocol.columns import ColumnDesc
-from ...types.rowcodec import row_width
-from . import collection_tables, rewrites
-from . import convert as conv
+from . import collection_tables, rewrites, select_triggers, slv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
-from .catalog import ColumnInfo, SequenceInfo, TableInfo, quote
+from .catalog import TableInfo
 from .dialect import IfxSequenceRef
 from .errors import EngineError, not_implemented
-from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, func, keylit, lit, ty, typed
+from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
 from .functions_sql import result_name
 from .ifxtypes import IfxType
-from .routines import Routine
-from .statements import STMT_TYPES, IfxStatement, TableName, parse, parse_expressions
+from .plan import Plan as Plan
+from .plan import TableLookup as TableLookup
+from .plan import param_converter as param_converter
+from .plan import passthrough as passthrough
+from .plan import table_signature as table_signature
+from .plan import with_start_offsets as with_start_offsets
+from .statements import STMT_TYPES, IfxStatement, parse, parse_expressions
+from .translate_dml import DmlCompiler
 
 T = TypeCode
-
-
-class TableLookup(Protocol):
-    def resolve(self, name: str, owner: str | None, database: str | None,
-                offset: int) -> TableInfo: ...
-
-    def routines(self, name: str) -> list[Routine]: ...
-
-    def sequence(self, name: str) -> SequenceInfo | None: ...
-
-    def named_type(self, name: str) -> IfxType | None: ...
-
-
-@dataclass
-class Plan:
-    kind: str  # query, insert, update, delete, stmt
-    stmt_type: int
-    sql: str = ""
-    names: list[str] = field(default_factory=list)
-    types: list[IfxType] = field(default_factory=list)
-    params: list[IfxType] = field(default_factory=list)
-    table: TableInfo | None = None
-    serials: list[tuple[int, str, int]] = field(default_factory=list)  # tabid, kind, start
-    stmt: IfxStatement | None = None
-    into_temp: TableName | None = None
-    columns: list[ColumnDesc] = field(default_factory=list)
-    loaders: list[Callable[[object], object] | None] = field(default_factory=list)
-    param_convs: list[Callable[[object], object]] = field(default_factory=list)
-    binder: conv.RowBinder | None = None  # param_convs as one function (EngineSession._bind)
-    # batch.py: the SQL with numbered parameters and its tuple binder (None: keep the names).
-    batch: tuple[str, conv.TupleBinder | None] | None = None
-    session_dependent: bool = False
-    other_databases: bool = False  # reads tables of databases this session attached
-    for_update: bool = False
-    # Referenced permanent tables and their shape when compiled (for -710 at execute).
-    tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
-    routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
-    routines: list[int] = field(default_factory=list)  # routines its expressions call
-    # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
-    # the old values FOR EACH ROW triggers read (triggers.py).
-    updated: list[str] | None = None
-    old_sql: str = ""
-    parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
-    # WHERE CURRENT OF (current_of.py): a FOR UPDATE query's hidden trailing rowid column, and
-    # the cursor an UPDATE/DELETE is limited to.
-    current_rowid: bool = False
-    current_of: str | None = None
-    # INSERT … VALUES: the target column of each ``?`` (what SQ_DESCRIBE lists for an INSERT,
-    # as real servers do: docs/PROTOCOL.md §5), when every ``?`` is a value of its own.
-    inputs: list[ColumnDesc] = field(default_factory=list)
-    # DML through a view (views.py): the view named (privileges are checked on it, not on the
-    # tables its definition reads), and WITH CHECK OPTION the check of the rows written.
-    view: str | None = None
-    view_tables: set[str] = field(default_factory=set)
-    view_check: str = ""
-
-    def finish(self, ctx: vals.ConvContext) -> Plan:
-        self.columns = with_start_offsets(
-            [t.describe(n) for n, t in zip(self.names, self.types, strict=True)])
-        self.loaders = [conv.loader(t) for t in self.types]
-        self.param_convs = [param_converter(t, ctx) for t in self.params]
-        return self
-
-
-def table_signature(info: TableInfo) -> tuple[object, ...]:
-    """What a compiled plan depends on in a table: its identity and its columns' types."""
-    return (info.tabid, tuple((c.name, c.type.key, c.type.notnull) for c in info.columns))
-
-
-def with_start_offsets(columns: list[ColumnDesc]) -> list[ColumnDesc]:
-    """Fill each column's tuple start position (DESCRIBE ``columnStartPos``): clients read a
-    fixed-layout row at these offsets (jdbc-protocol.md 4.3), so they must be the running sum of
-    the widths the row encoder writes."""
-    out = []
-    for i, col in enumerate(columns):
-        out.append(replace(col, start=row_width(columns[:i])))
-    return out
-
-
-def param_converter(t: IfxType, ctx: vals.ConvContext) -> Callable[[object], object]:
-    if t.code != -1:
-        return conv.storer(t, ctx)
-    return passthrough
-
-
-def passthrough(v: object) -> object:
-    """A parameter nothing typed: hand SQLite a plain value in our storage conventions."""
-    import datetime as dt
-    from decimal import Decimal
-
-    if v is None or isinstance(v, (int, float, str, bytes)):
-        return int(v) if isinstance(v, bool) else v
-    if isinstance(v, Decimal):
-        return vals.dec_text(v)
-    if isinstance(v, dt.datetime):
-        return vals.to_dt_text(v, it.datetime_type(0, 15))
-    if isinstance(v, dt.date):
-        return vals.date_number(v)
-    return str(v)
 
 
 _UNRESOLVED = re.compile(r"Column '([^']*)' could not be resolved")
 
 
-class Compiler:
+class Compiler(DmlCompiler):
     def __init__(self, lookup: TableLookup, ctx: vals.ConvContext, delimident: bool) -> None:
         self.lookup = lookup
         #: collection-derived tables by alias: column name -> the SQL that reads it
@@ -181,6 +82,8 @@ class Compiler:
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
+        if plan.kind == "query":
+            select_triggers.prepare(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
         for part in plan.parts:
@@ -293,6 +196,7 @@ class Compiler:
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
+        slv.bind(self, ast)
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
         rewrites.quantified(ast)
@@ -614,266 +518,6 @@ class Compiler:
                 types[pos] = t
         return [types[pos] for pos in positions]
 
-    # ---- DML -----------------------------------------------------------------------------
-    def view_target(self, ast: exp.Insert | exp.Update | exp.Delete) -> tuple[
-            TableInfo, exp.Table] | None:
-        """The view (and its node) a DML statement writes through, if it names one of this
-        database's views."""
-        node = ast.this.this if isinstance(ast.this, exp.Schema) else ast.this
-        if not isinstance(node, exp.Table) or node.args.get("catalog") is not None:
-            return None
-        owner = node.args.get("db")
-        info = self.lookup.resolve(node.name.lower() if not node.this.quoted else node.name,
-                                   owner.name if owner else None, None, 0)
-        return (info, node) if info.kind == "V" and info.schema == "main" else None
-
-    def target(self, node: exp.Expr) -> TableInfo:
-        if not isinstance(node, exp.Table):
-            raise EngineError(sc.SYNTAX)
-        owner = node.args.get("db")
-        db = node.args.get("catalog")
-        info = self.lookup.resolve(node.name.lower() if not node.this.quoted else node.name,
-                                   owner.name if owner else None, db.name if db else None, 0)
-        self.remember(info)
-        if info.schema.startswith("ifxdb_"):
-            raise not_implemented("INSERT/UPDATE/DELETE in another database")
-        if info.kind == "V":
-            raise not_implemented("INSERT/UPDATE/DELETE on a view")
-        if info.kind != "T":
-            raise not_implemented("modifying a system catalog table")
-        return info
-
-    def table_sql(self, info: TableInfo) -> str:
-        return f"{info.schema}.{quote(info.name)}"
-
-    def compile_insert(self, ast: exp.Insert) -> Plan:
-        target = ast.this
-        names: list[str] | None = None
-        if isinstance(target, exp.Schema):
-            names = [self._ident(e) for e in target.expressions]
-            target = target.this
-        info = self.target(target)
-        if names is None:
-            cols = list(info.columns)
-        else:
-            cols = []
-            for n in names:
-                col = info.by_name.get(n)
-                if col is None:
-                    raise EngineError(sc.NO_COLUMN, near=n)
-                cols.append(col)
-        source = ast.expression
-        plan = Plan("insert", StmtType.INSERT, table=info)
-        exprs: dict[str, str] = {}
-        if isinstance(source, exp.Values):
-            rows = source.expressions
-            if len(rows) != 1:
-                raise EngineError(sc.SYNTAX)
-            values = rows[0].expressions if isinstance(rows[0], exp.Tuple) else [rows[0]]
-            if len(values) != len(cols):
-                raise EngineError(sc.INSERT_COUNT)
-            select = exp.Select(expressions=[v.copy() for v in values])
-            self.allow_bare_params = True
-            sub = self.compile_query(select, [c.type for c in cols])
-            projections = self._last_projections
-            for col, proj in zip(cols, projections, strict=True):
-                exprs[col.name] = self.generate(proj)
-            plan.params = sub.params
-            bare = [col for col, v in zip(cols, values, strict=True)
-                    if isinstance(v, exp.Placeholder)]
-            if bare and len(bare) == len(plan.params):
-                plan.inputs = with_start_offsets([c.type.describe(c.name) for c in bare])
-            body = "VALUES ({})"
-        elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
-            sub = self.compile_query(source, None, rename=True)
-            if len(sub.types) != len(cols):
-                raise EngineError(sc.INSERT_COUNT)
-            inner_sql = sub.sql
-            conv = ExprTranslator(self.ctx, lambda c: UNKNOWN, lambda s: UNKNOWN)
-            for i, (col, t) in enumerate(zip(cols, sub.types, strict=True)):
-                ref = typed(exp.column(f"_c{i}", quoted=True), t)
-                exprs[col.name] = self.generate(conv.convert(ref, col.type))
-            plan.params = sub.params
-            body = f"SELECT {{}} FROM ({inner_sql})"
-        else:
-            raise EngineError(sc.SYNTAX)
-        for col in info.columns:
-            if col.name in exprs:
-                continue
-            default = self.default_sql(col)
-            if default is not None:
-                exprs[col.name] = default
-        for col in info.serial_columns():
-            kind = "s" if col.type.code == T.SERIAL else "8"
-            value = exprs.get(col.name, "NULL")
-            exprs[col.name] = f"ifx_serial({info.tabid}, '{kind}', {value})"
-            plan.serials.append((info.tabid, kind, col.serial_start))
-        order = [c.name for c in info.columns if c.name in exprs]
-        plan.sql = (f"INSERT INTO {self.table_sql(info)} ({', '.join(quote(n) for n in order)}) "
-                    + body.format(", ".join(exprs[n] for n in order)))
-        return plan
-
-    def _ident(self, node: exp.Expr) -> str:
-        if isinstance(node, exp.Identifier):
-            return node.name if node.quoted else node.name.lower()
-        if isinstance(node, exp.Column):
-            return node.name if node.this.quoted else node.name.lower()
-        raise EngineError(sc.SYNTAX)
-
-    def default_sql(self, col: ColumnInfo) -> str | None:
-        kind = col.default_kind
-        if kind is None or kind == "N":
-            return None
-        if kind == "L":
-            stored = conv.storer(col.type, self.ctx)(col.default_value)
-            return self.generate(lit(stored))
-        if kind == "U":
-            return self.generate(ExprConv.cast(func("ifx_user"), it.char(32), col.type))
-        if kind == "T":
-            return self.generate(ExprConv.cast(func("ifx_today"), it.DATE, col.type))
-        if kind == "C":
-            t = col.type if col.type.code == T.DATETIME else it.datetime_type(0, 13)
-            return self.generate(func("ifx_current", keylit(t)))
-        if kind == "S":
-            return self.generate(ExprConv.cast(func("ifx_dbinfo", exp.Literal.string(
-                "dbhostname")), it.varchar(128), col.type))
-        return None
-
-    def compile_update(self, ast: exp.Update) -> Plan:
-        info = self.target(ast.this)
-        alias = ast.this.alias or self._ident(ast.this.this)
-        sets: list[tuple[ColumnInfo, exp.Expr]] = []
-        for target, value in self.assignments(ast.expressions):
-            name = self._ident(target)
-            col = info.by_name.get(name)
-            if col is None:
-                raise EngineError(sc.NO_COLUMN, near=name)
-            sets.append((col, value))
-        where = ast.args.get("where")
-        select = exp.Select(expressions=[e.copy() for _, e in sets]).from_(ast.this.copy())
-        if where is not None:
-            select.set("where", where.copy())
-        self.allow_bare_params = True
-        sub = self.compile_query(select, [c.type for c, _ in sets])
-        assigns = ", ".join(f"{quote(c.name)} = {self.generate(p)}"
-                            for (c, _), p in zip(sets, self._last_projections, strict=True))
-        sql = f"UPDATE {self.table_sql(info)} AS {quote(alias)} SET {assigns}"
-        cols = ", ".join(f"{quote(alias)}.{quote(c.name)}" for c in info.columns)
-        old_sql = (f"SELECT {quote(alias)}.rowid, {cols} FROM {self.table_sql(info)} "
-                   f"AS {quote(alias)}")
-        if self._last_where is not None:
-            where = f" WHERE {self.generate(self._last_where)}"
-            sql += where
-            old_sql += where
-        plan = Plan("update", StmtType.UPDATE, sql=sql, table=info, params=sub.params)
-        plan.updated = [c.name for c, _ in sets]
-        plan.old_sql = old_sql
-        return plan
-
-    def assignments(self, items: list[exp.Expr]) -> list[tuple[exp.Expr, exp.Expr]]:
-        """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …): one (column, value) per column.
-        A parenthesised SELECT gives each column a scalar subquery of its own projection."""
-        out: list[tuple[exp.Expr, exp.Expr]] = []
-        for item in items:
-            if not isinstance(item, exp.EQ):
-                raise EngineError(sc.SYNTAX)
-            target, value = item.this, item.expression
-            if isinstance(target, exp.Column):
-                out.append((target, value))
-                continue
-            names = target.expressions if isinstance(target, (exp.Tuple, exp.Paren)) else []
-            if isinstance(target, exp.Paren):
-                names = [target.this]
-            if not names or not all(isinstance(n, exp.Column) for n in names):
-                raise EngineError(sc.SYNTAX)
-            if isinstance(value, (exp.Subquery, exp.Select)):
-                query = value.this if isinstance(value, exp.Subquery) else value
-                if not isinstance(query, exp.Select) or len(query.expressions) != len(names):
-                    raise EngineError(sc.INSERT_COUNT)
-                for i, name in enumerate(names):
-                    one = query.copy()
-                    one.set("expressions", [query.expressions[i].copy()])
-                    out.append((name, exp.Subquery(this=one)))
-                continue
-            values = value.expressions if isinstance(value, exp.Tuple) else (
-                [value.this] if isinstance(value, exp.Paren) else [value])
-            if len(values) != len(names):
-                raise EngineError(sc.INSERT_COUNT)
-            out.extend(zip(names, values, strict=True))
-        return out
-
-    def compile_merge(self, ast: exp.Merge) -> Plan:
-        """MERGE as the statements SQLite has: the WHEN MATCHED UPDATE (or DELETE) of the
-        target rows some source row matches, then the WHEN NOT MATCHED INSERT of the source
-        rows no target row matches. The update runs first so the rows just inserted are not
-        updated; a target row matched by two source rows is -284, as the scalar subquery of
-        its new value finds two rows."""
-        target, source, on = ast.this, ast.args.get("using"), ast.args.get("on")
-        if not isinstance(target, exp.Table) or source is None or on is None:
-            raise EngineError(sc.SYNTAX)
-        if any(True for _ in ast.find_all(exp.Placeholder)):
-            raise not_implemented("host variables in MERGE")
-        whens = ast.args.get("whens")
-        clauses = list(whens.expressions) if whens is not None else []
-        def is_delete(then: object) -> bool:
-            return isinstance(then, exp.Delete) or (
-                isinstance(then, exp.Var) and then.name.upper() == "DELETE")
-
-        kinds = [type(w.args.get("then")) for w in clauses]
-        if any(is_delete(w.args.get("then")) for w in clauses) and exp.Insert in kinds:
-            raise not_implemented("MERGE with both DELETE and INSERT")
-        parts: list[Plan] = []
-        matches = exp.select("1").from_(source.copy()).where(on.copy())
-        for when in sorted(clauses, key=lambda w: not w.args.get("matched")):
-            then = when.args.get("then")
-            if when.args.get("condition") is not None or when.args.get("source"):
-                raise not_implemented("MERGE WHEN … AND / BY SOURCE")
-            if when.args.get("matched") and isinstance(then, exp.Update):
-                sets = []
-                for col, value in self.assignments(then.expressions):
-                    one = exp.select(value.copy()).from_(source.copy()).where(on.copy())
-                    sets.append(exp.EQ(this=col, expression=exp.Subquery(this=one)))
-                update = exp.Update(this=target.copy(), expressions=sets,
-                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
-                parts.append(self.compile_update(update).finish(self.ctx))
-            elif when.args.get("matched") and is_delete(then):
-                delete = exp.Delete(this=target.copy(),
-                                    where=exp.Where(this=exp.Exists(this=matches.copy())))
-                parts.append(self.compile_delete(delete).finish(self.ctx))
-            elif not when.args.get("matched") and isinstance(then, exp.Insert):
-                values = then.args.get("expression")
-                if not isinstance(values, exp.Expr):
-                    raise EngineError(sc.SYNTAX)
-                items = values.expressions if isinstance(values, exp.Tuple) else [values]
-                seen = exp.select("1").from_(target.copy()).where(on.copy())
-                select = exp.select(*[v.copy() for v in items]).from_(source.copy()).where(
-                    exp.Not(this=exp.Exists(this=seen)))
-                into: exp.Expr = exp.Table(this=target.this.copy(), db=target.args.get("db"))
-                cols = then.this
-                if isinstance(cols, exp.Tuple):
-                    into = exp.Schema(this=into, expressions=list(cols.expressions))
-                parts.append(self.compile_insert(exp.Insert(this=into, expression=select))
-                             .finish(self.ctx))
-            else:
-                raise EngineError(sc.SYNTAX)
-        if not parts:
-            raise EngineError(sc.SYNTAX)
-        plan = Plan("merge", StmtType.MERGE, table=parts[0].table, parts=parts)
-        return plan.finish(self.ctx)
-
-    def compile_delete(self, ast: exp.Delete) -> Plan:
-        info = self.target(ast.this)
-        alias = ast.this.alias or self._ident(ast.this.this)
-        select = exp.Select(expressions=[exp.Literal.number(1)]).from_(ast.this.copy())
-        where = ast.args.get("where")
-        if where is not None:
-            select.set("where", where.copy())
-        sub = self.compile_query(select, None)
-        sql = f"DELETE FROM {self.table_sql(info)} AS {quote(alias)}"
-        if self._last_where is not None:
-            sql += f" WHERE {self.generate(self._last_where)}"
-        return Plan("delete", StmtType.DELETE, sql=sql, table=info, params=sub.params)
-
     # The projections / WHERE of the last compiled root SELECT (used by the DML compilers).
     _last_root: exp.Expr
 
@@ -887,14 +531,6 @@ class Compiler:
     def _last_where(self) -> exp.Expr | None:
         where = self._last_root.args.get("where")
         return where.this if where is not None else None
-
-
-class ExprConv:
-    @staticmethod
-    def cast(node: exp.Expr, src: IfxType, dst: IfxType) -> exp.Expr:
-        if src == dst:
-            return node
-        return func("ifx_cast", node, keylit(src), keylit(dst.nullable()))
 
 
 _RAISE = __import__("sqlglot").ErrorLevel.RAISE

@@ -33,14 +33,17 @@ from sqlglot.tokenizer_core import TokenType
 from ...protocol.codes import StmtType
 from . import sqlcodes as sc
 from .catalog import TableInfo, quote
+from .cross_database import database_of
 from .errors import EngineError, not_implemented
 from .routines import Routine
 from .spl import ast as a
 from .spl.tables import chunks
+from .translate_dml import MERGE_ROWID
 from .views import check_rows
 
 if TYPE_CHECKING:
-    from .session import EngineSession, ExecResult
+    from .prepared import ExecResult
+    from .session import EngineSession
     from .spl.interp import Interp
     from .translate import Compiler, Plan
 
@@ -153,8 +156,6 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
     if not instead and sp.eat("BEFORE"):
         body.before = _actions(sp, table, False)
     if sp.eat("FOR", "EACH", "ROW"):
-        if event == "S":
-            raise not_implemented("FOR EACH ROW actions of SELECT triggers")
         body.each_row = _actions(sp, table, not instead)
     elif instead:
         raise sp.error()
@@ -455,11 +456,30 @@ def _guarded(s: EngineSession, run: Any) -> Any:
     return result
 
 
+def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
+    MERGE_ROWID is bound to the target's largest rowid before the first runs."""
+    from .prepared import ExecResult
+
+    info = plan.table
+    if info is not None and len(plan.parts) > 1:
+        row = s._connection().execute(
+            f"SELECT COALESCE(MAX(rowid), 0) FROM {quote(info.schema)}.{quote(info.name)}"
+        ).fetchone()
+        bound = {**bound, MERGE_ROWID: int(row[0])}
+    return ExecResult(sum(run_dml(s, part, bound).rowcount for part in plan.parts))
+
+
 def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock)."""
     info = plan.table
     event = _EVENTS.get(plan.kind)
     if info is None or event is None:
+        return s._dml(plan, bound)
+    other = database_of(info)
+    if other is not None:  # a table of another database: its triggers would run here
+        if s._attached[other].triggers.get(info.name):
+            raise not_implemented(f"a write into {other}:{info.name}, which has triggers")
         return s._dml(plan, bound)
     trigs = _active(s, info.name, event, plan.updated)
     if not trigs and not plan.view_check:
@@ -501,32 +521,6 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
 
     result: ExecResult = _guarded(s, run)
     return result
-
-
-def has_select_triggers(s: EngineSession, tables: dict[str, Any]) -> bool:
-    schema = s._schema if s._schema is not None else s.current_schema()
-    if not schema.triggers:
-        return False
-    return any(t.event == "S" and t.enabled for name in tables
-               for t in schema.triggers.get(name, ()))
-
-
-def fire_select(s: EngineSession, plan: Plan) -> None:
-    """SELECT triggers of the tables a query reads: their BEFORE and AFTER actions run when
-    the cursor opens (FOR EACH ROW select actions are refused at CREATE)."""
-    schema = s.current_schema()
-    trigs = [t for name in plan.tables for t in schema.triggers.get(name, ())
-             if t.event == "S" and t.enabled]
-    if not trigs:
-        return
-
-    def run() -> None:
-        for t in trigs:
-            f = _Firing(s, t)
-            f.actions(f.body.before)
-            f.actions(f.body.after)
-
-    s._write(plan, lambda: _guarded(s, run))
 
 
 # ---- INSTEAD OF triggers on views ---------------------------------------------------------------
@@ -614,7 +608,7 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
 
 
 def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    from .session import ExecResult
+    from .prepared import ExecResult
 
     info = plan.table
     assert info is not None

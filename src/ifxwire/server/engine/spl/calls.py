@@ -23,6 +23,7 @@ from sqlglot import exp
 from ....protocol.codes import StmtType
 from .. import convert as conv
 from .. import sqlcodes as sc
+from ..dialect import IfxSlv
 from ..errors import EngineError
 from ..exprs import func, ty, typed
 from ..routines import Routine, expand
@@ -33,7 +34,8 @@ from .resolve import candidates, choose
 
 if TYPE_CHECKING:
     from ..exprs import ExprTranslator
-    from ..session import EngineSession, ExecResult
+    from ..prepared import ExecResult
+    from ..session import EngineSession
     from ..translate import Compiler, Plan
 
 UNNAMED = "(expression)"  # how Informix names a routine's unnamed return values
@@ -43,7 +45,6 @@ def runtime(session: EngineSession) -> Runtime:
     rt = session.spl
     if rt is None:
         rt = session.spl = Runtime(session)
-        session.state.spl_call = rt.call_scalar
     return rt
 
 
@@ -67,6 +68,8 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
 
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
+    if any(True for arg in call.args for _ in arg.find_all(IfxSlv)):
+        raise EngineError(sc.SLV_IN_CALL)
     routine = _resolve(compiler, call)
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
@@ -104,7 +107,7 @@ def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[
 
 
 def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    from ..session import ExecResult
+    from ..prepared import ExecResult
 
     routine = _routine_of(session, plan)
     rows = runtime(session).invoke(routine, _args(session, plan, bound))
@@ -148,6 +151,10 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     routines = compiler.lookup.routines(name)
     if not routines:
         return None
+    if any(isinstance(arg, IfxSlv) for arg in args):
+        from ..slv import producer_call
+
+        return producer_call(compiler, tx, name, args)
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
         outparams.refuse_outputs(found[0])

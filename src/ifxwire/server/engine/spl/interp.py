@@ -205,17 +205,25 @@ class Runtime:
 
     def call_scalar(self, procid: int, args: tuple[object, ...]) -> object:
         """A function called inside a query (the ``ifx_spl`` SQL function): its one value."""
+        return self.call_with_outs(procid, args, None)[0]
+
+    def call_with_outs(self, procid: int, args: tuple[object, ...],
+                       outs: list[object] | None = None) -> tuple[object, tuple[object, ...]]:
+        """A function called inside a query: its one value and (the ``ifx_spl_out`` SQL
+        function, slv.py) its OUT/INOUT parameters' final values."""
         routine = self.session.current_schema().procs.get(int(procid))
         if routine is None:
             raise EngineError(sc.NO_ROUTINE, near=str(procid))
-        rows = self.invoke(routine, list(args))
+        if outs is None and routine.outputs():
+            outs = []
+        rows = self.invoke(routine, list(args), outs=outs)
         try:
             first = next(rows, None)
             if first is not None and next(rows, None) is not None:
                 raise EngineError(sc.FUNCTION_ROWS, near=routine.name)
         finally:
             rows.close()  # type: ignore[attr-defined]
-        return None if first is None else first[0]
+        return (None if first is None else first[0]), tuple(outs or ())
 
     # ---- TRACE -------------------------------------------------------------------------------
     def trace(self, line: str) -> None:
@@ -712,7 +720,7 @@ class Interp:
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             self.select(node, tree, scope)
             return
-        if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
+        if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete, exp.Merge)):
             raise not_implemented(type(tree).__name__.upper())
         runner = self.runner
         current = node.current_of
@@ -723,6 +731,8 @@ class Interp:
                 plan = c.compile_insert(sub(tree))
             elif isinstance(tree, exp.Update):
                 plan = c.compile_update(sub(tree))
+            elif isinstance(tree, exp.Merge):  # SPL variables in it: -999 (compile_merge)
+                plan = c.compile_merge(sub(tree))
             else:
                 plan = c.compile_delete(sub(tree))
             if current is not None:

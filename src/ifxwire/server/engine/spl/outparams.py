@@ -7,10 +7,10 @@ other argument is -9752 "Argument must be a Statement Local Variable or SPL vari
 argument for an OUT or INOUT parameter" (Guide to SQL: Syntax, "OUT and INOUT parameters";
 the code and text from the message catalogue in the JDBC jar).
 
-Here SPL callers (CALL, LET, EXECUTE … INTO, FOREACH EXECUTE) pass variables; SQL callers
-(EXECUTE FUNCTION from a client, a function in a query) cannot, because statement-local
-variables are not supported, so they get -9752 — which is also what makes JDBC's
-CallableStatement switch to the fast path (PROTOCOL.md §10).
+Here SPL callers (CALL, LET, EXECUTE … INTO, FOREACH EXECUTE) pass variables, and a query's
+WHERE clause statement-local variables (engine/slv.py); other SQL callers (EXECUTE FUNCTION
+from a client, a function in a select list) cannot, so they get -9752 — which is also what
+makes JDBC's CallableStatement switch to the fast path (PROTOCOL.md §10).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ Row = tuple[object, ...]
 
 
 def refuse_outputs(routine: Routine, overloads: int = 1) -> None:
-    """SQL has no variables to receive an OUT value (no SLV support): -9752. The error
+    """An SQL call with no variables to receive an OUT value (no SLV): -9752. The error
     carries the routine's fast-path signature, so the wire session can hand the client a
     handle to call it by (lobwire.FastPath.out_parameters)."""
     if routine.outputs():

@@ -694,7 +694,7 @@ def parse_call(p: t.Any) -> a.CallSpec:
         owner, name = name, p._name()
     spec = a.CallSpec(start, name=name, owner=owner, kind=kind.lower())
     if p._match(TokenType.L_PAREN) and not p._match(TokenType.R_PAREN):
-        spec.args = [x for x in p._parse_csv(p._parse_assignment) if x is not None]
+        spec.args = [x for x in p._parse_csv(p._parse_lambda) if x is not None]
         p._match_r_paren()
     if p._word() == "WITH":
         p._expect_word("WITH", "TRIGGER", "REFERENCES")
