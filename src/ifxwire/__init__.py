@@ -22,6 +22,7 @@ from .client.dsn import resolve
 from .client.lob import Blob, Clob
 from .client.pamauth import PamChallenge
 from .client.pool import ConnectionPool, PoolClosed, PoolTimeout, create_pool
+from .client.routines import InOutParam, OutParam
 from .client.scroll import ScrollCursor
 from .dbapi import (
     BINARY,
@@ -79,6 +80,7 @@ __all__ = [
     "DateFromTicks",
     "DateTimeFields",
     "Error",
+    "InOutParam",
     "IntegrityError",
     "InterfaceError",
     "InternalError",
@@ -87,6 +89,7 @@ __all__ = [
     "Multiset",
     "NotSupportedError",
     "OperationalError",
+    "OutParam",
     "PamChallenge",
     "PoolClosed",
     "PoolTimeout",

@@ -323,3 +323,38 @@ def test_threads_share_a_small_pool(make_pool: Any) -> None:
         for n in range(8):
             kept = conn.execute(f"SELECT COUNT(*) FROM pooled_{n}").fetchone()
             assert kept == (7,)
+
+
+def test_stats_count_what_happened(make_pool: Any) -> None:
+    """``stats()``, the asyncio pool's counters (POOL_AND_ASYNC.md §1)."""
+    pool = make_pool(min_size=1, max_size=2, ping_after=None)
+    assert pool.stats() == {
+        "acquired": 0, "released": 0, "opened": 1, "dropped": 0, "timeouts": 0, "waited": 0,
+        "wait_seconds": 0.0, "pings": 0, "max_waiting": 0, "size": 1, "idle": 1, "in_use": 0,
+        "waiting": 0}
+    a, b = pool.acquire(), pool.acquire()
+    with pytest.raises(ifxwire.PoolTimeout):
+        pool.acquire(timeout=0.05)
+    got: list[ifxwire.Connection] = []
+    waiter = threading.Thread(target=lambda: got.append(pool.acquire(timeout=10)))
+    waiter.start()
+    while pool.waiting == 0:
+        time.sleep(0.005)
+    s = pool.stats()
+    assert (s["in_use"], s["waiting"], s["waited"], s["max_waiting"]) == (2, 1, 2, 1)
+    pool.release(a)  # straight to the waiter
+    waiter.join(10)
+    assert got == [a]
+    pool.release(a)
+    _break(b)  # the driver does not know yet: b goes back idle, most recently used
+    pool.release(b)
+    pool.ping_after = 0.0
+    with pool.connection() as c:
+        assert c is not b and c is not a  # b pinged, dropped, a new one opened in its slot
+    s = pool.stats()
+    assert (s["acquired"], s["released"], s["opened"], s["dropped"], s["timeouts"],
+            s["pings"]) == (4, 4, 3, 1, 1, 1)
+    assert s["wait_seconds"] >= 0.05 and (s["size"], s["idle"], s["in_use"]) == (2, 2, 0)
+    pool.close()
+    s = pool.stats()
+    assert (s["dropped"], s["size"]) == (3, 0)

@@ -89,6 +89,7 @@ CHECKS: tuple[str, ...] = (
     "spl_statement_local_variable",
     "spl_raise_exception",
     "spl_out_parameters",
+    "spl_out_serial8",
     "spl_trigger_batch",
     "spl_metadata_procedures",
     "spl_metadata_procedure_columns",

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
     import ssl
 
     from .cursor import AsyncCursor
+    from .savepoints import AsyncSavepoint
 
 __all__ = ["AsyncConnection", "connect"]
 
@@ -319,6 +320,15 @@ class AsyncConnection:
     @blob_stream.setter
     def blob_stream(self, value: bool) -> None:
         self._core.blob_stream = bool(value)
+
+    def savepoint(self, name: str | None = None) -> AsyncSavepoint:
+        """A savepoint in the transaction, set when awaited (``sp = await
+        conn.savepoint()``) or entered (``async with conn.savepoint("x"):``, which releases
+        it at the end of the block or rolls back to it when the block raises); see
+        ``Connection.savepoint``."""
+        from .savepoints import AsyncSavepoint
+
+        return AsyncSavepoint(self, name)
 
     async def execute(self, sql: str, params: object = None) -> AsyncCursor:
         """Shortcut: a new cursor, executed; iterate it with ``async for`` or fetch from it."""

@@ -301,13 +301,25 @@ class AsyncCursor:
         return self
 
     async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
-        """``EXECUTE PROCEDURE procname(?, ...)``; returns the parameters unchanged (Informix
-        has no OUT parameters). A result set, if any, is fetchable."""
+        """Call a stored routine; returns the parameters with OUT/INOUT values in place
+        (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
+        ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
+        from ..client import routines as _r
+        from . import routines as _ar
+
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
+        if _r.has_markers(values):
+            self._cur._check()
+            return await _ar.callproc(self.connection, self._cur, procname, values)
         marks = ", ".join("?" * len(values))
-        await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
+        try:
+            await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
+        except DatabaseError as exc:
+            if exc.sqlcode == _r.OUT_ARGUMENT:
+                raise _r.out_parameters_hint(exc, procname) from None
+            raise
         return parameters
 
     def nextset(self) -> None:

@@ -97,11 +97,6 @@ class AsyncConnectionPool(PoolBase):
         self._waiters: deque[asyncio.Future[_Entry | None]] = deque()
         self._closing: set[asyncio.Task[None]] = set()  # background closes
         self._released = asyncio.Event()  # set whenever a connection comes back
-        self._stats = dict.fromkeys(
-            ("acquired", "released", "opened", "dropped", "timeouts", "waited", "pings",
-             "max_waiting"), 0
-        )
-        self._wait_seconds = 0.0
 
     async def open(self) -> AsyncConnectionPool:
         """Open ``min_size`` connections, all within ``timeout`` (``create_pool`` calls it)."""
@@ -114,17 +109,6 @@ class AsyncConnectionPool(PoolBase):
             await self.close()
             raise
         return self
-
-    # ------------------------------------------------------------------ introspection
-
-    def stats(self) -> dict[str, float]:
-        """Counters since the pool was made: ``acquired``, ``released``, ``opened`` (new
-        connections), ``dropped`` (closed as broken, expired or on close), ``timeouts``,
-        ``waited`` (acquires that queued), ``wait_seconds`` (their total wait), ``pings``,
-        ``max_waiting``; and now: ``size``, ``idle``, ``in_use``, ``waiting``."""
-        return {**self._stats, "wait_seconds": self._wait_seconds, "size": self._size,
-                "idle": len(self._idle), "in_use": len(self._in_use),
-                "waiting": len(self._waiters)}
 
     # ------------------------------------------------------------------ acquire
 
@@ -299,6 +283,7 @@ class AsyncConnectionPool(PoolBase):
         is)."""
         if self._closed:
             self._size -= 1
+            self._stats["dropped"] += 1  # released after close: closed, as the sync pool counts
             self._close_later(entry.conn)
             return
         while self._waiters:

@@ -91,6 +91,8 @@ from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
     from .cursor import Cursor
+    from .routines import OutRoutine
+    from .savepoints import Savepoint
 
 __all__ = ["Connection"]
 
@@ -206,6 +208,8 @@ class Connection:
         self._open_results: weakref.WeakSet[Cursor] = weakref.WeakSet()
         #: Fast-path routine handles: (database, signature) -> (routine database, handle).
         self._routines: dict[tuple[str | None, str], tuple[bytes, int]] = {}
+        #: Routines called with OUT parameters: (database, name, nargs) -> their description.
+        self._out_routines: dict[tuple[str | None, str, int], OutRoutine] = {}
         #: LOB values up to this many bytes are fetched as bytes/str (0: as Blob/Clob).
         self.lob_materialize_limit = params.lob_materialize_limit
         self._trace = params.trace
@@ -440,6 +444,16 @@ class Connection:
         repeated call is one round trip. See docs/DRIVER.md §13.
         """
         return _fastpath.call(self, _fastpath.signature_of(routine, args), args)
+
+    def savepoint(self, name: str | None = None) -> Savepoint:
+        """Set a savepoint in the transaction (``SAVEPOINT name``; a name is made up when
+        None) and return it: ``with conn.savepoint("x"):`` releases it at the end of the
+        block, or rolls back to it when the block raises (docs/DRIVER.md §5)."""
+        from .savepoints import Savepoint, check_savepoint
+
+        sp = Savepoint(self, check_savepoint(name, self.autocommit))
+        sp._run("set")
+        return sp
 
     def execute(self, sql: str, params: object = None) -> Cursor:
         """Shortcut: a new cursor, executed; iterate it or call fetch*() on it."""
@@ -969,6 +983,7 @@ class Connection:
     def _set_database(self, name: str | None, flags: int | None) -> None:
         self._database = name
         self._routines.clear()
+        self._out_routines.clear()
         self._repeatable_read = False
         if name is None or flags is None:
             self._logging_mode = None if name is None else "unlogged"

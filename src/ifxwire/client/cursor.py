@@ -737,16 +737,30 @@ class Cursor:
         return self
 
     def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
-        """``EXECUTE PROCEDURE procname(?, ...)``; returns the parameters unchanged.
+        """Call a stored routine; returns the parameters with OUT/INOUT values in place.
 
-        Informix has no OUT parameters, so PEP 249's "modified copy" is the input itself. A
-        procedure that returns values makes a result set, fetchable as usual.
+        Plain values are inputs: the call is ``EXECUTE PROCEDURE procname(?, ...)``, the
+        parameters come back unchanged and a routine that returns values makes a result set.
+        Mark OUT arguments with ``ifxwire.OutParam()`` and INOUT ones with
+        ``ifxwire.InOutParam(value)``: the routine then runs the way IBM JDBC's
+        CallableStatement runs it (client/routines.py), a new list comes back with the output
+        values in place, and a function's return values are a one-row result set
+        (docs/DRIVER.md, "Stored routines").
         """
+        from . import routines
+
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
+        if routines.has_markers(values):
+            return routines.callproc(self, procname, values)
         marks = ", ".join("?" * len(values))
-        self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
+        try:
+            self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
+        except _e.DatabaseError as exc:
+            if exc.sqlcode == routines.OUT_ARGUMENT:
+                raise routines.out_parameters_hint(exc, procname) from None
+            raise
         return parameters
 
     def close(self) -> None:

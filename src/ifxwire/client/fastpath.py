@@ -55,7 +55,15 @@ def signature_of(name: str, args: Sequence[object]) -> str:
     """A routine signature for GETROUTINE. A full signature (``function owner.name(type, …)``
     or a name with an argument list) is used as given; a bare name gets argument types from
     the Python values — a convenience: a real server resolves overloads by these types, so
-    give the signature when they are not obvious."""
+    give the signature when they are not obvious. OUT/INOUT markers belong to
+    ``Cursor.callproc``: a fast-path call by signature cannot carry SQ_FPARAM (no client
+    sends that form), so they are refused here."""
+    from .routines import has_markers
+
+    if has_markers(args):
+        raise ProgrammingError(
+            "call_function cannot read OUT or INOUT parameters: use cursor.callproc(name, "
+            "[..., ifxwire.OutParam(), ...]) (docs/DRIVER.md §18)", sqlstate="07006")
     text = name.strip()
     if "(" in text:
         return text if text.split(None, 1)[0].lower() in ("function", "procedure") else (

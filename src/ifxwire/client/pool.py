@@ -91,6 +91,11 @@ class _Waiter:
         self.slot = False
 
 
+#: The counters of ``stats()``, both pools.
+_COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", "pings",
+             "max_waiting")
+
+
 class PoolBase:
     """What the sync pool and ``ifxwire.aio``'s pool share: their settings, checked alike,
     and what they tell about themselves (each value one attribute read, so the sync pool
@@ -115,6 +120,17 @@ class PoolBase:
         self.ping_after = ping_after
         self._size = 0  # open connections plus those being opened
         self._closed = False
+        self._stats = dict.fromkeys(_COUNTERS, 0)
+        self._wait_seconds = 0.0  # the total time acquires spent queued
+
+    def stats(self) -> dict[str, float]:
+        """Counters since the pool was made: ``acquired``, ``released``, ``opened`` (new
+        connections), ``dropped`` (closed as broken, expired or on close), ``timeouts``,
+        ``waited`` (acquires that queued), ``wait_seconds`` (their total wait), ``pings``,
+        ``max_waiting``; and now: ``size``, ``idle``, ``in_use``, ``waiting``."""
+        return {**self._stats, "wait_seconds": self._wait_seconds, "size": self._size,
+                "idle": len(self._idle), "in_use": len(self._in_use),
+                "waiting": len(self._waiters)}
 
     @property
     def size(self) -> int:
@@ -207,16 +223,22 @@ class ConnectionPool(PoolBase):
         """
         wait = self.timeout if timeout is None else timeout
         deadline = _deadline(wait)
-        entry = self._claim(deadline, wait)
-        if entry is not None and not self._usable(entry, deadline):
-            self._close_conn(entry.conn)  # keep its slot and connect anew
-            entry = None
-        if entry is None:
-            entry = self._open_slot(deadline, wait)
+        try:
+            entry = self._claim(deadline, wait)
+            if entry is not None and not self._usable(entry, deadline):
+                self._close_conn(entry.conn)  # keep its slot and connect anew
+                self._count("dropped")
+                entry = None
+            if entry is None:
+                entry = self._open_slot(deadline, wait)
+        except PoolTimeout:
+            self._count("timeouts")
+            raise
         with self._lock:
             closing = self._closed
             if not closing:
                 self._in_use[id(entry.conn)] = entry
+                self._stats["acquired"] += 1
         if closing:
             self._discard(entry)
             raise PoolClosed("the pool is closed")
@@ -238,12 +260,17 @@ class ConnectionPool(PoolBase):
                         return None
                 waiter = _Waiter()
                 self._waiters.append(waiter)
+                stats = self._stats
+                stats["waited"] += 1
+                stats["max_waiting"] = max(stats["max_waiting"], len(self._waiters))
         finally:
             for e in expired:
                 self._drop(e)
-        remaining = deadline - time.monotonic()
+        started = time.monotonic()
+        remaining = deadline - started
         got = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
         with self._lock:
+            self._wait_seconds += time.monotonic() - started
             if not got and not waiter.event.is_set():
                 with contextlib.suppress(ValueError):
                     self._waiters.remove(waiter)
@@ -305,6 +332,8 @@ class ConnectionPool(PoolBase):
         with self._lock:
             opening.entry, opening.error = entry, error
             opening.done.set()
+            if entry is not None:
+                self._stats["opened"] += 1
             abandoned = opening.abandoned
         if not abandoned:
             return
@@ -324,6 +353,7 @@ class ConnectionPool(PoolBase):
         if self.max_lifetime is not None and now - entry.created > self.max_lifetime:
             return False
         if self.ping_after is not None and now - entry.last_used > self.ping_after:
+            self._count("pings")
             return ping(conn, deadline - now)
         return True
 
@@ -344,6 +374,7 @@ class ConnectionPool(PoolBase):
         if out:
             self._idle = keep
             self._size -= len(out)
+            self._stats["dropped"] += len(out)
 
     # ------------------------------------------------------------------ release
 
@@ -352,6 +383,8 @@ class ConnectionPool(PoolBase):
         keep it for reuse (or drop it when it is broken, closed or too old)."""
         with self._lock:
             entry = self._in_use.pop(id(conn), None)
+            if entry is not None and entry.conn is conn:
+                self._stats["released"] += 1
         if entry is None or entry.conn is not conn:
             raise InterfaceError("this connection does not belong to the pool (or was released)")
         if not self._reset(entry):
@@ -368,6 +401,7 @@ class ConnectionPool(PoolBase):
             if self._closed:
                 closing = True
                 self._size -= 1
+                self._stats["dropped"] += 1
             elif self._waiters:
                 w = self._waiters.popleft()
                 w.entry = entry
@@ -397,6 +431,7 @@ class ConnectionPool(PoolBase):
     def _discard(self, entry: _Entry) -> None:
         """Close ``entry``; its slot goes to the first waiter, or is freed."""
         self._close_conn(entry.conn)
+        self._count("dropped")
         self._free_slot()
 
     def _free_slot(self) -> None:
@@ -407,6 +442,15 @@ class ConnectionPool(PoolBase):
                 w.event.set()
             else:
                 self._size -= 1
+
+    def _count(self, counter: str) -> None:
+        with self._lock:
+            self._stats[counter] += 1
+
+    def stats(self) -> dict[str, float]:
+        """``PoolBase.stats``, read under the pool lock: one consistent snapshot."""
+        with self._lock:
+            return super().stats()
 
     def _drop(self, entry: _Entry) -> None:
         """Close an entry whose slot was already uncounted."""
@@ -444,6 +488,7 @@ class ConnectionPool(PoolBase):
             idle = list(self._idle)
             self._idle.clear()
             self._size -= len(idle)
+            self._stats["dropped"] += len(idle)
             waiters = list(self._waiters)
             self._waiters.clear()
         for w in waiters:

@@ -85,7 +85,9 @@ class Reply:
         "file_pending",
         "file_request",
         "file_writing",
+        "fp_args",
         "fp_values",
+        "fparam",
         "idescribe",
         "insertdone",
         "layout",
@@ -158,6 +160,10 @@ class Reply:
         # values, SQ_LODATA's byte count and data, an SQ_FILE request the caller must answer.
         self.routine: tuple[bytes, int] | None = None
         self.fp_values: list[Any] | None = None
+        # A routine with OUT parameters (client/routines.py): SQ_IFPDESCRIBE's arguments and
+        # the server's SQ_FPARAM.
+        self.fp_args: list[fp.RoutineArg] | None = None
+        self.fparam: fp.FParam | None = None
         self.lodata_size: int | None = None
         self.lodata: bytearray | memoryview | None = None  # where read data goes (set by caller)
         self.lodata_left = 0  # data bytes of an SQ_LODATA read still to come (-1: a short)
@@ -444,6 +450,10 @@ class Reply:
             self.fp_values = [v.value for v in fp.read_fproutine(r, self.encoding)]
         elif code == Msg.GETROUTINE:
             self.routine = fp.read_routine_handle(r, layout)
+        elif code == Msg.IFPDESCRIBE:
+            self.fp_args = fp.read_ifpdescribe_args(r, layout, self.encoding)
+        elif code == Msg.FPARAM:
+            self.fparam = fp.read_fparam_desc(r, layout)
         elif code == Msg.LODATA:
             op, size = r.u16(), r.i32()
             if op != fp.LO_WRITE_OP and size > self.lodata_limit:

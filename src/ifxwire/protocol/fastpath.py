@@ -29,21 +29,26 @@ from ..types.numeric import decode_int8, encode_int8
 from .codes import Msg, TypeCode
 from .columns import ColumnDesc
 from .messages import Layout, skip_bind_params
-from .wire import ProtocolViolation, Reader, Writer
+from .wire import NeedMore, ProtocolViolation, Reader, Writer
 
 __all__ = [
+    "FParam",
     "FileRequest",
     "LoDataRequest",
+    "RoutineArg",
     "RoutineCall",
     "RoutineDescribe",
     "RoutineLookup",
+    "put_cfpdescribe",
     "put_exfproutine",
     "put_file_close",
     "put_file_open",
     "put_file_read_request",
     "put_file_write_data",
+    "put_fparam_request",
     "put_fproutine",
     "put_getroutine",
+    "put_getroutine_by_id",
     "put_lodata",
     "put_lodata_chunk",
     "put_lodata_reply",
@@ -51,9 +56,11 @@ __all__ = [
     "read_cfpdescribe",
     "read_file_request",
     "read_fparam",
+    "read_fparam_desc",
     "read_fparam_reply",
     "read_fproutine",
     "read_ifpdescribe",
+    "read_ifpdescribe_args",
     "read_routine_handle",
 ]
 
@@ -172,8 +179,18 @@ def put_fparam(w: Writer, returns: list[ColumnDesc], args: list[tuple[ColumnDesc
         w.i16(mode)
 
 
-def read_ifpdescribe(r: Reader, layout: Layout) -> list[tuple[str, int, int]]:
-    """SQ_IFPDESCRIBE after its code, as JDBC reads it: (name, type, mode) per argument."""
+@dataclass(slots=True)
+class RoutineArg:
+    """One argument of a routine as SQ_IFPDESCRIBE describes it: its name (empty without bit
+    52), its type and its mode (0 IN, 1 OUT, 2 INOUT)."""
+
+    name: str
+    desc: ColumnDesc
+    mode: int
+
+
+def read_ifpdescribe_args(r: Reader, layout: Layout, encoding: str) -> list[RoutineArg]:
+    """SQ_IFPDESCRIBE after its code, as JDBC reads it (``recvIDescribe(true)``)."""
     n = r.i16()
     named = layout.named_params and n > 0 and r.i16() & 1
     out = []
@@ -182,40 +199,96 @@ def read_ifpdescribe(r: Reader, layout: Layout) -> list[tuple[str, int, int]]:
         if named:
             r.u8()
             name = r.charstr()
-        kind = r.i16()
-        r.i32()
-        r.charstr()
-        r.charstr()
-        r.i16()
-        r.i16()
-        r.i32()
-        r.i32()
-        out.append((name.decode("iso-8859-1"), kind, r.i16()))
+        kind, xid = r.i16(), r.i32()
+        owner, type_name = r.charstr(), r.charstr()
+        reference, alignment, source, enclen = r.i16(), r.i16(), r.i32(), r.i32()
+        text = name.decode(encoding, errors="replace")
+        desc = ColumnDesc(text, kind, enclen, xid, owner.decode(encoding, errors="replace"),
+                          type_name.decode(encoding, errors="replace"), 0, reference,
+                          alignment, source)
+        out.append(RoutineArg(text, desc, r.i16()))
     return out
 
 
-def read_fparam_reply(r: Reader, layout: Layout) -> tuple[int, list[int]]:
-    """A server's first SQ_FPARAM after its code (``receiveFParam``): the number of return
-    values and each argument's mode."""
+def read_ifpdescribe(r: Reader, layout: Layout) -> list[tuple[str, int, int]]:
+    """SQ_IFPDESCRIBE after its code: (name, type, mode) per argument (the trace's view)."""
+    return [(a.name, a.desc.type, a.mode)
+            for a in read_ifpdescribe_args(r, layout, "iso-8859-1")]
+
+
+@dataclass(slots=True)
+class FParam:
+    """A server's SQ_FPARAM: the routine's return types and each argument's type and mode
+    (JDBC expects a value back for the arguments of mode 1: ``readFPTypeInfo``)."""
+
+    returns: list[ColumnDesc]
+    args: list[tuple[ColumnDesc, int]]
+
+
+def _read_fp_type(r: Reader) -> ColumnDesc:
+    """An FPTypeInfo: u8 null flag, i16 type, i32 xid, i32 length, i16 precision, i16 scale.
+    A DECIMAL's or MONEY's encoded length is taken from its precision and scale (what JDBC
+    reports as such), whatever the length field holds."""
+    r.u8()
+    kind, xid, length, prec, scale = r.i16(), r.i32(), r.i32(), r.i16(), r.i16()
+    if kind & 0xFF in (TypeCode.DECIMAL, TypeCode.MONEY):
+        length = (prec << 8) | (scale & 0xFF)
+    return ColumnDesc("", kind, length, xid)
+
+
+def read_fparam_desc(r: Reader, layout: Layout) -> FParam:
+    """A server's first SQ_FPARAM after its code (``receiveFParam``)."""
     r.raw(10)
     r.i32()
     r.u8()
     r.i32()
     r.raw(10)
     r.i32()
-    nrets = r.i16()
-    for _ in range(nrets):
-        r.raw(15)
+    returns = [_read_fp_type(r) for _ in range(r.i16())]
     nargs = r.i16()
     named = layout.named_params and r.i16() & 1
-    modes = []
+    args = []
     for _ in range(nargs):
         if named:
             r.u8()
             r.charstr()
-        r.raw(15)
-        modes.append(r.i16())
-    return nrets, modes
+        desc = _read_fp_type(r)
+        args.append((desc, r.i16()))
+    return FParam(returns, args)
+
+
+def read_fparam_reply(r: Reader, layout: Layout) -> tuple[int, list[int]]:
+    """The number of return values and each argument's mode (the trace's view)."""
+    f = read_fparam_desc(r, layout)
+    return len(f.returns), [mode for _, mode in f.args]
+
+
+def put_fparam_request(w: Writer) -> None:
+    """The client's SQ_FPARAM after the arguments of a call with OUT parameters, as JDBC's
+    ``sendFParam`` writes it for a first call: INT8 funcState 0 (JDBC's 10-byte layout), i32
+    request 0, u8 isDone 0, with no pad: the message is odd-sized and SQ_EOT follows at an
+    odd offset (captured, tests/unit/test_callproc_vectors.py)."""
+    w.u16(Msg.FPARAM).raw(encode_int8(0)).i32(0)
+    w.buf.append(0)
+
+
+def put_cfpdescribe(w: Writer, database: bytes, handle: int) -> None:
+    """``SQ_CFPDESCRIBE`` of a handle a -9752 gave (``sendCFPDescribe``): u8 1 (by id), the
+    database, the handle (bit 52 only: without it there is no by-id form). JDBC ends it
+    with SQ_EOT and then sends another, lone, SQ_EOT that the server does not answer
+    (docs/PROTOCOL.md §10): the caller appends both."""
+    w.u16(Msg.CFPDESCRIBE)
+    w.buf.append(1)
+    w.charstr(database).i32(handle)
+
+
+def put_getroutine_by_id(w: Writer, database: bytes, handle: int, layout: Layout) -> None:
+    """``SQ_GETROUTINE`` by id with the FPARAM flag (``getHandle`` for a call with OUT
+    parameters): u8 1, the database as the signature string, the handle, u16 1."""
+    w.u16(Msg.GETROUTINE)
+    w.buf.append(1)
+    _put_str(w, database, layout)
+    w.i32(handle).u16(1)
 
 
 def read_fparam(r: Reader) -> None:
@@ -259,13 +332,15 @@ def read_routine_handle(r: Reader, layout: Layout) -> tuple[bytes, int]:
     return database, r.i32()
 
 
-def put_exfproutine(w: Writer, database: bytes, handle: int, nparams: int, layout: Layout) -> None:
+def put_exfproutine(w: Writer, database: bytes, handle: int, nparams: int, layout: Layout,
+                    want_fparam: bool = False) -> None:
     """``SQ_EXFPROUTINE``; the caller appends ``SQ_BIND`` when there are arguments (JDBC
-    ``sendFastPath`` sends none for a routine without parameters)."""
+    ``sendFastPath`` sends none for a routine without parameters), and ``SQ_FPARAM`` when
+    ``want_fparam`` (a call with OUT parameters: ``put_fparam_request``)."""
     w.u16(Msg.EXFPROUTINE)
     if layout.named_params:
         w.charstr(database)
-    w.i32(handle).u16(nparams).u16(0)
+    w.i32(handle).u16(nparams).u16(1 if want_fparam else 0)
 
 
 def read_exfproutine(r: Reader, layout: Layout) -> RoutineCall:
@@ -283,17 +358,42 @@ def put_fproutine(w: Writer, items: list[bytes]) -> None:
 
 
 def read_fproutine(r: Reader, encoding: str) -> list[BindValue]:
-    """The return values of a fast-path call (raises NeedMore until all have arrived)."""
+    """The return values of a fast-path call (raises NeedMore until all have arrived).
+
+    A value has the SQ_BIND item layout but one more type carries an owner and a type name:
+    JDBC's ``receiveFastPath`` reads them for ``(type & 0xFF) >= 18`` (not 52/53), SQ_BIND
+    for ``> 18``, so a SERIAL8 (18) value is framed by ``_read_serial8``. A fast-path reply
+    carries a handful of values: they are framed one at a time."""
     n = r.i16()
-    start = r.pos
-    r.pos = skip_bind_params(r.buf, start, r.end, n)
-    try:
-        values, end = decode_bind_values(r.buf, start, n, encoding)
-    except CodecError as exc:
-        raise ProtocolViolation(f"SQ_FPROUTINE: {exc}", start) from None
-    if end != r.pos:
-        raise ProtocolViolation("SQ_FPROUTINE: return values end where they should not", start)
+    values = []
+    for _ in range(n):
+        start = r.pos
+        if r.end - start < 2:
+            raise NeedMore
+        if r.buf[start + 1] == TypeCode.SERIAL8:
+            values.append(_read_serial8(r))
+            continue
+        r.pos = skip_bind_params(r.buf, start, r.end, 1)
+        try:
+            (value,), end = decode_bind_values(r.buf, start, 1, encoding)
+        except CodecError as exc:
+            raise ProtocolViolation(f"SQ_FPROUTINE: {exc}", start) from None
+        if end != r.pos:
+            raise ProtocolViolation("SQ_FPROUTINE: a value ends where it should not", start)
+        values.append(value)
     return values
+
+
+def _read_serial8(r: Reader) -> BindValue:
+    """A SERIAL8 fast-path value: ``i16 type, CHARSTR owner, CHARSTR name, i16 indicator,
+    i16 prec``, then (not NULL) the INT8 (``i16 sign, u32 low, u32 high``)."""
+    kind = r.i16()
+    r.charstr()
+    r.charstr()
+    indicator, prec = r.i16(), r.i16()
+    if indicator:
+        return BindValue(kind, indicator, prec, None)
+    return BindValue(kind, indicator, prec, decode_int8(r.raw(10), 0))
 
 
 # --------------------------------------------------------------------------------------------

@@ -82,7 +82,9 @@ def _data(value: object, col: ColumnDesc, encoding: str) -> tuple[int, bytes]:
 def encode_typed_item(value: object, col: ColumnDesc, encoding: str) -> bytes:
     """One bind-format item of type ``col`` (its flags dropped), NULL when ``value`` is None.
 
-    BOOLEAN and LVARCHAR go as 45 and 43 with empty names; UDTs with their owner and name.
+    BOOLEAN and LVARCHAR go as 45 and 43 with empty names; UDTs with their owner and name;
+    SERIAL8 with empty names (the fast-path rule, docs/PROTOCOL.md §11). For SQ_FPROUTINE
+    only: an SQ_BIND item of type 18 has no names.
     """
     base = col.base
     name = col.type_name.lower()
@@ -93,7 +95,9 @@ def encode_typed_item(value: object, col: ColumnDesc, encoding: str) -> bytes:
     else:
         owner, tname = col.owner, col.type_name
     head = _HEAD.pack(base)
-    if base > _T.SERIAL8 and base not in (_T.BIGINT, _T.BIGSERIAL):
+    # JDBC's receiveFastPath reads the names for every type from SERIAL8 (18) up but BIGINT and
+    # BIGSERIAL (bipush 18; if_icmplt): one type more than SQ_BIND's rule (> 18).
+    if base >= _T.SERIAL8 and base not in (_T.BIGINT, _T.BIGSERIAL):
         head += _charstr(owner.encode(encoding)) + _charstr(tname.encode(encoding))
     if value is None:
         return head + _IND_PREC.pack(-1, 0)

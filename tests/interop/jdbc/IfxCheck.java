@@ -1194,6 +1194,27 @@ public final class IfxCheck {
             }
             stillUsable(c);
         });
+        reg("spl_out_serial8", ctx -> {
+            // Fast-path values of type 18 (SERIAL8): IfxSqli.receiveFastPath reads an owner
+            // and a type name for (type & 0xFF) >= 18 (bipush 18; if_icmplt), where SQ_BIND
+            // has them only above 18 (PROTOCOL.md section 11). An OUT SERIAL8 and a SERIAL8
+            // return value come back in SQ_FPROUTINE.
+            Connection c = ctx.db();
+            update(c, "CREATE FUNCTION spl_op_s8(a INT8, OUT b SERIAL8) RETURNING SERIAL8; "
+                    + "LET b = a + 1; RETURN a + 2; END FUNCTION");
+            long a = 1L << 40;
+            try (CallableStatement cs = c.prepareCall("{call spl_op_s8(?, ?)}")) {
+                cs.setLong(1, a);
+                cs.registerOutParameter(2, Types.BIGINT);
+                eq("execute() returns the function's value", true, cs.execute());
+                eq("OUT b", a + 1, cs.getLong(2));
+                try (ResultSet rs = cs.getResultSet()) {
+                    check(rs.next(), "no return value");
+                    eq("return value", a + 2, rs.getLong(1));
+                }
+            }
+            stillUsable(c);
+        });
         reg("spl_trigger_batch", 120, ctx -> {
             Connection c = ctx.db();
             update(c, "CREATE TABLE spl_tb (id INTEGER, v INTEGER)");
