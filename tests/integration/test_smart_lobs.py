@@ -496,3 +496,51 @@ def test_work_after_a_commit_never_fails_the_commit(
     ac.execute("DELETE FROM aftercommit")
     monkeypatch.undo()
     assert ac.execute("SELECT COUNT(*) FROM aftercommit").fetchone()[0] == 0
+
+
+def test_a_closing_session_that_left_no_objects_takes_no_write_lock(
+    ac: ifxwire.Connection, connect_kwargs: dict[str, Any], dbname: str,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server cleans a session up after its client has gone; a write lock taken there
+    for nothing made another client's SAVEPOINT or write fail with -242/-107 (NOT WAIT) when
+    it came at that moment (seen in the SQLAlchemy suite's teardown)."""
+    import threading
+    import time
+
+    from ifxwire.server.engine.lo_session import LoSession
+    from ifxwire.server.engine.session import EngineSession
+
+    _fresh(ac, "lo_close_lock")
+    ac.execute("INSERT INTO lo_close_lock VALUES (1, ?, ?)", (b"x" * 100, "y"))
+    closing = threading.local()
+    closed: list[bool] = []
+    writes_while_closing: list[str] = []
+    close_database = LoSession.close_database
+    begin_write = EngineSession._begin_write
+
+    def watched_close(self: LoSession) -> None:
+        closing.active = True
+        try:
+            close_database(self)
+        finally:
+            closing.active = False
+            closed.append(self._store is None)
+
+    def watched_begin(self: EngineSession, kind: str) -> None:
+        if getattr(closing, "active", False):
+            writes_while_closing.append(kind)
+        begin_write(self, kind)
+
+    monkeypatch.setattr(LoSession, "close_database", watched_close)
+    monkeypatch.setattr(EngineSession, "_begin_write", watched_begin)
+    reader = ifxwire.connect(**connect_kwargs, database=dbname, lob_materialize_limit=0)
+    (blob,) = reader.execute("SELECT b FROM lo_close_lock WHERE id = 1").fetchone()
+    assert blob.read() == b"x" * 100  # the session has used its LO store
+    reader.rollback()
+    reader.close()
+    deadline = time.monotonic() + 5
+    while not closed and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert closed, "the server did not clean the session up"
+    assert writes_while_closing == []

@@ -448,9 +448,13 @@ class LoSession:
             self._sb.end(None)
         if self._store is not None and es.conn is not None:
             store = self._store
+            # Only a session that left objects behind takes the write lock: the cleanup runs
+            # after the client has gone, so a lock taken for nothing would make another
+            # session's statement fail with a lock error in NOT WAIT mode at that moment.
             # Locked by another writer: the next process's sweep frees them instead.
-            with contextlib.suppress(EngineError):
-                es.run_write(lambda: store.free_pending(self.owner))
+            if store.pending_of(self.owner):
+                with contextlib.suppress(EngineError):
+                    es.run_write(lambda: store.free_pending(self.owner))
         if self._sb is not None:
             self._sb.close()
             self._sb = None

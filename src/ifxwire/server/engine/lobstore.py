@@ -386,12 +386,16 @@ class LoStore:
                              (loid,)).fetchone() is not None:
             self._delete([loid])
 
+    def pending_of(self, owner: str) -> list[int]:
+        """The never-stored objects this owner created (a read: no write lock needed)."""
+        if not has_schema(self.conn):
+            return []
+        return [r[0] for r in self.conn.execute(
+            "SELECT loid FROM _ifx_lo WHERE pending = 1 AND owner = ?", (owner,))]
+
     def free_pending(self, owner: str) -> int:
         """Delete the never-stored objects this owner created (its session ends)."""
-        if not has_schema(self.conn):
-            return 0
-        ids = [r[0] for r in self.conn.execute(
-            "SELECT loid FROM _ifx_lo WHERE pending = 1 AND owner = ?", (owner,))]
+        ids = self.pending_of(owner)
         self._delete(ids)
         return len(ids)
 
