@@ -3,8 +3,7 @@
 * ``server``: one in-process ifxwire-server for the whole session (``Server(port=0)``).
 * ``dbname`` / ``conn``: a logged database created once per test module, and a fresh
   connection to it per test (autocommit off, as PEP 249 wants).
-* ``tls_certificate``: a throwaway self-signed (certificate, key) for localhost / 127.0.0.1,
-  made once by the openssl CLI.
+* ``tls_certificate`` (tests/conftest.py): a throwaway self-signed (certificate, key).
 * ``fake``: a scripted SQLI server (``FakeServer``) for what the real server cannot stage on
   purpose: unknown message codes, a peer that hangs up mid-reply or never answers, and exact
   records of the request groups the driver sent. It answers with the same protocol builders
@@ -15,12 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shutil
 import socket
-import subprocess
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,21 +53,6 @@ def server() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def connect_kwargs(server: Any) -> dict[str, Any]:
     return {"host": server.host, "port": server.port, "user": USER, "password": PASSWORD}
-
-
-@pytest.fixture(scope="session")
-def tls_certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    # The openssl CLI is part of every supported machine image; its absence is a setup error.
-    assert shutil.which("openssl"), "openssl is needed to make a test certificate"
-    d = tmp_path_factory.mktemp("tls")
-    cert, key = d / "cert.pem", d / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
 
 
 def _module_db_name(request: pytest.FixtureRequest) -> str:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from informix_driver_support import Target, connect, many, run, start_target, unique_name
-from tls_support import make_certificate
 
 pytestmark = pytest.mark.interop
 
@@ -71,12 +70,12 @@ def test_random_scroll_walk_matches_list_indexing(
         c.close()
 
 
-def test_informix_driver_over_the_servers_tls(tmp_path: Path) -> None:
+def test_informix_driver_over_the_servers_tls(tls_certificate: tuple[Path, Path]) -> None:
     """informix-driver's ``tls=<SSLContext>`` (it verifies nothing with ``tls=True``, so the
     test gives it a verifying context) against our server's TLS listener."""
     from ifxwire.server import Server
 
-    cert, key = make_certificate(tmp_path)
+    cert, key = tls_certificate
     ctx = ssl.create_default_context(cafile=str(cert))
     with Server(port=0, tls_cert=cert, tls_key=key) as srv:
         target = Target(srv.host, srv.port, "informix", "informix", "in4mix", external=False)

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, cache_root
 
 import ifxwire
+from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, cache_root
 
 pytestmark = pytest.mark.interop
 
@@ -121,16 +121,14 @@ def test_jdbc_cancel_timeout_and_scroll(
 
 
 @pytest.fixture(scope="module")
-def tls_server(java_tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
-               ) -> Iterator[Any]:
+def tls_server(java_tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory,
+               tls_certificate: tuple[Path, Path]) -> Iterator[Any]:
     import ssl
-
-    from tls_support import make_certificate
 
     from ifxwire.server import Server
 
     d = tmp_path_factory.mktemp("jdbc-tls")
-    cert, key = make_certificate(d)
+    cert, key = tls_certificate
     keytool = shutil.which("keytool") or str(Path(java_tools["java"]).with_name("keytool"))
     store = d / "trust.jks"
     subprocess.run([keytool, "-importcert", "-noprompt", "-alias", "ifxwire", "-file", str(cert),

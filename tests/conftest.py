@@ -1,0 +1,28 @@
+"""Fixtures every test directory shares.
+
+* ``tls_certificate``: a throwaway self-signed (certificate, key) for localhost / 127.0.0.1,
+  made once per test session by the openssl CLI (driver, server and interop TLS tests).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def tls_certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    # The openssl CLI is part of every supported machine image; its absence is a setup error.
+    assert shutil.which("openssl"), "openssl is needed to make a test certificate"
+    d = tmp_path_factory.mktemp("tls")
+    cert, key = d / "cert.pem", d / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
