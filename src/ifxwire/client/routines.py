@@ -32,7 +32,7 @@ from .. import errors as _e
 from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..protocol import fastpath as fp
 from ..protocol import messages as m
-from ..protocol.codes import Msg, TypeCode
+from ..protocol.codes import NAMED_IN_BIND, Msg
 from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
 from ..types.bind import BLOB_BIND_TYPES, encode_bind_value
@@ -189,7 +189,7 @@ def _typed_null(desc: ColumnDesc, encoding: str) -> bytes:
     base = desc.type & 0xFF
     w = Writer()
     w.i16(base)
-    if base > TypeCode.SERIAL8 and base not in (TypeCode.BIGINT, TypeCode.BIGSERIAL):
+    if base in NAMED_IN_BIND:
         w.charstr(desc.owner.encode(encoding)).charstr(desc.type_name.encode(encoding))
     return bytes(w.buf) + _NULL
 

@@ -222,6 +222,14 @@ class StmtType(IntEnum):
     ROLLBACK_TO_SAVEPOINT = 161
 
 
+#: Base type codes whose SQ_BIND item and SQ_DESCRIBE column carry a CHARSTR owner and type
+#: name: every code above SERIAL8 (18) except BIGINT and BIGSERIAL (52, 53) (PROTOCOL.md §3).
+NAMED_IN_BIND = frozenset(range(TypeCode.SERIAL8 + 1, 256)) - {TypeCode.BIGINT, TypeCode.BIGSERIAL}
+#: Fast-path values (SQ_FPROUTINE / SQ_FPARAM) name one type more: SERIAL8 itself (JDBC
+#: ``receiveFastPath``: ``>= 18``; PROTOCOL.md §10).
+NAMED_IN_FAST_PATH = NAMED_IN_BIND | {int(TypeCode.SERIAL8)}
+
+
 # DATETIME / INTERVAL time units as used in qualifiers: (digits << 8) | (start << 4) | end.
 class TimeUnit(IntEnum):
     YEAR = 0

@@ -20,6 +20,7 @@ from .codes import (
     CAP_LONG_ROWID,
     CAP_NAMED_PARAMETERS,
     CAP_REMOVE_64K,
+    NAMED_IN_BIND,
     InfoType,
     Msg,
     capability_set,
@@ -105,7 +106,7 @@ def ret_type_message(columns: Sequence[ColumnDesc], encoding: str) -> bytes:
     w.u16(Msg.RET_TYPE).u16(1).u16(len(columns))
     for col in columns:
         base = col.base
-        variable = (base in (13, 16) or (base > 18 and base not in (52, 53))
+        variable = (base in (13, 16) or base in NAMED_IN_BIND
                     or bool(col.type & 0x0800))
         t = base
         if variable and base not in (13, 16):
@@ -294,7 +295,7 @@ def skip_bind_params(
             raise NeedMore
         base = buf[pos + 1]  # low byte of the i16 type: the flags live in the high byte
         pos += 2
-        if base > 18 and base != 52 and base != 53:
+        if base in NAMED_IN_BIND:
             for _name in range(2):  # CHARSTR owner, CHARSTR type name
                 if pos + 2 > end:
                     raise NeedMore

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from struct import Struct
 from typing import Any, NamedTuple
 
-from ..protocol.codes import TypeCode
+from ..protocol.codes import NAMED_IN_BIND, TypeCode
 from .bind import BUILTIN_ENCODERS, encode_bind_value
 from .errors import CodecDataError
 from .rowcodec import RowDecoder
@@ -72,7 +72,7 @@ class BindItem(NamedTuple):
     def encode(self, encoding: str) -> bytes:
         data = self.data + b"\x00" if len(self.data) & 1 else self.data
         code = self.type_code
-        if (code & 0xFF) > 18 and code not in (TypeCode.BIGINT, TypeCode.BIGSERIAL):
+        if (code & 0xFF) in NAMED_IN_BIND:
             name = self.type_name.encode(encoding)
             pad = b"\x00" if len(name) & 1 else b""
             return (

@@ -28,7 +28,7 @@ from struct import error as StructError
 from typing import Any, NamedTuple
 
 from .. import _accel
-from ..protocol.codes import TypeCode
+from ..protocol.codes import NAMED_IN_BIND, TypeCode
 from . import blobs as _blobs
 from . import numeric as _num
 from . import temporal as _tmp
@@ -455,7 +455,7 @@ def decode_bind_values(
             pos += 2
             base = type_word & 0xFF
             name = ""
-            if base > _T.SERIAL8 and base not in (_T.BIGINT, _T.BIGSERIAL):
+            if base in NAMED_IN_BIND:
                 _owner, pos = _read_charstr(buf, pos, encoding)
                 name, pos = _read_charstr(buf, pos, encoding)
             indicator, prec = _IND_PREC.unpack_from(buf, pos)
@@ -524,7 +524,7 @@ def decode_bind_plain(
             return None
         type_word, indicator, _prec = unpack(buf, pos)
         base = type_word & 0xFF
-        if base > 18 and base != 52 and base != 53:
+        if base in NAMED_IN_BIND:
             return None  # a named type (CHARSTR owner and name first)
         if indicator:
             if indicator != -1 and indicator != -2:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from struct import Struct
 
-from ..protocol.codes import TypeCode
+from ..protocol.codes import NAMED_IN_FAST_PATH, TypeCode
 from ..protocol.columns import ColumnDesc
 from . import numeric as _num
 from . import temporal as _tmp
@@ -97,7 +97,7 @@ def encode_typed_item(value: object, col: ColumnDesc, encoding: str) -> bytes:
     head = _HEAD.pack(base)
     # JDBC's receiveFastPath reads the names for every type from SERIAL8 (18) up but BIGINT and
     # BIGSERIAL (bipush 18; if_icmplt): one type more than SQ_BIND's rule (> 18).
-    if base >= _T.SERIAL8 and base not in (_T.BIGINT, _T.BIGSERIAL):
+    if base in NAMED_IN_FAST_PATH:
         head += _charstr(owner.encode(encoding)) + _charstr(tname.encode(encoding))
     if value is None:
         return head + _IND_PREC.pack(-1, 0)

@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import _accel
 from ..protocol.codes import (
+    NAMED_IN_BIND,
     TYPE_DISTINCT,
     TYPE_NOTNULL,
     XID_BOOLEAN,
@@ -111,7 +112,7 @@ def is_variable(col: ColumnDesc) -> bool:
     base = col.base
     return (
         base in (_T.VARCHAR, _T.NVARCHAR)
-        or (base > _T.SERIAL8 and base not in (_T.BIGINT, _T.BIGSERIAL))
+        or base in NAMED_IN_BIND
         or bool(col.type & TYPE_DISTINCT)
     )
 
