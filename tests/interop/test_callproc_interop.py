@@ -13,9 +13,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from conftest import JDBC_VERSIONS, IfxCheckRunner, Target
 
 import ifxwire
+from conftest import JDBC_VERSIONS, IfxCheckRunner, Target
 from ifxwire import InOutParam, OutParam
 
 pytestmark = pytest.mark.interop

@@ -23,11 +23,11 @@ from typing import Any
 
 import informix_db
 import pytest
-from conftest import JDBC_VERSIONS, LOCALE_MODES, IfxCheckRunner
-from conftest import Target as JdbcTarget
 from informix_driver_support import Target, connect, query, run, same_value, start_target
 
 import ifxwire
+from conftest import JDBC_VERSIONS, LOCALE_MODES, IfxCheckRunner
+from conftest import Target as JdbcTarget
 from ifxwire.types.values import DateTimeFields, IntervalYM
 
 pytestmark = pytest.mark.interop

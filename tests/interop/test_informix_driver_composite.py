@@ -15,9 +15,9 @@ from typing import Any
 
 import informix_db
 import pytest
-from conftest import Target
 
 import ifxwire
+from conftest import Target
 from ifxwire import List, Multiset, Row, Set
 
 pytestmark = pytest.mark.interop

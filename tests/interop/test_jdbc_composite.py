@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JAVA_OPTS, JDBC_VERSIONS, Target, cache_root
 
 import ifxwire
+from conftest import JAVA_OPTS, JDBC_VERSIONS, Target, cache_root
 from ifxwire import List, Multiset, Row, Set
 
 pytestmark = pytest.mark.interop

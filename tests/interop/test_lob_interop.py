@@ -21,10 +21,10 @@ from typing import Any
 
 import informix_db
 import pytest
-from conftest import JDBC_VERSIONS, IfxCheckRunner
-from conftest import Target as JdbcTarget
 
 import ifxwire
+from conftest import JDBC_VERSIONS, IfxCheckRunner
+from conftest import Target as JdbcTarget
 
 pytestmark = pytest.mark.interop
 
