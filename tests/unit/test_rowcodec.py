@@ -442,7 +442,7 @@ def test_inline_decimal_and_date_in_the_batch_loop_match_row_by_row() -> None:
     assert (type(err), str(err)) == want[2]
     assert err is not None and len(rows) == 2 * len(values)
     assert rows[: len(values)] == values
-    assert "_Decimal(" in decode.decode_tuples.__doc__  # the inline form is what ran
+    assert "_mul(" in decode.decode_tuples.__doc__  # the inline form is what ran
     assert "_fromordinal(" in decode.decode_tuples.__doc__
 
 
@@ -473,3 +473,50 @@ def test_tuple_larger_than_the_window_matches_row_by_row(encoding: str) -> None:
     assert (type(err), str(err)) == want[2]
     assert err is not None and len(rows) == len(values)
     assert rows[:5] == values[:5]
+
+
+def _exact(rows: list[Any]) -> list[Any]:
+    """Rows with each Decimal as its (sign, digits, exponent): Decimal("1.50") == Decimal("1.5"),
+    but a DECIMAL(p,2) must come back with two fraction digits."""
+    return [tuple(v.as_tuple() if isinstance(v, Decimal) else v for v in r) for r in rows]
+
+
+@pytest.mark.parametrize("followed", [False, True])
+@pytest.mark.parametrize(("precision", "scale"), [(12, 2), (5, 5), (16, 3), (32, 0), (1, 0)])
+def test_inline_decimal_exact_for_every_head_byte(
+    precision: int, scale: int, followed: bool
+) -> None:
+    """The inline DECIMAL's per-head-byte table against decode_row, value and exponent, for
+    every head byte (positive, negative, NULL, exponents the column cannot hold) with digit
+    bytes both valid and not (above 99), including digits beyond the scale; last in the row,
+    and followed by a DATE and a SMALLINT (read by the same unpack_from as its digits)."""
+    import random
+
+    from ifxwire.types import numeric as _num
+
+    cols = [ColumnDesc("i", 2, 4), ColumnDesc("m", 5, (precision << 8) | scale)]
+    tail = b""
+    if followed:
+        cols += [ColumnDesc("d", 7, 4), ColumnDesc("s", 1, 2)]
+        tail = (8000).to_bytes(4, "big") + (-3).to_bytes(2, "big", signed=True)
+    decode = pure_decoder(cols, "iso-8859-1")
+    assert "_mul(" in decode.decode_tuples.__doc__
+    assert ", c2, c3, = _M" in decode.decode_tuples.__doc__ or not followed  # one unpack
+    width = _num.decimal_width((precision << 8) | scale)
+    rnd = random.Random(precision * 100 + scale)
+    msgs = []
+    for head in range(256):
+        for digits in (
+            bytes(width - 1),
+            bytes(rnd.randrange(100) for _ in range(width - 1)),
+            bytes(rnd.choice((0, 1, 99, 100, 255)) for _ in range(width - 1)),
+        ):
+            msgs.append(tuple_msg(b"\x00\x00\x00\x07" + bytes([head]) + digits + tail))
+    stream = b"".join(msgs)
+    want = row_by_row(decode, stream, 0)
+    rows: list[Any] = []
+    pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+    assert pos == want[0] == len(stream)
+    assert _exact(rows) == _exact(want[1])
+    assert (type(err), str(err)) == ((type(None), "None") if want[2] is None else want[2])
+    assert len(rows) > 256  # most rows decode: the table's branch ran, not only the fallback

@@ -8,12 +8,13 @@ wraps them in the loop. Why it looks the way it does (bench/gap.py measured each
   accept is decoded again by decode_row, which returns the same values or raises exactly the
   exception the row-by-row loop would see; so the loop may be optimistic everywhere.
 * The buffer is taken in windows of ``TEXT_WINDOW`` bytes (whole tuples, at least one): each
-  window is copied once, and positions inside it start at 0, so a text value is a slice of one
-  Latin-1 decoding of the window at the same positions, with no base to subtract. Latin-1 maps
-  every byte to the code point of the same value, so for a Latin-1 connection the slice *is*
-  the value; for UTF-8 (and ASCII) it is when the window is all ASCII (one ``isascii`` per
-  window), else each value is checked and a non-ASCII one decoded from its bytes (same result,
-  same errors).
+  window is copied once (into ``bytes``, whose slices are cheaper to make than a bytearray's),
+  and positions inside it start at 0, so a text value is a slice of one Latin-1 decoding of
+  the window at the same positions, with no base to subtract. Latin-1 maps every byte to the
+  code point of the same value, so for a Latin-1 connection the slice *is* the value; for
+  UTF-8 (and ASCII) it is when the window is all ASCII (one ``isascii`` per window), else each
+  value is checked and a non-ASCII one decoded from its bytes (same result, same errors).
+* Fixed-scale DECIMAL and DATE are decoded inline (types/tupdecimal.py for the DECIMAL).
 * The SQ_TUPLE header, a leading run of struct-readable columns and the length byte of a
   VARCHAR that follows a run are read by one ``unpack_from``. The size is read unsigned: a
   negative one then looks larger than the window, and the loop stops there as it must.
@@ -30,9 +31,9 @@ from decimal import Decimal
 from typing import Any
 
 from ..protocol.codes import Msg
-from . import numeric as _num
 from . import temporal as _tmp
 from .errors import CodecError
+from .tupdecimal import inline_decimal
 
 __all__ = ["TEXT_WINDOW", "Redo", "build_tuple_loop"]
 
@@ -46,6 +47,8 @@ _TUPLE_CODE = int(Msg.TUPLE)
 _STR_CALL = re.compile(r"_str\((buf\[[^\]]*\]), (_enc\d+)\)")
 _DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
 _DECIMAL_LINE = re.compile(r"^(\s*)(c\d+) = (_dec\d+)\(buf, ([^()]+)\)$")
+#: rowcodec's unpack of a struct-readable run: targets, struct name, position.
+_RUN_LINE = re.compile(r"^\s*((?:\w+, )+)= (_S\d+)\.unpack_from\(buf, ([^()]+)\)$")
 _HEADER = struct.Struct(">Hxxi")
 
 
@@ -73,30 +76,38 @@ def _text_slice(exact: bool) -> Callable[[re.Match[str]], str]:
     return rewrite
 
 
-def _inline(line: str, decimals: dict[str, tuple[int, int]]) -> list[str]:
-    """decode_row's statement ``line`` as the loop runs it: DATE and fixed-scale DECIMAL
-    without a call for the values they decode directly. Anything else they meet raises inside
-    the loop, whose row is then decoded by decode_row (same value or same error)."""
-    line = _DATE_CALL.sub(r"_fromordinal(\1 + _EPOCH_ORD)", line)
-    match = _DECIMAL_LINE.match(line)
-    if match is None or match.group(3) not in decimals:
-        return [line]
-    ind, var, fn, pos = match.groups()
-    width, scale = decimals[fn]
-    digits = width - 1
-    # numeric.decimal_decoder's positive branch (the value is exactly that of decode_decimal).
-    return [
-        f"{ind}_h = buf[{pos}]",
-        f"{ind}if _h & 128:",
-        f"{ind}    _s = buf[{pos} + 1:{pos} + {width}].translate(_BCD).hex()",
-        f"{ind}    if len(_s) != {2 * digits} or 'f' in _s: raise _Redo",
-        f"{ind}    _k = 2 * ((_h & 127) - {64 + digits}) + {scale}",
-        f"{ind}    if _k > 0: _s += '0' * _k",
-        f"{ind}    elif _k < 0: _s = _s[:_k]",
-        f"{ind}    {var} = _Decimal((_s or '0') + 'E-{scale}')",
-        f"{ind}else:",
-        f"{ind}    {var} = {fn}(buf, {pos})",
-    ]
+def _inline(lines: Sequence[str], decimals: dict[str, tuple[int, int]],
+            ns: dict[str, Any]) -> list[str]:
+    """decode_row's statements as the loop runs them: DATE and fixed-scale DECIMAL without a
+    call for the values they decode directly (the DECIMAL as types/tupdecimal.py says, read by
+    one ``unpack_from`` together with a struct-readable run that follows it directly). Anything
+    else they meet raises inside the loop, whose row is then decoded by decode_row (same value
+    or same error). No length check: a value cut short by the window's end fails the unpack
+    or the row's size check."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = _DATE_CALL.sub(r"_fromordinal(\1 + _EPOCH_ORD)", lines[i])
+        i += 1
+        match = _DECIMAL_LINE.match(line)
+        if match is None or match.group(3) not in decimals:
+            out.append(line)
+            continue
+        ind, var, fn, pos = match.groups()
+        width, scale = decimals[fn]
+        after = _RUN_LINE.match(lines[i]) if i < len(lines) else None
+        run = None
+        if after is not None and after.group(3) == _offset(pos, width):
+            run = (after.group(1).rstrip(", "), ns[after.group(2)].format.lstrip(">"))
+            i += 1
+        out += inline_decimal(ind, var, fn, pos, width, scale, run, ns)
+    return out
+
+
+def _offset(pos: str, width: int) -> str:
+    """rowcodec's spelling (``_at``) of the position ``width`` bytes after ``pos``."""
+    base, _, delta = pos.partition(" + ")
+    return f"{base} + {int(delta or 0) + width}"
 
 
 def build_tuple_loop(
@@ -119,16 +130,6 @@ def build_tuple_loop(
     raises Redo when the row's size is not what the statements consumed; ``values`` the
     tuple's items.
     """
-    mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
-    body = [out for line in lines for out in _inline(line, decimals)]
-    texts = any(_STR_CALL.search(line) for line in body)
-    if mode is None or not texts:
-        bodies = [[_STR_CALL.sub(r"\1.decode(\2)", line) for line in body]]
-    elif mode == "exact":
-        bodies = [[_STR_CALL.sub(_text_slice(True), line) for line in body]]
-    else:
-        bodies = [[_STR_CALL.sub(_text_slice(exact), line) for line in body]
-                  for exact in (True, False)]  # fmt: skip
     fmt, targets, width = lead
     min_len = 8 + width
     ns = dict(namespace)
@@ -138,11 +139,20 @@ def build_tuple_loop(
         _decode_row=decode_row,
         _CodecError=CodecError,
         _Redo=Redo,
-        _BCD=_num.BCD_DIGITS,
         _Decimal=Decimal,
         _fromordinal=date.fromordinal,
         _EPOCH_ORD=_EPOCH_ORD,
     )
+    body = _inline(lines, decimals, ns)
+    mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
+    texts = any(_STR_CALL.search(line) for line in body)
+    if mode is None or not texts:
+        bodies = [[_STR_CALL.sub(r"\1.decode(\2)", line) for line in body]]
+    elif mode == "exact":
+        bodies = [[_STR_CALL.sub(_text_slice(True), line) for line in body]]
+    else:
+        bodies = [[_STR_CALL.sub(_text_slice(exact), line) for line in body]
+                  for exact in (True, False)]  # fmt: skip
     window = []
     if texts and mode is not None:
         window.append("        _text = buf.decode('latin-1')")
@@ -203,7 +213,9 @@ def build_tuple_loop(
         "            break",
         f"        if wend - pos < {TEXT_WINDOW}:",
         f"            wend = min(end, pos + {TEXT_WINDOW})",
-        "        buf = src[pos:wend]",
+        # bytes, not a bytearray: every slice and translate in the loop is then a bytes
+        # object, cheaper to make (~2 % of the row, callgrind); one copy either way.
+        "        buf = bytes(memoryview(src)[pos:wend])",
         *window,
         "        p = 0",
         "        we = wend - pos",
