@@ -114,6 +114,13 @@ class FakeServer:
         self.db_flags = 0x1
         self.login_envs: list[dict[str, str]] = []
         self.recv_calls = 0
+        #: When set, SQ_EXIT is acknowledged only once this event is set (or never: ``None``
+        #: in ``exit_gate_timeout`` waits for ever); ``accepted`` counts TCP connections and
+        #: ``client_gone`` the sessions whose client closed the socket after the goodbye.
+        self.exit_gate: threading.Event | None = None
+        self.exit_gate_timeout: float | None = 30.0
+        self.accepted = 0
+        self.client_gone = 0
         self._stop = False
         self._threads: list[threading.Thread] = []
         self._conns: list[socket.socket] = []
@@ -143,6 +150,7 @@ class FakeServer:
             except OSError:
                 return
             self._conns.append(c)
+            self.accepted += 1
             t = threading.Thread(target=self._session, args=(c,), daemon=True)
             t.start()
 
@@ -185,7 +193,14 @@ class FakeServer:
                     # Keep the BIND bytes' offsets valid: copy the message out before trimming.
                     del buf[: r.pos]
                     if msg.code == Msg.EXIT:
+                        gate = self.exit_gate
+                        if gate is not None and not gate.wait(self.exit_gate_timeout):
+                            return
                         c.sendall(b"\x00\x38")
+                        if gate is not None:
+                            while c.recv(65536):
+                                pass
+                            self.client_gone += 1
                         return
                     group.append(msg)
                     if msg.code == Msg.EOT:

@@ -43,11 +43,11 @@ from ..client.cancel import send_interrupt
 from ..client.connection import (
     BEGIN_GROUP,
     COMMIT_GROUP,
-    EXIT_MESSAGE,
     ROLLBACK_GROUP,
     Connection,
 )
 from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
+from ..client.goodbye import EXIT_MESSAGE
 from ..client.handshake import (
     CAP_PAM,
     login_request,
@@ -151,7 +151,7 @@ class _Core(Connection):
         (a client file streams, never queued whole)."""
         self._stream_out = messages
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
         """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
         self._closed = True
         self._transport.close()

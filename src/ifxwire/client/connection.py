@@ -62,6 +62,7 @@ from . import fastpath as _fastpath
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .clientfiles import answer_file_request
 from .dsn import ConnectParams, member_params, unreachable
+from .goodbye import CLOSE_TIMEOUT, leave, settle
 from .handshake import (
     CAP_PAM,
     CAP_TWO_GB_FETCH,
@@ -103,9 +104,6 @@ _ID = struct.Struct(">HhHH")  # SQ_ID id <action> SQ_EOT
 BEGIN_GROUP = b"\x00\x23\x00\x0c"  # SQ_BEGIN SQ_EOT
 COMMIT_GROUP = b"\x00\x13\x00\x0c"  # SQ_CMMTWORK SQ_EOT
 ROLLBACK_GROUP = b"\x00\x14\x00\x00\x00\x0c"  # SQ_RBWORK(savepoint 0) SQ_EOT
-EXIT_MESSAGE = b"\x00\x38"  # SQ_EXIT, no EOT (jdbc-protocol.md 2.9)
-#: How long close() waits for the server's SQ_EXIT acknowledgement.
-CLOSE_TIMEOUT = 2.0
 #: Trace lines show at most this many bytes of hex per direction and exchange.
 TRACE_HEX_LIMIT = 2048
 
@@ -230,6 +228,7 @@ class Connection:
         """Connect and log in to the first address that answers (docs/DRIVER.md §16): each
         gets its own connect_timeout and is logged in to with its own server name; the next
         is tried when one cannot be reached or drops the login, never after a refusal."""
+        settle()  # the goodbyes of closed connections first: their sessions are gone
         last: Exception | None = None
         for addr, member in member_params(params):
             try:
@@ -501,10 +500,14 @@ class Connection:
         self.cancel()
         return RESEND_INTERVAL
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
         """Say goodbye (SQ_EXIT) and close the socket. Idempotent; never hangs.
 
-        An open transaction is rolled back by the server, as PEP 249 requires.
+        An open transaction is rolled back by the server, as PEP 249 requires. The server's
+        acknowledgement is read by this process's next connect (or at exit), not here:
+        client/goodbye.py says why. ``wait=True`` reads it before returning (at most
+        CLOSE_TIMEOUT seconds), for a program that must know the session is gone before
+        another process goes on.
         """
         if self._closed:
             return
@@ -513,40 +516,16 @@ class Connection:
             self._closed = True
             t = self._transport
             if got and self._broken is None:
-                try:
-                    # One deadline for the whole goodbye: a server dripping bytes cannot
-                    # stretch it (the error, if any, is dropped below).
-                    t.set_deadline(
-                        time.monotonic() + CLOSE_TIMEOUT, "no goodbye in time", "08006"
-                    )
-                    self._deferred.clear()
-                    t.min_free = 1  # the ack is 2 bytes: no need for the result-size buffer
-                    t.send(EXIT_MESSAGE)
-                    self._read_exit_ack(t)
-                except Error:
-                    pass
-            t.close()
+                self._deferred.clear()
+                leave(t, wait)
+            else:
+                t.close()
             if len(self._cache):
                 self._cache.drain()
             log.debug("connection closed")
         finally:
             if got:
                 self._lock.release()
-
-    def _read_exit_ack(self, t: Transport) -> None:
-        for _ in range(64):
-            while t.end - t.start < 2:
-                t.fill(2)
-            code = (t.buf[t.start] << 8) | t.buf[t.start + 1]
-            t.start += 2
-            if code in (Msg.EXIT, Msg.EOT):
-                return
-            if code == Msg.XACTSTAT:
-                while t.end - t.start < 6:
-                    t.fill(6)
-                t.start += 6
-                continue
-            return
 
     def __enter__(self) -> Connection:
         return self

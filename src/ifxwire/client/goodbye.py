@@ -1,0 +1,115 @@
+"""Goodbyes whose acknowledgement is read later.
+
+``Connection.close()`` sends SQ_EXIT and returns; the server's acknowledgement (SQ_EXIT, after
+it has rolled back and released the session) is read here, and the socket closed, at the
+latest:
+
+* by the next ``connect()`` in this process, before its TCP connect: a program that closes a
+  connection and opens another never meets the old session's locks (the next session cannot
+  start before the old one is acknowledged gone);
+* when more than ``MAX_PENDING`` goodbyes wait (the oldest first), so sockets cannot pile up;
+* at interpreter exit.
+
+Each waits at most ``CLOSE_TIMEOUT`` seconds from its ``close()``, as ``close()`` itself did
+when it waited: a server that never answers costs the next connect that much, once.
+
+Why: a connect-and-close used to wait for three replies (login, session groups, goodbye);
+the third wait is a whole round trip of wall time in which nothing but the server's clean-up
+happens, and it now overlaps with whatever the program does next. libpq, asyncpg and MySQL's
+clients do not wait for a goodbye at all; this keeps the one guarantee that matters within a
+process. ``close(wait=True)`` still waits, for the program that must know the session is
+gone before another *process* goes on (docs/DRIVER.md §2).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import time
+from collections import deque
+from typing import TYPE_CHECKING
+
+from ..errors import Error
+from ..protocol.codes import Msg
+
+if TYPE_CHECKING:
+    from .transport import Transport
+
+__all__ = ["CLOSE_TIMEOUT", "EXIT_MESSAGE", "MAX_PENDING", "finish", "leave", "settle"]
+
+EXIT_MESSAGE = b"\x00\x38"  # SQ_EXIT, no EOT (jdbc-protocol.md 2.9)
+#: How long a goodbye may take, from close() to the acknowledgement.
+CLOSE_TIMEOUT = 2.0
+#: Goodbyes left unread at most; the oldest is read when one more is left.
+MAX_PENDING = 64
+
+_pending: deque[Transport] = deque()
+_lock = threading.Lock()
+
+
+def leave(t: Transport, wait: bool) -> None:
+    """Send SQ_EXIT on ``t``; read the acknowledgement now (``wait``) or later (``settle``).
+
+    Never raises: a goodbye that cannot be sent or acknowledged only closes the socket."""
+    try:
+        # One deadline for the whole goodbye: a server dripping bytes cannot stretch it.
+        t.set_deadline(time.monotonic() + CLOSE_TIMEOUT, "no goodbye in time", "08006")
+        t.min_free = 1  # the ack is 2 bytes: no need for the result-size buffer
+        t.send(EXIT_MESSAGE)
+    except Error:
+        t.close()
+        return
+    if wait:
+        finish(t)
+        return
+    with _lock:
+        _pending.append(t)
+        oldest = _pending.popleft() if len(_pending) > MAX_PENDING else None
+    if oldest is not None:
+        finish(oldest)
+
+
+def settle() -> None:
+    """Read every pending acknowledgement (each within its own deadline) and close the
+    sockets; called by every connect before its TCP connect."""
+    while _pending:
+        with _lock:
+            if not _pending:
+                return
+            t = _pending.popleft()
+        finish(t)
+
+
+def finish(t: Transport) -> None:
+    """Read the acknowledgement of the goodbye sent on ``t`` and close it. The server may
+    send SQ_XACTSTAT first; anything else ends the wait."""
+    try:
+        for _ in range(64):
+            while t.end - t.start < 2:
+                t.fill(2)
+            code = (t.buf[t.start] << 8) | t.buf[t.start + 1]
+            t.start += 2
+            if code == Msg.XACTSTAT:
+                while t.end - t.start < 6:
+                    t.fill(6)
+                t.start += 6
+                continue
+            break
+    except Error:
+        pass
+    t.close()
+
+
+def _forget() -> None:
+    """In a forked child: the parent reads its own goodbyes; the child only drops its copies
+    of the sockets (closing a copy does not end the parent's connection), and gets a lock of
+    its own (another thread may have held the parent's at the fork)."""
+    global _lock
+    _lock = threading.Lock()
+    _pending.clear()
+
+
+atexit.register(settle)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget)
