@@ -127,5 +127,5 @@ def test_connect_floor_runs_and_every_replay_fits() -> None:
     lines = out.stdout.splitlines()
     assert not [line for line in lines if line.startswith("warning")], out.stdout
     names = [line.split("  ")[0] for line in lines[2:]]
-    assert names[0].startswith("raw socket") and names[2].startswith("informix-driver"), names
-    assert names[1].startswith("ifxwire"), names
+    assert names[0].startswith("raw socket, 3") and names[1].startswith("raw socket, EXIT"), names
+    assert names[2].startswith("ifxwire") and names[3].startswith("informix-driver"), names

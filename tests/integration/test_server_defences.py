@@ -36,7 +36,7 @@ def srv() -> Iterator[Server]:
         c.cursor().execute("create database d with log")
         c.cursor().execute("create table t (id integer, name varchar(20))")
         c.cursor().executemany("insert into t values (?, ?)", [(i, f"n{i}") for i in range(20)])
-        c.close()
+        c.close(wait=True)  # the tests count the server's sessions: this one must be gone
         yield s
 
 

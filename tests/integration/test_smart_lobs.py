@@ -126,13 +126,14 @@ def test_an_object_no_row_stored_is_freed_when_its_session_ends(
     connect_kwargs: dict[str, Any], dbname: str, server: Any
 ) -> None:
     before = counts(server, dbname)
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
-        spec = ifxwire.client.lob._DEFAULT_SPEC
-        locator, fd = c.call_function(ifxwire.client.lob.SIG_CREATE, spec, 8,
-                                      ifxwire.client.lob._ZERO_LOCATOR)
-        assert len(locator) == 72 and fd > 0
-        ifxwire.client.fastpath.write_pieces(c, fd, [data(CHUNK * 2)])
-        assert counts(server, dbname) == (before[0] + 1, before[1] + 2)
+    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+    spec = ifxwire.client.lob._DEFAULT_SPEC
+    locator, fd = c.call_function(ifxwire.client.lob.SIG_CREATE, spec, 8,
+                                  ifxwire.client.lob._ZERO_LOCATOR)
+    assert len(locator) == 72 and fd > 0
+    ifxwire.client.fastpath.write_pieces(c, fd, [data(CHUNK * 2)])
+    assert counts(server, dbname) == (before[0] + 1, before[1] + 2)
+    c.close(wait=True)  # returns once the server has ended the session (and freed the object)
     assert counts(server, dbname) == before
 
 
