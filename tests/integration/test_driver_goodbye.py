@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FakeServer
 
 import ifxwire
+from conftest import FakeServer
 from ifxwire.client import goodbye
 
 #: Generous bounds for a loaded CI machine; the withheld acknowledgements are far longer.
