@@ -44,6 +44,7 @@ def test_debug_log_shows_sessions_statements_and_errors() -> None:
             conn.execute("SELECT tabname FROM systables WHERE tabid = 1").fetchall()
             with pytest.raises(ifxwire.ProgrammingError):
                 conn.execute("SELECT * FROM no_such_table")
+            conn.close(wait=True)  # the server has ended the session before it is terminated
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=30)

@@ -2,7 +2,11 @@
 (engine.py, checkout/checkin). Over real sockets, each test lets one session leave state
 behind (uncommitted rows, a write lock, temp tables, SET options, a savepoint, deferred
 constraints), checks that the next session really got the same pooled SQLite connection, and
-that it sees none of that state: the session starts as a fresh Informix session would."""
+that it sees none of that state: the session starts as a fresh Informix session would.
+
+The tests read the server's pool right after a client closes, so every close here waits for
+the server's acknowledgement (``close(wait=True)``): the server checks the connection in before
+it acknowledges, and a plain ``close()`` leaves that to the next connect (DRIVER.md §1)."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ def server() -> Iterator[Server]:
     with Server(port=0, data=":memory:") as srv:
         c = ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix")
         c.cursor().execute(f"CREATE DATABASE {DB} WITH LOG")
-        c.close()
+        c.close(wait=True)
         yield srv
 
 
@@ -72,17 +76,17 @@ def next_session(server: Server) -> Iterator[Any]:
         stale = server.engine._take_idle(DB)
     for c in stale:
         c.close()
-    _connect(server).close()
+    _connect(server).close(wait=True)
     yield factory
     for c in opened:
-        c.close()
+        c.close(wait=True)
 
 
 def _table(server: Server, name: str, ddl: str = "a INT") -> None:
     c = _connect(server)
     c.cursor().execute(f"DROP TABLE IF EXISTS {name}")
     c.cursor().execute(f"CREATE TABLE {name} ({ddl})")
-    c.close()
+    c.close(wait=True)
 
 
 def _count(conn: Any, table: str) -> int:
@@ -110,7 +114,7 @@ def test_temp_tables_do_not_reach_the_next_session(server: Server, next_session:
     a.cursor().execute("DROP TABLE scratch")  # dropped: the connection is clean and pooled
     a.cursor().execute("CREATE TEMP TABLE kept (a INT)")
     a.cursor().execute("DROP TABLE kept")
-    a.close()
+    a.close(wait=True)
     b = next_session()
     with pytest.raises(ifxwire.ProgrammingError) as err:
         b.cursor().execute("SELECT a FROM scratch")
@@ -125,7 +129,7 @@ def test_a_temp_table_left_behind_is_not_seen_by_the_next_session(server: Server
     a = next_session()
     a.cursor().execute("CREATE TEMP TABLE left_over (a INT)")
     a.cursor().execute("INSERT INTO left_over VALUES (1)")
-    a.close()  # its connection holds a temp table: closed, not pooled
+    a.close(wait=True)  # its connection holds a temp table: closed, not pooled
     b = _connect(server)
     try:
         with pytest.raises(ifxwire.ProgrammingError) as err:
@@ -134,7 +138,7 @@ def test_a_temp_table_left_behind_is_not_seen_by_the_next_session(server: Server
         b.cursor().execute("CREATE TEMP TABLE left_over (a INT)")  # the name is b's to use
         assert _count(b, "left_over") == 0
     finally:
-        b.close()
+        b.close(wait=True)
 
 
 def test_set_lock_mode_does_not_reach_the_next_session(server: Server,
@@ -142,7 +146,7 @@ def test_set_lock_mode_does_not_reach_the_next_session(server: Server,
     _table(server, "t_lock")
     a = next_session()
     a.cursor().execute("SET LOCK MODE TO WAIT 2")
-    a.close()
+    a.close(wait=True)
     b = next_session()  # on a's SQLite connection, whose busy_timeout a had set to 2 s
     holder = _connect(server, autocommit=False)
     holder.cursor().execute("INSERT INTO t_lock VALUES (1)")
@@ -154,7 +158,7 @@ def test_set_lock_mode_does_not_reach_the_next_session(server: Server,
         assert (err.value.sqlcode, err.value.isamcode) == (-271, -107)
     finally:
         holder.rollback()
-        holder.close()
+        holder.close(wait=True)
 
 
 def test_a_savepoint_and_deferred_constraints_do_not_reach_the_next_session(
@@ -165,7 +169,7 @@ def test_a_savepoint_and_deferred_constraints_do_not_reach_the_next_session(
     a.cursor().execute("SET CONSTRAINTS ALL DEFERRED")
     a.cursor().execute("SAVEPOINT s1")
     a.cursor().execute("INSERT INTO t_child VALUES (42)")  # allowed until COMMIT: deferred
-    a.close()  # rolls back
+    a.close(wait=True)  # rolls back
     b = next_session()
     with pytest.raises(ifxwire.Error) as err:
         b.cursor().execute("ROLLBACK TO SAVEPOINT s1")
@@ -183,7 +187,7 @@ def test_isolation_and_reads_start_fresh(server: Server, next_session: Any) -> N
     cur = a.cursor()
     cur.execute("SELECT a FROM t_iso")
     cur.fetchall()
-    a.close()
+    a.close(wait=True)
     b = next_session(autocommit=False)
     other = _connect(server)
     try:
@@ -193,4 +197,4 @@ def test_isolation_and_reads_start_fresh(server: Server, next_session: Any) -> N
         # snapshot of a's repeatable read (or b's first read) is held on the connection.
         assert _count(b, "t_iso") == 1
     finally:
-        other.close()
+        other.close(wait=True)
