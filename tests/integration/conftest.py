@@ -114,9 +114,10 @@ class FakeServer:
         self.db_flags = 0x1
         self.login_envs: list[dict[str, str]] = []
         self.recv_calls = 0
-        #: When set, SQ_EXIT is acknowledged only once this event is set (or never: ``None``
-        #: in ``exit_gate_timeout`` waits for ever); ``accepted`` counts TCP connections and
-        #: ``client_gone`` the sessions whose client closed the socket after the goodbye.
+        #: When set, SQ_EXIT is acknowledged only once this event is set; a session whose
+        #: event is not set within ``exit_gate_timeout`` seconds closes without answering.
+        #: ``accepted`` counts TCP connections and ``client_gone`` the sessions whose client
+        #: closed the socket after the goodbye.
         self.exit_gate: threading.Event | None = None
         self.exit_gate_timeout: float | None = 30.0
         self.accepted = 0

@@ -18,7 +18,7 @@ the third wait is a whole round trip of wall time in which nothing but the serve
 happens, and it now overlaps with whatever the program does next. libpq, asyncpg and MySQL's
 clients do not wait for a goodbye at all; this keeps the one guarantee that matters within a
 process. ``close(wait=True)`` still waits, for the program that must know the session is
-gone before another *process* goes on (docs/DRIVER.md §2).
+gone before another *process* goes on (docs/DRIVER.md §1).
 """
 
 from __future__ import annotations

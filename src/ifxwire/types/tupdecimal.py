@@ -11,16 +11,18 @@ says, and carries exactly ``scale`` fraction digits, as decode_decimal's does.
 
 What depends only on the head byte (how many trailing digits fall beyond the scale, which
 decode_decimal cuts) is one divisor per head byte; a head that is not a positive value's
-(negative, zero, NULL) or whose value needs zeros appended (beyond the column's precision, which
-no correct sender sends) has None there, and the value goes to numeric.decimal_decoder instead.
+(negative or NULL; zero is a positive head with zero digits) or whose value needs zeros
+appended (beyond the column's precision, which no correct sender sends) has None there, and
+the value goes to numeric.decimal_decoder instead.
 A digit byte above 99 makes a None operand: the row raises inside the loop and is decoded again
 by decode_row, which reports it (tests/unit/test_rowcodec.py compares both for every head byte).
 
 Measured on the bench's type mix (INT, VARCHAR, DECIMAL(12,2), DATE, FLOAT, SMALLINT; callgrind,
-instructions per row of the loop): 14 969 with the spelled string, 12 506 with a head-byte table
-and the digits read by the run's unpack, ~11 100 with this (``Context.multiply`` of an int costs
-less than parsing the string alone). The pair table costs ~0.8 MB, made once per process when
-the first such column is decoded in pure Python.
+instructions per row of the loop): 14 927 with the spelled string, 12 506 with a head-byte table
+and the digits read by the run's unpack, 11 498 with this and rowcodec's VARCHARs sliced from a
+kept start (``Context.multiply`` of an int costs less than parsing the string alone). The pair
+table costs ~0.8 MB, made once per process when the first such column is decoded in pure
+Python.
 """
 
 from __future__ import annotations

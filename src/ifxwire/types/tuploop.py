@@ -8,12 +8,12 @@ wraps them in the loop. Why it looks the way it does (bench/gap.py measured each
   accept is decoded again by decode_row, which returns the same values or raises exactly the
   exception the row-by-row loop would see; so the loop may be optimistic everywhere.
 * The buffer is taken in windows of ``TEXT_WINDOW`` bytes (whole tuples, at least one): each
-  window is copied once (into ``bytes``, whose slices are cheaper to make than a bytearray's),
-  and positions inside it start at 0, so a text value is a slice of one Latin-1 decoding of
-  the window at the same positions, with no base to subtract. Latin-1 maps every byte to the
-  code point of the same value, so for a Latin-1 connection the slice *is* the value; for
-  UTF-8 (and ASCII) it is when the window is all ASCII (one ``isascii`` per window), else each
-  value is checked and a non-ASCII one decoded from its bytes (same result, same errors).
+  window is copied once, and positions inside it start at 0, so a text value is a slice of one
+  Latin-1 decoding of the window at the same positions, with no base to subtract. Latin-1 maps
+  every byte to the code point of the same value, so for a Latin-1 connection the slice *is*
+  the value; for UTF-8 (and ASCII) it is when the window is all ASCII (one ``isascii`` per
+  window), else each value is checked and a non-ASCII one decoded from its bytes (same result,
+  same errors).
 * Fixed-scale DECIMAL and DATE are decoded inline (types/tupdecimal.py for the DECIMAL).
 * The SQ_TUPLE header, a leading run of struct-readable columns and the length byte of a
   VARCHAR that follows a run are read by one ``unpack_from``. The size is read unsigned: a
@@ -27,7 +27,6 @@ import re
 import struct
 from collections.abc import Callable, Sequence
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from ..protocol.codes import Msg
@@ -139,7 +138,6 @@ def build_tuple_loop(
         _decode_row=decode_row,
         _CodecError=CodecError,
         _Redo=Redo,
-        _Decimal=Decimal,
         _fromordinal=date.fromordinal,
         _EPOCH_ORD=_EPOCH_ORD,
     )
@@ -213,9 +211,7 @@ def build_tuple_loop(
         "            break",
         f"        if wend - pos < {TEXT_WINDOW}:",
         f"            wend = min(end, pos + {TEXT_WINDOW})",
-        # bytes, not a bytearray: every slice and translate in the loop is then a bytes
-        # object, cheaper to make (~2 % of the row, callgrind); one copy either way.
-        "        buf = bytes(memoryview(src)[pos:wend])",
+        "        buf = src[pos:wend]",
         *window,
         "        p = 0",
         "        we = wend - pos",
