@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -520,3 +521,92 @@ def test_inline_decimal_exact_for_every_head_byte(
     assert _exact(rows) == _exact(want[1])
     assert (type(err), str(err)) == ((type(None), "None") if want[2] is None else want[2])
     assert len(rows) > 256  # most rows decode: the table's branch ran, not only the fallback
+
+
+FIRST_TEXT_SHAPES = {
+    "run after the text": [
+        ColumnDesc("id", 2, 4),
+        ColumnDesc("name", 13, 255),
+        ColumnDesc("qty", 2, 4),
+        ColumnDesc("price", 3, 8),
+        ColumnDesc("tag", 13, 32),
+    ],
+    "text first, run last": [ColumnDesc("name", 13, 255), ColumnDesc("qty", 1, 2)],
+    "inline DECIMAL after the text": [
+        ColumnDesc("i", 2, 4),
+        ColumnDesc("v", 13, 255),
+        ColumnDesc("m", 5, (12 << 8) | 2),
+        ColumnDesc("d", 7, 4),
+    ],
+}
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8"])
+@pytest.mark.parametrize("shape", sorted(FIRST_TEXT_SHAPES))
+def test_first_text_length_picks_one_struct_for_the_row(shape: str, encoding: str) -> None:
+    """The loop reads the row's head and the run after its first VARCHAR with one struct
+    chosen by the VARCHAR's length (types/tuplength.py): every length 0-255, NULL, and rows
+    whose lengths lie (past the row, short of it, the size one byte off) anywhere in the
+    windows decode as decode_row decodes them, the bad ones with decode_row's error."""
+    import random
+
+    cols = FIRST_TEXT_SHAPES[shape]
+    decode = pure_decoder(cols, encoding)
+    encode = build_row_encoder(cols, encoding)
+    assert "_L0[_n1].unpack_from(buf, p)" in decode.decode_tuples.__doc__
+    text = next(k for k, c in enumerate(cols) if c.base == 13)
+    fallback = 0
+    decode_row = decode.decode_tuples.__globals__["_decode_row"]
+
+    def counted(*args: Any) -> Any:
+        nonlocal fallback
+        fallback += 1
+        return decode_row(*args)
+
+    rnd = random.Random(len(cols))
+    msgs, lying = [], 0
+    for i in range(3000):
+        length = i % 257
+        row: list[Any] = []
+        for k, col in enumerate(cols):
+            if k == text:
+                row.append(None if length == 256 else ("é" if i % 5 == 0 else "a") * length)
+            elif col.base == 5:
+                row.append(Decimal(i) / 100)
+            elif col.base == 7:
+                row.append(date(2000, 1, 1) + timedelta(days=i))
+            elif col.base == 13:
+                row.append("t" * (i % 33))
+            else:
+                row.append(i if col.base != 3 else i * 0.5)
+        if encoding != "iso-8859-1" and length > 127 and row[text] is not None:
+            row[text] = "a" * length  # two bytes a character would not fit a VARCHAR(255)
+        msg = bytearray(tuple_msg(encode(tuple(row))))
+        at = 8 + (4 if text else 0)  # the first VARCHAR's length byte
+        kind = rnd.randrange(40)
+        if kind == 0 and msg[at] != 255:
+            msg[at] = 255  # past the row
+            lying += 1
+        elif kind == 1 and msg[at] > 0:
+            msg[at] -= 1  # short of the row: the rest is read as the next columns
+            lying += 1
+        elif kind == 2:
+            msg = bytearray(tuple_msg(bytes(msg[8 : 8 + int.from_bytes(msg[4:8], "big")]) + b"\0"))
+            lying += 1
+        msgs.append(bytes(msg))
+    stream = b"".join(msgs)
+    assert len(stream) > 2 * 65536 and lying > 100
+    want = row_by_row(decode, stream, 0)
+    rows: list[Any] = []
+    loop_globals = decode.decode_tuples.__globals__
+    loop_globals["_decode_row"] = counted
+    try:
+        pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+    finally:
+        loop_globals["_decode_row"] = decode_row
+    assert pos == want[0] == len(stream)
+    assert _exact(rows) == _exact(want[1])
+    assert (type(err), str(err)) == want[2]
+    assert fallback == lying  # only the lying rows went to decode_row
+    made = [s for s in loop_globals["_L0"] if isinstance(s, struct.Struct)]
+    assert len(made) >= 250  # the merged read ran, for (nearly) every length

@@ -18,6 +18,10 @@ wraps them in the loop. Why it looks the way it does (bench/gap.py measured each
 * The SQ_TUPLE header, a leading run of struct-readable columns and the length byte of a
   VARCHAR that follows a run are read by one ``unpack_from``. The size is read unsigned: a
   negative one then looks larger than the window, and the loop stops there as it must.
+* When the row's first VARCHAR is followed by a struct run (or an inline DECIMAL), that run
+  is read by the same ``unpack_from``, with a struct chosen by the VARCHAR's length
+  (types/tuplength.py), while the window holds enough bytes; its last rows go through the
+  plain loop.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from ..protocol.codes import Msg
 from . import temporal as _tmp
 from .errors import CodecError
 from .tupdecimal import inline_decimal
+from .tuplength import merge_first_text
 
 __all__ = ["TEXT_WINDOW", "Redo", "build_tuple_loop"]
 
@@ -144,23 +149,27 @@ def build_tuple_loop(
     body = _inline(lines, decimals, ns)
     mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
     texts = any(_STR_CALL.search(line) for line in body)
-    if mode is None or not texts:
-        bodies = [[_STR_CALL.sub(r"\1.decode(\2)", line) for line in body]]
-    elif mode == "exact":
-        bodies = [[_STR_CALL.sub(_text_slice(True), line) for line in body]]
-    else:
-        bodies = [[_STR_CALL.sub(_text_slice(exact), line) for line in body]
-                  for exact in (True, False)]  # fmt: skip
     window = []
     if texts and mode is not None:
         window.append("        _text = buf.decode('latin-1')")
     head = ", ".join(["code", "size", *targets])
+    merge = merge_first_text(body, ">HxxI" + fmt, targets, min_len, ns)
 
-    def inner(body: list[str], ind: str) -> list[str]:
-        """The loop over the window's tuples, with ``body`` decoding one (at ``ind``)."""
-        lines = [
-            "while p <= lim:",
-            f"    {head}, = _H.unpack_from(buf, p)",
+    def rewrite(body: list[str]) -> list[list[str]]:
+        """``body`` with its text values as the connection's codec wants them: one body, or
+        one for an all-ASCII window and one for the others."""
+        if mode is None or not texts:
+            return [[_STR_CALL.sub(r"\1.decode(\2)", line) for line in body]]
+        if mode == "exact":
+            return [[_STR_CALL.sub(_text_slice(True), line) for line in body]]
+        return [[_STR_CALL.sub(_text_slice(exact), line) for line in body]
+                for exact in (True, False)]  # fmt: skip
+
+    def row_loop(body: list[str], limit: str, reads: Sequence[str]) -> list[str]:
+        """One loop over the window's tuples: ``reads`` read a row's head, ``body`` the rest."""
+        return [
+            f"while p <= {limit}:",
+            *("    " + line for line in reads),
             f"    if code != {_TUPLE_CODE}:",
             "        break",
             "    stop = p + 8 + size",
@@ -182,19 +191,27 @@ def build_tuple_loop(
             f"        rows.append(({values}))",
             "    p = nxt",
         ]
-        return [ind + line for line in lines]
 
-    if len(bodies) == 2:
+    plain = [f"{head}, = _H.unpack_from(buf, p)"]
+    variants = []  # per text variant: the window's loops
+    for k, body_k in enumerate(rewrite(body)):
+        loops: list[str] = []
+        if merge is not None:
+            # While the window holds a whole merged read past the row's start (tuplength.py);
+            # a row it stops at is read again by the plain loop, which also takes the rest.
+            loops += row_loop(rewrite(merge[1])[k], "slack", merge[0])
+        variants.append(loops + row_loop(body_k, "lim", plain))
+    if len(variants) == 2:
         # One loop for an all-ASCII window (values sliced as they are), one for the others
         # (each value checked): the choice is made once per window, not per row.
         loops = [
             "        if buf.isascii():",
-            *inner(bodies[0], "            "),
+            *("            " + line for line in variants[0]),
             "        else:",
-            *inner(bodies[1], "            "),
+            *("            " + line for line in variants[1]),
         ]
     else:
-        loops = inner(bodies[0], "        ")
+        loops = ["        " + line for line in variants[0]]
     src = [
         "def decode_tuples(src, pos, end, rows):",
         "    if type(src) is not bytearray and type(src) is not bytes:",
@@ -216,6 +233,7 @@ def build_tuple_loop(
         "        p = 0",
         "        we = wend - pos",
         f"        lim = we - {min_len}",
+        *([f"        slack = we - {merge[2]}"] if merge is not None else []),
         *loops,
         "        if not p:",
         "            break",
