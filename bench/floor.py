@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bench import kernel
+
 PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
@@ -53,11 +55,14 @@ def timed(body: Body, ops: int, repeat: int = REPEAT) -> dict[str, Any]:
     """
     cpus: list[float] = []
     walls: list[float] = []
+    kernels: list[dict[str, float]] = []
     for _ in range(max(1, repeat)):
         gc.collect()
+        k0 = kernel.sample()
         c0, t0 = time.process_time(), time.perf_counter()
         body()
         t1, c1 = time.perf_counter(), time.process_time()
+        kernels.append(kernel.since(k0))
         cpus.append(c1 - c0)
         walls.append(t1 - t0)
     return {
@@ -66,6 +71,7 @@ def timed(body: Body, ops: int, repeat: int = REPEAT) -> dict[str, Any]:
         "cpu": statistics.median(cpus),
         "ops": ops,
         "cpu_samples": cpus,
+        **{k: statistics.median(x[k] for x in kernels) for k in kernels[0]},
     }
 
 

@@ -108,6 +108,13 @@ class Summary:
             floor = per_op(e.get("floor_rounds") or [], "cpu")
             if floor:
                 s["floor"] = med_iqr(floor)
+            for field in ("sys", "minflt"):  # bench/kernel.py
+                got = per_op(rounds, field)
+                if got:
+                    s[field] = med_iqr(got)
+                got = per_op(e.get("floor_rounds") or [], field)
+                if got:
+                    s["floor_" + field] = med_iqr(got)
             live = e.get("live")
             if live:
                 b = live[-1]
@@ -247,6 +254,40 @@ def render(data: dict[str, Any]) -> tuple[str, list[str]]:
             ref = s.floor("ifxwire") or next(f for f in map(s.floor, drivers) if f)
             cells = [fmt_ratio(s.x_floor(d)) for d in drivers]
             w(f"| {s.sc['name']} | {fmt_time(ref[0])} | " + " | ".join(cells) + " |")
+        w("")
+
+    # ---------------------------------------------------------------- kernel share
+    faulted = [s for s in summaries if s.kind == "query" and any(
+        s.value(d, "minflt") is not None for d in drivers)]
+    if faulted:
+        w("## The kernel's part (read scenarios)\n")
+        w(
+            "Minor page faults per operation, and the system CPU's share of the client CPU "
+            "(Python workers; the JVM's is not separable), for each driver and for the floor "
+            "in ifxwire pure's worker. Fresh pages for new row objects are faulted in and "
+            "zeroed by the kernel: why the larger fetches cost Python more than the JVM "
+            "(bench/kernel.py, docs/BENCHMARKS.md).\n"
+        )
+        w("| Scenario | " + " | ".join(drivers) + " | floor |")
+        w("|---|" + "---|" * (len(drivers) + 1))
+
+        def kernel_cell(faults: float | None, sys_s: float | None, cpu: float | None) -> str:
+            if faults is None:
+                return "–"
+            share = "" if sys_s is None or not cpu else f" ({sys_s / cpu:.0%} sys)"
+            return f"{faults:,.0f}{share}"
+
+        for s in faulted:
+            cells = [
+                kernel_cell(s.value(d, "minflt"), s.value(d, "sys"), s.value(d, "cpu"))
+                for d in drivers
+            ]
+            cells.append(kernel_cell(
+                s.value("ifxwire", "floor_minflt"),
+                s.value("ifxwire", "floor_sys"),
+                s.value("ifxwire", "floor"),
+            ))
+            w(f"| {s.sc['name']} | " + " | ".join(cells) + " |")
         w("")
 
     # ---------------------------------------------------------------- ratio summary
@@ -446,7 +487,8 @@ def summarise(data: dict[str, Any]) -> dict[str, Any]:
         per: dict[str, Any] = {}
         for d, st in s.stats.items():
             row: dict[str, Any] = {"status": st.get("status")}
-            for field in ("wall", "cpu", "qps", "p50", "p99", "growth", "rows_per_s"):
+            fields = ("wall", "cpu", "sys", "minflt", "qps", "p50", "p99", "growth", "rows_per_s")
+            for field in fields:
                 if st.get(field) is not None:
                     row[field] = st[field][0]
             fl = s.floor(d)

@@ -7,7 +7,8 @@ sends ``hello``, then per scenario ``setup`` (connect, build parameters: untimed
 (one timed floor round: bench/floor.py) measure the floor next to the driver.
 
 Client CPU is ``time.process_time()`` of this process (all threads; the server runs in another
-process, so none of its work is counted). Wall time is ``time.perf_counter()``.
+process, so none of its work is counted); its kernel part and the minor page faults are
+reported beside it (bench/kernel.py). Wall time is ``time.perf_counter()``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from bench import floor, lineproto, procstat
+from bench import floor, kernel, lineproto, procstat
 from bench.drivers import Adapter, DriverUnavailable, load
 from bench.scenarios import row5
 from bench.swarm import Swarm, Unsupported, latency_summary
@@ -264,10 +265,11 @@ class Worker:
         if self.body is None:
             return {"ok": False, "error": "round before setup"}
         gc.collect()
+        k0 = kernel.sample()
         c0, t0 = time.process_time(), time.perf_counter()
         extra = self.body()
         t1, c1 = time.perf_counter(), time.process_time()
-        return {"ok": True, "wall": t1 - t0, "cpu": c1 - c0, **extra}
+        return {"ok": True, "wall": t1 - t0, "cpu": c1 - c0, **kernel.since(k0), **extra}
 
     def teardown(self) -> dict[str, Any]:
         for c in self.conns:

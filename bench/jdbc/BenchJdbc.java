@@ -138,6 +138,17 @@ public final class BenchJdbc {
         return -1;
     }
 
+    /** Minor page faults of the whole process so far (/proc/self/stat, field 10), or -1. */
+    static long minorFaults() {
+        try {
+            String s = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[7]);  // fields from 3 on: state is f[0], minflt (10) f[7]
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** CPU nanoseconds of every live thread of this process; the OS bean's ticks if unreadable. */
     static long processCpuNs() {
         long total = 0;
@@ -374,13 +385,16 @@ public final class BenchJdbc {
         if (body == null) {
             return "{\"ok\": false, \"error\": \"round before setup\"}";
         }
+        long f0 = minorFaults();
         long c0 = processCpuNs();
         long t0 = System.nanoTime();
         String extra = body.run();
         long t1 = System.nanoTime();
         long c1 = processCpuNs();
+        long f1 = minorFaults();
+        String faults = f0 < 0 || f1 < 0 ? "" : "\"minflt\": " + (f1 - f0) + ", ";
         return "{\"ok\": true, \"wall\": " + num((t1 - t0) / 1e9) + ", \"cpu\": "
-                + num((c1 - c0) / 1e9) + ", " + extra + "}";
+                + num((c1 - c0) / 1e9) + ", " + faults + extra + "}";
     }
 
     void teardown() {

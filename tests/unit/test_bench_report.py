@@ -94,6 +94,42 @@ def test_summary_carries_floor_and_targets_into_the_json() -> None:
     assert "ifxwire-accel × floor" in md and not problems
 
 
+def test_kernel_part_is_reported_per_driver_and_for_the_floor() -> None:
+    """Faults and system time per operation (bench/kernel.py) reach the report's table and the
+    JSON; a driver that reports faults but no system time (the JVM) shows the faults alone."""
+    data = _data()
+    fetch = data["scenarios"][0]["drivers"]
+    fetch["ifxwire"]["rounds"] = _rounds(0.120, sys=0.030, minflt=6000.0)
+    fetch["ifxwire"]["floor_rounds"] = _rounds(0.040, sys=0.010, minflt=5000.0)
+    fetch["jdbc"]["rounds"] = _rounds(0.100, minflt=12.0)
+    md, problems = report.render({"meta": _meta(), **data})
+    assert not problems
+    section = md.split("## The kernel's part")[1].split("\n## ")[0]
+    line = next(x for x in section.splitlines() if x.startswith("| select_scaling[100000]"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    drivers = report.drivers_in(data)
+    assert cells[1 + drivers.index("ifxwire")] == "6,000 (25% sys)"
+    assert cells[1 + drivers.index("jdbc")] == "12"
+    assert cells[1 + drivers.index("informix-driver")] == "–"
+    assert cells[-1] == "5,000 (25% sys)"
+    row = report.summarise(data)["scenarios"]["select_scaling[100000]"]["ifxwire"]
+    assert row["minflt"] == 6000.0 and row["sys"] == pytest.approx(0.030)
+
+
+def test_kernel_sample_counts_faults_of_fresh_pages() -> None:
+    import mmap
+
+    from bench import kernel
+
+    start = kernel.sample()
+    pages = mmap.mmap(-1, 64 * mmap.PAGESIZE)
+    for i in range(0, len(pages), mmap.PAGESIZE):
+        pages[i] = 1
+    grown = kernel.since(start)
+    pages.close()
+    assert grown["minflt"] >= 64 and grown["sys"] >= 0
+
+
 def test_floor_rounds_time_what_they_say() -> None:
     rows = [(i, f"s{i}", i * 0.5) for i in range(2000)]
     blob = floor.freeze(rows)
