@@ -130,6 +130,18 @@ def test_kernel_sample_counts_faults_of_fresh_pages() -> None:
     assert grown["minflt"] >= 64 and grown["sys"] >= 0
 
 
+def test_kernel_tool_prints_the_page_cost_and_both_decodes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import kernel
+
+    assert kernel.main(["--rows", "3000", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("a fresh page: ") and "8192 pages" in out[0]
+    assert out[1].startswith("ifxwire pure tuple loop") and "3000 rows" in out[1]
+    assert out[2].startswith("pickle.loads (the floor)") and "faults" in out[2]
+
+
 def test_floor_rounds_time_what_they_say() -> None:
     rows = [(i, f"s{i}", i * 0.5) for i in range(2000)]
     blob = floor.freeze(rows)
