@@ -48,6 +48,8 @@ def timed(body: Body, ops: int, repeat: int = REPEAT) -> dict[str, Any]:
     """One floor round: ``repeat`` measurements of ``body``, each after a full collection
     (untimed, as before every bench round), reduced to their median CPU and median wall.
 
+    The kernel's part (system time, minor faults: bench/kernel.py) is the median of each too.
+
     A single measurement swings with what the machine does in those milliseconds (issue 16's
     run measured 26 ms for rows whose floor was 47 ms in the other worker); the median of
     three right after the same driver round keeps the floor what it is, pickle's cost for

@@ -49,8 +49,11 @@ def since(start: tuple[float, int]) -> dict[str, float]:
 
 
 def page_cost(mib: int = 32) -> tuple[float, int]:
-    """(CPU seconds per fresh page, pages): touch every page of a new anonymous mapping."""
+    """(CPU seconds per page fault, faults): touch every page of a new anonymous mapping, with
+    transparent huge pages refused for it, so each fault is one base page as for the arenas."""
     pages = mmap.mmap(-1, mib << 20)
+    if hasattr(mmap, "MADV_NOHUGEPAGE"):
+        pages.madvise(mmap.MADV_NOHUGEPAGE)
     start = sample()
     cpu0 = _cpu()
     for i in range(0, len(pages), mmap.PAGESIZE):
@@ -67,7 +70,8 @@ def _cpu() -> float:
 
 
 def measure(body: Callable[[], Any], rounds: int) -> dict[str, float]:
-    """Median user, system and faults of ``body`` over ``rounds`` (each after a collection)."""
+    """User, system and faults of the round (of ``rounds``, each after a collection) whose
+    CPU is the median."""
     got: list[tuple[float, float, float]] = []
     for _ in range(rounds):
         gc.collect()
@@ -123,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=9)
     args = p.parse_args(argv)
     cost, pages = page_cost()
-    print(f"a fresh page: {cost * 1e6:.2f} µs of CPU ({pages} pages of a new 32 MiB mapping)")
+    print(f"a fresh page: {cost * 1e6:.2f} µs of CPU ({pages} faults touching a new 32 MiB "
+          "mapping)")
     fetch, floor = _decode_bodies(args.rows)
     for name, body in (("ifxwire pure tuple loop", fetch), ("pickle.loads (the floor)", floor)):
         m = measure(body, args.rounds)

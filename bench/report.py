@@ -266,7 +266,9 @@ def render(data: dict[str, Any]) -> tuple[str, list[str]]:
             "(Python workers; the JVM's is not separable), for each driver and for the floor "
             "in ifxwire pure's worker. Fresh pages for new row objects are faulted in and "
             "zeroed by the kernel: why the larger fetches cost Python more than the JVM "
-            "(bench/kernel.py, docs/BENCHMARKS.md).\n"
+            "(bench/kernel.py, docs/BENCHMARKS.md). The fault counts are exact; the system "
+            "share is the kernel's tick-sampled split of CPU time (median system time over "
+            "median CPU), coarse for short operations.\n"
         )
         w("| Scenario | " + " | ".join(drivers) + " | floor |")
         w("|---|" + "---|" * (len(drivers) + 1))

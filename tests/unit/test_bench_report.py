@@ -137,7 +137,7 @@ def test_kernel_tool_prints_the_page_cost_and_both_decodes(
 
     assert kernel.main(["--rows", "3000", "--rounds", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("a fresh page: ") and "8192 pages" in out[0]
+    assert out[0].startswith("a fresh page: ") and "faults touching" in out[0]
     assert out[1].startswith("ifxwire pure tuple loop") and "3000 rows" in out[1]
     assert out[2].startswith("pickle.loads (the floor)") and "faults" in out[2]
 

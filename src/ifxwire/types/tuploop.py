@@ -18,10 +18,10 @@ wraps them in the loop. Why it looks the way it does (bench/gap.py measured each
 * The SQ_TUPLE header, a leading run of struct-readable columns and the length byte of a
   VARCHAR that follows a run are read by one ``unpack_from``. The size is read unsigned: a
   negative one then looks larger than the window, and the loop stops there as it must.
-* When the row's first VARCHAR is followed by a struct run (or an inline DECIMAL), that run
-  is read by the same ``unpack_from``, with a struct chosen by the VARCHAR's length
-  (types/tuplength.py), while the window holds enough bytes; its last rows go through the
-  plain loop.
+* When that VARCHAR (or a VARCHAR in the first column) is itself followed by a struct run
+  (or an inline DECIMAL), that run is read by the same ``unpack_from``, with a struct chosen
+  by the VARCHAR's length (types/tuplength.py), while the window holds enough bytes; its last
+  rows go through the plain loop.
 """
 
 from __future__ import annotations
