@@ -286,6 +286,21 @@ def row_by_row(decode: Any, buf: bytes, pos: int) -> tuple[int, list[Any], Any]:
     return pos, rows, first
 
 
+def in_pieces(loop: Any, stream: bytes, piece: int) -> tuple[int, list[Any], Any]:
+    """decode_tuples fed ``piece`` more bytes at a time, as a reply arrives in small receives:
+    windows that small never hold a merged read's slack, so the plain loop decodes them."""
+    buf, rows, first, pos, end = bytearray(stream), [], None, 0, 0
+    while pos < len(stream):
+        end = min(max(end, pos) + piece, len(stream))
+        new, err = loop(buf, pos, end, rows)
+        if first is None and err is not None:
+            first = (type(err), str(err))
+        if new == pos and end == len(stream):
+            break
+        pos = new
+    return pos, rows, first
+
+
 TUPLE_SHAPES: list[tuple[list[ColumnDesc], list[tuple[Any, ...]]]] = [
     (  # the select_scaling shape: a struct run read with the header, then VARCHARs
         [
@@ -538,6 +553,13 @@ FIRST_TEXT_SHAPES = {
         ColumnDesc("m", 5, (12 << 8) | 2),
         ColumnDesc("d", 7, 4),
     ],
+    "two inline DECIMALs around a later text": [  # their digits' names must not collide
+        ColumnDesc("v", 13, 255),
+        ColumnDesc("m", 5, (12 << 8) | 2),
+        ColumnDesc("i", 2, 4),
+        ColumnDesc("w", 13, 40),
+        ColumnDesc("k", 5, (16 << 8) | 4),
+    ],
 }
 
 
@@ -572,7 +594,7 @@ def test_first_text_length_picks_one_struct_for_the_row(shape: str, encoding: st
             if k == text:
                 row.append(None if length == 256 else ("é" if i % 5 == 0 else "a") * length)
             elif col.base == 5:
-                row.append(Decimal(i) / 100)
+                row.append(Decimal(i if (i // 3 + k) % 2 else -i) / 100)
             elif col.base == 7:
                 row.append(date(2000, 1, 1) + timedelta(days=i))
             elif col.base == 13:
@@ -626,3 +648,75 @@ def test_first_text_length_picks_one_struct_for_the_row(shape: str, encoding: st
     assert fallback == lying  # only the lying rows went to decode_row
     assert merged > 0.9 * len(msgs)  # most rows were read by the merged struct
     assert any(isinstance(entry, struct.Struct) for entry in table)  # made on first use
+    pieces = in_pieces(decode.decode_tuples, stream, 200)
+    assert _exact(pieces[1]) == _exact(want[1]) and pieces[::2] == want[::2]
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8"])
+def test_later_texts_pair_their_runs_in_one_read(encoding: str) -> None:
+    """After the first, each run that ends with a VARCHAR's length is read together with the
+    run after that VARCHAR (types/tuplength.py, merge_later_texts), in the merged loop and in
+    the window's last rows alike: values of either sign, NULLs, every length 0-255, and lying
+    lengths of the later VARCHARs decode as decode_row decodes them."""
+    import random
+
+    cols = [
+        ColumnDesc("a", 2, 4),
+        ColumnDesc("b", 13, 255),
+        ColumnDesc("c", 2, 4),
+        ColumnDesc("d", 13, 255),
+        ColumnDesc("e", 3, 8),
+        ColumnDesc("f", 2, 4),
+        ColumnDesc("g", 16, 40),
+        ColumnDesc("h", 1, 2),
+    ]
+    decode = pure_decoder(cols, encoding)
+    encode = build_row_encoder(cols, encoding)
+    source = decode.decode_tuples.__doc__
+    assert "_L0[_n1]" in source and "[_n2].unpack_from(buf, o)" in source
+    rnd = random.Random(8)
+    msgs, lying = [], 0
+    for i in range(3000):
+        b = None if i % 97 == 0 else "b" * (i % 256)
+        d = None if i % 89 == 0 else "d" * ((i * 7) % 256)
+        row = (None if i % 50 == 0 else rnd.randint(-(2**31) + 1, 2**31 - 1), b,
+               rnd.randint(-(2**31) + 1, 2**31 - 1), d, rnd.uniform(-1e9, 1e9),
+               None if i % 60 == 0 else -i, "g" * (i % 41), (-1) ** i * (i % 32000))  # fmt: skip
+        msg = bytearray(tuple_msg(encode(row)))
+        at_d = 8 + 4 + 1 + (1 if b is None else len(b)) + 4  # d's length byte
+        at_g = at_d + 1 + (1 if d is None else len(d)) + 8 + 4
+        kind = rnd.randrange(30)
+        if kind == 0 and msg[at_d] != 255:
+            msg[at_d] = 255
+            lying += 1
+        elif kind == 1 and msg[at_g] > 1:
+            msg[at_g] -= 2
+            lying += 1
+        msgs.append(bytes(msg))
+    stream = b"".join(msgs)
+    want = row_by_row(decode, stream, 0)
+    loop_globals = decode.decode_tuples.__globals__
+    tables = {k: v for k, v in loop_globals.items() if k.startswith("_L")}
+    reads = dict.fromkeys(tables, 0)
+
+    class Counted:
+        def __init__(self, name: str, entry: Any) -> None:
+            self.name, self.entry = name, entry
+
+        def unpack_from(self, buf: Any, pos: int) -> Any:
+            reads[self.name] += 1
+            return self.entry.unpack_from(buf, pos)
+
+    rows: list[Any] = []
+    for name, table in tables.items():
+        loop_globals[name] = [Counted(name, entry) for entry in table]
+    try:
+        pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+    finally:
+        loop_globals.update(tables)
+    assert pos == want[0] == len(stream)
+    assert rows == want[1]
+    assert (type(err), str(err)) == want[2]
+    assert len(rows) == len(msgs) - lying
+    assert len(tables) == 3 and all(reads.values()), reads  # the head, a pair in each loop
+    assert in_pieces(decode.decode_tuples, stream, 200) == want  # the plain loop's pair

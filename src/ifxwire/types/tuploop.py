@@ -21,7 +21,8 @@ wraps them in the loop. Why it looks the way it does (bench/gap.py measured each
 * When that VARCHAR (or a VARCHAR in the first column) is itself followed by a struct run
   (or an inline DECIMAL), that run is read by the same ``unpack_from``, with a struct chosen
   by the VARCHAR's length (types/tuplength.py), while the window holds enough bytes; its last
-  rows go through the plain loop.
+  rows go through the plain loop. Later, a run ending with a VARCHAR's length and the run
+  after that VARCHAR are read together the same way, in both loops.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from ..protocol.codes import Msg
 from . import temporal as _tmp
 from .errors import CodecError
 from .tupdecimal import inline_decimal
-from .tuplength import merge_first_text
+from .tuplength import merge_first_text, merge_later_texts
 
 __all__ = ["TEXT_WINDOW", "Redo", "build_tuple_loop"]
 
@@ -154,6 +155,9 @@ def build_tuple_loop(
         window.append("        _text = buf.decode('latin-1')")
     head = ", ".join(["code", "size", *targets])
     merge = merge_first_text(body, ">HxxI" + fmt, targets, min_len, ns)
+    if merge is not None:
+        merge = (merge[0], merge_later_texts(merge[1], ns), merge[2])
+    body = merge_later_texts(body, ns)
 
     def rewrite(body: list[str]) -> list[list[str]]:
         """``body`` with its text values as the connection's codec wants them: one body, or
