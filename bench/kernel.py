@@ -91,6 +91,8 @@ def _decode_bodies(rows: int) -> tuple[Callable[[], Any], Callable[[], Any]]:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from bench.scenarios import row5
     from ifxwire.protocol.columns import ColumnDesc
+    from ifxwire.protocol.messages import put_tuple
+    from ifxwire.protocol.wire import Writer
     from ifxwire.types.rowcodec import build_row_decoder, build_row_encoder
 
     cols = [ColumnDesc("a", 2, 4), ColumnDesc("b", 13, 64), ColumnDesc("c", 2, 4),
@@ -98,11 +100,10 @@ def _decode_bodies(rows: int) -> tuple[Callable[[], Any], Callable[[], Any]]:
     decode = build_row_decoder(cols, "iso-8859-1")
     loop = getattr(decode, "pure", decode).decode_tuples
     encode = build_row_encoder(cols, "iso-8859-1")
-    stream = bytearray()
+    out = Writer()
     for i in range(rows):
-        payload = encode(row5(i))
-        n = len(payload)
-        stream += b"\x00\x0e\x00\x00" + n.to_bytes(4, "big") + payload + b"\x00" * (n & 1)
+        put_tuple(out, encode(row5(i)))
+    stream = out.buf
     pieces, pos = [], 0
     while pos < len(stream):  # 64 KiB of whole tuples each, as the fetch replies come
         piece = stream[pos : pos + 65536]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -284,6 +286,31 @@ def row_by_row(decode: Any, buf: bytes, pos: int) -> tuple[int, list[Any], Any]:
             first = first or (type(exc), str(exc))
         pos = nxt
     return pos, rows, first
+
+
+@contextmanager
+def counted_table_reads(loop: Any) -> Iterator[dict[str, int]]:
+    """Reads through each of the loop's length tables (types/tuplength.py), by table name,
+    while the block runs: the tables are shared by decoders of the same formats, so their
+    filled entries would not show which loop read them."""
+    loop_globals = loop.__globals__
+    tables = {k: v for k, v in loop_globals.items() if k.startswith("_L")}
+    reads = dict.fromkeys(tables, 0)
+
+    class Counted:
+        def __init__(self, name: str, entry: Any) -> None:
+            self.name, self.entry = name, entry
+
+        def unpack_from(self, buf: Any, pos: int) -> Any:
+            reads[self.name] += 1
+            return self.entry.unpack_from(buf, pos)
+
+    for name, table in tables.items():
+        loop_globals[name] = [Counted(name, entry) for entry in table]
+    try:
+        yield reads
+    finally:
+        loop_globals.update(tables)
 
 
 def in_pieces(loop: Any, stream: bytes, piece: int) -> tuple[int, list[Any], Any]:
@@ -619,34 +646,20 @@ def test_first_text_length_picks_one_struct_for_the_row(shape: str, encoding: st
     stream = b"".join(msgs)
     assert len(stream) > 2 * 65536 and lying > 100
     want = row_by_row(decode, stream, 0)
-    merged = 0
     table = decode.decode_tuples.__globals__["_L0"]
-
-    class Counted:
-        """One entry of the length table, counting its reads (the table itself is shared)."""
-
-        def __init__(self, entry: Any) -> None:
-            self.entry = entry
-
-        def unpack_from(self, buf: Any, pos: int) -> Any:
-            nonlocal merged
-            merged += 1
-            return self.entry.unpack_from(buf, pos)
-
     rows: list[Any] = []
     loop_globals = decode.decode_tuples.__globals__
     loop_globals["_decode_row"] = counted
-    loop_globals["_L0"] = [Counted(entry) for entry in table]
     try:
-        pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
+        with counted_table_reads(decode.decode_tuples) as reads:
+            pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
     finally:
         loop_globals["_decode_row"] = decode_row
-        loop_globals["_L0"] = table
     assert pos == want[0] == len(stream)
     assert _exact(rows) == _exact(want[1])
     assert (type(err), str(err)) == want[2]
     assert fallback == lying  # only the lying rows went to decode_row
-    assert merged > 0.9 * len(msgs)  # most rows were read by the merged struct
+    assert reads["_L0"] > 0.9 * len(msgs)  # most rows were read by the merged struct
     assert any(isinstance(entry, struct.Struct) for entry in table)  # made on first use
     pieces = in_pieces(decode.decode_tuples, stream, 200)
     assert _exact(pieces[1]) == _exact(want[1]) and pieces[::2] == want[::2]
@@ -695,28 +708,12 @@ def test_later_texts_pair_their_runs_in_one_read(encoding: str) -> None:
         msgs.append(bytes(msg))
     stream = b"".join(msgs)
     want = row_by_row(decode, stream, 0)
-    loop_globals = decode.decode_tuples.__globals__
-    tables = {k: v for k, v in loop_globals.items() if k.startswith("_L")}
-    reads = dict.fromkeys(tables, 0)
-
-    class Counted:
-        def __init__(self, name: str, entry: Any) -> None:
-            self.name, self.entry = name, entry
-
-        def unpack_from(self, buf: Any, pos: int) -> Any:
-            reads[self.name] += 1
-            return self.entry.unpack_from(buf, pos)
-
     rows: list[Any] = []
-    for name, table in tables.items():
-        loop_globals[name] = [Counted(name, entry) for entry in table]
-    try:
+    with counted_table_reads(decode.decode_tuples) as reads:
         pos, err = decode.decode_tuples(bytearray(stream), 0, len(stream), rows)
-    finally:
-        loop_globals.update(tables)
     assert pos == want[0] == len(stream)
     assert rows == want[1]
     assert (type(err), str(err)) == want[2]
     assert len(rows) == len(msgs) - lying
-    assert len(tables) == 3 and all(reads.values()), reads  # the head, a pair in each loop
+    assert len(reads) == 3 and all(reads.values()), reads  # the head, a pair in each loop
     assert in_pieces(decode.decode_tuples, stream, 200) == want  # the plain loop's pair

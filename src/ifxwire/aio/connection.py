@@ -47,7 +47,7 @@ from ..client.connection import (
     Connection,
 )
 from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
-from ..client.goodbye import EXIT_MESSAGE
+from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
     CAP_PAM,
     login_request,
@@ -88,8 +88,6 @@ log = logging.getLogger("ifxwire.aio")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
-#: How long close() waits for the server's SQ_EXIT acknowledgement.
-CLOSE_TIMEOUT = 2.0
 #: After a task is cancelled mid-request: how long the replies may take to arrive once the
 #: server was told to cancel, before the connection is given up instead.
 CANCEL_DRAIN = 2.0

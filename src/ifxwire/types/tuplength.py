@@ -36,7 +36,7 @@ from typing import Any
 
 __all__ = ["merge_first_text", "merge_later_texts"]
 
-#: The unpack of the struct run (or inline DECIMAL) that directly follows the first VARCHAR.
+#: An unpack at ``o``: the struct run (or inline DECIMAL) right after a VARCHAR.
 _AFTER_TEXT = re.compile(r"^(\s*)((?:\w+, )+)= (_[SM]\d+)\.unpack_from\(buf, o\)$")
 #: The value statement of a VARCHAR in the loop (its NULL test reads the length ``n``).
 _TEXT_VALUE = re.compile(r"c\d+ = None if n == 1 and buf\[_v\] == 0 else ")
