@@ -135,8 +135,9 @@ class Recorder(Listener):
 def pump(src: socket.socket, dst: socket.socket, buf: bytearray | None = None) -> None:
     """Copy ``src`` to ``dst`` (keeping a copy in ``buf``) until EOF, then half-close. An
     urgent byte (the client's cancel, docs/PROTOCOL.md §14) is passed on as urgent, outside
-    the stream, as it came."""
-    with contextlib.suppress(OSError):
+    the stream, as it came. A socket the other direction's thread closed meanwhile ends it
+    (``select`` then refuses its fd -1 with ValueError)."""
+    with contextlib.suppress(OSError, ValueError):
         while True:
             readable, _, urgent = select.select([src], [], [src])
             if urgent:
