@@ -717,3 +717,58 @@ def test_later_texts_pair_their_runs_in_one_read(encoding: str) -> None:
     assert len(rows) == len(msgs) - lying
     assert len(reads) == 3 and all(reads.values()), reads  # the head, a pair in each loop
     assert in_pieces(decode.decode_tuples, stream, 200) == want  # the plain loop's pair
+
+
+BOUNDED_SHAPES: dict[str, list[ColumnDesc]] = {
+    "select_scaling": TUPLE_SHAPES[0][0],
+    "text first": [ColumnDesc("v", 13, 255), ColumnDesc("i", 2, 4), ColumnDesc("w", 13, 9)],
+    "decimal and date": [ColumnDesc("i", 2, 4), ColumnDesc("v", 13, 64),
+                         ColumnDesc("m", 5, (12 << 8) | 2), ColumnDesc("d", 7, 4)],
+    # a fixed layout whose columns leave a gap: its rows are longer than its columns' widths
+    "gap": [ColumnDesc("i", 2, 4, start=0), ColumnDesc("c", 0, 6, start=8)],
+}
+
+
+@pytest.mark.parametrize("shape", sorted(BOUNDED_SHAPES))
+def test_rows_read_without_an_end_test_never_pass_the_window(shape: str) -> None:
+    """The loop reads a row with no test of its end while the window holds the longest row
+    the shape can have (tuploop.py, bounded_loop): the window cut at every byte of its last
+    rows, and rows whose header or lengths lie, give what decode_row gives row by row (no row
+    read short from a cut window, no row lost)."""
+    cols = BOUNDED_SHAPES[shape]
+    decode = pure_decoder(cols, "iso-8859-1")
+    assert "while p <= safe:" in decode.decode_tuples.__doc__
+    if shape == "gap":
+        payloads = [i.to_bytes(4, "big") + b"\0" * 4 + b"abcdef" for i in range(60)]
+    else:
+        encode = build_row_encoder(cols, "iso-8859-1")
+        rows = []
+        for i in range(60):
+            row: list[Any] = []
+            for col in cols:
+                if col.base == 13:
+                    row.append(None if i % 11 == 0 else "x" * ((i * 37) % (col.enclen + 1)))
+                elif col.base == 5:
+                    row.append(Decimal(i) / 100)
+                elif col.base == 7:
+                    row.append(date(2001, 1, 1) + timedelta(days=i))
+                else:
+                    row.append(i)
+            rows.append(tuple(row))
+        payloads = [encode(r) for r in rows]
+    msgs = [tuple_msg(p) for p in payloads]
+    msgs[-9] = tuple_msg(payloads[-9] + b"\xff" * 3)  # a row longer than its columns
+    if shape != "gap":  # a first VARCHAR length pointing past its row
+        first = next(k for k, c in enumerate(cols) if c.base == 13)
+        lying = bytearray(payloads[-5])
+        lying[4 * first] = 255  # (the first VARCHAR is column 0 or 1, after an INT)
+        msgs[-5] = tuple_msg(bytes(lying))
+    msgs[-1] = tuple_msg(payloads[-1], len(payloads[-1]) + 300)  # a header past the end
+    stream = b"".join(msgs)
+    assert len(row_by_row(decode, stream, 0)[1]) == len(msgs) - (2 if shape == "gap" else 3)
+    for end in range(max(0, len(stream) - 1500), len(stream) + 1):
+        want = row_by_row(decode, stream[:end], 0)
+        rows_got: list[Any] = []
+        pos, err = decode.decode_tuples(bytearray(stream), 0, end, rows_got)
+        assert (pos, rows_got) == want[:2], end
+        assert (err and (type(err), str(err))) == want[2]

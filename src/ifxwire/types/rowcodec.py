@@ -605,9 +605,13 @@ def _build_row_decoder(
     fn.decode_tuples = build_tuple_loop(  # type: ignore[attr-defined]
         lines=gb.lines,
         lead=lead,
-        check=f"if {final_b} != stop: raise _Redo"
-        if variable
-        else f"if size != {fixed_total}: raise _Redo",
+        row_end=final_b if variable else None,
+        fixed_size=fixed_total,
+        # Statements that move by fixed widths and VARCHAR length bytes only read so far
+        # (a fixed layout as far as its last described column ends).
+        bound=max(max_tuple_size(cols), fixed_total)
+        if all(fixed_width(c) is not None or c.base in _VARCHARS for c in cols)
+        else None,
         values=values + ("," if len(cols) == 1 else ""),
         encoding=encoding,
         decimals=gb.decimals,
