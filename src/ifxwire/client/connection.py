@@ -19,7 +19,6 @@ Why the exchanges are organised the way they are:
 from __future__ import annotations
 
 import logging
-import os
 import struct
 import threading
 import time
@@ -1063,10 +1062,3 @@ def _hex(data: bytes | bytearray) -> str:
     if len(data) <= TRACE_HEX_LIMIT:
         return data.hex()
     return f"{bytes(data[:TRACE_HEX_LIMIT]).hex()}...(+{len(data) - TRACE_HEX_LIMIT} bytes)"
-
-
-def _safe_cwd() -> str:
-    try:
-        return os.getcwd()
-    except OSError:
-        return "/"
