@@ -278,3 +278,51 @@ def test_jdbc_sqldata_row_bind_is_a_named_row() -> None:
     # the same bytes under another name stay bytes (as a LOB locator does)
     (other,), _ = decode_bind_values(item.replace(b"xc_pt", b"other", 1), 0, 1, "utf-8")
     assert isinstance(other.value, bytes) and len(other.value) == len(item) - 20
+
+
+@pytest.mark.parametrize(
+    "text", ["list(integer not null)", "set(smallint not null)", "multiset(bigint not null)"]
+)
+def test_fixed_collection_fast_path_decodes_as_the_general_decoder(text: str) -> None:
+    """The pure fast path for collections of fixed-width integers (fast_collection_decoder)
+    gives what ComplexDecoder gives, from bytes, bytearray and memoryview alike: element
+    counts past its cache of structs, an element equal to the NULL sentinel, a NULL
+    collection, a type table one byte off, a size that does not fit, a negative size."""
+    from ifxwire.protocol.columns import ColumnDesc
+    from ifxwire.types.composite import (
+        ComplexDecoder,
+        fast_collection_decoder,
+        fixed_collection_spec,
+    )
+
+    node = parse_type_name(text)
+    spec = fixed_collection_spec(ColumnDesc("c", node.code, 0, type_name=text), "iso-8859-1")
+    assert spec is not None
+    table, width, fmt, null = spec[:4]
+    general = ComplexDecoder("iso-8859-1")
+    fast = fast_collection_decoder(spec, general)
+    data = 16 + len(table)  # where the elements start, from the value's i32 length
+    values = [encode_complex(node, [k * 7 - count for k in range(count)])
+              for count in (0, 1, 2, 10, 255, 256, 300)]  # fmt: skip
+    sentinel = bytearray(encode_complex(node, [1, 2, 3]))
+    sentinel[data + width : data + 2 * width] = struct.pack(">" + fmt, null)
+    other_table = bytearray(values[3])
+    other_table[40] ^= 1
+    too_long, negative = bytearray(values[3]), bytearray(values[3])
+    struct.pack_into(">i", too_long, data - 8, 10 * width + 2 * width)
+    struct.pack_into(">i", negative, data - 8, -width)
+    cases = [*values, encode_complex(node, None), bytes(sentinel), bytes(other_table),
+             bytes(too_long), bytes(negative)]  # fmt: skip
+    for raw in cases:
+        framed = b"xyz" + raw + b"\x00" * 5
+        n = int.from_bytes(raw[:4], "big")
+        for buf in (framed, bytearray(framed), memoryview(framed)):
+            try:
+                want: object = general(buf, 3, 3 + 4 + n)
+            except Exception as exc:  # the fast path must raise the same
+                with pytest.raises(type(exc)):
+                    fast(buf, 3, n)
+                continue
+            got = fast(buf, 3, n)
+            assert type(got) is type(want) and got == want
+            assert getattr(got, "element_type", None) == getattr(want, "element_type", None)

