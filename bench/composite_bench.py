@@ -25,7 +25,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_RATIO = 3.0
@@ -35,9 +34,7 @@ def _worker(rows: int, repeat: int) -> dict[str, object]:
     import tempfile
 
     sys.path.insert(0, str(ROOT))
-    import ifxwire
     from bench import run as bench_run
-    from ifxwire import _accel
 
     placement = bench_run.place(True)
     if placement is not None:
@@ -45,15 +42,16 @@ def _worker(rows: int, repeat: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="ifxwire-composite-") as data:
         srv = bench_run.ServerProcess(Path(data), subprocess.DEVNULL)
         try:
-            return _measure(ifxwire, bool(_accel.accelerated), srv.host, srv.port, rows, repeat)
+            return _measure(srv.host, srv.port, rows, repeat)
         finally:
             srv.stop()
 
 
-def _measure(
-    ifxwire: Any, accelerated: bool, host: str, port: int, rows: int, repeat: int
-) -> dict[str, object]:
+def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
     """Load both tables, then the best client-thread CPU of fetching each ``repeat`` times."""
+    import ifxwire
+    from ifxwire import _accel
+
     kw = {"host": host, "port": port, "user": "informix", "password": "in4mix"}
     with ifxwire.connect(**kw, autocommit=True) as c:
         c.cursor().execute("CREATE DATABASE bench_composite")
@@ -76,7 +74,7 @@ def _measure(
             best[table] = min(best.get(table, spent), spent)
         assert got[-1][0] == data[-1]
     return {
-        "accelerated": accelerated,
+        "accelerated": bool(_accel.accelerated),
         "rows": rows,
         "scalar_s": best["scalars"],
         "list_s": best["lists"],
