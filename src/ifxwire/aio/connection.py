@@ -46,10 +46,18 @@ from ..client.connection import (
     ROLLBACK_GROUP,
     Connection,
 )
-from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
+from ..client.dsn import (
+    Address,
+    ConnectParams,
+    member_params,
+    redirected_params,
+    resolve,
+    unreachable,
+)
 from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
     CAP_PAM,
+    Redirected,
     login_request,
     session_groups,
 )
@@ -778,6 +786,7 @@ async def connect(
     lob_materialize_limit: int | None = None,
     keep_char_padding: bool | None = None,
     trace: bool | None = None,
+    max_redirects: int | None = None,
 ) -> AsyncConnection:
     """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
 
@@ -810,12 +819,21 @@ async def connect(
         "lob_materialize_limit": lob_materialize_limit,
         "keep_char_padding": keep_char_padding,
         "trace": trace,
+        "max_redirects": max_redirects,
     }
     params = resolve(host, options)
     last: Exception | None = None
-    for addr, member in member_params(params):
+    todo = member_params(params)
+    while todo:
+        addr, member = todo.pop(0)
         try:
             return await _connect_to(member, addr)
+        except Redirected as exc:
+            if member.max_redirects <= 0 or exc.target is None:
+                raise
+            log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
+            target = exc.target
+            todo = [redirected_params(member, target.server, target.host, target.port)]
         except OperationalError as exc:
             if not unreachable(exc):
                 raise

@@ -60,11 +60,12 @@ from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .clientfiles import answer_file_request
-from .dsn import ConnectParams, member_params, unreachable
+from .dsn import ConnectParams, member_params, redirected_params, unreachable
 from .goodbye import CLOSE_TIMEOUT, leave, settle
 from .handshake import (
     CAP_PAM,
     CAP_TWO_GB_FETCH,
+    Redirected,
     check_login,
     login_request,
     session_groups,
@@ -229,7 +230,9 @@ class Connection:
         is tried when one cannot be reached or drops the login, never after a refusal."""
         settle()  # the goodbyes of closed connections first: their sessions are gone
         last: Exception | None = None
-        for addr, member in member_params(params):
+        todo = member_params(params)
+        while todo:
+            addr, member = todo.pop(0)
             try:
                 t = open_transport(
                     addr.host,
@@ -246,6 +249,14 @@ class Connection:
                 continue
             try:
                 self._login(t, member)
+            except Redirected as exc:
+                t.close()
+                if member.max_redirects <= 0 or exc.target is None:
+                    raise
+                log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
+                target = exc.target
+                todo = [redirected_params(member, target.server, target.host, target.port)]
+                continue
             except OperationalError as exc:
                 t.close()
                 if not unreachable(exc):

@@ -8,6 +8,7 @@ informix-driver report section 2.2; see docs/PROTOCOL.md "Login".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
@@ -221,7 +222,40 @@ class ConnectResponse:
     cap1: int = Login.CAP1_ENHANCED
     messages: list[tuple[int, bytes]] = field(default_factory=list)
     float_format: str = FLOAT_FORMAT
+    #: A redirect's detail, ``server|host|port`` (see parse_redirect); the packet is then of
+    #: SL type 13 and carries no SQ_ASCINITRESP.
     redirect: str | None = None
+
+
+@dataclass(frozen=True)
+class RedirectTarget:
+    """Where a redirect (SL type 13) sends the client: a server name and its address."""
+
+    server: str
+    host: str
+    port: int
+
+
+def parse_redirect(detail: str) -> RedirectTarget:
+    """Split a redirect's detail as IBM JDBC does (docs/PROTOCOL.md §2, *Redirect*).
+
+    JDBC 15.0.0.1 (``asf.Connection.processGroupRedirectRequest``) tokenises the text on any of
+    ``:``, ``=`` and ``|`` and takes server, host and port from the tokens after the first
+    (which, in JDBC, is its own exception's class name); a field report built on a live 15.0
+    server describes the detail as ``label=server|host|port``.  We take the last three tokens,
+    so both forms read the same, and refuse anything else: the target is chosen by the
+    server, so it is checked before anyone connects to it.
+    """
+    tokens = [t.strip() for t in re.split(r"[:=|]", detail)]
+    tokens = [t for t in tokens if t]
+    if len(tokens) < 3 or len(tokens) > 4:
+        raise ValueError("a redirect names a server, a host and a port")
+    server, host, port_text = tokens[-3:]
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError("a redirect's port must be a number from 1 to 65535")
+    if any(ord(c) < 32 or ord(c) == 127 for c in server + host):
+        raise ValueError("a redirect's server or host name holds a control character")
+    return RedirectTarget(server, host, int(port_text))
 
 
 #: Built accept/reject packets without messages, by their fields: the same bytes every time.
@@ -239,6 +273,7 @@ def build_connect_response(resp: ConnectResponse, encoding: str = "iso-8859-1") 
         resp.warnings,
         resp.cap1,
         resp.float_format,
+        resp.redirect,
         encoding,
     )
     packet = _PLAIN_RESPONSES.get(key)
@@ -254,12 +289,20 @@ def _build_connect_response(resp: ConnectResponse, encoding: str) -> bytes:
     _put_asf_binary(w, resp.version, resp.cap1, resp.float_format, encoding)
     w.u16(1).u16(0).u16(0)
     w.raw(_PROT_OL).i32(Login.PROTOCOL_ID).raw(_NET_TLITCP).i32(1)
+    if resp.redirect is not None:
+        # JDBC reads u16 103, one u16 (skipped), then the detail as a login string.
+        w.u16(Login.ASCREDIRECT).u16(Login.ASF_XCONNECT).charstr(resp.redirect.encode(encoding))
+        w.u16(Login.ASCEOT)
+        return _sl_packet(Login.SLTYPE_REDIRECT, w)
     w.u16(Login.ASCINITRESP).u16(Login.ASF_XCONNECT).i32(3)
     w.i16(resp.svc_error).i16(resp.os_error).i16(resp.warnings).i16(len(resp.messages))
     for offset, text in resp.messages:
         w.i16(offset).charstr(text)
     w.u16(Login.ASCEOT)
-    sltype = Login.SLTYPE_CONACC if resp.accepted else Login.SLTYPE_CONREJ
+    return _sl_packet(Login.SLTYPE_CONACC if resp.accepted else Login.SLTYPE_CONREJ, w)
+
+
+def _sl_packet(sltype: int, w: Writer) -> bytes:
     out = Writer().u16(6 + len(w.buf)).raw(bytes([sltype, Login.SL_PROT_SQLI_0600])).u16(0)
     packet = bytes(out.buf + w.buf)
     if len(packet) > MAX_RESPONSE:

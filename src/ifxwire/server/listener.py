@@ -80,8 +80,12 @@ class Server:
         tls_cert: str | os.PathLike[str] | None = None,
         tls_key: str | os.PathLike[str] | None = None,
         pam: object = None,
+        redirect_to: tuple[str, str, int] | None = None,
     ) -> None:
         self.host = host
+        #: (server name, host, port): answer every login with a redirect there, as an
+        #: Informix Connection Manager in redirect mode does (docs/SERVER.md, *Redirect*).
+        self.redirect_to = redirect_to
         self.port = port
         self.server_name = server_name
         self.users = dict(DEFAULT_USERS if users is None else users)

@@ -330,6 +330,13 @@ class Session:
         delay = srv.throttle.delay(host)
         if delay:
             time.sleep(delay)  # after repeated failures from this address (defences.py)
+        if srv.redirect_to is not None:
+            name, where, port = srv.redirect_to
+            self._send(build_connect_response(ConnectResponse(
+                accepted=False, version=srv.login_version, redirect=f"{name}|{where}|{port}")))
+            log.info("session %s: login of %r redirected to %s@%s:%d",
+                     self.peer, req.user, name, where, port)
+            return False
         reject = 0
         pam = srv.pam
         if req.server and req.server != srv.server_name:
