@@ -83,6 +83,7 @@ from ..errors import (
 from ..protocol.login import read_connect_response
 from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
+from ..types.adapters import AdaptersMap
 
 if TYPE_CHECKING:
     import ssl
@@ -307,6 +308,12 @@ class AsyncConnection:
         from .fastpath import call
 
         return await call(self, signature_of(routine, args), args)
+
+    @property
+    def adapters(self) -> AdaptersMap:
+        """This connection's loaders and dumpers (a snapshot of ``ifxwire.adapters`` taken at
+        connect), as ``Connection.adapters``: cursors start from it."""
+        return self._core.adapters
 
     @property
     def lob_materialize_limit(self) -> int:
