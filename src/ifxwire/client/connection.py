@@ -778,6 +778,13 @@ class Connection:
                 f"cannot represent at position {exc.start}: {sql[exc.start : exc.end]!r}",
                 sqlstate="42000",
             ) from None
+        nul = sql.find("\x00")
+        if nul >= 0:
+            # Never meaningful SQL: outside a literal it is no token, inside one it makes a
+            # character value Informix cannot hold (docs/DRIVER.md "NUL characters").
+            raise ProgrammingError(
+                f"the SQL text holds a NUL (U+0000) character at position {nul}", sqlstate="42000"
+            )
         if len(data) > 0xFFFF and not self._layout.long_sql:
             raise ProgrammingError(
                 f"the SQL text is {len(data)} bytes; this server accepts at most 65535",
