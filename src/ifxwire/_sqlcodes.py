@@ -308,7 +308,7 @@ _SQL_TABLE = """
 -9780   P  -      Statement-local variable '%s' can only be produced by a routine called in WHERE.
 -9781   P  -      A statement-local variable cannot be an argument of EXECUTE or CALL.
 -9782   P  -      Statement-local variable '%s' is defined twice.
--9784   P  -      Statement-local variable '%s' is used outside the scope of the routine producing it.
+-9784   P  -      Statement-local variable '%s' is used outside its producing routine's scope.
 -9787   P  -      Statement-local variables cannot be used in the FROM clause.
 -9810   E  -      Smart-large-object error (the ISAM code says which).
 -9811   P  -      Invalid smart-large-object file descriptor %s.

@@ -13,8 +13,8 @@ server too (tests/integration/test_server_nul_chars.py::test_text_keeps_nul_byte
 from __future__ import annotations
 
 import asyncio
-from decimal import Decimal
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -95,7 +95,7 @@ def test_nul_inside_a_row_value_is_refused(conn: ifxwire.Connection) -> None:
     cur = conn.cursor()
     cur.execute("DROP TABLE IF EXISTS r")
     cur.execute("CREATE TABLE r (id INTEGER, v ROW(x INTEGER, s VARCHAR(10)))")
-    with pytest.raises(DataError, match="parameter 2 .*NUL"):
+    with pytest.raises(DataError, match=r"parameter 2 .*NUL"):
         cur.execute("INSERT INTO r VALUES (?, ?)", (1, ifxwire.Row((1, BAD))))
     cur.execute("INSERT INTO r VALUES (?, ?)", (1, ifxwire.Row((1, "ok"))))
     cur.execute("SELECT COUNT(*) FROM r")
@@ -103,7 +103,7 @@ def test_nul_inside_a_row_value_is_refused(conn: ifxwire.Connection) -> None:
 
 
 def test_nul_in_the_sql_text_is_refused(conn: ifxwire.Connection) -> None:
-    with pytest.raises(ProgrammingError, match="NUL .* at position 35"):
+    with pytest.raises(ProgrammingError, match=r"NUL .* at position 35"):
         conn.cursor().execute("INSERT INTO t (id, a) VALUES (1, 'a\x00b')")
     assert _rows(conn) == []
 
@@ -162,7 +162,7 @@ def test_asyncio_refuses_nul_in_execute_and_executemany(srv: Server) -> None:
             cur = c.cursor()
             await cur.execute("DROP TABLE IF EXISTS ta")
             await cur.execute("CREATE TABLE ta (id INTEGER, a VARCHAR(20))")
-            with pytest.raises(DataError, match="parameter 2 .*NUL"):
+            with pytest.raises(DataError, match=r"parameter 2 .*NUL"):
                 await cur.execute("INSERT INTO ta VALUES (?, ?)", (1, BAD))
             with pytest.raises(DataError, match="NUL"):
                 await cur.executemany("INSERT INTO ta VALUES (?, ?)", [(2, "x"), (3, BAD)])
