@@ -244,6 +244,10 @@ def test_keyword_connection_string_connects(alice_server: Any, seen: Collected) 
             f"uid=alice;pwd={{{SECRET}}};database=alicedb;")
     with ifxwire.connect(text) as conn:
         assert conn.database == "alicedb"
+    with ifxwire.create_pool(_kwstring(alice_server), max_size=1, trace=True) as pool:
+        with pool.connection() as pooled:
+            seen.add(repr(pool), repr(pooled))
+        fails(seen, lambda: [pool.acquire(timeout=0.1) for _ in range(2)])
 
     async def go() -> str | None:
         async with await aio.connect(_kwstring(alice_server)) as aconn:
