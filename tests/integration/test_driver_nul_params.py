@@ -194,3 +194,16 @@ def test_text_and_bytes_keep_their_nuls(conn: ifxwire.Connection) -> None:
     cur.execute("INSERT INTO tb VALUES (?, ?, ?)", (1, ifxwire.Text(BAD), b"\x00\x01\x00"))
     cur.execute("SELECT body, raw FROM tb")
     assert cur.fetchone() == (BAD, b"\x00\x01\x00")
+
+
+def test_clob_keeps_nuls_given_as_text_and_refuses_a_plain_str(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("DROP TABLE IF EXISTS tc")
+    cur.execute("CREATE TABLE tc (id INTEGER, cl CLOB)")
+    with pytest.raises(DataError, match="NUL"):
+        cur.execute("INSERT INTO tc VALUES (?, ?)", (1, BAD))
+    cur.execute("INSERT INTO tc VALUES (?, ?)", (2, ifxwire.Text(BAD)))
+    cur.execute("SELECT id, cl FROM tc")
+    rows = cur.fetchall()
+    assert [r[0] for r in rows] == [2]
+    assert rows[0][1].read() == BAD
