@@ -28,6 +28,7 @@ class Reply:
     tuples: list[bytes] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     blob: bytes = b""
+    tupids: list[int] = field(default_factory=list)
 
 
 class RawClient:
@@ -82,6 +83,8 @@ class RawClient:
                     m.read_insertdone(r, self.layout)
                 elif code == Msg.IDESCRIBE:
                     m.read_idescribe(r, self.layout)
+                elif code == Msg.TUPID:
+                    reply.tupids.append(r.i32())
                 elif code == Msg.BLOB:
                     reply.blob += r.padded(r.u16())
                 elif code not in (Msg.EOT, Msg.CLOSE):

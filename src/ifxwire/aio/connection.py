@@ -58,8 +58,10 @@ from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
     CAP_PAM,
     Redirected,
+    is_internal_version,
     login_request,
     session_groups,
+    version_number,
 )
 from ..client.pamauth import PamCallback, PamState
 from ..client.placeholders import SqlPlan
@@ -157,6 +159,11 @@ class _Core(Connection):
         """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
         (a client file streams, never queued whole)."""
         self._stream_out = messages
+
+    @property
+    def server_version(self) -> str:
+        """No I/O here: ``aio.connect`` asked for the release (see Connection.server_version)."""
+        return self._server_release or self.server_version_internal
 
     def close(self, wait: bool = False) -> None:
         """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
@@ -275,6 +282,10 @@ class AsyncConnection:
     @property
     def server_version(self) -> str:
         return self._core.server_version
+
+    @property
+    def server_version_internal(self) -> str:
+        return self._core.server_version_internal
 
     @property
     def server_capabilities(self) -> frozenset[int]:
@@ -762,6 +773,15 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         sock.close()
         raise
     core.server_name, core.address = params.server, (addr.host, addr.port)
+    if is_internal_version(core.server_version_internal) and core.database:
+        # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
+        # is asked for here, once, since a property cannot await (Connection.server_version).
+        with contextlib.suppress(Error):
+            cur = await conn.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
+            row = await cur.fetchone()
+            await cur.close()
+            if row and row[0]:
+                core._server_release = version_number(str(row[0]).strip())
     return conn
 
 

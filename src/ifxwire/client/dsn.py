@@ -1,4 +1,5 @@
-"""Where to connect and how: keyword arguments, ``informix://`` URLs, the sqlhosts file.
+"""Where to connect and how: keyword arguments, ``informix://`` URLs, IfxPy/ODBC keyword
+connection strings (client/connstr.py), the sqlhosts file.
 
 Informix users already describe servers in two places: the ``INFORMIXSERVER`` variable names a
 server, and the sqlhosts file (``INFORMIXSQLHOSTS``) maps server names to host and port. A
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import InterfaceError
+from .connstr import check_host, is_keyword_string, parse_keyword_string
 from .sqlhosts import Address, lookup_sqlhosts, sqlhosts_path
 
 if TYPE_CHECKING:
@@ -189,6 +191,8 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     values: dict[str, object] = {}
     if dsn_or_host is not None and "://" in dsn_or_host:
         values.update(parse_url(dsn_or_host))
+    elif dsn_or_host is not None and is_keyword_string(dsn_or_host):
+        values.update(parse_keyword_string(dsn_or_host))
     elif dsn_or_host is not None:
         values["host"] = dsn_or_host
     env: dict[str, str] = {}
@@ -205,6 +209,10 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     named = values.pop("server", None) or os.environ.get("INFORMIXSERVER")
     server = named or DEFAULT_SERVER
     host = values.pop("host", None)
+    if host is not None:
+        host = check_host(host)
+    if values.get("host_secondary") is not None:
+        values["host_secondary"] = check_host(values["host_secondary"], "host_secondary")
     port = values.pop("port", None)
     tls = values.get("tls")
     sqlhosts = values.get("sqlhosts")

@@ -191,6 +191,15 @@ def version_number(version: str) -> str:
     return version.split("Version", 1)[1].strip() if "Version" in version else version
 
 
+def is_internal_version(number: str) -> bool:
+    """Whether a login version number is Informix's internal protocol version rather than the
+    release: real 12.10 servers announce 9.56 and 14.10 servers 9.59 in the login reply, 15
+    its release (informix-driver CHANGELOG 2026.08.31 and 2026.08.27, its
+    ``test_capabilities.py::test_server_version_reports_release_not_protocol_version``)."""
+    major = number.split(".", 1)[0]
+    return major.isdigit() and int(major) < 10
+
+
 def session_groups(database: str | None, encoding: str) -> list[bytes]:
     """PROTOCOLS, INFO and (with a database) DBOPEN, each its own group, in JDBC's order."""
     return list(_session_groups(database, encoding))

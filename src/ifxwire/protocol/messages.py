@@ -296,11 +296,20 @@ def skip_bind_params(
         base = buf[pos + 1]  # low byte of the i16 type: the flags live in the high byte
         pos += 2
         if base in NAMED_IN_BIND:
+            k = 0
             for _name in range(2):  # CHARSTR owner, CHARSTR type name
                 if pos + 2 > end:
                     raise NeedMore
                 k = u16_at(buf, pos)[0]
                 pos += 2 + k + (k & 1)
+            if k == 0 and (base == 41 or base == 45):
+                # informix-driver bound bool as (45, ind, prec, 01) until 2026.08.31.1: a real
+                # server reads a type name there and stops answering (41 the same). Refused at
+                # once, by name, rather than misread (docs/PROTOCOL.md "Field reports").
+                raise ProtocolViolation(
+                    f"SQ_BIND: a type-{base} (BOOLEAN) item without its type name; real "
+                    "servers stop answering such a bind. Bind 't'/'f' as CHAR, or type 45 "
+                    "named 'boolean' as JDBC does", at)
         if pos + 4 > end:
             raise NeedMore
         indicator = i16_at(buf, pos)[0]

@@ -613,6 +613,13 @@ class Session:
         if code == Msg.ID:
             self.current = msg.number
             if msg.number not in self.statements:
+                end = self._msg_end
+                if len(self.buf) >= end + 2 and u16_at(self.buf, end)[0] == Msg.CURNAME:
+                    # Declaring a cursor on a released statement: real servers answer -208,
+                    # where every other use of it is -267 (informix-driver CHANGELOG
+                    # 2026.09.02, test_statement_slot.py: a CLOSE/RELEASE that landed between
+                    # a PREPARE and its CURNAME/OPEN gave -208, between fetches -267).
+                    raise EngineError(sc.MEMORY, message=f"statement {msg.number} was released")
                 raise EngineError(
                     sc.NO_STATEMENT, message=f"statement {msg.number} is not prepared"
                 )
@@ -829,6 +836,11 @@ class Session:
             raise EngineError(sc.FETCH_UNOPENED, message="the statement is not a SELECT")
         if st.scroll and st.prepared.for_update:
             raise EngineError(sc.SCROLL_FOR_UPDATE)
+        if st.rows is not None or st.materialized is not None:
+            # A real server refuses to open a cursor that is open (-285; informix-driver
+            # 2026.09.02, which sent the OPEN of a second statement to an open scroll cursor's
+            # id); a client closes it first (SQ_CLOSE), as JDBC and our driver do.
+            raise EngineError(sc.CURSOR_BUSY)
         _check_upload(st)
         _stop_rows(st)
         sid = self.current or 0
@@ -890,7 +902,9 @@ class Session:
         """SQ_SFETCH (server/scroll.py)."""
         rows = st.materialized
         if rows is None:
-            raise EngineError(sc.FETCH_UNOPENED)
+            # No cursor open at all: -259 "Cursor not open" (informix-driver saw it for an
+            # SFETCH to a statement without one, connections.py); a non-scroll cursor: -400.
+            raise EngineError(sc.FETCH_UNOPENED if st.rows is not None else sc.CURSOR_NOT_OPEN)
         kind, index, size = extra
         try:
             position = scroll_fetch(rows, st.position, kind, index, size, st.encoder,

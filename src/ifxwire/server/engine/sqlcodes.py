@@ -172,6 +172,8 @@ NO_STATEMENT = -267  # [peer] a stale CLOSE (no such statement) gives -267 on re
 SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a cursor gives -260
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
 CURSOR_NOT_OPEN = -259  # [jcat] "Cursor not open." (WHERE CURRENT OF a cursor not open)
+CURSOR_BUSY = -285  # [peer] [jcat] "Invalid cursor received by sqlexec.": OPEN of a statement
+#   whose cursor is open (informix-driver CHANGELOG 2026.09.02, test_statement_slot.py)
 NO_CURRENT_ROW = -266  # [jcat] "There is no current row for UPDATE/DELETE cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
@@ -195,7 +197,8 @@ OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a tri
 NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
 
 # --- server limits (server/defences.py; docs/SERVER.md "Limits") -------------------------------
-MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes)
+MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes);
+#   [peer] also CURNAME on a released statement (informix-driver 2026.09.02)
 INTERRUPTED = -213  # [cat] "Statement interrupted by user." (statement_timeout)
 TOO_MANY_SESSIONS = -25571  # [doc] "Cannot create a user thread.": LIMITNUMSESSIONS reached
 
@@ -234,6 +237,7 @@ MESSAGES: dict[int, str] = {
     SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
     FETCH_UNOPENED: "Fetch attempted on unopen cursor.",
     CURSOR_NOT_OPEN: "Cursor not open.",
+    CURSOR_BUSY: "Invalid cursor received by sqlexec.",
     NO_CURRENT_ROW: "There is no current row for UPDATE/DELETE cursor.",
     SCROLL_FOR_UPDATE: "Updates are not allowed on a scroll cursor.",
     ILLEGAL_CHAR: "An illegal character has been found in the statement.",
