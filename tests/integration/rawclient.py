@@ -28,6 +28,7 @@ class Reply:
     tuples: list[bytes] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     blob: bytes = b""
+    databases: list[bytes] = field(default_factory=list)
 
 
 class RawClient:
@@ -84,6 +85,12 @@ class RawClient:
                     m.read_idescribe(r, self.layout)
                 elif code == Msg.BLOB:
                     reply.blob += r.padded(r.u16())
+                elif code == Msg.DBLIST:
+                    # CHARSTR names ended by an empty one (JDBC IfxSqli.receiveDBList)
+                    names = []
+                    while name := r.charstr():
+                        names.append(name)
+                    reply.databases = names
                 elif code not in (Msg.EOT, Msg.CLOSE):
                     raise AssertionError(f"unexpected reply message {code}")
             except NeedMore:
