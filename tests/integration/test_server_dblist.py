@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rawclient import RawClient
+
 import ifxwire
 from ifxwire.protocol.codes import Msg
 from ifxwire.protocol.wire import Writer
-
-from rawclient import RawClient
 
 USER, PASSWORD = "informix", "in4mix"
 

@@ -7,7 +7,7 @@ A mixin of EngineSession (session.py defines the state it uses).
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from . import access, alter, ddl, objects
 from . import catalog as cat
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from . import values as vals
     from .engine import Engine
     from .session import EngineSession
+
+
+R = TypeVar("R")
 
 
 class StatementRunner:
@@ -74,7 +77,7 @@ class StatementRunner:
         def named_type(self, name: str) -> IfxType | None: ...
         def sequence(self, name: str) -> cat.SequenceInfo | None: ...
         def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult: ...
-        def run_private(self, action: Callable[[], ExecResult]) -> ExecResult: ...
+        def run_private(self, action: Callable[[], R]) -> R: ...
         def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
 
     def _statement(self, stmt: IfxStatement) -> ExecResult:

@@ -42,7 +42,7 @@ def unwrap_operands(ast: exp.Expr) -> None:
             while isinstance(operand, exp.Subquery) and not operand.alias:
                 inner = operand.this
                 own = any(inner.args.get(k) is not None for k in ("order", "limit", "offset"))
-                if isinstance(inner, exp.Select) and not own or (
+                if (isinstance(inner, exp.Select) and not own) or (
                         isinstance(inner, exp.SetOperation) and key == "this" and not own):
                     # Left-nested combined queries mean the same unparenthesised: SQLite
                     # evaluates a compound SELECT from the left.
@@ -66,8 +66,8 @@ def _derived(query: exp.Select | exp.SetOperation) -> exp.Select:
     outer: list[exp.Expr] = []
     projections = []
     for i, proj in enumerate(first.expressions):
-        if isinstance(proj, exp.Star) or isinstance(proj, exp.Column) and isinstance(
-                proj.this, exp.Star):
+        if isinstance(proj, exp.Star) or (isinstance(proj, exp.Column) and isinstance(
+                proj.this, exp.Star)):
             raise not_implemented("* in a parenthesised operand of a set operation")
         label = f"_ifx_c{i}"
         value = proj.this if isinstance(proj, exp.Alias) else proj
