@@ -66,6 +66,14 @@ def test_parenthesised_operands_open_a_cursor(conn: ifxwire.Connection) -> None:
     cur.execute(f"SELECT tabid {ONE} UNION (SELECT 3 {ONE} UNION ALL SELECT 4.25 {ONE}) "
                 "ORDER BY 1")
     assert [r[0] for r in cur.fetchall()] == [Decimal(1), Decimal(3), Decimal("4.25")]
+    cur.execute("(SELECT FIRST 1 * FROM systables ORDER BY tabid) UNION ALL "
+                "(SELECT * FROM systables WHERE tabid = 2)")
+    assert cur.description is not None and cur.description[0][0] == "tabname"
+    assert [r[0] for r in cur.fetchall()] == ["systables", "syscolumns"]
+    cur.execute("(SELECT FIRST 2 tabid + 1 FROM systables ORDER BY 1) UNION ALL "
+                f"(SELECT 0 {ONE})")
+    assert cur.description is not None and cur.description[0][0] == "(expression)"
+    assert [r[0] for r in cur.fetchall()] == [2, 3, 0]
 
 
 def test_minus_and_intersect(conn: ifxwire.Connection) -> None:

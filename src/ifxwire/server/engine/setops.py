@@ -67,11 +67,14 @@ def _derived(query: exp.Select | exp.SetOperation) -> exp.Select:
     projections = []
     for i, proj in enumerate(first.expressions):
         if isinstance(proj, exp.Star) or (isinstance(proj, exp.Column) and isinstance(
-                proj.this, exp.Star)):
+                proj.this, exp.Star)):  # qualify_columns expands * before we run
             raise not_implemented("* in a parenthesised operand of a set operation")
-        label = f"_ifx_c{i}"
         value = proj.this if isinstance(proj, exp.Alias) else proj
-        shown = proj.alias if isinstance(proj, exp.Alias) else result_name(proj)
+        # The operand's own alias stays (its ORDER BY may name it); the name the client sees
+        # is the one Informix gives the projection (prepare_query put it in meta).
+        label = proj.alias if isinstance(proj, exp.Alias) else f"_ifx_c{i}"
+        shown = value.meta.pop("ifx_name", None) or (
+            proj.alias if isinstance(proj, exp.Alias) else result_name(proj))
         projections.append(exp.alias_(value, label))
         column = exp.column(label, name)
         column.meta["ifx_name"] = shown

@@ -200,7 +200,6 @@ class Compiler(DmlCompiler):
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
         rewrites.quantified(ast)
-        setops.unwrap_operands(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
         self.nested_fields(ast)
@@ -219,6 +218,7 @@ class Compiler(DmlCompiler):
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
+        setops.unwrap_operands(root)
         rewrites.convert_outer_joins(root)
         return root
 
