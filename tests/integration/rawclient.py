@@ -29,6 +29,7 @@ class Reply:
     codes: list[int] = field(default_factory=list)
     blob: bytes = b""
     tupids: list[int] = field(default_factory=list)
+    databases: list[bytes] = field(default_factory=list)
 
 
 class RawClient:
@@ -87,6 +88,12 @@ class RawClient:
                     reply.tupids.append(r.i32())
                 elif code == Msg.BLOB:
                     reply.blob += r.padded(r.u16())
+                elif code == Msg.DBLIST:
+                    # CHARSTR names ended by an empty one (JDBC IfxSqli.receiveDBList)
+                    names = []
+                    while name := r.charstr():
+                        names.append(name)
+                    reply.databases = names
                 elif code not in (Msg.EOT, Msg.CLOSE):
                     raise AssertionError(f"unexpected reply message {code}")
             except NeedMore:

@@ -518,6 +518,15 @@ def put_version(w: Writer, version: bytes) -> None:
     w.u16(Msg.VERSION).charstr(version)
 
 
+def put_dblist(w: Writer, names: list[bytes]) -> None:
+    """SQ_DBLIST's answer: each database name as a CHARSTR, an empty one ends the list
+    (JDBC IfxSqli.receiveDBList, nmap informix.lua; docs/PROTOCOL.md §5)."""
+    w.u16(Msg.DBLIST)
+    for name in names:
+        w.charstr(name)
+    w.u16(0)
+
+
 # --------------------------------------------------------------------------------------------
 # Server -> client: parsed form (used by the driver)
 # --------------------------------------------------------------------------------------------

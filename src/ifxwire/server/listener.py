@@ -36,8 +36,13 @@ DEFAULT_VERSION = "IBM Informix Dynamic Server Version 14.10.FC9"
 # while both JDBC jars parse "<product> Version <version>" and JDBC 4.50's
 # getDatabaseProductVersion() throws StringIndexOutOfBoundsException on a bare "9.59"
 # (tests/interop metadata_product).  The default keeps every client working; pass
-# login_version="9.59" to reproduce what informix-driver observed.
-DEFAULT_LOGIN_VERSION = DEFAULT_VERSION
+# login_version="9.59" to reproduce what informix-driver observed.  The product part has no
+# "IBM ": JDBC's getDatabaseProductName() (the text before "Version") is "Informix Dynamic
+# Server" on a real 14.10.FC7W1DE (issue 23's schema-inspection comparison), and Flyway's
+# Informix support (flyway-database-informix 10.20.1, InformixDatabaseType) accepts a database
+# only when that name starts with "Informix": with "IBM Informix ..." it stops at "Unsupported
+# Database".  DBINFO('version', 'full') keeps DEFAULT_VERSION.
+DEFAULT_LOGIN_VERSION = "Informix Dynamic Server Version 14.10.FC9"
 #: Session threads kept waiting in accept() between sessions (see Server._accept_loop).
 MAX_IDLE_ACCEPTORS = 2
 

@@ -779,6 +779,9 @@ class Session:
             self._savepoint(code, msg.name.decode(self.encoding, errors="replace"), msg.number)
         elif code == Msg.VERSION:
             m.put_version(out, self.server.version.encode("ascii", errors="replace"))
+        elif code == Msg.DBLIST:
+            names = eng.engine.database_names()
+            m.put_dblist(out, [n.encode(self.encoding, errors="replace") for n in names])
         else:
             raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
 

@@ -139,6 +139,8 @@ class IfxTokenizer(tokens.Tokenizer):
     KEYWORDS: t.ClassVar[dict[str, TokenType]] = {
         **tokens.Tokenizer.KEYWORDS,
         "MATCHES": TokenType.GLOB,
+        # MINUS is Informix's other name for EXCEPT (Guide to SQL: Syntax, "Set operators").
+        "MINUS": TokenType.EXCEPT,
     }
     KEYWORDS.pop("GLOB", None)
     for _k in [k for k in KEYWORDS if k.startswith("?")]:

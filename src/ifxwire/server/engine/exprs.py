@@ -198,7 +198,12 @@ def common_type(results: list[exp.Expr]) -> IfxType:
     integers; a DECIMAL keeps the most integer digits and the largest scale); DATE with
     DATETIME widens to a DATETIME covering both. Other mixtures keep the first branch's type,
     and the other branches are converted to it."""
-    known = [ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1]
+    return common_of([ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1])
+
+
+def common_of(known: list[IfxType]) -> IfxType:
+    """The type that holds values of every type of ``known`` (``common_type``'s rule; also the
+    type of a UNION/INTERSECT/MINUS column, docs/SERVER.md "Set operators")."""
     if not known:
         return NULLTYPE
     first = known[0]

@@ -193,7 +193,7 @@ def _range(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
 
 def _routine_types(returns: bool) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
     """ifx_param_types(procid) / ifx_ret_types(procid): the routine's parameter (return)
-    types from sysproccolumns as a comma-separated list of type names ('integer,char(10)'),
+    types from sysproccolumns as a comma-separated list of type names ('integer,char'),
     '' when it has none. JDBC's getProcedureColumns takes TYPE_NAME from them and splits the
     list at commas [B: IfxDatabaseMetaData.processProcName, parseTypes]."""
     attrs = (3, 5) if returns else (0, 1, 2, 4)

@@ -28,6 +28,8 @@ NO_COLUMN = -217  # [peer] near = column name
 INSERT_COUNT = -236  # [cat] "Number of columns in INSERT does not match number of VALUES."
 VIEW_COLUMNS = -382  # [jcat] (CREATE VIEW v (cols) with another number of columns; a WITH
 #   clause's column list too [guess])
+UNION_COLUMNS = -317  # [jcat] "...the same number of selected columns in each UNION, INTERSECT,
+#   or MINUS query."
 HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
 UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
 NOT_IN_GROUP = -294  # [cat] "The column (%s) must be in the GROUP BY list."
@@ -244,6 +246,8 @@ MESSAGES: dict[int, str] = {
     NO_TABLE: "The specified table (%s) is not in the database.",
     NO_COLUMN: "Column (%s) not found in any table in the query (or SLV is undefined).",
     INSERT_COUNT: "Number of columns in INSERT does not match number of VALUES.",
+    UNION_COLUMNS: ("The statement failed because you must have the same number of selected "
+                    "columns in each UNION, INTERSECT, or MINUS query."),
     VIEW_COLUMNS: "Same number of columns must be specified for view and select clause.",
     HOSTVAR_COUNT: "Too many or too few host variables given.",
     UNMATCHED_QUOTE: "Found a quote for which there is no matching quote.",

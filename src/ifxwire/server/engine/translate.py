@@ -24,7 +24,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.schema import MappingSchema
 
 from ...protocol.codes import StmtType, TypeCode
-from . import collection_tables, rewrites, select_triggers, slv
+from . import collection_tables, rewrites, select_triggers, setops, slv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -218,6 +218,7 @@ class Compiler(DmlCompiler):
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
+        setops.unwrap_operands(root)
         rewrites.convert_outer_joins(root)
         return root
 
@@ -364,13 +365,7 @@ class Compiler(DmlCompiler):
             self.type_values(node)
             return
         if isinstance(node, exp.SetOperation):
-            left = node.left
-            while isinstance(left, exp.Subquery):
-                left = left.this
-            left_out = self.outputs.get(id(left))
-            if left_out is None:
-                raise EngineError(sc.SYNTAX)
-            self.outputs[id(node)] = left_out
+            setops.type_set_operation(self, node)
             return
         if collection_tables.is_collection_table(node):
             collection_tables.type_scope(self, scope)
