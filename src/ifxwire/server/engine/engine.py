@@ -238,6 +238,16 @@ class Engine:
             conn.close()
 
     # ---- databases ---------------------------------------------------------------------------
+    def database_names(self) -> list[str]:
+        """Every database of the server, sysmaster's included, by name (SQ_DBLIST)."""
+        conn = self.connect("sysmaster")
+        try:
+            conn.execute("PRAGMA busy_timeout = 10000")
+            rows = conn.execute("SELECT name FROM sysdatabases ORDER BY name").fetchall()
+        finally:
+            conn.close()
+        return [str(row[0]).strip() for row in rows]
+
     def create_database(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool,
                         locale: str) -> None:
         name = name.lower()
