@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as m
-from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, Msg, StmtType
+from ..protocol.codes import DBFLAG_ANSI, DBFLAG_EXTENSION, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
 from ..protocol.gather import send_parts
 from ..protocol.login import (
+    MIN_CONNECT_REQUEST,
     ConnectResponse,
     build_connect_response,
     packet_length,
@@ -36,7 +37,7 @@ from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
 from .chunked import ChunkedSender
 from .current import find_current, track_current
-from .defences import release_free_memory, set_send_timeout
+from .defences import close_after_reject, release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
@@ -316,6 +317,12 @@ class Session:
         while True:
             try:
                 total = packet_length(self.view[self.start : self.end])
+                if total < MIN_CONNECT_REQUEST:
+                    # Not a login (nmap sends a bare SQ_EXIT, 0x0038, on a connection it did
+                    # not use): waiting for the bytes the "length" promises would hold the
+                    # client until a timeout (docs/PROTOCOL.md §2, "Rejections").
+                    raise ProtocolViolation(
+                        f"login packet length {total} is shorter than any connection request", 0)
                 if self.end - self.start >= total:
                     break
             except NeedMore:
@@ -353,9 +360,15 @@ class Session:
             self._admitted = True
             srv.throttle.succeeded(host)
         resp = ConnectResponse(accepted=not reject, version=srv.login_version, svc_error=reject)
+        if reject == -761:
+            # A real server names itself in the -761 rejection (its DBSERVERNAME in the
+            # application-id slot); nmap's informix-brute retries with that name
+            # (docs/PROTOCOL.md §2, "Rejections").
+            resp.applid = srv.server_name
         self._send(build_connect_response(resp))
         if reject:
             log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
+            close_after_reject(self.sock)
             return False
         self.user = req.user
         self.env = dict(req.env)
@@ -636,7 +649,12 @@ class Session:
             if self._too_long:
                 size, self._too_long = self._too_long, 0
                 raise EngineError(sc.STATEMENT_TOO_LONG, message=f"{size} bytes of SQL text")
-            sql = msg.sql.decode(self.encoding, errors="replace")
+            text = msg.sql
+            if text.endswith(b"\0"):
+                # A C string's terminator counted in the length: nmap's informix.lua sends an
+                # even-length statement so, and real servers run it (docs/PROTOCOL.md §4).
+                text = text.rstrip(b"\0")
+            sql = text.decode(self.encoding, errors="replace")
             log.debug("session %s: %s %s", self.peer,
                       "prepare" if code == Msg.PREPARE else "command", sql)
             try:
@@ -664,7 +682,10 @@ class Session:
                 encoding=self.encoding,
             )
         elif code == Msg.WANTDONE:
-            pass
+            # Real servers answer a PREPARE's SQ_WANTDONE with SQ_DONE and SQ_COST after the
+            # DESCRIBE (docs/PROTOCOL.md §6, "SQ_COST").
+            m.put_done(out, 0, self.layout)
+            m.put_cost(out, 0, 0)
         elif code == Msg.CIDESCRIBE:
             m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
@@ -763,7 +784,13 @@ class Session:
             log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
-            m.put_done(out, 0, self.layout, warnings=flags)
+            m.put_done(out, 0, self.layout, warnings=flags | DBFLAG_EXTENSION)
+            m.put_cost(out, 0, 0)
+        elif code == Msg.DBLIST:
+            # The server's databases, one CHARSTR each, ended by an empty one (JDBC's
+            # receiveDBList; nmap's informix-tables reads the same; docs/PROTOCOL.md §5).
+            names = eng.engine.database_names()
+            m.put_dblist(out, [n.encode(self.encoding, errors="replace") for n in names])
         elif code == Msg.DBCLOSE:
             self._close_all()
             eng.close_database()
@@ -779,9 +806,6 @@ class Session:
             self._savepoint(code, msg.name.decode(self.encoding, errors="replace"), msg.number)
         elif code == Msg.VERSION:
             m.put_version(out, self.server.version.encode("ascii", errors="replace"))
-        elif code == Msg.DBLIST:
-            names = eng.engine.database_names()
-            m.put_dblist(out, [n.encode(self.encoding, errors="replace") for n in names])
         else:
             raise EngineError(sc.NOT_IMPLEMENTED, message=f"{_name(code)} is not supported")
 
@@ -898,6 +922,7 @@ class Session:
             st.rows = None
         # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).
         m.put_done(out, st.fetched, self.layout)
+        m.put_cost(out, 0, 0)
         if self.optofc:
             out.u16(Msg.CLOSE)
 

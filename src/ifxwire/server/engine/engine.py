@@ -247,7 +247,7 @@ class Engine:
             rows = conn.execute("SELECT name FROM sysdatabases ORDER BY rowid").fetchall()
         finally:
             conn.close()
-        return [str(r[0]) for r in rows if self.exists(str(r[0]))]
+        return [str(r[0]).strip() for r in rows if self.exists(str(r[0]).strip())]
 
     def create_database(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool,
                         locale: str) -> None:
