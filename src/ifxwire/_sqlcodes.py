@@ -280,6 +280,7 @@ _SQL_TABLE = """
 -1277?  D  22007  The input does not match the format specification.
 -1279   D  22001  The value is longer than the string column allows.
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
+-8315   P  -      Sequence %s: CURRVAL has no value yet in this session (use NEXTVAL first).
 # --- extended types and routine resolution --------------------------------------------------
 -9610   P  -      A collection is required here.
 -9621   P  -      The derived column list does not match the collection's columns.

@@ -255,6 +255,14 @@ class Compiler(DmlCompiler):
             ref = IfxSequenceRef(this=name)
             ref.meta["nextval"] = which == "nextval"
             col.replace(ref)
+        # "If both sequence.CURRVAL and sequence.NEXTVAL occur in an SQL statement, the
+        # sequence is incremented only once ... regardless of the order" (Guide to SQL:
+        # Syntax, Using CURRVAL): such a CURRVAL shares the row's NEXTVAL (exprs.sequence).
+        refs = list(ast.find_all(IfxSequenceRef))
+        stepped = {str(r.this) for r in refs if r.meta.get("nextval")}
+        for r in refs:
+            if not r.meta.get("nextval") and str(r.this) in stepped:
+                r.meta["with_nextval"] = True
 
     def normalize_first(self, ast: exp.Expr) -> None:
         """SELECT SKIP n FIRST m -> LIMIT m OFFSET n (SQLite needs LIMIT -1 for 'no limit')."""
