@@ -82,3 +82,44 @@ def test_currval_and_nextval_in_one_statement(stores: ifxwire.Connection) -> Non
     cur.execute("INSERT INTO seq_rows VALUES (issue23_seq.CURRVAL, issue23_seq.NEXTVAL)")
     cur.execute("UPDATE seq_rows SET (a, b) = (issue23_seq.CURRVAL, issue23_seq.NEXTVAL)")
     assert _rows(cur, "SELECT a, b FROM seq_rows") == [(7, 7)]
+
+
+_CALLS = ("SELECT c.customer_num, c.lname, c.company, c.phone, u.call_dtime, u.call_descr "
+          "FROM customer c {join} cust_calls u {on} ORDER BY 1, 5")
+
+
+def test_left_outer_join_page_three_forms_agree(stores: ifxwire.Connection) -> None:
+    """ids_sqt_165 ("Left outer join"): Query 1 (ANSI LEFT OUTER JOIN), the same join in
+    Informix syntax (``, OUTER``, ``OUTER`` without the comma as the page prints it, and
+    ``OUTER (u)``), and Query 2 / Query 3, which the page calls equivalent: the customers
+    who never called (``u.customer_num IS NULL`` filters after the join)."""
+    cur = stores.cursor()
+    where = "WHERE c.customer_num = u.customer_num"
+    ansi = _rows(cur, _CALLS.format(join="LEFT OUTER JOIN", on="ON c.customer_num = "
+                                    "u.customer_num"))
+    assert len(ansi) == 28 + 1  # 28 customers, 7 calls by 6 of them (116 called twice)
+    for join in (", OUTER", "OUTER"):
+        assert _rows(cur, _CALLS.format(join=join, on=where)) == ansi, join
+    assert _rows(cur, _CALLS.format(join=", OUTER", on=where).replace(
+        "cust_calls u", "(cust_calls u)")) == ansi
+    query2 = _rows(cur, _CALLS.format(join="LEFT OUTER JOIN", on="ON c.customer_num = "
+                                      "u.customer_num WHERE u.customer_num IS NULL"))
+    query3 = _rows(cur, _CALLS.format(join="OUTER", on=where + " AND u.customer_num IS NULL"))
+    assert query3 == query2
+    assert [r[0] for r in query3] == [101, 102, 103, 104, 105, 107, 108, 109, 111, 112, 113,
+                                      114, 115, 117, 118, 120, 122, 123, 124, 125, 126, 128]
+    assert all(r[4] is None and r[5] is None for r in query3)
+
+
+def test_outer_without_join_condition_and_nested_parentheses(
+        stores: ifxwire.Connection) -> None:
+    """With no join condition every subservient row joins every dominant row (28 x 7
+    calls); ``OUTER (orders o, OUTER (items i))`` is ``OUTER (orders o, OUTER items i)``."""
+    cur = stores.cursor()
+    assert _rows(cur, "SELECT COUNT(*) FROM customer c, OUTER cust_calls u") == [(196,)]
+    nested = ("SELECT c.customer_num, o.order_num, i.item_num FROM customer c, "
+              "OUTER (orders o, OUTER {items}) WHERE c.customer_num = o.customer_num "
+              "AND o.order_num = i.order_num AND c.customer_num IN (101, 102) ORDER BY 1, 2, 3")
+    plain = _rows(cur, nested.format(items="items i"))
+    assert plain == [(101, 1002, 1), (101, 1002, 2), (102, None, None)]
+    assert _rows(cur, nested.format(items="(items i)")) == plain

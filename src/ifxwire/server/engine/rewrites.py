@@ -81,6 +81,17 @@ def niladic(ast: exp.Expr) -> None:
             col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
 
 
+def _null_test(c: exp.Expr) -> bool:
+    """``u.col IS NULL`` on a subservient table filters after the outer join: the Tutorial
+    gives ``FROM customer c OUTER cust_calls u WHERE c.customer_num = u.customer_num AND
+    u.customer_num IS NULL`` as the equivalent of the ANSI LEFT JOIN with that WHERE
+    post-join filter, one that "excludes rows with non-NULL cust_calls values" (Guide to
+    SQL: Tutorial, "Left outer join", ids_sqt_165). Any other condition on the subservient
+    table alone filters it before the join."""
+    return isinstance(c, exp.Is) and isinstance(c.expression, exp.Null) and isinstance(
+        c.this, exp.Column)
+
+
 def convert_outer_joins(root: exp.Expr) -> None:
     """Informix ``FROM a, OUTER b WHERE a.x = b.x``: conditions naming b join b (LEFT).
 
@@ -113,7 +124,7 @@ def convert_outer_joins(root: exp.Expr) -> None:
         for c in conjuncts:
             tables = {col.table for col in c.find_all(exp.Column)}
             mine = [a for a in owner if a in tables]
-            if not mine:
+            if not mine or _null_test(c):
                 keep.append(c)
                 continue
             group, member = owner[mine[-1]]
