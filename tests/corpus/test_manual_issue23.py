@@ -123,3 +123,25 @@ def test_outer_without_join_condition_and_nested_parentheses(
     plain = _rows(cur, nested.format(items="items i"))
     assert plain == [(101, 1002, 1), (101, 1002, 2), (102, None, None)]
     assert _rows(cur, nested.format(items="(items i)")) == plain
+
+
+def test_derived_tables_without_a_name_and_with_olap(stores: ifxwire.Connection) -> None:
+    """A derived table needs no correlation name (FROM clause, Guide to SQL: Syntax), also
+    one holding an OLAP window aggregate; TABLE(MULTISET(SELECT …)) is a collection-derived
+    table of the subquery's rows."""
+    cur = stores.cursor()
+    olap = "SELECT customer_num, COUNT(*) OVER (PARTITION BY customer_num) AS n FROM orders"
+    want = [(104, D(4))] * 4
+    assert _rows(cur, f"SELECT * FROM ({olap}) WHERE n > 2") == want
+    assert _rows(cur, f"SELECT * FROM ({olap}) AS t WHERE t.n > 2") == want
+    assert _rows(cur, "SELECT customer_num FROM (SELECT customer_num FROM orders) "
+                      "WHERE customer_num > 126") == [(127,)]
+    assert _rows(cur, "SELECT * FROM (SELECT customer_num, COUNT(*) n FROM orders "
+                      "GROUP BY 1) WHERE n > 3") == [(104, D(4))]
+    assert _rows(cur, "SELECT * FROM TABLE(MULTISET(SELECT manu_code, manu_name FROM manufact "
+                      "WHERE manu_code < 'HSK')) ORDER BY 1") == [("ANZ", "Anza"),
+                                                                  ("HRO", "Hero")]
+    assert _rows(cur, "SELECT * FROM TABLE(MULTISET(SELECT order_num, COUNT(*) OVER "
+                      "(PARTITION BY customer_num) FROM orders WHERE customer_num = 104)) "
+                      "t(o, n) ORDER BY 1") == [(1001, D(4)), (1003, D(4)), (1011, D(4)),
+                                                (1013, D(4))]

@@ -99,6 +99,7 @@ class Compiler(DmlCompiler):
                 if ast.args.get(key) is not None and inner.args.get(key) is None:
                     inner.set(key, ast.args[key])
             ast = inner
+        _name_derived_tables(ast)
         if isinstance(ast, IfxStatement):
             kind = str(ast.this)
             if kind == "execute_routine":
@@ -548,3 +549,16 @@ def _dialect(delimident: bool) -> Dialect:
     from .statements import _DIALECTS
 
     return _DIALECTS[delimident]
+
+
+def _name_derived_tables(ast: exp.Expr) -> None:
+    """A derived table needs no correlation name in Informix (``SELECT * FROM (SELECT …)
+    WHERE …``: Guide to SQL: Syntax, FROM clause, the alias of a subquery is optional);
+    SQLite's column references need one, so an unnamed one gets a name of ours. The
+    parenthesised table group of ``OUTER (b, c)`` is not a derived table."""
+    for n, sub in enumerate(list(ast.find_all(exp.Subquery))):
+        parent = sub.parent
+        if sub.alias or not isinstance(parent, (exp.From, exp.Join)) or not isinstance(
+                sub.this, (exp.Select, exp.SetOperation)) or parent.meta.get("ifx_group"):
+            continue
+        sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_ifx_derived{n}")))
