@@ -281,6 +281,8 @@ _SQL_TABLE = """
 -1279   D  22001  The value is longer than the string column allows.
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
 -8315   P  -      Sequence %s: CURRVAL has no value yet in this session (use NEXTVAL first).
+-8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
+-8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 # --- extended types and routine resolution --------------------------------------------------
 -9610   P  -      A collection is required here.
 -9621   P  -      The derived column list does not match the collection's columns.
@@ -290,6 +292,7 @@ _SQL_TABLE = """
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' cannot be resolved.
+-9754   P  -      No usage privilege on this language.
 -9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
 -9810   E  -      Smart-large-object error (the ISAM code says which).

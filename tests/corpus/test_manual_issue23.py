@@ -145,3 +145,25 @@ def test_derived_tables_without_a_name_and_with_olap(stores: ifxwire.Connection)
                       "(PARTITION BY customer_num) FROM orders WHERE customer_num = 104)) "
                       "t(o, n) ORDER BY 1") == [(1001, D(4)), (1003, D(4)), (1011, D(4)),
                                                 (1013, D(4))]
+
+
+@pytest.mark.parametrize(("sql", "code"), [
+    ("SELECT manu_code FROM manufact WHERE issue23_r.NEXTVAL > 0", -8319),
+    ("SELECT manu_code FROM manufact ORDER BY issue23_r.NEXTVAL", -8319),
+    ("SELECT COUNT(*) FROM manufact GROUP BY issue23_r.NEXTVAL", -8319),
+    ("SELECT (SELECT issue23_r.NEXTVAL FROM systables WHERE tabid = 1) FROM manufact", -8319),
+    ("SELECT issue23_r.NEXTVAL FROM manufact UNION SELECT 1 FROM manufact", -8319),
+    ("UPDATE manufact SET lead_time = lead_time WHERE issue23_r.CURRVAL = 1", -8319),
+    ("SELECT DISTINCT issue23_r.NEXTVAL FROM manufact", -8325),
+])
+def test_sequence_operator_restrictions(stores: ifxwire.Connection, sql: str,
+                                        code: int) -> None:
+    """ids_sqs_1465, "Restrictions on sequence operators": not in WHERE, GROUP BY, ORDER BY,
+    a subquery, a UNION (-8319 "Sequence object cannot be used here") nor a DISTINCT
+    projection (-8325 "Distinct clause is not allowed on a sequence"), the codes whose texts
+    IBM's JDBC message catalogue gives for these cases."""
+    cur = stores.cursor()
+    cur.execute("CREATE SEQUENCE issue23_r")
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute(sql)
+    assert info.value.sqlcode == code

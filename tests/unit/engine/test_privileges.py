@@ -162,12 +162,12 @@ def test_usage_on_language_spl(db: Sql, engine: Engine) -> None:
     joe = _as(engine, "joe")
     joe.run(proc.format(1))
     db.run("REVOKE USAGE ON LANGUAGE SPL FROM public")
-    assert codes(joe.err(proc.format(2)))[0] == -999
+    assert codes(joe.err(proc.format(2)))[0] == -9754
     db.run(proc.format(3))  # a DBA always holds it
     db.run("GRANT USAGE ON LANGUAGE SPL TO joe")
     joe.run(proc.format(4))
     db.run("REVOKE USAGE ON LANGUAGE SPL FROM joe")
-    assert codes(joe.err(proc.format(5)))[0] == -999
+    assert codes(joe.err(proc.format(5)))[0] == -9754
     db.run("GRANT USAGE ON LANGUAGE SPL TO public")
     joe.run(proc.format(6))
     # Only a DBA grants it; no external languages here; USAGE is its only privilege.

@@ -388,8 +388,7 @@ def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> No
         holders = spl_usage(session.conn)
         if "public" not in holders and session.user not in holders and not (
                 session.role is not None and session.role in holders):
-            raise EngineError(sc.NOT_IMPLEMENTED, message=(
-                f"No permission: {session.user} lacks USAGE ON LANGUAGE SPL"))
+            raise EngineError(sc.NO_USAGE)  # [jcat] "No usage privilege."
     table = getattr(spec, "table", None)
     name = getattr(table, "name", None)
     if kind in ("drop_table", "drop_view", "alter_table", "rename_table", "rename_column",

@@ -105,6 +105,12 @@ SEQUENCE_EXHAUSTED = -8313  # [jcat] "Sequence (%s) exceeds its MAXVALUE." (NOCY
 SEQUENCE_BELOW_MIN = -8314  # [jcat] "Sequence (%s) goes below its MINVALUE." (descending)
 SEQUENCE_OPTIONS = -8302  # [jcat] "A Sequence object definition value is invalid or out of
 #   range." (contradictory CREATE/ALTER SEQUENCE options)
+SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXTVAL/CURRVAL
+#   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
+SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
+#   "In the projection list when the DISTINCT keyword is used")
+NO_USAGE = -9754  # [jcat] "No usage privilege." (CREATE PROCEDURE/FUNCTION without USAGE ON
+#   LANGUAGE SPL)
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
@@ -291,6 +297,9 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_EXHAUSTED: "Sequence (%s) exceeds its MAXVALUE.",
     SEQUENCE_BELOW_MIN: "Sequence (%s) goes below its MINVALUE.",
     SEQUENCE_OPTIONS: "A Sequence object definition value is invalid or out of range.",
+    SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
+    SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
+    NO_USAGE: "No usage privilege.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
