@@ -78,10 +78,13 @@ def test_currval_and_nextval_in_one_statement(stores: ifxwire.Connection) -> Non
     # Alone, CURRVAL is the session's last NEXTVAL on every row.
     assert _rows(cur, "SELECT issue23_seq.CURRVAL FROM manufact "
                       "WHERE manu_code IN ('ANZ', 'HRO')") == [(5,), (5,)]
+    # A statement in parentheses is no subquery.
+    assert _rows(cur, "(SELECT issue23_seq.NEXTVAL FROM manufact WHERE manu_code = 'ANZ')"
+                 ) == [(6,)]
     cur.execute("CREATE TEMP TABLE seq_rows (a INT, b INT)")
     cur.execute("INSERT INTO seq_rows VALUES (issue23_seq.CURRVAL, issue23_seq.NEXTVAL)")
     cur.execute("UPDATE seq_rows SET (a, b) = (issue23_seq.CURRVAL, issue23_seq.NEXTVAL)")
-    assert _rows(cur, "SELECT a, b FROM seq_rows") == [(7, 7)]
+    assert _rows(cur, "SELECT a, b FROM seq_rows") == [(8, 8)]
 
 
 _CALLS = ("SELECT c.customer_num, c.lname, c.company, c.phone, u.call_dtime, u.call_descr "

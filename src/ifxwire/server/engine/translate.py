@@ -262,7 +262,7 @@ class Compiler(DmlCompiler):
         refs = list(ast.find_all(IfxSequenceRef))
         stepped = {str(r.this) for r in refs if r.meta.get("nextval")}
         for r in refs:
-            _check_sequence_place(r)
+            _check_sequence_place(r, ast)
             if not r.meta.get("nextval") and str(r.this) in stepped:
                 r.meta["with_nextval"] = True
 
@@ -565,13 +565,13 @@ def _name_derived_tables(ast: exp.Expr) -> None:
         sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_ifx_derived{n}")))
 
 
-def _check_sequence_place(ref: exp.Expr) -> None:
+def _check_sequence_place(ref: exp.Expr, root: exp.Expr) -> None:
     """Where NEXTVAL and CURRVAL may not stand (Guide to SQL: Syntax, "Restrictions on
     sequence operators", ids_sqs_1465): WHERE, GROUP BY, ORDER BY, a subquery, a UNION
     (-8319), a DISTINCT projection (-8325); the codes are the catalogue's texts for these
     cases [jcat]."""
     node = ref
-    while node.parent is not None:
+    while node is not root and node.parent is not None:  # root may keep a stale parent
         parent = node.parent
         if isinstance(parent, (exp.Where, exp.Group, exp.Order, exp.Subquery, exp.Union)):
             raise EngineError(sc.SEQUENCE_NOT_HERE)
