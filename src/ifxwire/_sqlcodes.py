@@ -283,6 +283,7 @@ _SQL_TABLE = """
 -8315   P  -      Sequence %s: CURRVAL has no value yet in this session (use NEXTVAL first).
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
+-19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
 # --- extended types and routine resolution --------------------------------------------------
 -9610   P  -      A collection is required here.
 -9621   P  -      The derived column list does not match the collection's columns.

@@ -170,3 +170,19 @@ def test_sequence_operator_restrictions(stores: ifxwire.Connection, sql: str,
     with pytest.raises(ifxwire.Error) as info:
         cur.execute(sql)
     assert info.value.sqlcode == code
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT COUNT(*) FROM customer, OUTER orders RIGHT JOIN cust_calls ON "
+    "(customer.customer_num = orders.customer_num) WHERE customer.customer_num = "
+    "cust_calls.customer_num",
+    "SELECT COUNT(*) FROM customer c LEFT JOIN orders o ON c.customer_num = o.customer_num, "
+    "OUTER cust_calls u WHERE c.customer_num = u.customer_num",
+])
+def test_informix_outer_beside_an_ansi_join(stores: ifxwire.Connection, sql: str) -> None:
+    """The first is the query the Syntax guide calls not valid (FROM clause, "Informix-
+    Extension Outer Joins": one syntax for all outer joins of a query block); -19820 is the
+    catalogue's "Informix OUTER JOIN and ANSI JOIN in the same query block."."""
+    with pytest.raises(ifxwire.Error) as info:
+        stores.cursor().execute(sql)
+    assert info.value.sqlcode == -19820

@@ -81,6 +81,14 @@ def niladic(ast: exp.Expr) -> None:
             col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
 
 
+def _ansi_join(j: exp.Join) -> bool:
+    """A join written with ANSI keywords (JOIN … ON/USING, CROSS/NATURAL/LEFT … JOIN), not
+    a comma or an Informix OUTER."""
+    if j.meta.get("ifx_outer"):
+        return False
+    return any(j.args.get(k) for k in ("on", "using", "side", "kind", "method"))
+
+
 def _null_test(c: exp.Expr) -> bool:
     """``u.col IS NULL`` on a subservient table filters after the outer join: the Tutorial
     gives ``FROM customer c OUTER cust_calls u WHERE c.customer_num = u.customer_num AND
@@ -103,6 +111,11 @@ def convert_outer_joins(root: exp.Expr) -> None:
         outer_joins = [j for j in joins if j.meta.get("ifx_outer")]
         if not outer_joins:
             continue
+        if any(_ansi_join(j) for j in joins):
+            # "you must use Informix-extension syntax for all outer joins in a single query
+            # block" (Guide to SQL: Syntax, Informix-Extension Outer Joins); -19820 is the
+            # catalogue's "Informix OUTER JOIN and ANSI JOIN in the same query block." [jcat]
+            raise EngineError(sc.OUTER_WITH_ANSI_JOIN)
         # An OUTER table is subordinate to every non-OUTER table of the FROM list, wherever
         # it is written: join it after all of them so its ON may name any of them.
         joins = [j for j in joins if not j.meta.get("ifx_outer")] + outer_joins

@@ -109,6 +109,8 @@ SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXT
 #   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
 SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
 #   "In the projection list when the DISTINCT keyword is used")
+OUTER_WITH_ANSI_JOIN = -19820  # [jcat] "Informix OUTER JOIN and ANSI JOIN in the same query
+#   block."
 NO_USAGE = -9754  # [jcat] "No usage privilege." (CREATE PROCEDURE/FUNCTION without USAGE ON
 #   LANGUAGE SPL)
 
@@ -300,6 +302,7 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
     SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
     NO_USAGE: "No usage privilege.",
+    OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
