@@ -186,3 +186,23 @@ def test_informix_outer_beside_an_ansi_join(stores: ifxwire.Connection, sql: str
     with pytest.raises(ifxwire.Error) as info:
         stores.cursor().execute(sql)
     assert info.value.sqlcode == -19820
+
+
+def test_two_subservient_tables_related_need_parentheses(stores: ifxwire.Connection) -> None:
+    """Guide to SQL: Syntax, Informix-Extension Outer Joins: "When an expression or a
+    condition in the WHERE clause relates two subordinate tables, you must use parentheses
+    around the joined tables"; without them -393 ("... results in a two-sided outer
+    join."). Two OUTER tables each joined to the dominant one need none."""
+    cur = stores.cursor()
+    where = ("WHERE c.customer_num = o.customer_num AND o.order_num = i.order_num "
+             "AND c.customer_num IN (101, 102)")
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute(f"SELECT c.customer_num FROM customer c, OUTER orders o, OUTER items i "
+                    f"{where}")
+    assert info.value.sqlcode == -393
+    assert _rows(cur, f"SELECT c.customer_num, o.order_num, i.item_num FROM customer c, "
+                      f"OUTER (orders o, OUTER items i) {where} ORDER BY 1, 2, 3") == [
+        (101, 1002, 1), (101, 1002, 2), (102, None, None)]
+    assert _rows(cur, "SELECT COUNT(*) FROM customer c, OUTER orders o, OUTER cust_calls u "
+                      "WHERE c.customer_num = o.customer_num AND c.customer_num = "
+                      "u.customer_num") == [(35,)]

@@ -140,6 +140,12 @@ def convert_outer_joins(root: exp.Expr) -> None:
             if not mine or _null_test(c):
                 keep.append(c)
                 continue
+            if len({id(owner[a][0]) for a in mine}) > 1:
+                # Two subservient tables (of different OUTER items) related by the WHERE
+                # clause: Informix wants them in one OUTER (…) group (Guide to SQL: Syntax,
+                # Informix-Extension Outer Joins); -393 is the catalogue's "A condition in
+                # the where clause results in a two-sided outer join." [jcat]
+                raise EngineError(sc.TWO_SIDED_OUTER)
             group, member = owner[mine[-1]]
             members = {a for a, (g, _) in owner.items() if g is group}
             target = member if member is not None and tables <= members else group

@@ -109,6 +109,8 @@ SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXT
 #   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
 SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
 #   "In the projection list when the DISTINCT keyword is used")
+TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
+#   join." (a WHERE condition relating the tables of two OUTER items)
 OUTER_WITH_ANSI_JOIN = -19820  # [jcat] "Informix OUTER JOIN and ANSI JOIN in the same query
 #   block."
 NO_USAGE = -9754  # [jcat] "No usage privilege." (CREATE PROCEDURE/FUNCTION without USAGE ON
@@ -303,6 +305,7 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
     NO_USAGE: "No usage privilege.",
     OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
+    TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
