@@ -429,10 +429,10 @@ def _decimal_layout(d: Decimal) -> tuple[bool, int, bytes, int, int]:
 def floating_pairs(precision: int) -> int:
     """Base-100 digit pairs a floating DECIMAL(p) holds: its field is ``(p + 4) // 2`` bytes
     (decimal_width with scale 255), one of them the sign-and-exponent head, and a decimal
-    has at most 16 pairs (``dec_t``'s ``DECSIZE``, ESQL/C "The decimal structure"). So DECIMAL(16), the type of a DECIMAL declared without
-    precision, keeps 9 pairs: 17 or 18 significant digits as the value's first digit falls,
-    enough for every double's shortest form (17 digits), which a real server returns as
-    written (issue 23)."""
+    has at most 16 pairs (``dec_t``'s ``DECSIZE``, ESQL/C "The decimal structure"). So
+    DECIMAL(16), the type of a DECIMAL declared without precision, keeps 9 pairs: 17 or 18
+    significant digits as the value's first digit falls, enough for every double's shortest
+    form (17 digits), which a real server returns as written (issue 23)."""
     return min(DECIMAL_MAX_DIGITS // 2, (precision + 2) // 2)
 
 
