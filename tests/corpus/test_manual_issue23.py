@@ -141,6 +141,10 @@ def test_derived_tables_without_a_name_and_with_olap(stores: ifxwire.Connection)
                       "WHERE customer_num > 126") == [(127,)]
     assert _rows(cur, "SELECT * FROM (SELECT customer_num, COUNT(*) n FROM orders "
                       "GROUP BY 1) WHERE n > 3") == [(104, D(4))]
+    cur.execute("CREATE VIEW late_customers AS SELECT * FROM (SELECT customer_num FROM "
+                "orders) WHERE customer_num > 126")
+    assert _rows(cur, "SELECT * FROM late_customers, (SELECT tabid FROM systables WHERE "
+                      "tabid = 1)") == [(127, 1)]
     assert _rows(cur, "SELECT * FROM TABLE(MULTISET(SELECT manu_code, manu_name FROM manufact "
                       "WHERE manu_code < 'HSK')) ORDER BY 1") == [("ANZ", "Anza"),
                                                                   ("HRO", "Hero")]

@@ -203,6 +203,7 @@ class Compiler(DmlCompiler):
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
+        _name_derived_tables(ast)  # again: a view's text, now inlined, may hold one
         self.nested_fields(ast)
         collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
@@ -557,11 +558,16 @@ def _name_derived_tables(ast: exp.Expr) -> None:
     WHERE …``: Guide to SQL: Syntax, FROM clause, the alias of a subquery is optional);
     SQLite's column references need one, so an unnamed one gets a name of ours. The
     parenthesised table group of ``OUTER (b, c)`` is not a derived table."""
-    for n, sub in enumerate(list(ast.find_all(exp.Subquery))):
+    taken = {s.alias for s in ast.find_all(exp.Subquery) if s.alias}
+    n = 0
+    for sub in list(ast.find_all(exp.Subquery)):
         parent = sub.parent
         if sub.alias or not isinstance(parent, (exp.From, exp.Join)) or not isinstance(
                 sub.this, (exp.Select, exp.SetOperation)) or parent.meta.get("ifx_group"):
             continue
+        while f"_ifx_derived{n}" in taken:
+            n += 1
+        taken.add(f"_ifx_derived{n}")
         sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_ifx_derived{n}")))
 
 
