@@ -290,6 +290,10 @@ _SQL_TABLE = """
 -1277?  D  22007  The input does not match the format specification.
 -1279   D  22001  The value is longer than the string column allows.
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
+-8315   P  -      Sequence %s: CURRVAL has no value yet in this session (use NEXTVAL first).
+-8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
+-8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
+-19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
 # --- extended types and routine resolution --------------------------------------------------
 -8302   D  22023  A value in the sequence definition is invalid or out of range.
 -8313   D  2200H  Sequence '%s' has reached its MAXVALUE (and does not cycle).
@@ -303,6 +307,7 @@ _SQL_TABLE = """
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' cannot be resolved.
+-9754   P  -      No usage privilege on this language.
 -9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
 -9780   P  -      Statement-local variable '%s' can only be produced by a routine called in WHERE.

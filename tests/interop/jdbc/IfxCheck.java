@@ -616,6 +616,10 @@ public final class IfxCheck {
             new Param("decimal_float", "DECIMAL(16)",
                     (p, i) -> p.setBigDecimal(i, new BigDecimal("3.14159265358979")),
                     ResultSet::getBigDecimal, new BigDecimal("3.14159265358979"), Types.DECIMAL),
+            // A DECIMAL declared without precision is DECIMAL(16) floating, whose 10-byte
+            // field keeps 9 base-100 pairs: every double comes back as written (issue 23).
+            new Param("decimal_double", "DECIMAL", (p, i) -> p.setDouble(i, 4.9393689715768056E45),
+                    ResultSet::getDouble, 4.9393689715768056E45, Types.DOUBLE),
             new Param("decimal_large", "DECIMAL(32,10)",
                     (p, i) -> p.setBigDecimal(i, new BigDecimal("1234567890123456789012.3456789012")),
                     ResultSet::getBigDecimal, new BigDecimal("1234567890123456789012.3456789012"),

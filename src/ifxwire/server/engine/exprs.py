@@ -744,8 +744,11 @@ class ExprTranslator:
         every NEXTVAL of one sequence in one statement gives the row one value, as Informix
         does (EngineSession.sequence_value)."""
         name = exp.Literal.string(str(node.this))
-        if not node.meta.get("nextval"):
+        if not node.meta.get("nextval") and (not node.meta.get("with_nextval")
+                                             or _conditional(node)):
             return typed(func("ifx_seq", name, exp.Literal.number(0)), it.INT8)
+        # A CURRVAL in a statement that also has this sequence's NEXTVAL is one more
+        # occurrence of it: whichever the row evaluates first steps the sequence.
         statement, occurrence = self.sequence_tag()
         if _conditional(node):
             # Evaluated on some rows only: sharing by occurrence could hand two rows one

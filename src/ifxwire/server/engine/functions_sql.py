@@ -99,7 +99,7 @@ def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
         res = it.decimal(32, t.scale) if t.is_decimal and not t.floating else it.DECIMAL32
         if t.is_integer:
             return typed(_as_text(node), it.decimal(32, 0))
-        name = "ifx_dsum"
+        name = "ifx_fdsum" if t.is_decimal and t.floating else "ifx_dsum"
     else:
         res = it.DECIMAL32
         name = "ifx_davg"

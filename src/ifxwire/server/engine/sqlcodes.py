@@ -107,6 +107,16 @@ SEQUENCE_EXHAUSTED = -8313  # [jcat] "Sequence (%s) exceeds its MAXVALUE." (NOCY
 SEQUENCE_BELOW_MIN = -8314  # [jcat] "Sequence (%s) goes below its MINVALUE." (descending)
 SEQUENCE_OPTIONS = -8302  # [jcat] "A Sequence object definition value is invalid or out of
 #   range." (contradictory CREATE/ALTER SEQUENCE options)
+SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXTVAL/CURRVAL
+#   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
+SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
+#   "In the projection list when the DISTINCT keyword is used")
+TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
+#   join." (a WHERE condition relating the tables of two OUTER items)
+OUTER_WITH_ANSI_JOIN = -19820  # [jcat] "Informix OUTER JOIN and ANSI JOIN in the same query
+#   block."
+NO_USAGE = -9754  # [jcat] "No usage privilege." (CREATE PROCEDURE/FUNCTION without USAGE ON
+#   LANGUAGE SPL)
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
@@ -299,6 +309,11 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_EXHAUSTED: "Sequence (%s) exceeds its MAXVALUE.",
     SEQUENCE_BELOW_MIN: "Sequence (%s) goes below its MINVALUE.",
     SEQUENCE_OPTIONS: "A Sequence object definition value is invalid or out of range.",
+    SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
+    SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
+    NO_USAGE: "No usage privilege.",
+    OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
+    TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
