@@ -254,7 +254,9 @@ def _build_connect_response(resp: ConnectResponse, encoding: str) -> bytes:
     _put_asf_binary(w, resp.version, resp.cap1, resp.float_format, encoding)
     w.u16(1).u16(0).u16(0)
     w.raw(_PROT_OL).i32(Login.PROTOCOL_ID).raw(_NET_TLITCP).i32(1)
-    w.u16(Login.ASCINITRESP).u16(Login.ASF_XCONNECT).i32(3)
+    # Six bytes every client skips or reads as zero (JDBC, nmap skip them; libsqli reads the
+    # last two as an error code, and logs in to real servers): zeros (PROTOCOL.md §2).
+    w.u16(Login.ASCINITRESP).raw(bytes(6))
     w.i16(resp.svc_error).i16(resp.os_error).i16(resp.warnings).i16(len(resp.messages))
     for offset, text in resp.messages:
         w.i16(offset).charstr(text)
