@@ -97,6 +97,12 @@ class Engine:
             self._create_file("sysmaster", logged=True, buffered=False, ansi=False,
                               locale=DEFAULT_LOCALE, owner="informix", sysmaster=True)
             self._register("sysmaster", "informix", True, False, False)
+        else:
+            master = self.connect("sysmaster")
+            try:
+                cat.upgrade_sysmaster(master)
+            finally:
+                master.close()
 
     # ---- files -------------------------------------------------------------------------------
     def path(self, name: str) -> str:
