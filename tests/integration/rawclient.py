@@ -31,10 +31,12 @@ class Reply:
 
 
 class RawClient:
-    def __init__(self, host: str, port: int, user: str = "informix", password: str = "in4mix"):
+    def __init__(self, host: str, port: int, user: str = "informix", password: str = "in4mix",
+                 env: dict[str, str] | None = None):
         self.sock = socket.create_connection((host, port), timeout=10)
         self.buf = b""
-        self.sock.sendall(build_connect_request(ConnectRequest(user, password, "informix")))
+        self.sock.sendall(build_connect_request(
+            ConnectRequest(user, password, "informix", env=env or {})))
         while len(self.buf) < 2 or len(self.buf) < packet_length(self.buf):
             self._recv()
         n = packet_length(self.buf)

@@ -416,7 +416,9 @@ class Session:
             return False
         self.user = req.user
         self.env = dict(req.env)
-        self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        # Character data travels in the database locale's code set (engine
+        # EngineSession.code_set_locale): the client's DB_LOCALE until a database is open.
+        self.encoding = codec_for_locale(self.env.get("DB_LOCALE") or self.env.get("CLIENT_LOCALE"))
         if pam is not None and not pam_login(self, req.user, pam):
             srv.throttle.failed(host)
             return False  # under login_timeout, as the rest of the login
@@ -823,10 +825,12 @@ class Session:
             log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
+            self.encoding = codec_for_locale(eng.code_set_locale)  # the database's code set
             m.put_done(out, 0, self.layout, warnings=flags)
         elif code == Msg.DBCLOSE:
             self._close_all()
             eng.close_database()
+            self.encoding = codec_for_locale(eng.code_set_locale)
         elif code == Msg.BEGIN:
             eng.begin()
         elif code == Msg.CMMTWORK:
@@ -985,6 +989,8 @@ class Session:
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0
+        if result.db_flags_changed:
+            self.encoding = codec_for_locale(eng.code_set_locale)  # the new database's
         m.put_done(out, result.rowcount, self.layout, serial=result.serial, warnings=warnings)
         if result.serial8 is not None:
             m.put_insertdone(out, result.serial8, result.serial8, self.layout)
