@@ -68,6 +68,10 @@ _BLOB = int(Msg.BLOB)
 _NONE = -2
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _UNJUDGED, _PREFIX, _JUDGED = 0, 1, 2
+_EXIT = int(Msg.EXIT)
+#: Client messages of a fixed size (code included), which _judge steps over unparsed.
+_FIXED_SIZE: dict[int, int] = {int(c): 2 for c in m.BARE_CODES} | {
+    _ID: 4, int(Msg.NFETCH): 8, int(Msg.RBWORK): 4}
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
 # batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
 _BATCH_MIN = 4
@@ -267,9 +271,23 @@ class Session:
         rel = 0  # offset of the next message from self.start (compaction moves both)
         pure = True
         limit = self.limits.max_statement_bytes
+        buf = self.buf  # extended in place by _recv_more, never replaced
         while True:
             at = self.start + rel
-            r = Reader(self.buf, at, self.end)
+            end = self.end
+            # The messages of most groups have a fixed size: step over them without parsing.
+            if end - at >= 2:
+                code = (buf[at] << 8) | buf[at + 1]
+                size = _FIXED_SIZE.get(code, 0)
+                if size and end - at >= size and allowed(state, code):
+                    if code in (_EOT, _EXIT):
+                        self._judged = _JUDGED
+                        return
+                    pure = pure and code in PURE
+                    state = code
+                    rel += size
+                    continue
+            r = Reader(buf, at, end)
             try:
                 msg = m.read_client_message(r, self.layout)
             except NeedMore:
