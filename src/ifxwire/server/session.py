@@ -71,8 +71,10 @@ _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _UNJUDGED, _PREFIX, _JUDGED = 0, 1, 2
 _EXIT = int(Msg.EXIT)
 #: Client messages of a fixed size (code included), which _judge steps over unparsed.
-_FIXED_SIZE: dict[int, int] = {int(c): 2 for c in m.BARE_CODES} | {
-    _ID: 4, int(Msg.NFETCH): 8, int(Msg.RBWORK): 4}
+_FIXED_SIZE: dict[int, int] = {int(c): 2 for c in m.BARE_CODES} | {_ID: 4, int(Msg.RBWORK): 4}
+# SQ_NFETCH: 8 bytes, 6 without capability bit 63 (an i16 buffer size; nmap).
+_FIXED_LONG_FETCH = _FIXED_SIZE | {int(Msg.NFETCH): 8}
+_FIXED_SHORT_FETCH = _FIXED_SIZE | {int(Msg.NFETCH): 6}
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
 # batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
 _BATCH_MIN = 4
@@ -160,6 +162,7 @@ class Session:
         #: How far strict mode has judged the group being served: _UNJUDGED, _JUDGED (to its
         #: end) or _PREFIX (its first messages, all in grammar.PURE; see _judge).
         self._judged = _UNJUDGED
+        self._previous = START  # the message before the one _handle is given
         self.fastpath = FastPath(self)  # fast-path calls and SQ_LODATA (lobwire.py)
         self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
 
@@ -273,13 +276,14 @@ class Session:
         pure = True
         limit = self.limits.max_statement_bytes
         buf = self.buf  # extended in place by _recv_more, never replaced
+        sizes = _FIXED_LONG_FETCH if self.layout.long_fetch else _FIXED_SHORT_FETCH
         while True:
             at = self.start + rel
             end = self.end
             # The messages of most groups have a fixed size: step over them without parsing.
             if end - at >= 2:
                 code = (buf[at] << 8) | buf[at + 1]
-                size = _FIXED_SIZE.get(code, 0)
+                size = sizes.get(code, 0)
                 if size and end - at >= size and allowed(state, code):
                     if code in (_EOT, _EXIT):
                         self._judged = _JUDGED
@@ -606,6 +610,7 @@ class Session:
                     break
                 if not failed:
                     try:
+                        self._previous = previous
                         self._handle(msg, out)
                     except EngineError as exc:
                         failed = True
@@ -777,9 +782,13 @@ class Session:
             )
         elif code == Msg.WANTDONE:
             # Real servers answer a PREPARE's SQ_WANTDONE with SQ_DONE and SQ_COST after the
-            # DESCRIBE (docs/PROTOCOL.md §6, "SQ_COST").
-            m.put_done(out, 0, self.layout)
-            m.put_cost(out, 0, 0)
+            # DESCRIBE (docs/PROTOCOL.md §6, "SQ_COST"). After an EXECUTE (libsqli's
+            # ID EXECUTE WANTDONE EOT) the EXECUTE's own SQ_DONE is the one asked for: libsqli
+            # keeps the last SQ_DONE's row count (sqli_dispatch.c), so a second one would
+            # report 0 rows where real servers give it the count.
+            if self._previous != Msg.EXECUTE:
+                m.put_done(out, 0, self.layout)
+                m.put_cost(out, 0, 0)
         elif code == Msg.CIDESCRIBE:
             m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
