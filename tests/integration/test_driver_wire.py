@@ -42,6 +42,8 @@ def test_connect_sends_jdbc_groups_and_env(fake: FakeServer) -> None:
     assert fake.names() == ["PROTOCOLS EOT", "INFO EOT", "DBOPEN EOT"]
     env = fake.login_envs[0]
     assert env["CLIENT_LOCALE"] == "en_US.8859-1"
+    # Without db_locale, DB_LOCALE is the client locale, as a CSDK client sets it (GLS guide).
+    assert env["DB_LOCALE"] == "en_US.8859-1"
     assert env["DBDATE"] == "Y4MD-"
     assert env["IFX_UPDDESC"] == "1"
     assert "CLNT_PAM_CAPABLE" not in env

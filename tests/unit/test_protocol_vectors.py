@@ -50,7 +50,8 @@ ACCEPT_PACKET = h(
     + "0000003d"
     + b"tlitcp\0\0".hex()
     + "00000001"
-    + "0066 000b 00000003 0000 0000 0000 0000"
+    # SQ_ASCINITRESP: 6 filler bytes (zeros, PROTOCOL.md §2), svcError, osError, warnings, nmsgs.
+    + "0066 000000000000 0000 0000 0000 0000"
     + "007f"
 )
 
@@ -71,10 +72,20 @@ class TestLogin:
         # jdbc-protocol.md 1.3: "the same bytes with SLType 03 and svcError fc49 (-951)".
         expected = bytearray(ACCEPT_PACKET)
         expected[2] = 3
-        at = ACCEPT_PACKET.index(h("0066 000b 00000003")) + 8
+        at = ACCEPT_PACKET.index(h("0066 000000000000")) + 8
         expected[at : at + 2] = h("fc49")
         got = build_connect_response(ConnectResponse(accepted=False, svc_error=-951))
         assert got == bytes(expected)
+
+    def test_initresp_filler_reads_as_no_error_for_every_known_parser(self) -> None:
+        # JDBC and nmap skip 6 bytes after the 0066 tag and read svcError after them; libsqli
+        # reads its error code 6 bytes after the tag (the filler's last two bytes) and logs in
+        # to real servers, so a real accept has zeros there (PROTOCOL.md §2).
+        tag = len(ACCEPT_PACKET) - 18  # 0066, 6 filler bytes, 4 × i16, 007f
+        assert ACCEPT_PACKET[tag + 6 : tag + 8] == h("0000")  # libsqli
+        assert ACCEPT_PACKET[tag + 8 : tag + 10] == h("0000")  # JDBC, nmap
+        rejected = build_connect_response(ConnectResponse(accepted=False, svc_error=-951))
+        assert rejected[tag + 8 : tag + 10] == h("fc49")
 
     def test_parse_accept_packet(self) -> None:
         resp = parse_connect_response(ACCEPT_PACKET)

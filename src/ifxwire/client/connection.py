@@ -203,7 +203,9 @@ class Connection:
     def __init__(self, params: ConnectParams) -> None:
         self._params = params
         self._lock = threading.RLock()
-        self.encoding = codec_for_locale(params.client_locale)
+        # SQL text and character values travel in the database locale's code set: DB_LOCALE,
+        # which defaults to the client locale (GLS; docs/PROTOCOL.md §2 "Code set").
+        self.encoding = codec_for_locale(params.db_locale or params.client_locale)
         self._deferred: list[bytes] = []
         self._cache = StatementCache(params.statement_cache_size)
         self._autocommit = bool(params.autocommit)

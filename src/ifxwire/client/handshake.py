@@ -94,8 +94,9 @@ def _login_env(
         "DBPATH": ".",
         "IFX_UPDDESC": "1",
     }
-    if db_locale:
-        env["DB_LOCALE"] = db_locale
+    # A client without DB_LOCALE sets it to its client locale (GLS User's Guide, "Set a
+    # nondefault locale"), and character data travels in that code set (PROTOCOL.md §2).
+    env["DB_LOCALE"] = db_locale or client_locale
     if pam:
         env["CLNT_PAM_CAPABLE"] = "1"  # JDBC always sends it; we only when we can do PAM
     env.update(extra)

@@ -309,7 +309,9 @@ def _build_connect_response(resp: ConnectResponse, encoding: str) -> bytes:
         w.u16(Login.ASCREDIRECT).u16(Login.ASF_XCONNECT).charstr(resp.redirect.encode(encoding))
         w.u16(Login.ASCEOT)
         return _sl_packet(Login.SLTYPE_REDIRECT, w)
-    w.u16(Login.ASCINITRESP).u16(Login.ASF_XCONNECT).i32(3)
+    # Six bytes every client skips or reads as zero (JDBC, nmap skip them; libsqli reads the
+    # last two as an error code, and logs in to real servers): zeros (PROTOCOL.md §2).
+    w.u16(Login.ASCINITRESP).raw(bytes(6))
     w.i16(resp.svc_error).i16(resp.os_error).i16(resp.warnings).i16(len(resp.messages))
     for offset, text in resp.messages:
         w.i16(offset).charstr(text)

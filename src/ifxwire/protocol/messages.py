@@ -266,6 +266,8 @@ _BARE = frozenset(
         Msg.ACK,
     }
 )
+#: The client messages that are their code alone.
+BARE_CODES = _BARE
 
 
 _FASTPATH = frozenset({Msg.GETROUTINE, Msg.EXFPROUTINE, Msg.LODATA, Msg.CFPDESCRIBE,

@@ -13,6 +13,29 @@ from ..protocol.codes import Msg
 
 START = -1
 
+# The messages that may open a group (other than SQ_EOT).  libsqli sends BEGIN, CMMTWORK,
+# RBWORK and BATCHEND without an SQ_EOT of their own, so they may be followed by any of these.
+_LEADS: frozenset[int] = frozenset(
+    {
+        Msg.DBOPEN,
+        Msg.DBCLOSE,
+        Msg.PREPARE,
+        Msg.COMMAND,
+        Msg.ID,
+        Msg.BEGIN,
+        Msg.CMMTWORK,
+        Msg.RBWORK,
+        Msg.VERSION,
+        Msg.EXIT,
+        Msg.SVPT_SET,
+        Msg.SVPT_RELEASE,
+        Msg.SVPT_ROLLBACK,
+        Msg.GETROUTINE,
+        Msg.EXFPROUTINE,
+        Msg.BATCHSTART,
+    }
+)
+
 # previous message (START at the beginning of a group) -> messages allowed next
 TRANSITIONS: dict[int, frozenset[int]] = {
     START: frozenset(
@@ -37,6 +60,12 @@ TRANSITIONS: dict[int, frozenset[int]] = {
             Msg.EXFPROUTINE,
             Msg.LODATA,
             Msg.CFPDESCRIBE,
+            # libsqli (below): SQ_BATCHSTART opens a batch before its first PREPARE.
+            Msg.BATCHSTART,
+            Msg.BATCHEND,
+            # An empty group: libsqli ends the previous group with a bare SQ_EOT before
+            # SQ_BEGIN/SQ_CMMTWORK/SQ_RBWORK (sqli_transaction.c) and reads one reply to it.
+            Msg.EOT,
         }
     ),
     # Fast path (JDBC getHandle/sendFastPath, informix-driver fast_path_call; bytecode):
@@ -54,16 +83,24 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.SVPT_ROLLBACK: frozenset({Msg.EOT}),
     # SQ_BATCHSTART before the first EXECUTE and SQ_BATCHEND after the last one of a JDBC batch
     # when bit 61 is in force and the database is ANSI (IfxSqli.sendCommand, bytecode).
-    Msg.BATCHSTART: frozenset({Msg.EXECUTE}),
-    Msg.BATCHEND: frozenset({Msg.RELEASE, Msg.EOT}),
+    # libsqli's sqli_batch_execute sends SQ_BATCHSTART alone, then each statement's
+    # PREPARE NDESCRIBE WANTDONE EOT group: BATCHSTART PREPARE (sqli_transaction.c, our trace).
+    Msg.BATCHSTART: frozenset({Msg.EXECUTE, Msg.PREPARE}),
+    # libsqli ends the batch with a lone SQ_BATCHEND that the next group carries (our trace:
+    # BATCHEND DBCLOSE EXIT).
+    Msg.BATCHEND: frozenset({Msg.RELEASE, Msg.EOT}) | _LEADS,
     Msg.PROTOCOLS: frozenset({Msg.EOT}),
     Msg.INFO: frozenset({Msg.EOT}),
     Msg.DBOPEN: frozenset({Msg.EOT}),
-    Msg.DBCLOSE: frozenset({Msg.EOT}),
+    # libsqli's sqli_close: SQ_DBCLOSE, then SQ_EXIT with no SQ_EOT between (sqli_handshake.c).
+    Msg.DBCLOSE: frozenset({Msg.EOT, Msg.EXIT}),
     Msg.DBLIST: frozenset({Msg.EOT}),
-    Msg.BEGIN: frozenset({Msg.EOT}),
-    Msg.CMMTWORK: frozenset({Msg.EOT}),
-    Msg.RBWORK: frozenset({Msg.EOT}),
+    # JDBC and informix-driver end these with SQ_EOT; libsqli sends `EOT BEGIN` (and the
+    # same for CMMTWORK and RBWORK), so the message opens the client's next group: BEGIN
+    # PREPARE ..., RBWORK DBCLOSE EXIT (sqli_transaction.c; our trace of its live tests).
+    Msg.BEGIN: frozenset({Msg.EOT}) | _LEADS,
+    Msg.CMMTWORK: frozenset({Msg.EOT}) | _LEADS,
+    Msg.RBWORK: frozenset({Msg.EOT}) | _LEADS,
     Msg.VERSION: frozenset({Msg.EOT}),
     # PREPARE NDESCRIBE WANTDONE (JDBC and informix-driver);
     # COMMAND NDESCRIBE EXECUTE RELEASE, repeated for Statement batches (JDBC).
@@ -71,6 +108,8 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.COMMAND: frozenset({Msg.NDESCRIBE}),
     Msg.NDESCRIBE: frozenset({Msg.WANTDONE, Msg.EXECUTE, Msg.BATCHSTART}),
     Msg.WANTDONE: frozenset({Msg.EOT}),
+    # ... and libsqli's statement without parameters: ID EXECUTE WANTDONE EOT
+    # (sqli_send_execute in sqli_protocol_write.c, our trace).
     # ID then one statement action.
     Msg.ID: frozenset(
         {
@@ -110,10 +149,34 @@ TRANSITIONS: dict[int, frozenset[int]] = {
     Msg.SFETCH: frozenset({Msg.EOT}),
     Msg.FETCHBLOB: frozenset({Msg.EOT}),
     # EXECUTE: end, next batch row (ID (BIND EXECUTE)xN), or RELEASE (COMMAND form).
-    Msg.EXECUTE: frozenset({Msg.EOT, Msg.BIND, Msg.RELEASE, Msg.BATCHEND}),
+    Msg.EXECUTE: frozenset({Msg.EOT, Msg.BIND, Msg.RELEASE, Msg.BATCHEND, Msg.WANTDONE}),
     Msg.CLOSE: frozenset({Msg.EOT}),
     Msg.RELEASE: frozenset({Msg.EOT, Msg.COMMAND}),
 }
+
+
+#: Messages whose handling changes nothing a refused group could leave behind: they only set
+#: up session state (a statement, its cursor name and parameters, BYTE/TEXT data on its way).
+#: The strict checker lets these run before it has seen the group's end when the group cannot
+#: be held whole (BYTE/TEXT data, SQL text over max_statement_bytes); anything else waits
+#: until the whole group is judged (docs/PROTOCOL.md §6).
+PURE: frozenset[int] = frozenset(
+    {
+        Msg.ID,
+        Msg.CURNAME,
+        Msg.BIND,
+        Msg.BBIND,
+        Msg.BLOB,
+        Msg.SCROLL,
+        Msg.HOLD,
+        Msg.PREPARE,
+        Msg.COMMAND,
+        Msg.NDESCRIBE,
+        Msg.WANTDONE,
+        Msg.CIDESCRIBE,
+        Msg.RET_TYPE,
+    }
+)
 
 
 def allowed(previous: int, code: int) -> bool:

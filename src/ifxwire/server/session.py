@@ -41,7 +41,7 @@ from .defences import close_after_reject, release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
-from .grammar import START, TRANSITIONS, allowed
+from .grammar import PURE, START, TRANSITIONS, allowed
 from .interrupt import InterruptGate
 from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 from .pam import pam_login
@@ -68,6 +68,13 @@ _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(M
 _BLOB = int(Msg.BLOB)
 _NONE = -2
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
+_UNJUDGED, _PREFIX, _JUDGED = 0, 1, 2
+_EXIT = int(Msg.EXIT)
+#: Client messages of a fixed size (code included), which _judge steps over unparsed.
+_FIXED_SIZE: dict[int, int] = {int(c): 2 for c in m.BARE_CODES} | {_ID: 4, int(Msg.RBWORK): 4}
+# SQ_NFETCH: 8 bytes, 6 without capability bit 63 (an i16 buffer size; nmap).
+_FIXED_LONG_FETCH = _FIXED_SIZE | {int(Msg.NFETCH): 8}
+_FIXED_SHORT_FETCH = _FIXED_SIZE | {int(Msg.NFETCH): 6}
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
 # batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
 _BATCH_MIN = 4
@@ -152,12 +159,16 @@ class Session:
         #: What a client's cancel (TCP urgent byte) means right now (server/interrupt.py).
         self.gate = InterruptGate(sock, self._unread)
         self._quiet_eot = False  # swallow the empty group JDBC sends after SQ_CFPDESCRIBE
+        #: How far strict mode has judged the group being served: _UNJUDGED, _JUDGED (to its
+        #: end) or _PREFIX (its first messages, all in grammar.PURE; see _judge).
+        self._judged = _UNJUDGED
+        self._previous = START  # the message before the one _handle is given
         self.fastpath = FastPath(self)  # fast-path calls and SQ_LODATA (lobwire.py)
         self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
 
     # ------------------------------------------------------------------ I/O
 
-    def _recv_more(self, compact: bool = True) -> None:
+    def _recv_more(self, compact: bool = True, rel: int = 0) -> None:
         # The only place a session blocks: send what is pending first, so replies to pipelined
         # groups that were already buffered go out together, and nothing waits on us.
         # compact=False keeps every byte where it is (SQ_FILE answers read while a message is
@@ -177,11 +188,14 @@ class Session:
                 release_free_memory()
         if self.end == len(self.buf):
             if len(self.buf) >= self.limits.max_message_bytes:
-                code = u16_at(self.buf, self.start)[0] if self.end - self.start >= 2 else 0
+                # rel: where the message being read starts, counted from self.start (_judge
+                # reads ahead of it).
+                at = self.start + rel
+                code = u16_at(self.buf, at)[0] if self.end - at >= 2 else 0
                 raise ProtocolViolation(
                     f"{_name(code)} needs more than max_message_bytes="
                     f"{self.limits.max_message_bytes} bytes",
-                    self.start,
+                    at,
                 )
             self.view.release()  # a bytearray with an exported view cannot grow
             grow = min(len(self.buf), self.limits.max_message_bytes - len(self.buf))
@@ -240,6 +254,78 @@ class Session:
         log.info("session %s: %s of %d bytes refused with -460", self.peer, _name(code), size)
         self._too_long = size
         return m.ClientMsg(code, start)
+
+    def _peek_code(self) -> int:
+        """The code of the next message, received if need be (nothing is consumed)."""
+        while self.end - self.start < 2:
+            self._recv_more()
+        return (self.buf[self.start] << 8) | self.buf[self.start + 1]
+
+    def _judge(self, previous: int) -> None:
+        """Check the rest of the group against the catalogue before anything of it runs.
+
+        Reads ahead (receiving as needed, consuming nothing) to the group's SQ_EOT (or SQ_EXIT)
+        and raises ProtocolViolation for the first message that may not follow its
+        predecessor.  Three things cannot be held whole and stop the look-ahead early, if
+        only messages of grammar.PURE came before them: BYTE/TEXT data (from SQ_BBIND on),
+        an SQ_LODATA write's data, and SQL text over max_statement_bytes (refused with -460,
+        which skips the rest of the group).  The group is then judged again from the first
+        message outside PURE, and that look-ahead must reach the end."""
+        state = previous
+        rel = 0  # offset of the next message from self.start (compaction moves both)
+        pure = True
+        limit = self.limits.max_statement_bytes
+        buf = self.buf  # extended in place by _recv_more, never replaced
+        sizes = _FIXED_LONG_FETCH if self.layout.long_fetch else _FIXED_SHORT_FETCH
+        while True:
+            at = self.start + rel
+            end = self.end
+            # The messages of most groups have a fixed size: step over them without parsing.
+            if end - at >= 2:
+                code = (buf[at] << 8) | buf[at + 1]
+                size = sizes.get(code, 0)
+                if size and end - at >= size and allowed(state, code):
+                    if code in (_EOT, _EXIT):
+                        self._judged = _JUDGED
+                        return
+                    pure = pure and code in PURE
+                    state = code
+                    rel += size
+                    continue
+            r = Reader(buf, at, end)
+            try:
+                msg = m.read_client_message(r, self.layout)
+            except NeedMore:
+                if pure and self._long_text_at(at, limit):
+                    self._judged = _PREFIX
+                    return
+                self._recv_more(rel=rel)
+                continue
+            code = msg.code
+            if not allowed(state, code):
+                raise ProtocolViolation(
+                    f"message {_name(code)} may not follow {_name(state)} in a group", at
+                )
+            if code == Msg.EOT or code == Msg.EXIT or code == Msg.LODATA:
+                # LODATA is alone in its group: its data chunks and EOT are checked as they
+                # are read (lobwire.py).
+                self._judged = _JUDGED
+                return
+            if pure and code == Msg.BBIND:
+                self._judged = _PREFIX
+                return
+            pure = pure and code in PURE
+            state = code
+            rel = r.pos - self.start
+
+    def _long_text_at(self, at: int, limit: int) -> bool:
+        """A PREPARE/COMMAND whose SQL text is over ``limit`` starts at ``at``."""
+        buf = self.buf
+        if not self.layout.long_sql or self.end - at < 8:
+            return False
+        code = (buf[at] << 8) | buf[at + 1]
+        return (code == Msg.PREPARE or code == Msg.COMMAND) and int.from_bytes(
+            buf[at + 4 : at + 8], "big") > limit
 
     def _send(self, data: bytes | bytearray) -> None:
         self._flush()
@@ -372,7 +458,9 @@ class Session:
             return False
         self.user = req.user
         self.env = dict(req.env)
-        self.encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        # Character data travels in the database locale's code set (engine
+        # EngineSession.code_set_locale): the client's DB_LOCALE until a database is open.
+        self.encoding = codec_for_locale(self.env.get("DB_LOCALE") or self.env.get("CLIENT_LOCALE"))
         if pam is not None and not pam_login(self, req.user, pam):
             srv.throttle.failed(host)
             return False  # under login_timeout, as the rest of the login
@@ -411,6 +499,14 @@ class Session:
             # receiveMessage's flip): the empty group that follows gets no reply.
             quiet_eot, self._quiet_eot = self._quiet_eot, False
             while True:
+                if strict and self._judged != _JUDGED:
+                    # Judge the whole group before any message of it runs (a refusal after an
+                    # INSERT ran would leave it committed while the client loses its session).
+                    first = self._peek_code()
+                    if not (quiet_eot and first == _EOT and previous == START) and (
+                        self._judged == _UNJUDGED or first not in PURE
+                    ):
+                        self._judge(previous)
                 if fast:
                     start = self.start
                     end = self.end
@@ -456,6 +552,7 @@ class Session:
                                 )
                         if code == _EOT:
                             self.start = stop
+                            self._judged = _UNJUDGED
                             break
                         if not failed:
                             try:
@@ -509,9 +606,11 @@ class Session:
                     raise SessionClosed
                 if code == Msg.EOT:
                     self.start = self._msg_end
+                    self._judged = _UNJUDGED
                     break
                 if not failed:
                     try:
+                        self._previous = previous
                         self._handle(msg, out)
                     except EngineError as exc:
                         failed = True
@@ -683,9 +782,13 @@ class Session:
             )
         elif code == Msg.WANTDONE:
             # Real servers answer a PREPARE's SQ_WANTDONE with SQ_DONE and SQ_COST after the
-            # DESCRIBE (docs/PROTOCOL.md §6, "SQ_COST").
-            m.put_done(out, 0, self.layout)
-            m.put_cost(out, 0, 0)
+            # DESCRIBE (docs/PROTOCOL.md §6, "SQ_COST"). After an EXECUTE (libsqli's
+            # ID EXECUTE WANTDONE EOT) the EXECUTE's own SQ_DONE is the one asked for: libsqli
+            # keeps the last SQ_DONE's row count (sqli_dispatch.c), so a second one would
+            # report 0 rows where real servers give it the count.
+            if self._previous != Msg.EXECUTE:
+                m.put_done(out, 0, self.layout)
+                m.put_cost(out, 0, 0)
         elif code == Msg.CIDESCRIBE:
             m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
@@ -784,6 +887,7 @@ class Session:
             log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
+            self.encoding = codec_for_locale(eng.code_set_locale)  # the database's code set
             m.put_done(out, 0, self.layout, warnings=flags | DBFLAG_EXTENSION)
             m.put_cost(out, 0, 0)
         elif code == Msg.DBLIST:
@@ -794,6 +898,7 @@ class Session:
         elif code == Msg.DBCLOSE:
             self._close_all()
             eng.close_database()
+            self.encoding = codec_for_locale(eng.code_set_locale)
         elif code == Msg.BEGIN:
             eng.begin()
         elif code == Msg.CMMTWORK:
@@ -960,6 +1065,8 @@ class Session:
         # DATABASE / CREATE DATABASE / CLOSE DATABASE report the new database's flags in the
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0
+        if result.db_flags_changed:
+            self.encoding = codec_for_locale(eng.code_set_locale)  # the new database's
         m.put_done(out, result.rowcount, self.layout, serial=result.serial, warnings=warnings)
         if result.serial8 is not None:
             m.put_insertdone(out, result.serial8, result.serial8, self.layout)

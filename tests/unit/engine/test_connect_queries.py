@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from ifxwire.protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, StmtType, TypeCode
 from ifxwire.server.engine import Engine
 
@@ -72,3 +75,34 @@ def test_sysdatabases_lists_created_databases(engine: Engine) -> None:
     row = sql.rows("select name, is_logging, is_buff_log, is_ansi from "
                    "sysmaster:informix.sysdatabases where name = 'stores'")
     assert row == [("stores", 1, 1, 0)]
+
+
+def test_sysmaster_sysdual_is_one_row_of_x(db: Sql, engine: Engine) -> None:
+    # Administrator's Reference, "sysdual": one column dummy CHAR(1), one row "X".
+    assert db.rows("select * from sysmaster:sysdual") == [("X",)]
+    assert db.describe("select dummy from sysmaster:informix.sysdual") == [
+        ("dummy", TypeCode.CHAR, 1)]
+    assert db.one("select count(*) from sysmaster:sysdual where dummy = 'X'") == 1
+    master = Sql(engine.session("informix", {}))
+    master.run("database sysmaster")
+    assert master.rows("select 'Hello, World!' as greet from sysdual") == [("Hello, World!",)]
+    assert master.rows("select tabname from systables where tabname = 'sysdual'") == [
+        ("sysdual",)]
+
+
+def test_sysdual_is_added_to_an_older_sysmaster(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    Engine(data).close()
+    old = sqlite3.connect(data / "sysmaster.ifxdb")
+    with old:
+        old.execute("DROP TABLE sysdual")
+        old.execute("DELETE FROM syscolumns WHERE tabid = "
+                    "(SELECT tabid FROM systables WHERE tabname = 'sysdual')")
+        old.execute("DELETE FROM systables WHERE tabname = 'sysdual'")
+    old.close()
+    engine = Engine(data)
+    try:
+        assert Sql(engine.session("informix", {})).rows(
+            "select dummy from sysmaster:sysdual") == [("X",)]
+    finally:
+        engine.close()

@@ -142,7 +142,14 @@ SYSMASTER_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("fchunk", _SI), ("nchunks", _SI), ("is_mirrored", _SI), ("is_blobspace", _SI),
         ("is_sbspace", _SI), ("is_temp", _SI), ("flags", _I),
     ]),
+    # One column, one row "X" (Administrator's Reference 12.10/14.10, "sysdual"); what
+    # `SELECT ... FROM sysmaster:sysdual` reads, the idiom of dbaccess scripts and tools. The
+    # tabid is ours [I].
+    (53, "sysdual", [("dummy", _c(1))]),
 ]
+#: The sysmaster tables added after the first releases, with their rows: made in an existing
+#: sysmaster by upgrade_sysmaster.
+SYSMASTER_ROWS: dict[str, list[tuple[object, ...]]] = {"sysdual": [("X",)]}
 # dbsnum, name, owner, fchunk, is_blobspace, is_sbspace, flags
 SYSMASTER_DBSPACES = [
     (1, "rootdbs", OWNER, 1, 0, 0, 0),
@@ -325,6 +332,9 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     if sysmaster:
         conn.executemany("INSERT INTO sysdbspaces VALUES (?, ?, ?, 2048, ?, 1, 0, ?, ?, 0, ?)",
                          SYSMASTER_DBSPACES)
+        for name, rows in SYSMASTER_ROWS.items():
+            marks = ", ".join("?" * len(rows[0]))
+            conn.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", rows)
     else:
         from .lobstore import create_schema
 
@@ -332,6 +342,29 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     conn.execute("INSERT INTO sysusers VALUES ('public', 'C', 5, NULL, NULL)")
     conn.execute(f"INSERT INTO sysusers VALUES ('{OWNER}', 'D', 9, NULL, NULL)")
     conn.execute("INSERT INTO _ifx_serial VALUES (0, 'tabid', ?)", (USER_TABID_START,))
+
+
+def upgrade_sysmaster(conn: sqlite3.Connection) -> None:
+    """Add the sysmaster tables of SYSMASTER_ROWS (sysdual) that a sysmaster made by an
+    older ifxwire-server lacks, so old --data directories get them."""
+    have = {str(r[0]) for r in conn.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+    todo = [(t, n, c) for t, n, c in SYSMASTER_TABLES if n in SYSMASTER_ROWS and n not in have]
+    if not todo:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for tabid, name, cols in todo:
+            conn.execute(f"CREATE TABLE main.{quote(name)} ({sqlite_column_defs(cols)})")
+            insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols])
+            insert_columns(conn, tabid, list(cols))
+            rows = SYSMASTER_ROWS[name]
+            marks = ", ".join("?" * len(rows[0]))
+            conn.executemany(f"INSERT INTO main.{quote(name)} VALUES ({marks})", rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def upgrade_catalog(conn: sqlite3.Connection) -> None:

@@ -97,6 +97,12 @@ class Engine:
             self._create_file("sysmaster", logged=True, buffered=False, ansi=False,
                               locale=DEFAULT_LOCALE, owner="informix", sysmaster=True)
             self._register("sysmaster", "informix", True, False, False)
+        else:
+            master = self.connect("sysmaster")
+            try:
+                cat.upgrade_sysmaster(master)
+            finally:
+                master.close()
 
     # ---- files -------------------------------------------------------------------------------
     def path(self, name: str) -> str:
@@ -225,7 +231,8 @@ class Engine:
             conn.close()
         os.replace(tmp, self.path(name))
 
-    def _register(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool) -> None:
+    def _register(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool,
+                  locale: str = DEFAULT_LOCALE) -> None:
         conn = self.connect("sysmaster")
         try:
             conn.execute("PRAGMA busy_timeout = 10000")
@@ -233,7 +240,9 @@ class Engine:
                 "INSERT INTO sysdatabases VALUES (?, 0, ?, ?, ?, ?, ?, 0, 0, 0)",
                 (name, owner, date_number(dt.date.today()), int(logged), int(buffered),
                  int(ansi)))
-            conn.execute("INSERT INTO sysdbslocale VALUES (?, ?)", (name, DEFAULT_LOCALE))
+            # The database's own locale (was always the default; libsqli's sysdbslocale_dump
+            # lists it).
+            conn.execute("INSERT INTO sysdbslocale VALUES (?, ?)", (name, locale))
         finally:
             conn.close()
 
@@ -259,7 +268,7 @@ class Engine:
                 raise EngineError(sc.CANNOT_CREATE_DB, sc.ISAM_DUPLICATE, near=name)
             self._create_file(name, logged=logged, buffered=buffered, ansi=ansi, locale=locale,
                               owner=owner)
-            self._register(name, owner, logged, buffered, ansi)
+            self._register(name, owner, logged, buffered, ansi, locale)
 
     def drop_database(self, name: str, session_id: int) -> None:
         name = name.lower()

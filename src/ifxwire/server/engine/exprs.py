@@ -171,11 +171,17 @@ def needs_fit(src: IfxType, dst: IfxType) -> bool:
     return False
 
 
-def literal_type(node: exp.Literal) -> tuple[object, IfxType]:
-    """The Python value and Informix type of a literal as Informix types constants."""
+def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[object, IfxType]:
+    """The Python value and Informix type of a literal as Informix types constants.
+
+    A quoted string is CHAR(n), n its length in bytes of the database code set (``encoding``):
+    'ÄÖÜß' is CHAR(8) in a UTF-8 database (GLS User's Guide: character lengths of CHAR
+    and VARCHAR count bytes in a multibyte code set)."""
     text = node.this
     if node.is_string:
-        return text, it.char(len(text))
+        if text.isascii():
+            return text, it.char(len(text))
+        return text, it.char(len(text.encode(encoding, "replace")))
     if "e" in text.lower():
         return float(text), it.FLOAT
     if "." in text:
@@ -310,7 +316,7 @@ class ExprTranslator:
             return field
 
     def literal(self, node: exp.Literal) -> exp.Expr:
-        value, t = literal_type(node)
+        value, t = literal_type(node, self.ctx.encoding)
         node.meta["const"] = value
         if isinstance(value, Decimal):
             out = exp.Literal.string(vals.dec_text(value))

@@ -386,7 +386,13 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         return None if v is None else vals.to_text(v, from_key(srckey), slot.state.ctx)
 
     def ifx_pad(v: object, n: int) -> object:
-        return None if v is None else str(v).ljust(n)
+        if v is None:
+            return None
+        text = str(v)
+        if text.isascii():
+            return text.ljust(n)
+        # CHAR(n) is n bytes of the database code set: blanks fill what the text leaves.
+        return text + " " * max(0, n - len(text.encode(slot.state.ctx.encoding, "replace")))
 
     def ifx_pad2(side: str, s: object, n: object, fill: object) -> object:
         if s is None or n is None:
@@ -405,7 +411,13 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         text = str(v)
         if strip == 2:  # CHAR_LENGTH: characters, trailing blanks included
             return len(text)
-        return len(text.rstrip(" ")) if strip else len(text.encode("utf-8"))
+        if strip:  # LENGTH: trailing blanks stripped
+            text = text.rstrip(" ")
+        if text.isascii():
+            return len(text)
+        # LENGTH and OCTET_LENGTH count bytes of the database code set (GLS User's Guide,
+        # "The LENGTH function", "The OCTET_LENGTH function"): 'ÄÖÜß' is 8 in UTF-8, 4 in 8859-1.
+        return len(text.encode(slot.state.ctx.encoding, "replace"))
 
     def ifx_initcap(v: object) -> object:
         return None if v is None else re.sub(r"[A-Za-z]+", lambda m: m.group(0).capitalize(),

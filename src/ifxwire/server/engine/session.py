@@ -107,6 +107,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self._logged = False
         self._ansi = False
         self._buffered = False
+        self._db_locale: str | None = None  # the open database's locale (its GL_CTYPE)
         self._incarnation = ""
         self._exclusive = False
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
@@ -150,10 +151,24 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         from ..session import codec_for_locale  # the wire session imports this module
 
         dbdate = self.env.get("DBDATE") or "Y4MD-"
-        encoding = codec_for_locale(self.env.get("CLIENT_LOCALE"))
+        encoding = codec_for_locale(self.code_set_locale)
         century = self.env.get("DBCENTURY") or "R"
         return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
                                 dbcentury=century)
+
+    @property
+    def code_set_locale(self) -> str | None:
+        """The locale whose code set character data is in, on the wire and in byte counts.
+
+        Informix clients send and receive SQL text and character values in the database
+        locale's code set and convert from and to the client locale themselves (GLS User's
+        Guide, "Set a nondefault locale" and "Choose a GLS locale"; IBM JDBC encodes SQL text
+        with its dbEncoding, taken from DB_LOCALE or, after the database opens, from its
+        ' GL_COLLATE' row: IfxSqli.getJavaToIfxCharBytes, IfxSqliConnect.setDatabaseLocale;
+        libsqli converts SQL text client -> DB_LOCALE: sqli_conn_encode_client_to_db). So it
+        is the open database's locale; with none open, the client's DB_LOCALE, which a client
+        that has none sets to its CLIENT_LOCALE (GLS User's Guide)."""
+        return self._db_locale or self.env.get("DB_LOCALE") or self.env.get("CLIENT_LOCALE")
 
     def _delimident(self) -> bool:
         v = self.env.get("DELIMIDENT")
@@ -197,6 +212,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self._logged = meta.get("logged") == "1"
         self._ansi = meta.get("ansi") == "1"
         self._buffered = meta.get("buffered") == "1"
+        self._db_locale = meta.get("locale")
         self._incarnation = meta.get("incarnation", name)
         self._busy_timeout()
         self.db_flags = (DBFLAG_INFORMIX | (DBFLAG_LOGGED if self._logged else 0)
@@ -256,6 +272,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self._sql_txn = False
         self._ddl_dirty = False
         self._logged = self._ansi = self._buffered = False
+        self._db_locale = None
         self.temp_tables.clear()
         self._temp_serials.clear()
         self._local_plans.clear()
@@ -472,7 +489,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         delim = self._delimident()
         if self.conn is not None:
             key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
-                                       delim, ctx.dbdate, ctx.dbcentury, sql)
+                                       delim, ctx.dbdate, ctx.dbcentury, ctx.encoding, sql)
         else:
             key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
