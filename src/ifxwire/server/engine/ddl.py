@@ -18,7 +18,7 @@ from sqlglot import exp
 from ...protocol.codes import TypeCode
 from . import catalog as cat
 from . import convert as conv
-from . import lobstore
+from . import lobstore, refusals
 from . import sqlcodes as sc
 from . import values as vals
 from .catalog import ColumnInfo, TableInfo, quote
@@ -140,6 +140,8 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             if c not in seen:
                 raise EngineError(sc.NO_COLUMN, near=c)
     lobstore.check_put(spec.put, {c.name: c.type for c in spec.columns})
+    refusals.table_definition({c.name: c.type for c in spec.columns},
+                              [cons.columns for cons in constraints if cons.kind in ("P", "U")])
     if dc.ctx.ansi:
         # In an ANSI database DECIMAL(p) means DECIMAL(p,0), not a floating decimal.
         for cspec in spec.columns:
@@ -351,6 +353,7 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     for col, _ in spec.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
+    refusals.index_columns([info.by_name[c].type for c, _ in spec.columns])
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
     if not info.temp:
         dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",

@@ -25,6 +25,7 @@ from sqlglot import exp
 from ...protocol.codes import TimeUnit, TypeCode
 from . import convert as conv
 from . import ifxtypes as it
+from . import refusals
 from . import sqlcodes as sc
 from . import values as vals
 from .dialect import (
@@ -430,6 +431,7 @@ class ExprTranslator:
     def compare(self, left: exp.Expr, right: exp.Expr) -> tuple[exp.Expr, exp.Expr, bool]:
         """Coerce two operands for comparison; returns (left, right, needs IFXDEC collation)."""
         lt, rt = ty(left), ty(right)
+        refusals.blob_operands(lt, rt)
         if lt.code == -1 and rt.code != -1:
             left = self.convert(left, rt)
             lt = rt
