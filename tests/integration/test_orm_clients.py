@@ -98,3 +98,25 @@ def test_login_product_name_starts_with_informix(server: Any) -> None:
     product, _, release = resp.version.partition(" Version ")
     assert product == "Informix Dynamic Server"
     assert release == "14.10.FC9"
+
+
+def test_foreign_key_errors_name_owner_and_constraint(conn: ifxwire.Connection) -> None:
+    """-691 and -692 carry ``owner.constraint`` (the referencing table's key for -692), which
+    Hibernate's InformixDialect reads back as the violated constraint's name."""
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE orm_fp (id INTEGER PRIMARY KEY)")
+    cur.execute("CREATE TABLE orm_fc (id INTEGER, p INTEGER)")
+    cur.execute("ALTER TABLE orm_fc ADD CONSTRAINT FOREIGN KEY (p) REFERENCES orm_fp "
+                "CONSTRAINT fk_orm_fc")
+    cur.execute("INSERT INTO orm_fp VALUES (1)")
+    cur.execute("INSERT INTO orm_fc VALUES (1, 1)")
+    with pytest.raises(ifxwire.IntegrityError) as info:
+        cur.execute("INSERT INTO orm_fc VALUES (2, 7)")
+    assert info.value.sqlcode == -691
+    assert "informix.fk_orm_fc" in str(info.value)
+    with pytest.raises(ifxwire.IntegrityError) as info:
+        cur.execute("DELETE FROM orm_fp WHERE id = 1")
+    assert info.value.sqlcode == -692
+    assert "informix.fk_orm_fc" in str(info.value)
+    cur.execute("DROP TABLE orm_fc")
+    cur.execute("DROP TABLE orm_fp")

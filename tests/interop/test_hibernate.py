@@ -5,7 +5,8 @@ many-to-many foreign keys, joined inheritance, a @Version column) with hibernate
 InformixDialect of hibernate-community-dialects (versions in hibernate/pom.xml, fetched from
 Maven Central into the cache by maven_apps.py), lets Hibernate export the schema, and runs
 CRUD, batch inserts, HQL with paging (SKIP ? FIRST ?), a bulk mutation through Hibernate's temp
-table, an optimistic-locking conflict and the schema drop (DROP TABLE ... CASCADE).
+table, an optimistic-locking conflict, constraint violations (kind and name read from the
+message) and the schema drop (DROP TABLE ... CASCADE).
 
 Run:  pytest tests/interop/test_hibernate.py
 """
@@ -32,6 +33,7 @@ SCENARIOS = (
     "hql_queries",
     "bulk_mutation_temp_table",
     "optimistic_lock",
+    "constraint_violations",
     "schema_drop",
 )
 

@@ -34,6 +34,7 @@ import org.hibernate.Hibernate;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.Configuration;
+import org.hibernate.exception.ConstraintViolationException;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -208,6 +209,7 @@ public final class HibernateCheck {
         scenarios.put("hql_queries", HibernateCheck::hqlQueries);
         scenarios.put("bulk_mutation_temp_table", HibernateCheck::bulkMutationTempTable);
         scenarios.put("optimistic_lock", HibernateCheck::optimisticLock);
+        scenarios.put("constraint_violations", HibernateCheck::constraintViolations);
         scenarios.put("schema_drop", HibernateCheck::schemaDrop);
         for (Map.Entry<String, Scenario> e : scenarios.entrySet()) {
             String name = e.getKey();
@@ -523,6 +525,69 @@ public final class HibernateCheck {
             }
         } finally {
             stale.close();
+        }
+    }
+
+    static String constraintName(Connection c, String table, String type) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("select c.constrname from "
+                + "sysconstraints c, systables t where c.tabid = t.tabid and t.tabname = '"
+                + table + "' and c.constrtype = '" + type + "'")) {
+            check(rs.next(), "no " + type + " constraint on " + table);
+            return rs.getString(1).trim();
+        }
+    }
+
+    /** The violation Hibernate reports, found in the cause chain. */
+    static ConstraintViolationException violation(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ConstraintViolationException v) {
+                return v;
+            }
+        }
+        throw new AssertionError("no ConstraintViolationException in " + describe(t));
+    }
+
+    /**
+     * A duplicate unique key (-268) and a referenced parent deleted (-692): InformixDialect maps
+     * the sqlcodes to the constraint kind and reads the constraint's name out of the message,
+     * where Informix puts "owner.constraint".
+     */
+    static void constraintViolations() throws Exception {
+        String unique;
+        String foreignKey;
+        try (Connection c = DriverManager.getConnection(url, user, password)) {
+            unique = constraintName(c, "hb_tag", "U");
+            foreignKey = constraintName(c, "hb_book", "R");
+        }
+        try (Session s = factory.openSession()) {
+            s.beginTransaction();
+            s.persist(new Tag("sf"));
+            Throwable caught = null;
+            try {
+                s.flush();
+            } catch (Throwable t) {
+                caught = t;
+            }
+            check(caught != null, "duplicate label accepted");
+            ConstraintViolationException v = violation(caught);
+            eq(ConstraintViolationException.ConstraintKind.UNIQUE, v.getKind(), "kind");
+            eq(unique, v.getConstraintName(), "unique constraint name");
+            s.getTransaction().rollback();
+        }
+        try (Session s = factory.openSession()) {
+            s.beginTransaction();
+            Throwable caught = null;
+            try {
+                s.createMutationQuery("delete from Author a where a.name = 'Batch Author'")
+                        .executeUpdate();
+            } catch (Throwable t) {
+                caught = t;
+            }
+            check(caught != null, "a referenced author was deleted");
+            ConstraintViolationException v = violation(caught);
+            eq(ConstraintViolationException.ConstraintKind.FOREIGN_KEY, v.getKind(), "kind");
+            eq(foreignKey, v.getConstraintName(), "foreign key name");
+            s.getTransaction().rollback();
         }
     }
 
