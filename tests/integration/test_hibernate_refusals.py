@@ -174,3 +174,12 @@ def test_fraction_precision_outside_1_to_5(cur: ifxwire.Cursor, qualifier: str) 
     assert sqlcode(cur, f"CREATE TABLE hr_frac (d DATETIME YEAR TO {qualifier})") == -201
     assert sqlcode(cur, f"SELECT CAST(CURRENT AS DATETIME YEAR TO {qualifier}) "
                         "FROM hr_num") == -201
+
+
+def test_no_cast_from_character_to_byte(cur: ifxwire.Cursor) -> None:
+    with pytest.raises(ifxwire.DatabaseError) as info:
+        cur.execute("SELECT CAST(b AS BYTE) FROM hr_num")
+    assert info.value.sqlcode == -9634
+    assert "varchar to byte" in str(info.value)
+    cur.execute("SELECT CAST(b AS LVARCHAR(20)) FROM hr_num WHERE a = 1")
+    assert cur.fetchall() == [("one",)]

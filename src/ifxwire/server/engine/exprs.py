@@ -689,6 +689,7 @@ class ExprTranslator:
 
             target = resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
+        refusals.cast_to_byte(ty(inner), target)
         if ty(inner).code == -1:
             return self.convert(inner, target)
         return self.convert(inner, target)

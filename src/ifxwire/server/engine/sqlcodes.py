@@ -71,6 +71,7 @@ BLOB_GROUP_BY = -612  # [jcat] 'Blobs are not allowed in the "group by" clause.'
 BLOB_DISTINCT = -613  # [jcat] 'Blobs are not allowed in the "distinct" clause.'
 BLOB_ORDER_BY = -614  # [jcat] 'Blobs are not allowed in the "order by" clause.'
 BLOB_EXPRESSION = -615  # [jcat] "Blobs are not allowed in this expression."
+NO_CAST = -9634  # [jcat] "No cast from %s." (%s = "varchar to byte", as Hibernate quotes it)
 BLOB_SET_OPERATION = -9651  # [jcat] "… binary large objects are not allowed in the Union, …"
 
 # --- objects -------------------------------------------------------------------------------------
@@ -316,6 +317,7 @@ MESSAGES: dict[int, str] = {
     BLOB_DISTINCT: 'Blobs are not allowed in the "distinct" clause.',
     BLOB_ORDER_BY: 'Blobs are not allowed in the "order by" clause.',
     BLOB_EXPRESSION: "Blobs are not allowed in this expression.",
+    NO_CAST: "No cast from %s.",
     BLOB_SET_OPERATION: ("The statement failed because binary large objects are not allowed in "
                          "the Union, Intersect, or Minus queries."),
     NO_SELECT: "No SELECT permission for (%s).",
