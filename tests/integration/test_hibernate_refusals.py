@@ -183,3 +183,9 @@ def test_no_cast_from_character_to_byte(cur: ifxwire.Cursor) -> None:
     assert "varchar to byte" in str(info.value)
     cur.execute("SELECT CAST(b AS LVARCHAR(20)) FROM hr_num WHERE a = 1")
     assert cur.fetchall() == [("one",)]
+
+
+def test_current_timestamp_is_no_informix_function(cur: ifxwire.Cursor) -> None:
+    assert sqlcode(cur, "SELECT current_timestamp FROM hr_num") == -217
+    cur.execute("SELECT CURRENT YEAR TO SECOND FROM hr_num WHERE a = 1")
+    assert len(cur.fetchall()) == 1
