@@ -67,6 +67,7 @@ FOR_UPDATE_NOT_SIMPLE = -365  # [jcat] "Cursor must be on simple SELECT for FOR 
 SCALE_EXCEEDS_PRECISION = -366  # [jcat] "The scale exceeds the maximum precision specified."
 ROWSIZE_LIMIT = -499  # [jcat] "The operation causes a rowsize to exceed the allowable limit …"
 ESCAPE_LENGTH = -543  # [jcat] "ESCAPE character must be only one byte."
+BLOB_INDEX = -610  # [jcat] "Index not allowed on TEXT or BYTE columns." (CREATE INDEX)
 BLOB_GROUP_BY = -612  # [jcat] 'Blobs are not allowed in the "group by" clause.'
 BLOB_DISTINCT = -613  # [jcat] 'Blobs are not allowed in the "distinct" clause.'
 BLOB_ORDER_BY = -614  # [jcat] 'Blobs are not allowed in the "order by" clause.'
@@ -313,6 +314,7 @@ MESSAGES: dict[int, str] = {
     SCALE_EXCEEDS_PRECISION: "The scale exceeds the maximum precision specified.",
     ROWSIZE_LIMIT: "The operation causes a rowsize to exceed the allowable limit (32767).",
     ESCAPE_LENGTH: "ESCAPE character must be only one byte.",
+    BLOB_INDEX: "Index not allowed on TEXT or BYTE columns.",
     BLOB_GROUP_BY: 'Blobs are not allowed in the "group by" clause.',
     BLOB_DISTINCT: 'Blobs are not allowed in the "distinct" clause.',
     BLOB_ORDER_BY: 'Blobs are not allowed in the "order by" clause.',
