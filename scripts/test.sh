@@ -2,7 +2,9 @@
 # Installs everything the tests need on a fresh machine (the [test] extra brings SQLAlchemy,
 # Alembic, pandas, prompt_toolkit, Pygments and pexpect), then runs every check: ruff, mypy
 # (strict), the whole pytest suite (unit, integration, ecosystem, shell, interop with IBM JDBC
-# 15.0.0.1 and 4.50.10 and informix-driver 2026.9.3) once with the pure-Python codecs and once
+# 15.0.0.1 and 4.50.10, informix-driver 2026.9.3, and Hibernate ORM and Flyway whose Maven
+# dependencies tests/interop/maven_apps.py fetches into ~/.cache/ifxwire/maven) once with the
+# pure-Python codecs and once
 # with the accelerator when it is built, SQLAlchemy's dialect compliance suite, and the
 # benchmark smoke run. It ends with one line per suite.
 set -euo pipefail

@@ -159,6 +159,7 @@ _SQL_TABLE = """
 -360    P  -      A table read by a subquery cannot be modified by the same statement.
 -362    P  -      A table can have only one SERIAL column.
 -363?   P  24000  The cursor is not declared for a SELECT statement.
+-365    P  -      FOR UPDATE needs a simple SELECT (one table, no GROUP BY, DISTINCT or aggregate).
 -366    P  -      The scale is larger than the declared precision.
 -367    P  -      SUM and AVG cannot be computed on character columns.
 -368    O  08001  The database server's SQL engine is not compatible with this client.
@@ -194,6 +195,7 @@ _SQL_TABLE = """
 -460    P  54000  The statement is longer than the database server allows.
 -481    P  26000  Unknown statement name, or the statement was not prepared.
 -482    P  24000  This operation needs a SCROLL cursor.
+-499    P  -      The row would be longer than Informix's limit of 32,767 bytes.
 -507    P  34000  Cursor '%s' was not found.
 -513    N  -      This statement is not available on this database server.
 -514?   P  42501  Only a DBA can create, drop, grant or revoke on behalf of another user.
@@ -208,6 +210,7 @@ _SQL_TABLE = """
 -535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
 -541?   P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
+-543    P  -      The ESCAPE character must be exactly one byte.
 -568    P  -      A logged database cannot refer to a database without logging.
 -569    P  -      A database without logging cannot refer to a logged database.
 -570    P  -      A non-ANSI database cannot refer to an ANSI-mode database.
@@ -217,6 +220,9 @@ _SQL_TABLE = """
 -609?   P  -      A TEXT or BYTE host variable cannot be used here.
 -610?   N  -      A TEXT or BYTE column cannot be indexed.
 -611    N  -      A scroll cursor cannot select TEXT or BYTE columns.
+-612    P  -      TEXT or BYTE values are not allowed in GROUP BY.
+-613    P  -      TEXT or BYTE values are not allowed in DISTINCT.
+-614    P  -      TEXT or BYTE values are not allowed in ORDER BY.
 -615?   P  -      TEXT or BYTE values are not allowed in this expression.
 -623    P  -      Constraint '%s' was not found.
 -625?   P  -      A constraint named '%s' already exists.
@@ -304,6 +310,7 @@ _SQL_TABLE = """
 -9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
+-9651   P  -      TEXT or BYTE columns are not allowed in UNION, INTERSECT or MINUS.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' cannot be resolved.
 -9754   P  -      No usage privilege on this language.

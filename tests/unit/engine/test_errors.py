@@ -162,9 +162,11 @@ def test_drop_database_in_use(engine: Engine) -> None:
 def test_foreign_keys(t: Sql) -> None:
     t.run("create table child (cid int, pid int references t (id) constraint fk_c)")
     e = t.err("insert into child values (1, 99)")
-    assert e.sqlcode == -691 and e.near == "fk_c"
+    # Named owner.constraint, as Informix does (Hibernate's InformixDialect strips the owner).
+    assert e.sqlcode == -691 and e.near.endswith(".fk_c") and "." not in e.near[:-5]
     t.run("insert into child values (1, 1)")
-    assert t.err("delete from t where id = 1").sqlcode == -692
+    e = t.err("delete from t where id = 1")
+    assert e.sqlcode == -692 and e.near.endswith(".fk_c")  # the referencing table's key
 
 
 def test_unsupported_is_999_not_a_traceback(t: Sql) -> None:

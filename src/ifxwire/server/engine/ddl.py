@@ -18,7 +18,7 @@ from sqlglot import exp
 from ...protocol.codes import TypeCode
 from . import catalog as cat
 from . import convert as conv
-from . import lobstore
+from . import lobstore, refusals
 from . import sqlcodes as sc
 from . import values as vals
 from .catalog import ColumnInfo, TableInfo, quote
@@ -140,6 +140,8 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             if c not in seen:
                 raise EngineError(sc.NO_COLUMN, near=c)
     lobstore.check_put(spec.put, {c.name: c.type for c in spec.columns})
+    refusals.table_definition({c.name: c.type for c in spec.columns},
+                              [cons.columns for cons in constraints if cons.kind in ("P", "U")])
     if dc.ctx.ansi:
         # In an ANSI database DECIMAL(p) means DECIMAL(p,0), not a floating decimal.
         for cspec in spec.columns:
@@ -351,6 +353,7 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     for col, _ in spec.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
+    refusals.index_columns([info.by_name[c].type for c, _ in spec.columns])
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
     if not info.temp:
         dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",
@@ -383,6 +386,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
             raise not_implemented("dropping a system catalog table")
         raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
     if spec.kind == "TABLE":
+        _drop_foreign_keys_to(dc, info)
         lobstore.table_dropping(dc.conn, info)
     dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
     tabid = info.tabid
@@ -396,6 +400,29 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
     from .triggers import drop_for_table
 
     drop_for_table(dc.conn, tabid)
+
+
+def _drop_foreign_keys_to(dc: DdlContext, info: TableInfo) -> None:
+    """DROP TABLE's default mode is CASCADE: "removes related database objects, including
+    referential constraints built on the table" (IBM Informix Guide to SQL: Syntax, DROP TABLE).
+    Hibernate's InformixDialect relies on it (``drop table if exists t cascade``, no separate
+    constraint drops from 12.10 on), so the other tables' foreign keys to this one go first,
+    each by the same rebuild as ALTER TABLE ... DROP CONSTRAINT."""
+    from .alter import alter_table
+    from .statement_specs import AlterTable, TableName
+
+    rows = dc.conn.execute(
+        "SELECT c.tabid, c.constrname FROM sysreferences r JOIN sysconstraints c "
+        "ON c.constrid = r.constrid WHERE r.ptabid = ? AND c.tabid <> ? ORDER BY c.constrid",
+        (info.tabid, info.tabid)).fetchall()
+    children: dict[int, list[str]] = {}
+    for tabid, constrname in rows:
+        children.setdefault(int(tabid), []).append(str(constrname))
+    for tabid, names in children.items():
+        child = next((t for t in dc.schema.tables.values() if t.tabid == tabid), None)
+        if child is None:
+            continue
+        alter_table(dc, AlterTable(TableName(child.name, child.owner), drop_constraints=names))
 
 
 def create_view(dc: DdlContext, spec: CreateView) -> None:

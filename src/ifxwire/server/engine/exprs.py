@@ -25,6 +25,7 @@ from sqlglot import exp
 from ...protocol.codes import TimeUnit, TypeCode
 from . import convert as conv
 from . import ifxtypes as it
+from . import refusals
 from . import sqlcodes as sc
 from . import values as vals
 from .dialect import (
@@ -436,6 +437,7 @@ class ExprTranslator:
     def compare(self, left: exp.Expr, right: exp.Expr) -> tuple[exp.Expr, exp.Expr, bool]:
         """Coerce two operands for comparison; returns (left, right, needs IFXDEC collation)."""
         lt, rt = ty(left), ty(right)
+        refusals.blob_operands(lt, rt)
         if lt.code == -1 and rt.code != -1:
             left = self.convert(left, rt)
             lt = rt
@@ -693,6 +695,7 @@ class ExprTranslator:
 
             target = resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
+        refusals.cast_to_byte(ty(inner), target)
         if ty(inner).code == -1:
             return self.convert(inner, target)
         return self.convert(inner, target)

@@ -69,11 +69,7 @@ class ErrorMapping:
             if m:
                 return EngineError(sc.CHECK_FAILED, near=m.group(1))
             if "FOREIGN KEY" in text:
-                name = ""
-                if info is not None:
-                    name = next((c.name for c in info.constraints if c.kind == "R"), "")
-                code = sc.FK_CHILD_EXISTS if plan.kind == "delete" else sc.FK_NO_PARENT
-                return EngineError(code, near=name)
+                return self._foreign_key_error(info, plan.kind == "delete")
         if "locked" in text or "busy" in text:
             return self._lock_error(plan.kind, bool(self.lock_wait))
         if "integer overflow" in text:
@@ -99,6 +95,26 @@ class ErrorMapping:
                 self._txn_lost = True
                 return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
         return EngineError(sc.INTERRUPTED, message=why)
+
+    def _foreign_key_error(self, info: cat.TableInfo | None, parent_side: bool) -> EngineError:
+        """-691 names the written table's foreign key, -692 (a parent row still referenced) the
+        referencing table's, each as ``owner.constraint``: "Informix always returns constraint
+        names as <table-owner>.<constraint-name>" (Hibernate's InformixDialect, whose
+        ViolatedConstraintNameExtractor reads them from both messages).  SQLite does not say
+        which key failed: the first one is named."""
+        name = ""
+        if info is not None and not parent_side:
+            cons = next((c for c in info.constraints if c.kind == "R"), None)
+            if cons is not None:
+                name = f"{info.owner}.{cons.name}"
+        elif info is not None and self.conn is not None:
+            row = self.conn.execute(
+                "SELECT c.owner, c.constrname FROM sysreferences r JOIN sysconstraints c "
+                "ON c.constrid = r.constrid WHERE r.ptabid = ? ORDER BY c.constrid LIMIT 1",
+                (info.tabid,)).fetchone()
+            if row is not None:
+                name = f"{str(row[0]).strip()}.{row[1]}"
+        return EngineError(sc.FK_CHILD_EXISTS if parent_side else sc.FK_NO_PARENT, near=name)
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
         if info is not None:

@@ -24,7 +24,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.schema import MappingSchema
 
 from ...protocol.codes import StmtType, TypeCode
-from . import collection_tables, rewrites, select_triggers, setops, slv
+from . import collection_tables, refusals, rewrites, select_triggers, setops, slv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -93,6 +93,8 @@ class Compiler(DmlCompiler):
     def _compile(self, sql: str) -> Plan:
         ast = parse(sql, self.delimident)
         self.check_budget()
+        if not isinstance(ast, IfxStatement):
+            refusals.check_syntax(ast)
         while isinstance(ast, exp.Subquery) and not ast.alias and "into_temp" not in ast.meta:
             inner = ast.this
             for key in ("order", "limit", "offset"):
@@ -376,6 +378,8 @@ class Compiler(DmlCompiler):
             self.type_values(node)
             return
         if isinstance(node, exp.SetOperation):
+            for branch in setops.leaves(node):
+                refusals.blob_set_operation([t for _, t in self.outputs.get(id(branch), [])])
             setops.type_set_operation(self, node)
             return
         if collection_tables.is_collection_table(node):
@@ -451,6 +455,9 @@ class Compiler(DmlCompiler):
             aliases[proj.alias_or_name] = t
             out.append((name, t))
         self.outputs[id(node)] = out
+        if node.args.get("distinct"):
+            for _, t in out:
+                refusals.blob_clause("distinct", t)
         for key in ("where", "having"):
             clause = node.args.get(key)
             if clause is not None:
@@ -462,13 +469,18 @@ class Compiler(DmlCompiler):
         group = node.args.get("group")
         if group is not None:
             group.set("expressions", [tx.tx(e) for e in group.expressions])
+            for e in group.expressions:
+                refusals.blob_clause("group", ty(e))
         order = node.args.get("order")
         if order is not None:
             for o in order.expressions:
                 inner = o.this
                 if isinstance(inner, exp.Literal) and not inner.is_string:
+                    if inner.this.isdigit() and 0 < int(inner.this) <= len(out):
+                        refusals.blob_clause("order", out[int(inner.this) - 1][1])
                     continue
                 new = tx.tx(inner)
+                refusals.blob_clause("order", ty(new))
                 if ty(new).is_decimal and not isinstance(new, exp.Column):
                     new = exp.Collate(this=new, expression=exp.Var(this="IFXDEC"))
                 o.set("this", new)

@@ -13,6 +13,7 @@ argument types (``resolve.py``) and dropped by name, by signature or by specific
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -207,9 +208,19 @@ def matching(schema_routines: dict[str, list[Routine]], spec: DropRoutine) -> li
         found = [r for r in found if r.function]
     elif spec.kind == "PROCEDURE":
         # DROP PROCEDURE also drops a function created with CREATE PROCEDURE … RETURNING.
-        found = [r for r in found if not r.function or "CREATE PROCEDURE" in r.text[:40].upper()
-                 or r.text[:60].upper().startswith("CREATE DBA PROCEDURE")]
+        found = [r for r in found if not r.function or _created_as_procedure(r.text)]
     return found
+
+
+_LEADING_COMMENTS = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|\{[^}]*\}|/\*.*?\*/)*", re.S)
+
+
+def _created_as_procedure(text: str) -> bool:
+    """Whether a routine's text is CREATE [DBA] PROCEDURE, past the comments a client may have
+    sent before it (Flyway sends a migration's leading ``--`` lines with its first statement,
+    and then cleans with DROP PROCEDURE)."""
+    head = _LEADING_COMMENTS.sub("", text, count=1)[:60].upper().split()
+    return head[:2] == ["CREATE", "PROCEDURE"] or head[:3] == ["CREATE", "DBA", "PROCEDURE"]
 
 
 def drop_routine(dc: object, spec: DropRoutine) -> None:

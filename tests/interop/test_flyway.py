@@ -1,0 +1,62 @@
+"""Flyway's Informix support over IBM JDBC against ifxwire-server: one test per scenario.
+
+tests/interop/flyway/FlywayCheck.java runs flyway-core with flyway-database-informix (versions
+in flyway/pom.xml, fetched from Maven Central into the cache by maven_apps.py) on the
+migrations in tests/interop/flyway/migrations (tables, a foreign key, a sequence, an SPL
+procedure and a trigger, seed data through them): migrate, info, a second migrate that does
+nothing, clean (which drops the procedure with DROP PROCEDURE) and migrate again.
+
+Run:  pytest tests/interop/test_flyway.py
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+from maven_apps import HERE, AppRun, BuildError, maven_classpath, run_checks
+
+pytestmark = pytest.mark.interop
+
+JDBC_VERSION = "4.50.10"
+# In the order FlywayCheck runs them.
+SCENARIOS = (
+    "migrate",
+    "migrated_objects_work",
+    "info",
+    "migrate_again_is_noop",
+    "clean",
+    "migrate_after_clean",
+)
+
+
+@pytest.fixture(scope="module")
+def flyway_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path],
+               interop_target: Any) -> AppRun:
+    try:
+        classpath = maven_classpath(java_tools, "flyway", jdbc_jars[JDBC_VERSION])
+    except BuildError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    t = interop_target
+    return run_checks(java_tools, classpath, "FlywayCheck", [
+        f"host={t.host}", f"port={t.port}", f"server={t.server_name}",
+        f"database=fw_{secrets.token_hex(3)}", f"user={t.user}", f"password={t.password}",
+        f"migrations={HERE / 'flyway' / 'migrations'}",
+    ], timeout=float(os.environ.get("IFXWIRE_JDBC_TIMEOUT", "240")))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_flyway(flyway_run: AppRun, scenario: str) -> None:
+    if scenario not in flyway_run.results:
+        pytest.fail(f"no CHECK line for {scenario}: {flyway_run.diagnostics()}", pytrace=False)
+    passed, reason = flyway_run.results[scenario]
+    assert passed, reason
+
+
+def test_flyway_run_completed(flyway_run: AppRun) -> None:
+    """Every scenario printed its line, none unknown to this file, and the JVM ended cleanly."""
+    assert flyway_run.done and flyway_run.returncode == 0, flyway_run.diagnostics()
+    assert tuple(flyway_run.results) == SCENARIOS
