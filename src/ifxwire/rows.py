@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
+from . import _accel
 from .errors import InterfaceError
 
 if TYPE_CHECKING:
@@ -99,6 +100,27 @@ class BatchMaker(Generic[T]):
         return self.one(values)
 
 
+#: The accelerator's batch loops (docs/ACCELERATOR.md), None on the pure path:
+#: ``make_dicts(names, rows)`` for dict_row, ``make_tuples(cls, rows)`` for Row and
+#: namedtuple_row (one allocation per row, and rows of atomic values left out of the GC).
+_make_dicts: Callable[[tuple[str, ...], Batch], list[DictRow]] | None = (
+    getattr(_accel._speedups, "make_dicts", None) if _accel.accelerated else None)
+_make_tuples: Callable[[type[Any], Batch], list[Any]] | None = (
+    getattr(_accel._speedups, "make_tuples", None) if _accel.accelerated else None)
+
+
+def _tuples_of(cls: type[T]) -> Callable[[Batch], list[T]]:
+    """The batch maker for a tuple subclass without __dict__ (Row's and namedtuple's)."""
+    if _make_tuples is not None:
+        return functools.partial(_make_tuples, cls)
+    new = tuple.__new__
+
+    def many(rows: Batch) -> list[T]:
+        return list(map(new, repeat(cls), rows))  # type: ignore[arg-type]
+
+    return many
+
+
 def _names(cursor: DescribedCursor) -> tuple[str, ...]:
     description = cursor.description
     if description is None:
@@ -126,6 +148,9 @@ def dict_row(cursor: DescribedCursor) -> BatchMaker[DictRow]:
 
     def one(values: Sequence[Any]) -> DictRow:
         return dict(zip(names, values, strict=True))
+
+    if _make_dicts is not None:
+        return BatchMaker(one, functools.partial(_make_dicts, names))
 
     def many(rows: Batch) -> list[DictRow]:
         return list(map(dict, map(zip, repeat(names), rows)))
@@ -156,12 +181,7 @@ def namedtuple_row(cursor: DescribedCursor) -> BatchMaker[NamedTuple]:
     """Rows as namedtuples named after the columns (invalid identifiers mangled as psycopg
     does; the class is cached per column names)."""
     nt = _namedtuple(_names(cursor))
-    new = tuple.__new__
-
-    def many(rows: Batch) -> list[NamedTuple]:
-        return list(map(new, repeat(nt), rows))
-
-    return BatchMaker(nt._make, many)
+    return BatchMaker(nt._make, _tuples_of(nt))
 
 
 def class_row(cls: type[T]) -> RowFactory[T]:
@@ -313,10 +333,7 @@ def _row_maker(cursor: DescribedCursor) -> BatchMaker[Row]:
     def one(values: Sequence[Any]) -> Row:
         return new(cls, values)
 
-    def many(rows: Batch) -> list[Row]:
-        return list(map(new, repeat(cls), rows))
-
-    return BatchMaker(one, many)
+    return BatchMaker(one, _tuples_of(cls))
 
 
 def batch_maker(factory: BaseRowFactory, cursor: Any) -> Callable[[Batch], list[Any]] | None:

@@ -575,9 +575,14 @@ class Cursor:
         self._result.prepared = p
         self._result.close_needed = not reply.closed
         self._has_result = True
-        if p.description is not None:
-            self._shape(p.description)
-        self._serve(reply.rows, during_fetch=False)
+        if self._row_factory is tuple_row:  # the default: no call, the tuples are the rows
+            self.description = p.description
+            self._make_rows = None
+            self._rows = self._raw = reply.rows
+        else:
+            if p.description is not None:
+                self._shape(p.description)
+            self._serve(reply.rows, during_fetch=False)
         self._received = len(reply.rows)
         self._exhausted = False
         conn._open_results.add(self)
@@ -699,7 +704,10 @@ class Cursor:
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
-        self._serve(reply.rows)
+        if self._make_rows is None:
+            self._rows = self._raw = reply.rows
+        else:
+            self._serve(reply.rows)
         return bool(reply.rows)
 
     def _fetch_cancelled(self, reply: Reply) -> None:
