@@ -207,6 +207,14 @@ def test_connection_and_connect_set_the_default_for_new_cursors(d: Driver) -> No
         plain.cursor().row_factory = 42
 
 
+def test_the_drivers_own_queries_read_tuples(connect_kwargs: dict[str, Any],
+                                            dbname: str) -> None:
+    """A 12.10/14.10 server's release is looked up with a SELECT on first use of
+    server_version: that query's row is read as a tuple whatever the connection's factory."""
+    with ifxwire.connect(**connect_kwargs, database=dbname, row_factory=dict_row) as conn:
+        assert conn._lookup_release() == conn.server_version
+
+
 def test_changing_the_factory_mid_result_applies_to_the_rows_not_fetched_yet(d: Driver) -> None:
     conn = d.connect(fetch_buffer_size=1024)
     cur = conn.cursor()

@@ -387,7 +387,7 @@ class Connection:
         if self.closed or self.broken or not self.database:
             return None
         try:
-            cur = self.cursor()
+            cur = self.cursor(row_factory=tuple_row)  # whatever the application's rows are
             try:
                 cur.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
                 row = cur.fetchone()
