@@ -255,6 +255,20 @@ def test_the_factory_is_called_once_per_shape_not_per_row(d: Driver) -> None:
     assert len(calls) == 2
 
 
+def test_switching_factories_on_one_cursor_and_statement(d: Driver) -> None:
+    """The maker kept for a shape is the one of the factory in use (a dict_row after a
+    tuple_row after a dict_row of the same cached statement makes dicts again)."""
+    conn = d.connect()
+    cur = conn.cursor()
+    sql = "SELECT id, name FROM t WHERE id = ?"
+    for factory, want in [(dict_row, {"id": 1, "name": "n1"}), (tuple_row, (1, "n1"))] * 2 + [
+            (Row, (1, "n1")), (dict_row, {"id": 1, "name": "n1"})]:
+        cur.row_factory = factory
+        d(cur.execute(sql, (1,)))
+        row = d(cur.fetchone())
+        assert row == want and type(row) is not tuple or factory is tuple_row
+
+
 def test_a_refusing_factory_fails_the_fetch_not_the_execute(d: Driver) -> None:
     @dataclasses.dataclass
     class Wrong:

@@ -102,8 +102,8 @@ class Cursor:
         self._row_factory: BaseRowFactory = connection.row_factory
         #: What makes a batch's rows for the open result (None: serve the tuples).
         self._make_rows: Callable[[Batch], list[Any]] | None = None
-        #: (factory, description) ``_make_rows`` was built for: reused while they stay.
-        self._made_for: tuple[object, object] | None = None
+        #: (factory, description, _make_rows) last built: reused while they stay the same.
+        self._made_for: tuple[object, object, Callable[[Batch], list[Any]] | None] | None = None
         #: The row factory's error on the current batch, raised by the next fetch.
         self._make_error: Exception | None = None
         #: The cursor a row factory is called with (the asyncio cursor wrapping this one).
@@ -170,10 +170,12 @@ class Cursor:
             self._make_rows = None
             return
         made = self._made_for
-        if made is None or made[0] is not factory or made[1] is not description:
-            face = self._face() if self._face is not None else None
-            self._make_rows = batch_maker(factory, self if face is None else face)
-            self._made_for = (factory, description)
+        if made is not None and made[0] is factory and made[1] is description:
+            self._make_rows = made[2]
+            return
+        face = self._face() if self._face is not None else None
+        self._make_rows = batch_maker(factory, self if face is None else face)
+        self._made_for = (factory, description, self._make_rows)
 
     def _serve(self, rows: Batch, during_fetch: bool = True) -> None:
         """Make ``rows`` (a decoded batch) the rows served, through the row factory. Its error
@@ -716,7 +718,8 @@ class Cursor:
         failed fetch does; a batch whose BYTE/TEXT data were not read yet cannot be served."""
         p = self._result.prepared
         if reply.complete and (reply.error is not None or not (p and (p.blobs or p.lobs))):
-            with contextlib.suppress(_e.Error):  # kept in _failed; the cancellation goes on
+            # Kept in _failed (or, a row factory's error, _make_error); the cancellation goes on.
+            with contextlib.suppress(Exception):
                 self._take_batch(reply)
             return
         self._rows = self._raw = []
