@@ -266,7 +266,7 @@ def test_switching_factories_on_one_cursor_and_statement(d: Driver) -> None:
         cur.row_factory = factory
         d(cur.execute(sql, (1,)))
         row = d(cur.fetchone())
-        assert row == want and type(row) is not tuple or factory is tuple_row
+        assert (row == want and type(row) is not tuple) or factory is tuple_row
 
 
 def test_a_refusing_factory_fails_the_fetch_not_the_execute(d: Driver) -> None:
