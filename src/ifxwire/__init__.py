@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from . import rows as rows
 from ._accel import accelerated
 from ._accel import available as _accelerator_available
 from .client.connection import Connection
@@ -51,6 +52,7 @@ from .errors import (
     ProgrammingError,
     Warning,
 )
+from .rows import BaseRowFactory
 from .types.adapters import AdaptersMap, BindItem, global_adapters
 from .types.compositevalues import ComplexTypeCode, List, Multiset, Row, Set
 from .types.values import DateTimeFields, IntervalYM, Text
@@ -165,6 +167,7 @@ def connect(
     pipelined_connect: bool | None = None,
     trace: bool | None = None,
     max_redirects: int | None = None,
+    row_factory: BaseRowFactory | None = None,
 ) -> Connection:
     """Open a connection.
 
@@ -188,6 +191,9 @@ def connect(
     Connection Manager, say) may answer a login with "go to server S at host:port"; IBM JDBC
     follows that silently, ifxwire raises ``OperationalError`` naming the target unless you
     allow it, because the server then picks where your password goes next.
+
+    ``row_factory`` (default ``ifxwire.rows.tuple_row``): what the connection's cursors'
+    fetches return, e.g. ``ifxwire.rows.dict_row`` (docs/DRIVER.md, "Row factories").
     """
     params = resolve(
         host,
@@ -221,4 +227,7 @@ def connect(
             "max_redirects": max_redirects,
         },
     )
-    return Connection(params)
+    conn = Connection(params)
+    if row_factory is not None:
+        conn.row_factory = row_factory
+    return conn

@@ -85,6 +85,7 @@ from ..errors import (
 from ..protocol.login import read_connect_response
 from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
+from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 
 if TYPE_CHECKING:
@@ -301,16 +302,37 @@ class AsyncConnection:
 
     # ------------------------------------------------------------------ PEP 249-like API
 
-    def cursor(self, scrollable: bool = False, withhold: bool = False) -> AsyncCursor:
-        """A new cursor; ``scrollable`` / ``withhold`` as ``Connection.cursor``."""
+    def cursor(
+        self,
+        scrollable: bool = False,
+        withhold: bool = False,
+        *,
+        row_factory: BaseRowFactory | None = None,
+    ) -> AsyncCursor:
+        """A new cursor; ``scrollable`` / ``withhold`` / ``row_factory`` as
+        ``Connection.cursor``."""
         from .cursor import AsyncCursor
 
         self._core._check()
+        cur: AsyncCursor
         if scrollable or withhold:
             from .scroll import AsyncScrollCursor
 
-            return AsyncScrollCursor(self, scrollable, withhold)
-        return AsyncCursor(self)
+            cur = AsyncScrollCursor(self, scrollable, withhold)
+        else:
+            cur = AsyncCursor(self)
+        if row_factory is not None:
+            cur.row_factory = row_factory
+        return cur
+
+    @property
+    def row_factory(self) -> BaseRowFactory:
+        """What new cursors' fetches return, as ``Connection.row_factory``."""
+        return self._core.row_factory
+
+    @row_factory.setter
+    def row_factory(self, factory: BaseRowFactory) -> None:
+        self._core.row_factory = factory
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see
@@ -814,6 +836,7 @@ async def connect(
     keep_char_padding: bool | None = None,
     trace: bool | None = None,
     max_redirects: int | None = None,
+    row_factory: BaseRowFactory | None = None,
 ) -> AsyncConnection:
     """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
 
@@ -854,7 +877,10 @@ async def connect(
     while todo:
         addr, member = todo.pop(0)
         try:
-            return await _connect_to(member, addr)
+            conn = await _connect_to(member, addr)
+            if row_factory is not None:
+                conn.row_factory = row_factory
+            return conn
         except Redirected as exc:
             if member.max_redirects <= 0 or exc.target is None:
                 raise

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import struct
+import weakref
 from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,7 @@ from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol.codes import Msg
+from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
 from . import lob as _alob
@@ -68,6 +70,7 @@ class AsyncCursor:
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
         self._cur = Cursor(connection._core)
+        self._cur._face = weakref.ref(self)  # row factories are called with this cursor
         #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
         self.lob_materialize_limit: int | None = None
         #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
@@ -118,6 +121,16 @@ class AsyncCursor:
     @property
     def rownumber(self) -> int | None:
         return self._cur.rownumber
+
+    @property
+    def row_factory(self) -> BaseRowFactory:
+        """What fetches return, as ``Cursor.row_factory`` (the rows are made by the sync
+        cursor's code this cursor drives; the factory is called with this cursor)."""
+        return self._cur.row_factory
+
+    @row_factory.setter
+    def row_factory(self, factory: BaseRowFactory) -> None:
+        self._cur.row_factory = factory
 
     @property
     def adapters(self) -> AdaptersMap:

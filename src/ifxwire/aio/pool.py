@@ -42,13 +42,14 @@ log = logging.getLogger("ifxwire.pool")
 
 
 class _Entry:
-    __slots__ = ("autocommit", "conn", "created", "last_used")
+    __slots__ = ("autocommit", "conn", "created", "last_used", "row_factory")
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.conn = conn
         self.created = time.monotonic()
         self.last_used = self.created
         self.autocommit = conn.autocommit
+        self.row_factory = conn.row_factory  # restored when the connection comes back
 
 
 #: What a waiter receives: an idle connection, or the right to open one in a freed slot.
@@ -273,6 +274,7 @@ class AsyncConnectionPool(PoolBase):
                 await conn.rollback()
             if conn.autocommit != entry.autocommit:
                 await conn.set_autocommit(entry.autocommit)
+            conn.row_factory = entry.row_factory
         except Error:
             log.debug("resetting a returned connection failed; dropping it", exc_info=True)
             return False

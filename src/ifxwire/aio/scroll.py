@@ -7,6 +7,7 @@ needs, client/scroll.py); this class only awaits the exchanges.
 from __future__ import annotations
 
 import sys
+import weakref
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client.cancel import timeout_scope
@@ -33,6 +34,7 @@ class AsyncScrollCursor(AsyncCursor):
     def __init__(self, connection: AsyncConnection, scrollable: bool, withhold: bool) -> None:
         super().__init__(connection)
         self._cur = ScrollCursor(connection._core, scrollable, withhold)
+        self._cur._face = weakref.ref(self)
 
     @property
     def scrollable(self) -> bool:

@@ -52,6 +52,7 @@ from ..protocol.codes import (
 )
 from ..protocol.login import ConnectResponse, read_connect_response
 from ..protocol.wire import ProtocolViolation, Reader, Writer
+from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.composite import is_complex_column
@@ -226,6 +227,9 @@ class Connection:
         #: Seconds a request may run before it is cancelled (None: no limit); a cursor's
         #: own ``statement_timeout`` overrides it for that cursor's requests.
         self.statement_timeout = params.statement_timeout
+        #: What new cursors' fetches return (``ifxwire.rows``; docs/DRIVER.md, "Row
+        #: factories"): cursors take it when they are made.
+        self.row_factory: BaseRowFactory = tuple_row
         self._transport = self._open(params)
 
     # ------------------------------------------------------------------ login
@@ -385,7 +389,7 @@ class Connection:
         if self.closed or self.broken or not self.database:
             return None
         try:
-            cur = self.cursor()
+            cur = self.cursor(row_factory=tuple_row)  # whatever the application's rows are
             try:
                 cur.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
                 row = cur.fetchone()
@@ -475,18 +479,29 @@ class Connection:
 
     # ------------------------------------------------------------------ PEP 249 methods
 
-    def cursor(self, scrollable: bool = False, withhold: bool = False) -> Cursor:
+    def cursor(
+        self,
+        scrollable: bool = False,
+        withhold: bool = False,
+        *,
+        row_factory: BaseRowFactory | None = None,
+    ) -> Cursor:
         """A new cursor. ``scrollable=True``: a scroll cursor (moves anywhere in its result,
         docs/DRIVER.md §15); ``withhold=True``: a hold cursor, left open by commit and
-        rollback."""
+        rollback. ``row_factory``: what its fetches return (default: the connection's)."""
         from .cursor import Cursor
 
         self._check()
+        cur: Cursor
         if scrollable or withhold:
             from .scroll import ScrollCursor
 
-            return ScrollCursor(self, scrollable=scrollable, withhold=withhold)
-        return Cursor(self)
+            cur = ScrollCursor(self, scrollable=scrollable, withhold=withhold)
+        else:
+            cur = Cursor(self)
+        if row_factory is not None:
+            cur.row_factory = row_factory
+        return cur
 
     def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path and return every value it returns.

@@ -19,7 +19,7 @@ import re
 import struct
 import time
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -28,6 +28,7 @@ from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
 from ..protocol.wire import Writer
+from ..rows import BaseRowFactory, Batch, batch_maker, tuple_row
 from ..types.adapters import AdaptersMap
 from ..types.blobs import descriptor_size
 from ..types.errors import CodecDataError, CodecError
@@ -94,7 +95,19 @@ class Cursor:
         self.rowcount = -1
         self.lastrowid: int | None = None
         self._closed = False
+        #: The rows served: the decoded batch, or what the row factory made of it.
         self._rows: list[tuple[Any, ...]] = []
+        #: The decoded batch (tuples) behind ``_rows``; the same list with ``tuple_row``.
+        self._raw: Batch = self._rows
+        self._row_factory: BaseRowFactory = connection.row_factory
+        #: What makes a batch's rows for the open result (None: serve the tuples).
+        self._make_rows: Callable[[Batch], list[Any]] | None = None
+        #: (factory, description, _make_rows) last built: reused while they stay the same.
+        self._made_for: tuple[object, object, Callable[[Batch], list[Any]] | None] | None = None
+        #: The row factory's error on the current batch, raised by the next fetch.
+        self._make_error: Exception | None = None
+        #: The cursor a row factory is called with (the asyncio cursor wrapping this one).
+        self._face: Callable[[], object] | None = None
         self._pos = 0
         self._base = 0  # rows delivered before the current batch
         self._received = 0  # rows received for the current result
@@ -130,6 +143,60 @@ class Cursor:
     @arraysize.setter
     def arraysize(self, value: int) -> None:
         self._arraysize = count_arg(value, "arraysize")
+
+    @property
+    def row_factory(self) -> BaseRowFactory:
+        """What fetches return: ``ifxwire.rows.tuple_row`` (the default, from the connection's
+        ``row_factory`` when the cursor was made), ``dict_row``, ``Row``... Assigning it while
+        a result is open applies to the rows not fetched yet (docs/DRIVER.md, "Row factories").
+        """
+        return self._row_factory
+
+    @row_factory.setter
+    def row_factory(self, factory: BaseRowFactory) -> None:
+        if not callable(factory):
+            raise ProgrammingError(f"row_factory must be callable, not {type(factory).__name__}")
+        self._row_factory = factory
+        if self._has_result and self.description is not None:
+            self._shape(self.description)
+            self._remake()
+
+    def _shape(self, description: tuple[Description, ...]) -> None:
+        """A result of this description opened: build its batch maker, once per shape (the
+        factory is not called again while the cursor runs results of the same description)."""
+        self.description = description
+        factory = self._row_factory
+        if factory is tuple_row:
+            self._make_rows = None
+            return
+        made = self._made_for
+        if made is not None and made[0] is factory and made[1] is description:
+            self._make_rows = made[2]
+            return
+        face = self._face() if self._face is not None else None
+        self._make_rows = batch_maker(factory, self if face is None else face)
+        self._made_for = (factory, description, self._make_rows)
+
+    def _serve(self, rows: Batch, during_fetch: bool = True) -> None:
+        """Make ``rows`` (a decoded batch) the rows served, through the row factory. Its error
+        is raised now inside a fetch, by the next fetch otherwise (not by execute)."""
+        self._raw = rows
+        make = self._make_rows
+        if make is None:
+            self._rows = rows
+            return
+        try:
+            self._rows = make(rows)
+        except Exception as exc:
+            self._rows = []
+            self._make_error = exc
+            if during_fetch:
+                raise
+
+    def _remake(self) -> None:
+        """The row factory changed: make the rows of the current batch again."""
+        self._make_error = None
+        self._serve(self._raw, during_fetch=False)
 
     @property
     def adapters(self) -> AdaptersMap:
@@ -510,8 +577,14 @@ class Cursor:
         self._result.prepared = p
         self._result.close_needed = not reply.closed
         self._has_result = True
-        self.description = p.description
-        self._rows = reply.rows
+        if self._row_factory is tuple_row:  # the default: no call, the tuples are the rows
+            self.description = p.description
+            self._make_rows = None
+            self._rows = self._raw = reply.rows
+        else:
+            if p.description is not None:
+                self._shape(p.description)
+            self._serve(reply.rows, during_fetch=False)
         self._received = len(reply.rows)
         self._exhausted = False
         conn._open_results.add(self)
@@ -528,7 +601,8 @@ class Cursor:
         self.description = None
         self.rowcount = -1
         self.lastrowid = None
-        self._rows = []
+        self._rows = self._raw = []
+        self._make_error = None
         self._pos = 0
         self._base = 0
         self._received = 0
@@ -609,13 +683,13 @@ class Cursor:
     def _take_batch(self, reply: Reply) -> bool:
         """Make a filled fetch reply the current batch; True when it brought rows."""
         conn = self.connection
-        self._base += len(self._rows)
+        self._base += len(self._raw)
         self._pos = 0
         if reply.error is not None or reply.decode_error is not None:
             # The rows that came with the error are not served: after the error the result
             # only says that it ended with it, never that it ended normally (a shorter
             # result that looks complete).
-            self._rows = []
+            self._rows = self._raw = []
             self._result.close_needed = not reply.closed
             self._exhausted = True
             self._release_result()
@@ -627,12 +701,15 @@ class Cursor:
                 err = codec_error(reply.decode_error)
             self._failed = str(err)
             raise err
-        self._rows = reply.rows
         self._received += len(reply.rows)
         if reply.closed:
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
+        if self._make_rows is None:
+            self._rows = self._raw = reply.rows
+        else:
+            self._serve(reply.rows)
         return bool(reply.rows)
 
     def _fetch_cancelled(self, reply: Reply) -> None:
@@ -641,10 +718,11 @@ class Cursor:
         failed fetch does; a batch whose BYTE/TEXT data were not read yet cannot be served."""
         p = self._result.prepared
         if reply.complete and (reply.error is not None or not (p and (p.blobs or p.lobs))):
-            with contextlib.suppress(_e.Error):  # kept in _failed; the cancellation goes on
+            # Kept in _failed (or, a row factory's error, _make_error); the cancellation goes on.
+            with contextlib.suppress(Exception):
                 self._take_batch(reply)
             return
-        self._rows = []
+        self._rows = self._raw = []
         self._result.close_needed = not reply.closed
         self._exhausted = True
         self._release_result()
@@ -654,6 +732,10 @@ class Cursor:
         self._check()
         if not self._has_result:
             raise _e.no_result_set()
+        if self._make_error is not None:
+            # The row factory refused the current batch: every fetch says so until the
+            # factory changes (the setter makes the batch again) or a new execute.
+            raise self._make_error.with_traceback(None)
 
     def fetchone(self) -> tuple[Any, ...] | None:
         pos = self._pos

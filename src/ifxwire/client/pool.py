@@ -59,13 +59,14 @@ class PoolClosed(InterfaceError):
 
 
 class _Entry:
-    __slots__ = ("autocommit", "conn", "created", "last_used")
+    __slots__ = ("autocommit", "conn", "created", "last_used", "row_factory")
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.created = time.monotonic()
         self.last_used = self.created
         self.autocommit = conn.autocommit
+        self.row_factory = conn.row_factory  # restored when the connection comes back
 
 
 class _Opening:
@@ -423,6 +424,7 @@ class ConnectionPool(PoolBase):
                 conn.rollback()
             if conn.autocommit != entry.autocommit:
                 conn.autocommit = entry.autocommit
+            conn.row_factory = entry.row_factory
         except Error:
             log.debug("resetting a returned connection failed; dropping it", exc_info=True)
             return False

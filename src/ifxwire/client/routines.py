@@ -343,8 +343,8 @@ def set_returns(cur: Cursor, found: OutRoutine, returns: list[Any]) -> None:
     if description is None:
         return
     cur._has_result = True
-    cur.description = description
-    cur._rows = [tuple(returns)]
+    cur._shape(description)
+    cur._serve([tuple(returns)], during_fetch=False)
     cur._received = 1
     cur.rowcount = 1
     cur._exhausted = True

@@ -84,7 +84,8 @@ class ScrollCursor(Cursor):
         self._window_reset()
 
     def _window_reset(self) -> None:
-        self._window: list[Row] = []
+        self._window: list[Any] = []
+        self._window_raw: list[Row] = []  # the decoded rows behind _window (row factories)
         self._start = 0  # 0-based index of _window[0]
         self._count: int | None = None  # rows in the result, once known
         self._absent: int | None = None  # the lowest index known not to exist
@@ -127,6 +128,15 @@ class ScrollCursor(Cursor):
     def _reset(self) -> None:
         super()._reset()
         self._window_reset()
+
+    def _remake(self) -> None:
+        super()._remake()
+        make = self._make_rows
+        try:
+            self._window = self._window_raw if make is None else make(self._window_raw)
+        except Exception:
+            # Forget the window: the move that needs it fetches it again and raises then.
+            self._window, self._window_raw = [], []
 
     def _result_lost(self, what: str, send_close: bool) -> None:
         if self.withhold and send_close:
@@ -207,7 +217,10 @@ class ScrollCursor(Cursor):
             rows.extend(got)
             self._server_row = index + len(got) - 1
         if start is not None:
-            self._window, self._start = rows, start
+            make = self._make_rows
+            # A row factory that refuses the rows leaves the window as it was (raised here).
+            self._window = rows if make is None else make(rows)
+            self._window_raw, self._start = rows, start
             if self._absent is not None and self._absent == start + len(rows):
                 self._count = self._absent
         if self._count is not None:

@@ -1,0 +1,129 @@
+"""Row factories' client CPU: fetchall of N five-column rows as tuples, dicts, namedtuples, Rows.
+
+Issue 24 asks that ``dict_row`` over 100k rows costs at most 1.5x the client CPU of the
+default ``tuple_row`` in the accelerated path, and that the default costs nothing extra. Each
+mode (pure, accelerated) runs in its own process (``IFXWIRE_PURE`` is read at import); the
+worker starts ifxwire-server in a process of its own (bench/run.py's ``ServerProcess``, so the
+server's threads never take the GIL from the fetching thread), loads one table of the bench's
+five-column row (INTEGER, VARCHAR, INTEGER, FLOAT, VARCHAR), then fetches it with each factory
+in turn, ``--repeat`` rounds interleaved, and keeps each factory's smallest client-thread CPU
+(``time.thread_time``). Not a test: nothing asserts the ratio, the report states it.
+
+    python bench/row_factory_bench.py [--rows 100000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_RATIO = 1.5
+FACTORIES = ("tuple_row", "dict_row", "namedtuple_row", "Row")
+
+
+def _worker(rows: int, repeat: int) -> dict[str, object]:
+    import tempfile
+
+    sys.path.insert(0, str(ROOT))
+    from bench import run as bench_run
+
+    placement = bench_run.place(True)
+    if placement is not None:
+        os.sched_setaffinity(0, placement["drivers"])
+    with tempfile.TemporaryDirectory(prefix="ifxwire-rowfactory-") as data:
+        srv = bench_run.ServerProcess(Path(data), subprocess.DEVNULL)
+        try:
+            return _measure(srv.host, srv.port, rows, repeat)
+        finally:
+            srv.stop()
+
+
+def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
+    import ifxwire
+    from ifxwire import rows as R
+
+    kw: dict[str, Any] = {"host": host, "port": port, "user": "informix", "password": "in4mix"}
+    with ifxwire.connect(**kw, autocommit=True) as c:
+        c.cursor().execute("CREATE DATABASE bench_rowfactory")
+    with ifxwire.connect(**kw, database="bench_rowfactory", autocommit=True) as c:
+        cur = c.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER, name VARCHAR(40), qty INTEGER, price FLOAT, "
+                    "note VARCHAR(60))")
+        cur.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                        [(i, f"name {i}", i % 97, i * 0.25, f"note number {i}")
+                         for i in range(rows)])
+        best: dict[str, float] = {}
+        for _ in range(repeat):
+            for name in FACTORIES:
+                cur.row_factory = getattr(R, name)
+                t0 = time.thread_time()
+                cur.execute("SELECT id, name, qty, price, note FROM t")
+                got = cur.fetchall()
+                spent = time.thread_time() - t0
+                assert len(got) == rows
+                best[name] = min(best.get(name, spent), spent)
+                del got
+    return {"accelerated": bool(ifxwire.accelerated), "rows": rows, "best_s": best}
+
+
+def run(rows: int, repeat: int) -> list[dict[str, Any]]:
+    """Both modes, each in a fresh interpreter."""
+    results = []
+    for pure in (True, False):
+        env = dict(os.environ)
+        env.pop("IFXWIRE_PURE", None)
+        if pure:
+            env["IFXWIRE_PURE"] = "1"
+        proc = subprocess.run(
+            [sys.executable, __file__, "--worker", "--rows", str(rows), "--repeat", str(repeat)],
+            capture_output=True, text=True, env=env, timeout=3600, cwd=ROOT,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"row factory bench worker failed:\n{proc.stderr[-3000:]}")
+        result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+        result["mode"] = "pure" if pure else (
+            "accelerated" if result["accelerated"] else "accelerated (not built: pure)")
+        results.append(result)
+    return results
+
+
+def report(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "## Row factories: fetchall of 5-column rows (client-thread CPU, best of the repeats)",
+        "",
+        "| mode | rows | " + " | ".join(FACTORIES) + f" | dict_row / tuple_row (target ≤ "
+        f"{TARGET_RATIO:g}×) |",
+        "|---|---|" + "---|" * len(FACTORIES) + "---|",
+    ]
+    for r in results:
+        best = r["best_s"]
+        base = best["tuple_row"]
+        cells = [f"{best['tuple_row'] * 1000:.1f} ms"] + [
+            f"{best[n] * 1000:.1f} ms ({best[n] / base:.2f}×)" for n in FACTORIES[1:]]
+        ratio = best["dict_row"] / base
+        lines.append(f"| {r['mode']} | {r['rows']} | " + " | ".join(cells)
+                     + f" | {ratio:.2f}× {'met' if ratio <= TARGET_RATIO else 'missed'} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--rows", type=int, default=100_000)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        print(json.dumps(_worker(args.rows, args.repeat)))
+        return
+    print(report(run(args.rows, args.repeat)))
+
+
+if __name__ == "__main__":
+    main()
