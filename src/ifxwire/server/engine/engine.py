@@ -97,6 +97,15 @@ class Engine:
             self._create_file("sysmaster", logged=True, buffered=False, ansi=False,
                               locale=DEFAULT_LOCALE, owner="informix", sysmaster=True)
             self._register("sysmaster", "informix", True, False, False)
+        else:
+            # Sessions attach sysmaster read-only: its catalogue is brought up to date here,
+            # on the Engine's own connection, before any session opens.
+            conn = self.connect("sysmaster")
+            try:
+                conn.execute("PRAGMA busy_timeout = 10000")
+                cat.upgrade_catalog(conn)
+            finally:
+                conn.close()
 
     # ---- files -------------------------------------------------------------------------------
     def path(self, name: str) -> str:
