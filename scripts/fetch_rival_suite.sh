@@ -25,7 +25,7 @@ if [ ! -f "$dir/.extracted" ]; then
     work=$(mktemp -d "$cache_root/.fetch.XXXXXX")
     trap 'rm -rf "$work"' EXIT
     echo "fetch_rival_suite.sh: downloading informix-driver $version (sdist) from PyPI" >&2
-    "$python" -m pip download -q --no-deps --no-binary :all: \
+    "$python" -m pip download -q --no-deps --no-binary informix-driver \
         -d "$work" "informix-driver==$version" >&2
     sdist=$(find "$work" -maxdepth 1 -name "informix_driver-$version.tar.gz" | head -1)
     if [ -z "$sdist" ]; then
