@@ -215,3 +215,21 @@ def test_a_foreign_key_shares_the_unique_index_of_its_columns(
     assert len({idx for _, idx in _constraints(conn, "fk_a")}) == 1
     for t in ("fk_a", "fk_c", "fk_p"):
         cur.execute(f"DROP TABLE {t}")
+
+
+def test_sysdepend_records_what_a_view_reads(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE dep_a (x INTEGER)")
+    cur.execute("CREATE TABLE dep_b (x INTEGER)")
+    cur.execute("CREATE VIEW dep_v1 AS SELECT dep_a.x FROM dep_a, dep_b WHERE dep_a.x = dep_b.x")
+    cur.execute("CREATE VIEW dep_v2 AS SELECT x FROM dep_v1 UNION SELECT x FROM dep_a")
+    ids = dict(_rows(conn, "SELECT tabname, tabid FROM systables WHERE tabname MATCHES 'dep_*'"))
+    rows = _rows(conn, "SELECT btabid, btype, dtabid, dtype FROM sysdepend WHERE dtabid >= 100 "
+                       "ORDER BY dtabid, btabid")
+    a, b, v1, v2 = ids["dep_a"], ids["dep_b"], ids["dep_v1"], ids["dep_v2"]
+    assert rows == [(a, "T", v1, "V"), (b, "T", v1, "V"), (a, "T", v2, "V"), (v1, "V", v2, "V")]
+    cur.execute("DROP VIEW dep_v2")
+    assert _rows(conn, "SELECT COUNT(*) FROM sysdepend WHERE dtabid = ?", ids["dep_v2"]) == [(0,)]
+    cur.execute("DROP VIEW dep_v1")
+    cur.execute("DROP TABLE dep_a")
+    cur.execute("DROP TABLE dep_b")

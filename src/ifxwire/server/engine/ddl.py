@@ -396,6 +396,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
     for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
                   "systabauth", "syscolauth", "sysviews", "_ifx_serial"):
         dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (tabid,))
+    dc.conn.execute("DELETE FROM sysdepend WHERE dtabid = ? OR btabid = ?", (tabid, tabid))
     dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
     dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "
@@ -421,6 +422,14 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
                                                 strict=True)))
     dc.conn.execute("INSERT INTO systabauth VALUES (?, ?, ?, ?)",
                     (owner, owner, tabid, _view_owner_privileges(dc, spec.query, owner)))
+    # sysdepend: one row per table or view the view reads (Guide to SQL: Reference,
+    # SYSDEPEND: btype/dtype 'T' table, 'V' view).
+    bases = {dc.schema.tables[t.name].tabid: dc.schema.tables[t.name].kind
+             for t in spec.query.find_all(exp.Table)
+             if not t.catalog and t.name in dc.schema.tables}
+    dc.conn.executemany("INSERT INTO sysdepend VALUES (?, ?, ?, 'V')",
+                        [(b, "V" if kind == "V" else "T", tabid)
+                         for b, kind in sorted(bases.items())])
     text = f"create view {name} as {spec.text}"
     if spec.check_option:
         text += " with check option"
