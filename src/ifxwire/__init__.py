@@ -164,6 +164,7 @@ def connect(
     keep_char_padding: bool | None = None,
     pipelined_connect: bool | None = None,
     trace: bool | None = None,
+    max_redirects: int | None = None,
 ) -> Connection:
     """Open a connection.
 
@@ -182,6 +183,11 @@ def connect(
     ``tls`` is True (system trust store, host name checked) or an ``ssl.SSLContext``.
     ``trace`` logs every message both ways on the ``ifxwire.protocol`` logger (passwords are
     never logged).
+
+    ``max_redirects`` (default 0): how many login redirects to follow. A server (an Informix
+    Connection Manager, say) may answer a login with "go to server S at host:port"; IBM JDBC
+    follows that silently, ifxwire raises ``OperationalError`` naming the target unless you
+    allow it, because the server then picks where your password goes next.
     """
     params = resolve(
         host,
@@ -212,6 +218,7 @@ def connect(
             "keep_char_padding": keep_char_padding,
             "pipelined_connect": pipelined_connect,
             "trace": trace,
+            "max_redirects": max_redirects,
         },
     )
     return Connection(params)

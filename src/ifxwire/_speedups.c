@@ -1096,6 +1096,12 @@ static Py_ssize_t bind_scan(BindEncoder *self, PyObject *const *vals, Py_ssize_t
                 PyErr_Format(PyExc_ValueError, "value %zd is longer than a CHAR bind", i);
                 return -1;
             }
+            if (s->n > 0 && memchr(s->p, 0, (size_t)s->n) != NULL) {
+                /* A NUL: the generic path refuses it with the DataError naming the parameter
+                 * (types/bind.py _bind_str; Informix would store the value cut there). */
+                PyErr_Format(PyExc_ValueError, "value %zd holds a NUL character", i);
+                return -1;
+            }
             total += BIND_HEAD_LEN + 2 + s->n + (s->n & 1);
             break;
         case B_NONE:

@@ -155,6 +155,7 @@ _SQL_TABLE = """
 -352    P  42S22  Column '%s' was not found.
 -354    P  -      The database or cursor name is not in a valid format.
 -356?   P  -      The referencing and referenced columns have different data types.
+-359    O  -      The current database, or another open one, cannot be dropped or renamed.
 -360    P  -      A table read by a subquery cannot be modified by the same statement.
 -362    P  -      A table can have only one SERIAL column.
 -363?   P  24000  The cursor is not declared for a SELECT statement.
@@ -184,6 +185,7 @@ _SQL_TABLE = """
 -408    O  08S01  Unexpected message type between client and server; is the port SQLI (not DRDA)?
 -410    P  26000  The statement was not prepared, or its PREPARE failed.
 -413    P  24000  PUT on an insert cursor that is not open.
+-415    D  22018  A value could not be converted to the type it is used as.
 -425    O  -      The database is open in another session; this operation needs it exclusively.
 # Unsure: -457 / -459 are remembered as "server died" / "server was shut down".
 -457?   O  08006  The database server terminated unexpectedly.
@@ -206,6 +208,10 @@ _SQL_TABLE = """
 -535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
 -541?   P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
+-568    P  -      A logged database cannot refer to a database without logging.
+-569    P  -      A database without logging cannot refer to a logged database.
+-570    P  -      A non-ANSI database cannot refer to an ANSI-mode database.
+-571    P  -      An ANSI-mode database cannot refer to a non-ANSI database.
 -577?   P  -      A constraint of this type already exists on these columns.
 -608    D  -      TEXT or BYTE values cannot be converted this way.
 -609?   P  -      A TEXT or BYTE host variable cannot be used here.
@@ -225,8 +231,10 @@ _SQL_TABLE = """
 -692    I  -      Key value for constraint '%s' is still referenced by another table.
 -696    P  -      Variable '%s' is used before it has a value.
 -703    I  -      A column of the primary key of table '%s' is NULL.
+-704    P  -      The table has a primary key already.
 -706?   P  42501  The EXECUTE privilege on routine '%s' is required.
 -710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.
+-717    D  22023  A built-in function got an argument it does not accept: %s.
 -721?   O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
 -722    O  54001  The server ran out of stack space (the statement or routine nests too deeply).
 -743    P  -      Object '%s' already exists in the database.
@@ -238,6 +246,7 @@ _SQL_TABLE = """
 -748    O  54000  Too many levels of cascading triggers.
 -759    P  -      Database-level statements cannot be used on an explicit connection.
 -761    O  08001  INFORMIXSERVER does not match the server's DBSERVERNAME or DBSERVERALIASES.
+-762    O  54001  The statement nests too deeply: the parser's stack overflowed.
 -768    X  -      Internal error in server routine '%s'.
 # --- connection, login, user-defined routines, -900 .. -999 ---------------------------------
 -908    O  08001  Connection to database server '%s' failed.
@@ -249,6 +258,7 @@ _SQL_TABLE = """
 -951    O  28000  Login rejected: wrong password, or user '%s' is unknown to the database server.
 -952    O  28000  The password given for user '%s' is not correct.
 -956    O  28000  Client host or user '%s' is not trusted by the database server.
+-958    P  42S01  This session already has a temporary table '%s'.
 -999    N  -      The database server does not implement this feature.
 # --- conversion library: numbers, dates, DATETIME / INTERVAL, -1200 .. -1299 ---------------
 -1202   D  22012  Division by zero.
@@ -280,7 +290,15 @@ _SQL_TABLE = """
 -1277?  D  22007  The input does not match the format specification.
 -1279   D  22001  The value is longer than the string column allows.
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
+-8315   P  -      Sequence %s: CURRVAL has no value yet in this session (use NEXTVAL first).
+-8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
+-8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
+-19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
 # --- extended types and routine resolution --------------------------------------------------
+-8302   D  22023  A value in the sequence definition is invalid or out of range.
+-8313   D  2200H  Sequence '%s' has reached its MAXVALUE (and does not cycle).
+-8314   D  2200H  Sequence '%s' has reached its MINVALUE (and does not cycle).
+-8315   P  -      CURRVAL of sequence '%s' has no value in this session yet; use NEXTVAL first.
 -9610   P  -      A collection is required here.
 -9621   P  -      The derived column list does not match the collection's columns.
 -9628?  P  -      Type '%s' was not found.
@@ -289,8 +307,14 @@ _SQL_TABLE = """
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' cannot be resolved.
+-9754   P  -      No usage privilege on this language.
 -9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------
+-9780   P  -      Statement-local variable '%s' can only be produced by a routine called in WHERE.
+-9781   P  -      A statement-local variable cannot be an argument of EXECUTE or CALL.
+-9782   P  -      Statement-local variable '%s' is defined twice.
+-9784   P  -      Statement-local variable '%s' is used outside its producing routine's scope.
+-9787   P  -      Statement-local variables cannot be used in the FROM clause.
 -9810   E  -      Smart-large-object error (the ISAM code says which).
 -9811   P  -      Invalid smart-large-object file descriptor %s.
 -9814   O  -      Invalid default sbspace name '%s'.
@@ -309,11 +333,15 @@ _SQL_TABLE = """
 -9996   P  -      The distinct type '%s' already exists in the database.
 # --- GLS / locale ---------------------------------------------------------------------------
 # The -1800s were left out: we could not recall those numbers well enough to publish texts.
+-19800  P  -      A user or role with this name already exists.
+-19804  P  -      The role does not exist.
+-19805  P  42501  This user has not been granted the role.
 -23101  O  -      Cannot load the locale (check CLIENT_LOCALE and DB_LOCALE).
 -23103  D  22021  Code-set conversion failed: illegal byte sequence or unconvertible character.
 -23104  O  -      Cannot open the code-set conversion file for this pair of locales.
 -23197  O  -      Locale mismatch: DB_LOCALE differs from the locale the database was created with.
 # --- network (seen by applications that go through the CSDK network layer) ------------------
+-25571  O  08004  The database server cannot start a session now (session limit reached).
 -25580? O  08S01  A network function failed.
 -25582  O  08006  The network connection was broken.
 -25596? O  08001  INFORMIXSERVER is not listed in the sqlhosts file.

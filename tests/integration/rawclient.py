@@ -28,13 +28,18 @@ class Reply:
     tuples: list[bytes] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
     blob: bytes = b""
+    tupids: list[int] = field(default_factory=list)
+    costs: list[tuple[int, int]] = field(default_factory=list)
+    databases: list[bytes] = field(default_factory=list)
 
 
 class RawClient:
-    def __init__(self, host: str, port: int, user: str = "informix", password: str = "in4mix"):
+    def __init__(self, host: str, port: int, user: str = "informix", password: str = "in4mix",
+                 protocols: bytes = CLIENT_PROTOCOLS, server: str = "informix"):
         self.sock = socket.create_connection((host, port), timeout=10)
         self.buf = b""
-        self.sock.sendall(build_connect_request(ConnectRequest(user, password, "informix")))
+        self.offered = protocols
+        self.sock.sendall(build_connect_request(ConnectRequest(user, password, server)))
         while len(self.buf) < 2 or len(self.buf) < packet_length(self.buf):
             self._recv()
         n = packet_length(self.buf)
@@ -43,7 +48,7 @@ class RawClient:
         assert resp.accepted, resp
         self.layout = m.Layout()
         w = Writer()
-        m.put_protocols(w, CLIENT_PROTOCOLS)
+        m.put_protocols(w, protocols)
         r = self.send(w)
         assert r.codes[0] == Msg.PROTOCOLS
 
@@ -68,13 +73,18 @@ class RawClient:
                 code = r.u16()
                 if code == Msg.PROTOCOLS:
                     mask = r.padded(r.u16())
-                    self.layout = m.Layout.negotiate(mask, CLIENT_PROTOCOLS)
+                    self.layout = m.Layout.negotiate(mask, self.offered)
                 elif code == Msg.DESCRIBE:
                     reply.describes.append(m.read_describe(r, self.layout))
                 elif code == Msg.DONE:
                     reply.dones.append(m.read_done(r, self.layout))
                 elif code == Msg.ERR:
                     reply.errors.append(m.read_err(r, self.layout))
+                elif code == Msg.COST:
+                    reply.costs.append((r.i32(), r.i32()))  # estimated rows, cost
+                elif code == Msg.DBLIST:
+                    while name := r.charstr():
+                        reply.databases.append(name)
                 elif code == Msg.TUPLE:
                     r.i16()
                     reply.tuples.append(r.padded(r.i32()))
@@ -82,8 +92,16 @@ class RawClient:
                     m.read_insertdone(r, self.layout)
                 elif code == Msg.IDESCRIBE:
                     m.read_idescribe(r, self.layout)
+                elif code == Msg.TUPID:
+                    reply.tupids.append(r.i32())
                 elif code == Msg.BLOB:
                     reply.blob += r.padded(r.u16())
+                elif code == Msg.DBLIST:
+                    # CHARSTR names ended by an empty one (JDBC IfxSqli.receiveDBList)
+                    names = []
+                    while name := r.charstr():
+                        names.append(name)
+                    reply.databases = names
                 elif code not in (Msg.EOT, Msg.CLOSE):
                     raise AssertionError(f"unexpected reply message {code}")
             except NeedMore:

@@ -7,7 +7,9 @@ than make the run fail.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -126,6 +128,41 @@ def test_rss_guard_interrupts_again_when_the_first_is_swallowed() -> None:
                 swallowed += 1  # as a finalizer would: the block goes on
     hold.clear()
     assert swallowed == 1 and guard.why is not None
+
+
+def test_rss_guard_takes_its_own_late_interrupt() -> None:
+    """An interrupt the guard sent just before the block ended is pending when the main
+    thread leaves __exit__'s lock; it must not escape the block (the bench worker died with
+    code -2 that way). Staged by sending one from inside __exit__, once."""
+    base = procstat.rss_bytes()
+    if base is None:
+        pytest.skip("no /proc/self/status here")
+    hold: list[bytes] = []
+    caught = 0
+    main = threading.main_thread().ident
+    assert main is not None
+    with procstat.RssGuard(base, 16 * 2**20) as guard:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not caught:
+            try:
+                if len(hold) < 128:
+                    hold.append(b"x" * 2**20)
+                time.sleep(0.002)
+            except KeyboardInterrupt:
+                caught += 1
+        assert guard._thread is not None
+        join = guard._thread.join
+        sent: list[bool] = []
+
+        def late_join(timeout: float | None = None) -> None:
+            if not sent:
+                sent.append(True)
+                signal.pthread_kill(main, signal.SIGINT)
+            join(timeout)
+
+        guard._thread.join = late_join  # type: ignore[method-assign]
+    hold.clear()
+    assert caught == 1 and sent and guard.why is not None
 
 
 def test_rss_guard_without_a_bound_never_fires() -> None:

@@ -220,3 +220,96 @@ def test_traces_logs_and_reprs_do_not_show_the_password(
 
     asyncio.run(go())
     assert any("login" in text for text in seen.texts)  # the trace did run
+
+
+# ------------------------------------------------------------------------------------------
+# IfxPy/ODBC keyword connection strings (issue 23): accepted, and never echoed
+# ------------------------------------------------------------------------------------------
+
+
+def _kwstring(srv: Any, password: str = SECRET, **extra: str) -> str:
+    fields = {"SERVER": "informix", "HOST": srv.host, "SERVICE": str(srv.port),
+              "PROTOCOL": "onsoctcp", "DATABASE": "alicedb", "UID": "alice",
+              "PWD": password} | extra
+    return ";".join(f"{k}={v}" for k, v in fields.items())
+
+
+def test_keyword_connection_string_connects(alice_server: Any, seen: Collected) -> None:
+    with ifxwire.connect(_kwstring(alice_server), trace=True) as conn:
+        assert conn.database == "alicedb"
+        assert conn.execute("SELECT COUNT(*) FROM systables").fetchone()[0] > 0
+        seen.add(repr(conn), repr(conn._params))
+    # lower-case keywords, blanks, a trailing ';' and a braced password
+    text = (f" server = informix ; host={alice_server.host};service={alice_server.port};"
+            f"uid=alice;pwd={{{SECRET}}};database=alicedb;")
+    with ifxwire.connect(text) as conn:
+        assert conn.database == "alicedb"
+    with ifxwire.create_pool(_kwstring(alice_server), max_size=1, trace=True) as pool:
+        with pool.connection() as pooled:
+            seen.add(repr(pool), repr(pooled))
+        fails(seen, lambda: [pool.acquire(timeout=0.1) for _ in range(2)])
+
+    async def go() -> str | None:
+        async with await aio.connect(_kwstring(alice_server)) as aconn:
+            return aconn.database
+
+    assert asyncio.run(go()) == "alicedb"
+
+
+def test_keyword_string_of_the_issue_fails_without_the_password(seen: Collected) -> None:
+    """The issue's own string: host 'h' cannot be reached; the error names h, not PWD."""
+    exc = fails(seen, lambda: ifxwire.connect(
+        f"SERVER=ol;HOST=h.invalid;SERVICE=9088;UID=u;PWD={SECRET}", connect_timeout=2))
+    assert isinstance(exc, ifxwire.OperationalError), repr(exc)
+    assert "h.invalid" in str(exc)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"SERVER=ol;HOST=h;SERVICE=notaservice_zz;UID=u;PWD={SECRET}",
+        f"SERVER=ol;HOST=h;SERVICE=9088;UID=u;PASSWD={SECRET}",  # unknown keyword
+        f"SERVER=ol;HOST=h;PWD={SECRET};PWD={SECRET}",  # twice
+        f"SERVER=ol;HOST=h;PROTOCOL=onipcshm;PWD={SECRET}",
+        f"SERVER=ol;HOST=h;PWD={{{SECRET}",  # no closing brace
+        f"SERVER=ol;HOST=h;PWD={{{SECRET}}}tail",
+        f"SERVER=ol;HOST=h;AUTOCOMMIT=maybe;PWD={SECRET}",
+        f"SERVER=ol;{SECRET};HOST=h",  # a part without '='
+        f"SERVER=ol;HOST=h;SERVICE={SECRET};UID=u",  # the password in the wrong keyword
+        f"SERVER=ol;HOST=h;SERVICE=99999;PWD={SECRET}",
+        f"SERVER=ol;HOST=h;{SECRET}=x",  # the password as a keyword
+    ],
+)
+def test_bad_keyword_strings_are_refused_without_the_password(
+    text: str, seen: Collected
+) -> None:
+    exc = fails(seen, lambda: ifxwire.connect(text, connect_timeout=1))
+    assert isinstance(exc, ifxwire.InterfaceError), repr(exc)
+
+    async def go() -> None:
+        await aio.connect(text, connect_timeout=1)
+
+    fails(seen, lambda: asyncio.run(go()))
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        f"alice:{SECRET}@db.example:9088/stores",  # a URL without its scheme
+        f"alice:{SECRET}@db.example",
+        f"db.example:{SECRET}",
+        f"db.example {SECRET}",
+        f"db.example;{SECRET}",
+        f"//alice:{SECRET}@db.example",
+    ],
+)
+def test_a_host_that_is_no_host_is_refused_without_echoing_it(
+    host: str, seen: Collected
+) -> None:
+    exc = fails(seen, lambda: ifxwire.connect(host, port=9088, connect_timeout=1))
+    assert isinstance(exc, ifxwire.InterfaceError), repr(exc)
+    exc = fails(seen, lambda: ifxwire.connect(host=host, connect_timeout=1))
+    assert isinstance(exc, ifxwire.InterfaceError), repr(exc)
+    exc = fails(seen, lambda: ifxwire.connect(host="127.0.0.1", host_secondary=host,
+                                              connect_timeout=1))
+    assert isinstance(exc, ifxwire.InterfaceError), repr(exc)

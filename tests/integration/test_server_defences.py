@@ -83,6 +83,12 @@ def test_deep_nesting_is_refused_with_762_and_the_session_goes_on(srv: Server) -
         with pytest.raises(ifxwire.DatabaseError) as info:
             cur.execute("select " + "(" * 5000 + "1" + ")" * 5000 + " from t")
         assert info.value.sqlcode == -762
+        # The driver knows -762 (it was a bare DatabaseError "no description"): Informix's
+        # "Stack overflow occurred during statement parse." (JDBC's message catalogue), the
+        # statement-too-complex class 54001, an OperationalError as psycopg makes class 54.
+        assert type(info.value) is ifxwire.OperationalError
+        assert info.value.sqlstate == "54001"
+        assert "stack" in str(info.value) and "no description" not in str(info.value)
         cur.execute("select count(*) from t")
         assert cur.fetchone() == (20,)
 

@@ -127,8 +127,11 @@ def _decimals(precision: int, scale: int) -> st.SearchStrategy[Decimal]:
 
 
 def _floating(precision: int) -> st.SearchStrategy[Decimal]:
-    """Floating DECIMAL(p) values: up to p significant digits, magnitude below 10^124."""
-    bound = 10**precision - 1
+    """Floating DECIMAL(p) values: up to p significant digits, magnitude below 10^124.
+    Informix's decimal holds 16 base-100 pairs (decimal.h, DECSIZE 16): 32 digits fit only
+    when the first one starts a pair, so DECIMAL(32) is tried with 31 (any alignment fits);
+    test_floating_decimal_pairs covers the 32nd digit."""
+    bound = 10**min(precision, 31) - 1
     exponents = st.integers(-120, 124 - precision)
     return st.builds(lambda n, e: Decimal(n).scaleb(e, CTX), st.integers(-bound, bound), exponents)
 
@@ -231,6 +234,39 @@ def test_floating_decimal(db: ifxwire.Connection, precision: int) -> None:
         return v  # compared by value: the decoder's presentation drops trailing zeros
 
     check(db, f"DECIMAL({precision})", _floating(precision), same)
+
+
+def test_floating_decimal_pairs(db: ifxwire.Connection) -> None:
+    """A floating DECIMAL(p) keeps the base-100 pairs of its field, (p + 2) // 2 of them, at
+    most 16: DECIMAL (no precision: DECIMAL(16), 10 bytes) keeps 9 pairs, so a double's
+    17-digit form comes back as written (a real server returns 4.9393689715768056E45 so,
+    issue 23) and a Decimal of 17 or 18 digits too when they fill the pairs; 32 digits fit
+    DECIMAL(32) when the first digit starts a pair, else the 32nd is rounded away."""
+    cur = db.cursor()
+    cur.execute("CREATE TEMP TABLE fdp (id INT, d DECIMAL, d16 DECIMAL(16), d32 DECIMAL(32),"
+                " d5 DECIMAL(5))")
+    values: list[Any] = [4.9393689715768056E45, 0.1, 1 / 3, -2.2250738585072014e-308 * 1e200,
+                         Decimal("123456789012345678"), Decimal("1234567890123456789")]
+    for i, v in enumerate(values):
+        cur.execute("INSERT INTO fdp VALUES (?, ?, ?, ?, ?)", (i, v, v, v, v))
+    cur.execute("SELECT d, d16, d32, d5 FROM fdp ORDER BY id")
+    rows = cur.fetchall()
+    for v, (d, d16, d32, _d5) in zip(values[:4], rows, strict=False):
+        assert float(d) == float(d16) == float(d32) == v
+    # 18 digits starting a pair fill 9 pairs; 19 make 1|23|…|67|89: 10 pairs, the last one
+    # rounded (half up) away.
+    assert (rows[4][0], rows[5][0]) == (Decimal("123456789012345678"),
+                                        Decimal("1234567890123456800"))
+    assert rows[5][2] == Decimal("1234567890123456789")
+    # DECIMAL(5): 3 pairs: 12|34|57 of 123456.78…, 1|23|46 of 12345.6…
+    assert rows[4][3] == Decimal("123457000000000000")
+    cur.execute("INSERT INTO fdp (id, d32) VALUES (9, ?)", (Decimal("1" * 32),))
+    cur.execute("INSERT INTO fdp (id, d32) VALUES (10, ?)", (Decimal("1" * 31 + ".1"),))
+    cur.execute("INSERT INTO fdp (id, d32) VALUES (11, ?)", (Decimal("9" * 31 + ".5"),))
+    cur.execute("SELECT d32 FROM fdp WHERE id >= 9 ORDER BY id")
+    # 1|11|…|11.|10 needs 17 pairs: the .1 goes; 9|99|…|99.|50 rounds up to 10**31.
+    assert [r[0] for r in cur.fetchall()] == [Decimal("1" * 32), Decimal("1" * 31),
+                                              Decimal(10) ** 31]
 
 
 @pytest.mark.parametrize("coltype", ["CHAR(20)", "NCHAR(20)"])

@@ -29,6 +29,7 @@ PREPARED_PARAM_TYPES: tuple[str, ...] = (
     "float",
     "decimal",
     "decimal_float",
+    "decimal_double",
     "decimal_large",
     "money",
     "char",

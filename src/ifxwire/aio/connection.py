@@ -46,12 +46,22 @@ from ..client.connection import (
     ROLLBACK_GROUP,
     Connection,
 )
-from ..client.dsn import Address, ConnectParams, member_params, resolve, unreachable
+from ..client.dsn import (
+    Address,
+    ConnectParams,
+    member_params,
+    redirected_params,
+    resolve,
+    unreachable,
+)
 from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
     CAP_PAM,
+    Redirected,
+    is_internal_version,
     login_request,
     session_groups,
+    version_number,
 )
 from ..client.pamauth import PamCallback, PamState
 from ..client.placeholders import SqlPlan
@@ -75,6 +85,7 @@ from ..errors import (
 from ..protocol.login import read_connect_response
 from ..protocol.pam import ACK_GROUP
 from ..protocol.wire import ProtocolViolation
+from ..types.adapters import AdaptersMap
 
 if TYPE_CHECKING:
     import ssl
@@ -148,6 +159,11 @@ class _Core(Connection):
         """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
         (a client file streams, never queued whole)."""
         self._stream_out = messages
+
+    @property
+    def server_version(self) -> str:
+        """No I/O here: ``aio.connect`` asked for the release (see Connection.server_version)."""
+        return self._server_release or self.server_version_internal
 
     def close(self, wait: bool = False) -> None:
         """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
@@ -268,6 +284,10 @@ class AsyncConnection:
         return self._core.server_version
 
     @property
+    def server_version_internal(self) -> str:
+        return self._core.server_version_internal
+
+    @property
     def server_capabilities(self) -> frozenset[int]:
         return self._core.server_capabilities
 
@@ -299,6 +319,12 @@ class AsyncConnection:
         from .fastpath import call
 
         return await call(self, signature_of(routine, args), args)
+
+    @property
+    def adapters(self) -> AdaptersMap:
+        """This connection's loaders and dumpers (a snapshot of ``ifxwire.adapters`` taken at
+        connect), as ``Connection.adapters``: cursors start from it."""
+        return self._core.adapters
 
     @property
     def lob_materialize_limit(self) -> int:
@@ -747,6 +773,15 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         sock.close()
         raise
     core.server_name, core.address = params.server, (addr.host, addr.port)
+    if is_internal_version(core.server_version_internal) and core.database:
+        # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
+        # is asked for here, once, since a property cannot await (Connection.server_version).
+        with contextlib.suppress(Error):
+            cur = await conn.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
+            row = await cur.fetchone()
+            await cur.close()
+            if row and row[0]:
+                core._server_release = version_number(str(row[0]).strip())
     return conn
 
 
@@ -778,6 +813,7 @@ async def connect(
     lob_materialize_limit: int | None = None,
     keep_char_padding: bool | None = None,
     trace: bool | None = None,
+    max_redirects: int | None = None,
 ) -> AsyncConnection:
     """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
 
@@ -810,12 +846,21 @@ async def connect(
         "lob_materialize_limit": lob_materialize_limit,
         "keep_char_padding": keep_char_padding,
         "trace": trace,
+        "max_redirects": max_redirects,
     }
     params = resolve(host, options)
     last: Exception | None = None
-    for addr, member in member_params(params):
+    todo = member_params(params)
+    while todo:
+        addr, member = todo.pop(0)
         try:
             return await _connect_to(member, addr)
+        except Redirected as exc:
+            if member.max_redirects <= 0 or exc.target is None:
+                raise
+            log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
+            target = exc.target
+            todo = [redirected_params(member, target.server, target.host, target.port)]
         except OperationalError as exc:
             if not unreachable(exc):
                 raise

@@ -42,6 +42,7 @@ from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..errors import DatabaseError, Error, ProgrammingError
 from ..protocol.codes import Msg
+from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
 from . import lob as _alob
 
@@ -119,6 +120,12 @@ class AsyncCursor:
         return self._cur.rownumber
 
     @property
+    def adapters(self) -> AdaptersMap:
+        """This cursor's loaders and dumpers (a copy of the connection's, made on first use),
+        as ``Cursor.adapters``."""
+        return self._cur.adapters
+
+    @property
     def batch_size(self) -> int:
         return self._cur.batch_size
 
@@ -141,7 +148,8 @@ class AsyncCursor:
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
         streamed = bool(plan.nparams) and _lob.has_file_values(values)
-        bind = (bind_message(values, core.encoding, None, core._blob_width)
+        adapters = cur._active_adapters()
+        bind = (bind_message(values, core.encoding, adapters, core._blob_width)
                 if plan.nparams and not streamed else b"")
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
@@ -159,7 +167,7 @@ class AsyncCursor:
                         await _alob.execute_streamed(self, p, values)
                         await aconn._lob_txn_end(commit=True)
                         return self
-                    bind = bind_message(values, core.encoding, None, core._blob_width)
+                    bind = bind_message(values, core.encoding, adapters, core._blob_width)
                 try:
                     await self._run(p, bind)
                 except DatabaseError as exc:
@@ -240,7 +248,10 @@ class AsyncCursor:
                 if began:
                     await pipe.add(BEGIN_GROUP, _Pipeline.BEGIN)
                 head = _ID.pack(Msg.ID, p.stmt_id)
-                many = plan.style == "qmark" and plan.nparams > 0
+                adapters = cur._active_adapters()
+                # As the sync batch: the compiled rows encoder knows no user dumpers.
+                many = (plan.style == "qmark" and plan.nparams > 0
+                        and not adapters.has_user_dumpers)
                 index = 0
                 params: object = first
                 while params is not _END:
@@ -267,7 +278,8 @@ class AsyncCursor:
                         values = arrange(plan, params)
                         bind = (
                             bind_message(
-                                values, core.encoding, None, core._blob_width, compiled=not many
+                                values, core.encoding, adapters, core._blob_width,
+                                compiled=not many,
                             )
                             if plan.nparams
                             else b""

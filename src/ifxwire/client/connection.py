@@ -60,12 +60,14 @@ from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .clientfiles import answer_file_request
-from .dsn import ConnectParams, member_params, unreachable
+from .dsn import ConnectParams, member_params, redirected_params, unreachable
 from .goodbye import CLOSE_TIMEOUT, leave, settle
 from .handshake import (
     CAP_PAM,
     CAP_TWO_GB_FETCH,
+    Redirected,
     check_login,
+    is_internal_version,
     login_request,
     session_groups,
     version_number,
@@ -185,8 +187,11 @@ class Connection:
     _active_stream: Any = None
     #: BYTE/TEXT values come as readers (file-like) instead of bytes/str (cursor default).
     blob_stream = False
-    server_version = ""
+    #: The version number of the login reply: the release, or (12.10, 14.10) the internal
+    #: protocol version (9.56, 9.59); see server_version.
+    server_version_internal = ""
     server_version_string = ""
+    _server_release: str | None = None
     server_capabilities: frozenset[int] = frozenset()
     server_protocols = b""
     #: The address the login used (see server_name).
@@ -229,7 +234,9 @@ class Connection:
         is tried when one cannot be reached or drops the login, never after a refusal."""
         settle()  # the goodbyes of closed connections first: their sessions are gone
         last: Exception | None = None
-        for addr, member in member_params(params):
+        todo = member_params(params)
+        while todo:
+            addr, member = todo.pop(0)
             try:
                 t = open_transport(
                     addr.host,
@@ -246,6 +253,14 @@ class Connection:
                 continue
             try:
                 self._login(t, member)
+            except Redirected as exc:
+                t.close()
+                if member.max_redirects <= 0 or exc.target is None:
+                    raise
+                log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
+                target = exc.target
+                todo = [redirected_params(member, target.server, target.host, target.port)]
+                continue
             except OperationalError as exc:
                 t.close()
                 if not unreachable(exc):
@@ -339,7 +354,45 @@ class Connection:
     def _accepted(self, resp: ConnectResponse) -> None:
         check_login(resp)
         self.server_version_string = resp.version
-        self.server_version = version_number(resp.version)
+        self.server_version_internal = version_number(resp.version)
+
+    @property
+    def server_version(self) -> str:
+        """The server's release, e.g. ``"14.10.FC9"``.
+
+        The login reply gives it, except that real 12.10 and 14.10 servers put their internal
+        protocol version there (9.56, 9.59: informix-driver CHANGELOG 2026.08.31), which reads
+        as a wrong answer (and made version checks, SQLAlchemy's among them, think of a 9.x
+        server). For such a server the release is asked for once, on first access, with
+        ``DBINFO('version','full')`` (needs an open database; a plain SELECT opens no
+        transaction), and cached; without a database, or if that fails, the internal number
+        is returned. ``server_version_internal`` is always the login's number.
+        """
+        if self._server_release is not None:
+            return self._server_release
+        internal = self.server_version_internal
+        if not is_internal_version(internal):
+            return internal
+        release = self._lookup_release()
+        if release is None:
+            return internal
+        self._server_release = release
+        return release
+
+    def _lookup_release(self) -> str | None:
+        if self.closed or self.broken or not self.database:
+            return None
+        try:
+            cur = self.cursor()
+            try:
+                cur.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
+                row = cur.fetchone()
+            finally:
+                cur.close()
+        except _e.Error:
+            return None
+        text = row[0] if row else None
+        return version_number(str(text).strip()) if text else None
 
     def _session_reply(self, index: int, reply: Reply) -> Reply:
         """Take one reply to the session groups; the first (SQ_PROTOCOLS) fixes the layout of
@@ -372,7 +425,7 @@ class Connection:
             log.debug(
                 "connected to %s (%s) as %r in %.1f ms",
                 params.server,
-                self.server_version,
+                self.server_version_string,
                 user,
                 (time.perf_counter() - started) * 1000,
             )
@@ -778,6 +831,13 @@ class Connection:
                 f"cannot represent at position {exc.start}: {sql[exc.start : exc.end]!r}",
                 sqlstate="42000",
             ) from None
+        nul = sql.find("\x00")
+        if nul >= 0:
+            # Never meaningful SQL: outside a literal it is no token, inside one it makes a
+            # character value Informix cannot hold (docs/DRIVER.md "NUL characters").
+            raise ProgrammingError(
+                f"the SQL text holds a NUL (U+0000) character at position {nul}", sqlstate="42000"
+            )
         if len(data) > 0xFFFF and not self._layout.long_sql:
             raise ProgrammingError(
                 f"the SQL text is {len(data)} bytes; this server accepts at most 65535",

@@ -1,4 +1,5 @@
-"""Where to connect and how: keyword arguments, ``informix://`` URLs, the sqlhosts file.
+"""Where to connect and how: keyword arguments, ``informix://`` URLs, IfxPy/ODBC keyword
+connection strings (client/connstr.py), the sqlhosts file.
 
 Informix users already describe servers in two places: the ``INFORMIXSERVER`` variable names a
 server, and the sqlhosts file (``INFORMIXSQLHOSTS``) maps server names to host and port. A
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import InterfaceError
+from .connstr import check_host, is_keyword_string, parse_keyword_string
 from .sqlhosts import Address, lookup_sqlhosts, sqlhosts_path
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ __all__ = [
     "lookup_sqlhosts",
     "member_params",
     "parse_url",
+    "redirected_params",
     "resolve",
     "unreachable",
 ]
@@ -72,6 +75,8 @@ class ConnectParams:
     server_secondary: str | None = None
     #: Answers the server's PAM challenges (client/pamauth.py); None: no PAM.
     pam_callback: Any = None
+    #: How many login redirects (SL type 13) to follow; 0 raises them (docs/DRIVER.md §16).
+    max_redirects: int = 0
 
     def __repr__(self) -> str:
         # Never show the password, not even in a debugger or a log of the params object.
@@ -90,7 +95,8 @@ _BOOL_OPTIONS = frozenset(
 )
 _FLOAT_OPTIONS = frozenset({"connect_timeout", "read_timeout", "statement_timeout"})
 _INT_OPTIONS = frozenset(
-    {"fetch_buffer_size", "statement_cache_size", "lob_materialize_limit", "port_secondary"}
+    {"fetch_buffer_size", "statement_cache_size", "lob_materialize_limit", "port_secondary",
+     "max_redirects"}
 )
 _STR_OPTIONS = frozenset(
     {"server", "client_locale", "db_locale", "tls_server_hostname", "sqlhosts",
@@ -185,6 +191,8 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     values: dict[str, object] = {}
     if dsn_or_host is not None and "://" in dsn_or_host:
         values.update(parse_url(dsn_or_host))
+    elif dsn_or_host is not None and is_keyword_string(dsn_or_host):
+        values.update(parse_keyword_string(dsn_or_host))
     elif dsn_or_host is not None:
         values["host"] = dsn_or_host
     env: dict[str, str] = {}
@@ -201,6 +209,10 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     named = values.pop("server", None) or os.environ.get("INFORMIXSERVER")
     server = named or DEFAULT_SERVER
     host = values.pop("host", None)
+    if host is not None:
+        host = check_host(host)
+    if values.get("host_secondary") is not None:
+        values["host_secondary"] = check_host(values["host_secondary"], "host_secondary")
     port = values.pop("port", None)
     tls = values.get("tls")
     sqlhosts = values.get("sqlhosts")
@@ -256,6 +268,8 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
         raise InterfaceError("statement_cache_size must be 0 (off) or positive")
     if params.lob_materialize_limit < 0:
         raise InterfaceError("lob_materialize_limit must be 0 (off) or positive")
+    if params.max_redirects < 0:
+        raise InterfaceError("max_redirects must be 0 (none followed) or positive")
     return params
 
 
@@ -308,6 +322,7 @@ _KINDS: dict[str, tuple[tuple[type, ...], str]] = {
     "statement_timeout": _SECONDS,
     "fetch_buffer_size": _COUNT,
     "statement_cache_size": _COUNT,
+    "max_redirects": _COUNT,
 }
 
 
@@ -335,6 +350,15 @@ def member_params(params: ConnectParams) -> list[tuple[Address, ConnectParams]]:
          else replace(params, server=addr.server))
         for addr in params.addresses
     ]
+
+
+def redirected_params(
+    params: ConnectParams, server: str, host: str, port: int
+) -> tuple[Address, ConnectParams]:
+    """Where to log in after a redirect: the target's address, logged in to with the target's
+    server name, with one redirect fewer left (so a loop of redirects ends)."""
+    return Address(host, port, server=server), replace(
+        params, server=server, max_redirects=params.max_redirects - 1)
 
 
 def unreachable(exc: BaseException) -> bool:

@@ -17,12 +17,19 @@ from .. import errors as _e
 from ..errors import InterfaceError, OperationalError
 from ..protocol import messages as m
 from ..protocol.codes import CLIENT_PROTOCOLS
-from ..protocol.login import ConnectRequest, ConnectResponse, build_connect_request
+from ..protocol.login import (
+    ConnectRequest,
+    ConnectResponse,
+    RedirectTarget,
+    build_connect_request,
+    parse_redirect,
+)
 from ..protocol.wire import Writer
 from .dsn import ConnectParams
 
 __all__ = [
     "CAP_TWO_GB_FETCH",
+    "Redirected",
     "check_login",
     "login_request",
     "session_groups",
@@ -141,8 +148,33 @@ def _connect_packet(
     return build_connect_request(req, encoding)
 
 
+class Redirected(OperationalError):
+    """The server answered the login with a redirect (SL type 13) to ``target``.
+
+    Raised to the caller when ``max_redirects`` is spent (0 by default): a redirect makes the
+    client connect where the *server* says, so following it is the caller's choice
+    (docs/DRIVER.md §16). ``near`` holds the target as ``server@host:port``.
+    """
+
+    target: RedirectTarget | None = None
+
+
 def check_login(resp: ConnectResponse) -> None:
     """Raise the PEP 249 error for a refused or redirected login."""
+    if resp.redirect is not None:
+        try:
+            target = parse_redirect(resp.redirect)
+        except ValueError as exc:
+            raise _e.protocol_error(f"login redirect: {exc}") from None
+        where = f"{target.server}@{target.host}:{target.port}"
+        err = Redirected(
+            f"the server redirects this login to server {target.server!r} at "
+            f"{target.host}:{target.port}; pass max_redirects=N to follow redirects",
+            sqlstate="08004",
+            near=where,
+        )
+        err.target = target
+        raise err
     if not resp.accepted:
         code = resp.svc_error or -951
         base = _e.error_from_server(code, resp.os_error)
@@ -152,16 +184,20 @@ def check_login(resp: ConnectResponse) -> None:
             isamcode=base.isamcode,
             sqlstate="28000" if code == -951 else "08004",
         )
-    if resp.redirect:
-        raise OperationalError(
-            f"the server redirects to {resp.redirect!r}; redirection is not followed",
-            sqlstate="08004",
-        )
 
 
 def version_number(version: str) -> str:
     """``"IBM Informix Dynamic Server Version 14.10.FC9"`` -> ``"14.10.FC9"``."""
     return version.split("Version", 1)[1].strip() if "Version" in version else version
+
+
+def is_internal_version(number: str) -> bool:
+    """Whether a login version number is Informix's internal protocol version rather than the
+    release: real 12.10 servers announce 9.56 and 14.10 servers 9.59 in the login reply, 15
+    its release (informix-driver CHANGELOG 2026.08.31 and 2026.08.27, its
+    ``test_capabilities.py::test_server_version_reports_release_not_protocol_version``)."""
+    major = number.split(".", 1)[0]
+    return major.isdigit() and int(major) < 10
 
 
 def session_groups(database: str | None, encoding: str) -> list[bytes]:

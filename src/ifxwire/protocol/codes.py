@@ -253,6 +253,9 @@ class TimeUnit(IntEnum):
 DBFLAG_LOGGED = 0x0001
 DBFLAG_ANSI = 0x0002
 DBFLAG_INFORMIX = 0x0004
+#: sqlwarn5, "an Informix extension to ANSI SQL": a real server sets it in the SQ_DONE of a
+#: DATABASE (SQ_DBOPEN) and JDBC masks it off unless DBANSIWARN is set (docs/PROTOCOL.md §6).
+DBFLAG_EXTENSION = 0x0010
 
 # The mask the JDBC report validated with both jars against its mock (jdbc-protocol.md 2.1/5.1),
 # plus bit 62: everything optional off.  A fallback: Server(protocols=JDBC_MINIMAL_PROTOCOLS).
@@ -269,12 +272,15 @@ CLIENT_PROTOCOLS = bytes.fromhex("fffc7ffc3c8caa9706")
 
 # Bit numbering of SQ_PROTOCOLS: feature index = 8 * byte + (7 - bit), i.e. MSB first.
 CAP_PAM = 44
+CAP_FOUR_BYTE_OFFSETS = 50
 CAP_NAMED_PARAMETERS = 52
 CAP_BIGINT = 54
 CAP_SAVEPOINT = 56
 CAP_PRIVATE_SERVER = 59
 CAP_SQBATCH = 61
 CAP_REMOVE_64K = 62
+#: NFETCH's buffer size is an i32 (an i16 when the client did not offer it: nmap's informix.lua).
+CAP_TWO_GB_FETCH = 63
 CAP_LARGE_TUPLE = 69
 CAP_LONG_ROWID = 70
 

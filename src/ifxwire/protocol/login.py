@@ -8,6 +8,7 @@ informix-driver report section 2.2; see docs/PROTOCOL.md "Login".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
@@ -52,7 +53,8 @@ def _get_str(r: Reader, encoding: str) -> str | None:
     return r.raw(n).rstrip(b"\0").decode(encoding, errors="replace")
 
 
-def _put_asf_binary(w: Writer, version: str, cap1: int, float_format: str, encoding: str) -> None:
+def _put_asf_binary(w: Writer, version: str, cap1: int, float_format: str, encoding: str,
+                    applid: str = APPLICATION_ID) -> None:
     """The block both directions open with: markers, float format, application type, the
     version / serial / application id strings and the three capability words."""
     w.u16(Login.ASSOC).u16(Login.ASCBINARY).i32(Login.PROTOCOL_ID)
@@ -60,12 +62,13 @@ def _put_asf_binary(w: Writer, version: str, cap1: int, float_format: str, encod
     w.u16(Login.ASCBPARMS).raw(_APPL_TYPE)
     _put_str(w, version, encoding)
     _put_str(w, CLIENT_SERIAL, encoding)
-    _put_str(w, APPLICATION_ID, encoding)
+    _put_str(w, applid, encoding)
     w.i32(cap1).i32(0).i32(0)
 
 
-def _read_asf_binary(r: Reader, encoding: str) -> tuple[str, str, int]:
-    """(float format, version, Cap_1) from the block ``_put_asf_binary`` writes."""
+def _read_asf_binary(r: Reader, encoding: str) -> tuple[str, str, int, str]:
+    """(float format, version, Cap_1, application id) from the block ``_put_asf_binary``
+    writes."""
     _expect(r, Login.ASSOC, "SQ_ASSOC")
     _expect(r, Login.ASCBINARY, "SQ_ASCBINARY")
     r.i32()
@@ -74,11 +77,11 @@ def _read_asf_binary(r: Reader, encoding: str) -> tuple[str, str, int]:
     r.skip(12)
     version = _get_str(r, encoding) or ""
     _get_str(r, encoding)
-    _get_str(r, encoding)
+    applid = _get_str(r, encoding) or ""
     cap1 = r.i32()
     r.i32()
     r.i32()
-    return float_format, version, cap1
+    return float_format, version, cap1, applid
 
 
 @dataclass
@@ -129,6 +132,14 @@ def build_connect_request(req: ConnectRequest, encoding: str = "iso-8859-1") -> 
     return bytes(header.buf + pdu)
 
 
+#: The shortest connection request parse_connect_request can accept: every string absent
+#: (u16 0) and no optional section. SL header 6; SQ_ASSOC, SQ_ASCBINARY, protocol id 8; float
+#: format 2; SQ_ASCBPARMS and application type 14; version, serial, application id 6;
+#: Cap_1..3 12; user type, user, password 6; the "ol"/"tlitcp" block 24; SQ_ASCINITREQ, its
+#: kind and options 8; server, database 4; reserved 8; SQ_ASCEOT 2.
+MIN_CONNECT_REQUEST = 100
+
+
 def packet_length(buf: bytes | bytearray | memoryview) -> int:
     """Total length of a login packet from its first two bytes (raises NeedMore if absent)."""
     if len(buf) < 2:
@@ -161,7 +172,7 @@ def parse_connect_request(packet: bytes, encoding: str = "iso-8859-1") -> Connec
         if attr != Login.SL_PROT_SQLI_0600:
             raise ProtocolViolation(f"login: SL protocol {attr} is not SQLI 6.00 (60)", 3)
         r.u16()
-        _, client_version, cap1 = _read_asf_binary(r, encoding)
+        _, client_version, cap1, _ = _read_asf_binary(r, encoding)
         r.u16()
         user = _get_str(r, encoding) or ""
         password = _get_str(r, encoding)
@@ -221,7 +232,44 @@ class ConnectResponse:
     cap1: int = Login.CAP1_ENHANCED
     messages: list[tuple[int, bytes]] = field(default_factory=list)
     float_format: str = FLOAT_FORMAT
+    #: A redirect's detail, ``server|host|port`` (see parse_redirect); the packet is then of
+    #: SL type 13 and carries no SQ_ASCINITRESP.
     redirect: str | None = None
+    #: The third string of the ASF block. A real server's -761 rejection carries its own
+    #: DBSERVERNAME here, which nmap's informix.lua reads to retry with (docs/PROTOCOL.md §2);
+    #: elsewhere the application id JDBC's mock accepted ("sqli").
+    applid: str = APPLICATION_ID
+
+
+@dataclass(frozen=True)
+class RedirectTarget:
+    """Where a redirect (SL type 13) sends the client: a server name and its address."""
+
+    server: str
+    host: str
+    port: int
+
+
+def parse_redirect(detail: str) -> RedirectTarget:
+    """Split a redirect's detail as IBM JDBC does (docs/PROTOCOL.md §2, *Redirect*).
+
+    JDBC 15.0.0.1 (``asf.Connection.processGroupRedirectRequest``) tokenises the text on any of
+    ``:``, ``=`` and ``|`` and takes server, host and port from the tokens after the first
+    (which, in JDBC, is its own exception's class name); a field report built on a live 15.0
+    server describes the detail as ``label=server|host|port``.  We take the last three tokens,
+    so both forms read the same, and refuse anything else: the target is chosen by the
+    server, so it is checked before anyone connects to it.
+    """
+    tokens = [t.strip() for t in re.split(r"[:=|]", detail)]
+    tokens = [t for t in tokens if t]
+    if len(tokens) < 3 or len(tokens) > 4:
+        raise ValueError("a redirect names a server, a host and a port")
+    server, host, port_text = tokens[-3:]
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError("a redirect's port must be a number from 1 to 65535")
+    if any(ord(c) < 32 or ord(c) == 127 for c in server + host):
+        raise ValueError("a redirect's server or host name holds a control character")
+    return RedirectTarget(server, host, int(port_text))
 
 
 #: Built accept/reject packets without messages, by their fields: the same bytes every time.
@@ -239,6 +287,8 @@ def build_connect_response(resp: ConnectResponse, encoding: str = "iso-8859-1") 
         resp.warnings,
         resp.cap1,
         resp.float_format,
+        resp.redirect,
+        resp.applid,
         encoding,
     )
     packet = _PLAIN_RESPONSES.get(key)
@@ -251,15 +301,23 @@ def build_connect_response(resp: ConnectResponse, encoding: str = "iso-8859-1") 
 
 def _build_connect_response(resp: ConnectResponse, encoding: str) -> bytes:
     w = Writer()
-    _put_asf_binary(w, resp.version, resp.cap1, resp.float_format, encoding)
+    _put_asf_binary(w, resp.version, resp.cap1, resp.float_format, encoding, resp.applid)
     w.u16(1).u16(0).u16(0)
     w.raw(_PROT_OL).i32(Login.PROTOCOL_ID).raw(_NET_TLITCP).i32(1)
+    if resp.redirect is not None:
+        # JDBC reads u16 103, one u16 (skipped), then the detail as a login string.
+        w.u16(Login.ASCREDIRECT).u16(Login.ASF_XCONNECT).charstr(resp.redirect.encode(encoding))
+        w.u16(Login.ASCEOT)
+        return _sl_packet(Login.SLTYPE_REDIRECT, w)
     w.u16(Login.ASCINITRESP).u16(Login.ASF_XCONNECT).i32(3)
     w.i16(resp.svc_error).i16(resp.os_error).i16(resp.warnings).i16(len(resp.messages))
     for offset, text in resp.messages:
         w.i16(offset).charstr(text)
     w.u16(Login.ASCEOT)
-    sltype = Login.SLTYPE_CONACC if resp.accepted else Login.SLTYPE_CONREJ
+    return _sl_packet(Login.SLTYPE_CONACC if resp.accepted else Login.SLTYPE_CONREJ, w)
+
+
+def _sl_packet(sltype: int, w: Writer) -> bytes:
     out = Writer().u16(6 + len(w.buf)).raw(bytes([sltype, Login.SL_PROT_SQLI_0600])).u16(0)
     packet = bytes(out.buf + w.buf)
     if len(packet) > MAX_RESPONSE:
@@ -302,7 +360,7 @@ def _parse_connect_response(packet: bytes, encoding: str) -> ConnectResponse:
         if sltype not in (Login.SLTYPE_CONACC, Login.SLTYPE_CONREJ, Login.SLTYPE_REDIRECT):
             raise ProtocolViolation(f"login: unexpected SL type {sltype} in the response", 2)
         r.skip(3)
-        float_format, version, cap1 = _read_asf_binary(r, encoding)
+        float_format, version, cap1, applid = _read_asf_binary(r, encoding)
         r.skip(2)
         r.skip(r.u16())
         r.skip(r.u16())
@@ -312,6 +370,7 @@ def _parse_connect_response(packet: bytes, encoding: str) -> ConnectResponse:
             version=version,
             cap1=cap1,
             float_format=float_format,
+            applid=applid,
         )
         at = r.pos
         kind = r.u16()

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field, replace
 from ..types.numeric import decode_int8, encode_int8
 from .codes import (
     CAP_BIGINT,
+    CAP_FOUR_BYTE_OFFSETS,
     CAP_LARGE_TUPLE,
     CAP_LONG_ROWID,
     CAP_NAMED_PARAMETERS,
     CAP_REMOVE_64K,
+    CAP_TWO_GB_FETCH,
     NAMED_IN_BIND,
     InfoType,
     Msg,
@@ -43,6 +45,8 @@ class Layout:
     long_rowid: bool = False  # bit 70: i64 rows / rowid in SQ_DONE
     bigint: bool = True  # bit 54: SQ_INSERTDONE carries an i64 bigserial
     named_params: bool = False  # bit 52: SQ_IDESCRIBE carries a flags short
+    long_offsets: bool = True  # bit 50: SQ_DESCRIBE's name-table size and name offsets are i32
+    long_fetch: bool = True  # bit 63: SQ_NFETCH's buffer size is an i32
 
     @classmethod
     def negotiate(cls, server_mask: bytes, client_mask: bytes) -> Layout:
@@ -53,6 +57,8 @@ class Layout:
             long_rowid=CAP_LONG_ROWID in both,
             bigint=CAP_BIGINT in both,
             named_params=CAP_NAMED_PARAMETERS in both,
+            long_offsets=CAP_FOUR_BYTE_OFFSETS in both,
+            long_fetch=CAP_TWO_GB_FETCH in both,
         )
 
 
@@ -296,11 +302,20 @@ def skip_bind_params(
         base = buf[pos + 1]  # low byte of the i16 type: the flags live in the high byte
         pos += 2
         if base in NAMED_IN_BIND:
+            k = 0
             for _name in range(2):  # CHARSTR owner, CHARSTR type name
                 if pos + 2 > end:
                     raise NeedMore
                 k = u16_at(buf, pos)[0]
                 pos += 2 + k + (k & 1)
+            if k == 0 and (base == 41 or base == 45):
+                # informix-driver bound bool as (45, ind, prec, 01) until 2026.08.31.1: a real
+                # server reads a type name there and stops answering (41 the same). Refused at
+                # once, by name, rather than misread (docs/PROTOCOL.md "Field reports").
+                raise ProtocolViolation(
+                    f"SQ_BIND: a type-{base} (BOOLEAN) item without its type name; real "
+                    "servers stop answering such a bind. Bind 't'/'f' as CHAR, or type 45 "
+                    "named 'boolean' as JDBC does", at)
         if pos + 4 > end:
             raise NeedMore
         indicator = i16_at(buf, pos)[0]
@@ -348,7 +363,7 @@ def read_client_message(r: Reader, layout: Layout) -> ClientMsg:
         r.pos = skip_bind_params(r.buf, r.pos, r.end, m.number, blob_descriptor_size(layout))
         m.bind_end = r.pos
     elif code == Msg.NFETCH:
-        m.number = r.i32()
+        m.number = r.i32() if layout.long_fetch else r.i16()
         r.u16()
     elif code == Msg.RBWORK:
         m.number = r.u16()
@@ -441,10 +456,19 @@ def put_describe(
         w.i32(tuple_size)
     else:
         w.i16(min(tuple_size, 0x7FFF))
-    w.i16(len(columns)).i32(len(table))
+    long_offsets = layout.long_offsets
+    w.i16(len(columns))
+    if long_offsets:
+        w.i32(len(table))
+    else:
+        w.i16(len(table))
     index = 0
     for c, n in zip(columns, names, strict=False):
-        w.i32(index).i32(c.start).i16(c.type).i32(c.xid)
+        if long_offsets:
+            w.i32(index)
+        else:
+            w.i16(index)
+        w.i32(c.start).i16(c.type).i32(c.xid)
         w.charstr(c.owner.encode(encoding)).charstr(c.type_name.encode(encoding))
         w.i16(c.reference).i16(c.alignment).i32(c.source_type).i32(c.enclen)
         index += len(n) + 1
@@ -507,6 +531,15 @@ def put_xactstat(w: Writer, event: int, new_level: int, old_level: int) -> None:
 
 def put_version(w: Writer, version: bytes) -> None:
     w.u16(Msg.VERSION).charstr(version)
+
+
+def put_dblist(w: Writer, names: list[bytes]) -> None:
+    """SQ_DBLIST's answer: each database name as a CHARSTR, an empty one ends the list
+    (JDBC IfxSqli.receiveDBList, nmap informix.lua; docs/PROTOCOL.md §5)."""
+    w.u16(Msg.DBLIST)
+    for name in names:
+        w.charstr(name)
+    w.u16(0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -574,19 +607,20 @@ def read_describe(r: Reader, layout: Layout, encoding: str = "iso-8859-1") -> De
     if n < 0:
         raise ProtocolViolation(f"SQ_DESCRIBE: negative column count {n}", at)
     at = r.pos
-    table_size = r.i32()
+    long_offsets = layout.long_offsets
+    table_size = r.i32() if long_offsets else r.i16()
     if not 0 <= table_size <= (n + 1) * DESCRIBE_NAME_MAX:
         raise ProtocolViolation(
             f"SQ_DESCRIBE: name table size {table_size} for {n} columns "
             f"(at most {(n + 1) * DESCRIBE_NAME_MAX})",
             at,
         )
-    if r.remaining < n * DESCRIBE_COLUMN_MIN + table_size:
+    if r.remaining < n * (DESCRIBE_COLUMN_MIN - (0 if long_offsets else 2)) + table_size:
         # Not all here yet: say so before parsing n columns again on every receive.
         raise NeedMore
     raw_cols = []
     for _ in range(n):
-        index = r.i32()
+        index = r.i32() if long_offsets else r.i16()
         start = r.i32()
         raw_cols.append((index, _read_type_fields(r, encoding, start=start)))
     table = r.padded(table_size)

@@ -30,6 +30,15 @@ def _parse_users(values: list[str], files: list[str]) -> dict[str, str]:
     return users
 
 
+def _redirect_target(text: str) -> tuple[str, str, int]:
+    """``SERVER@HOST:PORT`` -> (server, host, port), for --redirect-to."""
+    server, at, rest = text.partition("@")
+    host, colon, port = rest.rpartition(":")
+    if not (server and at and host and colon and port.isdigit() and 0 < int(port) < 65536):
+        raise argparse.ArgumentTypeError(f"expected SERVER@HOST:PORT, not {text!r}")
+    return server, host, int(port)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="ifxwire-server", description="An Informix-compatible SQLI server backed by SQLite."
@@ -75,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="log users in with a PAM challenge (\"Password: \") instead of the "
                    "login packet's password (docs/SERVER.md, PAM)")
     d = Limits()
+    p.add_argument("--redirect-to", metavar="SERVER@HOST:PORT", type=_redirect_target,
+                   help="answer every login with a redirect to that server (a test double of "
+                   "a Connection Manager in redirect mode)")
     lim = p.add_argument_group("limits (docs/SERVER.md, Limits)")
     lim.add_argument("--login-timeout", type=float, default=d.login_timeout, metavar="S",
                      help=f"close connections that have not logged in after S seconds "
@@ -137,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         pam=args.pam,
+        redirect_to=args.redirect_to,
     )
     srv.start()
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)

@@ -139,3 +139,41 @@ def set_send_timeout(sock: object, seconds: float) -> None:
     whole = int(seconds)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
                     struct.pack("ll", whole, int((seconds - whole) * 1_000_000)))
+
+
+#: Seconds a rejected login's connection stays half-open for what the client still sends.
+REJECT_LINGER = 2.0
+#: Bytes read (and dropped) from a rejected client before its connection is closed anyway.
+REJECT_DRAIN_BYTES = 64 * 1024
+
+
+def close_after_reject(sock: object, linger: float = REJECT_LINGER) -> None:
+    """Half-close a rejected login's connection, then read what the client still sends
+    until it closes (or ``linger`` seconds or REJECT_DRAIN_BYTES pass); the caller closes.
+
+    Why: a client may write after reading its rejection (nmap's informix.lua sends SQ_EXIT
+    and reads the answer before it tries the next password). On a socket closed at once the
+    kernel answers those bytes with a reset, the client's read fails with ECONNRESET, and a
+    reset that arrives early even discards the unread rejection. nmap's brute engine takes
+    the reset for a broken connection and retries the same password for ever. After a
+    half-close the client reads the rejection and then end-of-file, as from any graceful
+    close (docs/PROTOCOL.md §2, "Rejections").
+    """
+    import socket
+
+    assert isinstance(sock, socket.socket)
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        deadline = time.monotonic() + linger
+        dropped = 0
+        while dropped < REJECT_DRAIN_BYTES:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            sock.settimeout(left)
+            data = sock.recv(4096)
+            if not data:
+                break
+            dropped += len(data)
+    except OSError:
+        pass  # the client is gone already: nothing left to be graceful about

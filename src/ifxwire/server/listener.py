@@ -36,8 +36,13 @@ DEFAULT_VERSION = "IBM Informix Dynamic Server Version 14.10.FC9"
 # while both JDBC jars parse "<product> Version <version>" and JDBC 4.50's
 # getDatabaseProductVersion() throws StringIndexOutOfBoundsException on a bare "9.59"
 # (tests/interop metadata_product).  The default keeps every client working; pass
-# login_version="9.59" to reproduce what informix-driver observed.
-DEFAULT_LOGIN_VERSION = DEFAULT_VERSION
+# login_version="9.59" to reproduce what informix-driver observed.  The product part has no
+# "IBM ": JDBC's getDatabaseProductName() (the text before "Version") is "Informix Dynamic
+# Server" on a real 14.10.FC7W1DE (issue 23's schema-inspection comparison), and Flyway's
+# Informix support (flyway-database-informix 10.20.1, InformixDatabaseType) accepts a database
+# only when that name starts with "Informix": with "IBM Informix ..." it stops at "Unsupported
+# Database".  DBINFO('version', 'full') keeps DEFAULT_VERSION.
+DEFAULT_LOGIN_VERSION = "Informix Dynamic Server Version 14.10.FC9"
 #: Session threads kept waiting in accept() between sessions (see Server._accept_loop).
 MAX_IDLE_ACCEPTORS = 2
 
@@ -80,8 +85,12 @@ class Server:
         tls_cert: str | os.PathLike[str] | None = None,
         tls_key: str | os.PathLike[str] | None = None,
         pam: object = None,
+        redirect_to: tuple[str, str, int] | None = None,
     ) -> None:
         self.host = host
+        #: (server name, host, port): answer every login with a redirect there, as an
+        #: Informix Connection Manager in redirect mode does (docs/SERVER.md, *Redirect*).
+        self.redirect_to = redirect_to
         self.port = port
         self.server_name = server_name
         self.users = dict(DEFAULT_USERS if users is None else users)

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as m
-from ..protocol.codes import DBFLAG_ANSI, DBFLAG_LOGGED, Msg, StmtType
+from ..protocol.codes import DBFLAG_ANSI, DBFLAG_EXTENSION, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
 from ..protocol.gather import send_parts
 from ..protocol.login import (
+    MIN_CONNECT_REQUEST,
     ConnectResponse,
     build_connect_response,
     packet_length,
@@ -36,7 +37,7 @@ from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
 from .chunked import ChunkedSender
 from .current import find_current, track_current
-from .defences import release_free_memory, set_send_timeout
+from .defences import close_after_reject, release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
 from .engine import sqlcodes as sc
 from .engine.translate import with_start_offsets
@@ -316,6 +317,12 @@ class Session:
         while True:
             try:
                 total = packet_length(self.view[self.start : self.end])
+                if total < MIN_CONNECT_REQUEST:
+                    # Not a login (nmap sends a bare SQ_EXIT, 0x0038, on a connection it did
+                    # not use): waiting for the bytes the "length" promises would hold the
+                    # client until a timeout (docs/PROTOCOL.md §2, "Rejections").
+                    raise ProtocolViolation(
+                        f"login packet length {total} is shorter than any connection request", 0)
                 if self.end - self.start >= total:
                     break
             except NeedMore:
@@ -330,6 +337,13 @@ class Session:
         delay = srv.throttle.delay(host)
         if delay:
             time.sleep(delay)  # after repeated failures from this address (defences.py)
+        if srv.redirect_to is not None:
+            name, where, port = srv.redirect_to
+            self._send(build_connect_response(ConnectResponse(
+                accepted=False, version=srv.login_version, redirect=f"{name}|{where}|{port}")))
+            log.info("session %s: login of %r redirected to %s@%s:%d",
+                     self.peer, req.user, name, where, port)
+            return False
         reject = 0
         pam = srv.pam
         if req.server and req.server != srv.server_name:
@@ -346,9 +360,15 @@ class Session:
             self._admitted = True
             srv.throttle.succeeded(host)
         resp = ConnectResponse(accepted=not reject, version=srv.login_version, svc_error=reject)
+        if reject == -761:
+            # A real server names itself in the -761 rejection (its DBSERVERNAME in the
+            # application-id slot); nmap's informix-brute retries with that name
+            # (docs/PROTOCOL.md §2, "Rejections").
+            resp.applid = srv.server_name
         self._send(build_connect_response(resp))
         if reject:
             log.info("session %s: login of %r rejected with %d", self.peer, req.user, reject)
+            close_after_reject(self.sock)
             return False
         self.user = req.user
         self.env = dict(req.env)
@@ -606,6 +626,13 @@ class Session:
         if code == Msg.ID:
             self.current = msg.number
             if msg.number not in self.statements:
+                end = self._msg_end
+                if len(self.buf) >= end + 2 and u16_at(self.buf, end)[0] == Msg.CURNAME:
+                    # Declaring a cursor on a released statement: real servers answer -208,
+                    # where every other use of it is -267 (informix-driver CHANGELOG
+                    # 2026.09.02, test_statement_slot.py: a CLOSE/RELEASE that landed between
+                    # a PREPARE and its CURNAME/OPEN gave -208, between fetches -267).
+                    raise EngineError(sc.MEMORY, message=f"statement {msg.number} was released")
                 raise EngineError(
                     sc.NO_STATEMENT, message=f"statement {msg.number} is not prepared"
                 )
@@ -622,7 +649,12 @@ class Session:
             if self._too_long:
                 size, self._too_long = self._too_long, 0
                 raise EngineError(sc.STATEMENT_TOO_LONG, message=f"{size} bytes of SQL text")
-            sql = msg.sql.decode(self.encoding, errors="replace")
+            text = msg.sql
+            if text.endswith(b"\0"):
+                # A C string's terminator counted in the length: nmap's informix.lua sends an
+                # even-length statement so, and real servers run it (docs/PROTOCOL.md §4).
+                text = text.rstrip(b"\0")
+            sql = text.decode(self.encoding, errors="replace")
             log.debug("session %s: %s %s", self.peer,
                       "prepare" if code == Msg.PREPARE else "command", sql)
             try:
@@ -650,7 +682,10 @@ class Session:
                 encoding=self.encoding,
             )
         elif code == Msg.WANTDONE:
-            pass
+            # Real servers answer a PREPARE's SQ_WANTDONE with SQ_DONE and SQ_COST after the
+            # DESCRIBE (docs/PROTOCOL.md §6, "SQ_COST").
+            m.put_done(out, 0, self.layout)
+            m.put_cost(out, 0, 0)
         elif code == Msg.CIDESCRIBE:
             m.put_idescribe(out, self._stmt().prepared.params, self.layout, self.encoding)
         elif code == Msg.CURNAME:
@@ -749,7 +784,13 @@ class Session:
             log.debug("session %s: open database %s", self.peer, name)
             self._close_all()
             flags = eng.open_database(name)
-            m.put_done(out, 0, self.layout, warnings=flags)
+            m.put_done(out, 0, self.layout, warnings=flags | DBFLAG_EXTENSION)
+            m.put_cost(out, 0, 0)
+        elif code == Msg.DBLIST:
+            # The server's databases, one CHARSTR each, ended by an empty one (JDBC's
+            # receiveDBList; nmap's informix-tables reads the same; docs/PROTOCOL.md §5).
+            names = eng.engine.database_names()
+            m.put_dblist(out, [n.encode(self.encoding, errors="replace") for n in names])
         elif code == Msg.DBCLOSE:
             self._close_all()
             eng.close_database()
@@ -822,6 +863,11 @@ class Session:
             raise EngineError(sc.FETCH_UNOPENED, message="the statement is not a SELECT")
         if st.scroll and st.prepared.for_update:
             raise EngineError(sc.SCROLL_FOR_UPDATE)
+        if st.rows is not None or st.materialized is not None:
+            # A real server refuses to open a cursor that is open (-285; informix-driver
+            # 2026.09.02, which sent the OPEN of a second statement to an open scroll cursor's
+            # id); a client closes it first (SQ_CLOSE), as JDBC and our driver do.
+            raise EngineError(sc.CURSOR_BUSY)
         _check_upload(st)
         _stop_rows(st)
         sid = self.current or 0
@@ -876,6 +922,7 @@ class Session:
             st.rows = None
         # The end of the cursor: SQ_DONE with the total count (jdbc-protocol.md 3.5).
         m.put_done(out, st.fetched, self.layout)
+        m.put_cost(out, 0, 0)
         if self.optofc:
             out.u16(Msg.CLOSE)
 
@@ -883,7 +930,9 @@ class Session:
         """SQ_SFETCH (server/scroll.py)."""
         rows = st.materialized
         if rows is None:
-            raise EngineError(sc.FETCH_UNOPENED)
+            # No cursor open at all: -259 "Cursor not open" (informix-driver saw it for an
+            # SFETCH to a statement without one, connections.py); a non-scroll cursor: -400.
+            raise EngineError(sc.FETCH_UNOPENED if st.rows is not None else sc.CURSOR_NOT_OPEN)
         kind, index, size = extra
         try:
             position = scroll_fetch(rows, st.position, kind, index, size, st.encoder,

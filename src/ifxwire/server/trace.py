@@ -26,6 +26,13 @@ def _one(r: Reader, layout: m.Layout) -> str:
     if code == Msg.DONE:
         d2 = m.read_done(r, layout)
         return f"DONE rows={d2.rows} serial={d2.serial} warnings={d2.warnings:#x}"
+    if code == Msg.DBLIST:
+        names: list[str] = []
+        while listed := r.charstr():
+            names.append(listed.decode("iso-8859-1"))
+        return f"DBLIST {names}"
+    if code == Msg.COST:
+        return f"COST rows={r.i32()} cost={r.i32()}"
     if code == Msg.ERR:
         e = m.read_err(r, layout)
         return f"ERR {e.sqlcode} isam={e.isamcode} offset={e.offset} near={e.text!r}"

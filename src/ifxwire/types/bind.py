@@ -63,6 +63,11 @@ _TYPE_IND_PREC = TYPE_IND_PREC
 #: LVARCHAR (type 43), whose length field is 32 bits (jdbc 3.4).
 BIND_CHAR_MAX = 32767
 
+#: Why a str holding NUL is refused as a parameter (every encoder path raises this text).
+NUL_IN_STR = (
+    "a character value cannot hold a NUL (U+0000) character: Informix would store it cut there"
+)
+
 _PREC_INTEGER = 0x0A00
 _PREC_BIGINT = 0x1300
 _INTEGER_MAX = 0x7FFFFFFF
@@ -147,6 +152,10 @@ def _bind_decimal(value: Decimal, encoding: str) -> bytes:
 
 def _bind_str(value: str, encoding: str) -> bytes:
     raw = _txt.encode_str(value, encoding, "string bind")
+    if b"\x00" in raw:
+        # Informix keeps a character value as a C string: a real server (and ours) stores it cut
+        # at the NUL, silently. Refused here, before anything is sent (docs/DRIVER.md).
+        raise CodecDataError(NUL_IN_STR)
     if len(raw) <= BIND_CHAR_MAX:
         return _item(_T.CHAR, 0, U16.pack(len(raw)) + raw)
     return _udt_item(_T.LVARCHAR, b"", 0, U32.pack(len(raw)) + raw)
@@ -222,10 +231,24 @@ def _bind_interval(value: timedelta | IntervalYM, encoding: str) -> bytes:
 _Encoder = Callable[[Any, str], bytes]
 #: Exact-type dispatch: one dict lookup for the common cases.
 
+def _holds_nul(value: object) -> bool:
+    """Whether a str anywhere inside a ROW or collection value holds NUL (a bind only: the
+    shared composite codecs also carry what a server stored, NULs included)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(v) for v in value.values())
+    if isinstance(value, (tuple, list, set, frozenset, Row, Set, Multiset, List)):
+        return any(_holds_nul(v) for v in value)
+    return False
+
+
 def _bind_complex(value: Row | Set | Multiset | List, encoding: str) -> bytes:
     """A ROW or collection: type 19-22, owner "", the type text as name, prec 0, then the
     value with its i32 length (IfxSqli.sendBind writes ``toIfx()`` padded; docs/PROTOCOL.md
     §13). The name is the named row type for a named ROW."""
+    if _holds_nul(value):
+        raise CodecDataError(NUL_IN_STR + " (in a ROW or collection element)")
     node = infer_type(value)
     data = encode_complex(node, value, encoding)
     name = node.type_name if node.named else node.sql()
@@ -709,7 +732,7 @@ def _encoder_source(
         elif cls is str:
             lines.append(f"    r{i} = {v}{encode_call}")
             lines.append(f"    n{i} = len(r{i})")
-            lines.append(f"    if n{i} > {BIND_CHAR_MAX}: raise _Slow")
+            lines.append(f"    if n{i} > {BIND_CHAR_MAX} or 0 in r{i}: raise _Slow")
             fmt.append("hhhH")
             args.extend((_FAST_CHAR_ARGS, f"n{i}"))
             flush()

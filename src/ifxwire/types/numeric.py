@@ -426,9 +426,27 @@ def _decimal_layout(d: Decimal) -> tuple[bool, int, bytes, int, int]:
     return negative, exponent - lead, digits, scale, len(stripped.rstrip("0"))
 
 
-@lru_cache(maxsize=64)
-def _significant_context(precision: int) -> Context:
-    return Context(prec=precision, rounding=ROUND_HALF_UP, Emax=999_999, Emin=-999_999)
+def floating_pairs(precision: int) -> int:
+    """Base-100 digit pairs a floating DECIMAL(p) holds: its field is ``(p + 4) // 2`` bytes
+    (decimal_width with scale 255), one of them the sign-and-exponent head, and a decimal
+    has at most 16 pairs (``dec_t``'s ``DECSIZE``, ESQL/C "The decimal structure"). So
+    DECIMAL(16), the type of a DECIMAL declared without precision, keeps 9 pairs: 17 or 18
+    significant digits as the value's first digit falls, enough for every double's shortest
+    form (17 digits), which a real server returns as written (issue 23)."""
+    return min(DECIMAL_MAX_DIGITS // 2, (precision + 2) // 2)
+
+
+def round_floating(d: Decimal, precision: int) -> Decimal:
+    """``d`` rounded (half up) to what a floating DECIMAL(p) field holds: floating_pairs(p)
+    base-100 pairs counted from the pair of its first digit, pairs aligned on the decimal
+    point (the storage form, 100**exponent)."""
+    if not d:
+        return d
+    first = d.adjusted() // 2  # the pair of the first digit: 100**first
+    lowest = 2 * (first - floating_pairs(precision) + 1)
+    if d.as_tuple().exponent >= lowest:  # type: ignore[operator]
+        return d
+    return d.quantize(Decimal(1).scaleb(lowest), rounding=ROUND_HALF_UP, context=_WIDE)
 
 
 @lru_cache(maxsize=64)
@@ -441,8 +459,8 @@ def encode_decimal(value: object, enclen: int) -> bytes:
 
     Fixed scale: the value is rounded to ``s`` fraction digits with ROUND_HALF_UP (what Informix
     does on assignment) and must then have at most ``p - s`` integer digits. Floating DECIMAL(p):
-    rounded to ``p`` significant digits. Anything that does not fit raises CodecDataError; None
-    gives the NULL form (00 00 …).
+    rounded to the base-100 pairs its field holds (round_floating). Anything that does not
+    fit raises CodecDataError; None gives the NULL form (00 00 …).
     """
     width = decimal_width(enclen)
     if value is None:
@@ -455,7 +473,7 @@ def encode_decimal(value: object, enclen: int) -> bytes:
     d = _coerce_decimal(value, name)
     try:
         if s == DECIMAL_FLOATING_SCALE:
-            q = _significant_context(p).plus(d)
+            q = round_floating(d, p)
         else:
             q = d.quantize(_quantum(s), rounding=ROUND_HALF_UP, context=_WIDE)
             if q and q.adjusted() >= p - s:

@@ -616,6 +616,10 @@ public final class IfxCheck {
             new Param("decimal_float", "DECIMAL(16)",
                     (p, i) -> p.setBigDecimal(i, new BigDecimal("3.14159265358979")),
                     ResultSet::getBigDecimal, new BigDecimal("3.14159265358979"), Types.DECIMAL),
+            // A DECIMAL declared without precision is DECIMAL(16) floating, whose 10-byte
+            // field keeps 9 base-100 pairs: every double comes back as written (issue 23).
+            new Param("decimal_double", "DECIMAL", (p, i) -> p.setDouble(i, 4.9393689715768056E45),
+                    ResultSet::getDouble, 4.9393689715768056E45, Types.DOUBLE),
             new Param("decimal_large", "DECIMAL(32,10)",
                     (p, i) -> p.setBigDecimal(i, new BigDecimal("1234567890123456789012.3456789012")),
                     ResultSet::getBigDecimal, new BigDecimal("1234567890123456789012.3456789012"),
@@ -1267,13 +1271,14 @@ public final class IfxCheck {
                 }
             }
             // Return value first with ORDINAL_POSITION 0 (COLUMN_TYPE = sysproccolumns.paramattr:
-            // 5 return value, 1 IN); TYPE_NAME from ifx_ret_types / ifx_param_types.
+            // 5 return value, 1 IN); TYPE_NAME from ifx_ret_types / ifx_param_types, which
+            // name a type without its length (a real 14.10 gives 'varchar', issue 23).
             eq("getProcedureColumns", List.of(
-                    "spl_pc_func label 5 12 varchar(20) 0",
+                    "spl_pc_func label 5 12 varchar 0",
                     "spl_pc_func x 1 5 smallint 1",
                     "spl_pc_func d 1 91 date 2",
                     "spl_pc_proc a 1 4 integer 1",
-                    "spl_pc_proc b 1 1 char(10) 2"), got);
+                    "spl_pc_proc b 1 1 char 2"), got);
         });
         reg("serial_getserial", ctx -> {
             Connection c = ctx.db();

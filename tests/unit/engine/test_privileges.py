@@ -151,3 +151,27 @@ def test_statements_in_routines_use_the_owners_grantable_privileges(
     assert codes(joe.err("INSERT INTO audit VALUES (6)"))[0] == -275
     joe.s.close()
     ann.s.close()
+
+
+def test_usage_on_language_spl(db: Sql, engine: Engine) -> None:
+    """dbexport writes ``REVOKE USAGE ON LANGUAGE SPL FROM public`` then ``GRANT … TO
+    public``; the Usage privilege on SPL is PUBLIC's by default (Guide to SQL: Syntax,
+    GRANT, "Usage Privilege in Stored Procedure Language") and a DBA may move it."""
+    proc = "CREATE PROCEDURE p_{0}() END PROCEDURE"
+    db.run("GRANT RESOURCE TO joe")
+    joe = _as(engine, "joe")
+    joe.run(proc.format(1))
+    db.run("REVOKE USAGE ON LANGUAGE SPL FROM public")
+    assert codes(joe.err(proc.format(2)))[0] == -9754
+    db.run(proc.format(3))  # a DBA always holds it
+    db.run("GRANT USAGE ON LANGUAGE SPL TO joe")
+    joe.run(proc.format(4))
+    db.run("REVOKE USAGE ON LANGUAGE SPL FROM joe")
+    assert codes(joe.err(proc.format(5)))[0] == -9754
+    db.run("GRANT USAGE ON LANGUAGE SPL TO public")
+    joe.run(proc.format(6))
+    # Only a DBA grants it; no external languages here; USAGE is its only privilege.
+    assert codes(joe.err("GRANT USAGE ON LANGUAGE SPL TO ann"))[0] == -999
+    assert codes(db.err("GRANT USAGE ON LANGUAGE C TO public"))[0] == -999
+    assert codes(db.err("GRANT SELECT ON LANGUAGE SPL TO public"))[0] == -201
+    joe.s.close()

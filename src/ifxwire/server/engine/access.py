@@ -50,6 +50,8 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
         _role_grant(dc, spec)
     elif spec.kind == "routine":
         _routine(dc, spec)
+    elif spec.kind == "language":
+        _language(dc, spec)
     elif spec.kind == "default_role":
         if spec.grant and spec.privileges[0] not in _roles(dc):
             raise EngineError(sc.NO_ROLE, near=spec.privileges[0])
@@ -134,6 +136,39 @@ def _routine(dc: DdlContext, spec: GrantSpec) -> None:
                         "procid = ?", (grantor, grantee, routine.procid))
         dc.conn.execute("INSERT INTO sysprocauth VALUES (?, ?, ?, ?)",
                         (grantor, grantee, routine.procid, "E" if spec.with_grant else "e"))
+
+
+#: _ifx_meta key: who holds the Usage privilege on SPL besides the DBAs (comma-separated).
+_SPL_USAGE = "usage_on_spl"
+
+
+def spl_usage(conn: sqlite3.Connection) -> set[str]:
+    """The grantees of USAGE ON LANGUAGE SPL; PUBLIC until a REVOKE ("The Usage privilege
+    on SPL is granted to PUBLIC by default", Guide to SQL: Syntax, GRANT)."""
+    from .catalog import meta
+
+    text = meta(conn).get(_SPL_USAGE)
+    return {"public"} if text is None else {u for u in text.split(",") if u}
+
+
+def _language(dc: DdlContext, spec: GrantSpec) -> None:
+    """GRANT / REVOKE USAGE ON LANGUAGE SPL (dbexport writes the pair for every database).
+    Only a DBA gets here (check_ddl). C and Java routines do not exist in this server, so
+    privileges on them are refused rather than recorded."""
+    if spec.privileges != ["USAGE"]:
+        raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
+    language = (spec.language or "").upper()
+    if language in ("C", "JAVA"):
+        raise not_implemented(f"USAGE ON LANGUAGE {language} (no external routines)")
+    if language != "SPL":
+        raise EngineError(sc.SYNTAX, near=(spec.language or "").lower())
+    holders = spl_usage(dc.conn)
+    if spec.grant:
+        holders.update(spec.grantees)
+    else:
+        holders.difference_update(spec.grantees)
+    dc.conn.execute("INSERT OR REPLACE INTO _ifx_meta VALUES (?, ?)",
+                    (_SPL_USAGE, ",".join(sorted(holders))))
 
 
 def cat_meta_owner(conn: sqlite3.Connection) -> str:
@@ -342,8 +377,18 @@ def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> No
     if kind in _DBA_DDL or (isinstance(spec, GrantSpec) and spec.kind in (
             "database", "role", "default_role")):
         raise EngineError(sc.NO_DBA)
+    if isinstance(spec, GrantSpec) and spec.kind == "language":
+        # Only informix, a DBA or a holder WITH GRANT OPTION may grant it (we keep no
+        # grant option for languages); the code a real server gives is not known to us.
+        raise EngineError(sc.NOT_IMPLEMENTED, message=(
+            f"No permission: {session.user} may not grant USAGE ON LANGUAGE"))
     if kind in _RESOURCE_DDL and level != "R":
         raise EngineError(sc.NO_RESOURCE)
+    if kind == "create_routine" and session.conn is not None:
+        holders = spl_usage(session.conn)
+        if "public" not in holders and session.user not in holders and not (
+                session.role is not None and session.role in holders):
+            raise EngineError(sc.NO_USAGE)  # [jcat] "No usage privilege."
     table = getattr(spec, "table", None)
     name = getattr(table, "name", None)
     if kind in ("drop_table", "drop_view", "alter_table", "rename_table", "rename_column",

@@ -139,6 +139,8 @@ class IfxTokenizer(tokens.Tokenizer):
     KEYWORDS: t.ClassVar[dict[str, TokenType]] = {
         **tokens.Tokenizer.KEYWORDS,
         "MATCHES": TokenType.GLOB,
+        # MINUS is Informix's other name for EXCEPT (Guide to SQL: Syntax, "Set operators").
+        "MINUS": TokenType.EXCEPT,
     }
     KEYWORDS.pop("GLOB", None)
     for _k in [k for k in KEYWORDS if k.startswith("?")]:
@@ -743,11 +745,25 @@ class IfxExprParser(parser.Parser):
         inner: list[exp.Join] = []
         while self._match(TokenType.COMMA):
             outer = bool(self._match(TokenType.OUTER))
-            table = self._parse_table(alias_tokens=alias_tokens)
+            if outer and self._curr is not None and self._curr.token_type == TokenType.L_PAREN \
+                    and self._next is not None and self._next.token_type != TokenType.SELECT:
+                self._advance()
+                nested = self._parse_outer_group(alias_tokens)
+                if nested.meta.get("ifx_group"):
+                    from .errors import not_implemented
+
+                    raise not_implemented("an OUTER group inside an OUTER group")
+                table = nested.this
+            else:
+                table = self._parse_table(alias_tokens=alias_tokens)
             join = exp.Join(this=table, side="LEFT") if outer else exp.Join(this=table)
             join.meta["ifx_member"] = True
             inner.append(join)
         self._match_r_paren()
+        if not inner:  # ``OUTER (t)``: the one table is simply the subservient one
+            join = exp.Join(this=first, side="LEFT")
+            join.meta["ifx_outer"] = True
+            return join
         first.set("joins", inner)
         join = exp.Join(this=exp.Subquery(this=first), side="LEFT")
         join.meta["ifx_outer"] = True

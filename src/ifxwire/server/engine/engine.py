@@ -247,6 +247,17 @@ class Engine:
             conn.close()
 
     # ---- databases ---------------------------------------------------------------------------
+    def database_names(self) -> list[str]:
+        """Every database of the server, sysmaster first, then in the order they were created
+        (SQ_DBLIST: docs/PROTOCOL.md §5; the client sorts them if it wants them sorted)."""
+        conn = self.connect("sysmaster")
+        try:
+            conn.execute("PRAGMA busy_timeout = 10000")
+            rows = conn.execute("SELECT name FROM sysdatabases ORDER BY rowid").fetchall()
+        finally:
+            conn.close()
+        return [str(r[0]).strip() for r in rows if self.exists(str(r[0]).strip())]
+
     def create_database(self, name: str, owner: str, logged: bool, buffered: bool, ansi: bool,
                         locale: str) -> None:
         name = name.lower()

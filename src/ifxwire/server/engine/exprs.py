@@ -198,7 +198,12 @@ def common_type(results: list[exp.Expr]) -> IfxType:
     integers; a DECIMAL keeps the most integer digits and the largest scale); DATE with
     DATETIME widens to a DATETIME covering both. Other mixtures keep the first branch's type,
     and the other branches are converted to it."""
-    known = [ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1]
+    return common_of([ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1])
+
+
+def common_of(known: list[IfxType]) -> IfxType:
+    """The type that holds values of every type of ``known`` (``common_type``'s rule; also the
+    type of a UNION/INTERSECT/MINUS column, docs/SERVER.md "Set operators")."""
     if not known:
         return NULLTYPE
     first = known[0]
@@ -739,8 +744,11 @@ class ExprTranslator:
         every NEXTVAL of one sequence in one statement gives the row one value, as Informix
         does (EngineSession.sequence_value)."""
         name = exp.Literal.string(str(node.this))
-        if not node.meta.get("nextval"):
+        if not node.meta.get("nextval") and (not node.meta.get("with_nextval")
+                                             or _conditional(node)):
             return typed(func("ifx_seq", name, exp.Literal.number(0)), it.INT8)
+        # A CURRVAL in a statement that also has this sequence's NEXTVAL is one more
+        # occurrence of it: whichever the row evaluates first steps the sequence.
         statement, occurrence = self.sequence_tag()
         if _conditional(node):
             # Evaluated on some rows only: sharing by occurrence could hand two rows one

@@ -258,6 +258,19 @@ class DecSum:
         return vals.dec_text(vals.DEC_CONTEXT.plus(self.total))
 
 
+class DecFloatSum(DecSum):
+    """SUM over a floating DECIMAL(p): DECIMAL(32) floating, rounded to 32 digits; only the
+    type's exponent range (1E-130 .. 1E+124) is a limit, not 32 integer digits."""
+
+    def finalize(self) -> object:
+        if self.total is None:
+            return None
+        r = vals.DEC_CONTEXT.plus(self.total)
+        if r and r.adjusted() > 124:
+            raise EngineError(sc.DECIMAL_RANGE)
+        return vals.dec_text(r)
+
+
 class DecAvg(DecSum):
     def __init__(self) -> None:
         super().__init__()
@@ -772,6 +785,7 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     # (Python 3.11+; on 3.10 they are plain aggregates and such a window is -999.)
     make = getattr(conn, "create_window_function", conn.create_aggregate)
     make("ifx_dsum", 1, agg(DecSum))
+    make("ifx_fdsum", 1, agg(DecFloatSum))
     make("ifx_davg", 1, agg(DecAvg))
     make("ifx_ivavg", 1, agg(IvAvg))
     make("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))

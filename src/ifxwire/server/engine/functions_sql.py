@@ -99,7 +99,7 @@ def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
         res = it.decimal(32, t.scale) if t.is_decimal and not t.floating else it.DECIMAL32
         if t.is_integer:
             return typed(_as_text(node), it.decimal(32, 0))
-        name = "ifx_dsum"
+        name = "ifx_fdsum" if t.is_decimal and t.floating else "ifx_dsum"
     else:
         res = it.DECIMAL32
         name = "ifx_davg"
@@ -193,7 +193,7 @@ def _range(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
 
 def _routine_types(returns: bool) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
     """ifx_param_types(procid) / ifx_ret_types(procid): the routine's parameter (return)
-    types from sysproccolumns as a comma-separated list of type names ('integer,char(10)'),
+    types from sysproccolumns as a comma-separated list of type names ('integer,char'),
     '' when it has none. JDBC's getProcedureColumns takes TYPE_NAME from them and splits the
     list at commas [B: IfxDatabaseMetaData.processProcName, parseTypes]."""
     attrs = (3, 5) if returns else (0, 1, 2, 4)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...protocol.codes import TypeCode
-from .ifxtypes import FLOATING, from_catalog
+from .ifxtypes import FLOATING, IfxType, from_catalog
 
 T = TypeCode
 
@@ -42,13 +42,25 @@ def _num(v: object) -> int:
     return int(str(v))
 
 
+def type_word(ty: IfxType) -> str:
+    """A type as ifx_param_types / ifx_ret_types name it: without its length, precision or
+    scale ('varchar', 'decimal'), a DATETIME/INTERVAL with its qualifier. JDBC splits those
+    lists at commas (so 'decimal(8,2)' would split in two) and at blanks for the qualifier
+    words [B: IfxDatabaseMetaData.processProcName]; getProcedureColumns through IBM JDBC
+    4.50.12 gives TYPE_NAME 'varchar' for a VARCHAR(50) parameter on a real 14.10 (issue 23)."""
+    text = ty.sql().lower()
+    if ty.code in (T.DATETIME, T.INTERVAL):
+        return text
+    return text.split("(", 1)[0].strip()
+
+
 def schema_function(name: str, args: Sequence[object]) -> object:
     coltype = _num(args[0]) if args else 0
     base = coltype & 0xFF
     xid = 0
     length = 0
-    if name == "type_text":  # (coltype, collength, extended_id): 'char(10)', as SQL spells it
-        return from_catalog(coltype, _num(args[1]) % 65536, _num(args[2])).sql().lower()
+    if name == "type_text":  # (coltype, collength, extended_id): 'varchar', 'decimal'
+        return type_word(from_catalog(coltype, _num(args[1]) % 65536, _num(args[2])))
     if name in ("get_data_type", "schema_coltypename", "schema_charlen", "schema_precision",
                 "get_default_value") and len(args) > 1:
         xid = _num(args[1])

@@ -81,6 +81,25 @@ def niladic(ast: exp.Expr) -> None:
             col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
 
 
+def _ansi_join(j: exp.Join) -> bool:
+    """A join written with ANSI keywords (JOIN … ON/USING, CROSS/NATURAL/LEFT … JOIN), not
+    a comma or an Informix OUTER."""
+    if j.meta.get("ifx_outer"):
+        return False
+    return any(j.args.get(k) for k in ("on", "using", "side", "kind", "method"))
+
+
+def _null_test(c: exp.Expr) -> bool:
+    """``u.col IS NULL`` on a subservient table filters after the outer join: the Tutorial
+    gives ``FROM customer c OUTER cust_calls u WHERE c.customer_num = u.customer_num AND
+    u.customer_num IS NULL`` as the equivalent of the ANSI LEFT JOIN with that WHERE
+    post-join filter, one that "excludes rows with non-NULL cust_calls values" (Guide to
+    SQL: Tutorial, "Left outer join", ids_sqt_165). Any other condition on the subservient
+    table alone filters it before the join."""
+    return isinstance(c, exp.Is) and isinstance(c.expression, exp.Null) and isinstance(
+        c.this, exp.Column)
+
+
 def convert_outer_joins(root: exp.Expr) -> None:
     """Informix ``FROM a, OUTER b WHERE a.x = b.x``: conditions naming b join b (LEFT).
 
@@ -92,6 +111,11 @@ def convert_outer_joins(root: exp.Expr) -> None:
         outer_joins = [j for j in joins if j.meta.get("ifx_outer")]
         if not outer_joins:
             continue
+        if any(_ansi_join(j) for j in joins):
+            # "you must use Informix-extension syntax for all outer joins in a single query
+            # block" (Guide to SQL: Syntax, Informix-Extension Outer Joins); -19820 is the
+            # catalogue's "Informix OUTER JOIN and ANSI JOIN in the same query block." [jcat]
+            raise EngineError(sc.OUTER_WITH_ANSI_JOIN)
         # An OUTER table is subordinate to every non-OUTER table of the FROM list, wherever
         # it is written: join it after all of them so its ON may name any of them.
         joins = [j for j in joins if not j.meta.get("ifx_outer")] + outer_joins
@@ -113,9 +137,15 @@ def convert_outer_joins(root: exp.Expr) -> None:
         for c in conjuncts:
             tables = {col.table for col in c.find_all(exp.Column)}
             mine = [a for a in owner if a in tables]
-            if not mine:
+            if not mine or _null_test(c):
                 keep.append(c)
                 continue
+            if len({id(owner[a][0]) for a in mine}) > 1:
+                # Two subservient tables (of different OUTER items) related by the WHERE
+                # clause: Informix wants them in one OUTER (…) group (Guide to SQL: Syntax,
+                # Informix-Extension Outer Joins); -393 is the catalogue's "A condition in
+                # the where clause results in a two-sided outer join." [jcat]
+                raise EngineError(sc.TWO_SIDED_OUTER)
             group, member = owner[mine[-1]]
             members = {a for a, (g, _) in owner.items() if g is group}
             target = member if member is not None and tables <= members else group

@@ -7,7 +7,7 @@ A mixin of EngineSession (session.py defines the state it uses).
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from . import access, alter, ddl, objects
 from . import catalog as cat
@@ -16,7 +16,17 @@ from .errors import EngineError, not_implemented
 from .ifxtypes import IfxType
 from .prepared import ExecResult
 from .routines import Routine
-from .statements import DatabaseSpec, DropObject, IfxStatement, LockSpec, SavepointSpec, SetSpec
+from .session_txn import private_table
+from .statements import (
+    CreateIndex,
+    CreateTable,
+    DatabaseSpec,
+    DropObject,
+    IfxStatement,
+    LockSpec,
+    SavepointSpec,
+    SetSpec,
+)
 from .translate import Compiler, Plan
 
 if TYPE_CHECKING:
@@ -25,6 +35,9 @@ if TYPE_CHECKING:
     from . import values as vals
     from .engine import Engine
     from .session import EngineSession
+
+
+R = TypeVar("R")
 
 
 class StatementRunner:
@@ -64,6 +77,7 @@ class StatementRunner:
         def named_type(self, name: str) -> IfxType | None: ...
         def sequence(self, name: str) -> cat.SequenceInfo | None: ...
         def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult: ...
+        def run_private(self, action: Callable[[], R]) -> R: ...
         def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
 
     def _statement(self, stmt: IfxStatement) -> ExecResult:
@@ -118,9 +132,29 @@ class StatementRunner:
             assert isinstance(spec, LockSpec)
             self.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
             return ExecResult(0)
+        if self._private_ddl(kind, spec):
+            return self.run_private(lambda: self._ddl(kind, spec, private=True))
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
-    def _ddl(self, kind: str, spec: object) -> ExecResult:
+    def _private_ddl(self, kind: str, spec: object) -> bool:
+        """CREATE TEMP TABLE, and DROP TABLE / CREATE INDEX of one of the session's temporary
+        tables: they change the session's ``temp`` schema only (session_txn.run_private)."""
+        if kind == "create_temp_table" and isinstance(spec, CreateTable):
+            return spec.table.database is None and not any(
+                c.type.is_smart_lob for c in spec.columns) and not any(
+                c.kind == "R" for c in [*spec.constraints,
+                                        *(k for col in spec.columns for k in col.constraints)])
+        if kind == "drop_table" and isinstance(spec, DropObject):
+            name = spec.name
+            return (name.database is None and name.owner is None
+                    and private_table(self.temp_tables.get(name.name)))
+        if kind == "create_index" and isinstance(spec, CreateIndex):
+            table = spec.table
+            return (table.database is None and table.owner is None
+                    and private_table(self.temp_tables.get(table.name)))
+        return False
+
+    def _ddl(self, kind: str, spec: object, private: bool = False) -> ExecResult:
         from . import composite, distinct, triggers
         from .spl import catalog as spl_catalog
 
@@ -158,10 +192,12 @@ class StatementRunner:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
             handler(dc, spec)  # type: ignore[operator]
-            # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's schema
-            # version, which keys the schema and plan caches: move it.
-            dc.conn.execute("CREATE TABLE _ifx_bump (x)")
-            dc.conn.execute("DROP TABLE _ifx_bump")
+            if not private:
+                # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
+                # schema version, which keys the schema and plan caches: move it. (A temp
+                # table's plans are cached per session and dropped below.)
+                dc.conn.execute("CREATE TABLE _ifx_bump (x)")
+                dc.conn.execute("DROP TABLE _ifx_bump")
         except sqlite3.Error as e:
             raise self._map_error(e, Plan("ddl", 0)) from None
         if self.in_transaction:

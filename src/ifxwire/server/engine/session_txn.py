@@ -19,6 +19,7 @@ from .errors import EngineError
 from .session_errors import TRANSACTION_LOST
 
 if TYPE_CHECKING:
+    from .catalog import TableInfo
     from .lo_session import LoSession
     from .prepared import ExecResult
     from .session import EngineSession
@@ -26,6 +27,20 @@ if TYPE_CHECKING:
     from .translate import Plan
 
 R = TypeVar("R")
+
+
+def private_table(info: TableInfo | None) -> bool:
+    """A temporary table whose writes stay in the session's own ``temp`` schema: smart-LOB
+    columns keep their data in the database's shared LO store, so those do not count."""
+    return info is not None and info.temp and not any(c.type.is_smart_lob
+                                                      for c in info.columns)
+
+
+def private_write(plan: Plan) -> bool:
+    """Whether a compiled statement writes only a temporary table of this session."""
+    if plan.kind == "select_into":
+        return not any(t.is_smart_lob for t in plan.types)
+    return plan.kind in ("insert", "update", "delete") and private_table(plan.table)
 
 
 class Transactions:
@@ -55,7 +70,38 @@ class Transactions:
         transaction."""
         if plan.other_databases:
             cross_database.check_write(cast("EngineSession", self), plan)
+        if private_write(plan):
+            return self.run_private(action)
         return self.run_write(action, plan.kind)
+
+    def run_private(self, action: Callable[[], R]) -> R:
+        """A statement that writes only this session's temporary tables (SQLite's per-connection
+        ``temp`` schema): a temp table is private to its session, so it must not wait for nor
+        block other sessions (Informix: temporary tables are visible to their session only;
+        issue 23, where IBM JDBC's metadata temp tables of two sessions met -242/-107). Outside
+        a transaction it runs in a deferred SQLite transaction, which never takes the
+        database's write lock when only ``temp`` is written. Inside a transaction, or in an
+        ANSI database (always in one), it joins the session's transaction under the write lock
+        as before: a deferred one could not be upgraded later for a write to a permanent
+        table once another session had committed (docs/SERVER.md "Temporary tables")."""
+        if self.lo.sql_depth or self._sql_txn or self.in_transaction or self._ansi:
+            return self.run_write(action)
+        conn = self._connection()
+        conn.execute("BEGIN DEFERRED")
+        self._sql_txn = True
+        committed = False
+        try:
+            result = action()
+            conn.execute("COMMIT")
+            committed = True
+        finally:
+            # Not _end_sql_txn: its smart-LOB housekeeping writes the database's own tables.
+            self._sql_txn = False
+            self._savepoints.clear()
+            if not committed:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+        return result
 
     def run_write(self, action: Callable[[], R], kind: str = "insert") -> R:
         """Run ``action`` under the database write lock; outside a transaction it commits (or

@@ -28,6 +28,8 @@ NO_COLUMN = -217  # [peer] near = column name
 INSERT_COUNT = -236  # [cat] "Number of columns in INSERT does not match number of VALUES."
 VIEW_COLUMNS = -382  # [jcat] (CREATE VIEW v (cols) with another number of columns; a WITH
 #   clause's column list too [guess])
+UNION_COLUMNS = -317  # [jcat] "...the same number of selected columns in each UNION, INTERSECT,
+#   or MINUS query."
 HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
 UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
 NOT_IN_GROUP = -294  # [cat] "The column (%s) must be in the GROUP BY list."
@@ -105,6 +107,16 @@ SEQUENCE_EXHAUSTED = -8313  # [jcat] "Sequence (%s) exceeds its MAXVALUE." (NOCY
 SEQUENCE_BELOW_MIN = -8314  # [jcat] "Sequence (%s) goes below its MINVALUE." (descending)
 SEQUENCE_OPTIONS = -8302  # [jcat] "A Sequence object definition value is invalid or out of
 #   range." (contradictory CREATE/ALTER SEQUENCE options)
+SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXTVAL/CURRVAL
+#   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
+SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
+#   "In the projection list when the DISTINCT keyword is used")
+TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
+#   join." (a WHERE condition relating the tables of two OUTER items)
+OUTER_WITH_ANSI_JOIN = -19820  # [jcat] "Informix OUTER JOIN and ANSI JOIN in the same query
+#   block."
+NO_USAGE = -9754  # [jcat] "No usage privilege." (CREATE PROCEDURE/FUNCTION without USAGE ON
+#   LANGUAGE SPL)
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
@@ -172,6 +184,8 @@ NO_STATEMENT = -267  # [peer] a stale CLOSE (no such statement) gives -267 on re
 SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a cursor gives -260
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
 CURSOR_NOT_OPEN = -259  # [jcat] "Cursor not open." (WHERE CURRENT OF a cursor not open)
+CURSOR_BUSY = -285  # [peer] [jcat] "Invalid cursor received by sqlexec.": OPEN of a statement
+#   whose cursor is open (informix-driver CHANGELOG 2026.09.02, test_statement_slot.py)
 NO_CURRENT_ROW = -266  # [jcat] "There is no current row for UPDATE/DELETE cursor."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
@@ -195,7 +209,8 @@ OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a tri
 NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
 
 # --- server limits (server/defences.py; docs/SERVER.md "Limits") -------------------------------
-MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes)
+MEMORY = -208  # [cat] "Memory allocation failed during query processing." (max_blob_bytes);
+#   [peer] also CURNAME on a released statement (informix-driver 2026.09.02)
 INTERRUPTED = -213  # [cat] "Statement interrupted by user." (statement_timeout)
 TOO_MANY_SESSIONS = -25571  # [doc] "Cannot create a user thread.": LIMITNUMSESSIONS reached
 
@@ -234,12 +249,15 @@ MESSAGES: dict[int, str] = {
     SELECT_NEEDS_CURSOR: "Cannot execute a SELECT statement that is PREPAREd - must use cursor.",
     FETCH_UNOPENED: "Fetch attempted on unopen cursor.",
     CURSOR_NOT_OPEN: "Cursor not open.",
+    CURSOR_BUSY: "Invalid cursor received by sqlexec.",
     NO_CURRENT_ROW: "There is no current row for UPDATE/DELETE cursor.",
     SCROLL_FOR_UPDATE: "Updates are not allowed on a scroll cursor.",
     ILLEGAL_CHAR: "An illegal character has been found in the statement.",
     NO_TABLE: "The specified table (%s) is not in the database.",
     NO_COLUMN: "Column (%s) not found in any table in the query (or SLV is undefined).",
     INSERT_COUNT: "Number of columns in INSERT does not match number of VALUES.",
+    UNION_COLUMNS: ("The statement failed because you must have the same number of selected "
+                    "columns in each UNION, INTERSECT, or MINUS query."),
     VIEW_COLUMNS: "Same number of columns must be specified for view and select clause.",
     HOSTVAR_COUNT: "Too many or too few host variables given.",
     UNMATCHED_QUOTE: "Found a quote for which there is no matching quote.",
@@ -291,6 +309,11 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_EXHAUSTED: "Sequence (%s) exceeds its MAXVALUE.",
     SEQUENCE_BELOW_MIN: "Sequence (%s) goes below its MINVALUE.",
     SEQUENCE_OPTIONS: "A Sequence object definition value is invalid or out of range.",
+    SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
+    SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
+    NO_USAGE: "No usage privilege.",
+    OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
+    TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",

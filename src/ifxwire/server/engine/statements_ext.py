@@ -38,6 +38,7 @@ class GrantSpec:
     with_grant: bool = False
     grantor: str | None = None
     routine: DropRoutine | None = None  # kind routine: which (GRANT EXECUTE ON …)
+    language: str | None = None  # kind language: SPL, C, JAVA (GRANT USAGE ON LANGUAGE …)
 
 
 @dataclass
@@ -141,8 +142,10 @@ def parse_grant(p: CreateParser) -> exp.Expr:
                                            "SPECIFIC") else ""
             spec = GrantSpec(grant, "routine", privileges, [], routine=parse_drop(p, keyword))
         elif target == "LANGUAGE":
-            p._advance(2)
-            spec = GrantSpec(grant, "language", privileges, [])
+            p._advance()
+            language = p._word()
+            p._advance()
+            spec = GrantSpec(grant, "language", privileges, [], language=language)
         else:
             if target in ("TABLE", "SEQUENCE"):
                 p._advance()

@@ -24,7 +24,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.schema import MappingSchema
 
 from ...protocol.codes import StmtType, TypeCode
-from . import collection_tables, rewrites, select_triggers, slv
+from . import collection_tables, rewrites, select_triggers, setops, slv
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
@@ -99,6 +99,7 @@ class Compiler(DmlCompiler):
                 if ast.args.get(key) is not None and inner.args.get(key) is None:
                     inner.set(key, ast.args[key])
             ast = inner
+        _name_derived_tables(ast)
         if isinstance(ast, IfxStatement):
             kind = str(ast.this)
             if kind == "execute_routine":
@@ -202,6 +203,7 @@ class Compiler(DmlCompiler):
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
+        _name_derived_tables(ast)  # again: a view's text, now inlined, may hold one
         self.nested_fields(ast)
         collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
@@ -218,6 +220,7 @@ class Compiler(DmlCompiler):
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
+        setops.unwrap_operands(root)
         rewrites.convert_outer_joins(root)
         return root
 
@@ -255,6 +258,15 @@ class Compiler(DmlCompiler):
             ref = IfxSequenceRef(this=name)
             ref.meta["nextval"] = which == "nextval"
             col.replace(ref)
+        # "If both sequence.CURRVAL and sequence.NEXTVAL occur in an SQL statement, the
+        # sequence is incremented only once ... regardless of the order" (Guide to SQL:
+        # Syntax, Using CURRVAL): such a CURRVAL shares the row's NEXTVAL (exprs.sequence).
+        refs = list(ast.find_all(IfxSequenceRef))
+        stepped = {str(r.this) for r in refs if r.meta.get("nextval")}
+        for r in refs:
+            _check_sequence_place(r, ast)
+            if not r.meta.get("nextval") and str(r.this) in stepped:
+                r.meta["with_nextval"] = True
 
     def normalize_first(self, ast: exp.Expr) -> None:
         """SELECT SKIP n FIRST m -> LIMIT m OFFSET n (SQLite needs LIMIT -1 for 'no limit')."""
@@ -364,13 +376,7 @@ class Compiler(DmlCompiler):
             self.type_values(node)
             return
         if isinstance(node, exp.SetOperation):
-            left = node.left
-            while isinstance(left, exp.Subquery):
-                left = left.this
-            left_out = self.outputs.get(id(left))
-            if left_out is None:
-                raise EngineError(sc.SYNTAX)
-            self.outputs[id(node)] = left_out
+            setops.type_set_operation(self, node)
             return
         if collection_tables.is_collection_table(node):
             collection_tables.type_scope(self, scope)
@@ -540,3 +546,37 @@ def _dialect(delimident: bool) -> Dialect:
     from .statements import _DIALECTS
 
     return _DIALECTS[delimident]
+
+
+def _name_derived_tables(ast: exp.Expr) -> None:
+    """A derived table needs no correlation name in Informix (``SELECT * FROM (SELECT …)
+    WHERE …``: Guide to SQL: Syntax, FROM clause, the alias of a subquery is optional);
+    SQLite's column references need one, so an unnamed one gets a name of ours. The
+    parenthesised table group of ``OUTER (b, c)`` is not a derived table."""
+    taken = {s.alias for s in ast.find_all(exp.Subquery) if s.alias}
+    n = 0
+    for sub in list(ast.find_all(exp.Subquery)):
+        parent = sub.parent
+        if sub.alias or not isinstance(parent, (exp.From, exp.Join)) or not isinstance(
+                sub.this, (exp.Select, exp.SetOperation)) or parent.meta.get("ifx_group"):
+            continue
+        while f"_ifx_derived{n}" in taken:
+            n += 1
+        taken.add(f"_ifx_derived{n}")
+        sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_ifx_derived{n}")))
+
+
+def _check_sequence_place(ref: exp.Expr, root: exp.Expr) -> None:
+    """Where NEXTVAL and CURRVAL may not stand (Guide to SQL: Syntax, "Restrictions on
+    sequence operators", ids_sqs_1465): WHERE, GROUP BY, ORDER BY, a subquery, a UNION
+    (-8319), a DISTINCT projection (-8325); the codes are the catalogue's texts for these
+    cases [jcat]."""
+    node = ref
+    while node is not root and node.parent is not None:  # root may keep a stale parent
+        parent = node.parent
+        if isinstance(parent, (exp.Where, exp.Group, exp.Order, exp.Subquery, exp.Union)):
+            raise EngineError(sc.SEQUENCE_NOT_HERE)
+        if isinstance(parent, exp.Select) and node.arg_key == "expressions" and \
+                parent.args.get("distinct") is not None:
+            raise EngineError(sc.SEQUENCE_DISTINCT)
+        node = parent

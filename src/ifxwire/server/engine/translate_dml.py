@@ -201,8 +201,8 @@ class DmlCompiler:
         return plan
 
     def assignments(self, items: list[exp.Expr]) -> list[tuple[exp.Expr, exp.Expr]]:
-        """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …): one (column, value) per column.
-        A parenthesised SELECT gives each column a scalar subquery of its own projection."""
+        """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …), (d, e) = ((SELECT …)),
+        (a, d, e) = (x, (SELECT …)): one (column, value) per column (_set_values)."""
         out: list[tuple[exp.Expr, exp.Expr]] = []
         for item in items:
             if not isinstance(item, exp.EQ):
@@ -216,17 +216,7 @@ class DmlCompiler:
                 names = [target.this]
             if not names or not all(isinstance(n, exp.Column) for n in names):
                 raise EngineError(sc.SYNTAX)
-            if isinstance(value, (exp.Subquery, exp.Select)):
-                query = value.this if isinstance(value, exp.Subquery) else value
-                if not isinstance(query, exp.Select) or len(query.expressions) != len(names):
-                    raise EngineError(sc.INSERT_COUNT)
-                for i, name in enumerate(names):
-                    one = query.copy()
-                    one.set("expressions", [query.expressions[i].copy()])
-                    out.append((name, exp.Subquery(this=one)))
-                continue
-            values = value.expressions if isinstance(value, exp.Tuple) else (
-                [value.this] if isinstance(value, exp.Paren) else [value])
+            values = _set_values(value)
             if len(values) != len(names):
                 raise EngineError(sc.INSERT_COUNT)
             out.extend(zip(names, values, strict=True))
@@ -322,3 +312,35 @@ class ExprConv:
         if src == dst:
             return node
         return func("ifx_cast", node, keylit(src), keylit(dst.nullable()))
+
+
+def _set_values(value: exp.Expr) -> list[exp.Expr]:
+    """The values of ``SET (cols) = value``, one per column. Informix writes the value list
+    in parentheses and lets a subquery in it give several columns: ``SET (a, b) =
+    ((SELECT x, y FROM …))``, ``SET (c) = ((SELECT …))`` (Guide to SQL: Syntax, UPDATE,
+    "Multiple-column format"; dbexport and the tutorial write it so); the bare ``= (SELECT
+    x, y …)`` is the same. A subquery of n columns becomes n scalar subqueries, one per
+    column of its projection."""
+    if isinstance(value, exp.Subquery) and isinstance(value.this, (exp.Subquery, exp.Paren)):
+        items: list[exp.Expr] = [value.this]  # ((SELECT …)): a list holding one subquery
+    elif isinstance(value, exp.Tuple):
+        items = list(value.expressions)
+    elif isinstance(value, exp.Paren):
+        items = [value.this]
+    else:
+        items = [value]
+    out: list[exp.Expr] = []
+    for item in items:
+        while isinstance(item, exp.Paren) and isinstance(item.this, (exp.Subquery, exp.Paren)):
+            item = item.this
+        query = item.this if isinstance(item, exp.Subquery) else item
+        while isinstance(query, exp.Subquery):
+            query = query.this
+        if not isinstance(query, exp.Select):
+            out.append(item)  # an expression, or a set operation (one column)
+            continue
+        for one_col in query.expressions:
+            one = query.copy()
+            one.set("expressions", [one_col.copy()])
+            out.append(exp.Subquery(this=one))
+    return out

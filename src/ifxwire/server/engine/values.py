@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ...protocol.codes import TimeUnit, TypeCode
+from ...types.numeric import round_floating
 from ...types.values import DateTimeFields, IntervalYM
 from . import sqlcodes as sc
 from .errors import EngineError
@@ -42,6 +43,7 @@ U = TimeUnit
 Conv = Callable[[object], object]
 
 DEC_CONTEXT = decimal.Context(prec=32, rounding=decimal.ROUND_HALF_UP, Emin=-260, Emax=260)
+_WIDE_CONTEXT = decimal.Context(prec=80, rounding=decimal.ROUND_HALF_UP)
 EPOCH_ORDINAL = dt.date(1899, 12, 31).toordinal()
 TICKS_PER_SECOND = 100_000  # INTERVAL day-time storage unit: 10 microseconds (FRACTION(5))
 UNIT_TICKS: dict[int, int] = {
@@ -124,7 +126,8 @@ def fit_decimal(d: Decimal, prec: int, scale: int) -> Decimal:
     if scale == FLOATING:
         if d.is_zero():
             return Decimal(0)
-        r = d.normalize(decimal.Context(prec=prec, rounding=decimal.ROUND_HALF_UP))
+        # The pairs the column's field holds, not ``prec`` digits (types.numeric).
+        r = round_floating(d, prec).normalize(_WIDE_CONTEXT)
         if r.adjusted() > 125 or r.adjusted() < -130:
             raise fail(sc.DECIMAL_RANGE)
         return r

@@ -169,8 +169,11 @@ def create_routine(dc: object, cr: CreateRoutine) -> None:
     # getProcedureColumns gives the first rows the return types and reports paramid as
     # ORDINAL_POSITION, 0 meaning the return value [B: IfxDatabaseMetaData.processProcName]);
     # parameters follow from 1.
+    # An unnamed return value has a NULL paramname: JDBC's getFunctionColumns filters with
+    # `paramname LIKE '%…%'`, which on a real 14.10 leaves no return-value row (issue 23), and
+    # an empty string would match it.
     attr = 5 if len(h.returns) == 1 else 3
-    cols = [(procid, i, rname or "", t.code, t.collength, t.extended_id, attr)
+    cols = [(procid, i, rname or None, t.code, t.collength, t.extended_id, attr)
             for i, (t, rname) in enumerate(zip(h.returns, h.return_names, strict=True))]
     cols += [(procid, i, n, t.code, t.collength, t.extended_id,
               {"IN": 1, "INOUT": 2, "OUT": 4}.get(m, 1))

@@ -1,0 +1,120 @@
+"""Login redirects (SL type 13): a server that answers a login with "go to server S at host:port".
+
+An Informix Connection Manager in redirect mode answers so; ``Server(redirect_to=...)`` plays
+it. The driver raises the redirect naming its target unless ``max_redirects`` allows it to
+follow; a chain of redirects ends after that many. The wire layout is checked against IBM
+JDBC, which follows redirects by itself, in tests/interop/test_jdbc_redirect.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+import ifxwire.aio
+from ifxwire.protocol.login import (
+    ConnectResponse,
+    RedirectTarget,
+    build_connect_response,
+    parse_connect_response,
+    parse_redirect,
+)
+from ifxwire.server import Server
+
+USER, PASSWORD = "informix", "in4mix"
+
+
+@pytest.fixture(scope="module")
+def redirector(server: Any) -> Iterator[Server]:
+    """A second server whose every login is sent on to ``server`` (named "target")."""
+    with Server(port=0, data=":memory:",
+                redirect_to=(server.server_name, server.host, server.port)) as srv:
+        yield srv
+
+
+def _kwargs(srv: Any, **extra: Any) -> dict[str, Any]:
+    return {"host": srv.host, "port": srv.port, "user": USER, "password": PASSWORD,
+            "database": "sysmaster", **extra}
+
+
+def test_redirect_is_raised_with_its_target_by_default(redirector: Server, server: Any) -> None:
+    with pytest.raises(ifxwire.OperationalError) as info:
+        ifxwire.connect(**_kwargs(redirector))
+    err = info.value
+    assert err.sqlstate == "08004"
+    assert err.near == f"{server.server_name}@{server.host}:{server.port}"
+    assert "max_redirects" in str(err)
+    assert PASSWORD not in str(err)
+
+
+def test_redirect_is_followed_when_allowed(redirector: Server, server: Any) -> None:
+    with ifxwire.connect(**_kwargs(redirector, max_redirects=1)) as conn:
+        assert conn.address == (server.host, server.port)
+        assert conn.server_name == server.server_name
+        cur = conn.cursor()
+        cur.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1")
+        assert cur.fetchone() == (1,)
+
+
+def test_a_redirect_loop_ends_after_max_redirects() -> None:
+    # A server that redirects to itself: a loop that only the limit ends.
+    with Server(port=0, data=":memory:") as srv:
+        srv.redirect_to = (srv.server_name, srv.host, srv.port)
+        with pytest.raises(ifxwire.OperationalError) as info:
+            ifxwire.connect(**_kwargs(srv, max_redirects=3))
+        assert info.value.near == f"{srv.server_name}@{srv.host}:{srv.port}"
+        assert srv.sessions_served >= 4  # the first login and three redirected ones
+
+
+def test_asyncio_follows_the_same_way(redirector: Server, server: Any) -> None:
+    async def run() -> None:
+        with pytest.raises(ifxwire.OperationalError):
+            await ifxwire.aio.connect(**_kwargs(redirector))
+        conn = await ifxwire.aio.connect(**_kwargs(redirector, max_redirects=2))
+        try:
+            cur = conn.cursor()
+            await cur.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1")
+            assert await cur.fetchone() == (1,)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+def test_negative_max_redirects_is_refused() -> None:
+    with pytest.raises(ifxwire.InterfaceError, match="max_redirects"):
+        ifxwire.connect(host="127.0.0.1", port=1, max_redirects=-1)
+
+
+@pytest.mark.parametrize(
+    ("detail", "target"),
+    [
+        ("ol_b|db2.example|9089", RedirectTarget("ol_b", "db2.example", 9089)),
+        ("redirect=ol_b|10.1.2.3|9089", RedirectTarget("ol_b", "10.1.2.3", 9089)),
+        (" ol_b | h | 1 ", RedirectTarget("ol_b", "h", 1)),
+    ],
+)
+def test_redirect_detail_forms(detail: str, target: RedirectTarget) -> None:
+    assert parse_redirect(detail) == target
+
+
+@pytest.mark.parametrize("detail", ["", "ol_b|h", "ol_b|h|0", "ol_b|h|65536", "ol_b|h|http",
+                                    "a|b|c|d|1", "ol\x01b|h|1"])
+def test_malformed_redirect_details_are_refused(detail: str) -> None:
+    with pytest.raises(ValueError):
+        parse_redirect(detail)
+
+
+def test_redirect_packet_layout() -> None:
+    packet = build_connect_response(ConnectResponse(accepted=False, redirect="ol_b|h|9089"))
+    assert packet[2] == 13  # SL type REDIRECT
+    # u16 103, u16 11, the detail as JDBC's readChar takes it (u16 length, bytes, one pad
+    # byte for an odd length), then SQ_ASCEOT.
+    detail = b"ol_b|h|9089"
+    assert packet.endswith(bytes.fromhex("0067000b000b") + detail + b"\0" + bytes.fromhex("007f"))
+    resp = parse_connect_response(packet)
+    assert resp.redirect == "ol_b|h|9089" and not resp.accepted

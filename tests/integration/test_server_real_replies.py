@@ -1,0 +1,230 @@
+"""Replies shaped as real servers shape them, checked over raw sockets against our server.
+
+The witnesses are clients written against real Informix servers (docs/PROTOCOL.md §2, §3, §5,
+§6, §7): nmap's ``nselib/informix.lua`` (tested by its author on IDS 11.50), which reads fixed
+byte counts and so records the exact replies it met, IBM JDBC's parsers, and informix-driver's
+notes. tests/interop/test_nmap.py runs nmap's scripts themselves; these tests pin each fact
+without nmap, so they run everywhere.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rawclient import RawClient  # tests/integration is on sys.path (rootdir insertion)
+
+import ifxwire
+from ifxwire.protocol import messages as m
+from ifxwire.protocol.codes import (
+    DBFLAG_EXTENSION,
+    DBFLAG_INFORMIX,
+    DBFLAG_LOGGED,
+    Msg,
+)
+from ifxwire.protocol.login import (
+    ConnectRequest,
+    build_connect_request,
+    packet_length,
+    parse_connect_response,
+)
+from ifxwire.protocol.wire import Writer
+from ifxwire.server import Server
+
+#: The capability bytes nmap's informix.lua offers (7 bytes: no bit 50, no bit 63).
+NMAP_PROTOCOLS = bytes.fromhex("fffc7ffc3c8c8a")
+SERVER_NAME = "ol_replies"
+
+
+@pytest.fixture(scope="module")
+def srv() -> Iterator[Server]:
+    with Server(port=0, data=":memory:", server_name=SERVER_NAME,
+                users={"informix": "in4mix"}, failed_login_limit=0) as s:
+        c = ifxwire.connect(host=s.host, port=s.port, user="informix", password="in4mix",
+                            server=SERVER_NAME)
+        try:
+            c.cursor().execute("CREATE DATABASE replies WITH LOG")
+        finally:
+            c.close()
+        c = ifxwire.connect(host=s.host, port=s.port, user="informix", password="in4mix",
+                            server=SERVER_NAME, database="replies")
+        try:
+            cur = c.cursor()
+            cur.execute("CREATE TABLE t (n INTEGER, s CHAR(4))")
+            cur.execute("INSERT INTO t VALUES (1, 'ab')")
+            cur.execute("INSERT INTO t VALUES (2, 'cd')")
+            c.commit()
+        finally:
+            c.close()
+        yield s
+
+
+def _login(srv: Server, server: str, password: str = "in4mix") -> tuple[socket.socket, Any]:
+    sock = socket.create_connection((srv.host, srv.port), timeout=10)
+    sock.sendall(build_connect_request(ConnectRequest("informix", password, server)))
+    buf = b""
+    while len(buf) < 2 or len(buf) < packet_length(buf):
+        chunk = sock.recv(4096)
+        assert chunk, "the server closed before its login answer"
+        buf += chunk
+    return sock, parse_connect_response(buf[: packet_length(buf)])
+
+
+def _raw(srv: Server, protocols: bytes = NMAP_PROTOCOLS) -> RawClient:
+    return RawClient(srv.host, srv.port, protocols=protocols, server=SERVER_NAME)
+
+
+def _open(c: RawClient, name: bytes = b"replies") -> Any:
+    w = Writer()
+    m.put_dbopen(w, name)
+    return c.send(w)
+
+
+# ---- login ---------------------------------------------------------------------------------
+
+
+def test_a_wrong_server_name_is_rejected_with_the_servers_own_name(srv: Server) -> None:
+    """-761 carries the server's DBSERVERNAME where nmap reads it to retry with (was: the
+    client's application id "sqli", and nmap's informix-brute retried with it for ever)."""
+    sock, resp = _login(srv, "on_nmap_dummy")
+    sock.close()
+    assert not resp.accepted
+    assert resp.svc_error == -761
+    assert resp.applid == SERVER_NAME
+
+
+def test_other_answers_keep_the_application_id(srv: Server) -> None:
+    sock, resp = _login(srv, SERVER_NAME, password="wrong")
+    sock.close()
+    assert (resp.accepted, resp.svc_error, resp.applid) == (False, -951, "sqli")
+    sock, resp = _login(srv, SERVER_NAME)
+    sock.close()
+    assert (resp.accepted, resp.applid) == (True, "sqli")
+
+
+def test_a_rejected_client_may_still_say_goodbye(srv: Server) -> None:
+    """After a rejection nmap sends SQ_EXIT and reads; it must meet end-of-file, not a reset
+    (was: ECONNRESET, which nmap's brute engine takes for a broken connection and retries)."""
+    sock, resp = _login(srv, SERVER_NAME, password="wrong")
+    try:
+        assert resp.svc_error == -951
+        sock.sendall(Writer().u16(Msg.EXIT).getvalue())
+        time.sleep(0.3)  # let a reset, if any, arrive before the read
+        assert sock.recv(16) == b""
+    finally:
+        sock.close()
+
+
+def test_a_bare_exit_instead_of_a_login_is_refused_at_once(srv: Server) -> None:
+    """nmap closes unused connections with a bare SQ_EXIT (0x0038); read as a login length of
+    56 it made the server wait for bytes that never came, and nmap's read timed out (20 s) in
+    a loop. No connection request is shorter than 100 bytes."""
+    with socket.create_connection((srv.host, srv.port), timeout=10) as sock:
+        sock.sendall(b"\x00\x38")
+        started = time.monotonic()
+        assert sock.recv(16) == b""
+        assert time.monotonic() - started < 5
+
+
+# ---- replies -------------------------------------------------------------------------------
+
+
+def test_dbopen_answers_done_with_the_extension_flag_and_a_cost(srv: Server) -> None:
+    c = _raw(srv)
+    try:
+        r = _open(c)
+        assert r.codes == [Msg.DONE, Msg.COST, Msg.EOT]
+        assert r.dones[0].warnings == DBFLAG_LOGGED | DBFLAG_INFORMIX | DBFLAG_EXTENSION
+    finally:
+        c.close()
+
+
+def test_prepare_with_wantdone_answers_describe_done_cost(srv: Server) -> None:
+    c = _raw(srv, protocols=bytes.fromhex("fffc7ffc3c8caa9706"))
+    try:
+        _open(c)
+        w = Writer()
+        m.put_prepare(w, b"SELECT n, s FROM t ORDER BY n", 0, c.layout)  # + NDESCRIBE WANTDONE
+        r = c.send(w)
+        assert r.codes == [Msg.DESCRIBE, Msg.DONE, Msg.COST, Msg.EOT]
+        assert [col.name for col in r.describes[0].columns] == ["n", "s"]
+    finally:
+        c.close()
+
+
+def test_a_client_without_bits_50_and_63_gets_short_offsets_and_sends_a_short_size(
+    srv: Server,
+) -> None:
+    """nmap offers neither four-byte describe offsets (50) nor the 2 GB fetch buffer (63):
+    its SQ_DESCRIBE has i16 name-table size and name offsets, its NFETCH an i16 size."""
+    c = _raw(srv)
+    try:
+        assert not c.layout.long_offsets and not c.layout.long_fetch
+        _open(c)
+        w = Writer()
+        # nmap's PREPARE: the even-length text carries its C terminator inside the length.
+        sql = b"SELECT n, s FROM t ORDER BY n"
+        assert len(sql) % 2 == 1
+        m.put_prepare(w, sql + b"\0", 0, c.layout)
+        r = c.send(w)
+        assert r.errors == []
+        d = r.describes[0]
+        assert [col.name for col in d.columns] == ["n", "s"]
+        w = Writer()
+        m.put_id(w, d.stmt_id)
+        m.put_curname(w, b"_ifxc0000000000002")
+        w.u16(Msg.OPEN)
+        m.put_id(w, d.stmt_id)
+        w.u16(Msg.NFETCH).i16(4096).u16(0)
+        r = c.send(w)
+        assert r.errors == []
+        assert len(r.tuples) == 2
+        assert r.codes[-3:] == [Msg.DONE, Msg.COST, Msg.EOT]
+        assert r.dones[-1].rows == 2
+    finally:
+        c.close()
+
+
+def test_a_terminated_even_length_statement_runs(srv: Server) -> None:
+    c = _raw(srv)
+    try:
+        _open(c)
+        w = Writer()
+        # put_command adds NDESCRIBE EXECUTE RELEASE
+        m.put_command(w, b"UPDATE t SET n = n WHERE n = 1\0", c.layout)
+        r = c.send(w)
+        assert r.errors == [] and r.dones[-1].rows == 1
+    finally:
+        c.close()
+
+
+def test_dblist_lists_the_databases(srv: Server) -> None:
+    c = _raw(srv)
+    try:
+        r = c.send(Writer().u16(Msg.DBLIST))
+        assert r.codes == [Msg.DBLIST, Msg.EOT]
+        assert b"replies" in r.databases and b"sysmaster" in r.databases
+    finally:
+        c.close()
+
+
+def test_exit_is_answered_at_once_then_the_server_hangs_up(srv: Server) -> None:
+    """SQ_EXIT gets SQ_EXIT (what JDBC, informix-driver and nmap read) and end-of-file, at
+    once, also with a transaction open (docs/PROTOCOL.md §7)."""
+    c = _raw(srv)
+    try:
+        _open(c)
+        assert c.send(Writer().u16(Msg.BEGIN)).errors == []
+        assert c.command("UPDATE t SET n = n").errors == []
+        c.sock.sendall(Writer().u16(Msg.EXIT).getvalue())
+        started = time.monotonic()
+        got = b""
+        while chunk := c.sock.recv(16):
+            got += chunk
+        assert got == b"\x00\x38"
+        assert time.monotonic() - started < 1.0
+    finally:
+        c.sock.close()

@@ -1,0 +1,145 @@
+"""Temporary tables are private to their session (issue 23): building, filling and dropping
+them takes no database write lock, so sessions that each use temp tables (IBM JDBC does for
+DatabaseMetaData) never meet -242/-107; one session's temp table is invisible to another."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+USER, PASSWORD = "informix", "in4mix"
+
+
+@pytest.fixture(scope="module", params=["WITH LOG", ""], ids=["logged", "unlogged"])
+def tempdb(request: pytest.FixtureRequest, server: Any) -> str:
+    name = "d_tmp_" + ("log" if request.param else "nolog")
+    with ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                         autocommit=True) as c:
+        c.cursor().execute(f"CREATE DATABASE {name} {request.param}")
+        c.cursor().execute("CREATE TABLE perm (k INT)")
+    return name
+
+
+@pytest.fixture(scope="module")
+def logged_db(server: Any) -> str:
+    with ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                         autocommit=True) as c:
+        c.cursor().execute("CREATE DATABASE d_tmp_txn WITH LOG")
+        c.cursor().execute("CREATE TABLE perm (k INT)")
+    return "d_tmp_txn"
+
+
+def _connect(server: Any, db: str) -> ifxwire.Connection:
+    return ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                           database=db, autocommit=True)
+
+
+def test_parallel_sessions_build_temp_tables_without_errors(server: Any, tempdb: str) -> None:
+    errors: list[str] = []
+    done = [0]
+
+    def work(k: int) -> None:
+        with _connect(server, tempdb) as c:
+            cur = c.cursor()
+            for i in range(25):
+                t = f"tt{k}_{i}"
+                try:
+                    cur.execute(f"CREATE TEMP TABLE {t} (a INT, b VARCHAR(20)) WITH NO LOG")
+                    cur.execute(f"CREATE INDEX ix_{t} ON {t} (a)")
+                    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", [(j, "x") for j in range(5)])
+                    cur.execute(f"UPDATE {t} SET b = 'y' WHERE a = 1")
+                    cur.execute(f"SELECT COUNT(*) FROM {t} WHERE b = 'x'")
+                    assert cur.fetchone() == (4,)
+                    cur.execute(f"SELECT a FROM {t} WHERE a > 2 INTO TEMP s{t} WITH NO LOG")
+                    cur.execute(f"DROP TABLE s{t}")
+                    cur.execute(f"DELETE FROM {t}")
+                    cur.execute(f"DROP TABLE {t}")
+                    done[0] += 1
+                except ifxwire.Error as e:
+                    errors.append(f"session {k} {t}: {e}")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert errors == []
+    assert done[0] == 75
+
+
+def test_temp_work_goes_on_while_another_session_holds_the_write_lock(
+        server: Any, logged_db: str) -> None:
+    tempdb = logged_db
+    holder = ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                             database=tempdb)  # autocommit off: the INSERT keeps the lock
+    try:
+        holder.cursor().execute("INSERT INTO perm VALUES (1)")
+        with _connect(server, tempdb) as c:
+            cur = c.cursor()
+            cur.execute("CREATE TEMP TABLE lone (a INT) WITH NO LOG")
+            cur.execute("INSERT INTO lone SELECT k FROM perm")  # reads the committed state
+            cur.execute("INSERT INTO lone VALUES (7)")
+            cur.execute("SELECT a FROM lone")
+            assert cur.fetchall() == [(7,)]
+            cur.execute("DROP TABLE lone")
+            # A permanent table still meets the lock, as before.
+            with pytest.raises(ifxwire.DatabaseError) as e:
+                cur.execute("INSERT INTO perm VALUES (2)")
+            assert e.value.isamcode == -107  # type: ignore[attr-defined]
+    finally:
+        holder.rollback()
+        holder.close()
+
+
+def test_temp_table_is_invisible_to_another_session(server: Any, tempdb: str) -> None:
+    with _connect(server, tempdb) as one, _connect(server, tempdb) as two:
+        one.cursor().execute("CREATE TEMP TABLE mine (a INT) WITH NO LOG")
+        one.cursor().execute("INSERT INTO mine VALUES (1)")
+        cur = two.cursor()
+        with pytest.raises(ifxwire.DatabaseError) as e:
+            cur.execute("SELECT * FROM mine")
+        assert e.value.sqlcode == -206  # type: ignore[attr-defined]
+        # The other session may make its own table of that name.
+        cur.execute("CREATE TEMP TABLE mine (b CHAR(3)) WITH NO LOG")
+        cur.execute("INSERT INTO mine VALUES ('two')")
+        c1 = one.cursor()
+        c1.execute("SELECT * FROM mine")
+        assert c1.fetchall() == [(1,)]
+        cur.execute("SELECT * FROM mine")
+        assert cur.fetchall() == [("two",)]
+
+
+def test_failed_temp_statement_leaves_the_table_as_it_was(server: Any, tempdb: str) -> None:
+    with _connect(server, tempdb) as c:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE nn (a INT NOT NULL, b INT) WITH NO LOG")
+        cur.execute("INSERT INTO nn VALUES (1, 1)")
+        with pytest.raises(ifxwire.IntegrityError):
+            cur.execute("INSERT INTO nn SELECT CASE WHEN a = 1 THEN NULL END, 2 FROM nn "
+                        "UNION ALL SELECT 3, 3 FROM nn")
+        cur.execute("SELECT a, b FROM nn")
+        assert cur.fetchall() == [(1, 1)]
+        with pytest.raises(ifxwire.DatabaseError) as e:
+            cur.execute("CREATE TEMP TABLE nn (x INT)")
+        assert e.value.sqlcode == -958  # type: ignore[attr-defined]
+
+
+def test_temp_tables_inside_a_transaction_still_roll_back_with_it(
+        server: Any, logged_db: str) -> None:
+    tempdb = logged_db
+    c = ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                        database=tempdb)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE intx (a INT)")
+        c.commit()
+        cur.execute("INSERT INTO intx VALUES (1)")
+        c.rollback()
+        cur.execute("SELECT COUNT(*) FROM intx")
+        assert cur.fetchone() == (0,)
+    finally:
+        c.close()
