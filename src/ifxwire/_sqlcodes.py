@@ -290,7 +290,6 @@ _SQL_TABLE = """
 -1277?  D  22007  The input does not match the format specification.
 -1279   D  22001  The value is longer than the string column allows.
 -1284?  D  22003  The value does not fit in an INT8 or BIGINT.
--8315   P  -      Sequence %s: CURRVAL has no value yet in this session (use NEXTVAL first).
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
