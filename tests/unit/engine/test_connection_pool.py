@@ -171,3 +171,63 @@ def test_an_attached_database_is_detached_before_the_connection_is_pooled(
     assert not [n for n in names if n.startswith("ifxdb_")]
     assert not engine.open_dbs.get("one", {}).keys() - {one.s.session_id}  # no session holds it
     again.s.close()
+
+
+def _as_before_the_full_catalogue(path: Path, sysmaster: bool) -> None:
+    """Rewrite a database file to the catalogue the releases before issue 23 made: no
+    catalogue views, sysindexes a table, none of the tables the server does not write,
+    sysproccolumns at tabid 84 and sysmaster's own tables at 50-52."""
+    from ifxwire.server.engine.catalog_tables import CATALOG_VIEWS, EMPTY_TABLES
+
+    raw = sqlite3.connect(path)
+    for tabid, (name, *_) in CATALOG_VIEWS.items():
+        raw.execute(f"drop view {name}")
+        for table in ("systables", "syscolumns", "sysviews"):
+            raw.execute(f"delete from {table} where tabid = ?", (tabid,))
+    for tabid, (name, _) in EMPTY_TABLES.items():
+        raw.execute(f"drop table {name}")
+        raw.execute("delete from systables where tabid = ?", (tabid,))
+        raw.execute("delete from syscolumns where tabid = ?", (tabid,))
+    raw.execute("alter table sysindices rename to sysindexes")
+    raw.execute("update systables set tabname = 'sysindexes', ncols = 26 where tabid = 3")
+    raw.executemany("insert into syscolumns (colname, tabid, colno, coltype, collength) "
+                    "values (?, 3, ?, 1, 2)", [(f"part{i}", 20 + i) for i in range(1, 17)])
+    moves = [(60, 84)] + ([(100, 50), (101, 51), (102, 52)] if sysmaster else [])
+    for new, old in moves:
+        raw.execute("update systables set tabid = ? where tabid = ?", (old, new))
+        raw.execute("update syscolumns set tabid = ? where tabid = ?", (old, new))
+    raw.commit()
+    raw.close()
+
+
+def test_a_file_from_before_the_full_catalogue_is_upgraded(tmp_path: Path) -> None:
+    data = tmp_path / "old"
+    first = Engine(data)
+    s = Sql(first.session("informix", {}))
+    s.run("create database olddb with log")
+    s.run("create table t (a int primary key, b int)")
+    s.run("create index ib on t (b)")
+    s.s.close()
+    first.close()
+    _as_before_the_full_catalogue(data / "olddb.ifxdb", False)
+    _as_before_the_full_catalogue(data / "sysmaster.ifxdb", True)
+    again = Engine(data)
+    try:
+        s = session_on(again, "olddb")
+        assert s.rows("select tabid, tabname from systables where tabid in (3, 8, 60, 67) "
+                      "order by tabid") == [(3, "sysindices"), (8, "sysdepend"),
+                                            (60, "sysproccolumns"), (67, "sysindexes")]
+        assert s.rows("select idxname, part1 from sysindexes where tabid = 100 "
+                      "order by idxname") == [(" 100_1", 1), ("ib", 2)]
+        assert s.err("select part1 from sysindices").sqlcode == -217
+        s.run("create index iab on t (a, b)")
+        assert s.rows("select part1, part2 from sysindexes where idxname = 'iab'") == [(1, 2)]
+        assert s.one("select count(*) from systables where tabid < 100") == 70
+        assert s.one("select count(*) from sysmaster:sysdatabases where name = 'olddb'") == 1
+        s.s.close()
+        m = session_on(again, "sysmaster")
+        assert m.rows("select tabid from systables where tabname in ('sysdatabases', "
+                      "'sysxadatasources') order by tabid") == [(50,), (100,)]
+        m.s.close()
+    finally:
+        again.close()

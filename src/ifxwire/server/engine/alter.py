@@ -63,6 +63,7 @@ class ConsDef:
     cascade: bool = False
     enabled: bool = True
     new: bool = False  # added by the running ALTER: its catalog rows are still to write
+    shared: bool = False  # R: uses the index of a P/U constraint on the same columns
 
 
 @dataclass
@@ -74,7 +75,7 @@ class NewColumn:
 
 def _index_columns(conn: sqlite3.Connection, info: TableInfo, idxname: str) -> list[str]:
     row = conn.execute("SELECT " + ", ".join(f"part{i}" for i in range(1, 17)) +
-                       " FROM sysindexes WHERE idxname = ?", (idxname,)).fetchone()
+                       " FROM sysindices WHERE idxname = ?", (idxname,)).fetchone()
     if row is None:
         return []
     by_no = {c.colno: c.name for c in info.columns}
@@ -153,7 +154,7 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
     new_info.unique_indexes = {}
     indexes = conn.execute(
         "SELECT idxname, idxtype, " + ", ".join(f"part{i}" for i in range(1, 17)) +
-        " FROM sysindexes WHERE tabid = ?", (info.tabid,)).fetchall()
+        " FROM sysindices WHERE tabid = ?", (info.tabid,)).fetchall()
     live_indexes = {c.index for c in constraints if c.index}
     kept: list[tuple[str, bool, list[tuple[str, bool]]]] = []
     by_new_no = {c.info.colno: c.info.name for c in columns}
@@ -165,10 +166,15 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
             continue  # a dropped column: the index (and its constraint) goes
         if is_constraint and idxname not in live_indexes:
             continue
-        kept.append((idxname, idxtype == "U", cols))
+        unique = idxtype == "U"
+        if is_constraint:
+            # A unique constraint's index that a foreign key shared outlives the dropped
+            # constraint as the foreign key's own: duplicates allowed from then on.
+            unique = any(c.index == idxname and c.kind in ("P", "U") for c in constraints)
+        kept.append((idxname, unique, cols))
     for idxname, _, _ in [(r[0], 0, 0) for r in indexes]:
         conn.execute(f"DROP INDEX IF EXISTS {quote(idxname)}")
-    conn.execute("DELETE FROM sysindexes WHERE tabid = ?", (info.tabid,))
+    conn.execute("DELETE FROM sysindices WHERE tabid = ?", (info.tabid,))
     defs = []
     for col in columns:
         c = col.info
@@ -441,6 +447,10 @@ def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: 
         out.check_text = cons.check_text
         out.columns = _check_columns(cons, new_info)
     if cons.kind == "R":
+        key = next((c for c in existing if c.kind in ("P", "U") and c.index
+                    and c.columns == out.columns), None)
+        if key is not None:  # one index for both, as in CREATE TABLE (ddl.create_table)
+            out.index, out.shared = key.index, True
         parent = new_info if cons.ref_table is not None and (
             cons.ref_table.name == info.name) else _ref_target(dc, cons, info)
         out.parent = parent.name
@@ -464,7 +474,7 @@ def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[Con
             "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (cons.constrid, cons.name, cons.owner, info.tabid, cons.kind, cons.index))
-        if cons.index is not None:
+        if cons.index is not None and not cons.shared:
             infos = TableInfo(info.name, info.tabid, info.owner, [
                 ColumnInfo(n, no, info.columns[0].type) for n, no in cols.items()])
             try:
@@ -523,7 +533,7 @@ def rename_index(dc: DdlContext, spec: Rename) -> None:
     head, _, tail = sql.partition(" ON ")
     kind = "CREATE UNIQUE INDEX" if head.upper().startswith("CREATE UNIQUE") else "CREATE INDEX"
     dc.conn.execute(f"{kind} {quote(new)} ON {tail}")
-    dc.conn.execute("UPDATE sysindexes SET idxname = ? WHERE idxname = ?", (new, old))
+    dc.conn.execute("UPDATE sysindices SET idxname = ? WHERE idxname = ?", (new, old))
     dc.conn.execute("UPDATE sysconstraints SET idxname = ? WHERE idxname = ?", (new, old))
 
 
@@ -566,7 +576,7 @@ def set_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> None:
         rebuild(dc, info, columns, constraints)
         for cons in constraints:
             if cons.index in enabled_idx and cons.index not in {
-                    r[0] for r in dc.conn.execute("SELECT idxname FROM sysindexes")}:
+                    r[0] for r in dc.conn.execute("SELECT idxname FROM sysindices")}:
                 _create_index(dc, info, cons.index, [(c, False) for c in cons.columns],
                               cons.kind in ("P", "U"), False)
         del disabled_idx

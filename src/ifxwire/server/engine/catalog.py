@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...protocol.codes import TypeCode
 from . import ifxtypes as it
+from .catalog_tables import CATALOG_VIEWS, EMPTY_TABLES, SYSINDICES_VISIBLE
 from .ifxtypes import IfxType, from_catalog
 from .routines import Routine
 from .spl.tables import PRIVATE_DDL, PRIVATE_TABLES, SPL_TABLES
@@ -63,7 +64,7 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("collength", _SI), ("colmin", _I), ("colmax", _I), ("extended_id", _I),
         ("seclabelid", _I), ("colattr", _SI),
     ]),
-    (3, "sysindexes", [
+    (3, "sysindices", [
         ("idxname", _v(128)), ("owner", _c(32)), ("tabid", _I), ("idxtype", _c(1)),
         ("clustered", _c(1)),
         *[(f"part{i}", _SI) for i in range(1, 17)],
@@ -126,18 +127,21 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("restart_val", it.INT8), ("cache", _I), ("order", _c(1)),
     ]),
 ]
+CATALOG_TABLES += [(tabid, name, cols) for tabid, (name, cols) in EMPTY_TABLES.items()]
+CATALOG_TABLES.sort(key=lambda entry: entry[0])
 
-# sysmaster-only tables.
+# sysmaster-only tables, after the catalogue (tabid 100 on: sysmaster's own tables are made
+# like any database's first tables; their order on a real server is not known here).
 SYSMASTER_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
-    (50, "sysdatabases", [
+    (100, "sysdatabases", [
         ("name", _v(128)), ("partnum", _I), ("owner", _c(32)), ("created", it.DATE),
         ("is_logging", _I), ("is_buff_log", _I), ("is_ansi", _I), ("is_nls", _I),
         ("is_case_insens", _I), ("flags", _SI),
     ]),
-    (51, "sysdbslocale", [("dbs_dbsname", _v(128)), ("dbs_collate", _c(32))]),
+    (101, "sysdbslocale", [("dbs_dbsname", _v(128)), ("dbs_collate", _c(32))]),
     # Storage spaces as sysmaster reports them (Administrator's Reference, "sysdbspaces"):
     # the root dbspace and the emulated default sbspace (is_sbspace = 1) smart LOBs go to.
-    (52, "sysdbspaces", [
+    (102, "sysdbspaces", [
         ("dbsnum", _SI), ("name", _v(128)), ("owner", _c(32)), ("pagesize", _I),
         ("fchunk", _SI), ("nchunks", _SI), ("is_mirrored", _SI), ("is_blobspace", _SI),
         ("is_sbspace", _SI), ("is_temp", _SI), ("flags", _I),
@@ -145,11 +149,36 @@ SYSMASTER_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     # One column, one row "X" (Administrator's Reference 12.10/14.10, "sysdual"); what
     # `SELECT ... FROM sysmaster:sysdual` reads, the idiom of dbaccess scripts and tools. The
     # tabid is ours [I].
-    (53, "sysdual", [("dummy", _c(1))]),
+    (103, "sysdual", [("dummy", _c(1))]),
+    # The server's startup environment (Administrator's Reference, "sysenv": env_id integer,
+    # env_name char(128), env_value char(512)); change-capture clients read INFORMIXSERVER
+    # here first (docs/PROTOCOL.md §18). Its rows are written at every start (environment_rows).
+    (104, "sysenv", [("env_id", _I), ("env_name", _c(128)), ("env_value", _c(512))]),
 ]
 #: The sysmaster tables added after the first releases, with their rows: made in an existing
 #: sysmaster by upgrade_sysmaster.
-SYSMASTER_ROWS: dict[str, list[tuple[object, ...]]] = {"sysdual": [("X",)]}
+SYSMASTER_ROWS: dict[str, list[tuple[object, ...]]] = {"sysdual": [("X",)], "sysenv": []}
+
+
+def environment_rows(server_name: str, locale: str) -> list[tuple[int, str, str]]:
+    """sysmaster:sysenv's rows: what this server would have had in its environment at start
+    (INFORMIXSERVER is its DBSERVERNAME; the others as an Informix installation sets them)."""
+    return [(1, "INFORMIXSERVER", server_name), (2, "DBSERVERNAME", server_name),
+            (3, "DB_LOCALE", locale), (4, "SERVER_LOCALE", locale)]
+
+
+def write_environment(conn: sqlite3.Connection, server_name: str, locale: str) -> None:
+    """Replace sysmaster:sysenv's rows (the server name may differ from the last start)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("DELETE FROM main.sysenv")
+        conn.executemany("INSERT INTO main.sysenv VALUES (?, ?, ?)",
+                         environment_rows(server_name, locale))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+SYSMASTER_NAMES = frozenset(name for _, name, _ in SYSMASTER_TABLES)
 # dbsnum, name, owner, fchunk, is_blobspace, is_sbspace, flags
 SYSMASTER_DBSPACES = [
     (1, "rootdbs", OWNER, 1, 0, 0, 0),
@@ -314,8 +343,10 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     for _tabid, name, cols in tables:
         conn.execute(f"CREATE TABLE {quote(name)} ({sqlite_column_defs(cols)})")
     for tabid, name, cols in tables:
-        insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols], today)
-        insert_columns(conn, tabid, [(n, ty) for n, ty in cols])
+        shown = visible_columns(name, cols)
+        insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in shown], today)
+        insert_columns(conn, tabid, shown)
+    create_catalog_views(conn, today)
     for tabid, name, tabtype in RESERVED_ROWS:
         site = locale if name == " GL_COLLATE" or name == " GL_CTYPE" else ""
         conn.execute(
@@ -333,8 +364,9 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
         conn.executemany("INSERT INTO sysdbspaces VALUES (?, ?, ?, 2048, ?, 1, 0, ?, ?, 0, ?)",
                          SYSMASTER_DBSPACES)
         for name, rows in SYSMASTER_ROWS.items():
-            marks = ", ".join("?" * len(rows[0]))
-            conn.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", rows)
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                conn.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", rows)
     else:
         from .lobstore import create_schema
 
@@ -359,8 +391,9 @@ def upgrade_sysmaster(conn: sqlite3.Connection) -> None:
             insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols])
             insert_columns(conn, tabid, list(cols))
             rows = SYSMASTER_ROWS[name]
-            marks = ", ".join("?" * len(rows[0]))
-            conn.executemany(f"INSERT INTO main.{quote(name)} VALUES ({marks})", rows)
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                conn.executemany(f"INSERT INTO main.{quote(name)} VALUES ({marks})", rows)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -368,25 +401,53 @@ def upgrade_sysmaster(conn: sqlite3.Connection) -> None:
 
 
 def upgrade_catalog(conn: sqlite3.Connection) -> None:
-    """Add the catalog tables and columns a database file made by an older ifxwire-server
-    lacks (syssequences, sysroleauth, sysprocbody, sysprocedures.paramtypes, …), and our
-    private tables, so old --data directories keep opening. One read of sqlite_master when
-    nothing is missing: a column is there when its quoted name is in the table's DDL."""
-    ddl = {str(r[0]): str(r[1] or "") for r in conn.execute(
-        "SELECT name, sql FROM main.sqlite_master WHERE type = 'table'")}
+    """Bring a database file made by an older ifxwire-server to today's catalogue, so old
+    --data directories keep opening: add the catalog tables and columns it lacks
+    (syssequences, sysroleauth, sysprocedures.paramtypes, …) and our private tables; rename
+    its sysindexes table to sysindices with the sysindexes view over it; move catalogue
+    tables that an older release put at other tabids (sysproccolumns 84, sysmaster's own
+    tables 50-52) to today's. One read of sqlite_master and systables when nothing is to do:
+    a column is there when its quoted name is in the table's DDL."""
+    rows = conn.execute("SELECT type, name, sql FROM main.sqlite_master "
+                        "WHERE type IN ('table', 'view')").fetchall()
+    ddl = {str(name): str(sql or "") for kind, name, sql in rows if kind == "table"}
+    views = {str(name) for kind, name, _ in rows if kind == "view"}
+    sysmaster = "sysdbspaces" in ddl
+    expected = {name: tabid for tabid, name, _ in CATALOG_TABLES + (
+        SYSMASTER_TABLES if sysmaster else [])}
+    placed = {str(name): int(tabid) for tabid, name in conn.execute(
+        "SELECT tabid, tabname FROM systables WHERE tabid < ?", (USER_TABID_START + 3,))}
+    moves = [(placed[name], tabid, name) for name, tabid in expected.items()
+             if name in placed and placed[name] != tabid]
+    rename = "sysindexes" in ddl and "sysindices" not in ddl
+    if rename:
+        ddl["sysindices"] = ddl.pop("sysindexes")
     missing = [(tabid, name, cols) for tabid, name, cols in CATALOG_TABLES if name not in ddl]
     short = [(tabid, name, [(n, t) for n, t in cols if quote(n) not in ddl[name]], len(cols))
              for tabid, name, cols in CATALOG_TABLES if name in ddl]
     short = [entry for entry in short if entry[2]]
     private = [name for name in PRIVATE_TABLES if name not in ddl]
-    if not missing and not short and not private:
+    no_views = [name for name, *_ in CATALOG_VIEWS.values() if name not in views]
+    if not (missing or short or private or moves or rename or no_views):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
+        if rename:
+            conn.execute("ALTER TABLE main.sysindexes RENAME TO sysindices")
+            conn.execute("UPDATE systables SET tabname = 'sysindices' WHERE tabid = 3")
+            hidden = [n for n, _ in CATALOG_TABLES[2][2] if n not in SYSINDICES_VISIBLE]
+            conn.execute(f"DELETE FROM syscolumns WHERE tabid = 3 AND colname IN "
+                         f"({', '.join('?' * len(hidden))})", hidden)
+            conn.execute("UPDATE systables SET ncols = ? WHERE tabid = 3",
+                         (len(SYSINDICES_VISIBLE),))
+        # sysmaster's tables first: they leave tabids 50-52 the catalogue now uses
+        for old, new, _name in sorted(moves, key=lambda m: -m[1]):
+            _move_tabid(conn, old, new)
         for tabid, name, cols in missing:
             conn.execute(f"CREATE TABLE main.{quote(name)} ({sqlite_column_defs(cols)})")
-            insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in cols])
-            insert_columns(conn, tabid, list(cols))
+            shown = visible_columns(name, cols)
+            insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in shown])
+            insert_columns(conn, tabid, shown)
         for tabid, name, cols, ncols in short:
             for n, t in cols:
                 conn.execute(f"ALTER TABLE main.{quote(name)} ADD COLUMN {quote(n)} "
@@ -395,10 +456,45 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE systables SET ncols = ? WHERE tabid = ?", (ncols, tabid))
         for statement in PRIVATE_DDL:
             conn.execute(statement)
+        if no_views:
+            for name in no_views:
+                conn.execute(f"DROP VIEW IF EXISTS main.{quote(name)}")
+            tabids = ", ".join(str(t) for t in CATALOG_VIEWS)
+            for table in ("sysviews", "syscolumns", "systables"):
+                conn.execute(f"DELETE FROM {table} WHERE tabid IN ({tabids})")
+            create_catalog_views(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _move_tabid(conn: sqlite3.Connection, old: int, new: int) -> None:
+    """Renumber a catalogue table an older release placed elsewhere."""
+    conn.execute("UPDATE systables SET tabid = ?, partnum = ?, version = ? WHERE tabid = ?",
+                 (new, 1048576 + new, new << 16, old))
+    conn.execute("UPDATE syscolumns SET tabid = ? WHERE tabid = ?", (new, old))
+
+
+def visible_columns(name: str, cols: list[tuple[str, IfxType]]) -> list[tuple[str, IfxType]]:
+    """The columns of a catalogue table SQL sees: sysindices keeps its index keys in
+    part1..part16 for its sysindexes view, columns the real table does not have."""
+    if name == "sysindices":
+        return [(n, ty) for n, ty in cols if n in SYSINDICES_VISIBLE]
+    return list(cols)
+
+
+def create_catalog_views(conn: sqlite3.Connection, today: int | None = None) -> None:
+    """The catalogue's views (sysdomains, sysindexes): SQLite views, with the systables
+    (tabtype V), syscolumns and sysviews rows a real database has for them."""
+    for tabid, (name, cols, text, query) in CATALOG_VIEWS.items():
+        names = ", ".join(quote(n) for n, _ in cols)
+        conn.execute(f"CREATE VIEW {quote(name)} ({names}) AS {query}")
+        insert_table_row(conn, tabid, name, OWNER, "V", [c[1] for c in cols], today)
+        insert_columns(conn, tabid, cols)
+        conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
+                         [(tabid, i, text[i * 64 : i * 64 + 64])
+                          for i in range((len(text) + 63) // 64)])
 
 
 def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str, tabtype: str,
@@ -455,7 +551,7 @@ def meta(conn: sqlite3.Connection, schema: str = "main") -> dict[str, str]:
 
 
 def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
-    """Read systables/syscolumns/sysdefaults/sysconstraints/sysindexes into a Schema."""
+    """Read systables/syscolumns/sysdefaults/sysconstraints/sysindices into a Schema."""
     p = f"{schema}." if schema != "main" else ""
     tables: dict[str, TableInfo] = {}
     cols: dict[int, list[ColumnInfo]] = {}
@@ -480,6 +576,13 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         f"SELECT tabid, colno, type, {quote('default')} FROM {p}sysdefaults"
     ):
         defaults[(tabid, colno)] = (dtype, dval)
+    sysmaster: list[bool] = []
+
+    def is_sysmaster() -> bool:
+        if not sysmaster:
+            sysmaster.append(meta(conn, schema).get("name") == "sysmaster")
+        return sysmaster[0]
+
     for tabid, name, owner, tabtype in conn.execute(
         f"SELECT tabid, tabname, owner, tabtype FROM {p}systables WHERE tabtype IN ('T', 'V')"
     ):
@@ -488,14 +591,16 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             d = defaults.get((tabid, c.colno))
             if d is not None:
                 c.default_kind, c.default_value = d[0], d[1]
-        kind = "S" if tabid < USER_TABID_START else tabtype
+        kind = "S" if tabid < USER_TABID_START or (
+            name in SYSMASTER_NAMES and (owner or "").strip() == OWNER and is_sysmaster()
+        ) else tabtype
         tables[name] = TableInfo(name, tabid, (owner or "").strip(), columns, kind=kind,
                                  schema=schema)
     indexes: dict[str, tuple[str, bool]] = {}
     by_tabid = {t.tabid: t for t in tables.values()}
     for idxname, tabid, idxtype, *parts in conn.execute(
         f"SELECT idxname, tabid, idxtype, {', '.join(f'part{i}' for i in range(1, 17))} "
-        f"FROM {p}sysindexes"
+        f"FROM {p}sysindices"
     ):
         info = by_tabid.get(tabid)
         if info is None:

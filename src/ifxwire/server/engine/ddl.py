@@ -216,9 +216,16 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             kind = "s" if cinfo.type.code == T.SERIAL else "8"
             dc.conn.execute("INSERT INTO _ifx_serial VALUES (?, ?, ?)",
                             (tabid, kind, cinfo.serial_start - 1))
+    keys = {tuple(cons.columns): f" {tabid}_{cid}" for cons, _, cid in named
+            if cons.kind in ("P", "U")}
     for cons, cname, cid in named:
         cidx = f" {tabid}_{cid}" if cons.kind in ("P", "U", "R") else None
-        if cons.kind == "R":
+        if cons.kind == "R" and tuple(cons.columns) in keys:
+            # The primary key's or unique constraint's index on the same columns serves the
+            # foreign key too: one index, as a real 14.10 server's catalogue has it (issue
+            # 23: getIndexInfo lists ' <tabid>_<constrid>' of the unique constraint once).
+            cidx = keys[tuple(cons.columns)]
+        elif cons.kind == "R":
             # Informix backs a referential constraint with an index of its columns.
             _create_index(dc, info, cidx or "", [(c, False) for c in cons.columns], False,
                           False)
@@ -332,7 +339,7 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
     colnos = [info.by_name[c].colno * (-1 if d else 1) for c, d in cols]
     colnos += [0] * (16 - len(colnos))
     dc.conn.execute(
-        "INSERT INTO sysindexes (idxname, owner, tabid, idxtype, clustered, "
+        "INSERT INTO sysindices (idxname, owner, tabid, idxtype, clustered, "
         + ", ".join(f"part{i}" for i in range(1, 17))
         + ", levels, leaves, nunique, clust, idxflags) VALUES (?, ?, ?, ?, '', "
         + ", ".join("?" * 16) + ", 1, 1, 0, 0, 0)",
@@ -371,7 +378,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
                 return
             raise EngineError(sc.NO_INDEX, near=name)
         dc.conn.execute(f"DROP INDEX {quote(name)}")
-        dc.conn.execute("DELETE FROM sysindexes WHERE idxname = ?", (name,))
+        dc.conn.execute("DELETE FROM sysindices WHERE idxname = ?", (name,))
         return
     if name in dc.temp_tables and spec.kind == "TABLE":
         lobstore.table_dropping(dc.conn, dc.temp_tables[name])
@@ -390,9 +397,10 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         lobstore.table_dropping(dc.conn, info)
     dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
     tabid = info.tabid
-    for table in ("systables", "syscolumns", "sysindexes", "sysconstraints", "sysdefaults",
+    for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
                   "systabauth", "syscolauth", "sysviews", "_ifx_serial"):
         dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (tabid,))
+    dc.conn.execute("DELETE FROM sysdepend WHERE dtabid = ? OR btabid = ?", (tabid, tabid))
     dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
     dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "
@@ -435,9 +443,20 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")
     tabid = cat.next_tabid(dc.conn)
-    cat.insert_table_row(dc.conn, tabid, name, spec.name.owner or dc.user, "V", types)
-    cat.insert_columns(dc.conn, tabid, list(zip(names, [t.nullable() for t in types],
+    owner = spec.name.owner or dc.user
+    cat.insert_table_row(dc.conn, tabid, name, owner, "V", types)
+    cat.insert_columns(dc.conn, tabid, list(zip(names, _view_column_types(spec.query, types),
                                                 strict=True)))
+    dc.conn.execute("INSERT INTO systabauth VALUES (?, ?, ?, ?)",
+                    (owner, owner, tabid, _view_owner_privileges(dc, spec.query, owner)))
+    # sysdepend: one row per table or view the view reads (Guide to SQL: Reference,
+    # SYSDEPEND: btype/dtype 'T' table, 'V' view).
+    bases = {dc.schema.tables[t.name].tabid: dc.schema.tables[t.name].kind
+             for t in spec.query.find_all(exp.Table)
+             if not t.catalog and t.name in dc.schema.tables}
+    dc.conn.executemany("INSERT INTO sysdepend VALUES (?, ?, ?, 'V')",
+                        [(b, "V" if kind == "V" else "T", tabid)
+                         for b, kind in sorted(bases.items())])
     text = f"create view {name} as {spec.text}"
     if spec.check_option:
         text += " with check option"
@@ -446,3 +465,49 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
                          for i in range((len(text) + 63) // 64)])
 
 
+
+
+def _view_column_types(query: exp.Expr, types: list[IfxType]) -> list[IfxType]:
+    """A view's syscolumns types: a column that shows a base column keeps its NOT NULL (bit
+    0x100 of coltype), as a real 14.10 server's catalogue has it (issue 23: IBM JDBC's
+    getColumns over a view reports the base column's NOT NULL there); a computed column is
+    nullable. The query's own typing already makes an OUTER table's columns nullable."""
+    if not isinstance(query, exp.Select):
+        return [t.nullable() for t in types]
+    joins = query.args.get("joins") or []
+    sides = {str(j.side).upper() for j in joins if j.side}
+    if sides - {"LEFT"}:
+        return [t.nullable() for t in types]
+    # OUTER tables (Informix OUTER is a LEFT join here): their columns may be NULL
+    outer = {j.this.alias_or_name.lower() for j in joins if j.side}
+
+    def shows_a_column(e: exp.Expr) -> bool:
+        col = e.unalias()
+        if not isinstance(col, exp.Column):
+            return False
+        return not outer or (bool(col.table) and col.table.lower() not in outer)
+
+    items = query.expressions
+    plain = [shows_a_column(e) for e in items]
+    if len(items) != len(types):  # a * among them: only plain columns and stars
+        keep = not outer and all(p or isinstance(e, exp.Star)
+                                 for p, e in zip(plain, items, strict=True))
+        return [t if keep else t.nullable() for t in types]
+    return [t if p else t.nullable() for p, t in zip(plain, types, strict=True)]
+
+
+def _view_owner_privileges(dc: DdlContext, query: exp.Expr, owner: str) -> str:
+    """The owner's systabauth row on a new view (Guide to SQL: Tutorial, "Privileges When
+    You Create a View"): Select always; Update, Insert and Delete when the view is
+    modifiable (one table, no join, UNION, DISTINCT, GROUP BY or aggregate); never Index or
+    Alter. Upper case (grantable) when the owner owns every table the view reads, as the
+    owner of a table holds its privileges WITH GRANT OPTION. [inference] The grantor is the
+    owner: the tutorial says the server grants them, not who is recorded."""
+    tables = list(query.find_all(exp.Table))
+    simple = isinstance(query, exp.Select) and len(tables) == 1 and not (
+        query.args.get("joins") or query.args.get("distinct") or query.args.get("group")
+        or query.find(exp.AggFunc))
+    owners = {(dc.schema.tables[t.name].owner if t.name in dc.schema.tables else "")
+              for t in tables}
+    auth = "su-id---" if simple else "s-------"
+    return auth.upper() if owners <= {owner} else auth

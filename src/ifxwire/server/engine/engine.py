@@ -98,11 +98,21 @@ class Engine:
                               locale=DEFAULT_LOCALE, owner="informix", sysmaster=True)
             self._register("sysmaster", "informix", True, False, False)
         else:
-            master = self.connect("sysmaster")
+            # Sessions attach sysmaster read-only: its catalogue is brought up to date here,
+            # on the Engine's own connection, before any session opens.
+            conn = self.connect("sysmaster")
             try:
-                cat.upgrade_sysmaster(master)
+                conn.execute("PRAGMA busy_timeout = 10000")
+                cat.upgrade_catalog(conn)
+                cat.upgrade_sysmaster(conn)
             finally:
-                master.close()
+                conn.close()
+        conn = self.connect("sysmaster")
+        try:
+            conn.execute("PRAGMA busy_timeout = 10000")
+            cat.write_environment(conn, server_name, DEFAULT_LOCALE)
+        finally:
+            conn.close()
 
     # ---- files -------------------------------------------------------------------------------
     def path(self, name: str) -> str:

@@ -24,8 +24,11 @@ JDBC_TYPES: dict[int, int] = {
     T.VARCHAR: 12, T.INTERVAL: 1111, T.NCHAR: 1, T.NVARCHAR: 12, T.INT8: -5, T.SERIAL8: -5,
     T.LVARCHAR: 12, T.BOOLEAN: 16, T.BIGINT: -5, T.BIGSERIAL: -5,
 }
+# FLOAT is 17: the digits that print any double exactly, as a real 14.10.FC7W1DE's
+# schema_precision reports it through getColumns (issue 23, a schema-inspection tool's report
+# over IBM JDBC 4.50.12).
 PRECISION: dict[int, int] = {
-    T.SMALLINT: 5, T.INTEGER: 10, T.SERIAL: 10, T.FLOAT: 15, T.SMALLFLOAT: 7, T.DATE: 10,
+    T.SMALLINT: 5, T.INTEGER: 10, T.SERIAL: 10, T.FLOAT: 17, T.SMALLFLOAT: 7, T.DATE: 10,
     T.INT8: 19, T.SERIAL8: 19, T.BIGINT: 19, T.BIGSERIAL: 19, T.BOOLEAN: 1,
     T.BYTE: 2147483647, T.TEXT: 2147483647,
 }

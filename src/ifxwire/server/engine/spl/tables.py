@@ -56,7 +56,7 @@ SPL_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     (23, "systrigbody", [
         ("trigid", _I), ("datakey", _c(1)), ("seqno", _I), ("data", _c(256)),
     ]),
-    (84, "sysproccolumns", [
+    (60, "sysproccolumns", [
         ("procid", _I), ("paramid", _I), ("paramname", _v(128)), ("paramtype", _SI),
         ("paramlen", _SI), ("paramxid", _I), ("paramattr", _I),
     ]),
