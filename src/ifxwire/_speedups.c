@@ -1810,6 +1810,12 @@ static PyObject *make_tuples(PyObject *module, PyObject *const *args, Py_ssize_t
             Py_DECREF(row);
             goto fail;
         }
+#if PY_VERSION_HEX >= 0x030E0000
+        /* 3.14 caches a tuple's hash in ob_hash, -1 meaning "not computed yet"; tp_alloc
+         * zero-fills, which would read as a computed hash of 0 (CPython's own
+         * tuple_subtype_new resets it the same way). */
+        ((PyTupleObject *)t)->ob_hash = -1;
+#endif
         int atomic = 1;
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *v = values[i];

@@ -78,3 +78,26 @@ def test_driver_without_db_locale_uses_its_client_locale(server: Any) -> None:
         cur.execute(f"select c, length(c), char_length(c), '{WORD}' from t")
         assert cur.fetchall() == [(WORD, 8, 4, WORD)]
         conn.commit()
+
+
+def test_a_client_declaring_another_code_set_is_not_decoded_in_the_databases(server: Any) -> None:
+    """A default-locale client (DB_LOCALE en_US.8859-1) in a UTF-8 database: its text and its
+    parameters are in ISO-8859-1 as it declared; decoding them as the database's UTF-8 stored
+    U+FFFD and refused 'Ö' with -1260 (review of the merged code sets change)."""
+    kw = {"host": server.host, "port": server.port, "user": "informix", "password": "in4mix"}
+    with ifxwire.connect(**kw, client_locale="en_US.utf8", db_locale="en_US.utf8",
+                         autocommit=True) as conn:
+        conn.cursor().execute("CREATE DATABASE cs_mixed WITH LOG")
+        conn.cursor().execute("DATABASE cs_mixed")
+        conn.cursor().execute("CREATE TABLE t (v VARCHAR(10), n INT)")
+    with ifxwire.connect(**kw, database="cs_mixed", autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute("INSERT INTO t VALUES ('Ä', 1)")
+        cur.execute("INSERT INTO t VALUES (?, 2)", ("Ö",))
+        cur.execute("SELECT v FROM t ORDER BY n")
+        assert cur.fetchall() == [("Ä",), ("Ö",)]
+    with ifxwire.connect(**kw, database="cs_mixed", client_locale="en_US.utf8",
+                         db_locale="en_US.utf8") as conn:
+        cur = conn.cursor()
+        cur.execute("SELECT v, OCTET_LENGTH(v) FROM t ORDER BY n")
+        assert cur.fetchall() == [("Ä", 2), ("Ö", 2)]  # stored as UTF-8, two bytes each

@@ -266,7 +266,8 @@ def test_switching_factories_on_one_cursor_and_statement(d: Driver) -> None:
         cur.row_factory = factory
         d(cur.execute(sql, (1,)))
         row = d(cur.fetchone())
-        assert (row == want and type(row) is not tuple) or factory is tuple_row
+        assert row == want
+        assert (type(row) is tuple) == (factory is tuple_row), (factory, type(row))
 
 
 def test_a_refusing_factory_fails_the_fetch_not_the_execute(d: Driver) -> None:
@@ -282,6 +283,28 @@ def test_a_refusing_factory_fails_the_fetch_not_the_execute(d: Driver) -> None:
             d(cur.fetchone())
     cur.row_factory = dict_row  # the batch is made again: nothing was lost
     assert d(cur.fetchall()) == [{"id": i, "name": f"n{i}"} for i in range(3)]
+
+
+def test_a_factory_that_fails_when_called_fails_the_fetch_not_the_execute(d: Driver) -> None:
+    """The factory itself (not its maker) raises: execute still opens and tracks the result
+    (a commit closes it), every fetch raises, and another factory serves the rows."""
+
+    def broken(cursor: Any) -> Any:
+        raise LookupError("no maker today")
+
+    conn = d.connect()
+    cur = conn.cursor(row_factory=broken)
+    d(cur.execute("SELECT id, name FROM t WHERE id < 3 ORDER BY id"))  # no error yet
+    with pytest.raises(LookupError):
+        d(cur.fetchone())
+    cur.row_factory = tuple_row
+    assert d(cur.fetchall()) == [(i, f"n{i}") for i in range(3)]
+    cur.row_factory = broken
+    d(cur.execute("SELECT id FROM t WHERE id = 1"))
+    d(conn.commit())  # the open result is known to the connection: closed, not lost
+    d(cur.execute("SELECT COUNT(*) FROM t WHERE id = 1"))
+    with pytest.raises(LookupError):
+        d(cur.fetchall())
 
 
 def test_scroll_cursor_moves_honour_the_factory(d: Driver) -> None:

@@ -143,3 +143,32 @@ def test_temp_tables_inside_a_transaction_still_roll_back_with_it(
         assert cur.fetchone() == (0,)
     finally:
         c.close()
+
+
+def test_a_temp_write_calling_a_routine_that_writes_takes_the_lock(
+        server: Any, logged_db: str) -> None:
+    """The target is a temp table, but the function it calls writes a permanent one: that
+    write needs the database's write lock like any other, so it meets another session's open
+    transaction as a lock error (not SQLite's BUSY mid-statement), and runs once it ends."""
+    with _connect(server, logged_db) as setup:
+        setup.cursor().execute(
+            "CREATE FUNCTION note_perm(v INT) RETURNING INT; "
+            "INSERT INTO perm VALUES (v); RETURN v; END FUNCTION")
+    holder = ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                             database=logged_db)
+    other = _connect(server, logged_db)
+    try:
+        holder.cursor().execute("INSERT INTO perm VALUES (-1)")  # a transaction left open
+        cur = other.cursor()
+        cur.execute("CREATE TEMP TABLE tr (x INT) WITH NO LOG")
+        cur.execute("INSERT INTO tr VALUES (7)")  # temp only: no lock needed, none met
+        with pytest.raises(ifxwire.DatabaseError) as info:
+            cur.execute("INSERT INTO tr VALUES (note_perm(8))")
+        assert info.value.isamcode == -107, info.value
+        holder.rollback()
+        cur.execute("INSERT INTO tr VALUES (note_perm(9))")
+        cur.execute("SELECT k FROM perm WHERE k > 0 ORDER BY k")
+        assert cur.fetchall() == [(9,)]
+    finally:
+        holder.close()
+        other.close()

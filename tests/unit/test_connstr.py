@@ -79,3 +79,15 @@ def test_hosts_refused_without_being_shown(host: str) -> None:
         check_host(host)
     if host:
         assert host not in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["SERVER=ol;UID=u;PWD=ab;Z9Q=1", "PWD=s3cr;ETXY=2;HOST=h"])
+def test_a_password_holding_a_semicolon_is_never_shown(text: str) -> None:
+    """Unbraced, ``PWD=ab;Z9Q=1`` splits the password; the 'unknown keyword' that follows is
+    the password's tail, so the error does not name it (review finding)."""
+    with pytest.raises(InterfaceError) as info:
+        parse_keyword_string(text)
+    message = str(info.value)
+    assert "braces" in message
+    for secret_part in ("Z9Q", "ETXY", "s3cr"):
+        assert secret_part not in message.upper()

@@ -127,14 +127,22 @@ def parse_keyword_string(text: str) -> dict[str, object]:
     keyword; values are never shown (PWD's, or a password mistyped into another keyword).
     """
     out: dict[str, object] = {}
+    previous: str | None = None
     for key, value in _pairs(text):
         name = _KEYWORDS.get(key)
         if name is None:
+            if previous == "password":
+                # Most likely the rest of a password holding ';' (PWD=ab;cd=1): never shown.
+                raise InterfaceError(
+                    "connection string: an unknown keyword follows the password; a password "
+                    "holding ';' must be written in braces (PWD={...})"
+                )
             # The key only: its text is the caller's (never a password, which is a value).
             shown = key if re.fullmatch(r"[A-Z0-9_]{1,40}", key) else "a keyword"
             raise InterfaceError(
                 f"connection string: unknown keyword {shown}; known: {', '.join(sorted(_KEYWORDS))}"
             )
+        previous = name
         if name in out:
             raise InterfaceError(f"connection string: {key} is given twice")
         if name == "port":

@@ -13,7 +13,6 @@ early, the CLOSE is deferred and rides along with the next request.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 import struct
@@ -84,6 +83,15 @@ def _abandon(conn_ref: weakref.ref[Connection], result: _Result) -> None:
         conn._defer(id_group(p.stmt_id, Msg.CLOSE))
     conn._retire(p)
 
+
+
+def _failing_maker(exc: Exception) -> Callable[[Batch], list[Any]]:
+    """A batch maker that raises ``exc``: where a row factory failed when called."""
+
+    def maker(rows: Batch) -> list[Any]:
+        raise exc
+
+    return maker
 
 class Cursor:
     """A PEP 249 cursor. Create it with ``Connection.cursor()``."""
@@ -174,8 +182,15 @@ class Cursor:
             self._make_rows = made[2]
             return
         face = self._face() if self._face is not None else None
-        self._make_rows = batch_maker(factory, self if face is None else face)
-        self._made_for = (factory, description, self._make_rows)
+        try:
+            maker = batch_maker(factory, self if face is None else face)
+        except Exception as exc:
+            # The factory itself failed: not execute's error (the result is open and tracked
+            # like any other), but every fetch's, as a failing maker's would be (DRIVER.md §19).
+            self._make_rows = _failing_maker(exc)
+            return
+        self._make_rows = maker
+        self._made_for = (factory, description, maker)
 
     def _serve(self, rows: Batch, during_fetch: bool = True) -> None:
         """Make ``rows`` (a decoded batch) the rows served, through the row factory. Its error
@@ -603,6 +618,7 @@ class Cursor:
         self.lastrowid = None
         self._rows = self._raw = []
         self._make_error = None
+        self._make_rows = None
         self._pos = 0
         self._base = 0
         self._received = 0
@@ -719,8 +735,14 @@ class Cursor:
         p = self._result.prepared
         if reply.complete and (reply.error is not None or not (p and (p.blobs or p.lobs))):
             # Kept in _failed (or, a row factory's error, _make_error); the cancellation goes on.
-            with contextlib.suppress(Exception):
+            # Anything else is a bug of ours and is not hidden.
+            try:
                 self._take_batch(reply)
+            except _e.Error:
+                pass
+            except Exception as exc:
+                if exc is not self._make_error:
+                    raise
             return
         self._rows = self._raw = []
         self._result.close_needed = not reply.closed

@@ -147,6 +147,13 @@ REJECT_LINGER = 2.0
 REJECT_DRAIN_BYTES = 64 * 1024
 
 
+#: Rejected connections lingering at once, server-wide: past this many a rejected login is
+#: closed without lingering, so a password-guessing client cannot hold a thread per guess for
+#: REJECT_LINGER seconds each (review of the nmap change).
+MAX_LINGERING = 16
+_lingering = threading.BoundedSemaphore(MAX_LINGERING)
+
+
 def close_after_reject(sock: object, linger: float = REJECT_LINGER) -> None:
     """Half-close a rejected login's connection, then read what the client still sends
     until it closes (or ``linger`` seconds or REJECT_DRAIN_BYTES pass); the caller closes.
@@ -162,6 +169,8 @@ def close_after_reject(sock: object, linger: float = REJECT_LINGER) -> None:
     import socket
 
     assert isinstance(sock, socket.socket)
+    if not _lingering.acquire(blocking=False):
+        return  # too many lingering already: the caller closes at once
     try:
         sock.shutdown(socket.SHUT_WR)
         deadline = time.monotonic() + linger
@@ -177,3 +186,5 @@ def close_after_reject(sock: object, linger: float = REJECT_LINGER) -> None:
             dropped += len(data)
     except OSError:
         pass  # the client is gone already: nothing left to be graceful about
+    finally:
+        _lingering.release()

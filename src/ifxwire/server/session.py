@@ -559,10 +559,7 @@ class Session:
                                 if code == _ID:
                                     self.current = number
                                     if number not in self.statements:
-                                        raise EngineError(
-                                            sc.NO_STATEMENT,
-                                            message=f"statement {number} is not prepared",
-                                        )
+                                        raise self._unknown_statement(number, stop)
                                 elif code == _BIND:
                                     st = self._stmt()
                                     st.params = values
@@ -718,6 +715,18 @@ class Session:
             raise EngineError(sc.NO_STATEMENT, message="no statement is current")
         return self.statements[self.current]
 
+    def _unknown_statement(self, number: int, end: int) -> EngineError:
+        """The error for ``SQ_ID number`` (ending at ``end``) naming no prepared statement.
+
+        Declaring a cursor on a released statement: real servers answer -208, where every
+        other use of it is -267 (informix-driver CHANGELOG 2026.09.02, test_statement_slot.py:
+        a CLOSE/RELEASE that landed between a PREPARE and its CURNAME/OPEN gave -208, between
+        fetches -267). Both the fast path and _handle take SQ_ID, so both ask here; the next
+        message is looked at only within the bytes received (``self.end``)."""
+        if self.end >= end + 2 and u16_at(self.buf, end)[0] == Msg.CURNAME:
+            return EngineError(sc.MEMORY, message=f"statement {number} was released")
+        return EngineError(sc.NO_STATEMENT, message=f"statement {number} is not prepared")
+
     def _handle(self, msg: m.ClientMsg, out: Writer) -> None:
         code = msg.code
         eng = self.engine
@@ -725,16 +734,7 @@ class Session:
         if code == Msg.ID:
             self.current = msg.number
             if msg.number not in self.statements:
-                end = self._msg_end
-                if len(self.buf) >= end + 2 and u16_at(self.buf, end)[0] == Msg.CURNAME:
-                    # Declaring a cursor on a released statement: real servers answer -208,
-                    # where every other use of it is -267 (informix-driver CHANGELOG
-                    # 2026.09.02, test_statement_slot.py: a CLOSE/RELEASE that landed between
-                    # a PREPARE and its CURNAME/OPEN gave -208, between fetches -267).
-                    raise EngineError(sc.MEMORY, message=f"statement {msg.number} was released")
-                raise EngineError(
-                    sc.NO_STATEMENT, message=f"statement {msg.number} is not prepared"
-                )
+                raise self._unknown_statement(msg.number, self._msg_end)
         elif code == Msg.PROTOCOLS:
             mask = self.server.protocols
             self.layout = m.Layout.negotiate(mask, msg.data)

@@ -166,9 +166,15 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         with its dbEncoding, taken from DB_LOCALE or, after the database opens, from its
         ' GL_COLLATE' row: IfxSqli.getJavaToIfxCharBytes, IfxSqliConnect.setDatabaseLocale;
         libsqli converts SQL text client -> DB_LOCALE: sqli_conn_encode_client_to_db). So it
-        is the open database's locale; with none open, the client's DB_LOCALE, which a client
-        that has none sets to its CLIENT_LOCALE (GLS User's Guide)."""
-        return self._db_locale or self.env.get("DB_LOCALE") or self.env.get("CLIENT_LOCALE")
+        is the client's DB_LOCALE when it declared one (JDBC then asks nothing and keeps that
+        code set; libsqli and our driver always declare it); else the open database's locale
+        (JDBC without DB_LOCALE reads the database's ' GL_COLLATE' row and switches to it);
+        else the CLIENT_LOCALE, as a client without DB_LOCALE sets it (GLS User's Guide).
+        A declared DB_LOCALE whose code set differs from the database's is -23197 on a real
+        server; here its text is taken in the code set the client said it sends [I: not yet
+        refused], never decoded in another (that stored U+FFFD for a default-locale client in a
+        UTF-8 database)."""
+        return self.env.get("DB_LOCALE") or self._db_locale or self.env.get("CLIENT_LOCALE")
 
     def _delimident(self) -> bool:
         v = self.env.get("DELIMIDENT")

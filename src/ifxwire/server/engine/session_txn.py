@@ -37,7 +37,12 @@ def private_table(info: TableInfo | None) -> bool:
 
 
 def private_write(plan: Plan) -> bool:
-    """Whether a compiled statement writes only a temporary table of this session."""
+    """Whether a compiled statement writes only a temporary table of this session. A
+    statement that calls routines (SPL may write permanent tables) or draws NEXTVAL does not
+    count, whatever its target: those writes need the database's write lock."""
+    if plan.routines or plan.routine is not None or plan.parts or "ifx_seq(" in plan.sql \
+            or "ifx_spl(" in plan.sql:
+        return False
     if plan.kind == "select_into":
         return not any(t.is_smart_lob for t in plan.types)
     return plan.kind in ("insert", "update", "delete") and private_table(plan.table)
