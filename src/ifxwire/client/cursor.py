@@ -27,6 +27,7 @@ from .. import errors as _e
 from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
+from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
 from ..types.adapters import AdaptersMap
 from ..types.blobs import descriptor_size
@@ -86,6 +87,9 @@ def _abandon(conn_ref: weakref.ref[Connection], result: _Result) -> None:
 
 class Cursor:
     """A PEP 249 cursor. Create it with ``Connection.cursor()``."""
+
+    #: The open result's column descriptions (set when a result opens; Arrow fetch reads them).
+    _columns: Sequence[ColumnDesc] = ()
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
@@ -511,6 +515,7 @@ class Cursor:
         self._result.close_needed = not reply.closed
         self._has_result = True
         self.description = p.description
+        self._columns = p.columns
         self._rows = reply.rows
         self._received = len(reply.rows)
         self._exhausted = False
@@ -725,6 +730,33 @@ class Cursor:
             self._pos = len(self._rows)
             if not self._more():
                 raise IndexError("scroll past the end of the result set")
+
+    # ------------------------------------------------------------------ Arrow (arrowfetch.py)
+
+    def fetch_arrow_table(self) -> Any:
+        """The remaining rows as a ``pyarrow.Table`` (ADBC name; needs ``ifxwire[arrow]``)."""
+        from . import arrowfetch
+
+        return arrowfetch.table(self)
+
+    def fetch_record_batch(self, rows_per_batch: int | None = None) -> Any:
+        """A ``pyarrow.RecordBatchReader`` streaming the remaining rows, one fetch reply at a
+        time (batches of at most ``rows_per_batch`` rows when given; ADBC name)."""
+        from . import arrowfetch
+
+        return arrowfetch.reader(self, rows_per_batch)
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        """The Arrow PyCapsule stream interface over the remaining rows (polars, duckdb,
+        ``pyarrow.RecordBatchReader.from_stream``)."""
+        return self.fetch_record_batch().__arrow_c_stream__(requested_schema)
+
+    def fetch_df(self, **to_pandas: Any) -> Any:
+        """The remaining rows as a pandas DataFrame through Arrow; keyword arguments go to
+        ``pyarrow.Table.to_pandas`` (e.g. ``types_mapper=pandas.ArrowDtype``; docs/ARROW.md)."""
+        from . import arrowfetch
+
+        return arrowfetch.to_pandas(arrowfetch.table(self), to_pandas)
 
     # ------------------------------------------------------------------ other PEP 249 calls
 
