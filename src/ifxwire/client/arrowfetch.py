@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import arrow as _arrow
+from .. import arrowcols as _cols
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
 
@@ -27,10 +28,51 @@ __all__ = ["aiter_batches", "iter_batches", "reader", "table", "to_pandas"]
 _LOB_KINDS = frozenset({TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB})
 
 
-def _plan(cur: Cursor) -> tuple[Any, _arrow._Plan]:
-    pa = _arrow.require_pyarrow()
-    cur._check_result()
-    return pa, _arrow._Plan(pa, cur._columns)
+class _Source:
+    """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
+
+    __slots__ = ("pa", "pc", "plan", "raw", "shape", "size")
+
+    def __init__(self, cur: Cursor, rows_per_batch: int | None) -> None:
+        self.size = _check_size(rows_per_batch)
+        pa = _arrow.require_pyarrow()
+        cur._check_result()
+        self.pa = pa
+        self.plan = _arrow._Plan(pa, cur._columns)
+        self.shape = _cols.columnar_shape(cur._columns)
+        self.raw: _cols.RawRuns | None = None
+        if self.shape is not None and not cur._active_adapters().has_user_loaders:
+            import pyarrow.compute
+
+            self.pc = pyarrow.compute
+            last = self.shape[-1]
+            self.raw = _cols.RawRuns(last[0] + last[1])
+
+    def batches(self, items: list[Any]) -> list[Any]:
+        """The record batches of one fetch reply's rows (or raw runs), cut to the size."""
+        if not items:
+            return []
+        if isinstance(items[0], _cols.RawRun):
+            assert self.raw is not None and self.shape is not None
+            batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,
+                                    self.raw.stride, items)
+        else:
+            batch = _arrow.batch_from_rows(self.pa, self.plan, items)
+        size = self.size
+        if size is None or batch.num_rows <= size:
+            return [batch]
+        return [batch.slice(i, size) for i in range(0, batch.num_rows, size)]
+
+    def counted(self, cur: Cursor, before: list[Any]) -> None:
+        """After a raw fetch: the cursor counted runs; make rownumber/rowcount count rows.
+        ``before`` is the batch held before the call: not replaced, nothing was fetched."""
+        rows = cur._rows
+        if rows is not before and rows and isinstance(rows[0], _cols.RawRun):
+            assert self.raw is not None
+            extra = sum(len(r) for r in rows) // self.raw.stride - len(rows)
+            cur._received += extra
+            if cur._exhausted:
+                cur.rowcount = cur._received
 
 
 def _check_size(rows_per_batch: int | None) -> int | None:
@@ -44,7 +86,7 @@ def _check_size(rows_per_batch: int | None) -> int | None:
     return rows_per_batch
 
 
-def _take(cur: Cursor) -> list[tuple[Any, ...]]:
+def _take(cur: Cursor) -> list[Any]:
     """The rows of the current fetch reply not yet delivered (and mark them delivered)."""
     rows = cur._rows
     pos = cur._pos
@@ -52,41 +94,27 @@ def _take(cur: Cursor) -> list[tuple[Any, ...]]:
     return rows[pos:] if pos else rows
 
 
-def _cut(
-    pa: Any, plan: _arrow._Plan, pending: list[tuple[Any, ...]], size: int | None, final: bool
-) -> tuple[list[Any], list[tuple[Any, ...]]]:
-    """Record batches of ``size`` rows from ``pending`` (all of it when size is None/final)."""
-    if size is None:
-        return ([_arrow.batch_from_rows(pa, plan, pending)] if pending else []), []
-    out = []
-    start = 0
-    while len(pending) - start >= size:
-        out.append(_arrow.batch_from_rows(pa, plan, pending[start : start + size]))
-        start += size
-    rest = pending[start:]
-    if final and rest:
-        out.append(_arrow.batch_from_rows(pa, plan, rest))
-        rest = []
-    return out, rest
+def _more(cur: Cursor, src: _Source) -> bool:
+    before = cur._rows
+    cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
+    try:
+        more = cur._more()
+    finally:
+        cur._raw_decoder = None
+    src.counted(cur, before)
+    return more
 
 
-def _batches(cur: Cursor, pa: Any, plan: _arrow._Plan, size: int | None) -> Iterator[Any]:
-    pending = _take(cur)
-    while True:
-        ready, pending = _cut(pa, plan, pending, size, False)
-        yield from ready
-        if not cur._more():
-            break
-        pending = pending + _take(cur) if pending else _take(cur)
-    ready, _ = _cut(pa, plan, pending, size, True)
-    yield from ready
+def _batches(cur: Cursor, src: _Source) -> Iterator[Any]:
+    yield from src.batches(_take(cur))
+    while _more(cur, src):
+        yield from src.batches(_take(cur))
 
 
 def iter_batches(cur: Cursor, rows_per_batch: int | None = None) -> tuple[Any, Iterator[Any]]:
     """(schema, generator of record batches) of the cursor's remaining rows."""
-    size = _check_size(rows_per_batch)
-    pa, plan = _plan(cur)
-    return plan.schema, _batches(cur, pa, plan, size)
+    src = _Source(cur, rows_per_batch)
+    return src.plan.schema, _batches(cur, src)
 
 
 def reader(cur: Cursor, rows_per_batch: int | None = None) -> Any:
@@ -139,28 +167,30 @@ async def _materialize(rows: list[tuple[Any, ...]], idxs: Sequence[int]) -> list
 
 async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
     """Async generator of record batches of the cursor's remaining rows."""
-    size = _check_size(rows_per_batch)
     cur = acur._cur
-    pa, plan = _plan(cur)
+    src = _Source(cur, rows_per_batch)
     lobs = _lob_columns(cur)
-    pending = _take(cur)
     while True:
+        items = _take(cur)
         if lobs:
-            pending = await _materialize(pending, lobs)
-        ready, pending = _cut(pa, plan, pending, size, False)
-        for batch in ready:
+            items = await _materialize(items, lobs)
+        for batch in src.batches(items):
             yield batch
-        if not await acur._more():
+        before = cur._rows
+        cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
+        try:
+            more = await acur._more()
+        finally:
+            cur._raw_decoder = None
+        src.counted(cur, before)
+        if not more:
             break
-        pending = pending + _take(cur) if pending else _take(cur)
-    if lobs:
-        pending = await _materialize(pending, lobs)
-    ready, _ = _cut(pa, plan, pending, size, True)
-    for batch in ready:
-        yield batch
 
 
 async def atable(acur: AsyncCursor) -> Any:
-    pa, plan = _plan(acur._cur)
+    cur = acur._cur
+    pa = _arrow.require_pyarrow()
+    cur._check_result()
+    schema = _arrow._Plan(pa, cur._columns).schema
     batches = [b async for b in aiter_batches(acur)]
-    return pa.Table.from_batches(batches, schema=plan.schema)
+    return pa.Table.from_batches(batches, schema=schema)

@@ -90,6 +90,8 @@ class Cursor:
 
     #: The open result's column descriptions (set when a result opens; Arrow fetch reads them).
     _columns: Sequence[ColumnDesc] = ()
+    #: Set by arrowfetch.py around its own fetches only: raw tuple runs instead of rows.
+    _raw_decoder: RowDecoder | None = None
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
@@ -148,6 +150,8 @@ class Cursor:
 
     def _decoder(self, p: Prepared) -> RowDecoder | None:
         """The statement's cached decoder, wrapped only when a user loader applies."""
+        if self._raw_decoder is not None:
+            return self._raw_decoder
         decoder = p.decoder
         ad = self._active_adapters()
         if decoder is None or not ad.has_user_loaders or p.description is None:
