@@ -282,8 +282,9 @@ def test_arrow_c_stream_from_stream_polars_duckdb(conn: ifxwire.Connection, big:
 
     duckdb = pytest.importorskip("duckdb")  # in the [test] extra: never skipped in CI
     cur.execute("SELECT k, v, f FROM ab ORDER BY k")
-    stream = cur.fetch_record_batch()
-    got = duckdb.sql("SELECT count(*), sum(k), max(v) FROM stream").fetchall()[0]
+    db = duckdb.connect()
+    db.register("ifx", cur.fetch_record_batch())
+    got = db.sql("SELECT count(*), sum(k), max(v) FROM ifx").fetchall()[0]
     assert got == (big, sum(range(big)), max(f"row {i}" for i in range(big)))
 
 
