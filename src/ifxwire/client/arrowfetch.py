@@ -10,6 +10,7 @@ into record batches, and only then asks for the next reply, so at most one reply
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from .. import arrow as _arrow
 from .. import arrowcols as _cols
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
+from .statements import FETCH_SLACK
 
 if TYPE_CHECKING:
     from ..aio.cursor import AsyncCursor
@@ -94,13 +96,35 @@ def _take(cur: Cursor) -> list[Any]:
     return rows[pos:] if pos else rows
 
 
-def _more(cur: Cursor, src: _Source) -> bool:
-    before = cur._rows
+#: NFETCH size of the columnar path's fetches: a raw run costs no Python object per row, so
+#: larger replies only save round trips (and their syscalls), which then dominate its CPU.
+#: Never above the connection's own size when that was capped (servers without 2 GB fetch).
+ARROW_FETCH_SIZE = 1 << 20
+
+
+@contextlib.contextmanager
+def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
+    """Around one fetch: raw runs instead of rows, in larger replies (columnar path only)."""
+    p = cur._result.prepared
+    if src.raw is None or p is None:
+        yield
+        return
+    saved = p.fetch_size, p.tuple_budget
+    if cur.connection.fetch_buffer_size > 32767:
+        p.fetch_size = max(p.fetch_size, ARROW_FETCH_SIZE)
+        p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
     cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
     try:
-        more = cur._more()
+        yield
     finally:
         cur._raw_decoder = None
+        p.fetch_size, p.tuple_budget = saved
+
+
+def _more(cur: Cursor, src: _Source) -> bool:
+    before = cur._rows
+    with _raw_fetch(cur, src):
+        more = cur._more()
     src.counted(cur, before)
     return more
 
@@ -177,11 +201,8 @@ async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None) ->
         for batch in src.batches(items):
             yield batch
         before = cur._rows
-        cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
-        try:
+        with _raw_fetch(cur, src):
             more = await acur._more()
-        finally:
-            cur._raw_decoder = None
         src.counted(cur, before)
         if not more:
             break
