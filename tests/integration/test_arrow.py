@@ -350,3 +350,48 @@ def test_aio_arrow_fetches(connect_kwargs: dict[str, Any], dbname: str) -> None:
                 assert len(df) == len(rows)
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+# ------------------------------------------------------------------------------------------
+# adbc_ingest
+# ------------------------------------------------------------------------------------------
+
+
+def test_adbc_ingest_modes_round_trip(conn: ifxwire.Connection) -> None:
+    cur = conn.cursor()
+    data = pa.table({
+        "i": pa.array([1, None, -(2**31) + 1], pa.int32()),
+        "b": pa.array([2**62, 0, None], pa.int64()),
+        "f": pa.array([1.5, None, -2.25], pa.float64()),
+        "d": pa.array([Decimal("1.50"), None, Decimal("-9.99")], pa.decimal128(6, 2)),
+        "s": pa.array(["x", "", None], pa.string()),
+        "ok": pa.array([True, False, None], pa.bool_()),
+        "day": pa.array([dt.date(2024, 2, 29), None, dt.date(1, 1, 1)], pa.date32()),
+        "ts": pa.array([dt.datetime(2024, 1, 2, 3, 4, 5, 123000), None,
+                        dt.datetime(1999, 12, 31)], pa.timestamp("ms")),
+    })
+    assert cur.adbc_ingest("ing", data) == 3
+    cur.execute("SELECT * FROM ing")
+    assert sorted(cur.fetchall(), key=repr) == sorted(
+        [tuple(r.values()) for r in data.to_pylist()], key=repr)
+    cur.execute("SELECT * FROM ing")
+    back = cur.fetch_arrow_table()
+    assert back.schema.field("d").type == pa.decimal128(6, 2)
+    assert back.schema.field("ts").type == pa.timestamp("ms")
+    with pytest.raises(ifxwire.ProgrammingError, match="already exists"):
+        cur.adbc_ingest("ing", data, mode="create")
+    assert cur.adbc_ingest("ing", data.to_reader(), mode="append") == 3
+    assert cur.execute("SELECT count(*) FROM ing").fetchone() == (6,)
+    assert cur.adbc_ingest("ing", data.slice(0, 1), mode="replace") == 1
+    assert cur.execute("SELECT count(*) FROM ing").fetchone() == (1,)
+    assert cur.adbc_ingest("ing", data, mode="create_append") == 3
+    with pytest.raises(ifxwire.ProgrammingError, match="does not exist"):
+        cur.adbc_ingest("nosuch", data, mode="append")
+    with pytest.raises(ifxwire.ProgrammingError, match="mode"):
+        cur.adbc_ingest("ing", data, mode="upsert")
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"k": [1, 2], "v": ["a", "b"]})
+    assert cur.adbc_ingest("ing_pd", frame) == 2
+    polars = pytest.importorskip("polars")
+    assert cur.adbc_ingest("ing_pl", polars.DataFrame({"k": [3]})) == 1  # __arrow_c_stream__
+    assert cur.execute("SELECT k FROM ing_pl").fetchall() == [(3,)]

@@ -762,6 +762,15 @@ class Cursor:
 
         return arrowfetch.to_pandas(arrowfetch.table(self), to_pandas)
 
+    def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
+        """Insert Arrow-compatible ``data`` (Table, RecordBatch(Reader), pandas, anything with
+        ``__arrow_c_stream__``) into ``table_name`` through executemany; ``mode`` is
+        "create", "append", "replace" or "create_append" (ADBC). Returns the rows inserted."""
+        from . import arrowfetch
+
+        self._check()
+        return arrowfetch.ingest(self, table_name, data, mode)
+
     # ------------------------------------------------------------------ other PEP 249 calls
 
     def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> Cursor:
