@@ -280,6 +280,11 @@ def test_arrow_c_stream_from_stream_polars_duckdb(conn: ifxwire.Connection, big:
     df = polars.DataFrame(cur)  # via __arrow_c_stream__
     assert df.height == big and df["k"].to_list()[-1] == big - 1
 
+    # polars.read_database takes the connection itself (it reads it through the DB-API rows,
+    # not Arrow: polars only knows the Arrow methods of drivers it recognises by module).
+    got = polars.read_database("SELECT k, v, f FROM ab ORDER BY k", connection=conn)
+    assert got.rows() == conn.cursor().execute("SELECT k, v, f FROM ab ORDER BY k").fetchall()
+
     duckdb = pytest.importorskip("duckdb")  # in the [test] extra: never skipped in CI
     cur.execute("SELECT k, v, f FROM ab ORDER BY k")
     db = duckdb.connect()
