@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from .protocol.codes import XID_BLOB, XID_BOOLEAN, XID_CLOB, XID_LVARCHAR, TypeCode
@@ -234,7 +235,8 @@ def batch_from_rows(pa: Any, plan: _Plan, rows: Sequence[Sequence[Any]]) -> Any:
     ncols = len(plan.types)
     if not rows:
         return pa.RecordBatch.from_pylist([], schema=plan.schema)
-    columns = list(zip(*rows, strict=True)) if ncols else []
+    # One itemgetter pass per column: zip(*rows) would make an iterator per row.
+    columns = [list(map(itemgetter(i), rows)) for i in range(ncols)]
     arrays = []
     for values, t, conv in zip(columns, plan.types, plan.converters, strict=True):
         if conv is not None:
