@@ -66,6 +66,10 @@ def columnar_shape(columns: Sequence[ColumnDesc]) -> list[tuple[int, int, str, s
         width, arrow_type, null = spec
         out.append((offset, width, arrow_type, null))
         offset += width
+    if any(c.start for c in columns) and any(
+        c.start != o for c, (o, _, _, _) in zip(columns, out, strict=True)
+    ):
+        return None  # described start positions that are not the packed layout: rows instead
     return out or None
 
 

@@ -60,3 +60,10 @@ def test_shape_refuses_distinct_and_variable_columns() -> None:
     assert columnar_shape([ColumnDesc("a", TypeCode.INTEGER | TYPE_DISTINCT, 4)]) is None
     assert columnar_shape([ColumnDesc("v", TypeCode.VARCHAR, 20)]) is None
     assert columnar_shape([]) is None
+    # Described start positions: taken when they are the packed layout, else rows are decoded.
+    packed = [ColumnDesc("a", TypeCode.INTEGER, 4, start=0), ColumnDesc("b", TypeCode.FLOAT, 8,
+                                                                       start=4)]
+    assert columnar_shape(packed) == [(0, 4, "int32", "min"), (4, 8, "float64", "ones")]
+    gap = [ColumnDesc("a", TypeCode.INTEGER, 4, start=0), ColumnDesc("b", TypeCode.FLOAT, 8,
+                                                                    start=8)]
+    assert columnar_shape(gap) is None
