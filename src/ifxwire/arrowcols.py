@@ -22,11 +22,13 @@ first other message ends the run, and anything else is left to the reply loop to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from .protocol.codes import TYPE_DISTINCT, Msg, TypeCode
 from .protocol.columns import ColumnDesc
 from .types.errors import CodecError
+from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
 __all__ = ["RawRun", "RawRuns", "columnar_shape", "run_batch"]
 
@@ -55,22 +57,45 @@ class RawRun(bytes):
     __slots__ = ()
 
 
-def columnar_shape(columns: Sequence[ColumnDesc]) -> list[tuple[int, int, str, str]] | None:
-    """[(offset in the payload, width, arrow type, null kind)] or None if not all fixed."""
-    out = []
+#: One column of a fixed layout: (offset in the payload, width, kind, detail). kind is an
+#: Arrow primitive name (detail: its NULL test, "min" or "ones") or "decode" (detail: a
+#: one-column row decoder, for CHAR, DECIMAL, MONEY, DATETIME, INTERVAL, INT8).
+ColumnSpec = tuple[int, int, str, Any]
+
+
+def columnar_shape(
+    columns: Sequence[ColumnDesc], encoding: str = "iso-8859-1", keep_char_padding: bool = False
+) -> list[ColumnSpec] | None:
+    """The fixed layout of a result, or None when rows must be decoded one by one (a column
+    forces the sequential layout, a BYTE/TEXT descriptor needs its data fetched, or the
+    described start positions are not the packed layout)."""
+    out: list[ColumnSpec] = []
     offset = 0
+    decoded = 0
     for col in columns:
         spec = _PRIMITIVES.get(col.base)
-        if spec is None or col.type & TYPE_DISTINCT:
+        if col.type & TYPE_DISTINCT:
             return None
-        width, arrow_type, null = spec
-        out.append((offset, width, arrow_type, null))
+        if spec is not None:
+            width, arrow_type, null = spec
+            out.append((offset, width, arrow_type, null))
+        else:
+            fixed = fixed_width(col)
+            if fixed is None or is_variable(col) or col.base in (_T.BYTE, _T.TEXT):
+                return None
+            width = fixed
+            decoder = build_row_decoder([replace(col, start=0)], encoding,
+                                        keep_char_padding=keep_char_padding)
+            out.append((offset, width, "decode", decoder))
+            decoded += 1
         offset += width
     if any(c.start for c in columns) and any(
-        c.start != o for c, (o, _, _, _) in zip(columns, out, strict=True)
+        c.start != spec[0] for c, spec in zip(columns, out, strict=True)
     ):
         return None  # described start positions that are not the packed layout: rows instead
-    return out or None
+    if not out or decoded == len(out):
+        return None  # nothing columnar to gain: the row decoder is as fast per value
+    return out
 
 
 class RawRuns:
@@ -113,19 +138,27 @@ class RawRuns:
         return pos + k * stride, None
 
 
-def run_batch(pa: Any, pc: Any, schema: Any, shape: Sequence[tuple[int, int, str, str]],
-              stride: int, runs: Sequence[bytes]) -> Any:
-    """One record batch from raw runs: each column gathered, byte-swapped and NULL-masked."""
+def run_batch(pa: Any, pc: Any, schema: Any, shape: Sequence[ColumnSpec], stride: int,
+              runs: Sequence[bytes], converters: Sequence[Any]) -> Any:
+    """One record batch from raw runs: each column gathered, byte-swapped and NULL-masked
+    (or, for "decode" columns, its values decoded one by one from their fixed offsets)."""
     data = runs[0] if len(runs) == 1 else b"".join(runs)
     n = len(data) // stride
     arrays = []
-    for (offset, width, arrow_type, null), field in zip(shape, schema, strict=True):
+    for (offset, width, kind, detail), field, conv in zip(shape, schema, converters,
+                                                           strict=True):
         start = 8 + offset
+        if kind == "decode":
+            values = [detail(data, at, width)[0] for at in range(start, n * stride, stride)]
+            if conv is not None:
+                values = [None if v is None else conv(v) for v in values]
+            arrays.append(pa.array(values, type=field.type))
+            continue
         out = bytearray(n * width)
         for j in range(width):
             out[width - 1 - j :: width] = data[start + j :: stride]
         buf = pa.py_buffer(out)
-        if null == "min":
+        if detail == "min":
             t = getattr(pa, _SIGNED[width])()
             raw = pa.Array.from_buffers(t, n, [None, buf])
             mask = pc.equal(raw, pa.scalar(-(1 << (width * 8 - 1)), t))
@@ -136,7 +169,7 @@ def run_batch(pa: Any, pc: Any, schema: Any, shape: Sequence[tuple[int, int, str
         validity = None
         if pc.any(mask).as_py():
             validity = pc.invert(mask).buffers()[1]
-        if arrow_type == "date32":
+        if kind == "date32":
             days = pa.Array.from_buffers(pa.int32(), n, [validity, buf])
             arr = pc.subtract(days, pa.scalar(_EPOCH_SHIFT, pa.int32())).cast(pa.date32())
         else:

@@ -229,6 +229,42 @@ def test_numeric_columnar_path_equals_fetchall(
     assert len(cur.fetchall()) == len(rows)
 
 
+def test_fixed_layout_with_decoded_columns_equals_fetchall(
+    conn: ifxwire.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CHAR, DECIMAL, MONEY, INT8, DATETIME, INTERVAL in a fixed layout: columnar gathering for
+    the integers, per-value decoding at fixed offsets for the rest (arrowcols "decode")."""
+    from ifxwire import arrowcols
+
+    runs: list[int] = []
+    real = arrowcols.run_batch
+
+    def spy(*args: Any) -> Any:
+        batch = real(*args)
+        runs.append(batch.num_rows)
+        return batch
+
+    monkeypatch.setattr(arrowcols, "run_batch", spy)
+    conn.autocommit = True
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE af (k SERIAL, a INT8, b DECIMAL(10,2), c MONEY(8,2), "
+                "d CHAR(5), e DATETIME YEAR TO SECOND, f INTERVAL DAY TO SECOND, g DECIMAL(10), "
+                "h DATETIME HOUR TO FRACTION(3), i NCHAR(3))")
+    base = dt.datetime(2000, 1, 1)
+    rows: list[tuple[Any, ...]] = [
+        (i * 10**10, Decimal(i) / 100, Decimal(-i) / 4, f"c{i % 999}",
+         base + dt.timedelta(seconds=i * 977), dt.timedelta(seconds=i * 13),
+         Decimal(i) / 8, dt.time(i % 24, i % 60, i % 60, (i % 1000) * 1000), "n")
+        if i % 9 else (None,) * 9 for i in range(3000)]
+    rows.append((-(2**63) + 1, Decimal("-99999999.99"), Decimal("999999.99"), "abcde",
+                 dt.datetime(1, 1, 1), -dt.timedelta(days=99, seconds=86399), Decimal("1e-30"),
+                 dt.time(23, 59, 59, 999000), "ñ"))
+    cur.executemany("INSERT INTO af (a,b,c,d,e,f,g,h,i) VALUES (?,?,?,?,?,?,?,?,?)", rows)
+    table = _check_same(conn, "SELECT * FROM af ORDER BY k")
+    assert runs and sum(runs) < len(rows)
+    assert _types(table)["b"] == ("decimal128(10, 2)", "decimal(10,2)")
+
+
 # ------------------------------------------------------------------------------------------
 # Streaming and the interfaces other libraries use
 # ------------------------------------------------------------------------------------------

@@ -51,7 +51,8 @@ def test_run_batch_nulls_and_dates() -> None:
     payloads = [struct.pack(">idi", 7, 1.5, 25568), b"\x80\x00\x00\x00" + b"\xff" * 8
                 + b"\x80\x00\x00\x00"]
     raw = RawRuns(16)
-    batch = run_batch(pa, pc, schema, shape, raw.stride, [b"".join(map(_tuple, payloads))])
+    batch = run_batch(pa, pc, schema, shape, raw.stride, [b"".join(map(_tuple, payloads))],
+                      [None] * 3)
     assert batch.to_pylist() == [{"a": 7, "f": 1.5, "d": dt.date(1970, 1, 1)},
                                  {"a": None, "f": None, "d": None}]
 
@@ -64,6 +65,11 @@ def test_shape_refuses_distinct_and_variable_columns() -> None:
     packed = [ColumnDesc("a", TypeCode.INTEGER, 4, start=0), ColumnDesc("b", TypeCode.FLOAT, 8,
                                                                        start=4)]
     assert columnar_shape(packed) == [(0, 4, "int32", "min"), (4, 8, "float64", "ones")]
+    # CHAR/DECIMAL columns are decoded per value inside a fixed layout; alone they gain nothing.
+    mixed = columnar_shape([ColumnDesc("a", TypeCode.INTEGER, 4),
+                            ColumnDesc("c", TypeCode.CHAR, 3)])
+    assert mixed is not None and mixed[1][:3] == (4, 3, "decode")
+    assert columnar_shape([ColumnDesc("c", TypeCode.CHAR, 3)]) is None
     gap = [ColumnDesc("a", TypeCode.INTEGER, 4, start=0), ColumnDesc("b", TypeCode.FLOAT, 8,
                                                                     start=8)]
     assert columnar_shape(gap) is None

@@ -41,7 +41,8 @@ class _Source:
         cur._check_result()
         self.pa = pa
         self.plan = _arrow._Plan(pa, cur._columns)
-        self.shape = _cols.columnar_shape(cur._columns)
+        conn = cur.connection
+        self.shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
         self.raw: _cols.RawRuns | None = None
         if self.shape is not None and not cur._active_adapters().has_user_loaders:
             import pyarrow.compute
@@ -57,7 +58,7 @@ class _Source:
         if isinstance(items[0], _cols.RawRun):
             assert self.raw is not None and self.shape is not None
             batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,
-                                    self.raw.stride, items)
+                                    self.raw.stride, items, self.plan.converters)
         else:
             batch = _arrow.batch_from_rows(self.pa, self.plan, items)
         size = self.size
