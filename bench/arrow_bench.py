@@ -7,7 +7,9 @@ a few times per method and keeps the smallest **client-thread** CPU time
 (``time.thread_time``). Shapes:
 
 * ``numeric``: INTEGER, BIGINT, FLOAT, SMALLINT, DATE (all fixed-width: the columnar path);
-* ``mixed``: INTEGER, FLOAT, DECIMAL(12,2), DATE, VARCHAR(20) (per-batch row decode).
+* ``fixed``: INTEGER, FLOAT, DECIMAL(12,2), DATE, CHAR(20) (fixed layout: columnar path,
+  DECIMAL and CHAR decoded per value);
+* ``mixed``: the same with VARCHAR(20) (sequential layout: per-batch row decode).
 
 Methods: ``floor`` (``pickle.loads`` of the same rows as tuples: what CPython needs just to
 build them), ``fetchall``, ``fetch_arrow_table``, and informix-driver's ``fetchall`` followed
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SHAPES = {
     "numeric": "a INTEGER, b BIGINT, c FLOAT, d SMALLINT, e DATE",
+    "fixed": "a INTEGER, b FLOAT, c DECIMAL(12,2), d DATE, e CHAR(20)",
     "mixed": "a INTEGER, b FLOAT, c DECIMAL(12,2), d DATE, e VARCHAR(20)",
 }
 
@@ -46,7 +49,7 @@ def _rows(shape: str, n: int) -> list[tuple[Any, ...]]:
         return [(i, i * 1_000_003, i / 7, i % 30000, day + dt.timedelta(days=i % 9000))
                 for i in range(n)]
     return [(i, i / 7, Decimal(i) / 100, day + dt.timedelta(days=i % 9000), f"name {i}")
-            for i in range(n)]
+            for i in range(n)]  # "fixed" and "mixed": the same values, CHAR vs VARCHAR
 
 
 def _worker(rows: int, repeat: int) -> dict[str, Any]:
