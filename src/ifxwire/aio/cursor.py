@@ -461,6 +461,27 @@ class AsyncCursor:
             raise StopAsyncIteration
         return row
 
+    # ------------------------------------------------------------ Arrow (client/arrowfetch.py)
+
+    async def fetch_arrow_table(self) -> Any:
+        """The remaining rows as a ``pyarrow.Table`` (needs ``ifxwire[arrow]``)."""
+        from ..client import arrowfetch
+
+        return await arrowfetch.atable(self)
+
+    def fetch_record_batches(self, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
+        """``async for batch in cur.fetch_record_batches()``: ``pyarrow.RecordBatch``es of the
+        remaining rows, one fetch reply at a time (at most ``rows_per_batch`` rows each)."""
+        from ..client import arrowfetch
+
+        return arrowfetch.aiter_batches(self, rows_per_batch)
+
+    async def fetch_df(self, **to_pandas: Any) -> Any:
+        """The remaining rows as a pandas DataFrame through Arrow (``Table.to_pandas`` kwargs)."""
+        from ..client import arrowfetch
+
+        return arrowfetch.to_pandas(await arrowfetch.atable(self), to_pandas)
+
     # ------------------------------------------------------------------ lifecycle
 
     async def close(self) -> None:

@@ -26,6 +26,7 @@ from .. import errors as _e
 from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
+from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
 from ..rows import BaseRowFactory, Batch, batch_maker, tuple_row
 from ..types.adapters import AdaptersMap
@@ -95,6 +96,11 @@ def _failing_maker(exc: Exception) -> Callable[[Batch], list[Any]]:
 
 class Cursor:
     """A PEP 249 cursor. Create it with ``Connection.cursor()``."""
+
+    #: The open result's column descriptions (set when a result opens; Arrow fetch reads them).
+    _columns: Sequence[ColumnDesc] = ()
+    #: Set by arrowfetch.py around its own fetches only: raw tuple runs instead of rows.
+    _raw_decoder: RowDecoder | None = None
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
@@ -226,6 +232,8 @@ class Cursor:
 
     def _decoder(self, p: Prepared) -> RowDecoder | None:
         """The statement's cached decoder, wrapped only when a user loader applies."""
+        if self._raw_decoder is not None:
+            return self._raw_decoder
         decoder = p.decoder
         ad = self._active_adapters()
         if decoder is None or not ad.has_user_loaders or p.description is None:
@@ -600,6 +608,7 @@ class Cursor:
             if p.description is not None:
                 self._shape(p.description)
             self._serve(reply.rows, during_fetch=False)
+        self._columns = p.columns
         self._received = len(reply.rows)
         self._exhausted = False
         conn._open_results.add(self)
@@ -722,7 +731,8 @@ class Cursor:
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
-        if self._make_rows is None:
+        if self._make_rows is None or self._raw_decoder is not None:
+            # (Arrow's raw runs are columns' bytes, not rows: no row factory for them.)
             self._rows = self._raw = reply.rows
         else:
             self._serve(reply.rows)
@@ -829,6 +839,42 @@ class Cursor:
             self._pos = len(self._rows)
             if not self._more():
                 raise IndexError("scroll past the end of the result set")
+
+    # ------------------------------------------------------------------ Arrow (arrowfetch.py)
+
+    def fetch_arrow_table(self) -> Any:
+        """The remaining rows as a ``pyarrow.Table`` (ADBC name; needs ``ifxwire[arrow]``)."""
+        from . import arrowfetch
+
+        return arrowfetch.table(self)
+
+    def fetch_record_batch(self, rows_per_batch: int | None = None) -> Any:
+        """A ``pyarrow.RecordBatchReader`` streaming the remaining rows, one fetch reply at a
+        time (batches of at most ``rows_per_batch`` rows when given; ADBC name)."""
+        from . import arrowfetch
+
+        return arrowfetch.reader(self, rows_per_batch)
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        """The Arrow PyCapsule stream interface over the remaining rows (polars, duckdb,
+        ``pyarrow.RecordBatchReader.from_stream``)."""
+        return self.fetch_record_batch().__arrow_c_stream__(requested_schema)
+
+    def fetch_df(self, **to_pandas: Any) -> Any:
+        """The remaining rows as a pandas DataFrame through Arrow; keyword arguments go to
+        ``pyarrow.Table.to_pandas`` (e.g. ``types_mapper=pandas.ArrowDtype``; docs/ARROW.md)."""
+        from . import arrowfetch
+
+        return arrowfetch.to_pandas(arrowfetch.table(self), to_pandas)
+
+    def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
+        """Insert Arrow-compatible ``data`` (Table, RecordBatch(Reader), pandas, anything with
+        ``__arrow_c_stream__``) into ``table_name`` through executemany; ``mode`` is
+        "create", "append", "replace" or "create_append" (ADBC). Returns the rows inserted."""
+        from . import arrowfetch
+
+        self._check()
+        return arrowfetch.ingest(self, table_name, data, mode)
 
     # ------------------------------------------------------------------ other PEP 249 calls
 

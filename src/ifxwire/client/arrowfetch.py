@@ -1,0 +1,357 @@
+"""Arrow fetch for the sync and asyncio cursors (the ADBC DB-API extension names).
+
+Kept out of cursor.py on purpose: the cursor only gains thin methods that call in here, so
+the row path stays as it is and pyarrow is imported only when one of these is used.
+
+Streaming: a batch generator takes the rows of the cursor's current fetch reply, turns them
+into record batches, and only then asks for the next reply, so at most one reply's rows (plus
+``rows_per_batch`` pending rows) are alive at a time, whatever the size of the result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import arrow as _arrow
+from .. import arrowcols as _cols
+from ..protocol.codes import TypeCode
+from ..types.complextype import ComplexType
+from .statements import FETCH_SLACK
+
+if TYPE_CHECKING:
+    from ..aio.cursor import AsyncCursor
+    from .cursor import Cursor
+
+__all__ = ["aiter_batches", "iter_batches", "reader", "table", "to_pandas"]
+
+_LOB_KINDS = frozenset({TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB})
+
+
+class _Source:
+    """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
+
+    __slots__ = ("pa", "pc", "plan", "raw", "shape", "size")
+
+    def __init__(self, cur: Cursor, rows_per_batch: int | None) -> None:
+        self.size = _check_size(rows_per_batch)
+        pa = _arrow.require_pyarrow()
+        cur._check_result()
+        self.pa = pa
+        self.plan = _arrow._Plan(pa, cur._columns)
+        conn = cur.connection
+        self.shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
+        self.raw: _cols.RawRuns | None = None
+        if self.shape is not None and not cur._active_adapters().has_user_loaders:
+            import pyarrow.compute
+
+            self.pc = pyarrow.compute
+            last = self.shape[-1]
+            self.raw = _cols.RawRuns(last[0] + last[1])
+
+    def batches(self, items: list[Any]) -> list[Any]:
+        """The record batches of one fetch reply's rows (or raw runs), cut to the size."""
+        if not items:
+            return []
+        if isinstance(items[0], _cols.RawRun):
+            assert self.raw is not None and self.shape is not None
+            batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,
+                                    self.raw.stride, items, self.plan.converters)
+        else:
+            batch = _arrow.batch_from_rows(self.pa, self.plan, items)
+        size = self.size
+        if size is None or batch.num_rows <= size:
+            return [batch]
+        return [batch.slice(i, size) for i in range(0, batch.num_rows, size)]
+
+    def counted(self, cur: Cursor, before: list[Any]) -> None:
+        """After a raw fetch: the cursor counted runs; make rownumber/rowcount count rows.
+        ``before`` is the batch held before the call: not replaced, nothing was fetched."""
+        rows = cur._raw
+        if rows is not before and rows and isinstance(rows[0], _cols.RawRun):
+            assert self.raw is not None
+            extra = sum(len(r) for r in rows) // self.raw.stride - len(rows)
+            cur._received += extra
+            if cur._exhausted:
+                cur.rowcount = cur._received
+
+
+def _check_size(rows_per_batch: int | None) -> int | None:
+    if rows_per_batch is None:
+        return None
+    if isinstance(rows_per_batch, bool) or not isinstance(rows_per_batch, int) \
+            or rows_per_batch < 1:
+        from ..errors import ProgrammingError
+
+        raise ProgrammingError(f"rows_per_batch must be a positive int, not {rows_per_batch!r}")
+    return rows_per_batch
+
+
+def _take(cur: Cursor) -> list[Any]:
+    """The rows of the current fetch reply not yet delivered (and mark them delivered): the
+    decoded tuples (``_raw``), whatever row factory made the cursor's own rows from them."""
+    rows = cur._raw
+    pos = cur._pos
+    cur._pos = len(rows)
+    return rows[pos:] if pos else rows
+
+
+#: NFETCH size of the columnar path's fetches: a raw run costs no Python object per row, so
+#: larger replies only save round trips (and their syscalls), which then dominate its CPU.
+#: Never above the connection's own size when that was capped (servers without 2 GB fetch).
+ARROW_FETCH_SIZE = 1 << 20
+
+
+@contextlib.contextmanager
+def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
+    """Around one fetch: raw runs instead of rows, in larger replies (columnar path only)."""
+    p = cur._result.prepared
+    if src.raw is None or p is None:
+        yield
+        return
+    saved = p.fetch_size, p.tuple_budget
+    if cur.connection.fetch_buffer_size > 32767:
+        p.fetch_size = max(p.fetch_size, ARROW_FETCH_SIZE)
+        p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
+    cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
+    try:
+        yield
+    finally:
+        cur._raw_decoder = None
+        p.fetch_size, p.tuple_budget = saved
+
+
+def _more(cur: Cursor, src: _Source) -> bool:
+    before = cur._raw
+    with _raw_fetch(cur, src):
+        more = cur._more()
+    src.counted(cur, before)
+    return more
+
+
+def _batches(cur: Cursor, src: _Source) -> Iterator[Any]:
+    yield from src.batches(_take(cur))
+    while _more(cur, src):
+        yield from src.batches(_take(cur))
+
+
+def iter_batches(cur: Cursor, rows_per_batch: int | None = None) -> tuple[Any, Iterator[Any]]:
+    """(schema, generator of record batches) of the cursor's remaining rows."""
+    src = _Source(cur, rows_per_batch)
+    return src.plan.schema, _batches(cur, src)
+
+
+def reader(cur: Cursor, rows_per_batch: int | None = None) -> Any:
+    pa = _arrow.require_pyarrow()
+    schema, gen = iter_batches(cur, rows_per_batch)
+    return pa.RecordBatchReader.from_batches(schema, gen)
+
+
+def table(cur: Cursor) -> Any:
+    pa = _arrow.require_pyarrow()
+    schema, gen = iter_batches(cur)
+    return pa.Table.from_batches(list(gen), schema=schema)
+
+
+def to_pandas(tbl: Any, kwargs: dict[str, Any]) -> Any:
+    return tbl.to_pandas(**kwargs)
+
+
+# ------------------------------------------------------------------------------------------
+# asyncio
+# ------------------------------------------------------------------------------------------
+
+
+def _lob_columns(cur: Cursor) -> list[int]:
+    out = []
+    for i, col in enumerate(cur._columns):
+        node = ComplexType(code=col.base, length=col.enclen, xid=col.xid, type_name=col.type_name)
+        if _arrow._kind(node) in _LOB_KINDS:
+            out.append(i)
+    return out
+
+
+async def _materialize(rows: list[tuple[Any, ...]], idxs: Sequence[int]) -> list[tuple[Any, ...]]:
+    """asyncio BYTE/TEXT readers and BLOB/CLOB objects read out (their read is a coroutine)."""
+    out = []
+    for row in rows:
+        values = None
+        for i in idxs:
+            read = getattr(row[i], "read", None)
+            if read is not None:
+                data = read()
+                if inspect.isawaitable(data):
+                    data = await data
+                if values is None:
+                    values = list(row)
+                values[i] = data
+        out.append(row if values is None else tuple(values))
+    return out
+
+
+async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
+    """Async generator of record batches of the cursor's remaining rows."""
+    cur = acur._cur
+    src = _Source(cur, rows_per_batch)
+    lobs = _lob_columns(cur)
+    while True:
+        items = _take(cur)
+        if lobs:
+            items = await _materialize(items, lobs)
+        for batch in src.batches(items):
+            yield batch
+        before = cur._raw
+        with _raw_fetch(cur, src):
+            more = await acur._more()
+        src.counted(cur, before)
+        if not more:
+            break
+
+
+async def atable(acur: AsyncCursor) -> Any:
+    cur = acur._cur
+    pa = _arrow.require_pyarrow()
+    cur._check_result()
+    schema = _arrow._Plan(pa, cur._columns).schema
+    batches = [b async for b in aiter_batches(acur)]
+    return pa.Table.from_batches(batches, schema=schema)
+
+
+# ------------------------------------------------------------------------------------------
+# adbc_ingest
+# ------------------------------------------------------------------------------------------
+
+_INGEST_MODES = ("create", "append", "replace", "create_append")
+
+
+def _sql_type(pa: Any, t: Any) -> str:
+    """The Informix column type ``mode="create"`` gives an Arrow type (docs/ARROW.md)."""
+    types = pa.types
+    if types.is_boolean(t):
+        return "BOOLEAN"
+    if types.is_int8(t) or types.is_int16(t) or types.is_uint8(t):
+        return "SMALLINT"
+    if types.is_int32(t) or types.is_uint16(t):
+        return "INTEGER"
+    if types.is_int64(t) or types.is_uint32(t):
+        return "BIGINT"
+    if types.is_float16(t) or types.is_float32(t):
+        return "SMALLFLOAT"
+    if types.is_float64(t):
+        return "FLOAT"
+    if types.is_decimal(t) and t.precision <= 32:
+        return f"DECIMAL({t.precision},{t.scale})"
+    if types.is_string(t) or types.is_large_string(t) or types.is_string_view(t):
+        return "LVARCHAR(32739)"
+    if types.is_binary(t) or types.is_large_binary(t) or types.is_fixed_size_binary(t):
+        return "BYTE"
+    if types.is_date(t):
+        return "DATE"
+    if types.is_timestamp(t):
+        if t.tz is not None:
+            raise _unsupported(t, "Informix DATETIME has no time zone; convert to naive first")
+        return {"s": "DATETIME YEAR TO SECOND", "ms": "DATETIME YEAR TO FRACTION(3)"}.get(
+            t.unit, "DATETIME YEAR TO FRACTION(5)")
+    if types.is_time(t):
+        return "DATETIME HOUR TO FRACTION(5)"
+    if types.is_duration(t):
+        return "INTERVAL DAY(9) TO FRACTION(5)"
+    raise _unsupported(t, "no Informix column type is derived for it")
+
+
+#: Bytes a row of the other column types takes at most (systables.rowsize counting), for
+#: sharing Informix's 32,767-byte row among the string columns.
+_FIXED_SIZES = {"BOOLEAN": 2, "SMALLINT": 2, "INTEGER": 4, "BIGINT": 8, "SMALLFLOAT": 4,
+                "FLOAT": 8, "BYTE": 56, "DATE": 4}
+_ROW_LIMIT = 32767
+
+
+def _sized_strings(types: list[str]) -> list[str]:
+    """String columns share what the row limit leaves after the other columns (at most
+    LVARCHAR(32739) each): a row over 32,767 bytes is -499 on Informix, as a table of one
+    LVARCHAR(32739) and a few numbers would be. A value longer than its column is refused by
+    the server on insert (-1279), never cut."""
+    strings = [i for i, t in enumerate(types) if t.startswith("LVARCHAR")]
+    if not strings:
+        return types
+    fixed = sum(_FIXED_SIZES.get(t, 17) for t in types if not t.startswith("LVARCHAR"))
+    share = min(32739, (_ROW_LIMIT - 256 - fixed) // len(strings) - 4)
+    if share < 1:
+        raise _unsupported(types, "too many string columns for one Informix row")
+    return [f"LVARCHAR({share})" if i in strings else t for i, t in enumerate(types)]
+
+
+def _unsupported(t: Any, why: str) -> Exception:
+    from ..errors import NotSupportedError
+
+    return NotSupportedError(f"adbc_ingest: Arrow type {t}: {why}")
+
+
+def _as_reader(pa: Any, data: Any) -> Any:
+    """Any Arrow-compatible input as a RecordBatchReader (Table, batch, reader, pandas,
+    anything with ``__arrow_c_stream__``)."""
+    if isinstance(data, pa.RecordBatchReader):
+        return data
+    if isinstance(data, pa.Table):
+        return data.to_reader()
+    if isinstance(data, pa.RecordBatch):
+        return pa.RecordBatchReader.from_batches(data.schema, [data])
+    if hasattr(data, "__arrow_c_stream__"):
+        return pa.RecordBatchReader.from_stream(data)
+    if type(data).__module__.startswith("pandas"):
+        return pa.Table.from_pandas(data, preserve_index=False).to_reader()
+    from ..errors import ProgrammingError
+
+    raise ProgrammingError(f"adbc_ingest: {type(data).__name__} is not Arrow-compatible data")
+
+
+def _quote(name: str) -> str:
+    """Table and column names are plain identifiers (no quoting, no SQL from data)."""
+    if not name.replace("_", "a").isalnum() or name[:1].isdigit():
+        from ..errors import ProgrammingError
+
+        raise ProgrammingError(f"adbc_ingest: {name!r} is not a plain identifier")
+    return name
+
+
+def ingest(cur: Cursor, table_name: str, data: Any, mode: str) -> int:
+    """``Cursor.adbc_ingest``: create/replace the table as asked, then executemany each batch."""
+    pa = _arrow.require_pyarrow()
+    if mode not in _INGEST_MODES:
+        from ..errors import ProgrammingError
+
+        raise ProgrammingError(f"adbc_ingest mode must be one of {_INGEST_MODES}, not {mode!r}")
+    reader = _as_reader(pa, data)
+    schema = reader.schema
+    table = _quote(table_name)
+    names = [_quote(f.name) for f in schema]
+    exists = cur.execute(
+        "SELECT 1 FROM systables WHERE tabname = ?", (table_name.lower(),)).fetchone() is not None
+    if mode == "replace" and exists:
+        cur.execute(f"DROP TABLE {table}")
+        exists = False
+    if mode == "create" and exists:
+        from ..errors import ProgrammingError
+
+        raise ProgrammingError(f"adbc_ingest: table {table_name!r} already exists (mode='create')")
+    if mode == "append" and not exists:
+        from ..errors import ProgrammingError
+
+        raise ProgrammingError(f"adbc_ingest: table {table_name!r} does not exist (mode='append')")
+    if not exists:
+        types = _sized_strings([_sql_type(pa, f.type) for f in schema])
+        cols = ", ".join(
+            f"{n} {ty}" + ("" if f.nullable else " NOT NULL")
+            for n, ty, f in zip(names, types, schema, strict=True))
+        cur.execute(f"CREATE TABLE {table} ({cols})")
+    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+    total = 0
+    for batch in reader:
+        if batch.num_rows:
+            columns = [c.to_pylist() for c in batch.columns]
+            cur.executemany(sql, list(zip(*columns, strict=True)))
+            total += batch.num_rows
+    cur.rowcount = total
+    return total
