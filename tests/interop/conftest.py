@@ -57,6 +57,27 @@ def cache_root() -> Path:
     return Path(os.environ.get("IFXWIRE_CACHE", Path.home() / ".cache" / "ifxwire"))
 
 
+def compile_java_check(javac: str, jar: Path, sources: list[Path], tag: str) -> str:
+    """Compile a check's Java sources against one JDBC jar, once per content (cached under
+    cache_root()/jdbc/build), and return its class path (the classes, then the jar)."""
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + jar.read_bytes())
+    build = cache_root() / "jdbc" / "build" / f"{tag}-{digest.hexdigest()[:16]}"
+    first_class = build / (sources[0].stem + ".class")
+    if not first_class.is_file():
+        tmp = build.with_name(build.name + f".tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        proc = subprocess.run([javac, "-cp", str(jar), "-d", str(tmp), *map(str, sources)],
+                              capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            pytest.fail(f"javac {sources[0].name} against {jar.name} failed:\n{proc.stderr}",
+                        pytrace=False)
+        shutil.rmtree(build, ignore_errors=True)
+        tmp.rename(build)
+    return os.pathsep.join([str(build), str(jar)])
+
+
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name, "")
     return int(value) if value.strip() else default

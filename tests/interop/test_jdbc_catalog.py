@@ -12,9 +12,6 @@ Run:  pytest -m interop tests/interop/test_jdbc_catalog.py
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +20,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import JAVA_OPTS, JDBC_VERSIONS, cache_root
+from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_java_check
 
 pytestmark = pytest.mark.interop
 
@@ -42,24 +39,8 @@ SCHEMA = (
 @pytest.fixture(scope="module")
 def catalog_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path with CatalogCheck compiled against that jar."""
-    out: dict[str, str] = {}
-    for version, jar in jdbc_jars.items():
-        digest = hashlib.sha256(SOURCE.read_bytes() + jar.read_bytes()).hexdigest()[:16]
-        build = cache_root() / "jdbc" / "build" / f"catalog-{version}-{digest}"
-        if not (build / "CatalogCheck.class").is_file():
-            tmp = build.with_name(build.name + f".tmp{os.getpid()}")
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            proc = subprocess.run([java_tools["javac"], "-cp", str(jar), "-d", str(tmp),
-                                   str(SOURCE)], capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0:
-                shutil.rmtree(tmp, ignore_errors=True)
-                pytest.fail(f"javac CatalogCheck against {jar.name} failed:\n{proc.stderr}",
-                            pytrace=False)
-            shutil.rmtree(build, ignore_errors=True)
-            tmp.rename(build)
-        out[version] = os.pathsep.join([str(build), str(jar)])
-    return out
+    return {version: compile_java_check(java_tools["javac"], jar, [SOURCE], f"catalog-{version}")
+            for version, jar in jdbc_jars.items()}
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,6 @@ Run:  pytest -m interop tests/interop/test_jdbc_metadata.py
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +15,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, cache_root
+from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, compile_java_check
 
 pytestmark = pytest.mark.interop
 
@@ -31,24 +28,8 @@ CHECKS = ("meta_table_types", "meta_catalogs", "meta_product_name", "meta_proced
 @pytest.fixture(scope="session")
 def metacheck_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path with MetaCheck compiled against that jar."""
-    out: dict[str, str] = {}
-    for version, jar in jdbc_jars.items():
-        digest = hashlib.sha256(SOURCE.read_bytes() + jar.read_bytes()).hexdigest()[:16]
-        build = cache_root() / "jdbc" / "build" / f"meta-{version}-{digest}"
-        if not (build / "MetaCheck.class").is_file():
-            tmp = build.with_name(build.name + f".tmp{os.getpid()}")
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            proc = subprocess.run([java_tools["javac"], "-cp", str(jar), "-d", str(tmp),
-                                   str(SOURCE)], capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0:
-                shutil.rmtree(tmp, ignore_errors=True)
-                pytest.fail(f"javac MetaCheck against {jar.name} failed:\n{proc.stderr}",
-                            pytrace=False)
-            shutil.rmtree(build, ignore_errors=True)
-            tmp.rename(build)
-        out[version] = os.pathsep.join([str(build), str(jar)])
-    return out
+    return {version: compile_java_check(java_tools["javac"], jar, [SOURCE], f"meta-{version}")
+            for version, jar in jdbc_jars.items()}
 
 
 @pytest.fixture(scope="module")
