@@ -162,6 +162,22 @@ def test_merge_delete_and_insert_together(t: Sql) -> None:
         (3, "three"), (7, "new"), (101, "c"), (108, "c")]
 
 
+def test_merge_compiler_keys_stay_alive(t: Sql) -> None:
+    """The compiler keys its typing by id() of sqlglot nodes and scopes, and a MERGE compiles
+    several queries with one compiler: a freed key's id() went to a later scope, which then
+    found an earlier scope's columns (-217 "Column (id) not found", now and then in CI). Every
+    key must stay a live object for the compiler's life."""
+    from ifxwire.server.engine.translate import Compiler
+
+    t.run("INSERT INTO b VALUES (7, 70)")
+    compiler = Compiler(t.s, t.s._ctx(), False)
+    compiler.compile("MERGE INTO a t USING b s ON t.id = s.id WHEN MATCHED THEN DELETE "
+                     "WHEN NOT MATCHED THEN INSERT (id, name, amt) VALUES (s.id, 'new', s.x)")
+    alive = {id(o) for o in compiler._pinned}
+    assert compiler.outputs and set(compiler.outputs) <= alive
+    assert compiler.envs and set(compiler.envs) <= alive
+
+
 @pytest.mark.parametrize("clauses", [
     "WHEN MATCHED AND s.x > 60 THEN DELETE",
     "WHEN NOT MATCHED AND s.x > 60 THEN INSERT (id) VALUES (s.id)",

@@ -105,6 +105,7 @@ def type_scope(compiler: Any, scope: Any) -> None:
         raise not_implemented("two collection-derived tables with one name")
     columns, sql = type_table(tx, node)
     compiler.outputs[id(node)] = columns
+    compiler._pinned.append(node)  # the id() stays this node's (translate.Compiler)
     compiler.collection_columns[alias] = sql
 
 

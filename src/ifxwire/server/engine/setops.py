@@ -120,6 +120,7 @@ def type_set_operation(compiler: Compiler, node: exp.SetOperation) -> None:
                     _convert_projection(tx, branch, i, common)
         result.append((columns[0][i][0], common))
     compiler.outputs[id(node)] = result
+    compiler._pinned.append(node)  # the id() stays this node's (translate.Compiler)
 
 
 def _convert_projection(tx: ExprTranslator, branch: exp.Select, i: int, dst: IfxType) -> None:

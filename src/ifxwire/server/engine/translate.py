@@ -56,8 +56,13 @@ class Compiler(DmlCompiler):
         self.collection_columns: dict[str, dict[str, exp.Expr]] = {}
         self.ctx = ctx
         self.delimident = delimident
+        # Keyed by id() of sqlglot nodes and scopes. One compiler may compile several queries
+        # (MERGE's parts), so every key object is kept alive in _pinned for the compiler's
+        # life: an id() is reused once its object is freed, and a later scope then found an
+        # earlier scope's columns (a -217 that came and went with memory layout).
         self.outputs: dict[int, list[tuple[str, IfxType]]] = {}
         self.envs: dict[int, dict[str, dict[str, IfxType]]] = {}
+        self._pinned: list[object] = []
         self.session_dependent = False
         self.other_databases = False
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
@@ -369,6 +374,7 @@ class Compiler(DmlCompiler):
                 if out is not None:
                     env[alias] = dict(out)
         self.envs[id(scope)] = env
+        self._pinned.append(scope)
         return env
 
     def type_scope(self, scope: Scope, by_expr: dict[int, Scope],
@@ -455,6 +461,7 @@ class Compiler(DmlCompiler):
             aliases[proj.alias_or_name] = t
             out.append((name, t))
         self.outputs[id(node)] = out
+        self._pinned.append(node)
         if node.args.get("distinct"):
             for _, t in out:
                 refusals.blob_clause("distinct", t)
@@ -521,6 +528,7 @@ class Compiler(DmlCompiler):
         names = [c.name for c in alias.columns] if alias is not None else []
         names += [f"unnamed_col_{i + 1}" for i in range(len(names), len(types))]
         self.outputs[id(node)] = list(zip(names, types, strict=False))
+        self._pinned.append(node)
 
     def collect_params(self, root: exp.Expr) -> list[IfxType]:
         """Name every ``?`` ``:pN`` in Informix text order and return their types."""
