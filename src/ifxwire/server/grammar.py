@@ -32,42 +32,25 @@ _LEADS: frozenset[int] = frozenset(
         Msg.SVPT_ROLLBACK,
         Msg.GETROUTINE,
         Msg.EXFPROUTINE,
+        # libsqli: SQ_BATCHSTART opens a batch before its first PREPARE.
         Msg.BATCHSTART,
     }
 )
 
 # previous message (START at the beginning of a group) -> messages allowed next
 TRANSITIONS: dict[int, frozenset[int]] = {
-    START: frozenset(
-        {
-            Msg.PROTOCOLS,
-            Msg.INFO,
-            Msg.DBOPEN,
-            Msg.DBCLOSE,
-            Msg.PREPARE,
-            Msg.COMMAND,
-            Msg.ID,
-            Msg.BEGIN,
-            Msg.CMMTWORK,
-            Msg.RBWORK,
-            Msg.VERSION,
-            Msg.EXIT,
-            Msg.DBLIST,
-            Msg.SVPT_SET,
-            Msg.SVPT_RELEASE,
-            Msg.SVPT_ROLLBACK,
-            Msg.GETROUTINE,
-            Msg.EXFPROUTINE,
-            Msg.LODATA,
-            Msg.CFPDESCRIBE,
-            # libsqli (below): SQ_BATCHSTART opens a batch before its first PREPARE.
-            Msg.BATCHSTART,
-            Msg.BATCHEND,
-            # An empty group: libsqli ends the previous group with a bare SQ_EOT before
-            # SQ_BEGIN/SQ_CMMTWORK/SQ_RBWORK (sqli_transaction.c) and reads one reply to it.
-            Msg.EOT,
-        }
-    ),
+    START: _LEADS
+    | {
+        Msg.PROTOCOLS,
+        Msg.INFO,
+        Msg.DBLIST,
+        Msg.LODATA,
+        Msg.CFPDESCRIBE,
+        Msg.BATCHEND,
+        # An empty group: libsqli ends the previous group with a bare SQ_EOT before
+        # SQ_BEGIN/SQ_CMMTWORK/SQ_RBWORK (sqli_transaction.c) and reads one reply to it.
+        Msg.EOT,
+    },
     # Fast path (JDBC getHandle/sendFastPath, informix-driver fast_path_call; bytecode):
     # GETROUTINE EOT; EXFPROUTINE [BIND] EOT (informix-driver sends an empty BIND too).
     Msg.GETROUTINE: frozenset({Msg.EOT}),
