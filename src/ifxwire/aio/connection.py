@@ -50,7 +50,6 @@ from ..client.dsn import (
     Address,
     ConnectParams,
     member_params,
-    redirected_params,
     resolve,
     unreachable,
 )
@@ -58,6 +57,7 @@ from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
     CAP_PAM,
     Redirected,
+    follow_redirect,
     is_internal_version,
     login_request,
     session_groups,
@@ -882,11 +882,8 @@ async def connect(
                 conn.row_factory = row_factory
             return conn
         except Redirected as exc:
-            if member.max_redirects <= 0 or exc.target is None:
-                raise
+            todo = [follow_redirect(member, exc)]
             log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
-            target = exc.target
-            todo = [redirected_params(member, target.server, target.host, target.port)]
         except OperationalError as exc:
             if not unreachable(exc):
                 raise

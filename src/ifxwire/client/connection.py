@@ -61,13 +61,14 @@ from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .clientfiles import answer_file_request
-from .dsn import ConnectParams, member_params, redirected_params, unreachable
+from .dsn import ConnectParams, member_params, unreachable
 from .goodbye import CLOSE_TIMEOUT, leave, settle
 from .handshake import (
     CAP_PAM,
     CAP_TWO_GB_FETCH,
     Redirected,
     check_login,
+    follow_redirect,
     is_internal_version,
     login_request,
     session_groups,
@@ -261,11 +262,8 @@ class Connection:
                 self._login(t, member)
             except Redirected as exc:
                 t.close()
-                if member.max_redirects <= 0 or exc.target is None:
-                    raise
+                todo = [follow_redirect(member, exc)]
                 log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
-                target = exc.target
-                todo = [redirected_params(member, target.server, target.host, target.port)]
                 continue
             except OperationalError as exc:
                 t.close()

@@ -25,12 +25,13 @@ from ..protocol.login import (
     parse_redirect,
 )
 from ..protocol.wire import Writer
-from .dsn import ConnectParams
+from .dsn import Address, ConnectParams, redirected_params
 
 __all__ = [
     "CAP_TWO_GB_FETCH",
     "Redirected",
     "check_login",
+    "follow_redirect",
     "login_request",
     "session_groups",
     "version_number",
@@ -158,6 +159,15 @@ class Redirected(OperationalError):
     """
 
     target: RedirectTarget | None = None
+
+
+def follow_redirect(member: ConnectParams, exc: Redirected) -> tuple[Address, ConnectParams]:
+    """Where to log in next after ``exc`` (sync and asyncio connect alike): the target under
+    its own server name, one redirect fewer left; ``exc`` itself when none may be followed."""
+    target = exc.target
+    if member.max_redirects <= 0 or target is None:
+        raise exc
+    return redirected_params(member, target.server, target.host, target.port)
 
 
 def check_login(resp: ConnectResponse) -> None:
