@@ -344,8 +344,8 @@ def test_active_close_and_info(server: Any, dbname: str, constr: str, animals: s
     info = IfxPy.server_info(conn)
     assert info.DBMS_NAME[0:3] == "Inf"
     assert info.DBMS_VER == "14.10.FC9"
-    assert info.INST_NAME == server.server_name
-    assert info.DB_NAME == dbname
+    assert server.server_name == info.INST_NAME
+    assert dbname == info.DB_NAME
     client = IfxPy.client_info(conn)
     assert client.DRIVER_NAME == "ifxwire"
     assert IfxPy.get_db_info(conn, IfxPy.SQL_DBMS_NAME) == info.DBMS_NAME
