@@ -338,6 +338,71 @@ class Connection:
     def set_case(self, str_value: str) -> str:
         return str_value.lower()
 
+    def _dicts(self, stmt_of: Any) -> list[dict[str, Any]]:
+        """All rows of a catalogue result as dicts (IfxPyDbi's loop over fetch_assoc)."""
+        try:
+            stmt = stmt_of(self._handle("Catalogue cannot be read"))
+            rows = []
+            row = IfxPy.fetch_assoc(stmt)
+            while row:
+                assert isinstance(row, dict)
+                rows.append(row)
+                row = IfxPy.fetch_assoc(stmt)
+            IfxPy.free_result(stmt)
+        except Exception as exc:
+            if isinstance(exc, Error):
+                raise
+            raise _exception(exc) from exc
+        return rows
+
+    def _names(self, schema: str | None, table: str | None) -> tuple[str | None, str | None]:
+        return (
+            None if schema is None else self.set_case(schema),
+            None if table is None else self.set_case(table),
+        )
+
+    def tables(
+        self, schema_name: str | None = None, table_name: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Tables of a schema (and/or a table name), as dicts keyed by ODBC's column names."""
+        s, t = self._names(schema_name, table_name)
+        return self._dicts(lambda h: IfxPy.tables(h, None, s, t))
+
+    def indexes(
+        self, unique: bool = True, schema_name: str | None = None, table_name: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Index columns (IfxPyDbi keeps the rows whose TYPE is SQL_INDEX_OTHER)."""
+        s, t = self._names(schema_name, table_name)
+        rows = self._dicts(lambda h: IfxPy.statistics(h, None, s, t, unique))
+        return [r for r in rows if r["TYPE"] == SQL_INDEX_OTHER]
+
+    def primary_keys(
+        self, unique: bool = True, schema_name: str | None = None, table_name: str | None = None
+    ) -> list[dict[str, Any]]:
+        s, t = self._names(schema_name, table_name)
+        return self._dicts(lambda h: IfxPy.primary_keys(h, None, s, t))
+
+    def foreign_keys(
+        self, unique: bool = True, schema_name: str | None = None, table_name: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The foreign keys ``table_name`` holds."""
+        s, t = self._names(schema_name, table_name)
+        return self._dicts(lambda h: IfxPy.foreign_keys(h, None, None, None, None, s, t))
+
+    def columns(
+        self,
+        schema_name: str | None = None,
+        table_name: str | None = None,
+        column_names: Sequence[str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Columns of a table, optionally only those named in ``column_names``."""
+        s, t = self._names(schema_name, table_name)
+        rows = self._dicts(lambda h: IfxPy.columns(h, None, s, t))
+        if column_names:
+            wanted = {n.lower() for n in column_names}
+            rows = [r for r in rows if str(r["COLUMN_NAME"]).lower() in wanted]
+        return rows
+
 
 class Cursor:
     """A cursor (IfxPyDbi's ``Cursor``)."""

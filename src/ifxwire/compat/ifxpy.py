@@ -36,6 +36,7 @@ from ..client.connection import Connection
 from ..client.cursor import Cursor
 from ..errors import Error
 from ..types.values import IntervalYM
+from . import _ifxpycat as cat
 from ._ifxpyerr import describe
 
 __version__ = "3.0.5"  # IfxPy's release this module follows (setup.py of IfxPy's HEAD)
@@ -168,6 +169,8 @@ class IFXStatement:
         self._convert: list[Callable[[Any], Any]] = []
         #: Column names given by the module (catalogue results), instead of the server's.
         self.fixed_names: list[str] | None = None
+        #: The rows of a catalogue result, built here rather than fetched.
+        self.static_rows: list[tuple[Any, ...]] | None = None
 
     def _fail(self, err: BaseException) -> str:
         state, msg, _ = describe(err, user=self.conn._user, server=self.conn._server)
@@ -185,12 +188,7 @@ class IFXStatement:
 
     def _opened(self, cur: Cursor) -> None:
         self.description = cur.description or ()
-        names = self.fixed_names or [str(d[0]) for d in self.description]
-        if self.case_mode == CASE_LOWER:
-            names = [n.lower() for n in names]
-        elif self.case_mode == CASE_UPPER:
-            names = [n.upper() for n in names]
-        self.names = names
+        self.names = _cased([str(d[0]) for d in self.description], self.case_mode)
         self._convert = [_converter(int(d[1])) for d in self.description]
         self.rowcount = cur.rowcount
         self.row = None
@@ -202,7 +200,23 @@ class IFXStatement:
         self.cursor = None
         self.row = None
 
+    def serve(self, names: list[str], rows: list[tuple[Any, ...]]) -> None:
+        """Make this a catalogue result: ``rows`` under ``names`` (typed from the values)."""
+        self.close_cursor()
+        self.fixed_names = names
+        self.static_rows = list(rows)
+        codes = [2 if any(isinstance(r[i], int) for r in rows) else 13 for i in range(len(names))]
+        self.description = [
+            (n, c, None, None, None, None, True) for n, c in zip(names, codes, strict=True)
+        ]
+        self.names = _cased(names, self.case_mode)
+        self.rowcount = len(rows)
+        self.row = None
+
     def next_row(self) -> tuple[Any, ...] | None:
+        if self.static_rows is not None:
+            self.row = self.static_rows.pop(0) if self.static_rows else None
+            return self.row
         if not self.description or self.cursor is None:
             raise Exception("Column information cannot be retrieved: " + _last("stmt")[1])
         try:
@@ -229,6 +243,14 @@ class IFXStatement:
             except ValueError:
                 return -1
         return -1
+
+
+def _cased(names: list[str], mode: int) -> list[str]:
+    if mode == CASE_LOWER:
+        return [n.lower() for n in names]
+    if mode == CASE_UPPER:
+        return [n.upper() for n in names]
+    return names
 
 
 def _decimal_text(value: decimal.Decimal) -> str:
@@ -770,3 +792,92 @@ def check_function_support(conn: object, function_id: int) -> bool:
     """Whether ``function_id`` (an ``SQL_API_*`` number) is supported: SQLRowCount is."""
     _conn_arg(conn)._active()
     return function_id == SQL_API_SQLROWCOUNT
+
+
+# ------------------------------------------------------------------------------------------
+# Catalogue (ODBC's SQLTables, SQLColumns, ... result sets; compat/_ifxpycat.py)
+# ------------------------------------------------------------------------------------------
+
+
+def _catalogue(conn: object, names: list[str], build: Callable[[Connection], Any]) -> IFXStatement:
+    handle = _conn_arg(conn)
+    c = handle._active()
+    _set_last("stmt", "", "")
+    stmt = IFXStatement(handle, "")
+    try:
+        rows = build(c)
+    except Error as err:
+        raise Exception(stmt._fail(err)) from err
+    stmt.serve(names, rows)
+    return stmt
+
+
+def _pattern(value: object, what: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise Exception(f"{what} must be a string")
+
+
+def tables(
+    conn: object,
+    qualifier: object = None,
+    schema: object = None,
+    table_name: object = None,
+    table_type: object = None,
+) -> IFXStatement:
+    """Tables, views and synonyms matching the patterns (TABLE_CAT ... REMARKS)."""
+    sch, tab = _pattern(schema, "owner"), _pattern(table_name, "table_name")
+    kinds = _pattern(table_type, "table type")
+    return _catalogue(conn, cat.TABLES, lambda c: cat.tables(c, sch, tab, kinds))
+
+
+def columns(
+    conn: object,
+    qualifier: object = None,
+    schema: object = None,
+    table_name: object = None,
+    column_name: object = None,
+) -> IFXStatement:
+    """Columns of the matching tables (ODBC's 18 SQLColumns columns)."""
+    sch, tab = _pattern(schema, "owner"), _pattern(table_name, "table_name")
+    col = _pattern(column_name, "column_name")
+    return _catalogue(conn, cat.COLUMNS, lambda c: cat.columns(c, sch, tab, col))
+
+
+def primary_keys(
+    conn: object, qualifier: object, schema: object, table_name: object
+) -> IFXStatement:
+    """Primary key columns of the matching tables."""
+    sch, tab = _pattern(schema, "owner"), _pattern(table_name, "table_name")
+    return _catalogue(conn, cat.PRIMARY_KEYS, lambda c: cat.primary_keys(c, sch, tab))
+
+
+def foreign_keys(
+    conn: object,
+    pk_qualifier: object,
+    pk_schema: object,
+    pk_table_name: object,
+    fk_qualifier: object = None,
+    fk_schema: object = None,
+    fk_table_name: object = None,
+) -> IFXStatement:
+    """Foreign keys referencing ``pk_table_name``, or held by ``fk_table_name``."""
+    ps, pt = _pattern(pk_schema, "owner"), _pattern(pk_table_name, "table_name")
+    fs, ft = _pattern(fk_schema, "owner"), _pattern(fk_table_name, "table_name")
+    return _catalogue(conn, cat.FOREIGN_KEYS, lambda c: cat.foreign_keys(c, ps, pt, fs, ft))
+
+
+def statistics(
+    conn: object, qualifier: object, schema: object, table_name: object, unique: object
+) -> IFXStatement:
+    """Index columns of the matching tables (only unique indexes when ``unique``)."""
+    if not isinstance(unique, bool):
+        raise Exception("unique must be a boolean")
+    sch, tab = _pattern(schema, "owner"), _pattern(table_name, "table_name")
+    return _catalogue(conn, cat.STATISTICS, lambda c: cat.statistics(c, sch, tab, unique))
+
+
+def procedures(conn: object, qualifier: object, schema: object, procedure: object) -> IFXStatement:
+    """Stored procedures and functions matching the patterns."""
+    sch, name = _pattern(schema, "owner"), _pattern(procedure, "procedure name")
+    return _catalogue(conn, cat.PROCEDURES, lambda c: cat.procedures(c, sch, name))
