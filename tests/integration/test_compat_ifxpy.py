@@ -371,3 +371,33 @@ def test_execute_many(conn: IfxPy.IFXConnection) -> None:
     res = IfxPy.exec_immediate(conn, "SELECT breed FROM animals WHERE id >= 100 ORDER BY id")
     assert [IfxPy.fetch_tuple(res) for _ in range(4)] == [("a",), ("b",), (None,), False]
     IfxPy.rollback(conn)
+
+
+def test_bind_param_and_serial(conn: IfxPy.IFXConnection) -> None:
+    IfxPy.exec_immediate(conn, "CREATE TABLE serials (id SERIAL, name VARCHAR(10))")
+    stmt = IfxPy.prepare(conn, "INSERT INTO serials (id, name) VALUES (0, ?)")
+    assert IfxPy.bind_param(stmt, 1, "first") is True
+    assert IfxPy.execute(stmt) is True
+    assert IfxPy.get_last_serial_value(stmt) == "1"
+    assert IfxPy.bind_param(stmt, 1, "second") is True
+    IfxPy.execute(stmt)
+    assert IfxPy.get_last_serial_value(stmt) == "2"
+    res = IfxPy.exec_immediate(conn, "SELECT name FROM serials ORDER BY id")
+    assert IfxPy.get_last_serial_value(res) is False
+    assert [IfxPy.fetch_tuple(res) for _ in range(3)] == [("first",), ("second",), False]
+    gap = IfxPy.prepare(conn, "INSERT INTO serials (id, name) VALUES (?, ?)")
+    IfxPy.bind_param(gap, 2, "x")
+    with pytest.raises(Exception, match=r"^Parameters not bound$"):
+        IfxPy.execute(gap)
+
+
+def test_connect_option_errors(constr: str) -> None:
+    with pytest.raises(Exception, match=r"^options Parameter must be of type dictionay$"):
+        IfxPy.connect(constr, USER, PASSWORD, [1])
+    with pytest.raises(Exception, match=r"Invalid attribute/option identifier 4242"):
+        IfxPy.connect(constr, USER, PASSWORD, {4242: 1})
+    conn = IfxPy.connect(
+        constr, USER, PASSWORD, {IfxPy.SQL_ATTR_AUTOCOMMIT: IfxPy.SQL_AUTOCOMMIT_OFF}
+    )
+    assert IfxPy.autocommit(conn) == 0
+    IfxPy.close(conn)

@@ -169,6 +169,8 @@ class IFXStatement:
         self._convert: list[Callable[[Any], Any]] = []
         #: Column names given by the module (catalogue results), instead of the server's.
         self.fixed_names: list[str] | None = None
+        #: Values given by bind_param, by 1-based parameter number.
+        self.bound: dict[int, Any] = {}
         #: The rows of a catalogue result, built here rather than fetched.
         self.static_rows: list[tuple[Any, ...]] | None = None
 
@@ -500,6 +502,10 @@ def execute(stmt: object, params: object = None) -> bool:
     s = _stmt_arg(stmt)
     if params is not None and not isinstance(params, tuple):
         raise Exception("Param is not a tuple")
+    if params is None and s.bound:
+        if sorted(s.bound) != list(range(1, len(s.bound) + 1)):
+            raise Exception("Parameters not bound")
+        params = tuple(s.bound[i] for i in range(1, len(s.bound) + 1))
     _set_last("stmt", "", "")
     try:
         s._run(params)
@@ -507,6 +513,42 @@ def execute(stmt: object, params: object = None) -> bool:
         s.close_cursor()
         raise Exception("Statement Execute Failed: " + s._fail(err)) from err
     return True
+
+
+def bind_param(
+    stmt: object,
+    param_no: object,
+    value: object,
+    param_type: object = SQL_PARAM_INPUT,
+    data_type: object = 0,
+    precision: object = 0,
+    scale: object = 0,
+    size: object = 0,
+) -> bool:
+    """Bind ``value`` to the 1-based parameter ``param_no`` for the next :func:`execute`
+    without parameters (the value is taken now); input parameters only."""
+    s = _stmt_arg(stmt)
+    if not isinstance(param_no, int) or isinstance(param_no, bool) or param_no < 1:
+        raise Exception(_INVALID)
+    if param_type not in (None, SQL_PARAM_INPUT):
+        raise Exception(f"{_ODBC_DRIVER}Optional feature not implemented: OUT parameters")
+    s.bound[param_no] = value
+    return True
+
+
+def get_last_serial_value(stmt: object) -> str | bool:
+    """The SERIAL/SERIAL8/BIGSERIAL value the statement's INSERT generated, as text (IfxPy
+    reads ODBC's SQL_ATTR_GET_GENERATED_VALUE into a string); ``False`` when none."""
+    s = _stmt_arg(stmt)
+    value = s.cursor.lastrowid if s.cursor is not None else None
+    return False if value is None else str(value)
+
+
+def get_num_result(stmt: object) -> int | bool:
+    """Rows of a scrollable cursor's result: Informix statements here are forward-only, so
+    ``False``, as IfxPy answers when the count is unknown."""
+    _stmt_arg(stmt)
+    return False
 
 
 def execute_many(stmt: object, seq_params: object) -> int:
