@@ -101,6 +101,18 @@ def test_sample1_program(constr: str) -> None:
     IfxPy.close(other)
 
 
+def test_odbc_driver_keyword_ignored(constr: str, animals: str) -> None:
+    """IfxPy prefixes DRIVER={IBM INFORMIX ODBC DRIVER}; strings kept from ODBC setups
+    carry it too: it selects the ODBC driver, and is dropped here."""
+    for text in (
+        "DRIVER={IBM INFORMIX ODBC DRIVER (64-bit)};" + constr,
+        constr + "DRIVER={IBM INFORMIX ODBC DRIVER};",
+    ):
+        conn = IfxPy.connect(text, USER, PASSWORD)
+        assert IfxPy.fetch_tuple(IfxPy.exec_immediate(conn, "SELECT id FROM animals WHERE id = 0"))
+        IfxPy.close(conn)
+
+
 def test_wrong_password(constr: str) -> None:
     """test_082/test_092: connect raises; conn_error() is 28000, the message Informix's."""
     with pytest.raises(Exception) as info:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import decimal
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -304,6 +305,12 @@ def _keyword_value(text: str, key: str) -> str:
     return ""
 
 
+#: ``DRIVER={IBM INFORMIX ODBC DRIVER};``: which ODBC driver to load. IfxPy puts it in front
+#: of every string itself, and strings kept from ODBC configurations carry it; it names
+#: nothing ifxwire needs, so it is dropped rather than refused as an unknown keyword.
+_DRIVER_KEY = re.compile(r"(?i)(?:^|(?<=;))\s*DRIVER\s*=\s*(?:\{[^}]*\}|[^;]*);?")
+
+
 def _apply_options(target: IFXConnection | IFXStatement, options: object) -> None:
     if options is None:
         return
@@ -346,6 +353,7 @@ def _open(dsn: str, user: str, password: str, options: object, persistent: bool)
     _set_last("conn", "", "")
     if not isinstance(dsn, str) or not isinstance(user, str) or not isinstance(password, str):
         raise Exception(_INVALID)
+    dsn = _DRIVER_KEY.sub("", dsn)
     server = _keyword_value(dsn, "SERVER")
     uid = user or _keyword_value(dsn, "UID")
     kwargs: dict[str, Any] = {
