@@ -413,3 +413,19 @@ def test_connect_option_errors(constr: str) -> None:
     )
     assert IfxPy.autocommit(conn) == 0
     IfxPy.close(conn)
+
+
+def test_callproc(conn: IfxPy.IFXConnection) -> None:
+    IfxPy.exec_immediate(
+        conn, "CREATE PROCEDURE twice(a INT) RETURNING INT; RETURN a * 2; END PROCEDURE"
+    )
+    IfxPy.exec_immediate(conn, "CREATE PROCEDURE seven() RETURNING INT; RETURN 7; END PROCEDURE")
+    stmt, a = IfxPy.callproc(conn, "twice", (21,))
+    assert a == 21
+    assert IfxPy.fetch_tuple(stmt) == (42,)
+    stmt = IfxPy.callproc(conn, "seven")
+    assert IfxPy.fetch_tuple(stmt) == (7,)
+    with pytest.raises(Exception, match=r"^Empty Procedure Name$"):
+        IfxPy.callproc(conn, "")
+    with pytest.raises(Exception, match=r"^Statement Execute Failed: .*SQLCODE=-"):
+        IfxPy.callproc(conn, "no_such_routine", (1,))

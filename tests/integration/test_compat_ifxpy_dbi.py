@@ -154,3 +154,12 @@ def test_connection_extras(constr: str) -> None:
         c.cursor()
     with pytest.raises(dbapi2.ProgrammingError):
         cur.execute("select 1 from systables")
+
+
+def test_callproc(conn: dbapi2.Connection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE PROCEDURE plus(a INT, b INT) RETURNING INT; RETURN a + b; END PROCEDURE")
+    assert cur.callproc("plus", [2, 3]) == (2, 3)
+    assert cur.fetchall() == [(5,)]
+    with pytest.raises(dbapi2.InterfaceError):
+        cur.callproc("plus", 5)  # type: ignore[arg-type]

@@ -501,6 +501,40 @@ class Cursor:
         self._rowcount = -1 if self._result_set_produced else IfxPy.num_rows(self.stmt_handler)
         return True
 
+    def callproc(self, procname: str, parameters: Sequence[Any] | None = None) -> Any:
+        """Call a stored procedure; its result set is then fetched like a query's. Returns
+        the parameters (as a tuple), or ``None`` without them, as IfxPyDbi does."""
+        self.messages = []
+        if not isinstance(procname, str):
+            raise self._fail(
+                InterfaceError(
+                    "callproc expects the first argument to be of type String or Unicode."
+                )
+            )
+        if parameters is not None and not isinstance(parameters, (list, tuple)):
+            raise self._fail(
+                InterfaceError("callproc expects the second argument to be of type list or tuple.")
+            )
+        if self.stmt_handler is not None:
+            IfxPy.free_stmt(self.stmt_handler)
+        self._description = None
+        try:
+            result = IfxPy.callproc(
+                self._conn(), procname, None if parameters is None else tuple(parameters)
+            )
+        except Exception as exc:
+            if isinstance(exc, Error):
+                raise
+            raise self._fail(_exception(exc)) from exc
+        if isinstance(result, tuple):
+            self.stmt_handler = result[0]
+            back: Any = result[1:]
+        else:
+            self.stmt_handler = result
+            back = None
+        self._result_set_produced = True
+        return back
+
     def executemany(self, operation: str, seq_parameters: Sequence[Sequence[Any]]) -> bool:
         """Run ``operation`` once per parameter sequence, in one transaction; ``True``."""
         self.messages = []

@@ -576,6 +576,30 @@ def execute_many(stmt: object, seq_params: object) -> int:
     return cur.rowcount
 
 
+def callproc(conn: object, procname: str, params: object = None) -> Any:
+    """Call a stored procedure: the statement handle (its result set holds what the routine
+    returns), or, given a parameter tuple, ``(stmt, *params)`` as IfxPy returns it. Every
+    parameter is an input here (IfxPy binds them INPUT_OUTPUT; Informix SPL routines give
+    their values as a result set, which the handle holds)."""
+    handle = _conn_arg(conn)
+    if not isinstance(procname, str) or not procname:
+        raise Exception("Empty Procedure Name")
+    if params is not None and not isinstance(params, tuple):
+        raise Exception("Param is not a tuple")
+    c = handle._active()
+    _set_last("stmt", "", "")
+    stmt = IFXStatement(handle, f"EXECUTE PROCEDURE {procname}")
+    cur = c.cursor()
+    stmt.cursor = cur
+    try:
+        cur.callproc(procname, params or ())
+    except Error as err:
+        stmt.close_cursor()
+        raise Exception("Statement Execute Failed: " + stmt._fail(err)) from err
+    stmt._opened(cur)
+    return stmt if params is None else (stmt, *params)
+
+
 def free_result(stmt: object) -> bool:
     """Close the statement's open result; ``True``."""
     _stmt_arg(stmt).close_cursor()
