@@ -429,3 +429,29 @@ def test_callproc(conn: IfxPy.IFXConnection) -> None:
         IfxPy.callproc(conn, "")
     with pytest.raises(Exception, match=r"^Statement Execute Failed: .*SQLCODE=-"):
         IfxPy.callproc(conn, "no_such_routine", (1,))
+
+
+def test_case_applies_to_fetch_keys_only(constr: str, animals: str) -> None:
+    """IfxPy's test_115/test_264: under CASE_UPPER, fetch_row + result(stmt, 'breed') still
+    finds the column by its server name; fetch_assoc keys are upper-case (and from then on
+    the statement's names are, as IfxPy rewrites them in place)."""
+    conn = IfxPy.connect(constr, USER, PASSWORD)
+    IfxPy.set_option(conn, {IfxPy.ATTR_CASE: IfxPy.CASE_UPPER}, 1)
+    stmt = IfxPy.prepare(conn, "SELECT breed FROM animals WHERE id = 0")
+    IfxPy.execute(stmt)
+    assert IfxPy.fetch_row(stmt, 0) is True
+    assert IfxPy.result(stmt, "breed") == "cat"
+    assert IfxPy.field_name(stmt, 0) == "breed"
+    IfxPy.execute(stmt)
+    assert IfxPy.fetch_assoc(stmt) == {"BREED": "cat"}
+    assert IfxPy.field_name(stmt, 0) == "BREED"
+    IfxPy.close(conn)
+
+
+def test_field_width_as_odbc_reports(conn: IfxPy.IFXConnection) -> None:
+    """IfxPy's test_240: DATE 6, DECIMAL(p,s) p + 2, BLOB 2**31 - 1 (width and display)."""
+    IfxPy.exec_immediate(conn, "CREATE TABLE widths (d DATE, m DECIMAL(7,2), p BLOB, n INT)")
+    stmt = IfxPy.exec_immediate(conn, "SELECT * FROM widths")
+    assert [IfxPy.field_width(stmt, i) for i in range(4)] == [6, 9, 2147483647, 4]
+    assert IfxPy.field_display_size(stmt, "p") == 2147483647
+    assert IfxPy.get_num_result(stmt) == -1

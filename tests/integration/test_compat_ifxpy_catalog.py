@@ -116,11 +116,15 @@ def test_primary_and_foreign_keys(conn: IfxPy.IFXConnection) -> None:
 
 
 def test_statistics_and_procedures(conn: IfxPy.IFXConnection) -> None:
-    rows = _all(IfxPy.statistics(conn, None, None, "test_foreign_keys", False))
-    assert ("ix_fk_id", "id") in [(r[5], r[8]) for r in rows]
-    assert _all(IfxPy.statistics(conn, None, None, "test_foreign_keys", True)) == []
-    unique = _all(IfxPy.statistics(conn, None, None, "test_keys", True))
-    assert [(r[3], r[8]) for r in unique] == [(0, "name")]
+    """test_197: a table-statistics row (TYPE 0) comes first; IfxPy hands ``unique`` to ODBC
+    as is, so True (SQL_INDEX_ALL) lists every index and False only the unique ones."""
+    rows = _all(IfxPy.statistics(conn, None, USER, "test_foreign_keys", True))
+    assert rows[0][2:9] == ("test_foreign_keys", None, None, None, IfxPy.SQL_TABLE_STAT, None, None)
+    assert ("ix_fk_id", "id", 1) in [(r[5], r[8], r[3]) for r in rows[1:]]
+    only_unique = _all(IfxPy.statistics(conn, None, None, "test_foreign_keys", False))
+    assert [r[6] for r in only_unique] == [IfxPy.SQL_TABLE_STAT]
+    unique = _all(IfxPy.statistics(conn, None, None, "test_keys", False))
+    assert [(r[3], r[8]) for r in unique[1:]] == [(0, "name")]
     with pytest.raises(Exception, match="unique must be a boolean"):
         IfxPy.statistics(conn, None, None, "test_keys", 1)
     procs = _all(IfxPy.procedures(conn, None, None, "add_%"))
@@ -136,7 +140,7 @@ def test_dbi_catalogue_methods(constr: str, schema: str) -> None:
         assert [k["COLUMN_NAME"] for k in c.primary_keys(table_name="test_primary_keys")] == ["id"]
         fks = c.foreign_keys(table_name="test_foreign_keys")
         assert [(k["PKTABLE_NAME"], k["FKCOLUMN_NAME"]) for k in fks] == [("test_keys", "namef")]
-        indexes = c.indexes(False, table_name="test_foreign_keys")
+        indexes = c.indexes(True, table_name="test_foreign_keys")
         assert "ix_fk_id" in [i["INDEX_NAME"] for i in indexes]
         assert {i["TYPE"] for i in indexes} == {dbapi2.SQL_INDEX_OTHER}
     finally:

@@ -205,7 +205,7 @@ class IFXStatement:
 
     def _opened(self, cur: Cursor) -> None:
         self.description = cur.description or ()
-        self.names = _cased([str(d[0]) for d in self.description], self.case_mode)
+        self.names = [str(d[0]) for d in self.description]
         self._convert = [_converter(int(d[1])) for d in self.description]
         self.rowcount = cur.rowcount
         self.row = None
@@ -226,7 +226,7 @@ class IFXStatement:
         self.description = [
             (n, c, None, None, None, None, True) for n, c in zip(names, codes, strict=True)
         ]
-        self.names = _cased(names, self.case_mode)
+        self.names = list(names)
         self.rowcount = len(rows)
         self.row = None
 
@@ -247,6 +247,15 @@ class IFXStatement:
         pairs = zip(self._convert, raw, strict=True)
         self.row = tuple(None if v is None else f(v) for f, v in pairs)
         return self.row
+
+    def keys(self) -> list[str]:
+        """The names ``fetch_assoc``/``fetch_both`` key a row by. IfxPy applies ATTR_CASE to
+        its column names only there, in place (ifxpyc.c ``_python_IfxPy_bind_fetch_helper``),
+        so ``result``/``field_*`` see the server's names until such a fetch has run (IfxPy's
+        test_115 and test_264 read ``result(stmt, 'data')`` after ``fetch_row`` under
+        CASE_UPPER)."""
+        self.names = _cased(self.names, self.case_mode)
+        return self.names
 
     def column(self, column: object) -> int:
         """The 0-based index of ``column`` (an index or a name), -1 if there is none."""

@@ -246,18 +246,21 @@ def foreign_keys(
     return out
 
 
-def statistics(conn: Connection, schema: str | None, table: str | None, unique: bool) -> Rows:
-    """SQLStatistics: one row per index column (no table-statistics row)."""
+def statistics(conn: Connection, schema: str | None, table: str | None, every: int) -> Rows:
+    """SQLStatistics: per table a table-statistics row (TYPE 0, SQL_TABLE_STAT), then one row
+    per index column. ``every`` is ODBC's Unique argument as IfxPy passes it: 1
+    (SQL_INDEX_ALL) lists every index, 0 (SQL_INDEX_UNIQUE) the unique ones only."""
     out: Rows = []
     db = conn.database
     for tabid, owner, name, _ in _tabids(conn, schema, table):
+        out.append((db, owner, name, None, None, None, 0, None, None, None, None, None, None))
         for idxname, idxtype, clustered in _query(
             conn,
             "SELECT idxname, idxtype, clustered FROM sysindexes WHERE tabid = ? ORDER BY idxname",
             (tabid,),
         ):
             non_unique = 0 if str(idxtype).strip() == "U" else 1
-            if unique and non_unique:
+            if not every and non_unique:
                 continue
             kind = 1 if str(clustered or "").strip().upper() == "C" else 3
             for seq, col in enumerate(_key_columns(conn, tabid, idxname), 1):

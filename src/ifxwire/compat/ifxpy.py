@@ -343,11 +343,11 @@ def get_last_serial_value(stmt: object) -> str | bool:
     return False if value is None else str(value)
 
 
-def get_num_result(stmt: object) -> int | bool:
-    """Rows of a scrollable cursor's result: Informix statements here are forward-only, so
-    ``False``, as IfxPy answers when the count is unknown."""
+def get_num_result(stmt: object) -> int:
+    """Rows of a scrollable cursor's result: statements here are forward-only, so -1 (what
+    IfxPy's test_265 reads for a statement without a count)."""
     _stmt_arg(stmt)
-    return False
+    return -1
 
 
 def execute_many(stmt: object, seq_params: object) -> int:
@@ -449,7 +449,7 @@ def fetch_assoc(stmt: object, row_number: object = None) -> dict[str, Any] | boo
     s, row = _fetch(stmt, row_number)
     if row is None:
         return False
-    return dict(zip(s.names, row, strict=True))
+    return dict(zip(s.keys(), row, strict=True))
 
 
 def fetch_both(stmt: object, row_number: object = None) -> dict[Any, Any] | bool:
@@ -458,7 +458,7 @@ def fetch_both(stmt: object, row_number: object = None) -> dict[Any, Any] | bool
     if row is None:
         return False
     out: dict[Any, Any] = {}
-    for i, (name, value) in enumerate(zip(s.names, row, strict=True)):
+    for i, (name, value) in enumerate(zip(s.keys(), row, strict=True)):
         out[name] = value
         out[i] = value
     return out
@@ -525,13 +525,35 @@ def _size(stmt: object, column: object, *slots: int) -> int | bool:
     return 0
 
 
+#: BYTE, TEXT, CLOB, BLOB: the ODBC driver reports their length as 2**31 - 1 (IfxPy's test_240
+#: reads 2147483647 as both width and display size of a BLOB column).
+_LOB_CODES = frozenset({11, 12, 101, 102})
+_LOB_LENGTH = 2**31 - 1
+
+
+def _code(stmt: object, column: object) -> int | None:
+    s, i = _desc(stmt, column)
+    return None if i < 0 else int(s.description[i][1])
+
+
 def field_display_size(stmt: object, column: object) -> int | bool:
     """Characters needed to display the column."""
+    if _code(stmt, column) in _LOB_CODES:
+        return _LOB_LENGTH
     return _size(stmt, column, 2, 3)
 
 
 def field_width(stmt: object, column: object) -> int | bool:
-    """The column's width in bytes."""
+    """The column's width as ODBC's SQL_DESC_LENGTH gives it: DATE 6 (its DATE_STRUCT),
+    DECIMAL(p,s) p + 2, large objects 2**31 - 1, else the type's size (IfxPy's test_240)."""
+    code = _code(stmt, column)
+    if code in _LOB_CODES:
+        return _LOB_LENGTH
+    if code == 7:
+        return 6
+    if code in (5, 8):
+        precision = _size(stmt, column, 4)
+        return int(precision) + 2
     return _size(stmt, column, 3, 2)
 
 
@@ -735,11 +757,13 @@ def foreign_keys(
 def statistics(
     conn: object, qualifier: object, schema: object, table_name: object, unique: object
 ) -> IFXStatement:
-    """Index columns of the matching tables (only unique indexes when ``unique``)."""
+    """A table-statistics row, then the index columns of the matching tables. As in IfxPy,
+    ``unique`` goes to ODBC as its Unique argument unchanged: ``True`` (1, SQL_INDEX_ALL)
+    lists every index, ``False`` (0, SQL_INDEX_UNIQUE) only unique ones (IfxPy's test_197)."""
     if not isinstance(unique, bool):
         raise Exception("unique must be a boolean")
     sch, tab = _pattern(schema, "owner"), _pattern(table_name, "table_name")
-    return _catalogue(conn, cat.STATISTICS, lambda c: cat.statistics(c, sch, tab, unique))
+    return _catalogue(conn, cat.STATISTICS, lambda c: cat.statistics(c, sch, tab, int(unique)))
 
 
 def procedures(conn: object, qualifier: object, schema: object, procedure: object) -> IFXStatement:
