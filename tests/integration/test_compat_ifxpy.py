@@ -455,3 +455,27 @@ def test_field_width_as_odbc_reports(conn: IfxPy.IFXConnection) -> None:
     assert [IfxPy.field_width(stmt, i) for i in range(4)] == [6, 9, 2147483647, 4]
     assert IfxPy.field_display_size(stmt, "p") == 2147483647
     assert IfxPy.get_num_result(stmt) == -1
+
+
+def test_datetime_time_of_day(conn: IfxPy.IFXConnection) -> None:
+    """IfxPy's test_6792: DATETIME HOUR TO SECOND is "time" and comes as datetime.time; a
+    DATETIME YEAR TO SECOND is "timestamp". field_type before any fetch loses no row."""
+    IfxPy.exec_immediate(
+        conn, "CREATE TABLE t6792 (c1 DATETIME HOUR TO SECOND, c2 DATE, c3 DATETIME YEAR TO SECOND)"
+    )
+    stmt = IfxPy.prepare(conn, "INSERT INTO t6792 VALUES (?, ?, ?)")
+    IfxPy.execute(stmt, ("10:42:34", "1981-07-08", "1981-07-08 10:42:34"))
+    IfxPy.execute(stmt, ("11:00:00", "1981-07-09", "1981-07-09 11:00:00"))
+    res = IfxPy.exec_immediate(conn, "SELECT * FROM t6792 ORDER BY c2")
+    assert [IfxPy.field_type(res, i) for i in range(3)] == ["time", "date", "timestamp"]
+    assert IfxPy.fetch_tuple(res) == (
+        datetime.time(10, 42, 34),
+        datetime.date(1981, 7, 8),
+        datetime.datetime(1981, 7, 8, 10, 42, 34),
+    )
+    assert IfxPy.field_type(res, 0) == "time"
+    assert IfxPy.fetch_tuple(res)[0] == datetime.time(11, 0)  # type: ignore[index]
+    assert IfxPy.fetch_tuple(res) is False
+    empty = IfxPy.exec_immediate(conn, "SELECT c1 FROM t6792 WHERE 1 = 0")
+    assert IfxPy.field_type(empty, 0) == "timestamp"
+    assert IfxPy.fetch_tuple(empty) is False

@@ -184,6 +184,8 @@ class IFXStatement:
         self._convert: list[Callable[[Any], Any]] = []
         #: Column names given by the module (catalogue results), instead of the server's.
         self.fixed_names: list[str] | None = None
+        #: A row read ahead by peek(), served by the next fetch: ``(row,)``, or None.
+        self._peeked: tuple[tuple[Any, ...] | None] | None = None
         #: Values given by bind_param, by 1-based parameter number.
         self.bound: dict[int, Any] = {}
         #: The rows of a catalogue result, built here rather than fetched.
@@ -209,8 +211,10 @@ class IFXStatement:
         self._convert = [_converter(int(d[1])) for d in self.description]
         self.rowcount = cur.rowcount
         self.row = None
+        self._peeked = None
 
     def close_cursor(self) -> None:
+        self._peeked = None
         if self.cursor is not None:
             with contextlib.suppress(Error):
                 self.cursor.close()
@@ -236,10 +240,7 @@ class IFXStatement:
             return self.row
         if not self.description or self.cursor is None:
             raise Exception("Column information cannot be retrieved: " + _last("stmt")[1])
-        try:
-            raw = self.cursor.fetchone()
-        except Error as err:
-            raise Exception("Fetch Failure: " + self._fail(err)) from err
+        raw = self._raw_next()
         if raw is None:
             self.row = None
             return None
@@ -247,6 +248,25 @@ class IFXStatement:
         pairs = zip(self._convert, raw, strict=True)
         self.row = tuple(None if v is None else f(v) for f, v in pairs)
         return self.row
+
+    def _raw_next(self) -> tuple[Any, ...] | None:
+        if self._peeked is not None:
+            raw, self._peeked = self._peeked[0], None
+            return raw
+        assert self.cursor is not None
+        try:
+            return self.cursor.fetchone()
+        except Error as err:
+            raise Exception("Fetch Failure: " + self._fail(err)) from err
+
+    def peek(self) -> tuple[Any, ...] | None:
+        """The next row as ifxwire returns it, without moving past it (``field_type`` looks
+        at a DATETIME value to tell a time of day from a timestamp)."""
+        if self.static_rows is not None or self.cursor is None or not self.description:
+            return None
+        if self._peeked is None:
+            self._peeked = (self._raw_next(),)
+        return self._peeked[0]
 
     def keys(self) -> list[str]:
         """The names ``fetch_assoc``/``fetch_both`` key a row by. IfxPy applies ATTR_CASE to

@@ -24,6 +24,7 @@ The conventions a caller relies on, all IfxPy's:
 
 from __future__ import annotations
 
+import datetime
 import re
 import threading
 from collections.abc import Callable
@@ -511,6 +512,13 @@ def field_type(stmt: object, column: object) -> str | bool:
     if i < 0:
         return False
     code = int(s.description[i][1])
+    if code == 10:
+        # The ODBC driver describes a DATETIME without a date part (HOUR TO SECOND) as
+        # SQL_TYPE_TIME, "time" here (IfxPy's test_6792); ifxwire reads such a value as a
+        # datetime.time, so the next row's value tells (a NULL or no row: "timestamp").
+        row = s.row if s.row is not None else s.peek()
+        if row is not None and isinstance(row[i], datetime.time):
+            return "time"
     return _FIELD_TYPE.get(code & 0xFF if code < 0x100 else code, "string")
 
 
