@@ -285,6 +285,28 @@ def test_client_files_larger_than_one_message(ac: ifxwire.Connection, tmp_path: 
     assert ac.execute("SELECT COUNT(*) FROM bigfile").fetchone() == (2,)
 
 
+def test_a_missing_client_file_is_an_error_not_a_hang(ac: ifxwire.Connection,
+                                                      tmp_path: Any) -> None:
+    """FILETOCLOB/FILETOBLOB of a client file that does not exist: the driver answers the
+    server's read request with an error, and the server must stop there. It read a second
+    answer the client never sends and both sides waited forever (found by IfxPy's own
+    test_154/test_6755, whose Windows paths do not exist here)."""
+    _fresh(ac, "nofile")
+    missing = tmp_path / "no" / "such" / "data1.txt"
+    for func in ("FILETOCLOB", "FILETOBLOB"):
+        with pytest.raises(ifxwire.DatabaseError) as err:
+            ac.execute(f"INSERT INTO nofile VALUES (1, NULL, {func}('{missing}', 'client'))"
+                       if func == "FILETOCLOB" else
+                       f"INSERT INTO nofile VALUES (1, {func}('{missing}', 'client'), NULL)")
+        assert err.value.sqlcode == -9815 and str(missing) in str(err.value)
+    # The session is in step: the next statements work and nothing was inserted.
+    assert ac.execute("SELECT COUNT(*) FROM nofile").fetchone() == (0,)
+    present = tmp_path / "present.txt"
+    present.write_text("hello")
+    ac.execute(f"INSERT INTO nofile VALUES (2, NULL, FILETOCLOB('{present}', 'client'))")
+    assert ac.execute("SELECT c FROM nofile WHERE id = 2").fetchone()[0].read() == "hello"
+
+
 # ------------------------------------------------------------------------------------------
 # The driver's Blob / Clob
 # ------------------------------------------------------------------------------------------

@@ -326,9 +326,10 @@ class ClientFiles:
         return self._read_pieces(name)
 
     def _read_pieces(self, name: str) -> Iterator[bytes]:
-        stage = "head"  # head, data, closed
+        stage = "request"  # request, head, data, closing, closed
         try:
             self._send(lambda w: fp.put_file_read_request(w, fp.FILE_CHUNK, -1))
+            stage = "head"
             total = self._reply_head(name)
             stage = "data"
             done = 0
@@ -345,13 +346,18 @@ class ClientFiles:
             self._request(fp.put_file_close, name)
             stage = "closed"
         finally:
-            if stage in ("head", "data"):
+            if stage == "data":
                 # The reader stopped early (storing the data failed): take the rest of the
                 # client's answer off the wire and close the file, so the stream stays in step.
-                if stage == "head":
-                    self._reply_head(name)
                 while self._reply_chunk(name)[0] != Msg.EOT:
                     pass
+                self._request(fp.put_file_close, name)
+            elif stage == "head":
+                # The client refused the read (no such file: SQ_ERR … EOT, already taken off
+                # the wire by _reply_head). Nothing more of it is coming; reading another head
+                # here waited forever for an answer the client never sends (IfxPy's
+                # FILETOCLOB('C:\…', 'client') tests hung both sides). Close the file the
+                # open request named, as after a read.
                 self._request(fp.put_file_close, name)
 
     def write_client_file(self, name: str, chunks: Iterable[bytes | memoryview]) -> None:
