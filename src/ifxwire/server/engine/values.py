@@ -239,15 +239,23 @@ def _dbdate_layout(dbdate: str) -> tuple[str, str, int]:
 
 
 def parse_date(text: str, ctx: ConvContext) -> dt.date:
-    """A date string per DBDATE, also accepting ISO 'yyyy-mm-dd' and US 'mm/dd/yyyy'; -1218."""
+    """A date string per DBDATE, also accepting ISO 'yyyy-mm-dd' and US 'mm/dd/yyyy'; -1218.
+
+    Whatever DBDATE's separator, '-' and '/' are accepted between its fields: "Independent of
+    the DBDATE setting, Informix correctly interprets: Date separator as - or /" (IBM
+    InfoSphere DataStage, "DATE considerations using Informix XPS Load stages"), and IfxPy's
+    test_113, run on IDS with the default MDY4/, inserts '03-27-1982' and reads 1982-03-27.
+    """
     s = text.strip()
     order, sep, _ = _dbdate_layout(ctx.dbdate)
-    layouts = [(order, sep), ("YMD", "-"), ("MDY", "/")]
-    for lay_order, lay_sep in layouts:
+    layouts = [(order, sep), (order, "-"), (order, "/"), ("YMD", "-"), ("MDY", "/")]
+    for n, (lay_order, lay_sep) in enumerate(layouts):
         parts = _split_date(s, lay_sep, lay_order)
         if parts is None:
             continue
         fields = dict(zip(lay_order, parts, strict=True))
+        if n and (len(fields["M"]) > 2 or len(fields["D"]) > 2):
+            continue  # '1982-03-27' under MDY4/ is the ISO form below, not month 1982
         month, day = int(fields["M"]), int(fields["D"])
         digits = fields["Y"]
         year = expand_year(int(digits), len(digits), month, day, ctx.dbcentury)
