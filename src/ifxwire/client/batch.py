@@ -52,6 +52,7 @@ _DEFERRED = -2
 _BEGIN = -1
 _COMMIT = -3
 _END = object()
+_RUN = 128  # DONE EOT replies per slice in the pure reply loop (ReplyTally._read_fast)
 
 _DONE = int(Msg.DONE)
 _INSERTDONE = int(Msg.INSERTDONE)
@@ -198,11 +199,17 @@ class ReplyTally:
         fields = None
         lastrowid = self.lastrowid
         while count < limit:
-            # A run of DONE EOT replies (what an INSERT gets) read by iter_unpack: no indexing
-            # per reply; it stops at the first reply of another form, taken below.
-            k = min(limit - count, (end - pos) // size)
+            # A run of DONE EOT replies (what our server sends an INSERT) read by iter_unpack:
+            # no indexing per reply; it stops at the first reply of another form, taken below.
+            # At most _RUN replies per slice: a slice copies its bytes, and one over the whole
+            # rest of the buffer before every reply of another form (a real server's, each
+            # with SQ_COST) made a buffer of them cost its size squared.
+            k = min(limit - count, (end - pos) // size, _RUN)
+            if k and (buf[pos + 1] != _DONE or buf[pos + size - 1] != _EOT):
+                k = 0  # not a DONE EOT: no slice for it
             last = None
             if k:
+                taken = 0
                 for got in done_eot.iter_unpack(buf[pos : pos + k * size]):
                     _code, _warnings, rows, _rowid, serial, eot = got
                     if _code != _DONE or eot != _EOT:
@@ -212,12 +219,15 @@ class ReplyTally:
                     if serial:
                         lastrowid = serial
                     last = got
-                    pos += size
-                    count += 1
+                    taken += 1
+                pos += taken * size
+                count += taken
                 if last is not None:
                     fields = last[1:5]
                     if count == limit:
                         break
+                if taken == k:
+                    continue  # the whole slice was DONE EOT: the next slice may be too
             # One reply of another form (docs/PROTOCOL.md §17), or anything else (stop).
             other = self._other_reply(buf, pos, end)
             if other is None:
