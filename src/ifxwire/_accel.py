@@ -273,7 +273,7 @@ def accelerate_bind(
     return c_bind_encoder(pure, pattern, encoding, head_code) or pure
 
 
-#: (buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot) ->
+#: (buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot, cost) ->
 #: (pos, count, rows, fields, lastrowid)
 ReplyScanner = Callable[..., tuple[int, int, int, "tuple[int, int, int, int] | None", "int | None"]]
 

@@ -1594,32 +1594,34 @@ error:
 /* executemany's row replies                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
-/* scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot)
+/* scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot, cost)
  *     -> (pos, count, rows, fields, lastrowid)
  *
- * The loop of client/batch.py _Pipeline._read_fast, which stays its pure twin: consumes up to
- * ``limit`` replies at ``pos`` that are exactly SQ_DONE SQ_EOT or SQ_DONE SQ_INSERTDONE SQ_EOT
- * and complete before ``end``, with the field widths the layout fixes (DONE: i16 warnings,
- * rows and rowid i32 or i64 with long_rowid, i32 serial; INSERTDONE: i16 sign, u32 low, u32
- * high, and an i64 bigserial with bigint). Returns the position after them, how many, the sum
- * of their positive row counts, the last one's (warnings, rows, rowid, serial) or None, and
- * the last non-zero serial (bigserial, else the INT8 serial8, else DONE's serial) or None. It
- * stops, leaving the reply to the Reply parser, at anything else, and where a sum would leave
- * int64 (no server sends such counts; the parser then reads that reply). */
+ * The loop of client/batch.py ReplyTally._read_fast, which stays its pure twin: consumes up to
+ * ``limit`` replies at ``pos`` that are ``[INSERTDONE] DONE [INSERTDONE] [COST] EOT`` (one
+ * INSERTDONE at most) and complete before ``end``. Real servers send INSERTDONE before DONE and
+ * COST after an EXECUTE's DONE (docs/PROTOCOL.md §17); our server sends DONE [INSERTDONE] EOT.
+ * Field widths as the layout fixes them (DONE: i16 warnings, rows and rowid i32 or i64 with
+ * long_rowid, i32 serial; INSERTDONE: i16 sign, u32 low, u32 high, and an i64 bigserial with
+ * bigint; COST: two i32). Returns the position after them, how many, the sum of their positive
+ * row counts, the last one's (warnings, rows, rowid, serial) or None, and the last non-zero
+ * serial (bigserial, else the INT8 serial8, else DONE's serial) or None. It stops, leaving the
+ * reply to the Reply parser, at anything else, and where a sum would leave int64 (no server
+ * sends such counts; the parser then reads that reply). */
 static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 9) {
+    if (nargs != 10) {
         PyErr_SetString(PyExc_TypeError,
                         "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, "
-                        "insertdone, eot)");
+                        "insertdone, eot, cost)");
         return NULL;
     }
     Py_ssize_t pos = PyLong_AsSsize_t(args[1]), end = PyLong_AsSsize_t(args[2]);
     Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
     int wide = PyObject_IsTrue(args[4]), big = PyObject_IsTrue(args[5]);
     long done = PyLong_AsLong(args[6]), insertdone = PyLong_AsLong(args[7]);
-    long eot = PyLong_AsLong(args[8]);
+    long eot = PyLong_AsLong(args[8]), cost = PyLong_AsLong(args[9]);
     if (PyErr_Occurred() || wide < 0 || big < 0)
         return NULL;
     BufRef b;
@@ -1628,8 +1630,8 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
     if (end > b.len)
         end = b.len;
     const Py_ssize_t w = wide ? 8 : 4;
-    const Py_ssize_t size1 = 2 + 2 + 2 * w + 4 + 2;
-    const Py_ssize_t size2 = size1 - 2 + 2 + 2 + 4 + 4 + (big ? 8 : 0) + 2;
+    const Py_ssize_t done_body = 2 + 2 * w + 4;        /* after the tag */
+    const Py_ssize_t ins_body = 2 + 4 + 4 + (big ? 8 : 0);
     Py_ssize_t count = 0;
     int64_t rows_sum = 0;
     int have_last = 0;
@@ -1638,25 +1640,43 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
     int64_t last_serial = 0;
     uint64_t last_mag = 0;
     const unsigned char *p = b.p;
-    while (count < limit && pos >= 0 && end - pos >= size1 && be16(p + pos) == done) {
-        const unsigned char *q = p + pos;
+    while (count < limit && pos >= 0 && end - pos >= 2) {
+        Py_ssize_t at = pos;
+        const unsigned char *ins = NULL; /* an INSERTDONE's body */
+        if (be16(p + at) == insertdone) {
+            if (end - at < 2 + ins_body + 2)
+                break;
+            ins = p + at + 2;
+            at += 2 + ins_body;
+        }
+        if (be16(p + at) != done || end - at < 2 + done_body + 2)
+            break;
+        const unsigned char *q = p + at; /* the DONE tag */
+        at += 2 + done_body;
+        if (ins == NULL && be16(p + at) == insertdone) {
+            if (end - at < 2 + ins_body + 2)
+                break;
+            ins = p + at + 2;
+            at += 2 + ins_body;
+        }
+        if (be16(p + at) == cost) {
+            if (end - at < 2 + 8 + 2)
+                break;
+            at += 2 + 8;
+        }
+        if (be16(p + at) != eot)
+            break;
         int64_t warn = (int16_t)be16(q + 2);
         int64_t rows = wide ? (int64_t)be64(q + 4) : (int32_t)be32(q + 4);
         int64_t rowid = wide ? (int64_t)be64(q + 4 + w) : (int32_t)be32(q + 4 + w);
         int64_t serial = (int32_t)be32(q + 4 + 2 * w);
-        const unsigned char *at = q + size1 - 2;
         int s_kind = 0;
         int64_t s_val = 0;
         uint64_t s_mag = 0;
-        Py_ssize_t step;
-        if (be16(at) == eot) {
-            step = size1;
-        } else {
-            if (end - pos < size2 || be16(at) != insertdone || be16(q + size2 - 2) != eot)
-                break;
-            int sign = (int16_t)be16(at + 2);
-            uint64_t mag = ((uint64_t)be32(at + 8) << 32) | (uint64_t)be32(at + 4);
-            int64_t bigserial = big ? (int64_t)be64(at + 12) : 0;
+        if (ins != NULL) {
+            int sign = (int16_t)be16(ins);
+            uint64_t mag = ((uint64_t)be32(ins + 6) << 32) | (uint64_t)be32(ins + 2);
+            int64_t bigserial = big ? (int64_t)be64(ins + 10) : 0;
             if (bigserial != 0) {
                 s_kind = 1;
                 s_val = bigserial;
@@ -1672,7 +1692,6 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
                     s_mag = mag;
                 }
             }
-            step = size2;
         }
         if (s_kind == 0 && serial != 0) {
             s_kind = 1;
@@ -1693,7 +1712,7 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
         l_rows = rows;
         l_rowid = rowid;
         l_serial = serial;
-        pos += step;
+        pos = at + 2;
         count++;
     }
     buf_release(&b);
@@ -1843,7 +1862,7 @@ static PyMethodDef module_methods[] = {
      "make_bind_encoder(types, kinds, fns, encoding, enc_kind, head_code, consts, pure) -> "
      "BindEncoder"},
     {"scan_done_replies", (PyCFunction)(void (*)(void))scan_done_replies, METH_FASTCALL,
-     "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot) -> "
+     "scan_done_replies(buf, pos, end, limit, long_rowid, bigint, done, insertdone, eot, cost) -> "
      "(pos, count, rows, fields, lastrowid)"},
     {"make_dicts", (PyCFunction)(void (*)(void))make_dicts, METH_FASTCALL,
      "make_dicts(keys, rows) -> [dict(zip(keys, row)) for row in rows]"},

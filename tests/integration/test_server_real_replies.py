@@ -31,8 +31,9 @@ from ifxwire.protocol.login import (
     packet_length,
     parse_connect_response,
 )
-from ifxwire.protocol.wire import Writer
+from ifxwire.protocol.wire import Reader, Writer
 from ifxwire.server import Server
+from ifxwire.types.bind import encode_bind_params
 
 #: The capability bytes nmap's informix.lua offers (7 bytes: no bit 50, no bit 63).
 NMAP_PROTOCOLS = bytes.fromhex("fffc7ffc3c8c8a")
@@ -228,3 +229,115 @@ def test_exit_is_answered_at_once_then_the_server_hangs_up(srv: Server) -> None:
         assert time.monotonic() - started < 1.0
     finally:
         c.sock.close()
+
+
+# ---- PREPARE groupings: reply shapes and one write per reply -------------------------------
+
+
+def _read_until_eot(c: RawClient) -> bytes:
+    """The raw bytes of one reply, up to and with its SQ_EOT (read by RawClient's parser)."""
+    received = bytearray(c.buf)
+    recv = c._recv
+
+    def tap() -> None:
+        n = len(c.buf)
+        recv()
+        received.extend(c.buf[n:])
+
+    c._recv = tap  # type: ignore[method-assign]
+    try:
+        c.read_reply()
+    finally:
+        del c._recv
+    return bytes(received[: len(received) - len(c.buf)])
+
+
+def test_command_answers_describe_done_cost_as_nmap_reads_it(srv: Server) -> None:
+    """COMMAND NDESCRIBE EXECUTE RELEASE EOT (JDBC executeUpdate; nmap for every statement
+    that is not a SELECT): nmap reads the DESCRIBE, a tag, and then exactly 26 bytes after an
+    SQ_DONE tag (DONE 14, COST 10, EOT 2) or 46 after an SQ_INSERTDONE tag (INSERTDONE 18,
+    DONE 16, COST 10, EOT 2). Was: DESCRIBE DONE EOT (16 bytes, nmap waited for 10 more) and
+    DESCRIBE DONE INSERTDONE EOT."""
+    c = _raw(srv)
+    try:
+        _open(c)
+        assert c.command("CREATE TABLE cmd_s8 (id SERIAL8, v CHAR(2))").errors == []
+        assert not c.layout.long_rowid and c.layout.bigint  # nmap's capabilities
+        for sql, tag, rest in (
+            (b"UPDATE t SET n = n WHERE n = 1", Msg.DONE, 26),
+            (b"INSERT INTO cmd_s8 (v) VALUES ('a')", Msg.INSERTDONE, 46),
+        ):
+            w = Writer()
+            m.put_command(w, sql, c.layout)
+            m.put_eot(w)
+            c.sock.sendall(w.getvalue())
+            raw = _read_until_eot(c)
+            r = Reader(raw)
+            assert r.u16() == Msg.DESCRIBE
+            m.read_describe(r, c.layout)
+            assert r.u16() == tag
+            assert len(raw) - r.pos == rest, sql
+            assert raw[-12:] == Writer().u16(Msg.COST).i32(0).i32(0).u16(Msg.EOT).getvalue()
+    finally:
+        c.close()
+
+
+def test_each_reply_leaves_in_one_write(srv: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real server sends a reply in one packet. libsqli ends a reply at an SQ_EOT that no
+    byte follows within SQLI_EOT_WAIT_MS (1 ms), so a reply written in pieces (a PREPARE's
+    DONE, then its COST EOT) would read as two replies. libsqli's groups, in libsqli's own
+    sends (ID BIND alone, then EXECUTE EOT): every reply is one write holding all of it."""
+    from ifxwire.server import session as server_session
+
+    writes: list[bytes] = []
+    flush = server_session.Session._flush
+    send = server_session.Session._send
+
+    def recording_flush(self: Any) -> None:
+        if self.pending:
+            writes.append(bytes(self.pending))
+        flush(self)
+
+    def recording_send(self: Any, data: bytes | bytearray) -> None:
+        flush(self)  # nothing queued here: every reply below goes through _flush
+        writes.append(bytes(data))
+        send(self, data)
+
+    monkeypatch.setattr(server_session.Session, "_flush", recording_flush)
+    monkeypatch.setattr(server_session.Session, "_send", recording_send)
+    c = _raw(srv)
+    try:
+        _open(c)
+        writes.clear()
+        w = Writer()
+        m.put_prepare(w, b"INSERT INTO t (n, s) VALUES (?, ?)", 2, c.layout)
+        m.put_eot(w)
+        c.sock.sendall(w.getvalue())
+        prepare = _read_until_eot(c)
+        assert writes == [prepare]
+        r = Reader(prepare)
+        assert r.u16() == Msg.DESCRIBE
+        sid = m.read_describe(r, c.layout).stmt_id
+        assert r.u16() == Msg.DONE
+        m.read_done(r, c.layout)
+        assert (r.u16(), r.i32(), r.i32(), r.u16()) == (Msg.COST, 0, 0, Msg.EOT)
+
+        writes.clear()
+        w = Writer()
+        m.put_id(w, sid)
+        w.u16(Msg.BIND).raw(encode_bind_params([9, "zz"], "utf-8"))
+        c.sock.sendall(w.getvalue())
+        time.sleep(0.05)  # libsqli's EXECUTE EOT is a send of its own
+        c.sock.sendall(Writer().u16(Msg.EXECUTE).u16(Msg.EOT).getvalue())
+        execute = _read_until_eot(c)
+        assert writes == [execute]
+        assert Reader(execute).u16() == Msg.DONE
+
+        writes.clear()
+        w = Writer()
+        m.put_command(w, b"DELETE FROM t WHERE n = 9", c.layout)
+        m.put_eot(w)
+        c.sock.sendall(w.getvalue())
+        assert writes == [_read_until_eot(c)]
+    finally:
+        c.close()

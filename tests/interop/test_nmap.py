@@ -127,3 +127,16 @@ def test_informix_tables_lists_tables_and_columns(nmap: str, server: Server) -> 
     listed = {tuple(line.strip("|_ ").split()[:2]) for line in out.splitlines()
               if "customer" in line}
     assert {("customer", "city"), ("customer", "customer_num"), ("customer", "fname")} <= listed
+
+
+def test_informix_query_runs_a_statement_then_a_query(nmap: str, server: Server) -> None:
+    """nmap sends a statement that is not a SELECT as COMMAND NDESCRIBE EXECUTE RELEASE EOT
+    and reads the DESCRIBE, a tag and exactly 26 bytes after an SQ_DONE tag (DONE, COST,
+    EOT). Was: DESCRIBE DONE EOT, 10 bytes short, so nmap read on into the next reply and
+    the query after the statement timed out (docs/PROTOCOL.md §6)."""
+    query = ("UPDATE customer SET city = city WHERE customer_num = 1;"
+             "SELECT fname FROM customer WHERE customer_num = 1")
+    out = _run(nmap, server, "informix-query",
+               "informix-query.username=scott,informix-query.password=tiger,"
+               f'informix-query.database=stores,informix-query.query="{query}"')
+    assert "Ludwig" in out, out

@@ -170,9 +170,10 @@ def bare_pipeline(layout: m.Layout, scan: Any) -> _Pipeline:
     pipe.lastrowid = None
     pipe._last_done = None
     pipe._last_fields = None
-    pipe._done_eot, pipe._done_insert_eot = _fast_replies(layout)
+    pipe._done_eot, pipe._done_body, pipe._insert_body = _fast_replies(layout)
     pipe._scan = scan
-    pipe._scan_layout = (layout.long_rowid, layout.bigint, Msg.DONE, Msg.INSERTDONE, Msg.EOT)
+    pipe._scan_layout = (
+        layout.long_rowid, layout.bigint, Msg.DONE, Msg.INSERTDONE, Msg.EOT, Msg.COST)
     return pipe
 
 
@@ -273,15 +274,22 @@ def test_connect_refused_is_oserror() -> None:
 
 
 def _raw_reply(layout: m.Layout, warn: int, rows: int, rowid: int, serial: int,
-               ins: tuple[int, int, int, int] | None) -> bytes:
-    """A reply built field by field (any values, also ones no server sends)."""
+               ins: tuple[int, int, int, int] | None, *, ins_first: bool = False,
+               cost: bool = False) -> bytes:
+    """A reply built field by field (any values, also ones no server sends): our server's
+    DONE [INSERTDONE] EOT, or with ``ins_first``/``cost`` a real server's [INSERTDONE] DONE
+    [COST] EOT (docs/PROTOCOL.md §17)."""
     wide = "q" if layout.long_rowid else "i"
-    out = struct.pack(f">Hh{wide}{wide}i", Msg.DONE, warn, rows, rowid, serial)
+    done = struct.pack(f">Hh{wide}{wide}i", Msg.DONE, warn, rows, rowid, serial)
+    insert = b""
     if ins is not None:
         sign, low, high, big = ins
-        out += struct.pack(">HhII", Msg.INSERTDONE, sign, low, high)
+        insert = struct.pack(">HhII", Msg.INSERTDONE, sign, low, high)
         if layout.bigint:
-            out += struct.pack(">q", big)
+            insert += struct.pack(">q", big)
+    out = insert + done if ins_first else done + insert
+    if cost:
+        out += struct.pack(">Hii", Msg.COST, 3, 17)
     return out + struct.pack(">H", Msg.EOT)
 
 
@@ -310,6 +318,8 @@ def test_c_reply_loop_matches_the_pure_one(seed: int) -> None:
                 rnd.randint(-lim - 1, lim),
                 rnd.choice([0, 0, 3, -(2**31), 2**31 - 1]),
                 ins,
+                ins_first=rnd.random() < 0.5,
+                cost=rnd.random() < 0.5,
             )
         )
         if rnd.random() < 0.05:

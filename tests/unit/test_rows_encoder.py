@@ -224,7 +224,8 @@ def test_c_loops_keep_no_references() -> None:
             c(good[0], iter([*good[1:5], odd, good[5]]), HEAD, TAIL, END, 1000, 1 << 20)
             c(good[0], iter(good[1:]), HEAD, TAIL, END, 3, 1 << 20)
             c(good[0], boom(), HEAD, TAIL, END, 1000, 1 << 20)
-            scan(replies, 0, len(replies), 100, False, True, Msg.DONE, Msg.INSERTDONE, Msg.EOT)
+            scan(replies, 0, len(replies), 100, False, True, Msg.DONE, Msg.INSERTDONE, Msg.EOT,
+                 Msg.COST)
 
     run(200)
     refs = [sys.getrefcount(x) for x in tracked]

@@ -52,24 +52,27 @@ _DEFERRED = -2
 _BEGIN = -1
 _COMMIT = -3
 _END = object()
+_RUN = 128  # DONE EOT replies per slice in the pure reply loop (ReplyTally._read_fast)
 
 _DONE = int(Msg.DONE)
 _INSERTDONE = int(Msg.INSERTDONE)
 _EOT = int(Msg.EOT)
+_COST = int(Msg.COST)
 
 
-def _fast_replies(layout: m.Layout) -> tuple[struct.Struct, struct.Struct]:
-    """The two replies a row usually gets, each as one struct over its whole bytes.
+def _fast_replies(layout: m.Layout) -> tuple[struct.Struct, struct.Struct, struct.Struct]:
+    """The structs of a row reply's parts, with the field widths ``layout`` fixes
+    (messages.read_done / read_insertdone).
 
-    ``SQ_DONE SQ_EOT`` and ``SQ_DONE SQ_INSERTDONE SQ_EOT``, with the field widths ``layout``
-    fixes (messages.read_done / read_insertdone): DONE is i16 warnings, rows and rowid (i32, or
-    i64 with long_rowid), i32 serial; INSERTDONE is an INT8 (i16 sign, u32 low, u32 high) and,
-    with bigint, an i64 bigserial.
+    The first is ``SQ_DONE SQ_EOT`` whole (what our server sends an INSERT, read in runs); the
+    other two are the bodies after their tags: DONE (i16 warnings, rows and rowid as i32 or
+    i64 with long_rowid, i32 serial) and INSERTDONE (an INT8: i16 sign, u32 low, u32 high;
+    with bigint an i64 bigserial).
     """
     wide = "q" if layout.long_rowid else "i"
-    done = f">Hh{wide}{wide}i"
-    insert = "HhII" + ("q" if layout.bigint else "")
-    return struct.Struct(done + "H"), struct.Struct(done + insert + "H")
+    done = f">h{wide}{wide}i"
+    insert = ">hII" + ("q" if layout.bigint else "")
+    return struct.Struct(">H" + done[1:] + "H"), struct.Struct(done), struct.Struct(insert)
 
 
 def _row_error(index: int, err: DatabaseError) -> DatabaseError:
@@ -96,9 +99,10 @@ class ReplyTally:
         self._last_done: Done | None = None
         #: The fields of the last SQ_DONE read by the fast path (a Done is built only if asked).
         self._last_fields: tuple[int, int, int, int] | None = None
-        self._done_eot, self._done_insert_eot = _fast_replies(layout)
+        self._done_eot, self._done_body, self._insert_body = _fast_replies(layout)
         self._scan = _accel.reply_scanner()
-        self._scan_layout = (bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT)
+        self._scan_layout = (
+            bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT, _COST)
 
     @property
     def last_done(self) -> Done | None:
@@ -116,10 +120,63 @@ class ReplyTally:
         if serial:
             self.lastrowid = serial
 
+    def _other_reply(
+        self, buf: bytearray, pos: int, end: int
+    ) -> tuple[int, tuple[int, int, int, int], int] | None:
+        """One row reply at ``pos`` other than a plain DONE EOT, complete before ``end``:
+        (the position after it, its DONE's (warnings, rows, rowid, serial), its serial), or
+        None for anything else.
+
+        Accepted: ``[INSERTDONE] DONE [INSERTDONE] [COST] EOT`` with one INSERTDONE at most.
+        Real servers put SQ_INSERTDONE before SQ_DONE and follow an EXECUTE's DONE with
+        SQ_COST (nmap, informix-driver: docs/PROTOCOL.md §17); our server sends INSERTDONE
+        after DONE and no COST. The serial is the bigserial, else the INT8 serial8, else
+        DONE's serial, as ``_settle`` takes them from a parsed Reply.
+        """
+        done_body = self._done_body
+        insert_body = self._insert_body
+        ins: tuple[int, ...] | None = None
+        if end - pos < 2:
+            return None
+        code = (buf[pos] << 8) | buf[pos + 1]
+        if code == _INSERTDONE:
+            if end - pos < 4 + insert_body.size:
+                return None
+            ins = insert_body.unpack_from(buf, pos + 2)
+            pos += 2 + insert_body.size
+            code = (buf[pos] << 8) | buf[pos + 1]
+        if code != _DONE or end - pos < 4 + done_body.size:
+            return None
+        fields: tuple[int, int, int, int] = done_body.unpack_from(buf, pos + 2)
+        pos += 2 + done_body.size
+        code = (buf[pos] << 8) | buf[pos + 1]
+        if code == _INSERTDONE and ins is None:
+            if end - pos < 4 + insert_body.size:
+                return None
+            ins = insert_body.unpack_from(buf, pos + 2)
+            pos += 2 + insert_body.size
+            code = (buf[pos] << 8) | buf[pos + 1]
+        if code == _COST:
+            if end - pos < 12:
+                return None
+            pos += 10
+            code = (buf[pos] << 8) | buf[pos + 1]
+        if code != _EOT:
+            return None
+        serial = 0
+        if ins is not None:
+            sign, low, high = ins[0], ins[1], ins[2]
+            mag = (high << 32) | low
+            serial = (-mag if sign < 0 else mag) if sign else 0
+            if len(ins) == 4:
+                serial = ins[3] or serial  # the bigserial, else the serial8
+        return pos + 2, fields, serial or fields[3]
+
     def _read_fast(self, conn: Connection, limit: int) -> int:
-        """Consume up to ``limit`` row replies that are exactly DONE EOT or DONE INSERTDONE
-        EOT and already complete in the receive buffer; the count consumed (0 sends the next
-        reply to the Reply path). One call per buffer's worth of replies, not per row."""
+        """Consume up to ``limit`` row replies that are ``[INSERTDONE] DONE [INSERTDONE]
+        [COST] EOT`` and already complete in the receive buffer; the count consumed (0 sends
+        the next reply to the Reply path). One call per buffer's worth of replies, not per
+        row."""
         t = conn._transport
         scan = self._scan
         if scan is not None:
@@ -142,13 +199,19 @@ class ReplyTally:
         fields = None
         lastrowid = self.lastrowid
         while count < limit:
-            # A run of DONE EOT replies (what an INSERT gets) read by iter_unpack: no indexing
-            # per reply; it stops at the first reply of another form, taken below.
-            k = min(limit - count, (end - pos) // size)
+            # A run of DONE EOT replies (what our server sends an INSERT) read by iter_unpack:
+            # no indexing per reply; it stops at the first reply of another form, taken below.
+            # At most _RUN replies per slice: a slice copies its bytes, and one over the whole
+            # rest of the buffer before every reply of another form (a real server's, each
+            # with SQ_COST) made a buffer of them cost its size squared.
+            k = min(limit - count, (end - pos) // size, _RUN)
+            if k and (buf[pos + 1] != _DONE or buf[pos + size - 1] != _EOT):
+                k = 0  # not a DONE EOT: no slice for it
             last = None
             if k:
+                taken = 0
                 for got in done_eot.iter_unpack(buf[pos : pos + k * size]):
-                    _code, warnings, rows, rowid, serial, eot = got
+                    _code, _warnings, rows, _rowid, serial, eot = got
                     if _code != _DONE or eot != _EOT:
                         break
                     if rows > 0:
@@ -156,35 +219,24 @@ class ReplyTally:
                     if serial:
                         lastrowid = serial
                     last = got
-                    pos += size
-                    count += 1
+                    taken += 1
+                pos += taken * size
+                count += taken
                 if last is not None:
                     fields = last[1:5]
                     if count == limit:
                         break
-            # One reply that is not DONE EOT: DONE INSERTDONE EOT, or anything else (stop).
-            if end - pos < size or buf[pos + 1] != _DONE or buf[pos]:
+                if taken == k:
+                    continue  # the whole slice was DONE EOT: the next slice may be too
+            # One reply of another form (docs/PROTOCOL.md §17), or anything else (stop).
+            other = self._other_reply(buf, pos, end)
+            if other is None:
                 break
-            at = pos + size - 2
-            if not buf[at] and buf[at + 1] == _EOT:
-                continue  # a DONE EOT after all: the run above takes it
-            st = self._done_insert_eot
-            if end - pos < st.size or buf[at] or buf[at + 1] != _INSERTDONE:
-                break
-            got = st.unpack_from(buf, pos)
-            if got[-1] != _EOT:
-                break
-            _code, warnings, rows, rowid, serial, _ins, sign, low, high = got[:9]
-            mag = (high << 32) | low
-            serial8 = (-mag if sign < 0 else mag) if sign else 0
-            if len(got) == 11:
-                serial8 = got[9] or serial8  # ins.bigserial or ins.serial8
-            pos += st.size
-            if serial8 or serial:
-                lastrowid = serial8 or serial
-            if rows > 0:
-                rows_sum += rows
-            fields = (warnings, rows, rowid, serial)
+            pos, fields, serial = other
+            if serial:
+                lastrowid = serial
+            if fields[1] > 0:
+                rows_sum += fields[1]
             count += 1
         if count:
             t.start = pos

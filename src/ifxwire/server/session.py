@@ -131,6 +131,9 @@ class _Statement:
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
     current_rowid: object = None  # FOR UPDATE cursors: the rowid of the row sent last
     lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
+    #: Prepared by SQ_COMMAND (prepare and execute in one group): its EXECUTE is answered
+    #: ``[INSERTDONE] DONE COST`` as real servers answer it (docs/PROTOCOL.md §6).
+    command: bool = False
 
 
 class Session:
@@ -763,7 +766,8 @@ class Session:
                     raise self.fastpath.out_parameters(exc) from None
                 raise
             sid = new_statement_id(self.statements, self.limits.max_statements)
-            self.statements[sid] = _Statement(prepared, columns=self._wire(prepared.columns))
+            self.statements[sid] = _Statement(prepared, columns=self._wire(prepared.columns),
+                                              command=code == Msg.COMMAND)
             self.current = sid
         elif code == Msg.NDESCRIBE:
             st = self._stmt()
@@ -1067,9 +1071,20 @@ class Session:
         warnings = eng.db_flags if result.db_flags_changed else 0
         if result.db_flags_changed:
             self.encoding = codec_for_locale(eng.code_set_locale)  # the new database's
-        m.put_done(out, result.rowcount, self.layout, serial=result.serial, warnings=warnings)
-        if result.serial8 is not None:
-            m.put_insertdone(out, result.serial8, result.serial8, self.layout)
+        if st.command:
+            # COMMAND NDESCRIBE EXECUTE RELEASE: real servers send SQ_INSERTDONE before the
+            # DONE and SQ_COST after it; nmap reads exactly that (DESCRIBE, then 26 bytes after
+            # a DONE tag or 46 after an INSERTDONE tag: docs/PROTOCOL.md §6).
+            if result.serial8 is not None:
+                m.put_insertdone(out, result.serial8, result.serial8, self.layout)
+            m.put_done(out, result.rowcount, self.layout, serial=result.serial,
+                       warnings=warnings)
+            m.put_cost(out, 0, 0)
+        else:
+            m.put_done(out, result.rowcount, self.layout, serial=result.serial,
+                       warnings=warnings)
+            if result.serial8 is not None:
+                m.put_insertdone(out, result.serial8, result.serial8, self.layout)
         if p.stmt_type in (StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE):
             # Statement ids belong to the database that prepared them.
             keep = self.statements.get(self.current or 0)
