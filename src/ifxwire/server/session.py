@@ -32,7 +32,7 @@ from ..types.bind import decode_bind_plain, decode_bind_values
 from ..types.blobs import widen_blob_columns
 from ..types.complextype import COMPLEX_CODES
 from ..types.errors import CodecError
-from ..types.rowcodec import build_row_encoder, row_width
+from ..types.rowcodec import row_width
 from .bindrun import RunDecoder, cached_run_decoder
 from .blobs import BlobStore, BlobUpload
 from .chunked import ChunkedSender
@@ -47,6 +47,7 @@ from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 from .pam import pam_login
 from .scroll import scroll_fetch
 from .statements import after_run, check_bound, new_statement_id
+from .tuples import row_encoder, write_tuples
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -699,7 +700,7 @@ class Session:
     def _row_encoder(self, st: _Statement) -> Any:
         """The statement's tuple encoder: LOB locators and ROW/collection values in the form
         the client asked for with SQ_RET_TYPE."""
-        inner = build_row_encoder(st.columns, self.encoding,
+        inner = row_encoder(st.columns, self.encoding,
                                   None if st.complex_binary else self._complex_text)
         return locator_encoder(st.columns, inner, st.lob_binary)
 
@@ -1007,6 +1008,15 @@ class Session:
         blob_rows = st.blob_rows
         if rows is not None and not st.exhausted:
             try:
+                if blob_rows is None:
+                    # The compiled writer takes the rows and writes the messages itself.
+                    done = write_tuples(encode, out, rows, budget)
+                    if done is not None:
+                        count, _sent, exhausted = done
+                        st.fetched += count
+                        if not exhausted:
+                            return
+                        rows = iter(())
                 for row in rows:
                     if blob_rows is not None:
                         # Blob data counts against the fetch size, which bounds a batch's memory.
