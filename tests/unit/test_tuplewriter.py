@@ -155,7 +155,7 @@ def test_write_frames_and_budget(budget: int) -> None:
 
 
 def test_write_odd_payload_is_padded() -> None:
-    pure, fast = both([ColumnDesc("v", 13, 10)], "utf-8")
+    _pure, fast = both([ColumnDesc("v", 13, 10)], "utf-8")
     buf = bytearray()
     assert fast.write(buf, iter([("ab",), ("abc",)]), 10**6) == (2, 3 + 8 + 4 + 8, True)
     assert bytes(buf) == bytes.fromhex("000e 0000 00000003 026162 00 000e 0000 00000004 03616263")
@@ -181,12 +181,12 @@ def test_write_errors_propagate_after_earlier_rows() -> None:
 
 def test_no_reference_leaks() -> None:
     cols = [ColumnDesc("i", 2, 4), ColumnDesc("v", 13, 20), ColumnDesc("d", 5, 0x0A02)]
-    pure, fast = both(cols, "utf-8")
+    _pure, fast = both(cols, "utf-8")
     row = (2**40, Text("é"), Decimal("1.5"))
     values = [sys.getrefcount(v) for v in row]
     for _ in range(100):
         outcome(fast, row)
-        fast.write(bytearray(), iter([(5,) + row[1:]]), 10)
+        fast.write(bytearray(), iter([(5, *row[1:])]), 10)
     assert [sys.getrefcount(v) for v in row] == values
 
 

@@ -24,9 +24,9 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from .. import _accel
-from ..protocol.wire import Writer
 from ..protocol.codes import TypeCode as _T
 from ..protocol.columns import ColumnDesc
+from ..protocol.wire import Writer
 from ..types.complextype import COMPLEX_CODES as _COMPLEX
 from ..types.rowcodec import build_row_encoder, column_encoders
 from ..types.temporal import DATE_EPOCH
