@@ -95,10 +95,22 @@ def main(argv: list[str] | None = None) -> int:
         cur.execute(f"CREATE DATABASE {DATABASE} WITH LOG")
         cur.execute(f"CREATE TABLE {TABLE} ({SELECT_COLUMNS})")
         setup.close()
+        setup = ifxwire.connect(**kw, database=DATABASE, autocommit=True)
+        cur = setup.cursor()
+        # 1000 rows bound, then doubled inside the server (bench/fixtures.py does the same)
+        cur.executemany(f"INSERT INTO {TABLE} VALUES (?, ?, ?, ?, ?)",
+                        [row5(i) for i in range(min(1000, args.rows))])
+        have = min(1000, args.rows)
+        while have < args.rows:
+            cur.execute(f"INSERT INTO {TABLE} SELECT a + {have}, b, c, d + {have * 0.25}, e "
+                        f"FROM {TABLE} WHERE a < {args.rows - have}")
+            have = min(2 * have, args.rows)
+        setup.close()
+        if args.profile:
+            srv.send_signal(signal.SIGUSR1)  # the set-up out of the profile
+            time.sleep(0.2)
         conn = ifxwire.connect(**kw, database=DATABASE, autocommit=True)
         cur = conn.cursor()
-        cur.executemany(f"INSERT INTO {TABLE} VALUES (?, ?, ?, ?, ?)",
-                        [row5(i) for i in range(args.rows)])
         path = _sqlite_file(data)
         lite = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         sql = f"SELECT * FROM {TABLE}"
@@ -118,10 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             return n
 
         for fn in (server_select, sqlite_select, one_row):
-            fn()  # warm: prepare, statement cache, page cache
-        if args.profile:
-            srv.send_signal(signal.SIGUSR1)  # the set-up and warm-up out of the profile
-            time.sleep(0.2)
+            fn()  # warm: prepare, statement cache, page cache (in the profile, if any)
         walls: dict[str, list[float]] = {"server": [], "sqlite3": [], "one_row": []}
         cpu: dict[str, list[float]] = {"server": [], "one_row": []}
         ratios: list[float] = []

@@ -27,6 +27,8 @@
  *   server/session.py counts) reaches ``budget`` or the iterator ends (exhausted is True then).
  *   An exception from the iterator or from ``pure`` propagates; the messages of the rows
  *   before it stay in ``buf``, as with the pure loop.
+ *
+ * load_rows(batch, plan): the engine's value loaders over a batch of SQLite rows (below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -486,9 +488,155 @@ fail:
     return NULL;
 }
 
+/* ---- load_rows: the engine's per-column loaders over a batch of SQLite rows -------------
+ *
+ * load_rows(batch, plan) -> list | None
+ *   batch: the list sqlite3's fetchmany returned (tuples);
+ *   plan: one (index, kind, lo, hi, fn) per column that has a loader (engine/convert.py
+ *     ``loader``; fn is the loader itself). The loaders return most SQLite values unchanged;
+ *     those cases are checked here and the loader is called only for the others:
+ *       L_INT (load_int): an exact int in [lo, hi] is kept;
+ *       L_FLOAT (_load_float): an exact float is kept;
+ *       L_CHARS (_load_chars): an exact str without NUL is kept;
+ *       L_CALL: every value goes to fn.
+ *     NULL (None) is never given to a loader (engine/session.py _stream).
+ *   Returns the rows, each the same tuple when nothing changed. When a row is not a tuple
+ *   or is narrower than the plan, or a loader raises an
+ *   Exception, returns None with no exception set: the caller then runs its Python loop over
+ *   the batch, which yields the rows before the bad one and raises exactly as before. Other
+ *   exceptions (KeyboardInterrupt, MemoryError) propagate.
+ */
+enum { L_CALL = 0, L_INT = 1, L_FLOAT = 2, L_CHARS = 3 };
+
+static int has_nul(PyObject *v)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(v);
+    const void *d = PyUnicode_DATA(v);
+    switch (PyUnicode_KIND(v)) {
+    case PyUnicode_1BYTE_KIND:
+        return memchr(d, 0, (size_t)n) != NULL;
+    case PyUnicode_2BYTE_KIND:
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (((const Py_UCS2 *)d)[i] == 0)
+                return 1;
+        return 0;
+    default:
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (((const Py_UCS4 *)d)[i] == 0)
+                return 1;
+        return 0;
+    }
+}
+
+typedef struct {
+    Py_ssize_t index;
+    int kind;
+    long long lo, hi;
+    PyObject *fn;
+} LoadCol;
+
+/* 1: v is kept as it is; 0: the loader must see it. */
+static int keeps(const LoadCol *c, PyObject *v)
+{
+    switch (c->kind) {
+    case L_INT:
+        if (PyLong_CheckExact(v)) {
+            int overflow = 0;
+            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (x == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+            return !overflow && x >= c->lo && x <= c->hi;
+        }
+        return 0;
+    case L_FLOAT:
+        return PyFloat_CheckExact(v);
+    case L_CHARS:
+        return PyUnicode_CheckExact(v) && !has_nul(v);
+    default:
+        return 0;
+    }
+}
+
+static PyObject *load_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "load_rows(batch: list, plan: tuple)");
+        return NULL;
+    }
+    PyObject *batch = args[0], *plan = args[1];
+    Py_ssize_t ncols = PyTuple_GET_SIZE(plan);
+    LoadCol cols[64];
+    LoadCol *lc = ncols <= 64 ? cols : PyMem_Malloc(sizeof(LoadCol) * (size_t)ncols);
+    if (lc == NULL)
+        return PyErr_NoMemory();
+    PyObject *result = NULL;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(plan, i), "niLLO", &lc[i].index, &lc[i].kind,
+                              &lc[i].lo, &lc[i].hi, &lc[i].fn))
+            goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(batch);
+    result = PyList_New(n);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        PyObject *row = PyList_GET_ITEM(batch, r);
+        if (!PyTuple_CheckExact(row))
+            goto fallback;
+        PyObject *copy = NULL;
+        Py_ssize_t width = PyTuple_GET_SIZE(row);
+        for (Py_ssize_t i = 0; i < ncols; i++) {
+            const LoadCol *c = &lc[i];
+            if (c->index < 0 || c->index >= width) {
+                Py_XDECREF(copy);
+                goto fallback;
+            }
+            PyObject *v = PyTuple_GET_ITEM(copy ? copy : row, c->index);
+            if (v == Py_None || keeps(c, v))
+                continue;
+            PyObject *w = PyObject_CallOneArg(c->fn, v);
+            if (w == NULL) {
+                Py_XDECREF(copy);
+                Py_CLEAR(result);
+                if (PyErr_ExceptionMatches(PyExc_Exception)) {
+                    PyErr_Clear();
+                    result = Py_NewRef(Py_None);
+                }
+                goto done;
+            }
+            if (copy == NULL) {
+                copy = PyTuple_New(width);
+                if (copy == NULL) {
+                    Py_DECREF(w);
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                for (Py_ssize_t k = 0; k < width; k++)
+                    PyTuple_SET_ITEM(copy, k, Py_NewRef(PyTuple_GET_ITEM(row, k)));
+            }
+            PyObject *old = PyTuple_GET_ITEM(copy, c->index);
+            PyTuple_SET_ITEM(copy, c->index, w);
+            Py_DECREF(old);
+        }
+        PyList_SET_ITEM(result, r, copy ? copy : Py_NewRef(row));
+    }
+    goto done;
+fallback: /* not the shape the plan expects: the caller's Python loop decides */
+    Py_CLEAR(result);
+    result = Py_NewRef(Py_None);
+done:
+    if (lc != cols)
+        PyMem_Free(lc);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"make_tuple_writer", make_tuple_writer, METH_VARARGS,
      "make_tuple_writer(plan, enc_kind, pure) -> TupleWriter"},
+    {"load_rows", (PyCFunction)(void (*)(void))load_rows, METH_FASTCALL,
+     "load_rows(batch, plan) -> list | None: the engine's loaders over SQLite rows"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef tuplewriter_module = {

@@ -194,3 +194,73 @@ def test_pure_selected_by_environment() -> None:
     """IFXWIRE_PURE=1 gives the server the pure encoder (no ``write``)."""
     enc = tuples.row_encoder([ColumnDesc("i", 2, 4)], "utf-8")
     assert hasattr(enc, "write") == tuples.accelerated
+
+
+# ------------------------------------------------------------- the engine's loaders, batched
+
+
+def python_loop(loaders: list[Any], batch: list[tuple[Any, ...]]) -> tuple[str, Any]:
+    """engine/session.py _stream's Python loop over one batch (what load_rows must match)."""
+    out = []
+    try:
+        for row in batch:
+            vals = list(row)
+            for i, f in enumerate(loaders):
+                if f is not None and vals[i] is not None:
+                    vals[i] = f(vals[i])
+            out.append(tuple(vals))
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", out
+
+
+def test_load_rows_matches_the_loaders() -> None:
+    from ifxwire.protocol.codes import TypeCode as T
+    from ifxwire.server.engine import convert
+    from ifxwire.server.engine.ifxtypes import IfxType
+
+    types = [IfxType(T.SMALLINT), IfxType(T.INTEGER), IfxType(T.BIGINT), IfxType(T.FLOAT),
+             IfxType(T.SMALLFLOAT), IfxType(T.VARCHAR, 20), IfxType(T.CHAR, 5),
+             IfxType(T.LVARCHAR, 100), IfxType(T.DECIMAL, prec=10, scale=2),
+             IfxType(T.DATE), IfxType(T.BOOLEAN), IfxType(T.NCHAR, 3)]
+    loaders = [convert.loader(t) for t in types]
+    steps = tuple(
+        (i, *getattr(f, "batch_kind", (0, 0, 0)), f) if f not in (
+            convert._load_chars, convert._load_float) else
+        (i, 3 if f is convert._load_chars else 2, 0, 0, f)
+        for i, f in enumerate(loaders) if f is not None)
+    good = (1, 2, 3, 1.5, 2.5, "ab", "c", "lv", "1.25", 45000, 1, "é")
+    variants: list[tuple[int, Any]] = [
+        (0, 32767), (0, -32767), (0, 40000), (0, True), (0, 2.0), (0, 2.5), (0, "7"),
+        (1, 2**31 - 1), (1, 2**31), (1, -(2**31)), (2, 2**63 - 1), (2, 2**70), (3, 7),
+        (3, "x"), (4, 3), (5, "a\x00b"), (5, "\x00"), (5, 5), (5, b"by"), (5, "é\x00"),
+        (5, "€\x00x"), (5, "\U0001f600\x00"), (6, "abc"), (7, "x\x00"), (8, 3), (9, 1.0),
+        (10, 0), (11, "éé"),
+    ]
+    for i, v in variants:
+        row = list(good)
+        row[i] = v
+        batch = [good, tuple(row), (None,) * len(good), good]
+        got = tuples._module.load_rows(batch, steps)  # type: ignore[union-attr]
+        want = python_loop(loaders, batch)
+        if got is None:  # only when the Python loop raises
+            assert want[0] != "ok", (i, v)
+        else:
+            assert ("ok", got) == want, (i, v)
+    # a row every loader keeps is not copied
+    plain = (1, 2, 3, 1.5, 2.5, "ab", "c", "lv", None, None, None, "é")
+    assert tuples._module.load_rows([plain], steps)[0] is plain  # type: ignore[union-attr]
+    # shapes it leaves to the Python loop
+    assert tuples._module.load_rows([list(good)], steps) is None  # type: ignore[union-attr]
+    assert tuples._module.load_rows([good[:3]], steps) is None  # type: ignore[union-attr]
+
+
+def test_batch_loader_selection() -> None:
+    from ifxwire.protocol.codes import TypeCode as T
+    from ifxwire.server.engine import convert
+    from ifxwire.server.engine.ifxtypes import IfxType
+
+    loaders = [convert.loader(IfxType(T.INTEGER)), None]
+    fast = convert.batch_loader(loaders)
+    assert (fast is not None) == tuples.accelerated
+    assert convert.batch_loader([None, None]) is None
