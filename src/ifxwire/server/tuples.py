@@ -28,7 +28,7 @@ from ..protocol.codes import TypeCode as _T
 from ..protocol.columns import ColumnDesc
 from ..protocol.wire import Writer
 from ..types.complextype import COMPLEX_CODES as _COMPLEX
-from ..types.rowcodec import build_row_encoder, column_encoders
+from ..types.rowcodec import _is_boolean, _is_lvarchar, build_row_encoder, column_encoders
 from ..types.temporal import DATE_EPOCH
 
 _module: ModuleType | None
@@ -77,6 +77,8 @@ def _kind(col: ColumnDesc) -> tuple[int, int]:
         # rowcodec._varchar_max, then encode_varchar's own cap at 255
         limit = (col.enclen & 0xFF) or 255
         return _K_VARCHAR, min(limit, 255)
+    if not _is_boolean(col) and _is_lvarchar(col):
+        return _K_LVARCHAR, col.enclen or -1  # encode_lvarchar's max_len: enclen or None
     return _K_CALL, 0
 
 
