@@ -748,6 +748,21 @@ def _complex_encoder(
     return lambda value: encode_complex(node, value, encoding)
 
 
+def column_encoders(
+    columns: Sequence[ColumnDesc],
+    encoding: str,
+    complex_text: Callable[[ColumnDesc], Callable[[object], str]] | None = None,
+) -> tuple[Callable[[object], bytes], ...]:
+    """One ``value -> field bytes`` encoder per column: what :func:`build_row_encoder` joins,
+    and what the compiled tuple writer (server/tuples.py) calls for values it does not encode
+    itself."""
+    return tuple(
+        _complex_encoder(c, encoding, complex_text) if c.base in COMPLEX_CODES
+        else _column_encoder(c, encoding)
+        for c in columns
+    )
+
+
 def build_row_encoder(
     columns: Sequence[ColumnDesc],
     encoding: str,
@@ -760,11 +775,7 @@ def build_row_encoder(
     the text goes in the UDT envelope (docs/PROTOCOL.md §13).
     """
     cols = tuple(columns)
-    encoders = tuple(
-        _complex_encoder(c, encoding, complex_text) if c.base in COMPLEX_CODES
-        else _column_encoder(c, encoding)
-        for c in cols
-    )
+    encoders = column_encoders(cols, encoding, complex_text)
     pairs = tuple(zip(encoders, cols, strict=True))
 
     def encode_row(values: Sequence[object]) -> bytes:

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 
+from ... import _accel
 from ...protocol.codes import TypeCode
 from ...types.smartlob import Locator
 from . import sqlcodes as sc
@@ -42,6 +43,11 @@ from .values import (
     to_interval,
     to_text,
 )
+
+try:  # the server's compiled helpers (batch_loader); absent without a compiler
+    from ... import _tuplewriter as _tw  # type: ignore[attr-defined]
+except ImportError:
+    _tw = None
 
 T = TypeCode
 Conv = Callable[[object], object]
@@ -186,6 +192,7 @@ def loader(t: IfxType) -> Conv | None:
                 raise fail(sc.INTEGER_RANGE if code in (T.INTEGER, T.SERIAL) else
                            sc.INT8_RANGE)
             return to_int(int(v) if isinstance(v, float) else v, code)
+        setattr(load_int, "batch_kind", (_L_INT, lo, hi))  # noqa: B010 (batch_loader)
         return load_int
     if code in (T.FLOAT, T.SMALLFLOAT):
         return _load_float
@@ -206,6 +213,37 @@ def loader(t: IfxType) -> Conv | None:
     if code == T.TEXT:
         return _load_text
     return _load_chars
+
+
+_L_CALL, _L_INT, _L_FLOAT, _L_CHARS = 0, 1, 2, 3  # _tuplewriter.c's load_rows kinds
+
+
+def batch_loader(loaders: Sequence[Conv | None]
+                 ) -> Callable[[list[tuple[object, ...]]], list[tuple[object, ...]] | None] | None:
+    """The compiled loop applying ``loaders`` to a batch of SQLite rows (load_rows in
+    _tuplewriter.c), or None when it is not built or IFXWIRE_PURE is set. It keeps the
+    values each loader returns unchanged (an int in range, a float, a str without NUL)
+    without calling it, and returns None for a batch whose loaders raise, so the caller's
+    Python loop raises as before (issue 26: these calls were most of the server's CPU per
+    fetched row)."""
+    if _tw is None or not _accel.accelerated:
+        return None
+    plan: list[tuple[int, int, int, int, Conv]] = []
+    for i, f in enumerate(loaders):
+        if f is None:
+            continue
+        if f is _load_chars:
+            plan.append((i, _L_CHARS, 0, 0, f))
+        elif f is _load_float:
+            plan.append((i, _L_FLOAT, 0, 0, f))
+        else:
+            kind: tuple[int, int, int] = getattr(f, "batch_kind", (_L_CALL, 0, 0))
+            plan.append((i, *kind, f))
+    if not plan:
+        return None
+    load_rows = _tw.load_rows
+    steps = tuple(plan)
+    return lambda batch: load_rows(batch, steps)
 
 
 def _load_chars(v: object) -> object:

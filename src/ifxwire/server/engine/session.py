@@ -36,7 +36,7 @@ from . import catalog as cat
 from . import ifxtypes as it
 from . import sqlcodes as sc
 from . import values as vals
-from .convert import row_binder
+from .convert import batch_loader, row_binder
 from .current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
 from .errors import EngineError, not_implemented
 from .functions import FunctionSlot, FunctionState, register
@@ -666,6 +666,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
     def _stream(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
         loaders = plan.loaders
         active = [(i, f) for i, f in enumerate(loaders) if f is not None]
+        fast = batch_loader(loaders) if active else None  # compiled; None: this loop only
         try:
             while True:
                 self.arm()
@@ -678,6 +679,11 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
                 if not active:
                     yield from batch
                     continue
+                if fast is not None:
+                    loaded = fast(batch)
+                    if loaded is not None:  # None: a loader raised; the loop below raises
+                        yield from loaded
+                        continue
                 for row in batch:
                     out = list(row)
                     try:

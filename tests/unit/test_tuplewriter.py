@@ -1,0 +1,266 @@
+"""The server's compiled SQ_TUPLE writer against the pure encoder, byte for byte.
+
+The pure encoder (types/rowcodec.py ``build_row_encoder`` + ``put_tuple``) is the reference
+(server/tuples.py): for every column type the server sends, NULLs, range boundaries and
+values the inline C paths must hand back to Python, both give the same bytes or raise the same
+exception with the same message. Skipped only when the extension is not built (a machine
+without a compiler), which the pure tests then cover alone.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from ifxwire.protocol import messages as m
+from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.protocol.wire import Writer
+from ifxwire.server import tuples
+from ifxwire.types.blobs import null_descriptor
+from ifxwire.types.rowcodec import build_row_encoder, describe_column
+
+pytestmark = pytest.mark.skipif(tuples._module is None, reason="ifxwire._tuplewriter not built")
+
+
+class Text(str):
+    """A str subclass: the C path must leave it to the Python encoder."""
+
+
+class Int(int):
+    pass
+
+
+# (column, values): every value once in a one-column row and in a row with other columns.
+CASES: list[tuple[ColumnDesc, list[Any]]] = [
+    (ColumnDesc("si", 1, 2), [None, 0, 1, -1, 32767, -32767, -32768, 32768, True, Int(5),
+                              2.0, "7", Decimal(3)]),
+    (ColumnDesc("i", 2, 4), [None, 0, 2**31 - 1, -(2**31 - 1), -(2**31), 2**31, 10**30,
+                             False, Int(-9), 3.5, "x"]),
+    (ColumnDesc("ser", 6, 4), [None, 1, 2**31 - 1]),
+    (ColumnDesc("bi", 52, 8), [None, 0, 2**63 - 1, -(2**63 - 1), -(2**63), 2**63, 2**100,
+                               -(2**100), Int(1)]),
+    (ColumnDesc("bs", 53, 8), [None, 2**40]),
+    (ColumnDesc("i8", 17, 10), [None, 0, -1234567890123, 2**63 - 1]),
+    (ColumnDesc("s8", 18, 10), [None, 99]),
+    (ColumnDesc("f", 3, 8), [None, 0.0, -0.0, 1.5, 1e308, -1e-308, 5e-324, float("inf"),
+                             float("-inf"), float("nan"), 3, Decimal("1.25"), "1"]),
+    (ColumnDesc("sf", 4, 4), [None, 0.25, 1e39, 3]),
+    (ColumnDesc("d", 5, 0x0A02), [None, Decimal("123456.78"), Decimal("-0.01"), 5]),
+    (ColumnDesc("mo", 8, 0x0802), [None, Decimal("99.50")]),
+    (ColumnDesc("dt", 7, 4), [None, date(2024, 2, 29), date(1, 1, 1), date(9999, 12, 31),
+                              date(1899, 12, 31), date(1900, 3, 1), date(2000, 2, 29),
+                              date(2100, 3, 1), datetime(2024, 1, 2), datetime(2024, 1, 2, 3),
+                              "2024-01-01", 5]),
+    (ColumnDesc("ys", 10, 0x0E0A), [None, datetime(2024, 2, 29, 13, 45, 59)]),
+    (ColumnDesc("iv", 14, 0x094A), [None, timedelta(days=12, hours=3, minutes=4, seconds=5)]),
+    (ColumnDesc("c", 0, 5), [None, "", "abc", "abcde", "abcdef", "\x00ab", "a\x00", "é",
+                             "ééé", "€", "\ud800", Text("ab"), 5, b"ab"]),
+    (ColumnDesc("c1", 0, 1), [None, "", "a", "ab"]),
+    (ColumnDesc("nc", 15, 4), [None, "xy", "wxyz1"]),
+    (ColumnDesc("v", 13, 20), [None, "", "hi", "x" * 20, "x" * 21, "\x00", "\x00a", "é" * 10,
+                               "é" * 11, "€", "\ud800", Text("t"), 1]),
+    (ColumnDesc("v255", 13, 0), [None, "y" * 255, "y" * 256]),
+    (ColumnDesc("vr", 13, (5 << 8) | 64), [None, "z" * 64, "z" * 65]),
+    (ColumnDesc("nv", 16, 10), [None, "nv", "n" * 11]),
+    (describe_column("lv", 43, 2048), [None, "", "lvc", "a\x00", "\x00a", "é", "\ud800",
+                                       "L" * 5000, Text("q")]),
+    (ColumnDesc("lv0", 43, 0), [None, "x" * 3000]),
+    (describe_column("b", 45, 1), [None, True, False, 1, 0, 2, "t"]),
+    (ColumnDesc("by", 11, 56), [None, null_descriptor(56), bytes(range(56)), b"short"]),
+    (ColumnDesc("tx", 12, 56), [None, bytes(56)]),
+]
+
+ENCODINGS = ["utf-8", "iso8859-1", "ascii", "cp1252", "euc_jp"]
+
+
+def outcome(fn: Any, row: Any) -> tuple[str, Any]:
+    try:
+        return "ok", fn(row)
+    except Exception as exc:  # the exact type and message are what must match
+        return type(exc).__name__, str(exc)
+
+
+def both(cols: list[ColumnDesc], encoding: str) -> tuple[Any, Any]:
+    writer = tuples.make_tuple_writer(cols, encoding)
+    assert writer is not None
+    return build_row_encoder(cols, encoding), writer
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize(("col", "values"), CASES, ids=[c.name for c, _ in CASES])
+def test_one_column_rows_match(col: ColumnDesc, values: list[Any], encoding: str) -> None:
+    pure, fast = both([col], encoding)
+    for v in values:
+        assert outcome(fast, (v,)) == outcome(pure, (v,)), (col, v)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "iso8859-1", "cp1252"])
+def test_wide_rows_match(encoding: str) -> None:
+    """All columns in one row, each value in turn against the first value of the others:
+    one value the C path hands back must not disturb the cells before and after it."""
+    cols = [c for c, _ in CASES]
+    pure, fast = both(cols, encoding)
+    base = [vals[1] for _, vals in CASES]
+    assert outcome(fast, tuple(base)) == outcome(pure, tuple(base))
+    assert fast([None] * len(cols)) == pure([None] * len(cols))
+    for i, (_, vals) in enumerate(CASES):
+        for v in vals:
+            row = list(base)
+            row[i] = v
+            assert outcome(fast, row) == outcome(pure, row), (cols[i], v)
+
+
+def test_row_length_and_shape() -> None:
+    cols = [ColumnDesc("i", 2, 4), ColumnDesc("v", 13, 10)]
+    pure, fast = both(cols, "utf-8")
+    for row in [(1,), (1, "a", 2), [1, "a"], (1, "a")]:
+        assert outcome(fast, row) == outcome(pure, row)
+    with pytest.raises(TypeError):
+        fast(5)
+
+
+def reference_write(pure: Any, rows: list[Any], budget: int) -> tuple[bytes, int, int, bool]:
+    """server/session.py's pure fetch loop."""
+    out = Writer()
+    count = sent = 0
+    it = iter(rows)
+    for row in it:
+        payload = pure(row)
+        m.put_tuple(out, payload)
+        count += 1
+        sent += len(payload) + 8
+        if sent >= budget:
+            return bytes(out.buf), count, sent, False
+    return bytes(out.buf), count, sent, True
+
+
+@pytest.mark.parametrize("budget", [0, 1, 40, 100, 10**6])
+def test_write_frames_and_budget(budget: int) -> None:
+    cols = [ColumnDesc("a", 2, 4), ColumnDesc("b", 13, 64), ColumnDesc("c", 2, 4),
+            ColumnDesc("d", 3, 8), ColumnDesc("e", 13, 32), ColumnDesc("dt", 7, 4)]
+    rows = [(i, f"name{i:07d}" + "x" * (i % 3), i * 7, i * 0.25, None if i % 4 else "e",
+             date(2020, 1, 1 + i % 28)) for i in range(50)]
+    pure, fast = both(cols, "utf-8")
+    want = reference_write(pure, rows, budget)
+    buf = bytearray(b"head")
+    it = iter(rows)
+    count, sent, exhausted = fast.write(buf, it, budget)
+    assert (bytes(buf[4:]), count, sent, exhausted) == want
+    # the rows after the budget are still in the iterator, in order
+    assert list(it) == rows[count:]
+
+
+def test_write_odd_payload_is_padded() -> None:
+    _pure, fast = both([ColumnDesc("v", 13, 10)], "utf-8")
+    buf = bytearray()
+    assert fast.write(buf, iter([("ab",), ("abc",)]), 10**6) == (2, 3 + 8 + 4 + 8, True)
+    assert bytes(buf) == bytes.fromhex("000e 0000 00000003 026162 00 000e 0000 00000004 03616263")
+
+
+def test_write_errors_propagate_after_earlier_rows() -> None:
+    pure, fast = both([ColumnDesc("i", 2, 4)], "utf-8")
+    buf = bytearray()
+    with pytest.raises(Exception) as info:
+        fast.write(buf, iter([(1,), (2**40,)]), 10**6)
+    assert outcome(pure, (2**40,)) == (type(info.value).__name__, str(info.value))
+    assert bytes(buf) == bytes.fromhex("000e 0000 00000004 00000001")
+
+    def failing() -> Any:
+        yield (7,)
+        raise KeyError("from the iterator")
+
+    buf.clear()
+    with pytest.raises(KeyError):
+        fast.write(buf, failing(), 10**6)
+    assert bytes(buf) == bytes.fromhex("000e 0000 00000004 00000007")
+
+
+def test_no_reference_leaks() -> None:
+    cols = [ColumnDesc("i", 2, 4), ColumnDesc("v", 13, 20), ColumnDesc("d", 5, 0x0A02)]
+    _pure, fast = both(cols, "utf-8")
+    row = (2**40, Text("é"), Decimal("1.5"))
+    values = [sys.getrefcount(v) for v in row]
+    for _ in range(100):
+        outcome(fast, row)
+        fast.write(bytearray(), iter([(5, *row[1:])]), 10)
+    assert [sys.getrefcount(v) for v in row] == values
+
+
+def test_pure_selected_by_environment() -> None:
+    """IFXWIRE_PURE=1 gives the server the pure encoder (no ``write``)."""
+    enc = tuples.row_encoder([ColumnDesc("i", 2, 4)], "utf-8")
+    assert hasattr(enc, "write") == tuples.accelerated
+
+
+# ------------------------------------------------------------- the engine's loaders, batched
+
+
+def python_loop(loaders: list[Any], batch: list[tuple[Any, ...]]) -> tuple[str, Any]:
+    """engine/session.py _stream's Python loop over one batch (what load_rows must match)."""
+    out = []
+    try:
+        for row in batch:
+            vals = list(row)
+            for i, f in enumerate(loaders):
+                if f is not None and vals[i] is not None:
+                    vals[i] = f(vals[i])
+            out.append(tuple(vals))
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", out
+
+
+def test_load_rows_matches_the_loaders() -> None:
+    from ifxwire.protocol.codes import TypeCode as T
+    from ifxwire.server.engine import convert
+    from ifxwire.server.engine.ifxtypes import IfxType
+
+    types = [IfxType(T.SMALLINT), IfxType(T.INTEGER), IfxType(T.BIGINT), IfxType(T.FLOAT),
+             IfxType(T.SMALLFLOAT), IfxType(T.VARCHAR, 20), IfxType(T.CHAR, 5),
+             IfxType(T.LVARCHAR, 100), IfxType(T.DECIMAL, prec=10, scale=2),
+             IfxType(T.DATE), IfxType(T.BOOLEAN), IfxType(T.NCHAR, 3)]
+    loaders = [convert.loader(t) for t in types]
+    steps = tuple(
+        (i, *getattr(f, "batch_kind", (0, 0, 0)), f) if f not in (
+            convert._load_chars, convert._load_float) else
+        (i, 3 if f is convert._load_chars else 2, 0, 0, f)
+        for i, f in enumerate(loaders) if f is not None)
+    good = (1, 2, 3, 1.5, 2.5, "ab", "c", "lv", "1.25", 45000, 1, "é")
+    variants: list[tuple[int, Any]] = [
+        (0, 32767), (0, -32767), (0, 40000), (0, True), (0, 2.0), (0, 2.5), (0, "7"),
+        (1, 2**31 - 1), (1, 2**31), (1, -(2**31)), (2, 2**63 - 1), (2, 2**70), (3, 7),
+        (3, "x"), (4, 3), (5, "a\x00b"), (5, "\x00"), (5, 5), (5, b"by"), (5, "é\x00"),
+        (5, "€\x00x"), (5, "\U0001f600\x00"), (6, "abc"), (7, "x\x00"), (8, 3), (9, 1.0),
+        (10, 0), (11, "éé"),
+    ]
+    for i, v in variants:
+        row = list(good)
+        row[i] = v
+        batch = [good, tuple(row), (None,) * len(good), good]
+        got = tuples._module.load_rows(batch, steps)  # type: ignore[union-attr]
+        want = python_loop(loaders, batch)
+        if got is None:  # only when the Python loop raises
+            assert want[0] != "ok", (i, v)
+        else:
+            assert ("ok", got) == want, (i, v)
+    # a row every loader keeps is not copied
+    plain = (1, 2, 3, 1.5, 2.5, "ab", "c", "lv", None, None, None, "é")
+    assert tuples._module.load_rows([plain], steps)[0] is plain  # type: ignore[union-attr]
+    # shapes it leaves to the Python loop
+    assert tuples._module.load_rows([list(good)], steps) is None  # type: ignore[union-attr]
+    assert tuples._module.load_rows([good[:3]], steps) is None  # type: ignore[union-attr]
+
+
+def test_batch_loader_selection() -> None:
+    from ifxwire.protocol.codes import TypeCode as T
+    from ifxwire.server.engine import convert
+    from ifxwire.server.engine.ifxtypes import IfxType
+
+    loaders = [convert.loader(IfxType(T.INTEGER)), None]
+    fast = convert.batch_loader(loaders)
+    assert (fast is not None) == tuples.accelerated
+    assert convert.batch_loader([None, None]) is None
