@@ -12,6 +12,13 @@ setup(
             "ifxwire._speedups",
             ["src/ifxwire/_speedups.c"],
             optional=True,
-        )
+        ),
+        # The Arrow column decoder (docs/ARROW.md): separate, so the row decoder's module
+        # is not touched by it; the Arrow path works without it (pure columns).
+        Extension(
+            "ifxwire._arrowdec",
+            ["src/ifxwire/_arrowdec.c"],
+            optional=True,
+        ),
     ]
 )
