@@ -14,8 +14,9 @@ column by column:
   driver's own one-column codec. A run it refuses (see _arrowdec.c: anything the row decoder
   would refuse or decode otherwise) is decoded by the row decoder instead, which gives
   fetchall's values or raises fetchall's error.
-* **pure**: the same walk in Python, each column's values decoded by the driver's one-column
-  codec into a list per column (never a row tuple), one ``pyarrow.array`` call per column.
+* **pure**: the same walk in Python, generated per result shape from the row decoder's own
+  statements (:func:`column_walker`), appending each value to its column's list (never a
+  row tuple), then one ``pyarrow.array`` call per column.
 
 The framing is the sequential layout's (docs/PROTOCOL.md §5): each column read where the
 previous ended; a tuple whose columns do not add up to its size is refused.
@@ -25,8 +26,10 @@ from __future__ import annotations
 
 import codecs
 import importlib
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
@@ -34,12 +37,21 @@ from . import _accel
 from .protocol.codes import TYPE_DISTINCT, Msg, TypeCode
 from .protocol.columns import ColumnDesc
 from .types import numeric as _num
+from .types import rowcodec as _rc
 from .types import temporal as _tmp
 from .types.complextype import COMPLEX_CODES
-from .types.errors import CodecError
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
-__all__ = ["TupleRun", "TupleRuns", "c_decoder", "enc_kind", "run_batch", "run_rows", "tuple_plan"]
+__all__ = [
+    "TupleRun",
+    "TupleRuns",
+    "c_decoder",
+    "column_walker",
+    "enc_kind",
+    "run_batch",
+    "run_rows",
+    "tuple_plan",
+]
 
 _T = TypeCode
 _TUPLE = int(Msg.TUPLE)
@@ -210,36 +222,51 @@ def _scan(buf: Any, pos: int, end: int) -> tuple[int, int]:
     return pos, count
 
 
-def _value_size(run: bytes, at: int, width: int, framing: int) -> int:
-    if framing == F_FIXED:
-        return width
-    if framing == F_U8:
-        return 1 + run[at]
-    if framing == F_ENVELOPE:
-        return 5 + int.from_bytes(run[at + 1 : at + 5], "big")
-    return 4 + int.from_bytes(run[at : at + 4], "big", signed=True)
+@lru_cache(maxsize=64)
+def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
+                  keep_char_padding: bool) -> Callable[[bytes, int], list[list[Any]]]:
+    """The pure path's decoder of a run: ``walk(run, count)`` -> one list of values per column.
 
-
-def _pure_columns(run: bytes, count: int, plan: Sequence[Spec]) -> list[list[Any]]:
-    """Each column's values, decoded by its one-column codec, walking the run's tuples."""
-    columns: list[list[Any]] = [[] for _ in plan]
-    appends = [c.append for c in columns]
-    specs = [(width, framing, decoder) for _, width, _, decoder, framing in plan]
-    pos = 0
-    for _ in range(count):
-        size = int.from_bytes(run[pos + 4 : pos + 8], "big")
-        at = pos + 8
-        stop = at + size
-        for (width, framing, decoder), append in zip(specs, appends, strict=True):
-            n = _value_size(run, at, width, framing)
-            if n < 0 or at + n > stop:
-                raise CodecError(f"a tuple of {size} bytes is shorter than its columns")
-            append(decoder(run, at, n)[0])
-            at += n
-        if at != stop:
-            raise CodecError(f"a tuple of {size} bytes holds {at - pos - 8} bytes of columns")
-        pos = stop + (size & 1)
-    return columns
+    The statements are the row decoder's own (rowcodec._emit_columns: the same struct runs,
+    NULL tests and scalar codecs), generated into a loop over the run's tuples that appends
+    each value to its column instead of building a row tuple. Framing is checked as the row
+    decoder checks it, and a failure raises the row decoder's error.
+    """
+    cols = list(columns)
+    variable = any(is_variable(c) for c in cols)
+    explicit = not variable and any(c.start for c in cols)
+    g = _rc._new_gen(cols, encoding)
+    fixed_total, final, _ = _rc._emit_columns(g, cols, encoding, keep_char_padding, explicit,
+                                              False)
+    n = len(cols)
+    src = ["def walk(buf, count):",
+           f"    out = [[] for _ in range({n})]",
+           *(f"    a{k} = out[{k}].append" for k in range(n)),
+           "    p = 0",
+           "    for _ in range(count):",
+           "        size = _SIZE.unpack_from(buf, p + 4)[0]",
+           "        off = p + 8",
+           "        if off + size > len(buf):",
+           "            raise _framing_error(_columns, off, size, 'the run ends before it')"]
+    if not variable:
+        src += [f"        if size != {fixed_total}:",
+                "            raise _framing_error(_columns, off, size, "
+                f"'expected {fixed_total} bytes')"]
+    src += ["        try:", *("    " + line for line in g.lines),
+            "        except _CAUGHT as exc:",
+            "            raise _row_error(_columns, off, size, exc) from exc"]
+    if variable:
+        src += [f"        if {final} != off + size:",
+                "            raise _framing_error(_columns, off, size, "
+                f"f'consumed {{{final} - off}}')"]
+    src += [*(f"        a{k}(c{k})" for k in range(n)),
+            "        p = off + size + (size & 1)",
+            "    return out"]
+    namespace: dict[str, Any] = dict(g.env)
+    namespace["_SIZE"] = struct.Struct(">i")
+    exec(compile("\n".join(src), f"<ifxwire column walker {n} cols>", "exec"), namespace)
+    walk: Callable[[bytes, int], list[list[Any]]] = namespace["walk"]
+    return walk
 
 
 def _array(pa: Any, values: list[Any], field: Any, conv: Any) -> Any:
@@ -250,7 +277,8 @@ def _array(pa: Any, values: list[Any], field: Any, conv: Any) -> Any:
 
 def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
               runs: Sequence[TupleRun], c_plan: tuple[tuple[int, int, int], ...] | None,
-              enc: int, keep: bool, fallback: Callable[[bytes, int], Any]) -> Any:
+              enc: int, keep: bool, fallback: Callable[[bytes, int], Any],
+              walker: Callable[[bytes, int], list[list[Any]]]) -> Any:
     """One record batch from tuple runs (C buffers when ``c_plan``, else pure columns)."""
     data = runs[0] if len(runs) == 1 else b"".join(runs)
     count = sum(r.ntuples for r in runs)
@@ -279,7 +307,7 @@ def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[A
             bufs.append(pa.py_buffer(buf))
             arrays.append(pa.Array.from_buffers(field.type, count, bufs, null_count=nulls))
         return pa.RecordBatch.from_arrays(arrays, schema=schema)
-    columns = _pure_columns(data, count, plan)
+    columns = walker(data, count)
     arrays = [_array(pa, values, field, conv)
               for values, field, conv in zip(columns, schema, converters, strict=True)]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)

@@ -36,7 +36,7 @@ class _Source:
     """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
 
     __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "plan", "raw", "row_decoder", "shape",
-                 "size", "tplan")
+                 "size", "tplan", "walker")
 
     def __init__(self, cur: Cursor, rows_per_batch: int | None) -> None:
         self.size = _check_size(rows_per_batch)
@@ -66,6 +66,8 @@ class _Source:
             self.raw = _tup.TupleRuns(cdec is not None)
             self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
                                                  keep_char_padding=conn.keep_char_padding)
+            self.walker = _tup.column_walker(tuple(cur._columns), conn.encoding,
+                                             conn.keep_char_padding)
         elif shape is not None:
             import pyarrow.compute
 
@@ -86,7 +88,8 @@ class _Source:
         if isinstance(first, _tup.TupleRun):
             assert self.tplan is not None
             batch = _tup.run_batch(self.pa, self.plan.schema, self.tplan, self.plan.converters,
-                                   items, self.c_plan, self.enc, self.keep, self._fallback)
+                                   items, self.c_plan, self.enc, self.keep, self._fallback,
+                                   self.walker)
         elif isinstance(first, _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns) and self.shape is not None
             batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,
