@@ -171,7 +171,7 @@ class _Slices:
 
 
 def read_partitioned(
-    dsn: str | Mapping[str, Any],
+    dsn: str | Mapping[str, Any] | Sequence[str | Mapping[str, Any]],
     sql: str,
     partition_on: str,
     partitions: int = 4,
@@ -184,7 +184,9 @@ def read_partitioned(
     of column ``partition_on`` over as many connections in parallel.
 
     ``dsn`` is what :func:`ifxwire.connect` takes first (an ``informix://`` URL) or a mapping of
-    its keyword arguments; ``connect_kwargs`` are added to either. ``sql`` must be usable as a
+    its keyword arguments; ``connect_kwargs`` are added to either. A list of them names
+    servers holding the same data (replicas): slice i connects to ``dsn[i % len(dsn)]``, the
+    MIN/MAX is read on the first. ``sql`` must be usable as a
     derived table (no ORDER BY, as Informix requires there); ``parameters`` are its own
     placeholders' values. Batches arrive in no particular order.
     """
@@ -195,7 +197,11 @@ def read_partitioned(
         raise ProgrammingError(f"partitions must be a positive int, not {partitions!r}")
     col = f"ifx_part.{_identifier(partition_on)}"
     params = tuple(parameters)
-    first = _connect(dsn, connect_kwargs)
+    dsns: list[str | Mapping[str, Any]] = (
+        list(dsn) if isinstance(dsn, (list, tuple)) else [dsn])  # type: ignore[list-item]
+    if not dsns:
+        raise ProgrammingError("read_partitioned: an empty list of DSNs")
+    first = _connect(dsns[0], connect_kwargs)
     try:
         cur = first.cursor()
         cur.execute(f"SELECT MIN({col}), MAX({col}) FROM ({sql}) AS ifx_part", params)
@@ -220,10 +226,12 @@ def read_partitioned(
     run = _Slices(len(slices))
     run.wheres = [w for _, _, w in slices]
     for i, (query, args, _) in enumerate(slices):
+        target = dsns[i % len(dsns)]
         t = threading.Thread(
             target=run.run, name=f"ifxwire-partition-{i + 1}", daemon=True,
-            args=(i, first if i == 0 else None, lambda: _connect(dsn, connect_kwargs), query,
-                  args, rows_per_batch))
+            args=(i, first if i == 0 else None,
+                  lambda d=target: _connect(d, connect_kwargs), query, args,
+                  rows_per_batch))
         run.threads.append(t)
         t.start()
     pending: list[Any] = []

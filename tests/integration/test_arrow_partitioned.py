@@ -97,6 +97,10 @@ def test_url_dsn_parameters_and_empty_result(connect_kwargs: dict[str, Any], dbn
     sql = f"SELECT k, v FROM {table} WHERE k > 1000000000"
     empty = ifx_arrow.read_partitioned(url, sql, "k", 4)
     assert empty.read_all().num_rows == 0
+    # A list of DSNs (replicas of the same data): the slices are spread over them.
+    both = ifx_arrow.read_partitioned([url, {**kw, "database": dbname}],
+                                      f"SELECT k FROM {table}", "k", 5)
+    assert both.read_all().num_rows == ROWS
 
 
 def test_a_failing_partition_stops_the_others(dsn: dict[str, Any], table: str) -> None:
