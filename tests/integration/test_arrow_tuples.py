@@ -14,7 +14,13 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from test_arrow import _check_same, _types, spy_columnar  # tests/integration is on sys.path
+from test_arrow import (  # tests/integration is on sys.path
+    _check_same,
+    _expected,
+    _normal,
+    _types,
+    spy_columnar,
+)
 
 import ifxwire
 from ifxwire import _accel, arrowtuples
@@ -219,3 +225,37 @@ def test_user_loaders_keep_the_row_path(
     cur.execute("SELECT * FROM tl ORDER BY k")
     assert cur.fetch_arrow_table().num_rows == 300
     assert runs == []
+
+
+def test_aio_fetches_from_tuple_runs(
+    connect_kwargs: dict[str, Any], dbname: str, decoder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    import ifxwire.aio as aio
+
+    runs = _tuple_runs(monkeypatch)
+
+    async def go() -> None:
+        async with await aio.connect(**connect_kwargs, database=dbname,
+                                     fetch_buffer_size=1024) as c:
+            cur = c.cursor()
+            await cur.execute(f"CREATE TEMP TABLE ta ({MATRIX})")
+            rows = _matrix_rows(300)
+            await cur.executemany(f"INSERT INTO ta ({', '.join(NAMES)}) "
+                                  f"VALUES ({', '.join('?' * len(NAMES))})", rows)
+            sql = "SELECT * FROM ta ORDER BY k"
+            await cur.execute(sql)
+            want = await cur.fetchall()
+            await cur.execute(sql)
+            table = await cur.fetch_arrow_table()
+            assert table.num_rows == len(want) == cur.rowcount
+            for i, field in enumerate(table.schema):
+                got = [_normal(field.type, v) for v in table.column(i).to_pylist()]
+                assert got == [_expected(field.type, r[i]) for r in want], field.name
+            await cur.execute(sql)
+            sizes = [b.num_rows async for b in cur.fetch_record_batches(rows_per_batch=64)]
+            assert sum(sizes) == len(want) and max(sizes) <= 64
+
+    asyncio.run(asyncio.wait_for(go(), 120))
+    assert runs
