@@ -190,10 +190,9 @@ class TupleRuns:
 
     __slots__ = ("scan",)
 
-    def __init__(self, accelerated: bool) -> None:
-        mod = _arrowdec if accelerated else None
-        self.scan: Callable[[Any, int, int], tuple[int, int]] = (
-            mod.tuple_run if mod is not None else _scan)
+    def __init__(self) -> None:
+        assert _arrowdec is not None
+        self.scan: Callable[[Any, int, int], tuple[int, int]] = _arrowdec.tuple_run
 
     def __call__(self, buf: Any, offset: int, size: int) -> TupleRun:
         """One tuple (the reply loop's fallback): its whole message."""
@@ -206,31 +205,23 @@ class TupleRuns:
         return nxt, None
 
 
-def _scan(buf: Any, pos: int, end: int) -> tuple[int, int]:
-    """tuple_run in Python: the end and the count of the complete tuples at ``pos``."""
-    count = 0
-    end = min(end, len(buf))
-    while end - pos >= 8 and buf[pos] == 0 and buf[pos + 1] == _TUPLE:
-        size = int.from_bytes(buf[pos + 4 : pos + 8], "big", signed=True)
-        if size < 0:
-            break
-        nxt = pos + 8 + size + (size & 1)
-        if nxt > end:
-            break
-        pos = nxt
-        count += 1
-    return pos, count
+#: walk(buf, pos, end, columns) -> (pos, rows, first error): see column_walker.
+Walker = Callable[[Any, int, int, list[list[Any]]], tuple[int, int, Any]]
 
 
 @lru_cache(maxsize=64)
 def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
-                  keep_char_padding: bool) -> Callable[[bytes, int], list[list[Any]]]:
-    """The pure path's decoder of a run: ``walk(run, count)`` -> one list of values per column.
+                  keep_char_padding: bool) -> Walker:
+    """The pure path's decoder of a reply's tuples straight into column lists.
 
-    The statements are the row decoder's own (rowcodec._emit_columns: the same struct runs,
-    NULL tests and scalar codecs), generated into a loop over the run's tuples that appends
-    each value to its column instead of building a row tuple. Framing is checked as the row
-    decoder checks it, and a failure raises the row decoder's error.
+    ``walk(buf, pos, end, columns)`` decodes the complete SQ_TUPLE messages from ``pos`` (it
+    stops where the row decoder's loop stops: another message, an incomplete tuple, a
+    negative size), appending each value to its list in ``columns``; it returns (the
+    position after them, the rows decoded, the first error or None). The statements are the
+    row decoder's own (rowcodec._emit_columns: the same struct runs, NULL tests and scalar
+    codecs) inside one loop that appends instead of building a row tuple; a row that does not
+    decode is skipped and its error (the row decoder's, with the same message) returned, as
+    the row decoder's decode_tuples does, so the cursor reports it as fetchall would.
     """
     cols = list(columns)
     variable = any(is_variable(c) for c in cols)
@@ -239,34 +230,93 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
     fixed_total, final, _ = _rc._emit_columns(g, cols, encoding, keep_char_padding, explicit,
                                               False)
     n = len(cols)
-    src = ["def walk(buf, count):",
-           f"    out = [[] for _ in range({n})]",
+    src = ["def walk(buf, pos, end, out):",
            *(f"    a{k} = out[{k}].append" for k in range(n)),
-           "    p = 0",
-           "    for _ in range(count):",
-           "        size = _SIZE.unpack_from(buf, p + 4)[0]",
+           "    p = pos",
+           "    count = 0",
+           "    err = None",
+           "    end = min(end, len(buf))",
+           "    while end - p >= 8:",
+           "        code, size = _HEAD.unpack_from(buf, p)",
+           f"        if code != {_TUPLE} or size < 0:",
+           "            break",
            "        off = p + 8",
-           "        if off + size > len(buf):",
-           "            raise _framing_error(_columns, off, size, 'the run ends before it')"]
+           "        nxt = off + size + (size & 1)",
+           "        if nxt > end:",
+           "            break",
+           "        p = nxt"]
     if not variable:
         src += [f"        if size != {fixed_total}:",
-                "            raise _framing_error(_columns, off, size, "
-                f"'expected {fixed_total} bytes')"]
+                "            if err is None:",
+                "                err = _framing_error(_columns, off, size, "
+                f"'expected {fixed_total} bytes')",
+                "            continue"]
     src += ["        try:", *("    " + line for line in g.lines),
             "        except _CAUGHT as exc:",
-            "            raise _row_error(_columns, off, size, exc) from exc"]
+            "            if err is None:",
+            "                err = _row_error(_columns, off, size, exc)",
+            "            continue"]
     if variable:
         src += [f"        if {final} != off + size:",
-                "            raise _framing_error(_columns, off, size, "
-                f"f'consumed {{{final} - off}}')"]
+                "            if err is None:",
+                "                err = _framing_error(_columns, off, size, "
+                f"f'consumed {{{final} - off}}')",
+                "            continue"]
     src += [*(f"        a{k}(c{k})" for k in range(n)),
-            "        p = off + size + (size & 1)",
-            "    return out"]
+            "        count += 1",
+            "    return p, count, err"]
     namespace: dict[str, Any] = dict(g.env)
-    namespace["_SIZE"] = struct.Struct(">i")
+    namespace["_HEAD"] = struct.Struct(">H2xi")
     exec(compile("\n".join(src), f"<ifxwire column walker {n} cols>", "exec"), namespace)
-    walk: Callable[[bytes, int], list[list[Any]]] = namespace["walk"]
+    walk: Walker = namespace["walk"]
     return walk
+
+
+class ColumnRun:
+    """A pure-path reply's rows as one list of values per column, and how many rows."""
+
+    __slots__ = ("columns", "ntuples")
+
+    def __init__(self, columns: list[list[Any]], ntuples: int) -> None:
+        self.columns = columns
+        self.ntuples = ntuples
+
+
+class ColumnRuns:
+    """Stands in for a row decoder in the pure path: decodes each reply's tuples into
+    columns (:func:`column_walker`) as they arrive."""
+
+    __slots__ = ("ncols", "walk")
+
+    def __init__(self, walk: Walker, ncols: int) -> None:
+        self.walk = walk
+        self.ncols = ncols
+
+    def __call__(self, buf: Any, offset: int, size: int) -> ColumnRun:
+        """One tuple (the reply loop's fallback): a one-row run, or its error."""
+        columns: list[list[Any]] = [[] for _ in range(self.ncols)]
+        _, count, err = self.walk(buf, offset - 8, offset + size + (size & 1), columns)
+        if err is not None:
+            raise err
+        return ColumnRun(columns, count)
+
+    def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, Any]:
+        columns: list[list[Any]] = [[] for _ in range(self.ncols)]
+        nxt, count, err = self.walk(buf, pos, end, columns)
+        if count:
+            rows.append(ColumnRun(columns, count))
+        return nxt, err
+
+
+def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
+                 runs: Sequence[ColumnRun]) -> Any:
+    """One record batch from the pure path's column runs: one ``pyarrow.array`` a column."""
+    columns = runs[0].columns
+    if len(runs) > 1:
+        columns = [[v for r in runs for v in r.columns[k]] for k in range(len(columns))]
+    arrays = [_array(pa, values, field, conv)
+              for values, field, conv in zip(columns, schema, converters, strict=True)]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
 def _array(pa: Any, values: list[Any], field: Any, conv: Any) -> Any:
@@ -276,40 +326,34 @@ def _array(pa: Any, values: list[Any], field: Any, conv: Any) -> Any:
 
 
 def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
-              runs: Sequence[TupleRun], c_plan: tuple[tuple[int, int, int], ...] | None,
-              enc: int, keep: bool, fallback: Callable[[bytes, int], Any],
-              walker: Callable[[bytes, int], list[list[Any]]]) -> Any:
-    """One record batch from tuple runs (C buffers when ``c_plan``, else pure columns)."""
+              runs: Sequence[TupleRun], c_plan: tuple[tuple[int, int, int], ...],
+              enc: int, keep: bool, fallback: Callable[[bytes, int], Any]) -> Any:
+    """One record batch from tuple runs, by the C decoder."""
     data = runs[0] if len(runs) == 1 else b"".join(runs)
     count = sum(r.ntuples for r in runs)
-    if c_plan is not None:
-        assert _arrowdec is not None
-        decoded = _arrowdec.decode(data, count, c_plan, enc, keep)
-        if decoded is None:
-            return fallback(data, count)
-        arrays = []
-        for (kind, _, _, decoder, _), field, conv, (nulls, validity, buf, offsets) in zip(
-                plan, schema, converters, decoded, strict=True):
-            if kind == A_RAW:
-                pairs = memoryview(buf).cast("q")
-                values = [decoder(data, pairs[k], pairs[k + 1])[0]
-                          for k in range(0, 2 * count, 2)]
-                arrays.append(_array(pa, values, field, conv))
-                continue
-            if kind == A_DECF:
-                arrays.append(pa.Array.from_buffers(pa.float64(), count,
-                                                    [_buf(pa, validity), pa.py_buffer(buf)],
-                                                    null_count=nulls))
-                continue
-            bufs = [_buf(pa, validity)]
-            if offsets is not None:
-                bufs.append(pa.py_buffer(offsets))
-            bufs.append(pa.py_buffer(buf))
-            arrays.append(pa.Array.from_buffers(field.type, count, bufs, null_count=nulls))
-        return pa.RecordBatch.from_arrays(arrays, schema=schema)
-    columns = walker(data, count)
-    arrays = [_array(pa, values, field, conv)
-              for values, field, conv in zip(columns, schema, converters, strict=True)]
+    assert _arrowdec is not None
+    decoded = _arrowdec.decode(data, count, c_plan, enc, keep)
+    if decoded is None:
+        return fallback(data, count)
+    arrays = []
+    for (kind, _, _, decoder, _), field, conv, (nulls, validity, buf, offsets) in zip(
+            plan, schema, converters, decoded, strict=True):
+        if kind == A_RAW:
+            pairs = memoryview(buf).cast("q")
+            values = [decoder(data, pairs[k], pairs[k + 1])[0]
+                      for k in range(0, 2 * count, 2)]
+            arrays.append(_array(pa, values, field, conv))
+            continue
+        if kind == A_DECF:
+            arrays.append(pa.Array.from_buffers(pa.float64(), count,
+                                                [_buf(pa, validity), pa.py_buffer(buf)],
+                                                null_count=nulls))
+            continue
+        bufs = [_buf(pa, validity)]
+        if offsets is not None:
+            bufs.append(pa.py_buffer(offsets))
+        bufs.append(pa.py_buffer(buf))
+        arrays.append(pa.Array.from_buffers(field.type, count, bufs, null_count=nulls))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 

@@ -88,15 +88,16 @@ def spy_columnar(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     from ifxwire import arrowcols, arrowtuples
 
     runs: list[int] = []
-    for mod in (arrowcols, arrowtuples):
-        real = mod.run_batch
+    for mod, name in ((arrowcols, "run_batch"), (arrowtuples, "run_batch"),
+                      (arrowtuples, "column_batch")):
+        real = getattr(mod, name)
 
         def spy(*args: Any, _real: Any = real) -> Any:
             batch = _real(*args)
             runs.append(batch.num_rows)
             return batch
 
-        monkeypatch.setattr(mod, "run_batch", spy)
+        monkeypatch.setattr(mod, name, spy)
     return runs
 
 

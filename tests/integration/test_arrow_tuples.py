@@ -59,14 +59,15 @@ def _tuple_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         raise AssertionError("the C column decoder refused a run of valid rows")
 
     monkeypatch.setattr(arrowtuples, "run_rows", refused)
-    real = arrowtuples.run_batch
+    for name in ("run_batch", "column_batch"):  # the C decoder's, the pure walker's
+        real = getattr(arrowtuples, name)
 
-    def spy(*args: Any) -> Any:
-        batch = real(*args)
-        runs.append(batch.num_rows)
-        return batch
+        def spy(*args: Any, _real: Any = real) -> Any:
+            batch = _real(*args)
+            runs.append(batch.num_rows)
+            return batch
 
-    monkeypatch.setattr(arrowtuples, "run_batch", spy)
+        monkeypatch.setattr(arrowtuples, name, spy)
     return runs
 
 

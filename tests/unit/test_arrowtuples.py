@@ -49,7 +49,6 @@ def test_tuple_run_counts_complete_tuples_only() -> None:
     buf = run + b"\x00\x0e\x00\x00\x00\x00\x00\x09abc"  # a partial tuple stays for later
     assert dec.tuple_run(buf, 0, len(buf)) == (len(run), 3)
     assert dec.tuple_run(b"\x00\x0f" + run, 0, len(run) + 2) == (0, 0)
-    assert at._scan(buf, 0, len(buf)) == (len(run), 3)
 
 
 def test_decimals_equal_the_row_codec() -> None:
@@ -139,3 +138,22 @@ def test_refused_runs_are_left_to_the_row_decoder() -> None:
 def test_other_code_sets_decode_text_in_python() -> None:
     plan = at.tuple_plan([ColumnDesc("v", _T.VARCHAR, 20)], "cp1252", False)
     assert plan is not None and plan[0][0] == at.A_RAW
+
+
+def test_pure_walker_skips_and_reports_a_bad_row_as_the_row_decoder_does() -> None:
+    from ifxwire.types.rowcodec import build_row_decoder
+
+    cols = (ColumnDesc("k", _T.INTEGER, 4), ColumnDesc("v", _T.VARCHAR, 20))
+    good = [struct.pack(">i", i) + bytes([len(str(i))]) + str(i).encode() for i in range(3)]
+    bad = struct.pack(">i", 9) + b"\x05ab"  # the VARCHAR says 5 bytes, the tuple holds 2
+    buf = _run([good[0], bad, good[1], good[2]]) + b"\x00\x0c"  # then another message
+    runs = at.ColumnRuns(at.column_walker(cols, "iso-8859-1", False), 2)
+    got: list[Any] = []
+    pos, err = runs.decode_tuples(buf, 0, len(buf), got)
+    assert pos == len(buf) - 2 and len(got) == 1
+    assert got[0].ntuples == 3 and got[0].columns == [[0, 1, 2], ["0", "1", "2"]]
+    rows: list[Any] = []
+    row_pos, row_err = build_row_decoder(list(cols), "iso-8859-1").decode_tuples(
+        buf, 0, len(buf), rows)
+    assert row_pos == pos and rows == [(0, "0"), (1, "1"), (2, "2")]
+    assert type(err) is type(row_err) and str(err) == str(row_err)

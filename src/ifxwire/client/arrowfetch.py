@@ -36,7 +36,7 @@ class _Source:
     """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
 
     __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "plan", "raw", "row_decoder", "shape",
-                 "size", "tplan", "walker")
+                 "size", "tplan")
 
     def __init__(self, cur: Cursor, rows_per_batch: int | None) -> None:
         self.size = _check_size(rows_per_batch)
@@ -48,26 +48,23 @@ class _Source:
         self.shape: list[_cols.ColumnSpec] | None = None
         self.tplan: list[_tup.Spec] | None = None
         self.c_plan: tuple[tuple[int, int, int], ...] | None = None
-        self.raw: _cols.RawRuns | _tup.TupleRuns | None = None
+        self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | None = None
         self.enc = _tup.enc_kind(conn.encoding)
         self.keep = conn.keep_char_padding
         if cur._active_adapters().has_user_loaders:
             return
         # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
         # accelerator is in use; else the strided gather for fixed-stride layouts; else the
-        # pure tuple decoder; else (BYTE/TEXT, BLOB/CLOB, DISTINCT) the row path.
+        # pure column walker; else (BYTE/TEXT, BLOB/CLOB, DISTINCT) the row path.
         tplan = _tup.tuple_plan(cur._columns, conn.encoding, conn.keep_char_padding)
         shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
-        if tplan is not None and (cdec is not None or shape is None):
+        if tplan is not None and cdec is not None:
             self.tplan = tplan
-            if cdec is not None:
-                self.c_plan = tuple((k, w, a) for k, w, a, _, _ in tplan)
-            self.raw = _tup.TupleRuns(cdec is not None)
+            self.c_plan = tuple((k, w, a) for k, w, a, _, _ in tplan)
+            self.raw = _tup.TupleRuns()
             self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
                                                  keep_char_padding=conn.keep_char_padding)
-            self.walker = _tup.column_walker(tuple(cur._columns), conn.encoding,
-                                             conn.keep_char_padding)
         elif shape is not None:
             import pyarrow.compute
 
@@ -75,6 +72,10 @@ class _Source:
             self.pc = pyarrow.compute
             last = shape[-1]
             self.raw = _cols.RawRuns(last[0] + last[1])
+        elif tplan is not None:
+            walk = _tup.column_walker(tuple(cur._columns), conn.encoding,
+                                      conn.keep_char_padding)
+            self.raw = _tup.ColumnRuns(walk, len(cur._columns))
 
     def _fallback(self, data: bytes, count: int) -> Any:
         return _arrow.batch_from_rows(self.pa, self.plan, _tup.run_rows(data, count,
@@ -87,9 +88,11 @@ class _Source:
         first = items[0]
         if isinstance(first, _tup.TupleRun):
             assert self.tplan is not None
+            assert self.c_plan is not None
             batch = _tup.run_batch(self.pa, self.plan.schema, self.tplan, self.plan.converters,
-                                   items, self.c_plan, self.enc, self.keep, self._fallback,
-                                   self.walker)
+                                   items, self.c_plan, self.enc, self.keep, self._fallback)
+        elif isinstance(first, _tup.ColumnRun):
+            batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items)
         elif isinstance(first, _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns) and self.shape is not None
             batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,
@@ -105,7 +108,7 @@ class _Source:
         """After a raw fetch: the cursor counted runs; make rownumber/rowcount count rows.
         ``before`` is the batch held before the call: not replaced, nothing was fetched."""
         rows = cur._raw
-        if rows is not before and rows and isinstance(rows[0], _tup.TupleRun):
+        if rows is not before and rows and isinstance(rows[0], (_tup.TupleRun, _tup.ColumnRun)):
             extra = sum(r.ntuples for r in rows) - len(rows)
         elif rows is not before and rows and isinstance(rows[0], _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns)
