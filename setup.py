@@ -20,5 +20,12 @@ setup(
             ["src/ifxwire/_tuplewriter.c"],
             optional=True,
         ),
+        # The Arrow column decoder (docs/ARROW.md): separate, so the row decoder's module
+        # is not touched by it; the Arrow path works without it (pure columns).
+        Extension(
+            "ifxwire._arrowdec",
+            ["src/ifxwire/_arrowdec.c"],
+            optional=True,
+        ),
     ]
 )

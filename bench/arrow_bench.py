@@ -6,10 +6,13 @@ ifxwire-server in a process of its own, loads two 5-column tables of N rows, the
 a few times per method and keeps the smallest **client-thread** CPU time
 (``time.thread_time``). Shapes:
 
-* ``numeric``: INTEGER, BIGINT, FLOAT, SMALLINT, DATE (all fixed-width: the columnar path);
-* ``fixed``: INTEGER, FLOAT, DECIMAL(12,2), DATE, CHAR(20) (fixed layout: columnar path,
-  DECIMAL and CHAR decoded per value);
-* ``mixed``: the same with VARCHAR(20) (sequential layout: per-batch row decode).
+* ``numeric``: INTEGER, BIGINT, FLOAT, SMALLINT, DATE (all fixed-width);
+* ``fixed``: INTEGER, FLOAT, DECIMAL(12,2), DATE, CHAR(20) (fixed layout);
+* ``mixed``: the same with VARCHAR(20) (sequential layout; issue 25's mixed 5-column shape).
+
+Accelerated, every shape takes the C tuple decoder (ifxwire/_arrowdec.c); pure, ``numeric``
+and ``fixed`` the strided gather (arrowcols.py) and ``mixed`` the generated column walker
+(arrowtuples.py); docs/ARROW.md, "How it is built".
 
 Methods: ``floor`` (``pickle.loads`` of the same rows as tuples: what CPython needs just to
 build them), ``fetchall``, ``fetch_arrow_table``, and informix-driver's ``fetchall`` followed

@@ -312,6 +312,8 @@ def start_worker(driver: str, jdbc_cp: str | None, stderr: Any) -> LineProcess:
 def recording_key(driver: str, sc: Scenario) -> str:
     """Scenarios that send the same requests share a recording (query + stream of one SQL)."""
     family = "fetch" if sc.kind in ("query", "stream") else sc.kind
+    if sc.arrow:
+        family = "arrow"  # Arrow fetches ask for larger replies: a recording of their own
     inner = 1 if sc.kind == "stream" else sc.inner
     return f"{driver}|{family}|{sc.sql}|{sc.params}|{inner}|{sc.threads}"
 
@@ -440,6 +442,7 @@ class Bench:
             threads=sc.threads,
             aio=sc.aio or None,
             limit_mb=sc.limit_mb or None,
+            arrow=sc.arrow or None,
             quick=quick,
         )
 

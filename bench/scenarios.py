@@ -63,6 +63,10 @@ class Scenario:
     #: stream (replay): serve the recorded result's fetch replies again until ``rows`` rows
     #: (bench/replay.py, Key.start_grown).
     grow: bool = False
+    #: stream: Python drivers read the result as Arrow record batches
+    #: (``Cursor.fetch_record_batch``, issue 25) instead of rows; drivers without an Arrow
+    #: API report "unsupported"; JDBC reads the same rows through its ResultSet.
+    arrow: bool = False
     #: Table emptied (untimed) before each round of a write scenario.
     table: str = ""
     #: Included in ``--smoke`` (with ``smoke_inner`` / ``smoke_rows`` when set).
@@ -331,6 +335,24 @@ def catalogue() -> list[Scenario]:
             smoke_table="bench_select_10k",
             note="the 1M-row recording with its fetch replies served until 10M rows; fresh "
             "process per driver; stopped at 1 GiB of RSS growth",
+        ),
+        Scenario(
+            "arrow_record_batch_memory[10000000]",
+            "stream",
+            "scale",
+            "SELECT * FROM bench_select_1m",
+            rows=10000000,
+            rounds=1,
+            warmup=0,
+            grow=True,
+            arrow=True,
+            limit_mb=1024,
+            smoke=True,
+            smoke_rows=30000,
+            smoke_table="bench_select_10k",
+            note="issue 25: fetch_record_batch over the grown 1M-row recording (10M rows), "
+            "peak RSS growth; JDBC reads the same rows with ResultSet.next(); fresh process "
+            "per driver",
         ),
     ]
     for aio in (False, True):

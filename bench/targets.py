@@ -111,6 +111,11 @@ ISSUE_16: list[Check] = [
                   "streaming_fetch_memory[10000000]", "ifxwire", 20),
     memory_target("10M-row streamed fetch, peak RSS growth",
                   "streaming_fetch_memory[10000000]", "ifxwire-accel", 20),
+    # Issue 25: the same 10M rows as Arrow record batches (fetch_record_batch).
+    memory_target("10M rows through fetch_record_batch, peak RSS growth",
+                  "arrow_record_batch_memory[10000000]", "ifxwire", 64),
+    memory_target("10M rows through fetch_record_batch, peak RSS growth",
+                  "arrow_record_batch_memory[10000000]", "ifxwire-accel", 64),
 ]
 
 #: The first benchmark issue's targets (ifxwire pure against informix-driver).

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import os
 import sys
@@ -177,6 +178,15 @@ class Worker:
             self.floor = lambda: floor.dumps_round([batch], 1)
         elif kind == "stream":
             limit = int(f.get("limit_mb", "0") or 0) * 2**20
+            stream = a.stream
+            if f.get("arrow"):
+                stream_arrow = getattr(a, "stream_arrow", None)
+                if stream_arrow is None:
+                    return {"ok": False, "unsupported": "no Arrow fetch API"}
+                stream = stream_arrow
+                # pyarrow's own import (tens of MB of libraries) is not streaming memory: it
+                # is loaded here, before the RSS baseline, as an Arrow user has it loaded.
+                importlib.import_module("pyarrow")
 
             def stream_body() -> dict[str, Any]:
                 gc.collect()
@@ -186,7 +196,7 @@ class Worker:
                 stopped = None
                 with procstat.RssGuard(before, limit) as guard:
                     try:
-                        n = a.stream(conn, sql, progress)
+                        n = stream(conn, sql, progress)
                     except KeyboardInterrupt:
                         if guard.why is None:
                             raise

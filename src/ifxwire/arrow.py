@@ -31,6 +31,7 @@ __all__ = [
     "METADATA_KEY",
     "arrow_schema",
     "batch_from_rows",
+    "read_partitioned",
     "require_pyarrow",
 ]
 
@@ -244,3 +245,17 @@ def batch_from_rows(pa: Any, plan: _Plan, rows: Sequence[Sequence[Any]]) -> Any:
         else:
             arrays.append(pa.array(values, type=t))
     return pa.RecordBatch.from_arrays(arrays, schema=plan.schema)
+
+
+def read_partitioned(
+    dsn: Any,
+    sql: str,
+    partition_on: str,
+    partitions: int = 4,
+    **kwargs: Any,
+) -> Any:
+    """``sql`` read as ``partitions`` ranges of ``partition_on`` over as many connections in
+    parallel, as one ``pyarrow.RecordBatchReader`` (see :mod:`ifxwire.arrowpart`)."""
+    from .arrowpart import read_partitioned as _read
+
+    return _read(dsn, sql, partition_on, partitions, **kwargs)

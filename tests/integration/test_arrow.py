@@ -83,6 +83,24 @@ def _types(table: Any) -> dict[str, tuple[str, str]]:
             for f in table.schema}
 
 
+def spy_columnar(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The row counts of the batches the columnar paths make (strided gather, tuple runs)."""
+    from ifxwire import arrowcols, arrowtuples
+
+    runs: list[int] = []
+    for mod, name in ((arrowcols, "run_batch"), (arrowtuples, "run_batch"),
+                      (arrowtuples, "column_batch")):
+        real = getattr(mod, name)
+
+        def spy(*args: Any, _real: Any = real) -> Any:
+            batch = _real(*args)
+            runs.append(batch.num_rows)
+            return batch
+
+        monkeypatch.setattr(mod, name, spy)
+    return runs
+
+
 # ------------------------------------------------------------------------------------------
 # Types
 # ------------------------------------------------------------------------------------------
@@ -192,17 +210,7 @@ def test_byte_text_and_composites(conn: ifxwire.Connection) -> None:
 def test_numeric_columnar_path_equals_fetchall(
     conn: ifxwire.Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ifxwire import arrowcols
-
-    runs: list[int] = []
-    real = arrowcols.run_batch
-
-    def spy(*args: Any) -> Any:
-        batch = real(*args)
-        runs.append(batch.num_rows)
-        return batch
-
-    monkeypatch.setattr(arrowcols, "run_batch", spy)
+    runs = spy_columnar(monkeypatch)
     conn.autocommit = True  # the server's executemany of these rows is ~10x slower in a txn
     cur = conn.cursor()
     cur.execute("CREATE TEMP TABLE an (k SERIAL, a SMALLINT, b INTEGER, c BIGINT, d FLOAT, "
@@ -234,17 +242,7 @@ def test_fixed_layout_with_decoded_columns_equals_fetchall(
 ) -> None:
     """CHAR, DECIMAL, MONEY, INT8, DATETIME, INTERVAL in a fixed layout: columnar gathering for
     the integers, per-value decoding at fixed offsets for the rest (arrowcols "decode")."""
-    from ifxwire import arrowcols
-
-    runs: list[int] = []
-    real = arrowcols.run_batch
-
-    def spy(*args: Any) -> Any:
-        batch = real(*args)
-        runs.append(batch.num_rows)
-        return batch
-
-    monkeypatch.setattr(arrowcols, "run_batch", spy)
+    runs = spy_columnar(monkeypatch)
     conn.autocommit = True
     cur = conn.cursor()
     cur.execute("CREATE TEMP TABLE af (k SERIAL, a INT8, b DECIMAL(10,2), c MONEY(8,2), "

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from .. import arrow as _arrow
 from .. import arrowcols as _cols
+from .. import arrowtuples as _tup
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
+from ..types.rowcodec import build_row_decoder
 from .statements import FETCH_SLACK
 
 if TYPE_CHECKING:
@@ -33,7 +35,8 @@ _LOB_KINDS = frozenset({TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CL
 class _Source:
     """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
 
-    __slots__ = ("pa", "pc", "plan", "raw", "shape", "size")
+    __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "plan", "raw", "row_decoder", "shape",
+                 "size", "tplan")
 
     def __init__(self, cur: Cursor, rows_per_batch: int | None) -> None:
         self.size = _check_size(rows_per_batch)
@@ -42,21 +45,56 @@ class _Source:
         self.pa = pa
         self.plan = _arrow._Plan(pa, cur._columns)
         conn = cur.connection
-        self.shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
-        self.raw: _cols.RawRuns | None = None
-        if self.shape is not None and not cur._active_adapters().has_user_loaders:
+        self.shape: list[_cols.ColumnSpec] | None = None
+        self.tplan: list[_tup.Spec] | None = None
+        self.c_plan: tuple[tuple[int, int, int], ...] | None = None
+        self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | None = None
+        self.enc = _tup.enc_kind(conn.encoding)
+        self.keep = conn.keep_char_padding
+        if cur._active_adapters().has_user_loaders:
+            return
+        # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
+        # accelerator is in use; else the strided gather for fixed-stride layouts; else the
+        # pure column walker; else (BYTE/TEXT, BLOB/CLOB, DISTINCT) the row path.
+        tplan = _tup.tuple_plan(cur._columns, conn.encoding, conn.keep_char_padding)
+        shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
+        cdec = _tup.c_decoder()
+        if tplan is not None and cdec is not None:
+            self.tplan = tplan
+            self.c_plan = tuple((k, w, a) for k, w, a, _, _ in tplan)
+            self.raw = _tup.TupleRuns()
+            self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
+                                                 keep_char_padding=conn.keep_char_padding)
+        elif shape is not None:
             import pyarrow.compute
 
+            self.shape = shape
             self.pc = pyarrow.compute
-            last = self.shape[-1]
+            last = shape[-1]
             self.raw = _cols.RawRuns(last[0] + last[1])
+        elif tplan is not None:
+            walk = _tup.column_walker(tuple(cur._columns), conn.encoding,
+                                      conn.keep_char_padding)
+            self.raw = _tup.ColumnRuns(walk, len(cur._columns))
+
+    def _fallback(self, data: bytes, count: int) -> Any:
+        return _arrow.batch_from_rows(self.pa, self.plan, _tup.run_rows(data, count,
+                                                                        self.row_decoder))
 
     def batches(self, items: list[Any]) -> list[Any]:
         """The record batches of one fetch reply's rows (or raw runs), cut to the size."""
         if not items:
             return []
-        if isinstance(items[0], _cols.RawRun):
-            assert self.raw is not None and self.shape is not None
+        first = items[0]
+        if isinstance(first, _tup.TupleRun):
+            assert self.tplan is not None
+            assert self.c_plan is not None
+            batch = _tup.run_batch(self.pa, self.plan.schema, self.tplan, self.plan.converters,
+                                   items, self.c_plan, self.enc, self.keep, self._fallback)
+        elif isinstance(first, _tup.ColumnRun):
+            batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items)
+        elif isinstance(first, _cols.RawRun):
+            assert isinstance(self.raw, _cols.RawRuns) and self.shape is not None
             batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,
                                     self.raw.stride, items, self.plan.converters)
         else:
@@ -70,12 +108,16 @@ class _Source:
         """After a raw fetch: the cursor counted runs; make rownumber/rowcount count rows.
         ``before`` is the batch held before the call: not replaced, nothing was fetched."""
         rows = cur._raw
-        if rows is not before and rows and isinstance(rows[0], _cols.RawRun):
-            assert self.raw is not None
+        if rows is not before and rows and isinstance(rows[0], (_tup.TupleRun, _tup.ColumnRun)):
+            extra = sum(r.ntuples for r in rows) - len(rows)
+        elif rows is not before and rows and isinstance(rows[0], _cols.RawRun):
+            assert isinstance(self.raw, _cols.RawRuns)
             extra = sum(len(r) for r in rows) // self.raw.stride - len(rows)
-            cur._received += extra
-            if cur._exhausted:
-                cur.rowcount = cur._received
+        else:
+            return
+        cur._received += extra
+        if cur._exhausted:
+            cur.rowcount = cur._received
 
 
 def _check_size(rows_per_batch: int | None) -> int | None:

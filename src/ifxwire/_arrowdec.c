@@ -1,0 +1,712 @@
+/* ifxwire._arrowdec: SQ_TUPLE payloads straight into Arrow column buffers (docs/ARROW.md).
+ *
+ * A separate optional extension (setup.py), so that the Arrow decoder neither needs nor touches
+ * the row decoder in _speedups.c. Two functions:
+ *
+ *   tuple_run(buf, pos, end) -> (pos, count)
+ *       the run of complete SQ_TUPLE messages (u16 14, u16 0, i32 size, payload, pad to even)
+ *       from ``pos``: where it ends and how many tuples it holds. Stops before anything else
+ *       (another message, an incomplete tuple, a negative size), which the reply loop handles.
+ *
+ *   decode(run, count, plan, enc_kind, keep_char_padding) -> list | None
+ *       decodes the ``count`` tuples of ``run`` (whole messages, headers included) column by
+ *       column. ``plan`` holds one (kind, width, arg) per column. The result has one item per
+ *       column, (null_count, validity bytes or None, data bytes, offsets bytes or None), the
+ *       buffers of an Arrow array of the column's type (little-endian, as Arrow wants); kind
+ *       A_RAW gives, instead of values, the (offset, size) of each value in ``run`` as int64
+ *       pairs, for Python to decode with the driver's own codec.
+ *
+ *       None means "not decoded here": a framing that does not reconcile, bytes that do not
+ *       decode in the code set, a BOOLEAN byte, DATE, DATETIME or DECIMAL the row decoder
+ *       would refuse or that the Arrow type cannot hold. The caller then decodes the run with
+ *       the row decoder, which gives the exact values or raises the exact error fetchall
+ *       raises: rows decoded here are only rows the row path accepts, with the same values.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    A_I16 = 0,      /* SMALLINT: 2 bytes, INT16_MIN is NULL */
+    A_I32 = 1,      /* INTEGER, SERIAL */
+    A_I64 = 2,      /* BIGINT, BIGSERIAL */
+    A_INT8 = 3,     /* INT8/SERIAL8: i16 sign (0 = NULL), u32 low, u32 high -> int64 */
+    A_F32 = 4,      /* SMALLFLOAT: all-ones is NULL */
+    A_F64 = 5,      /* FLOAT */
+    A_DATE = 6,     /* DATE: i32 days from 1899-12-31 -> date32 */
+    A_CHAR = 7,     /* CHAR/NCHAR(width): first byte 0 is NULL; trailing blanks dropped unless kept */
+    A_VARCHAR = 8,  /* u8 length + bytes; length 1 holding 0 is NULL */
+    A_LVARCHAR = 9, /* u8 indicator (non-zero: NULL), u32 length, bytes, one trailing NUL dropped */
+    A_BOOL = 10,    /* envelope of one byte */
+    A_DEC = 11,     /* DECIMAL/MONEY(p,s) -> decimal128: arg = (precision << 8) | scale */
+    A_DECF = 12,    /* floating DECIMAL(p <= 15) -> float64 */
+    A_DT = 13,      /* DATETIME YEAR TO x: arg = (unit << 8) | (whole_units << 4) | fraction digits;
+                       unit 0 = date32, 1 = s, 2 = ms, 3 = us */
+    A_RAW = 14      /* any other value: arg = its framing (0 fixed width, 1 u8 length,
+                       2 envelope, 3 i32 length); gives (offset, size) pairs */
+};
+
+enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
+
+#define SQ_TUPLE 14
+/* Informix day 0 is 1899-12-31; Arrow's date32 counts from 1970-01-01. */
+#define EPOCH_SHIFT 25568
+
+static inline uint16_t be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+
+static inline uint32_t be32(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline uint64_t be64(const unsigned char *p)
+{
+    return ((uint64_t)be32(p) << 32) | (uint64_t)be32(p + 4);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
+static long days_from_civil(long y, long m, long d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int days_in_month(long y, long m)
+{
+    static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+        return 29;
+    return dm[m - 1];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    const unsigned char *p;
+    Py_ssize_t len;
+    Py_buffer view;
+} BufRef;
+
+static int buf_get(PyObject *obj, BufRef *b)
+{
+    if (PyObject_GetBuffer(obj, &b->view, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (b->view.itemsize != 1) {
+        PyBuffer_Release(&b->view);
+        PyErr_SetString(PyExc_TypeError, "a tuple buffer must be made of bytes");
+        return -1;
+    }
+    b->p = (const unsigned char *)b->view.buf;
+    b->len = b->view.len;
+    return 0;
+}
+
+static PyObject *tuple_run(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "tuple_run(buffer, pos, end)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+    if (end == -1 && PyErr_Occurred())
+        return NULL;
+    BufRef b;
+    if (buf_get(args[0], &b) < 0)
+        return NULL;
+    if (end > b.len)
+        end = b.len;
+    Py_ssize_t count = 0;
+    while (pos >= 0 && end - pos >= 8 && b.p[pos] == 0 && b.p[pos + 1] == SQ_TUPLE) {
+        int32_t size = (int32_t)be32(b.p + pos + 4);
+        if (size < 0)
+            break;
+        Py_ssize_t nxt = pos + 8 + (Py_ssize_t)size + (size & 1);
+        if (nxt > end)
+            break;
+        pos = nxt;
+        count++;
+    }
+    PyBuffer_Release(&b.view);
+    return Py_BuildValue("(nn)", pos, count);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+/* One output column under construction. */
+typedef struct {
+    int kind;
+    Py_ssize_t width;
+    long arg;
+    unsigned char *validity; /* (count + 7) / 8 bytes, all set at first */
+    Py_ssize_t nulls;
+    unsigned char *data;
+    Py_ssize_t data_len, data_cap;
+    int32_t *offsets; /* strings: count + 1 */
+} Col;
+
+/* A string value appended in UTF-8: copied (UTF-8 checked, ASCII checked) or transcoded from
+   Latin-1. Returns 0, or -1 when the bytes do not decode in the code set. */
+static int put_text(Col *c, const unsigned char *s, Py_ssize_t n, int enc)
+{
+    unsigned char *out = c->data + c->data_len;
+    if (enc == E_LATIN1) {
+        Py_ssize_t k = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned char ch = s[i];
+            if (ch < 0x80)
+                out[k++] = ch;
+            else {
+                out[k++] = (unsigned char)(0xC0 | (ch >> 6));
+                out[k++] = (unsigned char)(0x80 | (ch & 0x3F));
+            }
+        }
+        c->data_len += k;
+        return 0;
+    }
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char ch = s[i];
+        if (ch < 0x80) {
+            i++;
+            continue;
+        }
+        if (enc == E_ASCII)
+            return -1;
+        /* UTF-8 as Python's strict decoder accepts it: no overlongs, no surrogates, <= U+10FFFF */
+        Py_ssize_t need;
+        uint32_t cp;
+        if (ch >= 0xC2 && ch <= 0xDF) {
+            need = 1;
+            cp = ch & 0x1F;
+        }
+        else if (ch >= 0xE0 && ch <= 0xEF) {
+            need = 2;
+            cp = ch & 0x0F;
+        }
+        else if (ch >= 0xF0 && ch <= 0xF4) {
+            need = 3;
+            cp = ch & 0x07;
+        }
+        else
+            return -1;
+        if (i + need >= n)
+            return -1;
+        for (Py_ssize_t j = 1; j <= need; j++) {
+            unsigned char cc = s[i + j];
+            if ((cc & 0xC0) != 0x80)
+                return -1;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return -1;
+        i += need + 1;
+    }
+    memcpy(out, s, (size_t)n);
+    c->data_len += n;
+    return 0;
+}
+
+static inline void set_null(Col *c, Py_ssize_t row)
+{
+    c->validity[row >> 3] &= (unsigned char)~(1u << (row & 7));
+    c->nulls++;
+}
+
+/* DECIMAL digits: the base-100 digit bytes (100-complemented back when negative) and the
+   power of ten of the last one, exactly as the row decoder reads them. Returns 1 for NULL,
+   0 for a value, -1 for bytes that are not a DECIMAL. */
+static int dec_digits(const unsigned char *raw, Py_ssize_t width, unsigned char *digits,
+                      int *negative, long *e10)
+{
+    unsigned char head = raw[0];
+    if (head == 0 && (width == 1 || raw[1] == 0))
+        return 1;
+    Py_ssize_t nd = width - 1, last = -1;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        digits[i] = raw[1 + i];
+        if (digits[i] > 99)
+            return -1;
+        if (digits[i])
+            last = i;
+    }
+    long exp;
+    *negative = 0;
+    if (head & 0x80)
+        exp = (long)(head & 0x7F) - 64;
+    else {
+        *negative = last >= 0;
+        exp = (long)((head ^ 0x7F) & 0x7F) - 64;
+        if (last >= 0) {
+            for (Py_ssize_t i = 0; i < last; i++)
+                digits[i] = (unsigned char)(99 - digits[i]);
+            digits[last] = (unsigned char)(100 - digits[last]);
+        }
+    }
+    *e10 = 2 * (exp - (long)nd);
+    return 0;
+}
+
+typedef unsigned __int128 u128;
+
+/* One DECIMAL(p,s) as the unscaled decimal128 integer (truncated to the scale, as the row
+   decoder's Decimal is). Returns 1 NULL, 0 value, -1 refuse (not a DECIMAL, or more digits
+   than the precision, which the row path's pyarrow.array refuses too). */
+static int dec128(const unsigned char *raw, Py_ssize_t width, int precision, int scale,
+                  unsigned char out[16])
+{
+    unsigned char digits[40];
+    int negative;
+    long e10;
+    if (width < 1 || width > 18)
+        return -1;
+    int r = dec_digits(raw, width, digits, &negative, &e10);
+    if (r != 0)
+        return r;
+    Py_ssize_t nd = width - 1;
+    long k = e10 + scale;
+    u128 acc = 0;
+    /* the 2*nd decimal digits, dropping the last -k of them when k < 0 */
+    Py_ssize_t ndig = 2 * nd, keep = ndig;
+    if (k < 0)
+        keep = (-k >= ndig) ? 0 : ndig + k;
+    for (Py_ssize_t i = 0; i < keep; i++) {
+        unsigned char dd = digits[i / 2];
+        acc = acc * 10 + (i & 1 ? dd % 10 : dd / 10);
+    }
+    u128 limit = 1;
+    for (int i = 0; i < precision; i++)
+        limit *= 10;
+    for (long i = 0; i < k; i++) {
+        if (acc >= limit)
+            return -1;
+        acc *= 10;
+    }
+    if (acc >= limit)
+        return -1;
+    u128 v = negative ? (u128)0 - acc : acc;
+    for (int i = 0; i < 16; i++)
+        out[i] = (unsigned char)(v >> (8 * i));
+    return 0;
+}
+
+/* A floating DECIMAL as float64: the same digit string and exponent the row decoder hands to
+   decimal.Decimal, read by strtod (both round correctly). */
+static int decf(const unsigned char *raw, Py_ssize_t width, double *out)
+{
+    unsigned char digits[160];
+    char s[400];
+    int negative;
+    long e10;
+    if (width < 1 || width > 160)
+        return -1;
+    int r = dec_digits(raw, width, digits, &negative, &e10);
+    if (r != 0)
+        return r;
+    Py_ssize_t n = 0;
+    if (negative)
+        s[n++] = '-';
+    for (Py_ssize_t i = 0; i < width - 1; i++) {
+        s[n++] = (char)('0' + digits[i] / 10);
+        s[n++] = (char)('0' + digits[i] % 10);
+    }
+    n += snprintf(s + n, sizeof(s) - (size_t)n, "e%ld", e10);
+    s[n] = 0;
+    *out = strtod(s, NULL);
+    return 0;
+}
+
+/* DATETIME YEAR TO x in the canonical form (head 0xC7, one byte per field, fraction pairs);
+   anything else (the row decoder's slow path: other heads, NULL) is left to it, except the
+   all-zero NULL. Returns 1 NULL, 0 value, -1 not decoded here. */
+static int datetime_value(const unsigned char *raw, Py_ssize_t width, long arg, int64_t *out)
+{
+    int unit = (int)(arg >> 8), whole = (int)((arg >> 4) & 0xF), fd = (int)(arg & 0xF);
+    if (raw[0] == 0 && width > 1 && raw[1] == 0) {
+        for (Py_ssize_t i = 2; i < width; i++)
+            if (raw[i])
+                return -1;
+        return 1;
+    }
+    if (raw[0] != 0xC7)
+        return -1;
+    const unsigned char *d = raw + 1;
+    for (Py_ssize_t i = 0; i < width - 1; i++)
+        if (d[i] > 99)
+            return -1;
+    if (width - 1 < whole + 1)
+        return -1;
+    long y = d[0] * 100 + d[1], mo = d[2], dd = d[3];
+    long h = whole >= 4 ? d[4] : 0, mi = whole >= 5 ? d[5] : 0, se = whole >= 6 ? d[6] : 0;
+    if (y < 1 || mo < 1 || mo > 12 || dd < 1 || dd > days_in_month(y, mo) || h > 23 || mi > 59 ||
+        se > 59)
+        return -1;
+    long micro = 0;
+    if (fd) {
+        Py_ssize_t npairs = width - 1 - (whole + 1);
+        if (npairs < 0 || npairs > 3)
+            return -1;
+        for (Py_ssize_t i = 0; i < npairs; i++)
+            micro = micro * 100 + d[whole + 1 + i];
+        for (Py_ssize_t i = npairs; i < 3; i++)
+            micro *= 100;
+        long cut = 1;
+        for (int i = 0; i < 6 - fd; i++)
+            cut *= 10;
+        micro -= micro % cut;
+    }
+    int64_t days = days_from_civil(y, mo, dd);
+    int64_t secs = days * 86400 + h * 3600 + mi * 60 + se;
+    switch (unit) {
+    case 0: *out = days; break;
+    case 1: *out = secs; break;
+    case 2: *out = secs * 1000 + micro / 1000; break;
+    default: *out = secs * 1000000 + micro; break;
+    }
+    return 0;
+}
+
+static PyObject *take_bytes(const void *p, Py_ssize_t n)
+{
+    return PyBytes_FromStringAndSize((const char *)p, n);
+}
+
+#define NEED(n)                                                                                \
+    do {                                                                                       \
+        if ((n) > stop - at)                                                                   \
+            goto refuse;                                                                       \
+    } while (0)
+
+static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "decode(run, count, plan, enc_kind, keep)");
+        return NULL;
+    }
+    Py_ssize_t count = PyLong_AsSsize_t(args[1]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *plan = args[2];
+    if (!PyTuple_Check(plan)) {
+        PyErr_SetString(PyExc_TypeError, "plan must be a tuple");
+        return NULL;
+    }
+    int enc = (int)PyLong_AsLong(args[3]);
+    int keep = PyObject_IsTrue(args[4]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t ncols = PyTuple_GET_SIZE(plan);
+    BufRef b;
+    if (buf_get(args[0], &b) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    Col *cols = PyMem_Calloc((size_t)(ncols ? ncols : 1), sizeof(Col));
+    if (cols == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t vbytes = (count + 7) / 8;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        PyObject *item = PyTuple_GET_ITEM(plan, i);
+        Col *c = &cols[i];
+        if (!PyArg_ParseTuple(item, "inl", &c->kind, &c->width, &c->arg))
+            goto done;
+        Py_ssize_t cap;
+        switch (c->kind) {
+        case A_I16: cap = 2 * count; break;
+        case A_I32: case A_F32: case A_DATE: cap = 4 * count; break;
+        case A_I64: case A_INT8: case A_F64: case A_DECF: cap = 8 * count; break;
+        case A_DT: cap = (c->arg >> 8 ? 8 : 4) * count; break;
+        case A_DEC: cap = 16 * count; break;
+        case A_BOOL: cap = vbytes; break;
+        case A_RAW: cap = 16 * count; break;
+        case A_CHAR: case A_VARCHAR: case A_LVARCHAR:
+            /* every string byte is in the run; Latin-1 may double it in UTF-8 */
+            cap = (enc == E_LATIN1 ? 2 : 1) * b.len;
+            c->offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(int32_t));
+            if (c->offsets == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            c->offsets[0] = 0;
+            break;
+        default:
+            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad column kind");
+            goto done;
+        }
+        /* strings are written up to data_len only; the rest must read as zero (NULL slots) */
+        c->data = c->offsets != NULL ? PyMem_Malloc((size_t)(cap ? cap : 1))
+                                     : PyMem_Calloc((size_t)(cap ? cap : 1), 1);
+        c->validity = PyMem_Malloc((size_t)(vbytes ? vbytes : 1));
+        if (c->data == NULL || c->validity == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memset(c->validity, 0xFF, (size_t)vbytes);
+        c->data_cap = cap;
+    }
+
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t row = 0; row < count; row++) {
+        if (b.len - pos < 8 || b.p[pos] != 0 || b.p[pos + 1] != SQ_TUPLE)
+            goto refuse;
+        int32_t size = (int32_t)be32(b.p + pos + 4);
+        if (size < 0 || pos + 8 + (Py_ssize_t)size + (size & 1) > b.len)
+            goto refuse;
+        Py_ssize_t at = pos + 8;
+        const Py_ssize_t stop = at + size;
+        const unsigned char *p = b.p;
+        for (Py_ssize_t i = 0; i < ncols; i++) {
+            Col *c = &cols[i];
+            unsigned char *dst = c->data;
+            switch (c->kind) {
+            case A_I16: {
+                NEED(2);
+                uint16_t x = be16(p + at);
+                if (x == 0x8000u)
+                    set_null(c, row), x = 0;
+                memcpy(dst + 2 * row, &x, 2);
+                at += 2;
+                break;
+            }
+            case A_I32:
+            case A_DATE: {
+                NEED(4);
+                uint32_t x = be32(p + at);
+                if (x == 0x80000000u)
+                    set_null(c, row), x = 0;
+                else if (c->kind == A_DATE)
+                    x = (uint32_t)((int32_t)x - EPOCH_SHIFT);
+                memcpy(dst + 4 * row, &x, 4);
+                at += 4;
+                break;
+            }
+            case A_F32: {
+                NEED(4);
+                uint32_t x = be32(p + at);
+                if (x == UINT32_MAX)
+                    set_null(c, row), x = 0;
+                memcpy(dst + 4 * row, &x, 4);
+                at += 4;
+                break;
+            }
+            case A_I64:
+            case A_F64: {
+                NEED(8);
+                uint64_t x = be64(p + at);
+                if ((c->kind == A_I64 && x == 0x8000000000000000ull) ||
+                    (c->kind == A_F64 && x == UINT64_MAX))
+                    set_null(c, row), x = 0;
+                memcpy(dst + 8 * row, &x, 8);
+                at += 8;
+                break;
+            }
+            case A_INT8: {
+                NEED(10);
+                int16_t sign = (int16_t)be16(p + at);
+                uint64_t mag = ((uint64_t)be32(p + at + 6) << 32) | be32(p + at + 2);
+                int64_t v = 0;
+                if (sign == 0)
+                    set_null(c, row);
+                else if (sign > 0) {
+                    if (mag > (uint64_t)INT64_MAX)
+                        goto refuse;
+                    v = (int64_t)mag;
+                }
+                else {
+                    if (mag > (uint64_t)INT64_MAX + 1)
+                        goto refuse;
+                    v = (int64_t)(0 - mag);
+                }
+                memcpy(dst + 8 * row, &v, 8);
+                at += 10;
+                break;
+            }
+            case A_CHAR: {
+                Py_ssize_t w = c->width;
+                NEED(w);
+                if (p[at] == 0)
+                    set_null(c, row);
+                else {
+                    Py_ssize_t n = w;
+                    if (!keep)
+                        while (n > 0 && p[at + n - 1] == 0x20)
+                            n--;
+                    if (put_text(c, p + at, n, enc) < 0)
+                        goto refuse;
+                }
+                c->offsets[row + 1] = (int32_t)c->data_len;
+                at += w;
+                break;
+            }
+            case A_VARCHAR: {
+                NEED(1);
+                Py_ssize_t n = p[at];
+                NEED(1 + n);
+                if (n == 1 && p[at + 1] == 0)
+                    set_null(c, row);
+                else if (put_text(c, p + at + 1, n, enc) < 0)
+                    goto refuse;
+                c->offsets[row + 1] = (int32_t)c->data_len;
+                at += 1 + n;
+                break;
+            }
+            case A_LVARCHAR:
+            case A_BOOL: {
+                NEED(5);
+                Py_ssize_t n = (Py_ssize_t)be32(p + at + 1);
+                NEED(5 + n);
+                const unsigned char *data = p + at + 5;
+                if (c->kind == A_LVARCHAR) {
+                    if (p[at] != 0)
+                        set_null(c, row);
+                    else if (put_text(c, data, (n > 0 && data[n - 1] == 0) ? n - 1 : n, enc) < 0)
+                        goto refuse;
+                    c->offsets[row + 1] = (int32_t)c->data_len;
+                }
+                else if (p[at] != 0)
+                    set_null(c, row);
+                else {
+                    if (n != 1)
+                        goto refuse;
+                    switch (data[0]) {
+                    case 0x01: case 0x74: case 0x54: dst[row >> 3] |= (unsigned char)(1u << (row & 7)); break;
+                    case 0x00: case 0x66: case 0x46: break;
+                    case 0xFF: set_null(c, row); break;
+                    default: goto refuse;
+                    }
+                }
+                at += 5 + n;
+                break;
+            }
+            case A_DEC: {
+                NEED(c->width);
+                int r = dec128(p + at, c->width, (int)(c->arg >> 8), (int)(c->arg & 0xFF),
+                               dst + 16 * row);
+                if (r < 0)
+                    goto refuse;
+                if (r == 1)
+                    set_null(c, row);
+                at += c->width;
+                break;
+            }
+            case A_DECF: {
+                NEED(c->width);
+                double d = 0;
+                int r = decf(p + at, c->width, &d);
+                if (r < 0)
+                    goto refuse;
+                if (r == 1)
+                    set_null(c, row);
+                memcpy(dst + 8 * row, &d, 8);
+                at += c->width;
+                break;
+            }
+            case A_DT: {
+                NEED(c->width);
+                int64_t v = 0;
+                int r = datetime_value(p + at, c->width, c->arg, &v);
+                if (r < 0)
+                    goto refuse;
+                if (r == 1)
+                    set_null(c, row), v = 0;
+                if (c->arg >> 8)
+                    memcpy(dst + 8 * row, &v, 8);
+                else {
+                    int32_t v32 = (int32_t)v;
+                    memcpy(dst + 4 * row, &v32, 4);
+                }
+                at += c->width;
+                break;
+            }
+            case A_RAW: {
+                Py_ssize_t n;
+                switch (c->arg) {
+                case 0: n = c->width; break;
+                case 1: NEED(1); n = 1 + p[at]; break;
+                case 2: NEED(5); n = 5 + (Py_ssize_t)be32(p + at + 1); break;
+                default: NEED(4); n = 4 + (Py_ssize_t)(int32_t)be32(p + at); break;
+                }
+                if (n < 0)
+                    goto refuse;
+                NEED(n);
+                int64_t pair[2] = {at, n};
+                memcpy(dst + 16 * row, pair, 16);
+                at += n;
+                break;
+            }
+            }
+        }
+        if (at != stop)
+            goto refuse;
+        pos = stop + (size & 1);
+    }
+    if (pos != b.len)
+        goto refuse;
+
+    result = PyList_New(ncols);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        Col *c = &cols[i];
+        PyObject *validity = c->nulls ? take_bytes(c->validity, vbytes) : Py_NewRef(Py_None);
+        Py_ssize_t dlen = c->offsets != NULL ? c->data_len : c->data_cap;
+        PyObject *data = take_bytes(c->data, dlen);
+        PyObject *offsets = c->offsets != NULL
+                                ? take_bytes(c->offsets, (count + 1) * (Py_ssize_t)sizeof(int32_t))
+                                : Py_NewRef(Py_None);
+        if (validity == NULL || data == NULL || offsets == NULL) {
+            Py_XDECREF(validity);
+            Py_XDECREF(data);
+            Py_XDECREF(offsets);
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyObject *t = Py_BuildValue("(nNNN)", c->nulls, validity, data, offsets);
+        if (t == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, t);
+    }
+    goto done;
+
+refuse:
+    result = Py_NewRef(Py_None);
+done:
+    if (cols != NULL) {
+        for (Py_ssize_t i = 0; i < ncols; i++) {
+            PyMem_Free(cols[i].validity);
+            PyMem_Free(cols[i].data);
+            PyMem_Free(cols[i].offsets);
+        }
+        PyMem_Free(cols);
+    }
+    PyBuffer_Release(&b.view);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"tuple_run", (PyCFunction)(void (*)(void))tuple_run, METH_FASTCALL,
+     "tuple_run(buffer, pos, end) -> (pos, count): the run of complete SQ_TUPLE messages"},
+    {"decode", (PyCFunction)(void (*)(void))decode, METH_FASTCALL,
+     "decode(run, count, plan, enc_kind, keep) -> [(nulls, validity, data, offsets)] or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef arrowdec_module = {
+    PyModuleDef_HEAD_INIT, "ifxwire._arrowdec",
+    "SQ_TUPLE payloads straight into Arrow column buffers (see docs/ARROW.md).", -1,
+    module_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__arrowdec(void) { return PyModule_Create(&arrowdec_module); }

@@ -1,0 +1,377 @@
+"""Arrow columns from runs of SQ_TUPLE messages of any layout (VARCHAR, LVARCHAR, BOOLEAN...).
+
+While an Arrow fetch runs, :class:`TupleRuns` stands in for the cursor's row decoder (as
+:class:`ifxwire.arrowcols.RawRuns` does for fixed-stride numerics): ``Reply._tuples`` hands it
+each reply's buffer and it keeps the run of complete tuple messages as one ``bytes``
+(:class:`TupleRun`), counted, without decoding a row. A run then becomes one record batch,
+column by column:
+
+* **accelerated** (``ifxwire._arrowdec``, C): one pass over the run writes every column's Arrow
+  buffers (validity bitmap, little-endian values, string offsets and UTF-8 data, decimal128
+  integers, date32/timestamp values); ``pyarrow.Array.from_buffers`` wraps them. Columns of
+  kinds it does not decode (INTERVAL, DATETIME HOUR TO..., ROW, collections, UDTs, text in
+  code sets other than Latin-1/UTF-8/ASCII) come back as (offset, size) pairs, decoded by the
+  driver's own one-column codec. A run it refuses (see _arrowdec.c: anything the row decoder
+  would refuse or decode otherwise) is decoded by the row decoder instead, which gives
+  fetchall's values or raises fetchall's error.
+* **pure**: the same walk in Python, generated per result shape from the row decoder's own
+  statements (:func:`column_walker`), appending each value to its column's list (never a
+  row tuple), then one ``pyarrow.array`` call per column.
+
+The framing is the sequential layout's (docs/PROTOCOL.md §5): each column read where the
+previous ended; a tuple whose columns do not add up to its size is refused.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+from . import _accel
+from .protocol.codes import TYPE_DISTINCT, Msg, TypeCode
+from .protocol.columns import ColumnDesc
+from .types import numeric as _num
+from .types import rowcodec as _rc
+from .types import temporal as _tmp
+from .types.complextype import COMPLEX_CODES
+from .types.rowcodec import build_row_decoder, fixed_width, is_variable
+
+__all__ = [
+    "TupleRun",
+    "TupleRuns",
+    "c_decoder",
+    "column_walker",
+    "enc_kind",
+    "run_batch",
+    "run_rows",
+    "tuple_plan",
+]
+
+_T = TypeCode
+_TUPLE = int(Msg.TUPLE)
+
+_arrowdec: ModuleType | None
+try:
+    _arrowdec = importlib.import_module("ifxwire._arrowdec")
+except ImportError:  # no compiler at install time: the pure column path
+    _arrowdec = None
+
+# Kinds, as numbered in _arrowdec.c.
+A_I16, A_I32, A_I64, A_INT8, A_F32, A_F64, A_DATE, A_CHAR = range(8)
+A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW = range(8, 15)
+#: A_RAW framings: fixed width, u8 length, u8 indicator + u32 length envelope, i32 length.
+F_FIXED, F_U8, F_ENVELOPE, F_I32 = range(4)
+_E_OTHER, _E_LATIN1, _E_UTF8, _E_ASCII = range(4)
+_ENC_KINDS = {"latin-1": _E_LATIN1, "iso8859-1": _E_LATIN1, "utf-8": _E_UTF8, "ascii": _E_ASCII}
+_SIMPLE: dict[int, int] = {
+    _T.SMALLINT: A_I16, _T.INTEGER: A_I32, _T.SERIAL: A_I32, _T.BIGINT: A_I64,
+    _T.BIGSERIAL: A_I64, _T.INT8: A_INT8, _T.SERIAL8: A_INT8, _T.SMALLFLOAT: A_F32,
+    _T.FLOAT: A_F64, _T.DATE: A_DATE,
+}  # fmt: skip
+_WIDTHS = {A_I16: 2, A_I32: 4, A_I64: 8, A_INT8: 10, A_F32: 4, A_F64: 8, A_DATE: 4}
+
+
+def c_decoder() -> ModuleType | None:
+    """The C column decoder when the accelerator is in use (not under IFXWIRE_PURE=1)."""
+    return _arrowdec if _accel.accelerated else None
+
+
+def _enc_kind(encoding: str) -> int:
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return _E_OTHER
+    return _ENC_KINDS.get(name, _E_OTHER)
+
+
+def _is_udt_named(col: ColumnDesc, xid: int, name: str) -> bool:
+    return col.base in (_T.UDTFIXED, _T.UDTVAR) and (
+        col.xid == xid or col.type_name.lower() == name)
+
+
+#: One column of a run: (kind, width, arg, one-column decoder or None, framing).
+Spec = tuple[int, int, int, Any, int]
+
+
+def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
+               keep_char_padding: bool) -> list[Spec] | None:
+    """How each column of a result is decoded from tuple runs, or None when its rows must go
+    through the row path (BYTE/TEXT descriptors and BLOB/CLOB locators need the connection
+    to read their data; DISTINCT types keep their own framing; a fixed layout whose described
+    start positions are not packed)."""
+    from .protocol.codes import XID_BLOB, XID_BOOLEAN, XID_CLOB, XID_LVARCHAR
+
+    enc = _enc_kind(encoding)
+    out: list[Spec] = []
+    offset = 0
+    packed = True
+    for col in columns:
+        base = col.base
+        if col.type & TYPE_DISTINCT or base in (_T.BYTE, _T.TEXT, _T.NULL):
+            return None
+        if _is_udt_named(col, XID_BLOB, "blob") or _is_udt_named(col, XID_CLOB, "clob"):
+            return None
+        if col.start != offset:
+            packed = False
+        kind, width, arg, framing = A_RAW, 0, 0, F_FIXED
+        if base in _SIMPLE:
+            kind = _SIMPLE[base]
+            width = _WIDTHS[kind]
+        elif base in (_T.CHAR, _T.NCHAR):
+            kind, width = (A_CHAR if enc else A_RAW), col.enclen
+        elif base in (_T.VARCHAR, _T.NVARCHAR):
+            kind, framing = (A_VARCHAR if enc else A_RAW), F_U8
+        elif base == _T.LVARCHAR or _is_udt_named(col, XID_LVARCHAR, "lvarchar"):
+            kind, framing = (A_LVARCHAR if enc else A_RAW), F_ENVELOPE
+        elif base == _T.BOOLEAN or _is_udt_named(col, XID_BOOLEAN, "boolean"):
+            kind, framing = A_BOOL, F_ENVELOPE
+        elif base in (_T.DECIMAL, _T.MONEY):
+            width = _num.decimal_width(col.enclen)
+            p, s = col.enclen >> 8, col.enclen & 0xFF
+            if s != _num.DECIMAL_FLOATING_SCALE:
+                kind, arg = A_DEC, (max(p, 1) << 8) | s
+            elif p <= 15:  # arrow.FLOAT_DECIMAL_MAX_PRECISION
+                kind = A_DECF
+        elif base == _T.DATETIME:
+            width = _tmp.qualifier_width(col.enclen)
+            _, start, end = _tmp.parse_qualifier(col.enclen)
+            if start == _tmp._YEAR and end >= _tmp._DAY:
+                whole = sum(1 for u in _tmp._WHOLE_UNITS if u <= min(end, _tmp._SECOND))
+                fd = max(0, end - _tmp._SECOND)
+                unit = 0 if end == _tmp._DAY else (1 if fd == 0 else (2 if fd <= 3 else 3))
+                kind, arg = A_DT, (unit << 8) | (whole << 4) | fd
+        elif base == _T.INTERVAL:
+            width = _tmp.qualifier_width(col.enclen)
+        elif base in COMPLEX_CODES:
+            framing = F_I32
+        elif base in (_T.UDTFIXED, _T.UDTVAR, 46):
+            framing = F_ENVELOPE
+        else:
+            fixed = fixed_width(col)
+            if fixed is None:
+                return None
+            width = fixed
+        if kind == A_RAW:
+            arg = framing
+        elif framing == F_FIXED and width == 0:
+            return None
+        decoder = build_row_decoder([replace(col, start=0)], encoding,
+                                    keep_char_padding=keep_char_padding)
+        out.append((kind, width, arg, decoder, framing))
+        offset += width
+    # The fixed layout is read at the described start positions when there are any (as the
+    # row decoder does); only the packed one, which every observed server sends, is taken here.
+    explicit = not any(is_variable(c) for c in columns) and any(c.start for c in columns)
+    if not out or (explicit and not packed):
+        return None
+    return out
+
+
+class TupleRun(bytes):
+    """Whole SQ_TUPLE messages (headers included) as received, and how many."""
+
+    ntuples: int
+
+
+def _run(data: bytes, count: int) -> TupleRun:
+    run = TupleRun(data)
+    run.ntuples = count
+    return run
+
+
+class TupleRuns:
+    """Stands in for a row decoder: keeps runs of whole tuple messages instead of rows."""
+
+    __slots__ = ("scan",)
+
+    def __init__(self) -> None:
+        assert _arrowdec is not None
+        self.scan: Callable[[Any, int, int], tuple[int, int]] = _arrowdec.tuple_run
+
+    def __call__(self, buf: Any, offset: int, size: int) -> TupleRun:
+        """One tuple (the reply loop's fallback): its whole message."""
+        return _run(bytes(buf[offset - 8 : offset + size + (size & 1)]), 1)
+
+    def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, None]:
+        nxt, count = self.scan(buf, pos, end)
+        if count:
+            rows.append(_run(bytes(buf[pos:nxt]), count))
+        return nxt, None
+
+
+#: walk(buf, pos, end, columns) -> (pos, rows, first error): see column_walker.
+Walker = Callable[[Any, int, int, list[list[Any]]], tuple[int, int, Any]]
+
+
+@lru_cache(maxsize=64)
+def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
+                  keep_char_padding: bool) -> Walker:
+    """The pure path's decoder of a reply's tuples straight into column lists.
+
+    ``walk(buf, pos, end, columns)`` decodes the complete SQ_TUPLE messages from ``pos`` (it
+    stops where the row decoder's loop stops: another message, an incomplete tuple, a
+    negative size), appending each value to its list in ``columns``; it returns (the
+    position after them, the rows decoded, the first error or None). The statements are the
+    row decoder's own (rowcodec._emit_columns: the same struct runs, NULL tests and scalar
+    codecs) inside one loop that appends instead of building a row tuple; a row that does not
+    decode is skipped and its error (the row decoder's, with the same message) returned, as
+    the row decoder's decode_tuples does, so the cursor reports it as fetchall would.
+    """
+    cols = list(columns)
+    variable = any(is_variable(c) for c in cols)
+    explicit = not variable and any(c.start for c in cols)
+    g = _rc._new_gen(cols, encoding)
+    fixed_total, final, _ = _rc._emit_columns(g, cols, encoding, keep_char_padding, explicit,
+                                              False)
+    n = len(cols)
+    src = ["def walk(buf, pos, end, out):",
+           *(f"    a{k} = out[{k}].append" for k in range(n)),
+           "    p = pos",
+           "    count = 0",
+           "    err = None",
+           "    end = min(end, len(buf))",
+           "    while end - p >= 8:",
+           "        code, size = _HEAD.unpack_from(buf, p)",
+           f"        if code != {_TUPLE} or size < 0:",
+           "            break",
+           "        off = p + 8",
+           "        nxt = off + size + (size & 1)",
+           "        if nxt > end:",
+           "            break",
+           "        p = nxt"]
+    if not variable:
+        src += [f"        if size != {fixed_total}:",
+                "            if err is None:",
+                "                err = _framing_error(_columns, off, size, "
+                f"'expected {fixed_total} bytes')",
+                "            continue"]
+    src += ["        try:", *("    " + line for line in g.lines),
+            "        except _CAUGHT as exc:",
+            "            if err is None:",
+            "                err = _row_error(_columns, off, size, exc)",
+            "            continue"]
+    if variable:
+        src += [f"        if {final} != off + size:",
+                "            if err is None:",
+                "                err = _framing_error(_columns, off, size, "
+                f"f'consumed {{{final} - off}}')",
+                "            continue"]
+    src += [*(f"        a{k}(c{k})" for k in range(n)),
+            "        count += 1",
+            "    return p, count, err"]
+    namespace: dict[str, Any] = dict(g.env)
+    namespace["_HEAD"] = struct.Struct(">H2xi")
+    exec(compile("\n".join(src), f"<ifxwire column walker {n} cols>", "exec"), namespace)
+    walk: Walker = namespace["walk"]
+    return walk
+
+
+class ColumnRun:
+    """A pure-path reply's rows as one list of values per column, and how many rows."""
+
+    __slots__ = ("columns", "ntuples")
+
+    def __init__(self, columns: list[list[Any]], ntuples: int) -> None:
+        self.columns = columns
+        self.ntuples = ntuples
+
+
+class ColumnRuns:
+    """Stands in for a row decoder in the pure path: decodes each reply's tuples into
+    columns (:func:`column_walker`) as they arrive."""
+
+    __slots__ = ("ncols", "walk")
+
+    def __init__(self, walk: Walker, ncols: int) -> None:
+        self.walk = walk
+        self.ncols = ncols
+
+    def __call__(self, buf: Any, offset: int, size: int) -> ColumnRun:
+        """One tuple (the reply loop's fallback): a one-row run, or its error."""
+        columns: list[list[Any]] = [[] for _ in range(self.ncols)]
+        _, count, err = self.walk(buf, offset - 8, offset + size + (size & 1), columns)
+        if err is not None:
+            raise err
+        return ColumnRun(columns, count)
+
+    def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, Any]:
+        columns: list[list[Any]] = [[] for _ in range(self.ncols)]
+        nxt, count, err = self.walk(buf, pos, end, columns)
+        if count:
+            rows.append(ColumnRun(columns, count))
+        return nxt, err
+
+
+def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
+                 runs: Sequence[ColumnRun]) -> Any:
+    """One record batch from the pure path's column runs: one ``pyarrow.array`` a column."""
+    columns = runs[0].columns
+    if len(runs) > 1:
+        columns = [[v for r in runs for v in r.columns[k]] for k in range(len(columns))]
+    arrays = [_array(pa, values, field, conv)
+              for values, field, conv in zip(columns, schema, converters, strict=True)]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def _array(pa: Any, values: list[Any], field: Any, conv: Any) -> Any:
+    if conv is not None:
+        values = [None if v is None else conv(v) for v in values]
+    return pa.array(values, type=field.type)
+
+
+def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
+              runs: Sequence[TupleRun], c_plan: tuple[tuple[int, int, int], ...],
+              enc: int, keep: bool, fallback: Callable[[bytes, int], Any]) -> Any:
+    """One record batch from tuple runs, by the C decoder."""
+    data = runs[0] if len(runs) == 1 else b"".join(runs)
+    count = sum(r.ntuples for r in runs)
+    assert _arrowdec is not None
+    decoded = _arrowdec.decode(data, count, c_plan, enc, keep)
+    if decoded is None:
+        return fallback(data, count)
+    arrays = []
+    for (kind, _, _, decoder, _), field, conv, (nulls, validity, buf, offsets) in zip(
+            plan, schema, converters, decoded, strict=True):
+        if kind == A_RAW:
+            pairs = memoryview(buf).cast("q")
+            values = [decoder(data, pairs[k], pairs[k + 1])[0]
+                      for k in range(0, 2 * count, 2)]
+            arrays.append(_array(pa, values, field, conv))
+            continue
+        if kind == A_DECF:
+            arrays.append(pa.Array.from_buffers(pa.float64(), count,
+                                                [_buf(pa, validity), pa.py_buffer(buf)],
+                                                null_count=nulls))
+            continue
+        bufs = [_buf(pa, validity)]
+        if offsets is not None:
+            bufs.append(pa.py_buffer(offsets))
+        bufs.append(pa.py_buffer(buf))
+        arrays.append(pa.Array.from_buffers(field.type, count, bufs, null_count=nulls))
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def _buf(pa: Any, validity: bytes | None) -> Any:
+    return None if validity is None else pa.py_buffer(validity)
+
+
+def run_rows(data: bytes, count: int, row_decoder: Any) -> list[Any]:
+    """The rows of a run the C decoder refused, by the row decoder (or its exact error)."""
+    rows = []
+    pos = 0
+    for _ in range(count):
+        size = int.from_bytes(data[pos + 4 : pos + 8], "big")
+        rows.append(row_decoder(data, pos + 8, size))
+        pos += 8 + size + (size & 1)
+    return rows
+
+
+def enc_kind(encoding: str) -> int:
+    """The code set as _arrowdec.c knows it (0: other, decoded by Python per value)."""
+    return _enc_kind(encoding)

@@ -1,0 +1,159 @@
+"""The C column decoder (ifxwire._arrowdec) on crafted SQ_TUPLE runs, against the row codecs.
+
+The integration tests (test_arrow_tuples.py) compare with fetchall over the real server; these
+cover what a server does not send: every DECIMAL and DATETIME encoding of random values
+compared with the driver's own scalar decoders, and the runs the C decoder must refuse (so
+that the row decoder gives the exact error): bytes not in the code set, a BOOLEAN byte out of
+range, a tuple whose columns do not add up to its size, a DECIMAL wider than its precision.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import struct
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from ifxwire import arrowtuples as at
+from ifxwire.protocol.codes import TypeCode
+from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.types import numeric as num
+from ifxwire.types import temporal as tmp
+
+pa = pytest.importorskip("pyarrow")
+dec = at._arrowdec
+pytestmark = pytest.mark.skipif(dec is None, reason="the C column decoder is not built")
+
+_T = TypeCode
+
+
+def _tuple(payload: bytes) -> bytes:
+    return struct.pack(">HhI", 14, 0, len(payload)) + payload + b"\x00" * (len(payload) & 1)
+
+
+def _run(payloads: list[bytes]) -> bytes:
+    return b"".join(_tuple(p) for p in payloads)
+
+
+def _c_plan(cols: list[ColumnDesc], encoding: str = "iso-8859-1") -> tuple[Any, ...]:
+    plan = at.tuple_plan(cols, encoding, False)
+    assert plan is not None
+    return tuple((k, w, a) for k, w, a, _, _ in plan)
+
+
+def test_tuple_run_counts_complete_tuples_only() -> None:
+    run = _run([b"\x00\x00\x00\x01", b"\x00" * 3, b""])
+    buf = run + b"\x00\x0e\x00\x00\x00\x00\x00\x09abc"  # a partial tuple stays for later
+    assert dec.tuple_run(buf, 0, len(buf)) == (len(run), 3)
+    assert dec.tuple_run(b"\x00\x0f" + run, 0, len(run) + 2) == (0, 0)
+
+
+def test_decimals_equal_the_row_codec() -> None:
+    rnd = random.Random(25)
+    for p, s in [(10, 2), (8, 2), (32, 6), (5, 0), (1, 0), (16, 16), (31, 30), (18, 4)]:
+        enclen = (p << 8) | s
+        col = ColumnDesc("d", _T.DECIMAL, enclen)
+        values: list[Decimal | None] = [None, Decimal(0)]
+        for _ in range(300):
+            digits = rnd.randint(1, p)
+            v = Decimal(rnd.randrange(10**digits)).scaleb(-min(s, digits) if s else 0)
+            values.append(-v if rnd.random() < 0.5 else v)
+        payloads = [num.encode_decimal(v, enclen) for v in values]
+        got = dec.decode(_run(payloads), len(payloads), _c_plan([col]), 1, False)
+        nulls, validity, data, _offsets = got[0]
+        arr = pa.Array.from_buffers(pa.decimal128(p, s), len(payloads),
+                                    [pa.py_buffer(validity) if validity else None,
+                                     pa.py_buffer(data)], null_count=nulls)
+        want = [num.decode_decimal(pl, 0, len(pl), s) for pl in payloads]
+        assert arr.to_pylist() == want, (p, s)
+
+
+def test_floating_decimals_equal_float_of_the_row_codec() -> None:
+    rnd = random.Random(26)
+    enclen = (15 << 8) | 255
+    col = ColumnDesc("d", _T.DECIMAL, enclen)
+    values = [Decimal(rnd.randrange(-10**15, 10**15)).scaleb(rnd.randint(-110, 100))
+              for _ in range(300)] + [None, Decimal("1e-130"), Decimal(0)]
+    payloads = [num.encode_decimal(v, enclen) for v in values]
+    nulls, validity, data, _ = dec.decode(_run(payloads), len(payloads), _c_plan([col]), 1,
+                                          False)[0]
+    got = pa.Array.from_buffers(pa.float64(), len(payloads),
+                                [pa.py_buffer(validity) if validity else None,
+                                 pa.py_buffer(data)], null_count=nulls).to_pylist()
+    want = [None if (d := num.decode_decimal(pl, 0, len(pl), 255)) is None else float(d)
+            for pl in payloads]
+    assert got == want
+
+
+@pytest.mark.parametrize(("end", "unit"), [
+    (tmp._DAY, "date32"), (tmp._HOUR, "s"), (tmp._MINUTE, "s"), (tmp._SECOND, "s"),
+    (tmp._SECOND + 1, "ms"), (tmp._SECOND + 3, "ms"), (tmp._SECOND + 4, "us"),
+    (tmp._SECOND + 5, "us"),
+])
+def test_datetimes_equal_the_row_codec(end: int, unit: str) -> None:
+    rnd = random.Random(end)
+    q = tmp.datetime_qualifier(tmp._YEAR, end)
+    col = ColumnDesc("t", _T.DATETIME, q)
+    values: list[Any] = [None, dt.datetime(1, 1, 1), dt.datetime(9999, 12, 31, 23, 59, 59, 999999)]
+    values += [dt.datetime(1, 1, 1) + dt.timedelta(microseconds=rnd.randrange(315_537_897_600
+                                                                              * 10**6))
+               for _ in range(300)]
+    payloads = [tmp.encode_datetime(v, q) for v in values]
+    nulls, validity, data, _ = dec.decode(_run(payloads), len(payloads), _c_plan([col]), 1,
+                                          False)[0]
+    t = pa.date32() if unit == "date32" else pa.timestamp(unit)
+    got = pa.Array.from_buffers(t, len(payloads), [pa.py_buffer(validity) if validity else None,
+                                                   pa.py_buffer(data)], null_count=nulls)
+    decode = tmp.datetime_decoder(q)
+    assert got.to_pylist() == [decode(pl, 0) for pl in payloads]
+
+
+def _one(cols: list[ColumnDesc], payload: bytes, encoding: str = "iso-8859-1") -> Any:
+    enc = at.enc_kind(encoding)
+    return dec.decode(_run([payload]), 1, _c_plan(cols, encoding), enc, False)
+
+
+def test_refused_runs_are_left_to_the_row_decoder() -> None:
+    varchar = ColumnDesc("v", _T.VARCHAR, 20)
+    assert _one([varchar], b"\x02\xc3\xa9", "utf-8")[0][2] == "é".encode()
+    assert _one([varchar], b"\x02\xc3\x28", "utf-8") is None  # not UTF-8
+    assert _one([varchar], b"\x01\xe9", "ascii") is None  # not ASCII
+    assert _one([varchar], b"\x01\xe9")[0][2] == "é".encode()  # Latin-1 transcoded
+    assert _one([varchar], b"\x03ab") is None  # the length runs past the tuple
+    assert _one([varchar], b"\x01ab") is None  # columns end before the tuple does
+    boolean = ColumnDesc("b", _T.BOOLEAN, 1)
+    assert _one([boolean], b"\x00\x00\x00\x00\x01\x07") is None  # not a BOOLEAN byte
+    small = ColumnDesc("d", _T.DECIMAL, (3 << 8) | 0)
+    assert _one([small], num.encode_decimal(Decimal(999), (3 << 8) | 0)) is not None
+    # 1000 in DECIMAL(3,0)'s bytes: more digits than the precision (pyarrow refuses it too)
+    assert _one([small], num.encode_decimal(Decimal(1000), (4 << 8) | 0)[: len(
+        num.encode_decimal(Decimal(999), (3 << 8) | 0))]) is None
+    date_time = ColumnDesc("t", _T.DATETIME, tmp.datetime_qualifier(tmp._YEAR, tmp._DAY))
+    assert _one([date_time], bytes([0xC7, 20, 24, 2, 30])) is None  # February 30th
+
+
+def test_other_code_sets_decode_text_in_python() -> None:
+    plan = at.tuple_plan([ColumnDesc("v", _T.VARCHAR, 20)], "cp1252", False)
+    assert plan is not None and plan[0][0] == at.A_RAW
+
+
+def test_pure_walker_skips_and_reports_a_bad_row_as_the_row_decoder_does() -> None:
+    from ifxwire.types.rowcodec import build_row_decoder
+
+    cols = (ColumnDesc("k", _T.INTEGER, 4), ColumnDesc("v", _T.VARCHAR, 20))
+    good = [struct.pack(">i", i) + bytes([len(str(i))]) + str(i).encode() for i in range(3)]
+    bad = struct.pack(">i", 9) + b"\x05ab"  # the VARCHAR says 5 bytes, the tuple holds 2
+    buf = _run([good[0], bad, good[1], good[2]]) + b"\x00\x0c"  # then another message
+    runs = at.ColumnRuns(at.column_walker(cols, "iso-8859-1", False), 2)
+    got: list[Any] = []
+    pos, err = runs.decode_tuples(buf, 0, len(buf), got)
+    assert pos == len(buf) - 2 and len(got) == 1
+    assert got[0].ntuples == 3 and got[0].columns == [[0, 1, 2], ["0", "1", "2"]]
+    rows: list[Any] = []
+    row_pos, row_err = build_row_decoder(list(cols), "iso-8859-1").decode_tuples(
+        buf, 0, len(buf), rows)
+    assert row_pos == pos and rows == [(0, "0"), (1, "1"), (2, "2")]
+    assert type(err) is type(row_err) and str(err) == str(row_err)
