@@ -19,6 +19,8 @@ import ifxwire
 from ifxwire.protocol.codes import TypeCode
 from ifxwire.types.adapters import BUILTIN, AdaptersMap, BindItem
 
+pytestmark = pytest.mark.both_drivers
+
 
 class Color(enum.Enum):
     RED = "r"
@@ -36,8 +38,8 @@ class Point:
 
 
 @pytest.fixture()
-def db(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def db(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     try:
         cur = c.cursor()
         cur.execute("DROP TABLE IF EXISTS ad")
@@ -69,13 +71,13 @@ def test_builtins_are_registered() -> None:
     assert not ad.has_user_loaders and not ad.has_user_dumpers
 
 
-def test_connection_loader(db: ifxwire.Connection, connect_kwargs: dict[str, Any]) -> None:
+def test_connection_loader(driver: Any, db: ifxwire.Connection, connect_kwargs: dict[str, Any]) -> None:
     db.adapters.register_loader("decimal", float)
     db.adapters.register_loader("boolean", lambda b: "yes" if b else "no")
     db.adapters.register_loader(TypeCode.LVARCHAR, str.upper)
     assert _rows(db.cursor()) == [(1.5, "yes", "LONG"), (None, "no", None)]  # NULL stays None
     # Other connections and the global map are untouched.
-    with ifxwire.connect(**connect_kwargs, database=db.database) as other:
+    with driver.connect(**connect_kwargs, database=db.database) as other:
         assert _rows(other.cursor()) == [(Decimal("1.50"), True, "long"), (None, False, None)]
     assert not ifxwire.adapters.has_user_loaders
 
@@ -89,13 +91,13 @@ def test_cursor_loader_is_private_to_the_cursor(db: ifxwire.Connection) -> None:
     assert _rows(mine, "id, n")[0] == ("1", "10")
 
 
-def test_global_loader_applies_to_new_connections(
+def test_global_loader_applies_to_new_connections(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.Connection
 ) -> None:
-    before = ifxwire.connect(**connect_kwargs, database=dbname)
+    before = driver.connect(**connect_kwargs, database=dbname)
     try:
         ifxwire.adapters.register_loader("varchar", lambda s: f"<{s}>")
-        with ifxwire.connect(**connect_kwargs, database=dbname) as after:
+        with driver.connect(**connect_kwargs, database=dbname) as after:
             assert _rows(after.cursor(), "s") == [("<x>",), (None,)]
         # A connection opened before the registration keeps its snapshot.
         assert _rows(before.cursor(), "s") == [("x",), (None,)]

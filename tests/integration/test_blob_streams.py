@@ -13,6 +13,8 @@ import pytest
 import ifxwire
 from ifxwire.server.engine import lobstore
 
+pytestmark = pytest.mark.both_drivers
+
 MIB = 1024 * 1024
 
 
@@ -21,8 +23,8 @@ def pattern(n: int) -> bytes:
 
 
 @pytest.fixture()
-def ac(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def ac(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     try:
         c.execute("DROP TABLE IF EXISTS bs")
         c.execute("CREATE TABLE bs (id INTEGER, b BYTE, t TEXT)")
@@ -98,13 +100,13 @@ def test_large_values_are_freed_with_their_rows(ac: ifxwire.Connection, server: 
     assert objects() == before
 
 
-def test_large_text_must_decode_in_the_database_code_set(
+def test_large_text_must_decode_in_the_database_code_set(driver: Any,
     connect_kwargs: dict[str, Any], server: Any
 ) -> None:
     utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
-    with ifxwire.connect(**connect_kwargs, autocommit=True, **utf8) as c:
+    with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
         c.execute("CREATE DATABASE bs_utf8 WITH LOG")
-    with ifxwire.connect(**connect_kwargs, database="bs_utf8", autocommit=True, **utf8) as c:
+    with driver.connect(**connect_kwargs, database="bs_utf8", autocommit=True, **utf8) as c:
         c.execute("CREATE TABLE bs (id INTEGER, b BYTE, t TEXT)")
         bad = io.BytesIO("ü".encode() * MIB + b"\xff")  # valid for 2 MiB, then not
         with pytest.raises(ifxwire.DatabaseError) as err:
@@ -115,7 +117,7 @@ def test_large_text_must_decode_in_the_database_code_set(
         assert lobstore.LoStore(db, "00").counts() == (0, 0)
 
 
-def test_a_failing_source_gives_a_data_error_and_a_clean_break(
+def test_a_failing_source_gives_a_data_error_and_a_clean_break(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str
 ) -> None:
     class Boom(io.RawIOBase):
@@ -134,12 +136,12 @@ def test_a_failing_source_gives_a_data_error_and_a_clean_break(
         def readinto(self, b: Any) -> int:
             raise OSError("gone")
 
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
         c.execute("CREATE TABLE IF NOT EXISTS bs2 (b BYTE)")
         with pytest.raises(ifxwire.DataError):
             c.execute("INSERT INTO bs2 VALUES (?)", (Boom(),))
         # The server waits for the rest of a BYTE whose size was announced: the connection is
         # given up cleanly rather than left out of step.
         assert c.broken
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
         assert c.execute("SELECT COUNT(*) FROM bs2").fetchone()[0] == 0

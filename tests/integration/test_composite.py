@@ -17,6 +17,8 @@ import pytest
 import ifxwire
 from ifxwire import List, Multiset, Row, Set
 
+pytestmark = pytest.mark.both_drivers
+
 ELEMENTS: list[tuple[str, list[Any]]] = [
     ("int", [1, -2147483647, 2147483647]),
     ("bigint", [2**62, -(2**63 - 1)]),
@@ -48,9 +50,9 @@ def utf8_db(connect_kwargs: dict[str, Any]) -> str:
 
 
 @pytest.fixture()
-def uconn(connect_kwargs: dict[str, Any], utf8_db: str) -> Any:
+def uconn(driver: Any, connect_kwargs: dict[str, Any], utf8_db: str) -> Any:
     """A connection to a UTF-8 database, so non-ASCII elements round-trip."""
-    with ifxwire.connect(**connect_kwargs, database=utf8_db, **UTF8) as c:
+    with driver.connect(**connect_kwargs, database=utf8_db, **UTF8) as c:
         yield c
 
 

@@ -10,6 +10,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 _SEQ = itertools.count()
 
 
@@ -26,11 +28,11 @@ def dbs(connect_kwargs: dict[str, Any]) -> dict[str, str]:
 
 
 @pytest.fixture()
-def opener(connect_kwargs: dict[str, Any], dbs: dict[str, str]) -> Iterator[Any]:
+def opener(driver: Any, connect_kwargs: dict[str, Any], dbs: dict[str, str]) -> Iterator[Any]:
     opened: list[ifxwire.Connection] = []
 
     def open_(mode: str, **kw: Any) -> ifxwire.Connection:
-        c = ifxwire.connect(**connect_kwargs, database=dbs[mode], **kw)
+        c = driver.connect(**connect_kwargs, database=dbs[mode], **kw)
         opened.append(c)
         return c
 

@@ -11,6 +11,8 @@ import pytest
 import ifxwire
 import ifxwire.aio as aio
 
+pytestmark = pytest.mark.both_drivers
+
 
 @pytest.fixture(scope="module", autouse=True)
 def table(connect_kwargs: dict[str, Any], dbname: str) -> None:
@@ -72,7 +74,7 @@ def test_a_commit_inside_the_block_ends_the_savepoint(conn: ifxwire.Connection) 
     conn.rollback()
 
 
-def test_misuse_is_a_typed_error_and_costs_no_round_trip(
+def test_misuse_is_a_typed_error_and_costs_no_round_trip(driver: Any,
         conn: ifxwire.Connection, server: Any, connect_kwargs: dict[str, Any]) -> None:
     conn.autocommit = True
     before = server.request_groups
@@ -84,7 +86,7 @@ def test_misuse_is_a_typed_error_and_costs_no_round_trip(
         with pytest.raises(ifxwire.ProgrammingError, match="invalid savepoint name"):
             conn.savepoint(bad)
     assert server.request_groups == before
-    with ifxwire.connect(**connect_kwargs, database="sp_unlogged") as unlogged:
+    with driver.connect(**connect_kwargs, database="sp_unlogged") as unlogged:
         with pytest.raises(ifxwire.NotSupportedError) as err:
             unlogged.savepoint("u")  # no transaction log
         assert err.value.sqlcode == -256

@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 import ifxwire
 from ifxwire.types.values import DateTimeFields, IntervalYM
 
+pytestmark = pytest.mark.both_drivers
+
 BATCH = 200
 EXAMPLES = 3
 NULL_EVERY = 7  # a NULL is inserted before every 7th generated value
@@ -426,7 +428,7 @@ def test_empty_string_is_not_null(db: ifxwire.Connection, coltype: str) -> None:
     assert [r[0] for r in cur.fetchall()] == ([0, 2] if padded else [0])
 
 
-def test_char_padding(connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.Connection) -> None:
+def test_char_padding(driver: Any, connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.Connection) -> None:
     roundtrip(db, "CHAR(6)", ["ab", "ab  ", " ab", "abcdef"])
     name = _tables["CHAR(6)"]
     cur = db.cursor()
@@ -434,7 +436,7 @@ def test_char_padding(connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.C
     assert cur.fetchall() == [("ab", 2, 6), ("ab", 2, 6), (" ab", 3, 6), ("abcdef", 6, 6)]
     cur.execute(f"SELECT id FROM {name} WHERE v = 'ab' ORDER BY id")
     assert cur.fetchall() == [(0,), (1,)]
-    with ifxwire.connect(**connect_kwargs, database=dbname, keep_char_padding=True) as raw:
+    with driver.connect(**connect_kwargs, database=dbname, keep_char_padding=True) as raw:
         rows = raw.cursor().execute(f"SELECT v FROM {name} ORDER BY id").fetchall()
     assert [r[0] for r in rows] == ["ab    ", "ab    ", " ab   ", "abcdef"]
     # A non-ANSI database truncates a value longer than the column, as Informix does.
@@ -445,10 +447,10 @@ UTF8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
 ASTRAL = "😀𝄞🀄"  # three 4-byte UTF-8 characters
 
 
-def test_utf8_database_four_byte_characters(connect_kwargs: dict[str, Any]) -> None:
-    with ifxwire.connect(**connect_kwargs, **UTF8) as c:
+def test_utf8_database_four_byte_characters(driver: Any, connect_kwargs: dict[str, Any]) -> None:
+    with driver.connect(**connect_kwargs, **UTF8) as c:
         c.cursor().execute("CREATE DATABASE u8_types WITH LOG")
-    with ifxwire.connect(**connect_kwargs, database="u8_types", autocommit=True, **UTF8) as c:
+    with driver.connect(**connect_kwargs, database="u8_types", autocommit=True, **UTF8) as c:
         assert c.encoding == "utf-8"
         cur = c.cursor()
         cur.execute(
