@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import ifxwire.aio
+import ifxwire.client.blobstream
 
 
 class LoopThread:
@@ -113,6 +114,11 @@ class Facade:
     def __init__(self, target: Any, loop: LoopThread) -> None:
         object.__setattr__(self, "_target", target)
         object.__setattr__(self, "_loop", loop)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """The wrapped object's class, so ``isinstance(v, driver.Blob)`` holds."""
+        return type(object.__getattribute__(self, "_target"))
 
     @property
     def aio_object(self) -> Any:
@@ -199,6 +205,10 @@ class SyncDriver:
 
     name = "sync"
     is_async = False
+    Blob = ifxwire.Blob
+    BlobReader = ifxwire.client.blobstream.BlobReader
+    #: Appended to the name of a database a test creates, so the two runs do not meet.
+    suffix = ""
 
     def connect(self, *args: Any, **kwargs: Any) -> Any:
         return ifxwire.connect(*args, **kwargs)
@@ -209,6 +219,9 @@ class AioDriver:
 
     name = "asyncio"
     is_async = True
+    Blob = ifxwire.aio.AsyncBlob
+    BlobReader = ifxwire.aio.AsyncBlobReader
+    suffix = "_aio"
 
     def __init__(self, loop: LoopThread) -> None:
         self.loop = loop

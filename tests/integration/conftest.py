@@ -72,7 +72,7 @@ def dbname(
 ) -> str:
     """A logged database for this test module (created once, left for the session); the
     asyncio run of a ``both_drivers`` module has one of its own."""
-    name = _module_db_name(request) + ("_aio" if driver.is_async else "")
+    name = _module_db_name(request) + driver.suffix
     c = ifxwire.connect(**connect_kwargs)
     try:
         c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")

@@ -107,6 +107,7 @@ def test_global_loader_applies_to_new_connections(driver: Any,
     assert not ifxwire.adapters.has_user_loaders
 
 
+@pytest.mark.one_driver  # the sync cursor's decoder cache
 def test_hot_path_uses_the_cached_decoder(db: ifxwire.Connection) -> None:
     cur = db.cursor()
     cur.execute("SELECT id, d FROM ad")

@@ -38,7 +38,7 @@ def stored(server: Any, db: str) -> list[tuple[str, str]]:
         return c.execute("SELECT typeof(b), typeof(t) FROM bs ORDER BY id").fetchall()
 
 
-def test_file_like_parameters_and_readers(ac: ifxwire.Connection, server: Any,
+def test_file_like_parameters_and_readers(driver: Any, ac: ifxwire.Connection, server: Any,
                                           dbname: str) -> None:
     big = pattern(3 * MIB + 7)  # over the 1 MiB the server keeps inline
     with tempfile.TemporaryFile() as f:
@@ -63,7 +63,7 @@ def test_file_like_parameters_and_readers(ac: ifxwire.Connection, server: Any,
     cur.blob_stream = True
     rows = cur.execute("SELECT id, b, t FROM bs ORDER BY id").fetchall()
     b1, t1 = rows[0][1:]
-    assert isinstance(b1, ifxwire.client.blobstream.BlobReader) and b1.size == len(big)
+    assert isinstance(b1, driver.BlobReader) and b1.size == len(big)
     assert b1.read(10) == big[:10] and b1.read() == big[10:]
     assert t1.read(5) == "ababa" and t1.read() == "b" + "ab" * (MIB - 3)
     assert rows[1][1].read() == b"xyz" * 1000 and rows[1][2].read() == "small"
@@ -105,15 +105,15 @@ def test_large_text_must_decode_in_the_database_code_set(driver: Any,
 ) -> None:
     utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
     with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
-        c.execute("CREATE DATABASE bs_utf8 WITH LOG")
-    with driver.connect(**connect_kwargs, database="bs_utf8", autocommit=True, **utf8) as c:
+        c.execute(f"CREATE DATABASE bs_utf8{driver.suffix} WITH LOG")
+    with driver.connect(**connect_kwargs, database=f"bs_utf8{driver.suffix}", autocommit=True, **utf8) as c:
         c.execute("CREATE TABLE bs (id INTEGER, b BYTE, t TEXT)")
         bad = io.BytesIO("ü".encode() * MIB + b"\xff")  # valid for 2 MiB, then not
         with pytest.raises(ifxwire.DatabaseError) as err:
             c.execute("INSERT INTO bs VALUES (1, NULL, ?)", (bad,))
         assert err.value.sqlcode == -1260
         assert c.execute("SELECT COUNT(*) FROM bs").fetchone()[0] == 0
-    with sqlite3.connect(f"file:{server.engine.path('bs_utf8')}?mode=ro", uri=True) as db:
+    with sqlite3.connect(f"file:{server.engine.path('bs_utf8' + driver.suffix)}?mode=ro", uri=True) as db:
         assert lobstore.LoStore(db, "00").counts() == (0, 0)
 
 

@@ -43,10 +43,10 @@ UTF8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
 
 
 @pytest.fixture(scope="module")
-def utf8_db(connect_kwargs: dict[str, Any]) -> str:
+def utf8_db(driver: Any, connect_kwargs: dict[str, Any]) -> str:
     with ifxwire.connect(**connect_kwargs, **UTF8) as c:
-        c.cursor().execute("CREATE DATABASE d_composite_utf8 WITH LOG")
-    return "d_composite_utf8"
+        c.cursor().execute(f"CREATE DATABASE d_composite_utf8{driver.suffix} WITH LOG")
+    return f"d_composite_utf8{driver.suffix}"
 
 
 @pytest.fixture()

@@ -97,6 +97,7 @@ def test_many_rows_over_many_batches(conn: ifxwire.Connection, table: str) -> No
     assert cur.rowcount == 400
 
 
+@pytest.mark.one_driver  # counts the sync connection's socket writes
 def test_blob_fetches_cost_one_round_trip_per_batch(
     conn: ifxwire.Connection, table: str, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,8 +30,6 @@ from ifxwire.rows import (
     tuple_row,
 )
 
-pytestmark = pytest.mark.both_drivers
-
 N = 700  # rows in t; with fetch_buffer_size=1024 they come in many batches
 SELECT = "SELECT id, name, qty FROM t ORDER BY id"
 
@@ -209,11 +207,11 @@ def test_connection_and_connect_set_the_default_for_new_cursors(d: Driver) -> No
         plain.cursor().row_factory = 42
 
 
-def test_the_drivers_own_queries_read_tuples(driver: Any, connect_kwargs: dict[str, Any],
+def test_the_drivers_own_queries_read_tuples(connect_kwargs: dict[str, Any],
                                             dbname: str) -> None:
     """A 12.10/14.10 server's release is looked up with a SELECT on first use of
     server_version: that query's row is read as a tuple whatever the connection's factory."""
-    with driver.connect(**connect_kwargs, database=dbname, row_factory=dict_row) as conn:
+    with ifxwire.connect(**connect_kwargs, database=dbname, row_factory=dict_row) as conn:
         assert conn._lookup_release() == conn.server_version
 
 

@@ -56,7 +56,7 @@ def _fresh(ac: ifxwire.Connection, table: str) -> None:
 def test_blob_and_clob_in_every_logging_mode(driver: Any,
     connect_kwargs: dict[str, Any], mode: str
 ) -> None:
-    db = "lob_mode_" + (mode.split()[-1].lower() if mode else "none")
+    db = "lob_mode_" + (mode.split()[-1].lower() if mode else "none") + driver.suffix
     with driver.connect(**connect_kwargs, autocommit=True) as c:
         c.execute(f"CREATE DATABASE {db} {mode}")
     with driver.connect(**connect_kwargs, database=db) as c:
@@ -114,16 +114,17 @@ def test_rollback_leaves_no_trace(conn: ifxwire.Connection, server: Any, dbname:
 
 def test_ansi_rollback(driver: Any, connect_kwargs: dict[str, Any], server: Any) -> None:
     with driver.connect(**connect_kwargs, autocommit=True) as c:
-        c.execute("CREATE DATABASE lob_ansi_rb WITH LOG MODE ANSI")
-    with driver.connect(**connect_kwargs, database="lob_ansi_rb") as c:
+        c.execute(f"CREATE DATABASE lob_ansi_rb{driver.suffix} WITH LOG MODE ANSI")
+    with driver.connect(**connect_kwargs, database=f"lob_ansi_rb{driver.suffix}") as c:
         c.execute("CREATE TABLE t (b BLOB)")
         c.commit()
-        before = counts(server, "lob_ansi_rb")
+        before = counts(server, f"lob_ansi_rb{driver.suffix}")
         c.execute("INSERT INTO t VALUES (?)", (data(CHUNK + 1),))
         c.rollback()
-        assert counts(server, "lob_ansi_rb") == before
+        assert counts(server, f"lob_ansi_rb{driver.suffix}") == before
 
 
+@pytest.mark.one_driver  # writes through the sync fast path's internals
 def test_an_object_no_row_stored_is_freed_when_its_session_ends(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, server: Any
 ) -> None:
@@ -349,9 +350,9 @@ def test_blob_file_api(ac: ifxwire.Connection) -> None:
 def test_clob_text_in_a_utf8_database(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
     with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
-        c.execute("CREATE DATABASE lob_utf8 WITH LOG")
+        c.execute(f"CREATE DATABASE lob_utf8{driver.suffix} WITH LOG")
     text = "Grüße, 日本語 ✓ 😀 " * 1000
-    with driver.connect(**connect_kwargs, database="lob_utf8", autocommit=True, **utf8) as c:
+    with driver.connect(**connect_kwargs, database=f"lob_utf8{driver.suffix}", autocommit=True, **utf8) as c:
         c.execute("CREATE TABLE t (c CLOB)")
         c.execute("INSERT INTO t VALUES (?)", (text,))
         clob = c.execute("SELECT c FROM t").fetchone()[0]
@@ -370,11 +371,11 @@ def test_lob_materialize_limit(driver: Any, connect_kwargs: dict[str, Any], dbna
         c.execute("INSERT INTO mat VALUES (2, ?, ?)", (data(1001), "y" * 1001))
         rows = c.execute("SELECT b, c FROM mat ORDER BY id").fetchall()
         assert rows[0] == (data(1000), "small")
-        assert isinstance(rows[1][0], ifxwire.Blob) and rows[1][0].read() == data(1001)
+        assert isinstance(rows[1][0], driver.Blob) and rows[1][0].read() == data(1001)
         cur = c.cursor()
         cur.lob_materialize_limit = 0
         assert isinstance(cur.execute("SELECT b FROM mat WHERE id = 1").fetchone()[0],
-                          ifxwire.Blob)
+                          driver.Blob)
 
 
 # ------------------------------------------------------------------------------------------

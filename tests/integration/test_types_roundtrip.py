@@ -45,8 +45,10 @@ SETTINGS = settings(
 
 
 @pytest.fixture(scope="module")
-def db(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def db(driver: Any, connect_kwargs: dict[str, Any], dbname: str
+       ) -> Iterator[ifxwire.Connection]:
+    _tables.clear()  # each driver's run has a database of its own (conftest.dbname)
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     try:
         yield c
     finally:
@@ -449,8 +451,8 @@ ASTRAL = "😀𝄞🀄"  # three 4-byte UTF-8 characters
 
 def test_utf8_database_four_byte_characters(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     with driver.connect(**connect_kwargs, **UTF8) as c:
-        c.cursor().execute("CREATE DATABASE u8_types WITH LOG")
-    with driver.connect(**connect_kwargs, database="u8_types", autocommit=True, **UTF8) as c:
+        c.cursor().execute(f"CREATE DATABASE u8_types{driver.suffix} WITH LOG")
+    with driver.connect(**connect_kwargs, database=f"u8_types{driver.suffix}", autocommit=True, **UTF8) as c:
         assert c.encoding == "utf-8"
         cur = c.cursor()
         cur.execute(
