@@ -100,9 +100,9 @@ def wrap(value: Any, loop: LoopThread) -> Any:
         return facade
     if type(value) in (tuple, list) and any(_is_aio(v) for v in value):
         return type(value)(wrap(v, loop) for v in value)
-    if type(value) is list and value and type(value[0]) is tuple:
-        if any(_is_aio(v) for row in value for v in row):
-            return [wrap(row, loop) for row in value]
+    if (type(value) is list and value and type(value[0]) is tuple
+            and any(_is_aio(v) for row in value for v in row)):
+        return [wrap(row, loop) for row in value]
     return value
 
 

@@ -71,7 +71,9 @@ def test_builtins_are_registered() -> None:
     assert not ad.has_user_loaders and not ad.has_user_dumpers
 
 
-def test_connection_loader(driver: Any, db: ifxwire.Connection, connect_kwargs: dict[str, Any]) -> None:
+def test_connection_loader(
+    driver: Any, db: ifxwire.Connection, connect_kwargs: dict[str, Any]
+) -> None:
     db.adapters.register_loader("decimal", float)
     db.adapters.register_loader("boolean", lambda b: "yes" if b else "no")
     db.adapters.register_loader(TypeCode.LVARCHAR, str.upper)

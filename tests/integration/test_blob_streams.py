@@ -106,14 +106,17 @@ def test_large_text_must_decode_in_the_database_code_set(driver: Any,
     utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
     with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
         c.execute(f"CREATE DATABASE bs_utf8{driver.suffix} WITH LOG")
-    with driver.connect(**connect_kwargs, database=f"bs_utf8{driver.suffix}", autocommit=True, **utf8) as c:
+    with driver.connect(
+        **connect_kwargs, database=f"bs_utf8{driver.suffix}", autocommit=True, **utf8
+    ) as c:
         c.execute("CREATE TABLE bs (id INTEGER, b BYTE, t TEXT)")
         bad = io.BytesIO("ü".encode() * MIB + b"\xff")  # valid for 2 MiB, then not
         with pytest.raises(ifxwire.DatabaseError) as err:
             c.execute("INSERT INTO bs VALUES (1, NULL, ?)", (bad,))
         assert err.value.sqlcode == -1260
         assert c.execute("SELECT COUNT(*) FROM bs").fetchone()[0] == 0
-    with sqlite3.connect(f"file:{server.engine.path('bs_utf8' + driver.suffix)}?mode=ro", uri=True) as db:
+    path = server.engine.path("bs_utf8" + driver.suffix)
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
         assert lobstore.LoStore(db, "00").counts() == (0, 0)
 
 

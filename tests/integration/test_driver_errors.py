@@ -56,7 +56,9 @@ def test_error_inside_fetch_group(conn: ifxwire.Connection) -> None:
     assert cur.execute("SELECT a FROM er_div").fetchall() == [(0,)]
 
 
-def test_stale_cached_statement_is_reprepared(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> None:
+def test_stale_cached_statement_is_reprepared(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str
+) -> None:
     a = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     b = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     a.execute("CREATE TABLE er_alter (x INT)")

@@ -103,7 +103,9 @@ def test_generator_that_raises(conn: ifxwire.Connection, table: str) -> None:
     assert cur.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (600,)
 
 
-def test_autocommit_executemany(driver: Any, connect_kwargs: dict[str, Any], dbname: str, table: str) -> None:
+def test_autocommit_executemany(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, table: str
+) -> None:
     c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     c.cursor().executemany(f"INSERT INTO {table} VALUES (?, ?)", [(i, "a") for i in range(50)])
     assert not c.in_transaction

@@ -117,7 +117,9 @@ def test_executemany_groups(ac: ifxwire.Connection, server: Any) -> None:
     assert g.take() == 1 + 300
 
 
-def test_multi_batch_select(driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any) -> None:
+def test_multi_batch_select(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any
+) -> None:
     c = driver.connect(**connect_kwargs, database=dbname, autocommit=True, fetch_buffer_size=4096)
     c.execute("CREATE TABLE rt_many (a INT, b CHAR(52))")
     c.cursor().executemany("INSERT INTO rt_many VALUES (?, 'x')", [(i,) for i in range(630)])
@@ -131,7 +133,9 @@ def test_multi_batch_select(driver: Any, connect_kwargs: dict[str, Any], dbname:
     c.close()
 
 
-def test_transaction_costs(driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any) -> None:
+def test_transaction_costs(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any
+) -> None:
     c = driver.connect(**connect_kwargs, database=dbname)
     cur = c.cursor()
     cur.execute("INSERT INTO rt VALUES (1, 't')")  # warm the statement cache

@@ -352,7 +352,9 @@ def test_clob_text_in_a_utf8_database(driver: Any, connect_kwargs: dict[str, Any
     with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
         c.execute(f"CREATE DATABASE lob_utf8{driver.suffix} WITH LOG")
     text = "Grüße, 日本語 ✓ 😀 " * 1000
-    with driver.connect(**connect_kwargs, database=f"lob_utf8{driver.suffix}", autocommit=True, **utf8) as c:
+    with driver.connect(
+        **connect_kwargs, database=f"lob_utf8{driver.suffix}", autocommit=True, **utf8
+    ) as c:
         c.execute("CREATE TABLE t (c CLOB)")
         c.execute("INSERT INTO t VALUES (?)", (text,))
         clob = c.execute("SELECT c FROM t").fetchone()[0]

@@ -430,7 +430,9 @@ def test_empty_string_is_not_null(db: ifxwire.Connection, coltype: str) -> None:
     assert [r[0] for r in cur.fetchall()] == ([0, 2] if padded else [0])
 
 
-def test_char_padding(driver: Any, connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.Connection) -> None:
+def test_char_padding(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.Connection
+) -> None:
     roundtrip(db, "CHAR(6)", ["ab", "ab  ", " ab", "abcdef"])
     name = _tables["CHAR(6)"]
     cur = db.cursor()
@@ -452,7 +454,9 @@ ASTRAL = "😀𝄞🀄"  # three 4-byte UTF-8 characters
 def test_utf8_database_four_byte_characters(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     with driver.connect(**connect_kwargs, **UTF8) as c:
         c.cursor().execute(f"CREATE DATABASE u8_types{driver.suffix} WITH LOG")
-    with driver.connect(**connect_kwargs, database=f"u8_types{driver.suffix}", autocommit=True, **UTF8) as c:
+    with driver.connect(
+        **connect_kwargs, database=f"u8_types{driver.suffix}", autocommit=True, **UTF8
+    ) as c:
         assert c.encoding == "utf-8"
         cur = c.cursor()
         cur.execute(
