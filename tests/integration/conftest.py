@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from _aio_facade import AioDriver, LoopThread, SyncDriver
+from _aio_facade import AioDriver, BlockingLoop, SyncDriver
 
 import ifxwire
 from ifxwire.protocol import messages as m
@@ -96,9 +96,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture(scope="session")
-def aio_loop() -> Iterator[LoopThread]:
+def aio_loop() -> Iterator[BlockingLoop]:
     """The event loop the asyncio facade runs each call on (in the test's thread)."""
-    loop = LoopThread()
+    loop = BlockingLoop()
     try:
         yield loop
     finally:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import dbapi20
 import pytest
-from _aio_facade import AioDriver, LoopThread
+from _aio_facade import AioDriver, BlockingLoop
 
 import ifxwire
 
@@ -23,7 +23,7 @@ class _AioModule:
     """``ifxwire`` as the suite sees a driver module, with ``connect`` answered by the
     asyncio driver behind the blocking facade (tests/integration/_aio_facade.py)."""
 
-    loop: LoopThread | None = None
+    loop: BlockingLoop | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(ifxwire, name)
@@ -37,7 +37,7 @@ AIO = _AioModule()
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _aio_loop(aio_loop: LoopThread) -> Iterator[None]:
+def _aio_loop(aio_loop: BlockingLoop) -> Iterator[None]:
     AIO.loop = aio_loop
     yield
     AIO.loop = None
