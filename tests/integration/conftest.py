@@ -3,6 +3,11 @@
 * ``server``: one in-process ifxwire-server for the whole session (``Server(port=0)``).
 * ``dbname`` / ``conn``: a logged database created once per test module, and a fresh
   connection to it per test (autocommit off, as PEP 249 wants).
+* ``driver``: what ``conn`` is made with: the sync driver, or in a module marked
+  ``pytestmark = pytest.mark.both_drivers`` the sync driver and then the asyncio driver
+  behind a blocking facade (_aio_facade.py, which says which modules stay single and why).
+  A test of such a module marked ``one_driver`` (it checks the sync driver's internals)
+  runs on the sync driver only.
 * ``tls_certificate`` (tests/conftest.py): a throwaway self-signed (certificate, key).
 * ``fake``: a scripted SQLI server (``FakeServer``) for what the real server cannot stage on
   purpose: unknown message codes, a peer that hangs up mid-reply or never answers, and exact
@@ -20,6 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _aio_facade import AioDriver, BlockingLoop, SyncDriver
 
 import ifxwire
 from ifxwire.protocol import messages as m
@@ -61,9 +67,12 @@ def _module_db_name(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="module")
-def dbname(request: pytest.FixtureRequest, connect_kwargs: dict[str, Any]) -> str:
-    """A logged database for this test module (created once, left for the session)."""
-    name = _module_db_name(request)
+def dbname(
+    request: pytest.FixtureRequest, connect_kwargs: dict[str, Any], driver: SyncDriver | AioDriver
+) -> str:
+    """A logged database for this test module (created once, left for the session); the
+    asyncio run of a ``both_drivers`` module has one of its own."""
+    name = _module_db_name(request) + driver.suffix
     c = ifxwire.connect(**connect_kwargs)
     try:
         c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
@@ -72,9 +81,43 @@ def dbname(request: pytest.FixtureRequest, connect_kwargs: dict[str, Any]) -> st
     return name
 
 
+DRIVERS = ["sync", "asyncio"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run a ``both_drivers`` module's tests that use ``driver`` (or ``conn``) twice."""
+    node = metafunc.definition
+    if "driver" in metafunc.fixturenames and node.get_closest_marker("both_drivers"):
+        # Module scope: a module's tests run on one driver, then on the other, each with a
+        # database of its own (``dbname``), so tables a test leaves do not meet the other run.
+        # A ``one_driver`` test shares the sync run (and its database).
+        drivers = DRIVERS[:1] if node.get_closest_marker("one_driver") else DRIVERS
+        metafunc.parametrize("driver", drivers, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="session")
+def aio_loop() -> Iterator[BlockingLoop]:
+    """The event loop the asyncio facade runs each call on (in the test's thread)."""
+    loop = BlockingLoop()
+    try:
+        yield loop
+    finally:
+        loop.close()
+
+
+@pytest.fixture(scope="module")
+def driver(request: pytest.FixtureRequest) -> SyncDriver | AioDriver:
+    """``driver.connect(...)``: ``ifxwire.connect`` or the asyncio driver made blocking."""
+    if getattr(request, "param", "sync") == "sync":
+        return SyncDriver()
+    return AioDriver(request.getfixturevalue("aio_loop"))
+
+
 @pytest.fixture()
-def conn(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname)
+def conn(
+    driver: SyncDriver | AioDriver, connect_kwargs: dict[str, Any], dbname: str
+) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname)
     try:
         yield c
     finally:

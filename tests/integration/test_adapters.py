@@ -19,6 +19,8 @@ import ifxwire
 from ifxwire.protocol.codes import TypeCode
 from ifxwire.types.adapters import BUILTIN, AdaptersMap, BindItem
 
+pytestmark = pytest.mark.both_drivers
+
 
 class Color(enum.Enum):
     RED = "r"
@@ -36,8 +38,8 @@ class Point:
 
 
 @pytest.fixture()
-def db(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def db(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     try:
         cur = c.cursor()
         cur.execute("DROP TABLE IF EXISTS ad")
@@ -69,13 +71,15 @@ def test_builtins_are_registered() -> None:
     assert not ad.has_user_loaders and not ad.has_user_dumpers
 
 
-def test_connection_loader(db: ifxwire.Connection, connect_kwargs: dict[str, Any]) -> None:
+def test_connection_loader(
+    driver: Any, db: ifxwire.Connection, connect_kwargs: dict[str, Any]
+) -> None:
     db.adapters.register_loader("decimal", float)
     db.adapters.register_loader("boolean", lambda b: "yes" if b else "no")
     db.adapters.register_loader(TypeCode.LVARCHAR, str.upper)
     assert _rows(db.cursor()) == [(1.5, "yes", "LONG"), (None, "no", None)]  # NULL stays None
     # Other connections and the global map are untouched.
-    with ifxwire.connect(**connect_kwargs, database=db.database) as other:
+    with driver.connect(**connect_kwargs, database=db.database) as other:
         assert _rows(other.cursor()) == [(Decimal("1.50"), True, "long"), (None, False, None)]
     assert not ifxwire.adapters.has_user_loaders
 
@@ -89,13 +93,13 @@ def test_cursor_loader_is_private_to_the_cursor(db: ifxwire.Connection) -> None:
     assert _rows(mine, "id, n")[0] == ("1", "10")
 
 
-def test_global_loader_applies_to_new_connections(
+def test_global_loader_applies_to_new_connections(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, db: ifxwire.Connection
 ) -> None:
-    before = ifxwire.connect(**connect_kwargs, database=dbname)
+    before = driver.connect(**connect_kwargs, database=dbname)
     try:
         ifxwire.adapters.register_loader("varchar", lambda s: f"<{s}>")
-        with ifxwire.connect(**connect_kwargs, database=dbname) as after:
+        with driver.connect(**connect_kwargs, database=dbname) as after:
             assert _rows(after.cursor(), "s") == [("<x>",), (None,)]
         # A connection opened before the registration keeps its snapshot.
         assert _rows(before.cursor(), "s") == [("x",), (None,)]
@@ -105,6 +109,7 @@ def test_global_loader_applies_to_new_connections(
     assert not ifxwire.adapters.has_user_loaders
 
 
+@pytest.mark.one_driver  # the sync cursor's decoder cache
 def test_hot_path_uses_the_cached_decoder(db: ifxwire.Connection) -> None:
     cur = db.cursor()
     cur.execute("SELECT id, d FROM ad")
@@ -147,6 +152,50 @@ def test_dumpers(db: ifxwire.Connection) -> None:
     rows = cur.execute("SELECT id, s, n FROM ad WHERE id >= 3 ORDER BY id").fetchall()
     # IntEnum is an int first (its MRO reaches int before Enum): bound as the built-in int.
     assert rows == [(3, "g", 402), (4, "r", 9)]
+
+
+def test_every_level_in_execute_and_executemany(
+    driver: Any, connect_kwargs: dict[str, Any], db: ifxwire.Connection
+) -> None:
+    """Issue 24's acceptance: global (``ifxwire.adapters``), connection (``.adapters`` of
+    Connection / AsyncConnection) and cursor (``.adapters`` of Cursor / AsyncCursor)
+    dumpers and loaders, through execute and through executemany (whose compiled rows
+    encoder knows no user dumpers), on the sync and the asyncio driver alike (the asyncio
+    cursor once bound no user dumper at all: 07006 "cannot bind a Color")."""
+    ifxwire.adapters.register_dumper(Color, lambda e: e.value)
+    ifxwire.adapters.register_loader("integer", lambda i: i * 1000)
+    try:
+        with driver.connect(**connect_kwargs, database=db.database, autocommit=True) as c:
+            cur = c.cursor()  # the global maps, snapshot at connect
+            cur.execute("INSERT INTO ad (id, s) VALUES (?, ?)", (3, Color.RED))
+            cur.executemany("INSERT INTO ad (id, s) VALUES (?, ?)",
+                            [(4, Color.GREEN), (5, Color.RED)])
+            c.adapters.register_dumper(Point, lambda p: f"{p.x},{p.y}")  # the connection's
+            c.adapters.register_loader("varchar", str.upper)
+            c.cursor().execute("INSERT INTO ad (id, s) VALUES (?, ?)", (6, Point(1, 2)))
+            c.cursor().executemany("INSERT INTO ad (id, s) VALUES (?, ?)",
+                                   [(7, Point(3, 4)), (8, Color.GREEN)])
+            mine = c.cursor()  # the cursor's own, over the connection's
+            mine.adapters.register_dumper(bool, lambda b: "yes" if b else "no")
+            mine.adapters.register_loader("varchar", lambda v: f"[{v}]")
+            mine.executemany("INSERT INTO ad (id, s) VALUES (?, ?)", [(9, True), (10, False)])
+            mine.execute("INSERT INTO ad (id, s) VALUES (?, ?)", (11, Point(5, 6)))
+            select = "SELECT id, s FROM ad WHERE id >= 3 ORDER BY id"
+            stored = [(3, "r"), (4, "g"), (5, "r"), (6, "1,2"), (7, "3,4"), (8, "g"),
+                      (9, "yes"), (10, "no"), (11, "5,6")]
+            assert mine.execute(select).fetchall() == [(i * 1000, f"[{v}]") for i, v in stored]
+            assert c.cursor().execute(select).fetchall() == [
+                (i * 1000, v.upper()) for i, v in stored]
+        with driver.connect(**connect_kwargs, database=db.database) as other:
+            # Another connection has the global maps only.
+            assert other.execute("SELECT id, s FROM ad WHERE id = 6").fetchall() == [
+                (6000, "1,2")]
+            with pytest.raises(ifxwire.ProgrammingError, match="Point"):
+                other.execute("INSERT INTO ad (id, s) VALUES (?, ?)", (12, Point(0, 0)))
+    finally:
+        ifxwire.adapters.reset_dumper(Color)
+        ifxwire.adapters.reset_loader("integer")
+    assert not ifxwire.adapters.has_user_loaders and not ifxwire.adapters.has_user_dumpers
 
 
 def test_dumper_overrides_a_builtin_per_cursor(db: ifxwire.Connection) -> None:

@@ -13,6 +13,8 @@ import ifxwire
 from ifxwire import _accel
 from ifxwire.client import binds
 
+pytestmark = pytest.mark.both_drivers
+
 _SEQ = itertools.count()
 
 

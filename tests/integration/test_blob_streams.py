@@ -13,6 +13,8 @@ import pytest
 import ifxwire
 from ifxwire.server.engine import lobstore
 
+pytestmark = pytest.mark.both_drivers
+
 MIB = 1024 * 1024
 
 
@@ -21,8 +23,8 @@ def pattern(n: int) -> bytes:
 
 
 @pytest.fixture()
-def ac(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def ac(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     try:
         c.execute("DROP TABLE IF EXISTS bs")
         c.execute("CREATE TABLE bs (id INTEGER, b BYTE, t TEXT)")
@@ -36,7 +38,7 @@ def stored(server: Any, db: str) -> list[tuple[str, str]]:
         return c.execute("SELECT typeof(b), typeof(t) FROM bs ORDER BY id").fetchall()
 
 
-def test_file_like_parameters_and_readers(ac: ifxwire.Connection, server: Any,
+def test_file_like_parameters_and_readers(driver: Any, ac: ifxwire.Connection, server: Any,
                                           dbname: str) -> None:
     big = pattern(3 * MIB + 7)  # over the 1 MiB the server keeps inline
     with tempfile.TemporaryFile() as f:
@@ -61,7 +63,7 @@ def test_file_like_parameters_and_readers(ac: ifxwire.Connection, server: Any,
     cur.blob_stream = True
     rows = cur.execute("SELECT id, b, t FROM bs ORDER BY id").fetchall()
     b1, t1 = rows[0][1:]
-    assert isinstance(b1, ifxwire.client.blobstream.BlobReader) and b1.size == len(big)
+    assert isinstance(b1, driver.BlobReader) and b1.size == len(big)
     assert b1.read(10) == big[:10] and b1.read() == big[10:]
     assert t1.read(5) == "ababa" and t1.read() == "b" + "ab" * (MIB - 3)
     assert rows[1][1].read() == b"xyz" * 1000 and rows[1][2].read() == "small"
@@ -98,24 +100,27 @@ def test_large_values_are_freed_with_their_rows(ac: ifxwire.Connection, server: 
     assert objects() == before
 
 
-def test_large_text_must_decode_in_the_database_code_set(
+def test_large_text_must_decode_in_the_database_code_set(driver: Any,
     connect_kwargs: dict[str, Any], server: Any
 ) -> None:
     utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
-    with ifxwire.connect(**connect_kwargs, autocommit=True, **utf8) as c:
-        c.execute("CREATE DATABASE bs_utf8 WITH LOG")
-    with ifxwire.connect(**connect_kwargs, database="bs_utf8", autocommit=True, **utf8) as c:
+    with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
+        c.execute(f"CREATE DATABASE bs_utf8{driver.suffix} WITH LOG")
+    with driver.connect(
+        **connect_kwargs, database=f"bs_utf8{driver.suffix}", autocommit=True, **utf8
+    ) as c:
         c.execute("CREATE TABLE bs (id INTEGER, b BYTE, t TEXT)")
         bad = io.BytesIO("ü".encode() * MIB + b"\xff")  # valid for 2 MiB, then not
         with pytest.raises(ifxwire.DatabaseError) as err:
             c.execute("INSERT INTO bs VALUES (1, NULL, ?)", (bad,))
         assert err.value.sqlcode == -1260
         assert c.execute("SELECT COUNT(*) FROM bs").fetchone()[0] == 0
-    with sqlite3.connect(f"file:{server.engine.path('bs_utf8')}?mode=ro", uri=True) as db:
+    path = server.engine.path("bs_utf8" + driver.suffix)
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
         assert lobstore.LoStore(db, "00").counts() == (0, 0)
 
 
-def test_a_failing_source_gives_a_data_error_and_a_clean_break(
+def test_a_failing_source_gives_a_data_error_and_a_clean_break(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str
 ) -> None:
     class Boom(io.RawIOBase):
@@ -134,12 +139,12 @@ def test_a_failing_source_gives_a_data_error_and_a_clean_break(
         def readinto(self, b: Any) -> int:
             raise OSError("gone")
 
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
         c.execute("CREATE TABLE IF NOT EXISTS bs2 (b BYTE)")
         with pytest.raises(ifxwire.DataError):
             c.execute("INSERT INTO bs2 VALUES (?)", (Boom(),))
         # The server waits for the rest of a BYTE whose size was announced: the connection is
         # given up cleanly rather than left out of step.
         assert c.broken
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
         assert c.execute("SELECT COUNT(*) FROM bs2").fetchone()[0] == 0

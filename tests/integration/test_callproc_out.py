@@ -13,6 +13,8 @@ import ifxwire
 import ifxwire.aio as aio
 from ifxwire import InOutParam, OutParam
 
+pytestmark = pytest.mark.both_drivers
+
 ROUTINES = (
     """CREATE FUNCTION cp_split(a INTEGER, OUT twice INTEGER, INOUT trail VARCHAR(40))
         RETURNING INTEGER;

@@ -17,6 +17,8 @@ import pytest
 import ifxwire
 from ifxwire import List, Multiset, Row, Set
 
+pytestmark = pytest.mark.both_drivers
+
 ELEMENTS: list[tuple[str, list[Any]]] = [
     ("int", [1, -2147483647, 2147483647]),
     ("bigint", [2**62, -(2**63 - 1)]),
@@ -41,16 +43,16 @@ UTF8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
 
 
 @pytest.fixture(scope="module")
-def utf8_db(connect_kwargs: dict[str, Any]) -> str:
+def utf8_db(driver: Any, connect_kwargs: dict[str, Any]) -> str:
     with ifxwire.connect(**connect_kwargs, **UTF8) as c:
-        c.cursor().execute("CREATE DATABASE d_composite_utf8 WITH LOG")
-    return "d_composite_utf8"
+        c.cursor().execute(f"CREATE DATABASE d_composite_utf8{driver.suffix} WITH LOG")
+    return f"d_composite_utf8{driver.suffix}"
 
 
 @pytest.fixture()
-def uconn(connect_kwargs: dict[str, Any], utf8_db: str) -> Any:
+def uconn(driver: Any, connect_kwargs: dict[str, Any], utf8_db: str) -> Any:
     """A connection to a UTF-8 database, so non-ASCII elements round-trip."""
-    with ifxwire.connect(**connect_kwargs, database=utf8_db, **UTF8) as c:
+    with driver.connect(**connect_kwargs, database=utf8_db, **UTF8) as c:
         yield c
 
 

@@ -15,6 +15,8 @@ import pytest
 import ifxwire
 import ifxwire.aio as aio
 
+pytestmark = pytest.mark.both_drivers
+
 
 @pytest.fixture()
 def kw(connect_kwargs: dict[str, Any], dbname: str) -> dict[str, Any]:
@@ -30,8 +32,8 @@ def _rows(kw: dict[str, Any]) -> list[tuple[Any, ...]]:
         return c.execute("SELECT id, v FROM co ORDER BY id").fetchall()
 
 
-def test_update_and_delete_where_current_of(kw: dict[str, Any], server: Any) -> None:
-    with ifxwire.connect(**kw) as c:
+def test_update_and_delete_where_current_of(driver: Any, kw: dict[str, Any], server: Any) -> None:
+    with driver.connect(**kw) as c:
         cur, upd = c.cursor(), c.cursor()
         cur.execute("SELECT id, v FROM co WHERE id < 5 ORDER BY id FOR UPDATE")
         name = cur.name
@@ -52,8 +54,8 @@ def test_update_and_delete_where_current_of(kw: dict[str, Any], server: Any) -> 
     assert _rows(kw) == [(0, 1), (2, 21), (4, 41), (5, 50)]
 
 
-def test_cached_plain_statement_is_unchanged(kw: dict[str, Any]) -> None:
-    with ifxwire.connect(**kw) as c:
+def test_cached_plain_statement_is_unchanged(driver: Any, kw: dict[str, Any]) -> None:
+    with driver.connect(**kw) as c:
         cur = c.cursor()
         cur.execute("SELECT id FROM co ORDER BY id FOR UPDATE")
         c.execute(f"UPDATE co SET v = 7 WHERE CURRENT OF {cur.name}")
@@ -62,8 +64,8 @@ def test_cached_plain_statement_is_unchanged(kw: dict[str, Any]) -> None:
         c.rollback()
 
 
-def test_errors(kw: dict[str, Any]) -> None:
-    with ifxwire.connect(**kw) as c:
+def test_errors(driver: Any, kw: dict[str, Any]) -> None:
+    with driver.connect(**kw) as c:
         with pytest.raises(ifxwire.ProgrammingError) as info:
             c.execute("UPDATE co SET v = 0 WHERE CURRENT OF nosuch")
         assert info.value.sqlcode == -259  # no such cursor open
@@ -100,8 +102,8 @@ def test_asyncio_where_current_of(kw: dict[str, Any]) -> None:
     assert _rows(kw) == [(i, 11 * i) for i in range(6)]
 
 
-def test_a_name_chosen_by_the_application(kw: dict[str, Any]) -> None:
-    with ifxwire.connect(**kw) as c:
+def test_a_name_chosen_by_the_application(driver: Any, kw: dict[str, Any]) -> None:
+    with driver.connect(**kw) as c:
         cur = c.cursor()
         cur.name = "upd_cursor"
         cur.execute("SELECT id FROM co WHERE id = 2 OR id = 3 ORDER BY id FOR UPDATE")

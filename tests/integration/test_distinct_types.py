@@ -15,6 +15,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 
 def _code(cur: Any, sql: str, params: Any = None) -> int:
     with pytest.raises(ifxwire.Error) as info:

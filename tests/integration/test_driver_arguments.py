@@ -17,6 +17,8 @@ import pytest
 import ifxwire
 import ifxwire.aio as aio
 
+pytestmark = pytest.mark.both_drivers
+
 SELECT = "SELECT tabid FROM systables WHERE tabid = ?"
 INSERT = "INSERT INTO args_t VALUES (?)"
 
@@ -133,12 +135,12 @@ BAD_OPTIONS = [
 
 
 @pytest.mark.parametrize("bad", BAD_OPTIONS, ids=[next(iter(b)) + repr(b) for b in BAD_OPTIONS])
-def test_connection_options_of_the_wrong_type_are_interface_errors(
+def test_connection_options_of_the_wrong_type_are_interface_errors(driver: Any,
     bad: dict[str, Any], connect_kwargs: dict[str, Any]
 ) -> None:
     kw = {**connect_kwargs, **bad}
     with pytest.raises(ifxwire.InterfaceError, match=next(iter(bad))):
-        ifxwire.connect(**kw)
+        driver.connect(**kw)
 
     async def go() -> None:
         await aio.connect(**kw)

@@ -27,6 +27,8 @@ from ifxwire.server.blobs import BlobStore
 from ifxwire.server.engine import EngineError
 from ifxwire.types import blobs as b
 
+pytestmark = pytest.mark.both_drivers
+
 BIG = os.urandom(3 * 1024 * 1024 + 1)  # odd size: padding on the last chunk
 LATIN1_TEXT = "Grüße, café " * 20_000
 
@@ -95,6 +97,7 @@ def test_many_rows_over_many_batches(conn: ifxwire.Connection, table: str) -> No
     assert cur.rowcount == 400
 
 
+@pytest.mark.one_driver  # counts the sync connection's socket writes
 def test_blob_fetches_cost_one_round_trip_per_batch(
     conn: ifxwire.Connection, table: str, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,9 +114,9 @@ def test_blob_fetches_cost_one_round_trip_per_batch(
     assert sends[-1] == 40 * (2 + 2 + 2 + 56 + 2)
 
 
-def test_text_in_a_utf8_database(connect_kwargs: dict[str, Any]) -> None:
+def test_text_in_a_utf8_database(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     kwargs = dict(connect_kwargs, client_locale="en_US.utf8", db_locale="en_US.utf8")
-    with ifxwire.connect(**kwargs, autocommit=True) as c:
+    with driver.connect(**kwargs, autocommit=True) as c:
         cur = c.cursor()
         cur.execute("CREATE DATABASE blob_utf8 WITH LOG")
         cur.execute("DATABASE blob_utf8")
@@ -172,11 +175,11 @@ def test_asyncio_roundtrip(connect_kwargs: dict[str, Any], dbname: str) -> None:
     assert rows == [(i, bytes([i]) * 5000, "é" * i) for i in range(1, 120)]
 
 
-def test_long_row_ids_make_68_byte_descriptors() -> None:
+def test_long_row_ids_make_68_byte_descriptors(driver: Any) -> None:
     # A server answering SQ_PROTOCOLS as a real 15.0 does (byte 8 = 0xff): bit 70 is
     # negotiated, so descriptors in tuples, binds and FETCHBLOB are 68 bytes (size at 32).
     mask = bytes.fromhex("bdbe9ffe7fb7ffefff")
-    with Server(port=0, data=":memory:", protocols=mask) as srv, ifxwire.connect(
+    with Server(port=0, data=":memory:", protocols=mask) as srv, driver.connect(
         host=srv.host, port=srv.port, user="informix", password="in4mix", autocommit=True
     ) as c:
         assert c._layout.long_rowid and c._blob_width == 68

@@ -11,9 +11,11 @@ import pytest
 import ifxwire
 from ifxwire.client.dsn import lookup_sqlhosts, parse_url
 
+pytestmark = pytest.mark.both_drivers
 
-def test_connect_keywords(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
+
+def test_connect_keywords(driver: Any, connect_kwargs: dict[str, Any]) -> None:
+    c = driver.connect(**connect_kwargs)
     try:
         assert c.server_version == "14.10.FC9"
         assert "Version" in c.server_version_string
@@ -25,12 +27,12 @@ def test_connect_keywords(connect_kwargs: dict[str, Any]) -> None:
         c.close()
 
 
-def test_connect_url(server: Any, dbname: str) -> None:
+def test_connect_url(driver: Any, server: Any, dbname: str) -> None:
     url = (
         f"informix://informix:in4mix@{server.host}:{server.port}/{dbname}"
         "?server=informix&client_locale=en_US.utf8&autocommit=true&DBDATE=DMY4-"
     )
-    c = ifxwire.connect(url)
+    c = driver.connect(url)
     try:
         assert c.database == dbname
         assert c.logging_mode == "logged"
@@ -40,9 +42,9 @@ def test_connect_url(server: Any, dbname: str) -> None:
         c.close()
 
 
-def test_url_with_keyword_override(server: Any) -> None:
+def test_url_with_keyword_override(driver: Any, server: Any) -> None:
     url = f"informix://informix:wrong@{server.host}:{server.port}"
-    c = ifxwire.connect(url, password="in4mix")
+    c = driver.connect(url, password="in4mix")
     c.close()
 
 
@@ -63,7 +65,7 @@ def test_url_parsing_quotes_and_options() -> None:
         parse_url("postgres://h/db")
 
 
-def test_sqlhosts_and_informixserver(
+def test_sqlhosts_and_informixserver(driver: Any,
     server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hosts = tmp_path / "sqlhosts"
@@ -74,14 +76,16 @@ def test_sqlhosts_and_informixserver(
     )
     monkeypatch.setenv("INFORMIXSQLHOSTS", str(hosts))
     monkeypatch.setenv("INFORMIXSERVER", "informix")
-    c = ifxwire.connect(user="informix", password="in4mix")
+    c = driver.connect(user="informix", password="in4mix")
     c.close()
 
 
-def test_informixserver_names_wrong_server(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_informixserver_names_wrong_server(
+    driver: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("INFORMIXSERVER", "nosuchserver")
     with pytest.raises(ifxwire.OperationalError) as info:
-        ifxwire.connect(host=server.host, port=server.port, user="informix", password="in4mix")
+        driver.connect(host=server.host, port=server.port, user="informix", password="in4mix")
     assert info.value.sqlcode == -761
 
 
@@ -99,32 +103,32 @@ def test_sqlhosts_groups(tmp_path: Path) -> None:
     assert lookup_sqlhosts("nothere", str(hosts)) == []
 
 
-def test_bad_password(server: Any) -> None:
+def test_bad_password(driver: Any, server: Any) -> None:
     with pytest.raises(ifxwire.OperationalError) as info:
-        ifxwire.connect(host=server.host, port=server.port, user="informix", password="nope")
+        driver.connect(host=server.host, port=server.port, user="informix", password="nope")
     assert info.value.sqlcode == -951
     assert info.value.sqlstate == "28000"
 
 
-def test_unknown_database(connect_kwargs: dict[str, Any]) -> None:
+def test_unknown_database(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     with pytest.raises(ifxwire.DatabaseError) as info:
-        ifxwire.connect(**connect_kwargs, database="no_such_db_here")
+        driver.connect(**connect_kwargs, database="no_such_db_here")
     assert info.value.sqlcode == -329
 
 
-def test_refused_port() -> None:
+def test_refused_port(driver: Any) -> None:
     with pytest.raises(ifxwire.OperationalError) as info:
-        ifxwire.connect(host="127.0.0.1", port=1, user="u", password="p", connect_timeout=2)
+        driver.connect(host="127.0.0.1", port=1, user="u", password="p", connect_timeout=2)
     assert info.value.sqlstate == "08001"
 
 
-def test_unknown_locale(connect_kwargs: dict[str, Any]) -> None:
+def test_unknown_locale(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     with pytest.raises(ifxwire.InterfaceError, match="code set"):
-        ifxwire.connect(**connect_kwargs, client_locale="en_US.nonsense")
+        driver.connect(**connect_kwargs, client_locale="en_US.nonsense")
 
 
-def test_logging_modes(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
+def test_logging_modes(driver: Any, connect_kwargs: dict[str, Any]) -> None:
+    c = driver.connect(**connect_kwargs)
     cur = c.cursor()
     for name, clause, mode in (
         ("cm_plain", "", "unlogged"),
@@ -132,10 +136,11 @@ def test_logging_modes(connect_kwargs: dict[str, Any]) -> None:
         ("cm_buffered", " WITH BUFFERED LOG", "logged"),
         ("cm_ansi", " WITH LOG MODE ANSI", "ansi"),
     ):
+        name += driver.suffix
         cur.execute(f"CREATE DATABASE {name}{clause}")
         assert c.logging_mode == mode
         assert c.database == name
-        c2 = ifxwire.connect(**connect_kwargs, database=name)
+        c2 = driver.connect(**connect_kwargs, database=name)
         assert c2.logging_mode == mode
         c2.close()
     cur.execute("CLOSE DATABASE")
@@ -143,35 +148,40 @@ def test_logging_modes(connect_kwargs: dict[str, Any]) -> None:
     c.close()
 
 
-def test_database_statement_reports_logging(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
+def test_database_statement_reports_logging(driver: Any, connect_kwargs: dict[str, Any]) -> None:
+    c = driver.connect(**connect_kwargs)
     cur = c.cursor()
-    cur.execute("CREATE DATABASE cm_dbstmt WITH LOG")
+    name = f"cm_dbstmt{driver.suffix}"
+    cur.execute(f"CREATE DATABASE {name} WITH LOG")
     cur.execute("CLOSE DATABASE")
     # The flags come in the warnings field of the SQ_DONE answering the statement.
-    cur.execute("DATABASE cm_dbstmt")
+    cur.execute(f"DATABASE {name}")
     try:
-        assert c.database == "cm_dbstmt"
+        assert c.database == name
         assert c.logging_mode == "logged"
     finally:
         c.close()
 
 
-def test_context_manager_commits_and_closes(connect_kwargs: dict[str, Any], dbname: str) -> None:
-    with ifxwire.connect(**connect_kwargs, database=dbname) as c:
+def test_context_manager_commits_and_closes(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str
+) -> None:
+    with driver.connect(**connect_kwargs, database=dbname) as c:
         c.execute("CREATE TABLE cm_t (a INT)")
         c.execute("INSERT INTO cm_t VALUES (1)")
     assert c.closed
-    with pytest.raises(ZeroDivisionError), ifxwire.connect(**connect_kwargs, database=dbname) as c:
+    with pytest.raises(ZeroDivisionError), driver.connect(**connect_kwargs, database=dbname) as c:
         c.execute("INSERT INTO cm_t VALUES (2)")
         raise ZeroDivisionError
     assert c.closed
-    with ifxwire.connect(**connect_kwargs, database=dbname) as c:
+    with driver.connect(**connect_kwargs, database=dbname) as c:
         assert c.execute("SELECT a FROM cm_t").fetchall() == [(1,)]
 
 
-def test_closed_connection_raises_interface_error(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
+def test_closed_connection_raises_interface_error(
+    driver: Any, connect_kwargs: dict[str, Any]
+) -> None:
+    c = driver.connect(**connect_kwargs)
     cur = c.cursor()
     c.close()
     c.close()  # idempotent
@@ -180,23 +190,23 @@ def test_closed_connection_raises_interface_error(connect_kwargs: dict[str, Any]
             call()
 
 
-def test_exceptions_are_connection_attributes(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
+def test_exceptions_are_connection_attributes(driver: Any, connect_kwargs: dict[str, Any]) -> None:
+    c = driver.connect(**connect_kwargs)
     assert c.ProgrammingError is ifxwire.ProgrammingError
     assert c.Warning is ifxwire.Warning
     c.close()
 
 
-def test_password_never_logged(
+def test_password_never_logged(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     secret = "in4mix"
     with caplog.at_level(logging.DEBUG, logger="ifxwire"):
-        c = ifxwire.connect(**connect_kwargs, database=dbname, trace=True)
+        c = driver.connect(**connect_kwargs, database=dbname, trace=True)
         c.execute("SELECT tabname FROM systables WHERE tabid = 1").fetchall()
         c.close()
         with pytest.raises(ifxwire.OperationalError):
-            ifxwire.connect(**{**connect_kwargs, "password": "sekr1tpw"}, trace=True)
+            driver.connect(**{**connect_kwargs, "password": "sekr1tpw"}, trace=True)
     text = "\n".join(r.getMessage() for r in caplog.records)
     assert "PROTOCOLS" in text and "systables" in text
     for pw in (secret, "sekr1tpw"):
@@ -205,16 +215,17 @@ def test_password_never_logged(
     assert "in4mix" not in repr(ifxwire.client.dsn.resolve(None, connect_kwargs))
 
 
-def test_receive_buffer_is_small_until_the_first_result(
+@pytest.mark.one_driver  # the sync transport's receive buffer
+def test_receive_buffer_is_small_until_the_first_result(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str
 ) -> None:
     # A connect-and-close (health checks, short scripts) must not zero the 256 KiB result buffer.
     from ifxwire.client.transport import INITIAL_BUFFER, LOGIN_BUFFER
 
-    quick = ifxwire.connect(**connect_kwargs, database=dbname)
+    quick = driver.connect(**connect_kwargs, database=dbname)
     quick.close()  # reading the SQ_EXIT ack does not grow it either
     assert len(quick._transport.buf) == LOGIN_BUFFER
-    conn = ifxwire.connect(**connect_kwargs, database=dbname)
+    conn = driver.connect(**connect_kwargs, database=dbname)
     try:
         assert len(conn._transport.buf) == LOGIN_BUFFER
         cur = conn.cursor()
@@ -225,15 +236,16 @@ def test_receive_buffer_is_small_until_the_first_result(
         conn.close()
 
 
-def test_known_session_replies_are_reused_exactly(
+@pytest.mark.one_driver  # the sync connect's cache of parsed session replies
+def test_known_session_replies_are_reused_exactly(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str
 ) -> None:
     # The replies to PROTOCOLS/INFO/DBOPEN are parsed once per distinct byte sequence.
     from ifxwire.client import connection as connection_mod
 
     connection_mod._KNOWN_SESSION.clear()
-    with ifxwire.connect(**connect_kwargs) as admin:
-        admin.execute("CREATE DATABASE d_known_unlogged")
+    with driver.connect(**connect_kwargs) as admin:
+        admin.execute(f"CREATE DATABASE d_known_unlogged{driver.suffix}")
     seen = []
     hits = []
     lookup = connection_mod.Connection._known_session_replies
@@ -245,8 +257,8 @@ def test_known_session_replies_are_reused_exactly(
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(connection_mod.Connection, "_known_session_replies", counting)
-        for db in (dbname, dbname, "d_known_unlogged", "d_known_unlogged"):
-            with ifxwire.connect(**connect_kwargs, database=db) as c:
+        for db in (dbname, dbname, *[f"d_known_unlogged{driver.suffix}"] * 2):
+            with driver.connect(**connect_kwargs, database=db) as c:
                 seen.append((c._logging_mode, c.server_protocols, c.server_capabilities))
                 row = c.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1").fetchone()
                 assert row == (1,)
@@ -257,5 +269,5 @@ def test_known_session_replies_are_reused_exactly(
     assert seen[0][0] != seen[2][0]  # logged vs not logged: the DBOPEN flags were read
     for _ in range(2):  # an error reply is never kept, and is raised every time
         with pytest.raises(ifxwire.OperationalError):
-            ifxwire.connect(**connect_kwargs, database="d_known_missing")
+            driver.connect(**connect_kwargs, database="d_known_missing")
     assert len(connection_mod._KNOWN_SESSION) == 3

@@ -18,6 +18,8 @@ from ifxwire.types.values import IntervalYM
 ROW_TABLE = "fb (a INT, b CHAR(52))"
 BATCH = 64
 
+pytestmark = pytest.mark.both_drivers
+
 
 @pytest.fixture(scope="module")
 def filled(connect_kwargs: dict[str, Any], dbname: str) -> str:
@@ -37,8 +39,9 @@ def filled(connect_kwargs: dict[str, Any], dbname: str) -> str:
 
 
 @pytest.fixture()
-def small(connect_kwargs: dict[str, Any], filled: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=filled, fetch_buffer_size=4096)
+def small(driver: Any, connect_kwargs: dict[str, Any], filled: str
+          ) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=filled, fetch_buffer_size=4096)
     yield c
     c.close()
 
@@ -126,8 +129,9 @@ def test_iteration_mixes_with_fetch_calls_and_follows_the_cursor(
         next(it)
 
 
-def test_streaming_holds_one_batch(connect_kwargs: dict[str, Any], filled: str) -> None:
-    c = ifxwire.connect(**connect_kwargs, database=filled)
+def test_streaming_holds_one_batch(driver: Any, connect_kwargs: dict[str, Any],
+                                   filled: str) -> None:
+    c = driver.connect(**connect_kwargs, database=filled)
     cur = c.execute("SELECT a, b FROM big")
     count = 0
     biggest = 0
@@ -208,9 +212,9 @@ def test_temporal_kinds(conn: ifxwire.Connection) -> None:
     assert cur.execute("SELECT hm, ym, ds FROM temporal").fetchone() == row
 
 
-def test_char_padding(connect_kwargs: dict[str, Any], dbname: str) -> None:
+def test_char_padding(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> None:
     for keep, expected in ((False, "ab"), (True, "ab   ")):
-        c = ifxwire.connect(**connect_kwargs, database=dbname, keep_char_padding=keep)
+        c = driver.connect(**connect_kwargs, database=dbname, keep_char_padding=keep)
         assert c.execute(
             "SELECT CAST('ab' AS CHAR(5)) FROM systables WHERE tabid = 1"
         ).fetchone() == (expected,)

@@ -8,6 +8,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 
 def test_unknown_table(conn: ifxwire.Connection) -> None:
     with pytest.raises(ifxwire.ProgrammingError) as info:
@@ -54,9 +56,11 @@ def test_error_inside_fetch_group(conn: ifxwire.Connection) -> None:
     assert cur.execute("SELECT a FROM er_div").fetchall() == [(0,)]
 
 
-def test_stale_cached_statement_is_reprepared(connect_kwargs: dict[str, Any], dbname: str) -> None:
-    a = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
-    b = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def test_stale_cached_statement_is_reprepared(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str
+) -> None:
+    a = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
+    b = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     a.execute("CREATE TABLE er_alter (x INT)")
     a.execute("INSERT INTO er_alter VALUES (1)")
     sql = "SELECT * FROM er_alter"

@@ -10,6 +10,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 _SEQ = itertools.count()
 
 
@@ -101,12 +103,14 @@ def test_generator_that_raises(conn: ifxwire.Connection, table: str) -> None:
     assert cur.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (600,)
 
 
-def test_autocommit_executemany(connect_kwargs: dict[str, Any], dbname: str, table: str) -> None:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def test_autocommit_executemany(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, table: str
+) -> None:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     c.cursor().executemany(f"INSERT INTO {table} VALUES (?, ?)", [(i, "a") for i in range(50)])
     assert not c.in_transaction
     c.close()
-    c2 = ifxwire.connect(**connect_kwargs, database=dbname)
+    c2 = driver.connect(**connect_kwargs, database=dbname)
     assert c2.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (50,)
     c2.close()
 
@@ -178,10 +182,10 @@ def test_a_value_the_column_refuses_is_reported_at_its_row(
     conn.rollback()
 
 
-def test_no_batch_in_autocommit_or_for_per_execution_values(
+def test_no_batch_in_autocommit_or_for_per_execution_values(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, server: Any
 ) -> None:
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as auto:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=True) as auto:
         auto.execute("CREATE TABLE em_auto (a INT, t DATETIME YEAR TO FRACTION(5))")
         before = _batched(server)
         auto.cursor().executemany("INSERT INTO em_auto (a) VALUES (?)", [(i,) for i in range(500)])
@@ -197,6 +201,7 @@ def test_no_batch_in_autocommit_or_for_per_execution_values(
         auto.rollback()
 
 
+@pytest.mark.one_driver  # patches the sync pipeline's internals
 def test_each_reply_is_tried_once_by_the_fast_path(
     conn: ifxwire.Connection, table: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,6 +24,8 @@ import ifxwire.aio as aio
 from ifxwire.errors import DataError, ProgrammingError
 from ifxwire.server import Server
 
+pytestmark = pytest.mark.both_drivers
+
 BAD = "ab\x00cd"
 
 
@@ -42,8 +44,8 @@ def _kw(s: Server, **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture()
-def conn(srv: Server) -> Iterator[ifxwire.Connection]:
-    with ifxwire.connect(**_kw(srv)) as c:
+def conn(driver: Any, srv: Server) -> Iterator[ifxwire.Connection]:
+    with driver.connect(**_kw(srv)) as c:
         cur = c.cursor()
         cur.execute("DROP TABLE IF EXISTS t")
         cur.execute("CREATE TABLE t (id INTEGER, a VARCHAR(40), b LVARCHAR(32000), c CHAR(10))")
@@ -176,9 +178,9 @@ def test_asyncio_refuses_nul_in_execute_and_executemany(srv: Server) -> None:
     assert asyncio.run(go()) == [(2, "x")]
 
 
-def test_nothing_reaches_the_server(fake: Any) -> None:
+def test_nothing_reaches_the_server(driver: Any, fake: Any) -> None:
     """The refusal happens before any byte of the statement is sent."""
-    with ifxwire.connect(**fake.kwargs(autocommit=True)) as c:
+    with driver.connect(**fake.kwargs(autocommit=True)) as c:
         before = len(fake.groups)
         with pytest.raises(DataError):
             c.cursor().execute("INSERT INTO t VALUES (?, ?)", (1, BAD))

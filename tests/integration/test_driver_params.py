@@ -11,6 +11,8 @@ import pytest
 import ifxwire
 from ifxwire.client.placeholders import arrange, plan_sql
 
+pytestmark = pytest.mark.both_drivers
+
 
 @pytest.mark.parametrize(
     ("sql", "expected", "order"),
@@ -109,8 +111,10 @@ def test_markers_through_the_server(conn: ifxwire.Connection) -> None:
     assert cur.execute("SELECT a::CHAR(3) FROM pm WHERE a = ?", (9,)).fetchall() == [("9",)]
 
 
-def test_non_latin1_sql_on_utf8_connection(connect_kwargs: dict[str, Any], dbname: str) -> None:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, client_locale="en_US.utf8")
+def test_non_latin1_sql_on_utf8_connection(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str
+) -> None:
+    c = driver.connect(**connect_kwargs, database=dbname, client_locale="en_US.utf8")
     cur = c.cursor()
     cur.execute("CREATE TABLE utf (v VARCHAR(40))")
     cur.execute("INSERT INTO utf VALUES ('Δ ünïcødé €')")

@@ -12,11 +12,13 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 
 @pytest.fixture()
-def ac(connect_kwargs: dict[str, Any], dbname: str) -> Any:
+def ac(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> Any:
     """A connection in autocommit mode, so no BEGIN muddies the counts."""
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     c.execute("CREATE TABLE IF NOT EXISTS rt (a INT, b VARCHAR(10))")
     settle(c)
     yield c
@@ -39,11 +41,11 @@ class Groups:
         return n
 
 
-def test_connect_is_three_groups_one_send(
+def test_connect_is_three_groups_one_send(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, server: Any
 ) -> None:
     g = Groups(server)
-    c = ifxwire.connect(**connect_kwargs, database=dbname)
+    c = driver.connect(**connect_kwargs, database=dbname)
     assert g.take() == 3  # PROTOCOLS, INFO, DBOPEN (sent back to back)
     c.close()
 
@@ -115,8 +117,10 @@ def test_executemany_groups(ac: ifxwire.Connection, server: Any) -> None:
     assert g.take() == 1 + 300
 
 
-def test_multi_batch_select(connect_kwargs: dict[str, Any], dbname: str, server: Any) -> None:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True, fetch_buffer_size=4096)
+def test_multi_batch_select(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any
+) -> None:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True, fetch_buffer_size=4096)
     c.execute("CREATE TABLE rt_many (a INT, b CHAR(52))")
     c.cursor().executemany("INSERT INTO rt_many VALUES (?, 'x')", [(i,) for i in range(630)])
     sql = "SELECT a, b FROM rt_many"
@@ -129,8 +133,10 @@ def test_multi_batch_select(connect_kwargs: dict[str, Any], dbname: str, server:
     c.close()
 
 
-def test_transaction_costs(connect_kwargs: dict[str, Any], dbname: str, server: Any) -> None:
-    c = ifxwire.connect(**connect_kwargs, database=dbname)
+def test_transaction_costs(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any
+) -> None:
+    c = driver.connect(**connect_kwargs, database=dbname)
     cur = c.cursor()
     cur.execute("INSERT INTO rt VALUES (1, 't')")  # warm the statement cache
     c.commit()
@@ -144,11 +150,11 @@ def test_transaction_costs(connect_kwargs: dict[str, Any], dbname: str, server: 
     c.close()
 
 
-def test_cache_disabled_and_eviction(
+def test_cache_disabled_and_eviction(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, server: Any
 ) -> None:
     sqls = [f"SELECT tabid FROM systables WHERE tabid = {i}" for i in (1, 2, 3)]
-    c = ifxwire.connect(**connect_kwargs, database=dbname, statement_cache_size=0)
+    c = driver.connect(**connect_kwargs, database=dbname, statement_cache_size=0)
     settle(c)
     g = Groups(server)
     for _ in range(3):
@@ -157,7 +163,7 @@ def test_cache_disabled_and_eviction(
     # rides along with the next PREPARE instead of costing a round trip.
     assert g.take() == 3 * 2 + 3
     c.close()
-    c = ifxwire.connect(**connect_kwargs, database=dbname, statement_cache_size=2)
+    c = driver.connect(**connect_kwargs, database=dbname, statement_cache_size=2)
     for sql in sqls:  # the third evicts the first
         assert c.execute(sql).fetchall() == [(int(sql[-1]),)]
     settle(c)

@@ -9,6 +9,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 
 def test_callproc_and_execute_function(conn: ifxwire.Connection) -> None:
     cur = conn.cursor()

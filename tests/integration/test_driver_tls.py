@@ -18,6 +18,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 
 def _pump(src: socket.socket, dst: socket.socket) -> None:
     try:
@@ -61,18 +63,18 @@ def tls_proxy(
     listener.close()
 
 
-def test_tls_with_trusted_context(tls_proxy: tuple[int, Path], dbname: str) -> None:
+def test_tls_with_trusted_context(driver: Any, tls_proxy: tuple[int, Path], dbname: str) -> None:
     port, cert = tls_proxy
     ctx = ssl.create_default_context(cafile=str(cert))
-    c = ifxwire.connect(
+    c = driver.connect(
         host="127.0.0.1", port=port, user="informix", password="in4mix", database=dbname, tls=ctx
     )
     assert c.execute("SELECT tabid FROM systables WHERE tabid = 1").fetchall() == [(1,)]
     c.close()
 
 
-def test_tls_true_verifies_the_certificate(tls_proxy: tuple[int, Path]) -> None:
+def test_tls_true_verifies_the_certificate(driver: Any, tls_proxy: tuple[int, Path]) -> None:
     port, _ = tls_proxy
     with pytest.raises(ifxwire.OperationalError, match="TLS") as info:
-        ifxwire.connect(host="127.0.0.1", port=port, user="informix", password="in4mix", tls=True)
+        driver.connect(host="127.0.0.1", port=port, user="informix", password="in4mix", tls=True)
     assert info.value.sqlstate == "08001"

@@ -10,27 +10,30 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers
+
 _SEQ = itertools.count()
 
 
 @pytest.fixture(scope="module")
-def dbs(connect_kwargs: dict[str, Any]) -> dict[str, str]:
+def dbs(driver: Any, connect_kwargs: dict[str, Any]) -> dict[str, str]:
     c = ifxwire.connect(**connect_kwargs)
-    names = {"logged": "tx_logged", "unlogged": "tx_plain", "ansi": "tx_ansi"}
+    x = driver.suffix
+    names = {"logged": f"tx_logged{x}", "unlogged": f"tx_plain{x}", "ansi": f"tx_ansi{x}"}
     cur = c.cursor()
-    cur.execute("CREATE DATABASE tx_logged WITH LOG")
-    cur.execute("CREATE DATABASE tx_plain")
-    cur.execute("CREATE DATABASE tx_ansi WITH LOG MODE ANSI")
+    cur.execute(f"CREATE DATABASE tx_logged{x} WITH LOG")
+    cur.execute(f"CREATE DATABASE tx_plain{x}")
+    cur.execute(f"CREATE DATABASE tx_ansi{x} WITH LOG MODE ANSI")
     c.close()
     return names
 
 
 @pytest.fixture()
-def opener(connect_kwargs: dict[str, Any], dbs: dict[str, str]) -> Iterator[Any]:
+def opener(driver: Any, connect_kwargs: dict[str, Any], dbs: dict[str, str]) -> Iterator[Any]:
     opened: list[ifxwire.Connection] = []
 
     def open_(mode: str, **kw: Any) -> ifxwire.Connection:
-        c = ifxwire.connect(**connect_kwargs, database=dbs[mode], **kw)
+        c = driver.connect(**connect_kwargs, database=dbs[mode], **kw)
         opened.append(c)
         return c
 

@@ -20,6 +20,8 @@ import ifxwire
 import ifxwire.aio as aio
 from ifxwire.client.dsn import lookup_sqlhosts
 
+pytestmark = pytest.mark.both_drivers
+
 USER, PASSWORD = "informix", "in4mix"
 
 
@@ -78,11 +80,13 @@ def _sqlhosts(tmp_path: Path, members: list[tuple[str, int]], extra: str = "") -
     return str(path)
 
 
-def test_group_skips_a_down_and_a_hanging_member(servers: list[Any], tmp_path: Path) -> None:
+def test_group_skips_a_down_and_a_hanging_member(
+    driver: Any, servers: list[Any], tmp_path: Path
+) -> None:
     with _silent_listener() as silent:
         hosts = _sqlhosts(tmp_path, [("ha1", _closed_port()), ("ha2", silent),
                                      ("ha3", servers[2].port)])
-        with ifxwire.connect(server="g_ha", sqlhosts=hosts, user=USER, password=PASSWORD,
+        with driver.connect(server="g_ha", sqlhosts=hosts, user=USER, password=PASSWORD,
                              connect_timeout=1) as c:
             assert c.server_name == "ha3"
             assert c.address == ("127.0.0.1", servers[2].port)
@@ -103,20 +107,20 @@ def test_group_skips_a_down_and_a_hanging_member(servers: list[Any], tmp_path: P
         asyncio.run(go())
 
 
-def test_group_fails_over_when_members_die(
+def test_group_fails_over_when_members_die(driver: Any,
     servers: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hosts = _sqlhosts(tmp_path, [(s.server_name, s.port) for s in servers])
     monkeypatch.setenv("INFORMIXSQLHOSTS", hosts)
     monkeypatch.setenv("INFORMIXSERVER", "g_ha")  # INFORMIXSERVER naming a group
-    first = ifxwire.connect(user=USER, password=PASSWORD)
+    first = driver.connect(user=USER, password=PASSWORD)
     assert first.server_name == "ha1"
     servers[0].stop()
     servers[1].stop()
     with pytest.raises(ifxwire.Error):  # the session on the dead member is gone
         first.execute("CREATE DATABASE gone")
     first.close()
-    with ifxwire.connect(user=USER, password=PASSWORD, connect_timeout=2) as again:
+    with driver.connect(user=USER, password=PASSWORD, connect_timeout=2) as again:
         assert again.server_name == "ha3"
 
     async def go() -> None:  # asyncio: the same file and group from the environment
@@ -129,36 +133,36 @@ def test_group_fails_over_when_members_die(
     asyncio.run(go())
 
 
-def test_a_refused_login_is_final(servers: list[Any], tmp_path: Path) -> None:
+def test_a_refused_login_is_final(driver: Any, servers: list[Any], tmp_path: Path) -> None:
     hosts = _sqlhosts(tmp_path, [(s.server_name, s.port) for s in servers])
     with pytest.raises(ifxwire.OperationalError) as info:
-        ifxwire.connect(server="g_ha", sqlhosts=hosts, user=USER, password="wrong")
+        driver.connect(server="g_ha", sqlhosts=hosts, user=USER, password="wrong")
     assert info.value.sqlcode == -951
     assert servers[1].sessions_served == 0  # no other member was tried
 
 
-def test_unknown_server_names_are_errors(
+def test_unknown_server_names_are_errors(driver: Any,
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hosts = _sqlhosts(tmp_path, [("ha1", 9)])
     with pytest.raises(ifxwire.InterfaceError, match="'nosuch' is not in the sqlhosts file"):
-        ifxwire.connect(server="nosuch", sqlhosts=hosts, user=USER, password=PASSWORD)
+        driver.connect(server="nosuch", sqlhosts=hosts, user=USER, password=PASSWORD)
     monkeypatch.delenv("INFORMIXSQLHOSTS", raising=False)
     monkeypatch.delenv("INFORMIXDIR", raising=False)
     monkeypatch.setenv("INFORMIXSERVER", "prod_tcp")
     with pytest.raises(ifxwire.InterfaceError, match="no sqlhosts file"):
-        ifxwire.connect(user=USER, password=PASSWORD)
+        driver.connect(user=USER, password=PASSWORD)
 
 
-def test_jdbc_style_secondary_server(servers: list[Any]) -> None:
+def test_jdbc_style_secondary_server(driver: Any, servers: list[Any]) -> None:
     ha3 = servers[2]
-    with ifxwire.connect(host="127.0.0.1", port=_closed_port(), server="ha1", user=USER,
+    with driver.connect(host="127.0.0.1", port=_closed_port(), server="ha1", user=USER,
                          password=PASSWORD, host_secondary=ha3.host, port_secondary=ha3.port,
                          server_secondary="ha3") as c:
         assert c.server_name == "ha3"
     url = (f"informix://{USER}:{PASSWORD}@127.0.0.1:{_closed_port()}/?server=ha1"
            f"&host_secondary={ha3.host}&port_secondary={ha3.port}&server_secondary=ha3")
-    with ifxwire.connect(url) as c:
+    with driver.connect(url) as c:
         assert c.server_name == "ha3"
 
 

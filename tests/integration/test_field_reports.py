@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from datetime import datetime
+from typing import Any
 
 import pytest
 from rawclient import RawClient, Reply
@@ -22,6 +23,8 @@ from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import Msg
 from ifxwire.protocol.wire import Writer
 from ifxwire.server import Server
+
+pytestmark = pytest.mark.both_drivers
 
 H = bytes.fromhex
 
@@ -134,8 +137,8 @@ def test_null_composite_keeps_its_4_byte_length(raw: RawClient) -> None:
     assert row == H("00000001") + H("0100000000") * 2 + H("00000006")
 
 
-def test_the_driver_reads_those_rows(srv: Server) -> None:
-    with ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+def test_the_driver_reads_those_rows(driver: Any, srv: Server) -> None:
+    with driver.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
                          database="fr") as c:
         rows = c.execute("SELECT a, lv, b, c, d, e FROM t ORDER BY e").fetchall()
         assert [r[:4] for r in rows] == [(2001, "PackageRoot", 10, "ab"), (1, None, 2, None),
@@ -147,10 +150,10 @@ def test_the_driver_reads_those_rows(srv: Server) -> None:
 # ---------------------------------------------------------------- binds
 
 
-def test_datetime_bind_keeps_its_fraction(srv: Server) -> None:
+def test_datetime_bind_keeps_its_fraction(driver: Any, srv: Server) -> None:
     """CHANGELOG 2026.08.31; test_datetime_fraction.py::test_fraction_round_trip,
     ::test_fraction_bind_into_year_to_second_column. The server's own text is the oracle."""
-    with ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+    with driver.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
                          database="fr", autocommit=True) as c:
         c.execute("CREATE TEMP TABLE tf (f DATETIME YEAR TO FRACTION(5), "
                   "s DATETIME YEAR TO SECOND)")
@@ -162,9 +165,9 @@ def test_datetime_bind_keeps_its_fraction(srv: Server) -> None:
             datetime(2026, 8, 31, 12, 30, 15, 123450), datetime(2026, 8, 31, 12, 30, 15))
 
 
-def test_bool_binds_store_a_real_boolean(srv: Server) -> None:
+def test_bool_binds_store_a_real_boolean(driver: Any, srv: Server) -> None:
     """CHANGELOG 2026.08.31.1; test_type_matrix.py::test_boolean_bind_stores_real_boolean."""
-    with ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+    with driver.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
                          database="fr", autocommit=True) as c:
         c.execute("CREATE TEMP TABLE tb (b BOOLEAN, k INTEGER)")
         c.cursor().executemany("INSERT INTO tb VALUES (?, ?)", [(True, 1), (False, 2)])
@@ -172,7 +175,9 @@ def test_bool_binds_store_a_real_boolean(srv: Server) -> None:
         assert c.execute("SELECT b::LVARCHAR FROM tb ORDER BY k").fetchall() == [("t",), ("f",)]
 
 
-def test_unnamed_boolean_bind_is_refused_not_hung_and_not_run(srv: Server, raw: RawClient) -> None:
+def test_unnamed_boolean_bind_is_refused_not_hung_and_not_run(
+    driver: Any, srv: Server, raw: RawClient
+) -> None:
     """CHANGELOG 2026.08.31.1: (45, 0, 01) hung real servers (41 the same). Ours ends the
     session at once, runs nothing, and other sessions go on; JDBC's named form works."""
     sid = _prepare(raw, "INSERT INTO t (e) VALUES (?)", 1)
@@ -183,7 +188,7 @@ def test_unnamed_boolean_bind_is_refused_not_hung_and_not_run(srv: Server, raw: 
     raw.sock.settimeout(10)
     with pytest.raises(ConnectionError):
         raw.send(w)  # closed by the server, well before the 10 s timeout
-    with ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+    with driver.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
                          database="fr", autocommit=True) as c:
         assert c.execute("SELECT COUNT(*) FROM t").fetchone() == (3,)
         c.execute("CREATE TEMP TABLE tj (b BOOLEAN)")
@@ -207,17 +212,19 @@ def test_unnamed_boolean_bind_is_refused_not_hung_and_not_run(srv: Server, raw: 
 # ---------------------------------------------------------------- versions
 
 
-def test_server_version_is_the_release_when_the_login_carries_the_protocol_version() -> None:
+def test_server_version_is_the_release_when_the_login_carries_the_protocol_version(
+    driver: Any
+) -> None:
     """CHANGELOG 2026.08.31 / 2026.08.27; test_capabilities.py::
     test_server_version_reports_release_not_protocol_version, ::
     test_server_version_degrades_without_a_database. Server(login_version="9.59") sends what
     a real 14.10 sends at login."""
     with Server(port=0, data=":memory:", login_version="9.59") as s:
         kw = {"host": s.host, "port": s.port, "user": "informix", "password": "in4mix"}
-        with ifxwire.connect(**kw, autocommit=True) as c:
+        with driver.connect(**kw, autocommit=True) as c:
             assert c.server_version == "9.59"  # no database: DBINFO cannot be asked
             c.execute("CREATE DATABASE v WITH LOG")
-        with ifxwire.connect(**kw, database="v") as c:
+        with driver.connect(**kw, database="v") as c:
             assert c.server_version_internal == "9.59"
             assert c.server_version == "14.10.FC9"
             assert not c.in_transaction
@@ -230,7 +237,7 @@ def test_server_version_is_the_release_when_the_login_carries_the_protocol_versi
                 await a.close()
 
         assert asyncio.run(go()) == ("9.59", "14.10.FC9")
-    with Server(port=0, data=":memory:") as s, ifxwire.connect(
+    with Server(port=0, data=":memory:") as s, driver.connect(
             host=s.host, port=s.port, user="informix", password="in4mix") as c:
         assert c.server_version == c.server_version_internal == "14.10.FC9"
 
@@ -283,9 +290,11 @@ def test_statements_interleaved_with_an_open_scroll_cursor(raw: RawClient) -> No
     assert len(_select(raw, "SELECT FIRST 1 tabid FROM systables")) == 1
 
 
-def test_our_driver_interleaves_statements_with_an_open_scroll_cursor(srv: Server) -> None:
+def test_our_driver_interleaves_statements_with_an_open_scroll_cursor(
+    driver: Any, srv: Server
+) -> None:
     """Every message of ours names its statement (SQ_ID), as JDBC's do: no -285/-267."""
-    with ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+    with driver.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
                          database="fr") as c:
         scroll = c.cursor(scrollable=True)
         scroll.execute("SELECT tabid FROM systables ORDER BY tabid")

@@ -25,6 +25,8 @@ from ifxwire.protocol.login import (
 )
 from ifxwire.server import Server
 
+pytestmark = pytest.mark.both_drivers
+
 USER, PASSWORD = "informix", "in4mix"
 
 
@@ -41,9 +43,11 @@ def _kwargs(srv: Any, **extra: Any) -> dict[str, Any]:
             "database": "sysmaster", **extra}
 
 
-def test_redirect_is_raised_with_its_target_by_default(redirector: Server, server: Any) -> None:
+def test_redirect_is_raised_with_its_target_by_default(
+    driver: Any, redirector: Server, server: Any
+) -> None:
     with pytest.raises(ifxwire.OperationalError) as info:
-        ifxwire.connect(**_kwargs(redirector))
+        driver.connect(**_kwargs(redirector))
     err = info.value
     assert err.sqlstate == "08004"
     assert err.near == f"{server.server_name}@{server.host}:{server.port}"
@@ -51,8 +55,8 @@ def test_redirect_is_raised_with_its_target_by_default(redirector: Server, serve
     assert PASSWORD not in str(err)
 
 
-def test_redirect_is_followed_when_allowed(redirector: Server, server: Any) -> None:
-    with ifxwire.connect(**_kwargs(redirector, max_redirects=1)) as conn:
+def test_redirect_is_followed_when_allowed(driver: Any, redirector: Server, server: Any) -> None:
+    with driver.connect(**_kwargs(redirector, max_redirects=1)) as conn:
         assert conn.address == (server.host, server.port)
         assert conn.server_name == server.server_name
         cur = conn.cursor()
@@ -60,12 +64,12 @@ def test_redirect_is_followed_when_allowed(redirector: Server, server: Any) -> N
         assert cur.fetchone() == (1,)
 
 
-def test_a_redirect_loop_ends_after_max_redirects() -> None:
+def test_a_redirect_loop_ends_after_max_redirects(driver: Any) -> None:
     # A server that redirects to itself: a loop that only the limit ends.
     with Server(port=0, data=":memory:") as srv:
         srv.redirect_to = (srv.server_name, srv.host, srv.port)
         with pytest.raises(ifxwire.OperationalError) as info:
-            ifxwire.connect(**_kwargs(srv, max_redirects=3))
+            driver.connect(**_kwargs(srv, max_redirects=3))
         assert info.value.near == f"{srv.server_name}@{srv.host}:{srv.port}"
         assert srv.sessions_served >= 4  # the first login and three redirected ones
 
@@ -85,9 +89,9 @@ def test_asyncio_follows_the_same_way(redirector: Server, server: Any) -> None:
     asyncio.run(run())
 
 
-def test_negative_max_redirects_is_refused() -> None:
+def test_negative_max_redirects_is_refused(driver: Any) -> None:
     with pytest.raises(ifxwire.InterfaceError, match="max_redirects"):
-        ifxwire.connect(host="127.0.0.1", port=1, max_redirects=-1)
+        driver.connect(host="127.0.0.1", port=1, max_redirects=-1)
 
 
 @pytest.mark.parametrize(

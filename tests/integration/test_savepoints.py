@@ -11,12 +11,14 @@ import pytest
 import ifxwire
 import ifxwire.aio as aio
 
+pytestmark = pytest.mark.both_drivers
+
 
 @pytest.fixture(scope="module", autouse=True)
 def table(connect_kwargs: dict[str, Any], dbname: str) -> None:
     with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
         c.execute("CREATE TABLE sp_t (a INTEGER)")
-        c.execute("CREATE DATABASE sp_unlogged")
+        c.execute(f"CREATE DATABASE {dbname}_unl")
 
 
 def _rows(conn: ifxwire.Connection) -> list[int]:
@@ -73,7 +75,9 @@ def test_a_commit_inside_the_block_ends_the_savepoint(conn: ifxwire.Connection) 
 
 
 def test_misuse_is_a_typed_error_and_costs_no_round_trip(
-        conn: ifxwire.Connection, server: Any, connect_kwargs: dict[str, Any]) -> None:
+    driver: Any, conn: ifxwire.Connection, server: Any, connect_kwargs: dict[str, Any],
+    dbname: str,
+) -> None:
     conn.autocommit = True
     before = server.request_groups
     with pytest.raises(ifxwire.ProgrammingError, match="autocommit is on") as info:
@@ -84,7 +88,7 @@ def test_misuse_is_a_typed_error_and_costs_no_round_trip(
         with pytest.raises(ifxwire.ProgrammingError, match="invalid savepoint name"):
             conn.savepoint(bad)
     assert server.request_groups == before
-    with ifxwire.connect(**connect_kwargs, database="sp_unlogged") as unlogged:
+    with driver.connect(**connect_kwargs, database=f"{dbname}_unl") as unlogged:
         with pytest.raises(ifxwire.NotSupportedError) as err:
             unlogged.savepoint("u")  # no transaction log
         assert err.value.sqlcode == -256

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 import ifxwire
 import ifxwire.aio as aio
 
+pytestmark = pytest.mark.both_drivers
+
 SIZES = (0, 1, 2, 5, 50, 300)
 FETCH_BUFFER = 1024  # about nine 108-byte rows per SFETCH reply
 
@@ -200,8 +202,8 @@ def test_scroll_then_plain_open_of_the_same_statement(conn: ifxwire.Connection) 
     assert len(h.fetchall()) == 20
 
 
-def test_hold_cursor_survives_commit(kw: dict[str, Any]) -> None:
-    with ifxwire.connect(**kw) as c:
+def test_hold_cursor_survives_commit(driver: Any, kw: dict[str, Any]) -> None:
+    with driver.connect(**kw) as c:
         # Wide rows: the first fetch reply holds a part of the result only.
         plain = c.cursor()
         plain.execute("SELECT i, pad FROM sr ORDER BY i")

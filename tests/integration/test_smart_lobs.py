@@ -17,6 +17,8 @@ import pytest
 import ifxwire
 from ifxwire.server.engine import lobstore
 
+pytestmark = pytest.mark.both_drivers
+
 KIB = 1024
 CHUNK = lobstore.CHUNK
 
@@ -32,8 +34,8 @@ def data(n: int, seed: int = 7) -> bytes:
 
 
 @pytest.fixture()
-def ac(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def ac(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     try:
         yield c
     finally:
@@ -51,13 +53,13 @@ def _fresh(ac: ifxwire.Connection, table: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["", "WITH LOG", "WITH LOG MODE ANSI"])
-def test_blob_and_clob_in_every_logging_mode(
+def test_blob_and_clob_in_every_logging_mode(driver: Any,
     connect_kwargs: dict[str, Any], mode: str
 ) -> None:
-    db = "lob_mode_" + (mode.split()[-1].lower() if mode else "none")
-    with ifxwire.connect(**connect_kwargs, autocommit=True) as c:
+    db = "lob_mode_" + (mode.split()[-1].lower() if mode else "none") + driver.suffix
+    with driver.connect(**connect_kwargs, autocommit=True) as c:
         c.execute(f"CREATE DATABASE {db} {mode}")
-    with ifxwire.connect(**connect_kwargs, database=db) as c:
+    with driver.connect(**connect_kwargs, database=db) as c:
         c.execute("CREATE TABLE t (id INTEGER, b BLOB, c CLOB) "
                   "PUT b IN (sbspace1), c IN (sbspace1)")
         c.execute("INSERT INTO t VALUES (?, ?, ?)", (1, data(3 * KIB), "clob text"))
@@ -110,23 +112,24 @@ def test_rollback_leaves_no_trace(conn: ifxwire.Connection, server: Any, dbname:
     assert conn.execute("SELECT COUNT(*) FROM rb").fetchone()[0] == 1
 
 
-def test_ansi_rollback(connect_kwargs: dict[str, Any], server: Any) -> None:
-    with ifxwire.connect(**connect_kwargs, autocommit=True) as c:
-        c.execute("CREATE DATABASE lob_ansi_rb WITH LOG MODE ANSI")
-    with ifxwire.connect(**connect_kwargs, database="lob_ansi_rb") as c:
+def test_ansi_rollback(driver: Any, connect_kwargs: dict[str, Any], server: Any) -> None:
+    with driver.connect(**connect_kwargs, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE lob_ansi_rb{driver.suffix} WITH LOG MODE ANSI")
+    with driver.connect(**connect_kwargs, database=f"lob_ansi_rb{driver.suffix}") as c:
         c.execute("CREATE TABLE t (b BLOB)")
         c.commit()
-        before = counts(server, "lob_ansi_rb")
+        before = counts(server, f"lob_ansi_rb{driver.suffix}")
         c.execute("INSERT INTO t VALUES (?)", (data(CHUNK + 1),))
         c.rollback()
-        assert counts(server, "lob_ansi_rb") == before
+        assert counts(server, f"lob_ansi_rb{driver.suffix}") == before
 
 
-def test_an_object_no_row_stored_is_freed_when_its_session_ends(
+@pytest.mark.one_driver  # writes through the sync fast path's internals
+def test_an_object_no_row_stored_is_freed_when_its_session_ends(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, server: Any
 ) -> None:
     before = counts(server, dbname)
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     spec = ifxwire.client.lob._DEFAULT_SPEC
     locator, fd = c.call_function(ifxwire.client.lob.SIG_CREATE, spec, 8,
                                   ifxwire.client.lob._ZERO_LOCATOR)
@@ -179,7 +182,7 @@ def test_an_object_is_freed_when_the_transaction_commits(
     conn.commit()
 
 
-def test_autocommit_insert_of_a_large_value_is_one_transaction(
+def test_autocommit_insert_of_a_large_value_is_one_transaction(driver: Any,
     ac: ifxwire.Connection, server: Any, dbname: str, connect_kwargs: dict[str, Any]
 ) -> None:
     # In autocommit mode the objects a statement's large values need and the statement are
@@ -195,7 +198,7 @@ def test_autocommit_insert_of_a_large_value_is_one_transaction(
     assert counts(server, dbname) == before
     assert not ac.in_transaction
     ac.execute("INSERT INTO one_txn VALUES (3, ?)", (big,))  # committed by itself
-    with ifxwire.connect(**connect_kwargs, database=dbname) as other:
+    with driver.connect(**connect_kwargs, database=dbname) as other:
         rows = other.execute("SELECT id, b FROM one_txn ORDER BY id").fetchall()
         assert [(i, len(b.read())) for i, b in rows] == [
             (1, 3 * CHUNK), (2, len(big)), (3, len(big))]
@@ -344,12 +347,14 @@ def test_blob_file_api(ac: ifxwire.Connection) -> None:
     assert ac.execute("SELECT b FROM api").fetchone()[0].read() == sink.getvalue() + b"!"
 
 
-def test_clob_text_in_a_utf8_database(connect_kwargs: dict[str, Any]) -> None:
+def test_clob_text_in_a_utf8_database(driver: Any, connect_kwargs: dict[str, Any]) -> None:
     utf8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
-    with ifxwire.connect(**connect_kwargs, autocommit=True, **utf8) as c:
-        c.execute("CREATE DATABASE lob_utf8 WITH LOG")
+    with driver.connect(**connect_kwargs, autocommit=True, **utf8) as c:
+        c.execute(f"CREATE DATABASE lob_utf8{driver.suffix} WITH LOG")
     text = "Grüße, 日本語 ✓ 😀 " * 1000
-    with ifxwire.connect(**connect_kwargs, database="lob_utf8", autocommit=True, **utf8) as c:
+    with driver.connect(
+        **connect_kwargs, database=f"lob_utf8{driver.suffix}", autocommit=True, **utf8
+    ) as c:
         c.execute("CREATE TABLE t (c CLOB)")
         c.execute("INSERT INTO t VALUES (?)", (text,))
         clob = c.execute("SELECT c FROM t").fetchone()[0]
@@ -360,19 +365,19 @@ def test_clob_text_in_a_utf8_database(connect_kwargs: dict[str, Any]) -> None:
         assert "".join(clob.chunks(999)) == text
 
 
-def test_lob_materialize_limit(connect_kwargs: dict[str, Any], dbname: str) -> None:
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True,
+def test_lob_materialize_limit(driver: Any, connect_kwargs: dict[str, Any], dbname: str) -> None:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=True,
                          lob_materialize_limit=1000) as c:
         _fresh(c, "mat")
         c.execute("INSERT INTO mat VALUES (1, ?, ?)", (data(1000), "small"))
         c.execute("INSERT INTO mat VALUES (2, ?, ?)", (data(1001), "y" * 1001))
         rows = c.execute("SELECT b, c FROM mat ORDER BY id").fetchall()
         assert rows[0] == (data(1000), "small")
-        assert isinstance(rows[1][0], ifxwire.Blob) and rows[1][0].read() == data(1001)
+        assert isinstance(rows[1][0], driver.Blob) and rows[1][0].read() == data(1001)
         cur = c.cursor()
         cur.lob_materialize_limit = 0
         assert isinstance(cur.execute("SELECT b FROM mat WHERE id = 1").fetchone()[0],
-                          ifxwire.Blob)
+                          driver.Blob)
 
 
 # ------------------------------------------------------------------------------------------
@@ -447,10 +452,10 @@ class Boom(io.RawIOBase):
 
 
 @pytest.mark.parametrize("autocommit", [True, False])
-def test_a_file_like_that_raises_leaves_nothing(
+def test_a_file_like_that_raises_leaves_nothing(driver: Any,
     connect_kwargs: dict[str, Any], dbname: str, server: Any, autocommit: bool
 ) -> None:
-    with ifxwire.connect(**connect_kwargs, database=dbname, autocommit=autocommit) as c:
+    with driver.connect(**connect_kwargs, database=dbname, autocommit=autocommit) as c:
         _fresh(c, "boom")
         c.commit()
         before = counts(server, dbname)
@@ -521,7 +526,7 @@ def test_work_after_a_commit_never_fails_the_commit(
     assert ac.execute("SELECT COUNT(*) FROM aftercommit").fetchone()[0] == 0
 
 
-def test_a_closing_session_that_left_no_objects_takes_no_write_lock(
+def test_a_closing_session_that_left_no_objects_takes_no_write_lock(driver: Any,
     ac: ifxwire.Connection, connect_kwargs: dict[str, Any], dbname: str,
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -557,7 +562,7 @@ def test_a_closing_session_that_left_no_objects_takes_no_write_lock(
 
     monkeypatch.setattr(LoSession, "close_database", watched_close)
     monkeypatch.setattr(EngineSession, "_begin_write", watched_begin)
-    reader = ifxwire.connect(**connect_kwargs, database=dbname, lob_materialize_limit=0)
+    reader = driver.connect(**connect_kwargs, database=dbname, lob_materialize_limit=0)
     (blob,) = reader.execute("SELECT b FROM lo_close_lock WHERE id = 1").fetchone()
     assert blob.read() == b"x" * 100  # the session has used its LO store
     reader.rollback()

@@ -289,6 +289,16 @@ class AsyncConnection:
         return self._core.server_version_internal
 
     @property
+    def server_version_string(self) -> str:
+        """The version text of the login reply, as ``Connection.server_version_string``."""
+        return self._core.server_version_string
+
+    @property
+    def server_protocols(self) -> bytes:
+        """The protocol bit mask the server answered, as ``Connection.server_protocols``."""
+        return self._core.server_protocols
+
+    @property
     def server_capabilities(self) -> frozenset[int]:
         return self._core.server_capabilities
 
@@ -761,6 +771,11 @@ async def _open_stream(
             sqlstate="08001",
         ) from None
     except OSError as exc:
+        if ctx is not None and isinstance(exc, ssl.SSLError):
+            # As the sync transport (client/transport.py _wrap_tls): the error says TLS.
+            raise OperationalError(
+                f"TLS handshake with {addr.host}:{addr.port} failed: {exc}", sqlstate="08001"
+            ) from None
         raise OperationalError(
             f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
         ) from None

@@ -41,7 +41,7 @@ from ..client.placeholders import (
 )
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
-from ..errors import DatabaseError, Error, ProgrammingError
+from ..errors import DatabaseError, Error, NotSupportedError, ProgrammingError
 from ..protocol.codes import Msg
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
@@ -313,7 +313,15 @@ class AsyncCursor:
                     with contextlib.suppress(Error):
                         await pipe.drain()
                 raise
+            except Exception:
+                # An exception from the parameter iterable (or a user dumper): as the sync
+                # batch, the replies already asked for are read and the connection stays
+                # usable (it was left broken here; tests run both drivers since issue 24).
+                if not core.broken:
+                    await pipe.drain()
+                raise
             except BaseException:
+                # Cancelled (or interrupted): no await may run, so the session is given up.
                 if not core.broken:
                     core._fail(OSError("executemany was interrupted with replies pending"))
                 raise
@@ -445,6 +453,27 @@ class AsyncCursor:
             out += cur._rows
             cur._pos = len(cur._rows)
         return out
+
+    async def scroll(self, value: int, mode: str = "relative") -> None:
+        """Move forward in the result, as ``Cursor.scroll`` (forward-only: never back)."""
+        cur = self._cur
+        cur._check_result()
+        value = count_arg(value, "scroll value")
+        if mode == "absolute":
+            value -= cur._base + cur._pos
+        elif mode != "relative":
+            raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
+        if value < 0:
+            raise NotSupportedError("this cursor is forward-only; it cannot scroll backwards")
+        while value > 0:
+            available = len(cur._rows) - cur._pos
+            if available >= value:
+                cur._pos += value
+                return
+            value -= available
+            cur._pos = len(cur._rows)
+            if not await self._more():
+                raise IndexError("scroll past the end of the result set")
 
     def __aiter__(self) -> AsyncIterator[tuple[Any, ...]]:
         return self
