@@ -31,11 +31,11 @@ from ..protocol.columns import ColumnDesc
 from ..types import blobs as _blobs
 from ..types.blobs import blob_columns
 from .engine import EngineError
-from .engine import sqlcodes as sc
-from .engine.lobstore import CHUNK, INLINE_MAX, BlobRef
+from .engine.core import sqlcodes as sc
+from .engine.features.lobs.lobstore import CHUNK, INLINE_MAX, BlobRef
 
 if TYPE_CHECKING:
-    from .engine.lo_session import LoSession
+    from .engine.features.lobs.lo_session import LoSession
 
 _BLOB_HEAD = struct.Struct(">HH")
 _SQ_BLOB = int(Msg.BLOB)

@@ -39,8 +39,8 @@ from .chunked import ChunkedSender
 from .current import find_current, track_current
 from .defences import close_after_reject, release_free_memory, set_send_timeout
 from .engine import EngineError, EngineSession, Prepared
-from .engine import sqlcodes as sc
-from .engine.translate import with_start_offsets
+from .engine.core import sqlcodes as sc
+from .engine.sql.translate import with_start_offsets
 from .grammar import PURE, START, TRANSITIONS, allowed
 from .interrupt import InterruptGate
 from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
@@ -705,7 +705,7 @@ class Session:
 
     def _complex_text(self, col: ColumnDesc) -> Callable[[object], str]:
         """Text formatter of a ROW/collection column for clients without SQ_RET_TYPE."""
-        from .engine.composite import text_encoder
+        from .engine.features.composite import text_encoder
 
         assert self.engine is not None
         return text_encoder(col, self.engine.state.ctx)

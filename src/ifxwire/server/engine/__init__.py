@@ -25,9 +25,9 @@ Behaviour worth knowing (details in the module docstrings):
 
 from __future__ import annotations
 
-from .engine import Engine
-from .errors import EngineError
-from .prepared import ExecResult, Prepared
-from .session import EngineSession
+from .core.errors import EngineError
+from .session.engine import Engine
+from .session.session import EngineSession
+from .sql.prepared import ExecResult, Prepared
 
 __all__ = ["Engine", "EngineError", "EngineSession", "ExecResult", "Prepared"]
