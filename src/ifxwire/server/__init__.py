@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import listener
+
 if TYPE_CHECKING:
     from .listener import DEFAULT_USERS, DEFAULT_VERSION, Server
 
@@ -17,7 +19,5 @@ __all__ = ["DEFAULT_USERS", "DEFAULT_VERSION", "Server"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from . import listener
-
         return getattr(listener, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .engine import EngineError
-from .engine.core import sqlcodes as sc
+from .engine import sqlcodes as sc
 
 if TYPE_CHECKING:
-    from .engine.schema.catalog import TableInfo
+    from .engine import TableInfo
 
 Row = tuple[object, ...]
 

@@ -40,8 +40,8 @@ from ..types.smartlob import (
 )
 from .chunked import ChunkedSender
 from .engine import EngineError
-from .engine.core import sqlcodes as sc
-from .engine.features import routine_call as rc
+from .engine import routine_call as rc
+from .engine import sqlcodes as sc
 
 if TYPE_CHECKING:
     from .session import Session

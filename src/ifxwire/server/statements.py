@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol
 
 from .defences import release_free_memory
 from .engine import EngineError
-from .engine.core import sqlcodes as sc
+from .engine import sqlcodes as sc
 
 #: Bind values larger than this in all (bytes and characters of str/bytes values) are let go
 #: after the execution that used them: the memory of a 900 KiB BYTE value per statement would

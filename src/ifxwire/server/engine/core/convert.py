@@ -60,6 +60,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     """
     code = t.code
     if t.cx is not None:
+        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.composite import storer as complex_storer
 
         return complex_storer(t, ctx, src)
@@ -127,6 +128,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     if code == T.BOOLEAN:
         return lambda v: None if v is None else to_bool(v)
     if t.is_smart_lob:
+        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.lobs.lobstore import check_locator
 
         return lambda v: None if v is None else check_locator(v)
@@ -173,6 +175,7 @@ def loader(t: IfxType) -> Conv | None:
     value already is the right Python value."""
     code = t.code
     if t.cx is not None:
+        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.composite import loader as complex_loader
 
         return complex_loader(t)

@@ -253,6 +253,7 @@ class IfxType:
                 name, T.UDTVAR | flag, self.size, xid=XID_LVARCHAR, type_name="lvarchar"
             )
         if self.cx is not None:
+            # upward (core -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import describe_complex
 
             return describe_complex(self, name)
@@ -281,6 +282,7 @@ class IfxType:
     def key(self) -> str:
         """Compact text naming this type, passed to SQLite functions (see ``from_key``)."""
         if self.cx is not None:
+            # upward (core -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import complex_key
 
             return complex_key(self)
@@ -322,6 +324,7 @@ class IfxType:
 def from_key(key: str) -> IfxType:
     """Inverse of ``IfxType.key`` (cached: SQLite functions call it once per distinct type)."""
     if key.startswith("x"):
+        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.composite import complex_from_key
 
         return complex_from_key(key)

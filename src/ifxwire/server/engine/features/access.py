@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
+from ..schema.catalog import meta
 from ..sql.statements_ext import DATABASE_PRIVILEGES, TABLE_PRIVILEGES, GrantSpec, RoleSpec
 from .ddl import DdlContext
+from .spl.catalog import matching
 
 if TYPE_CHECKING:
     from ..session.session import EngineSession
@@ -106,8 +108,6 @@ def _routine(dc: DdlContext, spec: GrantSpec) -> None:
     """GRANT / REVOKE EXECUTE ON a routine: rows of sysprocauth, procauth 'e' (or 'E' WITH
     GRANT OPTION). Granting takes a DBA, the routine's owner or a holder of 'E'; a REVOKE by
     the owner or a DBA removes the grantee's EXECUTE whoever granted it."""
-    from .spl.catalog import matching
-
     assert spec.routine is not None
     if spec.privileges != ["EXECUTE"]:
         raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
@@ -145,8 +145,6 @@ _SPL_USAGE = "usage_on_spl"
 def spl_usage(conn: sqlite3.Connection) -> set[str]:
     """The grantees of USAGE ON LANGUAGE SPL; PUBLIC until a REVOKE ("The Usage privilege
     on SPL is granted to PUBLIC by default", Guide to SQL: Syntax, GRANT)."""
-    from ..schema.catalog import meta
-
     text = meta(conn).get(_SPL_USAGE)
     return {"public"} if text is None else {u for u in text.split(",") if u}
 
@@ -173,8 +171,6 @@ def _language(dc: DdlContext, spec: GrantSpec) -> None:
 
 def cat_meta_owner(conn: sqlite3.Connection) -> str:
     """The database's owner (its creator), who is its DBA."""
-    from ..schema.catalog import meta
-
     return meta(conn).get("owner", "informix")
 
 

@@ -21,6 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field, replace
 
 from ....protocol.codes import TypeCode
+from ..core import convert as conv
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
@@ -124,6 +125,7 @@ def _constraint_sql(dc: DdlContext, info: TableInfo, cons: ConsDef) -> str | Non
     if not cons.enabled:
         return None
     if cons.kind == "C":
+        # deferred: its module is not loaded before this one
         from ..sql.statements import parse_expressions
 
         expr = parse_expressions(cons.check_text)[0]
@@ -182,6 +184,7 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         if c.type.notnull:
             decl += f" CONSTRAINT {quote('n_' + c.name)} NOT NULL"
         if c.default_kind == "L" and c.default_value is not None:
+            # deferred: its module is not loaded before this one
             from ..sql.exprs import lit
 
             stored = _stored_default(dc, c)
@@ -265,8 +268,6 @@ def _point_back(conn: sqlite3.Connection, name: str, aside: str) -> None:
 
 
 def _stored_default(dc: DdlContext, col: ColumnInfo) -> object:
-    from ..core import convert as conv
-
     return conv.storer(col.type, dc.ctx)(col.default_value)
 
 

@@ -34,14 +34,21 @@ from ....types.complextype import (
     COLLECTION_CODES,
     KIND_NAMES,
     ComplexType,
+    _unflatten,
     flatten,
     scalar_sql,
 )
+from ....types.composite import encode_complex
 from ....types.compositevalues import List, Multiset, Row, Set
 from ....types.rowcodec import COMPLEX_ALLOWANCE
+from ..core import convert as conv
+from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
+from ..core import values as vals
+from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import ConvContext, fail
+from ..sql.exprs import common_type, lit, ty, typed
 
 T = TypeCode
 _LOCK = threading.Lock()
@@ -157,9 +164,6 @@ def check_wire_size(t: IfxType, text: str, ctx: ConvContext) -> None:
     when it is written, rather than store one no client could then fetch (the driver would
     have to drop the connection at a tuple past its bound). -999 names the size: real
     servers move larger collections, we do not (docs/SERVER.md)."""
-    from ....types.composite import encode_complex
-    from ..core.errors import not_implemented
-
     assert t.cx is not None
     value = loader(t)(text)
     size = max(len(encode_complex(node_of(t), value, "utf-8")),
@@ -170,8 +174,6 @@ def check_wire_size(t: IfxType, text: str, ctx: ConvContext) -> None:
 
 
 def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
-    from ..core import convert as conv
-
     if node.code == T.ROW:
         fields = [(_json_storer(c, ctx) if c.is_complex else conv.storer(type_of(c), ctx), c)
                   for c in node.children]
@@ -238,8 +240,6 @@ def loader(t: IfxType) -> Callable[[object], object]:
 
 
 def _json_loader(node: ComplexType) -> Callable[[Any], Any]:
-    from ..core import convert as conv
-
     def scalar(n: ComplexType) -> Callable[[Any], Any]:
         if n.is_complex:
             return _json_loader(n)
@@ -275,8 +275,6 @@ def text_encoder(col: ColumnDesc, ctx: ConvContext) -> Callable[[object], str]:
 
 
 def _text(node: ComplexType, ctx: ConvContext) -> Callable[[Any], str]:
-    from ..core import values as vals
-
     if node.code == T.ROW:
         parts = [_text(c, ctx) for c in node.children]
         return lambda v: "ROW(" + ",".join("NULL" if x is None else f(x)
@@ -425,8 +423,6 @@ def catalog_type(conn: sqlite3.Connection, t: IfxType, owner: str) -> int:
 
 def load_types(conn: sqlite3.Connection, prefix: str = "") -> dict[int, ComplexType]:
     """Every catalogued composite type of a database, by extended_id."""
-    from ....types.complextype import _unflatten
-
     entries: dict[int, list[tuple[int, int, ComplexType]]] = {}
     names: dict[int, str] = {}
     owners: dict[int, str] = {}
@@ -462,8 +458,6 @@ def translate_collection(tx: Any, node: Any) -> Any:
     """``SET{…}``/``MULTISET{…}``/``LIST{…}``. Of constants: a typed constant whose ``const``
     is the wrapper value, so assignment converts every element to the target's element type.
     Of other expressions (columns, parameters, arithmetic): built per row by ``compose``."""
-    from ..sql.exprs import common_type, lit, typed
-
     items = [tx.tx(e) for e in node.expressions]
     kind = str(node.this).upper()
     code = {"SET": T.SET, "MULTISET": T.MULTISET, "LIST": T.LIST}[kind]
@@ -491,6 +485,7 @@ def translate_collection(tx: Any, node: Any) -> Any:
 def translate_row(tx: Any, node: Any) -> Any:
     """``ROW(a, b, …)``: an unnamed ROW typed field by field (f1, f2, …); a constant when
     every field is one, else built per row by ``compose``."""
+    # deferred: its module is not loaded before this one
     from ..sql.exprs import NULLTYPE, lit, ty, typed
 
     items = [tx.tx(e) for e in node.expressions]
@@ -517,6 +512,7 @@ def _composed(tx: Any, t: IfxType, items: list[Any], types: list[IfxType]) -> An
     """``ifx_compose(type key, element storage values…)``: each item converted to its
     element/field type in SQL, the JSON storage built in Python (SQLite's own JSON writes
     REALs with 15 digits, which would not be exact)."""
+    # deferred: its module is not loaded before this one
     from ..sql.exprs import NULLTYPE, func, keylit, typed
 
     args = [keylit(t)]
@@ -548,7 +544,7 @@ def translate_cardinality(tx: Any, node: Any) -> Any:
     """CARDINALITY(collection): the number of elements (NULL for a NULL collection)."""
     from sqlglot import exp
 
-    from ..core import ifxtypes as it
+    # deferred: its module is not loaded before this one
     from ..sql.exprs import func, ty, typed
 
     if len(node.expressions) != 1:
@@ -565,7 +561,7 @@ def translate_field(tx: Any, node: Any) -> Any:
     column, or None when ``node`` names no ROW column's field."""
     from sqlglot import exp
 
-    from ..core.errors import EngineError
+    # deferred: its module is not loaded before this one
     from ..sql.exprs import typed
 
     db = node.args.get("db")
@@ -591,9 +587,6 @@ def translate_field(tx: Any, node: Any) -> Any:
 
 def translate_dot(tx: Any, node: Any) -> Any:
     """``expr.field`` (sqlglot's form of ``row_column.field`` once columns are qualified)."""
-    from ..core.errors import EngineError
-    from ..sql.exprs import ty
-
     inner = tx.tx(node.this)
     out = _field_of(inner, ty(inner), node.expression.name)
     if out is None:
@@ -604,6 +597,7 @@ def translate_dot(tx: Any, node: Any) -> Any:
 def _field_of(inner: Any, t: IfxType, name: str) -> Any:
     from sqlglot import exp
 
+    # deferred: its module is not loaded before this one
     from ..sql.exprs import func, typed
 
     if t.cx is None or t.cx.code != T.ROW:
@@ -623,8 +617,7 @@ def translate_in_collection(tx: Any, node: Any) -> Any:
     as ``EXISTS (SELECT 1 FROM json_each(collection) WHERE value = x)``."""
     from sqlglot import exp
 
-    from ..core import ifxtypes as it
-    from ..core.errors import not_implemented
+    # deferred: its module is not loaded before this one
     from ..sql.exprs import func, ty, typed
 
     coll = tx.tx(node.args["field"])
@@ -730,8 +723,6 @@ def resolve_placeholders(t: IfxType, find: Callable[[str], IfxType | None]) -> I
     """A cast target with named types in it (``::person_t``, ``CAST(x AS LIST(person_t NOT
     NULL))``, ``::dollars``) resolved by the compiler's catalog lookup; -9628 for a name that is
     no type. A DISTINCT type comes back as itself (its source's representation)."""
-    from ..core.errors import EngineError
-
     def node(n: ComplexType) -> ComplexType:
         if n.named and not n.children:
             found = find(n.type_name)
@@ -755,13 +746,12 @@ def resolve_placeholders(t: IfxType, find: Callable[[str], IfxType | None]) -> I
 
 
 def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
-    from ..core.errors import EngineError
-
     if node.named and not node.children:
         found = _named_row(conn, node.type_name)
         if found is None:
             if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode = 'D'",
                             (node.type_name,)).fetchone():
+                # deferred: its module is not loaded before this one
                 from ..core.errors import not_implemented
 
                 raise not_implemented("a DISTINCT type inside a ROW or collection")
@@ -776,8 +766,6 @@ def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
 def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
     """sysxtdtypes (mode R, the name) and sysattrtypes rows; UNDER puts the parent's fields
     first and records the pair in sysinherits."""
-    from ..core.errors import EngineError
-
     conn = dc.conn
     if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode IN ('R', 'D')",
                     (spec.name,)).fetchone():
@@ -792,10 +780,10 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
             raise EngineError(sc.TYPE_NOT_FOUND, near=spec.under)
         parent_xid, parent = found
         children += list(parent.children)
-    for fname, ty in spec.fields:
-        if ty.cx is not None:
-            ty = resolve_named(conn, ty)
-        children.append(replace(node_of(ty), field=fname.lower()))
+    for fname, ftype in spec.fields:
+        if ftype.cx is not None:
+            ftype = resolve_named(conn, ftype)
+        children.append(replace(node_of(ftype), field=fname.lower()))
     cx = ComplexType(T.ROW, named=True, type_name=spec.name, owner=dc.user,
                      children=tuple(children))
     xid = catalog_type(conn, complex_type(cx), dc.user)
@@ -805,8 +793,6 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
 
 
 def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
-    from ..core.errors import EngineError
-
     conn = dc.conn
     found = _named_row(conn, spec.name)
     if found is None:

@@ -24,6 +24,9 @@ from ..core.ifxtypes import FLOATING, IfxType
 from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql import refusals
+from ..sql.dialect import IfxDateTimeLit, IfxIntervalLit
+from ..sql.exprs import lit, literal_type
+from ..sql.statement_specs import AlterTable, TableName
 from ..sql.statements import (
     ColumnSpec,
     ConstraintSpec,
@@ -69,9 +72,6 @@ def _default_row(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext) -
 
 
 def _literal_value(node: exp.Expr | None) -> object:
-    from ..sql.dialect import IfxDateTimeLit, IfxIntervalLit
-    from ..sql.exprs import literal_type
-
     if node is None or isinstance(node, exp.Null):
         return None
     if isinstance(node, exp.Literal):
@@ -93,7 +93,6 @@ def _sqlite_default(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext
     stored = conv.storer(ty, ctx)(value)
     if stored is None:
         return ""
-    from ..sql.exprs import lit
 
     return " DEFAULT " + lit(stored).sql(dialect="sqlite")
 
@@ -406,6 +405,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
                     "(SELECT constrid FROM sysconstraints)")
     dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
+    # import cycle at load: triggers -> cross_database -> access -> ddl
     from .triggers import drop_for_table
 
     drop_for_table(dc.conn, tabid)
@@ -417,7 +417,7 @@ def _drop_foreign_keys_to(dc: DdlContext, info: TableInfo) -> None:
     Hibernate's InformixDialect relies on it (``drop table if exists t cascade``, no separate
     constraint drops from 12.10 on), so the other tables' foreign keys to this one go first,
     each by the same rebuild as ALTER TABLE ... DROP CONSTRAINT."""
-    from ..sql.statement_specs import AlterTable, TableName
+    # import cycle at load: alter -> ddl
     from .alter import alter_table
 
     rows = dc.conn.execute(

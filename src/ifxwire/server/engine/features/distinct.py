@@ -22,7 +22,8 @@ from typing import Any
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from ..core.ifxtypes import IfxType
+from ..core.ifxtypes import IfxType, from_catalog
+from .composite import FIRST_XID, resolve_named
 
 T = TypeCode
 _REFUSED_SOURCES = frozenset((T.SERIAL, T.SERIAL8, T.BIGSERIAL, T.BYTE, T.TEXT, T.BOOLEAN,
@@ -62,8 +63,6 @@ def _user_type(conn: sqlite3.Connection, name: str) -> tuple[int, str] | None:
 
 
 def create_distinct_type(dc: Any, spec: DistinctTypeSpec) -> None:
-    from .composite import FIRST_XID
-
     conn = dc.conn
     if _user_type(conn, spec.name) is not None:
         raise EngineError(sc.DISTINCT_TYPE_EXISTS, near=spec.name)
@@ -98,8 +97,6 @@ def drop_type(dc: Any, spec: DropTypeSpec) -> None:
 
 def load_distinct_types(conn: sqlite3.Connection, prefix: str = "") -> dict[str, IfxType]:
     """The database's distinct types by name, as the IfxType a column of one has."""
-    from ..core.ifxtypes import from_catalog
-
     return {
         str(name): replace(from_catalog(int(code), int(length)), xid=int(xid), distinct=True)
         for xid, name, code, length in conn.execute(
@@ -110,8 +107,6 @@ def load_distinct_types(conn: sqlite3.Connection, prefix: str = "") -> dict[str,
 def resolve_column_type(conn: sqlite3.Connection, t: IfxType) -> IfxType:
     """A column type with the names the parser left as placeholders resolved: a distinct
     type's name becomes that type, named ROW types their structure (-9628 for no type)."""
-    from .composite import resolve_named
-
     cx = t.cx
     if cx is None:
         return t

@@ -22,6 +22,8 @@ from ....protocol.columns import ColumnDesc
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from .lobs.lo_functions import BUILTINS, Builtin, run_builtin
+from .spl.parser import parse_types
+from .spl.resolve import candidates
 
 if TYPE_CHECKING:
     from ..session.session import EngineSession
@@ -79,7 +81,6 @@ def resolve(es: EngineSession, text: str) -> Routine:
     b = BUILTINS.get(sig.name)
     if b is not None and (sig.args is None or len(sig.args) == len(b.params)):
         return Routine(sig, b, len(b.params), True, list(b.returns))
-    from .spl.resolve import candidates
 
     stored = es.routines(sig.name)  # -349 without a database
     if sig.owner:
@@ -107,8 +108,6 @@ def resolve(es: EngineSession, text: str) -> Routine:
 def _same_types(stored: list[Any], args: tuple[str, ...]) -> list[Any]:
     """The overloads whose parameter types are the signature's (as spl/calls.py chooses when
     it runs the routine); all of them when the type names do not parse."""
-    from .spl.parser import parse_types
-
     try:
         keys = [t.nullable().key for t in parse_types(", ".join(args))]
     except EngineError:

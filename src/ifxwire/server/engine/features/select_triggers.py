@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ..schema.catalog import TableInfo, quote
+from .triggers import _Firing, _guarded
 
 if TYPE_CHECKING:
     from ..session.session import EngineSession
@@ -87,8 +88,6 @@ def open_cursor(s: EngineSession, plan: Plan, query: Callable[[], Iterator[Row]]
                 ) -> Iterator[Row]:
     """The cursor's rows (``query`` runs it) with its Select triggers' actions around them:
     BEFORE ones before the query runs."""
-    from .triggers import _Firing
-
     trigs = _active(s, plan)
     if not trigs:
         return _strip(query(), plan) if plan.select_rowids else query()
@@ -138,6 +137,4 @@ def _each_row(s: EngineSession, each: list[tuple[_Firing, int]], tables: list[Ta
 
 def _run(s: EngineSession, plan: Plan, action: Any) -> None:
     """Trigger actions write: under the write lock, atomically (triggers._guarded)."""
-    from .triggers import _guarded
-
     s._write(plan, lambda: _guarded(s, action))

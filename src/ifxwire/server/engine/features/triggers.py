@@ -38,6 +38,7 @@ from ..schema.routines import Routine
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
 from .spl import ast as a
+from .spl.parser import SplParser, drop_target
 from .spl.tables import chunks
 from .views import check_rows
 
@@ -96,6 +97,7 @@ class Trigger:
 
     def body(self) -> TriggerBody:
         if self.parsed is None:
+            # deferred: its module is not loaded before this one
             from ..sql.statements import parse
 
             tree = parse(self.text, self.delimident)
@@ -122,8 +124,6 @@ class DropTrigger:
 # ---- parsing ----------------------------------------------------------------------------------
 def parse_create_trigger(p: Any) -> CreateTrigger:
     """CREATE TRIGGER, with the statement parser ``p`` at TRIGGER (after CREATE)."""
-    from .spl.parser import SplParser
-
     sp = SplParser(p.sql, p._tokens)
     sp.i = p._index
     sp.expect("TRIGGER")
@@ -243,8 +243,6 @@ def _target(tree: exp.Expr | None) -> str | None:
 
 
 def parse_drop_trigger(p: Any) -> DropTrigger:
-    from .spl.parser import drop_target
-
     p._advance()  # TRIGGER
     if_exists, owner, name = drop_target(p)
     return DropTrigger(name, owner, if_exists)
@@ -360,7 +358,9 @@ class _Firing:
     """Runs one trigger's actions with the session's SPL interpreter."""
 
     def __init__(self, s: EngineSession, trig: Trigger) -> None:
+        # import cycle at load: calls -> session -> triggers
         from .spl.calls import runtime
+        # import cycle at load: interp -> sqlrun -> translate -> select_triggers ...
         from .spl.interp import Frame, Interp
 
         self.s = s
@@ -413,6 +413,7 @@ class _Firing:
                 f"UPDATE {info.schema}.{quote(info.name)} SET {sets} WHERE rowid = ?",
                 [*values.values(), rowid])
         except sqlite3.Error as e:
+            # import cycle at load: translate -> select_triggers -> triggers
             from ..sql.translate import Plan
 
             raise self.s._map_error(e, Plan("update", StmtType.UPDATE, table=info)) from None
@@ -434,6 +435,7 @@ class _Firing:
 
 def _guarded(s: EngineSession, run: Any) -> Any:
     """Run a triggering statement with its triggers atomically, at most MAX_CASCADE deep."""
+    # import cycle at load: calls -> session -> triggers
     from .spl.calls import runtime
 
     rt = runtime(s)
@@ -459,6 +461,7 @@ def _guarded(s: EngineSession, run: Any) -> Any:
 def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
     MERGE_ROWID is bound to the target's largest rowid before the first runs."""
+    # import cycle at load: prepared -> translate -> select_triggers -> triggers
     from ..sql.prepared import ExecResult
 
     info = plan.table
@@ -527,6 +530,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
 def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
     """DML on a view that has an INSTEAD OF trigger for it: a query producing the rows the
     trigger receives (NEW for INSERT; OLD and the SET values for UPDATE; OLD for DELETE)."""
+    # import cycle at load: translate -> select_triggers -> triggers
     from ..sql.translate import Plan
 
     target = ast.this
@@ -608,6 +612,7 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
 
 
 def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    # import cycle at load: prepared -> translate -> select_triggers -> triggers
     from ..sql.prepared import ExecResult
 
     info = plan.table

@@ -30,7 +30,7 @@ from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..schema.catalog import TableInfo, quote
-from ..sql.statements import CreateView, parse
+from ..sql.statements import _DIALECTS, CreateView, parse
 
 if TYPE_CHECKING:
     import sqlite3
@@ -170,8 +170,6 @@ def flatten(c: Compiler, info: TableInfo, event: str, depth: int = 0) -> Shape:
 
 
 def _dialect(c: Compiler) -> Dialect:
-    from ..sql.statements import _DIALECTS
-
     return _DIALECTS[c.delimident]
 
 

@@ -368,6 +368,7 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
                 marks = ", ".join("?" * len(rows[0]))
                 conn.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", rows)
     else:
+        # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.lobs.lobstore import create_schema
 
         create_schema(conn)  # smart large objects (lobstore.py)
@@ -513,6 +514,7 @@ def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str
 def insert_columns(conn: sqlite3.Connection, tabid: int, cols: list[tuple[str, IfxType]],
                    first_colno: int = 1) -> None:
     if any(ty.cx is not None and not ty.xid for _, ty in cols):
+        # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.composite import catalog_type, resolve_named
 
         (owner,) = conn.execute("SELECT owner FROM systables WHERE tabid = ?",
@@ -563,6 +565,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         length = collength + 65536 if collength < 0 else collength
         ty = from_catalog(coltype, length, xid or 0)
         if ty.is_complex:
+            # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import complex_type, load_types
 
             if complex_types is None:
@@ -619,7 +622,9 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             continue
         colnames = info.unique_indexes.get(idxname or "", [])
         info.constraints.append(Constraint(constrname, ctype, colnames, idxname or ""))
+    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.spl.catalog import load_routines
+    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.triggers import load_triggers
 
     routines, procs = load_routines(conn, p)
@@ -648,7 +653,9 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
 
 
 def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:
+    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.composite import complex_type, load_types
+    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.distinct import load_distinct_types
 
     types = load_distinct_types(conn, p)

@@ -22,6 +22,7 @@ from sqlglot import exp
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.ifxtypes import IfxType, from_key
+from ..sql.dialect import ifx_type_node
 
 if TYPE_CHECKING:
     from ..features.spl.ast import RoutineBody
@@ -94,8 +95,6 @@ class Routine:
 def expand(routine: Routine, args: list[exp.Expr], parse_exprs: object) -> list[exp.Expr]:
     """The RETURN expressions of an inline function with each parameter replaced by its
     argument cast to the parameter type, each wrapped in a cast to its RETURNING type."""
-    from ..sql.dialect import ifx_type_node
-
     if len(args) != len(routine.params) or not routine.inline:
         raise EngineError(sc.NO_ROUTINE, near=routine.name)
     assert callable(parse_exprs)

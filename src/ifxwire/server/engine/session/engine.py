@@ -38,6 +38,7 @@ from ..features.lobs.sbspace import sb_path
 from ..features.objects import SequenceCounters
 from ..schema import catalog as cat
 from ..sql.functions import FunctionSlot, FunctionState, register
+from .session import EngineSession
 
 if TYPE_CHECKING:
     from ..sql.translate import Plan
@@ -355,8 +356,6 @@ class Engine:
 
     # ---- sessions ----------------------------------------------------------------------------
     def session(self, user: str, env: Mapping[str, str]) -> EngineSession:
-        from .session import EngineSession
-
         with self.lock:
             sid = self._next_session
             self._next_session += 1

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
+from ....locales import DEFAULT_LOCALE, codec_for_locale
 from ....protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
 from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
@@ -38,12 +39,13 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
+from ..features.triggers import run_dml, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
 from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
 from ..sql.functions import FunctionSlot, FunctionState, register
 from ..sql.prepared import ExecResult, Prepared
-from ..sql.statements import CreateTable
+from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
 from . import batch as _batch
 from .session_errors import CANCELLED, ErrorMapping
@@ -140,16 +142,15 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self.state.lo = self.lo
 
     def _spl(self) -> Runtime:
+        # import cycle at load: calls -> session
         from ..features.spl.calls import runtime
 
         return runtime(self)
 
     # ---- settings --------------------------------------------------------------------------
     def _ctx(self) -> vals.ConvContext:
-        from ...session import codec_for_locale
-
         dbdate = self.env.get("DBDATE") or "Y4MD-"
-        encoding = codec_for_locale(self.code_set_locale)
+        encoding = codec_for_locale(self.code_set_locale or DEFAULT_LOCALE)
         century = self.env.get("DBCENTURY") or "R"
         return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
                                 dbcentury=century)
@@ -597,10 +598,12 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         if plan.kind == "select_into":
             return self._write(plan, lambda: self._select_into(plan, bound))
         if plan.kind == "call":
+            # import cycle at load: calls -> session
             from ..features.spl.calls import execute_call
 
             return execute_call(self, plan, bound)
         if plan.kind == "instead":
+            # deferred: its module is not loaded before this one
             from ..features.triggers import run_instead
 
             return self._write(plan, lambda: run_instead(self, plan, bound))
@@ -609,8 +612,6 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
     def exec_dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
         """INSERT/UPDATE/DELETE/MERGE under the write lock, with the table's triggers around
         it."""
-        from ..features.triggers import run_dml, run_merge
-
         if plan.kind == "merge":
             return self._write(plan, lambda: run_merge(self, plan, bound))
         return self._write(plan, lambda: run_dml(self, plan, bound))
@@ -620,6 +621,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         """Run a stored routine by name or signature with Python argument values; rows of
         Python values come back (spl/calls.py). The fast path's entry point; ``outs``
         receives the OUT/INOUT values once the rows are all read."""
+        # import cycle at load: calls -> session
         from ..features.spl.calls import call_routine
 
         if self.database is None:
@@ -637,10 +639,12 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
             bound = self._bind(plan, params)
             self._start_statement()
             if plan.kind == "call":
+                # import cycle at load: calls -> session
                 from ..features.spl.calls import open_call
 
                 return open_call(self, plan, bound)
             if plan.select_triggers:
+                # deferred: its module is not loaded before this one
                 from ..features.select_triggers import open_cursor
 
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
@@ -746,7 +750,6 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         for n in plan.names:
             if n.startswith("("):
                 raise not_implemented("SELECT … INTO TEMP needs names for expressions")
-        from ..sql.statements import ColumnSpec
 
         spec = CreateTable(plan.into_temp, [ColumnSpec(n, t.nullable()) for n, t in zip(
             plan.names, plan.types, strict=True)], [], temp=True)

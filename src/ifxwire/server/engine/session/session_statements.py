@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from ..features import access, alter, ddl, objects
+from ..features import access, alter, composite, ddl, distinct, objects, triggers
+from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
 from ..schema.routines import Routine
 from ..sql.prepared import ExecResult
@@ -155,9 +156,6 @@ class StatementRunner:
         return False
 
     def _ddl(self, kind: str, spec: object, private: bool = False) -> ExecResult:
-        from ..features import composite, distinct, triggers
-        from ..features.spl import catalog as spl_catalog
-
         if self._db_level != "D":  # a DBA stays one for the session (checked at open)
             self.privileges()  # refreshes the level after GRANT/REVOKE
             access.check_ddl(cast("EngineSession", self), self._db_level, kind, spec)

@@ -28,6 +28,8 @@ from sqlglot import exp
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
+from ..features.composite import complex_type, type_of
+from .exprs import UNKNOWN, ExprTranslator, func, ty
 
 T = TypeCode
 UNNAMED = "unnamed_col_1"
@@ -75,8 +77,6 @@ def _guess_element(ast: exp.Expr, expr: exp.Expr) -> Any:
 def type_scope(compiler: Any, scope: Any) -> None:
     """Type a collection-derived table's scope for the compiler (translate.py): the
     expression sees the enclosing queries' tables only, never its own FROM clause's."""
-    from .exprs import UNKNOWN, ExprTranslator
-
     select = scope.parent
     outer = select.parent if select is not None else None
 
@@ -100,6 +100,7 @@ def type_scope(compiler: Any, scope: Any) -> None:
     tx.named_type = compiler.lookup.named_type
     alias = node.args["alias"].name
     if alias in compiler.collection_columns:
+        # deferred: its module is not loaded before this one
         from ..core.errors import not_implemented
 
         raise not_implemented("two collection-derived tables with one name")
@@ -112,9 +113,6 @@ def type_scope(compiler: Any, scope: Any) -> None:
 def type_table(tx: Any, node: exp.Unnest) -> tuple[list[tuple[str, Any]], dict[str, exp.Expr]]:
     """Type and rewrite one collection-derived table: its output columns, and the SQL each
     column reference of it becomes."""
-    from ..features.composite import complex_type, type_of
-    from .exprs import func, ty
-
     alias = node.args["alias"]
     name = alias.name
     coll = tx.tx(node.expressions[0])

@@ -521,7 +521,9 @@ class IfxExprParser(parser.Parser):
             prec = args[0]
             scale = args[1] if len(args) > 1 else FLOATING
             if 1 <= prec <= 32 and scale != FLOATING and scale > prec:
+                # deferred: its module is not loaded before this one
                 from ..core import sqlcodes as sc
+                # deferred: its module is not loaded before this one
                 from ..core.errors import EngineError
 
                 # DECIMAL(5, 10): the catalogue's -366 (Hibernate's NativeQueryResultType-
@@ -557,6 +559,7 @@ class IfxExprParser(parser.Parser):
 
     def _parse_complex_type(self, word: str) -> IfxType:
         """SET/MULTISET/LIST(element NOT NULL) and ROW(field type, ...), nested."""
+        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.composite import complex_type, node_of
 
         if not self._match(TokenType.L_PAREN):
@@ -590,6 +593,7 @@ class IfxExprParser(parser.Parser):
             if tok is None or tok.token_type not in (TokenType.VAR, TokenType.IDENTIFIER):
                 self.raise_error("Expected a type")
                 raise AssertionError
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import named_placeholder
 
             self._advance()
@@ -676,7 +680,9 @@ class IfxExprParser(parser.Parser):
                     alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
                 if alias is not None and alias.columns and isinstance(query, exp.Select):
                     if len(alias.columns) != len(query.expressions):
+                        # deferred: its module is not loaded before this one
                         from ..core import sqlcodes as sc
+                        # deferred: its module is not loaded before this one
                         from ..core.errors import EngineError
 
                         raise EngineError(sc.DERIVED_COLUMN_COUNT)
@@ -719,6 +725,7 @@ class IfxExprParser(parser.Parser):
                 and self._next.token_type == TokenType.TABLE):
             # INSERT INTO TABLE(collection): a collection-derived table is read-only here
             from ..core import sqlcodes as sc
+            # deferred: its module is not loaded before this one
             from ..core.errors import EngineError
 
             raise EngineError(sc.READ_ONLY_COLLECTION)
@@ -761,6 +768,7 @@ class IfxExprParser(parser.Parser):
                 self._advance()
                 nested = self._parse_outer_group(alias_tokens)
                 if nested.meta.get("ifx_group"):
+                    # deferred: its module is not loaded before this one
                     from ..core.errors import not_implemented
 
                     raise not_implemented("an OUTER group inside an OUTER group")

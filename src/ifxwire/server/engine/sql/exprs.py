@@ -41,6 +41,7 @@ from .dialect import (
     IfxToday,
     IfxUser,
 )
+from .functions import matches_to_glob
 
 T = TypeCode
 U = TimeUnit
@@ -290,11 +291,13 @@ class ExprTranslator:
         if isinstance(node, (exp.Func, exp.Window)):
             return self.function(node)
         if isinstance(node, exp.Dot):
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import translate_dot
 
             dot: exp.Expr = translate_dot(self, node)
             return dot
         if isinstance(node, IfxCollection):
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import translate_collection
 
             out: exp.Expr = translate_collection(self, node)
@@ -309,6 +312,7 @@ class ExprTranslator:
         except EngineError as exc:
             if exc.sqlcode != sc.NO_COLUMN or not node.table:
                 raise
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import translate_field
 
             field: exp.Expr | None = translate_field(self, node)
@@ -505,6 +509,7 @@ class ExprTranslator:
             lt = rt = it.DECIMAL32
         temporal = {T.DATE, T.DATETIME, T.INTERVAL}
         if lt.code in temporal or rt.code in temporal:
+            # import cycle at load: temporal -> exprs
             from .temporal import temporal_arith
 
             return temporal_arith(self, op, left, right, node)
@@ -580,6 +585,7 @@ class ExprTranslator:
 
     def in_(self, node: exp.In) -> exp.Expr:
         if node.args.get("field") is not None:
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import translate_in_collection
 
             member: exp.Expr = translate_in_collection(self, node)
@@ -634,8 +640,6 @@ class ExprTranslator:
         return typed(out, it.BOOLEAN)
 
     def matches(self, this: exp.Expr, pattern: exp.Expr, esc: exp.Expr) -> exp.Expr:
-        from .functions import matches_to_glob
-
         if self.is_const(pattern) and isinstance(esc, exp.Literal):
             glob = matches_to_glob(str(pattern.meta["const"]), esc.this)
             return typed(exp.Glob(this=this, expression=exp.Literal.string(glob)), it.BOOLEAN)
@@ -691,6 +695,7 @@ class ExprTranslator:
         if target is None:
             raise not_implemented(f"cast to {node.to.sql()}")
         if target.cx is not None:
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import resolve_placeholders
 
             target = resolve_placeholders(target, self.named_type)
@@ -767,6 +772,7 @@ class ExprTranslator:
                           exp.Literal.number(occurrence)), it.INT8)
 
     def slv_ref(self, node: IfxSlvRef) -> exp.Expr:
+        # import cycle at load: slv -> exprs
         from .slv import reference
 
         return reference(self, node)
@@ -802,6 +808,7 @@ class ExprTranslator:
         return self.convert(inner, target, truncate=False)
 
     def function(self, node: exp.Func | exp.Window) -> exp.Expr:
+        # import cycle at load: functions_sql -> exprs
         from .functions_sql import translate_function
 
         return translate_function(self, node)

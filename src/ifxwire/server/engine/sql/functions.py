@@ -27,6 +27,8 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError
 from ..core.ifxtypes import FLOATING, IfxType, from_key
+from ..schema.metadata import schema_function
+from .builtins import call
 
 T = TypeCode
 U = TimeUnit
@@ -620,8 +622,6 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         return slot.state.sequence_value(name, bool(nextval), statement, occurrence)
 
     def ifx_fn(name: str, *args: object) -> object:
-        from .builtins import call
-
         return call(name, *args)
 
     def ifx_hex(v: object) -> object:
@@ -635,8 +635,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
+    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.composite import compose
-    from ..schema.metadata import schema_function
 
     def ifx_schema(name: str, *args: object) -> object:
         return schema_function(name, args)
@@ -765,6 +765,7 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
                 raise
         return inner
 
+    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.lobs.lo_functions import make_lo_functions
 
     functions = make_functions(slot)

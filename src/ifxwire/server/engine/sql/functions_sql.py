@@ -345,6 +345,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, exp.Anonymous):
         name = str(node.this).upper()
         if name in ("ROW", "CARDINALITY"):
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import translate_cardinality, translate_row
 
             out: exp.Expr = (translate_row if name == "ROW" else translate_cardinality)(tx, node)
@@ -445,6 +446,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         lt, rt = ty(left), ty(right)
         res = lt.nullable() if lt.is_integer and rt.is_integer else it.DECIMAL32
         if lt.is_integer and rt.is_integer:
+            # deferred: its module is not loaded before this one
             from .exprs import int_result
 
             res = int_result(lt, rt)

@@ -20,6 +20,7 @@ from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.ifxtypes import BASE_NAMES, IfxType
+from ..schema.catalog import rowsize
 
 T = TypeCode
 _BLOBS = (T.BYTE, T.TEXT)
@@ -199,8 +200,6 @@ def table_definition(columns: dict[str, IfxType], keys: list[list[str]]) -> None
     operation causes a rowsize to exceed the allowable limit (32767)." (Hibernate: LengthTest
     quotes it).  A row's size is what systables.rowsize counts per column (BYTE and TEXT by
     their 56-byte descriptor)."""
-    from ..schema.catalog import rowsize
-
     for key in keys:
         index_columns([columns[c] for c in key if c in columns], constraint=True)
     if sum(rowsize([t]) for t in columns.values()) > ROW_LIMIT:

@@ -30,6 +30,8 @@ from sqlglot import exp
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
+from ..features.spl.outparams import input_exprs
+from ..features.spl.resolve import candidates
 from .dialect import IfxSlv, IfxSlvRef
 from .exprs import func, keylit, typed
 
@@ -110,8 +112,6 @@ def _visible(col: exp.Column, in_scope: dict[int, dict[str, IfxSlv]]) -> IfxSlv 
 
 def _producer(compiler: Compiler, call: exp.Anonymous, decl: IfxSlv) -> tuple[Routine, int]:
     """The routine a call that declares SLVs runs, and the parameter ``decl`` receives."""
-    from ..features.spl.resolve import candidates
-
     name = str(call.this).lower()
     args = list(call.expressions)
     slvs = [i for i, arg in enumerate(args) if isinstance(arg, IfxSlv)]
@@ -142,8 +142,8 @@ def _producers_first(where: exp.Expr) -> None:
 def producer_call(compiler: Compiler, tx: ExprTranslator, call_name: str,
                   args: list[exp.Expr]) -> exp.Expr:
     """``f(x, v # T)`` in a WHERE clause: ifx_spl_out(procid, keys, inputs…)."""
+    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.spl.interp import default_exprs
-    from ..features.spl.outparams import input_exprs
 
     decls = [arg for arg in args if isinstance(arg, IfxSlv)]
     routine: Routine = decls[0].meta["routine"]

@@ -78,10 +78,12 @@ class IfxParser(CreateParser):
         self._advance()
         kind = self._word()
         if kind in ("FUNCTION", "PROCEDURE", "ROUTINE", "SPECIFIC"):
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.spl.parser import parse_drop
 
             return _stmt("drop_routine", parse_drop(self, kind))
         if kind == "TRIGGER":
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.triggers import parse_drop_trigger
 
             return _stmt("drop_trigger", parse_drop_trigger(self))
@@ -93,10 +95,12 @@ class IfxParser(CreateParser):
                 return ext.parse_sequence(self, "drop")
             return ext.parse_synonym(self, "drop", public=True)
         if kind == "ROW" and self._word(1) == "TYPE":
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import parse_drop_row_type
 
             return _stmt("drop_row_type", parse_drop_row_type(self))
         if kind == "TYPE":
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.distinct import parse_drop_type
 
             return _stmt("drop_type", parse_drop_type(self))
@@ -313,6 +317,7 @@ class IfxParser(CreateParser):
         return ext.parse_truncate(self)
 
     def _parse_ifx_execute(self) -> exp.Expr | None:
+        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.spl.parser import parse_call
 
         return _stmt("execute_routine", parse_call(self))
@@ -372,7 +377,9 @@ _DIALECTS = {False: Informix(), True: InformixDelimident()}
 def _parse_routine(sql: str, delimident: bool) -> exp.Expr:
     """CREATE FUNCTION/PROCEDURE: its body holds semicolons and SPL statements, so it is
     parsed by the SPL parser (spl/parser.py), not by sqlglot's statement splitter."""
+    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.spl.catalog import CreateRoutine
+    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.spl.parser import parse_routine
 
     header, body = parse_routine(sql, delimident)

@@ -84,10 +84,12 @@ class CreateParser(IfxExprParser):
         if word == "TABLE":
             return self._create_table(temp=False)
         if word == "DISTINCT" and self._word(1) == "TYPE":
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.distinct import parse_create_distinct_type
 
             return _stmt("create_distinct_type", parse_create_distinct_type(self))
         if word == "ROW" and self._word(1) == "TYPE":
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.composite import parse_create_row_type
 
             return _stmt("create_row_type", parse_create_row_type(self))
@@ -98,6 +100,7 @@ class CreateParser(IfxExprParser):
         if word == "DATABASE":
             return self._create_database()
         if word == "TRIGGER":
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.triggers import parse_create_trigger
 
             return _stmt("create_trigger", parse_create_trigger(self))

@@ -15,6 +15,7 @@ from sqlglot import exp
 from sqlglot.tokenizer_core import TokenType
 
 from ..core.errors import not_implemented
+from .statement_specs import _stmt
 
 if TYPE_CHECKING:
     from ..features.spl.catalog import DropRoutine
@@ -100,8 +101,6 @@ def _user(p: CreateParser) -> str:
 
 
 def parse_grant(p: CreateParser) -> exp.Expr:
-    from .statement_specs import _stmt
-
     grant = p._word() == "GRANT"
     p._advance()
     if grant and p._eat("DEFAULT", "ROLE"):
@@ -136,6 +135,7 @@ def parse_grant(p: CreateParser) -> exp.Expr:
         target = p._word()
         if target in ("PROCEDURE", "FUNCTION", "ROUTINE", "SPECIFIC") or (
                 privileges == ["EXECUTE"] and target != "LANGUAGE"):
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.spl.parser import parse_drop
 
             keyword = target if target in ("PROCEDURE", "FUNCTION", "ROUTINE",
@@ -172,15 +172,11 @@ def parse_grant(p: CreateParser) -> exp.Expr:
 
 def parse_role(p: CreateParser, verb: str) -> exp.Expr:
     """CREATE ROLE / DROP ROLE (after the verb and ROLE)."""
-    from .statement_specs import _stmt
-
     if_exists = p._if_exists(negate=verb == "create")
     return _stmt(f"{verb}_role", RoleSpec(_user(p), if_exists))
 
 
 def parse_set_role(p: CreateParser) -> exp.Expr:
-    from .statement_specs import _stmt
-
     word = p._word()
     if word in ("NULL", "NONE"):
         p._advance()
@@ -201,8 +197,6 @@ def _signed(p: CreateParser) -> int:
 
 def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
     """CREATE / ALTER / DROP / RENAME SEQUENCE, after the verb and SEQUENCE."""
-    from .statement_specs import _stmt
-
     if_exists = p._if_exists(negate=verb == "create")
     spec = SequenceSpec(p._table_name(), if_exists=if_exists)
     if verb == "rename":
@@ -248,8 +242,6 @@ def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
 
 def parse_synonym(p: CreateParser, verb: str, public: bool) -> exp.Expr:
     """CREATE [PUBLIC|PRIVATE] SYNONYM name FOR table / DROP SYNONYM name."""
-    from .statement_specs import _stmt
-
     if_exists = p._if_exists(negate=verb == "create")
     spec = SynonymSpec(p._table_name(), public=public, if_exists=if_exists)
     if verb == "create":
@@ -259,8 +251,6 @@ def parse_synonym(p: CreateParser, verb: str, public: bool) -> exp.Expr:
 
 
 def parse_truncate(p: CreateParser) -> exp.Expr:
-    from .statement_specs import _stmt
-
     p._advance()
     if p._word() == "TABLE":
         p._advance()
@@ -284,8 +274,6 @@ _MODES = ("ENABLED", "DISABLED", "DEFERRED", "IMMEDIATE", "FILTERING")
 
 def parse_set_constraints(p: CreateParser) -> exp.Expr:
     """SET CONSTRAINTS {ALL | name[, …] | FOR table} mode (after SET CONSTRAINTS)."""
-    from .statement_specs import _stmt
-
     names: list[str] | None = None
     table = None
     if p._word() == "ALL":

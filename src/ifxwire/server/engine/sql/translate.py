@@ -41,7 +41,7 @@ from .plan import param_converter as param_converter
 from .plan import passthrough as passthrough
 from .plan import table_signature as table_signature
 from .plan import with_start_offsets as with_start_offsets
-from .statements import STMT_TYPES, IfxStatement, parse, parse_expressions
+from .statements import _DIALECTS, STMT_TYPES, IfxStatement, parse, parse_expressions
 from .translate_dml import DmlCompiler
 
 T = TypeCode
@@ -125,6 +125,7 @@ class Compiler(DmlCompiler):
             raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
             collection_tables.refuse_writes(ast)
+            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
             from ..features.triggers import compile_instead
 
             instead = compile_instead(self, ast)
@@ -132,6 +133,7 @@ class Compiler(DmlCompiler):
                 return instead.finish(self.ctx)
             view = self.view_target(ast)
             if view is not None:
+                # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
                 from ..features.views import compile_view_dml
 
                 return compile_view_dml(self, ast, *view).finish(self.ctx)
@@ -156,6 +158,7 @@ class Compiler(DmlCompiler):
 
     def compile_call(self, ast: IfxStatement) -> Plan:
         """EXECUTE FUNCTION/PROCEDURE: a "call" plan (spl/calls.py)."""
+        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.spl.calls import compile_call
 
         return compile_call(self, ast.meta["spec"])
@@ -506,6 +509,7 @@ class Compiler(DmlCompiler):
                      ) -> exp.Expr | None:
         """A call of a stored routine inside an expression (spl/calls.py); None if no such
         routine."""
+        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
         from ..features.spl.calls import routine_call
 
         return routine_call(self, tx, name, args)
@@ -564,8 +568,6 @@ _RAISE = __import__("sqlglot").ErrorLevel.RAISE
 
 
 def _dialect(delimident: bool) -> Dialect:
-    from .statements import _DIALECTS
-
     return _DIALECTS[delimident]
 
 

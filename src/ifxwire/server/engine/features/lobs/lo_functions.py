@@ -29,7 +29,8 @@ from ...core import ifxtypes as it
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType
-from .lo_session import LoSession
+from ...sql.exprs import func, ty, typed
+from .lo_session import LoSession, lotofile_name
 from .lobstore import DEFAULT_SBSPACE, stale_locator
 
 if TYPE_CHECKING:
@@ -167,8 +168,6 @@ def _to_file(ls: LoSession, a: list[Any]) -> list[Any]:
 
 
 def _filename(ls: LoSession, a: list[Any]) -> list[Any]:
-    from .lo_session import lotofile_name
-
     return [lotofile_name(_text(a[1]), ls.store().find(_locator(a[0])).loid)]
 
 
@@ -265,8 +264,6 @@ _ARG_TYPES: dict[str, IfxType] = {
 
 def _sql_handler(b: Builtin) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
     def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
-        from ...sql.exprs import func, ty, typed
-
         raw = list(node.expressions)
         # LOCOPY(lob [, table, column]) and FILETOBLOB(file, where [, table, column]): the
         # table/column only choose storage characteristics, which are not emulated.

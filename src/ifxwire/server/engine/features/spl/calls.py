@@ -25,11 +25,15 @@ from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...schema.routines import Routine, expand
+from ...session.session import _internal
 from ...sql.dialect import IfxSlv
 from ...sql.exprs import func, ty, typed
+from ...sql.prepared import ExecResult
+from ...sql.translate import Plan
 from . import ast as a
 from . import outparams
 from .interp import Runtime, default_exprs
+from .parser import parse_types
 from .resolve import candidates, choose
 
 if TYPE_CHECKING:
@@ -53,6 +57,7 @@ def _resolve(compiler: Compiler, call: a.CallSpec) -> Routine:
     if call.owner is not None:
         found = [r for r in found if r.owner.lower() == call.owner.lower()]
     if len(found) > 1:
+        # deferred: its module is not loaded before this one
         from ...sql.translate import Compiler as _Compiler
 
         probe = _Compiler(compiler.lookup, compiler.ctx, compiler.delimident)
@@ -64,8 +69,6 @@ def _resolve(compiler: Compiler, call: a.CallSpec) -> Routine:
 
 
 def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
-    from ...sql.translate import Plan
-
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
     if any(True for arg in call.args for _ in arg.find_all(IfxSlv)):
@@ -107,8 +110,6 @@ def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[
 
 
 def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    from ...sql.prepared import ExecResult
-
     routine = _routine_of(session, plan)
     rows = runtime(session).invoke(routine, _args(session, plan, bound))
     try:
@@ -130,8 +131,6 @@ def _loaded(rows: Iterator[tuple[object, ...]], routine: Routine
             ) -> Iterator[tuple[object, ...]]:
     """Storage rows as the Python values the wire encoder expects. Any unexpected error is
     reported as -999 rather than ending the client's session."""
-    from ...session.session import _internal
-
     loaders = [conv.loader(t) for t in routine.returns]
     try:
         for row in rows:
@@ -152,6 +151,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     if not routines:
         return None
     if any(isinstance(arg, IfxSlv) for arg in args):
+        # deferred: its module is not loaded before this one
         from ...sql.slv import producer_call
 
         return producer_call(compiler, tx, name, args)
@@ -183,8 +183,6 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
     overloads). ``args`` are Python values as a client binds them; the rows come back as
     Python values. The caller's statement bookkeeping (locks, autocommit) is the session's:
     each SQL statement the routine runs commits by itself outside a transaction."""
-    from .parser import parse_types
-
     owner: str | None = None
     sig: list[Any] | None = list(param_types) if param_types is not None else None
     text = name.strip()

@@ -21,9 +21,10 @@ from sqlglot import exp
 
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
-from ...core.ifxtypes import IfxType
+from ...core.ifxtypes import IfxType, from_key
 from ...schema.catalog import quote
 from ...schema.routines import Routine
+from ..ddl import DdlContext
 from . import ast as a
 from .tables import chunks
 
@@ -75,7 +76,6 @@ def _legacy(conn: sqlite3.Connection, prefix: str) -> dict[int, Routine]:
     """Routines stored by ifxwire versions before SPL bodies (one RETURN each)."""
     import json
 
-    from ...core.ifxtypes import from_key
 
     try:
         rows = list(conn.execute(
@@ -120,8 +120,6 @@ def _inline_text(cr: CreateRoutine) -> str:
 
 
 def create_routine(dc: object, cr: CreateRoutine) -> None:
-    from ..ddl import DdlContext
-
     assert isinstance(dc, DdlContext)
     h = cr.header
     conn = dc.conn
@@ -224,8 +222,6 @@ def _created_as_procedure(text: str) -> bool:
 
 
 def drop_routine(dc: object, spec: DropRoutine) -> None:
-    from ..ddl import DdlContext
-
     assert isinstance(dc, DdlContext)
     found = matching(dc.schema.routines, spec)
     if not found:

@@ -18,6 +18,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...sql.dialect import IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
+from ...sql.statements import _DIALECTS
 
 
 class SplTokenizer(IfxTokenizer):
@@ -47,8 +48,6 @@ class TokenCursor:
     """A position in the tokens of one statement, with sqlglot parsers on the same tokens."""
 
     def __init__(self, sql: str, toks: list[Token], delimident: bool = False) -> None:
-        from ...sql.statements import _DIALECTS
-
         self.sql = sql
         self.toks = toks
         self.i = 0

@@ -34,7 +34,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...schema.routines import Routine
-from ...sql.statements import IfxStatement
+from ...sql.statements import IfxStatement, parse_expressions
 from . import ast as a
 from . import outparams
 from .resolve import candidates, choose
@@ -140,6 +140,7 @@ class Runtime:
         """The routine's parsed body (parsed once per schema, from the stored text)."""
         body = routine.parsed
         if body is None:
+            # deferred: its module is not loaded before this one
             from .parser import parse_routine
 
             _, body = parse_routine(routine.text, routine.delimident)
@@ -806,8 +807,6 @@ def _uses_current(node: a.Foreach) -> bool:
 
 def default_exprs(routine: Routine, given: int) -> list[exp.Expr]:
     """The DEFAULT expressions of the parameters a call left out."""
-    from ...sql.statements import parse_expressions
-
     out: list[exp.Expr] = []
     for text in routine.defaults[given:]:
         if text is None:

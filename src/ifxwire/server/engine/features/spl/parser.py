@@ -20,6 +20,7 @@ from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from . import ast as a
 from .binder import bind
+from .catalog import DropRoutine
 from .cursor import TokenCursor, tokenize
 
 # Words that start an SPL statement (besides SQL): they end a FOREACH query, which has no
@@ -735,8 +736,6 @@ def parse_drop(p: t.Any, kind: str) -> t.Any:
     """``DROP [SPECIFIC] {PROCEDURE|FUNCTION|ROUTINE} [IF EXISTS] name [(types)]`` with the
     statement parser ``p`` positioned after DROP (also the routine of GRANT/REVOKE EXECUTE
     ON, where ``kind`` "" means a bare name: any routine)."""
-    from .catalog import DropRoutine
-
     specific = False
     if kind == "SPECIFIC":
         specific = True

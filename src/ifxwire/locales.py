@@ -5,6 +5,10 @@ text, column names, character data, error parameters. Informix names code sets b
 (``en_US.819``) or by name (``en_US.8859-1``, ``en_US.utf8``); both spellings are accepted.
 An unknown code set is refused at connect time rather than guessed, because a wrong guess
 corrupts data silently.
+
+One module for the driver and the embedded server: the server once had a smaller table of its
+own that fell back to Latin-1 for every name it did not know; it now refuses such a locale at
+login with -23101, as Informix does when it cannot load a locale (docs/SERVER.md, "Locales").
 """
 
 from __future__ import annotations
@@ -12,9 +16,13 @@ from __future__ import annotations
 import codecs
 from functools import lru_cache
 
-from ..errors import InterfaceError
+from .errors import InterfaceError
 
-__all__ = ["codec_for_locale"]
+__all__ = ["DEFAULT_LOCALE", "codec_for_locale"]
+
+#: The locale of a client that names none: Informix's default en_US.819 (GLS User's Guide,
+#: "The default locale"), Latin-1.
+DEFAULT_LOCALE = "en_US.819"
 
 _CODESETS: dict[str, str] = {
     "8859-1": "iso-8859-1",
