@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from ....protocol.codes import TypeCode
 from ....types.smartlob import Locator
-from ..features.lobs.lobstore import BlobRef
+from ..features.lobs.lobstore import BlobRef, check_locator
 from . import sqlcodes as sc
 from .ifxtypes import INT_RANGE, IfxType
 from .values import (
@@ -128,9 +128,6 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     if code == T.BOOLEAN:
         return lambda v: None if v is None else to_bool(v)
     if t.is_smart_lob:
-        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.lobs.lobstore import check_locator
-
         return lambda v: None if v is None else check_locator(v)
     if code == T.BYTE:
         def conv_bytes(v: object) -> object:

@@ -41,3 +41,9 @@ class EngineError(Exception):
 def not_implemented(what: str) -> EngineError:
     """-999 naming the missing feature, so the client learns what we lack rather than a guess."""
     return EngineError(sqlcodes.NOT_IMPLEMENTED, near=what, message=f"Not implemented yet: {what}")
+
+
+def internal(e: Exception) -> EngineError:
+    """An unexpected Python error, reported as -999 naming it, never as a traceback."""
+    return EngineError(sqlcodes.NOT_IMPLEMENTED,
+                       message=f"Not implemented yet: internal {e!r}"[:500])

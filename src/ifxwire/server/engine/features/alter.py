@@ -27,8 +27,8 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
-from ..sql.exprs import keylit, needs_fit, storage_kind
-from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename
+from ..sql.exprs import keylit, lit, needs_fit, storage_kind
+from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
 from .ddl import (
     DdlContext,
@@ -125,9 +125,6 @@ def _constraint_sql(dc: DdlContext, info: TableInfo, cons: ConsDef) -> str | Non
     if not cons.enabled:
         return None
     if cons.kind == "C":
-        # deferred: its module is not loaded before this one
-        from ..sql.statements import parse_expressions
-
         expr = parse_expressions(cons.check_text)[0]
         return f"CONSTRAINT {quote(cons.name)} CHECK ({dc.compile_check(info, expr)})"
     if cons.kind == "R" and cons.parent is not None:
@@ -184,9 +181,6 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         if c.type.notnull:
             decl += f" CONSTRAINT {quote('n_' + c.name)} NOT NULL"
         if c.default_kind == "L" and c.default_value is not None:
-            # deferred: its module is not loaded before this one
-            from ..sql.exprs import lit
-
             stored = _stored_default(dc, c)
             decl += " DEFAULT " + lit(stored).sql(dialect="sqlite")
         defs.append(decl)

@@ -48,7 +48,8 @@ from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import ConvContext, fail
-from ..sql.exprs import common_type, lit, ty, typed
+from ..schema.hooks import FEATURES
+from ..sql.exprs import NULLTYPE, common_type, func, keylit, lit, ty, typed
 
 T = TypeCode
 _LOCK = threading.Lock()
@@ -485,9 +486,6 @@ def translate_collection(tx: Any, node: Any) -> Any:
 def translate_row(tx: Any, node: Any) -> Any:
     """``ROW(a, b, …)``: an unnamed ROW typed field by field (f1, f2, …); a constant when
     every field is one, else built per row by ``compose``."""
-    # deferred: its module is not loaded before this one
-    from ..sql.exprs import NULLTYPE, lit, ty, typed
-
     items = [tx.tx(e) for e in node.expressions]
     if not items:
         raise fail(sc.SYNTAX)
@@ -512,9 +510,6 @@ def _composed(tx: Any, t: IfxType, items: list[Any], types: list[IfxType]) -> An
     """``ifx_compose(type key, element storage values…)``: each item converted to its
     element/field type in SQL, the JSON storage built in Python (SQLite's own JSON writes
     REALs with 15 digits, which would not be exact)."""
-    # deferred: its module is not loaded before this one
-    from ..sql.exprs import NULLTYPE, func, keylit, typed
-
     args = [keylit(t)]
     for item, et in zip(items, types, strict=True):
         args.append(item if item.meta.get("null") or et == NULLTYPE else tx.convert(item, et))
@@ -544,8 +539,6 @@ def translate_cardinality(tx: Any, node: Any) -> Any:
     """CARDINALITY(collection): the number of elements (NULL for a NULL collection)."""
     from sqlglot import exp
 
-    # deferred: its module is not loaded before this one
-    from ..sql.exprs import func, ty, typed
 
     if len(node.expressions) != 1:
         raise fail(sc.NO_CONVERSION, "CARDINALITY")
@@ -561,8 +554,6 @@ def translate_field(tx: Any, node: Any) -> Any:
     column, or None when ``node`` names no ROW column's field."""
     from sqlglot import exp
 
-    # deferred: its module is not loaded before this one
-    from ..sql.exprs import typed
 
     db = node.args.get("db")
     holder = exp.Column(this=exp.to_identifier(node.table),
@@ -597,8 +588,6 @@ def translate_dot(tx: Any, node: Any) -> Any:
 def _field_of(inner: Any, t: IfxType, name: str) -> Any:
     from sqlglot import exp
 
-    # deferred: its module is not loaded before this one
-    from ..sql.exprs import func, typed
 
     if t.cx is None or t.cx.code != T.ROW:
         return None
@@ -617,8 +606,6 @@ def translate_in_collection(tx: Any, node: Any) -> Any:
     as ``EXISTS (SELECT 1 FROM json_each(collection) WHERE value = x)``."""
     from sqlglot import exp
 
-    # deferred: its module is not loaded before this one
-    from ..sql.exprs import func, ty, typed
 
     coll = tx.tx(node.args["field"])
     t = ty(coll)
@@ -751,9 +738,6 @@ def _resolve(conn: sqlite3.Connection, node: ComplexType) -> ComplexType:
         if found is None:
             if conn.execute("SELECT 1 FROM sysxtdtypes WHERE name = ? AND mode = 'D'",
                             (node.type_name,)).fetchone():
-                # deferred: its module is not loaded before this one
-                from ..core.errors import not_implemented
-
                 raise not_implemented("a DISTINCT type inside a ROW or collection")
             raise EngineError(sc.TYPE_NOT_FOUND, near=node.type_name)
         xid, tree = found
@@ -806,3 +790,10 @@ def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysinherits WHERE child = ?", (xid,))
+
+
+# What the catalogue (schema layer) asks of composite types, without importing this module.
+FEATURES.complex_types = load_types
+FEATURES.complex_type = complex_type
+FEATURES.resolve_named = resolve_named
+FEATURES.catalog_type = catalog_type

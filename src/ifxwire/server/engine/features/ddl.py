@@ -405,7 +405,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
                     "(SELECT constrid FROM sysconstraints)")
     dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
-    # import cycle at load: triggers -> cross_database -> access -> ddl
+    # import cycle at load: triggers -> parser -> catalog -> ddl
     from .triggers import drop_for_table
 
     drop_for_table(dc.conn, tabid)

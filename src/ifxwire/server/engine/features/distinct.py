@@ -23,6 +23,7 @@ from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType, from_catalog
+from ..schema.hooks import FEATURES
 from .composite import FIRST_XID, resolve_named
 
 T = TypeCode
@@ -115,3 +116,6 @@ def resolve_column_type(conn: sqlite3.Connection, t: IfxType) -> IfxType:
         if found is not None:
             return replace(found, notnull=t.notnull)
     return resolve_named(conn, t)
+
+
+FEATURES.distinct_types = load_distinct_types  # the catalogue reads them through it

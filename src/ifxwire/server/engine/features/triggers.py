@@ -34,12 +34,14 @@ from ....protocol.codes import StmtType
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..schema.catalog import TableInfo, quote
+from ..schema.hooks import FEATURES
+from ..schema.routine_tables import chunks
 from ..schema.routines import Routine
+from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
 from .spl import ast as a
 from .spl.parser import SplParser, drop_target
-from .spl.tables import chunks
 from .views import check_rows
 
 if TYPE_CHECKING:
@@ -97,9 +99,6 @@ class Trigger:
 
     def body(self) -> TriggerBody:
         if self.parsed is None:
-            # deferred: its module is not loaded before this one
-            from ..sql.statements import parse
-
             tree = parse(self.text, self.delimident)
             spec = tree.meta["spec"]
             assert isinstance(spec, CreateTrigger)
@@ -358,9 +357,8 @@ class _Firing:
     """Runs one trigger's actions with the session's SPL interpreter."""
 
     def __init__(self, s: EngineSession, trig: Trigger) -> None:
-        # import cycle at load: calls -> session -> triggers
+        # import cycle at load: calls -> translate -> triggers
         from .spl.calls import runtime
-        # import cycle at load: interp -> sqlrun -> translate -> select_triggers ...
         from .spl.interp import Frame, Interp
 
         self.s = s
@@ -413,7 +411,7 @@ class _Firing:
                 f"UPDATE {info.schema}.{quote(info.name)} SET {sets} WHERE rowid = ?",
                 [*values.values(), rowid])
         except sqlite3.Error as e:
-            # import cycle at load: translate -> select_triggers -> triggers
+            # import cycle at load: translate -> triggers
             from ..sql.translate import Plan
 
             raise self.s._map_error(e, Plan("update", StmtType.UPDATE, table=info)) from None
@@ -435,7 +433,7 @@ class _Firing:
 
 def _guarded(s: EngineSession, run: Any) -> Any:
     """Run a triggering statement with its triggers atomically, at most MAX_CASCADE deep."""
-    # import cycle at load: calls -> session -> triggers
+    # import cycle at load: calls -> translate -> triggers
     from .spl.calls import runtime
 
     rt = runtime(s)
@@ -461,7 +459,7 @@ def _guarded(s: EngineSession, run: Any) -> Any:
 def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
     MERGE_ROWID is bound to the target's largest rowid before the first runs."""
-    # import cycle at load: prepared -> translate -> select_triggers -> triggers
+    # import cycle at load: prepared -> translate -> triggers
     from ..sql.prepared import ExecResult
 
     info = plan.table
@@ -530,7 +528,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
 def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
     """DML on a view that has an INSTEAD OF trigger for it: a query producing the rows the
     trigger receives (NEW for INSERT; OLD and the SET values for UPDATE; OLD for DELETE)."""
-    # import cycle at load: translate -> select_triggers -> triggers
+    # import cycle at load: translate -> triggers
     from ..sql.translate import Plan
 
     target = ast.this
@@ -612,7 +610,7 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
 
 
 def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    # import cycle at load: prepared -> translate -> select_triggers -> triggers
+    # import cycle at load: prepared -> translate -> triggers
     from ..sql.prepared import ExecResult
 
     info = plan.table
@@ -651,3 +649,6 @@ def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecR
 
     result: ExecResult = _guarded(s, run)
     return result
+
+
+FEATURES.triggers = load_triggers  # the catalogue reads triggers through it

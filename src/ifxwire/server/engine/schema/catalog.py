@@ -22,8 +22,9 @@ from ....protocol.codes import TypeCode
 from ..core import ifxtypes as it
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import date_number
-from ..features.spl.tables import PRIVATE_DDL, PRIVATE_TABLES, SPL_TABLES
 from .catalog_tables import CATALOG_VIEWS, EMPTY_TABLES, SYSINDICES_VISIBLE
+from .hooks import FEATURES
+from .routine_tables import PRIVATE_DDL, PRIVATE_TABLES, SPL_TABLES
 from .routines import Routine
 
 if TYPE_CHECKING:
@@ -368,10 +369,7 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
                 marks = ", ".join("?" * len(rows[0]))
                 conn.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", rows)
     else:
-        # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.lobs.lobstore import create_schema
-
-        create_schema(conn)  # smart large objects (lobstore.py)
+        FEATURES.lob_schema(conn)  # smart large objects (features/lobs/lobstore.py)
     conn.execute("INSERT INTO sysusers VALUES ('public', 'C', 5, NULL, NULL)")
     conn.execute(f"INSERT INTO sysusers VALUES ('{OWNER}', 'D', 9, NULL, NULL)")
     conn.execute("INSERT INTO _ifx_serial VALUES (0, 'tabid', ?)", (USER_TABID_START,))
@@ -514,14 +512,11 @@ def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str
 def insert_columns(conn: sqlite3.Connection, tabid: int, cols: list[tuple[str, IfxType]],
                    first_colno: int = 1) -> None:
     if any(ty.cx is not None and not ty.xid for _, ty in cols):
-        # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.composite import catalog_type, resolve_named
-
         (owner,) = conn.execute("SELECT owner FROM systables WHERE tabid = ?",
                                 (tabid,)).fetchone() or (OWNER,)
-        cols = [(n, ty) if ty.cx is None or ty.xid else (n, resolve_named(conn, ty))
+        cols = [(n, ty) if ty.cx is None or ty.xid else (n, FEATURES.resolve_named(conn, ty))
                 for n, ty in cols]
-        cols = [(n, replace(ty, xid=catalog_type(conn, ty, owner))
+        cols = [(n, replace(ty, xid=FEATURES.catalog_type(conn, ty, owner))
                  if ty.cx is not None and not ty.xid else ty) for n, ty in cols]
     conn.executemany(
         "INSERT INTO syscolumns (colname, tabid, colno, coltype, collength, colmin, colmax, "
@@ -565,14 +560,11 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         length = collength + 65536 if collength < 0 else collength
         ty = from_catalog(coltype, length, xid or 0)
         if ty.is_complex:
-            # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import complex_type, load_types
-
             if complex_types is None:
-                complex_types = dict(load_types(conn, p))
+                complex_types = dict(FEATURES.complex_types(conn, p))
             cx = complex_types.get(xid or 0)
             if cx is not None:
-                ty = complex_type(cx, ty.notnull, xid)  # type: ignore[arg-type]
+                ty = FEATURES.complex_type(cx, ty.notnull, xid)
         cols.setdefault(tabid, []).append(ColumnInfo(colname, colno, ty))
     defaults: dict[tuple[int, int], tuple[str, str]] = {}
     for tabid, colno, dtype, dval in conn.execute(
@@ -622,12 +614,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             continue
         colnames = info.unique_indexes.get(idxname or "", [])
         info.constraints.append(Constraint(constrname, ctype, colnames, idxname or ""))
-    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.spl.catalog import load_routines
-    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.triggers import load_triggers
-
-    routines, procs = load_routines(conn, p)
+    routines, procs = FEATURES.routines(conn, p)
     sequences = {row[0]: SequenceInfo(row[0], row[1], (row[2] or "").strip(), row[3], row[4],
                                       row[5], row[6], row[7] == "1", row[8] or 0)
                  for row in conn.execute(
@@ -649,17 +636,12 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         texts.setdefault(tabid, []).append(text or "")
     views = {by_tabid[t].name: "".join(parts) for t, parts in texts.items() if t in by_tabid}
     return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
-                  load_triggers(conn, p), views, _user_types(conn, p))
+                  FEATURES.triggers(conn, p), views, _user_types(conn, p))
 
 
 def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:
-    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.composite import complex_type, load_types
-    # upward (schema -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.distinct import load_distinct_types
-
-    types = load_distinct_types(conn, p)
-    for xid, cx in load_types(conn, p).items():
+    types = FEATURES.distinct_types(conn, p)
+    for xid, cx in FEATURES.complex_types(conn, p).items():
         if cx.named:
-            types[cx.type_name] = complex_type(cx, False, xid)
+            types[cx.type_name] = FEATURES.complex_type(cx, False, xid)
     return types

@@ -36,10 +36,13 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.convert import row_binder
 from ..core.errors import EngineError, not_implemented
+from ..core.errors import internal as _internal
 from ..core.ifxtypes import IfxType
 from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
-from ..features.triggers import run_dml, run_merge
+from ..features.select_triggers import open_cursor
+from ..features.spl.calls import call_routine, execute_call, open_call, runtime
+from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
 from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
@@ -62,11 +65,6 @@ UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
 _FOREVER_MS = 2**31 - 1
 
 
-
-
-def _internal(e: Exception) -> EngineError:
-    """An unexpected Python error, reported as -999 naming it, never as a traceback."""
-    return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: internal {e!r}"[:500])
 
 
 def _no_cursor(name: str, table: object) -> int:
@@ -142,9 +140,6 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self.state.lo = self.lo
 
     def _spl(self) -> Runtime:
-        # import cycle at load: calls -> session
-        from ..features.spl.calls import runtime
-
         return runtime(self)
 
     # ---- settings --------------------------------------------------------------------------
@@ -598,14 +593,8 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         if plan.kind == "select_into":
             return self._write(plan, lambda: self._select_into(plan, bound))
         if plan.kind == "call":
-            # import cycle at load: calls -> session
-            from ..features.spl.calls import execute_call
-
             return execute_call(self, plan, bound)
         if plan.kind == "instead":
-            # deferred: its module is not loaded before this one
-            from ..features.triggers import run_instead
-
             return self._write(plan, lambda: run_instead(self, plan, bound))
         return self.exec_dml(plan, bound)
 
@@ -621,9 +610,6 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         """Run a stored routine by name or signature with Python argument values; rows of
         Python values come back (spl/calls.py). The fast path's entry point; ``outs``
         receives the OUT/INOUT values once the rows are all read."""
-        # import cycle at load: calls -> session
-        from ..features.spl.calls import call_routine
-
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         return call_routine(self, name, args, outs=outs)
@@ -639,14 +625,8 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
             bound = self._bind(plan, params)
             self._start_statement()
             if plan.kind == "call":
-                # import cycle at load: calls -> session
-                from ..features.spl.calls import open_call
-
                 return open_call(self, plan, bound)
             if plan.select_triggers:
-                # deferred: its module is not loaded before this one
-                from ..features.select_triggers import open_cursor
-
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
             return self._rows(plan, bound)
         except EngineError:

@@ -27,7 +27,7 @@ from sqlglot import exp
 
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError
+from ..core.errors import EngineError, not_implemented
 from ..features.composite import complex_type, type_of
 from .exprs import UNKNOWN, ExprTranslator, func, ty
 
@@ -100,9 +100,6 @@ def type_scope(compiler: Any, scope: Any) -> None:
     tx.named_type = compiler.lookup.named_type
     alias = node.args["alias"].name
     if alias in compiler.collection_columns:
-        # deferred: its module is not loaded before this one
-        from ..core.errors import not_implemented
-
         raise not_implemented("two collection-derived tables with one name")
     columns, sql = type_table(tx, node)
     compiler.outputs[id(node)] = columns

@@ -29,6 +29,8 @@ from sqlglot.tokenizer_core import Token, TokenizerCore, TokenType
 from ....protocol.codes import TimeUnit, TypeCode
 from ....types.complextype import ComplexType
 from ..core import ifxtypes as it
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 
 T = TypeCode
@@ -521,11 +523,6 @@ class IfxExprParser(parser.Parser):
             prec = args[0]
             scale = args[1] if len(args) > 1 else FLOATING
             if 1 <= prec <= 32 and scale != FLOATING and scale > prec:
-                # deferred: its module is not loaded before this one
-                from ..core import sqlcodes as sc
-                # deferred: its module is not loaded before this one
-                from ..core.errors import EngineError
-
                 # DECIMAL(5, 10): the catalogue's -366 (Hibernate's NativeQueryResultType-
                 # AutoDiscoveryTest quotes "The scale exceeds the maximum precision specified").
                 raise EngineError(sc.SCALE_EXCEEDS_PRECISION, near=str(scale))
@@ -680,11 +677,6 @@ class IfxExprParser(parser.Parser):
                     alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
                 if alias is not None and alias.columns and isinstance(query, exp.Select):
                     if len(alias.columns) != len(query.expressions):
-                        # deferred: its module is not loaded before this one
-                        from ..core import sqlcodes as sc
-                        # deferred: its module is not loaded before this one
-                        from ..core.errors import EngineError
-
                         raise EngineError(sc.DERIVED_COLUMN_COUNT)
                     query.set("expressions", [
                         exp.alias_(e.this if isinstance(e, exp.Alias) else e, c.name)
@@ -724,9 +716,6 @@ class IfxExprParser(parser.Parser):
         if (self._word() == "INTO" and self._next is not None
                 and self._next.token_type == TokenType.TABLE):
             # INSERT INTO TABLE(collection): a collection-derived table is read-only here
-            from ..core import sqlcodes as sc
-            # deferred: its module is not loaded before this one
-            from ..core.errors import EngineError
 
             raise EngineError(sc.READ_ONLY_COLLECTION)
         return super()._parse_insert()
@@ -768,9 +757,6 @@ class IfxExprParser(parser.Parser):
                 self._advance()
                 nested = self._parse_outer_group(alias_tokens)
                 if nested.meta.get("ifx_group"):
-                    # deferred: its module is not loaded before this one
-                    from ..core.errors import not_implemented
-
                     raise not_implemented("an OUTER group inside an OUTER group")
                 table = nested.this
             else:

@@ -16,9 +16,20 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
+from ..features.composite import translate_cardinality, translate_row
 from ..features.lobs.lo_functions import sql_handlers
 from . import builtins
-from .exprs import COUNT_TYPE, ExprTranslator, common_type, func, keylit, storage_kind, ty, typed
+from .exprs import (
+    COUNT_TYPE,
+    ExprTranslator,
+    common_type,
+    func,
+    int_result,
+    keylit,
+    storage_kind,
+    ty,
+    typed,
+)
 
 T = TypeCode
 U = TimeUnit
@@ -345,9 +356,6 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, exp.Anonymous):
         name = str(node.this).upper()
         if name in ("ROW", "CARDINALITY"):
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import translate_cardinality, translate_row
-
             out: exp.Expr = (translate_row if name == "ROW" else translate_cardinality)(tx, node)
             return out
         return _anonymous(tx, node)
@@ -446,9 +454,6 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         lt, rt = ty(left), ty(right)
         res = lt.nullable() if lt.is_integer and rt.is_integer else it.DECIMAL32
         if lt.is_integer and rt.is_integer:
-            # deferred: its module is not loaded before this one
-            from .exprs import int_result
-
             res = int_result(lt, rt)
         return typed(func("ifx_dop", exp.Literal.string("mod"), left, right, keylit(res)), res)
     if isinstance(node, (exp.Pow, exp.Sqrt, exp.Exp, exp.Ln, exp.Log, exp.Ceil, exp.Floor,

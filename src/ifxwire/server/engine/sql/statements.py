@@ -17,6 +17,8 @@ from sqlglot.tokenizer_core import TokenType
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
+from ..features.composite import parse_drop_row_type
+from ..features.distinct import parse_drop_type
 from . import statements_ext as ext
 from .dialect import _TYPE_WORDS, IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
 from .shape import balance_chains, check_nesting
@@ -95,14 +97,8 @@ class IfxParser(CreateParser):
                 return ext.parse_sequence(self, "drop")
             return ext.parse_synonym(self, "drop", public=True)
         if kind == "ROW" and self._word(1) == "TYPE":
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import parse_drop_row_type
-
             return _stmt("drop_row_type", parse_drop_row_type(self))
         if kind == "TYPE":
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.distinct import parse_drop_type
-
             return _stmt("drop_type", parse_drop_type(self))
         if kind not in ("TABLE", "VIEW", "INDEX", "DATABASE"):
             raise not_implemented(f"DROP {kind}")
@@ -379,7 +375,6 @@ def _parse_routine(sql: str, delimident: bool) -> exp.Expr:
     parsed by the SPL parser (spl/parser.py), not by sqlglot's statement splitter."""
     # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.spl.catalog import CreateRoutine
-    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
     from ..features.spl.parser import parse_routine
 
     header, body = parse_routine(sql, delimident)

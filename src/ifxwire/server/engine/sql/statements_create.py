@@ -9,6 +9,8 @@ from sqlglot.tokenizer_core import TokenType
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
+from ..features.composite import named_placeholder, parse_create_row_type
+from ..features.distinct import parse_create_distinct_type
 from . import statements_ext as ext
 from .dialect import _TYPE_WORDS, IfxExprParser, ifx_type_node
 from .statement_specs import (
@@ -84,14 +86,8 @@ class CreateParser(IfxExprParser):
         if word == "TABLE":
             return self._create_table(temp=False)
         if word == "DISTINCT" and self._word(1) == "TYPE":
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.distinct import parse_create_distinct_type
-
             return _stmt("create_distinct_type", parse_create_distinct_type(self))
         if word == "ROW" and self._word(1) == "TYPE":
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import parse_create_row_type
-
             return _stmt("create_row_type", parse_create_row_type(self))
         if word in ("UNIQUE", "DISTINCT", "CLUSTER", "INDEX"):
             return self._create_index()
@@ -314,7 +310,6 @@ class CreateParser(IfxExprParser):
                                                                   TokenType.IDENTIFIER):
             # Perhaps a named ROW type: resolved against the catalog when the DDL runs, which
             # answers -9628 if there is no such type (server/engine/composite.py).
-            from ..features.composite import named_placeholder
 
             self._advance()
             return ifx_type_node(named_placeholder(word.lower()))

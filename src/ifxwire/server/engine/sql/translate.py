@@ -30,6 +30,8 @@ from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..features import select_triggers
+from ..features.triggers import compile_instead
+from ..features.views import compile_view_dml
 from ..schema.catalog import TableInfo
 from . import collection_tables, refusals, rewrites, setops, slv
 from .dialect import IfxSequenceRef
@@ -125,17 +127,12 @@ class Compiler(DmlCompiler):
             raise EngineError(sc.SYNTAX, near="returning")  # Informix DML has no RETURNING
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
             collection_tables.refuse_writes(ast)
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.triggers import compile_instead
 
             instead = compile_instead(self, ast)
             if instead is not None:
                 return instead.finish(self.ctx)
             view = self.view_target(ast)
             if view is not None:
-                # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-                from ..features.views import compile_view_dml
-
                 return compile_view_dml(self, ast, *view).finish(self.ctx)
         if isinstance(ast, exp.Insert):
             return self.compile_insert(ast).finish(self.ctx)

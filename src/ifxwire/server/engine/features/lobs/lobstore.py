@@ -59,6 +59,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...schema.catalog import TableInfo, quote
+from ...schema.hooks import FEATURES
 from .sbspace import Sbspace, sb_path
 
 #: Size of one stored piece of LO data.
@@ -667,3 +668,6 @@ def check_locator(value: object) -> bytes:
     if Locator.unpack(value) is None:
         raise bad_locator()
     return bytes(value)
+
+
+FEATURES.lob_schema = create_schema  # the catalogue calls it for a new database

@@ -24,11 +24,13 @@ from .....protocol.codes import StmtType
 from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
+from ...core.errors import internal as _internal
 from ...schema.routines import Routine, expand
-from ...session.session import _internal
 from ...sql.dialect import IfxSlv
 from ...sql.exprs import func, ty, typed
 from ...sql.prepared import ExecResult
+from ...sql.slv import producer_call
+from ...sql.translate import Compiler as _Compiler
 from ...sql.translate import Plan
 from . import ast as a
 from . import outparams
@@ -57,9 +59,6 @@ def _resolve(compiler: Compiler, call: a.CallSpec) -> Routine:
     if call.owner is not None:
         found = [r for r in found if r.owner.lower() == call.owner.lower()]
     if len(found) > 1:
-        # deferred: its module is not loaded before this one
-        from ...sql.translate import Compiler as _Compiler
-
         probe = _Compiler(compiler.lookup, compiler.ctx, compiler.delimident)
         probe.allow_bare_params = True
         types = probe.compile_query(exp.Select(
@@ -151,9 +150,6 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     if not routines:
         return None
     if any(isinstance(arg, IfxSlv) for arg in args):
-        # deferred: its module is not loaded before this one
-        from ...sql.slv import producer_call
-
         return producer_call(compiler, tx, name, args)
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):

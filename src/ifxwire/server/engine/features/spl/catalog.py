@@ -23,10 +23,11 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType, from_key
 from ...schema.catalog import quote
+from ...schema.hooks import FEATURES
+from ...schema.routine_tables import chunks
 from ...schema.routines import Routine
 from ..ddl import DdlContext
 from . import ast as a
-from .tables import chunks
 
 
 @dataclass
@@ -239,3 +240,6 @@ def drop_procid(conn: sqlite3.Connection, procid: int) -> None:
                   "sysprocplan", "_ifx_proc"):
         conn.execute(f"DELETE FROM {table} WHERE procid = ?", (procid,))
     conn.execute(f"DROP VIEW IF EXISTS {quote(f'_ifx_r_{procid}')}")
+
+
+FEATURES.routines = load_routines  # the catalogue reads routines through it

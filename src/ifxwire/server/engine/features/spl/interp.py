@@ -37,6 +37,7 @@ from ...schema.routines import Routine
 from ...sql.statements import IfxStatement, parse_expressions
 from . import ast as a
 from . import outparams
+from .parser import parse_routine
 from .resolve import candidates, choose
 from .sqlrun import Runner, VarRef
 
@@ -140,9 +141,6 @@ class Runtime:
         """The routine's parsed body (parsed once per schema, from the stored text)."""
         body = routine.parsed
         if body is None:
-            # deferred: its module is not loaded before this one
-            from .parser import parse_routine
-
             _, body = parse_routine(routine.text, routine.delimident)
             for decl, (_, ty) in zip(body.params, routine.params, strict=True):
                 decl.type = ty

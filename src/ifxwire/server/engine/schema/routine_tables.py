@@ -8,9 +8,9 @@ dbaccess displays it (``integer,char(10)``).
 
 from __future__ import annotations
 
-from .....protocol.codes import TypeCode
-from ...core import ifxtypes as it
-from ...core.ifxtypes import IfxType
+from ....protocol.codes import TypeCode
+from ..core import ifxtypes as it
+from ..core.ifxtypes import IfxType
 
 T = TypeCode
 _SI = it.SMALLINT
