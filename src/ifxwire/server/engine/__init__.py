@@ -29,10 +29,11 @@ from __future__ import annotations
 
 from .core import sqlcodes
 from .core.errors import EngineError
+from .core.values import BlobRef
 from .features import routine_call
 from .features.composite import text_encoder
 from .features.lobs.lo_session import LoSession
-from .features.lobs.lobstore import CHUNK, INLINE_MAX, BlobRef
+from .features.lobs.lobstore import CHUNK, INLINE_MAX
 from .schema.catalog import TableInfo
 from .session.engine import Engine
 from .session.session import EngineSession

@@ -16,11 +16,12 @@ from decimal import Decimal
 
 from ....protocol.codes import TypeCode
 from ....types.smartlob import Locator
-from ..features.lobs.lobstore import BlobRef, check_locator
 from . import sqlcodes as sc
+from .hooks import EXTENSIONS
 from .ifxtypes import INT_RANGE, IfxType
 from .values import (
     DEFAULT_CTX,
+    BlobRef,
     ConvContext,
     date_from_number,
     date_number,
@@ -60,10 +61,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     """
     code = t.code
     if t.cx is not None:
-        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.composite import storer as complex_storer
-
-        return complex_storer(t, ctx, src)
+        return EXTENSIONS.complex_storer(t, ctx, src)
     if src is not None and src.cx is not None:
         raise fail(sc.NO_CONVERSION)
 
@@ -128,7 +126,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     if code == T.BOOLEAN:
         return lambda v: None if v is None else to_bool(v)
     if t.is_smart_lob:
-        return lambda v: None if v is None else check_locator(v)
+        return lambda v: None if v is None else EXTENSIONS.check_locator(v)
     if code == T.BYTE:
         def conv_bytes(v: object) -> object:
             if v is None:
@@ -172,10 +170,7 @@ def loader(t: IfxType) -> Conv | None:
     value already is the right Python value."""
     code = t.code
     if t.cx is not None:
-        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.composite import loader as complex_loader
-
-        return complex_loader(t)
+        return EXTENSIONS.complex_loader(t)
     if code in INT_RANGE:
         lo, hi = INT_RANGE[code]
 

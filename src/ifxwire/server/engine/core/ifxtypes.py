@@ -43,6 +43,7 @@ from ....protocol.codes import (
 )
 from ....protocol.columns import ColumnDesc
 from ....types.complextype import COMPLEX_CODES, ComplexType
+from .hooks import EXTENSIONS
 
 T = TypeCode
 FLOATING = 255  # DECIMAL(p) without a scale: floating point decimal, scale byte 255
@@ -253,10 +254,7 @@ class IfxType:
                 name, T.UDTVAR | flag, self.size, xid=XID_LVARCHAR, type_name="lvarchar"
             )
         if self.cx is not None:
-            # upward (core -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import describe_complex
-
-            return describe_complex(self, name)
+            return EXTENSIONS.describe_complex(self, name)
         xid = SMART_LOB_XID.get(self.code)
         if xid is not None:
             # UDTFIXED 41, xid 10/11, encoded length 72 (peer report 3.1; J§4.1)
@@ -282,10 +280,7 @@ class IfxType:
     def key(self) -> str:
         """Compact text naming this type, passed to SQLite functions (see ``from_key``)."""
         if self.cx is not None:
-            # upward (core -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import complex_key
-
-            return complex_key(self)
+            return EXTENSIONS.complex_key(self)
         return (
             f"{self.code}.{self.size}.{self.minsize}.{self.prec}.{self.scale}."
             f"{self.start}.{self.end}.{self.lead}"
@@ -324,10 +319,7 @@ class IfxType:
 def from_key(key: str) -> IfxType:
     """Inverse of ``IfxType.key`` (cached: SQLite functions call it once per distinct type)."""
     if key.startswith("x"):
-        # upward (core -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.composite import complex_from_key
-
-        return complex_from_key(key)
+        return EXTENSIONS.complex_from_key(key)
     code, size, minsize, prec, scale, start, end, lead = (int(x) for x in key.split("."))
     return IfxType(code, size, minsize, prec, scale, start, end, lead)
 

@@ -30,6 +30,7 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from ....protocol.codes import TimeUnit, TypeCode
 from ....types.numeric import round_floating
@@ -740,3 +741,15 @@ def dec_of_storage(v: object) -> Decimal | None:
 
 def field_width(unit: int) -> int:
     return FIELD_WIDTH.get(unit, 2)
+
+
+class BlobRef(NamedTuple):
+    """A BYTE/TEXT value stored as an object: its id and locator in ``_ifx_lo``
+    (features/lobs/lobstore.py keeps them; the core converts columns holding one)."""
+
+    loid: int
+    locator: bytes = b""
+
+    def stored(self, text: bool) -> object:
+        """What the column holds: the locator in a TEXT column, the id in a BYTE column."""
+        return self.locator if text else self.loid

@@ -46,6 +46,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
+from ..core.hooks import EXTENSIONS
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import ConvContext, fail
 from ..schema.hooks import FEATURES
@@ -797,3 +798,11 @@ FEATURES.complex_types = load_types
 FEATURES.complex_type = complex_type
 FEATURES.resolve_named = resolve_named
 FEATURES.catalog_type = catalog_type
+
+
+# What the core asks of composite types, without importing this module (core/hooks.py).
+EXTENSIONS.describe_complex = describe_complex
+EXTENSIONS.complex_key = complex_key
+EXTENSIONS.complex_from_key = complex_from_key
+EXTENSIONS.complex_storer = storer
+EXTENSIONS.complex_loader = loader

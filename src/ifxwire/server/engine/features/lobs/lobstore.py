@@ -51,12 +51,12 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .....protocol.codes import XID_BLOB, XID_CLOB, TypeCode
 from .....types.smartlob import LOCATOR_SIZE, Locator
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
+from ...core.hooks import EXTENSIONS
 from ...core.ifxtypes import IfxType
 from ...schema.catalog import TableInfo, quote
 from ...schema.hooks import FEATURES
@@ -76,16 +76,6 @@ MAX_LO_SIZE = 4 * 1024**4
 #: BYTE/TEXT values up to this size are stored inline; larger ones as objects (BlobRef).
 INLINE_MAX = 1024 * 1024
 
-
-class BlobRef(NamedTuple):
-    """A BYTE/TEXT value stored as an object: its id and locator in ``_ifx_lo``."""
-
-    loid: int
-    locator: bytes = b""
-
-    def stored(self, text: bool) -> object:
-        """What the column holds: the locator in a TEXT column, the id in a BYTE column."""
-        return self.locator if text else self.loid
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS _ifx_lo (loid INTEGER PRIMARY KEY AUTOINCREMENT, "
@@ -671,3 +661,5 @@ def check_locator(value: object) -> bytes:
 
 
 FEATURES.lob_schema = create_schema  # the catalogue calls it for a new database
+
+EXTENSIONS.check_locator = check_locator  # convert.storer checks BLOB/CLOB values with it
