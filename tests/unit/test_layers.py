@@ -34,7 +34,6 @@ MAX_IN_FUNCTION = 40
 #: Each is a place where a lower layer calls into a feature; the cure is to have the feature
 #: register itself with the lower layer (as a hook table or a loader list) instead.
 KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset({
-    ("schema.routines", "sql.dialect"),
     ("sql.collection_tables", "features.composite"),
     ("sql.dialect", "features.composite"),
     ("sql.exprs", "features.composite"),

@@ -17,12 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sqlglot import exp
-
-from ..core import sqlcodes as sc
-from ..core.errors import EngineError
 from ..core.ifxtypes import IfxType, from_key
-from ..sql.dialect import ifx_type_node
 
 if TYPE_CHECKING:
     from ..features.spl.ast import RoutineBody
@@ -90,25 +85,3 @@ class Routine:
             list(m.get("return_names", [])), m.get("mode", "O"), bool(m.get("iterator")),
             m.get("inline", ""), m.get("trigger_table"), dict(m.get("referencing", {})),
             bool(m.get("delimident")))
-
-
-def expand(routine: Routine, args: list[exp.Expr], parse_exprs: object) -> list[exp.Expr]:
-    """The RETURN expressions of an inline function with each parameter replaced by its
-    argument cast to the parameter type, each wrapped in a cast to its RETURNING type."""
-    if len(args) != len(routine.params) or not routine.inline:
-        raise EngineError(sc.NO_ROUTINE, near=routine.name)
-    assert callable(parse_exprs)
-    exprs: list[exp.Expr] = parse_exprs(routine.inline)
-    if len(exprs) != len(routine.returns):
-        raise EngineError(sc.NO_ROUTINE, near=routine.name)
-    values = {name: exp.Cast(this=arg.copy(), to=ifx_type_node(ty))
-              for (name, ty), arg in zip(routine.params, args, strict=True)}
-    out: list[exp.Expr] = []
-    for e, rtype in zip(exprs, routine.returns, strict=True):
-        for col in list(e.find_all(exp.Column)):
-            if not col.table and col.name.lower() in values:
-                col.replace(values[col.name.lower()].copy())
-        if isinstance(e, exp.Column) and not e.table and e.name.lower() in values:
-            e = values[e.name.lower()].copy()
-        out.append(exp.Cast(this=e, to=ifx_type_node(rtype)))
-    return out

@@ -25,8 +25,8 @@ from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.errors import internal as _internal
-from ...schema.routines import Routine, expand
-from ...sql.dialect import IfxSlv
+from ...schema.routines import Routine
+from ...sql.dialect import IfxSlv, ifx_type_node
 from ...sql.exprs import func, ty, typed
 from ...sql.prepared import ExecResult
 from ...sql.slv import producer_call
@@ -224,3 +224,25 @@ def call_routine(session: EngineSession, name: str, args: Sequence[object],
     loaders = [conv.loader(routine.params[i][1]) for i in routine.outputs()]
     return outparams.with_outputs(rows, raw, lambda got: outs.extend(
         v if f is None or v is None else f(v) for v, f in zip(got, loaders, strict=True)))
+
+
+def expand(routine: Routine, args: list[exp.Expr], parse_exprs: object) -> list[exp.Expr]:
+    """The RETURN expressions of an inline SPL function with each parameter replaced by its
+    argument cast to the parameter type, each wrapped in a cast to its RETURNING type."""
+    if len(args) != len(routine.params) or not routine.inline:
+        raise EngineError(sc.NO_ROUTINE, near=routine.name)
+    assert callable(parse_exprs)
+    exprs: list[exp.Expr] = parse_exprs(routine.inline)
+    if len(exprs) != len(routine.returns):
+        raise EngineError(sc.NO_ROUTINE, near=routine.name)
+    values = {name: exp.Cast(this=arg.copy(), to=ifx_type_node(ty))
+              for (name, ty), arg in zip(routine.params, args, strict=True)}
+    out: list[exp.Expr] = []
+    for e, rtype in zip(exprs, routine.returns, strict=True):
+        for col in list(e.find_all(exp.Column)):
+            if not col.table and col.name.lower() in values:
+                col.replace(values[col.name.lower()].copy())
+        if isinstance(e, exp.Column) and not e.table and e.name.lower() in values:
+            e = values[e.name.lower()].copy()
+        out.append(exp.Cast(this=e, to=ifx_type_node(rtype)))
+    return out
