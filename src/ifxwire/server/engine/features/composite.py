@@ -51,6 +51,7 @@ from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import ConvContext, fail
 from ..schema.hooks import FEATURES
 from ..sql.exprs import NULLTYPE, common_type, func, keylit, lit, ty, typed
+from ..sql.hooks import PARSERS
 
 T = TypeCode
 _LOCK = threading.Lock()
@@ -806,3 +807,9 @@ EXTENSIONS.complex_key = complex_key
 EXTENSIONS.complex_from_key = complex_from_key
 EXTENSIONS.complex_storer = storer
 EXTENSIONS.complex_loader = loader
+
+
+# The statement parser (sql layer) reads these through its hooks (sql/hooks.py).
+PARSERS.create_row_type = parse_create_row_type
+PARSERS.drop_row_type = parse_drop_row_type
+PARSERS.named_placeholder = named_placeholder

@@ -24,6 +24,7 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType, from_catalog
 from ..schema.hooks import FEATURES
+from ..sql.hooks import PARSERS
 from .composite import FIRST_XID, resolve_named
 
 T = TypeCode
@@ -119,3 +120,8 @@ def resolve_column_type(conn: sqlite3.Connection, t: IfxType) -> IfxType:
 
 
 FEATURES.distinct_types = load_distinct_types  # the catalogue reads them through it
+
+
+# The statement parser (sql layer) reads these through its hooks (sql/hooks.py).
+PARSERS.create_distinct_type = parse_create_distinct_type
+PARSERS.drop_type = parse_drop_type

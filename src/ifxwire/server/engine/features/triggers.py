@@ -37,6 +37,7 @@ from ..schema.catalog import TableInfo, quote
 from ..schema.hooks import FEATURES
 from ..schema.routine_tables import chunks
 from ..schema.routines import Routine
+from ..sql.hooks import PARSERS
 from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
@@ -652,3 +653,8 @@ def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecR
 
 
 FEATURES.triggers = load_triggers  # the catalogue reads triggers through it
+
+
+# The statement parser (sql layer) reads these statements through its hooks (sql/hooks.py).
+PARSERS.create_trigger = parse_create_trigger
+PARSERS.drop_trigger = parse_drop_trigger

@@ -17,10 +17,9 @@ from sqlglot.tokenizer_core import TokenType
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from ..features.composite import parse_drop_row_type
-from ..features.distinct import parse_drop_type
 from . import statements_ext as ext
 from .dialect import _TYPE_WORDS, IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
+from .hooks import PARSERS
 from .shape import balance_chains, check_nesting
 from .statement_specs import _OWNED_TYPES as _OWNED_TYPES
 from .statement_specs import _UNSUPPORTED_TYPES as _UNSUPPORTED_TYPES
@@ -80,15 +79,9 @@ class IfxParser(CreateParser):
         self._advance()
         kind = self._word()
         if kind in ("FUNCTION", "PROCEDURE", "ROUTINE", "SPECIFIC"):
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.spl.parser import parse_drop
-
-            return _stmt("drop_routine", parse_drop(self, kind))
+            return _stmt("drop_routine", PARSERS.drop_routine(self, kind))
         if kind == "TRIGGER":
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.triggers import parse_drop_trigger
-
-            return _stmt("drop_trigger", parse_drop_trigger(self))
+            return _stmt("drop_trigger", PARSERS.drop_trigger(self))
         if kind in ("ROLE", "SEQUENCE", "SYNONYM"):
             self._advance()
             if kind == "ROLE":
@@ -97,9 +90,9 @@ class IfxParser(CreateParser):
                 return ext.parse_sequence(self, "drop")
             return ext.parse_synonym(self, "drop", public=True)
         if kind == "ROW" and self._word(1) == "TYPE":
-            return _stmt("drop_row_type", parse_drop_row_type(self))
+            return _stmt("drop_row_type", PARSERS.drop_row_type(self))
         if kind == "TYPE":
-            return _stmt("drop_type", parse_drop_type(self))
+            return _stmt("drop_type", PARSERS.drop_type(self))
         if kind not in ("TABLE", "VIEW", "INDEX", "DATABASE"):
             raise not_implemented(f"DROP {kind}")
         self._advance()
@@ -313,10 +306,7 @@ class IfxParser(CreateParser):
         return ext.parse_truncate(self)
 
     def _parse_ifx_execute(self) -> exp.Expr | None:
-        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.spl.parser import parse_call
-
-        return _stmt("execute_routine", parse_call(self))
+        return _stmt("execute_routine", PARSERS.call(self))
 
     def _parse_ifx_unsupported(self) -> exp.Expr | None:
         raise not_implemented(self._word())
@@ -373,12 +363,7 @@ _DIALECTS = {False: Informix(), True: InformixDelimident()}
 def _parse_routine(sql: str, delimident: bool) -> exp.Expr:
     """CREATE FUNCTION/PROCEDURE: its body holds semicolons and SPL statements, so it is
     parsed by the SPL parser (spl/parser.py), not by sqlglot's statement splitter."""
-    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.spl.catalog import CreateRoutine
-    from ..features.spl.parser import parse_routine
-
-    header, body = parse_routine(sql, delimident)
-    return _stmt("create_routine", CreateRoutine(header, body, sql.strip(), delimident))
+    return _stmt("create_routine", PARSERS.create_routine(sql, delimident))
 
 
 def parse_expressions(text: str, delimident: bool = False, offset: int = 0) -> list[exp.Expr]:

@@ -9,10 +9,9 @@ from sqlglot.tokenizer_core import TokenType
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from ..features.composite import named_placeholder, parse_create_row_type
-from ..features.distinct import parse_create_distinct_type
 from . import statements_ext as ext
 from .dialect import _TYPE_WORDS, IfxExprParser, ifx_type_node
+from .hooks import PARSERS
 from .statement_specs import (
     _OWNED_TYPES,
     _UNSUPPORTED_TYPES,
@@ -86,9 +85,9 @@ class CreateParser(IfxExprParser):
         if word == "TABLE":
             return self._create_table(temp=False)
         if word == "DISTINCT" and self._word(1) == "TYPE":
-            return _stmt("create_distinct_type", parse_create_distinct_type(self))
+            return _stmt("create_distinct_type", PARSERS.create_distinct_type(self))
         if word == "ROW" and self._word(1) == "TYPE":
-            return _stmt("create_row_type", parse_create_row_type(self))
+            return _stmt("create_row_type", PARSERS.create_row_type(self))
         if word in ("UNIQUE", "DISTINCT", "CLUSTER", "INDEX"):
             return self._create_index()
         if word == "VIEW":
@@ -96,10 +95,7 @@ class CreateParser(IfxExprParser):
         if word == "DATABASE":
             return self._create_database()
         if word == "TRIGGER":
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.triggers import parse_create_trigger
-
-            return _stmt("create_trigger", parse_create_trigger(self))
+            return _stmt("create_trigger", PARSERS.create_trigger(self))
         if word in ("ROLE", "SEQUENCE"):
             self._advance()
             return ext.parse_role(self, "create") if word == "ROLE" else (
@@ -312,7 +308,7 @@ class CreateParser(IfxExprParser):
             # answers -9628 if there is no such type (server/engine/composite.py).
 
             self._advance()
-            return ifx_type_node(named_placeholder(word.lower()))
+            return ifx_type_node(PARSERS.named_placeholder(word.lower()))
         raise EngineError(sc.TYPE_NOT_FOUND, near=word.lower(),
                           offset=self._curr.start if self._curr else 0)
 

@@ -15,6 +15,7 @@ from sqlglot import exp
 from sqlglot.tokenizer_core import TokenType
 
 from ..core.errors import not_implemented
+from .hooks import PARSERS
 from .statement_specs import _stmt
 
 if TYPE_CHECKING:
@@ -135,12 +136,10 @@ def parse_grant(p: CreateParser) -> exp.Expr:
         target = p._word()
         if target in ("PROCEDURE", "FUNCTION", "ROUTINE", "SPECIFIC") or (
                 privileges == ["EXECUTE"] and target != "LANGUAGE"):
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.spl.parser import parse_drop
-
             keyword = target if target in ("PROCEDURE", "FUNCTION", "ROUTINE",
                                            "SPECIFIC") else ""
-            spec = GrantSpec(grant, "routine", privileges, [], routine=parse_drop(p, keyword))
+            routine = PARSERS.drop_routine(p, keyword)
+            spec = GrantSpec(grant, "routine", privileges, [], routine=routine)
         elif target == "LANGUAGE":
             p._advance()
             language = p._word()

@@ -18,9 +18,10 @@ from sqlglot.tokenizer_core import Token, TokenType
 
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
+from ...sql.hooks import PARSERS
 from . import ast as a
 from .binder import bind
-from .catalog import DropRoutine
+from .catalog import CreateRoutine, DropRoutine
 from .cursor import TokenCursor, tokenize
 
 # Words that start an SPL statement (besides SQL): they end a FOREACH query, which has no
@@ -762,3 +763,16 @@ def parse_drop(p: t.Any, kind: str) -> t.Any:
                     break
             p._match_r_paren()
     return DropRoutine(kind, name, owner, types, specific, if_exists)
+
+
+def parse_create_routine(sql: str, delimident: bool) -> CreateRoutine:
+    """A whole CREATE PROCEDURE/FUNCTION statement: its body holds semicolons and SPL
+    statements, so the SPL parser reads it, not sqlglot's statement splitter."""
+    header, body = parse_routine(sql, delimident)
+    return CreateRoutine(header, body, sql.strip(), delimident)
+
+
+# The statement parser (sql layer) reads these statements through its hooks (sql/hooks.py).
+PARSERS.drop_routine = parse_drop
+PARSERS.call = parse_call
+PARSERS.create_routine = parse_create_routine
