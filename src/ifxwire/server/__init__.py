@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import listener
-
 if TYPE_CHECKING:
     from .listener import DEFAULT_USERS, DEFAULT_VERSION, Server
 
@@ -19,5 +17,8 @@ __all__ = ["DEFAULT_USERS", "DEFAULT_VERSION", "Server"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
+        # on first use: without the [server] extra (sqlglot) the package still imports
+        from . import listener
+
         return getattr(listener, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
