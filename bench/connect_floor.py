@@ -49,7 +49,7 @@ class RawClient:
     def __init__(self) -> None:
         from ifxwire.client.dsn import resolve
         from ifxwire.client.handshake import login_request, session_groups
-        from ifxwire.client.locales import codec_for_locale
+        from ifxwire.locales import codec_for_locale
 
         params = resolve("127.0.0.1", {"user": USER, "password": PASSWORD, "port": 1,
                                        "database": DATABASE})

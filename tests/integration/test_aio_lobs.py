@@ -17,7 +17,7 @@ import pytest
 
 import ifxwire
 import ifxwire.aio as aio
-from ifxwire.server.engine import lobstore
+from ifxwire.server.engine.features.lobs import lobstore
 
 T = TypeVar("T")
 CHUNK = lobstore.CHUNK

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire.server.engine import lobstore
+from ifxwire.server.engine.features.lobs import lobstore
 
 pytestmark = pytest.mark.both_drivers
 

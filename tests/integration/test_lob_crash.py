@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire.server.engine import lobstore
+from ifxwire.server.engine.features.lobs import lobstore
 
 MIB = 1024 * 1024
 

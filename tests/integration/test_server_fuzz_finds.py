@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire.server.engine.errors import EngineError
-from ifxwire.server.engine.spl.parser import parse_types
+from ifxwire.server.engine.core.errors import EngineError
+from ifxwire.server.engine.features.spl.parser import parse_types
 
 
 @pytest.mark.parametrize("text", ["foo", "a.b", "a b", "a-b", "informix.x("])

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire.server.engine import lobstore
+from ifxwire.server.engine.features.lobs import lobstore
 
 pytestmark = pytest.mark.both_drivers
 
@@ -513,7 +513,7 @@ def test_work_after_a_commit_never_fails_the_commit(
 ) -> None:
     # After COMMIT the server deletes garbage pieces; when that cannot run (another session
     # holds a lock it needs) the committed statement must still succeed.
-    from ifxwire.server.engine.errors import EngineError
+    from ifxwire.server.engine.core.errors import EngineError
 
     def busy(self: Any) -> None:
         raise EngineError(-244, -107)
@@ -536,8 +536,8 @@ def test_a_closing_session_that_left_no_objects_takes_no_write_lock(driver: Any,
     import threading
     import time
 
-    from ifxwire.server.engine.lo_session import LoSession
-    from ifxwire.server.engine.session import EngineSession
+    from ifxwire.server.engine.features.lobs.lo_session import LoSession
+    from ifxwire.server.engine.session.session import EngineSession
 
     _fresh(ac, "lo_close_lock")
     ac.execute("INSERT INTO lo_close_lock VALUES (1, ?, ?)", (b"x" * 100, "y"))

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import ifxwire
-from ifxwire.server.engine.catalog_tables import CATALOG_VIEWS, EMPTY_TABLES
+from ifxwire.server.engine.schema.catalog_tables import CATALOG_VIEWS, EMPTY_TABLES
 
 
 def _rows(conn: ifxwire.Connection, sql: str, *params: object) -> list[tuple[Any, ...]]:

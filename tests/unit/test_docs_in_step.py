@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ifxwire.server.engine import sqlcodes
+from ifxwire.server.engine.core import sqlcodes
 
 ROOT = Path(__file__).resolve().parents[2]
 

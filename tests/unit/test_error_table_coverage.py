@@ -1,7 +1,7 @@
 """The driver's error table knows every code our server raises and the codes real servers were
 seen to send (issue 23: -762 arrived as a bare DatabaseError "no description").
 
-Sources: src/ifxwire/server/engine/sqlcodes.py (each code there carries its evidence), and the
+Sources: src/ifxwire/server/engine/core/sqlcodes.py (each code there carries its evidence), and the
 codes informix-driver's CHANGELOG and tests record from real 12.10/14.10/15 servers (-285,
 -267, -208, -259, -282, -255, -260, -535, -1213, -415).
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import ifxwire.server.engine.sqlcodes as server_codes
+import ifxwire.server.engine.core.sqlcodes as server_codes
 from ifxwire import _sqlcodes
 from ifxwire.errors import (
     DatabaseError,

@@ -41,6 +41,7 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
+from ..locales import codec_for_locale
 from ..protocol import messages as m
 from ..protocol.codes import (
     CLIENT_PROTOCOLS,
@@ -75,7 +76,6 @@ from .handshake import (
     version_number,
 )
 from .lob import lob_columns, params_described
-from .locales import codec_for_locale
 from .pamauth import no_callback, pam_login
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage

@@ -155,7 +155,7 @@ def _plan_sql(sql: str) -> SqlPlan:
             continue
         if ch == "{" and last_word in _COLLECTION_WORDS and not sql[word_end:i].strip():
             i += 1  # SET{…}, LIST {…}: a collection's elements, not a comment (as the server
-            continue  # reads it: server/engine/dialect.py), so its markers count
+            continue  # reads it: server/engine/sql/dialect.py), so its markers count
         if (
             (ch == "-" and sql.startswith("--", i))
             or (ch == "/" and sql.startswith("/*", i))

@@ -17,6 +17,7 @@ __all__ = ["DEFAULT_USERS", "DEFAULT_VERSION", "Server"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
+        # on first use: without the [server] extra (sqlglot) the package still imports
         from . import listener
 
         return getattr(listener, name)

@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                      f"(default {d.send_timeout:g})")
     args = p.parse_args(argv)
     try:
+        # after argument parsing: --help works without the [server] extra (sqlglot)
         from .listener import DEFAULT_USERS, Server
     except ModuleNotFoundError as exc:
         if exc.name is None or not exc.name.startswith("sqlglot"):

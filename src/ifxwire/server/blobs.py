@@ -30,12 +30,11 @@ from ..protocol.codes import Msg
 from ..protocol.columns import ColumnDesc
 from ..types import blobs as _blobs
 from ..types.blobs import blob_columns
-from .engine import EngineError
+from .engine import CHUNK, INLINE_MAX, BlobRef, EngineError
 from .engine import sqlcodes as sc
-from .engine.lobstore import CHUNK, INLINE_MAX, BlobRef
 
 if TYPE_CHECKING:
-    from .engine.lo_session import LoSession
+    from .engine import LoSession
 
 _BLOB_HEAD = struct.Struct(">HH")
 _SQ_BLOB = int(Msg.BLOB)

@@ -18,7 +18,7 @@ from .engine import EngineError
 from .engine import sqlcodes as sc
 
 if TYPE_CHECKING:
-    from .engine.catalog import TableInfo
+    from .engine import TableInfo
 
 Row = tuple[object, ...]
 

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .engine.functions import FunctionState
+    from .engine import FunctionState
 
 log = logging.getLogger("ifxwire.server")
 

@@ -12,10 +12,12 @@ import contextlib
 import logging
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..errors import InterfaceError
+from ..locales import DEFAULT_LOCALE, codec_for_locale
 from ..protocol import messages as m
 from ..protocol.codes import DBFLAG_ANSI, DBFLAG_EXTENSION, DBFLAG_LOGGED, Msg, StmtType
 from ..protocol.columns import ColumnDesc
@@ -38,9 +40,8 @@ from .blobs import BlobStore, BlobUpload
 from .chunked import ChunkedSender
 from .current import find_current, track_current
 from .defences import close_after_reject, release_free_memory, set_send_timeout
-from .engine import EngineError, EngineSession, Prepared
+from .engine import EngineError, EngineSession, Prepared, text_encoder, with_start_offsets
 from .engine import sqlcodes as sc
-from .engine.translate import with_start_offsets
 from .grammar import PURE, START, TRANSITIONS, allowed
 from .interrupt import InterruptGate
 from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
@@ -92,25 +93,6 @@ def _blob_incomplete(buf: bytearray, start: int, end: int) -> bool:
 
 class SessionClosed(Exception):
     """The client went away or sent SQ_EXIT."""
-
-
-def codec_for_locale(locale: str | None) -> str:
-    """Python codec for an Informix locale name such as en_US.8859-1, en_US.utf8, en_US.819."""
-    if not locale:
-        return "iso-8859-1"
-    cs = locale.rsplit(".", 1)[-1].lower().replace("_", "-")
-    table = {
-        "8859-1": "iso-8859-1",
-        "819": "iso-8859-1",
-        "utf8": "utf-8",
-        "utf-8": "utf-8",
-        "57372": "utf-8",
-        "8859-15": "iso-8859-15",
-        "923": "iso-8859-15",
-        "cp1252": "cp1252",
-        "1252": "cp1252",
-    }
-    return table.get(cs, "iso-8859-1")
 
 
 @dataclass
@@ -442,6 +424,8 @@ class Session:
                               or srv.users[req.user] != req.password):
             reject = -951  # incorrect password or unknown user
             srv.throttle.failed(host)
+        elif not _known_locale(req.env):
+            reject = -23101  # Informix cannot load the locale (docs/SERVER.md, "Locales")
         elif not srv.admit():
             reject = sc.TOO_MANY_SESSIONS  # max_sessions reached (Informix LIMITNUMSESSIONS)
             log.warning("session %s: max_sessions=%d reached; login refused with %d",
@@ -464,7 +448,8 @@ class Session:
         self.env = dict(req.env)
         # Character data travels in the database locale's code set (engine
         # EngineSession.code_set_locale): the client's DB_LOCALE until a database is open.
-        self.encoding = codec_for_locale(self.env.get("DB_LOCALE") or self.env.get("CLIENT_LOCALE"))
+        self.encoding = codec_for_locale(
+            self.env.get("DB_LOCALE") or self.env.get("CLIENT_LOCALE") or DEFAULT_LOCALE)
         if pam is not None and not pam_login(self, req.user, pam):
             srv.throttle.failed(host)
             return False  # under login_timeout, as the rest of the login
@@ -709,8 +694,6 @@ class Session:
 
     def _complex_text(self, col: ColumnDesc) -> Callable[[object], str]:
         """Text formatter of a ROW/collection column for clients without SQ_RET_TYPE."""
-        from .engine.composite import text_encoder
-
         assert self.engine is not None
         return text_encoder(col, self.engine.state.ctx)
 
@@ -934,7 +917,8 @@ class Session:
         log.debug("session %s: open database %s", self.peer, name)
         self._close_all()
         flags = eng.open_database(name)
-        self.encoding = codec_for_locale(eng.code_set_locale)  # the database's code set
+        # the database's code set
+        self.encoding = codec_for_locale(eng.code_set_locale or DEFAULT_LOCALE)
         m.put_done(out, 0, self.layout, warnings=flags | DBFLAG_EXTENSION)
         m.put_cost(out, 0, 0)
 
@@ -948,7 +932,7 @@ class Session:
         eng = self._eng()
         self._close_all()
         eng.close_database()
-        self.encoding = codec_for_locale(eng.code_set_locale)
+        self.encoding = codec_for_locale(eng.code_set_locale or DEFAULT_LOCALE)
 
     def _on_begin(self, msg: m.ClientMsg, out: Writer) -> None:
         self._eng().begin()
@@ -1126,7 +1110,8 @@ class Session:
         # SQ_DONE warnings field, as the reply to SQ_DBOPEN does (jdbc-protocol.md 2.4).
         warnings = eng.db_flags if result.db_flags_changed else 0
         if result.db_flags_changed:
-            self.encoding = codec_for_locale(eng.code_set_locale)  # the new database's
+            # the new database's
+            self.encoding = codec_for_locale(eng.code_set_locale or DEFAULT_LOCALE)
         if st.command:
             # COMMAND NDESCRIBE EXECUTE RELEASE: real servers send SQ_INSERTDONE before the
             # DONE and SQ_COST after it; nmap reads exactly that (DESCRIBE, then 26 bytes after
@@ -1249,4 +1234,4 @@ def _describe_msg(msg: m.ClientMsg) -> str:
     return " ".join(parts)
 
 
-__all__ = ["DBFLAG_ANSI", "DBFLAG_LOGGED", "ColumnDesc", "Session", "codec_for_locale"]
+__all__ = ["DBFLAG_ANSI", "DBFLAG_LOGGED", "ColumnDesc", "Session"]

@@ -13,7 +13,7 @@ import datetime as dt
 
 import pytest
 
-from ifxwire.server.engine import values as vals
+from ifxwire.server.engine.core import values as vals
 
 from .conftest import Sql
 

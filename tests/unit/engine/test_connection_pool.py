@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from ifxwire.server.engine import Engine
-from ifxwire.server.engine import engine as engine_mod
+from ifxwire.server.engine.session import engine as engine_mod
 
 from .conftest import Sql, session_on
 
@@ -177,7 +177,7 @@ def _as_before_the_full_catalogue(path: Path, sysmaster: bool) -> None:
     """Rewrite a database file to the catalogue the releases before issue 23 made: no
     catalogue views, sysindexes a table, none of the tables the server does not write,
     sysproccolumns at tabid 84 and sysmaster's own tables at 50-52."""
-    from ifxwire.server.engine.catalog_tables import CATALOG_VIEWS, EMPTY_TABLES
+    from ifxwire.server.engine.schema.catalog_tables import CATALOG_VIEWS, EMPTY_TABLES
 
     raw = sqlite3.connect(path)
     for tabid, (name, *_) in CATALOG_VIEWS.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ifxwire.server.engine.current_of import split_current_of
+from ifxwire.server.engine.sql.current_of import split_current_of
 
 
 def test_forms() -> None:

@@ -167,7 +167,7 @@ def test_merge_compiler_keys_stay_alive(t: Sql) -> None:
     several queries with one compiler: a freed key's id() went to a later scope, which then
     found an earlier scope's columns (-217 "Column (id) not found", now and then in CI). Every
     key must stay a live object for the compiler's life."""
-    from ifxwire.server.engine.translate import Compiler
+    from ifxwire.server.engine.sql.translate import Compiler
 
     t.run("INSERT INTO b VALUES (7, 70)")
     compiler = Compiler(t.s, t.s._ctx(), False)

@@ -11,7 +11,7 @@ import pytest
 
 from ifxwire.protocol.codes import StmtType, TypeCode
 from ifxwire.server.engine import Engine
-from ifxwire.server.engine import ifxtypes as it
+from ifxwire.server.engine.core import ifxtypes as it
 
 from .conftest import Sql, session_on
 

@@ -1,6 +1,8 @@
 """The SQL engine of ifxwire-server: Informix SQL executed by SQLite.
 
-The wire/session layer talks to exactly this interface:
+The wire/session layer talks to exactly this interface (it imports nothing else of the
+engine; tests/unit/test_layers.py holds it to that, and the engine to its layers:
+core -> schema -> sql -> features -> session, docs/ARCHITECTURE.md):
 
 * ``Engine(data_dir, server_name=…, version=…)`` owns the databases under ``data_dir`` (one
   SQLite file per database, plus ``sysmaster``) and hands out one ``EngineSession`` per client
@@ -25,9 +27,34 @@ Behaviour worth knowing (details in the module docstrings):
 
 from __future__ import annotations
 
-from .engine import Engine
-from .errors import EngineError
-from .prepared import ExecResult, Prepared
-from .session import EngineSession
+from .core import sqlcodes
+from .core.errors import EngineError
+from .core.values import BlobRef
+from .features import routine_call
+from .features.composite import text_encoder
+from .features.lobs.lo_session import LoSession
+from .features.lobs.lobstore import CHUNK, INLINE_MAX
+from .schema.catalog import TableInfo
+from .session.engine import Engine
+from .session.session import EngineSession
+from .sql.functions import FunctionState
+from .sql.plan import with_start_offsets
+from .sql.prepared import ExecResult, Prepared
 
-__all__ = ["Engine", "EngineError", "EngineSession", "ExecResult", "Prepared"]
+__all__ = [
+    "CHUNK",
+    "INLINE_MAX",
+    "BlobRef",
+    "Engine",
+    "EngineError",
+    "EngineSession",
+    "ExecResult",
+    "FunctionState",
+    "LoSession",
+    "Prepared",
+    "TableInfo",
+    "routine_call",
+    "sqlcodes",
+    "text_encoder",
+    "with_start_offsets",
+]

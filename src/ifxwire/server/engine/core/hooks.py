@@ -1,0 +1,47 @@
+"""What the core asks of two features, without importing them.
+
+An ``IfxType`` of a ROW or collection type describes, names and converts itself through
+composite types (features/composite.py), and a BLOB/CLOB value is checked by the smart large
+object store (features/lobs/lobstore.py). The core is the lowest layer (docs/ARCHITECTURE.md,
+"The engine's layers"), so those features put their functions here when they are imported; the
+engine package imports every feature before any statement runs. A slot still empty when used
+is a feature never loaded: an internal error, said as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from ....protocol.columns import ColumnDesc
+    from .ifxtypes import IfxType
+    from .values import ConvContext
+
+
+def _unregistered(*args: object) -> NoReturn:
+    raise RuntimeError("an engine feature did not register with the core; "
+                       "import ifxwire.server.engine, which loads them all")
+
+
+@dataclass
+class CoreExtensions:
+    """One slot per duty; the module that fills it is named."""
+
+    #: composite.py: a ROW/collection column's description, (type, column name)
+    describe_complex: Callable[[IfxType, str], ColumnDesc] = _unregistered
+    #: composite.py: the compact text naming a ROW/collection type (``IfxType.key``) ...
+    complex_key: Callable[[IfxType], str] = _unregistered
+    #: ... and its inverse (``ifxtypes.from_key``)
+    complex_from_key: Callable[[str], IfxType] = _unregistered
+    #: composite.py: client value or another composite's storage -> the JSON storage text
+    complex_storer: Callable[[IfxType, ConvContext, IfxType | None],
+                             Callable[[object], object]] = _unregistered
+    #: composite.py: JSON storage text -> the Python value the wire encoders take
+    complex_loader: Callable[[IfxType], Callable[[object], object]] = _unregistered
+    #: lobstore.py: a client's value for a BLOB/CLOB column -> its 72 locator bytes
+    check_locator: Callable[[object], bytes] = _unregistered
+
+
+EXTENSIONS = CoreExtensions()

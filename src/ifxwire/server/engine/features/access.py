@@ -1,0 +1,403 @@
+"""GRANT, REVOKE, roles and SET ROLE, recorded in the catalog as Informix records them.
+
+* Database privileges (CONNECT, RESOURCE, DBA) and roles are rows of ``sysusers``
+  (usertype C, R, D; a role is usertype G).
+* Table privileges are one row per (grantor, grantee, table) in ``systabauth``: ``tabauth``
+  holds a letter per privilege in the order ``su*idxar`` (select, update, column-level,
+  insert, delete, index, alter, references), upper case WITH GRANT OPTION, '-' when not held.
+  Column-level SELECT/UPDATE/REFERENCES are rows of ``syscolauth`` (``colauth`` ``sur``) and a
+  ``*`` in the third place of ``tabauth``.
+* Role grants are rows of ``sysroleauth``; EXECUTE on routines rows of ``sysprocauth``
+  (``procauth`` 'e', 'E' WITH GRANT OPTION).
+
+The privileges are validated (a missing table is -206, a missing column -217, an unknown role
+refused) and enforced: opening a database needs CONNECT (-387), creating objects RESOURCE
+(-388), roles and database privileges DBA (-389), and each statement the table privileges
+it uses (-272 SELECT, -273 UPDATE, -274 DELETE, -275 INSERT) and EXECUTE on the routines it
+runs (-706); inside a routine the owner's WITH GRANT OPTION privileges join the caller's.
+Column-level grants do not give table-level access (stricter than Informix, never kinder).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError, not_implemented
+from ..schema.catalog import meta
+from ..sql.statements_ext import DATABASE_PRIVILEGES, TABLE_PRIVILEGES, GrantSpec, RoleSpec
+from .ddl import DdlContext
+from .spl.catalog import matching
+
+if TYPE_CHECKING:
+    from ..session.session import EngineSession
+
+_LETTERS = "su*idxarn"
+_COLUMN_LETTERS = {"SELECT": "s", "UPDATE": "u", "REFERENCES": "r"}
+_USERTYPE = {"CONNECT": "C", "RESOURCE": "R", "DBA": "D"}
+
+
+def _roles(dc: DdlContext) -> set[str]:
+    return {str(r[0]).strip() for r in dc.conn.execute(
+        "SELECT username FROM sysusers WHERE usertype = 'G'")}
+
+
+def grant(dc: DdlContext, spec: GrantSpec) -> None:
+    if spec.kind == "table":
+        _table(dc, spec)
+    elif spec.kind == "database":
+        _database(dc, spec)
+    elif spec.kind == "role":
+        _role_grant(dc, spec)
+    elif spec.kind == "routine":
+        _routine(dc, spec)
+    elif spec.kind == "language":
+        _language(dc, spec)
+    elif spec.kind == "default_role":
+        if spec.grant and spec.privileges[0] not in _roles(dc):
+            raise EngineError(sc.NO_ROLE, near=spec.privileges[0])
+        for user in spec.grantees:
+            dc.conn.execute("UPDATE sysusers SET defrole = ? WHERE username = ?",
+                            (spec.privileges[0] if spec.grant else None, user))
+    else:
+        raise not_implemented(f"{'GRANT' if spec.grant else 'REVOKE'} on a {spec.kind}")
+
+
+def _table(dc: DdlContext, spec: GrantSpec) -> None:
+    assert spec.table is not None
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.temp or info.kind not in ("T", "V"):
+        raise not_implemented("privileges on this object")
+    for priv in spec.privileges:
+        if priv not in TABLE_PRIVILEGES:
+            raise EngineError(sc.SYNTAX, near=priv.lower())
+    for cols in spec.columns.values():
+        for c in cols:
+            if c not in info.by_name:
+                raise EngineError(sc.NO_COLUMN, near=c)
+    grantor = spec.grantor or dc.user
+    for grantee in spec.grantees:
+        row = dc.conn.execute("SELECT tabauth FROM systabauth WHERE grantor = ? AND grantee = ?"
+                              " AND tabid = ?", (grantor, grantee, info.tabid)).fetchone()
+        auth = list((row[0] if row else "").ljust(len(_LETTERS), "-")[: len(_LETTERS)])
+        for priv in spec.privileges:
+            if priv in spec.columns:
+                _columns(dc, spec, grantor, grantee, info.tabid, priv,
+                         [info.by_name[c].colno for c in spec.columns[priv]])
+                continue
+            i = TABLE_PRIVILEGES[priv]
+            if spec.grant:
+                auth[i] = _LETTERS[i].upper() if spec.with_grant else _LETTERS[i]
+            else:
+                auth[i] = "-"
+        has_cols = dc.conn.execute(
+            "SELECT 1 FROM syscolauth WHERE grantor = ? AND grantee = ? AND tabid = ?",
+            (grantor, grantee, info.tabid)).fetchone()
+        auth[2] = "*" if has_cols else "-"
+        text = "".join(auth)
+        if row is not None:
+            dc.conn.execute("DELETE FROM systabauth WHERE grantor = ? AND grantee = ? AND "
+                            "tabid = ?", (grantor, grantee, info.tabid))
+        if text.strip("-"):
+            dc.conn.execute("INSERT INTO systabauth VALUES (?, ?, ?, ?)",
+                            (grantor, grantee, info.tabid, text))
+
+
+def _routine(dc: DdlContext, spec: GrantSpec) -> None:
+    """GRANT / REVOKE EXECUTE ON a routine: rows of sysprocauth, procauth 'e' (or 'E' WITH
+    GRANT OPTION). Granting takes a DBA, the routine's owner or a holder of 'E'; a REVOKE by
+    the owner or a DBA removes the grantee's EXECUTE whoever granted it."""
+    assert spec.routine is not None
+    if spec.privileges != ["EXECUTE"]:
+        raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
+    found = matching(dc.schema.routines, spec.routine)
+    if not found:
+        raise EngineError(sc.NO_ROUTINE, near=spec.routine.name)
+    if len(found) > 1:
+        raise EngineError(sc.ROUTINE_AMBIGUOUS, near=spec.routine.name)
+    routine = found[0]
+    owner = cat_meta_owner(dc.conn)
+    full = routine.owner == dc.user or database_level(dc.conn, dc.user, owner) == "D"
+    if not full and not Privileges(dc.conn, dc.user, None, grantable_only=True).may_execute(
+            dc.user, routine.procid):
+        raise EngineError(sc.NOT_IMPLEMENTED, near=routine.name,
+                          message=f"No permission: {dc.user} may not grant on {routine.name}")
+    grantor = spec.grantor or dc.user
+    for grantee in spec.grantees:
+        if spec.grant and spec.with_grant and grantee == "public":
+            raise EngineError(sc.GRANT_PUBLIC_WITH_GRANT)
+        if not spec.grant:
+            dc.conn.execute("DELETE FROM sysprocauth WHERE grantee = ? AND procid = ?"
+                            + ("" if full else " AND grantor = ?"),
+                            (grantee, routine.procid) + (() if full else (grantor,)))
+            continue
+        dc.conn.execute("DELETE FROM sysprocauth WHERE grantor = ? AND grantee = ? AND "
+                        "procid = ?", (grantor, grantee, routine.procid))
+        dc.conn.execute("INSERT INTO sysprocauth VALUES (?, ?, ?, ?)",
+                        (grantor, grantee, routine.procid, "E" if spec.with_grant else "e"))
+
+
+#: _ifx_meta key: who holds the Usage privilege on SPL besides the DBAs (comma-separated).
+_SPL_USAGE = "usage_on_spl"
+
+
+def spl_usage(conn: sqlite3.Connection) -> set[str]:
+    """The grantees of USAGE ON LANGUAGE SPL; PUBLIC until a REVOKE ("The Usage privilege
+    on SPL is granted to PUBLIC by default", Guide to SQL: Syntax, GRANT)."""
+    text = meta(conn).get(_SPL_USAGE)
+    return {"public"} if text is None else {u for u in text.split(",") if u}
+
+
+def _language(dc: DdlContext, spec: GrantSpec) -> None:
+    """GRANT / REVOKE USAGE ON LANGUAGE SPL (dbexport writes the pair for every database).
+    Only a DBA gets here (check_ddl). C and Java routines do not exist in this server, so
+    privileges on them are refused rather than recorded."""
+    if spec.privileges != ["USAGE"]:
+        raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
+    language = (spec.language or "").upper()
+    if language in ("C", "JAVA"):
+        raise not_implemented(f"USAGE ON LANGUAGE {language} (no external routines)")
+    if language != "SPL":
+        raise EngineError(sc.SYNTAX, near=(spec.language or "").lower())
+    holders = spl_usage(dc.conn)
+    if spec.grant:
+        holders.update(spec.grantees)
+    else:
+        holders.difference_update(spec.grantees)
+    dc.conn.execute("INSERT OR REPLACE INTO _ifx_meta VALUES (?, ?)",
+                    (_SPL_USAGE, ",".join(sorted(holders))))
+
+
+def cat_meta_owner(conn: sqlite3.Connection) -> str:
+    """The database's owner (its creator), who is its DBA."""
+    return meta(conn).get("owner", "informix")
+
+
+def _columns(dc: DdlContext, spec: GrantSpec, grantor: str, grantee: str, tabid: int,
+             priv: str, colnos: list[int]) -> None:
+    letter = _COLUMN_LETTERS.get(priv)
+    if letter is None:
+        raise EngineError(sc.SYNTAX, near=priv.lower())
+    pos = "sur".index(letter)
+    for colno in colnos:
+        row = dc.conn.execute("SELECT colauth FROM syscolauth WHERE grantor = ? AND grantee = ?"
+                              " AND tabid = ? AND colno = ?",
+                              (grantor, grantee, tabid, colno)).fetchone()
+        auth = list((row[0] if row else "---").ljust(3, "-")[:3])
+        auth[pos] = (letter.upper() if spec.with_grant else letter) if spec.grant else "-"
+        dc.conn.execute("DELETE FROM syscolauth WHERE grantor = ? AND grantee = ? AND tabid = ?"
+                        " AND colno = ?", (grantor, grantee, tabid, colno))
+        if "".join(auth).strip("-"):
+            dc.conn.execute("INSERT INTO syscolauth VALUES (?, ?, ?, ?, ?)",
+                            (grantor, grantee, tabid, colno, "".join(auth)))
+
+
+def _database(dc: DdlContext, spec: GrantSpec) -> None:
+    level = max((DATABASE_PRIVILEGES.index(p) for p in spec.privileges), default=0)
+    for user in spec.grantees:
+        if user in _roles(dc):
+            raise not_implemented("database privileges for a role")
+        dc.conn.execute("DELETE FROM sysusers WHERE username = ? AND usertype <> 'G'", (user,))
+        if spec.grant:
+            dc.conn.execute("INSERT INTO sysusers VALUES (?, ?, 5, NULL, NULL)",
+                            (user, _USERTYPE[DATABASE_PRIVILEGES[level]]))
+
+
+def _role_grant(dc: DdlContext, spec: GrantSpec) -> None:
+    roles = _roles(dc)
+    for role in spec.privileges:
+        if role not in roles:
+            raise EngineError(sc.NO_ROLE, near=role)
+        for user in spec.grantees:
+            dc.conn.execute("DELETE FROM sysroleauth WHERE rolename = ? AND grantee = ?",
+                            (role, user))
+            if spec.grant:
+                dc.conn.execute("INSERT INTO sysroleauth VALUES (?, ?, ?)",
+                                (role, user, "Y" if spec.with_grant else "N"))
+
+
+def create_role(dc: DdlContext, spec: RoleSpec) -> None:
+    assert spec.name is not None
+    taken = dc.conn.execute("SELECT 1 FROM sysusers WHERE username = ?", (spec.name,)).fetchone()
+    if taken:
+        if spec.if_exists:
+            return
+        raise EngineError(sc.ROLE_EXISTS, near=spec.name)
+    dc.conn.execute("INSERT INTO sysusers VALUES (?, 'G', 5, NULL, NULL)", (spec.name,))
+
+
+def drop_role(dc: DdlContext, spec: RoleSpec) -> None:
+    assert spec.name is not None
+    if spec.name not in _roles(dc):
+        if spec.if_exists:
+            return
+        raise EngineError(sc.NO_ROLE, near=spec.name)
+    dc.conn.execute("DELETE FROM sysusers WHERE username = ?", (spec.name,))
+    dc.conn.execute("DELETE FROM sysroleauth WHERE rolename = ?", (spec.name,))
+    dc.conn.execute("DELETE FROM systabauth WHERE grantee = ?", (spec.name,))
+    dc.conn.execute("DELETE FROM syscolauth WHERE grantee = ?", (spec.name,))
+
+
+def set_role(session: EngineSession, spec: RoleSpec) -> None:
+    """SET ROLE: the role must exist and be granted to the user (or to PUBLIC)."""
+    if session.conn is None:
+        raise EngineError(sc.NO_DB_SELECTED)
+    name = spec.name
+    if spec.default:
+        row = session.conn.execute("SELECT defrole FROM sysusers WHERE username = ?",
+                                   (session.user,)).fetchone()
+        name = str(row[0]).strip() if row and row[0] else None
+    if name is not None:
+        granted = session.conn.execute(
+            "SELECT 1 FROM sysroleauth WHERE rolename = ? AND grantee IN (?, 'public')",
+            (name, session.user)).fetchone()
+        if not granted:
+            exists = session.conn.execute(
+                "SELECT 1 FROM sysusers WHERE username = ? AND usertype = 'G'",
+                (name,)).fetchone()
+            raise EngineError(sc.ROLE_NOT_GRANTED if exists else sc.NO_ROLE, near=name)
+    session.role = name
+
+
+# ---- enforcement ---------------------------------------------------------------------------------
+_DML_LETTER = {"insert": ("i", sc.NO_INSERT), "update": ("u", sc.NO_UPDATE),
+               "delete": ("d", sc.NO_DELETE)}
+
+
+def database_level(conn: sqlite3.Connection, user: str, owner: str,
+                   schema: str = "main") -> str | None:
+    """The user's database privilege: 'D' (DBA), 'R' (RESOURCE), 'C' (CONNECT) or None.
+    The database's creator is its DBA; PUBLIC's row applies to everyone. ``schema``: the
+    SQLite schema the database is attached as (another database: cross_database.py)."""
+    if user == owner or user == "informix":
+        return "D"
+    rows = dict(conn.execute(f"SELECT username, usertype FROM {schema}.sysusers WHERE "
+                             "username IN (?, "
+                             "'public') AND usertype <> 'G'", (user,)).fetchall())
+    levels = [str(rows[u]).strip() for u in (user, "public") if u in rows]
+    for level in ("D", "R", "C"):
+        if level in levels:
+            return level
+    return None
+
+
+class Privileges:
+    """The table and routine privileges of one user (and role) in the open database, read
+    from systabauth and sysprocauth once per schema version (a GRANT moves the version).
+    ``grantable_only``: just what the user holds WITH GRANT OPTION (upper-case letters),
+    the part of a routine owner's privileges its callers share."""
+
+    def __init__(self, conn: sqlite3.Connection, user: str, role: str | None,
+                 grantable_only: bool = False, schema: str = "main") -> None:
+        grantees = [user] if grantable_only else [user, "public"] + ([role] if role else [])
+        marks = ", ".join("?" * len(grantees))
+        self.letters: dict[str, set[str]] = {}
+        self.owners: dict[str, str] = {}
+        for name, owner, auth in conn.execute(
+                f"SELECT t.tabname, t.owner, a.tabauth FROM {schema}.systables t "
+                f"LEFT JOIN {schema}.systabauth a "
+                f"ON a.tabid = t.tabid AND a.grantee IN ({marks}) WHERE t.tabid >= 100",
+                grantees):
+            self.owners[str(name)] = str(owner or "").strip()
+            got = self.letters.setdefault(str(name), set())
+            if auth:
+                got.update(ch.lower() for ch in str(auth) if ch not in "-*" and (
+                    ch.isupper() or not grantable_only))
+        self.routine_owners: dict[int, str] = {
+            int(procid): str(owner).strip()
+            for procid, owner in conn.execute(
+                f"SELECT procid, owner FROM {schema}.sysprocedures")}
+        self.executable: set[int] = {
+            int(procid) for procid, auth in conn.execute(
+                f"SELECT procid, procauth FROM {schema}.sysprocauth WHERE grantee IN ({marks})",
+                grantees)
+            if "E" in str(auth) or (not grantable_only and "e" in str(auth))}
+
+    def has(self, user: str, table: str, letter: str) -> bool:
+        if self.owners.get(table) == user or table not in self.owners:
+            return True  # owners hold every privilege; catalog tables are readable
+        return letter in self.letters.get(table, set())
+
+    def may_execute(self, user: str, procid: int) -> bool:
+        """A routine's owner may run it; others need EXECUTE from sysprocauth."""
+        return self.routine_owners.get(procid) == user or procid in self.executable
+
+
+#: A routine owner's share of a caller's rights: (owner, what the owner holds WITH GRANT
+#: OPTION), or None where no routine is running.
+OwnerRights = tuple[str, Privileges] | None
+
+
+def check_plan(privs: Privileges, user: str, kind: str, tables: list[str],
+               target: str | None, owner: OwnerRights = None) -> None:
+    """-272…-275 when the user lacks a privilege the statement needs: the DML verb's on its
+    target table, SELECT on every other table it reads. Inside a routine the effective
+    privilege is the union of the caller's and what the routine's owner holds WITH GRANT
+    OPTION (Guide to SQL: Tutorial, "Privileges on objects associated with a routine")."""
+    def has(table: str, letter: str) -> bool:
+        return privs.has(user, table, letter) or (
+            owner is not None and owner[1].has(owner[0], table, letter))
+
+    for table in tables:
+        if table == target and kind in _DML_LETTER:
+            letter, code = _DML_LETTER[kind]
+            if not has(table, letter):
+                raise EngineError(code, near=table)
+            continue
+        if not has(table, "s"):
+            raise EngineError(sc.NO_SELECT, near=table)
+
+
+def check_execute(privs: Privileges, user: str, procid: int, name: str,
+                  owner: OwnerRights = None) -> None:
+    """-706 unless the user (or, inside a routine, its owner WITH GRANT OPTION) may run the
+    routine ``procid``."""
+    if privs.may_execute(user, procid) or (
+            owner is not None and owner[1].may_execute(owner[0], procid)):
+        return
+    raise EngineError(sc.NO_EXECUTE, near=name)
+
+
+_RESOURCE_DDL = {"create_table", "create_view", "create_sequence", "create_synonym",
+                 "create_routine", "create_trigger"}
+_DBA_DDL = {"create_role", "drop_role"}
+
+
+def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> None:
+    """Who may run a DDL statement: RESOURCE creates objects, DBA manages roles and database
+    privileges, a table's owner (or a DBA) alters, drops, renames, truncates and grants on
+    it; ALTER and INDEX privileges let others alter it or index it."""
+    if level == "D":
+        return
+    if kind in _DBA_DDL or (isinstance(spec, GrantSpec) and spec.kind in (
+            "database", "role", "default_role")):
+        raise EngineError(sc.NO_DBA)
+    if isinstance(spec, GrantSpec) and spec.kind == "language":
+        # Only informix, a DBA or a holder WITH GRANT OPTION may grant it (we keep no
+        # grant option for languages); the code a real server gives is not known to us.
+        raise EngineError(sc.NOT_IMPLEMENTED, message=(
+            f"No permission: {session.user} may not grant USAGE ON LANGUAGE"))
+    if kind in _RESOURCE_DDL and level != "R":
+        raise EngineError(sc.NO_RESOURCE)
+    if kind == "create_routine" and session.conn is not None:
+        holders = spl_usage(session.conn)
+        if "public" not in holders and session.user not in holders and not (
+                session.role is not None and session.role in holders):
+            raise EngineError(sc.NO_USAGE)  # [jcat] "No usage privilege."
+    table = getattr(spec, "table", None)
+    name = getattr(table, "name", None)
+    if kind in ("drop_table", "drop_view", "alter_table", "rename_table", "rename_column",
+                "truncate", "create_index", "grant", "revoke"):
+        if kind in ("drop_table", "drop_view"):
+            name = getattr(getattr(spec, "name", None), "name", None)
+        if not isinstance(name, str) or name in session.temp_tables:
+            return
+        privs = session.privileges()
+        letter = {"alter_table": "a", "create_index": "x"}.get(kind)
+        if privs.owners.get(name, session.user) == session.user:
+            return
+        if letter is not None and privs.has(session.user, name, letter):
+            return
+        raise EngineError(sc.NOT_IMPLEMENTED, near=name,
+                          message=f"No permission: {session.user} does not own {name}")

@@ -1,0 +1,610 @@
+"""ALTER TABLE, TRUNCATE, RENAME INDEX and constraint modes.
+
+SQLite can add a column at the end and drop one, little more. Informix can add a column
+BEFORE another, change a column's type (converting the data, with Informix's conversion
+errors), and add or drop any constraint. So every ALTER TABLE rebuilds the table: the new
+definition is read from the catalog (columns, defaults, constraints, indexes, constraint
+modes), a table of that shape is created, the rows are copied across (converting changed
+columns with the same functions as any cast), the old table is dropped, and the indexes are
+made again. All in the session's transaction: a failure leaves the table as it was.
+
+The copy runs with ``legacy_alter_table`` on, so renaming the old table aside does not
+rewrite the foreign keys of other tables (they keep naming the table, and find the new one),
+and with foreign keys deferred so a self-referencing table copies in any order; violations of
+a new foreign key are then looked for explicitly (``foreign_key_check``).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field, replace
+
+from ....protocol.codes import TypeCode
+from ..core import convert as conv
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError, not_implemented
+from ..core.ifxtypes import IfxType
+from ..schema import catalog as cat
+from ..schema.catalog import ColumnInfo, TableInfo, quote
+from ..sql.exprs import keylit, lit, needs_fit, storage_kind
+from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
+from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
+from .ddl import (
+    DdlContext,
+    _check_columns,
+    _create_index,
+    _default_row,
+    _exists,
+    _next_constrid,
+    _primary_key,
+    _ref_target,
+    _sqlite_default,
+    _write_defaults,
+    referenced_key,
+)
+from .lobs import lobstore
+
+T = TypeCode
+
+
+@dataclass
+class ConsDef:
+    """One constraint as the catalog records it."""
+
+    constrid: int
+    name: str
+    owner: str
+    kind: str  # P U R C N
+    columns: list[str]
+    index: str | None = None
+    check_text: str = ""
+    parent: str | None = None  # R: referenced table
+    parent_columns: list[str] = field(default_factory=list)
+    cascade: bool = False
+    enabled: bool = True
+    new: bool = False  # added by the running ALTER: its catalog rows are still to write
+    shared: bool = False  # R: uses the index of a P/U constraint on the same columns
+
+
+@dataclass
+class NewColumn:
+    info: ColumnInfo
+    source: str  # SQLite expression over the old table's columns
+    origin: str | None = None  # the old column it comes from (indexes follow it)
+
+
+def _index_columns(conn: sqlite3.Connection, info: TableInfo, idxname: str) -> list[str]:
+    row = conn.execute("SELECT " + ", ".join(f"part{i}" for i in range(1, 17)) +
+                       " FROM sysindices WHERE idxname = ?", (idxname,)).fetchone()
+    if row is None:
+        return []
+    by_no = {c.colno: c.name for c in info.columns}
+    return [by_no[abs(n)] for n in row if n and abs(n) in by_no]
+
+
+def read_constraints(conn: sqlite3.Connection, info: TableInfo,
+                     tables: dict[str, TableInfo]) -> list[ConsDef]:
+    by_tabid = {t.tabid: t for t in tables.values()}
+    states = {str(n): s for n, s in conn.execute(
+        "SELECT name, state FROM sysobjstate WHERE objtype = 'C' AND tabid = ?", (info.tabid,))}
+    out: list[ConsDef] = []
+    for cid, name, owner, kind, idx in conn.execute(
+            "SELECT constrid, constrname, owner, constrtype, idxname FROM sysconstraints "
+            "WHERE tabid = ? ORDER BY constrid", (info.tabid,)).fetchall():
+        cons = ConsDef(int(cid), str(name), str(owner or "").strip(), str(kind), [], idx,
+                       enabled=states.get(str(name), "E") != "D")
+        if idx:
+            cons.columns = _index_columns(conn, info, idx)
+        else:
+            by_no = {c.colno: c.name for c in info.columns}
+            cons.columns = [by_no[n] for (n,) in conn.execute(
+                "SELECT colno FROM syscoldepend WHERE constrid = ? ORDER BY colno", (cid,))
+                if n in by_no]
+        if kind == "C":
+            cons.check_text = "".join(str(r[0]) for r in conn.execute(
+                "SELECT checktext FROM syschecks WHERE constrid = ? AND type = 'T' "
+                "ORDER BY seqno", (cid,)))
+        if kind == "R":
+            ref = conn.execute("SELECT \"primary\", ptabid, delrule FROM sysreferences WHERE "
+                               "constrid = ?", (cid,)).fetchone()
+            if ref is not None:
+                parent = by_tabid.get(ref[1]) or (info if ref[1] == info.tabid else None)
+                if parent is not None:
+                    cons.parent = parent.name
+                    pidx = conn.execute("SELECT idxname FROM sysconstraints WHERE constrid = ?",
+                                        (ref[0],)).fetchone()
+                    cons.parent_columns = (_index_columns(conn, parent, pidx[0])
+                                           if pidx else [])
+                cons.cascade = ref[2] == "C"
+        out.append(cons)
+    return out
+
+
+def _constraint_sql(dc: DdlContext, info: TableInfo, cons: ConsDef) -> str | None:
+    if not cons.enabled:
+        return None
+    if cons.kind == "C":
+        expr = parse_expressions(cons.check_text)[0]
+        return f"CONSTRAINT {quote(cons.name)} CHECK ({dc.compile_check(info, expr)})"
+    if cons.kind == "R" and cons.parent is not None:
+        cascade = " ON DELETE CASCADE" if cons.cascade else ""
+        return (f"CONSTRAINT {quote(cons.name)} FOREIGN KEY "
+                f"({', '.join(quote(c) for c in cons.columns)}) REFERENCES "
+                f"{quote(cons.parent)} ({', '.join(quote(c) for c in cons.parent_columns)})"
+                f"{cascade}")
+    return None
+
+
+def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
+            constraints: list[ConsDef]) -> None:
+    """Re-create ``info``'s SQLite table with ``columns`` and ``constraints`` (see the
+    module docstring) and rewrite its catalog rows."""
+    conn = dc.conn
+    old_to_new = {}
+    for i, col in enumerate(columns):
+        col.info.colno = i + 1
+    by_old_name = {c.name: c for c in info.columns}
+    for col in columns:
+        src = by_old_name.get(col.origin) if col.origin is not None else None
+        if src is not None:
+            old_to_new[src.colno] = col.info.colno
+    new_info = TableInfo(info.name, info.tabid, info.owner, [c.info for c in columns])
+    new_info.unique_indexes = {}
+    indexes = conn.execute(
+        "SELECT idxname, idxtype, " + ", ".join(f"part{i}" for i in range(1, 17)) +
+        " FROM sysindices WHERE tabid = ?", (info.tabid,)).fetchall()
+    live_indexes = {c.index for c in constraints if c.index}
+    kept: list[tuple[str, bool, list[tuple[str, bool]]]] = []
+    by_new_no = {c.info.colno: c.info.name for c in columns}
+    for idxname, idxtype, *parts in indexes:
+        cols = [(by_new_no[old_to_new[abs(n)]], n < 0) for n in parts
+                if n and abs(n) in old_to_new]
+        is_constraint = idxname.startswith(" ")  # constraint indexes: ' <tabid>_<constrid>'
+        if len(cols) != len([n for n in parts if n]):
+            continue  # a dropped column: the index (and its constraint) goes
+        if is_constraint and idxname not in live_indexes:
+            continue
+        unique = idxtype == "U"
+        if is_constraint:
+            # A unique constraint's index that a foreign key shared outlives the dropped
+            # constraint as the foreign key's own: duplicates allowed from then on.
+            unique = any(c.index == idxname and c.kind in ("P", "U") for c in constraints)
+        kept.append((idxname, unique, cols))
+    for idxname, _, _ in [(r[0], 0, 0) for r in indexes]:
+        conn.execute(f"DROP INDEX IF EXISTS {quote(idxname)}")
+    conn.execute("DELETE FROM sysindices WHERE tabid = ?", (info.tabid,))
+    defs = []
+    for col in columns:
+        c = col.info
+        decl = f"{quote(c.name)} {c.type.sqlite_decl}"
+        if c.type.notnull:
+            decl += f" CONSTRAINT {quote('n_' + c.name)} NOT NULL"
+        if c.default_kind == "L" and c.default_value is not None:
+            stored = _stored_default(dc, c)
+            decl += " DEFAULT " + lit(stored).sql(dialect="sqlite")
+        defs.append(decl)
+    for cons in constraints:
+        sql = _constraint_sql(dc, new_info, cons)
+        if sql is not None:
+            defs.append(sql)
+    aside = quote("_ifx_old_" + info.name)
+    defer = conn.execute("PRAGMA defer_foreign_keys").fetchone()[0]
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    conn.execute("PRAGMA defer_foreign_keys = ON")
+    try:
+        conn.execute(f"ALTER TABLE {quote(info.name)} RENAME TO {aside}")
+        conn.execute(f"CREATE TABLE {quote(info.name)} ({', '.join(defs)})")
+        # Indexes first: a foreign key's parent key (also the table's own, when it refers to
+        # itself) must be indexed before rows are checked against it.
+        for idxname, unique, cols in kept:
+            _create_index(dc, new_info, idxname, cols, unique, False)
+            if unique:
+                new_info.unique_indexes[idxname] = [c for c, _ in cols]
+        names = ", ".join(quote(c.info.name) for c in columns)
+        sources = ", ".join(c.source for c in columns)
+        try:
+            conn.execute(f"INSERT INTO {quote(info.name)} ({names}) SELECT {sources} FROM "
+                         f"{aside}")
+        except sqlite3.IntegrityError as e:
+            raise _copy_error(str(e), constraints) from None
+        _point_back(conn, info.name, "_ifx_old_" + info.name)
+        conn.execute(f"DROP TABLE {aside}")
+        bad = conn.execute(f"PRAGMA foreign_key_check({quote(info.name)})").fetchone()
+        if bad is not None:
+            name = next((c.name for c in constraints if c.kind == "R"), "")
+            raise EngineError(sc.FK_NO_PARENT, near=name)
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
+        conn.execute(f"PRAGMA defer_foreign_keys = {int(defer)}")
+    conn.execute("DELETE FROM syscolumns WHERE tabid = ?", (info.tabid,))
+    conn.execute("DELETE FROM sysdefaults WHERE tabid = ?", (info.tabid,))
+    cat.insert_columns(conn, info.tabid, [(c.info.name, c.info.type) for c in columns])
+    _write_defaults(dc, info.tabid, [c.info for c in columns])
+    conn.execute("UPDATE systables SET ncols = ?, rowsize = ?, nindexes = ? WHERE tabid = ?",
+                 (len(columns), cat.rowsize([c.info.type for c in columns]),
+                  len([k for k in kept if not k[0].startswith(" ")]), info.tabid))
+    for table in ("syscoldepend", "syscolauth"):
+        # Renumber in two steps (through negative numbers) so no two rows collide.
+        for (old,) in conn.execute(f"SELECT DISTINCT colno FROM {table} WHERE tabid = ?",
+                                   (info.tabid,)).fetchall():
+            colno = old_to_new.get(old)
+            if colno is None:
+                conn.execute(f"DELETE FROM {table} WHERE tabid = ? AND colno = ?",
+                             (info.tabid, old))
+            else:
+                conn.execute(f"UPDATE {table} SET colno = ? WHERE tabid = ? AND colno = ?",
+                             (-colno, info.tabid, old))
+        conn.execute(f"UPDATE {table} SET colno = -colno WHERE tabid = ? AND colno < 0",
+                     (info.tabid,))
+
+
+def _point_back(conn: sqlite3.Connection, name: str, aside: str) -> None:
+    """Renaming a table aside made SQLite rewrite the REFERENCES clauses of the tables that
+    point at it (it does so whenever foreign keys are on, which cannot change inside a
+    transaction); point them back at the rebuilt table by editing their schema text, the
+    documented writable_schema procedure, then move the schema version so every connection
+    reloads it."""
+    old, new = quote(aside), quote(name)
+    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND "
+                        "name <> ? AND instr(sql, ?) > 0", (aside, old)).fetchall()
+    if not rows:
+        return
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        for table, sql in rows:
+            conn.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                         (str(sql).replace(old, new), table))
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+    conn.execute(f"PRAGMA schema_version = {version + 1}")
+
+
+def _stored_default(dc: DdlContext, col: ColumnInfo) -> object:
+    return conv.storer(col.type, dc.ctx)(col.default_value)
+
+
+def _copy_error(text: str, constraints: list[ConsDef]) -> EngineError:
+    if "NOT NULL" in text:
+        return EngineError(sc.NULL_INTO_NOT_NULL, near=text.rsplit(".", 1)[-1])
+    if "CHECK" in text:
+        return EngineError(sc.CHECK_FAILED, near=text.rsplit(":", 1)[-1].strip())
+    return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+
+
+# ---- ALTER TABLE --------------------------------------------------------------------------------
+def alter_table(dc: DdlContext, spec: AlterTable) -> None:
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind != "T" or info.temp:
+        raise not_implemented("ALTER TABLE on this table")
+    constraints = read_constraints(dc.conn, info, dc.schema.tables)
+    columns = [NewColumn(replace(c), quote(c.name), c.name) for c in info.columns]
+    added: list[ConstraintSpec] = []
+    for name in spec.drop:
+        if name not in info.by_name:
+            raise EngineError(sc.NO_COLUMN, near=name)
+        columns = [c for c in columns if c.info.name != name]
+        constraints = [c for c in constraints if name not in c.columns]
+        _drop_referencing(dc, info, name)
+    if not columns:
+        raise not_implemented("dropping every column of a table")
+    for col in spec.modify:
+        _modify(dc, info, columns, constraints, col)
+        added.extend(col.constraints)
+    for col in spec.add:
+        _add(dc, info, columns, col)
+        added.extend(col.constraints)
+    for name in spec.drop_constraints:
+        match = [c for c in constraints if c.name == name]
+        if not match:
+            raise EngineError(sc.NO_CONSTRAINT, near=name)
+        if match[0].kind in ("P", "U") and _referenced(dc, info, match[0]):
+            raise not_implemented("dropping a key that foreign keys of other tables use")
+        constraints = [c for c in constraints if c.name != name]
+        dc.conn.execute("DELETE FROM sysconstraints WHERE tabid = ? AND constrname = ?",
+                        (info.tabid, name))
+    added.extend(spec.add_constraints)
+    new_info = TableInfo(info.name, info.tabid, info.owner, [c.info for c in columns])
+    for cons in added:
+        if cons.kind == "N":
+            continue
+        constraints.append(_new_constraint(dc, info, new_info, cons, constraints))
+    for cdef in constraints:
+        if cdef.kind == "P":
+            for c in columns:
+                if c.info.name in cdef.columns:
+                    c.info.type = c.info.type.with_notnull(True)
+    lobstore.columns_altering(dc.conn, info, {c.origin: c.info.type for c in columns
+                                               if c.origin is not None})
+    rebuild(dc, info, columns, constraints)
+    lobstore.columns_changed(dc.conn, new_info)  # the rebuilt table's reference counting
+    _sync_constraint_rows(dc, info, constraints)
+
+
+def _referenced(dc: DdlContext, info: TableInfo, cons: ConsDef) -> bool:
+    return dc.conn.execute("SELECT 1 FROM sysreferences WHERE \"primary\" = ? AND constrid NOT IN "
+                           "(SELECT constrid FROM sysconstraints WHERE tabid = ?)",
+                           (cons.constrid, info.tabid)).fetchone() is not None
+
+
+def _drop_referencing(dc: DdlContext, info: TableInfo, column: str) -> None:
+    """Informix drops the constraints that use a dropped column; refuse when another table's
+    foreign key depends on it (that table would need rebuilding too)."""
+    for cons in read_constraints(dc.conn, info, dc.schema.tables):
+        if column in cons.columns and cons.kind in ("P", "U") and _referenced(dc, info, cons):
+            raise not_implemented("dropping a column that foreign keys of other tables use")
+
+
+def _position(columns: list[NewColumn], before: str | None) -> int:
+    if before is None:
+        return len(columns)
+    for i, c in enumerate(columns):
+        if c.info.name == before:
+            return i
+    raise EngineError(sc.NO_COLUMN, near=before)
+
+
+def _add(dc: DdlContext, info: TableInfo, columns: list[NewColumn], col: ColumnSpec) -> None:
+    if any(c.info.name == col.name for c in columns):
+        raise EngineError(sc.COLUMN_EXISTS, near=col.name)
+    if col.type.is_serial:
+        _add_serial(dc, info, columns, col)
+        return
+    notnull = any(c.kind in ("N", "P") for c in col.constraints)
+    ty = col.type.with_notnull(notnull)
+    new = ColumnInfo(col.name, 0, ty)
+    row = _default_row(col.default, ty, dc.ctx)
+    source = "NULL"
+    if row is not None:
+        new.default_kind, new.default_value = row
+        literal = _sqlite_default(col.default, ty, dc.ctx)
+        if literal:
+            source = literal.replace(" DEFAULT ", "", 1)
+    if notnull and source == "NULL":
+        count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
+        if count:
+            raise EngineError(sc.NULL_INTO_NOT_NULL, near=col.name)
+    for cons in col.constraints:
+        cons.columns = [col.name]
+    columns.insert(_position(columns, col.before), NewColumn(new, source, None))
+
+
+def _serial_kind(ty: IfxType) -> str:
+    return "s" if ty.code == T.SERIAL else "8"  # SERIAL8 and BIGSERIAL share one counter
+
+
+def _add_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
+                col: ColumnSpec) -> None:
+    """ADD a SERIAL/SERIAL8/BIGSERIAL column: the rows there are numbered from its start
+    value in their stored order, and the counter goes on after them. One column of each
+    kind per table (-362, as in CREATE TABLE)."""
+    kind = _serial_kind(col.type)
+    if any(c.info.type.is_serial and _serial_kind(c.info.type) == kind for c in columns):
+        raise EngineError(sc.SERIAL_TWICE)
+    start = col.serial_start or 1
+    count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
+    dc.conn.execute("INSERT OR REPLACE INTO _ifx_serial VALUES (?, ?, ?)",
+                    (info.tabid, kind, start - 1 + int(count)))
+    new = ColumnInfo(col.name, 0, col.type.with_notnull(True), serial_start=start)
+    for cons in col.constraints:
+        cons.columns = [col.name]
+    columns.insert(_position(columns, col.before), NewColumn(
+        new, f"(ROW_NUMBER() OVER (ORDER BY rowid) + {start - 1})", None))
+
+
+def _modify(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
+            constraints: list[ConsDef], col: ColumnSpec) -> None:
+    """MODIFY: a new type, default and constraints for a column, its data converted."""
+    target = next((c for c in columns if c.info.name == col.name), None)
+    if target is None:
+        raise EngineError(sc.NO_COLUMN, near=col.name)
+    if col.type.is_serial and not target.info.type.is_serial:
+        raise not_implemented("MODIFY to a SERIAL type")
+    notnull = any(c.kind in ("N", "P") for c in col.constraints) or any(
+        c.kind == "P" and col.name in c.columns for c in constraints)
+    old = target.info.type
+    ty = col.type.with_notnull(notnull)
+    new = ColumnInfo(col.name, 0, ty, serial_start=target.info.serial_start)
+    row = _default_row(col.default, ty, dc.ctx)
+    if row is not None:
+        new.default_kind, new.default_value = row
+    source = quote(col.name)
+    if storage_kind(old) != storage_kind(ty) or needs_fit(old, ty):
+        source = (f"ifx_cast({source}, {keylit(old.nullable()).sql()}, "
+                  f"{keylit(ty.nullable()).sql()})")
+    # MODIFY replaces the column's NOT NULL and CHECK constraints (Informix drops them
+    # unless restated).
+    constraints[:] = [c for c in constraints
+                      if not (c.kind in ("N", "C") and c.columns == [col.name])]
+    for cons in col.constraints:
+        cons.columns = [col.name]
+    target.info = new
+    target.source = source
+
+
+def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: ConstraintSpec,
+                    existing: list[ConsDef]) -> ConsDef:
+    for c in cons.columns:
+        if c not in new_info.by_name:
+            raise EngineError(sc.NO_COLUMN, near=c)
+    cid = max([_next_constrid(dc.conn)] + [c.constrid + 1 for c in existing])
+    prefix = {"P": "u", "U": "u", "C": "c", "R": "r"}[cons.kind]
+    name = cons.name or f"{prefix}{info.tabid}_{cid}"
+    if name in dc.schema.constraint_names or any(c.name == name for c in existing):
+        raise EngineError(sc.INDEX_EXISTS, near=name)
+    if cons.kind == "P" and any(c.kind == "P" for c in existing):
+        raise EngineError(sc.PRIMARY_KEY_EXISTS, near=info.name)
+    out = ConsDef(cid, name, cons.owner or info.owner, cons.kind, list(cons.columns))
+    if cons.kind in ("P", "U", "R"):
+        out.index = f" {info.tabid}_{cid}"
+    if cons.kind == "C":
+        out.check_text = cons.check_text
+        out.columns = _check_columns(cons, new_info)
+    if cons.kind == "R":
+        key = next((c for c in existing if c.kind in ("P", "U") and c.index
+                    and c.columns == out.columns), None)
+        if key is not None:  # one index for both, as in CREATE TABLE (ddl.create_table)
+            out.index, out.shared = key.index, True
+        parent = new_info if cons.ref_table is not None and (
+            cons.ref_table.name == info.name) else _ref_target(dc, cons, info)
+        out.parent = parent.name
+        out.parent_columns = cons.ref_columns or (
+            next(c for c in existing if c.kind == "P").columns if parent is new_info
+            else _primary_key(dc, parent))
+        out.cascade = cons.cascade
+    out.new = True
+    return out
+
+
+def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[ConsDef]) -> None:
+    """Catalog rows and indexes for the constraints added by this ALTER."""
+    tables = dict(dc.schema.tables)
+    cols = {r[0]: r[1] for r in dc.conn.execute(
+        "SELECT colname, colno FROM syscolumns WHERE tabid = ?", (info.tabid,))}
+    for cons in constraints:
+        if not cons.new:
+            continue
+        dc.conn.execute(
+            "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (cons.constrid, cons.name, cons.owner, info.tabid, cons.kind, cons.index))
+        if cons.index is not None and not cons.shared:
+            infos = TableInfo(info.name, info.tabid, info.owner, [
+                ColumnInfo(n, no, info.columns[0].type) for n, no in cols.items()])
+            try:
+                _create_index(dc, infos, cons.index, [(c, False) for c in cons.columns],
+                              cons.kind in ("P", "U"), False)
+            except EngineError:
+                raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE) from None
+        if cons.kind == "C":
+            text = cons.check_text
+            dc.conn.executemany(
+                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
+                [(cons.constrid, i, text[i * 32 : i * 32 + 32])
+                 for i in range((len(text) + 31) // 32)])
+            dc.conn.executemany("INSERT INTO syscoldepend VALUES (?, ?, ?)",
+                                [(cons.constrid, info.tabid, cols[c]) for c in cons.columns])
+        if cons.kind == "R":
+            assert cons.parent is not None
+            parent = info if cons.parent == info.name else tables[cons.parent]
+            primary = _parent_key(dc, cons, parent)
+            dc.conn.execute("INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, ' ', 'N')",
+                            (cons.constrid, primary, parent.tabid,
+                             "C" if cons.cascade else "R"))
+
+
+def _parent_key(dc: DdlContext, cons: ConsDef, parent: TableInfo) -> int:
+    for cid, idx in dc.conn.execute("SELECT constrid, idxname FROM sysconstraints WHERE "
+                                    "tabid = ? AND constrtype IN ('P', 'U')", (parent.tabid,)):
+        cols = _index_columns(dc.conn, parent, idx) if idx else []
+        if sorted(cols) == sorted(cons.parent_columns):
+            return int(cid)
+    found = referenced_key(dc.conn, parent, cons.parent_columns)
+    return found[0] if found else 0
+
+
+# ---- TRUNCATE, RENAME, SET CONSTRAINTS --------------------------------------------------------
+def truncate(dc: DdlContext, spec: TruncateSpec) -> None:
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind != "T":
+        raise not_implemented("TRUNCATE of a view or catalog table")
+    try:
+        dc.conn.execute(f"DELETE FROM {info.schema}.{quote(info.name)}")
+    except sqlite3.IntegrityError:
+        raise EngineError(sc.FK_CHILD_EXISTS, near=info.name) from None
+
+
+def rename_index(dc: DdlContext, spec: Rename) -> None:
+    old, new = spec.table.name, spec.new_name
+    if old not in dc.schema.indexes:
+        raise EngineError(sc.NO_INDEX, near=old)
+    if new in dc.schema.indexes:
+        raise EngineError(sc.INDEX_EXISTS, near=new)
+    row = dc.conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
+                          (old,)).fetchone()
+    dc.conn.execute(f"DROP INDEX {quote(old)}")
+    sql = str(row[0])
+    head, _, tail = sql.partition(" ON ")
+    kind = "CREATE UNIQUE INDEX" if head.upper().startswith("CREATE UNIQUE") else "CREATE INDEX"
+    dc.conn.execute(f"{kind} {quote(new)} ON {tail}")
+    dc.conn.execute("UPDATE sysindices SET idxname = ? WHERE idxname = ?", (new, old))
+    dc.conn.execute("UPDATE sysconstraints SET idxname = ? WHERE idxname = ?", (new, old))
+
+
+def set_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> None:
+    """ENABLED / DISABLED rebuild the table with the constraint on or off (sysobjstate);
+    DEFERRED / IMMEDIATE defer referential checks to COMMIT (SQLite's defer_foreign_keys,
+    which like Informix's mode lasts until the transaction ends). Deferring a unique or check
+    constraint is refused: SQLite checks those at once."""
+    rows = dc.conn.execute("SELECT constrname, tabid, constrtype, owner FROM sysconstraints"
+                           ).fetchall()
+    if spec.table is not None:
+        info = dc.resolve(spec.table.name, spec.table.owner, None, 0)
+        rows = [r for r in rows if r[1] == info.tabid]
+    elif spec.names is not None:
+        found = {str(r[0]) for r in rows}
+        for name in spec.names:
+            if name not in found:
+                raise EngineError(sc.NO_CONSTRAINT, near=name)
+        rows = [r for r in rows if r[0] in spec.names]
+    if spec.mode in ("DEFERRED", "IMMEDIATE"):
+        if spec.names is not None and any(r[2] != "R" for r in rows):
+            raise not_implemented("deferring a unique, primary-key or check constraint")
+        dc.conn.execute(f"PRAGMA defer_foreign_keys = {int(spec.mode == 'DEFERRED')}")
+        return
+    state = "E" if spec.mode == "ENABLED" else "D"
+    by_tabid = {t.tabid: t for t in dc.schema.tables.values()}
+    touched: set[int] = set()
+    for name, tabid, _kind, owner in rows:
+        dc.conn.execute("DELETE FROM sysobjstate WHERE objtype = 'C' AND name = ? AND tabid = ?",
+                        (name, tabid))
+        dc.conn.execute("INSERT INTO sysobjstate VALUES ('C', ?, ?, ?, ?)",
+                        (owner, name, tabid, state))
+        touched.add(int(tabid))
+    for tabid in touched:
+        info = by_tabid[tabid]
+        constraints = read_constraints(dc.conn, info, dc.schema.tables)
+        enabled_idx = {c.index for c in constraints if c.enabled and c.index}
+        disabled_idx = {c.index for c in constraints if not c.enabled and c.index}
+        columns = [NewColumn(replace(c), quote(c.name), c.name) for c in info.columns]
+        rebuild(dc, info, columns, constraints)
+        for cons in constraints:
+            if cons.index in enabled_idx and cons.index not in {
+                    r[0] for r in dc.conn.execute("SELECT idxname FROM sysindices")}:
+                _create_index(dc, info, cons.index, [(c, False) for c in cons.columns],
+                              cons.kind in ("P", "U"), False)
+        del disabled_idx
+
+
+def rename(dc: DdlContext, spec: Rename) -> None:
+    """RENAME TABLE / RENAME COLUMN."""
+    info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind != "T" or info.temp:
+        raise not_implemented("RENAME on this table")
+    if spec.kind == "TABLE":
+        if _exists(dc, spec.new_name):
+            raise EngineError(sc.TABLE_EXISTS, near=spec.new_name)
+        dc.conn.execute(f"ALTER TABLE {quote(info.name)} RENAME TO {quote(spec.new_name)}")
+        dc.conn.execute("UPDATE systables SET tabname = ? WHERE tabid = ?",
+                        (spec.new_name, info.tabid))
+        return
+    assert spec.column is not None
+    if spec.column not in info.by_name:
+        raise EngineError(sc.NO_COLUMN, near=spec.column)
+    if spec.new_name in info.by_name:
+        raise EngineError(sc.COLUMN_EXISTS, near=spec.new_name)
+    dc.conn.execute(f"ALTER TABLE {quote(info.name)} RENAME COLUMN {quote(spec.column)} TO "
+                    f"{quote(spec.new_name)}")
+    dc.conn.execute("UPDATE syscolumns SET colname = ? WHERE tabid = ? AND colname = ?",
+                    (spec.new_name, info.tabid, spec.column))
+    # Check constraints name the column in their text: rename it there too.
+    word = re.compile(rf"\b{re.escape(spec.column)}\b", re.IGNORECASE)
+    for cons in read_constraints(dc.conn, info, dc.schema.tables):
+        if cons.kind == "C" and spec.column in cons.columns:
+            text = word.sub(spec.new_name, cons.check_text)
+            dc.conn.execute("DELETE FROM syschecks WHERE constrid = ?", (cons.constrid,))
+            dc.conn.executemany(
+                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
+                [(cons.constrid, i, text[i * 32 : i * 32 + 32])
+                 for i in range((len(text) + 31) // 32)])

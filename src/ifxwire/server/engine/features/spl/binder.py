@@ -1,0 +1,93 @@
+"""Binding a parsed routine: every variable gets its frame slot, every block its scope.
+
+Informix resolves an SPL routine's names when it is created: a LET target, INTO variable or
+FOR variable that is not defined is -217 at CREATE, not when the statement runs.
+"""
+
+from __future__ import annotations
+
+from ...core import sqlcodes as sc
+from ...core.errors import EngineError
+from . import ast as a
+
+
+class _Binder:
+    def __init__(self) -> None:
+        self.nslots = 0
+
+    def decl(self, d: a.VarDecl) -> None:
+        if not d.is_global:
+            d.slot = self.nslots
+            self.nslots += 1
+
+    def block(self, blk: a.Block, parent: dict[str, a.VarDecl]) -> None:
+        scope = dict(parent)
+        for d in blk.decls:
+            self.decl(d)
+            scope[d.name] = d
+        blk.scope = scope
+        for h in blk.handlers:
+            for v in h.set_vars:
+                self.need(scope, v, h)
+            assert h.body is not None
+            self.block(h.body, scope)
+        for stmt in blk.body:
+            self.stmt(stmt, scope)
+
+    def need(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
+        row, dot, _ = name.partition(".")
+        d = scope.get(row)
+        if dot:
+            if d is None or not d.row:
+                raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
+            return
+        if d is None or d.row:
+            raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
+
+    def stmt(self, node: a.Node, scope: dict[str, a.VarDecl]) -> None:
+        if isinstance(node, a.Block):
+            self.block(node, scope)
+        elif isinstance(node, a.Let):
+            for v in node.targets:
+                self.need(scope, v, node)
+        elif isinstance(node, a.If):
+            for _, blk in node.branches:
+                self.block(blk, scope)
+            if node.orelse is not None:
+                self.block(node.orelse, scope)
+        elif isinstance(node, a.Case):
+            for _, blk in node.whens:
+                self.block(blk, scope)
+            if node.orelse is not None:
+                self.block(node.orelse, scope)
+        elif isinstance(node, a.For):
+            self.need(scope, node.var, node)
+            assert node.body is not None
+            self.block(node.body, scope)
+        elif isinstance(node, (a.While, a.Loop)):
+            assert node.body is not None
+            self.block(node.body, scope)
+        elif isinstance(node, a.Foreach):
+            for v in node.into:
+                self.need(scope, v, node)
+            assert node.body is not None
+            self.block(node.body, scope)
+        elif isinstance(node, (a.CallSpec, a.Sql)):
+            for v in node.into:
+                self.need(scope, v, node)
+
+
+def bind(header: a.RoutineHeader, block: a.Block) -> a.RoutineBody:
+    """Give every variable its frame slot and every block its scope."""
+    binder = _Binder()
+    params: list[a.VarDecl] = []
+    top: dict[str, a.VarDecl] = {}
+    for p in header.params:
+        d = a.VarDecl(p.name, p.type, like=p.like)
+        binder.decl(d)
+        params.append(d)
+        top[p.name] = d
+    for which, alias in header.referencing.items():
+        top[alias] = a.VarDecl(alias, None, row=True, slot=-2 if which == "old" else -3)
+    binder.block(block, top)
+    return a.RoutineBody(block, binder.nslots, params)

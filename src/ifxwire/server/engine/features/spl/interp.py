@@ -1,0 +1,834 @@
+"""The SPL interpreter: runs a parsed routine body against the session's SQLite connection.
+
+A routine runs as a Python generator that yields its RETURN rows (storage values), so
+``RETURN … WITH RESUME`` is simply a yield: the client's cursor, a FOREACH EXECUTE FUNCTION,
+or a scalar call in a query pulls rows as it needs them, in constant memory.
+
+Control flow follows the Guide to SQL: Syntax:
+
+* EXIT / CONTINUE [FOR|WHILE|FOREACH|LOOP] [label] [WHEN cond] leave or restart the innermost
+  loop of that kind (or the labelled one);
+* ON EXCEPTION [IN (codes)] [SET sqlcode, isam, text] … END EXCEPTION [WITH RESUME]: the
+  innermost handler that traps an error runs (never the handler already running); WITH RESUME
+  continues after the statement that failed, otherwise execution continues after the block
+  that declared the handler (the next loop iteration when that block is a loop body; a
+  RETURN without values at routine level);
+* a variable read before it was given a value is -696; routine calls nest at most
+  ``MAX_DEPTH`` deep (-722).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from .....protocol.codes import TypeCode
+from ...core import convert as conv
+from ...core import ifxtypes as it
+from ...core import sqlcodes as sc
+from ...core.errors import EngineError, not_implemented
+from ...core.ifxtypes import IfxType
+from ...schema.routines import Routine
+from ...sql.statements import IfxStatement, parse_expressions
+from . import ast as a
+from . import outparams
+from .parser import parse_routine
+from .resolve import candidates, choose
+from .sqlrun import Runner, VarRef
+
+if TYPE_CHECKING:
+    from ...session.session import EngineSession
+
+T = TypeCode
+Row = tuple[object, ...]
+MAX_DEPTH = 64  # routine calls nested deeper fail with -722
+_TEXT = IfxType(T.LVARCHAR, size=32739)
+_NOT_IN_SPL = frozenset(("database", "close_database", "create_database", "drop_database",
+                         "create_routine"))
+
+
+class _Unset:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+class Jump(Exception):
+    """EXIT / CONTINUE travelling to its loop."""
+
+    def __init__(self, exit_: bool, kind: str | None, label: str | None) -> None:
+        super().__init__()
+        self.exit = exit_
+        self.kind = kind
+        self.label = label
+
+    def matches(self, kind: str, label: str | None) -> bool:
+        if self.label is not None:
+            return self.label == label
+        return self.kind is None or self.kind == kind
+
+
+class ReturnSignal(Exception):
+    """RETURN (without WITH RESUME) ending the routine after its row was yielded."""
+
+
+class Unwind(Exception):
+    """A handler without WITH RESUME ran: leave the block that declared it."""
+
+    def __init__(self, handler: a.OnException) -> None:
+        super().__init__()
+        self.handler = handler
+
+
+class Frame:
+    """One routine activation: its variables, active handlers and open named cursors."""
+
+    __slots__ = ("active", "body", "cursors", "handlers", "routine", "rows", "runtime",
+                 "slots")
+
+    def __init__(self, runtime: Runtime, routine: Routine, body: a.RoutineBody) -> None:
+        self.runtime = runtime
+        self.routine = routine
+        self.body = body
+        self.slots: list[object] = [UNSET] * body.nslots
+        self.handlers: list[a.OnException] = []
+        self.active: set[int] = set()
+        self.rows: dict[int, dict[str, object]] = {}  # -2: OLD, -3: NEW (trigger rows)
+        self.cursors: dict[str, tuple[Any, object]] = {}  # name -> (TableInfo, rowid)
+
+    def read(self, ref: VarRef) -> object:
+        decl = ref.decl
+        if ref.column is not None:
+            row = self.rows.get(decl.slot)
+            return None if row is None else row.get(ref.column)
+        value = self.runtime.globals.get(decl.name, UNSET) if decl.is_global else (
+            self.slots[decl.slot])
+        if value is UNSET:
+            raise EngineError(sc.VAR_UNDEFINED, near=decl.name)
+        return value
+
+    def write(self, decl: a.VarDecl, value: object) -> None:
+        if decl.is_global:
+            self.runtime.globals[decl.name] = value
+        else:
+            self.slots[decl.slot] = value
+
+
+class Runtime:
+    """The SPL state of one engine session: GLOBAL variables, call depth, TRACE output."""
+
+    def __init__(self, session: EngineSession) -> None:
+        self.session = session
+        self.runner = Runner(session)
+        self.globals: dict[str, object] = {}
+        self.depth = 0
+        self.trigger_depth = 0
+        self.trace_on = False
+        self.trace_procs = False
+        self.debug_path: str | None = None
+
+    # ---- routines ----------------------------------------------------------------------------
+    def body(self, routine: Routine) -> a.RoutineBody:
+        """The routine's parsed body (parsed once per schema, from the stored text)."""
+        body = routine.parsed
+        if body is None:
+            _, body = parse_routine(routine.text, routine.delimident)
+            for decl, (_, ty) in zip(body.params, routine.params, strict=True):
+                decl.type = ty
+            for _which, alias in routine.referencing.items():
+                row = body.block.scope.get(alias)
+                if row is not None and routine.trigger_table:
+                    row.like = (None, routine.trigger_table, "")
+            # LIKE types are read once per parse: a changed table is a new schema, whose
+            # routines are parsed again.
+            self._resolve_likes(body.block)
+            routine.parsed = body
+        return body
+
+    def _resolve_likes(self, blk: a.Block) -> None:
+        for decl in blk.scope.values():
+            if decl.like is not None and decl.type is None and not decl.row:
+                owner, table, column = decl.like
+                info = self.session.resolve(table, owner, None, 0)
+                col = info.by_name.get(column)
+                if col is None:
+                    raise EngineError(sc.NO_COLUMN, near=column)
+                decl.type = col.type.nullable()
+        for stmt in _blocks(blk):
+            self._resolve_likes(stmt)
+
+    def invoke(self, routine: Routine, args: list[object],
+               rows: dict[int, dict[str, object]] | None = None,
+               outs: list[object] | None = None) -> Iterator[Row]:
+        """Run ``routine`` with arguments already in its parameter types (storage form);
+        the generator yields its RETURN rows. ``outs`` receives the final values of the
+        OUT/INOUT parameters when the routine ends normally."""
+        body = self.body(routine)
+        frame = Frame(self, routine, body)
+        for decl, value in zip(body.params, args, strict=False):
+            frame.slots[decl.slot] = value
+        if len(args) < len(body.params):
+            raise EngineError(sc.NO_ROUTINE, near=routine.name)
+        if rows:
+            frame.rows = rows
+        return self._run(frame, outs)
+
+    def _run(self, frame: Frame, outs: list[object] | None = None) -> Iterator[Row]:
+        if self.depth >= MAX_DEPTH:
+            raise EngineError(sc.NESTING_TOO_DEEP, near=frame.routine.name)
+        self.depth += 1
+        try:
+            if self.trace_on or self.trace_procs:
+                self.trace(f"procedure {frame.routine.name} called")
+            try:
+                yield from Interp(self, frame).block(frame.body.block)
+            except ReturnSignal:
+                pass
+            except Jump:
+                raise EngineError(sc.SYNTAX, near="EXIT") from None
+            if outs is not None:
+                params = frame.body.params
+                outs[:] = [None if (v := frame.slots[params[i].slot]) is UNSET else v
+                           for i in frame.routine.outputs()]
+        finally:
+            self.depth -= 1
+
+    def call_scalar(self, procid: int, args: tuple[object, ...]) -> object:
+        """A function called inside a query (the ``ifx_spl`` SQL function): its one value."""
+        return self.call_with_outs(procid, args, None)[0]
+
+    def call_with_outs(self, procid: int, args: tuple[object, ...],
+                       outs: list[object] | None = None) -> tuple[object, tuple[object, ...]]:
+        """A function called inside a query: its one value and (the ``ifx_spl_out`` SQL
+        function, slv.py) its OUT/INOUT parameters' final values."""
+        routine = self.session.current_schema().procs.get(int(procid))
+        if routine is None:
+            raise EngineError(sc.NO_ROUTINE, near=str(procid))
+        if outs is None and routine.outputs():
+            outs = []
+        rows = self.invoke(routine, list(args), outs=outs)
+        try:
+            first = next(rows, None)
+            if first is not None and next(rows, None) is not None:
+                raise EngineError(sc.FUNCTION_ROWS, near=routine.name)
+        finally:
+            rows.close()  # type: ignore[attr-defined]
+        return (None if first is None else first[0]), tuple(outs or ())
+
+    # ---- TRACE -------------------------------------------------------------------------------
+    def trace(self, line: str) -> None:
+        if self.debug_path is None:
+            return
+        with open(self.debug_path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+
+    def set_debug_file(self, name: str, append: bool) -> None:
+        """SET DEBUG FILE TO: only inside the server's configured trace directory."""
+        root = self.session.engine.trace_dir
+        if root is None:
+            raise EngineError(sc.NOT_IMPLEMENTED, near=name, message=(
+                "SET DEBUG FILE is refused: the server has no --trace-dir for SPL TRACE output"))
+        base = os.path.realpath(root)
+        path = os.path.realpath(os.path.join(base, name.strip()))
+        if os.path.commonpath([base, path]) != base or path == base:
+            raise EngineError(sc.NOT_IMPLEMENTED, near=name, message=(
+                f"SET DEBUG FILE TO {name!r}: outside the server's trace directory"))
+        with open(path, "a" if append else "w", encoding="utf-8"):
+            pass
+        self.debug_path = path
+
+
+def _blocks(blk: a.Block) -> Iterator[a.Block]:
+    """The blocks directly nested in ``blk`` (for walking declarations)."""
+    for h in blk.handlers:
+        if h.body is not None:
+            yield h.body
+    for stmt in blk.body:
+        if isinstance(stmt, a.Block):
+            yield stmt
+        elif isinstance(stmt, a.If):
+            yield from (b for _, b in stmt.branches)
+            if stmt.orelse is not None:
+                yield stmt.orelse
+        elif isinstance(stmt, a.Case):
+            yield from (b for _, b in stmt.whens)
+            if stmt.orelse is not None:
+                yield stmt.orelse
+        elif isinstance(stmt, (a.For, a.While, a.Loop, a.Foreach)) and stmt.body is not None:
+            yield stmt.body
+
+
+class Interp:
+    """Executes the statements of one frame."""
+
+    def __init__(self, rt: Runtime, frame: Frame) -> None:
+        self.rt = rt
+        self.frame = frame
+        self.runner = rt.runner
+        self.session = rt.session
+
+    # ---- values ------------------------------------------------------------------------------
+    def values(self, node: a.ExprNode, key: object, exprs: list[exp.Expr],
+               scope: dict[str, a.VarDecl], types: list[IfxType] | None = None) -> Row:
+        compiled = self.runner.compile_values(node, key, exprs, scope, types)
+        return self.runner.fetch_one(compiled, self.frame)
+
+    def truth(self, node: a.ExprNode, key: object, expr: exp.Expr,
+              scope: dict[str, a.VarDecl]) -> bool:
+        value = self.values(node, key, [expr], scope)[0]
+        return value is not None and value not in (0, "0", "f", "F", "")
+
+    def store(self, value: object, ty: IfxType) -> object:
+        """A Python value (an error code, a message) in the storage form of ``ty``."""
+        return conv.storer(ty, self.session._ctx())(value)
+
+    def recast(self, value: object, src: IfxType, dst: IfxType) -> object:
+        """A storage value of type ``src`` as a storage value of type ``dst``."""
+        if value is None or src.nullable().key == dst.nullable().key:
+            return value
+        load = conv.loader(src)
+        return conv.storer(dst, self.session._ctx(), src)(load(value) if load else value)
+
+    def assign(self, decls: list[a.VarDecl], row: Row, types: list[IfxType]) -> None:
+        for decl, value, ty in zip(decls, row, types, strict=False):
+            assert decl.type is not None
+            self.frame.write(decl, self.recast(value, ty, decl.type))
+
+    # ---- blocks ------------------------------------------------------------------------------
+    def block(self, blk: a.Block) -> Iterator[Row]:
+        frame = self.frame
+        for decl in blk.decls:
+            if decl.is_global:
+                self.define_global(decl, blk)
+            else:
+                frame.slots[decl.slot] = UNSET
+        mark = len(frame.handlers)
+        frame.handlers.extend(reversed(blk.handlers))
+        scope = blk.scope
+        try:
+            for stmt in blk.body:
+                try:
+                    gen = _DISPATCH[type(stmt)](self, stmt, scope)
+                    if gen is not None:
+                        yield from gen
+                except EngineError as e:
+                    handler = self.handler_for(e, scope)
+                    if handler is None:
+                        raise
+                    yield from self.handle(handler, e)
+                    if not handler.resume:
+                        raise Unwind(handler) from None
+        except Unwind as u:
+            if not any(u.handler is h for h in blk.handlers):
+                raise
+        finally:
+            del frame.handlers[mark:]
+
+    def define_global(self, decl: a.VarDecl, blk: a.Block) -> None:
+        if decl.name in self.rt.globals:
+            return
+        value: object = None
+        if decl.default is not None:
+            assert decl.type is not None
+            value = self.values(blk, ("global", decl.name), [decl.default], {},
+                                [decl.type])[0]
+        self.rt.globals[decl.name] = value
+
+    def handler_for(self, e: EngineError, scope: dict[str, a.VarDecl]
+                    ) -> a.OnException | None:
+        frame = self.frame
+        if e.sqlcode == sc.INTERRUPTED:
+            return None  # the server's time budget is not the routine's to catch
+        for h in reversed(frame.handlers):
+            if id(h) in frame.active:
+                continue
+            if h.codes is None:
+                return h
+            codes = self.values(h, "codes", h.codes, {}, [it.INTEGER] * len(h.codes))
+            if e.sqlcode in codes:
+                return h
+        return None
+
+    def handle(self, h: a.OnException, e: EngineError) -> Iterator[Row]:
+        frame = self.frame
+        assert h.body is not None
+        scope = h.body.scope
+        for name, value in zip(h.set_vars, (e.sqlcode, e.isamcode, e.near or e.message),
+                               strict=False):
+            decl = scope[name]
+            assert decl.type is not None
+            frame.write(decl, self.store(value, decl.type))
+        frame.active.add(id(h))
+        try:
+            yield from self.block(h.body)
+        finally:
+            frame.active.discard(id(h))
+
+    def loop_body(self, body: a.Block, kind: str, label: str | None) -> Iterator[Row]:
+        """One iteration; a matching EXIT ends the loop (raises StopLoop). A loop is where a
+        routine can run forever: the request's time budget (statement_timeout) ends it."""
+        state = self.session.state
+        deadline = state.deadline
+        if state.cancelled or (deadline is not None and time.monotonic() > deadline):
+            raise EngineError(sc.INTERRUPTED, message="statement interrupted in SPL")
+        try:
+            yield from self.block(body)
+        except Jump as j:
+            if not j.matches(kind, label):
+                raise
+            if j.exit:
+                raise _StopLoop from None
+
+    # ---- statements ----------------------------------------------------------------------------
+    def s_block(self, node: a.Block, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        return self.block(node)
+
+    def s_let(self, node: a.Let, scope: dict[str, a.VarDecl]) -> Iterator[Row] | None:
+        targets = [self.target(n, scope) for n in node.targets]
+        ttypes = [t[1] for t in targets]
+        if node.call is None and len(node.exprs) == 1 and len(targets) == 1:
+            expr = node.exprs[0]
+            if isinstance(expr, exp.Anonymous):
+                routines = self.session.current_schema().routines.get(str(expr.this).lower())
+                node.call = outparams.call_of(expr, routines or [])
+        if node.call is not None:
+            row, rtypes = self.call_one(node.call, scope)
+            if len(row) != len(targets):
+                raise EngineError(sc.FUNCTION_ROWS, near=node.call.name)
+            row = tuple(self.recast(v, rt, t) for v, rt, t in zip(row, rtypes, ttypes,
+                                                                  strict=False))
+            self.put(targets, row)
+            return None
+        if node.query is not None:
+            got = self.at_most_one(node, node.query, scope, ttypes)
+            row = got[0] if got else (None,) * len(targets)
+        else:
+            row = self.values(node, "v", node.exprs, scope, ttypes)
+        self.put(targets, row)
+        return None
+
+    def at_most_one(self, node: a.ExprNode, query: exp.Expr, scope: dict[str, a.VarDecl],
+                    types: list[IfxType]) -> list[Row]:
+        """The row of a singleton SELECT (none, or one: a second is -284), converted to
+        ``types``."""
+        compiled = self.runner.compile_query(node, "q", query, scope, types)
+        if len(compiled.plan.types) != len(types):
+            raise EngineError(sc.SYNTAX)
+        rows = self.runner.rows(compiled, self.frame)
+        try:
+            got = list(islice(rows, 2))
+        finally:
+            rows.close()  # type: ignore[attr-defined]
+        if len(got) > 1:
+            raise EngineError(sc.SUBQUERY_ROWS)
+        return got
+
+    def target(self, name: str, scope: dict[str, a.VarDecl]) -> tuple[VarRef, IfxType]:
+        """A LET target and its type: a variable, or ``n.col`` of a trigger row."""
+        row, dot, col = name.partition(".")
+        ref = VarRef(scope[row], col if dot else None)
+        if dot:
+            return ref, self.runner.var_type(ref)
+        assert ref.decl.type is not None
+        return ref, ref.decl.type
+
+    def put(self, targets: list[tuple[VarRef, IfxType]], row: Row) -> None:
+        for (ref, _), value in zip(targets, row, strict=True):
+            if ref.column is None:
+                self.frame.write(ref.decl, value)
+                continue
+            values = self.frame.rows.get(ref.decl.slot)
+            if values is None:
+                raise EngineError(sc.NO_COLUMN, near=f"{ref.decl.name}.{ref.column}")
+            values[ref.column] = value
+
+    def s_if(self, node: a.If, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        for i, (cond, blk) in enumerate(node.branches):
+            if self.truth(node, i, cond, scope):
+                return self.block(blk)
+        return self.block(node.orelse) if node.orelse is not None else iter(())
+
+    def s_case(self, node: a.Case, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        for i, (cond, blk) in enumerate(node.whens):
+            if self.truth(node, i, cond, scope):
+                return self.block(blk)
+        if node.orelse is None:
+            raise EngineError(sc.NOT_IMPLEMENTED, message="CASE: no WHEN matched and no ELSE")
+        return self.block(node.orelse)
+
+    def s_for(self, node: a.For, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        decl = scope[node.var]
+        ty = decl.type
+        assert ty is not None and node.body is not None
+        plan: list[tuple[object, object, int] | tuple[object]] = []
+        for k, rng in enumerate(node.ranges):
+            if rng.end is None:
+                plan.append((self.values(node, ("v", k), [rng.start], scope, [ty])[0],))
+                continue
+            if not ty.is_integer:
+                raise EngineError(sc.SYNTAX, near=decl.name)
+            exprs = [rng.start, rng.end] + ([rng.step] if rng.step is not None else [])
+            got = self.values(node, ("r", k), exprs, scope, [ty, ty, it.INTEGER][:len(exprs)])
+            start, end = got[0], got[1]
+            step = got[2] if len(got) > 2 else None
+            if step is None:
+                step = 1 if start is None or end is None or end >= start else -1  # type: ignore[operator]
+            if step == 0:
+                raise EngineError(sc.NOT_IMPLEMENTED, message="FOR … STEP 0 never ends")
+            plan.append((start, end, int(step)))  # type: ignore[call-overload]
+        return self._for(node, decl, ty, plan)
+
+    def _for(self, node: a.For, decl: a.VarDecl, ty: IfxType,
+             plan: list[tuple[object, object, int] | tuple[object]]) -> Iterator[Row]:
+        assert node.body is not None
+        fit = conv.storer(ty, self.session._ctx())
+        try:
+            for item in plan:
+                if len(item) == 1:
+                    self.frame.write(decl, item[0])
+                    yield from self.loop_body(node.body, "FOR", node.label)
+                    continue
+                start, end, step = item
+                if start is None or end is None:
+                    continue
+                i: int = start  # type: ignore[assignment]
+                while (step > 0 and i <= end) or (step < 0 and i >= end):  # type: ignore[operator]
+                    self.frame.write(decl, fit(i))
+                    yield from self.loop_body(node.body, "FOR", node.label)
+                    current = self.frame.slots[decl.slot] if not decl.is_global else (
+                        self.rt.globals.get(decl.name))
+                    if not isinstance(current, int):
+                        break
+                    i = current + step
+        except _StopLoop:
+            return
+
+    def s_while(self, node: a.While, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        assert node.cond is not None and node.body is not None
+        try:
+            while self.truth(node, "c", node.cond, scope):
+                yield from self.loop_body(node.body, "WHILE", node.label)
+        except _StopLoop:
+            return
+
+    def s_loop(self, node: a.Loop, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        assert node.body is not None
+        try:
+            while True:
+                yield from self.loop_body(node.body, "LOOP", node.label)
+        except _StopLoop:
+            return
+
+    def s_jump(self, node: a.Jump, scope: dict[str, a.VarDecl]) -> None:
+        if node.when is not None and not self.truth(node, "w", node.when, scope):
+            return
+        raise Jump(node.exit, node.kind, node.label)
+
+    def s_foreach(self, node: a.Foreach, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        decls = [scope[n] for n in node.into]
+        types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
+        rowid_col = -1
+        table: Any = None
+        source: Iterator[Row]
+        if node.call is not None:
+            source, rtypes = self.call_rows(node.call, scope)
+            if len(rtypes) != len(decls):
+                raise EngineError(sc.NO_ROUTINE, near=node.call.name)
+        else:
+            assert node.query is not None and node.query.tree is not None
+            rtypes = types
+            compiled = None
+            if node.cursor is not None and _uses_current(node):
+                compiled = self.runner.compile_query(node, "qr", node.query.tree, scope, types,
+                                                     rowid=True)
+                rowid_col = len(decls)
+                table = compiled.plan.table
+            else:
+                compiled = self.runner.compile_query(node, "q", node.query.tree, scope, types)
+            if len(compiled.plan.types) != len(decls):
+                raise EngineError(sc.SYNTAX)
+            source = self.runner.rows(compiled, self.frame)
+        return self._foreach(node, decls, rtypes, source, rowid_col, table)
+
+    def _foreach(self, node: a.Foreach, decls: list[a.VarDecl], rtypes: list[IfxType],
+                 source: Iterator[Row], rowid_col: int, table: Any) -> Iterator[Row]:
+        assert node.body is not None
+        # Informix closes a cursor not declared WITH HOLD when the transaction ends; the next
+        # fetch is then -400 (a FOREACH left with EXIT after the COMMIT is no error).
+        opened = self.session.transactions_ended
+        try:
+            for row in source:
+                self.assign(decls, row, rtypes)
+                if rowid_col >= 0 and node.cursor is not None:
+                    self.frame.cursors[node.cursor] = (table, row[rowid_col])
+                yield from self.loop_body(node.body, "FOREACH", node.label)
+                if not node.hold and self.session.transactions_ended != opened:
+                    raise EngineError(sc.FETCH_UNOPENED)
+        except _StopLoop:
+            return
+        finally:
+            close = getattr(source, "close", None)
+            if close is not None:
+                close()
+            if node.cursor is not None:
+                self.frame.cursors.pop(node.cursor, None)
+
+    def s_return(self, node: a.Return, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
+        if node.exprs:
+            routine = self.frame.routine
+            row = self.values(node, "r", node.exprs, scope, list(routine.returns))
+            if self.rt.trace_on:
+                self.rt.trace(f"return {', '.join(map(str, row))}")
+            yield row
+        if not node.resume:
+            raise ReturnSignal
+
+    def s_call(self, node: a.CallSpec, scope: dict[str, a.VarDecl]) -> None:
+        if not node.into:
+            rows, _ = self.call_rows(node, scope)
+            try:
+                for _ in rows:
+                    pass
+            finally:
+                rows.close()  # type: ignore[attr-defined]
+            return
+        decls = [scope[n] for n in node.into]
+        row, rtypes = self.call_one(node, scope)
+        if row:
+            if len(row) != len(decls):
+                raise EngineError(sc.NO_ROUTINE, near=node.name)
+            self.assign(decls, row, rtypes)
+
+    def call_one(self, node: a.CallSpec, scope: dict[str, a.VarDecl]) -> tuple[
+            Row, list[IfxType]]:
+        """Call a routine for its one row of values (an empty row if it returned none)."""
+        rows, rtypes = self.call_rows(node, scope)
+        try:
+            first = next(rows, None)
+            if first is not None and next(rows, None) is not None:
+                raise EngineError(sc.FUNCTION_ROWS, near=node.name)
+        finally:
+            rows.close()  # type: ignore[attr-defined]
+        return (first or ()), rtypes
+
+    def call_rows(self, node: a.CallSpec, scope: dict[str, a.VarDecl]) -> tuple[
+            Iterator[Row], list[IfxType]]:
+        schema = self.session.current_schema()
+        found = candidates(schema.routines.get(node.name, []), node.kind, len(node.args))
+        if node.owner is not None:
+            found = [r for r in found if r.owner.lower() == node.owner.lower()]
+        if len(found) > 1:
+            types = self.runner.compile_values(node, "types", node.args, scope).plan.types
+            routine = choose(node.name, found, types)
+        else:
+            routine = choose(node.name, found, [])
+        rights = self.session.routine_rights(self.frame.routine)
+        if not isinstance(rights, bool):
+            self.session.check_execute(routine.procid, rights)
+        targets = outparams.out_targets(routine, node.args, scope)
+        args = self.call_args(node, routine, scope)
+        rows = None
+        if node.trigger_refs:
+            rows = dict(self.frame.rows)
+        if self.rt.trace_on or self.rt.trace_procs:
+            self.rt.trace(f"call {routine.name}({', '.join(map(str, args))})")
+        if not targets:
+            return self.rt.invoke(routine, args, rows), list(routine.returns)
+        outs: list[object] = []
+        types = [routine.params[i][1] for i in routine.outputs()]
+        produced = self.rt.invoke(routine, args, rows, outs)
+        return (outparams.with_outputs(produced, outs,
+                                       lambda row: self.assign(targets, row, types)),
+                list(routine.returns))
+
+    def call_args(self, node: a.CallSpec, routine: Routine, scope: dict[str, a.VarDecl]
+                  ) -> list[object]:
+        exprs = outparams.input_exprs(routine, node.args)
+        exprs += default_exprs(routine, len(exprs))
+        if not exprs:
+            return []
+        return list(self.values(node, ("args", routine.procid), exprs, scope,
+                                [t for _, t in routine.params]))
+
+    def s_raise(self, node: a.Raise, scope: dict[str, a.VarDecl]) -> None:
+        types = [it.INTEGER, it.INTEGER, _TEXT][: len(node.args)]
+        got = self.values(node, "x", node.args, scope, types)
+        sqlcode = got[0]
+        if not isinstance(sqlcode, int):
+            raise EngineError(sc.SYNTAX, near="RAISE")
+        isam = got[1] if len(got) > 1 and isinstance(got[1], int) else 0
+        text = str(got[2]) if len(got) > 2 and got[2] is not None else ""
+        raise EngineError(sqlcode, isam, near=text)
+
+    def s_trace(self, node: a.Trace, scope: dict[str, a.VarDecl]) -> None:
+        if node.mode == "on":
+            self.rt.trace_on, self.rt.trace_procs = True, True
+        elif node.mode == "off":
+            self.rt.trace_on = self.rt.trace_procs = False
+        elif node.mode == "procedure":
+            self.rt.trace_on, self.rt.trace_procs = False, True
+        else:
+            assert node.expr is not None
+            value = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
+            self.rt.trace(f"expression: {value}")
+
+    def s_debug(self, node: a.DebugFile, scope: dict[str, a.VarDecl]) -> None:
+        assert node.expr is not None
+        name = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
+        self.rt.set_debug_file(str(name or ""), node.append)
+
+    def s_system(self, node: a.System, scope: dict[str, a.VarDecl]) -> None:
+        assert node.expr is not None
+        command = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
+        raise EngineError(sc.SYSTEM_FAILED, message=(
+            f"System command cannot be executed: ifxwire-server does not run SYSTEM "
+            f"({str(command)[:60]!r})"))
+
+    def s_exec_immediate(self, node: a.ExecImmediate, scope: dict[str, a.VarDecl]) -> None:
+        assert node.expr is not None
+        text = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
+        if not text:
+            raise EngineError(sc.SYNTAX)
+        prepared = self.session.prepare(str(text))
+        if prepared.is_query:
+            raise EngineError(sc.NOT_IN_SPL, near=str(text)[:40])
+        self.session.execute(prepared, [])
+
+    # ---- embedded SQL ------------------------------------------------------------------------
+    def s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
+        tree = node.tree
+        session = self.session
+        if self.rt.trace_on:
+            self.rt.trace(f"statement: {node.text[:200]}")
+        if isinstance(tree, IfxStatement):
+            kind = str(tree.this)
+            if kind in _NOT_IN_SPL:
+                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
+            with session.acting_as_dba(self.frame.routine.mode == "D"):
+                session._statement(tree)
+            return
+        if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
+            self.select(node, tree, scope)
+            return
+        if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete, exp.Merge)):
+            raise not_implemented(type(tree).__name__.upper())
+        runner = self.runner
+        current = node.current_of
+
+        def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
+            c.allow_bare_params = True
+            if isinstance(tree, exp.Insert):
+                plan = c.compile_insert(sub(tree))
+            elif isinstance(tree, exp.Update):
+                plan = c.compile_update(sub(tree))
+            elif isinstance(tree, exp.Merge):  # SPL variables in it: -999 (compile_merge)
+                plan = c.compile_merge(sub(tree))
+            else:
+                plan = c.compile_delete(sub(tree))
+            if current is not None:
+                plan.sql += " WHERE rowid = :spl_rowid"
+                if plan.old_sql:
+                    plan.old_sql += " WHERE rowid = :spl_rowid"
+            return plan.finish(c.ctx)
+
+        compiled = runner.compile(node, "dml", scope, build)
+        bound = runner.bound(compiled, self.frame)
+        if current is not None:
+            open_cursor = self.frame.cursors.get(current)
+            if open_cursor is None:
+                raise EngineError(sc.FETCH_UNOPENED, near=current)
+            table, rowid = open_cursor
+            if table is None or compiled.plan.table is None or (
+                    table.name != compiled.plan.table.name):
+                raise EngineError(sc.SYNTAX, near=current,
+                                  message=f"cursor {current} does not select from this table")
+            bound["spl_rowid"] = rowid
+        session.check_in_routine(compiled.plan, self.frame.routine)
+        session.exec_dml(compiled.plan, bound)
+
+    def select(self, node: a.Sql, tree: exp.Expr, scope: dict[str, a.VarDecl]) -> None:
+        session = self.session
+        into_temp = tree.meta.get("into_temp")
+        if into_temp is not None:
+            def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
+                c.allow_bare_params = True
+                plan = c.compile_query(sub(tree))
+                plan.kind = "select_into"
+                plan.into_temp = into_temp
+                return plan.finish(c.ctx)
+            compiled = self.runner.compile(node, "temp", scope, build)
+            bound = self.runner.bound(compiled, self.frame)
+            session.check_in_routine(compiled.plan, self.frame.routine)
+            session._write(compiled.plan, lambda: session._select_into(compiled.plan, bound))
+            return
+        if not node.into:
+            raise EngineError(sc.SYNTAX, near="SELECT",
+                              message="A SELECT in an SPL routine needs INTO variables")
+        decls = [scope[n] for n in node.into]
+        types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
+        got = self.at_most_one(node, tree, scope, types)
+        session.state.last_rowcount = len(got)
+        if got:
+            for decl, value in zip(decls, got[0], strict=False):
+                self.frame.write(decl, value)
+
+
+class _StopLoop(Exception):
+    pass
+
+
+def _uses_current(node: a.Foreach) -> bool:
+    """Whether the loop body updates or deletes WHERE CURRENT OF this FOREACH's cursor."""
+    found = getattr(node, "_uses_current", None)
+    if found is None:
+        found = False
+        stack = [node.body] if node.body is not None else []
+        while stack and not found:
+            blk = stack.pop()
+            for stmt in blk.body:
+                if isinstance(stmt, a.Sql) and stmt.current_of == node.cursor:
+                    found = True
+                    break
+            stack.extend(_blocks(blk))
+        node._uses_current = found  # type: ignore[attr-defined]
+    return bool(found)
+
+
+def default_exprs(routine: Routine, given: int) -> list[exp.Expr]:
+    """The DEFAULT expressions of the parameters a call left out."""
+    out: list[exp.Expr] = []
+    for text in routine.defaults[given:]:
+        if text is None:
+            raise EngineError(sc.NO_ROUTINE, near=routine.name)
+        out.extend(parse_expressions(text, routine.delimident))
+    return out
+
+
+_DISPATCH: dict[type, Callable[[Interp, Any, dict[str, a.VarDecl]], Iterator[Row] | None]] = {
+    a.Block: Interp.s_block,
+    a.Let: Interp.s_let,
+    a.If: Interp.s_if,
+    a.Case: Interp.s_case,
+    a.For: Interp.s_for,
+    a.While: Interp.s_while,
+    a.Loop: Interp.s_loop,
+    a.Jump: Interp.s_jump,
+    a.Foreach: Interp.s_foreach,
+    a.Return: Interp.s_return,
+    a.CallSpec: Interp.s_call,
+    a.Raise: Interp.s_raise,
+    a.Trace: Interp.s_trace,
+    a.DebugFile: Interp.s_debug,
+    a.System: Interp.s_system,
+    a.ExecImmediate: Interp.s_exec_immediate,
+    a.Sql: Interp.s_sql,
+}

@@ -1,0 +1,264 @@
+"""SPL expressions and embedded SQL, compiled by the engine's compiler and run on SQLite.
+
+Every SPL variable an expression names becomes a typed parameter of the compiled query (a
+``?`` whose type is the variable's declared type), so ``LET d = d * 1.1`` is exactly the
+DECIMAL arithmetic ``SELECT d * 1.1`` performs, and ``INSERT INTO t VALUES (x)`` the same
+conversion a client's INSERT gets. Values move between variables and SQLite in storage form
+(``values.py``): no conversion happens on the way in or out beyond what the SQL itself does.
+
+A compiled query is cached on its AST node per schema token (database incarnation, schema
+version and the session's temporary tables), so a loop body is compiled once.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from ...core import convert as conv
+from ...core import sqlcodes as sc
+from ...core.errors import EngineError
+from ...core.ifxtypes import IfxType
+from ...sql.dialect import IfxToday, IfxUser
+from ...sql.translate import Compiler, Plan, table_signature
+from . import ast as a
+
+if TYPE_CHECKING:
+    from ...session.session import EngineSession
+    from .interp import Frame
+
+_PARAM_BASE = 1 << 30  # placeholder positions for variables: after any real '?'
+_CACHE_LIMIT = 16  # compiled versions kept per node (schemas, temp-table sets)
+
+
+class VarRef:
+    """A variable reference bound to a query parameter: a declaration, or a column of a
+    trigger's OLD/NEW row."""
+
+    __slots__ = ("column", "decl")
+
+    def __init__(self, decl: a.VarDecl, column: str | None = None) -> None:
+        self.decl = decl
+        self.column = column
+
+
+def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
+               types: Callable[[VarRef], IfxType]) -> exp.Expr:
+    """Replace the identifiers of ``tree`` that name variables by typed placeholders.
+
+    Informix gives an SPL variable precedence over a column of the same name; a qualified
+    name (``t.col``) is a column, except ``old.col`` / ``new.col`` of a trigger row. The target
+    columns of UPDATE … SET and INSERT (…) are never variables."""
+    tree = tree.copy()
+    if any(isinstance(n, exp.Placeholder) for n in tree.find_all(exp.Placeholder)):
+        raise EngineError(sc.SYNTAX, near="?")
+    skip: set[int] = set()
+    for upd in tree.find_all(exp.Update):
+        for eq in upd.expressions:
+            if isinstance(eq, exp.EQ):
+                skip.add(id(eq.this))
+    nodes: list[exp.Expr] = [n for n in tree.walk() if isinstance(n, (exp.Column, IfxUser,
+                                                                       IfxToday))]
+    out = tree
+    for node in nodes:
+        if id(node) in skip:
+            continue
+        ref: VarRef | None = None
+        if isinstance(node, exp.Column):
+            name = node.name if node.this.quoted else node.name.lower()
+            table = node.table
+            if not table:
+                decl = scope.get(name)
+                if decl is not None and not decl.row:
+                    ref = VarRef(decl)
+            elif not node.args.get("db"):
+                tname = table if node.args["table"].quoted else table.lower()
+                decl = scope.get(tname)
+                if decl is not None and decl.row:
+                    ref = VarRef(decl, name)
+        else:
+            decl = scope.get("user" if isinstance(node, IfxUser) else "today")
+            if decl is not None and not decl.row:
+                ref = VarRef(decl)
+        if ref is None:
+            continue
+        ph = exp.Placeholder()
+        ph.meta["pos"] = _PARAM_BASE + len(refs)
+        ph.meta["pt"] = types(ref).nullable()
+        refs.append(ref)
+        if node is out:
+            out = ph
+        else:
+            node.replace(ph)
+    return out
+
+
+class Runner:
+    """Compiles and runs SPL expressions and SQL for one engine session."""
+
+    def __init__(self, session: EngineSession) -> None:
+        self.session = session
+
+    # ---- compile -----------------------------------------------------------------------------
+    def token(self) -> tuple[object, ...]:
+        s = self.session
+        temps = tuple(sorted((n, table_signature(i)) for n, i in s.temp_tables.items()))
+        return (s.database, s._incarnation, s._schema_version(), temps, s._delimident())
+
+    def compiler(self) -> Compiler:
+        s = self.session
+        return Compiler(s, s._ctx(), s._delimident())
+
+    def var_type(self, ref: VarRef) -> IfxType:
+        decl = ref.decl
+        if ref.column is None:
+            if decl.type is None:
+                raise EngineError(sc.NO_COLUMN, near=decl.name)
+            return decl.type
+        assert decl.like is not None
+        info = self.session.resolve(decl.like[1], decl.like[0], None, 0)
+        col = info.by_name.get(ref.column)
+        if col is None:
+            raise EngineError(sc.NO_COLUMN, near=f"{decl.name}.{ref.column}")
+        return col.type
+
+    def compile(self, node: a.ExprNode, key: object, scope: dict[str, a.VarDecl],
+                build: Callable[[Compiler, Callable[[exp.Expr], exp.Expr]], Any]) -> a.Compiled:
+        """The node's compiled query for ``key`` under the current schema (cached)."""
+        token = (key, self.token())
+        hit = node.cache.get(token)
+        if hit is not None:
+            return hit
+        refs: list[VarRef] = []
+        compiler = self.compiler()
+
+        def sub(tree: exp.Expr) -> exp.Expr:
+            return substitute(tree, scope, refs, self.var_type)
+
+        plan = build(compiler, sub)
+        # What privileges it needs (Interp checks them per execution: check_in_routine).
+        for part in [plan, *plan.parts]:
+            part.tables = part.tables or dict(compiler.tables)
+        plan.routines = sorted(compiler.routines)
+        if len(node.cache) >= _CACHE_LIMIT:
+            node.cache.clear()
+        compiled = a.Compiled(plan, refs)
+        node.cache[token] = compiled
+        return compiled
+
+    def compile_values(self, node: a.ExprNode, key: object, exprs: Sequence[exp.Expr],
+                       scope: dict[str, a.VarDecl],
+                       expected: Sequence[IfxType] | None = None) -> a.Compiled:
+        def build(c: Compiler, sub: Callable[[exp.Expr], exp.Expr]) -> Plan:
+            select = exp.Select(expressions=[sub(e) for e in exprs])
+            c.allow_bare_params = True
+            plan = c.compile_query(select, list(expected) if expected is not None else None)
+            return plan.finish(c.ctx)
+        return self.compile(node, key, scope, build)
+
+    def compile_query(self, node: a.ExprNode, key: object, tree: exp.Expr,
+                      scope: dict[str, a.VarDecl], expected: Sequence[IfxType] | None,
+                      rowid: bool = False) -> a.Compiled:
+        """A SELECT; with ``rowid`` its single table's rowid is appended as a last, hidden
+        column (for UPDATE/DELETE … WHERE CURRENT OF)."""
+        def build(c: Compiler, sub: Callable[[exp.Expr], exp.Expr]) -> Plan:
+            c.allow_bare_params = True
+            plan = c.compile_query(sub(tree), list(expected) if expected is not None else None)
+            if rowid:
+                root = c._last_root
+                source = root.args.get("from_") if isinstance(root, exp.Select) else None
+                table = source.this if source is not None else None
+                if not isinstance(table, exp.Table) or root.args.get("joins") or (
+                        root.args.get("group") or root.args.get("distinct")):
+                    raise EngineError(sc.SYNTAX, message="cursor is not updatable")
+                root.append("expressions", exp.Column(this=exp.to_identifier("rowid"),
+                                                      table=exp.to_identifier(table.alias_or_name)))
+                plan.sql = c.generate(root)
+                plan.table = table.meta.get("ifx_table")
+            return plan.finish(c.ctx)
+        return self.compile(node, key, scope, build)
+
+    # ---- run ---------------------------------------------------------------------------------
+    def bound(self, compiled: a.Compiled, frame: Frame) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for i, ref in enumerate(compiled.refs):
+            out[f"p{i + 1}"] = frame.read(ref)
+        return out
+
+    def fetch_one(self, compiled: a.Compiled, frame: Frame) -> tuple[object, ...]:
+        """Run a one-row query (an expression list) and return its row of storage values."""
+        plan: Plan = compiled.plan
+        s = self.session
+        if frame is not None:  # None: a routine's DEFAULT values (calls.call_routine)
+            s.check_in_routine(plan, frame.routine)
+        s.state.error = None
+        try:
+            row = s._connection().execute(plan.sql, self.bound(compiled, frame)).fetchone()
+        except sqlite3.Error as e:
+            raise s._map_error(e, plan) from None
+        if row is None:
+            return (None,) * len(plan.types)
+        return _checked(row, plan)
+
+    def rows(self, compiled: a.Compiled, frame: Frame) -> Iterator[tuple[object, ...]]:
+        """Stream a query's rows (storage values); the SQLite cursor closes with the
+        iterator, however the loop ends."""
+        plan: Plan = compiled.plan
+        s = self.session
+        s.check_in_routine(plan, frame.routine)
+        s.state.error = None
+        cur = s._connection().cursor()
+        s._cursors.add(cur)  # closed before the connection goes back to the pool
+        try:
+            cur.execute(plan.sql, self.bound(compiled, frame))
+        except sqlite3.Error as e:
+            cur.close()
+            raise s._map_error(e, plan) from None
+        return _stream(s, cur, plan)
+
+
+def _range_checks(plan: Plan) -> list[tuple[int, Callable[[object], object]]]:
+    """Integer results computed in SQLite's 64 bits must still fit their Informix type
+    (-1214/-1215/-1284), as an INTEGER variable's assignment does on Informix."""
+    checks = getattr(plan, "_spl_checks", None)
+    if checks is None:
+        checks = []
+        for i, t in enumerate(plan.types):
+            load = conv.loader(t) if t.is_integer else None
+            if load is not None:
+                checks.append((i, load))
+        plan._spl_checks = checks  # type: ignore[attr-defined]
+    return checks
+
+
+def _checked(row: tuple[object, ...], plan: Plan) -> tuple[object, ...]:
+    checks = _range_checks(plan)
+    if not checks:
+        return tuple(row)
+    out = list(row)
+    for i, load in checks:
+        if out[i] is not None:
+            out[i] = load(out[i])
+    return tuple(out)
+
+
+def _stream(s: EngineSession, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+    checks = _range_checks(plan)
+    try:
+        while True:
+            try:
+                batch = cur.fetchmany(64)
+            except sqlite3.Error as e:
+                raise s._map_error(e, plan) from None
+            if not batch:
+                return
+            if not checks:
+                yield from batch
+                continue
+            for row in batch:
+                yield _checked(row, plan)
+    finally:
+        cur.close()

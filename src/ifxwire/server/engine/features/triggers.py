@@ -1,0 +1,660 @@
+"""Triggers: CREATE / DROP TRIGGER, their catalog rows, and firing them around DML.
+
+Triggers are run by the engine, not by SQLite, so they fire the same way whether the DML
+comes from a client, from an SPL routine or from another trigger, and their actions are
+compiled and run exactly like SPL statements (``spl/``):
+
+* ``INSERT | DELETE | UPDATE [OF cols] | SELECT`` triggers on a table, and ``INSTEAD OF
+  INSERT | UPDATE | DELETE`` triggers on a view;
+* ``REFERENCING OLD [AS] o NEW [AS] n``; BEFORE actions (once, before the statement), FOR
+  EACH ROW actions (after each row the statement processed) and AFTER actions (once, after
+  it); each action is ``[WHEN (cond)] (INSERT … | UPDATE … | DELETE … | EXECUTE PROCEDURE …
+  [INTO col, …] | EXECUTE FUNCTION … INTO col, …)``;
+* a routine called ``WITH TRIGGER REFERENCES`` sees the row as its REFERENCING names and
+  may assign ``LET n.col = …``: the new values are written to the row;
+* the triggering statement and all its triggered actions are atomic: an error anywhere rolls
+  all of it back (a SQLite savepoint), leaving the transaction otherwise intact;
+* triggers that fire triggers nest at most 61 deep (-748), as on Informix.
+
+Rows are identified by SQLite rowid: the statement reports the rows it changed with
+``RETURNING``, and UPDATE's old values are read just before it runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+from sqlglot.tokenizer_core import TokenType
+
+from ....protocol.codes import StmtType
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError, not_implemented
+from ..schema.catalog import TableInfo, quote
+from ..schema.hooks import FEATURES
+from ..schema.routine_tables import chunks
+from ..schema.routines import Routine
+from ..sql.hooks import PARSERS
+from ..sql.statements import parse
+from ..sql.translate_dml import MERGE_ROWID
+from .cross_database import database_of
+from .spl import ast as a
+from .spl.parser import SplParser, drop_target
+from .views import check_rows
+
+if TYPE_CHECKING:
+    from ..session.session import EngineSession
+    from ..sql.prepared import ExecResult
+    from ..sql.translate import Compiler, Plan
+    from .spl.interp import Interp
+
+MAX_CASCADE = 61  # Informix: "the maximum number of cascading triggers, which is 61"
+_EVENTS = {"insert": "I", "update": "U", "delete": "D"}
+_STMT_WORDS = ("INSERT", "UPDATE", "DELETE", "EXECUTE")
+
+
+@dataclass(eq=False)
+class Action(a.ExprNode):
+    when: exp.Expr | None = None
+    stmts: list[a.Node] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class TriggerBody:
+    before: list[Action]
+    each_row: list[Action]
+    after: list[Action]
+    scope: dict[str, a.VarDecl]
+
+
+@dataclass(eq=False)
+class Trigger:
+    trigid: int
+    name: str
+    owner: str
+    table: str
+    event: str  # I, U, D, S; lower case for INSTEAD OF
+    columns: list[str]
+    old: str | None
+    new: str | None
+    text: str
+    enabled: bool = True
+    delimident: bool = False
+    parsed: TriggerBody | None = field(default=None, repr=False)
+
+    def meta(self) -> str:
+        return json.dumps({"name": self.name, "owner": self.owner, "table": self.table,
+                           "event": self.event, "columns": self.columns, "old": self.old,
+                           "new": self.new, "enabled": self.enabled,
+                           "delimident": self.delimident})
+
+    @classmethod
+    def from_meta(cls, trigid: int, meta: str, text: str) -> Trigger:
+        m = json.loads(meta)
+        return cls(trigid, m["name"], m["owner"], m["table"], m["event"], list(m["columns"]),
+                   m.get("old"), m.get("new"), text, bool(m.get("enabled", True)),
+                   bool(m.get("delimident")))
+
+    def body(self) -> TriggerBody:
+        if self.parsed is None:
+            tree = parse(self.text, self.delimident)
+            spec = tree.meta["spec"]
+            assert isinstance(spec, CreateTrigger)
+            self.parsed = spec.body
+        return self.parsed
+
+
+@dataclass
+class CreateTrigger:
+    trigger: Trigger
+    body: TriggerBody
+    owner: str | None = None
+
+
+@dataclass
+class DropTrigger:
+    name: str
+    owner: str | None = None
+    if_exists: bool = False
+
+
+# ---- parsing ----------------------------------------------------------------------------------
+def parse_create_trigger(p: Any) -> CreateTrigger:
+    """CREATE TRIGGER, with the statement parser ``p`` at TRIGGER (after CREATE)."""
+    sp = SplParser(p.sql, p._tokens)
+    sp.i = p._index
+    sp.expect("TRIGGER")
+    owner, name = sp.qualified_name()
+    instead = sp.eat("INSTEAD", "OF")
+    event_word = sp.word()
+    if event_word not in ("INSERT", "UPDATE", "DELETE", "SELECT"):
+        raise sp.error()
+    sp.i += 1
+    columns: list[str] = []
+    if event_word in ("UPDATE", "SELECT") and sp.eat("OF"):
+        columns = sp.names()
+    sp.expect("ON")
+    table = sp.qualified_name()[1]
+    refs: dict[str, str] = {}
+    if sp.eat("REFERENCING"):
+        refs = sp.referencing()
+    event = event_word[0]
+    if instead:
+        if event == "S":
+            raise sp.error()
+        event = event.lower()
+    if (event in "Ii" and "old" in refs) or (event in "Dd" and "new" in refs):
+        raise sp.error()
+    scope: dict[str, a.VarDecl] = {}
+    for which, alias in refs.items():
+        scope[alias] = a.VarDecl(alias, None, slot=-2 if which == "old" else -3, row=True,
+                                 like=(None, table, ""))
+    body = TriggerBody([], [], [], scope)
+    if not instead and sp.eat("BEFORE"):
+        body.before = _actions(sp, table, False)
+    if sp.eat("FOR", "EACH", "ROW"):
+        body.each_row = _actions(sp, table, not instead)
+    elif instead:
+        raise sp.error()
+    if not instead and sp.eat("AFTER"):
+        body.after = _actions(sp, table, False)
+    if not (body.before or body.each_row or body.after):
+        raise sp.error()
+    enabled = True
+    if sp.word() in ("ENABLED", "DISABLED"):
+        enabled = sp.word() == "ENABLED"
+        sp.i += 1
+    if not refs and body.each_row:
+        pass  # FOR EACH ROW without REFERENCING cannot name the row: still valid
+    p._advance(sp.i - p._index)
+    trig = Trigger(0, name, owner or "", table, event, columns, refs.get("old"),
+                   refs.get("new"), p.sql.strip(), enabled)
+    return CreateTrigger(trig, body, owner)
+
+
+def _actions(sp: Any, table: str, each_row: bool) -> list[Action]:
+    out = [_action(sp, table, each_row)]
+    while sp.is_type(TokenType.COMMA) and (
+            sp.word(1) == "WHEN" or sp.is_type(TokenType.L_PAREN, 1)):
+        sp.i += 1
+        out.append(_action(sp, table, each_row))
+    return out
+
+
+def _action(sp: Any, table: str, each_row: bool) -> Action:
+    node = Action(sp.pos())
+    if sp.eat("WHEN"):
+        sp.expect_type(TokenType.L_PAREN)
+        node.when = sp.expr()
+        sp.expect_type(TokenType.R_PAREN)
+    sp.expect_type(TokenType.L_PAREN)
+    start = sp.i
+    depth = 0
+    pieces: list[tuple[int, int]] = []
+    piece = start
+    while True:
+        tok = sp.tok()
+        if tok is None:
+            raise sp.error()
+        tt = tok.token_type
+        if tt == TokenType.L_PAREN:
+            depth += 1
+        elif tt == TokenType.R_PAREN:
+            if depth == 0:
+                pieces.append((piece, sp.i))
+                break
+            depth -= 1
+        elif tt == TokenType.COMMA and depth == 0 and sp.word(1) in _STMT_WORDS:
+            pieces.append((piece, sp.i))
+            piece = sp.i + 1
+        sp.i += 1
+    end = sp.i
+    for lo, hi in pieces:
+        if lo >= hi:
+            raise sp.error()
+        first = sp.toks[lo].text.upper()
+        if first == "EXECUTE":
+            sp.i = lo
+            call = sp.execute_call()
+            if sp.i != hi:
+                raise sp.error()
+            if call.into and not each_row:
+                raise sp.error()  # INTO is for the FOR EACH ROW actions only
+            node.stmts.append(call)
+        elif first in ("INSERT", "UPDATE", "DELETE"):
+            stmt = sp.sql_from(lo, hi)
+            if each_row and _target(stmt.tree) == table:
+                raise EngineError(sc.TRIGGER_TABLE_REF, near=table, offset=stmt.pos)
+            node.stmts.append(stmt)
+        else:
+            raise sp.error(tok=sp.toks[lo])
+    sp.i = end + 1
+    return node
+
+
+def _target(tree: exp.Expr | None) -> str | None:
+    target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) else None
+    if isinstance(target, exp.Schema):
+        target = target.this
+    return target.name.lower() if isinstance(target, exp.Table) else None
+
+
+def parse_drop_trigger(p: Any) -> DropTrigger:
+    p._advance()  # TRIGGER
+    if_exists, owner, name = drop_target(p)
+    return DropTrigger(name, owner, if_exists)
+
+
+# ---- catalog ----------------------------------------------------------------------------------
+def load_triggers(conn: sqlite3.Connection, prefix: str) -> dict[str, list[Trigger]]:
+    prefix = prefix or "main."  # see spl.catalog.load_routines
+    texts: dict[int, list[str]] = {}
+    try:
+        for trigid, data in conn.execute(
+                f"SELECT trigid, data FROM {prefix}systrigbody WHERE datakey IN ('D', 'A') "
+                "ORDER BY trigid, datakey DESC, seqno"):
+            texts.setdefault(trigid, []).append(data or "")
+        rows = list(conn.execute(f"SELECT trigid, meta FROM {prefix}_ifx_trig ORDER BY trigid"))
+    except sqlite3.OperationalError:
+        return {}
+    out: dict[str, list[Trigger]] = {}
+    for trigid, meta in rows:
+        trig = Trigger.from_meta(trigid, meta, "".join(texts.get(trigid, [])))
+        out.setdefault(trig.table, []).append(trig)
+    return out
+
+
+def create_trigger(dc: Any, spec: CreateTrigger) -> None:
+    conn = dc.conn
+    trig = spec.trigger
+    info = dc.resolve(trig.table, None, None, 0)
+    if info.temp or info.kind not in ("T", "V") or info.tabid < 100:
+        raise not_implemented("triggers on this table")
+    if (info.kind == "V") != trig.event.islower():
+        raise EngineError(sc.NOT_IMPLEMENTED, near=trig.table, message=(
+            "INSTEAD OF triggers are for views; other triggers for tables"))
+    for group in dc.schema.triggers.values():
+        if any(t.name == trig.name for t in group):
+            raise EngineError(sc.OBJECT_EXISTS, near=trig.name)
+    for other in dc.schema.triggers.get(info.name, []):
+        if other.event == trig.event and other.event not in "UuS":
+            pass  # Informix 11.70+ allows several triggers per event: they all fire
+    for col in trig.columns:
+        if col not in info.by_name:
+            raise EngineError(sc.NO_COLUMN, near=col)
+    trig.table = info.name
+    trig.owner = spec.owner or dc.user
+    trig.delimident = False
+    trigid = (conn.execute("SELECT MAX(trigid) FROM systriggers").fetchone()[0] or 0) + 1
+    trig.trigid = trigid
+    conn.execute("INSERT INTO systriggers VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 'en_US.819')",
+                 (trigid, trig.name, trig.owner, info.tabid, trig.event, trig.old, trig.new))
+    head, actions = _split_text(trig.text)
+    rows = [(trigid, "D", i, piece) for i, piece in enumerate(chunks(head), 1)]
+    rows += [(trigid, "A", i, piece) for i, piece in enumerate(chunks(actions), 1)]
+    conn.executemany("INSERT INTO systrigbody VALUES (?, ?, ?, ?)", rows)
+    conn.execute("INSERT INTO _ifx_trig VALUES (?, ?, ?)", (trigid, info.name, trig.meta()))
+    conn.execute(f"CREATE VIEW {quote(f'_ifx_t_{trigid}')} AS SELECT 1")
+
+
+def _split_text(text: str) -> tuple[str, str]:
+    """The trigger's header (systrigbody 'D') and its actions ('A'): split before the first
+    BEFORE / FOR EACH ROW / AFTER keyword, so that the two pieces rebuild the text."""
+    upper = text.upper()
+    cut = len(text)
+    for word in (" BEFORE", " FOR EACH ROW", " AFTER", "\nBEFORE", "\nFOR EACH ROW",
+                 "\nAFTER"):
+        k = upper.find(word)
+        if 0 <= k < cut:
+            cut = k
+    return text[:cut], text[cut:]
+
+
+def drop_trigger(dc: Any, spec: DropTrigger) -> None:
+    for group in dc.schema.triggers.values():
+        for t in group:
+            if t.name == spec.name and (spec.owner is None or t.owner == spec.owner):
+                _drop_trigid(dc.conn, t.trigid)
+                return
+    if not spec.if_exists:
+        raise EngineError(sc.NO_OBJECT, near=spec.name)
+
+
+def _drop_trigid(conn: sqlite3.Connection, trigid: int) -> None:
+    for table in ("systriggers", "systrigbody", "_ifx_trig"):
+        conn.execute(f"DELETE FROM {table} WHERE trigid = ?", (trigid,))
+    conn.execute(f"DROP VIEW IF EXISTS {quote(f'_ifx_t_{trigid}')}")
+
+
+def drop_for_table(conn: sqlite3.Connection, tabid: int) -> None:
+    """DROP TABLE / DROP VIEW drops the table's triggers with it."""
+    try:
+        ids = [r[0] for r in conn.execute("SELECT trigid FROM systriggers WHERE tabid = ?",
+                                          (tabid,))]
+    except sqlite3.OperationalError:
+        return
+    for trigid in ids:
+        _drop_trigid(conn, trigid)
+
+
+# ---- firing -----------------------------------------------------------------------------------
+def _active(s: EngineSession, table: str, event: str, updated: list[str] | None
+            ) -> list[Trigger]:
+    found = []
+    for t in s.current_schema().triggers.get(table, ()):
+        if t.event != event or not t.enabled:
+            continue
+        if event == "U" and t.columns and updated is not None and not (
+                set(t.columns) & set(updated)):
+            continue
+        found.append(t)
+    return found
+
+
+class _Firing:
+    """Runs one trigger's actions with the session's SPL interpreter."""
+
+    def __init__(self, s: EngineSession, trig: Trigger) -> None:
+        # import cycle at load: calls -> translate -> triggers
+        from .spl.calls import runtime
+        from .spl.interp import Frame, Interp
+
+        self.s = s
+        self.trig = trig
+        self.body = trig.body()
+        self.rt = runtime(s)
+        routine = Routine(0, trig.name, trig.owner, False, [], [])
+        self.frame = Frame(self.rt, routine, a.RoutineBody(a.Block(0), 0, []))
+        self.interp: Interp = Interp(self.rt, self.frame)
+
+    def actions(self, actions: list[Action], info: TableInfo | None = None,
+                rowid: object = None) -> None:
+        scope = self.body.scope
+        for action in actions:
+            if action.when is not None and not self.interp.truth(action, "w", action.when,
+                                                                  scope):
+                continue
+            for stmt in action.stmts:
+                if isinstance(stmt, a.CallSpec):
+                    self.call(stmt, scope, info, rowid)
+                else:
+                    assert isinstance(stmt, a.Sql)
+                    self.interp.s_sql(stmt, scope)
+
+    def call(self, stmt: a.CallSpec, scope: dict[str, a.VarDecl], info: TableInfo | None,
+             rowid: object) -> None:
+        if not stmt.into:
+            self.interp.s_call(stmt, scope)
+            return
+        row, rtypes = self.interp.call_one(stmt, scope)
+        if not row or info is None:
+            return
+        new = self.frame.rows.get(-3)
+        for col, value, ty in zip(stmt.into, row, rtypes, strict=False):
+            column = info.by_name.get(col)
+            if column is None:
+                raise EngineError(sc.NO_COLUMN, near=col)
+            stored = self.interp.recast(value, ty, column.type)
+            if new is not None:
+                new[col] = stored
+        if new is not None:
+            self.write_back(info, rowid, {c: new[c] for c in stmt.into})
+
+    def write_back(self, info: TableInfo, rowid: object, values: dict[str, object]) -> None:
+        if not values or rowid is None or info.kind != "T":
+            return
+        sets = ", ".join(f"{quote(c)} = ?" for c in values)
+        try:
+            self.s._connection().execute(
+                f"UPDATE {info.schema}.{quote(info.name)} SET {sets} WHERE rowid = ?",
+                [*values.values(), rowid])
+        except sqlite3.Error as e:
+            # import cycle at load: translate -> triggers
+            from ..sql.translate import Plan
+
+            raise self.s._map_error(e, Plan("update", StmtType.UPDATE, table=info)) from None
+
+    def row(self, info: TableInfo, rowid: object, old: dict[str, object] | None,
+            new: dict[str, object] | None) -> None:
+        rows: dict[int, dict[str, object]] = {}
+        if old is not None:
+            rows[-2] = old
+        if new is not None:
+            rows[-3] = new
+        self.frame.rows = rows
+        before = dict(new) if new is not None else None
+        self.actions(self.body.each_row, info, rowid)
+        if new is not None and before is not None:
+            changed = {c: v for c, v in new.items() if before.get(c) != v}
+            self.write_back(info, rowid, changed)
+
+
+def _guarded(s: EngineSession, run: Any) -> Any:
+    """Run a triggering statement with its triggers atomically, at most MAX_CASCADE deep."""
+    # import cycle at load: calls -> translate -> triggers
+    from .spl.calls import runtime
+
+    rt = runtime(s)
+    if rt.trigger_depth >= MAX_CASCADE:
+        raise EngineError(sc.TRIGGER_CASCADE)
+    conn = s._connection()
+    name = f"ifxwire_trig_{rt.trigger_depth}"
+    conn.execute(f"SAVEPOINT {name}")
+    rt.trigger_depth += 1
+    try:
+        result = run()
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+        raise
+    finally:
+        rt.trigger_depth -= 1
+    conn.execute(f"RELEASE {name}")
+    return result
+
+
+def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
+    MERGE_ROWID is bound to the target's largest rowid before the first runs."""
+    # import cycle at load: prepared -> translate -> triggers
+    from ..sql.prepared import ExecResult
+
+    info = plan.table
+    if info is not None and len(plan.parts) > 1:
+        row = s._connection().execute(
+            f"SELECT COALESCE(MAX(rowid), 0) FROM {quote(info.schema)}.{quote(info.name)}"
+        ).fetchone()
+        bound = {**bound, MERGE_ROWID: int(row[0])}
+    return ExecResult(sum(run_dml(s, part, bound).rowcount for part in plan.parts))
+
+
+def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock)."""
+    info = plan.table
+    event = _EVENTS.get(plan.kind)
+    if info is None or event is None:
+        return s._dml(plan, bound)
+    other = database_of(info)
+    if other is not None:  # a table of another database: its triggers would run here
+        if s._attached[other].triggers.get(info.name):
+            raise not_implemented(f"a write into {other}:{info.name}, which has triggers")
+        return s._dml(plan, bound)
+    trigs = _active(s, info.name, event, plan.updated)
+    if not trigs and not plan.view_check:
+        return s._dml(plan, bound)
+
+    def run() -> ExecResult:
+        firings = [_Firing(s, t) for t in trigs]
+        for f in firings:
+            f.actions(f.body.before)
+        each = [f for f in firings if f.body.each_row]
+        if not each:
+            written: list[tuple[object, ...]] | None = [] if plan.view_check else None
+            result = s._dml(plan, bound, returning=written)
+            if written:
+                check_rows(s._connection(), plan, [r[0] for r in written])
+        else:
+            cols = [c.name for c in info.columns]
+            old: dict[object, tuple[object, ...]] = {}
+            if plan.kind == "update" and plan.old_sql:
+                try:
+                    old = {r[0]: r[1:] for r in s._connection().execute(plan.old_sql, bound)}
+                except sqlite3.Error as e:
+                    raise s._map_error(e, plan) from None
+            changed: list[tuple[object, ...]] = []
+            result = s._dml(plan, bound, returning=changed)
+            check_rows(s._connection(), plan, [r[0] for r in changed])
+            for r in changed:
+                rowid, values = r[0], r[1:]
+                new = dict(zip(cols, values, strict=True)) if plan.kind != "delete" else None
+                before = old.get(rowid) if plan.kind == "update" else (
+                    values if plan.kind == "delete" else None)
+                oldrow = dict(zip(cols, before, strict=True)) if before is not None else None
+                for f in each:
+                    f.row(info, rowid, oldrow, dict(new) if new is not None else None)
+        for f in firings:
+            f.actions(f.body.after)
+        s.state.last_rowcount = result.rowcount
+        return result
+
+    result: ExecResult = _guarded(s, run)
+    return result
+
+
+# ---- INSTEAD OF triggers on views ---------------------------------------------------------------
+def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
+    """DML on a view that has an INSTEAD OF trigger for it: a query producing the rows the
+    trigger receives (NEW for INSERT; OLD and the SET values for UPDATE; OLD for DELETE)."""
+    # import cycle at load: translate -> triggers
+    from ..sql.translate import Plan
+
+    target = ast.this
+    if isinstance(target, exp.Schema):
+        target = target.this
+    if not isinstance(target, exp.Table):
+        return None
+    lookup = c.lookup
+    schema_of = getattr(lookup, "current_schema", None)
+    if schema_of is None:
+        return None
+    if target.args.get("catalog") is not None:
+        return None  # another database's view: no INSTEAD OF triggers run there
+    owner = target.args.get("db")
+    try:
+        info = lookup.resolve(target.name.lower() if not target.this.quoted else target.name,
+                              owner.name if owner else None, None, 0)
+    except EngineError:
+        return None  # the ordinary path reports it
+    if info.kind != "V":
+        return None
+    kind = "insert" if isinstance(ast, exp.Insert) else (
+        "update" if isinstance(ast, exp.Update) else "delete")
+    event = _EVENTS[kind].lower()
+    if not any(t.event == event for t in schema_of().triggers.get(info.name, ())):
+        return None
+    c.remember(info)
+    view_cols = [col.name for col in info.columns]
+    types = [col.type for col in info.columns]
+    if kind == "insert":
+        names = view_cols
+        if isinstance(ast.this, exp.Schema):
+            names = [c._ident(e) for e in ast.this.expressions]
+            for n in names:
+                if n not in info.by_name:
+                    raise EngineError(sc.NO_COLUMN, near=n)
+        source = ast.expression
+        ntypes = [info.by_name[n].type for n in names]
+        if isinstance(source, exp.Values):
+            if len(source.expressions) != 1:
+                raise EngineError(sc.SYNTAX)
+            row = source.expressions[0]
+            values = row.expressions if isinstance(row, exp.Tuple) else [row]
+            if len(values) != len(names):
+                raise EngineError(sc.INSERT_COUNT)
+            c.allow_bare_params = True
+            query = c.compile_query(exp.Select(expressions=[v.copy() for v in values]), ntypes)
+        else:
+            query = c.compile_query(source, ntypes)
+            if len(query.types) != len(names):
+                raise EngineError(sc.INSERT_COUNT)
+        updated = names
+    else:
+        alias = target.alias or info.name
+        projections: list[exp.Expr] = [exp.column(n, alias) for n in view_cols]
+        updated = []
+        expected = list(types)
+        if kind == "update":
+            for eq in ast.expressions:
+                if not isinstance(eq, exp.EQ) or not isinstance(eq.this, exp.Column):
+                    raise not_implemented("UPDATE SET (list) = (list)")
+                name = c._ident(eq.this)
+                if name not in info.by_name:
+                    raise EngineError(sc.NO_COLUMN, near=name)
+                updated.append(name)
+                projections.append(eq.expression.copy())
+                expected.append(info.by_name[name].type)
+        select = exp.Select(expressions=projections).from_(target.copy())
+        where = ast.args.get("where")
+        if where is not None:
+            select.set("where", where.copy())
+        c.allow_bare_params = True
+        query = c.compile_query(select, expected)
+    stmt_type = {"insert": StmtType.INSERT, "update": StmtType.UPDATE,
+                 "delete": StmtType.DELETE}[kind]
+    plan = Plan("instead", stmt_type, sql=query.sql, table=info, params=query.params)
+    plan.updated = updated
+    return plan
+
+
+def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    # import cycle at load: prepared -> translate -> triggers
+    from ..sql.prepared import ExecResult
+
+    info = plan.table
+    assert info is not None
+    event = {int(StmtType.INSERT): "i", int(StmtType.UPDATE): "u",
+             int(StmtType.DELETE): "d"}[plan.stmt_type]
+    trigs = [t for t in s.current_schema().triggers.get(info.name, ()) if t.event == event]
+    if not trigs:
+        raise not_implemented("INSERT/UPDATE/DELETE on a view")
+    cols = [c.name for c in info.columns]
+    n = len(cols)
+    updated = plan.updated or []
+
+    def run() -> ExecResult:
+        try:
+            rows = list(s._connection().execute(plan.sql, bound))
+        except sqlite3.Error as e:
+            raise s._map_error(e, plan) from None
+        firings = [_Firing(s, t) for t in trigs]
+        for r in rows:
+            new: dict[str, object] | None
+            if event == "i":
+                new = dict.fromkeys(cols)
+                new.update(zip(updated, r, strict=True))
+                old = None
+            else:
+                old = dict(zip(cols, r[:n], strict=True))
+                new = None
+                if event == "u":
+                    new = dict(old)
+                    new.update(zip(updated, r[n:], strict=True))
+            for f in firings:
+                f.row(info, None, old, new)
+        s.state.last_rowcount = len(rows)
+        return ExecResult(len(rows))
+
+    result: ExecResult = _guarded(s, run)
+    return result
+
+
+FEATURES.triggers = load_triggers  # the catalogue reads triggers through it
+
+
+# The statement parser (sql layer) reads these statements through its hooks (sql/hooks.py).
+PARSERS.create_trigger = parse_create_trigger
+PARSERS.drop_trigger = parse_drop_trigger

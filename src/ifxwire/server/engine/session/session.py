@@ -1,0 +1,762 @@
+"""EngineSession: one client connection's database, transaction and lock state.
+
+Transactions follow the database's logging mode, as Informix does:
+
+* unlogged: BEGIN WORK raises -256; every statement commits by itself;
+* logged (non-ANSI): statements outside BEGIN WORK commit by themselves; BEGIN inside a
+  transaction raises -535, COMMIT/ROLLBACK outside one -255;
+* ANSI: a transaction is always implicitly open once a statement ran; COMMIT/ROLLBACK end it.
+
+SQLite has one writer per database file. A session takes the write lock (BEGIN IMMEDIATE) at the
+first statement that writes, not at BEGIN WORK, and holds it until COMMIT/ROLLBACK; reads before
+that run on a fresh snapshot each (Informix COMMITTED READ). Outside a transaction a write
+statement is its own BEGIN IMMEDIATE … COMMIT, so no lock outlives a statement. Readers use WAL
+snapshots and are never blocked: they see the last committed rows (Informix's "LAST COMMITTED"
+behaviour) rather than waiting on a writer. A writer that meets another writer waits as SET LOCK
+MODE says (NOT WAIT is Informix's default) and then fails with the statement's lock error:
+INSERT -271, UPDATE -346, DELETE -240, SELECT -244, DDL -242; ISAM -107 (NOT WAIT) or -154
+(WAIT n expired).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import sqlite3
+import time
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
+
+from ....locales import DEFAULT_LOCALE, codec_for_locale
+from ....protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
+from ..core import ifxtypes as it
+from ..core import sqlcodes as sc
+from ..core import values as vals
+from ..core.convert import batch_loader, row_binder
+from ..core.errors import EngineError, not_implemented
+from ..core.errors import internal as _internal
+from ..core.ifxtypes import IfxType
+from ..features import access, cross_database, ddl
+from ..features.lobs.lo_session import LoSession
+from ..features.select_triggers import open_cursor
+from ..features.spl.calls import call_routine, execute_call, open_call, runtime
+from ..features.triggers import run_dml, run_instead, run_merge
+from ..schema import catalog as cat
+from ..schema.routines import Routine
+from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
+from ..sql.functions import FunctionSlot, FunctionState, register
+from ..sql.prepared import ExecResult, Prepared
+from ..sql.statements import ColumnSpec, CreateTable
+from ..sql.translate import Compiler, Plan, table_signature
+from . import batch as _batch
+from .session_errors import CANCELLED, ErrorMapping
+from .session_statements import StatementRunner
+from .session_txn import Transactions
+
+if TYPE_CHECKING:
+    from ..features.spl.interp import Runtime
+    from .engine import Engine
+
+T = TypeCode
+R = TypeVar("R")
+UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
+_FOREVER_MS = 2**31 - 1
+
+
+
+
+def _no_cursor(name: str, table: object) -> int:
+    raise EngineError(sc.CURSOR_NOT_OPEN, near=name)
+
+
+
+
+class EngineSession(StatementRunner, Transactions, ErrorMapping):
+    """One client connection. Used from one thread at a time."""
+
+    def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
+                 ) -> None:
+        self.engine = engine
+        self.user = user
+        self.env = env
+        self.session_id = session_id
+        self.database: str | None = None
+        self.db_flags = 0
+        self.in_transaction = False
+        #: WHERE CURRENT OF: (cursor name, table) -> the rowid of that cursor's current row;
+        #: the protocol session provides it (current_of.py).
+        self.current_row: Callable[[str, cat.TableInfo | None], int] = _no_cursor
+        #: An interrupted write rolled the SQLite transaction back (see interrupted()).
+        self._txn_lost = False
+        self.conn: sqlite3.Connection | None = None
+        self._slot: FunctionSlot | None = None  # the pooled conn's function slot
+        # Row cursors still open: closed before the connection goes back to the pool, where an
+        # unfinished SELECT would pin its read snapshot for the next session.
+        self._cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
+        self._nodb: sqlite3.Connection | None = None
+        # COMMIT / ROLLBACK WORK count: a FOREACH cursor without WITH HOLD that sees it
+        # change is closed, as the transaction end closes it on Informix.
+        self.transactions_ended = 0
+        self._sql_txn = False
+        self._savepoints: list[str] = []
+        self._ddl_dirty = False
+        self._logged = False
+        self._ansi = False
+        self._buffered = False
+        self._db_locale: str | None = None  # the open database's locale (its GL_CTYPE)
+        self._incarnation = ""
+        self._exclusive = False
+        self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
+        self.temp_tables: dict[str, cat.TableInfo] = {}
+        self._currvals: dict[tuple[str, int], int] = {}
+        # Per sequence: the statement whose NEXTVAL gave the last value, and the NEXTVAL
+        # occurrences of it that took that value (sequence_value).
+        self._nextval_rows: dict[tuple[str, int], tuple[int, set[int]]] = {}
+        self._attached: dict[str, cat.Schema] = {}  # other databases (cross_database.py)
+        self._attached_rw: set[str] = set()  # those of them this session has written
+        self.role: str | None = None
+        self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
+        self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
+        # A routine owner's WITH GRANT OPTION privileges (None: a DBA), per privilege key.
+        self._owner_privs: tuple[tuple[object, ...], access.Privileges | None] | None = None
+        self._temp_serials: dict[tuple[str, str], int] = {}
+        self._local_plans: dict[tuple[object, ...], Plan] = {}
+        self._schema: cat.Schema | None = None
+        self._schema_key: tuple[object, ...] | None = None
+        self._sysmaster_schema: cat.Schema | None = None
+        self.spl: Runtime | None = None  # SPL globals, call depth, TRACE (spl/calls.py)
+        self.state = FunctionState(user, self._ctx())
+        self.state.session_id = session_id
+        # A stored function called in a query runs on the session's SPL runtime, made on
+        # first use (spl/calls.py).
+        self.state.spl_call = lambda procid, args: self._spl().call_scalar(procid, args)
+        self.state.spl_call_out = lambda procid, args: self._spl().call_with_outs(procid, args)
+        self.state.sequence_value = self.sequence_value
+        self.state.version = engine.version
+        self.state.server_name = engine.server_name
+        self.lo = LoSession(self)  # open smart large objects (lo_session.py)
+        self.state.lo = self.lo
+
+    def _spl(self) -> Runtime:
+        return runtime(self)
+
+    # ---- settings --------------------------------------------------------------------------
+    def _ctx(self) -> vals.ConvContext:
+        dbdate = self.env.get("DBDATE") or "Y4MD-"
+        encoding = codec_for_locale(self.code_set_locale or DEFAULT_LOCALE)
+        century = self.env.get("DBCENTURY") or "R"
+        return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
+                                dbcentury=century)
+
+    @property
+    def code_set_locale(self) -> str | None:
+        """The locale whose code set character data is in, on the wire and in byte counts.
+
+        Informix clients send and receive SQL text and character values in the database
+        locale's code set and convert from and to the client locale themselves (GLS User's
+        Guide, "Set a nondefault locale" and "Choose a GLS locale"; IBM JDBC encodes SQL text
+        with its dbEncoding, taken from DB_LOCALE or, after the database opens, from its
+        ' GL_COLLATE' row: IfxSqli.getJavaToIfxCharBytes, IfxSqliConnect.setDatabaseLocale;
+        libsqli converts SQL text client -> DB_LOCALE: sqli_conn_encode_client_to_db). So it
+        is the client's DB_LOCALE when it declared one (JDBC then asks nothing and keeps that
+        code set; libsqli and our driver always declare it); else the open database's locale
+        (JDBC without DB_LOCALE reads the database's ' GL_COLLATE' row and switches to it);
+        else the CLIENT_LOCALE, as a client without DB_LOCALE sets it (GLS User's Guide).
+        A declared DB_LOCALE whose code set differs from the database's is -23197 on a real
+        server; here its text is taken in the code set the client said it sends [I: not yet
+        refused], never decoded in another (that stored U+FFFD for a default-locale client in a
+        UTF-8 database)."""
+        return self.env.get("DB_LOCALE") or self._db_locale or self.env.get("CLIENT_LOCALE")
+
+    def _delimident(self) -> bool:
+        v = self.env.get("DELIMIDENT")
+        return v is not None and v.strip().lower() not in ("", "n", "no", "0", "false")
+
+    def _busy_timeout(self) -> None:
+        if self.conn is None:
+            return
+        ms = 0 if self.lock_wait is None else (
+            _FOREVER_MS if self.lock_wait < 0 else self.lock_wait * 1000)
+        self.conn.execute(f"PRAGMA busy_timeout = {ms}")
+
+    # ---- databases -------------------------------------------------------------------------
+    def open_database(self, name: str, exclusive: bool = False) -> int:
+        """SQ_DBOPEN / DATABASE: close the current database, open ``name``; returns db_flags."""
+        name = name.lower().split("@")[0]
+        if self.in_transaction and self._sql_txn:
+            raise EngineError(sc.ALREADY_IN_TRANSACTION)
+        if self.database is not None:
+            self._close_current()
+        if not self.engine.exists(name):
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name)
+        self.engine.attach_session(name, self.session_id, exclusive)
+        try:
+            conn, slot, meta = self.engine.checkout(name, self.state)
+        except sqlite3.Error as e:  # not an ifxwire database file (checkout closed it)
+            self.engine.detach_session(name, self.session_id)
+            raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=name,
+                              message=f"cannot open database: {e}") from None
+        level = access.database_level(conn, self.user, meta.get("owner", "informix"))
+        if level is None:
+            self.engine.checkin(name, conn, slot)
+            self.engine.detach_session(name, self.session_id)
+            raise EngineError(sc.NO_CONNECT)
+        self._db_level = level
+        self._privs = None
+        self.conn = conn
+        self._slot = slot
+        self.database = name
+        self._exclusive = exclusive
+        self._logged = meta.get("logged") == "1"
+        self._ansi = meta.get("ansi") == "1"
+        self._buffered = meta.get("buffered") == "1"
+        self._db_locale = meta.get("locale")
+        self._incarnation = meta.get("incarnation", name)
+        self._busy_timeout()
+        self.db_flags = (DBFLAG_INFORMIX | (DBFLAG_LOGGED if self._logged else 0)
+                         | (DBFLAG_ANSI if self._ansi else 0))
+        self.in_transaction = False
+        self._txn_lost = False
+        self.state.dbname = name
+        self.state.ctx = self._ctx()
+        self._schema = None
+        return self.db_flags
+
+    def close_database(self) -> None:
+        """SQ_DBCLOSE / CLOSE DATABASE; -349 if none is open."""
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if self.in_transaction and self._sql_txn:
+            raise EngineError(sc.ALREADY_IN_TRANSACTION)
+        self._close_current()
+
+    @property
+    def logged_unbuffered(self) -> bool:
+        """Commits are flushed to disk (``synchronous = FULL``)."""
+        return self._logged and not self._buffered
+
+    @property
+    def incarnation(self) -> str:
+        """The open database's identity (a new one each time a database of this name is
+        created); smart-LOB locators carry it."""
+        return self._incarnation
+
+    def _close_current(self) -> None:
+        if self.conn is not None:
+            if self._sql_txn:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+                self._sql_txn = False
+            self.in_transaction = False
+            for cur in list(self._cursors):
+                cur.close()
+            self._cursors.clear()
+            self.lo.close_database()  # frees the objects this session never stored
+            for db in list(self._attached):
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute(f"DETACH DATABASE {cat.quote(cross_database.alias(db))}")
+                self.engine.detach_session(db, self.session_id)
+            self._attached.clear()
+            self._attached_rw.clear()
+            assert self.database is not None and self._slot is not None
+            self.engine.checkin(self.database, self.conn, self._slot)
+            self._slot = None
+        if self.database is not None:
+            self.engine.detach_session(self.database, self.session_id)
+        self.conn = None
+        self.database = None
+        self.db_flags = 0
+        self.in_transaction = False
+        self._sql_txn = False
+        self._ddl_dirty = False
+        self._logged = self._ansi = self._buffered = False
+        self._db_locale = None
+        self.temp_tables.clear()
+        self._temp_serials.clear()
+        self._local_plans.clear()
+        self._schema = None
+        self.state.dbname = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.conn is not None:
+            return self.conn
+        if self._nodb is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False,
+                                   uri=True)
+            register(conn, self.state)
+            conn.execute("ATTACH DATABASE ? AS sysmaster", (self.engine.sysmaster_uri(),))
+            self._nodb = conn
+        return self._nodb
+
+    def _db_path(self) -> str:
+        assert self.database is not None
+        return self.engine.path(self.database)
+
+    def sequence_value(self, name: str, nextval: bool, statement: int = 0,
+                       occurrence: int = 0) -> int:
+        """NEXTVAL / CURRVAL of a sequence of the current database (functions.py calls this
+        for each row). Every NEXTVAL of one sequence in one statement gives a row one value
+        (Informix increments a sequence once per statement and row): a NEXTVAL takes a new
+        value only when the sequence's last value came from another statement or this same
+        occurrence already had it (so a new row began)."""
+        seq = self.current_schema().sequences.get(name)
+        if seq is None:
+            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+        key = (self._incarnation, seq.tabid)
+        if not nextval:
+            value = self._currvals.get(key)
+            if value is None:
+                raise EngineError(sc.CURRVAL_UNDEFINED, near=name)
+            return value
+        last = self._nextval_rows.get(key)
+        if last is not None and statement and last[0] == statement and occurrence not in last[1]:
+            last[1].add(occurrence)
+            return self._currvals[key]
+        value = self.engine.sequences.next(self._db_path(), seq)
+        self._currvals[key] = value
+        self._nextval_rows[key] = (statement, {occurrence})
+        return value
+
+    def privileges(self) -> access.Privileges:
+        """The user's table privileges, read again when the schema (or a grant) changes."""
+        assert self.conn is not None
+        key = (self._incarnation, self._schema_version(), self.role)
+        if self._privs is None or self._privs[0] != key:
+            self._privs = (key, access.Privileges(self.conn, self.user, self.role))
+            owner = cat.meta(self.conn).get("owner", "informix")
+            self._db_level = access.database_level(self.conn, self.user, owner) or "C"
+        return self._privs[1]
+
+    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None) -> None:
+        """The table privileges a statement needs and EXECUTE on the routines it calls;
+        ``owner``: inside a routine, the owner's share (check_in_routine)."""
+        if self._db_level == "D" or self.conn is None:
+            return
+        privs = self.privileges()
+        for part in plan.parts or [plan]:
+            target = part.view or (part.table.name if part.table is not None else None)
+            tables = [t for t in part.tables if t not in part.view_tables]
+            access.check_plan(privs, self.user, part.kind, tables or (
+                [target] if target else []), target, owner)
+        for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
+            self.check_execute(procid, owner)
+
+    def check_execute(self, procid: int, owner: access.OwnerRights = None) -> None:
+        """-706 unless this user (or ``owner``'s share) may run routine ``procid``."""
+        if self._db_level == "D" or self.conn is None:
+            return
+        routine = self.current_schema().procs.get(procid)
+        access.check_execute(self.privileges(), self.user, procid,
+                             routine.name if routine is not None else str(procid), owner)
+
+    def routine_rights(self, routine: Routine) -> tuple[str, access.Privileges] | bool:
+        """What a statement inside ``routine`` runs with besides the caller's privileges:
+        True when it needs no check (the caller is a DBA, the routine a DBA routine — its
+        caller is DBA while it runs — or its owner a DBA, who holds everything WITH GRANT
+        OPTION), else the owner's WITH GRANT OPTION privileges (Guide to SQL: Tutorial,
+        "Privileges on objects associated with a routine", "DBA privileges for executing a
+        routine")."""
+        if self._db_level == "D" or self.conn is None or routine.mode == "D":
+            return True
+        self.privileges()  # refreshes the privilege key
+        assert self._privs is not None
+        key = (self._privs[0], routine.owner)
+        if self._owner_privs is None or self._owner_privs[0] != key:
+            dbowner = cat.meta(self.conn).get("owner", "informix")
+            level = access.database_level(self.conn, routine.owner, dbowner)
+            rights = None if level == "D" else access.Privileges(
+                self.conn, routine.owner, None, grantable_only=True)
+            self._owner_privs = (key, rights)
+        got = self._owner_privs[1]
+        return True if got is None else (routine.owner, got)
+
+    @contextlib.contextmanager
+    def acting_as_dba(self, dba: bool) -> Iterator[None]:
+        """A statement of a DBA routine: its caller holds DBA while it runs."""
+        saved = self._db_level
+        if dba:
+            self._db_level = "D"
+        try:
+            yield
+        finally:
+            self._db_level = saved
+
+    def check_in_routine(self, plan: Plan, routine: Routine) -> None:
+        """The privileges of a statement that ``routine`` runs (or a trigger action, whose
+        frame's owner is the trigger's)."""
+        if not plan.tables and not plan.routines and plan.routine is None and not plan.parts:
+            return
+        rights = self.routine_rights(routine)
+        if not isinstance(rights, bool):
+            self._check_privileges(plan, rights)
+
+    def sequence(self, name: str) -> cat.SequenceInfo | None:
+        if self.database is None:
+            return None
+        return self.current_schema().sequences.get(name)
+
+    def named_type(self, name: str) -> IfxType | None:
+        if self.database is None:
+            return None
+        return self.current_schema().types.get(name.lower())
+
+    # ---- schema lookup (TableLookup for the compiler) --------------------------------------
+    def _schema_version(self) -> int:
+        return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
+
+    def current_schema(self) -> cat.Schema:
+        assert self.conn is not None
+        key = (self._incarnation, self._schema_version())
+        if self._schema is not None and self._schema_key == key and not self._ddl_dirty:
+            return self._schema
+        schema = None if self._ddl_dirty else self.engine.cached_schema(key)
+        if schema is None:
+            schema = cat.load_schema(self.conn)
+            if not self._ddl_dirty:
+                self.engine.store_schema(key, schema)
+        self._schema, self._schema_key = schema, key
+        return schema
+
+    def sysmaster_schema(self) -> cat.Schema:
+        if self.database == "sysmaster":
+            return self.current_schema()
+        if self._sysmaster_schema is None:
+            self._sysmaster_schema = cat.load_schema(self._connection(), "sysmaster")
+        return self._sysmaster_schema
+
+    def resolve(self, name: str, owner: str | None, database: str | None,
+                offset: int) -> cat.TableInfo:
+        db = database.lower().split("@")[0] if database else None
+        if db is not None and db != self.database:
+            if db != "sysmaster":
+                if not self.engine.exists(db):
+                    raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db)
+                return self._lookup(cross_database.attach(self, db), name, owner, False)
+            return self._lookup(self.sysmaster_schema(), name, owner, True)
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if owner is None and name in self.temp_tables:
+            return self.temp_tables[name]
+        return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
+
+    def routines(self, name: str) -> list[Routine]:
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        return self.current_schema().routines.get(name.lower(), [])
+
+    def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
+                sysmaster: bool) -> cat.TableInfo:
+        info = schema.tables.get(name)
+        if info is None and name in schema.synonyms:
+            syn = schema.synonyms[name]
+            if owner is None and not syn.public and syn.owner != self.user:
+                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+            if owner is not None and owner.lower() != syn.owner.lower():
+                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+            if syn.database is not None:
+                return self.resolve(syn.target, syn.target_owner, syn.database, 0)
+            return self._lookup(schema, syn.target, None, sysmaster)
+        if info is None and sysmaster and name in cat.VIRTUAL_TABLES:
+            return cat.TableInfo(name, 0, "informix", [], kind="X",
+                                 virtual_sql=cat.VIRTUAL_TABLES[name])
+        if info is None or (owner is not None and owner.lower() != info.owner.lower()):
+            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
+        return info
+
+    # ---- prepare ---------------------------------------------------------------------------
+    def arm(self) -> None:
+        """Start the time budget of one request (Engine.statement_timeout): compiling,
+        executing and each fetch batch are each allowed that long before -213."""
+        if self.state.cancelled:
+            raise EngineError(sc.INTERRUPTED, message=CANCELLED)
+        timeout = self.engine.statement_timeout
+        self.state.deadline = None if timeout is None else time.monotonic() + timeout
+
+    def prepare(self, sql: str) -> Prepared:
+        current = split_current_of(sql)
+        if current is not None:
+            base = self.prepare(current[0])
+            return replace(base, sql=sql, plan=limit_to_current(base.plan, current[1]))
+        limit = self.engine.max_statement_bytes
+        if limit is not None and len(sql) > limit // 4 and len(sql.encode(
+                self.state.ctx.encoding, "replace")) > limit:
+            raise EngineError(sc.STATEMENT_TOO_LONG, message=f"over {limit} bytes")
+        self.arm()
+        ctx = self._ctx()
+        self.state.ctx = ctx
+        delim = self._delimident()
+        if self.conn is not None:
+            key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
+                                       delim, ctx.dbdate, ctx.dbcentury, ctx.encoding, sql)
+        else:
+            key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
+        local = bool(self.temp_tables) or self._ddl_dirty
+        plan = self._local_plans.get(key)
+        if plan is None and not local:
+            plan = self.engine.cached_plan(key)
+        if plan is None:
+            try:
+                compiler = Compiler(self, ctx, delim)
+                compiler.deadline = self.state.deadline
+                plan = compiler.compile(sql)
+                if plan.for_update and plan.kind == "query":
+                    add_rowid(compiler, plan)
+            except EngineError:
+                raise
+            except RecursionError:
+                # A shape check_nesting/balance_chains did not foresee; Informix's answer to
+                # a statement its parser cannot hold.
+                raise EngineError(sc.PARSE_STACK, message="statement too deeply nested"
+                                  ) from None
+            except Exception as e:
+                raise EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {e!r}"
+                                  ) from None
+            if local or plan.other_databases:
+                self._local_plans[key] = plan
+            elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
+                self.engine.store_plan(key, plan)
+        params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
+        is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
+        version = self._schema_version() if self.conn is not None else -1
+        return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
+                        plan, plan.for_update, version, inputs=[] if is_query else plan.inputs)
+
+    # ---- execute ---------------------------------------------------------------------------
+    def _bind(self, plan: Plan, params: Sequence[object]) -> dict[str, object]:
+        n = len(params)
+        if n != len(plan.params):
+            raise EngineError(sc.HOSTVAR_COUNT)
+        binder = plan.binder
+        if binder is None:  # built once per plan; a race builds the same function twice
+            binder = plan.binder = row_binder(plan.param_convs)
+        bound = binder(params)
+        if plan.current_of is not None:
+            bound[CURRENT_KEY] = self.current_row(plan.current_of, plan.table)
+        return bound
+
+    def _start_statement(self) -> None:
+        self.state.error = None
+        self.state.stmt_time = dt.datetime.now()
+        if self._ansi:
+            self.in_transaction = True
+
+    def execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        self.arm()
+        try:
+            return self._execute(stmt, params)
+        except (EngineError, KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as e:  # no traceback may reach a client
+            raise _internal(e) from None
+
+    def can_batch(self, stmt: Prepared) -> bool:
+        """Whether execute_batch may run this statement's rows (engine/batch.py)."""
+        return _batch.can_batch(self, stmt)
+
+    def execute_batch(self, stmt: Prepared, rows: Sequence[Sequence[object]]) -> bool:
+        """Run ``rows`` as one SQLite executemany, all or nothing (engine/batch.py)."""
+        self.arm()
+        return _batch.execute_batch(self, stmt, rows)
+
+    def _check_current(self, stmt: Prepared) -> None:
+        """-710 when a table the statement was compiled against has since been dropped,
+        altered or renamed (by any session): the client must prepare it again."""
+        plan = stmt.plan
+        if not plan.tables or self.conn is None:
+            return
+        version = self._schema_version()
+        if version == stmt.schema_version:
+            return
+        schema = self.current_schema()
+        for name, signature in plan.tables.items():
+            info = schema.tables.get(name)
+            if info is None or table_signature(info) != signature:
+                raise EngineError(sc.TABLE_CHANGED, near=name)
+        stmt.schema_version = version
+
+    def _execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        plan = stmt.plan
+        self._check_current(stmt)
+        if plan.kind == "stmt":
+            assert plan.stmt is not None
+            return self._statement(plan.stmt)
+        if self.database is None and plan.kind != "query":
+            raise EngineError(sc.NO_DB_SELECTED)
+        self._check_privileges(plan)
+        bound = self._bind(plan, params)
+        self._start_statement()
+        if plan.kind == "query":
+            n = sum(1 for _ in self._rows(plan, bound))
+            return ExecResult(n)
+        if plan.kind == "select_into":
+            return self._write(plan, lambda: self._select_into(plan, bound))
+        if plan.kind == "call":
+            return execute_call(self, plan, bound)
+        if plan.kind == "instead":
+            return self._write(plan, lambda: run_instead(self, plan, bound))
+        return self.exec_dml(plan, bound)
+
+    def exec_dml(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+        """INSERT/UPDATE/DELETE/MERGE under the write lock, with the table's triggers around
+        it."""
+        if plan.kind == "merge":
+            return self._write(plan, lambda: run_merge(self, plan, bound))
+        return self._write(plan, lambda: run_dml(self, plan, bound))
+
+    def call_routine(self, name: str, args: Sequence[object],
+                     outs: list[object] | None = None) -> Iterator[tuple[object, ...]]:
+        """Run a stored routine by name or signature with Python argument values; rows of
+        Python values come back (spl/calls.py). The fast path's entry point; ``outs``
+        receives the OUT/INOUT values once the rows are all read."""
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        return call_routine(self, name, args, outs=outs)
+
+    def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
+        plan = stmt.plan
+        if plan.kind not in ("query", "call"):
+            raise EngineError(sc.SYNTAX, message="statement does not return rows")
+        self.arm()
+        try:
+            self._check_current(stmt)
+            self._check_privileges(plan)
+            bound = self._bind(plan, params)
+            self._start_statement()
+            if plan.kind == "call":
+                return open_call(self, plan, bound)
+            if plan.select_triggers:
+                return open_cursor(self, plan, lambda: self._rows(plan, bound))
+            return self._rows(plan, bound)
+        except EngineError:
+            raise
+        except Exception as e:  # no traceback may reach a client
+            raise _internal(e) from None
+
+    def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
+        conn = self._connection()
+        cur = conn.cursor()
+        self._cursors.add(cur)
+        try:
+            cur.execute(plan.sql, bound)
+        except sqlite3.Error as e:
+            cur.close()
+            raise self._map_error(e, plan) from None
+        return self._stream(cur, plan)
+
+    def _stream(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+        loaders = plan.loaders
+        active = [(i, f) for i, f in enumerate(loaders) if f is not None]
+        fast = batch_loader(loaders) if active else None  # compiled; None: this loop only
+        try:
+            while True:
+                self.arm()
+                try:
+                    batch = cur.fetchmany(256)
+                except sqlite3.Error as e:
+                    raise self._map_error(e, plan) from None
+                if not batch:
+                    return
+                if not active:
+                    yield from batch
+                    continue
+                if fast is not None:
+                    loaded = fast(batch)
+                    if loaded is not None:  # None: a loader raised; the loop below raises
+                        yield from loaded
+                        continue
+                for row in batch:
+                    out = list(row)
+                    try:
+                        for i, f in active:
+                            v = out[i]
+                            if v is not None:
+                                out[i] = f(v)
+                    except EngineError:
+                        raise
+                    except Exception as e:  # a corrupt value, not a crash
+                        raise _internal(e) from None
+                    yield tuple(out)
+        finally:
+            cur.close()
+
+    def _dml(self, plan: Plan, bound: dict[str, object],
+             returning: list[tuple[object, ...]] | None = None) -> ExecResult:
+        """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
+        columns of each row it changed are appended to that list (for triggers)."""
+        conn = self._connection()
+        sql = plan.sql
+        if returning is not None:
+            assert plan.table is not None
+            sql += " RETURNING rowid, " + ", ".join(cat.quote(c.name) for c in plan.table.columns)
+        state = self.state
+        state.serial_used = {}
+        serials = plan.serials
+        info = plan.table
+        temp = info is not None and info.temp
+        # the SERIAL counters of the table's database (another one: cross_database.py)
+        counters = f"{cat.quote(info.schema)}._ifx_serial" if info is not None else ""
+        for tabid, kind, _start in serials:
+            if temp:
+                assert info is not None
+                state.serials[(tabid, kind)] = self._temp_serials.get((info.name, kind),
+                                                                      _start - 1)
+            else:
+                row = conn.execute(f"SELECT next FROM {counters} WHERE tabid = ? AND kind = ?",
+                                   (tabid, kind)).fetchone()
+                state.serials[(tabid, kind)] = int(row[0]) if row else 0
+        try:
+            cur = conn.execute(sql, bound)
+            if returning is not None:
+                returning.extend(cur.fetchall())
+        except sqlite3.Error as e:
+            raise self._map_error(e, plan) from None
+        for tabid, kind, _start in serials:
+            value = state.serials[(tabid, kind)]
+            if temp:
+                assert info is not None
+                self._temp_serials[(info.name, kind)] = value
+            else:
+                conn.execute(f"UPDATE {counters} SET next = ? WHERE tabid = ? AND kind = ?",
+                             (value, tabid, kind))
+        rowcount = len(returning) if returning is not None else max(cur.rowcount, 0)
+        state.last_rowcount = rowcount
+        serial = state.serial_used.get("s", 0)
+        serial8 = state.serial_used.get("8")
+        if "s" in state.serial_used:
+            state.last_serial = serial
+        if serial8 is not None:
+            state.last_serial8 = serial8
+        has8 = bool(serials) and any(k == "8" for _, k, _ in serials)
+        return ExecResult(rowcount, serial, serial8 if has8 else None)
+
+    def _select_into(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
+        assert plan.into_temp is not None
+        for n in plan.names:
+            if n.startswith("("):
+                raise not_implemented("SELECT … INTO TEMP needs names for expressions")
+
+        spec = CreateTable(plan.into_temp, [ColumnSpec(n, t.nullable()) for n, t in zip(
+            plan.names, plan.types, strict=True)], [], temp=True)
+        ddl.create_table(self._ddl_context(), spec)
+        cols = ", ".join(cat.quote(n) for n in plan.names)
+        conn = self._connection()
+        try:
+            cur = conn.execute(f"INSERT INTO temp.{cat.quote(plan.into_temp.name)} ({cols}) "
+                               f"SELECT * FROM ({plan.sql})", bound)
+        except sqlite3.Error as e:
+            raise self._map_error(e, plan) from None
+        self._local_plans.clear()
+        return ExecResult(max(cur.rowcount, 0))
+
+    def close(self) -> None:
+        """Roll back any open transaction and release everything."""
+        try:
+            if self.database is not None:
+                self._close_current()
+        finally:
+            if self._nodb is not None:
+                self._nodb.close()
+                self._nodb = None
+

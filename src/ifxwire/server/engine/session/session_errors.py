@@ -1,0 +1,131 @@
+"""How a SQLite error becomes the Informix sqlcode and ISAM code a client sees.
+
+A mixin of EngineSession (session.py): it needs the session's state (the statement's
+FunctionState, the lock mode, the transaction flags) to tell a lock timeout from a conflict
+and an interrupt that lost the transaction from one that did not.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import TYPE_CHECKING
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError
+from ..schema import catalog as cat
+
+if TYPE_CHECKING:
+    from ..sql.functions import FunctionState
+    from ..sql.translate import Plan
+
+_LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
+               "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
+_NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
+_UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
+_CHECK = re.compile(r"CHECK constraint failed: (.+)$")
+
+#: The message of the -213 a client's cancel causes.
+CANCELLED = "statement interrupted by the client (cancel)"
+#: The -213's text when the interrupted statement took its transaction's work with it.
+TRANSACTION_LOST = "the transaction was rolled back; roll back or commit to end it"
+
+
+class ErrorMapping:
+    """EngineSession's translation of SQLite errors (session.py defines the state)."""
+
+    if TYPE_CHECKING:
+        state: FunctionState
+        conn: sqlite3.Connection | None
+        lock_wait: int | None
+        in_transaction: bool
+        _sql_txn: bool
+        _savepoints: list[str]
+        _txn_lost: bool
+
+        def current_schema(self) -> cat.Schema: ...
+
+    def _lock_error(self, kind: str, waited: bool) -> EngineError:
+        code = _LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE)
+        isam = sc.ISAM_LOCK_TIMEOUT if waited else sc.ISAM_LOCKED_RECORD
+        return EngineError(code, isam)
+
+
+    def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError:
+        if self.state.error is not None:
+            err, self.state.error = self.state.error, None
+            return err
+        text = str(e)
+        info = plan.table
+        if isinstance(e, sqlite3.IntegrityError):
+            m = _NOT_NULL.search(text)
+            if m:
+                return EngineError(sc.NULL_INTO_NOT_NULL, near=m.group(1))
+            m = _UNIQUE.search(text)
+            if m:
+                cols = [c.split(".", 1)[-1] for c in m.group(1).split(", ")]
+                return self._unique_error(info, cols)
+            m = _CHECK.search(text)
+            if m:
+                return EngineError(sc.CHECK_FAILED, near=m.group(1))
+            if "FOREIGN KEY" in text:
+                return self._foreign_key_error(info, plan.kind == "delete")
+        if "locked" in text or "busy" in text:
+            return self._lock_error(plan.kind, bool(self.lock_wait))
+        if "integer overflow" in text:
+            return EngineError(sc.DECIMAL_RANGE)
+        if text == "interrupted":
+            return self.interrupted()
+        return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+
+    def interrupted(self) -> EngineError:
+        """The -213 of a statement SQLite interrupted (a cancel or statement_timeout).
+
+        SQLite rolls back the whole transaction when it interrupts a write inside one (its
+        sqlite3_interrupt rule); Informix rolls back the statement only. The session's
+        transaction is then over, and the error says so (docs/SERVER.md, "Cancel")."""
+        conn = self.conn
+        why = CANCELLED if self.state.cancelled else "statement_timeout reached"
+        if self._sql_txn and conn is not None and not conn.in_transaction:
+            self._sql_txn = False
+            self._savepoints.clear()
+            if self.in_transaction:
+                # The client still has a transaction open: it stays open (so later
+                # statements are not committed one by one) but COMMIT WORK will refuse it.
+                self._txn_lost = True
+                return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
+        return EngineError(sc.INTERRUPTED, message=why)
+
+    def _foreign_key_error(self, info: cat.TableInfo | None, parent_side: bool) -> EngineError:
+        """-691 names the written table's foreign key, -692 (a parent row still referenced) the
+        referencing table's, each as ``owner.constraint``: "Informix always returns constraint
+        names as <table-owner>.<constraint-name>" (Hibernate's InformixDialect, whose
+        ViolatedConstraintNameExtractor reads them from both messages).  SQLite does not say
+        which key failed: the first one is named."""
+        name = ""
+        if info is not None and not parent_side:
+            cons = next((c for c in info.constraints if c.kind == "R"), None)
+            if cons is not None:
+                name = f"{info.owner}.{cons.name}"
+        elif info is not None and self.conn is not None:
+            row = self.conn.execute(
+                "SELECT c.owner, c.constrname FROM sysreferences r JOIN sysconstraints c "
+                "ON c.constrid = r.constrid WHERE r.ptabid = ? ORDER BY c.constrid LIMIT 1",
+                (info.tabid,)).fetchone()
+            if row is not None:
+                name = f"{str(row[0]).strip()}.{row[1]}"
+        return EngineError(sc.FK_CHILD_EXISTS if parent_side else sc.FK_NO_PARENT, near=name)
+
+    def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
+        if info is not None:
+            if info.schema == "main":  # the constraints as they are now, not as compiled
+                info = self.current_schema().tables.get(info.name, info)
+            for cons in info.constraints:
+                if cons.kind in ("P", "U") and sorted(cons.columns) == sorted(cols):
+                    return EngineError(sc.DUP_CONSTRAINT, sc.ISAM_DUPLICATE,
+                                       near=f"{info.owner}.{cons.name}")
+            for idx, icols in info.unique_indexes.items():
+                if sorted(icols) == sorted(cols):
+                    return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE,
+                                       near=f"{info.owner}.{idx}")
+        return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE)

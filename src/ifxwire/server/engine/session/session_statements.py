@@ -1,0 +1,255 @@
+"""EngineSession's statements other than queries and DML: DATABASE, transactions, SET, and
+the DDL dispatch to the modules that build each object (ddl, alter, objects, access, …).
+
+A mixin of EngineSession (session.py defines the state it uses).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError, not_implemented
+from ..core.ifxtypes import IfxType
+from ..features import access, alter, composite, ddl, distinct, objects, triggers
+from ..features.spl import catalog as spl_catalog
+from ..schema import catalog as cat
+from ..schema.routines import Routine
+from ..sql.prepared import ExecResult
+from ..sql.statements import (
+    CreateIndex,
+    CreateTable,
+    DatabaseSpec,
+    DropObject,
+    IfxStatement,
+    LockSpec,
+    SavepointSpec,
+    SetSpec,
+)
+from ..sql.translate import Compiler, Plan
+from .session_txn import private_table
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from ..core import values as vals
+    from .engine import Engine
+    from .session import EngineSession
+
+
+R = TypeVar("R")
+
+
+class StatementRunner:
+    """The non-DML statements of EngineSession."""
+
+    if TYPE_CHECKING:
+        engine: Engine
+        user: str
+        env: Mapping[str, str]
+        session_id: int
+        database: str | None
+        in_transaction: bool
+        lock_wait: int | None
+        temp_tables: dict[str, cat.TableInfo]
+        _sql_txn: bool
+        _db_level: str
+        _ddl_dirty: bool
+        _local_plans: dict[tuple[object, ...], Plan]
+        _schema: cat.Schema | None
+
+        def open_database(self, name: str, exclusive: bool = False) -> int: ...
+        def close_database(self) -> None: ...
+        def begin(self) -> None: ...
+        def _finish(self, verb: str) -> None: ...
+        def _savepoint(self, kind: str, spec: SavepointSpec) -> None: ...
+        def _busy_timeout(self) -> None: ...
+        def _start_statement(self) -> None: ...
+        def _connection(self) -> sqlite3.Connection: ...
+        def _ctx(self) -> vals.ConvContext: ...
+        def _delimident(self) -> bool: ...
+        def _db_path(self) -> str: ...
+        def privileges(self) -> access.Privileges: ...
+        def current_schema(self) -> cat.Schema: ...
+        def resolve(self, name: str, owner: str | None, database: str | None,
+                    offset: int) -> cat.TableInfo: ...
+        def routines(self, name: str) -> list[Routine]: ...
+        def named_type(self, name: str) -> IfxType | None: ...
+        def sequence(self, name: str) -> cat.SequenceInfo | None: ...
+        def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult: ...
+        def run_private(self, action: Callable[[], R]) -> R: ...
+        def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
+
+    def _statement(self, stmt: IfxStatement) -> ExecResult:
+        kind = str(stmt.this)
+        spec = stmt.meta.get("spec")
+        if kind == "database":
+            assert isinstance(spec, DatabaseSpec)
+            self.open_database(spec.name, spec.exclusive)
+            return ExecResult(0, db_flags_changed=True)
+        if kind == "close_database":
+            self.close_database()
+            return ExecResult(0, db_flags_changed=True)
+        if kind == "create_database":
+            assert isinstance(spec, DatabaseSpec)
+            if self.in_transaction and self._sql_txn:
+                raise EngineError(sc.ALREADY_IN_TRANSACTION)
+            locale = self.env.get("DB_LOCALE") or "en_US.819"
+            self.engine.create_database(spec.name, self.user, spec.logged, spec.buffered,
+                                        spec.ansi, locale)
+            self.open_database(spec.name)
+            return ExecResult(0, db_flags_changed=True)
+        if kind == "drop_database":
+            assert isinstance(spec, DropObject)
+            self.engine.drop_database(spec.name.name, self.session_id)
+            return ExecResult(0)
+        if kind == "begin":
+            self.begin()
+            return ExecResult(0)
+        if kind in ("commit", "rollback"):
+            self._finish(kind.upper())
+            return ExecResult(0)
+        if kind in ("savepoint", "release_savepoint", "rollback_to_savepoint"):
+            assert isinstance(spec, SavepointSpec)
+            self._savepoint(kind, spec)
+            return ExecResult(0)
+        if kind == "set_lock_mode":
+            assert isinstance(spec, SetSpec)
+            self.lock_wait = spec.wait
+            self._busy_timeout()
+            return ExecResult(0)
+        if kind in ("set_isolation", "set_other"):
+            return ExecResult(0)
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        self._start_statement()
+        if kind in ("update_statistics", "execute_routine"):
+            return ExecResult(0)
+        if kind == "set_role":
+            access.set_role(cast("EngineSession", self), spec)  # type: ignore[arg-type]
+            return ExecResult(0)
+        if kind in ("lock_table", "unlock_table"):
+            assert isinstance(spec, LockSpec)
+            self.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+            return ExecResult(0)
+        if self._private_ddl(kind, spec):
+            return self.run_private(lambda: self._ddl(kind, spec, private=True))
+        return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
+
+    def _private_ddl(self, kind: str, spec: object) -> bool:
+        """CREATE TEMP TABLE, and DROP TABLE / CREATE INDEX of one of the session's temporary
+        tables: they change the session's ``temp`` schema only (session_txn.run_private)."""
+        if kind == "create_temp_table" and isinstance(spec, CreateTable):
+            return spec.table.database is None and not any(
+                c.type.is_smart_lob for c in spec.columns) and not any(
+                c.kind == "R" for c in [*spec.constraints,
+                                        *(k for col in spec.columns for k in col.constraints)])
+        if kind == "drop_table" and isinstance(spec, DropObject):
+            name = spec.name
+            return (name.database is None and name.owner is None
+                    and private_table(self.temp_tables.get(name.name)))
+        if kind == "create_index" and isinstance(spec, CreateIndex):
+            table = spec.table
+            return (table.database is None and table.owner is None
+                    and private_table(self.temp_tables.get(table.name)))
+        return False
+
+    def _ddl(self, kind: str, spec: object, private: bool = False) -> ExecResult:
+        if self._db_level != "D":  # a DBA stays one for the session (checked at open)
+            self.privileges()  # refreshes the level after GRANT/REVOKE
+            access.check_ddl(cast("EngineSession", self), self._db_level, kind, spec)
+        dc = self._ddl_context()
+        handlers = {
+            "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
+            "create_table_as": ddl.create_table_as,
+            "create_index": ddl.create_index, "create_view": ddl.create_view,
+            "create_row_type": composite.create_row_type,
+            "drop_row_type": composite.drop_row_type,
+            "create_distinct_type": distinct.create_distinct_type,
+            "drop_type": distinct.drop_type,
+            "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
+            "alter_table": alter.alter_table, "rename_table": alter.rename,
+            "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
+            "drop_routine": spl_catalog.drop_routine, "create_trigger": triggers.create_trigger,
+            "drop_trigger": triggers.drop_trigger,
+            "create_sequence": objects.create_sequence,
+            "rename_sequence": objects.rename_sequence,
+            "alter_sequence": lambda dc, sp: objects.alter_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
+            "drop_sequence": lambda dc, sp: objects.drop_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
+            "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
+            "truncate": alter.truncate, "rename_index": alter.rename_index,
+            "set_constraints": alter.set_constraints,
+            "grant": access.grant, "revoke": access.grant,
+            "create_role": access.create_role, "drop_role": access.drop_role,
+        }
+        handler = handlers.get(kind)
+        if handler is None:
+            raise not_implemented(kind.replace("_", " ").upper())
+        try:
+            handler(dc, spec)  # type: ignore[operator]
+            if not private:
+                # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
+                # schema version, which keys the schema and plan caches: move it. (A temp
+                # table's plans are cached per session and dropped below.)
+                dc.conn.execute("CREATE TABLE _ifx_bump (x)")
+                dc.conn.execute("DROP TABLE _ifx_bump")
+        except sqlite3.Error as e:
+            raise self._map_error(e, Plan("ddl", 0)) from None
+        if self.in_transaction:
+            self._ddl_dirty = True
+        self._local_plans.clear()
+        self._schema = None
+        return ExecResult(0)
+
+    def _ddl_context(self) -> ddl.DdlContext:
+        conn = self._connection()
+
+        def compile_check(info: cat.TableInfo, expr: object) -> str:
+            return self._compile_check(info, expr)
+
+        def compile_view(query: object) -> tuple[str, list[str], list[IfxType]]:
+            compiler = Compiler(self, self._ctx(), self._delimident())
+            plan = compiler.compile_query(query)  # type: ignore[arg-type]
+            if plan.params:
+                raise EngineError(sc.SYNTAX)
+            return plan.sql, plan.names, plan.types
+
+        schema = self.current_schema() if self.database else cat.Schema({}, {}, set())
+        return ddl.DdlContext(conn, self.user, self._ctx(), schema, self.temp_tables,
+                              compile_check, compile_view, self.resolve)
+
+    def _compile_check(self, info: cat.TableInfo, expr: object) -> str:
+        from sqlglot import exp
+
+        session = self
+
+        class OneTable:
+            def resolve(self, name: str, owner: str | None, database: str | None,
+                        offset: int) -> cat.TableInfo:
+                if name == info.name and database is None:
+                    return info
+                return session.resolve(name, owner, database, offset)
+
+            def routines(self, name: str) -> list[Routine]:
+                return session.routines(name)
+
+            def sequence(self, name: str) -> cat.SequenceInfo | None:
+                return None
+
+            def named_type(self, name: str) -> IfxType | None:
+                return session.named_type(name)
+
+        compiler = Compiler(OneTable(), self._ctx(), self._delimident())
+        assert isinstance(expr, exp.Expr)
+        select = exp.Select(expressions=[exp.Literal.number(1)]).from_(
+            exp.Table(this=exp.to_identifier(info.name)))
+        select.set("where", exp.Where(this=expr.copy()))
+        compiler.compile_query(select)
+        where = compiler._last_where
+        assert where is not None
+        for col in where.find_all(exp.Column):
+            col.set("table", None)
+        return compiler.generate(where)

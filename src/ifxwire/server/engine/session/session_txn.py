@@ -1,0 +1,253 @@
+"""EngineSession's transactions: the write lock, BEGIN/COMMIT/ROLLBACK WORK, savepoints.
+
+A mixin of EngineSession (session.py, whose docstring states the locking rules): a session
+takes SQLite's write lock at its first writing statement and holds it to the end of the
+transaction; outside one each write commits by itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError
+from ..features import cross_database
+from .session_errors import TRANSACTION_LOST
+
+if TYPE_CHECKING:
+    from ..features.lobs.lo_session import LoSession
+    from ..schema.catalog import TableInfo
+    from ..sql.prepared import ExecResult
+    from ..sql.statements import SavepointSpec
+    from ..sql.translate import Plan
+    from .session import EngineSession
+
+R = TypeVar("R")
+
+
+def private_table(info: TableInfo | None) -> bool:
+    """A temporary table whose writes stay in the session's own ``temp`` schema: smart-LOB
+    columns keep their data in the database's shared LO store, so those do not count."""
+    return info is not None and info.temp and not any(c.type.is_smart_lob
+                                                      for c in info.columns)
+
+
+def private_write(plan: Plan) -> bool:
+    """Whether a compiled statement writes only a temporary table of this session. A
+    statement that calls routines (SPL may write permanent tables) or draws NEXTVAL does not
+    count, whatever its target: those writes need the database's write lock."""
+    if plan.routines or plan.routine is not None or plan.parts or "ifx_seq(" in plan.sql \
+            or "ifx_spl(" in plan.sql:
+        return False
+    if plan.kind == "select_into":
+        return not any(t.is_smart_lob for t in plan.types)
+    return plan.kind in ("insert", "update", "delete") and private_table(plan.table)
+
+
+class Transactions:
+    """The transaction half of EngineSession (session.py defines the state)."""
+
+    if TYPE_CHECKING:
+        database: str | None
+        in_transaction: bool
+        transactions_ended: int
+        lock_wait: int | None
+        lo: LoSession
+        _sql_txn: bool
+        _savepoints: list[str]
+        _ddl_dirty: bool
+        _logged: bool
+        _ansi: bool
+        _txn_lost: bool
+        _local_plans: dict[tuple[object, ...], Plan]
+        _schema: object
+
+        def _connection(self) -> sqlite3.Connection: ...
+
+        def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+
+    def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
+        """Run a writing statement under the write lock, committing it alone outside a
+        transaction."""
+        if plan.other_databases:
+            cross_database.check_write(cast("EngineSession", self), plan)
+        if private_write(plan):
+            return self.run_private(action)
+        return self.run_write(action, plan.kind)
+
+    def run_private(self, action: Callable[[], R]) -> R:
+        """A statement that writes only this session's temporary tables (SQLite's per-connection
+        ``temp`` schema): a temp table is private to its session, so it must not wait for nor
+        block other sessions (Informix: temporary tables are visible to their session only;
+        issue 23, where IBM JDBC's metadata temp tables of two sessions met -242/-107). Outside
+        a transaction it runs in a deferred SQLite transaction, which never takes the
+        database's write lock when only ``temp`` is written. Inside a transaction, or in an
+        ANSI database (always in one), it joins the session's transaction under the write lock
+        as before: a deferred one could not be upgraded later for a write to a permanent
+        table once another session had committed (docs/SERVER.md "Temporary tables")."""
+        if self.lo.sql_depth or self._sql_txn or self.in_transaction or self._ansi:
+            return self.run_write(action)
+        conn = self._connection()
+        conn.execute("BEGIN DEFERRED")
+        self._sql_txn = True
+        committed = False
+        try:
+            result = action()
+            conn.execute("COMMIT")
+            committed = True
+        finally:
+            # Not _end_sql_txn: its smart-LOB housekeeping writes the database's own tables.
+            self._sql_txn = False
+            self._savepoints.clear()
+            if not committed:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+        return result
+
+    def run_write(self, action: Callable[[], R], kind: str = "insert") -> R:
+        """Run ``action`` under the database write lock; outside a transaction it commits (or
+        on an error rolls back) by itself. Inside a running statement (a smart-LOB function
+        called from SQL) it joins that statement."""
+        if self.lo.sql_depth:
+            if self.in_transaction and not self._sql_txn:
+                self._begin_write(kind)  # a SELECT calling a writing routine, in a transaction
+            return action()
+        if self._ansi:
+            self.in_transaction = True  # ANSI: any work opens the implicit transaction
+        own = not self._sql_txn
+        self._begin_write(kind)
+        try:
+            result = action()
+        except BaseException:
+            if own:
+                self._end_sql_txn("ROLLBACK")
+            raise
+        if own and not self.in_transaction:
+            self._end_sql_txn("COMMIT")
+        return result
+
+    def run_write_alone(self, action: Callable[[], R]) -> R:
+        """Housekeeping that commits by itself (the smart-LO store's first sweep): under the
+        write lock and committed at once, even inside the client's transaction, unless a
+        SQLite transaction is already open, which it then joins. Not run_write: called while
+        a transaction ends, that would open a new one and keep the lock after COMMIT."""
+        if self._sql_txn or self.lo.sql_depth:
+            return self.run_write(action)
+        self._begin_write("insert")
+        try:
+            result = action()
+        except BaseException:
+            self._end_sql_txn("ROLLBACK")
+            raise
+        self._end_sql_txn("COMMIT")
+        return result
+
+    def _begin_write(self, kind: str) -> None:
+        if self._sql_txn:
+            return
+        conn = self._connection()
+        started = time.monotonic()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if "lock" not in str(e) and "busy" not in str(e):
+                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
+            raise self._lock_error(kind, waited) from None
+        self._sql_txn = True
+
+    def _end_sql_txn(self, verb: str) -> None:
+        self._savepoints.clear()
+        if not self._sql_txn:
+            return
+        self._sql_txn = False
+        committed = False
+        try:
+            if verb == "COMMIT":
+                self.lo.before_commit()  # the sbspace file first (sbspace.py)
+            self._connection().execute(verb)
+            committed = verb == "COMMIT"
+        except sqlite3.Error as e:
+            if verb == "COMMIT":
+                with contextlib.suppress(sqlite3.Error):
+                    self._connection().execute("ROLLBACK")
+                raise EngineError(sc.NOT_IMPLEMENTED, message=f"commit failed: {e}") from None
+        finally:
+            self.lo.after_end(committed)
+        if self._ddl_dirty:
+            self._ddl_dirty = False
+            self._local_plans.clear()
+            self._schema = None
+
+    # ---- savepoints -------------------------------------------------------------------------
+    def _savepoint(self, kind: str, spec: SavepointSpec) -> None:
+        """SAVEPOINT / RELEASE SAVEPOINT / ROLLBACK TO SAVEPOINT on SQLite's own savepoints.
+
+        Informix allows them only inside a transaction (HCL SQL syntax guide, RELEASE
+        SAVEPOINT). Setting one takes the database write lock at once, because a SQLite
+        savepoint needs the SQLite transaction that our sessions otherwise start lazily at
+        their first write.
+        """
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if not self._logged:
+            raise EngineError(sc.NO_TRANSACTIONS)
+        if not self.in_transaction and not self._ansi:
+            raise EngineError(sc.NOT_IN_TRANSACTION)
+        name = spec.name.lower()
+        quoted = '"' + name.replace('"', '""') + '"'
+        conn = self._connection()
+        if kind == "savepoint":
+            if spec.unique and name in self._savepoints:
+                raise EngineError(sc.NOT_IMPLEMENTED, near=name,
+                                  message=f"UNIQUE savepoint {name} already exists")
+            self._begin_write("savepoint")
+            conn.execute(f"SAVEPOINT {quoted}")
+            self._savepoints.append(name)
+            return
+        if name not in self._savepoints:
+            # No Informix sqlcode for this case is known to us, so we refuse with -999 and say
+            # what is wrong rather than guess a number (sqlcodes.py).
+            raise EngineError(sc.NOT_IMPLEMENTED, near=name,
+                              message=f"savepoint {name} does not exist")
+        at = len(self._savepoints) - 1 - self._savepoints[::-1].index(name)
+        if kind == "release_savepoint":
+            conn.execute(f"RELEASE {quoted}")
+            del self._savepoints[at:]
+        else:
+            conn.execute(f"ROLLBACK TO {quoted}")
+            del self._savepoints[at + 1 :]
+
+    # ---- transactions ----------------------------------------------------------------------
+    def begin(self) -> None:
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if not self._logged:
+            raise EngineError(sc.NO_TRANSACTIONS)
+        if self.in_transaction:
+            raise EngineError(sc.ALREADY_IN_TRANSACTION)
+        self.in_transaction = True
+
+    def commit(self) -> None:
+        self._finish("COMMIT")
+
+    def rollback(self) -> None:
+        self._finish("ROLLBACK")
+
+    def _finish(self, verb: str) -> None:
+        if self.database is None:
+            raise EngineError(sc.NO_DB_SELECTED)
+        if not self.in_transaction and not self._ansi:
+            raise EngineError(sc.NOT_IN_TRANSACTION)
+        lost, self._txn_lost = self._txn_lost, False
+        self._end_sql_txn("ROLLBACK" if lost else verb)
+        self.in_transaction = False
+        self.transactions_ended += 1
+        if lost and verb == "COMMIT":
+            raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                              message="COMMIT WORK of a transaction an interrupt rolled back")
+

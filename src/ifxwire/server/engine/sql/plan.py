@@ -1,0 +1,120 @@
+"""A compiled statement (Plan) and what the compiler needs to look names up (TableLookup)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from ....protocol.columns import ColumnDesc
+from ....types.rowcodec import row_width
+from ..core import convert as conv
+from ..core import ifxtypes as it
+from ..core import values as vals
+from ..core.ifxtypes import IfxType
+from ..schema.catalog import SequenceInfo, TableInfo
+from ..schema.routines import Routine
+from .statements import IfxStatement, TableName
+
+
+class TableLookup(Protocol):
+    def resolve(self, name: str, owner: str | None, database: str | None,
+                offset: int) -> TableInfo: ...
+
+    def routines(self, name: str) -> list[Routine]: ...
+
+    def sequence(self, name: str) -> SequenceInfo | None: ...
+
+    def named_type(self, name: str) -> IfxType | None: ...
+
+
+@dataclass
+class Plan:
+    kind: str  # query, insert, update, delete, stmt
+    stmt_type: int
+    sql: str = ""
+    names: list[str] = field(default_factory=list)
+    types: list[IfxType] = field(default_factory=list)
+    params: list[IfxType] = field(default_factory=list)
+    table: TableInfo | None = None
+    serials: list[tuple[int, str, int]] = field(default_factory=list)  # tabid, kind, start
+    stmt: IfxStatement | None = None
+    into_temp: TableName | None = None
+    columns: list[ColumnDesc] = field(default_factory=list)
+    loaders: list[Callable[[object], object] | None] = field(default_factory=list)
+    param_convs: list[Callable[[object], object]] = field(default_factory=list)
+    binder: conv.RowBinder | None = None  # param_convs as one function (EngineSession._bind)
+    # batch.py: the SQL with numbered parameters and its tuple binder (None: keep the names).
+    batch: tuple[str, conv.TupleBinder | None] | None = None
+    session_dependent: bool = False
+    other_databases: bool = False  # reads tables of databases this session attached
+    for_update: bool = False
+    # Referenced permanent tables and their shape when compiled (for -710 at execute).
+    tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
+    routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
+    routines: list[int] = field(default_factory=list)  # routines its expressions call
+    # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
+    # the old values FOR EACH ROW triggers read (triggers.py).
+    updated: list[str] | None = None
+    old_sql: str = ""
+    parts: list[Plan] = field(default_factory=list)  # MERGE: the statements it runs, in order
+    # WHERE CURRENT OF (current_of.py): a FOR UPDATE query's hidden trailing rowid column, and
+    # the cursor an UPDATE/DELETE is limited to.
+    current_rowid: bool = False
+    current_of: str | None = None
+    # INSERT … VALUES: the target column of each ``?`` (what SQ_DESCRIBE lists for an INSERT,
+    # as real servers do: docs/PROTOCOL.md §5), when every ``?`` is a value of its own.
+    inputs: list[ColumnDesc] = field(default_factory=list)
+    # DML through a view (views.py): the view named (privileges are checked on it, not on the
+    # tables its definition reads), and WITH CHECK OPTION the check of the rows written.
+    view: str | None = None
+    view_tables: set[str] = field(default_factory=set)
+    view_check: str = ""
+    # A query's Select triggers (select_triggers.py): their names, and the tables whose rowids
+    # trail the row as hidden columns for FOR EACH ROW actions.
+    select_triggers: list[str] = field(default_factory=list)
+    select_rowids: list[str] = field(default_factory=list)
+
+    def finish(self, ctx: vals.ConvContext) -> Plan:
+        self.columns = with_start_offsets(
+            [t.describe(n) for n, t in zip(self.names, self.types, strict=True)])
+        self.loaders = [conv.loader(t) for t in self.types]
+        self.param_convs = [param_converter(t, ctx) for t in self.params]
+        return self
+
+
+def table_signature(info: TableInfo) -> tuple[object, ...]:
+    """What a compiled plan depends on in a table: its identity and its columns' types."""
+    return (info.tabid, tuple((c.name, c.type.key, c.type.notnull) for c in info.columns))
+
+
+def with_start_offsets(columns: list[ColumnDesc]) -> list[ColumnDesc]:
+    """Fill each column's tuple start position (DESCRIBE ``columnStartPos``): clients read a
+    fixed-layout row at these offsets (jdbc-protocol.md 4.3), so they must be the running sum of
+    the widths the row encoder writes."""
+    out = []
+    for i, col in enumerate(columns):
+        out.append(replace(col, start=row_width(columns[:i])))
+    return out
+
+
+def param_converter(t: IfxType, ctx: vals.ConvContext) -> Callable[[object], object]:
+    if t.code != -1:
+        return conv.storer(t, ctx)
+    return passthrough
+
+
+def passthrough(v: object) -> object:
+    """A parameter nothing typed: hand SQLite a plain value in our storage conventions."""
+    import datetime as dt
+    from decimal import Decimal
+
+    if v is None or isinstance(v, (int, float, str, bytes)):
+        return int(v) if isinstance(v, bool) else v
+    if isinstance(v, Decimal):
+        return vals.dec_text(v)
+    if isinstance(v, dt.datetime):
+        return vals.to_dt_text(v, it.datetime_type(0, 15))
+    if isinstance(v, dt.date):
+        return vals.date_number(v)
+    return str(v)

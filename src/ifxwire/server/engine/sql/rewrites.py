@@ -1,0 +1,163 @@
+"""Rewrites of a parsed query that turn Informix forms SQLite lacks into ones it has, before
+(or, for the outer joins, right after) column qualification: ``x op ANY|ALL (subquery)``,
+the niladic SITENAME/DBSERVERNAME, and Informix OUTER tables and OUTER (…) groups."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError
+
+
+def cte_columns(ast: exp.Expr) -> None:
+    """``WITH t (a, b) AS (query)``: the column list names the query's columns (Guide to
+    SQL: Syntax, "WITH clause"), so the query's first SELECT aliases its projections with
+    those names; a list of another length is -382, as a view's is."""
+    for cte in list(ast.find_all(exp.CTE)):
+        alias = cte.args.get("alias")
+        columns = alias.args.get("columns") if alias is not None else None
+        if alias is None or not columns:
+            continue
+        first = cte.this
+        while isinstance(first, exp.SetOperation):
+            first = first.this
+        if not isinstance(first, exp.Select):
+            continue
+        projections = first.expressions
+        if len(projections) != len(columns) or any(isinstance(p, exp.Star) for p in projections):
+            raise EngineError(sc.VIEW_COLUMNS)
+        first.set("expressions", [
+            exp.alias_(p.unalias() if isinstance(p, exp.Alias) else p, c.copy())
+            for p, c in zip(projections, columns, strict=True)])
+        alias.set("columns", None)
+
+
+def quantified(ast: exp.Expr) -> None:
+    """``x op ANY|SOME (subquery)`` and ``x op ALL (subquery)``, which SQLite lacks, as
+    EXISTS over the subquery: ANY holds when some row compares true; ALL when no row
+    compares false or unknown (so ALL over no rows is true, as in Informix)."""
+    comparisons = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)
+    for node in list(ast.find_all(exp.All, exp.Any)):
+        cmp = node.parent
+        if not isinstance(cmp, comparisons) or cmp.expression is not node:
+            raise EngineError(sc.SYNTAX)
+        query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
+        if isinstance(query, exp.SetOperation):
+            left: exp.Expr = query
+            while isinstance(left, (exp.SetOperation, exp.Subquery)):
+                left = left.left if isinstance(left, exp.SetOperation) else left.this
+            if not isinstance(left, exp.Select) or len(left.expressions) != 1:
+                raise EngineError(sc.SYNTAX)
+            first = left.expressions[0]
+            left.set("expressions", [exp.alias_(
+                first.this if isinstance(first, exp.Alias) else first, "_q0")])
+            query = exp.select(exp.column("_q0", "_qu")).from_(exp.Subquery(
+                this=query, alias=exp.TableAlias(this=exp.to_identifier("_qu"))))
+        if not isinstance(query, exp.Select) or len(query.expressions) != 1:
+            raise EngineError(sc.SYNTAX)
+        proj = query.expressions[0]
+        inner = proj.this if isinstance(proj, exp.Alias) else proj
+        query.set("expressions", [exp.alias_(inner, "_q1")])
+        value = exp.column("_q1", "_qa")
+        test = type(cmp)(this=cmp.this.copy(), expression=value)
+        derived = exp.Subquery(this=query, alias=exp.TableAlias(
+            this=exp.to_identifier("_qa")))
+        if isinstance(node, exp.Any):
+            repl: exp.Expr = exp.Exists(this=exp.select("1").from_(derived).where(test))
+        else:
+            bad = exp.or_(exp.Not(this=exp.Paren(this=test)),
+                          exp.Is(this=value.copy(), expression=exp.Null()),
+                          exp.Is(this=cmp.this.copy(), expression=exp.Null()))
+            repl = exp.Not(this=exp.Exists(this=exp.select("1").from_(derived).where(bad)))
+        cmp.replace(repl)
+
+
+def niladic(ast: exp.Expr) -> None:
+    """SITENAME and DBSERVERNAME are functions written without parentheses."""
+    for col in list(ast.find_all(exp.Column)):
+        if not col.table and not col.this.quoted and col.name.upper() in (
+                "SITENAME", "DBSERVERNAME"):
+            col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
+
+
+def _ansi_join(j: exp.Join) -> bool:
+    """A join written with ANSI keywords (JOIN … ON/USING, CROSS/NATURAL/LEFT … JOIN), not
+    a comma or an Informix OUTER."""
+    if j.meta.get("ifx_outer"):
+        return False
+    return any(j.args.get(k) for k in ("on", "using", "side", "kind", "method"))
+
+
+def _null_test(c: exp.Expr) -> bool:
+    """``u.col IS NULL`` on a subservient table filters after the outer join: the Tutorial
+    gives ``FROM customer c OUTER cust_calls u WHERE c.customer_num = u.customer_num AND
+    u.customer_num IS NULL`` as the equivalent of the ANSI LEFT JOIN with that WHERE
+    post-join filter, one that "excludes rows with non-NULL cust_calls values" (Guide to
+    SQL: Tutorial, "Left outer join", ids_sqt_165). Any other condition on the subservient
+    table alone filters it before the join."""
+    return isinstance(c, exp.Is) and isinstance(c.expression, exp.Null) and isinstance(
+        c.this, exp.Column)
+
+
+def convert_outer_joins(root: exp.Expr) -> None:
+    """Informix ``FROM a, OUTER b WHERE a.x = b.x``: conditions naming b join b (LEFT).
+
+    ``OUTER (b, c)`` makes a group: conditions among the group's tables only join them
+    (an inner join, or LEFT for ``OUTER c`` inside the group), conditions that also name
+    tables outside it join the group as a whole."""
+    for sel in list(root.find_all(exp.Select)):
+        joins = sel.args.get("joins") or []
+        outer_joins = [j for j in joins if j.meta.get("ifx_outer")]
+        if not outer_joins:
+            continue
+        if any(_ansi_join(j) for j in joins):
+            # "you must use Informix-extension syntax for all outer joins in a single query
+            # block" (Guide to SQL: Syntax, Informix-Extension Outer Joins); -19820 is the
+            # catalogue's "Informix OUTER JOIN and ANSI JOIN in the same query block." [jcat]
+            raise EngineError(sc.OUTER_WITH_ANSI_JOIN)
+        # An OUTER table is subordinate to every non-OUTER table of the FROM list, wherever
+        # it is written: join it after all of them so its ON may name any of them.
+        joins = [j for j in joins if not j.meta.get("ifx_outer")] + outer_joins
+        sel.set("joins", joins)
+        owner: dict[str, tuple[exp.Join, exp.Join | None]] = {}
+        for j in outer_joins:
+            if j.meta.get("ifx_group") and isinstance(j.this, exp.Subquery):
+                first = j.this.this
+                owner[first.alias_or_name] = (j, None)
+                for member in first.args.get("joins") or []:
+                    owner[member.this.alias_or_name] = (j, member)
+            else:
+                owner[j.this.alias_or_name] = (j, None)
+        where = sel.args.get("where")
+        conjuncts = list(where.this.flatten()) if isinstance(where, exp.Where) and isinstance(
+            where.this, exp.And) else ([where.this] if isinstance(where, exp.Where) else [])
+        keep: list[exp.Expr] = []
+        conds: dict[int, list[exp.Expr]] = {}
+        for c in conjuncts:
+            tables = {col.table for col in c.find_all(exp.Column)}
+            mine = [a for a in owner if a in tables]
+            if not mine or _null_test(c):
+                keep.append(c)
+                continue
+            if len({id(owner[a][0]) for a in mine}) > 1:
+                # Two subservient tables (of different OUTER items) related by the WHERE
+                # clause: Informix wants them in one OUTER (…) group (Guide to SQL: Syntax,
+                # Informix-Extension Outer Joins); -393 is the catalogue's "A condition in
+                # the where clause results in a two-sided outer join." [jcat]
+                raise EngineError(sc.TWO_SIDED_OUTER)
+            group, member = owner[mine[-1]]
+            members = {a for a, (g, _) in owner.items() if g is group}
+            target = member if member is not None and tables <= members else group
+            conds.setdefault(id(target), []).append(c)
+        for group, member in owner.values():
+            for join in (group, member):
+                if join is None or (join.args.get("on") is not None and id(join) not in conds):
+                    continue
+                found = conds.get(id(join), [])
+                join.set("on", exp.and_(*found) if found else exp.EQ(
+                    this=exp.Literal.number(1), expression=exp.Literal.number(1)))
+        if keep:
+            sel.set("where", exp.Where(this=exp.and_(*keep)))
+        else:
+            sel.set("where", None)

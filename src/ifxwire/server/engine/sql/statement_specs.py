@@ -1,0 +1,228 @@
+"""What the statement parser (statements.py) produces for non-query statements: an
+``IfxStatement`` node whose ``meta["spec"]`` is one of the dataclasses here, so the DDL executor
+reads plain fields instead of re-walking syntax; and each kind's StmtType."""
+
+from __future__ import annotations
+
+import typing as t
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from ....protocol.codes import StmtType, TypeCode
+from ..core.ifxtypes import IfxType
+
+
+@dataclass
+class TableName:
+    name: str
+    owner: str | None = None
+    database: str | None = None
+    offset: int = 0
+
+
+@dataclass
+class DefaultSpec:
+    kind: str  # L literal, N null, U user, T today, C current, S dbservername
+    value: exp.Expr | None = None
+    ifx: IfxType | None = None
+    text: str = ""
+
+
+@dataclass
+class ConstraintSpec:
+    kind: str  # P primary key, U unique, C check, R references, N not null
+    columns: list[str]
+    name: str | None = None
+    check: exp.Expr | None = None
+    check_text: str = ""
+    ref_table: TableName | None = None
+    ref_columns: list[str] = field(default_factory=list)
+    cascade: bool = False
+    owner: str | None = None
+
+
+@dataclass
+class ColumnSpec:
+    name: str
+    type: IfxType
+    serial_start: int | None = None
+    default: DefaultSpec | None = None
+    constraints: list[ConstraintSpec] = field(default_factory=list)
+    before: str | None = None
+
+
+@dataclass
+class CreateTable:
+    table: TableName
+    columns: list[ColumnSpec]
+    constraints: list[ConstraintSpec]
+    temp: bool = False
+    if_not_exists: bool = False
+    # PUT column IN (sbspace, ...): smart-LOB storage per column (checked by ddl.create_table)
+    put: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+@dataclass
+class CreateTableAs:
+    table: TableName
+    columns: list[str]  # new names for the query's columns, or empty
+    query: exp.Expr
+    if_not_exists: bool = False
+
+
+@dataclass
+class CreateIndex:
+    name: TableName
+    table: TableName
+    columns: list[tuple[str, bool]]  # (column, descending)
+    unique: bool = False
+    if_not_exists: bool = False
+
+
+@dataclass
+class CreateView:
+    name: TableName
+    columns: list[str]
+    query: exp.Expr
+    text: str
+    if_not_exists: bool = False
+    check_option: bool = False
+
+
+@dataclass
+class DropObject:
+    kind: str  # TABLE, VIEW, INDEX, DATABASE
+    name: TableName
+    if_exists: bool = False
+
+
+@dataclass
+class AlterTable:
+    table: TableName
+    add: list[ColumnSpec] = field(default_factory=list)
+    drop: list[str] = field(default_factory=list)
+    add_constraints: list[ConstraintSpec] = field(default_factory=list)
+    drop_constraints: list[str] = field(default_factory=list)
+    modify: list[ColumnSpec] = field(default_factory=list)
+
+
+@dataclass
+class SavepointSpec:
+    name: str
+    unique: bool = False
+
+
+@dataclass
+class Rename:
+    kind: str  # TABLE or COLUMN
+    table: TableName
+    column: str | None
+    new_name: str
+
+
+@dataclass
+class DatabaseSpec:
+    name: str
+    logged: bool = False
+    buffered: bool = False
+    ansi: bool = False
+    exclusive: bool = False
+
+
+@dataclass
+class SetSpec:
+    what: str  # LOCK, ISOLATION, OTHER
+    wait: int | None = None  # None: NOT WAIT, -1: WAIT forever, n seconds
+
+
+@dataclass
+class LockSpec:
+    table: TableName
+    lock: bool
+
+
+# Built-in types dbexport writes owner-qualified ("informix".boolean): name -> type from the
+# parenthesised numbers.
+_OWNED_TYPES: dict[str, t.Callable[[list[int]], IfxType]] = {
+    "BOOLEAN": lambda args: IfxType(TypeCode.BOOLEAN),
+    "LVARCHAR": lambda args: IfxType(TypeCode.LVARCHAR, size=args[0] if args else 2048),
+}
+# Types a real Informix has that this server does not store: refused with -999, not -9628.
+_UNSUPPORTED_TYPES = frozenset((
+    "BLOB", "CLOB", "BSON", "JSON", "IDSSECURITYLABEL",
+    "POINTER", "LOLIST", "IMPEXP", "IMPEXPBIN", "SENDRECV", "STAT", "CLIENTBINVAL",
+    "INDEXKEYARRAY", "RTNPARAMTYPES", "CALL_TRACE", "SELFUNCARGS", "TIMESERIES",
+))
+
+
+def _fold(ident: exp.Expr) -> str:
+    """An identifier's name as Informix keeps it: delimited ones as written, others in lower
+    case."""
+    if isinstance(ident, exp.Identifier) and ident.quoted:
+        return ident.name
+    return ident.name.lower()
+
+
+class IfxStatement(exp.Expression):
+    """A non-query statement: ``this`` is the kind, ``meta['spec']`` its dataclass."""
+
+    arg_types: t.ClassVar[dict[str, bool]] = {"this": True}
+
+
+def _stmt(kind: str, spec: object = None) -> IfxStatement:
+    node = IfxStatement(this=kind)
+    node.meta["spec"] = spec
+    return node
+
+
+# StmtType per statement kind (ESQL/C sqlstype.h numbering, carried in SQ_DESCRIBE).
+STMT_TYPES: dict[str, int] = {
+    "database": StmtType.DATABASE,
+    "close_database": StmtType.CLOSE_DATABASE,
+    "create_database": StmtType.CREATE_DATABASE,
+    "drop_database": StmtType.DROP_DATABASE,
+    "create_table": StmtType.CREATE_TABLE,
+    "create_table_as": StmtType.CREATE_TABLE,
+    "create_temp_table": StmtType.CREATE_TEMP_TABLE,
+    "drop_table": StmtType.DROP_TABLE,
+    "create_index": StmtType.CREATE_INDEX,
+    "drop_index": StmtType.DROP_INDEX,
+    "create_view": StmtType.CREATE_VIEW,
+    "drop_view": StmtType.DROP_VIEW,
+    "alter_table": StmtType.ALTER,
+    "rename_table": StmtType.RENAME_TABLE,
+    "rename_column": StmtType.RENAME_COLUMN,
+    "begin": StmtType.BEGIN_WORK,
+    "commit": StmtType.COMMIT_WORK,
+    "rollback": StmtType.ROLLBACK_WORK,
+    "set_lock_mode": StmtType.SET_LOCK_MODE,
+    "set_isolation": StmtType.SET_ISOLATION,
+    "set_other": StmtType.UNKNOWN,
+    "update_statistics": StmtType.UPDATE_STATISTICS,
+    "lock_table": StmtType.LOCK,
+    "unlock_table": StmtType.UNLOCK,
+    "grant": StmtType.GRANT,
+    "revoke": StmtType.REVOKE,
+    "execute_routine": StmtType.EXECUTE_PROCEDURE,
+    "savepoint": StmtType.SET_SAVEPOINT,
+    "release_savepoint": StmtType.RELEASE_SAVEPOINT,
+    "rollback_to_savepoint": StmtType.ROLLBACK_TO_SAVEPOINT,
+    "rename_index": StmtType.RENAME_INDEX,
+    "create_role": StmtType.CREATE_ROLE,
+    "drop_role": StmtType.DROP_ROLE,
+    "set_role": StmtType.SET_ROLE,
+    "create_sequence": StmtType.CREATE_SEQUENCE,
+    "alter_sequence": StmtType.ALTER_SEQUENCE,
+    "drop_sequence": StmtType.DROP_SEQUENCE,
+    "rename_sequence": StmtType.RENAME_SEQUENCE,
+    "create_synonym": StmtType.CREATE_SYNONYM,
+    "drop_synonym": StmtType.DROP_SYNONYM,
+    "truncate": StmtType.TRUNCATE,
+    "set_constraints": StmtType.SET_CONSTRAINTS,
+    "create_routine": StmtType.CREATE_PROCEDURE,
+    "drop_routine": StmtType.DROP_PROCEDURE,
+    "create_trigger": StmtType.CREATE_TRIGGER,
+    "drop_trigger": StmtType.DROP_TRIGGER,
+}
+

@@ -1,0 +1,293 @@
+"""Informix statement syntax beyond tables, indexes and views: access control (GRANT,
+REVOKE, roles), sequences, synonyms, TRUNCATE and constraint modes.
+
+Each ``parse_*`` function takes the statement parser positioned on the statement's first
+word and returns an ``IfxStatement`` whose ``meta["spec"]`` is one of the dataclasses below;
+``statements.py`` dispatches to them. Kept apart so the core statement grammar stays small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+from sqlglot.tokenizer_core import TokenType
+
+from ..core.errors import not_implemented
+from .hooks import PARSERS
+from .statement_specs import _stmt
+
+if TYPE_CHECKING:
+    from ..features.spl.catalog import DropRoutine
+    from .statement_specs import TableName
+    from .statements_create import CreateParser
+
+# Table-level privileges and their letter in systabauth.tabauth ("su*idxarn").
+TABLE_PRIVILEGES = {"SELECT": 0, "UPDATE": 1, "INSERT": 3, "DELETE": 4, "INDEX": 5,
+                    "ALTER": 6, "REFERENCES": 7, "UNDER": 8}
+DATABASE_PRIVILEGES = ("CONNECT", "RESOURCE", "DBA")
+
+
+@dataclass
+class GrantSpec:
+    grant: bool
+    kind: str  # table, database, role, routine, language, default_role
+    privileges: list[str]
+    grantees: list[str]
+    table: TableName | None = None
+    columns: dict[str, list[str]] = field(default_factory=dict)
+    with_grant: bool = False
+    grantor: str | None = None
+    routine: DropRoutine | None = None  # kind routine: which (GRANT EXECUTE ON …)
+    language: str | None = None  # kind language: SPL, C, JAVA (GRANT USAGE ON LANGUAGE …)
+
+
+@dataclass
+class RoleSpec:
+    name: str | None  # None: SET ROLE NULL/NONE
+    if_exists: bool = False
+    default: bool = False  # SET ROLE DEFAULT
+
+
+@dataclass
+class SequenceSpec:
+    name: TableName
+    increment: int | None = None
+    start: int | None = None
+    restart: int | None = None
+    minvalue: int | None = None
+    maxvalue: int | None = None
+    nominvalue: bool = False
+    nomaxvalue: bool = False
+    cycle: bool | None = None
+    cache: int | None = None
+    if_exists: bool = False  # IF [NOT] EXISTS
+    new_name: str | None = None  # RENAME SEQUENCE
+
+
+@dataclass
+class SynonymSpec:
+    name: TableName
+    target: TableName | None = None
+    public: bool = True
+    if_exists: bool = False
+
+
+@dataclass
+class TruncateSpec:
+    table: TableName
+
+
+@dataclass
+class ConstraintModeSpec:
+    names: list[str] | None  # None: ALL
+    mode: str  # ENABLED, DISABLED, DEFERRED, IMMEDIATE
+    table: TableName | None = None  # SET CONSTRAINTS FOR table
+
+
+def _user_list(p: CreateParser) -> list[str]:
+    users = [_user(p)]
+    while p._match(TokenType.COMMA):
+        users.append(_user(p))
+    return users
+
+
+def _user(p: CreateParser) -> str:
+    tok = p._curr
+    if tok and tok.token_type == TokenType.STRING:
+        p._advance()
+        return tok.text
+    return p._name()
+
+
+def parse_grant(p: CreateParser) -> exp.Expr:
+    grant = p._word() == "GRANT"
+    p._advance()
+    if grant and p._eat("DEFAULT", "ROLE"):
+        role = _user(p)
+        p._expect_word("TO")
+        spec = GrantSpec(True, "default_role", [role], _user_list(p))
+        return _stmt("grant", spec)
+    if not grant and p._eat("DEFAULT", "ROLE"):
+        p._expect_word("FROM")
+        return _stmt("revoke", GrantSpec(False, "default_role", [], _user_list(p)))
+    privileges: list[str] = []
+    columns: dict[str, list[str]] = {}
+    while True:
+        word = p._word()
+        if word == "ALL":
+            p._advance()
+            if p._word() == "PRIVILEGES":
+                p._advance()
+            privileges.extend(TABLE_PRIVILEGES)
+        elif word in TABLE_PRIVILEGES or word in DATABASE_PRIVILEGES or word in (
+                "EXECUTE", "USAGE"):
+            p._advance()
+            privileges.append(word)
+            if p._curr and p._curr.token_type == TokenType.L_PAREN:
+                columns[word] = p._name_list()
+        else:
+            privileges.append(_user(p))  # a role
+        if not p._match(TokenType.COMMA):
+            break
+    if p._word() == "ON":
+        p._advance()
+        target = p._word()
+        if target in ("PROCEDURE", "FUNCTION", "ROUTINE", "SPECIFIC") or (
+                privileges == ["EXECUTE"] and target != "LANGUAGE"):
+            keyword = target if target in ("PROCEDURE", "FUNCTION", "ROUTINE",
+                                           "SPECIFIC") else ""
+            routine = PARSERS.drop_routine(p, keyword)
+            spec = GrantSpec(grant, "routine", privileges, [], routine=routine)
+        elif target == "LANGUAGE":
+            p._advance()
+            language = p._word()
+            p._advance()
+            spec = GrantSpec(grant, "language", privileges, [], language=language)
+        else:
+            if target in ("TABLE", "SEQUENCE"):
+                p._advance()
+            spec = GrantSpec(grant, "table", privileges, [], table=p._table_name(),
+                             columns=columns)
+    elif all(w in DATABASE_PRIVILEGES for w in privileges):
+        spec = GrantSpec(grant, "database", privileges, [])
+    else:
+        spec = GrantSpec(grant, "role", privileges, [])
+    p._expect_word("TO" if grant else "FROM")
+    spec.grantees = _user_list(p)
+    while p._curr and p._curr.token_type != TokenType.SEMICOLON:
+        if p._eat("WITH", "GRANT", "OPTION"):
+            spec.with_grant = True
+        elif p._word() == "AS":
+            p._advance()
+            spec.grantor = _user(p)
+        elif p._word() in ("CASCADE", "RESTRICT"):
+            p._advance()
+        else:
+            p.raise_error("Unexpected GRANT option")
+    return _stmt("grant" if grant else "revoke", spec)
+
+
+def parse_role(p: CreateParser, verb: str) -> exp.Expr:
+    """CREATE ROLE / DROP ROLE (after the verb and ROLE)."""
+    if_exists = p._if_exists(negate=verb == "create")
+    return _stmt(f"{verb}_role", RoleSpec(_user(p), if_exists))
+
+
+def parse_set_role(p: CreateParser) -> exp.Expr:
+    word = p._word()
+    if word in ("NULL", "NONE"):
+        p._advance()
+        return _stmt("set_role", RoleSpec(None))
+    if word == "DEFAULT":
+        p._advance()
+        return _stmt("set_role", RoleSpec(None, default=True))
+    return _stmt("set_role", RoleSpec(_user(p)))
+
+
+def _signed(p: CreateParser) -> int:
+    neg = p._match(TokenType.DASH)
+    if not neg:
+        p._match(TokenType.PLUS)
+    value = p._int_arg()
+    return -value if neg else value
+
+
+def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
+    """CREATE / ALTER / DROP / RENAME SEQUENCE, after the verb and SEQUENCE."""
+    if_exists = p._if_exists(negate=verb == "create")
+    spec = SequenceSpec(p._table_name(), if_exists=if_exists)
+    if verb == "rename":
+        p._expect_word("TO")
+        spec.new_name = p._name()
+    while verb in ("create", "alter") and p._curr and (
+            p._curr.token_type != TokenType.SEMICOLON):
+        word = p._word()
+        p._advance()
+        if word == "INCREMENT":
+            if p._word() == "BY":
+                p._advance()
+            spec.increment = _signed(p)
+        elif word == "START":
+            if p._word() == "WITH":
+                p._advance()
+            spec.start = _signed(p)
+        elif word == "RESTART" and verb == "alter":
+            if p._word() == "WITH":
+                p._advance()
+            spec.restart = _signed(p) if p._curr and p._curr.token_type in (
+                TokenType.NUMBER, TokenType.DASH, TokenType.PLUS) else 0
+        elif word == "MAXVALUE":
+            spec.maxvalue = _signed(p)
+        elif word == "MINVALUE":
+            spec.minvalue = _signed(p)
+        elif word == "NOMAXVALUE":
+            spec.nomaxvalue = True
+        elif word == "NOMINVALUE":
+            spec.nominvalue = True
+        elif word == "CYCLE":
+            spec.cycle = True
+        elif word == "NOCYCLE":
+            spec.cycle = False
+        elif word == "CACHE":
+            spec.cache = p._int_arg()
+        elif word in ("NOCACHE", "ORDER", "NOORDER"):
+            pass
+        else:
+            p.raise_error("Unexpected sequence option", p._prev)
+    return _stmt(f"{verb}_sequence", spec)
+
+
+def parse_synonym(p: CreateParser, verb: str, public: bool) -> exp.Expr:
+    """CREATE [PUBLIC|PRIVATE] SYNONYM name FOR table / DROP SYNONYM name."""
+    if_exists = p._if_exists(negate=verb == "create")
+    spec = SynonymSpec(p._table_name(), public=public, if_exists=if_exists)
+    if verb == "create":
+        p._expect_word("FOR")
+        spec.target = p._table_name()
+    return _stmt(f"{verb}_synonym", spec)
+
+
+def parse_truncate(p: CreateParser) -> exp.Expr:
+    p._advance()
+    if p._word() == "TABLE":
+        p._advance()
+    if p._word() == "ONLY":
+        p._advance()
+    spec = TruncateSpec(p._table_name())
+    while p._curr and p._curr.token_type != TokenType.SEMICOLON:
+        if p._word() in ("DROP", "REUSE"):
+            p._advance()
+            p._expect_word("STORAGE")
+        elif p._word() == "KEEP":
+            p._advance()
+            p._expect_word("STATISTICS")
+        else:
+            p.raise_error("Unexpected TRUNCATE option")
+    return _stmt("truncate", spec)
+
+
+_MODES = ("ENABLED", "DISABLED", "DEFERRED", "IMMEDIATE", "FILTERING")
+
+
+def parse_set_constraints(p: CreateParser) -> exp.Expr:
+    """SET CONSTRAINTS {ALL | name[, …] | FOR table} mode (after SET CONSTRAINTS)."""
+    names: list[str] | None = None
+    table = None
+    if p._word() == "ALL":
+        p._advance()
+    elif p._word() == "FOR":
+        p._advance()
+        table = p._table_name()
+    else:
+        names = [p._name()]
+        while p._match(TokenType.COMMA):
+            names.append(p._name())
+    mode = p._word()
+    if mode not in _MODES:
+        p.raise_error("Expected a constraint mode")
+    p._advance()
+    if mode == "FILTERING":
+        raise not_implemented("FILTERING constraint mode")
+    return _stmt("set_constraints", ConstraintModeSpec(names, mode, table))

@@ -1,0 +1,180 @@
+"""The server's import order (issue 26, docs/ARCHITECTURE.md "The engine's layers").
+
+The engine is five subpackages, each importing only those below it:
+
+    core -> schema -> sql -> features -> session
+
+and the wire layer (the modules of ``ifxwire/server`` outside ``engine``) imports the engine
+through its interface, ``ifxwire.server.engine`` (its ``__init__``), alone. The engine never
+imports the wire layer. Imports are read with ``ast``, those inside functions included; an
+import under ``if TYPE_CHECKING:`` names a type for annotations and runs nothing, so it is
+held to the order only when it is outside such a block.
+
+The engine does not keep the order everywhere yet: ``KNOWN_UPWARD`` lists the imports that still
+go up, one (importer, imported) pair of modules each. The list may only shrink: a new upward
+import fails, and so does an entry that no longer occurs (take it out). Every import made inside
+a function under ``ifxwire/server`` carries a comment (on its line or the line above) giving its
+reason, and there are at most ``MAX_IN_FUNCTION`` of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+SERVER = SRC / "ifxwire" / "server"
+ENGINE = "ifxwire.server.engine"
+LAYERS = ("core", "schema", "sql", "features", "session")
+MAX_IN_FUNCTION = 40
+
+#: Imports that still go up a layer (importer, imported), relative to ifxwire.server.engine.
+#: Each is a place where a lower layer calls into a feature; the cure is to have the feature
+#: register itself with the lower layer (as a hook table or a loader list) instead.
+KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset({
+    ("sql.collection_tables", "features.composite"),
+    ("sql.dialect", "features.composite"),
+    ("sql.exprs", "features.composite"),
+    ("sql.functions", "features.composite"),
+    ("sql.functions", "features.lobs.lo_functions"),
+    ("sql.functions_sql", "features.composite"),
+    ("sql.functions_sql", "features.lobs.lo_functions"),
+    ("sql.slv", "features.spl.interp"),
+    ("sql.slv", "features.spl.outparams"),
+    ("sql.slv", "features.spl.resolve"),
+    ("sql.translate", "features.select_triggers"),
+    ("sql.translate", "features.spl.calls"),
+    ("sql.translate", "features.triggers"),
+    ("sql.translate", "features.views"),
+})
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module(p): p for p in SERVER.rglob("*.py")}
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom | ast.Import,
+             known: dict[str, Path]) -> list[str]:
+    """The modules of this tree that one import statement loads."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        if node.level:
+            base = module.split(".")
+            if not is_package:
+                base.pop()
+            base = base[: len(base) - (node.level - 1)]
+            prefix = ".".join([*base, *([node.module] if node.module else [])])
+        else:
+            prefix = node.module or ""
+        names = [f"{prefix}.{a.name}" if f"{prefix}.{a.name}" in known else prefix
+                 for a in node.names]
+    found = []
+    for name in names:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if name:
+            found.append(name)
+    return found
+
+
+class Import:
+    def __init__(self, source: str, line: int, target: str, in_function: bool,
+                 type_only: bool, commented: bool) -> None:
+        self.source, self.line, self.target = source, line, target
+        self.in_function, self.type_only, self.commented = in_function, type_only, commented
+
+    def __repr__(self) -> str:
+        return f"{self.source}:{self.line} -> {self.target}"
+
+
+def _explained(lines: list[str], lineno: int) -> bool:
+    """A comment on the import's line, or above it or above the imports just before it."""
+    if "#" in lines[lineno - 1]:
+        return True
+    i = lineno - 2
+    while i >= 0 and lines[i].lstrip().startswith(("from ", "import ")):
+        i -= 1
+    return i >= 0 and lines[i].lstrip().startswith("#")
+
+
+def _visit(node: ast.AST, module: str, is_package: bool, lines: list[str],
+           known: dict[str, Path], in_function: bool, type_only: bool) -> Iterator[Import]:
+    for child in ast.iter_child_nodes(node):
+        func = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+        guarded = type_only or (isinstance(child, ast.If)
+                                and "TYPE_CHECKING" in ast.unparse(child.test))
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            commented = _explained(lines, child.lineno)
+            for target in dict.fromkeys(_resolve(module, is_package, child, known)):
+                yield Import(module, child.lineno, target, in_function, type_only, commented)
+        yield from _visit(child, module, is_package, lines, known, func, guarded)
+
+
+@functools.cache
+def _all_imports() -> list[Import]:
+    return list(_imports())
+
+
+def _imports() -> Iterator[Import]:
+    known = _modules()
+    for module, path in known.items():
+        text = path.read_text()
+        yield from _visit(ast.parse(text), module, path.name == "__init__.py",
+                          text.splitlines(), known, False, False)
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[:3] != ENGINE.split(".") or len(parts) < 4:
+        return None
+    return LAYERS.index(parts[3])
+
+
+def _short(module: str) -> str:
+    return module.removeprefix(ENGINE + ".")
+
+
+def test_every_engine_module_is_in_a_layer() -> None:
+    for module in _modules():
+        if module.startswith(ENGINE + "."):
+            assert module.split(".")[3] in LAYERS, module
+
+
+def test_the_engine_never_imports_the_wire_layer() -> None:
+    wrong = [i for i in _all_imports()
+             if i.source.startswith(ENGINE) and not i.target.startswith(ENGINE)
+             and i.target.startswith("ifxwire.server")]
+    assert wrong == []
+
+
+def test_the_wire_layer_uses_only_the_engines_interface() -> None:
+    wrong = [i for i in _all_imports()
+             if not i.source.startswith(ENGINE) and i.target.startswith(ENGINE + ".")]
+    assert wrong == []
+
+
+def test_each_layer_imports_only_those_below_it() -> None:
+    upward = set()
+    for i in _all_imports():
+        lower, upper = _layer(i.source), _layer(i.target)
+        if lower is not None and upper is not None and upper > lower and not i.type_only:
+            upward.add((_short(i.source), _short(i.target)))
+    assert sorted(upward - KNOWN_UPWARD) == [], "an import against the layer order"
+    assert sorted(KNOWN_UPWARD - upward) == [], "gone from the code: take it out of KNOWN_UPWARD"
+
+
+def test_imports_inside_functions_are_few_and_explained() -> None:
+    inner = {(i.source, i.line): i for i in _all_imports() if i.in_function}
+    unexplained = [i for i in inner.values() if not i.commented]
+    assert unexplained == [], "say why the import is inside a function"
+    assert len(inner) <= MAX_IN_FUNCTION
