@@ -216,8 +216,8 @@ def python_loop(loaders: list[Any], batch: list[tuple[Any, ...]]) -> tuple[str, 
 
 def test_load_rows_matches_the_loaders() -> None:
     from ifxwire.protocol.codes import TypeCode as T
-    from ifxwire.server.engine import convert
-    from ifxwire.server.engine.ifxtypes import IfxType
+    from ifxwire.server.engine.core import convert
+    from ifxwire.server.engine.core.ifxtypes import IfxType
 
     types = [IfxType(T.SMALLINT), IfxType(T.INTEGER), IfxType(T.BIGINT), IfxType(T.FLOAT),
              IfxType(T.SMALLFLOAT), IfxType(T.VARCHAR, 20), IfxType(T.CHAR, 5),
@@ -257,8 +257,8 @@ def test_load_rows_matches_the_loaders() -> None:
 
 def test_batch_loader_selection() -> None:
     from ifxwire.protocol.codes import TypeCode as T
-    from ifxwire.server.engine import convert
-    from ifxwire.server.engine.ifxtypes import IfxType
+    from ifxwire.server.engine.core import convert
+    from ifxwire.server.engine.core.ifxtypes import IfxType
 
     loaders = [convert.loader(IfxType(T.INTEGER)), None]
     fast = convert.batch_loader(loaders)

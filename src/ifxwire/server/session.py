@@ -1177,6 +1177,18 @@ _HANDLERS: dict[int, Callable[[Session, m.ClientMsg, Writer], None]] = {
 }
 
 
+def _known_locale(env: Mapping[str, str]) -> bool:
+    """Whether the login's DB_LOCALE and CLIENT_LOCALE name code sets this server converts."""
+    for key in ("DB_LOCALE", "CLIENT_LOCALE"):
+        locale = env.get(key)
+        if locale:
+            try:
+                codec_for_locale(locale)
+            except InterfaceError:
+                return False
+    return True
+
+
 def _unsendable(exc: CodecError) -> EngineError:
     """A row the wire form cannot carry is that statement's error, never the session's end."""
     log.warning("a row value cannot be sent: %s", exc)

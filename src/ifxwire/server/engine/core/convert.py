@@ -46,7 +46,7 @@ from .values import (
 )
 
 try:  # the server's compiled helpers (batch_loader); absent without a compiler
-    from ... import _tuplewriter as _tw  # type: ignore[attr-defined]
+    from .... import _tuplewriter as _tw  # type: ignore[attr-defined]
 except ImportError:
     _tw = None
 
