@@ -264,3 +264,15 @@ def test_batch_loader_selection() -> None:
     fast = convert.batch_loader(loaders)
     assert (fast is not None) == tuples.accelerated
     assert convert.batch_loader([None, None]) is None
+
+
+def test_the_engine_finds_the_compiled_helpers_when_they_are_built() -> None:
+    """The engine's converters import ``ifxwire._tuplewriter`` by a relative path; when the
+    engine moved a package deeper (issue 26's layers) that path silently found nothing and
+    every SELECT lost the compiled loader without a failing test."""
+    import importlib.util
+
+    from ifxwire.server.engine.core import convert
+
+    built = importlib.util.find_spec("ifxwire._tuplewriter") is not None
+    assert (convert._tw is not None) == built
