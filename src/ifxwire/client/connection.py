@@ -23,10 +23,10 @@ import struct
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from functools import lru_cache
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import errors as _e
 from ..errors import (
@@ -102,6 +102,8 @@ __all__ = ["Connection"]
 
 log = logging.getLogger("ifxwire.client")
 plog = logging.getLogger("ifxwire.protocol")
+
+_T = TypeVar("_T")
 
 _ID = struct.Struct(">HhHH")  # SQ_ID id <action> SQ_EOT
 BEGIN_GROUP = b"\x00\x23\x00\x0c"  # SQ_BEGIN SQ_EOT
@@ -683,10 +685,42 @@ class Connection:
         return " ".join(names)
 
     def _read(self, reply: Reply) -> Reply:
-        """Read one reply to its SQ_EOT. Wire failures break the connection.
+        """Read one reply to its SQ_EOT from the socket (``_read_steps`` driven by a blocking
+        loop: the asyncio connection drives the same steps from its stream). Wire failures
+        break the connection."""
+        t = self._transport
+        steps = self._read_steps(reply)
+        try:
+            step = next(steps)
+            while True:
+                if step.__class__ is int:
+                    t.fill(step)
+                    step = steps.send(0)
+                else:
+                    step = steps.send(t.recv_direct(step))  # type: ignore[arg-type]
+        except StopIteration:
+            return reply
+        except OperationalError as exc:
+            if self._broken is None:
+                self._fail(exc)
+            raise
+        except Exception:
+            raise
+        except BaseException:
+            # Interrupted half way through a reply (KeyboardInterrupt, ...): the rest of it
+            # would be taken for the next request's reply, so the connection cannot go on.
+            self._fail(_e.connection_lost("a reply was interrupted while being read"))
+            raise
 
-        Resumable (the asyncio connection calls it again after an interrupted ``fill``): the
-        reply is parsed again only once the bytes its incomplete message needs are there.
+    def _read_steps(self, reply: Reply) -> Generator[int | memoryview, int, Reply]:
+        """Parse one reply to its SQ_EOT from the receive buffer, without I/O.
+
+        Yields what it lacks: an ``int``, "the buffer must hold this many unparsed bytes"
+        (``Transport.fill``; the loop sends back 0), or a ``memoryview``, "receive SQ_LODATA
+        data straight into this" (the loop sends back how many bytes arrived). The blocking
+        loop is ``_read``, the awaiting one ``AsyncConnection._drive``. Resumable: a loop
+        that gives up (an asyncio cancellation) can start new steps on the same ``Reply``,
+        which continue where it stopped. Protocol errors break the connection here.
         """
         t = self._transport
         tracing = reply.names is not None
@@ -709,9 +743,9 @@ class Connection:
                     # SQ_LODATA data straight into the reader's buffer: one copy, not two.
                     target = reply.direct_target()
                     if target is not None:
-                        reply.direct_received(t.recv_direct(target))
+                        reply.direct_received((yield target))
                         continue
-                t.fill(reply.need)
+                yield reply.need
         except UnknownMessage as exc:
             err = InterfaceError(
                 f"protocol error: {exc}; the connection cannot continue and is now closed"
@@ -722,16 +756,6 @@ class Connection:
             err2 = _e.protocol_error(str(exc))
             self._fail(err2)
             raise err2 from None
-        except OperationalError as exc:
-            self._fail(exc)
-            raise
-        except Exception:
-            raise  # the asyncio connection's "wait for the stream": it reads on later
-        except BaseException:
-            # Interrupted half way through a reply (KeyboardInterrupt, ...): the rest of it
-            # would be taken for the next request's reply, so the connection cannot go on.
-            self._fail(_e.connection_lost("a reply was interrupted while being read"))
-            raise
         if tracing:
             self._trace_line(
                 "recv %d bytes: %s | %s",
@@ -783,21 +807,24 @@ class Connection:
         self._send(b"".join([*deferred, *groups]))
         return deferred
 
-    def _fill_transport(self, need: int) -> None:
-        """Receive more bytes for a caller that parses the stream itself."""
+    def _drive(self, steps: Generator[int | memoryview, int, _T]) -> _T:
+        """Run I/O-free steps (``_read_steps`` and the readers built on it) to their result
+        with blocking receives; the asyncio connection's ``_drive`` awaits the same steps."""
+        t = self._transport
         try:
-            self._transport.fill(need)
+            step = next(steps)
+            while True:
+                if step.__class__ is int:
+                    t.fill(step)
+                    step = steps.send(0)
+                else:
+                    step = steps.send(t.recv_direct(step))  # type: ignore[arg-type]
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
         except OperationalError as exc:
-            self._fail(exc)
-            raise
-
-    def _recv_direct(self, view: memoryview) -> int:
-        """Receive into ``view`` itself (the transport's buffer is empty): for a caller that
-        parses the stream itself and knows the next bytes are data (blobstream.py)."""
-        try:
-            return self._transport.recv_direct(view)
-        except OperationalError as exc:
-            self._fail(exc)
+            if self._broken is None:
+                self._fail(exc)
             raise
 
     def _read_deferred(self, deferred: list[bytes]) -> None:
