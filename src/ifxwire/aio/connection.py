@@ -41,10 +41,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from .. import errors as _e
 from ..client.cancel import send_interrupt
 from ..client.connection import (
-    BEGIN_GROUP,
     COMMIT_GROUP,
     ROLLBACK_GROUP,
     Connection,
+    Op,
 )
 from ..client.dsn import (
     Address,
@@ -618,46 +618,33 @@ class AsyncConnection:
             return False
         return True
 
+    async def _run(self, op: Op[_T]) -> _T:
+        """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
+        the blocking loop ``Connection._run``; the operation itself is the sync driver's."""
+        try:
+            groups = next(op)
+            while True:
+                try:
+                    await self._exchange(groups)
+                except BaseException as exc:
+                    groups = op.throw(exc)
+                else:
+                    groups = op.send(None)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
+
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
-        """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
-        core = self._core
-        group = core._prepare_group(plan)
-        await self._exchange([group])
-        return core._prepared(sql, plan, cache, group[1])
+        return await self._run(self._core._prepare_op(sql, plan, cache))
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
-        core = self._core
-        p = core._cache.get(sql) if core._cache.size else None
-        if p is not None and not p.busy and p.epoch == core._epoch:
-            return p, True
-        return await self._prepare(sql, plan, cache=p is None), False
+        return await self._run(self._core._statement_op(sql, plan))
 
     async def _lob_txn_begin(self) -> None:
-        """Async twin of ``Connection._lob_txn_begin``: a statement's large new LOBs and the
-        statement in one transaction in autocommit mode."""
-        core = self._core
-        if not core._lob_txn_wanted():
-            return
-        reply = core._reply()
-        await self._exchange([(BEGIN_GROUP, reply)])
-        core._lob_txn_begun(reply)
+        await self._run(self._core._lob_txn_begin_op())
 
     async def _lob_txn_end(self, commit: bool) -> None:
-        """Async twin of ``Connection._lob_txn_end``."""
-        core = self._core
-        if not core._lob_txn:
-            return
-        core._lob_txn = False
-        if commit:
-            await self._end_transaction(COMMIT_GROUP, "commit")
-            return
-        try:
-            if not core.closed and not core.broken:
-                await self._end_transaction(ROLLBACK_GROUP, "rollback")
-        except _e.Error:
-            pass  # the statement's own error is the one to report
-        finally:
-            core._in_txn = False
+        await self._run(self._core._lob_txn_end_op(commit))
 
     def _lob_txn_abandon(self) -> None:
         """A statement was cancelled inside the transaction ``_lob_txn_begin`` began: nothing
@@ -670,18 +657,7 @@ class AsyncConnection:
         core._lob_txn = False
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
-        core = self._core
-        mode = core._logging_mode
-        if mode is None or mode == "unlogged":
-            return
-        if mode == "logged" and not core._in_txn:
-            return
-        reply = core._reply()
-        await self._exchange([(group, reply)])
-        core._in_txn = False
-        core._transaction_ended(what)
-        if reply.error is not None:
-            raise core._server_error(reply.error)
+        await self._run(self._core._end_transaction_op(group, what))
 
     async def _login(self) -> None:
         core = self._core

@@ -9,16 +9,14 @@ building of ``execute``, ``executemany`` and the fetch loop is written again wit
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import struct
 import weakref
 from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..client import lob as _lob
 from ..client.batch import (
     CHUNK_ROWS,
     MAX_IN_FLIGHT,
@@ -27,12 +25,10 @@ from ..client.batch import (
     raise_batch_errors,
 )
 from ..client.binds import bind_message, rows_encoder
-from ..client.blobstream import StreamedBlob
 from ..client.cancel import timeout_scope
 from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
-from ..client.cursor import _PROC_NAME, Cursor
+from ..client.cursor import _PROC_NAME, Cursor, CursorOp
 from ..client.placeholders import (
-    SqlPlan,
     arrange,
     count_arg,
     param_rows,
@@ -54,6 +50,8 @@ if TYPE_CHECKING:
 __all__ = ["AsyncCursor"]
 
 log = logging.getLogger("ifxwire.aio")
+
+_T = TypeVar("_T")
 
 _ID = struct.Struct(">Hh")
 _CURNAME = struct.Struct(">HH")
@@ -158,74 +156,43 @@ class AsyncCursor:
         cur._check()
         aconn = self.connection
         core = aconn._core
-        plan = plan_sql(operation)
-        values = arrange(plan, parameters)
-        streamed = bool(plan.nparams) and _lob.has_file_values(values)
-        adapters = cur._active_adapters()
-        bind = (bind_message(values, core.encoding, adapters, core._blob_width)
-                if plan.nparams and not streamed else b"")
+        args = cur._execute_args(operation, parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
-            cur._reset()
-            if plan.command is not None:
-                await self._run_command(operation, plan)
-                return self
-            p, cached = await aconn._statement(operation, plan)
-            try:
-                if plan.nparams and _lob.needs_pass(p, values, streamed):
-                    # As the sync cursor: BLOB/CLOB values into new objects (with the
-                    # statement in one transaction in autocommit mode), BYTE/TEXT streamed.
-                    values = await _alob.prepare_params(aconn, p, values)
-                    if any(isinstance(v, StreamedBlob) for v in values):
-                        await _alob.execute_streamed(self, p, values)
-                        await aconn._lob_txn_end(commit=True)
-                        return self
-                    bind = bind_message(values, core.encoding, adapters, core._blob_width)
-                try:
-                    await self._run(p, bind)
-                except DatabaseError as exc:
-                    if exc.sqlcode != -710 or not cached:
-                        raise
-                    core._invalidate(p)
-                    p = await aconn._prepare(operation, plan, cache=True)
-                    await self._run(p, bind)
-            except Exception:
-                await aconn._lob_txn_end(commit=False)
-                raise
-            except BaseException:  # cancelled: no await here; the transaction is the server's
-                aconn._lob_txn_abandon()
-                raise
-            await aconn._lob_txn_end(commit=True)
+            await self._perform(cur._execute_op(operation, *args))
         return self
 
-    async def _run(self, p: Prepared, bind: bytes) -> None:
-        """Async twin of ``Cursor._run``: the same groups and the same reply handling."""
+    async def _perform(self, op: CursorOp[_T]) -> _T:
+        """Run a cursor operation of the sync ``Cursor`` (see ``Cursor._perform``) with
+        awaits: exchanges on the asyncio connection, hooks named after this class's
+        coroutines."""
         aconn = self.connection
-        cur = self._cur
-        groups, begin, reply, commit = cur._statement_groups(p, bind)
-        if p.is_query:
-            p.busy = True
-            try:
-                await aconn._exchange(groups)
-                await self._fetch_blobs(p, reply)
-            except BaseException:
-                p.busy = False
-                raise
-            cur._opened(p, reply, begin)
-            return
         try:
-            await aconn._exchange(groups)
-            cur._executed(p, begin, reply, commit)
-        finally:
-            if not p.cached:
-                aconn._core._retire(p)
+            step = next(op)
+            while True:
+                try:
+                    if step.__class__ is list:
+                        await aconn._exchange(step)
+                        got = None
+                    else:
+                        got = await getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
+                except BaseException as exc:
+                    step = op.throw(exc)
+                else:
+                    step = op.send(got)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
 
-    async def _run_command(self, operation: str, plan: SqlPlan) -> None:
-        """Schema / database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group."""
-        cur = self._cur
-        groups, begin, reply, commit = cur._command_groups(plan)
-        await self.connection._exchange(groups)
-        cur._command_done(operation, plan, begin, reply, commit)
+    async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
+        return await _alob.prepare_params(self.connection, p, values)
+
+    async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
+        await _alob.execute_streamed(self, p, values)
+
+    async def _lob_txn_interrupted(self) -> None:
+        """Cancelled: nothing may be awaited; the transaction is the server's."""
+        self.connection._lob_txn_abandon()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row
@@ -372,17 +339,7 @@ class AsyncCursor:
             core._check()
             if cur._exhausted:
                 return await self._more()
-            group = cur._fetch_group()
-            try:
-                await aconn._exchange([group])
-            except asyncio.CancelledError:
-                if core._broken is None:  # drained: the reply is whole
-                    cur._fetch_cancelled(group[1])
-                raise
-            p = cur._result.prepared
-            if p is not None and (p.blobs or p.lobs):
-                await self._fetch_blobs(p, group[1])
-            return cur._take_batch(group[1])
+            return await self._perform(cur._fetch_op())
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""

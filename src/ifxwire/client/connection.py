@@ -104,6 +104,11 @@ log = logging.getLogger("ifxwire.client")
 plog = logging.getLogger("ifxwire.protocol")
 
 _T = TypeVar("_T")
+#: An operation that sends requests and waits for their replies, written once for both
+#: drivers: it yields the request groups to exchange next (each with the Reply to fill)
+#: and returns its result. ``Connection._run`` drives it with blocking exchanges,
+#: ``AsyncConnection._run`` with awaited ones (docs/ARCHITECTURE.md, "One core, two loops").
+Op = Generator[list[tuple[bytes, Reply]], None, _T]
 
 _ID = struct.Struct(">HhHH")  # SQ_ID id <action> SQ_EOT
 BEGIN_GROUP = b"\x00\x23\x00\x0c"  # SQ_BEGIN SQ_EOT
@@ -769,6 +774,23 @@ class Connection:
             raise err3
         return reply
 
+    def _run(self, op: Op[_T]) -> _T:
+        """Run an operation (``Op``): exchange each list of groups it yields, blocking, and
+        return its result. ``AsyncConnection._run`` is the awaiting twin of this loop. A
+        failed exchange is thrown into the operation, so its own clean-up runs."""
+        try:
+            groups = next(op)
+            while True:
+                try:
+                    self._exchange(groups)
+                except BaseException as exc:
+                    groups = op.throw(exc)
+                else:
+                    groups = op.send(None)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
+
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         """Send the deferred groups and ``groups`` in one send; read every reply in order.
 
@@ -897,9 +919,12 @@ class Connection:
         return ("_ifxc" + "".join(reversed(digits))).encode("ascii")
 
     def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
+        return self._run(self._prepare_op(sql, plan, cache))
+
+    def _prepare_op(self, sql: str, plan: SqlPlan, cache: bool) -> Op[Prepared]:
         """PREPARE NDESCRIBE WANTDONE EOT: one round trip, plus any deferred groups."""
         group = self._prepare_group(plan)
-        self._exchange([group])
+        yield [group]
         return self._prepared(sql, plan, cache, group[1])
 
     def _prepare_group(self, plan: SqlPlan) -> tuple[bytes, Reply]:
@@ -958,11 +983,14 @@ class Connection:
         return p
 
     def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
+        return self._run(self._statement_op(sql, plan))
+
+    def _statement_op(self, sql: str, plan: SqlPlan) -> Op[tuple[Prepared, bool]]:
         """A statement ready to run for ``sql``; True when it came from the cache."""
         p = self._cache.get(sql) if self._cache.size else None
         if p is not None and not p.busy and p.epoch == self._epoch:
             return p, True
-        return self._prepare(sql, plan, cache=p is None), False
+        return (yield from self._prepare_op(sql, plan, cache=p is None)), False
 
     def _release(self, p: Prepared) -> None:
         """Free a statement on the server: now if idle (deferred), else once its cursor ends."""
@@ -1076,6 +1104,10 @@ class Connection:
             self._logging_mode = "unlogged"
 
     def _end_transaction(self, group: bytes, what: str) -> None:
+        self._run(self._end_transaction_op(group, what))
+
+    def _end_transaction_op(self, group: bytes, what: str) -> Op[None]:
+        """COMMIT or ROLLBACK (``group``), when a transaction may be open."""
         mode = self._logging_mode
         if mode is None or mode == "unlogged":
             return
@@ -1083,7 +1115,7 @@ class Connection:
             return
         reply = self._reply()
         started = time.perf_counter()
-        self._exchange([(group, reply)])
+        yield [(group, reply)]
         self._in_txn = False
         self._transaction_ended(what)
         log.debug("%s (%.3f ms)", what, (time.perf_counter() - started) * 1000)
@@ -1105,33 +1137,33 @@ class Connection:
         autocommit off. Atomic: a statement that fails leaves no object behind. And one
         commit instead of one per 1 MiB SQ_LODATA write: a server commits each write made
         outside a transaction. Not while a cursor is open: the COMMIT would close it."""
-        if not self._lob_txn_wanted():
+        self._run(self._lob_txn_begin_op())
+
+    def _lob_txn_begin_op(self) -> Op[None]:
+        if not (self._autocommit and self._logging_mode == "logged" and not self._in_txn
+                and not self._lob_txn and not len(self._open_results)):
             return
         reply = self._reply()
-        self._exchange([(BEGIN_GROUP, reply)])
-        self._lob_txn_begun(reply)
-
-    def _lob_txn_wanted(self) -> bool:
-        return (self._autocommit and self._logging_mode == "logged" and not self._in_txn
-                and not self._lob_txn and not len(self._open_results))
-
-    def _lob_txn_begun(self, reply: Reply) -> None:
+        yield [(BEGIN_GROUP, reply)]
         if reply.error is not None:
             raise self._server_error(reply.error)
         self._in_txn = True
         self._lob_txn = True
 
     def _lob_txn_end(self, commit: bool) -> None:
+        self._run(self._lob_txn_end_op(commit))
+
+    def _lob_txn_end_op(self, commit: bool) -> Op[None]:
         """End the transaction ``_lob_txn_begin`` started, if it did."""
         if not self._lob_txn:
             return
         self._lob_txn = False
         if commit:
-            self._end_transaction(COMMIT_GROUP, "commit")
+            yield from self._end_transaction_op(COMMIT_GROUP, "commit")
             return
         try:
-            if not self._closed:
-                self._end_transaction(ROLLBACK_GROUP, "rollback")
+            if not self._closed and self._broken is None:
+                yield from self._end_transaction_op(ROLLBACK_GROUP, "rollback")
         except Error:
             pass  # the statement's own error is the one to report
         finally:
