@@ -33,7 +33,6 @@ import asyncio
 import contextlib
 import logging
 import socket
-import time
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -55,15 +54,11 @@ from ..client.dsn import (
 )
 from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
-    CAP_PAM,
     Redirected,
     follow_redirect,
     is_internal_version,
-    login_request,
-    session_groups,
     version_number,
 )
-from ..client.pamauth import pam_steps
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
@@ -82,8 +77,6 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
-from ..protocol.login import read_connect_response
-from ..protocol.wire import ProtocolViolation
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 
@@ -660,36 +653,9 @@ class AsyncConnection:
         await self._run(self._core._end_transaction_op(group, what))
 
     async def _login(self) -> None:
+        """The sync connection's login steps, awaited (``Connection._login_steps``)."""
         core = self._core
-        params = core._params
-        started = time.perf_counter()
-        packet, user = login_request(params, core.encoding)
-        self._writer.write(packet)
-        try:
-            raw = await self._drive(self._transport.login_packet_steps())
-        except OperationalError as exc:
-            core._fail(exc)
-            raise
-        try:
-            resp = read_connect_response(raw, core.encoding)
-        except ProtocolViolation as exc:
-            raise _e.protocol_error(f"login response: {exc}") from None
-        core._accepted(resp)
-        groups = session_groups(params.database, core.encoding)
-        replies = []
-        if params.pam_callback is not None:
-            # PROTOCOLS alone: its reply says whether a PAM conversation comes first.
-            core._send(groups[0])
-            await self._flush()
-            replies.append(core._session_reply(0, await self._read(core._reply())))
-            if replies[0].error is None and CAP_PAM in core.server_capabilities:
-                await self._drive(pam_steps(core, params.pam_callback))
-            groups = groups[1:]
-        core._send(b"".join(groups))
-        await self._flush()
-        for _ in groups:
-            replies.append(core._session_reply(len(replies), await self._read(core._reply())))
-        core._session_ready(params, replies, user, started)
+        await self._drive(core._login_steps(core._params))
 
 
 async def _open_stream(

@@ -76,7 +76,7 @@ from .handshake import (
 )
 from .lob import lob_columns, params_described
 from .locales import codec_for_locale
-from .pamauth import no_callback, pam_login
+from .pamauth import no_callback, pam_steps
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
 from .statements import (
@@ -289,6 +289,15 @@ class Connection:
 
     def _login(self, t: Transport, params: ConnectParams) -> None:
         self._transport = t
+        self._drive(self._login_steps(params), fail=False)
+
+    def _login_steps(self, params: ConnectParams) -> Generator[Any, Any, None]:
+        """The login without I/O (steps as ``_read_steps``), for both drivers: the login
+        request, its response, the session groups (pipelined or not, PAM first when asked
+        for) and their replies. Sends go through the transport (the asyncio one queues
+        them). Wire failures do not mark the connection broken: the caller gives the
+        address up and may try the next one."""
+        t = self._transport
         started = time.perf_counter()
         packet, user = login_request(params, self.encoding)
         tracing = self._tracing()
@@ -301,7 +310,7 @@ class Connection:
             )
         t.send(packet)
         try:
-            resp = read_connect_response(t.read_login_packet(), self.encoding)
+            resp = read_connect_response((yield from t.login_packet_steps()), self.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
         self._accepted(resp)
@@ -311,16 +320,17 @@ class Connection:
             # PROTOCOLS alone: its reply says whether a PAM conversation comes before the
             # other session groups (docs/DRIVER.md §17).
             self._send(groups[0])
-            first = self._session_reply(0, self._read(self._reply()))
+            first = self._session_reply(0, (yield from self._read_steps(self._reply())))
             if first.error is None and CAP_PAM in self.server_capabilities:
-                pam_login(self, params.pam_callback)
+                yield from pam_steps(self, params.pam_callback)
             self._send(b"".join(groups[1:]))
             replies = [first]
-            replies += [self._session_reply(i, self._read(self._reply()))
-                        for i in range(1, len(groups))]
+            for i in range(1, len(groups)):
+                replies.append(
+                    self._session_reply(i, (yield from self._read_steps(self._reply()))))
         elif params.pipelined_connect:
             self._send(b"".join(groups))
-            t.fill()
+            yield 0
             if not tracing:  # a trace shows every message as it is parsed
                 replies = self._known_session_replies(len(groups))
         if replies is None:
@@ -329,7 +339,8 @@ class Connection:
             for i, group in enumerate(groups):
                 if not params.pipelined_connect:
                     self._send(group)
-                replies.append(self._session_reply(i, self._read(self._reply())))
+                replies.append(
+                    self._session_reply(i, (yield from self._read_steps(self._reply()))))
             if params.pipelined_connect:
                 self._remember_session_replies(buf, start, replies)
         self._session_ready(params, replies, user, started)
@@ -829,9 +840,10 @@ class Connection:
         self._send(b"".join([*deferred, *groups]))
         return deferred
 
-    def _drive(self, steps: Generator[int | memoryview, int, _T]) -> _T:
+    def _drive(self, steps: Generator[Any, Any, _T], fail: bool = True) -> _T:
         """Run I/O-free steps (``_read_steps`` and the readers built on it) to their result
-        with blocking receives; the asyncio connection's ``_drive`` awaits the same steps."""
+        with blocking receives; the asyncio connection's ``_drive`` awaits the same steps.
+        A wire failure breaks the connection (unless ``fail`` is False: the login)."""
         t = self._transport
         try:
             step = next(steps)
@@ -839,13 +851,16 @@ class Connection:
                 if step.__class__ is int:
                     t.fill(step)
                     step = steps.send(0)
+                elif step.__class__ is memoryview:
+                    step = steps.send(t.recv_direct(step))
                 else:
-                    step = steps.send(t.recv_direct(step))  # type: ignore[arg-type]
+                    raise InterfaceError(
+                        "an application callback returned an awaitable on a sync connection")
         except StopIteration as stop:
             result: _T = stop.value
             return result
         except OperationalError as exc:
-            if self._broken is None:
+            if fail and self._broken is None:
                 self._fail(exc)
             raise
 

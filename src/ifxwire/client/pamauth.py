@@ -44,7 +44,7 @@ __all__ = [
     "PamChallenge",
     "PamState",
     "no_callback",
-    "pam_login",
+    "pam_steps",
 ]
 
 
@@ -135,23 +135,6 @@ def no_callback() -> InterfaceError:
         "the server asks for PAM (challenge/response) authentication; pass "
         "pam_callback=... to connect() to answer its prompts"
     )
-
-
-def pam_login(conn: Connection, callback: PamCallback) -> None:
-    """The sync driver's PAM conversation, right after the SQ_PROTOCOLS reply (under the
-    login's connect_timeout deadline, like the rest of the login): ``pam_steps`` driven by
-    blocking receives."""
-    t = conn._transport
-    steps = pam_steps(conn, callback)
-    try:
-        need = next(steps)
-        while True:
-            if not isinstance(need, int):
-                raise InterfaceError("pam_callback returned an awaitable on a sync connection")
-            t.fill(need)
-            need = steps.send(0)
-    except StopIteration:
-        return
 
 
 def pam_steps(conn: Connection, callback: PamCallback) -> Generator[Any, Any, None]:
