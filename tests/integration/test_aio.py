@@ -351,7 +351,7 @@ def test_executemany_mixed_shapes_and_a_bad_set(
     """Runs of one shape are encoded together; a set of another shape, or one that cannot be
     sent, takes the per-row path: every other row is stored, the bad one is reported. Most
     replies are read by the fast path, the rest by the Reply parser, with the same outcome."""
-    from ifxwire.aio.cursor import _Pipeline
+    from ifxwire.client.batch import Pipeline as _Pipeline
     from ifxwire.client.batch import ReplyTally
 
     fast_rows = []

@@ -480,18 +480,24 @@ class AsyncConnection:
         try:
             step = steps.send(None)
             while True:
-                if t.outbox:
-                    await self._flush()
-                if core._stream_out is not None:
-                    await self._send_stream()
-                if step.__class__ is int:
-                    view = t.room(step)  # (moves ``end``: read it only afterwards)
-                    t.end += await self._receive(view)
-                    step = steps.send(0)
-                elif step.__class__ is memoryview:
-                    step = steps.send(await self._receive(step))
+                try:
+                    if t.outbox:
+                        await self._flush()
+                    if core._stream_out is not None:
+                        await self._send_stream()
+                    if step.__class__ is int:
+                        view = t.room(step)  # (moves ``end``: read it only afterwards)
+                        t.end += await self._receive(view)
+                        got: Any = 0
+                    elif step.__class__ is memoryview:
+                        got = await self._receive(step)
+                    else:
+                        got = await step
+                except BaseException as exc:
+                    # Into the steps (a cancellation too), so that their clean-up runs.
+                    step = steps.throw(exc)
                 else:
-                    step = steps.send(await step)
+                    step = steps.send(got)
         except StopIteration as stop:
             if t.outbox:
                 await self._flush()

@@ -9,7 +9,6 @@ building of ``execute``, ``executemany`` and the fetch loop is written again wit
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import struct
 import weakref
@@ -17,19 +16,10 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..client.batch import (
-    CHUNK_ROWS,
-    MAX_IN_FLIGHT,
-    PipelineState,
-    finish_batch,
-    raise_batch_errors,
-)
-from ..client.binds import bind_message, rows_encoder
+from ..client.batch import execute_many_steps, raise_batch_errors
 from ..client.cancel import timeout_scope
-from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
 from ..client.cursor import _PROC_NAME, Cursor, CursorOp
 from ..client.placeholders import (
-    arrange,
     count_arg,
     param_rows,
     plan_sql,
@@ -37,8 +27,7 @@ from ..client.placeholders import (
 )
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
-from ..errors import DatabaseError, Error, ProgrammingError
-from ..protocol.codes import Msg
+from ..errors import DatabaseError, ProgrammingError
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
@@ -212,83 +201,7 @@ class AsyncCursor:
                 cur.rowcount = 0
                 return self
             p, _ = await aconn._statement(operation, plan)
-            if p.is_query:
-                core._retire(p)
-                raise ProgrammingError(
-                    "executemany() cannot run a statement that returns rows; use execute()",
-                    sqlstate="07000",
-                )
-            pipe = _Pipeline(aconn)
-            began = core._needs_begin(p)
-            p.busy = True
-            try:
-                deferred, core._deferred = core._deferred, []
-                for group in deferred:
-                    await pipe.add(group, _Pipeline.DEFERRED)
-                if began:
-                    await pipe.add(BEGIN_GROUP, _Pipeline.BEGIN)
-                head = _ID.pack(Msg.ID, p.stmt_id)
-                adapters = cur._active_adapters()
-                # As the sync batch: the compiled rows encoder knows no user dumpers.
-                many = (plan.style == "qmark" and plan.nparams > 0
-                        and not adapters.has_user_dumpers)
-                index = 0
-                params: object = first
-                while params is not _END:
-                    # Runs of sets of one shape are encoded many per call, as in the sync
-                    # executemany (client/batch.py); any other set goes through the loop below.
-                    rows = rows_encoder(params, core.encoding) if many else None
-                    if rows is not None:
-                        chunk, count, params, exc = rows(
-                            params,
-                            it,
-                            head,
-                            _EXECUTE_EOT,
-                            _END,
-                            *pipe.room(),
-                        )
-                        if count:
-                            await pipe.add_rows(chunk, index, count)
-                            index += count
-                        if exc is not None:
-                            raise exc
-                        if count:
-                            continue
-                    try:
-                        values = arrange(plan, params)
-                        bind = (
-                            bind_message(
-                                values, core.encoding, adapters, core._blob_width,
-                                compiled=not many,
-                            )
-                            if plan.nparams
-                            else b""
-                        )
-                    except DatabaseError as exc:
-                        pipe.errors.append((index, exc))
-                    else:
-                        await pipe.add_row(head, bind, index)
-                    index += 1
-                    params = next(it, _END)
-                if core._ansi_autocommit():
-                    await pipe.add(COMMIT_GROUP, _Pipeline.COMMIT)
-                await pipe.drain()
-            except Error:
-                # A wire failure (connection now broken) or an error from the iterable after
-                # requests went out: their replies must still be read.
-                if not core.broken:
-                    with contextlib.suppress(Error):
-                        await pipe.drain()
-                raise
-            except BaseException:
-                if not core.broken:
-                    core._fail(OSError("executemany was interrupted with replies pending"))
-                raise
-            finally:
-                p.busy = False
-                if not p.cached:
-                    core._retire(p)
-            finish_batch(core, cur, p, pipe, began)
+            pipe, _ = await aconn._drive(execute_many_steps(cur, p, plan, it, first))
             raise_batch_errors(pipe)
         return self
 
@@ -461,48 +374,3 @@ class AsyncCursor:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-
-class _Pipeline(PipelineState):
-    """Async twin of ``client.batch._Pipeline``: the same chunks, runs and fast path
-    (PipelineState), with the sends and reads awaited."""
-
-    def __init__(self, aconn: AsyncConnection) -> None:
-        super().__init__(aconn._core._layout)
-        self.aconn = aconn
-
-    async def add(self, group: bytes, tag: int) -> None:
-        if self._queue(group, tag):
-            await self.flush()
-
-    async def add_row(self, head: bytes, bind: bytes, index: int) -> None:
-        if self._queue_row(head, bind, index):
-            await self.flush()
-
-    async def add_rows(self, chunk: bytes, first: int, count: int) -> None:
-        """``count`` row groups encoded together, rows ``first`` on."""
-        if self._queue_rows(chunk, first, count):
-            await self.flush()
-
-    async def flush(self) -> None:
-        if not self.chunk:
-            return
-        core = self.aconn._core
-        core._send(self._take_chunk())
-        await self.aconn._flush()
-        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
-            if not self._read_rows(core):
-                await self.read_one()
-
-    async def read_one(self) -> None:
-        """The next reply, through the Reply parser (the fast path found nothing to take)."""
-        core = self.aconn._core
-        tag = self._next_tag()
-        self._settle(core, tag, await self.aconn._read(core._reply()))
-
-    async def drain(self) -> None:
-        await self.flush()
-        core = self.aconn._core
-        while self.expect:
-            if not self._read_rows(core):
-                await self.read_one()

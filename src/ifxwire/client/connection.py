@@ -848,14 +848,23 @@ class Connection:
         try:
             step = next(steps)
             while True:
-                if step.__class__ is int:
-                    t.fill(step)
-                    step = steps.send(0)
-                elif step.__class__ is memoryview:
-                    step = steps.send(t.recv_direct(step))
+                try:
+                    if step.__class__ is int:
+                        t.fill(step)
+                        got = 0
+                    elif step.__class__ is memoryview:
+                        got = t.recv_direct(step)
+                    else:
+                        raise InterfaceError(
+                            "an application callback returned an awaitable on a sync connection")
+                except BaseException as exc:
+                    # Into the steps, so that their clean-up runs (executemany reads what
+                    # it still can); a wire failure has broken the connection first.
+                    if fail and isinstance(exc, OperationalError) and self._broken is None:
+                        self._fail(exc)
+                    step = steps.throw(exc)
                 else:
-                    raise InterfaceError(
-                        "an application callback returned an awaitable on a sync connection")
+                    step = steps.send(got)
         except StopIteration as stop:
             result: _T = stop.value
             return result
