@@ -13,9 +13,12 @@ How the sync driver is reused without threads:
   (``Transport.login_packet_steps``), the PAM conversation (``pamauth.pam_steps``) and
   BYTE/TEXT streams (``BlobReader._fill_steps``). Steps keep their state in the ``Reply``
   and the buffer, so a wait given up (a cancellation) is resumed by new steps.
-* The methods that *both* build a request and wait for its reply are still written again
-  as coroutines here (exchange, prepare, end of transaction, login, close) and in the other
-  aio modules; docs/POOL_AND_ASYNC.md lists what remains to share.
+* Operations that send requests and wait for replies (prepare, the statement cache,
+  commit/rollback, the LOB transaction, the login) are the sync connection's generators
+  (``client.connection.Op``, ``Connection._login_steps``): ``_run`` and ``_drive`` here
+  await what the sync ``_run`` / ``_drive`` do blocking. What stays asyncio's own: the
+  lock, the exchange's cancellation drain and timer, ``close``; LOB, fast path, pool and
+  routines still have awaited copies in the other aio modules (docs/POOL_AND_ASYNC.md).
 
 Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
 await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels

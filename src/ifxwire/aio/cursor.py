@@ -1,10 +1,11 @@
-"""The asyncio cursor: the sync ``Cursor``'s result bookkeeping, awaited I/O.
+"""The asyncio cursor: the sync ``Cursor``'s operations, awaited.
 
 An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
-reuses everything of it that does no I/O: result state, ``_opened`` / ``_finish`` /
-``_reset`` / ``_result_lost`` (so transaction ends still close results the same way), the
-garbage-collection finalizer that defers a CLOSE, and the streaming row buffer. The request
-building of ``execute``, ``executemany`` and the fetch loop is written again with ``await``.
+runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
+awaiting loops (``_perform``, ``AsyncConnection._drive``); result state, the finalizer that
+defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
+surface as coroutines, and the hooks whose I/O the two cursors still do differently (LOB
+values, BYTE/TEXT data).
 """
 
 from __future__ import annotations
