@@ -211,14 +211,15 @@ class AsyncCursor:
         (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
         ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
         from ..client import routines as _r
-        from . import routines as _ar
 
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
         if _r.has_markers(values):
             self._cur._check()
-            return await _ar.callproc(self.connection, self._cur, procname, values)
+            aconn = self.connection
+            async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
+                return await aconn._run(_r.callproc_op(self._cur, procname, values))
         marks = ", ".join("?" * len(values))
         try:
             await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
