@@ -705,8 +705,22 @@ class Connection:
         loop: the asyncio connection drives the same steps from its stream). Wire failures
         break the connection."""
         t = self._transport
-        steps = self._read_steps(reply)
         try:
+            if reply.names is None and not reply.lodata_body:
+                # The common case without a generator (a reply that one receive brings
+                # whole); what it leaves undone, the steps go on with.
+                if t.end - t.start < reply.need:
+                    t.fill(reply.need)
+                if t.end - t.start >= reply.need:
+                    try:
+                        t.start = _feed(reply, t.buf, t.start, t.end)
+                    except (UnknownMessage, ProtocolViolation) as exc:
+                        raise self._parse_failed(exc) from None
+                    if reply.complete and not reply.exit:
+                        return reply
+                    if reply.file_request is not None:
+                        answer_file_request(self, reply)
+            steps = self._read_steps(reply)
             step = next(steps)
             while True:
                 if step.__class__ is int:
@@ -727,6 +741,18 @@ class Connection:
             # would be taken for the next request's reply, so the connection cannot go on.
             self._fail(_e.connection_lost("a reply was interrupted while being read"))
             raise
+
+    def _parse_failed(self, exc: Exception) -> _e.Error:
+        """A reply the parser refused: the connection is broken; the error to raise."""
+        err: _e.Error
+        if isinstance(exc, UnknownMessage):
+            err = InterfaceError(
+                f"protocol error: {exc}; the connection cannot continue and is now closed"
+            )
+        else:
+            err = _e.protocol_error(str(exc))
+        self._fail(err)
+        return err
 
     def _read_steps(self, reply: Reply) -> Generator[int | memoryview, int, Reply]:
         """Parse one reply to its SQ_EOT from the receive buffer, without I/O.
@@ -762,16 +788,8 @@ class Connection:
                         reply.direct_received((yield target))
                         continue
                 yield reply.need
-        except UnknownMessage as exc:
-            err = InterfaceError(
-                f"protocol error: {exc}; the connection cannot continue and is now closed"
-            )
-            self._fail(err)
-            raise err from None
-        except ProtocolViolation as exc:
-            err2 = _e.protocol_error(str(exc))
-            self._fail(err2)
-            raise err2 from None
+        except (UnknownMessage, ProtocolViolation) as exc:
+            raise self._parse_failed(exc) from None
         if tracing:
             self._trace_line(
                 "recv %d bytes: %s | %s",
@@ -1015,6 +1033,14 @@ class Connection:
         if p is not None and not p.busy and p.epoch == self._epoch:
             return p, True
         return (yield from self._prepare_op(sql, plan, cache=p is None)), False
+
+    def _cached_statement(self, sql: str) -> Prepared | None:
+        """The cached statement for ``sql`` if it can run now (``_statement_op`` without a
+        generator, for the execute path)."""
+        p = self._cache.get(sql) if self._cache.size else None
+        if p is not None and not p.busy and p.epoch == self._epoch:
+            return p
+        return None
 
     def _release(self, p: Prepared) -> None:
         """Free a statement on the server: now if idle (deferred), else once its cursor ends."""

@@ -445,7 +445,11 @@ class Cursor:
         if plan.command is not None:
             yield from self._run_command_op(operation, plan)
             return None
-        p, cached = yield from conn._statement_op(operation, plan)
+        p = conn._cached_statement(operation)
+        if p is not None:
+            cached = True
+        else:
+            p, cached = yield from conn._statement_op(operation, plan)
         try:
             if plan.nparams and _lob.needs_pass(p, values, streamed):
                 # Values for BLOB/CLOB parameters go into new smart large objects first
@@ -458,24 +462,47 @@ class Cursor:
                     return cached
                 bind = bind_message(values, conn.encoding, self._active_adapters(),
                                     conn._blob_width)
-            try:
-                yield from self._run_op(p, bind)
-            except DatabaseError as exc:
-                if exc.sqlcode != -710 or not cached:
-                    raise
+            while True:  # once more after a -710 (the table changed since the PREPARE)
+                groups, begin, reply, commit = self._statement_groups(p, bind)
+                try:
+                    # (the statement's run is written here, not in a generator of its own:
+                    # one generator per execute is what the hot path can afford)
+                    if p.is_query:
+                        p.busy = True
+                        try:
+                            yield groups
+                            if p.blobs or p.lobs:
+                                yield ("_fetch_blobs", p, reply)
+                        except BaseException:
+                            p.busy = False
+                            raise
+                        self._opened(p, reply, begin)
+                    else:
+                        try:
+                            yield groups
+                            self._executed(p, begin, reply, commit)
+                        finally:
+                            if not p.cached:
+                                conn._retire(p)
+                    break
+                except DatabaseError as exc:
+                    if exc.sqlcode != -710 or not cached:
+                        raise
                 # The table changed since the statement was prepared: prepare it again,
                 # once.
                 conn._invalidate(p)
                 p = yield from conn._prepare_op(operation, plan, cache=True)
                 cached = False
-                yield from self._run_op(p, bind)
         except Exception:
-            yield from conn._lob_txn_end_op(commit=False)
+            if conn._lob_txn:
+                yield from conn._lob_txn_end_op(commit=False)
             raise
         except BaseException:
-            yield ("_lob_txn_interrupted",)
+            if conn._lob_txn:
+                yield ("_lob_txn_interrupted",)
             raise
-        yield from conn._lob_txn_end_op(commit=True)
+        if conn._lob_txn:
+            yield from conn._lob_txn_end_op(commit=True)
         return cached
 
     def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
@@ -486,27 +513,6 @@ class Cursor:
 
     def _lob_txn_interrupted(self) -> None:
         self.connection._lob_txn_end(commit=False)
-
-    def _run_op(self, p: Prepared, bind: bytes) -> CursorOp[None]:
-        conn = self.connection
-        groups, begin, reply, commit = self._statement_groups(p, bind)
-        if p.is_query:
-            p.busy = True
-            try:
-                yield groups
-                if p.blobs or p.lobs:
-                    yield ("_fetch_blobs", p, reply)
-            except BaseException:
-                p.busy = False
-                raise
-            self._opened(p, reply, begin)
-            return
-        try:
-            yield groups
-            self._executed(p, begin, reply, commit)
-        finally:
-            if not p.cached:
-                conn._retire(p)
 
     # The request/reply orchestration below is split into "groups to send" and "what the
     # replies mean" so the asyncio cursor runs the very same steps around its own awaits.
