@@ -351,7 +351,7 @@ def test_executemany_mixed_shapes_and_a_bad_set(
     """Runs of one shape are encoded together; a set of another shape, or one that cannot be
     sent, takes the per-row path: every other row is stored, the bad one is reported. Most
     replies are read by the fast path, the rest by the Reply parser, with the same outcome."""
-    from ifxwire.aio.cursor import _Pipeline
+    from ifxwire.client.batch import Pipeline as _Pipeline
     from ifxwire.client.batch import ReplyTally
 
     fast_rows = []
@@ -382,3 +382,28 @@ def test_executemany_mixed_shapes_and_a_bad_set(
 
     run(go)
     assert sum(fast_rows) > 300
+
+
+def test_executemany_parameters_that_raise_leave_the_connection_usable(
+    kw: dict[str, Any],
+) -> None:
+    """The parameter iterable fails after hundreds of rows went out: the replies already
+    asked for are read (as the sync executemany does; the asyncio one used to give the
+    connection up), the error reaches the caller, and the sent rows are there."""
+
+    def sets() -> Any:
+        for i in range(600):
+            yield (f"gen{i}", i)
+        raise RuntimeError("boom")
+
+    async def go() -> None:
+        async with await aio.connect(**kw, autocommit=True) as conn:
+            await conn.execute("DELETE FROM items WHERE name LIKE 'gen%'")
+            cur = conn.cursor()
+            with pytest.raises(RuntimeError, match="boom"):
+                await cur.executemany("INSERT INTO items (name, qty) VALUES (?, ?)", sets())
+            assert not conn.broken
+            cur = await conn.execute("SELECT COUNT(*) FROM items WHERE name LIKE 'gen%'")
+            assert await cur.fetchone() == (600,)
+
+    run(go)

@@ -256,9 +256,10 @@ def test_cancelled_read_breaks_only_that_connection(kw: dict[str, Any]) -> None:
             first_bytes = asyncio.Event()
             receive = conn._receive
 
-            async def receive_and_tell() -> None:
-                await receive()
+            async def receive_and_tell(view: memoryview) -> int:
+                n = await receive(view)
                 first_bytes.set()
+                return n
 
             conn._receive = receive_and_tell  # type: ignore[method-assign]
             task = asyncio.create_task(b.read())

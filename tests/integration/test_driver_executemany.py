@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -208,7 +208,7 @@ def test_each_reply_is_tried_once_by_the_fast_path(
     """A reply the fast path did not take goes to the Reply parser without a second look in
     the same buffer: every read_one follows exactly one fast-path call that found nothing.
     Failing rows (their replies carry SQ_ERR) make the Reply path run."""
-    from ifxwire.client.batch import PipelineState, _Pipeline
+    from ifxwire.client.batch import Pipeline, PipelineState
 
     events: list[str] = []
 
@@ -217,13 +217,13 @@ def test_each_reply_is_tried_once_by_the_fast_path(
         events.append("fast" if n else "miss")
         return n
 
-    def read_one(self: Any) -> None:
+    def read_one(self: Any) -> Generator[Any, Any, None]:
         events.append("slow")
-        original(self)
+        yield from original(self)
 
-    original = _Pipeline.read_one
-    monkeypatch.setattr(_Pipeline, "_read_fast", fast)
-    monkeypatch.setattr(_Pipeline, "read_one", read_one)
+    original = Pipeline.read_one
+    monkeypatch.setattr(Pipeline, "_read_fast", fast)
+    monkeypatch.setattr(Pipeline, "read_one", read_one)
     cur = conn.cursor()
     cur.execute(f"INSERT INTO {table} VALUES (-1, 'dup')")
     rows = [(-1 if i % 97 == 0 else i, "x") for i in range(3000)]

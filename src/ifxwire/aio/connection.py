@@ -4,17 +4,21 @@ How the sync driver is reused without threads:
 
 * The session state (statement cache, transaction tracking, deferred CLOSE/RELEASE groups,
   database and logging mode, error mapping) lives in a ``_Core``, a sync ``Connection``
-  subclass whose socket is replaced by ``_StreamSock``: an object that collects outgoing
-  bytes in an outbox and hands the sync ``Transport`` only bytes the asyncio stream has
-  already delivered. Every bookkeeping method of the sync connection runs unchanged.
-* Reading uses the sync ``Connection._read`` itself (the resumable sans-I/O ``Reply`` parser
-  plus its error handling). When the parser needs more bytes than have arrived,
-  ``_StreamSock.recv_into`` raises ``_WouldBlock``; the async side awaits the stream and calls
-  ``_read`` again with the same ``Reply``, which continues where it stopped.
-* Only the few methods that *both* build a request and wait for its reply are written again
-  as coroutines here (exchange, prepare, end of transaction, login, close) because the sync
-  versions block inside. docs/POOL_AND_ASYNC.md lists the refactoring that would let sync and
-  async share those too.
+  subclass whose transport is a ``_StreamTransport``: the sync receive buffer without a
+  socket, whose sends queue in an outbox that ``_flush`` writes to the stream.
+* Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
+  buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
+  memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
+  awaits on the stream. The same steps read the login response
+  (``Transport.login_packet_steps``), the PAM conversation (``pamauth.pam_steps``) and
+  BYTE/TEXT streams (``BlobReader._fill_steps``). Steps keep their state in the ``Reply``
+  and the buffer, so a wait given up (a cancellation) is resumed by new steps.
+* Operations that send requests and wait for replies (prepare, the statement cache,
+  commit/rollback, the LOB transaction, the login) are the sync connection's generators
+  (``client.connection.Op``, ``Connection._login_steps``): ``_run`` and ``_drive`` here
+  await what the sync ``_run`` / ``_drive`` do blocking. What stays asyncio's own: the
+  lock, the exchange's cancellation drain and timer, ``close``; LOB, fast path, pool and
+  routines still have awaited copies in the other aio modules (docs/POOL_AND_ASYNC.md).
 
 Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
 await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
@@ -30,21 +34,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import socket
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .. import errors as _e
 from ..client.cancel import send_interrupt
 from ..client.connection import (
-    BEGIN_GROUP,
     COMMIT_GROUP,
     ROLLBACK_GROUP,
     Connection,
+    Op,
 )
 from ..client.dsn import (
     Address,
@@ -55,15 +57,11 @@ from ..client.dsn import (
 )
 from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
 from ..client.handshake import (
-    CAP_PAM,
     Redirected,
     follow_redirect,
     is_internal_version,
-    login_request,
-    session_groups,
     version_number,
 )
-from ..client.pamauth import PamCallback, PamState
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
@@ -82,9 +80,6 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
-from ..protocol.login import read_connect_response
-from ..protocol.pam import ACK_GROUP
-from ..protocol.wire import ProtocolViolation
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 
@@ -98,6 +93,8 @@ __all__ = ["AsyncConnection", "connect"]
 
 log = logging.getLogger("ifxwire.aio")
 
+_T = TypeVar("_T")
+
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
 #: After a task is cancelled mid-request: how long the replies may take to arrive once the
@@ -105,34 +102,26 @@ READ_SIZE = 256 * 1024
 CANCEL_DRAIN = 2.0
 
 
-class _WouldBlock(Exception):
-    """The sync parser needs bytes the stream has not delivered yet."""
+class _StreamTransport(Transport):
+    """The sync ``Transport``'s buffer without its socket: sends queue in ``outbox`` (written
+    by ``AsyncConnection._flush``), and the buffer is filled by ``AsyncConnection._drive``
+    from the stream. Nothing here blocks; a blocking receive is a bug, not a wait."""
 
-
-class _StreamSock:
-    """The socket of the sync ``Transport``: an outbox for sends, delivered bytes for recvs."""
-
-    __slots__ = ("eof", "outbox", "pending", "writer")
+    __slots__ = ("outbox", "writer")
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
+        super().__init__(cast(socket.socket, None))
         self.writer = writer
         self.outbox: list[bytes] = []
-        self.pending = memoryview(b"")
-        self.eof = False
 
-    def sendall(self, data: bytes | bytearray) -> None:
+    def send(self, data: bytes | bytearray) -> None:
         self.outbox.append(bytes(data))
 
-    def recv_into(self, view: memoryview) -> int:
-        pending = self.pending
-        if not pending:
-            if self.eof:
-                return 0  # the transport reports "the server closed the connection"
-            raise _WouldBlock
-        n = min(len(view), len(pending))
-        view[:n] = pending[:n]
-        self.pending = pending[n:]
-        return n
+    def send_parts(self, parts: Sequence[Any]) -> None:
+        self.outbox.append(b"".join(parts))
+
+    def recv_direct(self, view: memoryview) -> int:
+        raise InternalError("blocking receive attempted on an asyncio connection")
 
     def settimeout(self, timeout: float | None) -> None:
         pass
@@ -143,15 +132,15 @@ class _StreamSock:
 
 
 class _Core(Connection):
-    """The sync connection's state machine over a ``_StreamSock``; it does no I/O itself."""
+    """The sync connection's state machine over a ``_StreamTransport``; it does no I/O."""
 
-    def __init__(self, params: ConnectParams, sock: _StreamSock) -> None:
-        self._stream_sock = sock
+    def __init__(self, params: ConnectParams, transport: _StreamTransport) -> None:
+        self._stream_transport = transport
         self._stream_out: Iterator[bytes] | None = None
         super().__init__(params)
 
     def _open(self, params: ConnectParams) -> Transport:
-        return Transport(cast(socket.socket, self._stream_sock))
+        return self._stream_transport
 
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         raise InternalError("blocking exchange attempted on an asyncio connection")
@@ -197,12 +186,12 @@ class AsyncConnection:
         core: _Core,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-        sock: _StreamSock,
+        transport: _StreamTransport,
     ) -> None:
         self._core = core
         self._reader = reader
         self._writer = writer
-        self._sock = sock
+        self._transport = transport
         self._lock = asyncio.Lock()
         self._read_timeout = core._params.read_timeout
         self._in_flight = False
@@ -455,11 +444,11 @@ class AsyncConnection:
 
     async def _flush(self) -> None:
         """Write what the core queued in the outbox."""
-        sock = self._sock
-        if not sock.outbox:
+        outbox = self._transport.outbox
+        if not outbox:
             return
-        data = b"".join(sock.outbox)
-        sock.outbox.clear()
+        data = b"".join(outbox)
+        outbox.clear()
         try:
             self._writer.write(data)
             await self._writer.drain()
@@ -468,13 +457,13 @@ class AsyncConnection:
             self._core._fail(err)
             raise err from None
 
-    async def _receive(self) -> None:
-        """Wait for the next bytes from the stream (EOF is passed on to the transport)."""
+    async def _receive(self, view: memoryview) -> int:
+        """Wait for the next bytes from the stream and copy them into ``view``."""
         try:
             if self._read_timeout is None:
-                data = await self._reader.read(READ_SIZE)
+                data = await self._reader.read(len(view))
             else:
-                data = await asyncio.wait_for(self._reader.read(READ_SIZE), self._read_timeout)
+                data = await asyncio.wait_for(self._reader.read(len(view)), self._read_timeout)
         except asyncio.TimeoutError:
             send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
             err = _e.connection_lost("timed out waiting for the server's reply")
@@ -484,23 +473,53 @@ class AsyncConnection:
             err = _e.connection_lost(f"receive failed: {exc}")
             self._core._fail(err)
             raise err from None
-        if data:
-            self._sock.pending = memoryview(data)
-        else:
-            self._sock.eof = True
+        n = len(data)
+        if not n:
+            err = _e.connection_lost("the server closed the connection")
+            self._core._fail(err)
+            raise err
+        view[:n] = data
+        return n
+
+    async def _drive(self, steps: Generator[Any, Any, _T]) -> _T:
+        """Run I/O-free steps to their result with awaits: the asyncio twin of the sync
+        connection's blocking loops (``Connection._read``, ``Transport.read_login_packet``).
+        A step is an ``int`` (the buffer must hold that many unparsed bytes), a
+        ``memoryview`` (receive into it, send back the count) or an awaitable (an
+        application callback's answer). What the steps queued to send (answers to SQ_FILE
+        requests, a PAM answer) is written before each wait."""
+        t = self._transport
+        core = self._core
+        try:
+            step = steps.send(None)
+            while True:
+                try:
+                    if t.outbox:
+                        await self._flush()
+                    if core._stream_out is not None:
+                        await self._send_stream()
+                    if step.__class__ is int:
+                        view = t.room(step)  # (moves ``end``: read it only afterwards)
+                        t.end += await self._receive(view)
+                        got: Any = 0
+                    elif step.__class__ is memoryview:
+                        got = await self._receive(step)
+                    else:
+                        got = await step
+                except BaseException as exc:
+                    # Into the steps (a cancellation too), so that their clean-up runs.
+                    step = steps.throw(exc)
+                else:
+                    step = steps.send(got)
+        except StopIteration as stop:
+            if t.outbox:
+                await self._flush()
+            result: _T = stop.value
+            return result
 
     async def _read(self, reply: Reply) -> Reply:
-        """One reply to its SQ_EOT, parsed by the sync connection's resumable ``_read``."""
-        core = self._core
-        while True:
-            try:
-                return core._read(reply)
-            except _WouldBlock:
-                if self._sock.outbox:
-                    await self._flush()  # answers to SQ_FILE requests (aio/lob.py)
-                if core._stream_out is not None:
-                    await self._send_stream()
-                await self._receive()
+        """One reply to its SQ_EOT: the sync connection's ``_read_steps``, awaited."""
+        return await self._drive(self._core._read_steps(reply))
 
     def cancel(self) -> None:
         """Interrupt the statement running on this connection (as ``Connection.cancel``);
@@ -522,7 +541,7 @@ class AsyncConnection:
         if messages is None:
             return
         for message in messages:
-            self._sock.outbox.append(message)
+            self._transport.outbox.append(message)
             await self._flush()
 
     async def _exchange(
@@ -611,46 +630,33 @@ class AsyncConnection:
             return False
         return True
 
+    async def _run(self, op: Op[_T]) -> _T:
+        """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
+        the blocking loop ``Connection._run``; the operation itself is the sync driver's."""
+        try:
+            groups = next(op)
+            while True:
+                try:
+                    await self._exchange(groups)
+                except BaseException as exc:
+                    groups = op.throw(exc)
+                else:
+                    groups = op.send(None)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
+
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
-        """Async twin of ``Connection._prepare`` (PREPARE NDESCRIBE WANTDONE EOT)."""
-        core = self._core
-        group = core._prepare_group(plan)
-        await self._exchange([group])
-        return core._prepared(sql, plan, cache, group[1])
+        return await self._run(self._core._prepare_op(sql, plan, cache))
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
-        core = self._core
-        p = core._cache.get(sql) if core._cache.size else None
-        if p is not None and not p.busy and p.epoch == core._epoch:
-            return p, True
-        return await self._prepare(sql, plan, cache=p is None), False
+        return await self._run(self._core._statement_op(sql, plan))
 
     async def _lob_txn_begin(self) -> None:
-        """Async twin of ``Connection._lob_txn_begin``: a statement's large new LOBs and the
-        statement in one transaction in autocommit mode."""
-        core = self._core
-        if not core._lob_txn_wanted():
-            return
-        reply = core._reply()
-        await self._exchange([(BEGIN_GROUP, reply)])
-        core._lob_txn_begun(reply)
+        await self._run(self._core._lob_txn_begin_op())
 
     async def _lob_txn_end(self, commit: bool) -> None:
-        """Async twin of ``Connection._lob_txn_end``."""
-        core = self._core
-        if not core._lob_txn:
-            return
-        core._lob_txn = False
-        if commit:
-            await self._end_transaction(COMMIT_GROUP, "commit")
-            return
-        try:
-            if not core.closed and not core.broken:
-                await self._end_transaction(ROLLBACK_GROUP, "rollback")
-        except _e.Error:
-            pass  # the statement's own error is the one to report
-        finally:
-            core._in_txn = False
+        await self._run(self._core._lob_txn_end_op(commit))
 
     def _lob_txn_abandon(self) -> None:
         """A statement was cancelled inside the transaction ``_lob_txn_begin`` began: nothing
@@ -663,81 +669,12 @@ class AsyncConnection:
         core._lob_txn = False
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
-        core = self._core
-        mode = core._logging_mode
-        if mode is None or mode == "unlogged":
-            return
-        if mode == "logged" and not core._in_txn:
-            return
-        reply = core._reply()
-        await self._exchange([(group, reply)])
-        core._in_txn = False
-        core._transaction_ended(what)
-        if reply.error is not None:
-            raise core._server_error(reply.error)
+        await self._run(self._core._end_transaction_op(group, what))
 
     async def _login(self) -> None:
+        """The sync connection's login steps, awaited (``Connection._login_steps``)."""
         core = self._core
-        params = core._params
-        started = time.perf_counter()
-        packet, user = login_request(params, core.encoding)
-        self._writer.write(packet)
-        t = core._transport
-        while True:
-            try:
-                raw = t.read_login_packet()
-                break
-            except _WouldBlock:
-                await self._receive()
-            except OperationalError as exc:
-                core._fail(exc)
-                raise
-        try:
-            resp = read_connect_response(raw, core.encoding)
-        except ProtocolViolation as exc:
-            raise _e.protocol_error(f"login response: {exc}") from None
-        core._accepted(resp)
-        groups = session_groups(params.database, core.encoding)
-        replies = []
-        if params.pam_callback is not None:
-            # PROTOCOLS alone: its reply says whether a PAM conversation comes first.
-            core._send(groups[0])
-            await self._flush()
-            replies.append(core._session_reply(0, await self._read(core._reply())))
-            if replies[0].error is None and CAP_PAM in core.server_capabilities:
-                await self._pam_login(params.pam_callback)
-            groups = groups[1:]
-        core._send(b"".join(groups))
-        await self._flush()
-        for _ in groups:
-            replies.append(core._session_reply(len(replies), await self._read(core._reply())))
-        core._session_ready(params, replies, user, started)
-
-    async def _pam_login(self, callback: PamCallback) -> None:
-        """Async twin of ``client.pamauth.pam_login``; the callback may be a coroutine."""
-        core = self._core
-        state = PamState(core.encoding)
-        t = core._transport
-        core._send(ACK_GROUP)
-        await self._flush()
-        while True:
-            got = state.parse(t.buf, t.start, t.end)
-            if got is None:
-                try:
-                    t.fill()
-                except _WouldBlock:
-                    await self._receive()
-                continue
-            msg, t.start = got
-            ch = state.step(msg)
-            if ch is None:
-                return
-            answer = callback(ch)
-            if inspect.isawaitable(answer):
-                answer = await answer
-            if ch.needs_answer:
-                core._send(state.answer(ch, answer))
-                await self._flush()
+        await self._drive(core._login_steps(core._params))
 
 
 async def _open_stream(
@@ -793,10 +730,10 @@ async def _open_stream(
 async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``params`` carry its server name)."""
     reader, writer, left = await _open_stream(params, addr)
-    sock = _StreamSock(writer)
+    transport = _StreamTransport(writer)
     try:
-        core = _Core(params, sock)
-        conn = AsyncConnection(core, reader, writer, sock)
+        core = _Core(params, transport)
+        conn = AsyncConnection(core, reader, writer, transport)
         try:
             # What the TCP connect (and TLS handshake) left of connect_timeout.
             await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
@@ -807,7 +744,7 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
                 sqlstate="08001",
             ) from None
     except BaseException:
-        sock.close()
+        transport.close()
         raise
     core.server_name, core.address = params.server, (addr.host, addr.port)
     if is_internal_version(core.server_version_internal) and core.database:

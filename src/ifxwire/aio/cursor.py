@@ -1,39 +1,26 @@
-"""The asyncio cursor: the sync ``Cursor``'s result bookkeeping, awaited I/O.
+"""The asyncio cursor: the sync ``Cursor``'s operations, awaited.
 
 An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
-reuses everything of it that does no I/O: result state, ``_opened`` / ``_finish`` /
-``_reset`` / ``_result_lost`` (so transaction ends still close results the same way), the
-garbage-collection finalizer that defers a CLOSE, and the streaming row buffer. The request
-building of ``execute``, ``executemany`` and the fetch loop is written again with ``await``.
+runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
+awaiting loops (``_perform``, ``AsyncConnection._drive``); result state, the finalizer that
+defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
+surface as coroutines, and the hooks whose I/O the two cursors still do differently (LOB
+values, BYTE/TEXT data).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import struct
 import weakref
 from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..client import lob as _lob
-from ..client.batch import (
-    CHUNK_ROWS,
-    MAX_IN_FLIGHT,
-    PipelineState,
-    finish_batch,
-    raise_batch_errors,
-)
-from ..client.binds import bind_message, rows_encoder
-from ..client.blobstream import StreamedBlob
+from ..client.batch import execute_many_steps, raise_batch_errors
 from ..client.cancel import timeout_scope
-from ..client.connection import BEGIN_GROUP, COMMIT_GROUP
-from ..client.cursor import _PROC_NAME, Cursor
+from ..client.cursor import _PROC_NAME, Cursor, CursorOp
 from ..client.placeholders import (
-    SqlPlan,
-    arrange,
     count_arg,
     param_rows,
     plan_sql,
@@ -41,8 +28,7 @@ from ..client.placeholders import (
 )
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
-from ..errors import DatabaseError, Error, NotSupportedError, ProgrammingError
-from ..protocol.codes import Msg
+from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
@@ -54,6 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["AsyncCursor"]
 
 log = logging.getLogger("ifxwire.aio")
+
+_T = TypeVar("_T")
 
 _ID = struct.Struct(">Hh")
 _CURNAME = struct.Struct(">HH")
@@ -158,74 +146,43 @@ class AsyncCursor:
         cur._check()
         aconn = self.connection
         core = aconn._core
-        plan = plan_sql(operation)
-        values = arrange(plan, parameters)
-        streamed = bool(plan.nparams) and _lob.has_file_values(values)
-        adapters = cur._active_adapters()
-        bind = (bind_message(values, core.encoding, adapters, core._blob_width)
-                if plan.nparams and not streamed else b"")
+        args = cur._execute_args(operation, parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core._check()
-            cur._reset()
-            if plan.command is not None:
-                await self._run_command(operation, plan)
-                return self
-            p, cached = await aconn._statement(operation, plan)
-            try:
-                if plan.nparams and _lob.needs_pass(p, values, streamed):
-                    # As the sync cursor: BLOB/CLOB values into new objects (with the
-                    # statement in one transaction in autocommit mode), BYTE/TEXT streamed.
-                    values = await _alob.prepare_params(aconn, p, values)
-                    if any(isinstance(v, StreamedBlob) for v in values):
-                        await _alob.execute_streamed(self, p, values)
-                        await aconn._lob_txn_end(commit=True)
-                        return self
-                    bind = bind_message(values, core.encoding, adapters, core._blob_width)
-                try:
-                    await self._run(p, bind)
-                except DatabaseError as exc:
-                    if exc.sqlcode != -710 or not cached:
-                        raise
-                    core._invalidate(p)
-                    p = await aconn._prepare(operation, plan, cache=True)
-                    await self._run(p, bind)
-            except Exception:
-                await aconn._lob_txn_end(commit=False)
-                raise
-            except BaseException:  # cancelled: no await here; the transaction is the server's
-                aconn._lob_txn_abandon()
-                raise
-            await aconn._lob_txn_end(commit=True)
+            await self._perform(cur._execute_op(operation, *args))
         return self
 
-    async def _run(self, p: Prepared, bind: bytes) -> None:
-        """Async twin of ``Cursor._run``: the same groups and the same reply handling."""
+    async def _perform(self, op: CursorOp[_T]) -> _T:
+        """Run a cursor operation of the sync ``Cursor`` (see ``Cursor._perform``) with
+        awaits: exchanges on the asyncio connection, hooks named after this class's
+        coroutines."""
         aconn = self.connection
-        cur = self._cur
-        groups, begin, reply, commit = cur._statement_groups(p, bind)
-        if p.is_query:
-            p.busy = True
-            try:
-                await aconn._exchange(groups)
-                await self._fetch_blobs(p, reply)
-            except BaseException:
-                p.busy = False
-                raise
-            cur._opened(p, reply, begin)
-            return
         try:
-            await aconn._exchange(groups)
-            cur._executed(p, begin, reply, commit)
-        finally:
-            if not p.cached:
-                aconn._core._retire(p)
+            step = next(op)
+            while True:
+                try:
+                    if step.__class__ is list:
+                        await aconn._exchange(step)
+                        got = None
+                    else:
+                        got = await getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
+                except BaseException as exc:
+                    step = op.throw(exc)
+                else:
+                    step = op.send(got)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
 
-    async def _run_command(self, operation: str, plan: SqlPlan) -> None:
-        """Schema / database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group."""
-        cur = self._cur
-        groups, begin, reply, commit = cur._command_groups(plan)
-        await self.connection._exchange(groups)
-        cur._command_done(operation, plan, begin, reply, commit)
+    async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
+        return await _alob.prepare_params(self.connection, p, values)
+
+    async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
+        await _alob.execute_streamed(self, p, values)
+
+    async def _lob_txn_interrupted(self) -> None:
+        """Cancelled: nothing may be awaited; the transaction is the server's."""
+        self.connection._lob_txn_abandon()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row
@@ -245,91 +202,7 @@ class AsyncCursor:
                 cur.rowcount = 0
                 return self
             p, _ = await aconn._statement(operation, plan)
-            if p.is_query:
-                core._retire(p)
-                raise ProgrammingError(
-                    "executemany() cannot run a statement that returns rows; use execute()",
-                    sqlstate="07000",
-                )
-            pipe = _Pipeline(aconn)
-            began = core._needs_begin(p)
-            p.busy = True
-            try:
-                deferred, core._deferred = core._deferred, []
-                for group in deferred:
-                    await pipe.add(group, _Pipeline.DEFERRED)
-                if began:
-                    await pipe.add(BEGIN_GROUP, _Pipeline.BEGIN)
-                head = _ID.pack(Msg.ID, p.stmt_id)
-                adapters = cur._active_adapters()
-                # As the sync batch: the compiled rows encoder knows no user dumpers.
-                many = (plan.style == "qmark" and plan.nparams > 0
-                        and not adapters.has_user_dumpers)
-                index = 0
-                params: object = first
-                while params is not _END:
-                    # Runs of sets of one shape are encoded many per call, as in the sync
-                    # executemany (client/batch.py); any other set goes through the loop below.
-                    rows = rows_encoder(params, core.encoding) if many else None
-                    if rows is not None:
-                        chunk, count, params, exc = rows(
-                            params,
-                            it,
-                            head,
-                            _EXECUTE_EOT,
-                            _END,
-                            *pipe.room(),
-                        )
-                        if count:
-                            await pipe.add_rows(chunk, index, count)
-                            index += count
-                        if exc is not None:
-                            raise exc
-                        if count:
-                            continue
-                    try:
-                        values = arrange(plan, params)
-                        bind = (
-                            bind_message(
-                                values, core.encoding, adapters, core._blob_width,
-                                compiled=not many,
-                            )
-                            if plan.nparams
-                            else b""
-                        )
-                    except DatabaseError as exc:
-                        pipe.errors.append((index, exc))
-                    else:
-                        await pipe.add_row(head, bind, index)
-                    index += 1
-                    params = next(it, _END)
-                if core._ansi_autocommit():
-                    await pipe.add(COMMIT_GROUP, _Pipeline.COMMIT)
-                await pipe.drain()
-            except Error:
-                # A wire failure (connection now broken) or an error from the iterable after
-                # requests went out: their replies must still be read.
-                if not core.broken:
-                    with contextlib.suppress(Error):
-                        await pipe.drain()
-                raise
-            except Exception:
-                # An exception from the parameter iterable (or a user dumper): as the sync
-                # batch, the replies already asked for are read and the connection stays
-                # usable (it was left broken here; tests run both drivers since issue 24).
-                if not core.broken:
-                    await pipe.drain()
-                raise
-            except BaseException:
-                # Cancelled (or interrupted): no await may run, so the session is given up.
-                if not core.broken:
-                    core._fail(OSError("executemany was interrupted with replies pending"))
-                raise
-            finally:
-                p.busy = False
-                if not p.cached:
-                    core._retire(p)
-            finish_batch(core, cur, p, pipe, began)
+            pipe, _ = await aconn._drive(execute_many_steps(cur, p, plan, it, first))
             raise_batch_errors(pipe)
         return self
 
@@ -338,14 +211,15 @@ class AsyncCursor:
         (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
         ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
         from ..client import routines as _r
-        from . import routines as _ar
 
         if not isinstance(procname, str) or not _PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
         if _r.has_markers(values):
             self._cur._check()
-            return await _ar.callproc(self.connection, self._cur, procname, values)
+            aconn = self.connection
+            async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
+                return await aconn._run(_r.callproc_op(self._cur, procname, values))
         marks = ", ".join("?" * len(values))
         try:
             await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
@@ -380,17 +254,7 @@ class AsyncCursor:
             core._check()
             if cur._exhausted:
                 return await self._more()
-            group = cur._fetch_group()
-            try:
-                await aconn._exchange([group])
-            except asyncio.CancelledError:
-                if core._broken is None:  # drained: the reply is whole
-                    cur._fetch_cancelled(group[1])
-                raise
-            p = cur._result.prepared
-            if p is not None and (p.blobs or p.lobs):
-                await self._fetch_blobs(p, group[1])
-            return cur._take_batch(group[1])
+            return await self._perform(cur._fetch_op())
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""
@@ -533,48 +397,3 @@ class AsyncCursor:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-
-class _Pipeline(PipelineState):
-    """Async twin of ``client.batch._Pipeline``: the same chunks, runs and fast path
-    (PipelineState), with the sends and reads awaited."""
-
-    def __init__(self, aconn: AsyncConnection) -> None:
-        super().__init__(aconn._core._layout)
-        self.aconn = aconn
-
-    async def add(self, group: bytes, tag: int) -> None:
-        if self._queue(group, tag):
-            await self.flush()
-
-    async def add_row(self, head: bytes, bind: bytes, index: int) -> None:
-        if self._queue_row(head, bind, index):
-            await self.flush()
-
-    async def add_rows(self, chunk: bytes, first: int, count: int) -> None:
-        """``count`` row groups encoded together, rows ``first`` on."""
-        if self._queue_rows(chunk, first, count):
-            await self.flush()
-
-    async def flush(self) -> None:
-        if not self.chunk:
-            return
-        core = self.aconn._core
-        core._send(self._take_chunk())
-        await self.aconn._flush()
-        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
-            if not self._read_rows(core):
-                await self.read_one()
-
-    async def read_one(self) -> None:
-        """The next reply, through the Reply parser (the fast path found nothing to take)."""
-        core = self.aconn._core
-        tag = self._next_tag()
-        self._settle(core, tag, await self.aconn._read(core._reply()))
-
-    async def drain(self) -> None:
-        await self.flush()
-        core = self.aconn._core
-        while self.expect:
-            if not self._read_rows(core):
-                await self.read_one()

@@ -27,30 +27,8 @@ if TYPE_CHECKING:
 Pieces = Iterable[bytes | bytearray | memoryview] | AsyncIterable[bytes | bytearray | memoryview]
 
 
-async def routine_held(aconn: AsyncConnection, signature: str) -> tuple[bytes, int]:
-    core = aconn._core
-    key = (core._database, signature)
-    cached = core._routines.get(key)
-    if cached is not None:
-        return cached
-    group = _fp.getroutine_group(core, signature)
-    await aconn._exchange([group])
-    found = _fp.routine_handle(core, group[1])
-    core._routines[key] = found
-    return found
-
-
 async def call_held(aconn: AsyncConnection, signature: str, args: Sequence[object]) -> list[Any]:
-    core = aconn._core
-    core._check()
-    database, handle = await routine_held(aconn, signature)
-    groups = [_fp.exfp_group(core, database, handle, args)]
-    reply = groups[0][1]
-    begin = _fp.transaction_groups(core, groups)
-    commit = _fp.commit_group(core, groups)
-    await aconn._exchange(groups)
-    _fp.after_transaction(core, begin, commit)
-    return _fp.values(core, reply)
+    return await aconn._run(_fp.call_op(aconn._core, signature, args))
 
 
 async def call(aconn: AsyncConnection, signature: str, args: Sequence[object]) -> list[Any]:
@@ -62,11 +40,7 @@ async def call(aconn: AsyncConnection, signature: str, args: Sequence[object]) -
 async def read_into_held(
     aconn: AsyncConnection, fd: int, sink: bytearray | memoryview, n: int
 ) -> int:
-    core = aconn._core
-    core._check()
-    group = _fp.lodata_read_group(core, fd, n, sink)
-    await aconn._exchange([group])
-    return _fp.lodata_size(core, group[1])
+    return await aconn._run(_fp.read_into_op(aconn._core, fd, sink, n))
 
 
 async def read_into(aconn: AsyncConnection, fd: int, sink: bytearray | memoryview, n: int) -> int:

@@ -490,14 +490,8 @@ class AsyncBlobReader:
         raw._state = "streaming"
 
     async def _fill(self, view: memoryview) -> int:
-        """The sync reader's resumable ``_fill``, with awaits when bytes are missing."""
-        from .connection import _WouldBlock
-
-        while True:
-            try:
-                return self._raw._fill(view)
-            except _WouldBlock:
-                await self.connection._receive()
+        """The sync reader's resumable ``_fill`` steps, awaited."""
+        return await self.connection._drive(self._raw._fill_steps(view))
 
     async def readinto(self, b: bytearray | memoryview) -> int:
         raw = self._raw

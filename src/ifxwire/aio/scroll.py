@@ -54,18 +54,10 @@ class AsyncScrollCursor(AsyncCursor):
             return done.value  # type: ignore[no-any-return]
 
     async def _exchange_fetches(self, plan: list[Fetch]) -> None:
-        cur = self._cur
         aconn = self.connection
-        core = aconn._core
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
-            groups = cur._sfetch_groups(plan)
-            await aconn._exchange(groups)
-            p = cur._result.prepared
-            if p is not None and p.blobs:
-                for _, reply in groups:
-                    await self._fetch_blobs(p, reply)
-            cur._window_take(plan, groups)
+        async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
+            aconn._core._check()
+            await self._perform(self._cur._sfetch_op(plan))
 
     @property
     def rownumber(self) -> int | None:

@@ -21,24 +21,32 @@ import logging
 import struct
 import time
 from collections import deque
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Generator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import _accel
-from ..errors import DatabaseError, Error, ProgrammingError
+from ..errors import DatabaseError, Error, ProgrammingError, connection_lost
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.messages import Done
 from .binds import bind_message, rows_encoder
 from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection
-from .placeholders import arrange, param_rows, plan_sql
+from .placeholders import SqlPlan, arrange, param_rows, plan_sql
 from .replies import Reply
 
 if TYPE_CHECKING:
     from .cursor import Cursor
     from .statements import Prepared
 
-__all__ = ["CHUNK_BYTES", "CHUNK_ROWS", "MAX_IN_FLIGHT", "PipelineState", "execute_many"]
+__all__ = [
+    "CHUNK_BYTES",
+    "CHUNK_ROWS",
+    "MAX_IN_FLIGHT",
+    "Pipeline",
+    "PipelineState",
+    "execute_many",
+    "execute_many_steps",
+]
 
 log = logging.getLogger("ifxwire.client")
 
@@ -364,27 +372,17 @@ class PipelineState(ReplyTally):
             log.debug("deferred group failed (ignored): %s", err)
 
 
-class _Pipeline(PipelineState):
-    """Sends groups in chunks and matches replies to what was sent, in order."""
+class Pipeline(PipelineState):
+    """Sends groups in chunks and matches replies to what was sent, in order. Without I/O:
+    ``flush``, ``read_one`` and ``drain`` are steps (``Connection._read_steps``) that the
+    sync and the asyncio connection drive; sends go through ``conn._send`` (the asyncio
+    transport queues them until its loop next waits)."""
 
     def __init__(self, conn: Connection) -> None:
         super().__init__(conn._layout)
         self.conn = conn
 
-    def add(self, group: bytes, tag: int) -> None:
-        """A marker's group (deferred, BEGIN, COMMIT): ``tag`` is its marker."""
-        if self._queue(group, tag):
-            self.flush()
-
-    def add_row(self, head: bytes, bind: bytes, index: int) -> None:
-        if self._queue_row(head, bind, index):
-            self.flush()
-
-    def add_rows(self, chunk: bytes, first: int, count: int) -> None:
-        if self._queue_rows(chunk, first, count):
-            self.flush()
-
-    def flush(self) -> None:
+    def flush(self) -> Generator[Any, Any, None]:
         if not self.chunk:
             return
         conn = self.conn
@@ -392,22 +390,27 @@ class _Pipeline(PipelineState):
         # Keep the number of unanswered groups bounded before producing more.
         while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
             if not self._read_rows(conn):
-                self.read_one()
+                yield from self.read_one()
 
-    def read_one(self) -> None:
+    def read_one(self) -> Generator[Any, Any, None]:
         """The next reply, through the Reply parser: called when the fast path has just
         found nothing it takes in the buffer, so it is not tried again here."""
         conn = self.conn
         tag = self._next_tag()
-        self._settle(conn, tag, conn._read(Reply(conn._layout, conn.encoding)))
+        reply = yield from conn._read_steps(Reply(conn._layout, conn.encoding))
+        self._settle(conn, tag, reply)
 
-    def drain(self) -> None:
-        self.flush()
+    def drain(self) -> Generator[Any, Any, None]:
+        yield from self.flush()
         expect = self.expect
         conn = self.conn
         while expect:
             if not self._read_rows(conn):
-                self.read_one()
+                yield from self.read_one()
+
+
+#: The name the reply-scanner tests (tests/unit/test_bind_fast.py) know it by.
+_Pipeline = Pipeline
 
 
 class BatchOutcome(Protocol):
@@ -453,6 +456,7 @@ def raise_batch_errors(pipe: BatchOutcome) -> None:
 
 
 def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
+    """The sync ``Cursor.executemany``: ``execute_many_steps`` driven blocking."""
     conn = cursor.connection
     plan = plan_sql(operation)
     it = param_rows(seq_of_parameters)
@@ -465,85 +469,7 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             cursor.rowcount = 0
             return
         p, _ = conn._statement(operation, plan)
-        if p.is_query:
-            conn._retire(p)
-            raise ProgrammingError(
-                "executemany() cannot run a statement that returns rows; use execute()",
-                sqlstate="07000",
-            )
-        pipe = _Pipeline(conn)
-        began = conn._needs_begin(p)
-        p.busy = True
-        try:
-            deferred = conn._deferred
-            conn._deferred = []
-            for group in deferred:
-                pipe.add(group, _DEFERRED)
-            if began:
-                pipe.add(BEGIN_GROUP, _BEGIN)
-            head = _ID.pack(Msg.ID, p.stmt_id)
-            encoding = conn.encoding
-            blob_width = conn._blob_width
-            adapters = cursor._active_adapters()
-            nparams = plan.nparams
-            # Many rows per call (binds.rows_encoder) while the sets keep one shape; a set it
-            # does not take goes through arrange + bind_message, which encode it or raise its
-            # PEP 249 error, exactly as they do for every set when there is no such encoder.
-            many = plan.style == "qmark" and nparams and (
-                adapters is None or not adapters.has_user_dumpers
-            )
-            index = 0
-            params: object = first
-            while True:
-                rows = rows_encoder(params, encoding) if many else None
-                if rows is not None:
-                    max_rows, max_bytes = pipe.room()
-                    chunk, count, params, exc = rows(
-                        params, it, head, _EXECUTE_EOT, _END, max_rows, max_bytes
-                    )
-                    if count:
-                        pipe.add_rows(chunk, index, count)
-                        index += count
-                    if exc is not None:
-                        raise exc
-                    if params is _END:
-                        break
-                    if count:
-                        continue  # the next set may have another shape, or the chunk was full
-                try:
-                    values = arrange(plan, params)
-                    bind = (
-                        bind_message(values, encoding, adapters, blob_width, compiled=not many)
-                        if nparams
-                        else b""
-                    )
-                except DatabaseError as exc:
-                    pipe.errors.append((index, exc))
-                else:
-                    pipe.add_row(head, bind, index)
-                index += 1
-                params = next(it, _END)
-                if params is _END:
-                    break
-            if conn._ansi_autocommit():
-                pipe.add(COMMIT_GROUP, _COMMIT)
-            pipe.drain()
-        except Error:
-            # A wire failure (the connection is broken now) or an exception from the
-            # parameter iterable: the replies already sent for must still be read.
-            if not conn.broken:
-                with contextlib.suppress(Error):
-                    pipe.drain()
-            raise
-        except BaseException:
-            if not conn.broken:
-                pipe.drain()
-            raise
-        finally:
-            p.busy = False
-            if not p.cached:
-                conn._retire(p)
-        finish_batch(conn, cursor, p, pipe, began)
+        pipe, index = conn._drive(execute_many_steps(cursor, p, plan, it, first))
         log.debug(
             "executemany %d rows, %d failed, %.3f ms: %s",
             index,
@@ -552,3 +478,98 @@ def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[obj
             operation,
         )
         raise_batch_errors(pipe)
+
+
+def execute_many_steps(
+    cursor: Cursor, p: Prepared, plan: SqlPlan, it: Iterator[object], first: object
+) -> Generator[Any, Any, tuple[Pipeline, int]]:
+    """Every parameter set of an executemany of ``p`` (prepared), pipelined, without I/O:
+    steps as ``Connection._read_steps``, driven by the sync and the asyncio cursor (under
+    the connection's lock). Returns the pipeline (its errors are raised by the caller,
+    ``raise_batch_errors``) and the number of sets."""
+    conn = cursor.connection
+    if p.is_query:
+        conn._retire(p)
+        raise ProgrammingError(
+            "executemany() cannot run a statement that returns rows; use execute()",
+            sqlstate="07000",
+        )
+    pipe = Pipeline(conn)
+    began = conn._needs_begin(p)
+    p.busy = True
+    index = 0
+    try:
+        deferred = conn._deferred
+        conn._deferred = []
+        for group in deferred:
+            if pipe._queue(group, _DEFERRED):
+                yield from pipe.flush()
+        if began and pipe._queue(BEGIN_GROUP, _BEGIN):
+            yield from pipe.flush()
+        head = _ID.pack(Msg.ID, p.stmt_id)
+        encoding = conn.encoding
+        blob_width = conn._blob_width
+        adapters = cursor._active_adapters()
+        nparams = plan.nparams
+        # Many rows per call (binds.rows_encoder) while the sets keep one shape; a set it
+        # does not take goes through arrange + bind_message, which encode it or raise its
+        # PEP 249 error, exactly as they do for every set when there is no such encoder.
+        many = plan.style == "qmark" and nparams and (
+            adapters is None or not adapters.has_user_dumpers
+        )
+        params: object = first
+        while True:
+            rows = rows_encoder(params, encoding) if many else None
+            if rows is not None:
+                max_rows, max_bytes = pipe.room()
+                chunk, count, params, exc = rows(
+                    params, it, head, _EXECUTE_EOT, _END, max_rows, max_bytes
+                )
+                if count:
+                    if pipe._queue_rows(chunk, index, count):
+                        yield from pipe.flush()
+                    index += count
+                if exc is not None:
+                    raise exc
+                if params is _END:
+                    break
+                if count:
+                    continue  # the next set may have another shape, or the chunk was full
+            try:
+                values = arrange(plan, params)
+                bind = (
+                    bind_message(values, encoding, adapters, blob_width, compiled=not many)
+                    if nparams
+                    else b""
+                )
+            except DatabaseError as exc:
+                pipe.errors.append((index, exc))
+            else:
+                if pipe._queue_row(head, bind, index):
+                    yield from pipe.flush()
+            index += 1
+            params = next(it, _END)
+            if params is _END:
+                break
+        if conn._ansi_autocommit() and pipe._queue(COMMIT_GROUP, _COMMIT):
+            yield from pipe.flush()
+        yield from pipe.drain()
+    except Exception:
+        # A wire failure (the connection is broken now) or an exception from the
+        # parameter iterable: the replies already sent for must still be read.
+        if not conn.broken:
+            with contextlib.suppress(Error):
+                yield from pipe.drain()
+        raise
+    except BaseException:
+        # Interrupted (KeyboardInterrupt, an asyncio cancellation) with replies pending:
+        # their stream can no longer be matched to requests.
+        if not conn.broken:
+            conn._fail(connection_lost("executemany was interrupted with replies pending"))
+        raise
+    finally:
+        p.busy = False
+        if not p.cached:
+            conn._retire(p)
+    finish_batch(conn, cursor, p, pipe, began)
+    return pipe, index

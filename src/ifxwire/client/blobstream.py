@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import struct
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError, InterfaceError
@@ -336,9 +336,14 @@ class BlobReader(io.RawIOBase):
             return self._fill(memoryview(b).cast("B"))
 
     def _fill(self, out: memoryview) -> int:
-        """Copy value bytes from the receive buffer into ``out``. The transport is filled only
-        when nothing was copied yet, so if filling raises (the asyncio driver's "no bytes
-        yet") no progress is lost and the call can simply be repeated."""
+        """Copy value bytes into ``out``, receiving as needed (blocking)."""
+        n: int = self._conn._drive(self._fill_steps(out))
+        return n
+
+    def _fill_steps(self, out: memoryview) -> Generator[int | memoryview, int, int]:
+        """``_fill`` without I/O (steps as ``Connection._read_steps``; the asyncio reader
+        awaits them). More bytes are asked for only when nothing was copied yet, so if the
+        wait is given up (a cancellation) no progress is lost and the call can be repeated."""
         conn = self._conn
         t = conn._transport
         done = 0
@@ -350,10 +355,10 @@ class BlobReader(io.RawIOBase):
                     want = min(self._left, len(out))
                     if want >= _DIRECT:
                         # Straight into the caller's buffer: one copy instead of two.
-                        n = conn._recv_direct(out[:want])
+                        n = yield out[:want]
                         self._left -= n
                         return n
-                    conn._fill_transport(1)
+                    yield 1
                 n = min(self._left, len(out) - done, t.end - t.start)
                 out[done : done + n] = t.view[t.start : t.start + n]
                 t.start += n
@@ -364,19 +369,19 @@ class BlobReader(io.RawIOBase):
                 if t.end - t.start < 1:
                     if done:
                         return done
-                    conn._fill_transport(1)
+                    yield 1
                 t.start += 1
                 self._pad = 0
             if t.end - t.start < 4:
                 if done:
                     return done
                 if t.end - t.start < 2:
-                    conn._fill_transport(2)
+                    yield 2
                     continue
             code = u16_at(t.buf, t.start)[0]
             if code == Msg.BLOB:
                 if t.end - t.start < 4:
-                    conn._fill_transport(4)
+                    yield 4
                     continue
                 n = u16_at(t.buf, t.start + 2)[0]
                 t.start += 4
@@ -387,7 +392,7 @@ class BlobReader(io.RawIOBase):
             # (kept, so a read interrupted for more bytes goes on where it stopped).
             if self._end is None:
                 self._end = conn._reply()
-            conn._read(self._end)
+            yield from conn._read_steps(self._end)
             reply, self._end = self._end, None
             self._state = "done"
             conn._active_stream = None

@@ -23,10 +23,10 @@ import struct
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from functools import lru_cache
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import errors as _e
 from ..errors import (
@@ -76,7 +76,7 @@ from .handshake import (
     version_number,
 )
 from .lob import lob_columns, params_described
-from .pamauth import no_callback, pam_login
+from .pamauth import no_callback, pam_steps
 from .placeholders import SqlPlan
 from .replies import Reply, UnknownMessage
 from .statements import (
@@ -102,6 +102,13 @@ __all__ = ["Connection"]
 
 log = logging.getLogger("ifxwire.client")
 plog = logging.getLogger("ifxwire.protocol")
+
+_T = TypeVar("_T")
+#: An operation that sends requests and waits for their replies, written once for both
+#: drivers: it yields the request groups to exchange next (each with the Reply to fill)
+#: and returns its result. ``Connection._run`` drives it with blocking exchanges,
+#: ``AsyncConnection._run`` with awaited ones (docs/ARCHITECTURE.md, "One core, two loops").
+Op = Generator[list[tuple[bytes, Reply]], None, _T]
 
 _ID = struct.Struct(">HhHH")  # SQ_ID id <action> SQ_EOT
 BEGIN_GROUP = b"\x00\x23\x00\x0c"  # SQ_BEGIN SQ_EOT
@@ -282,6 +289,15 @@ class Connection:
 
     def _login(self, t: Transport, params: ConnectParams) -> None:
         self._transport = t
+        self._drive(self._login_steps(params), fail=False)
+
+    def _login_steps(self, params: ConnectParams) -> Generator[Any, Any, None]:
+        """The login without I/O (steps as ``_read_steps``), for both drivers: the login
+        request, its response, the session groups (pipelined or not, PAM first when asked
+        for) and their replies. Sends go through the transport (the asyncio one queues
+        them). Wire failures do not mark the connection broken: the caller gives the
+        address up and may try the next one."""
+        t = self._transport
         started = time.perf_counter()
         packet, user = login_request(params, self.encoding)
         tracing = self._tracing()
@@ -294,7 +310,7 @@ class Connection:
             )
         t.send(packet)
         try:
-            resp = read_connect_response(t.read_login_packet(), self.encoding)
+            resp = read_connect_response((yield from t.login_packet_steps()), self.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
         self._accepted(resp)
@@ -304,16 +320,17 @@ class Connection:
             # PROTOCOLS alone: its reply says whether a PAM conversation comes before the
             # other session groups (docs/DRIVER.md §17).
             self._send(groups[0])
-            first = self._session_reply(0, self._read(self._reply()))
+            first = self._session_reply(0, (yield from self._read_steps(self._reply())))
             if first.error is None and CAP_PAM in self.server_capabilities:
-                pam_login(self, params.pam_callback)
+                yield from pam_steps(self, params.pam_callback)
             self._send(b"".join(groups[1:]))
             replies = [first]
-            replies += [self._session_reply(i, self._read(self._reply()))
-                        for i in range(1, len(groups))]
+            for i in range(1, len(groups)):
+                replies.append(
+                    self._session_reply(i, (yield from self._read_steps(self._reply()))))
         elif params.pipelined_connect:
             self._send(b"".join(groups))
-            t.fill()
+            yield 0
             if not tracing:  # a trace shows every message as it is parsed
                 replies = self._known_session_replies(len(groups))
         if replies is None:
@@ -322,7 +339,8 @@ class Connection:
             for i, group in enumerate(groups):
                 if not params.pipelined_connect:
                     self._send(group)
-                replies.append(self._session_reply(i, self._read(self._reply())))
+                replies.append(
+                    self._session_reply(i, (yield from self._read_steps(self._reply()))))
             if params.pipelined_connect:
                 self._remember_session_replies(buf, start, replies)
         self._session_ready(params, replies, user, started)
@@ -683,10 +701,68 @@ class Connection:
         return " ".join(names)
 
     def _read(self, reply: Reply) -> Reply:
-        """Read one reply to its SQ_EOT. Wire failures break the connection.
+        """Read one reply to its SQ_EOT from the socket (``_read_steps`` driven by a blocking
+        loop: the asyncio connection drives the same steps from its stream). Wire failures
+        break the connection."""
+        t = self._transport
+        try:
+            if reply.names is None and not reply.lodata_body:
+                # The common case without a generator (a reply that one receive brings
+                # whole); what it leaves undone, the steps go on with.
+                if t.end - t.start < reply.need:
+                    t.fill(reply.need)
+                if t.end - t.start >= reply.need:
+                    try:
+                        t.start = _feed(reply, t.buf, t.start, t.end)
+                    except (UnknownMessage, ProtocolViolation) as exc:
+                        raise self._parse_failed(exc) from None
+                    if reply.complete and not reply.exit:
+                        return reply
+                    if reply.file_request is not None:
+                        answer_file_request(self, reply)
+            steps = self._read_steps(reply)
+            step = next(steps)
+            while True:
+                if step.__class__ is int:
+                    t.fill(step)
+                    step = steps.send(0)
+                else:
+                    step = steps.send(t.recv_direct(step))  # type: ignore[arg-type]
+        except StopIteration:
+            return reply
+        except OperationalError as exc:
+            if self._broken is None:
+                self._fail(exc)
+            raise
+        except Exception:
+            raise
+        except BaseException:
+            # Interrupted half way through a reply (KeyboardInterrupt, ...): the rest of it
+            # would be taken for the next request's reply, so the connection cannot go on.
+            self._fail(_e.connection_lost("a reply was interrupted while being read"))
+            raise
 
-        Resumable (the asyncio connection calls it again after an interrupted ``fill``): the
-        reply is parsed again only once the bytes its incomplete message needs are there.
+    def _parse_failed(self, exc: Exception) -> _e.Error:
+        """A reply the parser refused: the connection is broken; the error to raise."""
+        err: _e.Error
+        if isinstance(exc, UnknownMessage):
+            err = InterfaceError(
+                f"protocol error: {exc}; the connection cannot continue and is now closed"
+            )
+        else:
+            err = _e.protocol_error(str(exc))
+        self._fail(err)
+        return err
+
+    def _read_steps(self, reply: Reply) -> Generator[int | memoryview, int, Reply]:
+        """Parse one reply to its SQ_EOT from the receive buffer, without I/O.
+
+        Yields what it lacks: an ``int``, "the buffer must hold this many unparsed bytes"
+        (``Transport.fill``; the loop sends back 0), or a ``memoryview``, "receive SQ_LODATA
+        data straight into this" (the loop sends back how many bytes arrived). The blocking
+        loop is ``_read``, the awaiting one ``AsyncConnection._drive``. Resumable: a loop
+        that gives up (an asyncio cancellation) can start new steps on the same ``Reply``,
+        which continue where it stopped. Protocol errors break the connection here.
         """
         t = self._transport
         tracing = reply.names is not None
@@ -709,29 +785,11 @@ class Connection:
                     # SQ_LODATA data straight into the reader's buffer: one copy, not two.
                     target = reply.direct_target()
                     if target is not None:
-                        reply.direct_received(t.recv_direct(target))
+                        reply.direct_received((yield target))
                         continue
-                t.fill(reply.need)
-        except UnknownMessage as exc:
-            err = InterfaceError(
-                f"protocol error: {exc}; the connection cannot continue and is now closed"
-            )
-            self._fail(err)
-            raise err from None
-        except ProtocolViolation as exc:
-            err2 = _e.protocol_error(str(exc))
-            self._fail(err2)
-            raise err2 from None
-        except OperationalError as exc:
-            self._fail(exc)
-            raise
-        except Exception:
-            raise  # the asyncio connection's "wait for the stream": it reads on later
-        except BaseException:
-            # Interrupted half way through a reply (KeyboardInterrupt, ...): the rest of it
-            # would be taken for the next request's reply, so the connection cannot go on.
-            self._fail(_e.connection_lost("a reply was interrupted while being read"))
-            raise
+                yield reply.need
+        except (UnknownMessage, ProtocolViolation) as exc:
+            raise self._parse_failed(exc) from None
         if tracing:
             self._trace_line(
                 "recv %d bytes: %s | %s",
@@ -744,6 +802,23 @@ class Connection:
             self._fail(err3)
             raise err3
         return reply
+
+    def _run(self, op: Op[_T]) -> _T:
+        """Run an operation (``Op``): exchange each list of groups it yields, blocking, and
+        return its result. ``AsyncConnection._run`` is the awaiting twin of this loop. A
+        failed exchange is thrown into the operation, so its own clean-up runs."""
+        try:
+            groups = next(op)
+            while True:
+                try:
+                    self._exchange(groups)
+                except BaseException as exc:
+                    groups = op.throw(exc)
+                else:
+                    groups = op.send(None)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
 
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         """Send the deferred groups and ``groups`` in one send; read every reply in order.
@@ -783,21 +858,37 @@ class Connection:
         self._send(b"".join([*deferred, *groups]))
         return deferred
 
-    def _fill_transport(self, need: int) -> None:
-        """Receive more bytes for a caller that parses the stream itself."""
+    def _drive(self, steps: Generator[Any, Any, _T], fail: bool = True) -> _T:
+        """Run I/O-free steps (``_read_steps`` and the readers built on it) to their result
+        with blocking receives; the asyncio connection's ``_drive`` awaits the same steps.
+        A wire failure breaks the connection (unless ``fail`` is False: the login)."""
+        t = self._transport
         try:
-            self._transport.fill(need)
+            step = next(steps)
+            while True:
+                try:
+                    if step.__class__ is int:
+                        t.fill(step)
+                        got = 0
+                    elif step.__class__ is memoryview:
+                        got = t.recv_direct(step)
+                    else:
+                        raise InterfaceError(
+                            "an application callback returned an awaitable on a sync connection")
+                except BaseException as exc:
+                    # Into the steps, so that their clean-up runs (executemany reads what
+                    # it still can); a wire failure has broken the connection first.
+                    if fail and isinstance(exc, OperationalError) and self._broken is None:
+                        self._fail(exc)
+                    step = steps.throw(exc)
+                else:
+                    step = steps.send(got)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
         except OperationalError as exc:
-            self._fail(exc)
-            raise
-
-    def _recv_direct(self, view: memoryview) -> int:
-        """Receive into ``view`` itself (the transport's buffer is empty): for a caller that
-        parses the stream itself and knows the next bytes are data (blobstream.py)."""
-        try:
-            return self._transport.recv_direct(view)
-        except OperationalError as exc:
-            self._fail(exc)
+            if fail and self._broken is None:
+                self._fail(exc)
             raise
 
     def _read_deferred(self, deferred: list[bytes]) -> None:
@@ -870,9 +961,12 @@ class Connection:
         return ("_ifxc" + "".join(reversed(digits))).encode("ascii")
 
     def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
+        return self._run(self._prepare_op(sql, plan, cache))
+
+    def _prepare_op(self, sql: str, plan: SqlPlan, cache: bool) -> Op[Prepared]:
         """PREPARE NDESCRIBE WANTDONE EOT: one round trip, plus any deferred groups."""
         group = self._prepare_group(plan)
-        self._exchange([group])
+        yield [group]
         return self._prepared(sql, plan, cache, group[1])
 
     def _prepare_group(self, plan: SqlPlan) -> tuple[bytes, Reply]:
@@ -931,11 +1025,22 @@ class Connection:
         return p
 
     def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
+        return self._run(self._statement_op(sql, plan))
+
+    def _statement_op(self, sql: str, plan: SqlPlan) -> Op[tuple[Prepared, bool]]:
         """A statement ready to run for ``sql``; True when it came from the cache."""
         p = self._cache.get(sql) if self._cache.size else None
         if p is not None and not p.busy and p.epoch == self._epoch:
             return p, True
-        return self._prepare(sql, plan, cache=p is None), False
+        return (yield from self._prepare_op(sql, plan, cache=p is None)), False
+
+    def _cached_statement(self, sql: str) -> Prepared | None:
+        """The cached statement for ``sql`` if it can run now (``_statement_op`` without a
+        generator, for the execute path)."""
+        p = self._cache.get(sql) if self._cache.size else None
+        if p is not None and not p.busy and p.epoch == self._epoch:
+            return p
+        return None
 
     def _release(self, p: Prepared) -> None:
         """Free a statement on the server: now if idle (deferred), else once its cursor ends."""
@@ -1049,6 +1154,10 @@ class Connection:
             self._logging_mode = "unlogged"
 
     def _end_transaction(self, group: bytes, what: str) -> None:
+        self._run(self._end_transaction_op(group, what))
+
+    def _end_transaction_op(self, group: bytes, what: str) -> Op[None]:
+        """COMMIT or ROLLBACK (``group``), when a transaction may be open."""
         mode = self._logging_mode
         if mode is None or mode == "unlogged":
             return
@@ -1056,7 +1165,7 @@ class Connection:
             return
         reply = self._reply()
         started = time.perf_counter()
-        self._exchange([(group, reply)])
+        yield [(group, reply)]
         self._in_txn = False
         self._transaction_ended(what)
         log.debug("%s (%.3f ms)", what, (time.perf_counter() - started) * 1000)
@@ -1078,33 +1187,33 @@ class Connection:
         autocommit off. Atomic: a statement that fails leaves no object behind. And one
         commit instead of one per 1 MiB SQ_LODATA write: a server commits each write made
         outside a transaction. Not while a cursor is open: the COMMIT would close it."""
-        if not self._lob_txn_wanted():
+        self._run(self._lob_txn_begin_op())
+
+    def _lob_txn_begin_op(self) -> Op[None]:
+        if not (self._autocommit and self._logging_mode == "logged" and not self._in_txn
+                and not self._lob_txn and not len(self._open_results)):
             return
         reply = self._reply()
-        self._exchange([(BEGIN_GROUP, reply)])
-        self._lob_txn_begun(reply)
-
-    def _lob_txn_wanted(self) -> bool:
-        return (self._autocommit and self._logging_mode == "logged" and not self._in_txn
-                and not self._lob_txn and not len(self._open_results))
-
-    def _lob_txn_begun(self, reply: Reply) -> None:
+        yield [(BEGIN_GROUP, reply)]
         if reply.error is not None:
             raise self._server_error(reply.error)
         self._in_txn = True
         self._lob_txn = True
 
     def _lob_txn_end(self, commit: bool) -> None:
+        self._run(self._lob_txn_end_op(commit))
+
+    def _lob_txn_end_op(self, commit: bool) -> Op[None]:
         """End the transaction ``_lob_txn_begin`` started, if it did."""
         if not self._lob_txn:
             return
         self._lob_txn = False
         if commit:
-            self._end_transaction(COMMIT_GROUP, "commit")
+            yield from self._end_transaction_op(COMMIT_GROUP, "commit")
             return
         try:
-            if not self._closed:
-                self._end_transaction(ROLLBACK_GROUP, "rollback")
+            if not self._closed and self._broken is None:
+                yield from self._end_transaction_op(ROLLBACK_GROUP, "rollback")
         except Error:
             pass  # the statement's own error is the one to report
         finally:

@@ -18,9 +18,9 @@ import re
 import struct
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import errors as _e
 from ..errors import DatabaseError, NotSupportedError, ProgrammingError
@@ -46,6 +46,10 @@ from .statements import Description, Prepared
 __all__ = ["Cursor"]
 
 log = logging.getLogger("ifxwire.client")
+
+_T = TypeVar("_T")
+#: A cursor operation (see Cursor._perform): yields groups to exchange or a hook tuple.
+CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
 
 _ID = struct.Struct(">Hh")
 _CURNAME = struct.Struct(">HH")
@@ -375,6 +379,52 @@ class Cursor:
         """
         self._check()
         conn = self.connection
+        args = self._execute_args(operation, parameters)
+        started = time.perf_counter()
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
+            conn._check()
+            cached = self._perform(self._execute_op(operation, *args))
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "execute %.3f ms%s: %s",
+                (time.perf_counter() - started) * 1000,
+                " (command)" if cached is None else " (cached)" if cached else "",
+                operation,
+            )
+        return self
+
+    # ------------------------------------------------------------------ operations
+    # A cursor operation (CursorOp) is written once for both drivers: it yields either the
+    # request groups to exchange (a list, as a connection's Op) or a hook, a tuple
+    # ``(method name, *arguments)`` naming a step whose I/O the two cursors do differently
+    # (LOB values, BYTE/TEXT data); what the hook returns is sent back. ``_perform`` runs it
+    # blocking, ``AsyncCursor._perform`` with awaits.
+
+    def _perform(self, op: CursorOp[_T]) -> _T:
+        conn = self.connection
+        try:
+            step = next(op)
+            while True:
+                try:
+                    if step.__class__ is list:
+                        conn._exchange(step)
+                        got = None
+                    else:
+                        got = getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
+                except BaseException as exc:
+                    step = op.throw(exc)
+                else:
+                    step = op.send(got)
+        except StopIteration as stop:
+            result: _T = stop.value
+            return result
+
+    def _execute_args(
+        self, operation: str, parameters: object
+    ) -> tuple[SqlPlan, Sequence[Any], bytes, bool]:
+        """``execute``'s arguments checked and bound, before the lock is taken: the plan,
+        the values, the bound values and whether some stream from files."""
+        conn = self.connection
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
         streamed = bool(plan.nparams) and _lob.has_file_values(values)
@@ -383,75 +433,86 @@ class Cursor:
             if plan.nparams and not streamed
             else b""
         )
-        started = time.perf_counter()
-        with conn._lock, timeout_scope(conn, self.statement_timeout):
-            conn._check()
-            self._reset()
-            if plan.command is not None:
-                self._run_command(operation, plan)
-                if log.isEnabledFor(logging.DEBUG):
-                    log.debug(
-                        "execute %.3f ms (command): %s",
-                        (time.perf_counter() - started) * 1000,
-                        operation,
-                    )
-                return self
-            p, cached = conn._statement(operation, plan)
-            try:
-                if plan.nparams and _lob.needs_pass(p, values, streamed):
-                    # Values for BLOB/CLOB parameters go into new smart large objects first
-                    # (in autocommit mode, in one transaction with the statement:
-                    # Connection._lob_txn_begin).
-                    values = _lob.prepare_params(conn, p, values)
-                    if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
-                        _blobstream.execute_streamed(self, p, values)
-                        conn._lob_txn_end(commit=True)
-                        return self
-                    bind = bind_message(values, conn.encoding, self._active_adapters(),
-                                        conn._blob_width)
+        return plan, values, bind, streamed
+
+    def _execute_op(
+        self, operation: str, plan: SqlPlan, values: Sequence[Any], bind: bytes, streamed: bool
+    ) -> CursorOp[bool | None]:
+        """``execute`` after its arguments were checked and bound, under the connection's
+        lock: True when the statement came from the cache, None for a command."""
+        conn = self.connection
+        self._reset()
+        if plan.command is not None:
+            yield from self._run_command_op(operation, plan)
+            return None
+        p = conn._cached_statement(operation)
+        if p is not None:
+            cached = True
+        else:
+            p, cached = yield from conn._statement_op(operation, plan)
+        try:
+            if plan.nparams and _lob.needs_pass(p, values, streamed):
+                # Values for BLOB/CLOB parameters go into new smart large objects first
+                # (in autocommit mode, in one transaction with the statement:
+                # Connection._lob_txn_begin).
+                values = yield ("_lob_params", p, values)
+                if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
+                    yield ("_execute_streamed", p, values)
+                    yield from conn._lob_txn_end_op(commit=True)
+                    return cached
+                bind = bind_message(values, conn.encoding, self._active_adapters(),
+                                    conn._blob_width)
+            while True:  # once more after a -710 (the table changed since the PREPARE)
+                groups, begin, reply, commit = self._statement_groups(p, bind)
                 try:
-                    self._run(p, bind)
+                    # (the statement's run is written here, not in a generator of its own:
+                    # one generator per execute is what the hot path can afford)
+                    if p.is_query:
+                        p.busy = True
+                        try:
+                            yield groups
+                            if p.blobs or p.lobs:
+                                yield ("_fetch_blobs", p, reply)
+                        except BaseException:
+                            p.busy = False
+                            raise
+                        self._opened(p, reply, begin)
+                    else:
+                        try:
+                            yield groups
+                            self._executed(p, begin, reply, commit)
+                        finally:
+                            if not p.cached:
+                                conn._retire(p)
+                    break
                 except DatabaseError as exc:
                     if exc.sqlcode != -710 or not cached:
                         raise
-                    # The table changed since the statement was prepared: prepare it again,
-                    # once.
-                    conn._invalidate(p)
-                    p = conn._prepare(operation, plan, cache=True)
-                    cached = False
-                    self._run(p, bind)
-            except BaseException:
-                conn._lob_txn_end(commit=False)
-                raise
-            conn._lob_txn_end(commit=True)
-        if log.isEnabledFor(logging.DEBUG):
-            log.debug(
-                "execute %.3f ms%s: %s",
-                (time.perf_counter() - started) * 1000,
-                " (cached)" if cached else "",
-                operation,
-            )
-        return self
+                # The table changed since the statement was prepared: prepare it again,
+                # once.
+                conn._invalidate(p)
+                p = yield from conn._prepare_op(operation, plan, cache=True)
+                cached = False
+        except Exception:
+            if conn._lob_txn:
+                yield from conn._lob_txn_end_op(commit=False)
+            raise
+        except BaseException:
+            if conn._lob_txn:
+                yield ("_lob_txn_interrupted",)
+            raise
+        if conn._lob_txn:
+            yield from conn._lob_txn_end_op(commit=True)
+        return cached
 
-    def _run(self, p: Prepared, bind: bytes) -> None:
-        conn = self.connection
-        groups, begin, reply, commit = self._statement_groups(p, bind)
-        if p.is_query:
-            p.busy = True
-            try:
-                conn._exchange(groups)
-                self._fetch_blobs(p, reply)
-            except BaseException:
-                p.busy = False
-                raise
-            self._opened(p, reply, begin)
-            return
-        try:
-            conn._exchange(groups)
-            self._executed(p, begin, reply, commit)
-        finally:
-            if not p.cached:
-                conn._retire(p)
+    def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
+        return _lob.prepare_params(self.connection, p, values)
+
+    def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
+        _blobstream.execute_streamed(self, p, values)
+
+    def _lob_txn_interrupted(self) -> None:
+        self.connection._lob_txn_end(commit=False)
 
     # The request/reply orchestration below is split into "groups to send" and "what the
     # replies mean" so the asyncio cursor runs the very same steps around its own awaits.
@@ -512,7 +573,7 @@ class Cursor:
             if commit.error is not None:
                 raise conn._server_error(commit.error)
 
-    def _run_command(self, operation: str, plan: SqlPlan) -> None:
+    def _run_command_op(self, operation: str, plan: SqlPlan) -> CursorOp[None]:
         """Schema and database statements as one ``COMMAND NDESCRIBE EXECUTE RELEASE`` group.
 
         JDBC's executeUpdate grouping (jdbc-protocol.md 3.2): one round trip instead of a
@@ -520,7 +581,7 @@ class Cursor:
         with new parameters, so caching them would only evict useful statements.
         """
         groups, begin, reply, commit = self._command_groups(plan)
-        self.connection._exchange(groups)
+        yield groups
         self._command_done(operation, plan, begin, reply, commit)
 
     def _command_groups(
@@ -690,12 +751,22 @@ class Cursor:
             conn._check()
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
-            group = self._fetch_group()
-            conn._exchange([group])
-            p = self._result.prepared
-            if p is not None and (p.blobs or p.lobs):
-                self._fetch_blobs(p, group[1])
-            return self._take_batch(group[1])
+            return self._perform(self._fetch_op())
+
+    def _fetch_op(self) -> CursorOp[bool]:
+        """The next batch of the open result; True when it brought rows."""
+        group = self._fetch_group()
+        try:
+            yield [group]
+        except BaseException as exc:
+            if not isinstance(exc, Exception) and self.connection._broken is None:
+                # An asyncio cancellation whose reply was drained (aio/connection.py).
+                self._fetch_cancelled(group[1])
+            raise
+        p = self._result.prepared
+        if p is not None and (p.blobs or p.lobs):
+            yield ("_fetch_blobs", p, group[1])
+        return self._take_batch(group[1])
 
     def _fetch_group(self) -> tuple[bytes, Reply]:
         """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""

@@ -27,7 +27,7 @@ from .binds import bind_message
 from .replies import Reply
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from .connection import Connection, Op
 
 #: Bytes of data per SQ_LODATA write message: one round trip each, pipelined in a window.
 WRITE_MESSAGE = 1024 * 1024
@@ -213,40 +213,51 @@ def lodata_size(conn: Connection, reply: Reply) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def routine(conn: Connection, signature: str) -> tuple[bytes, int]:
-    """The cached (database, handle) of ``signature`` on this connection (GETROUTINE once)."""
+def routine_op(conn: Connection, signature: str) -> Op[tuple[bytes, int]]:
+    """The cached (database, handle) of ``signature`` on this connection (GETROUTINE once).
+    Operations (``connection.Op``) here run blocking below and awaited by aio/fastpath.py."""
     key = (conn._database, signature)
     cached = conn._routines.get(key)
     if cached is not None:
         return cached
     group = getroutine_group(conn, signature)
-    conn._exchange([group])
+    yield [group]
     found = routine_handle(conn, group[1])
     conn._routines[key] = found
     return found
 
 
+def call_op(conn: Connection, signature: str, args: Sequence[object]) -> Op[list[Any]]:
+    """Run a routine by fast path (the caller holds the lock); every return value."""
+    conn._check()
+    database, handle = yield from routine_op(conn, signature)
+    groups = [exfp_group(conn, database, handle, args)]
+    reply = groups[0][1]
+    begin = transaction_groups(conn, groups)
+    commit = commit_group(conn, groups)
+    yield groups
+    after_transaction(conn, begin, commit)
+    return values(conn, reply)
+
+
+def read_into_op(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> Op[int]:
+    """One SQ_LODATA read of up to ``n`` bytes into ``sink`` (the caller holds the lock)."""
+    conn._check()
+    group = lodata_read_group(conn, fd, n, sink)
+    yield [group]
+    return lodata_size(conn, group[1])
+
+
 def call(conn: Connection, signature: str, args: Sequence[object]) -> list[Any]:
     """Run a routine by fast path; every return value, in order."""
     with conn._lock:
-        conn._check()
-        database, handle = routine(conn, signature)
-        groups = [exfp_group(conn, database, handle, args)]
-        reply = groups[0][1]
-        begin = transaction_groups(conn, groups)
-        commit = commit_group(conn, groups)
-        conn._exchange(groups)
-        after_transaction(conn, begin, commit)
-        return values(conn, reply)
+        return conn._run(call_op(conn, signature, args))
 
 
 def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
     """One SQ_LODATA read of up to ``n`` bytes into ``sink``; returns the bytes read."""
     with conn._lock:
-        conn._check()
-        group = lodata_read_group(conn, fd, n, sink)
-        conn._exchange([group])
-        return lodata_size(conn, group[1])
+        return conn._run(read_into_op(conn, fd, sink, n))
 
 
 class ReadPlan:

@@ -5,15 +5,16 @@ challenge/response conversation before the session groups (the messages and thei
 protocol/pam.py, docs/PROTOCOL.md §16). Each challenge is handed to the application's
 callback as a :class:`PamChallenge`; the callback returns the answer (a str), or None to end
 the login. Challenges of the error and information styles are shown to the callback too, and
-not answered (as JDBC does). The sync driver (``Connection._pam_login``) and the asyncio one
-share everything here but the waiting.
+not answered (as JDBC does). Both drivers run ``pam_steps``; only the
+waiting differs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import inspect
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InterfaceError, OperationalError, protocol_error
 from ..protocol.codes import Msg
@@ -43,7 +44,7 @@ __all__ = [
     "PamChallenge",
     "PamState",
     "no_callback",
-    "pam_login",
+    "pam_steps",
 ]
 
 
@@ -136,21 +137,25 @@ def no_callback() -> InterfaceError:
     )
 
 
-def pam_login(conn: Connection, callback: PamCallback) -> None:
-    """The sync driver's PAM conversation, right after the SQ_PROTOCOLS reply (under the
-    login's connect_timeout deadline, like the rest of the login)."""
+def pam_steps(conn: Connection, callback: PamCallback) -> Generator[Any, Any, None]:
+    """The PAM conversation without I/O, for the sync and the asyncio connection: sends go
+    through ``conn._send``; yields an ``int`` when it needs more bytes in the receive buffer
+    and the callback's answer when that is awaitable (an asyncio callback may be a
+    coroutine function)."""
     state = PamState(conn.encoding)
     t = conn._transport
     conn._send(ACK_GROUP)
     while True:
         got = state.parse(t.buf, t.start, t.end)
         if got is None:
-            t.fill()
+            yield 0
             continue
         msg, t.start = got
         ch = state.step(msg)
         if ch is None:
             return
         answer = callback(ch)
+        if inspect.isawaitable(answer):
+            answer = yield answer
         if ch.needs_answer:
             conn._send(state.answer(ch, answer))

@@ -17,8 +17,8 @@ tests/unit/test_callproc_vectors.py):
 Steps 1–2 run once per routine and connection (cached like ``call_function``'s handles), so
 a repeated call is one round trip, as a reused JDBC CallableStatement is.
 
-Each step is split into "groups to send" and "what the replies mean", so the asyncio cursor
-runs the same steps around its awaits (``aio/routines.py``).
+The exchanges are operations (``connection.Op``: ``call_op``, ``callproc_op``) that the sync
+cursor runs blocking and the asyncio cursor awaits: one implementation.
 """
 
 from __future__ import annotations
@@ -44,10 +44,18 @@ from .replies import Reply
 from .statements import describe_columns
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from .connection import Connection, Op
     from .cursor import Cursor
 
-__all__ = ["InOutParam", "OutParam", "OutRoutine", "callproc", "has_markers"]
+__all__ = [
+    "InOutParam",
+    "OutParam",
+    "OutRoutine",
+    "call_op",
+    "callproc",
+    "callproc_op",
+    "has_markers",
+]
 
 Group = tuple[bytes, Reply]
 
@@ -272,11 +280,11 @@ def cache_key(conn: Connection, procname: str, nargs: int) -> tuple[str | None, 
 
 
 # --------------------------------------------------------------------------------------------
-# Sync orchestration
+# The exchanges, as operations (connection.Op) that both drivers run
 # --------------------------------------------------------------------------------------------
 
 
-def routine(conn: Connection, procname: str, nargs: int) -> OutRoutine:
+def routine_op(conn: Connection, procname: str, nargs: int) -> Op[OutRoutine]:
     """The described routine, from the connection's cache or by steps 1–2 (two round trips:
     the PREPARE, then the describe groups pipelined)."""
     key = cache_key(conn, procname, nargs)
@@ -284,17 +292,17 @@ def routine(conn: Connection, procname: str, nargs: int) -> OutRoutine:
     if found is not None:
         return found
     group = prepare_group(conn, procname, nargs)
-    conn._exchange([group])
+    yield [group]
     database, handle = handle_from_prepare(conn, procname, group[1])
     groups = describe_groups(conn, database, handle)
-    conn._exchange(groups)
+    yield groups
     found = described(conn, procname, groups)
     conn._out_routines[key] = found
     return found
 
 
-def call(conn: Connection, procname: str, values: Sequence[object]
-         ) -> tuple[OutRoutine, list[object], list[Any]]:
+def call_op(conn: Connection, procname: str, values: Sequence[object]
+            ) -> Op[tuple[OutRoutine, list[object], list[Any]]]:
     """Run the routine with OUT/INOUT parameters (the caller holds the lock): the routine,
     the parameters with their output values, the return values. A call the server refuses
     forgets the cached description; one whose cached handle no longer resolves (-674: the
@@ -303,26 +311,37 @@ def call(conn: Connection, procname: str, values: Sequence[object]
     key = cache_key(conn, procname, len(values))
     cached = key in conn._out_routines
     try:
-        return _call_once(conn, procname, values)
+        return (yield from _call_once_op(conn, procname, values))
     except DatabaseError as exc:
         if exc.sqlcode is None:  # refused before anything was sent (wrong marks)
             raise
         conn._out_routines.pop(key, None)
         if not (cached and exc.sqlcode == NO_ROUTINE):
             raise
-    return _call_once(conn, procname, values)
+    return (yield from _call_once_op(conn, procname, values))
 
 
-def _call_once(conn: Connection, procname: str, values: Sequence[object]
-               ) -> tuple[OutRoutine, list[object], list[Any]]:
-    found = routine(conn, procname, len(values))
+def _call_once_op(conn: Connection, procname: str, values: Sequence[object]
+                  ) -> Op[tuple[OutRoutine, list[object], list[Any]]]:
+    found = yield from routine_op(conn, procname, len(values))
     groups = [call_group(conn, found, values)]
     reply = groups[0][1]
     begin = _fp.transaction_groups(conn, groups)
     commit = _fp.commit_group(conn, groups)
-    conn._exchange(groups)
+    yield groups
     _fp.after_transaction(conn, begin, commit)
     return (found, *outputs(conn, found, values, reply))
+
+
+def callproc_op(cur: Cursor, procname: str, values: Sequence[object]) -> Op[list[object]]:
+    """``callproc`` with OUT/INOUT markers under the lock: the parameters with their output
+    values, and the return values as the cursor's result."""
+    conn = cur.connection
+    conn._check()
+    cur._reset()
+    found, params, returns = yield from call_op(conn, procname, values)
+    set_returns(cur, found, returns)
+    return params
 
 
 def out_parameters_hint(exc: DatabaseError, procname: str) -> DatabaseError:
@@ -354,8 +373,4 @@ def callproc(cur: Cursor, procname: str, values: Sequence[object]) -> list[objec
     """``Cursor.callproc`` with OUT/INOUT markers: the parameters with their output values."""
     conn = cur.connection
     with conn._lock, timeout_scope(conn, cur.statement_timeout):
-        conn._check()
-        cur._reset()
-        found, params, returns = call(conn, procname, values)
-        set_returns(cur, found, returns)
-    return params
+        return conn._run(callproc_op(cur, procname, values))

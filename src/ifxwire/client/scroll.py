@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..errors import InterfaceError, ProgrammingError
 from ..protocol.codes import Msg
 from .cancel import timeout_scope
-from .cursor import _CURNAME, _ID, _NFETCH, _OPEN_ID, Cursor
+from .cursor import _CURNAME, _ID, _NFETCH, _OPEN_ID, Cursor, CursorOp
 from .placeholders import count_arg
 from .replies import Reply
 from .statements import Prepared
@@ -329,13 +329,18 @@ class ScrollCursor(Cursor):
         conn = self.connection
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            groups = self._sfetch_groups(plan)
-            conn._exchange(groups)
-            p = self._result.prepared
-            if p is not None and p.blobs:
-                for _, reply in groups:
-                    self._fetch_blobs(p, reply)
-            self._window_take(plan, groups)
+            self._perform(self._sfetch_op(plan))
+
+    def _sfetch_op(self, plan: list[Fetch]) -> CursorOp[None]:
+        """One plan's SFETCH groups, exchanged, into the window (a cursor operation: the
+        asyncio scroll cursor runs it too)."""
+        groups = self._sfetch_groups(plan)
+        yield groups
+        p = self._result.prepared
+        if p is not None and p.blobs:
+            for _, reply in groups:
+                yield ("_fetch_blobs", p, reply)
+        self._window_take(plan, groups)
 
     # ------------------------------------------------------------------ PEP 249
 

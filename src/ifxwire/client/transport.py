@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OperationalError, connection_lost
@@ -152,6 +152,13 @@ class Transport:
     def fill(self, need: int = 0) -> None:
         """Receive more bytes; ``need`` is the size of the message the parser waits for (0 if
         not known yet). Raises OperationalError on EOF, timeout or socket error."""
+        view = self.room(need)  # (moves ``end``: read it only afterwards)
+        self.end += self.recv_direct(view)
+
+    def room(self, need: int = 0) -> memoryview:
+        """Make room for at least ``need`` unparsed bytes (compact, grow or shrink the buffer)
+        and return its free tail, which the caller receives into and then advances ``end``
+        by what arrived: ``fill`` from the socket, the asyncio loop from its stream."""
         start, end = self.start, self.end
         size = len(self.buf)
         if start == end:
@@ -172,7 +179,7 @@ class Transport:
                 self.buf[0:pending] = self.buf[start:end]
             self.start, self.end = 0, pending
             end = pending
-        self.end = end + self.recv_direct(self.view[end:])
+        return self.view[end:]
 
     def recv_direct(self, view: memoryview) -> int:
         """Receive into ``view`` (``fill`` passes its buffer's free part; a caller that knows
@@ -204,13 +211,26 @@ class Transport:
 
     def read_login_packet(self) -> bytes:
         """The server's login response (the only length-framed packet of the protocol)."""
+        steps = self.login_packet_steps()
+        try:
+            need = next(steps)
+            while True:
+                self.fill(need)
+                need = steps.send(0)
+        except StopIteration as stop:
+            packet: bytes = stop.value
+            return packet
+
+    def login_packet_steps(self) -> Generator[int, int, bytes]:
+        """``read_login_packet`` without I/O: yields how many unparsed bytes it needs (the
+        caller fills the buffer: ``fill`` here, the asyncio connection from its stream)."""
         while self.end - self.start < 2:
-            self.fill(2)
+            yield 2
         while True:
             try:
                 total = packet_length(self.view[self.start : self.end])
             except NeedMore:
-                self.fill(2)
+                yield 2
                 continue
             except ProtocolViolation as exc:
                 raise OperationalError(f"invalid login response: {exc}", sqlstate="08S01") from None
@@ -218,7 +238,7 @@ class Transport:
                 packet = bytes(self.view[self.start : self.start + total])
                 self.start += total
                 return packet
-            self.fill(total)
+            yield total
 
     # ------------------------------------------------------------------ lifecycle
 
