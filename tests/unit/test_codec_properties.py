@@ -298,7 +298,9 @@ BIND_VALUES: st.SearchStrategy[object] = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     float_decimals(),
     # A str with NUL is refused before sending (DataError; test_driver_nul_params.py).
-    st.text(alphabet=st.characters(blacklist_characters="\x00")),
+    # Text a client can send: no NUL (refused by name, test_driver_nul_params) and no lone
+    # surrogate (not encodable: a DataError naming the parameter, tested below).
+    st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",))),
     st.dates(),
     st.datetimes(),
     st.times(),
@@ -398,3 +400,14 @@ def test_bind_shortcuts_match_the_generic_items(value: object) -> None:
     except Exception as exc:
         got = type(exc)
     assert got == expected
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\udfffb"])
+def test_a_lone_surrogate_is_refused_by_name(text: str) -> None:
+    """Hypothesis draws lone surrogates from ``characters()``; no code set encodes them, so
+    the bind is refused before anything is sent, naming the parameter."""
+    from ifxwire.client.binds import bind_message
+    from ifxwire.errors import DataError
+
+    with pytest.raises(DataError, match="parameter 1"):
+        bind_message([text], "utf-8", None, 56)
