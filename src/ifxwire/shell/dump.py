@@ -40,11 +40,17 @@ def schema(conn: Any, table: str | None = None) -> str | None:
                             "AND tabtype = 'T'", (table,)).fetchall()
         if not rows:
             return None
-    parts = [_table(conn, int(tabid), name, owner) for tabid, name, owner in rows]
-    return "".join(parts)
+    # foreign keys after every table, so that one may refer to a table created later
+    tables, foreign = [], []
+    for tabid, name, owner in rows:
+        text, keys = _table(conn, int(tabid), name, owner)
+        tables.append(text)
+        foreign.extend(keys)
+    return "".join(tables) + ("".join(foreign) + "\n" if foreign else "")
 
 
-def _table(conn: Any, tabid: int, name: str, owner: Any) -> str:
+def _table(conn: Any, tabid: int, name: str, owner: Any) -> tuple[str, list[str]]:
+    """(the table's CREATE TABLE and CREATE INDEX statements, its foreign keys)."""
     who = _owner(owner)
     cols = conn.execute(
         "SELECT c.colno, c.colname, c.coltype, c.collength, x.name, d.type, d.default "
@@ -99,30 +105,26 @@ def _table(conn: Any, tabid: int, name: str, owner: Any) -> str:
                 "AND c.constrid = r.primary", (constrid,)).fetchone()
             if ref is None:
                 continue
-            target = ref[0] if ref[0] != name else name
-            pcols = ""
-            if ref[2] is not None:
-                pcols = _index_columns(conn, ref[2])
+            pcols = _index_columns(conn, ref[2]) if ref[2] is not None else ""
             after.append(f"alter table {who}.{name} add constraint (foreign key "
-                         f"({columns_of(idxname)}) references {_owner(ref[1])}.{target} "
+                         f"({columns_of(idxname)}) references {_owner(ref[1])}.{ref[0]} "
                          f"({pcols}) {named});\n")
     row_size = sum(_width(int(r[2]), int(r[3])) for r in cols)
     out = [f'{{ TABLE {who}.{name} row size = {row_size} number of columns = {len(cols)} '
            f"index size = 0 }}\n\n",
            f"create table {who}.{name} \n  (\n", ",\n".join(lines), "\n  );\n\n"]
     out.append(f'revoke all on {who}.{name} from "public" as {who};\n\n')
+    created = 0
     for idxname, (_, iowner, idxtype, *_parts) in indexes.items():
         if idxname in used_indexes:
             continue
         unique = "unique " if (idxtype or "").strip() == "U" else ""
         out.append(f"create {unique}index {_owner(iowner)}.{idxname} on {who}.{name} "
                    f"({columns_of(idxname)}) using btree ;\n")
-    if len(out) > 4:
+        created += 1
+    if created:
         out.append("\n")
-    if after:
-        out.extend(after)
-        out.append("\n")
-    return "".join(out)
+    return "".join(out), after
 
 
 def _index_columns(conn: Any, idxname: str) -> str:
