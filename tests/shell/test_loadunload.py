@@ -211,3 +211,41 @@ def test_dump_prints_dbschema_form(conn: Any) -> None:
     finally:
         conn.execute("DROP TABLE dq")
         conn.execute("DROP TABLE dp")
+
+
+QUALIFIERS = [
+    ("DATETIME YEAR TO DAY", "2024-02-03"), ("DATETIME YEAR TO HOUR", "2024-02-03 04"),
+    ("DATETIME YEAR TO YEAR", "2024"), ("DATETIME YEAR TO MONTH", "2024-02"),
+    ("DATETIME MONTH TO DAY", "02-03"), ("DATETIME DAY TO HOUR", "03 04"),
+    ("DATETIME DAY TO SECOND", "03 04:05:06"), ("DATETIME HOUR TO HOUR", "04"),
+    ("DATETIME HOUR TO MINUTE", "04:05"), ("DATETIME HOUR TO SECOND", "04:05:06"),
+    ("DATETIME MINUTE TO SECOND", "05:06"), ("DATETIME MINUTE TO FRACTION(2)", "05:06.78"),
+    ("DATETIME SECOND TO FRACTION(3)", "06.789"),
+    ("DATETIME HOUR TO FRACTION(5)", "04:05:06.78901"),
+    ("INTERVAL DAY TO SECOND", "1 02:03:04"), ("INTERVAL DAY(3) TO FRACTION(2)", "100 01:02:03.45"),
+    ("INTERVAL HOUR TO MINUTE", "10:11"), ("INTERVAL MINUTE TO SECOND", "12:13"),
+    ("INTERVAL HOUR(3) TO SECOND", "100:02:03"), ("INTERVAL DAY(3) TO HOUR", "300 04"),
+    ("INTERVAL YEAR(4) TO MONTH", "2024-05"), ("INTERVAL YEAR TO YEAR", "12"),
+    ("INTERVAL MINUTE(3) TO FRACTION(3)", "123:45.678"), ("INTERVAL MONTH(3) TO MONTH", "17"),
+]
+
+
+@pytest.mark.parametrize(("qualifier", "literal"), QUALIFIERS)
+def test_datetime_and_interval_qualifiers(conn: Any, tmp_path: Path, qualifier: str,
+                                          literal: str) -> None:
+    """Each DATETIME/INTERVAL qualifier is unloaded as its literal (only its own fields) and
+    loads back to the same value."""
+    conn.execute(f"CREATE TEMP TABLE q1 (v {qualifier})")
+    conn.execute(f"CREATE TEMP TABLE q2 (v {qualifier})")
+    try:
+        conn.execute(f"INSERT INTO q1 VALUES ('{literal}')")
+        sh, _, err = shell(conn)
+        path = tmp_path / "q.unl"
+        assert sh.run_text(f"UNLOAD TO '{path}' SELECT v FROM q1;"), err.getvalue()
+        assert path.read_text() == literal + "|\n"
+        assert sh.run_text(f"LOAD FROM '{path}' INSERT INTO q2;"), err.getvalue()
+        assert conn.execute("SELECT v FROM q2").fetchall() == \
+            conn.execute("SELECT v FROM q1").fetchall()
+    finally:
+        conn.execute("DROP TABLE q1")
+        conn.execute("DROP TABLE q2")

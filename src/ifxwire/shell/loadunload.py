@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from .. import Error
 from ..protocol.codes import TypeCode as T
+from ..types.values import DateTimeFields, IntervalYM
 from . import unl
 
 BATCH = 1000
@@ -85,27 +86,95 @@ class LoadError(Exception):
 # ---- UNLOAD
 
 
+_SEP = {0: "", 2: "-", 4: "-", 6: " ", 8: ":", 10: ":"}  # before each field (TimeUnit)
+_UNITS = (0, 2, 4, 6, 8, 10)  # YEAR, MONTH, DAY, HOUR, MINUTE, SECOND
+
+
+def _fields_text(values: dict[int, int], start: int, end: int, fraction: int,
+                 micro: int, lead: int = 2) -> str:
+    """``start``..``end`` fields (TimeUnit numbers, end <= SECOND) as a literal, then
+    ``fraction`` digits of ``micro``; the first field gets ``lead`` digits at least."""
+    parts: list[str] = []
+    for unit in _UNITS:
+        if start <= unit <= end:
+            width = (4 if unit == 0 else 2) if parts or unit == 0 else lead
+            parts.append(("" if not parts else _SEP[unit]) + f"{values[unit]:0{width}d}")
+    text = "".join(parts)
+    if fraction:
+        text += ("." if parts else "") + f"{micro:06d}"[:fraction]
+    return text
+
+
 def _temporal_text(value: Any, desc: Any) -> str | None:
-    """DATETIME and INTERVAL values as literals without qualifier keywords, cut to the
-    column's qualifier (the description's display size is the literal's length)."""
-    size = desc[2]
-    if isinstance(value, dt.datetime):
+    """DATETIME and INTERVAL values as literals without qualifier keywords, only the
+    qualifier's fields. The description gives the literal's size and the FRACTION digits,
+    not the first field; docs/SHELL.md says how that is settled."""
+    size, scale = desc[2] or 0, desc[5] or 0
+    if isinstance(value, DateTimeFields):
+        units = {0: value.year, 2: value.month, 4: value.day, 6: value.hour,
+                 8: value.minute, 10: value.second}
+        return _fields_text({k: int(v or 0) for k, v in units.items()}, value.start,
+                            min(value.end, 10), max(0, value.end - 10), value.microsecond or 0)
+    if isinstance(value, dt.datetime):  # YEAR TO ...
         full = value.strftime("%Y-%m-%d %H:%M:%S.%f")
         return full[:size] if size else value.isoformat(sep=" ")
-    if isinstance(value, dt.time):
-        full = value.strftime("%H:%M:%S.%f")
-        return full[:size] if size else value.isoformat()
-    if isinstance(value, dt.timedelta):
-        sign = "-" if value < dt.timedelta(0) else ""
-        value = abs(value)
-        hours, rest = divmod(value.seconds, 3600)
-        minutes, seconds = divmod(rest, 60)
-        text = f"{sign}{value.days} {hours:02d}:{minutes:02d}:{seconds:02d}"
-        scale = desc[5] or 0
+    if isinstance(value, dt.date):  # YEAR TO DAY
+        return value.isoformat()
+    if isinstance(value, dt.time):  # HOUR, MINUTE or SECOND TO ...
+        hms = {6: value.hour, 8: value.minute, 10: value.second}
+        whole = size - scale - (1 if scale else 0)  # characters before the fraction
+        count = (whole + 1) // 3
         if scale:
-            text += "." + f"{value.microseconds:06d}"[:scale]
-        return text
+            start = 10 - 2 * (count - 1)
+        elif count == 3:
+            start = 6
+        elif count == 2:  # HOUR TO MINUTE or MINUTE TO SECOND: the value tells
+            start = 8 if value.hour == 0 and value.second != 0 else 6
+        else:
+            start = 6 if value.hour else 8 if value.minute else 10
+        return _fields_text(hms, start, start + 2 * (count - 1), scale, value.microsecond)
+    if isinstance(value, dt.timedelta):
+        return _interval_text(value, desc)
+    if isinstance(value, IntervalYM):
+        if (desc[2] or 0) - (desc[4] or 0) - 1 == 0:  # one field: YEAR TO YEAR or MONTH
+            sign = "-" if value.months < 0 else ""
+            months = abs(value.months)
+            return sign + str(months // 12 if months % 12 == 0 else months)
+        return str(value)
     return None
+
+
+def _interval_text(value: dt.timedelta, desc: Any) -> str:
+    """A DAY/HOUR/MINUTE/SECOND/FRACTION INTERVAL. Its field count comes from the
+    description (size = digits + separators + a sign position); the last field is SECOND
+    when there is a FRACTION, else the finest that leaves nothing out and lets the first
+    field fit its digits (a SECOND end first)."""
+    size, digits, scale = desc[2] or 0, desc[4] or 0, desc[5] or 0
+    sign = "-" if value < dt.timedelta(0) else ""
+    value = abs(value)
+    fields = max(1, size - digits - 1 + 1 - (1 if scale else 0))
+    total = value.days * 86400 + value.seconds
+    lead_digits = digits - scale - 2 * (fields - 1)
+    size_of = {4: 86400, 6: 3600, 8: 60, 10: 1}
+    ends = [10] if scale else [10, 8, 6, 4]
+    end = 10
+    for end in ends:
+        start = end - 2 * (fields - 1)
+        if start < 4 or total % size_of[end] or (value.microseconds and end != 10):
+            continue
+        if len(str(total // size_of[start])) <= max(lead_digits, 1):
+            break
+    else:
+        end = 10
+    start = max(4, end - 2 * (fields - 1))
+    units: dict[int, int] = {}
+    rest = total
+    for unit in (4, 6, 8, 10):
+        if unit >= start:
+            units[unit], rest = divmod(rest, size_of[unit])
+    lead = len(str(units[start]))
+    body = _fields_text(units, start, end, scale, value.microseconds, lead=lead)
+    return sign + body
 
 
 def unload(conn: Any, stmt: Unload, batch: int = BATCH) -> int:
