@@ -249,3 +249,43 @@ def test_datetime_and_interval_qualifiers(conn: Any, tmp_path: Path, qualifier: 
     finally:
         conn.execute("DROP TABLE q1")
         conn.execute("DROP TABLE q2")
+
+
+def test_escape_and_read_back_any_fields() -> None:
+    """Property: any fields (NULL, empty, delimiters, backslashes, newlines, blanks) written
+    with the UNL escapes read back unchanged, for any allowed delimiter."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    field = st.one_of(st.none(), st.text(alphabet="ab |;\\\n\t \r,é", max_size=8))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.lists(field, min_size=1, max_size=5), min_size=1, max_size=4),
+           st.sampled_from(["|", ";", "\t", ","]))  # a blank delimiter: see docs
+    def check(rows: list[list[str | None]], delim: str) -> None:
+        buf = io.StringIO()
+        for row in rows:
+            unl.write_record(buf, ["" if v is None else unl.escape(v, delim) for v in row],
+                             delim)
+        got = [fields for _, fields in unl.records(io.StringIO(buf.getvalue(), newline="\n"),
+                                                   delim)]
+        assert got == rows
+
+    check()
+
+
+def test_load_inside_your_transaction_leaves_the_decision_to_you(conn: Any,
+                                                                  tmp_path: Path) -> None:
+    conn.execute("CREATE TABLE lt (id INT PRIMARY KEY)")
+    try:
+        path = tmp_path / "t.unl"
+        path.write_text("1|\n1|\n")
+        sh, _, err = shell(conn)
+        assert sh.run_text("BEGIN WORK; INSERT INTO lt VALUES (9);")
+        assert not sh.run_text(f"LOAD FROM '{path}' INSERT INTO lt;")
+        assert "line 2" in err.getvalue() and "no row of the file was kept" not in err.getvalue()
+        assert conn.in_transaction
+        assert sh.run_text("ROLLBACK WORK;")
+        assert conn.execute("SELECT COUNT(*) FROM lt").fetchone()[0] == 0
+    finally:
+        conn.execute("DROP TABLE lt")

@@ -57,14 +57,14 @@ def parse(statement: str) -> Load | Unload | None:
     """The LOAD or UNLOAD statement in ``statement``; None for any other statement. Raises
     ValueError when it starts as one but does not follow the syntax."""
     head = statement.lstrip()[:7].upper()
-    if head.startswith("LOAD ") or head.startswith("LOAD\n"):
+    if re.match(r"LOAD\s", head):
         m = _LOAD.match(statement)
         if m is None:
             raise ValueError("use LOAD FROM 'file' [DELIMITER 'c'] INSERT INTO table [(columns)]")
         cols = m["cols"]
         return Load(_unquote(m["file"]) or "", _unquote(m["delim"]), m["table"],
                     [c.strip() for c in cols.split(",")] if cols is not None else None)
-    if head.startswith("UNLOAD"):
+    if re.match(r"UNLOAD\s", head):
         m = _UNLOAD.match(statement)
         if m is None:
             raise ValueError("use UNLOAD TO 'file' [DELIMITER 'c'] SELECT ...")
@@ -245,7 +245,7 @@ def load(conn: Any, stmt: Load, err: TextIO | None = None, batch: int = BATCH,
     try:
         pending: list[tuple[Any, ...]] = []
         lines: list[int] = []
-        with open(stmt.file, encoding="utf-8", newline="") as stream:
+        with open(stmt.file, encoding="utf-8", newline="\n") as stream:
             for line, fields in _records(stream, delim):
                 if len(fields) != len(codes):
                     raise LoadError(line, f"{len(fields)} fields for {len(codes)} columns "
