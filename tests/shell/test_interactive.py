@@ -158,3 +158,21 @@ def test_missing_prompt_toolkit_is_explained(url: str, tmp_path: Path) -> None:
     assert 'pip install "ifxwire[shell]"' in ANSI.sub("", child.before or "")
 
 
+
+
+def test_progress_during_a_long_load_and_unload(url: str, tmp_path: Path) -> None:
+    """On a terminal a LOAD shows ``N rows loaded...`` on stderr while its batches go in."""
+    data = tmp_path / "rows.unl"
+    data.write_text("".join(f"{i}|row {i}|\n" for i in range(5000)))
+    sh = Shell(url, tmp_path / "history", "--progress-after", "0")
+    sh.line("CREATE TEMP TABLE loaded (id INT, name VARCHAR(20));")
+    sh.expect("Create done.")
+    sh.line(f"LOAD FROM '{data}' INSERT INTO loaded;")
+    out = sh.expect("5000 row(s) loaded.")
+    assert "rows loaded..." in out and "5,000 rows loaded." in out
+    back = tmp_path / "back.unl"
+    sh.line(f"UNLOAD TO '{back}' SELECT * FROM loaded ORDER BY id;")
+    sh.expect("5000 row(s) unloaded.")
+    sh.expect(PROMPT)
+    assert sh.close() == 0
+    assert back.read_text() == data.read_text()

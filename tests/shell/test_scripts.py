@@ -154,3 +154,22 @@ def test_splitter() -> None:
     assert split(body + ";\nselect 1;") == ([body, "select 1"], "")
     assert not is_complete("create function f() returning int; return 1;")
     assert is_complete("select 1;  ")
+
+
+def test_load_and_unload_in_a_script(capsys: Any, url: str, tmp_path: Path) -> None:
+    """dbaccess-style LOAD/UNLOAD run from -e; a bad record makes the exit status 1."""
+    path = tmp_path / "c.unl"
+    rc, out, err = run(capsys, url, "-e", f"UNLOAD TO '{path}' DELIMITER ';' SELECT id, name, "
+                       "balance, joined, vip FROM customer WHERE id <= 2 ORDER BY id")
+    assert rc == 0 and out == "2 row(s) unloaded.\n", err
+    assert path.read_text() == "1;c0;0.00;01/01/2024;t;\n2;c1;1.50;01/02/2024;f;\n"
+    rc, out, err = run(capsys, url, "-e", "CREATE TEMP TABLE c2 (id INT, name VARCHAR(40), "
+                       "balance DECIMAL(10,2), joined DATE, vip BOOLEAN); "
+                       f"LOAD FROM '{path}' DELIMITER ';' INSERT INTO c2; "
+                       "SELECT COUNT(*) AS n FROM c2 WHERE joined = '2024-01-02'")
+    assert rc == 0 and "2 row(s) loaded." in out and " 1\n" in out, err
+    path.write_text("1;c0;0.00;13/45/2024;t;\n")
+    rc, out, err = run(capsys, url, "-e", "CREATE TEMP TABLE c3 (id INT, name VARCHAR(40), "
+                       "balance DECIMAL(10,2), joined DATE, vip BOOLEAN); "
+                       f"LOAD FROM '{path}' DELIMITER ';' INSERT INTO c3")
+    assert rc == 1 and "LOAD stopped at line 1" in err

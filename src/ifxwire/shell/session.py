@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import Error
-from . import describe, output
+from . import describe, dump, loadunload, output, unl
 from .splitter import split
 
 HELP = """\
@@ -25,6 +25,9 @@ SQL statements end with ';' and may span lines.
   \\null TEXT                        how NULL is shown (default: empty)
   \\c DATABASE                       open another database (DATABASE statement)
   \\i FILE                           run the statements in FILE
+  \\dump [TABLE]                     the schema as dbschema prints it (all tables without TABLE)
+  LOAD FROM 'f' [DELIMITER 'c'] INSERT INTO t [(cols)]   load an UNL file
+  UNLOAD TO 'f' [DELIMITER 'c'] SELECT ...               write an UNL file
   \\conninfo                         where this session is connected
   \\?                                this help
   \\q  or  quit  or  exit            leave
@@ -97,6 +100,17 @@ class ShellSession:
     def sql(self, statement: str) -> bool:
         started = time.perf_counter()
         try:
+            bulk = loadunload.parse(statement)
+        except ValueError as exc:
+            self.err.write(f"ERROR: {exc}\n")
+            return False
+        if bulk is not None:
+            try:
+                return self._bulk(bulk, statement)
+            finally:
+                if self.settings.timing:
+                    self.out.write(f"Time: {(time.perf_counter() - started) * 1000:.3f} ms\n")
+        try:
             cur = self.conn.cursor()
             try:
                 cur.execute(statement)
@@ -112,6 +126,37 @@ class ShellSession:
         finally:
             if self.settings.timing:
                 self.out.write(f"Time: {(time.perf_counter() - started) * 1000:.3f} ms\n")
+        return True
+
+    def _bulk(self, bulk: loadunload.Load | loadunload.Unload, statement: str) -> bool:
+        """LOAD and UNLOAD, run here in the client as dbaccess runs them."""
+        try:
+            if isinstance(bulk, loadunload.Unload):
+                count = loadunload.unload(self.conn, bulk)
+                self.out.write(f"{count} row(s) unloaded.\n")
+            else:
+                count = loadunload.load(self.conn, bulk, self.err,
+                                        progress_after=self.settings.progress_after)
+                self.out.write(f"{count} row(s) loaded.\n")
+        except loadunload.LoadError as exc:
+            if exc.cause is not None:
+                self.error(exc.cause)
+            why = "" if exc.cause is not None else ": " + str(exc).split(": ", 1)[1]
+            kept = ("; no row of the file was kept" if exc.rolled_back else "")
+            self.err.write(f"ERROR: LOAD stopped at line {exc.line} of {bulk.file}{why}{kept}\n")
+            return False
+        except unl.UnlError as exc:
+            self.err.write(f"ERROR: {bulk.file}: {exc}\n")
+            return False
+        except OSError as exc:
+            self.err.write(f"ERROR: cannot open {bulk.file}: {exc.strerror}\n")
+            return False
+        except ValueError as exc:
+            self.err.write(f"ERROR: {exc}\n")
+            return False
+        except Error as exc:
+            self.error(exc, statement)
+            return False
         return True
 
     def _print_status(self, statement: str, rowcount: int) -> None:
@@ -250,6 +295,12 @@ class ShellSession:
                 self.err.write(f"ERROR: cannot read {arg}: {exc.strerror}\n")
                 return False
             return self.run_text(text)
+        elif name == "\\dump":
+            ddl = dump.schema(self.conn, describe.object_name(arg) if arg else None)
+            if ddl is None:
+                self.err.write(f'ERROR: no table "{describe.object_name(arg)}" in this database\n')
+                return False
+            self.out.write(ddl)
         elif name == "\\conninfo":
             c = self.conn
             self.out.write(f"Connected to {c.server_version_string or 'Informix'}, database "
