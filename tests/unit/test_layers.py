@@ -33,22 +33,7 @@ MAX_IN_FUNCTION = 40
 #: Imports that still go up a layer (importer, imported), relative to ifxwire.server.engine.
 #: Each is a place where a lower layer calls into a feature; the cure is to have the feature
 #: register itself with the lower layer (as a hook table or a loader list) instead.
-KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset({
-    ("sql.collection_tables", "features.composite"),
-    ("sql.dialect", "features.composite"),
-    ("sql.exprs", "features.composite"),
-    ("sql.functions", "features.composite"),
-    ("sql.functions", "features.lobs.lo_functions"),
-    ("sql.functions_sql", "features.composite"),
-    ("sql.functions_sql", "features.lobs.lo_functions"),
-    ("sql.slv", "features.spl.interp"),
-    ("sql.slv", "features.spl.outparams"),
-    ("sql.slv", "features.spl.resolve"),
-    ("sql.translate", "features.select_triggers"),
-    ("sql.translate", "features.spl.calls"),
-    ("sql.translate", "features.triggers"),
-    ("sql.translate", "features.views"),
-})
+KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
 
 
 def _module(path: Path) -> str:

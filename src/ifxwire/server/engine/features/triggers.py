@@ -37,7 +37,7 @@ from ..schema.catalog import TableInfo, quote
 from ..schema.hooks import FEATURES
 from ..schema.routine_tables import chunks
 from ..schema.routines import Routine
-from ..sql.hooks import PARSERS
+from ..sql.hooks import PARSERS, TRANSLATION
 from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
@@ -658,3 +658,7 @@ FEATURES.triggers = load_triggers  # the catalogue reads triggers through it
 # The statement parser (sql layer) reads these statements through its hooks (sql/hooks.py).
 PARSERS.create_trigger = parse_create_trigger
 PARSERS.drop_trigger = parse_drop_trigger
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.compile_instead = compile_instead
