@@ -51,7 +51,7 @@ from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import ConvContext, fail
 from ..schema.hooks import FEATURES
 from ..sql.exprs import NULLTYPE, common_type, func, keylit, lit, ty, typed
-from ..sql.hooks import PARSERS
+from ..sql.hooks import PARSERS, TRANSLATION
 
 T = TypeCode
 _LOCK = threading.Lock()
@@ -813,3 +813,17 @@ EXTENSIONS.complex_loader = loader
 PARSERS.create_row_type = parse_create_row_type
 PARSERS.drop_row_type = parse_drop_row_type
 PARSERS.named_placeholder = named_placeholder
+
+
+# The SQL translation (sql layer) calls these through its hooks (sql/hooks.py).
+TRANSLATION.complex_type = complex_type
+TRANSLATION.type_of = type_of
+TRANSLATION.node_of = node_of
+TRANSLATION.translate_dot = translate_dot
+TRANSLATION.translate_collection = translate_collection
+TRANSLATION.translate_field = translate_field
+TRANSLATION.translate_in_collection = translate_in_collection
+TRANSLATION.translate_row = translate_row
+TRANSLATION.translate_cardinality = translate_cardinality
+TRANSLATION.resolve_placeholders = resolve_placeholders
+TRANSLATION.compose = compose

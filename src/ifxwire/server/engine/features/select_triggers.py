@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ..schema.catalog import TableInfo, quote
+from ..sql.hooks import TRANSLATION
 from .triggers import _Firing, _guarded
 
 if TYPE_CHECKING:
@@ -138,3 +139,7 @@ def _each_row(s: EngineSession, each: list[tuple[_Firing, int]], tables: list[Ta
 def _run(s: EngineSession, plan: Plan, action: Any) -> None:
     """Trigger actions write: under the write lock, atomically (triggers._guarded)."""
     s._write(plan, lambda: _guarded(s, action))
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.select_triggers = prepare

@@ -37,7 +37,9 @@ from ..schema.catalog import TableInfo, quote
 from ..schema.hooks import FEATURES
 from ..schema.routine_tables import chunks
 from ..schema.routines import Routine
-from ..sql.hooks import PARSERS
+from ..sql.hooks import PARSERS, TRANSLATION
+from ..sql.plan import Plan
+from ..sql.prepared import ExecResult
 from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
@@ -47,8 +49,7 @@ from .views import check_rows
 
 if TYPE_CHECKING:
     from ..session.session import EngineSession
-    from ..sql.prepared import ExecResult
-    from ..sql.translate import Compiler, Plan
+    from ..sql.translate import Compiler
     from .spl.interp import Interp
 
 MAX_CASCADE = 61  # Informix: "the maximum number of cascading triggers, which is 61"
@@ -412,9 +413,6 @@ class _Firing:
                 f"UPDATE {info.schema}.{quote(info.name)} SET {sets} WHERE rowid = ?",
                 [*values.values(), rowid])
         except sqlite3.Error as e:
-            # import cycle at load: translate -> triggers
-            from ..sql.translate import Plan
-
             raise self.s._map_error(e, Plan("update", StmtType.UPDATE, table=info)) from None
 
     def row(self, info: TableInfo, rowid: object, old: dict[str, object] | None,
@@ -460,9 +458,6 @@ def _guarded(s: EngineSession, run: Any) -> Any:
 def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
     MERGE_ROWID is bound to the target's largest rowid before the first runs."""
-    # import cycle at load: prepared -> translate -> triggers
-    from ..sql.prepared import ExecResult
-
     info = plan.table
     if info is not None and len(plan.parts) > 1:
         row = s._connection().execute(
@@ -529,9 +524,6 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
 def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
     """DML on a view that has an INSTEAD OF trigger for it: a query producing the rows the
     trigger receives (NEW for INSERT; OLD and the SET values for UPDATE; OLD for DELETE)."""
-    # import cycle at load: translate -> triggers
-    from ..sql.translate import Plan
-
     target = ast.this
     if isinstance(target, exp.Schema):
         target = target.this
@@ -611,9 +603,6 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
 
 
 def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    # import cycle at load: prepared -> translate -> triggers
-    from ..sql.prepared import ExecResult
-
     info = plan.table
     assert info is not None
     event = {int(StmtType.INSERT): "i", int(StmtType.UPDATE): "u",
@@ -658,3 +647,7 @@ FEATURES.triggers = load_triggers  # the catalogue reads triggers through it
 # The statement parser (sql layer) reads these statements through its hooks (sql/hooks.py).
 PARSERS.create_trigger = parse_create_trigger
 PARSERS.drop_trigger = parse_drop_trigger
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.compile_instead = compile_instead

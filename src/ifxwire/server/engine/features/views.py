@@ -30,6 +30,7 @@ from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..schema.catalog import TableInfo, quote
+from ..sql.hooks import TRANSLATION
 from ..sql.statements import _DIALECTS, CreateView, parse
 
 if TYPE_CHECKING:
@@ -267,3 +268,7 @@ def check_rows(conn: sqlite3.Connection, plan: Plan, rowids: list[object]) -> No
         return
     if conn.execute(plan.view_check, (json.dumps(rowids),)).fetchone() is not None:
         raise EngineError(sc.VIEW_CHECK, near=plan.view or "")
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.compile_view_dml = compile_view_dml

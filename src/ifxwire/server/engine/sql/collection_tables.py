@@ -28,8 +28,8 @@ from sqlglot import exp
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from ..features.composite import complex_type, type_of
 from .exprs import UNKNOWN, ExprTranslator, func, ty
+from .hooks import TRANSLATION
 
 T = TypeCode
 UNNAMED = "unnamed_col_1"
@@ -127,7 +127,8 @@ def type_table(tx: Any, node: exp.Unnest) -> tuple[list[tuple[str, Any]], dict[s
     columns: list[tuple[str, Any]] = []
     sql: dict[str, exp.Expr] = {}
     for i, (col, field) in enumerate(zip(names, fields, strict=True)):
-        ft = complex_type(field) if field.is_complex else type_of(field).nullable()
+        ft = (TRANSLATION.complex_type(field) if field.is_complex
+              else TRANSLATION.type_of(field).nullable())
         expr: exp.Expr = value if element.code != T.ROW else func(
             "json_extract", value, exp.Literal.string(f"$[{i}]"))
         columns.append((col, ft))

@@ -32,6 +32,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
+from .hooks import PARSERS, TRANSLATION
 
 T = TypeCode
 U = TimeUnit
@@ -461,11 +462,9 @@ class IfxExprParser(parser.Parser):
                 and self._curr.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):
             # ``x::person_t``, ``CAST(x AS dollars)``: a named ROW or DISTINCT type, resolved
             # against the catalog when the cast is compiled (-9628 if there is none).
-            from ..features.composite import named_placeholder
-
             name = self._curr.text.lower()
             self._advance()
-            return ifx_type_node(named_placeholder(name))
+            return ifx_type_node(PARSERS.named_placeholder(name))
         return super()._parse_types(check_func, schema, allow_identifiers, with_collation)
 
     def parse_ifx_type(self) -> exp.DataType:
@@ -556,9 +555,6 @@ class IfxExprParser(parser.Parser):
 
     def _parse_complex_type(self, word: str) -> IfxType:
         """SET/MULTISET/LIST(element NOT NULL) and ROW(field type, ...), nested."""
-        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.composite import complex_type, node_of
-
         if not self._match(TokenType.L_PAREN):
             self.raise_error(f"Expected ( after {word}")
         code = {"SET": T.SET, "MULTISET": T.MULTISET, "LIST": T.LIST, "ROW": T.ROW}[word]
@@ -570,7 +566,7 @@ class IfxExprParser(parser.Parser):
                     self.raise_error("Expected a ROW field name")
                     raise AssertionError
                 self._advance()
-                children.append(replace(node_of(self._parse_element_type()),
+                children.append(replace(TRANSLATION.node_of(self._parse_element_type()),
                                         field=name.text.lower()))
                 if not self._match(TokenType.COMMA):
                     break
@@ -580,9 +576,9 @@ class IfxExprParser(parser.Parser):
                 # The Guide to SQL: Syntax's collection diagram requires NOT NULL after the
                 # element type, so anything else is a syntax error (docs/SERVER.md).
                 self.raise_error("Expected NOT NULL after the collection element type")
-            children.append(node_of(elem))
+            children.append(TRANSLATION.node_of(elem))
         self._match_r_paren()
-        return complex_type(ComplexType(code, children=tuple(children)))
+        return TRANSLATION.complex_type(ComplexType(code, children=tuple(children)))
 
     def _parse_element_type(self) -> IfxType:
         if self._word() not in _TYPE_WORDS:
@@ -590,11 +586,8 @@ class IfxExprParser(parser.Parser):
             if tok is None or tok.token_type not in (TokenType.VAR, TokenType.IDENTIFIER):
                 self.raise_error("Expected a type")
                 raise AssertionError
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import named_placeholder
-
             self._advance()
-            named = named_placeholder(tok.text.lower())
+            named = PARSERS.named_placeholder(tok.text.lower())
             if self._word() == "NOT" and self._next and self._next.text.upper() == "NULL":
                 self._advance(2)
                 named = named.with_notnull()

@@ -42,6 +42,7 @@ from .dialect import (
     IfxUser,
 )
 from .functions import matches_to_glob
+from .hooks import TRANSLATION
 
 T = TypeCode
 U = TimeUnit
@@ -293,16 +294,10 @@ class ExprTranslator:
         if isinstance(node, (exp.Func, exp.Window)):
             return self.function(node)
         if isinstance(node, exp.Dot):
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import translate_dot
-
-            dot: exp.Expr = translate_dot(self, node)
+            dot: exp.Expr = TRANSLATION.translate_dot(self, node)
             return dot
         if isinstance(node, IfxCollection):
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import translate_collection
-
-            out: exp.Expr = translate_collection(self, node)
+            out: exp.Expr = TRANSLATION.translate_collection(self, node)
             return out
         raise not_implemented(f"expression {node.key}")
 
@@ -314,10 +309,7 @@ class ExprTranslator:
         except EngineError as exc:
             if exc.sqlcode != sc.NO_COLUMN or not node.table:
                 raise
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import translate_field
-
-            field: exp.Expr | None = translate_field(self, node)
+            field: exp.Expr | None = TRANSLATION.translate_field(self, node)
             if field is None:
                 raise
             return field
@@ -587,10 +579,7 @@ class ExprTranslator:
 
     def in_(self, node: exp.In) -> exp.Expr:
         if node.args.get("field") is not None:
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import translate_in_collection
-
-            member: exp.Expr = translate_in_collection(self, node)
+            member: exp.Expr = TRANSLATION.translate_in_collection(self, node)
             return member
         this = self.tx(node.this)
         if node.args.get("query"):
@@ -697,10 +686,7 @@ class ExprTranslator:
         if target is None:
             raise not_implemented(f"cast to {node.to.sql()}")
         if target.cx is not None:
-            # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-            from ..features.composite import resolve_placeholders
-
-            target = resolve_placeholders(target, self.named_type)
+            target = TRANSLATION.resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
         refusals.cast_to_byte(ty(inner), target)
         if ty(inner).code == -1:

@@ -29,6 +29,7 @@ from ..core.errors import EngineError
 from ..core.ifxtypes import FLOATING, IfxType, from_key
 from ..schema.metadata import schema_function
 from .builtins import call
+from .hooks import TRANSLATION
 
 T = TypeCode
 U = TimeUnit
@@ -635,9 +636,6 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_error(code: int) -> object:
         raise EngineError(code)
 
-    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.composite import compose
-
     def ifx_schema(name: str, *args: object) -> object:
         return schema_function(name, args)
 
@@ -687,7 +685,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_to_date": (3, ifx_to_date, True),
         "ifx_serial": (3, ifx_serial, False),
         "ifx_error": (1, ifx_error, False),
-        "ifx_compose": (-1, compose, True),
+        "ifx_compose": (-1, TRANSLATION.compose, True),
         "ifx_chr": (1, ifx_chr, True),
         "ifx_hex": (1, ifx_hex, True),
         "ifx_fn": (-1, ifx_fn, True),
@@ -765,11 +763,8 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
                 raise
         return inner
 
-    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.lobs.lo_functions import make_lo_functions
-
     functions = make_functions(slot)
-    functions.update(make_lo_functions(slot))
+    functions.update(TRANSLATION.lo_functions(slot))
     for name, (nargs, fn, deterministic) in functions.items():
         conn.create_function(name, nargs, cast(Callable[..., Any], wrap(fn)),
                              deterministic=deterministic)

@@ -16,8 +16,6 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from ..features.composite import translate_cardinality, translate_row
-from ..features.lobs.lo_functions import sql_handlers
 from . import builtins
 from .exprs import (
     COUNT_TYPE,
@@ -30,6 +28,7 @@ from .exprs import (
     ty,
     typed,
 )
+from .hooks import TRANSLATION
 
 T = TypeCode
 U = TimeUnit
@@ -170,7 +169,7 @@ def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
 
 def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     name = str(node.this).upper()
-    handler = _ANON.get(name)
+    handler = TRANSLATION.functions.get(name) or _ANON.get(name)
     if handler is None and name in builtins.FUNCTIONS:
         return _builtin(tx, node)
     if handler is None:
@@ -345,7 +344,6 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "SCHEMA_BUFFLEN": _schema_fn(it.INTEGER, "schema_bufflen"),
     "GET_DEFAULT_VALUE": _schema_fn(it.varchar(254), "get_default_value"),
 }
-_ANON.update(sql_handlers())  # FILETOBLOB, LOTOFILE, LOCOPY, ifx_lo_* (lo_functions.py)
 
 
 def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.Expr:
@@ -356,7 +354,8 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, exp.Anonymous):
         name = str(node.this).upper()
         if name in ("ROW", "CARDINALITY"):
-            out: exp.Expr = (translate_row if name == "ROW" else translate_cardinality)(tx, node)
+            out: exp.Expr = (TRANSLATION.translate_row if name == "ROW"
+                              else TRANSLATION.translate_cardinality)(tx, node)
             return out
         return _anonymous(tx, node)
     if isinstance(node, exp.Count):
@@ -526,7 +525,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     # sqlglot has its own node for some functions Informix has under the same name (NVL2,
     # ASIN, …): as an anonymous call, in argument order, they reach the handlers above.
     name = node.sql_name().upper()
-    if name in _ANON or name in builtins.FUNCTIONS:
+    if name in _ANON or name in TRANSLATION.functions or name in builtins.FUNCTIONS:
         args = [v for k in node.arg_types for v in _flat(node.args.get(k))]
         return _anonymous(tx, exp.Anonymous(this=name, expressions=args))
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())

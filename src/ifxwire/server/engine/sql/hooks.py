@@ -1,4 +1,6 @@
-"""The statements whose grammar belongs to a feature, parsed by the feature itself.
+"""What the SQL layer asks of the features, without importing them.
+
+``PARSERS``: the statements whose grammar belongs to a feature, parsed by the feature itself.
 
 CREATE/DROP of routines, triggers, ROW and DISTINCT types and EXECUTE PROCEDURE are read by
 the feature that runs them (features/spl, triggers.py, composite.py, distinct.py). The SQL
@@ -9,16 +11,33 @@ used is a feature never loaded: an internal error, said as such.
 
 ``p`` is the statement parser (statements.py ``Informix.Parser``), positioned as each slot
 says; each returns the feature's statement spec, which ``_stmt`` wraps.
+
+``TRANSLATION``: the parts of translating a statement that a feature owns -- ROW and collection
+types in expressions and casts (composite.py), the smart large object functions
+(lobs/lo_functions.py), SPL routines called from SQL (spl/), INSTEAD OF and Select triggers
+(triggers.py, select_triggers.py) and DML on views (views.py). Filled the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from sqlglot import exp
+
+    from ....types.complextype import ComplexType
     from ..core.ifxtypes import IfxType
+    from ..schema.catalog import TableInfo
+    from ..schema.routines import Routine
+    from .exprs import ExprTranslator
+    from .functions import FunctionSlot
+    from .plan import Plan
+    from .translate import Compiler
+
+#: A function translating one SQL call node: (translator, node) -> typed expression.
+Handler = Callable[["ExprTranslator", "exp.Anonymous"], "exp.Expr"]
 
 
 def _unregistered(*args: object) -> NoReturn:
@@ -51,3 +70,52 @@ class FeatureParsers:
 
 
 PARSERS = FeatureParsers()
+
+
+@dataclass
+class FeatureTranslation:
+    """One slot per part of translation a feature owns; the module that fills it is named."""
+
+    #: composite.py: the IfxType of a ROW/collection node, of any node, and the node of a type
+    complex_type: Callable[[ComplexType], IfxType] = _unregistered
+    type_of: Callable[[ComplexType], IfxType] = _unregistered
+    node_of: Callable[[IfxType], ComplexType] = _unregistered
+    #: composite.py: ``expr.field``, ``SET{...}``, ``row.field`` (None: not a field),
+    #: ``x IN collection``, ``ROW(...)``, ``CARDINALITY(...)``; (translator, node)
+    translate_dot: Callable[[Any, Any], Any] = _unregistered
+    translate_collection: Callable[[Any, Any], Any] = _unregistered
+    translate_field: Callable[[Any, Any], Any] = _unregistered
+    translate_in_collection: Callable[[Any, Any], Any] = _unregistered
+    translate_row: Callable[[Any, Any], Any] = _unregistered
+    translate_cardinality: Callable[[Any, Any], Any] = _unregistered
+    #: composite.py: named types in a cast target resolved by a catalogue lookup
+    resolve_placeholders: Callable[[IfxType, Callable[[str], IfxType | None]],
+                                   IfxType] = _unregistered
+    #: composite.py: the SQLite function building a ROW/collection's storage per row
+    compose: Callable[..., str] = _unregistered
+    #: lobs/lo_functions.py: its SQLite functions for one connection, by name
+    lo_functions: Callable[[FunctionSlot],
+                           dict[str, tuple[int, Callable[..., object], bool]]] = _unregistered
+    #: SQL functions a feature translates, by upper-case name, taking precedence over the
+    #: SQL layer's own (lobs/lo_functions.py: FILETOBLOB, LOTOFILE, LOCOPY, ifx_lo_*)
+    functions: dict[str, Handler] = field(default_factory=dict)
+    #: spl/resolve.py: the routines of a kind that admit a number of arguments
+    candidates: Callable[[Sequence[Routine], str, int], list[Routine]] = _unregistered
+    #: spl/outparams.py: the arguments a routine receives (OUT ones as NULL)
+    input_exprs: Callable[[Routine, Sequence[exp.Expr]], list[exp.Expr]] = _unregistered
+    #: spl/interp.py: the DEFAULT expressions of the parameters a call left out
+    default_exprs: Callable[[Routine, int], list[exp.Expr]] = _unregistered
+    #: spl/calls.py: EXECUTE PROCEDURE|FUNCTION compiled, and a stored function in an
+    #: expression (None: no routine of that name)
+    compile_call: Callable[[Compiler, Any], Plan] = _unregistered
+    routine_call: Callable[[Compiler, ExprTranslator, str, list[exp.Expr]],
+                           exp.Expr | None] = _unregistered
+    #: select_triggers.py: the Select triggers a compiled query activates, recorded in its plan
+    select_triggers: Callable[[Compiler, Plan], None] = _unregistered
+    #: triggers.py: DML on a view with an INSTEAD OF trigger (None: it has none)
+    compile_instead: Callable[[Compiler, exp.Expr], Plan | None] = _unregistered
+    #: views.py: DML on a simple view, (compiler, statement, view, target table)
+    compile_view_dml: Callable[[Compiler, Any, TableInfo, exp.Table], Plan] = _unregistered
+
+
+TRANSLATION = FeatureTranslation()

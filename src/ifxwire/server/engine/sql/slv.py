@@ -30,10 +30,9 @@ from sqlglot import exp
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from ..features.spl.outparams import input_exprs
-from ..features.spl.resolve import candidates
 from .dialect import IfxSlv, IfxSlvRef
 from .exprs import func, keylit, typed
+from .hooks import TRANSLATION
 
 if TYPE_CHECKING:
     from ..schema.routines import Routine
@@ -115,7 +114,8 @@ def _producer(compiler: Compiler, call: exp.Anonymous, decl: IfxSlv) -> tuple[Ro
     name = str(call.this).lower()
     args = list(call.expressions)
     slvs = [i for i, arg in enumerate(args) if isinstance(arg, IfxSlv)]
-    found = [r for r in candidates(compiler.lookup.routines(name), "function", len(args))
+    found = [r for r in TRANSLATION.candidates(compiler.lookup.routines(name), "function",
+                                                len(args))
              if set(slvs) <= set(r.outputs())]
     if not found:
         raise EngineError(sc.NO_ROUTINE, near=name)
@@ -142,9 +142,6 @@ def _producers_first(where: exp.Expr) -> None:
 def producer_call(compiler: Compiler, tx: ExprTranslator, call_name: str,
                   args: list[exp.Expr]) -> exp.Expr:
     """``f(x, v # T)`` in a WHERE clause: ifx_spl_out(procid, keys, inputs…)."""
-    # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-    from ..features.spl.interp import default_exprs
-
     decls = [arg for arg in args if isinstance(arg, IfxSlv)]
     routine: Routine = decls[0].meta["routine"]
     by_position = {args.index(d): d for d in decls}
@@ -158,8 +155,8 @@ def producer_call(compiler: Compiler, tx: ExprTranslator, call_name: str,
         raise EngineError(sc.NO_ROUTINE, near=call_name)
     compiler.routines.add(routine.procid)
     inputs = [exp.Null() if isinstance(arg, IfxSlv) else arg
-              for arg in input_exprs(routine, args)]
-    inputs += default_exprs(routine, len(inputs))
+              for arg in TRANSLATION.input_exprs(routine, args)]
+    inputs += TRANSLATION.default_exprs(routine, len(inputs))
     converted = [tx.convert(tx.tx(arg), t) for arg, (_, t) in zip(inputs, routine.params,
                                                                    strict=True)]
     node = func("ifx_spl_out", exp.Literal.number(routine.procid),

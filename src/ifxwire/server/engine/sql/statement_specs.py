@@ -226,3 +226,15 @@ STMT_TYPES: dict[str, int] = {
     "drop_trigger": StmtType.DROP_TRIGGER,
 }
 
+
+# DROP/GRANT EXECUTE ON a routine: read by spl/parser.py, run by spl/catalog.py; here so the
+# GRANT statement's spec (statements_ext.py) can name it without reaching up to the features.
+@dataclass
+class DropRoutine:
+    kind: str  # PROCEDURE, FUNCTION, ROUTINE
+    name: str
+    owner: str | None = None
+    types: list[IfxType] | None = None  # DROP FUNCTION f(INT, CHAR(10))
+    specific: bool = False  # DROP SPECIFIC FUNCTION specific_name
+    if_exists: bool = False
+    extra: list[str] = field(default_factory=list)

@@ -16,10 +16,9 @@ from sqlglot.tokenizer_core import TokenType
 
 from ..core.errors import not_implemented
 from .hooks import PARSERS
-from .statement_specs import _stmt
+from .statement_specs import DropRoutine, _stmt
 
 if TYPE_CHECKING:
-    from ..features.spl.catalog import DropRoutine
     from .statement_specs import TableName
     from .statements_create import CreateParser
 

@@ -29,14 +29,12 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from ..features import select_triggers
-from ..features.triggers import compile_instead
-from ..features.views import compile_view_dml
 from ..schema.catalog import TableInfo
 from . import collection_tables, refusals, rewrites, setops, slv
 from .dialect import IfxSequenceRef
 from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
 from .functions_sql import result_name
+from .hooks import TRANSLATION
 from .plan import Plan as Plan
 from .plan import TableLookup as TableLookup
 from .plan import param_converter as param_converter
@@ -91,7 +89,7 @@ class Compiler(DmlCompiler):
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
         if plan.kind == "query":
-            select_triggers.prepare(self, plan)
+            TRANSLATION.select_triggers(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
         for part in plan.parts:
@@ -128,12 +126,12 @@ class Compiler(DmlCompiler):
         if isinstance(ast, (exp.Insert, exp.Update, exp.Delete)):
             collection_tables.refuse_writes(ast)
 
-            instead = compile_instead(self, ast)
+            instead = TRANSLATION.compile_instead(self, ast)
             if instead is not None:
                 return instead.finish(self.ctx)
             view = self.view_target(ast)
             if view is not None:
-                return compile_view_dml(self, ast, *view).finish(self.ctx)
+                return TRANSLATION.compile_view_dml(self, ast, *view).finish(self.ctx)
         if isinstance(ast, exp.Insert):
             return self.compile_insert(ast).finish(self.ctx)
         if isinstance(ast, exp.Update):
@@ -155,10 +153,7 @@ class Compiler(DmlCompiler):
 
     def compile_call(self, ast: IfxStatement) -> Plan:
         """EXECUTE FUNCTION/PROCEDURE: a "call" plan (spl/calls.py)."""
-        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.spl.calls import compile_call
-
-        return compile_call(self, ast.meta["spec"])
+        return TRANSLATION.compile_call(self, ast.meta["spec"])
 
     # ---- queries -------------------------------------------------------------------------
     def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
@@ -506,10 +501,7 @@ class Compiler(DmlCompiler):
                      ) -> exp.Expr | None:
         """A call of a stored routine inside an expression (spl/calls.py); None if no such
         routine."""
-        # upward (sql -> features): layer debt listed in tests/unit/test_layers.py
-        from ..features.spl.calls import routine_call
-
-        return routine_call(self, tx, name, args)
+        return TRANSLATION.routine_call(self, tx, name, args)
 
     def type_values(self, node: exp.Values) -> None:
         """A VALUES derived table (TABLE(SET{…})): column types from the first row."""

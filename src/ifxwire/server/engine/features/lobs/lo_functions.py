@@ -30,6 +30,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType
 from ...sql.exprs import func, ty, typed
+from ...sql.hooks import TRANSLATION
 from .lo_session import LoSession, lotofile_name
 from .lobstore import DEFAULT_SBSPACE, stale_locator
 
@@ -301,3 +302,8 @@ def sql_handlers() -> dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Ex
 
 
 __all__ = ["BUILTINS", "Builtin", "make_lo_functions", "run_builtin", "sql_handlers"]
+
+
+# The SQL translation (sql layer) calls these through its hooks (sql/hooks.py).
+TRANSLATION.lo_functions = make_lo_functions
+TRANSLATION.functions.update(sql_handlers())

@@ -28,6 +28,7 @@ from ...core.errors import internal as _internal
 from ...schema.routines import Routine
 from ...sql.dialect import IfxSlv, ifx_type_node
 from ...sql.exprs import func, ty, typed
+from ...sql.hooks import TRANSLATION
 from ...sql.prepared import ExecResult
 from ...sql.slv import producer_call
 from ...sql.translate import Compiler as _Compiler
@@ -246,3 +247,8 @@ def expand(routine: Routine, args: list[exp.Expr], parse_exprs: object) -> list[
             e = values[e.name.lower()].copy()
         out.append(exp.Cast(this=e, to=ifx_type_node(rtype)))
     return out
+
+
+# The SQL translation (sql layer) calls these through its hooks (sql/hooks.py).
+TRANSLATION.compile_call = compile_call
+TRANSLATION.routine_call = routine_call

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sqlglot import exp
 
@@ -26,6 +26,7 @@ from ...schema.catalog import quote
 from ...schema.hooks import FEATURES
 from ...schema.routine_tables import chunks
 from ...schema.routines import Routine
+from ...sql.statement_specs import DropRoutine
 from ..ddl import DdlContext
 from . import ast as a
 
@@ -36,17 +37,6 @@ class CreateRoutine:
     body: a.RoutineBody
     text: str
     delimident: bool = False
-
-
-@dataclass
-class DropRoutine:
-    kind: str  # PROCEDURE, FUNCTION, ROUTINE
-    name: str
-    owner: str | None = None
-    types: list[IfxType] | None = None  # DROP FUNCTION f(INT, CHAR(10))
-    specific: bool = False  # DROP SPECIFIC FUNCTION specific_name
-    if_exists: bool = False
-    extra: list[str] = field(default_factory=list)
 
 
 # ---- loading --------------------------------------------------------------------------------

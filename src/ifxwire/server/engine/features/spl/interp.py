@@ -34,6 +34,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...schema.routines import Routine
+from ...sql.hooks import TRANSLATION
 from ...sql.statements import IfxStatement, parse_expressions
 from . import ast as a
 from . import outparams
@@ -832,3 +833,7 @@ _DISPATCH: dict[type, Callable[[Interp, Any, dict[str, a.VarDecl]], Iterator[Row
     a.ExecImmediate: Interp.s_exec_immediate,
     a.Sql: Interp.s_sql,
 }
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.default_exprs = default_exprs

@@ -22,6 +22,7 @@ from sqlglot import exp
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...schema.routines import Routine
+from ...sql.hooks import TRANSLATION
 from . import ast as a
 
 Row = tuple[object, ...]
@@ -92,3 +93,7 @@ def call_of(expr: exp.Expr, routines: Sequence[Routine]) -> a.CallSpec | None:
     call = a.CallSpec(0, name=name, kind="function")
     call.args = list(expr.expressions)
     return call
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.input_exprs = input_exprs

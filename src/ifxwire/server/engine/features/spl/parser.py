@@ -19,9 +19,10 @@ from sqlglot.tokenizer_core import Token, TokenType
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...sql.hooks import PARSERS
+from ...sql.statement_specs import DropRoutine
 from . import ast as a
 from .binder import bind
-from .catalog import CreateRoutine, DropRoutine
+from .catalog import CreateRoutine
 from .cursor import TokenCursor, tokenize
 
 # Words that start an SPL statement (besides SQL): they end a FOREACH query, which has no

@@ -17,6 +17,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType
 from ...schema.routines import Routine
+from ...sql.hooks import TRANSLATION
 
 T = TypeCode
 
@@ -68,3 +69,7 @@ def choose(name: str, found: Sequence[Routine], arg_types: Sequence[IfxType | No
     if scored[0][0] == scored[1][0]:
         raise EngineError(sc.ROUTINE_AMBIGUOUS, near=name)
     return scored[0][1]
+
+
+# The SQL translation (sql layer) calls this through its hooks (sql/hooks.py).
+TRANSLATION.candidates = candidates
