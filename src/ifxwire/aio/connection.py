@@ -42,12 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .. import errors as _e
 from ..client.cancel import send_interrupt
-from ..client.connection import (
-    COMMIT_GROUP,
-    ROLLBACK_GROUP,
-    Connection,
-    Op,
-)
+from ..client.connection import Connection, Op
 from ..client.dsn import (
     Address,
     ConnectParams,
@@ -55,7 +50,7 @@ from ..client.dsn import (
     resolve,
     unreachable,
 )
-from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
+from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import (
     Redirected,
     follow_redirect,
@@ -80,6 +75,7 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
+from ..protocol.requests import COMMIT_GROUP, EXIT_MESSAGE, ROLLBACK_GROUP
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 
