@@ -213,7 +213,7 @@ class AsyncConnection:
         needs ``await conn.set_autocommit(True)``."""
         core = self._core
         core._check()
-        if value and not core._autocommit and core._in_txn:
+        if core._autocommit_commits(value):
             raise ProgrammingError(
                 "switching autocommit on commits the open transaction; "
                 "use 'await conn.set_autocommit(True)'"
@@ -223,12 +223,7 @@ class AsyncConnection:
     async def set_autocommit(self, value: bool) -> None:
         """Set autocommit; switching it on inside a transaction commits it (like JDBC)."""
         async with self._lock:
-            core = self._core
-            core._check()
-            if value and not core._autocommit:
-                core._autocommit = True
-                await self._end_transaction(COMMIT_GROUP, "commit")
-            core._autocommit = bool(value)
+            await self._run(self._core._autocommit_op(value))
 
     @property
     def statement_timeout(self) -> float | None:

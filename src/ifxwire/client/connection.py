@@ -461,14 +461,23 @@ class Connection:
 
     @autocommit.setter
     def autocommit(self, value: bool) -> None:
-        value = bool(value)
         with self._lock:
-            self._check()
-            if value and not self._autocommit:
-                # Switching on inside a transaction commits it (as JDBC's setAutoCommit does).
-                self._autocommit = True
-                self._end_transaction(COMMIT_GROUP, "commit")
-            self._autocommit = value
+            self._run(self._autocommit_op(value))
+
+    def _autocommit_op(self, value: bool) -> Op[None]:
+        """Set autocommit (both drivers run this): switching it on inside a transaction
+        commits it first, as JDBC's setAutoCommit does."""
+        self._check()
+        value = bool(value)
+        if value and not self._autocommit:
+            self._autocommit = True
+            yield from self._end_transaction_op(COMMIT_GROUP, "commit")
+        self._autocommit = value
+
+    def _autocommit_commits(self, value: bool) -> bool:
+        """Whether setting autocommit to ``value`` must commit an open transaction (I/O the
+        asyncio driver's plain attribute setter cannot do)."""
+        return bool(value) and not self._autocommit and self._in_txn
 
     @property
     def logging_mode(self) -> str | None:
