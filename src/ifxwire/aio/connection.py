@@ -392,7 +392,7 @@ class AsyncConnection:
         core = self._core
         if core.closed:
             return
-        healthy = core._broken is None and not self._lock.locked()
+        healthy = not core.broken and not self._lock.locked()
         core._closed = True
         try:
             if healthy:
@@ -516,7 +516,7 @@ class AsyncConnection:
         """Interrupt the statement running on this connection (as ``Connection.cancel``);
         a plain method, callable from any thread. The awaiting call fails with -213."""
         core = self._core
-        if self._in_flight and not core._closed and core._broken is None:
+        if self._in_flight and not core.closed and not core.broken:
             send_interrupt(self._writer.get_extra_info("socket"))
 
     def _statement_timed_out(self, timeout: float) -> None:
@@ -570,7 +570,7 @@ class AsyncConnection:
             try:
                 await self._read_all(replies, groups)
             except asyncio.CancelledError:
-                if drain and not tail and core._broken is None:
+                if drain and not tail and not core.broken:
                     # (the caller reads the tail's replies: those cannot be drained here)
                     drained = await self._drain_cancelled(replies, groups)
                 raise
@@ -582,7 +582,7 @@ class AsyncConnection:
                         core._server_error(r.error),
                     )
         except BaseException as exc:
-            if core._broken is None and not drained:
+            if not core.broken and not drained:
                 what = (
                     "an operation was cancelled while its reply was pending"
                     if isinstance(exc, asyncio.CancelledError)
@@ -614,7 +614,7 @@ class AsyncConnection:
         try:
             await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
         except BaseException:  # timed out, cancelled again, or the wire failed
-            if self._core._broken is None:
+            if not self._core.broken:
                 self._core._fail(
                     _e.connection_lost("a cancelled request's reply did not arrive in time")
                 )
