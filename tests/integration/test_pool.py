@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 import ifxwire
-from ifxwire.client.pool import PING_GROUP, ping
+from ifxwire.client.pool import ping
+from ifxwire.protocol.requests import PING_GROUP
 
 
 @pytest.fixture()

@@ -8,9 +8,9 @@ the JDBC 15.0.0.1 bytecode (``javap -c -p``, method named beside each vector).
 from __future__ import annotations
 
 from ifxwire.client.cancel import CANCEL_BYTE
-from ifxwire.client.scroll import _SFETCH_GROUP
 from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import Msg
+from ifxwire.protocol.requests import sfetch_group
 from ifxwire.protocol.wire import Reader
 from ifxwire.server.grammar import allowed
 
@@ -24,7 +24,7 @@ SFETCH_ABSOLUTE_3 = h("0004 0000 0017 0006 00000003 00001000 000c")
 
 
 def test_sfetch_group_matches_informix_driver_bytes() -> None:
-    assert _SFETCH_GROUP.pack(Msg.ID, 0, Msg.SFETCH, 6, 3, 4096, Msg.EOT) == SFETCH_ABSOLUTE_3
+    assert sfetch_group(0, 6, 3, 4096) == SFETCH_ABSOLUTE_3
 
 
 def test_server_reads_the_sfetch_vector() -> None:

@@ -42,12 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .. import errors as _e
 from ..client.cancel import send_interrupt
-from ..client.connection import (
-    COMMIT_GROUP,
-    ROLLBACK_GROUP,
-    Connection,
-    Op,
-)
+from ..client.connection import Connection, Op
 from ..client.dsn import (
     Address,
     ConnectParams,
@@ -55,7 +50,7 @@ from ..client.dsn import (
     resolve,
     unreachable,
 )
-from ..client.goodbye import CLOSE_TIMEOUT, EXIT_MESSAGE
+from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import (
     Redirected,
     follow_redirect,
@@ -80,6 +75,7 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
+from ..protocol.requests import COMMIT_GROUP, EXIT_MESSAGE, ROLLBACK_GROUP
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 
@@ -217,7 +213,7 @@ class AsyncConnection:
         needs ``await conn.set_autocommit(True)``."""
         core = self._core
         core._check()
-        if value and not core._autocommit and core._in_txn:
+        if core._autocommit_commits(value):
             raise ProgrammingError(
                 "switching autocommit on commits the open transaction; "
                 "use 'await conn.set_autocommit(True)'"
@@ -227,12 +223,7 @@ class AsyncConnection:
     async def set_autocommit(self, value: bool) -> None:
         """Set autocommit; switching it on inside a transaction commits it (like JDBC)."""
         async with self._lock:
-            core = self._core
-            core._check()
-            if value and not core._autocommit:
-                core._autocommit = True
-                await self._end_transaction(COMMIT_GROUP, "commit")
-            core._autocommit = bool(value)
+            await self._run(self._core._autocommit_op(value))
 
     @property
     def statement_timeout(self) -> float | None:
@@ -401,7 +392,7 @@ class AsyncConnection:
         core = self._core
         if core.closed:
             return
-        healthy = core._broken is None and not self._lock.locked()
+        healthy = not core.broken and not self._lock.locked()
         core._closed = True
         try:
             if healthy:
@@ -525,7 +516,7 @@ class AsyncConnection:
         """Interrupt the statement running on this connection (as ``Connection.cancel``);
         a plain method, callable from any thread. The awaiting call fails with -213."""
         core = self._core
-        if self._in_flight and not core._closed and core._broken is None:
+        if self._in_flight and not core.closed and not core.broken:
             send_interrupt(self._writer.get_extra_info("socket"))
 
     def _statement_timed_out(self, timeout: float) -> None:
@@ -579,7 +570,7 @@ class AsyncConnection:
             try:
                 await self._read_all(replies, groups)
             except asyncio.CancelledError:
-                if drain and not tail and core._broken is None:
+                if drain and not tail and not core.broken:
                     # (the caller reads the tail's replies: those cannot be drained here)
                     drained = await self._drain_cancelled(replies, groups)
                 raise
@@ -591,7 +582,7 @@ class AsyncConnection:
                         core._server_error(r.error),
                     )
         except BaseException as exc:
-            if core._broken is None and not drained:
+            if not core.broken and not drained:
                 what = (
                     "an operation was cancelled while its reply was pending"
                     if isinstance(exc, asyncio.CancelledError)
@@ -623,7 +614,7 @@ class AsyncConnection:
         try:
             await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
         except BaseException:  # timed out, cancelled again, or the wire failed
-            if self._core._broken is None:
+            if not self._core.broken:
                 self._core._fail(
                     _e.connection_lost("a cancelled request's reply did not arrive in time")
                 )

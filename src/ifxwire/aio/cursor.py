@@ -11,7 +11,6 @@ values, BYTE/TEXT data).
 from __future__ import annotations
 
 import logging
-import struct
 import weakref
 from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
@@ -43,12 +42,6 @@ log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
 
-_ID = struct.Struct(">Hh")
-_CURNAME = struct.Struct(">HH")
-_OPEN_ID = struct.Struct(">HHh")
-_NFETCH = struct.Struct(">HiHH")
-_NFETCH_GROUP = struct.Struct(">HhHiHH")
-_EXECUTE_EOT = b"\x00\x07\x00\x0c"
 _END = object()
 
 

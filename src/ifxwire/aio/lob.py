@@ -142,7 +142,7 @@ class AsyncSmartLob(LocatorBase):
             return
         try:
             core = self.connection._core
-            cached = core._routines.get((core._database, _lob.SIG_CLOSE))
+            cached = core._routines.get((core.database, _lob.SIG_CLOSE))
             if cached is not None and not core.closed and not core.broken:
                 core._defer(_fp.exfp_group(core, cached[0], cached[1], [fd])[0])
         except Exception:  # never raise from a finalizer

@@ -32,8 +32,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from ..client.pool import PING_GROUP, PoolBase, PoolClosed, PoolTimeout
+from ..client.pool import PoolBase, PoolClosed, PoolTimeout
 from ..errors import Error, InterfaceError
+from ..protocol.requests import PING_GROUP
 from .connection import AsyncConnection, connect
 
 __all__ = ["AsyncConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]

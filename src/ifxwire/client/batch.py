@@ -29,8 +29,9 @@ from ..errors import DatabaseError, Error, ProgrammingError, connection_lost
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.messages import Done
+from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EXECUTE_EOT, id_head
 from .binds import bind_message, rows_encoder
-from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection
+from .connection import Connection
 from .placeholders import SqlPlan, arrange, param_rows, plan_sql
 from .replies import Reply
 
@@ -54,8 +55,6 @@ CHUNK_BYTES = 64 * 1024
 CHUNK_ROWS = 256
 MAX_IN_FLIGHT = 512
 
-_ID = struct.Struct(">Hh")
-_EXECUTE_EOT = b"\x00\x07\x00\x0c"
 _DEFERRED = -2
 _BEGIN = -1
 _COMMIT = -3
@@ -288,7 +287,7 @@ class PipelineState(ReplyTally):
         chunk = self.chunk
         chunk.append(head)
         chunk.append(bind)
-        chunk.append(_EXECUTE_EOT)
+        chunk.append(EXECUTE_EOT)
         self._expect_rows(index, 1)
         self.chunk_bytes += len(head) + len(bind) + 4
         self.chunk_rows += 1
@@ -506,7 +505,7 @@ def execute_many_steps(
                 yield from pipe.flush()
         if began and pipe._queue(BEGIN_GROUP, _BEGIN):
             yield from pipe.flush()
-        head = _ID.pack(Msg.ID, p.stmt_id)
+        head = id_head(p.stmt_id)
         encoding = conn.encoding
         blob_width = conn._blob_width
         adapters = cursor._active_adapters()
@@ -523,7 +522,7 @@ def execute_many_steps(
             if rows is not None:
                 max_rows, max_bytes = pipe.room()
                 chunk, count, params, exc = rows(
-                    params, it, head, _EXECUTE_EOT, _END, max_rows, max_bytes
+                    params, it, head, EXECUTE_EOT, _END, max_rows, max_bytes
                 )
                 if count:
                     if pipe._queue_rows(chunk, index, count):

@@ -8,13 +8,13 @@ parameter, so a user never sees a raw OverflowError or UnicodeError from deep in
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from ..errors import DatabaseError, DataError, NotSupportedError, ProgrammingError
 from ..protocol.codes import Msg
 from ..protocol.messages import put_bbind
+from ..protocol.requests import bind_head
 from ..protocol.wire import Writer
 from ..types.bind import (
     BLOB_BIND_TYPES,
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = ["bind_message", "rows_encoder"]
 
-_BIND_HEAD = struct.Struct(">HH")
 _BIND = int(Msg.BIND)
 
 
@@ -107,7 +106,7 @@ def bind_message(
                 return fast(values)  # type: ignore[operator,no-any-return]
             except Exception:
                 pass  # the generic path below gives the same bytes or the proper error
-    parts = [_BIND_HEAD.pack(_BIND, len(values))]
+    parts = [bind_head(len(values))]
     append = parts.append
     encode = (
         adapters.dump if adapters is not None and adapters.has_user_dumpers else encode_bind_value

@@ -17,7 +17,6 @@ request first reads the rest of that reply and drops it (reading on then raises)
 from __future__ import annotations
 
 import io
-import struct
 import tempfile
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -26,6 +25,15 @@ from ..errors import DataError, InterfaceError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, TypeCode
 from ..protocol.gather import IOV_MAX
+from ..protocol.requests import (
+    BLOB_END,
+    COMMIT_GROUP,
+    EOT,
+    EXECUTE_EOT,
+    bbind_head,
+    blob_chunk_head,
+    id_head,
+)
 from ..protocol.wire import Writer, u16_at
 from ..types import blobs as _blobs
 from ..types.bind import BLOB_BIND_TYPES, _item
@@ -43,10 +51,6 @@ __all__ = ["BlobReader", "StreamedBlob", "execute_streamed", "reader_for"]
 _T = TypeCode
 _CHUNK = m.BLOB_UPLOAD_CHUNK
 _SPOOL = 1024 * 1024
-_HEAD = struct.Struct(">HH")
-_EXECUTE_EOT = bytes([0, Msg.EXECUTE, 0, Msg.EOT])
-_EOT = bytes([0, Msg.EOT])
-_BLOB_END = bytes([0, Msg.BLOB, 0, 0])
 #: Reads of at least this many bytes of a chunk go straight into the reader's buffer.
 _DIRECT = 8192
 
@@ -128,7 +132,7 @@ class _Framer:
     def __init__(self) -> None:
         self.buf = bytearray(self.BLOCK)
         self.view = memoryview(self.buf)
-        head = _HEAD.pack(Msg.BLOB, _CHUNK)
+        head = blob_chunk_head(_CHUNK)
         self.iov: list[Any] = []
         for at in range(0, self.BLOCK, _CHUNK):
             self.iov += (head, self.view[at : at + _CHUNK])
@@ -139,7 +143,7 @@ class _Framer:
         parts = self.iov[: 2 * whole]
         rest = n - whole * _CHUNK
         if rest:
-            parts += (_HEAD.pack(Msg.BLOB, rest), self.view[whole * _CHUNK : n])
+            parts += (blob_chunk_head(rest), self.view[whole * _CHUNK : n])
             if rest & 1:
                 parts.append(b"\0")
         return parts
@@ -187,7 +191,7 @@ def _group_parts(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[list[An
     its empty SQ_BLOB, EXECUTE, EOT — as lists of buffers of about ``_Framer.BLOCK`` bytes,
     each valid until the next is taken."""
     framer = _Framer()
-    lead = [head, _HEAD.pack(Msg.BBIND, len(blobs))]
+    lead = [head, bbind_head(len(blobs))]
     for index, blob in enumerate(blobs):
         try:
             for parts in blob.frames(framer):
@@ -197,10 +201,10 @@ def _group_parts(head: bytes, blobs: Sequence[StreamedBlob]) -> Iterator[list[An
             # The chunks are self-delimiting: end this value and the others as they stand,
             # and the group without EXECUTE (BIND BBIND BLOB... EOT, the bind-only group
             # informix-driver sends): the wire stays in step and nothing runs.
-            yield [*lead, *[_BLOB_END] * (len(blobs) - index), _EOT]
+            yield [*lead, *[BLOB_END] * (len(blobs) - index), EOT]
             raise
-        lead.append(_BLOB_END)
-    yield [*lead, _EXECUTE_EOT]
+        lead.append(BLOB_END)
+    yield [*lead, EXECUTE_EOT]
 
 
 class StreamedGroups:
@@ -218,7 +222,7 @@ class StreamedGroups:
             if isinstance(v, StreamedBlob):
                 v._descriptor = _blobs.bind_descriptor(v.size, conn._blob_width)
                 self.blobs.append(v)
-        self.head = _HEAD.pack(Msg.ID, p.stmt_id & 0xFFFF) + bind_message(
+        self.head = id_head(p.stmt_id) + bind_message(
             values, encoding, adapters, conn._blob_width)
         self.groups: list[tuple[bytes, Any]] = []
         self.begin = conn._begin_reply(p, self.groups)
@@ -227,7 +231,7 @@ class StreamedGroups:
         self.tail: list[tuple[bytes, Any]] = []
         if conn._ansi_autocommit():
             self.commit = conn._reply()
-            self.tail.append((bytes([0, Msg.CMMTWORK, 0, Msg.EOT]), self.commit))
+            self.tail.append((COMMIT_GROUP, self.commit))
         conn._check()
         self.deferred, conn._deferred = conn._deferred, []
 

@@ -12,7 +12,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import fastpath as fp
-from ..protocol.codes import Msg
+from ..protocol.requests import (
+    EOT,
+    file_error_answer,
+    file_write_answer,
+    put_file_read_chunk,
+    put_file_read_head,
+)
 from ..protocol.wire import Writer
 from . import fastpath as _fp
 from .replies import Reply
@@ -42,14 +48,7 @@ class _ClientFile:
 
 
 def _error_answer(conn: Connection, code: int) -> bytes:
-    w = Writer()
-    w.u16(Msg.ERR).i16(code).i16(0)
-    if conn._layout.long_sql:
-        w.i32(0)
-    else:
-        w.i16(0)
-    w.u16(0).u16(Msg.EOT)
-    return bytes(w.buf)
+    return file_error_answer(code, conn._layout.long_sql)
 
 
 def answer_file_request(conn: Connection, reply: Reply) -> None:
@@ -63,7 +62,7 @@ def answer_file_request(conn: Connection, reply: Reply) -> None:
         return
     reply.file_request = None
     state: _ClientFile | None = conn._client_file
-    eot = bytes([0, Msg.EOT])
+    eot = EOT
     if req.op == fp.FILE_OPEN:
         name = req.name.decode(conn.encoding, errors="replace")
         if req.flags & _O_EXCL and os.path.exists(name):
@@ -121,9 +120,7 @@ def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
     if req.error:
         conn._send(_error_answer(conn, req.error))
         return
-    w = Writer()
-    w.u16(Msg.FILE_WRITE).i32(total).u16(Msg.EOT)
-    conn._send(bytes(w.buf))
+    conn._send(file_write_answer(total))
 
 
 def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
@@ -145,7 +142,7 @@ def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
         left = size - state.offset if amount < 0 else min(amount, size - state.offset)
         chunk = min(bufsize, 32766)
         w = Writer()
-        w.u16(Msg.FILE_READ).i32(left)
+        put_file_read_head(w, left)
         announced = left
         while left > 0:
             piece = f.read(min(chunk, left))
@@ -155,10 +152,10 @@ def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
                 conn._file_changed = SourceChanged(f"client file {state.name!r}", announced,
                                                    announced - left)
                 break
-            w.u16(Msg.FILE_READ).u16(len(piece)).padded(piece)
+            put_file_read_chunk(w, piece)
             left -= len(piece)
             if len(w.buf) >= _fp.WRITE_MESSAGE:
                 yield bytes(w.buf)
                 w.buf.clear()
-        w.u16(Msg.EOT)
+        w.raw(EOT)
         yield bytes(w.buf)

@@ -19,7 +19,6 @@ Why the exchanges are organised the way they are:
 from __future__ import annotations
 
 import logging
-import struct
 import threading
 import time
 import weakref
@@ -52,6 +51,7 @@ from ..protocol.codes import (
     capability_set,
 )
 from ..protocol.login import ConnectResponse, read_connect_response
+from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, ROLLBACK_GROUP, id_group
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
@@ -110,10 +110,6 @@ _T = TypeVar("_T")
 #: ``AsyncConnection._run`` with awaited ones (docs/ARCHITECTURE.md, "One core, two loops").
 Op = Generator[list[tuple[bytes, Reply]], None, _T]
 
-_ID = struct.Struct(">HhHH")  # SQ_ID id <action> SQ_EOT
-BEGIN_GROUP = b"\x00\x23\x00\x0c"  # SQ_BEGIN SQ_EOT
-COMMIT_GROUP = b"\x00\x13\x00\x0c"  # SQ_CMMTWORK SQ_EOT
-ROLLBACK_GROUP = b"\x00\x14\x00\x00\x00\x0c"  # SQ_RBWORK(savepoint 0) SQ_EOT
 #: Trace lines show at most this many bytes of hex per direction and exchange.
 TRACE_HEX_LIMIT = 2048
 
@@ -133,10 +129,6 @@ _KNOWN_SESSION_MAX = 8
 _BASE_LAYOUT = m.Layout()
 _BASE_BLOB_WIDTH = m.blob_descriptor_size(_BASE_LAYOUT)
 
-
-def id_group(stmt_id: int, action: int) -> bytes:
-    """``SQ_ID id <action> SQ_EOT``: the CLOSE / RELEASE / NFETCH-less groups."""
-    return _ID.pack(Msg.ID, stmt_id, action, Msg.EOT)
 
 
 @lru_cache(maxsize=16)
@@ -469,14 +461,23 @@ class Connection:
 
     @autocommit.setter
     def autocommit(self, value: bool) -> None:
-        value = bool(value)
         with self._lock:
-            self._check()
-            if value and not self._autocommit:
-                # Switching on inside a transaction commits it (as JDBC's setAutoCommit does).
-                self._autocommit = True
-                self._end_transaction(COMMIT_GROUP, "commit")
-            self._autocommit = value
+            self._run(self._autocommit_op(value))
+
+    def _autocommit_op(self, value: bool) -> Op[None]:
+        """Set autocommit (both drivers run this): switching it on inside a transaction
+        commits it first, as JDBC's setAutoCommit does."""
+        self._check()
+        value = bool(value)
+        if value and not self._autocommit:
+            self._autocommit = True
+            yield from self._end_transaction_op(COMMIT_GROUP, "commit")
+        self._autocommit = value
+
+    def _autocommit_commits(self, value: bool) -> bool:
+        """Whether setting autocommit to ``value`` must commit an open transaction (I/O the
+        asyncio driver's plain attribute setter cannot do)."""
+        return bool(value) and not self._autocommit and self._in_txn
 
     @property
     def logging_mode(self) -> str | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import re
-import struct
 import time
 import weakref
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -27,6 +26,14 @@ from ..errors import DatabaseError, NotSupportedError, ProgrammingError
 from ..protocol import messages as m
 from ..protocol.codes import Msg, StmtType
 from ..protocol.columns import ColumnDesc
+from ..protocol.requests import (
+    BEGIN_GROUP,
+    COMMIT_GROUP,
+    execute_group,
+    id_group,
+    nfetch_group,
+    query_open_group,
+)
 from ..protocol.wire import Writer
 from ..rows import BaseRowFactory, Batch, batch_maker, tuple_row
 from ..types.adapters import AdaptersMap
@@ -37,7 +44,7 @@ from . import blobstream as _blobstream
 from . import lob as _lob
 from .binds import bind_message
 from .cancel import timeout_scope
-from .connection import BEGIN_GROUP, COMMIT_GROUP, Connection, codec_error, id_group
+from .connection import Connection, codec_error
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
 from .rowiter import iterate_rows
@@ -51,12 +58,6 @@ _T = TypeVar("_T")
 #: A cursor operation (see Cursor._perform): yields groups to exchange or a hook tuple.
 CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
 
-_ID = struct.Struct(">Hh")
-_CURNAME = struct.Struct(">HH")
-_OPEN_ID = struct.Struct(">HHh")  # SQ_OPEN SQ_ID id
-_NFETCH = struct.Struct(">HiHH")  # SQ_NFETCH size 0 SQ_EOT
-_NFETCH_GROUP = struct.Struct(">HhHiHH")  # SQ_ID id SQ_NFETCH size 0 SQ_EOT
-_EXECUTE_EOT = b"\x00\x07\x00\x0c"
 _CURSOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 _PROC_NAME = re.compile(
     r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
@@ -528,24 +529,14 @@ class Cursor:
         conn = self.connection
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
-        sid = p.stmt_id
-        head = _ID.pack(Msg.ID, sid)
         if p.is_query:
-            name = self._cursor_name or p.cursor_name
-            parts = [head, _CURNAME.pack(Msg.CURNAME, len(name)), name]
-            if len(name) & 1:
-                parts.append(b"\x00")
-            parts += [
-                bind,
-                _OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
-                p.ret_type,
-                _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT),
-            ]
+            group = query_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
+                                     p.ret_type, p.fetch_size)
             reply = conn._reply(self._decoder(p), p)
-            groups.append((b"".join(parts), reply))
+            groups.append((group, reply))
             return groups, begin, reply, None
         reply = conn._reply()
-        groups.append((b"".join((head, bind, _EXECUTE_EOT)), reply))
+        groups.append((execute_group(p.stmt_id, bind), reply))
         commit = None
         if conn._ansi_autocommit():
             commit = conn._reply()
@@ -773,8 +764,7 @@ class Cursor:
         p = self._result.prepared
         assert p is not None
         reply = self.connection._reply(self._decoder(p), p)
-        group = _NFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.NFETCH, p.fetch_size, 0, Msg.EOT)
-        return group, reply
+        return nfetch_group(p.stmt_id, p.fetch_size), reply
 
     def _take_batch(self, reply: Reply) -> bool:
         """Make a filled fetch reply the current batch; True when it brought rows."""

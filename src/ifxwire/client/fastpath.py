@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ProgrammingError
 from ..protocol import fastpath as fp
-from ..protocol.codes import Msg
 from ..protocol.gather import add_chunks
+from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EOT
 from ..protocol.wire import Writer
 from ..types import smartlob as slo
 from .binds import bind_message
@@ -46,9 +46,6 @@ COPY_WINDOW = 2
 
 Group = tuple[bytes, Reply]
 
-_BEGIN_GROUP = bytes([0, Msg.BEGIN, 0, Msg.EOT])
-_EOT = bytes([0, Msg.EOT])
-_COMMIT_GROUP = bytes([0, Msg.CMMTWORK, 0, Msg.EOT])
 
 
 def signature_of(name: str, args: Sequence[object]) -> str:
@@ -103,7 +100,7 @@ def _sql_type(value: object) -> str:
 def getroutine_group(conn: Connection, signature: str) -> Group:
     w = Writer()
     fp.put_getroutine(w, conn._encode_sql(signature), conn._layout)
-    w.u16(Msg.EOT)
+    w.raw(EOT)
     return bytes(w.buf), conn._reply()
 
 
@@ -112,7 +109,7 @@ def exfp_group(conn: Connection, database: bytes, handle: int, args: Sequence[ob
     fp.put_exfproutine(w, database, handle, len(args), conn._layout)
     if args:
         w.raw(bind_message(args, conn.encoding, None, conn._blob_width))
-    w.u16(Msg.EOT)
+    w.raw(EOT)
     return bytes(w.buf), conn._reply()
 
 
@@ -121,7 +118,7 @@ def lodata_read_group(conn: Connection, fd: int, n: int, sink: bytearray | memor
     memoryview is filled from its start)."""
     w = Writer()
     fp.put_lodata(w, slo.LO_READ, fd, n, slo.LODATA_BUFFER)
-    w.u16(Msg.EOT)
+    w.raw(EOT)
     reply = conn._reply()
     reply.lodata = sink
     reply.lodata_limit = n  # a server announcing more is refused (replies.py)
@@ -136,7 +133,7 @@ def lodata_write_parts(conn: Connection, fd: int, data: bytes | bytearray | memo
     fp.put_lodata(w, slo.LO_WRITE, fd, len(data), slo.LODATA_BUFFER)
     parts: list[Any] = [bytes(w.buf)]
     add_chunks(parts, data, slo.LODATA_BUFFER)
-    parts.append(_EOT)
+    parts.append(EOT)
     return parts, conn._reply()
 
 
@@ -151,7 +148,7 @@ def transaction_groups(conn: Connection, groups: list[Group]) -> Reply | None:
     if not conn._transaction_needed():
         return None
     reply = conn._reply()
-    groups.insert(0, (_BEGIN_GROUP, reply))
+    groups.insert(0, (BEGIN_GROUP, reply))
     return reply
 
 
@@ -159,7 +156,7 @@ def commit_group(conn: Connection, groups: list[Group]) -> Reply | None:
     if not conn._ansi_autocommit():
         return None
     reply = conn._reply()
-    groups.append((_COMMIT_GROUP, reply))
+    groups.append((COMMIT_GROUP, reply))
     return reply
 
 

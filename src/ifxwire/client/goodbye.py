@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import Error
 from ..protocol.codes import Msg
+from ..protocol.requests import EXIT_MESSAGE
 
 if TYPE_CHECKING:
     from .transport import Transport
 
-__all__ = ["CLOSE_TIMEOUT", "EXIT_MESSAGE", "MAX_PENDING", "finish", "leave", "settle"]
+__all__ = ["CLOSE_TIMEOUT", "MAX_PENDING", "finish", "leave", "settle"]
 
-EXIT_MESSAGE = b"\x00\x38"  # SQ_EXIT, no EOT (jdbc-protocol.md 2.9)
 #: How long a goodbye may take, from close() to the acknowledgement.
 CLOSE_TIMEOUT = 2.0
 #: Goodbyes left unread at most; the oldest is read when one more is left.

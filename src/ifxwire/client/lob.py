@@ -30,9 +30,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
-from ..protocol.codes import XID_BLOB, XID_CLOB, Msg, StmtType, TypeCode
+from ..protocol.codes import XID_BLOB, XID_CLOB, StmtType, TypeCode
 from ..protocol.columns import ColumnDesc
-from ..protocol.wire import Writer
+from ..protocol.requests import cidescribe_group
 from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
@@ -720,9 +720,7 @@ def wants_describe(p: Prepared, values: Sequence[object]) -> bool:
 
 def idescribe_group(conn: Connection, p: Prepared) -> tuple[bytes, Reply]:
     """``ID CIDESCRIBE EOT``, what JDBC's prepareStatement sends (J§3.2)."""
-    w = Writer()
-    w.u16(Msg.ID).i16(p.stmt_id).u16(Msg.CIDESCRIBE).u16(Msg.EOT)
-    return bytes(w.buf), conn._reply()
+    return cidescribe_group(p.stmt_id), conn._reply()
 
 
 def described(conn: Connection, p: Prepared, reply: Reply) -> None:

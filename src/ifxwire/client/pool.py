@@ -40,14 +40,12 @@ from collections.abc import Callable, Iterator, Sized
 from typing import Any
 
 from ..errors import Error, InterfaceError, OperationalError
+from ..protocol.requests import PING_GROUP
 from .connection import Connection
 
 __all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
 
 log = logging.getLogger("ifxwire.pool")
-
-#: ``SQ_VERSION SQ_EOT``: the cheapest request the server answers (no SQL is parsed).
-PING_GROUP = b"\x00\x35\x00\x0c"
 
 
 class PoolTimeout(OperationalError):

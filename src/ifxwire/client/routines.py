@@ -34,12 +34,12 @@ from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import NAMED_IN_BIND, Msg
 from ..protocol.columns import ColumnDesc
+from ..protocol.requests import EOT, bind_head, id_group
 from ..protocol.wire import Writer
 from ..types.bind import BLOB_BIND_TYPES, encode_bind_value
 from . import fastpath as _fp
 from .binds import param_error
 from .cancel import timeout_scope
-from .connection import id_group
 from .replies import Reply
 from .statements import describe_columns
 
@@ -68,7 +68,6 @@ IN, OUT, INOUT = 0, 1, 2
 _MODE_WORDS = {IN: "IN", OUT: "OUT", INOUT: "INOUT"}
 _HEAD = Struct(">hh")
 _NULL = Struct(">hh").pack(-1, 0)
-_EOT = bytes([0, Msg.EOT])
 
 
 class OutParam:
@@ -168,10 +167,10 @@ def describe_groups(conn: Connection, database: bytes, handle: int) -> list[Grou
             sqlstate="0A000")
     w = Writer()
     fp.put_cfpdescribe(w, database, handle)
-    w.raw(_EOT + _EOT)
+    w.raw(EOT + EOT)
     g = Writer()
     fp.put_getroutine_by_id(g, database, handle, conn._layout)
-    g.raw(_EOT)
+    g.raw(EOT)
     return [(bytes(w.buf), conn._reply()), (bytes(g.buf), conn._reply())]
 
 
@@ -239,11 +238,11 @@ def call_group(conn: Connection, routine: OutRoutine, values: Sequence[object]) 
     w = Writer()
     fp.put_exfproutine(w, routine.database, routine.handle, len(values), conn._layout,
                        want_fparam=True)
-    w.u16(Msg.BIND).u16(len(values))
+    w.raw(bind_head(len(values)))
     for i, value in enumerate(values):
         w.raw(_argument(routine, i, value, encoding))
     fp.put_fparam_request(w)
-    w.raw(_EOT)
+    w.raw(EOT)
     return bytes(w.buf), conn._reply()
 
 

@@ -34,15 +34,14 @@ cursor (``aio/scroll.py``); only the exchange differs.
 
 from __future__ import annotations
 
-import struct
 import sys
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InterfaceError, ProgrammingError
-from ..protocol.codes import Msg
+from ..protocol.requests import scroll_open_group, sfetch_group
 from .cancel import timeout_scope
-from .cursor import _CURNAME, _ID, _NFETCH, _OPEN_ID, Cursor, CursorOp
+from .cursor import Cursor, CursorOp
 from .placeholders import count_arg
 from .replies import Reply
 from .statements import Prepared
@@ -53,11 +52,6 @@ if TYPE_CHECKING:
 __all__ = ["ScrollCursor"]
 
 NEXT, LAST, ABSOLUTE = 1, 4, 6
-#: SQ_ID id SQ_SFETCH type index size SQ_EOT (PROTOCOL.md §4: u16 type, i32 index, i32 size)
-_SFETCH_GROUP = struct.Struct(">HhHHiiH")
-_SCROLL = struct.pack(">H", Msg.SCROLL)
-_HOLD = struct.pack(">H", Msg.HOLD)
-_OPEN_EOT = struct.pack(">HH", Msg.OPEN, Msg.EOT)
 
 Row = tuple[Any, ...]
 #: One SFETCH to send: (fetch type, 1-based index).
@@ -103,23 +97,11 @@ class ScrollCursor(Cursor):
         conn = self.connection
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
-        sid = p.stmt_id
-        name = self._cursor_name or p.cursor_name
-        parts = [_ID.pack(Msg.ID, sid), _CURNAME.pack(Msg.CURNAME, len(name)), name]
-        if len(name) & 1:
-            parts.append(b"\x00")
-        parts.append(bind)
-        if self.scrollable:
-            parts.append(_SCROLL)
-        if self.withhold:
-            parts.append(_HOLD)
-        if self.scrollable:
-            parts.append(_OPEN_EOT)  # rows come with SFETCH
-        else:
-            parts += [_OPEN_ID.pack(Msg.OPEN, Msg.ID, sid),
-                      _NFETCH.pack(Msg.NFETCH, p.fetch_size, 0, Msg.EOT)]
+        # A scrollable cursor's rows come with SFETCH; PROTOCOL.md §4 has the SFETCH fields.
+        group = scroll_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
+                                  self.scrollable, self.withhold, p.fetch_size)
         reply = conn._reply(self._decoder(p), p)
-        groups.append((b"".join(parts), reply))
+        groups.append((group, reply))
         return groups, begin, reply, None
 
     def _opening_ends(self, reply: Reply) -> bool:
@@ -175,9 +157,7 @@ class ScrollCursor(Cursor):
         assert p is not None
         conn = self.connection
         return [
-            (_SFETCH_GROUP.pack(Msg.ID, p.stmt_id, Msg.SFETCH, kind, index, p.fetch_size,
-                                Msg.EOT),
-             conn._reply(self._decoder(p), p))
+            (sfetch_group(p.stmt_id, kind, index, p.fetch_size), conn._reply(self._decoder(p), p))
             for kind, index in plan
         ]
 
