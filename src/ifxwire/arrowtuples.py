@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import codecs
 import importlib
-import struct
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import date
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -39,6 +40,7 @@ from .protocol.columns import ColumnDesc
 from .types import numeric as _num
 from .types import rowcodec as _rc
 from .types import temporal as _tmp
+from .types import tupdecimal as _tdec
 from .types.complextype import COMPLEX_CODES
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
@@ -208,6 +210,43 @@ class TupleRuns:
 #: walk(buf, pos, end, columns) -> (pos, rows, first error): see column_walker.
 Walker = Callable[[Any, int, int, list[list[Any]]], tuple[int, int, Any]]
 
+#: How the pure walker hands a column over when not as fetchall's value (column_batch):
+#: DATE as its day number from 1970-01-01 (date32's own value), fixed-scale DECIMAL and
+#: MONEY(p <= 18) as the unscaled integer (decimal128's own value: an int64 array, cast).
+RAW_DATE, RAW_DECIMAL = "date", "decimal"
+_DECIMAL_LINE = re.compile(r"^\s*(c\d+) = (_dec\d+)\(buf, [^()]+\)$")
+_MUL_LINE = re.compile(r"^(\s*c\d+ = )_mul\((.*), _Q\d+\)$")
+_DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
+_EPOCH_ORD = _tmp.DATE_EPOCH.toordinal()
+#: Informix counts days from 1899-12-31, date32 from 1970-01-01.
+_UNIX_ORD = date(1970, 1, 1).toordinal()
+_SHIFT = _EPOCH_ORD - _UNIX_ORD
+#: Day numbers date objects exist for: any other goes to _date_from_days, whose error the
+#: row decoder then reports, as fetchall does.
+_DAY_MIN = date.min.toordinal() - _EPOCH_ORD
+_DAY_MAX = date.max.toordinal() - _EPOCH_ORD
+
+
+def _unscaled(decode: Callable[[Any, int], Any], scale: int) -> Callable[[Any, int], Any]:
+    """A DECIMAL decoder giving the unscaled integer (the values the inline form leaves to
+    the decoder: negative, NULL)."""
+    ctx = _tdec.CONTEXT
+
+    def unscaled(buf: Any, pos: int) -> Any:
+        value = decode(buf, pos)
+        return None if value is None else int(value.scaleb(scale, ctx))
+
+    return unscaled
+
+
+def _raw_value(kind: tuple[str, int] | None, value: Any) -> Any:
+    """A fetchall value as the walker hands its column over (the rows decode_row redoes)."""
+    if kind is None or value is None:
+        return value
+    if kind[0] == RAW_DATE:
+        return value.toordinal() - _UNIX_ORD
+    return int(value.scaleb(kind[1], _tdec.CONTEXT))
+
 
 @lru_cache(maxsize=64)
 def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
@@ -217,58 +256,77 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
     ``walk(buf, pos, end, columns)`` decodes the complete SQ_TUPLE messages from ``pos`` (it
     stops where the row decoder's loop stops: another message, an incomplete tuple, a
     negative size), appending each value to its list in ``columns``; it returns (the
-    position after them, the rows decoded, the first error or None). The statements are the
-    row decoder's own (rowcodec._emit_columns: the same struct runs, NULL tests and scalar
-    codecs) inside one loop that appends instead of building a row tuple; a row that does not
-    decode is skipped and its error (the row decoder's, with the same message) returned, as
-    the row decoder's decode_tuples does, so the cursor reports it as fetchall would.
+    position after them, the rows decoded, the first error or None).
+
+    It is fetchall's own pure tuple loop (types/tuploop.py, generated from the row decoder's
+    statements in batch mode: header and leading struct run in one unpack, fixed-scale
+    DECIMAL inline, text sliced from a decoded window, rows read with no end test while the
+    window holds the longest row) with its row tuple replaced by one append per column, so
+    it cannot cost more per row than fetchall. Two columns are left as the integers Arrow
+    stores (``walk.raw``; column_batch builds their arrays): DATE as days from 1970-01-01
+    and DECIMAL/MONEY(p <= 18) as the unscaled integer, so no date or Decimal object is
+    made (pyarrow takes ~4 us to convert one Decimal, more than decoding the whole row).
+    A row the inline statements refuse is decoded again by decode_row, which gives
+    fetchall's values or raises fetchall's exact error; that row is skipped and its error
+    returned, as the row decoder's loop does, so the cursor reports it as fetchall would.
     """
+    from .types.tuploop import build_tuple_loop
+
     cols = list(columns)
     variable = any(is_variable(c) for c in cols)
     explicit = not variable and any(c.start for c in cols)
+    decode_row = build_row_decoder(cols, encoding, keep_char_padding=keep_char_padding)
     g = _rc._new_gen(cols, encoding)
-    fixed_total, final, _ = _rc._emit_columns(g, cols, encoding, keep_char_padding, explicit,
-                                              False)
+    fixed_total, _, _ = _rc._emit_columns(_rc._new_gen(cols, encoding), cols, encoding,
+                                          keep_char_padding, explicit, False)
+    _, final, lead = _rc._emit_columns(g, cols, encoding, keep_char_padding, explicit, True)
     n = len(cols)
-    src = ["def walk(buf, pos, end, out):",
-           *(f"    a{k} = out[{k}].append" for k in range(n)),
-           "    p = pos",
-           "    count = 0",
-           "    err = None",
-           "    end = min(end, len(buf))",
-           "    while end - p >= 8:",
-           "        code, size = _HEAD.unpack_from(buf, p)",
-           f"        if code != {_TUPLE} or size < 0:",
-           "            break",
-           "        off = p + 8",
-           "        nxt = off + size + (size & 1)",
-           "        if nxt > end:",
-           "            break",
-           "        p = nxt"]
-    if not variable:
-        src += [f"        if size != {fixed_total}:",
-                "            if err is None:",
-                "                err = _framing_error(_columns, off, size, "
-                f"'expected {fixed_total} bytes')",
-                "            continue"]
-    src += ["        try:", *("    " + line for line in g.lines),
-            "        except _CAUGHT as exc:",
-            "            if err is None:",
-            "                err = _row_error(_columns, off, size, exc)",
-            "            continue"]
-    if variable:
-        src += [f"        if {final} != off + size:",
-                "            if err is None:",
-                "                err = _framing_error(_columns, off, size, "
-                f"f'consumed {{{final} - off}}')",
-                "            continue"]
-    src += [*(f"        a{k}(c{k})" for k in range(n)),
-            "        count += 1",
-            "    return p, count, err"]
     namespace: dict[str, Any] = dict(g.env)
-    namespace["_HEAD"] = struct.Struct(">H2xi")
-    exec(compile("\n".join(src), f"<ifxwire column walker {n} cols>", "exec"), namespace)
-    walk: Walker = namespace["walk"]
+    raw: dict[int, tuple[str, int]] = {}
+    decimals: dict[str, tuple[int, int]] = {}
+    lines: list[str] = []
+    for line in g.lines:
+        match = _DECIMAL_LINE.match(line)
+        if match is not None and match.group(2) in g.decimals:
+            k = int(match.group(1)[1:])
+            width, scale = g.decimals[match.group(2)]
+            if cols[k].enclen >> 8 <= 18:
+                decimals[match.group(2)] = (width, scale)
+                namespace[match.group(2)] = _unscaled(namespace[match.group(2)], scale)
+                raw[k] = (RAW_DECIMAL, scale)
+        for var in _DATE_CALL.findall(line):
+            raw[int(var[1:])] = (RAW_DATE, 0)
+        lines.append(_DATE_CALL.sub(r"(\1 + _SHIFT if _DMIN <= \1 <= _DMAX else _days(\1))",
+                                    line))
+    kinds = [raw.get(k) for k in range(n)]
+
+    def keep(row: tuple[Any, ...], out: list[list[Any]]) -> None:
+        """A row decode_row decoded (the inline statements refused it), stored as the
+        loop stores its own."""
+        for column, kind, value in zip(out, kinds, row, strict=True):
+            column.append(_raw_value(kind, value))
+
+    namespace.update(_keep=keep, _DMIN=_DAY_MIN, _DMAX=_DAY_MAX, _SHIFT=_SHIFT,
+                     _days=namespace["_date_from_days"])
+    loop = build_tuple_loop(
+        lines=lines, lead=lead, row_end=final if variable else None, fixed_size=fixed_total,
+        bound=max(_rc.max_tuple_size(cols), fixed_total)
+        if all(fixed_width(c) is not None or c.base in _rc._VARCHARS for c in cols) else None,
+        values="", encoding=encoding, decimals=decimals, namespace=namespace,
+        decode_row=decode_row, ncols=n,
+        columns=(lambda body: [_MUL_LINE.sub(r"\1\2", line) for line in body],
+                 [f"l{k} = rows[{k}]" for k in range(n)],
+                 "; ".join(f"l{k}.append(c{k})" for k in range(n)),
+                 "_keep({row}, rows)"))
+
+    def walk(buf: Any, pos: int, end: int, out: list[list[Any]]) -> tuple[int, int, Any]:
+        before = len(out[0])
+        nxt, err = loop(buf, pos, end, out)
+        return nxt, len(out[0]) - before, err
+
+    walk.raw = raw  # type: ignore[attr-defined]
+    walk.decode_row = decode_row  # type: ignore[attr-defined]
+    walk.keep = keep  # type: ignore[attr-defined]
     return walk
 
 
@@ -293,12 +351,11 @@ class ColumnRuns:
         self.ncols = ncols
 
     def __call__(self, buf: Any, offset: int, size: int) -> ColumnRun:
-        """One tuple (the reply loop's fallback): a one-row run, or its error."""
+        """One tuple (the reply loop's fallback): a one-row run, or decode_row's error."""
         columns: list[list[Any]] = [[] for _ in range(self.ncols)]
-        _, count, err = self.walk(buf, offset - 8, offset + size + (size & 1), columns)
-        if err is not None:
-            raise err
-        return ColumnRun(columns, count)
+        walk: Any = self.walk
+        walk.keep(walk.decode_row(buf, offset, size), columns)
+        return ColumnRun(columns, 1)
 
     def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, Any]:
         columns: list[list[Any]] = [[] for _ in range(self.ncols)]
@@ -309,13 +366,25 @@ class ColumnRuns:
 
 
 def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
-                 runs: Sequence[ColumnRun]) -> Any:
-    """One record batch from the pure path's column runs: one ``pyarrow.array`` a column."""
+                 runs: Sequence[ColumnRun], raw: dict[int, tuple[str, int]]) -> Any:
+    """One record batch from the pure path's column runs: one ``pyarrow.array`` a column
+    (``raw``: the columns the walker left as Arrow's integers, see column_walker)."""
     columns = runs[0].columns
     if len(runs) > 1:
         columns = [[v for r in runs for v in r.columns[k]] for k in range(len(columns))]
-    arrays = [_array(pa, values, field, conv)
-              for values, field, conv in zip(columns, schema, converters, strict=True)]
+    arrays = []
+    for k, (values, field, conv) in enumerate(zip(columns, schema, converters, strict=True)):
+        kind = raw.get(k)
+        if kind is None:
+            arrays.append(_array(pa, values, field, conv))
+        elif kind[0] == RAW_DATE:
+            arrays.append(pa.array(values, type=pa.int32()).view(pa.date32()).cast(field.type))
+        else:
+            # The unscaled integers as decimal128(19, 0) (an exact cast: DECIMAL(p <= 18)
+            # fits int64), whose 16-byte values are the same bits as decimal128(p, s)'s.
+            ints = pa.array(values, type=pa.int64()).cast(pa.decimal128(19, 0))
+            arrays.append(pa.Array.from_buffers(field.type, len(ints), ints.buffers(),
+                                                null_count=ints.null_count))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 

@@ -23,6 +23,7 @@ from ifxwire import arrow as ifx_arrow
 from ifxwire.types.values import DateTimeFields, IntervalYM
 
 pa = pytest.importorskip("pyarrow")  # the [test] extra installs it: never skipped in CI
+pytestmark = pytest.mark.both_drivers  # sync and asyncio (tests/integration/_aio_facade.py)
 
 NUMERIC_ROWS = 8_000  # several fetch replies (64 KiB each) of 34-byte tuples
 
@@ -317,6 +318,7 @@ def test_arrow_fetch_ignores_the_row_factory(conn: ifxwire.Connection, big: int)
         assert rest.num_rows == big - 1 and rest.equals(want.slice(1))
 
 
+@pytest.mark.one_driver  # sync only (see _aio_facade.py)
 def test_arrow_c_stream_from_stream_polars_duckdb(conn: ifxwire.Connection, big: int) -> None:
     cur = conn.cursor()
     cur.execute("SELECT k, v, f FROM ab ORDER BY k")
@@ -413,6 +415,7 @@ def test_aio_arrow_fetches(connect_kwargs: dict[str, Any], dbname: str) -> None:
 # ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.one_driver  # sync only (see _aio_facade.py)
 def test_adbc_ingest_modes_round_trip(conn: ifxwire.Connection) -> None:
     cur = conn.cursor()
     data = pa.table({

@@ -26,6 +26,7 @@ import ifxwire
 from ifxwire import _accel, arrowtuples
 
 pa = pytest.importorskip("pyarrow")  # the [test] extra installs it: never skipped in CI
+pytestmark = pytest.mark.both_drivers  # sync and asyncio (tests/integration/_aio_facade.py)
 
 
 @pytest.fixture(params=["c", "pure"])
@@ -41,9 +42,10 @@ def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture()
-def small(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, fetch_buffer_size=1024,
-                        autocommit=True)
+def small(driver: Any, connect_kwargs: dict[str, Any],
+          dbname: str) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, fetch_buffer_size=1024,
+                       autocommit=True)
     try:
         yield c
     finally:

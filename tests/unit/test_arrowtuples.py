@@ -157,3 +157,45 @@ def test_pure_walker_skips_and_reports_a_bad_row_as_the_row_decoder_does() -> No
         buf, 0, len(buf), rows)
     assert row_pos == pos and rows == [(0, "0"), (1, "1"), (2, "2")]
     assert type(err) is type(row_err) and str(err) == str(row_err)
+
+
+def test_pure_walker_hands_decimals_and_dates_over_as_arrow_integers() -> None:
+    """The pure walker is fetchall's own tuple loop appending to columns (issue 25: it cost
+    ~1.9x fetchall when it built a Decimal per value for pyarrow to convert): DECIMAL(p <= 18)
+    comes out unscaled and DATE as days from 1970, inline or redone by decode_row (negative,
+    NULL, out of range), and column_batch gives exactly the row decoder's values."""
+    from ifxwire.types.rowcodec import build_row_decoder
+
+    cols = (ColumnDesc("d", _T.DECIMAL, (12 << 8) | 2), ColumnDesc("day", _T.DATE, 4),
+            ColumnDesc("v", _T.VARCHAR, 20), ColumnDesc("w", _T.DECIMAL, (20 << 8) | 3))
+    values = [(Decimal("12.34"), 0, "a", Decimal("1.5")), (Decimal("-0.05"), -693594, "", None),
+              (None, -2**31, "b", Decimal("-12345678901234567.891")),
+              (Decimal("9999999999.99"), 2958464, "c", Decimal(0))]
+    payloads = [num.encode_decimal(d, (12 << 8) | 2) + struct.pack(">i", day)
+                + bytes([len(v)]) + v.encode()
+                + num.encode_decimal(w, (20 << 8) | 3) for d, day, v, w in values]
+    buf = _run(payloads)
+    walk = at.column_walker(cols, "iso-8859-1", False)
+    out: list[list[Any]] = [[] for _ in cols]
+    assert walk(buf, 0, len(buf), out)[1:] == (4, None)
+    assert out[0] == [1234, -5, None, 999999999999]  # unscaled, no Decimal made
+    assert out[1][0] == (dt.date(1899, 12, 31) - dt.date(1970, 1, 1)).days
+    assert all(type(v) is int for v in out[1][:2])
+    assert walk.raw == {0: (at.RAW_DECIMAL, 2), 1: (at.RAW_DATE, 0)}  # type: ignore[attr-defined]
+    from ifxwire import arrow as ifx_arrow
+
+    plan = ifx_arrow._Plan(pa, list(cols))
+    batch = at.column_batch(pa, plan.schema, plan.converters,
+                            [at.ColumnRun(out, 4)], walk.raw)  # type: ignore[attr-defined]
+    decode = build_row_decoder(list(cols), "iso-8859-1")
+    want = [decode(buf, pos + 8, len(p))
+            for pos, p in zip(_offsets(payloads), payloads, strict=True)]
+    assert [tuple(r.values()) for r in batch.to_pylist()] == want
+
+
+def _offsets(payloads: list[bytes]) -> list[int]:
+    out, pos = [], 0
+    for p in payloads:
+        out.append(pos)
+        pos += 8 + len(p) + (len(p) & 1)
+    return out

@@ -54,8 +54,10 @@ class _Source:
         if cur._active_adapters().has_user_loaders:
             return
         # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
-        # accelerator is in use; else the strided gather for fixed-stride layouts; else the
-        # pure column walker; else (BYTE/TEXT, BLOB/CLOB, DISTINCT) the row path.
+        # accelerator is in use; else the strided gather for fixed-stride layouts of
+        # primitives only; else the pure column walker (a DECIMAL or CHAR the gather would
+        # decode value by value costs it more than the walker's whole row); else (BYTE/TEXT,
+        # BLOB/CLOB, DISTINCT) the row path.
         tplan = _tup.tuple_plan(cur._columns, conn.encoding, conn.keep_char_padding)
         shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
@@ -65,7 +67,7 @@ class _Source:
             self.raw = _tup.TupleRuns()
             self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
                                                  keep_char_padding=conn.keep_char_padding)
-        elif shape is not None:
+        elif shape is not None and (tplan is None or all(s[2] != "decode" for s in shape)):
             import pyarrow.compute
 
             self.shape = shape
@@ -92,7 +94,9 @@ class _Source:
             batch = _tup.run_batch(self.pa, self.plan.schema, self.tplan, self.plan.converters,
                                    items, self.c_plan, self.enc, self.keep, self._fallback)
         elif isinstance(first, _tup.ColumnRun):
-            batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items)
+            assert isinstance(self.raw, _tup.ColumnRuns)
+            batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items,
+                                      self.raw.walk.raw)  # type: ignore[attr-defined]
         elif isinstance(first, _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns) and self.shape is not None
             batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,

@@ -136,6 +136,7 @@ def build_tuple_loop(
     namespace: dict[str, Any],
     decode_row: Callable[..., Any],
     ncols: int,
+    columns: tuple[Callable[[list[str]], list[str]], Sequence[str], str, str] | None = None,
 ) -> Callable[..., tuple[int, CodecError | None]]:
     """``decode_tuples(buf, pos, end, rows) -> (pos, first CodecError or None)``.
 
@@ -172,6 +173,11 @@ def build_tuple_loop(
         _EPOCH_ORD=_EPOCH_ORD,
     )
     body = _inline(lines, decimals, ns)
+    store, store_row = f"rows.append(({values}))", "rows.append({row})"
+    prologue: Sequence[str] = ()
+    if columns is not None:
+        body = columns[0](body)
+        prologue, store, store_row = columns[1], columns[2], columns[3]
     mode = _TEXT_WINDOW_CODECS.get(_codec_name(encoding))
     texts = any(_STR_CALL.search(line) for line in body)
     window = []
@@ -212,7 +218,7 @@ def build_tuple_loop(
             "    else:",
             # rows.append rather than a bound method held in a local: CPython 3.11+
             # specialises the method call on a list into an inline append.
-            f"        rows.append(({values}))",
+            f"        {store}",
             "    p = nxt",
         ]
 
@@ -237,7 +243,7 @@ def build_tuple_loop(
             *fallback,
             "        p = nxt",
             "    else:",
-            f"        rows.append(({values}))",
+            f"        {store}",
             f"        p = {advance}",
         ]
 
@@ -246,7 +252,8 @@ def build_tuple_loop(
     copy = bool(window)
     fallback = [
         "        try:",
-        f"            rows.append(_decode_row(src, {'pos + ' if copy else ''}p + 8, size))",
+        "            " + store_row.format(
+            row=f"_decode_row(src, {'pos + ' if copy else ''}p + 8, size)"),
         "        except _CodecError as exc:",
         "            if err is None:",
         "                err = exc",
@@ -291,6 +298,7 @@ def build_tuple_loop(
             "    if type(src) is not bytearray and type(src) is not bytes:",
             "        return pos, None",
             "    err = None",
+            *("    " + line for line in prologue),
             "    buf = src",
             "    p = pos",
             "    we = min(end, len(src))",
@@ -306,6 +314,7 @@ def build_tuple_loop(
         "    if end > len(src):",
         "        end = len(src)",
         "    err = None",
+        *("    " + line for line in prologue),
         f"    while end - pos >= {min_len}:",
         "        code, size = _HS.unpack_from(src, pos)",
         f"        if code != {_TUPLE_CODE} or size < 0:",
