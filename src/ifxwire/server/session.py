@@ -550,7 +550,8 @@ class Session:
                             quiet_eot = False
                             self.start = stop
                             continue
-                        if strict:
+                        # A group _judge has checked to its end needs no second look.
+                        if strict and self._judged != _JUDGED:
                             nxt = transitions.get(previous)
                             if nxt is None or code not in nxt:
                                 raise ProtocolViolation(
