@@ -29,6 +29,8 @@
  *   before it stay in ``buf``, as with the pure loop.
  *
  * load_rows(batch, plan): the engine's value loaders over a batch of SQLite rows (below).
+ * decode_bind_row(buf, pos, end, plan, encoding): one executemany row's SQ_BIND items of known
+ *   headers (server/bindrun.py; below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -632,11 +634,144 @@ done:
     return result;
 }
 
+/* decode_bind_row(buf, pos, end, plan, encoding) -> (values, end) | None
+ *
+ * One executemany row of SQ_BIND items whose headers are known (server/bindrun.py, the
+ * reference: its pure run_decoder builds the same function in Python). plan: one
+ * (header, kind, width, null) per item: header the 6 bytes the item must start with; kind
+ * 0 text (u16 length, bytes, pad), 1 FLOAT (8 bytes; all 0xFF is NULL), 2 a big-endian
+ * signed integer of ``width`` bytes, NULL when equal to ``null``. Returns None, as the pure
+ * decoder does, when a header differs, the row runs past ``end`` or text does not decode
+ * (UnicodeDecodeError, LookupError); the caller then decodes the row the general way. */
+static PyObject *decode_bind_row(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyTuple_Check(args[3]) || !PyUnicode_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "decode_bind_row(buf, pos: int, end: int, plan: tuple, encoding: str)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+    if (end == -1 && PyErr_Occurred())
+        return NULL;
+    const char *encoding = PyUnicode_AsUTF8(args[4]);
+    if (encoding == NULL)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *b = (const unsigned char *)view.buf;
+    if (end > view.len)
+        end = view.len; /* as bytes.startswith clamps its end */
+    PyObject *plan = args[3];
+    Py_ssize_t n = PyTuple_GET_SIZE(plan);
+    PyObject *values = PyList_New(n);
+    PyObject *result = NULL;
+    if (values == NULL)
+        goto out;
+    if (pos < 0)
+        goto none;
+    Py_ssize_t p = pos;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *step = PyTuple_GET_ITEM(plan, i);
+        const char *header;
+        Py_ssize_t hlen;
+        int kind, width;
+        long long null;
+        if (!PyArg_ParseTuple(step, "y#iiL", &header, &hlen, &kind, &width, &null))
+            goto fail;
+        if (hlen != 6 || p + 6 > end || memcmp(b + p, header, 6) != 0)
+            goto none;
+        PyObject *v;
+        if (kind == 0) {
+            if (p + 8 > end)
+                goto none;
+            Py_ssize_t len = ((Py_ssize_t)b[p + 6] << 8) | b[p + 7];
+            Py_ssize_t q = p + 8 + len;
+            if (q > end)
+                goto none;
+            v = PyUnicode_Decode((const char *)b + p + 8, len, encoding, NULL);
+            if (v == NULL) {
+                if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError) ||
+                    PyErr_ExceptionMatches(PyExc_LookupError)) {
+                    PyErr_Clear();
+                    goto none;
+                }
+                goto fail;
+            }
+            p = q + (len & 1);
+        } else if (kind == 1) {
+            if (p + 14 > end)
+                goto none;
+            const unsigned char *f = b + p + 6;
+            int all_ff = 1;
+            uint64_t bits = 0;
+            for (int k = 0; k < 8; k++) {
+                bits = (bits << 8) | f[k];
+                all_ff &= f[k] == 0xFF;
+            }
+            if (all_ff) {
+                v = Py_NewRef(Py_None);
+            } else {
+                double d;
+                memcpy(&d, &bits, 8);
+                v = PyFloat_FromDouble(d);
+                if (v == NULL)
+                    goto fail;
+            }
+            p += 14;
+        } else if (kind == 2 && (width == 2 || width == 4 || width == 8)) {
+            if (p + 6 + width > end)
+                goto none;
+            const unsigned char *f = b + p + 6;
+            uint64_t u = 0;
+            for (int k = 0; k < width; k++)
+                u = (u << 8) | f[k];
+            int64_t x;
+            if (width == 2)
+                x = (int16_t)u;
+            else if (width == 4)
+                x = (int32_t)u;
+            else
+                x = (int64_t)u;
+            if (x == null) {
+                v = Py_NewRef(Py_None);
+            } else {
+                v = PyLong_FromLongLong(x);
+                if (v == NULL)
+                    goto fail;
+            }
+            p += 6 + width;
+        } else {
+            PyErr_SetString(PyExc_ValueError, "decode_bind_row: unknown item kind");
+            goto fail;
+        }
+        PyList_SET_ITEM(values, i, v);
+    }
+    if (p > end)
+        goto none;
+    result = Py_BuildValue("(On)", values, p);
+    goto out;
+none:
+    result = Py_NewRef(Py_None);
+    goto out;
+fail:
+    result = NULL;
+out:
+    Py_XDECREF(values);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"make_tuple_writer", make_tuple_writer, METH_VARARGS,
      "make_tuple_writer(plan, enc_kind, pure) -> TupleWriter"},
     {"load_rows", (PyCFunction)(void (*)(void))load_rows, METH_FASTCALL,
      "load_rows(batch, plan) -> list | None: the engine's loaders over SQLite rows"},
+    {"decode_bind_row", (PyCFunction)(void (*)(void))decode_bind_row, METH_FASTCALL,
+     "decode_bind_row(buf, pos, end, plan, encoding) -> (values, end) | None: one row"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef tuplewriter_module = {

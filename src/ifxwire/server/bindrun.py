@@ -11,12 +11,18 @@ with ``decode_bind_plain``: the values are always exactly what that function giv
 
 Only plain item kinds are compiled: SMALLINT, INTEGER, SERIAL, BIGINT, BIGSERIAL, FLOAT and
 CHAR/VARCHAR/NCHAR/NVARCHAR (no named types: ``decode_bind_plain``'s own set).
+
+With the accelerator built, the function is ``decode_bind_row`` in ``_tuplewriter.c`` given
+the same headers as a table (issue 26: the Python decoder was the largest part of the server's
+CPU per executemany row left); :func:`pure_run_decoder` is the reference it is tested against
+(tests/unit/test_bindrun_accel.py), and what runs under IFXWIRE_PURE.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import _accel
 from ..types import numeric as _num
 from ..types.bind import PLAIN_FIXED, PLAIN_FLOAT, PLAIN_TEXT, TYPE_IND_PREC
 
@@ -57,7 +63,45 @@ def headers_at(buf: bytearray, pos: int, end: int, nparams: int) -> list[bytes] 
     return out if pos <= end else None
 
 
+try:  # the server's compiled helpers; absent without a compiler
+    from .. import _tuplewriter as _tw  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _tw = None
+
+_K_TEXT, _K_FLOAT, _K_FIXED = 0, 1, 2  # decode_bind_row's item kinds
+
+
 def run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
+    """The decoder for rows with these ``headers``: the compiled one when the accelerator is
+    built and in force, else :func:`pure_run_decoder`'s."""
+    fast = compiled_run_decoder(headers, encoding) if _accel.accelerated else None
+    return fast if fast is not None else pure_run_decoder(headers, encoding)
+
+
+def compiled_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder | None:
+    """``decode_bind_row`` (_tuplewriter.c) bound to these headers, or None when not built."""
+    if _tw is None:
+        return None
+    plan = []
+    for header in headers:
+        base = header[1]
+        if base in _TEXT:
+            plan.append((header, _K_TEXT, 0, 0))
+        elif base == _FLOAT:
+            plan.append((header, _K_FLOAT, 8, 0))
+        else:
+            _st, width, null = _FIXED[base]
+            plan.append((header, _K_FIXED, width, null))
+    steps = tuple(plan)
+    decode_row = _tw.decode_bind_row
+
+    def decode(buf: bytearray, p: int, end: int) -> tuple[list[object], int] | None:
+        return decode_row(buf, p, end, steps, encoding)  # type: ignore[no-any-return]
+
+    return decode
+
+
+def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
     """A function decoding one row of items with exactly these ``headers`` (see module doc).
 
     Only constants derived from the headers (offsets, widths, NULL values) go into the source;
@@ -104,7 +148,7 @@ def run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
     return ns["decode"]  # type: ignore[return-value]
 
 
-_RUN_DECODERS: dict[tuple[str, tuple[bytes, ...]], RunDecoder] = {}
+_RUN_DECODERS: dict[tuple[str, bool, tuple[bytes, ...]], RunDecoder] = {}
 
 
 def cached_run_decoder(buf: bytearray, pos: int, end: int, nparams: int,
@@ -115,7 +159,7 @@ def cached_run_decoder(buf: bytearray, pos: int, end: int, nparams: int,
     headers = headers_at(buf, pos, end, nparams)
     if headers is None:
         return None
-    key = (encoding, tuple(headers))
+    key = (encoding, _accel.accelerated, tuple(headers))
     decoder = _RUN_DECODERS.get(key)
     if decoder is None:
         if len(_RUN_DECODERS) >= RUN_DECODERS_MAX:

@@ -29,7 +29,7 @@ from ..protocol.login import (
     packet_length,
     parse_connect_request,
 )
-from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, u16_at
+from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, i16_at, i32_at, u16_at
 from ..types.bind import decode_bind_plain, decode_bind_values
 from ..types.blobs import widen_blob_columns
 from ..types.complextype import COMPLEX_CODES
@@ -68,6 +68,10 @@ _BLOB_PREFIX = bytes([0, Msg.BLOB])
 # Message codes of the inline path in Session._serve, as plain ints; _NONE is no message.
 _ID, _BIND, _EXECUTE, _EOT = int(Msg.ID), int(Msg.BIND), int(Msg.EXECUTE), int(Msg.EOT)
 _BLOB = int(Msg.BLOB)
+# A query's group (`ID [CURNAME] [BIND] OPEN NFETCH EOT`, then `ID CLOSE [RELEASE] EOT`) is
+# served inline too (issue 26, select_one_row): these parse in a few byte reads.
+_CURNAME, _OPEN, _NFETCH = int(Msg.CURNAME), int(Msg.OPEN), int(Msg.NFETCH)
+_CLOSE, _RELEASE = int(Msg.CLOSE), int(Msg.RELEASE)
 _NONE = -2
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _UNJUDGED, _PREFIX, _JUDGED = 0, 1, 2
@@ -263,6 +267,7 @@ class Session:
         limit = self.limits.max_statement_bytes
         buf = self.buf  # extended in place by _recv_more, never replaced
         sizes = _FIXED_LONG_FETCH if self.layout.long_fetch else _FIXED_SHORT_FETCH
+        transitions = TRANSITIONS  # grammar.allowed, inlined on the stepping path
         while True:
             at = self.start + rel
             end = self.end
@@ -270,7 +275,10 @@ class Session:
             if end - at >= 2:
                 code = (buf[at] << 8) | buf[at + 1]
                 size = sizes.get(code, 0)
-                if size and end - at >= size and allowed(state, code):
+                if code == _CURNAME and end - at >= 4:  # a CHARSTR: as easily stepped over
+                    n = (buf[at + 2] << 8) | buf[at + 3]
+                    size = 4 + n + (n & 1)
+                if size and end - at >= size and code in transitions.get(state, ()):
                     if code in (_EOT, _EXIT):
                         self._judged = _JUDGED
                         return
@@ -502,8 +510,19 @@ class Session:
                     code = _NONE
                     if end - start >= 2:
                         code = (buf[start] << 8) | buf[start + 1]
-                        if code in (_EXECUTE, _EOT):
+                        if code in (_EXECUTE, _EOT, _OPEN, _CLOSE, _RELEASE):
                             stop = start + 2
+                        elif code == _NFETCH and end - start >= (
+                            fetch_size := 8 if self.layout.long_fetch else 6  # see _FIXED_SIZE
+                        ):
+                            stop = start + fetch_size
+                            number = (i32_at(buf, start + 2)[0] if fetch_size == 8
+                                      else i16_at(buf, start + 2)[0])
+                        elif code == _CURNAME and end - start >= 4:
+                            n = u16_at(buf, start + 2)[0]
+                            stop = start + 4 + n + (n & 1)
+                            if stop > end:
+                                code = _NONE
                         elif code == _ID and end - start >= 4:
                             stop = start + 4
                             number = i16_at(buf, start + 2)[0]
@@ -531,7 +550,8 @@ class Session:
                             quiet_eot = False
                             self.start = stop
                             continue
-                        if strict:
+                        # A group _judge has checked to its end needs no second look.
+                        if strict and self._judged != _JUDGED:
                             nxt = transitions.get(previous)
                             if nxt is None or code not in nxt:
                                 raise ProtocolViolation(
@@ -558,8 +578,15 @@ class Session:
                                         assert upload is not None
                                         upload.finish(False)
                                         raise blob_error
-                                else:
+                                elif code == _EXECUTE:
                                     self._execute(self._stmt(), out)
+                                elif code == _NFETCH:
+                                    self._fetch(self._stmt(), number, out)
+                                elif code == _CURNAME:
+                                    self._stmt().cursor_name = bytes(buf[stop - n - (n & 1):
+                                                                         stop - (n & 1)])
+                                else:  # OPEN, CLOSE, RELEASE: their handlers read no fields
+                                    _HANDLERS[code](self, _NO_FIELDS, out)
                             except EngineError as exc:
                                 failed = True
                                 self._put_error(out, exc)
@@ -1175,6 +1202,11 @@ _HANDLERS: dict[int, Callable[[Session, m.ClientMsg, Writer], None]] = {
     Msg.SVPT_ROLLBACK: Session._on_savepoint,
     Msg.VERSION: Session._on_version,
 }
+
+
+#: The message handed to the handlers of the inline path's bare messages (OPEN, CLOSE,
+#: RELEASE), which read nothing from it.
+_NO_FIELDS = m.ClientMsg(0, 0)
 
 
 def _known_locale(env: Mapping[str, str]) -> bool:

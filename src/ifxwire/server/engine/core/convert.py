@@ -10,6 +10,7 @@ SQLite's 64-bit arithmetic raises -1215 rather than arriving wrong).
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -223,6 +224,19 @@ def batch_loader(loaders: Sequence[Conv | None]
     fetched row)."""
     if _tw is None or not _accel.accelerated:
         return None
+    key = tuple(loaders)
+    try:
+        return _cached_batch_loader(key)
+    except TypeError:  # an unhashable loader (a callable object): built each time
+        return _cached_batch_loader.__wrapped__(key)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_batch_loader(
+    loaders: tuple[Conv | None, ...],
+) -> Callable[[list[tuple[object, ...]]], list[tuple[object, ...]] | None] | None:
+    """batch_loader's work, kept per tuple of loaders: every OPEN asks for it, and building
+    the step table cost a one-row query about a tenth of its server CPU (issue 26)."""
     plan: list[tuple[int, int, int, int, Conv]] = []
     for i, f in enumerate(loaders):
         if f is None:
@@ -236,6 +250,7 @@ def batch_loader(loaders: Sequence[Conv | None]
             plan.append((i, *kind, f))
     if not plan:
         return None
+    assert _tw is not None
     load_rows = _tw.load_rows
     steps = tuple(plan)
     return lambda batch: load_rows(batch, steps)

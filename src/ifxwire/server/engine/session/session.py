@@ -658,13 +658,20 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
                     raise self._map_error(e, plan) from None
                 if not batch:
                     return
+                # fetchmany returns fewer rows than asked only at the result's end: stop
+                # without another fetchmany (a one-row query's cursor ends in one step).
+                last = len(batch) < 256
                 if not active:
                     yield from batch
+                    if last:
+                        return
                     continue
                 if fast is not None:
                     loaded = fast(batch)
                     if loaded is not None:  # None: a loader raised; the loop below raises
                         yield from loaded
+                        if last:
+                            return
                         continue
                 for row in batch:
                     out = list(row)

@@ -1,0 +1,174 @@
+"""A query's groups served inline (issue 26, select_one_row) answer as the general path does.
+
+Session._serve parses `ID [CURNAME] [BIND] OPEN ID NFETCH EOT`, `ID CLOSE EOT` and
+`ID RELEASE EOT` in a few byte reads instead of going through read_client_message and the
+handler table, and _judge
+steps over SQ_CURNAME by its length. The general path still serves every message when the
+server traces (Server(trace=True) turns the inline path off), so the same conversation is held
+with a tracing server and with a normal one and every reply must be the same; and the strict
+checker must still refuse a bad group that contains a CURNAME before any of it runs.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rawclient import RawClient, Reply  # tests/integration is on sys.path (rootdir insertion)
+
+from ifxwire.protocol import messages as m
+from ifxwire.protocol.codes import Msg
+from ifxwire.protocol.wire import Writer
+from ifxwire.server import Server
+from ifxwire.types.bind import encode_bind_params
+
+
+def _bind(w: Writer, *values: object) -> Writer:
+    return w.u16(Msg.BIND).raw(encode_bind_params(values, "iso-8859-1"))
+
+
+def _query(sid: int, name: bytes, *params: object, fetch: int = 4096) -> Writer:
+    w = Writer()
+    m.put_id(w, sid)
+    m.put_curname(w, name)
+    if params:
+        _bind(w, *params)
+    w.u16(Msg.OPEN)
+    m.put_id(w, sid)
+    m.put_nfetch(w, fetch)
+    return w
+
+
+def _close(sid: int, release: bool = False) -> Writer:
+    w = Writer()
+    m.put_id(w, sid)
+    w.u16(Msg.RELEASE if release else Msg.CLOSE)
+    return w
+
+
+def _prepare(c: RawClient, sql: str) -> int:
+    w = Writer()
+    m.put_prepare(w, sql.encode(), sql.count("?"), c.layout)
+    reply = c.send(w)
+    assert reply.errors == [], reply.errors
+    return reply.describes[0].stmt_id
+
+
+def _conversation(c: RawClient, db: str) -> list[Reply]:
+    """Every reply of a session that uses the inline messages in their usual and odd forms."""
+    replies = [c.command(f"create database {db} with log"),
+               c.command("create table t (a int, b varchar(10))")]
+    for i in range(1, 4):
+        replies.append(c.command(f"insert into t values ({i}, 'v{'x' * i}')"))
+    sid = _prepare(c, "select a, b from t where a >= ? order by a")
+    replies.append(c.send(_query(sid, b"cur", 1)))  # odd-length name: a pad byte follows
+    replies.append(c.send(_close(sid)))
+    replies.append(c.send(_query(sid, b"c2", 2)))  # the cached re-execute
+    replies.append(c.send(_close(sid)))
+    # OPEN again without CLOSE, the first cursor having been read to its end.
+    replies.append(c.send(_query(sid, b"c2", 3)))
+    replies.append(c.send(_query(sid, b"c2", 3)))
+    replies.append(c.send(_close(sid)))
+    replies.append(c.send(_close(sid, release=True)))
+    # The released statement: -208 before a CURNAME, -267 otherwise.
+    replies.append(c.send(_query(sid, b"c2", 1)))
+    w = Writer()
+    m.put_id(w, sid)
+    m.put_nfetch(w, 4096)
+    replies.append(c.send(w))
+    # No parameters; OPEN then ID NFETCH in the same group; a fetch buffer of 1 byte (the
+    # server's minimum applies); a small buffer over many rows.
+    sid = _prepare(c, "select a from t order by a")
+    w = Writer()
+    m.put_id(w, sid)
+    m.put_curname(w, b"c3")
+    w.u16(Msg.OPEN)
+    m.put_id(w, sid)
+    m.put_nfetch(w, 1)
+    replies.append(c.send(w))
+    replies.append(c.send(_close(sid)))
+    # A NFETCH after the CLOSE of a cursor read to its end.
+    w = Writer()
+    m.put_id(w, sid)
+    m.put_nfetch(w, 4096)
+    replies.append(c.send(w))
+    # Not a query: OPEN of an INSERT is refused (-400).
+    ins = _prepare(c, "insert into t values (9, 'n')")
+    replies.append(c.send(_query(ins, b"c4")))
+    return replies
+
+
+@pytest.fixture()
+def tracing_server(tmp_path: Path) -> Iterator[Any]:
+    with Server(port=0, data=":memory:", trace=True, trace_dir=tmp_path) as srv:
+        yield srv
+
+
+@pytest.fixture()
+def plain_server() -> Iterator[Any]:
+    with Server(port=0, data=":memory:") as srv:
+        yield srv
+
+
+def test_inline_replies_equal_general_path(tracing_server: Any, plain_server: Any) -> None:
+    got = []
+    for srv in (tracing_server, plain_server):
+        c = RawClient(srv.host, srv.port)
+        try:
+            got.append(_conversation(c, "inline_q"))
+        finally:
+            c.close()
+    general, inline = got
+    assert inline == general
+    # and they are what the statements should give
+    first = general[5]
+    assert first.errors == [] and len(first.tuples) == 3 and [d.rows for d in first.dones] == [3]
+    assert first.costs == [(0, 0)]
+    assert [d.rows for d in general[7].dones] == [2]
+    assert [len(general[i].tuples) for i in (9, 10)] == [1, 1]
+    assert [e.sqlcode for e in general[13].errors] == [-208]
+    assert [e.sqlcode for e in general[14].errors] == [-267]
+    assert len(general[15].tuples) == 3
+    assert [e.sqlcode for e in general[18].errors] == [-400]
+
+
+def _wait_closed(sock: socket.socket) -> bytes:
+    sock.settimeout(10)
+    got = b""
+    while chunk := sock.recv(65536):
+        got += chunk
+    return got
+
+
+@pytest.mark.parametrize("name", [b"c", b"cur2"], ids=["odd", "even"])
+def test_bad_group_with_curname_runs_nothing(plain_server: Any, name: bytes) -> None:
+    """_judge steps over CURNAME by its length (it used to parse it): a group
+    `ID ins EXECUTE ID q CURNAME name EXECUTE EOT` is still refused whole, before its INSERT
+    runs (CURNAME may not be followed by EXECUTE)."""
+    c = RawClient(plain_server.host, plain_server.port)
+    c.command("create database inline_bad with log")
+    c.command("create table t (a int)")
+    ins = _prepare(c, "insert into t values (1)")
+    q = _prepare(c, "select a from t")
+    bad = Writer()
+    m.put_id(bad, ins)
+    bad.u16(Msg.EXECUTE)
+    m.put_id(bad, q)
+    m.put_curname(bad, name)
+    bad.u16(Msg.EXECUTE).u16(Msg.EOT)
+    c.sock.sendall(bad.getvalue())
+    assert _wait_closed(c.sock) == b""
+    c.sock.close()
+    c = RawClient(plain_server.host, plain_server.port)
+    try:
+        w = Writer()
+        m.put_dbopen(w, b"inline_bad")
+        assert c.send(w).errors == []
+        q = _prepare(c, "select count(*) from t")
+        reply = c.send(_query(q, b"n"))
+        assert reply.errors == [] and reply.tuples[0][0] == 0x80  # DECIMAL zero: no row ran
+    finally:
+        c.close()
