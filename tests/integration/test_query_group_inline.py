@@ -132,6 +132,9 @@ def test_inline_replies_equal_general_path(tracing_server: Any, plain_server: An
     assert [e.sqlcode for e in general[13].errors] == [-208]
     assert [e.sqlcode for e in general[14].errors] == [-267]
     assert len(general[15].tuples) == 3
+    # An NFETCH after the CLOSE of a cursor read to its end: -400 ("Fetch attempted on
+    # unopen cursor"); it got an SQ_DONE repeating the old row count.
+    assert [e.sqlcode for e in general[17].errors] == [-400]
     assert [e.sqlcode for e in general[18].errors] == [-400]
 
 

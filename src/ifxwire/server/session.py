@@ -874,6 +874,9 @@ class Session:
         st = self._stmt()
         _stop_rows(st)
         st.materialized = None
+        # A cursor read to its end is still open until here; after CLOSE an NFETCH is -400
+        # ("Fetch attempted on unopen cursor"), not another SQ_DONE with the old row count.
+        st.exhausted = False
 
     def _on_release(self, msg: m.ClientMsg, out: Writer) -> None:
         if self.current is not None:
