@@ -27,7 +27,7 @@ from ..client.placeholders import (
 )
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
-from ..errors import DatabaseError, NotSupportedError, ProgrammingError
+from ..errors import DatabaseError, ProgrammingError
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
@@ -313,24 +313,13 @@ class AsyncCursor:
 
     async def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result, as ``Cursor.scroll`` (forward-only: never back)."""
-        cur = self._cur
-        cur._check_result()
-        value = count_arg(value, "scroll value")
-        if mode == "absolute":
-            value -= cur._base + cur._pos
-        elif mode != "relative":
-            raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
-        if value < 0:
-            raise NotSupportedError("this cursor is forward-only; it cannot scroll backwards")
-        while value > 0:
-            available = len(cur._rows) - cur._pos
-            if available >= value:
-                cur._pos += value
-                return
-            value -= available
-            cur._pos = len(cur._rows)
-            if not await self._more():
-                raise IndexError("scroll past the end of the result set")
+        steps = self._cur._forward_steps(value, mode)
+        try:
+            next(steps)
+            while True:
+                steps.send(await self._more())
+        except StopIteration:
+            pass
 
     def __aiter__(self) -> AsyncIterator[tuple[Any, ...]]:
         return self

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..client.cancel import timeout_scope
 from ..client.placeholders import count_arg
 from ..client.scroll import Fetch, Moves, ScrollCursor
-from ..errors import NotSupportedError, ProgrammingError
 from .cursor import AsyncCursor
 
 if TYPE_CHECKING:
@@ -89,20 +88,10 @@ class AsyncScrollCursor(AsyncCursor):
     async def scroll(self, value: int, mode: str = "relative") -> None:
         """As ``ScrollCursor.scroll`` (a forward-only cursor moves forward only)."""
         cur = self._cur
-        if cur.scrollable:
-            await self._drive(cur._g_scroll(value, mode))
+        if not cur.scrollable:
+            await super().scroll(value, mode)
             return
-        cur._check_result()
-        step = count_arg(value, "scroll value")
-        if mode == "absolute":
-            step -= cur._base + cur._pos
-        elif mode != "relative":
-            raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
-        if step < 0:
-            raise NotSupportedError("this cursor is forward-only; it cannot scroll backwards")
-        for _ in range(step):
-            if await self.fetchone() is None:
-                raise IndexError("scroll past the end of the result set")
+        await self._drive(cur._g_scroll(value, mode))
 
     async def fetch_first(self) -> Row | None:
         return await self._drive(self._cur._g_absolute(0))

@@ -883,6 +883,17 @@ class Cursor:
 
     def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result (forward-only cursors cannot move back)."""
+        steps = self._forward_steps(value, mode)
+        try:
+            next(steps)
+            while True:
+                steps.send(self._more())
+        except StopIteration:
+            pass
+
+    def _forward_steps(self, value: int, mode: str) -> Generator[None, bool, None]:
+        """The forward-only move, shared with ``AsyncCursor.scroll``: it yields when it needs
+        the next batch and is sent whether one came (``_more``, blocking or awaited)."""
         self._check_result()
         value = count_arg(value, "scroll value")
         if mode == "absolute":
@@ -898,7 +909,7 @@ class Cursor:
                 return
             value -= available
             self._pos = len(self._rows)
-            if not self._more():
+            if not (yield):
                 raise IndexError("scroll past the end of the result set")
 
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
