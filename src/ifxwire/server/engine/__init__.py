@@ -30,6 +30,7 @@ from __future__ import annotations
 from .core import sqlcodes
 from .core.errors import EngineError
 from .core.values import BlobRef
+from .features import cdc as _cdc  # noqa: F401  (registers its hooks)
 from .features import routine_call
 from .features.composite import text_encoder
 from .features.lobs.lo_session import LoSession

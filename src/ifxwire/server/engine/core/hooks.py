@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from ....protocol.columns import ColumnDesc
@@ -45,3 +45,29 @@ class CoreExtensions:
 
 
 EXTENSIONS = CoreExtensions()
+
+
+def _no_capture(*args: object) -> None:
+    return None
+
+
+@dataclass
+class CaptureHooks:
+    """Change data capture (features/cdc/routines.py), called where DML runs
+    (features/triggers.py ``run_dml``), where a transaction ends and where a smart large
+    object is read (features/lobs/lo_session.py). Empty slots capture nothing."""
+
+    #: (session, TableInfo) -> None, or a row hook (kind, old storage row, new storage row)
+    dml: Callable[[Any, Any], Callable[[str, Any, Any], None] | None] = _no_capture
+    #: the captured changes so far (session) -> mark, and dropping those after a mark
+    mark: Callable[[Any], int] = lambda s: 0
+    reset: Callable[[Any, int], None] = _no_capture
+    #: (session, committed): the transaction's captured rows go to the change log
+    txn_end: Callable[[Any, bool], None] = _no_capture
+    #: (session, LO descriptor) -> the reader of a capture session with that id, or None
+    lo_stream: Callable[[Any, object], Callable[[int], bytes] | None] = _no_capture
+    #: (session): its database closed; its capture sessions go
+    session_closed: Callable[[Any], None] = _no_capture
+
+
+CAPTURE = CaptureHooks()

@@ -33,6 +33,7 @@ from sqlglot.tokenizer_core import TokenType
 from ....protocol.codes import StmtType
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
+from ..core.hooks import CAPTURE
 from ..schema.catalog import TableInfo, quote
 from ..schema.hooks import FEATURES
 from ..schema.routine_tables import chunks
@@ -473,13 +474,15 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
     event = _EVENTS.get(plan.kind)
     if info is None or event is None:
         return s._dml(plan, bound)
+    capture = CAPTURE.dml(s, info)  # change data capture (cdc/routines.py)
     other = database_of(info)
     if other is not None:  # a table of another database: its triggers would run here
         if s._attached[other].triggers.get(info.name):
             raise not_implemented(f"a write into {other}:{info.name}, which has triggers")
-        return s._dml(plan, bound)
-    trigs = _active(s, info.name, event, plan.updated)
-    if not trigs and not plan.view_check:
+        if capture is None:
+            return s._dml(plan, bound)
+    trigs = _active(s, info.name, event, plan.updated) if other is None else []
+    if not trigs and not plan.view_check and capture is None:
         return s._dml(plan, bound)
 
     def run() -> ExecResult:
@@ -487,7 +490,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
         for f in firings:
             f.actions(f.body.before)
         each = [f for f in firings if f.body.each_row]
-        if not each:
+        if not each and capture is None:
             written: list[tuple[object, ...]] | None = [] if plan.view_check else None
             result = s._dml(plan, bound, returning=written)
             if written:
@@ -508,6 +511,8 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
                 new = dict(zip(cols, values, strict=True)) if plan.kind != "delete" else None
                 before = old.get(rowid) if plan.kind == "update" else (
                     values if plan.kind == "delete" else None)
+                if capture is not None:
+                    capture(plan.kind, before, values if plan.kind != "delete" else None)
                 oldrow = dict(zip(cols, before, strict=True)) if before is not None else None
                 for f in each:
                     f.row(info, rowid, oldrow, dict(new) if new is not None else None)
@@ -516,7 +521,12 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
         s.state.last_rowcount = result.rowcount
         return result
 
-    result: ExecResult = _guarded(s, run)
+    mark = CAPTURE.mark(s)
+    try:
+        result: ExecResult = _guarded(s, run)
+    except BaseException:
+        CAPTURE.reset(s, mark)
+        raise
     return result
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..core.convert import TupleBinder, row_tuple_binder
 from ..core.errors import EngineError
+from ..core.hooks import CAPTURE
 
 if TYPE_CHECKING:
     from ..sql.prepared import Prepared
@@ -71,6 +72,8 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
         return False  # each row checks the other database's privileges (cross_database.py)
     if table is not None and self.current_schema().triggers.get(table.name):
         return False  # every row must fire its triggers (triggers.py)
+    if table is not None and CAPTURE.dml(self, table) is not None:
+        return False  # every row goes to change data capture (features/cdc)
     ok = stmt.batchable
     if ok is None:
         plan = stmt.plan

@@ -116,6 +116,11 @@ class FeatureTranslation:
     compile_instead: Callable[[Compiler, exp.Expr], Plan | None] = _unregistered
     #: views.py: DML on a simple view, (compiler, statement, view, target table)
     compile_view_dml: Callable[[Compiler, Any, TableInfo, exp.Table], Plan] = _unregistered
+    #: cdc/routines.py: EXECUTE FUNCTION of a syscdcv1 routine, (compiler, call, database)
+    #: -> its plan (None: not one), and running it, (session, plan, arguments) -> rows
+    native_call: Callable[[Compiler, Any, str | None], Plan | None] = (
+        lambda c, call, db: None)
+    native_run: Callable[[Any, Plan, list[Any]], Any] = _unregistered
 
 
 TRANSLATION = FeatureTranslation()

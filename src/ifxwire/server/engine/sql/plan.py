@@ -52,6 +52,7 @@ class Plan:
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
+    native: str = ""  # kind "call": a built-in routine run by a feature (cdc/routines.py)
     routines: list[int] = field(default_factory=list)  # routines its expressions call
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
     # the old values FOR EACH ROW triggers read (triggers.py).

@@ -23,6 +23,7 @@ from .....protocol.codes import XID_BLOB, XID_CLOB
 from .....types import smartlob as slo
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
+from ...core.hooks import CAPTURE
 from .lobstore import (
     CHUNK,
     DEFAULT_SBSPACE,
@@ -159,6 +160,7 @@ class LoSession:
         rollback), then, after a commit, the garbage it made. Best effort: the transaction
         has ended, so nothing here may fail it (another session holding a lock, the first
         use's sweep refused): garbage left is collected after a later commit."""
+        CAPTURE.txn_end(self.es, committed)  # captured changes to the CDC log (cdc/routines.py)
         with contextlib.suppress(sqlite3.Error, EngineError):
             sb = self._sb
             span = sb.written() if sb is not None else None
@@ -280,6 +282,10 @@ class LoSession:
     def iter_read(self, fd: object, n: int) -> tuple[int, Iterator[bytes | memoryview]]:
         """Read up to ``n`` bytes at the seek position: (bytes that will come, their pieces).
         The position moves past them at once, so a reply can stream the pieces."""
+        stream = CAPTURE.lo_stream(self.es, fd)  # a CDC session's records (cdc/hub.py)
+        if stream is not None:
+            data = stream(n)
+            return len(data), iter((data,))
         lo = self._readable(fd, n)
         row = self._row(lo)
         take = max(0, min(n, row.size - lo.pos))
@@ -442,6 +448,7 @@ class LoSession:
     def close_database(self) -> None:
         """The session leaves its database (its transaction was rolled back): the pieces that
         transaction wrote go, descriptors close, never-stored objects go."""
+        CAPTURE.session_closed(self.es)  # and its CDC capture sessions (cdc/routines.py)
         self.fds.clear()
         es = self.es
         if self._sb is not None and self._sb.written():

@@ -73,6 +73,9 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
         raise EngineError(sc.SYNTAX, near="INTO")
     if any(True for arg in call.args for _ in arg.find_all(IfxSlv)):
         raise EngineError(sc.SLV_IN_CALL)
+    native = TRANSLATION.native_call(compiler, call, getattr(compiler.lookup, "database", None))
+    if native is not None:  # syscdcv1's cdc_* routines (cdc/routines.py)
+        return native
     routine = _resolve(compiler, call)
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
@@ -110,6 +113,10 @@ def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[
 
 
 def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+    if plan.native:
+        for _ in TRANSLATION.native_run(session, plan, _args(session, plan, bound)):
+            pass
+        return ExecResult(0)
     routine = _routine_of(session, plan)
     rows = runtime(session).invoke(routine, _args(session, plan, bound))
     try:
@@ -122,6 +129,10 @@ def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -
 
 def open_call(session: EngineSession, plan: Plan, bound: dict[str, object]
               ) -> Iterator[tuple[object, ...]]:
+    if plan.native:
+        rows: Iterator[tuple[object, ...]] = TRANSLATION.native_run(
+            session, plan, _args(session, plan, bound))
+        return rows
     routine = _routine_of(session, plan)
     rows = runtime(session).invoke(routine, _args(session, plan, bound))
     return _loaded(rows, routine)

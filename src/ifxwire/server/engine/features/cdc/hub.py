@@ -1,0 +1,356 @@
+"""The server's change log and its capture sessions (one ``Hub`` per Engine).
+
+Informix reads captured changes from its logical log; this server keeps its own log of the
+transactions that wrote tables with full-row logging, in ``<data_dir>/syscdcv1.cdclog`` (a
+SQLite file, synchronous=FULL). A session's DML hands each changed row to ``Pending`` (the
+hook in triggers.run_dml); when its transaction ends (LoSession.after_end) the transaction is
+appended here with its sequence numbers: BEGINTX, one per change, then COMMTX or RBTX, in
+commit order. Sequence numbers only grow, and the log survives a restart, so a client can
+resume from one (docs/CDC.md "Sequence numbers").
+
+A capture session (``CdcSession``) renders the transactions that touch its tables into the
+record bytes of protocol/cdc.py, with its own table identifiers and columns, and hands them to
+the smart-large-object read of its session id (LoSession.iter_read).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sqlite3
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .....protocol import cdc as rec
+from .....types.rowcodec import build_row_encoder, fixed_width, is_variable
+from ...core import convert as conv
+from ...core.ifxtypes import IfxType, from_key
+
+if TYPE_CHECKING:
+    from ...session.engine import Engine
+
+LOG_NAME = "syscdcv1.cdclog"
+#: Session ids are smart-LO descriptors (a 16-bit field of SQ_LODATA, read signed), taken from
+#: the top of the range downwards; LoSession numbers its own from 1 up.
+FIRST_SESSION_ID = 24576
+LAST_SESSION_ID = 32767
+#: Transactions fetched from the log per query while a session catches up.
+BATCH = 64
+
+_HUBS: weakref.WeakKeyDictionary[Engine, Hub] = weakref.WeakKeyDictionary()
+_HUBS_LOCK = threading.Lock()
+
+
+def hub_of(engine: Engine) -> Hub:
+    with _HUBS_LOCK:
+        hub = _HUBS.get(engine)
+        if hub is None:
+            hub = _HUBS[engine] = Hub(os.path.join(engine.data_dir, LOG_NAME))
+        return hub
+
+
+_CHECKED: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def existing_hub(engine: Engine) -> Hub | None:
+    """The engine's hub if CDC was ever used in its data directory (no file made otherwise):
+    DML asks this for every statement."""
+    hub = _HUBS.get(engine)
+    if hub is not None or engine in _CHECKED:
+        return hub
+    with _HUBS_LOCK:
+        _CHECKED.add(engine)
+        exists = os.path.exists(os.path.join(engine.data_dir, LOG_NAME))
+    return hub_of(engine) if exists else None
+
+
+def _jsonable(v: object) -> object:
+    if isinstance(v, bytes | bytearray | memoryview):
+        return {"b": base64.b64encode(bytes(v)).decode("ascii")}
+    return v
+
+
+def _unjson(v: object) -> object:
+    if isinstance(v, dict):
+        return base64.b64decode(v["b"])
+    return v
+
+
+@dataclass(slots=True)
+class Change:
+    recnum: int
+    table: str  # "db:table" (lower case)
+    values: tuple[object, ...]  # SQLite storage values of every column, in table order
+
+
+@dataclass
+class Pending:
+    """The captured changes of one EngineSession's open transaction."""
+
+    changes: list[Change] = field(default_factory=list)
+    #: table key -> [(column name, IfxType key)] as the rows were written
+    shapes: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    start: int = 0
+
+
+@dataclass(slots=True)
+class Txn:
+    begin_seq: int
+    txid: int
+    committed: bool
+    begin_time: int
+    end_time: int
+    user_id: int
+    changes: list[Change]
+    shapes: dict[str, list[tuple[str, str]]]
+
+    @property
+    def end_seq(self) -> int:
+        return self.begin_seq + len(self.changes) + 1
+
+
+class Hub:
+    """The change log of one server (engine) and its capture sessions."""
+
+    def __init__(self, path: str) -> None:
+        self.lock = threading.Condition()
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS txlog (begin_seq INTEGER PRIMARY KEY, "
+                        "end_seq INTEGER, txid INTEGER, committed INTEGER, begin_time INTEGER,"
+                        " end_time INTEGER, user_id INTEGER, tables TEXT, body TEXT)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS fullrow (tabkey TEXT PRIMARY KEY)")
+        row = self.db.execute("SELECT MAX(end_seq), MAX(txid), MAX(begin_seq) FROM txlog"
+                              ).fetchone()
+        self.last_begin = int(row[2] or 0)
+        self.next_seq = int(row[0] or 0) + 1
+        self.next_txid = int(row[1] or 0) + 1
+        self.fullrow: set[str] = {r[0] for r in self.db.execute("SELECT tabkey FROM fullrow")}
+        self.sessions: dict[int, CdcSession] = {}
+
+    # ---- full-row logging ------------------------------------------------------------------
+    def set_fullrow(self, tabkey: str, on: bool) -> None:
+        with self.lock:
+            if on:
+                self.db.execute("INSERT OR IGNORE INTO fullrow VALUES (?)", (tabkey,))
+                self.fullrow.add(tabkey)
+            else:
+                self.db.execute("DELETE FROM fullrow WHERE tabkey = ?", (tabkey,))
+                self.fullrow.discard(tabkey)
+
+    # ---- the log ---------------------------------------------------------------------------
+    def append(self, pending: Pending, committed: bool, user_id: int) -> None:
+        """A transaction's end: its changes get their sequence numbers and are logged."""
+        if not pending.changes:
+            return
+        now = int(time.time())
+        with self.lock:
+            txn = Txn(self.next_seq, self.next_txid, committed, pending.start or now, now,
+                      user_id, pending.changes, pending.shapes)
+            body = json.dumps([[c.recnum, c.table, [_jsonable(v) for v in c.values]]
+                               for c in txn.changes])
+            self.db.execute("INSERT INTO txlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (txn.begin_seq, txn.end_seq, txn.txid, int(committed),
+                             txn.begin_time, txn.end_time, user_id, json.dumps(txn.shapes),
+                             body))
+            self.next_seq = txn.end_seq + 1
+            self.last_begin = txn.begin_seq
+            self.next_txid += 1
+            self.lock.notify_all()
+
+    def read_from(self, begin_seq: int, limit: int = BATCH) -> list[Txn]:
+        """Transactions whose BEGINTX sequence is ``begin_seq`` or later, in order."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT begin_seq, txid, committed, begin_time, end_time, user_id, tables, body"
+                " FROM txlog WHERE begin_seq >= ? ORDER BY begin_seq LIMIT ?",
+                (begin_seq, limit)).fetchall()
+        out = []
+        for r in rows:
+            shapes = {k: [(n, t) for n, t in v] for k, v in json.loads(r[6]).items()}
+            changes = [Change(c[0], c[1], tuple(_unjson(v) for v in c[2]))
+                       for c in json.loads(r[7])]
+            out.append(Txn(r[0], r[1], bool(r[2]), r[3], r[4], r[5], changes, shapes))
+        return out
+
+    # ---- capture sessions ------------------------------------------------------------------
+    def open_session(self, owner: int, timeout: int, max_recs: int) -> CdcSession:
+        with self.lock:
+            sid = next((i for i in range(LAST_SESSION_ID, FIRST_SESSION_ID - 1, -1)
+                        if i not in self.sessions), None)
+            if sid is None:
+                raise OverflowError("no capture session id left")
+            s = self.sessions[sid] = CdcSession(self, sid, owner, timeout, max_recs)
+            return s
+
+    def close_session(self, sid: int) -> None:
+        with self.lock:
+            s = self.sessions.pop(sid, None)
+            if s is not None:
+                s.closed = True
+                self.lock.notify_all()
+
+    def close_owned(self, owner: int) -> None:
+        """The EngineSession that opened them has gone: so have its capture sessions."""
+        with self.lock:
+            for sid in [i for i, s in self.sessions.items() if s.owner == owner]:
+                self.close_session(sid)
+
+    def captured(self, tabkey: str) -> bool:
+        return tabkey in self.fullrow
+
+
+@dataclass
+class Capture:
+    """One table a capture session watches."""
+
+    tabkey: str
+    user_data: int
+    names: list[str]  # the captured columns, fixed-length ones first (TABSCHEMA order)
+    types: list[IfxType]
+    announced: bool = False
+
+    def schema_record(self) -> bytes:
+        descs = [t.describe(n) for n, t in zip(self.names, self.types, strict=True)]
+        fixed = [d for d in descs if not is_variable(d) and fixed_width(d) is not None]
+        text = ", ".join(f"{n} {t.sql()}" for n, t in zip(self.names, self.types, strict=True))
+        return rec.tabschema(self.user_data, sum(fixed_width(d) or 0 for d in fixed),
+                             len(fixed), len(descs) - len(fixed), text)
+
+
+def order_columns(names: Sequence[str], types: Sequence[IfxType]
+                  ) -> tuple[list[str], list[IfxType]]:
+    """Fixed-length columns first, then variable-length ones, each group in the order given
+    (the guide, CDC_REC_TABSCHEMA: "Names of any fixed-length columns appear before names of
+    any variable-length columns")."""
+    pairs = list(zip(names, types, strict=True))
+
+    def fixed(p: tuple[str, IfxType]) -> bool:
+        d = p[1].describe(p[0])
+        return not is_variable(d) and fixed_width(d) is not None
+
+    ordered = [p for p in pairs if fixed(p)] + [p for p in pairs if not fixed(p)]
+    return [n for n, _ in ordered], [t for _, t in ordered]
+
+
+class CdcSession:
+    """A capture session: its tables, its position in the log, and the bytes not yet read."""
+
+    def __init__(self, hub: Hub, sid: int, owner: int, timeout: int, max_recs: int) -> None:
+        self.hub = hub
+        self.sid = sid
+        self.owner = owner
+        self.timeout = timeout
+        self.max_recs = max(1, max_recs)
+        self.tables: dict[str, Capture] = {}
+        self.active = False
+        self.closed = False
+        self.position = 0  # the next BEGINTX sequence to consider
+        self.last_seq = 0
+        self.queue: list[bytes] = []  # whole records not yet read
+        self.partial = b""  # the rest of a record a short read cut
+        self._encoders: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+    def activate(self, position: int) -> None:
+        self.active = True
+        self.position = max(position, 1)
+        for cap in self.tables.values():
+            self._announce(cap)
+
+    def _announce(self, cap: Capture) -> None:
+        if self.active and not cap.announced:
+            cap.announced = True
+            self.queue.append(cap.schema_record())
+
+    def add(self, cap: Capture) -> None:
+        self.tables[cap.tabkey] = cap
+        self._announce(cap)
+
+    # ---- reading ---------------------------------------------------------------------------
+    def read(self, n: int) -> bytes:
+        """Up to ``n`` bytes and at most ``max_recs`` whole records (a record longer than ``n``
+        comes in pieces); waits up to the session's timeout, then a CDC_REC_TIMEOUT."""
+        if self.partial:
+            out, self.partial = self.partial[:n], self.partial[n:]
+            return out
+        if not self.queue:
+            self._fill()
+        if not self.queue:
+            return self._take([rec.timeout(self.last_seq)], n)
+        take, self.queue = self.queue[:self.max_recs], self.queue[self.max_recs:]
+        return self._take(take, n)
+
+    def _take(self, records: list[bytes], n: int) -> bytes:
+        out = b""
+        for i, r in enumerate(records):
+            if len(out) + len(r) > n:
+                if not out:  # one record bigger than the buffer: its first piece
+                    self.partial = r[n:]
+                    return r[:n]
+                self.queue[:0] = records[i:]
+                break
+            out += r
+        return out
+
+    def _fill(self) -> None:
+        deadline = None if self.timeout < 0 else time.monotonic() + self.timeout
+        while self.active and not self.closed:
+            txns = self.hub.read_from(self.position)
+            for txn in txns:
+                self.position = txn.begin_seq + 1
+                self._render(txn)
+            if self.queue:
+                return
+            if txns:
+                continue
+            with self.hub.lock:
+                if self.closed or self.hub.last_begin >= self.position:
+                    continue
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return
+                self.hub.lock.wait(0.5 if left is None else min(left, 0.5))
+
+    def _render(self, txn: Txn) -> None:
+        mine = [(i, c) for i, c in enumerate(txn.changes) if c.table in self.tables]
+        if not mine:
+            return
+        seq = txn.begin_seq
+        out = [rec.begin(seq, txn.txid, txn.begin_time, txn.user_id)]
+        for i, c in mine:
+            out.append(self._data(c, txn, seq + 1 + i))
+        if txn.committed:
+            out.append(rec.commit(txn.end_seq, txn.txid, txn.end_time))
+        else:
+            out.append(rec.rollback(txn.end_seq, txn.txid))
+        self.last_seq = txn.end_seq
+        self.queue.extend(out)
+
+    def _data(self, c: Change, txn: Txn, seq: int) -> bytes:
+        cap = self.tables[c.table]
+        shape = txn.shapes[c.table]
+        index = {name: i for i, (name, _) in enumerate(shape)}
+        key = (c.table, tuple(t for _, t in shape))
+        enc = self._encoders.get(key)
+        if enc is None:
+            descs = [t.describe(n) for n, t in zip(cap.names, cap.types, strict=True)]
+            loaders = [conv.loader(from_key(shape[index[n]][1])) for n in cap.names]
+            col_encoders = build_row_encoder(descs, "utf-8")
+            var = [i for i, d in enumerate(descs)
+                   if is_variable(d) or fixed_width(d) is None]
+            single = [build_row_encoder([d], "utf-8") for d in descs]
+            enc = self._encoders[key] = (loaders, col_encoders, var, single)
+        loaders, row_encoder, var, single = enc
+        values = []
+        for n, f in zip(cap.names, loaders, strict=True):
+            v = c.values[index[n]]
+            values.append(v if f is None or v is None else f(v))
+        payload = row_encoder(values)
+        sizes = [len(single[i]([values[i]])) for i in var]
+        return rec.data(c.recnum, seq, txn.txid, cap.user_data, sizes, payload)

@@ -1,0 +1,314 @@
+"""The ``syscdcv1`` routines (``EXECUTE FUNCTION informix.cdc_*``) and the capture hooks.
+
+Signatures and return values follow IBM/HCL's CDC API Programmer's Guide ("Change Data Capture
+functions"); the calls are the ones IBM JDBC 15.0.0.1's ``CDCEngine`` prepares (docs/CDC.md):
+``cdc_opensess(?,?,?,?,?,?)``, ``cdc_set_fullrowlogging(?,?)``,
+``cdc_startcapture(?,?,?,?,?)``, ``cdc_activatesess(?,?)``, ``cdc_endcapture(?,0,?)``,
+``cdc_closesess(?)``, plus ``cdc_deactivatesess(?)``. Each returns one INTEGER: 0 or the session
+id on success, else a CDC error code (the message texts are in JDBC's
+``com/informix/msg/cdc_en_US.properties``). They exist only in the ``syscdcv1`` database, as on
+Informix, where a DBA creates it (here: ``CREATE DATABASE syscdcv1 WITH LOG``); elsewhere the
+name resolves as any routine (-674).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from .....protocol import cdc as rec
+from .....protocol.codes import StmtType
+from ...core import ifxtypes as it
+from ...core.errors import EngineError
+from ...core.hooks import CAPTURE
+from ...core.ifxtypes import IfxType
+from ...sql.hooks import TRANSLATION
+from ...sql.plan import Plan
+from .. import cross_database
+from .hub import (
+    FIRST_SESSION_ID,
+    Capture,
+    CdcSession,
+    Change,
+    Hub,
+    Pending,
+    existing_hub,
+    hub_of,
+    order_columns,
+)
+
+if TYPE_CHECKING:
+    from ...schema.catalog import TableInfo
+    from ...session.session import EngineSession
+    from ...sql.translate import Compiler
+
+CDC_DATABASE = "syscdcv1"
+
+# CDC API error codes (IBM JDBC 15.0.0.1 cdc_en_US.properties)
+E_NODB = -83703  # The specified database does not exist.
+E_NOTAB = -83705  # The specified table does not exist.
+E_NOCOL = -83707  # The specified column does not exist.
+E_NOSESS = -83708  # The specified CDC session does not exist.
+E_TABCAPT = -83710  # The specified table is already being captured by the CDC session.
+E_NOTCAPT = -83711  # The specified table is not being captured by the CDC session.
+E_NULLARG = -83712  # An argument to the function has the SQL NULL value.
+E_NOLSN = -83713  # Data at the requested log sequence number is not available for capture.
+E_ACTIVE = -83715  # A CDC session is already active.
+E_VERSION = -83702  # The requested CDC API behavior version is not valid or is unsupported.
+E_ARG2 = -83722  # The second parameter passed to the UDR is not valid.
+
+_I = it.INTEGER
+_I8 = it.INT8
+_LV = IfxType(it.T.LVARCHAR, size=2048)
+
+
+@dataclass(frozen=True)
+class Native:
+    params: tuple[IfxType, ...]
+    run: Callable[[EngineSession, list[Any]], int]
+
+
+def _hub(s: EngineSession) -> Hub:
+    return hub_of(s.engine)
+
+
+def _session(s: EngineSession, sid: object) -> CdcSession | None:
+    cs: CdcSession | None = _hub(s).sessions.get(sid) if isinstance(sid, int) else None
+    if cs is None or cs.owner != s.session_id or cs.closed:
+        return None
+    return cs
+
+
+def _table(s: EngineSession, name: str) -> tuple[str, TableInfo] | int:
+    """``database:owner.table`` (owner optional) -> (table key, its description)."""
+    db, sep, rest = name.strip().lower().partition(":")
+    if not sep or not db or not rest:
+        return E_NOTAB
+    owner, dot, table = rest.rpartition(".")
+    owner = owner.strip('"')
+    if not os.path.exists(s.engine.path(db)):
+        return E_NODB
+    try:
+        schema = cross_database.attach(s, db)
+    except EngineError:
+        return E_NODB
+    info = schema.tables.get(table)
+    if info is None or info.kind != "T" or (dot and owner and info.owner.lower() != owner):
+        return E_NOTAB
+    return f"{db}:{table}", info
+
+
+def _opensess(s: EngineSession, a: list[Any]) -> int:
+    if any(v is None for v in a):
+        return E_NULLARG
+    if a[1] != 0:
+        return E_ARG2
+    if a[4] != 1 or a[5] not in (0, 1):
+        return E_VERSION
+    return _hub(s).open_session(s.session_id, int(a[2]), int(a[3])).sid
+
+
+def _fullrow(s: EngineSession, a: list[Any]) -> int:
+    if any(v is None for v in a):
+        return E_NULLARG
+    found = _table(s, str(a[0]))
+    if isinstance(found, int):
+        return found
+    _hub(s).set_fullrow(found[0], bool(a[1]))
+    return 0
+
+
+def _startcapture(s: EngineSession, a: list[Any]) -> int:
+    if a[0] is None or a[2] is None or a[3] is None or a[4] is None:
+        return E_NULLARG
+    cs = _session(s, a[0])
+    if cs is None:
+        return E_NOSESS
+    found = _table(s, str(a[2]))
+    if isinstance(found, int):
+        return found
+    key, info = found
+    if key in cs.tables:
+        return E_TABCAPT
+    wanted = [c.strip().lower() for c in str(a[3]).split(",") if c.strip()]
+    if wanted == ["*"]:
+        wanted = [c.name for c in info.columns]
+    cols = []
+    for name in wanted:
+        col = info.by_name.get(name)
+        if col is None:
+            return E_NOCOL
+        cols.append(col)
+    names, types = order_columns([c.name for c in cols], [c.type for c in cols])
+    cs.add(Capture(key, int(a[4]), names, types))
+    return 0
+
+
+def _endcapture(s: EngineSession, a: list[Any]) -> int:
+    cs = _session(s, a[0])
+    if cs is None:
+        return E_NOSESS
+    found = _table(s, str(a[2] or ""))
+    if isinstance(found, int):
+        return found
+    if cs.tables.pop(found[0], None) is None:
+        return E_NOTCAPT
+    return 0
+
+
+def _activatesess(s: EngineSession, a: list[Any]) -> int:
+    cs = _session(s, a[0])
+    if cs is None:
+        return E_NOSESS
+    if cs.active:
+        return E_ACTIVE
+    position = int(a[1] or 0)
+    if position < 0 or position > _hub(s).next_seq:
+        return E_NOLSN
+    cs.activate(position if position else _hub(s).next_seq)
+    return 0
+
+
+def _deactivatesess(s: EngineSession, a: list[Any]) -> int:
+    cs = _session(s, a[0])
+    if cs is None:
+        return E_NOSESS
+    cs.active = False
+    return 0
+
+
+def _closesess(s: EngineSession, a: list[Any]) -> int:
+    if _session(s, a[0]) is None:
+        return E_NOSESS
+    _hub(s).close_session(a[0])
+    return 0
+
+
+NATIVES: dict[str, Native] = {
+    "cdc_opensess": Native((_LV, _I, _I, _I, _I, _I), _opensess),
+    "cdc_set_fullrowlogging": Native((_LV, _I), _fullrow),
+    "cdc_startcapture": Native((_I, _I8, _LV, _LV, _I), _startcapture),
+    "cdc_endcapture": Native((_I, _I8, _LV), _endcapture),
+    "cdc_activatesess": Native((_I, _I8), _activatesess),
+    "cdc_deactivatesess": Native((_I,), _deactivatesess),
+    "cdc_closesess": Native((_I,), _closesess),
+}
+
+
+# ---- EXECUTE FUNCTION -----------------------------------------------------------------------
+def compile_native(compiler: Compiler, call: Any, database: str | None) -> Plan | None:
+    """A ``cdc_*`` call in syscdcv1 as a "call" plan whose ``native`` names it."""
+    native = NATIVES.get(call.name)
+    if native is None or database != CDC_DATABASE or (
+            call.owner is not None and call.owner.lower() != "informix"):
+        return None
+    if len(call.args) != len(native.params):
+        return None
+    plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
+    compiler.allow_bare_params = True
+    args = compiler.compile_query(exp.Select(expressions=[e.copy() for e in call.args]),
+                                  list(native.params))
+    plan.sql = args.sql
+    plan.params = args.params
+    plan.names = ["(expression)"]
+    plan.types = [it.INTEGER.nullable()]
+    plan.native = call.name
+    return plan.finish(compiler.ctx)
+
+
+def run_native(s: EngineSession, plan: Plan, args: list[Any]) -> Iterator[tuple[object, ...]]:
+    yield (NATIVES[plan.native].run(s, args),)
+
+
+# ---- capture of DML, the transaction's end, and the session's reads -------------------------
+_RECNUM = {"insert": rec.INSERT, "delete": rec.DELETE}
+
+
+def dml_capture(s: EngineSession, info: TableInfo
+                ) -> Callable[[str, tuple[object, ...] | None, tuple[object, ...] | None],
+                              None] | None:
+    """The row hook for a DML statement on ``info`` when its table has full-row logging."""
+    hub = existing_hub(s.engine)
+    if hub is None or not hub.fullrow:
+        return None
+    db = cross_database.database_of(info) or s.database
+    key = f"{db}:{info.name}"
+    if not hub.captured(key):
+        return None
+    pending = _pending(s)
+    if key not in pending.shapes:
+        pending.shapes[key] = [(c.name, c.type.key) for c in info.columns]
+
+    def capture(kind: str, old: tuple[object, ...] | None,
+                new: tuple[object, ...] | None) -> None:
+        if kind == "update":
+            assert old is not None and new is not None
+            pending.changes.append(Change(rec.UPDBEF, key, old))
+            pending.changes.append(Change(rec.UPDAFT, key, new))
+        else:
+            row = new if kind == "insert" else old
+            assert row is not None
+            pending.changes.append(Change(_RECNUM[kind], key, row))
+
+    return capture
+
+
+_PENDING: dict[int, Pending] = {}
+
+
+def _pending(s: EngineSession) -> Pending:
+    key = id(s)
+    p = _PENDING.get(key)
+    if p is None:
+        p = _PENDING[key] = Pending(start=int(time.time()))
+    return p
+
+
+def mark(s: EngineSession) -> int:
+    p = _PENDING.get(id(s))
+    return len(p.changes) if p is not None else 0
+
+
+def reset(s: EngineSession, at: int) -> None:
+    """A statement failed after its rows were captured: they are not part of the transaction."""
+    p = _PENDING.get(id(s))
+    if p is not None:
+        del p.changes[at:]
+
+
+def txn_end(s: EngineSession, committed: bool) -> None:
+    p = _PENDING.pop(id(s), None)
+    if p is not None and p.changes:
+        hub = existing_hub(s.engine)
+        if hub is not None:
+            hub.append(p, committed, os.getuid() if hasattr(os, "getuid") else 0)
+
+
+def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
+    if not isinstance(fd, int) or fd < FIRST_SESSION_ID:
+        return None
+    cs = _session(s, fd)
+    return cs.read if cs is not None else None
+
+
+def session_closed(s: EngineSession) -> None:
+    _PENDING.pop(id(s), None)
+    hub = existing_hub(s.engine)
+    if hub is not None:
+        hub.close_owned(s.session_id)
+
+
+def register() -> None:
+    TRANSLATION.native_call = compile_native
+    TRANSLATION.native_run = run_native
+    CAPTURE.dml = dml_capture
+    CAPTURE.mark = mark
+    CAPTURE.reset = reset
+    CAPTURE.txn_end = txn_end
+    CAPTURE.lo_stream = lo_stream
+    CAPTURE.session_closed = session_closed
