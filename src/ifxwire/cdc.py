@@ -203,9 +203,9 @@ class ChangeStream:
                 "cdc_opensess")
             for label, name in enumerate(tables, 1):
                 cols = _columns_for(columns, name)
-                described[label] = (name, _describe(conn, name, cols))
                 _check(_call(conn, "EXECUTE FUNCTION informix.cdc_set_fullrowlogging(?, ?)",
                              (name, 1)), f"cdc_set_fullrowlogging of {name}")
+                described[label] = (name, _describe(conn, name, cols))
                 _check(_call(conn, "EXECUTE FUNCTION informix.cdc_startcapture(?, ?, ?, ?, ?)",
                              (self.session, 0, name,
                               ",".join(cols) if cols else
