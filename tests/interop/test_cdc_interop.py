@@ -5,10 +5,16 @@ Informix connector drives: it calls the syscdcv1 routines, reads the session wit
 ``IfxSmartBlob.IfxLoRead`` and decodes each record and each column with its own code. So its
 printing the rows we wrote, with the sequence numbers, transaction ids and labels, is an
 outside witness of the record layout (jdbc/CdcCheck.java does the Java side).
+
+IBM's change-stream client (``com.ibm.informix:ifx-changestream-client`` 1.1.5 on IBM JDBC
+4.50.12, fetched by scripts/fetch_changestream.sh into the cache, never the repository) is the
+same design under ``com.informix.stream.cdc``; jdbc/StreamClientCheck.java drives it with
+``maxRecords(4)`` and ``getRecords()``, so it also reads several records per smart-LO read.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,26 +22,44 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import JAVA_OPTS
+from conftest import JAVA_OPTS, cache_root
 
 pytestmark = pytest.mark.interop
 
-SOURCE = Path(__file__).resolve().parent / "jdbc" / "CdcCheck.java"
+HERE = Path(__file__).resolve().parent
+SOURCES = {"jdbc15": HERE / "jdbc" / "CdcCheck.java",
+           "changestream": HERE / "jdbc" / "StreamClientCheck.java"}
+FETCH = HERE.parents[1] / "scripts" / "fetch_changestream.sh"
 
 
-def _run(java: str, jar: Path, srv: Any, *extra: str) -> list[str]:
+@pytest.fixture(scope="module")
+def changestream_classpath() -> str:
+    proc = subprocess.run(["bash", str(FETCH)], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "IFXWIRE_CACHE": str(cache_root())})
+    if proc.returncode != 0:
+        pytest.fail(f"{FETCH.name} failed:\n{proc.stderr[-4000:]}", pytrace=False)
+    return proc.stdout.strip()
+
+
+def _run(java: str, client: str, classpath: str, srv: Any, *extra: str) -> list[str]:
     proc = subprocess.run(
-        [java, *JAVA_OPTS, "-cp", str(jar), str(SOURCE), srv.host, str(srv.port),
+        [java, *JAVA_OPTS, "-cp", classpath, str(SOURCES[client]), srv.host, str(srv.port),
          srv.server_name, "informix", "in4mix", "cdcj", "t", *extra],
         capture_output=True, text=True, timeout=180)
-    lines = [x for x in proc.stdout.splitlines() if x.startswith("REC ")]
+    lines = [x for x in proc.stdout.splitlines() if x.startswith(("REC ", "READ "))]
     assert lines and lines[-1] == "REC TIMEOUT", (proc.stdout, proc.stderr[-3000:])
     return lines
 
 
-def test_jdbc_cdc_engine_reads_the_stream(java_tools: dict[str, str],
-                                          jdbc_jars: dict[str, Path]) -> None:
+@pytest.mark.parametrize("client", ["jdbc15", "changestream"])
+def test_ibm_cdc_clients_read_the_stream(client: str, java_tools: dict[str, str],
+                                         request: pytest.FixtureRequest) -> None:
     from ifxwire.server import Server
+
+    if client == "jdbc15":
+        classpath = str(request.getfixturevalue("jdbc_jars")["15.0.0.1"])
+    else:
+        classpath = request.getfixturevalue("changestream_classpath")
 
     with Server(port=0, data=":memory:") as srv:
         kw = {"host": srv.host, "port": srv.port, "user": "informix", "password": "in4mix"}
@@ -47,8 +71,8 @@ def test_jdbc_cdc_engine_reads_the_stream(java_tools: dict[str, str],
         w.cursor().execute("CREATE TABLE t (id INTEGER, name VARCHAR(20), price DECIMAL(8,2), "
                            "qty SMALLINT)")
         w.close()
-        jar = jdbc_jars["15.0.0.1"]
-        first = _run(java_tools["java"], jar, srv)
+        lines = _run(java_tools["java"], client, classpath, srv)
+        first = [x for x in lines if x.startswith("REC ")]
         # fixed-length columns first, then VARCHAR: the TABSCHEMA order JDBC decodes in
         assert first == [
             "REC METADATA -1 -1 1",
@@ -72,5 +96,7 @@ def test_jdbc_cdc_engine_reads_the_stream(java_tools: dict[str, str],
         ]
         # Restart after the update's transaction (its COMMIT was sequence 7): the rest again,
         # nothing before it.
-        again = _run(java_tools["java"], jar, srv, "7")
-        assert again == ["REC METADATA -1 -1 1", *first[8:]]
+        again = _run(java_tools["java"], client, classpath, srv, "7")
+        assert [x for x in again if x.startswith("REC ")] == ["REC METADATA -1 -1 1", *first[8:]]
+    if client == "changestream":  # maxRecords(4): whole records, several per read
+        assert "READ 4" in lines
