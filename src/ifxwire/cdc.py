@@ -38,6 +38,15 @@ __all__ = ["ChangeStream", "Decoder", "Event", "EventKind", "StreamError", "open
 CDC_DATABASE = "syscdcv1"
 #: Bytes asked for per smart-large-object read of the session.
 READ_SIZE = 256 * 1024
+# The statements, in the order a stream runs them (shared with ifxwire.aio.cdc).
+SQL_SERVER = "SELECT env_value FROM sysmaster:sysenv WHERE env_name = 'INFORMIXSERVER'"
+SQL_OPEN = "EXECUTE FUNCTION informix.cdc_opensess(?, ?, ?, ?, ?, ?)"
+SQL_FULLROW = "EXECUTE FUNCTION informix.cdc_set_fullrowlogging(?, ?)"
+SQL_DESCRIBE = "SELECT {columns} FROM {table} WHERE 1 = 0"
+SQL_START = "EXECUTE FUNCTION informix.cdc_startcapture(?, ?, ?, ?, ?)"
+SQL_ACTIVATE = "EXECUTE FUNCTION informix.cdc_activatesess(?, ?)"
+SQL_END = "EXECUTE FUNCTION informix.cdc_endcapture(?, 0, ?)"
+SQL_CLOSE = "EXECUTE FUNCTION informix.cdc_closesess(?)"
 
 
 class EventKind(enum.Enum):
@@ -147,7 +156,7 @@ class Decoder:
                                     row_class(tuple(names)))
 
 
-def _check(code: object, what: str) -> int:
+def check(code: object, what: str) -> int:
     if not isinstance(code, int) or code < 0:
         raise StreamError(f"{what} failed", code if isinstance(code, int) else 0)
     return code
@@ -173,10 +182,10 @@ def split_table(name: str) -> tuple[str, str]:
 
 def _describe(conn: Connection, table: str, columns: Sequence[str] | None
               ) -> list[ColumnDesc]:
-    cols = ", ".join(columns) if columns else "*"
     cur = conn.cursor()
     try:
-        cur.execute(f"SELECT {cols} FROM {table} WHERE 1 = 0")
+        cur.execute(SQL_DESCRIBE.format(columns=", ".join(columns) if columns else "*",
+                                        table=table))
         return list(cur._columns)
     finally:
         cur.close()
@@ -197,23 +206,19 @@ class ChangeStream:
         self._sink = bytearray(READ_SIZE)
         try:
             described: dict[int, tuple[str, Sequence[ColumnDesc]]] = {}
-            self.session = _check(_call(
-                conn, "EXECUTE FUNCTION informix.cdc_opensess(?, ?, ?, ?, ?, ?)",
-                (_server_name(conn), 0, int(timeout), int(max_records), 1, 1)),
+            self.session = check(_call(
+                conn, SQL_OPEN, open_args(_server_name(conn), timeout, max_records)),
                 "cdc_opensess")
             for label, name in enumerate(tables, 1):
-                cols = _columns_for(columns, name)
-                _check(_call(conn, "EXECUTE FUNCTION informix.cdc_set_fullrowlogging(?, ?)",
-                             (name, 1)), f"cdc_set_fullrowlogging of {name}")
+                cols = columns_for(columns, name)
+                check(_call(conn, SQL_FULLROW, (name, 1)), f"cdc_set_fullrowlogging of {name}")
                 described[label] = (name, _describe(conn, name, cols))
-                _check(_call(conn, "EXECUTE FUNCTION informix.cdc_startcapture(?, ?, ?, ?, ?)",
-                             (self.session, 0, name,
-                              ",".join(cols) if cols else
-                              ",".join(c.name for c in described[label][1]), label)),
-                       f"cdc_startcapture of {name}")
+                check(_call(conn, SQL_START,
+                            start_args(self.session, name, described[label][1], label)),
+                      f"cdc_startcapture of {name}")
                 self._started.append(name)
-            _check(_call(conn, "EXECUTE FUNCTION informix.cdc_activatesess(?, ?)",
-                         (self.session, int(from_sequence or 0))), "cdc_activatesess")
+            check(_call(conn, SQL_ACTIVATE, (self.session, int(from_sequence or 0))),
+                  "cdc_activatesess")
         except BaseException:
             self.close()
             raise
@@ -236,9 +241,8 @@ class ChangeStream:
         try:
             if not conn.closed and self.session >= 0:
                 for name in self._started:
-                    _call(conn, "EXECUTE FUNCTION informix.cdc_endcapture(?, 0, ?)",
-                          (self.session, name))
-                _call(conn, "EXECUTE FUNCTION informix.cdc_closesess(?)", (self.session,))
+                    _call(conn, SQL_END, (self.session, name))
+                _call(conn, SQL_CLOSE, (self.session,))
         except Exception:
             pass
         finally:
@@ -253,8 +257,19 @@ class ChangeStream:
         self.close()
 
 
-def _columns_for(columns: dict[str, Sequence[str]] | Sequence[str] | None,
-                 table: str) -> list[str] | None:
+def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]:
+    """cdc_opensess: server name, 0, timeout, records per read, API version 1.1."""
+    return (server, 0, int(timeout), int(max_records), 1, 1)
+
+
+def start_args(session: int, table: str, described: Sequence[ColumnDesc],
+               label: int) -> tuple[object, ...]:
+    """cdc_startcapture: the columns by name (the described ones), the label as user data."""
+    return (session, 0, table, ",".join(c.name for c in described), label)
+
+
+def columns_for(columns: dict[str, Sequence[str]] | Sequence[str] | None,
+                table: str) -> list[str] | None:
     if columns is None:
         return None
     if isinstance(columns, dict):
@@ -266,7 +281,7 @@ def _columns_for(columns: dict[str, Sequence[str]] | Sequence[str] | None,
 def _server_name(conn: Connection) -> str:
     cur = conn.cursor()
     try:
-        cur.execute("SELECT env_value FROM sysmaster:sysenv WHERE env_name = 'INFORMIXSERVER'")
+        cur.execute(SQL_SERVER)
         row = cur.fetchone()
     finally:
         cur.close()

@@ -182,8 +182,10 @@ def test_refusals(reader: ifxwire.Connection, writer: ifxwire.Connection) -> Non
         cdc.open_stream(reader, tables=["nosuchdb:informix.t"])
     assert e.value.code == -83703
     cur = reader.cursor()
-    cur.execute("EXECUTE FUNCTION informix.cdc_opensess('x', 0, 1, 1, 2, 0)")
+    cur.execute("EXECUTE FUNCTION informix.cdc_opensess('informix', 0, 1, 1, 2, 0)")
     assert cur.fetchone() == (-83702,)  # only API version 1
+    cur.execute("EXECUTE FUNCTION informix.cdc_opensess('elsewhere', 0, 1, 1, 1, 1)")
+    assert cur.fetchone() == (-83721,)  # the server connected to, by name
     with pytest.raises(ifxwire.DatabaseError) as err:  # only in syscdcv1
         writer.cursor().execute("EXECUTE FUNCTION informix.cdc_closesess(1)")
     assert err.value.sqlcode == -674

@@ -60,6 +60,7 @@ E_NULLARG = -83712  # An argument to the function has the SQL NULL value.
 E_NOLSN = -83713  # Data at the requested log sequence number is not available for capture.
 E_ACTIVE = -83715  # A CDC session is already active.
 E_VERSION = -83702  # The requested CDC API behavior version is not valid or is unsupported.
+E_ARG1 = -83721  # The first parameter passed to the function is not valid.
 E_ARG2 = -83722  # The second parameter passed to the UDR is not valid.
 
 _I = it.INTEGER
@@ -106,6 +107,8 @@ def _table(s: EngineSession, name: str) -> tuple[str, TableInfo] | int:
 def _opensess(s: EngineSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
+    if str(a[0]).strip().lower() != s.engine.server_name.lower():
+        return E_ARG1  # "Must be the server to which the client application ... is connected"
     if a[1] != 0:
         return E_ARG2
     if a[4] != 1 or a[5] not in (0, 1):

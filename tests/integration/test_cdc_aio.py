@@ -1,0 +1,72 @@
+"""ifxwire.aio.cdc against the real embedded server: the asyncio twin of test_cdc.py's stream
+(same statements, same decoder), with a writer committing while the stream waits."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import ifxwire
+import ifxwire.aio
+import ifxwire.aio.cdc as acdc
+from ifxwire.cdc import EventKind as K
+
+
+def _setup(kw: dict[str, Any]) -> None:
+    c = ifxwire.connect(**kw)
+    try:
+        for name in ("syscdcv1", "cdcaio"):
+            try:
+                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
+            except ifxwire.DatabaseError as e:
+                if e.sqlcode != -330:
+                    raise
+    finally:
+        c.close()
+    w = ifxwire.connect(**kw, database="cdcaio", autocommit=True)
+    try:
+        w.cursor().execute("CREATE TABLE t (id INTEGER, name VARCHAR(10))")
+    finally:
+        w.close()
+
+
+def test_async_stream_sees_commits_and_rollbacks(connect_kwargs: dict[str, Any]) -> None:
+    _setup(connect_kwargs)
+
+    async def main() -> tuple[list[tuple[K, object]], int]:
+        reader = await ifxwire.aio.connect(**connect_kwargs, database="syscdcv1",
+                                           autocommit=True)
+        writer = await ifxwire.aio.connect(**connect_kwargs, database="cdcaio")
+        seen: list[tuple[K, object]] = []
+        try:
+            async with await acdc.open_stream(reader, tables=["cdcaio:t"], timeout=1) as st:
+                sid = st.session
+
+                async def write() -> None:
+                    await asyncio.sleep(0.2)
+                    cur = writer.cursor()
+                    await cur.execute("INSERT INTO t VALUES (1, 'a')")
+                    await writer.commit()
+                    await cur.execute("UPDATE t SET name = 'b' WHERE id = 1")
+                    await writer.rollback()
+
+                task = asyncio.create_task(write())
+                async for ev in st:
+                    if ev.kind is K.TIMEOUT:
+                        break
+                    seen.append((ev.kind, tuple(ev.row) if ev.row is not None else None))
+                await task
+            cur = reader.cursor()
+            await cur.execute("EXECUTE FUNCTION informix.cdc_closesess(?)", (sid,))
+            row = await cur.fetchone()
+            return seen, int(row[0]) if row else 0
+        finally:
+            await reader.close()
+            await writer.close()
+
+    seen, closed = asyncio.run(main())
+    assert seen == [(K.TABLE_SCHEMA, None),
+                    (K.BEGIN, None), (K.INSERT, (1, "a")), (K.COMMIT, None),
+                    (K.BEGIN, None), (K.UPDATE_BEFORE, (1, "a")), (K.UPDATE_AFTER, (1, "b")),
+                    (K.ROLLBACK, None)]
+    assert closed == -83708  # the stream closed its session on leaving ``async with``
