@@ -31,7 +31,7 @@ from .client.connection import Connection
 from .protocol import cdc as rec
 from .protocol.columns import ColumnDesc
 from .rows import Row, row_class
-from .types.rowcodec import build_row_decoder
+from .types import cdcrow
 
 __all__ = ["ChangeStream", "Decoder", "Event", "EventKind", "StreamError", "open_stream"]
 
@@ -126,7 +126,7 @@ class Decoder:
             if shape is None:
                 raise StreamError(f"{r.name} for table {r.user_data} before its schema")
             decode, cls = shape
-            row = cls(decode(r.payload, 0, len(r.payload)))
+            row = cls(decode(r.payload, r.var_sizes))
             return Event(kind, r.sequence, r.transaction, self._name(r.user_data), row)
         if r.recnum == rec.BEGINTX:
             return Event(kind, r.sequence, r.transaction, begin_time=_utc(r.time))
@@ -152,7 +152,7 @@ class Decoder:
             cols = [by_name[n.lower()] for n in names]
         except KeyError as e:
             raise StreamError(f"column {e} of {t[0]} was not described") from None
-        self.shapes[r.user_data] = (build_row_decoder(cols, self.encoding),
+        self.shapes[r.user_data] = (cdcrow.row_decoder(cols, self.encoding),
                                     row_class(tuple(names)))
 
 

@@ -69,28 +69,29 @@ def test_ibm_cdc_clients_read_the_stream(client: str, java_tools: dict[str, str]
         c.close()
         w = ifxwire.connect(**kw, database="cdcj", autocommit=True)
         w.cursor().execute("CREATE TABLE t (id INTEGER, name VARCHAR(20), price DECIMAL(8,2), "
-                           "qty SMALLINT)")
+                           "qty SMALLINT, ok BOOLEAN, note LVARCHAR(100))")
         w.close()
         lines = _run(java_tools["java"], client, classpath, srv)
         first = [x for x in lines if x.startswith("REC ")]
-        # fixed-length columns first, then VARCHAR: the TABSCHEMA order JDBC decodes in
+        # fixed-length columns first (BOOLEAN is 2 bytes), then VARCHAR and LVARCHAR: the
+        # TABSCHEMA order JDBC decodes in
         assert first == [
             "REC METADATA -1 -1 1",
             "REC BEGIN 1 1 null",
-            "REC INSERT 2 1 1 id=1 price=2.50 qty=7 name=pen",
+            "REC INSERT 2 1 1 id=1 price=2.50 qty=7 ok=true name=pen note=first",
             "REC COMMIT 3 1 null",
             "REC BEGIN 4 2 null",
-            "REC BEFORE_UPDATE 5 2 1 id=1 price=2.50 qty=7 name=pen",
-            "REC AFTER_UPDATE 6 2 1 id=1 price=3.00 qty=7 name=ink",
+            "REC BEFORE_UPDATE 5 2 1 id=1 price=2.50 qty=7 ok=true name=pen note=first",
+            "REC AFTER_UPDATE 6 2 1 id=1 price=3.00 qty=7 ok=true name=ink note=first",
             "REC COMMIT 7 2 null",
             "REC BEGIN 8 3 null",
-            "REC DELETE 9 3 1 id=1 price=3.00 qty=7 name=ink",
+            "REC DELETE 9 3 1 id=1 price=3.00 qty=7 ok=true name=ink note=first",
             "REC COMMIT 10 3 null",
             "REC BEGIN 11 4 null",
-            "REC INSERT 12 4 1 id=2 price=1.25 qty=1 name=cup",
+            "REC INSERT 12 4 1 id=2 price=1.25 qty=1 ok=false name=cup note=x",
             "REC ROLLBACK 13 4 null",
             "REC BEGIN 14 5 null",
-            "REC INSERT 15 5 1 id=3 price=4.00 qty=2 name=mug",
+            "REC INSERT 15 5 1 id=3 price=4.00 qty=2 ok=null name=mug note=null",
             "REC COMMIT 16 5 null",
             "REC TIMEOUT",
         ]

@@ -101,3 +101,41 @@ def test_decoder_merges_reads_cut_anywhere() -> None:
         assert row is not None
         assert (row["id"], row["name"], row[0], row[1]) == (1, "abc", 1, "abc")
         assert events[2].table == "shop:informix.t" and events[3].sequence == 9
+
+
+def _schema(label: int, text: str, fixed: int, nfixed: int, nvar: int) -> bytes:
+    return rec.tabschema(label, fixed, nfixed, nvar, text)
+
+
+def test_decoder_ignores_the_described_start_offsets() -> None:
+    """Columns as a SELECT described them (``start`` in that row) but ordered as the
+    TABSCHEMA record says: the offsets are the CDC row's, not the description's."""
+    cols = [ColumnDesc("a", int(TypeCode.BIGINT), 8, start=0),
+            ColumnDesc("b", int(TypeCode.INTEGER), 4, start=8)]
+    d = Decoder({1: ("db:t", cols)}, "utf-8")
+    row = bytes.fromhex("00000002" "0000000000000007")  # b = 2, then a = 7
+    stream = (_schema(1, "b integer, a bigint", 12, 2, 0) + BEGIN
+              + rec.data(rec.INSERT, 6, 7, 1, [], row))
+    events = list(d.feed(stream))
+    assert events[2].row is not None and tuple(events[2].row) == (2, 7)
+
+
+def test_boolean_and_lvarchar_have_their_cdc_forms() -> None:
+    """BOOLEAN is 2 bytes with the value second (0xFF: NULL); LVARCHAR is ``i16 n+1``, a flag
+    byte, n bytes (``00 01 01``: NULL) -- IBM JDBC's IfxBoolean.fromIfx / IfxLvarchar.fromCDC."""
+    cols = [ColumnDesc("note", int(TypeCode.UDTVAR), 100, xid=1, type_name="lvarchar", start=9),
+            ColumnDesc("ok", int(TypeCode.UDTFIXED), 1, xid=5, type_name="boolean", start=4),
+            ColumnDesc("id", int(TypeCode.INTEGER), 4)]
+    d = Decoder({1: ("db:t", cols)}, "utf-8")
+    first = bytes.fromhex("00000001" "0001" "0004" "00" "616263")  # id 1, true, 'abc'
+    second = bytes.fromhex("00000002" "01ff" "000101")  # id 2, NULL, NULL
+    stream = (_schema(1, "id integer, ok boolean, note lvarchar(100)", 6, 2, 1) + BEGIN
+              + rec.data(rec.INSERT, 6, 7, 1, [6], first)
+              + rec.data(rec.INSERT, 7, 7, 1, [3], second))
+    rows = [tuple(e.row) for e in d.feed(stream) if e.row is not None]
+    assert rows == [(1, True, "abc"), (2, None, None)]
+    from ifxwire.types import cdcrow
+
+    enc = cdcrow.encoders([cols[2], cols[1], cols[0]], "utf-8")
+    assert b"".join(e(v) for e, v in zip(enc, (1, True, "abc"), strict=True)) == first
+    assert b"".join(e(v) for e, v in zip(enc, (2, None, None), strict=True)) == second

@@ -28,7 +28,7 @@ public class CdcCheck {
         long from = a.length > 7 ? Long.parseLong(a[7]) : 0L;
         IfxDataSource ds = new IfxDataSource(base + "syscdcv1" + props);
         CDCEngine.Builder b = CDCEngine.builder(ds).timeout(2).watchTable(
-            db + ":informix." + table, "id", "name", "price", "qty");
+            db + ":informix." + table, "id", "name", "price", "qty", "ok", "note");
         if (from > 0) {
             b.sequenceId(from);
         }
@@ -37,13 +37,13 @@ public class CdcCheck {
             if (from == 0) {
                 try (Connection c = DriverManager.getConnection(base + db + props);
                      Statement s = c.createStatement()) {
-                    s.execute("INSERT INTO " + table + " VALUES (1, 'pen', 2.50, 7)");
+                    s.execute("INSERT INTO " + table + " VALUES (1, 'pen', 2.50, 7, 't', 'first')");
                     s.execute("UPDATE " + table + " SET price = 3, name = 'ink' WHERE id = 1");
                     s.execute("DELETE FROM " + table + " WHERE id = 1");
                     c.setAutoCommit(false);
-                    s.execute("INSERT INTO " + table + " VALUES (2, 'cup', 1.25, 1)");
+                    s.execute("INSERT INTO " + table + " VALUES (2, 'cup', 1.25, 1, 'f', 'x')");
                     c.rollback();
-                    s.execute("INSERT INTO " + table + " VALUES (3, 'mug', 4.00, 2)");
+                    s.execute("INSERT INTO " + table + " VALUES (3, 'mug', 4.00, 2, NULL, NULL)");
                     c.commit();
                 }
             }

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .....protocol import cdc as rec
-from .....types.rowcodec import build_row_encoder, fixed_width, is_variable
+from .....types import cdcrow
 from ...core import convert as conv
 from ...core.ifxtypes import IfxType, from_key
 
@@ -180,13 +180,14 @@ class Hub:
         return out
 
     # ---- capture sessions ------------------------------------------------------------------
-    def open_session(self, owner: int, timeout: int, max_recs: int) -> CdcSession:
+    def open_session(self, owner: int, timeout: int, max_recs: int,
+                     encoding: str = "utf-8") -> CdcSession:
         with self.lock:
             sid = next((i for i in range(LAST_SESSION_ID, FIRST_SESSION_ID - 1, -1)
                         if i not in self.sessions), None)
             if sid is None:
                 raise OverflowError("no capture session id left")
-            s = self.sessions[sid] = CdcSession(self, sid, owner, timeout, max_recs)
+            s = self.sessions[sid] = CdcSession(self, sid, owner, timeout, max_recs, encoding)
             return s
 
     def close_session(self, sid: int) -> None:
@@ -218,10 +219,10 @@ class Capture:
 
     def schema_record(self) -> bytes:
         descs = [t.describe(n) for n, t in zip(self.names, self.types, strict=True)]
-        fixed = [d for d in descs if not is_variable(d) and fixed_width(d) is not None]
+        widths = [w for w in map(cdcrow.width, descs) if w is not None]
         text = ", ".join(f"{n} {t.sql()}" for n, t in zip(self.names, self.types, strict=True))
-        return rec.tabschema(self.user_data, sum(fixed_width(d) or 0 for d in fixed),
-                             len(fixed), len(descs) - len(fixed), text)
+        return rec.tabschema(self.user_data, sum(widths), len(widths), len(descs) - len(widths),
+                             text)
 
 
 def order_columns(names: Sequence[str], types: Sequence[IfxType]
@@ -232,8 +233,7 @@ def order_columns(names: Sequence[str], types: Sequence[IfxType]
     pairs = list(zip(names, types, strict=True))
 
     def fixed(p: tuple[str, IfxType]) -> bool:
-        d = p[1].describe(p[0])
-        return not is_variable(d) and fixed_width(d) is not None
+        return cdcrow.width(p[1].describe(p[0])) is not None
 
     ordered = [p for p in pairs if fixed(p)] + [p for p in pairs if not fixed(p)]
     return [n for n, _ in ordered], [t for _, t in ordered]
@@ -242,8 +242,10 @@ def order_columns(names: Sequence[str], types: Sequence[IfxType]
 class CdcSession:
     """A capture session: its tables, its position in the log, and the bytes not yet read."""
 
-    def __init__(self, hub: Hub, sid: int, owner: int, timeout: int, max_recs: int) -> None:
+    def __init__(self, hub: Hub, sid: int, owner: int, timeout: int, max_recs: int,
+                 encoding: str = "utf-8") -> None:
         self.hub = hub
+        self.encoding = encoding  # of the reading session's locale, as its tuples are
         self.sid = sid
         self.owner = owner
         self.timeout = timeout
@@ -341,16 +343,16 @@ class CdcSession:
         if enc is None:
             descs = [t.describe(n) for n, t in zip(cap.names, cap.types, strict=True)]
             loaders = [conv.loader(from_key(shape[index[n]][1])) for n in cap.names]
-            col_encoders = build_row_encoder(descs, "utf-8")
-            var = [i for i, d in enumerate(descs)
-                   if is_variable(d) or fixed_width(d) is None]
-            single = [build_row_encoder([d], "utf-8") for d in descs]
-            enc = self._encoders[key] = (loaders, col_encoders, var, single)
-        loaders, row_encoder, var, single = enc
-        values = []
-        for n, f in zip(cap.names, loaders, strict=True):
-            v = c.values[index[n]]
-            values.append(v if f is None or v is None else f(v))
-        payload = row_encoder(values)
-        sizes = [len(single[i]([values[i]])) for i in var]
+            var = [cdcrow.width(d) is None for d in descs]
+            enc = self._encoders[key] = (loaders, cdcrow.encoders(descs, self.encoding), var)
+        loaders, col_encoders, var = enc
+        pieces = []
+        sizes = []
+        for n, f, e, v in zip(cap.names, loaders, col_encoders, var, strict=True):
+            value = c.values[index[n]]
+            piece = e(value if f is None or value is None else f(value))
+            pieces.append(piece)
+            if v:
+                sizes.append(len(piece))
+        payload = b"".join(pieces)
         return rec.data(c.recnum, seq, txn.txid, cap.user_data, sizes, payload)

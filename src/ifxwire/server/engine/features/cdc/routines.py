@@ -113,7 +113,8 @@ def _opensess(s: EngineSession, a: list[Any]) -> int:
         return E_ARG2
     if a[4] != 1 or a[5] not in (0, 1):
         return E_VERSION
-    return _hub(s).open_session(s.session_id, int(a[2]), int(a[3])).sid
+    return _hub(s).open_session(s.session_id, int(a[2]), int(a[3]),
+                                s.state.ctx.encoding).sid
 
 
 def _fullrow(s: EngineSession, a: list[Any]) -> int:
