@@ -212,11 +212,14 @@ class ChangeStream:
             for label, name in enumerate(tables, 1):
                 cols = columns_for(columns, name)
                 check(_call(conn, SQL_FULLROW, (name, 1)), f"cdc_set_fullrowlogging of {name}")
-                described[label] = (name, _describe(conn, name, cols))
-                check(_call(conn, SQL_START,
-                            start_args(self.session, name, described[label][1], label)),
+                if cols is None:  # every column: the description names them
+                    described[label] = (name, _describe(conn, name, cols))
+                check(_call(conn, SQL_START, start_args(
+                    self.session, name, cols or [c.name for c in described[label][1]], label)),
                       f"cdc_startcapture of {name}")
                 self._started.append(name)
+                if cols is not None:  # named: the server has checked them
+                    described[label] = (name, _describe(conn, name, cols))
             check(_call(conn, SQL_ACTIVATE, (self.session, int(from_sequence or 0))),
                   "cdc_activatesess")
         except BaseException:
@@ -262,10 +265,10 @@ def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]
     return (server, 0, int(timeout), int(max_records), 1, 1)
 
 
-def start_args(session: int, table: str, described: Sequence[ColumnDesc],
-               label: int) -> tuple[object, ...]:
-    """cdc_startcapture: the columns by name (the described ones), the label as user data."""
-    return (session, 0, table, ",".join(c.name for c in described), label)
+def start_args(session: int, table: str, names: Sequence[str], label: int
+               ) -> tuple[object, ...]:
+    """cdc_startcapture: the columns by name, the label as user data."""
+    return (session, 0, table, ",".join(names), label)
 
 
 def columns_for(columns: dict[str, Sequence[str]] | Sequence[str] | None,

@@ -44,6 +44,7 @@ def shop(connect_kwargs: dict[str, Any]) -> str:
                     "note LVARCHAR(200), at DATETIME YEAR TO SECOND)")
         cur.execute("CREATE TABLE lines (order_id INTEGER, qty SMALLINT)")
         cur.execute("CREATE TABLE other (x INTEGER)")
+        cur.execute("CREATE TABLE withlob (x INTEGER, b BLOB, t TEXT)")
     finally:
         c.close()
     return "cdcshop"
@@ -181,6 +182,13 @@ def test_refusals(reader: ifxwire.Connection, writer: ifxwire.Connection) -> Non
     with pytest.raises(cdc.StreamError) as e:
         cdc.open_stream(reader, tables=["nosuchdb:informix.t"])
     assert e.value.code == -83703
+    with pytest.raises(cdc.StreamError) as e:
+        cdc.open_stream(reader, tables=["cdcshop:withlob"], columns=["x", "nosuch"])
+    assert e.value.code == -83707
+    for col in ("b", "t"):  # not carried yet: refused, not sent wrong
+        with pytest.raises(cdc.StreamError) as e:
+            cdc.open_stream(reader, tables=["cdcshop:withlob"], columns=["x", col])
+        assert e.value.code == -83799
     cur = reader.cursor()
     cur.execute("EXECUTE FUNCTION informix.cdc_opensess('informix', 0, 1, 1, 2, 0)")
     assert cur.fetchone() == (-83702,)  # only API version 1

@@ -78,12 +78,15 @@ class AsyncChangeStream:
                 cols = columns_for(columns, name)
                 check(await _call(conn, _cdc.SQL_FULLROW, (name, 1)),
                       f"cdc_set_fullrowlogging of {name}")
-                described = await _describe(conn, name, cols)
-                self.decoder.tables[label] = (name, described)
+                if cols is None:  # every column: the description names them
+                    self.decoder.tables[label] = (name, await _describe(conn, name, cols))
+                names = cols or [c.name for c in self.decoder.tables[label][1]]
                 check(await _call(conn, _cdc.SQL_START,
-                                  start_args(self.session, name, described, label)),
+                                  start_args(self.session, name, names, label)),
                       f"cdc_startcapture of {name}")
                 self._started.append(name)
+                if cols is not None:  # named: the server has checked them
+                    self.decoder.tables[label] = (name, await _describe(conn, name, cols))
             check(await _call(conn, _cdc.SQL_ACTIVATE, (self.session, int(from_sequence or 0))),
                   "cdc_activatesess")
         except BaseException:

@@ -59,6 +59,7 @@ E_NOTCAPT = -83711  # The specified table is not being captured by the CDC sessi
 E_NULLARG = -83712  # An argument to the function has the SQL NULL value.
 E_NOLSN = -83713  # Data at the requested log sequence number is not available for capture.
 E_ACTIVE = -83715  # A CDC session is already active.
+E_UNIMPL = -83799  # Unimplemented feature.
 E_VERSION = -83702  # The requested CDC API behavior version is not valid or is unsupported.
 E_ARG1 = -83721  # The first parameter passed to the function is not valid.
 E_ARG2 = -83722  # The second parameter passed to the UDR is not valid.
@@ -127,6 +128,16 @@ def _fullrow(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
+#: Types a captured row does not carry yet: the guide forbids simple large objects, user-defined
+#: and collection types in cdc_startcapture; smart large objects (allowed there) are not done.
+_NOT_CAPTURED = frozenset({it.T.BYTE, it.T.TEXT, it.T.BLOB, it.T.CLOB, it.T.UDTVAR,
+                           it.T.UDTFIXED})
+
+
+def _capturable(t: IfxType) -> bool:
+    return t.cx is None and t.code not in _NOT_CAPTURED
+
+
 def _startcapture(s: EngineSession, a: list[Any]) -> int:
     if a[0] is None or a[2] is None or a[3] is None or a[4] is None:
         return E_NULLARG
@@ -147,6 +158,8 @@ def _startcapture(s: EngineSession, a: list[Any]) -> int:
         col = info.by_name.get(name)
         if col is None:
             return E_NOCOL
+        if not _capturable(col.type):
+            return E_UNIMPL
         cols.append(col)
     names, types = order_columns([c.name for c in cols], [c.type for c in cols])
     cs.add(Capture(key, int(a[4]), names, types))
