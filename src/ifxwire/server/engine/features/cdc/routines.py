@@ -13,7 +13,9 @@ name resolves as any routine (-674).
 
 from __future__ import annotations
 
+import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from ...schema.catalog import TableInfo
     from ...session.session import EngineSession
     from ...sql.translate import Compiler
+
+log = logging.getLogger("ifxwire.server.cdc")
 
 CDC_DATABASE = "syscdcv1"
 
@@ -299,11 +303,16 @@ def reset(s: EngineSession, at: int) -> None:
 
 
 def txn_end(s: EngineSession, committed: bool) -> None:
+    """The transaction has ended: its captured rows go to the log. Nothing here may fail the
+    transaction (it is over); a log that cannot be written is reported in the server log."""
     p = _PENDING.pop(id(s), None)
     if p is not None and p.changes:
         hub = existing_hub(s.engine)
         if hub is not None:
-            hub.append(p, committed, os.getuid() if hasattr(os, "getuid") else 0)
+            try:
+                hub.append(p, committed, os.getuid() if hasattr(os, "getuid") else 0)
+            except sqlite3.Error as e:
+                log.error("CDC: transaction of %d changes not logged: %s", len(p.changes), e)
 
 
 def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
