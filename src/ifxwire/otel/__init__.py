@@ -44,7 +44,7 @@ from ..client.connection import Connection
 from ..client.cursor import Cursor
 from ..client.pool import ConnectionPool, PoolBase, PoolTimeout
 from ..errors import Error
-from ._sql import operation_name, sanitize
+from ._sql import describe, operation_name
 
 __all__ = ["SCHEMA_URL", "instrument", "is_instrumented", "uninstrument"]
 
@@ -300,14 +300,14 @@ def _statement_attrs(t: _Telemetry, conn: Any, operation: str,
                      parameters: object) -> tuple[str, dict[str, Any]]:
     attrs = _base(conn)
     text = operation if isinstance(operation, str) else ""
-    op = operation_name(text)
+    op, masked = describe(text)
     if op:
         attrs["db.operation.name"] = op
     parameterized = _has_values(parameters)
     if t.query_text and text:
         # Text run with parameters is recorded as written; text without them has its
         # literals masked (the conventions' "Sanitization of db.query.text").
-        attrs["db.query.text"] = text if parameterized else sanitize(text)
+        attrs["db.query.text"] = text if parameterized else masked
     if t.capture_parameters and parameterized:
         if isinstance(parameters, Mapping):
             for key, value in parameters.items():
@@ -324,7 +324,7 @@ def _batch_attrs(t: _Telemetry, conn: Any, operation: str,
     more parameter sets (or none), as a plain statement for one; parameters never."""
     attrs = _base(conn)
     text = operation if isinstance(operation, str) else ""
-    op = operation_name(text)
+    op = describe(text)[0]
     if size != 1:
         op = f"BATCH {op}" if op else "BATCH"
         if size is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["operation_name", "sanitize"]
+__all__ = ["describe", "operation_name", "sanitize"]
 
 _TOKEN = re.compile(
     r"""
@@ -56,6 +56,22 @@ def sanitize(sql: str) -> str:
 _LEADING = re.compile(r"(?:\s+|--[^\n]*|/\*.*?\*/|\{[^}]*\}|\()*", re.DOTALL)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SECOND = re.compile(r"\s+(PROCEDURE|FUNCTION|ROUTINE)\b", re.IGNORECASE)
+
+
+#: (operation name, masked text) by statement text, for describe().
+_described: dict[str, tuple[str | None, str]] = {}
+
+
+def describe(sql: str) -> tuple[str | None, str]:
+    """``operation_name(sql)`` and ``sanitize(sql)``, remembered per text (a span is made
+    per call, and an application runs few distinct texts)."""
+    got = _described.get(sql)
+    if got is None:
+        got = operation_name(sql), sanitize(sql)
+        if len(_described) >= _CACHE_MAX:
+            _described.clear()
+        _described[sql] = got
+    return got
 
 
 def operation_name(sql: str) -> str | None:
