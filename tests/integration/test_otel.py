@@ -301,3 +301,25 @@ def test_the_entry_point_opentelemetry_instrument_loads(
     finally:
         cls().uninstrument()
     assert not ifxwire.otel.is_instrumented()
+
+
+@pytest.mark.parametrize("disabled", [False, True])
+def test_opentelemetry_instrument_instruments_ifxwire(disabled: bool) -> None:
+    """The real command: its loader finds our entry point (and honours the disable list)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    command = Path(sys.executable).with_name("opentelemetry-instrument")
+    assert command.exists(), command
+    env = {**os.environ, "OTEL_TRACES_EXPORTER": "none", "OTEL_METRICS_EXPORTER": "none",
+           "OTEL_LOGS_EXPORTER": "none"}
+    if disabled:
+        env["OTEL_PYTHON_DISABLED_INSTRUMENTATIONS"] = "ifxwire"
+    out = subprocess.run(
+        [str(command), sys.executable, "-c",
+         "import ifxwire.otel; print(ifxwire.otel.is_instrumented())"],
+        env=env, capture_output=True, text=True, timeout=120, check=True,
+    )
+    assert out.stdout.strip().splitlines()[-1] == str(not disabled)
