@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -94,10 +95,21 @@ def _start_server(data: str) -> tuple[subprocess.Popen[str], int]:
 
 
 def _main_src(ref: str, into: str) -> str:
-    """The ``src`` tree of ``ref`` (a branch of this repository), extracted."""
+    """The ``src`` tree of ``ref`` (a branch of this repository), extracted, with this
+    tree's built extension modules copied in when their C sources are the same in ``ref``
+    (some stay in use under IFXWIRE_PURE=1, so a tree without them is not comparable)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
+    package = ROOT / "src" / "ifxwire"
+    same_c = subprocess.run(
+        ["git", "-C", str(ROOT), "diff", "--quiet", ref, "--", *map(str, package.glob("*.c"))]
+    ).returncode == 0
+    if same_c:
+        for built in package.glob("*.so"):
+            shutil.copy2(built, os.path.join(into, "src", "ifxwire", built.name))
+    else:
+        print(f"note: the C sources differ from {ref}; {ref} runs without built extensions")
     return os.path.join(into, "src")
 
 
