@@ -60,6 +60,16 @@ _INTERNAL = SpanKind.INTERNAL
 _POOL_NAME = "db.client.connection.pool.name"
 
 
+def _histogram(meter: _metrics.Meter, name: str, description: str) -> _metrics.Histogram:
+    """A histogram in seconds with the bucket boundaries the conventions advise (an API
+    older than the advisory parameter gets its default buckets)."""
+    try:
+        return meter.create_histogram(name, unit="s", description=description,
+                                      explicit_bucket_boundaries_advisory=_BUCKETS)
+    except TypeError:
+        return meter.create_histogram(name, unit="s", description=description)
+
+
 class _Telemetry:
     """One instrumentation: its tracer, its instruments and its options."""
 
@@ -76,20 +86,17 @@ class _Telemetry:
         meter = _metrics.get_meter("ifxwire", __version__, meter_provider, schema_url=SCHEMA_URL)
         self.capture_parameters = capture_parameters
         self.query_text = query_text
-        self.duration = meter.create_histogram(
-            "db.client.operation.duration", unit="s",
-            description="Duration of database client operations.",
-            explicit_bucket_boundaries_advisory=_BUCKETS,
+        self.duration = _histogram(
+            meter, "db.client.operation.duration",
+            "Duration of database client operations.",
         )
-        self.wait_time = meter.create_histogram(
-            "db.client.connection.wait_time", unit="s",
-            description="The time it took to obtain an open connection from the pool.",
-            explicit_bucket_boundaries_advisory=_BUCKETS,
+        self.wait_time = _histogram(
+            meter, "db.client.connection.wait_time",
+            "The time it took to obtain an open connection from the pool.",
         )
-        self.use_time = meter.create_histogram(
-            "db.client.connection.use_time", unit="s",
-            description="The time between borrowing a connection and returning it to the pool.",
-            explicit_bucket_boundaries_advisory=_BUCKETS,
+        self.use_time = _histogram(
+            meter, "db.client.connection.use_time",
+            "The time between borrowing a connection and returning it to the pool.",
         )
         self.timeouts = meter.create_counter(
             "db.client.connection.timeouts", unit="{timeout}",
