@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ifxwire.otel._sql import operation_name, sanitize
+from ifxwire.otel._sql import operation_name, sanitize, summary
 
 
 @pytest.mark.parametrize(
@@ -47,6 +47,48 @@ def test_literals_are_masked(sql: str, masked: str) -> None:
 )
 def test_operation_names(sql: str, name: str | None) -> None:
     assert operation_name(sql) == name
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        # The conventions' own examples ("Generating a summary of the query").
+        ("SELECT *\nFROM   wuser_table\nWHERE  username = ?", "SELECT wuser_table"),
+        ("INSERT INTO shipping_details (order_id, address) SELECT order_id, address "
+         "FROM orders WHERE order_id = ?", "INSERT shipping_details SELECT orders"),
+        ("SELECT * FROM songs, artists WHERE songs.artist_id == artists.id",
+         "SELECT songs artists"),
+        ("SELECT order_date FROM (SELECT * FROM orders o JOIN customers c "
+         "ON o.customer_id = c.customer_id)", "SELECT SELECT orders customers"),
+        ('SELECT * FROM "song list", artists', 'SELECT "song list" artists'),
+        # Informix's forms.
+        ("select a from t1 x, outer t2 as y where x.a = y.a", "SELECT t1 t2"),
+        ("SELECT a FROM stores@ol:informix.customer c", "SELECT stores@ol:informix.customer"),
+        ("SELECT 1", "SELECT"),
+        ("UPDATE stock SET a = 1 WHERE b IN (SELECT c FROM d)", "UPDATE stock SELECT d"),
+        ("DELETE FROM t WHERE a = 'FROM secret'", "DELETE t"),
+        ("SELECT * FROM t FOR UPDATE OF a", "SELECT t"),
+        ("SELECT a FROM t INTO TEMP tmp1", "SELECT t tmp1"),
+        ("CREATE TEMP TABLE t (a INT)", "CREATE t"),
+        ("CREATE TABLE IF NOT EXISTS s.t (a INT)", "CREATE s.t"),
+        ("CREATE PROCEDURE p() RETURNING INT; SELECT a FROM t; END PROCEDURE", "CREATE p"),
+        ("CREATE VIEW v AS SELECT a FROM t", "CREATE v SELECT t"),
+        ("DROP TABLE t", "DROP t"),
+        ("EXECUTE PROCEDURE p(?, ?)", "EXECUTE PROCEDURE p"),
+        ("DATABASE stores", "DATABASE stores"),
+        ('INSERT INTO t VALUES ("secret", 42)', "INSERT t"),
+        ("?", None),
+    ],
+)
+def test_query_summaries(sql: str, expected: str | None) -> None:
+    assert summary(sql) == expected
+
+
+def test_a_long_summary_is_cut_between_names() -> None:
+    sql = "SELECT * FROM " + ", ".join(f"table_{i:03}" for i in range(40))
+    got = summary(sql)
+    assert got is not None and len(got) <= 255
+    assert got.split()[-1].startswith("table_") and len(got.split()[-1]) == 9
 
 
 def test_the_core_imports_and_runs_without_opentelemetry() -> None:

@@ -44,7 +44,7 @@ from ..client.connection import Connection
 from ..client.cursor import Cursor
 from ..client.pool import ConnectionPool, PoolBase, PoolTimeout
 from ..errors import Error
-from ._sql import describe, operation_name
+from ._sql import describe
 
 __all__ = ["SCHEMA_URL", "instrument", "is_instrumented", "uninstrument"]
 
@@ -220,6 +220,7 @@ class _Call:
 #: parameters never).
 _METRIC_KEYS = frozenset({
     "db.system.name", "db.namespace", "db.operation.name", "db.stored_procedure.name",
+    "db.query.summary",
     "server.address", "server.port", "error.type", "db.response.status_code",
 })
 
@@ -307,9 +308,11 @@ def _statement_attrs(t: _Telemetry, conn: Any, operation: str,
                      parameters: object) -> tuple[str, dict[str, Any]]:
     attrs = _base(conn)
     text = operation if isinstance(operation, str) else ""
-    op, masked = describe(text)
+    op, summary, masked = describe(text)
     if op:
         attrs["db.operation.name"] = op
+    if summary:
+        attrs["db.query.summary"] = summary
     parameterized = _has_values(parameters)
     if t.query_text and text:
         # Text run with parameters is recorded as written; text without them has its
@@ -322,7 +325,7 @@ def _statement_attrs(t: _Telemetry, conn: Any, operation: str,
         elif isinstance(parameters, Sequence) and not isinstance(parameters, (str, bytes)):
             for i, value in enumerate(parameters):
                 attrs[f"db.query.parameter.{i}"] = str(value)
-    return _span_name(op, attrs), attrs
+    return summary or _span_name(op, attrs), attrs
 
 
 def _batch_attrs(t: _Telemetry, conn: Any, operation: str,
@@ -331,24 +334,31 @@ def _batch_attrs(t: _Telemetry, conn: Any, operation: str,
     more parameter sets (or none), as a plain statement for one; parameters never."""
     attrs = _base(conn)
     text = operation if isinstance(operation, str) else ""
-    op = describe(text)[0]
+    op, summary, _ = describe(text)
     if size != 1:
         op = f"BATCH {op}" if op else "BATCH"
+        summary = f"BATCH {summary}" if summary else None
         if size is not None:
             attrs["db.operation.batch.size"] = size
     if op:
         attrs["db.operation.name"] = op
+    if summary:
+        attrs["db.query.summary"] = summary
     if t.query_text and text:
         attrs["db.query.text"] = text
-    return _span_name(op, attrs), attrs
+    return summary or _span_name(op, attrs), attrs
 
 
 def _proc_attrs(conn: Any, procname: str) -> tuple[str, dict[str, Any]]:
+    """callproc: the operation and the procedure; the summary is the two, as the
+    conventions' example for a driver's stored-procedure API (``EXECUTE proc``)."""
     attrs = _base(conn)
     attrs["db.operation.name"] = "EXECUTE PROCEDURE"
     if isinstance(procname, str):
         attrs["db.stored_procedure.name"] = procname
-    return _span_name("EXECUTE PROCEDURE", attrs), attrs
+    name = _span_name("EXECUTE PROCEDURE", attrs)
+    attrs["db.query.summary"] = name
+    return name, attrs
 
 
 class _Counted:
@@ -373,11 +383,12 @@ def _settle_batch(call: _Call, size: int | None, counted: _Counted, operation: s
         return
     n = counted.n
     if n == 1:
-        op = operation_name(operation if isinstance(operation, str) else "")
-        if op:
-            call.attrs["db.operation.name"] = op
-            call.span.set_attribute("db.operation.name", op)
-            call.span.update_name(_span_name(op, call.attrs))
+        op, summary, _ = describe(operation if isinstance(operation, str) else "")
+        for key, value in (("db.operation.name", op), ("db.query.summary", summary)):
+            if value:
+                call.attrs[key] = value
+                call.span.set_attribute(key, value)
+        call.span.update_name(summary or _span_name(op, call.attrs))
     else:
         call.span.set_attribute("db.operation.batch.size", n)
 
