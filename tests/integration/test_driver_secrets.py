@@ -313,3 +313,68 @@ def test_a_host_that_is_no_host_is_refused_without_echoing_it(
     exc = fails(seen, lambda: ifxwire.connect(host="127.0.0.1", host_secondary=host,
                                               connect_timeout=1))
     assert isinstance(exc, ifxwire.InterfaceError), repr(exc)
+
+
+def _jdbc(srv: Any, password: str = SECRET, extra: str = "") -> str:
+    return (f"jdbc:informix-sqli://{srv.host}:{srv.port}/alicedb:INFORMIXSERVER=informix;"
+            f"user=alice;password={password};DBDATE=Y4MD-{extra}")
+
+
+def test_jdbc_url_connects(alice_server: Any, seen: Collected) -> None:
+    with ifxwire.connect(_jdbc(alice_server), trace=True) as conn:
+        assert conn.database == "alicedb"
+        assert conn.execute("SELECT COUNT(*) FROM systables").fetchone()[0] > 0
+        seen.add(repr(conn), repr(conn._params))
+    with ifxwire.create_pool(_jdbc(alice_server), max_size=1) as pool, \
+            pool.connection() as pooled:
+        assert pooled.database == "alicedb"
+
+    async def go() -> str | None:
+        async with await aio.connect(_jdbc(alice_server)) as aconn:
+            return aconn.database
+
+    assert asyncio.run(go()) == "alicedb"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"jdbc:informix-sqli://h.invalid:9088/db:user=u;password={SECRET};PASSWD={SECRET}",
+        f"jdbc:informix-sqli://h.invalid:9088/db:user=u;password={SECRET};password={SECRET}",
+        f"jdbc:informix-sqli://h.invalid:{SECRET}/db:user=u",  # the password as the port
+        f"jdbc:informix-sqli://h.invalid:9088/db:user=u;{SECRET}",
+        f"jdbc:informix-sqli://h.invalid:9088/db:user=u;password=ab;{SECRET}=x",
+        f"jdbc:informix-sqli://alice:{SECRET}@h.invalid:9088/db",  # a URL's user:password@
+        f"jdbc:informix-sqli://h.invalid:9088/db:user=u;password={SECRET};SQLH_TYPE=LDAP",
+        f"jdbc:informix-direct://h.invalid:9088/db:password={SECRET}",
+        f"jdbc:informix-sqli://h.invalid:9088/db:PORTNO_SECONDARY={SECRET}",
+    ],
+)
+def test_bad_jdbc_urls_are_refused_without_the_password(url: str, seen: Collected) -> None:
+    exc = fails(seen, lambda: ifxwire.connect(url, connect_timeout=1))
+    assert isinstance(exc, ifxwire.InterfaceError), repr(exc)
+
+    async def go() -> None:
+        await aio.connect(url, connect_timeout=1)
+
+    fails(seen, lambda: asyncio.run(go()))
+
+
+def test_a_jdbc_url_to_an_unreachable_host_fails_without_the_password(seen: Collected) -> None:
+    exc = fails(seen, lambda: ifxwire.connect(
+        f"jdbc:informix-sqli://h.invalid:9088/db:INFORMIXSERVER=ol_x;user=u;password={SECRET}",
+        connect_timeout=2))
+    assert isinstance(exc, ifxwire.OperationalError), repr(exc)
+    assert "h.invalid" in str(exc)
+
+
+def test_a_wrong_password_in_a_jdbc_url_or_a_keyword_string_is_not_shown(
+    alice_server: Any, seen: Collected
+) -> None:
+    wrong = SECRET[::-1]
+    for text in (_jdbc(alice_server, wrong), _kwstring(alice_server, wrong)):
+        with pytest.raises(ifxwire.OperationalError) as err:
+            ifxwire.connect(text)
+        # The refused password is the wrong one: ``seen`` looks for SECRET, so show it that.
+        assert wrong not in "".join(traceback.format_exception(err.value))
+        seen.exception(err.value)

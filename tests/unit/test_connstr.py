@@ -91,3 +91,71 @@ def test_a_password_holding_a_semicolon_is_never_shown(text: str) -> None:
     assert "braces" in message
     for secret_part in ("Z9Q", "ETXY", "s3cr"):
         assert secret_part not in message.upper()
+
+
+# ------------------------------------------------------------------------------------------
+# JDBC URLs (issue 28): jdbc:informix-sqli://host:port[/database][:NAME=value;...]
+# ------------------------------------------------------------------------------------------
+
+
+def test_jdbc_url_of_the_issue() -> None:
+    from ifxwire.client.connstr import parse_jdbc_url
+
+    got = parse_jdbc_url(
+        "jdbc:informix-sqli://h:9088/db:INFORMIXSERVER=ol_x;user=u;password=p;"
+        "DB_LOCALE=en_US.819;CLIENT_LOCALE=en_US.utf8;DBDATE=Y4MD-;OPTCOMPIND=0"
+    )
+    assert got == {"host": "h", "port": 9088, "database": "db", "server": "ol_x", "user": "u",
+                   "password": "p", "db_locale": "en_US.819", "client_locale": "en_US.utf8",
+                   "env": {"DBDATE": "Y4MD-", "OPTCOMPIND": "0"}}
+
+
+def test_jdbc_url_forms_and_properties_without_case() -> None:
+    from ifxwire.client.connstr import parse_jdbc_url
+
+    assert parse_jdbc_url("JDBC:Informix-Sqli://[::1]:1526:informixserver=ol;User=u") == {
+        "host": "::1", "port": 1526, "server": "ol", "user": "u"}
+    assert parse_jdbc_url("jdbc:informix-sqli://10.1.2.3:9088/stores") == {
+        "host": "10.1.2.3", "port": 9088, "database": "stores"}
+    assert parse_jdbc_url(
+        "jdbc:informix-sqli:/stores:INFORMIXSERVER=ol;SQLH_TYPE=FILE;SQLH_FILE=/etc/sqlh;"
+        "IFXHOST_SECONDARY=b.example;PORTNO_SECONDARY=9090;INFORMIXSERVER_SECONDARY=ol2;"
+        "INFORMIXCONTIME=7;IFX_SOC_KEEPALIVE=true;SSLCONNECTION=false;FET_BUF_SIZE=32767;"
+        "password=a b= c"
+    ) == {"database": "stores", "server": "ol", "sqlhosts": "/etc/sqlh",
+          "host_secondary": "b.example", "port_secondary": 9090, "server_secondary": "ol2",
+          "connect_timeout": 7.0, "keepalive": True, "tls": False, "fetch_buffer_size": 32767,
+          "password": "a b= c"}
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("jdbc:informix-sqli://h:9088/d:INFORMIXSERVER=ol;NOSUCHPROP=1", "NOSUCHPROP"),
+        ("jdbc:informix-sqli://h:9088/d:IFX_LOCK_MODE_WAIT=10", "IFX_LOCK_MODE_WAIT"),
+        ("jdbc:informix-sqli://h:9088/d:user=u;USER=v", "USER"),
+        ("jdbc:informix-sqli://h:9088/d:DATABASE=e", "DATABASE"),
+        ("jdbc:informix-sqli://h:9088/d:SSLCONNECTION=maybe", "SSLCONNECTION"),
+        ("jdbc:informix-sqli://h:9088/d:PORTNO_SECONDARY=x", "PORTNO_SECONDARY"),
+        ("jdbc:informix-sqli://h:9088/d:SQLH_TYPE=LDAP", "SQLH_TYPE"),
+        ("jdbc:informix-sqli://h:notaport/d", "port"),
+        ("jdbc:informix-sqli://h:70000/d", "port"),
+        ("jdbc:informix-direct://h:9088/d", "jdbc:informix-sqli:"),
+        ("jdbc:informix-sqli://h:9088/d:user", "'='"),
+    ],
+)
+def test_jdbc_refusals_name_the_property(url: str, named: str) -> None:
+    from ifxwire.client.connstr import parse_jdbc_url
+
+    with pytest.raises(InterfaceError) as err:
+        parse_jdbc_url(url)
+    assert named in str(err.value)
+
+
+def test_resolve_reads_a_jdbc_url_and_keywords_win() -> None:
+    params = resolve("jdbc:informix-sqli://db.example:1526/d:INFORMIXSERVER=ol;user=u;"
+                     "password=p;DBDATE=DMY4/", {"database": "other", "env": {"X": "1"}})
+    assert params.addresses == [Address("db.example", 1526)]
+    assert (params.server, params.user, params.password, params.database) == (
+        "ol", "u", "p", "other")
+    assert params.env["DBDATE"] == "DMY4/" and params.env["X"] == "1"

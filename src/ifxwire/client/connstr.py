@@ -26,7 +26,13 @@ import socket
 
 from ..errors import InterfaceError
 
-__all__ = ["check_host", "is_keyword_string", "parse_keyword_string"]
+__all__ = [
+    "check_host",
+    "is_jdbc_url",
+    "is_keyword_string",
+    "parse_jdbc_url",
+    "parse_keyword_string",
+]
 
 #: IfxPy's keywords (and the ODBC aliases an IfxPy string may hold) -> connect() keyword.
 _KEYWORDS: dict[str, str] = {
@@ -171,6 +177,161 @@ def parse_keyword_string(text: str) -> dict[str, object]:
         else:
             out[name] = value
     out.pop("protocol", None)
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# JDBC URLs
+# ------------------------------------------------------------------------------------------
+
+#: IBM JDBC connection properties -> connect() keyword. The driver upper-cases property
+#: names (its properties class is com.informix.util.AdvancedUppercaseProperties, and its URL
+#: parser looks up USER, PASSWORD, DATABASE, PORTNO), so they are compared without case.
+_JDBC_PROPERTIES: dict[str, str] = {
+    "INFORMIXSERVER": "server",
+    "USER": "user",
+    "PASSWORD": "password",
+    "DATABASE": "database",
+    "IFXHOST": "host",
+    "PORTNO": "port",
+    "DB_LOCALE": "db_locale",
+    "CLIENT_LOCALE": "client_locale",
+    "INFORMIXSERVER_SECONDARY": "server_secondary",
+    "IFXHOST_SECONDARY": "host_secondary",
+    "PORTNO_SECONDARY": "port_secondary",
+    "SQLH_FILE": "sqlhosts",
+    "SQLH_TYPE": "sqlh_type",
+    "INFORMIXCONTIME": "connect_timeout",
+    "IFX_SOC_KEEPALIVE": "keepalive",
+    "SSLCONNECTION": "tls",
+    "FET_BUF_SIZE": "fetch_buffer_size",
+}
+
+#: The environment variables IBM JDBC sends at login when a URL or the properties set them
+#: (com.informix.asf.SqliConnectionProperties, 15.0.0.1: its primary and secondary lists;
+#: docs/PROTOCOL.md "Login environment"), less those mapped above: sent to the server as the
+#: ``env`` of connect().
+_JDBC_ENVIRONMENT = frozenset({
+    "INFORMIXSTACKSIZE", "ONEDB_STACKSIZE", "DBSPACETEMP", "SLABEL", "NODEFDAC", "DELIMIDENT",
+    "DBDATE", "GL_DATE", "RASHELP", "STMT_CACHE", "STMT_CACHE_DEBUG", "IFX_LONGID", "DBPATH",
+    "DBTIME", "DBMAXPROC", "DBTEMP", "DUMPDIR", "DUMPSHMEM", "GCORE", "PSORT_DBTEMP",
+    "PSORT_NPROCS", "SHELL", "TZ", "NOSORTINDEX", "SORTINDEX", "DBUPSPACE", "SUBQCACHESZ",
+    "NO_KEYFIRST", "NO_PREDPROMOTE", "NO_SUBQF", "PDQPRIORITY", "IFX_DIRECTIVES",
+    "IFX_EXTDIRECTIVES", "IFX_XASTDCOMPLIANCE_XAEND", "IFX_NO_OROPT", "IFX_UPDDESC",
+    "IFX_FLAT_UCSQ", "OPTCOMPIND", "INFORMIXCONRETRY", "CONNECT_RETRIES", "INFORMIXOPCACHE",
+    "GL_DATETIME", "DBCENTURY", "PLCONFIG", "DBANSIWARN", "PATH", "CR_LOCKBLOB", "LOCKSSFU",
+    "LIGHT_SCANS", "SQL_FROM_DBIMPORT", "PLOAD_LO_PATH", "OPT_GOAL", "USE_DTENV",
+    "CLIENT_LABEL",
+})
+
+_JDBC_PREFIX = "jdbc:informix-sqli:"
+#: ``//host:port`` (host a name, an IPv4 address or a bracketed IPv6 one), ``/database``,
+#: then ``:`` and the properties; or ``/database:...`` alone (the server from sqlhosts).
+_JDBC_URL = re.compile(
+    r"(?://(?P<host>\[[^\]/]*\]|[^:/;=\[]*)(?::(?P<port>[^/:;=]*))?)?"
+    r"(?:/(?P<database>[^:;=/]*))?(?::(?P<props>.*))?\Z",
+    re.DOTALL,
+)
+
+
+def is_jdbc_url(text: str) -> bool:
+    return text[:5].lower() == "jdbc:"
+
+
+def _flag(key: str, value: str) -> bool:
+    flag = value.strip().lower()
+    if flag in ("1", "true", "yes", "on"):
+        return True
+    if flag in ("0", "false", "no", "off"):
+        return False
+    raise InterfaceError(f"JDBC URL: {key} must be true or false")
+
+
+def parse_jdbc_url(url: str) -> dict[str, object]:
+    """connect() keywords from an IBM Informix JDBC URL::
+
+        jdbc:informix-sqli://host:9088/stores:INFORMIXSERVER=ol_x;user=u;password=p;DBDATE=Y4MD-
+
+    Property names are compared without case (as IBM JDBC upper-cases them); the properties
+    that map to connect() keywords are in ``_JDBC_PROPERTIES``, the login environment
+    variables JDBC knows go to the server as ``env``, anything else is refused naming the
+    property. No error shows a value or the URL: it holds the password.
+    """
+    if url[: len(_JDBC_PREFIX)].lower() != _JDBC_PREFIX:
+        raise InterfaceError(
+            "JDBC URL: only jdbc:informix-sqli: URLs are understood "
+            "(jdbc:informix-sqli://host:port/database:INFORMIXSERVER=name;user=...;password=...)"
+        )
+    m = _JDBC_URL.match(url, len(_JDBC_PREFIX))
+    if m is None:
+        raise InterfaceError(
+            "JDBC URL: expected //host:port[/database][:NAME=value;...] after "
+            "jdbc:informix-sqli: (the URL is not shown, as it may hold a password)"
+        )
+    out: dict[str, object] = {}
+    env: dict[str, str] = {}
+    host = m.group("host")
+    if host:
+        out["host"] = host[1:-1] if host.startswith("[") else host
+    if m.group("port") is not None:
+        port = m.group("port").strip()
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            raise InterfaceError("JDBC URL: the port after the host is not a port number")
+        out["port"] = int(port)
+    if m.group("database"):
+        out["database"] = m.group("database")
+    previous: str | None = None
+    for part in (m.group("props") or "").split(";"):
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise InterfaceError(
+                "JDBC URL: a property has no '=' (NAME=value;...); it is not shown, as it may "
+                "be part of a password"
+            )
+        raw, value = part.split("=", 1)
+        key = raw.strip().upper()
+        name = _JDBC_PROPERTIES.get(key)
+        if name is None and key in _JDBC_ENVIRONMENT:
+            env[key] = value
+            previous = key
+            continue
+        if name is None:
+            if previous == "password":
+                raise InterfaceError(
+                    "JDBC URL: an unknown property follows the password (a JDBC URL cannot "
+                    "hold a password with ';': pass it as password=...)"
+                )
+            shown = key if re.fullmatch(r"[A-Z0-9_]{1,40}", key) else "a property"
+            raise InterfaceError(
+                f"JDBC URL: unknown property {shown}; known: "
+                f"{', '.join(sorted(_JDBC_PROPERTIES))} and the login environment variables "
+                "(DBDATE, OPTCOMPIND, ...)"
+            )
+        if name in out:
+            raise InterfaceError(f"JDBC URL: {key} is given twice (or in the URL and as a "
+                                 "property)")
+        previous = name
+        value = value.strip() if name != "password" else value
+        if name in ("port", "port_secondary", "fetch_buffer_size"):
+            if not value.isdigit():
+                raise InterfaceError(f"JDBC URL: {key} must be a number")
+            out[name] = int(value)
+        elif name == "connect_timeout":
+            if not value.isdigit():
+                raise InterfaceError(f"JDBC URL: {key} must be a number of seconds")
+            out[name] = float(value)
+        elif name in ("keepalive", "tls"):
+            out[name] = _flag(key, value)
+        elif name == "sqlh_type":
+            if value.upper() != "FILE":
+                raise InterfaceError("JDBC URL: SQLH_TYPE must be FILE (LDAP is not supported)")
+            out[name] = value
+        else:
+            out[name] = value
+    out.pop("sqlh_type", None)
+    if env:
+        out["env"] = env
     return out
 
 

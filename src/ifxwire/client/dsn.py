@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import InterfaceError
-from .connstr import check_host, is_keyword_string, parse_keyword_string
+from .connstr import (
+    check_host,
+    is_jdbc_url,
+    is_keyword_string,
+    parse_jdbc_url,
+    parse_keyword_string,
+)
 from .sqlhosts import Address, lookup_sqlhosts, sqlhosts_path
 
 if TYPE_CHECKING:
@@ -189,7 +195,9 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     if dsn_or_host is not None and not isinstance(dsn_or_host, str):
         raise InterfaceError(f"host must be a str or URL, not {type(dsn_or_host).__name__}")
     values: dict[str, object] = {}
-    if dsn_or_host is not None and "://" in dsn_or_host:
+    if dsn_or_host is not None and is_jdbc_url(dsn_or_host):
+        values.update(parse_jdbc_url(dsn_or_host))
+    elif dsn_or_host is not None and "://" in dsn_or_host:
         values.update(parse_url(dsn_or_host))
     elif dsn_or_host is not None and is_keyword_string(dsn_or_host):
         values.update(parse_keyword_string(dsn_or_host))

@@ -32,6 +32,7 @@ connects share one deadline, ``timeout`` from the start.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import threading
 import time
@@ -292,8 +293,11 @@ class ConnectionPool(PoolBase):
         helper keeps it and hands the connection over when (if) it is made.
         """
         opening = _Opening()
+        # In the caller's context (contextvars), so what the caller's context carries, e.g.
+        # the current OpenTelemetry span of ifxwire.otel's acquire, holds in the connect too.
         threading.Thread(
-            target=self._open_into, args=(opening,), name="ifxwire-pool-connect", daemon=True
+            target=contextvars.copy_context().run, args=(self._open_into, opening),
+            name="ifxwire-pool-connect", daemon=True,
         ).start()
         left = deadline - time.monotonic()
         if left > 0:
