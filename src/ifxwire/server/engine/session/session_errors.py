@@ -12,7 +12,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError
+from ..core.errors import EngineError, case_clash
 from ..schema import catalog as cat
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ class ErrorMapping:
             return EngineError(sc.DECIMAL_RANGE)
         if text == "interrupted":
             return self.interrupted()
-        return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+        return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
+                                            message=f"Not implemented yet: {text}")
 
     def interrupted(self) -> EngineError:
         """The -213 of a statement SQLite interrupted (a cancel or statement_timeout).
