@@ -162,6 +162,19 @@ def test_row_over_32767_bytes(cur: ifxwire.Cursor) -> None:
     cur.execute("DROP TABLE hr_wide_ok")
 
 
+def test_output_row_over_32767_bytes(cur: ifxwire.Cursor) -> None:
+    # ImmutableTest: "Maximum output rowsize (32767) exceeded" (-528 in the catalogue); a
+    # migration tool's Informix connector meets it with wide LVARCHAR casts in a SELECT list.
+    cur.execute("DROP TABLE IF EXISTS hr_out")
+    cur.execute("CREATE TABLE hr_out (c LVARCHAR(20000), v VARCHAR(255))")
+    assert sqlcode(cur, "SELECT c, c FROM hr_out") == -528
+    assert sqlcode(cur, "SELECT hr_out.c, x.c FROM hr_out, hr_out x") == -528
+    cur.execute("SELECT c, v, v FROM hr_out")  # 20,005 + 2 × 256 bytes: within the limit
+    assert cur.fetchall() == []
+    cur.execute("INSERT INTO hr_out VALUES ('x', 'y')")  # statements are not queries
+    cur.execute("DROP TABLE hr_out")
+
+
 def test_decimal_scale_over_precision(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "CREATE TABLE hr_dec (d DECIMAL(5, 10))") == -366
     assert sqlcode(cur, "SELECT CAST(a AS DECIMAL(2, 3)) FROM hr_num") == -366

@@ -282,6 +282,51 @@ def test_command_answers_describe_done_cost_as_nmap_reads_it(srv: Server) -> Non
         c.close()
 
 
+def test_a_prepared_execute_answers_insertdone_done_cost(srv: Server) -> None:
+    """ID [BIND] EXECUTE EOT (JDBC executeUpdate of a PreparedStatement, informix-driver,
+    every executemany row): real servers answer [INSERTDONE] DONE COST EOT, the form of a
+    COMMAND's EXECUTE above (informix-driver's EXECUTE readers: "DONE + COST + EOT" with an
+    SQ_INSERTDONE read before the DONE; docs/PROTOCOL.md §6). Was: DONE [INSERTDONE] EOT."""
+    c = _raw(srv)
+    cost_eot = Writer().u16(Msg.COST).i32(0).i32(0).u16(Msg.EOT).getvalue()
+    try:
+        _open(c)
+        assert c.command("CREATE TABLE px_s8 (id SERIAL8, v CHAR(2))").errors == []
+        for sql, params, serial8 in (
+            (b"UPDATE t SET n = n WHERE n = ?", [1], None),
+            (b"INSERT INTO px_s8 (v) VALUES (?)", ["a"], 1),
+            (b"INSERT INTO px_s8 (v) VALUES ('b')", [], 2),
+        ):
+            w = Writer()
+            m.put_prepare(w, sql, len(params), c.layout)
+            m.put_eot(w)
+            c.sock.sendall(w.getvalue())
+            r = Reader(_read_until_eot(c))
+            assert r.u16() == Msg.DESCRIBE
+            sid = m.read_describe(r, c.layout).stmt_id
+            w = Writer()
+            m.put_id(w, sid)
+            if params:
+                w.u16(Msg.BIND).raw(encode_bind_params(params, "utf-8"))
+            w.u16(Msg.EXECUTE).u16(Msg.EOT)
+            c.sock.sendall(w.getvalue())
+            raw = _read_until_eot(c)
+            r = Reader(raw)
+            if serial8 is not None:
+                assert r.u16() == Msg.INSERTDONE, sql
+                assert m.read_insertdone(r, c.layout).serial8 == serial8
+            assert r.u16() == Msg.DONE, sql
+            assert m.read_done(r, c.layout).rows == 1
+            assert raw[r.pos :] == cost_eot, sql
+            w = Writer()
+            m.put_id(w, sid)
+            w.u16(Msg.RELEASE).u16(Msg.EOT)
+            c.sock.sendall(w.getvalue())
+            _read_until_eot(c)
+    finally:
+        c.close()
+
+
 def test_each_reply_leaves_in_one_write(srv: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     """A real server sends a reply in one packet. libsqli ends a reply at an SQ_EOT that no
     byte follows within SQLI_EOT_WAIT_MS (1 ms), so a reply written in pieces (a PREPARE's
@@ -332,6 +377,7 @@ def test_each_reply_leaves_in_one_write(srv: Server, monkeypatch: pytest.MonkeyP
         execute = _read_until_eot(c)
         assert writes == [execute]
         assert Reader(execute).u16() == Msg.DONE
+        assert execute.endswith(Writer().u16(Msg.COST).i32(0).i32(0).u16(Msg.EOT).getvalue())
 
         writes.clear()
         w = Writer()

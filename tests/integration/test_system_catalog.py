@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import ifxwire
-from ifxwire.server.engine.schema.catalog_tables import CATALOG_VIEWS, EMPTY_TABLES
+from ifxwire.server.engine.schema.catalog_tables import CATALOG_ROWS, CATALOG_VIEWS, EMPTY_TABLES
 
 
 def _rows(conn: ifxwire.Connection, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -86,7 +86,8 @@ def test_sysdomains_is_an_empty_view(conn: ifxwire.Connection) -> None:
 
 def test_every_catalogue_table_is_queryable_and_described(conn: ifxwire.Connection) -> None:
     for tabid, (name, cols) in EMPTY_TABLES.items():
-        assert _rows(conn, f"SELECT COUNT(*) FROM {name}") == [(0,)], name
+        count = len(CATALOG_ROWS[name][1]) if name in CATALOG_ROWS else 0
+        assert _rows(conn, f"SELECT COUNT(*) FROM {name}") == [(count,)], name
         assert _rows(conn, "SELECT ncols FROM systables WHERE tabid = ?", tabid) == [
             (len(cols),)], name
     for tabid, (name, cols, _, _) in CATALOG_VIEWS.items():
@@ -233,3 +234,54 @@ def test_sysdepend_records_what_a_view_reads(conn: ifxwire.Connection) -> None:
     cur.execute("DROP VIEW dep_v1")
     cur.execute("DROP TABLE dep_a")
     cur.execute("DROP TABLE dep_b")
+
+
+def test_the_built_in_access_methods_and_operator_classes(conn: ifxwire.Connection) -> None:
+    # The public rows of a new database: btree 1 and rtree 2 (Performance Guide, "Identifying
+    # the available access methods"), rtree's as the R-Tree guide prints them, and the two
+    # default operator classes joined to them as the Performance Guide's query does.
+    assert _rows(conn, "SELECT am_id, am_owner, am_name, am_type FROM sysams "
+                       "WHERE am_type = 'S' ORDER BY am_id") == [
+        (1, "informix", "btree", "S"), (2, "informix", "rtree", "S")]
+    assert _rows(conn, "SELECT am_name, am_owner, am_id, am_type, am_sptype, am_defopclass "
+                       "FROM sysams WHERE am_name = 'rtree'") == [
+        ("rtree", "informix", 2, "S", "D", 2)]
+    assert _rows(conn, "SELECT opclassid, opclassname, amid, am_name FROM sysopclasses, sysams "
+                       "WHERE sysopclasses.amid = sysams.am_id ORDER BY opclassid") == [
+        (1, "btree_ops", 1, "btree"), (2, "rtree_ops", 2, "rtree")]
+
+
+def test_routine_languages(conn: ifxwire.Connection) -> None:
+    # java's row as the J/Foundation guide prints it; SPL routines are langid 2, which IBM
+    # JDBC's getProcedures SQL selects (`p.langid = 2`), so an SPL routine joins to 'spl'.
+    assert _rows(conn, "SELECT langid, langname, langinitfunc, langpath, langclass "
+                       "FROM sysroutinelangs WHERE langname = 'java'") == [
+        (3, "java", "udrlm_java_init", "$INFORMIXDIR/extend/krakatoa/lmjava.so", "jvp")]
+    cur = conn.cursor()
+    cur.execute("CREATE PROCEDURE lang_p() END PROCEDURE")
+    assert _rows(conn, "SELECT l.langname FROM sysprocedures p, sysroutinelangs l "
+                       "WHERE p.procname = 'lang_p' AND l.langid = p.langid") == [("spl",)]
+    cur.execute("DROP PROCEDURE lang_p")
+
+
+def test_server_messages_are_not_in_syserrors(conn: ifxwire.Connection) -> None:
+    # "Messages that the database server provides are not stored in the syserrors system
+    # catalog table" (DataBlade API Programmer's Guide, "Choose an SQLSTATE code").
+    assert _rows(conn, "SELECT COUNT(*) FROM syserrors") == [(0,)]
+
+
+def test_a_distinct_type_registers_two_explicit_casts(conn: ifxwire.Connection) -> None:
+    # Guide to SQL: Reference, "Casts for distinct types": CREATE DISTINCT TYPE registers a
+    # cast each way between the type and its source, explicit (class E), with no routine.
+    cur = conn.cursor()
+    cur.execute("CREATE DISTINCT TYPE cast_money AS DECIMAL(10,2)")
+    (xid,) = _rows(conn, "SELECT extended_id FROM sysxtdtypes WHERE name = 'cast_money'")[0]
+    assert _rows(conn, "SELECT owner, argument_type, argument_xid, result_type, result_xid, "
+                       "routine_name, routine_owner, class FROM syscasts "
+                       "WHERE argument_xid = ? OR result_xid = ? ORDER BY argument_xid",
+                 xid, xid) == [
+        ("informix", 5, 0, 0x800 + 5, xid, None, None, "E"),
+        ("informix", 0x800 + 5, xid, 5, 0, None, None, "E")]
+    cur.execute("DROP TYPE cast_money RESTRICT")
+    assert _rows(conn, "SELECT COUNT(*) FROM syscasts WHERE argument_xid = ? OR result_xid = ?",
+                 xid, xid) == [(0,)]

@@ -118,9 +118,10 @@ class _Statement:
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
     current_rowid: object = None  # FOR UPDATE cursors: the rowid of the row sent last
     lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
-    #: Prepared by SQ_COMMAND (prepare and execute in one group): its EXECUTE is answered
-    #: ``[INSERTDONE] DONE COST`` as real servers answer it (docs/PROTOCOL.md §6).
-    command: bool = False
+
+
+#: The widest output row a query may describe (-528 beyond it).
+OUTPUT_ROW_LIMIT = 32767
 
 
 class Session:
@@ -648,7 +649,8 @@ class Session:
 
         A pipelined executemany leaves hundreds of such groups in the receive buffer. When the
         engine can run them as one executemany (EngineSession.can_batch), each group still gets
-        its own reply, the same bytes the single-row path writes (SQ_DONE with one row, EOT).
+        its own reply, the same bytes the single-row path writes (SQ_DONE with one row, SQ_COST,
+        EOT).
         If the batch does not apply (an error in any row, a changed table), nothing has
         changed, and those groups are answered one by one, so every row's outcome and error is
         exactly the single-row path's. Only complete groups in the buffer are taken: this
@@ -697,6 +699,7 @@ class Session:
         after_run(st)
         reply = Writer()
         m.put_done(reply, 1, self.layout)
+        m.put_cost(reply, 0, 0)  # each row's reply is the single-row path's (_execute)
         reply.u16(Msg.EOT)
         self._queue(bytes(reply.buf) * len(rows))
         self.server.request_groups += len(rows)
@@ -781,9 +784,14 @@ class Session:
             if exc.sqlcode == sc.OUT_ARGUMENT:
                 raise self.fastpath.out_parameters(exc) from None
             raise
+        columns = self._wire(prepared.columns)
+        if prepared.is_query and columns and row_width(columns) > OUTPUT_ROW_LIMIT:
+            # -528 "Maximum output rowsize (32767) exceeded.": a query whose described row
+            # passes 32,767 bytes (Hibernate's ImmutableTest on a real Informix; a migration
+            # tool's connector meets it with wide LVARCHAR casts; docs/SERVER.md).
+            raise EngineError(sc.OUTPUT_ROWSIZE)
         sid = new_statement_id(self.statements, self.limits.max_statements)
-        self.statements[sid] = _Statement(prepared, columns=self._wire(prepared.columns),
-                                          command=msg.code == Msg.COMMAND)
+        self.statements[sid] = _Statement(prepared, columns=columns)
         self.current = sid
 
     def _on_ndescribe(self, msg: m.ClientMsg, out: Writer) -> None:
@@ -1142,20 +1150,15 @@ class Session:
         if result.db_flags_changed:
             # the new database's
             self.encoding = codec_for_locale(eng.code_set_locale or DEFAULT_LOCALE)
-        if st.command:
-            # COMMAND NDESCRIBE EXECUTE RELEASE: real servers send SQ_INSERTDONE before the
-            # DONE and SQ_COST after it; nmap reads exactly that (DESCRIBE, then 26 bytes after
-            # a DONE tag or 46 after an INSERTDONE tag: docs/PROTOCOL.md §6).
-            if result.serial8 is not None:
-                m.put_insertdone(out, result.serial8, result.serial8, self.layout)
-            m.put_done(out, result.rowcount, self.layout, serial=result.serial,
-                       warnings=warnings)
-            m.put_cost(out, 0, 0)
-        else:
-            m.put_done(out, result.rowcount, self.layout, serial=result.serial,
-                       warnings=warnings)
-            if result.serial8 is not None:
-                m.put_insertdone(out, result.serial8, result.serial8, self.layout)
+        # Real servers answer an EXECUTE, prepared (ID [BIND] EXECUTE) or in one group with
+        # its statement (COMMAND NDESCRIBE EXECUTE RELEASE), with SQ_INSERTDONE before the
+        # DONE and SQ_COST after it: nmap reads exactly that after a COMMAND (26 bytes after
+        # a DONE tag, 46 after an INSERTDONE tag), informix-driver's readers of an EXECUTE's
+        # reply read "[INSERTDONE] DONE + COST + EOT" (docs/PROTOCOL.md §6).
+        if result.serial8 is not None:
+            m.put_insertdone(out, result.serial8, result.serial8, self.layout)
+        m.put_done(out, result.rowcount, self.layout, serial=result.serial, warnings=warnings)
+        m.put_cost(out, 0, 0)
         if p.stmt_type in (StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE):
             # Statement ids belong to the database that prepared them.
             keep = self.statements.get(self.current or 0)

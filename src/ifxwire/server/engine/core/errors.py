@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from . import sqlcodes
 
 
@@ -43,7 +45,30 @@ def not_implemented(what: str) -> EngineError:
     return EngineError(sqlcodes.NOT_IMPLEMENTED, near=what, message=f"Not implemented yet: {what}")
 
 
+#: SQLite's words when a new name differs from one in use only in the case of ASCII letters
+#: (SQLite folds them; Informix with DELIMIDENT does not: "A" and "a" are two columns).
+_CASE_CLASH = re.compile(r"(?:duplicate column name: (.+)|^(?:table|index|view) (.+) already "
+                         r"exists|^there is already another table or index with this name: "
+                         r"(.+))$")
+
+
+def case_clash(e: Exception) -> EngineError | None:
+    """-999 for a delimited name that SQLite cannot hold beside another differing only in
+    case (columns "A" and "a" of one table, tables "T" and t, indexes "I" and i). Informix
+    allows them under DELIMIDENT; the server keeps Informix names as SQLite names, so it
+    refuses them, naming the clash, rather than fail with an internal error (docs/SERVER.md,
+    "Not supported"). The statement changes nothing (the engine's statement rollback)."""
+    found = _CASE_CLASH.search(str(e))
+    if found is None:
+        return None
+    name = next(g for g in found.groups() if g is not None).strip('"')
+    return not_implemented(f"names that differ only in case ({name})")
+
+
 def internal(e: Exception) -> EngineError:
     """An unexpected Python error, reported as -999 naming it, never as a traceback."""
+    clash = case_clash(e)
+    if clash is not None:
+        return clash
     return EngineError(sqlcodes.NOT_IMPLEMENTED,
                        message=f"Not implemented yet: internal {e!r}"[:500])

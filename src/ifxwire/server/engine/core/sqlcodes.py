@@ -66,6 +66,7 @@ CANNOT_ADD_INDEX = -212  # [jcat] "Cannot add index." (an index or key on BYTE/T
 FOR_UPDATE_NOT_SIMPLE = -365  # [jcat] "Cursor must be on simple SELECT for FOR UPDATE."
 SCALE_EXCEEDS_PRECISION = -366  # [jcat] "The scale exceeds the maximum precision specified."
 ROWSIZE_LIMIT = -499  # [jcat] "The operation causes a rowsize to exceed the allowable limit …"
+OUTPUT_ROWSIZE = -528  # [jcat] "Maximum output rowsize (32767) exceeded."
 ESCAPE_LENGTH = -543  # [jcat] "ESCAPE character must be only one byte."
 BLOB_INDEX = -610  # [jcat] "Index not allowed on TEXT or BYTE columns." (CREATE INDEX)
 BLOB_GROUP_BY = -612  # [jcat] 'Blobs are not allowed in the "group by" clause.'
@@ -313,6 +314,7 @@ MESSAGES: dict[int, str] = {
     FOR_UPDATE_NOT_SIMPLE: "Cursor must be on simple SELECT for FOR UPDATE.",
     SCALE_EXCEEDS_PRECISION: "The scale exceeds the maximum precision specified.",
     ROWSIZE_LIMIT: "The operation causes a rowsize to exceed the allowable limit (32767).",
+    OUTPUT_ROWSIZE: "Maximum output rowsize (32767) exceeded.",
     ESCAPE_LENGTH: "ESCAPE character must be only one byte.",
     BLOB_INDEX: "Index not allowed on TEXT or BYTE columns.",
     BLOB_GROUP_BY: 'Blobs are not allowed in the "group by" clause.',

@@ -30,6 +30,7 @@ from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql.exprs import keylit, lit, needs_fit, storage_kind
 from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
+from . import null_keys
 from .ddl import (
     DdlContext,
     _check_columns,
@@ -173,6 +174,7 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         kept.append((idxname, unique, cols))
     for idxname, _, _ in [(r[0], 0, 0) for r in indexes]:
         conn.execute(f"DROP INDEX IF EXISTS {quote(idxname)}")
+        null_keys.drop(conn, idxname)
     conn.execute("DELETE FROM sysindices WHERE tabid = ?", (info.tabid,))
     defs = []
     for col in columns:
@@ -528,6 +530,7 @@ def rename_index(dc: DdlContext, spec: Rename) -> None:
     head, _, tail = sql.partition(" ON ")
     kind = "CREATE UNIQUE INDEX" if head.upper().startswith("CREATE UNIQUE") else "CREATE INDEX"
     dc.conn.execute(f"{kind} {quote(new)} ON {tail}")
+    null_keys.rename(dc.conn, old, new)
     dc.conn.execute("UPDATE sysindices SET idxname = ? WHERE idxname = ?", (new, old))
     dc.conn.execute("UPDATE sysconstraints SET idxname = ? WHERE idxname = ?", (new, old))
 

@@ -37,6 +37,7 @@ from ..sql.statements import (
     DefaultSpec,
     DropObject,
 )
+from . import null_keys
 from .distinct import resolve_column_type
 from .lobs import lobstore
 
@@ -332,6 +333,9 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
     try:
         dc.conn.execute(f"CREATE {'UNIQUE ' if unique else ''}INDEX {schema}{quote(name)} ON "
                         f"{quote(info.name)} ({parts})")
+        if unique:  # one NULL per key, as Informix has it (null_keys.py)
+            null_keys.create(dc.conn, schema, info.name, name,
+                             [(c, info.by_name[c].type) for c, _ in cols])
     except sqlite3.IntegrityError:
         raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE) from None
     if temp:
@@ -378,6 +382,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
                 return
             raise EngineError(sc.NO_INDEX, near=name)
         dc.conn.execute(f"DROP INDEX {quote(name)}")
+        null_keys.drop(dc.conn, name)
         dc.conn.execute("DELETE FROM sysindices WHERE idxname = ?", (name,))
         return
     if name in dc.temp_tables and spec.kind == "TABLE":

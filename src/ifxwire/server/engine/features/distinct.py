@@ -78,6 +78,19 @@ def create_distinct_type(dc: Any, spec: DistinctTypeSpec) -> None:
         "length, byvalue, cannothash, align, locator) VALUES (?, 'D', 'D', ?, ?, ?, 0, 0, ?, "
         "'F', 'F', 4, 0)",
         (xid, dc.user, spec.name, src.code, src.collength))
+    # "When you create a new distinct type, the database server automatically registers two
+    # explicit casts" (Guide to SQL: Reference, "Casts for distinct types"): syscasts rows of
+    # class E, owned by the type's creator, with no routine (the two types share their
+    # representation, "no support functions are required"). The types are written as
+    # syscolumns writes them: the source's code with xid 0, the distinct type's 0x800 + code.
+    distinct = replace(src, xid=xid, distinct=True, notnull=False)
+    plain = replace(src, notnull=False)
+    source = (plain.coltype, plain.extended_id)
+    target = (distinct.coltype, xid)
+    conn.executemany(
+        "INSERT INTO syscasts (owner, argument_type, argument_xid, result_type, result_xid, "
+        "routine_name, routine_owner, class) VALUES (?, ?, ?, ?, ?, NULL, NULL, 'E')",
+        [(dc.user, *source, *target), (dc.user, *target, *source)])
 
 
 def drop_type(dc: Any, spec: DropTypeSpec) -> None:
@@ -95,6 +108,7 @@ def drop_type(dc: Any, spec: DropTypeSpec) -> None:
     if used:
         raise EngineError(sc.TYPE_IN_USE, near=spec.name)
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
+    conn.execute("DELETE FROM syscasts WHERE argument_xid = ? OR result_xid = ?", (xid, xid))
 
 
 def load_distinct_types(conn: sqlite3.Connection, prefix: str = "") -> dict[str, IfxType]:

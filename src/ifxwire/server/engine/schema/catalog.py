@@ -22,7 +22,7 @@ from ....protocol.codes import TypeCode
 from ..core import ifxtypes as it
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import date_number
-from .catalog_tables import CATALOG_VIEWS, EMPTY_TABLES, SYSINDICES_VISIBLE
+from .catalog_tables import CATALOG_ROWS, CATALOG_VIEWS, EMPTY_TABLES, SYSINDICES_VISIBLE
 from .hooks import FEATURES
 from .routine_tables import PRIVATE_DDL, PRIVATE_TABLES, SPL_TABLES
 from .routines import Routine
@@ -361,6 +361,9 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
         "INSERT INTO sysxtdtypes (extended_id, domain, mode, owner, name, type, source, maxlen, "
         "length, byvalue, cannothash, align, locator) VALUES (?, 'B', ' ', ?, ?, ?, 0, ?, ?, "
         "?, 'T', ?, 0)", [(x, OWNER, *row) for x, row in BUILTIN_XTDTYPES.items()])
+    for name, (columns, rows) in CATALOG_ROWS.items():
+        conn.executemany(f"INSERT INTO {quote(name)} ({', '.join(quote(c) for c in columns)}) "
+                         f"VALUES ({', '.join('?' * len(columns))})", rows)
     if sysmaster:
         conn.executemany("INSERT INTO sysdbspaces VALUES (?, ?, ?, 2048, ?, 1, 0, ?, ?, 0, ?)",
                          SYSMASTER_DBSPACES)

@@ -82,7 +82,7 @@ EMPTY_TABLES: dict[int, tuple[str, Columns]] = {
                             ("auth", _c(2))]),
     38: ("sysroutinelangs", [("langid", _SERIAL), ("langname", _c(30)),
                              ("langinitfunc", _NAME), ("langpath", _c(255)),
-                             ("langclass", _c(128))]),
+                             ("langclass", _c(18))]),
     39: ("syslangauth", [("grantor", _OWNER), ("grantee", _OWNER), ("langid", _I),
                          ("langauth", _c(1))]),
     40: ("sysams", [("am_name", _NAME), ("am_owner", _OWNER), ("am_id", _I),
@@ -144,6 +144,42 @@ EMPTY_TABLES: dict[int, tuple[str, Columns]] = {
                          ("mode", _c(1)), ("resolution", _F), ("confidence", _F),
                          ("encdist", _LV), ("type", _c(1)), ("smplsize", _F),
                          ("rowssmpld", _F)]),
+}
+
+#: The rows a new database's catalogue tables hold besides those the server writes as objects
+#: are made (docs/SERVER.md, "System catalogue", gives each row's source):
+#: * sysams: the two secondary access methods "HCL OneDB provides ... by default" (btree
+#:   am_id 1, rtree am_id 2, owner informix; Performance Guide, "Identifying the available
+#:   access methods"); rtree's am_type S, am_sptype D, am_defopclass 2 as the R-Tree Index
+#:   User's Guide prints them ("The sysams system catalog"); btree's default operator class
+#:   is btree_ops, opclassid 1. btree's am_sptype 'A' is an inference from the column's
+#:   description ("If the access method is built in, such as a B-tree, it also supports
+#:   dbspaces"); the other columns are not published and stay NULL.
+#: * sysopclasses: btree_ops (1, amid 1) and rtree_ops (2, amid 2), owner informix
+#:   (Performance Guide, "Identifying the available operator classes"); their strategy and
+#:   support functions as the Performance Guide and R-Tree guide name them, in the
+#:   ';'-terminated list form the R-Tree guide prints for an operator class.
+#: * sysroutinelangs: spl at langid 2 (IBM JDBC's getProcedures SQL selects SPL routines
+#:   with ``p.langid = 2``), java at 3 with its init function, path and class (J/Foundation
+#:   Developer's Guide, "Find information about user-defined routines"). The other
+#:   languages' rows (C, built-in) are not published and are left out.
+SYSAMS_ROWS: list[tuple[object, ...]] = [
+    ("btree", "informix", 1, "S", "A", 1),
+    ("rtree", "informix", 2, "S", "D", 2),
+]
+CATALOG_ROWS: dict[str, tuple[tuple[str, ...], list[tuple[object, ...]]]] = {
+    "sysams": (("am_name", "am_owner", "am_id", "am_type", "am_sptype", "am_defopclass"),
+               SYSAMS_ROWS),
+    "sysopclasses": (("opclassname", "owner", "amid", "opclassid", "ops", "support"), [
+        ("btree_ops", "informix", 1, 1,
+         "lessthan;lessthanorequal;equal;greaterthanorequal;greaterthan;", "compare;"),
+        ("rtree_ops", "informix", 2, 2, "overlap;equal;contains;within;",
+         "union;size;inter;"),
+    ]),
+    "sysroutinelangs": (("langid", "langname", "langinitfunc", "langpath", "langclass"), [
+        (2, "spl", None, None, None),
+        (3, "java", "udrlm_java_init", "$INFORMIXDIR/extend/krakatoa/lmjava.so", "jvp"),
+    ]),
 }
 
 #: The catalogue's views, tabid -> (name, columns, the Informix SQL the view shows, the SQLite

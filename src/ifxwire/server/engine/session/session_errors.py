@@ -12,7 +12,8 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError
+from ..core.errors import EngineError, case_clash
+from ..features.null_keys import base_index
 from ..schema import catalog as cat
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _CHECK = re.compile(r"CHECK constraint failed: (.+)$")
+_INDEX = re.compile(r"index '(.+)'$", re.S)
 
 #: The message of the -213 a client's cancel causes.
 CANCELLED = "statement interrupted by the client (cancel)"
@@ -63,6 +65,9 @@ class ErrorMapping:
                 return EngineError(sc.NULL_INTO_NOT_NULL, near=m.group(1))
             m = _UNIQUE.search(text)
             if m:
+                index = _INDEX.match(m.group(1))
+                if index is not None:  # an index over expressions: a NULL key's companion
+                    return self._unique_index_error(info, base_index(index.group(1)))
                 cols = [c.split(".", 1)[-1] for c in m.group(1).split(", ")]
                 return self._unique_error(info, cols)
             m = _CHECK.search(text)
@@ -76,7 +81,8 @@ class ErrorMapping:
             return EngineError(sc.DECIMAL_RANGE)
         if text == "interrupted":
             return self.interrupted()
-        return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
+        return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
+                                            message=f"Not implemented yet: {text}")
 
     def interrupted(self) -> EngineError:
         """The -213 of a statement SQLite interrupted (a cancel or statement_timeout).
@@ -115,6 +121,20 @@ class ErrorMapping:
             if row is not None:
                 name = f"{str(row[0]).strip()}.{row[1]}"
         return EngineError(sc.FK_CHILD_EXISTS if parent_side else sc.FK_NO_PARENT, near=name)
+
+    def _unique_index_error(self, info: cat.TableInfo | None, index: str) -> EngineError:
+        """-268 naming the constraint whose index it is, else -239 naming the index."""
+        if info is not None:
+            if info.schema == "main":
+                info = self.current_schema().tables.get(info.name, info)
+            for cons in info.constraints:
+                if cons.kind in ("P", "U") and cons.index == index:
+                    return EngineError(sc.DUP_CONSTRAINT, sc.ISAM_DUPLICATE,
+                                       near=f"{info.owner}.{cons.name}")
+            if index in info.unique_indexes:
+                return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE,
+                                   near=f"{info.owner}.{index}")
+        return EngineError(sc.DUP_INDEX, sc.ISAM_DUPLICATE)
 
     def _unique_error(self, info: cat.TableInfo | None, cols: list[str]) -> EngineError:
         if info is not None:
