@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .. import errors as _e
 from ..client.cancel import send_interrupt
-from ..client.connection import Connection, Op
+from ..client.connection import Connection
 from ..client.dsn import (
     Address,
     ConnectParams,
@@ -62,6 +62,7 @@ from ..client.replies import Reply
 from ..client.statements import (
     Prepared,
 )
+from ..client.steps import FLUSH, Op
 from ..client.transport import Transport
 from ..errors import (
     DatabaseError,
@@ -327,10 +328,10 @@ class AsyncConnection:
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see
         ``Connection.call_function``). The routine handle is cached per connection."""
-        from ..client.fastpath import signature_of
-        from .fastpath import call
+        from ..client.fastpath import call_op, signature_of
 
-        return await call(self, signature_of(routine, args), args)
+        async with self._lock:
+            return await self._run(call_op(self._core, signature_of(routine, args), args))
 
     @property
     def adapters(self) -> AdaptersMap:
@@ -495,6 +496,8 @@ class AsyncConnection:
                         got: Any = 0
                     elif step.__class__ is memoryview:
                         got = await self._receive(step)
+                    elif step is FLUSH:
+                        got = None  # (the outbox was written above)
                     else:
                         got = await step
                 except BaseException as exc:
@@ -628,11 +631,15 @@ class AsyncConnection:
             groups = next(op)
             while True:
                 try:
-                    await self._exchange(groups)
+                    if groups.__class__ is list:
+                        await self._exchange(groups)
+                        got = None
+                    else:
+                        got = await self._drive(groups)
                 except BaseException as exc:
                     groups = op.throw(exc)
                 else:
-                    groups = op.send(None)
+                    groups = op.send(got)
         except StopIteration as stop:
             result: _T = stop.value
             return result

@@ -16,7 +16,9 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..client import lob as _lob
 from ..client.batch import execute_many_steps, raise_batch_errors
+from ..client.blobstream import execute_streamed_steps
 from ..client.cancel import timeout_scope
 from ..client.cursor import _PROC_NAME, Cursor, CursorOp
 from ..client.placeholders import (
@@ -168,10 +170,14 @@ class AsyncCursor:
             return result
 
     async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
-        return await _alob.prepare_params(self.connection, p, values)
+        aconn = self.connection
+        return await aconn._run(
+            _lob.prepare_params_op(aconn._core, p, values, _alob.lob_factory(aconn)))
 
     async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
-        await _alob.execute_streamed(self, p, values)
+        cur = self._cur
+        await self.connection._drive(execute_streamed_steps(
+            cur.connection, p, values, cur._active_adapters(), cur._executed))
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
@@ -267,7 +273,8 @@ class AsyncCursor:
             if limit is None:
                 limit = aconn._core.lob_materialize_limit
             try:
-                reply.rows = await _alob.wrap_rows(aconn, p.lobs, reply.rows, limit)
+                reply.rows = await aconn._run(_lob.wrap_rows_op(
+                    aconn._core, p.lobs, reply.rows, limit, _alob.lob_factory(aconn)))
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 

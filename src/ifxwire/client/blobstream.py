@@ -40,6 +40,7 @@ from ..types.bind import BLOB_BIND_TYPES, _item
 from ..types.values import Text
 from .binds import bind_message
 from .sources import SourceChanged, source_error, source_label
+from .steps import FLUSH, Steps
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -258,32 +259,45 @@ SOURCE_FAILED = "a BYTE/TEXT source failed while it was being sent"
 def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
     """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
     conn = cursor.connection
-    plan = StreamedGroups(conn, p, values, cursor._active_adapters())
+    conn._drive(execute_streamed_steps(
+        conn, p, values, cursor._active_adapters(), cursor._executed))
+
+
+def execute_streamed_steps(conn: Connection, p: Prepared, values: list[object], adapters: Any,
+                           executed: Callable[..., None]) -> Steps[None]:
+    """The statement's group goes out in blocks read from the sources as they are sent (a
+    ``FLUSH`` step after each, so the asyncio loop writes it before the next is read: memory
+    stays one block), then every reply is read; ``executed(p, begin, reply, commit)`` takes
+    the result (the cursor's). A source that fails part way leaves the server waiting for the
+    rest of the group: the connection is given up, cleanly."""
+    plan = StreamedGroups(conn, p, values, adapters)
     conn._send(plan.prefix())
     sent = False
     changed: SourceChanged | None = None
     try:
-        for parts in plan.parts():
-            conn._send_parts(parts)
+        yield FLUSH
+        try:
+            for parts in plan.parts():
+                conn._send_parts(parts)
+                yield FLUSH
+        except SourceChanged as exc:
+            changed = exc  # the group was ended without EXECUTE: in step
         sent = True
-    except SourceChanged as exc:
-        changed = exc  # the group was ended without EXECUTE: in step
-        sent = True
-    finally:
-        if not sent:
-            # A source failed part way: the server waits for the rest of this group. The
-            # connection cannot be brought back in step, so it is given up, cleanly.
-            conn._fail(InterfaceError(SOURCE_FAILED))
-    if changed is None:
-        conn._send(plan.suffix())
-    for r in plan.replies(conn, tail=changed is None):
-        conn._read(r)
+        if changed is None:
+            conn._send(plan.suffix())
+        for r in plan.replies(conn, tail=changed is None):
+            yield from conn._read_steps(r)
+    except BaseException:
+        if not conn.broken:
+            conn._fail(InterfaceError(SOURCE_FAILED if not sent else
+                                      "a streamed statement was interrupted"))
+        raise
     if changed is not None:
         if not p.cached:
             conn._retire(p)
         raise changed
     try:
-        cursor._executed(p, plan.begin, plan.reply, plan.commit)
+        executed(p, plan.begin, plan.reply, plan.commit)
     finally:
         if not p.cached:
             conn._retire(p)

@@ -91,6 +91,7 @@ from .statements import (
     returns_rows,
     set_result_limits,
 )
+from .steps import FLUSH, Op, Steps
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
@@ -98,17 +99,13 @@ if TYPE_CHECKING:
     from .routines import OutRoutine
     from .savepoints import Savepoint
 
-__all__ = ["Connection"]
+__all__ = ["Connection", "Op", "Steps"]
 
 log = logging.getLogger("ifxwire.client")
 plog = logging.getLogger("ifxwire.protocol")
 
 _T = TypeVar("_T")
-#: An operation that sends requests and waits for their replies, written once for both
-#: drivers: it yields the request groups to exchange next (each with the Reply to fill)
-#: and returns its result. ``Connection._run`` drives it with blocking exchanges,
-#: ``AsyncConnection._run`` with awaited ones (docs/ARCHITECTURE.md, "One core, two loops").
-Op = Generator[list[tuple[bytes, Reply]], None, _T]
+
 
 #: Trace lines show at most this many bytes of hex per direction and exchange.
 TRACE_HEX_LIMIT = 2048
@@ -812,11 +809,15 @@ class Connection:
             groups = next(op)
             while True:
                 try:
-                    self._exchange(groups)
+                    if groups.__class__ is list:
+                        self._exchange(groups)
+                        got = None
+                    else:
+                        got = self._drive(groups)
                 except BaseException as exc:
                     groups = op.throw(exc)
                 else:
-                    groups = op.send(None)
+                    groups = op.send(got)
         except StopIteration as stop:
             result: _T = stop.value
             return result
@@ -873,6 +874,8 @@ class Connection:
                         got = 0
                     elif step.__class__ is memoryview:
                         got = t.recv_direct(step)
+                    elif step is FLUSH:
+                        got = None
                     else:
                         raise InterfaceError(
                             "an application callback returned an awaitable on a sync connection")
