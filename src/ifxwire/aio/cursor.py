@@ -143,7 +143,7 @@ class AsyncCursor:
         core = aconn._core
         args = cur._execute_args(operation, parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             await self._perform(cur._execute_op(operation, *args))
         return self
 
@@ -194,7 +194,7 @@ class AsyncCursor:
         plan = plan_sql(operation)
         it = param_rows(seq_of_parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             cur._reset()
             first = next(it, _END)
             if first is _END:
@@ -250,7 +250,7 @@ class AsyncCursor:
         aconn = self.connection
         core = aconn._core
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             if cur._exhausted:
                 return await self._more()
             return await self._perform(cur._fetch_op())

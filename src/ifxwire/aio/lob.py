@@ -179,13 +179,13 @@ class AsyncBlobReader:
         raw = self._raw
         aconn = self.connection
         core = aconn._core
-        core._check()
-        if core._epoch != raw._epoch:
+        core.ensure_usable()
+        if core.epoch != raw._epoch:
             raise InterfaceError("the BYTE/TEXT value belongs to a database no longer open")
         w = Writer()
         m.put_fetchblob(w, raw._stmt_id, raw._descriptor)
         await aconn._exchange([], tail=[bytes(w.buf)])
-        core._active_stream = self
+        core.active_stream = self
         raw._state = "streaming"
 
     async def _fill(self, view: memoryview) -> int:
@@ -208,7 +208,7 @@ class AsyncBlobReader:
             except BaseException:
                 core = self.connection._core
                 if not core.broken and raw._state == "streaming":
-                    core._fail(InterfaceError("a BYTE/TEXT read was interrupted"))
+                    core.break_session(InterfaceError("a BYTE/TEXT read was interrupted"))
                 raise
 
     async def read(self, size: int = -1) -> bytes:
@@ -229,7 +229,7 @@ class AsyncBlobReader:
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self.chunks()
 
-    async def _adrain(self) -> None:
+    async def adrain(self) -> None:
         """Before another request: read and drop the rest (as ``BlobReader._drain``)."""
         raw = self._raw
         sink = memoryview(bytearray(64 * 1024))
@@ -239,7 +239,7 @@ class AsyncBlobReader:
                 await self._fill(sink)
             except Exception:
                 break
-        self.connection._core._active_stream = None
+        self.connection._core.active_stream = None
         if dropped and raw._error is None:
             raw._error = InterfaceError(
                 "the rest of this BYTE/TEXT value was dropped: the connection was used for "
@@ -253,7 +253,7 @@ class AsyncBlobReader:
         aconn = self.connection
         if raw._state == "streaming" and not aconn.closed and not aconn.broken:
             async with aconn._lock:
-                await self._adrain()
+                await self.adrain()
                 raw._error = None
         raw.close()
 

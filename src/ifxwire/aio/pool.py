@@ -305,8 +305,8 @@ async def ping(conn: AsyncConnection, timeout: float) -> bool:
     core = conn._core
     try:
         async with conn._lock:
-            core._check()
-            reply = core._reply()
+            core.ensure_usable()
+            reply = core.new_reply()
             await asyncio.wait_for(conn._exchange([(PING_GROUP, reply)], drain=False), timeout)
         return reply.error is None
     except (Error, asyncio.TimeoutError):
