@@ -11,7 +11,7 @@ How the sync driver is reused without threads:
   memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
   awaits on the stream. The same steps read the login response
   (``Transport.login_packet_steps``), the PAM conversation (``pamauth.pam_steps``) and
-  BYTE/TEXT streams (``BlobReader._fill_steps``). Steps keep their state in the ``Reply``
+  BYTE/TEXT streams (``BlobReader.fill_steps``). Steps keep their state in the ``Reply``
   and the buffer, so a wait given up (a cancellation) is resumed by new steps.
 * Operations that send requests and wait for replies (prepare, the statement cache,
   commit/rollback, the LOB transaction, the login) are the sync connection's generators

@@ -26,9 +26,7 @@ from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P
 from ..client.steps import Op
 from ..errors import InterfaceError
-from ..protocol import messages as m
 from ..protocol.codes import XID_CLOB
-from ..protocol.wire import Writer
 
 if TYPE_CHECKING:
     from ..client.statements import Prepared
@@ -175,39 +173,22 @@ class AsyncBlobReader:
     def closed(self) -> bool:
         return self._raw.closed
 
-    async def _start(self) -> None:
-        raw = self._raw
-        aconn = self.connection
-        core = aconn._core
-        core.ensure_usable()
-        if core.epoch != raw._epoch:
-            raise InterfaceError("the BYTE/TEXT value belongs to a database no longer open")
-        w = Writer()
-        m.put_fetchblob(w, raw._stmt_id, raw._descriptor)
-        await aconn._exchange([], tail=[bytes(w.buf)])
-        core.active_stream = self
-        raw._state = "streaming"
-
-    async def _fill(self, view: memoryview) -> int:
-        """The sync reader's resumable ``_fill`` steps, awaited."""
-        return await self.connection._drive(self._raw._fill_steps(view))
-
     async def readinto(self, b: bytearray | memoryview) -> int:
         raw = self._raw
         if raw.closed:
             raise ValueError("I/O operation on a closed reader")
-        async with self.connection._lock:
-            if raw._state == "new":
-                await self._start()
-            if raw._error is not None:
-                raise raw._error
-            if raw._state == "done":
+        aconn = self.connection
+        async with aconn._lock:
+            if raw.unstarted:
+                await aconn._exchange([], tail=[raw.start_request()])
+                raw.started(self)
+            if not raw.ready():
                 return 0
             try:
-                return await self._fill(memoryview(b).cast("B"))
+                return await aconn._drive(raw.fill_steps(memoryview(b).cast("B")))
             except BaseException:
-                core = self.connection._core
-                if not core.broken and raw._state == "streaming":
+                core = aconn._core
+                if not core.broken and raw.streaming:
                     core.break_session(InterfaceError("a BYTE/TEXT read was interrupted"))
                 raise
 
@@ -230,20 +211,8 @@ class AsyncBlobReader:
         return self.chunks()
 
     async def adrain(self) -> None:
-        """Before another request: read and drop the rest (as ``BlobReader._drain``)."""
-        raw = self._raw
-        sink = memoryview(bytearray(64 * 1024))
-        dropped = raw._state == "streaming"
-        while raw._state == "streaming":
-            try:
-                await self._fill(sink)
-            except Exception:
-                break
-        self.connection._core.active_stream = None
-        if dropped and raw._error is None:
-            raw._error = InterfaceError(
-                "the rest of this BYTE/TEXT value was dropped: the connection was used for "
-                "another request before the reader reached its end")
+        """Before another request: read and drop the rest (``BlobReader.drain_steps``)."""
+        await self.connection._drive(self._raw.drain_steps())
 
     def _drain(self) -> None:
         raise InterfaceError("an asyncio BYTE/TEXT reader is drained by the asyncio connection")
@@ -251,10 +220,10 @@ class AsyncBlobReader:
     async def close(self) -> None:
         raw = self._raw
         aconn = self.connection
-        if raw._state == "streaming" and not aconn.closed and not aconn.broken:
+        if raw.streaming and not aconn.closed and not aconn.broken:
             async with aconn._lock:
                 await self.adrain()
-                raw._error = None
+                raw.closed_on_purpose()
         raw.close()
 
     async def __aenter__(self) -> AsyncBlobReader:
