@@ -9,13 +9,28 @@ from __future__ import annotations
 import logging
 from collections.abc import Generator
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..client.savepoints import SavepointState, check_savepoint, savepoint_sql
 from ..errors import Error
 
-if TYPE_CHECKING:
-    from .connection import AsyncConnection
+
+class _Session(Protocol):
+    """What a savepoint needs of its asyncio connection."""
+
+    @property
+    def autocommit(self) -> bool: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def broken(self) -> bool: ...
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    async def execute(self, sql: str, params: object = None) -> Any: ...
 
 __all__ = ["AsyncSavepoint"]
 
@@ -25,7 +40,7 @@ log = logging.getLogger("ifxwire.aio")
 class AsyncSavepoint(SavepointState):
     """A savepoint in an asyncio connection's open transaction."""
 
-    def __init__(self, conn: AsyncConnection, name: str | None) -> None:
+    def __init__(self, conn: _Session, name: str | None) -> None:
         super().__init__(check_savepoint(name, conn.autocommit))
         self.connection = conn
         self._set = False

@@ -18,12 +18,24 @@ import itertools
 import logging
 import re
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ..errors import Error, ProgrammingError
 
-if TYPE_CHECKING:
-    from .connection import Connection
+
+class _Session(Protocol):
+    """What a savepoint needs of its connection (the sync one)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def broken(self) -> bool: ...
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def cursor(self) -> Any: ...
 
 __all__ = ["Savepoint", "check_savepoint", "savepoint_sql"]
 
@@ -76,7 +88,7 @@ class SavepointState:
 class Savepoint(SavepointState):
     """A savepoint in a connection's open transaction (``Connection.savepoint``)."""
 
-    def __init__(self, conn: Connection, name: str) -> None:
+    def __init__(self, conn: _Session, name: str) -> None:
         super().__init__(name)
         self.connection = conn
 
