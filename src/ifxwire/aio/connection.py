@@ -160,28 +160,31 @@ class _Core(Connection):
         self._cache.drain()
 
 
-class _Session(Generic[_V]):
-    """An ``AsyncConnection`` attribute that is the session core's (read, and when
-    ``settable`` set, through it): one line per attribute instead of a property pair."""
+class _Forward(Generic[_V]):
+    """An attribute of an asyncio object that is its sync twin's (``via``: the
+    connection's session core, the cursor's sync cursor), read and, when ``settable``, set
+    through it: one line per attribute instead of a property pair."""
 
-    __slots__ = ("cast", "name", "settable")
+    __slots__ = ("cast", "name", "settable", "via")
 
     def __init__(self, name: str, settable: bool = False,
-                 cast: Callable[[Any], Any] | None = None) -> None:
+                 cast: Callable[[Any], Any] | None = None, via: str = "_core") -> None:
         self.name = name
         self.settable = settable
         self.cast = cast
+        self.via = via
 
-    def __get__(self, obj: AsyncConnection | None, owner: type | None = None) -> _V:
+    def __get__(self, obj: object, owner: type | None = None) -> _V:
         if obj is None:
             return self  # type: ignore[return-value]
-        value: _V = getattr(obj._core, self.name)
+        value: _V = getattr(getattr(obj, self.via), self.name)
         return value
 
-    def __set__(self, obj: AsyncConnection, value: _V) -> None:
+    def __set__(self, obj: object, value: _V) -> None:
         if not self.settable:
             raise AttributeError(f"{self.name} is read-only")
-        setattr(obj._core, self.name, value if self.cast is None else self.cast(value))
+        setattr(getattr(obj, self.via), self.name,
+                value if self.cast is None else self.cast(value))
 
 
 class AsyncConnection:
@@ -220,36 +223,36 @@ class AsyncConnection:
 
     # ------------------------------------------------------------------ properties
     # The session's state is the core's: read (and where plain, set) through it.
-    closed = _Session[bool]("closed")
+    closed = _Forward[bool]("closed")
     #: True once the wire failed or an exchange was cancelled; only close() remains.
-    broken = _Session[bool]("broken")
+    broken = _Forward[bool]("broken")
     #: Seconds a request may run before it is cancelled (-213); None: no limit.
-    statement_timeout = _Session["float | None"]("statement_timeout", settable=True)
-    in_transaction = _Session[bool]("in_transaction")
-    database = _Session["str | None"]("database")
-    logging_mode = _Session["str | None"]("logging_mode")
-    encoding = _Session[str]("encoding")
+    statement_timeout = _Forward[float | None]("statement_timeout", settable=True)
+    in_transaction = _Forward[bool]("in_transaction")
+    database = _Forward[str | None]("database")
+    logging_mode = _Forward[str | None]("logging_mode")
+    encoding = _Forward[str]("encoding")
     #: The server name the login used (a group member's own name).
-    server_name = _Session[str]("server_name")
+    server_name = _Forward[str]("server_name")
     #: The (host, port) connected to.
-    address = _Session["tuple[str, int] | None"]("address")
-    server_version = _Session[str]("server_version")
-    server_version_internal = _Session[str]("server_version_internal")
+    address = _Forward[tuple[str, int] | None]("address")
+    server_version = _Forward[str]("server_version")
+    server_version_internal = _Forward[str]("server_version_internal")
     #: The version text of the login reply and the protocol bit mask the server answered,
     #: as on ``Connection``.
-    server_version_string = _Session[str]("server_version_string")
-    server_protocols = _Session[bytes]("server_protocols")
-    server_capabilities = _Session["frozenset[int]"]("server_capabilities")
+    server_version_string = _Forward[str]("server_version_string")
+    server_protocols = _Forward[bytes]("server_protocols")
+    server_capabilities = _Forward[frozenset[int]]("server_capabilities")
     #: What new cursors' fetches return, as ``Connection.row_factory``.
-    row_factory = _Session[BaseRowFactory]("row_factory", settable=True)
+    row_factory = _Forward[BaseRowFactory]("row_factory", settable=True)
     #: This connection's loaders and dumpers (a snapshot of ``ifxwire.adapters`` taken at
     #: connect), as ``Connection.adapters``: cursors start from it.
-    adapters = _Session[AdaptersMap]("adapters")
+    adapters = _Forward[AdaptersMap]("adapters")
     #: BLOB/CLOB values up to this many bytes are fetched as bytes/str (0: as
     #: AsyncBlob/AsyncClob objects).
-    lob_materialize_limit = _Session[int]("lob_materialize_limit", settable=True, cast=int)
+    lob_materialize_limit = _Forward[int]("lob_materialize_limit", settable=True, cast=int)
     #: BYTE/TEXT values come as AsyncBlobReader/AsyncTextReader objects when True.
-    blob_stream = _Session[bool]("blob_stream", settable=True, cast=bool)
+    blob_stream = _Forward[bool]("blob_stream", settable=True, cast=bool)
 
     @property
     def autocommit(self) -> bool:
@@ -727,34 +730,8 @@ async def connect(
     The session groups always go pipelined (one write); ``connect_timeout`` bounds the TCP
     connect, the TLS handshake and the login together (per address tried).
     """
-    options: dict[str, Any] = {
-        "port": port,
-        "user": user,
-        "password": password,
-        "database": database,
-        "server": server,
-        "autocommit": autocommit,
-        "connect_timeout": connect_timeout,
-        "read_timeout": read_timeout,
-        "statement_timeout": statement_timeout,
-        "keepalive": keepalive,
-        "client_locale": client_locale,
-        "db_locale": db_locale,
-        "env": env,
-        "tls": tls,
-        "tls_server_hostname": tls_server_hostname,
-        "sqlhosts": sqlhosts,
-        "host_secondary": host_secondary,
-        "port_secondary": port_secondary,
-        "server_secondary": server_secondary,
-        "pam_callback": pam_callback,
-        "fetch_buffer_size": fetch_buffer_size,
-        "statement_cache_size": statement_cache_size,
-        "lob_materialize_limit": lob_materialize_limit,
-        "keep_char_padding": keep_char_padding,
-        "trace": trace,
-        "max_redirects": max_redirects,
-    }
+    options: dict[str, Any] = {k: v for k, v in locals().items()
+                               if k not in ("host", "row_factory")}
     params = resolve(host, options)
     last: Exception | None = None
     todo = member_params(params)

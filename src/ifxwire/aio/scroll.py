@@ -58,10 +58,6 @@ class AsyncScrollCursor(AsyncCursor):
             aconn._core.ensure_usable()
             await self._perform(self._cur._sfetch_op(plan))
 
-    @property
-    def rownumber(self) -> int | None:
-        return self._cur.rownumber
-
     async def fetchone(self) -> Row | None:
         if not self._cur.scrollable:
             return await super().fetchone()
