@@ -5,7 +5,8 @@ How the sync driver is reused without threads:
 * The session state (statement cache, transaction tracking, deferred CLOSE/RELEASE groups,
   database and logging mode, error mapping) lives in a ``_Core``, a sync ``Connection``
   subclass whose transport is a ``_StreamTransport``: the sync receive buffer without a
-  socket, whose sends queue in an outbox that ``_flush`` writes to the stream.
+  socket, whose sends queue in an outbox that ``_flush`` writes to the stream. This module
+  uses it through ``Connection``'s session API, not its private members.
 * Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
   buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
   memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
@@ -14,11 +15,10 @@ How the sync driver is reused without threads:
   BYTE/TEXT streams (``BlobReader.fill_steps``). Steps keep their state in the ``Reply``
   and the buffer, so a wait given up (a cancellation) is resumed by new steps.
 * Operations that send requests and wait for replies (prepare, the statement cache,
-  commit/rollback, the LOB transaction, the login) are the sync connection's generators
-  (``client.connection.Op``, ``Connection._login_steps``): ``_run`` and ``_drive`` here
-  await what the sync ``_run`` / ``_drive`` do blocking. What stays asyncio's own: the
-  lock, the exchange's cancellation drain and timer, ``close``; LOB, fast path, pool and
-  routines still have awaited copies in the other aio modules (docs/POOL_AND_ASYNC.md).
+  commit/rollback, the LOB transaction, the login, the fast path and every LOB method) are
+  the sync driver's generators (``client.steps.Op``, ``Connection.login_steps``): ``_run``
+  and ``_drive`` here await what the sync ``_run`` / ``_drive`` do blocking. What stays
+  asyncio's own: the lock, the exchange's cancellation drain and timer, ``close``.
 
 Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
 await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels

@@ -2,13 +2,10 @@
 
 ``AsyncBlob`` and ``AsyncClob`` are ``ifxwire.Blob``/``Clob`` with coroutine methods
 (``await lob.read(n)``, ``readinto``, ``write``, ``seek``, ``size``, ``truncate``, ``close``,
-``async for chunk in lob``, ``async with lob``); ``tell()`` needs no I/O and stays plain. They
-send the same messages (client/lob.py, docs/PROTOCOL.md §11) through ``aio/fastpath.py``.
-
-Binding works as in the sync driver: bytes, str and file-likes for BLOB/CLOB parameters are
-stored in new objects first; file-likes for BYTE/TEXT are streamed in the statement's group.
-A file-like may be a plain one (its ``read`` is called directly: a regular file's read does
-not block for long) or one whose ``read`` is a coroutine (aiofiles and similar) for BLOB/CLOB.
+``async for chunk in lob``, ``async with lob``); ``tell()`` needs no I/O and stays plain.
+Each method awaits the operation the sync object runs blocking (client/lob.py
+``LocatorBase``): the same messages (docs/PROTOCOL.md §11), written once. A file-like
+source may be a plain one or one whose ``read`` is a coroutine (aiofiles and similar).
 
 ``AsyncBlobReader`` is the asyncio ``BlobReader`` (``cursor.blob_stream = True``): a BYTE (or,
 through ``AsyncTextReader``, TEXT) value read from the socket as it is consumed.
