@@ -75,15 +75,8 @@ class AsyncSavepoint(SavepointState):
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> None:
-        conn = self.connection
-        if self.released or conn.closed or conn.broken or not conn.in_transaction:
-            self.released = True
-            return
-        if exc is None:
-            await self.release()
-            return
         try:
-            await self.rollback()
-            await self.release()
-        except Error as err:  # the block's exception matters more; this one is logged
-            log.warning("rolling back to savepoint %s failed: %s", self.name, err)
+            for action in self._exit_actions(self.connection, exc):
+                await getattr(self, action)()
+        except Error as err:
+            self._exit_failed(exc, err)

@@ -75,6 +75,22 @@ class SavepointState:
         self.name = name
         self.released = False
 
+    def _exit_actions(self, conn: Any, exc: BaseException | None) -> tuple[str, ...]:
+        """What leaving the ``with`` block does (both drivers): nothing when no transaction
+        is open any more (a commit or rollback inside ended the savepoint), release after a
+        normal end, roll back to it and release after an exception."""
+        if self.released or conn.closed or conn.broken or not conn.in_transaction:
+            self.released = True
+            return ()
+        return ("release",) if exc is None else ("rollback", "release")
+
+    def _exit_failed(self, exc: BaseException | None, err: Error) -> None:
+        """An exit action failed: raised after a normal end; logged when the block's own
+        exception is on its way (it matters more)."""
+        if exc is None:
+            raise err
+        log.warning("rolling back to savepoint %s failed: %s", self.name, err)
+
     def _live(self, what: str) -> None:
         if self.released:
             raise ProgrammingError(f"savepoint {self.name} was released; cannot {what} it",
@@ -115,15 +131,8 @@ class Savepoint(SavepointState):
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        conn = self.connection
-        if self.released or conn.closed or conn.broken or not conn.in_transaction:
-            self.released = True
-            return
-        if exc is None:
-            self.release()
-            return
         try:
-            self.rollback()
-            self.release()
-        except Error as err:  # the block's exception matters more; this one is logged
-            log.warning("rolling back to savepoint %s failed: %s", self.name, err)
+            for action in self._exit_actions(self.connection, exc):
+                getattr(self, action)()
+        except Error as err:
+            self._exit_failed(exc, err)
