@@ -12,6 +12,8 @@ import ast
 import re
 from pathlib import Path
 
+from test_layers import _components  # the import circles (Tarjan), issue 26's test
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "ifxwire"
 PACKAGES = ("client", "aio")
 
@@ -41,38 +43,7 @@ def _edges(mods: dict[str, Path]) -> dict[str, set[str]]:
 
 
 def _circles(edges: dict[str, set[str]]) -> list[set[str]]:
-    """Strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[set[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in edges[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = set()
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.add(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(comp)
-
-    for v in edges:
-        if v not in index:
-            visit(v)
-    return out
+    return _components({(a, b) for a, targets in edges.items() for b in targets})
 
 
 def test_aio_reads_no_private_member_of_the_session_core() -> None:

@@ -11,24 +11,15 @@ from collections.abc import Generator
 from types import TracebackType
 from typing import Any, Protocol
 
-from ..client.savepoints import SavepointState, check_savepoint, savepoint_sql
+from ..client.savepoints import SavepointOwner, SavepointState, check_savepoint, savepoint_sql
 from ..errors import Error
 
 
-class _Session(Protocol):
+class _Session(SavepointOwner, Protocol):
     """What a savepoint needs of its asyncio connection."""
 
     @property
     def autocommit(self) -> bool: ...
-
-    @property
-    def closed(self) -> bool: ...
-
-    @property
-    def broken(self) -> bool: ...
-
-    @property
-    def in_transaction(self) -> bool: ...
 
     async def execute(self, sql: str, params: object = None) -> Any: ...
 

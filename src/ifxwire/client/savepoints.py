@@ -23,8 +23,8 @@ from typing import Any, Protocol
 from ..errors import Error, ProgrammingError
 
 
-class _Session(Protocol):
-    """What a savepoint needs of its connection (the sync one)."""
+class SavepointOwner(Protocol):
+    """What leaving a savepoint's block looks at in its connection (either driver's)."""
 
     @property
     def closed(self) -> bool: ...
@@ -34,6 +34,10 @@ class _Session(Protocol):
 
     @property
     def in_transaction(self) -> bool: ...
+
+
+class _Session(SavepointOwner, Protocol):
+    """What a savepoint needs of its sync connection."""
 
     def cursor(self) -> Any: ...
 
@@ -75,7 +79,8 @@ class SavepointState:
         self.name = name
         self.released = False
 
-    def _exit_actions(self, conn: Any, exc: BaseException | None) -> tuple[str, ...]:
+    def _exit_actions(self, conn: SavepointOwner, exc: BaseException | None
+                      ) -> tuple[str, ...]:
         """What leaving the ``with`` block does (both drivers): nothing when no transaction
         is open any more (a commit or rollback inside ended the savepoint), release after a
         normal end, roll back to it and release after an exception."""
