@@ -148,3 +148,18 @@ def test_a_failing_source_gives_a_data_error_and_a_clean_break(driver: Any,
         assert c.broken
     with driver.connect(**connect_kwargs, database=dbname, autocommit=True) as c:
         assert c.execute("SELECT COUNT(*) FROM bs2").fetchone()[0] == 0
+
+
+def test_a_streamed_statement_binds_with_the_cursors_adapters(ac: Any) -> None:
+    """A statement that streams a BYTE value binds its other values with the cursor's
+    dumpers too (the asyncio driver bound them with none: 'cannot bind a Point')."""
+
+    class Point:
+        def __init__(self, x: int) -> None:
+            self.x = x
+
+    cur = ac.cursor()
+    cur.adapters.register_dumper(Point, lambda p: p.x)
+    cur.execute("INSERT INTO bs VALUES (?, ?, NULL)", (Point(7), io.BytesIO(b"abc" * 500)))
+    cur.execute("SELECT id, b FROM bs WHERE id = 7")
+    assert cur.fetchall() == [(7, b"abc" * 500)]

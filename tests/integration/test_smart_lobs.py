@@ -134,7 +134,7 @@ def test_an_object_no_row_stored_is_freed_when_its_session_ends(driver: Any,
     locator, fd = c.call_function(ifxwire.client.lob.SIG_CREATE, spec, 8,
                                   ifxwire.client.lob._ZERO_LOCATOR)
     assert len(locator) == 72 and fd > 0
-    ifxwire.client.fastpath.write_pieces(c, fd, [data(CHUNK * 2)])
+    c._run(ifxwire.client.fastpath.write_pieces_op(c, fd, [data(CHUNK * 2)]))
     assert counts(server, dbname) == (before[0] + 1, before[1] + 2)
     c.close(wait=True)  # returns once the server has ended the session (and freed the object)
     assert counts(server, dbname) == before

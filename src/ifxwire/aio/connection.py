@@ -5,20 +5,20 @@ How the sync driver is reused without threads:
 * The session state (statement cache, transaction tracking, deferred CLOSE/RELEASE groups,
   database and logging mode, error mapping) lives in a ``_Core``, a sync ``Connection``
   subclass whose transport is a ``_StreamTransport``: the sync receive buffer without a
-  socket, whose sends queue in an outbox that ``_flush`` writes to the stream.
+  socket, whose sends queue in an outbox that ``_flush`` writes to the stream. This module
+  uses it through ``Connection``'s session API, not its private members.
 * Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
   buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
   memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
   awaits on the stream. The same steps read the login response
   (``Transport.login_packet_steps``), the PAM conversation (``pamauth.pam_steps``) and
-  BYTE/TEXT streams (``BlobReader._fill_steps``). Steps keep their state in the ``Reply``
+  BYTE/TEXT streams (``BlobReader.fill_steps``). Steps keep their state in the ``Reply``
   and the buffer, so a wait given up (a cancellation) is resumed by new steps.
 * Operations that send requests and wait for replies (prepare, the statement cache,
-  commit/rollback, the LOB transaction, the login) are the sync connection's generators
-  (``client.connection.Op``, ``Connection._login_steps``): ``_run`` and ``_drive`` here
-  await what the sync ``_run`` / ``_drive`` do blocking. What stays asyncio's own: the
-  lock, the exchange's cancellation drain and timer, ``close``; LOB, fast path, pool and
-  routines still have awaited copies in the other aio modules (docs/POOL_AND_ASYNC.md).
+  commit/rollback, the LOB transaction, the login, the fast path and every LOB method) are
+  the sync driver's generators (``client.steps.Op``, ``Connection.login_steps``): ``_run``
+  and ``_drive`` here await what the sync ``_run`` / ``_drive`` do blocking. What stays
+  asyncio's own: the lock, the exchange's cancellation drain and timer, ``close``.
 
 Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
 await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
@@ -36,13 +36,13 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .. import errors as _e
 from ..client.cancel import send_interrupt
-from ..client.connection import Connection, Op
+from ..client.connection import Connection
 from ..client.dsn import (
     Address,
     ConnectParams,
@@ -62,6 +62,7 @@ from ..client.replies import Reply
 from ..client.statements import (
     Prepared,
 )
+from ..client.steps import FLUSH, Op
 from ..client.transport import Transport
 from ..errors import (
     DatabaseError,
@@ -90,6 +91,7 @@ __all__ = ["AsyncConnection", "connect"]
 log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
+_V = TypeVar("_V")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
@@ -132,7 +134,7 @@ class _Core(Connection):
 
     def __init__(self, params: ConnectParams, transport: _StreamTransport) -> None:
         self._stream_transport = transport
-        self._stream_out: Iterator[bytes] | None = None
+        self.stream_out: Iterator[bytes] | None = None
         super().__init__(params)
 
     def _open(self, params: ConnectParams) -> Transport:
@@ -144,7 +146,7 @@ class _Core(Connection):
     def _send_stream(self, messages: Iterator[bytes]) -> None:
         """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
         (a client file streams, never queued whole)."""
-        self._stream_out = messages
+        self.stream_out = messages
 
     @property
     def server_version(self) -> str:
@@ -156,6 +158,33 @@ class _Core(Connection):
         self._closed = True
         self._transport.close()
         self._cache.drain()
+
+
+class _Forward(Generic[_V]):
+    """An attribute of an asyncio object that is its sync twin's (``via``: the
+    connection's session core, the cursor's sync cursor), read and, when ``settable``, set
+    through it: one line per attribute instead of a property pair."""
+
+    __slots__ = ("cast", "name", "settable", "via")
+
+    def __init__(self, name: str, settable: bool = False,
+                 cast: Callable[[Any], Any] | None = None, via: str = "_core") -> None:
+        self.name = name
+        self.settable = settable
+        self.cast = cast
+        self.via = via
+
+    def __get__(self, obj: object, owner: type | None = None) -> _V:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value: _V = getattr(getattr(obj, self.via), self.name)
+        return value
+
+    def __set__(self, obj: object, value: _V) -> None:
+        if not self.settable:
+            raise AttributeError(f"{self.name} is read-only")
+        setattr(getattr(obj, self.via), self.name,
+                value if self.cast is None else self.cast(value))
 
 
 class AsyncConnection:
@@ -189,19 +218,41 @@ class AsyncConnection:
         self._writer = writer
         self._transport = transport
         self._lock = asyncio.Lock()
-        self._read_timeout = core._params.read_timeout
+        self._read_timeout = core.params.read_timeout
         self._in_flight = False
 
     # ------------------------------------------------------------------ properties
-
-    @property
-    def closed(self) -> bool:
-        return self._core.closed
-
-    @property
-    def broken(self) -> bool:
-        """True once the wire failed or an exchange was cancelled; only close() remains."""
-        return self._core.broken
+    # The session's state is the core's: read (and where plain, set) through it.
+    closed = _Forward[bool]("closed")
+    #: True once the wire failed or an exchange was cancelled; only close() remains.
+    broken = _Forward[bool]("broken")
+    #: Seconds a request may run before it is cancelled (-213); None: no limit.
+    statement_timeout = _Forward[float | None]("statement_timeout", settable=True)
+    in_transaction = _Forward[bool]("in_transaction")
+    database = _Forward[str | None]("database")
+    logging_mode = _Forward[str | None]("logging_mode")
+    encoding = _Forward[str]("encoding")
+    #: The server name the login used (a group member's own name).
+    server_name = _Forward[str]("server_name")
+    #: The (host, port) connected to.
+    address = _Forward[tuple[str, int] | None]("address")
+    server_version = _Forward[str]("server_version")
+    server_version_internal = _Forward[str]("server_version_internal")
+    #: The version text of the login reply and the protocol bit mask the server answered,
+    #: as on ``Connection``.
+    server_version_string = _Forward[str]("server_version_string")
+    server_protocols = _Forward[bytes]("server_protocols")
+    server_capabilities = _Forward[frozenset[int]]("server_capabilities")
+    #: What new cursors' fetches return, as ``Connection.row_factory``.
+    row_factory = _Forward[BaseRowFactory]("row_factory", settable=True)
+    #: This connection's loaders and dumpers (a snapshot of ``ifxwire.adapters`` taken at
+    #: connect), as ``Connection.adapters``: cursors start from it.
+    adapters = _Forward[AdaptersMap]("adapters")
+    #: BLOB/CLOB values up to this many bytes are fetched as bytes/str (0: as
+    #: AsyncBlob/AsyncClob objects).
+    lob_materialize_limit = _Forward[int]("lob_materialize_limit", settable=True, cast=int)
+    #: BYTE/TEXT values come as AsyncBlobReader/AsyncTextReader objects when True.
+    blob_stream = _Forward[bool]("blob_stream", settable=True, cast=bool)
 
     @property
     def autocommit(self) -> bool:
@@ -211,82 +262,18 @@ class AsyncConnection:
     def autocommit(self, value: bool) -> None:
         """Allowed when it needs no I/O; switching on inside a transaction commits, which
         needs ``await conn.set_autocommit(True)``."""
-        core = self._core
-        core._check()
-        if core._autocommit_commits(value):
-            raise ProgrammingError(
-                "switching autocommit on commits the open transaction; "
-                "use 'await conn.set_autocommit(True)'"
-            )
-        core._autocommit = bool(value)
+        self._core.set_autocommit_now(value)
 
     async def set_autocommit(self, value: bool) -> None:
         """Set autocommit; switching it on inside a transaction commits it (like JDBC)."""
         async with self._lock:
-            await self._run(self._core._autocommit_op(value))
-
-    @property
-    def statement_timeout(self) -> float | None:
-        """Seconds a request may run before it is cancelled (-213); None: no limit."""
-        return self._core.statement_timeout
-
-    @statement_timeout.setter
-    def statement_timeout(self, value: float | None) -> None:
-        self._core.statement_timeout = value
-
-    @property
-    def in_transaction(self) -> bool:
-        return self._core.in_transaction
-
-    @property
-    def database(self) -> str | None:
-        return self._core.database
-
-    @property
-    def logging_mode(self) -> str | None:
-        return self._core.logging_mode
-
-    @property
-    def encoding(self) -> str:
-        return self._core.encoding
-
-    @property
-    def server_name(self) -> str:
-        """The server name the login used (a group member's own name)."""
-        return self._core.server_name
-
-    @property
-    def address(self) -> tuple[str, int] | None:
-        """The (host, port) connected to."""
-        return self._core.address
-
-    @property
-    def server_version(self) -> str:
-        return self._core.server_version
-
-    @property
-    def server_version_internal(self) -> str:
-        return self._core.server_version_internal
-
-    @property
-    def server_version_string(self) -> str:
-        """The version text of the login reply, as ``Connection.server_version_string``."""
-        return self._core.server_version_string
-
-    @property
-    def server_protocols(self) -> bytes:
-        """The protocol bit mask the server answered, as ``Connection.server_protocols``."""
-        return self._core.server_protocols
-
-    @property
-    def server_capabilities(self) -> frozenset[int]:
-        return self._core.server_capabilities
+            await self._run(self._core.autocommit_op(value))
 
     def __repr__(self) -> str:
         core = self._core
         state = "closed" if core.closed else "broken" if core.broken else "open"
         return (
-            f"<ifxwire AsyncConnection {state} server={core._params.server!r} "
+            f"<ifxwire AsyncConnection {state} server={core.params.server!r} "
             f"database={core.database!r} autocommit={core.autocommit}>"
         )
 
@@ -303,7 +290,7 @@ class AsyncConnection:
         ``Connection.cursor``."""
         from .cursor import AsyncCursor
 
-        self._core._check()
+        self._core.ensure_usable()
         cur: AsyncCursor
         if scrollable or withhold:
             from .scroll import AsyncScrollCursor
@@ -315,47 +302,13 @@ class AsyncConnection:
             cur.row_factory = row_factory
         return cur
 
-    @property
-    def row_factory(self) -> BaseRowFactory:
-        """What new cursors' fetches return, as ``Connection.row_factory``."""
-        return self._core.row_factory
-
-    @row_factory.setter
-    def row_factory(self, factory: BaseRowFactory) -> None:
-        self._core.row_factory = factory
-
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see
         ``Connection.call_function``). The routine handle is cached per connection."""
-        from ..client.fastpath import signature_of
-        from .fastpath import call
+        from ..client.fastpath import call_op, signature_of
 
-        return await call(self, signature_of(routine, args), args)
-
-    @property
-    def adapters(self) -> AdaptersMap:
-        """This connection's loaders and dumpers (a snapshot of ``ifxwire.adapters`` taken at
-        connect), as ``Connection.adapters``: cursors start from it."""
-        return self._core.adapters
-
-    @property
-    def lob_materialize_limit(self) -> int:
-        """BLOB/CLOB values up to this many bytes are fetched as bytes/str (0: as
-        AsyncBlob/AsyncClob objects)."""
-        return self._core.lob_materialize_limit
-
-    @lob_materialize_limit.setter
-    def lob_materialize_limit(self, value: int) -> None:
-        self._core.lob_materialize_limit = int(value)
-
-    @property
-    def blob_stream(self) -> bool:
-        """BYTE/TEXT values come as AsyncBlobReader/AsyncTextReader objects when True."""
-        return self._core.blob_stream
-
-    @blob_stream.setter
-    def blob_stream(self, value: bool) -> None:
-        self._core.blob_stream = bool(value)
+        async with self._lock:
+            return await self._run(call_op(self._core, signature_of(routine, args), args))
 
     def savepoint(self, name: str | None = None) -> AsyncSavepoint:
         """A savepoint in the transaction, set when awaited (``sp = await
@@ -379,12 +332,12 @@ class AsyncConnection:
     async def commit(self) -> None:
         """Commit the open transaction (same no-op rules as the sync driver)."""
         async with self._lock:
-            self._core._check()
+            self._core.ensure_usable()
             await self._end_transaction(COMMIT_GROUP, "commit")
 
     async def rollback(self) -> None:
         async with self._lock:
-            self._core._check()
+            self._core.ensure_usable()
             await self._end_transaction(ROLLBACK_GROUP, "rollback")
 
     async def close(self) -> None:
@@ -393,7 +346,7 @@ class AsyncConnection:
         if core.closed:
             return
         healthy = not core.broken and not self._lock.locked()
-        core._closed = True
+        core.mark_closed()
         try:
             if healthy:
                 with contextlib.suppress(Exception):
@@ -445,7 +398,7 @@ class AsyncConnection:
             await self._writer.drain()
         except (OSError, RuntimeError) as exc:
             err = _e.connection_lost(f"send failed: {exc}")
-            self._core._fail(err)
+            self._core.break_session(err)
             raise err from None
 
     async def _receive(self, view: memoryview) -> int:
@@ -458,16 +411,16 @@ class AsyncConnection:
         except asyncio.TimeoutError:
             send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
             err = _e.connection_lost("timed out waiting for the server's reply")
-            self._core._fail(err)
+            self._core.break_session(err)
             raise err from None
         except OSError as exc:
             err = _e.connection_lost(f"receive failed: {exc}")
-            self._core._fail(err)
+            self._core.break_session(err)
             raise err from None
         n = len(data)
         if not n:
             err = _e.connection_lost("the server closed the connection")
-            self._core._fail(err)
+            self._core.break_session(err)
             raise err
         view[:n] = data
         return n
@@ -487,7 +440,7 @@ class AsyncConnection:
                 try:
                     if t.outbox:
                         await self._flush()
-                    if core._stream_out is not None:
+                    if core.stream_out is not None:
                         await self._send_stream()
                     if step.__class__ is int:
                         view = t.room(step)  # (moves ``end``: read it only afterwards)
@@ -495,6 +448,8 @@ class AsyncConnection:
                         got: Any = 0
                     elif step.__class__ is memoryview:
                         got = await self._receive(step)
+                    elif step is FLUSH:
+                        got = None  # (the outbox was written above)
                     else:
                         got = await step
                 except BaseException as exc:
@@ -510,7 +465,7 @@ class AsyncConnection:
 
     async def _read(self, reply: Reply) -> Reply:
         """One reply to its SQ_EOT: the sync connection's ``_read_steps``, awaited."""
-        return await self._drive(self._core._read_steps(reply))
+        return await self._drive(self._core.read_steps(reply))
 
     def cancel(self) -> None:
         """Interrupt the statement running on this connection (as ``Connection.cancel``);
@@ -521,14 +476,14 @@ class AsyncConnection:
 
     def _statement_timed_out(self, timeout: float) -> None:
         if self._in_flight:
-            self._core._timed_out = timeout
+            self._core.note_timeout(timeout)
             self.cancel()
 
     async def _send_stream(self) -> None:
         """Send the messages the core left to stream (a client file's data for
         FILETOBLOB(..., 'client')), each written and drained before the next is made."""
         core = self._core
-        messages, core._stream_out = core._stream_out, None
+        messages, core.stream_out = core.stream_out, None
         if messages is None:
             return
         for message in messages:
@@ -550,19 +505,18 @@ class AsyncConnection:
         breaks the connection: its reply stream can no longer be matched to requests.
         """
         core = self._core
-        core._check()
-        if core._active_stream is not None:
-            await core._active_stream._adrain()  # a BYTE/TEXT reader part way (aio/lob.py)
-        deferred, core._deferred = core._deferred, []
-        core._send(b"".join([*deferred, *(g for g, _ in groups), *tail]))
-        replies = [core._reply() for _ in deferred]
+        core.ensure_usable()
+        if core.active_stream is not None:
+            await core.active_stream.adrain()  # a BYTE/TEXT reader part way (aio/lob.py)
+        deferred = core.begin_exchange([*(g for g, _ in groups), *tail])
+        replies = [r for _, r in deferred]
         timer = None
         drained = False
         try:
             await self._flush()
             self._in_flight = True
-            core._timed_out = 0.0
-            timeout = core._cursor_timeout or core.statement_timeout
+            core.note_timeout(0.0)
+            timeout = core.cursor_timeout or core.statement_timeout
             if timeout is not None:
                 timer = asyncio.get_running_loop().call_later(
                     timeout, self._statement_timed_out, timeout
@@ -574,13 +528,7 @@ class AsyncConnection:
                     # (the caller reads the tail's replies: those cannot be drained here)
                     drained = await self._drain_cancelled(replies, groups)
                 raise
-            for group, r in zip(deferred, replies, strict=True):
-                if r.error is not None:
-                    log.debug(
-                        "deferred %s failed (ignored): %s",
-                        core._names(group),
-                        core._server_error(r.error),
-                    )
+            core.end_exchange(deferred)
         except BaseException as exc:
             if not core.broken and not drained:
                 what = (
@@ -588,7 +536,7 @@ class AsyncConnection:
                     if isinstance(exc, asyncio.CancelledError)
                     else f"an exchange was interrupted ({type(exc).__name__})"
                 )
-                core._fail(_e.connection_lost(what))
+                core.break_session(_e.connection_lost(what))
             raise
         finally:
             self._in_flight = False
@@ -615,7 +563,7 @@ class AsyncConnection:
             await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
         except BaseException:  # timed out, cancelled again, or the wire failed
             if not self._core.broken:
-                self._core._fail(
+                self._core.break_session(
                     _e.connection_lost("a cancelled request's reply did not arrive in time")
                 )
             return False
@@ -628,44 +576,40 @@ class AsyncConnection:
             groups = next(op)
             while True:
                 try:
-                    await self._exchange(groups)
+                    if groups.__class__ is list:
+                        await self._exchange(groups)
+                        got = None
+                    else:
+                        got = await self._drive(groups)
                 except BaseException as exc:
                     groups = op.throw(exc)
                 else:
-                    groups = op.send(None)
+                    groups = op.send(got)
         except StopIteration as stop:
             result: _T = stop.value
             return result
 
     async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
-        return await self._run(self._core._prepare_op(sql, plan, cache))
+        return await self._run(self._core.prepare_op(sql, plan, cache))
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
-        return await self._run(self._core._statement_op(sql, plan))
+        return await self._run(self._core.statement_op(sql, plan))
 
     async def _lob_txn_begin(self) -> None:
-        await self._run(self._core._lob_txn_begin_op())
+        await self._run(self._core.lob_txn_begin_op())
 
     async def _lob_txn_end(self, commit: bool) -> None:
-        await self._run(self._core._lob_txn_end_op(commit))
+        await self._run(self._core.lob_txn_end_op(commit))
 
     def _lob_txn_abandon(self) -> None:
-        """A statement was cancelled inside the transaction ``_lob_txn_begin`` began: nothing
-        may be awaited, and going on in autocommit mode inside it would commit nothing, so
-        the connection is closed (the server rolls the transaction back)."""
-        core = self._core
-        if core._lob_txn and not core.broken:
-            core._fail(_e.connection_lost(
-                "a statement storing large objects was cancelled inside its transaction"))
-        core._lob_txn = False
+        self._core.abandon_lob_txn()
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
-        await self._run(self._core._end_transaction_op(group, what))
+        await self._run(self._core.end_transaction_op(group, what))
 
     async def _login(self) -> None:
         """The sync connection's login steps, awaited (``Connection._login_steps``)."""
-        core = self._core
-        await self._drive(core._login_steps(core._params))
+        await self._drive(self._core.login_steps())
 
 
 async def _open_stream(
@@ -746,7 +690,7 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
             row = await cur.fetchone()
             await cur.close()
             if row and row[0]:
-                core._server_release = version_number(str(row[0]).strip())
+                core.note_release(version_number(str(row[0]).strip()))
     return conn
 
 
@@ -786,34 +730,8 @@ async def connect(
     The session groups always go pipelined (one write); ``connect_timeout`` bounds the TCP
     connect, the TLS handshake and the login together (per address tried).
     """
-    options: dict[str, Any] = {
-        "port": port,
-        "user": user,
-        "password": password,
-        "database": database,
-        "server": server,
-        "autocommit": autocommit,
-        "connect_timeout": connect_timeout,
-        "read_timeout": read_timeout,
-        "statement_timeout": statement_timeout,
-        "keepalive": keepalive,
-        "client_locale": client_locale,
-        "db_locale": db_locale,
-        "env": env,
-        "tls": tls,
-        "tls_server_hostname": tls_server_hostname,
-        "sqlhosts": sqlhosts,
-        "host_secondary": host_secondary,
-        "port_secondary": port_secondary,
-        "server_secondary": server_secondary,
-        "pam_callback": pam_callback,
-        "fetch_buffer_size": fetch_buffer_size,
-        "statement_cache_size": statement_cache_size,
-        "lob_materialize_limit": lob_materialize_limit,
-        "keep_char_padding": keep_char_padding,
-        "trace": trace,
-        "max_redirects": max_redirects,
-    }
+    options: dict[str, Any] = {k: v for k, v in locals().items()
+                               if k not in ("host", "row_factory")}
     params = resolve(host, options)
     last: Exception | None = None
     todo = member_params(params)

@@ -16,7 +16,9 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..client import lob as _lob
 from ..client.batch import execute_many_steps, raise_batch_errors
+from ..client.blobstream import execute_streamed_steps
 from ..client.cancel import timeout_scope
 from ..client.cursor import _PROC_NAME, Cursor, CursorOp
 from ..client.placeholders import (
@@ -32,6 +34,7 @@ from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
 from . import lob as _alob
+from .connection import _Forward
 
 if TYPE_CHECKING:
     from .connection import AsyncConnection
@@ -58,74 +61,26 @@ class AsyncCursor:
         self.blob_stream: bool | None = None
 
     # ------------------------------------------------------------------ attributes
-
-    @property
-    def name(self) -> str | None:
-        """The server cursor's name while a result is open (for WHERE CURRENT OF); assign
-        one before ``execute`` to choose it."""
-        return self._cur.name
-
-    @name.setter
-    def name(self, value: str | None) -> None:
-        self._cur.name = value
-
-    @property
-    def statement_timeout(self) -> float | None:
-        """Seconds each of this cursor's requests may run before it is cancelled (-213);
-        None: the connection's ``statement_timeout``."""
-        return self._cur.statement_timeout
-
-    @statement_timeout.setter
-    def statement_timeout(self, value: float | None) -> None:
-        self._cur.statement_timeout = value
-
-    @property
-    def description(self) -> tuple[Description, ...] | None:
-        return self._cur.description
-
-    @property
-    def rowcount(self) -> int:
-        return self._cur.rowcount
-
-    @property
-    def lastrowid(self) -> int | None:
-        return self._cur.lastrowid
-
-    @property
-    def arraysize(self) -> int:
-        return self._cur.arraysize
-
-    @arraysize.setter
-    def arraysize(self, value: int) -> None:
-        self._cur.arraysize = value
-
-    @property
-    def rownumber(self) -> int | None:
-        return self._cur.rownumber
-
-    @property
-    def row_factory(self) -> BaseRowFactory:
-        """What fetches return, as ``Cursor.row_factory`` (the rows are made by the sync
-        cursor's code this cursor drives; the factory is called with this cursor)."""
-        return self._cur.row_factory
-
-    @row_factory.setter
-    def row_factory(self, factory: BaseRowFactory) -> None:
-        self._cur.row_factory = factory
-
-    @property
-    def adapters(self) -> AdaptersMap:
-        """This cursor's loaders and dumpers (a copy of the connection's, made on first use),
-        as ``Cursor.adapters``."""
-        return self._cur.adapters
-
-    @property
-    def batch_size(self) -> int:
-        return self._cur.batch_size
-
-    @property
-    def closed(self) -> bool:
-        return self._cur.closed
+    # The sync cursor's, read (and where plain, set) through it.
+    #: The server cursor's name while a result is open (for WHERE CURRENT OF); assign one
+    #: before ``execute`` to choose it.
+    name = _Forward[str | None]("name", settable=True, via="_cur")
+    #: Seconds each of this cursor's requests may run before it is cancelled (-213); None:
+    #: the connection's ``statement_timeout``.
+    statement_timeout = _Forward[float | None]("statement_timeout", settable=True, via="_cur")
+    description = _Forward[tuple[Description, ...] | None]("description", via="_cur")
+    rowcount = _Forward[int]("rowcount", via="_cur")
+    lastrowid = _Forward[int | None]("lastrowid", via="_cur")
+    arraysize = _Forward[int]("arraysize", settable=True, via="_cur")
+    rownumber = _Forward[int | None]("rownumber", via="_cur")
+    #: What fetches return, as ``Cursor.row_factory`` (the rows are made by the sync
+    #: cursor's code this cursor drives; the factory is called with this cursor).
+    row_factory = _Forward[BaseRowFactory]("row_factory", settable=True, via="_cur")
+    #: This cursor's loaders and dumpers (a copy of the connection's, made on first use),
+    #: as ``Cursor.adapters``.
+    adapters = _Forward[AdaptersMap]("adapters", via="_cur")
+    batch_size = _Forward[int]("batch_size", via="_cur")
+    closed = _Forward[bool]("closed", via="_cur")
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"
@@ -141,7 +96,7 @@ class AsyncCursor:
         core = aconn._core
         args = cur._execute_args(operation, parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             await self._perform(cur._execute_op(operation, *args))
         return self
 
@@ -168,10 +123,14 @@ class AsyncCursor:
             return result
 
     async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
-        return await _alob.prepare_params(self.connection, p, values)
+        aconn = self.connection
+        return await aconn._run(
+            _lob.prepare_params_op(aconn._core, p, values, _alob.lob_factory(aconn)))
 
     async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
-        await _alob.execute_streamed(self, p, values)
+        cur = self._cur
+        await self.connection._drive(execute_streamed_steps(
+            cur.connection, p, values, cur._active_adapters(), cur._executed))
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
@@ -188,7 +147,7 @@ class AsyncCursor:
         plan = plan_sql(operation)
         it = param_rows(seq_of_parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             cur._reset()
             first = next(it, _END)
             if first is _END:
@@ -244,7 +203,7 @@ class AsyncCursor:
         aconn = self.connection
         core = aconn._core
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             if cur._exhausted:
                 return await self._more()
             return await self._perform(cur._fetch_op())
@@ -267,7 +226,8 @@ class AsyncCursor:
             if limit is None:
                 limit = aconn._core.lob_materialize_limit
             try:
-                reply.rows = await _alob.wrap_rows(aconn, p.lobs, reply.rows, limit)
+                reply.rows = await aconn._run(_lob.wrap_rows_op(
+                    aconn._core, p.lobs, reply.rows, limit, _alob.lob_factory(aconn)))
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 

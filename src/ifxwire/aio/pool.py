@@ -28,11 +28,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from ..client.pool import PoolBase, PoolClosed, PoolTimeout
+from ..client.pool import WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
 from ..errors import Error, InterfaceError
 from ..protocol.requests import PING_GROUP
 from .connection import AsyncConnection, connect
@@ -40,21 +39,6 @@ from .connection import AsyncConnection, connect
 __all__ = ["AsyncConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
 
 log = logging.getLogger("ifxwire.pool")
-
-
-class _Entry:
-    __slots__ = ("autocommit", "conn", "created", "last_used", "row_factory")
-
-    def __init__(self, conn: AsyncConnection) -> None:
-        self.conn = conn
-        self.created = time.monotonic()
-        self.last_used = self.created
-        self.autocommit = conn.autocommit
-        self.row_factory = conn.row_factory  # restored when the connection comes back
-
-
-#: What a waiter receives: an idle connection, or the right to open one in a freed slot.
-_SLOT = None
 
 
 class _Expired(Exception):
@@ -94,9 +78,6 @@ class AsyncConnectionPool(PoolBase):
 
         self._factory = factory
         self._configure = configure
-        self._idle: deque[_Entry] = deque()
-        self._in_use: dict[int, _Entry] = {}
-        self._waiters: deque[asyncio.Future[_Entry | None]] = deque()
         self._closing: set[asyncio.Task[None]] = set()  # background closes
         self._released = asyncio.Event()  # set whenever a connection comes back
 
@@ -135,24 +116,20 @@ class AsyncConnectionPool(PoolBase):
             raise PoolClosed("the pool is closed")
         self._in_use[id(entry.conn)] = entry
         self._stats["acquired"] += 1
-        return entry.conn
+        conn: AsyncConnection = entry.conn
+        return conn
 
     async def _claim(self, deadline: float, wait: float) -> _Entry | None:
         """An idle entry, or None: the caller owns a slot and opens a connection in it."""
-        if self._closed:
-            raise PoolClosed("the pool is closed")
-        self._expire_idle()
-        if not self._waiters:
-            if self._idle:
-                return self._idle.pop()
-            if self._size < self.max_size:
-                self._size += 1
-                return None
+        if not self._closed:
+            for e in self._expire_idle():
+                self._close_later(e.conn)
+        got = self._claim_now()
+        if got is not WAIT:
+            return got  # type: ignore[return-value]
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[_Entry | None] = loop.create_future()
-        self._waiters.append(fut)
-        self._stats["waited"] += 1
-        self._stats["max_waiting"] = max(self._stats["max_waiting"], len(self._waiters))
+        self._queue(fut)
         started = time.monotonic()
         # Awaiting the future itself (not wait_for, which may swallow a cancellation that
         # meets a result): a timer fails it with _Expired at the deadline.
@@ -163,7 +140,7 @@ class AsyncConnectionPool(PoolBase):
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 got = fut.result()  # handed over just as the task was cancelled: pass it on
                 if got is None:
-                    self._free_slot()
+                    self._slot_freed()
                 else:
                     self._hand_over(got)
             else:
@@ -179,6 +156,12 @@ class AsyncConnectionPool(PoolBase):
         finally:
             timer.cancel()
             self._wait_seconds += time.monotonic() - started
+
+    def _deliver(self, waiter: Any, entry: _Entry | None) -> bool:
+        if waiter.done():
+            return False
+        waiter.set_result(entry)
+        return True
 
     async def _open_slot(self, deadline: float) -> _Entry:
         """Connect (and configure) in a slot already counted in ``_size``; on any failure,
@@ -196,50 +179,30 @@ class AsyncConnectionPool(PoolBase):
                 self._close_later(conn)
                 raise
         except asyncio.TimeoutError:
-            self._free_slot()
+            self._slot_freed()
             raise PoolTimeout(
                 "no connection available in time (a new connection was being opened)",
                 sqlstate="08004",
             ) from None
         except BaseException:
-            self._free_slot()
+            self._slot_freed()
             raise
         self._stats["opened"] += 1
         return _Entry(conn)
 
     async def _usable(self, entry: _Entry, deadline: float) -> bool:
-        conn = entry.conn
-        if conn.closed or conn.broken:
-            return False
         now = time.monotonic()
-        if self.max_lifetime is not None and now - entry.created > self.max_lifetime:
+        if not self._fresh(entry, now):
             return False
-        if self.ping_after is not None and now - entry.last_used > self.ping_after:
+        if self._needs_ping(entry, now):
             self._stats["pings"] += 1
             try:
-                return await ping(conn, max(deadline - now, 0.001))
+                return await ping(entry.conn, max(deadline - now, 0.001))
             except BaseException:
-                self._close_later(conn)  # cancelled mid-ping: the slot goes back
-                self._free_slot()
+                self._close_later(entry.conn)  # cancelled mid-ping: the slot goes back
+                self._slot_freed()
                 raise
         return True
-
-    def _expire_idle(self) -> None:
-        """Close idle entries past max_idle (keeping min_size) or max_lifetime."""
-        if not self._idle or (self.max_idle is None and self.max_lifetime is None):
-            return
-        now = time.monotonic()
-        keep: deque[_Entry] = deque()
-        for e in self._idle:  # oldest first
-            idle_too_long = self.max_idle is not None and now - e.last_used > self.max_idle
-            too_old = self.max_lifetime is not None and now - e.created > self.max_lifetime
-            if too_old or (idle_too_long and self._size > self.min_size):
-                self._size -= 1
-                self._stats["dropped"] += 1
-                self._close_later(e.conn)
-            else:
-                keep.append(e)
-        self._idle = keep
 
     # ------------------------------------------------------------------ release
 
@@ -253,8 +216,10 @@ class AsyncConnectionPool(PoolBase):
         await asyncio.shield(self._give_back(entry))
 
     async def _give_back(self, entry: _Entry) -> None:
+        conn = entry.conn
         try:
-            ok = await self._reset(entry)
+            async with conn._lock:
+                ok = await conn._run(self._reset_op(entry, conn._core))
         except BaseException:
             ok = False
         if ok:
@@ -264,52 +229,14 @@ class AsyncConnectionPool(PoolBase):
             self._discard(entry)
         self._released.set()
 
-    async def _reset(self, entry: _Entry) -> bool:
-        conn = entry.conn
-        if conn.closed or conn.broken:
-            return False
-        if self.max_lifetime is not None and time.monotonic() - entry.created > self.max_lifetime:
-            return False
-        try:
-            if conn.in_transaction:  # tracked by the driver: no round trip when False
-                await conn.rollback()
-            if conn.autocommit != entry.autocommit:
-                await conn.set_autocommit(entry.autocommit)
-            conn.row_factory = entry.row_factory
-        except Error:
-            log.debug("resetting a returned connection failed; dropping it", exc_info=True)
-            return False
-        return not conn.broken
-
     def _hand_over(self, entry: _Entry) -> None:
-        """To the longest waiter still waiting, else the idle list (or closed if the pool
-        is)."""
-        if self._closed:
-            self._size -= 1
-            self._stats["dropped"] += 1  # released after close: closed, as the sync pool counts
+        if not self._give(entry):
             self._close_later(entry.conn)
-            return
-        while self._waiters:
-            fut = self._waiters.popleft()
-            if not fut.done():
-                fut.set_result(entry)
-                return
-        self._idle.append(entry)
 
     def _discard(self, entry: _Entry) -> None:
         self._stats["dropped"] += 1
         self._close_later(entry.conn)
-        self._free_slot()
-
-    def _free_slot(self) -> None:
-        """A slot is free: the longest waiter may open a connection in it."""
-        if not self._closed:
-            while self._waiters:
-                fut = self._waiters.popleft()
-                if not fut.done():
-                    fut.set_result(_SLOT)
-                    return
-        self._size -= 1
+        self._slot_freed()
 
     def _close_later(self, conn: AsyncConnection) -> None:
         task = asyncio.ensure_future(self._close_conn(conn))
@@ -338,13 +265,7 @@ class AsyncConnectionPool(PoolBase):
     async def close(self) -> None:
         """Close idle connections and fail queued and later acquires with PoolClosed;
         connections in use are closed when released. Idempotent."""
-        self._closed = True
-        idle = list(self._idle)
-        self._idle.clear()
-        self._size -= len(idle)
-        self._stats["dropped"] += len(idle)
-        waiters = list(self._waiters)
-        self._waiters.clear()
+        idle, waiters = self._shut()
         for fut in waiters:
             if not fut.done():
                 fut.set_exception(PoolClosed("the pool is closed"))
@@ -384,8 +305,8 @@ async def ping(conn: AsyncConnection, timeout: float) -> bool:
     core = conn._core
     try:
         async with conn._lock:
-            core._check()
-            reply = core._reply()
+            core.ensure_usable()
+            reply = core.new_reply()
             await asyncio.wait_for(conn._exchange([(PING_GROUP, reply)], drain=False), timeout)
         return reply.error is None
     except (Error, asyncio.TimeoutError):

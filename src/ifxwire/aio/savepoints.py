@@ -9,13 +9,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Generator
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..client.savepoints import SavepointState, check_savepoint, savepoint_sql
+from ..client.savepoints import SavepointOwner, SavepointState, check_savepoint, savepoint_sql
 from ..errors import Error
 
-if TYPE_CHECKING:
-    from .connection import AsyncConnection
+
+class _Session(SavepointOwner, Protocol):
+    """What a savepoint needs of its asyncio connection."""
+
+    @property
+    def autocommit(self) -> bool: ...
+
+    async def execute(self, sql: str, params: object = None) -> Any: ...
 
 __all__ = ["AsyncSavepoint"]
 
@@ -25,7 +31,7 @@ log = logging.getLogger("ifxwire.aio")
 class AsyncSavepoint(SavepointState):
     """A savepoint in an asyncio connection's open transaction."""
 
-    def __init__(self, conn: AsyncConnection, name: str | None) -> None:
+    def __init__(self, conn: _Session, name: str | None) -> None:
         super().__init__(check_savepoint(name, conn.autocommit))
         self.connection = conn
         self._set = False
@@ -60,15 +66,8 @@ class AsyncSavepoint(SavepointState):
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> None:
-        conn = self.connection
-        if self.released or conn.closed or conn.broken or not conn.in_transaction:
-            self.released = True
-            return
-        if exc is None:
-            await self.release()
-            return
         try:
-            await self.rollback()
-            await self.release()
-        except Error as err:  # the block's exception matters more; this one is logged
-            log.warning("rolling back to savepoint %s failed: %s", self.name, err)
+            for action in self._exit_actions(self.connection, exc):
+                await getattr(self, action)()
+        except Error as err:
+            self._exit_failed(exc, err)

@@ -55,12 +55,8 @@ class AsyncScrollCursor(AsyncCursor):
     async def _exchange_fetches(self, plan: list[Fetch]) -> None:
         aconn = self.connection
         async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
-            aconn._core._check()
+            aconn._core.ensure_usable()
             await self._perform(self._cur._sfetch_op(plan))
-
-    @property
-    def rownumber(self) -> int | None:
-        return self._cur.rownumber
 
     async def fetchone(self) -> Row | None:
         if not self._cur.scrollable:

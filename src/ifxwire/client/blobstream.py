@@ -40,6 +40,7 @@ from ..types.bind import BLOB_BIND_TYPES, _item
 from ..types.values import Text
 from .binds import bind_message
 from .sources import SourceChanged, source_error, source_label
+from .steps import FLUSH, Steps
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -258,32 +259,45 @@ SOURCE_FAILED = "a BYTE/TEXT source failed while it was being sent"
 def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
     """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
     conn = cursor.connection
-    plan = StreamedGroups(conn, p, values, cursor._active_adapters())
+    conn._drive(execute_streamed_steps(
+        conn, p, values, cursor._active_adapters(), cursor._executed))
+
+
+def execute_streamed_steps(conn: Connection, p: Prepared, values: list[object], adapters: Any,
+                           executed: Callable[..., None]) -> Steps[None]:
+    """The statement's group goes out in blocks read from the sources as they are sent (a
+    ``FLUSH`` step after each, so the asyncio loop writes it before the next is read: memory
+    stays one block), then every reply is read; ``executed(p, begin, reply, commit)`` takes
+    the result (the cursor's). A source that fails part way leaves the server waiting for the
+    rest of the group: the connection is given up, cleanly."""
+    plan = StreamedGroups(conn, p, values, adapters)
     conn._send(plan.prefix())
     sent = False
     changed: SourceChanged | None = None
     try:
-        for parts in plan.parts():
-            conn._send_parts(parts)
+        yield FLUSH
+        try:
+            for parts in plan.parts():
+                conn._send_parts(parts)
+                yield FLUSH
+        except SourceChanged as exc:
+            changed = exc  # the group was ended without EXECUTE: in step
         sent = True
-    except SourceChanged as exc:
-        changed = exc  # the group was ended without EXECUTE: in step
-        sent = True
-    finally:
-        if not sent:
-            # A source failed part way: the server waits for the rest of this group. The
-            # connection cannot be brought back in step, so it is given up, cleanly.
-            conn._fail(InterfaceError(SOURCE_FAILED))
-    if changed is None:
-        conn._send(plan.suffix())
-    for r in plan.replies(conn, tail=changed is None):
-        conn._read(r)
+        if changed is None:
+            conn._send(plan.suffix())
+        for r in plan.replies(conn, tail=changed is None):
+            yield from conn._read_steps(r)
+    except BaseException:
+        if not conn.broken:
+            conn._fail(InterfaceError(SOURCE_FAILED if not sent else
+                                      "a streamed statement was interrupted"))
+        raise
     if changed is not None:
         if not p.cached:
             conn._retire(p)
         raise changed
     try:
-        cursor._executed(p, plan.begin, plan.reply, plan.commit)
+        executed(p, plan.begin, plan.reply, plan.commit)
     finally:
         if not p.cached:
             conn._retire(p)
@@ -316,35 +330,77 @@ class BlobReader(io.RawIOBase):
     def __len__(self) -> int:
         return self.size
 
-    def _start(self) -> None:
+    # The reader's work, shared with the asyncio reader (aio/lob.py), which awaits the steps.
+    @property
+    def unstarted(self) -> bool:
+        return self._state == "new"
+
+    @property
+    def streaming(self) -> bool:
+        """Part way through the value: the connection is busy with it."""
+        return self._state == "streaming"
+
+    def start_request(self) -> bytes:
+        """The group that asks for the value (``ID SQ_FETCHBLOB descriptor EOT``), after
+        the checks: an open connection, the database the value came from."""
         conn = self._conn
         conn._check()
         if conn._epoch != self._epoch:
             raise InterfaceError("the BYTE/TEXT value belongs to a database no longer open")
         w = Writer()
         m.put_fetchblob(w, self._stmt_id, self._descriptor)
-        conn._exchange_prefix([bytes(w.buf)])
-        conn._active_stream = self
+        return bytes(w.buf)
+
+    def started(self, owner: Any) -> None:
+        """The request is sent: ``owner`` (this reader, or the asyncio one over it) is the
+        connection's active stream until the value's end."""
+        self._conn._active_stream = owner
         self._state = "streaming"
+
+    def ready(self) -> bool:
+        """Whether there is more to read; raises the error that ended the value."""
+        if self._error is not None:
+            raise self._error
+        return self._state != "done"
+
+    def drain_steps(self) -> Steps[None]:
+        """Read and drop the rest (before another request). Reading on afterwards raises,
+        rather than look like the end of the value."""
+        sink = memoryview(bytearray(64 * 1024))
+        dropped = self._state == "streaming"
+        while self._state == "streaming":
+            try:
+                yield from self.fill_steps(sink)
+            except Exception:
+                break
+        self._conn._active_stream = None
+        if dropped and self._error is None:
+            self._error = InterfaceError(
+                "the rest of this BYTE/TEXT value was dropped: the connection was used for "
+                "another request before the reader reached its end")
+
+    def closed_on_purpose(self) -> None:
+        """Drained by ``close``: nothing to report."""
+        self._error = None
 
     def readinto(self, b: Any) -> int:
         if self.closed:
             raise ValueError("I/O operation on a closed reader")
-        with self._conn._lock:
+        conn = self._conn
+        with conn._lock:
             if self._state == "new":
-                self._start()
-            if self._error is not None:
-                raise self._error
-            if self._state == "done":
+                conn._exchange_prefix([self.start_request()])
+                self.started(self)
+            if not self.ready():
                 return 0
             return self._fill(memoryview(b).cast("B"))
 
     def _fill(self, out: memoryview) -> int:
         """Copy value bytes into ``out``, receiving as needed (blocking)."""
-        n: int = self._conn._drive(self._fill_steps(out))
+        n: int = self._conn._drive(self.fill_steps(out))
         return n
 
-    def _fill_steps(self, out: memoryview) -> Generator[int | memoryview, int, int]:
+    def fill_steps(self, out: memoryview) -> Generator[int | memoryview, int, int]:
         """``_fill`` without I/O (steps as ``Connection._read_steps``; the asyncio reader
         awaits them). More bytes are asked for only when nothing was copied yet, so if the
         wait is given up (a cancellation) no progress is lost and the call can be repeated."""
@@ -407,26 +463,14 @@ class BlobReader(io.RawIOBase):
         return done
 
     def _drain(self) -> None:
-        """Called by the connection before another request: read and drop the rest. Reading
-        on afterwards raises, rather than look like the end of the value."""
-        sink = bytearray(64 * 1024)
-        dropped = self._state == "streaming"
-        while self._state == "streaming":
-            try:
-                self._fill(memoryview(sink))
-            except Exception:
-                break
-        self._conn._active_stream = None
-        if dropped and self._error is None:
-            self._error = InterfaceError(
-                "the rest of this BYTE/TEXT value was dropped: the connection was used for "
-                "another request before the reader reached its end")
+        """Called by the connection before another request."""
+        self._conn._drive(self.drain_steps())
 
     def close(self) -> None:
         if self._state == "streaming" and not self._conn.closed and not self._conn.broken:
             with self._conn._lock:
                 self._drain()
-                self._error = None  # closed on purpose: nothing to report
+                self.closed_on_purpose()
         super().close()
 
 

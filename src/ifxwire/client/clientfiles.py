@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..protocol import fastpath as fp
 from ..protocol.requests import (
@@ -20,14 +20,30 @@ from ..protocol.requests import (
     put_file_read_head,
 )
 from ..protocol.wire import Writer
-from . import fastpath as _fp
 from .replies import Reply
 from .sources import SourceChanged
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from ..protocol.messages import Layout
+
+
+class _Session(Protocol):
+    """What answering SQ_FILE requests needs of the connection."""
+
+    encoding: str
+    _layout: Layout
+    _client_file: Any
+    _file_changed: Any
+
+    def _send(self, data: bytes | bytearray) -> None: ...
+
+    def _send_stream(self, messages: Iterator[bytes]) -> None: ...
 
 __all__ = ["answer_file_request"]
+
+#: Bytes per message of a client file's data (the size of a smart-LOB write message,
+#: client/fastpath.py ``WRITE_MESSAGE``: sent whole, then the next is read from the file).
+_MESSAGE = 1024 * 1024
 
 
 # JDBC IfxSmBlob LO_O_* flags in an SQ_FILE open request.
@@ -47,11 +63,11 @@ class _ClientFile:
         self.handle: Any = None  # open while a write request's data arrives
 
 
-def _error_answer(conn: Connection, code: int) -> bytes:
+def _error_answer(conn: _Session, code: int) -> bytes:
     return file_error_answer(code, conn._layout.long_sql)
 
 
-def answer_file_request(conn: Connection, reply: Reply) -> None:
+def answer_file_request(conn: _Session, reply: Reply) -> None:
     """Answer the SQ_FILE request a reply stopped at, against the local file system, as JDBC's
     ``receiveSQFILE`` does; the caller then reads the rest of the reply. A write request
     comes back here with each batch of its data, and is answered after its last."""
@@ -81,7 +97,7 @@ def answer_file_request(conn: Connection, reply: Reply) -> None:
         conn._send_stream(_file_answer(conn, state, req.bufsize or fp.FILE_CHUNK, req.amount))
 
 
-def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
+def _write_batch(conn: _Session, reply: Reply, req: fp.FileRequest) -> None:
     """Write out the chunks taken so far; after the last, answer with the total size (or the
     error, which is kept until then: the server's data must still be read)."""
     state: _ClientFile | None = conn._client_file
@@ -123,9 +139,9 @@ def _write_batch(conn: Connection, reply: Reply, req: fp.FileRequest) -> None:
     conn._send(file_write_answer(total))
 
 
-def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
+def _file_answer(conn: _Session, state: _ClientFile, bufsize: int, amount: int
                  ) -> Iterator[bytes]:
-    """The answer to an SQ_FILE read, in messages of about ``WRITE_MESSAGE`` bytes made as the
+    """The answer to an SQ_FILE read, in messages of about ``_MESSAGE`` bytes made as the
     file is read: the sync driver sends each at once, the asyncio one between awaits, so a
     file of any size is never held whole."""
     try:
@@ -154,7 +170,7 @@ def _file_answer(conn: Connection, state: _ClientFile, bufsize: int, amount: int
                 break
             put_file_read_chunk(w, piece)
             left -= len(piece)
-            if len(w.buf) >= _fp.WRITE_MESSAGE:
+            if len(w.buf) >= _MESSAGE:
                 yield bytes(w.buf)
                 w.buf.clear()
         w.raw(EOT)

@@ -91,6 +91,7 @@ from .statements import (
     returns_rows,
     set_result_limits,
 )
+from .steps import FLUSH, Op, Steps
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
@@ -98,17 +99,13 @@ if TYPE_CHECKING:
     from .routines import OutRoutine
     from .savepoints import Savepoint
 
-__all__ = ["Connection"]
+__all__ = ["Connection", "Op", "Steps"]
 
 log = logging.getLogger("ifxwire.client")
 plog = logging.getLogger("ifxwire.protocol")
 
 _T = TypeVar("_T")
-#: An operation that sends requests and waits for their replies, written once for both
-#: drivers: it yields the request groups to exchange next (each with the Reply to fill)
-#: and returns its result. ``Connection._run`` drives it with blocking exchanges,
-#: ``AsyncConnection._run`` with awaited ones (docs/ARCHITECTURE.md, "One core, two loops").
-Op = Generator[list[tuple[bytes, Reply]], None, _T]
+
 
 #: Trace lines show at most this many bytes of hex per direction and exchange.
 TRACE_HEX_LIMIT = 2048
@@ -642,6 +639,130 @@ class Connection:
         finally:
             self.close()
 
+    # ------------------------------------------------------------------ session API
+    # What the drivers' loops (ifxwire.aio), the LOB objects and the pools use of the
+    # session: a small, named surface, so that none of them reads private members. Not for
+    # applications (they need none of it); stable inside the package.
+
+    @property
+    def params(self) -> ConnectParams:
+        """The resolved connect parameters of this session."""
+        return self._params
+
+    @property
+    def epoch(self) -> int:
+        """Counts database changes: statements and BYTE/TEXT descriptors of an older epoch
+        belong to a database no longer open."""
+        return self._epoch
+
+    @property
+    def cursor_timeout(self) -> float | None:
+        """The statement timeout of the cursor whose request runs now (None: the
+        connection's ``statement_timeout`` applies)."""
+        return self._cursor_timeout
+
+    @property
+    def active_stream(self) -> Any:
+        """The BYTE/TEXT reader part way through its value (the next request drains it)."""
+        return self._active_stream
+
+    @active_stream.setter
+    def active_stream(self, reader: Any) -> None:
+        self._active_stream = reader
+
+    @property
+    def lob_txn(self) -> bool:
+        """Whether a statement storing large objects began the open transaction itself."""
+        return self._lob_txn
+
+    def ensure_usable(self) -> None:
+        """Raise InterfaceError when the connection is closed or broken."""
+        self._check()
+
+    def break_session(self, exc: Exception) -> None:
+        """Mark the connection broken (its reply stream can no longer be matched to
+        requests) and close the transport."""
+        self._fail(exc)
+
+    def mark_closed(self) -> None:
+        """Closed from now on (the caller says goodbye and closes the stream)."""
+        self._closed = True
+
+    def note_timeout(self, seconds: float) -> None:
+        """The running request is being cancelled for taking longer than ``seconds``: its
+        -213 says so."""
+        self._timed_out = seconds
+
+    def note_release(self, release: str) -> None:
+        """The server's release, asked for at connect (``server_version``)."""
+        self._server_release = release
+
+    def set_autocommit_now(self, value: bool) -> None:
+        """Set autocommit where that needs no I/O; a switch that must commit an open
+        transaction raises (the asyncio driver's plain attribute)."""
+        self._check()
+        if self._autocommit_commits(value):
+            raise ProgrammingError(
+                "switching autocommit on commits the open transaction; "
+                "use 'await conn.set_autocommit(True)'"
+            )
+        self._autocommit = bool(value)
+
+    def begin_exchange(self, groups: Sequence[bytes]) -> list[tuple[bytes, Reply]]:
+        """Queue the deferred groups and ``groups`` as one send; the deferred groups with
+        the replies to read for them first (an exchange's first half)."""
+        self._check()
+        deferred, self._deferred = self._deferred, []
+        self._send(b"".join([*deferred, *groups]))
+        return [(group, self._reply()) for group in deferred]
+
+    def end_exchange(self, deferred: Sequence[tuple[bytes, Reply]]) -> None:
+        """After the deferred groups' replies were read: log those that failed (a CLOSE of
+        a statement already gone is harmless)."""
+        for group, r in deferred:
+            if r.error is not None:
+                log.debug("deferred %s failed (ignored): %s", self._names(group),
+                          self._server_error(r.error))
+
+    def new_reply(self) -> Reply:
+        """A reply to fill, in this session's layout and encoding."""
+        return self._reply()
+
+    def read_steps(self, reply: Reply) -> Steps[Reply]:
+        """``_read_steps``: one reply to its SQ_EOT, without I/O."""
+        return self._read_steps(reply)
+
+    def login_steps(self) -> Steps[None]:
+        """The login (pipelined session groups, PAM), without I/O."""
+        return self._login_steps(self._params)
+
+    def prepare_op(self, sql: str, plan: SqlPlan, cache: bool) -> Op[Prepared]:
+        return self._prepare_op(sql, plan, cache)
+
+    def statement_op(self, sql: str, plan: SqlPlan) -> Op[tuple[Prepared, bool]]:
+        return self._statement_op(sql, plan)
+
+    def end_transaction_op(self, group: bytes, what: str) -> Op[None]:
+        return self._end_transaction_op(group, what)
+
+    def autocommit_op(self, value: bool) -> Op[None]:
+        return self._autocommit_op(value)
+
+    def lob_txn_begin_op(self) -> Op[None]:
+        return self._lob_txn_begin_op()
+
+    def lob_txn_end_op(self, commit: bool) -> Op[None]:
+        return self._lob_txn_end_op(commit)
+
+    def abandon_lob_txn(self) -> None:
+        """A statement was cancelled inside the transaction a LOB statement began: nothing
+        may be awaited, and going on in autocommit mode inside it would commit nothing, so
+        the connection is given up (the server rolls the transaction back)."""
+        if self._lob_txn and self._broken is None:
+            self._fail(_e.connection_lost(
+                "a statement storing large objects was cancelled inside its transaction"))
+        self._lob_txn = False
+
     # ------------------------------------------------------------------ wire primitives
 
     def _check(self) -> None:
@@ -812,11 +933,15 @@ class Connection:
             groups = next(op)
             while True:
                 try:
-                    self._exchange(groups)
+                    if groups.__class__ is list:
+                        self._exchange(groups)
+                        got = None
+                    else:
+                        got = self._drive(groups)
                 except BaseException as exc:
                     groups = op.throw(exc)
                 else:
-                    groups = op.send(None)
+                    groups = op.send(got)
         except StopIteration as stop:
             result: _T = stop.value
             return result
@@ -873,6 +998,8 @@ class Connection:
                         got = 0
                     elif step.__class__ is memoryview:
                         got = t.recv_direct(step)
+                    elif step is FLUSH:
+                        got = None
                     else:
                         raise InterfaceError(
                             "an application callback returned an awaitable on a sync connection")

@@ -295,7 +295,8 @@ class Cursor:
             if limit is None:
                 limit = conn.lob_materialize_limit
             try:
-                reply.rows = _lob.wrap_rows(conn, p.lobs, reply.rows, limit)
+                reply.rows = conn._run(_lob.wrap_rows_op(
+                    conn, p.lobs, reply.rows, limit, _lob.lob_factory(conn)))
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 
@@ -507,7 +508,8 @@ class Cursor:
         return cached
 
     def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
-        return _lob.prepare_params(self.connection, p, values)
+        conn = self.connection
+        return conn._run(_lob.prepare_params_op(conn, p, values, _lob.lob_factory(conn)))
 
     def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
         _blobstream.execute_streamed(self, p, values)

@@ -7,17 +7,19 @@ write. Like JDBC's ``executeFastPath``, a call made with autocommit off in a log
 begins the transaction first (a pipelined ``BEGIN EOT``), and in an ANSI database with
 autocommit on a ``COMMIT`` follows.
 
-Each step is split into "groups to send" and "what the replies mean" so the asyncio
-connection runs the same steps around its own awaits (``aio/fastpath.py``).
+Every operation is an ``Op`` (client/connection.py) run blocking by the sync connection and
+awaited by the asyncio one: nothing here is written twice.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterable, Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ProgrammingError
+from .. import errors as _e
+from ..errors import Error, ProgrammingError
 from ..protocol import fastpath as fp
 from ..protocol.gather import add_chunks
 from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EOT
@@ -25,9 +27,10 @@ from ..protocol.wire import Writer
 from ..types import smartlob as slo
 from .binds import bind_message
 from .replies import Reply
+from .steps import Op, Steps
 
 if TYPE_CHECKING:
-    from .connection import Connection, Op
+    from .connection import Connection
 
 #: Bytes of data per SQ_LODATA write message: one round trip each, pipelined in a window.
 WRITE_MESSAGE = 1024 * 1024
@@ -206,13 +209,13 @@ def lodata_size(conn: Connection, reply: Reply) -> int:
 
 
 # --------------------------------------------------------------------------------------------
-# Sync orchestration
+# Operations (run by ``Connection._run`` and ``AsyncConnection._run``)
 # --------------------------------------------------------------------------------------------
 
 
 def routine_op(conn: Connection, signature: str) -> Op[tuple[bytes, int]]:
     """The cached (database, handle) of ``signature`` on this connection (GETROUTINE once).
-    Operations (``connection.Op``) here run blocking below and awaited by aio/fastpath.py."""
+    """
     key = (conn._database, signature)
     cached = conn._routines.get(key)
     if cached is not None:
@@ -251,12 +254,6 @@ def call(conn: Connection, signature: str, args: Sequence[object]) -> list[Any]:
         return conn._run(call_op(conn, signature, args))
 
 
-def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
-    """One SQ_LODATA read of up to ``n`` bytes into ``sink``; returns the bytes read."""
-    with conn._lock:
-        return conn._run(read_into_op(conn, fd, sink, n))
-
-
 class ReadPlan:
     """The bookkeeping of pipelined SQ_LODATA reads, shared by the sync and asyncio drivers:
     which destination each request fills, when to stop asking, what came back."""
@@ -289,42 +286,56 @@ class ReadPlan:
         return sink[:got]
 
 
-def read_pipelined(
+def read_pipelined_op(
     conn: Connection,
     fd: int,
     sinks: Iterable[memoryview],
     on_data: Callable[[memoryview], object] | None = None,
     window: int = READ_WINDOW,
-) -> int:
+) -> Op[int]:
     """Stream from the descriptor's position with ``window`` SQ_LODATA reads in flight: each
     request fills the next view ``sinks`` gives (as many bytes as it is long), and ``on_data``
-    gets the filled part, in order. Stops at the object's end (a short answer) or when the
-    sinks run out; returns the bytes read. A sink may be reused once ``on_data`` had it, so
-    ``window`` rotating buffers are enough. On an error the replies in flight are still read
-    (the wire stays in step)."""
-    plan = ReadPlan(sinks, window)
-    with conn._lock:
-        conn._check()
-        if conn._deferred:
-            conn._exchange([])
-        try:
-            while True:
-                while (group := plan.next_request(conn, fd)) is not None:
-                    conn._send(group[0])
-                if not plan.pending:
-                    return plan.total
-                reply, sink = plan.pending.popleft()
-                conn._read(reply)
-                data = plan.answered(conn, reply, sink)
-                if on_data is not None and len(data):
-                    on_data(data)
-        except BaseException:
-            plan.ended = True
-            for reply, _ in plan.pending:
-                if conn.broken:
-                    break
-                conn._read(reply)
+    gets the filled part, in order (it may return an awaitable on an asyncio connection: an
+    async file's ``write``). Stops at the object's end (a short answer) or when the sinks run
+    out; returns the bytes read. A sink may be reused once ``on_data`` had it, so ``window``
+    rotating buffers are enough. The caller holds the lock."""
+    conn._check()
+    if conn._deferred:
+        yield []
+    got: int = yield _read_pipelined_steps(conn, fd, ReadPlan(sinks, window), on_data)
+    return got
+
+
+def _read_pipelined_steps(
+    conn: Connection, fd: int, plan: ReadPlan, on_data: Callable[[memoryview], object] | None
+) -> Steps[int]:
+    """``read_pipelined_op``'s sends and reads (``Connection._read_steps``). On a server
+    error the replies in flight are still read (the wire stays in step); an interruption
+    that is not an error (a cancellation) leaves them unread, so it breaks the connection."""
+    try:
+        while True:
+            while (group := plan.next_request(conn, fd)) is not None:
+                conn._send(group[0])
+            if not plan.pending:
+                return plan.total
+            reply, sink = plan.pending.popleft()
+            yield from conn._read_steps(reply)
+            data = plan.answered(conn, reply, sink)
+            if on_data is not None and len(data):
+                result = on_data(data)
+                if inspect.isawaitable(result):
+                    yield result
+    except BaseException as exc:
+        plan.ended = True
+        if not isinstance(exc, Exception):
+            if not conn.broken:
+                conn._fail(_e.connection_lost("an SQ_LODATA read was interrupted"))
             raise
+        for reply, _ in plan.pending:
+            if conn.broken:
+                break
+            yield from conn._read_steps(reply)
+        raise
 
 
 def rotating(size: int, count: int = READ_WINDOW + 1) -> Iterator[memoryview]:
@@ -340,58 +351,86 @@ def slices(view: memoryview, size: int = READ_MESSAGE) -> Iterator[memoryview]:
         yield view[at : at + size]
 
 
-def write_pieces(
+Pieces = Iterable[bytes | bytearray | memoryview] | AsyncIterable[bytes | bytearray | memoryview]
+
+
+def write_pieces_op(
     conn: Connection,
     fd: int,
-    pieces: Iterable[bytes | bytearray | memoryview],
+    pieces: Pieces,
     on_piece: Callable[[int], None] | None = None,
-) -> int:
+) -> Op[int]:
     """Write every piece (each at most WRITE_MESSAGE bytes) in pipelined SQ_LODATA groups,
-    WRITE_WINDOW of them in flight; returns the bytes written. If the piece source raises,
+    WRITE_WINDOW of them in flight; returns the bytes written. ``pieces`` may be an async
+    iterable on an asyncio connection (an async file's data). If the piece source raises,
     the groups already sent are still answered (the wire stays in step) and its exception
-    propagates."""
-    total = 0
-    with conn._lock:
-        conn._check()
-        begin: list[Group] = []
-        started = transaction_groups(conn, begin)
-        if begin or conn._deferred:
-            conn._exchange(begin)  # BEGIN, and anything deferred, before the data flows
-            after_transaction(conn, started, None)
-        pending: list[Group] = []
-        try:
-            for piece in pieces:
-                if not len(piece):
-                    continue
-                parts, reply = lodata_write_parts(conn, fd, piece)
-                conn._send_parts(parts)
-                pending.append((b"", reply))
-                if len(pending) >= WRITE_WINDOW:
-                    total += _drain(conn, pending[:1], on_piece)
-                    del pending[:1]
-        except BaseException:
-            _drain(conn, pending, None, raise_errors=False)
-            raise
-        total += _drain(conn, pending, on_piece)
-        commit: list[Group] = []
-        if commit_group(conn, commit) is not None:
-            conn._exchange(commit)
-            after_transaction(conn, None, commit[0][1])
+    propagates. The caller holds the lock."""
+    conn._check()
+    begin: list[Group] = []
+    started = transaction_groups(conn, begin)
+    if begin or conn._deferred:
+        yield begin  # BEGIN, and anything deferred, before the data flows
+        after_transaction(conn, started, None)
+    total: int = yield _write_pieces_steps(conn, fd, pieces, on_piece)
+    commit: list[Group] = []
+    if commit_group(conn, commit) is not None:
+        yield commit
+        after_transaction(conn, None, commit[0][1])
     return total
 
 
-def _drain(
+def _write_pieces_steps(
+    conn: Connection, fd: int, pieces: Pieces, on_piece: Callable[[int], None] | None
+) -> Steps[int]:
+    total = 0
+    pending: list[Group] = []
+    aiter_ = pieces.__aiter__() if isinstance(pieces, AsyncIterable) else None
+    it = iter(pieces) if aiter_ is None else None  # type: ignore[arg-type]
+    try:
+        while True:
+            try:
+                if aiter_ is not None:
+                    piece = yield aiter_.__anext__()
+                else:
+                    assert it is not None
+                    piece = next(it)
+            except (StopIteration, StopAsyncIteration):
+                break
+            except Exception:
+                # The source failed: answer what was sent, then let its exception through.
+                yield from _drain_steps(conn, pending, None, raise_errors=False)
+                raise
+            if not len(piece):
+                continue
+            parts, reply = lodata_write_parts(conn, fd, piece)
+            conn._send_parts(parts)
+            pending.append((b"", reply))
+            if len(pending) >= WRITE_WINDOW:
+                total += yield from _drain_steps(conn, pending[:1], on_piece)
+                del pending[:1]
+        total += yield from _drain_steps(conn, pending, on_piece)
+    except Error:
+        raise
+    except BaseException as exc:
+        if not conn.broken and not isinstance(exc, Exception):
+            conn._fail(_e.connection_lost(
+                "an SQ_LODATA write was interrupted while its replies were pending"))
+        raise
+    return total
+
+
+def _drain_steps(
     conn: Connection,
     groups: list[Group],
     on_piece: Callable[[int], None] | None,
     raise_errors: bool = True,
-) -> int:
+) -> Steps[int]:
     """Read the replies of ``groups`` (already sent); the first server error is raised after
     all of them were read."""
     done = 0
     first_error: Reply | None = None
     for _, reply in groups:
-        conn._read(reply)
+        yield from conn._read_steps(reply)
         if reply.error is not None:
             first_error = first_error or reply
             continue

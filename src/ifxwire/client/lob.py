@@ -23,9 +23,10 @@ SQ_FILE requests (``LOTOFILE``/``FILETOBLOB`` with ``'client'``) are answered in
 from __future__ import annotations
 
 import codecs
+import inspect
 import io
 import struct
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
@@ -38,6 +39,7 @@ from ..types.adapters import BindItem
 from . import fastpath as _fp
 from .replies import Reply
 from .sources import source_error
+from .steps import Op
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -49,11 +51,12 @@ __all__ = [
     "SmartLob",
     "create_lob",
     "lob_columns",
-    "prepare_params",
+    "prepare_params_op",
 ]
 
 _T = TypeCode
 L = TypeVar("L", bound="SmartLob")
+_R = TypeVar("_R")
 
 #: Chunk size of iteration and of copies to and from files.
 CHUNK = 1024 * 1024
@@ -178,11 +181,14 @@ def lob_columns(columns: Sequence[ColumnDesc]) -> tuple[tuple[int, bool], ...]:
 
 class LocatorBase:
     """What the sync and asyncio LOB objects share: the locator, the descriptor state, the
-    bind form. No I/O."""
+    bind form, and every operation as an ``Op`` (client/connection.py) on the sync session
+    ``_session``: ``SmartLob`` runs them blocking under the connection's lock, the asyncio
+    ``AsyncSmartLob`` awaits them. No I/O here."""
 
     type_name = "blob"
     _kind = XID_BLOB
     _ifx_locator = True
+    _session: Connection  # the session state the operations use (the sync core)
 
     def __init__(self, locator: bytes) -> None:
         if len(locator) != slo.LOCATOR_SIZE:
@@ -226,6 +232,9 @@ class LocatorBase:
         self._append = bool(flags & slo.LO_APPEND)
         self._pos = self._server_pos = 0
 
+    def _moved(self) -> None:
+        """The position changed by a seek (a CLOB drops the characters it decoded ahead)."""
+
     @property
     def closed(self) -> bool:
         return self._closed
@@ -239,41 +248,196 @@ class LocatorBase:
     def writable(self) -> bool:
         return True
 
+    def tell(self) -> int:
+        self._check()
+        return self._pos
+
+    def _check(self) -> None:
+        if self._closed:
+            raise InterfaceError(f"the {type(self).__name__} is closed")
+        self._session._check()
+
+    def __del__(self) -> None:
+        # An open descriptor of a dropped object is closed with the next request (deferred,
+        # like a cursor's CLOSE), when the close routine's handle is already known.
+        fd = getattr(self, "_fd", None)
+        if fd is None or getattr(self, "_closed", True):
+            return
+        try:
+            conn = self._session
+            cached = conn._routines.get((conn._database, SIG_CLOSE))
+            if cached is not None and not conn.closed and not conn.broken:
+                group, _ = _fp.exfp_group(conn, cached[0], cached[1], [fd])
+                conn._defer(group)
+        except Exception:  # never raise from a finalizer
+            pass
+
+    # ---- operations (Op generators: run blocking by SmartLob, awaited by AsyncSmartLob) ----
+    def _call_op(self, signature: str, *args: object) -> Op[list[Any]]:
+        return _fp.call_op(self._session, signature, args)
+
+    def _open_op(self, mode: str) -> Op[None]:
+        flags = open_flags(mode)
+        self._check()
+        if self._fd is not None:
+            yield from self._close_fd_op()
+        opened = yield from self._call_op(SIG_OPEN, self._udt(), flags)
+        self._opened(returned(opened, "ifx_lo_open"), flags)
+        if mode.startswith("w"):
+            yield from self._call_op(SIG_TRUNCATE, self._fd, 0)
+
+    def _close_op(self) -> Op[None]:
+        if self._closed:
+            return
+        self._closed = True
+        conn = self._session
+        if self._fd is not None and not conn.closed and not conn.broken:
+            yield from self._close_fd_op()
+
+    def _close_fd_op(self) -> Op[None]:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            yield from self._call_op(SIG_CLOSE, fd)
+
+    def _ensure_op(self, write: bool) -> Op[int]:
+        """The descriptor, opened (``"r"``, or ``"r+"`` to write) when needed; the position
+        is kept across a reopen."""
+        self._check()
+        if self._fd is None or (write and not self._writable):
+            pos = self._pos
+            yield from self._open_op("r+" if write else "r")
+            self._pos = pos
+        assert self._fd is not None
+        return self._fd
+
+    def _sync_op(self, fd: int) -> Op[None]:
+        """Move the server's descriptor to our position (one fast-path call, only when a seek
+        made them differ)."""
+        if self._server_pos != self._pos and not self._append:
+            moved = yield from self._call_op(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
+            self._server_pos = returned_int(moved, "ifx_lo_seek")
+
+    def _seek_op(self, offset: int, whence: int) -> Op[int]:
+        self._check()
+        self._moved()
+        size = (yield from self._size_op()) if whence == io.SEEK_END else 0
+        self._pos = seek_target(self._pos, offset, whence, size)
+        return self._pos
+
+    def _size_op(self) -> Op[int]:
+        fd = yield from self._ensure_op(False)
+        stat = yield from self._call_op(SIG_STAT, fd, _STAT_PLACEHOLDER)
+        return stat_size(returned(stat, "ifx_lo_stat"))
+
+    def _truncate_op(self, size: int | None) -> Op[int]:
+        target = self._pos if size is None else size
+        if target < 0:
+            raise DataError(f"negative truncate size {target}")
+        fd = yield from self._ensure_op(True)
+        yield from self._call_op(SIG_TRUNCATE, fd, target)
+        return target
+
+    def _read_into_sink_op(self, sink: bytearray | memoryview, n: int) -> Op[int]:
+        fd = yield from self._ensure_op(False)
+        yield from self._sync_op(fd)
+        got = yield from _fp.read_into_op(self._session, fd, sink, n)
+        self._pos += got
+        self._server_pos = self._pos
+        return got
+
+    def _read_stream_op(self, sinks: Iterable[memoryview],
+                        on_data: Callable[[memoryview], object] | None = None,
+                        window: int = _fp.READ_WINDOW) -> Op[int]:
+        """Pipelined reads from the position (client/fastpath.py ``read_pipelined_op``)."""
+        fd = yield from self._ensure_op(False)
+        yield from self._sync_op(fd)
+        try:
+            got = yield from _fp.read_pipelined_op(self._session, fd, sinks, on_data, window)
+        except BaseException:
+            self._server_pos = -1  # unknown: the next read seeks first
+            raise
+        self._pos += got
+        self._server_pos = self._pos
+        return got
+
+    def _read_bytes_op(self, n: int) -> Op[bytes]:
+        if 0 <= n <= _fp.READ_MESSAGE:
+            out = bytearray()
+            if n:
+                yield from self._read_into_sink_op(out, n)
+            return bytes(out)
+        if n < 0:
+            out = bytearray()
+            yield from self._read_stream_op(_fp.rotating(_fp.READ_MESSAGE), out.extend)
+            return bytes(out)
+        buf = bytearray(n)
+        del buf[(yield from self._read_stream_op(_fp.slices(memoryview(buf)))) :]
+        return bytes(buf)
+
+    def _readinto_op(self, b: bytearray | memoryview) -> Op[int]:
+        view = memoryview(b).cast("B")
+        if len(view) <= _fp.READ_MESSAGE:
+            if not len(view):
+                return 0
+            return (yield from self._read_into_sink_op(view, len(view)))
+        return (yield from self._read_stream_op(_fp.slices(view)))
+
+    def _copy_to_op(self, target: Any, chunk: int) -> Op[int]:
+        size = max(1, min(chunk, _fp.COPY_MESSAGE))
+        return (yield from self._read_stream_op(
+            _fp.rotating(size, _fp.COPY_WINDOW + 1), target.write, _fp.COPY_WINDOW))
+
+    def _write_pieces_op(self, pieces: _fp.Pieces) -> Op[int]:
+        fd = yield from self._ensure_op(True)
+        yield from self._sync_op(fd)
+        n = yield from _fp.write_pieces_op(self._session, fd, pieces)
+        self._pos += n
+        self._server_pos = self._pos
+        return n
+
+    def _read_text_op(self, size: int | None) -> Op[str]:
+        """A CLOB's ``read``: up to ``size`` characters (all the rest when -1/None)."""
+        n = -1 if size is None else size
+        text: Any = self  # a ClobText
+        encoding = self._session.encoding
+        while (want := text._want(n)) and text._feed((yield from self._read_bytes_op(want)),
+                                                      encoding):
+            pass
+        result: str = text._take(n)
+        return result
+
+    def _write_text_op(self, text: str) -> Op[int]:
+        data = encode_clob(text, self._session.encoding)
+        self._moved()
+        yield from self._write_pieces_op(_split(data))
+        return len(text)
+
 
 class SmartLob(LocatorBase):
-    """A smart large object on the server, opened on demand. Not thread-safe (like a file)."""
+    """A smart large object on the server, opened on demand. Not thread-safe (like a file).
+    Each method runs one of ``LocatorBase``'s operations under the connection's lock."""
 
     def __init__(self, connection: Connection, locator: bytes) -> None:
         super().__init__(locator)
         self.connection = connection
+        self._session = connection
+
+    def _do(self, op: Op[_R]) -> _R:
+        conn = self.connection
+        with conn._lock:
+            return conn._run(op)
 
     # ---- open / close -------------------------------------------------------------------------
     def open(self: L, mode: str = "r") -> L:
         """Open on the server: ``"r"`` read, ``"r+"`` read and write, ``"w"`` read and write
         after truncating, ``"a"`` write at the end. Reads and writes open it themselves
         (``"r"``, or ``"r+"`` for a write); an open object is reopened for a different mode."""
-        flags = open_flags(mode)
-        self._check()
-        if self._fd is not None:
-            self._close_fd()
-        self._opened(returned(self._call(SIG_OPEN, self._udt(), flags), "ifx_lo_open"), flags)
-        if mode.startswith("w"):
-            self._call(SIG_TRUNCATE, self._fd, 0)
+        self._do(self._open_op(mode))
         return self
 
     def close(self) -> None:
         """Close the server descriptor (the object stays: a row holds it)."""
-        if self._closed:
-            return
-        self._closed = True
-        conn = self.connection
-        if self._fd is not None and not conn.closed and not conn.broken:
-            self._close_fd()
-
-    def _close_fd(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            self._call(SIG_CLOSE, fd)
+        self._do(self._close_op())
 
     def __enter__(self: L) -> L:
         return self
@@ -286,145 +450,34 @@ class SmartLob(LocatorBase):
     ) -> None:
         self.close()
 
-    def __del__(self) -> None:
-        # An open descriptor of a dropped object is closed with the next request (deferred,
-        # like a cursor's CLOSE), when the close routine's handle is already known.
-        fd = getattr(self, "_fd", None)
-        if fd is None or getattr(self, "_closed", True):
-            return
-        conn = self.connection
-        try:
-            cached = conn._routines.get((conn._database, SIG_CLOSE))
-            if cached is not None and not conn.closed and not conn.broken:
-                group, _ = _fp.exfp_group(conn, cached[0], cached[1], [fd])
-                conn._defer(group)
-        except Exception:  # never raise from a finalizer
-            pass
-
-    # ---- helpers ------------------------------------------------------------------------------
-    def _check(self) -> None:
-        if self._closed:
-            raise InterfaceError(f"the {type(self).__name__} is closed")
-        self.connection._check()
-
-    def _call(self, signature: str, *args: object) -> list[Any]:
-        return _fp.call(self.connection, signature, args)
-
-    def _ensure(self, write: bool) -> int:
-        self._check()
-        if self._fd is None or (write and not self._writable):
-            pos = self._pos
-            self.open("r+" if write else "r")
-            self._pos = pos
-        assert self._fd is not None
-        return self._fd
-
-    def _sync(self, fd: int) -> None:
-        """Move the server's descriptor to our position (one fast-path call, only when a seek
-        made them differ)."""
-        if self._server_pos != self._pos and not self._append:
-            moved = self._call(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
-            self._server_pos = returned_int(moved, "ifx_lo_seek")
-
     # ---- positions ----------------------------------------------------------------------------
-    def tell(self) -> int:
-        self._check()
-        return self._pos
-
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         """Move the position (no server call until the next read or write, except from the
         end, which asks for the size)."""
-        self._check()
-        self._pos = seek_target(self._pos, offset, whence,
-                                self.size() if whence == io.SEEK_END else 0)
-        return self._pos
+        return self._do(self._seek_op(offset, whence))
 
     def size(self) -> int:
         """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
-        fd = self._ensure(False)
-        return stat_size(returned(self._call(SIG_STAT, fd, _STAT_PLACEHOLDER), "ifx_lo_stat"))
+        return self._do(self._size_op())
 
     def truncate(self, size: int | None = None) -> int:
         """Cut the object to ``size`` bytes (default: the position); returns the size."""
-        target = self._pos if size is None else size
-        if target < 0:
-            raise DataError(f"negative truncate size {target}")
-        fd = self._ensure(True)
-        self._call(SIG_TRUNCATE, fd, target)
-        return target
+        return self._do(self._truncate_op(size))
 
     # ---- bytes --------------------------------------------------------------------------------
-    def _read_bytes(self, n: int) -> bytes:
-        if 0 <= n <= _fp.READ_MESSAGE:
-            out = bytearray()
-            if n:
-                self._read_into_sink(out, n)
-            return bytes(out)
-        if n < 0:
-            out = bytearray()
-            self._read_stream(_fp.rotating(_fp.READ_MESSAGE), out.extend)
-            return bytes(out)
-        buf = bytearray(n)
-        del buf[self._read_stream(_fp.slices(memoryview(buf))) :]
-        return bytes(buf)
-
-    def _read_into_sink(self, sink: bytearray | memoryview, n: int) -> int:
-        fd = self._ensure(False)
-        self._sync(fd)
-        got = _fp.read_into(self.connection, fd, sink, n)
-        self._pos += got
-        self._server_pos = self._pos
-        return got
-
-    def _read_stream(self, sinks: Iterable[memoryview],
-                     on_data: Callable[[memoryview], object] | None = None,
-                     window: int = _fp.READ_WINDOW) -> int:
-        """Pipelined reads from the position (client/fastpath.py ``read_pipelined``)."""
-        fd = self._ensure(False)
-        self._sync(fd)
-        try:
-            got = _fp.read_pipelined(self.connection, fd, sinks, on_data, window)
-        except BaseException:
-            self._server_pos = -1  # unknown: the next read seeks first
-            raise
-        self._pos += got
-        self._server_pos = self._pos
-        return got
-
     def readinto(self, b: bytearray | memoryview) -> int:
         """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
-        view = memoryview(b).cast("B")
-        if len(view) <= _fp.READ_MESSAGE:
-            return self._read_into_sink(view, len(view)) if len(view) else 0
-        return self._read_stream(_fp.slices(view))
-
-    def _write_bytes(self, data: bytes | bytearray | memoryview) -> int:
-        view = memoryview(data).cast("B")
-        fd = self._ensure(True)
-        self._sync(fd)
-        pieces = (view[at : at + _fp.WRITE_MESSAGE]
-                  for at in range(0, len(view), _fp.WRITE_MESSAGE))
-        n = _fp.write_pieces(self.connection, fd, pieces)
-        self._pos += n
-        self._server_pos = self._pos
-        return n
+        return self._do(self._readinto_op(b))
 
     def write_from(self, source: BinaryIO | Any, chunk: int = _fp.WRITE_MESSAGE) -> int:
         """Copy a binary file-like object in at the position, ``chunk`` bytes at a time."""
-        fd = self._ensure(True)
-        self._sync(fd)
-        n = _fp.write_pieces(self.connection, fd, _file_pieces(source, chunk))
-        self._pos += n
-        self._server_pos = self._pos
-        return n
+        return self._do(self._write_pieces_op(binary_pieces(source, chunk)))
 
     def copy_to(self, target: BinaryIO | Any, chunk: int = _fp.COPY_MESSAGE) -> int:
         """Copy from the position to the end into a binary file-like object; returns bytes.
         Reads are pipelined (``COPY_WINDOW`` in flight) in pieces of ``chunk`` bytes (4 MiB:
         fewer, larger reads cost the server less; the buffers stay about 12 MiB)."""
-        size = max(1, min(chunk, _fp.COPY_MESSAGE))
-        return self._read_stream(_fp.rotating(size, _fp.COPY_WINDOW + 1), target.write,
-                                 _fp.COPY_WINDOW)
+        return self._do(self._copy_to_op(target, chunk))
 
 
 class Blob(SmartLob):
@@ -436,7 +489,7 @@ class Blob(SmartLob):
     def read(self, size: int | None = -1) -> bytes:
         """Up to ``size`` bytes from the position; all of the rest when ``size`` is -1 or None
         (read in 1 MiB messages: prefer chunks or readinto for very large objects)."""
-        return self._read_bytes(-1 if size is None else size)
+        return self._do(self._read_bytes_op(-1 if size is None else size))
 
     def read1(self, size: int = -1) -> bytes:
         return self.read(size)
@@ -446,7 +499,7 @@ class Blob(SmartLob):
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         """Write at the position (at the end in append mode); returns the bytes written."""
-        return self._write_bytes(data)
+        return self._do(self._write_pieces_op(_split(data)))
 
     def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
         """The bytes from the position on, ``size`` at a time."""
@@ -463,6 +516,8 @@ class ClobText:
     def _reset_text(self) -> None:
         self._decoder: codecs.IncrementalDecoder | None = None
         self._chars = ""
+
+    _moved = _reset_text
 
     def _feed(self, raw: bytes, encoding: str) -> bool:
         """Decode ``raw`` (empty: the end); whether there was any."""
@@ -499,24 +554,13 @@ class Clob(ClobText, SmartLob):
         super().__init__(connection, locator)
         self._reset_text()
 
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        self._reset_text()
-        return super().seek(offset, whence)
-
     def read(self, size: int | None = -1) -> str:
         """Up to ``size`` characters (all the rest when -1/None)."""
-        n = -1 if size is None else size
-        encoding = self.connection.encoding
-        while (want := self._want(n)) and self._feed(self._read_bytes(want), encoding):
-            pass
-        return self._take(n)
+        return self._do(self._read_text_op(size))
 
     def write(self, text: str) -> int:
         """Write ``text`` encoded in the connection code set; returns the characters written."""
-        data = encode_clob(text, self.connection.encoding)
-        self._reset_text()
-        self._write_bytes(data)
-        return len(text)
+        return self._do(self._write_text_op(text))
 
     def chunks(self, size: int = CHUNK) -> Iterator[str]:
         """The text from the position on, about ``size`` characters at a time."""
@@ -591,38 +635,93 @@ def _text_pieces(source: Any, chunk: int, encoding: str) -> Iterator[bytes]:
             raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
 
 
-def create_lob(conn: Connection, source: object, clob: bool) -> SmartLob:
-    """A new object holding ``source`` (bytes-like, str, or a file-like), closed and ready to
-    bind; JDBC ``IfxSmBlob.createBlobOnServer``: ``ifx_lo_create``, SQ_LODATA writes,
-    ``ifx_lo_close``. If writing fails (a file-like that raises), the object is released."""
+#: Makes the driver's object for a locator: ``(locator, is_clob) -> Blob/Clob`` (or the
+#: asyncio AsyncBlob/AsyncClob), so the operations below serve both drivers.
+LobFactory = Callable[[bytes, bool], LocatorBase]
+
+
+def lob_factory(conn: Connection) -> LobFactory:
+    """The sync driver's objects on ``conn``."""
+    return lambda locator, clob: (Clob if clob else Blob)(conn, locator)
+
+
+def create_lob_op(conn: Connection, source: object, clob: bool, make: LobFactory
+                  ) -> Op[LocatorBase]:
+    """A new object holding ``source`` (bytes-like, str, or a file-like, whose ``read`` may
+    be a coroutine on an asyncio connection), closed and ready to bind; JDBC
+    ``IfxSmBlob.createBlobOnServer``: ``ifx_lo_create``, SQ_LODATA writes, ``ifx_lo_close``.
+    If writing fails (a file-like that raises), the object is released."""
     pieces = source_pieces(source, clob, conn.encoding)
-    locator, fd = created(_fp.call(conn, SIG_CREATE, CREATE_ARGS))
+    locator, fd = created((yield from _fp.call_op(conn, SIG_CREATE, CREATE_ARGS)))
     try:
-        _fp.write_pieces(conn, fd, pieces)
+        yield from _fp.write_pieces_op(conn, fd, pieces)
     except BaseException:
-        _abandon(conn, fd, bytes(locator))
+        yield from _abandon_op(conn, fd, locator)
         raise
-    _fp.call(conn, SIG_CLOSE, (fd,))
-    cls: type[SmartLob] = Clob if clob else Blob
-    return cls(conn, locator)
+    yield from _fp.call_op(conn, SIG_CLOSE, (fd,))
+    return make(locator, clob)
+
+
+def create_lob(conn: Connection, source: object, clob: bool) -> LocatorBase:
+    """``create_lob_op`` on a sync connection: a new Blob/Clob holding ``source``."""
+    with conn._lock:
+        return conn._run(create_lob_op(conn, source, clob, lob_factory(conn)))
 
 
 #: ``ifx_lo_create`` arguments: default spec, read-write, an empty locator (JDBC's).
 CREATE_ARGS = (_DEFAULT_SPEC, slo.LO_RDWR, _ZERO_LOCATOR)
 
 
-def source_pieces(source: object, clob: bool, encoding: str) -> Iterable[bytes | memoryview]:
+def source_pieces(source: object, clob: bool, encoding: str) -> _fp.Pieces:
     """The bytes of a value for a new object, in pieces of at most ``WRITE_MESSAGE`` (a
-    file-like object is read as they are taken)."""
+    file-like object is read as they are taken; one whose ``read`` is a coroutine gives an
+    async iterable, for the asyncio driver)."""
     if isinstance(source, str):
         return _split(encode_clob(source, encoding))
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _split(source)
     if hasattr(source, "read"):
-        return (_text_pieces(source, _fp.WRITE_MESSAGE // 4, encoding) if clob
-                else _file_pieces(source, _fp.WRITE_MESSAGE))
+        chunk = _fp.WRITE_MESSAGE // 4 if clob else _fp.WRITE_MESSAGE
+        if inspect.iscoroutinefunction(source.read):
+            return _async_pieces(source, chunk, encoding if clob else None)
+        return _text_pieces(source, chunk, encoding) if clob else _file_pieces(source, chunk)
     raise ProgrammingError(
         f"cannot store a {type(source).__name__} in a {'CLOB' if clob else 'BLOB'}")
+
+
+def binary_pieces(source: Any, chunk: int) -> _fp.Pieces:
+    """A binary file-like's data in pieces (async ones when its ``read`` is a coroutine)."""
+    if inspect.iscoroutinefunction(getattr(source, "read", None)):
+        return _async_pieces(source, chunk, None)
+    return _file_pieces(source, chunk)
+
+
+async def _async_pieces(source: Any, chunk: int, encoding: str | None
+                        ) -> AsyncIterator[bytes | memoryview]:
+    """The data of a file-like whose ``read`` is a coroutine (aiofiles and similar);
+    ``encoding`` set: text is encoded (a CLOB)."""
+    encoder = codecs.getincrementalencoder(encoding or "ascii")("strict")
+    while True:
+        try:
+            piece = await source.read(chunk)
+        except Exception as exc:
+            raise source_error(exc, source) from exc
+        if not piece:
+            if encoding is not None:
+                tail = encoder.encode("", final=True)
+                if tail:
+                    yield tail
+            return
+        if isinstance(piece, str):
+            if encoding is None:
+                raise ProgrammingError(
+                    "a BLOB needs a binary file-like object (this one gives str)")
+            try:
+                yield encoder.encode(piece)
+            except UnicodeEncodeError as exc:
+                raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
+        else:
+            yield bytes(piece)
 
 
 def created(values: Sequence[object]) -> tuple[bytes, int]:
@@ -638,45 +737,43 @@ def _split(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
     return _fp.slices(memoryview(data).cast("B"), _fp.WRITE_MESSAGE)
 
 
-def _abandon(conn: Connection, fd: int, locator: bytes) -> None:
+def _abandon_op(conn: Connection, fd: int, locator: bytes) -> Op[None]:
     """Close and release a half-written new object (it is in no row: nothing refers to it)."""
     if conn.closed or conn.broken:
         return
     try:
-        _fp.call(conn, SIG_CLOSE, (fd,))
-        _fp.call(conn, SIG_RELEASE, (_Udt("blob", locator),))
+        yield from _fp.call_op(conn, SIG_CLOSE, (fd,))
+        yield from _fp.call_op(conn, SIG_RELEASE, (_Udt("blob", locator),))
     except Exception:  # the original error matters; the session end frees it anyway
         pass
 
 
-def make_lob(conn: Connection, data: bytes | None, clob: bool) -> SmartLob | None:
-    """The Blob/Clob for a locator field of a row (72 bytes, or the 144-digit text form)."""
-    if data is None:
-        return None
-    locator = slo.decode_locator_field(data)
-    return Clob(conn, locator) if clob else Blob(conn, locator)
-
-
-def materialize(lob: SmartLob, limit: int) -> object:
-    """The value as bytes/str when it holds at most ``limit`` bytes, else the object itself."""
-    head = lob._read_bytes(limit + 1)
+def materialize_op(lob: LocatorBase, limit: int) -> Op[object]:
+    """The value as bytes/str when it holds at most ``limit`` bytes, else the object itself
+    (at its start)."""
+    head = yield from lob._read_bytes_op(limit + 1)
     if len(head) > limit:
-        lob.seek(0)
+        lob._pos = 0
+        lob._moved()
         return lob
-    lob.close()
-    return decode_clob(head, lob.connection.encoding) if isinstance(lob, Clob) else head
+    yield from lob._close_op()
+    return decode_clob(head, lob._session.encoding) if isinstance(lob, ClobText) else head
 
 
-def wrap_rows(conn: Connection, lobs: Sequence[tuple[int, bool]], rows: list[tuple[Any, ...]],
-              limit: int) -> list[tuple[Any, ...]]:
-    """Rows with BLOB/CLOB locators turned into Blob/Clob objects (or, up to ``limit`` bytes,
-    into their bytes/str)."""
+def wrap_rows_op(conn: Connection, lobs: Sequence[tuple[int, bool]],
+                 rows: list[tuple[Any, ...]], limit: int, make: LobFactory
+                 ) -> Op[list[tuple[Any, ...]]]:
+    """Rows with BLOB/CLOB locators (72 bytes, or the 144-digit text form) turned into the
+    driver's objects (or, up to ``limit`` bytes, into their bytes/str)."""
     out = []
     for row in rows:
         values = list(row)
         for i, clob in lobs:
-            lob = make_lob(conn, values[i], clob)
-            values[i] = materialize(lob, limit) if lob is not None and limit > 0 else lob
+            data = values[i]
+            if data is None:
+                continue
+            lob = make(slo.decode_locator_field(data), clob)
+            values[i] = (yield from materialize_op(lob, limit)) if limit > 0 else lob
         out.append(tuple(values))
     return out
 
@@ -742,12 +839,6 @@ def _set_params(p: Prepared, descs: list[ColumnDesc]) -> None:
     p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT) for d in descs)
 
 
-def describe_params(conn: Connection, p: Prepared) -> None:
-    group = idescribe_group(conn, p)
-    conn._exchange([group])
-    described(conn, p, group[1])
-
-
 def lob_kind(desc: ColumnDesc) -> int | None:
     """XID_BLOB / XID_CLOB when the parameter is a BLOB/CLOB, else None."""
     if desc.base in (_T.UDTFIXED, _T.SENDRECV) and desc.xid in (XID_BLOB, XID_CLOB):
@@ -758,21 +849,28 @@ def lob_kind(desc: ColumnDesc) -> int | None:
     return None
 
 
-def prepare_params(conn: Connection, p: Prepared, values: Sequence[object]) -> list[object]:
+def prepare_params_op(conn: Connection, p: Prepared, values: Sequence[object],
+                      make: LobFactory) -> Op[list[object]]:
     """``values`` with every value bound to a BLOB/CLOB parameter stored in a new object (its
     Blob/Clob takes its place) and file-likes for BYTE/TEXT read into a ``StreamedBlob``."""
+    from .blobstream import StreamedBlob
+
     if wants_describe(p, values):
-        describe_params(conn, p)
+        group = idescribe_group(conn, p)
+        yield [group]
+        described(conn, p, group[1])
     out = list(values)
     actions = list(param_actions(p, values))
     if any(action == "lob" and _several_writes(values[i]) for i, action, _ in actions):
-        conn._lob_txn_begin()
+        yield from conn._lob_txn_begin_op()
     for i, action, flag in actions:
         if action == "lob":
-            out[i] = create_lob(conn, values[i], flag)
+            out[i] = yield from create_lob_op(conn, values[i], flag, make)
+        elif inspect.iscoroutinefunction(getattr(values[i], "read", None)):
+            raise ProgrammingError(
+                f"parameter {i + 1}: a BYTE/TEXT value streams from a plain file-like object "
+                "(its size is needed first); this one's read is a coroutine")
         else:
-            from .blobstream import StreamedBlob
-
             out[i] = StreamedBlob(values[i], flag, conn.encoding)
     return out
 

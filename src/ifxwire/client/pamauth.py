@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InterfaceError, OperationalError, protocol_error
 from ..protocol.codes import Msg
@@ -33,7 +33,16 @@ from ..protocol.pam import (
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    from .transport import Transport
+
+
+class _Session(Protocol):
+    """What the PAM conversation needs of the connection."""
+
+    encoding: str
+    _transport: Transport
+
+    def _send(self, data: bytes | bytearray) -> None: ...
 
 __all__ = [
     "PAM_ERROR_MSG",
@@ -137,7 +146,7 @@ def no_callback() -> InterfaceError:
     )
 
 
-def pam_steps(conn: Connection, callback: PamCallback) -> Generator[Any, Any, None]:
+def pam_steps(conn: _Session, callback: PamCallback) -> Generator[Any, Any, None]:
     """The PAM conversation without I/O, for the sync and the asyncio connection: sends go
     through ``conn._send``; yields an ``int`` when it needs more bytes in the receive buffer
     and the callback's answer when that is awaitable (an asyncio callback may be a

@@ -37,12 +37,13 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sized
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import Error, InterfaceError, OperationalError
-from ..protocol.requests import PING_GROUP
+from ..protocol.requests import PING_GROUP, ROLLBACK_GROUP
 from .connection import Connection
+from .steps import Op
 
 __all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
 
@@ -58,9 +59,11 @@ class PoolClosed(InterfaceError):
 
 
 class _Entry:
+    """A pooled connection (sync or asyncio) with its clocks and what release restores."""
+
     __slots__ = ("autocommit", "conn", "created", "last_used", "row_factory")
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Any) -> None:
         self.conn = conn
         self.created = time.monotonic()
         self.last_used = self.created
@@ -96,14 +99,21 @@ _COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", 
              "max_waiting")
 
 
-class PoolBase:
-    """What the sync pool and ``ifxwire.aio``'s pool share: their settings, checked alike,
-    and what they tell about themselves (each value one attribute read, so the sync pool
-    needs no lock for them)."""
+#: ``PoolBase._claim_now``: nothing idle and no free slot; the caller queues.
+WAIT = object()
 
-    _idle: Sized
-    _in_use: Sized
-    _waiters: Sized
+
+class PoolBase:
+    """What the sync pool and ``ifxwire.aio``'s pool share: their settings, checked alike;
+    the pool's state (idle entries MRU last, entries in use, FIFO waiters, the slot count)
+    and every decision on it, without I/O or waiting; the reset of a returned connection as
+    one operation (``_reset_op``, run blocking or awaited); and what they tell about
+    themselves. Each driver adds only how it waits (events or futures), connects and closes
+    (the sync pool calls these under its lock)."""
+
+    _idle: deque[_Entry]
+    _in_use: dict[int, _Entry]
+    _waiters: deque[Any]
 
     def _settings(self, min_size: int, max_size: int, timeout: float,
                   max_lifetime: float | None, max_idle: float | None,
@@ -122,6 +132,114 @@ class PoolBase:
         self._closed = False
         self._stats = dict.fromkeys(_COUNTERS, 0)
         self._wait_seconds = 0.0  # the total time acquires spent queued
+        self._idle = deque()
+        self._in_use = {}
+        self._waiters = deque()
+
+    # ---- decisions (no I/O) ---------------------------------------------------------------
+    def _fresh(self, entry: _Entry, now: float) -> bool:
+        """The free health check: the driver's flags and ``max_lifetime``."""
+        conn = entry.conn
+        if conn.closed or conn.broken:
+            return False
+        return self.max_lifetime is None or now - entry.created <= self.max_lifetime
+
+    def _needs_ping(self, entry: _Entry, now: float) -> bool:
+        return self.ping_after is not None and now - entry.last_used > self.ping_after
+
+    def _claim_now(self) -> _Entry | object | None:
+        """An idle entry (most recently used), None (a slot taken: the caller connects), or
+        ``WAIT``. Earlier waiters go first: nobody overtakes the queue."""
+        if self._closed:
+            raise PoolClosed("the pool is closed")
+        if not self._waiters:
+            if self._idle:
+                return self._idle.pop()
+            if self._size < self.max_size:
+                self._size += 1
+                return None
+        return WAIT
+
+    def _queue(self, waiter: Any) -> None:
+        self._waiters.append(waiter)
+        stats = self._stats
+        stats["waited"] += 1
+        stats["max_waiting"] = max(stats["max_waiting"], len(self._waiters))
+
+    def _deliver(self, waiter: Any, entry: _Entry | None) -> bool:
+        """Give a queued waiter an entry (None: a free slot); False if it stopped waiting."""
+        raise NotImplementedError
+
+    def _give(self, entry: _Entry) -> bool:
+        """A usable entry to the longest waiter, else to the idle list; False when the pool
+        is closed (its slot is uncounted: the caller closes the connection)."""
+        if self._closed:
+            self._size -= 1
+            self._stats["dropped"] += 1
+            return False
+        while self._waiters:
+            if self._deliver(self._waiters.popleft(), entry):
+                return True
+        self._idle.append(entry)
+        return True
+
+    def _slot_freed(self) -> None:
+        """A slot is free: the longest waiter may connect in it, else it is uncounted."""
+        if not self._closed:
+            while self._waiters:
+                if self._deliver(self._waiters.popleft(), None):
+                    return
+        self._size -= 1
+
+    def _expire_idle(self) -> list[_Entry]:
+        """Take out idle entries past ``max_lifetime``, or past ``max_idle`` beyond
+        ``min_size``; their slots are uncounted (the caller closes them)."""
+        out: list[_Entry] = []
+        if not self._idle or (self.max_idle is None and self.max_lifetime is None):
+            return out
+        now = time.monotonic()
+        keep: deque[_Entry] = deque()
+        for e in self._idle:  # oldest first
+            idle_too_long = self.max_idle is not None and now - e.last_used > self.max_idle
+            too_old = self.max_lifetime is not None and now - e.created > self.max_lifetime
+            if too_old or (idle_too_long and self._size - len(out) > self.min_size):
+                out.append(e)
+            else:
+                keep.append(e)
+        if out:
+            self._idle = keep
+            self._size -= len(out)
+            self._stats["dropped"] += len(out)
+        return out
+
+    def _shut(self) -> tuple[list[_Entry], list[Any]]:
+        """Close the pool: the idle entries to close and the waiters to fail."""
+        self._closed = True
+        idle = list(self._idle)
+        self._idle.clear()
+        self._size -= len(idle)
+        self._stats["dropped"] += len(idle)
+        waiters = list(self._waiters)
+        self._waiters.clear()
+        return idle, waiters
+
+    def _reset_op(self, entry: _Entry, core: Connection) -> Op[bool]:
+        """Make a returned connection fit for the next user (``core``: its session): roll
+        back an open transaction (no round trip when none is open: the driver tracks it),
+        restore autocommit and the row factory. False: drop it."""
+        if not self._fresh(entry, time.monotonic()):
+            return False
+        try:
+            core._check()
+            if core.in_transaction:
+                yield from core._end_transaction_op(ROLLBACK_GROUP, "rollback")
+            if core.autocommit != entry.autocommit:
+                yield from core._autocommit_op(entry.autocommit)
+            core.row_factory = entry.row_factory
+        except Error:
+            log.debug("resetting a returned connection failed; dropping it", exc_info=True)
+            return False
+        return not core.broken
 
     def stats(self) -> dict[str, float]:
         """Counters since the pool was made: ``acquired``, ``released``, ``opened`` (new
@@ -198,9 +316,6 @@ class ConnectionPool(PoolBase):
         self._factory = factory
         self._configure = configure
         self._lock = threading.Lock()
-        self._idle: deque[_Entry] = deque()
-        self._in_use: dict[int, _Entry] = {}
-        self._waiters: deque[_Waiter] = deque()
         deadline = _deadline(timeout)
         try:
             for _ in range(min_size):
@@ -242,36 +357,29 @@ class ConnectionPool(PoolBase):
         if closing:
             self._discard(entry)
             raise PoolClosed("the pool is closed")
-        return entry.conn
+        conn: Connection = entry.conn
+        return conn
 
     def _claim(self, deadline: float, wait: float) -> _Entry | None:
         """An idle entry, or None: the caller owns a new slot and opens a connection in it."""
         expired: list[_Entry] = []
         try:
             with self._lock:
-                if self._closed:
-                    raise PoolClosed("the pool is closed")
-                self._expire_idle(expired)
-                if not self._waiters:
-                    if self._idle:
-                        return self._idle.pop()
-                    if self._size < self.max_size:
-                        self._size += 1
-                        return None
+                expired = self._expire_idle() if not self._closed else []
+                got = self._claim_now()
+                if got is not WAIT:
+                    return got  # type: ignore[return-value]
                 waiter = _Waiter()
-                self._waiters.append(waiter)
-                stats = self._stats
-                stats["waited"] += 1
-                stats["max_waiting"] = max(stats["max_waiting"], len(self._waiters))
+                self._queue(waiter)
         finally:
             for e in expired:
-                self._drop(e)
+                self._close_conn(e.conn)
         started = time.monotonic()
         remaining = deadline - started
-        got = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
+        done = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
         with self._lock:
             self._wait_seconds += time.monotonic() - started
-            if not got and not waiter.event.is_set():
+            if not done and not waiter.event.is_set():
                 with contextlib.suppress(ValueError):
                     self._waiters.remove(waiter)
                 raise PoolTimeout(
@@ -284,6 +392,14 @@ class ConnectionPool(PoolBase):
         if waiter.slot:
             return None
         raise PoolClosed("the pool is closed")
+
+    def _deliver(self, waiter: Any, entry: _Entry | None) -> bool:
+        if entry is None:
+            waiter.slot = True
+        else:
+            waiter.entry = entry
+        waiter.event.set()
+        return True
 
     def _open_slot(self, deadline: float, wait: float) -> _Entry:
         """Connect in a slot already counted in ``_size`` before ``deadline``.
@@ -349,35 +465,13 @@ class ConnectionPool(PoolBase):
     def _usable(self, entry: _Entry, deadline: float) -> bool:
         """The cheap health check: flags and clocks; a ping only after a long idle period
         (given no more than the time left until ``deadline``)."""
-        conn = entry.conn
-        if conn.closed or conn.broken:
-            return False
         now = time.monotonic()
-        if self.max_lifetime is not None and now - entry.created > self.max_lifetime:
+        if not self._fresh(entry, now):
             return False
-        if self.ping_after is not None and now - entry.last_used > self.ping_after:
+        if self._needs_ping(entry, now):
             self._count("pings")
-            return ping(conn, deadline - now)
+            return ping(entry.conn, deadline - now)
         return True
-
-    def _expire_idle(self, out: list[_Entry]) -> None:
-        """Under the lock: move idle entries past max_idle / max_lifetime into ``out``."""
-        if not self._idle or (self.max_idle is None and self.max_lifetime is None):
-            return
-        now = time.monotonic()
-        keep: deque[_Entry] = deque()
-        for e in self._idle:  # oldest first
-            idle_too_long = self.max_idle is not None and now - e.last_used > self.max_idle
-            too_old = self.max_lifetime is not None and now - e.created > self.max_lifetime
-            surplus = self._size - len(out) > self.min_size
-            if too_old or (idle_too_long and surplus):
-                out.append(e)
-            else:
-                keep.append(e)
-        if out:
-            self._idle = keep
-            self._size -= len(out)
-            self._stats["dropped"] += len(out)
 
     # ------------------------------------------------------------------ release
 
@@ -390,7 +484,12 @@ class ConnectionPool(PoolBase):
                 self._stats["released"] += 1
         if entry is None or entry.conn is not conn:
             raise InterfaceError("this connection does not belong to the pool (or was released)")
-        if not self._reset(entry):
+        try:
+            with conn._lock:
+                ok = conn._run(self._reset_op(entry, conn))
+        except Error:
+            ok = False
+        if not ok:
             self._discard(entry)
             return
         entry.last_used = time.monotonic()
@@ -399,38 +498,10 @@ class ConnectionPool(PoolBase):
     def _hand_over(self, entry: _Entry) -> None:
         """A usable connection goes to the longest waiter, else to the idle list (or is closed
         when the pool is)."""
-        closing = False
         with self._lock:
-            if self._closed:
-                closing = True
-                self._size -= 1
-                self._stats["dropped"] += 1
-            elif self._waiters:
-                w = self._waiters.popleft()
-                w.entry = entry
-                w.event.set()
-            else:
-                self._idle.append(entry)
-        if closing:
+            kept = self._give(entry)
+        if not kept:
             self._close_conn(entry.conn)
-
-    def _reset(self, entry: _Entry) -> bool:
-        """Make a returned connection fit for the next user; False if it must be dropped."""
-        conn = entry.conn
-        if conn.closed or conn.broken:
-            return False
-        if self.max_lifetime is not None and time.monotonic() - entry.created > self.max_lifetime:
-            return False
-        try:
-            if conn.in_transaction:  # tracked by the driver: no round trip when False
-                conn.rollback()
-            if conn.autocommit != entry.autocommit:
-                conn.autocommit = entry.autocommit
-            conn.row_factory = entry.row_factory
-        except Error:
-            log.debug("resetting a returned connection failed; dropping it", exc_info=True)
-            return False
-        return not conn.broken
 
     def _discard(self, entry: _Entry) -> None:
         """Close ``entry``; its slot goes to the first waiter, or is freed."""
@@ -440,12 +511,7 @@ class ConnectionPool(PoolBase):
 
     def _free_slot(self) -> None:
         with self._lock:
-            if self._waiters and not self._closed:
-                w = self._waiters.popleft()
-                w.slot = True
-                w.event.set()
-            else:
-                self._size -= 1
+            self._slot_freed()
 
     def _count(self, counter: str) -> None:
         with self._lock:
@@ -455,10 +521,6 @@ class ConnectionPool(PoolBase):
         """``PoolBase.stats``, read under the pool lock: one consistent snapshot."""
         with self._lock:
             return super().stats()
-
-    def _drop(self, entry: _Entry) -> None:
-        """Close an entry whose slot was already uncounted."""
-        self._close_conn(entry.conn)
 
     @staticmethod
     def _close_conn(conn: Connection) -> None:
@@ -488,13 +550,7 @@ class ConnectionPool(PoolBase):
         Connections in use are closed when they are released. Idempotent.
         """
         with self._lock:
-            self._closed = True
-            idle = list(self._idle)
-            self._idle.clear()
-            self._size -= len(idle)
-            self._stats["dropped"] += len(idle)
-            waiters = list(self._waiters)
-            self._waiters.clear()
+            idle, waiters = self._shut()
         for w in waiters:
             w.event.set()
         for e in idle:

@@ -12,15 +12,21 @@ execute or close), never serving rows the cursor no longer holds.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .cursor import Cursor
+from typing import Any, Protocol
 
 __all__ = ["iterate_rows"]
 
 
-def iterate_rows(cur: Cursor) -> Iterator[tuple[Any, ...]]:
+class _Buffered(Protocol):
+    """What iteration needs of a cursor: its row buffer, position and ``fetchone``."""
+
+    _rows: list[tuple[Any, ...]]
+    _pos: int
+
+    def fetchone(self) -> tuple[Any, ...] | None: ...
+
+
+def iterate_rows(cur: _Buffered) -> Iterator[tuple[Any, ...]]:
     while True:
         rows = cur._rows
         pos = cur._pos

@@ -18,12 +18,28 @@ import itertools
 import logging
 import re
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ..errors import Error, ProgrammingError
 
-if TYPE_CHECKING:
-    from .connection import Connection
+
+class SavepointOwner(Protocol):
+    """What leaving a savepoint's block looks at in its connection (either driver's)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def broken(self) -> bool: ...
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+
+class _Session(SavepointOwner, Protocol):
+    """What a savepoint needs of its sync connection."""
+
+    def cursor(self) -> Any: ...
 
 __all__ = ["Savepoint", "check_savepoint", "savepoint_sql"]
 
@@ -63,6 +79,23 @@ class SavepointState:
         self.name = name
         self.released = False
 
+    def _exit_actions(self, conn: SavepointOwner, exc: BaseException | None
+                      ) -> tuple[str, ...]:
+        """What leaving the ``with`` block does (both drivers): nothing when no transaction
+        is open any more (a commit or rollback inside ended the savepoint), release after a
+        normal end, roll back to it and release after an exception."""
+        if self.released or conn.closed or conn.broken or not conn.in_transaction:
+            self.released = True
+            return ()
+        return ("release",) if exc is None else ("rollback", "release")
+
+    def _exit_failed(self, exc: BaseException | None, err: Error) -> None:
+        """An exit action failed: raised after a normal end; logged when the block's own
+        exception is on its way (it matters more)."""
+        if exc is None:
+            raise err
+        log.warning("rolling back to savepoint %s failed: %s", self.name, err)
+
     def _live(self, what: str) -> None:
         if self.released:
             raise ProgrammingError(f"savepoint {self.name} was released; cannot {what} it",
@@ -76,7 +109,7 @@ class SavepointState:
 class Savepoint(SavepointState):
     """A savepoint in a connection's open transaction (``Connection.savepoint``)."""
 
-    def __init__(self, conn: Connection, name: str) -> None:
+    def __init__(self, conn: _Session, name: str) -> None:
         super().__init__(name)
         self.connection = conn
 
@@ -103,15 +136,8 @@ class Savepoint(SavepointState):
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        conn = self.connection
-        if self.released or conn.closed or conn.broken or not conn.in_transaction:
-            self.released = True
-            return
-        if exc is None:
-            self.release()
-            return
         try:
-            self.rollback()
-            self.release()
-        except Error as err:  # the block's exception matters more; this one is logged
-            log.warning("rolling back to savepoint %s failed: %s", self.name, err)
+            for action in self._exit_actions(self.connection, exc):
+                getattr(self, action)()
+        except Error as err:
+            self._exit_failed(exc, err)

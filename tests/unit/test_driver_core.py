@@ -1,0 +1,71 @@
+"""The driver's structure (issue 24): the asyncio modules use the sync core through its named
+session API, and the import circle of client/ and aio/ does not grow back.
+
+Imports are read from the source with ``ast``: every ``from . import`` / ``from .. import`` of a
+sibling module counts, at module level, inside a function or under ``TYPE_CHECKING`` alike (a
+type-only import ties two modules' design as much as a run-time one).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from test_layers import _components  # the import circles (Tarjan), issue 26's test
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "ifxwire"
+PACKAGES = ("client", "aio")
+
+
+def _modules() -> dict[str, Path]:
+    return {f"{pkg}/{p.stem}": p for pkg in PACKAGES for p in sorted((SRC / pkg).glob("*.py"))}
+
+
+def _edges(mods: dict[str, Path]) -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for name, path in mods.items():
+        pkg = name.split("/")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level not in (1, 2):
+                continue
+            parts = (node.module or "").split(".") if node.module else []
+            if node.level == 1:
+                targets = [f"{pkg}/{parts[0]}"] if parts else [
+                    f"{pkg}/{a.name}" for a in node.names]
+            elif parts and parts[0] in PACKAGES:
+                targets = [f"{parts[0]}/{parts[1]}"] if len(parts) > 1 else [
+                    f"{parts[0]}/{a.name}" for a in node.names]
+            else:
+                targets = []
+            edges[name].update(t for t in targets if t in mods and t != name)
+    return edges
+
+
+def _circles(edges: dict[str, set[str]]) -> list[set[str]]:
+    return _components({(a, b) for a, targets in edges.items() for b in targets})
+
+
+def test_aio_reads_no_private_member_of_the_session_core() -> None:
+    found = []
+    for path in sorted((SRC / "aio").glob("*.py")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\bcore\._[a-z]", line):
+                found.append(f"{path.name}:{n}: {line.strip()}")
+    assert not found, "use Connection's session API:\n" + "\n".join(found)
+
+
+def test_the_client_aio_import_circle_does_not_grow() -> None:
+    circles = _circles(_edges(_modules()))
+    largest = max(circles, key=len, default=set())
+    assert len(largest) <= 13, sorted(largest)
+    # Modules that name what they need in a Protocol stay out of every circle.
+    for free in ("client/rowiter", "client/pamauth", "client/clientfiles",
+                 "client/savepoints", "aio/savepoints", "client/steps", "client/pool",
+                 "aio/pool"):
+        assert not any(free in c for c in circles), free
+
+
+def test_the_sans_io_vocabulary_imports_nothing_of_the_driver() -> None:
+    edges = _edges(_modules())
+    assert edges["client/steps"] == set()
