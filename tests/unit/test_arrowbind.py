@@ -109,3 +109,21 @@ def test_long_strings_and_non_ascii_latin1_go_per_value() -> None:
     batch = pa.record_batch({"s": pa.array(["x" * 40000, "é", None])})
     assert _rows(batch) == _expected(batch, "utf-8")
     assert _rows(batch, "iso-8859-1") == _expected(batch, "iso-8859-1")
+
+
+@pytest.mark.parametrize(("precision", "scale"), [(1, 0), (5, 0), (7, 1), (12, 2), (9, 5),
+                                                  (18, 0), (18, 3), (18, 17), (18, 18)])
+def test_decimals_are_encode_decimal_binds_bytes(precision: int, scale: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arrowbind, "_per_value", None)  # DECIMAL(p <= 18) is vectorised
+    rnd = random.Random(precision * 100 + scale)
+    top = 10**precision - 1
+    values = [0, top, -top, 1, -1, 10, -10, 100, -100, 10 ** (precision - 1), None]
+    values += [rnd.randrange(-top, top + 1) for _ in range(300)]
+    values += [rnd.randrange(-9, 10) * 10 ** rnd.randrange(precision) for _ in range(100)]
+    values = [None if v is None else max(-top, min(top, v)) for v in values]
+    column = pa.array([None if v is None else Decimal(v).scaleb(-scale) for v in values],
+                      pa.decimal128(precision, scale))
+    batch = pa.record_batch({"d": column})
+    assert _rows(batch) == _expected(batch, "utf-8")
+    assert _rows(batch.slice(5, 50)) == _expected(batch.slice(5, 50), "utf-8")

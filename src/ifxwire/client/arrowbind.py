@@ -10,12 +10,13 @@ the specification; tests/unit/test_arrowbind.py compares them byte for byte).
 Per column, an *item plan*: each row's item size (an int when every row's is the same) and a
 writer that puts the items at given positions of the output. The row layout is then the sum
 of the sizes; where every row has the same size the writers use a strided view (one copy per
-column), else numpy fancy indexing. Columns the vectorised forms do not cover (DECIMAL,
-timestamps, times, durations, a text column with a NUL or non-ASCII text for a non-UTF-8
-connection, non-finite floats, ints outside ±(2**63-1)) are encoded value by value with
-``encode_bind_value`` (still no row tuple) and copied in the same way. A batch whose values
-the per-value encoder refuses, or with BYTE data (which follows SQ_BIND as SQ_BBIND), yields
-None: the caller sends that batch as tuples, whose path reports each bad row's own error.
+column), else numpy fancy indexing. Columns the vectorised forms do not cover (DECIMAL of
+more than 18 digits, timestamps, times, durations, a text column with a NUL or non-ASCII
+text for a non-UTF-8 connection, non-finite floats, ints outside ±(2**63-1)) are encoded
+value by value with ``encode_bind_value`` (still no row tuple) and copied in the same way.
+A batch whose values the per-value encoder refuses, or with BYTE data (which follows SQ_BIND
+as SQ_BBIND), yields None: the caller sends that batch as tuples, whose path reports each
+bad row's own error.
 
 numpy is needed (pyarrow's own dependency); without it :func:`available` is False.
 """
@@ -264,6 +265,68 @@ def _string_items(arr: Any, valid: Any, large: bool, form: int) -> _Items | None
     return _spans(sizes, lengths, offsets[:-1], data, heads, 8, valid)
 
 
+def _matrix_items(matrix: Any, sizes: Any) -> _Items:
+    """Items laid out left-aligned in the rows of ``matrix`` (zero-padded), ``sizes[i]``
+    bytes of row i each."""
+    np = _np
+    flat = matrix[np.arange(matrix.shape[1]) < sizes[:, None]]
+    starts = np.cumsum(sizes) - sizes
+
+    def nothing(mask: Any) -> Any:
+        return np.empty((len(sizes), 0), np.uint8)
+
+    return _spans(sizes, sizes, starts, flat, nothing, 0, None)
+
+
+_POW100 = [100**j for j in range(10)]
+
+
+def _decimal_items(arr: Any, valid: Any, scale: int) -> _Items:
+    """DECIMAL(p <= 18, s) items as ``encode_decimal_bind`` writes a Decimal of exponent -s:
+    prec = s, ``u16 length``, the head byte (sign and base-100 exponent), the minimal
+    base-100 digits (100-complemented when negative; zero is ``C1 00``), padded to even."""
+    np = _np
+    n = len(arr)
+    low = np.frombuffer(arr.buffers()[1], "<i8")[2 * arr.offset:2 * (arr.offset + n):2]
+    negative = low < 0
+    mag = np.abs(low).astype(np.uint64)  # |v| < 10**18: no overflow
+    if scale & 1:
+        mag = mag * np.uint64(10)  # an even scale: the point falls between base-100 digits
+    digits = np.empty((n, 10), np.int64)
+    for j in range(10):
+        digits[:, 9 - j] = (mag // np.uint64(_POW100[j])) % np.uint64(100)
+    nonzero = digits != 0
+    anyd = nonzero.any(axis=1)
+    lead = np.where(anyd, nonzero.argmax(axis=1), 9)
+    trail = np.where(anyd, nonzero[:, ::-1].argmax(axis=1), 0)
+    count = np.where(anyd, 10 - lead - trail, 1)  # base-100 digits written (zero: one 00)
+    exponent = np.where(anyd, 10 - lead - (scale + (scale & 1)) // 2, 1)  # zero: C1 00
+    rows = np.arange(n)[:, None]
+    shifted = digits[rows, np.minimum(lead[:, None] + np.arange(10), 9)]
+    shifted[np.arange(10) >= count[:, None]] = 0
+    neg = negative & anyd
+    if neg.any():
+        last = count - 1
+        comp = 99 - shifted
+        at_last = np.arange(10) == last[:, None]
+        comp[at_last] += 1
+        comp[np.arange(10) > last[:, None]] = 0
+        shifted = np.where(neg[:, None], comp, shifted)
+    head = np.where(neg, (exponent + 64) ^ 0x7F, 0x80 | (exponent + 64))
+    body = 1 + count
+    m = np.zeros((n, 6 + 2 + 11 + 1), np.uint8)
+    m[:, :6] = np.frombuffer(TYPE_IND_PREC.pack(_T.DECIMAL, 0, scale), np.uint8)
+    m[:, 6] = body >> 8
+    m[:, 7] = body & 0xFF
+    m[:, 8] = head
+    m[:, 9:19] = shifted
+    sizes = 8 + body + (body & 1)
+    if valid is not None:
+        m[~valid, :6] = np.frombuffer(_NULL_PARAM, np.uint8)
+        sizes = np.where(valid, sizes, len(_NULL_PARAM))
+    return _matrix_items(m, sizes.astype(np.int64))
+
+
 def _per_value(arr: Any, encoding: str) -> _Items | None:
     """Every value through ``encode_bind_value`` (NULL: its item); None when one is refused."""
     np = _np
@@ -305,6 +368,8 @@ def _column_items(pa: Any, arr: Any, encoding: str, form: int) -> _Items | None:
         got = _date_items(_values(arr, "<i4"), valid)
     elif types.is_boolean(t):
         got = _bool_items(arr, valid)
+    elif types.is_decimal128(t) and t.precision <= 18 and 0 <= t.scale <= 18:
+        got = _decimal_items(arr, valid, t.scale)
     elif types.is_string(t) or types.is_large_string(t):
         got = _string_items(arr, valid, types.is_large_string(t), form)
     if got is None:
