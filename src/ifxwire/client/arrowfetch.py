@@ -148,6 +148,10 @@ def _take(cur: Cursor) -> list[Any]:
 #: larger replies only save round trips (and their syscalls), which then dominate its CPU.
 #: Never above the connection's own size when that was capped (servers without 2 GB fetch).
 ARROW_FETCH_SIZE = 1 << 20
+#: The pure column walker's: its columns are Python lists until ``pyarrow.array``, so a 1 MiB
+#: reply's worth of them set the 10M-row stream's peak (68.6 MB against issue 25's 64 MB);
+#: a quarter of that keeps most of the round trips saved (docs/ARROW.md, "Measured").
+WALKER_FETCH_SIZE = 1 << 18
 
 
 @contextlib.contextmanager
@@ -159,7 +163,8 @@ def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
         return
     saved = p.fetch_size, p.tuple_budget
     if cur.connection.fetch_buffer_size > 32767:
-        p.fetch_size = max(p.fetch_size, ARROW_FETCH_SIZE)
+        size = WALKER_FETCH_SIZE if isinstance(src.raw, _tup.ColumnRuns) else ARROW_FETCH_SIZE
+        p.fetch_size = max(p.fetch_size, size)
         p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
     cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
     try:
