@@ -41,9 +41,10 @@ Left on one driver, and why:
   test_tls_server.py.
 * test_arrow.py and test_arrow_tuples.py run on both; ``fetch_record_batch`` (a
   ``pyarrow.RecordBatchReader``) is translated to the asyncio cursor's
-  ``fetch_record_batches`` (an async iterator). Left on the sync driver there: the Arrow
-  PyCapsule stream (``__arrow_c_stream__`` is a blocking protocol, sync cursors only) and
-  ``adbc_ingest`` (not on the asyncio cursor yet).
+  ``fetch_record_batches`` (an async iterator). ``adbc_ingest`` and the blocking Arrow
+  PyCapsule stream (``__arrow_c_stream__``, which on the asyncio cursor runs the loop for
+  each batch: aio/arrow.py) run on both too (test_arrow_ingest.py). Left on the sync
+  driver: test_arrow.py's polars.read_database/duckdb test.
 * In converted modules, tests marked ``one_driver`` check the sync driver's internals
   (its pipeline, transport buffer, decoder cache, session-reply cache, socket writes).
 """

@@ -415,7 +415,6 @@ def test_aio_arrow_fetches(connect_kwargs: dict[str, Any], dbname: str) -> None:
 # ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.one_driver  # sync only (see _aio_facade.py)
 def test_adbc_ingest_modes_round_trip(conn: ifxwire.Connection) -> None:
     cur = conn.cursor()
     data = pa.table({

@@ -34,6 +34,7 @@ from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
 from . import lob as _alob
+from .arrow import AsyncArrowMixin
 from .connection import _Forward
 
 if TYPE_CHECKING:
@@ -48,8 +49,9 @@ _T = TypeVar("_T")
 _END = object()
 
 
-class AsyncCursor:
-    """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works."""
+class AsyncCursor(AsyncArrowMixin):
+    """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works.
+    The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
 
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
@@ -295,27 +297,6 @@ class AsyncCursor:
         if row is None:
             raise StopAsyncIteration
         return row
-
-    # ------------------------------------------------------------ Arrow (client/arrowfetch.py)
-
-    async def fetch_arrow_table(self) -> Any:
-        """The remaining rows as a ``pyarrow.Table`` (needs ``ifxwire[arrow]``)."""
-        from ..client import arrowfetch
-
-        return await arrowfetch.atable(self)
-
-    def fetch_record_batches(self, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
-        """``async for batch in cur.fetch_record_batches()``: ``pyarrow.RecordBatch``es of the
-        remaining rows, one fetch reply at a time (at most ``rows_per_batch`` rows each)."""
-        from ..client import arrowfetch
-
-        return arrowfetch.aiter_batches(self, rows_per_batch)
-
-    async def fetch_df(self, **to_pandas: Any) -> Any:
-        """The remaining rows as a pandas DataFrame through Arrow (``Table.to_pandas`` kwargs)."""
-        from ..client import arrowfetch
-
-        return arrowfetch.to_pandas(await arrowfetch.atable(self), to_pandas)
 
     # ------------------------------------------------------------------ lifecycle
 

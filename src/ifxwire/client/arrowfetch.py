@@ -148,6 +148,10 @@ def _take(cur: Cursor) -> list[Any]:
 #: larger replies only save round trips (and their syscalls), which then dominate its CPU.
 #: Never above the connection's own size when that was capped (servers without 2 GB fetch).
 ARROW_FETCH_SIZE = 1 << 20
+#: The pure column walker's: its columns are Python lists until ``pyarrow.array``, so a 1 MiB
+#: reply's worth of them set the 10M-row stream's peak (68.6 MB against issue 25's 64 MB);
+#: a quarter of that keeps most of the round trips saved (docs/ARROW.md, "Measured").
+WALKER_FETCH_SIZE = 1 << 18
 
 
 @contextlib.contextmanager
@@ -159,7 +163,8 @@ def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
         return
     saved = p.fetch_size, p.tuple_budget
     if cur.connection.fetch_buffer_size > 32767:
-        p.fetch_size = max(p.fetch_size, ARROW_FETCH_SIZE)
+        size = WALKER_FETCH_SIZE if isinstance(src.raw, _tup.ColumnRuns) else ARROW_FETCH_SIZE
+        p.fetch_size = max(p.fetch_size, size)
         p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
     cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
     try:
@@ -263,141 +268,3 @@ async def atable(acur: AsyncCursor) -> Any:
     schema = _arrow._Plan(pa, cur._columns).schema
     batches = [b async for b in aiter_batches(acur)]
     return pa.Table.from_batches(batches, schema=schema)
-
-
-# ------------------------------------------------------------------------------------------
-# adbc_ingest
-# ------------------------------------------------------------------------------------------
-
-_INGEST_MODES = ("create", "append", "replace", "create_append")
-
-
-def _sql_type(pa: Any, t: Any) -> str:
-    """The Informix column type ``mode="create"`` gives an Arrow type (docs/ARROW.md)."""
-    types = pa.types
-    if types.is_boolean(t):
-        return "BOOLEAN"
-    if types.is_int8(t) or types.is_int16(t) or types.is_uint8(t):
-        return "SMALLINT"
-    if types.is_int32(t) or types.is_uint16(t):
-        return "INTEGER"
-    if types.is_int64(t) or types.is_uint32(t):
-        return "BIGINT"
-    if types.is_float16(t) or types.is_float32(t):
-        return "SMALLFLOAT"
-    if types.is_float64(t):
-        return "FLOAT"
-    if types.is_decimal(t) and t.precision <= 32:
-        return f"DECIMAL({t.precision},{t.scale})"
-    if types.is_string(t) or types.is_large_string(t) or types.is_string_view(t):
-        return "LVARCHAR(32739)"
-    if types.is_binary(t) or types.is_large_binary(t) or types.is_fixed_size_binary(t):
-        return "BYTE"
-    if types.is_date(t):
-        return "DATE"
-    if types.is_timestamp(t):
-        if t.tz is not None:
-            raise _unsupported(t, "Informix DATETIME has no time zone; convert to naive first")
-        return {"s": "DATETIME YEAR TO SECOND", "ms": "DATETIME YEAR TO FRACTION(3)"}.get(
-            t.unit, "DATETIME YEAR TO FRACTION(5)")
-    if types.is_time(t):
-        return "DATETIME HOUR TO FRACTION(5)"
-    if types.is_duration(t):
-        return "INTERVAL DAY(9) TO FRACTION(5)"
-    raise _unsupported(t, "no Informix column type is derived for it")
-
-
-#: Bytes a row of the other column types takes at most (systables.rowsize counting), for
-#: sharing Informix's 32,767-byte row among the string columns.
-_FIXED_SIZES = {"BOOLEAN": 2, "SMALLINT": 2, "INTEGER": 4, "BIGINT": 8, "SMALLFLOAT": 4,
-                "FLOAT": 8, "BYTE": 56, "DATE": 4}
-_ROW_LIMIT = 32767
-
-
-def _sized_strings(types: list[str]) -> list[str]:
-    """String columns share what the row limit leaves after the other columns (at most
-    LVARCHAR(32739) each): a row over 32,767 bytes is -499 on Informix, as a table of one
-    LVARCHAR(32739) and a few numbers would be. A value longer than its column is refused by
-    the server on insert (-1279), never cut."""
-    strings = [i for i, t in enumerate(types) if t.startswith("LVARCHAR")]
-    if not strings:
-        return types
-    fixed = sum(_FIXED_SIZES.get(t, 17) for t in types if not t.startswith("LVARCHAR"))
-    share = min(32739, (_ROW_LIMIT - 256 - fixed) // len(strings) - 4)
-    if share < 1:
-        raise _unsupported(types, "too many string columns for one Informix row")
-    return [f"LVARCHAR({share})" if i in strings else t for i, t in enumerate(types)]
-
-
-def _unsupported(t: Any, why: str) -> Exception:
-    from ..errors import NotSupportedError
-
-    return NotSupportedError(f"adbc_ingest: Arrow type {t}: {why}")
-
-
-def _as_reader(pa: Any, data: Any) -> Any:
-    """Any Arrow-compatible input as a RecordBatchReader (Table, batch, reader, pandas,
-    anything with ``__arrow_c_stream__``)."""
-    if isinstance(data, pa.RecordBatchReader):
-        return data
-    if isinstance(data, pa.Table):
-        return data.to_reader()
-    if isinstance(data, pa.RecordBatch):
-        return pa.RecordBatchReader.from_batches(data.schema, [data])
-    if hasattr(data, "__arrow_c_stream__"):
-        return pa.RecordBatchReader.from_stream(data)
-    if type(data).__module__.startswith("pandas"):
-        return pa.Table.from_pandas(data, preserve_index=False).to_reader()
-    from ..errors import ProgrammingError
-
-    raise ProgrammingError(f"adbc_ingest: {type(data).__name__} is not Arrow-compatible data")
-
-
-def _quote(name: str) -> str:
-    """Table and column names are plain identifiers (no quoting, no SQL from data)."""
-    if not name.replace("_", "a").isalnum() or name[:1].isdigit():
-        from ..errors import ProgrammingError
-
-        raise ProgrammingError(f"adbc_ingest: {name!r} is not a plain identifier")
-    return name
-
-
-def ingest(cur: Cursor, table_name: str, data: Any, mode: str) -> int:
-    """``Cursor.adbc_ingest``: create/replace the table as asked, then executemany each batch."""
-    pa = _arrow.require_pyarrow()
-    if mode not in _INGEST_MODES:
-        from ..errors import ProgrammingError
-
-        raise ProgrammingError(f"adbc_ingest mode must be one of {_INGEST_MODES}, not {mode!r}")
-    reader = _as_reader(pa, data)
-    schema = reader.schema
-    table = _quote(table_name)
-    names = [_quote(f.name) for f in schema]
-    exists = cur.execute(
-        "SELECT 1 FROM systables WHERE tabname = ?", (table_name.lower(),)).fetchone() is not None
-    if mode == "replace" and exists:
-        cur.execute(f"DROP TABLE {table}")
-        exists = False
-    if mode == "create" and exists:
-        from ..errors import ProgrammingError
-
-        raise ProgrammingError(f"adbc_ingest: table {table_name!r} already exists (mode='create')")
-    if mode == "append" and not exists:
-        from ..errors import ProgrammingError
-
-        raise ProgrammingError(f"adbc_ingest: table {table_name!r} does not exist (mode='append')")
-    if not exists:
-        types = _sized_strings([_sql_type(pa, f.type) for f in schema])
-        cols = ", ".join(
-            f"{n} {ty}" + ("" if f.nullable else " NOT NULL")
-            for n, ty, f in zip(names, types, schema, strict=True))
-        cur.execute(f"CREATE TABLE {table} ({cols})")
-    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
-    total = 0
-    for batch in reader:
-        if batch.num_rows:
-            columns = [c.to_pylist() for c in batch.columns]
-            cur.executemany(sql, list(zip(*columns, strict=True)))
-            total += batch.num_rows
-    cur.rowcount = total
-    return total

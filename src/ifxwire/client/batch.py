@@ -21,7 +21,7 @@ import logging
 import struct
 import time
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import _accel
@@ -47,6 +47,9 @@ __all__ = [
     "PipelineState",
     "execute_many",
     "execute_many_steps",
+    "pipeline_steps",
+    "queue_encoded",
+    "queue_sets",
 ]
 
 log = logging.getLogger("ifxwire.client")
@@ -486,6 +489,24 @@ def execute_many_steps(
     steps as ``Connection._read_steps``, driven by the sync and the asyncio cursor (under
     the connection's lock). Returns the pipeline (its errors are raised by the caller,
     ``raise_batch_errors``) and the number of sets."""
+
+    def fill(pipe: Pipeline, head: bytes) -> Generator[Any, Any, int]:
+        return (yield from queue_sets(cursor, pipe, plan, head, it, first, 0))
+
+    return (yield from pipeline_steps(cursor, p, fill))
+
+
+#: What ``pipeline_steps`` runs to queue the rows: (pipeline, the statement's ``SQ_ID``
+#: head) -> steps returning the number of rows queued.
+Filler = Callable[[Pipeline, bytes], Generator[Any, Any, int]]
+
+
+def pipeline_steps(
+    cursor: Cursor, p: Prepared, fill: Filler
+) -> Generator[Any, Any, tuple[Pipeline, int]]:
+    """The frame of a pipelined batch of ``p``: deferred groups, BEGIN, the rows ``fill``
+    queues (parameter sets: ``queue_sets``; pre-encoded groups: ``queue_encoded``), COMMIT
+    in an ANSI autocommit, every reply read, the bookkeeping."""
     conn = cursor.connection
     if p.is_query:
         conn._retire(p)
@@ -505,51 +526,7 @@ def execute_many_steps(
                 yield from pipe.flush()
         if began and pipe._queue(BEGIN_GROUP, _BEGIN):
             yield from pipe.flush()
-        head = id_head(p.stmt_id)
-        encoding = conn.encoding
-        blob_width = conn._blob_width
-        adapters = cursor._active_adapters()
-        nparams = plan.nparams
-        # Many rows per call (binds.rows_encoder) while the sets keep one shape; a set it
-        # does not take goes through arrange + bind_message, which encode it or raise its
-        # PEP 249 error, exactly as they do for every set when there is no such encoder.
-        many = plan.style == "qmark" and nparams and (
-            adapters is None or not adapters.has_user_dumpers
-        )
-        params: object = first
-        while True:
-            rows = rows_encoder(params, encoding) if many else None
-            if rows is not None:
-                max_rows, max_bytes = pipe.room()
-                chunk, count, params, exc = rows(
-                    params, it, head, EXECUTE_EOT, _END, max_rows, max_bytes
-                )
-                if count:
-                    if pipe._queue_rows(chunk, index, count):
-                        yield from pipe.flush()
-                    index += count
-                if exc is not None:
-                    raise exc
-                if params is _END:
-                    break
-                if count:
-                    continue  # the next set may have another shape, or the chunk was full
-            try:
-                values = arrange(plan, params)
-                bind = (
-                    bind_message(values, encoding, adapters, blob_width, compiled=not many)
-                    if nparams
-                    else b""
-                )
-            except DatabaseError as exc:
-                pipe.errors.append((index, exc))
-            else:
-                if pipe._queue_row(head, bind, index):
-                    yield from pipe.flush()
-            index += 1
-            params = next(it, _END)
-            if params is _END:
-                break
+        index = yield from fill(pipe, id_head(p.stmt_id))
         if conn._ansi_autocommit() and pipe._queue(COMMIT_GROUP, _COMMIT):
             yield from pipe.flush()
         yield from pipe.drain()
@@ -572,3 +549,75 @@ def execute_many_steps(
             conn._retire(p)
     finish_batch(conn, cursor, p, pipe, began)
     return pipe, index
+
+
+def queue_encoded(
+    pipe: Pipeline, data: Any, starts: Sequence[int], index: int
+) -> Generator[Any, Any, int]:
+    """Queue rows already encoded as groups (``data[starts[i]:starts[i + 1]]`` is row
+    ``index + i``'s ``ID BIND EXECUTE EOT``), a chunk's room at a time; returns the next
+    row index."""
+    view = memoryview(data).cast("B")
+    n = len(starts) - 1
+    i = 0
+    while i < n:
+        j = min(n, i + max(pipe.room()[0], 1))
+        if pipe._queue_rows(view[starts[i]:starts[j]], index + i, j - i):  # type: ignore[arg-type]
+            yield from pipe.flush()
+        i = j
+    return index + n
+
+
+def queue_sets(
+    cursor: Cursor, pipe: Pipeline, plan: SqlPlan, head: bytes, it: Iterator[object],
+    first: object, index: int,
+) -> Generator[Any, Any, int]:
+    """Queue parameter set ``first`` and the rest of ``it`` (rows ``index`` on), encoded by
+    the many-rows encoder or row by row; a set that cannot be encoded is that row's error.
+    Returns the next row index."""
+    conn = cursor.connection
+    encoding = conn.encoding
+    blob_width = conn._blob_width
+    adapters = cursor._active_adapters()
+    nparams = plan.nparams
+    # Many rows per call (binds.rows_encoder) while the sets keep one shape; a set it
+    # does not take goes through arrange + bind_message, which encode it or raise its
+    # PEP 249 error, exactly as they do for every set when there is no such encoder.
+    many = plan.style == "qmark" and nparams and (
+        adapters is None or not adapters.has_user_dumpers
+    )
+    params: object = first
+    while True:
+        rows = rows_encoder(params, encoding) if many else None
+        if rows is not None:
+            max_rows, max_bytes = pipe.room()
+            chunk, count, params, exc = rows(
+                params, it, head, EXECUTE_EOT, _END, max_rows, max_bytes
+            )
+            if count:
+                if pipe._queue_rows(chunk, index, count):
+                    yield from pipe.flush()
+                index += count
+            if exc is not None:
+                raise exc
+            if params is _END:
+                break
+            if count:
+                continue  # the next set may have another shape, or the chunk was full
+        try:
+            values = arrange(plan, params)
+            bind = (
+                bind_message(values, encoding, adapters, blob_width, compiled=not many)
+                if nparams
+                else b""
+            )
+        except DatabaseError as exc:
+            pipe.errors.append((index, exc))
+        else:
+            if pipe._queue_row(head, bind, index):
+                yield from pipe.flush()
+        index += 1
+        params = next(it, _END)
+        if params is _END:
+            break
+    return index

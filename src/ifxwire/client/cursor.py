@@ -943,12 +943,13 @@ class Cursor:
 
     def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
         """Insert Arrow-compatible ``data`` (Table, RecordBatch(Reader), pandas, anything with
-        ``__arrow_c_stream__``) into ``table_name`` through executemany; ``mode`` is
-        "create", "append", "replace" or "create_append" (ADBC). Returns the rows inserted."""
-        from . import arrowfetch
+        ``__arrow_c_stream__``) into ``table_name`` through one pipelined executemany, encoded
+        column by column (no tuple per row); ``mode`` is "create", "append", "replace" or
+        "create_append" (ADBC). Returns the rows inserted."""
+        from . import arrowingest
 
         self._check()
-        return arrowfetch.ingest(self, table_name, data, mode)
+        return arrowingest.ingest(self, table_name, data, mode)
 
     # ------------------------------------------------------------------ other PEP 249 calls
 

@@ -1,0 +1,168 @@
+"""The Arrow methods of ``ifxwire.aio`` cursors (a mixin of :class:`AsyncCursor`).
+
+The sync cursor's Arrow API, awaited where it does I/O: ``fetch_arrow_table``, ``fetch_df``
+and ``adbc_ingest`` are coroutines, ``fetch_record_batches`` an async iterator. The work is
+the sync driver's (client/arrowfetch.py, client/arrowingest.py): the same decoders, the same
+column-wise bind encoder and pipelined executemany steps, driven by the asyncio connection.
+
+The blocking spellings, ``fetch_record_batch()`` (a ``pyarrow.RecordBatchReader``) and the
+Arrow PyCapsule stream ``__arrow_c_stream__`` (what ``polars.DataFrame(cur)``,
+``duckdb.from_arrow(cur)`` and ``pyarrow.RecordBatchReader.from_stream(cur)`` call), cannot
+await: their consumer asks for each batch synchronously. They fetch each batch on the
+connection's event loop: from another thread (``await asyncio.to_thread(polars.DataFrame,
+cur)``) the batch is fetched by the loop while that thread waits; with the loop not running
+(a script between ``run_until_complete`` calls) the loop is run until the batch is in. Asked
+for a batch on the loop's own thread, while it runs, they raise ``InterfaceError`` instead
+of blocking the loop forever: use ``fetch_arrow_table`` or ``fetch_record_batches`` there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import InterfaceError
+
+if TYPE_CHECKING:
+    from ..client.cursor import Cursor
+    from .connection import AsyncConnection
+
+__all__ = ["AsyncArrowMixin"]
+
+_R = TypeVar("_R")
+
+_ON_LOOP = (
+    "a blocking Arrow stream of an asyncio cursor cannot be read on its event loop's own "
+    "thread (each batch needs the loop): use 'await cur.fetch_arrow_table()' or "
+    "'async for batch in cur.fetch_record_batches()', or read the stream in another thread "
+    "('await asyncio.to_thread(polars.DataFrame, cur)')"
+)
+
+
+def _loop_of(aconn: AsyncConnection) -> asyncio.AbstractEventLoop:
+    """The event loop the connection's streams belong to (where its I/O must run)."""
+    loop = getattr(aconn._writer, "_loop", None)  # asyncio.StreamWriter keeps it there
+    if not isinstance(loop, asyncio.AbstractEventLoop):
+        raise InterfaceError("the asyncio connection's event loop cannot be found")
+    return loop
+
+
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _run_on(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, _R]) -> _R:
+    """Run ``coro`` on ``loop`` from synchronous code and wait for its result."""
+    if _on_loop_thread(loop):
+        coro.close()
+        raise InterfaceError(_ON_LOOP)
+    if loop.is_running():
+        return asyncio.run_coroutine_threadsafe(coro, loop).result()
+    if loop.is_closed():
+        coro.close()
+        raise InterfaceError("the asyncio connection's event loop is closed")
+    return loop.run_until_complete(coro)
+
+
+async def _next(it: AsyncIterator[_R]) -> _R:
+    return await it.__anext__()
+
+
+async def _await(aw: Awaitable[_R]) -> _R:
+    return await aw
+
+
+class AsyncArrowMixin:
+    """Arrow methods; the class using it has ``_cur`` (a sync Cursor) and ``connection``."""
+
+    _cur: Cursor
+    connection: AsyncConnection
+
+    async def fetch_arrow_table(self) -> Any:
+        """The remaining rows as a ``pyarrow.Table`` (needs ``ifxwire[arrow]``)."""
+        from ..client import arrowfetch
+
+        return await arrowfetch.atable(self)  # type: ignore[arg-type]
+
+    def fetch_record_batches(self, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
+        """``async for batch in cur.fetch_record_batches()``: ``pyarrow.RecordBatch``es of the
+        remaining rows, one fetch reply at a time (at most ``rows_per_batch`` rows each)."""
+        from ..client import arrowfetch
+
+        return arrowfetch.aiter_batches(self, rows_per_batch)  # type: ignore[arg-type]
+
+    async def fetch_df(self, **to_pandas: Any) -> Any:
+        """The remaining rows as a pandas DataFrame through Arrow (``Table.to_pandas`` kwargs)."""
+        from ..client import arrowfetch
+
+        return arrowfetch.to_pandas(await arrowfetch.atable(self), to_pandas)  # type: ignore[arg-type]
+
+    def fetch_record_batch(self, rows_per_batch: int | None = None) -> Any:
+        """A blocking ``pyarrow.RecordBatchReader`` over the remaining rows, each batch fetched
+        on the connection's event loop (module docstring: not on the loop's own thread)."""
+        from .. import arrow as _arrow
+        from ..client import arrowfetch
+
+        pa = _arrow.require_pyarrow()
+        loop = _loop_of(self.connection)
+        if _on_loop_thread(loop):
+            raise InterfaceError(_ON_LOOP)
+        cur = self._cur
+        cur._check_result()
+        schema = _arrow._Plan(pa, cur._columns).schema
+        it = arrowfetch.aiter_batches(self, rows_per_batch)  # type: ignore[arg-type]
+
+        def batches() -> Iterator[Any]:
+            try:
+                while True:
+                    try:
+                        batch = _run_on(loop, _next(it))
+                    except StopAsyncIteration:
+                        return
+                    yield batch
+            finally:
+                if not loop.is_closed() and not _on_loop_thread(loop):
+                    _run_on(loop, _await(it.aclose()))  # type: ignore[attr-defined]
+
+        return pa.RecordBatchReader.from_batches(schema, batches())
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        """The Arrow PyCapsule stream interface over the remaining rows (blocking; see
+        ``fetch_record_batch``)."""
+        return self.fetch_record_batch().__arrow_c_stream__(requested_schema)
+
+    async def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
+        """Insert Arrow-compatible ``data`` into ``table_name`` as the sync ``adbc_ingest``
+        (one pipelined executemany, encoded column by column); returns the rows inserted."""
+        from ..client.arrowingest import EXISTS_SQL, filler, plan_ingest
+        from ..client.batch import pipeline_steps, raise_batch_errors
+        from ..client.cancel import timeout_scope
+        from ..client.placeholders import plan_sql
+
+        cur = self._cur
+        cur._check()
+        ing = plan_ingest(table_name, data, mode)
+        face: Any = self
+        await face.execute(EXISTS_SQL, (ing.tabname,))
+        exists = await face.fetchone() is not None
+        for sql in ing.ddl(exists):
+            await face.execute(sql)
+        batches = ing.batches()
+        if batches is None:
+            cur.rowcount = 0
+            return 0
+        aconn = self.connection
+        core = aconn._core
+        plan = plan_sql(ing.insert_sql)
+        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
+            core._check()
+            cur._reset()
+            p, _ = await aconn._statement(ing.insert_sql, plan)
+            pipe, index = await aconn._drive(
+                pipeline_steps(cur, p, filler(cur, ing.pa, plan, batches)))
+            raise_batch_errors(pipe)
+        return index
