@@ -159,6 +159,9 @@ class Session:
         #: name, NFETCH size, BIND's parameter count or -1 when the group has no BIND).
         self._groups: dict[int, tuple[bytes, bytes, bytes, int, int]] = {}
         self._tails: dict[int, bytes] = {}  # see _done_cost
+        self._encoders: dict[tuple[object, ...], Any] = {}  # see _row_encoder
+        #: SQ_DESCRIBE replies (_on_ndescribe): key -> (the column list, the bytes).
+        self._describes: dict[tuple[object, ...], tuple[list[ColumnDesc], bytes]] = {}
         self.current_out: Writer | None = None  # the reply being built (SQ_FILE flushes it)
 
     # ------------------------------------------------------------------ I/O
@@ -667,6 +670,9 @@ class Session:
         buf, pos, end = self.buf, self.start, self.end
         if end - pos < 10 or ((buf[pos] << 8) | buf[pos + 1]) != _ID or self._quiet_eot:
             return False
+        after = (buf[pos + 4] << 8) | buf[pos + 5]
+        if after != _CURNAME and after != _BIND and after != _OPEN:
+            return False  # ID then NFETCH, CLOSE, RELEASE, EXECUTE...: not a query's group
         number = (buf[pos + 2] << 8) | buf[pos + 3]
         tmpl = self._groups.get(number)
         if tmpl is None or not buf.startswith(tmpl[0], pos, end):
@@ -734,7 +740,9 @@ class Session:
             self._put_error(out, exc)
         self.start = at + len(tail)
         out.buf += _EOT_BYTES
-        self.server.count_group()
+        server = self.server
+        server.request_groups += 1
+        server.one_step_groups += 1
         self._queue(out.buf)
         return True
 
@@ -875,9 +883,28 @@ class Session:
 
     def _row_encoder(self, st: _Statement) -> Any:
         """The statement's tuple encoder: LOB locators and ROW/collection values in the form
-        the client asked for with SQ_RET_TYPE."""
+        the client asked for with SQ_RET_TYPE.
+
+        A driver that prepares a statement for each execution (informix-driver) would build
+        the same encoder every time: encoders are kept per session by what they are made
+        from (the columns, the code set, the SQ_RET_TYPE forms). Not kept: those with
+        ROW/collection columns, whose text form also depends on the session's DBDATE and
+        the like at the time (_complex_text)."""
+        columns = st.columns
+        if any(c.base in COMPLEX_CODES for c in columns):
+            return self._make_row_encoder(st)
+        key = (tuple(columns), self.encoding, st.complex_binary, st.lob_binary)
+        encoder = self._encoders.get(key)
+        if encoder is None:
+            encoder = self._make_row_encoder(st)
+            if len(self._encoders) >= 256:
+                self._encoders.clear()
+            self._encoders[key] = encoder
+        return encoder
+
+    def _make_row_encoder(self, st: _Statement) -> Any:
         inner = row_encoder(st.columns, self.encoding,
-                                  None if st.complex_binary else self._complex_text)
+                            None if st.complex_binary else self._complex_text)
         return locator_encoder(st.columns, inner, st.lob_binary)
 
     def _complex_text(self, col: ColumnDesc) -> Callable[[object], str]:
@@ -952,9 +979,23 @@ class Session:
         p = st.prepared
         # A query's result columns; for an INSERT the target columns of its ``?``s.
         columns = st.columns or self._wire(p.inputs)
+        sid = self.current or 0
+        # The reply is kept by the column list it describes (the prepared statement's, which
+        # the engine's statement cache hands out again for the same text until the schema
+        # changes), held with it so the id is never another list's.
+        key = (id(columns), p.stmt_type, sid, self.encoding)
+        kept = self._describes.get(key)
+        if kept is not None and kept[0] is columns:
+            out.buf += kept[1]
+            return
+        reply = Writer()
         width = row_width(columns) if columns else 0
-        m.put_describe(out, p.stmt_type, self.current or 0, columns, width, self.layout,
+        m.put_describe(reply, p.stmt_type, sid, columns, width, self.layout,
                        encoding=self.encoding)
+        if len(self._describes) >= 256:
+            self._describes.clear()
+        self._describes[key] = (columns, bytes(reply.buf))
+        out.buf += reply.buf
 
     def _on_wantdone(self, msg: m.ClientMsg, out: Writer) -> None:
         """Real servers answer a PREPARE's SQ_WANTDONE with SQ_DONE and SQ_COST after the
@@ -1096,6 +1137,7 @@ class Session:
         self.layout = m.Layout.negotiate(mask, msg.data)
         self._groups.clear()  # their NFETCH size and SQ_DONE depend on the layout
         self._tails.clear()
+        self._describes.clear()
         self.blobs.width = m.blob_descriptor_size(self.layout)
         m.put_protocols(out, mask)
 
