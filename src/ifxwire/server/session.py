@@ -48,7 +48,7 @@ from .lobwire import ClientFiles, FastPath, locator_encoder, wants_binary
 from .pam import pam_login
 from .scroll import scroll_fetch
 from .statements import after_run, check_bound, new_statement_id
-from .tuples import row_encoder, write_tuples
+from .tuples import pure_write_tuples, row_encoder, write_tuples
 
 if TYPE_CHECKING:
     from .listener import Server
@@ -175,7 +175,8 @@ class Session:
         if self.start and compact:
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
             tail = self.end - self.start
-            self.buf[:tail] = self.buf[self.start : self.end]
+            if tail:  # (nothing to move after a whole group was served)
+                self.buf[:tail] = self.buf[self.start : self.end]
             self.start, self.end = 0, tail
             if len(self.buf) > _RECV_SIZE and tail <= _RECV_SIZE // 2:
                 # A large message is done: give its memory back (in place, so the buffer is
@@ -700,13 +701,14 @@ class Session:
         out = Writer()
         self.current_out = out
         p = st.prepared
-        write = getattr(st.encoder, "write", None)
+        encode = st.encoder
+        write = getattr(encode, "write", None)
         try:
-            if (write is None or st.scroll or st.rows is not None or st.blob_rows is not None
+            if (encode is None or st.scroll or st.rows is not None or st.blob_rows is not None
                     or st.upload is not None or st.materialized is not None or p.for_update
                     or not p.is_query or p.plan.current_rowid):
-                # Anything but a plain cursor whose rows the compiled writer sends: the
-                # handlers' own steps, one by one.
+                # Anything but a plain cursor (or its first run, which makes its encoder):
+                # the handlers' own steps, one by one.
                 try:
                     self._open(st)
                 finally:
@@ -722,9 +724,12 @@ class Session:
                 st.current_rowid = None
                 st.exhausted = False
                 st.rows = rows  # for _stop_rows, if the writer fails
+                budget = min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES)
                 try:
-                    count, _sent, exhausted = write(
-                        out.buf, rows, min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES))
+                    if write is not None:  # the compiled writer
+                        count, _sent, exhausted = write(out.buf, rows, budget)
+                    else:
+                        count, exhausted = pure_write_tuples(encode, out, rows, budget)
                 except CodecError as exc:
                     _stop_rows(st)
                     raise _unsendable(exc) from None
