@@ -197,3 +197,31 @@ def test_driver_same_text_across_ddl(server: Any) -> None:
     finally:
         one.close()
         two.close()
+
+
+def test_same_text_under_two_dbdates(server: Any) -> None:
+    """One SQL text with a date literal, run repeatedly by two sessions whose DBDATE differ:
+    each reads the literal its own way (the compiled statement is kept per DBDATE), and a
+    DATE column's values are sent the same in both."""
+    kw: dict[str, Any] = {"host": server.host, "port": server.port, "user": "informix",
+                          "password": "in4mix", "autocommit": True}
+    setup = ifxwire.connect(**kw)
+    setup.cursor().execute("create database qgc_dates with log")
+    setup.close()
+    mdy = ifxwire.connect(**kw, database="qgc_dates", env={"DBDATE": "MDY4/"})
+    dmy = ifxwire.connect(**kw, database="qgc_dates", env={"DBDATE": "DMY4/"})
+    try:
+        mdy.cursor().execute("create table t (id int, d date)")
+        mdy.cursor().execute("insert into t values (1, '01/02/2020')")  # 2 January 2020
+        sql = "select id, d from t where d = '01/02/2020' and id = ?"
+        for _ in range(3):
+            for conn, want in ((mdy, 1), (dmy, 0), (mdy, 1)):
+                cur = conn.cursor()
+                cur.execute(sql, (1,))
+                assert len(cur.fetchall()) == want
+        cur = dmy.cursor()
+        cur.execute("select d from t where id = ?", (1,))
+        assert [r[0].isoformat() for r in cur.fetchall()] == ["2020-01-02"]
+    finally:
+        mdy.close()
+        dmy.close()
