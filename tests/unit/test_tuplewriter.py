@@ -155,6 +155,21 @@ def test_write_frames_and_budget(budget: int) -> None:
     assert list(it) == rows[count:]
 
 
+@pytest.mark.parametrize("budget", [0, 1, 40, 100, 10**6])
+def test_pure_write_tuples_is_the_fetch_loop(budget: int) -> None:
+    """tuples.pure_write_tuples (Session._query_group with the pure encoder) writes what the
+    fetch loop writes and stops where it stops."""
+    cols = [ColumnDesc("a", 2, 4), ColumnDesc("b", 13, 64), ColumnDesc("d", 3, 8)]
+    rows = [(i, f"n{i}" + "x" * (i % 3), i * 0.5) for i in range(50)]
+    pure = build_row_encoder(cols, "utf-8")
+    data, count, _sent, exhausted = reference_write(pure, rows, budget)
+    out = Writer()
+    it = iter(rows)
+    assert tuples.pure_write_tuples(pure, out, it, budget) == (count, exhausted)
+    assert bytes(out.buf) == data
+    assert list(it) == rows[count:]
+
+
 def test_write_odd_payload_is_padded() -> None:
     _pure, fast = both([ColumnDesc("v", 13, 10)], "utf-8")
     buf = bytearray()

@@ -130,6 +130,8 @@ class Server:
         self.request_groups = 0
         #: Of those, groups answered by a batched INSERT (Session._batch_inserts).
         self.batched_groups = 0
+        #: Of those, query groups matched and served in one step (Session._query_group).
+        self.one_step_groups = 0
         self.sessions_served = 0
         #: Sessions past their login (bounded by max_sessions); guarded by _lock.
         self.logged_in = 0

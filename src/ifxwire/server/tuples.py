@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from .. import _accel
 from ..protocol.codes import TypeCode as _T
 from ..protocol.columns import ColumnDesc
+from ..protocol.messages import put_tuple
 from ..protocol.wire import Writer
 from ..types.complextype import COMPLEX_CODES as _COMPLEX
 from ..types.rowcodec import _is_boolean, _is_lvarchar, build_row_encoder, column_encoders
@@ -129,3 +130,20 @@ def write_tuples(encoder: Any, out: Writer, rows: Iterator[Sequence[object]],
     result: tuple[int, int, bool] = write(out.buf, rows, budget)
     return result
 
+
+
+def pure_write_tuples(encode: Callable[[Sequence[object]], bytes], out: Writer,
+                      rows: Iterator[Sequence[object]], budget: int) -> tuple[int, bool]:
+    """The Python form of the compiled writer's ``write`` (Session._fetch's loop without
+    BYTE/TEXT): SQ_TUPLE messages for rows from ``rows`` until ``budget`` bytes are sent or
+    the rows end; (count, exhausted)."""
+    count = sent = 0
+    put = put_tuple
+    for row in rows:
+        payload = encode(row)
+        put(out, payload)
+        count += 1
+        sent += len(payload) + 8
+        if sent >= budget:
+            return count, False
+    return count, True

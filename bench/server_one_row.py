@@ -1,0 +1,140 @@
+"""Server CPU per one-row statement, two server trees side by side (issue 26, select_one_row).
+
+    python bench/server_one_row.py --base /path/to/other/checkout/src [--rounds 8] [--batch 1000]
+    IFXWIRE_PURE=1 python bench/server_one_row.py --base ...     # both servers pure
+
+Why side by side: on the shared 2-CPU machine one server measured after the other meets
+another load, and the per-statement figure moved by ±30 % between runs. Here both servers
+run at once, pinned to the same CPU, and the client alternates batches of ``--batch``
+statements between them, so each round puts them under the same load; the report is the
+median per server and their ratio.
+
+Statements, each executed and fetched with ifxwire (accelerated unless IFXWIRE_PURE=1 says
+otherwise; the servers follow the same variable) on one connection per server, so after the
+first run they come from the driver's statement cache (one ``ID CURNAME [BIND] OPEN ID
+NFETCH EOT`` group per statement):
+
+* ``select_one_row``: ``SELECT 1 FROM systables WHERE tabid = 1``
+* ``one_row_param``: ``SELECT tabname FROM systables WHERE tabid = ?`` with (1,)
+* ``informix-driver``: the parameterised one through informix-driver, which prepares,
+  describes, binds, opens, fetches, closes and releases every time (six round trips)
+
+CPU is utime + stime from /proc (10 ms ticks, hence batches of hundreds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+from bench.server_cost import server_cpu
+
+ROOT = Path(__file__).resolve().parent.parent
+USER, PASSWORD = "informix", "in4mix"
+CONST = "SELECT 1 FROM systables WHERE tabid = 1"
+PARAM = "SELECT tabname FROM systables WHERE tabid = ?"
+
+
+def _start(src: str, pure: bool) -> tuple[subprocess.Popen[str], int]:
+    env = dict(os.environ, PYTHONPATH=src)
+    env.pop("IFXWIRE_PURE", None)
+    if pure:
+        env["IFXWIRE_PURE"] = "1"
+    srv = subprocess.Popen(
+        [sys.executable, "-m", "ifxwire.server", "--port", "0", "--data",
+         tempfile.mkdtemp(prefix="ifxwire-onerow-"), "--log-level", "WARNING"],
+        stdout=subprocess.PIPE, text=True, env=env)
+    assert srv.stdout is not None
+    return srv, int(srv.stdout.readline().strip().rsplit(":", 1)[1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--base", required=True, help="the other tree's src directory")
+    p.add_argument("--this", default=str(ROOT / "src"))
+    p.add_argument("--rounds", type=int, default=8)
+    p.add_argument("--batch", type=int, default=1000)
+    p.add_argument("--no-informix-driver", action="store_true")
+    args = p.parse_args(argv)
+
+    import ifxwire
+
+    pure = os.environ.get("IFXWIRE_PURE") == "1"
+    trees = {"base": args.base, "this": args.this}
+    servers = {name: _start(src, pure) for name, src in trees.items()}
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) >= 2:
+        for srv, _port in servers.values():
+            os.sched_setaffinity(srv.pid, {cpus[-1]})
+        os.sched_setaffinity(0, set(cpus[:-1]))
+    try:
+        cases: dict[str, dict[str, Callable[[], None]]] = {}
+        for name, (_srv, port) in servers.items():
+            conn = ifxwire.connect(host="127.0.0.1", port=port, user=USER, password=PASSWORD,
+                                   database="sysmaster", autocommit=True)
+            cur = conn.cursor()
+
+            def const(cur: Any = cur) -> None:
+                cur.execute(CONST)
+                cur.fetchall()
+
+            def param(cur: Any = cur) -> None:
+                cur.execute(PARAM, (1,))
+                cur.fetchall()
+
+            cases.setdefault("select_one_row", {})[name] = const
+            cases.setdefault("one_row_param", {})[name] = param
+            if not args.no_informix_driver:
+                import informix_db
+
+                idb = informix_db.connect(host="127.0.0.1", port=port, user=USER,
+                                          password=PASSWORD, database="sysmaster",
+                                          server="informix", autocommit=True)
+                icur = idb.cursor()
+
+                def driver(icur: Any = icur) -> None:
+                    icur.execute(PARAM, (1,))
+                    icur.fetchall()
+
+                cases.setdefault("informix-driver", {})[name] = driver
+        samples: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.rounds):
+            for case, by_tree in cases.items():
+                per = args.batch if case != "informix-driver" else max(args.batch // 4, 100)
+                for name, fn in by_tree.items():
+                    pid = servers[name][0].pid
+                    for _ in range(20):
+                        fn()
+                    before = server_cpu(pid)
+                    for _ in range(per):
+                        fn()
+                    samples.setdefault((case, name), []).append(
+                        (server_cpu(pid) - before) / per * 1e6)
+    finally:
+        for srv, _port in servers.values():
+            srv.terminate()
+            srv.wait(10)
+    flavour = "pure" if pure else "accelerated"
+    print(f"servers {flavour}; base {args.base}; this {args.this}; "
+          f"{args.rounds} rounds, medians (µs of server CPU per statement)")
+    for case in cases:
+        base = samples[(case, "base")]
+        this = samples[(case, "this")]
+        b, t = statistics.median(base), statistics.median(this)
+        print(f"{case:16} base {b:7.1f}  this {t:7.1f}  ratio {t / b:5.2f}   "
+              f"base {[round(v) for v in base]} this {[round(v) for v in this]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
