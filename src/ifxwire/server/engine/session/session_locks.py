@@ -20,6 +20,7 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -130,6 +131,7 @@ class RowLocks:
         self._rl_key = None
         self._rl_owner = ""
         self._rl_latches = []
+        self._rl_sync = ""  # the synchronous mode set on the connection ("": unknown)
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
         #: SET ISOLATION's level; None: the database's default (row_isolation).
         self.isolation = None
@@ -152,6 +154,7 @@ class RowLocks:
     def _rl_open(self, conn: sqlite3.Connection) -> None:
         """At DATABASE: the function the triggers call, bound to this session."""
         self._rl_key = None
+        self._rl_sync = ""
         self._rl_undo = []
         conn.create_function("_ifx_lk", -1, self._ifx_lk)
 
@@ -232,10 +235,38 @@ class RowLocks:
         if self._rl_latches:
             self._rl_latches.pop().release()
 
+    @property
+    def _durable(self) -> bool:
+        return self._logged and not getattr(self, "_buffered", False)
+
     def _sync(self, full: bool) -> None:
+        """SQLite's synchronous for the next commit: FULL for one that ends an Informix
+        transaction in an unbuffered-log database (a statement outside BEGIN WORK, or an
+        escalated transaction), NORMAL for a statement inside one (WAL writes survive kill
+        -9; the Informix COMMIT syncs them, ``_flush_wal``)."""
         assert self.conn is not None
-        durable = full and self._logged and not getattr(self, "_buffered", False)
-        self.conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+        mode = "FULL" if full and self._durable else "NORMAL"
+        if mode != self._rl_sync:
+            self.conn.execute(f"PRAGMA synchronous = {mode}")
+            self._rl_sync = mode
+
+    def _flush_wal(self) -> None:
+        """Make a committed Informix transaction durable: fsync the WAL file its SQLite
+        commits went to, outside the latch, so that the COMMITs of several sessions sync
+        together (group commit) instead of one after the other under SQLite's write lock.
+        If a checkpoint moved the frames into the database file meanwhile, SQLite synced
+        that file when the checkpoint completed (synchronous=NORMAL in WAL mode)."""
+        if not self._durable or self.database is None:
+            return
+        path = self.engine.path(self.database) + "-wal"
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     # ---- writes ------------------------------------------------------------------------------
     def rl_write(self, kind: str, action: Callable[[], R]) -> R:
@@ -464,7 +495,7 @@ class RowLocks:
                 return
             self._latch()
             try:
-                self._sync(True)
+                self._sync(False)
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     if verb != "COMMIT":
@@ -482,6 +513,8 @@ class RowLocks:
             finally:
                 self._unlatch()
             self._rl_undo = []
+            if verb == "COMMIT":
+                self._flush_wal()
         finally:
             self._rl_escalated = False
             self._rl_owner = ""

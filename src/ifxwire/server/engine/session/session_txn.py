@@ -79,6 +79,7 @@ class Transactions:
         def _rl_install(self) -> None: ...
         def _latch(self) -> None: ...
         def _unlatch(self) -> None: ...
+        def _sync(self, full: bool) -> None: ...
 
     def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a
@@ -166,6 +167,7 @@ class Transactions:
                 self.escalate(kind)  # held to the transaction's end (session_locks.py)
                 return
             self._rl_install()
+            self._sync(True)
             self._latch()  # released by _end_sql_txn
         try:
             self._begin_immediate(kind)
