@@ -4,7 +4,8 @@
     python bench/server_locks.py --server-src /work/main/src       # before (no row locks)
 
 Each session (a process of its own, so the clients do not share a GIL) runs, for
-``--seconds``, transactions of ``--updates`` single-row UPDATEs of its own rows and a COMMIT,
+``--seconds``, transactions of ``--updates`` single-row UPDATEs of its own rows and a COMMIT
+(with ``--think-ms`` of client work after each UPDATE),
 under SET LOCK MODE TO WAIT (without row locks a transaction holds SQLite's write lock from
 its first UPDATE to its COMMIT, so the others queue; under NOT WAIT they would fail -346/-107
 instead). Prints committed transactions per second, over all sessions, per run and the
@@ -29,7 +30,7 @@ USER, PASSWORD = "informix", "in4mix"
 ROWS_PER_SESSION = 50
 
 
-def _worker(port: int, me: int, updates: int, start: float, stop: float,
+def _worker(port: int, me: int, updates: int, think: float, start: float, stop: float,
             out: mp.Queue) -> None:  # type: ignore[type-arg]
     import ifxwire
 
@@ -47,6 +48,8 @@ def _worker(port: int, me: int, updates: int, start: float, stop: float,
             for _ in range(updates):
                 cur.execute("UPDATE t SET v = v + 1 WHERE id = ?", (first + n % ROWS_PER_SESSION,))
                 n += 1
+                if think:
+                    time.sleep(think)
             cur.execute("COMMIT WORK")
             done += 1
         except ifxwire.Error:
@@ -58,7 +61,7 @@ def _worker(port: int, me: int, updates: int, start: float, stop: float,
 
 
 def run_once(server_src: str, row_locks: bool, sessions: int, updates: int,
-             seconds: float) -> tuple[float, int]:
+             seconds: float, think: float = 0.0) -> tuple[float, int]:
     import ifxwire
 
     data = tempfile.mkdtemp(prefix="ifxwire-locks-")
@@ -87,7 +90,7 @@ def run_once(server_src: str, row_locks: bool, sessions: int, updates: int,
         out: mp.Queue = mp.Queue()  # type: ignore[type-arg]
         start = time.time() + 1.0
         stop = start + seconds
-        procs = [mp.Process(target=_worker, args=(port, i, updates, start, stop, out))
+        procs = [mp.Process(target=_worker, args=(port, i, updates, think, start, stop, out))
                  for i in range(sessions)]
         for p in procs:
             p.start()
@@ -115,15 +118,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--updates", type=int, default=5, help="UPDATEs per transaction")
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--think-ms", type=float, default=0.0,
+                   help="client work after each UPDATE, in the transaction (an application's "
+                   "own time between statements)")
     args = p.parse_args(argv)
     rates = []
     for _ in range(args.repeat):
         rate, errors = run_once(args.server_src, args.row_locks, args.sessions, args.updates,
-                                args.seconds)
+                                args.seconds, args.think_ms / 1000)
         rates.append(rate)
         print(f"  {rate:8.1f} transactions/s  ({errors} failed)", flush=True)
     print(f"median {statistics.median(rates):.1f} transactions/s "
-          f"({args.sessions} sessions x {args.updates} updates, "
+          f"({args.sessions} sessions x {args.updates} updates, think {args.think_ms:g} ms, "
           f"server {'--row-locks' if args.row_locks else 'default'} from {args.server_src})")
     return 0
 
