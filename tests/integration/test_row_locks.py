@@ -324,3 +324,23 @@ def test_disconnect_rolls_back_and_releases(lserver: Any, pair: list[Any], first
                 raise
             time.sleep(0.05)
     b.cursor().execute(f"UPDATE {t} SET v = 11 WHERE id = 1")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_committed_read_meets_only_the_rows_it_reads(pair: list[Any], first: int,
+                                                     second: int) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")
+    # an index lookup of another row does not reach the locked one (Informix: the same)
+    assert _rows(b, f"SELECT v FROM {t} WHERE id = 2") == [(20,)]
+    with pytest.raises(ifxwire.Error) as e:
+        _rows(b, f"SELECT v FROM {t} WHERE id = 1")
+    assert _err(e) == (-244, -107)
+    with pytest.raises(ifxwire.Error) as e:
+        _rows(b, f"SELECT count(*) FROM {t}")  # a scan reads every row
+    assert _err(e) == (-244, -107)
+    b.cursor().execute("SET LOCK MODE TO WAIT 5")
+    threading.Timer(0.3, lambda: a.cursor().execute("COMMIT WORK")).start()
+    assert _rows(b, f"SELECT v FROM {t} WHERE id = 1") == [(1,)]  # waited, then read

@@ -645,15 +645,19 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
 
     def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
         conn = self._connection()
-        if self.row_locks:
-            self.rl_check_read(plan)
-        cur = conn.cursor()
-        self._cursors.add(cur)
-        try:
-            cur.execute(plan.sql, bound)
-        except sqlite3.Error as e:
-            cur.close()
-            raise self._map_error(e, plan) from None
+        sql = self.rl_check_read(plan) if self.row_locks else plan.sql
+        while True:
+            cur = conn.cursor()
+            self._cursors.add(cur)
+            self._rl_conflict = None
+            try:
+                cur.execute(sql, bound)
+                break
+            except sqlite3.Error as e:
+                cur.close()
+                if self.row_locks and self.rl_wait_read():
+                    continue  # the holder let go: read again
+                raise self._map_error(e, plan) from None
         if plan.current_rowid and self.row_locks:
             return self.rl_for_update(plan, self._stream(cur, plan))
         return self._stream(cur, plan)

@@ -157,6 +157,7 @@ class RowLocks:
         self._rl_sync = ""
         self._rl_undo = []
         conn.create_function("_ifx_lk", -1, self._ifx_lk)
+        conn.create_function("_ifx_rd", 2, self._ifx_rd)
 
     def _rl_install(self) -> None:
         """(Re)create this connection's TEMP lock triggers when the schema changed: one set
@@ -221,6 +222,20 @@ class RowLocks:
             self._rl_pending.append(
                 (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
         return 0
+
+    def _ifx_rd(self, table: str, rowid: int) -> int:
+        """Called for each row a COMMITTED READ / CURSOR STABILITY query reads of a table
+        where other sessions hold row locks (``rl_check_read``'s rewrite): a row another
+        session holds stops the query (-244)."""
+        if self.database is None:
+            return 1
+        holder = self.engine.locks.row_holder(self.session_id, self.database, table,
+                                              int(rowid))
+        if holder is not None:
+            self._rl_conflict = holder
+            self.state.error = self._lock_error("query", False)
+            raise _Conflict(table)
+        return 1
 
     # ---- the latch: one SQLite writer at a time, without SQLite's busy sleeps --------------
     def _latch(self) -> None:
@@ -393,33 +408,60 @@ class RowLocks:
         self._rl_escalated = self.in_transaction
 
     # ---- reads -------------------------------------------------------------------------------
-    def rl_check_read(self, plan: Plan) -> None:
-        """A query meets the locks of other sessions' uncommitted writes: COMMITTED READ,
-        CURSOR STABILITY and REPEATABLE READ read only committed rows, so a table holding
-        another session's uncommitted rows (or an EXCLUSIVE table lock) stops the read with
-        -244, after waiting as SET LOCK MODE says; DIRTY READ reads them. REPEATABLE READ in a
-        transaction keeps a SHARE lock on each table it read until the transaction ends."""
+    def rl_check_read(self, plan: Plan) -> str:
+        """The SQL a query runs under this session's isolation level: COMMITTED READ, CURSOR
+        STABILITY and REPEATABLE READ read only committed rows; DIRTY READ reads them all.
+
+        A table where another session holds uncommitted rows is read through a filter that
+        calls ``_ifx_rd`` for every row SQLite visits, so the query meets a lock only on a
+        row it reads (an index lookup that never reaches the locked row does not, as on
+        Informix); SQLite flattens the filter into the query, keeping its indexes. The
+        compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
+        so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
+        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
+        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
+        starts; ``rl_rows`` waits on one met while the first row is read)."""
+        sql = plan.sql
         if not self.row_locks or not plan.tables:
-            return
+            return sql
         level = self.row_isolation()
         if level == DIRTY:
-            return
+            return sql
         assert self.database is not None
         db = self.database
         repeatable = level == REPEATABLE and self.in_transaction
         deadline = self._lock_deadline()
+        locks = self.engine.locks
         for table in plan.tables:
             info = self.current_schema().tables.get(table)
             if info is None or info.temp or info.schema != "main" or info.kind != "T":
                 continue
             while True:
                 if repeatable:
-                    holder = self.engine.locks.table(self.session_id, db, table, False)
+                    holder = locks.table(self.session_id, db, table, False)
                 else:
-                    holder = self.engine.locks.readable(self.session_id, db, table)
+                    holder = locks.readable(self.session_id, db, table)
+                    if holder is not None and not locks.holds_table(holder, db, table):
+                        q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+                        if q in sql:
+                            lit = "'" + table.replace("'", "''") + "'"
+                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                                 f'WHERE _ifx_rd({lit}, rowid)) AS ')
+                            holder = None
                 if holder is None:
                     break
                 self._wait_for(holder, "query", deadline)
+        return sql
+
+    def rl_wait_read(self) -> bool:
+        """After a query stopped on a row lock (``_ifx_rd``) before its first row: wait as
+        SET LOCK MODE says (True: run it again) or raise -244."""
+        holder, self._rl_conflict = self._rl_conflict, None
+        if holder is None:
+            return False
+        self.state.error = None
+        self._wait_for(holder, "query", self._lock_deadline())
+        return True
 
     def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
                       ) -> Iterator[tuple[object, ...]]:
