@@ -344,3 +344,19 @@ def test_committed_read_meets_only_the_rows_it_reads(pair: list[Any], first: int
     b.cursor().execute("SET LOCK MODE TO WAIT 5")
     threading.Timer(0.3, lambda: a.cursor().execute("COMMIT WORK")).start()
     assert _rows(b, f"SELECT v FROM {t} WHERE id = 1") == [(1,)]  # waited, then read
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_a_table_named_like_the_catalogue_is_locked_too(pair: list[Any], first: int,
+                                                        second: int) -> None:
+    a, b = pair[first], pair[second]
+    name = f"sysx_{first}{second}"
+    a.cursor().execute(f"CREATE TABLE {name} (id INT, v INT)")
+    a.cursor().execute(f"INSERT INTO {name} VALUES (1, 1)")
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute(f"UPDATE {name} SET v = 2")
+    with pytest.raises(ifxwire.Error) as e:
+        b.cursor().execute(f"UPDATE {name} SET v = 3")
+    assert _err(e) == (-346, -107)
+    a.cursor().execute("ROLLBACK WORK")
+    assert _rows(b, f"SELECT v FROM {name}") == [(1,)]

@@ -172,10 +172,12 @@ class RowLocks:
             "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")]
         for name in old:
             conn.execute(f'DROP TRIGGER temp."{name}"')
-        tables = [str(r[0]) for r in conn.execute(
-            "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE "
-            "'\\_ifx%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT "
-            "LIKE 'sys%'")]
+        # The user's tables as the catalogue knows them (not its own sys* tables).
+        physical = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+        tables = sorted(info.name for info in self.current_schema().tables.values()
+                        if info.kind == "T" and not info.temp and info.schema == "main"
+                        and info.name in physical)
         for n, table in enumerate(tables):
             cols = undo.columns(conn, table)
             q = '"' + table.replace('"', '""') + '"'
