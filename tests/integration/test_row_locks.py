@@ -360,3 +360,21 @@ def test_a_table_named_like_the_catalogue_is_locked_too(pair: list[Any], first: 
     assert _err(e) == (-346, -107)
     a.cursor().execute("ROLLBACK WORK")
     assert _rows(b, f"SELECT v FROM {name}") == [(1,)]
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_last_committed_reads_the_before_images(pair: list[Any], first: int, second: int
+                                                ) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    a.cursor().execute(f"DELETE FROM {t} WHERE id = 2")
+    a.cursor().execute(f"INSERT INTO {t} VALUES (30, 300)")
+    b.cursor().execute("SET ISOLATION TO COMMITTED READ LAST COMMITTED")
+    committed = [(1, 10), (2, 20), (3, 30), (4, 40), (5, 50)]
+    assert _rows(b, f"SELECT id, v FROM {t} ORDER BY id") == committed
+    assert _rows(b, f"SELECT v FROM {t} WHERE id = 1") == [(10,)]
+    a.cursor().execute("COMMIT WORK")
+    assert _rows(b, f"SELECT id, v FROM {t} ORDER BY id") == [
+        (1, -1), (3, 30), (4, 40), (5, 50), (30, 300)]

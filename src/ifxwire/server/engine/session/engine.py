@@ -27,6 +27,7 @@ import tempfile
 import threading
 import urllib.request
 import uuid
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -96,6 +97,9 @@ class Engine:
         self.locks = LockTable()
         self._latches: dict[str, threading.RLock] = {}
         self._recovered: set[str] = set()
+        #: Row-lock mode: the sessions by id (weakly held), for LAST COMMITTED readers.
+        self.live: weakref.WeakValueDictionary[int, EngineSession] = (
+            weakref.WeakValueDictionary())
         self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
         self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()
         self.open_dbs: dict[str, dict[int, bool]] = {}  # db -> {session id: exclusive}
@@ -400,7 +404,10 @@ class Engine:
         with self.lock:
             sid = self._next_session
             self._next_session += 1
-        return EngineSession(self, user, env, sid)
+        session = EngineSession(self, user, env, sid)
+        if self.row_locks:
+            self.live[sid] = session  # LAST COMMITTED reads others' before-images
+        return session
 
     def close(self) -> None:
         """Release the engine; a private data_dir (data_dir=None) is removed."""

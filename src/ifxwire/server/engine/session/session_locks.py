@@ -443,6 +443,10 @@ class RowLocks:
                     holder = locks.table(self.session_id, db, table, False)
                 else:
                     holder = locks.readable(self.session_id, db, table)
+                    if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
+                            holder, db, table):
+                        sql = self._last_committed(sql, table)
+                        holder = None
                     if holder is not None and not locks.holds_table(holder, db, table):
                         q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
                         if q in sql:
@@ -454,6 +458,37 @@ class RowLocks:
                     break
                 self._wait_for(holder, "query", deadline)
         return sql
+
+    def _last_committed(self, sql: str, table: str) -> str:
+        """COMMITTED READ LAST COMMITTED: the table as its committed rows, read as a subquery
+        of the rows no other session holds and, for each held row that existed before its
+        holder's transaction, that row's before-image (the holder's first undo entry for it;
+        a row the holder inserted is left out). Image values are SQL literals."""
+        assert self.database is not None and self.conn is not None
+        q = '"main".' + '"' + table.replace('"', '""') + '"'
+        if q + " AS " not in sql:
+            return sql
+        held = self.engine.locks.others_rows(self.session_id, self.database, table)
+        images: dict[int, str | None] = {}
+        for session in list(self.engine.live.values()):
+            if session is self:
+                continue
+            for t, op, rid, img in list(session._rl_undo):
+                if t == table and rid not in images:
+                    images[rid] = img if op in ("U", "D") else None
+        cols = undo.columns(self.conn, table)
+        parts = [f"SELECT rowid AS rowid, * FROM {q} WHERE rowid NOT IN "
+                 f"({', '.join(str(int(r)) for r in held) or 'NULL'})"]
+        for rid, img in images.items():
+            if img is None or rid not in held:
+                continue
+            values = undo.decode(img)[:len(cols)]
+            if len(values) != len(cols):
+                continue
+            named = [_literal(v) + " AS " + '"' + c.replace('"', '""') + '"'
+                     for v, c in zip(values, cols, strict=True)]
+            parts.append("SELECT " + ", ".join([f"{int(rid)} AS rowid", *named]))
+        return sql.replace(q + " AS ", "(" + " UNION ALL ".join(parts) + ") AS ")
 
     def rl_wait_read(self) -> bool:
         """After a query stopped on a row lock (``_ifx_rd``) before its first row: wait as
@@ -564,3 +599,18 @@ class RowLocks:
             self._rl_owner = ""
             if self.database is not None:
                 self.engine.locks.release(self.session_id)
+
+
+def _literal(v: object) -> str:
+    """A before-image value as a SQLite literal."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else "NULL"
+    if isinstance(v, bytes):
+        return "X'" + v.hex() + "'"
+    return "'" + str(v).replace("'", "''") + "'"
