@@ -114,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     lim.add_argument("--send-timeout", type=float, default=d.send_timeout, metavar="S",
                      help=f"close a session whose client reads no reply for S seconds "
                      f"(default {d.send_timeout:g})")
+    p.add_argument("--row-locks", action="store_true", default=None,
+                   help="Informix row locks and isolation levels: writers of different rows "
+                   "run at once (docs/SERVER.md, Locks and isolation; default off, or "
+                   "IFXWIRE_ROW_LOCKS=1)")
     args = p.parse_args(argv)
     try:
         # after argument parsing: --help works without the [server] extra (sqlglot)
@@ -147,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         failed_login_limit=args.failed_login_limit,
         statement_timeout=args.statement_timeout or None,
         send_timeout=args.send_timeout,
+        row_locks=args.row_locks,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         pam=args.pam,

@@ -86,6 +86,7 @@ class Server:
         tls_key: str | os.PathLike[str] | None = None,
         pam: object = None,
         redirect_to: tuple[str, str, int] | None = None,
+        row_locks: bool | None = None,
     ) -> None:
         self.host = host
         #: (server name, host, port): answer every login with a redirect there, as an
@@ -121,7 +122,8 @@ class Server:
         self.engine = Engine(data_dir, server_name=server_name, version=version,
                              trace_dir=trace_dir,
                              statement_timeout=statement_timeout,
-                             max_statement_bytes=max_statement_bytes)
+                             max_statement_bytes=max_statement_bytes,
+                             row_locks=row_locks)
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()

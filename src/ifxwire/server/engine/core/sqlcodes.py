@@ -172,6 +172,9 @@ LOCK_OPEN_TABLE = -242  # [cat] "Could not open database table (%s)." (DDL block
 LOCK_READ = -244  # [cat] "Could not do a physical-order read to fetch next row."
 LOCK_INSERT = -271  # [cat] "Could not insert new row into the table."
 LOCK_UPDATE = -346  # [cat] "Could not update a row in the table."
+LOCK_TABLE_MODE = -289  # [jcat] "Cannot lock table (%s) in requested mode." (LOCK TABLE met a lock)
+UNLOCK_IN_TXN = -327  # [jcat] "Cannot unlock table (%s) within a transaction."
+LOCK_TABLE_NO_TXN = -524  # [jcat] "Lock table can only be used within a transaction."
 
 # --- conversions and arithmetic ------------------------------------------------------------------
 DIVIDE_BY_ZERO = -1202  # [cat] "An attempt was made to divide by zero."
@@ -235,6 +238,7 @@ ISAM_LOCKED_RECORD = -107  # [cat] "ISAM error: record is locked." (NOT WAIT con
 ISAM_NOT_FOUND = -111  # [cat] "ISAM error: no record found." (with -206, -329)
 ISAM_FILE_LOCKED = -113  # [cat] "ISAM error: the file is locked."
 ISAM_LOCK_TIMEOUT = -154  # [cat] "ISAM error: Lock Timeout Expired." (WAIT n expired)
+ISAM_DEADLOCK = -143  # [jcat] "ISAM error: deadlock detected" (isam_en_US.properties)
 # With -9810 (sblob_en_US.properties [jcat]; which code a real server picks in each case is
 # [guess], except where noted):
 ISAM_LO_BAD_FD = -12014  # [jcat] "Cannot find entry in lofd table." (stale or closed LO fd)
@@ -376,6 +380,9 @@ MESSAGES: dict[int, str] = {
     LOCK_READ: "Could not do a physical-order read to fetch next row.",
     LOCK_INSERT: "Could not insert new row into the table.",
     LOCK_UPDATE: "Could not update a row in the table.",
+    LOCK_TABLE_MODE: "Cannot lock table (%s) in requested mode.",
+    UNLOCK_IN_TXN: "Cannot unlock table (%s) within a transaction.",
+    LOCK_TABLE_NO_TXN: "Lock table can only be used within a transaction.",
     DIVIDE_BY_ZERO: "An attempt was made to divide by zero.",
     BAD_YEAR: "Invalid year in date.",
     BAD_MONTH: "Invalid month in date.",
@@ -417,6 +424,7 @@ MESSAGES: dict[int, str] = {
     ISAM_NOT_FOUND: "ISAM error: no record found.",
     ISAM_FILE_LOCKED: "ISAM error: the file is locked.",
     ISAM_LOCK_TIMEOUT: "ISAM error: Lock Timeout Expired.",
+    ISAM_DEADLOCK: "ISAM error: deadlock detected",
     ISAM_LO_BAD_FD: "Smart Large Objects: Cannot find entry in lofd table.",
     ISAM_LO_BAD_BUFFER: "Smart Large Objects: Invalid buffer size.",
     ISAM_LO_BAD_SEEK: "Smart Large Objects: Invalid seek position.",

@@ -65,8 +65,10 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
     """Whether ``execute_batch`` may run this statement's rows: a plain INSERT … VALUES
     without serial columns or per-execution functions, inside a transaction that already
     holds the write lock (outside one, every row must commit on its own)."""
-    if not self._sql_txn or self.conn is None:
+    if self.conn is None:
         return False
+    if not self._sql_txn and not (self.row_locks and self.in_transaction):
+        return False  # (row-lock mode: one short SQLite transaction for the batch, below)
     table = stmt.plan.table
     if stmt.plan.other_databases:
         return False  # each row checks the other database's privileges (cross_database.py)
@@ -110,6 +112,8 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
     except Exception:
         return False  # the single-row path reports it
     self._start_statement()
+    if not self._sql_txn:
+        return _row_lock_batch(self, sql, bound, len(rows))
     try:
         conn.execute("SAVEPOINT ifxwire_batch")
     except sqlite3.Error:
@@ -131,5 +135,27 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
     # The rows are in: even if RELEASE failed they must not be executed again.
     with contextlib.suppress(sqlite3.Error):
         conn.execute("RELEASE ifxwire_batch")
+    self.state.last_rowcount = 1
+    return True
+
+
+def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: int) -> bool:
+    """The batch as one statement of row-lock mode (session_locks.rl_write): its own SQLite
+    transaction, all rows or none; any error (a lock another session holds included) leaves
+    the rows to the single-row path, which reports each as executing it alone would."""
+    conn = self.conn
+    assert conn is not None
+
+    def run() -> int:
+        inserted = conn.executemany(sql, bound).rowcount  # type: ignore[arg-type]
+        if inserted != n:
+            raise EngineError(-999, message="batch")  # not all rows: rl_write rolls back
+        return inserted
+
+    try:
+        self.rl_write("insert", run)
+    except (EngineError, sqlite3.Error):
+        self.state.error = None
+        return False
     self.state.last_rowcount = 1
     return True

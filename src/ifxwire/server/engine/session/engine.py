@@ -27,6 +27,7 @@ import tempfile
 import threading
 import urllib.request
 import uuid
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -35,6 +36,8 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.values import DEFAULT_CTX, date_number
 from ..features.lobs.sbspace import sb_path
+from ..features.locks import undo
+from ..features.locks.manager import LockTable
 from ..features.objects import SequenceCounters
 from ..schema import catalog as cat
 from ..sql.functions import FunctionSlot, FunctionState, register
@@ -71,6 +74,7 @@ class Engine:
         trace_dir: str | os.PathLike[str] | None = None,
         statement_timeout: float | None = None,
         max_statement_bytes: int | None = None,
+        row_locks: bool | None = None,
     ) -> None:
         self._own_dir = data_dir is None
         self.data_dir = tempfile.mkdtemp(prefix="ifxwire-") if data_dir is None else os.fspath(
@@ -85,6 +89,17 @@ class Engine:
         #: Bytes of SQL text a statement may have before -460 (None: no limit).
         self.max_statement_bytes = max_statement_bytes
         self.lock = threading.RLock()
+        #: Row locks and isolation levels (docs/SERVER.md, "Locks and isolation"); off by
+        #: default: the environment variable IFXWIRE_ROW_LOCKS=1 turns it on when not given.
+        self.row_locks = (os.environ.get("IFXWIRE_ROW_LOCKS", "") not in ("", "0")
+                          if row_locks is None else row_locks)
+        #: Every session's row and table locks (features/locks/manager.py).
+        self.locks = LockTable()
+        self._latches: dict[str, threading.RLock] = {}
+        self._recovered: set[str] = set()
+        #: Row-lock mode: the sessions by id (weakly held), for LAST COMMITTED readers.
+        self.live: weakref.WeakValueDictionary[int, EngineSession] = (
+            weakref.WeakValueDictionary())
         self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
         self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()
         self.open_dbs: dict[str, dict[int, bool]] = {}  # db -> {session id: exclusive}
@@ -132,6 +147,32 @@ class Engine:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA case_sensitive_like = ON")
         return conn
+
+    def write_latch(self, name: str) -> threading.RLock:
+        """The latch row-lock sessions take around each of their short SQLite write
+        transactions on database ``name`` (session_locks.py): they queue here instead of in
+        SQLite's busy handler, which sleeps."""
+        with self.lock:
+            latch = self._latches.get(name)
+            if latch is None:
+                latch = self._latches[name] = threading.RLock()
+            return latch
+
+    def recover(self, name: str, conn: sqlite3.Connection) -> None:
+        """At the first open of a database by this process: roll back the transactions a
+        previous server process left in its undo log (killed before they ended), and with row
+        locks on make sure the undo log exists (features/locks/undo.py)."""
+        with self.lock:
+            if name in self._recovered:
+                return
+            conn.execute("PRAGMA busy_timeout = 10000")
+            try:
+                undo.recover(conn)
+                if self.row_locks:
+                    conn.execute(undo.CREATE)
+            finally:
+                conn.execute("PRAGMA busy_timeout = 0")
+            self._recovered.add(name)
 
     def readonly_uri(self, name: str) -> str:
         """A database file as a read-only SQLite URI (for cross-database reads)."""
@@ -194,7 +235,10 @@ class Engine:
         try:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            clean = conn.execute("SELECT count(*) FROM temp.sqlite_master").fetchone()[0] == 0
+            # The row-lock triggers (session_locks.py) stay: the next session rebinds them.
+            clean = conn.execute(
+                "SELECT count(*) FROM temp.sqlite_master WHERE name NOT LIKE '\\_ifxlk\\_%' "
+                "ESCAPE '\\'").fetchone()[0] == 0
         except sqlite3.Error:
             clean = False
         evicted: sqlite3.Connection | None = conn
@@ -294,6 +338,7 @@ class Engine:
             for conn in self._take_idle(name):
                 conn.close()  # under the lock: the files go next, no session may open them
             self.sequences.forget(self.path(name))
+            self._recovered.discard(name)
             sb = sb_path(self.path(name))
             for p in [self.path(name) + suffix for suffix in ("", "-wal", "-shm", "-seq")] + [
                     sb, sb + "-journal"]:
@@ -359,7 +404,10 @@ class Engine:
         with self.lock:
             sid = self._next_session
             self._next_session += 1
-        return EngineSession(self, user, env, sid)
+        session = EngineSession(self, user, env, sid)
+        if self.row_locks:
+            self.live[sid] = session  # LAST COMMITTED reads others' before-images
+        return session
 
     def close(self) -> None:
         """Release the engine; a private data_dir (data_dir=None) is removed."""

@@ -16,6 +16,9 @@ behaviour) rather than waiting on a writer. A writer that meets another writer w
 MODE says (NOT WAIT is Informix's default) and then fails with the statement's lock error:
 INSERT -271, UPDATE -346, DELETE -240, SELECT -244, DDL -242; ISAM -107 (NOT WAIT) or -154
 (WAIT n expired).
+
+That is the default. With the Engine's ``row_locks`` (``--row-locks``) writers of different
+rows proceed together under row locks and the isolation levels apply: session_locks.py.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
 from . import batch as _batch
 from .session_errors import CANCELLED, ErrorMapping
+from .session_locks import RowLocks
 from .session_statements import StatementRunner
 from .session_txn import Transactions
 
@@ -73,7 +77,7 @@ def _no_cursor(name: str, table: object) -> int:
 
 
 
-class EngineSession(StatementRunner, Transactions, ErrorMapping):
+class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     """One client connection. Used from one thread at a time."""
 
     def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
@@ -138,6 +142,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self.state.server_name = engine.server_name
         self.lo = LoSession(self)  # open smart large objects (lo_session.py)
         self.state.lo = self.lo
+        self._rl_init()  # row-lock mode's state (session_locks.py)
 
     def _spl(self) -> Runtime:
         return runtime(self)
@@ -185,7 +190,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
     def open_database(self, name: str, exclusive: bool = False) -> int:
         """SQ_DBOPEN / DATABASE: close the current database, open ``name``; returns db_flags."""
         name = name.lower().split("@")[0]
-        if self.in_transaction and self._sql_txn:
+        if self.in_transaction and self.txn_has_work:
             raise EngineError(sc.ALREADY_IN_TRANSACTION)
         if self.database is not None:
             self._close_current()
@@ -214,6 +219,10 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         self._buffered = meta.get("buffered") == "1"
         self._db_locale = meta.get("locale")
         self._incarnation = meta.get("incarnation", name)
+        if self._logged:
+            self.engine.recover(name, conn)
+            if self.engine.row_locks:
+                self._rl_open(conn)
         self._busy_timeout()
         self.db_flags = (DBFLAG_INFORMIX | (DBFLAG_LOGGED if self._logged else 0)
                          | (DBFLAG_ANSI if self._ansi else 0))
@@ -228,7 +237,7 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         """SQ_DBCLOSE / CLOSE DATABASE; -349 if none is open."""
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
-        if self.in_transaction and self._sql_txn:
+        if self.in_transaction and self.txn_has_work:
             raise EngineError(sc.ALREADY_IN_TRANSACTION)
         self._close_current()
 
@@ -244,6 +253,9 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
         return self._incarnation
 
     def _close_current(self) -> None:
+        if self.conn is not None and self.row_locks:
+            with contextlib.suppress(sqlite3.Error, EngineError):
+                self.rl_finish("ROLLBACK")  # undo the open transaction, release its locks
         if self.conn is not None:
             if self._sql_txn:
                 with contextlib.suppress(sqlite3.Error):
@@ -636,13 +648,21 @@ class EngineSession(StatementRunner, Transactions, ErrorMapping):
 
     def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
         conn = self._connection()
-        cur = conn.cursor()
-        self._cursors.add(cur)
-        try:
-            cur.execute(plan.sql, bound)
-        except sqlite3.Error as e:
-            cur.close()
-            raise self._map_error(e, plan) from None
+        sql = self.rl_check_read(plan) if self.row_locks else plan.sql
+        while True:
+            cur = conn.cursor()
+            self._cursors.add(cur)
+            self._rl_conflict = None
+            try:
+                cur.execute(sql, bound)
+                break
+            except sqlite3.Error as e:
+                cur.close()
+                if self.row_locks and self.rl_wait_read():
+                    continue  # the holder let go: read again
+                raise self._map_error(e, plan) from None
+        if plan.current_rowid and self.row_locks:
+            return self.rl_for_update(plan, self._stream(cur, plan))
         return self._stream(cur, plan)
 
     def _stream(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from ..sql.translate import Plan
 
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
-               "query": sc.LOCK_READ, "select_into": sc.LOCK_READ}
+               "query": sc.LOCK_READ, "select_into": sc.LOCK_READ,
+               "merge": sc.LOCK_UPDATE, "lock_table": sc.LOCK_TABLE_MODE}
 _NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _CHECK = re.compile(r"CHECK constraint failed: (.+)$")
@@ -92,7 +93,10 @@ class ErrorMapping:
         transaction is then over, and the error says so (docs/SERVER.md, "Cancel")."""
         conn = self.conn
         why = CANCELLED if self.state.cancelled else "statement_timeout reached"
-        if self._sql_txn and conn is not None and not conn.in_transaction:
+        if self._sql_txn and conn is not None and not conn.in_transaction and (
+                not getattr(self, "row_locks", False) or getattr(self, "_rl_escalated", False)):
+            # (In row-lock mode an unescalated statement is its own SQLite transaction: the
+            # interrupt took that statement only, as on Informix.)
             self._sql_txn = False
             self._savepoints.clear()
             if self.in_transaction:

@@ -28,6 +28,7 @@ from ..sql.statements import (
     SetSpec,
 )
 from ..sql.translate import Compiler, Plan
+from .session_locks import isolation_of
 from .session_txn import private_table
 
 if TYPE_CHECKING:
@@ -81,6 +82,13 @@ class StatementRunner:
         def run_private(self, action: Callable[[], R]) -> R: ...
         def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
 
+        isolation: str | None
+        row_locks: bool
+        txn_has_work: bool
+
+        def rl_lock_table(self, table: str, exclusive: bool, lock: bool) -> None: ...
+        def rl_check_ddl(self, table: str | None) -> None: ...
+
     def _statement(self, stmt: IfxStatement) -> ExecResult:
         kind = str(stmt.this)
         spec = stmt.meta.get("spec")
@@ -93,7 +101,7 @@ class StatementRunner:
             return ExecResult(0, db_flags_changed=True)
         if kind == "create_database":
             assert isinstance(spec, DatabaseSpec)
-            if self.in_transaction and self._sql_txn:
+            if self.in_transaction and self.txn_has_work:
                 raise EngineError(sc.ALREADY_IN_TRANSACTION)
             locale = self.env.get("DB_LOCALE") or "en_US.819"
             self.engine.create_database(spec.name, self.user, spec.logged, spec.buffered,
@@ -119,7 +127,13 @@ class StatementRunner:
             self.lock_wait = spec.wait
             self._busy_timeout()
             return ExecResult(0)
-        if kind in ("set_isolation", "set_other"):
+        if kind == "set_isolation":
+            assert isinstance(spec, SetSpec)
+            level = isolation_of(spec.words)
+            if level is not None:
+                self.isolation = level
+            return ExecResult(0)
+        if kind == "set_other":
             return ExecResult(0)
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
@@ -131,10 +145,14 @@ class StatementRunner:
             return ExecResult(0)
         if kind in ("lock_table", "unlock_table"):
             assert isinstance(spec, LockSpec)
-            self.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+            info = self.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+            if self.row_locks and not info.temp and info.schema == "main":
+                self.rl_lock_table(info.name, spec.exclusive, kind == "lock_table")
             return ExecResult(0)
         if self._private_ddl(kind, spec):
             return self.run_private(lambda: self._ddl(kind, spec, private=True))
+        if self.row_locks:
+            self.rl_check_ddl(_ddl_table(kind, spec))
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _private_ddl(self, kind: str, spec: object) -> bool:
@@ -253,3 +271,20 @@ class StatementRunner:
         for col in where.find_all(exp.Column):
             col.set("table", None)
         return compiler.generate(where)
+
+
+#: DDL that changes an existing table: it waits for (or fails on) other sessions' locks.
+_TABLE_DDL = ("drop_table", "alter_table", "rename_table", "rename_column", "truncate",
+              "create_index", "create_trigger")
+
+
+def _ddl_table(kind: str, spec: object) -> str | None:
+    """The table a DDL statement changes, for the row-lock check (None: none, or new)."""
+    if kind not in _TABLE_DDL:
+        return None
+    for attr in ("table", "name"):
+        v = getattr(spec, attr, None)
+        name = getattr(v, "name", v)
+        if isinstance(name, str):
+            return name
+    return None

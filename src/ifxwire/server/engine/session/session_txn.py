@@ -70,6 +70,17 @@ class Transactions:
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
 
+        row_locks: bool
+        _rl_escalated: bool
+
+        def rl_write(self, kind: str, action: Callable[[], R]) -> R: ...
+        def escalate(self, kind: str) -> None: ...
+        def rl_finish(self, verb: str) -> None: ...
+        def _rl_install(self) -> None: ...
+        def _latch(self) -> None: ...
+        def _unlatch(self) -> None: ...
+        def _sync(self, full: bool) -> None: ...
+
     def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a
         transaction."""
@@ -77,6 +88,8 @@ class Transactions:
             cross_database.check_write(cast("EngineSession", self), plan)
         if private_write(plan):
             return self.run_private(action)
+        if self.row_locks and _row_lockable(plan):
+            return self.rl_write(plan.kind, action)
         return self.run_write(action, plan.kind)
 
     def run_private(self, action: Callable[[], R]) -> R:
@@ -149,6 +162,20 @@ class Transactions:
     def _begin_write(self, kind: str) -> None:
         if self._sql_txn:
             return
+        if self.row_locks:
+            if self.in_transaction:
+                self.escalate(kind)  # held to the transaction's end (session_locks.py)
+                return
+            self._rl_install()
+            self._sync(True)
+            self._latch()  # released by _end_sql_txn
+        try:
+            self._begin_immediate(kind)
+        except BaseException:
+            self._unlatch()
+            raise
+
+    def _begin_immediate(self, kind: str) -> None:
         conn = self._connection()
         started = time.monotonic()
         try:
@@ -165,6 +192,12 @@ class Transactions:
         if not self._sql_txn:
             return
         self._sql_txn = False
+        try:
+            self._end_sql_txn_locked(verb)
+        finally:
+            self._unlatch()
+
+    def _end_sql_txn_locked(self, verb: str) -> None:
         committed = False
         try:
             if verb == "COMMIT":
@@ -244,10 +277,25 @@ class Transactions:
         if not self.in_transaction and not self._ansi:
             raise EngineError(sc.NOT_IN_TRANSACTION)
         lost, self._txn_lost = self._txn_lost, False
-        self._end_sql_txn("ROLLBACK" if lost else verb)
+        if self.row_locks:
+            self.rl_finish("ROLLBACK" if lost else verb)
+        else:
+            self._end_sql_txn("ROLLBACK" if lost else verb)
         self.in_transaction = False
         self.transactions_ended += 1
         if lost and verb == "COMMIT":
             raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
                               message="COMMIT WORK of a transaction an interrupt rolled back")
 
+
+
+def _row_lockable(plan: Plan) -> bool:
+    """DML whose every change the row-lock undo log can take back (session_locks.py): not a
+    table with smart large objects (their data lives in the sbspace file), not another
+    database's table."""
+    if plan.kind not in ("insert", "update", "delete", "merge", "instead"):
+        return False
+    if plan.other_databases:
+        return False
+    info = plan.table
+    return info is None or not any(c.type.is_smart_lob for c in info.columns)

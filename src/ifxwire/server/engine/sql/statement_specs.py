@@ -134,12 +134,15 @@ class DatabaseSpec:
 class SetSpec:
     what: str  # LOCK, ISOLATION, OTHER
     wait: int | None = None  # None: NOT WAIT, -1: WAIT forever, n seconds
+    #: SET ISOLATION / SET TRANSACTION: the words after SET, upper-cased (session_locks.py).
+    words: tuple[str, ...] = ()
 
 
 @dataclass
 class LockSpec:
     table: TableName
     lock: bool
+    exclusive: bool = False  # LOCK TABLE ... IN EXCLUSIVE MODE (else SHARE)
 
 
 # Built-in types dbexport writes owner-qualified ("informix".boolean): name -> type from the

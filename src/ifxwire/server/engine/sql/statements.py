@@ -271,8 +271,11 @@ class IfxParser(CreateParser):
             self._advance()
             return ext.parse_set_role(self)
         if w in ("ISOLATION", "TRANSACTION"):
-            self._rest()
-            return _stmt("set_isolation", SetSpec("ISOLATION"))
+            words: list[str] = []
+            while self._curr and self._curr.token_type != TokenType.SEMICOLON:
+                words.append(self._curr.text.upper())
+                self._advance()
+            return _stmt("set_isolation", SetSpec("ISOLATION", words=tuple(words)))
         self._rest()
         return _stmt("set_other", SetSpec("OTHER"))
 
@@ -289,11 +292,13 @@ class IfxParser(CreateParser):
             return None
         self._advance()
         table = self._table_name()
+        exclusive = False
         if lock:
             self._expect_word("IN")
+            exclusive = self._word() == "EXCLUSIVE"
             self._advance()
             self._expect_word("MODE")
-        return _stmt("lock_table" if lock else "unlock_table", LockSpec(table, lock))
+        return _stmt("lock_table" if lock else "unlock_table", LockSpec(table, lock, exclusive))
 
     def _parse_ifx_grant(self) -> exp.Expr | None:
         return ext.parse_grant(self)

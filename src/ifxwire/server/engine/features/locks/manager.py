@@ -1,0 +1,219 @@
+"""The engine's lock table: row and table locks held by sessions until their transaction ends.
+
+Why in memory and not in SQLite: SQLite has one writer per file and no row locks. With row
+locks on (docs/SERVER.md, "Locks and isolation"), each statement is its own short SQLite
+transaction, and what Informix calls a lock lives here, shared by every session of the
+Engine (one process serves a data directory). A lock is keyed by (database, table, key),
+where the key is the rowid of a table in LOCK MODE ROW and the rowid's page bucket for one in
+LOCK MODE PAGE. Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
+SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock).
+
+A session that meets another's lock gets the holder's id back; it may then ``wait`` for that
+session to release something, and a wait that would close a circle of waiting sessions is a
+deadlock (Informix -143), found by following the waits-for edges.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+#: Rows per "page" of a table in LOCK MODE PAGE: a 2 KB Informix page of ~100-byte rows.
+ROWS_PER_PAGE = 16
+
+
+class Deadlock(Exception):
+    """Waiting would close a circle of waiting sessions."""
+
+
+@dataclass
+class _Table:
+    """The locks on one table."""
+
+    rows: dict[int, int] = field(default_factory=dict)  # key -> holder session
+    per_owner: dict[int, int] = field(default_factory=dict)  # session -> row locks held
+    share: set[int] = field(default_factory=set)  # sessions holding a table SHARE lock
+    exclusive: int | None = None  # the session holding a table EXCLUSIVE lock
+
+
+class LockTable:
+    """Every lock of one Engine; thread safe (one condition variable)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._tables: dict[tuple[str, str], _Table] = {}
+        self._held: dict[int, set[tuple[str, str]]] = {}  # session -> tables it locks in
+        self._waits: dict[int, int] = {}  # session -> the session it waits for
+        #: Bumped at every release: a waiter wakes and tries again.
+        self._epoch = 0
+
+    # ---- taking ------------------------------------------------------------------------------
+    def _table(self, db: str, table: str) -> _Table:
+        key = (db, table)
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = _Table()
+        return t
+
+    def row(self, sid: int, db: str, table: str, key: int, keep: bool) -> int | None:
+        """Lock a row for writing: None when taken (or already ours), else the holder. With
+        ``keep`` False only the check is made (a write outside a transaction, which commits
+        at once and holds nothing)."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is not None:
+                if t.exclusive is not None and t.exclusive != sid:
+                    return t.exclusive
+                for other in t.share:
+                    if other != sid:
+                        return other
+                holder = t.rows.get(key)
+                if holder is not None and holder != sid:
+                    return holder
+                if holder == sid:
+                    return None
+            if keep:
+                t = t or self._table(db, table)
+                t.rows[key] = sid
+                t.per_owner[sid] = t.per_owner.get(sid, 0) + 1
+                self._held.setdefault(sid, set()).add((db, table))
+            return None
+
+    def readable(self, sid: int, db: str, table: str) -> int | None:
+        """Whether a COMMITTED READ / CURSOR STABILITY / REPEATABLE READ reader may read the
+        table: None, or a session that holds uncommitted rows of it or an EXCLUSIVE lock."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is None:
+                return None
+            if t.exclusive is not None and t.exclusive != sid:
+                return t.exclusive
+            for owner, n in t.per_owner.items():
+                if owner != sid and n:
+                    return owner
+            return None
+
+    def row_holder(self, sid: int, db: str, table: str, key: int) -> int | None:
+        """Another session holding ``key`` of the table (for a FOR UPDATE fetch's check)."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is None:
+                return None
+            holder = t.rows.get(key)
+            return holder if holder is not None and holder != sid else None
+
+    def others_rows(self, sid: int, db: str, table: str) -> list[int]:
+        """The row keys of the table other sessions hold."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            return [] if t is None else [k for k, s in t.rows.items() if s != sid]
+
+    def table(self, sid: int, db: str, table: str, exclusive: bool) -> int | None:
+        """LOCK TABLE: None when taken, else a session in the way. SHARE lets others read and
+        share; EXCLUSIVE lets nobody else in (DIRTY READ readers aside)."""
+        with self._cond:
+            t = self._table(db, table)
+            if t.exclusive is not None and t.exclusive != sid:
+                return t.exclusive
+            if exclusive:
+                for other in t.share:
+                    if other != sid:
+                        return other
+            for owner, n in t.per_owner.items():
+                if owner != sid and n:
+                    return owner
+            if exclusive:
+                t.exclusive = sid
+                t.share.discard(sid)
+            elif t.exclusive != sid:
+                t.share.add(sid)
+            self._held.setdefault(sid, set()).add((db, table))
+            return None
+
+    def holds_table(self, sid: int, db: str, table: str) -> bool:
+        with self._cond:
+            t = self._tables.get((db, table))
+            return t is not None and (t.exclusive == sid or sid in t.share)
+
+    def busy(self, sid: int, db: str, table: str | None = None) -> int | None:
+        """Another session holding any lock on the table (all tables of ``db`` if None)."""
+        with self._cond:
+            for (d, name), t in self._tables.items():
+                if d != db or (table is not None and name != table):
+                    continue
+                if t.exclusive is not None and t.exclusive != sid:
+                    return t.exclusive
+                for other in t.share:
+                    if other != sid:
+                        return other
+                for owner, n in t.per_owner.items():
+                    if owner != sid and n:
+                        return owner
+            return None
+
+    # ---- releasing -------------------------------------------------------------------------
+    def unlock_table(self, sid: int, db: str, table: str) -> None:
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is not None:
+                if t.exclusive == sid:
+                    t.exclusive = None
+                t.share.discard(sid)
+            self._epoch += 1
+            self._cond.notify_all()
+
+    def release(self, sid: int) -> None:
+        """Everything ``sid`` holds (its transaction ended, or it went away)."""
+        with self._cond:
+            for key in self._held.pop(sid, ()):
+                t = self._tables.get(key)
+                if t is None:
+                    continue
+                if t.per_owner.pop(sid, 0):
+                    t.rows = {k: s for k, s in t.rows.items() if s != sid}
+                if t.exclusive == sid:
+                    t.exclusive = None
+                t.share.discard(sid)
+                if not t.rows and not t.share and t.exclusive is None:
+                    del self._tables[key]
+            self._epoch += 1
+            self._cond.notify_all()
+
+    def release_rows(self, sid: int, db: str, table: str, keys: list[int]) -> None:
+        """Row locks a failed statement took (its changes were rolled back)."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is None:
+                return
+            for k in keys:
+                if t.rows.get(k) == sid:
+                    del t.rows[k]
+                    t.per_owner[sid] -= 1
+            self._epoch += 1
+            self._cond.notify_all()
+
+    # ---- waiting ---------------------------------------------------------------------------
+    def wait(self, sid: int, holder: int, deadline: float | None) -> bool:
+        """Wait until some lock is released (True) or the deadline passes (False); raises
+        Deadlock when ``holder`` waits, directly or not, for ``sid``."""
+        with self._cond:
+            seen = {sid}
+            h: int | None = holder
+            while h is not None:
+                if h in seen:
+                    raise Deadlock()
+                seen.add(h)
+                h = self._waits.get(h)
+            self._waits[sid] = holder
+            epoch = self._epoch
+            try:
+                while self._epoch == epoch:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return False
+                    # Wake at least every 0.2 s: a deadline may pass, or a holder may go away.
+                    self._cond.wait(0.2 if left is None else min(left, 0.2))
+                return True
+            finally:
+                self._waits.pop(sid, None)

@@ -1,0 +1,100 @@
+"""The undo log of row-lock mode: before-images of uncommitted rows, kept in the database file.
+
+Why in the file: a statement's changes are committed to SQLite at once (other sessions may
+then write other rows), so what makes an Informix transaction undoable is the before-image
+written in the same SQLite transaction as the change. A crash (kill -9) leaves the images of
+every Informix transaction that had not committed; the first open of the database by the next
+server process applies them (``recover``), so no uncommitted change stays visible, and a
+committed one, whose images were deleted in the SQLite transaction of its COMMIT, stays.
+
+An entry is (table, op, rowid, image): op I (undo: delete the row), U (restore the image), D
+(insert the image again under its rowid). The image lists the row's columns in the table's
+``PRAGMA table_info`` order, as JSON (a BLOB value as {"b": hex}).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+UNDO_TABLE = "_ifx_undo"
+CREATE = (f"CREATE TABLE IF NOT EXISTS {UNDO_TABLE} (owner TEXT NOT NULL, seq INTEGER NOT NULL, "
+          "tab TEXT NOT NULL, op TEXT NOT NULL, rid INTEGER NOT NULL, img TEXT)")
+
+Entry = tuple[str, str, int, "str | None"]
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def encode(values: Sequence[object]) -> str:
+    return json.dumps([{"b": v.hex()} if isinstance(v, bytes) else v for v in values])
+
+
+def decode(text: str) -> list[object]:
+    return [bytes.fromhex(v["b"]) if isinstance(v, dict) else v for v in json.loads(text)]
+
+
+def columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [str(r[0]) for r in conn.execute(
+        "SELECT name FROM main.pragma_table_info(?) ORDER BY cid", (table,))]
+
+
+def apply(conn: sqlite3.Connection, entries: Sequence[Entry]) -> None:
+    """Undo ``entries`` (in the order they were made) inside the caller's SQLite transaction.
+    Foreign keys are checked at its COMMIT: a cascade's child rows come back before their
+    parent."""
+    conn.execute("PRAGMA defer_foreign_keys = ON")
+    cols: dict[str, list[str]] = {}
+    for table, op, rowid, img in reversed(entries):
+        q = f"main.{_quote(table)}"
+        if op == "I":
+            conn.execute(f"DELETE FROM {q} WHERE rowid = ?", (rowid,))
+            continue
+        if img is None:
+            continue
+        names = cols.get(table)
+        if names is None:
+            names = cols[table] = columns(conn, table)
+        values = decode(img)[:len(names)]
+        names = names[:len(values)]
+        if op == "U":
+            sets = ", ".join(f"{_quote(n)} = ?" for n in names)
+            conn.execute(f"UPDATE {q} SET {sets} WHERE rowid = ?", (*values, rowid))
+        else:
+            marks = ", ".join("?" for _ in range(len(names) + 1))
+            conn.execute(f"INSERT INTO {q} (rowid, {', '.join(map(_quote, names))}) "
+                         f"VALUES ({marks})", (rowid, *values))
+
+
+def store(conn: sqlite3.Connection, owner: str, first_seq: int,
+          entries: Sequence[Entry]) -> None:
+    conn.executemany(f"INSERT INTO {UNDO_TABLE} VALUES (?, ?, ?, ?, ?, ?)",
+                     [(owner, first_seq + i, t, op, rid, img)
+                      for i, (t, op, rid, img) in enumerate(entries)])
+
+
+def recover(conn: sqlite3.Connection) -> int:
+    """Roll back every transaction whose images are in the file (the server that wrote them
+    is gone); returns how many entries were applied. Runs in its own SQLite transaction."""
+    exists = conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?",
+                          (UNDO_TABLE,)).fetchone()
+    if not exists:
+        return 0
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        rows = conn.execute(f"SELECT owner, tab, op, rid, img FROM {UNDO_TABLE} "
+                            "ORDER BY owner, seq").fetchall()
+        by_owner: dict[str, list[Entry]] = {}
+        for owner, tab, op, rid, img in rows:
+            by_owner.setdefault(str(owner), []).append((str(tab), str(op), int(rid), img))
+        for entries in by_owner.values():
+            apply(conn, entries)
+        conn.execute(f"DELETE FROM {UNDO_TABLE}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(rows)

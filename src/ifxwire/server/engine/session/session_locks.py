@@ -1,0 +1,616 @@
+"""EngineSession's row-lock mode: writes applied at once under row locks, with an undo log.
+
+A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server option
+``--row-locks``; docs/SERVER.md, "Locks and isolation", says why this design):
+
+* every writing statement is its own short SQLite transaction (taken under a per-database
+  latch, so sessions never wait on SQLite's busy handler), whatever Informix transaction it
+  is part of; the write lock of SQLite is held only while a statement runs;
+* TEMP triggers on the connection call ``_ifx_lk`` for each row a statement inserts, updates
+  or deletes: it takes the row's lock in the Engine's lock table (features/locks/manager.py),
+  or stops the statement when another session holds it, and records the row's before-image;
+  the images go into ``_ifx_undo`` in the statement's own SQLite transaction;
+* Informix COMMIT deletes the session's images (a SQLite commit, synchronous FULL in an
+  unbuffered-log database) and releases its locks; ROLLBACK applies the images in reverse;
+* what cannot be undone row by row (DDL, savepoints, smart large objects, temporary tables
+  inside a transaction) escalates the transaction to SQLite's database write lock, held to
+  its end, as every transaction did before row locks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError
+from ..features.locks import undo
+from ..features.locks.manager import Deadlock
+
+if TYPE_CHECKING:
+    from ..features.lobs.lo_session import LoSession
+    from ..schema import catalog as cat
+    from ..sql.functions import FunctionState
+    from ..sql.translate import Plan
+    from .engine import Engine
+
+R = TypeVar("R")
+
+#: SQLite allows 127 arguments to a function here; wider tables escalate instead.
+_MAX_IMAGE = 120
+#: Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL).
+DIRTY, COMMITTED, LAST_COMMITTED, CURSOR, REPEATABLE = (
+    "dirty", "committed", "last_committed", "cursor", "repeatable")
+_LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
+               "merge": sc.LOCK_UPDATE, "instead": sc.LOCK_UPDATE, "query": sc.LOCK_READ,
+               "select_into": sc.LOCK_READ, "lock_table": sc.LOCK_TABLE_MODE}
+
+
+_OP_KINDS = {"I": "insert", "U": "update", "D": "delete", "W": "update"}
+
+
+class _Conflict(Exception):
+    """Raised inside ``_ifx_lk``: SQLite aborts the statement (the holder is noted)."""
+
+
+def isolation_of(words: tuple[str, ...]) -> str | None:
+    """The level named by SET ISOLATION TO ... / SET TRANSACTION ISOLATION LEVEL ...; None
+    for a form not recognised. ANSI levels map as the Informix Guide to SQL: Syntax, SET
+    TRANSACTION, tabulates them: READ UNCOMMITTED = Dirty Read, READ COMMITTED = Committed
+    Read, REPEATABLE READ and SERIALIZABLE = Repeatable Read."""
+    text = " ".join(words)
+    if text.startswith("ISOLATION TO "):
+        rest = text[len("ISOLATION TO "):]
+        if rest.startswith("DIRTY READ"):
+            return DIRTY
+        if rest.startswith("COMMITTED READ LAST COMMITTED"):
+            return LAST_COMMITTED
+        if rest.startswith("COMMITTED READ"):
+            return COMMITTED
+        if rest.startswith("CURSOR STABILITY"):
+            return CURSOR
+        if rest.startswith("REPEATABLE READ"):
+            return REPEATABLE
+        return None
+    if text.startswith("TRANSACTION"):
+        for name, level in (("READ UNCOMMITTED", DIRTY), ("READ COMMITTED", COMMITTED),
+                            ("REPEATABLE READ", REPEATABLE), ("SERIALIZABLE", REPEATABLE)):
+            if name in text:
+                return level
+        return None
+    return None
+
+
+class RowLocks:
+    """The row-lock half of EngineSession (session.py defines the other state)."""
+
+    if TYPE_CHECKING:
+        engine: Engine
+        session_id: int
+        database: str | None
+        conn: sqlite3.Connection | None
+        in_transaction: bool
+        lock_wait: int | None
+        state: FunctionState
+        lo: LoSession
+        _sql_txn: bool
+        _ansi: bool
+        _logged: bool
+        _savepoints: list[str]
+
+        def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+        def current_schema(self) -> cat.Schema: ...
+        def _schema_version(self) -> int: ...
+        def _end_sql_txn(self, verb: str) -> None: ...
+
+    # state (set in _rl_init, called by EngineSession.__init__)
+    _rl_undo: list[undo.Entry]
+    _rl_pending: list[undo.Entry]
+    _rl_conflict: int | None
+    _rl_wide: bool
+    _rl_escalated: bool
+    _rl_replaying: bool
+    _rl_key: tuple[object, ...] | None
+    _rl_owner: str
+    _rl_latches: list[threading.RLock]
+    isolation: str | None
+
+    def _rl_init(self) -> None:
+        self._rl_undo = []
+        self._rl_pending = []
+        self._rl_conflict = None
+        self._rl_wide = False
+        self._rl_escalated = False
+        self._rl_replaying = False
+        self._rl_key = None
+        self._rl_owner = ""
+        self._rl_latches = []
+        self._rl_sync = ""  # the synchronous mode set on the connection ("": unknown)
+        self._rl_new: tuple[str, tuple[object, ...]] | None = None
+        #: SET ISOLATION's level; None: the database's default (row_isolation).
+        self.isolation = None
+
+    @property
+    def row_locks(self) -> bool:
+        return self.engine.row_locks and self.database is not None and self._logged
+
+    def row_isolation(self) -> str:
+        if self.isolation is not None:
+            return self.isolation
+        return REPEATABLE if self._ansi else COMMITTED
+
+    @property
+    def txn_has_work(self) -> bool:
+        """The open transaction changed something (DATABASE then is -535)."""
+        return self._sql_txn or bool(self._rl_undo)
+
+    # ---- opening -----------------------------------------------------------------------------
+    def _rl_open(self, conn: sqlite3.Connection) -> None:
+        """At DATABASE: the function the triggers call, bound to this session."""
+        self._rl_key = None
+        self._rl_sync = ""
+        self._rl_undo = []
+        conn.create_function("_ifx_lk", -1, self._ifx_lk)
+        conn.create_function("_ifx_rd", 2, self._ifx_rd)
+
+    def _rl_install(self) -> None:
+        """(Re)create this connection's TEMP lock triggers when the schema changed: one set
+        per permanent table, passing the row's columns (the before-image)."""
+        conn = self.conn
+        assert conn is not None and self.database is not None
+        key = (id(conn), self._schema_version())
+        if key == self._rl_key:
+            return
+        old = [r[0] for r in conn.execute(
+            "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' "
+            "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")]
+        for name in old:
+            conn.execute(f'DROP TRIGGER temp."{name}"')
+        # The user's tables as the catalogue knows them (not its own sys* tables).
+        physical = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+        tables = sorted(info.name for info in self.current_schema().tables.values()
+                        if info.kind == "T" and not info.temp and info.schema == "main"
+                        and info.name in physical)
+        for n, table in enumerate(tables):
+            cols = undo.columns(conn, table)
+            q = '"' + table.replace('"', '""') + '"'
+            lit = "'" + table.replace("'", "''") + "'"
+            if len(cols) > _MAX_IMAGE:
+                old_img = new_img = ""
+                op_u = op_d = "'W'"
+            else:
+                old_img = "".join(', OLD."' + c.replace('"', '""') + '"' for c in cols)
+                new_img = ""
+                op_u, op_d = "'U'", "'D'"
+            conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_u BEFORE UPDATE ON main.{q} BEGIN "
+                         f"SELECT _ifx_lk({lit}, {op_u}, OLD.rowid{old_img}); END")
+            conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_d BEFORE DELETE ON main.{q} BEGIN "
+                         f"SELECT _ifx_lk({lit}, {op_d}, OLD.rowid{old_img}); END")
+            conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_i AFTER INSERT ON main.{q} BEGIN "
+                         f"SELECT _ifx_lk({lit}, 'I', NEW.rowid{new_img}); END")
+            unique = any(r[2] for r in conn.execute(f"PRAGMA main.index_list({lit})"))
+            if unique and len(cols) <= _MAX_IMAGE:
+                # the row being inserted, for a duplicate key another session holds (-271)
+                new = "".join(', NEW."' + c.replace('"', '""') + '"' for c in cols)
+                conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_n BEFORE INSERT ON main.{q} "
+                             f"BEGIN SELECT _ifx_lk({lit}, 'N', 0{new}); END")
+        self._rl_key = (id(conn), self._schema_version())
+
+    def _ifx_lk(self, table: str, op: str, rowid: int, *image: object) -> int:
+        """Called by the lock triggers for every row written: lock it or stop the statement."""
+        if self._rl_replaying or self.database is None:
+            return 0
+        if op == "N":
+            self._rl_new = (table, image)
+            return 0
+        keep = self.in_transaction
+        holder = self.engine.locks.row(self.session_id, self.database, table, int(rowid), keep)
+        if holder is not None:
+            self._rl_conflict = holder
+            # What a caller outside rl_write reports (rl_write waits and runs it again).
+            self.state.error = self._lock_error(_OP_KINDS.get(op, "update"), False)
+            raise _Conflict(table)
+        if keep and not self._rl_escalated:
+            if op == "W":
+                self._rl_wide = True
+                raise _Conflict(table)
+            self._rl_pending.append(
+                (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
+        return 0
+
+    def _ifx_rd(self, table: str, rowid: int) -> int:
+        """Called for each row a COMMITTED READ / CURSOR STABILITY query reads of a table
+        where other sessions hold row locks (``rl_check_read``'s rewrite): a row another
+        session holds stops the query (-244)."""
+        if self.database is None:
+            return 1
+        holder = self.engine.locks.row_holder(self.session_id, self.database, table,
+                                              int(rowid))
+        if holder is not None:
+            self._rl_conflict = holder
+            self.state.error = self._lock_error("query", False)
+            raise _Conflict(table)
+        return 1
+
+    # ---- the latch: one SQLite writer at a time, without SQLite's busy sleeps --------------
+    def _latch(self) -> None:
+        """Take the database's latch (reentrant: the end of a transaction may store smart
+        large objects in a transaction of its own, lo_session.py)."""
+        assert self.database is not None
+        latch = self.engine.write_latch(self.database)
+        latch.acquire()
+        self._rl_latches.append(latch)
+
+    def _unlatch(self) -> None:
+        if self._rl_latches:
+            self._rl_latches.pop().release()
+
+    @property
+    def _durable(self) -> bool:
+        return self._logged and not getattr(self, "_buffered", False)
+
+    def _sync(self, full: bool) -> None:
+        """SQLite's synchronous for the next commit: FULL for one that ends an Informix
+        transaction in an unbuffered-log database (a statement outside BEGIN WORK, or an
+        escalated transaction), NORMAL for a statement inside one (WAL writes survive kill
+        -9; the Informix COMMIT syncs them, ``_flush_wal``)."""
+        assert self.conn is not None
+        mode = "FULL" if full and self._durable else "NORMAL"
+        if mode != self._rl_sync:
+            self.conn.execute(f"PRAGMA synchronous = {mode}")
+            self._rl_sync = mode
+
+    def _flush_wal(self) -> None:
+        """Make a committed Informix transaction durable: fsync the WAL file its SQLite
+        commits went to, outside the latch, so that the COMMITs of several sessions sync
+        together (group commit) instead of one after the other under SQLite's write lock.
+        If a checkpoint moved the frames into the database file meanwhile, SQLite synced
+        that file when the checkpoint completed (synchronous=NORMAL in WAL mode)."""
+        if not self._durable or self.database is None:
+            return
+        path = self.engine.path(self.database) + "-wal"
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    # ---- writes ------------------------------------------------------------------------------
+    def rl_write(self, kind: str, action: Callable[[], R]) -> R:
+        """Run a DML statement as its own SQLite transaction under row locks; wait for a
+        holder as SET LOCK MODE says and run it again, or fail with the Informix lock error."""
+        deadline = self._lock_deadline()
+        while True:
+            if self._rl_escalated or self._sql_txn:
+                return action()  # the transaction holds SQLite's lock already
+            self._rl_install()
+            self._rl_conflict = None
+            self._rl_wide = False
+            self._rl_pending = []
+            conn = self.conn
+            assert conn is not None
+            self._latch()
+            try:
+                self._sync(not self.in_transaction)
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as e:
+                    # Only an escalated transaction of another session holds SQLite's lock
+                    # beyond a statement: it is met as a lock, per busy_timeout (SET LOCK MODE).
+                    if "lock" in str(e) or "busy" in str(e):
+                        raise self._lock_error(kind, bool(self.lock_wait)) from None
+                    raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+                self._sql_txn = True
+                try:
+                    result = action()
+                    if self._rl_pending:
+                        if not self._rl_owner:
+                            self._rl_owner = uuid.uuid4().hex
+                        undo.store(conn, self._rl_owner, len(self._rl_undo), self._rl_pending)
+                    conn.execute("COMMIT")
+                    self._rl_undo.extend(self._rl_pending)
+                    return result
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
+                    if self._rl_conflict is None and not self._rl_wide:
+                        self._rl_conflict = self._dup_holder()
+                    if self._rl_conflict is None and not self._rl_wide:
+                        raise
+                finally:
+                    self._rl_pending = []
+                    self._sql_txn = False
+                    self._savepoints.clear()
+            finally:
+                self._unlatch()
+            self.state.error = None
+            if self._rl_wide:
+                self.escalate(kind)
+                continue
+            holder = self._rl_conflict
+            assert holder is not None
+            self._wait_for(holder, kind, deadline)
+
+    def _dup_holder(self) -> int | None:
+        """After a duplicate-key error: the session holding the row whose key the insert
+        duplicated, if another holds it (uncommitted): Informix reports the insert as meeting
+        that row's lock (-271), not as a duplicate, until that transaction ends."""
+        new, self._rl_new = self._rl_new, None
+        if new is None or self.conn is None or self.database is None:
+            return None
+        table, image = new
+        others = self.engine.locks.others_rows(self.session_id, self.database, table)
+        if not others:
+            return None
+        conn = self.conn
+        lit = "'" + table.replace("'", "''") + "'"
+        cols = undo.columns(conn, table)
+        q = '"' + table.replace('"', '""') + '"'
+        for idx in conn.execute(f"PRAGMA main.index_list({lit})").fetchall():
+            if not idx[2]:
+                continue
+            key = [str(r[2]) for r in conn.execute(
+                "SELECT * FROM main.pragma_index_info(?)", (idx[1],))]
+            if not key or any(k not in cols for k in key):
+                continue
+            where = " AND ".join('"' + k.replace('"', '""') + '" = ?' for k in key)
+            values = [image[cols.index(k)] for k in key]
+            row = conn.execute(f"SELECT rowid FROM main.{q} WHERE {where}", values).fetchone()
+            if row is not None:
+                holder = self.engine.locks.row_holder(self.session_id, self.database, table,
+                                                      int(row[0]))
+                if holder is not None:
+                    return holder
+        return None
+
+    def _lock_deadline(self) -> float | None:
+        wait = self.lock_wait
+        return None if wait is None or wait < 0 else time.monotonic() + wait
+
+    def _wait_for(self, holder: int, kind: str, deadline: float | None) -> None:
+        """Wait for ``holder`` per SET LOCK MODE, or raise the statement's lock error."""
+        if self.lock_wait is None:
+            raise self._lock_error(kind, False)
+        try:
+            if not self.engine.locks.wait(self.session_id, holder, deadline):
+                raise self._lock_error(kind, True)
+        except Deadlock:
+            raise EngineError(_LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE),
+                              sc.ISAM_DEADLOCK) from None
+
+    def escalate(self, kind: str) -> None:
+        """Hold SQLite's database write lock to the end of the transaction (work that the undo
+        log cannot undo row by row)."""
+        if self._sql_txn:
+            return
+        conn = self.conn
+        assert conn is not None
+        self._rl_install()
+        started = time.monotonic()
+        self._sync(True)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if "lock" not in str(e) and "busy" not in str(e):
+                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
+            raise self._lock_error(kind, waited) from None
+        self._sql_txn = True
+        self._rl_escalated = self.in_transaction
+
+    # ---- reads -------------------------------------------------------------------------------
+    def rl_check_read(self, plan: Plan) -> str:
+        """The SQL a query runs under this session's isolation level: COMMITTED READ, CURSOR
+        STABILITY and REPEATABLE READ read only committed rows; DIRTY READ reads them all.
+
+        A table where another session holds uncommitted rows is read through a filter that
+        calls ``_ifx_rd`` for every row SQLite visits, so the query meets a lock only on a
+        row it reads (an index lookup that never reaches the locked row does not, as on
+        Informix); SQLite flattens the filter into the query, keeping its indexes. The
+        compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
+        so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
+        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
+        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
+        starts; ``rl_rows`` waits on one met while the first row is read)."""
+        sql = plan.sql
+        if not self.row_locks or not plan.tables:
+            return sql
+        level = self.row_isolation()
+        if level == DIRTY:
+            return sql
+        assert self.database is not None
+        db = self.database
+        repeatable = level == REPEATABLE and self.in_transaction
+        deadline = self._lock_deadline()
+        locks = self.engine.locks
+        for table in plan.tables:
+            info = self.current_schema().tables.get(table)
+            if info is None or info.temp or info.schema != "main" or info.kind != "T":
+                continue
+            while True:
+                if repeatable:
+                    holder = locks.table(self.session_id, db, table, False)
+                else:
+                    holder = locks.readable(self.session_id, db, table)
+                    if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
+                            holder, db, table):
+                        sql = self._last_committed(sql, table)
+                        holder = None
+                    if holder is not None and not locks.holds_table(holder, db, table):
+                        q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+                        if q in sql:
+                            lit = "'" + table.replace("'", "''") + "'"
+                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                                 f'WHERE _ifx_rd({lit}, rowid)) AS ')
+                            holder = None
+                if holder is None:
+                    break
+                self._wait_for(holder, "query", deadline)
+        return sql
+
+    def _last_committed(self, sql: str, table: str) -> str:
+        """COMMITTED READ LAST COMMITTED: the table as its committed rows, read as a subquery
+        of the rows no other session holds and, for each held row that existed before its
+        holder's transaction, that row's before-image (the holder's first undo entry for it;
+        a row the holder inserted is left out). Image values are SQL literals."""
+        assert self.database is not None and self.conn is not None
+        q = '"main".' + '"' + table.replace('"', '""') + '"'
+        if q + " AS " not in sql:
+            return sql
+        held = self.engine.locks.others_rows(self.session_id, self.database, table)
+        images: dict[int, str | None] = {}
+        for session in list(self.engine.live.values()):
+            if session is self:
+                continue
+            for t, op, rid, img in list(session._rl_undo):
+                if t == table and rid not in images:
+                    images[rid] = img if op in ("U", "D") else None
+        cols = undo.columns(self.conn, table)
+        parts = [f"SELECT rowid AS rowid, * FROM {q} WHERE rowid NOT IN "
+                 f"({', '.join(str(int(r)) for r in held) or 'NULL'})"]
+        for rid, img in images.items():
+            if img is None or rid not in held:
+                continue
+            values = undo.decode(img)[:len(cols)]
+            if len(values) != len(cols):
+                continue
+            named = [_literal(v) + " AS " + '"' + c.replace('"', '""') + '"'
+                     for v, c in zip(values, cols, strict=True)]
+            parts.append("SELECT " + ", ".join([f"{int(rid)} AS rowid", *named]))
+        return sql.replace(q + " AS ", "(" + " UNION ALL ".join(parts) + ") AS ")
+
+    def rl_wait_read(self) -> bool:
+        """After a query stopped on a row lock (``_ifx_rd``) before its first row: wait as
+        SET LOCK MODE says (True: run it again) or raise -244."""
+        holder, self._rl_conflict = self._rl_conflict, None
+        if holder is None:
+            return False
+        self.state.error = None
+        self._wait_for(holder, "query", self._lock_deadline())
+        return True
+
+    def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
+                      ) -> Iterator[tuple[object, ...]]:
+        """A FOR UPDATE cursor in a transaction locks each row as it is fetched (its hidden
+        last column is the rowid); a row another session holds is -244 after the wait."""
+        table = plan.table.name if plan.table is not None else None
+        if not self.row_locks or table is None or not self.in_transaction:
+            yield from rows
+            return
+        assert self.database is not None
+        db = self.database
+        deadline = self._lock_deadline()
+        for row in rows:
+            rowid = row[-1]
+            if isinstance(rowid, int):
+                while True:
+                    holder = self.engine.locks.row(self.session_id, db, table, rowid, True)
+                    if holder is None:
+                        break
+                    self._wait_for(holder, "query", deadline)
+            yield row
+
+    # ---- LOCK TABLE ----------------------------------------------------------------------------
+    def rl_lock_table(self, table: str, exclusive: bool, lock: bool) -> None:
+        """LOCK TABLE / UNLOCK TABLE. In a logged database a table lock lives in a
+        transaction and ends with it: LOCK TABLE outside one is -524 (non-ANSI), UNLOCK TABLE
+        inside one -327 (Informix messages, sql_en_US.properties)."""
+        assert self.database is not None
+        if not lock:
+            if self.in_transaction and not self._ansi:
+                raise EngineError(sc.UNLOCK_IN_TXN, near=table)
+            self.engine.locks.unlock_table(self.session_id, self.database, table)
+            return
+        if not self.in_transaction and not self._ansi:
+            raise EngineError(sc.LOCK_TABLE_NO_TXN, near=table)
+        if self._ansi:
+            self.in_transaction = True
+        deadline = self._lock_deadline()
+        while True:
+            holder = self.engine.locks.table(self.session_id, self.database, table, exclusive)
+            if holder is None:
+                return
+            self._wait_for(holder, "lock_table", deadline)
+
+    def rl_check_ddl(self, table: str | None) -> None:
+        """DDL on a table another session holds locks on: -242 (after the wait)."""
+        if not self.row_locks or table is None:
+            return
+        assert self.database is not None
+        deadline = self._lock_deadline()
+        while True:
+            holder = self.engine.locks.busy(self.session_id, self.database, table)
+            if holder is None:
+                return
+            self._wait_for(holder, "ddl", deadline)
+
+    # ---- transaction end -----------------------------------------------------------------------
+    def rl_finish(self, verb: str) -> None:
+        """COMMIT or ROLLBACK of a row-lock transaction; the locks go in any case."""
+        conn = self.conn
+        try:
+            if conn is None:
+                return
+            if self._rl_escalated or self._sql_txn:
+                if verb == "COMMIT" and self._rl_undo:
+                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
+                                 (self._rl_owner,))
+                self._end_sql_txn(verb)
+                self._rl_escalated = False
+                if verb == "COMMIT":
+                    self._rl_undo = []
+            if not self._rl_undo:
+                return
+            self._latch()
+            try:
+                self._sync(False)
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if verb != "COMMIT":
+                        self._rl_replaying = True
+                        undo.apply(conn, self._rl_undo)
+                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
+                                 (self._rl_owner,))
+                    conn.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+                finally:
+                    self._rl_replaying = False
+            finally:
+                self._unlatch()
+            self._rl_undo = []
+            if verb == "COMMIT":
+                self._flush_wal()
+        finally:
+            self._rl_escalated = False
+            self._rl_owner = ""
+            if self.database is not None:
+                self.engine.locks.release(self.session_id)
+
+
+def _literal(v: object) -> str:
+    """A before-image value as a SQLite literal."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else "NULL"
+    if isinstance(v, bytes):
+        return "X'" + v.hex() + "'"
+    return "'" + str(v).replace("'", "''") + "'"
