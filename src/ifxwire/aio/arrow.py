@@ -159,7 +159,7 @@ class AsyncArrowMixin:
         core = aconn._core
         plan = plan_sql(ing.insert_sql)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core._check()
+            core.ensure_usable()
             cur._reset()
             p, _ = await aconn._statement(ing.insert_sql, plan)
             pipe, index = await aconn._drive(

@@ -15,8 +15,8 @@ from types import TracebackType
 
 from .. import cdc as _cdc
 from ..cdc import Decoder, Event, EventKind, StreamError, check, columns_for, open_args, start_args
+from ..client.fastpath import read_into_op
 from ..protocol.columns import ColumnDesc
-from . import fastpath as _afp
 from .connection import AsyncConnection
 
 __all__ = ["AsyncChangeStream", "Event", "EventKind", "StreamError", "open_stream"]
@@ -95,8 +95,10 @@ class AsyncChangeStream:
 
     async def __aiter__(self) -> AsyncIterator[Event]:
         while not self.closed:
-            n = await _afp.read_into(self.conn, self.session, memoryview(self._sink),
-                                     len(self._sink))
+            conn = self.conn
+            async with conn._lock:
+                n = await conn._run(read_into_op(conn._core, self.session,
+                                                 memoryview(self._sink), len(self._sink)))
             if n <= 0:
                 raise StreamError("the capture session's read returned nothing")
             for ev in self.decoder.feed(memoryview(self._sink)[:n]):

@@ -248,6 +248,13 @@ def read_into_op(conn: Connection, fd: int, sink: bytearray | memoryview, n: int
     return lodata_size(conn, group[1])
 
 
+def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
+    """One SQ_LODATA read of up to ``n`` bytes into ``sink``, blocking (ifxwire.cdc's reads
+    of a capture session); returns the bytes read."""
+    with conn._lock:
+        return conn._run(read_into_op(conn, fd, sink, n))
+
+
 def call(conn: Connection, signature: str, args: Sequence[object]) -> list[Any]:
     """Run a routine by fast path; every return value, in order."""
     with conn._lock:
