@@ -128,7 +128,7 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     def _field_should_be_indexed(self, model: Any, field: Any) -> bool:
         # A foreign key's constraint brings an index of its own on Informix; a second index
         # on the same column list is refused (-350).
-        if field.remote_field and field.db_constraint:
+        if field.remote_field and getattr(field, "db_constraint", False):
             return False
         return bool(super()._field_should_be_indexed(model, field))
 
