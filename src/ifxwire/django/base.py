@@ -34,11 +34,14 @@ from .operations import DatabaseOperations
 from .schema import DatabaseSchemaEditor
 
 _install_functions()
-#: IFXWIRE_DJANGO_TRACE=1 prints each failing statement with its error to stderr.
-_TRACE = bool(os.environ.get("IFXWIRE_DJANGO_TRACE"))
+#: IFXWIRE_DJANGO_TRACE=1 prints each failing statement with its error to stderr (a file
+#: name instead of 1: appends them to that file).
+_TRACE = os.environ.get("IFXWIRE_DJANGO_TRACE", "")
 
 #: ``%s`` not preceded by another ``%`` (``%%s`` is a literal ``%s``).
 _FORMAT_MARK = re.compile(r"(?<!%)%s")
+#: ``%(name)s`` (pyformat, with a mapping): the driver's ``:name``.
+_PYFORMAT_MARK = re.compile(r"(?<!%)%\((\w+)\)s")
 
 
 class _VarChar(str):
@@ -49,6 +52,18 @@ class _VarChar(str):
     def __mod__(self, data: Any) -> str:  # type: ignore[override]
         n = int(data["max_length"])
         return f"VARCHAR({n})" if n <= 255 else f"LVARCHAR({n})"
+
+
+class _Decimal(str):
+    """DecimalField's type; without digits (an expression's output field) DECIMAL(32), the
+    widest floating decimal, where Django would write DECIMAL(None, None)."""
+
+    __slots__ = ()
+
+    def __mod__(self, data: Any) -> str:  # type: ignore[override]
+        if data.get("max_digits") is None:
+            return "DECIMAL(32)"
+        return f"DECIMAL({data['max_digits']}, {data.get('decimal_places') or 0})"
 
 
 class CursorWrapper:
@@ -66,16 +81,26 @@ class CursorWrapper:
         try:
             if params is None:
                 return self.cursor.execute(query)
+            if isinstance(params, dict):
+                query = _PYFORMAT_MARK.sub(r":\1", query).replace("%%", "%")
+                return self.cursor.execute(query, params)
             return self.cursor.execute(self.convert_query(query), tuple(params))
         except Database.Error as exc:
             if _TRACE:
-                sys.stderr.write(f"ifxwire.django: {exc} [{getattr(exc, 'sqlcode', '')}]"
-                                 f" in: {query} {params!r}\n")
+                line = f"ifxwire.django: {exc} in: {query} {params!r}\n"
+                if _TRACE == "1":
+                    sys.stderr.write(line)
+                else:
+                    with open(_TRACE, "a", encoding="utf-8") as log:
+                        log.write(line)
             raise
 
     def executemany(self, query: str, param_list: Any) -> Any:
-        return self.cursor.executemany(self.convert_query(query),
-                                       [tuple(p) for p in param_list])
+        rows = list(param_list)
+        if rows and isinstance(rows[0], dict):
+            return self.cursor.executemany(
+                _PYFORMAT_MARK.sub(r":\1", query).replace("%%", "%"), rows)
+        return self.cursor.executemany(self.convert_query(query), [tuple(p) for p in rows])
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.cursor, attr)
@@ -99,7 +124,7 @@ class DatabaseWrapper(BaseDatabaseWrapper):
         "CharField": _VarChar("VARCHAR(%(max_length)s)"),
         "DateField": "DATE",
         "DateTimeField": "DATETIME YEAR TO FRACTION(5)",
-        "DecimalField": "DECIMAL(%(max_digits)s, %(decimal_places)s)",
+        "DecimalField": _Decimal("DECIMAL(%(max_digits)s, %(decimal_places)s)"),
         "DurationField": "INTERVAL DAY(9) TO FRACTION(5)",
         "FileField": _VarChar("VARCHAR(%(max_length)s)"),
         "FilePathField": _VarChar("VARCHAR(%(max_length)s)"),
@@ -161,6 +186,8 @@ class DatabaseWrapper(BaseDatabaseWrapper):
         options = dict(s.get("OPTIONS") or {})
         env = dict(options.pop("env", None) or {})
         env.setdefault("DELIMIDENT", "y")
+        # ISO dates: DATE literals in DDL defaults and strings compared with DATE columns
+        env.setdefault("DBDATE", "Y4MD-")
         params: dict[str, Any] = {"env": env, **options}
         if s.get("NAME"):
             params["database"] = s["NAME"]

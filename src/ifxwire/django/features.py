@@ -73,7 +73,6 @@ class DatabaseFeatures(BaseDatabaseFeatures):
     supports_collation_on_charfield = False
     supports_collation_on_textfield = False
     supports_non_deterministic_collations = False
-    test_collations: dict[str, Any] = {}
     # No table or column comments in Informix.
     supports_comments = False
     # No generated columns in Informix.
@@ -127,6 +126,8 @@ class DatabaseFeatures(BaseDatabaseFeatures):
     }
     # Literal parameters and some functions need types the server cannot infer.
     rounds_to_even = False
+    # A SELECT needs a FROM clause: the one-row collection-derived table.
+    bare_select_suffix = " FROM TABLE(SET{1})"
 
     @cached_property
     def django_test_skips(self) -> dict[str, set[str]]:  # type: ignore[override]

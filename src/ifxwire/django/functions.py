@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from django.db import NotSupportedError
+from django.db.models import aggregates
 from django.db.models import functions as f
 from django.db.models.expressions import Value
 
@@ -73,6 +74,49 @@ def _repeat(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
             (*n_params, *n_params, *t_params, *t_params))
 
 
+def _coalesce(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
+    """Informix takes no parameter among COALESCE's arguments, not even cast (Hibernate's
+    InformixDialect writes them inline for that reason; docs/SERVER.md): nested NVL, which
+    takes them, means the same."""
+    parts = [compiler.compile(e) for e in self.get_source_expressions()]
+    sql, params = parts[-1]
+    params = list(params)
+    for part_sql, part_params in reversed(parts[:-1]):
+        sql, params = f"NVL({part_sql}, {sql})", [*part_params, *params]
+    return sql, params
+
+
+def _extreme(op: str) -> Any:
+    """GREATEST/LEAST are not Informix functions: a CASE that is NULL when any argument is
+    (as Django's Greatest and Least are on PostgreSQL-free backends)."""
+    def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
+        parts = [compiler.compile(e) for e in self.get_source_expressions()]
+        sql, params = parts[0]
+        params = list(params)
+        for part_sql, part_params in parts[1:]:
+            sql, params = (
+                f"CASE WHEN ({sql}) IS NULL OR ({part_sql}) IS NULL THEN NULL "
+                f"WHEN ({sql}) {op} ({part_sql}) THEN ({sql}) ELSE ({part_sql}) END",
+                [*params, *part_params, *params, *part_params, *params, *part_params])
+        return sql, params
+    return as_informix
+
+
+def _statistic(kind: str) -> Any:
+    """Informix's STDEV and VARIANCE are the sample statistics; the population ones are
+    derived: VARIANCE(x) * (COUNT(x) - 1) / COUNT(x), and its square root."""
+    def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
+        if self.function.endswith("_SAMP"):
+            return self.as_sql(compiler, connection,  # type: ignore[no-any-return]
+                               function="STDEV" if kind == "stddev" else "VARIANCE", **kw)
+        x = "%(distinct)s%(expressions)s"
+        pop = f"(VARIANCE({x}) * (COUNT({x}) - 1) / COUNT({x}))"
+        template = f"SQRT({pop})" if kind == "stddev" else pop
+        sql, params = self.as_sql(compiler, connection, template=template, **kw)
+        return sql, (*params, *params, *params)
+    return as_informix
+
+
 def _unsupported(what: str) -> Any:
     def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
         raise NotSupportedError(f"{what} is not available on Informix")
@@ -95,4 +139,9 @@ def install() -> None:
     f.MD5.as_informix = _unsupported("MD5()")  # type: ignore[attr-defined]
     for cls in (f.SHA1, f.SHA224, f.SHA256, f.SHA384, f.SHA512):
         cls.as_informix = _unsupported(cls.__name__ + "()")  # type: ignore[attr-defined]
+    f.Coalesce.as_informix = _coalesce  # type: ignore[attr-defined]
+    f.Greatest.as_informix = _extreme(">=")  # type: ignore[attr-defined]
+    f.Least.as_informix = _extreme("<=")  # type: ignore[attr-defined]
+    aggregates.StdDev.as_informix = _statistic("stddev")  # type: ignore[attr-defined]
+    aggregates.Variance.as_informix = _statistic("variance")  # type: ignore[attr-defined]
     f.Now.as_informix = _template("CURRENT YEAR TO FRACTION(5)")  # type: ignore[attr-defined]

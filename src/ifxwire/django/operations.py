@@ -45,6 +45,18 @@ class DatabaseOperations(BaseDatabaseOperations):
         "PositiveSmallIntegerField": "SMALLINT",
     }
     explain_prefix = None
+    # The most negative value of each integer type is Informix's NULL: not storable.
+    integer_field_ranges = {  # noqa: RUF012
+        "SmallIntegerField": (-32767, 32767),
+        "IntegerField": (-2147483647, 2147483647),
+        "BigIntegerField": (-9223372036854775807, 9223372036854775807),
+        "PositiveBigIntegerField": (0, 9223372036854775807),
+        "PositiveSmallIntegerField": (0, 32767),
+        "PositiveIntegerField": (0, 2147483647),
+        "SmallAutoField": (-2147483647, 2147483647),
+        "AutoField": (-2147483647, 2147483647),
+        "BigAutoField": (-9223372036854775807, 9223372036854775807),
+    }
 
     # ---- names, limits
     def quote_name(self, name: str) -> str:

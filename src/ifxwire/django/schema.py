@@ -55,7 +55,7 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
             text = value.replace(tzinfo=None).isoformat(" ", timespec="microseconds")
             return f"DATETIME({text[:-1]}) YEAR TO FRACTION(5)"
         if isinstance(value, datetime.date):
-            return f"DATE('{value.isoformat()}')"
+            return f"'{value.isoformat()}'"  # read as ISO whatever DBDATE says
         if isinstance(value, datetime.time):
             text = value.replace(tzinfo=None).isoformat(timespec="microseconds")
             return f"DATETIME({text[:-1]}) HOUR TO FRACTION(5)"
