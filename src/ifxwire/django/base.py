@@ -49,7 +49,7 @@ class _VarChar(str):
 
     __slots__ = ()
 
-    def __mod__(self, data: Any) -> str:  # type: ignore[override]
+    def __mod__(self, data: Any) -> str:
         n = int(data["max_length"])
         return f"VARCHAR({n})" if n <= 255 else f"LVARCHAR({n})"
 
@@ -60,7 +60,7 @@ class _Decimal(str):
 
     __slots__ = ()
 
-    def __mod__(self, data: Any) -> str:  # type: ignore[override]
+    def __mod__(self, data: Any) -> str:
         if data.get("max_digits") is None:
             return "DECIMAL(32)"
         return f"DECIMAL({data['max_digits']}, {data.get('decimal_places') or 0})"
@@ -143,7 +143,7 @@ class DatabaseWrapper(BaseDatabaseWrapper):
         "TimeField": "DATETIME HOUR TO FRACTION(5)",
         "UUIDField": "CHAR(32)",
     }
-    data_types_suffix = {}  # noqa: RUF012
+    data_types_suffix: dict[str, str] = {}  # noqa: RUF012
     data_type_check_constraints = {  # noqa: RUF012
         "PositiveBigIntegerField": '"%(column)s" >= 0',
         "PositiveIntegerField": '"%(column)s" >= 0',

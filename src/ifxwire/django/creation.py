@@ -15,7 +15,7 @@ class DatabaseCreation(BaseDatabaseCreation):
     def _execute_create_test_db(self, cursor: Any, parameters: dict[str, Any],
                                 keepdb: bool = False) -> None:
         try:
-            cursor.execute("CREATE DATABASE %(dbname)s%(suffix)s" % parameters)
+            cursor.execute(f"CREATE DATABASE {parameters['dbname']}{parameters['suffix']}")
         except Exception as exc:
             if keepdb and getattr(getattr(exc, "__cause__", None), "sqlcode", None) == -330:
                 return  # -330: the database exists

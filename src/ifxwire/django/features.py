@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.backends.base.features import BaseDatabaseFeatures
-from django.utils.functional import cached_property
 
 
 class DatabaseFeatures(BaseDatabaseFeatures):
@@ -113,7 +110,7 @@ class DatabaseFeatures(BaseDatabaseFeatures):
     # A DATE cannot be compared to a 'YYYY-MM-DD' string held in a parameter typed CHAR?
     # It can: Informix converts strings to DATE per DBDATE and ISO.
     supports_date_lookup_using_string = True
-    introspected_field_types = {
+    introspected_field_types = {  # noqa: RUF012 (Django declares it as a class dict)
         **BaseDatabaseFeatures.introspected_field_types,
         "AutoField": "AutoField",
         "BigAutoField": "BigAutoField",
@@ -128,7 +125,3 @@ class DatabaseFeatures(BaseDatabaseFeatures):
     rounds_to_even = False
     # A SELECT needs a FROM clause: the one-row collection-derived table.
     bare_select_suffix = " FROM TABLE(SET{1})"
-
-    @cached_property
-    def django_test_skips(self) -> dict[str, set[str]]:  # type: ignore[override]
-        return {}

@@ -22,7 +22,8 @@ from django.db.models import aggregates
 from django.db.models import functions as f
 from django.db.models.expressions import Value
 
-Compiled = tuple[str, Any]
+#: (sql, params), as Django's as_sql returns them (Django is untyped).
+Compiled = Any
 
 
 def _value(self: Value, compiler: Any, connection: Any, **kw: Any) -> Compiled:
@@ -37,24 +38,24 @@ def _value(self: Value, compiler: Any, connection: Any, **kw: Any) -> Compiled:
 
 
 def _length(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
-    return self.as_sql(compiler, connection, function="CHAR_LENGTH", **kw)  # type: ignore[no-any-return]
+    return self.as_sql(compiler, connection, function="CHAR_LENGTH", **kw)
 
 
 def _concat_pair(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
     coalesced = self.coalesce()
-    return super(f.ConcatPair, coalesced).as_sql(  # type: ignore[no-any-return]
+    return super(f.ConcatPair, coalesced).as_sql(
         compiler, connection, template="(%(expressions)s)", arg_joiner=" || ", **kw)
 
 
 def _func(name: str) -> Any:
     def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
-        return self.as_sql(compiler, connection, function=name, **kw)  # type: ignore[no-any-return]
+        return self.as_sql(compiler, connection, function=name, **kw)
     return as_informix
 
 
 def _template(template: str) -> Any:
     def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
-        return self.as_sql(compiler, connection, template=template, **kw)  # type: ignore[no-any-return]
+        return self.as_sql(compiler, connection, template=template, **kw)
     return as_informix
 
 
@@ -107,7 +108,7 @@ def _statistic(kind: str) -> Any:
     derived: VARIANCE(x) * (COUNT(x) - 1) / COUNT(x), and its square root."""
     def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
         if self.function.endswith("_SAMP"):
-            return self.as_sql(compiler, connection,  # type: ignore[no-any-return]
+            return self.as_sql(compiler, connection,
                                function="STDEV" if kind == "stddev" else "VARIANCE", **kw)
         x = "%(distinct)s%(expressions)s"
         pop = f"(VARIANCE({x}) * (COUNT({x}) - 1) / COUNT({x}))"
@@ -125,23 +126,23 @@ def _unsupported(what: str) -> Any:
 
 def install() -> None:
     """Attach the Informix spellings to Django's expression classes (idempotent)."""
-    Value.as_informix = _value  # type: ignore[attr-defined]
-    f.Length.as_informix = _length  # type: ignore[attr-defined]
-    f.ConcatPair.as_informix = _concat_pair  # type: ignore[attr-defined]
-    f.Ln.as_informix = _func("LOGN")  # type: ignore[attr-defined]
-    f.Log.as_informix = _log  # type: ignore[attr-defined]
-    f.Power.as_informix = _func("POW")  # type: ignore[attr-defined]
-    f.Cot.as_informix = _template("(1 / TAN(%(expressions)s))")  # type: ignore[attr-defined]
-    f.Pi.as_informix = _template(repr(math.pi))  # type: ignore[attr-defined]
-    f.Ord.as_informix = _func("ASCII")  # type: ignore[attr-defined]
-    f.Repeat.as_informix = _repeat  # type: ignore[attr-defined]
-    f.Random.as_informix = _unsupported("RANDOM()")  # type: ignore[attr-defined]
-    f.MD5.as_informix = _unsupported("MD5()")  # type: ignore[attr-defined]
+    Value.as_informix = _value
+    f.Length.as_informix = _length
+    f.ConcatPair.as_informix = _concat_pair
+    f.Ln.as_informix = _func("LOGN")
+    f.Log.as_informix = _log
+    f.Power.as_informix = _func("POW")
+    f.Cot.as_informix = _template("(1 / TAN(%(expressions)s))")
+    f.Pi.as_informix = _template(repr(math.pi))
+    f.Ord.as_informix = _func("ASCII")
+    f.Repeat.as_informix = _repeat
+    f.Random.as_informix = _unsupported("RANDOM()")
+    f.MD5.as_informix = _unsupported("MD5()")
     for cls in (f.SHA1, f.SHA224, f.SHA256, f.SHA384, f.SHA512):
-        cls.as_informix = _unsupported(cls.__name__ + "()")  # type: ignore[attr-defined]
-    f.Coalesce.as_informix = _coalesce  # type: ignore[attr-defined]
-    f.Greatest.as_informix = _extreme(">=")  # type: ignore[attr-defined]
-    f.Least.as_informix = _extreme("<=")  # type: ignore[attr-defined]
-    aggregates.StdDev.as_informix = _statistic("stddev")  # type: ignore[attr-defined]
-    aggregates.Variance.as_informix = _statistic("variance")  # type: ignore[attr-defined]
-    f.Now.as_informix = _template("CURRENT YEAR TO FRACTION(5)")  # type: ignore[attr-defined]
+        cls.as_informix = _unsupported(cls.__name__ + "()")
+    f.Coalesce.as_informix = _coalesce
+    f.Greatest.as_informix = _extreme(">=")
+    f.Least.as_informix = _extreme("<=")
+    aggregates.StdDev.as_informix = _statistic("stddev")
+    aggregates.Variance.as_informix = _statistic("variance")
+    f.Now.as_informix = _template("CURRENT YEAR TO FRACTION(5)")

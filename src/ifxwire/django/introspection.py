@@ -17,7 +17,9 @@ from django.db.models import Index
 
 from .. import catalog
 
-FieldInfo = namedtuple("FieldInfo", (*BaseFieldInfo._fields, "is_autofield"))  # type: ignore[misc]  # noqa: PYI024
+#: Django's FieldInfo and whether the column is a SERIAL (get_sequences reads it).
+FieldInfo = namedtuple(  # type: ignore[misc]
+    "FieldInfo", (*BaseFieldInfo._fields, "is_autofield"))
 FIRST_USER_TABID = 100
 PARTS = ", ".join(f"i.part{n}" for n in range(1, 17))
 
@@ -27,6 +29,8 @@ def _data_type(coltype: int, collength: int, xtd: str | None) -> str:
     code = catalog.base_code(coltype, xtd)
     if code in (40, 41):
         return (xtd or "").strip().upper() or "UDT"
+    if code == 14:
+        return "INTERVAL"
     if code == 10:
         q = catalog.qualifier(collength + 65536 if collength < 0 else collength, False)
         if q.start == "YEAR" and q.end == "DAY":
@@ -118,7 +122,7 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
             elif dkind is not None:
                 default = {"N": "NULL", "U": "USER", "T": "TODAY",
                            "C": "CURRENT"}.get(dkind.strip())
-            result.append(FieldInfo(
+            result.append(FieldInfo(  # type: ignore[call-arg]
                 name, _data_type(coltype, collength, xtd), size, size, precision, scale,
                 catalog.nullable(coltype), default, None, code in catalog.SERIAL_CODES))
         return result

@@ -9,6 +9,7 @@ the SERIAL/BIGSERIAL value an INSERT made arrives in its SQ_INSERTDONE (``lastro
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import decimal
 import uuid
@@ -81,6 +82,24 @@ class DatabaseOperations(BaseDatabaseOperations):
     def last_insert_id(self, cursor: Any, table_name: str, pk_name: str) -> Any:
         return cursor.lastrowid
 
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str:
+        """The statement with its parameters written in as literals, for Django's query log
+        (the wire carries them apart; this text is for reading, not for running)."""
+        def literal(value: Any) -> str:
+            if value is None:
+                return "NULL"
+            if isinstance(value, bool):
+                return "'t'" if value else "'f'"
+            if isinstance(value, (int, float, decimal.Decimal)):
+                return str(value)
+            return "'" + str(value).replace("'", "''") + "'"
+
+        if not params:
+            return sql
+        if isinstance(params, dict):
+            return sql % {k: literal(v) for k, v in params.items()}
+        return sql % tuple(literal(v) for v in params)
+
     def savepoint_create_sql(self, sid: str) -> str:
         return f"SAVEPOINT {self.quote_name(sid)}"
 
@@ -108,24 +127,24 @@ class DatabaseOperations(BaseDatabaseOperations):
 
         pending = list(sql_list)
         with transaction.atomic(using=self.connection.alias,
-                                savepoint=self.connection.features.can_rollback_ddl):
-            with self.connection.cursor() as cursor:
-                for _ in range(len(pending) + 1):
-                    failed = []
-                    for sql in pending:
-                        sid = self.connection.savepoint()
-                        try:
-                            cursor.execute(sql)
-                        except IntegrityError:
-                            self.connection.savepoint_rollback(sid)
-                            failed.append(sql)
-                        else:
-                            self.connection.savepoint_commit(sid)
-                    if not failed or len(failed) == len(pending):
-                        for sql in failed:
-                            cursor.execute(sql)
-                        return
-                    pending = failed
+                                savepoint=self.connection.features.can_rollback_ddl), \
+                self.connection.cursor() as cursor:
+            for _ in range(len(pending) + 1):
+                failed = []
+                for sql in pending:
+                    sid = self.connection.savepoint()
+                    try:
+                        cursor.execute(sql)
+                    except IntegrityError:
+                        self.connection.savepoint_rollback(sid)
+                        failed.append(sql)
+                    else:
+                        self.connection.savepoint_commit(sid)
+                if not failed or len(failed) == len(pending):
+                    for sql in failed:
+                        cursor.execute(sql)
+                    return
+                pending = failed
 
     def sequence_reset_by_name_sql(self, style: Any, sequences: Any) -> list[str]:
         return []
@@ -166,7 +185,7 @@ class DatabaseOperations(BaseDatabaseOperations):
         if connector == "<<":
             return f"({lhs} * POW(2, {rhs}))::BIGINT"
         if connector == ">>":
-            return f"TRUNC({lhs} / POW(2, {rhs}))::BIGINT"
+            return f"FLOOR({lhs} / POW(2, {rhs}))::BIGINT"
         return str(super().combine_expression(connector, sub_expressions))
 
     def combine_duration_expression(self, connector: str, sub_expressions: list[str]) -> str:
@@ -370,10 +389,8 @@ class DatabaseOperations(BaseDatabaseOperations):
             elif not isinstance(value, decimal.Decimal):
                 value = decimal.Decimal(value)
             if quantize is not None and value.is_finite():
-                try:
+                with contextlib.suppress(decimal.InvalidOperation):
                     value = value.quantize(quantize, context=decimal.Context(prec=32))
-                except decimal.InvalidOperation:
-                    pass
             return value
 
         return converter
