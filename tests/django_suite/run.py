@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import subprocess
 import sys
 import tarfile
@@ -140,11 +141,15 @@ def main(argv: list[str]) -> int:
                           re.M | re.S)
             if m:
                 print(f"--- {t}\n{m.group(1)[-1500:]}")
+    # the CPU the server and Django used: the wall time of a machine with nothing else to do
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime
     enabled = passed_count + len(failed)
     share = 100.0 * passed_count / enabled if enabled else 0.0
     print(f"Django suite: {passed_count} passed of {enabled} enabled ({share:.1f}%), "
           f"{len(failed)} failed ({len(failed) - len(new)} known, {len(new)} new), "
-          f"{skipped} skipped by feature flags; {len(apps)} apps in {elapsed:.0f} s")
+          f"{skipped} skipped by feature flags; {len(apps)} apps in {elapsed:.0f} s "
+          f"({cpu:.0f} s of CPU)")
     return 1 if new else 0
 
 
