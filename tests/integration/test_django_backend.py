@@ -53,12 +53,14 @@ def djapp(server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
     with ifxwire.connect(host=server.host, port=server.port, user="informix",
                          password="in4mix", autocommit=True) as conn:
         conn.execute("CREATE DATABASE djshop WITH LOG")
+        conn.execute("CREATE DATABASE djnolog")  # unlogged: no transactions
     sys.path.insert(0, str(root))
     settings.configure(
         INSTALLED_APPS=["ifxshop"],
-        DATABASES={"default": {
-            "ENGINE": "ifxwire.django", "NAME": "djshop", "HOST": server.host,
-            "PORT": str(server.port), "USER": "informix", "PASSWORD": "in4mix"}},
+        DATABASES={name: {
+            "ENGINE": "ifxwire.django", "NAME": db, "HOST": server.host,
+            "PORT": str(server.port), "USER": "informix", "PASSWORD": "in4mix"}
+            for name, db in (("default", "djshop"), ("unlogged", "djnolog"))},
         USE_TZ=False, DEFAULT_AUTO_FIELD="django.db.models.AutoField")
     django.setup()
     from django.core.management import call_command
@@ -147,3 +149,25 @@ def test_inspectdb_reads_the_tables_back(djapp: Path) -> None:
            "null=True)" in text
     assert "published = models.DateTimeField(blank=True, null=True)" in text
     assert "name = models.CharField(unique=True, max_length=100)" in text
+
+
+def test_unlogged_database_runs_atomic_blocks_without_256(djapp: Path) -> None:
+    """An unlogged database has no transactions (BEGIN WORK is -256, what users of the ODBC
+    backend meet): the backend stays in autocommit there, so atomic() works and each
+    statement commits by itself."""
+    from django.db import connections, transaction
+
+    conn = connections["unlogged"]
+    with conn.cursor() as cur:
+        cur.execute("CREATE TABLE nolog (id SERIAL PRIMARY KEY, v INT)")
+    with pytest.raises(RuntimeError), transaction.atomic(using="unlogged"):
+        with conn.cursor() as cur:
+            cur.execute("INSERT INTO nolog (v) VALUES (%s)", [1])
+            assert cur.lastrowid == 1
+        with transaction.atomic(using="unlogged"):  # nested: no savepoint either
+            with conn.cursor() as cur:
+                cur.execute("INSERT INTO nolog (v) VALUES (%s)", [2])
+        raise RuntimeError("no rollback in an unlogged database")
+    with conn.cursor() as cur:
+        cur.execute("SELECT v FROM nolog ORDER BY v")
+        assert cur.fetchall() == [(1,), (2,)]  # committed: nothing could be rolled back

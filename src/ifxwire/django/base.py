@@ -209,14 +209,12 @@ class DatabaseWrapper(BaseDatabaseWrapper):
 
     def init_connection_state(self) -> None:
         super().init_connection_state()
-        if self.connection.logging_mode in (None, "none", "unlogged"):
+        if self._unlogged():
             # No transactions in an unlogged database (BEGIN WORK would be -256).
             self.features.uses_savepoints = False
 
     def _unlogged(self) -> bool:
-        mode = getattr(self.connection, "logging_mode", None)
-        return mode in ("none", "unlogged") or (mode is None and bool(
-            self.settings_dict.get("NAME")) and False)
+        return getattr(self.connection, "logging_mode", None) == "unlogged"
 
     def create_cursor(self, name: Any = None) -> CursorWrapper:
         return CursorWrapper(self.connection.cursor())

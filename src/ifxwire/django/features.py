@@ -43,7 +43,8 @@ class DatabaseFeatures(BaseDatabaseFeatures):
     allow_sliced_subqueries_with_in = False
     # SQLite rebuilds; Informix has no ALTER TABLE with several clauses Django could combine.
     supports_combined_alters = False
-    # RENAME INDEX exists in Informix but not in ifxwire-server.
+    # RENAME INDEX exists in Informix and the server; not offered until Django's tests of it
+    # have been run against it.
     can_rename_index = False
     # Constraints are checked per statement; SET CONSTRAINTS ... DEFERRED is not offered.
     can_defer_constraint_checks = False
