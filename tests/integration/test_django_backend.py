@@ -164,9 +164,9 @@ def test_unlogged_database_runs_atomic_blocks_without_256(djapp: Path) -> None:
         with conn.cursor() as cur:
             cur.execute("INSERT INTO nolog (v) VALUES (%s)", [1])
             assert cur.lastrowid == 1
-        with transaction.atomic(using="unlogged"):  # nested: no savepoint either
-            with conn.cursor() as cur:
-                cur.execute("INSERT INTO nolog (v) VALUES (%s)", [2])
+        # nested: no savepoint either
+        with transaction.atomic(using="unlogged"), conn.cursor() as cur:
+            cur.execute("INSERT INTO nolog (v) VALUES (%s)", [2])
         raise RuntimeError("no rollback in an unlogged database")
     with conn.cursor() as cur:
         cur.execute("SELECT v FROM nolog ORDER BY v")
