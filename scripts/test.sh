@@ -7,13 +7,15 @@
 # ~/.cache/ifxwire/maven) once with the pure-Python codecs and once with the accelerator when
 # it is built, informix-driver's own integration suite (from its sdist, fetched into
 # ~/.cache/ifxwire by scripts/fetch_rival_suite.sh) against ifxwire-server, SQLAlchemy's
-# dialect compliance suite, and the benchmark smoke run. It ends with one line per suite.
+# dialect compliance suite, Django's own test suite for the ifxwire.django backend, and the
+# benchmark smoke run. It ends with one line per suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/venv.sh
 . scripts/venv.sh
 echo "== installing ifxwire and test dependencies"
-python -m pip install -q -e ".[test]"
+# the django extra: Django 5.2 LTS for the backend's tests and Django's own suite below
+python -m pip install -q -e ".[test,django]"
 
 echo "== fetching the IBM JDBC jars (Maven Central, cached, never committed)"
 bash scripts/fetch_jdbc.sh 15.0.0.1 4.50.10
@@ -117,6 +119,20 @@ wait "$RIVAL_PID" 2>/dev/null || true
 # names the requirements class); see docs/SQLALCHEMY.md.
 run_pytest "SQLAlchemy compliance" -c tests/sqla_suite/pytest.ini --rootdir tests/sqla_suite \
   tests/sqla_suite
+# Django's own test suite (its sdist's tests/, fetched into ~/.cache/ifxwire/django-sdist,
+# never committed) for the database-facing apps against an ifxwire-server of its own; see
+# docs/DJANGO.md. Known failures are listed with their reasons in
+# tests/django_suite/known_failures.txt; any other failure fails the run.
+echo "== Django's test suite (tests/django_suite/run.py)"
+set +e
+IFXWIRE_PURE=0 python tests/django_suite/run.py 2>&1 | tee "$LOGS/django.log"
+DJANGO_RC=${PIPESTATUS[0]}
+set -e
+SUMMARY+=("$(printf '%-22s %s' "Django suite:" "$(sed -nE 's/^Django suite: //p' "$LOGS/django.log" | tail -1)")")
+if [ "$DJANGO_RC" -ne 0 ]; then
+  echo "Django's test suite had failures not listed in tests/django_suite/known_failures.txt" >&2
+  exit 1
+fi
 if [ -f bench/run.py ]; then
   echo "== benchmark smoke run (tables in bench/results/smoke.md)"
   if ! python bench/run.py --smoke > "$LOGS/bench.log" 2>&1; then

@@ -171,3 +171,20 @@ def test_alter_table_add_serial_numbers_the_rows(db: Sql) -> None:
     db.run("ALTER TABLE sr ADD big BIGSERIAL")
     assert db.rows("SELECT big FROM sr ORDER BY id") == [(1,), (2,), (3,), (4,)]
     assert db.describe("SELECT id, big FROM sr") == [("id", 262, 4), ("big", 309, 8)]
+
+
+def test_dropped_constraint_leaves_no_catalogue_rows(db: Sql) -> None:
+    """DROP CONSTRAINT removes the constraint's sysreferences/syschecks/syscoldepend rows: a
+    foreign key's sysreferences row left behind made DROP TABLE parent CASCADE (after the key
+    was added again) fail with -623 on the old constraint (Django's schema tests)."""
+    _setup(db)
+    db.run("ALTER TABLE child ADD CONSTRAINT (FOREIGN KEY (pid) REFERENCES parent "
+           "CONSTRAINT child_fk, CHECK (qty > 0) CONSTRAINT qty_pos)")
+    db.run("ALTER TABLE child DROP CONSTRAINT (child_fk, qty_pos)")
+    assert db.rows("SELECT COUNT(*) FROM sysreferences") == [(0,)]
+    assert db.rows("SELECT COUNT(*) FROM syschecks c WHERE NOT EXISTS "
+                   "(SELECT 1 FROM sysconstraints s WHERE s.constrid = c.constrid)") == [(0,)]
+    db.run("ALTER TABLE child ADD CONSTRAINT FOREIGN KEY (pid) REFERENCES parent "
+           "CONSTRAINT child_fk")
+    db.run("DROP TABLE parent CASCADE")
+    assert db.rows("SELECT COUNT(*) FROM sysconstraints WHERE constrtype = 'R'") == [(0,)]

@@ -304,6 +304,11 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         if match[0].kind in ("P", "U") and _referenced(dc, info, match[0]):
             raise not_implemented("dropping a key that foreign keys of other tables use")
         constraints = [c for c in constraints if c.name != name]
+        # its rows in the tables keyed by constrid go with it: a foreign key's sysreferences
+        # row left behind made a later DROP TABLE of the parent ... CASCADE look for the
+        # constraint and fail with -623 (Django's schema tests drop and re-add foreign keys)
+        for table in ("sysreferences", "syschecks", "syscoldepend"):
+            dc.conn.execute(f"DELETE FROM {table} WHERE constrid = ?", (match[0].constrid,))
         dc.conn.execute("DELETE FROM sysconstraints WHERE tabid = ? AND constrname = ?",
                         (info.tabid, name))
     added.extend(spec.add_constraints)

@@ -556,12 +556,17 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
     tables: dict[str, TableInfo] = {}
     cols: dict[int, list[ColumnInfo]] = {}
     complex_types: dict[int, object] | None = None
+    # IfxType is frozen: one per distinct (coltype, collength, extended_id), built once (a
+    # database of a few hundred tables has thousands of columns and a few dozen types).
+    seen: dict[tuple[int, int, int | None], IfxType] = {}
     for tabid, colname, colno, coltype, collength, xid in conn.execute(
         f"SELECT tabid, colname, colno, coltype, collength, extended_id FROM {p}syscolumns "
         "ORDER BY tabid, colno"
     ):
-        length = collength + 65536 if collength < 0 else collength
-        ty = from_catalog(coltype, length, xid or 0)
+        ty = seen.get((coltype, collength, xid))
+        if ty is None:
+            length = collength + 65536 if collength < 0 else collength
+            ty = seen[(coltype, collength, xid)] = from_catalog(coltype, length, xid or 0)
         if ty.is_complex:
             if complex_types is None:
                 complex_types = dict(FEATURES.complex_types(conn, p))

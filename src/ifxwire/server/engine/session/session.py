@@ -421,7 +421,14 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def current_schema(self) -> cat.Schema:
         assert self.conn is not None
         key = (self._incarnation, self._schema_version())
-        if self._schema is not None and self._schema_key == key and not self._ddl_dirty:
+        # After DDL in an open transaction the schema is this session's own (never shared
+        # through the engine's cache). It is still reused while SQLite's schema version stays
+        # the same; it is dropped after every DDL statement (also a failed one), ROLLBACK TO
+        # SAVEPOINT and the transaction's end, the moments a version number could come back
+        # with other contents. (Reloading it at every lookup made each ALTER TABLE of a
+        # transaction cost a full catalogue load per name resolved: Django's migrate of ~400
+        # tables in one transaction took minutes.)
+        if self._schema is not None and self._schema_key == key:
             return self._schema
         schema = None if self._ddl_dirty else self.engine.cached_schema(key)
         if schema is None:

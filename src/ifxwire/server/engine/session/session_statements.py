@@ -216,6 +216,10 @@ class StatementRunner:
                 dc.conn.execute("DROP TABLE _ifx_bump")
         except sqlite3.Error as e:
             raise self._map_error(e, Plan("ddl", 0)) from None
+        finally:
+            # the schema seen during the statement is not reused after it (also after a
+            # failed one, whose changes are undone and may bring a version number back)
+            self._schema = None
         if self.in_transaction:
             self._ddl_dirty = True
         self._local_plans.clear()

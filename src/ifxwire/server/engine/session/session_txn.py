@@ -254,6 +254,7 @@ class Transactions:
         else:
             conn.execute(f"ROLLBACK TO {quoted}")
             del self._savepoints[at + 1 :]
+            self._schema = None  # the schema version may come back with other contents
 
     # ---- transactions ----------------------------------------------------------------------
     def begin(self) -> None:

@@ -1,0 +1,246 @@
+"""The Django database wrapper for Informix over ifxwire's PEP 249 driver.
+
+Settings: ``NAME`` (the database), ``USER``, ``PASSWORD``, ``HOST``, ``PORT`` and
+``OPTIONS`` (any ``ifxwire.connect`` keyword: ``server``, ``client_locale``, ``db_locale``,
+``env``, ``tls``...). DELIMIDENT is always sent, as Django quotes every name with double
+quotes, which Informix reads as names only with DELIMIDENT set.
+
+Transactions: with autocommit off the driver sends BEGIN WORK in front of the first statement
+that needs one (docs/DRIVER.md), so Django's transaction machinery maps onto the driver's
+``autocommit`` attribute, ``commit()`` and ``rollback()``. An unlogged database has no
+transactions (BEGIN WORK is -256 there): the wrapper sees ``logging_mode`` at connect and
+runs such a connection in autocommit whatever Django asks, so ``atomic()`` blocks neither
+fail with -256 nor pretend to roll back (``features.uses_savepoints`` is off for them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+import ifxwire as Database
+
+from .client import DatabaseClient
+from .creation import DatabaseCreation
+from .features import DatabaseFeatures
+from .functions import install as _install_functions
+from .introspection import DatabaseIntrospection
+from .operations import DatabaseOperations
+from .schema import DatabaseSchemaEditor
+
+_install_functions()
+#: IFXWIRE_DJANGO_TRACE=1 prints each failing statement with its error to stderr (a file
+#: name instead of 1: appends them to that file).
+_TRACE = os.environ.get("IFXWIRE_DJANGO_TRACE", "")
+
+#: ``%s`` not preceded by another ``%`` (``%%s`` is a literal ``%s``).
+_FORMAT_MARK = re.compile(r"(?<!%)%s")
+#: ``%(name)s`` (pyformat, with a mapping): the driver's ``:name``.
+_PYFORMAT_MARK = re.compile(r"(?<!%)%\((\w+)\)s")
+
+
+class _VarChar(str):
+    """CharField's type: VARCHAR holds at most 255 bytes; longer ones are LVARCHAR(n)."""
+
+    __slots__ = ()
+
+    def __mod__(self, data: Any) -> str:
+        n = int(data["max_length"])
+        return f"VARCHAR({n})" if n <= 255 else f"LVARCHAR({n})"
+
+
+class _Decimal(str):
+    """DecimalField's type; without digits (an expression's output field) DECIMAL(32), the
+    widest floating decimal, where Django would write DECIMAL(None, None)."""
+
+    __slots__ = ()
+
+    def __mod__(self, data: Any) -> str:
+        if data.get("max_digits") is None:
+            return "DECIMAL(32)"
+        return f"DECIMAL({data['max_digits']}, {data.get('decimal_places') or 0})"
+
+
+class CursorWrapper:
+    """Django writes ``%s`` markers (format paramstyle); ifxwire takes ``?``. Without
+    parameters the text is sent unchanged, as Django expects (no ``%%`` unescaping)."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+
+    @staticmethod
+    def convert_query(query: str) -> str:
+        return _FORMAT_MARK.sub("?", query).replace("%%", "%")
+
+    def execute(self, query: str, params: Any = None) -> Any:
+        try:
+            if params is None:
+                return self.cursor.execute(query)
+            if isinstance(params, dict):
+                query = _PYFORMAT_MARK.sub(r":\1", query).replace("%%", "%")
+                return self.cursor.execute(query, params)
+            return self.cursor.execute(self.convert_query(query), tuple(params))
+        except Database.Error as exc:
+            if _TRACE:
+                line = f"ifxwire.django: {exc} in: {query} {params!r}\n"
+                if _TRACE == "1":
+                    sys.stderr.write(line)
+                else:
+                    with open(_TRACE, "a", encoding="utf-8") as log:
+                        log.write(line)
+            raise
+
+    def executemany(self, query: str, param_list: Any) -> Any:
+        rows = list(param_list)
+        if rows and isinstance(rows[0], dict):
+            return self.cursor.executemany(
+                _PYFORMAT_MARK.sub(r":\1", query).replace("%%", "%"), rows)
+        return self.cursor.executemany(self.convert_query(query), [tuple(p) for p in rows])
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.cursor, attr)
+
+    def __iter__(self) -> Any:
+        return iter(self.cursor)
+
+    def close(self) -> None:
+        self.cursor.close()
+
+
+class DatabaseWrapper(BaseDatabaseWrapper):
+    vendor = "informix"
+    display_name = "Informix"
+    data_types = {  # noqa: RUF012 (Django declares these as class dicts)
+        "AutoField": "SERIAL",
+        "BigAutoField": "BIGSERIAL",
+        "SmallAutoField": "SERIAL",
+        "BinaryField": "BYTE",
+        "BooleanField": "BOOLEAN",
+        "CharField": _VarChar("VARCHAR(%(max_length)s)"),
+        "DateField": "DATE",
+        "DateTimeField": "DATETIME YEAR TO FRACTION(5)",
+        "DecimalField": _Decimal("DECIMAL(%(max_digits)s, %(decimal_places)s)"),
+        "DurationField": "INTERVAL DAY(9) TO FRACTION(5)",
+        "FileField": _VarChar("VARCHAR(%(max_length)s)"),
+        "FilePathField": _VarChar("VARCHAR(%(max_length)s)"),
+        "FloatField": "FLOAT",
+        "IntegerField": "INTEGER",
+        "BigIntegerField": "BIGINT",
+        "IPAddressField": "CHAR(15)",
+        "GenericIPAddressField": "CHAR(39)",
+        "OneToOneField": "INTEGER",
+        "PositiveBigIntegerField": "BIGINT",
+        "PositiveIntegerField": "INTEGER",
+        "PositiveSmallIntegerField": "SMALLINT",
+        "SlugField": _VarChar("VARCHAR(%(max_length)s)"),
+        "SmallIntegerField": "SMALLINT",
+        "TextField": "LVARCHAR(4000)",
+        "TimeField": "DATETIME HOUR TO FRACTION(5)",
+        "UUIDField": "CHAR(32)",
+    }
+    data_types_suffix: dict[str, str] = {}  # noqa: RUF012
+    data_type_check_constraints = {  # noqa: RUF012
+        "PositiveBigIntegerField": '"%(column)s" >= 0',
+        "PositiveIntegerField": '"%(column)s" >= 0',
+        "PositiveSmallIntegerField": '"%(column)s" >= 0',
+    }
+    operators = {  # noqa: RUF012
+        "exact": "= %s",
+        "iexact": "= UPPER(%s)",
+        "contains": "LIKE %s ESCAPE '\\'",
+        "icontains": "LIKE UPPER(%s) ESCAPE '\\'",
+        "gt": "> %s",
+        "gte": ">= %s",
+        "lt": "< %s",
+        "lte": "<= %s",
+        "startswith": "LIKE %s ESCAPE '\\'",
+        "endswith": "LIKE %s ESCAPE '\\'",
+        "istartswith": "LIKE UPPER(%s) ESCAPE '\\'",
+        "iendswith": "LIKE UPPER(%s) ESCAPE '\\'",
+    }
+    pattern_esc = r"REPLACE(REPLACE(REPLACE({}, '\', '\\'), '%%', '\%%'), '_', '\_')"
+    pattern_ops = {  # noqa: RUF012
+        "contains": "LIKE '%%' || {} || '%%' ESCAPE '\\'",
+        "icontains": "LIKE '%%' || UPPER({}) || '%%' ESCAPE '\\'",
+        "startswith": "LIKE {} || '%%' ESCAPE '\\'",
+        "istartswith": "LIKE UPPER({}) || '%%' ESCAPE '\\'",
+        "endswith": "LIKE '%%' || {} ESCAPE '\\'",
+        "iendswith": "LIKE '%%' || UPPER({}) ESCAPE '\\'",
+    }
+
+    Database = Database
+    SchemaEditorClass = DatabaseSchemaEditor
+    client_class = DatabaseClient
+    creation_class = DatabaseCreation
+    features_class = DatabaseFeatures
+    introspection_class = DatabaseIntrospection
+    ops_class = DatabaseOperations
+
+    def get_connection_params(self) -> dict[str, Any]:
+        s = self.settings_dict
+        options = dict(s.get("OPTIONS") or {})
+        env = dict(options.pop("env", None) or {})
+        env.setdefault("DELIMIDENT", "y")
+        # ISO dates: DATE literals in DDL defaults and strings compared with DATE columns
+        env.setdefault("DBDATE", "Y4MD-")
+        params: dict[str, Any] = {"env": env, **options}
+        if s.get("NAME"):
+            params["database"] = s["NAME"]
+        if s.get("USER"):
+            params["user"] = s["USER"]
+        if s.get("PASSWORD"):
+            params["password"] = s["PASSWORD"]
+        if s.get("HOST"):
+            params["host"] = s["HOST"]
+        if s.get("PORT"):
+            try:
+                params["port"] = int(s["PORT"])
+            except ValueError as exc:
+                raise ImproperlyConfigured(f"PORT must be a number: {s['PORT']!r}") from exc
+        return params
+
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        return Database.connect(**conn_params)
+
+    def init_connection_state(self) -> None:
+        super().init_connection_state()
+        if self._unlogged():
+            # No transactions in an unlogged database (BEGIN WORK would be -256).
+            self.features.uses_savepoints = False
+
+    def _unlogged(self) -> bool:
+        return getattr(self.connection, "logging_mode", None) == "unlogged"
+
+    def create_cursor(self, name: Any = None) -> CursorWrapper:
+        return CursorWrapper(self.connection.cursor())
+
+    def _set_autocommit(self, autocommit: bool) -> None:
+        with self.wrap_database_errors:
+            if not autocommit and self._unlogged():
+                return
+            self.connection.autocommit = autocommit
+
+    def _savepoint_allowed(self) -> bool:
+        return bool(self.features.uses_savepoints) and not self.get_autocommit() \
+            and not self._unlogged()
+
+    def is_usable(self) -> bool:
+        try:
+            cur = self.connection.cursor()
+            try:
+                cur.execute("SELECT 1 FROM systables WHERE tabid = 1")
+                cur.fetchall()
+            finally:
+                cur.close()
+        except Database.Error:
+            return False
+        return True
+
+    def get_database_version(self) -> tuple[int, ...]:
+        text = str(getattr(self.connection, "server_version", "") or "")
+        return tuple(int(n) for n in re.findall(r"\d+", text)[:2]) or (14, 10)

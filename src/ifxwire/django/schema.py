@@ -1,0 +1,146 @@
+"""The schema editor: Django's migrations in Informix DDL.
+
+Informix writes a constraint's name after its definition (``UNIQUE (a) CONSTRAINT name``),
+adds and drops columns with ``ALTER TABLE t ADD c ...`` / ``DROP c``, renames with ``RENAME
+TABLE`` / ``RENAME COLUMN t.c TO d``, and changes a column with ``MODIFY (c type [DEFAULT x]
+[NOT NULL])``, which restates the whole column: what MODIFY does not repeat (the default, NOT
+NULL) is gone afterwards. So every MODIFY here is written from the field's full state.
+Defaults are literals (no parameters in DDL).
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import uuid
+from typing import Any
+
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+
+class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
+    sql_rename_table = "RENAME TABLE %(old_table)s TO %(new_table)s"
+    sql_delete_table = "DROP TABLE %(table)s CASCADE"
+    sql_create_column = "ALTER TABLE %(table)s ADD %(column)s %(definition)s"
+    sql_delete_column = "ALTER TABLE %(table)s DROP %(column)s"
+    sql_rename_column = "RENAME COLUMN %(table)s.%(old_column)s TO %(new_column)s"
+    sql_alter_column_type = "MODIFY (%(column)s %(type)s)"
+    sql_alter_column_null = "MODIFY (%(column)s %(type)s)"
+    sql_alter_column_not_null = "MODIFY (%(column)s %(type)s NOT NULL)"
+    sql_alter_column_default = "MODIFY (%(column)s %(type)s DEFAULT %(default)s)"
+    sql_alter_column_no_default = "MODIFY (%(column)s %(type)s NOT NULL)"
+    sql_alter_column_no_default_null = "MODIFY (%(column)s %(type)s)"
+    sql_unique_constraint = "UNIQUE (%(columns)s)"
+    sql_constraint = "%(constraint)s CONSTRAINT %(name)s"
+    sql_create_check = "ALTER TABLE %(table)s ADD CONSTRAINT CHECK (%(check)s) CONSTRAINT %(name)s"
+    sql_create_unique = ("ALTER TABLE %(table)s ADD CONSTRAINT UNIQUE (%(columns)s) "
+                         "CONSTRAINT %(name)s")
+    sql_create_fk = ("ALTER TABLE %(table)s ADD CONSTRAINT FOREIGN KEY (%(column)s) "
+                     "REFERENCES %(to_table)s (%(to_column)s) CONSTRAINT %(name)s")
+    sql_create_pk = ("ALTER TABLE %(table)s ADD CONSTRAINT PRIMARY KEY (%(columns)s) "
+                     "CONSTRAINT %(name)s")
+    sql_create_index = "CREATE INDEX %(name)s ON %(table)s (%(columns)s)"
+    sql_create_unique_index = "CREATE UNIQUE INDEX %(name)s ON %(table)s (%(columns)s)"
+    sql_delete_index = "DROP INDEX %(name)s"
+    sql_rename_index = "RENAME INDEX %(old_name)s TO %(new_name)s"
+
+    def quote_value(self, value: Any) -> str:
+        if value is None:
+            return "NULL"
+        if isinstance(value, bool):
+            return "'t'" if value else "'f'"
+        if isinstance(value, (int, float, decimal.Decimal)):
+            return str(value)
+        if isinstance(value, datetime.datetime):
+            text = value.replace(tzinfo=None).isoformat(" ", timespec="microseconds")
+            return f"DATETIME({text[:-1]}) YEAR TO FRACTION(5)"
+        if isinstance(value, datetime.date):
+            return f"'{value.isoformat()}'"  # read as ISO whatever DBDATE says
+        if isinstance(value, datetime.time):
+            text = value.replace(tzinfo=None).isoformat(timespec="microseconds")
+            return f"DATETIME({text[:-1]}) HOUR TO FRACTION(5)"
+        if isinstance(value, datetime.timedelta):
+            total = value.days * 86400 + value.seconds
+            days, rest = divmod(total, 86400)
+            hours, rest = divmod(rest, 3600)
+            minutes, seconds = divmod(rest, 60)
+            frac = f"{value.microseconds:06d}"[:5]
+            return (f"INTERVAL({days} {hours:02d}:{minutes:02d}:{seconds:02d}.{frac}) "
+                    "DAY(9) TO FRACTION(5)")
+        if isinstance(value, uuid.UUID):
+            value = value.hex
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            raise ValueError("Informix has no literal for BYTE values")
+        return "'" + str(value).replace("'", "''") + "'"
+
+    def prepare_default(self, value: Any) -> str:
+        return self.quote_value(value)
+
+    def _alter_type_text(self, field: Any, new_type: str) -> str:
+        # MODIFY cannot turn a column into a SERIAL (nor keep it one): INTEGER/BIGINT then.
+        if new_type.startswith("SERIAL"):
+            return "INTEGER"
+        if new_type.startswith("BIGSERIAL"):
+            return "BIGINT"
+        return new_type
+
+    def _alter_column_type_sql(self, model: Any, old_field: Any, new_field: Any,
+                               new_type: str, old_collation: Any,
+                               new_collation: Any) -> Any:
+        text = f"MODIFY ({self.quote_name(new_field.column)} " \
+               f"{self._alter_type_text(new_field, new_type)}"
+        if new_field.has_db_default():
+            default_sql, params = self.db_default_sql(new_field)
+            text += f" DEFAULT {default_sql % tuple(self.quote_value(p) for p in params)}"
+        if not old_field.null:
+            text += " NOT NULL"
+        return (text + ")", []), []
+
+    def _alter_column_null_sql(self, model: Any, old_field: Any, new_field: Any) -> Any:
+        new_type = new_field.db_parameters(connection=self.connection)["type"]
+        text = f"MODIFY ({self.quote_name(new_field.column)} " \
+               f"{self._alter_type_text(new_field, new_type)}"
+        if new_field.has_db_default():
+            default_sql, params = self.db_default_sql(new_field)
+            text += f" DEFAULT {default_sql % tuple(self.quote_value(p) for p in params)}"
+        if not new_field.null:
+            text += " NOT NULL"
+        return text + ")", []
+
+    def db_default_sql(self, field: Any) -> Any:
+        from django.db.models.expressions import Value
+
+        expr = getattr(field, "_db_default_expression", field.db_default)
+        if isinstance(expr, Value):
+            return self.quote_value(field.get_db_prep_save(expr.value, self.connection)), []
+        sql, params = super().db_default_sql(field)
+        # Informix takes no parameters in DDL: the default is written as a literal.
+        return sql % tuple(self.quote_value(p) for p in params), []
+
+    def _column_default_sql(self, field: Any) -> str:
+        return "%s"
+
+    def _alter_column_default_sql(self, model: Any, old_field: Any, new_field: Any,
+                                  drop: bool = False) -> Any:
+        sql, params = super()._alter_column_default_sql(model, old_field, new_field, drop)
+        return sql.replace(" SERIAL", " INTEGER").replace(" BIGSERIAL", " BIGINT"), params
+
+    def _field_should_be_indexed(self, model: Any, field: Any) -> bool:
+        # A foreign key's constraint brings an index of its own on Informix; a second index
+        # on the same column list is refused (-350).
+        if field.remote_field and getattr(field, "db_constraint", False):
+            return False
+        return bool(super()._field_should_be_indexed(model, field))
+
+    def _unique_should_be_added(self, old_field: Any, new_field: Any) -> bool:
+        return bool(super()._unique_should_be_added(old_field, new_field))
+
+    def _create_index_sql(self, model: Any, *, fields: Any = None, name: Any = None,
+                          suffix: str = "", using: str = "", db_tablespace: Any = None,
+                          col_suffixes: Any = (), sql: Any = None, opclasses: Any = (),
+                          condition: Any = None, include: Any = None,
+                          expressions: Any = None) -> Any:
+        return super()._create_index_sql(
+            model, fields=fields, name=name, suffix=suffix, using=using,
+            db_tablespace=None, col_suffixes=col_suffixes, sql=sql, opclasses=opclasses,
+            condition=None, include=None, expressions=expressions)
