@@ -68,6 +68,8 @@ class CaptureHooks:
     lo_stream: Callable[[Any, object], Callable[[int], bytes] | None] = _no_capture
     #: (session): its database closed; its capture sessions go
     session_closed: Callable[[Any], None] = _no_capture
+    #: (session) -> the change log's position (sysmaster:syslogs), a byte offset
+    log_position: Callable[[Any], int] = lambda s: 0
 
 
 CAPTURE = CaptureHooks()

@@ -329,6 +329,13 @@ def session_closed(s: EngineSession) -> None:
         hub.close_owned(s.session_id)
 
 
+def log_position(s: EngineSession) -> int:
+    """The log position sysmaster:syslogs shows (hub.current_position), a byte offset as
+    Informix's LSNs are: the first transaction logged after the read begins there."""
+    hub = existing_hub(s.engine)
+    return 0 if hub is None else hub.current_position()
+
+
 def register() -> None:
     TRANSLATION.native_call = compile_native
     TRANSLATION.native_run = run_native
@@ -338,3 +345,4 @@ def register() -> None:
     CAPTURE.txn_end = txn_end
     CAPTURE.lo_stream = lo_stream
     CAPTURE.session_closed = session_closed
+    CAPTURE.log_position = log_position
