@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
+from ..core.hooks import CAPTURE
 from ..features import cross_database
 from .session_errors import TRANSACTION_LOST
 
@@ -208,6 +209,7 @@ class Transactions:
             self._begin_write("savepoint")
             conn.execute(f"SAVEPOINT {quoted}")
             self._savepoints.append(name)
+            CAPTURE.savepoint(self, kind, name)  # CDC: the captured rows so far (cdc/routines.py)
             return
         if name not in self._savepoints:
             # No Informix sqlcode for this case is known to us, so we refuse with -999 and say
@@ -221,6 +223,7 @@ class Transactions:
         else:
             conn.execute(f"ROLLBACK TO {quoted}")
             del self._savepoints[at + 1 :]
+            CAPTURE.savepoint(self, kind, name)  # CDC: rows captured since it are dropped
 
     # ---- transactions ----------------------------------------------------------------------
     def begin(self) -> None:

@@ -355,6 +355,8 @@ class CdcSession:
 
     def _data(self, c: Change, txn: Txn, seq: int) -> bytes:
         cap = self.tables[c.table]
+        if c.recnum == rec.TRUNCATE:
+            return rec.truncate(seq, txn.txid, cap.user_data)
         shape = txn.shapes[c.table]
         index = {name: i for i, (name, _) in enumerate(shape)}
         key = (c.table, tuple(t for _, t in shape))
