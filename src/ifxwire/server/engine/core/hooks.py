@@ -62,12 +62,19 @@ class CaptureHooks:
     #: the captured changes so far (session) -> mark, and dropping those after a mark
     mark: Callable[[Any], int] = lambda s: 0
     reset: Callable[[Any, int], None] = _no_capture
+    #: (session, kind, name) after SAVEPOINT name ("savepoint") or ROLLBACK TO SAVEPOINT
+    #: name ("rollback_savepoint"): the latter drops the rows captured since the former
+    savepoint: Callable[[Any, str, str], None] = _no_capture
+    #: (session, TableInfo) after TRUNCATE TABLE emptied it
+    truncate: Callable[[Any, Any], None] = _no_capture
     #: (session, committed): the transaction's captured rows go to the change log
     txn_end: Callable[[Any, bool], None] = _no_capture
     #: (session, LO descriptor) -> the reader of a capture session with that id, or None
     lo_stream: Callable[[Any, object], Callable[[int], bytes] | None] = _no_capture
     #: (session): its database closed; its capture sessions go
     session_closed: Callable[[Any], None] = _no_capture
+    #: (session) -> the change log's position (sysmaster:syslogs), a byte offset
+    log_position: Callable[[Any], int] = lambda s: 0
 
 
 CAPTURE = CaptureHooks()

@@ -512,7 +512,8 @@ def _parent_key(dc: DdlContext, cons: ConsDef, parent: TableInfo) -> int:
 
 
 # ---- TRUNCATE, RENAME, SET CONSTRAINTS --------------------------------------------------------
-def truncate(dc: DdlContext, spec: TruncateSpec) -> None:
+def truncate(dc: DdlContext, spec: TruncateSpec) -> TableInfo:
+    """Empty the table; returns it (change data capture logs a TRUNCATE of it)."""
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T":
         raise not_implemented("TRUNCATE of a view or catalog table")
@@ -520,6 +521,7 @@ def truncate(dc: DdlContext, spec: TruncateSpec) -> None:
         dc.conn.execute(f"DELETE FROM {info.schema}.{quote(info.name)}")
     except sqlite3.IntegrityError:
         raise EngineError(sc.FK_CHILD_EXISTS, near=info.name) from None
+    return info
 
 
 def rename_index(dc: DdlContext, spec: Rename) -> None:

@@ -212,6 +212,18 @@ VIRTUAL_TABLES: dict[str, str] = {
         "DBINFO('dbname')::CHAR(128) AS scs_currdb, 0 AS scs_iso, 0 AS scs_lockmode, "
         "''::CHAR(1) AS scs_sqlstatement FROM TABLE(SET{1})"
     ),
+    # The logical logs (Administrator's Reference, "syslogs": number, uniqid, size, used and
+    # the is_* flags). This server has no logical log; its one row is the change log of
+    # features/cdc (the current log), so that (uniqid << 32) + used is the sequence number the
+    # next captured transaction gets: what Debezium's Informix connector reads as the current
+    # LSN ("select uniqid, used as logpage from sysmaster:syslogs where is_current = 1") and
+    # hands to cdc_activatesess after a snapshot.
+    "syslogs": (
+        "SELECT 1::SMALLINT AS number, DBINFO('ifxwire_loguniq') AS uniqid, "
+        "2147483647 AS size, DBINFO('ifxwire_logpos') AS used, 1 AS is_used, "
+        "1 AS is_current, 0 AS is_backed_up, 0 AS is_new, 0 AS is_archived, 0 AS is_temp, "
+        "0 AS is_pre_dropped, 0::SMALLINT AS flags FROM TABLE(SET{1})"
+    ),
 }
 
 RESERVED_ROWS = [

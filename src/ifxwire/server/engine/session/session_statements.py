@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
+from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
 from ..features import access, alter, composite, ddl, distinct, objects, triggers
 from ..features.spl import catalog as spl_catalog
@@ -198,7 +199,8 @@ class StatementRunner:
             "drop_sequence": lambda dc, sp: objects.drop_sequence(
                 dc, sp, self.engine.sequences, self._db_path()),
             "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
-            "truncate": alter.truncate, "rename_index": alter.rename_index,
+            "truncate": lambda dc, sp: CAPTURE.truncate(self, alter.truncate(dc, sp)),
+            "rename_index": alter.rename_index,
             "set_constraints": alter.set_constraints,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,

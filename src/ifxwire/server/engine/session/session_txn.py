@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
+from ..core.hooks import CAPTURE
 from ..features import cross_database
 from .session_errors import TRANSACTION_LOST
 
@@ -241,6 +242,7 @@ class Transactions:
             self._begin_write("savepoint")
             conn.execute(f"SAVEPOINT {quoted}")
             self._savepoints.append(name)
+            CAPTURE.savepoint(self, kind, name)  # CDC: the captured rows so far (cdc/routines.py)
             return
         if name not in self._savepoints:
             # No Informix sqlcode for this case is known to us, so we refuse with -999 and say
@@ -255,6 +257,7 @@ class Transactions:
             conn.execute(f"ROLLBACK TO {quoted}")
             del self._savepoints[at + 1 :]
             self._schema = None  # the schema version may come back with other contents
+            CAPTURE.savepoint(self, kind, name)  # CDC: rows captured since it are dropped
 
     # ---- transactions ----------------------------------------------------------------------
     def begin(self) -> None:

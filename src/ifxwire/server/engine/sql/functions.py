@@ -26,6 +26,7 @@ from ..core import convert as conv
 from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError
+from ..core.hooks import CAPTURE
 from ..core.ifxtypes import FLOATING, IfxType, from_key
 from ..schema.metadata import schema_function
 from .builtins import call
@@ -497,6 +498,10 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return int(dt.datetime.now(dt.timezone.utc).timestamp())
         if option == "get_tz":
             return "UTC"
+        if option in ("ifxwire_loguniq", "ifxwire_logpos") and state.lo is not None:
+            pos = CAPTURE.log_position(state.lo.es)
+            # used is in pages of 4096 bytes (Debezium: LSN = (uniqid << 32) + (used << 12))
+            return pos >> 32 if option == "ifxwire_loguniq" else (pos & 0xFFFFFFFF) >> 12
         raise EngineError(sc.NOT_IMPLEMENTED, near=option)
 
     def ifx_units(v: object, srckey: str, dstkey: str) -> object:

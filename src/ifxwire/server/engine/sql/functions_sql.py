@@ -47,6 +47,10 @@ DBINFO_TYPES: dict[str, IfxType] = {
     "utc_current": it.INTEGER,
     "get_tz": it.varchar(64),
     "onedb": it.varchar(128),
+    # ifxwire's own, for the sysmaster:syslogs view only (catalog.VIRTUAL_TABLES): the change
+    # log position split as Informix's LSN is, (log uniqid << 32) + position.
+    "ifxwire_loguniq": it.INTEGER,
+    "ifxwire_logpos": it.INTEGER,
 }
 
 

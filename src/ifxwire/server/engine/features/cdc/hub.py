@@ -39,6 +39,8 @@ LOG_NAME = "syscdcv1.cdclog"
 #: the top of the range downwards; LoSession numbers its own from 1 up.
 FIRST_SESSION_ID = 24576
 LAST_SESSION_ID = 32767
+#: A log page: Debezium reads syslogs.used in pages of 4096 (its LSN is used << 12).
+PAGE = 4096
 #: Transactions fetched from the log per query while a session catches up.
 BATCH = 64
 
@@ -126,10 +128,13 @@ class Hub:
                         "end_seq INTEGER, txid INTEGER, committed INTEGER, begin_time INTEGER,"
                         " end_time INTEGER, user_id INTEGER, tables TEXT, body TEXT)")
         self.db.execute("CREATE TABLE IF NOT EXISTS fullrow (tabkey TEXT PRIMARY KEY)")
+        # The least sequence number the next transaction may get: raised by current_position.
+        self.db.execute("CREATE TABLE IF NOT EXISTS floor (seq INTEGER)")
         row = self.db.execute("SELECT MAX(end_seq), MAX(txid), MAX(begin_seq) FROM txlog"
                               ).fetchone()
+        floor = self.db.execute("SELECT MAX(seq) FROM floor").fetchone()[0]
         self.last_begin = int(row[2] or 0)
-        self.next_seq = int(row[0] or 0) + 1
+        self.next_seq = max(int(row[0] or 0) + 1, int(floor or 0))
         self.next_txid = int(row[1] or 0) + 1
         self.fullrow: set[str] = {r[0] for r in self.db.execute("SELECT tabkey FROM fullrow")}
         self.sessions: dict[int, CdcSession] = {}
@@ -163,6 +168,20 @@ class Hub:
             self.last_begin = txn.begin_seq
             self.next_txid += 1
             self.lock.notify_all()
+
+    def current_position(self) -> int:
+        """The log's current position as an Informix LSN is read from sysmaster:syslogs,
+        where a client (Debezium) takes ``(uniqid << 32) + (used << 12)``: the next page
+        boundary, to which the next transaction's BEGINTX is moved (sequence numbers may skip,
+        as log positions do), so that activating a session there replays exactly the
+        transactions after the read. Persisted, so a restart never numbers below it."""
+        with self.lock:
+            page = -(-self.next_seq // PAGE) * PAGE
+            if page != self.next_seq:
+                self.db.execute("DELETE FROM floor")
+                self.db.execute("INSERT INTO floor VALUES (?)", (page,))
+                self.next_seq = page
+            return page
 
     def read_from(self, begin_seq: int, limit: int = BATCH) -> list[Txn]:
         """Transactions whose BEGINTX sequence is ``begin_seq`` or later, in order."""
@@ -336,6 +355,8 @@ class CdcSession:
 
     def _data(self, c: Change, txn: Txn, seq: int) -> bytes:
         cap = self.tables[c.table]
+        if c.recnum == rec.TRUNCATE:
+            return rec.truncate(seq, txn.txid, cap.user_data)
         shape = txn.shapes[c.table]
         index = {name: i for i, (name, _) in enumerate(shape)}
         key = (c.table, tuple(t for _, t in shape))

@@ -56,6 +56,7 @@ CDC_DATABASE = "syscdcv1"
 # CDC API error codes (IBM JDBC 15.0.0.1 cdc_en_US.properties)
 E_NODB = -83703  # The specified database does not exist.
 E_NOTAB = -83705  # The specified table does not exist.
+E_TABPROPS = -83706  # The table properties do not support capture: ... otherwise not logged.
 E_NOCOL = -83707  # The specified column does not exist.
 E_NOSESS = -83708  # The specified CDC session does not exist.
 E_TABCAPT = -83710  # The specified table is already being captured by the CDC session.
@@ -154,6 +155,11 @@ def _startcapture(s: EngineSession, a: list[Any]) -> int:
     key, info = found
     if key in cs.tables:
         return E_TABCAPT
+    if not _hub(s).captured(key):
+        # G-059: full-row logging must be enabled "before you can start capturing data from
+        # it"; the guide names no code for it, and of its codes CDC_E_TABPROPERTIES ("...
+        # or otherwise not logged") is the one that says so [inferred].
+        return E_TABPROPS
     wanted = [c.strip().lower() for c in str(a[3]).split(",") if c.strip()]
     if wanted == ["*"]:
         wanted = [c.name for c in info.columns]
@@ -279,6 +285,22 @@ def dml_capture(s: EngineSession, info: TableInfo
     return capture
 
 
+def truncate(s: EngineSession, info: TableInfo) -> None:
+    """TRUNCATE of a table with full-row logging: one CDC_REC_TRUNCATE in its transaction
+    (G: "CDC_REC_TRUNCATE record", the table's user data; no rows)."""
+    hub = existing_hub(s.engine)
+    if hub is None or not hub.fullrow:
+        return
+    db = cross_database.database_of(info) or s.database
+    key = f"{db}:{info.name}"
+    if not hub.captured(key):
+        return
+    pending = _pending(s)
+    if key not in pending.shapes:
+        pending.shapes[key] = [(c.name, c.type.key) for c in info.columns]
+    pending.changes.append(Change(rec.TRUNCATE, key, ()))
+
+
 _PENDING: dict[int, Pending] = {}
 
 
@@ -302,9 +324,27 @@ def reset(s: EngineSession, at: int) -> None:
         del p.changes[at:]
 
 
+_SAVEPOINTS: dict[int, list[tuple[str, int]]] = {}
+
+
+def savepoint(s: EngineSession, kind: str, name: str) -> None:
+    """SAVEPOINT records how many rows were captured; ROLLBACK TO SAVEPOINT drops the rows
+    captured after it (the database undid them), and the savepoints set after it."""
+    marks = _SAVEPOINTS.setdefault(id(s), [])
+    if kind == "savepoint":
+        marks.append((name, mark(s)))
+        return
+    for i in range(len(marks) - 1, -1, -1):
+        if marks[i][0] == name:
+            reset(s, marks[i][1])
+            del marks[i + 1:]
+            return
+
+
 def txn_end(s: EngineSession, committed: bool) -> None:
     """The transaction has ended: its captured rows go to the log. Nothing here may fail the
     transaction (it is over); a log that cannot be written is reported in the server log."""
+    _SAVEPOINTS.pop(id(s), None)
     p = _PENDING.pop(id(s), None)
     if p is not None and p.changes:
         hub = existing_hub(s.engine)
@@ -324,9 +364,17 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
 
 def session_closed(s: EngineSession) -> None:
     _PENDING.pop(id(s), None)
+    _SAVEPOINTS.pop(id(s), None)
     hub = existing_hub(s.engine)
     if hub is not None:
         hub.close_owned(s.session_id)
+
+
+def log_position(s: EngineSession) -> int:
+    """The log position sysmaster:syslogs shows (hub.current_position), a byte offset as
+    Informix's LSNs are: the first transaction logged after the read begins there."""
+    hub = existing_hub(s.engine)
+    return 0 if hub is None else hub.current_position()
 
 
 def register() -> None:
@@ -336,5 +384,8 @@ def register() -> None:
     CAPTURE.mark = mark
     CAPTURE.reset = reset
     CAPTURE.txn_end = txn_end
+    CAPTURE.savepoint = savepoint
+    CAPTURE.truncate = truncate
     CAPTURE.lo_stream = lo_stream
     CAPTURE.session_closed = session_closed
+    CAPTURE.log_position = log_position
