@@ -202,6 +202,7 @@ _SQL_TABLE = """
 -517    P  54000  The index is too large, or has too many parts.
 -521    O  40001  Cannot lock system catalog '%s'.
 -522    P  -      Table '%s' is not part of this query.
+-524    P  25000  LOCK TABLE can be used only inside a transaction.
 -525    I  -      Referential constraint '%s' is not satisfied.
 -526    N  -      A scroll cursor cannot be used for updates.
 -527?   N  -      This lock mode is not available on this system.

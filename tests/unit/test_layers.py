@@ -42,6 +42,9 @@ KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
 #: body) that the catalogue only stores.
 KNOWN_TYPE_ONLY_UPWARD: frozenset[tuple[str, str]] = frozenset({
     ("features.access", "session.session"),
+    # The change-capture routines take the EngineSession as the other features do (added with
+    # CDC; one session Protocol in core would take all of these out at once).
+    ("features.cdc.routines", "session.session"),
     ("features.cross_database", "session.session"),
     ("features.lobs.lo_session", "session.session"),
     ("features.routine_call", "session.session"),

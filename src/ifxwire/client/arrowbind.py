@@ -41,8 +41,9 @@ _BIGINT_HEAD = TYPE_IND_PREC.pack(_T.BIGINT, 0, 0x1300)
 _FLOAT_HEAD = TYPE_IND_PREC.pack(_T.FLOAT, 0, 0)
 _DATE_HEAD = TYPE_IND_PREC.pack(_T.DATE, 0, 0)
 _CHAR_HEAD = TYPE_IND_PREC.pack(_T.CHAR, 0, 0)
-_TRUE = _CHAR_HEAD + b"\x00\x01t\x00"
-_FALSE = _CHAR_HEAD + b"\x00\x01f\x00"
+#: A bool binds as CHAR 't'/'f' whatever the encoding: the tuple path's own bytes.
+_TRUE = encode_bind_value(True, "ascii")
+_FALSE = encode_bind_value(False, "ascii")
 #: Informix day 0 is 1899-12-31, Arrow's 1970-01-01 (types/temporal.date_to_days).
 _DATE_SHIFT = 25568
 _DAY_MIN, _DAY_MAX = -719162, 2932896  # 0001-01-01 and 9999-12-31 as Arrow days

@@ -24,15 +24,20 @@ import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .....protocol import cdc as rec
 from .....types import cdcrow
 from ...core import convert as conv
 from ...core.ifxtypes import IfxType, from_key
 
-if TYPE_CHECKING:
-    from ...session.engine import Engine
+
+
+class Engine(Protocol):
+    """What a hub needs of the session layer's Engine (named here so that this feature does
+    not import the layer above it): the data directory its log file lives in."""
+
+    data_dir: str
 
 LOG_NAME = "syscdcv1.cdclog"
 #: Session ids are smart-LO descriptors (a 16-bit field of SQ_LODATA, read signed), taken from
