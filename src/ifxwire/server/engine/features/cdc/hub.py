@@ -32,7 +32,6 @@ from ...core import convert as conv
 from ...core.ifxtypes import IfxType, from_key
 
 
-
 class Engine(Protocol):
     """What a hub needs of the session layer's Engine (named here so that this feature does
     not import the layer above it): the data directory its log file lives in."""
