@@ -67,6 +67,8 @@ class CaptureHooks:
     savepoint: Callable[[Any, str, str], None] = _no_capture
     #: (session, TableInfo) after TRUNCATE TABLE emptied it
     truncate: Callable[[Any, Any], None] = _no_capture
+    #: (session) just before the database's COMMIT: the captured rows are stashed in it
+    before_commit: Callable[[Any], None] = _no_capture
     #: (session, committed): the transaction's captured rows go to the change log
     txn_end: Callable[[Any, bool], None] = _no_capture
     #: (session, LO descriptor) -> the reader of a capture session with that id, or None

@@ -8,6 +8,13 @@ appended here with its sequence numbers: BEGINTX, one per change, then COMMTX or
 commit order. Sequence numbers only grow, and the log survives a restart, so a client can
 resume from one (docs/CDC.md "Sequence numbers").
 
+A committed transaction is never lost to a crash between its database COMMIT and its entry
+here (docs/CDC.md "Crash safety"): just before the COMMIT its numbers are reserved and the
+transaction is written into ``_ifx_cdc_stash`` of the data database, inside the same SQLite
+transaction (``stash``); after the COMMIT it is appended here; a hub that opens copies every
+stash row that the log lacks (``recover``). Readers see the log only below the lowest number
+still reserved (``bound``), so a transaction appended late is never skipped.
+
 A capture session (``CdcSession``) renders the transactions that touch its tables into the
 record bytes of protocol/cdc.py, with its own table identifiers and columns, and hands them to
 the smart-large-object read of its session id (LoSession.iter_read).
@@ -42,6 +49,16 @@ LOG_NAME = "syscdcv1.cdclog"
 #: Session ids are smart-LO descriptors (a 16-bit field of SQ_LODATA, read signed), taken from
 #: the top of the range downwards; LoSession numbers its own from 1 up.
 FIRST_SESSION_ID = 24576
+#: A database file's name ends so (session/engine.py SUFFIX; this layer may not import it).
+DB_SUFFIX = ".ifxdb"
+#: The private table of a data database that holds its committed, not yet logged
+#: transactions (``_ifx_*`` tables are not in systables, schema/catalog.py).
+STASH = "_ifx_cdc_stash"
+STASH_CREATE = (f"CREATE TABLE IF NOT EXISTS {STASH} (begin_seq INTEGER PRIMARY KEY, "
+                "txid INTEGER, begin_time INTEGER, end_time INTEGER, user_id INTEGER, "
+                "tables TEXT, body TEXT)")
+#: Seconds current_position waits for reserved transactions to be logged.
+SETTLE = 10.0
 LAST_SESSION_ID = 32767
 #: A log page: Debezium reads syslogs.used in pages of 4096 (its LSN is used << 12).
 PAGE = 4096
@@ -56,7 +73,7 @@ def hub_of(engine: Engine) -> Hub:
     with _HUBS_LOCK:
         hub = _HUBS.get(engine)
         if hub is None:
-            hub = _HUBS[engine] = Hub(os.path.join(engine.data_dir, LOG_NAME))
+            hub = _HUBS[engine] = Hub(os.path.join(engine.data_dir, LOG_NAME), engine.data_dir)
         return hub
 
 
@@ -70,15 +87,24 @@ def existing_hub(engine: Engine) -> Hub | None:
     if hub is not None or engine in _CHECKED:
         return hub
     with _HUBS_LOCK:
+        # Under the lock until the hub exists: a second session's first DML must not find
+        # the engine checked and the hub not yet made (its rows would not be captured).
+        hub = _HUBS.get(engine)
+        if hub is None and os.path.exists(os.path.join(engine.data_dir, LOG_NAME)):
+            hub = _HUBS[engine] = Hub(os.path.join(engine.data_dir, LOG_NAME),
+                                      engine.data_dir)
         _CHECKED.add(engine)
-        exists = os.path.exists(os.path.join(engine.data_dir, LOG_NAME))
-    return hub_of(engine) if exists else None
+        return hub
 
 
 def _jsonable(v: object) -> object:
     if isinstance(v, bytes | bytearray | memoryview):
         return {"b": base64.b64encode(bytes(v)).decode("ascii")}
     return v
+
+
+def _body(changes: Sequence[Change]) -> str:
+    return json.dumps([[c.recnum, c.table, [_jsonable(v) for v in c.values]] for c in changes])
 
 
 def _unjson(v: object) -> object:
@@ -102,6 +128,8 @@ class Pending:
     #: table key -> [(column name, IfxType key)] as the rows were written
     shapes: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     start: int = 0
+    #: its numbers, reserved just before its COMMIT and stashed with it (Hub.reserve)
+    txn: Txn | None = None
 
 
 @dataclass(slots=True)
@@ -123,7 +151,7 @@ class Txn:
 class Hub:
     """The change log of one server (engine) and its capture sessions."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, data_dir: str | None = None) -> None:
         self.lock = threading.Condition()
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -140,6 +168,10 @@ class Hub:
         self.last_begin = int(row[2] or 0)
         self.next_seq = max(int(row[0] or 0) + 1, int(floor or 0))
         self.next_txid = int(row[1] or 0) + 1
+        #: begin_seq of the transactions reserved and not yet appended (readers stop below)
+        self.inflight: set[int] = set()
+        if data_dir is not None:
+            self.recover(data_dir)
         self.fullrow: set[str] = {r[0] for r in self.db.execute("SELECT tabkey FROM fullrow")}
         self.sessions: dict[int, CdcSession] = {}
 
@@ -155,23 +187,91 @@ class Hub:
 
     # ---- the log ---------------------------------------------------------------------------
     def append(self, pending: Pending, committed: bool, user_id: int) -> None:
-        """A transaction's end: its changes get their sequence numbers and are logged."""
+        """A transaction's end: its changes get their sequence numbers (unless reserved
+        before its COMMIT) and are logged."""
         if not pending.changes:
             return
-        now = int(time.time())
         with self.lock:
-            txn = Txn(self.next_seq, self.next_txid, committed, pending.start or now, now,
-                      user_id, pending.changes, pending.shapes)
-            body = json.dumps([[c.recnum, c.table, [_jsonable(v) for v in c.values]]
-                               for c in txn.changes])
-            self.db.execute("INSERT INTO txlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (txn.begin_seq, txn.end_seq, txn.txid, int(committed),
-                             txn.begin_time, txn.end_time, user_id, json.dumps(txn.shapes),
-                             body))
-            self.next_seq = txn.end_seq + 1
-            self.last_begin = txn.begin_seq
-            self.next_txid += 1
-            self.lock.notify_all()
+            txn = pending.txn
+            if txn is None:
+                txn = self._number(pending, user_id)
+            txn.committed = committed
+            try:
+                self._write(txn)
+            finally:
+                self.inflight.discard(txn.begin_seq)
+                self.lock.notify_all()
+
+    def _number(self, pending: Pending, user_id: int) -> Txn:
+        now = int(time.time())
+        txn = Txn(self.next_seq, self.next_txid, True, pending.start or now, now,
+                  user_id, pending.changes, pending.shapes)
+        self.next_seq = txn.end_seq + 1
+        self.next_txid += 1
+        return txn
+
+    def _write(self, txn: Txn) -> None:
+        self.db.execute("INSERT OR IGNORE INTO txlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (txn.begin_seq, txn.end_seq, txn.txid, int(txn.committed),
+                         txn.begin_time, txn.end_time, txn.user_id, json.dumps(txn.shapes),
+                         _body(txn.changes)))
+        self.last_begin = max(self.last_begin, txn.begin_seq)
+
+    # ---- crash safety (docs/CDC.md "Crash safety") ------------------------------------------
+    def bound(self) -> int:
+        """Readers see the log below this: the lowest number reserved by a transaction not
+        yet appended (its COMMIT may still come), else everything."""
+        return min(self.inflight) if self.inflight else self.next_seq
+
+    def stash(self, conn: sqlite3.Connection, pending: Pending, user_id: int) -> None:
+        """Just before the data database's COMMIT: the transaction gets its numbers and is
+        written into that database's stash in the same SQLite transaction, so that it is
+        logged if and only if it committed. Stash rows already in the log go (the log's
+        rows below ``bound`` are all appended)."""
+        with self.lock:
+            below = self.bound()
+            txn = self._number(pending, user_id)
+            self.inflight.add(txn.begin_seq)
+            pending.txn = txn
+        conn.execute(STASH_CREATE)
+        conn.execute(f"DELETE FROM {STASH} WHERE begin_seq < ?", (below,))
+        conn.execute(f"INSERT INTO {STASH} VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (txn.begin_seq, txn.txid, txn.begin_time, txn.end_time, user_id,
+                      json.dumps(txn.shapes), _body(txn.changes)))
+
+    def recover(self, data_dir: str) -> None:
+        """At open: the stashed transactions of every database that the log lacks (a crash
+        came between their COMMIT and their append), in their numbers' order, which is their
+        commit order. Idempotent: a row the log has is left (INSERT OR IGNORE on begin_seq),
+        and numbers are never given twice because the next ones start after these."""
+        found: list[tuple[Any, ...]] = []
+        for name in sorted(os.listdir(data_dir)):
+            if not name.endswith(DB_SUFFIX):
+                continue
+            try:
+                conn = sqlite3.connect(os.path.join(data_dir, name), isolation_level=None)
+            except sqlite3.Error:
+                continue
+            try:
+                conn.execute("PRAGMA busy_timeout = 10000")
+                if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?",
+                                (STASH,)).fetchone():
+                    found.extend(conn.execute(
+                        "SELECT begin_seq, txid, begin_time, end_time, user_id, tables, body"
+                        f" FROM {STASH}").fetchall())
+            except sqlite3.Error:
+                continue
+            finally:
+                conn.close()
+        found.sort()
+        for r in found:
+            n = len(json.loads(r[6]))
+            cur = self.db.execute("INSERT OR IGNORE INTO txlog VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                                  (r[0], r[0] + n + 1, r[1], r[2], r[3], r[4], r[5], r[6]))
+            if cur.rowcount:
+                self.next_seq = max(self.next_seq, r[0] + n + 2)
+                self.next_txid = max(self.next_txid, int(r[1]) + 1)
+                self.last_begin = max(self.last_begin, r[0])
 
     def current_position(self) -> int:
         """The log's current position as an Informix LSN is read from sysmaster:syslogs,
@@ -180,6 +280,11 @@ class Hub:
         as log positions do), so that activating a session there replays exactly the
         transactions after the read. Persisted, so a restart never numbers below it."""
         with self.lock:
+            # A transaction numbered but not yet logged is committing now: wait for it, so
+            # that every one below the position is in the database a snapshot then reads.
+            deadline = time.monotonic() + SETTLE
+            while self.inflight and time.monotonic() < deadline:
+                self.lock.wait(0.05)
             page = -(-self.next_seq // PAGE) * PAGE
             if page != self.next_seq:
                 self.db.execute("DELETE FROM floor")
@@ -192,8 +297,8 @@ class Hub:
         with self.lock:
             rows = self.db.execute(
                 "SELECT begin_seq, txid, committed, begin_time, end_time, user_id, tables, body"
-                " FROM txlog WHERE begin_seq >= ? ORDER BY begin_seq LIMIT ?",
-                (begin_seq, limit)).fetchall()
+                " FROM txlog WHERE begin_seq >= ? AND begin_seq < ? ORDER BY begin_seq"
+                " LIMIT ?", (begin_seq, self.bound(), limit)).fetchall()
         out = []
         for r in rows:
             shapes = {k: [(n, t) for n, t in v] for k, v in json.loads(r[6]).items()}
@@ -335,7 +440,8 @@ class CdcSession:
             if txns:
                 continue
             with self.hub.lock:
-                if self.closed or self.hub.last_begin >= self.position:
+                if self.closed or (self.hub.last_begin >= self.position
+                                   and self.hub.read_from(self.position, 1)):
                     continue
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:

@@ -110,9 +110,22 @@ def _table(s: EngineSession, name: str) -> tuple[str, TableInfo] | int:
     return f"{db}:{table}", info
 
 
+def _row_locks(s: EngineSession) -> bool:
+    """Row-lock mode (``--row-locks``) commits each statement in its own SQLite transaction
+    and keeps an undo log until the Informix COMMIT, so a transaction's end is not one
+    SQLite commit that could carry its captured rows: capture is refused there (-83799,
+    logged with the reason) rather than streamed without the crash guarantee."""
+    if s.engine.row_locks:
+        log.warning("CDC: capture is not supported with --row-locks (-83799)")
+        return True
+    return False
+
+
 def _opensess(s: EngineSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
+    if _row_locks(s):
+        return E_UNIMPL
     if str(a[0]).strip().lower() != s.engine.server_name.lower():
         return E_ARG1  # "Must be the server to which the client application ... is connected"
     if a[1] != 0:
@@ -126,6 +139,8 @@ def _opensess(s: EngineSession, a: list[Any]) -> int:
 def _fullrow(s: EngineSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
+    if _row_locks(s):
+        return E_UNIMPL
     found = _table(s, str(a[0]))
     if isinstance(found, int):
         return found
@@ -261,8 +276,8 @@ def dml_capture(s: EngineSession, info: TableInfo
                               None] | None:
     """The row hook for a DML statement on ``info`` when its table has full-row logging."""
     hub = existing_hub(s.engine)
-    if hub is None or not hub.fullrow:
-        return None
+    if hub is None or not hub.fullrow or s.engine.row_locks:
+        return None  # under row locks nothing is captured (_row_locks)
     db = cross_database.database_of(info) or s.database
     key = f"{db}:{info.name}"
     if not hub.captured(key):
@@ -341,6 +356,23 @@ def savepoint(s: EngineSession, kind: str, name: str) -> None:
             return
 
 
+def _uid() -> int:
+    return os.getuid() if hasattr(os, "getuid") else 0
+
+
+def before_commit(s: EngineSession) -> None:
+    """Just before the data database's COMMIT (LoSession.before_commit): the captured rows
+    go into its stash in the same SQLite transaction (Hub.stash), so that a crash after the
+    COMMIT cannot lose them. An error here fails the COMMIT (the transaction rolls back):
+    a committed transaction is never left out of the stream."""
+    p = _PENDING.get(id(s))
+    if p is None or not p.changes or p.txn is not None or s.conn is None:
+        return
+    hub = existing_hub(s.engine)
+    if hub is not None:
+        hub.stash(s.conn, p, _uid())
+
+
 def txn_end(s: EngineSession, committed: bool) -> None:
     """The transaction has ended: its captured rows go to the log. Nothing here may fail the
     transaction (it is over); a log that cannot be written is reported in the server log."""
@@ -350,7 +382,7 @@ def txn_end(s: EngineSession, committed: bool) -> None:
         hub = existing_hub(s.engine)
         if hub is not None:
             try:
-                hub.append(p, committed, os.getuid() if hasattr(os, "getuid") else 0)
+                hub.append(p, committed, _uid())
             except sqlite3.Error as e:
                 log.error("CDC: transaction of %d changes not logged: %s", len(p.changes), e)
 
@@ -384,6 +416,7 @@ def register() -> None:
     CAPTURE.mark = mark
     CAPTURE.reset = reset
     CAPTURE.txn_end = txn_end
+    CAPTURE.before_commit = before_commit
     CAPTURE.savepoint = savepoint
     CAPTURE.truncate = truncate
     CAPTURE.lo_stream = lo_stream

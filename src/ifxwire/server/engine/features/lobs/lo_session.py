@@ -143,6 +143,7 @@ class LoSession:
             free_unreferenced(conn)
         if self._sb is not None:
             self._sb.commit()
+        CAPTURE.before_commit(self.es)  # CDC: captured rows stashed in this commit (cdc/)
 
     def _has_schema(self, conn: sqlite3.Connection) -> bool:
         """Whether the database has the smart-LOB tables of this layout, cached per schema
