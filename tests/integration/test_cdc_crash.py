@@ -127,7 +127,7 @@ def test_kill_9_between_commit_and_log_loses_nothing(tmp_path: Path) -> None:
         th = threading.Thread(target=commit)
         th.start()
         time.sleep(1.5)  # the data is committed; the log append waits on the lock
-        assert not done.is_set()
+        assert not done.is_set()  # (the hub's sqlite3 connection waits 5 s, its default)
     finally:
         _kill(proc)
     held.rollback()

@@ -239,6 +239,13 @@ class Hub:
                      (txn.begin_seq, txn.txid, txn.begin_time, txn.end_time, user_id,
                       json.dumps(txn.shapes), _body(txn.changes)))
 
+    def release(self, txn: Txn) -> None:
+        """A reserved transaction that will never be appended (its session went between the
+        reservation and the end): readers must not wait for it."""
+        with self.lock:
+            self.inflight.discard(txn.begin_seq)
+            self.lock.notify_all()
+
     def recover(self, data_dir: str) -> None:
         """At open: the stashed transactions of every database that the log lacks (a crash
         came between their COMMIT and their append), in their numbers' order, which is their

@@ -395,10 +395,12 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
 
 
 def session_closed(s: EngineSession) -> None:
-    _PENDING.pop(id(s), None)
+    p = _PENDING.pop(id(s), None)
     _SAVEPOINTS.pop(id(s), None)
     hub = existing_hub(s.engine)
     if hub is not None:
+        if p is not None and p.txn is not None:
+            hub.release(p.txn)  # never left holding back the readers (Hub.bound)
         hub.close_owned(s.session_id)
 
 
