@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
 from ..client.batch import execute_many_steps, raise_batch_errors
-from ..client.blobstream import execute_streamed_steps
 from ..client.cancel import timeout_scope
 from ..client.cursor import _PROC_NAME, NO_ROW, Cursor, CursorOp
 from ..client.placeholders import (
@@ -95,10 +94,10 @@ class AsyncCursor(AsyncArrowMixin):
         cur.ensure_open()
         aconn = self.connection
         core = aconn._core
-        args = cur._execute_args(operation, parameters)
+        args = cur.execute_args(operation, parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core.ensure_usable()
-            await self._perform(cur._execute_op(operation, *args))
+            await self._perform(cur.execute_op(operation, args))
         return self
 
     async def _perform(self, op: CursorOp[_T]) -> _T:
@@ -130,8 +129,7 @@ class AsyncCursor(AsyncArrowMixin):
 
     async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
         cur = self._cur
-        await self.connection._drive(execute_streamed_steps(
-            cur.connection, p, values, cur._active_adapters(), cur._executed))
+        await self.connection._drive(cur.streamed_steps(p, values))
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
@@ -149,7 +147,7 @@ class AsyncCursor(AsyncArrowMixin):
         it = param_rows(seq_of_parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core.ensure_usable()
-            cur._reset()
+            cur.reset_result()
             first = next(it, _END)
             if first is _END:
                 cur.rowcount = 0
@@ -216,10 +214,10 @@ class AsyncCursor(AsyncArrowMixin):
             stream = aconn._core.blob_stream
         if stream and p.blobs and reply.rows and reply.error is None:
             reply.rows = _alob.wrap_blob_rows(aconn, p, reply.rows)
-        fetched = [] if stream else cur._blob_requests(p, reply)
+        fetched = [] if stream else cur.blob_requests(p, reply)
         if fetched:
             await aconn._exchange(fetched)
-            cur._apply_blobs(p, reply, fetched)
+            cur.apply_blobs(p, reply, fetched)
         if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
             limit = self.lob_materialize_limit
             if limit is None:

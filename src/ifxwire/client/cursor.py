@@ -49,6 +49,7 @@ from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
+from .steps import Steps
 
 __all__ = ["NO_ROW", "Cursor"]
 
@@ -967,6 +968,35 @@ class Cursor:
             return False
         self._more()  # no I/O once exhausted: it raises or says False
         return True
+
+    def execute_args(
+        self, operation: str, parameters: object
+    ) -> tuple[SqlPlan, Sequence[Any], bytes, bool]:
+        """``execute``'s arguments checked and bound (``_execute_args``: before the lock)."""
+        return self._execute_args(operation, parameters)
+
+    def execute_op(
+        self, operation: str, args: tuple[SqlPlan, Sequence[Any], bytes, bool]
+    ) -> CursorOp[bool | None]:
+        """``execute`` itself with ``execute_args``' answer (run holding the lock)."""
+        return self._execute_op(operation, *args)
+
+    def streamed_steps(self, p: Prepared, values: list[Any]) -> Steps[None]:
+        """The ``_execute_streamed`` hook's steps: BYTE/TEXT parameters from file-likes."""
+        return _blobstream.execute_streamed_steps(
+            self.connection, p, values, self._active_adapters(), self._executed)
+
+    def blob_requests(self, p: Prepared, reply: Reply) -> list[tuple[bytes, Reply]]:
+        """The ``_fetch_blobs`` hook's SQ_FETCHBLOB groups for a batch (``apply_blobs``
+        puts their data into its rows)."""
+        return self._blob_requests(p, reply)
+
+    def apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
+        self._apply_blobs(p, reply, fetched)
+
+    def reset_result(self) -> None:
+        """Drop the open result (its CLOSE deferred to the next request; holding the lock)."""
+        self._reset()
 
     def fetch_op(self) -> CursorOp[bool]:
         """The next batch into the buffer (``_fetch_op``; run holding the connection's lock,
