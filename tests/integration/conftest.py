@@ -163,6 +163,9 @@ class FakeServer:
         #: closed the socket after the goodbye.
         self.exit_gate: threading.Event | None = None
         self.exit_gate_timeout: float | None = 30.0
+        #: Sent at once on SQ_EXIT, before the gate (e.g. an SQ_XACTSTAT, as a server may
+        #: send ahead of its acknowledgement).
+        self.exit_prefix = b""
         self.accepted = 0
         self.client_gone = 0
         self._stop = False
@@ -237,6 +240,8 @@ class FakeServer:
                     # Keep the BIND bytes' offsets valid: copy the message out before trimming.
                     del buf[: r.pos]
                     if msg.code == Msg.EXIT:
+                        if self.exit_prefix:
+                            c.sendall(self.exit_prefix)
                         gate = self.exit_gate
                         if gate is not None and not gate.wait(self.exit_gate_timeout):
                             return

@@ -7,6 +7,7 @@ whether the client waited; the lock test runs against the real server.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -19,8 +20,10 @@ from typing import Any
 import pytest
 
 import ifxwire
+import ifxwire.aio
 from conftest import FakeServer
 from ifxwire.client import goodbye
+from ifxwire.protocol.codes import Msg
 
 #: Generous bounds for a loaded CI machine; the withheld acknowledgements are far longer.
 QUICK = 0.5
@@ -75,6 +78,40 @@ def test_close_wait_reads_the_acknowledgement(fake: FakeServer) -> None:
     started = time.monotonic()
     conn.close(wait=True)
     assert time.monotonic() - started >= WITHHELD - 0.05
+    assert not goodbye._pending
+
+
+#: An SQ_XACTSTAT (code and three shorts), which a server may send before its SQ_EXIT.
+XACTSTAT = int(Msg.XACTSTAT).to_bytes(2, "big") + bytes(6)
+
+
+@pytest.mark.parametrize("xactstat", [False, True], ids=["exit", "xactstat-then-exit"])
+def test_both_drivers_wait_for_the_acknowledgement_itself(
+    fake: FakeServer, xactstat: bool
+) -> None:
+    """``close(wait=True)`` and the asyncio ``close`` read the same acknowledgement steps
+    (``goodbye.ack_steps``): an SQ_XACTSTAT ahead of it is not taken for it. (The asyncio
+    close used to return on the first bytes to arrive.)"""
+    if xactstat:
+        fake.exit_prefix = XACTSTAT
+    fake.exit_gate = threading.Event()
+    conn = ifxwire.connect(**fake.kwargs())
+    threading.Timer(WITHHELD, fake.exit_gate.set).start()
+    started = time.monotonic()
+    conn.close(wait=True)
+    assert time.monotonic() - started >= WITHHELD - 0.05
+
+    async def close_async() -> float:
+        aconn = await ifxwire.aio.connect(**fake.kwargs())
+        threading.Timer(WITHHELD, gate.set).start()
+        began = time.monotonic()
+        await aconn.close()
+        assert aconn.closed
+        return time.monotonic() - began
+
+    gate = fake.exit_gate = threading.Event()
+    took = asyncio.run(close_async())
+    assert WITHHELD - 0.05 <= took < goodbye.CLOSE_TIMEOUT + 1.0
     assert not goodbye._pending
 
 

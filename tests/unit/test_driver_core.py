@@ -72,3 +72,25 @@ def test_the_client_aio_import_circle_does_not_grow() -> None:
 def test_the_sans_io_vocabulary_imports_nothing_of_the_driver() -> None:
     edges = _edges(_modules())
     assert edges["client/steps"] == set()
+
+
+def test_asyncio_cursors_use_the_cursor_api_not_the_row_buffer() -> None:
+    """aio/cursor.py and aio/scroll.py reach the sync cursor's row buffer, result state,
+    execute hooks and scroll moves through named methods (``take``, ``take_one``, ``ended``,
+    ``fetch_op``, ``execute_op``, ``fetchone_moves``, ...), no private member of it."""
+    banned = re.compile(r"\bcur\._[a-z]")
+    found = []
+    for name in ("cursor.py", "scroll.py"):
+        for n, line in enumerate((SRC / "aio" / name).read_text().splitlines(), 1):
+            if banned.search(line):
+                found.append(f"{name}:{n}: {line.strip()}")
+    assert not found, "use the sync cursor's cursor API:\n" + "\n".join(found)
+
+
+def test_one_connect_loop_and_one_goodbye() -> None:
+    """The connect loop's decisions (redirect, next member, give up) and the goodbye's
+    acknowledgement are written once: neither driver calls the pieces itself."""
+    for path in (SRC / "aio" / "connection.py", SRC / "client" / "connection.py"):
+        text = path.read_text()
+        for piece in ("member_params(", "follow_redirect(", "unreachable(", "EXIT_MESSAGE"):
+            assert piece not in text, f"{path.name} uses {piece} (client/failover.py, goodbye.py)"

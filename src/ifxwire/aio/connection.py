@@ -43,20 +43,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from .. import errors as _e
 from ..client.cancel import send_interrupt
 from ..client.connection import Connection
-from ..client.dsn import (
-    Address,
-    ConnectParams,
-    member_params,
-    resolve,
-    unreachable,
-)
+from ..client.dsn import Address, ConnectParams, resolve
+from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
-from ..client.handshake import (
-    Redirected,
-    follow_redirect,
-    is_internal_version,
-    version_number,
-)
+from ..client.handshake import is_internal_version, version_number
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
@@ -76,7 +66,7 @@ from ..errors import (
     ProgrammingError,
     Warning,
 )
-from ..protocol.requests import COMMIT_GROUP, EXIT_MESSAGE, ROLLBACK_GROUP
+from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 
@@ -155,9 +145,8 @@ class _Core(Connection):
 
     def close(self, wait: bool = False) -> None:
         """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
-        self._closed = True
-        self._transport.close()
-        self._cache.drain()
+        self.begin_close(False)
+        self.end_close()
 
 
 class _Forward(Generic[_V]):
@@ -341,26 +330,21 @@ class AsyncConnection:
             await self._end_transaction(ROLLBACK_GROUP, "rollback")
 
     async def close(self) -> None:
-        """Say goodbye (SQ_EXIT, at most 2 s) and close the stream. Idempotent."""
+        """Say goodbye (SQ_EXIT; its acknowledgement awaited at most CLOSE_TIMEOUT s) and
+        close the stream. Idempotent. The goodbye is the sync connection's
+        (``begin_close``, ``goodbye_steps``, ``end_close``); only the waits are awaited."""
         core = self._core
         if core.closed:
             return
-        healthy = not core.broken and not self._lock.locked()
-        core.mark_closed()
         try:
-            if healthy:
+            if core.begin_close(not self._lock.locked()):
                 with contextlib.suppress(Exception):
-                    self._writer.write(EXIT_MESSAGE)
-                    await asyncio.wait_for(self._goodbye(), CLOSE_TIMEOUT)
+                    await asyncio.wait_for(self._drive(core.goodbye_steps()), CLOSE_TIMEOUT)
         finally:
-            core.close()
+            self._transport.close()
+            core.end_close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer.wait_closed(), CLOSE_TIMEOUT)
-            log.debug("connection closed")
-
-    async def _goodbye(self) -> None:
-        await self._writer.drain()
-        await self._reader.read(64)  # SQ_EXIT (or EOF); its content does not matter
 
     async def __aenter__(self) -> AsyncConnection:
         return self
@@ -733,22 +717,15 @@ async def connect(
     options: dict[str, Any] = {k: v for k, v in locals().items()
                                if k not in ("host", "row_factory")}
     params = resolve(host, options)
-    last: Exception | None = None
-    todo = member_params(params)
-    while todo:
-        addr, member = todo.pop(0)
+    attempts = Attempts(params)
+    for addr, member in attempts:
         try:
             conn = await _connect_to(member, addr)
-            if row_factory is not None:
-                conn.row_factory = row_factory
-            return conn
-        except Redirected as exc:
-            todo = [follow_redirect(member, exc)]
-            log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
-        except OperationalError as exc:
-            if not unreachable(exc):
+        except BaseException as exc:
+            if not attempts.failed(addr, member, exc):
                 raise
-            last = exc
-            log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
-    assert last is not None
-    raise last
+            continue
+        if row_factory is not None:
+            conn.row_factory = row_factory
+        return conn
+    raise attempts.error()

@@ -11,18 +11,16 @@ values, BYTE/TEXT data).
 from __future__ import annotations
 
 import logging
-import weakref
+import sys
 from collections.abc import AsyncIterator, Iterable, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
 from ..client.batch import execute_many_steps, raise_batch_errors
-from ..client.blobstream import execute_streamed_steps
 from ..client.cancel import timeout_scope
-from ..client.cursor import _PROC_NAME, Cursor, CursorOp
+from ..client.cursor import _PROC_NAME, NO_ROW, Cursor, CursorOp
 from ..client.placeholders import (
-    count_arg,
     param_rows,
     plan_sql,
     proc_params,
@@ -56,7 +54,7 @@ class AsyncCursor(AsyncArrowMixin):
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
         self._cur = Cursor(connection._core)
-        self._cur._face = weakref.ref(self)  # row factories are called with this cursor
+        self._cur.serve_as(self)  # row factories are called with this cursor
         #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
         self.lob_materialize_limit: int | None = None
         #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
@@ -93,13 +91,13 @@ class AsyncCursor(AsyncArrowMixin):
     async def execute(self, operation: str, parameters: object = None) -> AsyncCursor:
         """Prepare (or reuse) and run ``operation``; ``?``, ``:1`` or ``:name`` markers."""
         cur = self._cur
-        cur._check()
+        cur.ensure_open()
         aconn = self.connection
         core = aconn._core
-        args = cur._execute_args(operation, parameters)
+        args = cur.execute_args(operation, parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core.ensure_usable()
-            await self._perform(cur._execute_op(operation, *args))
+            await self._perform(cur.execute_op(operation, args))
         return self
 
     async def _perform(self, op: CursorOp[_T]) -> _T:
@@ -131,8 +129,7 @@ class AsyncCursor(AsyncArrowMixin):
 
     async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
         cur = self._cur
-        await self.connection._drive(execute_streamed_steps(
-            cur.connection, p, values, cur._active_adapters(), cur._executed))
+        await self.connection._drive(cur.streamed_steps(p, values))
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
@@ -143,14 +140,14 @@ class AsyncCursor(AsyncArrowMixin):
         is attempted; the first failure is raised afterwards with ``row_index`` and
         ``errors``; ``rowcount`` sums the successful rows."""
         cur = self._cur
-        cur._check()
+        cur.ensure_open()
         aconn = self.connection
         core = aconn._core
         plan = plan_sql(operation)
         it = param_rows(seq_of_parameters)
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core.ensure_usable()
-            cur._reset()
+            cur.reset_result()
             first = next(it, _END)
             if first is _END:
                 cur.rowcount = 0
@@ -170,7 +167,7 @@ class AsyncCursor(AsyncArrowMixin):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
         if _r.has_markers(values):
-            self._cur._check()
+            self._cur.ensure_open()
             aconn = self.connection
             async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
                 return await aconn._run(_r.callproc_op(self._cur, procname, values))
@@ -185,7 +182,7 @@ class AsyncCursor(AsyncArrowMixin):
 
     def nextset(self) -> None:
         """Informix statements return one result set at most."""
-        self._cur._check()
+        self._cur.ensure_open()
 
     def setinputsizes(self, sizes: object) -> None:
         """Accepted and ignored (bind types follow the Python values)."""
@@ -198,17 +195,15 @@ class AsyncCursor(AsyncArrowMixin):
     async def _more(self) -> bool:
         """Async twin of ``Cursor._more``: fetch the next batch; False at the end."""
         cur = self._cur
-        if cur._exhausted:
-            if cur._lost is not None or cur._failed is not None:
-                return cur._more()  # raises the ProgrammingError (closed, failed), no I/O
+        if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
         aconn = self.connection
         core = aconn._core
         async with aconn._lock, timeout_scope(core, cur.statement_timeout):
             core.ensure_usable()
-            if cur._exhausted:
-                return await self._more()
-            return await self._perform(cur._fetch_op())
+            if cur.ended():
+                return False
+            return await self._perform(cur.fetch_op())
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""
@@ -219,10 +214,10 @@ class AsyncCursor(AsyncArrowMixin):
             stream = aconn._core.blob_stream
         if stream and p.blobs and reply.rows and reply.error is None:
             reply.rows = _alob.wrap_blob_rows(aconn, p, reply.rows)
-        fetched = [] if stream else cur._blob_requests(p, reply)
+        fetched = [] if stream else cur.blob_requests(p, reply)
         if fetched:
             await aconn._exchange(fetched)
-            cur._apply_blobs(p, reply, fetched)
+            cur.apply_blobs(p, reply, fetched)
         if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
             limit = self.lob_materialize_limit
             if limit is None:
@@ -233,49 +228,40 @@ class AsyncCursor(AsyncArrowMixin):
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 
+    # The loops of the sync cursor's fetches, awaiting the next batch where those block;
+    # the row buffer is the sync cursor's, reached through its cursor API (``take``...).
+
     async def fetchone(self) -> tuple[Any, ...] | None:
         cur = self._cur
-        pos = cur._pos
-        rows = cur._rows
-        if pos < len(rows):
-            cur._pos = pos + 1
-            return rows[pos]
-        cur._check_result()
+        row = cur.take_one()
+        if row is not NO_ROW:
+            return row  # type: ignore[no-any-return]
+        cur.ensure_result()
         while await self._more():
-            if cur._rows:
-                cur._pos = 1
-                return cur._rows[0]
+            row = cur.take_one()
+            if row is not NO_ROW:
+                return row  # type: ignore[no-any-return]
         return None
 
     async def fetchmany(self, size: int | None = None) -> list[tuple[Any, ...]]:
         cur = self._cur
-        cur._check_result()
-        want = cur.arraysize if size is None else count_arg(size, "fetchmany size")
-        out: list[tuple[Any, ...]] = []
-        while len(out) < want:
-            rows, pos = cur._rows, cur._pos
-            take = min(want - len(out), len(rows) - pos)
-            if take > 0:
-                out += rows[pos : pos + take]
-                cur._pos = pos + take
-                continue
-            if not await self._more():
-                break
+        want = cur.fetch_count(size)
+        out = cur.take(want)
+        while len(out) < want and await self._more():
+            out += cur.take(want - len(out))
         return out
 
     async def fetchall(self) -> list[tuple[Any, ...]]:
         cur = self._cur
-        cur._check_result()
-        out = cur._rows[cur._pos :]
-        cur._pos = len(cur._rows)
+        cur.ensure_result()
+        out = cur.take(sys.maxsize)
         while await self._more():
-            out += cur._rows
-            cur._pos = len(cur._rows)
+            out += cur.take(sys.maxsize)
         return out
 
     async def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result, as ``Cursor.scroll`` (forward-only: never back)."""
-        steps = self._cur._forward_steps(value, mode)
+        steps = self._cur.forward_steps(value, mode)
         try:
             next(steps)
             while True:
@@ -287,12 +273,9 @@ class AsyncCursor(AsyncArrowMixin):
         return self
 
     async def __anext__(self) -> tuple[Any, ...]:
-        cur = self._cur
-        pos = cur._pos
-        rows = cur._rows
-        if pos < len(rows):
-            cur._pos = pos + 1
-            return rows[pos]
+        row = self._cur.take_one()
+        if row is not NO_ROW:
+            return row  # type: ignore[no-any-return]
         row = await self.fetchone()
         if row is None:
             raise StopAsyncIteration
@@ -303,12 +286,7 @@ class AsyncCursor(AsyncArrowMixin):
     async def close(self) -> None:
         """Close the cursor; an open result's server cursor is closed with the next request
         (no I/O here)."""
-        cur = self._cur
-        if cur.closed:
-            return
-        if not self.connection.closed:
-            cur._reset()
-        cur._closed = True
+        self._cur.close()  # (no I/O: the sync close only queues the CLOSE)
 
     async def __aenter__(self) -> AsyncCursor:
         return self

@@ -7,7 +7,6 @@ needs, client/scroll.py); this class only awaits the exchanges.
 from __future__ import annotations
 
 import sys
-import weakref
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client.cancel import timeout_scope
@@ -33,7 +32,7 @@ class AsyncScrollCursor(AsyncCursor):
     def __init__(self, connection: AsyncConnection, scrollable: bool, withhold: bool) -> None:
         super().__init__(connection)
         self._cur = ScrollCursor(connection._core, scrollable, withhold)
-        self._cur._face = weakref.ref(self)
+        self._cur.serve_as(self)
 
     @property
     def scrollable(self) -> bool:
@@ -56,24 +55,24 @@ class AsyncScrollCursor(AsyncCursor):
         aconn = self.connection
         async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
             aconn._core.ensure_usable()
-            await self._perform(self._cur._sfetch_op(plan))
+            await self._perform(self._cur.sfetch_op(plan))
 
     async def fetchone(self) -> Row | None:
         if not self._cur.scrollable:
             return await super().fetchone()
-        return await self._drive(self._cur._g_fetchone())
+        return await self._drive(self._cur.fetchone_moves())
 
     async def fetchmany(self, size: int | None = None) -> list[Row]:
         cur = self._cur
         if not cur.scrollable:
             return await super().fetchmany(size)
         n = cur.arraysize if size is None else count_arg(size, "fetchmany size")
-        return await self._drive(cur._g_fetchmany(n))
+        return await self._drive(cur.fetchmany_moves(n))
 
     async def fetchall(self) -> list[Row]:
         if not self._cur.scrollable:
             return await super().fetchall()
-        return await self._drive(self._cur._g_fetchmany(sys.maxsize))
+        return await self._drive(self._cur.fetchmany_moves(sys.maxsize))
 
     async def __anext__(self) -> Row:
         row = await self.fetchone()
@@ -87,19 +86,19 @@ class AsyncScrollCursor(AsyncCursor):
         if not cur.scrollable:
             await super().scroll(value, mode)
             return
-        await self._drive(cur._g_scroll(value, mode))
+        await self._drive(cur.scroll_moves(value, mode))
 
     async def fetch_first(self) -> Row | None:
-        return await self._drive(self._cur._g_absolute(0))
+        return await self._drive(self._cur.absolute_moves(0))
 
     async def fetch_last(self) -> Row | None:
-        return await self._drive(self._cur._g_absolute(-1))
+        return await self._drive(self._cur.absolute_moves(-1))
 
     async def fetch_prior(self) -> Row | None:
-        return await self._drive(self._cur._g_relative(-1))
+        return await self._drive(self._cur.relative_moves(-1))
 
     async def fetch_relative(self, offset: int) -> Row | None:
-        return await self._drive(self._cur._g_relative(offset))
+        return await self._drive(self._cur.relative_moves(offset))
 
     async def fetch_absolute(self, index: int) -> Row | None:
-        return await self._drive(self._cur._g_absolute(index))
+        return await self._drive(self._cur.absolute_moves(index))

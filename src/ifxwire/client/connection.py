@@ -62,14 +62,13 @@ from ..types.rowcodec import build_row_decoder
 from . import fastpath as _fastpath
 from .cancel import RESEND_INTERVAL, RESEND_LIMIT, TIMER, send_interrupt
 from .clientfiles import answer_file_request
-from .dsn import ConnectParams, member_params, unreachable
-from .goodbye import CLOSE_TIMEOUT, leave, settle
+from .dsn import ConnectParams
+from .failover import Attempts
+from .goodbye import CLOSE_TIMEOUT, ack_steps, leave, say_exit, settle
 from .handshake import (
     CAP_PAM,
     CAP_TWO_GB_FETCH,
-    Redirected,
     check_login,
-    follow_redirect,
     is_internal_version,
     login_request,
     session_groups,
@@ -236,10 +235,8 @@ class Connection:
         gets its own connect_timeout and is logged in to with its own server name; the next
         is tried when one cannot be reached or drops the login, never after a refusal."""
         settle()  # the goodbyes of closed connections first: their sessions are gone
-        last: Exception | None = None
-        todo = member_params(params)
-        while todo:
-            addr, member = todo.pop(0)
+        attempts = Attempts(params)
+        for addr, member in attempts:
             try:
                 t = open_transport(
                     addr.host,
@@ -251,30 +248,19 @@ class Connection:
                     server_hostname=params.tls_server_hostname,
                 )
             except OperationalError as exc:
-                last = exc
-                log.debug("connect to %s:%d failed: %s", addr.host, addr.port, exc)
+                if not attempts.failed(addr, member, exc):
+                    raise
                 continue
             try:
                 self._login(t, member)
-            except Redirected as exc:
+            except BaseException as exc:
                 t.close()
-                todo = [follow_redirect(member, exc)]
-                log.debug("login at %s:%d redirected to %s", addr.host, addr.port, exc.near)
-                continue
-            except OperationalError as exc:
-                t.close()
-                if not unreachable(exc):
+                if not attempts.failed(addr, member, exc):
                     raise
-                last = exc
-                log.debug("login at %s:%d failed: %s", addr.host, addr.port, exc)
                 continue
-            except BaseException:
-                t.close()
-                raise
             self.server_name, self.address = member.server, (addr.host, addr.port)
             return t
-        assert last is not None
-        raise last
+        raise attempts.error()
 
     def _login(self, t: Transport, params: ConnectParams) -> None:
         self._transport = t
@@ -596,16 +582,9 @@ class Connection:
             return
         got = self._lock.acquire(timeout=CLOSE_TIMEOUT)
         try:
-            self._closed = True
-            t = self._transport
-            if got and self._broken is None:
-                self._deferred.clear()
-                leave(t, wait)
-            else:
-                t.close()
-            if len(self._cache):
-                self._cache.drain()
-            log.debug("connection closed")
+            if self.begin_close(got):
+                leave(self._transport, wait)
+            self.end_close()
         finally:
             if got:
                 self._lock.release()
@@ -684,9 +663,29 @@ class Connection:
         requests) and close the transport."""
         self._fail(exc)
 
-    def mark_closed(self) -> None:
-        """Closed from now on (the caller says goodbye and closes the stream)."""
+    def begin_close(self, can_talk: bool) -> bool:
+        """Closed from now on: both drivers' ``close`` start here. When the session is
+        healthy and ``can_talk`` (no exchange holds the connection), SQ_EXIT is sent (queued
+        on the asyncio transport) and True returned: the caller reads the acknowledgement
+        (``goodbye_steps``) now or later. Otherwise the transport is closed."""
         self._closed = True
+        t = self._transport
+        if can_talk and self._broken is None:
+            self._deferred.clear()  # (the server closes every statement with the session)
+            return say_exit(t)
+        t.close()
+        return False
+
+    def goodbye_steps(self) -> Steps[None]:
+        """Read the goodbye's acknowledgement, without I/O (``goodbye.ack_steps``)."""
+        return ack_steps(self._transport)
+
+    def end_close(self) -> None:
+        """The last of ``close``: the statement cache's server ids are gone with the
+        session."""
+        if len(self._cache):
+            self._cache.drain()
+        log.debug("connection closed")
 
     def note_timeout(self, seconds: float) -> None:
         """The running request is being cancelled for taking longer than ``seconds``: its

@@ -49,14 +49,19 @@ from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
+from .steps import Steps
 
-__all__ = ["Cursor"]
+__all__ = ["NO_ROW", "Cursor"]
 
 log = logging.getLogger("ifxwire.client")
 
 _T = TypeVar("_T")
 #: A cursor operation (see Cursor._perform): yields groups to exchange or a hook tuple.
 CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
+
+#: ``Cursor.take_one``'s answer when the current batch is used up (a row may be anything a
+#: row factory returns, None included).
+NO_ROW: Any = object()
 
 _CURSOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 _PROC_NAME = re.compile(
@@ -885,7 +890,7 @@ class Cursor:
 
     def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result (forward-only cursors cannot move back)."""
-        steps = self._forward_steps(value, mode)
+        steps = self.forward_steps(value, mode)
         try:
             next(steps)
             while True:
@@ -893,7 +898,7 @@ class Cursor:
         except StopIteration:
             pass
 
-    def _forward_steps(self, value: int, mode: str) -> Generator[None, bool, None]:
+    def forward_steps(self, value: int, mode: str) -> Generator[None, bool, None]:
         """The forward-only move, shared with ``AsyncCursor.scroll``: it yields when it needs
         the next batch and is sent whether one came (``_more``, blocking or awaited)."""
         self._check_result()
@@ -913,6 +918,90 @@ class Cursor:
             self._pos = len(self._rows)
             if not (yield):
                 raise IndexError("scroll past the end of the result set")
+
+    # ------------------------------------------------------------------ cursor API
+    # What ``AsyncCursor`` uses of the sync cursor it drives: its fetch loops await where
+    # the loops above block, and they reach the row buffer and the result's state only
+    # through these names. Not for applications. The sync fetches keep their loops inline:
+    # they are the hot path, and a call per row or per batch would add to it.
+
+    def serve_as(self, outer: object) -> None:
+        """Row factories are called with ``outer`` (the asyncio cursor driving this one)
+        instead of this cursor."""
+        self._face = weakref.ref(outer)
+
+    def ensure_open(self) -> None:
+        """Raise InterfaceError when the cursor or its connection is closed."""
+        self._check()
+
+    def ensure_result(self) -> None:
+        """``ensure_open``; raise when there is no result to fetch from, or when the row
+        factory refused the current batch."""
+        self._check_result()
+
+    def fetch_count(self, size: int | None) -> int:
+        """``ensure_result``; the number of rows ``fetchmany(size)`` returns at most."""
+        self._check_result()
+        return self._arraysize if size is None else count_arg(size, "fetchmany size")
+
+    def take(self, n: int) -> list[Any]:
+        """Up to ``n`` rows of the current batch, consumed (no I/O)."""
+        pos = self._pos
+        out = self._rows[pos : pos + n]
+        self._pos = pos + len(out)
+        return out
+
+    def take_one(self) -> Any:
+        """The next row of the current batch, consumed, or ``NO_ROW`` when the batch is
+        used up (no I/O)."""
+        pos = self._pos
+        rows = self._rows
+        if pos < len(rows):
+            self._pos = pos + 1
+            return rows[pos]
+        return NO_ROW
+
+    def ended(self) -> bool:
+        """True when no batch will come (no I/O); raises the error the result ended with
+        (a failed fetch, a result closed by the end of its transaction), as ``_more``."""
+        if not self._exhausted:
+            return False
+        self._more()  # no I/O once exhausted: it raises or says False
+        return True
+
+    def execute_args(
+        self, operation: str, parameters: object
+    ) -> tuple[SqlPlan, Sequence[Any], bytes, bool]:
+        """``execute``'s arguments checked and bound (``_execute_args``: before the lock)."""
+        return self._execute_args(operation, parameters)
+
+    def execute_op(
+        self, operation: str, args: tuple[SqlPlan, Sequence[Any], bytes, bool]
+    ) -> CursorOp[bool | None]:
+        """``execute`` itself with ``execute_args``' answer (run holding the lock)."""
+        return self._execute_op(operation, *args)
+
+    def streamed_steps(self, p: Prepared, values: list[Any]) -> Steps[None]:
+        """The ``_execute_streamed`` hook's steps: BYTE/TEXT parameters from file-likes."""
+        return _blobstream.execute_streamed_steps(
+            self.connection, p, values, self._active_adapters(), self._executed)
+
+    def blob_requests(self, p: Prepared, reply: Reply) -> list[tuple[bytes, Reply]]:
+        """The ``_fetch_blobs`` hook's SQ_FETCHBLOB groups for a batch (``apply_blobs``
+        puts their data into its rows)."""
+        return self._blob_requests(p, reply)
+
+    def apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
+        self._apply_blobs(p, reply, fetched)
+
+    def reset_result(self) -> None:
+        """Drop the open result (its CLOSE deferred to the next request; holding the lock)."""
+        self._reset()
+
+    def fetch_op(self) -> CursorOp[bool]:
+        """The next batch into the buffer (``_fetch_op``; run holding the connection's lock,
+        after ``ended()`` said False)."""
+        return self._fetch_op()
 
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 

@@ -35,9 +35,10 @@ from ..protocol.codes import Msg
 from ..protocol.requests import EXIT_MESSAGE
 
 if TYPE_CHECKING:
+    from .steps import Steps
     from .transport import Transport
 
-__all__ = ["CLOSE_TIMEOUT", "MAX_PENDING", "finish", "leave", "settle"]
+__all__ = ["CLOSE_TIMEOUT", "MAX_PENDING", "ack_steps", "finish", "leave", "say_exit", "settle"]
 
 #: How long a goodbye may take, from close() to the acknowledgement.
 CLOSE_TIMEOUT = 2.0
@@ -48,18 +49,23 @@ _pending: deque[Transport] = deque()
 _lock = threading.Lock()
 
 
-def leave(t: Transport, wait: bool) -> None:
-    """Send SQ_EXIT on ``t``; read the acknowledgement now (``wait``) or later (``settle``).
-
-    Never raises: a goodbye that cannot be sent or acknowledged only closes the socket."""
+def say_exit(t: Transport) -> bool:
+    """Send SQ_EXIT on ``t`` (the asyncio transport queues it), with one deadline for the
+    whole goodbye: a server dripping bytes cannot stretch it. False (``t`` closed) when it
+    could not be sent; never raises. Both drivers' ``close`` start here."""
     try:
-        # One deadline for the whole goodbye: a server dripping bytes cannot stretch it.
         t.set_deadline(time.monotonic() + CLOSE_TIMEOUT, "no goodbye in time", "08006")
         t.min_free = 1  # the ack is 2 bytes: no need for the result-size buffer
         t.send(EXIT_MESSAGE)
     except Error:
         t.close()
-        return
+        return False
+    return True
+
+
+def leave(t: Transport, wait: bool) -> None:
+    """The goodbye was sent on ``t`` (``say_exit``): read its acknowledgement now (``wait``)
+    or later (``settle``). Never raises: a goodbye not acknowledged only closes the socket."""
     if wait:
         finish(t)
         return
@@ -81,21 +87,29 @@ def settle() -> None:
         finish(t)
 
 
+def ack_steps(t: Transport) -> Steps[None]:
+    """Read the acknowledgement of a goodbye from ``t``'s buffer, without I/O (steps as
+    ``Connection._read_steps``: an ``int`` is "the buffer must hold this many unparsed
+    bytes"). The server may send SQ_XACTSTAT first; anything else ends the wait. ``finish``
+    drives it blocking, ``AsyncConnection.close`` awaited."""
+    for _ in range(64):
+        while t.end - t.start < 2:
+            yield 2
+        code = (t.buf[t.start] << 8) | t.buf[t.start + 1]
+        t.start += 2
+        if code != Msg.XACTSTAT:
+            return
+        while t.end - t.start < 6:
+            yield 6
+        t.start += 6
+
+
 def finish(t: Transport) -> None:
-    """Read the acknowledgement of the goodbye sent on ``t`` and close it. The server may
-    send SQ_XACTSTAT first; anything else ends the wait."""
+    """Read the acknowledgement of the goodbye sent on ``t`` (``ack_steps``, blocking) and
+    close it."""
     try:
-        for _ in range(64):
-            while t.end - t.start < 2:
-                t.fill(2)
-            code = (t.buf[t.start] << 8) | t.buf[t.start + 1]
-            t.start += 2
-            if code == Msg.XACTSTAT:
-                while t.end - t.start < 6:
-                    t.fill(6)
-                t.start += 6
-                continue
-            break
+        for need in ack_steps(t):
+            t.fill(need)
     except Error:
         pass
     t.close()

@@ -233,22 +233,25 @@ class ScrollCursor(Cursor):
         assert self._count is not None
         return self._count
 
-    def _g_fetchone(self) -> Moves[Row | None]:
+    # The moves the PEP 249 methods below drive, named (not private) because the asyncio
+    # scroll cursor drives them too (aio/scroll.py), as it runs ``sfetch_op``.
+
+    def fetchone_moves(self) -> Moves[Row | None]:
         row = yield from self._g_row(self._next)
         if row is not None:
             self._next += 1
         return row
 
-    def _g_fetchmany(self, n: int) -> Moves[list[Row]]:
+    def fetchmany_moves(self, n: int) -> Moves[list[Row]]:
         out: list[Row] = []
         while len(out) < n:
-            row = yield from self._g_fetchone()
+            row = yield from self.fetchone_moves()
             if row is None:
                 break
             out.append(row)
         return out
 
-    def _g_scroll(self, value: object, mode: str) -> Moves[None]:
+    def scroll_moves(self, value: object, mode: str) -> Moves[None]:
         self._check_result()
         offset = count_arg(value, "scroll value")
         if mode == "relative":
@@ -261,14 +264,14 @@ class ScrollCursor(Cursor):
             raise IndexError(f"scroll target {target} is outside the result set")
         self._next = target
 
-    def _g_absolute(self, index: object) -> Moves[Row | None]:
+    def absolute_moves(self, index: object) -> Moves[Row | None]:
         self._need_scroll()
         i = count_arg(index, "index")
         if i < 0:
             i += yield from self._g_total()
         return (yield from self._g_at(i))
 
-    def _g_relative(self, offset: object) -> Moves[Row | None]:
+    def relative_moves(self, offset: object) -> Moves[Row | None]:
         self._need_scroll()
         return (yield from self._g_at(self._next - 1 + count_arg(offset, "offset")))
 
@@ -309,9 +312,9 @@ class ScrollCursor(Cursor):
         conn = self.connection
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            self._perform(self._sfetch_op(plan))
+            self._perform(self.sfetch_op(plan))
 
-    def _sfetch_op(self, plan: list[Fetch]) -> CursorOp[None]:
+    def sfetch_op(self, plan: list[Fetch]) -> CursorOp[None]:
         """One plan's SFETCH groups, exchanged, into the window (a cursor operation: the
         asyncio scroll cursor runs it too)."""
         groups = self._sfetch_groups(plan)
@@ -333,18 +336,18 @@ class ScrollCursor(Cursor):
     def fetchone(self) -> Row | None:
         if not self.scrollable:
             return super().fetchone()
-        return self._drive(self._g_fetchone())
+        return self._drive(self.fetchone_moves())
 
     def fetchmany(self, size: int | None = None) -> list[Row]:
         if not self.scrollable:
             return super().fetchmany(size)
         n = self.arraysize if size is None else count_arg(size, "fetchmany size")
-        return self._drive(self._g_fetchmany(n))
+        return self._drive(self.fetchmany_moves(n))
 
     def fetchall(self) -> list[Row]:
         if not self.scrollable:
             return super().fetchall()
-        return self._drive(self._g_fetchmany(sys.maxsize))
+        return self._drive(self.fetchmany_moves(sys.maxsize))
 
     def __iter__(self) -> Iterator[Row]:
         return self
@@ -361,24 +364,24 @@ class ScrollCursor(Cursor):
         if not self.scrollable:
             super().scroll(value, mode)
             return
-        self._drive(self._g_scroll(value, mode))
+        self._drive(self.scroll_moves(value, mode))
 
     def fetch_first(self) -> Row | None:
         """The first row (None if the result is empty)."""
-        return self._drive(self._g_absolute(0))
+        return self._drive(self.absolute_moves(0))
 
     def fetch_last(self) -> Row | None:
         """The last row (None if the result is empty)."""
-        return self._drive(self._g_absolute(-1))
+        return self._drive(self.absolute_moves(-1))
 
     def fetch_prior(self) -> Row | None:
         """The row before the current one (the row last returned)."""
-        return self._drive(self._g_relative(-1))
+        return self._drive(self.relative_moves(-1))
 
     def fetch_relative(self, offset: int) -> Row | None:
         """The row ``offset`` rows from the current one (the row last returned)."""
-        return self._drive(self._g_relative(offset))
+        return self._drive(self.relative_moves(offset))
 
     def fetch_absolute(self, index: int) -> Row | None:
         """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
-        return self._drive(self._g_absolute(index))
+        return self._drive(self.absolute_moves(index))
