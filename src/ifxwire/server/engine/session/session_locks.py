@@ -317,7 +317,12 @@ class RowLocks:
                         if not self._rl_owner:
                             self._rl_owner = uuid.uuid4().hex
                         undo.store(conn, self._rl_owner, len(self._rl_undo), self._rl_pending)
+                    alone = not self.in_transaction
+                    if alone:  # BYTE/TEXT objects this statement let go are freed now
+                        self.lo.before_commit()
                     conn.execute("COMMIT")
+                    if alone:
+                        self.lo.after_store_end(True)
                     self._rl_undo.extend(self._rl_pending)
                     return result
                 except BaseException:
@@ -582,7 +587,11 @@ class RowLocks:
                         undo.apply(conn, self._rl_undo)
                     conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
                                  (self._rl_owner,))
+                    # BYTE/TEXT objects whose last reference the transaction let go (an undo
+                    # that restored a reference has raised its count again)
+                    self.lo.before_commit()
                     conn.execute("COMMIT")
+                    self.lo.after_store_end(True)
                 except BaseException:
                     with contextlib.suppress(sqlite3.Error):
                         conn.execute("ROLLBACK")
