@@ -317,12 +317,15 @@ class RowLocks:
                         if not self._rl_owner:
                             self._rl_owner = uuid.uuid4().hex
                         undo.store(conn, self._rl_owner, len(self._rl_undo), self._rl_pending)
+                    # A statement outside a transaction ends one: BYTE/TEXT objects it let
+                    # go are freed and its captured rows go to the CDC log, as _end_sql_txn
+                    # does for a transaction without row locks.
                     alone = not self.in_transaction
-                    if alone:  # BYTE/TEXT objects this statement let go are freed now
+                    if alone:
                         self.lo.before_commit()
                     conn.execute("COMMIT")
                     if alone:
-                        self.lo.after_store_end(True)
+                        self.lo.after_end(True)
                     self._rl_undo.extend(self._rl_pending)
                     return result
                 except BaseException:
@@ -591,13 +594,14 @@ class RowLocks:
                     # that restored a reference has raised its count again)
                     self.lo.before_commit()
                     conn.execute("COMMIT")
-                    self.lo.after_store_end(True)
                 except BaseException:
                     with contextlib.suppress(sqlite3.Error):
                         conn.execute("ROLLBACK")
                     raise
                 finally:
                     self._rl_replaying = False
+                # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
+                self.lo.after_end(verb == "COMMIT")
             finally:
                 self._unlatch()
             self._rl_undo = []

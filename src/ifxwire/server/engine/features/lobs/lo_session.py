@@ -161,12 +161,6 @@ class LoSession:
         has ended, so nothing here may fail it (another session holding a lock, the first
         use's sweep refused): garbage left is collected after a later commit."""
         CAPTURE.txn_end(self.es, committed)  # captured changes to the CDC log (cdc/routines.py)
-        self.after_store_end(committed)
-
-    def after_store_end(self, committed: bool) -> None:
-        """The object-store half of ``after_end``; row-lock mode (session_locks.py) calls it
-        after the SQLite commits that end an Informix transaction or a statement outside one,
-        which do not go through ``EngineSession._end_sql_txn``."""
         with contextlib.suppress(sqlite3.Error, EngineError):
             sb = self._sb
             span = sb.written() if sb is not None else None
