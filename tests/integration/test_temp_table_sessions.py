@@ -162,13 +162,21 @@ def test_a_temp_write_calling_a_routine_that_writes_takes_the_lock(
         cur = other.cursor()
         cur.execute("CREATE TEMP TABLE tr (x INT) WITH NO LOG")
         cur.execute("INSERT INTO tr VALUES (7)")  # temp only: no lock needed, none met
-        with pytest.raises(ifxwire.DatabaseError) as info:
+        if server.engine.row_locks:
+            # Informix row locks: the routine's INSERT of another row proceeds beside the
+            # holder's uncommitted one (docs/SERVER.md "Locks and isolation").
             cur.execute("INSERT INTO tr VALUES (note_perm(8))")
-        assert info.value.isamcode == -107, info.value
-        holder.rollback()
+            holder.rollback()
+            expected = [(8,), (9,)]
+        else:
+            with pytest.raises(ifxwire.DatabaseError) as info:
+                cur.execute("INSERT INTO tr VALUES (note_perm(8))")
+            assert info.value.isamcode == -107, info.value
+            holder.rollback()
+            expected = [(9,)]
         cur.execute("INSERT INTO tr VALUES (note_perm(9))")
         cur.execute("SELECT k FROM perm WHERE k > 0 ORDER BY k")
-        assert cur.fetchall() == [(9,)]
+        assert cur.fetchall() == expected
     finally:
         holder.close()
         other.close()
