@@ -6,6 +6,7 @@ CDC got no rows). Runs with row locks on whatever the environment says."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -105,3 +106,34 @@ def test_cdc_gets_row_lock_transactions_and_rollbacks(tmp_path: Path) -> None:
     assert rows[:2] == [1, 2]
     assert kinds.count(K.COMMIT) == 2
     assert 3 not in rows or K.ROLLBACK in kinds  # a rolled-back one, if logged, says so
+
+
+def test_insert_select_does_not_copy_another_sessions_uncommitted_rows(tmp_path: Path) -> None:
+    # Found: only queries went through the COMMITTED READ filter; INSERT ... SELECT read the
+    # source table dirty (writes are applied at once) and copied an uncommitted row.
+    from ifxwire.server import Server
+
+    with Server(port=0, host="127.0.0.1", data=str(tmp_path / "s"), row_locks=True) as srv:
+        kw = {"host": srv.host, "port": srv.port, "user": "informix", "password": "in4mix"}
+        c = ifxwire.connect(**kw, autocommit=True)
+        c.execute("CREATE DATABASE s WITH LOG")
+        c.close()
+        a = ifxwire.connect(**kw, database="s", autocommit=True)
+        b = ifxwire.connect(**kw, database="s", autocommit=True)
+        a.execute("CREATE TABLE src (k INT)")
+        a.execute("CREATE TABLE dst (k INT)")
+        a.execute("INSERT INTO src VALUES (5)")
+        a.execute("BEGIN WORK")
+        a.execute("INSERT INTO src VALUES (1)")
+        with pytest.raises(ifxwire.DatabaseError) as e:
+            b.execute("INSERT INTO dst SELECT k FROM src")
+        assert e.value.isamcode == -107
+        b.execute("SET ISOLATION TO DIRTY READ")  # reads it, as Informix's DIRTY READ does
+        b.execute("INSERT INTO dst SELECT k FROM src WHERE k = 1")
+        b.execute("SET ISOLATION TO COMMITTED READ")
+        b.execute("SET LOCK MODE TO WAIT 5")
+        threading.Timer(0.3, a.rollback).start()
+        b.execute("INSERT INTO dst SELECT k FROM src")  # waits for the rollback, then runs
+        assert sorted(r[0] for r in b.execute("SELECT k FROM dst").fetchall()) == [1, 5]
+        a.close()
+        b.close()

@@ -473,6 +473,34 @@ class RowLocks:
                 self._wait_for(holder, "query", deadline)
         return sql
 
+    def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str:
+        """The read part of a writing statement (INSERT ... SELECT, a subquery) under
+        COMMITTED READ and stricter: each table other than the target where another session
+        holds uncommitted rows is read through the ``_ifx_rd`` filter, as a query's is, so a
+        held row it reaches stops the statement; ``rl_write`` then waits outside the latch as
+        SET LOCK MODE says and runs it again. Without this the statement read those rows
+        dirty (writes are applied at once). No wait and no table lock here: the statement
+        runs under the latch."""
+        if not self.row_locks or not plan.tables or self.row_isolation() == DIRTY:
+            return sql
+        assert self.database is not None
+        target = plan.table.name if plan.table is not None else None
+        locks = self.engine.locks
+        for table in plan.tables:
+            if table == target:
+                continue
+            info = self.current_schema().tables.get(table)
+            if info is None or info.temp or info.schema != "main" or info.kind != "T":
+                continue
+            if locks.readable(self.session_id, self.database, table) is None:
+                continue
+            q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+            if q in sql:
+                lit = "'" + table.replace("'", "''") + "'"
+                sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                     f'WHERE _ifx_rd({lit}, rowid)) AS ')
+        return sql
+
     def _last_committed(self, sql: str, table: str) -> str:
         """COMMITTED READ LAST COMMITTED: the table as its committed rows, read as a subquery
         of the rows no other session holds and, for each held row that existed before its
