@@ -148,14 +148,20 @@ def test_set_lock_mode_does_not_reach_the_next_session(server: Server,
     a.cursor().execute("SET LOCK MODE TO WAIT 2")
     a.close(wait=True)
     b = next_session()  # on a's SQLite connection, whose busy_timeout a had set to 2 s
+    rows = server.engine.row_locks  # Informix row locks: only the held row is in the way
+    if rows:
+        seed = _connect(server)
+        seed.cursor().execute("INSERT INTO t_lock VALUES (1)")
+        seed.close(wait=True)
     holder = _connect(server, autocommit=False)
-    holder.cursor().execute("INSERT INTO t_lock VALUES (1)")
+    holder.cursor().execute("UPDATE t_lock SET a = 3" if rows else "INSERT INTO t_lock VALUES (1)")
     try:
         with pytest.raises(ifxwire.Error) as err:
-            b.cursor().execute("INSERT INTO t_lock VALUES (2)")
-        # NOT WAIT (Informix's default): -271 with ISAM -107 (record locked) at once; a
-        # leaked WAIT 30 would have waited and then said -154 (lock timeout).
-        assert (err.value.sqlcode, err.value.isamcode) == (-271, -107)
+            b.cursor().execute("UPDATE t_lock SET a = 2" if rows
+                               else "INSERT INTO t_lock VALUES (2)")
+        # NOT WAIT (Informix's default): -271 (or -346 for the UPDATE) with ISAM -107 (record
+        # locked) at once; a leaked WAIT would have waited and then said -154 (lock timeout).
+        assert (err.value.sqlcode, err.value.isamcode) == ((-346 if rows else -271), -107)
     finally:
         holder.rollback()
         holder.close(wait=True)

@@ -49,7 +49,10 @@ def test_serial_counter_rolls_back_with_transaction(db: Sql) -> None:
     db.s.begin()
     db.run("insert into s (v) values (2)")
     db.s.rollback()
-    assert db.run("insert into s (v) values (3)").serial == 2
+    # Without row locks SQLite's counter rolls back with the transaction; under row locks
+    # the drawn value is not given again (the counter is not in the undo log; whether
+    # Informix reuses it is not verified: SERVER.md "Locks and isolation", "Not yet").
+    assert db.run("insert into s (v) values (3)").serial == (3 if db.s.row_locks else 2)
 
 
 def test_serial_persists_across_sessions(engine, db: Sql) -> None:  # type: ignore[no-untyped-def]

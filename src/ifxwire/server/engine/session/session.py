@@ -720,7 +720,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
         columns of each row it changed are appended to that list (for triggers)."""
         conn = self._connection()
-        sql = plan.sql
+        sql = self.rl_filter_dml_reads(plan, plan.sql) if self.row_locks else plan.sql
         if returning is not None:
             assert plan.table is not None
             sql += " RETURNING rowid, " + ", ".join(cat.quote(c.name) for c in plan.table.columns)
