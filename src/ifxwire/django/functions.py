@@ -26,14 +26,28 @@ from django.db.models.expressions import Value
 Compiled = Any
 
 
+#: What Django casts a CharField without max_length to (operations.py).
+_UNSIZED = "LVARCHAR(32739)"
+
+
+def _str_cast(value: str, connection: Any) -> str:
+    """An unsized string literal's type: LVARCHAR of its own bytes. LVARCHAR(32739) for
+    each would make two of them in one select list (a Concat of two Values) an output row
+    past 32,767 bytes, which Informix refuses at PREPARE (-528, docs/SERVER.md)."""
+    encoding = getattr(connection.connection, "encoding", None) or "utf-8"
+    return f"LVARCHAR({max(1, len(value.encode(encoding, 'replace')))})"
+
+
 def _value(self: Value, compiler: Any, connection: Any, **kw: Any) -> Compiled:
     sql, params = self.as_sql(compiler, connection, **kw)
     if sql == "%s" and self._output_field_or_none is not None:
         db_type = self._output_field_or_none.cast_db_type(connection)
+        if db_type == _UNSIZED and isinstance(self.value, str):
+            db_type = _str_cast(self.value, connection)
         if db_type:
             return f"CAST(%s AS {db_type})", params
     if sql == "%s" and isinstance(self.value, str):
-        return "CAST(%s AS LVARCHAR(32739))", params
+        return f"CAST(%s AS {_str_cast(self.value, connection)})", params
     return sql, params
 
 
