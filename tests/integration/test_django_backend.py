@@ -246,3 +246,17 @@ def test_concat_of_string_values_fits_the_output_row(djapp: Path) -> None:
         v=Concat(Value("8400"), Value("é-e29b"), output_field=CharField()),
         w=Value("x")).values_list("v", "w")
     assert list(got) == [("8400é-e29b", "x")]
+
+
+def test_cast_to_unsized_charfield_fits_the_output_row(djapp: Path) -> None:
+    """Cast(x, CharField()) was CAST(x AS LVARCHAR(32739)): with the model's other columns
+    the output row passed 32,767 bytes (-528). Sized to the source (255 bytes for a number,
+    the column's size for a character column), it runs."""
+    from django.db.models import CharField
+    from django.db.models.functions import Cast
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    a, _ = Author.objects.get_or_create(name="Cast me")
+    got = Author.objects.filter(pk=a.pk).annotate(
+        s=Cast("id", CharField()), n=Cast("name", CharField())).values_list("s", "n")
+    assert list(got) == [(str(a.pk), "Cast me")]
