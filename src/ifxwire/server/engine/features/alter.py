@@ -291,9 +291,9 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         # Informix drops every constraint that uses the column, multi-column ones too (IBM,
         # ALTER TABLE, DROP clause); their catalogue rows go with them, else a primary key
         # on the dropped column stayed in sysconstraints and a new one was -704
-        for cons in constraints:
-            if name in cons.columns:
-                _delete_constraint_rows(dc, info, cons)
+        for gone in constraints:
+            if name in gone.columns:
+                _delete_constraint_rows(dc, info, gone)
         constraints = [c for c in constraints if name not in c.columns]
     if not columns:
         raise not_implemented("dropping every column of a table")
