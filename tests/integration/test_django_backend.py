@@ -260,3 +260,43 @@ def test_cast_to_unsized_charfield_fits_the_output_row(djapp: Path) -> None:
     got = Author.objects.filter(pk=a.pk).annotate(
         s=Cast("id", CharField()), n=Cast("name", CharField())).values_list("s", "n")
     assert list(got) == [(str(a.pk), "Cast me")]
+
+
+def test_iexact_compares_underscores_and_percent_literally(djapp: Path) -> None:
+    """iexact is "= UPPER(%s)", not LIKE: its value was escaped for LIKE ("A\\_B"), so a
+    name with "_" or "%" never matched itself."""
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    Author.objects.create(name="a_b%c")
+    assert Author.objects.filter(name__iexact="A_B%C").count() == 1
+    assert Author.objects.filter(name__iexact="AxB%C").count() == 0
+
+
+def test_logged_query_is_the_text_that_ran(djapp: Path) -> None:
+    """Django's query log (connection.queries) shows what the cursor ran, including what an
+    execute_wrapper changed."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    def comment(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        return execute(f"/* traced */ {sql}", params, many, context)
+
+    with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(comment):
+        list(Author.objects.filter(name="Ann"))
+    assert ctx.captured_queries[-1]["sql"].startswith("/* traced */ SELECT")
+    assert "'Ann'" in ctx.captured_queries[-1]["sql"]
+
+
+def test_date_minus_date_is_a_duration(djapp: Path) -> None:
+    """DATE - DATE is an INTEGER count of days in Informix; the backend cast it to an
+    INTERVAL, which is -1260. UNITS DAY makes the number an interval."""
+    import datetime
+
+    from django.db.models import DateField, F, Value
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    Author.objects.create(name="Dated", born=datetime.date(1970, 5, 1))
+    got = Author.objects.filter(name="Dated").annotate(
+        d=F("born") - Value(datetime.date(1970, 4, 1), output_field=DateField())).get().d
+    assert got == datetime.timedelta(days=30)

@@ -77,7 +77,11 @@ class CursorWrapper:
     def convert_query(query: str) -> str:
         return _FORMAT_MARK.sub("?", query).replace("%%", "%")
 
+    #: The statement last given to execute(), in Django's format, for last_executed_query.
+    last_sql: str | None = None
+
     def execute(self, query: str, params: Any = None) -> Any:
+        self.last_sql = query
         try:
             if params is None:
                 return self.cursor.execute(query)
@@ -96,6 +100,7 @@ class CursorWrapper:
             raise
 
     def executemany(self, query: str, param_list: Any) -> Any:
+        self.last_sql = query
         rows = list(param_list)
         if rows and isinstance(rows[0], dict):
             return self.cursor.executemany(
