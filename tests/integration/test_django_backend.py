@@ -300,3 +300,28 @@ def test_date_minus_date_is_a_duration(djapp: Path) -> None:
     got = Author.objects.filter(name="Dated").annotate(
         d=F("born") - Value(datetime.date(1970, 4, 1), output_field=DateField())).get().d
     assert got == datetime.timedelta(days=30)
+
+
+def test_db_index_on_a_textfield_makes_no_index(djapp: Path) -> None:
+    """features.supports_index_on_text_field is off (a TextField is a long LVARCHAR, wider
+    than an index key): db_index=True on one creates no index, as Django's MySQL backend
+    does, instead of an index the feature flag says cannot exist."""
+    from django.db import connection, models
+
+    class Memo(models.Model):
+        body = models.TextField(db_index=True)
+        tag = models.CharField(max_length=10, db_index=True)
+
+        class Meta:
+            app_label = "ifxshop"
+
+    with connection.schema_editor() as editor:
+        editor.create_model(Memo)
+    try:
+        with connection.cursor() as cur:
+            cons = connection.introspection.get_constraints(cur, Memo._meta.db_table)
+        indexed = [c["columns"] for c in cons.values() if c["index"] and not c["primary_key"]]
+        assert indexed == [["tag"]]
+    finally:
+        with connection.schema_editor() as editor:
+            editor.delete_model(Memo)
