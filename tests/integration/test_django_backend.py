@@ -252,7 +252,7 @@ def test_cast_to_unsized_charfield_fits_the_output_row(djapp: Path) -> None:
     """Cast(x, CharField()) was CAST(x AS LVARCHAR(32739)): with the model's other columns
     the output row passed 32,767 bytes (-528). Sized to the source (255 bytes for a number,
     the column's size for a character column), it runs."""
-    from django.db.models import CharField
+    from django.db.models import CharField, Value
     from django.db.models.functions import Cast
     from ifxshop.models import Author  # type: ignore[import-not-found]
 
@@ -260,6 +260,9 @@ def test_cast_to_unsized_charfield_fits_the_output_row(djapp: Path) -> None:
     got = Author.objects.filter(pk=a.pk).annotate(
         s=Cast("id", CharField()), n=Cast("name", CharField())).values_list("s", "n")
     assert list(got) == [(str(a.pk), "Cast me")]
+    # a Value typed CharField() has no column type of its own (max_length None)
+    const = Cast(Value("1", output_field=CharField()), CharField())
+    assert list(Author.objects.filter(pk=a.pk).annotate(c=const).values_list("c")) == [("1",)]
 
 
 def test_iexact_compares_underscores_and_percent_literally(djapp: Path) -> None:

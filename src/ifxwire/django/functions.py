@@ -66,12 +66,15 @@ def _cast(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
         (source,) = self.get_source_expressions()
         size = 255
         src_field = getattr(source, "_output_field_or_none", None)
-        if src_field is not None:
-            m = _SIZED_CHAR.match(src_field.db_type(connection) or "")
+        if isinstance(source, Value) and isinstance(source.value, str):
+            size = max(1, len(source.value.encode("utf-8")))
+        elif src_field is not None:
+            try:
+                m = _SIZED_CHAR.match(src_field.db_type(connection) or "")
+            except TypeError:  # a CharField without max_length has no column type
+                m = None
             if m:
                 size = int(m.group(1))
-            elif isinstance(source, Value) and isinstance(source.value, str):
-                size = max(1, len(source.value.encode("utf-8")))
         return self.as_sql(compiler, connection,
                            template=f"%(function)s(%(expressions)s AS LVARCHAR({size}))", **kw)
     return self.as_sql(compiler, connection, **kw)
