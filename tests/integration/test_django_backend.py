@@ -37,6 +37,9 @@ class Book(models.Model):
     notes = models.TextField(blank=True, default="")
 '''
 
+#: A UTF-8 database, where VARCHAR's bytes are not its characters.
+UTF8 = {"client_locale": "en_US.utf8", "db_locale": "en_US.utf8"}
+
 
 @pytest.fixture(scope="module")
 def djapp(server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
@@ -51,7 +54,7 @@ def djapp(server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
     (pkg / "migrations" / "__init__.py").write_text("")
     (pkg / "models.py").write_text(textwrap.dedent(MODELS))
     with ifxwire.connect(host=server.host, port=server.port, user="informix",
-                         password="in4mix", autocommit=True) as conn:
+                         password="in4mix", autocommit=True, **UTF8) as conn:
         conn.execute("CREATE DATABASE djshop WITH LOG")
         conn.execute("CREATE DATABASE djnolog")  # unlogged: no transactions
     sys.path.insert(0, str(root))
@@ -59,7 +62,8 @@ def djapp(server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
         INSTALLED_APPS=["ifxshop"],
         DATABASES={name: {
             "ENGINE": "ifxwire.django", "NAME": db, "HOST": server.host,
-            "PORT": str(server.port), "USER": "informix", "PASSWORD": "in4mix"}
+            "PORT": str(server.port), "USER": "informix", "PASSWORD": "in4mix",
+            "OPTIONS": dict(UTF8)}
             for name, db in (("default", "djshop"), ("unlogged", "djnolog"))},
         USE_TZ=False, DEFAULT_AUTO_FIELD="django.db.models.AutoField")
     django.setup()
@@ -171,3 +175,156 @@ def test_unlogged_database_runs_atomic_blocks_without_256(djapp: Path) -> None:
     with conn.cursor() as cur:
         cur.execute("SELECT v FROM nolog ORDER BY v")
         assert cur.fetchall() == [(1,), (2,)]  # committed: nothing could be rolled back
+
+
+def test_too_long_text_is_refused_not_truncated(djapp: Path) -> None:
+    """Informix keeps the first bytes of a value longer than its column and says nothing
+    (not MODE ANSI); VARCHAR counts bytes, so 51 'é' (102 bytes in UTF-8) do not fit a
+    CharField(max_length=100). The backend refuses such a value with a DataError naming the
+    column, on create, save, update, bulk_create and bulk_update, and stores nothing."""
+    from django.db import DataError, connection
+    from ifxshop.models import Author, Book  # type: ignore[import-not-found]
+
+    fits = "é" * 50  # 100 bytes: the column's size exactly
+    ok = Author.objects.create(name=fits)
+    assert Author.objects.get(pk=ok.pk).name == fits
+    with pytest.raises(DataError, match=r'"ifxshop_author"\."name".*102 bytes'):
+        Author.objects.create(name="é" * 51)
+    assert not Author.objects.filter(name__startswith="é" * 50 + "é").exists()
+    ok.name = "€" * 34  # 102 bytes, 34 characters
+    with pytest.raises(DataError, match='"name"'):
+        ok.save()
+    with pytest.raises(DataError, match='"name"'):
+        Author.objects.filter(pk=ok.pk).update(name="x" * 101)
+    with pytest.raises(DataError, match='"name"'):
+        Author.objects.bulk_create([Author(name="a"), Author(name="ü" * 60)])
+    assert Author.objects.get(pk=ok.pk).name == fits
+    assert not Author.objects.filter(name="a").exists()
+
+    # TextField: LVARCHAR(4000) bytes; a longer text is refused, the largest one round-trips
+    book = Book.objects.create(author=ok, title="Long", notes="n" * 3998 + "é")
+    assert Book.objects.get(pk=book.pk).notes == "n" * 3998 + "é"
+    assert Book.objects.filter(notes__endswith="é").count() == 1  # filters like a string
+    book.notes = "n" * 3999 + "é"
+    with pytest.raises(DataError, match=r'"ifxshop_book"\."notes".*4001 bytes'):
+        book.save()
+    book.notes = "short"
+    book.title = "ß" * 101  # 202 bytes in VARCHAR(200)
+    with pytest.raises(DataError, match='"title"'):
+        Book.objects.bulk_update([book], ["title", "notes"])
+    assert Book.objects.get(pk=book.pk).title == "Long"
+    assert connection.connection.encoding == "utf-8"
+
+
+def test_text_field_bytes_option_sizes_textfield(djapp: Path) -> None:
+    """OPTIONS["text_field_bytes"] sets TextField's LVARCHAR size (1..32739, LVARCHAR's
+    maximum) and is not passed on to ifxwire.connect."""
+    from django.core.exceptions import ImproperlyConfigured
+    from django.db import connection
+
+    from ifxwire.django.base import DatabaseWrapper
+
+    settings = {**connection.settings_dict,
+                "OPTIONS": {**UTF8, "text_field_bytes": 30000}}
+    wrapper = DatabaseWrapper(settings)
+    assert wrapper.data_types["TextField"] == "LVARCHAR(30000)"
+    assert "text_field_bytes" not in wrapper.get_connection_params()
+    with pytest.raises(ImproperlyConfigured, match="text_field_bytes"):
+        DatabaseWrapper({**settings, "OPTIONS": {"text_field_bytes": 40000}})
+
+
+def test_concat_of_string_values_fits_the_output_row(djapp: Path) -> None:
+    """A string Value is cast in the select list (a bare ? is -201 there); cast to
+    LVARCHAR(32739) each, a Concat of two made an output row past 32,767 bytes, which the
+    server refuses at PREPARE (-528). Sized to the value, it runs."""
+    from django.db.models import CharField, Value
+    from django.db.models.functions import Concat
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    Author.objects.get_or_create(name="Concat")
+    got = Author.objects.filter(name="Concat").annotate(
+        v=Concat(Value("8400"), Value("é-e29b"), output_field=CharField()),
+        w=Value("x")).values_list("v", "w")
+    assert list(got) == [("8400é-e29b", "x")]
+
+
+def test_cast_to_unsized_charfield_fits_the_output_row(djapp: Path) -> None:
+    """Cast(x, CharField()) was CAST(x AS LVARCHAR(32739)): with the model's other columns
+    the output row passed 32,767 bytes (-528). Sized to the source (255 bytes for a number,
+    the column's size for a character column), it runs."""
+    from django.db.models import CharField, Value
+    from django.db.models.functions import Cast
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    a, _ = Author.objects.get_or_create(name="Cast me")
+    got = Author.objects.filter(pk=a.pk).annotate(
+        s=Cast("id", CharField()), n=Cast("name", CharField())).values_list("s", "n")
+    assert list(got) == [(str(a.pk), "Cast me")]
+    # a Value typed CharField() has no column type of its own (max_length None)
+    const = Cast(Value("1", output_field=CharField()), CharField())
+    assert list(Author.objects.filter(pk=a.pk).annotate(c=const).values_list("c")) == [("1",)]
+
+
+def test_iexact_compares_underscores_and_percent_literally(djapp: Path) -> None:
+    """iexact is "= UPPER(%s)", not LIKE: its value was escaped for LIKE ("A\\_B"), so a
+    name with "_" or "%" never matched itself."""
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    Author.objects.create(name="a_b%c")
+    assert Author.objects.filter(name__iexact="A_B%C").count() == 1
+    assert Author.objects.filter(name__iexact="AxB%C").count() == 0
+
+
+def test_logged_query_is_the_text_that_ran(djapp: Path) -> None:
+    """Django's query log (connection.queries) shows what the cursor ran, including what an
+    execute_wrapper changed."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    def comment(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        return execute(f"/* traced */ {sql}", params, many, context)
+
+    with CaptureQueriesContext(connection) as ctx, connection.execute_wrapper(comment):
+        list(Author.objects.filter(name="Ann"))
+    assert ctx.captured_queries[-1]["sql"].startswith("/* traced */ SELECT")
+    assert "'Ann'" in ctx.captured_queries[-1]["sql"]
+
+
+def test_date_minus_date_is_a_duration(djapp: Path) -> None:
+    """DATE - DATE is an INTEGER count of days in Informix; the backend cast it to an
+    INTERVAL, which is -1260. UNITS DAY makes the number an interval."""
+    import datetime
+
+    from django.db.models import DateField, F, Value
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    Author.objects.create(name="Dated", born=datetime.date(1970, 5, 1))
+    got = Author.objects.filter(name="Dated").annotate(
+        d=F("born") - Value(datetime.date(1970, 4, 1), output_field=DateField())).get().d
+    assert got == datetime.timedelta(days=30)
+
+
+def test_db_index_on_a_textfield_makes_no_index(djapp: Path) -> None:
+    """features.supports_index_on_text_field is off (a TextField is a long LVARCHAR, wider
+    than an index key): db_index=True on one creates no index, as Django's MySQL backend
+    does, instead of an index the feature flag says cannot exist."""
+    from django.db import connection, models
+
+    class Memo(models.Model):
+        body = models.TextField(db_index=True)
+        tag = models.CharField(max_length=10, db_index=True)
+
+        class Meta:
+            app_label = "ifxshop"
+
+    with connection.schema_editor() as editor:
+        editor.create_model(Memo)
+    try:
+        with connection.cursor() as cur:
+            cons = connection.introspection.get_constraints(cur, Memo._meta.db_table)
+        indexed = [c["columns"] for c in cons.values() if c["index"] and not c["primary_key"]]
+        assert indexed == [["tag"]]
+    finally:
+        with connection.schema_editor() as editor:
+            editor.delete_model(Memo)

@@ -77,7 +77,11 @@ class CursorWrapper:
     def convert_query(query: str) -> str:
         return _FORMAT_MARK.sub("?", query).replace("%%", "%")
 
+    #: The statement last given to execute(), in Django's format, for last_executed_query.
+    last_sql: str | None = None
+
     def execute(self, query: str, params: Any = None) -> Any:
+        self.last_sql = query
         try:
             if params is None:
                 return self.cursor.execute(query)
@@ -96,6 +100,7 @@ class CursorWrapper:
             raise
 
     def executemany(self, query: str, param_list: Any) -> Any:
+        self.last_sql = query
         rows = list(param_list)
         if rows and isinstance(rows[0], dict):
             return self.cursor.executemany(
@@ -181,9 +186,21 @@ class DatabaseWrapper(BaseDatabaseWrapper):
     introspection_class = DatabaseIntrospection
     ops_class = DatabaseOperations
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        size = (self.settings_dict.get("OPTIONS") or {}).get("text_field_bytes")
+        if size is not None:
+            # TextField's LVARCHAR size: 4000 leaves room for several in a 32,767-byte row;
+            # a model with one or two may take up to LVARCHAR's 32,739 (docs/DJANGO.md).
+            if not isinstance(size, int) or not 1 <= size <= 32739:
+                raise ImproperlyConfigured(
+                    f"OPTIONS['text_field_bytes'] must be an int from 1 to 32739: {size!r}")
+            self.data_types = {**self.data_types, "TextField": f"LVARCHAR({size})"}
+
     def get_connection_params(self) -> dict[str, Any]:
         s = self.settings_dict
         options = dict(s.get("OPTIONS") or {})
+        options.pop("text_field_bytes", None)
         env = dict(options.pop("env", None) or {})
         env.setdefault("DELIMIDENT", "y")
         # ISO dates: DATE literals in DDL defaults and strings compared with DATE columns

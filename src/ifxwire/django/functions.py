@@ -15,6 +15,7 @@ Django's classes when the backend is imported. Where Informix differs:
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from django.db import NotSupportedError
@@ -26,15 +27,57 @@ from django.db.models.expressions import Value
 Compiled = Any
 
 
+#: What Django casts a CharField without max_length to (operations.py).
+_UNSIZED = "LVARCHAR(32739)"
+
+
+def _str_cast(value: str, connection: Any) -> str:
+    """An unsized string literal's type: LVARCHAR of its own bytes. LVARCHAR(32739) for
+    each would make two of them in one select list (a Concat of two Values) an output row
+    past 32,767 bytes, which Informix refuses at PREPARE (-528, docs/SERVER.md)."""
+    encoding = getattr(connection.connection, "encoding", None) or "utf-8"
+    return f"LVARCHAR({max(1, len(value.encode(encoding, 'replace')))})"
+
+
 def _value(self: Value, compiler: Any, connection: Any, **kw: Any) -> Compiled:
     sql, params = self.as_sql(compiler, connection, **kw)
     if sql == "%s" and self._output_field_or_none is not None:
         db_type = self._output_field_or_none.cast_db_type(connection)
+        if db_type == _UNSIZED and isinstance(self.value, str):
+            db_type = _str_cast(self.value, connection)
         if db_type:
             return f"CAST(%s AS {db_type})", params
     if sql == "%s" and isinstance(self.value, str):
-        return "CAST(%s AS LVARCHAR(32739))", params
+        return f"CAST(%s AS {_str_cast(self.value, connection)})", params
     return sql, params
+
+
+#: Sized character types: CHAR(n), VARCHAR(n[, r]), LVARCHAR(n) and their N forms.
+_SIZED_CHAR = re.compile(r"^\s*(?:N?CHAR|N?VARCHAR|LVARCHAR)\s*\(\s*(\d+)", re.I)
+
+
+def _cast(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
+    """Cast to a CharField without max_length: LVARCHAR of the source column's size when it
+    is a sized character column, else 255 bytes (the text of any number, date, time or
+    interval fits). LVARCHAR(32739), Django's generic choice, and the rest of the row make
+    an output row past 32,767 bytes (-528 at PREPARE, docs/SERVER.md)."""
+    target = self.output_field
+    if target.get_internal_type() == "CharField" and target.max_length is None:
+        (source,) = self.get_source_expressions()
+        size = 255
+        src_field = getattr(source, "_output_field_or_none", None)
+        if isinstance(source, Value) and isinstance(source.value, str):
+            size = max(1, len(source.value.encode("utf-8")))
+        elif src_field is not None:
+            try:
+                m = _SIZED_CHAR.match(src_field.db_type(connection) or "")
+            except TypeError:  # a CharField without max_length has no column type
+                m = None
+            if m:
+                size = int(m.group(1))
+        return self.as_sql(compiler, connection,
+                           template=f"%(function)s(%(expressions)s AS LVARCHAR({size}))", **kw)
+    return self.as_sql(compiler, connection, **kw)
 
 
 def _length(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
@@ -127,6 +170,7 @@ def _unsupported(what: str) -> Any:
 def install() -> None:
     """Attach the Informix spellings to Django's expression classes (idempotent)."""
     Value.as_informix = _value
+    f.Cast.as_informix = _cast
     f.Length.as_informix = _length
     f.ConcatPair.as_informix = _concat_pair
     f.Ln.as_informix = _func("LOGN")

@@ -94,6 +94,8 @@ class DatabaseOperations(BaseDatabaseOperations):
                 return str(value)
             return "'" + str(value).replace("'", "''") + "'"
 
+        # the text the cursor really ran: an execute_wrapper may have changed Django's
+        sql = getattr(cursor, "last_sql", None) or sql
         if not params:
             return sql
         if isinstance(params, dict):
@@ -152,7 +154,9 @@ class DatabaseOperations(BaseDatabaseOperations):
     def prep_for_like_query(self, x: Any) -> str:
         return str(x).replace("\\", "\\\\").replace("%", r"\%").replace("_", r"\_")
 
-    prep_for_iexact_query = prep_for_like_query
+    def prep_for_iexact_query(self, x: Any) -> str:
+        # iexact is "= UPPER(%s)", not LIKE: an escaped "_" would be compared as "\_"
+        return str(x)
 
     def lookup_cast(self, lookup_type: str, internal_type: str | None = None) -> str:
         if lookup_type in ("iexact", "icontains", "istartswith", "iendswith"):
@@ -201,8 +205,9 @@ class DatabaseOperations(BaseDatabaseOperations):
         rhs_sql, rhs_params = rhs
         params = (*lhs_params, *rhs_params)
         if internal_type == "DateField":
-            # DATE - DATE is a number of days
-            return (f"(({lhs_sql}) - ({rhs_sql}))::INTERVAL DAY(9) TO DAY"
+            # DATE - DATE is an INTEGER count of days, which no cast makes an INTERVAL
+            # (-1260); UNITS DAY is Informix's number-to-interval operator
+            return (f"((({lhs_sql}) - ({rhs_sql})) UNITS DAY)"
                     "::INTERVAL DAY(9) TO FRACTION(5)", params)
         return f"(({lhs_sql}) - ({rhs_sql}))::INTERVAL DAY(9) TO FRACTION(5)", params
 

@@ -130,6 +130,10 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
         # on the same column list is refused (-350).
         if field.remote_field and getattr(field, "db_constraint", False):
             return False
+        # TextField is a long LVARCHAR, wider than an index key can be
+        # (features.supports_index_on_text_field): db_index on it makes no index, as on MySQL.
+        if field.get_internal_type() == "TextField":
+            return False
         return bool(super()._field_should_be_indexed(model, field))
 
     def _unique_should_be_added(self, old_field: Any, new_field: Any) -> bool:

@@ -188,3 +188,19 @@ def test_dropped_constraint_leaves_no_catalogue_rows(db: Sql) -> None:
            "CONSTRAINT child_fk")
     db.run("DROP TABLE parent CASCADE")
     assert db.rows("SELECT COUNT(*) FROM sysconstraints WHERE constrtype = 'R'") == [(0,)]
+
+
+def test_drop_column_drops_its_constraints_from_the_catalogue(db: Sql) -> None:
+    """Dropping a column drops every constraint that uses it (IBM, ALTER TABLE, DROP clause),
+    catalogue rows included: a primary key left in sysconstraints made a new PRIMARY KEY on
+    another column -704 (Django's schema tests drop the id column and promote a slug)."""
+    db.run("CREATE TABLE tag (id SERIAL NOT NULL PRIMARY KEY, slug VARCHAR(50) NOT NULL, "
+           "n INT, m INT, UNIQUE (slug), UNIQUE (n, m), CHECK (n > m))")
+    db.run("ALTER TABLE tag DROP (id, m)")
+    kinds = db.rows("SELECT constrtype FROM sysconstraints c, systables t WHERE "
+                    "c.tabid = t.tabid AND t.tabname = 'tag' ORDER BY constrtype")
+    assert [k for (k,) in kinds] == ["N", "U"]  # slug's NOT NULL and UNIQUE
+    db.run("ALTER TABLE tag ADD CONSTRAINT PRIMARY KEY (slug) CONSTRAINT tag_pk")
+    db.run("INSERT INTO tag (slug, n) VALUES ('a', 1)")
+    db.run("INSERT INTO tag (slug, n) VALUES ('b', 1)")  # (n, m)'s UNIQUE went with m
+    assert codes(db.err("INSERT INTO tag (slug, n) VALUES ('a', 2)"))[0] == -268

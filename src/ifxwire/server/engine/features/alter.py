@@ -287,8 +287,14 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         if name not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=name)
         columns = [c for c in columns if c.info.name != name]
-        constraints = [c for c in constraints if name not in c.columns]
         _drop_referencing(dc, info, name)
+        # Informix drops every constraint that uses the column, multi-column ones too (IBM,
+        # ALTER TABLE, DROP clause); their catalogue rows go with them, else a primary key
+        # on the dropped column stayed in sysconstraints and a new one was -704
+        for gone in constraints:
+            if name in gone.columns:
+                _delete_constraint_rows(dc, info, gone)
+        constraints = [c for c in constraints if name not in c.columns]
     if not columns:
         raise not_implemented("dropping every column of a table")
     for col in spec.modify:
@@ -304,13 +310,7 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         if match[0].kind in ("P", "U") and _referenced(dc, info, match[0]):
             raise not_implemented("dropping a key that foreign keys of other tables use")
         constraints = [c for c in constraints if c.name != name]
-        # its rows in the tables keyed by constrid go with it: a foreign key's sysreferences
-        # row left behind made a later DROP TABLE of the parent ... CASCADE look for the
-        # constraint and fail with -623 (Django's schema tests drop and re-add foreign keys)
-        for table in ("sysreferences", "syschecks", "syscoldepend"):
-            dc.conn.execute(f"DELETE FROM {table} WHERE constrid = ?", (match[0].constrid,))
-        dc.conn.execute("DELETE FROM sysconstraints WHERE tabid = ? AND constrname = ?",
-                        (info.tabid, name))
+        _delete_constraint_rows(dc, info, match[0])
     added.extend(spec.add_constraints)
     new_info = TableInfo(info.name, info.tabid, info.owner, [c.info for c in columns])
     for cons in added:
@@ -327,6 +327,17 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
     rebuild(dc, info, columns, constraints)
     lobstore.columns_changed(dc.conn, new_info)  # the rebuilt table's reference counting
     _sync_constraint_rows(dc, info, constraints)
+
+
+def _delete_constraint_rows(dc: DdlContext, info: TableInfo, cons: ConsDef) -> None:
+    """A dropped constraint's catalogue rows: its rows in the tables keyed by constrid go with
+    it (a foreign key's sysreferences row left behind made a later DROP TABLE of the parent
+    ... CASCADE look for the constraint and fail with -623; Django's schema tests drop and
+    re-add foreign keys)."""
+    for table in ("sysreferences", "syschecks", "syscoldepend"):
+        dc.conn.execute(f"DELETE FROM {table} WHERE constrid = ?", (cons.constrid,))
+    dc.conn.execute("DELETE FROM sysconstraints WHERE tabid = ? AND constrname = ?",
+                    (info.tabid, cons.name))
 
 
 def _referenced(dc: DdlContext, info: TableInfo, cons: ConsDef) -> bool:
