@@ -47,6 +47,10 @@ SQL_START = "EXECUTE FUNCTION informix.cdc_startcapture(?, ?, ?, ?, ?)"
 SQL_ACTIVATE = "EXECUTE FUNCTION informix.cdc_activatesess(?, ?)"
 SQL_END = "EXECUTE FUNCTION informix.cdc_endcapture(?, 0, ?)"
 SQL_CLOSE = "EXECUTE FUNCTION informix.cdc_closesess(?)"
+#: An error code's symbolic name and text, as IBM's CDC sample program reads them (the guide,
+#: "Handling errors": "reference error numbers by looking up their symbolic names in the
+#: syscdcerrcodes table").
+SQL_ERRCODE = "SELECT errname, errdesc FROM syscdcerrcodes WHERE errcode = ?"
 
 
 class EventKind(enum.Enum):
@@ -65,11 +69,26 @@ class EventKind(enum.Enum):
 
 
 class StreamError(Exception):
-    """A cdc_* routine returned an error code, or the stream could not be read."""
+    """A cdc_* routine returned an error code, or the stream could not be read. For a code,
+    ``name`` and ``text`` are its symbolic name and message as the server's
+    ``syscdcerrcodes`` table gives them (empty when it has no row for the code)."""
 
     def __init__(self, message: str, code: int = 0) -> None:
-        super().__init__(f"{message} (CDC error {code})" if code else message)
+        self.what = message
         self.code = code
+        self.name = ""
+        self.text = ""
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if not self.code:
+            return self.what
+        said = f": {self.name}: {self.text}" if self.name else ""
+        return f"{self.what}{said} (CDC error {self.code})"
+
+    def describe(self, name: str, text: str) -> None:
+        self.name, self.text = name.strip(), text.strip()
+        self.args = (self._render(),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +181,24 @@ def check(code: object, what: str) -> int:
     return code
 
 
+def _explain(conn: Connection, err: BaseException) -> None:
+    """Give a failed routine's code its name and text from syscdcerrcodes (best effort: a
+    server without the table, or a connection that is gone, leaves the bare code)."""
+    if not isinstance(err, StreamError) or err.code >= 0 or conn.closed:
+        return
+    try:
+        cur = conn.cursor()
+        try:
+            cur.execute(SQL_ERRCODE, (err.code,))
+            row = cur.fetchone()
+        finally:
+            cur.close()
+    except Exception:
+        return
+    if row and row[0]:
+        err.describe(str(row[0]), str(row[1] or ""))
+
+
 def _call(conn: Connection, sql: str, args: Sequence[object]) -> int:
     cur = conn.cursor()
     try:
@@ -222,7 +259,8 @@ class ChangeStream:
                     described[label] = (name, _describe(conn, name, cols))
             check(_call(conn, SQL_ACTIVATE, (self.session, int(from_sequence or 0))),
                   "cdc_activatesess")
-        except BaseException:
+        except BaseException as e:
+            _explain(conn, e)
             self.close()
             raise
         self.decoder = Decoder(described, conn.encoding)

@@ -32,6 +32,24 @@ async def _call(conn: AsyncConnection, sql: str, args: Sequence[object]) -> int:
     return int(row[0]) if row else -1
 
 
+async def _explain(conn: AsyncConnection, err: BaseException) -> None:
+    """ifxwire.cdc._explain for an asyncio connection: the code's name and text from
+    syscdcerrcodes, best effort."""
+    if not isinstance(err, StreamError) or err.code >= 0 or conn.closed:
+        return
+    try:
+        cur = conn.cursor()
+        try:
+            await cur.execute(_cdc.SQL_ERRCODE, (err.code,))
+            row = await cur.fetchone()
+        finally:
+            await cur.close()
+    except Exception:
+        return
+    if row and row[0]:
+        err.describe(str(row[0]), str(row[1] or ""))
+
+
 async def _describe(conn: AsyncConnection, table: str, columns: Sequence[str] | None
                     ) -> list[ColumnDesc]:
     cur = conn.cursor()
@@ -89,7 +107,8 @@ class AsyncChangeStream:
                     self.decoder.tables[label] = (name, await _describe(conn, name, cols))
             check(await _call(conn, _cdc.SQL_ACTIVATE, (self.session, int(from_sequence or 0))),
                   "cdc_activatesess")
-        except BaseException:
+        except BaseException as e:
+            await _explain(conn, e)
             await self.close()
             raise
 

@@ -77,6 +77,9 @@ class CaptureHooks:
     session_closed: Callable[[Any], None] = _no_capture
     #: (session) -> the change log's position (sysmaster:syslogs), a byte offset
     log_position: Callable[[Any], int] = lambda s: 0
+    #: (engine, database name) after a session opened a database: syscdcv1 gets its
+    #: catalogue tables (features/cdc/catalog.py)
+    database_opened: Callable[[Any, str], None] = _no_capture
 
 
 CAPTURE = CaptureHooks()

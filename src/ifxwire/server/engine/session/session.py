@@ -40,6 +40,7 @@ from ..core import values as vals
 from ..core.convert import batch_loader, row_binder
 from ..core.errors import EngineError, not_implemented
 from ..core.errors import internal as _internal
+from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
 from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
@@ -231,6 +232,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self.state.dbname = name
         self.state.ctx = self._ctx()
         self._schema = None
+        CAPTURE.database_opened(self.engine, name)
         return self.db_flags
 
     def close_database(self) -> None:

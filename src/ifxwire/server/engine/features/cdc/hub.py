@@ -392,6 +392,7 @@ class CdcSession:
         self.last_seq = 0
         self.queue: list[bytes] = []  # whole records not yet read
         self.partial = b""  # the rest of a record a short read cut
+        self.current = b""  # that record whole (cdc_recboundary)
         self._encoders: dict[tuple[str, tuple[str, ...]], Any] = {}
 
     def activate(self, position: int) -> None:
@@ -423,12 +424,18 @@ class CdcSession:
         take, self.queue = self.queue[:self.max_recs], self.queue[self.max_recs:]
         return self._take(take, n)
 
+    def rewind_record(self) -> None:
+        """cdc_recboundary: the next read starts the record a short read cut over again."""
+        if self.partial:
+            self.partial = self.current
+
     def _take(self, records: list[bytes], n: int) -> bytes:
         out = b""
         for i, r in enumerate(records):
             if len(out) + len(r) > n:
                 if not out:  # one record bigger than the buffer: its first piece
                     self.partial = r[n:]
+                    self.current = r
                     return r[:n]
                 self.queue[:0] = records[i:]
                 break

@@ -4,9 +4,10 @@ Signatures and return values follow IBM/HCL's CDC API Programmer's Guide ("Chang
 functions"); the calls are the ones IBM JDBC 15.0.0.1's ``CDCEngine`` prepares (docs/CDC.md):
 ``cdc_opensess(?,?,?,?,?,?)``, ``cdc_set_fullrowlogging(?,?)``,
 ``cdc_startcapture(?,?,?,?,?)``, ``cdc_activatesess(?,?)``, ``cdc_endcapture(?,0,?)``,
-``cdc_closesess(?)``, plus ``cdc_deactivatesess(?)``. Each returns one INTEGER: 0 or the session
-id on success, else a CDC error code (the message texts are in JDBC's
-``com/informix/msg/cdc_en_US.properties``). They exist only in the ``syscdcv1`` database, as on
+``cdc_closesess(?)``, plus ``cdc_deactivatesess(?)`` and ``cdc_recboundary(?)``. Each returns one
+INTEGER: 0 or the session id on success, else a CDC error code (the message texts are in JDBC's
+``com/informix/msg/cdc_en_US.properties``; the ``syscdcerrcodes`` table of catalog.py serves
+them). ``cdc_errortext(name, locale)`` returns a code's text as LVARCHAR. They exist only in the ``syscdcv1`` database, as on
 Informix, where a DBA creates it (here: ``CREATE DATABASE syscdcv1 WITH LOG``); elsewhere the
 name resolves as any routine (-674).
 """
@@ -32,6 +33,7 @@ from ...core.ifxtypes import IfxType
 from ...sql.hooks import TRANSLATION
 from ...sql.plan import Plan
 from .. import cross_database
+from . import catalog
 from .hub import (
     FIRST_SESSION_ID,
     Capture,
@@ -77,7 +79,8 @@ _LV = IfxType(it.T.LVARCHAR, size=2048)
 @dataclass(frozen=True)
 class Native:
     params: tuple[IfxType, ...]
-    run: Callable[[EngineSession, list[Any]], int]
+    run: Callable[[EngineSession, list[Any]], object]
+    result: IfxType = it.INTEGER
 
 
 def _hub(s: EngineSession) -> Hub:
@@ -231,6 +234,22 @@ def _closesess(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
+def _recboundary(s: EngineSession, a: list[Any]) -> int:
+    """G-015: "Restarts data capture from the beginning of the CDC record currently being
+    returned": a record cut by a short read comes again whole at the next read. Returns the
+    number of log records "captured but skipped during the current session": this server
+    skips none, so 0 [inferred: the guide says "a positive integer"; 0 is the count]."""
+    cs = _session(s, a[0])
+    if cs is None:
+        return E_NOSESS
+    cs.rewind_record()
+    return 0
+
+
+def _errortext(s: EngineSession, a: list[Any]) -> str:
+    return catalog.errortext(a[0], a[1])
+
+
 NATIVES: dict[str, Native] = {
     "cdc_opensess": Native((_LV, _I, _I, _I, _I, _I), _opensess),
     "cdc_set_fullrowlogging": Native((_LV, _I), _fullrow),
@@ -239,6 +258,8 @@ NATIVES: dict[str, Native] = {
     "cdc_activatesess": Native((_I, _I8), _activatesess),
     "cdc_deactivatesess": Native((_I,), _deactivatesess),
     "cdc_closesess": Native((_I,), _closesess),
+    "cdc_recboundary": Native((_I,), _recboundary),
+    "cdc_errortext": Native((_LV, _LV), _errortext, _LV),
 }
 
 
@@ -258,7 +279,7 @@ def compile_native(compiler: Compiler, call: Any, database: str | None) -> Plan 
     plan.sql = args.sql
     plan.params = args.params
     plan.names = ["(expression)"]
-    plan.types = [it.INTEGER.nullable()]
+    plan.types = [native.result.nullable()]
     plan.native = call.name
     return plan.finish(compiler.ctx)
 
@@ -424,3 +445,4 @@ def register() -> None:
     CAPTURE.lo_stream = lo_stream
     CAPTURE.session_closed = session_closed
     CAPTURE.log_position = log_position
+    CAPTURE.database_opened = catalog.ensure
