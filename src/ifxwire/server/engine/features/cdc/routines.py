@@ -7,9 +7,9 @@ functions"); the calls are the ones IBM JDBC 15.0.0.1's ``CDCEngine`` prepares (
 ``cdc_closesess(?)``, plus ``cdc_deactivatesess(?)`` and ``cdc_recboundary(?)``. Each returns one
 INTEGER: 0 or the session id on success, else a CDC error code (the message texts are in JDBC's
 ``com/informix/msg/cdc_en_US.properties``; the ``syscdcerrcodes`` table of catalog.py serves
-them). ``cdc_errortext(name, locale)`` returns a code's text as LVARCHAR. They exist only in the ``syscdcv1`` database, as on
-Informix, where a DBA creates it (here: ``CREATE DATABASE syscdcv1 WITH LOG``); elsewhere the
-name resolves as any routine (-674).
+them). ``cdc_errortext(name, locale)`` returns a code's text as LVARCHAR. They exist only in
+the ``syscdcv1`` database, as on Informix, where a DBA creates it (here: ``CREATE DATABASE
+syscdcv1 WITH LOG``); elsewhere the name resolves as any routine (-674).
 """
 
 from __future__ import annotations
