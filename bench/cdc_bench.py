@@ -1,24 +1,34 @@
 """Change-capture throughput: ifxwire.cdc against IBM's change-stream client on one stream.
 
-One embedded server (data in a temporary directory); N changes (committed transactions of
-``--per-txn`` inserts each) are written to a table with full-row logging; then each client
-replays the same stream from sequence 1, decoding every row, and the events per second are
-printed with their ratio (ifxwire.cdc / IBM). IBM's client (ifx-changestream-client 1.1.5 on
-JDBC 4.50.12) comes from scripts/fetch_changestream.sh (cache, never the repository) and runs
+One ifxwire-server in its own process (``python -m ifxwire.server``, data in a temporary
+directory), so that neither client shares an interpreter (and its GIL) with the server; N
+changes (committed transactions of ``--per-txn`` inserts each) are written to a table with
+full-row logging; then each client replays the same stream from sequence 1, decoding every
+row, ``--runs`` times in turn, and the events per second, the client's CPU per event and the
+ratios (ifxwire.cdc / IBM) are printed. IBM's client (ifx-changestream-client 1.1.5 on JDBC
+4.50.12) comes from scripts/fetch_changestream.sh (cache, never the repository) and runs
 bench/cdc/StreamClientBench.java, which times its own loop (JVM start-up is left out; ours
-is timed the same way, from opening the stream to its TIMEOUT).
+is timed the same way, from opening the stream to its TIMEOUT). CPU: the reading thread's
+own (``time.thread_time``; the JVM's ``getCurrentThreadCpuTime``, JIT and GC threads not
+counted).
 
-Run:  python -m bench.cdc_bench [--changes 20000] [--per-txn 10] [--max-records 64]
+Run:  python -m bench.cdc_bench [--changes 20000] [--per-txn 10] [--max-records 64] [--runs 3]
+      [--in-process]   (the server as a thread of this process, as the first version ran it)
 This is a separate command, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import statistics
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import ifxwire
@@ -48,10 +58,40 @@ def _fill(kw: dict[str, object], changes: int, per_txn: int) -> None:
     w.close()
 
 
-def _ours(kw: dict[str, object], max_records: int) -> tuple[int, float]:
+@dataclass
+class Target:
+    host: str
+    port: int
+    server_name: str
+
+
+@contextlib.contextmanager
+def _server(data: str, in_process: bool) -> Iterator[Target]:
+    """The server: a child process (``python -m ifxwire.server``), or a thread of this one."""
+    if in_process:
+        with Server(port=0, data=data) as srv:
+            yield Target(srv.host, srv.port, srv.server_name)
+        return
+    proc = subprocess.Popen([sys.executable, "-m", "ifxwire.server", "--port", "0", "--data",
+                             data], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # "ifxwire-server listening on HOST:PORT"
+        if "listening on" not in line:
+            raise SystemExit(f"the server did not start: {line!r}")
+        host, _, port = line.rsplit(" ", 1)[1].strip().rpartition(":")
+        yield Target(host, int(port), "informix")
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def _ours(kw: dict[str, object], max_records: int) -> tuple[int, float, float]:
     conn = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)  # type: ignore[arg-type]
     n = 0
     t0 = time.perf_counter()
+    c0 = time.thread_time()
     with cdc.open_stream(conn, tables=["bench:informix.t"],
                          columns=["id", "name", "price", "qty"], from_sequence=1, timeout=1,
                          max_records=max_records) as events:
@@ -62,16 +102,20 @@ def _ours(kw: dict[str, object], max_records: int) -> tuple[int, float]:
                 ev.row[0]
             n += 1
     elapsed = time.perf_counter() - t0
+    cpu = time.thread_time() - c0
     conn.close()
-    return n, elapsed - 1.0  # the final read waits the 1 s timeout for nothing
+    return n, elapsed - 1.0, cpu  # the final read waits the 1 s timeout for nothing
 
 
-def _ibm(srv: Server, max_records: int) -> tuple[int, float]:
+def _classpath() -> str:
     fetch = subprocess.run(["bash", str(ROOT / "scripts" / "fetch_changestream.sh")],
                            capture_output=True, text=True, timeout=900, check=True)
+    return fetch.stdout.strip()
+
+
+def _ibm(srv: Target, max_records: int, classpath: str) -> tuple[int, float, float]:
     proc = subprocess.run(
-        ["java", "-cp", fetch.stdout.strip(),
-         str(ROOT / "bench" / "cdc" / "StreamClientBench.java"),
+        ["java", "-cp", classpath, str(ROOT / "bench" / "cdc" / "StreamClientBench.java"),
          srv.host, str(srv.port), srv.server_name, "informix", "in4mix", "bench", "t", "1",
          str(max_records)], capture_output=True, text=True, timeout=1800)
     line = [x for x in proc.stdout.splitlines() if x.startswith("EVENTS ")]
@@ -79,7 +123,7 @@ def _ibm(srv: Server, max_records: int) -> tuple[int, float]:
         raise SystemExit(f"IBM client failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
     parts = line[-1].split()
     # The JVM timed from init() to the empty getRecords(), whose read waited the 1 s timeout.
-    return int(parts[1]), float(parts[3]) - 1.0
+    return int(parts[1]), float(parts[3]) - 1.0, float(parts[5])
 
 
 def main() -> None:
@@ -87,21 +131,30 @@ def main() -> None:
     ap.add_argument("--changes", type=int, default=20000)
     ap.add_argument("--per-txn", type=int, default=10)
     ap.add_argument("--max-records", type=int, default=64)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--in-process", action="store_true",
+                    help="run the server as a thread of this process (shares its GIL)")
     args = ap.parse_args()
     os.environ.setdefault("IFXWIRE_PURE", "1")
-    with tempfile.TemporaryDirectory() as data, Server(port=0, data=data) as srv:
+    classpath = _classpath()
+    ratios = []
+    with tempfile.TemporaryDirectory() as data, _server(data, args.in_process) as srv:
         kw: dict[str, object] = {"host": srv.host, "port": srv.port, "user": "informix",
                                  "password": "in4mix"}
         t0 = time.perf_counter()
         _fill(kw, args.changes, args.per_txn)
         print(f"wrote {args.changes} changes in {time.perf_counter() - t0:.1f} s")
-        ibm_n, ibm_s = _ibm(srv, args.max_records)
-        our_n, our_s = _ours(kw, args.max_records)
-    ours = our_n / our_s
-    ibm = ibm_n / ibm_s
-    print(f"ifxwire.cdc: {our_n} events in {our_s:.2f} s = {ours:,.0f} events/s")
-    print(f"IBM change-stream client 1.1.5: {ibm_n} events in {ibm_s:.2f} s = {ibm:,.0f} events/s")
-    print(f"ratio ifxwire.cdc / IBM: {ours / ibm:.2f}")
+        for run in range(1, args.runs + 1):
+            ibm_n, ibm_s, ibm_cpu = _ibm(srv, args.max_records, classpath)
+            our_n, our_s, our_cpu = _ours(kw, args.max_records)
+            ours, ibm = our_n / our_s, ibm_n / ibm_s
+            ratios.append(ours / ibm)
+            print(f"run {run}: ifxwire.cdc {our_n} events in {our_s:.2f} s = {ours:,.0f}/s, "
+                  f"CPU {our_cpu / our_n * 1e6:.1f} us/event; IBM change-stream client 1.1.5 "
+                  f"{ibm_n} events in {ibm_s:.2f} s = {ibm:,.0f}/s, CPU "
+                  f"{ibm_cpu / ibm_n * 1e6:.1f} us/event; ratio {ours / ibm:.2f}")
+    print(f"ratio ifxwire.cdc / IBM: median {statistics.median(ratios):.2f} "
+          f"(runs: {', '.join(f'{r:.2f}' for r in ratios)})")
 
 
 if __name__ == "__main__":

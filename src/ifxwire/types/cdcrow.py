@@ -100,18 +100,31 @@ def _restarted(columns: Sequence[ColumnDesc]) -> list[ColumnDesc]:
 
 
 def row_decoder(columns: Sequence[ColumnDesc], encoding: str
-                ) -> Callable[[bytes, Sequence[int]], tuple[object, ...]]:
-    """``(payload, variable-length sizes) -> values`` for rows of these columns (CDC order).
+                ) -> Callable[[bytes, Sequence[int]], Sequence[object]]:
+    """``(payload, variable-length sizes) -> values`` for rows of these columns (CDC order)."""
+    at = row_decoder_at(columns, encoding)
+
+    def decode(payload: bytes, sizes: Sequence[int]) -> Sequence[object]:
+        return at(payload, 0, len(payload), sizes)
+    return decode
+
+
+def row_decoder_at(columns: Sequence[ColumnDesc], encoding: str
+                   ) -> Callable[[bytes | bytearray | memoryview, int, int, Sequence[int]],
+                                 Sequence[object]]:
+    """``(buffer, payload offset, payload size, variable-length sizes) -> values``: the row
+    is read where it lies in the buffer the records came in (no copy of its payload).
 
     Without BOOLEAN or LVARCHAR columns the payload is an SQ_TUPLE row and one compiled tuple
-    decoder reads it whole; otherwise it is cut into columns (fixed widths, then the header's
-    sizes) and each is decoded alone."""
+    decoder (the accelerator's when it is in use) reads it whole; otherwise it is cut into
+    columns (fixed widths, then the header's sizes) and each is decoded alone."""
     cols = _restarted(columns)
     if not any(special(c) for c in cols):
         whole = build_row_decoder(cols, encoding)
 
-        def decode_whole(payload: bytes, sizes: Sequence[int]) -> tuple[object, ...]:
-            return tuple(whole(payload, 0, len(payload)))
+        def decode_whole(buf: bytes | bytearray | memoryview, start: int, size: int,
+                         sizes: Sequence[int]) -> Sequence[object]:
+            return whole(buf, start, size)
         return decode_whole
     parts: list[tuple[int | None, Callable[[bytes | memoryview], object]]] = []
     for c in cols:
@@ -124,8 +137,9 @@ def row_decoder(columns: Sequence[ColumnDesc], encoding: str
             dec = (lambda f: lambda b: f(b, 0, len(b))[0])(one)
         parts.append((width(c), dec))
 
-    def decode_columns(payload: bytes, sizes: Sequence[int]) -> tuple[object, ...]:
-        view = memoryview(payload)
+    def decode_columns(buf: bytes | bytearray | memoryview, start: int, size: int,
+                       sizes: Sequence[int]) -> Sequence[object]:
+        view = bytes(buf[start:start + size])
         pos = 0
         var = iter(sizes)
         out = []
@@ -133,5 +147,5 @@ def row_decoder(columns: Sequence[ColumnDesc], encoding: str
             n = w if w is not None else next(var)
             out.append(dec(view[pos:pos + n]))
             pos += n
-        return tuple(out)
+        return out
     return decode_columns

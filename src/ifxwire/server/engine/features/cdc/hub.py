@@ -26,12 +26,13 @@ import base64
 import json
 import os
 import sqlite3
+import struct
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from .....protocol import cdc as rec
 from .....types import cdcrow
@@ -309,7 +310,8 @@ class Hub:
         out = []
         for r in rows:
             shapes = {k: [(n, t) for n, t in v] for k, v in json.loads(r[6]).items()}
-            changes = [Change(c[0], c[1], tuple(_unjson(v) for v in c[2]))
+            changes = [Change(c[0], c[1], tuple([_unjson(v) if v.__class__ is dict else v
+                                                  for v in c[2]]))
                        for c in json.loads(r[7])]
             out.append(Txn(r[0], r[1], bool(r[2]), r[3], r[4], r[5], changes, shapes))
         return out
@@ -393,7 +395,7 @@ class CdcSession:
         self.queue: list[bytes] = []  # whole records not yet read
         self.partial = b""  # the rest of a record a short read cut
         self.current = b""  # that record whole (cdc_recboundary)
-        self._encoders: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._encoders: dict[tuple[object, ...], Any] = {}
 
     def activate(self, position: int) -> None:
         self.active = True
@@ -430,17 +432,19 @@ class CdcSession:
             self.partial = self.current
 
     def _take(self, records: list[bytes], n: int) -> bytes:
-        out = b""
+        out: list[bytes] = []
+        size = 0
         for i, r in enumerate(records):
-            if len(out) + len(r) > n:
+            if size + len(r) > n:
                 if not out:  # one record bigger than the buffer: its first piece
                     self.partial = r[n:]
                     self.current = r
                     return r[:n]
                 self.queue[:0] = records[i:]
                 break
-            out += r
-        return out
+            out.append(r)
+            size += len(r)
+        return b"".join(out)
 
     def _fill(self) -> None:
         deadline = None if self.timeout < 0 else time.monotonic() + self.timeout
@@ -463,41 +467,68 @@ class CdcSession:
                 self.hub.lock.wait(0.5 if left is None else min(left, 0.5))
 
     def _render(self, txn: Txn) -> None:
-        mine = [(i, c) for i, c in enumerate(txn.changes) if c.table in self.tables]
+        tables = self.tables
+        mine = [(i, c) for i, c in enumerate(txn.changes) if c.table in tables]
         if not mine:
             return
         seq = txn.begin_seq
-        out = [rec.begin(seq, txn.txid, txn.begin_time, txn.user_id)]
+        txid = txn.txid
+        out = [rec.begin(seq, txid, txn.begin_time, txn.user_id)]
+        plans: dict[str, Callable[[int, tuple[object, ...], int, int], bytes]] = {}
         for i, c in mine:
-            out.append(self._data(c, txn, seq + 1 + i))
+            if c.recnum == rec.TRUNCATE:
+                out.append(rec.truncate(seq + 1 + i, txid, tables[c.table].user_data))
+                continue
+            render = plans.get(c.table)
+            if render is None:
+                render = plans[c.table] = self._plan(c.table, txn.shapes[c.table])
+            out.append(render(c.recnum, c.values, seq + 1 + i, txid))
         if txn.committed:
-            out.append(rec.commit(txn.end_seq, txn.txid, txn.end_time))
+            out.append(rec.commit(txn.end_seq, txid, txn.end_time))
         else:
-            out.append(rec.rollback(txn.end_seq, txn.txid))
+            out.append(rec.rollback(txn.end_seq, txid))
         self.last_seq = txn.end_seq
         self.queue.extend(out)
 
-    def _data(self, c: Change, txn: Txn, seq: int) -> bytes:
-        cap = self.tables[c.table]
-        if c.recnum == rec.TRUNCATE:
-            return rec.truncate(seq, txn.txid, cap.user_data)
-        shape = txn.shapes[c.table]
+    def _plan(self, table: str, shape: list[tuple[str, str]]
+              ) -> Callable[[int, tuple[object, ...], int, int], bytes]:
+        """``(record number, stored row, sequence, transaction) -> record bytes`` for rows of
+        ``table`` written with ``shape`` (the columns and types when the row was logged),
+        cached per shape: one generated function per captured table and shape, which takes
+        each captured column from the stored row, loads it (SQLite value -> Python value),
+        encodes it in its CDC form and packs the whole record with one struct (issue 27's
+        benchmark: rendering was most of the server's time per event)."""
+        cap = self.tables[table]
+        key = (table, cap.user_data, tuple(cap.names), tuple(t for _, t in shape))
+        render = self._encoders.get(key)
+        if render is not None:
+            return cast(Callable[[int, tuple[object, ...], int, int], bytes], render)
         index = {name: i for i, (name, _) in enumerate(shape)}
-        key = (c.table, tuple(t for _, t in shape))
-        enc = self._encoders.get(key)
-        if enc is None:
-            descs = [t.describe(n) for n, t in zip(cap.names, cap.types, strict=True)]
-            loaders = [conv.loader(from_key(shape[index[n]][1])) for n in cap.names]
-            var = [cdcrow.width(d) is None for d in descs]
-            enc = self._encoders[key] = (loaders, cdcrow.encoders(descs, self.encoding), var)
-        loaders, col_encoders, var = enc
-        pieces = []
+        descs = [t.describe(n) for n, t in zip(cap.names, cap.types, strict=True)]
+        encoders = cdcrow.encoders(descs, self.encoding)
+        env: dict[str, Any] = {}
+        lines = []
         sizes = []
-        for n, f, e, v in zip(cap.names, loaders, col_encoders, var, strict=True):
-            value = c.values[index[n]]
-            piece = e(value if f is None or value is None else f(value))
-            pieces.append(piece)
-            if v:
-                sizes.append(len(piece))
-        payload = b"".join(pieces)
-        return rec.data(c.recnum, seq, txn.txid, cap.user_data, sizes, payload)
+        for k, name in enumerate(cap.names):
+            f = conv.loader(from_key(shape[index[name]][1]))
+            env[f"e{k}"] = encoders[k]
+            if f is None:
+                lines.append(f"    p{k} = e{k}(v[{index[name]}])")
+            else:
+                env[f"f{k}"] = f
+                lines.append(f"    x = v[{index[name]}]")
+                lines.append(f"    p{k} = e{k}(None if x is None else f{k}(x))")
+            if cdcrow.width(descs[k]) is None:
+                sizes.append(f"len(p{k})")
+        head = struct.Struct(f">iiiiqiii{len(sizes)}i")
+        env["H"] = head.pack
+        payload = " + ".join(f"p{k}" for k in range(len(cap.names))) or "b''"
+        hsize = head.size
+        lines.append(f"    payload = {payload}")
+        lines.append(f"    return H({hsize}, len(payload), {rec.PKTSCHEME_LRECBINARY}, recnum, "
+                     f"seq, txid, {int(cap.user_data)}, 0{''.join(', ' + z for z in sizes)})"
+                     " + payload")
+        code = "def render(recnum, v, seq, txid):\n" + "\n".join(lines) + "\n"
+        exec(compile(code, f"<cdc record of {table}>", "exec"), env)  # noqa: S102
+        render = self._encoders[key] = env["render"]
+        return cast(Callable[[int, tuple[object, ...], int, int], bytes], render)
