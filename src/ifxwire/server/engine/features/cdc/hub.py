@@ -529,6 +529,6 @@ class CdcSession:
                      f"seq, txid, {int(cap.user_data)}, 0{''.join(', ' + z for z in sizes)})"
                      " + payload")
         code = "def render(recnum, v, seq, txid):\n" + "\n".join(lines) + "\n"
-        exec(compile(code, f"<cdc record of {table}>", "exec"), env)  # noqa: S102
+        exec(compile(code, f"<cdc record of {table}>", "exec"), env)
         render = self._encoders[key] = env["render"]
         return cast(Callable[[int, tuple[object, ...], int, int], bytes], render)
