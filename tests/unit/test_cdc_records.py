@@ -139,3 +139,25 @@ def test_boolean_and_lvarchar_have_their_cdc_forms() -> None:
     enc = cdcrow.encoders([cols[2], cols[1], cols[0]], "utf-8")
     assert b"".join(e(v) for e, v in zip(enc, (1, True, "abc"), strict=True)) == first
     assert b"".join(e(v) for e, v in zip(enc, (2, None, None), strict=True)) == second
+
+
+def test_smart_lobs_are_a_fixed_prefix_and_the_locator() -> None:
+    """BLOB/CLOB: 76 fixed-length bytes, the 72-byte locator 4 bytes in (IBM JDBC's
+    CDCOperationRecord.getData copies bytes 4..76 into an IfxLocator and moves 76 on; IBM's
+    sample program cdcapi.ec reads ifx_lo_t 4 bytes in). The prefix is ours: 72, or 0 with a
+    zero locator for NULL."""
+    from ifxwire.types import cdcrow
+
+    cols = [ColumnDesc("id", int(TypeCode.INTEGER), 4),
+            ColumnDesc("b", int(TypeCode.UDTFIXED), 72, xid=10, type_name="blob"),
+            ColumnDesc("c", int(TypeCode.UDTFIXED), 72, xid=11, type_name="clob")]
+    assert [cdcrow.width(c) for c in cols] == [4, 76, 76]
+    loc = bytes(range(72))
+    row = bytes.fromhex("00000005") + bytes.fromhex("00000048") + loc + bytes(76)
+    enc = cdcrow.encoders(cols, "utf-8")
+    assert b"".join(e(v) for e, v in zip(enc, (5, loc, None), strict=True)) == row
+    d = Decoder({1: ("db:t", cols)}, "utf-8")
+    stream = (_schema(1, "id integer, b blob, c clob", 156, 3, 0) + BEGIN
+              + rec.data(rec.INSERT, 6, 7, 1, [], row))
+    rows = [tuple(e.row) for e in d.feed(stream) if e.row is not None]
+    assert rows == [(5, loc, None)]

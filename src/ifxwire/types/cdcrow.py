@@ -10,6 +10,12 @@ decoders, so most types are what an SQ_TUPLE carries (``rowcodec``), with two ex
   (JDBC does not read it).
 * LVARCHAR: ``i16 n + 1``, a null-flag byte, n bytes (``IfxLvarchar.fromCDC``: the text
   starts 3 bytes in; ``00 01 01`` is NULL).
+* BLOB, CLOB: 76 bytes, fixed-length: 4 bytes, then the 72-byte smart-LO locator
+  (``getData`` copies bytes 4..76 into an ``IfxLocator`` and moves 76 on; IBM's CDC sample
+  program ``cdcapi.ec`` reads the ``ifx_lo_t`` 4 bytes in and walks the column as a fixed one,
+  then opens the object with ``ifx_lo_open``). The record carries the locator, not the data.
+  The first 4 bytes are read by neither: we write the locator's size (72), and 0 with a zero
+  locator for NULL [inferred].
 
 docs/CDC.md lists the rest of the per-type sizes.
 """
@@ -20,6 +26,8 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from ..protocol.codes import XID_BLOB, XID_CLOB
+from ..protocol.codes import TypeCode as _T
 from ..protocol.columns import ColumnDesc
 from .rowcodec import _is_boolean, _is_lvarchar, build_row_decoder, column_encoders, fixed_width
 from .rowcodec import is_variable as _tuple_variable
@@ -27,12 +35,24 @@ from .rowcodec import is_variable as _tuple_variable
 _I16 = struct.Struct(">h")
 NULL_LVARCHAR = b"\x00\x01\x01"
 NULL_BOOLEAN = b"\x01\xff"
+#: a smart-LO column in a CDC row: 4 bytes, then the locator
+LOCATOR_SIZE = 72
+LOB_WIDTH = 4 + LOCATOR_SIZE
+LOB_PREFIX = struct.pack(">i", LOCATOR_SIZE)
+NULL_LOB = bytes(LOB_WIDTH)
+
+
+def is_smart_lob(col: ColumnDesc) -> bool:
+    """BLOB or CLOB (UDTFIXED with extended id 10 or 11)."""
+    return col.base == _T.UDTFIXED and col.xid in (XID_BLOB, XID_CLOB)
 
 
 def width(col: ColumnDesc) -> int | None:
     """Bytes of a fixed-length column in a CDC row; None for a variable-length one."""
     if _is_boolean(col):
         return 2
+    if is_smart_lob(col):
+        return LOB_WIDTH
     if _is_lvarchar(col) or _tuple_variable(col):
         return None
     return fixed_width(col)
@@ -40,7 +60,7 @@ def width(col: ColumnDesc) -> int | None:
 
 def special(col: ColumnDesc) -> bool:
     """Whether the column's CDC form differs from its SQ_TUPLE form."""
-    return _is_boolean(col) or _is_lvarchar(col)
+    return _is_boolean(col) or _is_lvarchar(col) or is_smart_lob(col)
 
 
 def _encode_boolean(v: object) -> bytes:
@@ -60,6 +80,22 @@ def _lvarchar_encoder(encoding: str) -> Callable[[object], bytes]:
     return encode
 
 
+def _encode_lob(v: object) -> bytes:
+    if v is None:
+        return NULL_LOB
+    loc: bytes = bytes(v)  # type: ignore[call-overload]
+    if len(loc) != LOCATOR_SIZE:
+        raise ValueError(f"a smart-LO locator has {LOCATOR_SIZE} bytes, not {len(loc)}")
+    return LOB_PREFIX + loc
+
+
+def _decode_lob(b: bytes | memoryview) -> object:
+    """The locator (72 bytes), or None for a NULL."""
+    if bytes(b) == NULL_LOB:
+        return None
+    return bytes(b[4:LOB_WIDTH])
+
+
 def encoders(columns: Sequence[ColumnDesc], encoding: str) -> list[Callable[[object], bytes]]:
     """One ``value -> bytes`` per column, in its CDC form."""
     base = column_encoders(columns, encoding)
@@ -69,6 +105,8 @@ def encoders(columns: Sequence[ColumnDesc], encoding: str) -> list[Callable[[obj
             out.append(_encode_boolean)
         elif _is_lvarchar(col):
             out.append(_lvarchar_encoder(encoding))
+        elif is_smart_lob(col):
+            out.append(_encode_lob)
         else:
             out.append(enc)
     return out
@@ -132,6 +170,8 @@ def row_decoder_at(columns: Sequence[ColumnDesc], encoding: str
             dec: Callable[[bytes | memoryview], object] = _decode_boolean
         elif _is_lvarchar(c):
             dec = _lvarchar_decoder(encoding)
+        elif is_smart_lob(c):
+            dec = _decode_lob
         else:
             one = build_row_decoder([replace(c, start=0)], encoding)
             dec = (lambda f: lambda b: f(b, 0, len(b))[0])(one)

@@ -151,10 +151,11 @@ def _fullrow(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
-#: Types a captured row does not carry yet: the guide forbids simple large objects, user-defined
-#: and collection types in cdc_startcapture; smart large objects (allowed there) are not done.
-_NOT_CAPTURED = frozenset({it.T.BYTE, it.T.TEXT, it.T.BLOB, it.T.CLOB, it.T.UDTVAR,
-                           it.T.UDTFIXED})
+#: Types a captured row does not carry: the guide ("Data for capture", G-056) says simple large
+#: objects (TEXT, BYTE), user-defined types and collections (SET, MULTISET, LIST, ROW) "are not
+#: supported for data capture", and cdc_startcapture "cannot include" such columns; it names no
+#: error code, so -83799. Smart large objects (BLOB, CLOB) are captured as their locator.
+_NOT_CAPTURED = frozenset({it.T.BYTE, it.T.TEXT, it.T.UDTVAR, it.T.UDTFIXED})
 
 
 def _capturable(t: IfxType) -> bool:
