@@ -101,3 +101,41 @@ def test_ibm_cdc_clients_read_the_stream(client: str, java_tools: dict[str, str]
         assert [x for x in again if x.startswith("REC ")] == ["REC METADATA -1 -1 1", *first[8:]]
     if client == "changestream":  # maxRecords(4): whole records, several per read
         assert "READ 4" in lines
+
+
+def test_ibm_jdbc_decodes_smart_lob_columns(java_tools: dict[str, str],
+                                            request: pytest.FixtureRequest) -> None:
+    """BLOB and CLOB columns are 76 fixed-length bytes with the locator 4 bytes in: JDBC 15's
+    getData makes an IfxSmBlob of each and finds the columns after them where we put them."""
+    from ifxwire.server import Server
+
+    classpath = str(request.getfixturevalue("jdbc_jars")["15.0.0.1"])
+    with Server(port=0, data=":memory:") as srv:
+        kw = {"host": srv.host, "port": srv.port, "user": "informix", "password": "in4mix"}
+        c = ifxwire.connect(**kw)
+        c.cursor().execute("CREATE DATABASE syscdcv1 WITH LOG")
+        c.cursor().execute("CREATE DATABASE cdcl WITH LOG")
+        c.close()
+        m = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)
+        w = ifxwire.connect(**kw, database="cdcl", autocommit=True)
+        w.cursor().execute("CREATE TABLE d (id INTEGER, body BLOB, note CLOB, tag VARCHAR(8))")
+        m.cursor().execute("EXECUTE FUNCTION informix.cdc_set_fullrowlogging('cdcl:d', 1)")
+        w.cursor().execute("INSERT INTO d VALUES (?, ?, ?, ?)", (1, b"\x01\x02" * 40, "t", "a"))
+        w.cursor().execute("INSERT INTO d VALUES (2, NULL, NULL, 'b')")
+        w.close()
+        m.close()
+        proc = subprocess.run(
+            [java_tools["java"], *JAVA_OPTS, "-cp", classpath,
+             str(HERE / "jdbc" / "CdcLobCheck.java"), srv.host, str(srv.port), srv.server_name,
+             "informix", "in4mix", "cdcl", "d"], capture_output=True, text=True, timeout=180)
+    lines = [x for x in proc.stdout.splitlines() if x.startswith("REC ")]
+    assert lines == [
+        "REC METADATA",
+        "REC BEGIN",
+        "REC INSERT id=1 body=IfxSmBlob note=IfxSmBlob tag=a",
+        "REC COMMIT",
+        "REC BEGIN",
+        "REC INSERT id=2 body=IfxSmBlob note=IfxSmBlob tag=b",
+        "REC COMMIT",
+        "REC TIMEOUT",
+    ], (proc.stdout, proc.stderr[-3000:])
