@@ -82,6 +82,29 @@ def test_errortext(reader: ifxwire.Connection) -> None:
     with pytest.raises(ifxwire.DatabaseError) as e:
         cur.execute("EXECUTE FUNCTION informix.cdc_errortext('CDC_E_NOTAB', 'de_de.819')")
     assert e.value.sqlcode == -23109
+    # inside a statement too, as the guide's example runs it
+    cur.execute("SELECT cdc_errortext('CDC_E_TABCAPTURED', 'en_us.0333'), errcode "
+                "FROM syscdcerrcodes WHERE errname = 'CDC_E_TABCAPTURED'")
+    assert cur.fetchall() == [
+        ("The specified table is already being captured by the CDC session.", -83710)]
+    cur.execute("SELECT cdc_errortext(errname, NULL) FROM syscdcerrcodes WHERE errcode = ?",
+                (-83708,))
+    assert cur.fetchall() == [("The specified CDC session does not exist.",)]
+    with pytest.raises(ifxwire.DatabaseError) as e:
+        cur.execute("SELECT cdc_errortext('CDC_E_NOSUCH', '') FROM syscdcrectypes")
+        cur.fetchall()
+    assert e.value.sqlcode == -1824
+
+
+def test_errortext_only_in_syscdcv1(connect_kwargs: dict[str, Any], cdcdb: str) -> None:
+    c = ifxwire.connect(**connect_kwargs, database=cdcdb, autocommit=True)
+    try:
+        with pytest.raises(ifxwire.DatabaseError) as e:
+            c.cursor().execute("SELECT cdc_errortext('CDC_E_NOTAB', '') FROM systables "
+                               "WHERE tabid = 1")
+        assert e.value.sqlcode == -674
+    finally:
+        c.close()
 
 
 def test_stream_errors_carry_name_and_text(reader: ifxwire.Connection) -> None:

@@ -770,6 +770,7 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
 
     functions = make_functions(slot)
     functions.update(TRANSLATION.lo_functions(slot))
+    functions.update(TRANSLATION.sqlite_functions)
     for name, (nargs, fn, deterministic) in functions.items():
         conn.create_function(name, nargs, cast(Callable[..., Any], wrap(fn)),
                              deterministic=deterministic)

@@ -99,6 +99,10 @@ class FeatureTranslation:
     #: SQL functions a feature translates, by upper-case name, taking precedence over the
     #: SQL layer's own (lobs/lo_functions.py: FILETOBLOB, LOTOFILE, LOCOPY, ifx_lo_*)
     functions: dict[str, Handler] = field(default_factory=dict)
+    #: SQLite functions a feature's translations call that need no session state, by name:
+    #: (number of arguments, function, deterministic) (cdc/routines.py: ifx_cdc_errortext)
+    sqlite_functions: dict[str, tuple[int, Callable[..., object], bool]] = field(
+        default_factory=dict)
     #: spl/resolve.py: the routines of a kind that admit a number of arguments
     candidates: Callable[[Sequence[Routine], str, int], list[Routine]] = _unregistered
     #: spl/outparams.py: the arguments a routine receives (OUT ones as NULL)

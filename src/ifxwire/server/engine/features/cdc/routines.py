@@ -27,9 +27,11 @@ from sqlglot import exp
 from .....protocol import cdc as rec
 from .....protocol.codes import StmtType
 from ...core import ifxtypes as it
+from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.hooks import CAPTURE
 from ...core.ifxtypes import IfxType
+from ...sql.exprs import func, typed
 from ...sql.hooks import TRANSLATION
 from ...sql.plan import Plan
 from .. import cross_database
@@ -49,6 +51,7 @@ from .hub import (
 if TYPE_CHECKING:
     from ...schema.catalog import TableInfo
     from ...session.session import EngineSession
+    from ...sql.exprs import ExprTranslator
     from ...sql.translate import Compiler
 
 log = logging.getLogger("ifxwire.server.cdc")
@@ -251,6 +254,16 @@ def _errortext(s: EngineSession, a: list[Any]) -> str:
     return catalog.errortext(a[0], a[1])
 
 
+def _sql_errortext(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+    """``cdc_errortext(name, locale)`` inside a statement (the guide's example is ``select
+    cdc_errortext('CDC_E_TABCAPTURED', 'en_us.0333') from syscdcvers``): in syscdcv1 only,
+    as the routines are; elsewhere the name resolves as any routine (-674)."""
+    if tx.database != CDC_DATABASE or len(node.expressions) != 2:
+        raise EngineError(sc.NO_ROUTINE, near="cdc_errortext")
+    args = [tx.convert(tx.tx(a), _LV) for a in node.expressions]
+    return typed(func("ifx_cdc_errortext", *args), _LV.nullable())
+
+
 NATIVES: dict[str, Native] = {
     "cdc_opensess": Native((_LV, _I, _I, _I, _I, _I), _opensess),
     "cdc_set_fullrowlogging": Native((_LV, _I), _fullrow),
@@ -447,3 +460,5 @@ def register() -> None:
     CAPTURE.session_closed = session_closed
     CAPTURE.log_position = log_position
     CAPTURE.database_opened = catalog.ensure
+    TRANSLATION.functions["CDC_ERRORTEXT"] = _sql_errortext
+    TRANSLATION.sqlite_functions["ifx_cdc_errortext"] = (2, catalog.errortext, True)
