@@ -61,8 +61,10 @@ def create_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
     tabid = cat.next_tabid(dc.conn)
     cat.insert_table_row(dc.conn, tabid, name, seq.owner, "Q", [])
     dc.conn.execute(
-        f"INSERT INTO syssequences (tabid, start_val, inc_val, max_val, min_val, cycle, "
-        f"restart_val, cache, {quote('order')}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, '1')",
+        # seqid is a SERIAL: the next number, as for any SERIAL column (it was left NULL)
+        f"INSERT INTO syssequences (seqid, tabid, start_val, inc_val, max_val, min_val, cycle, "
+        f"restart_val, cache, {quote('order')}) VALUES ((SELECT COALESCE(MAX(seqid), 0) + 1 "
+        f"FROM syssequences), ?, ?, ?, ?, ?, ?, NULL, ?, '1')",
         (tabid, start, inc, maxv, minv, "1" if seq.cycle else "0", seq.cache))
 
 
