@@ -202,3 +202,35 @@ def test_current_timestamp_is_no_informix_function(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "SELECT current_timestamp FROM hr_num") == -217
     cur.execute("SELECT CURRENT YEAR TO SECOND FROM hr_num WHERE a = 1")
     assert len(cur.fetchall()) == 1
+
+
+# ---- SKIP, FIRST and LIMIT where the Projection clause may not have them ---------------------
+@pytest.mark.parametrize("sql", [
+    "SELECT a FROM hr_num WHERE a IN (SELECT SKIP 1 a FROM hr_num)",
+    "SELECT a FROM hr_num WHERE a IN (SELECT SKIP 1 FIRST 1 a FROM hr_num)",
+    "SELECT a FROM hr_num x WHERE EXISTS (SELECT SKIP 1 a FROM hr_num y WHERE y.a = x.a)",
+    "SELECT (SELECT SKIP 1 a FROM hr_num) FROM hr_num",
+    "SELECT a FROM hr_num WHERE a IN (SELECT a FROM hr_num UNION SELECT SKIP 1 a FROM hr_num)",
+])
+def test_skip_in_a_subquery(cur: ifxwire.Cursor, sql: str) -> None:
+    # Guide to SQL: Tutorial 14.10, "FIRST clause to select specific rows": no SKIP, FIRST or
+    # LIMIT "in a subquery, except in the FROM clause of the outer query"; Hibernate
+    # (CriteriaMultiselectGroupByAndOrderByTest): "Informix doesn't support offset in
+    # subqueries". -944 [jcat]: 'Cannot use "first", "limit" or "skip" in this context.'
+    assert sqlcode(cur, sql) == -944
+
+
+def test_skip_where_the_projection_clause_may_have_it(cur: ifxwire.Cursor) -> None:
+    cur.execute("SELECT * FROM (SELECT SKIP 1 a FROM hr_num ORDER BY a) x")
+    assert cur.fetchall() == [(2,)]
+    cur.execute("SELECT SKIP 1 a FROM hr_num ORDER BY a")
+    assert cur.fetchall() == [(2,)]
+    cur.execute("SELECT a FROM hr_num WHERE EXISTS (SELECT FIRST 1 a FROM hr_num) ORDER BY a")
+    assert cur.fetchall() == [(1,), (2,)]  # FIRST in a subquery: accepted (SERVER.md)
+
+
+@pytest.mark.parametrize("projection", ["FIRST 1 a", "SKIP 1 a", "LIMIT 1 a"])
+def test_no_skip_first_or_limit_in_a_view(cur: ifxwire.Cursor, projection: str) -> None:
+    # The same Tutorial section: not "when the SELECT statement is part of a view definition".
+    assert sqlcode(cur, f"CREATE VIEW hr_first_view AS SELECT {projection} FROM hr_num") == -944
+    assert sqlcode(cur, "SELECT * FROM hr_first_view") == -206

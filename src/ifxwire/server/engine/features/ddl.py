@@ -452,6 +452,7 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
         if spec.if_not_exists:
             return
         raise EngineError(sc.TABLE_EXISTS, near=name)
+    refusals.first_in_view(spec.query)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "view columns")
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")
