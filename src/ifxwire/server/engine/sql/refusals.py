@@ -48,6 +48,8 @@ def check_syntax(ast: exp.Expr) -> None:
             _for_update(node)
         if isinstance(node, exp.Query):
             _first_in_subquery(node)
+        elif isinstance(node, exp.Insert):
+            _insert_select(node)
         elif isinstance(node, exp.CurrentTimestamp):
             # Informix spells it CURRENT: "No 'current_timestamp' function on Informix (test
             # passes with 'current')" (Hibernate: SqlGeneratedTest, ImmutableSqlGeneratedTest).
@@ -81,6 +83,25 @@ def _first_in_subquery(node: exp.Query) -> None:
         if isinstance(up, exp.Select):
             raise EngineError(sc.FIRST_CONTEXT, near="skip")
         up = up.parent
+
+
+def _insert_select(node: exp.Insert) -> None:
+    """INSERT ... SELECT takes a subset of SELECT: "The following SELECT clauses and options
+    are not supported in an INSERT statement: FIRST and LIMIT; INTO TEMP, ...; UNION, UNION
+    ALL, INTERSECT, MINUS, and EXCEPT set operators" (Guide to SQL: Syntax 14.10, INSERT,
+    "Subset of SELECT Statement"; Hibernate: "Informix does not allow 'union' in 'insert
+    select'", BulkManipulationTest). A set operator is outside the grammar: -201 (inferred);
+    FIRST or LIMIT is -944, the code whose message names them (inferred that it is sent)."""
+    source = node.expression
+    while isinstance(source, exp.Subquery):
+        source = source.this
+    if isinstance(source, exp.SetOperation):
+        word = {exp.Union: "union", exp.Intersect: "intersect"}.get(type(source), "minus")
+        raise EngineError(sc.SYNTAX, near=word)
+    if isinstance(source, exp.Select):
+        limit = _projection_limit(source)
+        if limit is not None and limit.args.get("expression") is not None:
+            raise EngineError(sc.FIRST_CONTEXT, near="first")
 
 
 def first_in_view(query: exp.Expr) -> None:
