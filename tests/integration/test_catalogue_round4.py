@@ -120,6 +120,48 @@ def test_sysconstraints_owner_and_collation(conn: ifxwire.Connection) -> None:
     assert {c.strip() for _, _, c in rows} == {locale.strip()}
 
 
+def test_syssyntable_of_a_local_synonym_uses_tabid_and_btabid_only(
+        conn: ifxwire.Connection) -> None:
+    # Reference, SYSSYNTABLE: "If you define a synonym for an object that is in your current
+    # database, only the tabid and btabid columns are used"; owner is VARCHAR(32) there and
+    # in SYSSYNONYMS.
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE r4_syn_base (a INT)")
+    cur.execute("INSERT INTO r4_syn_base VALUES (7)")
+    cur.execute("CREATE SYNONYM r4_syn FOR r4_syn_base")
+    cur.execute("CREATE PRIVATE SYNONYM r4_psyn FOR r4_syn_base")
+    conn.commit()
+    rows = _rows(conn, "SELECT t.tabtype, s.servername, s.dbname, s.owner, s.tabname, b.tabname "
+                       "FROM systables t, syssyntable s, systables b WHERE t.tabid = s.tabid "
+                       "AND b.tabid = s.btabid AND t.tabname IN ('r4_syn', 'r4_psyn') "
+                       "ORDER BY t.tabname")
+    assert rows == [("P", None, None, None, None, "r4_syn_base"),
+                    ("S", None, None, None, None, "r4_syn_base")]
+    assert _rows(conn, "SELECT a FROM r4_syn") == [(7,)]
+    assert _rows(conn, "SELECT a FROM r4_psyn") == [(7,)]
+    for tabid in (9, 10):
+        assert {n: (t, length) for n, t, length in _columns(conn, tabid)}["owner"] == (
+            VARCHAR, 32)
+
+
+def test_drop_table_drops_its_local_synonyms(conn: ifxwire.Connection) -> None:
+    # Guide to SQL: Syntax, "Effects of the DROP TABLE Statement": "When you remove a table,
+    # you also delete ... any local synonyms assigned to it". The names are free again.
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE r4_drop_base (a INT NOT NULL CHECK (a > 0))")
+    cur.execute("CREATE SYNONYM r4_drop_syn FOR r4_drop_base")
+    cur.execute("CREATE PRIVATE SYNONYM r4_drop_psyn FOR r4_drop_base")
+    (tabid,) = _rows(conn, "SELECT tabid FROM systables WHERE tabname = 'r4_drop_base'")[0]
+    cur.execute("DROP TABLE r4_drop_base")
+    conn.commit()
+    assert _rows(conn, "SELECT tabname FROM systables WHERE tabname MATCHES 'r4_drop*'") == []
+    assert _rows(conn, "SELECT COUNT(*) FROM syssyntable WHERE btabid = ?", tabid) == [(0,)]
+    assert _rows(conn, "SELECT COUNT(*) FROM syscoldepend WHERE tabid = ?", tabid) == [(0,)]
+    cur.execute("CREATE TABLE r4_drop_syn (b INT)")  # the synonym's name is free
+    conn.commit()
+    assert _rows(conn, "SELECT tabtype FROM systables WHERE tabname = 'r4_drop_syn'") == [("T",)]
+
+
 def test_a_database_file_from_before_is_brought_to_the_14_10_columns(tmp_path: Path) -> None:
     """A database file an earlier release made (sysindices without the 14.10 columns, owner
     CHAR(32) in sysindices and sysconstraints) is upgraded when first opened."""
@@ -144,7 +186,8 @@ def test_a_database_file_from_before_is_brought_to_the_14_10_columns(tmp_path: P
     raw.execute("DELETE FROM syscolumns WHERE tabid = 3 AND colno > 9")
     raw.execute("UPDATE syscolumns SET coltype = 2 WHERE tabid = 3 AND colname IN "
                 "('leaves', 'nunique', 'clust')")
-    raw.execute("UPDATE syscolumns SET coltype = 0 WHERE tabid IN (3, 11) AND colname = 'owner'")
+    raw.execute("UPDATE syscolumns SET coltype = 0 WHERE tabid IN (3, 9, 10, 11) "
+                "AND colname = 'owner'")
     raw.execute("UPDATE systables SET ncols = 9 WHERE tabid = 3")
     raw.commit()
     raw.close()
@@ -154,7 +197,8 @@ def test_a_database_file_from_before_is_brought_to_the_14_10_columns(tmp_path: P
             assert len(_columns(c, 3)) == 24
             types = {n: t for n, t, _ in _columns(c, 3)}
             assert (types["owner"], types["leaves"], types["amid"]) == (VARCHAR, FLOAT, INTEGER)
-            assert {n: t for n, t, _ in _columns(c, 11)}["owner"] == VARCHAR
+            for tabid in (9, 10, 11):
+                assert {n: t for n, t, _ in _columns(c, tabid)}["owner"] == VARCHAR
             assert _rows(c, "SELECT ncols FROM systables WHERE tabid = 3") == [(24,)]
             assert _rows(c, "SELECT idxname, part1, leaves FROM sysindexes WHERE tabid = 100"
                          ) == [(" 100_1", 1, 1)]

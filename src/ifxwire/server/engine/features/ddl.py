@@ -409,9 +409,18 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         lobstore.table_dropping(dc.conn, info)
     dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
     tabid = info.tabid
-    for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
-                  "systabauth", "syscolauth", "sysviews", "_ifx_serial"):
-        dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (tabid,))
+    synonyms: list[int] = []
+    if spec.kind == "TABLE":
+        # "When you remove a table, you also delete ... any local synonyms assigned to it"
+        # (Guide to SQL: Syntax, "Effects of the DROP TABLE Statement"); synonyms made in
+        # another database stay.
+        synonyms = [int(r[0]) for r in dc.conn.execute(
+            "SELECT tabid FROM syssyntable WHERE btabid = ?", (tabid,))]
+    for gone in (tabid, *synonyms):
+        for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
+                      "systabauth", "syscolauth", "sysviews", "syscoldepend", "syssyntable",
+                      "_ifx_serial"):
+            dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (gone,))
     dc.conn.execute("DELETE FROM sysdepend WHERE dtabid = ? OR btabid = ?", (tabid, tabid))
     dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")

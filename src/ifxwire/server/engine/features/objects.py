@@ -225,8 +225,13 @@ def create_synonym(dc: DdlContext, spec: SynonymSpec) -> None:
     tabid = cat.next_tabid(dc.conn)
     cat.insert_table_row(dc.conn, tabid, name, spec.name.owner or dc.user,
                          "S" if spec.public else "P", [])
+    # "If you define a synonym for an object that is in your current database, only the tabid
+    # and btabid columns are used" (Guide to SQL: Reference, SYSSYNTABLE); servername, dbname,
+    # owner and tabname describe an external object only.
+    external = btabid is None
     dc.conn.execute("INSERT INTO syssyntable VALUES (?, ?, ?, ?, ?, ?)",
-                    (tabid, None, target.database, towner, target.name, btabid))
+                    (tabid, None, target.database, towner if external else None,
+                     target.name if external else None, btabid))
 
 
 def drop_synonym(dc: DdlContext, spec: SynonymSpec) -> None:

@@ -93,7 +93,7 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("defrole", _c(32)),
     ]),
     (10, "syssyntable", [
-        ("tabid", _I), ("servername", _v(128)), ("dbname", _v(128)), ("owner", _c(32)),
+        ("tabid", _I), ("servername", _v(128)), ("dbname", _v(128)), ("owner", _v(32)),
         ("tabname", _v(128)), ("btabid", _I),
     ]),
     (11, "sysconstraints", [
@@ -504,8 +504,9 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
 
 
 #: Catalogue columns whose type a later release changed to the Guide to SQL: Reference's
-#: (tabid, column): sysindices.owner and sysconstraints.owner VARCHAR(32) (were CHAR(32)).
-RETYPED_COLUMNS = [(3, "owner"), (11, "owner")]
+#: (tabid, column): the owner columns of sysindices, syssynonyms, syssyntable and
+#: sysconstraints are VARCHAR(32) (were CHAR(32)).
+RETYPED_COLUMNS = [(3, "owner"), (9, "owner"), (10, "owner"), (11, "owner")]
 
 
 def _retyped(conn: sqlite3.Connection) -> list[int]:
@@ -694,6 +695,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         f"s.btabid FROM {p}systables t, {p}syssyntable s WHERE t.tabid = s.tabid"
     ):
         base = by_tabid.get(btabid) if btabid else None
+        if base is None and target is None:
+            continue  # a local synonym whose table is gone
         synonyms[name] = SynonymInfo(
             name, tabid, (owner or "").strip(), tabtype == "S",
             base.name if base is not None else target, (towner or "").strip() or None,

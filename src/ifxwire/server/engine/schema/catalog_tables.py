@@ -50,7 +50,7 @@ _OWNER = _c(32)
 #: tables, XA data sources), tabid -> (name, columns).
 EMPTY_TABLES: dict[int, tuple[str, Columns]] = {
     8: ("sysdepend", [("btabid", _I), ("btype", _c(1)), ("dtabid", _I), ("dtype", _c(1))]),
-    9: ("syssynonyms", [("owner", _OWNER), ("synname", _NAME), ("created", it.DATE),
+    9: ("syssynonyms", [("owner", _v(32)), ("synname", _NAME), ("created", it.DATE),
                         ("tabid", _I)]),
     20: ("sysblobs", [("spacename", _NAME), ("type", _c(1)), ("tabid", _I), ("colno", _SI)]),
     21: ("sysopclstr", [("owner", _OWNER), ("clstrname", _NAME), ("clstrsize", _I),
