@@ -144,6 +144,29 @@ def test_syssyntable_of_a_local_synonym_uses_tabid_and_btabid_only(
             VARCHAR, 32)
 
 
+def test_owner_columns_and_numargs_have_the_reference_types(conn: ifxwire.Connection) -> None:
+    # Reference (14.10 and OneDB), SYSPROCEDURES: owner VARCHAR(32), numargs INTEGER;
+    # SYSTRIGGERS and SYSXTDTYPES: owner VARCHAR(32); SYSTABLES keeps owner CHAR(32).
+    def coltype(tabid: int, name: str) -> tuple[int, int]:
+        return {n: (t, length) for n, t, length in _columns(conn, tabid)}[name]
+
+    assert coltype(16, "owner") == (VARCHAR, 32)
+    assert coltype(16, "numargs") == (INTEGER, 4)
+    assert coltype(22, "owner") == (VARCHAR, 32)
+    assert coltype(30, "owner") == (VARCHAR, 32)
+    assert coltype(1, "owner") == (CHAR, 32)
+    # SYSTABAUTH, SYSCOLAUTH: grantor and grantee VARCHAR(32)
+    for tabid in (4, 5):
+        assert (coltype(tabid, "grantor"), coltype(tabid, "grantee")) == (
+            (VARCHAR, 32), (VARCHAR, 32))
+    cur = conn.cursor()
+    cur.execute("CREATE PROCEDURE r4_proc(a INT, b INT) RETURNING INT; RETURN a + b; "
+                "END PROCEDURE")
+    conn.commit()
+    assert _rows(conn, "SELECT owner, numargs FROM sysprocedures WHERE procname = 'r4_proc'"
+                 ) == [("informix", 2)]
+
+
 def test_drop_table_drops_its_local_synonyms(conn: ifxwire.Connection) -> None:
     # Guide to SQL: Syntax, "Effects of the DROP TABLE Statement": "When you remove a table,
     # you also delete ... any local synonyms assigned to it". The names are free again.
@@ -186,8 +209,12 @@ def test_a_database_file_from_before_is_brought_to_the_14_10_columns(tmp_path: P
     raw.execute("DELETE FROM syscolumns WHERE tabid = 3 AND colno > 9")
     raw.execute("UPDATE syscolumns SET coltype = 2 WHERE tabid = 3 AND colname IN "
                 "('leaves', 'nunique', 'clust')")
-    raw.execute("UPDATE syscolumns SET coltype = 0 WHERE tabid IN (3, 9, 10, 11) "
+    raw.execute("UPDATE syscolumns SET coltype = 0 WHERE tabid IN (3, 9, 10, 11, 16, 22, 30) "
                 "AND colname = 'owner'")
+    raw.execute("UPDATE syscolumns SET coltype = 1, collength = 2 WHERE tabid = 16 "
+                "AND colname = 'numargs'")
+    raw.execute("UPDATE syscolumns SET coltype = 0 WHERE tabid IN (4, 5) "
+                "AND colname IN ('grantor', 'grantee')")
     raw.execute("UPDATE systables SET ncols = 9 WHERE tabid = 3")
     raw.commit()
     raw.close()
@@ -197,8 +224,10 @@ def test_a_database_file_from_before_is_brought_to_the_14_10_columns(tmp_path: P
             assert len(_columns(c, 3)) == 24
             types = {n: t for n, t, _ in _columns(c, 3)}
             assert (types["owner"], types["leaves"], types["amid"]) == (VARCHAR, FLOAT, INTEGER)
-            for tabid in (9, 10, 11):
+            for tabid in (9, 10, 11, 16, 22, 30):
                 assert {n: t for n, t, _ in _columns(c, tabid)}["owner"] == VARCHAR
+            assert {n: t for n, t, _ in _columns(c, 16)}["numargs"] == INTEGER
+            assert {n: t for n, t, _ in _columns(c, 4)}["grantee"] == VARCHAR
             assert _rows(c, "SELECT ncols FROM systables WHERE tabid = 3") == [(24,)]
             assert _rows(c, "SELECT idxname, part1, leaves FROM sysindexes WHERE tabid = 100"
                          ) == [(" 100_1", 1, 1)]

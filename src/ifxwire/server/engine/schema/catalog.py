@@ -81,10 +81,10 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("nextsize", _I),
     ]),
     (4, "systabauth", [
-        ("grantor", _c(32)), ("grantee", _c(32)), ("tabid", _I), ("tabauth", _c(9)),
+        ("grantor", _v(32)), ("grantee", _v(32)), ("tabid", _I), ("tabauth", _c(9)),
     ]),
     (5, "syscolauth", [
-        ("grantor", _c(32)), ("grantee", _c(32)), ("tabid", _I), ("colno", _SI),
+        ("grantor", _v(32)), ("grantee", _v(32)), ("tabid", _I), ("colno", _SI),
         ("colauth", _c(3)),
     ]),
     (6, "sysviews", [("tabid", _I), ("seqno", _SI), ("viewtext", _c(64))]),
@@ -119,7 +119,7 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     (29, "sysroleauth", [("rolename", _c(32)), ("grantee", _c(32)), ("is_grantable", _c(1))]),
     (30, "sysxtdtypes", [
         ("extended_id", IfxType(T.SERIAL)), ("domain", _c(1)), ("mode", _c(1)),
-        ("owner", _c(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
+        ("owner", _v(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
         ("length", _I), ("byvalue", _c(1)), ("cannothash", _c(1)), ("align", _SI),
         ("locator", _I),
     ]),
@@ -504,9 +504,13 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
 
 
 #: Catalogue columns whose type a later release changed to the Guide to SQL: Reference's
-#: (tabid, column): the owner columns of sysindices, syssynonyms, syssyntable and
-#: sysconstraints are VARCHAR(32) (were CHAR(32)).
-RETYPED_COLUMNS = [(3, "owner"), (9, "owner"), (10, "owner"), (11, "owner")]
+#: (tabid, column): the owner columns of sysindices, syssynonyms, syssyntable, sysconstraints,
+#: sysprocedures, systriggers and sysxtdtypes are VARCHAR(32) (were CHAR(32)), and
+#: sysprocedures.numargs is INTEGER (was SMALLINT); systabauth's and syscolauth's grantor and
+#: grantee are VARCHAR(32) (were CHAR(32)).
+RETYPED_COLUMNS = [(3, "owner"), (9, "owner"), (10, "owner"), (11, "owner"), (16, "owner"),
+                   (16, "numargs"), (22, "owner"), (30, "owner"), (4, "grantor"),
+                   (4, "grantee"), (5, "grantor"), (5, "grantee")]
 
 
 def _retyped(conn: sqlite3.Connection) -> list[int]:
