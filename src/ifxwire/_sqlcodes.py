@@ -26,6 +26,13 @@ Line format of ``_SQL_TABLE`` (whitespace separated, the text is the rest of the
   with a space before it, as ``'%s'`` or ``%s``. The space lets the renderer drop the slot
   cleanly when the server sends no parameter.
 
+Every number's meaning is checked against the message catalogue IBM ships in its JDBC jar
+(``com/informix/msg/sql_en_US.properties`` and ``isam_en_US.properties``); where that jar's
+code-to-SQLSTATE map (``itoxmsg_en_US.properties``, what IBM JDBC's ``getSQLState()`` gives)
+names a SQLSTATE of another class than ours, the entry follows it (-285, -276: 24000; -543:
+22019), and the codes that map names are all here. We keep the ODBC 3 forms (42S02 for IBM's
+S0002) within a class.
+
 This module deliberately imports nothing. It maps codes to kind letters, not to classes.
 That way the table can be loaded, checked or generated without importing the exception classes.
 """
@@ -74,12 +81,11 @@ _SQL_TABLE = """
 -206    P  42S02  Table '%s' is not in the database.
 -208    O  HY001  The database server could not allocate memory for the query.
 -211    E  -      Cannot read system catalog '%s'.
--212?   E  -      Could not add the index.
+-212    E  -      Could not add the index.
 -213    O  HY008  The statement was interrupted (cancelled).
 -217    P  42S22  Column '%s' is not in any table of the query, and is not a defined variable.
 -218    P  42S02  Synonym '%s' was not found.
-# Unsure: we remember -219 as the "wildcard matched nothing" case, but have not checked it.
--219?   P  42S22  The wildcard did not match any column.
+-219    P  -      MATCHES or LIKE wildcards can only be used with character values.
 -229    O  -      Could not open or create a temporary file.
 -230    O  -      Could not read a temporary file.
 -232    P  -      SERIAL column '%s' cannot be updated.
@@ -106,42 +112,42 @@ _SQL_TABLE = """
 -259    P  24000  The cursor is not open.
 -260    P  07005  A prepared SELECT must be run through a cursor, not with EXECUTE.
 -261    E  -      Could not create the file for table '%s'.
+-262    P  24000  There is no current cursor.
 -263    O  40001  Could not lock the row for update.
 -264    O  -      Could not write to a temporary file.
 -265    O  25000  Insert and FOR UPDATE cursors need an open transaction in a logged database.
 -266    P  24000  The cursor has no current row for WHERE CURRENT OF.
 -267    P  24000  The cursor was released (FREE); prepare and declare it again.
 -268    I  -      Unique constraint '%s' violated.
-# Unsure: -269 is remembered as "cannot add a NOT NULL column to a table that has rows".
--269?   I  -      NOT NULL column '%s' cannot be added while the table holds rows.
+-269    I  -      NOT NULL column '%s' cannot be added while the table holds rows.
 -271    E  -      Could not insert the new row into the table.
 -272    P  42501  The SELECT privilege is required for this operation.
 -273    P  42501  The UPDATE privilege is required for this operation.
 -274    P  42501  The DELETE privilege is required for this operation.
 -275    P  42501  The INSERT privilege is required for this operation.
--276?   P  34000  The cursor was not found.
+-276    P  24000  The cursor was not found.
 -282    P  -      A quoted string has no closing quote.
 -284    P  21000  A subquery returned more than one row where at most one was allowed.
-# Unsure: -285 is remembered as the server rejecting a cursor id it does not know.
--285?   X  -      The database server received an invalid cursor.
--287?   P  -      Cannot add SERIAL column '%s' to the table.
+-285    P  24000  The database server received an invalid cursor.
+-287    P  -      Cannot add SERIAL column '%s' to the table.
 -288    P  -      Table '%s' is not locked by this session.
 -289    O  40001  Cannot lock table '%s' in the requested mode.
 -290    P  24000  The cursor was not declared FOR UPDATE.
 -292    I  -      Column '%s' does not accept NULL, and the INSERT gave it no value.
--293?   P  -      IS [NOT] NULL can only be applied to a simple column here.
+-293    P  -      IS [NOT] NULL can only be applied to a simple column here.
 -294    P  -      Column '%s' must be in the GROUP BY list.
--298    P  42501  You cannot grant privileges to yourself.
--299?   P  42501  Privileges cannot be granted to PUBLIC WITH GRANT OPTION.
--302?   P  42501  You lack the GRANT option, or the option is not valid on this view.
+-298    P  42501  A privilege cannot be granted to PUBLIC WITH GRANT OPTION.
+-299    P  42501  You cannot grant a privilege to yourself.
+-302    P  42501  You lack the GRANT option, or the option is not valid on this view.
+-306    D  22003  A subscript is out of range.
 -309    P  -      ORDER BY column '%s' must also be in the select list.
 -310    P  42S01  Table '%s' already exists in the database.
 -312    E  -      Cannot update system catalog '%s'.
 -314    O  -      Table '%s' is in use by another session.
 -316    P  42S11  Index '%s' already exists in the database.
 -317    P  -      All parts of a UNION must select the same number of columns.
--319?   P  42S12  The index does not exist.
--321?   P  -      Cannot GROUP BY an aggregate expression.
+-319    P  42S12  The index does not exist.
+-321    P  -      Cannot GROUP BY an aggregate expression.
 -324    P  -      Column reference '%s' is ambiguous; qualify it with a table name.
 -327    O  25000  A table cannot be unlocked inside a transaction.
 -328    P  42S21  Column '%s' already exists in the table.
@@ -154,17 +160,17 @@ _SQL_TABLE = """
 -350    P  42S11  An index on these columns already exists.
 -352    P  42S22  Column '%s' was not found.
 -354    P  -      The database or cursor name is not in a valid format.
--356?   P  -      The referencing and referenced columns have different data types.
+-356    P  -      The referencing and referenced columns have different data types.
 -359    O  -      The current database, or another open one, cannot be dropped or renamed.
 -360    P  -      A table read by a subquery cannot be modified by the same statement.
 -362    P  -      A table can have only one SERIAL column.
--363?   P  24000  The cursor is not declared for a SELECT statement.
+-363    P  24000  The cursor is not declared for a SELECT statement.
 -365    P  -      FOR UPDATE needs a simple SELECT (one table, no GROUP BY, DISTINCT or aggregate).
 -366    P  -      The scale is larger than the declared precision.
 -367    P  -      SUM and AVG cannot be computed on character columns.
 -368    O  08001  The database server's SQL engine is not compatible with this client.
 -371    I  -      Cannot create a unique index: the column already holds duplicate values.
--374?   P  -      With UNION, ORDER BY must refer to columns by number.
+-374    P  -      With UNION, ORDER BY must refer to columns by number.
 -377    O  25000  The transaction must end before the database is closed.
 -378    O  40001  The record is locked by another session.
 -382    P  -      The view's column list and its SELECT list differ in length.
@@ -176,11 +182,12 @@ _SQL_TABLE = """
 -390    P  -      The synonym name is already used by a table or synonym.
 -391    I  -      Column '%s' does not accept NULL.
 -392    X  -      The database server met an unexpected null pointer.
--393?   P  -      A WHERE condition turns this into a two-sided outer join.
--395?   P  -      The WHERE clause yields an outer Cartesian product.
+-393    P  -      A WHERE condition turns this into a two-sided outer join.
+-395    P  -      The WHERE clause yields an outer Cartesian product.
 -397    X  -      System catalog '%s' is corrupted.
--399?   O  -      Cannot access the transaction log file.
+-399    O  -      Cannot access the transaction log file.
 -400    P  24000  FETCH on a cursor that is not open.
+-404    P  07003  The cursor or statement is not available.
 -406    O  HY001  Memory allocation failed.
 -407    O  08S01  The database server reported error number zero; the session state is uncertain.
 -408    O  08S01  Unexpected message type between client and server; is the port SQLI (not DRDA)?
@@ -188,77 +195,93 @@ _SQL_TABLE = """
 -413    P  24000  PUT on an insert cursor that is not open.
 -415    D  22018  A value could not be converted to the type it is used as.
 -425    O  -      The database is open in another session; this operation needs it exclusively.
-# Unsure: -457 / -459 are remembered as "server died" / "server was shut down".
--457?   O  08006  The database server terminated unexpectedly.
+-457    O  08006  The database server terminated unexpectedly.
 -458    O  40000  Long transaction aborted and rolled back (the logical logs filled up).
--459?   O  08006  The database server was shut down.
+-459    O  08006  The database server was shut down.
 -460    P  54000  The statement is longer than the database server allows.
+-467    D  22002  An indicator is missing for a NULL value.
+-471    P  33000  The SQL descriptor name is not valid.
+-472    D  22003  The item number in the SQL descriptor is out of range.
 -481    P  26000  Unknown statement name, or the statement was not prepared.
 -482    P  24000  This operation needs a SCROLL cursor.
+-483    P  42000  The SQL descriptor name is longer than 128 characters.
 -499    P  -      The row would be longer than Informix's limit of 32,767 bytes.
 -507    P  34000  Cursor '%s' was not found.
 -513    N  -      This statement is not available on this database server.
--514?   P  42501  Only a DBA can create, drop, grant or revoke on behalf of another user.
+-514    P  42501  Only a DBA can create, drop, grant or revoke on behalf of another user.
 -517    P  54000  The index is too large, or has too many parts.
 -521    O  40001  Cannot lock system catalog '%s'.
 -522    P  -      Table '%s' is not part of this query.
 -524    P  25000  LOCK TABLE can be used only inside a transaction.
 -525    I  -      Referential constraint '%s' is not satisfied.
 -526    N  -      A scroll cursor cannot be used for updates.
--527?   N  -      This lock mode is not available on this system.
--528?   O  54000  The output row is larger than the database server allows.
+-527    N  -      This lock mode is not available on this system.
+-528    O  54000  The output row is larger than the database server allows.
 -530    I  -      Check constraint '%s' failed.
 -535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
--541?   P  42501  The ALTER privilege is required for this operation.
+-541    P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
--543    P  -      The ESCAPE character must be exactly one byte.
+-543    D  22019  The ESCAPE character must be exactly one byte.
 -568    P  -      A logged database cannot refer to a database without logging.
 -569    P  -      A database without logging cannot refer to a logged database.
 -570    P  -      A non-ANSI database cannot refer to an ANSI-mode database.
 -571    P  -      An ANSI-mode database cannot refer to a non-ANSI database.
--577?   P  -      A constraint of this type already exists on these columns.
+-577    P  -      A constraint of this type already exists on these columns.
+-586    P  24000  The cursor is already open.
+-598    P  34000  Cursor name '%s' is not valid.
 -608    D  -      TEXT or BYTE values cannot be converted this way.
--609?   P  -      A TEXT or BYTE host variable cannot be used here.
--610?   N  -      A TEXT or BYTE column cannot be indexed.
+-609    P  -      A TEXT or BYTE host variable cannot be used here.
+-610    N  -      A TEXT or BYTE column cannot be indexed.
 -611    N  -      A scroll cursor cannot select TEXT or BYTE columns.
 -612    P  -      TEXT or BYTE values are not allowed in GROUP BY.
 -613    P  -      TEXT or BYTE values are not allowed in DISTINCT.
 -614    P  -      TEXT or BYTE values are not allowed in ORDER BY.
--615?   P  -      TEXT or BYTE values are not allowed in this expression.
+-615    P  -      TEXT or BYTE values are not allowed in this expression.
 -623    P  -      Constraint '%s' was not found.
--625?   P  -      A constraint named '%s' already exists.
--634?   P  -      Object '%s' does not exist.
+-625    P  -      A constraint named '%s' already exists.
+-634    P  -      Object '%s' does not exist.
 -635    P  42501  Only the owner of the object may do this.
 -668    O  -      The database server could not run the system command.
--673?   P  -      A routine named '%s' already exists.
--674?   P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
+-673    P  -      A routine named '%s' already exists.
+-674    P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
 -686    P  21000  Function '%s' returned more than one row.
 -691    I  -      Referential constraint '%s': the key is missing from the referenced table.
 -692    I  -      Key value for constraint '%s' is still referenced by another table.
 -696    P  -      Variable '%s' is used before it has a value.
+-699    O  40000  The transaction was rolled back heuristically.
 -703    I  -      A column of the primary key of table '%s' is NULL.
 -704    P  -      The table has a primary key already.
--706?   P  42501  The EXECUTE privilege on routine '%s' is required.
+-706    P  42501  The EXECUTE privilege on routine '%s' is required.
 -710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.
 -717    D  22023  A built-in function got an argument it does not accept: %s.
--721?   O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
+-721    O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
 -722    O  54001  The server ran out of stack space (the statement or routine nests too deeply).
 -743    P  -      Object '%s' already exists in the database.
 -744    P  -      This statement is not allowed inside an SPL routine.
 -745    E  -      A trigger action failed.
 # -746 is the code of RAISE EXCEPTION in SPL: the message is the user's own text, verbatim.
 -746    E  -      %s
--747?   P  -      A trigger action refers to the table or column that fired the trigger.
+-747    P  -      A trigger action refers to the table or column that fired the trigger.
 -748    O  54000  Too many levels of cascading triggers.
 -759    P  -      Database-level statements cannot be used on an explicit connection.
 -761    O  08001  INFORMIXSERVER does not match the server's DBSERVERNAME or DBSERVERALIASES.
 -762    O  54001  The statement nests too deeply: the parser's stack overflowed.
+-766    D  22024  The string is not terminated by a null character.
 -768    X  -      Internal error in server routine '%s'.
+-839    P  42S02  The table was not found.
+-840    P  42000  The name is too long.
+-841    P  42000  A name must start with a letter or '_' and hold only letters, digits and '_'.
+-879    D  22027  The trim character must be NULL or exactly one character long.
+-886    P  42000  The table or view cannot be dropped: other objects depend on it.
+-887    P  2B000  The privilege cannot be revoked: privileges, views or constraints depend on it.
+-901    O  28000  The user is not in the network authorization file.
+-902    O  28000  The user is not authorized, or the authorization file has too many entries.
 # --- connection, login, user-defined routines, -900 .. -999 ---------------------------------
 -908    O  08001  Connection to database server '%s' failed.
 -930    O  08001  Cannot reach database server '%s' (check the host name and port).
--931?   O  08001  Service '%s' is not defined in the services database.
+-931    O  08001  Service '%s' is not defined in the services database.
+-934    O  08006  The connection to the remote site is no longer valid.
 # -937 carries its own SQLSTATE on the wire; pass it as error_from_server(..., sqlstate=...).
 -937    E  -      A user-defined routine raised an error: %s
 -944    P  -      FIRST, SKIP or LIMIT cannot be used in this context.
@@ -283,7 +306,7 @@ _SQL_TABLE = """
 -1216   D  22018  Invalid exponent in a numeric value.
 -1218   D  22007  A character value could not be converted to a DATE.
 -1222   D  22003  The value does not fit in a SMALLFLOAT.
--1223?  D  22003  The value does not fit in a FLOAT.
+-1223   D  22003  The value does not fit in a FLOAT.
 -1226   D  22003  The DECIMAL or MONEY value exceeds its declared precision.
 -1260   D  -      The value cannot be converted between these types.
 -1261   D  22008  The first field of a DATETIME or INTERVAL has too many digits.
@@ -294,9 +317,10 @@ _SQL_TABLE = """
 -1266   D  -      These DATETIME or INTERVAL values cannot be combined in this operation.
 -1267   D  22008  The result of the DATETIME computation is out of range.
 -1268   D  22007  Invalid DATETIME or INTERVAL qualifier.
--1277?  D  22007  The input does not match the format specification.
+-1277   D  22007  The input does not match the format specification.
+-1278   D  22025  Invalid escape sequence in the pattern.
 -1279   D  22001  The value is longer than the string column allows.
--1284?  D  22003  The value does not fit in an INT8 or BIGINT.
+-1284   D  22003  The value does not fit in an INT8 or BIGINT.
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
@@ -307,7 +331,7 @@ _SQL_TABLE = """
 -8315   P  -      CURRVAL of sequence '%s' has no value in this session yet; use NEXTVAL first.
 -9610   P  -      A collection is required here.
 -9621   P  -      The derived column list does not match the collection's columns.
--9628?  P  -      Type '%s' was not found.
+-9628   P  -      Type '%s' was not found.
 -9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
@@ -349,9 +373,9 @@ _SQL_TABLE = """
 -23197  O  -      Locale mismatch: DB_LOCALE differs from the locale the database was created with.
 # --- network (seen by applications that go through the CSDK network layer) ------------------
 -25571  O  08004  The database server cannot start a session now (session limit reached).
--25580? O  08S01  A network function failed.
+-25580 O  08S01  A network function failed.
 -25582  O  08006  The network connection was broken.
--25596? O  08001  INFORMIXSERVER is not listed in the sqlhosts file.
+-25596 O  08001  INFORMIXSERVER is not listed in the sqlhosts file.
 """
 
 # ISAM codes arrive as the *second* number of SQ_ERR and explain the sqlcode ("could not read
@@ -385,9 +409,9 @@ _ISAM_TABLE = """
 -114    file name too long
 -115    cannot create lock file
 -116    cannot allocate memory
--117?   bad custom collating sequence
--118?   cannot read a log record
--119?   bad transaction log record
+-117    bad custom collating sequence
+-118    cannot read a log record
+-119    bad transaction log record
 -120    cannot open the transaction log file
 -121    cannot write to the transaction log file
 -122    not in a transaction
@@ -395,16 +419,16 @@ _ISAM_TABLE = """
 -127    no primary key
 -128    no logging on this table or database
 -129    too many users
--130?   dbspace not found
+-130    dbspace not found
 -131    no free disk space
--132?   row size too large
--133?   audit trail exists
+-132    row size too large
+-133    audit trail exists
 -134    no more locks
 -136    no more extents
 -143    deadlock detected
 -144    key value is locked
 -154    lock wait timeout expired
--172?   unexpected internal error
+-172    unexpected internal error
 -12014   smart large object: no such open LO file descriptor
 -12034   smart large object: invalid buffer size
 -12037   smart large object: invalid seek position

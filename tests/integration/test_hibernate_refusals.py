@@ -202,3 +202,64 @@ def test_current_timestamp_is_no_informix_function(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "SELECT current_timestamp FROM hr_num") == -217
     cur.execute("SELECT CURRENT YEAR TO SECOND FROM hr_num WHERE a = 1")
     assert len(cur.fetchall()) == 1
+
+
+# ---- SKIP, FIRST and LIMIT where the Projection clause may not have them ---------------------
+@pytest.mark.parametrize("sql", [
+    "SELECT a FROM hr_num WHERE a IN (SELECT SKIP 1 a FROM hr_num)",
+    "SELECT a FROM hr_num WHERE a IN (SELECT SKIP 1 FIRST 1 a FROM hr_num)",
+    "SELECT a FROM hr_num x WHERE EXISTS (SELECT SKIP 1 a FROM hr_num y WHERE y.a = x.a)",
+    "SELECT (SELECT SKIP 1 a FROM hr_num) FROM hr_num",
+    "SELECT a FROM hr_num WHERE a IN (SELECT a FROM hr_num UNION SELECT SKIP 1 a FROM hr_num)",
+])
+def test_skip_in_a_subquery(cur: ifxwire.Cursor, sql: str) -> None:
+    # Guide to SQL: Tutorial 14.10, "FIRST clause to select specific rows": no SKIP, FIRST or
+    # LIMIT "in a subquery, except in the FROM clause of the outer query"; Hibernate
+    # (CriteriaMultiselectGroupByAndOrderByTest): "Informix doesn't support offset in
+    # subqueries". -944 [jcat]: 'Cannot use "first", "limit" or "skip" in this context.'
+    assert sqlcode(cur, sql) == -944
+
+
+def test_skip_where_the_projection_clause_may_have_it(cur: ifxwire.Cursor) -> None:
+    cur.execute("SELECT * FROM (SELECT SKIP 1 a FROM hr_num ORDER BY a) x")
+    assert cur.fetchall() == [(2,)]
+    cur.execute("SELECT SKIP 1 a FROM hr_num ORDER BY a")
+    assert cur.fetchall() == [(2,)]
+    cur.execute("SELECT a FROM hr_num WHERE EXISTS (SELECT FIRST 1 a FROM hr_num) ORDER BY a")
+    assert cur.fetchall() == [(1,), (2,)]  # FIRST in a subquery: accepted (SERVER.md)
+
+
+@pytest.mark.parametrize("projection", ["FIRST 1 a", "SKIP 1 a", "LIMIT 1 a"])
+def test_no_skip_first_or_limit_in_a_view(cur: ifxwire.Cursor, projection: str) -> None:
+    # The same Tutorial section: not "when the SELECT statement is part of a view definition".
+    assert sqlcode(cur, f"CREATE VIEW hr_first_view AS SELECT {projection} FROM hr_num") == -944
+    assert sqlcode(cur, "SELECT * FROM hr_first_view") == -206
+
+
+# ---- INSERT ... SELECT takes a subset of SELECT --------------------------------------------
+@pytest.mark.parametrize(("sql", "code"), [
+    ("INSERT INTO hr_num (a) SELECT a FROM hr_num UNION SELECT a + 10 FROM hr_num", -201),
+    ("INSERT INTO hr_num (a) SELECT a FROM hr_num UNION ALL SELECT 5 FROM hr_num", -201),
+    ("INSERT INTO hr_num (a) SELECT a FROM hr_num INTERSECT SELECT a FROM hr_num", -201),
+    ("INSERT INTO hr_num (a) SELECT a FROM hr_num MINUS SELECT 1 FROM hr_num", -201),
+    ("INSERT INTO hr_num SELECT FIRST 1 * FROM hr_num", -944),
+    ("INSERT INTO hr_num SELECT LIMIT 1 * FROM hr_num", -944),
+])
+def test_insert_select_refuses_set_operators_and_first(cur: ifxwire.Cursor, sql: str,
+                                                       code: int) -> None:
+    # Guide to SQL: Syntax 14.10, INSERT, "Subset of SELECT Statement": FIRST and LIMIT and the
+    # UNION, UNION ALL, INTERSECT, MINUS and EXCEPT operators "are not supported in an INSERT
+    # statement"; Hibernate (BulkManipulationTest.testInsertWithNullParamValueSetOperation):
+    # "Informix does not allow 'union' in 'insert select'". Codes inferred (SERVER.md).
+    assert sqlcode(cur, sql) == code
+    cur.execute("SELECT COUNT(*) FROM hr_num")
+    assert cur.fetchall() == [(2,)]  # nothing was inserted
+
+
+def test_insert_select_keeps_what_the_subset_allows(cur: ifxwire.Cursor) -> None:
+    cur.execute("INSERT INTO hr_num (a, b) SELECT a + 10, b FROM hr_num WHERE a IN "
+                "(SELECT a FROM hr_num UNION SELECT 99 FROM hr_num)")
+    cur.execute("INSERT INTO hr_num (a) SELECT SKIP 1 a + 20 FROM hr_num WHERE a < 3")
+    cur.execute("SELECT a FROM hr_num ORDER BY a")
+    got = [r[0] for r in cur.fetchall()]
+    assert got[:4] == [1, 2, 11, 12] and len(got) == 5 and got[4] in (21, 22)

@@ -18,6 +18,7 @@ from ifxwire import _sqlcodes
 from ifxwire.errors import (
     DatabaseError,
     DataError,
+    IntegrityError,
     OperationalError,
     ProgrammingError,
     error_from_server,
@@ -65,3 +66,53 @@ def test_added_codes_class_and_sqlstate(code: int, cls: type, sqlstate: str) -> 
     exc = error_from_server(code)
     assert type(exc) is cls
     assert exc.sqlstate == sqlstate
+
+
+def test_no_entry_is_left_unsure() -> None:
+    # Every number's meaning was checked against the message catalogue in IBM's JDBC jar
+    # (sql_en_US.properties, isam_en_US.properties); -219, -298 and -299 had wrong meanings.
+    assert frozenset() == _sqlcodes.UNSURE
+    assert frozenset() == _sqlcodes.UNSURE_ISAM
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        # [jcat] "Cannot grant permission to public with grant option."
+        (-298, "PUBLIC WITH GRANT OPTION"),
+        (-299, "yourself"),  # [jcat] "Cannot grant permission to self."
+        # [jcat] "Wildcard matching may not be used with non-character types."
+        (-219, "character"),
+    ],
+)
+def test_meanings_follow_ibms_catalogue(code: int, words: str) -> None:
+    assert words in str(error_from_server(code))
+
+
+# IBM JDBC's code-to-SQLSTATE map (itoxmsg_en_US.properties in jdbc 4.50.12): every negative
+# code it names, with the SQLSTATE class it gives, hence the PEP 249 class. Ours may use the
+# ODBC 3 form of the same state (42S02 for S0002) but never another class.
+_IBM_SQLSTATE_CLASS = {
+    -1279: "22", -1278: "22", -1226: "22", -1222: "22", -1215: "22", -1214: "22", -1202: "22",
+    -934: "08", -902: "28", -901: "28", -887: "2B", -886: "42", -879: "22", -841: "42",
+    -840: "42", -839: "42", -766: "22", -699: "40", -692: "23", -691: "23", -598: "34",
+    -586: "24", -543: "22", -530: "23", -525: "23", -483: "42", -472: "22", -471: "33",
+    -467: "22", -404: "07", -400: "24", -391: "23", -385: "44", -371: "23", -306: "22",
+    -285: "24", -284: "21", -276: "24", -275: "42", -274: "42", -273: "42", -272: "42",
+    -268: "23", -266: "24", -262: "24", -260: "07", -259: "24", -254: "07", -239: "23",
+    -236: "21", -206: "42", -201: "42",
+}
+_ODBC2 = {"S0": "42", "S1": "HY"}
+
+
+@pytest.mark.parametrize(("code", "state_class"), sorted(_IBM_SQLSTATE_CLASS.items()))
+def test_sqlstate_class_is_ibms(code: int, state_class: str) -> None:
+    exc = error_from_server(code)
+    assert exc.sqlstate is not None
+    assert _ODBC2.get(exc.sqlstate[:2], exc.sqlstate[:2]) == state_class, exc
+    expected = {"22": DataError, "23": IntegrityError, "08": OperationalError,
+                "28": OperationalError, "40": OperationalError}.get(state_class,
+                                                                    ProgrammingError)
+    if code == -385:  # WITH CHECK OPTION violation: an integrity failure (ERRORS.md)
+        expected = IntegrityError
+    assert type(exc) is expected, exc

@@ -68,6 +68,10 @@ SCALE_EXCEEDS_PRECISION = -366  # [jcat] "The scale exceeds the maximum precisio
 ROWSIZE_LIMIT = -499  # [jcat] "The operation causes a rowsize to exceed the allowable limit …"
 OUTPUT_ROWSIZE = -528  # [jcat] "Maximum output rowsize (32767) exceeded."
 ESCAPE_LENGTH = -543  # [jcat] "ESCAPE character must be only one byte."
+# [jcat] 'Cannot use "first", "limit" or "skip" in this context.': the Projection clause's SKIP,
+# FIRST or LIMIT in a subquery (not a FROM-clause derived table) or a view definition (Guide
+# to SQL: Tutorial 14.10, "FIRST clause to select specific rows").
+FIRST_CONTEXT = -944
 BLOB_INDEX = -610  # [jcat] "Index not allowed on TEXT or BYTE columns." (CREATE INDEX)
 BLOB_GROUP_BY = -612  # [jcat] 'Blobs are not allowed in the "group by" clause.'
 BLOB_DISTINCT = -613  # [jcat] 'Blobs are not allowed in the "distinct" clause.'
@@ -320,6 +324,7 @@ MESSAGES: dict[int, str] = {
     ROWSIZE_LIMIT: "The operation causes a rowsize to exceed the allowable limit (32767).",
     OUTPUT_ROWSIZE: "Maximum output rowsize (32767) exceeded.",
     ESCAPE_LENGTH: "ESCAPE character must be only one byte.",
+    FIRST_CONTEXT: 'Cannot use "first", "limit" or "skip" in this context.',
     BLOB_INDEX: "Index not allowed on TEXT or BYTE columns.",
     BLOB_GROUP_BY: 'Blobs are not allowed in the "group by" clause.',
     BLOB_DISTINCT: 'Blobs are not allowed in the "distinct" clause.',

@@ -484,8 +484,9 @@ def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[Con
         if not cons.new:
             continue
         dc.conn.execute(
-            "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname,"
+            " collation) VALUES (?, ?, ?, ?, ?, ?, (SELECT value FROM _ifx_meta"
+            " WHERE key = 'locale'))",
             (cons.constrid, cons.name, cons.owner, info.tabid, cons.kind, cons.index))
         if cons.index is not None and not cons.shared:
             infos = TableInfo(info.name, info.tabid, info.owner, [
@@ -507,7 +508,7 @@ def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[Con
             assert cons.parent is not None
             parent = info if cons.parent == info.name else tables[cons.parent]
             primary = _parent_key(dc, cons, parent)
-            dc.conn.execute("INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, ' ', 'N')",
+            dc.conn.execute("INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, 'N', 'N')",
                             (cons.constrid, primary, parent.tabid,
                              "C" if cons.cascade else "R"))
 

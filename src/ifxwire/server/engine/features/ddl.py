@@ -235,8 +235,9 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             dc.conn.executemany("INSERT INTO syscoldepend VALUES (?, ?, ?)",
                                 [(cid, tabid, info.by_name[c].colno) for c in mentioned])
         dc.conn.execute(
-            "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname)"
-            " VALUES (?, ?, ?, ?, ?, ?)", (cid, cname, cons.owner or owner, tabid, cons.kind,
+            "INSERT INTO sysconstraints (constrid, constrname, owner, tabid, constrtype, idxname,"
+            " collation) VALUES (?, ?, ?, ?, ?, ?, (SELECT value FROM _ifx_meta"
+            " WHERE key = 'locale'))", (cid, cname, cons.owner or owner, tabid, cons.kind,
                                            cidx))
         if cons.kind == "C":
             text = cons.check_text
@@ -248,7 +249,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
                 cons.ref_table.name == name) else next(p for c2, p in refs if c2 is cons)
             primary = referenced_key(dc.conn, parent, cons.ref_columns)
             dc.conn.execute(
-                "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, ' ', 'N')",
+                "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, 'N', 'N')",
                 (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
     dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
                     (dc.user, tabid))
@@ -341,13 +342,19 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
     if temp:
         return
     colnos = [info.by_name[c].colno * (-1 if d else 1) for c, d in cols]
+    # indexkeys: one "<colno> [<opclassid>]" per key part, negative for DESC, btree_ops = 1
+    # [inference: the text dbaccess prints for an INDEXKEYARRAY]
+    keys = ", ".join(f"{n} [1]" for n in colnos)
     colnos += [0] * (16 - len(colnos))
     dc.conn.execute(
         "INSERT INTO sysindices (idxname, owner, tabid, idxtype, clustered, "
         + ", ".join(f"part{i}" for i in range(1, 17))
-        + ", levels, leaves, nunique, clust, idxflags) VALUES (?, ?, ?, ?, '', "
-        + ", ".join("?" * 16) + ", 1, 1, 0, 0, 0)",
-        (name, info.owner, info.tabid, "U" if unique else "D", *colnos[:16]))
+        + ", levels, leaves, nunique, clust, idxflags, nrows, indexkeys, amid, collation, "
+        "pagesize, nhashcols, nbuckets, nupdates, ndeletes, ninserts, fextsize, nextsize) "
+        "VALUES (?, ?, ?, ?, '', " + ", ".join("?" * 16)
+        + ", 1, 1, 0, 0, 0, 0, ?, 1, (SELECT value FROM _ifx_meta WHERE key = 'locale'), "
+        "2048, 0, 1, 0, 0, 0, 16, 16)",
+        (name, info.owner, info.tabid, "U" if unique else "D", *colnos[:16], keys))
 
 
 def create_index(dc: DdlContext, spec: CreateIndex) -> None:
@@ -402,9 +409,18 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         lobstore.table_dropping(dc.conn, info)
     dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
     tabid = info.tabid
-    for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
-                  "systabauth", "syscolauth", "sysviews", "_ifx_serial"):
-        dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (tabid,))
+    synonyms: list[int] = []
+    if spec.kind == "TABLE":
+        # "When you remove a table, you also delete ... any local synonyms assigned to it"
+        # (Guide to SQL: Syntax, "Effects of the DROP TABLE Statement"); synonyms made in
+        # another database stay.
+        synonyms = [int(r[0]) for r in dc.conn.execute(
+            "SELECT tabid FROM syssyntable WHERE btabid = ?", (tabid,))]
+    for gone in (tabid, *synonyms):
+        for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
+                      "systabauth", "syscolauth", "sysviews", "syscoldepend", "syssyntable",
+                      "_ifx_serial"):
+            dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (gone,))
     dc.conn.execute("DELETE FROM sysdepend WHERE dtabid = ? OR btabid = ?", (tabid, tabid))
     dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
@@ -445,6 +461,7 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
         if spec.if_not_exists:
             return
         raise EngineError(sc.TABLE_EXISTS, near=name)
+    refusals.first_in_view(spec.query)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "view columns")
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")

@@ -61,8 +61,10 @@ def create_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
     tabid = cat.next_tabid(dc.conn)
     cat.insert_table_row(dc.conn, tabid, name, seq.owner, "Q", [])
     dc.conn.execute(
-        f"INSERT INTO syssequences (tabid, start_val, inc_val, max_val, min_val, cycle, "
-        f"restart_val, cache, {quote('order')}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, '1')",
+        # seqid is a SERIAL: the next number, as for any SERIAL column (it was left NULL)
+        f"INSERT INTO syssequences (seqid, tabid, start_val, inc_val, max_val, min_val, cycle, "
+        f"restart_val, cache, {quote('order')}) VALUES ((SELECT COALESCE(MAX(seqid), 0) + 1 "
+        f"FROM syssequences), ?, ?, ?, ?, ?, ?, NULL, ?, '1')",
         (tabid, start, inc, maxv, minv, "1" if seq.cycle else "0", seq.cache))
 
 
@@ -223,8 +225,13 @@ def create_synonym(dc: DdlContext, spec: SynonymSpec) -> None:
     tabid = cat.next_tabid(dc.conn)
     cat.insert_table_row(dc.conn, tabid, name, spec.name.owner or dc.user,
                          "S" if spec.public else "P", [])
+    # "If you define a synonym for an object that is in your current database, only the tabid
+    # and btabid columns are used" (Guide to SQL: Reference, SYSSYNTABLE); servername, dbname,
+    # owner and tabname describe an external object only.
+    external = btabid is None
     dc.conn.execute("INSERT INTO syssyntable VALUES (?, ?, ?, ?, ?, ?)",
-                    (tabid, None, target.database, towner, target.name, btabid))
+                    (tabid, None, target.database, towner if external else None,
+                     target.name if external else None, btabid))
 
 
 def drop_synonym(dc: DdlContext, spec: SynonymSpec) -> None:

@@ -65,17 +65,26 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("collength", _SI), ("colmin", _I), ("colmax", _I), ("extended_id", _I),
         ("seclabelid", _I), ("colattr", _SI),
     ]),
+    # The 14.10 columns (Guide to SQL: Reference, SYSINDICES); part1..part16 and idxflags are
+    # hidden columns the sysindexes view shows (SYSINDICES_VISIBLE), indexkeys (INDEXKEYARRAY)
+    # is LVARCHAR here like the other opaque catalogue columns.
     (3, "sysindices", [
-        ("idxname", _v(128)), ("owner", _c(32)), ("tabid", _I), ("idxtype", _c(1)),
+        ("idxname", _v(128)), ("owner", _v(32)), ("tabid", _I), ("idxtype", _c(1)),
         ("clustered", _c(1)),
         *[(f"part{i}", _SI) for i in range(1, 17)],
-        ("levels", _SI), ("leaves", _I), ("nunique", _I), ("clust", _I), ("idxflags", _I),
+        ("levels", _SI), ("leaves", _F), ("nunique", _F), ("clust", _F), ("idxflags", _I),
+        ("nrows", _F), ("indexkeys", IfxType(T.LVARCHAR, size=2048)), ("amid", _I),
+        ("amparam", IfxType(T.LVARCHAR, size=2048)), ("collation", _c(32)),
+        ("pagesize", _I), ("nhashcols", _SI), ("nbuckets", _SI),
+        ("ustlowts", it.datetime_type(0, 15)), ("ustbuildduration", it.interval_type(6, 15, 2)),
+        ("nupdates", _F), ("ndeletes", _F), ("ninserts", _F), ("fextsize", _I),
+        ("nextsize", _I),
     ]),
     (4, "systabauth", [
-        ("grantor", _c(32)), ("grantee", _c(32)), ("tabid", _I), ("tabauth", _c(9)),
+        ("grantor", _v(32)), ("grantee", _v(32)), ("tabid", _I), ("tabauth", _c(9)),
     ]),
     (5, "syscolauth", [
-        ("grantor", _c(32)), ("grantee", _c(32)), ("tabid", _I), ("colno", _SI),
+        ("grantor", _v(32)), ("grantee", _v(32)), ("tabid", _I), ("colno", _SI),
         ("colauth", _c(3)),
     ]),
     (6, "sysviews", [("tabid", _I), ("seqno", _SI), ("viewtext", _c(64))]),
@@ -84,11 +93,11 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("defrole", _c(32)),
     ]),
     (10, "syssyntable", [
-        ("tabid", _I), ("servername", _v(128)), ("dbname", _v(128)), ("owner", _c(32)),
+        ("tabid", _I), ("servername", _v(128)), ("dbname", _v(128)), ("owner", _v(32)),
         ("tabname", _v(128)), ("btabid", _I),
     ]),
     (11, "sysconstraints", [
-        ("constrid", IfxType(T.SERIAL)), ("constrname", _v(128)), ("owner", _c(32)),
+        ("constrid", IfxType(T.SERIAL)), ("constrname", _v(128)), ("owner", _v(32)),
         ("tabid", _I), ("constrtype", _c(1)), ("idxname", _v(128)), ("collation", _c(32)),
     ]),
     (12, "sysreferences", [
@@ -110,7 +119,7 @@ CATALOG_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     (29, "sysroleauth", [("rolename", _c(32)), ("grantee", _c(32)), ("is_grantable", _c(1))]),
     (30, "sysxtdtypes", [
         ("extended_id", IfxType(T.SERIAL)), ("domain", _c(1)), ("mode", _c(1)),
-        ("owner", _c(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
+        ("owner", _v(32)), ("name", _v(128)), ("type", _SI), ("source", _I), ("maxlen", _I),
         ("length", _I), ("byvalue", _c(1)), ("cannothash", _c(1)), ("align", _SI),
         ("locator", _I),
     ]),
@@ -441,8 +450,9 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
              for tabid, name, cols in CATALOG_TABLES if name in ddl]
     short = [entry for entry in short if entry[2]]
     private = [name for name in PRIVATE_TABLES if name not in ddl]
+    retyped = _retyped(conn) if "sysindices" in ddl and not rename else []
     no_views = [name for name, *_ in CATALOG_VIEWS.values() if name not in views]
-    if not (missing or short or private or moves or rename or no_views):
+    if not (missing or short or private or moves or rename or no_views or retyped):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -466,8 +476,18 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
             for n, t in cols:
                 conn.execute(f"ALTER TABLE main.{quote(name)} ADD COLUMN {quote(n)} "
                              f"{t.sqlite_decl}")
+            if name == "sysindices":
+                # 14.10's columns (nrows, indexkeys, amid, …) and types (leaves FLOAT, owner
+                # VARCHAR(32)): its syscolumns rows, and the sysindexes view over it, anew
+                _rewrite_columns(conn, tabid, name)
+                no_views = [view for view, *_ in CATALOG_VIEWS.values()]
+                continue
             insert_columns(conn, tabid, cols, ncols - len(cols) + 1)
             conn.execute("UPDATE systables SET ncols = ? WHERE tabid = ?", (ncols, tabid))
+        for tabid in retyped:
+            name = next(n for t, n, _ in CATALOG_TABLES if t == tabid)
+            if name not in [entry[1] for entry in short]:
+                _rewrite_columns(conn, tabid, name)
         for statement in PRIVATE_DDL:
             conn.execute(statement)
         if no_views:
@@ -481,6 +501,39 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+#: Catalogue columns whose type a later release changed to the Guide to SQL: Reference's
+#: (tabid, column): the owner columns of sysindices, syssynonyms, syssyntable, sysconstraints,
+#: sysprocedures, systriggers and sysxtdtypes are VARCHAR(32) (were CHAR(32)), and
+#: sysprocedures.numargs is INTEGER (was SMALLINT); systabauth's and syscolauth's grantor and
+#: grantee are VARCHAR(32) (were CHAR(32)).
+RETYPED_COLUMNS = [(3, "owner"), (9, "owner"), (10, "owner"), (11, "owner"), (16, "owner"),
+                   (16, "numargs"), (22, "owner"), (30, "owner"), (4, "grantor"),
+                   (4, "grantee"), (5, "grantor"), (5, "grantee")]
+
+
+def _retyped(conn: sqlite3.Connection) -> list[int]:
+    """The tabids of RETYPED_COLUMNS whose syscolumns row is not today's type."""
+    want = {(tabid, col): ty.coltype for tabid, _, cols in CATALOG_TABLES
+            for col, ty in cols if (tabid, col) in RETYPED_COLUMNS}
+    marks = " OR ".join("(tabid = ? AND colname = ?)" for _ in RETYPED_COLUMNS)
+    have = {(int(t), str(c)): int(ct) for t, c, ct in conn.execute(
+        f"SELECT tabid, colname, coltype FROM syscolumns WHERE {marks}",
+        [v for pair in RETYPED_COLUMNS for v in pair])}
+    return sorted({tabid for key, tabid in ((k, k[0]) for k in want)
+                   if have.get(key) is not None and have[key] != want[key]})
+
+
+def _rewrite_columns(conn: sqlite3.Connection, tabid: int, name: str) -> None:
+    """Write a catalogue table's syscolumns rows, ncols and rowsize as today's release has
+    them (for a table whose columns changed type or gained columns in the middle)."""
+    cols = next(c for t, _, c in CATALOG_TABLES if t == tabid)
+    shown = visible_columns(name, cols)
+    conn.execute("DELETE FROM syscolumns WHERE tabid = ?", (tabid,))
+    insert_columns(conn, tabid, shown)
+    conn.execute("UPDATE systables SET ncols = ?, rowsize = ? WHERE tabid = ?",
+                 (len(shown), rowsize([t for _, t in shown]), tabid))
 
 
 def _move_tabid(conn: sqlite3.Connection, old: int, new: int) -> None:
@@ -646,6 +699,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         f"s.btabid FROM {p}systables t, {p}syssyntable s WHERE t.tabid = s.tabid"
     ):
         base = by_tabid.get(btabid) if btabid else None
+        if base is None and target is None:
+            continue  # a local synonym whose table is gone
         synonyms[name] = SynonymInfo(
             name, tabid, (owner or "").strip(), tabtype == "S",
             base.name if base is not None else target, (towner or "").strip() or None,

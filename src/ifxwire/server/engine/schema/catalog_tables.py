@@ -50,7 +50,7 @@ _OWNER = _c(32)
 #: tables, XA data sources), tabid -> (name, columns).
 EMPTY_TABLES: dict[int, tuple[str, Columns]] = {
     8: ("sysdepend", [("btabid", _I), ("btype", _c(1)), ("dtabid", _I), ("dtype", _c(1))]),
-    9: ("syssynonyms", [("owner", _OWNER), ("synname", _NAME), ("created", it.DATE),
+    9: ("syssynonyms", [("owner", _v(32)), ("synname", _NAME), ("created", it.DATE),
                         ("tabid", _I)]),
     20: ("sysblobs", [("spacename", _NAME), ("type", _c(1)), ("tabid", _I), ("colno", _SI)]),
     21: ("sysopclstr", [("owner", _OWNER), ("clstrname", _NAME), ("clstrsize", _I),
@@ -187,11 +187,14 @@ CATALOG_ROWS: dict[str, tuple[tuple[str, ...], list[tuple[object, ...]]]] = {
 #: ``sysindices`` (Guide to SQL: Reference, SYSINDEXES: "a view ... of the sysindices
 #: table"), ``sysdomains`` a view with no rows (SQL-92 domains, which Informix does not have).
 SYSINDEXES_COLUMNS: Columns = [
-    ("idxname", _NAME), ("owner", _OWNER), ("tabid", _I), ("idxtype", _c(1)),
+    ("idxname", _NAME), ("owner", _v(32)), ("tabid", _I), ("idxtype", _c(1)),
     ("clustered", _c(1)), *[(f"part{i}", _SI) for i in range(1, 17)],
     ("levels", _SI), ("leaves", _I), ("nunique", _I), ("clust", _I), ("idxflags", _I),
 ]
 _SYSINDEXES_SELECT = ", ".join(n for n, _ in SYSINDEXES_COLUMNS)
+# sysindices keeps leaves, nunique and clust as FLOAT (14.10); the view shows them INTEGER.
+_SYSINDEXES_SQLITE = ", ".join(f"CAST({n} AS INTEGER)" if n in ("leaves", "nunique", "clust")
+                               else n for n, _ in SYSINDEXES_COLUMNS)
 CATALOG_VIEWS: dict[int, tuple[str, Columns, str, str]] = {
     66: ("sysdomains", [("id", _I), ("owner", _OWNER), ("name", _NAME), ("type", _SI)],
          'create view "informix".sysdomains (id, owner, name, type) as select x0.extended_id, '
@@ -200,11 +203,13 @@ CATALOG_VIEWS: dict[int, tuple[str, Columns, str, str]] = {
     67: ("sysindexes", SYSINDEXES_COLUMNS,
          f'create view "informix".sysindexes ({_SYSINDEXES_SELECT}) as select '
          f'{_SYSINDEXES_SELECT} from "informix".sysindices;',
-         f"SELECT {_SYSINDEXES_SELECT} FROM sysindices"),
+         f"SELECT {_SYSINDEXES_SQLITE} FROM sysindices"),
 }
 
 #: The physical sysindices table: the view's columns (the part columns stand in for
 #: INDEXKEYARRAY's key list, which this server keeps as part1..part16). Only
 #: ``SYSINDICES_VISIBLE`` are in syscolumns, so SQL sees sysindices' own columns.
 SYSINDICES_VISIBLE = ("idxname", "owner", "tabid", "idxtype", "clustered", "levels", "leaves",
-                      "nunique", "clust")
+                      "nunique", "clust", "nrows", "indexkeys", "amid", "amparam", "collation",
+                      "pagesize", "nhashcols", "nbuckets", "ustlowts", "ustbuildduration",
+                      "nupdates", "ndeletes", "ninserts", "fextsize", "nextsize")

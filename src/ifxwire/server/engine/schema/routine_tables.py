@@ -27,9 +27,9 @@ def _v(n: int) -> IfxType:
 
 SPL_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
     (16, "sysprocedures", [
-        ("procname", _v(128)), ("owner", _c(32)), ("procid", IfxType(T.SERIAL)),
+        ("procname", _v(128)), ("owner", _v(32)), ("procid", IfxType(T.SERIAL)),
         ("mode", _c(1)), ("retsize", _I), ("symsize", _I), ("datasize", _I), ("codesize", _I),
-        ("numargs", _SI), ("isproc", _c(1)), ("specificname", _v(128)),
+        ("numargs", _I), ("isproc", _c(1)), ("specificname", _v(128)),
         ("externalname", _v(255)), ("paramstyle", _c(1)), ("langid", _I),
         ("paramtypes", IfxType(T.LVARCHAR, size=2048)), ("variant", it.BOOLEAN),
         ("client", it.BOOLEAN), ("handlesnulls", it.BOOLEAN), ("iterator", it.BOOLEAN),
@@ -49,7 +49,7 @@ SPL_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("grantor", _c(32)), ("grantee", _c(32)), ("procid", _I), ("procauth", _c(1)),
     ]),
     (22, "systriggers", [
-        ("trigid", IfxType(T.SERIAL)), ("trigname", _v(128)), ("owner", _c(32)),
+        ("trigid", IfxType(T.SERIAL)), ("trigname", _v(128)), ("owner", _v(32)),
         ("tabid", _I), ("event", _c(1)), ("old", _v(128)), ("new", _v(128)), ("mode", _c(1)),
         ("collation", _c(32)),
     ]),

@@ -46,11 +46,75 @@ def check_syntax(ast: exp.Expr) -> None:
             _escape_character(node)
         elif isinstance(node, exp.Select) and node.args.get("locks"):
             _for_update(node)
+        if isinstance(node, exp.Query):
+            _first_in_subquery(node)
+        elif isinstance(node, exp.Insert):
+            _insert_select(node)
         elif isinstance(node, exp.CurrentTimestamp):
             # Informix spells it CURRENT: "No 'current_timestamp' function on Informix (test
             # passes with 'current')" (Hibernate: SqlGeneratedTest, ImmutableSqlGeneratedTest).
             # The name is then an unknown column, -217 (code inferred).
             raise EngineError(sc.NO_COLUMN, near="current_timestamp")
+
+
+def _projection_limit(node: exp.Query) -> exp.Limit | None:
+    """The Projection clause's ``SKIP n`` / ``FIRST n`` / ``LIMIT n`` of a query, if any."""
+    limit = node.args.get("limit")
+    return limit if isinstance(limit, exp.Limit) and limit.meta.get("ifx_first") else None
+
+
+def _first_in_subquery(node: exp.Query) -> None:
+    """SKIP in the Projection clause of a subquery: "The Projection clause cannot include the
+    SKIP, FIRST, or LIMIT keywords ... in a subquery, except in the FROM clause of the outer
+    query" (Guide to SQL: Tutorial 14.10, "FIRST clause to select specific rows"); Hibernate
+    agrees for SKIP ("Informix doesn't support offset in subqueries"; its
+    InformixSqlAstTranslator: "Informix only supports the SKIP clause in the top level
+    query"), but renders FIRST n in subqueries for 14.10, so FIRST and LIMIT stay accepted
+    there (docs/SERVER.md says why). -944 [jcat] names these keywords. A UNION's branches, a
+    FROM-clause derived or collection-derived table, a CTE and INSERT ... SELECT are no such
+    subquery."""
+    limit = _projection_limit(node)
+    if limit is None or limit.args.get("offset") is None:
+        return
+    up = node.parent
+    while up is not None:
+        if isinstance(up, (exp.From, exp.Join, exp.CTE, exp.Insert)):
+            return
+        if isinstance(up, exp.Select):
+            raise EngineError(sc.FIRST_CONTEXT, near="skip")
+        up = up.parent
+
+
+def _insert_select(node: exp.Insert) -> None:
+    """INSERT ... SELECT takes a subset of SELECT: "The following SELECT clauses and options
+    are not supported in an INSERT statement: FIRST and LIMIT; INTO TEMP, ...; UNION, UNION
+    ALL, INTERSECT, MINUS, and EXCEPT set operators" (Guide to SQL: Syntax 14.10, INSERT,
+    "Subset of SELECT Statement"; Hibernate: "Informix does not allow 'union' in 'insert
+    select'", BulkManipulationTest). A set operator is outside the grammar: -201 (inferred);
+    FIRST or LIMIT is -944, the code whose message names them (inferred that it is sent)."""
+    source = node.expression
+    while isinstance(source, exp.Subquery):
+        source = source.this
+    if isinstance(source, exp.SetOperation):
+        word = {exp.Union: "union", exp.Intersect: "intersect"}.get(type(source), "minus")
+        raise EngineError(sc.SYNTAX, near=word)
+    if isinstance(source, exp.Select):
+        limit = _projection_limit(source)
+        if limit is not None and limit.args.get("expression") is not None:
+            raise EngineError(sc.FIRST_CONTEXT, near="first")
+
+
+def first_in_view(query: exp.Expr) -> None:
+    """CREATE VIEW whose SELECT has SKIP, FIRST or LIMIT in a Projection clause: "The
+    Projection clause cannot include the SKIP, FIRST, or LIMIT keywords ... when the SELECT
+    statement is part of a view definition" (the Tutorial section above); -944."""
+    for node in query.walk():
+        if isinstance(node, exp.Query):
+            limit = _projection_limit(node)
+            if limit is not None:
+                raise EngineError(
+                    sc.FIRST_CONTEXT,
+                    near="skip" if limit.args.get("offset") is not None else "first")
 
 
 def _is_condition(node: exp.Expr) -> bool:
