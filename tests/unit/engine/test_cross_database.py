@@ -3,7 +3,7 @@ attach), writes in the same transaction as local ones, the logging-mode rule."""
 
 from __future__ import annotations
 
-from ifxwire.server.engine import Engine
+from ifxwire.server.engine import Engine, EngineError
 
 from .conftest import Sql, codes, session_on
 
@@ -172,3 +172,32 @@ def test_first_write_while_a_cursor_reads_the_other_database(
     assert sum(1 for _ in rows) == 299  # the cursor is unharmed
     two.run("INSERT INTO one:t1 VALUES (-1)")  # closed now: the write goes through
     assert one.one("SELECT COUNT(*) FROM t1") == 301
+
+
+def test_other_database_schema_changes(engine: Engine, open_db) -> None:  # type: ignore[no-untyped-def]
+    """A table created, altered or dropped in an attached database is seen by the next
+    statement; a statement prepared before the change gets -710 (docs/SERVER.md)."""
+    one = open_db("logged", name="one")
+    one.run("CREATE TABLE t1 (a INT)")
+    two = open_db("logged", name="two")
+    assert two.rows("SELECT * FROM one:t1") == []
+    one.run("CREATE TABLE later (b INT)")
+    one.run("INSERT INTO later VALUES (5)")
+    assert two.rows("SELECT * FROM one:later") == [(5,)]
+    stmt = two.s.prepare("SELECT * FROM one:later")
+    version = two.s._attached_versions["one"]
+    assert two.rows("SELECT * FROM one:t1") == []  # nothing changed: nothing reloaded
+    assert two.s._attached_versions["one"] == version
+    one.run("ALTER TABLE later ADD c INT")
+    assert codes(_raises(lambda: two.s.execute(stmt, []))) == (-710, 0)
+    assert two.rows("SELECT * FROM one:later") == [(5, None)]
+    one.run("DROP TABLE later")
+    assert codes(two.err("SELECT * FROM one:later")) == (-206, -111)
+
+
+def _raises(call):  # type: ignore[no-untyped-def]
+    try:
+        call()
+    except EngineError as e:
+        return e
+    raise AssertionError("no error")

@@ -15,6 +15,11 @@ session's database closes); from then on the session's write transactions lock i
 its writes and the local ones commit or roll back together. SQLite cannot ATTACH inside a
 transaction: a first reference to a database, or a first write into one, after the
 transaction's first write is refused with -999 (docs/SERVER.md).
+
+The attached database's catalogue is kept with the SQLite schema version it was read at and
+read again when that version moves (a table created, altered or dropped there, by any
+session): Informix sees another database's new table at once. Checking costs one
+``PRAGMA schema_version`` per reference; the catalogue is reloaded only after a change.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import TYPE_CHECKING
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..schema import catalog as cat
+from ..sql.plan import table_signature
 from . import access
 
 if TYPE_CHECKING:
@@ -48,9 +54,14 @@ def database_of(info: cat.TableInfo) -> str | None:
 def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
     """The schema of database ``db``, attached (read-write when ``write``) on first use."""
     schema = s._attached.get(db)
-    if schema is not None and (not write or db in s._attached_rw):
-        return schema
     conn = s.conn
+    if schema is not None and (not write or db in s._attached_rw):
+        assert conn is not None
+        version = _version(conn, db)
+        if version != s._attached_versions.get(db):
+            schema = s._attached[db] = cat.load_schema(conn, alias(db))
+            s._attached_versions[db] = version
+        return schema
     if conn is None:
         raise EngineError(sc.NO_DB_SELECTED)
     if conn.in_transaction:
@@ -74,6 +85,7 @@ def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
         level = access.database_level(conn, s.user, meta.get("owner", "informix"), name)
         if level is None:
             raise EngineError(sc.NO_CONNECT, near=db)
+        version = _version(conn, db)
         schema = cat.load_schema(conn, alias(db))
     except (sqlite3.Error, EngineError) as e:
         with contextlib.suppress(sqlite3.Error):
@@ -85,9 +97,38 @@ def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
         raise EngineError(sc.NO_DATABASE, sc.ISAM_NOT_FOUND, near=db,
                           message=f"cannot open database {db}: {e}") from None
     s._attached[db] = schema
+    s._attached_versions[db] = version
     if write:
         s._attached_rw.add(db)
     return schema
+
+
+def check_current(s: EngineSession, tables: dict[tuple[str, str], tuple[object, ...]]) -> None:
+    """-710 when a table of another database a prepared statement was compiled against has
+    since been dropped, altered or renamed there (EngineSession._check_current does the same
+    for the session's own database). One ``PRAGMA schema_version`` per table while nothing
+    changed."""
+    for (db, name), signature in tables.items():
+        if db not in s._attached:  # not attached since: the statement went with it
+            continue
+        info = attach(s, db).tables.get(name)
+        if info is None or table_signature(info) != signature:
+            raise EngineError(sc.TABLE_CHANGED, near=name)
+
+
+def _version(conn: sqlite3.Connection, db: str) -> int:
+    """SQLite's schema version of attached database ``db``: it moves with every change to
+    that database's schema, whoever made it (SQLite reads it from the file's header)."""
+    return int(conn.execute(f"PRAGMA {cat.quote(alias(db))}.schema_version").fetchone()[0])
+
+
+def versions(s: EngineSession) -> tuple[tuple[str, int], ...]:
+    """The schema versions of the databases this session has attached, for the key of a
+    cached plan: a plan compiled against another database's old catalogue is not reused."""
+    conn = s.conn
+    if not s._attached or conn is None:
+        return ()
+    return tuple((db, _version(conn, db)) for db in sorted(s._attached))
 
 
 def _check_logging(s: EngineSession, meta: dict[str, str], db: str) -> None:

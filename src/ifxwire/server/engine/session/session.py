@@ -121,6 +121,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self._nextval_rows: dict[tuple[str, int], tuple[int, set[int]]] = {}
         self._attached: dict[str, cat.Schema] = {}  # other databases (cross_database.py)
         self._attached_rw: set[str] = set()  # those of them this session has written
+        self._attached_versions: dict[str, int] = {}  # their schema versions when read
         self.role: str | None = None
         self._db_level = "D"  # the user's database privilege: D(BA), R(ESOURCE), C(ONNECT)
         self._privs: tuple[tuple[object, ...], access.Privileges] | None = None
@@ -274,6 +275,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self.engine.detach_session(db, self.session_id)
             self._attached.clear()
             self._attached_rw.clear()
+            self._attached_versions.clear()
             assert self.database is not None and self._slot is not None
             self.engine.checkin(self.database, self.conn, self._slot)
             self._slot = None
@@ -514,7 +516,10 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         else:
             key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
-        plan = self._local_plans.get(key)
+        # A session's own plans (those reading other databases among them) are also keyed by
+        # the other databases' schema versions (cross_database.versions).
+        local_key = (*key, cross_database.versions(self)) if self._attached else key
+        plan = self._local_plans.get(local_key)
         if plan is None and not local:
             plan = self.engine.cached_plan(key)
         if plan is None:
@@ -535,7 +540,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 raise EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {e!r}"
                                   ) from None
             if local or plan.other_databases:
-                self._local_plans[key] = plan
+                self._local_plans[local_key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
@@ -585,7 +590,11 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         """-710 when a table the statement was compiled against has since been dropped,
         altered or renamed (by any session): the client must prepare it again."""
         plan = stmt.plan
-        if not plan.tables or self.conn is None:
+        if self.conn is None:
+            return
+        if plan.other_tables:
+            cross_database.check_current(self, plan.other_tables)
+        if not plan.tables:
             return
         version = self._schema_version()
         if version == stmt.schema_version:

@@ -51,6 +51,8 @@ class Plan:
     for_update: bool = False
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
+    # The same for the tables of other databases, keyed (database, table) (cross_database.py).
+    other_tables: dict[tuple[str, str], tuple[object, ...]] = field(default_factory=dict)
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
     native: str = ""  # kind "call": a built-in routine run by a feature (cdc/routines.py)
     routines: list[int] = field(default_factory=list)  # routines its expressions call

@@ -69,6 +69,7 @@ class Compiler(DmlCompiler):
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
         self.for_update = False
         self.tables: dict[str, tuple[object, ...]] = {}
+        self.other_tables: dict[tuple[str, str], tuple[object, ...]] = {}
         #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
         self.deadline: float | None = None
         self._statement_tag = next(STATEMENT_TAGS)
@@ -88,6 +89,7 @@ class Compiler(DmlCompiler):
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
         plan.tables = dict(self.tables)
+        plan.other_tables = dict(self.other_tables)
         if plan.kind == "query":
             TRANSLATION.select_triggers(self, plan)
         plan.other_databases = self.other_databases
@@ -145,8 +147,12 @@ class Compiler(DmlCompiler):
         raise EngineError(sc.SYNTAX)
 
     def remember(self, info: TableInfo) -> None:
-        if not info.temp and info.kind in ("T", "V") and info.schema == "main":
+        if info.temp or info.kind not in ("T", "V"):
+            return
+        if info.schema == "main":
             self.tables[info.name] = table_signature(info)
+        elif info.schema.startswith("ifxdb_"):  # another database's (cross_database.py)
+            self.other_tables[(info.schema[len("ifxdb_"):], info.name)] = table_signature(info)
 
     def parse_exprs(self, text: str) -> list[exp.Expr]:
         return parse_expressions(text, self.delimident)
