@@ -96,6 +96,9 @@ class Engine:
         #: Every session's row and table locks (features/locks/manager.py).
         self.locks = LockTable()
         self._latches: dict[str, threading.RLock] = {}
+        #: Row-lock mode: seconds a NOT WAIT writer waits for the database's latch before
+        #: its statement fails with ISAM -107 (session_locks.RowLocks._latch says why).
+        self.latch_grace = 0.5
         self._recovered: set[str] = set()
         #: Row-lock mode: the sessions by id (weakly held), for LAST COMMITTED readers.
         self.live: weakref.WeakValueDictionary[int, EngineSession] = (

@@ -246,12 +246,27 @@ class RowLocks:
         return 1
 
     # ---- the latch: one SQLite writer at a time, without SQLite's busy sleeps --------------
-    def _latch(self) -> None:
+    def _latch(self, kind: str | None = None, deadline: float | None = None) -> None:
         """Take the database's latch (reentrant: the end of a transaction may store smart
-        large objects in a transaction of its own, lo_session.py)."""
+        large objects in a transaction of its own, lo_session.py).
+
+        With ``kind`` (a statement that may meet a lock) the wait is bounded as SET LOCK MODE
+        bounds a lock wait, since a long write holds the latch for its whole run (SQLite has
+        one writer per file; docs/SERVER.md "Locks and isolation", "The latch"): NOT WAIT
+        waits at most the Engine's ``latch_grace`` (the time a short statement holds it, which
+        Informix's own latches would never report), WAIT n until ``deadline`` (at least the
+        grace), WAIT without limit; past it the statement fails with its own lock error and
+        ISAM -107 (NOT WAIT) or -154. Without ``kind`` (COMMIT, ROLLBACK, housekeeping) it
+        waits without limit: Informix never fails those on a lock."""
         assert self.database is not None
         latch = self.engine.write_latch(self.database)
-        latch.acquire()
+        if kind is None or (self.lock_wait is not None and self.lock_wait < 0):
+            latch.acquire()
+        else:
+            grace = self.engine.latch_grace
+            timeout = grace if deadline is None else max(deadline - time.monotonic(), grace)
+            if not latch.acquire(timeout=timeout):
+                raise self._lock_error(kind, self.lock_wait is not None)
         self._rl_latches.append(latch)
 
     def _unlatch(self) -> None:
@@ -305,7 +320,7 @@ class RowLocks:
             self._rl_pending = []
             conn = self.conn
             assert conn is not None
-            self._latch()
+            self._latch(kind, deadline)
             try:
                 self._sync(not self.in_transaction)
                 try:

@@ -78,7 +78,8 @@ class Transactions:
         def escalate(self, kind: str) -> None: ...
         def rl_finish(self, verb: str) -> None: ...
         def _rl_install(self) -> None: ...
-        def _latch(self) -> None: ...
+        def _latch(self, kind: str | None = None, deadline: float | None = None) -> None: ...
+        def _lock_deadline(self) -> float | None: ...
         def _unlatch(self) -> None: ...
         def _sync(self, full: bool) -> None: ...
 
@@ -151,7 +152,7 @@ class Transactions:
         a transaction ends, that would open a new one and keep the lock after COMMIT."""
         if self._sql_txn or self.lo.sql_depth:
             return self.run_write(action)
-        self._begin_write("insert")
+        self._begin_write("insert", bounded=False)
         try:
             result = action()
         except BaseException:
@@ -160,7 +161,7 @@ class Transactions:
         self._end_sql_txn("COMMIT")
         return result
 
-    def _begin_write(self, kind: str) -> None:
+    def _begin_write(self, kind: str, bounded: bool = True) -> None:
         if self._sql_txn:
             return
         if self.row_locks:
@@ -169,7 +170,8 @@ class Transactions:
                 return
             self._rl_install()
             self._sync(True)
-            self._latch()  # released by _end_sql_txn
+            # released by _end_sql_txn; bounded per SET LOCK MODE unless housekeeping
+            self._latch(kind if bounded else None, self._lock_deadline())
         try:
             self._begin_immediate(kind)
         except BaseException:
