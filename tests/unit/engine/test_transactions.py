@@ -108,7 +108,8 @@ def test_readers_see_committed_data_only(engine: Engine, db: Sql) -> None:
 
 
 def test_writer_conflict_not_wait(engine: Engine, db: Sql) -> None:
-    db.run("create table t (a int)")
+    # LOCK MODE ROW: in a PAGE table (the default) the other rows share the locked page
+    db.run("create table t (a int) lock mode row")
     db.run("insert into t values (1)")
     other = session_on(engine, "testdb")
     db.s.begin()
@@ -136,7 +137,7 @@ def test_writer_conflict_not_wait(engine: Engine, db: Sql) -> None:
 
 
 def test_writer_conflict_wait_times_out(engine: Engine, db: Sql) -> None:
-    db.run("create table t (a int)")
+    db.run("create table t (a int) lock mode row")
     other = session_on(engine, "testdb")
     other.run("set lock mode to wait 1")
     db.s.begin()

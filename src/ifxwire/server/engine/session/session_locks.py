@@ -139,6 +139,8 @@ class RowLocks:
         self._rl_latches = []
         self._rl_sync = ""  # the synchronous mode set on the connection ("": unknown)
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
+        #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
+        self._rl_pages: dict[str, int] = {}
         #: SET ISOLATION's level; None: the database's default (row_isolation).
         self.isolation = None
 
@@ -181,9 +183,12 @@ class RowLocks:
         # The user's tables as the catalogue knows them (not its own sys* tables).
         physical = {str(r[0]) for r in conn.execute(
             "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
-        tables = sorted(info.name for info in self.current_schema().tables.values()
-                        if info.kind == "T" and not info.temp and info.schema == "main"
-                        and info.name in physical)
+        infos = {info.name: info for info in self.current_schema().tables.values()
+                 if info.kind == "T" and not info.temp and info.schema == "main"
+                 and info.name in physical}
+        tables = sorted(infos)
+        self._rl_pages = {name: info.rows_per_page for name, info in infos.items()
+                          if info.rows_per_page > 1}
         for n, table in enumerate(tables):
             cols = undo.columns(conn, table)
             q = '"' + table.replace('"', '""') + '"'
@@ -217,7 +222,8 @@ class RowLocks:
             self._rl_new = (table, image)
             return 0
         keep = self.in_transaction
-        holder = self.engine.locks.row(self.session_id, self.database, table, int(rowid), keep)
+        holder = self.engine.locks.row(self.session_id, self.database, table,
+                                       self._lock_key(table, int(rowid)), keep)
         if holder is not None:
             self._rl_conflict = holder
             # What a caller outside rl_write reports (rl_write waits and runs it again).
@@ -231,6 +237,22 @@ class RowLocks:
                 (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
         return 0
 
+    def _note_pages(self, info: cat.TableInfo) -> None:
+        """Keep ``_rl_pages`` right for a table a read is about to filter (a session that
+        has not written since the schema changed has not run ``_rl_install``)."""
+        per = info.rows_per_page
+        if per > 1:
+            self._rl_pages[info.name] = per
+        else:
+            self._rl_pages.pop(info.name, None)
+
+    def _lock_key(self, table: str, rowid: int) -> int:
+        """The lock table's key for a row: its rowid in a LOCK MODE ROW table, its page in a
+        LOCK MODE PAGE one (``TableInfo.rows_per_page`` rowids to a page), so two rows of one
+        page conflict as on Informix (docs/SERVER.md, "LOCK MODE PAGE")."""
+        per = self._rl_pages.get(table)
+        return rowid if per is None else rowid // per
+
     def _ifx_rd(self, table: str, rowid: int) -> int:
         """Called for each row a COMMITTED READ / CURSOR STABILITY query reads of a table
         where other sessions hold row locks (``rl_check_read``'s rewrite): a row another
@@ -238,7 +260,7 @@ class RowLocks:
         if self.database is None:
             return 1
         holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                              int(rowid))
+                                              self._lock_key(table, int(rowid)))
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("query", False)
@@ -398,7 +420,7 @@ class RowLocks:
             row = conn.execute(f"SELECT rowid FROM main.{q} WHERE {where}", values).fetchone()
             if row is not None:
                 holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                                      int(row[0]))
+                                                      self._lock_key(table, int(row[0])))
                 if holder is not None:
                     return holder
         return None
@@ -467,13 +489,14 @@ class RowLocks:
             info = self.current_schema().tables.get(table)
             if info is None or info.temp or info.schema != "main" or info.kind != "T":
                 continue
+            self._note_pages(info)
             while True:
                 if repeatable:
                     holder = locks.table(self.session_id, db, table, False)
                 else:
                     holder = locks.readable(self.session_id, db, table)
                     if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
-                            holder, db, table):
+                            holder, db, table) and table not in self._rl_pages:
                         sql = self._last_committed(sql, table)
                         holder = None
                     if holder is not None and not locks.holds_table(holder, db, table):
@@ -507,6 +530,7 @@ class RowLocks:
             info = self.current_schema().tables.get(table)
             if info is None or info.temp or info.schema != "main" or info.kind != "T":
                 continue
+            self._note_pages(info)
             if locks.readable(self.session_id, self.database, table) is None:
                 continue
             q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
@@ -565,14 +589,16 @@ class RowLocks:
         if not self.row_locks or table is None or not self.in_transaction:
             yield from rows
             return
-        assert self.database is not None
+        assert self.database is not None and plan.table is not None
         db = self.database
+        self._note_pages(plan.table)
         deadline = self._lock_deadline()
         for row in rows:
             rowid = row[-1]
             if isinstance(rowid, int):
                 while True:
-                    holder = self.engine.locks.row(self.session_id, db, table, rowid, True)
+                    holder = self.engine.locks.row(self.session_id, db, table,
+                                                   self._lock_key(table, rowid), True)
                     if holder is None:
                         break
                     self._wait_for(holder, "query", deadline)
