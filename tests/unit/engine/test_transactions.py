@@ -196,6 +196,12 @@ def test_persistence_across_engines(tmp_path: Path) -> None:
     s.run("insert into t (v) values (?)", "1234567890123456789012.0123456789")
     s.s.begin()
     s.run("insert into t (v) values (1)")  # never committed
+    if eng.row_locks:
+        # The insert's SQLite transaction is held open while the session writes alone
+        # (features/locks/latch.py); commit it to the file with its undo entry, as when
+        # another session needs the latch, so the next engine must undo it. (Had the
+        # process died with it held, SQLite itself would have dropped it.)
+        eng.write_latch("keep").flush_parked(object())
     eng2 = Engine(tmp_path / "d")  # a second engine on the same files, as after kill -9
     s2 = Sql(eng2.session("informix", {}))
     s2.s.open_database("keep")

@@ -5,7 +5,9 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
 
 * every writing statement is its own short SQLite transaction (taken under a per-database
   latch, so sessions never wait on SQLite's busy handler), whatever Informix transaction it
-  is part of; the write lock of SQLite is held only while a statement runs;
+  is part of, except that a session inside a transaction that writes while nobody waits
+  keeps its SQLite transaction open between statements and parks the latch; whoever needs
+  the latch next commits it (features/locks/latch.py); a waiter honours SET LOCK MODE;
 * TEMP triggers on the connection call ``_ifx_lk`` for each row a statement inserts, updates
   or deletes: it takes the row's lock in the Engine's lock table (features/locks/manager.py),
   or stops the statement when another session holds it, and records the row's before-image;
@@ -23,7 +25,6 @@ import contextlib
 import itertools
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
@@ -31,7 +32,9 @@ from typing import TYPE_CHECKING, TypeVar
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..features.locks import undo
+from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
+from .session_errors import TRANSACTION_LOST
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -63,6 +66,12 @@ _OWNERS = itertools.count(1)
 
 class _Conflict(Exception):
     """Raised inside ``_ifx_lk``: SQLite aborts the statement (the holder is noted)."""
+
+
+def short_dml(plan: Plan) -> bool:
+    """A DML statement that reads no table but its target and has no subquery: short, so
+    it may join the transaction held across statements (``RowLocks.rl_write``)."""
+    return len(plan.tables) <= 1 and "SELECT" not in plan.sql.upper()
 
 
 def isolation_of(words: tuple[str, ...]) -> str | None:
@@ -109,6 +118,7 @@ class RowLocks:
         _ansi: bool
         _logged: bool
         _savepoints: list[str]
+        _txn_lost: bool
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
         def current_schema(self) -> cat.Schema: ...
@@ -124,7 +134,10 @@ class RowLocks:
     _rl_replaying: bool
     _rl_key: tuple[object, ...] | None
     _rl_owner: str
-    _rl_latches: list[threading.RLock]
+    _rl_latches: list[Latch]
+    _rl_hold: bool
+    _rl_flushed: int
+    _rl_lost: bool
     isolation: str | None
 
     def _rl_init(self) -> None:
@@ -137,6 +150,13 @@ class RowLocks:
         self._rl_key = None
         self._rl_owner = ""
         self._rl_latches = []
+        #: The SQLite transaction is held open across statements (features/locks/latch.py)
+        self._rl_hold = False
+        #: How many of _rl_undo's entries are committed to the file (the rest are in the
+        #: held transaction)
+        self._rl_flushed = 0
+        #: An interrupt took the held transaction back (session_errors.interrupted reports it)
+        self._rl_lost = False
         self._rl_sync = ""  # the synchronous mode set on the connection ("": unknown)
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
         #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
@@ -156,7 +176,7 @@ class RowLocks:
     @property
     def txn_has_work(self) -> bool:
         """The open transaction changed something (DATABASE then is -535)."""
-        return self._sql_txn or bool(self._rl_undo)
+        return self._sql_txn or bool(self._rl_undo) or self._rl_hold
 
     # ---- opening -----------------------------------------------------------------------------
     def _rl_open(self, conn: sqlite3.Connection) -> None:
@@ -167,14 +187,14 @@ class RowLocks:
         conn.create_function("_ifx_lk", -1, self._ifx_lk)
         conn.create_function("_ifx_rd", 2, self._ifx_rd)
 
-    def _rl_install(self) -> None:
+    def _rl_install(self) -> bool:
         """(Re)create this connection's TEMP lock triggers when the schema changed: one set
         per permanent table, passing the row's columns (the before-image)."""
         conn = self.conn
         assert conn is not None and self.database is not None
         key = (id(conn), self._schema_version())
         if key == self._rl_key:
-            return
+            return False
         old = [r[0] for r in conn.execute(
             "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' "
             "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")]
@@ -213,6 +233,7 @@ class RowLocks:
                 conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_n BEFORE INSERT ON main.{q} "
                              f"BEGIN SELECT _ifx_lk({lit}, 'N', 0{new}); END")
         self._rl_key = (id(conn), self._schema_version())
+        return True
 
     def _ifx_lk(self, table: str, op: str, rowid: int, *image: object) -> int:
         """Called by the lock triggers for every row written: lock it or stop the statement."""
@@ -283,17 +304,17 @@ class RowLocks:
         assert self.database is not None
         latch = self.engine.write_latch(self.database)
         if kind is None or (self.lock_wait is not None and self.lock_wait < 0):
-            latch.acquire()
+            latch.acquire(self)
         else:
             grace = self.engine.latch_grace
             timeout = grace if deadline is None else max(deadline - time.monotonic(), grace)
-            if not latch.acquire(timeout=timeout):
+            if not latch.acquire(self, timeout):
                 raise self._lock_error(kind, self.lock_wait is not None)
         self._rl_latches.append(latch)
 
     def _unlatch(self) -> None:
         if self._rl_latches:
-            self._rl_latches.pop().release()
+            self._rl_latches.pop().release(self)
 
     @property
     def _durable(self) -> bool:
@@ -329,52 +350,92 @@ class RowLocks:
             os.close(fd)
 
     # ---- writes ------------------------------------------------------------------------------
-    def rl_write(self, kind: str, action: Callable[[], R]) -> R:
-        """Run a DML statement as its own SQLite transaction under row locks; wait for a
-        holder as SET LOCK MODE says and run it again, or fail with the Informix lock error."""
+    def rl_write(self, kind: str, action: Callable[[], R], short: bool = True) -> R:
+        """Run a DML statement under row locks: its own SQLite transaction, or, inside an
+        Informix transaction whose SQLite transaction is held (``_rl_hold``), a savepoint of
+        that transaction; wait for a lock holder as SET LOCK MODE says and run it again, or
+        fail with the Informix lock error.
+
+        A statement that may run long (not ``short``: it reads other tables or has a
+        subquery, ``short_dml``) first commits the held transaction: SQLite takes back the
+        whole transaction when it interrupts a write (a cancel, statement_timeout), and the
+        statements before it must not go with it (Informix rolls back the statement only)."""
         deadline = self._lock_deadline()
         while True:
             if self._rl_escalated or self._sql_txn:
                 return action()  # the transaction holds SQLite's lock already
-            self._rl_install()
             self._rl_conflict = None
             self._rl_wide = False
             self._rl_pending = []
             conn = self.conn
             assert conn is not None
-            self._latch(kind, deadline)
-            try:
-                self._sync(not self.in_transaction)
+            self._latch(kind, deadline)  # takes back this session's parked transaction
+            if self._rl_hold and not short:
                 try:
-                    conn.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as e:
-                    # Only an escalated transaction of another session holds SQLite's lock
-                    # beyond a statement: it is met as a lock, per busy_timeout (SET LOCK MODE).
-                    if "lock" in str(e) or "busy" in str(e):
-                        raise self._lock_error(kind, bool(self.lock_wait)) from None
-                    raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+                    self._rl_flush_hold()
+                except BaseException:
+                    self._unlatch()
+                    raise
+            held = self._rl_hold
+            installed = False
+            try:
+                if held:
+                    conn.execute("SAVEPOINT _ifx_rl")
+                else:
+                    self._sync(not self.in_transaction)
+                    try:
+                        conn.execute("BEGIN IMMEDIATE")
+                    except sqlite3.OperationalError as e:
+                        # Only an escalated transaction of another session holds SQLite's
+                        # lock beyond a statement: met as a lock, per busy_timeout.
+                        if "lock" in str(e) or "busy" in str(e):
+                            raise self._lock_error(kind, bool(self.lock_wait)) from None
+                        raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
                 self._sql_txn = True
                 try:
+                    # inside the transaction: the schema version is read without a new read
+                    # transaction, and no other session's DDL can come between
+                    installed = self._rl_install()
                     result = action()
                     if self._rl_pending:
                         if not self._rl_owner:
                             self._rl_owner = f"{os.getpid()}.{next(_OWNERS)}"
                         undo.store(conn, self._rl_owner, len(self._rl_undo), self._rl_pending)
-                    # A statement outside a transaction ends one: BYTE/TEXT objects it let
-                    # go are freed and its captured rows go to the CDC log, as _end_sql_txn
-                    # does for a transaction without row locks.
-                    alone = not self.in_transaction
-                    if alone:
+                    if held:
+                        conn.execute("RELEASE _ifx_rl")
+                    if not self.in_transaction:
+                        # A statement outside a transaction ends one: BYTE/TEXT objects it
+                        # let go are freed and its captured rows go to the CDC log, as
+                        # _end_sql_txn does for a transaction without row locks.
                         self.lo.before_commit()
-                    conn.execute("COMMIT")
-                    if alone:
+                        conn.execute("COMMIT")
                         self.lo.after_end(True)
+                    else:
+                        # kept open: committed when another session needs the latch, or
+                        # at the end of this statement when one already waits (_rl_unlatch)
+                        self._rl_hold = held or bool(self._rl_pending)
+                        if not self._rl_hold:
+                            conn.execute("COMMIT")
                     self._rl_undo.extend(self._rl_pending)
                     return result
                 except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
+                    if installed:
+                        self._rl_key = None  # the rollback takes the new triggers back
+                    if held and conn.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK TO _ifx_rl")
+                            conn.execute("RELEASE _ifx_rl")
+                    else:
+                        with contextlib.suppress(sqlite3.Error):
+                            if conn.in_transaction:
+                                conn.execute("ROLLBACK")
+                        if held:
+                            self._rl_lost_hold()
+                            if self._rl_lost:  # the statement's -213 must say so
+                                self._rl_lost = False
+                                raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                                                  message="the held transaction was "
+                                                  "rolled back") from None
                     if self._rl_conflict is None and not self._rl_wide:
                         self._rl_conflict = self._dup_holder()
                     if self._rl_conflict is None and not self._rl_wide:
@@ -384,7 +445,7 @@ class RowLocks:
                     self._sql_txn = False
                     self._savepoints.clear()
             finally:
-                self._unlatch()
+                self._rl_unlatch()
             self.state.error = None
             if self._rl_wide:
                 self.escalate(kind)
@@ -392,6 +453,68 @@ class RowLocks:
             holder = self._rl_conflict
             assert holder is not None
             self._wait_for(holder, kind, deadline)
+
+    def rl_flush_own(self) -> None:
+        """Commit this session's held SQLite transaction (before an ATTACH, which SQLite
+        refuses inside a transaction)."""
+        if not self._rl_hold:
+            return
+        self._latch()
+        try:
+            if self._rl_hold:
+                self._rl_flush_hold()
+        finally:
+            self._unlatch()
+
+    def rl_flush_others(self) -> None:
+        """Commit another session's parked transaction (before a write that does not take
+        the latch: a temporary table's, which a routine it calls may widen)."""
+        if self.database is not None:
+            self.engine.write_latch(self.database).flush_parked(self)
+
+    def _rl_unlatch(self) -> None:
+        """After a statement: park the latch with the SQLite transaction held open when
+        nobody waits for it, else commit that transaction and release the latch."""
+        if self._rl_hold and self._rl_latches:
+            latch = self._rl_latches[-1]
+            if latch.park(self, self._rl_flush_hold):
+                self._rl_latches.pop()
+                return
+            self._rl_flush_hold()
+        self._unlatch()
+
+    def _rl_flush_hold(self) -> None:
+        """Commit the held SQLite transaction (its statements and their undo entries) so
+        another session can write: from this session's thread, or from the other session's
+        (features/locks/latch.py says why that is safe). A commit that fails leaves the
+        Informix transaction lost, as an interrupt does."""
+        conn = self.conn
+        if not self._rl_hold or conn is None:
+            self._rl_hold = False
+            return
+        try:
+            # (synchronous is NORMAL since the transaction began: a statement in a
+            # transaction; it cannot be changed inside one)
+            conn.execute("COMMIT")
+            self._rl_flushed = len(self._rl_undo)
+            self._rl_hold = False
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            self._rl_lost_hold()
+
+    def _rl_lost_hold(self) -> None:
+        """SQLite rolled the held transaction back by itself (an interrupt: sqlite3_interrupt
+        takes back the whole transaction of an interrupted write): its statements, their undo
+        entries with them, are gone, so the Informix transaction is lost. COMMIT WORK then
+        refuses it (-213), as in the mode without row locks (docs/SERVER.md, "Cancel")."""
+        self._rl_hold = False
+        if len(self._rl_undo) > self._rl_flushed:
+            del self._rl_undo[self._rl_flushed:]
+            if self.in_transaction:
+                self._txn_lost = True
+                self._rl_lost = True
 
     def _dup_holder(self) -> int | None:
         """After a duplicate-key error: the session holding the row whose key the insert
@@ -447,18 +570,28 @@ class RowLocks:
             return
         conn = self.conn
         assert conn is not None
-        self._rl_install()
-        started = time.monotonic()
-        self._sync(True)
+        # Under the latch: a parked transaction of another session is committed first, and
+        # this session's own held one becomes the escalated transaction.
+        self._latch(kind, self._lock_deadline())
         try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if "lock" not in str(e) and "busy" not in str(e):
-                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
-            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
-            raise self._lock_error(kind, waited) from None
-        self._sql_txn = True
-        self._rl_escalated = self.in_transaction
+            if not self._rl_hold:
+                self._rl_install()
+                started = time.monotonic()
+                self._sync(True)
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as e:
+                    if "lock" not in str(e) and "busy" not in str(e):
+                        raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+                    waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
+                    raise self._lock_error(kind, waited) from None
+            # (a held transaction stays synchronous NORMAL, which cannot change inside it:
+            # rl_finish syncs the WAL after its COMMIT)
+            self._rl_hold = False
+            self._sql_txn = True
+            self._rl_escalated = self.in_transaction
+        finally:
+            self._unlatch()
 
     # ---- reads -------------------------------------------------------------------------------
     def rl_check_read(self, plan: Plan) -> str:
@@ -478,10 +611,14 @@ class RowLocks:
         if not self.row_locks or not plan.tables:
             return sql
         level = self.row_isolation()
-        if level == DIRTY:
-            return sql
         assert self.database is not None
         db = self.database
+        if level == DIRTY:
+            for table in plan.tables:
+                if self.engine.locks.readable(self.session_id, db, table) is not None:
+                    self.engine.write_latch(db).flush_parked(self)
+                    break
+            return sql
         repeatable = level == REPEATABLE and self.in_transaction
         deadline = self._lock_deadline()
         locks = self.engine.locks
@@ -490,6 +627,10 @@ class RowLocks:
             if info is None or info.temp or info.schema != "main" or info.kind != "T":
                 continue
             self._note_pages(info)
+            if locks.readable(self.session_id, db, table) is not None:
+                # another session holds rows of it: what it wrote must be in the file, where
+                # this reader meets it (its locks) or reads it (DIRTY READ)
+                self.engine.write_latch(db).flush_parked(self)
             while True:
                 if repeatable:
                     holder = locks.table(self.session_id, db, table, False)
@@ -533,6 +674,7 @@ class RowLocks:
             self._note_pages(info)
             if locks.readable(self.session_id, self.database, table) is None:
                 continue
+            self.engine.write_latch(self.database).flush_parked(self)
             q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
             if q in sql:
                 lit = "'" + table.replace("'", "''") + "'"
@@ -653,40 +795,86 @@ class RowLocks:
                 self._rl_escalated = False
                 if verb == "COMMIT":
                     self._rl_undo = []
-            if not self._rl_undo:
+                    if self._rl_sync != "FULL":  # escalated from a held transaction
+                        self._flush_wal()
+                else:  # SQLite's rollback took back what was not yet committed to the file
+                    del self._rl_undo[self._rl_flushed:]
+            if not self._rl_undo and not self._rl_hold:
                 return
-            self._latch()
+            self._latch()  # takes back a parked transaction, or waits for its flush
             try:
-                self._sync(False)
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    if verb != "COMMIT":
-                        self._rl_replaying = True
-                        undo.apply(conn, self._rl_undo)
-                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
-                                 (self._rl_owner,))
-                    # BYTE/TEXT objects whose last reference the transaction let go (an undo
-                    # that restored a reference has raised its count again)
-                    self.lo.before_commit()
-                    conn.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                    raise
-                finally:
-                    self._rl_replaying = False
-                # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
-                self.lo.after_end(verb == "COMMIT")
+                if self._rl_hold:
+                    self._rl_finish_hold(verb)
+                if self._rl_undo:
+                    self._rl_finish_flushed(verb)
             finally:
                 self._unlatch()
             self._rl_undo = []
             if verb == "COMMIT":
                 self._flush_wal()
         finally:
+            if self._rl_hold and conn is not None:  # an error above: nothing is kept
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                self._rl_hold = False
             self._rl_escalated = False
             self._rl_owner = ""
+            self._rl_flushed = 0
             if self.database is not None:
                 self.engine.locks.release(self.session_id)
+
+    def _rl_finish_flushed(self, verb: str) -> None:
+        """The end of a transaction whose undo entries are committed to the file: ROLLBACK
+        applies them, both delete them, in one SQLite transaction under the latch."""
+        conn = self.conn
+        assert conn is not None
+        self._sync(False)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if verb != "COMMIT":
+                self._rl_replaying = True
+                undo.apply(conn, self._rl_undo)
+            conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?", (self._rl_owner,))
+            # BYTE/TEXT objects whose last reference the transaction let go (an undo that
+            # restored a reference has raised its count again)
+            self.lo.before_commit()
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._rl_replaying = False
+        # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
+        self.lo.after_end(verb == "COMMIT")
+
+    def _rl_finish_hold(self, verb: str) -> None:
+        """COMMIT or ROLLBACK of a transaction whose SQLite transaction is still held (no
+        other session needed the latch since): COMMIT deletes the undo entries and commits
+        once; ROLLBACK commits it and leaves every entry to ``rl_finish``, which applies
+        them."""
+        conn = self.conn
+        assert conn is not None
+        if verb != "COMMIT":
+            # committed, then undone from the log with what was committed before: so a
+            # rolled-back insert's SERIAL is not given again, the same whether or not
+            # another session took the latch meanwhile (SERVER.md "Not yet")
+            self._rl_flush_hold()
+            return
+        self._rl_hold = False
+        if verb == "COMMIT":  # made durable by _flush_wal, outside the latch
+            try:
+                if self._rl_undo:
+                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
+                                 (self._rl_owner,))
+                self.lo.before_commit()
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            self.lo.after_end(True)
+            self._rl_undo = []
 
 
 def _literal(v: object) -> str:

@@ -18,6 +18,7 @@ from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
 from ..features import cross_database
 from .session_errors import TRANSACTION_LOST
+from .session_locks import short_dml
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -74,10 +75,11 @@ class Transactions:
         row_locks: bool
         _rl_escalated: bool
 
-        def rl_write(self, kind: str, action: Callable[[], R]) -> R: ...
+        def rl_write(self, kind: str, action: Callable[[], R], short: bool = True) -> R: ...
         def escalate(self, kind: str) -> None: ...
+        def rl_flush_others(self) -> None: ...
         def rl_finish(self, verb: str) -> None: ...
-        def _rl_install(self) -> None: ...
+        def _rl_install(self) -> bool: ...
         def _latch(self, kind: str | None = None, deadline: float | None = None) -> None: ...
         def _lock_deadline(self) -> float | None: ...
         def _unlatch(self) -> None: ...
@@ -91,7 +93,7 @@ class Transactions:
         if private_write(plan):
             return self.run_private(action)
         if self.row_locks and _row_lockable(plan):
-            return self.rl_write(plan.kind, action)
+            return self.rl_write(plan.kind, action, short_dml(plan))
         return self.run_write(action, plan.kind)
 
     def run_private(self, action: Callable[[], R]) -> R:
@@ -107,6 +109,8 @@ class Transactions:
         if self.lo.sql_depth or self._sql_txn or self.in_transaction or self._ansi:
             return self.run_write(action)
         conn = self._connection()
+        if self.row_locks:
+            self.rl_flush_others()  # a routine the statement calls may write a table
         conn.execute("BEGIN DEFERRED")
         self._sql_txn = True
         committed = False
