@@ -198,8 +198,23 @@ class RowLocks:
         old = [r[0] for r in conn.execute(
             "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' "
             "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")]
+        orphans = []
         for name in old:
-            conn.execute(f'DROP TRIGGER temp."{name}"')
+            try:
+                conn.execute(f'DROP TRIGGER temp."{name}"')
+            except sqlite3.OperationalError:
+                orphans.append(name)
+        if orphans:
+            # Listed in temp.sqlite_master but unknown to SQLite ("no such trigger"): a lock
+            # trigger whose table was dropped, on a connection that reloaded its schema
+            # meanwhile (seen with Flyway's clean, then migrate). Its row would make the
+            # next trigger of that name "malformed database schema ... already exists".
+            conn.execute("PRAGMA writable_schema = ON")
+            try:
+                conn.executemany("DELETE FROM temp.sqlite_master WHERE type = 'trigger' "
+                                 "AND name = ?", [(n,) for n in orphans])
+            finally:
+                conn.execute("PRAGMA writable_schema = OFF")
         # The user's tables as the catalogue knows them (not its own sys* tables).
         physical = {str(r[0]) for r in conn.execute(
             "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
