@@ -165,3 +165,26 @@ def test_wait_writer_waits_for_the_long_write_to_end(pair: list[Any], first: int
         long.thread.join(30)
         assert isinstance(long.error, ifxwire.OperationalError)
         assert long.error.sqlcode == -213
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_a_writer_is_not_held_by_a_long_read_of_a_session_with_held_writes(
+        pair: list[Any], first: int, second: int) -> None:
+    """Session A writes in a transaction (its SQLite transaction is held open between
+    statements, features/locks/latch.py), then runs a long query. B's write of another row
+    must not wait past its SET LOCK MODE for A's query: B may not commit A's held
+    transaction while A's own thread is inside the database, so under NOT WAIT it fails
+    with -107 after the latch's grace (stricter than Informix, which lets it through)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")
+    with _Long(a, "SELECT COUNT(*) FROM n a, n b, n c, n d"):
+        time.sleep(1.0)  # the query is running (it runs for hours)
+        took, err = _timed(b, f"UPDATE {t} SET v = 2 WHERE id = 2")
+        assert err == (-346, -107) and took < NOT_WAIT_BOUND
+    a.cursor().execute("COMMIT WORK")
+    b.cursor().execute(f"UPDATE {t} SET v = 2 WHERE id = 2")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, v FROM {t} WHERE id IN (1, 2) ORDER BY id")
+    assert cur.fetchall() == [(1, 1), (2, 2)]

@@ -25,8 +25,9 @@ import contextlib
 import itertools
 import os
 import sqlite3
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ..core import sqlcodes as sc
@@ -35,6 +36,14 @@ from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
 from .session_errors import TRANSACTION_LOST
+from .session_lock_reads import (
+    COMMITTED,
+    CURSOR,
+    DIRTY,
+    LAST_COMMITTED,
+    REPEATABLE,
+    RowLockReads,
+)
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -48,8 +57,7 @@ R = TypeVar("R")
 #: SQLite allows 127 arguments to a function here; wider tables escalate instead.
 _MAX_IMAGE = 120
 #: Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL).
-DIRTY, COMMITTED, LAST_COMMITTED, CURSOR, REPEATABLE = (
-    "dirty", "committed", "last_committed", "cursor", "repeatable")
+# Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL): session_lock_reads
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
                "merge": sc.LOCK_UPDATE, "instead": sc.LOCK_UPDATE, "query": sc.LOCK_READ,
                "select_into": sc.LOCK_READ, "lock_table": sc.LOCK_TABLE_MODE}
@@ -102,8 +110,9 @@ def isolation_of(words: tuple[str, ...]) -> str | None:
     return None
 
 
-class RowLocks:
-    """The row-lock half of EngineSession (session.py defines the other state)."""
+class RowLocks(RowLockReads):
+    """The row-lock half of EngineSession (session.py defines the other state; the reads are
+    in session_lock_reads.py)."""
 
     if TYPE_CHECKING:
         engine: Engine
@@ -138,6 +147,8 @@ class RowLocks:
     _rl_hold: bool
     _rl_flushed: int
     _rl_lost: bool
+    _rl_use: threading.Lock
+    _rl_in: bool
     isolation: str | None
 
     def _rl_init(self) -> None:
@@ -157,6 +168,10 @@ class RowLocks:
         self._rl_flushed = 0
         #: An interrupt took the held transaction back (session_errors.interrupted reports it)
         self._rl_lost = False
+        #: Held by the server while this session handles a request (rl_enter / rl_leave):
+        #: another session commits this one's parked transaction only while it is free.
+        self._rl_use = threading.Lock()
+        self._rl_in = False
         self._rl_sync = ""  # the synchronous mode set on the connection ("": unknown)
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
         #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
@@ -469,6 +484,19 @@ class RowLocks:
             assert holder is not None
             self._wait_for(holder, kind, deadline)
 
+    def rl_enter(self) -> None:
+        """The server starts handling a request of this session (features/locks/latch.py:
+        no other session commits its parked transaction meanwhile)."""
+        if not self._rl_in:
+            self._rl_use.acquire()
+            self._rl_in = True
+
+    def rl_leave(self) -> None:
+        """The session waits (for its client, or for a lock)."""
+        if self._rl_in:
+            self._rl_in = False
+            self._rl_use.release()
+
     def rl_flush_own(self) -> None:
         """Commit this session's held SQLite transaction (before an ATTACH, which SQLite
         refuses inside a transaction)."""
@@ -492,7 +520,7 @@ class RowLocks:
         nobody waits for it, else commit that transaction and release the latch."""
         if self._rl_hold and self._rl_latches:
             latch = self._rl_latches[-1]
-            if latch.park(self, self._rl_flush_hold):
+            if latch.park(self, self._rl_flush_hold, self._rl_use):
                 self._rl_latches.pop()
                 return
             self._rl_flush_hold()
@@ -571,12 +599,17 @@ class RowLocks:
         """Wait for ``holder`` per SET LOCK MODE, or raise the statement's lock error."""
         if self.lock_wait is None:
             raise self._lock_error(kind, False)
+        was_in = self._rl_in
+        self.rl_leave()  # the holder may need this session's parked transaction committed
         try:
             if not self.engine.locks.wait(self.session_id, holder, deadline):
                 raise self._lock_error(kind, True)
         except Deadlock:
             raise EngineError(_LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE),
                               sc.ISAM_DEADLOCK) from None
+        finally:
+            if was_in:
+                self.rl_enter()
 
     def escalate(self, kind: str) -> None:
         """Hold SQLite's database write lock to the end of the transaction (work that the undo
@@ -607,159 +640,6 @@ class RowLocks:
             self._rl_escalated = self.in_transaction
         finally:
             self._unlatch()
-
-    # ---- reads -------------------------------------------------------------------------------
-    def rl_check_read(self, plan: Plan) -> str:
-        """The SQL a query runs under this session's isolation level: COMMITTED READ, CURSOR
-        STABILITY and REPEATABLE READ read only committed rows; DIRTY READ reads them all.
-
-        A table where another session holds uncommitted rows is read through a filter that
-        calls ``_ifx_rd`` for every row SQLite visits, so the query meets a lock only on a
-        row it reads (an index lookup that never reaches the locked row does not, as on
-        Informix); SQLite flattens the filter into the query, keeping its indexes. The
-        compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
-        so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
-        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
-        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
-        starts; ``rl_rows`` waits on one met while the first row is read)."""
-        sql = plan.sql
-        if not self.row_locks or not plan.tables:
-            return sql
-        level = self.row_isolation()
-        assert self.database is not None
-        db = self.database
-        if level == DIRTY:
-            for table in plan.tables:
-                if self.engine.locks.readable(self.session_id, db, table) is not None:
-                    self.engine.write_latch(db).flush_parked(self)
-                    break
-            return sql
-        repeatable = level == REPEATABLE and self.in_transaction
-        deadline = self._lock_deadline()
-        locks = self.engine.locks
-        for table in plan.tables:
-            info = self.current_schema().tables.get(table)
-            if info is None or info.temp or info.schema != "main" or info.kind != "T":
-                continue
-            self._note_pages(info)
-            if locks.readable(self.session_id, db, table) is not None:
-                # another session holds rows of it: what it wrote must be in the file, where
-                # this reader meets it (its locks) or reads it (DIRTY READ)
-                self.engine.write_latch(db).flush_parked(self)
-            while True:
-                if repeatable:
-                    holder = locks.table(self.session_id, db, table, False)
-                else:
-                    holder = locks.readable(self.session_id, db, table)
-                    if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
-                            holder, db, table) and table not in self._rl_pages:
-                        sql = self._last_committed(sql, table)
-                        holder = None
-                    if holder is not None and not locks.holds_table(holder, db, table):
-                        q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
-                        if q in sql:
-                            lit = "'" + table.replace("'", "''") + "'"
-                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
-                                                 f'WHERE _ifx_rd({lit}, rowid)) AS ')
-                            holder = None
-                if holder is None:
-                    break
-                self._wait_for(holder, "query", deadline)
-        return sql
-
-    def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str:
-        """The read part of a writing statement (INSERT ... SELECT, a subquery) under
-        COMMITTED READ and stricter: each table other than the target where another session
-        holds uncommitted rows is read through the ``_ifx_rd`` filter, as a query's is, so a
-        held row it reaches stops the statement; ``rl_write`` then waits outside the latch as
-        SET LOCK MODE says and runs it again. Without this the statement read those rows
-        dirty (writes are applied at once). No wait and no table lock here: the statement
-        runs under the latch."""
-        if not self.row_locks or not plan.tables or self.row_isolation() == DIRTY:
-            return sql
-        assert self.database is not None
-        target = plan.table.name if plan.table is not None else None
-        locks = self.engine.locks
-        for table in plan.tables:
-            if table == target:
-                continue
-            info = self.current_schema().tables.get(table)
-            if info is None or info.temp or info.schema != "main" or info.kind != "T":
-                continue
-            self._note_pages(info)
-            if locks.readable(self.session_id, self.database, table) is None:
-                continue
-            self.engine.write_latch(self.database).flush_parked(self)
-            q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
-            if q in sql:
-                lit = "'" + table.replace("'", "''") + "'"
-                sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
-                                     f'WHERE _ifx_rd({lit}, rowid)) AS ')
-        return sql
-
-    def _last_committed(self, sql: str, table: str) -> str:
-        """COMMITTED READ LAST COMMITTED: the table as its committed rows, read as a subquery
-        of the rows no other session holds and, for each held row that existed before its
-        holder's transaction, that row's before-image (the holder's first undo entry for it;
-        a row the holder inserted is left out). Image values are SQL literals."""
-        assert self.database is not None and self.conn is not None
-        q = '"main".' + '"' + table.replace('"', '""') + '"'
-        if q + " AS " not in sql:
-            return sql
-        held = self.engine.locks.others_rows(self.session_id, self.database, table)
-        images: dict[int, str | None] = {}
-        for session in list(self.engine.live.values()):
-            if session is self:
-                continue
-            for t, op, rid, img in list(session._rl_undo):
-                if t == table and rid not in images:
-                    images[rid] = img if op in ("U", "D") else None
-        cols = undo.columns(self.conn, table)
-        parts = [f"SELECT rowid AS rowid, * FROM {q} WHERE rowid NOT IN "
-                 f"({', '.join(str(int(r)) for r in held) or 'NULL'})"]
-        for rid, img in images.items():
-            if img is None or rid not in held:
-                continue
-            values = undo.decode(img)[:len(cols)]
-            if len(values) != len(cols):
-                continue
-            named = [_literal(v) + " AS " + '"' + c.replace('"', '""') + '"'
-                     for v, c in zip(values, cols, strict=True)]
-            parts.append("SELECT " + ", ".join([f"{int(rid)} AS rowid", *named]))
-        return sql.replace(q + " AS ", "(" + " UNION ALL ".join(parts) + ") AS ")
-
-    def rl_wait_read(self) -> bool:
-        """After a query stopped on a row lock (``_ifx_rd``) before its first row: wait as
-        SET LOCK MODE says (True: run it again) or raise -244."""
-        holder, self._rl_conflict = self._rl_conflict, None
-        if holder is None:
-            return False
-        self.state.error = None
-        self._wait_for(holder, "query", self._lock_deadline())
-        return True
-
-    def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
-                      ) -> Iterator[tuple[object, ...]]:
-        """A FOR UPDATE cursor in a transaction locks each row as it is fetched (its hidden
-        last column is the rowid); a row another session holds is -244 after the wait."""
-        table = plan.table.name if plan.table is not None else None
-        if not self.row_locks or table is None or not self.in_transaction:
-            yield from rows
-            return
-        assert self.database is not None and plan.table is not None
-        db = self.database
-        self._note_pages(plan.table)
-        deadline = self._lock_deadline()
-        for row in rows:
-            rowid = row[-1]
-            if isinstance(rowid, int):
-                while True:
-                    holder = self.engine.locks.row(self.session_id, db, table,
-                                                   self._lock_key(table, rowid), True)
-                    if holder is None:
-                        break
-                    self._wait_for(holder, "query", deadline)
-            yield row
 
     # ---- LOCK TABLE ----------------------------------------------------------------------------
     def rl_lock_table(self, table: str, exclusive: bool, lock: bool) -> None:
@@ -890,18 +770,3 @@ class RowLocks:
                 raise
             self.lo.after_end(True)
             self._rl_undo = []
-
-
-def _literal(v: object) -> str:
-    """A before-image value as a SQLite literal."""
-    if v is None:
-        return "NULL"
-    if isinstance(v, bool):
-        return str(int(v))
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else "NULL"
-    if isinstance(v, bytes):
-        return "X'" + v.hex() + "'"
-    return "'" + str(v).replace("'", "''") + "'"

@@ -8,8 +8,15 @@ open after the statement and parks the latch with a ``flush`` callback that comm
 (session_locks.RowLocks._rl_flush_hold). The next statement of the same session takes the
 latch back at no cost and runs in the same SQLite transaction; a second session that needs
 the latch (a write, or a read that must see what the first wrote) calls the callback itself,
-from its own thread, and takes the latch. The parked session's thread is then idle or
-reading: it cannot write without taking the latch, which waits for that flush to end.
+from its own thread, and takes the latch.
+
+It does so only while the parked session's ``use`` lock is free: the server holds that lock
+while the session handles a request, and lets it go while the session waits for its client
+(server/session.py ``_recv_more``) or for a lock. So no SQLite call of the parked session's
+own thread runs meanwhile (a routine it runs might otherwise wait for this latch while its
+statement holds the connection). While the parked session is busy the other one waits, as
+SET LOCK MODE allows. Without a server (the engine used directly, one thread) nobody holds
+``use``.
 """
 
 from __future__ import annotations
@@ -17,6 +24,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+
+#: How often a session waiting for a busy parked session looks again (seconds).
+_POLL = 0.005
 
 
 class Latch:
@@ -27,6 +37,7 @@ class Latch:
         self._owner: object | None = None
         self._depth = 0
         self._parked: Callable[[], None] | None = None
+        self._parked_use: threading.Lock | None = None
         self._flushing = False
         self._waiters = 0
 
@@ -35,38 +46,47 @@ class Latch:
         with self._cond:
             if self._owner is who and not self._flushing:
                 self._depth += 1
-                self._parked = None  # its own parked transaction: taken back as it is
+                self._parked = self._parked_use = None  # its own: taken back as it is
                 return True
             deadline = None if timeout is None else time.monotonic() + timeout
             self._waiters += 1
             try:
                 while self._owner is not None:
                     if self._parked is not None and not self._flushing:
-                        self._flush_locked()
-                        continue
+                        if self._flush_locked():
+                            continue
+                        poll = _POLL  # the parked session is busy: look again shortly
+                    else:
+                        poll = None
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         return False
-                    self._cond.wait(left)
+                    self._cond.wait(poll if left is None else min(left, poll or left))
                 self._owner, self._depth = who, 1
                 return True
             finally:
                 self._waiters -= 1
 
-    def _flush_locked(self) -> None:
+    def _flush_locked(self) -> bool:
         """Commit the parked owner's transaction (outside the condition's lock) and free the
-        latch; called with the condition held."""
-        flush, self._parked = self._parked, None
+        latch, if its session is not busy; called with the condition held."""
+        use = self._parked_use
+        if use is not None and not use.acquire(blocking=False):
+            return False
+        flush, self._parked, self._parked_use = self._parked, None, None
         assert flush is not None
         self._flushing = True
         self._cond.release()
         try:
             flush()
         finally:
+            if use is not None:
+                use.release()
             self._cond.acquire()
             self._flushing = False
             self._owner, self._depth = None, 0
             self._cond.notify_all()
+        return True
 
     @property
     def parked(self) -> bool:
@@ -83,19 +103,24 @@ class Latch:
                 self._owner = None
                 self._cond.notify_all()
 
-    def park(self, who: object, flush: Callable[[], None]) -> bool:
+    def park(self, who: object, flush: Callable[[], None], use: threading.Lock) -> bool:
         """Leave the latch held with the owner's SQLite transaction open, when nobody waits
         and this is the outermost hold; False (nothing changed) otherwise."""
         with self._cond:
             if self._owner is not who or self._depth != 1 or self._waiters:
                 return False
             self._depth = 0
-            self._parked = flush
+            self._parked, self._parked_use = flush, use
             return True
 
-    def flush_parked(self, who: object) -> None:
+    def flush_parked(self, who: object, patience: float = 0.5) -> None:
         """A reader that must see what another session wrote: commit a parked transaction
-        of another session (nothing when the latch is free, running, or ``who``'s own)."""
+        of another session (nothing when the latch is free, running, or ``who``'s own). A
+        busy parked session is waited for up to ``patience`` seconds; the reader then reads
+        without its held rows."""
+        deadline = time.monotonic() + patience
         with self._cond:
-            if self._parked is not None and not self._flushing and self._owner is not who:
-                self._flush_locked()
+            while self._parked is not None and not self._flushing and self._owner is not who:
+                if self._flush_locked() or time.monotonic() >= deadline:
+                    return
+                self._cond.wait(_POLL)
