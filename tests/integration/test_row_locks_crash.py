@@ -50,7 +50,8 @@ def test_kill_9_keeps_committed_and_drops_uncommitted(tmp_path: Path, committer:
     try:
         c = _connect(port)
         c.cursor().execute("CREATE DATABASE crash WITH LOG")
-        c.cursor().execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), b BYTE)")
+        c.cursor().execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), b BYTE) "
+                           "LOCK MODE ROW")
         c.cursor().executemany("INSERT INTO t (id, v) VALUES (?, ?)",
                                [(i, f"v{i}") for i in range(1, 11)])
         c.close()
@@ -100,7 +101,7 @@ def test_kill_9_during_concurrent_writers_keeps_transactions_whole(tmp_path: Pat
     try:
         c = _connect(port)
         c.cursor().execute("CREATE DATABASE crash WITH LOG")
-        c.cursor().execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+        c.cursor().execute("CREATE TABLE t (id INT PRIMARY KEY, v INT) LOCK MODE ROW")
         c.cursor().executemany("INSERT INTO t VALUES (?, 0)", [(i,) for i in range(12)])
         c.close()
 

@@ -29,7 +29,9 @@ def logged_db(server: Any) -> str:
     with ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
                          autocommit=True) as c:
         c.cursor().execute("CREATE DATABASE d_tmp_txn WITH LOG")
-        c.cursor().execute("CREATE TABLE perm (k INT)")
+        # LOCK MODE ROW: the row-lock branches write other rows of perm beside a holder's,
+        # which in a PAGE table (the default) share its locked page
+        c.cursor().execute("CREATE TABLE perm (k INT) LOCK MODE ROW")
     return "d_tmp_txn"
 
 

@@ -204,7 +204,12 @@ class Session:
         idle = self.start == self.end
         if idle:
             self.gate.idle()  # a cancel from now on is late unless a request arrives
+        es = self.engine
+        if es is not None:
+            es.rl_leave()  # waiting for the client: others may commit its parked transaction
         n = self.sock.recv_into(self.view[self.end :])
+        if es is not None:
+            es.rl_enter()
         if n == 0:
             raise SessionClosed
         self.end += n
@@ -379,7 +384,9 @@ class Session:
         self._close_all()
         if self.engine is not None:
             try:
+                self.engine.rl_enter()  # as a request (features/locks/latch.py)
                 self.engine.close()  # rolls back any open transaction
+                self.engine.rl_leave()
             except Exception:
                 log.exception("session %s: error while closing the engine session", self.peer)
             self.engine = None

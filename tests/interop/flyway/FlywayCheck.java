@@ -61,8 +61,10 @@ public final class FlywayCheck {
                 // row before that transaction ends.  A real Informix locks rows and tables, so
                 // the two never meet; ifxwire-server serialises the writers of a database (one
                 // SQLite writer: docs/SERVER.md "Locks"), so the insert waits on the open
-                // migration and fails -271/-107.  Each migration therefore commits as it runs.
-                .executeInTransaction(false)
+                // migration and fails -271/-107.  Each migration therefore commits as it runs,
+                // unless transactional=true (a server with row locks: Flyway's default).
+                .executeInTransaction(Boolean.parseBoolean(opts.getOrDefault("transactional",
+                        "false")))
                 .load();
 
         Map<String, Scenario> scenarios = new LinkedHashMap<>();

@@ -62,7 +62,8 @@ public class LockCheck {
             } catch (SQLException e) {
                 // not there yet
             }
-            st.executeUpdate("CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT)");
+            // LOCK MODE ROW: in a PAGE table (the default) rows 1 and 2 share a locked page
+            st.executeUpdate("CREATE TABLE " + table + " (id INT PRIMARY KEY, v INT) LOCK MODE ROW");
             for (int i = 1; i <= 5; i++) {
                 st.executeUpdate("INSERT INTO " + table + " VALUES (" + i + ", " + (i * 10) + ")");
             }

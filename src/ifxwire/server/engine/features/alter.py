@@ -280,6 +280,14 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T" or info.temp:
         raise not_implemented("ALTER TABLE on this table")
+    if spec.lock_mode is not None:
+        # LOCK MODE (PAGE | ROW): systables.locklevel, read by row-lock mode at the next
+        # schema load (docs/SERVER.md, "Locks and isolation")
+        dc.conn.execute("UPDATE systables SET locklevel = ? WHERE tabid = ?",
+                        (spec.lock_mode, info.tabid))
+        if not (spec.add or spec.drop or spec.modify or spec.add_constraints
+                or spec.drop_constraints):
+            return
     constraints = read_constraints(dc.conn, info, dc.schema.tables)
     columns = [NewColumn(replace(c), quote(c.name), c.name) for c in info.columns]
     added: list[ConstraintSpec] = []

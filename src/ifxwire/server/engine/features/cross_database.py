@@ -64,6 +64,8 @@ def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
         return schema
     if conn is None:
         raise EngineError(sc.NO_DB_SELECTED)
+    if s.row_locks:
+        s.rl_flush_own()  # the SQLite transaction held across statements (row locks)
     if conn.in_transaction:
         what = "a first write into" if schema is not None else "a first reference to"
         raise not_implemented(f"{what} database {db} inside a transaction that has written")

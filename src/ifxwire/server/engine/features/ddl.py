@@ -209,7 +209,8 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         info.__post_init__()
         dc.temp_tables[name] = info
         return
-    cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns])
+    cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns],
+                         locklevel=spec.lock_mode or "P")
     cat.insert_columns(dc.conn, tabid, [(c.name, c.type) for c in columns])
     _write_defaults(dc, tabid, columns)
     for cinfo in columns:

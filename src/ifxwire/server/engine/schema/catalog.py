@@ -275,9 +275,23 @@ class TableInfo:
     constraints: list[Constraint] = field(default_factory=list)
     unique_indexes: dict[str, list[str]] = field(default_factory=dict)
     by_name: dict[str, ColumnInfo] = field(default_factory=dict)
+    #: systables.locklevel: 'P' (LOCK MODE PAGE) or 'R' (ROW); row-lock mode keys a PAGE
+    #: table's locks by page (``rows_per_page``).
+    locklevel: str = "P"
+    #: systables.rowsize, for ``rows_per_page``.
+    rowsize: int = 0
 
     def __post_init__(self) -> None:
         self.by_name = {c.name: c for c in self.columns}
+
+    @property
+    def rows_per_page(self) -> int:
+        """Rows on one 2 KB Informix data page of this table: trunc(pageuse / (rowsize + 4))
+        with pageuse = pagesize - 28, at most 255 (IBM, Performance Guide, "Estimating tables
+        with fixed-length rows"); 1 for a ROW table (a lock is a row's)."""
+        if self.locklevel != "P":
+            return 1
+        return max(1, min(255, (2048 - 28) // (max(self.rowsize, 1) + 4)))
 
     @property
     def physical(self) -> str:
@@ -565,15 +579,19 @@ def create_catalog_views(conn: sqlite3.Connection, today: int | None = None) -> 
 
 
 def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str, tabtype: str,
-                     types: list[IfxType], today: int | None = None) -> None:
+                     types: list[IfxType], today: int | None = None,
+                     locklevel: str = "P") -> None:
+    """The table's systables row. ``locklevel`` is LOCK MODE's 'P' (PAGE, Informix's default
+    for a new table without DEF_TABLE_LOCKMODE) or 'R' (ROW)."""
     conn.execute(
         "INSERT INTO systables (tabname, owner, partnum, tabid, rowsize, ncols, nindexes, nrows, "
         "created, version, tabtype, locklevel, npused, fextsize, nextsize, flags, site, dbname, "
         "type_xid, am_id, pagesize, statchange, statlevel) "
-        "VALUES (?, ?, ?, ?, ?, ?, 0, 0.0, ?, ?, ?, 'P', 0.0, 16, 16, 0, '', '', 0, 0, 2048, "
+        "VALUES (?, ?, ?, ?, ?, ?, 0, 0.0, ?, ?, ?, ?, 0.0, 16, 16, 0, '', '', 0, 0, 2048, "
         "NULL, 'A')",
         (name, owner, 1048576 + tabid, tabid, rowsize(types), len(types),
-         date_number(dt.date.today()) if today is None else today, tabid << 16, tabtype),
+         date_number(dt.date.today()) if today is None else today, tabid << 16, tabtype,
+         locklevel),
     )
 
 
@@ -651,8 +669,9 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             sysmaster.append(meta(conn, schema).get("name") == "sysmaster")
         return sysmaster[0]
 
-    for tabid, name, owner, tabtype in conn.execute(
-        f"SELECT tabid, tabname, owner, tabtype FROM {p}systables WHERE tabtype IN ('T', 'V')"
+    for tabid, name, owner, tabtype, locklevel, size in conn.execute(
+        f"SELECT tabid, tabname, owner, tabtype, locklevel, rowsize FROM {p}systables "
+        "WHERE tabtype IN ('T', 'V')"
     ):
         columns = cols.get(tabid, [])
         for c in columns:
@@ -663,7 +682,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             name in SYSMASTER_NAMES and (owner or "").strip() == OWNER and is_sysmaster()
         ) else tabtype
         tables[name] = TableInfo(name, tabid, (owner or "").strip(), columns, kind=kind,
-                                 schema=schema)
+                                 schema=schema, locklevel=locklevel or "P",
+                                 rowsize=int(size or 0))
     indexes: dict[str, tuple[str, bool]] = {}
     by_tabid = {t.tabid: t for t in tables.values()}
     for idxname, tabid, idxtype, *parts in conn.execute(

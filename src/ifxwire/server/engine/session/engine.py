@@ -37,6 +37,7 @@ from ..core.errors import EngineError
 from ..core.values import DEFAULT_CTX, date_number
 from ..features.lobs.sbspace import sb_path
 from ..features.locks import undo
+from ..features.locks.latch import Latch
 from ..features.locks.manager import LockTable
 from ..features.objects import SequenceCounters
 from ..schema import catalog as cat
@@ -95,7 +96,10 @@ class Engine:
                           if row_locks is None else row_locks)
         #: Every session's row and table locks (features/locks/manager.py).
         self.locks = LockTable()
-        self._latches: dict[str, threading.RLock] = {}
+        self._latches: dict[str, Latch] = {}
+        #: Row-lock mode: seconds a NOT WAIT writer waits for the database's latch before
+        #: its statement fails with ISAM -107 (session_locks.RowLocks._latch says why).
+        self.latch_grace = 0.5
         self._recovered: set[str] = set()
         #: Row-lock mode: the sessions by id (weakly held), for LAST COMMITTED readers.
         self.live: weakref.WeakValueDictionary[int, EngineSession] = (
@@ -148,14 +152,14 @@ class Engine:
         conn.execute("PRAGMA case_sensitive_like = ON")
         return conn
 
-    def write_latch(self, name: str) -> threading.RLock:
+    def write_latch(self, name: str) -> Latch:
         """The latch row-lock sessions take around each of their short SQLite write
         transactions on database ``name`` (session_locks.py): they queue here instead of in
         SQLite's busy handler, which sleeps."""
         with self.lock:
             latch = self._latches.get(name)
             if latch is None:
-                latch = self._latches[name] = threading.RLock()
+                latch = self._latches[name] = Latch()
             return latch
 
     def recover(self, name: str, conn: sqlite3.Connection) -> None:

@@ -93,6 +93,11 @@ class ErrorMapping:
         transaction is then over, and the error says so (docs/SERVER.md, "Cancel")."""
         conn = self.conn
         why = CANCELLED if self.state.cancelled else "statement_timeout reached"
+        if getattr(self, "_rl_lost", False):
+            # row locks: the interrupt took back the SQLite transaction held across the
+            # transaction's statements (session_locks.RowLocks._rl_lost_hold)
+            self._rl_lost = False
+            return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
         if self._sql_txn and conn is not None and not conn.in_transaction and (
                 not getattr(self, "row_locks", False) or getattr(self, "_rl_escalated", False)):
             # (In row-lock mode an unescalated statement is its own SQLite transaction: the

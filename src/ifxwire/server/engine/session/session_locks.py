@@ -5,7 +5,9 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
 
 * every writing statement is its own short SQLite transaction (taken under a per-database
   latch, so sessions never wait on SQLite's busy handler), whatever Informix transaction it
-  is part of; the write lock of SQLite is held only while a statement runs;
+  is part of, except that a session inside a transaction that writes while nobody waits
+  keeps its SQLite transaction open between statements and parks the latch; whoever needs
+  the latch next commits it (features/locks/latch.py); a waiter honours SET LOCK MODE;
 * TEMP triggers on the connection call ``_ifx_lk`` for each row a statement inserts, updates
   or deletes: it takes the row's lock in the Engine's lock table (features/locks/manager.py),
   or stops the statement when another session holds it, and records the row's before-image;
@@ -25,13 +27,23 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..features.locks import undo
+from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
+from .session_errors import TRANSACTION_LOST
+from .session_lock_reads import (
+    COMMITTED,
+    CURSOR,
+    DIRTY,
+    LAST_COMMITTED,
+    REPEATABLE,
+    RowLockReads,
+)
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -45,8 +57,7 @@ R = TypeVar("R")
 #: SQLite allows 127 arguments to a function here; wider tables escalate instead.
 _MAX_IMAGE = 120
 #: Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL).
-DIRTY, COMMITTED, LAST_COMMITTED, CURSOR, REPEATABLE = (
-    "dirty", "committed", "last_committed", "cursor", "repeatable")
+# Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL): session_lock_reads
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
                "merge": sc.LOCK_UPDATE, "instead": sc.LOCK_UPDATE, "query": sc.LOCK_READ,
                "select_into": sc.LOCK_READ, "lock_table": sc.LOCK_TABLE_MODE}
@@ -63,6 +74,12 @@ _OWNERS = itertools.count(1)
 
 class _Conflict(Exception):
     """Raised inside ``_ifx_lk``: SQLite aborts the statement (the holder is noted)."""
+
+
+def short_dml(plan: Plan) -> bool:
+    """A DML statement that reads no table but its target and has no subquery: short, so
+    it may join the transaction held across statements (``RowLocks.rl_write``)."""
+    return len(plan.tables) <= 1 and "SELECT" not in plan.sql.upper()
 
 
 def isolation_of(words: tuple[str, ...]) -> str | None:
@@ -93,8 +110,9 @@ def isolation_of(words: tuple[str, ...]) -> str | None:
     return None
 
 
-class RowLocks:
-    """The row-lock half of EngineSession (session.py defines the other state)."""
+class RowLocks(RowLockReads):
+    """The row-lock half of EngineSession (session.py defines the other state; the reads are
+    in session_lock_reads.py)."""
 
     if TYPE_CHECKING:
         engine: Engine
@@ -109,6 +127,7 @@ class RowLocks:
         _ansi: bool
         _logged: bool
         _savepoints: list[str]
+        _txn_lost: bool
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
         def current_schema(self) -> cat.Schema: ...
@@ -124,7 +143,12 @@ class RowLocks:
     _rl_replaying: bool
     _rl_key: tuple[object, ...] | None
     _rl_owner: str
-    _rl_latches: list[threading.RLock]
+    _rl_latches: list[Latch]
+    _rl_hold: bool
+    _rl_flushed: int
+    _rl_lost: bool
+    _rl_use: threading.Lock
+    _rl_in: bool
     isolation: str | None
 
     def _rl_init(self) -> None:
@@ -137,8 +161,21 @@ class RowLocks:
         self._rl_key = None
         self._rl_owner = ""
         self._rl_latches = []
+        #: The SQLite transaction is held open across statements (features/locks/latch.py)
+        self._rl_hold = False
+        #: How many of _rl_undo's entries are committed to the file (the rest are in the
+        #: held transaction)
+        self._rl_flushed = 0
+        #: An interrupt took the held transaction back (session_errors.interrupted reports it)
+        self._rl_lost = False
+        #: Held by the server while this session handles a request (rl_enter / rl_leave):
+        #: another session commits this one's parked transaction only while it is free.
+        self._rl_use = threading.Lock()
+        self._rl_in = False
         self._rl_sync = ""  # the synchronous mode set on the connection ("": unknown)
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
+        #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
+        self._rl_pages: dict[str, int] = {}
         #: SET ISOLATION's level; None: the database's default (row_isolation).
         self.isolation = None
 
@@ -154,7 +191,7 @@ class RowLocks:
     @property
     def txn_has_work(self) -> bool:
         """The open transaction changed something (DATABASE then is -535)."""
-        return self._sql_txn or bool(self._rl_undo)
+        return self._sql_txn or bool(self._rl_undo) or self._rl_hold
 
     # ---- opening -----------------------------------------------------------------------------
     def _rl_open(self, conn: sqlite3.Connection) -> None:
@@ -165,25 +202,43 @@ class RowLocks:
         conn.create_function("_ifx_lk", -1, self._ifx_lk)
         conn.create_function("_ifx_rd", 2, self._ifx_rd)
 
-    def _rl_install(self) -> None:
+    def _rl_install(self) -> bool:
         """(Re)create this connection's TEMP lock triggers when the schema changed: one set
         per permanent table, passing the row's columns (the before-image)."""
         conn = self.conn
         assert conn is not None and self.database is not None
         key = (id(conn), self._schema_version())
         if key == self._rl_key:
-            return
+            return False
         old = [r[0] for r in conn.execute(
             "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' "
             "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")]
+        orphans = []
         for name in old:
-            conn.execute(f'DROP TRIGGER temp."{name}"')
+            try:
+                conn.execute(f'DROP TRIGGER temp."{name}"')
+            except sqlite3.OperationalError:
+                orphans.append(name)
+        if orphans:
+            # Listed in temp.sqlite_master but unknown to SQLite ("no such trigger"): a lock
+            # trigger whose table was dropped, on a connection that reloaded its schema
+            # meanwhile (seen with Flyway's clean, then migrate). Its row would make the
+            # next trigger of that name "malformed database schema ... already exists".
+            conn.execute("PRAGMA writable_schema = ON")
+            try:
+                conn.executemany("DELETE FROM temp.sqlite_master WHERE type = 'trigger' "
+                                 "AND name = ?", [(n,) for n in orphans])
+            finally:
+                conn.execute("PRAGMA writable_schema = OFF")
         # The user's tables as the catalogue knows them (not its own sys* tables).
         physical = {str(r[0]) for r in conn.execute(
             "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
-        tables = sorted(info.name for info in self.current_schema().tables.values()
-                        if info.kind == "T" and not info.temp and info.schema == "main"
-                        and info.name in physical)
+        infos = {info.name: info for info in self.current_schema().tables.values()
+                 if info.kind == "T" and not info.temp and info.schema == "main"
+                 and info.name in physical}
+        tables = sorted(infos)
+        self._rl_pages = {name: info.rows_per_page for name, info in infos.items()
+                          if info.rows_per_page > 1}
         for n, table in enumerate(tables):
             cols = undo.columns(conn, table)
             q = '"' + table.replace('"', '""') + '"'
@@ -208,6 +263,7 @@ class RowLocks:
                 conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_n BEFORE INSERT ON main.{q} "
                              f"BEGIN SELECT _ifx_lk({lit}, 'N', 0{new}); END")
         self._rl_key = (id(conn), self._schema_version())
+        return True
 
     def _ifx_lk(self, table: str, op: str, rowid: int, *image: object) -> int:
         """Called by the lock triggers for every row written: lock it or stop the statement."""
@@ -217,7 +273,8 @@ class RowLocks:
             self._rl_new = (table, image)
             return 0
         keep = self.in_transaction
-        holder = self.engine.locks.row(self.session_id, self.database, table, int(rowid), keep)
+        holder = self.engine.locks.row(self.session_id, self.database, table,
+                                       self._lock_key(table, int(rowid)), keep)
         if holder is not None:
             self._rl_conflict = holder
             # What a caller outside rl_write reports (rl_write waits and runs it again).
@@ -231,6 +288,22 @@ class RowLocks:
                 (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
         return 0
 
+    def _note_pages(self, info: cat.TableInfo) -> None:
+        """Keep ``_rl_pages`` right for a table a read is about to filter (a session that
+        has not written since the schema changed has not run ``_rl_install``)."""
+        per = info.rows_per_page
+        if per > 1:
+            self._rl_pages[info.name] = per
+        else:
+            self._rl_pages.pop(info.name, None)
+
+    def _lock_key(self, table: str, rowid: int) -> int:
+        """The lock table's key for a row: its rowid in a LOCK MODE ROW table, its page in a
+        LOCK MODE PAGE one (``TableInfo.rows_per_page`` rowids to a page), so two rows of one
+        page conflict as on Informix (docs/SERVER.md, "LOCK MODE PAGE")."""
+        per = self._rl_pages.get(table)
+        return rowid if per is None else rowid // per
+
     def _ifx_rd(self, table: str, rowid: int) -> int:
         """Called for each row a COMMITTED READ / CURSOR STABILITY query reads of a table
         where other sessions hold row locks (``rl_check_read``'s rewrite): a row another
@@ -238,7 +311,7 @@ class RowLocks:
         if self.database is None:
             return 1
         holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                              int(rowid))
+                                              self._lock_key(table, int(rowid)))
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("query", False)
@@ -246,17 +319,32 @@ class RowLocks:
         return 1
 
     # ---- the latch: one SQLite writer at a time, without SQLite's busy sleeps --------------
-    def _latch(self) -> None:
+    def _latch(self, kind: str | None = None, deadline: float | None = None) -> None:
         """Take the database's latch (reentrant: the end of a transaction may store smart
-        large objects in a transaction of its own, lo_session.py)."""
+        large objects in a transaction of its own, lo_session.py).
+
+        With ``kind`` (a statement that may meet a lock) the wait is bounded as SET LOCK MODE
+        bounds a lock wait, since a long write holds the latch for its whole run (SQLite has
+        one writer per file; docs/SERVER.md "Locks and isolation", "The latch"): NOT WAIT
+        waits at most the Engine's ``latch_grace`` (the time a short statement holds it, which
+        Informix's own latches would never report), WAIT n until ``deadline`` (at least the
+        grace), WAIT without limit; past it the statement fails with its own lock error and
+        ISAM -107 (NOT WAIT) or -154. Without ``kind`` (COMMIT, ROLLBACK, housekeeping) it
+        waits without limit: Informix never fails those on a lock."""
         assert self.database is not None
         latch = self.engine.write_latch(self.database)
-        latch.acquire()
+        if kind is None or (self.lock_wait is not None and self.lock_wait < 0):
+            latch.acquire(self)
+        else:
+            grace = self.engine.latch_grace
+            timeout = grace if deadline is None else max(deadline - time.monotonic(), grace)
+            if not latch.acquire(self, timeout):
+                raise self._lock_error(kind, self.lock_wait is not None)
         self._rl_latches.append(latch)
 
     def _unlatch(self) -> None:
         if self._rl_latches:
-            self._rl_latches.pop().release()
+            self._rl_latches.pop().release(self)
 
     @property
     def _durable(self) -> bool:
@@ -292,52 +380,92 @@ class RowLocks:
             os.close(fd)
 
     # ---- writes ------------------------------------------------------------------------------
-    def rl_write(self, kind: str, action: Callable[[], R]) -> R:
-        """Run a DML statement as its own SQLite transaction under row locks; wait for a
-        holder as SET LOCK MODE says and run it again, or fail with the Informix lock error."""
+    def rl_write(self, kind: str, action: Callable[[], R], short: bool = True) -> R:
+        """Run a DML statement under row locks: its own SQLite transaction, or, inside an
+        Informix transaction whose SQLite transaction is held (``_rl_hold``), a savepoint of
+        that transaction; wait for a lock holder as SET LOCK MODE says and run it again, or
+        fail with the Informix lock error.
+
+        A statement that may run long (not ``short``: it reads other tables or has a
+        subquery, ``short_dml``) first commits the held transaction: SQLite takes back the
+        whole transaction when it interrupts a write (a cancel, statement_timeout), and the
+        statements before it must not go with it (Informix rolls back the statement only)."""
         deadline = self._lock_deadline()
         while True:
             if self._rl_escalated or self._sql_txn:
                 return action()  # the transaction holds SQLite's lock already
-            self._rl_install()
             self._rl_conflict = None
             self._rl_wide = False
             self._rl_pending = []
             conn = self.conn
             assert conn is not None
-            self._latch()
-            try:
-                self._sync(not self.in_transaction)
+            self._latch(kind, deadline)  # takes back this session's parked transaction
+            if self._rl_hold and not short:
                 try:
-                    conn.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as e:
-                    # Only an escalated transaction of another session holds SQLite's lock
-                    # beyond a statement: it is met as a lock, per busy_timeout (SET LOCK MODE).
-                    if "lock" in str(e) or "busy" in str(e):
-                        raise self._lock_error(kind, bool(self.lock_wait)) from None
-                    raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+                    self._rl_flush_hold()
+                except BaseException:
+                    self._unlatch()
+                    raise
+            held = self._rl_hold
+            installed = False
+            try:
+                if held:
+                    conn.execute("SAVEPOINT _ifx_rl")
+                else:
+                    self._sync(not self.in_transaction)
+                    try:
+                        conn.execute("BEGIN IMMEDIATE")
+                    except sqlite3.OperationalError as e:
+                        # Only an escalated transaction of another session holds SQLite's
+                        # lock beyond a statement: met as a lock, per busy_timeout.
+                        if "lock" in str(e) or "busy" in str(e):
+                            raise self._lock_error(kind, bool(self.lock_wait)) from None
+                        raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
                 self._sql_txn = True
                 try:
+                    # inside the transaction: the schema version is read without a new read
+                    # transaction, and no other session's DDL can come between
+                    installed = self._rl_install()
                     result = action()
                     if self._rl_pending:
                         if not self._rl_owner:
                             self._rl_owner = f"{os.getpid()}.{next(_OWNERS)}"
                         undo.store(conn, self._rl_owner, len(self._rl_undo), self._rl_pending)
-                    # A statement outside a transaction ends one: BYTE/TEXT objects it let
-                    # go are freed and its captured rows go to the CDC log, as _end_sql_txn
-                    # does for a transaction without row locks.
-                    alone = not self.in_transaction
-                    if alone:
+                    if held:
+                        conn.execute("RELEASE _ifx_rl")
+                    if not self.in_transaction:
+                        # A statement outside a transaction ends one: BYTE/TEXT objects it
+                        # let go are freed and its captured rows go to the CDC log, as
+                        # _end_sql_txn does for a transaction without row locks.
                         self.lo.before_commit()
-                    conn.execute("COMMIT")
-                    if alone:
+                        conn.execute("COMMIT")
                         self.lo.after_end(True)
+                    else:
+                        # kept open: committed when another session needs the latch, or
+                        # at the end of this statement when one already waits (_rl_unlatch)
+                        self._rl_hold = held or bool(self._rl_pending)
+                        if not self._rl_hold:
+                            conn.execute("COMMIT")
                     self._rl_undo.extend(self._rl_pending)
                     return result
                 except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
+                    if installed:
+                        self._rl_key = None  # the rollback takes the new triggers back
+                    if held and conn.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK TO _ifx_rl")
+                            conn.execute("RELEASE _ifx_rl")
+                    else:
+                        with contextlib.suppress(sqlite3.Error):
+                            if conn.in_transaction:
+                                conn.execute("ROLLBACK")
+                        if held:
+                            self._rl_lost_hold()
+                            if self._rl_lost:  # the statement's -213 must say so
+                                self._rl_lost = False
+                                raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                                                  message="the held transaction was "
+                                                  "rolled back") from None
                     if self._rl_conflict is None and not self._rl_wide:
                         self._rl_conflict = self._dup_holder()
                     if self._rl_conflict is None and not self._rl_wide:
@@ -347,7 +475,7 @@ class RowLocks:
                     self._sql_txn = False
                     self._savepoints.clear()
             finally:
-                self._unlatch()
+                self._rl_unlatch()
             self.state.error = None
             if self._rl_wide:
                 self.escalate(kind)
@@ -355,6 +483,81 @@ class RowLocks:
             holder = self._rl_conflict
             assert holder is not None
             self._wait_for(holder, kind, deadline)
+
+    def rl_enter(self) -> None:
+        """The server starts handling a request of this session (features/locks/latch.py:
+        no other session commits its parked transaction meanwhile)."""
+        if not self._rl_in:
+            self._rl_use.acquire()
+            self._rl_in = True
+
+    def rl_leave(self) -> None:
+        """The session waits (for its client, or for a lock)."""
+        if self._rl_in:
+            self._rl_in = False
+            self._rl_use.release()
+
+    def rl_flush_own(self) -> None:
+        """Commit this session's held SQLite transaction (before an ATTACH, which SQLite
+        refuses inside a transaction)."""
+        if not self._rl_hold:
+            return
+        self._latch()
+        try:
+            if self._rl_hold:
+                self._rl_flush_hold()
+        finally:
+            self._unlatch()
+
+    def rl_flush_others(self) -> None:
+        """Commit another session's parked transaction (before a write that does not take
+        the latch: a temporary table's, which a routine it calls may widen)."""
+        if self.database is not None:
+            self.engine.write_latch(self.database).flush_parked(self)
+
+    def _rl_unlatch(self) -> None:
+        """After a statement: park the latch with the SQLite transaction held open when
+        nobody waits for it, else commit that transaction and release the latch."""
+        if self._rl_hold and self._rl_latches:
+            latch = self._rl_latches[-1]
+            if latch.park(self, self._rl_flush_hold, self._rl_use):
+                self._rl_latches.pop()
+                return
+            self._rl_flush_hold()
+        self._unlatch()
+
+    def _rl_flush_hold(self) -> None:
+        """Commit the held SQLite transaction (its statements and their undo entries) so
+        another session can write: from this session's thread, or from the other session's
+        (features/locks/latch.py says why that is safe). A commit that fails leaves the
+        Informix transaction lost, as an interrupt does."""
+        conn = self.conn
+        if not self._rl_hold or conn is None:
+            self._rl_hold = False
+            return
+        try:
+            # (synchronous is NORMAL since the transaction began: a statement in a
+            # transaction; it cannot be changed inside one)
+            conn.execute("COMMIT")
+            self._rl_flushed = len(self._rl_undo)
+            self._rl_hold = False
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            self._rl_lost_hold()
+
+    def _rl_lost_hold(self) -> None:
+        """SQLite rolled the held transaction back by itself (an interrupt: sqlite3_interrupt
+        takes back the whole transaction of an interrupted write): its statements, their undo
+        entries with them, are gone, so the Informix transaction is lost. COMMIT WORK then
+        refuses it (-213), as in the mode without row locks (docs/SERVER.md, "Cancel")."""
+        self._rl_hold = False
+        if len(self._rl_undo) > self._rl_flushed:
+            del self._rl_undo[self._rl_flushed:]
+            if self.in_transaction:
+                self._txn_lost = True
+                self._rl_lost = True
 
     def _dup_holder(self) -> int | None:
         """After a duplicate-key error: the session holding the row whose key the insert
@@ -383,7 +586,7 @@ class RowLocks:
             row = conn.execute(f"SELECT rowid FROM main.{q} WHERE {where}", values).fetchone()
             if row is not None:
                 holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                                      int(row[0]))
+                                                      self._lock_key(table, int(row[0])))
                 if holder is not None:
                     return holder
         return None
@@ -396,12 +599,17 @@ class RowLocks:
         """Wait for ``holder`` per SET LOCK MODE, or raise the statement's lock error."""
         if self.lock_wait is None:
             raise self._lock_error(kind, False)
+        was_in = self._rl_in
+        self.rl_leave()  # the holder may need this session's parked transaction committed
         try:
             if not self.engine.locks.wait(self.session_id, holder, deadline):
                 raise self._lock_error(kind, True)
         except Deadlock:
             raise EngineError(_LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE),
                               sc.ISAM_DEADLOCK) from None
+        finally:
+            if was_in:
+                self.rl_enter()
 
     def escalate(self, kind: str) -> None:
         """Hold SQLite's database write lock to the end of the transaction (work that the undo
@@ -410,158 +618,28 @@ class RowLocks:
             return
         conn = self.conn
         assert conn is not None
-        self._rl_install()
-        started = time.monotonic()
-        self._sync(True)
+        # Under the latch: a parked transaction of another session is committed first, and
+        # this session's own held one becomes the escalated transaction.
+        self._latch(kind, self._lock_deadline())
         try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if "lock" not in str(e) and "busy" not in str(e):
-                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
-            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
-            raise self._lock_error(kind, waited) from None
-        self._sql_txn = True
-        self._rl_escalated = self.in_transaction
-
-    # ---- reads -------------------------------------------------------------------------------
-    def rl_check_read(self, plan: Plan) -> str:
-        """The SQL a query runs under this session's isolation level: COMMITTED READ, CURSOR
-        STABILITY and REPEATABLE READ read only committed rows; DIRTY READ reads them all.
-
-        A table where another session holds uncommitted rows is read through a filter that
-        calls ``_ifx_rd`` for every row SQLite visits, so the query meets a lock only on a
-        row it reads (an index lookup that never reaches the locked row does not, as on
-        Informix); SQLite flattens the filter into the query, keeping its indexes. The
-        compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
-        so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
-        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
-        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
-        starts; ``rl_rows`` waits on one met while the first row is read)."""
-        sql = plan.sql
-        if not self.row_locks or not plan.tables:
-            return sql
-        level = self.row_isolation()
-        if level == DIRTY:
-            return sql
-        assert self.database is not None
-        db = self.database
-        repeatable = level == REPEATABLE and self.in_transaction
-        deadline = self._lock_deadline()
-        locks = self.engine.locks
-        for table in plan.tables:
-            info = self.current_schema().tables.get(table)
-            if info is None or info.temp or info.schema != "main" or info.kind != "T":
-                continue
-            while True:
-                if repeatable:
-                    holder = locks.table(self.session_id, db, table, False)
-                else:
-                    holder = locks.readable(self.session_id, db, table)
-                    if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
-                            holder, db, table):
-                        sql = self._last_committed(sql, table)
-                        holder = None
-                    if holder is not None and not locks.holds_table(holder, db, table):
-                        q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
-                        if q in sql:
-                            lit = "'" + table.replace("'", "''") + "'"
-                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
-                                                 f'WHERE _ifx_rd({lit}, rowid)) AS ')
-                            holder = None
-                if holder is None:
-                    break
-                self._wait_for(holder, "query", deadline)
-        return sql
-
-    def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str:
-        """The read part of a writing statement (INSERT ... SELECT, a subquery) under
-        COMMITTED READ and stricter: each table other than the target where another session
-        holds uncommitted rows is read through the ``_ifx_rd`` filter, as a query's is, so a
-        held row it reaches stops the statement; ``rl_write`` then waits outside the latch as
-        SET LOCK MODE says and runs it again. Without this the statement read those rows
-        dirty (writes are applied at once). No wait and no table lock here: the statement
-        runs under the latch."""
-        if not self.row_locks or not plan.tables or self.row_isolation() == DIRTY:
-            return sql
-        assert self.database is not None
-        target = plan.table.name if plan.table is not None else None
-        locks = self.engine.locks
-        for table in plan.tables:
-            if table == target:
-                continue
-            info = self.current_schema().tables.get(table)
-            if info is None or info.temp or info.schema != "main" or info.kind != "T":
-                continue
-            if locks.readable(self.session_id, self.database, table) is None:
-                continue
-            q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
-            if q in sql:
-                lit = "'" + table.replace("'", "''") + "'"
-                sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
-                                     f'WHERE _ifx_rd({lit}, rowid)) AS ')
-        return sql
-
-    def _last_committed(self, sql: str, table: str) -> str:
-        """COMMITTED READ LAST COMMITTED: the table as its committed rows, read as a subquery
-        of the rows no other session holds and, for each held row that existed before its
-        holder's transaction, that row's before-image (the holder's first undo entry for it;
-        a row the holder inserted is left out). Image values are SQL literals."""
-        assert self.database is not None and self.conn is not None
-        q = '"main".' + '"' + table.replace('"', '""') + '"'
-        if q + " AS " not in sql:
-            return sql
-        held = self.engine.locks.others_rows(self.session_id, self.database, table)
-        images: dict[int, str | None] = {}
-        for session in list(self.engine.live.values()):
-            if session is self:
-                continue
-            for t, op, rid, img in list(session._rl_undo):
-                if t == table and rid not in images:
-                    images[rid] = img if op in ("U", "D") else None
-        cols = undo.columns(self.conn, table)
-        parts = [f"SELECT rowid AS rowid, * FROM {q} WHERE rowid NOT IN "
-                 f"({', '.join(str(int(r)) for r in held) or 'NULL'})"]
-        for rid, img in images.items():
-            if img is None or rid not in held:
-                continue
-            values = undo.decode(img)[:len(cols)]
-            if len(values) != len(cols):
-                continue
-            named = [_literal(v) + " AS " + '"' + c.replace('"', '""') + '"'
-                     for v, c in zip(values, cols, strict=True)]
-            parts.append("SELECT " + ", ".join([f"{int(rid)} AS rowid", *named]))
-        return sql.replace(q + " AS ", "(" + " UNION ALL ".join(parts) + ") AS ")
-
-    def rl_wait_read(self) -> bool:
-        """After a query stopped on a row lock (``_ifx_rd``) before its first row: wait as
-        SET LOCK MODE says (True: run it again) or raise -244."""
-        holder, self._rl_conflict = self._rl_conflict, None
-        if holder is None:
-            return False
-        self.state.error = None
-        self._wait_for(holder, "query", self._lock_deadline())
-        return True
-
-    def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
-                      ) -> Iterator[tuple[object, ...]]:
-        """A FOR UPDATE cursor in a transaction locks each row as it is fetched (its hidden
-        last column is the rowid); a row another session holds is -244 after the wait."""
-        table = plan.table.name if plan.table is not None else None
-        if not self.row_locks or table is None or not self.in_transaction:
-            yield from rows
-            return
-        assert self.database is not None
-        db = self.database
-        deadline = self._lock_deadline()
-        for row in rows:
-            rowid = row[-1]
-            if isinstance(rowid, int):
-                while True:
-                    holder = self.engine.locks.row(self.session_id, db, table, rowid, True)
-                    if holder is None:
-                        break
-                    self._wait_for(holder, "query", deadline)
-            yield row
+            if not self._rl_hold:
+                self._rl_install()
+                started = time.monotonic()
+                self._sync(True)
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as e:
+                    if "lock" not in str(e) and "busy" not in str(e):
+                        raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+                    waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
+                    raise self._lock_error(kind, waited) from None
+            # (a held transaction stays synchronous NORMAL, which cannot change inside it:
+            # rl_finish syncs the WAL after its COMMIT)
+            self._rl_hold = False
+            self._sql_txn = True
+            self._rl_escalated = self.in_transaction
+        finally:
+            self._unlatch()
 
     # ---- LOCK TABLE ----------------------------------------------------------------------------
     def rl_lock_table(self, table: str, exclusive: bool, lock: bool) -> None:
@@ -612,52 +690,83 @@ class RowLocks:
                 self._rl_escalated = False
                 if verb == "COMMIT":
                     self._rl_undo = []
-            if not self._rl_undo:
+                    if self._rl_sync != "FULL":  # escalated from a held transaction
+                        self._flush_wal()
+                else:  # SQLite's rollback took back what was not yet committed to the file
+                    del self._rl_undo[self._rl_flushed:]
+            if not self._rl_undo and not self._rl_hold:
                 return
-            self._latch()
+            self._latch()  # takes back a parked transaction, or waits for its flush
             try:
-                self._sync(False)
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    if verb != "COMMIT":
-                        self._rl_replaying = True
-                        undo.apply(conn, self._rl_undo)
-                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
-                                 (self._rl_owner,))
-                    # BYTE/TEXT objects whose last reference the transaction let go (an undo
-                    # that restored a reference has raised its count again)
-                    self.lo.before_commit()
-                    conn.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                    raise
-                finally:
-                    self._rl_replaying = False
-                # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
-                self.lo.after_end(verb == "COMMIT")
+                if self._rl_hold:
+                    self._rl_finish_hold(verb)
+                if self._rl_undo:
+                    self._rl_finish_flushed(verb)
             finally:
                 self._unlatch()
             self._rl_undo = []
             if verb == "COMMIT":
                 self._flush_wal()
         finally:
+            if self._rl_hold and conn is not None:  # an error above: nothing is kept
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                self._rl_hold = False
             self._rl_escalated = False
             self._rl_owner = ""
+            self._rl_flushed = 0
             if self.database is not None:
                 self.engine.locks.release(self.session_id)
 
+    def _rl_finish_flushed(self, verb: str) -> None:
+        """The end of a transaction whose undo entries are committed to the file: ROLLBACK
+        applies them, both delete them, in one SQLite transaction under the latch."""
+        conn = self.conn
+        assert conn is not None
+        self._sync(False)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if verb != "COMMIT":
+                self._rl_replaying = True
+                undo.apply(conn, self._rl_undo)
+            conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?", (self._rl_owner,))
+            # BYTE/TEXT objects whose last reference the transaction let go (an undo that
+            # restored a reference has raised its count again)
+            self.lo.before_commit()
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._rl_replaying = False
+        # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
+        self.lo.after_end(verb == "COMMIT")
 
-def _literal(v: object) -> str:
-    """A before-image value as a SQLite literal."""
-    if v is None:
-        return "NULL"
-    if isinstance(v, bool):
-        return str(int(v))
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else "NULL"
-    if isinstance(v, bytes):
-        return "X'" + v.hex() + "'"
-    return "'" + str(v).replace("'", "''") + "'"
+    def _rl_finish_hold(self, verb: str) -> None:
+        """COMMIT or ROLLBACK of a transaction whose SQLite transaction is still held (no
+        other session needed the latch since): COMMIT deletes the undo entries and commits
+        once; ROLLBACK commits it and leaves every entry to ``rl_finish``, which applies
+        them."""
+        conn = self.conn
+        assert conn is not None
+        if verb != "COMMIT":
+            # committed, then undone from the log with what was committed before: so a
+            # rolled-back insert's SERIAL is not given again, the same whether or not
+            # another session took the latch meanwhile (SERVER.md "Not yet")
+            self._rl_flush_hold()
+            return
+        self._rl_hold = False
+        if verb == "COMMIT":  # made durable by _flush_wal, outside the latch
+            try:
+                if self._rl_undo:
+                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
+                                 (self._rl_owner,))
+                self.lo.before_commit()
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            self.lo.after_end(True)
+            self._rl_undo = []

@@ -18,6 +18,7 @@ from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
 from ..features import cross_database
 from .session_errors import TRANSACTION_LOST
+from .session_locks import short_dml
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -74,11 +75,13 @@ class Transactions:
         row_locks: bool
         _rl_escalated: bool
 
-        def rl_write(self, kind: str, action: Callable[[], R]) -> R: ...
+        def rl_write(self, kind: str, action: Callable[[], R], short: bool = True) -> R: ...
         def escalate(self, kind: str) -> None: ...
+        def rl_flush_others(self) -> None: ...
         def rl_finish(self, verb: str) -> None: ...
-        def _rl_install(self) -> None: ...
-        def _latch(self) -> None: ...
+        def _rl_install(self) -> bool: ...
+        def _latch(self, kind: str | None = None, deadline: float | None = None) -> None: ...
+        def _lock_deadline(self) -> float | None: ...
         def _unlatch(self) -> None: ...
         def _sync(self, full: bool) -> None: ...
 
@@ -90,7 +93,7 @@ class Transactions:
         if private_write(plan):
             return self.run_private(action)
         if self.row_locks and _row_lockable(plan):
-            return self.rl_write(plan.kind, action)
+            return self.rl_write(plan.kind, action, short_dml(plan))
         return self.run_write(action, plan.kind)
 
     def run_private(self, action: Callable[[], R]) -> R:
@@ -106,6 +109,8 @@ class Transactions:
         if self.lo.sql_depth or self._sql_txn or self.in_transaction or self._ansi:
             return self.run_write(action)
         conn = self._connection()
+        if self.row_locks:
+            self.rl_flush_others()  # a routine the statement calls may write a table
         conn.execute("BEGIN DEFERRED")
         self._sql_txn = True
         committed = False
@@ -151,7 +156,7 @@ class Transactions:
         a transaction ends, that would open a new one and keep the lock after COMMIT."""
         if self._sql_txn or self.lo.sql_depth:
             return self.run_write(action)
-        self._begin_write("insert")
+        self._begin_write("insert", bounded=False)
         try:
             result = action()
         except BaseException:
@@ -160,7 +165,7 @@ class Transactions:
         self._end_sql_txn("COMMIT")
         return result
 
-    def _begin_write(self, kind: str) -> None:
+    def _begin_write(self, kind: str, bounded: bool = True) -> None:
         if self._sql_txn:
             return
         if self.row_locks:
@@ -169,7 +174,8 @@ class Transactions:
                 return
             self._rl_install()
             self._sync(True)
-            self._latch()  # released by _end_sql_txn
+            # released by _end_sql_txn; bounded per SET LOCK MODE unless housekeeping
+            self._latch(kind if bounded else None, self._lock_deadline())
         try:
             self._begin_immediate(kind)
         except BaseException:

@@ -61,6 +61,8 @@ class CreateTable:
     if_not_exists: bool = False
     # PUT column IN (sbspace, ...): smart-LOB storage per column (checked by ddl.create_table)
     put: list[tuple[str, list[str]]] = field(default_factory=list)
+    # LOCK MODE PAGE / ROW: systables.locklevel 'P' / 'R' (None: the default, PAGE)
+    lock_mode: str | None = None
 
 
 @dataclass
@@ -105,6 +107,7 @@ class AlterTable:
     add_constraints: list[ConstraintSpec] = field(default_factory=list)
     drop_constraints: list[str] = field(default_factory=list)
     modify: list[ColumnSpec] = field(default_factory=list)
+    lock_mode: str | None = None  # LOCK MODE (PAGE | ROW): 'P' / 'R'
 
 
 @dataclass

@@ -174,9 +174,7 @@ class IfxParser(CreateParser):
                     spec.modify.append(self._column_def())
             elif w == "LOCK":
                 self._expect_word("MODE")
-                self._match(TokenType.L_PAREN)
-                self._advance()
-                self._match(TokenType.R_PAREN)
+                spec.lock_mode = self._lock_mode()
             else:
                 raise not_implemented(f"ALTER TABLE {w}")
             if not self._match(TokenType.COMMA):

@@ -131,8 +131,8 @@ class CreateParser(IfxExprParser):
             if not self._match(TokenType.COMMA):
                 break
         self._match_r_paren()
-        put = self._table_options()
-        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put)
+        put, lock_mode = self._table_options()
+        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _as_select_columns(self) -> list[str] | None:
@@ -157,8 +157,11 @@ class CreateParser(IfxExprParser):
         self._advance()
         return names
 
-    def _table_options(self) -> list[tuple[str, list[str]]]:
+    def _table_options(self) -> tuple[list[tuple[str, list[str]]], str | None]:
+        """CREATE TABLE's options after the columns: the PUT clause, and LOCK MODE's 'P' or
+        'R' (None when not given); the storage options are accepted and not emulated."""
         put: list[tuple[str, list[str]]] = []
+        lock_mode: str | None = None
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w == "PUT":
@@ -176,16 +179,27 @@ class CreateParser(IfxExprParser):
                 self._int_arg()
             elif w == "LOCK":
                 self._expect_word("LOCK", "MODE")
-                self._match_l_paren() if self._curr.token_type == TokenType.L_PAREN else None
-                self._advance()
-                self._match(TokenType.R_PAREN)
+                lock_mode = self._lock_mode()
             elif w in ("STATCHANGE", "STATLEVEL"):
                 self._advance(2)
             elif w == "COMPRESSED":
                 self._advance()
             else:
                 self.raise_error("Unexpected table option")
-        return put
+        return put, lock_mode
+
+    def _lock_mode(self) -> str:
+        """``PAGE`` or ``ROW`` after LOCK MODE, parenthesised or not, as systables.locklevel
+        records it ('P' / 'R'). Other granularities (TABLE, in some Informix versions) are
+        refused: what they would mean here is not built."""
+        paren = self._match(TokenType.L_PAREN)
+        w = self._word()
+        if w not in ("PAGE", "ROW"):
+            raise not_implemented(f"LOCK MODE {w}")
+        self._advance()
+        if paren:
+            self._match_r_paren()
+        return w[0]
 
     def _put_clause(self) -> list[tuple[str, list[str]]]:
         """``col IN (sbspace, ...) [(EXTENT SIZE n, [NO] LOG, ...)]``, comma-separated."""

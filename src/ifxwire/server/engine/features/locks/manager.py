@@ -4,8 +4,9 @@ Why in memory and not in SQLite: SQLite has one writer per file and no row locks
 locks on (docs/SERVER.md, "Locks and isolation"), each statement is its own short SQLite
 transaction, and what Informix calls a lock lives here, shared by every session of the
 Engine (one process serves a data directory). A lock is keyed by (database, table, key),
-where the key is the rowid of a table in LOCK MODE ROW and the rowid's page bucket for one in
-LOCK MODE PAGE. Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
+where the key is the rowid of a table in LOCK MODE ROW and the rowid's page for one in
+LOCK MODE PAGE (the session computes it: ``TableInfo.rows_per_page``).
+Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
 SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock).
 
 A session that meets another's lock gets the holder's id back; it may then ``wait`` for that
@@ -18,9 +19,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-
-#: Rows per "page" of a table in LOCK MODE PAGE: a 2 KB Informix page of ~100-byte rows.
-ROWS_PER_PAGE = 16
 
 
 class Deadlock(Exception):

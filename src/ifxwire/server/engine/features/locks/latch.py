@@ -1,0 +1,126 @@
+"""One database's writer latch in row-lock mode, which a session may leave *parked*.
+
+Why: SQLite has one writer per file, so row-lock sessions take their SQLite write
+transactions one at a time under this latch (docs/SERVER.md, "Locks and isolation", "The
+latch"). Committing SQLite at every statement cost most of row-lock mode's CPU, so a session
+inside an Informix transaction that writes while nobody waits keeps its SQLite transaction
+open after the statement and parks the latch with a ``flush`` callback that commits it
+(session_locks.RowLocks._rl_flush_hold). The next statement of the same session takes the
+latch back at no cost and runs in the same SQLite transaction; a second session that needs
+the latch (a write, or a read that must see what the first wrote) calls the callback itself,
+from its own thread, and takes the latch.
+
+It does so only while the parked session's ``use`` lock is free: the server holds that lock
+while the session handles a request, and lets it go while the session waits for its client
+(server/session.py ``_recv_more``) or for a lock. So no SQLite call of the parked session's
+own thread runs meanwhile (a routine it runs might otherwise wait for this latch while its
+statement holds the connection). While the parked session is busy the other one waits, as
+SET LOCK MODE allows. Without a server (the engine used directly, one thread) nobody holds
+``use``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+#: How often a session waiting for a busy parked session looks again (seconds).
+_POLL = 0.005
+
+
+class Latch:
+    """Reentrant for its owner; ``acquire`` flushes a parked owner's transaction."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._owner: object | None = None
+        self._depth = 0
+        self._parked: Callable[[], None] | None = None
+        self._parked_use: threading.Lock | None = None
+        self._flushing = False
+        self._waiters = 0
+
+    def acquire(self, who: object, timeout: float | None = None) -> bool:
+        """Take the latch (False when ``timeout`` seconds passed first)."""
+        with self._cond:
+            if self._owner is who and not self._flushing:
+                self._depth += 1
+                self._parked = self._parked_use = None  # its own: taken back as it is
+                return True
+            deadline = None if timeout is None else time.monotonic() + timeout
+            self._waiters += 1
+            try:
+                while self._owner is not None:
+                    if self._parked is not None and not self._flushing:
+                        if self._flush_locked():
+                            continue
+                        poll = _POLL  # the parked session is busy: look again shortly
+                    else:
+                        poll = None
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return False
+                    self._cond.wait(poll if left is None else min(left, poll or left))
+                self._owner, self._depth = who, 1
+                return True
+            finally:
+                self._waiters -= 1
+
+    def _flush_locked(self) -> bool:
+        """Commit the parked owner's transaction (outside the condition's lock) and free the
+        latch, if its session is not busy; called with the condition held."""
+        use = self._parked_use
+        if use is not None and not use.acquire(blocking=False):
+            return False
+        flush, self._parked, self._parked_use = self._parked, None, None
+        assert flush is not None
+        self._flushing = True
+        self._cond.release()
+        try:
+            flush()
+        finally:
+            if use is not None:
+                use.release()
+            self._cond.acquire()
+            self._flushing = False
+            self._owner, self._depth = None, 0
+            self._cond.notify_all()
+        return True
+
+    @property
+    def parked(self) -> bool:
+        """A session holds its SQLite transaction open under the latch between statements."""
+        with self._cond:
+            return self._parked is not None
+
+    def release(self, who: object) -> None:
+        with self._cond:
+            if self._owner is not who or self._depth == 0:
+                return
+            self._depth -= 1
+            if self._depth == 0:
+                self._owner = None
+                self._cond.notify_all()
+
+    def park(self, who: object, flush: Callable[[], None], use: threading.Lock) -> bool:
+        """Leave the latch held with the owner's SQLite transaction open, when nobody waits
+        and this is the outermost hold; False (nothing changed) otherwise."""
+        with self._cond:
+            if self._owner is not who or self._depth != 1 or self._waiters:
+                return False
+            self._depth = 0
+            self._parked, self._parked_use = flush, use
+            return True
+
+    def flush_parked(self, who: object, patience: float = 0.5) -> None:
+        """A reader that must see what another session wrote: commit a parked transaction
+        of another session (nothing when the latch is free, running, or ``who``'s own). A
+        busy parked session is waited for up to ``patience`` seconds; the reader then reads
+        without its held rows."""
+        deadline = time.monotonic() + patience
+        with self._cond:
+            while self._parked is not None and not self._flushing and self._owner is not who:
+                if self._flush_locked() or time.monotonic() >= deadline:
+                    return
+                self._cond.wait(_POLL)

@@ -1,0 +1,217 @@
+"""The read side of EngineSession's row-lock mode (session_locks.py has the rest): what a
+query reads under its isolation level, the COMMITTED READ filter of a writing statement's
+reads, COMMITTED READ LAST COMMITTED's view, and FOR UPDATE cursors. A separate mixin so that
+session_locks.py stays readable; RowLocks inherits it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..features.locks import undo
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from ..core.errors import EngineError
+    from ..schema import catalog as cat
+    from ..sql.functions import FunctionState
+    from ..sql.translate import Plan
+    from .engine import Engine
+
+DIRTY, COMMITTED, LAST_COMMITTED, CURSOR, REPEATABLE = (
+    "dirty", "committed", "last_committed", "cursor", "repeatable")
+
+
+class RowLockReads:
+    """Reads under row locks (a base of session_locks.RowLocks)."""
+
+    if TYPE_CHECKING:
+        engine: Engine
+        session_id: int
+        database: str | None
+        conn: sqlite3.Connection | None
+        in_transaction: bool
+        state: FunctionState
+        _rl_conflict: int | None
+        _rl_undo: list[undo.Entry]
+        _rl_pages: dict[str, int]
+
+        @property
+        def row_locks(self) -> bool: ...
+        def row_isolation(self) -> str: ...
+        def current_schema(self) -> cat.Schema: ...
+        def _note_pages(self, info: cat.TableInfo) -> None: ...
+        def _lock_deadline(self) -> float | None: ...
+        def _wait_for(self, holder: int, kind: str, deadline: float | None) -> None: ...
+        def _lock_key(self, table: str, rowid: int) -> int: ...
+        def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+
+    # ---- reads -------------------------------------------------------------------------------
+    def rl_check_read(self, plan: Plan) -> str:
+        """The SQL a query runs under this session's isolation level: COMMITTED READ, CURSOR
+        STABILITY and REPEATABLE READ read only committed rows; DIRTY READ reads them all.
+
+        A table where another session holds uncommitted rows is read through a filter that
+        calls ``_ifx_rd`` for every row SQLite visits, so the query meets a lock only on a
+        row it reads (an index lookup that never reaches the locked row does not, as on
+        Informix); SQLite flattens the filter into the query, keeping its indexes. The
+        compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
+        so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
+        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
+        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
+        starts; ``rl_rows`` waits on one met while the first row is read)."""
+        sql = plan.sql
+        if not self.row_locks or not plan.tables:
+            return sql
+        level = self.row_isolation()
+        assert self.database is not None
+        db = self.database
+        if level == DIRTY:
+            for table in plan.tables:
+                if self.engine.locks.readable(self.session_id, db, table) is not None:
+                    self.engine.write_latch(db).flush_parked(self)
+                    break
+            return sql
+        repeatable = level == REPEATABLE and self.in_transaction
+        deadline = self._lock_deadline()
+        locks = self.engine.locks
+        for table in plan.tables:
+            info = self.current_schema().tables.get(table)
+            if info is None or info.temp or info.schema != "main" or info.kind != "T":
+                continue
+            self._note_pages(info)
+            if locks.readable(self.session_id, db, table) is not None:
+                # another session holds rows of it: what it wrote must be in the file, where
+                # this reader meets it (its locks) or reads it (DIRTY READ)
+                self.engine.write_latch(db).flush_parked(self)
+            while True:
+                if repeatable:
+                    holder = locks.table(self.session_id, db, table, False)
+                else:
+                    holder = locks.readable(self.session_id, db, table)
+                    if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
+                            holder, db, table) and table not in self._rl_pages:
+                        sql = self._last_committed(sql, table)
+                        holder = None
+                    if holder is not None and not locks.holds_table(holder, db, table):
+                        q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+                        if q in sql:
+                            lit = "'" + table.replace("'", "''") + "'"
+                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                                 f'WHERE _ifx_rd({lit}, rowid)) AS ')
+                            holder = None
+                if holder is None:
+                    break
+                self._wait_for(holder, "query", deadline)
+        return sql
+
+    def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str:
+        """The read part of a writing statement (INSERT ... SELECT, a subquery) under
+        COMMITTED READ and stricter: each table other than the target where another session
+        holds uncommitted rows is read through the ``_ifx_rd`` filter, as a query's is, so a
+        held row it reaches stops the statement; ``rl_write`` then waits outside the latch as
+        SET LOCK MODE says and runs it again. Without this the statement read those rows
+        dirty (writes are applied at once). No wait and no table lock here: the statement
+        runs under the latch."""
+        if not self.row_locks or not plan.tables or self.row_isolation() == DIRTY:
+            return sql
+        assert self.database is not None
+        target = plan.table.name if plan.table is not None else None
+        locks = self.engine.locks
+        for table in plan.tables:
+            if table == target:
+                continue
+            info = self.current_schema().tables.get(table)
+            if info is None or info.temp or info.schema != "main" or info.kind != "T":
+                continue
+            self._note_pages(info)
+            if locks.readable(self.session_id, self.database, table) is None:
+                continue
+            self.engine.write_latch(self.database).flush_parked(self)
+            q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+            if q in sql:
+                lit = "'" + table.replace("'", "''") + "'"
+                sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                     f'WHERE _ifx_rd({lit}, rowid)) AS ')
+        return sql
+
+    def _last_committed(self, sql: str, table: str) -> str:
+        """COMMITTED READ LAST COMMITTED: the table as its committed rows, read as a subquery
+        of the rows no other session holds and, for each held row that existed before its
+        holder's transaction, that row's before-image (the holder's first undo entry for it;
+        a row the holder inserted is left out). Image values are SQL literals."""
+        assert self.database is not None and self.conn is not None
+        q = '"main".' + '"' + table.replace('"', '""') + '"'
+        if q + " AS " not in sql:
+            return sql
+        held = self.engine.locks.others_rows(self.session_id, self.database, table)
+        images: dict[int, str | None] = {}
+        for session in list(self.engine.live.values()):
+            if session is self:
+                continue
+            for t, op, rid, img in list(session._rl_undo):
+                if t == table and rid not in images:
+                    images[rid] = img if op in ("U", "D") else None
+        cols = undo.columns(self.conn, table)
+        parts = [f"SELECT rowid AS rowid, * FROM {q} WHERE rowid NOT IN "
+                 f"({', '.join(str(int(r)) for r in held) or 'NULL'})"]
+        for rid, img in images.items():
+            if img is None or rid not in held:
+                continue
+            values = undo.decode(img)[:len(cols)]
+            if len(values) != len(cols):
+                continue
+            named = [_literal(v) + " AS " + '"' + c.replace('"', '""') + '"'
+                     for v, c in zip(values, cols, strict=True)]
+            parts.append("SELECT " + ", ".join([f"{int(rid)} AS rowid", *named]))
+        return sql.replace(q + " AS ", "(" + " UNION ALL ".join(parts) + ") AS ")
+
+    def rl_wait_read(self) -> bool:
+        """After a query stopped on a row lock (``_ifx_rd``) before its first row: wait as
+        SET LOCK MODE says (True: run it again) or raise -244."""
+        holder, self._rl_conflict = self._rl_conflict, None
+        if holder is None:
+            return False
+        self.state.error = None
+        self._wait_for(holder, "query", self._lock_deadline())
+        return True
+
+    def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
+                      ) -> Iterator[tuple[object, ...]]:
+        """A FOR UPDATE cursor in a transaction locks each row as it is fetched (its hidden
+        last column is the rowid); a row another session holds is -244 after the wait."""
+        table = plan.table.name if plan.table is not None else None
+        if not self.row_locks or table is None or not self.in_transaction:
+            yield from rows
+            return
+        assert self.database is not None and plan.table is not None
+        db = self.database
+        self._note_pages(plan.table)
+        deadline = self._lock_deadline()
+        for row in rows:
+            rowid = row[-1]
+            if isinstance(rowid, int):
+                while True:
+                    holder = self.engine.locks.row(self.session_id, db, table,
+                                                   self._lock_key(table, rowid), True)
+                    if holder is None:
+                        break
+                    self._wait_for(holder, "query", deadline)
+            yield row
+
+
+def _literal(v: object) -> str:
+    """A before-image value as a SQLite literal."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else "NULL"
+    if isinstance(v, bytes):
+        return "X'" + v.hex() + "'"
+    return "'" + str(v).replace("'", "''") + "'"
