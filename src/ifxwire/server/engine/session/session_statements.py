@@ -200,7 +200,7 @@ class StatementRunner:
                 dc, sp, self.engine.sequences, self._db_path()),
             "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
             "truncate": lambda dc, sp: CAPTURE.truncate(self, alter.truncate(dc, sp)),
-            "rename_index": alter.rename_index,
+            "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
             "set_constraints": alter.set_constraints,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,

@@ -33,6 +33,32 @@ def cte_columns(ast: exp.Expr) -> None:
         alias.set("columns", None)
 
 
+def derived_columns(ast: exp.Expr) -> None:
+    """``FROM (query) AS vt (c1, c2)``: the derived-column list renames the query's
+    projections (Guide to SQL: Syntax, "Queries in the FROM clause"); a list of another
+    length is -9621."""
+    for sub in list(ast.find_all(exp.Subquery)):
+        alias = sub.args.get("alias")
+        columns = alias.args.get("columns") if alias is not None else None
+        if alias is None or not columns or not isinstance(sub.parent, (exp.From, exp.Join)):
+            continue
+        first = sub.this
+        while isinstance(first, (exp.SetOperation, exp.Subquery)):
+            first = first.this
+        if not isinstance(first, exp.Select):
+            continue
+        projections = first.expressions
+        if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and p.is_star)
+               for p in projections):
+            raise EngineError(sc.NOT_IMPLEMENTED, near="derived column list over *")
+        if len(projections) != len(columns):
+            raise EngineError(sc.DERIVED_COLUMN_COUNT)
+        first.set("expressions", [
+            exp.alias_(p.unalias() if isinstance(p, exp.Alias) else p, c.copy())
+            for p, c in zip(projections, columns, strict=True)])
+        alias.set("columns", None)
+
+
 def quantified(ast: exp.Expr) -> None:
     """``x op ANY|SOME (subquery)`` and ``x op ALL (subquery)``, which SQLite lacks, as
     EXISTS over the subquery: ANY holds when some row compares true; ALL when no row
@@ -74,10 +100,11 @@ def quantified(ast: exp.Expr) -> None:
 
 
 def niladic(ast: exp.Expr) -> None:
-    """SITENAME and DBSERVERNAME are functions written without parentheses."""
+    """SITENAME, DBSERVERNAME, CURRENT_ROLE and DEFAULT_ROLE are operators written without
+    parentheses (Guide to SQL: Syntax, "Constant Expressions")."""
     for col in list(ast.find_all(exp.Column)):
         if not col.table and not col.this.quoted and col.name.upper() in (
-                "SITENAME", "DBSERVERNAME"):
+                "SITENAME", "DBSERVERNAME", "CURRENT_ROLE", "DEFAULT_ROLE"):
             col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
 
 

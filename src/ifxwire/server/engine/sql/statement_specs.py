@@ -78,6 +78,14 @@ class CreateIndex:
     columns: list[tuple[str, bool]]  # (column, descending)
     unique: bool = False
     if_not_exists: bool = False
+    cluster: bool = False  # CREATE CLUSTER INDEX: sysindices.clustered = 'C'
+
+
+@dataclass
+class AlterIndex:
+    """ALTER INDEX name TO [NOT] CLUSTER (Guide to SQL: Syntax, "ALTER INDEX statement")."""
+    name: TableName
+    cluster: bool
 
 
 @dataclass
@@ -212,6 +220,7 @@ STMT_TYPES: dict[str, int] = {
     "release_savepoint": StmtType.RELEASE_SAVEPOINT,
     "rollback_to_savepoint": StmtType.ROLLBACK_TO_SAVEPOINT,
     "rename_index": StmtType.RENAME_INDEX,
+    "alter_index": StmtType.ALTER,  # no witness of ALTER INDEX's own code: the ALTER family
     "create_role": StmtType.CREATE_ROLE,
     "drop_role": StmtType.DROP_ROLE,
     "set_role": StmtType.SET_ROLE,

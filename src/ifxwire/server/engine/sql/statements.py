@@ -24,6 +24,7 @@ from .shape import balance_chains, check_nesting
 from .statement_specs import _OWNED_TYPES as _OWNED_TYPES
 from .statement_specs import _UNSUPPORTED_TYPES as _UNSUPPORTED_TYPES
 from .statement_specs import STMT_TYPES as STMT_TYPES
+from .statement_specs import AlterIndex as AlterIndex
 from .statement_specs import AlterTable as AlterTable
 from .statement_specs import ColumnSpec as ColumnSpec
 from .statement_specs import ConstraintSpec as ConstraintSpec
@@ -108,6 +109,13 @@ class IfxParser(CreateParser):
         if self._word() == "SEQUENCE":
             self._advance()
             return ext.parse_sequence(self, "alter")
+        if self._word() == "INDEX":
+            self._advance()
+            index = self._table_name()
+            self._expect_word("TO")
+            cluster = not self._eat("NOT")
+            self._expect_word("CLUSTER")
+            return _stmt("alter_index", AlterIndex(index, cluster))
         if self._word() != "TABLE":
             raise not_implemented(f"ALTER {self._word()}")
         self._advance()

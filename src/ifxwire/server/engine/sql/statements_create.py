@@ -377,9 +377,10 @@ class CreateParser(IfxExprParser):
         return DefaultSpec("L", value=value, text=self.sql[start : end + 1])
 
     def _create_index(self) -> exp.Expr:
-        unique = False
+        unique = cluster = False
         while self._word() in ("UNIQUE", "DISTINCT", "CLUSTER"):
             unique = unique or self._word() in ("UNIQUE", "DISTINCT")
+            cluster = cluster or self._word() == "CLUSTER"
             self._advance()
         self._expect_word("INDEX")
         if_not_exists = self._if_exists(negate=True)
@@ -406,7 +407,8 @@ class CreateParser(IfxExprParser):
                 self._advance()
             else:
                 self.raise_error("Unexpected index option")
-        return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists))
+        return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
+                                                 cluster))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW

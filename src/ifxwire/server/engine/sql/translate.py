@@ -203,6 +203,7 @@ class Compiler(DmlCompiler):
         slv.bind(self, ast)
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
+        rewrites.derived_columns(ast)
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
