@@ -71,12 +71,15 @@ def test_statement_types(data: Sql, sql: str, stype: int) -> None:
 
 
 def test_unnamed_columns(data: Sql) -> None:
+    # Aggregates and ungrouped columns in one select list are -294 (rewrites.group_columns),
+    # so the two kinds are described apart.
     assert data.describe("select 1, 'ab', 1.5, count(*), count(dept), sum(sal), avg(sal), "
-                         "max(sal), min(name), sal * 2, name from emp") == [
+                         "max(sal), min(name) from emp") == [
         ("(constant)", T.INTEGER, 4), ("(constant)", T.CHAR, 2), ("(constant)", T.DECIMAL, 513),
         ("(count(*))", T.DECIMAL, 15 << 8), ("(count)", T.DECIMAL, 15 << 8),
         ("(sum)", T.DECIMAL, (32 << 8) | 2), ("(avg)", T.DECIMAL, (32 << 8) | 255),
-        ("(max)", T.DECIMAL, (8 << 8) | 2), ("(min)", T.CHAR, 10),
+        ("(max)", T.DECIMAL, (8 << 8) | 2), ("(min)", T.CHAR, 10)]
+    assert data.describe("select sal * 2, name from emp") == [
         ("(expression)", T.DECIMAL, (18 << 8) | 2), ("name", T.CHAR, 10)]
 
 

@@ -59,6 +59,63 @@ def derived_columns(ast: exp.Expr) -> None:
         alias.set("columns", None)
 
 
+_AGG_NAMES = frozenset({"RANGE", "STDEV", "VARIANCE"})
+
+
+def _own_select(node: exp.Expr) -> exp.Expr | None:
+    return node.find_ancestor(exp.Select)
+
+
+def _is_aggregate(node: exp.Expr) -> bool:
+    return isinstance(node, exp.AggFunc) or (
+        isinstance(node, exp.Anonymous) and str(node.this).upper() in _AGG_NAMES)
+
+
+def group_columns(ast: exp.Expr) -> None:
+    """A grouped query (GROUP BY, or an aggregate in the select list) whose select list
+    names a column outside an aggregate that GROUP BY does not list: -294 "The column (%s)
+    must be in the GROUP BY list" (Guide to SQL: Tutorial, "The GROUP BY clause"; Syntax,
+    "GROUP BY Clause"). Run after column qualification; columns of subqueries and window
+    specifications are left alone."""
+    for sel in ast.find_all(exp.Select):
+        group = sel.args.get("group")
+        projections = [p.this if isinstance(p, exp.Alias) else p for p in sel.expressions]
+        has_agg = any(
+            _is_aggregate(n) and _own_select(n) is sel and n.find_ancestor(exp.Window) is None
+            for p in projections for n in p.find_all(exp.AggFunc, exp.Anonymous))
+        if group is None and not has_agg:
+            continue
+        grouped: set[tuple[str, str]] = set()
+        for item in (group.expressions if group is not None else []):
+            target = item
+            if isinstance(item, exp.Literal) and not item.is_string:
+                index = int(str(item.this)) - 1
+                if 0 <= index < len(projections):
+                    target = projections[index]
+            for col in ([target] if isinstance(target, exp.Column) else
+                        list(target.find_all(exp.Column))):
+                grouped.add((col.table.lower(), col.name.lower()))
+        for p in projections:
+            for col in p.find_all(exp.Column):
+                if (not col.table or _own_select(col) is not sel
+                        or col.find_ancestor(exp.Window) is not None
+                        or any(_is_aggregate(a) for a in _ancestors(col, p))):
+                    continue
+                if (col.table.lower(), col.name.lower()) not in grouped:
+                    raise EngineError(sc.NOT_IN_GROUP, near=col.name)
+
+
+def _ancestors(node: exp.Expr, stop: exp.Expr) -> list[exp.Expr]:
+    out: list[exp.Expr] = []
+    cur = node.parent
+    while cur is not None:
+        out.append(cur)
+        if cur is stop:
+            break
+        cur = cur.parent
+    return out
+
+
 def quantified(ast: exp.Expr) -> None:
     """``x op ANY|SOME (subquery)`` and ``x op ALL (subquery)``, which SQLite lacks, as
     EXISTS over the subquery: ANY holds when some row compares true; ALL when no row

@@ -224,6 +224,7 @@ class Compiler(DmlCompiler):
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
+        rewrites.group_columns(root)
         setops.unwrap_operands(root)
         rewrites.convert_outer_joins(root)
         return root
