@@ -81,6 +81,11 @@ class CreateIndex:
     cluster: bool = False  # CREATE CLUSTER INDEX: sysindices.clustered = 'C'
 
 
+#: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML
+#: translator expands to every column of the table (translate_dml.assignments).
+ALL_COLUMNS = "__ifx_all_columns__"
+
+
 @dataclass
 class AlterIndex:
     """ALTER INDEX name TO [NOT] CLUSTER (Guide to SQL: Syntax, "ALTER INDEX statement")."""
