@@ -23,8 +23,8 @@ from .hooks import PARSERS
 from .shape import balance_chains, check_nesting
 from .statement_specs import _OWNED_TYPES as _OWNED_TYPES
 from .statement_specs import _UNSUPPORTED_TYPES as _UNSUPPORTED_TYPES
-from .statement_specs import STMT_TYPES as STMT_TYPES
 from .statement_specs import ALL_COLUMNS as ALL_COLUMNS
+from .statement_specs import STMT_TYPES as STMT_TYPES
 from .statement_specs import AlterIndex as AlterIndex
 from .statement_specs import AlterTable as AlterTable
 from .statement_specs import ColumnSpec as ColumnSpec
