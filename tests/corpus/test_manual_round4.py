@@ -412,3 +412,45 @@ def test_first_skip_limit_and_collection_tables(stores: ifxwire.Connection) -> N
         (1,), (2,), (3,)]
     assert _rows(cur, "SELECT * FROM TABLE(MULTISET(SELECT customer_num FROM customer "
                       "WHERE customer_num < 103)) ORDER BY 1") == [(101,), (102,)]
+
+
+def test_a_new_sequence_does_not_inherit_a_rolled_back_ones_counter(
+        stores: ifxwire.Connection) -> None:
+    """CREATE SEQUENCE: the first NEXTVAL is START WITH. A sequence created and used in a
+    transaction that rolled back leaves its tabid free; the next sequence to get it starts
+    afresh (it had continued the dead sequence's values)."""
+    cur = stores.cursor()
+    cur.execute("CREATE SEQUENCE gone_seq START WITH 40")
+    assert _rows(cur, f"SELECT gone_seq.NEXTVAL{ONE}") == [(40,)]
+    assert _rows(cur, f"SELECT gone_seq.NEXTVAL{ONE}") == [(41,)]
+    stores.rollback()
+    cur.execute("CREATE SEQUENCE new_seq")
+    assert _rows(cur, f"SELECT new_seq.NEXTVAL{ONE}") == [(1,)]
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    ("DATETIME (2000-8-1) YEAR TO DAY + INTERVAL (3-5) YEAR TO MONTH", dt.date(2004, 1, 1)),
+    ("EXTEND (DATETIME (2008-8-1) YEAR TO DAY, YEAR TO MINUTE) - INTERVAL (720) MINUTE(3) "
+     "TO MINUTE", dt.datetime(2008, 7, 31, 12, 0)),
+    ("DATETIME(2020-12-25 10:30) YEAR TO MINUTE - DATETIME(2020-12-24 08:00) YEAR TO MINUTE",
+     dt.timedelta(days=1, hours=2, minutes=30)),
+    ("MDY(12, 25, 2020) - MDY(1, 1, 2020)", 359),
+    ("MDY(12, 25, 2020) + 5 UNITS DAY", dt.date(2020, 12, 30)),
+])
+def test_datetime_interval_arithmetic(stores: ifxwire.Connection, expr: str,
+                                      expected: object) -> None:
+    """Guide to SQL: Reference, "Manipulating DATETIME with INTERVAL Values" (ids_sqr_155)
+    prints DATETIME (2004-01-01) YEAR TO DAY and DATETIME (2008-07-31 12:00) YEAR TO MINUTE
+    for its two examples; DATETIME - DATETIME is an INTERVAL, DATE - DATE a count of days."""
+    assert _rows(stores.cursor(), f"SELECT {expr}{ONE}") == [(expected,)]
+
+
+def test_interval_finer_than_the_datetime_needs_extend(stores: ifxwire.Connection) -> None:
+    """ids_sqr_155: "you cannot subtract an INTERVAL MINUTE TO MINUTE value from the DATETIME
+    value ... that has a YEAR TO DAY field qualifier" without EXTEND: refused as incompatible
+    (-1266); an INTERVAL within the DATETIME's fields is fine."""
+    cur = stores.cursor()
+    assert _code(cur, "SELECT DATETIME (2008-8-1) YEAR TO DAY - INTERVAL (720) MINUTE(3) "
+                      f"TO MINUTE{ONE}") == -1266
+    assert _rows(cur, "SELECT DATETIME (2008-8-1) YEAR TO DAY - INTERVAL (2) DAY TO DAY"
+                      f"{ONE}") == [(dt.date(2008, 7, 30),)]

@@ -192,7 +192,8 @@ class StatementRunner:
             "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
             "drop_routine": spl_catalog.drop_routine, "create_trigger": triggers.create_trigger,
             "drop_trigger": triggers.drop_trigger,
-            "create_sequence": objects.create_sequence,
+            "create_sequence": lambda dc, sp: objects.create_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
             "rename_sequence": objects.rename_sequence,
             "alter_sequence": lambda dc, sp: objects.alter_sequence(
                 dc, sp, self.engine.sequences, self._db_path()),

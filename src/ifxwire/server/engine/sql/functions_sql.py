@@ -465,6 +465,11 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             exp.Literal.number(0))
         t = ty(inner)
         res = t.nullable() if t.code in it.FLOAT_CODES else it.DECIMAL32
+        if t.code == T.MONEY:
+            # "If a MONEY data type is the argument ... the fractional part becomes .00 in
+            # the returned value" (Guide to SQL: Syntax, "TRUNC Function"): the result stays
+            # MONEY, one digit wider for ROUND's carry.
+            res = IfxType(T.MONEY, prec=min(t.prec + 1, 32), scale=t.scale)
         name = "round" if isinstance(node, exp.Round) else "trunc"
         return typed(func("ifx_dop", exp.Literal.string(name), inner, digits, keylit(res)), res)
     if isinstance(node, exp.Mod):
