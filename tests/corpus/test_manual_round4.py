@@ -454,3 +454,28 @@ def test_interval_finer_than_the_datetime_needs_extend(stores: ifxwire.Connectio
                       f"TO MINUTE{ONE}") == -1266
     assert _rows(cur, "SELECT DATETIME (2008-8-1) YEAR TO DAY - INTERVAL (2) DAY TO DAY"
                       f"{ONE}") == [(dt.date(2008, 7, 30),)]
+
+
+def test_select_clauses_and_directive_comments(stores: ifxwire.Connection) -> None:
+    """SELECT … FOR READ ONLY (the SELECT statement's FOR READ ONLY clause), FOR UPDATE [OF],
+    and the three directive comment styles {+ …}, --+ and /*+ … */ (Optimizer Directives):
+    a directive is a comment to a server that does not optimize by them."""
+    cur = stores.cursor()
+    base = "customer_num FROM customer WHERE customer_num = 101"
+    for sql in (f"SELECT {base} FOR READ ONLY", f"SELECT {base} FOR UPDATE",
+                f"SELECT {base} FOR UPDATE OF lname", f"SELECT {{+ FULL(customer)}} {base}",
+                f"SELECT --+ ORDERED\n {base}", f"SELECT /*+ INDEX(customer) */ {base}"):
+        assert _rows(cur, sql) == [(101,)], sql
+
+
+def test_iterator_function_forms_are_refused(stores: ifxwire.Connection) -> None:
+    """TABLE(FUNCTION iterator(…)) in FROM and INSERT … EXECUTE FUNCTION are Informix forms
+    (Iterator Functions; INSERT, Execute Routine Clause) the server does not build: -999, not
+    a syntax error; EXECUTE PROCEDURE of the same routine returns its rows."""
+    cur = stores.cursor()
+    cur.execute("CREATE PROCEDURE three() RETURNING INT; RETURN 1 WITH RESUME; "
+                "RETURN 2 WITH RESUME; RETURN 3 WITH RESUME; END PROCEDURE")
+    assert _rows(cur, "EXECUTE PROCEDURE three()") == [(1,), (2,), (3,)]
+    assert _code(cur, "SELECT * FROM TABLE(FUNCTION three())") == -999
+    cur.execute("CREATE TEMP TABLE ef (a INT)")
+    assert _code(cur, "INSERT INTO ef EXECUTE FUNCTION three()") == -999

@@ -147,6 +147,9 @@ class IfxTokenizer(tokens.Tokenizer):
         "MINUS": TokenType.EXCEPT,
     }
     KEYWORDS.pop("GLOB", None)
+    # ``/*+ … */`` is one of Informix's three directive comments, beside ``{+ …}`` and
+    # ``--+`` (Guide to SQL: Syntax, "Optimizer Directives"): a comment here, as they are.
+    KEYWORDS.pop("/*+", None)
     for _k in [k for k in KEYWORDS if k.startswith("?")]:
         KEYWORDS.pop(_k)  # '?::int' is a parameter and a cast, not a JSON operator
     # Informix has none of these as reserved words; as VARs they stay usable as names.
@@ -683,6 +686,10 @@ class IfxExprParser(parser.Parser):
             and self._next.token_type == TokenType.L_PAREN
         ):
             self._advance(2)
+            if self._word() in ("FUNCTION", "PROCEDURE"):
+                # TABLE(FUNCTION iterator(…)): an iterator function's rows as a table
+                # (Guide to SQL: Syntax, "Iterator Functions"); not built.
+                raise not_implemented("TABLE(FUNCTION ...)")
             coll = self._parse_collection()
             if coll is None and self._word() == "MULTISET" and self._next is not None and (
                     self._next.token_type == TokenType.L_PAREN):
@@ -736,6 +743,15 @@ class IfxExprParser(parser.Parser):
             # INSERT INTO TABLE(collection): a collection-derived table is read-only here
 
             raise EngineError(sc.READ_ONLY_COLLECTION)
+        index = self._index
+        while self._curr is not None and self._curr.token_type not in (
+                TokenType.SEMICOLON, TokenType.VALUES, TokenType.SELECT):
+            if self._word() == "EXECUTE" and self._word(1) in ("FUNCTION", "PROCEDURE"):
+                # INSERT … EXECUTE FUNCTION f(…): the rows a routine returns (Guide to SQL:
+                # Syntax, INSERT, "Execute Routine Clause"); not built.
+                raise not_implemented("INSERT ... EXECUTE FUNCTION")
+            self._advance()
+        self._retreat(index)
         return super()._parse_insert()
 
     def _parse_in(self, this: exp.Expr | None, alias: bool = False) -> exp.In:

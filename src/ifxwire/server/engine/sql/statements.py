@@ -64,6 +64,10 @@ class IfxParser(CreateParser):
             self._retreat(index)
         if word in ("SELECT", "WITH", "(") or self._curr.token_type == TokenType.L_PAREN:
             query = super()._parse_statement()
+            if self._at("FOR", "READ", "ONLY"):
+                # The default for a SELECT: a cursor that cannot update (Guide to SQL:
+                # Syntax, SELECT statement, "FOR READ ONLY Clause").
+                self._advance(self._at("FOR", "READ", "ONLY"))
             if self._word() == "INTO":
                 if self._word(1) in ("TEMP", "SCRATCH") and query is not None:
                     self._advance(2)
