@@ -479,3 +479,22 @@ def test_iterator_function_forms_are_refused(stores: ifxwire.Connection) -> None
     assert _code(cur, "SELECT * FROM TABLE(FUNCTION three())") == -999
     cur.execute("CREATE TEMP TABLE ef (a INT)")
     assert _code(cur, "INSERT INTO ef EXECUTE FUNCTION three()") == -999
+
+
+@pytest.mark.parametrize("sql", [
+    "CREATE ROW TYPE person_t (name VARCHAR(30), age INT); "
+    "CREATE TABLE people OF TYPE person_t",
+    "SAVE EXTERNAL DIRECTIVES {+AVOID_INDEX(customer)} ACTIVE FOR SELECT * FROM customer",
+    "CREATE CAST (INT AS BOOLEAN)",
+    "CREATE OPAQUE TYPE circle (INTERNALLENGTH = 24)",
+    "UNLOAD TO '/tmp/customer.unl' SELECT * FROM customer",
+])
+def test_syntax_guide_statements_not_built_are_999(stores: ifxwire.Connection,
+                                                   sql: str) -> None:
+    """Statements of the Syntax guide the server does not build answer -999 (SERVER.md, "Not
+    supported"), never -201 as if Informix had no such statement."""
+    cur = stores.cursor()
+    *setup, last = sql.split("; ")
+    for one in setup:
+        cur.execute(one)
+    assert _code(cur, last) == -999

@@ -378,6 +378,7 @@ _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
     "RELEASE": IfxParser._parse_ifx_release,
     "LOAD": IfxParser._parse_ifx_unsupported,
     "UNLOAD": IfxParser._parse_ifx_unsupported,
+    "SAVE": IfxParser._parse_ifx_unsupported,  # SAVE EXTERNAL DIRECTIVES
     "MERGE": IfxParser._parse_ifx_merge,
     "TRUNCATE": IfxParser._parse_ifx_truncate,
 }

@@ -111,6 +111,10 @@ class CreateParser(IfxExprParser):
         self._advance()  # TABLE
         if_not_exists = self._if_exists(negate=True)
         table = self._table_name()
+        if self._at("OF", "TYPE"):
+            # A typed table over a named ROW type (Guide to SQL: Syntax, CREATE TABLE, "OF
+            # TYPE Clause"): its rows are ROW values; not built.
+            raise not_implemented("CREATE TABLE ... OF TYPE")
         as_select = None if temp else self._as_select_columns()
         if as_select is not None:
             query = self._parse_select()
