@@ -85,7 +85,9 @@ def group_columns(ast: exp.Expr) -> None:
             for p in projections for n in p.find_all(exp.AggFunc, exp.Anonymous))
         if group is None and not has_agg:
             continue
-        grouped: set[tuple[str, str]] = set()
+        # By name only: an unqualified GROUP BY name that two tables share may stand for the
+        # select list's column, and a wrong -294 would be worse than a missed one.
+        grouped: set[str] = set()
         for item in (group.expressions if group is not None else []):
             target = item
             if isinstance(item, exp.Literal) and not item.is_string:
@@ -94,14 +96,14 @@ def group_columns(ast: exp.Expr) -> None:
                     target = projections[index]
             for col in ([target] if isinstance(target, exp.Column) else
                         list(target.find_all(exp.Column))):
-                grouped.add((col.table.lower(), col.name.lower()))
+                grouped.add(col.name.lower())
         for p in projections:
             for col in p.find_all(exp.Column):
                 if (not col.table or _own_select(col) is not sel
                         or col.find_ancestor(exp.Window) is not None
                         or any(_is_aggregate(a) for a in _ancestors(col, p))):
                     continue
-                if (col.table.lower(), col.name.lower()) not in grouped:
+                if col.name.lower() not in grouped:
                     raise EngineError(sc.NOT_IN_GROUP, near=col.name)
 
 
