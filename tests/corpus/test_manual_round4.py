@@ -226,6 +226,8 @@ def test_aggregates_with_unique_and_range(stores: ifxwire.Connection) -> None:
     ("SELECT customer_num, ship_date FROM orders GROUP BY customer_num", -294),
     ("SELECT c.lname, COUNT(*) FROM customer c, orders o "
      "WHERE c.customer_num = o.customer_num GROUP BY c.customer_num", -294),
+    ("SELECT c.customer_num, o.order_num FROM customer c, orders o "
+     "WHERE c.customer_num = o.customer_num GROUP BY customer_num, order_num", -324),
     ("SELECT nosuch FROM customer", -217),
     ("SELECT * FROM nosuch", -206),
     ("CREATE TABLE customer (x INT)", -310),
@@ -251,6 +253,11 @@ def test_grouped_queries_that_are_valid(stores: ifxwire.Connection) -> None:
     assert _rows(cur, "SELECT customer_num, COUNT(*) FROM orders GROUP BY 1 "
                       "HAVING COUNT(*) > 3") == [(104, D(4))]
     assert _rows(cur, "SELECT COUNT(*), 'x' FROM orders") == [(D(23), "x")]
+    assert _rows(cur, "SELECT YEAR(order_date), COUNT(*) FROM orders GROUP BY 1") == [
+        (1998, D(23))]
+    assert _rows(cur, "SELECT c.customer_num, COUNT(*) FROM customer c, orders o WHERE "
+                      "c.customer_num = o.customer_num GROUP BY c.customer_num "
+                      "HAVING COUNT(*) > 3") == [(104, D(4))]
     assert _rows(cur, "SELECT o.order_num, (SELECT SUM(total_price) FROM items i WHERE "
                       "i.order_num = o.order_num) FROM orders o WHERE o.order_num = 1001"
                  ) == [(1001, D("250.00"))]

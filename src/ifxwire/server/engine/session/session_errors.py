@@ -81,6 +81,11 @@ class ErrorMapping:
             return self._lock_error(plan.kind, bool(self.lock_wait))
         if "integer overflow" in text:
             return EngineError(sc.DECIMAL_RANGE)
+        if text.startswith("ambiguous column name: "):
+            # An unqualified name two tables share, where the translator left it to SQLite
+            # (GROUP BY): -324, as the translator answers it in the select list.
+            return EngineError(sc.AMBIGUOUS_COLUMN,
+                               near=text.split(": ", 1)[1].rsplit(".", 1)[-1])
         if text == "interrupted":
             return self.interrupted()
         return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
