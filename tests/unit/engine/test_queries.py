@@ -57,6 +57,7 @@ def data(db: Sql) -> Sql:
     ("create trigger t insert on emp after (insert into dept values (9, 'x'))", 70),
     ("drop trigger t", 71),
     ("create role r", 83), ("drop role r", 84), ("set role r", 85),
+    ("alter index i to cluster", 47),  # SQ_ALTIDX of sqlstype.h
     ("rename index i to j", 116), ("truncate table emp", 122),
     ("create sequence s", 124), ("drop sequence s", 125),
     ("alter sequence s increment by 2", 126), ("rename sequence s to s2", 127),

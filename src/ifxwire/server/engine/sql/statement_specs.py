@@ -225,7 +225,7 @@ STMT_TYPES: dict[str, int] = {
     "release_savepoint": StmtType.RELEASE_SAVEPOINT,
     "rollback_to_savepoint": StmtType.ROLLBACK_TO_SAVEPOINT,
     "rename_index": StmtType.RENAME_INDEX,
-    "alter_index": StmtType.ALTER,  # no witness of ALTER INDEX's own code: the ALTER family
+    "alter_index": StmtType.ALTER_INDEX,
     "create_role": StmtType.CREATE_ROLE,
     "drop_role": StmtType.DROP_ROLE,
     "set_role": StmtType.SET_ROLE,
