@@ -57,6 +57,7 @@ def data(db: Sql) -> Sql:
     ("create trigger t insert on emp after (insert into dept values (9, 'x'))", 70),
     ("drop trigger t", 71),
     ("create role r", 83), ("drop role r", 84), ("set role r", 85),
+    ("alter index i to cluster", 47),  # SQ_ALTIDX of sqlstype.h
     ("rename index i to j", 116), ("truncate table emp", 122),
     ("create sequence s", 124), ("drop sequence s", 125),
     ("alter sequence s increment by 2", 126), ("rename sequence s to s2", 127),
@@ -71,12 +72,15 @@ def test_statement_types(data: Sql, sql: str, stype: int) -> None:
 
 
 def test_unnamed_columns(data: Sql) -> None:
+    # Aggregates and ungrouped columns in one select list are -294 (rewrites.group_columns),
+    # so the two kinds are described apart.
     assert data.describe("select 1, 'ab', 1.5, count(*), count(dept), sum(sal), avg(sal), "
-                         "max(sal), min(name), sal * 2, name from emp") == [
+                         "max(sal), min(name) from emp") == [
         ("(constant)", T.INTEGER, 4), ("(constant)", T.CHAR, 2), ("(constant)", T.DECIMAL, 513),
         ("(count(*))", T.DECIMAL, 15 << 8), ("(count)", T.DECIMAL, 15 << 8),
         ("(sum)", T.DECIMAL, (32 << 8) | 2), ("(avg)", T.DECIMAL, (32 << 8) | 255),
-        ("(max)", T.DECIMAL, (8 << 8) | 2), ("(min)", T.CHAR, 10),
+        ("(max)", T.DECIMAL, (8 << 8) | 2), ("(min)", T.CHAR, 10)]
+    assert data.describe("select sal * 2, name from emp") == [
         ("(expression)", T.DECIMAL, (18 << 8) | 2), ("name", T.CHAR, 10)]
 
 

@@ -26,7 +26,7 @@ from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql import refusals
 from ..sql.dialect import IfxDateTimeLit, IfxIntervalLit
 from ..sql.exprs import lit, literal_type
-from ..sql.statement_specs import AlterTable, TableName
+from ..sql.statement_specs import AlterIndex, AlterTable, TableName
 from ..sql.statements import (
     ColumnSpec,
     ConstraintSpec,
@@ -373,13 +373,42 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
     refusals.index_columns([info.by_name[c].type for c, _ in spec.columns])
+    if spec.cluster and not info.temp and _clustered_index(dc, info.tabid) is not None:
+        # One clustered index per table; the error Informix gives is not known here.
+        raise not_implemented("a second clustered index on a table")
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
+    if spec.cluster and not info.temp:
+        dc.conn.execute("UPDATE sysindices SET clustered = 'C' WHERE idxname = ?", (name,))
     if not info.temp:
         dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",
                         (info.tabid,))
     else:
         if spec.unique:
             info.unique_indexes[name] = [c for c, _ in spec.columns]
+
+
+def _clustered_index(dc: DdlContext, tabid: int) -> str | None:
+    row = dc.conn.execute("SELECT idxname FROM sysindices WHERE tabid = ? AND clustered = 'C'",
+                          (tabid,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def alter_index(dc: DdlContext, spec: AlterIndex) -> None:
+    """ALTER INDEX … TO [NOT] CLUSTER: rows have no physical order in SQLite, so only the
+    catalogue's clustered flag changes; re-clustering the clustered index is allowed, a
+    second clustered index on the table is refused (the real error code is not known)."""
+    name = spec.name.name
+    row = dc.conn.execute("SELECT tabid FROM sysindices WHERE idxname = ?", (name,)).fetchone()
+    if row is None:
+        if name in dc.schema.indexes:  # an index of a temp table
+            raise not_implemented("ALTER INDEX on a temporary table")
+        raise EngineError(sc.NO_INDEX, near=name)
+    if spec.cluster:
+        other = _clustered_index(dc, int(row[0]))
+        if other is not None and other != name:
+            raise not_implemented("a second clustered index on a table")
+    dc.conn.execute("UPDATE sysindices SET clustered = ? WHERE idxname = ?",
+                    ("C" if spec.cluster else "", name))
 
 
 def drop(dc: DdlContext, spec: DropObject) -> None:

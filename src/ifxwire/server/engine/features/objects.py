@@ -45,7 +45,8 @@ def _name_free(dc: DdlContext, name: str, if_not_exists: bool) -> bool:
     return True
 
 
-def create_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
+def create_sequence(dc: DdlContext, spec: SequenceSpec,
+                    counters: SequenceCounters | None = None, key: str = "") -> None:
     name = spec.name.name
     if not _name_free(dc, name, spec.if_exists):
         return
@@ -59,6 +60,10 @@ def create_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
                        bool(spec.cycle), DEFAULT_CACHE if spec.cache is None else spec.cache)
     _check_options(seq)
     tabid = cat.next_tabid(dc.conn)
+    if counters is not None:
+        # A tabid freed by a rolled-back or dropped object may come back: the new sequence
+        # must not inherit the counter of the one that held it (it starts at START WITH).
+        counters.restart(key, tabid)
     cat.insert_table_row(dc.conn, tabid, name, seq.owner, "Q", [])
     dc.conn.execute(
         # seqid is a SERIAL: the next number, as for any SERIAL column (it was left NULL)

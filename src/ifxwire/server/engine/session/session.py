@@ -140,6 +140,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self.state.spl_call = lambda procid, args: self._spl().call_scalar(procid, args)
         self.state.spl_call_out = lambda procid, args: self._spl().call_with_outs(procid, args)
         self.state.sequence_value = self.sequence_value
+        self.state.role_of = self._role_of
         self.state.version = engine.version
         self.state.server_name = engine.server_name
         self.lo = LoSession(self)  # open smart large objects (lo_session.py)
@@ -309,6 +310,20 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def _db_path(self) -> str:
         assert self.database is not None
         return self.engine.path(self.database)
+
+    def _role_of(self, which: str) -> str | None:
+        """CURRENT_ROLE: the role SET ROLE enabled; DEFAULT_ROLE: the user's default role,
+        else PUBLIC's (Guide to SQL: Syntax, "DEFAULT_ROLE Operator"); None when none."""
+        if which == "current":
+            return self.role
+        if self.conn is None:
+            return None
+        for name in (self.user, "public"):
+            row = self.conn.execute("SELECT defrole FROM sysusers WHERE username = ?",
+                                    (name,)).fetchone()
+            if row and row[0] and str(row[0]).strip():
+                return str(row[0]).strip()
+        return None
 
     def sequence_value(self, name: str, nextval: bool, statement: int = 0,
                        occurrence: int = 0) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, case_clash
@@ -75,11 +75,17 @@ class ErrorMapping:
             if m:
                 return EngineError(sc.CHECK_FAILED, near=m.group(1))
             if "FOREIGN KEY" in text:
-                return self._foreign_key_error(info, plan.kind == "delete")
+                return self._foreign_key_error(info, plan.kind == "delete" or (
+                    plan.kind == "update" and self._updates_referenced_key(info, plan)))
         if "locked" in text or "busy" in text:
             return self._lock_error(plan.kind, bool(self.lock_wait))
         if "integer overflow" in text:
             return EngineError(sc.DECIMAL_RANGE)
+        if text.startswith("ambiguous column name: "):
+            # An unqualified name two tables share, where the translator left it to SQLite
+            # (GROUP BY): -324, as the translator answers it in the select list.
+            return EngineError(sc.AMBIGUOUS_COLUMN,
+                               near=text.split(": ", 1)[1].rsplit(".", 1)[-1])
         if text == "interrupted":
             return self.interrupted()
         return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
@@ -110,6 +116,22 @@ class ErrorMapping:
                 self._txn_lost = True
                 return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
         return EngineError(sc.INTERRUPTED, message=why)
+
+    def _updates_referenced_key(self, info: cat.TableInfo | None, plan: Any) -> bool:
+        """An UPDATE that failed a foreign key changed a key other tables reference (-692,
+        as a DELETE of it is) rather than its own foreign key (-691): it set a column of a
+        referenced primary or unique key and no column of the table's own foreign keys."""
+        updated = set(getattr(plan, "updated", None) or ())
+        if info is None or not updated or self.conn is None:
+            return False
+        own = {c for cons in info.constraints if cons.kind == "R" for c in cons.columns}
+        if updated & own:
+            return False
+        keys = {c for cons in info.constraints if cons.kind in ("P", "U") for c in cons.columns}
+        if not updated & keys:
+            return False
+        return self.conn.execute("SELECT 1 FROM sysreferences WHERE ptabid = ? LIMIT 1",
+                                 (info.tabid,)).fetchone() is not None
 
     def _foreign_key_error(self, info: cat.TableInfo | None, parent_side: bool) -> EngineError:
         """-691 names the written table's foreign key, -692 (a parent row still referenced) the

@@ -192,7 +192,8 @@ class StatementRunner:
             "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,
             "drop_routine": spl_catalog.drop_routine, "create_trigger": triggers.create_trigger,
             "drop_trigger": triggers.drop_trigger,
-            "create_sequence": objects.create_sequence,
+            "create_sequence": lambda dc, sp: objects.create_sequence(
+                dc, sp, self.engine.sequences, self._db_path()),
             "rename_sequence": objects.rename_sequence,
             "alter_sequence": lambda dc, sp: objects.alter_sequence(
                 dc, sp, self.engine.sequences, self._db_path()),
@@ -200,7 +201,7 @@ class StatementRunner:
                 dc, sp, self.engine.sequences, self._db_path()),
             "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
             "truncate": lambda dc, sp: CAPTURE.truncate(self, alter.truncate(dc, sp)),
-            "rename_index": alter.rename_index,
+            "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
             "set_constraints": alter.set_constraints,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,

@@ -147,6 +147,9 @@ class IfxTokenizer(tokens.Tokenizer):
         "MINUS": TokenType.EXCEPT,
     }
     KEYWORDS.pop("GLOB", None)
+    # ``/*+ … */`` is one of Informix's three directive comments, beside ``{+ …}`` and
+    # ``--+`` (Guide to SQL: Syntax, "Optimizer Directives"): a comment here, as they are.
+    KEYWORDS.pop("/*+", None)
     for _k in [k for k in KEYWORDS if k.startswith("?")]:
         KEYWORDS.pop(_k)  # '?::int' is a parameter and a cast, not a JSON operator
     # Informix has none of these as reserved words; as VARs they stay usable as names.
@@ -180,6 +183,13 @@ _UNIT_WORDS = frozenset(("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "FR
 _NUMERIC_START = (TokenType.NUMBER, TokenType.PLACEHOLDER)
 
 
+def _substr(args: list[exp.Expr]) -> exp.Expr:
+    node = exp.Substring(this=seq_get(args, 0), start=seq_get(args, 1),
+                         length=seq_get(args, 2))
+    node.meta["ifx_substr"] = True
+    return node
+
+
 class IfxExprParser(parser.Parser):
     """Expression-level Informix syntax on top of sqlglot's base parser."""
 
@@ -192,6 +202,8 @@ class IfxExprParser(parser.Parser):
     FUNCTIONS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.FUNCTIONS,
         "CHAR_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
+        # SUBSTR and SUBSTRING differ on a start at or before 0 (functions_sql.py).
+        "SUBSTR": lambda args: _substr(args),
         "CHARACTER_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
         # NVL stays told apart from COALESCE (refusals.py refuses parameters in COALESCE only).
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
@@ -269,7 +281,23 @@ class IfxExprParser(parser.Parser):
     # ---- SELECT [SKIP n] [FIRST n | LIMIT n]
     def _parse_lambda(self, alias: bool = False) -> exp.Expr | None:
         """A function argument; ``name # type`` declares a statement-local variable (Guide
-        to SQL: Syntax, "Statement-Local Variable Declaration")."""
+        to SQL: Syntax, "Statement-Local Variable Declaration").
+
+        sqlglot's fast path reads a lone word before ``)`` as a column, so ``DAY(TODAY)``
+        and ``MONTH(CURRENT)`` would name columns; those niladic operators take the full
+        path (which reaches ``_parse_type``). ``COUNT(UNIQUE x)``: UNIQUE is Informix's
+        synonym of DISTINCT in an aggregate (Guide to SQL: Syntax, "Aggregate Expressions")."""
+        tok = self._curr
+        if tok is not None and tok.token_type == TokenType.UNIQUE:
+            self._advance()
+            return self.expression(
+                exp.Distinct(expressions=self._parse_csv(self._parse_disjunction)))
+        if (tok is not None and tok.token_type == TokenType.VAR
+                and tok.text.upper() in ("TODAY", "CURRENT", "SYSDATE", "USER")
+                and (self._next is None or self._next.token_type not in (
+                    TokenType.DOT, TokenType.L_PAREN))):
+            return self._parse_limit(self._parse_order(self._parse_having_max(
+                self._parse_select_or_expression(alias=alias))))
         node = super()._parse_lambda(alias=alias)
         if (self._curr is not None and self._curr.token_type == TokenType.HASH
                 and isinstance(node, exp.Column) and not node.table):
@@ -658,6 +686,10 @@ class IfxExprParser(parser.Parser):
             and self._next.token_type == TokenType.L_PAREN
         ):
             self._advance(2)
+            if self._word() in ("FUNCTION", "PROCEDURE"):
+                # TABLE(FUNCTION iterator(…)): an iterator function's rows as a table
+                # (Guide to SQL: Syntax, "Iterator Functions"); not built.
+                raise not_implemented("TABLE(FUNCTION ...)")
             coll = self._parse_collection()
             if coll is None and self._word() == "MULTISET" and self._next is not None and (
                     self._next.token_type == TokenType.L_PAREN):
@@ -711,6 +743,15 @@ class IfxExprParser(parser.Parser):
             # INSERT INTO TABLE(collection): a collection-derived table is read-only here
 
             raise EngineError(sc.READ_ONLY_COLLECTION)
+        index = self._index
+        while self._curr is not None and self._curr.token_type not in (
+                TokenType.SEMICOLON, TokenType.VALUES, TokenType.SELECT):
+            if self._word() == "EXECUTE" and self._word(1) in ("FUNCTION", "PROCEDURE"):
+                # INSERT … EXECUTE FUNCTION f(…): the rows a routine returns (Guide to SQL:
+                # Syntax, INSERT, "Execute Routine Clause"); not built.
+                raise not_implemented("INSERT ... EXECUTE FUNCTION")
+            self._advance()
+        self._retreat(index)
         return super()._parse_insert()
 
     def _parse_in(self, this: exp.Expr | None, alias: bool = False) -> exp.In:

@@ -378,6 +378,20 @@ class ExprTranslator:
             return typed(exp.Null(), dst)
         if self.is_const(node):
             value = node.meta["const"]
+            if (src.code == T.DATETIME and dst.code == T.DATETIME and isinstance(value, str)
+                    and (src.start, src.end) != (dst.start, dst.end)):
+                # EXTEND/CAST of a DATETIME constant to another qualifier: read it in its
+                # own qualifier, then keep, drop or fill fields as EXTEND does. Leading
+                # fields come from the clock, so those are filled when the row is read.
+                if dst.start < src.start:
+                    return typed(func("ifx_cast", node, keylit(src.nullable()), keylit(dst)),
+                                 dst)
+                fields = vals.parse_dt_text(value, src.start, src.end)
+                text = vals.format_dt(vals.extend_fields(fields, dst.start, dst.end),
+                                      dst.start, dst.end)
+                out = lit(text)
+                out.meta["const"] = text
+                return typed(out, dst)
             if src.code in (T.DATE, T.INTERVAL, T.BOOLEAN) or src.cx is not None or (
                 src.code == T.DATETIME and isinstance(value, str) and dst.code != T.DATETIME
             ):
@@ -837,6 +851,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxToday: ExprTranslator.today,
     IfxCurrent: ExprTranslator.current,
     IfxUser: ExprTranslator.user,
+    exp.CurrentUser: ExprTranslator.user,  # CURRENT_USER is a synonym for USER
     IfxSequenceRef: ExprTranslator.sequence,
     IfxSlvRef: ExprTranslator.slv_ref,
     exp.Bracket: ExprTranslator.bracket,

@@ -72,6 +72,9 @@ class FunctionState:
         # NEXTVAL/CURRVAL: (sequence name, nextval?, statement, occurrence) -> value; the
         # session provides it.
         self.sequence_value: Callable[[str, bool, int, int], int] = _no_sequences
+        #: CURRENT_ROLE / DEFAULT_ROLE: "current" or "default" -> the role name or None;
+        #: the session provides it (access.py keeps roles in sysroleauth and sysusers).
+        self.role_of: Callable[[str], str | None] = lambda which: None
 
 
 def _no_sequences(name: str, nextval: bool, statement: int, occurrence: int) -> int:
@@ -473,6 +476,9 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_user() -> object:
         return slot.state.user
 
+    def ifx_role(which: str) -> object:
+        return slot.state.role_of(which)
+
     def ifx_dbinfo(option: str, *args: str) -> object:
         state = slot.state
         if option == "sqlca.sqlerrd1":
@@ -503,6 +509,33 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             # used is in pages of 4096 bytes (Debezium: LSN = (uniqid << 32) + (used << 12))
             return pos >> 32 if option == "ifxwire_loguniq" else (pos & 0xFFFFFFFF) >> 12
         raise EngineError(sc.NOT_IMPLEMENTED, near=option)
+
+    def ifx_substr(v: object, start: object, length: object = -1) -> object:
+        if v is None or start is None or length is None:
+            return None
+        text, s, n = str(v), int(cast(Any, start)), int(cast(Any, length))
+        if s < 0:
+            s = len(text) + s + 1
+            if s < 1:
+                return None
+        s = max(s, 1)
+        return text[s - 1:] if n < 0 else text[s - 1:s - 1 + n]
+
+    def ifx_substring(v: object, start: object, length: object = None) -> object:
+        if v is None or start is None:
+            return None
+        text, s = str(v), int(cast(Any, start))
+        end = len(text) + 1 if length is None else s + int(cast(Any, length))
+        if length is not None and end < s:
+            raise EngineError(sc.BAD_FUNCTION_ARG, near="substring")
+        s1, e1 = max(s, 1), min(end, len(text) + 1)
+        return text[s1 - 1:e1 - 1] if e1 > s1 else ""
+
+    def ifx_utc_to_datetime(v: object) -> object:
+        if v is None:
+            return None
+        local = dt.datetime.fromtimestamp(int(cast(Any, v)))
+        return vals.format_dt(vals.dt_fields_of(local, U.YEAR, U.SECOND), U.YEAR, U.SECOND)
 
     def ifx_units(v: object, srckey: str, dstkey: str) -> object:
         if v is None:
@@ -587,7 +620,9 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if t.code == T.DATETIME:
             value = _to_datetime(vals.parse_dt_text(str(v), t.start, t.end))
             return value.strftime(pyfmt)
-        return vals.to_text(v, t, ctx)
+        # A number with a mask: Informix applies the ESQL/C numeric-formatting mask
+        # (# * & < , . - + ( ) $), which is not built; refuse rather than ignore the mask.
+        raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
 
     def ifx_to_date(v: object, fmt: object, key: str) -> object:
         if v is None:
@@ -680,6 +715,10 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_today": (0, ifx_today, False),
         "ifx_current": (1, ifx_current, False),
         "ifx_user": (0, ifx_user, False),
+        "ifx_role": (1, ifx_role, False),
+        "ifx_utc_to_datetime": (1, ifx_utc_to_datetime, True),
+        "ifx_substr": (-1, ifx_substr, True),
+        "ifx_substring": (-1, ifx_substring, True),
         "ifx_dbinfo": (-1, ifx_dbinfo, False),
         "ifx_units": (3, ifx_units, True),
         "ifx_dtadd": (5, ifx_dtadd, True),

@@ -243,6 +243,11 @@ def _dbinfo(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     if not args or not isinstance(args[0], exp.Literal) or not args[0].is_string:
         raise EngineError(sc.SYNTAX)
     option = str(args[0].this).lower()
+    if option == "utc_to_datetime" and len(args) == 2:
+        # DBINFO('utc_to_datetime', seconds since 1970-01-01 00:00:00 UTC): a DATETIME
+        # YEAR TO SECOND in the server's time zone (Guide to SQL: Syntax, "DBINFO Function").
+        secs = tx.convert(tx.tx(args[1]), it.BIGINT)
+        return typed(func("ifx_utc_to_datetime", secs), it.datetime_type(U.YEAR, U.SECOND))
     rtype = DBINFO_TYPES.get(option)
     if rtype is None:
         raise not_implemented(f"DBINFO('{option}')")
@@ -260,6 +265,9 @@ def _to_char(tx: ExprTranslator, node: exp.Expr, args: list[exp.Expr]) -> exp.Ex
         raise EngineError(sc.NO_ROUTINE, near="to_char")
     first = args[0]
     fmt = args[1] if len(args) > 1 else exp.Null()
+    if len(args) > 1 and ty(first).is_numeric:
+        # The numeric-formatting mask (ESQL/C rfmtdec's # * & < , . - + ( ) $) is not built.
+        raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
     return typed(func("ifx_to_char", first, keylit(ty(first).nullable()), fmt), it.varchar(255))
 
 
@@ -324,6 +332,10 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
                                        it.varchar(128)),
     "DBSERVERNAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string(
         "dbservername")), it.varchar(128)),
+    "CURRENT_ROLE": lambda tx, node: typed(func("ifx_role", exp.Literal.string("current")),
+                                           it.char(32)),
+    "DEFAULT_ROLE": lambda tx, node: typed(func("ifx_role", exp.Literal.string("default")),
+                                           it.char(32)),
     "WEEKDAY": _weekday,
     "DBINFO": _dbinfo,
     "TO_DATE": _to_date,
@@ -399,7 +411,11 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args = [inner, start]
         if node.args.get("length") is not None:
             args.append(tx.convert(tx.tx(_arg(node, "length")), it.INTEGER))
-        return typed(func("SUBSTR", *args), t.nullable())
+        # SUBSTR counts a negative start back from the end and takes 0 as 1; SUBSTRING
+        # counts positions before the first character, as ANSI does (Guide to SQL: Syntax,
+        # "SUBSTR function", which contrasts the two).
+        name = "ifx_substr" if node.meta.get("ifx_substr") else "ifx_substring"
+        return typed(func(name, *args), t.nullable())
     if isinstance(node, exp.Trim):
         inner = tx.tx(_arg(node))
         chars = node.args.get("expression")
@@ -449,6 +465,11 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             exp.Literal.number(0))
         t = ty(inner)
         res = t.nullable() if t.code in it.FLOAT_CODES else it.DECIMAL32
+        if t.code == T.MONEY:
+            # "If a MONEY data type is the argument ... the fractional part becomes .00 in
+            # the returned value" (Guide to SQL: Syntax, "TRUNC Function"): the result stays
+            # MONEY, one digit wider for ROUND's carry.
+            res = IfxType(T.MONEY, prec=min(t.prec + 1, 32), scale=t.scale)
         name = "round" if isinstance(node, exp.Round) else "trunc"
         return typed(func("ifx_dop", exp.Literal.string(name), inner, digits, keylit(res)), res)
     if isinstance(node, exp.Mod):

@@ -33,6 +33,91 @@ def cte_columns(ast: exp.Expr) -> None:
         alias.set("columns", None)
 
 
+def derived_columns(ast: exp.Expr) -> None:
+    """``FROM (query) AS vt (c1, c2)``: the derived-column list renames the query's
+    projections (Guide to SQL: Syntax, "Queries in the FROM clause"); a list of another
+    length is -9621."""
+    for sub in list(ast.find_all(exp.Subquery)):
+        alias = sub.args.get("alias")
+        columns = alias.args.get("columns") if alias is not None else None
+        if alias is None or not columns or not isinstance(sub.parent, (exp.From, exp.Join)):
+            continue
+        first = sub.this
+        while isinstance(first, (exp.SetOperation, exp.Subquery)):
+            first = first.this
+        if not isinstance(first, exp.Select):
+            continue
+        projections = first.expressions
+        if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and p.is_star)
+               for p in projections):
+            raise EngineError(sc.NOT_IMPLEMENTED, near="derived column list over *")
+        if len(projections) != len(columns):
+            raise EngineError(sc.DERIVED_COLUMN_COUNT)
+        first.set("expressions", [
+            exp.alias_(p.unalias() if isinstance(p, exp.Alias) else p, c.copy())
+            for p, c in zip(projections, columns, strict=True)])
+        alias.set("columns", None)
+
+
+_AGG_NAMES = frozenset({"RANGE", "STDEV", "VARIANCE"})
+
+
+def _own_select(node: exp.Expr) -> exp.Expr | None:
+    return node.find_ancestor(exp.Select)
+
+
+def _is_aggregate(node: exp.Expr) -> bool:
+    return isinstance(node, exp.AggFunc) or (
+        isinstance(node, exp.Anonymous) and str(node.this).upper() in _AGG_NAMES)
+
+
+def group_columns(ast: exp.Expr) -> None:
+    """A grouped query (GROUP BY, or an aggregate in the select list) whose select list
+    names a column outside an aggregate that GROUP BY does not list: -294 "The column (%s)
+    must be in the GROUP BY list" (Guide to SQL: Tutorial, "The GROUP BY clause"; Syntax,
+    "GROUP BY Clause"). Run after column qualification; columns of subqueries and window
+    specifications are left alone."""
+    for sel in ast.find_all(exp.Select):
+        group = sel.args.get("group")
+        projections = [p.this if isinstance(p, exp.Alias) else p for p in sel.expressions]
+        has_agg = any(
+            _is_aggregate(n) and _own_select(n) is sel and n.find_ancestor(exp.Window) is None
+            for p in projections for n in p.find_all(exp.AggFunc, exp.Anonymous))
+        if group is None and not has_agg:
+            continue
+        # By name only: an unqualified GROUP BY name that two tables share may stand for the
+        # select list's column, and a wrong -294 would be worse than a missed one.
+        grouped: set[str] = set()
+        for item in (group.expressions if group is not None else []):
+            target = item
+            if isinstance(item, exp.Literal) and not item.is_string:
+                index = int(str(item.this)) - 1
+                if 0 <= index < len(projections):
+                    target = projections[index]
+            for col in ([target] if isinstance(target, exp.Column) else
+                        list(target.find_all(exp.Column))):
+                grouped.add(col.name.lower())
+        for p in projections:
+            for col in p.find_all(exp.Column):
+                if (not col.table or _own_select(col) is not sel
+                        or col.find_ancestor(exp.Window) is not None
+                        or any(_is_aggregate(a) for a in _ancestors(col, p))):
+                    continue
+                if col.name.lower() not in grouped:
+                    raise EngineError(sc.NOT_IN_GROUP, near=col.name)
+
+
+def _ancestors(node: exp.Expr, stop: exp.Expr) -> list[exp.Expr]:
+    out: list[exp.Expr] = []
+    cur = node.parent
+    while cur is not None:
+        out.append(cur)
+        if cur is stop:
+            break
+        cur = cur.parent
+    return out
+
+
 def quantified(ast: exp.Expr) -> None:
     """``x op ANY|SOME (subquery)`` and ``x op ALL (subquery)``, which SQLite lacks, as
     EXISTS over the subquery: ANY holds when some row compares true; ALL when no row
@@ -74,10 +159,11 @@ def quantified(ast: exp.Expr) -> None:
 
 
 def niladic(ast: exp.Expr) -> None:
-    """SITENAME and DBSERVERNAME are functions written without parentheses."""
+    """SITENAME, DBSERVERNAME, CURRENT_ROLE and DEFAULT_ROLE are operators written without
+    parentheses (Guide to SQL: Syntax, "Constant Expressions")."""
     for col in list(ast.find_all(exp.Column)):
         if not col.table and not col.this.quoted and col.name.upper() in (
-                "SITENAME", "DBSERVERNAME"):
+                "SITENAME", "DBSERVERNAME", "CURRENT_ROLE", "DEFAULT_ROLE"):
             col.replace(exp.Anonymous(this=col.name.upper(), expressions=[]))
 
 

@@ -80,6 +80,19 @@ class CreateIndex:
     columns: list[tuple[str, bool]]  # (column, descending)
     unique: bool = False
     if_not_exists: bool = False
+    cluster: bool = False  # CREATE CLUSTER INDEX: sysindices.clustered = 'C'
+
+
+#: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML
+#: translator expands to every column of the table (translate_dml.assignments).
+ALL_COLUMNS = "__ifx_all_columns__"
+
+
+@dataclass
+class AlterIndex:
+    """ALTER INDEX name TO [NOT] CLUSTER (Guide to SQL: Syntax, "ALTER INDEX statement")."""
+    name: TableName
+    cluster: bool
 
 
 @dataclass
@@ -215,6 +228,7 @@ STMT_TYPES: dict[str, int] = {
     "release_savepoint": StmtType.RELEASE_SAVEPOINT,
     "rollback_to_savepoint": StmtType.ROLLBACK_TO_SAVEPOINT,
     "rename_index": StmtType.RENAME_INDEX,
+    "alter_index": StmtType.ALTER_INDEX,
     "create_role": StmtType.CREATE_ROLE,
     "drop_role": StmtType.DROP_ROLE,
     "set_role": StmtType.SET_ROLE,

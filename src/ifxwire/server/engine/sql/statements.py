@@ -13,7 +13,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 from sqlglot.errors import ErrorLevel, ParseError, TokenError
-from sqlglot.tokenizer_core import TokenType
+from sqlglot.tokenizer_core import Token, TokenType
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
@@ -23,7 +23,9 @@ from .hooks import PARSERS
 from .shape import balance_chains, check_nesting
 from .statement_specs import _OWNED_TYPES as _OWNED_TYPES
 from .statement_specs import _UNSUPPORTED_TYPES as _UNSUPPORTED_TYPES
+from .statement_specs import ALL_COLUMNS as ALL_COLUMNS
 from .statement_specs import STMT_TYPES as STMT_TYPES
+from .statement_specs import AlterIndex as AlterIndex
 from .statement_specs import AlterTable as AlterTable
 from .statement_specs import ColumnSpec as ColumnSpec
 from .statement_specs import ConstraintSpec as ConstraintSpec
@@ -62,6 +64,10 @@ class IfxParser(CreateParser):
             self._retreat(index)
         if word in ("SELECT", "WITH", "(") or self._curr.token_type == TokenType.L_PAREN:
             query = super()._parse_statement()
+            if self._at("FOR", "READ", "ONLY"):
+                # The default for a SELECT: a cursor that cannot update (Guide to SQL:
+                # Syntax, SELECT statement, "FOR READ ONLY Clause").
+                self._advance(self._at("FOR", "READ", "ONLY"))
             if self._word() == "INTO":
                 if self._word(1) in ("TEMP", "SCRATCH") and query is not None:
                     self._advance(2)
@@ -108,6 +114,13 @@ class IfxParser(CreateParser):
         if self._word() == "SEQUENCE":
             self._advance()
             return ext.parse_sequence(self, "alter")
+        if self._word() == "INDEX":
+            self._advance()
+            index = self._table_name()
+            self._expect_word("TO")
+            cluster = not self._eat("NOT")
+            self._expect_word("CLUSTER")
+            return _stmt("alter_index", AlterIndex(index, cluster))
         if self._word() != "TABLE":
             raise not_implemented(f"ALTER {self._word()}")
         self._advance()
@@ -279,9 +292,31 @@ class IfxParser(CreateParser):
 
     def _parse_ifx_update(self) -> exp.Expr | None:
         if self._word(1) != "STATISTICS":
+            # ``SET * = (…)``: every column of the table, in order (Guide to SQL: Syntax,
+            # "Multiple-Column Format"); the star becomes a marker column the DML
+            # translator expands (translate_dml.ALL_COLUMNS).
+            toks = self._tokens
+            for i in range(self._index, len(toks) - 2):
+                if (toks[i].token_type == TokenType.SET
+                        and toks[i + 1].token_type == TokenType.STAR
+                        and toks[i + 2].token_type == TokenType.EQ):
+                    star = toks[i + 1]
+                    toks[i + 1] = Token(TokenType.VAR, ALL_COLUMNS, star.line, star.col,
+                                        star.start, star.end)
+                    break
             return None
         self._rest()
         return _stmt("update_statistics")
+
+    def _parse_ifx_delete(self) -> exp.Expr | None:
+        """``DELETE t WHERE …``: the FROM keyword is optional (Guide to SQL: Syntax, DELETE
+        statement, "FROM clause"); put it back for sqlglot's DELETE parser."""
+        nxt = self._next
+        if nxt is not None and nxt.token_type not in (TokenType.FROM, TokenType.SEMICOLON):
+            self._tokens.insert(self._index + 1, Token(TokenType.FROM, "FROM", nxt.line,
+                                                       nxt.col, nxt.start, nxt.start))
+            self._tokens_size = len(self._tokens)  # sqlglot's parser caches the length
+        return None
 
     def _parse_ifx_lock(self) -> exp.Expr | None:
         lock = self._word() == "LOCK"
@@ -331,6 +366,7 @@ _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
     "ROLLBACK": IfxParser._parse_ifx_txn,
     "SET": IfxParser._parse_ifx_set,
     "UPDATE": IfxParser._parse_ifx_update,
+    "DELETE": IfxParser._parse_ifx_delete,
     "LOCK": IfxParser._parse_ifx_lock,
     "UNLOCK": IfxParser._parse_ifx_lock,
     "GRANT": IfxParser._parse_ifx_grant,
@@ -340,6 +376,7 @@ _HANDLERS: dict[str, t.Callable[[IfxParser], exp.Expr | None]] = {
     "RELEASE": IfxParser._parse_ifx_release,
     "LOAD": IfxParser._parse_ifx_unsupported,
     "UNLOAD": IfxParser._parse_ifx_unsupported,
+    "SAVE": IfxParser._parse_ifx_unsupported,  # SAVE EXTERNAL DIRECTIVES
     "MERGE": IfxParser._parse_ifx_merge,
     "TRUNCATE": IfxParser._parse_ifx_truncate,
 }

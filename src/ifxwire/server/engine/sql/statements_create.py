@@ -111,6 +111,10 @@ class CreateParser(IfxExprParser):
         self._advance()  # TABLE
         if_not_exists = self._if_exists(negate=True)
         table = self._table_name()
+        if self._at("OF", "TYPE"):
+            # A typed table over a named ROW type (Guide to SQL: Syntax, CREATE TABLE, "OF
+            # TYPE Clause"): its rows are ROW values; not built.
+            raise not_implemented("CREATE TABLE ... OF TYPE")
         as_select = None if temp else self._as_select_columns()
         if as_select is not None:
             query = self._parse_select()
@@ -391,9 +395,10 @@ class CreateParser(IfxExprParser):
         return DefaultSpec("L", value=value, text=self.sql[start : end + 1])
 
     def _create_index(self) -> exp.Expr:
-        unique = False
+        unique = cluster = False
         while self._word() in ("UNIQUE", "DISTINCT", "CLUSTER"):
             unique = unique or self._word() in ("UNIQUE", "DISTINCT")
+            cluster = cluster or self._word() == "CLUSTER"
             self._advance()
         self._expect_word("INDEX")
         if_not_exists = self._if_exists(negate=True)
@@ -420,7 +425,8 @@ class CreateParser(IfxExprParser):
                 self._advance()
             else:
                 self.raise_error("Unexpected index option")
-        return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists))
+        return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
+                                                 cluster))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW

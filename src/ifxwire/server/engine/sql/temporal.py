@@ -68,12 +68,14 @@ def temporal_arith(tx: ExprTranslator, op: str, left: exp.Expr, right: exp.Expr,
 
     # DATETIME/DATE ± INTERVAL
     if rc == T.INTERVAL and lc in (T.DATETIME, T.DATE) and op in "+-":
+        _check_fields(lt, rt, right)
         if lc == T.DATE:
             left, lt = _as_datetime(tx, left, lt, rt.end)
         res = lt.nullable()
         return typed(func("ifx_dtadd", left, keylit(res), right, keylit(rt.nullable()),
                           exp.Literal.number(1 if op == "+" else -1)), res)
     if lc == T.INTERVAL and rc in (T.DATETIME, T.DATE) and op == "+":
+        _check_fields(rt, lt, left)
         if rc == T.DATE:
             right, rt = _as_datetime(tx, right, rt, lt.end)
         res = rt.nullable()
@@ -100,5 +102,19 @@ def temporal_arith(tx: ExprTranslator, op: str, left: exp.Expr, right: exp.Expr,
     if rt.is_string and lc in (T.DATETIME, T.INTERVAL) and tx.is_const(right):
         target = rt if rc == T.INTERVAL else (
             it.interval_type(U.DAY, U.FRACTION5, 9) if op in "+-" and lc == T.DATETIME else lt)
-        return temporal_arith(tx, op, left, tx.convert(right, target), node)
+        converted = tx.convert(right, target)
+        converted.meta["ifx_from_string"] = True
+        return temporal_arith(tx, op, left, converted, node)
     raise EngineError(sc.DT_INCOMPATIBLE)
+
+
+def _check_fields(dtt: IfxType, ivt: IfxType, interval: exp.Expr) -> None:
+    """"If the INTERVAL value you are adding or subtracting has fields that are not included
+    in the DATETIME value, you must use the EXTEND function" (Guide to SQL: Reference,
+    "Manipulating DATETIME with INTERVAL Values": an INTERVAL MINUTE TO MINUTE cannot be
+    subtracted from a DATETIME YEAR TO DAY): an interval ending in a smaller unit than the
+    DATETIME is refused as incompatible (-1266). A DATE operand is widened as before, and
+    a quoted string read as an interval is fitted, not refused."""
+    if dtt.code == T.DATETIME and ivt.end > dtt.end and not interval.meta.get(
+            "ifx_from_string"):
+        raise EngineError(sc.DT_INCOMPATIBLE)

@@ -209,6 +209,7 @@ class Compiler(DmlCompiler):
         slv.bind(self, ast)
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
+        rewrites.derived_columns(ast)
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
@@ -229,6 +230,7 @@ class Compiler(DmlCompiler):
         except OptimizeError as e:
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
+        rewrites.group_columns(root)
         setops.unwrap_operands(root)
         rewrites.convert_outer_joins(root)
         return root

@@ -17,6 +17,7 @@ from ..core.ifxtypes import IfxType
 from ..schema.catalog import ColumnInfo, TableInfo, quote
 from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, typed
 from .plan import Plan, TableLookup, with_start_offsets
+from .statement_specs import ALL_COLUMNS
 
 T = TypeCode
 #: The bound name of the target's largest rowid before a MERGE (compile_merge).
@@ -173,7 +174,7 @@ class DmlCompiler:
         info = self.target(ast.this)
         alias = ast.this.alias or self._ident(ast.this.this)
         sets: list[tuple[ColumnInfo, exp.Expr]] = []
-        for target, value in self.assignments(ast.expressions):
+        for target, value in self.assignments(ast.expressions, [c.name for c in info.columns]):
             name = self._ident(target)
             col = info.by_name.get(name)
             if col is None:
@@ -200,14 +201,21 @@ class DmlCompiler:
         plan.old_sql = old_sql
         return plan
 
-    def assignments(self, items: list[exp.Expr]) -> list[tuple[exp.Expr, exp.Expr]]:
+    def assignments(self, items: list[exp.Expr], all_columns: list[str] | None = None
+                    ) -> list[tuple[exp.Expr, exp.Expr]]:
         """SET a = x, (b, c) = (y, z), (d, e) = (SELECT …), (d, e) = ((SELECT …)),
-        (a, d, e) = (x, (SELECT …)): one (column, value) per column (_set_values)."""
+        (a, d, e) = (x, (SELECT …)), * = (…): one (column, value) per column
+        (_set_values); ``*`` lists ``all_columns``, the table's columns in order."""
         out: list[tuple[exp.Expr, exp.Expr]] = []
         for item in items:
             if not isinstance(item, exp.EQ):
                 raise EngineError(sc.SYNTAX)
             target, value = item.this, item.expression
+            if isinstance(target, exp.Column) and target.name == ALL_COLUMNS:
+                if all_columns is None or len(items) != 1:
+                    raise EngineError(sc.SYNTAX)
+                target = exp.Tuple(expressions=[exp.column(n, quoted=True)
+                                                for n in all_columns])
             if isinstance(target, exp.Column):
                 out.append((target, value))
                 continue
