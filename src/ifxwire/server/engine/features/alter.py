@@ -42,7 +42,9 @@ from .ddl import (
     _ref_target,
     _sqlite_default,
     _write_defaults,
+    check_delimident,
     referenced_key,
+    write_check,
 )
 from .lobs import lobstore
 
@@ -66,6 +68,7 @@ class ConsDef:
     enabled: bool = True
     new: bool = False  # added by the running ALTER: its catalog rows are still to write
     shared: bool = False  # R: uses the index of a P/U constraint on the same columns
+    delimident: bool = False  # C: the text was read under DELIMIDENT (ddl.write_check)
 
 
 @dataclass
@@ -106,6 +109,7 @@ def read_constraints(conn: sqlite3.Connection, info: TableInfo,
             cons.check_text = "".join(str(r[0]) for r in conn.execute(
                 "SELECT checktext FROM syschecks WHERE constrid = ? AND type = 'T' "
                 "ORDER BY seqno", (cid,)))
+            cons.delimident = check_delimident(conn, int(cid))
         if kind == "R":
             ref = conn.execute("SELECT \"primary\", ptabid, delrule FROM sysreferences WHERE "
                                "constrid = ?", (cid,)).fetchone()
@@ -126,7 +130,7 @@ def _constraint_sql(dc: DdlContext, info: TableInfo, cons: ConsDef) -> str | Non
     if not cons.enabled:
         return None
     if cons.kind == "C":
-        expr = parse_expressions(cons.check_text)[0]
+        expr = parse_expressions(cons.check_text, cons.delimident)[0]
         return f"CONSTRAINT {quote(cons.name)} CHECK ({dc.compile_check(info, expr)})"
     if cons.kind == "R" and cons.parent is not None:
         cascade = " ON DELETE CASCADE" if cons.cascade else ""
@@ -458,6 +462,7 @@ def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: 
         out.index = f" {info.tabid}_{cid}"
     if cons.kind == "C":
         out.check_text = cons.check_text
+        out.delimident = dc.delimident
         out.columns = _check_columns(cons, new_info)
     if cons.kind == "R":
         key = next((c for c in existing if c.kind in ("P", "U") and c.index
@@ -496,11 +501,7 @@ def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[Con
             except EngineError:
                 raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE) from None
         if cons.kind == "C":
-            text = cons.check_text
-            dc.conn.executemany(
-                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
-                [(cons.constrid, i, text[i * 32 : i * 32 + 32])
-                 for i in range((len(text) + 31) // 32)])
+            write_check(dc.conn, cons.constrid, cons.check_text, cons.delimident)
             dc.conn.executemany("INSERT INTO syscoldepend VALUES (?, ?, ?)",
                                 [(cons.constrid, info.tabid, cols[c]) for c in cons.columns])
         if cons.kind == "R":
@@ -625,7 +626,4 @@ def rename(dc: DdlContext, spec: Rename) -> None:
         if cons.kind == "C" and spec.column in cons.columns:
             text = word.sub(spec.new_name, cons.check_text)
             dc.conn.execute("DELETE FROM syschecks WHERE constrid = ?", (cons.constrid,))
-            dc.conn.executemany(
-                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
-                [(cons.constrid, i, text[i * 32 : i * 32 + 32])
-                 for i in range((len(text) + 31) // 32)])
+            write_check(dc.conn, cons.constrid, text, cons.delimident)
