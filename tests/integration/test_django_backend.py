@@ -328,3 +328,23 @@ def test_db_index_on_a_textfield_makes_no_index(djapp: Path) -> None:
     finally:
         with connection.schema_editor() as editor:
             editor.delete_model(Memo)
+
+
+def test_decimal_expression_keeps_its_own_scale(djapp: Path) -> None:
+    """The decimal converter brought every DecimalField expression to its field's scale, so
+    Sum("price", default=Pi()) over no rows (NVL(SUM(price), 3.14159...)) came back as 3.14;
+    only a column's value is brought to its field's places now, as Django's SQLite backend
+    does (aggregation's test_aggregation_default_using_decimal_from_database)."""
+    import decimal
+    import math
+
+    from django.db.models import Sum
+    from django.db.models.functions import Pi
+    from ifxshop.models import Author, Book  # type: ignore[import-not-found]
+
+    got = Book.objects.filter(pages__lt=-1).aggregate(v=Sum("price", default=Pi()))["v"]
+    assert abs(got - decimal.Decimal(math.pi)) < decimal.Decimal("1e-9")
+    author = Author.objects.create(name="Scaled")
+    Book.objects.create(author=author, title="Scaled", price=decimal.Decimal("7.5"))
+    price = Book.objects.filter(title="Scaled").values_list("price", flat=True).get()
+    assert str(price) == "7.50"  # a column keeps its field's two places

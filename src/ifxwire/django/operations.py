@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db import NotSupportedError
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.models.expressions import Col
 from django.utils import timezone
 
 Params = tuple[Any, ...] | list[Any]
@@ -383,7 +384,12 @@ class DatabaseOperations(BaseDatabaseOperations):
 
     def get_decimalfield_converter(self, expression: Any) -> Callable[..., Any]:
         create = decimal.Context(prec=32).create_decimal_from_float
-        places = getattr(expression.output_field, "decimal_places", None)
+        # Only a column's value is brought to its field's scale (as Django's SQLite backend
+        # does): an expression's DECIMAL comes with the scale the server typed it with, and
+        # NVL(SUM(price), 3.14159...) is a DECIMAL with the literal's scale, which quantizing
+        # to the price's two places would cut (aggregation's decimal default test).
+        places = (getattr(expression.output_field, "decimal_places", None)
+                  if isinstance(expression, Col) else None)
         quantize = (decimal.Decimal(1).scaleb(-places) if places is not None else None)
 
         def converter(value: Any, expression: Any, connection: Any) -> Any:
