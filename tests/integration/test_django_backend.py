@@ -348,3 +348,39 @@ def test_decimal_expression_keeps_its_own_scale(djapp: Path) -> None:
     Book.objects.create(author=author, title="Scaled", price=decimal.Decimal("7.5"))
     price = Book.objects.filter(title="Scaled").values_list("price", flat=True).get()
     assert str(price) == "7.50"  # a column keeps its field's two places
+
+
+def test_integer_key_altered_to_autofield_numbers_new_rows(djapp: Path) -> None:
+    """An IntegerField primary key made an AutoField is MODIFY (id SERIAL) now (the server
+    refused it, so the backend kept INTEGER and new rows got no number), and introspection
+    gives a SERIAL the type code of the INTEGER its foreign keys have, with is_autofield."""
+    from django.db import connection, models
+
+    class Ticket(models.Model):
+        id = models.IntegerField(primary_key=True)
+        title = models.CharField(max_length=10)
+
+        class Meta:
+            app_label = "ifxshop"
+
+    with connection.schema_editor() as editor:
+        editor.create_model(Ticket)
+    try:
+        Ticket.objects.create(id=41, title="old")
+        old_field = Ticket._meta.get_field("id")
+        new_field = models.AutoField(primary_key=True)
+        new_field.set_attributes_from_name("id")
+        new_field.model = Ticket
+        with connection.schema_editor() as editor:
+            editor.alter_field(Ticket, old_field, new_field, strict=True)
+        with connection.cursor() as cur:
+            cur.execute(f'INSERT INTO "{Ticket._meta.db_table}" ("title") VALUES (%s)',
+                        ["new"])
+            assert cur.lastrowid == 42
+            desc = {c.name: c for c in connection.introspection.get_table_description(
+                cur, Ticket._meta.db_table)}
+        assert desc["id"].type_code == "INTEGER" and desc["id"].is_autofield
+        assert connection.introspection.get_field_type("INTEGER", desc["id"]) == "AutoField"
+    finally:
+        with connection.schema_editor() as editor:
+            editor.delete_model(Ticket)

@@ -38,7 +38,14 @@ def _data_type(coltype: int, collength: int, xtd: str | None) -> str:
         if q.start == "YEAR":
             return "DATETIME YEAR"
         return "DATETIME HOUR"
-    return catalog.type_name(coltype & 0xFF, 0, xtd).split("(")[0]
+    name = catalog.type_name(coltype & 0xFF, 0, xtd).split("(")[0]
+    # A SERIAL is an INTEGER that numbers new rows (FieldInfo.is_autofield says which), as
+    # PostgreSQL's serial is int4: a foreign key to it is an INTEGER column of the same type
+    # code (migrations' test_alter_field_pk_fk compares them).
+    return _SERIAL_BASE.get(name, name)
+
+
+_SERIAL_BASE = {"SERIAL": "INTEGER", "SERIAL8": "INT8", "BIGSERIAL": "BIGINT"}
 
 
 class DatabaseIntrospection(BaseDatabaseIntrospection):
@@ -54,9 +61,6 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
         "INTEGER": "IntegerField",
         "INT8": "BigIntegerField",
         "BIGINT": "BigIntegerField",
-        "SERIAL": "AutoField",
-        "SERIAL8": "BigAutoField",
-        "BIGSERIAL": "BigAutoField",
         "FLOAT": "FloatField",
         "SMALLFLOAT": "FloatField",
         "DECIMAL": "DecimalField",
@@ -73,6 +77,9 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
 
     def get_field_type(self, data_type: Any, description: Any) -> str:
         field_type = str(super().get_field_type(data_type, description))
+        if getattr(description, "is_autofield", False):
+            return {"IntegerField": "AutoField", "BigIntegerField": "BigAutoField"}.get(
+                field_type, field_type)
         if field_type == "DecimalField" and description.scale == 255:
             return "FloatField"  # a floating DECIMAL(p)
         return field_type

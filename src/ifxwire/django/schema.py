@@ -77,11 +77,8 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
         return self.quote_value(value)
 
     def _alter_type_text(self, field: Any, new_type: str) -> str:
-        # MODIFY cannot turn a column into a SERIAL (nor keep it one): INTEGER/BIGINT then.
-        if new_type.startswith("SERIAL"):
-            return "INTEGER"
-        if new_type.startswith("BIGSERIAL"):
-            return "BIGINT"
+        # MODIFY (c SERIAL) keeps the column's values and numbers new rows after the largest
+        # (an IntegerField primary key made an AutoField, AutoField made BigAutoField).
         return new_type
 
     def _alter_column_type_sql(self, model: Any, old_field: Any, new_field: Any,

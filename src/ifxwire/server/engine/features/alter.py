@@ -415,19 +415,52 @@ def _add_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         new, f"(ROW_NUMBER() OVER (ORDER BY rowid) + {start - 1})", None))
 
 
+def _modify_to_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
+                      target: NewColumn, col: ColumnSpec) -> int:
+    """MODIFY of a number column to SERIAL/SERIAL8/BIGSERIAL (IBM, *Guide to SQL: Syntax*,
+    MODIFY clause: a column's data type may change to any type its values convert to): the
+    values stay, and the counter goes on after the largest of them and the start value, as
+    after an INSERT of an explicit serial value (IBM, "Inserting Values into Serial
+    Columns"). One column of each kind per table (-362). A serial column holds no NULL, and
+    what Informix does with the NULLs of a column made SERIAL is not known to us: refused
+    (-999) while the column holds one. Returns the start value."""
+    kind = _serial_kind(col.type)
+    if any(c is not target and c.info.type.is_serial and _serial_kind(c.info.type) == kind
+           for c in columns):
+        raise EngineError(sc.SERIAL_TWICE)
+    name = quote(target.origin or target.info.name)
+    rows, nulls, top = dc.conn.execute(
+        f"SELECT COUNT(*), COUNT(*) - COUNT({name}), MAX({name}) "
+        f"FROM {quote(info.name)}").fetchone()
+    old = target.info.type
+    if rows and (not old.is_numeric or old.is_decimal or old.code in (T.FLOAT, T.SMALLFLOAT)):
+        # an empty table's column of any type may become one (a CharField key made an
+        # AutoField); values of another type than an integer are not numbered here
+        raise not_implemented("MODIFY of a column that is not an integer to a SERIAL type")
+    if nulls:
+        raise not_implemented("MODIFY to a SERIAL type of a column holding NULL")
+    start = col.serial_start or 1
+    dc.conn.execute("INSERT OR REPLACE INTO _ifx_serial VALUES (?, ?, ?)",
+                    (info.tabid, kind, max(start - 1, int(top or 0))))
+    return start
+
+
 def _modify(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
             constraints: list[ConsDef], col: ColumnSpec) -> None:
     """MODIFY: a new type, default and constraints for a column, its data converted."""
     target = next((c for c in columns if c.info.name == col.name), None)
     if target is None:
         raise EngineError(sc.NO_COLUMN, near=col.name)
-    if col.type.is_serial and not target.info.type.is_serial:
-        raise not_implemented("MODIFY to a SERIAL type")
-    notnull = any(c.kind in ("N", "P") for c in col.constraints) or any(
+    serial_start = target.info.serial_start
+    to_serial = col.type.is_serial and not (
+        target.info.type.is_serial and _serial_kind(target.info.type) == _serial_kind(col.type))
+    if to_serial:
+        serial_start = _modify_to_serial(dc, info, columns, target, col)
+    notnull = to_serial or any(c.kind in ("N", "P") for c in col.constraints) or any(
         c.kind == "P" and col.name in c.columns for c in constraints)
     old = target.info.type
     ty = col.type.with_notnull(notnull)
-    new = ColumnInfo(col.name, 0, ty, serial_start=target.info.serial_start)
+    new = ColumnInfo(col.name, 0, ty, serial_start=serial_start)
     row = _default_row(col.default, ty, dc.ctx)
     if row is not None:
         new.default_kind, new.default_value = row
