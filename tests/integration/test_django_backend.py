@@ -384,3 +384,26 @@ def test_integer_key_altered_to_autofield_numbers_new_rows(djapp: Path) -> None:
     finally:
         with connection.schema_editor() as editor:
             editor.delete_model(Ticket)
+
+
+def test_constraint_checks_deferred_in_a_transaction_and_checked(djapp: Path) -> None:
+    """disable_constraint_checking defers the referential checks to COMMIT (SET
+    CONSTRAINTS ALL DEFERRED) inside a transaction, and check_constraints finds the row
+    whose foreign key has no parent (Django's loaddata and test-database deserialisation;
+    it was the base class's no-op, so a forward reference was -691 at once)."""
+    from django.db import IntegrityError, connection, transaction
+    from ifxshop.models import Author, Book  # type: ignore[import-not-found]
+
+    author = Author.objects.create(name="Deferred")
+    assert connection.disable_constraint_checking() is False  # autocommit: nothing to defer
+    with pytest.raises(IntegrityError):
+        Book.objects.create(author_id=999999, title="orphan")
+    with transaction.atomic():
+        with connection.constraint_checks_disabled():
+            book = Book.objects.create(author_id=999999, title="orphan")
+        with pytest.raises(IntegrityError, match="999999"):
+            connection.check_constraints(table_names=[Book._meta.db_table])
+        book.author = author
+        book.save()
+        connection.check_constraints(table_names=[Book._meta.db_table])
+    assert Book.objects.get(title="orphan").author_id == author.pk
