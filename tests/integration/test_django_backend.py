@@ -407,3 +407,20 @@ def test_constraint_checks_deferred_in_a_transaction_and_checked(djapp: Path) ->
         book.save()
         connection.check_constraints(table_names=[Book._meta.db_table])
     assert Book.objects.get(title="orphan").author_id == author.pk
+
+
+def test_foreign_key_index_is_introspected(djapp: Path) -> None:
+    """Informix backs a foreign key with an index of its columns (the schema editor makes
+    none of Django's: a second one is -350); get_constraints lists it as an index of its
+    own, as Django's MySQL backend lists its foreign keys' indexes, where it listed none and
+    Django's schema tests found no index on a ForeignKey column."""
+    from django.db import connection
+    from ifxshop.models import Book  # type: ignore[import-not-found]
+
+    with connection.cursor() as cur:
+        cons = connection.introspection.get_constraints(cur, Book._meta.db_table)
+    fks = [c for c in cons.values() if c["foreign_key"]]
+    assert [(c["columns"], c["index"]) for c in fks] == [(["author_id"], False)]
+    indexes = sorted(c["columns"][0] for c in cons.values()
+                     if c["index"] and not c["unique"] and len(c["columns"]) == 1)
+    assert indexes == ["author_id", "title"]

@@ -122,6 +122,11 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
         sql, params = super()._alter_column_default_sql(model, old_field, new_field, drop)
         return sql.replace(" SERIAL", " INTEGER").replace(" BIGSERIAL", " BIGINT"), params
 
+    def execute(self, sql: Any, params: Any = ()) -> None:
+        if sql is None:  # an index _create_index_sql does not make (a foreign key's)
+            return
+        super().execute(sql, params)
+
     def _field_should_be_indexed(self, model: Any, field: Any) -> bool:
         # A foreign key's constraint brings an index of its own on Informix; a second index
         # on the same column list is refused (-350).
@@ -141,6 +146,11 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
                           col_suffixes: Any = (), sql: Any = None, opclasses: Any = (),
                           condition: Any = None, include: Any = None,
                           expressions: Any = None) -> Any:
+        if name is None and fields and len(fields) == 1 and not sql and \
+                fields[0].remote_field and getattr(fields[0], "db_constraint", False):
+            # _alter_field adds an index when a OneToOneField becomes a ForeignKey; the
+            # foreign key's constraint brings its own (_field_should_be_indexed): none here.
+            return None
         return super()._create_index_sql(
             model, fields=fields, name=name, suffix=suffix, using=using,
             db_tablespace=None, col_suffixes=col_suffixes, sql=sql, opclasses=opclasses,
