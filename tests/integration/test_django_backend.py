@@ -424,3 +424,33 @@ def test_foreign_key_index_is_introspected(djapp: Path) -> None:
     indexes = sorted(c["columns"][0] for c in cons.values()
                      if c["index"] and not c["unique"] and len(c["columns"]) == 1)
     assert indexes == ["author_id", "title"]
+
+
+def test_foreign_key_column_added_with_its_constraint(djapp: Path) -> None:
+    """add_field of a ForeignKey writes ADD c INTEGER REFERENCES t (id) CONSTRAINT name in
+    one statement (sql_create_column_inline_fk); it left the constraint to a second ALTER
+    TABLE ... ADD CONSTRAINT in the deferred SQL."""
+    from django.db import connection, models
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    class Note(models.Model):
+        text = models.CharField(max_length=10)
+
+        class Meta:
+            app_label = "ifxshop"
+
+    with connection.schema_editor() as editor:
+        editor.create_model(Note)
+    try:
+        field = models.ForeignKey(Author, models.CASCADE, null=True)
+        field.set_attributes_from_name("author")
+        with connection.schema_editor() as editor:
+            editor.add_field(Note, field)
+            assert not [s for s in map(str, editor.deferred_sql) if "ADD CONSTRAINT" in s]
+        with connection.cursor() as cur:
+            cons = connection.introspection.get_constraints(cur, Note._meta.db_table)
+        assert [c["foreign_key"] for c in cons.values() if c["foreign_key"]] == [
+            (Author._meta.db_table, "id")]
+    finally:
+        with connection.schema_editor() as editor:
+            editor.delete_model(Note)

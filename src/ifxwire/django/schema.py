@@ -22,6 +22,10 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     sql_rename_table = "RENAME TABLE %(old_table)s TO %(new_table)s"
     sql_delete_table = "DROP TABLE %(table)s CASCADE"
     sql_create_column = "ALTER TABLE %(table)s ADD %(column)s %(definition)s"
+    # A foreign key column added with its constraint in one statement, the constraint's name
+    # after it as Informix writes names: ADD c INTEGER REFERENCES t (id) CONSTRAINT name.
+    sql_create_column_inline_fk = (
+        "REFERENCES %(to_table)s (%(to_column)s)%(deferrable)s CONSTRAINT %(name)s")
     sql_delete_column = "ALTER TABLE %(table)s DROP %(column)s"
     sql_rename_column = "RENAME COLUMN %(table)s.%(old_column)s TO %(new_column)s"
     sql_alter_column_type = "MODIFY (%(column)s %(type)s)"
