@@ -27,14 +27,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("IFXWIRE_CACHE", Path.home() / ".cache" / "ifxwire")) / "django-sdist"
 KNOWN = HERE / "known_failures.txt"
-#: The database-facing apps the run covers (issue 28's list minus those named in
-#: docs/DJANGO.md as too slow for scripts/test.sh's budget).
+#: The database-facing apps the run covers: issue 28's whole list (docs/DJANGO.md).
 APPS = [
     "basic", "model_fields", "queries", "lookup", "aggregation", "annotations",
     "expressions", "ordering", "transactions", "schema", "introspection", "inspectdb",
     "bulk_create", "update", "delete", "select_related", "prefetch_related", "many_to_one",
     "many_to_many", "one_to_one", "get_or_create", "custom_pk", "null_fk", "dates",
-    "datetimes", "db_functions", "timezones", "backends",
+    "datetimes", "db_functions", "timezones", "backends", "migrations",
 ]
 #: The headings of unittest's failure report: "ERROR: test_x (app.module.Class.test_x)", a
 #: subtest's with its parameters after the id.

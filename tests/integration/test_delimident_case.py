@@ -66,3 +66,17 @@ def test_tables_views_and_indexes_differing_only_in_case(conn: ifxwire.Connectio
     _refused(conn, 'CREATE VIEW "DC_V" AS SELECT x FROM dc_u', "DC_V")
     conn.execute("DROP VIEW dc_v")
     conn.execute("DROP TABLE dc_u")
+
+
+def test_double_quote_inside_a_string_under_delimident(conn: ifxwire.Connection) -> None:
+    """With DELIMIDENT a double quote is no string delimiter, and inside a single-quoted
+    string it is a plain character: the tokenizer took it for an escape character, so
+    '"''"' (the string "'", Django's migrations test a default of it) read '"' + "'" as one
+    escaped quote and ran to the end of the statement, -282."""
+    row = conn.execute("SELECT '\"''\"', 'a\"', '''\"', 'x\"\"y' FROM systables "
+                       "WHERE tabid = 1").fetchone()
+    assert row == ("\"'\"", 'a"', "'\"", 'x""y')
+    conn.execute("CREATE TABLE dc_t (id INT)")
+    conn.execute("ALTER TABLE dc_t ADD (q VARCHAR(10) DEFAULT '\"''\"' NOT NULL)")
+    conn.execute("INSERT INTO dc_t (id) VALUES (1)")
+    assert conn.execute("SELECT q FROM dc_t").fetchone() == ("\"'\"",)

@@ -328,3 +328,129 @@ def test_db_index_on_a_textfield_makes_no_index(djapp: Path) -> None:
     finally:
         with connection.schema_editor() as editor:
             editor.delete_model(Memo)
+
+
+def test_decimal_expression_keeps_its_own_scale(djapp: Path) -> None:
+    """The decimal converter brought every DecimalField expression to its field's scale, so
+    Sum("price", default=Pi()) over no rows (NVL(SUM(price), 3.14159...)) came back as 3.14;
+    only a column's value is brought to its field's places now, as Django's SQLite backend
+    does (aggregation's test_aggregation_default_using_decimal_from_database)."""
+    import decimal
+    import math
+
+    from django.db.models import Sum
+    from django.db.models.functions import Pi
+    from ifxshop.models import Author, Book  # type: ignore[import-not-found]
+
+    got = Book.objects.filter(pages__lt=-1).aggregate(v=Sum("price", default=Pi()))["v"]
+    assert abs(got - decimal.Decimal(math.pi)) < decimal.Decimal("1e-9")
+    author = Author.objects.create(name="Scaled")
+    Book.objects.create(author=author, title="Scaled", price=decimal.Decimal("7.5"))
+    price = Book.objects.filter(title="Scaled").values_list("price", flat=True).get()
+    assert str(price) == "7.50"  # a column keeps its field's two places
+
+
+def test_integer_key_altered_to_autofield_numbers_new_rows(djapp: Path) -> None:
+    """An IntegerField primary key made an AutoField is MODIFY (id SERIAL) now (the server
+    refused it, so the backend kept INTEGER and new rows got no number), and introspection
+    gives a SERIAL the type code of the INTEGER its foreign keys have, with is_autofield."""
+    from django.db import connection, models
+
+    class Ticket(models.Model):
+        id = models.IntegerField(primary_key=True)
+        title = models.CharField(max_length=10)
+
+        class Meta:
+            app_label = "ifxshop"
+
+    with connection.schema_editor() as editor:
+        editor.create_model(Ticket)
+    try:
+        Ticket.objects.create(id=41, title="old")
+        old_field = Ticket._meta.get_field("id")
+        new_field = models.AutoField(primary_key=True)
+        new_field.set_attributes_from_name("id")
+        new_field.model = Ticket
+        with connection.schema_editor() as editor:
+            editor.alter_field(Ticket, old_field, new_field, strict=True)
+        with connection.cursor() as cur:
+            cur.execute(f'INSERT INTO "{Ticket._meta.db_table}" ("title") VALUES (%s)',
+                        ["new"])
+            assert cur.lastrowid == 42
+            desc = {c.name: c for c in connection.introspection.get_table_description(
+                cur, Ticket._meta.db_table)}
+        assert desc["id"].type_code == "INTEGER" and desc["id"].is_autofield
+        assert connection.introspection.get_field_type("INTEGER", desc["id"]) == "AutoField"
+    finally:
+        with connection.schema_editor() as editor:
+            editor.delete_model(Ticket)
+
+
+def test_constraint_checks_deferred_in_a_transaction_and_checked(djapp: Path) -> None:
+    """disable_constraint_checking defers the referential checks to COMMIT (SET
+    CONSTRAINTS ALL DEFERRED) inside a transaction, and check_constraints finds the row
+    whose foreign key has no parent (Django's loaddata and test-database deserialisation;
+    it was the base class's no-op, so a forward reference was -691 at once)."""
+    from django.db import IntegrityError, connection, transaction
+    from ifxshop.models import Author, Book  # type: ignore[import-not-found]
+
+    author = Author.objects.create(name="Deferred")
+    assert connection.disable_constraint_checking() is False  # autocommit: nothing to defer
+    with pytest.raises(IntegrityError):
+        Book.objects.create(author_id=999999, title="orphan")
+    with transaction.atomic():
+        with connection.constraint_checks_disabled():
+            book = Book.objects.create(author_id=999999, title="orphan")
+        with pytest.raises(IntegrityError, match="999999"):
+            connection.check_constraints(table_names=[Book._meta.db_table])
+        book.author = author
+        book.save()
+        connection.check_constraints(table_names=[Book._meta.db_table])
+    assert Book.objects.get(title="orphan").author_id == author.pk
+
+
+def test_foreign_key_index_is_introspected(djapp: Path) -> None:
+    """Informix backs a foreign key with an index of its columns (the schema editor makes
+    none of Django's: a second one is -350); get_constraints lists it as an index of its
+    own, as Django's MySQL backend lists its foreign keys' indexes, where it listed none and
+    Django's schema tests found no index on a ForeignKey column."""
+    from django.db import connection
+    from ifxshop.models import Book  # type: ignore[import-not-found]
+
+    with connection.cursor() as cur:
+        cons = connection.introspection.get_constraints(cur, Book._meta.db_table)
+    fks = [c for c in cons.values() if c["foreign_key"]]
+    assert [(c["columns"], c["index"]) for c in fks] == [(["author_id"], False)]
+    indexes = sorted(c["columns"][0] for c in cons.values()
+                     if c["index"] and not c["unique"] and len(c["columns"]) == 1)
+    assert indexes == ["author_id", "title"]
+
+
+def test_foreign_key_column_added_with_its_constraint(djapp: Path) -> None:
+    """add_field of a ForeignKey writes ADD c INTEGER REFERENCES t (id) CONSTRAINT name in
+    one statement (sql_create_column_inline_fk); it left the constraint to a second ALTER
+    TABLE ... ADD CONSTRAINT in the deferred SQL."""
+    from django.db import connection, models
+    from ifxshop.models import Author  # type: ignore[import-not-found]
+
+    class Note(models.Model):
+        text = models.CharField(max_length=10)
+
+        class Meta:
+            app_label = "ifxshop"
+
+    with connection.schema_editor() as editor:
+        editor.create_model(Note)
+    try:
+        field = models.ForeignKey(Author, models.CASCADE, null=True)
+        field.set_attributes_from_name("author")
+        with connection.schema_editor() as editor:
+            editor.add_field(Note, field)
+            assert not [s for s in map(str, editor.deferred_sql) if "ADD CONSTRAINT" in s]
+        with connection.cursor() as cur:
+            cons = connection.introspection.get_constraints(cur, Note._meta.db_table)
+        assert [c["foreign_key"] for c in cons.values() if c["foreign_key"]] == [
+            (Author._meta.db_table, "id")]
+    finally:
+        with connection.schema_editor() as editor:
+            editor.delete_model(Note)

@@ -91,3 +91,22 @@ def test_branches_with_other_column_counts_are_317(conn: ifxwire.Connection) -> 
     with pytest.raises(ifxwire.ProgrammingError) as e:
         cur.execute(f"SELECT 1, 2 {ONE} UNION SELECT 3 {ONE}")
     assert e.value.sqlcode == -317  # type: ignore[attr-defined]
+
+
+def test_outer_column_inside_a_derived_union(conn: ifxwire.Connection) -> None:
+    """A branch of a UNION/INTERSECT in a derived table naming a column of the query around
+    it (Django's FIRST-limited combined subqueries): the server answered -217 on the derived
+    table's own column, because typing the correlated column cached the outer scope's
+    columns before the derived table had any. A plain derived table was not affected."""
+    conn.execute("CREATE TEMP TABLE so_a (id INT, tag_id INT) WITH NO LOG")
+    conn.execute("CREATE TEMP TABLE so_b (id INT) WITH NO LOG")
+    conn.execute("INSERT INTO so_a VALUES (1, 1)")
+    conn.execute("INSERT INTO so_a VALUES (2, 5)")
+    conn.execute("INSERT INTO so_b VALUES (1)")
+    conn.execute("INSERT INTO so_b VALUES (2)")
+    for op in ("UNION", "INTERSECT"):
+        rows = conn.execute(
+            "SELECT a.id FROM so_a a WHERE EXISTS (SELECT FIRST 1 * FROM (SELECT b.id AS col1 "
+            f"FROM so_b b WHERE b.id = a.tag_id {op} SELECT b.id AS col1 FROM so_b b "
+            "WHERE b.id = a.id) x) ORDER BY 1").fetchall()
+        assert rows == ([(1,), (2,)] if op == "UNION" else [(1,)])

@@ -261,3 +261,48 @@ class DatabaseWrapper(BaseDatabaseWrapper):
     def get_database_version(self) -> tuple[int, ...]:
         text = str(getattr(self.connection, "server_version", "") or "")
         return tuple(int(n) for n in re.findall(r"\d+", text)[:2]) or (14, 10)
+
+    def disable_constraint_checking(self) -> bool:
+        """Defer the referential checks to the end of the transaction (Informix's ``SET
+        CONSTRAINTS ALL DEFERRED``, whose mode lasts until the transaction ends). Only inside
+        a transaction: outside one there is nothing to defer to, and Django then keeps its
+        checks (False)."""
+        if self.get_autocommit() or self._unlogged():
+            return False
+        with self.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        return True
+
+    def enable_constraint_checking(self) -> None:
+        """Nothing is sent: ``SET CONSTRAINTS ALL IMMEDIATE`` checks what was written while
+        deferred at once (and Django's callers expect no error here, as MySQL's backend gives
+        none); the deferred checks run at COMMIT at the latest, or in check_constraints."""
+
+    def check_constraints(self, table_names: Any = None) -> None:
+        """Look for rows whose foreign key finds no parent (what was written with checks
+        deferred) and raise IntegrityError naming the first, as Django's MySQL and SQLite
+        backends do: one LEFT JOIN per single-column foreign key of each table."""
+        from django.db import IntegrityError
+
+        with self.cursor() as cursor:
+            if table_names is None:
+                table_names = self.introspection.table_names(cursor)
+            for table_name in table_names:
+                key = self.introspection.get_primary_key_column(cursor, table_name)
+                if not key:
+                    continue
+                relations = self.introspection.get_relations(cursor, table_name)
+                for column, (other_column, other_table) in relations.items():
+                    q = self.ops.quote_name
+                    cursor.execute(
+                        f"SELECT REFERRING.{q(key)}, REFERRING.{q(column)} "
+                        f"FROM {q(table_name)} REFERRING LEFT JOIN {q(other_table)} REFERRED "
+                        f"ON REFERRING.{q(column)} = REFERRED.{q(other_column)} "
+                        f"WHERE REFERRING.{q(column)} IS NOT NULL "
+                        f"AND REFERRED.{q(other_column)} IS NULL")
+                    for bad_key, bad_value in cursor.fetchall():
+                        raise IntegrityError(
+                            f"The row in table '{table_name}' with primary key '{bad_key}' "
+                            f"has an invalid foreign key: {table_name}.{column} contains a "
+                            f"value '{bad_value}' that does not have a corresponding value "
+                            f"in {other_table}.{other_column}.")

@@ -46,7 +46,9 @@ class DatabaseFeatures(BaseDatabaseFeatures):
     # RENAME INDEX exists in Informix and the server; not offered until Django's tests of it
     # have been run against it.
     can_rename_index = False
-    # Constraints are checked per statement; SET CONSTRAINTS ... DEFERRED is not offered.
+    # Constraints are checked per statement; Django's disable_constraint_checking defers the
+    # referential ones to COMMIT (SET CONSTRAINTS ALL DEFERRED, base.py), but constraints are
+    # not created deferrable, which is what this flag tells Django's tests.
     can_defer_constraint_checks = False
     supports_deferrable_unique_constraints = False
     # Informix: an index is on columns (functional indexes need a UDR); no WHERE clause in

@@ -38,7 +38,14 @@ def _data_type(coltype: int, collength: int, xtd: str | None) -> str:
         if q.start == "YEAR":
             return "DATETIME YEAR"
         return "DATETIME HOUR"
-    return catalog.type_name(coltype & 0xFF, 0, xtd).split("(")[0]
+    name = catalog.type_name(coltype & 0xFF, 0, xtd).split("(")[0]
+    # A SERIAL is an INTEGER that numbers new rows (FieldInfo.is_autofield says which), as
+    # PostgreSQL's serial is int4: a foreign key to it is an INTEGER column of the same type
+    # code (migrations' test_alter_field_pk_fk compares them).
+    return _SERIAL_BASE.get(name, name)
+
+
+_SERIAL_BASE = {"SERIAL": "INTEGER", "SERIAL8": "INT8", "BIGSERIAL": "BIGINT"}
 
 
 class DatabaseIntrospection(BaseDatabaseIntrospection):
@@ -54,9 +61,6 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
         "INTEGER": "IntegerField",
         "INT8": "BigIntegerField",
         "BIGINT": "BigIntegerField",
-        "SERIAL": "AutoField",
-        "SERIAL8": "BigAutoField",
-        "BIGSERIAL": "BigAutoField",
         "FLOAT": "FloatField",
         "SMALLFLOAT": "FloatField",
         "DECIMAL": "DecimalField",
@@ -73,6 +77,9 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
 
     def get_field_type(self, data_type: Any, description: Any) -> str:
         field_type = str(super().get_field_type(data_type, description))
+        if getattr(description, "is_autofield", False):
+            return {"IntegerField": "AutoField", "BigIntegerField": "BigAutoField"}.get(
+                field_type, field_type)
         if field_type == "DecimalField" and description.scale == 255:
             return "FloatField"  # a floating DECIMAL(p)
         return field_type
@@ -167,17 +174,23 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
             "ON i.idxname = c.idxname AND i.tabid = c.tabid "
             "WHERE c.tabid = %s ORDER BY c.constrid", [tabid])
         behind = set()
+        fk_indexes: dict[str, tuple[list[str], list[str]]] = {}
+        key_indexes: set[str] = set()
         for row in cursor.fetchall():
             name, kind, idxname = row[0], row[1].strip(), row[2]
             if kind not in ("P", "U", "R", "C"):
                 continue
             if idxname:
                 behind.add(idxname)
-            columns, _ = cols(row[4:])
+            columns, orders = cols(row[4:])
             constraints[name] = {
                 "columns": columns, "primary_key": kind == "P", "unique": kind in ("P", "U"),
                 "foreign_key": None, "check": kind == "C", "index": False,
             }
+            if kind == "R" and idxname:
+                fk_indexes[idxname] = (columns, orders)
+            if kind in ("P", "U") and idxname:
+                key_indexes.add(idxname)
             if kind == "C":
                 constraints[name]["columns"] = self._check_columns(cursor, row[3], names)
         cursor.execute(
@@ -194,6 +207,19 @@ class DatabaseIntrospection(BaseDatabaseIntrospection):
             pcols = [pnames[abs(int(p))] for p in (prow or ()) if p]
             if name in constraints and pcols:
                 constraints[name]["foreign_key"] = (ptable, pcols[0])
+        # Informix backs a foreign key with an index of its columns, which is why the schema
+        # editor makes none of Django's (a second one is -350): that index is listed as an
+        # index of its own, as MySQL's backend lists the index its foreign keys get, unless
+        # it is the index of a primary key or unique constraint on the same columns (a
+        # OneToOneField's). Its type is not Index.suffix: it goes with its constraint, and
+        # Django never drops it as a plain index.
+        for idxname, (columns, orders) in fk_indexes.items():
+            if idxname in key_indexes:
+                continue
+            constraints[idxname] = {
+                "columns": columns, "orders": orders, "primary_key": False, "unique": False,
+                "foreign_key": None, "check": False, "index": True, "type": "fk",
+            }
         cursor.execute(
             f"SELECT i.idxname, i.idxtype, {PARTS} FROM sysindexes i WHERE i.tabid = %s",
             [tabid])

@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db import NotSupportedError
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.models.expressions import Col
 from django.utils import timezone
 
 Params = tuple[Any, ...] | list[Any]
@@ -123,14 +124,21 @@ class DatabaseOperations(BaseDatabaseOperations):
                 f"{style.SQL_FIELD(self.quote_name(t))}" for t in tables]
 
     def execute_sql_flush(self, sql_list: Iterable[str]) -> None:
-        # Referencing rows must go before the rows they reference: retry the statements a
-        # foreign key refused (-692) until the order works out.
+        # In a transaction the referential checks are deferred to its COMMIT, when every
+        # table is empty (rows of tables that reference each other, which no order of DELETEs
+        # empties). Without one (an unlogged database) referencing rows must go before the
+        # rows they reference: the statements a foreign key refused (-692) are retried until
+        # the order works out.
         from django.db import IntegrityError, transaction
 
         pending = list(sql_list)
         with transaction.atomic(using=self.connection.alias,
                                 savepoint=self.connection.features.can_rollback_ddl), \
                 self.connection.cursor() as cursor:
+            if pending and self.connection.disable_constraint_checking():
+                for sql in pending:
+                    cursor.execute(sql)
+                return
             for _ in range(len(pending) + 1):
                 failed = []
                 for sql in pending:
@@ -383,7 +391,12 @@ class DatabaseOperations(BaseDatabaseOperations):
 
     def get_decimalfield_converter(self, expression: Any) -> Callable[..., Any]:
         create = decimal.Context(prec=32).create_decimal_from_float
-        places = getattr(expression.output_field, "decimal_places", None)
+        # Only a column's value is brought to its field's scale (as Django's SQLite backend
+        # does): an expression's DECIMAL comes with the scale the server typed it with, and
+        # NVL(SUM(price), 3.14159...) is a DECIMAL with the literal's scale, which quantizing
+        # to the price's two places would cut (aggregation's decimal default test).
+        places = (getattr(expression.output_field, "decimal_places", None)
+                  if isinstance(expression, Col) else None)
         quantize = (decimal.Decimal(1).scaleb(-places) if places is not None else None)
 
         def converter(value: Any, expression: Any, connection: Any) -> Any:

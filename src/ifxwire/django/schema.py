@@ -22,6 +22,10 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     sql_rename_table = "RENAME TABLE %(old_table)s TO %(new_table)s"
     sql_delete_table = "DROP TABLE %(table)s CASCADE"
     sql_create_column = "ALTER TABLE %(table)s ADD %(column)s %(definition)s"
+    # A foreign key column added with its constraint in one statement, the constraint's name
+    # after it as Informix writes names: ADD c INTEGER REFERENCES t (id) CONSTRAINT name.
+    sql_create_column_inline_fk = (
+        "REFERENCES %(to_table)s (%(to_column)s)%(deferrable)s CONSTRAINT %(name)s")
     sql_delete_column = "ALTER TABLE %(table)s DROP %(column)s"
     sql_rename_column = "RENAME COLUMN %(table)s.%(old_column)s TO %(new_column)s"
     sql_alter_column_type = "MODIFY (%(column)s %(type)s)"
@@ -77,11 +81,8 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
         return self.quote_value(value)
 
     def _alter_type_text(self, field: Any, new_type: str) -> str:
-        # MODIFY cannot turn a column into a SERIAL (nor keep it one): INTEGER/BIGINT then.
-        if new_type.startswith("SERIAL"):
-            return "INTEGER"
-        if new_type.startswith("BIGSERIAL"):
-            return "BIGINT"
+        # MODIFY (c SERIAL) keeps the column's values and numbers new rows after the largest
+        # (an IntegerField primary key made an AutoField, AutoField made BigAutoField).
         return new_type
 
     def _alter_column_type_sql(self, model: Any, old_field: Any, new_field: Any,
@@ -125,6 +126,11 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
         sql, params = super()._alter_column_default_sql(model, old_field, new_field, drop)
         return sql.replace(" SERIAL", " INTEGER").replace(" BIGSERIAL", " BIGINT"), params
 
+    def execute(self, sql: Any, params: Any = ()) -> None:
+        if sql is None:  # an index _create_index_sql does not make (a foreign key's)
+            return
+        super().execute(sql, params)
+
     def _field_should_be_indexed(self, model: Any, field: Any) -> bool:
         # A foreign key's constraint brings an index of its own on Informix; a second index
         # on the same column list is refused (-350).
@@ -144,6 +150,11 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
                           col_suffixes: Any = (), sql: Any = None, opclasses: Any = (),
                           condition: Any = None, include: Any = None,
                           expressions: Any = None) -> Any:
+        if name is None and fields and len(fields) == 1 and not sql and \
+                fields[0].remote_field and getattr(fields[0], "db_constraint", False):
+            # _alter_field adds an index when a OneToOneField becomes a ForeignKey; the
+            # foreign key's constraint brings its own (_field_should_be_indexed): none here.
+            return None
         return super()._create_index_sql(
             model, fields=fields, name=name, suffix=suffix, using=using,
             db_tablespace=None, col_suffixes=col_suffixes, sql=sql, opclasses=opclasses,

@@ -42,7 +42,9 @@ from .ddl import (
     _ref_target,
     _sqlite_default,
     _write_defaults,
+    check_delimident,
     referenced_key,
+    write_check,
 )
 from .lobs import lobstore
 
@@ -66,6 +68,7 @@ class ConsDef:
     enabled: bool = True
     new: bool = False  # added by the running ALTER: its catalog rows are still to write
     shared: bool = False  # R: uses the index of a P/U constraint on the same columns
+    delimident: bool = False  # C: the text was read under DELIMIDENT (ddl.write_check)
 
 
 @dataclass
@@ -106,6 +109,7 @@ def read_constraints(conn: sqlite3.Connection, info: TableInfo,
             cons.check_text = "".join(str(r[0]) for r in conn.execute(
                 "SELECT checktext FROM syschecks WHERE constrid = ? AND type = 'T' "
                 "ORDER BY seqno", (cid,)))
+            cons.delimident = check_delimident(conn, int(cid))
         if kind == "R":
             ref = conn.execute("SELECT \"primary\", ptabid, delrule FROM sysreferences WHERE "
                                "constrid = ?", (cid,)).fetchone()
@@ -126,7 +130,7 @@ def _constraint_sql(dc: DdlContext, info: TableInfo, cons: ConsDef) -> str | Non
     if not cons.enabled:
         return None
     if cons.kind == "C":
-        expr = parse_expressions(cons.check_text)[0]
+        expr = parse_expressions(cons.check_text, cons.delimident)[0]
         return f"CONSTRAINT {quote(cons.name)} CHECK ({dc.compile_check(info, expr)})"
     if cons.kind == "R" and cons.parent is not None:
         cascade = " ON DELETE CASCADE" if cons.cascade else ""
@@ -419,19 +423,52 @@ def _add_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         new, f"(ROW_NUMBER() OVER (ORDER BY rowid) + {start - 1})", None))
 
 
+def _modify_to_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
+                      target: NewColumn, col: ColumnSpec) -> int:
+    """MODIFY of a number column to SERIAL/SERIAL8/BIGSERIAL (IBM, *Guide to SQL: Syntax*,
+    MODIFY clause: a column's data type may change to any type its values convert to): the
+    values stay, and the counter goes on after the largest of them and the start value, as
+    after an INSERT of an explicit serial value (IBM, "Inserting Values into Serial
+    Columns"). One column of each kind per table (-362). A serial column holds no NULL, and
+    what Informix does with the NULLs of a column made SERIAL is not known to us: refused
+    (-999) while the column holds one. Returns the start value."""
+    kind = _serial_kind(col.type)
+    if any(c is not target and c.info.type.is_serial and _serial_kind(c.info.type) == kind
+           for c in columns):
+        raise EngineError(sc.SERIAL_TWICE)
+    name = quote(target.origin or target.info.name)
+    rows, nulls, top = dc.conn.execute(
+        f"SELECT COUNT(*), COUNT(*) - COUNT({name}), MAX({name}) "
+        f"FROM {quote(info.name)}").fetchone()
+    old = target.info.type
+    if rows and (not old.is_numeric or old.is_decimal or old.code in (T.FLOAT, T.SMALLFLOAT)):
+        # an empty table's column of any type may become one (a CharField key made an
+        # AutoField); values of another type than an integer are not numbered here
+        raise not_implemented("MODIFY of a column that is not an integer to a SERIAL type")
+    if nulls:
+        raise not_implemented("MODIFY to a SERIAL type of a column holding NULL")
+    start = col.serial_start or 1
+    dc.conn.execute("INSERT OR REPLACE INTO _ifx_serial VALUES (?, ?, ?)",
+                    (info.tabid, kind, max(start - 1, int(top or 0))))
+    return start
+
+
 def _modify(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
             constraints: list[ConsDef], col: ColumnSpec) -> None:
     """MODIFY: a new type, default and constraints for a column, its data converted."""
     target = next((c for c in columns if c.info.name == col.name), None)
     if target is None:
         raise EngineError(sc.NO_COLUMN, near=col.name)
-    if col.type.is_serial and not target.info.type.is_serial:
-        raise not_implemented("MODIFY to a SERIAL type")
-    notnull = any(c.kind in ("N", "P") for c in col.constraints) or any(
+    serial_start = target.info.serial_start
+    to_serial = col.type.is_serial and not (
+        target.info.type.is_serial and _serial_kind(target.info.type) == _serial_kind(col.type))
+    if to_serial:
+        serial_start = _modify_to_serial(dc, info, columns, target, col)
+    notnull = to_serial or any(c.kind in ("N", "P") for c in col.constraints) or any(
         c.kind == "P" and col.name in c.columns for c in constraints)
     old = target.info.type
     ty = col.type.with_notnull(notnull)
-    new = ColumnInfo(col.name, 0, ty, serial_start=target.info.serial_start)
+    new = ColumnInfo(col.name, 0, ty, serial_start=serial_start)
     row = _default_row(col.default, ty, dc.ctx)
     if row is not None:
         new.default_kind, new.default_value = row
@@ -466,6 +503,7 @@ def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: 
         out.index = f" {info.tabid}_{cid}"
     if cons.kind == "C":
         out.check_text = cons.check_text
+        out.delimident = dc.delimident
         out.columns = _check_columns(cons, new_info)
     if cons.kind == "R":
         key = next((c for c in existing if c.kind in ("P", "U") and c.index
@@ -505,11 +543,7 @@ def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[Con
             except EngineError:
                 raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE) from None
         if cons.kind == "C":
-            text = cons.check_text
-            dc.conn.executemany(
-                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
-                [(cons.constrid, i, text[i * 32 : i * 32 + 32])
-                 for i in range((len(text) + 31) // 32)])
+            write_check(dc.conn, cons.constrid, cons.check_text, cons.delimident)
             dc.conn.executemany("INSERT INTO syscoldepend VALUES (?, ?, ?)",
                                 [(cons.constrid, info.tabid, cols[c]) for c in cons.columns])
         if cons.kind == "R":
@@ -634,7 +668,4 @@ def rename(dc: DdlContext, spec: Rename) -> None:
         if cons.kind == "C" and spec.column in cons.columns:
             text = word.sub(spec.new_name, cons.check_text)
             dc.conn.execute("DELETE FROM syschecks WHERE constrid = ?", (cons.constrid,))
-            dc.conn.executemany(
-                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
-                [(cons.constrid, i, text[i * 32 : i * 32 + 32])
-                 for i in range((len(text) + 31) // 32)])
+            write_check(dc.conn, cons.constrid, text, cons.delimident)

@@ -58,6 +58,29 @@ class DdlContext:
     # compile_view(query) -> (SQLite SQL, names, types)
     compile_view: Callable[[exp.Expr], tuple[str, list[str], list[IfxType]]]
     resolve: Callable[[str, str | None, str | None, int], TableInfo]
+    #: the session's DELIMIDENT: how a CHECK's text was read, kept with it (write_check)
+    delimident: bool = False
+
+
+def write_check(conn: sqlite3.Connection, constrid: int, text: str, delimident: bool) -> None:
+    """A CHECK constraint's ``syschecks`` rows: its text in 32-byte type 'T' chunks, as
+    Informix keeps it, and one type 'B' row standing for Informix's binary-encoded form, which
+    is what Informix evaluates later whatever the session's DELIMIDENT. Ours records how the
+    text was read ('delimident=y' or '=n'), so an ALTER TABLE that rebuilds the table re-reads
+    ``"duration" > 0`` as a column under any later session, not as a string literal."""
+    conn.executemany("INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
+                     [(constrid, i, text[i * 32 : i * 32 + 32])
+                      for i in range((len(text) + 31) // 32)])
+    conn.execute("INSERT INTO syschecks VALUES (?, 'B', 0, ?)",
+                 (constrid, "delimident=y" if delimident else "delimident=n"))
+
+
+def check_delimident(conn: sqlite3.Connection, constrid: int) -> bool:
+    """How a CHECK's text was read (write_check); a check without the 'B' row (a database
+    file written before it existed) is read without DELIMIDENT, as it was then."""
+    row = conn.execute("SELECT checktext FROM syschecks WHERE constrid = ? AND type = 'B' "
+                       "AND seqno = 0", (constrid,)).fetchone()
+    return row is not None and str(row[0]).strip() == "delimident=y"
 
 
 def _default_row(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext) -> tuple[
@@ -241,10 +264,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             " WHERE key = 'locale'))", (cid, cname, cons.owner or owner, tabid, cons.kind,
                                            cidx))
         if cons.kind == "C":
-            text = cons.check_text
-            dc.conn.executemany(
-                "INSERT INTO syschecks VALUES (?, 'T', ?, ?)",
-                [(cid, i, text[i * 32 : i * 32 + 32]) for i in range((len(text) + 31) // 32)])
+            write_check(dc.conn, cid, cons.check_text, dc.delimident)
         if cons.kind == "R":
             parent = info if cons.ref_table is not None and (
                 cons.ref_table.name == name) else next(p for c2, p in refs if c2 is cons)

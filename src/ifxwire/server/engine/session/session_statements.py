@@ -244,7 +244,8 @@ class StatementRunner:
 
         schema = self.current_schema() if self.database else cat.Schema({}, {}, set())
         return ddl.DdlContext(conn, self.user, self._ctx(), schema, self.temp_tables,
-                              compile_check, compile_view, self.resolve)
+                              compile_check, compile_view, self.resolve,
+                              self._delimident())
 
     def _compile_check(self, info: cat.TableInfo, expr: object) -> str:
         from sqlglot import exp

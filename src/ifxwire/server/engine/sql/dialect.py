@@ -170,6 +170,10 @@ class IfxDelimidentTokenizer(IfxTokenizer):
 
     QUOTES: t.ClassVar[list[str | tuple[str, str]]] = ["'"]
     IDENTIFIERS: t.ClassVar[list[str | tuple[str, str]]] = ['"']
+    # Only the doubled single quote escapes: a '"' that is no string delimiter would act as
+    # an escape character, like a backslash, so '"''"' (Django's default '"\'"') read its
+    # '"' + "'" as one escaped quote and ran off the end of the statement (-282).
+    STRING_ESCAPES: t.ClassVar[list[str]] = ["'"]
 
 
 # --- parser -------------------------------------------------------------------------------------

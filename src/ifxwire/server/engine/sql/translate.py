@@ -368,6 +368,7 @@ class Compiler(DmlCompiler):
         if env is not None:
             return env
         env = {}
+        complete = True
         for alias, source in scope.sources.items():
             if isinstance(source, exp.Table):
                 info: TableInfo | None = source.meta.get("ifx_table")
@@ -377,6 +378,14 @@ class Compiler(DmlCompiler):
                 out = self.outputs.get(id(source.expression))
                 if out is not None:
                     env[alias] = dict(out)
+                else:
+                    complete = False
+        if not complete:
+            # A derived table not typed yet: this scope is an outer one, asked by a
+            # correlated column inside that derived table (a UNION's branch naming a column
+            # of the query around it). Not kept, or the derived table's columns would stay
+            # unknown when this scope's own columns are typed (-217 on them).
+            return env
         self.envs[id(scope)] = env
         self._pinned.append(scope)
         return env
