@@ -88,3 +88,15 @@ def test_wrong_parameter_count_sends_nothing(conn: ifxwire.Connection, server: A
     with pytest.raises(ifxwire.ProgrammingError):
         conn.execute("SELECT tabid FROM systables WHERE tabid = ?", (1, 2))
     assert server.request_groups == g
+
+
+def test_refusal_text_keeps_its_punctuation_in_a_latin1_session(
+        conn: ifxwire.Connection) -> None:
+    """Our refusal texts are written with typographic dots; a client in a Latin-1 code set
+    read them as '?' (found with the fourth round's manual corpus)."""
+    with pytest.raises(ifxwire.Error) as info:
+        conn.execute("SELECT 1 + 1 FROM systables WHERE tabid = 1 INTO TEMP er_dots")
+    assert info.value.sqlcode == -999
+    assert info.value.near is not None and "SELECT ... INTO TEMP" in info.value.near
+    assert "?" not in info.value.near
+    assert conn.execute("SELECT tabid FROM systables WHERE tabid = 1").fetchall() == [(1,)]

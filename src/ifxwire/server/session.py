@@ -55,6 +55,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("ifxwire.server")
 
+#: Our own error texts use typographic punctuation; a Latin-1 client would see "?" for it.
+_PLAIN_PUNCTUATION = str.maketrans({"\u2026": "...", "\u2014": "-", "\u2013": "-",
+                                    "\u2018": "'", "\u2019": "'", "\u201c": '"',
+                                    "\u201d": '"'})
+
 _RECV_SIZE = 256 * 1024
 # Tuples per reply are bounded by the client's fetch size, but never fewer than this many
 # bytes: JDBC asks for 4096 and a reply that small would cost a round trip per few rows.
@@ -893,7 +898,8 @@ class Session:
     def _put_error(self, out: Writer, exc: EngineError) -> None:
         log.debug("session %s: error %d (isam %d) near %r offset %d: %s", self.peer,
                   exc.sqlcode, exc.isamcode, exc.near, exc.offset, exc.message)
-        text = (exc.near or "").encode(self.encoding, errors="replace")
+        text = (exc.near or "").translate(_PLAIN_PUNCTUATION).encode(self.encoding,
+                                                                     errors="replace")
         m.put_err(out, exc.sqlcode, exc.isamcode, exc.offset, text, self.layout)
 
     def _row_encoder(self, st: _Statement) -> Any:
