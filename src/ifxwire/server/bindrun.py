@@ -100,7 +100,7 @@ def compiled_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder | No
     """``decode_bind_row`` (_tuplewriter.c) bound to these headers, or None when not built."""
     if _tw is None:
         return None
-    plan = []
+    plan: list[tuple[object, ...]] = []
     for header in headers:
         base = header[1]
         if base in _TEXT:
