@@ -9,8 +9,9 @@
  *       (another message, an incomplete tuple, a negative size), which the reply loop handles.
  *
  *   decode(run, count, plan, enc_kind, keep_char_padding) -> list | None
- *       decodes the ``count`` tuples of ``run`` (whole messages, headers included) column by
- *       column. ``plan`` holds one (kind, width, arg) per column. The result has one item per
+ *       decodes the ``count`` tuples of ``run`` (whole messages, headers included; or a list
+ *       of such buffers, read in turn as one: no copy to join them) column by column.
+ *       ``plan`` holds one (kind, width, arg) per column (A_LIST: and its type table). The result has one item per
  *       column, (null_count, validity bytes or None, data bytes, offsets bytes or None), the
  *       buffers of an Arrow array of the column's type (little-endian, as Arrow wants); kind
  *       A_RAW gives, instead of values, the (offset, size) of each value in ``run`` as int64
@@ -44,8 +45,12 @@ enum {
     A_DECF = 12,    /* floating DECIMAL(p <= 15) -> float64 */
     A_DT = 13,      /* DATETIME YEAR TO x: arg = (unit << 8) | (whole_units << 4) | fraction digits;
                        unit 0 = date32, 1 = s, 2 = ms, 3 = us */
-    A_RAW = 14      /* any other value: arg = its framing (0 fixed width, 1 u8 length,
+    A_RAW = 14,     /* any other value: arg = its framing (0 fixed width, 1 u8 length,
                        2 envelope, 3 i32 length); gives (offset, size) pairs */
+    A_LIST = 15     /* SET/MULTISET/LIST of SMALLINT/INTEGER/BIGINT (width 2, 4, 8) in the
+                       binary (SENDRECV) form: plan item (15, width, 0, table) where table is
+                       the type table's bytes every value must carry (composite.py
+                       fixed_collection_spec); gives list offsets + the elements' buffer */
 };
 
 enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
@@ -150,7 +155,9 @@ typedef struct {
     Py_ssize_t nulls;
     unsigned char *data;
     Py_ssize_t data_len, data_cap;
-    int32_t *offsets; /* strings: count + 1 */
+    int32_t *offsets; /* strings and lists: count + 1 */
+    const unsigned char *table; /* A_LIST: the expected type table (header + entries) */
+    Py_ssize_t table_len;
 } Col;
 
 /* A string value appended in UTF-8: copied (UTF-8 checked, ASCII checked) or transcoded from
@@ -405,11 +412,25 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
     if (PyErr_Occurred())
         return NULL;
     Py_ssize_t ncols = PyTuple_GET_SIZE(plan);
-    BufRef b;
-    if (buf_get(args[0], &b) < 0)
-        return NULL;
+    /* run: one buffer, or a list of them read as if joined (no copy to join them; A_RAW's
+       offsets would then not be into one buffer, so the caller joins when it has one) */
+    PyObject *src = args[0];
+    int many = PyList_Check(src);
+    Py_ssize_t nb = many ? PyList_GET_SIZE(src) : 1, got = 0;
+    BufRef *bs = PyMem_Calloc((size_t)(nb ? nb : 1), sizeof(BufRef));
+    if (bs == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t total = 0;
+    for (; got < nb; got++) {
+        if (buf_get(many ? PyList_GET_ITEM(src, got) : src, &bs[got]) < 0)
+            break;
+        total += bs[got].len;
+    }
     PyObject *result = NULL;
-    Col *cols = PyMem_Calloc((size_t)(ncols ? ncols : 1), sizeof(Col));
+    Col *cols = got < nb ? NULL : PyMem_Calloc((size_t)(ncols ? ncols : 1), sizeof(Col));
+    if (got < nb)
+        goto done;
+    BufRef b = {NULL, total, {0}};
     if (cols == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -418,8 +439,22 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
     for (Py_ssize_t i = 0; i < ncols; i++) {
         PyObject *item = PyTuple_GET_ITEM(plan, i);
         Col *c = &cols[i];
-        if (!PyArg_ParseTuple(item, "inl", &c->kind, &c->width, &c->arg))
+        PyObject *table = NULL;
+        if (!PyArg_ParseTuple(item, "inl|S", &c->kind, &c->width, &c->arg, &table))
             goto done;
+        if (c->kind == A_RAW && nb != 1) {
+            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: A_RAW needs one buffer");
+            goto done;
+        }
+        if (c->kind == A_LIST) {
+            /* the plan tuple (held by the caller) keeps the bytes alive during the call */
+            if (table == NULL || !(c->width == 2 || c->width == 4 || c->width == 8)) {
+                PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad list column");
+                goto done;
+            }
+            c->table = (const unsigned char *)PyBytes_AS_STRING(table);
+            c->table_len = PyBytes_GET_SIZE(table);
+        }
         Py_ssize_t cap;
         switch (c->kind) {
         case A_I16: cap = 2 * count; break;
@@ -429,9 +464,10 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
         case A_DEC: cap = 16 * count; break;
         case A_BOOL: cap = vbytes; break;
         case A_RAW: cap = 16 * count; break;
-        case A_CHAR: case A_VARCHAR: case A_LVARCHAR:
-            /* every string byte is in the run; Latin-1 may double it in UTF-8 */
-            cap = (enc == E_LATIN1 ? 2 : 1) * b.len;
+        case A_CHAR: case A_VARCHAR: case A_LVARCHAR: case A_LIST:
+            /* every string byte is in the run; Latin-1 may double it in UTF-8 (a list's
+               elements are in the run too, as many bytes) */
+            cap = (enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) * b.len;
             c->offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(int32_t));
             if (c->offsets == NULL) {
                 PyErr_NoMemory();
@@ -455,8 +491,13 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
         c->data_cap = cap;
     }
 
-    Py_ssize_t pos = 0;
+    Py_ssize_t pos = 0, bi = 0;
+    b = nb ? bs[0] : b;
     for (Py_ssize_t row = 0; row < count; row++) {
+        while (pos == b.len && bi + 1 < nb) {
+            b = bs[++bi];
+            pos = 0;
+        }
         if (b.len - pos < 8 || b.p[pos] != 0 || b.p[pos + 1] != SQ_TUPLE)
             goto refuse;
         int32_t size = (int32_t)be32(b.p + pos + 4);
@@ -628,6 +669,55 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
                 at += c->width;
                 break;
             }
+            case A_LIST: {
+                /* i32 length L, the type table, i32 0, i32 size, i32 flags, the elements:
+                   what composite.fast_collection_decoder reads; anything else (another
+                   table, a NULL element, a size that is not whole elements) is refused,
+                   and the row decoder's general path gives the value or its error. */
+                NEED(4);
+                int32_t len = (int32_t)be32(p + at);
+                Py_ssize_t tl = c->table_len;
+                if (len < tl + 12)
+                    goto refuse;
+                NEED(4 + (Py_ssize_t)len);
+                if (memcmp(p + at + 4, c->table, (size_t)tl) != 0)
+                    goto refuse;
+                int32_t dsize = (int32_t)be32(p + at + 8 + tl);
+                uint32_t flags = be32(p + at + 12 + tl);
+                Py_ssize_t w = c->width;
+                if (flags & 0x80000000u)
+                    set_null(c, row);
+                else {
+                    if (dsize < 0 || dsize > len - tl - 12 || dsize % w)
+                        goto refuse;
+                    const unsigned char *e = p + at + 16 + tl;
+                    unsigned char *out = dst + c->data_len;
+                    for (Py_ssize_t k = 0; k < dsize; k += w) {
+                        if (w == 4) {
+                            uint32_t x = be32(e + k);
+                            if (x == 0x80000000u)
+                                goto refuse;
+                            memcpy(out + k, &x, 4);
+                        } else if (w == 2) {
+                            uint16_t x = be16(e + k);
+                            if (x == 0x8000u)
+                                goto refuse;
+                            memcpy(out + k, &x, 2);
+                        } else {
+                            uint64_t x = be64(e + k);
+                            if (x == 0x8000000000000000ull)
+                                goto refuse;
+                            memcpy(out + k, &x, 8);
+                        }
+                    }
+                    c->data_len += dsize;
+                }
+                if (c->data_len / w > INT32_MAX)
+                    goto refuse;
+                c->offsets[row + 1] = (int32_t)(c->data_len / w);
+                at += 4 + len;
+                break;
+            }
             case A_RAW: {
                 Py_ssize_t n;
                 switch (c->arg) {
@@ -650,7 +740,11 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
             goto refuse;
         pos = stop + (size & 1);
     }
-    if (pos != b.len)
+    while (pos == b.len && bi + 1 < nb) {
+        b = bs[++bi];
+        pos = 0;
+    }
+    if (pos != b.len || bi + 1 < nb)
         goto refuse;
 
     result = PyList_New(ncols);
@@ -691,7 +785,9 @@ done:
         }
         PyMem_Free(cols);
     }
-    PyBuffer_Release(&b.view);
+    for (Py_ssize_t i = 0; i < got; i++)
+        PyBuffer_Release(&bs[i].view);
+    PyMem_Free(bs);
     return result;
 }
 

@@ -640,7 +640,10 @@ done:
  * reference: its pure run_decoder builds the same function in Python). plan: one
  * (header, kind, width, null) per item: header the 6 bytes the item must start with; kind
  * 0 text (u16 length, bytes, pad), 1 FLOAT (8 bytes; all 0xFF is NULL), 2 a big-endian
- * signed integer of ``width`` bytes, NULL when equal to ``null``. Returns None, as the pure
+ * signed integer of ``width`` bytes, NULL when equal to ``null``; 3 and 4 (DATE, DECIMAL:
+ * a fifth element ``fn`` makes the value) 3 ``fn(buf, pos + 6)`` over ``width`` bytes, 4 a u16
+ * length then ``fn(buf, start, length)`` and a pad byte; an exception from ``fn`` gives None
+ * (the general path then raises it). Returns None, as the pure
  * decoder does, when a header differs, the row runs past ``end`` or text does not decode
  * (UnicodeDecodeError, LookupError); the caller then decodes the row the general way. */
 static PyObject *decode_bind_row(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -680,7 +683,8 @@ static PyObject *decode_bind_row(PyObject *module, PyObject *const *args, Py_ssi
         Py_ssize_t hlen;
         int kind, width;
         long long null;
-        if (!PyArg_ParseTuple(step, "y#iiL", &header, &hlen, &kind, &width, &null))
+        PyObject *fn = NULL;
+        if (!PyArg_ParseTuple(step, "y#iiL|O", &header, &hlen, &kind, &width, &null, &fn))
             goto fail;
         if (hlen != 6 || p + 6 > end || memcmp(b + p, header, 6) != 0)
             goto none;
@@ -744,6 +748,27 @@ static PyObject *decode_bind_row(PyObject *module, PyObject *const *args, Py_ssi
                     goto fail;
             }
             p += 6 + width;
+        } else if ((kind == 3 || kind == 4) && fn != NULL && width >= 0) {
+            Py_ssize_t start = p + 6, len = width, q;
+            if (kind == 4) {
+                if (p + 8 > end)
+                    goto none;
+                len = ((Py_ssize_t)b[p + 6] << 8) | b[p + 7];
+                start = p + 8;
+            }
+            q = start + len;
+            if (q > end)
+                goto none;
+            v = kind == 3 ? PyObject_CallFunction(fn, "On", args[0], start)
+                          : PyObject_CallFunction(fn, "Onn", args[0], start, len);
+            if (v == NULL) {
+                if (PyErr_ExceptionMatches(PyExc_Exception)) {
+                    PyErr_Clear();
+                    goto none;
+                }
+                goto fail;
+            }
+            p = q + (kind == 4 ? (len & 1) : 0);
         } else {
             PyErr_SetString(PyExc_ValueError, "decode_bind_row: unknown item kind");
             goto fail;

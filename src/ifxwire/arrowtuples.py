@@ -48,6 +48,7 @@ __all__ = [
     "TupleRun",
     "TupleRuns",
     "c_decoder",
+    "c_plan",
     "column_walker",
     "enc_kind",
     "run_batch",
@@ -66,7 +67,7 @@ except ImportError:  # no compiler at install time: the pure column path
 
 # Kinds, as numbered in _arrowdec.c.
 A_I16, A_I32, A_I64, A_INT8, A_F32, A_F64, A_DATE, A_CHAR = range(8)
-A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW = range(8, 15)
+A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW, A_LIST = range(8, 16)
 #: A_RAW framings: fixed width, u8 length, u8 indicator + u32 length envelope, i32 length.
 F_FIXED, F_U8, F_ENVELOPE, F_I32 = range(4)
 _E_OTHER, _E_LATIN1, _E_UTF8, _E_ASCII = range(4)
@@ -99,6 +100,45 @@ def _is_udt_named(col: ColumnDesc, xid: int, name: str) -> bool:
 
 #: One column of a run: (kind, width, arg, one-column decoder or None, framing).
 Spec = tuple[int, int, int, Any, int]
+
+#: A_LIST columns' expected type tables, by (type text, encoding): see _list_table.
+_LIST_TABLES: dict[tuple[str, str], tuple[bytes, int] | None] = {}
+
+
+def _list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int] | None:
+    """(type table bytes, element width) of a LIST or MULTISET of SMALLINT/INTEGER/BIGINT:
+    the C decoder's A_LIST (Arrow list arrays straight from the tuple bytes, issue 25/13).
+
+    The table is the one this column's type produces (composite.fixed_collection_spec, the
+    row decoder's own fast path); a value carrying any other table, a NULL element or a
+    size that is not whole elements makes the C decoder refuse the run, which then goes
+    through the row decoder. Not SET: the row path gives a frozenset's order, not the
+    wire's."""
+    from .types.composite import fixed_collection_spec
+
+    key = (col.type_name, encoding)
+    if key not in _LIST_TABLES:
+        spec = fixed_collection_spec(col, encoding)
+        ok = spec is not None and col.base in (_T.LIST, _T.MULTISET) and spec[1] in (2, 4, 8)
+        if len(_LIST_TABLES) >= 256:
+            _LIST_TABLES.clear()
+        _LIST_TABLES[key] = (spec[0], spec[1]) if ok and spec is not None else None
+    return _LIST_TABLES[key]
+
+
+def c_plan(plan: Sequence[Spec], columns: Sequence[ColumnDesc],
+           encoding: str) -> tuple[tuple[Any, ...], ...]:
+    """The plan as _arrowdec.decode takes it: (kind, width, arg) per column, and for A_LIST
+    the type table as a fourth item."""
+    out: list[tuple[Any, ...]] = []
+    for (kind, width, arg, _, _), col in zip(plan, columns, strict=True):
+        if kind == A_LIST:
+            found = _list_table(col, encoding)
+            assert found is not None
+            out.append((kind, width, arg, found[0]))
+        else:
+            out.append((kind, width, arg))
+    return tuple(out)
 
 
 def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
@@ -152,6 +192,9 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
             width = _tmp.qualifier_width(col.enclen)
         elif base in COMPLEX_CODES:
             framing = F_I32
+            found = _list_table(col, encoding)
+            if found is not None:
+                kind, width = A_LIST, found[1]
         elif base in (_T.UDTFIXED, _T.UDTVAR, 46):
             framing = F_ENVELOPE
         else:
@@ -161,6 +204,8 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
             width = fixed
         if kind == A_RAW:
             arg = framing
+        elif kind == A_LIST:
+            offset -= width  # (not a fixed layout: the width is the elements')
         elif framing == F_FIXED and width == 0:
             return None
         decoder = build_row_decoder([replace(col, start=0)], encoding,
@@ -181,8 +226,11 @@ class TupleRun(bytes):
     ntuples: int
 
 
-def _run(data: bytes, count: int) -> TupleRun:
-    run = TupleRun(data)
+def _run(buf: Any, start: int, stop: int, count: int) -> TupleRun:
+    """The tuples at ``buf[start:stop]`` as a TupleRun: one copy (a bytearray slice, then
+    bytes(), then the subclass were three; a LIST of 10 INTEGERs is ~1 KB a row)."""
+    with memoryview(buf) as view:
+        run = TupleRun(view[start:stop])
     run.ntuples = count
     return run
 
@@ -198,12 +246,12 @@ class TupleRuns:
 
     def __call__(self, buf: Any, offset: int, size: int) -> TupleRun:
         """One tuple (the reply loop's fallback): its whole message."""
-        return _run(bytes(buf[offset - 8 : offset + size + (size & 1)]), 1)
+        return _run(buf, offset - 8, offset + size + (size & 1), 1)
 
     def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, None]:
         nxt, count = self.scan(buf, pos, end)
         if count:
-            rows.append(_run(bytes(buf[pos:nxt]), count))
+            rows.append(_run(buf, pos, nxt, count))
         return nxt, None
 
 
@@ -395,15 +443,19 @@ def _array(pa: Any, values: list[Any], field: Any, conv: Any) -> Any:
 
 
 def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
-              runs: Sequence[TupleRun], c_plan: tuple[tuple[int, int, int], ...],
+              runs: Sequence[TupleRun], c_plan: tuple[tuple[Any, ...], ...],
               enc: int, keep: bool, fallback: Callable[[bytes, int], Any]) -> Any:
     """One record batch from tuple runs, by the C decoder."""
-    data = runs[0] if len(runs) == 1 else b"".join(runs)
     count = sum(r.ntuples for r in runs)
+    # Several runs (a reply received in several recvs) are decoded in place, not joined (a
+    # LIST of 10 INTEGERs is ~1 KB a row: the join was a copy of every byte), unless a column
+    # is left to Python, whose (offset, size) pairs point into one buffer.
+    joined = len(runs) == 1 or any(kind == A_RAW for kind, *_ in plan)
+    data: Any = (runs[0] if len(runs) == 1 else b"".join(runs)) if joined else list(runs)
     assert _arrowdec is not None
     decoded = _arrowdec.decode(data, count, c_plan, enc, keep)
     if decoded is None:
-        return fallback(data, count)
+        return fallback(data if joined else b"".join(runs), count)
     arrays = []
     for (kind, _, _, decoder, _), field, conv, (nulls, validity, buf, offsets) in zip(
             plan, schema, converters, decoded, strict=True):
@@ -412,6 +464,13 @@ def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[A
             values = [decoder(data, pairs[k], pairs[k + 1])[0]
                       for k in range(0, 2 * count, 2)]
             arrays.append(_array(pa, values, field, conv))
+            continue
+        if kind == A_LIST:
+            elems = pa.Array.from_buffers(field.type.value_type, len(buf) // width_of(field),
+                                          [None, pa.py_buffer(buf)], null_count=0)
+            arrays.append(pa.Array.from_buffers(field.type, count,
+                                                [_buf(pa, validity), pa.py_buffer(offsets)],
+                                                null_count=nulls, children=[elems]))
             continue
         if kind == A_DECF:
             arrays.append(pa.Array.from_buffers(pa.float64(), count,
@@ -424,6 +483,11 @@ def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[A
         bufs.append(pa.py_buffer(buf))
         arrays.append(pa.Array.from_buffers(field.type, count, bufs, null_count=nulls))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def width_of(field: Any) -> int:
+    """Bytes per element of a list field's integer items."""
+    return int(field.type.value_type.bit_width) // 8
 
 
 def _buf(pa: Any, validity: bytes | None) -> Any:

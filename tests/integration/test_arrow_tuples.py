@@ -198,6 +198,31 @@ def test_composites_and_udts_from_tuple_runs(
     assert runs
 
 
+def test_integer_collections_as_list_arrays(
+    small: ifxwire.Connection, decoder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LIST/MULTISET of SMALLINT/INTEGER/BIGINT: list arrays straight from the tuple bytes in
+    C (A_LIST), no run refused; empty and NULL lists, boundaries, ~1 KB a row so replies come
+    in several receives. The values equal fetchall's."""
+    runs = _tuple_runs(monkeypatch)
+    cur = small.cursor()
+    cur.execute("CREATE TEMP TABLE tl (k INTEGER, a LIST(INTEGER NOT NULL), "
+                "b MULTISET(BIGINT NOT NULL), c LIST(SMALLINT NOT NULL), v VARCHAR(5))")
+    rows = [(k, None if k % 9 == 4 else ifxwire.List(
+                [k * 10 + j for j in range(k % 13)] + ([2**31 - 1, -2**31 + 1] if k % 5 == 0
+                                                       else []), "integer"),
+             ifxwire.Multiset([k * 2**40, -(2**63) + 1, 2**63 - 1][: k % 4], "bigint"),
+             None if k % 7 == 3 else ifxwire.List([k % 300, -32767, 32767], "smallint"),
+             f"v{k % 10}") for k in range(1500)]
+    cur.executemany("INSERT INTO tl VALUES (?, ?, ?, ?, ?)", rows)
+    _check_same(small, "SELECT * FROM tl ORDER BY k")
+    cur.execute("SELECT a, k FROM tl ORDER BY k")
+    got = cur.fetch_arrow_table()
+    assert got.column(0).type == pa.list_(pa.field("item", pa.int32(), nullable=False))
+    assert got.column(0).to_pylist() == [None if r[1] is None else list(r[1]) for r in rows]
+    assert sum(runs) > 1000
+
+
 def test_streaming_counts_and_slices(
     small: ifxwire.Connection, decoder: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections.abc import Generator, Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -179,6 +181,56 @@ def test_a_value_the_column_refuses_is_reported_at_its_row(
     assert info.value.row_index == 321  # type: ignore[attr-defined]
     assert cur.rowcount == 999
     assert cur.execute("SELECT COUNT(*) FROM em_small").fetchone() == (1000,)
+    conn.rollback()
+
+
+def test_date_and_decimal_rows_are_batched_and_stored_as_single_rows_store(
+    conn: ifxwire.Connection, server: Any
+) -> None:
+    """DATE and DECIMAL/MONEY items used to make every row take the single-row path (~15
+    times the server's CPU per row: adbc_ingest's wall, issue 25). Now batched, with the
+    values the single-row path stores: NULLs, the DATE range's ends, negative and zero
+    decimals, more fraction digits than the scale (rounded by the column, as one row is)."""
+    conn.execute("CREATE TABLE em_dd (i INT, d DATE, x DECIMAL(12,2), m MONEY(12,3),"
+                 " f DECIMAL(16))")
+    conn.execute("CREATE TABLE em_dd1 (i INT, d DATE, x DECIMAL(12,2), m MONEY(12,3),"
+                 " f DECIMAL(16))")
+    days = [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(1899, 12, 31), dt.date(2026, 2, 28)]
+    decs = [Decimal("0"), Decimal("-0.01"), Decimal("1234567890.12"), Decimal("-99.995"),
+            Decimal("0.5"), Decimal("1E+3"), Decimal("-123456.78")]
+    rows = [(i, None if i % 9 == 0 else days[i % 4] + dt.timedelta(days=i % 100 * (i % 4 > 1)),
+             None if i % 13 == 0 else decs[i % 7], decs[(i + 1) % 7] / 10,
+             None if i % 5 == 0 else Decimal(i).scaleb(-(i % 6))) for i in range(3000)]
+    before = _batched(server)
+    cur = conn.cursor()
+    cur.executemany("INSERT INTO em_dd VALUES (?, ?, ?, ?, ?)", rows)
+    assert _batched(server) - before > 2000  # most rows went through the batch path
+    one = conn.cursor()
+    for row in rows[:300]:  # the same rows one by one: the single-row path's values
+        one.execute("INSERT INTO em_dd1 VALUES (?, ?, ?, ?, ?)", row)
+    got = cur.execute("SELECT * FROM em_dd ORDER BY i").fetchall()
+    assert got[:300] == cur.execute("SELECT * FROM em_dd1 ORDER BY i").fetchall()
+    assert [r[:2] for r in got] == [r[:2] for r in rows]
+    assert [r[2] for r in got] == [None if x is None else x.quantize(Decimal("0.01"))
+                                   for _, _, x, _, _ in rows]
+    conn.rollback()
+
+
+def test_a_decimal_the_column_refuses_is_reported_at_its_row(
+    conn: ifxwire.Connection, server: Any
+) -> None:
+    conn.execute("CREATE TABLE em_dec (a DECIMAL(5,2), d DATE)")
+    cur = conn.cursor()
+    cur.execute("INSERT INTO em_dec VALUES (0, TODAY)")
+    before = _batched(server)
+    rows = [(Decimal("12345.6") if i == 777 else Decimal(i % 999), dt.date(2000, 1, 1))
+            for i in range(1000)]
+    with pytest.raises(ifxwire.DataError) as info:
+        cur.executemany("INSERT INTO em_dec VALUES (?, ?)", rows)
+    assert info.value.row_index == 777  # type: ignore[attr-defined]
+    assert cur.rowcount == 999
+    assert _batched(server) > before
+    assert cur.execute("SELECT COUNT(*) FROM em_dec").fetchone() == (1000,)
     conn.rollback()
 
 

@@ -199,3 +199,85 @@ def _offsets(payloads: list[bytes]) -> list[int]:
         out.append(pos)
         pos += 8 + len(p) + (len(p) & 1)
     return out
+
+
+# --- A_LIST: LIST/MULTISET of SMALLINT/INTEGER/BIGINT as Arrow list arrays (issue 25/13) ---
+
+
+def _list_col(text: str, code: int = _T.LIST) -> ColumnDesc:
+    return ColumnDesc("l", code, 0, type_name=text)
+
+
+def _list_value(text: str, value: Any) -> bytes:
+    from ifxwire.types.complextype import parse_type_name
+    from ifxwire.types.composite import encode_complex
+
+    return encode_complex(parse_type_name(text), value)
+
+
+@pytest.mark.parametrize(("text", "code", "width"), [
+    ("LIST(integer not null)", _T.LIST, 4), ("MULTISET(bigint not null)", _T.MULTISET, 8),
+    ("LIST(smallint not null)", _T.LIST, 2), ("LIST(integer)", _T.LIST, 4)])
+def test_integer_collections_decode_as_the_row_codec(text: str, code: int, width: int) -> None:
+    """Offsets, elements and NULL lists from the C decoder equal the row codec's values."""
+    from ifxwire.types.composite import decode_complex
+
+    col = _list_col(text, code)
+    plan = at.tuple_plan([col, ColumnDesc("k", _T.INTEGER, 4)], "iso-8859-1", False)
+    assert plan is not None and plan[0][0] == at.A_LIST and plan[0][1] == width
+    top = (1 << (8 * width - 1)) - 1
+    values = [[1, 2, 3], [], None, [top, -top, 0] * 7, [5]]
+    payloads = [_list_value(text, v) + struct.pack(">i", k) for k, v in enumerate(values)]
+    got = dec.decode(_run(payloads), len(payloads), at.c_plan(plan, [col, col], "iso-8859-1"),
+                     1, False)
+    assert got is not None
+    nulls, validity, data, offsets = got[0]
+    ints = struct.unpack(f"<{len(data) // width}{'hiq'[width // 4]}", data)
+    ends = struct.unpack(f"<{len(values) + 1}i", offsets)
+    rows = [None if validity and not validity[0] >> k & 1 else list(ints[ends[k]:ends[k + 1]])
+            for k in range(len(values))]
+    want = [decode_complex(p, 0, len(p) - 4) for p in payloads]
+    assert rows == [None if w is None else list(w) for w in want] == values
+    assert nulls == 1
+
+
+def test_integer_collections_left_to_the_row_decoder() -> None:
+    """A NULL element, another type table, a size that is not whole elements: refused."""
+    col = _list_col("LIST(integer)")
+    plan = at.tuple_plan([col], "iso-8859-1", False)
+    assert plan is not None
+    c_plan = at.c_plan(plan, [col], "iso-8859-1")
+    good = _list_value("LIST(integer)", [1, 2])
+    assert dec.decode(_run([good]), 1, c_plan, 1, False) is not None
+    with_null = good[:-4] + struct.pack(">I", 0x80000000)  # INTEGER's NULL as an element
+    assert dec.decode(_run([with_null]), 1, c_plan, 1, False) is None
+    other = _list_value("LIST(bigint)", [1, 2])
+    assert dec.decode(_run([other]), 1, c_plan, 1, False) is None
+    ragged = bytearray(good)
+    ragged[-16:-12] = struct.pack(">i", 7)  # the data size: 7 bytes of 4-byte elements
+    assert dec.decode(_run([bytes(ragged)]), 1, c_plan, 1, False) is None
+    # SET keeps the row path (its values are a frozenset: not the wire's order)
+    set_plan = at.tuple_plan([_list_col("SET(integer not null)", _T.SET)], "iso-8859-1", False)
+    assert set_plan is not None and set_plan[0][0] == at.A_RAW
+
+
+def test_runs_in_several_buffers_decode_as_their_join() -> None:
+    """A reply received in several recvs: its runs are read in turn, never joined (a copy of
+    every byte); a tuple cut between two buffers is refused."""
+    cols = [ColumnDesc("k", _T.INTEGER, 4), ColumnDesc("v", _T.VARCHAR, 20),
+            _list_col("LIST(integer not null)")]
+    plan = at.tuple_plan(cols, "iso-8859-1", False)
+    assert plan is not None
+    c_plan = at.c_plan(plan, cols, "iso-8859-1")
+    payloads = [struct.pack(">i", k) + bytes([k % 5]) + b"x" * (k % 5)
+                + _list_value("LIST(integer not null)", list(range(k % 4)))
+                for k in range(9)]
+    runs = [_tuple(p) for p in payloads]
+    joined = dec.decode(b"".join(runs), 9, c_plan, 1, False)
+    assert joined is not None
+    parts = [b"".join(runs[:2]), b"", b"".join(runs[2:7]), b"".join(runs[7:]), b""]
+    assert dec.decode(parts, 9, c_plan, 1, False) == joined
+    whole = b"".join(runs)
+    cut = len(runs[0]) + 5
+    assert dec.decode([whole[:cut], whole[cut:]], 9, c_plan, 1, False) is None
+    assert dec.decode(parts, 8, c_plan, 1, False) is None  # bytes left over

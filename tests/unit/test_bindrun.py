@@ -17,6 +17,7 @@ from ifxwire.server.bindrun import cached_run_decoder, headers_at, run_decoder
 from ifxwire.types.bind import decode_bind_plain
 
 SMALLINT, INTEGER, FLOAT, CHAR, VARCHAR, SERIAL, BIGINT, DECIMAL = 1, 2, 3, 0, 13, 6, 52, 5
+DATE, MONEY, DATETIME = 7, 8, 10
 
 
 def item(code: int, value: object, prec: int = 0, indicator: int = 0,
@@ -87,7 +88,7 @@ def test_a_row_unlike_the_first_is_left_to_the_plain_decoder() -> None:
                                           .decode("latin-1"), 10, encoding="latin-1")):
         assert decoder(bytearray(other), 0, len(other)) is None
     # headers_at refuses what the compiled decoders do not handle: NULLs, named and other types
-    for row in (item(INTEGER, 0, indicator=-1), struct.pack(">hhh", DECIMAL, 0, 0) + b"\0" * 8,
+    for row in (item(INTEGER, 0, indicator=-1), struct.pack(">hhh", DATETIME, 0, 0) + b"\0" * 8,
                 struct.pack(">hhh", 0x100 | INTEGER, 0, 0) + b"\0" * 4):
         assert headers_at(bytearray(row), 0, len(row), 1) is None
 
@@ -131,3 +132,68 @@ def _value(rnd: random.Random, code: int) -> object:
 def _same(a: object, b: object) -> bool:
     """Equal, with NaN equal to NaN and -0.0 told from 0.0."""
     return repr(a) == repr(b)
+
+
+# --- DATE and DECIMAL/MONEY (issue 25: adbc_ingest's columns) ----------------------------------
+
+
+def _date_item(days: int) -> bytes:
+    return struct.pack(">hhhi", DATE, 0, 0, days)
+
+
+def _decimal_item(code: int, data: bytes, prec: int = 0x0C02) -> bytes:
+    return struct.pack(">hhhH", code, 0, prec, len(data)) + data + b"\0" * (len(data) & 1)
+
+
+def _general(buf: bytearray, nparams: int) -> object:
+    """What the single-row path (_on_bind) takes: decode_bind_values' values, or its error."""
+    from ifxwire.types.bind import decode_bind_values
+    from ifxwire.types.errors import CodecError
+
+    try:
+        values, end = decode_bind_values(buf, 0, nparams, "utf-8")
+    except CodecError:
+        return None
+    return [v.value for v in values], end
+
+
+# Base-100 DECIMAL bytes (PROTOCOL.md, SQ_BIND DECIMAL): a head byte (0xC0 + exponent for a
+# positive value, its complement for a negative one) then the digit pairs; C1 00 is zero.
+_DECIMALS = [b"\xc1\x00", b"\xc1\x0c\x22", b"\xc2\x01\x00\x00", b"\xbe\x57\x41",
+             b"\xc0\x32", b"\x3e\x62\x58", b"\xc5" + bytes(range(1, 9)), b"\x00\x00",
+             b"\xc1\x9f", b"", b"\xc1"]
+_DAYS = [0, 1, -693594, 2958464, 45000, -0x80000000, 2958465, 0x7FFFFFFF]
+
+
+@pytest.mark.parametrize("code", [DECIMAL, MONEY])
+def test_date_and_decimal_rows_decode_as_the_single_row_path_does(code: int) -> None:
+    """Every decoder (decode_bind_plain, the pure and the compiled run decoder) gives the
+    single-row path's values, or None where that path raises (a day out of range, a digit
+    pair over 99, an empty DECIMAL): then the row is left to that path and its error."""
+    from ifxwire.server.bindrun import compiled_run_decoder, pure_run_decoder
+
+    for days in _DAYS:
+        for dec in _DECIMALS:
+            row = (item(INTEGER, 5) + _date_item(days) + _decimal_item(code, dec)
+                   + item(VARCHAR, "z"))
+            buf = bytearray(row)
+            want = _general(buf, 4)
+            plain = decode_bind_plain(buf, 0, len(buf), 4, "utf-8")
+            assert plain == want or (plain is None and want is None), (days, dec)
+            headers = headers_at(buf, 0, len(buf), 4)
+            assert headers is not None
+            decoders = [pure_run_decoder(headers, "utf-8")]
+            fast = compiled_run_decoder(headers, "utf-8")
+            if fast is not None:
+                decoders.append(fast)
+            for decode in decoders:
+                assert decode(buf, 0, len(buf)) == plain, (days, dec)
+                for end in range(len(row)):  # truncated: never a value from stale bytes
+                    assert decode(buf + b"\xee" * 8, 0, end) is None
+
+
+def test_a_null_date_or_decimal_is_none_as_in_the_single_row_path() -> None:
+    row = bytearray(struct.pack(">hhh", DATE, -1, 0) + _date_item(-0x80000000)
+                    + _decimal_item(DECIMAL, b"\x00\x00"))
+    assert decode_bind_plain(row, 0, len(row), 3, "utf-8") == _general(row, 3)
+    assert _general(row, 3) == ([None, None, None], len(row))

@@ -47,7 +47,7 @@ class _Source:
         conn = cur.connection
         self.shape: list[_cols.ColumnSpec] | None = None
         self.tplan: list[_tup.Spec] | None = None
-        self.c_plan: tuple[tuple[int, int, int], ...] | None = None
+        self.c_plan: tuple[tuple[Any, ...], ...] | None = None
         self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | None = None
         self.enc = _tup.enc_kind(conn.encoding)
         self.keep = conn.keep_char_padding
@@ -63,7 +63,7 @@ class _Source:
         cdec = _tup.c_decoder()
         if tplan is not None and cdec is not None:
             self.tplan = tplan
-            self.c_plan = tuple((k, w, a) for k, w, a, _, _ in tplan)
+            self.c_plan = _tup.c_plan(tplan, cur._columns, conn.encoding)
             self.raw = _tup.TupleRuns()
             self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
                                                  keep_char_padding=conn.keep_char_padding)

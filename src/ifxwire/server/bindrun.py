@@ -9,8 +9,10 @@ of the server's CPU per row before). A row that differs in any way (a NULL, anot
 not yet received) makes the compiled function return None, and the caller decodes that row
 with ``decode_bind_plain``: the values are always exactly what that function gives.
 
-Only plain item kinds are compiled: SMALLINT, INTEGER, SERIAL, BIGINT, BIGSERIAL, FLOAT and
-CHAR/VARCHAR/NCHAR/NVARCHAR (no named types: ``decode_bind_plain``'s own set).
+Only plain item kinds are compiled: SMALLINT, INTEGER, SERIAL, BIGINT, BIGSERIAL, FLOAT,
+DATE, DECIMAL/MONEY and CHAR/VARCHAR/NCHAR/NVARCHAR (no named types: ``decode_bind_plain``'s
+own set). DATE and DECIMAL values are made by the same functions ``decode_bind_plain`` calls
+(``temporal.decode_date``, ``numeric.decode_decimal``); the compiled decoder calls them too.
 
 With the accelerator built, the function is ``decode_bind_row`` in ``_tuplewriter.c`` given
 the same headers as a table (issue 26: the Python decoder was the largest part of the server's
@@ -24,7 +26,15 @@ from collections.abc import Callable
 
 from .. import _accel
 from ..types import numeric as _num
-from ..types.bind import PLAIN_FIXED, PLAIN_FLOAT, PLAIN_TEXT, TYPE_IND_PREC
+from ..types import temporal as _tmp
+from ..types.bind import (
+    PLAIN_DATE,
+    PLAIN_DECIMAL,
+    PLAIN_FIXED,
+    PLAIN_FLOAT,
+    PLAIN_TEXT,
+    TYPE_IND_PREC,
+)
 
 _HEADER = TYPE_IND_PREC
 _TEXT = PLAIN_TEXT
@@ -58,6 +68,13 @@ def headers_at(buf: bytearray, pos: int, end: int, nparams: int) -> list[bytes] 
             pos += 8
         elif base in _FIXED:
             pos += _FIXED[base][1]
+        elif base == PLAIN_DATE:
+            pos += 4
+        elif base in PLAIN_DECIMAL:
+            if pos + 2 > end:
+                return None
+            n = (buf[pos] << 8) | buf[pos + 1]
+            pos += 2 + n + (n & 1)
         else:
             return None
     return out if pos <= end else None
@@ -69,6 +86,7 @@ except ImportError:  # pragma: no cover - depends on the build
     _tw = None
 
 _K_TEXT, _K_FLOAT, _K_FIXED = 0, 1, 2  # decode_bind_row's item kinds
+_K_CALL_FIXED, _K_CALL_U16 = 3, 4  # (a function makes the value: DATE, DECIMAL)
 
 
 def run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
@@ -82,13 +100,17 @@ def compiled_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder | No
     """``decode_bind_row`` (_tuplewriter.c) bound to these headers, or None when not built."""
     if _tw is None:
         return None
-    plan = []
+    plan: list[tuple[object, ...]] = []
     for header in headers:
         base = header[1]
         if base in _TEXT:
             plan.append((header, _K_TEXT, 0, 0))
         elif base == _FLOAT:
             plan.append((header, _K_FLOAT, 8, 0))
+        elif base == PLAIN_DATE:
+            plan.append((header, _K_CALL_FIXED, 4, 0, _tmp.decode_date))
+        elif base in PLAIN_DECIMAL:
+            plan.append((header, _K_CALL_U16, 0, 0, _num.decode_decimal))
         else:
             _st, width, null = _FIXED[base]
             plan.append((header, _K_FIXED, width, null))
@@ -106,7 +128,8 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
 
     Only constants derived from the headers (offsets, widths, NULL values) go into the source;
     the header bytes, structs and encoding are passed as names."""
-    ns: dict[str, object] = {"enc": encoding, "decode_float": _num.decode_float}
+    ns: dict[str, object] = {"enc": encoding, "decode_float": _num.decode_float,
+                             "ddate": _tmp.decode_date, "ddec": _num.decode_decimal}
     lines = ["def decode(buf, p, end):", "    sw = buf.startswith"]
     names = []
     for i, header in enumerate(headers):
@@ -132,6 +155,25 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
                 "    p += 14",
             ]
             ns["f64"] = _num.F64.unpack_from
+        elif base == PLAIN_DATE:
+            lines += [
+                "    if p + 10 > end:\n        return None",
+                "    try:",
+                f"        v{i} = ddate(buf, p + 6)",
+                "    except Exception:\n        return None",
+                "    p += 10",
+            ]
+        elif base in PLAIN_DECIMAL:
+            lines += [
+                "    if p + 8 > end:\n        return None",
+                "    n = (buf[p + 6] << 8) | buf[p + 7]",
+                "    q = p + 8 + n",
+                "    if q > end:\n        return None",
+                "    try:",
+                f"        v{i} = ddec(buf, p + 8, n)",
+                "    except Exception:\n        return None",
+                "    p = q + (n & 1)",
+            ]
         else:
             st, width, null = _FIXED[base]
             ns[f"s{i}"] = st.unpack_from
