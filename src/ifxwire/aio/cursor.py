@@ -51,6 +51,9 @@ class AsyncCursor(AsyncArrowMixin):
     """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works.
     The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
 
+    _cur: Cursor
+    connection: AsyncConnection
+
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
         self._cur = Cursor(connection._core)
