@@ -477,11 +477,9 @@ class AsyncConnection:
     async def _exchange(
         self,
         groups: Sequence[tuple[bytes, Reply]],
-        tail: Sequence[bytes] = (),
         drain: bool = True,
     ) -> None:
         """Deferred groups plus ``groups`` in one write; every reply read, in order.
-        ``tail``: groups sent last whose replies the caller reads itself (aio/lob.py).
 
         A cancellation while the replies are pending cancels the statement on the server and
         reads them to their end (module docstring; ``drain=False``: the pool's ping gives
@@ -491,8 +489,9 @@ class AsyncConnection:
         core = self._core
         core.ensure_usable()
         if core.active_stream is not None:
-            await core.active_stream.adrain()  # a BYTE/TEXT reader part way (aio/lob.py)
-        deferred = core.begin_exchange([*(g for g, _ in groups), *tail])
+            # A BYTE/TEXT reader part way through its value (aio/lob.py): read it out.
+            await self._drive(core.active_stream.drain_steps())
+        deferred = core.begin_exchange([g for g, _ in groups])
         replies = [r for _, r in deferred]
         timer = None
         drained = False
@@ -508,8 +507,7 @@ class AsyncConnection:
             try:
                 await self._read_all(replies, groups)
             except asyncio.CancelledError:
-                if drain and not tail and not core.broken:
-                    # (the caller reads the tail's replies: those cannot be drained here)
+                if drain and not core.broken:
                     drained = await self._drain_cancelled(replies, groups)
                 raise
             core.end_exchange(deferred)

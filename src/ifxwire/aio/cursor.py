@@ -95,13 +95,16 @@ class AsyncCursor(AsyncArrowMixin):
         """Prepare (or reuse) and run ``operation``; ``?``, ``:1`` or ``:name`` markers."""
         cur = self._cur
         cur.ensure_open()
-        aconn = self.connection
-        core = aconn._core
-        args = cur.execute_args(operation, parameters)
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            await self._perform(cur.execute_op(operation, args))
+        await self._locked(cur.execute_op(operation, cur.execute_args(operation, parameters)))
         return self
+
+    async def _locked(self, op: CursorOp[_T]) -> _T:
+        """``_perform`` under the connection's lock and this cursor's statement timeout, on
+        a usable connection: the frame of every request the cursor makes."""
+        aconn = self.connection
+        async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
+            aconn._core.ensure_usable()
+            return await self._perform(op)
 
     async def _perform(self, op: CursorOp[_T]) -> _T:
         """Run a cursor operation of the sync ``Cursor`` (see ``Cursor._perform``) with
@@ -200,13 +203,7 @@ class AsyncCursor(AsyncArrowMixin):
         cur = self._cur
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
-        aconn = self.connection
-        core = aconn._core
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            if cur.ended():
-                return False
-            return await self._perform(cur.fetch_op())
+        return await self._locked(cur.fetch_op())
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""

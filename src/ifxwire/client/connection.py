@@ -723,6 +723,25 @@ class Connection:
                 log.debug("deferred %s failed (ignored): %s", self._names(group),
                           self._server_error(r.error))
 
+    def prefix_steps(self, groups: Sequence[bytes]) -> Steps[None]:
+        """Send the deferred groups and ``groups``, read only the deferred replies, without
+        I/O (the caller reads the rest as it arrives: a BYTE/TEXT reader's start). A
+        reader part way through its value is read out first; an interruption once the
+        request is sent breaks the session (its replies can no longer be matched)."""
+        self._check()
+        if self._active_stream is not None:
+            yield from self._active_stream.drain_steps()
+        deferred = self.begin_exchange(groups)
+        try:
+            for _, r in deferred:
+                yield from self._read_steps(r)
+        except BaseException as exc:
+            if self._broken is None:
+                self._fail(_e.connection_lost(
+                    f"an exchange was interrupted ({type(exc).__name__})"))
+            raise
+        self.end_exchange(deferred)
+
     def new_reply(self) -> Reply:
         """A reply to fill, in this session's layout and encoding."""
         return self._reply()
@@ -965,11 +984,6 @@ class Connection:
             self._in_flight = False
             if timer is not None:
                 timer.cancel()
-
-    def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
-        """Send the deferred groups and ``groups``; read only the deferred replies (the caller
-        reads the rest itself, as it arrives: blobstream.py)."""
-        self._read_deferred(self._send_groups(groups))
 
     def _send_groups(self, groups: Sequence[bytes]) -> list[bytes]:
         """Send the deferred groups, then ``groups``, in one send; returns the deferred groups,

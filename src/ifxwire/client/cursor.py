@@ -999,9 +999,12 @@ class Cursor:
         self._reset()
 
     def fetch_op(self) -> CursorOp[bool]:
-        """The next batch into the buffer (``_fetch_op``; run holding the connection's lock,
-        after ``ended()`` said False)."""
-        return self._fetch_op()
+        """The next batch into the buffer (``_fetch_op``), run holding the connection's lock;
+        False without I/O when the result ended meanwhile (another task's commit closed it,
+        or the error it ended with: ``ended``)."""
+        if self.ended():
+            return False
+        return (yield from self._fetch_op())
 
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 
