@@ -45,6 +45,7 @@ from ..client.cancel import send_interrupt
 from ..client.connection import Connection
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
+from ..client import goodbye
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import is_internal_version, version_number
 from ..client.placeholders import SqlPlan
@@ -715,6 +716,8 @@ async def connect(
     options: dict[str, Any] = {k: v for k, v in locals().items()
                                if k not in ("host", "row_factory")}
     params = resolve(host, options)
+    if goodbye.pending():  # as the sync connect: closed sessions first (client/goodbye.py)
+        await asyncio.to_thread(goodbye.settle)
     attempts = Attempts(params)
     for addr, member in attempts:
         try:
