@@ -41,11 +41,11 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .. import errors as _e
+from ..client import goodbye
 from ..client.cancel import send_interrupt
 from ..client.connection import Connection
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
-from ..client import goodbye
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import is_internal_version, version_number
 from ..client.placeholders import SqlPlan
