@@ -4,9 +4,9 @@
 it has rolled back and released the session) is read here, and the socket closed, at the
 latest:
 
-* by the next ``connect()`` in this process (sync or asyncio), before its TCP connect: a program that closes a
-  connection and opens another never meets the old session's locks (the next session cannot
-  start before the old one is acknowledged gone);
+* by the next ``connect()`` in this process (sync or asyncio), before its TCP connect: a
+  program that closes a connection and opens another never meets the old session's locks
+  (the next session cannot start before the old one is acknowledged gone);
 * when more than ``MAX_PENDING`` goodbyes wait (the oldest first), so sockets cannot pile up;
 * at interpreter exit.
 
