@@ -97,3 +97,17 @@ def test_one_connect_loop_and_one_goodbye() -> None:
         text = path.read_text()
         for piece in ("member_params(", "follow_redirect(", "unreachable(", "EXIT_MESSAGE"):
             assert piece not in text, f"{path.name} uses {piece} (client/failover.py, goodbye.py)"
+
+
+def test_both_connections_carry_the_pep249_exception_attributes() -> None:
+    """PEP 249's optional extension, written once (``errors.ExceptionAttributes``)."""
+    from ifxwire import errors
+    from ifxwire.aio.connection import AsyncConnection
+    from ifxwire.client.connection import Connection
+
+    names = ("Warning", "Error", "InterfaceError", "DatabaseError", "DataError",
+             "OperationalError", "IntegrityError", "InternalError", "ProgrammingError",
+             "NotSupportedError")
+    for cls in (Connection, AsyncConnection):
+        for name in names:
+            assert getattr(cls, name) is getattr(errors, name), (cls, name)

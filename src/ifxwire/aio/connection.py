@@ -55,18 +55,7 @@ from ..client.statements import (
 )
 from ..client.steps import FLUSH, Op
 from ..client.transport import Transport
-from ..errors import (
-    DatabaseError,
-    DataError,
-    Error,
-    IntegrityError,
-    InterfaceError,
-    InternalError,
-    NotSupportedError,
-    OperationalError,
-    ProgrammingError,
-    Warning,
-)
+from ..errors import Error, ExceptionAttributes, InternalError, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
@@ -177,24 +166,13 @@ class _Forward(Generic[_V]):
                 value if self.cast is None else self.cast(value))
 
 
-class AsyncConnection:
+class AsyncConnection(ExceptionAttributes):
     """An asyncio session with an Informix server. Create it with ``await aio.connect(...)``.
 
     Mirrors :class:`ifxwire.Connection`; methods that talk to the server are coroutines.
     Tasks may share a connection (an ``asyncio.Lock`` serialises exchanges), but a
     transaction is per connection, as with the sync driver.
     """
-
-    Warning = Warning
-    Error = Error
-    InterfaceError = InterfaceError
-    DatabaseError = DatabaseError
-    DataError = DataError
-    OperationalError = OperationalError
-    IntegrityError = IntegrityError
-    InternalError = InternalError
-    ProgrammingError = ProgrammingError
-    NotSupportedError = NotSupportedError
 
     def __init__(
         self,

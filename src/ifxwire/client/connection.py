@@ -32,13 +32,12 @@ from ..errors import (
     DatabaseError,
     DataError,
     Error,
-    IntegrityError,
+    ExceptionAttributes,
     InterfaceError,
     InternalError,
     NotSupportedError,
     OperationalError,
     ProgrammingError,
-    Warning,
 )
 from ..locales import codec_for_locale
 from ..protocol import messages as m
@@ -144,24 +143,12 @@ def codec_error(exc: CodecError) -> DatabaseError:
     return InternalError(f"reply does not match its description: {exc}", sqlstate="XX000")
 
 
-class Connection:
+class Connection(ExceptionAttributes):
     """A session with an Informix server (PEP 249 Connection).
 
     Create it with :func:`ifxwire.connect`. Not safe to use from several threads at once in
     the PEP 249 sense (``threadsafety = 1``), but accidental sharing cannot corrupt the wire.
     """
-
-    # PEP 249 optional extension: the exception classes as attributes.
-    Warning = Warning
-    Error = Error
-    InterfaceError = InterfaceError
-    DatabaseError = DatabaseError
-    DataError = DataError
-    OperationalError = OperationalError
-    IntegrityError = IntegrityError
-    InternalError = InternalError
-    ProgrammingError = ProgrammingError
-    NotSupportedError = NotSupportedError
 
     # State that starts the same in every connection lives here, on the class, until a
     # connection changes it: a cold connect then stores only what differs (each attribute set
