@@ -530,9 +530,11 @@ class AsyncConnection(ExceptionAttributes):
             return False
         return True
 
-    async def _run(self, op: Op[_T]) -> _T:
+    async def _run(self, op: Op[_T], hooks: object = None) -> _T:
         """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
-        the blocking loop ``Connection._run``; the operation itself is the sync driver's."""
+        the blocking loop ``Connection._run`` (cursor operations included); the operation itself
+        is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
+        are ``hooks``' coroutines of those names (an ``AsyncCursor``)."""
         try:
             groups = next(op)
             while True:
@@ -540,6 +542,8 @@ class AsyncConnection(ExceptionAttributes):
                     if groups.__class__ is list:
                         await self._exchange(groups)
                         got = None
+                    elif groups.__class__ is tuple:
+                        got = await getattr(hooks, groups[0])(*groups[1:])
                     else:
                         got = await self._drive(groups)
                 except BaseException as exc:

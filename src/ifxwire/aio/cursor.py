@@ -2,7 +2,8 @@
 
 An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
 runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
-awaiting loops (``_perform``, ``AsyncConnection._drive``); result state, the finalizer that
+awaiting loops (``AsyncConnection._run``/``_drive``; the hooks an operation yields
+are this class's coroutines of the same names); result state, the finalizer that
 defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
 surface as coroutines, and the hooks whose I/O the two cursors still do differently (LOB
 values, BYTE/TEXT data).
@@ -99,34 +100,12 @@ class AsyncCursor(AsyncArrowMixin):
         return self
 
     async def _locked(self, op: CursorOp[_T]) -> _T:
-        """``_perform`` under the connection's lock and this cursor's statement timeout, on
+        """A cursor operation run under the connection's lock and this cursor's timeout, on
         a usable connection: the frame of every request the cursor makes."""
         aconn = self.connection
         async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
             aconn._core.ensure_usable()
-            return await self._perform(op)
-
-    async def _perform(self, op: CursorOp[_T]) -> _T:
-        """Run a cursor operation of the sync ``Cursor`` (see ``Cursor._perform``) with
-        awaits: exchanges on the asyncio connection, hooks named after this class's
-        coroutines."""
-        aconn = self.connection
-        try:
-            step = next(op)
-            while True:
-                try:
-                    if step.__class__ is list:
-                        await aconn._exchange(step)
-                        got = None
-                    else:
-                        got = await getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
-                except BaseException as exc:
-                    step = op.throw(exc)
-                else:
-                    step = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+            return await aconn._run(op, self)
 
     async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
         aconn = self.connection

@@ -930,10 +930,12 @@ class Connection(ExceptionAttributes):
             raise err3
         return reply
 
-    def _run(self, op: Op[_T]) -> _T:
+    def _run(self, op: Op[_T], hooks: object = None) -> _T:
         """Run an operation (``Op``): exchange each list of groups it yields, blocking, and
-        return its result. ``AsyncConnection._run`` is the awaiting twin of this loop. A
-        failed exchange is thrown into the operation, so its own clean-up runs."""
+        return its result; a cursor operation's hook (a tuple, ``(name, *args)``) is
+        ``hooks``' method of that name (the cursor's), a Steps generator is driven.
+        ``AsyncConnection._run`` is the awaiting twin of this loop. A failed exchange is
+        thrown into the operation, so its own clean-up runs."""
         try:
             groups = next(op)
             while True:
@@ -941,6 +943,8 @@ class Connection(ExceptionAttributes):
                     if groups.__class__ is list:
                         self._exchange(groups)
                         got = None
+                    elif groups.__class__ is tuple:
+                        got = getattr(hooks, groups[0])(*groups[1:])
                     else:
                         got = self._drive(groups)
                 except BaseException as exc:

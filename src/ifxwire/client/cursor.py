@@ -56,7 +56,7 @@ __all__ = ["NO_ROW", "Cursor"]
 log = logging.getLogger("ifxwire.client")
 
 _T = TypeVar("_T")
-#: A cursor operation (see Cursor._perform): yields groups to exchange or a hook tuple.
+#: A cursor operation (see Connection._run): yields groups to exchange or a hook tuple.
 CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
 
 #: ``Cursor.take_one``'s answer when the current batch is used up (a row may be anything a
@@ -390,7 +390,7 @@ class Cursor:
         started = time.perf_counter()
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            cached = self._perform(self._execute_op(operation, *args))
+            cached = conn._run(self._execute_op(operation, *args), self)
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "execute %.3f ms%s: %s",
@@ -404,27 +404,9 @@ class Cursor:
     # A cursor operation (CursorOp) is written once for both drivers: it yields either the
     # request groups to exchange (a list, as a connection's Op) or a hook, a tuple
     # ``(method name, *arguments)`` naming a step whose I/O the two cursors do differently
-    # (LOB values, BYTE/TEXT data); what the hook returns is sent back. ``_perform`` runs it
-    # blocking, ``AsyncCursor._perform`` with awaits.
-
-    def _perform(self, op: CursorOp[_T]) -> _T:
-        conn = self.connection
-        try:
-            step = next(op)
-            while True:
-                try:
-                    if step.__class__ is list:
-                        conn._exchange(step)
-                        got = None
-                    else:
-                        got = getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
-                except BaseException as exc:
-                    step = op.throw(exc)
-                else:
-                    step = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+    # (LOB values, BYTE/TEXT data); what the hook returns is sent back. The connection's
+    # loop runs it (``Connection._run(op, cursor)``: blocking; ``AsyncConnection._run``:
+    # with awaits), the hooks being the cursor's methods of those names.
 
     def _execute_args(
         self, operation: str, parameters: object
@@ -749,7 +731,7 @@ class Cursor:
             conn._check()
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
-            return self._perform(self._fetch_op())
+            return conn._run(self._fetch_op(), self)
 
     def _fetch_op(self) -> CursorOp[bool]:
         """The next batch of the open result; True when it brought rows."""
