@@ -18,16 +18,15 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
-from ..client.batch import execute_many_steps, raise_batch_errors
+from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
-from ..client.cursor import _PROC_NAME, NO_ROW, Cursor, CursorOp
+from ..client.cursor import _PROC_NAME, NO_ROW, Cursor
 from ..client.placeholders import (
-    param_rows,
-    plan_sql,
     proc_params,
 )
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
+from ..client.steps import Op
 from ..errors import DatabaseError, ProgrammingError
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
@@ -44,8 +43,6 @@ __all__ = ["AsyncCursor"]
 log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
-
-_END = object()
 
 
 class AsyncCursor(AsyncArrowMixin):
@@ -99,7 +96,7 @@ class AsyncCursor(AsyncArrowMixin):
         await self._locked(cur.execute_op(operation, cur.execute_args(operation, parameters)))
         return self
 
-    async def _locked(self, op: CursorOp[_T]) -> _T:
+    async def _locked(self, op: Op[_T]) -> _T:
         """A cursor operation run under the connection's lock and this cursor's timeout, on
         a usable connection: the frame of every request the cursor makes."""
         aconn = self.connection
@@ -126,20 +123,7 @@ class AsyncCursor(AsyncArrowMixin):
         ``errors``; ``rowcount`` sums the successful rows."""
         cur = self._cur
         cur.ensure_open()
-        aconn = self.connection
-        core = aconn._core
-        plan = plan_sql(operation)
-        it = param_rows(seq_of_parameters)
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            cur.reset_result()
-            first = next(it, _END)
-            if first is _END:
-                cur.rowcount = 0
-                return self
-            p, _ = await aconn._statement(operation, plan)
-            pipe, _ = await aconn._drive(execute_many_steps(cur, p, plan, it, first))
-            raise_batch_errors(pipe)
+        await self._locked(execute_many_op(cur, operation, seq_of_parameters))
         return self
 
     async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
@@ -153,9 +137,7 @@ class AsyncCursor(AsyncArrowMixin):
         values = proc_params(parameters)
         if _r.has_markers(values):
             self._cur.ensure_open()
-            aconn = self.connection
-            async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
-                return await aconn._run(_r.callproc_op(self._cur, procname, values))
+            return await self._locked(_r.callproc_op(self._cur, procname, values))
         marks = ", ".join("?" * len(values))
         try:
             await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))

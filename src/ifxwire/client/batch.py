@@ -31,8 +31,10 @@ from ..protocol.codes import Msg
 from ..protocol.messages import Done
 from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EXECUTE_EOT, id_head
 from .binds import bind_message, rows_encoder
+from .cancel import timeout_scope
 from .placeholders import SqlPlan, arrange, param_rows, plan_sql
 from .replies import Reply
+from .steps import Op
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -48,6 +50,7 @@ __all__ = [
     "Pipeline",
     "PipelineState",
     "execute_many",
+    "execute_many_op",
     "execute_many_steps",
     "pipeline_steps",
     "queue_encoded",
@@ -85,6 +88,8 @@ class BatchSession(Protocol):
     def _read_steps(self, reply: Reply) -> Generator[int | memoryview, int, Reply]: ...
     def _server_error(self, err: m.ServerError) -> DatabaseError: ...
     def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]: ...
+    def _statement_op(self, sql: str, plan: SqlPlan) -> Op[tuple[Prepared, bool]]: ...
+    def _run(self, op: Op[_T], hooks: object = None) -> _T: ...
     def _drive(self, steps: Generator[Any, Any, _T], fail: bool = True) -> _T: ...
     def _retire(self, p: Prepared) -> None: ...
     def _needs_begin(self, p: Prepared) -> bool: ...
@@ -97,6 +102,7 @@ class BatchCursor(Protocol):
 
     rowcount: int
     lastrowid: int | None
+    statement_timeout: float | None
 
     @property
     def connection(self) -> BatchSession: ...
@@ -508,28 +514,44 @@ def raise_batch_errors(pipe: BatchOutcome) -> None:
 
 
 def execute_many(cursor: BatchCursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
-    """The sync ``Cursor.executemany``: ``execute_many_steps`` driven blocking."""
+    """The sync ``Cursor.executemany``: ``execute_many_op`` run blocking under the
+    connection's lock and the cursor's statement timeout (``AsyncCursor.executemany`` runs
+    the same operation awaited)."""
+    conn = cursor.connection
+    with conn._lock, timeout_scope(conn, cursor.statement_timeout):
+        conn._check()
+        conn._run(execute_many_op(cursor, operation, seq_of_parameters))
+
+
+def execute_many_op(
+    cursor: BatchCursor, operation: str, seq_of_parameters: Iterable[object]
+) -> Op[int]:
+    """An executemany as an operation both drivers run (holding the connection's lock):
+    the statement prepared or taken from the cache, then every parameter set pipelined
+    (``execute_many_steps``, yielded for the loop to drive); the first failing row's error
+    is raised at the end (``raise_batch_errors``). Returns the number of sets."""
     conn = cursor.connection
     plan = plan_sql(operation)
     it = param_rows(seq_of_parameters)
     started = time.perf_counter()
-    with conn._lock:
-        conn._check()
-        cursor._reset()
-        first = next(it, _END)
-        if first is _END:
-            cursor.rowcount = 0
-            return
-        p, _ = conn._statement(operation, plan)
-        pipe, index = conn._drive(execute_many_steps(cursor, p, plan, it, first))
-        log.debug(
-            "executemany %d rows, %d failed, %.3f ms: %s",
-            index,
-            len(pipe.errors),
-            (time.perf_counter() - started) * 1000,
-            operation,
-        )
-        raise_batch_errors(pipe)
+    cursor._reset()
+    first = next(it, _END)
+    if first is _END:
+        cursor.rowcount = 0
+        return 0
+    p, _ = yield from conn._statement_op(operation, plan)
+    pipe: Pipeline
+    index: int
+    pipe, index = yield execute_many_steps(cursor, p, plan, it, first)
+    log.debug(
+        "executemany %d rows, %d failed, %.3f ms: %s",
+        index,
+        len(pipe.errors),
+        (time.perf_counter() - started) * 1000,
+        operation,
+    )
+    raise_batch_errors(pipe)
+    return index
 
 
 def execute_many_steps(
