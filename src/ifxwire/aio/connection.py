@@ -426,10 +426,6 @@ class AsyncConnection(ExceptionAttributes):
             result: _T = stop.value
             return result
 
-    async def _read(self, reply: Reply) -> Reply:
-        """One reply to its SQ_EOT: the sync connection's ``_read_steps``, awaited."""
-        return await self._drive(self._core.read_steps(reply))
-
     def cancel(self) -> None:
         """Interrupt the statement running on this connection (as ``Connection.cancel``);
         a plain method, callable from any thread. The awaiting call fails with -213."""
@@ -511,7 +507,7 @@ class AsyncConnection(ExceptionAttributes):
         complete is skipped)."""
         for r in (*replies, *(reply for _, reply in groups)):
             if not r.complete:
-                await self._read(r)
+                await self._drive(self._core.read_steps(r))
 
     async def _drain_cancelled(
         self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
@@ -554,20 +550,8 @@ class AsyncConnection(ExceptionAttributes):
             result: _T = stop.value
             return result
 
-    async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
-        return await self._run(self._core.prepare_op(sql, plan, cache))
-
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
         return await self._run(self._core.statement_op(sql, plan))
-
-    async def _lob_txn_begin(self) -> None:
-        await self._run(self._core.lob_txn_begin_op())
-
-    async def _lob_txn_end(self, commit: bool) -> None:
-        await self._run(self._core.lob_txn_end_op(commit))
-
-    def _lob_txn_abandon(self) -> None:
-        self._core.abandon_lob_txn()
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
         await self._run(self._core.end_transaction_op(group, what))

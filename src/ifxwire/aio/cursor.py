@@ -20,14 +20,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
-from ..client.cursor import _PROC_NAME, NO_ROW, Cursor
-from ..client.placeholders import (
-    proc_params,
-)
+from ..client.cursor import NO_ROW, Cursor
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
 from ..client.steps import Op
-from ..errors import DatabaseError, ProgrammingError
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from ..types.errors import CodecError
@@ -115,7 +111,7 @@ class AsyncCursor(AsyncArrowMixin):
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
-        self.connection._lob_txn_abandon()
+        self.connection._core.abandon_lob_txn()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row
@@ -130,22 +126,11 @@ class AsyncCursor(AsyncArrowMixin):
         """Call a stored routine; returns the parameters with OUT/INOUT values in place
         (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
         ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
-        from ..client import routines as _r
+        from ..client.routines import procedure_op
 
-        if not isinstance(procname, str) or not _PROC_NAME.match(procname):
-            raise ProgrammingError(f"invalid procedure name {procname!r}")
-        values = proc_params(parameters)
-        if _r.has_markers(values):
-            self._cur.ensure_open()
-            return await self._locked(_r.callproc_op(self._cur, procname, values))
-        marks = ", ".join("?" * len(values))
-        try:
-            await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
-        except DatabaseError as exc:
-            if exc.sqlcode == _r.OUT_ARGUMENT:
-                raise _r.out_parameters_hint(exc, procname) from None
-            raise
-        return parameters
+        self._cur.ensure_open()
+        result: Sequence[object] = await self._locked(procedure_op(self._cur, procname, parameters))
+        return result
 
     def nextset(self) -> None:
         """Informix statements return one result set at most."""

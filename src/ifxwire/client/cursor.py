@@ -45,7 +45,7 @@ from . import lob as _lob
 from .binds import bind_message
 from .cancel import timeout_scope
 from .connection import Connection, codec_error
-from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
+from .placeholders import SqlPlan, arrange, count_arg, plan_sql
 from .replies import Reply
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
@@ -64,9 +64,6 @@ CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
 NO_ROW: Any = object()
 
 _CURSOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
-_PROC_NAME = re.compile(
-    r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
-)
 
 
 class _Result:
@@ -1046,21 +1043,14 @@ class Cursor:
         values in place, and a function's return values are a one-row result set
         (docs/DRIVER.md, "Stored routines").
         """
-        from . import routines
+        from .routines import procedure_op
 
-        if not isinstance(procname, str) or not _PROC_NAME.match(procname):
-            raise ProgrammingError(f"invalid procedure name {procname!r}")
-        values = proc_params(parameters)
-        if routines.has_markers(values):
-            return routines.callproc(self, procname, values)
-        marks = ", ".join("?" * len(values))
-        try:
-            self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
-        except _e.DatabaseError as exc:
-            if exc.sqlcode == routines.OUT_ARGUMENT:
-                raise routines.out_parameters_hint(exc, procname) from None
-            raise
-        return parameters
+        self._check()
+        conn = self.connection
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
+            conn._check()
+            result: Sequence[object] = conn._run(procedure_op(self, procname, parameters), self)
+        return result
 
     def close(self) -> None:
         """Close the cursor; its open result's server cursor is closed with the next request."""
