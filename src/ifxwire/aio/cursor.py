@@ -26,7 +26,6 @@ from ..client.statements import Description, Prepared
 from ..client.steps import Op
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
-from ..types.errors import CodecError
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
 from .connection import _Forward
@@ -152,27 +151,14 @@ class AsyncCursor(AsyncArrowMixin):
         return await self._locked(cur.fetch_op())
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""
-        cur = self._cur
+        """The hook: ``Cursor.fetch_blobs_op`` awaited, with asyncio readers and LOBs."""
         aconn = self.connection
-        stream = self.blob_stream
-        if stream is None:
-            stream = aconn._core.blob_stream
-        if stream and p.blobs and reply.rows and reply.error is None:
-            reply.rows = _alob.wrap_blob_rows(aconn, p, reply.rows)
-        fetched = [] if stream else cur.blob_requests(p, reply)
-        if fetched:
-            await aconn._exchange(fetched)
-            cur.apply_blobs(p, reply, fetched)
-        if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
-            limit = self.lob_materialize_limit
-            if limit is None:
-                limit = aconn._core.lob_materialize_limit
-            try:
-                reply.rows = await aconn._run(_lob.wrap_rows_op(
-                    aconn._core, p.lobs, reply.rows, limit, _alob.lob_factory(aconn)))
-            except CodecError as exc:  # a locator no server sends: the result ends with it
-                reply.decode_error = exc
+        core = aconn._core
+        stream = core.blob_stream if self.blob_stream is None else self.blob_stream
+        limit = self.lob_materialize_limit
+        await aconn._run(self._cur.fetch_blobs_op(
+            p, reply, stream, core.lob_materialize_limit if limit is None else limit,
+            _alob.blob_reader_maker(aconn, p), _alob.lob_factory(aconn)))
 
     # The loops of the sync cursor's fetches, awaiting the next batch where those block;
     # the row buffer is the sync cursor's, reached through its cursor API (``take``...).

@@ -251,12 +251,11 @@ class AsyncTextReader:
         await self.close()
 
 
-def wrap_blob_rows(aconn: AsyncConnection, p: Prepared, rows: list[tuple[Any, ...]]
-                   ) -> list[tuple[Any, ...]]:
-    """Rows with BYTE/TEXT descriptors turned into asyncio readers."""
+def blob_reader_maker(aconn: AsyncConnection, p: Prepared) -> Callable[[bytes, bool], object]:
+    """What turns a BYTE/TEXT descriptor of ``p``'s result into an asyncio reader."""
 
     def make(descriptor: bytes, is_text: bool) -> object:
         reader = AsyncBlobReader(aconn, p.stmt_id, descriptor)
         return AsyncTextReader(reader, aconn.encoding) if is_text else reader
 
-    return _bs.wrap_rows(p, rows, make)
+    return make

@@ -49,7 +49,7 @@ from .placeholders import SqlPlan, arrange, count_arg, plan_sql
 from .replies import Reply
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
-from .steps import Steps
+from .steps import Op, Steps
 
 __all__ = ["NO_ROW", "Cursor"]
 
@@ -280,25 +280,33 @@ class Cursor:
         return groups
 
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        stream = self.blob_stream
-        if stream is None:
-            stream = self.connection.blob_stream
+        """The hook: ``fetch_blobs_op`` run blocking, with this driver's readers and LOBs."""
+        conn = self.connection
+        stream = conn.blob_stream if self.blob_stream is None else self.blob_stream
+        limit = self.lob_materialize_limit
+        conn._run(self.fetch_blobs_op(
+            p, reply, stream, conn.lob_materialize_limit if limit is None else limit,
+            lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text),
+            _lob.lob_factory(conn)))
+
+    def fetch_blobs_op(
+        self, p: Prepared, reply: Reply, stream: bool, limit: int,
+        reader: Callable[[bytes, bool], object], factory: _lob.LobFactory,
+    ) -> Op[None]:
+        """A batch's BYTE/TEXT and BLOB/CLOB columns, for either driver (its ``_fetch_blobs``
+        hook gives its settings, its reader maker and its LOB factory): BYTE/TEXT values as
+        readers (``stream``) or fetched in one exchange, smart LOBs up to ``limit`` bytes
+        read, the others made objects."""
         if stream and p.blobs and reply.rows and reply.error is None:
-            conn = self.connection
-            reply.rows = _blobstream.wrap_rows(
-                p, reply.rows, lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text))
+            reply.rows = _blobstream.wrap_rows(p, reply.rows, reader)
         fetched = [] if stream else self._blob_requests(p, reply)
         if fetched:
-            self.connection._exchange(fetched)
+            yield fetched
             self._apply_blobs(p, reply, fetched)
         if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
-            conn = self.connection
-            limit = self.lob_materialize_limit
-            if limit is None:
-                limit = conn.lob_materialize_limit
             try:
-                reply.rows = conn._run(_lob.wrap_rows_op(
-                    conn, p.lobs, reply.rows, limit, _lob.lob_factory(conn)))
+                reply.rows = yield from _lob.wrap_rows_op(
+                    self.connection, p.lobs, reply.rows, limit, factory)
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 
@@ -964,18 +972,6 @@ class Cursor:
         """The ``_execute_streamed`` hook's steps: BYTE/TEXT parameters from file-likes."""
         return _blobstream.execute_streamed_steps(
             self.connection, p, values, self._active_adapters(), self._executed)
-
-    def blob_requests(self, p: Prepared, reply: Reply) -> list[tuple[bytes, Reply]]:
-        """The ``_fetch_blobs`` hook's SQ_FETCHBLOB groups for a batch (``apply_blobs``
-        puts their data into its rows)."""
-        return self._blob_requests(p, reply)
-
-    def apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
-        self._apply_blobs(p, reply, fetched)
-
-    def reset_result(self) -> None:
-        """Drop the open result (its CLOSE deferred to the next request; holding the lock)."""
-        self._reset()
 
     def fetch_op(self) -> CursorOp[bool]:
         """The next batch into the buffer (``_fetch_op``), run holding the connection's lock;
