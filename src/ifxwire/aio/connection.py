@@ -334,16 +334,11 @@ class AsyncConnection(ExceptionAttributes):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        """Commit on success, roll back on an exception, then close (as the sync driver)."""
+        """Commit on success, roll back on an exception, then close (``Connection.leave_op``,
+        as the sync driver)."""
         try:
-            if not self.closed and not self.broken:
-                if exc_type is None:
-                    await self.commit()
-                else:
-                    try:
-                        await self.rollback()
-                    except Error:
-                        log.debug("rollback on context exit failed", exc_info=True)
+            async with self._lock:
+                await self._run(self._core.leave_op(exc_type is not None))
         finally:
             await self.close()
 

@@ -594,14 +594,8 @@ class Connection(ExceptionAttributes):
     ) -> None:
         """psycopg 3 semantics: commit on success, roll back on an exception, then close."""
         try:
-            if not self._closed and self._broken is None:
-                if exc_type is None:
-                    self.commit()
-                else:
-                    try:
-                        self.rollback()
-                    except Error:
-                        log.debug("rollback on context exit failed", exc_info=True)
+            with self._lock:
+                self._run(self.leave_op(exc_type is not None))
         finally:
             self.close()
 
@@ -749,6 +743,20 @@ class Connection(ExceptionAttributes):
 
     def end_transaction_op(self, group: bytes, what: str) -> Op[None]:
         return self._end_transaction_op(group, what)
+
+    def leave_op(self, failed: bool) -> Op[None]:
+        """Leaving the connection's ``with`` block (both drivers, holding the lock): commit
+        after a normal end; after an exception roll back, a failing rollback only logged
+        (the block's own exception matters more); nothing once closed or broken."""
+        if self._closed or self._broken is not None:
+            return
+        if not failed:
+            yield from self._end_transaction_op(COMMIT_GROUP, "commit")
+            return
+        try:
+            yield from self._end_transaction_op(ROLLBACK_GROUP, "rollback")
+        except Error:
+            log.debug("rollback on context exit failed", exc_info=True)
 
     def autocommit_op(self, value: bool) -> Op[None]:
         return self._autocommit_op(value)
