@@ -25,6 +25,7 @@ __all__ = [
     "DataError",
     "DatabaseError",
     "Error",
+    "ExceptionAttributes",
     "IntegrityError",
     "InterfaceError",
     "InternalError",
@@ -205,6 +206,22 @@ class ProgrammingError(DatabaseError):
 class NotSupportedError(DatabaseError):
     """The server or the database cannot do what was asked (for example transactions in a
     database without logging, or a feature this server version lacks)."""
+
+
+class ExceptionAttributes:
+    """PEP 249's optional extension, the exception classes as attributes of a connection:
+    inherited by both drivers' connection classes."""
+
+    Warning = Warning
+    Error = Error
+    InterfaceError = InterfaceError
+    DatabaseError = DatabaseError
+    DataError = DataError
+    OperationalError = OperationalError
+    IntegrityError = IntegrityError
+    InternalError = InternalError
+    ProgrammingError = ProgrammingError
+    NotSupportedError = NotSupportedError
 
 
 # --------------------------------------------------------------------------------------------

@@ -71,6 +71,40 @@ def test_next_connect_reads_the_acknowledgement_first(fake: FakeServer) -> None:
     result[0].close(wait=True)
 
 
+def test_asyncio_connect_reads_pending_goodbyes_first(fake: FakeServer) -> None:
+    """The asyncio connect keeps the sync connect's promise too (a sync connection closed,
+    then an asyncio one opened, never meets the old session's locks): no TCP connect before
+    the pending acknowledgement is read, and the event loop runs on while it waits."""
+    fake.exit_gate = threading.Event()
+    ifxwire.connect(**fake.kwargs()).close()
+    assert len(goodbye._pending) == 1
+    accepted = fake.accepted
+    ticks = 0
+
+    async def main() -> None:
+        nonlocal ticks
+
+        async def heartbeat() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.05)
+                ticks += 1
+
+        beat = asyncio.create_task(heartbeat())
+        task = asyncio.create_task(ifxwire.aio.connect(**fake.kwargs()))
+        await asyncio.sleep(WITHHELD)
+        assert fake.accepted == accepted  # still waiting for the goodbye
+        assert ticks >= 5  # ... without blocking the loop
+        fake.exit_gate.set()
+        aconn = await asyncio.wait_for(task, 30)
+        beat.cancel()
+        assert not aconn.closed and not goodbye._pending
+        assert fake.accepted == accepted + 1
+        await aconn.close()
+
+    asyncio.run(main())
+
+
 def test_close_wait_reads_the_acknowledgement(fake: FakeServer) -> None:
     fake.exit_gate = threading.Event()
     conn = ifxwire.connect(**fake.kwargs())

@@ -210,3 +210,19 @@ def test_commit_closes_open_results(opener: Any) -> None:
     with pytest.raises(ifxwire.ProgrammingError, match="closed by commit"):
         cur.fetchall()
     assert len(c.execute(f"SELECT a FROM {t}").fetchall()) == 2001
+
+
+def test_with_block_commits_or_rolls_back_then_closes(opener: Any) -> None:
+    """Leaving a connection's ``with`` block (``Connection.leave_op``, both drivers): commit
+    after a normal end, roll back after an exception (which goes on), then close."""
+    other = opener("logged")
+    table = _table(other)
+    with opener("logged") as c:
+        c.execute(f"INSERT INTO {table} VALUES (1)")
+    assert c.closed
+    with pytest.raises(ZeroDivisionError), opener("logged") as c:
+        c.execute(f"INSERT INTO {table} VALUES (2)")
+        1 / 0  # noqa: B018
+    assert c.closed
+    assert _count(other, table) == 1
+    other.commit()

@@ -19,14 +19,43 @@ of blocking the loop forever: use ``fetch_arrow_table`` or ``fetch_record_batche
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Coroutine, Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import InterfaceError
 
 if TYPE_CHECKING:
-    from ..client.cursor import Cursor
-    from .connection import AsyncConnection
+    from ..client.batch import BatchCursor
+    from ..client.placeholders import SqlPlan
+    from ..client.statements import Prepared
+    from ..protocol.columns import ColumnDesc
+
+    # What the mixin needs of the sync cursor and of the asyncio connection, named as
+    # Protocols so that this module stays out of the client/aio import circle
+    # (tests/unit/test_driver_core.py).
+
+    class _Cursor(BatchCursor, Protocol):
+        statement_timeout: float | None
+
+        @property
+        def _columns(self) -> Sequence[ColumnDesc]: ...
+
+        def _check(self) -> None: ...
+        def _check_result(self) -> None: ...
+
+    class _Core(Protocol):
+        def ensure_usable(self) -> None: ...
+
+    class _Connection(Protocol):
+        @property
+        def _writer(self) -> object: ...
+        @property
+        def _core(self) -> _Core: ...
+        @property
+        def _lock(self) -> asyncio.Lock: ...
+
+        async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]: ...
+        async def _drive(self, steps: Generator[Any, Any, _R]) -> _R: ...
 
 __all__ = ["AsyncArrowMixin"]
 
@@ -40,7 +69,7 @@ _ON_LOOP = (
 )
 
 
-def _loop_of(aconn: AsyncConnection) -> asyncio.AbstractEventLoop:
+def _loop_of(aconn: _Connection) -> asyncio.AbstractEventLoop:
     """The event loop the connection's streams belong to (where its I/O must run)."""
     loop = getattr(aconn._writer, "_loop", None)  # asyncio.StreamWriter keeps it there
     if not isinstance(loop, asyncio.AbstractEventLoop):
@@ -79,8 +108,8 @@ async def _await(aw: Awaitable[_R]) -> _R:
 class AsyncArrowMixin:
     """Arrow methods; the class using it has ``_cur`` (a sync Cursor) and ``connection``."""
 
-    _cur: Cursor
-    connection: AsyncConnection
+    _cur: _Cursor
+    connection: _Connection
 
     async def fetch_arrow_table(self) -> Any:
         """The remaining rows as a ``pyarrow.Table`` (needs ``ifxwire[arrow]``)."""

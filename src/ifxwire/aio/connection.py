@@ -41,6 +41,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .. import errors as _e
+from ..client import goodbye
 from ..client.cancel import send_interrupt
 from ..client.connection import Connection
 from ..client.dsn import Address, ConnectParams, resolve
@@ -54,18 +55,7 @@ from ..client.statements import (
 )
 from ..client.steps import FLUSH, Op
 from ..client.transport import Transport
-from ..errors import (
-    DatabaseError,
-    DataError,
-    Error,
-    IntegrityError,
-    InterfaceError,
-    InternalError,
-    NotSupportedError,
-    OperationalError,
-    ProgrammingError,
-    Warning,
-)
+from ..errors import Error, ExceptionAttributes, InternalError, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
@@ -176,24 +166,13 @@ class _Forward(Generic[_V]):
                 value if self.cast is None else self.cast(value))
 
 
-class AsyncConnection:
+class AsyncConnection(ExceptionAttributes):
     """An asyncio session with an Informix server. Create it with ``await aio.connect(...)``.
 
     Mirrors :class:`ifxwire.Connection`; methods that talk to the server are coroutines.
     Tasks may share a connection (an ``asyncio.Lock`` serialises exchanges), but a
     transaction is per connection, as with the sync driver.
     """
-
-    Warning = Warning
-    Error = Error
-    InterfaceError = InterfaceError
-    DatabaseError = DatabaseError
-    DataError = DataError
-    OperationalError = OperationalError
-    IntegrityError = IntegrityError
-    InternalError = InternalError
-    ProgrammingError = ProgrammingError
-    NotSupportedError = NotSupportedError
 
     def __init__(
         self,
@@ -355,16 +334,11 @@ class AsyncConnection:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        """Commit on success, roll back on an exception, then close (as the sync driver)."""
+        """Commit on success, roll back on an exception, then close (``Connection.leave_op``,
+        as the sync driver)."""
         try:
-            if not self.closed and not self.broken:
-                if exc_type is None:
-                    await self.commit()
-                else:
-                    try:
-                        await self.rollback()
-                    except Error:
-                        log.debug("rollback on context exit failed", exc_info=True)
+            async with self._lock:
+                await self._run(self._core.leave_op(exc_type is not None))
         finally:
             await self.close()
 
@@ -447,10 +421,6 @@ class AsyncConnection:
             result: _T = stop.value
             return result
 
-    async def _read(self, reply: Reply) -> Reply:
-        """One reply to its SQ_EOT: the sync connection's ``_read_steps``, awaited."""
-        return await self._drive(self._core.read_steps(reply))
-
     def cancel(self) -> None:
         """Interrupt the statement running on this connection (as ``Connection.cancel``);
         a plain method, callable from any thread. The awaiting call fails with -213."""
@@ -477,11 +447,9 @@ class AsyncConnection:
     async def _exchange(
         self,
         groups: Sequence[tuple[bytes, Reply]],
-        tail: Sequence[bytes] = (),
         drain: bool = True,
     ) -> None:
         """Deferred groups plus ``groups`` in one write; every reply read, in order.
-        ``tail``: groups sent last whose replies the caller reads itself (aio/lob.py).
 
         A cancellation while the replies are pending cancels the statement on the server and
         reads them to their end (module docstring; ``drain=False``: the pool's ping gives
@@ -491,8 +459,9 @@ class AsyncConnection:
         core = self._core
         core.ensure_usable()
         if core.active_stream is not None:
-            await core.active_stream.adrain()  # a BYTE/TEXT reader part way (aio/lob.py)
-        deferred = core.begin_exchange([*(g for g, _ in groups), *tail])
+            # A BYTE/TEXT reader part way through its value (aio/lob.py): read it out.
+            await self._drive(core.active_stream.drain_steps())
+        deferred = core.begin_exchange([g for g, _ in groups])
         replies = [r for _, r in deferred]
         timer = None
         drained = False
@@ -508,8 +477,7 @@ class AsyncConnection:
             try:
                 await self._read_all(replies, groups)
             except asyncio.CancelledError:
-                if drain and not tail and not core.broken:
-                    # (the caller reads the tail's replies: those cannot be drained here)
+                if drain and not core.broken:
                     drained = await self._drain_cancelled(replies, groups)
                 raise
             core.end_exchange(deferred)
@@ -534,7 +502,7 @@ class AsyncConnection:
         complete is skipped)."""
         for r in (*replies, *(reply for _, reply in groups)):
             if not r.complete:
-                await self._read(r)
+                await self._drive(self._core.read_steps(r))
 
     async def _drain_cancelled(
         self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
@@ -553,9 +521,11 @@ class AsyncConnection:
             return False
         return True
 
-    async def _run(self, op: Op[_T]) -> _T:
+    async def _run(self, op: Op[_T], hooks: object = None) -> _T:
         """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
-        the blocking loop ``Connection._run``; the operation itself is the sync driver's."""
+        the blocking loop ``Connection._run`` (cursor operations included); the operation itself
+        is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
+        are ``hooks``' coroutines of those names (an ``AsyncCursor``)."""
         try:
             groups = next(op)
             while True:
@@ -563,6 +533,8 @@ class AsyncConnection:
                     if groups.__class__ is list:
                         await self._exchange(groups)
                         got = None
+                    elif groups.__class__ is tuple:
+                        got = await getattr(hooks, groups[0])(*groups[1:])
                     else:
                         got = await self._drive(groups)
                 except BaseException as exc:
@@ -573,20 +545,8 @@ class AsyncConnection:
             result: _T = stop.value
             return result
 
-    async def _prepare(self, sql: str, plan: SqlPlan, cache: bool) -> Prepared:
-        return await self._run(self._core.prepare_op(sql, plan, cache))
-
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
         return await self._run(self._core.statement_op(sql, plan))
-
-    async def _lob_txn_begin(self) -> None:
-        await self._run(self._core.lob_txn_begin_op())
-
-    async def _lob_txn_end(self, commit: bool) -> None:
-        await self._run(self._core.lob_txn_end_op(commit))
-
-    def _lob_txn_abandon(self) -> None:
-        self._core.abandon_lob_txn()
 
     async def _end_transaction(self, group: bytes, what: str) -> None:
         await self._run(self._core.end_transaction_op(group, what))
@@ -717,6 +677,8 @@ async def connect(
     options: dict[str, Any] = {k: v for k, v in locals().items()
                                if k not in ("host", "row_factory")}
     params = resolve(host, options)
+    if goodbye.pending():  # as the sync connect: closed sessions first (client/goodbye.py)
+        await asyncio.to_thread(goodbye.settle)
     attempts = Attempts(params)
     for addr, member in attempts:
         try:

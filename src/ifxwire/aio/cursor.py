@@ -2,7 +2,8 @@
 
 An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
 runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
-awaiting loops (``_perform``, ``AsyncConnection._drive``); result state, the finalizer that
+awaiting loops (``AsyncConnection._run``/``_drive``; the hooks an operation yields
+are this class's coroutines of the same names); result state, the finalizer that
 defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
 surface as coroutines, and the hooks whose I/O the two cursors still do differently (LOB
 values, BYTE/TEXT data).
@@ -17,20 +18,14 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
-from ..client.batch import execute_many_steps, raise_batch_errors
+from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
-from ..client.cursor import _PROC_NAME, NO_ROW, Cursor, CursorOp
-from ..client.placeholders import (
-    param_rows,
-    plan_sql,
-    proc_params,
-)
+from ..client.cursor import NO_ROW, Cursor
 from ..client.replies import Reply
 from ..client.statements import Description, Prepared
-from ..errors import DatabaseError, ProgrammingError
+from ..client.steps import Op
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
-from ..types.errors import CodecError
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
 from .connection import _Forward
@@ -44,12 +39,13 @@ log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
 
-_END = object()
-
 
 class AsyncCursor(AsyncArrowMixin):
     """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works.
     The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
+
+    _cur: Cursor
+    connection: AsyncConnection
 
     def __init__(self, connection: AsyncConnection) -> None:
         self.connection = connection
@@ -92,35 +88,16 @@ class AsyncCursor(AsyncArrowMixin):
         """Prepare (or reuse) and run ``operation``; ``?``, ``:1`` or ``:name`` markers."""
         cur = self._cur
         cur.ensure_open()
-        aconn = self.connection
-        core = aconn._core
-        args = cur.execute_args(operation, parameters)
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            await self._perform(cur.execute_op(operation, args))
+        await self._locked(cur.execute_op(operation, cur.execute_args(operation, parameters)))
         return self
 
-    async def _perform(self, op: CursorOp[_T]) -> _T:
-        """Run a cursor operation of the sync ``Cursor`` (see ``Cursor._perform``) with
-        awaits: exchanges on the asyncio connection, hooks named after this class's
-        coroutines."""
+    async def _locked(self, op: Op[_T]) -> _T:
+        """A cursor operation run under the connection's lock and this cursor's timeout, on
+        a usable connection: the frame of every request the cursor makes."""
         aconn = self.connection
-        try:
-            step = next(op)
-            while True:
-                try:
-                    if step.__class__ is list:
-                        await aconn._exchange(step)
-                        got = None
-                    else:
-                        got = await getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
-                except BaseException as exc:
-                    step = op.throw(exc)
-                else:
-                    step = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+        async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
+            aconn._core.ensure_usable()
+            return await aconn._run(op, self)
 
     async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
         aconn = self.connection
@@ -133,7 +110,7 @@ class AsyncCursor(AsyncArrowMixin):
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
-        self.connection._lob_txn_abandon()
+        self.connection._core.abandon_lob_txn()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row
@@ -141,44 +118,18 @@ class AsyncCursor(AsyncArrowMixin):
         ``errors``; ``rowcount`` sums the successful rows."""
         cur = self._cur
         cur.ensure_open()
-        aconn = self.connection
-        core = aconn._core
-        plan = plan_sql(operation)
-        it = param_rows(seq_of_parameters)
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            cur.reset_result()
-            first = next(it, _END)
-            if first is _END:
-                cur.rowcount = 0
-                return self
-            p, _ = await aconn._statement(operation, plan)
-            pipe, _ = await aconn._drive(execute_many_steps(cur, p, plan, it, first))
-            raise_batch_errors(pipe)
+        await self._locked(execute_many_op(cur, operation, seq_of_parameters))
         return self
 
     async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
         """Call a stored routine; returns the parameters with OUT/INOUT values in place
         (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
         ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
-        from ..client import routines as _r
+        from ..client.routines import procedure_op
 
-        if not isinstance(procname, str) or not _PROC_NAME.match(procname):
-            raise ProgrammingError(f"invalid procedure name {procname!r}")
-        values = proc_params(parameters)
-        if _r.has_markers(values):
-            self._cur.ensure_open()
-            aconn = self.connection
-            async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
-                return await aconn._run(_r.callproc_op(self._cur, procname, values))
-        marks = ", ".join("?" * len(values))
-        try:
-            await self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
-        except DatabaseError as exc:
-            if exc.sqlcode == _r.OUT_ARGUMENT:
-                raise _r.out_parameters_hint(exc, procname) from None
-            raise
-        return parameters
+        self._cur.ensure_open()
+        result: Sequence[object] = await self._locked(procedure_op(self._cur, procname, parameters))
+        return result
 
     def nextset(self) -> None:
         """Informix statements return one result set at most."""
@@ -197,36 +148,17 @@ class AsyncCursor(AsyncArrowMixin):
         cur = self._cur
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
-        aconn = self.connection
-        core = aconn._core
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            if cur.ended():
-                return False
-            return await self._perform(cur.fetch_op())
+        return await self._locked(cur.fetch_op())
 
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        """Async twin of ``Cursor._fetch_blobs``: BYTE/TEXT data for a batch just received."""
-        cur = self._cur
+        """The hook: ``Cursor.fetch_blobs_op`` awaited, with asyncio readers and LOBs."""
         aconn = self.connection
-        stream = self.blob_stream
-        if stream is None:
-            stream = aconn._core.blob_stream
-        if stream and p.blobs and reply.rows and reply.error is None:
-            reply.rows = _alob.wrap_blob_rows(aconn, p, reply.rows)
-        fetched = [] if stream else cur.blob_requests(p, reply)
-        if fetched:
-            await aconn._exchange(fetched)
-            cur.apply_blobs(p, reply, fetched)
-        if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
-            limit = self.lob_materialize_limit
-            if limit is None:
-                limit = aconn._core.lob_materialize_limit
-            try:
-                reply.rows = await aconn._run(_lob.wrap_rows_op(
-                    aconn._core, p.lobs, reply.rows, limit, _alob.lob_factory(aconn)))
-            except CodecError as exc:  # a locator no server sends: the result ends with it
-                reply.decode_error = exc
+        core = aconn._core
+        stream = core.blob_stream if self.blob_stream is None else self.blob_stream
+        limit = self.lob_materialize_limit
+        await aconn._run(self._cur.fetch_blobs_op(
+            p, reply, stream, core.lob_materialize_limit if limit is None else limit,
+            _alob.blob_reader_maker(aconn, p), _alob.lob_factory(aconn)))
 
     # The loops of the sync cursor's fetches, awaiting the next batch where those block;
     # the row buffer is the sync cursor's, reached through its cursor API (``take``...).

@@ -21,7 +21,7 @@ from ..client import blobstream as _bs
 from ..client import fastpath as _fp
 from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P
-from ..client.steps import Op
+from ..client.steps import Op, Steps
 from ..errors import InterfaceError
 from ..protocol.codes import XID_CLOB
 
@@ -176,18 +176,7 @@ class AsyncBlobReader:
             raise ValueError("I/O operation on a closed reader")
         aconn = self.connection
         async with aconn._lock:
-            if raw.unstarted:
-                await aconn._exchange([], tail=[raw.start_request()])
-                raw.started(self)
-            if not raw.ready():
-                return 0
-            try:
-                return await aconn._drive(raw.fill_steps(memoryview(b).cast("B")))
-            except BaseException:
-                core = aconn._core
-                if not core.broken and raw.streaming:
-                    core.break_session(InterfaceError("a BYTE/TEXT read was interrupted"))
-                raise
+            return await aconn._drive(raw.readinto_steps(self, memoryview(b).cast("B")))
 
     async def read(self, size: int = -1) -> bytes:
         """Up to ``size`` bytes (all the rest when -1)."""
@@ -207,9 +196,9 @@ class AsyncBlobReader:
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self.chunks()
 
-    async def adrain(self) -> None:
+    def drain_steps(self) -> Steps[None]:
         """Before another request: read and drop the rest (``BlobReader.drain_steps``)."""
-        await self.connection._drive(self._raw.drain_steps())
+        return self._raw.drain_steps()
 
     def _drain(self) -> None:
         raise InterfaceError("an asyncio BYTE/TEXT reader is drained by the asyncio connection")
@@ -219,7 +208,7 @@ class AsyncBlobReader:
         aconn = self.connection
         if raw.streaming and not aconn.closed and not aconn.broken:
             async with aconn._lock:
-                await self.adrain()
+                await aconn._drive(raw.drain_steps())
                 raw.closed_on_purpose()
         raw.close()
 
@@ -262,12 +251,11 @@ class AsyncTextReader:
         await self.close()
 
 
-def wrap_blob_rows(aconn: AsyncConnection, p: Prepared, rows: list[tuple[Any, ...]]
-                   ) -> list[tuple[Any, ...]]:
-    """Rows with BYTE/TEXT descriptors turned into asyncio readers."""
+def blob_reader_maker(aconn: AsyncConnection, p: Prepared) -> Callable[[bytes, bool], object]:
+    """What turns a BYTE/TEXT descriptor of ``p``'s result into an asyncio reader."""
 
     def make(descriptor: bytes, is_text: bool) -> object:
         reader = AsyncBlobReader(aconn, p.stmt_id, descriptor)
         return AsyncTextReader(reader, aconn.encoding) if is_text else reader
 
-    return _bs.wrap_rows(p, rows, make)
+    return make

@@ -9,9 +9,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..client.cancel import timeout_scope
 from ..client.placeholders import count_arg
-from ..client.scroll import Fetch, Moves, ScrollCursor
+from ..client.scroll import Moves, ScrollCursor
 from .cursor import AsyncCursor
 
 if TYPE_CHECKING:
@@ -46,16 +45,10 @@ class AsyncScrollCursor(AsyncCursor):
         try:
             plan = next(moves)
             while True:
-                await self._exchange_fetches(plan)
+                await self._locked(self._cur.sfetch_op(plan))
                 plan = moves.send(None)
         except StopIteration as done:
             return done.value  # type: ignore[no-any-return]
-
-    async def _exchange_fetches(self, plan: list[Fetch]) -> None:
-        aconn = self.connection
-        async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
-            aconn._core.ensure_usable()
-            await self._perform(self._cur.sfetch_op(plan))
 
     async def fetchone(self) -> Row | None:
         if not self._cur.scrollable:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import arrow as _arrow
 from .. import arrowcols as _cols
@@ -24,8 +24,59 @@ from ..types.rowcodec import build_row_decoder
 from .statements import FETCH_SLACK
 
 if TYPE_CHECKING:
-    from ..aio.cursor import AsyncCursor
-    from .cursor import Cursor
+    from ..protocol.columns import ColumnDesc
+    from ..types.adapters import AdaptersMap
+    from ..types.rowcodec import RowDecoder
+    from .statements import Prepared
+
+
+class _FetchSession(Protocol):
+    @property
+    def encoding(self) -> str: ...
+    @property
+    def keep_char_padding(self) -> bool: ...
+    @property
+    def fetch_buffer_size(self) -> int: ...
+
+
+class _ResultState(Protocol):
+    @property
+    def prepared(self) -> Prepared | None: ...
+
+
+class Cursor(Protocol):
+    """What the Arrow methods need of the sync ``Cursor`` (its row buffer and result state):
+    a Protocol, so that this module stays out of the connection/cursor import circle
+    (tests/unit/test_driver_core.py)."""
+
+    rowcount: int
+    _received: int
+    _pos: int
+    _raw_decoder: RowDecoder | None
+
+    @property
+    def connection(self) -> _FetchSession: ...
+    @property
+    def _columns(self) -> Sequence[ColumnDesc]: ...
+    @property
+    def _raw(self) -> list[tuple[Any, ...]]: ...
+    @property
+    def _exhausted(self) -> bool: ...
+    @property
+    def _result(self) -> _ResultState: ...
+
+    def _check_result(self) -> None: ...
+    def _active_adapters(self) -> AdaptersMap: ...
+    def _more(self) -> bool: ...
+
+
+class AsyncCursor(Protocol):
+    """What the asyncio Arrow methods need of an ``AsyncCursor``."""
+
+    @property
+    def _cur(self) -> Cursor: ...
+
+    async def _more(self) -> bool: ...
 
 __all__ = ["aiter_batches", "iter_batches", "reader", "table", "to_pandas"]
 

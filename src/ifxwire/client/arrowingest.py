@@ -11,16 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import arrow as _arrow
 from ..errors import ProgrammingError
 from . import arrowbind
-from .batch import Filler, Pipeline, pipeline_steps, queue_encoded, queue_sets, raise_batch_errors
+from .batch import (
+    BatchCursor,
+    Filler,
+    Pipeline,
+    pipeline_steps,
+    queue_encoded,
+    queue_sets,
+    raise_batch_errors,
+)
 from .placeholders import SqlPlan, plan_sql
-
-if TYPE_CHECKING:
-    from .cursor import Cursor
 
 __all__ = ["EXISTS_SQL", "SLICE_ROWS", "Ingest", "filler", "ingest", "plan_ingest"]
 
@@ -28,6 +33,15 @@ __all__ = ["EXISTS_SQL", "SLICE_ROWS", "Ingest", "filler", "ingest", "plan_inges
 SLICE_ROWS = 32768
 #: Whether the table exists (temp tables are not in systables: they count as absent).
 EXISTS_SQL = "SELECT 1 FROM systables WHERE tabname = ?"
+
+
+
+class IngestCursor(BatchCursor, Protocol):
+    """What ``ingest`` needs of the sync ``Cursor`` (a Protocol, so that this module stays
+    out of the connection/cursor import circle)."""
+
+    def execute(self, operation: str, parameters: object = None) -> Any: ...
+
 
 _INGEST_MODES = ("create", "append", "replace", "create_append")
 
@@ -169,7 +183,7 @@ def plan_ingest(table_name: str, data: Any, mode: str) -> Ingest:
     return Ingest(pa, reader, table, table_name.lower(), mode, create, insert)
 
 
-def filler(cur: Cursor, pa: Any, plan: SqlPlan, batches: Iterator[Any]) -> Filler:
+def filler(cur: BatchCursor, pa: Any, plan: SqlPlan, batches: Iterator[Any]) -> Filler:
     """The pipeline's rows: each batch's slices encoded column-wise, or as tuples when the
     column encoder declines one (or the cursor has user dumpers, which take Python values)."""
     encoding = cur.connection.encoding
@@ -192,7 +206,7 @@ def filler(cur: Cursor, pa: Any, plan: SqlPlan, batches: Iterator[Any]) -> Fille
     return fill
 
 
-def ingest(cur: Cursor, table_name: str, data: Any, mode: str) -> int:
+def ingest(cur: IngestCursor, table_name: str, data: Any, mode: str) -> int:
     """``Cursor.adbc_ingest``: create/replace the table as asked, then one pipelined batch."""
     ing = plan_ingest(table_name, data, mode)
     exists = cur.execute(EXISTS_SQL, (ing.tabname,)).fetchone() is not None

@@ -22,7 +22,7 @@ import struct
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import _accel
 from ..errors import DatabaseError, Error, ProgrammingError, connection_lost
@@ -31,13 +31,17 @@ from ..protocol.codes import Msg
 from ..protocol.messages import Done
 from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EXECUTE_EOT, id_head
 from .binds import bind_message, rows_encoder
-from .connection import Connection
+from .cancel import timeout_scope
 from .placeholders import SqlPlan, arrange, param_rows, plan_sql
 from .replies import Reply
+from .steps import Op
 
 if TYPE_CHECKING:
-    from .cursor import Cursor
+    from contextlib import AbstractContextManager
+
+    from ..types.adapters import AdaptersMap
     from .statements import Prepared
+    from .transport import Transport
 
 __all__ = [
     "CHUNK_BYTES",
@@ -46,6 +50,7 @@ __all__ = [
     "Pipeline",
     "PipelineState",
     "execute_many",
+    "execute_many_op",
     "execute_many_steps",
     "pipeline_steps",
     "queue_encoded",
@@ -53,6 +58,57 @@ __all__ = [
 ]
 
 log = logging.getLogger("ifxwire.client")
+
+_T = TypeVar("_T")
+
+
+class BatchSession(Protocol):
+    """What a pipelined batch needs of the sync ``Connection`` (the asyncio driver hands
+    its core): named here so that this module, and the Arrow ingest built on it, stay out
+    of the connection/cursor import circle (tests/unit/test_driver_core.py)."""
+
+    encoding: str
+    _in_txn: bool
+    _deferred: list[bytes]
+
+    @property
+    def broken(self) -> bool: ...
+    @property
+    def _layout(self) -> m.Layout: ...
+    @property
+    def _transport(self) -> Transport: ...
+    @property
+    def _blob_width(self) -> int: ...
+    @property
+    def _lock(self) -> AbstractContextManager[Any]: ...
+
+    def _check(self) -> None: ...
+    def _fail(self, exc: Exception) -> None: ...
+    def _send(self, data: bytes | bytearray) -> None: ...
+    def _read_steps(self, reply: Reply) -> Generator[int | memoryview, int, Reply]: ...
+    def _server_error(self, err: m.ServerError) -> DatabaseError: ...
+    def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]: ...
+    def _statement_op(self, sql: str, plan: SqlPlan) -> Op[tuple[Prepared, bool]]: ...
+    def _run(self, op: Op[_T], hooks: object = None) -> _T: ...
+    def _drive(self, steps: Generator[Any, Any, _T], fail: bool = True) -> _T: ...
+    def _retire(self, p: Prepared) -> None: ...
+    def _needs_begin(self, p: Prepared) -> bool: ...
+    def _ansi_autocommit(self) -> bool: ...
+    def _after_statement(self, p: Prepared, done: Done | None) -> None: ...
+
+
+class BatchCursor(Protocol):
+    """What a pipelined batch needs of the sync ``Cursor``."""
+
+    rowcount: int
+    lastrowid: int | None
+    statement_timeout: float | None
+
+    @property
+    def connection(self) -> BatchSession: ...
+
+    def _reset(self) -> None: ...
+    def _active_adapters(self) -> AdaptersMap: ...
 
 CHUNK_BYTES = 64 * 1024
 CHUNK_ROWS = 256
@@ -182,7 +238,7 @@ class ReplyTally:
                 serial = ins[3] or serial  # the bigserial, else the serial8
         return pos + 2, fields, serial or fields[3]
 
-    def _read_fast(self, conn: Connection, limit: int) -> int:
+    def _read_fast(self, conn: BatchSession, limit: int) -> int:
         """Consume up to ``limit`` row replies that are ``[INSERTDONE] DONE [INSERTDONE]
         [COST] EOT`` and already complete in the receive buffer; the count consumed (0 sends
         the next reply to the Reply path). One call per buffer's worth of replies, not per
@@ -324,7 +380,7 @@ class PipelineState(ReplyTally):
         self.chunk_rows = 0
         return data
 
-    def _read_rows(self, conn: Connection) -> int:
+    def _read_rows(self, conn: BatchSession) -> int:
         """The fast path over the run of rows at the front of ``expect``: how many it read
         from what is already in the receive buffer (no I/O)."""
         expect = self.expect
@@ -355,7 +411,7 @@ class PipelineState(ReplyTally):
         self.in_flight -= 1
         return tag
 
-    def _settle(self, conn: Connection, tag: int, reply: Reply) -> None:
+    def _settle(self, conn: BatchSession, tag: int, reply: Reply) -> None:
         """Account for a reply read by the Reply parser (the one the fast path did not take)."""
         err = None if reply.error is None else conn._server_error(reply.error)
         if tag >= 0:
@@ -380,7 +436,7 @@ class Pipeline(PipelineState):
     sync and the asyncio connection drive; sends go through ``conn._send`` (the asyncio
     transport queues them until its loop next waits)."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: BatchSession) -> None:
         super().__init__(conn._layout)
         self.conn = conn
 
@@ -429,7 +485,7 @@ class BatchOutcome(Protocol):
 
 
 def finish_batch(
-    conn: Connection, cursor: Cursor, p: Prepared, pipe: BatchOutcome, began: bool
+    conn: BatchSession, cursor: BatchCursor, p: Prepared, pipe: BatchOutcome, began: bool
 ) -> None:
     """Transaction and cursor bookkeeping once every reply has been read (sync and asyncio)."""
     if pipe.begin_error is not None:
@@ -457,33 +513,49 @@ def raise_batch_errors(pipe: BatchOutcome) -> None:
         raise pipe.commit_error
 
 
-def execute_many(cursor: Cursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
-    """The sync ``Cursor.executemany``: ``execute_many_steps`` driven blocking."""
+def execute_many(cursor: BatchCursor, operation: str, seq_of_parameters: Iterable[object]) -> None:
+    """The sync ``Cursor.executemany``: ``execute_many_op`` run blocking under the
+    connection's lock and the cursor's statement timeout (``AsyncCursor.executemany`` runs
+    the same operation awaited)."""
+    conn = cursor.connection
+    with conn._lock, timeout_scope(conn, cursor.statement_timeout):
+        conn._check()
+        conn._run(execute_many_op(cursor, operation, seq_of_parameters))
+
+
+def execute_many_op(
+    cursor: BatchCursor, operation: str, seq_of_parameters: Iterable[object]
+) -> Op[int]:
+    """An executemany as an operation both drivers run (holding the connection's lock):
+    the statement prepared or taken from the cache, then every parameter set pipelined
+    (``execute_many_steps``, yielded for the loop to drive); the first failing row's error
+    is raised at the end (``raise_batch_errors``). Returns the number of sets."""
     conn = cursor.connection
     plan = plan_sql(operation)
     it = param_rows(seq_of_parameters)
     started = time.perf_counter()
-    with conn._lock:
-        conn._check()
-        cursor._reset()
-        first = next(it, _END)
-        if first is _END:
-            cursor.rowcount = 0
-            return
-        p, _ = conn._statement(operation, plan)
-        pipe, index = conn._drive(execute_many_steps(cursor, p, plan, it, first))
-        log.debug(
-            "executemany %d rows, %d failed, %.3f ms: %s",
-            index,
-            len(pipe.errors),
-            (time.perf_counter() - started) * 1000,
-            operation,
-        )
-        raise_batch_errors(pipe)
+    cursor._reset()
+    first = next(it, _END)
+    if first is _END:
+        cursor.rowcount = 0
+        return 0
+    p, _ = yield from conn._statement_op(operation, plan)
+    pipe: Pipeline
+    index: int
+    pipe, index = yield execute_many_steps(cursor, p, plan, it, first)
+    log.debug(
+        "executemany %d rows, %d failed, %.3f ms: %s",
+        index,
+        len(pipe.errors),
+        (time.perf_counter() - started) * 1000,
+        operation,
+    )
+    raise_batch_errors(pipe)
+    return index
 
 
 def execute_many_steps(
-    cursor: Cursor, p: Prepared, plan: SqlPlan, it: Iterator[object], first: object
+    cursor: BatchCursor, p: Prepared, plan: SqlPlan, it: Iterator[object], first: object
 ) -> Generator[Any, Any, tuple[Pipeline, int]]:
     """Every parameter set of an executemany of ``p`` (prepared), pipelined, without I/O:
     steps as ``Connection._read_steps``, driven by the sync and the asyncio cursor (under
@@ -502,7 +574,7 @@ Filler = Callable[[Pipeline, bytes], Generator[Any, Any, int]]
 
 
 def pipeline_steps(
-    cursor: Cursor, p: Prepared, fill: Filler
+    cursor: BatchCursor, p: Prepared, fill: Filler
 ) -> Generator[Any, Any, tuple[Pipeline, int]]:
     """The frame of a pipelined batch of ``p``: deferred groups, BEGIN, the rows ``fill``
     queues (parameter sets: ``queue_sets``; pre-encoded groups: ``queue_encoded``), COMMIT
@@ -569,7 +641,7 @@ def queue_encoded(
 
 
 def queue_sets(
-    cursor: Cursor, pipe: Pipeline, plan: SqlPlan, head: bytes, it: Iterator[object],
+    cursor: BatchCursor, pipe: Pipeline, plan: SqlPlan, head: bytes, it: Iterator[object],
     first: object, index: int,
 ) -> Generator[Any, Any, int]:
     """Queue parameter set ``first`` and the rest of ``it`` (rows ``index`` on), encoded by

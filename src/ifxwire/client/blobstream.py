@@ -388,17 +388,27 @@ class BlobReader(io.RawIOBase):
             raise ValueError("I/O operation on a closed reader")
         conn = self._conn
         with conn._lock:
-            if self._state == "new":
-                conn._exchange_prefix([self.start_request()])
-                self.started(self)
-            if not self.ready():
-                return 0
-            return self._fill(memoryview(b).cast("B"))
+            n: int = conn._drive(self.readinto_steps(self, memoryview(b).cast("B")))
+            return n
 
-    def _fill(self, out: memoryview) -> int:
-        """Copy value bytes into ``out``, receiving as needed (blocking)."""
-        n: int = self._conn._drive(self.fill_steps(out))
-        return n
+    def readinto_steps(self, owner: Any, out: memoryview) -> Steps[int]:
+        """One ``readinto`` of either driver, without I/O: the first asks for the value
+        (``start_request``, sent after the deferred groups, whose replies are read here;
+        ``owner`` becomes the connection's active stream), then value bytes are copied into
+        ``out`` (``fill_steps``). An interruption part way through the value breaks the
+        session: the rest of it would be taken for the next request's reply."""
+        conn = self._conn
+        if self._state == "new":
+            yield from conn.prefix_steps([self.start_request()])
+            self.started(owner)
+        if not self.ready():
+            return 0
+        try:
+            return (yield from self.fill_steps(out))
+        except BaseException:
+            if self._state == "streaming" and not conn.broken:
+                conn.break_session(InterfaceError("a BYTE/TEXT read was interrupted"))
+            raise
 
     def fill_steps(self, out: memoryview) -> Generator[int | memoryview, int, int]:
         """``_fill`` without I/O (steps as ``Connection._read_steps``; the asyncio reader

@@ -32,13 +32,12 @@ from ..errors import (
     DatabaseError,
     DataError,
     Error,
-    IntegrityError,
+    ExceptionAttributes,
     InterfaceError,
     InternalError,
     NotSupportedError,
     OperationalError,
     ProgrammingError,
-    Warning,
 )
 from ..locales import codec_for_locale
 from ..protocol import messages as m
@@ -144,24 +143,12 @@ def codec_error(exc: CodecError) -> DatabaseError:
     return InternalError(f"reply does not match its description: {exc}", sqlstate="XX000")
 
 
-class Connection:
+class Connection(ExceptionAttributes):
     """A session with an Informix server (PEP 249 Connection).
 
     Create it with :func:`ifxwire.connect`. Not safe to use from several threads at once in
     the PEP 249 sense (``threadsafety = 1``), but accidental sharing cannot corrupt the wire.
     """
-
-    # PEP 249 optional extension: the exception classes as attributes.
-    Warning = Warning
-    Error = Error
-    InterfaceError = InterfaceError
-    DatabaseError = DatabaseError
-    DataError = DataError
-    OperationalError = OperationalError
-    IntegrityError = IntegrityError
-    InternalError = InternalError
-    ProgrammingError = ProgrammingError
-    NotSupportedError = NotSupportedError
 
     # State that starts the same in every connection lives here, on the class, until a
     # connection changes it: a cold connect then stores only what differs (each attribute set
@@ -607,14 +594,8 @@ class Connection:
     ) -> None:
         """psycopg 3 semantics: commit on success, roll back on an exception, then close."""
         try:
-            if not self._closed and self._broken is None:
-                if exc_type is None:
-                    self.commit()
-                else:
-                    try:
-                        self.rollback()
-                    except Error:
-                        log.debug("rollback on context exit failed", exc_info=True)
+            with self._lock:
+                self._run(self.leave_op(exc_type is not None))
         finally:
             self.close()
 
@@ -723,6 +704,25 @@ class Connection:
                 log.debug("deferred %s failed (ignored): %s", self._names(group),
                           self._server_error(r.error))
 
+    def prefix_steps(self, groups: Sequence[bytes]) -> Steps[None]:
+        """Send the deferred groups and ``groups``, read only the deferred replies, without
+        I/O (the caller reads the rest as it arrives: a BYTE/TEXT reader's start). A
+        reader part way through its value is read out first; an interruption once the
+        request is sent breaks the session (its replies can no longer be matched)."""
+        self._check()
+        if self._active_stream is not None:
+            yield from self._active_stream.drain_steps()
+        deferred = self.begin_exchange(groups)
+        try:
+            for _, r in deferred:
+                yield from self._read_steps(r)
+        except BaseException as exc:
+            if self._broken is None:
+                self._fail(_e.connection_lost(
+                    f"an exchange was interrupted ({type(exc).__name__})"))
+            raise
+        self.end_exchange(deferred)
+
     def new_reply(self) -> Reply:
         """A reply to fill, in this session's layout and encoding."""
         return self._reply()
@@ -743,6 +743,20 @@ class Connection:
 
     def end_transaction_op(self, group: bytes, what: str) -> Op[None]:
         return self._end_transaction_op(group, what)
+
+    def leave_op(self, failed: bool) -> Op[None]:
+        """Leaving the connection's ``with`` block (both drivers, holding the lock): commit
+        after a normal end; after an exception roll back, a failing rollback only logged
+        (the block's own exception matters more); nothing once closed or broken."""
+        if self._closed or self._broken is not None:
+            return
+        if not failed:
+            yield from self._end_transaction_op(COMMIT_GROUP, "commit")
+            return
+        try:
+            yield from self._end_transaction_op(ROLLBACK_GROUP, "rollback")
+        except Error:
+            log.debug("rollback on context exit failed", exc_info=True)
 
     def autocommit_op(self, value: bool) -> Op[None]:
         return self._autocommit_op(value)
@@ -924,10 +938,12 @@ class Connection:
             raise err3
         return reply
 
-    def _run(self, op: Op[_T]) -> _T:
+    def _run(self, op: Op[_T], hooks: object = None) -> _T:
         """Run an operation (``Op``): exchange each list of groups it yields, blocking, and
-        return its result. ``AsyncConnection._run`` is the awaiting twin of this loop. A
-        failed exchange is thrown into the operation, so its own clean-up runs."""
+        return its result; a cursor operation's hook (a tuple, ``(name, *args)``) is
+        ``hooks``' method of that name (the cursor's), a Steps generator is driven.
+        ``AsyncConnection._run`` is the awaiting twin of this loop. A failed exchange is
+        thrown into the operation, so its own clean-up runs."""
         try:
             groups = next(op)
             while True:
@@ -935,6 +951,8 @@ class Connection:
                     if groups.__class__ is list:
                         self._exchange(groups)
                         got = None
+                    elif groups.__class__ is tuple:
+                        got = getattr(hooks, groups[0])(*groups[1:])
                     else:
                         got = self._drive(groups)
                 except BaseException as exc:
@@ -965,11 +983,6 @@ class Connection:
             self._in_flight = False
             if timer is not None:
                 timer.cancel()
-
-    def _exchange_prefix(self, groups: Sequence[bytes]) -> None:
-        """Send the deferred groups and ``groups``; read only the deferred replies (the caller
-        reads the rest itself, as it arrives: blobstream.py)."""
-        self._read_deferred(self._send_groups(groups))
 
     def _send_groups(self, groups: Sequence[bytes]) -> list[bytes]:
         """Send the deferred groups, then ``groups``, in one send; returns the deferred groups,

@@ -45,18 +45,18 @@ from . import lob as _lob
 from .binds import bind_message
 from .cancel import timeout_scope
 from .connection import Connection, codec_error
-from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
+from .placeholders import SqlPlan, arrange, count_arg, plan_sql
 from .replies import Reply
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
-from .steps import Steps
+from .steps import Op, Steps
 
 __all__ = ["NO_ROW", "Cursor"]
 
 log = logging.getLogger("ifxwire.client")
 
 _T = TypeVar("_T")
-#: A cursor operation (see Cursor._perform): yields groups to exchange or a hook tuple.
+#: A cursor operation (see Connection._run): yields groups to exchange or a hook tuple.
 CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
 
 #: ``Cursor.take_one``'s answer when the current batch is used up (a row may be anything a
@@ -64,9 +64,6 @@ CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
 NO_ROW: Any = object()
 
 _CURSOR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
-_PROC_NAME = re.compile(
-    r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
-)
 
 
 class _Result:
@@ -283,25 +280,33 @@ class Cursor:
         return groups
 
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        stream = self.blob_stream
-        if stream is None:
-            stream = self.connection.blob_stream
+        """The hook: ``fetch_blobs_op`` run blocking, with this driver's readers and LOBs."""
+        conn = self.connection
+        stream = conn.blob_stream if self.blob_stream is None else self.blob_stream
+        limit = self.lob_materialize_limit
+        conn._run(self.fetch_blobs_op(
+            p, reply, stream, conn.lob_materialize_limit if limit is None else limit,
+            lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text),
+            _lob.lob_factory(conn)))
+
+    def fetch_blobs_op(
+        self, p: Prepared, reply: Reply, stream: bool, limit: int,
+        reader: Callable[[bytes, bool], object], factory: _lob.LobFactory,
+    ) -> Op[None]:
+        """A batch's BYTE/TEXT and BLOB/CLOB columns, for either driver (its ``_fetch_blobs``
+        hook gives its settings, its reader maker and its LOB factory): BYTE/TEXT values as
+        readers (``stream``) or fetched in one exchange, smart LOBs up to ``limit`` bytes
+        read, the others made objects."""
         if stream and p.blobs and reply.rows and reply.error is None:
-            conn = self.connection
-            reply.rows = _blobstream.wrap_rows(
-                p, reply.rows, lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text))
+            reply.rows = _blobstream.wrap_rows(p, reply.rows, reader)
         fetched = [] if stream else self._blob_requests(p, reply)
         if fetched:
-            self.connection._exchange(fetched)
+            yield fetched
             self._apply_blobs(p, reply, fetched)
         if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
-            conn = self.connection
-            limit = self.lob_materialize_limit
-            if limit is None:
-                limit = conn.lob_materialize_limit
             try:
-                reply.rows = conn._run(_lob.wrap_rows_op(
-                    conn, p.lobs, reply.rows, limit, _lob.lob_factory(conn)))
+                reply.rows = yield from _lob.wrap_rows_op(
+                    self.connection, p.lobs, reply.rows, limit, factory)
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 
@@ -390,7 +395,7 @@ class Cursor:
         started = time.perf_counter()
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            cached = self._perform(self._execute_op(operation, *args))
+            cached = conn._run(self._execute_op(operation, *args), self)
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "execute %.3f ms%s: %s",
@@ -404,27 +409,9 @@ class Cursor:
     # A cursor operation (CursorOp) is written once for both drivers: it yields either the
     # request groups to exchange (a list, as a connection's Op) or a hook, a tuple
     # ``(method name, *arguments)`` naming a step whose I/O the two cursors do differently
-    # (LOB values, BYTE/TEXT data); what the hook returns is sent back. ``_perform`` runs it
-    # blocking, ``AsyncCursor._perform`` with awaits.
-
-    def _perform(self, op: CursorOp[_T]) -> _T:
-        conn = self.connection
-        try:
-            step = next(op)
-            while True:
-                try:
-                    if step.__class__ is list:
-                        conn._exchange(step)
-                        got = None
-                    else:
-                        got = getattr(self, step[0])(*step[1:])  # type: ignore[arg-type]
-                except BaseException as exc:
-                    step = op.throw(exc)
-                else:
-                    step = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+    # (LOB values, BYTE/TEXT data); what the hook returns is sent back. The connection's
+    # loop runs it (``Connection._run(op, cursor)``: blocking; ``AsyncConnection._run``:
+    # with awaits), the hooks being the cursor's methods of those names.
 
     def _execute_args(
         self, operation: str, parameters: object
@@ -749,7 +736,7 @@ class Cursor:
             conn._check()
             if self._exhausted:  # another thread's commit closed it meanwhile
                 return self._more()
-            return self._perform(self._fetch_op())
+            return conn._run(self._fetch_op(), self)
 
     def _fetch_op(self) -> CursorOp[bool]:
         """The next batch of the open result; True when it brought rows."""
@@ -986,22 +973,13 @@ class Cursor:
         return _blobstream.execute_streamed_steps(
             self.connection, p, values, self._active_adapters(), self._executed)
 
-    def blob_requests(self, p: Prepared, reply: Reply) -> list[tuple[bytes, Reply]]:
-        """The ``_fetch_blobs`` hook's SQ_FETCHBLOB groups for a batch (``apply_blobs``
-        puts their data into its rows)."""
-        return self._blob_requests(p, reply)
-
-    def apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
-        self._apply_blobs(p, reply, fetched)
-
-    def reset_result(self) -> None:
-        """Drop the open result (its CLOSE deferred to the next request; holding the lock)."""
-        self._reset()
-
     def fetch_op(self) -> CursorOp[bool]:
-        """The next batch into the buffer (``_fetch_op``; run holding the connection's lock,
-        after ``ended()`` said False)."""
-        return self._fetch_op()
+        """The next batch into the buffer (``_fetch_op``), run holding the connection's lock;
+        False without I/O when the result ended meanwhile (another task's commit closed it,
+        or the error it ended with: ``ended``)."""
+        if self.ended():
+            return False
+        return (yield from self._fetch_op())
 
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 
@@ -1061,21 +1039,14 @@ class Cursor:
         values in place, and a function's return values are a one-row result set
         (docs/DRIVER.md, "Stored routines").
         """
-        from . import routines
+        from .routines import procedure_op
 
-        if not isinstance(procname, str) or not _PROC_NAME.match(procname):
-            raise ProgrammingError(f"invalid procedure name {procname!r}")
-        values = proc_params(parameters)
-        if routines.has_markers(values):
-            return routines.callproc(self, procname, values)
-        marks = ", ".join("?" * len(values))
-        try:
-            self.execute(f"EXECUTE PROCEDURE {procname}({marks})", list(values))
-        except _e.DatabaseError as exc:
-            if exc.sqlcode == routines.OUT_ARGUMENT:
-                raise routines.out_parameters_hint(exc, procname) from None
-            raise
-        return parameters
+        self._check()
+        conn = self.connection
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
+            conn._check()
+            result: Sequence[object] = conn._run(procedure_op(self, procname, parameters), self)
+        return result
 
     def close(self) -> None:
         """Close the cursor; its open result's server cursor is closed with the next request."""

@@ -4,9 +4,9 @@
 it has rolled back and released the session) is read here, and the socket closed, at the
 latest:
 
-* by the next ``connect()`` in this process, before its TCP connect: a program that closes a
-  connection and opens another never meets the old session's locks (the next session cannot
-  start before the old one is acknowledged gone);
+* by the next ``connect()`` in this process (sync or asyncio), before its TCP connect: a
+  program that closes a connection and opens another never meets the old session's locks
+  (the next session cannot start before the old one is acknowledged gone);
 * when more than ``MAX_PENDING`` goodbyes wait (the oldest first), so sockets cannot pile up;
 * at interpreter exit.
 
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from .steps import Steps
     from .transport import Transport
 
-__all__ = ["CLOSE_TIMEOUT", "MAX_PENDING", "ack_steps", "finish", "leave", "say_exit", "settle"]
+__all__ = ["CLOSE_TIMEOUT", "MAX_PENDING", "ack_steps", "finish", "leave", "pending", "say_exit",
+           "settle"]
 
 #: How long a goodbye may take, from close() to the acknowledgement.
 CLOSE_TIMEOUT = 2.0
@@ -85,6 +86,12 @@ def settle() -> None:
                 return
             t = _pending.popleft()
         finish(t)
+
+
+def pending() -> bool:
+    """Whether goodbyes wait to be read (the asyncio connect then ``settle``s in a thread:
+    the reads block, its event loop must not)."""
+    return bool(_pending)
 
 
 def ack_steps(t: Transport) -> Steps[None]:

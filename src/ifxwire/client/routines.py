@@ -23,6 +23,7 @@ cursor runs blocking and the asyncio cursor awaits: one implementation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from struct import Struct
@@ -39,7 +40,7 @@ from ..protocol.wire import Writer
 from ..types.bind import BLOB_BIND_TYPES, encode_bind_value
 from . import fastpath as _fp
 from .binds import param_error
-from .cancel import timeout_scope
+from .placeholders import proc_params
 from .replies import Reply
 from .statements import describe_columns
 
@@ -48,11 +49,11 @@ if TYPE_CHECKING:
     from .cursor import Cursor
 
 __all__ = [
+    "PROC_NAME",
     "InOutParam",
     "OutParam",
     "OutRoutine",
     "call_op",
-    "callproc",
     "callproc_op",
     "has_markers",
 ]
@@ -368,8 +369,28 @@ def set_returns(cur: Cursor, found: OutRoutine, returns: list[Any]) -> None:
     cur._exhausted = True
 
 
-def callproc(cur: Cursor, procname: str, values: Sequence[object]) -> list[object]:
-    """``Cursor.callproc`` with OUT/INOUT markers: the parameters with their output values."""
-    conn = cur.connection
-    with conn._lock, timeout_scope(conn, cur.statement_timeout):
-        return conn._run(callproc_op(cur, procname, values))
+#: What ``callproc`` takes as a routine's name: ``[database[@server]:][owner.]name``.
+PROC_NAME = re.compile(
+    r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
+)
+
+
+def procedure_op(cur: Cursor, procname: object, parameters: Sequence[object]) -> Op[Any]:
+    """``callproc`` of either cursor, run under the connection's lock (the loop given the
+    cursor for its hooks): with OUT/INOUT markers JDBC's exchange (``callproc_op``: a new
+    list with the output values); otherwise ``EXECUTE PROCEDURE name(?, ...)`` run as
+    ``execute`` runs it (its result set, if any, is the cursor's), and the parameters back
+    unchanged."""
+    if not isinstance(procname, str) or not PROC_NAME.match(procname):
+        raise ProgrammingError(f"invalid procedure name {procname!r}")
+    values = proc_params(parameters)
+    if has_markers(values):
+        return (yield from callproc_op(cur, procname, values))
+    sql = f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(values))})"
+    try:
+        yield from cur.execute_op(sql, cur.execute_args(sql, list(values)))
+    except DatabaseError as exc:
+        if exc.sqlcode == OUT_ARGUMENT:
+            raise out_parameters_hint(exc, procname) from None
+        raise
+    return parameters

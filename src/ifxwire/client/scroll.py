@@ -312,7 +312,7 @@ class ScrollCursor(Cursor):
         conn = self.connection
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            self._perform(self.sfetch_op(plan))
+            conn._run(self.sfetch_op(plan), self)
 
     def sfetch_op(self, plan: list[Fetch]) -> CursorOp[None]:
         """One plan's SFETCH groups, exchanged, into the window (a cursor operation: the
