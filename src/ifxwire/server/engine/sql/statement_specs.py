@@ -144,6 +144,7 @@ class DatabaseSpec:
     buffered: bool = False
     ansi: bool = False
     exclusive: bool = False
+    if_not_exists: bool = False
 
 
 @dataclass

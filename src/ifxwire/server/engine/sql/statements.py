@@ -106,6 +106,8 @@ class IfxParser(CreateParser):
         name = TableName(self._name()) if kind == "DATABASE" else self._table_name()
         if self._word() in ("CASCADE", "RESTRICT"):
             self._advance()
+        elif kind == "INDEX" and self._word() == "ONLINE":
+            self._advance()  # ids_sqs_0715: ONLINE only changes how long others wait
         spec = DropObject(kind, name, if_exists)
         return _stmt(f"drop_{kind.lower()}", spec)
 

@@ -188,9 +188,81 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w == "COMPRESSED":
                 self._advance()
+            elif w in ("FRAGMENT", "PARTITION") and self._word(1) == "BY":
+                self._fragment_by(index=False)
             else:
                 self.raise_error("Unexpected table option")
         return put, lock_mode
+
+    def _fragment_by(self, index: bool) -> None:
+        """``FRAGMENT | PARTITION BY`` of CREATE TABLE / CREATE INDEX (Guide to SQL: Syntax,
+        ids_sqs_0426 and the CREATE TABLE storage options): where rows live, which this
+        server (one SQLite file) does not model, so a scheme that puts every row somewhere
+        is accepted and ignored. A scheme that can refuse a row changes behaviour: EXPRESSION
+        or LIST without a REMAINDER fragment (Informix fails such a row with -772), and
+        RANGE/INTERVAL (rows of a NULL key need a NULL fragment); those stay -999.
+        ROUND ROBIN is for tables only (ids_sqs_0426)."""
+        self._advance(2)  # FRAGMENT BY
+        kind = self._word()
+        if kind == "ROUND" and self._word(1) == "ROBIN" and not index:
+            self._advance(2)
+            while True:  # IN a, b | IN (a, b) | PARTITION p IN a, PARTITION q IN a
+                if self._word() == "PARTITION":
+                    self._advance(2)
+                self._eat("IN")
+                if self._curr and self._curr.token_type == TokenType.L_PAREN:
+                    self._name_list()
+                else:
+                    self._name()
+                if not self._match(TokenType.COMMA):
+                    return
+        if kind == "EXPRESSION":
+            self._advance()
+            if not self._fragment_list():
+                raise not_implemented("FRAGMENT BY EXPRESSION without a REMAINDER fragment")
+            return
+        if kind == "LIST":
+            self._advance()
+            self._match_l_paren()
+            self._name()
+            self._match_r_paren()
+            if not self._fragment_list():
+                raise not_implemented("FRAGMENT BY LIST without a REMAINDER fragment")
+            return
+        if kind in ("RANGE", "INTERVAL"):
+            raise not_implemented(f"FRAGMENT BY {kind}")
+        self.raise_error("Unexpected fragmentation strategy")
+
+    def _fragment_list(self) -> bool:
+        """The fragments after the strategy: ``[PARTITION p] [expr | VALUES (...) |
+        REMAINDER] IN dbspace``, comma-separated; whether
+        a REMAINDER fragment is among them. The dbspace's IN is the one followed by a name
+        (an expression's IN list is parenthesised)."""
+        remainder = False
+        depth = 0
+        seen = False
+        while self._curr and self._curr.token_type != TokenType.SEMICOLON:
+            tt = self._curr.token_type
+            if depth == 0 and self._word() == "IN" and self._next is not None and (
+                    self._next.token_type != TokenType.L_PAREN):
+                self._advance()
+                self._name()
+                seen = True
+                if not self._match(TokenType.COMMA):
+                    break
+                continue
+            if depth == 0 and self._word() == "REMAINDER":
+                remainder = True
+            if tt == TokenType.L_PAREN:
+                depth += 1
+            elif tt == TokenType.R_PAREN:
+                if depth == 0:
+                    break
+                depth -= 1
+            self._advance()
+        if not seen:
+            self.raise_error("Expected IN dbspace in the fragment list")
+        return remainder
 
     def _lock_mode(self) -> str:
         """``PAGE`` or ``ROW`` after LOCK MODE, parenthesised or not, as systables.locklevel
@@ -423,6 +495,11 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w in ("ONLINE", "COMPRESSED"):
                 self._advance()
+            elif w in ("EXTENT", "NEXT"):
+                self._expect_word(w, "SIZE")
+                self._int_arg()
+            elif w in ("FRAGMENT", "PARTITION") and self._word(1) == "BY":
+                self._fragment_by(index=True)
             else:
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
@@ -451,7 +528,8 @@ class CreateParser(IfxExprParser):
 
     def _create_database(self) -> exp.Expr:
         self._advance()  # DATABASE
-        spec = DatabaseSpec(self._name())
+        if_not_exists = self._if_exists(negate=True)
+        spec = DatabaseSpec(self._name(), if_not_exists=if_not_exists)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w == "IN":
