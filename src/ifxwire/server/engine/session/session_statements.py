@@ -27,6 +27,7 @@ from ..sql.statements import (
     LockSpec,
     SavepointSpec,
     SetSpec,
+    TableName,
 )
 from ..sql.translate import Compiler, Plan
 from .session_locks import isolation_of
@@ -143,6 +144,9 @@ class StatementRunner:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         self._start_statement()
+        if kind == "update_statistics" and isinstance(spec, TableName):
+            self.resolve(spec.name, spec.owner, spec.database, spec.offset)  # -206 if missing
+            return ExecResult(0)
         if kind in ("update_statistics", "execute_routine"):
             return ExecResult(0)
         if kind == "set_role":
