@@ -63,6 +63,8 @@ class CreateTable:
     put: list[tuple[str, list[str]]] = field(default_factory=list)
     # LOCK MODE PAGE / ROW: systables.locklevel 'P' / 'R' (None: the default, PAGE)
     lock_mode: str | None = None
+    # EXTENT SIZE / NEXT SIZE in kilobytes: systables.fextsize / nextsize (0: not given)
+    extents: tuple[int, int] = (0, 0)
 
 
 @dataclass

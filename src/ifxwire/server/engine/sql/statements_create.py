@@ -32,6 +32,9 @@ from .statement_specs import (
 class CreateParser(IfxExprParser):
     """Names, and the CREATE statements."""
 
+    #: EXTENT SIZE / NEXT SIZE of the CREATE TABLE being parsed (kilobytes; 0: not given)
+    _extents: tuple[int, int] = (0, 0)
+
     def _rest(self) -> None:
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             self._advance()
@@ -136,7 +139,8 @@ class CreateParser(IfxExprParser):
                 break
         self._match_r_paren()
         put, lock_mode = self._table_options()
-        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode)
+        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode,
+                           self._extents)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _as_select_columns(self) -> list[str] | None:
@@ -166,6 +170,7 @@ class CreateParser(IfxExprParser):
         'R' (None when not given); the storage options are accepted and not emulated."""
         put: list[tuple[str, list[str]]] = []
         lock_mode: str | None = None
+        self._extents = (0, 0)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w == "PUT":
@@ -180,7 +185,9 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w in ("EXTENT", "NEXT"):
                 self._expect_word(w, "SIZE")
-                self._int_arg()
+                size = self._int_arg()
+                first, nxt = self._extents
+                self._extents = (size, nxt) if w == "EXTENT" else (first, size)
             elif w == "LOCK":
                 self._expect_word("LOCK", "MODE")
                 lock_mode = self._lock_mode()
@@ -188,7 +195,8 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w == "COMPRESSED":
                 self._advance()
-            elif w in ("FRAGMENT", "PARTITION") and self._word(1) == "BY":
+            elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
+                                         and self._word(1) == "BY"):
                 self._fragment_by(index=False)
             else:
                 self.raise_error("Unexpected table option")
@@ -202,7 +210,7 @@ class CreateParser(IfxExprParser):
         or LIST without a REMAINDER fragment (Informix fails such a row with -772), and
         RANGE/INTERVAL (rows of a NULL key need a NULL fragment); those stay -999.
         ROUND ROBIN is for tables only (ids_sqs_0426)."""
-        self._advance(2)  # FRAGMENT BY
+        self._advance(1 if self._word() == "PARTITION BY" else 2)  # FRAGMENT BY (one token?)
         kind = self._word()
         if kind == "ROUND" and self._word(1) == "ROBIN" and not index:
             self._advance(2)
@@ -498,7 +506,8 @@ class CreateParser(IfxExprParser):
             elif w in ("EXTENT", "NEXT"):
                 self._expect_word(w, "SIZE")
                 self._int_arg()
-            elif w in ("FRAGMENT", "PARTITION") and self._word(1) == "BY":
+            elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
+                                         and self._word(1) == "BY"):
                 self._fragment_by(index=True)
             else:
                 self.raise_error("Unexpected index option")
