@@ -106,7 +106,11 @@ def test_extent_and_lock_mode_reach_systables(cur: ifxwire.Cursor) -> None:
                 "LOCK MODE ROW")
     assert _rows(cur, "SELECT fextsize, nextsize, locklevel, tabtype FROM systables "
                       "WHERE tabname = 'ext1'") == [(16, 32, "R", "T")]
+    cur.execute("CREATE TABLE ext2 (a INT) NEXT SIZE 64")
+    assert _rows(cur, "SELECT fextsize, nextsize FROM systables WHERE tabname = 'ext2'") == [
+        (16, 64)]  # the size not given keeps the default this server shows (16)
     cur.execute("DROP TABLE ext1")
+    cur.execute("DROP TABLE ext2")
 
 
 def test_create_table_as_select(cur: ifxwire.Cursor) -> None:
@@ -344,6 +348,8 @@ def test_create_and_drop_database_forms(connect_kwargs: dict[str, Any]) -> None:
         cur.execute("CREATE DATABASE d5b WITH LOG MODE ANSI")
         cur.execute("CREATE DATABASE d5c WITH LOG NLSCASE INSENSITIVE")
         cur.execute("CREATE DATABASE IF NOT EXISTS d5a")  # 0368: no action, no -330
+        assert _rows(cur, "SELECT DBINFO('dbname') FROM systables WHERE tabid = 1") == [
+            ("d5c",)]  # the current database stays the last one created
         assert _code(cur, "CREATE DATABASE d5a") == -330
         cur.execute("CLOSE DATABASE")
         rows = _rows(cur, "SELECT name, is_logging, is_buff_log, is_ansi FROM "

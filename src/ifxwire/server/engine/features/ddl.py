@@ -234,9 +234,9 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         return
     cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns],
                          locklevel=spec.lock_mode or "P")
-    if spec.extents != (0, 0):  # ids_sqs_0509: only explicit sizes are kept, else 0 / default
+    if spec.extents != (0, 0):  # ids_sqs_0509 EXTENT / NEXT SIZE; one not given: the default
         dc.conn.execute("UPDATE systables SET fextsize = ?, nextsize = ? WHERE tabid = ?",
-                        (*spec.extents, tabid))
+                        (spec.extents[0] or 16, spec.extents[1] or 16, tabid))
     cat.insert_columns(dc.conn, tabid, [(c.name, c.type) for c in columns])
     _write_defaults(dc, tabid, columns)
     for cinfo in columns:
