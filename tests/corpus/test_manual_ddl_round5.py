@@ -123,7 +123,19 @@ def test_create_table_as_select(cur: ifxwire.Cursor) -> None:
     assert _rows(cur, "SELECT x, y FROM cp2") == [(1, "one")]
     assert _rows(cur, "SELECT c.colname FROM syscolumns c, systables t WHERE c.tabid = "
                       "t.tabid AND t.tabname = 'cp1' ORDER BY colno") == [("a",), ("b",)]
-    for t in ("cp1", "cp2", "src"):
+    # Storage options and LOCK MODE sit between the column list and AS (ids_sqs_0403)
+    cur.execute("CREATE TABLE cp3 IN rootdbs EXTENT SIZE 32 LOCK MODE ROW AS SELECT * FROM src")
+    cur.execute("CREATE RAW TABLE cp4 FRAGMENT BY ROUND ROBIN IN dbs1, dbs2 AS SELECT b "
+                "FROM src")
+    cur.execute("CREATE STANDARD TABLE IF NOT EXISTS cp3 AS SELECT b FROM src")
+    assert _rows(cur, "SELECT tabname, locklevel, fextsize FROM systables WHERE tabname IN "
+                      "('cp3', 'cp4') ORDER BY 1") == [("cp3", "R", 32), ("cp4", "P", 16)]
+    assert _rows(cur, "SELECT * FROM cp3") == [(1, "one")]
+    # column::target_data_type casts a column: not built, so -999 rather than another type
+    assert _code(cur, "CREATE TABLE cp5 (x, y::CHAR(20)) AS SELECT a, b FROM src") == -999
+    # the AS SELECT syntax has no WITH [NO] DATA (ids_sqs_0403's diagram ends at SELECT)
+    assert _code(cur, "CREATE TABLE cp6 AS SELECT * FROM src WITH NO DATA") == -201
+    for t in ("cp1", "cp2", "cp3", "cp4", "src"):
         cur.execute(f"DROP TABLE {t}")
 
 
@@ -158,6 +170,8 @@ def test_create_index_options_and_sysindexes(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE INDEX ix5 ON ix (c, a) FRAGMENT BY EXPRESSION c < 10 IN dbs1, "
                 "REMAINDER IN dbs2")
     cur.execute("CREATE INDEX IF NOT EXISTS ix1 ON ix (c)")
+    cur.execute("CREATE INDEX ix7 ON ix (b, c) IN TABLE")  # ids_sqs_0425 (deprecated form)
+    cur.execute("DROP INDEX ix7")
     rows = _rows(cur, "SELECT idxname, idxtype, clustered, part1, part2 FROM sysindexes "
                       f"WHERE tabid = {_tab(cur, 'ix')} ORDER BY idxname")
     assert rows == [("ix1", "D", "", 1, -2), ("ix2", "U", "C", 2, 0), ("ix3", "U", "", 3, 0),
@@ -281,6 +295,12 @@ def test_table_and_column_privileges(cur: ifxwire.Cursor) -> None:
     assert rows["carol"].startswith("SU-IDXA")
     assert _rows(cur, f"SELECT grantor, grantee, colno, colauth FROM syscolauth WHERE tabid = "
                       f"{tabid} AND grantee = 'bob'") == [("informix", "bob", 1, "-u-")]
+    cur.execute("GRANT DELETE ON gr TO frank AS carol")  # AS grantor: carol grants
+    assert _rows(cur, f"SELECT grantor FROM systabauth WHERE tabid = {tabid} AND "
+                      "grantee = 'frank'") == [("carol",)]
+    cur.execute("REVOKE DELETE ON gr FROM frank AS carol")
+    assert _rows(cur, f"SELECT COUNT(*) FROM systabauth WHERE tabid = {tabid} AND "
+                      "grantee = 'frank'") == [(0,)]
     cur.execute("REVOKE SELECT ON gr FROM bob CASCADE")
     cur.execute("REVOKE ALL ON gr FROM carol RESTRICT")
     assert _rows(cur, f"SELECT COUNT(*) FROM systabauth WHERE tabid = {tabid} AND "

@@ -73,6 +73,9 @@ class CreateTableAs:
     columns: list[str]  # new names for the query's columns, or empty
     query: exp.Expr
     if_not_exists: bool = False
+    # Storage options and LOCK MODE before AS (ids_sqs_0403): as CreateTable's
+    lock_mode: str | None = None
+    extents: tuple[int, int] = (0, 0)
 
 
 @dataclass

@@ -10,7 +10,7 @@ from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from . import statements_ext as ext
-from .dialect import _TYPE_WORDS, IfxExprParser, ifx_type_node
+from .dialect import _TYPE_WORDS, IfxExprParser, IfxParseError, ifx_type_node
 from .hooks import PARSERS
 from .statement_specs import (
     _OWNED_TYPES,
@@ -28,12 +28,18 @@ from .statement_specs import (
     _stmt,
 )
 
+# Words that open CREATE TABLE's storage options / LOCK MODE (see _table_options)
+_TABLE_OPTION_WORDS = frozenset(("IN", "EXTENT", "NEXT", "LOCK", "FRAGMENT", "PARTITION",
+                                 "PARTITION BY", "COMPRESSED", "STATCHANGE", "STATLEVEL", "WITH"))
+
 
 class CreateParser(IfxExprParser):
     """Names, and the CREATE statements."""
 
     #: EXTENT SIZE / NEXT SIZE of the CREATE TABLE being parsed (kilobytes; 0: not given)
     _extents: tuple[int, int] = (0, 0)
+    #: LOCK MODE of the CREATE TABLE ... AS SELECT being parsed ('P' / 'R'; None: not given)
+    _ctas_lock: str | None = None
 
     def _rest(self) -> None:
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
@@ -124,8 +130,8 @@ class CreateParser(IfxExprParser):
             if query is None:
                 self.raise_error("Expected a SELECT")
                 raise AssertionError
-            return _stmt("create_table_as", CreateTableAs(table, as_select, query,
-                                                          if_not_exists))
+            return _stmt("create_table_as", CreateTableAs(
+                table, as_select, query, if_not_exists, self._ctas_lock, self._extents))
         columns: list[ColumnSpec] = []
         constraints: list[ConstraintSpec] = []
         self._match_l_paren()
@@ -153,19 +159,33 @@ class CreateParser(IfxExprParser):
                                                                TokenType.R_PAREN):
                 if not self._match(TokenType.COMMA):
                     names.append(self._name())
+                    if self._curr and self._curr.token_type == TokenType.DCOLON:
+                        # ``column::target_data_type`` (ids_sqs_0403) casts the query's
+                        # column; not built (a wrong type would be a different table).
+                        raise not_implemented("column::type in CREATE TABLE ... AS SELECT")
                     if self._curr and self._curr.token_type not in (TokenType.COMMA,
                                                                     TokenType.R_PAREN):
                         break  # a type follows the name: column definitions
             if not self._match(TokenType.R_PAREN):
                 self._retreat(index)
                 return None
+        self._extents = (0, 0)
+        self._ctas_lock = None
+        if self._word() in _TABLE_OPTION_WORDS:
+            # Storage options and LOCK MODE between the column list and AS (ids_sqs_0403)
+            at = self._index
+            try:
+                _, self._ctas_lock = self._table_options(stop_at_as=True)
+            except IfxParseError:
+                self._retreat(at)
         if self._word() != "AS":
             self._retreat(index)
             return None
         self._advance()
         return names
 
-    def _table_options(self) -> tuple[list[tuple[str, list[str]]], str | None]:
+    def _table_options(self, stop_at_as: bool = False
+                       ) -> tuple[list[tuple[str, list[str]]], str | None]:
         """CREATE TABLE's options after the columns: the PUT clause, and LOCK MODE's 'P' or
         'R' (None when not given); the storage options are accepted and not emulated."""
         put: list[tuple[str, list[str]]] = []
@@ -173,6 +193,8 @@ class CreateParser(IfxExprParser):
         self._extents = (0, 0)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
+            if stop_at_as and w == "AS":
+                break
             if w == "PUT":
                 self._advance()
                 put.extend(self._put_clause())
