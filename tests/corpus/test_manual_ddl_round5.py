@@ -176,6 +176,8 @@ def test_create_index_options_and_sysindexes(cur: ifxwire.Cursor) -> None:
                       f"WHERE tabid = {_tab(cur, 'ix')} ORDER BY idxname")
     assert rows == [("ix1", "D", "", 1, -2), ("ix2", "U", "C", 2, 0), ("ix3", "U", "", 3, 0),
                     ("ix4", "D", "", 1, 3), ("ix5", "D", "", 3, 1)]
+    assert _rows(cur, "SELECT idxname, fextsize, nextsize FROM sysindices WHERE idxname IN "
+                      "('ix3', 'ix4') ORDER BY 1") == [("ix3", 0, 0), ("ix4", 32, 32)]
     cur.execute("INSERT INTO ix VALUES (1, 'k', 5)")
     assert _code(cur, "INSERT INTO ix VALUES (2, 'k', 6)") == -239  # ix2 is unique
     assert _code(cur, "CREATE INDEX ix6 ON ix (a) FRAGMENT BY EXPRESSION a < 10 IN dbs1") \

@@ -402,6 +402,9 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
     if spec.cluster and not info.temp:
         dc.conn.execute("UPDATE sysindices SET clustered = 'C' WHERE idxname = ?", (name,))
+    if not info.temp:  # ids_sqs_1939: explicit EXTENT / NEXT SIZE are kept, else 0 / 0
+        dc.conn.execute("UPDATE sysindices SET fextsize = ?, nextsize = ? WHERE idxname = ?",
+                        (*spec.extents, name))
     if not info.temp:
         dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",
                         (info.tabid,))

@@ -86,6 +86,8 @@ class CreateIndex:
     unique: bool = False
     if_not_exists: bool = False
     cluster: bool = False  # CREATE CLUSTER INDEX: sysindices.clustered = 'C'
+    # EXTENT SIZE / NEXT SIZE in kilobytes: sysindices.fextsize / nextsize (0: not given)
+    extents: tuple[int, int] = (0, 0)
 
 
 #: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML

@@ -519,6 +519,7 @@ class CreateParser(IfxExprParser):
             if not self._match(TokenType.COMMA):
                 break
         self._match_r_paren()
+        extents = (0, 0)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w in ("USING", "IN", "FILLFACTOR"):
@@ -527,14 +528,15 @@ class CreateParser(IfxExprParser):
                 self._advance()
             elif w in ("EXTENT", "NEXT"):
                 self._expect_word(w, "SIZE")
-                self._int_arg()
+                size = self._int_arg()
+                extents = (size, extents[1]) if w == "EXTENT" else (extents[0], size)
             elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
                                          and self._word(1) == "BY"):
                 self._fragment_by(index=True)
             else:
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
-                                                 cluster))
+                                                 cluster, extents))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW
