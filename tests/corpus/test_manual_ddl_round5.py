@@ -182,6 +182,9 @@ def test_create_index_options_and_sysindexes(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "INSERT INTO ix VALUES (2, 'k', 6)") == -239  # ix2 is unique
     assert _code(cur, "CREATE INDEX ix6 ON ix (a) FRAGMENT BY EXPRESSION a < 10 IN dbs1") \
         == -999  # no REMAINDER: keys could be refused
+    # -542: "Cannot specify a column more than once in a constraint, trigger, or index."
+    # (the JDBC jar's message catalogue, 15.0.0.1)
+    assert _code(cur, "CREATE INDEX ix8 ON ix (a, b, a)") == -542
     cur.execute("DROP INDEX ix1 ONLINE")  # ids_sqs_0715
     cur.execute("DROP TABLE ix")
 

@@ -395,6 +395,8 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     for col, _ in spec.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
+    if len({c for c, _ in spec.columns}) < len(spec.columns):
+        raise EngineError(sc.COLUMN_TWICE, near=name)  # a column twice in the key
     refusals.index_columns([info.by_name[c].type for c, _ in spec.columns])
     if spec.cluster and not info.temp and _clustered_index(dc, info.tabid) is not None:
         # One clustered index per table; the error Informix gives is not known here.
