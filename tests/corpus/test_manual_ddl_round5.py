@@ -100,6 +100,18 @@ def test_create_table_storage_that_changes_behaviour_is_999(
     assert _rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname = 'st'") == [(0,)]
 
 
+def test_temp_table_storage_is_accepted(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0509 / CREATE TEMP TABLE: the same storage options, with WITH NO LOG."""
+    cur.execute("CREATE TEMP TABLE tt5 (a INT) WITH NO LOG FRAGMENT BY ROUND ROBIN IN t1, t2")
+    cur.execute("CREATE TEMP TABLE tt6 (a INT) FRAGMENT BY EXPRESSION a < 1 IN t1, "
+                "REMAINDER IN t2 WITH NO LOG")
+    cur.execute("CREATE INDEX tt5_i ON tt5 (a) IN t1")
+    cur.execute("INSERT INTO tt6 VALUES (5)")
+    assert _rows(cur, "SELECT a FROM tt6") == [(5,)]
+    cur.execute("DROP TABLE tt5")
+    cur.execute("DROP TABLE tt6")
+
+
 def test_extent_and_lock_mode_reach_systables(cur: ifxwire.Cursor) -> None:
     """ids_sqs_0509 / Guide to SQL: Reference systables: fextsize, nextsize, locklevel."""
     cur.execute("CREATE TABLE ext1 (a INT) IN rootdbs EXTENT SIZE 16 NEXT SIZE 32 "
@@ -384,5 +396,32 @@ def test_create_and_drop_database_forms(connect_kwargs: dict[str, Any]) -> None:
             cur.execute(f"DROP DATABASE {name}")
         cur.execute("DROP DATABASE IF EXISTS d5a")  # 0713's own example form
         assert _code(cur, "DROP DATABASE d5a") == -329
+    finally:
+        conn.close()
+
+
+# ---- a dbschema-shaped script with storage clauses replays unchanged -----------------------
+def test_fragmented_dbschema_replays(connect_kwargs: dict[str, Any]) -> None:
+    from .loader import CORPUS, run_script
+
+    conn = ifxwire.connect(**connect_kwargs, autocommit=True)
+    cur = conn.cursor()
+    try:
+        cur.execute("CREATE DATABASE fragdb WITH LOG")
+        assert run_script(conn, CORPUS / "dbschema" / "fragmented_dbschema.sql") == 9
+        assert _rows(cur, "SELECT tabname, fextsize, nextsize, locklevel FROM systables WHERE "
+                          "tabname IN ('events', 'audit_log', 'codes') ORDER BY 1") == [
+            ("audit_log", 16, 16, "P"), ("codes", 16, 16, "R"), ("events", 64, 32, "R")]
+        # every row has a home: the list and expression schemes have a remainder
+        cur.execute("INSERT INTO events VALUES (1, 'NE', TODAY)")
+        cur.execute("INSERT INTO events VALUES (2, 'XX', NULL)")
+        cur.execute("INSERT INTO codes VALUES (NULL, 'n')")
+        cur.execute("INSERT INTO codes VALUES (99, 'x')")
+        assert _rows(cur, "SELECT COUNT(*) FROM events WHERE region = 'XX'") == [(1,)]
+        assert _rows(cur, "SELECT part1, part2 FROM sysindexes WHERE idxname = "
+                          "'ix_events_logged'") == [(-3, 2)]
+        assert _rows(cur, "SELECT COUNT(*) FROM sysfragments") == [(0,)]  # none exist here
+        cur.execute("DATABASE sysmaster")
+        cur.execute("DROP DATABASE fragdb")
     finally:
         conn.close()
