@@ -84,6 +84,8 @@ BLOB_SET_OPERATION = -9651  # [jcat] "… binary large objects are not allowed i
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
 NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
+COLUMN_TWICE = -542  # [jcat] "Cannot specify a column more than once in a constraint, trigger,
+#   or index." (CREATE INDEX i ON t (a, a))
 NO_CONSTRAINT = -623  # [cat] "Unable to find CONSTRAINT (%s)."
 TABLE_CHANGED = -710  # [cat] "Table (%s) has been dropped, altered, or renamed." (lead's test)
 TEMP_EXISTS = -958  # [cat] "Temp table (%s) already exists in session."
@@ -355,6 +357,7 @@ MESSAGES: dict[int, str] = {
     TABLE_EXISTS: "Table (%s) already exists in database.",
     INDEX_EXISTS: "Index (%s) already exists in database.",
     NO_INDEX: "Index (%s) does not exist in database.",
+    COLUMN_TWICE: "Cannot specify a column more than once in a constraint, trigger, or index.",
     TEMP_EXISTS: "Temp table (%s) already exists in session.",
     NON_SIMPLE_VIEW: "Cannot modify non simple view.",
     VIEW_CHECK: "Data value out of range.",

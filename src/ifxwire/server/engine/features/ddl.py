@@ -234,6 +234,9 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         return
     cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns],
                          locklevel=spec.lock_mode or "P")
+    if spec.extents != (0, 0):  # ids_sqs_0509 EXTENT / NEXT SIZE; one not given: the default
+        dc.conn.execute("UPDATE systables SET fextsize = ?, nextsize = ? WHERE tabid = ?",
+                        (spec.extents[0] or 16, spec.extents[1] or 16, tabid))
     cat.insert_columns(dc.conn, tabid, [(c.name, c.type) for c in columns])
     _write_defaults(dc, tabid, columns)
     for cinfo in columns:
@@ -321,7 +324,7 @@ def create_table_as(dc: DdlContext, spec: CreateTableAs) -> None:
         raise EngineError(sc.TABLE_EXISTS, near=spec.table.name)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "CREATE TABLE … AS SELECT")
     create_table(dc, CreateTable(spec.table, [ColumnSpec(n, t.nullable()) for n, t in zip(
-        names, types, strict=True)], []))
+        names, types, strict=True)], [], lock_mode=spec.lock_mode, extents=spec.extents))
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"INSERT INTO {quote(spec.table.name)} ({cols}) SELECT * FROM ({sql})")
 
@@ -392,6 +395,8 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     for col, _ in spec.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
+    if len({c for c, _ in spec.columns}) < len(spec.columns):
+        raise EngineError(sc.COLUMN_TWICE, near=name)  # a column twice in the key
     refusals.index_columns([info.by_name[c].type for c, _ in spec.columns])
     if spec.cluster and not info.temp and _clustered_index(dc, info.tabid) is not None:
         # One clustered index per table; the error Informix gives is not known here.
@@ -399,6 +404,9 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
     if spec.cluster and not info.temp:
         dc.conn.execute("UPDATE sysindices SET clustered = 'C' WHERE idxname = ?", (name,))
+    if not info.temp:  # ids_sqs_1939: explicit EXTENT / NEXT SIZE are kept, else 0 / 0
+        dc.conn.execute("UPDATE sysindices SET fextsize = ?, nextsize = ? WHERE idxname = ?",
+                        (*spec.extents, name))
     if not info.temp:
         dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",
                         (info.tabid,))

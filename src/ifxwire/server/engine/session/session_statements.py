@@ -27,6 +27,7 @@ from ..sql.statements import (
     LockSpec,
     SavepointSpec,
     SetSpec,
+    TableName,
 )
 from ..sql.translate import Compiler, Plan
 from .session_locks import isolation_of
@@ -104,6 +105,8 @@ class StatementRunner:
             assert isinstance(spec, DatabaseSpec)
             if self.in_transaction and self.txn_has_work:
                 raise EngineError(sc.ALREADY_IN_TRANSACTION)
+            if spec.if_not_exists and self.engine.exists(spec.name.lower()):
+                return ExecResult(0)  # ids_sqs_0368: IF NOT EXISTS takes no action
             locale = self.env.get("DB_LOCALE") or "en_US.819"
             self.engine.create_database(spec.name, self.user, spec.logged, spec.buffered,
                                         spec.ansi, locale)
@@ -111,6 +114,8 @@ class StatementRunner:
             return ExecResult(0, db_flags_changed=True)
         if kind == "drop_database":
             assert isinstance(spec, DropObject)
+            if spec.if_exists and not self.engine.exists(spec.name.name.lower()):
+                return ExecResult(0)  # ids_sqs_0713's own example: DROP DATABASE IF EXISTS
             self.engine.drop_database(spec.name.name, self.session_id)
             return ExecResult(0)
         if kind == "begin":
@@ -139,6 +144,9 @@ class StatementRunner:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         self._start_statement()
+        if kind == "update_statistics" and isinstance(spec, TableName):
+            self.resolve(spec.name, spec.owner, spec.database, spec.offset)  # -206 if missing
+            return ExecResult(0)
         if kind in ("update_statistics", "execute_routine"):
             return ExecResult(0)
         if kind == "set_role":

@@ -63,6 +63,8 @@ class CreateTable:
     put: list[tuple[str, list[str]]] = field(default_factory=list)
     # LOCK MODE PAGE / ROW: systables.locklevel 'P' / 'R' (None: the default, PAGE)
     lock_mode: str | None = None
+    # EXTENT SIZE / NEXT SIZE in kilobytes: systables.fextsize / nextsize (0: not given)
+    extents: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -71,6 +73,9 @@ class CreateTableAs:
     columns: list[str]  # new names for the query's columns, or empty
     query: exp.Expr
     if_not_exists: bool = False
+    # Storage options and LOCK MODE before AS (ids_sqs_0403): as CreateTable's
+    lock_mode: str | None = None
+    extents: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -81,6 +86,8 @@ class CreateIndex:
     unique: bool = False
     if_not_exists: bool = False
     cluster: bool = False  # CREATE CLUSTER INDEX: sysindices.clustered = 'C'
+    # EXTENT SIZE / NEXT SIZE in kilobytes: sysindices.fextsize / nextsize (0: not given)
+    extents: tuple[int, int] = (0, 0)
 
 
 #: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML
@@ -144,6 +151,7 @@ class DatabaseSpec:
     buffered: bool = False
     ansi: bool = False
     exclusive: bool = False
+    if_not_exists: bool = False
 
 
 @dataclass

@@ -106,6 +106,8 @@ class IfxParser(CreateParser):
         name = TableName(self._name()) if kind == "DATABASE" else self._table_name()
         if self._word() in ("CASCADE", "RESTRICT"):
             self._advance()
+        elif kind == "INDEX" and self._word() == "ONLINE":
+            self._advance()  # ids_sqs_0715: ONLINE only changes how long others wait
         spec = DropObject(kind, name, if_exists)
         return _stmt(f"drop_{kind.lower()}", spec)
 
@@ -305,8 +307,22 @@ class IfxParser(CreateParser):
                                         star.start, star.end)
                     break
             return None
-        self._rest()
-        return _stmt("update_statistics")
+        # UPDATE STATISTICS [LOW | MEDIUM | HIGH] FOR TABLE [ONLY] name [(cols)] ...: the
+        # table must exist (ids_sqs_1203: "Must exist"), else -206 as for any statement that
+        # names it; the statistics themselves are not kept (SERVER.md).
+        table: TableName | None = None
+        while self._curr and self._curr.token_type != TokenType.SEMICOLON:
+            if self._word() == "FOR" and self._word(1) == "TABLE":
+                self._advance(2)
+                self._eat("ONLY")
+                if self._curr and self._curr.token_type not in (TokenType.L_PAREN,
+                                                                TokenType.SEMICOLON) and (
+                        self._word() not in ("RESOLUTION", "DISTRIBUTIONS", "DROP", "SAMPLING",
+                                             "FORCE", "SMART", "AREA")):
+                    table = self._table_name()
+                continue
+            self._advance()
+        return _stmt("update_statistics", table)
 
     def _parse_ifx_delete(self) -> exp.Expr | None:
         """``DELETE t WHERE …``: the FROM keyword is optional (Guide to SQL: Syntax, DELETE

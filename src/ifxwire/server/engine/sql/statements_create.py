@@ -10,7 +10,7 @@ from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from . import statements_ext as ext
-from .dialect import _TYPE_WORDS, IfxExprParser, ifx_type_node
+from .dialect import _TYPE_WORDS, IfxExprParser, IfxParseError, ifx_type_node
 from .hooks import PARSERS
 from .statement_specs import (
     _OWNED_TYPES,
@@ -28,9 +28,18 @@ from .statement_specs import (
     _stmt,
 )
 
+# Words that open CREATE TABLE's storage options / LOCK MODE (see _table_options)
+_TABLE_OPTION_WORDS = frozenset(("IN", "EXTENT", "NEXT", "LOCK", "FRAGMENT", "PARTITION",
+                                 "PARTITION BY", "COMPRESSED", "STATCHANGE", "STATLEVEL", "WITH"))
+
 
 class CreateParser(IfxExprParser):
     """Names, and the CREATE statements."""
+
+    #: EXTENT SIZE / NEXT SIZE of the CREATE TABLE being parsed (kilobytes; 0: not given)
+    _extents: tuple[int, int] = (0, 0)
+    #: LOCK MODE of the CREATE TABLE ... AS SELECT being parsed ('P' / 'R'; None: not given)
+    _ctas_lock: str | None = None
 
     def _rest(self) -> None:
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
@@ -121,8 +130,8 @@ class CreateParser(IfxExprParser):
             if query is None:
                 self.raise_error("Expected a SELECT")
                 raise AssertionError
-            return _stmt("create_table_as", CreateTableAs(table, as_select, query,
-                                                          if_not_exists))
+            return _stmt("create_table_as", CreateTableAs(
+                table, as_select, query, if_not_exists, self._ctas_lock, self._extents))
         columns: list[ColumnSpec] = []
         constraints: list[ConstraintSpec] = []
         self._match_l_paren()
@@ -136,7 +145,8 @@ class CreateParser(IfxExprParser):
                 break
         self._match_r_paren()
         put, lock_mode = self._table_options()
-        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode)
+        spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode,
+                           self._extents)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _as_select_columns(self) -> list[str] | None:
@@ -149,25 +159,42 @@ class CreateParser(IfxExprParser):
                                                                TokenType.R_PAREN):
                 if not self._match(TokenType.COMMA):
                     names.append(self._name())
+                    if self._curr and self._curr.token_type == TokenType.DCOLON:
+                        # ``column::target_data_type`` (ids_sqs_0403) casts the query's
+                        # column; not built (a wrong type would be a different table).
+                        raise not_implemented("column::type in CREATE TABLE ... AS SELECT")
                     if self._curr and self._curr.token_type not in (TokenType.COMMA,
                                                                     TokenType.R_PAREN):
                         break  # a type follows the name: column definitions
             if not self._match(TokenType.R_PAREN):
                 self._retreat(index)
                 return None
+        self._extents = (0, 0)
+        self._ctas_lock = None
+        if self._word() in _TABLE_OPTION_WORDS:
+            # Storage options and LOCK MODE between the column list and AS (ids_sqs_0403)
+            at = self._index
+            try:
+                _, self._ctas_lock = self._table_options(stop_at_as=True)
+            except IfxParseError:
+                self._retreat(at)
         if self._word() != "AS":
             self._retreat(index)
             return None
         self._advance()
         return names
 
-    def _table_options(self) -> tuple[list[tuple[str, list[str]]], str | None]:
+    def _table_options(self, stop_at_as: bool = False
+                       ) -> tuple[list[tuple[str, list[str]]], str | None]:
         """CREATE TABLE's options after the columns: the PUT clause, and LOCK MODE's 'P' or
         'R' (None when not given); the storage options are accepted and not emulated."""
         put: list[tuple[str, list[str]]] = []
         lock_mode: str | None = None
+        self._extents = (0, 0)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
+            if stop_at_as and w == "AS":
+                break
             if w == "PUT":
                 self._advance()
                 put.extend(self._put_clause())
@@ -180,7 +207,9 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w in ("EXTENT", "NEXT"):
                 self._expect_word(w, "SIZE")
-                self._int_arg()
+                size = self._int_arg()
+                first, nxt = self._extents
+                self._extents = (size, nxt) if w == "EXTENT" else (first, size)
             elif w == "LOCK":
                 self._expect_word("LOCK", "MODE")
                 lock_mode = self._lock_mode()
@@ -188,9 +217,82 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w == "COMPRESSED":
                 self._advance()
+            elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
+                                         and self._word(1) == "BY"):
+                self._fragment_by(index=False)
             else:
                 self.raise_error("Unexpected table option")
         return put, lock_mode
+
+    def _fragment_by(self, index: bool) -> None:
+        """``FRAGMENT | PARTITION BY`` of CREATE TABLE / CREATE INDEX (Guide to SQL: Syntax,
+        ids_sqs_0426 and the CREATE TABLE storage options): where rows live, which this
+        server (one SQLite file) does not model, so a scheme that puts every row somewhere
+        is accepted and ignored. A scheme that can refuse a row changes behaviour: EXPRESSION
+        or LIST without a REMAINDER fragment (Informix fails such a row with -772), and
+        RANGE/INTERVAL (rows of a NULL key need a NULL fragment); those stay -999.
+        ROUND ROBIN is for tables only (ids_sqs_0426)."""
+        self._advance(1 if self._word() == "PARTITION BY" else 2)  # FRAGMENT BY (one token?)
+        kind = self._word()
+        if kind == "ROUND" and self._word(1) == "ROBIN" and not index:
+            self._advance(2)
+            while True:  # IN a, b | IN (a, b) | PARTITION p IN a, PARTITION q IN a
+                if self._word() == "PARTITION":
+                    self._advance(2)
+                self._eat("IN")
+                if self._curr and self._curr.token_type == TokenType.L_PAREN:
+                    self._name_list()
+                else:
+                    self._name()
+                if not self._match(TokenType.COMMA):
+                    return
+        if kind == "EXPRESSION":
+            self._advance()
+            if not self._fragment_list():
+                raise not_implemented("FRAGMENT BY EXPRESSION without a REMAINDER fragment")
+            return
+        if kind == "LIST":
+            self._advance()
+            self._match_l_paren()
+            self._name()
+            self._match_r_paren()
+            if not self._fragment_list():
+                raise not_implemented("FRAGMENT BY LIST without a REMAINDER fragment")
+            return
+        if kind in ("RANGE", "INTERVAL"):
+            raise not_implemented(f"FRAGMENT BY {kind}")
+        self.raise_error("Unexpected fragmentation strategy")
+
+    def _fragment_list(self) -> bool:
+        """The fragments after the strategy: ``[PARTITION p] [expr | VALUES (...) |
+        REMAINDER] IN dbspace``, comma-separated; whether
+        a REMAINDER fragment is among them. The dbspace's IN is the one followed by a name
+        (an expression's IN list is parenthesised)."""
+        remainder = False
+        depth = 0
+        seen = False
+        while self._curr and self._curr.token_type != TokenType.SEMICOLON:
+            tt = self._curr.token_type
+            if depth == 0 and self._word() == "IN" and self._next is not None and (
+                    self._next.token_type != TokenType.L_PAREN):
+                self._advance()
+                self._name()
+                seen = True
+                if not self._match(TokenType.COMMA):
+                    break
+                continue
+            if depth == 0 and self._word() == "REMAINDER":
+                remainder = True
+            if tt == TokenType.L_PAREN:
+                depth += 1
+            elif tt == TokenType.R_PAREN:
+                if depth == 0:
+                    break
+                depth -= 1
+            self._advance()
+        if not seen:
+            self.raise_error("Expected IN dbspace in the fragment list")
+        return remainder
 
     def _lock_mode(self) -> str:
         """``PAGE`` or ``ROW`` after LOCK MODE, parenthesised or not, as systables.locklevel
@@ -417,16 +519,24 @@ class CreateParser(IfxExprParser):
             if not self._match(TokenType.COMMA):
                 break
         self._match_r_paren()
+        extents = (0, 0)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w in ("USING", "IN", "FILLFACTOR"):
                 self._advance(2)
             elif w in ("ONLINE", "COMPRESSED"):
                 self._advance()
+            elif w in ("EXTENT", "NEXT"):
+                self._expect_word(w, "SIZE")
+                size = self._int_arg()
+                extents = (size, extents[1]) if w == "EXTENT" else (extents[0], size)
+            elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
+                                         and self._word(1) == "BY"):
+                self._fragment_by(index=True)
             else:
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
-                                                 cluster))
+                                                 cluster, extents))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW
@@ -451,7 +561,8 @@ class CreateParser(IfxExprParser):
 
     def _create_database(self) -> exp.Expr:
         self._advance()  # DATABASE
-        spec = DatabaseSpec(self._name())
+        if_not_exists = self._if_exists(negate=True)
+        spec = DatabaseSpec(self._name(), if_not_exists=if_not_exists)
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w == "IN":

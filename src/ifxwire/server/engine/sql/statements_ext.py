@@ -231,7 +231,9 @@ def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
             spec.cycle = False
         elif word == "CACHE":
             spec.cache = p._int_arg()
-        elif word in ("NOCACHE", "ORDER", "NOORDER"):
+        elif word == "NOCACHE":
+            spec.cache = 0  # ids_sqs_2020: NOCACHE; syssequences.cache 0
+        elif word in ("ORDER", "NOORDER"):
             pass
         else:
             p.raise_error("Unexpected sequence option", p._prev)
