@@ -463,7 +463,8 @@ class Interp:
             if self.truth(node, i, cond, scope):
                 return self.block(blk)
         if node.orelse is None:
-            raise EngineError(sc.NOT_IMPLEMENTED, message="CASE: no WHEN matched and no ELSE")
+            # Guide to SQL: Syntax, CASE (SPL): "fails with runtime error -26062".
+            raise EngineError(sc.CASE_NOT_DEFINED)
         return self.block(node.orelse)
 
     def s_for(self, node: a.For, scope: dict[str, a.VarDecl]) -> Iterator[Row]:

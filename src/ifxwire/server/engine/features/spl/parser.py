@@ -44,6 +44,10 @@ _LOOP_KINDS = ("FOR", "WHILE", "FOREACH", "LOOP")
 class SplParser(TokenCursor):
     """Recursive descent over the tokens of one CREATE PROCEDURE/FUNCTION statement."""
 
+    #: the ``<<label>>`` of each statement being parsed, innermost last, so that a loop's
+    #: ``END LOOP label`` can be matched against its own label.
+    _loop_labels: list[str | None]
+
     def routine(self) -> tuple[a.RoutineHeader, a.RoutineBody]:
         self.expect("CREATE")
         dba = self.eat("DBA")
@@ -244,7 +248,12 @@ class SplParser(TokenCursor):
             raise not_implemented("statement labels outside loops (GOTO)")
         handler = _STATEMENTS.get(w)
         if handler is not None and not (w == "BEGIN" and self.word(1) in ("WORK", "TRANSACTION")):
-            node = handler(self)
+            labels = self.__dict__.setdefault("_loop_labels", [])
+            labels.append(label)
+            try:
+                node = handler(self)
+            finally:
+                labels.pop()
             if label is not None:
                 node.label = label  # type: ignore[attr-defined]
             return node
@@ -347,10 +356,16 @@ class SplParser(TokenCursor):
         return node
 
     def loop_end(self, kind: str) -> None:
-        """END FOR / END WHILE, or END LOOP when the loop was written … LOOP."""
+        """END FOR / END WHILE, or END LOOP when the loop was written … LOOP; a labelled
+        loop may repeat its label after END LOOP (Guide to SQL: Syntax, FOR / LOOP / WHILE:
+        "END LOOP [loop_label]")."""
         self.expect("END")
         if not self.eat(kind):
             raise self.error()
+        labels = self.__dict__.get("_loop_labels") or [None]
+        own = labels[-1]
+        if kind == "LOOP" and own is not None and self.word().lower() == own.lower():
+            self.i += 1
         self.semicolon(required=False)
 
     def for_(self) -> a.Node:

@@ -1,0 +1,627 @@
+"""SPL routines and triggers of IBM's published material, fifth round (issue 23), run through
+the driver against the embedded server over sockets.
+
+Each case names its page: HCL Informix 14.10 Guide to SQL: Syntax (``sqs/ids_sqs_NNNN``) or
+Guide to SQL: Tutorial (``sqt/ids_sqt_NNN``, "Create and use SPL routines", "Triggers"), at
+https://help.hcl-software.com/hclinformix/1410/. Where the page prints a routine and the rows
+it gives (``series``, ``read_address``, ``increase_by_pct``) the case runs that routine's shape
+and compares with the result the page states; where it states a rule (WITH RESUME handlers,
+DEFINE GLOBAL, DBINFO('sqlca.sqlerrd1'), trigger order) the case checks the rule. The routine
+texts are ours, written after the pages. Every case works in its own logged database, or in
+stores_demo inside a transaction that is rolled back.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+D = Decimal
+_SEQ = itertools.count()
+
+
+@pytest.fixture()
+def db(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Cursor]:
+    """A fresh logged database, autocommit, one per case."""
+    name = f"spl5_{next(_SEQ)}"
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
+        conn.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
+    conn = ifxwire.connect(**connect_kwargs, database=name, autocommit=True)
+    try:
+        yield conn.cursor()
+    finally:
+        conn.close()
+
+
+def _rows(cur: ifxwire.Cursor, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+    cur.execute(sql, params)
+    return [tuple(r) for r in cur.fetchall()]
+
+
+def _code(cur: ifxwire.Cursor, sql: str) -> tuple[int, int]:
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute(sql)
+        cur.fetchall()
+    err: Any = info.value
+    return int(err.sqlcode), int(getattr(err, "isam", 0) or 0)
+
+
+def _strip(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    return [tuple(v.rstrip() if isinstance(v, str) else v for v in r) for r in rows]
+
+
+# ---- RETURN WITH RESUME: sqs/ids_sqs_0063 "WITH RESUME Keyword" -------------------------------
+SERIES = """
+CREATE FUNCTION series (limit INT, backwards INT) RETURNING INT;
+   DEFINE i INT;
+   FOR i IN (1 TO limit)
+      RETURN i WITH RESUME;
+   END FOR;
+   IF backwards = 0 THEN
+      RETURN;
+   END IF;
+   FOR i IN (limit TO 1 STEP -1)
+      RETURN i WITH RESUME;
+   END FOR;
+END FUNCTION;
+"""
+
+
+def test_series_with_resume_forwards_and_back(db: ifxwire.Cursor) -> None:
+    db.execute(SERIES)
+    assert _rows(db, "EXECUTE FUNCTION series(3, 1)") == [(1,), (2,), (3,), (3,), (2,), (1,)]
+
+
+def test_series_backwards_zero_stops_after_plain_return(db: ifxwire.Cursor) -> None:
+    """ids_sqs_0063: "If the variable backwards equals zero (0), no value is returned ... and
+    execution of series stops"."""
+    db.execute(SERIES)
+    assert _rows(db, "EXECUTE FUNCTION series(4, 0)") == [(1,), (2,), (3,), (4,)]
+
+
+def test_series_called_by_foreach_in_another_udr(db: ifxwire.Cursor) -> None:
+    """ids_sqs_0063: a cursor function "must be invoked within a FOREACH loop"."""
+    db.execute(SERIES)
+    db.execute("""
+CREATE FUNCTION sum_series(n INT) RETURNING INT;
+   DEFINE v, total INT;
+   LET total = 0;
+   FOREACH EXECUTE FUNCTION series(n, 1) INTO v
+      LET total = total + v;
+   END FOREACH;
+   RETURN total;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION sum_series(3)") == [(12,)]
+
+
+# ---- FOR: sqs "FOR" statement ranges and lists ------------------------------------------------
+def test_for_in_list_of_ranges_and_values(db: ifxwire.Cursor) -> None:
+    """Guide to SQL: Syntax, FOR: "FOR i IN (1 TO 3, 10, 20 TO 26 STEP 3)" visits each
+    range in turn, then the single values."""
+    db.execute("""
+CREATE FUNCTION for_list() RETURNING INT;
+   DEFINE i INT;
+   FOR i IN (1 TO 3, 10, 20 TO 26 STEP 3)
+      RETURN i WITH RESUME;
+   END FOR;
+END FUNCTION;""")
+    assert [r[0] for r in _rows(db, "EXECUTE FUNCTION for_list()")] == [1, 2, 3, 10, 20, 23, 26]
+
+
+def test_for_to_step_negative(db: ifxwire.Cursor) -> None:
+    db.execute("""
+CREATE FUNCTION countdown() RETURNING INT;
+   DEFINE i, s INT;
+   LET s = 0;
+   FOR i = 10 TO 1 STEP -3
+      LET s = s * 100 + i;
+   END FOR;
+   RETURN s;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION countdown()") == [(10070401,)]
+
+
+# ---- CONTINUE / EXIT: sqs "CONTINUE", "EXIT" (ex_cont_ex) -------------------------------------
+def test_continue_for_and_exit_for_from_inner_while(db: ifxwire.Cursor) -> None:
+    """Guide to SQL: Syntax, EXIT: EXIT FOR inside a WHILE inside a FOR leaves the FOR;
+    CONTINUE FOR skips to the next value."""
+    db.execute("""
+CREATE FUNCTION ex_cont_ex() RETURNING INT, INT;
+   DEFINE i, s, j INT;
+   LET s = 0;
+   FOR j = 1 TO 20
+      IF j > 10 THEN
+         CONTINUE FOR;
+      END IF
+      LET i = j;
+      WHILE i > 0
+         LET i = i - 1;
+         LET s = s + 1;
+         IF i = 5 THEN
+            EXIT FOR;
+         END IF
+      END WHILE
+   END FOR
+   RETURN j, s;
+END FUNCTION;""")
+    # j = 1..5 count down fully (1+2+3+4+5 = 15 steps); j = 6 exits after one step.
+    assert _rows(db, "EXECUTE FUNCTION ex_cont_ex()") == [(6, 16)]
+
+
+def test_loop_exit_when_and_labelled_exit(db: ifxwire.Cursor) -> None:
+    """Guide to SQL: Syntax, LOOP and "<<label>>": EXIT LOOP WHEN and EXIT label."""
+    db.execute("""
+CREATE FUNCTION loops() RETURNING INT, INT;
+   DEFINE i, j, n INT;
+   LET i = 0;
+   LOOP
+      LET i = i + 1;
+      EXIT LOOP WHEN i >= 7;
+   END LOOP;
+   LET n = 0;
+   <<outer>>
+   FOR j = 1 TO 5 LOOP
+      WHILE 1 = 1 LOOP
+         LET n = n + 1;
+         EXIT outer WHEN j = 3;
+         EXIT;
+      END LOOP;
+   END LOOP outer;
+   RETURN i, n;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION loops()") == [(7, 3)]
+
+
+# ---- CASE, IF / ELIF -------------------------------------------------------------------------
+def test_case_statement_and_elif(db: ifxwire.Cursor) -> None:
+    """Guide to SQL: Syntax, CASE (SPL) and IF ... ELIF ... ELSE."""
+    db.execute("""
+CREATE FUNCTION grade(k INT) RETURNING CHAR(6), CHAR(4);
+   DEFINE a CHAR(6);
+   DEFINE b CHAR(4);
+   CASE k
+      WHEN 1 THEN LET a = 'one';
+      WHEN 2 THEN LET a = 'two';
+      ELSE LET a = 'many';
+   END CASE;
+   IF k < 2 THEN LET b = 'low';
+   ELIF k < 5 THEN LET b = 'mid';
+   ELSE LET b = 'high';
+   END IF;
+   RETURN a, b;
+END FUNCTION;""")
+    got = [_strip(_rows(db, f"EXECUTE FUNCTION grade({k})"))[0] for k in (1, 2, 9)]
+    assert got == [("one", "low"), ("two", "mid"), ("many", "high")]
+
+
+def test_case_without_else_no_match_is_26062(db: ifxwire.Cursor) -> None:
+    """sqs CASE (SPL), ids_sqs_1304: "If you include no ELSE clause, but no WHEN clause
+    ... matches ..., the CASE statement fails with runtime error -26062"."""
+    db.execute("""
+CREATE PROCEDURE nocase(k INT)
+   DEFINE a INT;
+   CASE
+      WHEN k = 1 THEN LET a = 1;
+   END CASE;
+END PROCEDURE;""")
+    db.execute("EXECUTE PROCEDURE nocase(1)")
+    assert _code(db, "EXECUTE PROCEDURE nocase(2)")[0] == -26062
+
+
+# ---- read_address: sqt "Create and use SPL routines" / returning several values ---------------
+READ_ADDRESS = """
+CREATE FUNCTION read_address (lastname CHAR(15))
+   RETURNING CHAR(15), CHAR(15), CHAR(20), CHAR(15), CHAR(2), CHAR(5);
+   DEFINE p_lname, p_fname, p_city CHAR(15);
+   DEFINE p_add CHAR(20);
+   DEFINE p_state CHAR(2);
+   DEFINE p_zip CHAR(5);
+   SELECT fname, address1, city, state, zipcode
+      INTO p_fname, p_add, p_city, p_state, p_zip
+      FROM customer
+      WHERE lname = lastname;
+   RETURN p_fname, lastname, p_add, p_city, p_state, p_zip;
+END FUNCTION;
+"""
+
+
+def test_read_address_returns_six_values(stores: ifxwire.Connection) -> None:
+    cur = stores.cursor()
+    cur.execute(READ_ADDRESS)
+    assert _strip(_rows(cur, "EXECUTE FUNCTION read_address('Miller')")) == [
+        ("Jane", "Miller", "Mayfair Mart", "Sunnyvale", "CA", "94086")]
+
+
+def test_read_address_called_with_call_returning(stores: ifxwire.Connection) -> None:
+    """sqs CALL: "CALL read_address('Pauli') RETURNING ..." from another routine."""
+    cur = stores.cursor()
+    cur.execute(READ_ADDRESS)
+    cur.execute("""
+CREATE FUNCTION city_of(n CHAR(15)) RETURNING CHAR(15);
+   DEFINE f, l, c CHAR(15);
+   DEFINE a CHAR(20);
+   DEFINE s CHAR(2);
+   DEFINE z CHAR(5);
+   CALL read_address(n) RETURNING f, l, a, c, s, z;
+   RETURN c;
+END FUNCTION;""")
+    assert _strip(_rows(cur, "EXECUTE FUNCTION city_of('Pauli')")) == [("Sunnyvale",)]
+
+
+# ---- FOREACH with UPDATE WHERE CURRENT OF: sqt/ids_sqt_458 ------------------------------------
+def test_increase_by_pct_where_current_of(db: ifxwire.Cursor) -> None:
+    """sqt ids_sqt_458 Figure 2: raise the salaries above 35000 by pct percent."""
+    db.execute("CREATE TABLE employee (name CHAR(10), salary INTEGER)")
+    db.execute("INSERT INTO employee VALUES ('a', 30000)")
+    db.execute("INSERT INTO employee VALUES ('b', 40000)")
+    db.execute("INSERT INTO employee VALUES ('c', 50000)")
+    db.execute("""
+CREATE PROCEDURE increase_by_pct( pct INTEGER )
+   DEFINE s INTEGER;
+   FOREACH sal_cursor FOR
+      SELECT salary INTO s FROM employee WHERE salary > 35000
+      LET s = s + s * ( pct/100 );
+      UPDATE employee SET salary = s WHERE CURRENT OF sal_cursor;
+   END FOREACH;
+END PROCEDURE;""")
+    db.execute("EXECUTE PROCEDURE increase_by_pct(10)")
+    # pct/100 is INTEGER / INTEGER: Informix divides as DECIMAL, so 10/100 = 0.1.
+    assert _rows(db, "SELECT name, salary FROM employee ORDER BY name") == [
+        ("a", 30000), ("b", 44000), ("c", 55000)]
+
+
+def test_foreach_with_hold_survives_commit(db: ifxwire.Cursor) -> None:
+    """sqs FOREACH: "FOREACH cursor WITH HOLD FOR SELECT ..."; a hold cursor stays open
+    across COMMIT WORK (ids_sqs_0667)."""
+    db.execute("CREATE TABLE t (k INT)")
+    for k in (1, 2, 3):
+        db.execute(f"INSERT INTO t VALUES ({k})")
+    db.execute("CREATE TABLE seen (k INT)")
+    db.execute("""
+CREATE PROCEDURE held()
+   DEFINE v INT;
+   FOREACH c1 WITH HOLD FOR SELECT k INTO v FROM t ORDER BY k
+      BEGIN WORK;
+      INSERT INTO seen VALUES (v);
+      COMMIT WORK;
+   END FOREACH;
+END PROCEDURE;""")
+    db.execute("EXECUTE PROCEDURE held()")
+    assert _rows(db, "SELECT k FROM seen ORDER BY k") == [(1,), (2,), (3,)]
+
+
+# ---- ON EXCEPTION / RAISE EXCEPTION: sqs "ON EXCEPTION", "RAISE EXCEPTION" -------------------
+def test_on_exception_in_with_resume_creates_missing_table(db: ifxwire.Cursor) -> None:
+    """sqs ON EXCEPTION: a handler for -206 (no such table) that creates the table, then
+    WITH RESUME continues after the failing INSERT."""
+    db.execute("""
+CREATE FUNCTION ins_tab() RETURNING INT;
+   DEFINE n INT;
+   ON EXCEPTION IN (-206)
+      CREATE TABLE temp_tab (k INT);
+      INSERT INTO temp_tab VALUES (1);
+   END EXCEPTION WITH RESUME;
+   INSERT INTO temp_tab VALUES (2);
+   SELECT COUNT(*) INTO n FROM temp_tab;
+   RETURN n;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION ins_tab()") == [(1,)]
+    assert _rows(db, "EXECUTE FUNCTION ins_tab()") == [(2,)]
+
+
+def test_on_exception_set_sqlcode_isam_text(db: ifxwire.Cursor) -> None:
+    """sqs ON EXCEPTION: SET error_var, isam_var, error_data receive the codes and text."""
+    db.execute("""
+CREATE FUNCTION catch() RETURNING INT, INT, VARCHAR(40);
+   DEFINE e, i INT;
+   DEFINE t VARCHAR(40);
+   ON EXCEPTION SET e, i, t
+      RETURN e, i, t;
+   END EXCEPTION;
+   RAISE EXCEPTION -746, 0, 'custom text';
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION catch()") == [(-746, 0, "custom text")]
+
+
+def test_raise_exception_reaches_client_with_isam(db: ifxwire.Cursor) -> None:
+    """sqs RAISE EXCEPTION: "RAISE EXCEPTION -208, 0" gives the client SQL error -208."""
+    db.execute("CREATE PROCEDURE boom() RAISE EXCEPTION -208, 0; END PROCEDURE;")
+    assert _code(db, "EXECUTE PROCEDURE boom()")[0] == -208
+
+
+def test_raise_user_error_746_text(db: ifxwire.Cursor) -> None:
+    """sqs RAISE EXCEPTION: -746 carries the routine's own message text to the client."""
+    db.execute("CREATE PROCEDURE r746() RAISE EXCEPTION -746, 0, 'Update Not Allowed';"
+               " END PROCEDURE;")
+    with pytest.raises(ifxwire.Error) as info:
+        db.execute("EXECUTE PROCEDURE r746()")
+    err: Any = info.value
+    assert err.sqlcode == -746
+    assert "Update Not Allowed" in str(err)
+
+
+def test_on_exception_without_resume_leaves_block(db: ifxwire.Cursor) -> None:
+    """sqs ON EXCEPTION: without WITH RESUME, control passes to the end of the statement
+    block that holds the handler; here the BEGIN ... END block, then the routine goes on."""
+    db.execute("""
+CREATE FUNCTION blk() RETURNING INT;
+   DEFINE x INT;
+   LET x = 0;
+   BEGIN
+      ON EXCEPTION
+         LET x = x + 100;
+      END EXCEPTION;
+      LET x = x + 1;
+      RAISE EXCEPTION -1, 0;
+      LET x = x + 1000;
+   END;
+   LET x = x + 10;
+   RETURN x;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION blk()") == [(111,)]
+
+
+# ---- DEFINE GLOBAL: sqt ids_sqt_435 "DEFINE GLOBAL gl_out INT DEFAULT 13" ----------------------
+def test_define_global_default_and_shared_between_routines(db: ifxwire.Cursor) -> None:
+    """sqs DEFINE GLOBAL: the first DEFINE GLOBAL in a session gives the default; later
+    routines see the value the earlier one left."""
+    db.execute("""
+CREATE FUNCTION gl_get() RETURNING INT;
+   DEFINE GLOBAL gl_out INT DEFAULT 13;
+   RETURN gl_out;
+END FUNCTION;""")
+    db.execute("""
+CREATE PROCEDURE gl_set(v INT)
+   DEFINE GLOBAL gl_out INT DEFAULT 99;
+   LET gl_out = v;
+END PROCEDURE;""")
+    assert _rows(db, "EXECUTE FUNCTION gl_get()") == [(13,)]
+    db.execute("EXECUTE PROCEDURE gl_set(42)")
+    assert _rows(db, "EXECUTE FUNCTION gl_get()") == [(42,)]
+
+
+def test_define_global_business_rule_trigger(db: ifxwire.Cursor) -> None:
+    """Tutorial (Triggers), modelled: BEFORE saves SUM(quantity) in a global, AFTER
+    compares and RAISEs -746; the failed UPDATE is undone."""
+    db.execute("CREATE TABLE products (pid INT, quantity INT)")
+    db.execute("INSERT INTO products VALUES (1, 10)")
+    db.execute("INSERT INTO products VALUES (2, 10)")
+    db.execute("""
+CREATE PROCEDURE upd_prod_1()
+   DEFINE GLOBAL old_qty INT DEFAULT 0;
+   LET old_qty = (SELECT SUM(quantity) FROM products);
+END PROCEDURE;""")
+    db.execute("""
+CREATE PROCEDURE upd_prod_2()
+   DEFINE GLOBAL old_qty INT DEFAULT 0;
+   DEFINE new_qty INT;
+   LET new_qty = (SELECT SUM(quantity) FROM products);
+   IF new_qty > 1.5 * old_qty THEN
+      RAISE EXCEPTION -746, 0, 'Update Not Allowed';
+   END IF
+END PROCEDURE;""")
+    db.execute("""
+CREATE TRIGGER upd_prod UPDATE OF quantity ON products
+   BEFORE (EXECUTE PROCEDURE upd_prod_1())
+   AFTER (EXECUTE PROCEDURE upd_prod_2())""")
+    db.execute("UPDATE products SET quantity = 12 WHERE pid = 1")
+    assert _code(db, "UPDATE products SET quantity = quantity * 2")[0] == -746
+    assert _rows(db, "SELECT SUM(quantity) FROM products") == [(22,)]
+
+
+# ---- DBINFO in SPL: sqs/ids_sqs_1487 and "sqlca.sqlerrd2" ------------------------------------
+def test_dbinfo_sqlerrd1_after_serial_insert(db: ifxwire.Cursor) -> None:
+    """ids_sqs_1487: fst_tab / sec_tab; sec_tab gets the last serial inserted into fst_tab."""
+    db.execute("CREATE TABLE fst_tab (ordernum SERIAL, partnum INT)")
+    db.execute("CREATE TABLE sec_tab (ordernum SERIAL)")
+    for p in (1, 4, 6):
+        db.execute(f"INSERT INTO fst_tab VALUES (0, {p})")
+    db.execute("INSERT INTO sec_tab VALUES (DBINFO('sqlca.sqlerrd1'))")
+    assert _rows(db, "SELECT ordernum FROM sec_tab") == [(3,)]
+
+
+def test_dbinfo_sqlerrd1_and_sqlerrd2_inside_spl(db: ifxwire.Cursor) -> None:
+    db.execute("CREATE TABLE ord (n SERIAL, v INT)")
+    db.execute("INSERT INTO ord VALUES (100, 0)")
+    db.execute("""
+CREATE FUNCTION add_and_count() RETURNING INT, INT;
+   DEFINE s, c INT;
+   INSERT INTO ord VALUES (0, 1);
+   LET s = DBINFO('sqlca.sqlerrd1');
+   UPDATE ord SET v = v + 1;
+   LET c = DBINFO('sqlca.sqlerrd2');
+   RETURN s, c;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION add_and_count()") == [(101, 2)]
+
+
+def test_dbinfo_sqlerrd1_not_set_by_trigger_inserts(db: ifxwire.Cursor) -> None:
+    """ids_sqs_1487: "the SQLCA structure does not record serial values that are inserted
+    by triggers"."""
+    db.execute("CREATE TABLE a (n SERIAL, v INT)")
+    db.execute("CREATE TABLE b (n SERIAL, v INT)")
+    db.execute("INSERT INTO b VALUES (500, 0)")
+    db.execute("CREATE TRIGGER ta INSERT ON a REFERENCING NEW AS nw FOR EACH ROW "
+               "(INSERT INTO b VALUES (0, nw.v))")
+    db.execute("INSERT INTO a VALUES (0, 7)")
+    assert _rows(db, "SELECT DBINFO('sqlca.sqlerrd1') FROM systables WHERE tabid = 1") == [(1,)]
+
+
+# ---- SYSTEM, TRACE, GOTO ---------------------------------------------------------------------
+def test_system_is_refused(db: ifxwire.Cursor) -> None:
+    """sqs SYSTEM runs an operating-system command: the embedded server never does."""
+    db.execute("CREATE PROCEDURE sh() SYSTEM 'echo hi'; END PROCEDURE;")
+    assert _code(db, "EXECUTE PROCEDURE sh()")[0] in (-668, -999)
+
+
+def test_trace_statements_are_accepted(db: ifxwire.Cursor) -> None:
+    """sqs TRACE: TRACE ON / TRACE 'text' / TRACE OFF without SET DEBUG FILE are no-ops."""
+    db.execute("""
+CREATE FUNCTION traced(k INT) RETURNING INT;
+   TRACE ON;
+   TRACE 'k is ' || k;
+   TRACE OFF;
+   RETURN k + 1;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION traced(1)") == [(2,)]
+
+
+# ---- reading a variable with no value; SELECT INTO of several rows ----------------------------
+def test_select_into_several_rows_is_284(db: ifxwire.Cursor) -> None:
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("INSERT INTO t VALUES (1)")
+    db.execute("INSERT INTO t VALUES (2)")
+    db.execute("CREATE FUNCTION one() RETURNING INT; DEFINE v INT; "
+               "SELECT k INTO v FROM t; RETURN v; END FUNCTION;")
+    assert _code(db, "EXECUTE FUNCTION one()")[0] == -284
+
+
+def test_function_in_select_list_per_row(stores: ifxwire.Connection) -> None:
+    """sqt "Create and use SPL routines": an SPL function called in a SELECT list."""
+    cur = stores.cursor()
+    cur.execute("""
+CREATE FUNCTION with_tax(p MONEY(8,2)) RETURNING MONEY(8,2);
+   RETURN p * 1.1;
+END FUNCTION;""")
+    rows = _rows(cur, "SELECT stock_num, manu_code, with_tax(unit_price) FROM stock "
+                      "WHERE stock_num = 1 ORDER BY manu_code")
+    assert rows == [(1, "HRO", D("275.00")), (1, "HSK", D("880.00")),
+                    (1, "SMT", D("495.00"))]
+
+
+# ---- triggers: sqs CREATE TRIGGER, sqt "Triggers" ---------------------------------------------
+def test_delete_trigger_cascades_with_old_correlation(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER "REFERENCING OLD AS pre_del FOR EACH ROW (DELETE ...)"."""
+    db.execute("CREATE TABLE customers (cid INT)")
+    db.execute("CREATE TABLE orders (oid INT, cid INT)")
+    db.execute("INSERT INTO customers VALUES (1)")
+    db.execute("INSERT INTO customers VALUES (2)")
+    for o, c in ((10, 1), (11, 1), (12, 2)):
+        db.execute(f"INSERT INTO orders VALUES ({o}, {c})")
+    db.execute("CREATE TRIGGER del_cust DELETE ON customers REFERENCING OLD AS pre_del "
+               "FOR EACH ROW (DELETE FROM orders WHERE cid = pre_del.cid)")
+    db.execute("DELETE FROM customers WHERE cid = 1")
+    assert _rows(db, "SELECT oid FROM orders") == [(12,)]
+
+
+def test_update_trigger_audit_log_old_and_new(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "UPDATE OF quantity ... REFERENCING OLD AS pre_upd NEW AS
+    post_upd FOR EACH ROW (INSERT INTO log ...)"."""
+    db.execute("CREATE TABLE products (pid INT, quantity INT, price INT)")
+    db.execute("INSERT INTO products VALUES (1, 5, 9)")
+    db.execute("CREATE TABLE log (pid INT, username CHAR(8), old_qty INT, new_qty INT)")
+    db.execute("CREATE TRIGGER upd_prod UPDATE OF quantity ON products "
+               "REFERENCING OLD AS pre_upd NEW AS post_upd FOR EACH ROW "
+               "(INSERT INTO log VALUES (pre_upd.pid, USER, pre_upd.quantity, "
+               "post_upd.quantity))")
+    db.execute("UPDATE products SET price = 10")  # not OF quantity: no row
+    db.execute("UPDATE products SET quantity = 8")
+    assert _strip(_rows(db, "SELECT * FROM log")) == [(1, "informix", 5, 8)]
+
+
+def test_trigger_when_condition(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "WHEN Condition": the action runs only for rows where true."""
+    db.execute("CREATE TABLE t (k INT, v INT)")
+    db.execute("CREATE TABLE big (k INT)")
+    db.execute("CREATE TRIGGER tw INSERT ON t REFERENCING NEW AS n FOR EACH ROW "
+               "WHEN (n.v > 10) (INSERT INTO big VALUES (n.k))")
+    for k, v in ((1, 5), (2, 50), (3, 11)):
+        db.execute(f"INSERT INTO t VALUES ({k}, {v})")
+    assert _rows(db, "SELECT k FROM big ORDER BY k") == [(2,), (3,)]
+
+
+def test_before_each_row_after_order(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "Action Clause": BEFORE once, FOR EACH ROW per row, AFTER once."""
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("CREATE TABLE trail (s SERIAL, what CHAR(6), k INT)")
+    db.execute("INSERT INTO t VALUES (1)")
+    db.execute("INSERT INTO t VALUES (2)")
+    db.execute("CREATE TRIGGER tu UPDATE ON t REFERENCING NEW AS n "
+               "BEFORE (INSERT INTO trail VALUES (0, 'before', NULL)) "
+               "FOR EACH ROW (INSERT INTO trail VALUES (0, 'row', n.k)) "
+               "AFTER (INSERT INTO trail VALUES (0, 'after', NULL))")
+    db.execute("UPDATE t SET k = k + 10")
+    assert _strip(_rows(db, "SELECT what, k FROM trail ORDER BY s")) == [
+        ("before", None), ("row", 11), ("row", 12), ("after", None)]
+
+
+def test_multiple_insert_triggers_all_fire(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER: "you can define multiple INSERT triggers on the same table"."""
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("CREATE TABLE c1 (k INT)")
+    db.execute("CREATE TABLE c2 (k INT)")
+    db.execute("CREATE TRIGGER t1 INSERT ON t REFERENCING NEW AS n FOR EACH ROW "
+               "(INSERT INTO c1 VALUES (n.k))")
+    db.execute("CREATE TRIGGER t2 INSERT ON t REFERENCING NEW AS n FOR EACH ROW "
+               "(INSERT INTO c2 VALUES (n.k * 2))")
+    db.execute("INSERT INTO t VALUES (4)")
+    assert _rows(db, "SELECT (SELECT k FROM c1), (SELECT k FROM c2) FROM systables "
+                     "WHERE tabid = 1") == [(4, 8)]
+
+
+def test_instead_of_insert_on_view(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "INSTEAD OF Triggers on Views": the view's INSERT runs the
+    trigger's actions on the base tables."""
+    db.execute("CREATE TABLE dept (dno INT, dname CHAR(10))")
+    db.execute("CREATE TABLE emp (eno INT, dno INT)")
+    db.execute("CREATE VIEW v_emp (eno, dno, dname) AS SELECT e.eno, e.dno, d.dname "
+               "FROM emp e, dept d WHERE e.dno = d.dno")
+    db.execute("CREATE TRIGGER v_ins INSTEAD OF INSERT ON v_emp REFERENCING NEW AS n "
+               "FOR EACH ROW (INSERT INTO dept VALUES (n.dno, n.dname), "
+               "INSERT INTO emp VALUES (n.eno, n.dno))")
+    db.execute("INSERT INTO v_emp VALUES (7, 3, 'sales')")
+    assert _strip(_rows(db, "SELECT * FROM v_emp")) == [(7, 3, "sales")]
+
+
+def test_trigger_routine_sets_new_values(db: ifxwire.Cursor) -> None:
+    """sqs CREATE PROCEDURE, "REFERENCING ... FOR table" (trigger routines) called WITH
+    TRIGGER REFERENCES; LET n.col changes the row written."""
+    db.execute("CREATE TABLE t (k INT, v INT)")
+    db.execute("""
+CREATE PROCEDURE clamp() REFERENCING OLD AS o NEW AS n FOR t;
+   IF n.v > 100 THEN
+      LET n.v = 100;
+   END IF
+END PROCEDURE;""")
+    db.execute("CREATE TRIGGER tc INSERT ON t FOR EACH ROW "
+               "(EXECUTE PROCEDURE clamp() WITH TRIGGER REFERENCES)")
+    db.execute("INSERT INTO t VALUES (1, 500)")
+    db.execute("INSERT INTO t VALUES (2, 50)")
+    assert _rows(db, "SELECT k, v FROM t ORDER BY k") == [(1, 100), (2, 50)]
+
+
+def test_failing_trigger_undoes_the_statement(db: ifxwire.Cursor) -> None:
+    """sqt Triggers: an error in a triggered action undoes the triggering statement."""
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("CREATE PROCEDURE no() RAISE EXCEPTION -746, 0, 'no'; END PROCEDURE;")
+    db.execute("CREATE TRIGGER tn INSERT ON t REFERENCING NEW AS n FOR EACH ROW "
+               "WHEN (n.k < 0) (EXECUTE PROCEDURE no())")
+    db.execute("INSERT INTO t VALUES (1)")
+    assert _code(db, "INSERT INTO t VALUES (-1)")[0] == -746
+    assert _rows(db, "SELECT k FROM t") == [(1,)]
+
+
+def test_systriggers_records_event(db: ifxwire.Cursor) -> None:
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("CREATE TABLE c (k INT)")
+    db.execute("CREATE TRIGGER td DELETE ON t REFERENCING OLD AS o FOR EACH ROW "
+               "(INSERT INTO c VALUES (o.k))")
+    assert _strip(_rows(db, "SELECT trigname, event, old FROM systriggers")) == [
+        ("td", "D", "o")]
+
+
+def test_drop_trigger_stops_it(db: ifxwire.Cursor) -> None:
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("CREATE TABLE c (k INT)")
+    db.execute("CREATE TRIGGER ti INSERT ON t REFERENCING NEW AS n FOR EACH ROW "
+               "(INSERT INTO c VALUES (n.k))")
+    db.execute("INSERT INTO t VALUES (1)")
+    db.execute("DROP TRIGGER ti")
+    db.execute("INSERT INTO t VALUES (2)")
+    assert _rows(db, "SELECT k FROM c") == [(1,)]
