@@ -625,3 +625,185 @@ def test_drop_trigger_stops_it(db: ifxwire.Cursor) -> None:
     db.execute("DROP TRIGGER ti")
     db.execute("INSERT INTO t VALUES (2)")
     assert _rows(db, "SELECT k FROM c") == [(1,)]
+
+
+# ---- more of the Tutorial, "Create and use SPL routines" ---------------------------------------
+def test_explicit_block_redefines_variable(db: ifxwire.Cursor) -> None:
+    """sqt "Implicit and explicit statement blocks": the inner BEGIN ... END defines its own
+    distance = 2; the RETURN after the block returns the outer one, 37."""
+    db.execute("""
+CREATE FUNCTION block_demo() RETURNING INT;
+   DEFINE distance INT;
+   LET distance = 37;
+   BEGIN
+      DEFINE distance INT;
+      LET distance = 2;
+   END
+   RETURN distance;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION block_demo()") == [(37,)]
+
+
+def test_returning_a_single_decimal_value(db: ifxwire.Cursor) -> None:
+    """sqt "Return a single value": increase_by_pct(amount, pct) RETURNING DECIMAL."""
+    db.execute("""
+CREATE FUNCTION increase_by_pct(amount DECIMAL, pct DECIMAL) RETURNING DECIMAL;
+   DEFINE result DECIMAL;
+   LET result = amount + amount * (pct / 100);
+   RETURN result;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION increase_by_pct(200, 15)") == [(D(230),)]
+
+
+def test_instead_of_update_manager_info(db: ifxwire.Cursor) -> None:
+    """sqt ids_sqt_550 "INSTEAD OF trigger to update on a view": manager_info over dept and
+    emp; the UPDATE of the view runs updtab() instead."""
+    db.execute("CREATE TABLE dept (deptno INTEGER PRIMARY KEY, deptname CHAR(20), "
+               "manager_num INT)")
+    db.execute("CREATE TABLE emp (empno INTEGER PRIMARY KEY, empname CHAR(20), "
+               "deptno INTEGER REFERENCES dept(deptno), startdate DATE)")
+    db.execute("CREATE VIEW manager_info AS SELECT d.deptno, d.deptname, e.empno, e.empname "
+               "FROM emp e, dept d WHERE e.empno = d.manager_num")
+    db.execute("""
+CREATE PROCEDURE updtab (eno INT, ename CHAR(20), dno INT)
+   DEFINE deptcode INT;
+   UPDATE dept SET manager_num = eno WHERE deptno = dno;
+   SELECT deptno INTO deptcode FROM emp WHERE empno = eno;
+   IF dno != deptcode THEN
+      UPDATE emp SET deptno = dno WHERE empno = eno;
+   END IF;
+END PROCEDURE;""")
+    db.execute("CREATE TRIGGER manager_info_update INSTEAD OF UPDATE ON manager_info "
+               "REFERENCING NEW AS n FOR EACH ROW "
+               "(EXECUTE PROCEDURE updtab (n.empno, n.empname, n.deptno))")
+    db.execute("INSERT INTO dept VALUES (1, 'sales', NULL)")
+    db.execute("INSERT INTO dept VALUES (2, 'labs', NULL)")
+    db.execute("INSERT INTO emp VALUES (3000, 'Ann', 1, NULL)")
+    db.execute("INSERT INTO emp VALUES (3666, 'Steve', 2, NULL)")
+    db.execute("UPDATE dept SET manager_num = 3000 WHERE deptno = 1")
+    db.execute("UPDATE manager_info SET empno = 3666, empname = 'Steve' WHERE deptno = 1")
+    assert _rows(db, "SELECT deptno, manager_num FROM dept ORDER BY 1") == [(1, 3666), (2, None)]
+    assert _rows(db, "SELECT empno, deptno FROM emp ORDER BY 1") == [(3000, 1), (3666, 1)]
+
+
+def test_trigger_routine_operators_inserting_updating(db: ifxwire.Cursor) -> None:
+    """sqt ids_sqt_538 "Trigger routines": the Boolean operators INSERTING, UPDATING,
+    DELETING tell a trigger routine which event called it."""
+    db.execute("CREATE TABLE t (k INT)")
+    db.execute("CREATE TABLE audit (what CHAR(3), k INT)")
+    db.execute("""
+CREATE PROCEDURE which() REFERENCING OLD AS o NEW AS n FOR t;
+   IF INSERTING THEN
+      INSERT INTO audit VALUES ('ins', n.k);
+   ELIF UPDATING THEN
+      INSERT INTO audit VALUES ('upd', n.k);
+   ELIF DELETING THEN
+      INSERT INTO audit VALUES ('del', o.k);
+   END IF
+END PROCEDURE;""")
+    for ev, ref in (("INSERT", "NEW AS n"), ("UPDATE", "OLD AS o NEW AS n"),
+                    ("DELETE", "OLD AS o")):
+        db.execute(f"CREATE TRIGGER tr_{ev.lower()} {ev} ON t REFERENCING {ref} FOR EACH ROW "
+                   "(EXECUTE PROCEDURE which() WITH TRIGGER REFERENCES)")
+    db.execute("INSERT INTO t VALUES (1)")
+    db.execute("UPDATE t SET k = 2")
+    db.execute("DELETE FROM t")
+    assert _rows(db, "SELECT what, k FROM audit") == [("ins", 1), ("upd", 2), ("del", 2)]
+
+
+def test_call_with_named_arguments(db: ifxwire.Cursor) -> None:
+    """sqs CALL / Arguments: "parameter names for the arguments ... CALL p(t = ..., n = ...,
+    d = ...)" in any order."""
+    db.execute("""
+CREATE FUNCTION named(t VARCHAR(10), n VARCHAR(10), d VARCHAR(10)) RETURNING VARCHAR(40);
+   RETURN t || '-' || n || '-' || d;
+END FUNCTION;""")
+    db.execute("""
+CREATE FUNCTION caller() RETURNING VARCHAR(40);
+   DEFINE r VARCHAR(40);
+   CALL named(d = 'c', t = 'a', n = 'b') RETURNING r;
+   RETURN r;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION caller()") == [("a-b-c",)]
+    # and from the client, positional arguments first (sqs EXECUTE FUNCTION, Arguments)
+    assert _rows(db, "EXECUTE FUNCTION named('x', d = 'z', n = 'y')") == [("x-y-z",)]
+
+
+def test_parameter_default_may_be_omitted(db: ifxwire.Cursor) -> None:
+    """sqs "Routine Parameter List": a parameter with DEFAULT may be left out of the call."""
+    db.execute("""
+CREATE FUNCTION pad(s VARCHAR(10), n INT DEFAULT 3) RETURNING VARCHAR(20);
+   RETURN RPAD(s, n, '*');
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION pad('a')") == [("a**",)]
+    assert _rows(db, "EXECUTE FUNCTION pad('a', 5)") == [("a****",)]
+
+
+def test_define_like_column(stores: ifxwire.Connection) -> None:
+    """sqt "Declare variables for column data with the LIKE clause"."""
+    cur = stores.cursor()
+    cur.execute("""
+CREATE FUNCTION max_price() RETURNING MONEY(8,2);
+   DEFINE p LIKE stock.unit_price;
+   SELECT MAX(unit_price) INTO p FROM stock;
+   RETURN p;
+END FUNCTION;""")
+    cur.execute("SELECT MAX(unit_price) FROM stock")
+    expect = cur.fetchone()[0]
+    assert _rows(cur, "EXECUTE FUNCTION max_price()") == [(expect,)]
+
+
+def test_while_loop_sums(db: ifxwire.Cursor) -> None:
+    """sqt "Add WHILE and FOR loops"."""
+    db.execute("""
+CREATE FUNCTION tri(n INT) RETURNING INT;
+   DEFINE i, s INT;
+   LET i, s = 1, 0;
+   WHILE i <= n
+      LET s = s + i;
+      LET i = i + 1;
+   END WHILE
+   RETURN s;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION tri(10)") == [(55,)]
+
+
+def test_foreach_select_into_with_exit_foreach(stores: ifxwire.Connection) -> None:
+    """sqt "The FOREACH loop to define cursors" and sqs EXIT FOREACH."""
+    cur = stores.cursor()
+    cur.execute("""
+CREATE FUNCTION first_over(limit MONEY(8,2)) RETURNING SMALLINT, CHAR(3);
+   DEFINE s SMALLINT;
+   DEFINE m CHAR(3);
+   DEFINE p MONEY(8,2);
+   FOREACH SELECT stock_num, manu_code, unit_price INTO s, m, p FROM stock
+           ORDER BY stock_num, manu_code
+      IF p > limit THEN
+         EXIT FOREACH;
+      END IF
+   END FOREACH;
+   RETURN s, m;
+END FUNCTION;""")
+    cur.execute("SELECT FIRST 1 stock_num, manu_code FROM stock WHERE unit_price > 500 "
+                "ORDER BY stock_num, manu_code")
+    expect = tuple(cur.fetchone())
+    assert _rows(cur, "EXECUTE FUNCTION first_over(500)") == [expect]
+
+
+def test_goto_is_not_supported(db: ifxwire.Cursor) -> None:
+    """sqs GOTO (14.10) jumps to a <<label>>: not implemented here, refused at CREATE."""
+    assert _code(db, """
+CREATE PROCEDURE jumps()
+   DEFINE i INT;
+   LET i = 0;
+   <<again>>
+   LET i = i + 1;
+   IF i < 3 THEN GOTO again; END IF
+END PROCEDURE;""")[0] == -999
+
+
+def test_create_database_inside_routine_is_744(db: ifxwire.Cursor) -> None:
+    """sqs "Statement Block": CREATE DATABASE and DATABASE are not valid in SPL (refused
+    here when the routine runs)."""
+    db.execute("CREATE PROCEDURE mkdb() CREATE DATABASE x; END PROCEDURE;")
+    assert _code(db, "EXECUTE PROCEDURE mkdb()")[0] == -744

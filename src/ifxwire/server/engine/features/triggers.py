@@ -45,6 +45,7 @@ from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
 from .spl import ast as a
+from .spl.binder import EVENT_ROW
 from .spl.parser import SplParser, drop_target
 from .views import check_rows
 
@@ -418,7 +419,7 @@ class _Firing:
 
     def row(self, info: TableInfo, rowid: object, old: dict[str, object] | None,
             new: dict[str, object] | None) -> None:
-        rows: dict[int, dict[str, object]] = {}
+        rows: dict[int, dict[str, object]] = {EVENT_ROW: {"event": self.trig.event}}
         if old is not None:
             rows[-2] = old
         if new is not None:

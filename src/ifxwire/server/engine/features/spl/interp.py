@@ -38,6 +38,7 @@ from ...sql.hooks import TRANSLATION
 from ...sql.statements import IfxStatement, parse_expressions
 from . import ast as a
 from . import outparams
+from .binder import EVENT_ROW, TRIGGER_OPERATORS
 from .parser import parse_routine
 from .resolve import candidates, choose
 from .sqlrun import Runner, VarRef
@@ -181,6 +182,12 @@ class Runtime:
             raise EngineError(sc.NO_ROUTINE, near=routine.name)
         if rows:
             frame.rows = rows
+        if routine.referencing:
+            event = str((rows or {}).get(EVENT_ROW, {}).get("event", "")).lower()
+            for op, code in TRIGGER_OPERATORS.items():
+                flag = body.block.scope.get(op)
+                if flag is not None and not flag.row and flag.slot >= 0:
+                    frame.slots[flag.slot] = int(event == code)
         return self._run(frame, outs)
 
     def _run(self, frame: Frame, outs: list[object] | None = None) -> Iterator[Row]:
@@ -246,6 +253,40 @@ class Runtime:
         with open(path, "a" if append else "w", encoding="utf-8"):
             pass
         self.debug_path = path
+
+
+def named_args(routine: Routine, args: list[exp.Expr]) -> list[exp.Expr]:
+    """Guide to SQL: Syntax, "Arguments": an argument may name its parameter, ``p(t = 'a',
+    n = 'b')``, in any order after the positional ones. ``name = expr`` is read as a named
+    argument only when ``name`` is one of the routine's parameters (otherwise it is a
+    comparison, as before)."""
+    names = [n.lower() for n, _ in routine.params]
+
+    def param_of(arg: exp.Expr) -> int | None:
+        if isinstance(arg, exp.EQ) and isinstance(arg.this, exp.Column) and not arg.this.table:
+            name = arg.this.name.lower()
+            if name in names:
+                return names.index(name)
+        return None
+
+    if not any(param_of(x) is not None for x in args):
+        return list(args)
+    placed: dict[int, exp.Expr] = {}
+    named = False
+    for i, arg in enumerate(args):
+        at = param_of(arg)
+        if at is None:
+            if named:
+                raise EngineError(sc.SYNTAX, near="=")  # positional after named
+            placed[i] = arg
+        elif at in placed:
+            raise EngineError(sc.SYNTAX, near=names[at])
+        else:
+            named = True
+            placed[at] = arg.expression
+    if sorted(placed) != list(range(len(placed))):
+        raise not_implemented("named arguments that leave out a parameter before another")
+    return [placed[i] for i in range(len(placed))]
 
 
 def _blocks(blk: a.Block) -> Iterator[a.Block]:
@@ -654,7 +695,7 @@ class Interp:
 
     def call_args(self, node: a.CallSpec, routine: Routine, scope: dict[str, a.VarDecl]
                   ) -> list[object]:
-        exprs = outparams.input_exprs(routine, node.args)
+        exprs = outparams.input_exprs(routine, named_args(routine, node.args))
         exprs += default_exprs(routine, len(exprs))
         if not exprs:
             return []
