@@ -807,3 +807,135 @@ def test_create_database_inside_routine_is_744(db: ifxwire.Cursor) -> None:
     here when the routine runs)."""
     db.execute("CREATE PROCEDURE mkdb() CREATE DATABASE x; END PROCEDURE;")
     assert _code(db, "EXECUTE PROCEDURE mkdb()")[0] == -744
+
+
+# ---- round 5b: cursor functions, nesting, more trigger forms -----------------------------------
+def test_foreach_select_cursor_function_in_select_list(db: ifxwire.Cursor) -> None:
+    """sqt "Execute cursor functions from an SPL routine": FOREACH SELECT cur_func1(col)
+    INTO spl_var FROM tab1 ... INSERT INTO tab2."""
+    db.execute(SERIES)
+    db.execute("CREATE TABLE tab1 (col_name INT)")
+    db.execute("CREATE TABLE tab2 (v INT)")
+    db.execute("INSERT INTO tab1 VALUES (2)")
+    db.execute("""
+CREATE PROCEDURE fill()
+   DEFINE spl_var INT;
+   FOREACH EXECUTE FUNCTION series(2, 1) INTO spl_var
+      INSERT INTO tab2 VALUES (spl_var);
+   END FOREACH
+END PROCEDURE;""")
+    db.execute("EXECUTE PROCEDURE fill()")
+    assert _rows(db, "SELECT v FROM tab2") == [(1,), (2,), (2,), (1,)]
+
+
+def test_handler_in_caller_catches_callee_exception(db: ifxwire.Cursor) -> None:
+    """sqs ON EXCEPTION: an exception a called routine raises and does not handle reaches
+    the handler of its caller; SET names the SQL code, ISAM code and text variables in
+    that order."""
+    db.execute("CREATE PROCEDURE inner_p() RAISE EXCEPTION -746, 0, 'inner'; END PROCEDURE;")
+    db.execute("""
+CREATE FUNCTION outer_f() RETURNING INT, VARCHAR(20);
+   DEFINE e, i INT;
+   DEFINE t VARCHAR(20);
+   ON EXCEPTION IN (-746, -206) SET e, i, t
+      RETURN e, t;
+   END EXCEPTION
+   CALL inner_p();
+   RETURN 0, 'none';
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION outer_f()") == [(-746, "inner")]
+
+
+def test_exception_not_in_list_is_not_caught(db: ifxwire.Cursor) -> None:
+    """sqs ON EXCEPTION IN (list): other errors pass through to the client."""
+    db.execute("""
+CREATE FUNCTION only_206() RETURNING INT;
+   ON EXCEPTION IN (-206)
+      RETURN 1;
+   END EXCEPTION
+   RAISE EXCEPTION -208, 0;
+   RETURN 0;
+END FUNCTION;""")
+    assert _code(db, "EXECUTE FUNCTION only_206()")[0] == -208
+
+
+def test_dbinfo_sqlerrd2_after_delete_in_spl(stores: ifxwire.Connection) -> None:
+    """sqs DBINFO 'sqlca.sqlerrd2': the number of rows the last DELETE/UPDATE/INSERT of the
+    routine processed."""
+    cur = stores.cursor()
+    cur.execute("""
+CREATE FUNCTION del_count(m CHAR(18)) RETURNING INT;
+   DELETE FROM cust_calls WHERE user_id = m;
+   RETURN DBINFO('sqlca.sqlerrd2');
+END FUNCTION;""")
+    cur.execute("SELECT COUNT(*) FROM cust_calls WHERE user_id = 'maryj'")
+    n = cur.fetchone()[0]
+    assert n > 0
+    assert _rows(cur, "EXECUTE FUNCTION del_count('maryj')") == [(n,)]
+
+
+def test_trigger_execute_function_into_columns(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "EXECUTE FUNCTION ... INTO column": a FOR EACH ROW action sets
+    columns of the triggering row from a function's values."""
+    db.execute("CREATE TABLE items (k INT, price DECIMAL(8,2), tax DECIMAL(8,2))")
+    db.execute("CREATE FUNCTION tax_of(p DECIMAL(8,2)) RETURNING DECIMAL(8,2); "
+               "RETURN p * 0.2; END FUNCTION;")
+    db.execute("CREATE TRIGGER ti INSERT ON items REFERENCING NEW AS n FOR EACH ROW "
+               "(EXECUTE FUNCTION tax_of(n.price) INTO tax)")
+    db.execute("INSERT INTO items (k, price) VALUES (1, 50)")
+    assert _rows(db, "SELECT k, price, tax FROM items") == [(1, D("50.00"), D("10.00"))]
+
+
+def test_for_each_row_on_triggering_table_is_747(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "Rules for triggered actions": a FOR EACH ROW action that
+    updates the triggering table is refused (-747)."""
+    db.execute("CREATE TABLE t (k INT, v INT)")
+    assert _code(db, "CREATE TRIGGER bad UPDATE OF v ON t REFERENCING NEW AS n "
+                     "FOR EACH ROW (UPDATE t SET v = 0)")[0] == -747
+
+
+def test_select_trigger_for_each_row(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER, "SELECT Event": a query of the table's listed columns activates
+    it; the FOR EACH ROW action runs once per row fetched."""
+    db.execute("CREATE TABLE secret (k INT, v INT)")
+    db.execute("CREATE TABLE reads (k INT)")
+    db.execute("INSERT INTO secret VALUES (1, 10)")
+    db.execute("INSERT INTO secret VALUES (2, 20)")
+    db.execute("CREATE TRIGGER sel SELECT OF v ON secret REFERENCING OLD AS o "
+               "FOR EACH ROW (INSERT INTO reads VALUES (o.k))")
+    assert _rows(db, "SELECT k FROM secret ORDER BY k") == [(1,), (2,)]  # not OF v
+    assert _rows(db, "SELECT COUNT(*) FROM reads") == [(0,)]
+    assert _rows(db, "SELECT v FROM secret ORDER BY v") == [(10,), (20,)]
+    assert _rows(db, "SELECT k FROM reads ORDER BY k") == [(1,), (2,)]
+
+
+def test_delete_trigger_calls_procedure_with_old_values(db: ifxwire.Cursor) -> None:
+    """sqs CREATE TRIGGER: "REFERENCING OLD AS pre ... FOR EACH ROW (EXECUTE PROCEDURE
+    p(pre.col))"."""
+    db.execute("CREATE TABLE accts (n INT, bal INT)")
+    db.execute("CREATE TABLE closed (n INT, bal INT)")
+    db.execute("CREATE PROCEDURE keep(a INT, b INT) INSERT INTO closed VALUES (a, b); "
+               "END PROCEDURE;")
+    db.execute("CREATE TRIGGER tdel DELETE ON accts REFERENCING OLD AS pre FOR EACH ROW "
+               "(EXECUTE PROCEDURE keep(pre.n, pre.bal))")
+    db.execute("INSERT INTO accts VALUES (1, 5)")
+    db.execute("INSERT INTO accts VALUES (2, 7)")
+    db.execute("DELETE FROM accts WHERE n = 2")
+    assert _rows(db, "SELECT * FROM closed") == [(2, 7)]
+
+
+def test_function_without_return_value_gives_nothing_or_nulls(db: ifxwire.Cursor) -> None:
+    """sqt "Return values from an SPL function": a function that ends without RETURN
+    returns no row to EXECUTE FUNCTION in a FOREACH (it is a cursor function with no rows)."""
+    db.execute("CREATE FUNCTION empty_f() RETURNING INT; DEFINE i INT; LET i = 1; "
+               "END FUNCTION;")
+    db.execute("""
+CREATE FUNCTION count_rows() RETURNING INT;
+   DEFINE v, n INT;
+   LET n = 0;
+   FOREACH EXECUTE FUNCTION empty_f() INTO v
+      LET n = n + 1;
+   END FOREACH
+   RETURN n;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION count_rows()") == [(0,)]
