@@ -790,16 +790,76 @@ END FUNCTION;""")
     assert _rows(cur, "EXECUTE FUNCTION first_over(500)") == [expect]
 
 
-def test_goto_is_not_supported(db: ifxwire.Cursor) -> None:
-    """sqs GOTO (14.10) jumps to a <<label>>: not implemented here, refused at CREATE."""
+def test_goto_jump_back(db: ifxwire.Cursor) -> None:
+    """sqs GOTO (ids_sqs_1340), the jump_back function: GOTO back from inside a FOR loop
+    re-runs the labelled LET and the loop after it. The page's fragment leaves the start
+    values out ("..."); ours start j at 95 and jump once (n), so: i = 1, 6 make j 101, at
+    i = 11 j > 100 jumps back, j = 101 + 11 = 112, the loop starts again (115, 118) and
+    returns 118 for i = 11, 16, ..., 51."""
+    db.execute("""
+CREATE FUNCTION jump_back() RETURNING INT;
+   DEFINE i, j, n INT;
+   LET i, j, n = 0, 95, 0;
+   <<back>>
+   LET j = j + i;
+   FOR i IN (1 TO 52 STEP 5)
+      IF i < 11 THEN
+         LET j = j + 3;
+         CONTINUE FOR;
+      END IF;
+      IF j > 100 AND n = 0 THEN
+         LET n = 1;
+         GOTO back;
+      END IF;
+      RETURN j WITH RESUME;
+   END FOR;
+END FUNCTION;""")
+    assert [r[0] for r in _rows(db, "EXECUTE FUNCTION jump_back()")] == [118] * 9
+
+
+def test_goto_forward_skips_statements(db: ifxwire.Cursor) -> None:
+    """sqs <<Label>> (ids_sqs_1302): a statement label before any executable statement."""
+    db.execute("""
+CREATE FUNCTION skip_ahead(k INT) RETURNING INT;
+   DEFINE r INT;
+   LET r = 0;
+   IF k > 0 THEN
+      GOTO done;
+   END IF
+   LET r = r + 100;
+   <<done>>
+   LET r = r + 1;
+   RETURN r;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION skip_ahead(1)") == [(1,)]
+    assert _rows(db, "EXECUTE FUNCTION skip_ahead(0)") == [(101,)]
+
+
+def test_goto_into_a_nested_block_is_refused(db: ifxwire.Cursor) -> None:
+    """sqs GOTO: the label "must be within a scope that the GOTO statement can reach"; a
+    label inside an IF branch is out of reach (refused at CREATE, -999 here)."""
     assert _code(db, """
-CREATE PROCEDURE jumps()
-   DEFINE i INT;
-   LET i = 0;
-   <<again>>
-   LET i = i + 1;
-   IF i < 3 THEN GOTO again; END IF
+CREATE PROCEDURE into_if(k INT)
+   GOTO inside;
+   IF k > 0 THEN
+      <<inside>>
+      LET k = 0;
+   END IF
 END PROCEDURE;""")[0] == -999
+
+
+def test_goto_in_on_exception_block_is_syntax_error(db: ifxwire.Cursor) -> None:
+    """sqs Statement Block: "GOTO and << Label >> are not valid in ON EXCEPTION statement
+    blocks"."""
+    assert _code(db, """
+CREATE PROCEDURE bad_handler()
+   DEFINE k INT;
+   ON EXCEPTION
+      GOTO out;
+   END EXCEPTION
+   <<out>>
+   LET k = 1;
+END PROCEDURE;""")[0] == -201
 
 
 def test_create_database_inside_routine_is_744(db: ifxwire.Cursor) -> None:

@@ -79,6 +79,14 @@ class Jump(Exception):
         return self.kind is None or self.kind == kind
 
 
+class GotoSignal(Exception):
+    """GOTO travelling out to the block that holds its label."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__()
+        self.target = target
+
+
 class ReturnSignal(Exception):
     """RETURN (without WITH RESUME) ending the routine after its row was yielded."""
 
@@ -203,6 +211,8 @@ class Runtime:
                 pass
             except Jump:
                 raise EngineError(sc.SYNTAX, near="EXIT") from None
+            except GotoSignal as g:  # the parser checked reachability: not expected
+                raise EngineError(sc.SYNTAX, near=g.target) from None
             if outs is not None:
                 params = frame.body.params
                 outs[:] = [None if (v := frame.slots[params[i].slot]) is UNSET else v
@@ -289,6 +299,14 @@ def named_args(routine: Routine, args: list[exp.Expr]) -> list[exp.Expr]:
     return [placed[i] for i in range(len(placed))]
 
 
+def _label_index(body: list[a.Node], target: str) -> int | None:
+    for i, stmt in enumerate(body):
+        label = getattr(stmt, "label", None)
+        if label is not None and str(label).lower() == target:
+            return i
+    return None
+
+
 def _blocks(blk: a.Block) -> Iterator[a.Block]:
     """The blocks directly nested in ``blk`` (for walking declarations)."""
     for h in blk.handlers:
@@ -356,12 +374,21 @@ class Interp:
         mark = len(frame.handlers)
         frame.handlers.extend(reversed(blk.handlers))
         scope = blk.scope
+        body = blk.body
+        i = 0
         try:
-            for stmt in blk.body:
+            while i < len(body):
+                stmt = body[i]
+                i += 1
                 try:
                     gen = _DISPATCH[type(stmt)](self, stmt, scope)
                     if gen is not None:
                         yield from gen
+                except GotoSignal as g:
+                    at = _label_index(body, g.target)
+                    if at is None:
+                        raise
+                    i = at
                 except EngineError as e:
                     handler = self.handler_for(e, scope)
                     if handler is None:
@@ -702,6 +729,9 @@ class Interp:
         return list(self.values(node, ("args", routine.procid), exprs, scope,
                                 [t for _, t in routine.params]))
 
+    def s_goto(self, node: a.Goto, scope: dict[str, a.VarDecl]) -> None:
+        raise GotoSignal(node.target)
+
     def s_raise(self, node: a.Raise, scope: dict[str, a.VarDecl]) -> None:
         types = [it.INTEGER, it.INTEGER, _TEXT][: len(node.args)]
         got = self.values(node, "x", node.args, scope, types)
@@ -869,6 +899,7 @@ _DISPATCH: dict[type, Callable[[Interp, Any, dict[str, a.VarDecl]], Iterator[Row
     a.Return: Interp.s_return,
     a.CallSpec: Interp.s_call,
     a.Raise: Interp.s_raise,
+    a.Goto: Interp.s_goto,
     a.Trace: Interp.s_trace,
     a.DebugFile: Interp.s_debug,
     a.System: Interp.s_system,
