@@ -999,3 +999,79 @@ CREATE FUNCTION count_rows() RETURNING INT;
    RETURN n;
 END FUNCTION;""")
     assert _rows(db, "EXECUTE FUNCTION count_rows()") == [(0,)]
+
+
+# ---- SQLCODE (SPL): sqs "SQLCODE Function (SPL)", ids_sqs_1483 ---------------------------------
+def test_sqlcode_after_select_into_and_foreach(db: ifxwire.Cursor) -> None:
+    """ids_sqs_1483: SQLCODE is sqlca.sqlcode of the routine's last SQL statement: 100 when
+    a query found no row or a cursor reached the end of its active set, else 0."""
+    db.execute("CREATE TABLE t1 (c1 INT)")
+    db.execute("INSERT INTO t1 VALUES (1)")
+    db.execute("""
+CREATE FUNCTION codes() RETURNING INT, INT, INT, INT;
+   DEFINE myc1, a, b, c INT;
+   LET a = SQLCODE;
+   SELECT c1 INTO myc1 FROM t1 WHERE c1 = 2;
+   LET b = SQLCODE;
+   SELECT c1 INTO myc1 FROM t1 WHERE c1 = 1;
+   LET c = SQLCODE;
+   FOREACH SELECT c1 INTO myc1 FROM t1
+   END FOREACH;
+   RETURN a, b, c, SQLCODE;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION codes()") == [(0, 100, 0, 100)]
+
+
+def test_sqlcode_drives_a_while_loop(db: ifxwire.Cursor) -> None:
+    """ids_sqs_1483's pattern, WHILE (SQLCODE != 100), over SELECT ... INTO of the next key
+    (the page's dynamic cursor, PREPARE/DECLARE/FETCH in SPL, is not supported here)."""
+    db.execute("CREATE TABLE t1 (c1 INT)")
+    for k in (3, 5, 9):
+        db.execute(f"INSERT INTO t1 VALUES ({k})")
+    db.execute("""
+CREATE FUNCTION walk() RETURNING INT;
+   DEFINE myc1, total INT;
+   LET myc1, total = 0, 0;
+   SELECT MIN(c1) INTO myc1 FROM t1 WHERE c1 > myc1 HAVING MIN(c1) IS NOT NULL;
+   WHILE (SQLCODE != 100)
+      LET total = total + myc1;
+      SELECT MIN(c1) INTO myc1 FROM t1 WHERE c1 > myc1 HAVING MIN(c1) IS NOT NULL;
+   END WHILE;
+   RETURN total;
+END FUNCTION;""")
+    assert _rows(db, "EXECUTE FUNCTION walk()") == [(17,)]
+
+
+def test_sqlcode_is_no_variable_outside_spl(db: ifxwire.Cursor) -> None:
+    """ids_sqs_1483: "The database server issues an error if the calling context of the
+    built-in SQLCODE function is not an SPL routine"."""
+    with pytest.raises(ifxwire.Error):
+        db.execute("SELECT SQLCODE FROM systables WHERE tabid = 1")
+
+
+def test_sqlcode_100_for_delete_of_no_row_in_ansi_database(connect_kwargs: dict[str, Any]
+                                                            ) -> None:
+    """ESQL/C "NOT FOUND in SQLCODE" (ids_esqlc_0414), Database Design ids_ddi_158: in an
+    ANSI-compliant database a DELETE or UPDATE that changes no row is NOT FOUND (100);
+    elsewhere it is 0."""
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
+        conn.cursor().execute("CREATE DATABASE spl5_ansi WITH LOG MODE ANSI")
+    with ifxwire.connect(**connect_kwargs, database="spl5_ansi") as conn:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t1 (c1 INT)")
+        cur.execute("""
+CREATE FUNCTION del_none() RETURNING INT;
+   DELETE FROM t1 WHERE c1 = 1;
+   RETURN SQLCODE;
+END FUNCTION;""")
+        assert _rows(cur, "EXECUTE FUNCTION del_none()") == [(100,)]
+        conn.rollback()
+
+
+def test_sqlcode_0_for_delete_of_no_row_elsewhere(db: ifxwire.Cursor) -> None:
+    """ids_ddi_158: "0 if the database is not ANSI-compliant"."""
+    db.execute("CREATE TABLE t1 (c1 INT)")
+    db.execute("CREATE FUNCTION del_none() RETURNING INT, INT; DEFINE a INT; "
+               "UPDATE t1 SET c1 = 2 WHERE c1 = 1; LET a = SQLCODE; "
+               "DELETE FROM t1; RETURN a, SQLCODE; END FUNCTION;")
+    assert _rows(db, "EXECUTE FUNCTION del_none()") == [(0, 0)]

@@ -259,3 +259,4 @@ class RoutineBody:
     nslots: int
     params: list[VarDecl]
     iterator: bool = False
+    sqlcode_slot: int = -1  # the frame slot behind the built-in SQLCODE (-1: none)

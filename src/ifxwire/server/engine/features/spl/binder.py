@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
-from ...core.ifxtypes import BOOLEAN
+from ...core.ifxtypes import BOOLEAN, INTEGER
 from . import ast as a
 
 #: the trigger-type operators of a trigger routine and the systriggers event of each
@@ -102,5 +102,14 @@ def bind(header: a.RoutineHeader, block: a.Block) -> a.RoutineBody:
             d = a.VarDecl(op, BOOLEAN)
             binder.decl(d)
             top[op] = d
+    # SQLCODE (Guide to SQL: Syntax, "SQLCODE Function (SPL)", ids_sqs_1483): the sqlcode of
+    # the routine's last SQL statement, read like a variable; a DEFINE'd sqlcode hides it.
+    sqlcode = a.VarDecl("sqlcode", INTEGER)
+    if "sqlcode" not in top:
+        binder.decl(sqlcode)
+        top["sqlcode"] = sqlcode
     binder.block(block, top)
-    return a.RoutineBody(block, binder.nslots, params)
+    body = a.RoutineBody(block, binder.nslots, params)
+    if top.get("sqlcode") is sqlcode:
+        body.sqlcode_slot = sqlcode.slot
+    return body

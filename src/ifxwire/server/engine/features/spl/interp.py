@@ -110,6 +110,8 @@ class Frame:
         self.routine = routine
         self.body = body
         self.slots: list[object] = [UNSET] * body.nslots
+        if body.sqlcode_slot >= 0:
+            self.slots[body.sqlcode_slot] = 0
         self.handlers: list[a.OnException] = []
         self.active: set[int] = set()
         self.rows: dict[int, dict[str, object]] = {}  # -2: OLD, -3: NEW (trigger rows)
@@ -637,12 +639,14 @@ class Interp:
         opened = self.session.transactions_ended
         try:
             for row in source:
+                self.sqlcode(0)
                 self.assign(decls, row, rtypes)
                 if rowid_col >= 0 and node.cursor is not None:
                     self.frame.cursors[node.cursor] = (table, row[rowid_col])
                 yield from self.loop_body(node.body, "FOREACH", node.label)
                 if not node.hold and self.session.transactions_ended != opened:
                     raise EngineError(sc.FETCH_UNOPENED)
+            self.sqlcode(100)  # the cursor reached the end of its active set
         except _StopLoop:
             return
         finally:
@@ -777,7 +781,32 @@ class Interp:
         self.session.execute(prepared, [])
 
     # ---- embedded SQL ------------------------------------------------------------------------
+    def sqlcode(self, value: int) -> None:
+        """Set what the built-in SQLCODE reads (0, 100 for no row, or an error's code)."""
+        slot = self.frame.body.sqlcode_slot
+        if slot >= 0:
+            self.frame.slots[slot] = value
+
     def s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
+        try:
+            self._s_sql(node, scope)
+        except EngineError as e:
+            self.sqlcode(e.sqlcode)
+            raise
+        else:
+            if not isinstance(node.tree, (exp.Select, exp.SetOperation, exp.Subquery)):
+                self.sqlcode(self._dml_code(isinstance(
+                    node.tree, (exp.Update, exp.Delete, exp.Insert))))
+
+    def _dml_code(self, counts: bool) -> int:
+        """ESQL/C "NOT FOUND in SQLCODE" (ids_esqlc_0414) and Database Design guide
+        ids_ddi_158: a DELETE, UPDATE, INSERT … SELECT or SELECT … INTO TEMP of no row is
+        100 in an ANSI-compliant database, 0 in any other."""
+        if counts and self.session._ansi and not self.session.state.last_rowcount:
+            return 100
+        return 0
+
+    def _s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
         tree = node.tree
         session = self.session
         if self.rt.trace_on:
@@ -842,6 +871,7 @@ class Interp:
             bound = self.runner.bound(compiled, self.frame)
             session.check_in_routine(compiled.plan, self.frame.routine)
             session._write(compiled.plan, lambda: session._select_into(compiled.plan, bound))
+            self.sqlcode(self._dml_code(True))
             return
         if not node.into:
             raise EngineError(sc.SYNTAX, near="SELECT",
@@ -850,6 +880,7 @@ class Interp:
         types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
         got = self.at_most_one(node, tree, scope, types)
         session.state.last_rowcount = len(got)
+        self.sqlcode(0 if got else 100)
         if got:
             for decl, value in zip(decls, got[0], strict=False):
                 self.frame.write(decl, value)
