@@ -1153,3 +1153,23 @@ CREATE FUNCTION use_two() RETURNING INT, CHAR(3);
    RETURN a + 1, b;
 END FUNCTION;""")
     assert _rows(db, "EXECUTE FUNCTION use_two()") == [(8, "abc")]
+
+
+def test_up_price_trigger_on_stock(stores: ifxwire.Connection) -> None:
+    """sqs CREATE TRIGGER, "Action Clause" / "WHEN Condition": up_price on stock logs an
+    update of unit_price that more than doubles it into warn_tab (rolled back)."""
+    cur = stores.cursor()
+    cur.execute("CREATE TABLE warn_tab (stock_num SMALLINT, manu_code CHAR(3), "
+                "old_price MONEY(6,2), new_price MONEY(6,2), at DATETIME YEAR TO SECOND)")
+    cur.execute("CREATE TRIGGER up_price UPDATE OF unit_price ON stock "
+                "REFERENCING OLD AS pre NEW AS post "
+                "FOR EACH ROW WHEN (post.unit_price > pre.unit_price * 2) "
+                "(INSERT INTO warn_tab VALUES (pre.stock_num, pre.manu_code, "
+                "pre.unit_price, post.unit_price, CURRENT YEAR TO SECOND))")
+    before = _rows(cur, "SELECT manu_code, unit_price FROM stock WHERE stock_num = 1 "
+                        "ORDER BY manu_code")
+    cur.execute("UPDATE stock SET unit_price = unit_price * 3 WHERE stock_num = 1")
+    cur.execute("UPDATE stock SET unit_price = unit_price + 1 WHERE stock_num = 2")
+    got = _rows(cur, "SELECT manu_code, old_price, new_price FROM warn_tab ORDER BY 1")
+    assert got == [(m, p, p * 3) for m, p in before]
+    assert _rows(cur, "SELECT COUNT(*) FROM warn_tab WHERE at IS NULL") == [(0,)]
