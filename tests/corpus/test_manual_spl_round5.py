@@ -1173,3 +1173,18 @@ def test_up_price_trigger_on_stock(stores: ifxwire.Connection) -> None:
     got = _rows(cur, "SELECT manu_code, old_price, new_price FROM warn_tab ORDER BY 1")
     assert got == [(m, p, p * 3) for m, p in before]
     assert _rows(cur, "SELECT COUNT(*) FROM warn_tab WHERE at IS NULL") == [(0,)]
+
+
+def test_cursor_function_in_foreach_select_list_is_not_supported(db: ifxwire.Cursor) -> None:
+    """sqt "Execute cursor functions from an SPL routine" shows FOREACH SELECT cur_func1(col)
+    INTO spl_var FROM tab1; its rows are not expanded here, so it is -999 (not -686)."""
+    db.execute(SERIES)
+    db.execute("CREATE TABLE tab1 (col_name INT)")
+    db.execute("INSERT INTO tab1 VALUES (2)")
+    db.execute("""
+CREATE PROCEDURE via_select()
+   DEFINE spl_var INT;
+   FOREACH SELECT series(col_name, 0) INTO spl_var FROM tab1
+   END FOREACH
+END PROCEDURE;""")
+    assert _code(db, "EXECUTE PROCEDURE via_select()")[0] == -999

@@ -617,6 +617,7 @@ class Interp:
                 raise EngineError(sc.NO_ROUTINE, near=node.call.name)
         else:
             assert node.query is not None and node.query.tree is not None
+            self._refuse_cursor_function(node.query.tree)
             rtypes = types
             compiled = None
             if node.cursor is not None and _uses_current(node):
@@ -630,6 +631,21 @@ class Interp:
                 raise EngineError(sc.SYNTAX)
             source = self.runner.rows(compiled, self.frame)
         return self._foreach(node, decls, rtypes, source, rowid_col, table)
+
+    def _refuse_cursor_function(self, tree: exp.Expr) -> None:
+        """Tutorial, "Execute cursor functions from an SPL routine": ``FOREACH SELECT
+        cur_func(col) INTO v FROM tab`` gives a row per value the cursor function returns.
+        We do not expand those rows: refuse (-999) rather than answer -686."""
+        if not isinstance(tree, exp.Select):
+            return
+        iterators = {r.name.lower() for r in self.session.current_schema().procs.values()
+                     if r.iterator}
+        if not iterators:
+            return
+        for item in tree.expressions:
+            for call in item.find_all(exp.Anonymous):
+                if str(call.name).lower() in iterators:
+                    raise not_implemented(f"cursor function {call.name} in a FOREACH SELECT list")
 
     def _foreach(self, node: a.Foreach, decls: list[a.VarDecl], rtypes: list[IfxType],
                  source: Iterator[Row], rowid_col: int, table: Any) -> Iterator[Row]:
