@@ -35,7 +35,7 @@ from ...sql.translate import Compiler as _Compiler
 from ...sql.translate import Plan
 from . import ast as a
 from . import outparams
-from .interp import Runtime, default_exprs, named_args
+from .interp import Runtime, default_exprs
 from .parser import parse_types
 from .resolve import candidates, choose
 
@@ -79,7 +79,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     routine = _resolve(compiler, call)
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
-    given = named_args(routine, [e.copy() for e in call.args])
+    given = outparams.named_args(routine, [e.copy() for e in call.args])
     exprs = given + default_exprs(routine, len(given))
     if exprs:
         compiler.allow_bare_params = True
