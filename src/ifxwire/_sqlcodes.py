@@ -372,6 +372,7 @@ _SQL_TABLE = """
 -23104  O  -      Cannot open the code-set conversion file for this pair of locales.
 -23197  O  -      Locale mismatch: DB_LOCALE differs from the locale the database was created with.
 # --- network (seen by applications that go through the CSDK network layer) ------------------
+-26062  P  20000  No WHEN of an SPL CASE statement matched and it has no ELSE.
 -25571  O  08004  The database server cannot start a session now (session limit reached).
 -25580 O  08S01  A network function failed.
 -25582  O  08006  The network connection was broken.

@@ -224,6 +224,7 @@ ROUTINE_AMBIGUOUS = -9700  # [guess] an overloaded name given without signature 
 VAR_UNDEFINED = -696  # [cat] "Variable (%s) has undefined value."
 FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
 SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
+CASE_NOT_DEFINED = -26062  # [jcat] SPL CASE with no matching WHEN and no ELSE (sqs CASE page)
 NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
 NOT_IN_SPL = -744  # [cat] "Illegal SQL statement in SPL routine."
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
@@ -419,6 +420,7 @@ MESSAGES: dict[int, str] = {
     VAR_UNDEFINED: "Variable (%s) has undefined value.",
     FUNCTION_ROWS: "Function (%s) has returned more than one row.",
     SYSTEM_FAILED: "System command cannot be executed.",
+    CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
     NESTING_TOO_DEEP: "Out of stack space.",
     NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
     USER_ERROR: "%s",

@@ -45,6 +45,7 @@ from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
 from .cross_database import database_of
 from .spl import ast as a
+from .spl.binder import EVENT_ROW
 from .spl.parser import SplParser, drop_target
 from .views import check_rows
 
@@ -418,7 +419,7 @@ class _Firing:
 
     def row(self, info: TableInfo, rowid: object, old: dict[str, object] | None,
             new: dict[str, object] | None) -> None:
-        rows: dict[int, dict[str, object]] = {}
+        rows: dict[int, dict[str, object]] = {EVENT_ROW: {"event": self.trig.event}}
         if old is not None:
             rows[-2] = old
         if new is not None:
@@ -468,6 +469,17 @@ def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecRes
     return ExecResult(sum(run_dml(s, part, bound).rowcount for part in plan.parts))
 
 
+def _serials(s: EngineSession) -> tuple[int, int]:
+    return s.state.last_serial, s.state.last_serial8
+
+
+def _restore_serials(s: EngineSession, saved: tuple[int, int]) -> None:
+    """Guide to SQL: Syntax, DBINFO 'sqlca.sqlerrd1' (ids_sqs_1487): "the SQLCA structure
+    does not record serial values that are inserted by triggers", so the serials a triggered
+    action inserts are forgotten and DBINFO keeps the triggering statement's own."""
+    s.state.last_serial, s.state.last_serial8 = saved
+
+
 def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock)."""
     info = plan.table
@@ -487,12 +499,15 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
 
     def run() -> ExecResult:
         firings = [_Firing(s, t) for t in trigs]
+        serials = _serials(s)
         for f in firings:
             f.actions(f.body.before)
+        _restore_serials(s, serials)
         each = [f for f in firings if f.body.each_row]
         if not each and capture is None:
             written: list[tuple[object, ...]] | None = [] if plan.view_check else None
             result = s._dml(plan, bound, returning=written)
+            serials = _serials(s)
             if written:
                 check_rows(s._connection(), plan, [r[0] for r in written])
         else:
@@ -505,6 +520,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
                     raise s._map_error(e, plan) from None
             changed: list[tuple[object, ...]] = []
             result = s._dml(plan, bound, returning=changed)
+            serials = _serials(s)
             check_rows(s._connection(), plan, [r[0] for r in changed])
             for r in changed:
                 rowid, values = r[0], r[1:]
@@ -518,6 +534,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
                     f.row(info, rowid, oldrow, dict(new) if new is not None else None)
         for f in firings:
             f.actions(f.body.after)
+        _restore_serials(s, serials)
         s.state.last_rowcount = result.rowcount
         return result
 
@@ -630,6 +647,7 @@ def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecR
         except sqlite3.Error as e:
             raise s._map_error(e, plan) from None
         firings = [_Firing(s, t) for t in trigs]
+        serials = _serials(s)
         for r in rows:
             new: dict[str, object] | None
             if event == "i":
@@ -644,6 +662,7 @@ def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecR
                     new.update(zip(updated, r[n:], strict=True))
             for f in firings:
                 f.row(info, None, old, new)
+        _restore_serials(s, serials)
         s.state.last_rowcount = len(rows)
         return ExecResult(len(rows))
 

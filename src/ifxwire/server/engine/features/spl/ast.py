@@ -174,6 +174,13 @@ class Raise(ExprNode):
 
 
 @dataclass(eq=False)
+class Goto(Node):
+    """GOTO label: jump to the statement after ``<<label>>`` in this or an enclosing block."""
+
+    target: str = ""
+
+
+@dataclass(eq=False)
 class Trace(ExprNode):
     mode: str = "on"  # on, off, procedure, expr
     expr: exp.Expr | None = None
@@ -252,3 +259,4 @@ class RoutineBody:
     nslots: int
     params: list[VarDecl]
     iterator: bool = False
+    sqlcode_slot: int = -1  # the frame slot behind the built-in SQLCODE (-1: none)

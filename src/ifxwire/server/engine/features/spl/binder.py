@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
+from ...core.ifxtypes import BOOLEAN, INTEGER
 from . import ast as a
+
+#: the trigger-type operators of a trigger routine and the systriggers event of each
+TRIGGER_OPERATORS = {"inserting": "i", "updating": "u", "deleting": "d", "selecting": "s"}
+#: the key of a trigger frame's rows that holds {"event": <systriggers event>}
+EVENT_ROW = -4
 
 
 class _Binder:
@@ -89,5 +95,21 @@ def bind(header: a.RoutineHeader, block: a.Block) -> a.RoutineBody:
         top[p.name] = d
     for which, alias in header.referencing.items():
         top[alias] = a.VarDecl(alias, None, row=True, slot=-2 if which == "old" else -3)
+    if header.referencing:
+        # Trigger routines read the Boolean operators INSERTING, UPDATING, DELETING and
+        # SELECTING (Tutorial, "Trigger routines"): variables the call sets from the event.
+        for op in TRIGGER_OPERATORS:
+            d = a.VarDecl(op, BOOLEAN)
+            binder.decl(d)
+            top[op] = d
+    # SQLCODE (Guide to SQL: Syntax, "SQLCODE Function (SPL)", ids_sqs_1483): the sqlcode of
+    # the routine's last SQL statement, read like a variable; a DEFINE'd sqlcode hides it.
+    sqlcode = a.VarDecl("sqlcode", INTEGER)
+    if "sqlcode" not in top:
+        binder.decl(sqlcode)
+        top["sqlcode"] = sqlcode
     binder.block(block, top)
-    return a.RoutineBody(block, binder.nslots, params)
+    body = a.RoutineBody(block, binder.nslots, params)
+    if top.get("sqlcode") is sqlcode:
+        body.sqlcode_slot = sqlcode.slot
+    return body

@@ -79,7 +79,8 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     routine = _resolve(compiler, call)
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
-    exprs = [e.copy() for e in call.args] + default_exprs(routine, len(call.args))
+    given = outparams.named_args(routine, [e.copy() for e in call.args])
+    exprs = given + default_exprs(routine, len(given))
     if exprs:
         compiler.allow_bare_params = True
         args = compiler.compile_query(exp.Select(expressions=exprs),

@@ -38,6 +38,7 @@ from ...sql.hooks import TRANSLATION
 from ...sql.statements import IfxStatement, parse_expressions
 from . import ast as a
 from . import outparams
+from .binder import EVENT_ROW, TRIGGER_OPERATORS
 from .parser import parse_routine
 from .resolve import candidates, choose
 from .sqlrun import Runner, VarRef
@@ -78,6 +79,14 @@ class Jump(Exception):
         return self.kind is None or self.kind == kind
 
 
+class GotoSignal(Exception):
+    """GOTO travelling out to the block that holds its label."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__()
+        self.target = target
+
+
 class ReturnSignal(Exception):
     """RETURN (without WITH RESUME) ending the routine after its row was yielded."""
 
@@ -101,6 +110,8 @@ class Frame:
         self.routine = routine
         self.body = body
         self.slots: list[object] = [UNSET] * body.nslots
+        if body.sqlcode_slot >= 0:
+            self.slots[body.sqlcode_slot] = 0
         self.handlers: list[a.OnException] = []
         self.active: set[int] = set()
         self.rows: dict[int, dict[str, object]] = {}  # -2: OLD, -3: NEW (trigger rows)
@@ -181,6 +192,12 @@ class Runtime:
             raise EngineError(sc.NO_ROUTINE, near=routine.name)
         if rows:
             frame.rows = rows
+        if routine.referencing:
+            event = str((rows or {}).get(EVENT_ROW, {}).get("event", "")).lower()
+            for op, code in TRIGGER_OPERATORS.items():
+                flag = body.block.scope.get(op)
+                if flag is not None and not flag.row and flag.slot >= 0:
+                    frame.slots[flag.slot] = int(event == code)
         return self._run(frame, outs)
 
     def _run(self, frame: Frame, outs: list[object] | None = None) -> Iterator[Row]:
@@ -196,6 +213,8 @@ class Runtime:
                 pass
             except Jump:
                 raise EngineError(sc.SYNTAX, near="EXIT") from None
+            except GotoSignal as g:  # the parser checked reachability: not expected
+                raise EngineError(sc.SYNTAX, near=g.target) from None
             if outs is not None:
                 params = frame.body.params
                 outs[:] = [None if (v := frame.slots[params[i].slot]) is UNSET else v
@@ -246,6 +265,14 @@ class Runtime:
         with open(path, "a" if append else "w", encoding="utf-8"):
             pass
         self.debug_path = path
+
+
+def _label_index(body: list[a.Node], target: str) -> int | None:
+    for i, stmt in enumerate(body):
+        label = getattr(stmt, "label", None)
+        if label is not None and str(label).lower() == target:
+            return i
+    return None
 
 
 def _blocks(blk: a.Block) -> Iterator[a.Block]:
@@ -315,12 +342,21 @@ class Interp:
         mark = len(frame.handlers)
         frame.handlers.extend(reversed(blk.handlers))
         scope = blk.scope
+        body = blk.body
+        i = 0
         try:
-            for stmt in blk.body:
+            while i < len(body):
+                stmt = body[i]
+                i += 1
                 try:
                     gen = _DISPATCH[type(stmt)](self, stmt, scope)
                     if gen is not None:
                         yield from gen
+                except GotoSignal as g:
+                    at = _label_index(body, g.target)
+                    if at is None:
+                        raise
+                    i = at
                 except EngineError as e:
                     handler = self.handler_for(e, scope)
                     if handler is None:
@@ -463,7 +499,8 @@ class Interp:
             if self.truth(node, i, cond, scope):
                 return self.block(blk)
         if node.orelse is None:
-            raise EngineError(sc.NOT_IMPLEMENTED, message="CASE: no WHEN matched and no ELSE")
+            # Guide to SQL: Syntax, CASE (SPL): "fails with runtime error -26062".
+            raise EngineError(sc.CASE_NOT_DEFINED)
         return self.block(node.orelse)
 
     def s_for(self, node: a.For, scope: dict[str, a.VarDecl]) -> Iterator[Row]:
@@ -546,6 +583,7 @@ class Interp:
                 raise EngineError(sc.NO_ROUTINE, near=node.call.name)
         else:
             assert node.query is not None and node.query.tree is not None
+            self._refuse_cursor_function(node.query.tree)
             rtypes = types
             compiled = None
             if node.cursor is not None and _uses_current(node):
@@ -560,6 +598,21 @@ class Interp:
             source = self.runner.rows(compiled, self.frame)
         return self._foreach(node, decls, rtypes, source, rowid_col, table)
 
+    def _refuse_cursor_function(self, tree: exp.Expr) -> None:
+        """Tutorial, "Execute cursor functions from an SPL routine": ``FOREACH SELECT
+        cur_func(col) INTO v FROM tab`` gives a row per value the cursor function returns.
+        We do not expand those rows: refuse (-999) rather than answer -686."""
+        if not isinstance(tree, exp.Select):
+            return
+        iterators = {r.name.lower() for r in self.session.current_schema().procs.values()
+                     if r.iterator}
+        if not iterators:
+            return
+        for item in tree.expressions:
+            for call in item.find_all(exp.Anonymous):
+                if str(call.name).lower() in iterators:
+                    raise not_implemented(f"cursor function {call.name} in a FOREACH SELECT list")
+
     def _foreach(self, node: a.Foreach, decls: list[a.VarDecl], rtypes: list[IfxType],
                  source: Iterator[Row], rowid_col: int, table: Any) -> Iterator[Row]:
         assert node.body is not None
@@ -568,12 +621,14 @@ class Interp:
         opened = self.session.transactions_ended
         try:
             for row in source:
+                self.sqlcode(0)
                 self.assign(decls, row, rtypes)
                 if rowid_col >= 0 and node.cursor is not None:
                     self.frame.cursors[node.cursor] = (table, row[rowid_col])
                 yield from self.loop_body(node.body, "FOREACH", node.label)
                 if not node.hold and self.session.transactions_ended != opened:
                     raise EngineError(sc.FETCH_UNOPENED)
+            self.sqlcode(100)  # the cursor reached the end of its active set
         except _StopLoop:
             return
         finally:
@@ -653,12 +708,15 @@ class Interp:
 
     def call_args(self, node: a.CallSpec, routine: Routine, scope: dict[str, a.VarDecl]
                   ) -> list[object]:
-        exprs = outparams.input_exprs(routine, node.args)
+        exprs = outparams.input_exprs(routine, outparams.named_args(routine, node.args))
         exprs += default_exprs(routine, len(exprs))
         if not exprs:
             return []
         return list(self.values(node, ("args", routine.procid), exprs, scope,
                                 [t for _, t in routine.params]))
+
+    def s_goto(self, node: a.Goto, scope: dict[str, a.VarDecl]) -> None:
+        raise GotoSignal(node.target)
 
     def s_raise(self, node: a.Raise, scope: dict[str, a.VarDecl]) -> None:
         types = [it.INTEGER, it.INTEGER, _TEXT][: len(node.args)]
@@ -705,7 +763,32 @@ class Interp:
         self.session.execute(prepared, [])
 
     # ---- embedded SQL ------------------------------------------------------------------------
+    def sqlcode(self, value: int) -> None:
+        """Set what the built-in SQLCODE reads (0, 100 for no row, or an error's code)."""
+        slot = self.frame.body.sqlcode_slot
+        if slot >= 0:
+            self.frame.slots[slot] = value
+
     def s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
+        try:
+            self._s_sql(node, scope)
+        except EngineError as e:
+            self.sqlcode(e.sqlcode)
+            raise
+        else:
+            if not isinstance(node.tree, (exp.Select, exp.SetOperation, exp.Subquery)):
+                self.sqlcode(self._dml_code(isinstance(
+                    node.tree, (exp.Update, exp.Delete, exp.Insert))))
+
+    def _dml_code(self, counts: bool) -> int:
+        """ESQL/C "NOT FOUND in SQLCODE" (ids_esqlc_0414) and Database Design guide
+        ids_ddi_158: a DELETE, UPDATE, INSERT … SELECT or SELECT … INTO TEMP of no row is
+        100 in an ANSI-compliant database, 0 in any other."""
+        if counts and self.session._ansi and not self.session.state.last_rowcount:
+            return 100
+        return 0
+
+    def _s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
         tree = node.tree
         session = self.session
         if self.rt.trace_on:
@@ -770,6 +853,7 @@ class Interp:
             bound = self.runner.bound(compiled, self.frame)
             session.check_in_routine(compiled.plan, self.frame.routine)
             session._write(compiled.plan, lambda: session._select_into(compiled.plan, bound))
+            self.sqlcode(self._dml_code(True))
             return
         if not node.into:
             raise EngineError(sc.SYNTAX, near="SELECT",
@@ -778,6 +862,7 @@ class Interp:
         types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
         got = self.at_most_one(node, tree, scope, types)
         session.state.last_rowcount = len(got)
+        self.sqlcode(0 if got else 100)
         if got:
             for decl, value in zip(decls, got[0], strict=False):
                 self.frame.write(decl, value)
@@ -827,6 +912,7 @@ _DISPATCH: dict[type, Callable[[Interp, Any, dict[str, a.VarDecl]], Iterator[Row
     a.Return: Interp.s_return,
     a.CallSpec: Interp.s_call,
     a.Raise: Interp.s_raise,
+    a.Goto: Interp.s_goto,
     a.Trace: Interp.s_trace,
     a.DebugFile: Interp.s_debug,
     a.System: Interp.s_system,

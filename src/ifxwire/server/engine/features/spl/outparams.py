@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from sqlglot import exp
 
 from ...core import sqlcodes as sc
-from ...core.errors import EngineError
+from ...core.errors import EngineError, not_implemented
 from ...schema.routines import Routine
 from ...sql.hooks import TRANSLATION
 from . import ast as a
@@ -54,6 +54,40 @@ def out_targets(routine: Routine, args: Sequence[exp.Expr],
             raise EngineError(sc.OUT_ARGUMENT, near=routine.name)
         targets.append(decl)
     return targets
+
+
+def named_args(routine: Routine, args: list[exp.Expr]) -> list[exp.Expr]:
+    """Guide to SQL: Syntax, "Arguments": an argument may name its parameter, ``p(t = 'a',
+    n = 'b')``, in any order after the positional ones. ``name = expr`` is read as a named
+    argument only when ``name`` is one of the routine's parameters (otherwise it is a
+    comparison, as before)."""
+    names = [n.lower() for n, _ in routine.params]
+
+    def param_of(arg: exp.Expr) -> int | None:
+        if isinstance(arg, exp.EQ) and isinstance(arg.this, exp.Column) and not arg.this.table:
+            name = arg.this.name.lower()
+            if name in names:
+                return names.index(name)
+        return None
+
+    if not any(param_of(x) is not None for x in args):
+        return list(args)
+    placed: dict[int, exp.Expr] = {}
+    named = False
+    for i, arg in enumerate(args):
+        at = param_of(arg)
+        if at is None:
+            if named:
+                raise EngineError(sc.SYNTAX, near="=")  # positional after named
+            placed[i] = arg
+        elif at in placed:
+            raise EngineError(sc.SYNTAX, near=names[at])
+        else:
+            named = True
+            placed[at] = arg.expression
+    if sorted(placed) != list(range(len(placed))):
+        raise not_implemented("named arguments that leave out a parameter before another")
+    return [placed[i] for i in range(len(placed))]
 
 
 def input_exprs(routine: Routine, args: Sequence[exp.Expr]) -> list[exp.Expr]:

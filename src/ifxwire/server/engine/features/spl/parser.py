@@ -44,6 +44,10 @@ _LOOP_KINDS = ("FOR", "WHILE", "FOREACH", "LOOP")
 class SplParser(TokenCursor):
     """Recursive descent over the tokens of one CREATE PROCEDURE/FUNCTION statement."""
 
+    #: the ``<<label>>`` of each statement being parsed, innermost last, so that a loop's
+    #: ``END LOOP label`` can be matched against its own label.
+    _loop_labels: list[str | None]
+
     def routine(self) -> tuple[a.RoutineHeader, a.RoutineBody]:
         self.expect("CREATE")
         dba = self.eat("DBA")
@@ -65,6 +69,9 @@ class SplParser(TokenCursor):
         if keyword == "FUNCTION" and not header.returns:
             raise self.error()  # a function must say what it returns
         block = self.block(("END",))
+        unreached = self.__dict__.get("_gotos", [[]])[0]
+        if unreached:
+            raise not_implemented(f"GOTO {unreached[0]}: no label it can reach")
         self.expect("END", keyword)
         if self.eat("DOCUMENT"):
             header.document.append(self.string())
@@ -156,7 +163,23 @@ class SplParser(TokenCursor):
 
     # ---- blocks ------------------------------------------------------------------------------
     def block(self, stops: tuple[str, ...]) -> a.Block:
-        """A statement block: DEFINEs, ON EXCEPTIONs, statements, up to a stop word."""
+        """A statement block: DEFINEs, ON EXCEPTIONs, statements, up to a stop word.
+
+        GOTO targets are checked here: a GOTO whose label is not among this block's labelled
+        statements is handed to the enclosing block (Guide to SQL: Syntax, GOTO: the label
+        "must be within a scope that the GOTO statement can reach"); one that no block
+        resolves is refused when the routine is created."""
+        gotos = self.__dict__.setdefault("_gotos", [[]])
+        gotos.append([])
+        try:
+            blk = self._block(stops)
+        finally:
+            pending = gotos.pop()
+        labels = {str(getattr(st, "label", "") or "").lower() for st in blk.body}
+        gotos[-1].extend(g for g in pending if g not in labels)
+        return blk
+
+    def _block(self, stops: tuple[str, ...]) -> a.Block:
         blk = a.Block(self.pos())
         while self.word() == "DEFINE":
             blk.body.append(self.define())
@@ -217,7 +240,11 @@ class SplParser(TokenCursor):
             node.set_vars = self.names()
             if len(node.set_vars) > 3:
                 raise self.error()
-        node.body = self.block(("END",))
+        self.__dict__["_handler_depth"] = self.__dict__.get("_handler_depth", 0) + 1
+        try:
+            node.body = self.block(("END",))
+        finally:
+            self.__dict__["_handler_depth"] -= 1
         self.expect("END", "EXCEPTION")
         node.resume = self.eat("WITH", "RESUME")
         self.semicolon(required=False)
@@ -241,10 +268,19 @@ class SplParser(TokenCursor):
         label = self.label()
         w = self.word()
         if label is not None and w not in ("FOR", "WHILE", "LOOP", "FOREACH"):
-            raise not_implemented("statement labels outside loops (GOTO)")
+            node = self.statement()  # a statement label, a GOTO target (<<Label>> page)
+            if getattr(node, "label", None) is not None:
+                raise self.error()  # two labels on one statement
+            node.label = label  # type: ignore[attr-defined]
+            return node
         handler = _STATEMENTS.get(w)
         if handler is not None and not (w == "BEGIN" and self.word(1) in ("WORK", "TRANSACTION")):
-            node = handler(self)
+            labels = self.__dict__.setdefault("_loop_labels", [])
+            labels.append(label)
+            try:
+                node = handler(self)
+            finally:
+                labels.pop()
             if label is not None:
                 node.label = label  # type: ignore[attr-defined]
             return node
@@ -253,8 +289,19 @@ class SplParser(TokenCursor):
         if w in _SQL_WORDS or w == "BEGIN" or self.is_type(TokenType.L_PAREN):
             return self.sql_statement()
         if w == "GOTO":
-            raise not_implemented("GOTO")
+            return self.goto()
         raise self.error()
+
+    def goto(self) -> a.Node:
+        """GOTO label (not valid in an ON EXCEPTION block: GOTO page)."""
+        if self.__dict__.get("_handler_depth", 0):
+            raise self.error()
+        node = a.Goto(self.pos())
+        self.expect("GOTO")
+        node.target = self.name().lower()
+        self.semicolon(required=False)
+        self.__dict__.setdefault("_gotos", [[]])[-1].append(node.target)
+        return node
 
     def let(self) -> a.Node:
         node = a.Let(self.pos())
@@ -347,10 +394,16 @@ class SplParser(TokenCursor):
         return node
 
     def loop_end(self, kind: str) -> None:
-        """END FOR / END WHILE, or END LOOP when the loop was written … LOOP."""
+        """END FOR / END WHILE, or END LOOP when the loop was written … LOOP; a labelled
+        loop may repeat its label after END LOOP (Guide to SQL: Syntax, FOR / LOOP / WHILE:
+        "END LOOP [loop_label]")."""
         self.expect("END")
         if not self.eat(kind):
             raise self.error()
+        labels = self.__dict__.get("_loop_labels") or [None]
+        own = labels[-1]
+        if kind == "LOOP" and own is not None and self.word().lower() == own.lower():
+            self.i += 1
         self.semicolon(required=False)
 
     def for_(self) -> a.Node:
