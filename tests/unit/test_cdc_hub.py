@@ -12,7 +12,9 @@ from ifxwire.server.engine.features.cdc.hub import LOG_NAME, STASH, Change, Hub,
 
 
 def _pending(v: int) -> Pending:
-    return Pending([Change(rec.INSERT, "d:t", (v,))], {"d:t": [("id", "INTEGER")]}, 1)
+    p = Pending({"d:t": [("id", "INTEGER")]}, 1)
+    p.add(Change(rec.INSERT, "d:t", (v,)))
+    return p
 
 
 def _db(path: Path) -> sqlite3.Connection:

@@ -62,13 +62,18 @@ class CaptureHooks:
     #: the captured changes so far (session) -> mark, and dropping those after a mark
     mark: Callable[[Any], int] = lambda s: 0
     reset: Callable[[Any, int], None] = _no_capture
-    #: (session, kind, name) after SAVEPOINT name ("savepoint") or ROLLBACK TO SAVEPOINT
-    #: name ("rollback_savepoint"): the latter drops the rows captured since the former
+    #: (session, mark): the statement that took the mark succeeded
+    unmark: Callable[[Any, int], None] = _no_capture
+    #: (session, kind, name) just before SAVEPOINT name ("savepoint"), after ROLLBACK TO
+    #: SAVEPOINT name ("rollback_savepoint"): the latter drops the rows captured since
     savepoint: Callable[[Any, str, str], None] = _no_capture
     #: (session, TableInfo) after TRUNCATE TABLE emptied it
     truncate: Callable[[Any, Any], None] = _no_capture
     #: (session) just before the database's COMMIT: the captured rows are stashed in it
     before_commit: Callable[[Any], None] = _no_capture
+    #: (session) just before the database's ROLLBACK (of the transaction): rows it spilled
+    #: into the database are read while they still exist
+    before_rollback: Callable[[Any], None] = _no_capture
     #: (session, committed): the transaction's captured rows go to the change log
     txn_end: Callable[[Any, bool], None] = _no_capture
     #: (session, LO descriptor) -> the reader of a capture session with that id, or None

@@ -544,6 +544,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
     except BaseException:
         CAPTURE.reset(s, mark)
         raise
+    CAPTURE.unmark(s, mark)
     return result
 
 

@@ -209,6 +209,8 @@ class Transactions:
         try:
             if verb == "COMMIT":
                 self.lo.before_commit()  # the sbspace file first (sbspace.py)
+            else:
+                CAPTURE.before_rollback(self)  # CDC: a chunked transaction's rows, logged
             self._connection().execute(verb)
             committed = verb == "COMMIT"
         except sqlite3.Error as e:
@@ -246,9 +248,10 @@ class Transactions:
                 raise EngineError(sc.NOT_IMPLEMENTED, near=name,
                                   message=f"UNIQUE savepoint {name} already exists")
             self._begin_write("savepoint")
+            # CDC, before SQLite's savepoint: the captured rows so far, spilled (cdc/routines.py)
+            CAPTURE.savepoint(self, kind, name)
             conn.execute(f"SAVEPOINT {quoted}")
             self._savepoints.append(name)
-            CAPTURE.savepoint(self, kind, name)  # CDC: the captured rows so far (cdc/routines.py)
             return
         if name not in self._savepoints:
             # No Informix sqlcode for this case is known to us, so we refuse with -999 and say

@@ -114,6 +114,23 @@ def _unjson(v: object) -> object:
     return v
 
 
+def _changes(body: str) -> list[Change]:
+    return [Change(c[0], c[1], tuple([_unjson(v) if v.__class__ is dict else v for v in c[2]]))
+            for c in json.loads(body)]
+
+
+def _copy_chunks(src: sqlite3.Connection, token: int, log: sqlite3.Connection,
+                 begin_seq: int) -> None:
+    """A chunked transaction's chunks from its database into the log, one at a time."""
+    try:
+        rows = src.execute(f"SELECT first, body FROM {CHUNKS} WHERE token = ? ORDER BY first",
+                           (token,))
+    except sqlite3.OperationalError:  # no chunk table: nothing survived (a rollback)
+        return
+    for first, body in rows:
+        log.execute("INSERT OR IGNORE INTO txchunk VALUES (?, ?, ?)", (begin_seq, first, body))
+
+
 @dataclass(slots=True)
 class Change:
     recnum: int
@@ -121,16 +138,122 @@ class Change:
     values: tuple[object, ...]  # SQLite storage values of every column, in table order
 
 
+#: Captured changes a transaction keeps in memory before it spills them into its database
+#: (``Pending.spill``): memory per session stays about one chunk, whatever the transaction's size.
+#: ``IFXWIRE_CDC_CHUNK`` sets it (the tests make chunks of a few rows).
+CHUNK = int(os.environ.get("IFXWIRE_CDC_CHUNK") or 1000)
+#: The private table of a data database holding the spilled chunks of its open transactions
+#: (``token`` tells transactions apart; ``first`` is the chunk's first change's index).
+CHUNKS = "_ifx_cdc_chunk"
+CHUNKS_CREATE = (f"CREATE TABLE IF NOT EXISTS {CHUNKS} (token INTEGER, first INTEGER, "
+                 "body TEXT, PRIMARY KEY (token, first))")
+
+
 @dataclass
 class Pending:
-    """The captured changes of one EngineSession's open transaction."""
+    """The captured changes of one EngineSession's open transaction.
 
-    changes: list[Change] = field(default_factory=list)
+    Changes are numbered by their index in the transaction (``count`` is the next one). Up to
+    about CHUNK of them are held in memory (``segs``: runs of consecutive indexes); beyond that
+    they are spilled into ``_ifx_cdc_chunk`` of the session's database inside its open SQLite
+    transaction, so that they commit with it, and a rollback (of the transaction, of a
+    statement's savepoint, of ROLLBACK TO SAVEPOINT) drops them with the rows they describe.
+    A spill inside SQLite savepoints may only take changes made since the innermost one was
+    set (``floor``): a chunk written after a savepoint but holding earlier changes would be
+    dropped with it. Statements set one each (triggers._guarded), marked here by ``marks``;
+    user savepoints flush the memory before theirs (``savepoints``)."""
+
     #: table key -> [(column name, IfxType key)] as the rows were written
     shapes: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     start: int = 0
     #: its numbers, reserved just before its COMMIT and stashed with it (Hub.reserve)
     txn: Txn | None = None
+    count: int = 0
+    segs: list[tuple[int, list[Change]]] = field(default_factory=list)
+    #: spilled chunks: (first index, number of changes, tables), in index order
+    chunks: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
+    #: the change index at the start of each statement now running (innermost last)
+    marks: list[int] = field(default_factory=list)
+    #: user savepoints: (name, change index when set)
+    savepoints: list[tuple[str, int]] = field(default_factory=list)
+    #: changes below this index are in a chunk or may not be spilled yet
+    spilled_to: int = 0
+    token: int = 0
+    conn: sqlite3.Connection | None = None
+    #: set when the transaction went to the log before its SQLite ROLLBACK (Hub.append)
+    logged: bool = False
+
+    @property
+    def changes(self) -> list[Change]:
+        """The changes held in memory, in order (all of them when nothing was spilled)."""
+        if len(self.segs) == 1:
+            return self.segs[0][1]
+        return [c for _, run in self.segs for c in run]
+
+    def add(self, change: Change) -> None:
+        segs = self.segs
+        if segs and segs[-1][0] + len(segs[-1][1]) == self.count:
+            segs[-1][1].append(change)
+        else:
+            segs.append((self.count, [change]))
+        self.count += 1
+        if self.count - max(self.spilled_to, self.floor()) >= CHUNK and self.conn is not None:
+            self.spill(self.conn)
+
+    def due(self) -> bool:
+        """Whether the changes held in memory make a chunk (a statement is starting)."""
+        return self.count - self.spilled_to >= CHUNK
+
+    def floor(self) -> int:
+        low = self.marks[-1] if self.marks else 0
+        return max(low, self.savepoints[-1][1]) if self.savepoints else low
+
+    def spill(self, conn: sqlite3.Connection, floor: int | None = None) -> None:
+        """The changes in memory from ``floor`` on (the innermost savepoint's start) go
+        into chunks of the open SQLite transaction; earlier ones stay in memory."""
+        if not conn.in_transaction:
+            return  # no transaction the chunk could commit with: kept in memory
+        low = self.floor() if floor is None else floor
+        keep: list[tuple[int, list[Change]]] = []
+        out: list[tuple[int, list[Change]]] = []
+        for first, run in self.segs:
+            if first + len(run) <= low:
+                keep.append((first, run))
+            elif first >= low:
+                out.append((first, run))
+            else:
+                keep.append((first, run[:low - first]))
+                out.append((low, run[low - first:]))
+        if not out:
+            return
+        if not self.token:
+            self.token = int.from_bytes(os.urandom(7), "big") or 1
+        conn.execute(CHUNKS_CREATE)
+        for first, run in out:
+            conn.execute(f"INSERT INTO {CHUNKS} VALUES (?, ?, ?)",
+                         (self.token, first, _body(run)))
+            self.chunks.append((first, len(run), frozenset(c.table for c in run)))
+        self.chunks.sort(key=lambda c: c[0])
+        self.segs = keep
+        self.spilled_to = self.count
+
+    def drop_from(self, at: int) -> None:
+        """A rollback to change index ``at`` (SQLite dropped the chunks written since)."""
+        segs = []
+        for first, run in self.segs:
+            if first < at:
+                segs.append((first, run[:at - first]))
+        self.segs = segs
+        self.chunks = [c for c in self.chunks if c[0] < at]
+        self.count = min(self.count, at)
+        self.spilled_to = min(self.spilled_to, at)
+
+    def touched(self) -> set[str]:
+        """The tables the transaction's changes are of."""
+        out = {c.table for _, run in self.segs for c in run}
+        for _, _, tables in self.chunks:
+            out |= tables
+        return out
 
 
 @dataclass(slots=True)
@@ -141,12 +264,18 @@ class Txn:
     begin_time: int
     end_time: int
     user_id: int
-    changes: list[Change]
+    changes: list[Change]  # all of them, or none when ``chunked``
     shapes: dict[str, list[tuple[str, str]]]
+    count: int = -1  # number of changes (len(changes) unless chunked)
+    chunked: bool = False  # its changes are in the log's ``txchunk`` rows
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            self.count = len(self.changes)
 
     @property
     def end_seq(self) -> int:
-        return self.begin_seq + len(self.changes) + 1
+        return self.begin_seq + self.count + 1
 
 
 class Hub:
@@ -160,6 +289,9 @@ class Hub:
         self.db.execute("CREATE TABLE IF NOT EXISTS txlog (begin_seq INTEGER PRIMARY KEY, "
                         "end_seq INTEGER, txid INTEGER, committed INTEGER, begin_time INTEGER,"
                         " end_time INTEGER, user_id INTEGER, tables TEXT, body TEXT)")
+        # The changes of a chunked transaction (its txlog body is []), CHUNK or so a row.
+        self.db.execute("CREATE TABLE IF NOT EXISTS txchunk (begin_seq INTEGER, first INTEGER,"
+                        " body TEXT, PRIMARY KEY (begin_seq, first))")
         self.db.execute("CREATE TABLE IF NOT EXISTS fullrow (tabkey TEXT PRIMARY KEY)")
         # The least sequence number the next transaction may get: raised by current_position.
         self.db.execute("CREATE TABLE IF NOT EXISTS floor (seq INTEGER)")
@@ -187,10 +319,12 @@ class Hub:
                 self.fullrow.discard(tabkey)
 
     # ---- the log ---------------------------------------------------------------------------
-    def append(self, pending: Pending, committed: bool, user_id: int) -> None:
+    def append(self, pending: Pending, committed: bool, user_id: int,
+               conn: sqlite3.Connection | None = None) -> None:
         """A transaction's end: its changes get their sequence numbers (unless reserved
-        before its COMMIT) and are logged."""
-        if not pending.changes:
+        before its COMMIT) and are logged. A chunked one's spilled chunks are read from
+        ``conn`` (its database, where they committed, or before its ROLLBACK)."""
+        if not pending.count or pending.logged:
             return
         with self.lock:
             txn = pending.txn
@@ -198,25 +332,51 @@ class Hub:
                 txn = self._number(pending, user_id)
             txn.committed = committed
             try:
-                self._write(txn)
+                self._write(txn, pending, conn)
             finally:
+                pending.logged = True
                 self.inflight.discard(txn.begin_seq)
                 self.lock.notify_all()
 
     def _number(self, pending: Pending, user_id: int) -> Txn:
         now = int(time.time())
+        chunked = bool(pending.chunks)
+        shapes = pending.shapes
+        if chunked:  # readers decide from the shapes whether it is theirs (no body to scan)
+            touched = pending.touched()
+            shapes = {k: v for k, v in shapes.items() if k in touched}
         txn = Txn(self.next_seq, self.next_txid, True, pending.start or now, now,
-                  user_id, pending.changes, pending.shapes)
+                  user_id, [] if chunked else pending.changes, shapes, pending.count, chunked)
         self.next_seq = txn.end_seq + 1
         self.next_txid += 1
         return txn
 
-    def _write(self, txn: Txn) -> None:
-        self.db.execute("INSERT OR IGNORE INTO txlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (txn.begin_seq, txn.end_seq, txn.txid, int(txn.committed),
-                         txn.begin_time, txn.end_time, txn.user_id, json.dumps(txn.shapes),
-                         _body(txn.changes)))
+    def _write(self, txn: Txn, pending: Pending | None = None,
+               conn: sqlite3.Connection | None = None) -> None:
+        if not txn.chunked:
+            self._header(txn, _body(txn.changes))
+            return
+        # one log transaction: the header and every chunk, copied a chunk at a time
+        self.db.execute("BEGIN")
+        try:
+            if self._header(txn, "[]") and pending is not None:
+                if conn is not None and pending.token:
+                    _copy_chunks(conn, pending.token, self.db, txn.begin_seq)
+                for first, run in pending.segs:  # none after a stash; a rollback's rest
+                    self.db.execute("INSERT OR IGNORE INTO txchunk VALUES (?, ?, ?)",
+                                    (txn.begin_seq, first, _body(run)))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def _header(self, txn: Txn, body: str) -> bool:
+        cur = self.db.execute("INSERT OR IGNORE INTO txlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                              (txn.begin_seq, txn.end_seq, txn.txid, int(txn.committed),
+                               txn.begin_time, txn.end_time, txn.user_id,
+                               json.dumps(txn.shapes), body))
         self.last_begin = max(self.last_begin, txn.begin_seq)
+        return bool(cur.rowcount)
 
     # ---- crash safety (docs/CDC.md "Crash safety") ------------------------------------------
     def bound(self) -> int:
@@ -229,16 +389,26 @@ class Hub:
         written into that database's stash in the same SQLite transaction, so that it is
         logged if and only if it committed. Stash rows already in the log go (the log's
         rows below ``bound`` are all appended)."""
+        if pending.chunks:  # chunked: the rest of its changes join their chunks
+            pending.marks.clear()
+            pending.spill(conn, 0)
         with self.lock:
             below = self.bound()
             txn = self._number(pending, user_id)
             self.inflight.add(txn.begin_seq)
             pending.txn = txn
         conn.execute(STASH_CREATE)
+        old = conn.execute(f"SELECT body FROM {STASH} WHERE begin_seq < ? AND body LIKE '{{%'",
+                           (below,)).fetchall()
+        for (body,) in old:  # the chunks of chunked transactions already logged
+            conn.execute(f"DELETE FROM {CHUNKS} WHERE token = ?", (json.loads(body)["chunked"],))
         conn.execute(f"DELETE FROM {STASH} WHERE begin_seq < ?", (below,))
+        # a chunked transaction's body names its chunks: {"chunked": token, "n": changes}
+        body = (json.dumps({"chunked": pending.token, "n": txn.count}) if txn.chunked
+                else _body(txn.changes))
         conn.execute(f"INSERT INTO {STASH} VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (txn.begin_seq, txn.txid, txn.begin_time, txn.end_time, user_id,
-                      json.dumps(txn.shapes), _body(txn.changes)))
+                      json.dumps(txn.shapes), body))
 
     def release(self, txn: Txn) -> None:
         """A reserved transaction that will never be appended (its session went between the
@@ -252,7 +422,7 @@ class Hub:
         came between their COMMIT and their append), in their numbers' order, which is their
         commit order. Idempotent: a row the log has is left (INSERT OR IGNORE on begin_seq),
         and numbers are never given twice because the next ones start after these."""
-        found: list[tuple[Any, ...]] = []
+        found: list[tuple[Any, ...]] = []  # the stash rows, and their database's file last
         for name in sorted(os.listdir(data_dir)):
             if not name.endswith(DB_SUFFIX):
                 continue
@@ -264,18 +434,36 @@ class Hub:
                 conn.execute("PRAGMA busy_timeout = 10000")
                 if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?",
                                 (STASH,)).fetchone():
-                    found.extend(conn.execute(
+                    found.extend((*r, os.path.join(data_dir, name)) for r in conn.execute(
                         "SELECT begin_seq, txid, begin_time, end_time, user_id, tables, body"
-                        f" FROM {STASH}").fetchall())
+                        f" FROM {STASH}"))
             except sqlite3.Error:
                 continue
             finally:
                 conn.close()
         found.sort()
         for r in found:
-            n = len(json.loads(r[6]))
-            cur = self.db.execute("INSERT OR IGNORE INTO txlog VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
-                                  (r[0], r[0] + n + 1, r[1], r[2], r[3], r[4], r[5], r[6]))
+            if self.db.execute("SELECT 1 FROM txlog WHERE begin_seq = ?", (r[0],)).fetchone():
+                continue
+            chunked = r[6].startswith("{")
+            n = json.loads(r[6])["n"] if chunked else len(json.loads(r[6]))
+            self.db.execute("BEGIN")
+            try:
+                cur = self.db.execute(
+                    "INSERT OR IGNORE INTO txlog VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                    (r[0], r[0] + n + 1, r[1], r[2], r[3], r[4], r[5],
+                     "[]" if chunked else r[6]))
+                if chunked:
+                    conn = sqlite3.connect(r[7], isolation_level=None)
+                    try:
+                        conn.execute("PRAGMA busy_timeout = 10000")
+                        _copy_chunks(conn, json.loads(r[6])["chunked"], self.db, r[0])
+                    finally:
+                        conn.close()
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
             if cur.rowcount:
                 self.next_seq = max(self.next_seq, r[0] + n + 2)
                 self.next_txid = max(self.next_txid, int(r[1]) + 1)
@@ -301,20 +489,29 @@ class Hub:
             return page
 
     def read_from(self, begin_seq: int, limit: int = BATCH) -> list[Txn]:
-        """Transactions whose BEGINTX sequence is ``begin_seq`` or later, in order."""
+        """Transactions whose BEGINTX sequence is ``begin_seq`` or later, in order (a chunked
+        one without its changes: ``read_chunk``)."""
         with self.lock:
             rows = self.db.execute(
-                "SELECT begin_seq, txid, committed, begin_time, end_time, user_id, tables, body"
-                " FROM txlog WHERE begin_seq >= ? AND begin_seq < ? ORDER BY begin_seq"
+                "SELECT begin_seq, txid, committed, begin_time, end_time, user_id, tables, body,"
+                " end_seq FROM txlog WHERE begin_seq >= ? AND begin_seq < ? ORDER BY begin_seq"
                 " LIMIT ?", (begin_seq, self.bound(), limit)).fetchall()
         out = []
         for r in rows:
             shapes = {k: [(n, t) for n, t in v] for k, v in json.loads(r[6]).items()}
-            changes = [Change(c[0], c[1], tuple([_unjson(v) if v.__class__ is dict else v
-                                                  for v in c[2]]))
-                       for c in json.loads(r[7])]
-            out.append(Txn(r[0], r[1], bool(r[2]), r[3], r[4], r[5], changes, shapes))
+            changes = _changes(r[7])
+            count = r[8] - r[0] - 1
+            out.append(Txn(r[0], r[1], bool(r[2]), r[3], r[4], r[5], changes, shapes,
+                           count, len(changes) < count))
         return out
+
+    def read_chunk(self, begin_seq: int, first: int) -> tuple[int, list[Change]] | None:
+        """The chunk of a chunked transaction that starts at change ``first`` or after."""
+        with self.lock:
+            row = self.db.execute("SELECT first, body FROM txchunk WHERE begin_seq = ? AND"
+                                  " first >= ? ORDER BY first LIMIT 1",
+                                  (begin_seq, first)).fetchone()
+        return None if row is None else (int(row[0]), _changes(row[1]))
 
     # ---- capture sessions ------------------------------------------------------------------
     def open_session(self, owner: int, timeout: int, max_recs: int,
@@ -395,6 +592,10 @@ class CdcSession:
         self.queue: list[bytes] = []  # whole records not yet read
         self.partial = b""  # the rest of a record a short read cut
         self.current = b""  # that record whole (cdc_recboundary)
+        #: a chunked transaction being rendered, a chunk a read: it and its next change
+        self.inside: Txn | None = None
+        self.next_change = 0
+        self._plans: dict[str, Callable[[int, tuple[object, ...], int, int], bytes]] = {}
         self._encoders: dict[tuple[object, ...], Any] = {}
 
     def activate(self, position: int) -> None:
@@ -449,10 +650,17 @@ class CdcSession:
     def _fill(self) -> None:
         deadline = None if self.timeout < 0 else time.monotonic() + self.timeout
         while self.active and not self.closed:
+            if self.inside is not None:  # one chunk per fill: the reader's pace bounds memory
+                self._next_chunk(self.inside)
+                if self.queue:
+                    return
+                continue
             txns = self.hub.read_from(self.position)
             for txn in txns:
                 self.position = txn.begin_seq + 1
                 self._render(txn)
+                if self.inside is not None:
+                    break
             if self.queue:
                 return
             if txns:
@@ -468,13 +676,48 @@ class CdcSession:
 
     def _render(self, txn: Txn) -> None:
         tables = self.tables
+        if txn.chunked:
+            if any(t in tables for t in txn.shapes):
+                self.queue.append(rec.begin(txn.begin_seq, txn.txid, txn.begin_time,
+                                            txn.user_id))
+                self.inside = txn
+                self.next_change = 0
+                self._plans = {}
+            return
         mine = [(i, c) for i, c in enumerate(txn.changes) if c.table in tables]
         if not mine:
             return
+        out = [rec.begin(txn.begin_seq, txn.txid, txn.begin_time, txn.user_id)]
+        out.extend(self._changes(txn, mine, {}))
+        out.append(self._end(txn))
+        self.queue.extend(out)
+
+    def _next_chunk(self, txn: Txn) -> None:
+        """The next chunk of a chunked transaction's records, or its end record."""
+        chunk = self.hub.read_chunk(txn.begin_seq, self.next_change)
+        if chunk is None:
+            self.inside = None
+            self.queue.append(self._end(txn))
+            return
+        first, changes = chunk
+        self.next_change = first + len(changes)
+        tables = self.tables
+        mine = [(first + i, c) for i, c in enumerate(changes) if c.table in tables]
+        self.queue.extend(self._changes(txn, mine, self._plans))
+
+    def _end(self, txn: Txn) -> bytes:
+        self.last_seq = txn.end_seq
+        if txn.committed:
+            return rec.commit(txn.end_seq, txn.txid, txn.end_time)
+        return rec.rollback(txn.end_seq, txn.txid)
+
+    def _changes(self, txn: Txn, mine: list[tuple[int, Change]],
+                 plans: dict[str, Callable[[int, tuple[object, ...], int, int], bytes]]
+                 ) -> list[bytes]:
+        tables = self.tables
         seq = txn.begin_seq
         txid = txn.txid
-        out = [rec.begin(seq, txid, txn.begin_time, txn.user_id)]
-        plans: dict[str, Callable[[int, tuple[object, ...], int, int], bytes]] = {}
+        out = []
         for i, c in mine:
             if c.recnum == rec.TRUNCATE:
                 out.append(rec.truncate(seq + 1 + i, txid, tables[c.table].user_data))
@@ -483,12 +726,7 @@ class CdcSession:
             if render is None:
                 render = plans[c.table] = self._plan(c.table, txn.shapes[c.table])
             out.append(render(c.recnum, c.values, seq + 1 + i, txid))
-        if txn.committed:
-            out.append(rec.commit(txn.end_seq, txid, txn.end_time))
-        else:
-            out.append(rec.rollback(txn.end_seq, txid))
-        self.last_seq = txn.end_seq
-        self.queue.extend(out)
+        return out
 
     def _plan(self, table: str, shape: list[tuple[str, str]]
               ) -> Callable[[int, tuple[object, ...], int, int], bytes]:

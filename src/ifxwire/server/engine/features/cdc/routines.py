@@ -318,19 +318,21 @@ def dml_capture(s: EngineSession, info: TableInfo
     if not hub.captured(key):
         return None
     pending = _pending(s)
+    pending.conn = s.conn  # where its chunks spill (Pending.spill)
     if key not in pending.shapes:
         pending.shapes[key] = [(c.name, c.type.key) for c in info.columns]
+    add = pending.add
 
     def capture(kind: str, old: tuple[object, ...] | None,
                 new: tuple[object, ...] | None) -> None:
         if kind == "update":
             assert old is not None and new is not None
-            pending.changes.append(Change(rec.UPDBEF, key, old))
-            pending.changes.append(Change(rec.UPDAFT, key, new))
+            add(Change(rec.UPDBEF, key, old))
+            add(Change(rec.UPDAFT, key, new))
         else:
             row = new if kind == "insert" else old
             assert row is not None
-            pending.changes.append(Change(_RECNUM[kind], key, row))
+            add(Change(_RECNUM[kind], key, row))
 
     return capture
 
@@ -348,7 +350,8 @@ def truncate(s: EngineSession, info: TableInfo) -> None:
     pending = _pending(s)
     if key not in pending.shapes:
         pending.shapes[key] = [(c.name, c.type.key) for c in info.columns]
-    pending.changes.append(Change(rec.TRUNCATE, key, ()))
+    pending.conn = s.conn
+    pending.add(Change(rec.TRUNCATE, key, ()))
 
 
 _PENDING: dict[int, Pending] = {}
@@ -359,30 +362,55 @@ def _pending(s: EngineSession) -> Pending:
     p = _PENDING.get(key)
     if p is None:
         p = _PENDING[key] = Pending(start=int(time.time()))
+        # shared with savepoint(): savepoints set before the first captured row count too
+        p.savepoints = _SAVEPOINTS.setdefault(key, [])
     return p
 
 
 def mark(s: EngineSession) -> int:
+    """A DML statement starts (before its SQLite savepoint, triggers._guarded): the changes
+    so far, and, at the outermost statement, a spill of those held in memory once they make
+    a chunk (between statements nothing of the transaction is inside a statement's
+    savepoint). Paired with ``reset`` (it failed) or ``unmark`` (it succeeded)."""
     p = _PENDING.get(id(s))
-    return len(p.changes) if p is not None else 0
+    if p is None:
+        return 0
+    if not p.marks and p.due() and p.conn is not None:
+        p.spill(p.conn)
+    p.marks.append(p.count)
+    return p.count
+
+
+def unmark(s: EngineSession, at: int) -> None:
+    p = _PENDING.get(id(s))
+    if p is not None and p.marks and p.marks[-1] == at:
+        p.marks.pop()
 
 
 def reset(s: EngineSession, at: int) -> None:
-    """A statement failed after its rows were captured: they are not part of the transaction."""
+    """A statement failed after its rows were captured: they are not part of the transaction
+    (SQLite's rollback to the statement's savepoint dropped the chunks spilled since)."""
     p = _PENDING.get(id(s))
     if p is not None:
-        del p.changes[at:]
+        p.drop_from(at)
+        while p.marks and p.marks[-1] >= at:
+            p.marks.pop()
 
 
 _SAVEPOINTS: dict[int, list[tuple[str, int]]] = {}
 
 
 def savepoint(s: EngineSession, kind: str, name: str) -> None:
-    """SAVEPOINT records how many rows were captured; ROLLBACK TO SAVEPOINT drops the rows
-    captured after it (the database undid them), and the savepoints set after it."""
+    """SAVEPOINT (called before SQLite's) records how many rows were captured, after
+    spilling the ones in memory, so that every chunk written after it holds only later
+    changes; ROLLBACK TO SAVEPOINT (after SQLite's, which dropped those chunks) drops the
+    rows captured after it and the savepoints set after it."""
     marks = _SAVEPOINTS.setdefault(id(s), [])
+    p = _PENDING.get(id(s))
     if kind == "savepoint":
-        marks.append((name, mark(s)))
+        if p is not None and p.conn is not None and p.count > p.spilled_to:
+            p.spill(p.conn)
+        marks.append((name, p.count if p is not None else 0))
         return
     for i in range(len(marks) - 1, -1, -1):
         if marks[i][0] == name:
@@ -401,11 +429,26 @@ def before_commit(s: EngineSession) -> None:
     COMMIT cannot lose them. An error here fails the COMMIT (the transaction rolls back):
     a committed transaction is never left out of the stream."""
     p = _PENDING.get(id(s))
-    if p is None or not p.changes or p.txn is not None or s.conn is None:
+    if p is None or not p.count or p.txn is not None or s.conn is None:
         return
     hub = existing_hub(s.engine)
     if hub is not None:
         hub.stash(s.conn, p, _uid())
+
+
+def before_rollback(s: EngineSession) -> None:
+    """Just before the data database's ROLLBACK: a chunked transaction goes to the log as
+    rolled back (RBTX) now, while its spilled chunks can still be read. Nothing here may
+    fail the ROLLBACK."""
+    p = _PENDING.get(id(s))
+    if p is None or not p.chunks or p.logged or s.conn is None:
+        return
+    hub = existing_hub(s.engine)
+    if hub is not None:
+        try:
+            hub.append(p, False, _uid(), s.conn)
+        except sqlite3.Error as e:
+            log.error("CDC: rolled-back transaction of %d changes not logged: %s", p.count, e)
 
 
 def txn_end(s: EngineSession, committed: bool) -> None:
@@ -413,13 +456,13 @@ def txn_end(s: EngineSession, committed: bool) -> None:
     transaction (it is over); a log that cannot be written is reported in the server log."""
     _SAVEPOINTS.pop(id(s), None)
     p = _PENDING.pop(id(s), None)
-    if p is not None and p.changes:
+    if p is not None and p.count and not p.logged:
         hub = existing_hub(s.engine)
         if hub is not None:
             try:
-                hub.append(p, committed, _uid())
+                hub.append(p, committed, _uid(), s.conn)
             except sqlite3.Error as e:
-                log.error("CDC: transaction of %d changes not logged: %s", len(p.changes), e)
+                log.error("CDC: transaction of %d changes not logged: %s", p.count, e)
 
 
 def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
@@ -452,6 +495,8 @@ def register() -> None:
     CAPTURE.dml = dml_capture
     CAPTURE.mark = mark
     CAPTURE.reset = reset
+    CAPTURE.unmark = unmark
+    CAPTURE.before_rollback = before_rollback
     CAPTURE.txn_end = txn_end
     CAPTURE.before_commit = before_commit
     CAPTURE.savepoint = savepoint
