@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import ifxwire
 from ifxwire import cdc
 from ifxwire.cdc import EventKind as K
@@ -157,7 +159,67 @@ def test_kill_9_between_commit_and_log_loses_nothing(tmp_path: Path) -> None:
     assert got == [(1, True, [1]), (2, True, [2]), (3, True, [3])]
 
 
-def test_kill_9_at_random_moments_delivers_each_commit_once(tmp_path: Path) -> None:
+def test_kill_9_mid_commit_of_a_chunked_transaction_loses_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction of 3 chunks (IFXWIRE_CDC_CHUNK=4, 11 rows): its chunks were spilled into
+    its database inside its SQLite transaction and committed with it; the server is killed
+    while the log append waits. The restarted server recovers it from the stash and its chunks
+    once, whole and in order, also after a second restart."""
+    monkeypatch.setenv("IFXWIRE_CDC_CHUNK", "4")
+    data = tmp_path / "data"
+    proc, port = _start(data)
+    try:
+        _setup(port, [TABLE])
+        w = _connect(port, database="crash")  # a transaction
+        held = sqlite3.connect(str(data / "syscdcv1.cdclog"), isolation_level=None)
+        held.execute("BEGIN IMMEDIATE")
+        done = threading.Event()
+
+        def commit() -> None:
+            with contextlib.suppress(Exception):
+                w.cursor().executemany("INSERT INTO t VALUES (?, ?)",
+                                       [(i, 100 + i) for i in range(11)])
+                w.commit()
+            done.set()
+
+        th = threading.Thread(target=commit)
+        th.start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not done.is_set():  # until the COMMIT is in
+            check = sqlite3.connect(str(data / "crash.ifxdb"))
+            try:
+                if check.execute("SELECT COUNT(*) FROM t").fetchone() == (11,):
+                    break
+            except sqlite3.Error:
+                pass
+            finally:
+                check.close()
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert not done.is_set()  # the append still waits on the log's lock
+        chunks = sqlite3.connect(str(data / "crash.ifxdb"))
+        assert chunks.execute("SELECT COUNT(*) FROM _ifx_cdc_chunk").fetchone()[0] >= 2
+        chunks.close()
+    finally:
+        _kill(proc)
+    held.rollback()
+    held.close()
+    th.join(30)
+    for _ in range(2):
+        proc, port = _start(data)
+        try:
+            got, _ = _drain(port, 1)
+        finally:
+            _kill(proc)
+        assert got == [(100, True, list(range(100, 111)))]
+
+
+@pytest.mark.parametrize("chunk", ["", "2"])
+def test_kill_9_at_random_moments_delivers_each_commit_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: str) -> None:
+    """With chunk "2", transactions of 3 and 4 rows are chunked (IFXWIRE_CDC_CHUNK)."""
+    if chunk:
+        monkeypatch.setenv("IFXWIRE_CDC_CHUNK", chunk)
     rnd = random.Random(int(os.environ.get("IFXWIRE_CRASH_SEED", "27")))
     data = tmp_path / "data"
     proc, port = _start(data)
