@@ -1,9 +1,11 @@
-"""Server memory for one large captured transaction (issue 27: "1M changes streamed with client
-and server memory flat").
+"""Server and client memory for one large captured transaction (issue 27: "1M changes
+streamed with client and server memory flat (peak RSS growth at most 32 MB each)").
 
-An ifxwire-server child process; one transaction of ``--changes`` INSERTs (executemany) into a
-table with full-row logging, committed, then streamed whole by ifxwire.cdc from sequence 1.
-Prints the server's peak and current RSS (``/proc/<pid>/status`` VmHWM, VmRSS) at each step.
+An ifxwire-server child process; one transaction of ``--changes`` INSERTs (executemany, in
+batches of 10000) into a table with full-row logging, committed, then streamed whole by
+ifxwire.cdc from sequence 1 in a second child process (the reader, so that its peak RSS is
+its own, not the writer's). Prints the server's peak and current RSS (``/proc/<pid>/status``
+VmHWM, VmRSS) at each step, the reader's at its start and end, and each one's peak growth.
 Linux only.
 
 Run:  python -m bench.cdc_memory [--changes 200000]      (a separate command, not a test)
@@ -22,17 +24,47 @@ import ifxwire
 from ifxwire import cdc
 
 
-def _mb(pid: int) -> str:
+def _rss(pid: int | str) -> tuple[int, int]:
+    """(peak, current) RSS in MB."""
     with open(f"/proc/{pid}/status") as f:
         d = dict(line.split(":", 1) for line in f)
-    return (f"peak {int(d['VmHWM'].split()[0]) // 1024} MB, "
-            f"now {int(d['VmRSS'].split()[0]) // 1024} MB")
+    return int(d["VmHWM"].split()[0]) // 1024, int(d["VmRSS"].split()[0]) // 1024
+
+
+def _mb(pid: int | str) -> str:
+    peak, now = _rss(pid)
+    return f"peak {peak} MB, now {now} MB"
+
+
+def _read(where: str, changes: int) -> None:
+    """The reader child: streams the table's changes from sequence 1 until a TIMEOUT."""
+    host, _, port = where.rpartition(":")
+    r = ifxwire.connect(host=host, port=int(port), user="informix", password="in4mix",
+                        database="syscdcv1", autocommit=True)
+    n = 0
+    t0 = time.perf_counter()
+    with cdc.open_stream(r, tables=["mem:t"], from_sequence=1, timeout=2) as events:
+        start = _rss("self")
+        print(f"reader at start: {_mb('self')}", flush=True)
+        for ev in events:
+            if ev.kind is cdc.EventKind.TIMEOUT:
+                break
+            n += 1
+    end = _rss("self")
+    print(f"reader after its {n} events ({time.perf_counter() - t0:.0f} s): {_mb('self')}; "
+          f"peak growth {end[0] - start[1]} MB", flush=True)
+    r.close()
+    assert n == changes + 3, n  # TABSCHEMA, BEGIN, the changes, COMMIT
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--changes", type=int, default=200000)
+    ap.add_argument("--read", help=argparse.SUPPRESS)  # host:port: be the reader child
     args = ap.parse_args()
+    if args.read:
+        _read(args.read, args.changes)
+        return
     os.environ.setdefault("IFXWIRE_PURE", "1")
     with tempfile.TemporaryDirectory() as data:
         proc = subprocess.Popen([sys.executable, "-m", "ifxwire.server", "--port", "0",
@@ -51,23 +83,26 @@ def main() -> None:
             w.commit()
             r = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)  # type: ignore[arg-type]
             r.cursor().execute("EXECUTE FUNCTION informix.cdc_set_fullrowlogging('mem:t', 1)")
-            print(f"server at start: {_mb(proc.pid)}")
-            t0 = time.perf_counter()
-            w.cursor().executemany("INSERT INTO t VALUES (?, ?, ?)",
-                                   [(i, f"name{i}", "1.50") for i in range(args.changes)])
-            print(f"{args.changes} inserts in one transaction "
-                  f"({time.perf_counter() - t0:.0f} s): {_mb(proc.pid)}")
-            w.commit()
-            print(f"after its commit: {_mb(proc.pid)}")
-            n = 0
-            with cdc.open_stream(r, tables=["mem:t"], from_sequence=1, timeout=1) as events:
-                for ev in events:
-                    if ev.kind is cdc.EventKind.TIMEOUT:
-                        break
-                    n += 1
-            print(f"after streaming its {n} events: {_mb(proc.pid)}")
-            w.close()
             r.close()
+            start = _rss(proc.pid)
+            print(f"server at start: {_mb(proc.pid)}", flush=True)
+            t0 = time.perf_counter()
+            cur = w.cursor()
+            for k in range(0, args.changes, 10000):
+                cur.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                                [(i, f"name{i}", "1.50")
+                                 for i in range(k, min(k + 10000, args.changes))])
+            print(f"{args.changes} inserts in one transaction "
+                  f"({time.perf_counter() - t0:.0f} s): {_mb(proc.pid)}", flush=True)
+            t0 = time.perf_counter()
+            w.commit()
+            print(f"after its commit ({time.perf_counter() - t0:.0f} s): {_mb(proc.pid)}",
+                  flush=True)
+            w.close()
+            subprocess.run([sys.executable, "-m", "bench.cdc_memory", "--changes",
+                            str(args.changes), "--read", f"{host}:{port}"], check=True)
+            print(f"server after the stream: {_mb(proc.pid)}; "
+                  f"peak growth {_rss(proc.pid)[0] - start[1]} MB")
         finally:
             proc.terminate()
             proc.wait(30)
