@@ -77,10 +77,17 @@ def writer(connect_kwargs: dict[str, Any], db: str) -> Iterator[ifxwire.Connecti
         c.close()
 
 
+_SERVER: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def the_server(server: Any) -> None:
+    _SERVER[:] = [server]
+
+
 def _hub() -> hubmod.Hub:
-    hubs = list(hubmod._HUBS.values())
-    assert len(hubs) == 1
-    return hubs[0]
+    """The hub of the tests' server (other modules' servers may have theirs)."""
+    return hubmod.hub_of(_SERVER[0].engine)
 
 
 def _events(st: cdc.ChangeStream, check_queue: bool = False) -> list[cdc.Event]:
