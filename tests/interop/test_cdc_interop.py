@@ -103,6 +103,59 @@ def test_ibm_cdc_clients_read_the_stream(client: str, java_tools: dict[str, str]
         assert "READ 4" in lines
 
 
+@pytest.mark.parametrize("client", ["jdbc15", "changestream"])
+def test_ibm_cdc_clients_read_a_chunked_transaction(client: str, java_tools: dict[str, str],
+                                                    request: pytest.FixtureRequest,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction spilled in chunks of 3 (docs/CDC.md "Chunked capture"; the server runs
+    in this process, so the test sets hub.CHUNK), with a savepoint rolled back over two
+    chunks and an UPDATE after it, read from sequence 1 by both IBM clients: every change in
+    order with consecutive sequence numbers, nothing rolled back, one COMMIT."""
+    from ifxwire.server import Server
+    from ifxwire.server.engine.features.cdc import hub as hubmod
+
+    monkeypatch.setattr(hubmod, "CHUNK", 3)
+    if client == "jdbc15":
+        classpath = str(request.getfixturevalue("jdbc_jars")["15.0.0.1"])
+    else:
+        classpath = request.getfixturevalue("changestream_classpath")
+    with Server(port=0, data=":memory:") as srv:
+        kw = {"host": srv.host, "port": srv.port, "user": "informix", "password": "in4mix"}
+        c = ifxwire.connect(**kw)
+        c.cursor().execute("CREATE DATABASE syscdcv1 WITH LOG")
+        c.cursor().execute("CREATE DATABASE cdcj WITH LOG")
+        c.close()
+        w = ifxwire.connect(**kw, database="cdcj")  # a transaction
+        cur = w.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER, name VARCHAR(20), price DECIMAL(8,2), "
+                    "qty SMALLINT, ok BOOLEAN, note LVARCHAR(100))")
+        w.commit()
+        m = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)
+        m.cursor().execute("EXECUTE FUNCTION informix.cdc_set_fullrowlogging('cdcj:t', 1)")
+        m.close()
+        cur.executemany("INSERT INTO t VALUES (?, ?, 1.50, 1, 't', 'n')",
+                        [(i, f"r{i}") for i in range(1, 8)])
+        cur.execute("SAVEPOINT s")
+        cur.executemany("INSERT INTO t VALUES (?, 'gone', 9, 9, 'f', NULL)",
+                        [(i,) for i in range(50, 57)])
+        cur.execute("ROLLBACK TO SAVEPOINT s")
+        cur.execute("UPDATE t SET qty = 2 WHERE id = 2")
+        w.commit()
+        w.close()
+        logged = hubmod.hub_of(srv.engine).db.execute(
+            "SELECT COUNT(*) FROM txchunk WHERE begin_seq = 1").fetchone()[0]
+        assert logged >= 3  # it was logged by chunk
+        lines = [x for x in _run(java_tools["java"], client, classpath, srv, "1")
+                 if x.startswith("REC ")]
+    want = ["REC METADATA -1 -1 1", "REC BEGIN 1 1 null"]
+    want += [f"REC INSERT {1 + i} 1 1 id={i} price=1.50 qty=1 ok=true name=r{i} note=n"
+             for i in range(1, 8)]
+    want += ["REC BEFORE_UPDATE 9 1 1 id=2 price=1.50 qty=1 ok=true name=r2 note=n",
+             "REC AFTER_UPDATE 10 1 1 id=2 price=1.50 qty=2 ok=true name=r2 note=n",
+             "REC COMMIT 11 1 null", "REC TIMEOUT"]
+    assert lines == want
+
+
 def test_ibm_jdbc_decodes_smart_lob_columns(java_tools: dict[str, str],
                                             request: pytest.FixtureRequest) -> None:
     """BLOB and CLOB columns are 76 fixed-length bytes with the locator 4 bytes in: JDBC 15's
