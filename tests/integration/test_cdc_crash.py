@@ -212,6 +212,20 @@ def test_kill_9_mid_commit_of_a_chunked_transaction_loses_nothing(
         finally:
             _kill(proc)
         assert got == [(100, True, list(range(100, 111)))]
+    # the next captured commit of the database deletes the logged transaction's chunks
+    proc, port = _start(data)
+    try:
+        c = _connect(port, database="crash", autocommit=True)
+        c.cursor().execute("INSERT INTO t VALUES (20, 20)")
+        c.close()
+        got, _ = _drain(port, 1)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert got[-1] == (20, True, [20])
+    check = sqlite3.connect(str(data / "crash.ifxdb"))
+    assert check.execute("SELECT COUNT(*) FROM _ifx_cdc_chunk").fetchone() == (0,)
+    check.close()
 
 
 @pytest.mark.parametrize("chunk", ["", "2"])

@@ -123,8 +123,8 @@ def _copy_chunks(src: sqlite3.Connection, token: int, log: sqlite3.Connection,
                  begin_seq: int) -> None:
     """A chunked transaction's chunks from its database into the log, one at a time."""
     try:
-        rows = src.execute(f"SELECT first, body FROM {CHUNKS} WHERE token = ? ORDER BY first",
-                           (token,))
+        rows = src.execute(f"SELECT first, body FROM main.{CHUNKS} WHERE token = ?"
+                           " ORDER BY first", (token,))
     except sqlite3.OperationalError:  # no chunk table: nothing survived (a rollback)
         return
     for first, body in rows:
@@ -145,7 +145,7 @@ CHUNK = int(os.environ.get("IFXWIRE_CDC_CHUNK") or 1000)
 #: The private table of a data database holding the spilled chunks of its open transactions
 #: (``token`` tells transactions apart; ``first`` is the chunk's first change's index).
 CHUNKS = "_ifx_cdc_chunk"
-CHUNKS_CREATE = (f"CREATE TABLE IF NOT EXISTS {CHUNKS} (token INTEGER, first INTEGER, "
+CHUNKS_CREATE = (f"CREATE TABLE IF NOT EXISTS main.{CHUNKS} (token INTEGER, first INTEGER, "
                  "body TEXT, PRIMARY KEY (token, first))")
 
 
@@ -230,7 +230,7 @@ class Pending:
             self.token = int.from_bytes(os.urandom(7), "big") or 1
         conn.execute(CHUNKS_CREATE)
         for first, run in out:
-            conn.execute(f"INSERT INTO {CHUNKS} VALUES (?, ?, ?)",
+            conn.execute(f"INSERT INTO main.{CHUNKS} VALUES (?, ?, ?)",
                          (self.token, first, _body(run)))
             self.chunks.append((first, len(run), frozenset(c.table for c in run)))
         self.chunks.sort(key=lambda c: c[0])
@@ -401,7 +401,8 @@ class Hub:
         old = conn.execute(f"SELECT body FROM {STASH} WHERE begin_seq < ? AND body LIKE '{{%'",
                            (below,)).fetchall()
         for (body,) in old:  # the chunks of chunked transactions already logged
-            conn.execute(f"DELETE FROM {CHUNKS} WHERE token = ?", (json.loads(body)["chunked"],))
+            conn.execute(f"DELETE FROM main.{CHUNKS} WHERE token = ?",
+                         (json.loads(body)["chunked"],))
         conn.execute(f"DELETE FROM {STASH} WHERE begin_seq < ?", (below,))
         # a chunked transaction's body names its chunks: {"chunked": token, "n": changes}
         body = (json.dumps({"chunked": pending.token, "n": txn.count}) if txn.chunked
