@@ -90,6 +90,9 @@ class StatementRunner:
 
         def rl_lock_table(self, table: str, exclusive: bool, lock: bool) -> None: ...
         def rl_check_ddl(self, table: str | None) -> None: ...
+        def rl_ddl_applies(self) -> bool: ...
+        def rl_ddl(self, table: str | None, action: Callable[[], R],
+                   copy: bool = True) -> R: ...
 
     def _statement(self, stmt: IfxStatement) -> ExecResult:
         kind = str(stmt.this)
@@ -161,7 +164,12 @@ class StatementRunner:
         if self._private_ddl(kind, spec):
             return self.run_private(lambda: self._ddl(kind, spec, private=True))
         if self.row_locks:
-            self.rl_check_ddl(_ddl_table(kind, spec))
+            table = _ddl_table(kind, spec)
+            self.rl_check_ddl(table)
+            if self.rl_ddl_applies():
+                # its own short write with undo entries (session_lock_ddl.py)
+                return self.rl_ddl(table, lambda: self._ddl(kind, spec),
+                                   kind not in ("create_index", "create_trigger"))
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _private_ddl(self, kind: str, spec: object) -> bool:
