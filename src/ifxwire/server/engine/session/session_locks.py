@@ -14,9 +14,11 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
   the images go into ``_ifx_undo`` in the statement's own SQLite transaction;
 * Informix COMMIT deletes the session's images (a SQLite commit, synchronous FULL in an
   unbuffered-log database) and releases its locks; ROLLBACK applies the images in reverse;
-* what cannot be undone row by row (DDL, savepoints, smart large objects, temporary tables
-  inside a transaction) escalates the transaction to SQLite's database write lock, held to
-  its end, as every transaction did before row locks.
+* DDL inside a transaction leaves undo entries for its catalogue rows and schema changes
+  (session_lock_ddl.py);
+* what cannot be undone that way (savepoints, smart large objects, temporary tables inside a
+  transaction) escalates the transaction to SQLite's database write lock, held to its end,
+  as every transaction did before row locks.
 """
 
 from __future__ import annotations
