@@ -166,7 +166,7 @@ class StatementRunner:
         if self.row_locks:
             table = _ddl_table(kind, spec)
             self.rl_check_ddl(table)
-            if self.rl_ddl_applies():
+            if self.rl_ddl_applies() and kind not in _ESCALATED_DDL:
                 # its own short write with undo entries (session_lock_ddl.py)
                 return self.rl_ddl(table, lambda: self._ddl(kind, spec),
                                    kind not in ("create_index", "create_trigger"))
@@ -296,6 +296,11 @@ class StatementRunner:
             col.set("table", None)
         return compiler.generate(where)
 
+
+#: DDL that still escalates inside a row-lock transaction: SET CONSTRAINTS ... DEFERRED is
+#: SQLite's defer_foreign_keys, which lasts for one SQLite transaction, so the transaction
+#: must stay one SQLite transaction to its COMMIT (session_lock_ddl.py runs the rest).
+_ESCALATED_DDL = ("set_constraints",)
 
 #: DDL that changes an existing table: it waits for (or fails on) other sessions' locks.
 _TABLE_DDL = ("drop_table", "alter_table", "rename_table", "rename_column", "truncate",
