@@ -176,3 +176,22 @@ def test_drop_table_in_a_transaction_rolls_back_with_its_rows(
     assert {"old", "old_v"} <= _sqlite_names(path)
     a.close()
     b.close()
+
+
+def test_ddl_the_undo_log_cannot_take_back_still_escalates(ddl_server: tuple[Any, Path]) -> None:
+    """DROP TABLE of a table holding smart large objects changes the object store, which the
+    DDL undo entries do not cover: that statement escalates as before (other writers meet
+    SQLite's write lock until the transaction ends), and ROLLBACK still takes it back."""
+    srv, _ = ddl_server
+    a, b = _pair(srv, 0)
+    a.cursor().execute("CREATE TABLE docs (id INT, body CLOB) LOCK MODE ROW")
+    a.cursor().execute("INSERT INTO docs VALUES (1, FILETOCLOB('/dev/null', 'server'))")
+    n = _rows(a, "SELECT COUNT(*) FROM docs")
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("DROP TABLE docs")
+    assert _fails(b, "INSERT INTO other VALUES (9, 90)") == (-271, -107)
+    a.cursor().execute("ROLLBACK WORK")
+    assert _rows(b, "SELECT COUNT(*) FROM docs") == n
+    b.cursor().execute("INSERT INTO other VALUES (9, 90)")
+    a.close()
+    b.close()

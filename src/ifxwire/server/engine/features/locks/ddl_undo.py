@@ -64,15 +64,27 @@ def user_tables(conn: sqlite3.Connection) -> set[str]:
 
 
 def catalogue(conn: sqlite3.Connection, schema: Objects) -> Rows:
-    """Every row of the catalogue tables (by rowid): what a DDL statement may change."""
+    """Every row of the catalogue tables (by rowid): what a DDL statement may change. The
+    smart-large-object store's tables (``_ifx_lo*``, large) are summed up instead, under the
+    key "" (``entries`` refuses a statement that changed them: a dropped table's smart large
+    objects)."""
     users = user_tables(conn)
-    rows: Rows = {}
+    rows: Rows = {"": {0: _lo_sums(conn)}}
     for (kind, name), _ in schema.items():
         if kind != "table" or name in users or name.startswith(_SKIP):
             continue
         rows[name] = {int(r[0]): tuple(r[1:]) for r in conn.execute(
             f"SELECT rowid, * FROM main.{_quote(name)}")}
     return rows
+
+
+def _lo_sums(conn: sqlite3.Connection) -> tuple[object, ...]:
+    sums: list[object] = []
+    for (name,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' "
+                                "AND name LIKE '\\_ifx\\_lo%' ESCAPE '\\' ORDER BY name"):
+        sums.extend(conn.execute(f"SELECT COUNT(*), TOTAL(rowid), MAX(rowid) "
+                                 f"FROM main.{_quote(str(name))}").fetchone())
+    return tuple(sums)
 
 
 def backup(conn: sqlite3.Connection, table: str, name: str) -> bool:
@@ -100,7 +112,11 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
     out: list[undo.Entry] = [("", "S", 0, None)]  # undone last: move the schema version
     # Catalogue rows (undone after the schema is back, as apply goes in reverse).
     now = catalogue(conn, after)
+    if now.pop("") != rows[""]:
+        raise Unsupported("smart large objects")
     for table, old in rows.items():
+        if not table:
+            continue
         new = now.get(table)
         if new is None:
             raise Unsupported(table)  # a catalogue table dropped
