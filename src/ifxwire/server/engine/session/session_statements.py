@@ -166,7 +166,8 @@ class StatementRunner:
         if self.row_locks:
             table = _ddl_table(kind, spec)
             self.rl_check_ddl(table)
-            if self.rl_ddl_applies() and kind not in _ESCALATED_DDL:
+            if (self.rl_ddl_applies() and kind not in _ESCALATED_DDL
+                    and not _other_database(spec)):
                 # its own short write with undo entries (session_lock_ddl.py)
                 return self.rl_ddl(table, lambda: self._ddl(kind, spec),
                                    kind not in ("create_index", "create_trigger"))
@@ -317,3 +318,10 @@ def _ddl_table(kind: str, spec: object) -> str | None:
         if isinstance(name, str):
             return name
     return None
+
+
+def _other_database(spec: object) -> bool:
+    """DDL naming another database's object (``db:table``): its changes are not in this
+    database's catalogue, which session_lock_ddl.py compares; it runs escalated."""
+    return any(getattr(getattr(spec, attr, None), "database", None)
+               for attr in ("table", "name"))
