@@ -109,6 +109,13 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
             raise Unsupported(name)
     created_tables = [name for (kind, name) in after if kind == "table"
                       and (kind, name) not in before]
+    # A server table made on first use (CREATE TABLE IF NOT EXISTS) is shared: other
+    # sessions' committed rows may go into it before this transaction ends, so its undo
+    # takes back this statement's rows only and leaves the table.
+    users = user_tables(conn)
+    internal = {name for name in created_tables
+                if name not in users and name.startswith(("_ifx_", "sys"))}
+    created_tables = [name for name in created_tables if name not in internal]
     out: list[undo.Entry] = [("", "S", 0, None)]  # undone last: move the schema version
     # Catalogue rows (undone after the schema is back, as apply goes in reverse).
     now = catalogue(conn, after)
@@ -127,6 +134,8 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
             elif cur != img and table != "_ifx_serial":
                 out.append((table, "U", rid, undo.encode(img)))
         out.extend((table, "I", rid, None) for rid in new if rid not in old)
+    for table in internal:
+        out.extend((table, "I", rid, None) for rid in now.get(table, ()))
     # Changed or dropped indexes, triggers and views of tables not rebuilt: their old SQL.
     for (kind, name), (tbl, sql) in before.items():
         if kind == "table" or sql is None or tbl in changed:
@@ -140,8 +149,8 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
         out.append((name, "S", 0, json.dumps({"type": "table", "old": before[("table", name)][1],
                                               "backup": backups[name], "deps": deps})))
     # Created objects (undone first): dropped.
-    for (kind, name), (_, sql) in after.items():
-        if (kind, name) not in before and sql is not None:
+    for (kind, name), (tbl, sql) in after.items():
+        if (kind, name) not in before and sql is not None and tbl not in internal:
             out.append((name, "S", 0, json.dumps({"type": kind, "old": None})))
     return out, created_tables
 
