@@ -143,3 +143,64 @@ def test_kill_9_during_concurrent_writers_keeps_transactions_whole(tmp_path: Pat
         values = {got[me * 3 + k] for k in range(3)}
         assert len(values) == 1, (me, values)  # whole transactions only
         assert acked[me] <= values.pop() <= acked[me] + 1
+
+
+@pytest.mark.parametrize("committer", [0, 1])
+@pytest.mark.parametrize("restart_row_locks", [True, False])
+def test_kill_9_in_the_middle_of_ddl_transactions_leaves_no_half_object(
+        tmp_path: Path, committer: int, restart_row_locks: bool) -> None:
+    """DDL inside a transaction under row locks is applied at once with undo entries
+    (docs/SERVER.md, "DDL in a transaction"): a kill -9 while one session has created and
+    altered tables in an open transaction leaves neither its new table (catalogue or SQLite)
+    nor its ALTER after the restart, and the other session's committed DDL stays whole."""
+    import sqlite3
+
+    data = tmp_path / "data"
+    proc, port = _start(data, row_locks=True)
+    try:
+        c = _connect(port)
+        c.cursor().execute("CREATE DATABASE crash WITH LOG")
+        c.cursor().execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20)) LOCK MODE ROW")
+        c.cursor().executemany("INSERT INTO t VALUES (?, ?)", [(i, f"v{i}") for i in range(1, 6)])
+        c.close()
+        s = [_connect(port, database="crash") for _ in range(2)]
+        win, lose = s[committer], s[1 - committer]
+        for x in s:
+            x.cursor().execute("BEGIN WORK")
+        win.cursor().execute("CREATE TABLE kept (id INT, v INT) LOCK MODE ROW")
+        lose.cursor().execute("CREATE TABLE cut (id INT, v INT) LOCK MODE ROW")
+        lose.cursor().execute("CREATE INDEX cut_id ON cut (id)")
+        win.cursor().execute("INSERT INTO kept VALUES (1, 10)")
+        lose.cursor().execute("INSERT INTO cut VALUES (1, 10)")
+        lose.cursor().execute("ALTER TABLE t ADD (w INT)")
+        lose.cursor().execute("UPDATE t SET w = 1, v = 'lost' WHERE id = 2")
+        win.cursor().execute("COMMIT WORK")
+        lose.cursor().execute("CREATE SEQUENCE cut_seq")
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    proc, port = _start(data, row_locks=restart_row_locks)
+    try:
+        c = _connect(port, database="crash")
+        cur = c.cursor()
+        cur.execute("SELECT tabname FROM systables WHERE tabid >= 100 ORDER BY 1")
+        tables = [str(r[0]).strip() for r in cur.fetchall()]
+        cur.execute("SELECT * FROM t ORDER BY id")
+        columns = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+        cur.execute("SELECT id, v FROM kept")
+        kept = cur.fetchall()
+        c.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert tables == ["kept", "t"]
+    assert columns == ["id", "v"]
+    assert rows == [(i, f"v{i}") for i in range(1, 6)]
+    assert kept == [(1, 10)]
+    with sqlite3.connect(data / "crash.ifxdb") as db:
+        names = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master")}
+        undo_left = db.execute("SELECT COUNT(*) FROM _ifx_undo").fetchone()[0]
+    assert "kept" in names and not {"cut", "cut_id"} & names
+    assert not [n for n in names if n.startswith("_ifx_ddlbk_")]
+    assert undo_left == 0

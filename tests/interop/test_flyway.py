@@ -6,6 +6,11 @@ migrations in tests/interop/flyway/migrations (tables, a foreign key, a sequence
 procedure and a trigger, seed data through them): migrate, info, a second migrate that does
 nothing, clean (which drops the procedure with DROP PROCEDURE) and migrate again.
 
+The same run again with Flyway's default, each migration inside a transaction, against a
+server with row locks (``flyway_txn_run``): the migrations' DDL runs inside the transaction
+while Flyway's second connection inserts the history row (docs/SERVER.md, "Flyway's two
+connections" and "DDL in a transaction").
+
 Run:  pytest tests/interop/test_flyway.py
 """
 
@@ -46,6 +51,37 @@ def flyway_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path],
         f"database=fw_{secrets.token_hex(3)}", f"user={t.user}", f"password={t.password}",
         f"migrations={HERE / 'flyway' / 'migrations'}",
     ], timeout=float(os.environ.get("IFXWIRE_JDBC_TIMEOUT", "240")))
+
+
+@pytest.fixture(scope="module")
+def flyway_txn_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> AppRun:
+    """Flyway's default (``executeInTransaction(true)``) against ``Server(row_locks=True)``."""
+    from ifxwire.server import Server
+
+    try:
+        classpath = maven_classpath(java_tools, "flyway", jdbc_jars[JDBC_VERSION])
+    except BuildError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    with Server(port=0, host="127.0.0.1", data=":memory:", row_locks=True) as srv:
+        user = "informix"
+        return run_checks(java_tools, classpath, "FlywayCheck", [
+            f"host={srv.host}", f"port={srv.port}", f"server={srv.server_name}",
+            f"database=fwt_{secrets.token_hex(3)}", f"user={user}",
+            f"password={srv.users[user]}", f"migrations={HERE / 'flyway' / 'migrations'}",
+            "transactional=true",
+        ], timeout=float(os.environ.get("IFXWIRE_JDBC_TIMEOUT", "240")))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_flyway_transactional_under_row_locks(flyway_txn_run: AppRun, scenario: str) -> None:
+    """Each migration in one transaction (Flyway's default), DDL included, while the history
+    row goes in on Flyway's other connection: it failed -271/-107 at V1 when DDL inside a
+    transaction escalated to SQLite's database write lock."""
+    if scenario not in flyway_txn_run.results:
+        pytest.fail(f"no CHECK line for {scenario}: {flyway_txn_run.diagnostics()}",
+                    pytrace=False)
+    passed, reason = flyway_txn_run.results[scenario]
+    assert passed, reason
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

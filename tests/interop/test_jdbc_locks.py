@@ -24,7 +24,7 @@ pytestmark = pytest.mark.interop
 
 SOURCE = Path(__file__).resolve().parent / "jdbc" / "LockCheck.java"
 USER, PASSWORD = "informix", "in4mix"
-CHECKS = ("jdbc_lock_writers", "jdbc_lock_rollback", "jdbc_lock_waits")
+CHECKS = ("jdbc_lock_writers", "jdbc_lock_rollback", "jdbc_lock_waits", "jdbc_lock_ddl")
 
 
 @pytest.fixture(scope="session")

@@ -59,10 +59,11 @@ public final class FlywayCheck {
                 // Flyway runs a migration on one connection inside a transaction while a second
                 // connection, holding LOCK TABLE on flyway_schema_history, inserts the history
                 // row before that transaction ends.  A real Informix locks rows and tables, so
-                // the two never meet; ifxwire-server serialises the writers of a database (one
-                // SQLite writer: docs/SERVER.md "Locks"), so the insert waits on the open
-                // migration and fails -271/-107.  Each migration therefore commits as it runs,
-                // unless transactional=true (a server with row locks: Flyway's default).
+                // the two never meet; ifxwire-server without row locks serialises the writers
+                // of a database (one SQLite writer: docs/SERVER.md "Locks"), so the insert
+                // waits on the open migration and fails -271/-107.  Each migration therefore
+                // commits as it runs, unless transactional=true (Flyway's default, which
+                // test_flyway.py runs against a server with row locks).
                 .executeInTransaction(Boolean.parseBoolean(opts.getOrDefault("transactional",
                         "false")))
                 .load();

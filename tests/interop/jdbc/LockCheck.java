@@ -125,6 +125,36 @@ public class LockCheck {
         b.commit();
     }
 
+    /** DDL inside a transaction (docs/SERVER.md "DDL in a transaction"): the other session
+     *  writes another table at once and meets -271/-244 with -107 on the new table;
+     *  rollback() removes the table, commit() keeps it. */
+    static void ddl(Connection a, Connection b, String t) throws Exception {
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement();
+        String n = t + "_new";
+        sa.executeUpdate("CREATE TABLE " + n + " (id INT, v INT) LOCK MODE ROW");
+        sa.executeUpdate("INSERT INTO " + n + " VALUES (1, 10)");
+        sb.executeUpdate("UPDATE " + t + " SET v = -2 WHERE id = 2");
+        expect(sb, "INSERT INTO " + n + " VALUES (2, 20)", -271, -107);
+        expect(sb, "SELECT v FROM " + n, -244, -107);
+        b.commit();
+        a.rollback();
+        try (ResultSet rs = sb.executeQuery("SELECT v FROM " + n)) {
+            throw new IllegalStateException("the rolled-back table is still there");
+        } catch (SQLException e) {
+            check(e.getErrorCode() == -206, "after rollback: got " + e.getErrorCode()
+                  + ", want -206");
+        }
+        b.commit();
+        sa.executeUpdate("CREATE TABLE " + n + " (id INT, v INT) LOCK MODE ROW");
+        a.commit();
+        sb.executeUpdate("INSERT INTO " + n + " VALUES (2, 20)");
+        b.commit();
+        check(value(sa, n, 2) == 20, "the committed table is there for both");
+        sa.executeUpdate("DROP TABLE " + n);
+        a.commit();
+    }
+
     public static void main(String[] args) {
         for (String arg : args) {
             int eq = arg.indexOf('=');
@@ -134,6 +164,7 @@ public class LockCheck {
                 case "jdbc_lock_writers" -> LockCheck::writers;
                 case "jdbc_lock_rollback" -> LockCheck::rollback;
                 case "jdbc_lock_waits" -> LockCheck::waits;
+                case "jdbc_lock_ddl" -> LockCheck::ddl;
                 default -> null;
             };
             if (body == null) {

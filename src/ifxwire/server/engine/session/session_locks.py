@@ -14,9 +14,11 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
   the images go into ``_ifx_undo`` in the statement's own SQLite transaction;
 * Informix COMMIT deletes the session's images (a SQLite commit, synchronous FULL in an
   unbuffered-log database) and releases its locks; ROLLBACK applies the images in reverse;
-* what cannot be undone row by row (DDL, savepoints, smart large objects, temporary tables
-  inside a transaction) escalates the transaction to SQLite's database write lock, held to
-  its end, as every transaction did before row locks.
+* DDL inside a transaction leaves undo entries for its catalogue rows and schema changes
+  (session_lock_ddl.py);
+* what cannot be undone that way (savepoints, smart large objects, temporary tables inside a
+  transaction) escalates the transaction to SQLite's database write lock, held to its end,
+  as every transaction did before row locks.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
 from .session_errors import TRANSACTION_LOST
+from .session_lock_ddl import RowLockDdl
 from .session_lock_reads import (
     COMMITTED,
     CURSOR,
@@ -110,7 +113,7 @@ def isolation_of(words: tuple[str, ...]) -> str | None:
     return None
 
 
-class RowLocks(RowLockReads):
+class RowLocks(RowLockReads, RowLockDdl):
     """The row-lock half of EngineSession (session.py defines the other state; the reads are
     in session_lock_reads.py)."""
 
@@ -128,6 +131,9 @@ class RowLocks(RowLockReads):
         _logged: bool
         _savepoints: list[str]
         _txn_lost: bool
+        _ddl_dirty: bool
+        _local_plans: dict[tuple[object, ...], Plan]
+        _schema: cat.Schema | None
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
         def current_schema(self) -> cat.Schema: ...
@@ -428,9 +434,8 @@ class RowLocks(RowLockReads):
                     installed = self._rl_install()
                     result = action()
                     if self._rl_pending:
-                        if not self._rl_owner:
-                            self._rl_owner = f"{os.getpid()}.{next(_OWNERS)}"
-                        undo.store(conn, self._rl_owner, len(self._rl_undo), self._rl_pending)
+                        undo.store(conn, self._new_owner(), len(self._rl_undo),
+                                   self._rl_pending)
                     if held:
                         conn.execute("RELEASE _ifx_rl")
                     if not self.in_transaction:
@@ -483,6 +488,12 @@ class RowLocks(RowLockReads):
             holder = self._rl_conflict
             assert holder is not None
             self._wait_for(holder, kind, deadline)
+
+    def _new_owner(self) -> str:
+        """This transaction's key in the undo log (made at its first undo entry)."""
+        if not self._rl_owner:
+            self._rl_owner = f"{os.getpid()}.{next(_OWNERS)}"
+        return self._rl_owner
 
     def rl_enter(self) -> None:
         """The server starts handling a request of this session (features/locks/latch.py:
@@ -684,6 +695,7 @@ class RowLocks(RowLockReads):
                 return
             if self._rl_escalated or self._sql_txn:
                 if verb == "COMMIT" and self._rl_undo:
+                    self.rl_ddl_discard()
                     conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
                                  (self._rl_owner,))
                 self._end_sql_txn(verb)
@@ -715,6 +727,12 @@ class RowLocks(RowLockReads):
             self._rl_escalated = False
             self._rl_owner = ""
             self._rl_flushed = 0
+            if self._rl_ddl_done:  # the schema this transaction's DDL saw is not reused
+                self._rl_ddl_done = False
+                self._rl_key = None
+                self._ddl_dirty = False
+                self._local_plans.clear()
+                self._schema = None
             if self.database is not None:
                 self.engine.locks.release(self.session_id)
 
@@ -729,6 +747,8 @@ class RowLocks(RowLockReads):
             if verb != "COMMIT":
                 self._rl_replaying = True
                 undo.apply(conn, self._rl_undo)
+            else:
+                self.rl_ddl_discard()
             conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?", (self._rl_owner,))
             # BYTE/TEXT objects whose last reference the transaction let go (an undo that
             # restored a reference has raised its count again)
@@ -760,6 +780,7 @@ class RowLocks(RowLockReads):
         if verb == "COMMIT":  # made durable by _flush_wal, outside the latch
             try:
                 if self._rl_undo:
+                    self.rl_ddl_discard()
                     conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
                                  (self._rl_owner,))
                 self.lo.before_commit()

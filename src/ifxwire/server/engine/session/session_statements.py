@@ -90,6 +90,9 @@ class StatementRunner:
 
         def rl_lock_table(self, table: str, exclusive: bool, lock: bool) -> None: ...
         def rl_check_ddl(self, table: str | None) -> None: ...
+        def rl_ddl_applies(self) -> bool: ...
+        def rl_ddl(self, table: str | None, action: Callable[[], R],
+                   copy: bool = True) -> R: ...
 
     def _statement(self, stmt: IfxStatement) -> ExecResult:
         kind = str(stmt.this)
@@ -161,7 +164,13 @@ class StatementRunner:
         if self._private_ddl(kind, spec):
             return self.run_private(lambda: self._ddl(kind, spec, private=True))
         if self.row_locks:
-            self.rl_check_ddl(_ddl_table(kind, spec))
+            table = _ddl_table(kind, spec)
+            self.rl_check_ddl(table)
+            if (self.rl_ddl_applies() and kind not in _ESCALATED_DDL
+                    and not _other_database(spec)):
+                # its own short write with undo entries (session_lock_ddl.py)
+                return self.rl_ddl(table, lambda: self._ddl(kind, spec),
+                                   kind not in ("create_index", "create_trigger"))
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
 
     def _private_ddl(self, kind: str, spec: object) -> bool:
@@ -289,6 +298,11 @@ class StatementRunner:
         return compiler.generate(where)
 
 
+#: DDL that still escalates inside a row-lock transaction: SET CONSTRAINTS ... DEFERRED is
+#: SQLite's defer_foreign_keys, which lasts for one SQLite transaction, so the transaction
+#: must stay one SQLite transaction to its COMMIT (session_lock_ddl.py runs the rest).
+_ESCALATED_DDL = ("set_constraints",)
+
 #: DDL that changes an existing table: it waits for (or fails on) other sessions' locks.
 _TABLE_DDL = ("drop_table", "alter_table", "rename_table", "rename_column", "truncate",
               "create_index", "create_trigger")
@@ -304,3 +318,10 @@ def _ddl_table(kind: str, spec: object) -> str | None:
         if isinstance(name, str):
             return name
     return None
+
+
+def _other_database(spec: object) -> bool:
+    """DDL naming another database's object (``db:table``): its changes are not in this
+    database's catalogue, which session_lock_ddl.py compares; it runs escalated."""
+    return any(getattr(getattr(spec, attr, None), "database", None)
+               for attr in ("table", "name"))

@@ -8,8 +8,9 @@ server process applies them (``recover``), so no uncommitted change stays visibl
 committed one, whose images were deleted in the SQLite transaction of its COMMIT, stays.
 
 An entry is (table, op, rowid, image): op I (undo: delete the row), U (restore the image), D
-(insert the image again under its rowid). The image lists the row's columns in the table's
-``PRAGMA table_info`` order, as JSON (a BLOB value as {"b": hex}).
+(insert the image again under its rowid), S (a schema change by DDL: ddl_undo.py). The image
+lists the row's columns in the table's ``PRAGMA table_info`` order, as JSON (a BLOB value as
+{"b": hex}).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ def apply(conn: sqlite3.Connection, entries: Sequence[Entry]) -> None:
     cols: dict[str, list[str]] = {}
     for table, op, rowid, img in reversed(entries):
         q = f"main.{_quote(table)}"
+        if op == "S":
+            apply_schema(conn, table, img)
+            cols.clear()
+            continue
         if op == "I":
             conn.execute(f"DELETE FROM {q} WHERE rowid = ?", (rowid,))
             continue
@@ -64,9 +69,35 @@ def apply(conn: sqlite3.Connection, entries: Sequence[Entry]) -> None:
             sets = ", ".join(f"{_quote(n)} = ?" for n in names)
             conn.execute(f"UPDATE {q} SET {sets} WHERE rowid = ?", (*values, rowid))
         else:
+            at: int | None = rowid
+            if conn.execute(f"SELECT 1 FROM {q} WHERE rowid = ?", (rowid,)).fetchone():
+                at = None  # a catalogue row's rowid taken since (no lock keeps it)
             marks = ", ".join("?" for _ in range(len(names) + 1))
             conn.execute(f"INSERT INTO {q} (rowid, {', '.join(map(_quote, names))}) "
-                         f"VALUES ({marks})", (rowid, *values))
+                         f"VALUES ({marks})", (at, *values))
+
+
+def apply_schema(conn: sqlite3.Connection, name: str, img: str | None) -> None:
+    """Take back one schema change (an ``S`` entry; ``undo.apply`` calls it)."""
+    if img is None:
+        conn.execute("CREATE TABLE main._ifx_bump (x)")
+        conn.execute("DROP TABLE main._ifx_bump")
+        return
+    spec = json.loads(img)
+    kind, old = str(spec["type"]), spec.get("old")
+    conn.execute(f"DROP {kind.upper()} IF EXISTS main.{_quote(name)}")
+    if old is None:
+        return
+    conn.execute(str(old))
+    bk = spec.get("backup")
+    if bk:
+        cols = columns(conn, str(bk))[1:]
+        names = ", ".join(map(_quote, cols))
+        conn.execute(f"INSERT INTO main.{_quote(name)} (rowid, {names}) "
+                     f"SELECT * FROM main.{_quote(str(bk))}")
+        conn.execute(f"DROP TABLE main.{_quote(str(bk))}")
+    for sql in spec.get("deps") or ():
+        conn.execute(str(sql))
 
 
 def store(conn: sqlite3.Connection, owner: str, first_seq: int,

@@ -1,0 +1,164 @@
+"""Undo entries for DDL inside a row-lock transaction (docs/SERVER.md, "DDL in a transaction").
+
+Why: a CREATE TABLE inside BEGIN WORK used to escalate to SQLite's database write lock held
+to the transaction's end, since the undo log could only take back rows; every other writer
+of the database then failed, where Informix lets writers of other tables through (Flyway's
+transactional migrations met -271/-107 on its history table). Instead a DDL statement runs
+like a DML statement, in a short SQLite write of its own, and leaves undo entries that take it
+back:
+
+* the catalogue (``sys*`` and the server's own ``_ifx_*`` tables) is compared row by row
+  before and after the statement, and each changed row becomes an ordinary undo entry (I, U,
+  D; ``undo.apply`` takes them back);
+* SQLite's schema (``sqlite_master``) is compared the same way; each object the statement
+  created, changed or dropped becomes an ``S`` entry whose image says how to put it back: a
+  created object is dropped, a changed or dropped index/trigger/view is created again from its
+  former SQL, and a changed or dropped table is created again from its former SQL and filled
+  from a copy of its rows taken before the statement (``backup``), with its indexes and
+  triggers after it;
+* a first ``S`` entry without a type moves SQLite's schema version when the rest is undone, so
+  the schema caches of every session see the catalogue as it was.
+
+What the comparison finds but cannot take back (a table changed that was not copied before:
+say a DDL that rebuilds a table other than the one it names) raises ``Unsupported``: the
+statement is rolled back and runs again escalated, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from . import undo
+
+#: Copies of tables a DDL statement changes, named per transaction and statement.
+BACKUP_PREFIX = "_ifx_ddlbk_"
+
+#: Server tables a DDL statement never needs taken back, or that others' DML changes (the
+#: counters of _ifx_serial only move forward: a rolled-back DDL leaves them where they are).
+_SKIP = ("sqlite_", "_ifx_lo", undo.UNDO_TABLE, BACKUP_PREFIX, "_ifx_bump")
+
+Objects = dict[tuple[str, str], tuple[str, "str | None"]]
+Rows = dict[str, dict[int, tuple[object, ...]]]
+
+
+class Unsupported(Exception):
+    """The statement changed what its undo entries could not put back."""
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def objects(conn: sqlite3.Connection) -> Objects:
+    """SQLite's schema of the main database: (type, name) -> (table, SQL)."""
+    return {(str(t), str(n)): (str(tb), s) for t, n, tb, s in conn.execute(
+        "SELECT type, name, tbl_name, sql FROM main.sqlite_master")
+        if not str(n).startswith(_SKIP)}
+
+
+def user_tables(conn: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in conn.execute(
+        "SELECT tabname FROM main.systables WHERE tabid >= 100 AND tabtype = 'T'")}
+
+
+def catalogue(conn: sqlite3.Connection, schema: Objects) -> Rows:
+    """Every row of the catalogue tables (by rowid): what a DDL statement may change. The
+    smart-large-object store's tables (``_ifx_lo*``, large) are summed up instead, under the
+    key "" (``entries`` refuses a statement that changed them: a dropped table's smart large
+    objects)."""
+    users = user_tables(conn)
+    rows: Rows = {"": {0: _lo_sums(conn)}}
+    for (kind, name), _ in schema.items():
+        if kind != "table" or name in users or name.startswith(_SKIP):
+            continue
+        rows[name] = {int(r[0]): tuple(r[1:]) for r in conn.execute(
+            f"SELECT rowid, * FROM main.{_quote(name)}")}
+    return rows
+
+
+def _lo_sums(conn: sqlite3.Connection) -> tuple[object, ...]:
+    sums: list[object] = []
+    for (name,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' "
+                                "AND name LIKE '\\_ifx\\_lo%' ESCAPE '\\' ORDER BY name"):
+        sums.extend(conn.execute(f"SELECT COUNT(*), TOTAL(rowid), MAX(rowid) "
+                                 f"FROM main.{_quote(str(name))}").fetchone())
+    return tuple(sums)
+
+
+def backup(conn: sqlite3.Connection, table: str, name: str) -> bool:
+    """Copy ``table``'s rows (with their rowids) before a DDL statement changes it."""
+    if not conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?",
+                        (table,)).fetchone():
+        return False
+    conn.execute(f"CREATE TABLE main.{_quote(name)} AS SELECT rowid AS _ifx_rowid, * "
+                 f"FROM main.{_quote(table)}")
+    return True
+
+
+def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
+            backups: dict[str, str]) -> tuple[list[undo.Entry], list[str]]:
+    """The undo entries of the statement run since ``before``/``rows`` were taken, and the
+    tables it created (to be locked for the transaction)."""
+    after = objects(conn)
+    changed = [name for (kind, name), (_, sql) in before.items() if kind == "table"
+               and (name in backups or after.get((kind, name), ("", None))[1] != sql)]
+    for name in changed:
+        if name not in backups:
+            raise Unsupported(name)
+    created_tables = [name for (kind, name) in after if kind == "table"
+                      and (kind, name) not in before]
+    # A server table made on first use (CREATE TABLE IF NOT EXISTS) is shared: other
+    # sessions' committed rows may go into it before this transaction ends, so its undo
+    # takes back this statement's rows only and leaves the table.
+    users = user_tables(conn)
+    internal = {name for name in created_tables
+                if name not in users and name.startswith(("_ifx_", "sys"))}
+    created_tables = [name for name in created_tables if name not in internal]
+    out: list[undo.Entry] = [("", "S", 0, None)]  # undone last: move the schema version
+    # Catalogue rows (undone after the schema is back, as apply goes in reverse).
+    now = catalogue(conn, after)
+    if now.pop("") != rows[""]:
+        raise Unsupported("smart large objects")
+    for table, old in rows.items():
+        if not table:
+            continue
+        new = now.get(table)
+        if new is None:
+            raise Unsupported(table)  # a catalogue table dropped
+        for rid, img in old.items():
+            cur = new.get(rid)
+            if cur is None:
+                out.append((table, "D", rid, undo.encode(img)))
+            elif cur != img and table != "_ifx_serial":
+                out.append((table, "U", rid, undo.encode(img)))
+        out.extend((table, "I", rid, None) for rid in new if rid not in old)
+    for table in internal:
+        out.extend((table, "I", rid, None) for rid in now.get(table, ()))
+    # Changed or dropped indexes, triggers and views of tables not rebuilt: their old SQL.
+    for (kind, name), (tbl, sql) in before.items():
+        if kind == "table" or sql is None or tbl in changed:
+            continue
+        if after.get((kind, name), ("", None))[1] != sql:
+            out.append((name, "S", 0, json.dumps({"type": kind, "old": sql})))
+    # Changed or dropped tables: their old SQL, rows, and indexes and triggers.
+    for name in changed:
+        deps = [sql for (kind, obj), (tbl, sql) in before.items()
+                if tbl == name and kind != "table" and sql is not None]
+        out.append((name, "S", 0, json.dumps({"type": "table", "old": before[("table", name)][1],
+                                              "backup": backups[name], "deps": deps})))
+    # Created objects (undone first): dropped.
+    for (kind, name), (tbl, sql) in after.items():
+        if (kind, name) not in before and sql is not None and tbl not in internal:
+            out.append((name, "S", 0, json.dumps({"type": kind, "old": None})))
+    return out, created_tables
+
+
+def discard(conn: sqlite3.Connection, done: Sequence[undo.Entry]) -> None:
+    """At COMMIT: drop the copies of tables the transaction's DDL changed."""
+    for _, op, _, img in done:
+        if op == "S" and img is not None:
+            bk = json.loads(img).get("backup")
+            if bk:
+                conn.execute(f"DROP TABLE IF EXISTS main.{_quote(str(bk))}")

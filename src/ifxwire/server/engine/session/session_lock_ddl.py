@@ -1,0 +1,159 @@
+"""DDL inside a row-lock transaction without escalation (docs/SERVER.md, "DDL in a
+transaction"): the statement runs in a short SQLite write of its own under the database's
+latch, leaves undo entries for its catalogue rows and schema changes (features/locks/
+ddl_undo.py), and takes an EXCLUSIVE lock on the table it creates or changes, so other sessions
+write other tables at once and meet -107 only on that table, as on Informix. A base of
+session_locks.RowLocks; what it cannot take back runs escalated, as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError
+from ..features.locks import ddl_undo, undo
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+R = TypeVar("R")
+
+
+class RowLockDdl:
+    """DDL under row locks (a base of session_locks.RowLocks)."""
+
+    if TYPE_CHECKING:
+        engine: Engine
+        session_id: int
+        database: str | None
+        conn: sqlite3.Connection | None
+        in_transaction: bool
+        _ansi: bool
+        _sql_txn: bool
+        _savepoints: list[str]
+        _rl_undo: list[undo.Entry]
+        _rl_hold: bool
+        _rl_owner: str
+        _rl_escalated: bool
+        _rl_replaying: bool
+        _rl_key: tuple[object, ...] | None
+        lock_wait: int | None
+
+        def _latch(self, kind: str | None = None, deadline: float | None = None) -> None: ...
+        def _rl_unlatch(self) -> None: ...
+        def _rl_flush_hold(self) -> None: ...
+        def _rl_lost_hold(self) -> None: ...
+        def _sync(self, full: bool) -> None: ...
+        def _lock_deadline(self) -> float | None: ...
+        def _wait_for(self, holder: int, kind: str, deadline: float | None) -> None: ...
+        def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+        def _new_owner(self) -> str: ...
+        def run_write(self, action: Callable[[], R], kind: str = "insert") -> R: ...
+
+    #: The transaction ran DDL through rl_ddl: the session's schema caches are dropped at its
+    #: end (a ROLLBACK puts the schema back).
+    _rl_ddl_done: bool = False
+
+    def rl_ddl_applies(self) -> bool:
+        """DDL of a row-lock transaction not escalated: rl_ddl runs it (ANSI: any statement
+        opens the transaction)."""
+        if self._sql_txn or self._rl_escalated:
+            return False
+        return self.in_transaction or self._ansi
+
+    def rl_ddl(self, table: str | None, action: Callable[[], R], copy: bool = True) -> R:
+        """Run a DDL statement inside a row-lock transaction: EXCLUSIVE lock on ``table`` (the
+        existing table it changes, None for a new object) held to the transaction's end, the
+        statement and its undo entries in one short SQLite write, committed at once (so
+        other sessions see the new table and meet its lock, rather than not finding it).
+        ``copy``: the statement may change the table's rows or definition, whose undo then
+        needs a copy of them (not CREATE INDEX or CREATE TRIGGER: the new object is dropped)."""
+        assert self.database is not None and self.conn is not None
+        if self._ansi:
+            self.in_transaction = True
+        deadline = self._lock_deadline()
+        if table is not None:
+            while True:
+                holder = self.engine.locks.table(self.session_id, self.database, table, True)
+                if holder is None:
+                    break
+                self._wait_for(holder, "ddl", deadline)
+        conn = self.conn
+        self._latch("ddl", deadline)
+        try:
+            done = self._rl_ddl_run(conn, table if copy else None, action)
+        finally:
+            self._rl_unlatch()
+        if done is None:  # taken back: run escalated, as before
+            return self.run_write(action, "ddl")
+        return done[0]
+
+    def _rl_ddl_run(self, conn: sqlite3.Connection, table: str | None,
+                    action: Callable[[], R]) -> tuple[R] | None:
+        """rl_ddl under the latch; None when the statement was taken back as unsupported."""
+        assert self.database is not None
+        held = self._rl_hold
+        if held:
+            conn.execute("SAVEPOINT _ifx_rl")
+        else:
+            self._sync(False)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                if "lock" in str(e) or "busy" in str(e):
+                    raise self._lock_error("ddl", bool(self.lock_wait)) from None
+                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+        self._sql_txn = True
+        try:
+            owner = self._new_owner()
+            before = ddl_undo.objects(conn)
+            rows = ddl_undo.catalogue(conn, before)
+            backups: dict[str, str] = {}
+            if table is not None:
+                name = f"{ddl_undo.BACKUP_PREFIX}{owner.replace('.', '_')}_{len(self._rl_undo)}"
+                if ddl_undo.backup(conn, table, name):
+                    backups[table] = name
+            self._rl_replaying = True  # the statement's own row writes: in the copy
+            try:
+                result = action()
+            finally:
+                self._rl_replaying = False
+            entries, created = ddl_undo.entries(conn, before, rows, backups)
+            for new in created:
+                self.engine.locks.table(self.session_id, self.database, new, True)
+            undo.store(conn, owner, len(self._rl_undo), entries)
+            if held:
+                conn.execute("RELEASE _ifx_rl")
+        except BaseException as e:
+            self._rl_key = None  # the lock triggers may have gone with the rollback
+            if held and conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK TO _ifx_rl")
+                    conn.execute("RELEASE _ifx_rl")
+            else:
+                with contextlib.suppress(sqlite3.Error):
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                if held:
+                    self._rl_lost_hold()
+            if isinstance(e, ddl_undo.Unsupported):
+                return None
+            raise
+        finally:
+            self._sql_txn = False
+            self._savepoints.clear()
+        self._rl_undo.extend(entries)
+        self._rl_ddl_done = True
+        self._rl_hold = True
+        self._rl_flush_hold()  # visible to others now, behind the table's lock
+        return (result,)
+
+    def rl_ddl_discard(self) -> None:
+        """At COMMIT, in the SQLite transaction that deletes the undo entries: drop the copies
+        of the tables the transaction's DDL changed."""
+        if self._rl_ddl_done and self.conn is not None:
+            ddl_undo.discard(self.conn, self._rl_undo)
