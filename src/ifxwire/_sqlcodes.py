@@ -269,6 +269,11 @@ _SQL_TABLE = """
 -762    O  54001  The statement nests too deeply: the parser's stack overflowed.
 -766    D  22024  The string is not terminated by a null character.
 -768    X  -      Internal error in server routine '%s'.
+-772    I  -      The row (or index key) fits no fragment of the table's or index's scheme.
+-776    I  -      ALTER FRAGMENT would leave rows that fit no fragment of the new scheme.
+-780    P  -      The table or index is not fragmented.
+-781    P  -      The fragmentation of a temporary table cannot be altered.
+-785    P  -      A fragment expression of the table or an index uses this column.
 -839    P  42S02  The table was not found.
 -840    P  42000  The name is too long.
 -841    P  42000  A name must start with a letter or '_' and hold only letters, digits and '_'.

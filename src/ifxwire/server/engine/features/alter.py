@@ -216,6 +216,9 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
             raise _copy_error(str(e), constraints) from None
         _point_back(conn, info.name, "_ifx_old_" + info.name)
         conn.execute(f"DROP TABLE {aside}")
+        from . import fragments  # import cycle at load: fragments -> ddl
+
+        fragments.install(dc, new_info)  # the guard went with the old table
         bad = conn.execute(f"PRAGMA foreign_key_check({quote(info.name)})").fetchone()
         if bad is not None:
             name = next((c.name for c in constraints if c.kind == "R"), "")
@@ -594,6 +597,9 @@ def rename_index(dc: DdlContext, spec: Rename) -> None:
     null_keys.rename(dc.conn, old, new)
     dc.conn.execute("UPDATE sysindices SET idxname = ? WHERE idxname = ?", (new, old))
     dc.conn.execute("UPDATE sysconstraints SET idxname = ? WHERE idxname = ?", (new, old))
+    from . import fragments
+
+    fragments.rename_index(dc.conn, old, new)
 
 
 def set_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> None:
