@@ -111,6 +111,8 @@ def validate(dc: DdlContext, info: TableInfo, scheme: FragmentScheme) -> None:
             nulls += any(isinstance(v, exp.Null) for v in values)
             proper += any(not isinstance(v, exp.Null) for v in values)
             for v in values:
+                if isinstance(v, exp.Null):
+                    continue
                 key = v.sql()
                 if key in seen:
                     raise EngineError(sc.FRAGMENT_OVERLAP)

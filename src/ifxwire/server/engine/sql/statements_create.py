@@ -352,6 +352,12 @@ class CreateParser(IfxExprParser):
         spec = AlterFragment(self._table_name(), kind == "INDEX", self._word().lower())
         self._advance()
         if spec.action == "add":
+            if self._word() not in ("PARTITION", "REMAINDER") and (
+                    not self._next or self._next.token_type in (TokenType.SEMICOLON,
+                                                                 TokenType.SENTINEL)):
+                # ``ADD dbspace``: a round-robin scheme's new fragment (ids_sqs_0064)
+                spec.fragment = FragmentSpec(None, self._name())
+                return _stmt("alter_fragment", spec)
             spec.fragment = self._fragment("*")
             if self._word() in ("BEFORE", "AFTER"):
                 where = self._word()
