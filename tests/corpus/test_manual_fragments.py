@@ -246,7 +246,10 @@ def test_alter_fragment_add(cur: ifxwire.Cursor) -> None:
     BEFORE / AFTER a named one; it takes rows the old scheme refused."""
     cur.execute(REGIONS)
     assert _code(cur, "INSERT INTO cust_f VALUES (150, 'x', 'x')") == -772
+    partns = _rows(cur, "SELECT partn FROM sysfragments ORDER BY evalpos")
     cur.execute("ALTER FRAGMENT ON TABLE cust_f ADD customer_num >= 130 IN dbspace3")
+    # the fragments that stay keep their partition numbers
+    assert _rows(cur, "SELECT partn FROM sysfragments ORDER BY evalpos")[:2] == partns
     cur.execute("INSERT INTO cust_f VALUES (150, 'x', 'x')")
     cur.execute("ALTER FRAGMENT ON TABLE cust_f ADD PARTITION p_neg customer_num < 0 "
                 "IN dbspace1 BEFORE dbspace1")

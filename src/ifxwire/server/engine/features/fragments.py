@@ -146,16 +146,24 @@ def write(conn: sqlite3.Connection, tabid: int, index: str | None,
     its dbspace (IBM Redbook SG24-7299, 10.1.5); a LIST scheme has a first row of evalpos -3
     holding its fragment key (Guide to SQL: Reference, SYSFRAGMENTS)."""
     fragtype = "I" if index is not None else "T"
-    conn.execute("DELETE FROM sysfragments WHERE tabid = ? AND fragtype = ? AND "
-                 "COALESCE(indexname, '') = ?", (tabid, fragtype, index or ""))
+    where = "tabid = ? AND fragtype = ? AND COALESCE(indexname, '') = ?"
+    key = (tabid, fragtype, index or "")
+    # a fragment that ALTER FRAGMENT kept keeps its partition number
+    kept = {str(r[0]): int(r[1]) for r in conn.execute(
+        f"SELECT partition, partn FROM sysfragments WHERE {where} AND evalpos >= 0", key)}
+    conn.execute(f"DELETE FROM sysfragments WHERE {where}", key)
     row = conn.execute("SELECT MAX(partn) FROM sysfragments").fetchone()
-    partn = max(int(row[0] or 0) + 1, _FIRST_PARTN)
+    partn = max(int(row[0] or 0), max(kept.values(), default=0), _FIRST_PARTN - 1)
     rows: list[tuple[object, ...]] = []
     if scheme.strategy == "L":
         rows.append((fragtype, tabid, index, 0, 0, "L", "L", None, -3, scheme.key, None, None,
                      0, None, 0, 0.0, 0.0, 0, None))
     for pos, frag in enumerate(scheme.fragments):
-        rows.append((fragtype, tabid, index, 0, partn + pos, scheme.strategy, "L", None, pos,
+        number = kept.get(frag.name)
+        if number is None:
+            partn += 1
+            number = partn
+        rows.append((fragtype, tabid, index, 0, number, scheme.strategy, "L", None, pos,
                      _exprtext(scheme, frag), None, None, 0, frag.dbspace, 0, 0.0, 0.0, 0,
                      frag.name))
     conn.executemany("INSERT INTO sysfragments VALUES (" + ", ".join("?" * 19) + ")", rows)
