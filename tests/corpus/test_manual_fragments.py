@@ -327,9 +327,48 @@ def test_alter_fragment_refusals(cur: ifxwire.Cursor) -> None:
     # ids_sqs_0084: INIT gives the table a new tabid and its constraints new constrids;
     # ATTACH / DETACH consume and make tables: not built
     for clause in ("INIT FRAGMENT BY ROUND ROBIN IN dbspace1, dbspace2",
-                   "ATTACH plain AS customer_num >= 200 IN dbspace3",
-                   "DETACH dbspace2 cust_old", "INIT IN dbspace1"):
+                   "ATTACH plain AS customer_num >= 200 IN dbspace3", "INIT IN dbspace1"):
         assert _code(cur, f"ALTER FRAGMENT ON TABLE cust_f {clause}") == -999, clause
+
+
+def test_alter_fragment_detach(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0087 DETACH: the fragment's rows go to a new nonfragmented table with the same
+    columns and no indexes or constraints; ids_sqs_0257: detaching one of two fragments
+    leaves "Both tables ... nonfragmented". A row lives in the first fragment whose
+    expression it satisfies (overlapping expressions), else in the REMAINDER."""
+    cur.execute("CREATE TABLE bus_acct (acc_num INTEGER NOT NULL, kind CHAR(1), "
+                "PRIMARY KEY (acc_num)) FRAGMENT BY EXPRESSION acc_num < 100 IN dbsp1, "
+                "acc_num < 200 IN dbsp2, REMAINDER IN dbsp3")
+    for n in (5, 50, 150, 500, 700):
+        cur.execute(f"INSERT INTO bus_acct VALUES ({n}, 'b')")
+    cur.execute("ALTER FRAGMENT ON TABLE bus_acct DETACH dbsp2 cli_acct")  # 5, 50 are dbsp1's
+    assert _rows(cur, "SELECT acc_num FROM cli_acct") == [(150,)]
+    assert _rows(cur, "SELECT acc_num FROM bus_acct ORDER BY 1") == [(5,), (50,), (500,),
+                                                                     (700,)]
+    assert [r[6] for r in _frags(cur, "bus_acct")] == ["dbsp1", "dbsp3"]
+    assert _frags(cur, "cli_acct") == []
+    assert _rows(cur, "SELECT COUNT(*) FROM sysconstraints c, systables t WHERE "
+                      "c.tabid = t.tabid AND t.tabname = 'cli_acct'") == [(0,)]
+    assert _rows(cur, "SELECT COUNT(*) FROM syscolumns c, systables t WHERE "
+                      "c.tabid = t.tabid AND t.tabname = 'cli_acct'") == [(2,)]
+    cur.execute("INSERT INTO cli_acct VALUES (150, NULL)")  # no key, no NOT NULL any more
+    cur.execute("ALTER FRAGMENT ON TABLE bus_acct DETACH dbsp3 old_acct")  # the REMAINDER
+    assert _rows(cur, "SELECT acc_num FROM old_acct ORDER BY 1") == [(500,), (700,)]
+    assert _frags(cur, "bus_acct") == []  # one fragment left: nonfragmented
+    assert _rows(cur, "SELECT partnum > 0 FROM systables WHERE tabname = 'bus_acct'") == [
+        (True,)]
+    cur.execute("INSERT INTO bus_acct VALUES (900, 'b')")  # no scheme refuses it now
+    assert _code(cur, "ALTER FRAGMENT ON TABLE bus_acct DETACH dbsp1 x") == -780
+    cur.execute("CREATE TABLE lst (state CHAR(2)) FRAGMENT BY LIST (state) "
+                "PARTITION p1 VALUES ('CA') IN d1, PARTITION p2 VALUES ('NY') IN d1, "
+                "PARTITION p3 VALUES ('AZ') IN d2")
+    cur.execute("INSERT INTO lst VALUES ('NY')")
+    cur.execute("ALTER FRAGMENT ON TABLE lst DETACH PARTITION p2 lst_ny")
+    assert _rows(cur, "SELECT state FROM lst_ny") == [("NY",)]
+    assert _code(cur, "INSERT INTO lst VALUES ('NY')") == -772  # p2 is gone
+    assert _code(cur, "ALTER FRAGMENT ON TABLE lst DETACH PARTITION p3 lst_ny") == -310
+    cur.execute("CREATE TABLE rr (a INT) FRAGMENT BY ROUND ROBIN IN d1, d2")
+    assert _code(cur, "ALTER FRAGMENT ON TABLE rr DETACH d1 rr1") == -999
 
 
 def test_alter_table_keeps_the_scheme(cur: ifxwire.Cursor) -> None:

@@ -313,6 +313,9 @@ def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
             raise EngineError(sc.FRAGMENT_NOT_USED, near=target)
         return by_name[target]
 
+    if spec.action == "detach":
+        _detach(dc, info, scheme, position(spec.drop), spec.new_table)
+        return
     if spec.action == "add":
         new = spec.fragment
         assert new is not None
@@ -359,3 +362,56 @@ def _same_kind(scheme: FragmentScheme, new: FragmentSpec) -> None:
         raise EngineError(sc.FRAGMENT_EXPR_NEEDED)
     if scheme.strategy == "L" and new.partition is None:
         raise EngineError(sc.FRAGMENT_PARTITION_NEEDED)
+
+
+def _detach(dc: DdlContext, info: TableInfo, scheme: FragmentScheme, at: int,
+            new_table: str) -> None:
+    """DETACH (ids_sqs_0087): the fragment's rows move to ``new_table``, a new nonfragmented
+    table of the same columns and types that "does not inherit any indexes or constraints
+    from the original table. Only data values remain" (so no NOT NULL, no defaults either:
+    our reading), with a new table's default privileges. A table left with one fragment is
+    nonfragmented (ids_sqs_0257: "Both tables are now nonfragmented"). A row lives in the
+    first fragment, in evalpos order, whose expression is true, else in the REMAINDER.
+    Not built (-999): a round-robin table (which rows a fragment holds is not known here),
+    a table with a fragmented index of its own (the page refuses a "detached index"), and a
+    table whose key another table references (refused by the page; the code is not known)."""
+    from ..sql.statement_specs import ColumnSpec, CreateTable, TableName
+    from .ddl import create_table
+
+    if scheme.strategy == "R":
+        raise not_implemented("ALTER FRAGMENT ... DETACH of a round-robin fragment")
+    conn = dc.conn
+    if conn.execute("SELECT 1 FROM sysfragments WHERE tabid = ? AND fragtype = 'I'",
+                    (info.tabid,)).fetchone() is not None:
+        raise not_implemented("ALTER FRAGMENT ... DETACH with a fragmented index")
+    if conn.execute("SELECT 1 FROM sysreferences WHERE ptabid = ?",
+                    (info.tabid,)).fetchone() is not None:
+        raise not_implemented("ALTER FRAGMENT ... DETACH of a referenced table")
+    conds = []
+    for frag in scheme.fragments:
+        if frag.remainder:
+            conds.append("0")
+            continue
+        one = FragmentScheme(scheme.strategy, [frag], scheme.key)
+        fits = _fits(dc, info, one)
+        conds.append(f"COALESCE(({fits}), 0)")
+    earlier = [f"NOT {c}" for c in conds[:at]]
+    member = " AND ".join([*earlier, conds[at]] if not scheme.fragments[at].remainder
+                          else [f"NOT {c}" for i, c in enumerate(conds) if i != at])
+    member = member or "1"
+    columns = [ColumnSpec(c.name, c.type.with_notnull(False)) for c in info.columns]
+    create_table(dc, CreateTable(TableName(new_table), columns, []))
+    names = ", ".join(quote(c.name) for c in info.columns)
+    conn.execute(f"INSERT INTO {quote(new_table)} ({names}) SELECT {names} FROM "
+                 f"{quote(info.name)} WHERE {member}")
+    conn.execute(f"DELETE FROM {quote(info.name)} WHERE {member}")
+    del scheme.fragments[at]
+    if len(scheme.fragments) == 1:
+        for name in _triggers(info.tabid):
+            conn.execute(f"DROP TRIGGER IF EXISTS {quote(name)}")
+        conn.execute("DELETE FROM sysfragments WHERE tabid = ?", (info.tabid,))
+        conn.execute("UPDATE systables SET partnum = ? WHERE tabid = ?",
+                     (1048576 + info.tabid, info.tabid))
+    else:
+        write(conn, info.tabid, None, scheme)
+        install(dc, info)

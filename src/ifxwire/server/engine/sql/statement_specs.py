@@ -126,16 +126,18 @@ class CreateIndex:
 @dataclass
 class AlterFragment:
     """ALTER FRAGMENT ON TABLE | INDEX (Guide to SQL: Syntax, ids_sqs_0236): ``action`` is
-    'add', 'drop' or 'modify'. ADD carries one new fragment and where it goes (BEFORE/AFTER a
-    fragment's name); DROP the name of the fragment; MODIFY (old name, new fragment) pairs."""
+    'add', 'drop', 'modify' or 'detach'. ADD carries one new fragment and where it goes
+    (BEFORE/AFTER a fragment's name); DROP and DETACH the name of the fragment (DETACH also
+    its new table); MODIFY (old name, new fragment) pairs."""
     table: TableName
     index: bool
     action: str
     fragment: FragmentSpec | None = None
     before: str | None = None
     after: str | None = None
-    drop: str = ""
+    drop: str = ""  # DROP's fragment; DETACH's too
     modify: list[tuple[str, FragmentSpec]] = field(default_factory=list)
+    new_table: str = ""  # DETACH's new table
 
 
 #: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML

@@ -338,10 +338,10 @@ class CreateParser(IfxExprParser):
         return FragmentSpec(partition, self._name(), text)
 
     def _alter_fragment(self) -> exp.Expr:
-        """ALTER FRAGMENT [ONLINE] ON TABLE | INDEX name, then ADD, DROP or MODIFY (ids_sqs_0236
-        and its clause pages). ATTACH, DETACH (which consume and make tables) and INIT (which
-        gives the table a new tabid and its constraints new constrids, ids_sqs_0084) are not
-        built."""
+        """ALTER FRAGMENT [ONLINE] ON TABLE | INDEX name, then ADD, DROP, MODIFY or (tables)
+        DETACH (ids_sqs_0236 and its clause pages). ATTACH (which consumes tables) and INIT
+        (which gives the table a new tabid and its constraints new constrids, ids_sqs_0084)
+        are not built."""
         self._advance()  # FRAGMENT
         self._eat("ONLINE")
         self._expect_word("ON")
@@ -379,6 +379,10 @@ class CreateParser(IfxExprParser):
                 if not self._match(TokenType.COMMA):
                     break
                 self._eat("MODIFY")  # ddi_248's examples repeat the keyword
+        elif spec.action == "detach" and not spec.index:
+            self._eat("PARTITION")
+            spec.drop = self._name()
+            spec.new_table = self._name()
         elif spec.action in ("attach", "detach", "init"):
             raise not_implemented(f"ALTER FRAGMENT ... {spec.action.upper()}")
         else:
