@@ -397,3 +397,20 @@ def test_a_rolled_back_create_leaves_no_fragments(db: ifxwire.Connection) -> Non
     assert _rows(cur, "SELECT COUNT(*) FROM sysfragments") == [(0,)]
     cur.execute(REGIONS)  # the name is free again
     cur.execute("DROP TABLE cust_f")
+
+
+def test_create_table_as_select_into_fragments(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0403 puts the storage options (FRAGMENT BY among them) before AS: the query's
+    rows must each fit a fragment, else -772 and no table; the fragments are recorded."""
+    cur.execute("CREATE TABLE src (n INTEGER)")
+    cur.execute("INSERT INTO src VALUES (105)")
+    cur.execute("CREATE TABLE low FRAGMENT BY EXPRESSION n < 110 IN dbspace1, n >= 110 AND "
+                "n < 120 IN dbspace2 AS SELECT n FROM src")
+    assert [r[4] for r in _frags(cur, "low")] == ["n < 110", "n >= 110 AND n < 120"]
+    assert _code(cur, "INSERT INTO low VALUES (500)") == -772
+    cur.execute("INSERT INTO src VALUES (140)")
+    assert _code(cur, "CREATE TABLE low2 FRAGMENT BY EXPRESSION n < 110 IN dbspace1 "
+                      "AS SELECT n FROM src") == -772
+    assert _rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname = 'low2'") == [(0,)]
+    cur.execute("CREATE TABLE rr FRAGMENT BY ROUND ROBIN IN d1, d2 AS SELECT n FROM src")
+    assert [r[2] for r in _frags(cur, "rr")] == ["R", "R"]

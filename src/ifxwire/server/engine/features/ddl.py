@@ -331,7 +331,8 @@ def create_table_as(dc: DdlContext, spec: CreateTableAs) -> None:
         raise EngineError(sc.TABLE_EXISTS, near=spec.table.name)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "CREATE TABLE … AS SELECT")
     create_table(dc, CreateTable(spec.table, [ColumnSpec(n, t.nullable()) for n, t in zip(
-        names, types, strict=True)], [], lock_mode=spec.lock_mode, extents=spec.extents))
+        names, types, strict=True)], [], lock_mode=spec.lock_mode, extents=spec.extents,
+        fragments=spec.fragments))  # a query row that fits no fragment: -772, no table
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"INSERT INTO {quote(spec.table.name)} ({cols}) SELECT * FROM ({sql})")
 

@@ -108,6 +108,7 @@ class CreateTableAs:
     # Storage options and LOCK MODE before AS (ids_sqs_0403): as CreateTable's
     lock_mode: str | None = None
     extents: tuple[int, int] = (0, 0)
+    fragments: FragmentScheme | None = None
 
 
 @dataclass

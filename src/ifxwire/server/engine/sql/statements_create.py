@@ -136,7 +136,8 @@ class CreateParser(IfxExprParser):
                 self.raise_error("Expected a SELECT")
                 raise AssertionError
             return _stmt("create_table_as", CreateTableAs(
-                table, as_select, query, if_not_exists, self._ctas_lock, self._extents))
+                table, as_select, query, if_not_exists, self._ctas_lock, self._extents,
+                self._fragments))
         columns: list[ColumnSpec] = []
         constraints: list[ConstraintSpec] = []
         self._match_l_paren()
@@ -176,6 +177,7 @@ class CreateParser(IfxExprParser):
                 return None
         self._extents = (0, 0)
         self._ctas_lock = None
+        self._fragments = None
         if self._word() in _TABLE_OPTION_WORDS:
             # Storage options and LOCK MODE between the column list and AS (ids_sqs_0403)
             at = self._index
@@ -183,10 +185,7 @@ class CreateParser(IfxExprParser):
                 _, self._ctas_lock = self._table_options(stop_at_as=True)
             except IfxParseError:
                 self._retreat(at)
-            if self._fragments is not None and self._fragments.can_reject:
-                # the query's rows would each need a fragment (-772): not built here
-                raise not_implemented("CREATE TABLE ... AS SELECT into fragments that can "
-                                      "refuse a row")
+
         if self._word() != "AS":
             self._retreat(index)
             return None
