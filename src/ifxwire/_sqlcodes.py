@@ -285,6 +285,7 @@ _SQL_TABLE = """
 -869    P  -      A fragment expression cannot hold a subquery or a routine call.
 -870    P  -      A fragmentation scheme can have one REMAINDER fragment only.
 -871    P  -      The REMAINDER fragment must come last.
+-872    P  -      A unique index cannot be fragmented over columns outside its key.
 -879    D  22027  The trim character must be NULL or exactly one character long.
 -886    P  42000  The table or view cannot be dropped: other objects depend on it.
 -887    P  2B000  The privilege cannot be revoked: privileges, views or constraints depend on it.

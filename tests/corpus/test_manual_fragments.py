@@ -414,3 +414,27 @@ def test_create_table_as_select_into_fragments(cur: ifxwire.Cursor) -> None:
     assert _rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname = 'low2'") == [(0,)]
     cur.execute("CREATE TABLE rr FRAGMENT BY ROUND ROBIN IN d1, d2 AS SELECT n FROM src")
     assert [r[2] for r in _frags(cur, "rr")] == ["R", "R"]
+
+
+def test_unique_index_fragments_over_its_key_only(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0429 "Fragmentation of Unique Indexes": columns in the fragment expressions
+    must be indexed columns, else -872 "Invalid fragment strategy or expression for the
+    unique index." (the Performance Guide's ids_prf_464 example, col2 outside the key). An
+    index without FRAGMENT BY or IN dbspace follows the table's scheme (ids_prf_486)."""
+    cur.execute("CREATE TABLE tab1 (col1 INTEGER, col2 INTEGER)")
+    assert _code(cur, "CREATE UNIQUE INDEX ia ON tab1 (col1) FRAGMENT BY EXPRESSION "
+                      "col2 < 10 IN dbsp1, col2 >= 10 AND col2 < 100 IN dbsp2, "
+                      "col2 > 100 IN dbsp3") == -872
+    cur.execute("CREATE UNIQUE INDEX ib ON tab1 (col1) FRAGMENT BY EXPRESSION "
+                "col1 < 10 IN dbsp1, REMAINDER IN dbsp2")
+    cur.execute(REGIONS)
+    assert _code(cur, "CREATE UNIQUE INDEX ic ON cust_f (fname)") == -872  # attached
+    cur.execute("CREATE UNIQUE INDEX ic ON cust_f (fname) IN dbspace1")  # detached: fine
+    cur.execute("CREATE UNIQUE INDEX id ON cust_f (customer_num, fname)")  # key has it
+    cur.execute("CREATE INDEX ie ON cust_f (fname)")  # not unique: fine
+    cur.execute("ALTER TABLE cust_f ADD CONSTRAINT UNIQUE (state)")  # a detached system index
+    # a field report of a real server: a unique index attached to a round-robin table
+    cur.execute("CREATE TABLE a11 (a INTEGER, b INTEGER) FRAGMENT BY ROUND ROBIN IN d1, d2")
+    assert _code(cur, "CREATE UNIQUE INDEX idx_a11_a ON a11 (a)") == -872
+    cur.execute("CREATE UNIQUE INDEX idx_a11_a ON a11 (a) IN datadbs1")
+    cur.execute("CREATE INDEX idx_a11_b ON a11 (b)")

@@ -182,6 +182,8 @@ FRAGMENT_NAME_TWICE = -858  # [jcat] a partition/dbspace name twice in one schem
 FRAGMENT_TOO_FEW = -860  # [jcat] DROP leaving one fragment (ids_sqs_0068: "you cannot ...
 #   drop a fragment if the table has only two fragments"; the code is our reading of the text)
 FRAGMENT_SUBQUERY = -869  # [jcat] subquery in a fragment expression (ids_sqs_0427)
+FRAGMENT_UNIQUE_INDEX = -872  # [jcat] a unique index fragmented over non-key columns
+#   (ids_sqs_0429); on a round-robin table [a real server's answer in a public field report]
 FRAGMENT_REMAINDER_TWICE = -870  # [jcat]
 FRAGMENT_REMAINDER_LAST = -871  # [jcat]
 FRAGMENT_OVERLAP = -25800  # [jcat] a LIST value in two fragments
@@ -416,6 +418,7 @@ MESSAGES: dict[int, str] = {
     FRAGMENT_TOO_FEW: "The fragmented object definition does not specify enough fragments.",
     FRAGMENT_SUBQUERY: "Subqueries and procedures are not allowed in fragmentation "
     "expressions.",
+    FRAGMENT_UNIQUE_INDEX: "Invalid fragment strategy or expression for the unique index.",
     FRAGMENT_REMAINDER_TWICE: "Cannot specify duplicate remainder fragments.",
     FRAGMENT_REMAINDER_LAST: "Remainder fragment must be specified last.",
     FRAGMENT_OVERLAP: "Cannot specify overlapping fragment expressions for interval or list "

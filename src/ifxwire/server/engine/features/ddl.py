@@ -411,6 +411,11 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
         raise not_implemented("a second clustered index on a table")
     if spec.fragments is not None and spec.fragments.can_reject and info.temp:
         raise not_implemented("a temp table's index fragmented without a REMAINDER fragment")
+    if spec.unique and not info.temp:
+        from . import fragments
+
+        fragments.check_unique_index(dc, info, [c for c, _ in spec.columns], spec.fragments,
+                                     spec.in_dbspace)
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
     if spec.fragments is not None and not info.temp:
         from . import fragments

@@ -122,6 +122,7 @@ class CreateIndex:
     # EXTENT SIZE / NEXT SIZE in kilobytes: sysindices.fextsize / nextsize (0: not given)
     extents: tuple[int, int] = (0, 0)
     fragments: FragmentScheme | None = None  # FRAGMENT BY of the index (ids_sqs_0426)
+    in_dbspace: bool = False  # IN dbspace (not IN TABLE): a detached, nonfragmented index
 
 
 @dataclass

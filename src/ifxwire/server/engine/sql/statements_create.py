@@ -615,9 +615,11 @@ class CreateParser(IfxExprParser):
         self._match_r_paren()
         extents = (0, 0)
         fragments = None
+        in_dbspace = False
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w in ("USING", "IN", "FILLFACTOR"):
+                in_dbspace = in_dbspace or (w == "IN" and self._word(1) != "TABLE")
                 self._advance(2)
             elif w in ("ONLINE", "COMPRESSED"):
                 self._advance()
@@ -631,7 +633,7 @@ class CreateParser(IfxExprParser):
             else:
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
-                                                 cluster, extents, fragments))
+                                                 cluster, extents, fragments, in_dbspace))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW
