@@ -336,8 +336,8 @@ def test_alter_fragment_detach(cur: ifxwire.Cursor) -> None:
     columns and no indexes or constraints; ids_sqs_0257: detaching one of two fragments
     leaves "Both tables ... nonfragmented". A row lives in the first fragment whose
     expression it satisfies (overlapping expressions), else in the REMAINDER."""
-    cur.execute("CREATE TABLE bus_acct (acc_num INTEGER NOT NULL, kind CHAR(1), "
-                "PRIMARY KEY (acc_num)) FRAGMENT BY EXPRESSION acc_num < 100 IN dbsp1, "
+    cur.execute("CREATE TABLE bus_acct (acc_num INTEGER NOT NULL, kind CHAR(1) DEFAULT 'b' "
+                "CHECK (kind IN ('a', 'b'))) FRAGMENT BY EXPRESSION acc_num < 100 IN dbsp1, "
                 "acc_num < 200 IN dbsp2, REMAINDER IN dbsp3")
     for n in (5, 50, 150, 500, 700):
         cur.execute(f"INSERT INTO bus_acct VALUES ({n}, 'b')")
@@ -351,7 +351,7 @@ def test_alter_fragment_detach(cur: ifxwire.Cursor) -> None:
                       "c.tabid = t.tabid AND t.tabname = 'cli_acct'") == [(0,)]
     assert _rows(cur, "SELECT COUNT(*) FROM syscolumns c, systables t WHERE "
                       "c.tabid = t.tabid AND t.tabname = 'cli_acct'") == [(2,)]
-    cur.execute("INSERT INTO cli_acct VALUES (150, NULL)")  # no key, no NOT NULL any more
+    cur.execute("INSERT INTO cli_acct VALUES (NULL, 'x')")  # no NOT NULL, no CHECK
     cur.execute("ALTER FRAGMENT ON TABLE bus_acct DETACH dbsp3 old_acct")  # the REMAINDER
     assert _rows(cur, "SELECT acc_num FROM old_acct ORDER BY 1") == [(500,), (700,)]
     assert _frags(cur, "bus_acct") == []  # one fragment left: nonfragmented
@@ -369,6 +369,11 @@ def test_alter_fragment_detach(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "ALTER FRAGMENT ON TABLE lst DETACH PARTITION p3 lst_ny") == -310
     cur.execute("CREATE TABLE rr (a INT) FRAGMENT BY ROUND ROBIN IN d1, d2")
     assert _code(cur, "ALTER FRAGMENT ON TABLE rr DETACH d1 rr1") == -999
+    # ids_sqs_0087: not with "a detached index"; a primary key's index is one (ids_sqs_1940)
+    cur.execute("CREATE TABLE pk (a INT PRIMARY KEY) FRAGMENT BY EXPRESSION a < 5 IN d1, "
+                "REMAINDER IN d2")
+    assert _code(cur, "ALTER FRAGMENT ON TABLE pk DETACH d1 pk1") == -999
+    assert _rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname = 'pk1'") == [(0,)]
 
 
 def test_alter_table_keeps_the_scheme(cur: ifxwire.Cursor) -> None:
