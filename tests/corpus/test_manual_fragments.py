@@ -443,3 +443,24 @@ def test_unique_index_fragments_over_its_key_only(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "CREATE UNIQUE INDEX idx_a11_a ON a11 (a)") == -872
     cur.execute("CREATE UNIQUE INDEX idx_a11_a ON a11 (a) IN datadbs1")
     cur.execute("CREATE INDEX idx_a11_b ON a11 (b)")
+
+
+def test_parenthesised_fragment_list_and_list_add(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0426: "The parentheses around the list of fragment definitions that follow the
+    EXPRESSION keyword are optional"; ids_sqs_0064: ADD PARTITION p VALUES (...) IN d for a
+    LIST scheme."""
+    cur.execute("CREATE TABLE px (a INTEGER)")
+    cur.execute("CREATE INDEX px_ix ON px (a) FRAGMENT BY EXPRESSION (PARTITION p1 (a < 10) "
+                "IN dbs1, PARTITION p2 (a >= 10) IN dbs1)")
+    assert [r[6] for r in _frags(cur, "px")] == ["p1", "p2"]
+    cur.execute("CREATE TABLE py (a INTEGER) FRAGMENT BY EXPRESSION (a < 10) IN dbs1, "
+                "(a >= 10) IN dbs2")
+    assert [r[4] for r in _frags(cur, "py")] == ["(a < 10)", "(a >= 10)"]
+    cur.execute("CREATE TABLE cust_l (state CHAR(2)) FRAGMENT BY LIST (state) "
+                "PARTITION p1 VALUES ('CA') IN d1, PARTITION p2 VALUES ('NY') IN d1")
+    assert _code(cur, "INSERT INTO cust_l VALUES ('TX')") == -772
+    cur.execute("ALTER FRAGMENT ON TABLE cust_l ADD PARTITION p3 VALUES ('TX', 'AZ') IN d2")
+    cur.execute("INSERT INTO cust_l VALUES ('TX')")
+    assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD PARTITION p4 VALUES ('CA') "
+                      "IN d2") == -25800  # a value of p1
+    assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD VALUES ('UT') IN d2") == -25802

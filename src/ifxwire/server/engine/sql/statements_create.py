@@ -259,6 +259,13 @@ class CreateParser(IfxExprParser):
                     return FragmentScheme("R", frags)
         if kind == "EXPRESSION":
             self._advance()
+            if self._wrapped_list():
+                # "The parentheses around the list of fragment definitions that follow the
+                # EXPRESSION keyword are optional" (ids_sqs_0426)
+                self._match_l_paren()
+                frags = self._fragment_list("E")
+                self._match_r_paren()
+                return FragmentScheme("E", frags)
             return FragmentScheme("E", self._fragment_list("E"))
         if kind == "LIST":
             self._advance()
@@ -268,6 +275,22 @@ class CreateParser(IfxExprParser):
             raise not_implemented(f"FRAGMENT BY {kind}")
         self.raise_error("Unexpected fragmentation strategy")
         raise AssertionError
+
+    def _wrapped_list(self) -> bool:
+        """Whether a parenthesis here wraps the whole fragment list (the token after its
+        match is not the IN of a first fragment ``(expr) IN dbspace``)."""
+        if not self._curr or self._curr.token_type != TokenType.L_PAREN:
+            return False
+        depth = 0
+        i = self._index
+        while i < len(self._tokens):
+            tt = self._tokens[i].token_type
+            depth += (tt == TokenType.L_PAREN) - (tt == TokenType.R_PAREN)
+            if depth == 0:
+                after = self._tokens[i + 1] if i + 1 < len(self._tokens) else None
+                return after is None or after.text.upper() != "IN"
+            i += 1
+        return False
 
     def _paren_text(self) -> str:
         """The text between a parenthesis here and its match (the parser past both)."""
