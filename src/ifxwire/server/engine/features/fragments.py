@@ -302,12 +302,9 @@ def rename_index(conn: sqlite3.Connection, old: str, new: str) -> None:
                  (new, old))
 
 
-def drop_table(conn: sqlite3.Connection, tabid: int) -> None:
-    conn.execute("DELETE FROM sysfragments WHERE tabid = ?", (tabid,))
-
-
 def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
-    """ALTER FRAGMENT ON TABLE | INDEX ... ADD, DROP or MODIFY (ids_sqs_0236): the new scheme
+    """ALTER FRAGMENT ON TABLE | INDEX ... ADD, DROP, MODIFY (ids_sqs_0236), or DETACH
+    (``_detach``). For the first three the new scheme
     is the old one changed, checked as CREATE's is, and the rows the table holds must each
     fit it, else -776 "Alter fragment error: unable to move row(s) to new fragmentation
     scheme" (ids_sqs_0068: "you cannot drop a fragment containing data that cannot be moved
@@ -371,11 +368,8 @@ def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
                     new.partition = frags[at].partition
             frags[at] = new
     validate(dc, info, scheme)
-    if spec.action != "add" or not spec.fragment or not spec.fragment.remainder:
-        if _misfits(dc, info, scheme) and index is None:
-            raise EngineError(sc.FRAGMENT_MOVE)
-        if _misfits(dc, info, scheme):
-            raise EngineError(sc.FRAGMENT_NO_FIT)
+    if _misfits(dc, info, scheme):  # an index's key with no fragment: as at CREATE INDEX
+        raise EngineError(sc.FRAGMENT_NO_FIT if index is not None else sc.FRAGMENT_MOVE)
     write(dc.conn, info.tabid, index, scheme)
     install(dc, info)
 
