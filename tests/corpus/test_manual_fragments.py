@@ -156,8 +156,9 @@ def test_list_without_remainder(cur: ifxwire.Cursor) -> None:
 def test_sysfragments_rows_of_an_expression_scheme(cur: ifxwire.Cursor) -> None:
     """ids_sqr_040: one row per fragment; fragtype 'T', strategy 'E', evalpos the position in
     the list, exprtext the expression, partition the PARTITION name or else the dbspace
-    (IBM Redbook SG24-7299 10.1.5, whose printed row also shows location 'L', colno 0,
-    flags 0, levels 0); a fragmented table's systables.partnum is 0."""
+    (the IBM Redbook "Informix Dynamic Server V10 ... Extended Functionality
+    for Modern Business", 10.1.5, whose printed row also shows location 'L', colno 0, flags
+    0, levels 0); a fragmented table's systables.partnum is 0."""
     cur.execute("CREATE TABLE orders_f (order_num INTEGER, customer_num INTEGER) "
                 "FRAGMENT BY EXPRESSION PARTITION p_low (customer_num < 110) IN dbspace1, "
                 "PARTITION p_rest REMAINDER IN dbspace2")
@@ -464,3 +465,26 @@ def test_parenthesised_fragment_list_and_list_add(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD PARTITION p4 VALUES ('CA') "
                       "IN d2") == -25800  # a value of p1
     assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD VALUES ('UT') IN d2") == -25802
+
+
+def test_alter_fragment_on_index_init(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0084 INIT for an index, as the IDS V10 Redbook (10.1) shows it:
+    ``ALTER FRAGMENT ON INDEX state_ind INIT FRAGMENT BY EXPRESSION PARTITION az_part
+    (state = "AZ") IN dbspace2, ...``; ``INIT IN dbspace`` makes the index nonfragmented."""
+    cur.execute("CREATE TABLE cust_s (customer_num INTEGER, state CHAR(2))")
+    cur.execute("CREATE INDEX state_ind ON cust_s (state)")
+    cur.execute("INSERT INTO cust_s VALUES (101, 'CA')")
+    assert _code(cur, "ALTER FRAGMENT ON INDEX state_ind INIT FRAGMENT BY EXPRESSION "
+                      "PARTITION az_part (state = 'AZ') IN dbspace2") == -772  # 'CA' row
+    cur.execute("ALTER FRAGMENT ON INDEX state_ind INIT FRAGMENT BY EXPRESSION "
+                "PARTITION az_part (state = 'AZ') IN dbspace2, "
+                "PARTITION ca_part (state = 'CA') IN dbspace2, "
+                "PARTITION wa_part (state = 'WA') IN dbspace3")
+    assert [r[6] for r in _frags(cur, "cust_s")] == ["az_part", "ca_part", "wa_part"]
+    assert _code(cur, "INSERT INTO cust_s VALUES (102, 'NY')") == -772
+    cur.execute("ALTER FRAGMENT ON INDEX state_ind INIT IN dbspace1")
+    assert _frags(cur, "cust_s") == []
+    cur.execute("INSERT INTO cust_s VALUES (102, 'NY')")
+    cur.execute("CREATE UNIQUE INDEX num_ind ON cust_s (customer_num)")
+    assert _code(cur, "ALTER FRAGMENT ON INDEX num_ind INIT FRAGMENT BY EXPRESSION "
+                      "state = 'CA' IN d1, REMAINDER IN d2") == -872

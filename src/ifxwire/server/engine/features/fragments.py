@@ -33,7 +33,7 @@ from .ddl import DdlContext
 #: The RAISE(ABORT) text of the guard triggers; session_errors maps it to -772.
 GUARD_MESSAGE = "ifxwire: row fits no fragment"
 #: sysfragments.partn of the first fragment made (0x200000: dbspace 2, page 0, the shape of
-#: the partition numbers a real server shows, e.g. 2097159 in IBM's Redbook SG24-7299 10.1.5)
+#: the partition numbers a real server shows, e.g. 2097159 in the IDS V10 Redbook, 10.1.5)
 _FIRST_PARTN = 0x200000
 
 
@@ -143,7 +143,7 @@ def write(conn: sqlite3.Connection, tabid: int, index: str | None,
           scheme: FragmentScheme) -> None:
     """The scheme's sysfragments rows: one per fragment, ``evalpos`` its place in the list
     from 0, ``exprtext`` its expression as written, ``partition`` its PARTITION name or else
-    its dbspace (IBM Redbook SG24-7299, 10.1.5); a LIST scheme has a first row of evalpos -3
+    its dbspace (the IDS V10 Redbook, 10.1.5); a LIST scheme has a first row of evalpos -3
     holding its fragment key (Guide to SQL: Reference, SYSFRAGMENTS)."""
     fragtype = "I" if index is not None else "T"
     where = "tabid = ? AND fragtype = ? AND COALESCE(indexname, '') = ?"
@@ -326,6 +326,10 @@ def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
         info = dc.resolve(name, spec.table.owner, spec.table.database, spec.table.offset)
         if info.kind != "T" or info.temp:
             raise EngineError(sc.FRAGMENT_TEMP if info.temp else sc.NO_TABLE, near=name)
+    if spec.action == "init":
+        assert index is not None
+        _init_index(dc, info, index, spec.init)
+        return
     scheme = read(dc.conn, info.tabid, index)
     if scheme is None:
         raise EngineError(sc.FRAGMENT_NOT_FRAGMENTED)
@@ -370,6 +374,29 @@ def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
     validate(dc, info, scheme)
     if _misfits(dc, info, scheme):  # an index's key with no fragment: as at CREATE INDEX
         raise EngineError(sc.FRAGMENT_NO_FIT if index is not None else sc.FRAGMENT_MOVE)
+    write(dc.conn, info.tabid, index, scheme)
+    install(dc, info)
+
+
+def _init_index(dc: DdlContext, info: TableInfo, index: str,
+                scheme: FragmentScheme | None) -> None:
+    """ALTER FRAGMENT ON INDEX ... INIT (ids_sqs_0084: "Fragment an existing index that is
+    not fragmented without redefining the index", "Convert a fragmented index to a
+    nonfragmented index"): the index's scheme replaced (checked as CREATE INDEX's is, a
+    unique index's -872 too), or removed by ``INIT IN dbspace``."""
+    if scheme is None:
+        dc.conn.execute("DELETE FROM sysfragments WHERE fragtype = 'I' AND indexname = ?",
+                        (index,))
+        install(dc, info)
+        return
+    row = dc.conn.execute("SELECT idxtype, " + ", ".join(f"part{i}" for i in range(1, 17))
+                          + " FROM sysindices WHERE idxname = ?", (index,)).fetchone()
+    if row[0] == "U":
+        by_no = {c.colno: c.name for c in info.columns}
+        check_unique_index(dc, info, [by_no[abs(n)] for n in row[1:] if n], scheme, True)
+    validate(dc, info, scheme)
+    if _misfits(dc, info, scheme):
+        raise EngineError(sc.FRAGMENT_NO_FIT)
     write(dc.conn, info.tabid, index, scheme)
     install(dc, info)
 

@@ -140,6 +140,7 @@ class AlterFragment:
     drop: str = ""  # DROP's fragment; DETACH's too
     modify: list[tuple[str, FragmentSpec]] = field(default_factory=list)
     new_table: str = ""  # DETACH's new table
+    init: FragmentScheme | None = None  # INIT FRAGMENT BY of an index (None: INIT IN dbspace)
 
 
 #: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML

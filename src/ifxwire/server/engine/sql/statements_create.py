@@ -405,6 +405,18 @@ class CreateParser(IfxExprParser):
             self._eat("PARTITION")
             spec.drop = self._name()
             spec.new_table = self._name()
+        elif spec.action == "init" and spec.index:
+            # ids_sqs_0084 for an index: a new scheme, or ``[PARTITION p] IN dbspace`` (the
+            # index becomes nonfragmented); an index keeps its identity (the tabid and
+            # constrid changes the page names are a table's)
+            if self._word() == "PARTITION BY" or (self._word() in ("FRAGMENT", "PARTITION")
+                                                  and self._word(1) == "BY"):
+                spec.init = self._fragment_by(index=True)
+            else:
+                if self._eat("PARTITION"):
+                    self._name()
+                self._expect_word("IN")
+                self._name()
         elif spec.action in ("attach", "detach", "init"):
             raise not_implemented(f"ALTER FRAGMENT ... {spec.action.upper()}")
         else:
