@@ -465,6 +465,14 @@ def test_parenthesised_fragment_list_and_list_add(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD PARTITION p4 VALUES ('CA') "
                       "IN d2") == -25800  # a value of p1
     assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD VALUES ('UT') IN d2") == -25802
+    # -25823 "Cannot specify BEFORE or AFTER clause while adding or attaching a fragment."
+    assert _code(cur, "ALTER FRAGMENT ON TABLE cust_l ADD PARTITION p5 VALUES ('UT') IN d2 "
+                      "BEFORE p1") == -25823
+    cur.execute("CREATE TABLE two (k INT) FRAGMENT BY LIST (k) PARTITION p1 VALUES (1) IN d1, "
+                "PARTITION pn VALUES (NULL) IN d1, PARTITION pr REMAINDER IN d2")
+    # -25817 "Cannot drop or detach the only remaining non-null, non-remainder fragment."
+    assert _code(cur, "ALTER FRAGMENT ON TABLE two DROP PARTITION p1") == -25817
+    assert _code(cur, "ALTER FRAGMENT ON TABLE two DETACH PARTITION p1 two_1") == -25817
 
 
 def test_alter_fragment_on_index_init(cur: ifxwire.Cursor) -> None:

@@ -190,6 +190,8 @@ FRAGMENT_OVERLAP = -25800  # [jcat] a LIST value in two fragments
 FRAGMENT_PARTITION_NEEDED = -25802  # [jcat] LIST fragments without PARTITION names
 FRAGMENT_NO_VALUES = -25803  # [jcat] LIST with no non-null, non-remainder fragment
 FRAGMENT_LIST_CONSTANT = -25815  # [jcat] a LIST value that is not a constant
+FRAGMENT_LAST_VALUES = -25817  # [jcat] DROP/DETACH of a LIST scheme's last value fragment
+FRAGMENT_LIST_ORDER = -25823  # [jcat] BEFORE/AFTER in ADD on a LIST scheme
 FRAGMENT_NULL_TWICE = -25826  # [jcat] two NULL fragments in a LIST scheme
 FK_NO_PARENT = -691  # [cat] "Missing key in referenced table for referential constraint (%s)."
 FK_CHILD_EXISTS = -692  # [cat] "Key value for constraint (%s) is still being referenced."
@@ -431,6 +433,10 @@ MESSAGES: dict[int, str] = {
     "list fragmentation must be a constant.",
     FRAGMENT_NULL_TWICE: "Cannot specify more than one null fragment for interval or list "
     "fragmentation.",
+    FRAGMENT_LAST_VALUES: "Cannot drop or detach the only remaining non-null, non-remainder "
+    "fragment.",
+    FRAGMENT_LIST_ORDER: "Cannot specify BEFORE or AFTER clause while adding or attaching a "
+    "fragment.",
     FK_NO_PARENT: "Missing key in referenced table for referential constraint (%s).",
     FK_CHILD_EXISTS: "Key value for constraint (%s) is still being referenced.",
     SUBQUERY_ROWS: "A subquery has returned not exactly one row.",

@@ -342,12 +342,16 @@ def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
         return by_name[target]
 
     if spec.action == "detach":
-        _detach(dc, info, scheme, position(spec.drop), spec.new_table)
+        at = position(spec.drop)
+        _keeps_values(FragmentScheme(scheme.strategy, frags[:at] + frags[at + 1:]))
+        _detach(dc, info, scheme, at, spec.new_table)
         return
     if spec.action == "add":
         new = spec.fragment
         assert new is not None
         _same_kind(scheme, new)
+        if scheme.strategy == "L" and (spec.before or spec.after):
+            raise EngineError(sc.FRAGMENT_LIST_ORDER)
         at = len(frags) - 1 if frags and frags[-1].remainder and not new.remainder else len(
             frags)
         if spec.before is not None:
@@ -360,6 +364,7 @@ def alter_fragment(dc: DdlContext, spec: AlterFragment) -> None:
         if len(frags) <= 2:
             raise EngineError(sc.FRAGMENT_TOO_FEW)  # ids_sqs_0068: not with two fragments
         del frags[at]
+        _keeps_values(scheme)
     else:
         for old, new in spec.modify:
             _same_kind(scheme, new)
@@ -399,6 +404,14 @@ def _init_index(dc: DdlContext, info: TableInfo, index: str,
         raise EngineError(sc.FRAGMENT_NO_FIT)
     write(dc.conn, info.tabid, index, scheme)
     install(dc, info)
+
+
+def _keeps_values(scheme: FragmentScheme) -> None:
+    """-25817 "Cannot drop or detach the only remaining non-null, non-remainder fragment."
+    (a LIST scheme after DROP or DETACH)."""
+    if scheme.strategy == "L" and not any(
+            not f.remainder and f.text.strip().upper() != "NULL" for f in scheme.fragments):
+        raise EngineError(sc.FRAGMENT_LAST_VALUES)
 
 
 def _same_kind(scheme: FragmentScheme, new: FragmentSpec) -> None:
