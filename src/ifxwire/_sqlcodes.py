@@ -389,7 +389,7 @@ _SQL_TABLE = """
 -25802  P  -      List and interval fragments need PARTITION names.
 -25803  P  -      A list or interval scheme needs a fragment that is neither NULL nor REMAINDER.
 -25815  P  -      The values of a list fragment must be constants.
--25817  P  -      The last fragment of a list scheme that holds values cannot be dropped or detached.
+-25817  P  -      The last list fragment that holds values cannot be dropped or detached.
 -25823  P  -      BEFORE and AFTER are not allowed when adding a fragment to a list scheme.
 -25826  P  -      A list or interval scheme can have one NULL fragment only.
 # --- network (seen by applications that go through the CSDK network layer) ------------------
