@@ -390,6 +390,11 @@ def test_alter_table_keeps_the_scheme(cur: ifxwire.Cursor) -> None:
     assert _rows(cur, "SELECT COUNT(*) FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
                       "AND t.tabname = 'cust_f'") == [(4,)]
     assert _code(cur, "INSERT INTO cust_f VALUES (300, 'x', 'x', 'x')") == -772
+    # ids_sqs_0939 says what RENAME COLUMN does to views and check constraints, not to
+    # fragment expressions: refused; a column no fragment names renames
+    assert _code(cur, "RENAME COLUMN cust_f.customer_num TO c_num") == -999
+    cur.execute("RENAME COLUMN cust_f.fname TO first_name")
+    assert _code(cur, "INSERT INTO cust_f VALUES (300, 'x', 'x', 'x')") == -772
     cur.execute("RENAME TABLE cust_f TO cust_g")
     assert _code(cur, "INSERT INTO cust_g VALUES (300, 'x', 'x', 'x')") == -772
     assert len(_frags(cur, "cust_g")) == 2

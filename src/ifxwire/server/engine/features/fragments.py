@@ -286,6 +286,19 @@ def check_unique_index(dc: DdlContext, info: TableInfo, columns: list[str],
             raise EngineError(sc.FRAGMENT_UNIQUE_INDEX)
 
 
+def names_column(dc: DdlContext, tabid: int, column: str) -> bool:
+    """Whether a fragment expression (or LIST key) of the table or its indexes names
+    ``column``."""
+    for strategy, evalpos, text in dc.conn.execute(
+            "SELECT strategy, evalpos, exprtext FROM sysfragments WHERE tabid = ?", (tabid,)):
+        if text is None or text == "remainder" or (strategy == "L" and evalpos >= 0):
+            continue
+        expr = parse_expressions(str(text), dc.delimident)[0]
+        if any(c.name.lower() == column.lower() for c in expr.find_all(exp.Column)):
+            return True
+    return False
+
+
 def drop_index(dc: DdlContext, index: str) -> None:
     row = dc.conn.execute("SELECT tabid FROM sysfragments WHERE fragtype = 'I' AND "
                           "indexname = ?", (index,)).fetchone()
