@@ -501,3 +501,23 @@ def test_alter_fragment_on_index_init(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE UNIQUE INDEX num_ind ON cust_s (customer_num)")
     assert _code(cur, "ALTER FRAGMENT ON INDEX num_ind INIT FRAGMENT BY EXPRESSION "
                       "state = 'CA' IN d1, REMAINDER IN d2") == -872
+
+
+def test_temp_table_fragments(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0509's temp table options include FRAGMENT BY: the same refusal of a row that
+    fits no fragment; a temp table's fragments are in no catalogue (sysfragments holds none)."""
+    cur.execute("CREATE TEMP TABLE tf (a INT) FRAGMENT BY EXPRESSION a < 10 IN t1, "
+                "a IS NULL IN t2 WITH NO LOG")
+    cur.execute("INSERT INTO tf VALUES (5)")
+    cur.execute("INSERT INTO tf VALUES (NULL)")
+    assert _code(cur, "INSERT INTO tf VALUES (50)") == -772
+    assert _code(cur, "UPDATE tf SET a = 50 WHERE a = 5") == -772
+    assert _rows(cur, "SELECT COUNT(*) FROM sysfragments") == [(0,)]
+    assert _code(cur, "CREATE TEMP TABLE tg (a INT) FRAGMENT BY EXPRESSION a < 1 IN t1, "
+                      "a < 2 IN t1") == -858
+    cur.execute("CREATE TEMP TABLE tg (a INT)")  # nothing was left of the refused one
+    cur.execute("DROP TABLE tg")
+    cur.execute("DROP TABLE tf")
+    cur.execute("CREATE TEMP TABLE tf (a INT)")  # the guard went with the table
+    cur.execute("INSERT INTO tf VALUES (50)")
+    cur.execute("DROP TABLE tf")

@@ -229,9 +229,10 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             info.constraints.append(cat.Constraint(cname, cons.kind, list(cons.columns), idx))
     lobstore.create_triggers(dc.conn, info)
     if spec.temp:
-        if spec.fragments is not None and spec.fragments.can_reject:
-            # a temp table's fragments are in no catalogue here; its guard is not built
-            raise not_implemented("a temp table fragmented without a REMAINDER fragment")
+        if spec.fragments is not None:
+            from . import fragments
+
+            fragments.create_temp_table(dc, info, spec.fragments)
         info.__post_init__()
         dc.temp_tables[name] = info
         return

@@ -248,6 +248,23 @@ def create_table(dc: DdlContext, info: TableInfo, scheme: FragmentScheme) -> Non
     install(dc, info)
 
 
+def create_temp_table(dc: DdlContext, info: TableInfo, scheme: FragmentScheme) -> None:
+    """A temp table's FRAGMENT BY (the temp table options of ids_sqs_0509 include it): no
+    catalogue holds a temp table's fragments, so the guard is made once, from the scheme,
+    as TEMP triggers that go with the table (ALTER TABLE of a temp table is not built)."""
+    validate(dc, info, scheme)
+    cond = _fits(dc, info, scheme)
+    if cond is None:
+        return
+    row = ", ".join(f"NEW.{quote(c.name)} AS {quote(c.name)}" for c in info.columns)
+    when = f"NOT EXISTS (SELECT 1 FROM (SELECT {row}) WHERE {cond})"
+    body = f"BEGIN SELECT RAISE(ABORT, '{GUARD_MESSAGE}'); END"
+    for event in ("INSERT", "UPDATE"):
+        name = quote(f"_ifx_frag_{event.lower()}_temp_{info.name}")
+        dc.conn.execute(f"CREATE TEMP TRIGGER {name} BEFORE {event} ON {quote(info.name)} "
+                        f"WHEN {when} {body}")
+
+
 def create_index(dc: DdlContext, info: TableInfo, index: str, scheme: FragmentScheme) -> None:
     """CREATE INDEX's FRAGMENT BY. A row already in the table whose key fits no fragment
     fails the CREATE INDEX with -772, as the same row would fail its INSERT (judgement: the
