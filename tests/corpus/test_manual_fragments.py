@@ -490,7 +490,7 @@ def test_alter_fragment_on_index_init(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "ALTER FRAGMENT ON INDEX state_ind INIT FRAGMENT BY EXPRESSION "
                       "PARTITION az_part (state = 'AZ') IN dbspace2") == -772  # 'CA' row
     cur.execute("ALTER FRAGMENT ON INDEX state_ind INIT FRAGMENT BY EXPRESSION "
-                "PARTITION az_part (state = 'AZ') IN dbspace2, "
+                'PARTITION az_part (state = "AZ") IN dbspace2, '
                 "PARTITION ca_part (state = 'CA') IN dbspace2, "
                 "PARTITION wa_part (state = 'WA') IN dbspace3")
     assert [r[6] for r in _frags(cur, "cust_s")] == ["az_part", "ca_part", "wa_part"]
