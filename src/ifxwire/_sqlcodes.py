@@ -269,9 +269,23 @@ _SQL_TABLE = """
 -762    O  54001  The statement nests too deeply: the parser's stack overflowed.
 -766    D  22024  The string is not terminated by a null character.
 -768    X  -      Internal error in server routine '%s'.
+-772    I  -      The row (or index key) fits no fragment of the table's or index's scheme.
+-773    P  -      A new fragment of an expression or list scheme needs its expression.
+-774    P  -      A round-robin fragmentation scheme takes no fragment expressions.
+-775    P  -      Fragment '%s' is not one of the table's or index's fragments.
+-776    I  -      ALTER FRAGMENT would leave rows that fit no fragment of the new scheme.
+-780    P  -      The table or index is not fragmented.
+-781    P  -      The fragmentation of a temporary table cannot be altered.
+-785    P  -      A fragment expression of the table or an index uses this column.
 -839    P  42S02  The table was not found.
 -840    P  42000  The name is too long.
 -841    P  42000  A name must start with a letter or '_' and hold only letters, digits and '_'.
+-858    P  -      A fragment (partition or dbspace) name appears twice in the scheme.
+-860    P  -      The fragmentation scheme would not have enough fragments.
+-869    P  -      A fragment expression cannot hold a subquery or a routine call.
+-870    P  -      A fragmentation scheme can have one REMAINDER fragment only.
+-871    P  -      The REMAINDER fragment must come last.
+-872    P  -      A unique index cannot be fragmented over columns outside its key.
 -879    D  22027  The trim character must be NULL or exactly one character long.
 -886    P  42000  The table or view cannot be dropped: other objects depend on it.
 -887    P  2B000  The privilege cannot be revoked: privileges, views or constraints depend on it.
@@ -371,6 +385,13 @@ _SQL_TABLE = """
 -23103  D  22021  Code-set conversion failed: illegal byte sequence or unconvertible character.
 -23104  O  -      Cannot open the code-set conversion file for this pair of locales.
 -23197  O  -      Locale mismatch: DB_LOCALE differs from the locale the database was created with.
+-25800  P  -      A value is in two fragments of the list (or interval) scheme.
+-25802  P  -      List and interval fragments need PARTITION names.
+-25803  P  -      A list or interval scheme needs a fragment that is neither NULL nor REMAINDER.
+-25815  P  -      The values of a list fragment must be constants.
+-25817  P  -      The last list fragment that holds values cannot be dropped or detached.
+-25823  P  -      BEFORE and AFTER are not allowed when adding a fragment to a list scheme.
+-25826  P  -      A list or interval scheme can have one NULL fragment only.
 # --- network (seen by applications that go through the CSDK network layer) ------------------
 -26062  P  20000  No WHEN of an SPL CASE statement matched and it has no ELSE.
 -25571  O  08004  The database server cannot start a session now (session limit reached).

@@ -289,3 +289,41 @@ def test_load_inside_your_transaction_leaves_the_decision_to_you(conn: Any,
         assert conn.execute("SELECT COUNT(*) FROM lt").fetchone()[0] == 0
     finally:
         conn.execute("DROP TABLE lt")
+
+
+def test_dump_prints_fragments(conn: Any) -> None:
+    """sysfragments printed back in dbschema's layout (the fragment clauses of
+    tests/corpus/dbschema/fragmented_dbschema.sql), and the DDL replays."""
+    conn.execute("CREATE TABLE fe (a INT, region CHAR(2)) FRAGMENT BY EXPRESSION "
+                 "PARTITION p_east (region IN ('NE', 'SE')) IN datadbs1, "
+                 "a < 10 IN datadbs2, PARTITION p_rest REMAINDER IN datadbs3")
+    conn.execute("CREATE INDEX fe_ix ON fe (a) FRAGMENT BY EXPRESSION a < 5 IN idx1, "
+                 "a >= 5 IN idx2")
+    conn.execute("CREATE TABLE fl (code INT) FRAGMENT BY LIST (code) "
+                 "PARTITION p_low VALUES (1, 2) IN d1, PARTITION p_null VALUES (NULL) IN d1")
+    conn.execute("CREATE TABLE fr (a INT) FRAGMENT BY ROUND ROBIN IN d1, d2")
+    try:
+        sh, out, err = shell(conn)
+        for t in ("fe", "fl", "fr"):
+            assert sh.run_text(f"\\dump {t}"), err.getvalue()
+        text = out.getvalue()
+        assert ("  )\n  fragment by expression\n"
+                "    partition p_east (region IN ('NE', 'SE')) in datadbs1 ,\n"
+                "    (a < 10) in datadbs2 ,\n"
+                "    partition p_rest remainder in datadbs3 ;\n") in text
+        assert ('using btree\n  fragment by expression\n    (a < 5) in idx1 ,\n'
+                '    (a >= 5) in idx2 ;\n') in text
+        assert ("  fragment by list (code)\n    partition p_low values (1, 2) in d1 ,\n"
+                "    partition p_null values (NULL) in d1 ;\n") in text
+        assert "  )\n  fragment by round robin in d1 , d2 ;\n" in text
+        conn.execute("CREATE DATABASE fragcopy WITH LOG")
+        try:
+            sh2, _, err2 = shell(conn)
+            assert sh2.run_text("DATABASE fragcopy;\n" + text), err2.getvalue()
+            assert conn.execute("SELECT COUNT(*) FROM sysfragments").fetchone()[0] == 10
+        finally:
+            conn.execute("DATABASE shop")
+            conn.execute("DROP DATABASE fragcopy")
+    finally:
+        for t in ("fe", "fl", "fr"):
+            conn.execute(f"DROP TABLE {t}")

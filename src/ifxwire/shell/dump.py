@@ -1,6 +1,6 @@
 """``\\dump [table]``: a schema printed the way ``dbschema -d db [-t table]`` prints it, read
 from the system catalogue (systables, syscolumns, sysdefaults, sysconstraints, sysindexes,
-sysreferences, syschecks).
+sysreferences, syschecks, sysfragments).
 
 dbschema's shape, kept here: a ``{ TABLE "owner".name row size = ... }`` comment, ``create
 table "owner".name`` with one column per line in lower-case types, ``not null`` and
@@ -112,7 +112,8 @@ def _table(conn: Any, tabid: int, name: str, owner: Any) -> tuple[str, list[str]
     row_size = sum(_width(int(r[2]), int(r[3])) for r in cols)
     out = [f'{{ TABLE {who}.{name} row size = {row_size} number of columns = {len(cols)} '
            f"index size = 0 }}\n\n",
-           f"create table {who}.{name} \n  (\n", ",\n".join(lines), "\n  );\n\n"]
+           f"create table {who}.{name} \n  (\n", ",\n".join(lines), "\n  )",
+           _fragments(conn, tabid, None), ";\n\n"]
     out.append(f'revoke all on {who}.{name} from "public" as {who};\n\n')
     created = 0
     for idxname, (_, iowner, idxtype, *_parts) in indexes.items():
@@ -120,11 +121,54 @@ def _table(conn: Any, tabid: int, name: str, owner: Any) -> tuple[str, list[str]
             continue
         unique = "unique " if (idxtype or "").strip() == "U" else ""
         out.append(f"create {unique}index {_owner(iowner)}.{idxname} on {who}.{name} "
-                   f"({columns_of(idxname)}) using btree ;\n")
+                   f"({columns_of(idxname)}) using btree"
+                   f"{_fragments(conn, tabid, idxname) or ' '};\n")
         created += 1
     if created:
         out.append("\n")
     return "".join(out), after
+
+
+def _fragments(conn: Any, tabid: int, index: str | None) -> str:
+    """The FRAGMENT BY clause sysfragments records for the table (or one of its indexes), in
+    dbschema's layout: ``fragment by expression`` (``round robin in a , b``, ``list (key)``),
+    then one fragment a line, ``partition p`` where the name is not the dbspace's; a space
+    before each comma; "" when there is none."""
+    rows = conn.execute(
+        "SELECT strategy, evalpos, exprtext, dbspace, partition FROM sysfragments WHERE "
+        "tabid = ? AND fragtype = ? AND COALESCE(indexname, '') = ? ORDER BY evalpos",
+        (tabid, "I" if index else "T", index or "")).fetchall()
+    if not rows:
+        return ""
+    strategy = str(rows[-1][0]).strip()
+    frags = [r for r in rows if int(r[1]) >= 0]
+    if strategy == "R":
+        return "\n  fragment by round robin in " + " , ".join(str(r[3]) for r in frags) + " "
+    head = "expression"
+    if strategy == "L":
+        head = f"list ({next(str(r[2]) for r in rows if int(r[1]) < 0)})"
+    parts = []
+    for _, _, text, dbspace, partition in frags:
+        named = f"partition {partition} " if partition != dbspace else ""
+        body = str(text)
+        if body == "remainder" or body.startswith("VALUES ("):
+            body = body if body == "remainder" else "values " + body[len("VALUES "):]
+        elif not _wrapped(body):
+            body = f"({body})"
+        parts.append(f"    {named}{body} in {dbspace}")
+    return f"\n  fragment by {head}\n" + " ,\n".join(parts) + " "
+
+
+def _wrapped(text: str) -> bool:
+    """Whether one pair of parentheses encloses the whole text."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def _index_columns(conn: Any, idxname: str) -> str:

@@ -175,3 +175,22 @@ def test_usage_on_language_spl(db: Sql, engine: Engine) -> None:
     assert codes(db.err("GRANT USAGE ON LANGUAGE C TO public"))[0] == -999
     assert codes(db.err("GRANT SELECT ON LANGUAGE SPL TO public"))[0] == -201
     joe.s.close()
+
+
+def test_alter_fragment_needs_alter_or_index_privilege(db: Sql, engine: Engine) -> None:
+    """ids_sqs_0236: "You must have the Alter privilege or the DBA privilege to change the
+    fragmentation strategy of a table. You must have the Index privilege or the DBA privilege
+    to alter the fragmentation strategy of an index." (refused as other DDL on a table one
+    does not own is here)."""
+    db.run("CREATE TABLE fr (a INT) FRAGMENT BY ROUND ROBIN IN d1, d2")
+    db.run("CREATE INDEX fr_ix ON fr (a) FRAGMENT BY EXPRESSION a < 5 IN d1, REMAINDER IN d2")
+    db.run("REVOKE INDEX ON fr FROM public")  # PUBLIC's default 'su-idx--' has Index
+    joe = _as(engine, "joe")
+    assert codes(joe.err("ALTER FRAGMENT ON TABLE fr ADD d3"))[0] == -999
+    assert codes(joe.err("ALTER FRAGMENT ON INDEX fr_ix DROP d1"))[0] == -999
+    db.run("GRANT ALTER ON fr TO joe")
+    joe.run("ALTER FRAGMENT ON TABLE fr ADD d3")
+    assert codes(joe.err("ALTER FRAGMENT ON INDEX fr_ix DROP d1"))[0] == -999
+    db.run("GRANT INDEX ON fr TO joe")
+    assert codes(joe.err("ALTER FRAGMENT ON INDEX fr_ix DROP d1"))[0] == -860  # two left
+    joe.s.close()

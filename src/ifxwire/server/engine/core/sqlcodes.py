@@ -168,6 +168,31 @@ DUP_CONSTRAINT = -268  # [peer] duplicate on PRIMARY KEY / UNIQUE constraint; is
 NULL_INTO_NOT_NULL = -391  # [peer] near = column name
 UNIQUE_INDEX_DUPS = -371  # [cat] "Cannot create unique index on column with duplicate data."
 CHECK_FAILED = -530  # [cat] "Check constraint (%s) failed."
+
+# --- fragmentation (features/fragments.py); texts from the JDBC jar's catalogue [jcat] 4.50.12 ----
+FRAGMENT_NO_FIT = -772  # [jcat] a row/key that fits no fragment (ids_sqs_0513: "rejected")
+FRAGMENT_EXPR_NEEDED = -773  # [jcat] ADD/MODIFY without an expression on an expression scheme
+FRAGMENT_ROUND_ROBIN_EXPR = -774  # [jcat] an expression given to a round-robin scheme
+FRAGMENT_NOT_USED = -775  # [jcat] ALTER FRAGMENT naming a fragment the object lacks
+FRAGMENT_MOVE = -776  # [jcat] ALTER FRAGMENT leaving rows with no fragment (ids_sqs_0068)
+FRAGMENT_NOT_FRAGMENTED = -780  # [jcat] ALTER FRAGMENT ADD/DROP/MODIFY on a plain table
+FRAGMENT_TEMP = -781  # [jcat] ALTER FRAGMENT on a temp table
+FRAGMENT_COLUMN_DROP = -785  # [jcat] dropping a column a fragment expression names
+FRAGMENT_NAME_TWICE = -858  # [jcat] a partition/dbspace name twice in one scheme
+FRAGMENT_TOO_FEW = -860  # [jcat] DROP leaving one fragment (ids_sqs_0068: "you cannot ...
+#   drop a fragment if the table has only two fragments"; the code is our reading of the text)
+FRAGMENT_SUBQUERY = -869  # [jcat] subquery in a fragment expression (ids_sqs_0427)
+FRAGMENT_UNIQUE_INDEX = -872  # [jcat] a unique index fragmented over non-key columns
+#   (ids_sqs_0429); on a round-robin table [a real server's answer in a public field report]
+FRAGMENT_REMAINDER_TWICE = -870  # [jcat]
+FRAGMENT_REMAINDER_LAST = -871  # [jcat]
+FRAGMENT_OVERLAP = -25800  # [jcat] a LIST value in two fragments
+FRAGMENT_PARTITION_NEEDED = -25802  # [jcat] LIST fragments without PARTITION names
+FRAGMENT_NO_VALUES = -25803  # [jcat] LIST with no non-null, non-remainder fragment
+FRAGMENT_LIST_CONSTANT = -25815  # [jcat] a LIST value that is not a constant
+FRAGMENT_LAST_VALUES = -25817  # [jcat] DROP/DETACH of a LIST scheme's last value fragment
+FRAGMENT_LIST_ORDER = -25823  # [jcat] BEFORE/AFTER in ADD on a LIST scheme
+FRAGMENT_NULL_TWICE = -25826  # [jcat] two NULL fragments in a LIST scheme
 FK_NO_PARENT = -691  # [cat] "Missing key in referenced table for referential constraint (%s)."
 FK_CHILD_EXISTS = -692  # [cat] "Key value for constraint (%s) is still being referenced."
 SUBQUERY_ROWS = -284  # [cat] "A subquery has returned not exactly one row."
@@ -381,6 +406,37 @@ MESSAGES: dict[int, str] = {
     NULL_INTO_NOT_NULL: "Cannot insert a null into column (%s).",
     UNIQUE_INDEX_DUPS: "Cannot create unique index on column with duplicate data.",
     CHECK_FAILED: "Check constraint (%s) failed.",
+    FRAGMENT_NO_FIT: "Record/Key doesn't qualify for any table/index fragment.",
+    FRAGMENT_EXPR_NEEDED: "Expression required for new fragment.",
+    FRAGMENT_ROUND_ROBIN_EXPR: "Cannot specify fragment expressions with a round robin "
+    "fragmentation.",
+    FRAGMENT_NOT_USED: "Fragment partition (%s) not used by table/index.",
+    FRAGMENT_MOVE: "Alter fragment error: unable to move row(s) to new fragmentation scheme.",
+    FRAGMENT_NOT_FRAGMENTED: "Table/Index is not fragmented.",
+    FRAGMENT_TEMP: "Cannot alter fragmentation on a temp table.",
+    FRAGMENT_COLUMN_DROP: "Cannot drop column because of table or index fragmentation.",
+    FRAGMENT_NAME_TWICE: "Cannot specify the same partition/space name twice in a "
+    "fragmentation specification.",
+    FRAGMENT_TOO_FEW: "The fragmented object definition does not specify enough fragments.",
+    FRAGMENT_SUBQUERY: "Subqueries and procedures are not allowed in fragmentation "
+    "expressions.",
+    FRAGMENT_UNIQUE_INDEX: "Invalid fragment strategy or expression for the unique index.",
+    FRAGMENT_REMAINDER_TWICE: "Cannot specify duplicate remainder fragments.",
+    FRAGMENT_REMAINDER_LAST: "Remainder fragment must be specified last.",
+    FRAGMENT_OVERLAP: "Cannot specify overlapping fragment expressions for interval or list "
+    "fragmentation.",
+    FRAGMENT_PARTITION_NEEDED: "The PARTITION clause is mandatory for interval and list "
+    "fragmentation.",
+    FRAGMENT_NO_VALUES: "Interval or list fragmentation must have at least one non-null, "
+    "non-remainder fragment.",
+    FRAGMENT_LIST_CONSTANT: "The expression defining the list of values for a fragment in "
+    "list fragmentation must be a constant.",
+    FRAGMENT_NULL_TWICE: "Cannot specify more than one null fragment for interval or list "
+    "fragmentation.",
+    FRAGMENT_LAST_VALUES: "Cannot drop or detach the only remaining non-null, non-remainder "
+    "fragment.",
+    FRAGMENT_LIST_ORDER: "Cannot specify BEFORE or AFTER clause while adding or attaching a "
+    "fragment.",
     FK_NO_PARENT: "Missing key in referenced table for referential constraint (%s).",
     FK_CHILD_EXISTS: "Key value for constraint (%s) is still being referenced.",
     SUBQUERY_ROWS: "A subquery has returned not exactly one row.",

@@ -387,6 +387,14 @@ def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> No
             raise EngineError(sc.NO_USAGE)  # [jcat] "No usage privilege."
     table = getattr(spec, "table", None)
     name = getattr(table, "name", None)
+    if kind == "alter_fragment":
+        # ids_sqs_0236: the Alter privilege (a table) or the Index privilege (an index)
+        if getattr(spec, "index", False):
+            owner = session.current_schema().indexes.get(str(name))
+            name = None if owner is None else owner[0]
+            kind = "create_index"
+        else:
+            kind = "alter_table"
     if kind in ("drop_table", "drop_view", "alter_table", "rename_table", "rename_column",
                 "truncate", "create_index", "grant", "revoke"):
         if kind in ("drop_table", "drop_view"):

@@ -229,6 +229,10 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             info.constraints.append(cat.Constraint(cname, cons.kind, list(cons.columns), idx))
     lobstore.create_triggers(dc.conn, info)
     if spec.temp:
+        if spec.fragments is not None:
+            from . import fragments
+
+            fragments.create_temp_table(dc, info, spec.fragments)
         info.__post_init__()
         dc.temp_tables[name] = info
         return
@@ -277,6 +281,10 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
                 (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
     dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
                     (dc.user, tabid))
+    if spec.fragments is not None:
+        from . import fragments  # import cycle at load: fragments -> ddl
+
+        fragments.create_table(dc, info, spec.fragments)
 
 
 def _check_columns(cons: ConstraintSpec, info: TableInfo) -> list[str]:
@@ -324,7 +332,8 @@ def create_table_as(dc: DdlContext, spec: CreateTableAs) -> None:
         raise EngineError(sc.TABLE_EXISTS, near=spec.table.name)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "CREATE TABLE … AS SELECT")
     create_table(dc, CreateTable(spec.table, [ColumnSpec(n, t.nullable()) for n, t in zip(
-        names, types, strict=True)], [], lock_mode=spec.lock_mode, extents=spec.extents))
+        names, types, strict=True)], [], lock_mode=spec.lock_mode, extents=spec.extents,
+        fragments=spec.fragments))  # a query row that fits no fragment: -772, no table
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"INSERT INTO {quote(spec.table.name)} ({cols}) SELECT * FROM ({sql})")
 
@@ -401,7 +410,18 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     if spec.cluster and not info.temp and _clustered_index(dc, info.tabid) is not None:
         # One clustered index per table; the error Informix gives is not known here.
         raise not_implemented("a second clustered index on a table")
+    if spec.fragments is not None and spec.fragments.can_reject and info.temp:
+        raise not_implemented("a temp table's index fragmented without a REMAINDER fragment")
+    if spec.unique and not info.temp:
+        from . import fragments
+
+        fragments.check_unique_index(dc, info, [c for c, _ in spec.columns], spec.fragments,
+                                     spec.in_dbspace)
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
+    if spec.fragments is not None and not info.temp:
+        from . import fragments
+
+        fragments.create_index(dc, info, name, spec.fragments)
     if spec.cluster and not info.temp:
         dc.conn.execute("UPDATE sysindices SET clustered = 'C' WHERE idxname = ?", (name,))
     if not info.temp:  # ids_sqs_1939: explicit EXTENT / NEXT SIZE are kept, else 0 / 0
@@ -449,6 +469,9 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         dc.conn.execute(f"DROP INDEX {quote(name)}")
         null_keys.drop(dc.conn, name)
         dc.conn.execute("DELETE FROM sysindices WHERE idxname = ?", (name,))
+        from . import fragments
+
+        fragments.drop_index(dc, name)
         return
     if name in dc.temp_tables and spec.kind == "TABLE":
         lobstore.table_dropping(dc.conn, dc.temp_tables[name])
@@ -477,7 +500,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
     for gone in (tabid, *synonyms):
         for table in ("systables", "syscolumns", "sysindices", "sysconstraints", "sysdefaults",
                       "systabauth", "syscolauth", "sysviews", "syscoldepend", "syssyntable",
-                      "_ifx_serial"):
+                      "_ifx_serial", "sysfragments"):
             dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (gone,))
     dc.conn.execute("DELETE FROM sysdepend WHERE dtabid = ? OR btabid = ?", (tabid, tabid))
     dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, case_clash
+from ..features.fragments import GUARD_MESSAGE as FRAGMENT_GUARD
 from ..features.null_keys import base_index
 from ..schema import catalog as cat
 
@@ -71,6 +72,8 @@ class ErrorMapping:
                     return self._unique_index_error(info, base_index(index.group(1)))
                 cols = [c.split(".", 1)[-1] for c in m.group(1).split(", ")]
                 return self._unique_error(info, cols)
+            if text == FRAGMENT_GUARD:  # fragments.py's trigger: the row fits no fragment
+                return EngineError(sc.FRAGMENT_NO_FIT)
             m = _CHECK.search(text)
             if m:
                 return EngineError(sc.CHECK_FAILED, near=m.group(1))

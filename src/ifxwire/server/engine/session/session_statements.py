@@ -13,7 +13,7 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
-from ..features import access, alter, composite, ddl, distinct, objects, triggers
+from ..features import access, alter, composite, ddl, distinct, fragments, objects, triggers
 from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
 from ..schema.routines import Routine
@@ -220,6 +220,7 @@ class StatementRunner:
             "truncate": lambda dc, sp: CAPTURE.truncate(self, alter.truncate(dc, sp)),
             "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
             "set_constraints": alter.set_constraints,
+            "alter_fragment": fragments.alter_fragment,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }

@@ -53,6 +53,36 @@ class ColumnSpec:
 
 
 @dataclass
+class FragmentSpec:
+    """One fragment of a FRAGMENT BY clause (Guide to SQL: Syntax, ids_sqs_0513): its
+    PARTITION name (None: unnamed, known by its dbspace), the dbspace after IN, and for an
+    EXPRESSION fragment the expression's text, for a LIST fragment its VALUES list's text."""
+    partition: str | None
+    dbspace: str
+    text: str = ""
+    remainder: bool = False
+
+    @property
+    def name(self) -> str:
+        """What sysfragments.partition holds: the PARTITION name, else the dbspace."""
+        return self.partition or self.dbspace
+
+
+@dataclass
+class FragmentScheme:
+    """A FRAGMENT BY / PARTITION BY clause: strategy 'R' (round robin), 'E' (expression) or
+    'L' (list; ``key`` is the fragment key's text), as sysfragments.strategy codes them."""
+    strategy: str
+    fragments: list[FragmentSpec]
+    key: str = ""
+
+    @property
+    def can_reject(self) -> bool:
+        """Whether a row can fit no fragment (no REMAINDER in an EXPRESSION or LIST scheme)."""
+        return self.strategy in ("E", "L") and not any(f.remainder for f in self.fragments)
+
+
+@dataclass
 class CreateTable:
     table: TableName
     columns: list[ColumnSpec]
@@ -65,6 +95,8 @@ class CreateTable:
     lock_mode: str | None = None
     # EXTENT SIZE / NEXT SIZE in kilobytes: systables.fextsize / nextsize (0: not given)
     extents: tuple[int, int] = (0, 0)
+    # FRAGMENT BY: sysfragments rows, and rows that fit no fragment refused (fragments.py)
+    fragments: FragmentScheme | None = None
 
 
 @dataclass
@@ -76,6 +108,7 @@ class CreateTableAs:
     # Storage options and LOCK MODE before AS (ids_sqs_0403): as CreateTable's
     lock_mode: str | None = None
     extents: tuple[int, int] = (0, 0)
+    fragments: FragmentScheme | None = None
 
 
 @dataclass
@@ -88,6 +121,26 @@ class CreateIndex:
     cluster: bool = False  # CREATE CLUSTER INDEX: sysindices.clustered = 'C'
     # EXTENT SIZE / NEXT SIZE in kilobytes: sysindices.fextsize / nextsize (0: not given)
     extents: tuple[int, int] = (0, 0)
+    fragments: FragmentScheme | None = None  # FRAGMENT BY of the index (ids_sqs_0426)
+    in_dbspace: bool = False  # IN dbspace (not IN TABLE): a detached, nonfragmented index
+
+
+@dataclass
+class AlterFragment:
+    """ALTER FRAGMENT ON TABLE | INDEX (Guide to SQL: Syntax, ids_sqs_0236): ``action`` is
+    'add', 'drop', 'modify' or 'detach'. ADD carries one new fragment and where it goes
+    (BEFORE/AFTER a fragment's name); DROP and DETACH the name of the fragment (DETACH also
+    its new table); MODIFY (old name, new fragment) pairs."""
+    table: TableName
+    index: bool
+    action: str
+    fragment: FragmentSpec | None = None
+    before: str | None = None
+    after: str | None = None
+    drop: str = ""  # DROP's fragment; DETACH's too
+    modify: list[tuple[str, FragmentSpec]] = field(default_factory=list)
+    new_table: str = ""  # DETACH's new table
+    init: FragmentScheme | None = None  # INIT FRAGMENT BY of an index (None: INIT IN dbspace)
 
 
 #: ``UPDATE t SET * = (…)``: the marker column the star becomes (statements.py) and the DML
@@ -218,6 +271,7 @@ STMT_TYPES: dict[str, int] = {
     "create_view": StmtType.CREATE_VIEW,
     "drop_view": StmtType.DROP_VIEW,
     "alter_table": StmtType.ALTER,
+    "alter_fragment": StmtType.ALTER,  # sqlstype.h's own ALTER FRAGMENT number not known here
     "rename_table": StmtType.RENAME_TABLE,
     "rename_column": StmtType.RENAME_COLUMN,
     "begin": StmtType.BEGIN_WORK,

@@ -123,6 +123,8 @@ class IfxParser(CreateParser):
             cluster = not self._eat("NOT")
             self._expect_word("CLUSTER")
             return _stmt("alter_index", AlterIndex(index, cluster))
+        if self._word() == "FRAGMENT":
+            return self._alter_fragment()
         if self._word() != "TABLE":
             raise not_implemented(f"ALTER {self._word()}")
         self._advance()

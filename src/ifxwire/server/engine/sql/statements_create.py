@@ -15,6 +15,7 @@ from .hooks import PARSERS
 from .statement_specs import (
     _OWNED_TYPES,
     _UNSUPPORTED_TYPES,
+    AlterFragment,
     ColumnSpec,
     ConstraintSpec,
     CreateIndex,
@@ -23,6 +24,8 @@ from .statement_specs import (
     CreateView,
     DatabaseSpec,
     DefaultSpec,
+    FragmentScheme,
+    FragmentSpec,
     TableName,
     _fold,
     _stmt,
@@ -40,6 +43,8 @@ class CreateParser(IfxExprParser):
     _extents: tuple[int, int] = (0, 0)
     #: LOCK MODE of the CREATE TABLE ... AS SELECT being parsed ('P' / 'R'; None: not given)
     _ctas_lock: str | None = None
+    #: FRAGMENT BY of the CREATE TABLE being parsed (None: not fragmented)
+    _fragments: FragmentScheme | None = None
 
     def _rest(self) -> None:
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
@@ -131,7 +136,8 @@ class CreateParser(IfxExprParser):
                 self.raise_error("Expected a SELECT")
                 raise AssertionError
             return _stmt("create_table_as", CreateTableAs(
-                table, as_select, query, if_not_exists, self._ctas_lock, self._extents))
+                table, as_select, query, if_not_exists, self._ctas_lock, self._extents,
+                self._fragments))
         columns: list[ColumnSpec] = []
         constraints: list[ConstraintSpec] = []
         self._match_l_paren()
@@ -146,7 +152,7 @@ class CreateParser(IfxExprParser):
         self._match_r_paren()
         put, lock_mode = self._table_options()
         spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode,
-                           self._extents)
+                           self._extents, self._fragments)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _as_select_columns(self) -> list[str] | None:
@@ -171,6 +177,7 @@ class CreateParser(IfxExprParser):
                 return None
         self._extents = (0, 0)
         self._ctas_lock = None
+        self._fragments = None
         if self._word() in _TABLE_OPTION_WORDS:
             # Storage options and LOCK MODE between the column list and AS (ids_sqs_0403)
             at = self._index
@@ -178,6 +185,7 @@ class CreateParser(IfxExprParser):
                 _, self._ctas_lock = self._table_options(stop_at_as=True)
             except IfxParseError:
                 self._retreat(at)
+
         if self._word() != "AS":
             self._retreat(index)
             return None
@@ -191,6 +199,7 @@ class CreateParser(IfxExprParser):
         put: list[tuple[str, list[str]]] = []
         lock_mode: str | None = None
         self._extents = (0, 0)
+        self._fragments = None
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if stop_at_as and w == "AS":
@@ -219,80 +228,200 @@ class CreateParser(IfxExprParser):
                 self._advance()
             elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
                                          and self._word(1) == "BY"):
-                self._fragment_by(index=False)
+                self._fragments = self._fragment_by(index=False)
             else:
                 self.raise_error("Unexpected table option")
         return put, lock_mode
 
-    def _fragment_by(self, index: bool) -> None:
+    def _fragment_by(self, index: bool) -> FragmentScheme:
         """``FRAGMENT | PARTITION BY`` of CREATE TABLE / CREATE INDEX (Guide to SQL: Syntax,
-        ids_sqs_0426 and the CREATE TABLE storage options): where rows live, which this
-        server (one SQLite file) does not model, so a scheme that puts every row somewhere
-        is accepted and ignored. A scheme that can refuse a row changes behaviour: EXPRESSION
-        or LIST without a REMAINDER fragment (Informix fails such a row with -772), and
-        RANGE/INTERVAL (rows of a NULL key need a NULL fragment); those stay -999.
-        ROUND ROBIN is for tables only (ids_sqs_0426)."""
+        ids_sqs_0513 and ids_sqs_0426): ROUND ROBIN (tables only), EXPRESSION and LIST, as
+        a FragmentScheme (fragments.py writes sysfragments and refuses rows that fit no
+        fragment). RANGE ... INTERVAL makes fragments as rows arrive: not built (-999)."""
         self._advance(1 if self._word() == "PARTITION BY" else 2)  # FRAGMENT BY (one token?)
         kind = self._word()
         if kind == "ROUND" and self._word(1) == "ROBIN" and not index:
             self._advance(2)
+            frags: list[FragmentSpec] = []
             while True:  # IN a, b | IN (a, b) | PARTITION p IN a, PARTITION q IN a
+                partition = None
                 if self._word() == "PARTITION":
-                    self._advance(2)
-                self._eat("IN")
+                    self._advance()
+                    partition = self._name()
+                    self._expect_word("IN")
+                elif not frags:
+                    self._expect_word("IN")
                 if self._curr and self._curr.token_type == TokenType.L_PAREN:
-                    self._name_list()
+                    frags.extend(FragmentSpec(None, d) for d in self._name_list())
                 else:
-                    self._name()
+                    frags.append(FragmentSpec(partition, self._name()))
                 if not self._match(TokenType.COMMA):
-                    return
+                    return FragmentScheme("R", frags)
         if kind == "EXPRESSION":
             self._advance()
-            if not self._fragment_list():
-                raise not_implemented("FRAGMENT BY EXPRESSION without a REMAINDER fragment")
-            return
+            if self._wrapped_list():
+                # "The parentheses around the list of fragment definitions that follow the
+                # EXPRESSION keyword are optional" (ids_sqs_0426)
+                self._match_l_paren()
+                frags = self._fragment_list("E")
+                self._match_r_paren()
+                return FragmentScheme("E", frags)
+            return FragmentScheme("E", self._fragment_list("E"))
         if kind == "LIST":
             self._advance()
-            self._match_l_paren()
-            self._name()
-            self._match_r_paren()
-            if not self._fragment_list():
-                raise not_implemented("FRAGMENT BY LIST without a REMAINDER fragment")
-            return
+            key = self._paren_text()
+            return FragmentScheme("L", self._fragment_list("L"), key)
         if kind in ("RANGE", "INTERVAL"):
             raise not_implemented(f"FRAGMENT BY {kind}")
         self.raise_error("Unexpected fragmentation strategy")
+        raise AssertionError
 
-    def _fragment_list(self) -> bool:
-        """The fragments after the strategy: ``[PARTITION p] [expr | VALUES (...) |
-        REMAINDER] IN dbspace``, comma-separated; whether
-        a REMAINDER fragment is among them. The dbspace's IN is the one followed by a name
-        (an expression's IN list is parenthesised)."""
-        remainder = False
+    def _wrapped_list(self) -> bool:
+        """Whether a parenthesis here wraps the whole fragment list (the token after its
+        match is not the IN of a first fragment ``(expr) IN dbspace``)."""
+        if not self._curr or self._curr.token_type != TokenType.L_PAREN:
+            return False
         depth = 0
-        seen = False
-        while self._curr and self._curr.token_type != TokenType.SEMICOLON:
-            tt = self._curr.token_type
-            if depth == 0 and self._word() == "IN" and self._next is not None and (
-                    self._next.token_type != TokenType.L_PAREN):
-                self._advance()
-                self._name()
-                seen = True
-                if not self._match(TokenType.COMMA):
-                    break
-                continue
-            if depth == 0 and self._word() == "REMAINDER":
-                remainder = True
-            if tt == TokenType.L_PAREN:
+        i = self._index
+        while i < len(self._tokens):
+            tt = self._tokens[i].token_type
+            depth += (tt == TokenType.L_PAREN) - (tt == TokenType.R_PAREN)
+            if depth == 0:
+                after = self._tokens[i + 1] if i + 1 < len(self._tokens) else None
+                return after is None or after.text.upper() != "IN"
+            i += 1
+        return False
+
+    def _paren_text(self) -> str:
+        """The text between a parenthesis here and its match (the parser past both)."""
+        self._match_l_paren()
+        start = self._curr.start if self._curr else 0
+        depth = 0
+        while self._curr and not (depth == 0 and self._curr.token_type == TokenType.R_PAREN):
+            if self._curr.token_type == TokenType.L_PAREN:
                 depth += 1
-            elif tt == TokenType.R_PAREN:
-                if depth == 0:
-                    break
+            elif self._curr.token_type == TokenType.R_PAREN:
                 depth -= 1
             self._advance()
-        if not seen:
-            self.raise_error("Expected IN dbspace in the fragment list")
-        return remainder
+        end = self._prev.end if self._prev else start
+        self._match_r_paren()
+        return self.sql[start : end + 1].strip()
+
+    def _fragment_list(self, strategy: str) -> list[FragmentSpec]:
+        """The fragments after EXPRESSION / LIST (key), comma-separated."""
+        frags = [self._fragment(strategy)]
+        while self._match(TokenType.COMMA):
+            frags.append(self._fragment(strategy))
+        return frags
+
+    def _fragment(self, strategy: str, need_in: bool = True) -> FragmentSpec:
+        """``[PARTITION p] (expr | VALUES (...) | REMAINDER) IN dbspace``. The expression's
+        text runs to the IN that a name follows (an expression's own IN list is
+        parenthesised); it is parsed and checked against the table by fragments.py."""
+        partition = None
+        if self._word() == "PARTITION":
+            self._advance()
+            partition = self._name()
+        if self._word() == "REMAINDER":
+            self._advance()
+            if not need_in and self._word() != "IN":
+                return FragmentSpec(partition, "", remainder=True)
+            self._expect_word("IN")
+            return FragmentSpec(partition, self._name(), remainder=True)
+        text = ""
+        if strategy == "*" and self._word() == "IN":  # ALTER FRAGMENT ... ADD [PARTITION p] IN d
+            self._advance()
+            return FragmentSpec(partition, self._name())
+        if strategy == "L" or (strategy == "*" and self._word() == "VALUES"):
+            self._expect_word("VALUES")
+            text = self._paren_text()
+        else:
+            start = self._curr.start if self._curr else 0
+            depth = 0
+            while self._curr and self._curr.token_type != TokenType.SEMICOLON:
+                tt = self._curr.token_type
+                if depth == 0 and self._word() == "IN" and self._next is not None and (
+                        self._next.token_type != TokenType.L_PAREN):
+                    break
+                if depth == 0 and tt == TokenType.COMMA:
+                    break
+                if tt == TokenType.L_PAREN:
+                    depth += 1
+                elif tt == TokenType.R_PAREN:
+                    depth -= 1
+                self._advance()
+            end = self._prev.end if self._prev else start
+            text = self.sql[start : end + 1].strip()
+            if not text:
+                self.raise_error("Expected a fragment expression")
+        if not need_in and self._word() != "IN":  # MODIFY ... TO expr: the same dbspace
+            return FragmentSpec(partition, "", text)
+        self._expect_word("IN")
+        return FragmentSpec(partition, self._name(), text)
+
+    def _alter_fragment(self) -> exp.Expr:
+        """ALTER FRAGMENT [ONLINE] ON TABLE | INDEX name, then ADD, DROP, MODIFY or (tables)
+        DETACH (ids_sqs_0236 and its clause pages). ATTACH (which consumes tables) and INIT
+        (which gives the table a new tabid and its constraints new constrids, ids_sqs_0084)
+        are not built."""
+        self._advance()  # FRAGMENT
+        self._eat("ONLINE")
+        self._expect_word("ON")
+        kind = self._word()
+        if kind not in ("TABLE", "INDEX"):
+            self.raise_error("Expected TABLE or INDEX")
+        self._advance()
+        spec = AlterFragment(self._table_name(), kind == "INDEX", self._word().lower())
+        self._advance()
+        if spec.action == "add":
+            if self._word() not in ("PARTITION", "REMAINDER") and (
+                    not self._next or self._next.token_type in (TokenType.SEMICOLON,
+                                                                 TokenType.SENTINEL)):
+                # ``ADD dbspace``: a round-robin scheme's new fragment (ids_sqs_0064)
+                spec.fragment = FragmentSpec(None, self._name())
+                return _stmt("alter_fragment", spec)
+            spec.fragment = self._fragment("*")
+            if self._word() in ("BEFORE", "AFTER"):
+                where = self._word()
+                self._advance()
+                target = self._name()
+                if where == "BEFORE":
+                    spec.before = target
+                else:
+                    spec.after = target
+        elif spec.action == "drop":
+            self._eat("PARTITION")
+            spec.drop = self._name()
+        elif spec.action == "modify":
+            while True:
+                self._eat("PARTITION")
+                old = self._name()
+                self._expect_word("TO")
+                spec.modify.append((old, self._fragment("*", need_in=False)))
+                if not self._match(TokenType.COMMA):
+                    break
+                self._eat("MODIFY")  # ddi_248's examples repeat the keyword
+        elif spec.action == "detach" and not spec.index:
+            self._eat("PARTITION")
+            spec.drop = self._name()
+            spec.new_table = self._name()
+        elif spec.action == "init" and spec.index:
+            # ids_sqs_0084 for an index: a new scheme, or ``[PARTITION p] IN dbspace`` (the
+            # index becomes nonfragmented); an index keeps its identity (the tabid and
+            # constrid changes the page names are a table's)
+            if self._word() == "PARTITION BY" or (self._word() in ("FRAGMENT", "PARTITION")
+                                                  and self._word(1) == "BY"):
+                spec.init = self._fragment_by(index=True)
+            else:
+                if self._eat("PARTITION"):
+                    self._name()
+                self._expect_word("IN")
+                self._name()
+        elif spec.action in ("attach", "detach", "init"):
+            raise not_implemented(f"ALTER FRAGMENT ... {spec.action.upper()}")
+        else:
+            self.raise_error("Expected ATTACH, DETACH, INIT, ADD, DROP or MODIFY")
+        return _stmt("alter_fragment", spec)
 
     def _lock_mode(self) -> str:
         """``PAGE`` or ``ROW`` after LOCK MODE, parenthesised or not, as systables.locklevel
@@ -520,9 +649,12 @@ class CreateParser(IfxExprParser):
                 break
         self._match_r_paren()
         extents = (0, 0)
+        fragments = None
+        in_dbspace = False
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w in ("USING", "IN", "FILLFACTOR"):
+                in_dbspace = in_dbspace or (w == "IN" and self._word(1) != "TABLE")
                 self._advance(2)
             elif w in ("ONLINE", "COMPRESSED"):
                 self._advance()
@@ -532,11 +664,11 @@ class CreateParser(IfxExprParser):
                 extents = (size, extents[1]) if w == "EXTENT" else (extents[0], size)
             elif w == "PARTITION BY" or (w in ("FRAGMENT", "PARTITION")
                                          and self._word(1) == "BY"):
-                self._fragment_by(index=True)
+                fragments = self._fragment_by(index=True)
             else:
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
-                                                 cluster, extents))
+                                                 cluster, extents, fragments, in_dbspace))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW
