@@ -72,6 +72,7 @@ log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
 _V = TypeVar("_V")
+_S = TypeVar("_S", bound="AsyncResource")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
@@ -164,6 +165,21 @@ class _Forward(Generic[_V]):
             raise AttributeError(f"{self.name} is read-only")
         setattr(getattr(obj, self.via), self.name,
                 value if self.cast is None else self.cast(value))
+
+
+class AsyncResource:
+    """``async with`` for an object whose ``close`` is a coroutine: the block's value is the
+    object, and leaving it closes the object (cursors, LOBs, readers, streams, pools)."""
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self: _S) -> _S:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
 
 
 class AsyncConnection(ExceptionAttributes):
@@ -275,8 +291,7 @@ class AsyncConnection(ExceptionAttributes):
         ``Connection.call_function``). The routine handle is cached per connection."""
         from ..client.fastpath import call_op, signature_of
 
-        async with self._lock:
-            return await self._run(call_op(self._core, signature_of(routine, args), args))
+        return await self.run(lambda core: call_op(core, signature_of(routine, args), args))
 
     def savepoint(self, name: str | None = None) -> AsyncSavepoint:
         """A savepoint in the transaction, set when awaited (``sp = await
@@ -544,6 +559,13 @@ class AsyncConnection(ExceptionAttributes):
         except StopIteration as stop:
             result: _T = stop.value
             return result
+
+    async def run(self, make: Callable[[Connection], Op[_T]]) -> _T:
+        """Run the operation ``make(session)`` holding the connection's lock (``session``:
+        the sync core this connection drives): the awaiting twin of ``fastpath.run``, for
+        the fast path, LOB objects and ``ifxwire.aio.cdc``."""
+        async with self._lock:
+            return await self._run(make(self._core))
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
         return await self._run(self._core.statement_op(sql, plan))

@@ -981,6 +981,28 @@ class Cursor:
             return False
         return (yield from self._fetch_op())
 
+    def query_op(self, sql: str, args: Sequence[object] = (),
+                 describe: bool = False) -> CursorOp[Any]:
+        """Execute ``sql`` and answer its first row (None when it has none) or, with
+        ``describe``, its result's columns: one statement of a longer cursor operation
+        (ifxwire.cdc's capture session), written once for both drivers."""
+        yield from self._execute_op(sql, *self._execute_args(sql, args))
+        if describe:
+            return list(self._columns)
+        row = self.take_one()
+        while row is NO_ROW and (yield from self.fetch_op()):
+            row = self.take_one()
+        return None if row is NO_ROW else row
+
+    def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
+        """Run the cursor operation ``make(self)`` holding the connection's lock, within this
+        cursor's timeout; ``AsyncCursor.run`` awaits the same operation."""
+        self._check()
+        conn = self.connection
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
+            conn._check()
+            return conn._run(make(self), self)
+
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 
     def fetch_arrow_table(self) -> Any:
@@ -1041,11 +1063,7 @@ class Cursor:
         """
         from .routines import procedure_op
 
-        self._check()
-        conn = self.connection
-        with conn._lock, timeout_scope(conn, self.statement_timeout):
-            conn._check()
-            result: Sequence[object] = conn._run(procedure_op(self, procname, parameters), self)
+        result: Sequence[object] = self.run(lambda c: procedure_op(c, procname, parameters))
         return result
 
     def close(self) -> None:
