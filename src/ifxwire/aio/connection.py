@@ -34,30 +34,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import socket
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, cast
 
+from .. import connect as _sync_connect
 from .. import errors as _e
 from ..client import goodbye
 from ..client.cancel import send_interrupt
-from ..client.connection import Connection
+from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
-from ..client.handshake import is_internal_version, version_number
+from ..client.handshake import is_internal_version
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
     Prepared,
 )
 from ..client.steps import FLUSH, Op
-from ..client.transport import Transport
+from ..client.transport import Transport, connect_failed, login_timed_out, tune
 from ..errors import Error, ExceptionAttributes, InternalError, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
-from ..rows import BaseRowFactory
+from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
 _V = TypeVar("_V")
+_P = ParamSpec("_P")
 _S = TypeVar("_S", bound="AsyncResource")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
@@ -591,6 +594,7 @@ async def _open_stream(
         import ssl
 
         ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+    where = f"{addr.host}:{addr.port}"
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(
@@ -602,27 +606,14 @@ async def _open_stream(
             ),
             params.connect_timeout,
         )
-    except asyncio.TimeoutError:
-        raise OperationalError(
-            f"could not connect to {addr.host}:{addr.port}: timed out after "
-            f"{params.connect_timeout} s",
-            sqlstate="08001",
-        ) from None
-    except OSError as exc:
-        if ctx is not None and isinstance(exc, ssl.SSLError):
-            # As the sync transport (client/transport.py _wrap_tls): the error says TLS.
-            raise OperationalError(
-                f"TLS handshake with {addr.host}:{addr.port} failed: {exc}", sqlstate="08001"
-            ) from None
-        raise OperationalError(
-            f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
-        ) from None
+    except (OSError, asyncio.TimeoutError) as exc:
+        if isinstance(exc, asyncio.TimeoutError):
+            exc = TimeoutError()  # (the same class from Python 3.11 on)
+        raise connect_failed(where, exc, params.connect_timeout) from None
     sock = writer.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if params.keepalive:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            tune(sock, params.keepalive)
     timeout = params.connect_timeout
     left = None if timeout is None else timeout - (loop.time() - started)
     return reader, writer, left
@@ -639,11 +630,9 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
             # What the TCP connect (and TLS handshake) left of connect_timeout.
             await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
         except asyncio.TimeoutError:
-            raise OperationalError(
-                f"the login did not complete within connect_timeout={params.connect_timeout} s "
-                "(the server accepted the connection but did not answer in time)",
-                sqlstate="08001",
-            ) from None
+            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                   params.connect_timeout),
+                                   sqlstate="08001") from None
     except BaseException:
         transport.close()
         raise
@@ -652,52 +641,33 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
         # is asked for here, once, since a property cannot await (Connection.server_version).
         with contextlib.suppress(Error):
-            cur = await conn.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
-            row = await cur.fetchone()
-            await cur.close()
-            if row and row[0]:
-                core.note_release(version_number(str(row[0]).strip()))
+            async with conn.cursor(row_factory=tuple_row) as cur:
+                core.note_release(await cur.run(release_op))
     return conn
 
 
-async def connect(
-    host: str | None = None,
-    port: int | None = None,
-    user: str | None = None,
-    password: str | None = None,
-    database: str | None = None,
-    server: str | None = None,
-    *,
-    autocommit: bool | None = None,
-    connect_timeout: float | None = None,
-    read_timeout: float | None = None,
-    statement_timeout: float | None = None,
-    keepalive: bool | None = None,
-    client_locale: str | None = None,
-    db_locale: str | None = None,
-    env: Mapping[str, str] | None = None,
-    tls: bool | ssl.SSLContext | None = None,
-    tls_server_hostname: str | None = None,
-    sqlhosts: str | None = None,
-    host_secondary: str | None = None,
-    port_secondary: int | None = None,
-    server_secondary: str | None = None,
-    pam_callback: Any = None,
-    fetch_buffer_size: int | None = None,
-    statement_cache_size: int | None = None,
-    lob_materialize_limit: int | None = None,
-    keep_char_padding: bool | None = None,
-    trace: bool | None = None,
-    max_redirects: int | None = None,
-    row_factory: BaseRowFactory | None = None,
-) -> AsyncConnection:
-    """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
+def _arguments_of(sync: Callable[_P, object]
+                  ) -> Callable[[Callable[..., Awaitable[_T]]], Callable[_P, Awaitable[_T]]]:
+    """The asyncio function takes the sync one's arguments: the signature is written once
+    (``inspect.signature`` and type checkers read the sync one's)."""
 
-    The session groups always go pipelined (one write); ``connect_timeout`` bounds the TCP
-    connect, the TLS handshake and the login together (per address tried).
+    def same(f: Callable[..., Awaitable[_T]]) -> Callable[_P, Awaitable[_T]]:
+        f.__signature__ = inspect.signature(sync)  # type: ignore[attr-defined]
+        return f
+
+    return same
+
+
+@_arguments_of(_sync_connect)
+async def connect(*args: Any, **kwargs: Any) -> AsyncConnection:
+    """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included;
+    ``pipelined_connect`` is accepted and has no effect: the session groups always go
+    pipelined). ``connect_timeout`` bounds the TCP connect, the TLS handshake and the login
+    together (per address tried).
     """
-    options: dict[str, Any] = {k: v for k, v in locals().items()
-                               if k not in ("host", "row_factory")}
+    options = dict(inspect.signature(_sync_connect).bind(*args, **kwargs).arguments)
+    host = options.pop("host", None)
+    row_factory = options.pop("row_factory", None)
     params = resolve(host, options)
     if goodbye.pending():  # as the sync connect: closed sessions first (client/goodbye.py)
         await asyncio.to_thread(goodbye.settle)

@@ -93,7 +93,7 @@ from .steps import FLUSH, Op, Steps
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
-    from .cursor import Cursor
+    from .cursor import Cursor, CursorOp
     from .routines import OutRoutine
     from .savepoints import Savepoint
 
@@ -366,17 +366,8 @@ class Connection(ExceptionAttributes):
     def _lookup_release(self) -> str | None:
         if self.closed or self.broken or not self.database:
             return None
-        try:
-            cur = self.cursor(row_factory=tuple_row)  # whatever the application's rows are
-            try:
-                cur.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
-                row = cur.fetchone()
-            finally:
-                cur.close()
-        except _e.Error:
-            return None
-        text = row[0] if row else None
-        return version_number(str(text).strip()) if text else None
+        with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows are
+            return cur.run(release_op)
 
     def _session_reply(self, index: int, reply: Reply) -> Reply:
         """Take one reply to the session groups; the first (SQ_PROTOCOLS) fixes the layout of
@@ -673,7 +664,7 @@ class Connection(ExceptionAttributes):
         -213 says so."""
         self._timed_out = seconds
 
-    def note_release(self, release: str) -> None:
+    def note_release(self, release: str | None) -> None:
         """The server's release, asked for at connect (``server_version``)."""
         self._server_release = release
 
@@ -1386,3 +1377,19 @@ def _hex(data: bytes | bytearray) -> str:
     if len(data) <= TRACE_HEX_LIMIT:
         return data.hex()
     return f"{bytes(data[:TRACE_HEX_LIMIT]).hex()}...(+{len(data) - TRACE_HEX_LIMIT} bytes)"
+
+
+#: The release of a 12.10/14.10 server (``Connection.server_version``).
+RELEASE_SQL = "SELECT FIRST 1 DBINFO('version', 'full') FROM systables"
+
+
+def release_op(cur: Cursor) -> CursorOp[str | None]:
+    """The server's release by ``RELEASE_SQL`` (None when that fails): asked for on first
+    use of ``server_version`` by the sync driver, at connect by the asyncio one (a property
+    cannot await); ``cur`` makes tuples."""
+    try:
+        row = yield from cur.query_op(RELEASE_SQL)
+    except _e.Error:
+        return None
+    text = row[0] if row else None
+    return version_number(str(text).strip()) if text else None
