@@ -539,7 +539,7 @@ class AsyncConnection(ExceptionAttributes):
             return False
         return True
 
-    async def _run(self, op: Op[_T], hooks: object = None) -> _T:
+    async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
         """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
         the blocking loop ``Connection._run`` (cursor operations included); the operation itself
         is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
@@ -549,7 +549,7 @@ class AsyncConnection(ExceptionAttributes):
             while True:
                 try:
                     if groups.__class__ is list:
-                        await self._exchange(groups)
+                        await self._exchange(groups, drain)
                         got = None
                     elif groups.__class__ is tuple:
                         got = await getattr(hooks, groups[0])(*groups[1:])
@@ -563,12 +563,13 @@ class AsyncConnection(ExceptionAttributes):
             result: _T = stop.value
             return result
 
-    async def run(self, make: Callable[[Connection], Op[_T]]) -> _T:
+    async def run(self, make: Callable[[Connection], Op[_T]], drain: bool = True) -> _T:
         """Run the operation ``make(session)`` holding the connection's lock (``session``:
         the sync core this connection drives): the awaiting twin of ``fastpath.run``, for
-        the fast path, LOB objects and ``ifxwire.aio.cdc``."""
+        the fast path, LOB objects, the pool and ``ifxwire.aio.cdc``. ``drain``: as
+        ``_exchange`` (False: a cancelled wait gives the connection up)."""
         async with self._lock:
-            return await self._run(make(self._core))
+            return await self._run(make(self._core), drain=drain)
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
         return await self._run(self._core.statement_op(sql, plan))

@@ -18,6 +18,7 @@ Why the exchanges are organised the way they are:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -50,7 +51,7 @@ from ..protocol.codes import (
     capability_set,
 )
 from ..protocol.login import ConnectResponse, read_connect_response
-from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, ROLLBACK_GROUP, id_group
+from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, PING_GROUP, ROLLBACK_GROUP, id_group
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
@@ -717,6 +718,29 @@ class Connection(ExceptionAttributes):
     def new_reply(self) -> Reply:
         """A reply to fill, in this session's layout and encoding."""
         return self._reply()
+
+    def ping_op(self) -> Op[bool]:
+        """One SQ_VERSION round trip (no SQL, no statement, no transaction: the pools' health
+        check); True when the server answered without an error."""
+        self._check()
+        reply = self._reply()
+        yield [(PING_GROUP, reply)]
+        return reply.error is None
+
+    @contextlib.contextmanager
+    def reads_within(self, timeout: float | None) -> Iterator[None]:
+        """Receives wait at most ``timeout`` seconds (never longer than ``read_timeout``)
+        inside the block (the sync pool's ping; None: unchanged)."""
+        if timeout is None:
+            yield
+            return
+        read_timeout = self._params.read_timeout
+        self._transport.settimeout(max(min(timeout, read_timeout or timeout), 0.001))
+        try:
+            yield
+        finally:
+            if not self._broken:
+                self._transport.settimeout(read_timeout)
 
     def read_steps(self, reply: Reply) -> Steps[Reply]:
         """``_read_steps``: one reply to its SQ_EOT, without I/O."""
