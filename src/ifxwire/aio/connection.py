@@ -205,6 +205,8 @@ class AsyncConnection(ExceptionAttributes):
         self._writer = writer
         self._transport = transport
         self._lock = asyncio.Lock()
+        #: The event loop this connection's streams belong to (where its I/O must run).
+        self.loop = asyncio.get_running_loop()
         self._read_timeout = core.params.read_timeout
         self._in_flight = False
 

@@ -931,6 +931,10 @@ class Cursor:
         self._check_result()
         return self._arraysize if size is None else count_arg(size, "fetchmany size")
 
+    def result_columns(self) -> Sequence[ColumnDesc]:
+        """The columns of the current result (empty without one), as described."""
+        return self._columns
+
     def take(self, n: int) -> list[Any]:
         """Up to ``n`` rows of the current batch, consumed (no I/O)."""
         pos = self._pos
@@ -988,7 +992,7 @@ class Cursor:
         (ifxwire.cdc's capture session), written once for both drivers."""
         yield from self._execute_op(sql, *self._execute_args(sql, args))
         if describe:
-            return list(self._columns)
+            return list(self.result_columns())
         row = self.take_one()
         while row is NO_ROW and (yield from self.fetch_op()):
             row = self.take_one()
@@ -1035,10 +1039,11 @@ class Cursor:
         ``__arrow_c_stream__``) into ``table_name`` through one pipelined executemany, encoded
         column by column (no tuple per row); ``mode`` is "create", "append", "replace" or
         "create_append" (ADBC). Returns the rows inserted."""
-        from . import arrowingest
+        from .arrowingest import ingest_op, plan_ingest
 
         self._check()
-        return arrowingest.ingest(self, table_name, data, mode)
+        ing = plan_ingest(table_name, data, mode)
+        return self.run(lambda c: ingest_op(c, ing))
 
     # ------------------------------------------------------------------ other PEP 249 calls
 
