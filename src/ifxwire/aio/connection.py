@@ -565,6 +565,17 @@ class AsyncConnection(ExceptionAttributes):
             result: _T = stop.value
             return result
 
+    @property
+    def session(self) -> Connection:
+        """The sync session core this connection drives (its session API: for the LOB
+        objects and readers, which keep their state there)."""
+        return self._core
+
+    async def drive(self, steps: Generator[Any, Any, _T]) -> _T:
+        """``_drive`` holding the connection's lock (the BYTE/TEXT readers' steps)."""
+        async with self._lock:
+            return await self._drive(steps)
+
     async def run(self, make: Callable[[Connection], Op[_T]], drain: bool = True) -> _T:
         """Run the operation ``make(session)`` holding the connection's lock (``session``:
         the sync core this connection drives): the awaiting twin of ``fastpath.run``, for

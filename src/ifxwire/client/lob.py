@@ -26,7 +26,7 @@ import codecs
 import inspect
 import io
 import struct
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
@@ -57,6 +57,7 @@ __all__ = [
 _T = TypeCode
 L = TypeVar("L", bound="SmartLob")
 _R = TypeVar("_R")
+_Y = TypeVar("_Y")
 
 #: Chunk size of iteration and of copies to and from files.
 CHUNK = 1024 * 1024
@@ -397,13 +398,9 @@ class LocatorBase:
 
     def _read_text_op(self, size: int | None) -> Op[str]:
         """A CLOB's ``read``: up to ``size`` characters (all the rest when -1/None)."""
-        n = -1 if size is None else size
         text: Any = self  # a ClobText
-        encoding = self._session.encoding
-        while (want := text._want(n)) and text._feed((yield from self._read_bytes_op(want)),
-                                                      encoding):
-            pass
-        result: str = text._take(n)
+        result: str = yield from text.read_text_op(size, self._session.encoding,
+                                                   self._read_bytes_op)
         return result
 
     def _write_text_op(self, text: str) -> Op[int]:
@@ -513,6 +510,9 @@ class ClobText:
     """The text side of a CLOB (sync and asyncio): bytes decoded as they are read, in the
     connection's code set, with the characters decoded but not yet returned kept here."""
 
+    _decoder: codecs.IncrementalDecoder | None = None
+    _chars = ""
+
     def _reset_text(self) -> None:
         self._decoder: codecs.IncrementalDecoder | None = None
         self._chars = ""
@@ -541,6 +541,15 @@ class ClobText:
         if n < 0:
             return _fp.READ_MESSAGE
         return 0 if len(self._chars) >= n else max(n - len(self._chars), 64)
+
+    def read_text_op(self, size: int | None, encoding: str,
+                     read: Callable[[int], Generator[_Y, Any, bytes]]) -> Generator[_Y, Any, str]:
+        """Up to ``size`` characters (all the rest when -1/None), the bytes read by the
+        operation or steps ``read(n)`` (a CLOB's, a BYTE/TEXT reader's) and decoded here."""
+        n = -1 if size is None else size
+        while (want := self._want(n)) and self._feed((yield from read(want)), encoding):
+            pass
+        return self._take(n)
 
 
 class Clob(ClobText, SmartLob):
