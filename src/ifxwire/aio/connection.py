@@ -2,11 +2,9 @@
 
 How the sync driver is reused without threads:
 
-* The session state (statement cache, transaction tracking, deferred CLOSE/RELEASE groups,
-  database and logging mode, error mapping) lives in a ``_Core``, a sync ``Connection``
-  subclass whose transport is a ``_StreamTransport``: the sync receive buffer without a
-  socket, whose sends queue in an outbox that ``_flush`` writes to the stream. This module
-  uses it through ``Connection``'s session API, not its private members.
+* The session state lives in a ``client.outbox.SessionCore``, the sync ``Connection``
+  without a socket: its sends queue in an outbox that ``_flush`` writes to the stream. This
+  module uses it through ``Connection``'s session API, not its private members.
 * Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
   buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
   memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
@@ -36,10 +34,9 @@ import asyncio
 import contextlib
 import inspect
 import logging
-import socket
-from collections.abc import Awaitable, Callable, Generator, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 from .. import connect as _sync_connect
 from .. import errors as _e
@@ -50,14 +47,15 @@ from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import is_internal_version
+from ..client.outbox import OutboxTransport, SessionCore
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
     Prepared,
 )
 from ..client.steps import FLUSH, Op
-from ..client.transport import Transport, connect_failed, login_timed_out, tune
-from ..errors import Error, ExceptionAttributes, InternalError, OperationalError
+from ..client.transport import connect_failed, login_timed_out, tune
+from ..errors import Error, ExceptionAttributes, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
@@ -82,65 +80,6 @@ READ_SIZE = 256 * 1024
 #: After a task is cancelled mid-request: how long the replies may take to arrive once the
 #: server was told to cancel, before the connection is given up instead.
 CANCEL_DRAIN = 2.0
-
-
-class _StreamTransport(Transport):
-    """The sync ``Transport``'s buffer without its socket: sends queue in ``outbox`` (written
-    by ``AsyncConnection._flush``), and the buffer is filled by ``AsyncConnection._drive``
-    from the stream. Nothing here blocks; a blocking receive is a bug, not a wait."""
-
-    __slots__ = ("outbox", "writer")
-
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        super().__init__(cast(socket.socket, None))
-        self.writer = writer
-        self.outbox: list[bytes] = []
-
-    def send(self, data: bytes | bytearray) -> None:
-        self.outbox.append(bytes(data))
-
-    def send_parts(self, parts: Sequence[Any]) -> None:
-        self.outbox.append(b"".join(parts))
-
-    def recv_direct(self, view: memoryview) -> int:
-        raise InternalError("blocking receive attempted on an asyncio connection")
-
-    def settimeout(self, timeout: float | None) -> None:
-        pass
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.writer.close()
-
-
-class _Core(Connection):
-    """The sync connection's state machine over a ``_StreamTransport``; it does no I/O."""
-
-    def __init__(self, params: ConnectParams, transport: _StreamTransport) -> None:
-        self._stream_transport = transport
-        self.stream_out: Iterator[bytes] | None = None
-        super().__init__(params)
-
-    def _open(self, params: ConnectParams) -> Transport:
-        return self._stream_transport
-
-    def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
-        raise InternalError("blocking exchange attempted on an asyncio connection")
-
-    def _send_stream(self, messages: Iterator[bytes]) -> None:
-        """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
-        (a client file streams, never queued whole)."""
-        self.stream_out = messages
-
-    @property
-    def server_version(self) -> str:
-        """No I/O here: ``aio.connect`` asked for the release (see Connection.server_version)."""
-        return self._server_release or self.server_version_internal
-
-    def close(self, wait: bool = False) -> None:
-        """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
-        self.begin_close(False)
-        self.end_close()
 
 
 class _Forward(Generic[_V]):
@@ -195,10 +134,10 @@ class AsyncConnection(ExceptionAttributes):
 
     def __init__(
         self,
-        core: _Core,
+        core: SessionCore,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-        transport: _StreamTransport,
+        transport: OutboxTransport,
     ) -> None:
         self._core = core
         self._reader = reader
@@ -366,11 +305,9 @@ class AsyncConnection(ExceptionAttributes):
 
     async def _flush(self) -> None:
         """Write what the core queued in the outbox."""
-        outbox = self._transport.outbox
-        if not outbox:
+        if not self._transport.outbox:
             return
-        data = b"".join(outbox)
-        outbox.clear()
+        data = self._transport.take()
         try:
             self._writer.write(data)
             await self._writer.drain()
@@ -636,9 +573,9 @@ async def _open_stream(
 async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``params`` carry its server name)."""
     reader, writer, left = await _open_stream(params, addr)
-    transport = _StreamTransport(writer)
+    transport = OutboxTransport(writer.close)
     try:
-        core = _Core(params, transport)
+        core = SessionCore(params, transport)
         conn = AsyncConnection(core, reader, writer, transport)
         try:
             # What the TCP connect (and TLS handshake) left of connect_timeout.
