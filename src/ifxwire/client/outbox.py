@@ -42,12 +42,6 @@ class OutboxTransport(Transport):
     def send_parts(self, parts: Sequence[Any]) -> None:
         self.outbox.append(b"".join(parts))
 
-    def take(self) -> bytes:
-        """What is queued, as one write (the outbox emptied)."""
-        data = b"".join(self.outbox)
-        self.outbox.clear()
-        return data
-
     def recv_direct(self, view: memoryview) -> int:
         raise InternalError("blocking receive attempted on a session without a socket")
 
