@@ -198,12 +198,7 @@ class AsyncConnection(ExceptionAttributes):
             await self._run(self._core.autocommit_op(value))
 
     def __repr__(self) -> str:
-        core = self._core
-        state = "closed" if core.closed else "broken" if core.broken else "open"
-        return (
-            f"<ifxwire AsyncConnection {state} server={core.params.server!r} "
-            f"database={core.database!r} autocommit={core.autocommit}>"
-        )
+        return f"<ifxwire AsyncConnection {self._core.state_text()}>"
 
     # ------------------------------------------------------------------ PEP 249-like API
 

@@ -572,11 +572,13 @@ class Connection(ExceptionAttributes):
         return self
 
     def __repr__(self) -> str:
+        return f"<ifxwire Connection {self.state_text()}>"
+
+    def state_text(self) -> str:
+        """What both drivers' connections show of themselves in ``repr``."""
         state = "closed" if self._closed else "broken" if self._broken else "open"
-        return (
-            f"<ifxwire Connection {state} server={self.server_name!r} "
-            f"database={self._database!r} autocommit={self._autocommit}>"
-        )
+        return (f"{state} server={self.server_name!r} database={self._database!r} "
+                f"autocommit={self._autocommit}")
 
     def __exit__(
         self,
