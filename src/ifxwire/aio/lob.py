@@ -93,7 +93,7 @@ class AsyncBlob(AsyncSmartLob):
         return await self.read(-1)
 
     async def write(self, data: bytes | bytearray | memoryview) -> int:
-        return await self._do(self._write_pieces_op(_lob._split(data)))
+        return await self._do(self._write_pieces_op(_lob.split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
         return _apieces(self.read, size, True)

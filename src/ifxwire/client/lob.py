@@ -406,7 +406,7 @@ class LocatorBase:
     def _write_text_op(self, text: str) -> Op[int]:
         data = encode_clob(text, self._session.encoding)
         self._moved()
-        yield from self._write_pieces_op(_split(data))
+        yield from self._write_pieces_op(split_pieces(data))
         return len(text)
 
 
@@ -496,7 +496,7 @@ class Blob(SmartLob):
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         """Write at the position (at the end in append mode); returns the bytes written."""
-        return self._do(self._write_pieces_op(_split(data)))
+        return self._do(self._write_pieces_op(split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
         """The bytes from the position on, ``size`` at a time."""
@@ -686,9 +686,9 @@ def source_pieces(source: object, clob: bool, encoding: str) -> _fp.Pieces:
     file-like object is read as they are taken; one whose ``read`` is a coroutine gives an
     async iterable, for the asyncio driver)."""
     if isinstance(source, str):
-        return _split(encode_clob(source, encoding))
+        return split_pieces(encode_clob(source, encoding))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _split(source)
+        return split_pieces(source)
     if hasattr(source, "read"):
         chunk = _fp.WRITE_MESSAGE // 4 if clob else _fp.WRITE_MESSAGE
         if inspect.iscoroutinefunction(source.read):
@@ -741,7 +741,7 @@ def created(values: Sequence[object]) -> tuple[bytes, int]:
     return bytes(locator), fd
 
 
-def _split(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
+def split_pieces(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
     """``data`` in SQ_LODATA write messages of at most WRITE_MESSAGE bytes."""
     return _fp.slices(memoryview(data).cast("B"), _fp.WRITE_MESSAGE)
 
