@@ -135,3 +135,23 @@ def test_aio_reads_no_private_member_of_another_module() -> None:
              and not node.attr.startswith("__") and node.attr not in own
              and not (isinstance(node.value, ast.Name) and node.value.id == "self")]
     assert not found, "use the core's named API:\n" + "\n".join(found)
+
+
+def test_one_connect_signature() -> None:
+    """``ifxwire.aio.connect`` takes ``ifxwire.connect``'s arguments (written once), and a
+    wrong call fails as a wrong call does, before any I/O."""
+    import asyncio
+    import inspect
+
+    import pytest
+
+    import ifxwire
+    import ifxwire.aio
+
+    ours = inspect.signature(ifxwire.aio.connect)
+    assert ours.parameters == inspect.signature(ifxwire.connect).parameters
+    assert ours.return_annotation == "AsyncConnection"
+    with pytest.raises(TypeError, match="no_such_option"):
+        asyncio.run(ifxwire.aio.connect(no_such_option=1))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        asyncio.run(ifxwire.aio.connect("h", 1, "u", "p", "d", "s", "one too many"))  # type: ignore[misc]

@@ -600,7 +600,8 @@ def _arguments_of(sync: Callable[_P, object]
     (``inspect.signature`` and type checkers read the sync one's)."""
 
     def same(f: Callable[..., Awaitable[_T]]) -> Callable[_P, Awaitable[_T]]:
-        f.__signature__ = inspect.signature(sync)  # type: ignore[attr-defined]
+        f.__signature__ = inspect.signature(sync).replace(  # type: ignore[attr-defined]
+            return_annotation=inspect.signature(f).return_annotation)
         return f
 
     return same
