@@ -257,6 +257,12 @@ def run(conn: Connection, op: Op[_T]) -> _T:
         return conn._run(op)
 
 
+def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
+    """One SQ_LODATA read of up to ``n`` bytes into ``sink``, blocking; returns the bytes
+    read."""
+    return run(conn, read_into_op(conn, fd, sink, n))
+
+
 def call(conn: Connection, signature: str, args: Sequence[object]) -> list[Any]:
     """Run a routine by fast path; every return value, in order."""
     return run(conn, call_op(conn, signature, args))
