@@ -23,12 +23,12 @@ import datetime as _dt
 import enum
 import struct
 from collections.abc import Iterator, Sequence
-from types import TracebackType
 from typing import Any, NamedTuple, Protocol
 
 from .client import fastpath as _fp
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
+from .client.resources import Closing
 from .client.steps import Op
 from .protocol import cdc as rec
 from .protocol.columns import ColumnDesc
@@ -330,7 +330,7 @@ def _code(row: Any) -> int:
     return int(row[0]) if row else -1
 
 
-class ChangeStream(Capture):
+class ChangeStream(Capture, Closing):
     """An open capture session; iterate it for events, close it (or leave its ``with``) to end
     the capture. Iteration stops after the close."""
 
@@ -362,12 +362,6 @@ class ChangeStream(Capture):
             if self._owned:
                 conn.close()
 
-    def __enter__(self) -> ChangeStream:
-        return self
-
-    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]:

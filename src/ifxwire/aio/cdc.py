@@ -15,12 +15,13 @@ from collections.abc import AsyncIterator, Sequence
 
 from .. import cdc as _cdc
 from ..cdc import Capture, Event, EventKind, StreamError
-from .connection import AsyncConnection, AsyncResource
+from ..client.resources import AsyncClosing
+from .connection import AsyncConnection
 
 __all__ = ["AsyncChangeStream", "Event", "EventKind", "StreamError", "open_stream"]
 
 
-class AsyncChangeStream(Capture, AsyncResource):
+class AsyncChangeStream(Capture, AsyncClosing):
     """An open capture session; ``async for`` its events, ``await close()`` (or leave its
     ``async with``) to end the capture."""
 

@@ -73,7 +73,6 @@ log = logging.getLogger("ifxwire.aio")
 _T = TypeVar("_T")
 _V = TypeVar("_V")
 _P = ParamSpec("_P")
-_S = TypeVar("_S", bound="AsyncResource")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
@@ -107,21 +106,6 @@ class _Forward(Generic[_V]):
             raise AttributeError(f"{self.name} is read-only")
         setattr(getattr(obj, self.via), self.name,
                 value if self.cast is None else self.cast(value))
-
-
-class AsyncResource:
-    """``async with`` for an object whose ``close`` is a coroutine: the block's value is the
-    object, and leaving it closes the object (cursors, LOBs, readers, streams, pools)."""
-
-    async def close(self) -> None:
-        raise NotImplementedError
-
-    async def __aenter__(self: _S) -> _S:
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
-        await self.close()
 
 
 class AsyncConnection(ExceptionAttributes):

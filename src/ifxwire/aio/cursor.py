@@ -21,13 +21,14 @@ from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.replies import Reply
+from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
 from ..client.steps import Op
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
-from .connection import AsyncResource, _Forward
+from .connection import _Forward
 
 if TYPE_CHECKING:
     from .connection import AsyncConnection
@@ -39,7 +40,7 @@ log = logging.getLogger("ifxwire.aio")
 _T = TypeVar("_T")
 
 
-class AsyncCursor(AsyncArrowMixin, AsyncResource):
+class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works.
     The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
 

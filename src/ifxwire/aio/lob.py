@@ -21,10 +21,10 @@ from ..client import blobstream as _bs
 from ..client import fastpath as _fp
 from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P
+from ..client.resources import AsyncClosing
 from ..client.steps import Op, Steps
 from ..errors import InterfaceError
 from ..protocol.codes import XID_CLOB
-from .connection import AsyncResource
 
 if TYPE_CHECKING:
     from ..client.statements import Prepared
@@ -36,7 +36,7 @@ L = TypeVar("L", bound="AsyncSmartLob")
 _R = TypeVar("_R")
 
 
-class AsyncSmartLob(LocatorBase, AsyncResource):
+class AsyncSmartLob(LocatorBase, AsyncClosing):
     """A smart large object on the server, for the asyncio driver. Not task-safe (like a
     file): one task at a time uses a given object. Each method awaits one of
     ``LocatorBase``'s operations (client/lob.py) under the connection's lock."""
@@ -143,7 +143,7 @@ def lob_factory(aconn: AsyncConnection) -> _lob.LobFactory:
 # --------------------------------------------------------------------------------------------
 
 
-class AsyncBlobReader(AsyncResource):
+class AsyncBlobReader(AsyncClosing):
     """A BYTE value read from the server as it is consumed (``await r.read(n)``,
     ``readinto``, ``async for chunk in r``); the asyncio ``BlobReader``, whose steps each
     method awaits."""
@@ -195,7 +195,7 @@ class AsyncBlobReader(AsyncResource):
         raw.close()
 
 
-class AsyncTextReader(AsyncResource):
+class AsyncTextReader(AsyncClosing):
     """A TEXT value read as it is consumed: ``await r.read(n)`` counts characters."""
 
     def __init__(self, raw: AsyncBlobReader, encoding: str) -> None:

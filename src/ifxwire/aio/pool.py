@@ -32,8 +32,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from ..client.pool import POOL_OPTIONS, WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
+from ..client.resources import AsyncClosing
 from ..errors import Error
-from .connection import AsyncConnection, AsyncResource, connect
+from .connection import AsyncConnection, connect
 
 __all__ = ["AsyncConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
 
@@ -49,7 +50,7 @@ def _expire(fut: asyncio.Future[_Entry | None]) -> None:
         fut.set_exception(_Expired())
 
 
-class AsyncConnectionPool(PoolBase, AsyncResource):
+class AsyncConnectionPool(PoolBase, AsyncClosing):
     """A pool of :class:`ifxwire.aio.AsyncConnection`; create it with ``await create_pool``.
 
     Arguments as ``ifxwire.ConnectionPool`` (the pool options are ``PoolBase``'s, the rest go

@@ -18,7 +18,6 @@ import re
 import time
 import weakref
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from types import TracebackType
 from typing import Any, TypeVar
 
 from .. import errors as _e
@@ -47,6 +46,7 @@ from .cancel import timeout_scope
 from .connection import Connection, codec_error
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql
 from .replies import Reply
+from .resources import Closing
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
 from .steps import Op, Steps
@@ -101,7 +101,7 @@ def _failing_maker(exc: Exception) -> Callable[[Batch], list[Any]]:
 
     return maker
 
-class Cursor:
+class Cursor(Closing):
     """A PEP 249 cursor. Create it with ``Connection.cursor()``."""
 
     #: The open result's column descriptions (set when a result opens; Arrow fetch reads them).
@@ -1086,17 +1086,6 @@ class Cursor:
             raise _e.closed_error("cursor")
         if self.connection.closed:
             raise _e.closed_error("connection")
-
-    def __enter__(self) -> Cursor:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

@@ -27,7 +27,6 @@ import inspect
 import io
 import struct
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Sequence
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
@@ -38,6 +37,7 @@ from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
 from .replies import Reply
+from .resources import Closing
 from .sources import source_error
 from .steps import Op
 
@@ -410,7 +410,7 @@ class LocatorBase:
         return len(text)
 
 
-class SmartLob(LocatorBase):
+class SmartLob(LocatorBase, Closing):
     """A smart large object on the server, opened on demand. Not thread-safe (like a file).
     Each method runs one of ``LocatorBase``'s operations under the connection's lock."""
 
@@ -435,17 +435,6 @@ class SmartLob(LocatorBase):
     def close(self) -> None:
         """Close the server descriptor (the object stays: a row holds it)."""
         self._do(self._close_op())
-
-    def __enter__(self: L) -> L:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ---- positions ----------------------------------------------------------------------------
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:

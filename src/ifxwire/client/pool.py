@@ -44,6 +44,7 @@ from ..errors import Error, InterfaceError, OperationalError
 from ..protocol.requests import ROLLBACK_GROUP
 from . import fastpath as _fastpath
 from .connection import Connection
+from .resources import Closing
 from .steps import Op
 
 __all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
@@ -321,7 +322,7 @@ class PoolBase:
         )
 
 
-class ConnectionPool(PoolBase):
+class ConnectionPool(PoolBase, Closing):
     """A pool of :class:`ifxwire.Connection` objects.
 
     ``connect_args`` / ``connect_kwargs`` are passed to ``ifxwire.connect`` (or to ``factory``
@@ -580,11 +581,6 @@ class ConnectionPool(PoolBase):
         for e in idle:
             self._close_conn(e.conn)
 
-    def __enter__(self) -> ConnectionPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def ping(conn: Connection, timeout: float | None = None) -> bool:
