@@ -14,7 +14,8 @@ object reads of the session id (SQ_LODATA, as IBM JDBC's ``CDCEngine`` does with
             elif ev.kind is EventKind.COMMIT:
                 save(ev.sequence)  # restart here: open_stream(..., from_sequence=saved)
 
-The decoding (``Decoder``) is shared with ``ifxwire.aio.cdc``.
+The capture session's statements (``Capture``'s cursor operations) and the decoding
+(``Decoder``) are shared with ``ifxwire.aio.cdc``, which awaits them.
 """
 
 from __future__ import annotations
