@@ -14,7 +14,8 @@ object reads of the session id (SQ_LODATA, as IBM JDBC's ``CDCEngine`` does with
             elif ev.kind is EventKind.COMMIT:
                 save(ev.sequence)  # restart here: open_stream(..., from_sequence=saved)
 
-The decoding (``Decoder``) is shared with ``ifxwire.aio.cdc``.
+The capture session's statements (``Capture``'s cursor operations) and the decoding
+(``Decoder``) are shared with ``ifxwire.aio.cdc``, which awaits them.
 """
 
 from __future__ import annotations
@@ -23,17 +24,19 @@ import datetime as _dt
 import enum
 import struct
 from collections.abc import Iterator, Sequence
-from types import TracebackType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .client import fastpath as _fp
 from .client.connection import Connection
+from .client.cursor import Cursor, CursorOp
+from .client.resources import Closing
+from .client.steps import Op
 from .protocol import cdc as rec
 from .protocol.columns import ColumnDesc
 from .rows import Row, row_class
 from .types import cdcrow
 
-__all__ = ["ChangeStream", "Decoder", "Event", "EventKind", "StreamError", "open_stream"]
+__all__ = ["Capture", "ChangeStream", "Decoder", "Event", "EventKind", "StreamError", "open_stream"]
 
 CDC_DATABASE = "syscdcv1"
 #: Bytes asked for per smart-large-object read of the session.
@@ -220,34 +223,6 @@ def check(code: object, what: str) -> int:
     return code
 
 
-def _explain(conn: Connection, err: BaseException) -> None:
-    """Give a failed routine's code its name and text from syscdcerrcodes (best effort: a
-    server without the table, or a connection that is gone, leaves the bare code)."""
-    if not isinstance(err, StreamError) or err.code >= 0 or conn.closed:
-        return
-    try:
-        cur = conn.cursor()
-        try:
-            cur.execute(SQL_ERRCODE, (err.code,))
-            row = cur.fetchone()
-        finally:
-            cur.close()
-    except Exception:
-        return
-    if row and row[0]:
-        err.describe(str(row[0]), str(row[1] or ""))
-
-
-def _call(conn: Connection, sql: str, args: Sequence[object]) -> int:
-    cur = conn.cursor()
-    try:
-        cur.execute(sql, tuple(args))
-        row = cur.fetchone()
-    finally:
-        cur.close()
-    return int(row[0]) if row else -1
-
-
 def split_table(name: str) -> tuple[str, str]:
     """``db:owner.table`` -> (database, ``owner.table``); the database is required."""
     db, sep, rest = name.partition(":")
@@ -256,85 +231,138 @@ def split_table(name: str) -> tuple[str, str]:
     return db, rest
 
 
-def _describe(conn: Connection, table: str, columns: Sequence[str] | None
-              ) -> list[ColumnDesc]:
-    cur = conn.cursor()
-    try:
-        cur.execute(SQL_DESCRIBE.format(columns=", ".join(columns) if columns else "*",
-                                        table=table))
-        return list(cur._columns)
-    finally:
-        cur.close()
+class _Session(Protocol):
+    """What a capture needs of its connection (sync or asyncio)."""
+
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def encoding(self) -> str: ...
 
 
-class ChangeStream:
-    """An open capture session; iterate it for events, close it (or leave its ``with``) to end
-    the capture. Iteration stops after the close."""
+class Capture:
+    """A capture session's state and the statements that open and end it, written once for
+    both drivers: ``open_op``, ``close_op`` are cursor operations (``Cursor.query_op`` per
+    statement) that ``ChangeStream`` runs blocking and ``ifxwire.aio.cdc.AsyncChangeStream``
+    awaits (``Cursor.run`` / ``AsyncCursor.run``); ``read_op`` is the session's SQ_LODATA
+    read and ``events`` decodes what it read."""
 
-    def __init__(self, conn: Connection, owned: bool, tables: Sequence[str],
-                 columns: dict[str, Sequence[str]] | Sequence[str] | None,
-                 from_sequence: int | None, timeout: int, max_records: int) -> None:
+    def __init__(self, conn: _Session, owned: bool) -> None:
         self.conn = conn
         self._owned = owned
         self.session = -1
         self.closed = False
         self._started: list[str] = []
         self._sink = bytearray(READ_SIZE)
+        self.decoder = Decoder({}, conn.encoding)
+
+    def open_op(self, cur: Cursor, tables: Sequence[str],
+                columns: dict[str, Sequence[str]] | Sequence[str] | None,
+                from_sequence: int | None, timeout: int, max_records: int) -> CursorOp[None]:
+        """cdc_opensess, per table cdc_set_fullrowlogging and cdc_startcapture (each table
+        described for the decoder), cdc_activatesess; on a failure the code is explained
+        and what was started is ended before the error goes on."""
+        q = cur.query_op
+        described = self.decoder.tables
         try:
-            described: dict[int, tuple[str, Sequence[ColumnDesc]]] = {}
-            self.session = check(_call(
-                conn, SQL_OPEN, open_args(_server_name(conn), timeout, max_records)),
-                "cdc_opensess")
+            row = yield from q(SQL_SERVER)
+            server = str(row[0]).strip() if row and row[0] else ""
+            self.session = check(_code((yield from q(
+                SQL_OPEN, open_args(server, timeout, max_records)))), "cdc_opensess")
             for label, name in enumerate(tables, 1):
                 cols = columns_for(columns, name)
-                check(_call(conn, SQL_FULLROW, (name, 1)), f"cdc_set_fullrowlogging of {name}")
+                check(_code((yield from q(SQL_FULLROW, (name, 1)))),
+                      f"cdc_set_fullrowlogging of {name}")
+                describe = SQL_DESCRIBE.format(columns=", ".join(cols) if cols else "*",
+                                               table=name)
                 if cols is None:  # every column: the description names them
-                    described[label] = (name, _describe(conn, name, cols))
-                check(_call(conn, SQL_START, start_args(
-                    self.session, name, cols or [c.name for c in described[label][1]], label)),
-                      f"cdc_startcapture of {name}")
+                    described[label] = (name, (yield from q(describe, describe=True)))
+                names = cols or [c.name for c in described[label][1]]
+                check(_code((yield from q(SQL_START, start_args(
+                    self.session, name, names, label)))), f"cdc_startcapture of {name}")
                 self._started.append(name)
                 if cols is not None:  # named: the server has checked them
-                    described[label] = (name, _describe(conn, name, cols))
-            check(_call(conn, SQL_ACTIVATE, (self.session, int(from_sequence or 0))),
+                    described[label] = (name, (yield from q(describe, describe=True)))
+            check(_code((yield from q(SQL_ACTIVATE, (self.session, int(from_sequence or 0))))),
                   "cdc_activatesess")
         except BaseException as e:
-            _explain(conn, e)
-            self.close()
+            yield from self._explain_op(cur, e)
+            yield from self.close_op(cur)
             raise
-        self.decoder = Decoder(described, conn.encoding)
+
+    def _explain_op(self, cur: Cursor, err: BaseException) -> CursorOp[None]:
+        """Give a failed routine's code its name and text from syscdcerrcodes (best effort: a
+        server without the table, or a connection that is gone, leaves the bare code)."""
+        if not isinstance(err, StreamError) or err.code >= 0 or self.conn.closed:
+            return
+        try:
+            row = yield from cur.query_op(SQL_ERRCODE, (err.code,))
+        except Exception:
+            return
+        if row and row[0]:
+            err.describe(str(row[0]), str(row[1] or ""))
+
+    def close_op(self, cur: Cursor) -> CursorOp[None]:
+        """End the capture of every table and close the session (once); never raises for a
+        connection that is already gone. The driver closes a connection it owns after."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if not self.conn.closed and self.session >= 0:
+                for name in self._started:
+                    yield from cur.query_op(SQL_END, (self.session, name))
+                yield from cur.query_op(SQL_CLOSE, (self.session,))
+        except Exception:
+            pass
+
+    def read_op(self, session: Connection) -> Op[int]:
+        """One SQ_LODATA read of the session's records into the stream's buffer."""
+        return _fp.read_into_op(session, self.session, memoryview(self._sink), len(self._sink))
+
+    def events(self, n: int) -> Iterator[Event]:
+        """The events of the ``n`` bytes ``read_op`` read."""
+        if n <= 0:
+            raise StreamError("the capture session's read returned nothing")
+        return self.decoder.feed(memoryview(self._sink)[:n])
+
+
+def _code(row: Any) -> int:
+    return int(row[0]) if row else -1
+
+
+class ChangeStream(Capture, Closing):
+    """An open capture session; iterate it for events, close it (or leave its ``with``) to end
+    the capture. Iteration stops after the close."""
+
+    def __init__(self, conn: Connection, owned: bool, tables: Sequence[str],
+                 columns: dict[str, Sequence[str]] | Sequence[str] | None,
+                 from_sequence: int | None, timeout: int, max_records: int) -> None:
+        super().__init__(conn, owned)
+        self.conn: Connection = conn
+        with conn.cursor() as cur:
+            cur.run(lambda c: self.open_op(c, tables, columns, from_sequence, timeout,
+                                           max_records))
 
     def __iter__(self) -> Iterator[Event]:
         while not self.closed:
-            n = _fp.read_into(self.conn, self.session, memoryview(self._sink), len(self._sink))
-            if n <= 0:
-                raise StreamError("the capture session's read returned nothing")
-            yield from self.decoder.feed(memoryview(self._sink)[:n])
+            yield from self.events(_fp.run(self.conn, self.read_op(self.conn)))
 
     def close(self) -> None:
         """End the capture of every table and close the session; never raises for a
         connection that is already gone."""
-        if self.closed:
-            return
-        self.closed = True
         conn = self.conn
         try:
-            if not conn.closed and self.session >= 0:
-                for name in self._started:
-                    _call(conn, SQL_END, (self.session, name))
-                _call(conn, SQL_CLOSE, (self.session,))
+            if not self.closed and not conn.closed:
+                with conn.cursor() as cur:
+                    cur.run(self.close_op)
         except Exception:
             pass
         finally:
+            self.closed = True
             if self._owned:
                 conn.close()
 
-    def __enter__(self) -> ChangeStream:
-        return self
-
-    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]:
@@ -356,16 +384,6 @@ def columns_for(columns: dict[str, Sequence[str]] | Sequence[str] | None,
         cols = columns.get(table)
         return list(cols) if cols else None
     return list(columns)
-
-
-def _server_name(conn: Connection) -> str:
-    cur = conn.cursor()
-    try:
-        cur.execute(SQL_SERVER)
-        row = cur.fetchone()
-    finally:
-        cur.close()
-    return str(row[0]).strip() if row and row[0] else ""
 
 
 def open_stream(conn_or_dsn: Connection | str, tables: Sequence[str],

@@ -141,8 +141,9 @@ def _one(cur: Any, sql: str, *args: object) -> Any:
 
 def test_recboundary_restarts_the_record_a_short_read_cut(reader: ifxwire.Connection) -> None:
     cur = reader.cursor()
-    sid = _one(cur, "EXECUTE FUNCTION informix.cdc_opensess(?, 0, 1, 1, 1, 1)",
-               cdc._server_name(reader))
+    cur.execute(cdc.SQL_SERVER)
+    server = cur.fetchone()[0].strip()
+    sid = _one(cur, "EXECUTE FUNCTION informix.cdc_opensess(?, 0, 1, 1, 1, 1)", server)
     assert sid > 0
     try:
         assert _one(cur, "EXECUTE FUNCTION informix.cdc_set_fullrowlogging('cdccat:wide', 1)"

@@ -111,3 +111,47 @@ def test_both_connections_carry_the_pep249_exception_attributes() -> None:
     for cls in (Connection, AsyncConnection):
         for name in names:
             assert getattr(cls, name) is getattr(errors, name), (cls, name)
+
+
+def test_aio_reads_no_private_member_of_another_module() -> None:
+    """The asyncio modules use the core's named API: a private name read on anything but
+    ``self`` must be one that aio/ defines itself (its own connection's lock, loops, the
+    sync cursor it holds); ``self._x`` is theirs or their base classes' (PoolBase,
+    LocatorBase, SavepointState: the shared state they extend)."""
+    trees = {p.name: ast.parse(p.read_text()) for p in sorted((SRC / "aio").glob("*.py"))}
+    own: set[str] = set()
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                own.add(node.name)
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                  and isinstance(node.value, ast.Name) and node.value.id == "self"):
+                own.add(node.attr)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                own.add(node.target.id)
+    found = [f"{name}:{node.lineno}: {ast.unparse(node)}"
+             for name, tree in trees.items() for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+             and not node.attr.startswith("__") and node.attr not in own
+             and not (isinstance(node.value, ast.Name) and node.value.id == "self")]
+    assert not found, "use the core's named API:\n" + "\n".join(found)
+
+
+def test_one_connect_signature() -> None:
+    """``ifxwire.aio.connect`` takes ``ifxwire.connect``'s arguments (written once), and a
+    wrong call fails as a wrong call does, before any I/O."""
+    import asyncio
+    import inspect
+
+    import pytest
+
+    import ifxwire
+    import ifxwire.aio
+
+    ours = inspect.signature(ifxwire.aio.connect)
+    assert ours.parameters == inspect.signature(ifxwire.connect).parameters
+    assert ours.return_annotation == "AsyncConnection"
+    with pytest.raises(TypeError, match="no_such_option"):
+        asyncio.run(ifxwire.aio.connect(no_such_option=1))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        asyncio.run(ifxwire.aio.connect("h", 1, "u", "p", "d", "s", "one too many"))  # type: ignore[misc]

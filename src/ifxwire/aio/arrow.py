@@ -19,43 +19,34 @@ of blocking the loop forever: use ``fetch_arrow_table`` or ``fetch_record_batche
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Coroutine, Generator, Iterator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterator,
+    Sequence,
+)
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import InterfaceError
 
 if TYPE_CHECKING:
-    from ..client.batch import BatchCursor
-    from ..client.placeholders import SqlPlan
-    from ..client.statements import Prepared
     from ..protocol.columns import ColumnDesc
 
     # What the mixin needs of the sync cursor and of the asyncio connection, named as
     # Protocols so that this module stays out of the client/aio import circle
     # (tests/unit/test_driver_core.py).
 
-    class _Cursor(BatchCursor, Protocol):
-        statement_timeout: float | None
-
-        @property
-        def _columns(self) -> Sequence[ColumnDesc]: ...
-
-        def _check(self) -> None: ...
-        def _check_result(self) -> None: ...
-
-    class _Core(Protocol):
-        def ensure_usable(self) -> None: ...
+    class _Cursor(Protocol):
+        def ensure_open(self) -> None: ...
+        def ensure_result(self) -> None: ...
+        def result_columns(self) -> Sequence[ColumnDesc]: ...
 
     class _Connection(Protocol):
         @property
-        def _writer(self) -> object: ...
-        @property
-        def _core(self) -> _Core: ...
-        @property
-        def _lock(self) -> asyncio.Lock: ...
-
-        async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]: ...
-        async def _drive(self, steps: Generator[Any, Any, _R]) -> _R: ...
+        def loop(self) -> asyncio.AbstractEventLoop: ...
 
 __all__ = ["AsyncArrowMixin"]
 
@@ -67,14 +58,6 @@ _ON_LOOP = (
     "'async for batch in cur.fetch_record_batches()', or read the stream in another thread "
     "('await asyncio.to_thread(polars.DataFrame, cur)')"
 )
-
-
-def _loop_of(aconn: _Connection) -> asyncio.AbstractEventLoop:
-    """The event loop the connection's streams belong to (where its I/O must run)."""
-    loop = getattr(aconn._writer, "_loop", None)  # asyncio.StreamWriter keeps it there
-    if not isinstance(loop, asyncio.AbstractEventLoop):
-        raise InterfaceError("the asyncio connection's event loop cannot be found")
-    return loop
 
 
 def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
@@ -111,6 +94,9 @@ class AsyncArrowMixin:
     _cur: _Cursor
     connection: _Connection
 
+    if TYPE_CHECKING:
+        async def run(self, make: Callable[[Any], Generator[Any, Any, _R]]) -> _R: ...
+
     async def fetch_arrow_table(self) -> Any:
         """The remaining rows as a ``pyarrow.Table`` (needs ``ifxwire[arrow]``)."""
         from ..client import arrowfetch
@@ -137,12 +123,12 @@ class AsyncArrowMixin:
         from ..client import arrowfetch
 
         pa = _arrow.require_pyarrow()
-        loop = _loop_of(self.connection)
+        loop = self.connection.loop
         if _on_loop_thread(loop):
             raise InterfaceError(_ON_LOOP)
         cur = self._cur
-        cur._check_result()
-        schema = _arrow._Plan(pa, cur._columns).schema
+        cur.ensure_result()
+        schema = _arrow.arrow_schema(cur.result_columns())
         it = arrowfetch.aiter_batches(self, rows_per_batch)  # type: ignore[arg-type]
 
         def batches() -> Iterator[Any]:
@@ -167,31 +153,8 @@ class AsyncArrowMixin:
     async def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
         """Insert Arrow-compatible ``data`` into ``table_name`` as the sync ``adbc_ingest``
         (one pipelined executemany, encoded column by column); returns the rows inserted."""
-        from ..client.arrowingest import EXISTS_SQL, filler, plan_ingest
-        from ..client.batch import pipeline_steps, raise_batch_errors
-        from ..client.cancel import timeout_scope
-        from ..client.placeholders import plan_sql
+        from ..client.arrowingest import ingest_op, plan_ingest
 
-        cur = self._cur
-        cur._check()
+        self._cur.ensure_open()
         ing = plan_ingest(table_name, data, mode)
-        face: Any = self
-        await face.execute(EXISTS_SQL, (ing.tabname,))
-        exists = await face.fetchone() is not None
-        for sql in ing.ddl(exists):
-            await face.execute(sql)
-        batches = ing.batches()
-        if batches is None:
-            cur.rowcount = 0
-            return 0
-        aconn = self.connection
-        core = aconn._core
-        plan = plan_sql(ing.insert_sql)
-        async with aconn._lock, timeout_scope(core, cur.statement_timeout):
-            core.ensure_usable()
-            cur._reset()
-            p, _ = await aconn._statement(ing.insert_sql, plan)
-            pipe, index = await aconn._drive(
-                pipeline_steps(cur, p, filler(cur, ing.pa, plan, batches)))
-            raise_batch_errors(pipe)
-        return index
+        return await self.run(lambda c: ingest_op(c, ing))

@@ -2,11 +2,9 @@
 
 How the sync driver is reused without threads:
 
-* The session state (statement cache, transaction tracking, deferred CLOSE/RELEASE groups,
-  database and logging mode, error mapping) lives in a ``_Core``, a sync ``Connection``
-  subclass whose transport is a ``_StreamTransport``: the sync receive buffer without a
-  socket, whose sends queue in an outbox that ``_flush`` writes to the stream. This module
-  uses it through ``Connection``'s session API, not its private members.
+* The session state lives in a ``client.outbox.SessionCore``, the sync ``Connection``
+  without a socket: its sends queue in an outbox that ``_flush`` writes to the stream. This
+  module uses it through ``Connection``'s session API, not its private members.
 * Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
   buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
   memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
@@ -34,30 +32,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
-import socket
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
+from .. import connect as _sync_connect
 from .. import errors as _e
 from ..client import goodbye
 from ..client.cancel import send_interrupt
-from ..client.connection import Connection
+from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
-from ..client.handshake import is_internal_version, version_number
+from ..client.handshake import is_internal_version
+from ..client.outbox import OutboxTransport, SessionCore
 from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import (
     Prepared,
 )
 from ..client.steps import FLUSH, Op
-from ..client.transport import Transport
-from ..errors import Error, ExceptionAttributes, InternalError, OperationalError
+from ..client.transport import connect_failed, login_timed_out, tune
+from ..errors import Error, ExceptionAttributes, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
-from ..rows import BaseRowFactory
+from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
 
 if TYPE_CHECKING:
@@ -72,71 +72,13 @@ log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
 _V = TypeVar("_V")
+_P = ParamSpec("_P")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
 #: After a task is cancelled mid-request: how long the replies may take to arrive once the
 #: server was told to cancel, before the connection is given up instead.
 CANCEL_DRAIN = 2.0
-
-
-class _StreamTransport(Transport):
-    """The sync ``Transport``'s buffer without its socket: sends queue in ``outbox`` (written
-    by ``AsyncConnection._flush``), and the buffer is filled by ``AsyncConnection._drive``
-    from the stream. Nothing here blocks; a blocking receive is a bug, not a wait."""
-
-    __slots__ = ("outbox", "writer")
-
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        super().__init__(cast(socket.socket, None))
-        self.writer = writer
-        self.outbox: list[bytes] = []
-
-    def send(self, data: bytes | bytearray) -> None:
-        self.outbox.append(bytes(data))
-
-    def send_parts(self, parts: Sequence[Any]) -> None:
-        self.outbox.append(b"".join(parts))
-
-    def recv_direct(self, view: memoryview) -> int:
-        raise InternalError("blocking receive attempted on an asyncio connection")
-
-    def settimeout(self, timeout: float | None) -> None:
-        pass
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.writer.close()
-
-
-class _Core(Connection):
-    """The sync connection's state machine over a ``_StreamTransport``; it does no I/O."""
-
-    def __init__(self, params: ConnectParams, transport: _StreamTransport) -> None:
-        self._stream_transport = transport
-        self.stream_out: Iterator[bytes] | None = None
-        super().__init__(params)
-
-    def _open(self, params: ConnectParams) -> Transport:
-        return self._stream_transport
-
-    def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
-        raise InternalError("blocking exchange attempted on an asyncio connection")
-
-    def _send_stream(self, messages: Iterator[bytes]) -> None:
-        """Kept for ``AsyncConnection._read``, which sends the messages one await at a time
-        (a client file streams, never queued whole)."""
-        self.stream_out = messages
-
-    @property
-    def server_version(self) -> str:
-        """No I/O here: ``aio.connect`` asked for the release (see Connection.server_version)."""
-        return self._server_release or self.server_version_internal
-
-    def close(self, wait: bool = False) -> None:
-        """No I/O: mark closed and drop the stream (AsyncConnection.close says goodbye)."""
-        self.begin_close(False)
-        self.end_close()
 
 
 class _Forward(Generic[_V]):
@@ -176,16 +118,18 @@ class AsyncConnection(ExceptionAttributes):
 
     def __init__(
         self,
-        core: _Core,
+        core: SessionCore,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-        transport: _StreamTransport,
+        transport: OutboxTransport,
     ) -> None:
         self._core = core
         self._reader = reader
         self._writer = writer
         self._transport = transport
         self._lock = asyncio.Lock()
+        #: The event loop this connection's streams belong to (where its I/O must run).
+        self.loop = asyncio.get_running_loop()
         self._read_timeout = core.params.read_timeout
         self._in_flight = False
 
@@ -238,12 +182,7 @@ class AsyncConnection(ExceptionAttributes):
             await self._run(self._core.autocommit_op(value))
 
     def __repr__(self) -> str:
-        core = self._core
-        state = "closed" if core.closed else "broken" if core.broken else "open"
-        return (
-            f"<ifxwire AsyncConnection {state} server={core.params.server!r} "
-            f"database={core.database!r} autocommit={core.autocommit}>"
-        )
+        return f"<ifxwire AsyncConnection {self._core.state_text()}>"
 
     # ------------------------------------------------------------------ PEP 249-like API
 
@@ -275,8 +214,7 @@ class AsyncConnection(ExceptionAttributes):
         ``Connection.call_function``). The routine handle is cached per connection."""
         from ..client.fastpath import call_op, signature_of
 
-        async with self._lock:
-            return await self._run(call_op(self._core, signature_of(routine, args), args))
+        return await self.run(lambda core: call_op(core, signature_of(routine, args), args))
 
     def savepoint(self, name: str | None = None) -> AsyncSavepoint:
         """A savepoint in the transaction, set when awaited (``sp = await
@@ -349,7 +287,7 @@ class AsyncConnection(ExceptionAttributes):
         outbox = self._transport.outbox
         if not outbox:
             return
-        data = b"".join(outbox)
+        data = b"".join(outbox)  # (inline: one call fewer per request)
         outbox.clear()
         try:
             self._writer.write(data)
@@ -521,7 +459,7 @@ class AsyncConnection(ExceptionAttributes):
             return False
         return True
 
-    async def _run(self, op: Op[_T], hooks: object = None) -> _T:
+    async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
         """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
         the blocking loop ``Connection._run`` (cursor operations included); the operation itself
         is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
@@ -531,7 +469,7 @@ class AsyncConnection(ExceptionAttributes):
             while True:
                 try:
                     if groups.__class__ is list:
-                        await self._exchange(groups)
+                        await self._exchange(groups, drain)
                         got = None
                     elif groups.__class__ is tuple:
                         got = await getattr(hooks, groups[0])(*groups[1:])
@@ -544,6 +482,25 @@ class AsyncConnection(ExceptionAttributes):
         except StopIteration as stop:
             result: _T = stop.value
             return result
+
+    @property
+    def session(self) -> Connection:
+        """The sync session core this connection drives (its session API: for the LOB
+        objects and readers, which keep their state there)."""
+        return self._core
+
+    async def drive(self, steps: Generator[Any, Any, _T]) -> _T:
+        """``_drive`` holding the connection's lock (the BYTE/TEXT readers' steps)."""
+        async with self._lock:
+            return await self._drive(steps)
+
+    async def run(self, make: Callable[[Connection], Op[_T]], drain: bool = True) -> _T:
+        """Run the operation ``make(session)`` holding the connection's lock (``session``:
+        the sync core this connection drives): the awaiting twin of ``fastpath.run``, for
+        the fast path, LOB objects, the pool and ``ifxwire.aio.cdc``. ``drain``: as
+        ``_exchange`` (False: a cancelled wait gives the connection up)."""
+        async with self._lock:
+            return await self._run(make(self._core), drain=drain)
 
     async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
         return await self._run(self._core.statement_op(sql, plan))
@@ -569,6 +526,7 @@ async def _open_stream(
         import ssl
 
         ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+    where = f"{addr.host}:{addr.port}"
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(
@@ -580,27 +538,14 @@ async def _open_stream(
             ),
             params.connect_timeout,
         )
-    except asyncio.TimeoutError:
-        raise OperationalError(
-            f"could not connect to {addr.host}:{addr.port}: timed out after "
-            f"{params.connect_timeout} s",
-            sqlstate="08001",
-        ) from None
-    except OSError as exc:
-        if ctx is not None and isinstance(exc, ssl.SSLError):
-            # As the sync transport (client/transport.py _wrap_tls): the error says TLS.
-            raise OperationalError(
-                f"TLS handshake with {addr.host}:{addr.port} failed: {exc}", sqlstate="08001"
-            ) from None
-        raise OperationalError(
-            f"could not connect to {addr.host}:{addr.port}: {exc}", sqlstate="08001"
-        ) from None
+    except (OSError, asyncio.TimeoutError) as exc:
+        if isinstance(exc, asyncio.TimeoutError):
+            exc = TimeoutError()  # (the same class from Python 3.11 on)
+        raise connect_failed(where, exc, params.connect_timeout) from None
     sock = writer.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if params.keepalive:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            tune(sock, params.keepalive)
     timeout = params.connect_timeout
     left = None if timeout is None else timeout - (loop.time() - started)
     return reader, writer, left
@@ -609,19 +554,17 @@ async def _open_stream(
 async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``params`` carry its server name)."""
     reader, writer, left = await _open_stream(params, addr)
-    transport = _StreamTransport(writer)
+    transport = OutboxTransport(writer.close)
     try:
-        core = _Core(params, transport)
+        core = SessionCore(params, transport)
         conn = AsyncConnection(core, reader, writer, transport)
         try:
             # What the TCP connect (and TLS handshake) left of connect_timeout.
             await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
         except asyncio.TimeoutError:
-            raise OperationalError(
-                f"the login did not complete within connect_timeout={params.connect_timeout} s "
-                "(the server accepted the connection but did not answer in time)",
-                sqlstate="08001",
-            ) from None
+            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                   params.connect_timeout),
+                                   sqlstate="08001") from None
     except BaseException:
         transport.close()
         raise
@@ -630,52 +573,40 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
         # is asked for here, once, since a property cannot await (Connection.server_version).
         with contextlib.suppress(Error):
-            cur = await conn.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
-            row = await cur.fetchone()
-            await cur.close()
-            if row and row[0]:
-                core.note_release(version_number(str(row[0]).strip()))
+            async with conn.cursor(row_factory=tuple_row) as cur:
+                core.note_release(await cur.run(release_op))
     return conn
 
 
-async def connect(
-    host: str | None = None,
-    port: int | None = None,
-    user: str | None = None,
-    password: str | None = None,
-    database: str | None = None,
-    server: str | None = None,
-    *,
-    autocommit: bool | None = None,
-    connect_timeout: float | None = None,
-    read_timeout: float | None = None,
-    statement_timeout: float | None = None,
-    keepalive: bool | None = None,
-    client_locale: str | None = None,
-    db_locale: str | None = None,
-    env: Mapping[str, str] | None = None,
-    tls: bool | ssl.SSLContext | None = None,
-    tls_server_hostname: str | None = None,
-    sqlhosts: str | None = None,
-    host_secondary: str | None = None,
-    port_secondary: int | None = None,
-    server_secondary: str | None = None,
-    pam_callback: Any = None,
-    fetch_buffer_size: int | None = None,
-    statement_cache_size: int | None = None,
-    lob_materialize_limit: int | None = None,
-    keep_char_padding: bool | None = None,
-    trace: bool | None = None,
-    max_redirects: int | None = None,
-    row_factory: BaseRowFactory | None = None,
-) -> AsyncConnection:
-    """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included).
+def _arguments_of(sync: Callable[_P, object]
+                  ) -> Callable[[Callable[..., Awaitable[_T]]], Callable[_P, Awaitable[_T]]]:
+    """The asyncio function takes the sync one's arguments: the signature is written once
+    (``inspect.signature`` and type checkers read the sync one's)."""
 
-    The session groups always go pipelined (one write); ``connect_timeout`` bounds the TCP
-    connect, the TLS handshake and the login together (per address tried).
+    def same(f: Callable[..., Awaitable[_T]]) -> Callable[_P, Awaitable[_T]]:
+        f.__signature__ = inspect.signature(sync).replace(  # type: ignore[attr-defined]
+            return_annotation=inspect.signature(f).return_annotation)
+        return f
+
+    return same
+
+
+_CONNECT_ARGUMENTS = inspect.signature(_sync_connect)
+_CONNECT_NAMES = frozenset(_CONNECT_ARGUMENTS.parameters)
+
+
+@_arguments_of(_sync_connect)
+async def connect(*args: Any, **kwargs: Any) -> AsyncConnection:
+    """Open an asyncio connection; arguments as :func:`ifxwire.connect` (URLs included;
+    ``pipelined_connect`` is accepted and has no effect: the session groups always go
+    pipelined). ``connect_timeout`` bounds the TCP connect, the TLS handshake and the login
+    together (per address tried).
     """
-    options: dict[str, Any] = {k: v for k, v in locals().items()
-                               if k not in ("host", "row_factory")}
+    options = kwargs
+    if args or not _CONNECT_NAMES.issuperset(kwargs):  # (bind raises what a wrong call does)
+        options = dict(_CONNECT_ARGUMENTS.bind(*args, **kwargs).arguments)
+    host = options.pop("host", None)
+    row_factory = options.pop("row_factory", None)
     params = resolve(host, options)
     if goodbye.pending():  # as the sync connect: closed sessions first (client/goodbye.py)
         await asyncio.to_thread(goodbye.settle)

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import AsyncIterator, Iterable, Sequence
-from types import TracebackType
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
-from ..client.cursor import NO_ROW, Cursor
+from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.replies import Reply
+from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
 from ..client.steps import Op
 from ..rows import BaseRowFactory
@@ -40,7 +40,7 @@ log = logging.getLogger("ifxwire.aio")
 _T = TypeVar("_T")
 
 
-class AsyncCursor(AsyncArrowMixin):
+class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works.
     The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
 
@@ -98,6 +98,12 @@ class AsyncCursor(AsyncArrowMixin):
         async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
             aconn._core.ensure_usable()
             return await aconn._run(op, self)
+
+    async def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
+        """Run the cursor operation ``make(cursor)`` (``cursor``: the sync cursor this one
+        drives) in the frame of ``_locked``: the awaiting twin of ``Cursor.run``."""
+        self._cur.ensure_open()
+        return await self._locked(make(self._cur))
 
     async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
         aconn = self.connection
@@ -219,14 +225,3 @@ class AsyncCursor(AsyncArrowMixin):
         """Close the cursor; an open result's server cursor is closed with the next request
         (no I/O here)."""
         self._cur.close()  # (no I/O: the sync close only queues the CLOSE)
-
-    async def __aenter__(self) -> AsyncCursor:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()

@@ -21,6 +21,7 @@ from ..client import blobstream as _bs
 from ..client import fastpath as _fp
 from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P
+from ..client.resources import AsyncClosing
 from ..client.steps import Op, Steps
 from ..errors import InterfaceError
 from ..protocol.codes import XID_CLOB
@@ -35,7 +36,7 @@ L = TypeVar("L", bound="AsyncSmartLob")
 _R = TypeVar("_R")
 
 
-class AsyncSmartLob(LocatorBase):
+class AsyncSmartLob(LocatorBase, AsyncClosing):
     """A smart large object on the server, for the asyncio driver. Not task-safe (like a
     file): one task at a time uses a given object. Each method awaits one of
     ``LocatorBase``'s operations (client/lob.py) under the connection's lock."""
@@ -43,12 +44,10 @@ class AsyncSmartLob(LocatorBase):
     def __init__(self, connection: AsyncConnection, locator: bytes) -> None:
         super().__init__(locator)
         self.connection = connection
-        self._session = connection._core
+        self._session = connection.session
 
     async def _do(self, op: Op[_R]) -> _R:
-        aconn = self.connection
-        async with aconn._lock:
-            return await aconn._run(op)
+        return await self.connection.run(lambda _: op)
 
     async def open(self: L, mode: str = "r") -> L:
         """As ``Blob.open``: ``"r"``, ``"r+"``, ``"w"`` (truncates) or ``"a"``."""
@@ -58,12 +57,6 @@ class AsyncSmartLob(LocatorBase):
     async def close(self) -> None:
         """Close the server descriptor (the object stays: a row holds it)."""
         await self._do(self._close_op())
-
-    async def __aenter__(self: L) -> L:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
     async def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         """Move the position (a server call only from the end, which needs the size)."""
@@ -100,7 +93,7 @@ class AsyncBlob(AsyncSmartLob):
         return await self.read(-1)
 
     async def write(self, data: bytes | bytearray | memoryview) -> int:
-        return await self._do(self._write_pieces_op(_lob._split(data)))
+        return await self._do(self._write_pieces_op(_lob.split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
         return _apieces(self.read, size, True)
@@ -115,10 +108,6 @@ class AsyncClob(ClobText, AsyncSmartLob):
 
     type_name = "clob"
     _kind = XID_CLOB
-
-    def __init__(self, connection: AsyncConnection, locator: bytes) -> None:
-        super().__init__(connection, locator)
-        self._reset_text()
 
     async def read(self, size: int | None = -1) -> str:
         return await self._do(self._read_text_op(size))
@@ -154,13 +143,14 @@ def lob_factory(aconn: AsyncConnection) -> _lob.LobFactory:
 # --------------------------------------------------------------------------------------------
 
 
-class AsyncBlobReader:
+class AsyncBlobReader(AsyncClosing):
     """A BYTE value read from the server as it is consumed (``await r.read(n)``,
-    ``readinto``, ``async for chunk in r``); the asyncio ``BlobReader``."""
+    ``readinto``, ``async for chunk in r``); the asyncio ``BlobReader``, whose steps each
+    method awaits."""
 
     def __init__(self, aconn: AsyncConnection, stmt_id: int, descriptor: bytes) -> None:
         self.connection = aconn
-        self._raw = _bs.BlobReader(aconn._core, stmt_id, descriptor)
+        self._raw = _bs.BlobReader(aconn.session, stmt_id, descriptor)
         self.size = self._raw.size
 
     def __len__(self) -> int:
@@ -170,25 +160,18 @@ class AsyncBlobReader:
     def closed(self) -> bool:
         return self._raw.closed
 
-    async def readinto(self, b: bytearray | memoryview) -> int:
-        raw = self._raw
-        if raw.closed:
+    async def _steps(self, steps: Steps[_R]) -> _R:
+        if self._raw.closed:
+            steps.close()
             raise ValueError("I/O operation on a closed reader")
-        aconn = self.connection
-        async with aconn._lock:
-            return await aconn._drive(raw.readinto_steps(self, memoryview(b).cast("B")))
+        return await self.connection.drive(steps)
+
+    async def readinto(self, b: bytearray | memoryview) -> int:
+        return await self._steps(self._raw.readinto_steps(self, memoryview(b).cast("B")))
 
     async def read(self, size: int = -1) -> bytes:
         """Up to ``size`` bytes (all the rest when -1)."""
-        out = bytearray()
-        buf = bytearray(CHUNK if size < 0 else min(size, CHUNK))
-        while size < 0 or len(out) < size:
-            want = len(buf) if size < 0 else min(len(buf), size - len(out))
-            got = await self.readinto(memoryview(buf)[:want])
-            if not got:
-                break
-            out += buf[:got]
-        return bytes(out)
+        return await self._steps(self._raw.read_steps(self, size))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
         return _apieces(self.read, size, False)
@@ -207,33 +190,23 @@ class AsyncBlobReader:
         raw = self._raw
         aconn = self.connection
         if raw.streaming and not aconn.closed and not aconn.broken:
-            async with aconn._lock:
-                await aconn._drive(raw.drain_steps())
-                raw.closed_on_purpose()
+            await aconn.drive(raw.drain_steps())
+            raw.closed_on_purpose()
         raw.close()
 
-    async def __aenter__(self) -> AsyncBlobReader:
-        return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-
-class AsyncTextReader:
+class AsyncTextReader(AsyncClosing):
     """A TEXT value read as it is consumed: ``await r.read(n)`` counts characters."""
 
     def __init__(self, raw: AsyncBlobReader, encoding: str) -> None:
         self.raw = raw
         self._text = ClobText()
-        self._text._reset_text()
         self._encoding = encoding
 
     async def read(self, size: int = -1) -> str:
-        t = self._text
-        while want := t._want(size):
-            if not t._feed(await self.raw.read(want), self._encoding):
-                break
-        return t._take(size)
+        raw = self.raw
+        return await raw._steps(self._text.read_text_op(
+            size, self._encoding, lambda n: raw._raw.read_steps(raw, n)))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
         return _apieces(self.read, size, False)
@@ -243,12 +216,6 @@ class AsyncTextReader:
 
     async def close(self) -> None:
         await self.raw.close()
-
-    async def __aenter__(self) -> AsyncTextReader:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
 
 def blob_reader_maker(aconn: AsyncConnection, p: Prepared) -> Callable[[bytes, bool], object]:

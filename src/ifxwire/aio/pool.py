@@ -31,9 +31,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from ..client.pool import WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
-from ..errors import Error, InterfaceError
-from ..protocol.requests import PING_GROUP
+from ..client.pool import POOL_OPTIONS, WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
+from ..client.resources import AsyncClosing
+from ..errors import Error
 from .connection import AsyncConnection, connect
 
 __all__ = ["AsyncConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
@@ -50,31 +50,26 @@ def _expire(fut: asyncio.Future[_Entry | None]) -> None:
         fut.set_exception(_Expired())
 
 
-class AsyncConnectionPool(PoolBase):
+class AsyncConnectionPool(PoolBase, AsyncClosing):
     """A pool of :class:`ifxwire.aio.AsyncConnection`; create it with ``await create_pool``.
 
-    Arguments as ``ifxwire.ConnectionPool``; ``factory`` and ``configure`` are coroutine
+    Arguments as ``ifxwire.ConnectionPool`` (the pool options are ``PoolBase``'s, the rest go
+    to ``ifxwire.aio.connect``); ``factory`` and ``configure`` are coroutine
     functions here (``factory()`` returns a new connection, ``configure(conn)`` prepares one).
     """
 
     def __init__(
         self,
         *connect_args: Any,
-        min_size: int = 0,
-        max_size: int = 10,
-        timeout: float = 30.0,
-        max_lifetime: float | None = 3600.0,
-        max_idle: float | None = 600.0,
-        ping_after: float | None = 30.0,
         factory: Callable[[], Awaitable[AsyncConnection]] | None = None,
         configure: Callable[[AsyncConnection], Awaitable[object]] | None = None,
-        **connect_kwargs: Any,
+        **options: Any,
     ) -> None:
-        self._settings(min_size, max_size, timeout, max_lifetime, max_idle, ping_after)
+        super().__init__(**{k: options.pop(k) for k in POOL_OPTIONS if k in options})
         if factory is None:
 
             async def factory() -> AsyncConnection:
-                return await connect(*connect_args, **connect_kwargs)
+                return await connect(*connect_args, **options)
 
         self._factory = factory
         self._configure = configure
@@ -111,11 +106,9 @@ class AsyncConnectionPool(PoolBase):
         except PoolTimeout:
             self._stats["timeouts"] += 1
             raise
-        if self._closed:
+        if not self._checked_out(entry):
             self._discard(entry)
             raise PoolClosed("the pool is closed")
-        self._in_use[id(entry.conn)] = entry
-        self._stats["acquired"] += 1
         conn: AsyncConnection = entry.conn
         return conn
 
@@ -148,11 +141,7 @@ class AsyncConnectionPool(PoolBase):
                     self._waiters.remove(fut)
             if isinstance(exc, asyncio.CancelledError):
                 raise
-            raise PoolTimeout(
-                f"no connection available within {wait:.3g} s "
-                f"(pool max_size={self.max_size}, all in use)",
-                sqlstate="08004",
-            ) from None
+            raise self._timed_out(wait) from None
         finally:
             timer.cancel()
             self._wait_seconds += time.monotonic() - started
@@ -180,10 +169,8 @@ class AsyncConnectionPool(PoolBase):
                 raise
         except asyncio.TimeoutError:
             self._slot_freed()
-            raise PoolTimeout(
-                "no connection available in time (a new connection was being opened)",
-                sqlstate="08004",
-            ) from None
+            raise PoolTimeout("no connection available in time (a new connection was being "
+                              "opened)", sqlstate="08004") from None
         except BaseException:
             self._slot_freed()
             raise
@@ -191,35 +178,27 @@ class AsyncConnectionPool(PoolBase):
         return _Entry(conn)
 
     async def _usable(self, entry: _Entry, deadline: float) -> bool:
-        now = time.monotonic()
-        if not self._fresh(entry, now):
-            return False
-        if self._needs_ping(entry, now):
-            self._stats["pings"] += 1
+        verdict = self._health(entry)
+        if verdict is None:
             try:
-                return await ping(entry.conn, max(deadline - now, 0.001))
+                return await ping(entry.conn, max(deadline - time.monotonic(), 0.001))
             except BaseException:
                 self._close_later(entry.conn)  # cancelled mid-ping: the slot goes back
                 self._slot_freed()
                 raise
-        return True
+        return verdict
 
     # ------------------------------------------------------------------ release
 
     async def release(self, conn: AsyncConnection) -> None:
         """Give a connection back: roll back an open transaction, restore autocommit, keep
         it for reuse (or drop it when broken, closed or too old). Safe to cancel."""
-        entry = self._in_use.pop(id(conn), None)
-        if entry is None or entry.conn is not conn:
-            raise InterfaceError("this connection does not belong to the pool (or was released)")
-        self._stats["released"] += 1
-        await asyncio.shield(self._give_back(entry))
+        await asyncio.shield(self._give_back(self._take_back(conn)))
 
     async def _give_back(self, entry: _Entry) -> None:
         conn = entry.conn
         try:
-            async with conn._lock:
-                ok = await conn._run(self._reset_op(entry, conn._core))
+            ok = await conn.run(lambda core: self._reset_op(entry, core))
         except BaseException:
             ok = False
         if ok:
@@ -291,24 +270,15 @@ class AsyncConnectionPool(PoolBase):
             await asyncio.gather(*list(self._closing), return_exceptions=True)
         return True
 
-    async def __aenter__(self) -> AsyncConnectionPool:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
 
 async def ping(conn: AsyncConnection, timeout: float) -> bool:
-    """One SQ_VERSION round trip within ``timeout``; False (and the connection broken) if it
-    fails or takes longer (no cancel is sent: a connection that does not answer a ping is
-    given up at once)."""
-    core = conn._core
+    """One SQ_VERSION round trip (``Connection.ping_op``) within ``timeout``; False (and the
+    connection broken) if it fails or takes longer (no cancel is sent: a connection that does
+    not answer a ping is given up at once)."""
     try:
-        async with conn._lock:
-            core.ensure_usable()
-            reply = core.new_reply()
-            await asyncio.wait_for(conn._exchange([(PING_GROUP, reply)], drain=False), timeout)
-        return reply.error is None
+        return await asyncio.wait_for(conn.run(lambda core: core.ping_op(), drain=False),
+                                      timeout)
     except (Error, asyncio.TimeoutError):
         return False
 

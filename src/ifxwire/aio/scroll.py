@@ -42,13 +42,10 @@ class AsyncScrollCursor(AsyncCursor):
         return self._cur.withhold
 
     async def _drive(self, moves: Moves[T]) -> T:
-        try:
-            plan = next(moves)
-            while True:
-                await self._locked(self._cur.sfetch_op(plan))
-                plan = moves.send(None)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
+        plan, done = self._cur.first_plan(moves)
+        if plan is None:
+            return done  # type: ignore[return-value]
+        return await self._locked(self._cur.moves_op(moves, plan))
 
     async def fetchone(self) -> Row | None:
         if not self._cur.scrollable:

@@ -8,7 +8,7 @@ tuples through the same pipeline, so every row keeps its index and its own error
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Protocol
@@ -27,7 +27,7 @@ from .batch import (
 )
 from .placeholders import SqlPlan, plan_sql
 
-__all__ = ["EXISTS_SQL", "SLICE_ROWS", "Ingest", "filler", "ingest", "plan_ingest"]
+__all__ = ["EXISTS_SQL", "SLICE_ROWS", "Ingest", "filler", "ingest_op", "plan_ingest"]
 
 #: Rows encoded together: bounds the encoder's arrays (a few MB) whatever the batch size.
 SLICE_ROWS = 32768
@@ -37,10 +37,13 @@ EXISTS_SQL = "SELECT 1 FROM systables WHERE tabname = ?"
 
 
 class IngestCursor(BatchCursor, Protocol):
-    """What ``ingest`` needs of the sync ``Cursor`` (a Protocol, so that this module stays
+    """What ``ingest_op`` needs of the sync ``Cursor`` (a Protocol, so that this module stays
     out of the connection/cursor import circle)."""
 
-    def execute(self, operation: str, parameters: object = None) -> Any: ...
+    def query_op(self, sql: str, args: Sequence[object] = (),
+                 describe: bool = False) -> Generator[Any, Any, Any]: ...
+    def execute_args(self, operation: str, parameters: object) -> Any: ...
+    def execute_op(self, operation: str, args: Any) -> Generator[Any, Any, Any]: ...
 
 
 _INGEST_MODES = ("create", "append", "replace", "create_append")
@@ -206,22 +209,20 @@ def filler(cur: BatchCursor, pa: Any, plan: SqlPlan, batches: Iterator[Any]) -> 
     return fill
 
 
-def ingest(cur: IngestCursor, table_name: str, data: Any, mode: str) -> int:
-    """``Cursor.adbc_ingest``: create/replace the table as asked, then one pipelined batch."""
-    ing = plan_ingest(table_name, data, mode)
-    exists = cur.execute(EXISTS_SQL, (ing.tabname,)).fetchone() is not None
+def ingest_op(cur: IngestCursor, ing: Ingest) -> Generator[Any, Any, int]:
+    """``adbc_ingest`` as one cursor operation, run by ``Cursor.run`` or awaited by
+    ``AsyncCursor.run``: the existence check, the DDL ``ing`` asks for, then one pipelined
+    batch of every row; the rows inserted."""
+    exists = (yield from cur.query_op(EXISTS_SQL, (ing.tabname,))) is not None
     for sql in ing.ddl(exists):
-        cur.execute(sql)
+        yield from cur.execute_op(sql, cur.execute_args(sql, None))
     batches = ing.batches()
     if batches is None:
         cur.rowcount = 0
         return 0
-    conn = cur.connection
     plan = plan_sql(ing.insert_sql)
-    with conn._lock:
-        conn._check()
-        cur._reset()
-        p, _ = conn._statement(ing.insert_sql, plan)
-        pipe, index = conn._drive(pipeline_steps(cur, p, filler(cur, ing.pa, plan, batches)))
-        raise_batch_errors(pipe)
-    return index
+    cur._reset()
+    p, _ = yield from cur.connection._statement_op(ing.insert_sql, plan)
+    pipe, index = yield pipeline_steps(cur, p, filler(cur, ing.pa, plan, batches))
+    raise_batch_errors(pipe)
+    return int(index)

@@ -51,6 +51,8 @@ __all__ = ["BlobReader", "StreamedBlob", "execute_streamed", "reader_for"]
 
 _T = TypeCode
 _CHUNK = m.BLOB_UPLOAD_CHUNK
+#: The buffer of ``BlobReader.read_steps`` (lob.CHUNK, the LOB objects' piece).
+_READ = 1024 * 1024
 _SPOOL = 1024 * 1024
 #: Reads of at least this many bytes of a chunk go straight into the reader's buffer.
 _DIRECT = 8192
@@ -409,6 +411,19 @@ class BlobReader(io.RawIOBase):
             if self._state == "streaming" and not conn.broken:
                 conn.break_session(InterfaceError("a BYTE/TEXT read was interrupted"))
             raise
+
+    def read_steps(self, owner: Any, size: int) -> Steps[bytes]:
+        """Up to ``size`` bytes (all the rest when -1), by ``readinto_steps``: the asyncio
+        reader's ``read`` (the sync one's comes from ``io.RawIOBase``)."""
+        out = bytearray()
+        buf = memoryview(bytearray(_READ if size < 0 else min(size, _READ)))
+        while size < 0 or len(out) < size:
+            want = len(buf) if size < 0 else min(len(buf), size - len(out))
+            got = yield from self.readinto_steps(owner, buf[:want])
+            if not got:
+                break
+            out += buf[:got]
+        return bytes(out)
 
     def fill_steps(self, out: memoryview) -> Generator[int | memoryview, int, int]:
         """``_fill`` without I/O (steps as ``Connection._read_steps``; the asyncio reader

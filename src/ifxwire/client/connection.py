@@ -18,6 +18,7 @@ Why the exchanges are organised the way they are:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -50,7 +51,7 @@ from ..protocol.codes import (
     capability_set,
 )
 from ..protocol.login import ConnectResponse, read_connect_response
-from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, ROLLBACK_GROUP, id_group
+from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, PING_GROUP, ROLLBACK_GROUP, id_group
 from ..protocol.wire import ProtocolViolation, Reader, Writer
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
@@ -93,7 +94,7 @@ from .steps import FLUSH, Op, Steps
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
-    from .cursor import Cursor
+    from .cursor import Cursor, CursorOp
     from .routines import OutRoutine
     from .savepoints import Savepoint
 
@@ -366,17 +367,8 @@ class Connection(ExceptionAttributes):
     def _lookup_release(self) -> str | None:
         if self.closed or self.broken or not self.database:
             return None
-        try:
-            cur = self.cursor(row_factory=tuple_row)  # whatever the application's rows are
-            try:
-                cur.execute("SELECT FIRST 1 DBINFO('version', 'full') FROM systables")
-                row = cur.fetchone()
-            finally:
-                cur.close()
-        except _e.Error:
-            return None
-        text = row[0] if row else None
-        return version_number(str(text).strip()) if text else None
+        with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows are
+            return cur.run(release_op)
 
     def _session_reply(self, index: int, reply: Reply) -> Reply:
         """Take one reply to the session groups; the first (SQ_PROTOCOLS) fixes the layout of
@@ -580,11 +572,13 @@ class Connection(ExceptionAttributes):
         return self
 
     def __repr__(self) -> str:
+        return f"<ifxwire Connection {self.state_text()}>"
+
+    def state_text(self) -> str:
+        """What both drivers' connections show of themselves in ``repr``."""
         state = "closed" if self._closed else "broken" if self._broken else "open"
-        return (
-            f"<ifxwire Connection {state} server={self.server_name!r} "
-            f"database={self._database!r} autocommit={self._autocommit}>"
-        )
+        return (f"{state} server={self.server_name!r} database={self._database!r} "
+                f"autocommit={self._autocommit}")
 
     def __exit__(
         self,
@@ -673,7 +667,7 @@ class Connection(ExceptionAttributes):
         -213 says so."""
         self._timed_out = seconds
 
-    def note_release(self, release: str) -> None:
+    def note_release(self, release: str | None) -> None:
         """The server's release, asked for at connect (``server_version``)."""
         self._server_release = release
 
@@ -726,6 +720,29 @@ class Connection(ExceptionAttributes):
     def new_reply(self) -> Reply:
         """A reply to fill, in this session's layout and encoding."""
         return self._reply()
+
+    def ping_op(self) -> Op[bool]:
+        """One SQ_VERSION round trip (no SQL, no statement, no transaction: the pools' health
+        check); True when the server answered without an error."""
+        self._check()
+        reply = self._reply()
+        yield [(PING_GROUP, reply)]
+        return reply.error is None
+
+    @contextlib.contextmanager
+    def reads_within(self, timeout: float | None) -> Iterator[None]:
+        """Receives wait at most ``timeout`` seconds (never longer than ``read_timeout``)
+        inside the block (the sync pool's ping; None: unchanged)."""
+        if timeout is None:
+            yield
+            return
+        read_timeout = self._params.read_timeout
+        self._transport.settimeout(max(min(timeout, read_timeout or timeout), 0.001))
+        try:
+            yield
+        finally:
+            if not self._broken:
+                self._transport.settimeout(read_timeout)
 
     def read_steps(self, reply: Reply) -> Steps[Reply]:
         """``_read_steps``: one reply to its SQ_EOT, without I/O."""
@@ -1386,3 +1403,19 @@ def _hex(data: bytes | bytearray) -> str:
     if len(data) <= TRACE_HEX_LIMIT:
         return data.hex()
     return f"{bytes(data[:TRACE_HEX_LIMIT]).hex()}...(+{len(data) - TRACE_HEX_LIMIT} bytes)"
+
+
+#: The release of a 12.10/14.10 server (``Connection.server_version``).
+RELEASE_SQL = "SELECT FIRST 1 DBINFO('version', 'full') FROM systables"
+
+
+def release_op(cur: Cursor) -> CursorOp[str | None]:
+    """The server's release by ``RELEASE_SQL`` (None when that fails): asked for on first
+    use of ``server_version`` by the sync driver, at connect by the asyncio one (a property
+    cannot await); ``cur`` makes tuples."""
+    try:
+        row = yield from cur.query_op(RELEASE_SQL)
+    except _e.Error:
+        return None
+    text = row[0] if row else None
+    return version_number(str(text).strip()) if text else None

@@ -18,7 +18,6 @@ import re
 import time
 import weakref
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from types import TracebackType
 from typing import Any, TypeVar
 
 from .. import errors as _e
@@ -47,6 +46,7 @@ from .cancel import timeout_scope
 from .connection import Connection, codec_error
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql
 from .replies import Reply
+from .resources import Closing
 from .rowiter import iterate_rows
 from .statements import Description, Prepared
 from .steps import Op, Steps
@@ -101,7 +101,7 @@ def _failing_maker(exc: Exception) -> Callable[[Batch], list[Any]]:
 
     return maker
 
-class Cursor:
+class Cursor(Closing):
     """A PEP 249 cursor. Create it with ``Connection.cursor()``."""
 
     #: The open result's column descriptions (set when a result opens; Arrow fetch reads them).
@@ -931,6 +931,10 @@ class Cursor:
         self._check_result()
         return self._arraysize if size is None else count_arg(size, "fetchmany size")
 
+    def result_columns(self) -> Sequence[ColumnDesc]:
+        """The columns of the current result (empty without one), as described."""
+        return self._columns
+
     def take(self, n: int) -> list[Any]:
         """Up to ``n`` rows of the current batch, consumed (no I/O)."""
         pos = self._pos
@@ -981,6 +985,28 @@ class Cursor:
             return False
         return (yield from self._fetch_op())
 
+    def query_op(self, sql: str, args: Sequence[object] = (),
+                 describe: bool = False) -> CursorOp[Any]:
+        """Execute ``sql`` and answer its first row (None when it has none) or, with
+        ``describe``, its result's columns: one statement of a longer cursor operation
+        (ifxwire.cdc's capture session), written once for both drivers."""
+        yield from self._execute_op(sql, *self._execute_args(sql, args))
+        if describe:
+            return list(self.result_columns())
+        row = self.take_one()
+        while row is NO_ROW and (yield from self.fetch_op()):
+            row = self.take_one()
+        return None if row is NO_ROW else row
+
+    def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
+        """Run the cursor operation ``make(self)`` holding the connection's lock, within this
+        cursor's timeout; ``AsyncCursor.run`` awaits the same operation."""
+        self._check()
+        conn = self.connection
+        with conn._lock, timeout_scope(conn, self.statement_timeout):
+            conn._check()
+            return conn._run(make(self), self)
+
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 
     def fetch_arrow_table(self) -> Any:
@@ -1013,10 +1039,11 @@ class Cursor:
         ``__arrow_c_stream__``) into ``table_name`` through one pipelined executemany, encoded
         column by column (no tuple per row); ``mode`` is "create", "append", "replace" or
         "create_append" (ADBC). Returns the rows inserted."""
-        from . import arrowingest
+        from .arrowingest import ingest_op, plan_ingest
 
         self._check()
-        return arrowingest.ingest(self, table_name, data, mode)
+        ing = plan_ingest(table_name, data, mode)
+        return self.run(lambda c: ingest_op(c, ing))
 
     # ------------------------------------------------------------------ other PEP 249 calls
 
@@ -1041,11 +1068,7 @@ class Cursor:
         """
         from .routines import procedure_op
 
-        self._check()
-        conn = self.connection
-        with conn._lock, timeout_scope(conn, self.statement_timeout):
-            conn._check()
-            result: Sequence[object] = conn._run(procedure_op(self, procname, parameters), self)
+        result: Sequence[object] = self.run(lambda c: procedure_op(c, procname, parameters))
         return result
 
     def close(self) -> None:
@@ -1063,17 +1086,6 @@ class Cursor:
             raise _e.closed_error("cursor")
         if self.connection.closed:
             raise _e.closed_error("connection")
-
-    def __enter__(self) -> Cursor:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

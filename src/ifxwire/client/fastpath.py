@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections import deque
 from collections.abc import AsyncIterable, Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import errors as _e
 from ..errors import Error, ProgrammingError
@@ -31,6 +31,8 @@ from .steps import Op, Steps
 
 if TYPE_CHECKING:
     from .connection import Connection
+
+_T = TypeVar("_T")
 
 #: Bytes of data per SQ_LODATA write message: one round trip each, pipelined in a window.
 WRITE_MESSAGE = 1024 * 1024
@@ -248,17 +250,22 @@ def read_into_op(conn: Connection, fd: int, sink: bytearray | memoryview, n: int
     return lodata_size(conn, group[1])
 
 
-def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
-    """One SQ_LODATA read of up to ``n`` bytes into ``sink``, blocking (ifxwire.cdc's reads
-    of a capture session); returns the bytes read."""
+def run(conn: Connection, op: Op[_T]) -> _T:
+    """Run ``op`` blocking, holding the connection's lock (fast-path calls, ifxwire.cdc's
+    reads); ``AsyncConnection.run`` awaits the same operations."""
     with conn._lock:
-        return conn._run(read_into_op(conn, fd, sink, n))
+        return conn._run(op)
+
+
+def read_into(conn: Connection, fd: int, sink: bytearray | memoryview, n: int) -> int:
+    """One SQ_LODATA read of up to ``n`` bytes into ``sink``, blocking; returns the bytes
+    read."""
+    return run(conn, read_into_op(conn, fd, sink, n))
 
 
 def call(conn: Connection, signature: str, args: Sequence[object]) -> list[Any]:
     """Run a routine by fast path; every return value, in order."""
-    with conn._lock:
-        return conn._run(call_op(conn, signature, args))
+    return run(conn, call_op(conn, signature, args))
 
 
 class ReadPlan:

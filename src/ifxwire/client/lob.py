@@ -26,8 +26,7 @@ import codecs
 import inspect
 import io
 import struct
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
-from types import TracebackType
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
@@ -38,6 +37,7 @@ from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
 from .replies import Reply
+from .resources import Closing
 from .sources import source_error
 from .steps import Op
 
@@ -57,6 +57,7 @@ __all__ = [
 _T = TypeCode
 L = TypeVar("L", bound="SmartLob")
 _R = TypeVar("_R")
+_Y = TypeVar("_Y")
 
 #: Chunk size of iteration and of copies to and from files.
 CHUNK = 1024 * 1024
@@ -397,23 +398,19 @@ class LocatorBase:
 
     def _read_text_op(self, size: int | None) -> Op[str]:
         """A CLOB's ``read``: up to ``size`` characters (all the rest when -1/None)."""
-        n = -1 if size is None else size
         text: Any = self  # a ClobText
-        encoding = self._session.encoding
-        while (want := text._want(n)) and text._feed((yield from self._read_bytes_op(want)),
-                                                      encoding):
-            pass
-        result: str = text._take(n)
+        result: str = yield from text.read_text_op(size, self._session.encoding,
+                                                   self._read_bytes_op)
         return result
 
     def _write_text_op(self, text: str) -> Op[int]:
         data = encode_clob(text, self._session.encoding)
         self._moved()
-        yield from self._write_pieces_op(_split(data))
+        yield from self._write_pieces_op(split_pieces(data))
         return len(text)
 
 
-class SmartLob(LocatorBase):
+class SmartLob(LocatorBase, Closing):
     """A smart large object on the server, opened on demand. Not thread-safe (like a file).
     Each method runs one of ``LocatorBase``'s operations under the connection's lock."""
 
@@ -438,17 +435,6 @@ class SmartLob(LocatorBase):
     def close(self) -> None:
         """Close the server descriptor (the object stays: a row holds it)."""
         self._do(self._close_op())
-
-    def __enter__(self: L) -> L:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ---- positions ----------------------------------------------------------------------------
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
@@ -499,7 +485,7 @@ class Blob(SmartLob):
 
     def write(self, data: bytes | bytearray | memoryview) -> int:
         """Write at the position (at the end in append mode); returns the bytes written."""
-        return self._do(self._write_pieces_op(_split(data)))
+        return self._do(self._write_pieces_op(split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
         """The bytes from the position on, ``size`` at a time."""
@@ -512,6 +498,9 @@ class Blob(SmartLob):
 class ClobText:
     """The text side of a CLOB (sync and asyncio): bytes decoded as they are read, in the
     connection's code set, with the characters decoded but not yet returned kept here."""
+
+    _decoder: codecs.IncrementalDecoder | None = None
+    _chars = ""
 
     def _reset_text(self) -> None:
         self._decoder: codecs.IncrementalDecoder | None = None
@@ -541,6 +530,15 @@ class ClobText:
         if n < 0:
             return _fp.READ_MESSAGE
         return 0 if len(self._chars) >= n else max(n - len(self._chars), 64)
+
+    def read_text_op(self, size: int | None, encoding: str,
+                     read: Callable[[int], Generator[_Y, Any, bytes]]) -> Generator[_Y, Any, str]:
+        """Up to ``size`` characters (all the rest when -1/None), the bytes read by the
+        operation or steps ``read(n)`` (a CLOB's, a BYTE/TEXT reader's) and decoded here."""
+        n = -1 if size is None else size
+        while (want := self._want(n)) and self._feed((yield from read(want)), encoding):
+            pass
+        return self._take(n)
 
 
 class Clob(ClobText, SmartLob):
@@ -677,9 +675,9 @@ def source_pieces(source: object, clob: bool, encoding: str) -> _fp.Pieces:
     file-like object is read as they are taken; one whose ``read`` is a coroutine gives an
     async iterable, for the asyncio driver)."""
     if isinstance(source, str):
-        return _split(encode_clob(source, encoding))
+        return split_pieces(encode_clob(source, encoding))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _split(source)
+        return split_pieces(source)
     if hasattr(source, "read"):
         chunk = _fp.WRITE_MESSAGE // 4 if clob else _fp.WRITE_MESSAGE
         if inspect.iscoroutinefunction(source.read):
@@ -732,7 +730,7 @@ def created(values: Sequence[object]) -> tuple[bytes, int]:
     return bytes(locator), fd
 
 
-def _split(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
+def split_pieces(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
     """``data`` in SQ_LODATA write messages of at most WRITE_MESSAGE bytes."""
     return _fp.slices(memoryview(data).cast("B"), _fp.WRITE_MESSAGE)
 

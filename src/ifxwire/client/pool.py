@@ -41,8 +41,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import Error, InterfaceError, OperationalError
-from ..protocol.requests import PING_GROUP, ROLLBACK_GROUP
+from ..protocol.requests import ROLLBACK_GROUP
+from . import fastpath as _fastpath
 from .connection import Connection
+from .resources import Closing
 from .steps import Op
 
 __all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
@@ -99,6 +101,9 @@ _COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", 
              "max_waiting")
 
 
+#: The keyword arguments ``PoolBase`` takes (the rest are the connect's).
+POOL_OPTIONS = ("min_size", "max_size", "timeout", "max_lifetime", "max_idle", "ping_after")
+
 #: ``PoolBase._claim_now``: nothing idle and no free slot; the caller queues.
 WAIT = object()
 
@@ -115,9 +120,10 @@ class PoolBase:
     _in_use: dict[int, _Entry]
     _waiters: deque[Any]
 
-    def _settings(self, min_size: int, max_size: int, timeout: float,
-                  max_lifetime: float | None, max_idle: float | None,
-                  ping_after: float | None) -> None:
+    def __init__(self, *, min_size: int = 0, max_size: int = 10, timeout: float = 30.0,
+                 max_lifetime: float | None = 3600.0, max_idle: float | None = 600.0,
+                 ping_after: float | None = 30.0) -> None:
+        """The pool options, both pools' (``ConnectionPool`` says what each means)."""
         if max_size < 1:
             raise ValueError("max_size must be at least 1")
         if min_size < 0 or min_size > max_size:
@@ -146,6 +152,42 @@ class PoolBase:
 
     def _needs_ping(self, entry: _Entry, now: float) -> bool:
         return self.ping_after is not None and now - entry.last_used > self.ping_after
+
+    def _health(self, entry: _Entry) -> bool | None:
+        """Before an idle entry is handed out: True (use it), False (drop it, connect anew
+        in its slot) or None (ping it first: idle longer than ``ping_after``; counted)."""
+        now = time.monotonic()
+        if not self._fresh(entry, now):
+            return False
+        if self._needs_ping(entry, now):
+            self._stats["pings"] += 1
+            return None
+        return True
+
+    def _checked_out(self, entry: _Entry) -> bool:
+        """Record an acquired entry as in use; False when the pool closed meanwhile (the
+        caller discards it and raises PoolClosed)."""
+        if self._closed:
+            return False
+        self._in_use[id(entry.conn)] = entry
+        self._stats["acquired"] += 1
+        return True
+
+    def _take_back(self, conn: Any) -> _Entry:
+        """The entry of a connection given back; InterfaceError for one not in use here."""
+        entry = self._in_use.pop(id(conn), None)
+        if entry is None or entry.conn is not conn:
+            raise InterfaceError("this connection does not belong to the pool (or was released)")
+        self._stats["released"] += 1
+        return entry
+
+    def _timed_out(self, wait: float, opening: bool = False) -> PoolTimeout:
+        """The PoolTimeout of an acquire that waited ``wait`` s (``opening``: while a new
+        connection was still being opened)."""
+        why = ("a new connection was still being opened; the pool keeps it" if opening
+               else f"pool max_size={self.max_size}, all in use")
+        return PoolTimeout(f"no connection available within {wait:.3g} s ({why})",
+                           sqlstate="08004")
 
     def _claim_now(self) -> _Entry | object | None:
         """An idle entry (most recently used), None (a slot taken: the caller connects), or
@@ -230,11 +272,11 @@ class PoolBase:
         if not self._fresh(entry, time.monotonic()):
             return False
         try:
-            core._check()
+            core.ensure_usable()
             if core.in_transaction:
-                yield from core._end_transaction_op(ROLLBACK_GROUP, "rollback")
+                yield from core.end_transaction_op(ROLLBACK_GROUP, "rollback")
             if core.autocommit != entry.autocommit:
-                yield from core._autocommit_op(entry.autocommit)
+                yield from core.autocommit_op(entry.autocommit)
             core.row_factory = entry.row_factory
         except Error:
             log.debug("resetting a returned connection failed; dropping it", exc_info=True)
@@ -280,7 +322,7 @@ class PoolBase:
         )
 
 
-class ConnectionPool(PoolBase):
+class ConnectionPool(PoolBase, Closing):
     """A pool of :class:`ifxwire.Connection` objects.
 
     ``connect_args`` / ``connect_kwargs`` are passed to ``ifxwire.connect`` (or to ``factory``
@@ -306,7 +348,8 @@ class ConnectionPool(PoolBase):
         configure: Callable[[Connection], object] | None = None,
         **connect_kwargs: Any,
     ) -> None:
-        self._settings(min_size, max_size, timeout, max_lifetime, max_idle, ping_after)
+        super().__init__(min_size=min_size, max_size=max_size, timeout=timeout,
+                         max_lifetime=max_lifetime, max_idle=max_idle, ping_after=ping_after)
         if factory is None:
             from .. import connect
 
@@ -350,11 +393,8 @@ class ConnectionPool(PoolBase):
             self._count("timeouts")
             raise
         with self._lock:
-            closing = self._closed
-            if not closing:
-                self._in_use[id(entry.conn)] = entry
-                self._stats["acquired"] += 1
-        if closing:
+            kept = self._checked_out(entry)
+        if not kept:
             self._discard(entry)
             raise PoolClosed("the pool is closed")
         conn: Connection = entry.conn
@@ -382,11 +422,7 @@ class ConnectionPool(PoolBase):
             if not done and not waiter.event.is_set():
                 with contextlib.suppress(ValueError):
                     self._waiters.remove(waiter)
-                raise PoolTimeout(
-                    f"no connection available within {wait:.3g} s "
-                    f"(pool max_size={self.max_size}, all in use)",
-                    sqlstate="08004",
-                )
+                raise self._timed_out(wait)
         if waiter.entry is not None:
             return waiter.entry
         if waiter.slot:
@@ -421,11 +457,7 @@ class ConnectionPool(PoolBase):
         with self._lock:
             if not opening.done.is_set():
                 opening.abandoned = True  # from now on the helper owns the slot
-                raise PoolTimeout(
-                    f"no connection available within {wait:.3g} s "
-                    f"(a new connection was still being opened; the pool keeps it)",
-                    sqlstate="08004",
-                )
+                raise self._timed_out(wait, opening=True)
         if opening.error is not None:
             self._free_slot()
             raise opening.error
@@ -465,13 +497,11 @@ class ConnectionPool(PoolBase):
     def _usable(self, entry: _Entry, deadline: float) -> bool:
         """The cheap health check: flags and clocks; a ping only after a long idle period
         (given no more than the time left until ``deadline``)."""
-        now = time.monotonic()
-        if not self._fresh(entry, now):
-            return False
-        if self._needs_ping(entry, now):
-            self._count("pings")
-            return ping(entry.conn, deadline - now)
-        return True
+        with self._lock:
+            verdict = self._health(entry)
+        if verdict is None:
+            return ping(entry.conn, deadline - time.monotonic())
+        return verdict
 
     # ------------------------------------------------------------------ release
 
@@ -479,14 +509,9 @@ class ConnectionPool(PoolBase):
         """Give a connection back: roll back an open transaction, restore autocommit, and
         keep it for reuse (or drop it when it is broken, closed or too old)."""
         with self._lock:
-            entry = self._in_use.pop(id(conn), None)
-            if entry is not None and entry.conn is conn:
-                self._stats["released"] += 1
-        if entry is None or entry.conn is not conn:
-            raise InterfaceError("this connection does not belong to the pool (or was released)")
+            entry = self._take_back(conn)
         try:
-            with conn._lock:
-                ok = conn._run(self._reset_op(entry, conn))
+            ok = _fastpath.run(conn, self._reset_op(entry, conn))
         except Error:
             ok = False
         if not ok:
@@ -556,32 +581,15 @@ class ConnectionPool(PoolBase):
         for e in idle:
             self._close_conn(e.conn)
 
-    def __enter__(self) -> ConnectionPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def ping(conn: Connection, timeout: float | None = None) -> bool:
-    """One ``SQ_VERSION`` round trip, waiting at most ``timeout`` seconds (or the connection's
-    read timeout) for the answer; False (and the connection broken) if it fails."""
-    from .replies import Reply
-
+    """One ``SQ_VERSION`` round trip (``Connection.ping_op``), waiting at most ``timeout``
+    seconds (or the connection's read timeout) for the answer; False (and the connection
+    broken) if it fails."""
     try:
-        with conn._lock:
-            conn._check()
-            reply = Reply(conn._layout, conn.encoding)
-            read_timeout = conn._params.read_timeout
-            t = conn._transport
-            if timeout is not None:
-                t.settimeout(max(min(timeout, read_timeout or timeout), 0.001))
-            try:
-                conn._exchange([(PING_GROUP, reply)])
-            finally:
-                if timeout is not None and not conn.broken:
-                    t.settimeout(read_timeout)
-        return reply.error is None
+        with conn.reads_within(timeout):
+            return _fastpath.run(conn, conn.ping_op())
     except Error:
         return False
 

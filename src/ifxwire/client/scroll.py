@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InterfaceError, ProgrammingError
 from ..protocol.requests import scroll_open_group, sfetch_group
-from .cancel import timeout_scope
 from .cursor import Cursor, CursorOp
 from .placeholders import count_arg
 from .replies import Reply
@@ -300,19 +299,29 @@ class ScrollCursor(Cursor):
     # ------------------------------------------------------------------ I/O (sync)
 
     def _drive(self, moves: Moves[T]) -> T:
-        try:
+        try:  # (``first_plan`` inline: a window hit, a row's fetch, costs no extra call)
             plan = next(moves)
-            while True:
-                self._exchange_fetches(plan)
-                plan = moves.send(None)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        return self.run(lambda _: self.moves_op(moves, plan))
 
-    def _exchange_fetches(self, plan: list[Fetch]) -> None:
-        conn = self.connection
-        with conn._lock, timeout_scope(conn, self.statement_timeout):
-            conn._check()
-            conn._run(self.sfetch_op(plan), self)
+    def first_plan(self, moves: Moves[T]) -> tuple[list[Fetch] | None, T | None]:
+        """A move's first SFETCH plan, or (None, its result) when the rows it needs are in
+        the window already: then no lock is taken and nothing is sent."""
+        try:
+            return next(moves), None
+        except StopIteration as stop:
+            return None, stop.value
+
+    def moves_op(self, moves: Moves[T], plan: list[Fetch]) -> CursorOp[T]:
+        """The rest of a move from its first plan (``first_plan``), as one cursor operation
+        run holding the lock by either driver: each plan's SFETCHes, in turn."""
+        while True:
+            yield from self.sfetch_op(plan)
+            try:
+                plan = moves.send(None)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
 
     def sfetch_op(self, plan: list[Fetch]) -> CursorOp[None]:
         """One plan's SFETCH groups, exchanged, into the window (a cursor operation: the

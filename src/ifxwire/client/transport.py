@@ -291,30 +291,17 @@ def open_transport(
     where = f"{host}:{port}"
     try:
         sock = _connect(host, port, connect_timeout)
-    except TimeoutError:
-        raise OperationalError(
-            f"could not connect to {where}: timed out after {connect_timeout} s",
-            sqlstate="08001",
-        ) from None
     except OSError as exc:
-        raise OperationalError(f"could not connect to {where}: {exc}", sqlstate="08001") from None
+        raise connect_failed(where, exc, connect_timeout) from None
     try:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if keepalive:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        tune(sock, keepalive)
         if tls:
             if deadline:
                 sock.settimeout(max(deadline - time.monotonic(), 0.001))
             sock = _wrap_tls(sock, tls, server_hostname or host, where, connect_timeout)
         t = Transport(sock)
         if deadline:
-            t.set_deadline(
-                deadline,
-                lambda: f"the login with {where} did not complete within connect_timeout="
-                f"{connect_timeout} s (the server accepted the connection but did not answer "
-                "in time)",
-                "08001",
-            )
+            t.set_deadline(deadline, lambda: login_timed_out(where, connect_timeout), "08001")
         else:
             sock.settimeout(read_timeout)
     except OSError as exc:
@@ -343,6 +330,32 @@ def _wrap_tls(
         ) from None
     except ssl.SSLError as exc:
         sock.close()
-        raise OperationalError(
-            f"TLS handshake with {where} failed: {exc}", sqlstate="08001"
-        ) from None
+        raise connect_failed(where, exc, timeout) from None
+
+
+# What both drivers' connects say and do alike (aio/connection.py opens its stream itself).
+
+
+def connect_failed(where: str, exc: BaseException, timeout: float | None) -> OperationalError:
+    """The error of a TCP connect or TLS handshake with ``where`` that failed with ``exc``."""
+    import ssl
+
+    if isinstance(exc, ssl.SSLError):
+        why = f"TLS handshake with {where} failed: {exc}"
+    elif isinstance(exc, TimeoutError):
+        why = f"could not connect to {where}: timed out after {timeout} s"
+    else:
+        why = f"could not connect to {where}: {exc}"
+    return OperationalError(why, sqlstate="08001")
+
+
+def login_timed_out(where: str, timeout: float | None) -> str:
+    return (f"the login with {where} did not complete within connect_timeout={timeout} s "
+            "(the server accepted the connection but did not answer in time)")
+
+
+def tune(sock: socket.socket, keepalive: bool) -> None:
+    """No Nagle delay (a request group is one send), and TCP keepalive when asked for."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if keepalive:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
