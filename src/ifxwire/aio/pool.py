@@ -31,7 +31,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from ..client.pool import POOL_OPTIONS, WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
+from ..client.pool import WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
 from ..client.resources import AsyncClosing
 from ..errors import Error
 from .connection import AsyncConnection, connect
@@ -61,15 +61,23 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
     def __init__(
         self,
         *connect_args: Any,
+        min_size: int = 0,
+        max_size: int = 10,
+        timeout: float = 30.0,
+        max_lifetime: float | None = 3600.0,
+        max_idle: float | None = 600.0,
+        ping_after: float | None = 30.0,
         factory: Callable[[], Awaitable[AsyncConnection]] | None = None,
         configure: Callable[[AsyncConnection], Awaitable[object]] | None = None,
-        **options: Any,
+        **connect_kwargs: Any,
     ) -> None:
-        super().__init__(**{k: options.pop(k) for k in POOL_OPTIONS if k in options})
+        # spelt out (not **options) so help(), IDEs and type checkers see the pool's options
+        super().__init__(min_size=min_size, max_size=max_size, timeout=timeout,
+                         max_lifetime=max_lifetime, max_idle=max_idle, ping_after=ping_after)
         if factory is None:
 
             async def factory() -> AsyncConnection:
-                return await connect(*connect_args, **options)
+                return await connect(*connect_args, **connect_kwargs)
 
         self._factory = factory
         self._configure = configure

@@ -101,9 +101,6 @@ _COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", 
              "max_waiting")
 
 
-#: The keyword arguments ``PoolBase`` takes (the rest are the connect's).
-POOL_OPTIONS = ("min_size", "max_size", "timeout", "max_lifetime", "max_idle", "ping_after")
-
 #: ``PoolBase._claim_now``: nothing idle and no free slot; the caller queues.
 WAIT = object()
 
