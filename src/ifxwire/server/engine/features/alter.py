@@ -30,7 +30,7 @@ from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql.exprs import keylit, lit, needs_fit, storage_kind
 from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
-from . import null_keys
+from . import fragments, null_keys
 from .ddl import (
     DdlContext,
     _check_columns,
@@ -216,8 +216,6 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
             raise _copy_error(str(e), constraints) from None
         _point_back(conn, info.name, "_ifx_old_" + info.name)
         conn.execute(f"DROP TABLE {aside}")
-        from . import fragments  # import cycle at load: fragments -> ddl
-
         fragments.install(dc, new_info)  # the guard went with the old table
         bad = conn.execute(f"PRAGMA foreign_key_check({quote(info.name)})").fetchone()
         if bad is not None:
@@ -597,7 +595,6 @@ def rename_index(dc: DdlContext, spec: Rename) -> None:
     null_keys.rename(dc.conn, old, new)
     dc.conn.execute("UPDATE sysindices SET idxname = ? WHERE idxname = ?", (new, old))
     dc.conn.execute("UPDATE sysconstraints SET idxname = ? WHERE idxname = ?", (new, old))
-    from . import fragments
 
     fragments.rename_index(dc.conn, old, new)
 
@@ -664,7 +661,6 @@ def rename(dc: DdlContext, spec: Rename) -> None:
         raise EngineError(sc.NO_COLUMN, near=spec.column)
     if spec.new_name in info.by_name:
         raise EngineError(sc.COLUMN_EXISTS, near=spec.new_name)
-    from . import fragments
 
     if fragments.names_column(dc, info.tabid, spec.column):
         # The Syntax's RENAME COLUMN page says what happens to views and check constraints,

@@ -37,7 +37,7 @@ from ..sql.statements import (
     DefaultSpec,
     DropObject,
 )
-from . import null_keys
+from . import fragments, null_keys
 from .distinct import resolve_column_type
 from .lobs import lobstore
 
@@ -230,8 +230,6 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
     lobstore.create_triggers(dc.conn, info)
     if spec.temp:
         if spec.fragments is not None:
-            from . import fragments
-
             fragments.create_temp_table(dc, info, spec.fragments)
         info.__post_init__()
         dc.temp_tables[name] = info
@@ -282,8 +280,6 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
     dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
                     (dc.user, tabid))
     if spec.fragments is not None:
-        from . import fragments  # import cycle at load: fragments -> ddl
-
         fragments.create_table(dc, info, spec.fragments)
 
 
@@ -413,13 +409,11 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     if spec.fragments is not None and spec.fragments.can_reject and info.temp:
         raise not_implemented("a temp table's index fragmented without a REMAINDER fragment")
     if spec.unique and not info.temp:
-        from . import fragments
 
         fragments.check_unique_index(dc, info, [c for c, _ in spec.columns], spec.fragments,
                                      spec.in_dbspace)
     _create_index(dc, info, name, spec.columns, spec.unique, info.temp)
     if spec.fragments is not None and not info.temp:
-        from . import fragments
 
         fragments.create_index(dc, info, name, spec.fragments)
     if spec.cluster and not info.temp:
@@ -469,7 +463,6 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
         dc.conn.execute(f"DROP INDEX {quote(name)}")
         null_keys.drop(dc.conn, name)
         dc.conn.execute("DELETE FROM sysindices WHERE idxname = ?", (name,))
-        from . import fragments
 
         fragments.drop_index(dc, name)
         return

@@ -20,15 +20,25 @@ or its fragments calls ``install`` again.
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..schema.catalog import TableInfo, quote
-from ..sql.statement_specs import AlterFragment, FragmentScheme, FragmentSpec
+from ..sql.statement_specs import (
+    AlterFragment,
+    ColumnSpec,
+    CreateTable,
+    FragmentScheme,
+    FragmentSpec,
+    TableName,
+)
 from ..sql.statements import parse_expressions
-from .ddl import DdlContext
+
+if TYPE_CHECKING:  # ddl imports this module at load; the context is only named in hints
+    from .ddl import DdlContext
 
 #: The RAISE(ABORT) text of the guard triggers; session_errors maps it to -772.
 GUARD_MESSAGE = "ifxwire: row fits no fragment"
@@ -467,8 +477,7 @@ def _detach(dc: DdlContext, info: TableInfo, scheme: FragmentScheme, at: int,
     a table with an index (the page refuses "a detached index"; which are attached is not
     recorded here), and a table whose key another table references (refused by the page;
     the code is not known)."""
-    from ..sql.statement_specs import ColumnSpec, CreateTable, TableName
-    from .ddl import create_table
+    from .ddl import create_table  # ddl imports this module at load: a top-level import is a circle
 
     if scheme.strategy == "R":
         raise not_implemented("ALTER FRAGMENT ... DETACH of a round-robin fragment")
