@@ -47,6 +47,19 @@ ruff check src tests bench examples
 # directories are per run. Every suite runs even when an earlier one failed; the summary says
 # which failed and the command then fails.
 LOGS=$(mktemp -d)
+# Every test server keeps its databases in a temporary directory (Server(data=":memory:"),
+# run.py's and informix-driver's servers), SQLite files with synchronous=FULL for logged
+# databases: on this machine's disk each commit's fsync costs milliseconds, most of the wall
+# time of a write-heavy test. On tmpfs the same code runs (the same pragmas and fsync calls;
+# a killed process loses nothing on it either) at memory speed, so the test runs keep their
+# temporary files (TMPDIR, which pytest, tempfile and mktemp follow) there when the machine
+# has a tmpfs /dev/shm with room (a full run leaves well under 1 GiB at a time).
+TEST_TMP=""
+if [ -d /dev/shm ] && [ -w /dev/shm ] \
+    && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -ge $((4 * 1024 * 1024)) ]; then
+  TEST_TMP=$(mktemp -d /dev/shm/ifxwire-test.XXXXXX)
+  export TMPDIR=$TEST_TMP
+fi
 SIDE_PID=""
 RIVAL_PID=""
 RIVAL_DATA=""
@@ -54,7 +67,7 @@ cleanup() {
   if [ -n "$RIVAL_PID" ]; then kill "$RIVAL_PID" 2>/dev/null || true; fi
   # lane B runs in a process group of its own (set -m below): end it with all it started
   if [ -n "$SIDE_PID" ]; then kill -- "-$SIDE_PID" 2>/dev/null || true; fi
-  rm -rf "$LOGS" ${RIVAL_DATA:+"$RIVAL_DATA"}
+  rm -rf "$LOGS" ${RIVAL_DATA:+"$RIVAL_DATA"} ${TEST_TMP:+"$TEST_TMP"}
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
