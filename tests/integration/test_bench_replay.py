@@ -7,6 +7,7 @@ than make the run fail.
 
 from __future__ import annotations
 
+import mmap
 import signal
 import sys
 import threading
@@ -94,15 +95,24 @@ def test_tuple_rows_counts_only_tuple_runs() -> None:
     assert tuple_rows(tup + eot + tup) is None  # EOT must end it
 
 
+def _resident_mib() -> mmap.mmap:
+    """One MiB of fresh anonymous pages, written so they are resident. A bytes object of the
+    same size may be carved from heap that earlier tests freed but the allocator kept (already
+    resident), so late in a long run the RSS would not grow and the guard never fire."""
+    block = mmap.mmap(-1, 2**20)
+    block.write(b"x" * 2**20)
+    return block
+
+
 def test_rss_guard_stops_the_main_thread_past_its_bound() -> None:
     base = procstat.rss_bytes()
     if base is None:
         pytest.skip("no /proc/self/status here")
-    hold: list[bytes] = []
+    hold: list[mmap.mmap] = []
     with procstat.RssGuard(base, 16 * 2**20) as guard, pytest.raises(KeyboardInterrupt):
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and len(hold) < 128:
-            hold.append(b"x" * 2**20)  # written, so resident
+            hold.append(_resident_mib())
             time.sleep(0.002)
         time.sleep(1)  # the guard samples every 20 ms
     hold.clear()
@@ -115,14 +125,14 @@ def test_rss_guard_interrupts_again_when_the_first_is_swallowed() -> None:
     base = procstat.rss_bytes()
     if base is None:
         pytest.skip("no /proc/self/status here")
-    hold: list[bytes] = []
+    hold: list[mmap.mmap] = []
     swallowed = 0
     with procstat.RssGuard(base, 16 * 2**20) as guard, pytest.raises(KeyboardInterrupt):
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
                 if len(hold) < 128:
-                    hold.append(b"x" * 2**20)
+                    hold.append(_resident_mib())
                 time.sleep(0.002)
             except KeyboardInterrupt:
                 if swallowed:
@@ -139,7 +149,7 @@ def test_rss_guard_takes_its_own_late_interrupt() -> None:
     base = procstat.rss_bytes()
     if base is None:
         pytest.skip("no /proc/self/status here")
-    hold: list[bytes] = []
+    hold: list[mmap.mmap] = []
     caught = 0
     main = threading.main_thread().ident
     assert main is not None
@@ -148,7 +158,7 @@ def test_rss_guard_takes_its_own_late_interrupt() -> None:
         while time.monotonic() < deadline and not caught:
             try:
                 if len(hold) < 128:
-                    hold.append(b"x" * 2**20)
+                    hold.append(_resident_mib())
                 time.sleep(0.002)
             except KeyboardInterrupt:
                 caught += 1
