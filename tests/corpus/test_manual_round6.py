@@ -11,6 +11,7 @@ pages; every change is rolled back or made in a table the case creates.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -70,3 +71,106 @@ def test_substr_of_a_char_column_counts_its_padding(stores: ifxwire.Connection) 
     (blanks, past), = _rows(cur, "SELECT SUBSTR(sname, 11, 5), SUBSTR(sname, 11, 6) FROM state "
                                  "WHERE code = 'CA'")
     assert (blanks is not None and blanks.strip(), past) == ("", None)
+
+
+# ---- statements of the Guide to SQL: Syntax not covered by earlier rounds --------------------
+@pytest.fixture(scope="module")
+def db(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Connection]:
+    conn = ifxwire.connect(**connect_kwargs, autocommit=True)
+    conn.cursor().execute("CREATE DATABASE round6 WITH LOG")
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+@pytest.fixture()
+def cur(db: ifxwire.Connection) -> Iterator[ifxwire.Cursor]:
+    c = db.cursor()
+    c.execute("CREATE TABLE om (a INT, b CHAR(5))")
+    c.execute("CREATE TABLE omlog (n INT)")
+    try:
+        yield c
+    finally:
+        c.execute("DROP TABLE om")
+        c.execute("DROP TABLE omlog")
+
+
+def _fired(cur: ifxwire.Cursor, value: int) -> list[int]:
+    """Insert ``value`` into om and return what the triggers logged so far."""
+    cur.execute("INSERT INTO om VALUES (?, 'x')", (value,))
+    return [r[0] for r in _rows(cur, "SELECT n FROM omlog ORDER BY n")]
+
+
+def test_set_triggers_disables_and_enables(cur: ifxwire.Cursor) -> None:
+    """"SET Database Object Mode statement": SET TRIGGERS {name | FOR table} DISABLED — "When
+    a trigger is disabled, the database server ignores the trigger" — and ENABLED again; the
+    mode is the trigger's, recorded in sysobjstate (Guide to SQL: Reference, SYSOBJSTATE:
+    objtype T, state E/D). The statement was accepted and the trigger still fired."""
+    cur.execute("CREATE TRIGGER om_t1 INSERT ON om FOR EACH ROW (INSERT INTO omlog VALUES (1))")
+    cur.execute("SET TRIGGERS om_t1 DISABLED")
+    assert _fired(cur, 1) == []
+    assert _rows(cur, "SELECT objtype, name, state FROM sysobjstate WHERE name = 'om_t1'") == [
+        ("T", "om_t1", "D")]
+    cur.execute("SET TRIGGERS FOR om ENABLED")
+    assert _fired(cur, 2) == [1]
+    assert _rows(cur, "SELECT state FROM sysobjstate WHERE name = 'om_t1'") == [("E",)]
+    # CREATE TRIGGER ... DISABLED (ids_sqs_0479) is enabled by SET TRIGGERS
+    cur.execute("CREATE TRIGGER om_t2 INSERT ON om FOR EACH ROW (INSERT INTO omlog VALUES (2)) "
+                "DISABLED")
+    assert _fired(cur, 3) == [1, 1]
+    cur.execute("SET TRIGGERS om_t2 ENABLED")
+    assert _fired(cur, 4) == [1, 1, 1, 2]
+
+
+def test_set_triggers_is_undone_by_rollback(cur: ifxwire.Cursor, db: ifxwire.Connection
+                                            ) -> None:
+    """The mode change is part of the transaction: ROLLBACK WORK leaves the trigger enabled."""
+    cur.execute("CREATE TRIGGER om_t3 INSERT ON om FOR EACH ROW (INSERT INTO omlog VALUES (3))")
+    cur.execute("BEGIN WORK")
+    cur.execute("SET TRIGGERS om_t3 DISABLED")
+    cur.execute("ROLLBACK WORK")
+    assert _fired(cur, 1) == [3]
+
+
+def test_set_triggers_errors(cur: ifxwire.Cursor) -> None:
+    """A trigger has two modes, ENABLED and DISABLED (DEFERRED is a constraint mode: -201);
+    a name that is no trigger is -634, as DROP TRIGGER answers it."""
+    cur.execute("CREATE TRIGGER om_t4 INSERT ON om FOR EACH ROW (INSERT INTO omlog VALUES (4))")
+    assert _code(cur, "SET TRIGGERS om_t4 DEFERRED") == -201
+    assert _code(cur, "SET TRIGGERS no_such_trigger DISABLED") == -634
+
+
+def test_set_indexes(cur: ifxwire.Cursor) -> None:
+    """SET INDEXES … ENABLED is what every index here is (a missing one is -319); DISABLED and
+    FILTERING would stop a unique index from checking its key, which this server cannot do:
+    -999 (both were accepted, and the unique index still refused duplicates)."""
+    cur.execute("CREATE UNIQUE INDEX om_u ON om (a)")
+    cur.execute("SET INDEXES om_u ENABLED")
+    cur.execute("SET INDEXES FOR om ENABLED")
+    assert _code(cur, "SET INDEXES om_u DISABLED") == -999
+    assert _code(cur, "SET INDEXES om_u FILTERING WITHOUT ERROR") == -999
+    assert _code(cur, "SET INDEXES no_such_index ENABLED") == -319
+
+
+@pytest.mark.parametrize(("sql", "code", "page"), [
+    ("SET SESSION AUTHORIZATION TO 'bob'", -999,
+     "SET SESSION AUTHORIZATION: the session would act as bob; USER stayed informix"),
+    ("START VIOLATIONS TABLE FOR om", -999, "START VIOLATIONS TABLE (was -201)"),
+    ("STOP VIOLATIONS TABLE FOR om", -999, "STOP VIOLATIONS TABLE (was -201)"),
+    ("SET FOOBAR 1", -201, "no SET statement starts with FOOBAR (was accepted)"),
+    ("SET ISOLATON TO DIRTY READ", -201, "a misspelt SET ISOLATION (was accepted)"),
+])
+def test_refused_statements(cur: ifxwire.Cursor, sql: str, code: int, page: str) -> None:
+    assert _code(cur, sql) == code, page
+
+
+@pytest.mark.parametrize("sql", [
+    "SET AUTOFREE ENABLED", "SET COLLATION 'en_US.8859-1'", "SET NO COLLATION",
+    "SET DATASKIP ON", "SET DEFERRED_PREPARE ENABLED", "SET ENVIRONMENT OPTCOMPIND '2'",
+    "SET EXPLAIN OFF", "SET LOG", "SET OPTIMIZATION LOW", "SET PDQPRIORITY 10",
+    "SET STATEMENT CACHE OFF", "SET TEMP TABLE_SPACE TO 'tmpdbs'",
+])
+def test_other_set_statements_are_accepted(cur: ifxwire.Cursor, sql: str) -> None:
+    """The other SET statements of the Syntax guide stay accepted (no effect on results)."""
+    cur.execute(sql)

@@ -211,6 +211,7 @@ class StatementRunner:
             "truncate": lambda dc, sp: CAPTURE.truncate(self, alter.truncate(dc, sp)),
             "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
             "set_constraints": alter.set_constraints,
+            "set_triggers": triggers.set_triggers, "set_indexes": triggers.set_indexes,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }
