@@ -174,3 +174,54 @@ def test_refused_statements(cur: ifxwire.Cursor, sql: str, code: int, page: str)
 def test_other_set_statements_are_accepted(cur: ifxwire.Cursor, sql: str) -> None:
     """The other SET statements of the Syntax guide stay accepted (no effect on results)."""
     cur.execute(sql)
+
+
+def test_sysobjstate_lists_every_user_object(cur: ifxwire.Cursor) -> None:
+    """Guide to SQL: Reference, SYSOBJSTATE: "Every index, trigger, and constraint in the
+    database has a corresponding row in the sysobjstate table if a user creates the object",
+    in its mode (E unless created or set otherwise); the rows go with their objects. Rows
+    were written only by SET CONSTRAINTS, and stayed after DROP TABLE."""
+    cur.execute("CREATE TABLE os_p (a INT NOT NULL, PRIMARY KEY (a) CONSTRAINT os_pk)")
+    cur.execute("CREATE INDEX os_i ON om (b)")
+    cur.execute("CREATE TRIGGER os_t INSERT ON om FOR EACH ROW (INSERT INTO omlog VALUES (9)) "
+                "DISABLED")
+    tabid = _rows(cur, "SELECT tabid FROM systables WHERE tabname = 'os_p'")[0][0]
+    rows = _rows(cur, f"SELECT objtype, owner, name, state FROM sysobjstate WHERE tabid = {tabid}"
+                      " ORDER BY objtype, name")
+    assert [(t, o, s) for t, o, _n, s in rows] == [("C", "informix", "E"), ("C", "informix", "E"),
+                                                   ("I", "informix", "E")]
+    assert "os_pk" in {n for _t, _o, n, _s in rows}  # and the NOT NULL constraint, the index
+    assert _rows(cur, "SELECT objtype, state FROM sysobjstate WHERE name IN ('os_i', 'os_t') "
+                      "ORDER BY objtype") == [("I", "E"), ("T", "D")]
+    assert _rows(cur, "SELECT COUNT(*) FROM sysobjstate WHERE tabid < 100") == [(0,)]
+    cur.execute("SET CONSTRAINTS os_pk DISABLED")
+    cur.execute("ALTER TABLE os_p ADD (b INT)")  # a rebuild keeps the recorded mode
+    assert _rows(cur, "SELECT state FROM sysobjstate WHERE name = 'os_pk'") == [("D",)]
+    cur.execute("DROP TABLE os_p")
+    cur.execute("DROP INDEX os_i")
+    cur.execute("DROP TRIGGER os_t")
+    assert _rows(cur, f"SELECT COUNT(*) FROM sysobjstate WHERE tabid = {tabid} "
+                      "OR name IN ('os_i', 'os_t')") == [(0,)]
+
+
+@pytest.mark.parametrize(("sql", "code"), [
+    ("CREATE INDEX om_e ON om (a) ENABLED", 0),
+    ("ALTER TABLE om ADD CONSTRAINT CHECK (a > 0) CONSTRAINT om_ck ENABLED", 0),
+    ("CREATE TABLE om2 (a INT NOT NULL CONSTRAINT om2_nn ENABLED, b INT UNIQUE ENABLED)", 0),
+    ("CREATE INDEX om_d ON om (b) DISABLED", -999),
+    ("CREATE UNIQUE INDEX om_f ON om (a) FILTERING WITHOUT ERROR", -999),
+    ("ALTER TABLE om ADD CONSTRAINT CHECK (a > 0) CONSTRAINT om_ck2 DISABLED", -999),
+    ("CREATE TABLE om3 (a INT, UNIQUE (a) CONSTRAINT om3_u FILTERING WITH ERROR)", -999),
+    ("ALTER TABLE om ADD CONSTRAINT UNIQUE (b) CONSTRAINT om_u ENABLED NOVALIDATE", -999),
+])
+def test_object_mode_at_creation(cur: ifxwire.Cursor, sql: str, code: int) -> None:
+    """Enabled Mode (ids_sqs_1101): CREATE TABLE, ALTER TABLE and CREATE INDEX create objects
+    ENABLED "unless you explicitly specify a different mode"; the explicit ENABLED is
+    accepted, the other modes (a disabled or filtering object, a NOVALIDATE constraint) are
+    -999. All of them were -201."""
+    if code == 0:
+        cur.execute(sql)
+        if sql.startswith("CREATE TABLE"):
+            cur.execute("DROP TABLE om2")
+    else:
+        assert _code(cur, sql) == code

@@ -300,6 +300,9 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     rows += [(trigid, "A", i, piece) for i, piece in enumerate(chunks(actions), 1)]
     conn.executemany("INSERT INTO systrigbody VALUES (?, ?, ?, ?)", rows)
     conn.execute("INSERT INTO _ifx_trig VALUES (?, ?, ?)", (trigid, info.name, trig.meta()))
+    # its mode (SYSOBJSTATE; objstate.sync adds the enabled rows)
+    conn.execute("INSERT INTO sysobjstate VALUES ('T', ?, ?, ?, ?)",
+                 (trig.owner, trig.name, info.tabid, "E" if trig.enabled else "D"))
     conn.execute(f"CREATE VIEW {quote(f'_ifx_t_{trigid}')} AS SELECT 1")
 
 

@@ -13,7 +13,7 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
-from ..features import access, alter, composite, ddl, distinct, objects, triggers
+from ..features import access, alter, composite, ddl, distinct, objects, objstate, triggers
 from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
 from ..schema.routines import Routine
@@ -221,6 +221,7 @@ class StatementRunner:
         try:
             handler(dc, spec)  # type: ignore[operator]
             if not private:
+                objstate.sync(dc.conn)  # a row per index, constraint, trigger (SYSOBJSTATE)
                 # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
                 # schema version, which keys the schema and plan caches: move it. (A temp
                 # table's plans are cached per session and dropped below.)
