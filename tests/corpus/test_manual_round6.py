@@ -156,6 +156,8 @@ def test_set_indexes(cur: ifxwire.Cursor) -> None:
 @pytest.mark.parametrize(("sql", "code", "page"), [
     ("SET SESSION AUTHORIZATION TO 'bob'", -999,
      "SET SESSION AUTHORIZATION: the session would act as bob; USER stayed informix"),
+    ("SET USER PASSWORD OLD 'a' NEW 'b'", -999,
+     "SET USER PASSWORD: no internally authenticated users here (was accepted)"),
     ("START VIOLATIONS TABLE FOR om", -999, "START VIOLATIONS TABLE (was -201)"),
     ("STOP VIOLATIONS TABLE FOR om", -999, "STOP VIOLATIONS TABLE (was -201)"),
     ("SET FOOBAR 1", -201, "no SET statement starts with FOOBAR (was accepted)"),

@@ -292,6 +292,11 @@ class IfxParser(CreateParser):
             # keeps the login user for USER and privileges, so it refuses rather than
             # pretend.
             raise not_implemented("SET SESSION AUTHORIZATION")
+        if w == "USER":
+            # SET USER PASSWORD changes an internally authenticated user's password (Guide
+            # to SQL: Syntax, "SET USER PASSWORD statement"); this server has no such users
+            # (CREATE USER is -999), so it refuses instead of accepting a change it drops.
+            raise not_implemented("SET USER PASSWORD")
         if w in ("ISOLATION", "TRANSACTION"):
             words: list[str] = []
             while self._curr and self._curr.token_type != TokenType.SEMICOLON:
@@ -390,13 +395,13 @@ class IfxParser(CreateParser):
 #: AUTOFREE, COLLATION / NO COLLATION, CONNECTION, DATASKIP, DEBUG FILE, Default Table Space
 #: and Table Type (TABLE_SPACE, TEMP TABLE_SPACE, TABLE_TYPE, TEMP TABLE_TYPE),
 #: DEFERRED_PREPARE, DESCRIPTOR, ENCRYPTION PASSWORD, ENVIRONMENT, EXPLAIN, LOG / BUFFERED
-#: LOG, OPTIMIZATION, PDQPRIORITY, PLOAD FILE, STATEMENT CACHE, USER PASSWORD, ALL_MUTABLES):
+#: LOG, OPTIMIZATION, PDQPRIORITY, PLOAD FILE, STATEMENT CACHE, ALL_MUTABLES; SET USER
+#: PASSWORD is refused above):
 #: accepted without effect on results (docs/SERVER.md); any other word after SET is -201.
 _OTHER_SETS = frozenset((
     "AUTOFREE", "COLLATION", "NO", "CONNECTION", "DATASKIP", "DEBUG", "TABLE_SPACE", "TEMP",
     "TABLE_TYPE", "DEFERRED_PREPARE", "DESCRIPTOR", "ENCRYPTION", "ENVIRONMENT", "EXPLAIN",
-    "LOG", "BUFFERED", "OPTIMIZATION", "PDQPRIORITY", "PLOAD", "STATEMENT", "USER",
-    "ALL_MUTABLES"))
+    "LOG", "BUFFERED", "OPTIMIZATION", "PDQPRIORITY", "PLOAD", "STATEMENT", "ALL_MUTABLES"))
 
 #: ALTER TABLE ADD/DROP words that are no column names (refused: -999).
 _HIDDEN_COLUMNS = frozenset(("CRCOLS", "VERCOLS", "ROWIDS", "AUDIT", "TYPE"))
