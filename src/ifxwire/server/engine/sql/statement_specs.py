@@ -117,6 +117,7 @@ class DropObject:
     kind: str  # TABLE, VIEW, INDEX, DATABASE
     name: TableName
     if_exists: bool = False
+    restrict: bool = False  # DROP TABLE / VIEW … RESTRICT (CASCADE is the default)
 
 
 @dataclass

@@ -104,11 +104,13 @@ class IfxParser(CreateParser):
         self._advance()
         if_exists = self._if_exists(negate=False)
         name = TableName(self._name()) if kind == "DATABASE" else self._table_name()
+        restrict = False
         if self._word() in ("CASCADE", "RESTRICT"):
+            restrict = self._word() == "RESTRICT"
             self._advance()
         elif kind == "INDEX" and self._word() == "ONLINE":
             self._advance()  # ids_sqs_0715: ONLINE only changes how long others wait
-        spec = DropObject(kind, name, if_exists)
+        spec = DropObject(kind, name, if_exists, restrict)
         return _stmt(f"drop_{kind.lower()}", spec)
 
     def _parse_ifx_alter(self) -> exp.Expr | None:
