@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -300,7 +300,53 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     rows += [(trigid, "A", i, piece) for i, piece in enumerate(chunks(actions), 1)]
     conn.executemany("INSERT INTO systrigbody VALUES (?, ?, ?, ?)", rows)
     conn.execute("INSERT INTO _ifx_trig VALUES (?, ?, ?)", (trigid, info.name, trig.meta()))
+    # its mode (SYSOBJSTATE; objstate.sync adds the enabled rows)
+    conn.execute("INSERT INTO sysobjstate VALUES ('T', ?, ?, ?, ?)",
+                 (trig.owner, trig.name, info.tabid, "E" if trig.enabled else "D"))
     conn.execute(f"CREATE VIEW {quote(f'_ifx_t_{trigid}')} AS SELECT 1")
+
+
+def set_triggers(dc: Any, spec: Any) -> None:
+    """SET TRIGGERS {name[, …] | FOR table} {ENABLED | DISABLED} (Guide to SQL: Syntax, "SET
+    Database Object Mode statement": "When a trigger is disabled, the database server
+    ignores the trigger"): the mode is kept with the trigger (as CREATE TRIGGER … DISABLED
+    keeps it) and recorded in sysobjstate, one row per trigger (objtype 'T', state 'E' or
+    'D'; Guide to SQL: Reference, SYSOBJSTATE). A name that is no trigger is -634, as for
+    DROP TRIGGER."""
+    triggers = [t for group in dc.schema.triggers.values() for t in group]
+    if spec.table is not None:
+        info = dc.resolve(spec.table.name, spec.table.owner, None, 0)
+        chosen = [t for t in triggers if t.table == info.name]
+    else:
+        chosen = []
+        for name in spec.names:
+            found = [t for t in triggers if t.name == name]
+            if not found:
+                raise EngineError(sc.NO_OBJECT, near=name)
+            chosen += found
+    enabled = spec.mode == "ENABLED"
+    for trig in chosen:
+        # a copy: the cached schema's Trigger must not change if the transaction rolls back
+        dc.conn.execute("UPDATE _ifx_trig SET meta = ? WHERE trigid = ?",
+                        (replace(trig, enabled=enabled, parsed=None).meta(), trig.trigid))
+        tabid = dc.conn.execute("SELECT tabid FROM systriggers WHERE trigid = ?",
+                                (trig.trigid,)).fetchone()[0]
+        dc.conn.execute("DELETE FROM sysobjstate WHERE objtype = 'T' AND name = ? AND tabid = ?",
+                        (trig.name, tabid))
+        dc.conn.execute("INSERT INTO sysobjstate VALUES ('T', ?, ?, ?, ?)",
+                        (trig.owner, trig.name, tabid, "E" if enabled else "D"))
+
+
+def set_indexes(dc: Any, spec: Any) -> None:
+    """SET INDEXES … ENABLED: every index here is enabled (DISABLED and FILTERING are refused
+    when parsed), so only the names are checked: -319 for one that is no index."""
+    if spec.table is not None:
+        dc.resolve(spec.table.name, spec.table.owner, None, 0)
+        return
+    for name in spec.names:
+        if dc.conn.execute("SELECT 1 FROM sysindices WHERE idxname = ?",
+                           (name,)).fetchone() is None:
+            raise EngineError(sc.NO_INDEX, near=name)
 
 
 def _split_text(text: str) -> tuple[str, str]:

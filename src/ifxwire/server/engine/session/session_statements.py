@@ -13,7 +13,17 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
-from ..features import access, alter, composite, ddl, distinct, fragments, objects, triggers
+from ..features import (
+    access,
+    alter,
+    composite,
+    ddl,
+    distinct,
+    fragments,
+    objects,
+    objstate,
+    triggers,
+)
 from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
 from ..schema.routines import Routine
@@ -221,6 +231,7 @@ class StatementRunner:
             "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
             "set_constraints": alter.set_constraints,
             "alter_fragment": fragments.alter_fragment,
+            "set_triggers": triggers.set_triggers, "set_indexes": triggers.set_indexes,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }
@@ -230,6 +241,7 @@ class StatementRunner:
         try:
             handler(dc, spec)  # type: ignore[operator]
             if not private:
+                objstate.sync(dc.conn)  # a row per index, constraint, trigger (SYSOBJSTATE)
                 # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
                 # schema version, which keys the schema and plan caches: move it. (A temp
                 # table's plans are cached per session and dropped below.)

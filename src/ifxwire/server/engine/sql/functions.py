@@ -510,16 +510,29 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return pos >> 32 if option == "ifxwire_loguniq" else (pos & 0xFFFFFFFF) >> 12
         raise EngineError(sc.NOT_IMPLEMENTED, near=option)
 
-    def ifx_substr(v: object, start: object, length: object = -1) -> object:
+    def ifx_substr(v: object, start: object, length: object = -1, width: object = 0) -> object:
+        """SUBSTR (Guide to SQL: Syntax, ids_sqs_1561): a negative start counts back from
+        the end, 0 counts as 1, and a negative start before the first character or a length
+        past the end gives NULL (where SUBSTRING gives the characters up to the end). A
+        CHAR(n) value is stored without its trailing blanks; ``width`` is n, so the string
+        SUBSTR counts is the blank-padded one (Tutorial ids_sqt_140: ``SUBSTR(sname, -15,
+        5)`` of CHAR(15) 'California' is 'Calif')."""
         if v is None or start is None or length is None:
             return None
         text, s, n = str(v), int(cast(Any, start)), int(cast(Any, length))
+        w = int(cast(Any, width))
+        if len(text) < w:
+            text = text.ljust(w)
         if s < 0:
             s = len(text) + s + 1
             if s < 1:
                 return None
         s = max(s, 1)
-        return text[s - 1:] if n < 0 else text[s - 1:s - 1 + n]
+        if n < 0:
+            return text[s - 1:]
+        if s - 1 + n > len(text):
+            return None
+        return text[s - 1:s - 1 + n]
 
     def ifx_substring(v: object, start: object, length: object = None) -> object:
         if v is None or start is None:

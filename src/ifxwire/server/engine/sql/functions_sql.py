@@ -415,6 +415,11 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         # counts positions before the first character, as ANSI does (Guide to SQL: Syntax,
         # "SUBSTR function", which contrasts the two).
         name = "ifx_substr" if node.meta.get("ifx_substr") else "ifx_substring"
+        if name == "ifx_substr" and t.is_char and t.size:
+            # SUBSTR counts a CHAR(n)'s padding, which storage drops (ifx_substr's width)
+            if len(args) == 2:
+                args.append(exp.Literal.number(-1))
+            args.append(exp.Literal.number(t.size))
         return typed(func(name, *args), t.nullable())
     if isinstance(node, exp.Trim):
         inner = tx.tx(_arg(node))

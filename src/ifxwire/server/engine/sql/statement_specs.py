@@ -170,6 +170,7 @@ class DropObject:
     kind: str  # TABLE, VIEW, INDEX, DATABASE
     name: TableName
     if_exists: bool = False
+    restrict: bool = False  # DROP TABLE / VIEW … RESTRICT (CASCADE is the default)
 
 
 @dataclass
@@ -302,6 +303,10 @@ STMT_TYPES: dict[str, int] = {
     "drop_synonym": StmtType.DROP_SYNONYM,
     "truncate": StmtType.TRUNCATE,
     "set_constraints": StmtType.SET_CONSTRAINTS,
+    # SET TRIGGERS / SET INDEXES are forms of the same SET Database Object Mode statement
+    # as SET CONSTRAINTS; that they share its statement type is inferred.
+    "set_triggers": StmtType.SET_CONSTRAINTS,
+    "set_indexes": StmtType.SET_CONSTRAINTS,
     "create_routine": StmtType.CREATE_PROCEDURE,
     "drop_routine": StmtType.DROP_PROCEDURE,
     "create_trigger": StmtType.CREATE_TRIGGER,

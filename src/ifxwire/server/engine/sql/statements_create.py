@@ -481,7 +481,20 @@ class CreateParser(IfxExprParser):
         if self._word() == "CONSTRAINT":
             self._advance()
             self._constraint_name(cons)
+        self._object_mode("constraint")
         return cons
+
+    def _object_mode(self, what: str) -> None:
+        """The object mode a CREATE TABLE / ALTER TABLE constraint or a CREATE INDEX may name
+        (Guide to SQL: Syntax 14.10, "Enabled Mode", ids_sqs_1101: objects are created
+        ENABLED "unless you explicitly specify a different mode"): ENABLED is the default;
+        DISABLED, FILTERING and NOVALIDATE are -999 (the statement was -201)."""
+        w = self._word()
+        if w == "ENABLED" and self._word(1) != "NOVALIDATE":
+            self._advance()
+        elif w in ("ENABLED", "DISABLED", "FILTERING"):
+            mode = "ENABLED NOVALIDATE" if w == "ENABLED" else w
+            raise not_implemented(f"{mode} {what} at creation")
 
     def _table_constraint(self) -> ConstraintSpec | None:
         prefix = ConstraintSpec("", [])
@@ -658,6 +671,8 @@ class CreateParser(IfxExprParser):
                 self._advance(2)
             elif w in ("ONLINE", "COMPRESSED"):
                 self._advance()
+            elif w in ("ENABLED", "DISABLED", "FILTERING"):
+                self._object_mode("index")
             elif w in ("EXTENT", "NEXT"):
                 self._expect_word(w, "SIZE")
                 size = self._int_arg()

@@ -292,3 +292,33 @@ def parse_set_constraints(p: CreateParser) -> exp.Expr:
     if mode == "FILTERING":
         raise not_implemented("FILTERING constraint mode")
     return _stmt("set_constraints", ConstraintModeSpec(names, mode, table))
+
+
+def parse_set_object_mode(p: CreateParser, objects: str) -> exp.Expr:
+    """SET TRIGGERS / SET INDEXES {name[, …] | FOR table} mode (after the keyword): the other
+    forms of the SET Database Object Mode statement (Guide to SQL: Syntax 14.10, "SET
+    Database Object Mode statement"). A trigger is ENABLED or DISABLED (DEFERRED and
+    IMMEDIATE are constraint modes only: -201); an index may also be FILTERING. Indexes are
+    never disabled here, so SET INDEXES … DISABLED / FILTERING is -999 (a disabled unique
+    index stops checking its key, which SQLite cannot do)."""
+    names: list[str] | None = None
+    table = None
+    if p._word() == "FOR":
+        p._advance()
+        table = p._table_name()
+    else:
+        names = [p._name()]
+        while p._match(TokenType.COMMA):
+            names.append(p._name())
+    mode = p._word()
+    allowed = ("ENABLED", "DISABLED") if objects == "TRIGGERS" else (
+        "ENABLED", "DISABLED", "FILTERING")
+    if mode not in allowed:
+        p.raise_error("Expected an object mode")
+    p._advance()
+    if objects == "INDEXES" and mode != "ENABLED":
+        raise not_implemented(f"SET INDEXES {mode}")
+    if mode == "FILTERING":  # WITH [NO] ERROR follows it
+        p._rest()
+    kind = "set_triggers" if objects == "TRIGGERS" else "set_indexes"
+    return _stmt(kind, ConstraintModeSpec(names, mode, table))
