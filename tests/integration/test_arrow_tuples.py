@@ -61,7 +61,8 @@ def _tuple_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         raise AssertionError("the C column decoder refused a run of valid rows")
 
     monkeypatch.setattr(arrowtuples, "run_rows", refused)
-    for name in ("run_batch", "column_batch"):  # the C decoder's, the pure walker's
+    # the C decoder's (runs copied; columns fed from the receive buffer), the pure walker's
+    for name in ("run_batch", "columns_batch", "column_batch"):
         real = getattr(arrowtuples, name)
 
         def spy(*args: Any, _real: Any = real) -> Any:
