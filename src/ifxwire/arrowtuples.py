@@ -549,12 +549,17 @@ def decoded_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequen
 
 def fed_batches(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
                 items: Sequence[Any], open_cols: Any,
-                run_batch_of: Callable[[list[TupleRun]], Any]) -> list[Any]:
+                run_batch_of: Callable[[list[TupleRun]], Any], pending: Any = None) -> list[Any]:
     """The record batches of one reply's items (FedRun and TupleRun, in row order): each
     Columns once, after the last of its runs, unless it is ``open_cols`` (still being fed:
     its rows come in a later call, or from the final flush); each stretch of TupleRuns
-    through ``run_batch_of``."""
+    through ``run_batch_of``. ``pending`` is the Columns left open by the previous call: if
+    it was closed before this reply fed it again (a refused run, a single-tuple fallback),
+    its rows come first."""
     out: list[Any] = []
+    if pending is not None and pending is not open_cols and not (
+            items and type(items[0]) is FedRun and items[0].cols is pending):
+        out.append(columns_batch(pa, schema, plan, converters, pending))
     runs: list[TupleRun] = []
     n = len(items)
     for i, item in enumerate(items):

@@ -224,6 +224,48 @@ def test_integer_collections_as_list_arrays(
     assert sum(runs) > 1000
 
 
+@pytest.mark.parametrize("refuse_every", [2, 3, 5])
+def test_refused_runs_keep_row_order_across_replies(
+    small: ifxwire.Connection, decoder: str, refuse_every: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Runs fed from the receive buffer, some refused (every n-th feed, as a run the C decoder
+    does not take would be): the refused runs go to the row decoder between the Columns fed
+    before and after them, within a reply and across replies (fetch_arrow_table keeps its
+    Columns open from one reply to the next), so the table and the stream equal fetchall."""
+    if decoder != "c":
+        pytest.skip("the fed Columns are the C decoder's")
+    real = arrowtuples._arrowdec.Columns
+    feeds = [0]
+
+    class Refusing:
+        def __init__(self, *args: Any) -> None:
+            self.cols = real(*args)
+
+        def feed(self, buf: Any, pos: int, end: int, count: int) -> bool:
+            feeds[0] += 1
+            return feeds[0] % refuse_every != 0 and bool(self.cols.feed(buf, pos, end, count))
+
+        def columns(self) -> Any:
+            return self.cols.columns()
+
+        @property
+        def rows(self) -> int:
+            return int(self.cols.rows)
+
+    monkeypatch.setattr(arrowtuples._arrowdec, "Columns", Refusing)
+    cur = small.cursor()
+    cur.execute("CREATE TEMP TABLE tr (k INTEGER, a LIST(INTEGER NOT NULL), v VARCHAR(20))")
+    cur.executemany("INSERT INTO tr VALUES (?, ?, ?)",
+                    [(k, None if k % 7 == 2 else ifxwire.List(list(range(k % 40)), "integer"),
+                      f"value {k}") for k in range(600)])
+    _check_same(small, "SELECT * FROM tr ORDER BY k")
+    assert feeds[0] > 2 * refuse_every  # replies of 1 KiB: many runs, several refused
+    cur.execute("SELECT k FROM tr ORDER BY k")
+    got = [k for b in cur.fetch_record_batch() for k in b.column(0).to_pylist()]
+    assert got == list(range(600)) and cur.rowcount == 600
+
+
 def test_streaming_counts_and_slices(
     small: ifxwire.Connection, decoder: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -405,6 +405,37 @@ def test_tuple_runs_feed_in_order_around_a_refused_run() -> None:
     assert done[2].column(0).to_pylist()[0] == 21
 
 
+def test_columns_left_open_by_a_reply_come_before_a_refused_run_of_the_next() -> None:
+    """fetch_arrow_table keeps the Columns open across replies; when the next reply's first
+    run is refused, the open Columns is closed with no FedRun of that reply: its rows (the
+    previous reply's) must still come out, before the refused run's."""
+    cols_desc, c_plan = _fed_cols()
+    plan = at.tuple_plan(cols_desc, "iso-8859-1", False)
+    assert plan is not None
+    raw = at.TupleRuns(c_plan, 1, False)
+    schema = _fed_schema(plan, cols_desc)
+
+    def by_rows(runs: list[at.TupleRun]) -> Any:
+        return pa.record_batch([pa.array([-1] * sum(r.ntuples for r in runs), pa.int32())],
+                               names=["k"])
+
+    first: list[Any] = []
+    buf = bytearray(_run([_fed_row(k) for k in range(1, 11)]))
+    raw.decode_tuples(buf, 0, len(buf), first)
+    assert at.fed_batches(pa, schema, plan, [None] * 5, first, raw.cols, by_rows) == []
+    pending = raw.cols
+    second: list[Any] = []
+    bad = bytearray(_run([_fed_row(1)[:-4] + b"\x80\x00\x00\x00"]))  # a NULL element
+    raw.decode_tuples(bad, 0, len(bad), second)
+    good = bytearray(_run([_fed_row(k) for k in range(12, 15)]))
+    raw.decode_tuples(good, 0, len(good), second)
+    assert [type(r).__name__ for r in second] == ["TupleRun", "FedRun"]
+    got = at.fed_batches(pa, schema, plan, [None] * 5, second, raw.cols, by_rows, pending)
+    assert [b.num_rows for b in got] == [10, 1]
+    assert got[0].column(0).to_pylist() == [1, 2, 3, 4, None, 6, 7, 8, 9, None]
+    assert got[1].column(0).to_pylist() == [-1]
+
+
 def _fed_schema(plan: Any, cols: list[ColumnDesc]) -> Any:
     from ifxwire import arrow
 

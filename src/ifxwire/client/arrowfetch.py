@@ -86,8 +86,8 @@ _LOB_KINDS = frozenset({TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CL
 class _Source:
     """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
 
-    __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "plan", "raw", "row_decoder", "shape",
-                 "size", "tplan", "whole")
+    __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "pending", "plan", "raw", "row_decoder",
+                 "shape", "size", "tplan", "whole")
 
     def __init__(self, cur: Cursor, rows_per_batch: int | None, whole: bool = False) -> None:
         self.size = _check_size(rows_per_batch)
@@ -95,6 +95,8 @@ class _Source:
         #: wanted, not a stream): the replies' rows accumulate in one Columns, so a result of
         #: ~100 replies does not pay ~100 record batches and their concatenation
         self.whole = whole
+        #: the Columns left open by the last reply (``whole``), not yet made a batch
+        self.pending: Any = None
         pa = _arrow.require_pyarrow()
         cur._check_result()
         self.pa = pa
@@ -149,9 +151,10 @@ class _Source:
             if not self.whole:  # streaming: this reply's columns end with it
                 self.raw.close()
                 open_cols = None
+            pending, self.pending = self.pending, open_cols
             return self._cut(_tup.fed_batches(self.pa, self.plan.schema, self.tplan,
                                               self.plan.converters, items, open_cols,
-                                              self._run_batch))
+                                              self._run_batch, pending))
         elif isinstance(first, _tup.ColumnRun):
             assert isinstance(self.raw, _tup.ColumnRuns)
             batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items,
@@ -174,6 +177,7 @@ class _Source:
         if not isinstance(self.raw, _tup.TupleRuns):
             return []
         cols = self.raw.close()
+        self.pending = None
         if cols is None or not cols.rows:
             return []
         assert self.tplan is not None
