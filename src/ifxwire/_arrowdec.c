@@ -387,113 +387,186 @@ static PyObject *take_bytes(const void *p, Py_ssize_t n)
     return PyBytes_FromStringAndSize((const char *)p, n);
 }
 
+/* Bytes per row of a fixed-size kind's data buffer (0 for strings and lists, whose data grows
+   by what each value holds; A_BOOL is bits, counted apart). */
+static Py_ssize_t row_bytes(const Col *c)
+{
+    switch (c->kind) {
+    case A_I16: return 2;
+    case A_I32: case A_F32: case A_DATE: return 4;
+    case A_I64: case A_INT8: case A_F64: case A_DECF: return 8;
+    case A_DT: return c->arg >> 8 ? 8 : 4;
+    case A_DEC: case A_RAW: return 16;
+    default: return 0;
+    }
+}
+
+static int is_var(const Col *c)
+{
+    return c->kind == A_CHAR || c->kind == A_VARCHAR || c->kind == A_LVARCHAR || c->kind == A_LIST;
+}
+
+/* The data buffer's size for ``rows`` rows: what the result hands out. */
+static Py_ssize_t data_size(const Col *c, Py_ssize_t rows)
+{
+    if (is_var(c))
+        return c->data_len;
+    if (c->kind == A_BOOL)
+        return (rows + 7) / 8;
+    return row_bytes(c) * rows;
+}
+
+/* Read the plan into ``cols`` (zeroed by the caller). Returns 0, or -1 with an exception. */
+static int cols_parse(Col *cols, PyObject *plan, Py_ssize_t ncols, int allow_raw)
+{
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        PyObject *item = PyTuple_GET_ITEM(plan, i);
+        Col *c = &cols[i];
+        PyObject *table = NULL;
+        if (!PyArg_ParseTuple(item, "inl|S", &c->kind, &c->width, &c->arg, &table))
+            return -1;
+        if (c->kind < A_I16 || c->kind > A_LIST) {
+            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad column kind");
+            return -1;
+        }
+        if (c->kind == A_RAW && !allow_raw) {
+            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: A_RAW needs one buffer");
+            return -1;
+        }
+        if (c->kind == A_LIST) {
+            /* the plan tuple (held by the caller) keeps the bytes alive during the call */
+            if (table == NULL || !(c->width == 2 || c->width == 4 || c->width == 8)) {
+                PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad list column");
+                return -1;
+            }
+            c->table = (const unsigned char *)PyBytes_AS_STRING(table);
+            c->table_len = PyBytes_GET_SIZE(table);
+        }
+    }
+    return 0;
+}
+
+/* Room for ``rows`` rows in all, plus ``run_bytes`` more bytes of input for the string and
+   list columns (every string byte is in the run; Latin-1 may double it in UTF-8; a list's
+   elements are in the run too, as many bytes). ``*rcap`` is the row capacity so far; new
+   validity bytes read as all valid, new fixed-size data as zero (NULL slots, BOOLEAN bits).
+   Returns 0, or -1 with MemoryError. */
+static int cols_reserve(Col *cols, Py_ssize_t ncols, Py_ssize_t *rcap, Py_ssize_t rows,
+                        Py_ssize_t run_bytes, int enc)
+{
+    Py_ssize_t old = *rcap, cap = old;
+    if (rows > old) {
+        cap = old ? old : 64;
+        while (cap < rows)
+            cap *= 2;
+    }
+    Py_ssize_t ovb = (old + 7) / 8, vb = (cap + 7) / 8;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        Col *c = &cols[i];
+        if (cap != old || c->validity == NULL) {
+            unsigned char *v = PyMem_Realloc(c->validity, (size_t)(vb ? vb : 1));
+            if (v == NULL)
+                return PyErr_NoMemory(), -1;
+            memset(v + ovb, 0xFF, (size_t)(vb - ovb));
+            c->validity = v;
+        }
+        if (is_var(c)) {
+            if (c->offsets == NULL || cap != old) {
+                int32_t *o = PyMem_Realloc(c->offsets, (size_t)(cap + 1) * sizeof(int32_t));
+                if (o == NULL)
+                    return PyErr_NoMemory(), -1;
+                if (c->offsets == NULL)
+                    o[0] = 0;
+                c->offsets = o;
+            }
+            Py_ssize_t need = c->data_len +
+                              (enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) * run_bytes;
+            if (need > c->data_cap || c->data == NULL) {
+                Py_ssize_t dc = c->data_cap ? c->data_cap : 256;
+                while (dc < need)
+                    dc *= 2;
+                unsigned char *d = PyMem_Realloc(c->data, (size_t)dc);
+                if (d == NULL)
+                    return PyErr_NoMemory(), -1;
+                c->data = d;
+                c->data_cap = dc;
+            }
+        }
+        else if (cap != old || c->data == NULL) {
+            Py_ssize_t o = data_size(c, old), n = data_size(c, cap);
+            unsigned char *d = PyMem_Realloc(c->data, (size_t)(n ? n : 1));
+            if (d == NULL)
+                return PyErr_NoMemory(), -1;
+            memset(d + o, 0, (size_t)(n - o));
+            c->data = d;
+            c->data_cap = n;
+        }
+    }
+    *rcap = cap;
+    return 0;
+}
+
+static void cols_free(Col *cols, Py_ssize_t ncols)
+{
+    if (cols == NULL)
+        return;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        PyMem_Free(cols[i].validity);
+        PyMem_Free(cols[i].data);
+        PyMem_Free(cols[i].offsets);
+    }
+    PyMem_Free(cols);
+}
+
+/* [(null_count, validity or None, data, offsets or None)] of the first ``rows`` rows. */
+static PyObject *cols_result(Col *cols, Py_ssize_t ncols, Py_ssize_t rows)
+{
+    PyObject *result = PyList_New(ncols);
+    if (result == NULL)
+        return NULL;
+    Py_ssize_t vbytes = (rows + 7) / 8;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        Col *c = &cols[i];
+        PyObject *validity = c->nulls ? take_bytes(c->validity, vbytes) : Py_NewRef(Py_None);
+        PyObject *data = take_bytes(c->data, data_size(c, rows));
+        PyObject *offsets = c->offsets != NULL
+                                ? take_bytes(c->offsets, (rows + 1) * (Py_ssize_t)sizeof(int32_t))
+                                : Py_NewRef(Py_None);
+        if (validity == NULL || data == NULL || offsets == NULL) {
+            Py_XDECREF(validity);
+            Py_XDECREF(data);
+            Py_XDECREF(offsets);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyObject *t = Py_BuildValue("(nNNN)", c->nulls, validity, data, offsets);
+        if (t == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, t);
+    }
+    return result;
+}
+
 #define NEED(n)                                                                                \
     do {                                                                                       \
         if ((n) > stop - at)                                                                   \
             goto refuse;                                                                       \
     } while (0)
 
-static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+/* Rows ``row0`` .. ``row0 + count - 1`` from the ``count`` whole tuple messages of the
+   buffers ``bs`` (read in turn, as if joined; they must hold exactly those tuples). Touches no
+   Python object, so callers run it without the GIL. Returns 0, or 1 when the run is not one
+   this decoder takes (the caller leaves it to the row decoder). */
+static int decode_rows(Col *cols, Py_ssize_t ncols, const BufRef *bs, Py_ssize_t nb,
+                       Py_ssize_t row0, Py_ssize_t count, int enc, int keep)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "decode(run, count, plan, enc_kind, keep)");
-        return NULL;
-    }
-    Py_ssize_t count = PyLong_AsSsize_t(args[1]);
-    if (count == -1 && PyErr_Occurred())
-        return NULL;
-    PyObject *plan = args[2];
-    if (!PyTuple_Check(plan)) {
-        PyErr_SetString(PyExc_TypeError, "plan must be a tuple");
-        return NULL;
-    }
-    int enc = (int)PyLong_AsLong(args[3]);
-    int keep = PyObject_IsTrue(args[4]);
-    if (PyErr_Occurred())
-        return NULL;
-    Py_ssize_t ncols = PyTuple_GET_SIZE(plan);
-    /* run: one buffer, or a list of them read as if joined (no copy to join them; A_RAW's
-       offsets would then not be into one buffer, so the caller joins when it has one) */
-    PyObject *src = args[0];
-    int many = PyList_Check(src);
-    Py_ssize_t nb = many ? PyList_GET_SIZE(src) : 1, got = 0;
-    BufRef *bs = PyMem_Calloc((size_t)(nb ? nb : 1), sizeof(BufRef));
-    if (bs == NULL)
-        return PyErr_NoMemory();
-    Py_ssize_t total = 0;
-    for (; got < nb; got++) {
-        if (buf_get(many ? PyList_GET_ITEM(src, got) : src, &bs[got]) < 0)
-            break;
-        total += bs[got].len;
-    }
-    PyObject *result = NULL;
-    Col *cols = got < nb ? NULL : PyMem_Calloc((size_t)(ncols ? ncols : 1), sizeof(Col));
-    if (got < nb)
-        goto done;
-    BufRef b = {NULL, total, {0}};
-    if (cols == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_ssize_t vbytes = (count + 7) / 8;
-    for (Py_ssize_t i = 0; i < ncols; i++) {
-        PyObject *item = PyTuple_GET_ITEM(plan, i);
-        Col *c = &cols[i];
-        PyObject *table = NULL;
-        if (!PyArg_ParseTuple(item, "inl|S", &c->kind, &c->width, &c->arg, &table))
-            goto done;
-        if (c->kind == A_RAW && nb != 1) {
-            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: A_RAW needs one buffer");
-            goto done;
-        }
-        if (c->kind == A_LIST) {
-            /* the plan tuple (held by the caller) keeps the bytes alive during the call */
-            if (table == NULL || !(c->width == 2 || c->width == 4 || c->width == 8)) {
-                PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad list column");
-                goto done;
-            }
-            c->table = (const unsigned char *)PyBytes_AS_STRING(table);
-            c->table_len = PyBytes_GET_SIZE(table);
-        }
-        Py_ssize_t cap;
-        switch (c->kind) {
-        case A_I16: cap = 2 * count; break;
-        case A_I32: case A_F32: case A_DATE: cap = 4 * count; break;
-        case A_I64: case A_INT8: case A_F64: case A_DECF: cap = 8 * count; break;
-        case A_DT: cap = (c->arg >> 8 ? 8 : 4) * count; break;
-        case A_DEC: cap = 16 * count; break;
-        case A_BOOL: cap = vbytes; break;
-        case A_RAW: cap = 16 * count; break;
-        case A_CHAR: case A_VARCHAR: case A_LVARCHAR: case A_LIST:
-            /* every string byte is in the run; Latin-1 may double it in UTF-8 (a list's
-               elements are in the run too, as many bytes) */
-            cap = (enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) * b.len;
-            c->offsets = PyMem_Malloc((size_t)(count + 1) * sizeof(int32_t));
-            if (c->offsets == NULL) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            c->offsets[0] = 0;
-            break;
-        default:
-            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad column kind");
-            goto done;
-        }
-        /* strings are written up to data_len only; the rest must read as zero (NULL slots) */
-        c->data = c->offsets != NULL ? PyMem_Malloc((size_t)(cap ? cap : 1))
-                                     : PyMem_Calloc((size_t)(cap ? cap : 1), 1);
-        c->validity = PyMem_Malloc((size_t)(vbytes ? vbytes : 1));
-        if (c->data == NULL || c->validity == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        memset(c->validity, 0xFF, (size_t)vbytes);
-        c->data_cap = cap;
-    }
-
     Py_ssize_t pos = 0, bi = 0;
-    b = nb ? bs[0] : b;
-    for (Py_ssize_t row = 0; row < count; row++) {
+    BufRef b = {NULL, 0, {0}};
+    if (nb)
+        b = bs[0];
+    for (Py_ssize_t row = row0; row < row0 + count; row++) {
         while (pos == b.len && bi + 1 < nb) {
             b = bs[++bi];
             pos = 0;
@@ -746,50 +819,232 @@ static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_s
     }
     if (pos != b.len || bi + 1 < nb)
         goto refuse;
-
-    result = PyList_New(ncols);
-    if (result == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < ncols; i++) {
-        Col *c = &cols[i];
-        PyObject *validity = c->nulls ? take_bytes(c->validity, vbytes) : Py_NewRef(Py_None);
-        Py_ssize_t dlen = c->offsets != NULL ? c->data_len : c->data_cap;
-        PyObject *data = take_bytes(c->data, dlen);
-        PyObject *offsets = c->offsets != NULL
-                                ? take_bytes(c->offsets, (count + 1) * (Py_ssize_t)sizeof(int32_t))
-                                : Py_NewRef(Py_None);
-        if (validity == NULL || data == NULL || offsets == NULL) {
-            Py_XDECREF(validity);
-            Py_XDECREF(data);
-            Py_XDECREF(offsets);
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyObject *t = Py_BuildValue("(nNNN)", c->nulls, validity, data, offsets);
-        if (t == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, i, t);
-    }
-    goto done;
-
+    return 0;
 refuse:
-    result = Py_NewRef(Py_None);
-done:
-    if (cols != NULL) {
-        for (Py_ssize_t i = 0; i < ncols; i++) {
-            PyMem_Free(cols[i].validity);
-            PyMem_Free(cols[i].data);
-            PyMem_Free(cols[i].offsets);
-        }
-        PyMem_Free(cols);
+    return 1;
+}
+
+static PyObject *decode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "decode(run, count, plan, enc_kind, keep)");
+        return NULL;
     }
+    Py_ssize_t count = PyLong_AsSsize_t(args[1]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: negative count");
+        return NULL;
+    }
+    PyObject *plan = args[2];
+    if (!PyTuple_Check(plan)) {
+        PyErr_SetString(PyExc_TypeError, "plan must be a tuple");
+        return NULL;
+    }
+    int enc = (int)PyLong_AsLong(args[3]);
+    int keep = PyObject_IsTrue(args[4]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t ncols = PyTuple_GET_SIZE(plan);
+    /* run: one buffer, or a list of them read as if joined (no copy to join them; A_RAW's
+       offsets would then not be into one buffer, so the caller joins when it has one) */
+    PyObject *src = args[0];
+    int many = PyList_Check(src);
+    Py_ssize_t nb = many ? PyList_GET_SIZE(src) : 1, got = 0;
+    BufRef *bs = PyMem_Calloc((size_t)(nb ? nb : 1), sizeof(BufRef));
+    if (bs == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t total = 0;
+    for (; got < nb; got++) {
+        if (buf_get(many ? PyList_GET_ITEM(src, got) : src, &bs[got]) < 0)
+            break;
+        total += bs[got].len;
+    }
+    PyObject *result = NULL;
+    Col *cols = got < nb ? NULL : PyMem_Calloc((size_t)(ncols ? ncols : 1), sizeof(Col));
+    if (got < nb)
+        goto done;
+    if (cols == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t rcap = 0;
+    if (cols_parse(cols, plan, ncols, nb == 1) < 0 ||
+        cols_reserve(cols, ncols, &rcap, count, total, enc) < 0)
+        goto done;
+    int r;
+    /* the buffers stay exported (PyObject_GetBuffer) until released below: nothing can
+       resize them while other threads run */
+    Py_BEGIN_ALLOW_THREADS
+    r = decode_rows(cols, ncols, bs, nb, 0, count, enc, keep);
+    Py_END_ALLOW_THREADS
+    result = r ? Py_NewRef(Py_None) : cols_result(cols, ncols, count);
+done:
+    cols_free(cols, ncols);
     for (Py_ssize_t i = 0; i < got; i++)
         PyBuffer_Release(&bs[i].view);
     PyMem_Free(bs);
     return result;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+
+/* Columns(plan, enc_kind, keep): the columns of one fetch reply, fed run by run as its bytes
+   arrive (``feed``), so the runs are decoded from the receive buffer itself and never copied
+   (a LIST of 10 INTEGERs is ~1 KB a row, ~20 times its elements). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *plan;
+    Col *cols;
+    Py_ssize_t ncols;
+    Py_ssize_t rows, rcap;
+    int enc, keep;
+} Columns;
+
+static void columns_dealloc(Columns *self)
+{
+    cols_free(self->cols, self->ncols);
+    Py_XDECREF(self->plan);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *columns_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *plan;
+    int enc, keep;
+    static char *kwlist[] = {"plan", "enc_kind", "keep", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!ip", kwlist, &PyTuple_Type, &plan, &enc,
+                                     &keep))
+        return NULL;
+    Columns *self = (Columns *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->plan = Py_NewRef(plan);
+    self->ncols = PyTuple_GET_SIZE(plan);
+    self->enc = enc;
+    self->keep = keep;
+    self->cols = PyMem_Calloc((size_t)(self->ncols ? self->ncols : 1), sizeof(Col));
+    if (self->cols == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    if (cols_parse(self->cols, plan, self->ncols, 0) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* Put the columns back as they were before rows row0.. were attempted: a refused run leaves
+   no trace (nulls, string/list data, validity bits, BOOLEAN bits, fixed-size slots). */
+static void cols_rollback(Col *cols, Py_ssize_t ncols, const Py_ssize_t *saved,
+                          Py_ssize_t row0, Py_ssize_t count)
+{
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        Col *c = &cols[i];
+        c->nulls = saved[2 * i];
+        for (Py_ssize_t r = row0; r < row0 + count; r++) {
+            c->validity[r >> 3] |= (unsigned char)(1u << (r & 7));
+            if (c->kind == A_BOOL)
+                c->data[r >> 3] &= (unsigned char)~(1u << (r & 7));
+        }
+        if (is_var(c))
+            c->data_len = saved[2 * i + 1];
+        else if (c->kind != A_BOOL)
+            memset(c->data + row_bytes(c) * row0, 0, (size_t)(row_bytes(c) * count));
+    }
+}
+
+/* feed(buffer, pos, end, count) -> bool: decode the ``count`` whole tuple messages of
+   ``buffer[pos:end]`` (tuple_run's answer) after the rows fed so far. False: the run is not
+   one this decoder takes, and nothing of it was kept. */
+static PyObject *columns_feed(Columns *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "feed(buffer, pos, end, count)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t count = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    BufRef b;
+    if (buf_get(args[0], &b) < 0)
+        return NULL;
+    if (pos < 0 || end > b.len || pos > end || count < 0) {
+        PyBuffer_Release(&b.view);
+        PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: feed outside the buffer");
+        return NULL;
+    }
+    BufRef part = b;
+    part.p = b.p + pos;
+    part.len = end - pos;
+    Py_ssize_t ncols = self->ncols, row0 = self->rows;
+    PyObject *result = NULL;
+    Py_ssize_t *saved = PyMem_Malloc((size_t)(2 * (ncols ? ncols : 1)) * sizeof(Py_ssize_t));
+    if (saved == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (cols_reserve(self->cols, ncols, &self->rcap, row0 + count, part.len, self->enc) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        saved[2 * i] = self->cols[i].nulls;
+        saved[2 * i + 1] = self->cols[i].data_len;
+    }
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = decode_rows(self->cols, ncols, &part, 1, row0, count, self->enc, self->keep);
+    Py_END_ALLOW_THREADS
+    if (r)
+        cols_rollback(self->cols, ncols, saved, row0, count);
+    else
+        self->rows = row0 + count;
+    result = PyBool_FromLong(!r);
+done:
+    PyMem_Free(saved);
+    PyBuffer_Release(&b.view);
+    return result;
+}
+
+/* columns() -> [(null_count, validity or None, data, offsets or None)] of the rows fed so
+   far, as decode() gives them. */
+static PyObject *columns_columns(Columns *self, PyObject *Py_UNUSED(ignored))
+{
+    return cols_result(self->cols, self->ncols, self->rows);
+}
+
+static PyObject *columns_rows(Columns *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(self->rows);
+}
+
+static PyMethodDef columns_methods[] = {
+    {"feed", (PyCFunction)(void (*)(void))columns_feed, METH_FASTCALL,
+     "feed(buffer, pos, end, count) -> bool: decode a run of whole tuples after the others"},
+    {"columns", (PyCFunction)columns_columns, METH_NOARGS,
+     "columns() -> [(nulls, validity, data, offsets)] of the rows fed so far"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef columns_getset[] = {
+    {"rows", (getter)columns_rows, NULL, "rows fed so far", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ColumnsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ifxwire._arrowdec.Columns",
+    .tp_basicsize = sizeof(Columns),
+    .tp_dealloc = (destructor)columns_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Columns(plan, enc_kind, keep): one reply's columns, decoded run by run (feed)",
+    .tp_methods = columns_methods,
+    .tp_getset = columns_getset,
+    .tp_new = columns_new,
+};
 
 static PyMethodDef module_methods[] = {
     {"tuple_run", (PyCFunction)(void (*)(void))tuple_run, METH_FASTCALL,
@@ -805,4 +1060,16 @@ static struct PyModuleDef arrowdec_module = {
     module_methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__arrowdec(void) { return PyModule_Create(&arrowdec_module); }
+PyMODINIT_FUNC PyInit__arrowdec(void)
+{
+    if (PyType_Ready(&ColumnsType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&arrowdec_module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Columns", (PyObject *)&ColumnsType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

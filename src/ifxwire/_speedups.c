@@ -21,6 +21,7 @@
 #include <datetime.h>
 #include <math.h>
 #include <stddef.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -267,6 +268,20 @@ static PyObject *fallback(RowDecoder *self, PyObject *bufobj, Py_ssize_t off, Py
             goto slow;                                                                         \
     } while (0)
 
+/* The offset of ``type``'s writable __slots__ member ``name`` holding an object
+   (T_OBJECT_EX), or 0 (then a setattr does it). _PyType_Lookup goes through the type's
+   attribute cache, so this costs a few nanoseconds per value. */
+static Py_ssize_t member_offset(PyTypeObject *type, PyObject *name)
+{
+    PyObject *descr = _PyType_Lookup(type, name); /* borrowed */
+    if (descr != NULL && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+        if (m->type == T_OBJECT_EX && !(m->flags & READONLY))
+            return m->offset;
+    }
+    return 0;
+}
+
 /* A SET/MULTISET/LIST of SMALLINT/INTEGER/BIGINT at q (its i32 length n already checked):
    the wrapper value when the type table equals the expected bytes and no element is NULL,
    NULL without an exception to let the Python decoder (types/composite.py) do it. */
@@ -289,9 +304,27 @@ static PyObject *complex_fast(const ColPlan *c, const unsigned char *q, Py_ssize
         return NULL;
     Py_ssize_t count = size / w;
     const unsigned char *d = q + 16 + tl;
-    PyObject *items = PyList_New(count);
-    if (items == NULL)
+    /* A list subclass (List, MultiSet) is filled in place: its item array is allocated and
+       set as list_resize would (no temporary list to copy from), and the element type is
+       stored through the __slots__ member's offset (found once per type), not a setattr. */
+    int direct = PyType_IsSubtype(type, &PyList_Type);
+    PyObject *obj = direct ? type->tp_alloc(type, 0) : PyList_New(count);
+    if (obj == NULL)
         return NULL;
+    PyObject **slots;
+    if (direct) {
+        if (count) {
+            slots = PyMem_New(PyObject *, (size_t)count);
+            if (slots == NULL) {
+                Py_DECREF(obj);
+                return PyErr_NoMemory();
+            }
+            for (Py_ssize_t k = 0; k < count; k++)
+                slots[k] = NULL;
+            ((PyListObject *)obj)->ob_item = slots;
+            ((PyListObject *)obj)->allocated = count;
+        }
+    }
     for (Py_ssize_t k = 0; k < count; k++, d += w) {
         PyObject *e;
         if (w == 2) {
@@ -307,30 +340,31 @@ static PyObject *complex_fast(const ColPlan *c, const unsigned char *q, Py_ssize
             e = x == INT64_MIN ? NULL : PyLong_FromLongLong(x);
         }
         if (e == NULL) { /* a NULL sentinel (or no memory): the Python path decides */
-            Py_DECREF(items);
+            Py_DECREF(obj);
             return NULL;
         }
-        PyList_SET_ITEM(items, k, e);
+        PyList_SET_ITEM(obj, k, e);
+        if (direct)
+            Py_SET_SIZE(obj, k + 1); /* only set items are ever released */
     }
-    PyObject *obj;
-    if (PyType_IsSubtype(type, &PyList_Type)) {
-        obj = type->tp_alloc(type, 0);
-        if (obj != NULL && PyList_SetSlice(obj, 0, 0, items) < 0)
-            Py_CLEAR(obj);
-    }
-    else {
-        PyObject *args = PyTuple_Pack(1, items);
+    if (!direct) {
+        PyObject *args = PyTuple_Pack(1, obj);
+        Py_DECREF(obj);
         obj = args == NULL ? NULL : type->tp_new(type, args, NULL);
         Py_XDECREF(args);
+        if (obj == NULL)
+            return NULL;
     }
-    Py_DECREF(items);
-    if (obj == NULL)
-        return NULL;
     if (attr == NULL && (attr = PyUnicode_InternFromString("element_type")) == NULL) {
         Py_DECREF(obj);
         return NULL;
     }
-    if (PyObject_SetAttr(obj, attr, c->arg2) < 0) {
+    Py_ssize_t off = direct ? member_offset(type, attr) : 0;
+    if (off > 0) {
+        PyObject **slot = (PyObject **)((char *)obj + off);
+        Py_XSETREF(*slot, Py_NewRef(c->arg2));
+    }
+    else if (PyObject_SetAttr(obj, attr, c->arg2) < 0) {
         Py_DECREF(obj);
         return NULL;
     }

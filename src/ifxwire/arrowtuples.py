@@ -45,12 +45,16 @@ from .types.complextype import COMPLEX_CODES
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
 __all__ = [
+    "FedRun",
     "TupleRun",
     "TupleRuns",
     "c_decoder",
     "c_plan",
     "column_walker",
+    "columns_batch",
+    "decoded_batch",
     "enc_kind",
+    "fed_batches",
     "run_batch",
     "run_rows",
     "tuple_plan",
@@ -235,24 +239,74 @@ def _run(buf: Any, start: int, stop: int, count: int) -> TupleRun:
     return run
 
 
+class FedRun:
+    """Tuples of a fetch reply decoded into ``cols`` (an ``_arrowdec.Columns``) straight from
+    the receive buffer as they arrived: never copied out of it (a LIST of 10 INTEGERs is ~1 KB
+    a row on the wire, 40 bytes as Arrow). Consecutive runs fed into the same columns share
+    one FedRun per reply; ``ntuples`` counts this reply's share (rowcount)."""
+
+    __slots__ = ("cols", "ntuples")
+
+    def __init__(self, cols: Any, ntuples: int) -> None:
+        self.cols = cols
+        self.ntuples = ntuples
+
+
 class TupleRuns:
-    """Stands in for a row decoder: keeps runs of whole tuple messages instead of rows."""
+    """Stands in for a row decoder: keeps runs of whole tuple messages instead of rows.
 
-    __slots__ = ("scan",)
+    With a plan the C decoder reads whole (no A_RAW column), each run is fed into the open
+    ``_arrowdec.Columns`` where it lies in the receive buffer (:class:`FedRun`); a run the
+    decoder refuses closes those columns and is kept as a :class:`TupleRun` copy for the row
+    decoder, and later runs open new columns, so the rows stay in order. Otherwise (an A_RAW
+    column: its (offset, size) pairs point into one buffer) every run is a TupleRun copy."""
 
-    def __init__(self) -> None:
+    __slots__ = ("cols", "new_columns", "scan")
+
+    def __init__(self, c_plan: tuple[tuple[Any, ...], ...] | None = None, enc: int = 0,
+                 keep: bool = False) -> None:
         assert _arrowdec is not None
         self.scan: Callable[[Any, int, int], tuple[int, int]] = _arrowdec.tuple_run
+        self.new_columns: Callable[[], Any] | None = None
+        if c_plan is not None and all(item[0] != A_RAW for item in c_plan):
+            columns = _arrowdec.Columns
+
+            def new_columns() -> Any:
+                return columns(c_plan, enc, keep)
+
+            self.new_columns = new_columns
+        #: the Columns runs are fed into, None when the next run opens new ones
+        self.cols: Any = None
 
     def __call__(self, buf: Any, offset: int, size: int) -> TupleRun:
-        """One tuple (the reply loop's fallback): its whole message."""
+        """One tuple (the reply loop's fallback): its whole message. It comes after the rows
+        fed so far, so they are closed (rows fed later go to new columns, after it)."""
+        self.cols = None
         return _run(buf, offset - 8, offset + size + (size & 1), 1)
 
     def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, None]:
         nxt, count = self.scan(buf, pos, end)
         if count:
+            new = self.new_columns
+            if new is not None:
+                cols = self.cols
+                if cols is None:
+                    cols = self.cols = new()
+                if cols.feed(buf, pos, nxt, count):
+                    last = rows[-1] if rows else None
+                    if type(last) is FedRun and last.cols is cols:
+                        last.ntuples += count
+                    else:
+                        rows.append(FedRun(cols, count))
+                    return nxt, None
+                self.cols = None  # refused (nothing of it kept): the row decoder takes it
             rows.append(_run(buf, pos, nxt, count))
         return nxt, None
+
+    def close(self) -> Any:
+        """The open columns (None if none), closed: later runs open new ones."""
+        cols, self.cols = self.cols, None
+        return cols
 
 
 #: walk(buf, pos, end, columns) -> (pos, rows, first error): see column_walker.
@@ -456,6 +510,14 @@ def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[A
     decoded = _arrowdec.decode(data, count, c_plan, enc, keep)
     if decoded is None:
         return fallback(data if joined else b"".join(runs), count)
+    return decoded_batch(pa, schema, plan, converters, decoded, count, data)
+
+
+def decoded_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
+                  decoded: list[tuple[int, bytes | None, bytes, bytes | None]], count: int,
+                  data: Any = None) -> Any:
+    """The record batch of the C decoder's buffers (``decode``, ``Columns.columns``) for
+    ``count`` rows; ``data`` is the run A_RAW columns' (offset, size) pairs point into."""
     arrays = []
     for (kind, _, _, decoder, _), field, conv, (nulls, validity, buf, offsets) in zip(
             plan, schema, converters, decoded, strict=True):
@@ -483,6 +545,43 @@ def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[A
         bufs.append(pa.py_buffer(buf))
         arrays.append(pa.Array.from_buffers(field.type, count, bufs, null_count=nulls))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def fed_batches(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
+                items: Sequence[Any], open_cols: Any,
+                run_batch_of: Callable[[list[TupleRun]], Any], pending: Any = None) -> list[Any]:
+    """The record batches of one reply's items (FedRun and TupleRun, in row order): each
+    Columns once, after the last of its runs, unless it is ``open_cols`` (still being fed:
+    its rows come in a later call, or from the final flush); each stretch of TupleRuns
+    through ``run_batch_of``. ``pending`` is the Columns left open by the previous call: if
+    it was closed before this reply fed it again (a refused run, a single-tuple fallback),
+    its rows come first."""
+    out: list[Any] = []
+    if pending is not None and pending is not open_cols and not (
+            items and type(items[0]) is FedRun and items[0].cols is pending):
+        out.append(columns_batch(pa, schema, plan, converters, pending))
+    runs: list[TupleRun] = []
+    n = len(items)
+    for i, item in enumerate(items):
+        if type(item) is not FedRun:
+            runs.append(item)
+            continue
+        if runs:
+            out.append(run_batch_of(runs))
+            runs = []
+        cols = item.cols
+        nxt = items[i + 1] if i + 1 < n else None
+        if cols is not open_cols and not (type(nxt) is FedRun and nxt.cols is cols):
+            out.append(columns_batch(pa, schema, plan, converters, cols))
+    if runs:
+        out.append(run_batch_of(runs))
+    return out
+
+
+def columns_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
+                  cols: Any) -> Any:
+    """The record batch of every row fed into ``cols`` (an ``_arrowdec.Columns``)."""
+    return decoded_batch(pa, schema, plan, converters, cols.columns(), cols.rows)
 
 
 def width_of(field: Any) -> int:

@@ -90,7 +90,7 @@ def spy_columnar(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     runs: list[int] = []
     for mod, name in ((arrowcols, "run_batch"), (arrowtuples, "run_batch"),
-                      (arrowtuples, "column_batch")):
+                      (arrowtuples, "columns_batch"), (arrowtuples, "column_batch")):
         real = getattr(mod, name)
 
         def spy(*args: Any, _real: Any = real) -> Any:

@@ -10,6 +10,7 @@ range, a tuple whose columns do not add up to its size, a DECIMAL wider than its
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 import struct
 from decimal import Decimal
@@ -281,3 +282,161 @@ def test_runs_in_several_buffers_decode_as_their_join() -> None:
     cut = len(runs[0]) + 5
     assert dec.decode([whole[:cut], whole[cut:]], 9, c_plan, 1, False) is None
     assert dec.decode(parts, 8, c_plan, 1, False) is None  # bytes left over
+
+
+# --- Columns: runs fed where they lie in the receive buffer (no copy) -----------------------
+
+
+def _fed_cols() -> tuple[list[ColumnDesc], tuple[Any, ...]]:
+    cols = [ColumnDesc("k", _T.INTEGER, 4), ColumnDesc("v", _T.VARCHAR, 20),
+            ColumnDesc("b", _T.BOOLEAN, 1), ColumnDesc("d", _T.DECIMAL, (10 << 8) | 2),
+            _list_col("LIST(integer not null)")]
+    plan = at.tuple_plan(cols, "iso-8859-1", False)
+    assert plan is not None and plan[-1][0] == at.A_LIST
+    return cols, at.c_plan(plan, cols, "iso-8859-1")
+
+
+def _fed_row(k: int) -> bytes:
+    """A row of _fed_cols: NULLs in every column now and then, lists of 0 to 11 elements."""
+    bool_item = b"\x01\x00\x00\x00\x01\x00" if k % 7 == 3 else (
+        b"\x00\x00\x00\x00\x01" + (b"t" if k % 2 else b"f"))
+    return (struct.pack(">i", k if k % 5 else -2**31)
+            + (bytes([1, 0]) if k % 6 == 1 else bytes([k % 4]) + b"xyz"[: k % 4])
+            + bool_item
+            + num.encode_decimal(None if k % 9 == 4 else Decimal(k) / 8, (10 << 8) | 2)
+            + _list_value("LIST(integer not null)", None if k % 8 == 5 else list(range(k % 12))))
+
+
+def test_columns_fed_run_by_run_equal_one_decode() -> None:
+    """Runs fed one by one from a buffer with other bytes around them (as the receive buffer
+    holds them) give exactly the buffers decode() gives for their join."""
+    _, c_plan = _fed_cols()
+    payloads = [_fed_row(k) for k in range(300)]
+    want = dec.decode(_run(payloads), len(payloads), c_plan, 1, False)
+    assert want is not None and want[0][0] > 0 and want[-1][0] > 0  # NULLs in INTEGER, LIST
+    for cuts in ([0, 300], [0, 1, 2, 70, 71, 300], [0, 150, 299, 300],
+                 [*range(0, 300, 13), 300]):
+        cols = dec.Columns(c_plan, 1, False)
+        for lo, hi in itertools.pairwise(cuts):
+            run = _run(payloads[lo:hi])
+            buf = bytearray(b"\xee" * 11 + run + b"\x00\x0e\x00")  # junk around the run
+            assert cols.feed(buf, 11, 11 + len(run), hi - lo) is True
+        assert cols.rows == 300
+        assert cols.columns() == want
+
+
+def test_columns_refused_run_leaves_no_trace() -> None:
+    """A run the decoder refuses (here: a LIST value whose type table differs from the
+    column's by one byte, or a NULL element) returns False and keeps nothing of itself (no
+    NULL count, validity bit, BOOLEAN bit, string or element bytes): the rows fed before and
+    after it decode as if it had never been fed, and the row decoder gets it whole."""
+    _, c_plan = _fed_cols()
+    good = [_fed_row(k) for k in range(40)]
+    table = c_plan[-1][3]
+    bad_table = bytearray(_fed_row(5 * 8 + 1))  # a list value, NULLs in other columns
+    at_list = len(bad_table) - len(_list_value("LIST(integer not null)", list(range(41 % 12))))
+    table_at = at_list + 4
+    assert bytes(bad_table[table_at:table_at + len(table)]) == table  # the golden table
+    bad_table[table_at + len(table) // 2] ^= 0x01
+    bad_null = bytearray(_fed_row(23))  # 11 elements, the last one INTEGER's NULL
+    bad_null[-4:] = b"\x80\x00\x00\x00"
+    for bad in (bytes(bad_table), bytes(bad_null)):
+        # the bad row comes after rows with NULLs, a true BOOLEAN, text and list elements
+        refused = [_fed_row(k) for k in range(100, 107)] + [bad]
+        cols = dec.Columns(c_plan, 1, False)
+        assert cols.feed(_run(good[:25]), 0, len(_run(good[:25])), 25)
+        assert cols.feed(_run(refused), 0, len(_run(refused)), len(refused)) is False
+        assert cols.rows == 25
+        rest = _run(good[25:])
+        assert cols.feed(rest, 0, len(rest), 15)
+        assert cols.columns() == dec.decode(_run(good), 40, c_plan, 1, False)
+        assert dec.decode(_run([bad]), 1, c_plan, 1, False) is None  # the row decoder's
+
+
+def test_columns_refuse_what_decode_refuses() -> None:
+    """feed() checks what decode() checks: a bad framing, a count that does not match, a
+    position outside the buffer (ValueError), A_RAW columns (ValueError)."""
+    _, c_plan = _fed_cols()
+    run = _run([_fed_row(k) for k in range(3)])
+    cols = dec.Columns(c_plan, 1, False)
+    assert cols.feed(run, 0, len(run), 2) is False  # bytes left over
+    assert cols.feed(run, 0, len(run) - 1, 3) is False  # a tuple cut short
+    assert cols.rows == 0 and cols.columns() == dec.decode(b"", 0, c_plan, 1, False)
+    with pytest.raises(ValueError):
+        cols.feed(run, 0, len(run) + 1, 3)
+    set_col = _list_col("SET(integer not null)", _T.SET)
+    raw = at.tuple_plan([set_col], "iso-8859-1", False)
+    assert raw is not None and raw[0][0] == at.A_RAW
+    with pytest.raises(ValueError):
+        dec.Columns(at.c_plan(raw, [set_col], "iso-8859-1"), 1, False)
+    assert at.TupleRuns(at.c_plan(raw, [set_col], "iso-8859-1"), 1, False).new_columns is None
+
+
+def test_tuple_runs_feed_in_order_around_a_refused_run() -> None:
+    """The reply loop's view: runs fed into one Columns per stretch, a refused run kept as a
+    copy between them (new Columns after it), so the batches come out in row order."""
+    cols_desc, c_plan = _fed_cols()
+    plan = at.tuple_plan(cols_desc, "iso-8859-1", False)
+    assert plan is not None
+    raw = at.TupleRuns(c_plan, 1, False)
+    other = _list_value("LIST(bigint not null)", [7])
+    bad = _fed_row(1)[: -len(_list_value("LIST(integer not null)", [0]))] + other
+    parts = [[_fed_row(k) for k in range(0, 10)], [_fed_row(k) for k in range(10, 20)], [bad],
+             [_fed_row(k) for k in range(21, 30)]]
+    rows: list[Any] = []
+    for payloads in parts:
+        buf = bytearray(_run(payloads))
+        assert raw.decode_tuples(buf, 0, len(buf), rows) == (len(buf), None)
+    assert [type(r).__name__ for r in rows] == ["FedRun", "TupleRun", "FedRun"]
+    assert [r.ntuples for r in rows] == [20, 1, 9]
+    assert rows[0].cols is not rows[2].cols and raw.cols is rows[2].cols
+
+    def by_rows(runs: list[at.TupleRun]) -> Any:
+        return pa.record_batch([pa.array([-1] * sum(r.ntuples for r in runs), pa.int32())],
+                               names=["k"])
+
+    schema = pa.schema([pa.field(f.name, f.type) for f in _fed_schema(plan, cols_desc)])
+    still_open = at.fed_batches(pa, schema, plan, [None] * 5, rows, raw.cols, by_rows)
+    assert [b.num_rows for b in still_open] == [20, 1]  # the open Columns wait for more
+    assert raw.close() is rows[2].cols and raw.cols is None
+    done = at.fed_batches(pa, schema, plan, [None] * 5, rows, None, by_rows)
+    assert [b.num_rows for b in done] == [20, 1, 9]
+    assert done[0].column(0).to_pylist()[:6] == [None, 1, 2, 3, 4, None]
+    assert done[2].column(0).to_pylist()[0] == 21
+
+
+def test_columns_left_open_by_a_reply_come_before_a_refused_run_of_the_next() -> None:
+    """fetch_arrow_table keeps the Columns open across replies; when the next reply's first
+    run is refused, the open Columns is closed with no FedRun of that reply: its rows (the
+    previous reply's) must still come out, before the refused run's."""
+    cols_desc, c_plan = _fed_cols()
+    plan = at.tuple_plan(cols_desc, "iso-8859-1", False)
+    assert plan is not None
+    raw = at.TupleRuns(c_plan, 1, False)
+    schema = _fed_schema(plan, cols_desc)
+
+    def by_rows(runs: list[at.TupleRun]) -> Any:
+        return pa.record_batch([pa.array([-1] * sum(r.ntuples for r in runs), pa.int32())],
+                               names=["k"])
+
+    first: list[Any] = []
+    buf = bytearray(_run([_fed_row(k) for k in range(1, 11)]))
+    raw.decode_tuples(buf, 0, len(buf), first)
+    assert at.fed_batches(pa, schema, plan, [None] * 5, first, raw.cols, by_rows) == []
+    pending = raw.cols
+    second: list[Any] = []
+    bad = bytearray(_run([_fed_row(1)[:-4] + b"\x80\x00\x00\x00"]))  # a NULL element
+    raw.decode_tuples(bad, 0, len(bad), second)
+    good = bytearray(_run([_fed_row(k) for k in range(12, 15)]))
+    raw.decode_tuples(good, 0, len(good), second)
+    assert [type(r).__name__ for r in second] == ["TupleRun", "FedRun"]
+    got = at.fed_batches(pa, schema, plan, [None] * 5, second, raw.cols, by_rows, pending)
+    assert [b.num_rows for b in got] == [10, 1]
+    assert got[0].column(0).to_pylist() == [1, 2, 3, 4, None, 6, 7, 8, 9, None]
+    assert got[1].column(0).to_pylist() == [-1]
+
+
+def _fed_schema(plan: Any, cols: list[ColumnDesc]) -> Any:
+    from ifxwire import arrow
+
+    return arrow._Plan(pa, cols).schema

@@ -86,11 +86,17 @@ _LOB_KINDS = frozenset({TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CL
 class _Source:
     """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
 
-    __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "plan", "raw", "row_decoder", "shape",
-                 "size", "tplan")
+    __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "pending", "plan", "raw", "row_decoder",
+                 "shape", "size", "tplan", "whole")
 
-    def __init__(self, cur: Cursor, rows_per_batch: int | None) -> None:
+    def __init__(self, cur: Cursor, rows_per_batch: int | None, whole: bool = False) -> None:
         self.size = _check_size(rows_per_batch)
+        #: one batch for the whole result where the C decoder feeds columns (a table is
+        #: wanted, not a stream): the replies' rows accumulate in one Columns, so a result of
+        #: ~100 replies does not pay ~100 record batches and their concatenation
+        self.whole = whole
+        #: the Columns left open by the last reply (``whole``), not yet made a batch
+        self.pending: Any = None
         pa = _arrow.require_pyarrow()
         cur._check_result()
         self.pa = pa
@@ -115,7 +121,7 @@ class _Source:
         if tplan is not None and cdec is not None:
             self.tplan = tplan
             self.c_plan = _tup.c_plan(tplan, cur._columns, conn.encoding)
-            self.raw = _tup.TupleRuns()
+            self.raw = _tup.TupleRuns(self.c_plan, self.enc, self.keep)
             self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
                                                  keep_char_padding=conn.keep_char_padding)
         elif shape is not None and (tplan is None or all(s[2] != "decode" for s in shape)):
@@ -139,11 +145,16 @@ class _Source:
         if not items:
             return []
         first = items[0]
-        if isinstance(first, _tup.TupleRun):
-            assert self.tplan is not None
-            assert self.c_plan is not None
-            batch = _tup.run_batch(self.pa, self.plan.schema, self.tplan, self.plan.converters,
-                                   items, self.c_plan, self.enc, self.keep, self._fallback)
+        if isinstance(first, (_tup.TupleRun, _tup.FedRun)):
+            assert self.tplan is not None and isinstance(self.raw, _tup.TupleRuns)
+            open_cols = self.raw.cols
+            if not self.whole:  # streaming: this reply's columns end with it
+                self.raw.close()
+                open_cols = None
+            pending, self.pending = self.pending, open_cols
+            return self._cut(_tup.fed_batches(self.pa, self.plan.schema, self.tplan,
+                                              self.plan.converters, items, open_cols,
+                                              self._run_batch, pending))
         elif isinstance(first, _tup.ColumnRun):
             assert isinstance(self.raw, _tup.ColumnRuns)
             batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items,
@@ -154,16 +165,44 @@ class _Source:
                                     self.raw.stride, items, self.plan.converters)
         else:
             batch = _arrow.batch_from_rows(self.pa, self.plan, items)
+        return self._cut([batch])
+
+    def _run_batch(self, runs: list[_tup.TupleRun]) -> Any:
+        assert self.tplan is not None and self.c_plan is not None
+        return _tup.run_batch(self.pa, self.plan.schema, self.tplan, self.plan.converters,
+                              runs, self.c_plan, self.enc, self.keep, self._fallback)
+
+    def flush(self) -> list[Any]:
+        """After the last reply: the batch of the columns still open (``whole``)."""
+        if not isinstance(self.raw, _tup.TupleRuns):
+            return []
+        cols = self.raw.close()
+        self.pending = None
+        if cols is None or not cols.rows:
+            return []
+        assert self.tplan is not None
+        return self._cut([_tup.columns_batch(self.pa, self.plan.schema, self.tplan,
+                                             self.plan.converters, cols)])
+
+    def _cut(self, batches: list[Any]) -> list[Any]:
+        """Each batch in slices of at most ``rows_per_batch`` rows (zero-copy)."""
         size = self.size
-        if size is None or batch.num_rows <= size:
-            return [batch]
-        return [batch.slice(i, size) for i in range(0, batch.num_rows, size)]
+        if size is None:
+            return batches
+        out: list[Any] = []
+        for batch in batches:
+            if batch.num_rows <= size:
+                out.append(batch)
+            else:
+                out.extend(batch.slice(i, size) for i in range(0, batch.num_rows, size))
+        return out
 
     def counted(self, cur: Cursor, before: list[Any]) -> None:
         """After a raw fetch: the cursor counted runs; make rownumber/rowcount count rows.
         ``before`` is the batch held before the call: not replaced, nothing was fetched."""
         rows = cur._raw
-        if rows is not before and rows and isinstance(rows[0], (_tup.TupleRun, _tup.ColumnRun)):
+        if rows is not before and rows and isinstance(
+                rows[0], (_tup.TupleRun, _tup.FedRun, _tup.ColumnRun)):
             extra = sum(r.ntuples for r in rows) - len(rows)
         elif rows is not before and rows and isinstance(rows[0], _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns)
@@ -203,6 +242,10 @@ ARROW_FETCH_SIZE = 1 << 20
 #: reply's worth of them set the 10M-row stream's peak (68.6 MB against issue 25's 64 MB);
 #: a quarter of that keeps most of the round trips saved (docs/ARROW.md, "Measured").
 WALKER_FETCH_SIZE = 1 << 18
+#: ``fetch_arrow_table``'s when the C decoder feeds columns from the receive buffer: no reply
+#: is held (only its decoded columns, which the table keeps anyway), so larger replies cost
+#: no memory and save round trips (~100 of them for 100k 1 KB LIST rows at 1 MiB).
+TABLE_FETCH_SIZE = 1 << 22
 
 
 @contextlib.contextmanager
@@ -215,6 +258,8 @@ def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
     saved = p.fetch_size, p.tuple_budget
     if cur.connection.fetch_buffer_size > 32767:
         size = WALKER_FETCH_SIZE if isinstance(src.raw, _tup.ColumnRuns) else ARROW_FETCH_SIZE
+        if src.whole and isinstance(src.raw, _tup.TupleRuns) and src.raw.new_columns:
+            size = TABLE_FETCH_SIZE
         p.fetch_size = max(p.fetch_size, size)
         p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
     cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
@@ -237,11 +282,14 @@ def _batches(cur: Cursor, src: _Source) -> Iterator[Any]:
     yield from src.batches(_take(cur))
     while _more(cur, src):
         yield from src.batches(_take(cur))
+    yield from src.flush()
 
 
-def iter_batches(cur: Cursor, rows_per_batch: int | None = None) -> tuple[Any, Iterator[Any]]:
-    """(schema, generator of record batches) of the cursor's remaining rows."""
-    src = _Source(cur, rows_per_batch)
+def iter_batches(cur: Cursor, rows_per_batch: int | None = None,
+                 whole: bool = False) -> tuple[Any, Iterator[Any]]:
+    """(schema, generator of record batches) of the cursor's remaining rows (``whole``: as
+    few batches as the decoder allows, for a table)."""
+    src = _Source(cur, rows_per_batch, whole)
     return src.plan.schema, _batches(cur, src)
 
 
@@ -253,7 +301,7 @@ def reader(cur: Cursor, rows_per_batch: int | None = None) -> Any:
 
 def table(cur: Cursor) -> Any:
     pa = _arrow.require_pyarrow()
-    schema, gen = iter_batches(cur)
+    schema, gen = iter_batches(cur, whole=True)
     return pa.Table.from_batches(list(gen), schema=schema)
 
 
@@ -293,10 +341,11 @@ async def _materialize(rows: list[tuple[Any, ...]], idxs: Sequence[int]) -> list
     return out
 
 
-async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
+async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None,
+                        whole: bool = False) -> AsyncIterator[Any]:
     """Async generator of record batches of the cursor's remaining rows."""
     cur = acur._cur
-    src = _Source(cur, rows_per_batch)
+    src = _Source(cur, rows_per_batch, whole)
     lobs = _lob_columns(cur)
     while True:
         items = _take(cur)
@@ -310,6 +359,8 @@ async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None) ->
         src.counted(cur, before)
         if not more:
             break
+    for batch in src.flush():
+        yield batch
 
 
 async def atable(acur: AsyncCursor) -> Any:
@@ -317,5 +368,5 @@ async def atable(acur: AsyncCursor) -> Any:
     pa = _arrow.require_pyarrow()
     cur._check_result()
     schema = _arrow._Plan(pa, cur._columns).schema
-    batches = [b async for b in aiter_batches(acur)]
+    batches = [b async for b in aiter_batches(acur, whole=True)]
     return pa.Table.from_batches(batches, schema=schema)
