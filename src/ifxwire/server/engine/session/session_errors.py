@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..core import sqlcodes as sc
@@ -54,6 +55,22 @@ class ErrorMapping:
         isam = sc.ISAM_LOCK_TIMEOUT if waited else sc.ISAM_LOCKED_RECORD
         return EngineError(code, isam)
 
+    def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
+                     started: float | None = None) -> None:
+        """SQLite's BEGIN IMMEDIATE, its busy answer turned into the lock error ``kind`` meets.
+
+        One place for the mapping every write path needs (a statement's own write, the
+        escalation, row-lock DDL, a transaction's start). ``started``: when the caller began
+        waiting, so a wait past SQLite's busy timeout reads as a timeout (-154) even under
+        NOT WAIT; otherwise only SET LOCK MODE TO WAIT makes it one."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if "lock" not in str(e) and "busy" not in str(e):
+                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+            waited = bool(self.lock_wait) or (
+                started is not None and time.monotonic() - started > 0.05)
+            raise self._lock_error(kind, waited) from None
 
     def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError:
         if self.state.error is not None:

@@ -13,7 +13,6 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..features.locks import ddl_undo, undo
 
@@ -51,6 +50,8 @@ class RowLockDdl:
         def _lock_deadline(self) -> float | None: ...
         def _wait_for(self, holder: int, kind: str, deadline: float | None) -> None: ...
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+        def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
+                          started: float | None = None) -> None: ...
         def _new_owner(self) -> str: ...
         def run_write(self, action: Callable[[], R], kind: str = "insert") -> R: ...
 
@@ -101,12 +102,7 @@ class RowLockDdl:
             conn.execute("SAVEPOINT _ifx_rl")
         else:
             self._sync(False)
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as e:
-                if "lock" in str(e) or "busy" in str(e):
-                    raise self._lock_error("ddl", bool(self.lock_wait)) from None
-                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+            self._sqlite_begin(conn, "ddl")
         self._sql_txn = True
         try:
             owner = self._new_owner()

@@ -136,6 +136,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         _schema: cat.Schema | None
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+        def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
+                          started: float | None = None) -> None: ...
         def current_schema(self) -> cat.Schema: ...
         def _schema_version(self) -> int: ...
         def _end_sql_txn(self, verb: str) -> None: ...
@@ -419,14 +421,9 @@ class RowLocks(RowLockReads, RowLockDdl):
                     conn.execute("SAVEPOINT _ifx_rl")
                 else:
                     self._sync(not self.in_transaction)
-                    try:
-                        conn.execute("BEGIN IMMEDIATE")
-                    except sqlite3.OperationalError as e:
-                        # Only an escalated transaction of another session holds SQLite's
-                        # lock beyond a statement: met as a lock, per busy_timeout.
-                        if "lock" in str(e) or "busy" in str(e):
-                            raise self._lock_error(kind, bool(self.lock_wait)) from None
-                        raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
+                    # Only an escalated transaction of another session holds SQLite's
+                    # lock beyond a statement: met as a lock, per busy_timeout.
+                    self._sqlite_begin(conn, kind)
                 self._sql_txn = True
                 try:
                     # inside the transaction: the schema version is read without a new read
@@ -637,13 +634,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                 self._rl_install()
                 started = time.monotonic()
                 self._sync(True)
-                try:
-                    conn.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as e:
-                    if "lock" not in str(e) and "busy" not in str(e):
-                        raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
-                    waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
-                    raise self._lock_error(kind, waited) from None
+                self._sqlite_begin(conn, kind, started)
             # (a held transaction stays synchronous NORMAL, which cannot change inside it:
             # rl_finish syncs the WAL after its COMMIT)
             self._rl_hold = False

@@ -71,6 +71,8 @@ class Transactions:
         def _connection(self) -> sqlite3.Connection: ...
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
+        def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
+                          started: float | None = None) -> None: ...
 
         row_locks: bool
         _rl_escalated: bool
@@ -184,14 +186,7 @@ class Transactions:
 
     def _begin_immediate(self, kind: str) -> None:
         conn = self._connection()
-        started = time.monotonic()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if "lock" not in str(e) and "busy" not in str(e):
-                raise EngineError(sc.NOT_IMPLEMENTED, message=str(e)) from None
-            waited = time.monotonic() - started > 0.05 or bool(self.lock_wait)
-            raise self._lock_error(kind, waited) from None
+        self._sqlite_begin(conn, kind, time.monotonic())
         self._sql_txn = True
 
     def _end_sql_txn(self, verb: str) -> None:
