@@ -6,11 +6,20 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+
+def pytest_report_header() -> str:
+    """Say whether the servers this run starts use row locks: the suites are also run with
+    IFXWIRE_ROW_LOCKS=1 (docs/SERVER.md, "Before it can be the default"), which every
+    in-process and subprocess server honours (tests/integration/test_row_locks_env.py)."""
+    on = os.environ.get("IFXWIRE_ROW_LOCKS", "") not in ("", "0")
+    return f"ifxwire-server row locks: {'on' if on else 'off'} (IFXWIRE_ROW_LOCKS)"
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,10 @@ import ifxwire
 def _start(data: Path, row_locks: bool) -> tuple[subprocess.Popen[str], int]:
     args = [sys.executable, "-m", "ifxwire.server", "--port", "0", "--host", "127.0.0.1",
             "--data", str(data)]
-    proc = subprocess.Popen(args + (["--row-locks"] if row_locks else []),
+    # without the option the server would still take IFXWIRE_ROW_LOCKS=1 from a run of the
+    # suite with row locks on; a restart meant without them says so
+    env = {**os.environ, "IFXWIRE_ROW_LOCKS": "1" if row_locks else "0"}
+    proc = subprocess.Popen(args + (["--row-locks"] if row_locks else []), env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
