@@ -734,6 +734,9 @@ class RowLocks(RowLockReads, RowLockDdl):
             self._rl_escalated = False
             self._rl_owner = ""
             self._rl_flushed = 0
+            # CDC: a transaction not ended above (lost with its held statements, nothing
+            # left to undo) is logged as rolled back, never carried into the next one
+            CAPTURE.txn_end(self, False)
             if self._rl_ddl_done:  # the schema this transaction's DDL saw is not reused
                 self._rl_ddl_done = False
                 self._rl_key = None
