@@ -72,7 +72,8 @@ def _setup(port: int, tables: list[str]) -> None:
         for t in tables:
             db = t.split(":")[0]
             c.cursor().execute(f"CREATE DATABASE {db} WITH LOG")
-            c.cursor().execute("CREATE TABLE t (id INTEGER, v INTEGER)")
+            # LOCK MODE ROW: under --row-locks two writers insert rows of one page
+            c.cursor().execute("CREATE TABLE t (id INTEGER, v INTEGER) LOCK MODE ROW")
     finally:
         c.close()
     r = _connect(port, database="syscdcv1", autocommit=True)
@@ -228,12 +229,20 @@ def test_kill_9_mid_commit_of_a_chunked_transaction_loses_nothing(
     check.close()
 
 
-@pytest.mark.parametrize("chunk", ["", "2"])
+@pytest.mark.parametrize("chunk", ["", "2", "2 row-locks"])
 def test_kill_9_at_random_moments_delivers_each_commit_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: str) -> None:
-    """With chunk "2", transactions of 3 and 4 rows are chunked (IFXWIRE_CDC_CHUNK)."""
+    """With chunk "2", transactions of 3 and 4 rows are chunked (IFXWIRE_CDC_CHUNK). With
+    "row-locks" the server runs with --row-locks and both writers write the same table at
+    once, their transactions' statements interleaved (docs/CDC.md "Row locks"): chunks
+    committed by a statement of a transaction the kill left open are swept at the restart."""
+    row_locks = chunk.endswith("row-locks")
+    chunk = chunk.split()[0] if chunk else ""
     if chunk:
         monkeypatch.setenv("IFXWIRE_CDC_CHUNK", chunk)
+    if row_locks:
+        monkeypatch.setenv("IFXWIRE_ROW_LOCKS", "1")
+    writers = [TABLE, TABLE] if row_locks else TABLES
     rnd = random.Random(int(os.environ.get("IFXWIRE_CRASH_SEED", "27")))
     data = tmp_path / "data"
     proc, port = _start(data)
@@ -258,6 +267,7 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
             try:
                 w = _connect(port, database=db, autocommit=True)
                 cur = w.cursor()
+                cur.execute("SET LOCK MODE TO WAIT 10")  # (row locks: the other writer)
             except Exception:
                 return
             while not stop.is_set():
@@ -303,7 +313,7 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
             except Exception:
                 return  # the kill
 
-        threads = [threading.Thread(target=writer, args=(t.split(":")[0],)) for t in TABLES]
+        threads = [threading.Thread(target=writer, args=(t.split(":")[0],)) for t in writers]
         threads.append(threading.Thread(target=reader))
         for th in threads:
             th.start()
@@ -332,49 +342,56 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
         assert rows == [n] * sizes[n], (n, rows)  # whole, not cut off
 
 
-def test_row_locks_refuse_capture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With --row-locks each statement is its own SQLite commit and an Informix COMMIT only
-    deletes undo entries, so a transaction's end is no single commit its rows could be stashed
-    in: the routines refuse (-83799, Unimplemented feature) instead of streaming without the
-    guarantee. Full-row logging set before, without row locks, captures nothing under them.
-    The servers meant without row locks say so (IFXWIRE_ROW_LOCKS=0): a run of the suite with
-    IFXWIRE_ROW_LOCKS=1 would otherwise start them with row locks too."""
-    monkeypatch.setenv("IFXWIRE_ROW_LOCKS", "0")
+def test_kill_9_under_row_locks_drops_the_open_transactions_chunks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--row-locks, chunks of 2: a committed chunked transaction, then one left open whose
+    statements (and chunks) another session's writes committed to the file one by one; kill
+    -9. The restarted server's undo recovery takes back the open one's rows, and its chunks
+    (no stash row names them) go with them; the stream has the committed one once, whole,
+    also after a second restart, and never the open one."""
+    monkeypatch.setenv("IFXWIRE_CDC_CHUNK", "2")
     data = tmp_path / "data"
-    proc, port = _start(data)
-    try:
-        _setup(port, [TABLE])
-    finally:
-        proc.terminate()
-        proc.wait(10)
     proc, port = _start(data, "--row-locks")
     try:
-        r = _connect(port, database="syscdcv1", autocommit=True)
-        cur = r.cursor()
-        cur.execute("EXECUTE FUNCTION informix.cdc_opensess(?, 0, 1, 1, 1, 1)",
-                    (_server_name(r),))
-        assert cur.fetchone() == (-83799,)
-        cur.execute("EXECUTE FUNCTION informix.cdc_set_fullrowlogging(?, 1)", (TABLE,))
-        assert cur.fetchone() == (-83799,)
+        _setup(port, [TABLE])
+        w = _connect(port, database="crash")
+        o = _connect(port, database="crash", autocommit=True)
+        o.cursor().execute("CREATE TABLE u (id INTEGER)")
+        for i in range(5):
+            w.cursor().execute("INSERT INTO t VALUES (?, ?)", (i, 100 + i))
+        w.commit()
+        for i in range(7):  # the open one: each statement committed by o's write
+            w.cursor().execute("INSERT INTO t VALUES (?, ?)", (50 + i, 500 + i))
+            o.cursor().execute("INSERT INTO u VALUES (?)", (i,))
+        check = sqlite3.connect(str(data / "crash.ifxdb"))
         try:
-            with cdc.open_stream(r, tables=[TABLE], timeout=0):
-                raise AssertionError("opened")
-        except cdc.StreamError as e:
-            assert "cdc_opensess" in str(e)
-        r.close()
-        w = _connect(port, database="crash", autocommit=True)
-        w.cursor().execute("INSERT INTO t VALUES (1, 1)")
-        w.close()
+            assert check.execute("SELECT COUNT(*) FROM t").fetchone() == (12,)
+            tokens = {r[0] for r in check.execute("SELECT DISTINCT token FROM _ifx_cdc_chunk")}
+            assert len(tokens) == 2  # the committed one's and the open one's
+        finally:
+            check.close()
     finally:
-        proc.terminate()
-        proc.wait(10)
-    proc, port = _start(data)
-    try:
-        got, _ = _drain(port, 1)
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    assert got == []
+        _kill(proc)
+    for _ in range(2):
+        proc, port = _start(data, "--row-locks")
+        try:
+            c = _connect(port, database="crash")
+            cur = c.cursor()
+            cur.execute("SELECT v FROM t ORDER BY v")
+            assert [r[0] for r in cur.fetchall()] == list(range(100, 105))
+            c.close()
+            got, _ = _drain(port, 1)
+        finally:
+            _kill(proc)
+        assert got == [(100, True, list(range(100, 105)))]
+        check = sqlite3.connect(str(data / "crash.ifxdb"))
+        try:
+            left = {r[0] for r in check.execute("SELECT DISTINCT token FROM _ifx_cdc_chunk")}
+            stashed = {r[0] for r in check.execute(
+                "SELECT json_extract(body, '$.chunked') FROM _ifx_cdc_stash")}
+            assert left and left <= stashed  # the open one's chunks are gone
+        finally:
+            check.close()
 
 
 def _server_name(conn: ifxwire.Connection) -> str:

@@ -71,6 +71,12 @@ class CaptureHooks:
     truncate: Callable[[Any, Any], None] = _no_capture
     #: (session) just before the database's COMMIT: the captured rows are stashed in it
     before_commit: Callable[[Any], None] = _no_capture
+    #: (session) row locks: a statement of a transaction succeeded, its unit still open
+    statement_done: Callable[[Any], None] = _no_capture
+    #: (session) row locks: ROLLBACK WORK, inside the SQLite transaction applying the undo
+    rl_rollback: Callable[[Any], None] = _no_capture
+    #: (sqlite3 connection) a database's first open by this process, after undo recovery
+    recover_database: Callable[[Any], None] = _no_capture
     #: (session) just before the database's ROLLBACK (of the transaction): rows it spilled
     #: into the database are read while they still exist
     before_rollback: Callable[[Any], None] = _no_capture

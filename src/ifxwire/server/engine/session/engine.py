@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
+from ..core.hooks import CAPTURE
 from ..core.values import DEFAULT_CTX, date_number
 from ..features.lobs.sbspace import sb_path
 from ..features.locks import undo
@@ -172,6 +173,8 @@ class Engine:
             conn.execute("PRAGMA busy_timeout = 10000")
             try:
                 undo.recover(conn)
+                # chunks of captured changes of transactions the kill left uncommitted
+                CAPTURE.recover_database(conn)  # (features/cdc/routines.py)
                 if self.row_locks:
                     conn.execute(undo.CREATE)
             finally:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
+from ..core.hooks import CAPTURE
 from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
@@ -433,6 +434,8 @@ class RowLocks(RowLockReads, RowLockDdl):
                     if self._rl_pending:
                         undo.store(conn, self._new_owner(), len(self._rl_undo),
                                    self._rl_pending)
+                    if self.in_transaction:
+                        CAPTURE.statement_done(self)  # CDC: a chunk spilled in this unit
                     if held:
                         conn.execute("RELEASE _ifx_rl")
                     if not self.in_transaction:
@@ -451,6 +454,10 @@ class RowLocks(RowLockReads, RowLockDdl):
                     self._rl_undo.extend(self._rl_pending)
                     return result
                 except BaseException:
+                    if not self.in_transaction:
+                        # CDC: the statement's changes are not committed (a COMMIT that
+                        # failed logs its reserved numbers as a rollback, as _end_sql_txn)
+                        CAPTURE.txn_end(self, False)
                     if installed:
                         self._rl_key = None  # the rollback takes the new triggers back
                     if held and conn.in_transaction:
@@ -718,6 +725,9 @@ class RowLocks(RowLockReads, RowLockDdl):
             self._rl_escalated = False
             self._rl_owner = ""
             self._rl_flushed = 0
+            # CDC: a transaction not ended above (lost with its held statements, nothing
+            # left to undo) is logged as rolled back, never carried into the next one
+            CAPTURE.txn_end(self, False)
             if self._rl_ddl_done:  # the schema this transaction's DDL saw is not reused
                 self._rl_ddl_done = False
                 self._rl_key = None
@@ -738,6 +748,8 @@ class RowLocks(RowLockReads, RowLockDdl):
             if verb != "COMMIT":
                 self._rl_replaying = True
                 undo.apply(conn, self._rl_undo)
+                # CDC: logged as rolled back, its committed chunks deleted in this commit
+                CAPTURE.rl_rollback(self)
             else:
                 self.rl_ddl_discard()
             conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?", (self._rl_owner,))
@@ -748,6 +760,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
+            CAPTURE.txn_end(self, False)  # CDC: reserved numbers released (a rollback)
             raise
         finally:
             self._rl_replaying = False
@@ -779,6 +792,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
+                CAPTURE.txn_end(self, False)  # CDC: reserved numbers released (a rollback)
                 raise
             self.lo.after_end(True)
             self._rl_undo = []

@@ -149,6 +149,33 @@ CHUNKS_CREATE = (f"CREATE TABLE IF NOT EXISTS main.{CHUNKS} (token INTEGER, firs
                  "body TEXT, PRIMARY KEY (token, first))")
 
 
+def sweep_chunks(conn: sqlite3.Connection) -> int:
+    """Delete the chunks no stash row names (returns how many), in their own SQLite
+    transaction. Only while no transaction of the database is open (its first open by a
+    server process): under row locks a transaction's chunks are committed statement by
+    statement, and a kill -9 leaves those of one that never committed, which the undo log's
+    recovery has just taken the rows of (docs/CDC.md "Row locks")."""
+    names = {r[0] for r in conn.execute(
+        "SELECT name FROM main.sqlite_master WHERE name IN (?, ?)", (CHUNKS, STASH))}
+    if CHUNKS not in names:
+        return 0
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        keep: set[int] = set()
+        if STASH in names:
+            keep = {int(json.loads(b)["chunked"]) for (b,) in conn.execute(
+                f"SELECT body FROM main.{STASH} WHERE body LIKE '{{%'")}
+        gone = [t for (t,) in conn.execute(f"SELECT DISTINCT token FROM main.{CHUNKS}")
+                if t not in keep]
+        for t in gone:
+            conn.execute(f"DELETE FROM main.{CHUNKS} WHERE token = ?", (t,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(gone)
+
+
 @dataclass
 class Pending:
     """The captured changes of one EngineSession's open transaction.

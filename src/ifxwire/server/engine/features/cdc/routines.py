@@ -14,6 +14,7 @@ syscdcv1 WITH LOG``); elsewhere the name resolves as any routine (-674).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -37,6 +38,7 @@ from ...sql.plan import Plan
 from .. import cross_database
 from . import catalog
 from .hub import (
+    CHUNKS,
     FIRST_SESSION_ID,
     Capture,
     CdcSession,
@@ -46,6 +48,7 @@ from .hub import (
     existing_hub,
     hub_of,
     order_columns,
+    sweep_chunks,
 )
 
 if TYPE_CHECKING:
@@ -116,22 +119,9 @@ def _table(s: EngineSession, name: str) -> tuple[str, TableInfo] | int:
     return f"{db}:{table}", info
 
 
-def _row_locks(s: EngineSession) -> bool:
-    """Row-lock mode (``--row-locks``) commits each statement in its own SQLite transaction
-    and keeps an undo log until the Informix COMMIT, so a transaction's end is not one
-    SQLite commit that could carry its captured rows: capture is refused there (-83799,
-    logged with the reason) rather than streamed without the crash guarantee."""
-    if s.engine.row_locks:
-        log.warning("CDC: capture is not supported with --row-locks (-83799)")
-        return True
-    return False
-
-
 def _opensess(s: EngineSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
-    if _row_locks(s):
-        return E_UNIMPL
     if str(a[0]).strip().lower() != s.engine.server_name.lower():
         return E_ARG1  # "Must be the server to which the client application ... is connected"
     if a[1] != 0:
@@ -145,8 +135,6 @@ def _opensess(s: EngineSession, a: list[Any]) -> int:
 def _fullrow(s: EngineSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
-    if _row_locks(s):
-        return E_UNIMPL
     found = _table(s, str(a[0]))
     if isinstance(found, int):
         return found
@@ -311,8 +299,8 @@ def dml_capture(s: EngineSession, info: TableInfo
                               None] | None:
     """The row hook for a DML statement on ``info`` when its table has full-row logging."""
     hub = existing_hub(s.engine)
-    if hub is None or not hub.fullrow or s.engine.row_locks:
-        return None  # under row locks nothing is captured (_row_locks)
+    if hub is None or not hub.fullrow:
+        return None
     db = cross_database.database_of(info) or s.database
     key = f"{db}:{info.name}"
     if not hub.captured(key):
@@ -375,10 +363,28 @@ def mark(s: EngineSession) -> int:
     p = _PENDING.get(id(s))
     if p is None:
         return 0
-    if not p.marks and p.due() and p.conn is not None:
+    if not p.marks and p.due() and p.conn is not None and not _rl_unit(s):
         p.spill(p.conn)
     p.marks.append(p.count)
     return p.count
+
+
+def _rl_unit(s: EngineSession) -> bool:
+    """Whether a statement of ``s`` runs in a row-lock statement unit (its own SQLite
+    transaction, or the ``_ifx_rl`` savepoint of a held one: session_locks.rl_write) that a
+    failure of the statement rolls back whole. A spill of earlier statements' changes made
+    there would go with it, so ``mark`` leaves them to ``statement_done``. An escalated
+    transaction holds one SQLite transaction to its end, as without row locks."""
+    return bool(s.engine.row_locks) and not getattr(s, "_rl_escalated", False)
+
+
+def statement_done(s: EngineSession) -> None:
+    """Row locks: a statement of a transaction succeeded and its unit is about to be
+    released or committed (session_locks.rl_write): the changes held in memory, once they
+    make a chunk, are spilled in that unit, where nothing can roll back a part of it."""
+    p = _PENDING.get(id(s))
+    if p is not None and not p.marks and p.due() and p.conn is not None:
+        p.spill(p.conn)
 
 
 def unmark(s: EngineSession, at: int) -> None:
@@ -429,8 +435,8 @@ def before_commit(s: EngineSession) -> None:
     COMMIT cannot lose them. An error here fails the COMMIT (the transaction rolls back):
     a committed transaction is never left out of the stream."""
     p = _PENDING.get(id(s))
-    if p is None or not p.count or p.txn is not None or s.conn is None:
-        return
+    if p is None or not p.count or p.txn is not None or p.logged or s.conn is None:
+        return  # (logged: a row-lock ROLLBACK, rl_rollback, commits its undo work too)
     hub = existing_hub(s.engine)
     if hub is not None:
         hub.stash(s.conn, p, _uid())
@@ -456,6 +462,8 @@ def txn_end(s: EngineSession, committed: bool) -> None:
     transaction (it is over); a log that cannot be written is reported in the server log."""
     _SAVEPOINTS.pop(id(s), None)
     p = _PENDING.pop(id(s), None)
+    if p is not None and p.token and not committed and s.engine.row_locks:
+        _DISCARD[id(s)] = p.token  # chunks committed by earlier statement units (rl_rollback)
     if p is not None and p.count and not p.logged:
         hub = existing_hub(s.engine)
         if hub is not None:
@@ -463,6 +471,45 @@ def txn_end(s: EngineSession, committed: bool) -> None:
                 hub.append(p, committed, _uid(), s.conn)
             except sqlite3.Error as e:
                 log.error("CDC: transaction of %d changes not logged: %s", p.count, e)
+
+
+#: Row locks: the chunk token of a session's transaction rolled back by SQLite (escalated)
+#: whose chunks written before the escalation are committed in the file (rl_rollback).
+_DISCARD: dict[int, int] = {}
+
+
+def rl_rollback(s: EngineSession) -> None:
+    """Row locks, ROLLBACK WORK, inside the SQLite transaction that applies the undo log
+    (session_locks._rl_finish_flushed): the transaction goes to the log as rolled back (RBTX)
+    now, while the chunks its statements committed can be read, and those chunks are deleted
+    in this transaction. Nothing here may fail the ROLLBACK: a chunk left behind is garbage
+    no stash row names, swept at the next start (``recover_database``)."""
+    conn = s.conn
+    if conn is None:
+        return
+    tokens = [t for t in (_DISCARD.pop(id(s), 0),) if t]
+    p = _PENDING.get(id(s))
+    if p is not None:
+        if p.token:
+            tokens.append(p.token)
+        if p.count and not p.logged:
+            hub = existing_hub(s.engine)
+            if hub is not None:
+                try:
+                    hub.append(p, False, _uid(), conn)
+                except sqlite3.Error as e:
+                    log.error("CDC: rolled-back transaction of %d changes not logged: %s",
+                              p.count, e)
+    for token in tokens:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute(f"DELETE FROM main.{CHUNKS} WHERE token = ?", (token,))
+
+
+def recover_database(conn: sqlite3.Connection) -> None:
+    """At a database's first open by this process (Engine.recover, after the undo log of a
+    killed server was applied): chunks that no stash row names belong to transactions that
+    never committed (row locks commit them statement by statement): they go."""
+    sweep_chunks(conn)
 
 
 def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
@@ -475,6 +522,7 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
 def session_closed(s: EngineSession) -> None:
     p = _PENDING.pop(id(s), None)
     _SAVEPOINTS.pop(id(s), None)
+    _DISCARD.pop(id(s), None)
     hub = existing_hub(s.engine)
     if hub is not None:
         if p is not None and p.txn is not None:
@@ -499,6 +547,9 @@ def register() -> None:
     CAPTURE.before_rollback = before_rollback
     CAPTURE.txn_end = txn_end
     CAPTURE.before_commit = before_commit
+    CAPTURE.statement_done = statement_done
+    CAPTURE.rl_rollback = rl_rollback
+    CAPTURE.recover_database = recover_database
     CAPTURE.savepoint = savepoint
     CAPTURE.truncate = truncate
     CAPTURE.lo_stream = lo_stream
