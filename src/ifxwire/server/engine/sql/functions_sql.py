@@ -15,12 +15,13 @@ from ....protocol.codes import TimeUnit, TypeCode
 from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from ..core.ifxtypes import IfxType
+from ..core.ifxtypes import FLOATING, IfxType
 from . import builtins
 from .exprs import (
     COUNT_TYPE,
     ExprTranslator,
     common_type,
+    dec_shape,
     func,
     int_result,
     keylit,
@@ -52,6 +53,18 @@ DBINFO_TYPES: dict[str, IfxType] = {
     "ifxwire_loguniq": it.INTEGER,
     "ifxwire_logpos": it.INTEGER,
 }
+
+
+def _number(tx: ExprTranslator, node: exp.Expr) -> exp.Expr:
+    """A character argument of a numeric function is a number, as an arithmetic operand is
+    ('5' + 1 is 6): converted to DECIMAL, -1213 when it does not read as one."""
+    return tx.convert(node, it.DECIMAL32) if ty(node).is_string else node
+
+
+def _int_digits(t: IfxType) -> int:
+    """Digits left of the point a DECIMAL type can hold (32 for a floating DECIMAL)."""
+    prec, scale = dec_shape(t)
+    return 32 if scale == FLOATING or scale < 0 else prec - scale
 
 
 def _arg(node: exp.Expr, key: str = "this") -> exp.Expr:
@@ -427,8 +440,10 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         position = str(node.args.get("position") or "BOTH").upper()
         name = {"LEADING": "LTRIM", "TRAILING": "RTRIM"}.get(position, "TRIM")
         args = [inner]
-        if isinstance(chars, exp.Expr):
-            args.append(tx.tx(chars))
+        if isinstance(chars, exp.Expr) and node.meta.get("trim_set"):
+            args.append(tx.tx(chars))  # LTRIM(s, set) / RTRIM(s, set)
+        elif isinstance(chars, exp.Expr):
+            args.append(func("ifx_trim_char", tx.tx(chars)))
         else:
             args.append(exp.Literal.string(" "))
         t = ty(inner)
@@ -453,7 +468,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         part = {exp.Year: "year", exp.Month: "month", exp.Day: "day"}[type(node)]
         return _date_part(tx, _arg(node), part)
     if isinstance(node, (exp.Abs, exp.Sign)):
-        inner = tx.tx(_arg(node))
+        inner = _number(tx, tx.tx(_arg(node)))
         t = ty(inner)
         if t.is_decimal:
             name = "abs" if isinstance(node, exp.Abs) else "sign"
@@ -478,12 +493,20 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         name = "round" if isinstance(node, exp.Round) else "trunc"
         return typed(func("ifx_dop", exp.Literal.string(name), inner, digits, keylit(res)), res)
     if isinstance(node, exp.Mod):
-        left = tx.tx(node.this)
-        right = tx.tx(node.expression)
+        # "MOD ... returns the remainder from integer division of the integer part of the
+        # first argument ... by the integer part of the second argument ... an INT data type
+        # (or INT8 for remainders outside the range of INT)" (Guide to SQL: Syntax, "MOD
+        # Function", ids_sqs_1476). A remainder is smaller than the divisor, so INT8 is
+        # described when the divisor's type can pass INT's range [I].
+        left = _number(tx, tx.tx(node.this))
+        right = _number(tx, tx.tx(node.expression))
         lt, rt = ty(left), ty(right)
-        res = lt.nullable() if lt.is_integer and rt.is_integer else it.DECIMAL32
         if lt.is_integer and rt.is_integer:
             res = int_result(lt, rt)
+        elif rt.code in it.FLOAT_CODES or (rt.is_decimal and _int_digits(rt) > 9):
+            res = it.INT8
+        else:
+            res = it.INTEGER
         return typed(func("ifx_dop", exp.Literal.string("mod"), left, right, keylit(res)), res)
     if isinstance(node, (exp.Pow, exp.Sqrt, exp.Exp, exp.Ln, exp.Log, exp.Ceil, exp.Floor,
                          exp.Sin, exp.Cos, exp.Tan)):
@@ -491,7 +514,9 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args = [tx.tx(a) for a in node.args.values() if isinstance(a, exp.Expr)]
         res = it.FLOAT
         if isinstance(node, (exp.Ceil, exp.Floor)):
-            res = it.DECIMAL32 if any(ty(a).is_decimal for a in args) else it.FLOAT
+            # "returns the DECIMAL(32) representation of the smallest integer ..." whatever
+            # the numeric argument (Guide to SQL: Syntax, "CEIL Function", "FLOOR Function").
+            res = it.DECIMAL32
         return typed(func("ifx_math", exp.Literal.string(name), *args), res)
     if isinstance(node, exp.Replace):
         args = [tx.tx(_arg(node)), tx.tx(_arg(node, "expression"))]
@@ -510,7 +535,8 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             extra = node.args.get(key)
             args.append(tx.convert(tx.tx(extra), it.INTEGER) if isinstance(extra, exp.Expr)
                         else exp.Literal.number(1))
-        return typed(func("ifx_fn", exp.Literal.string("INSTR_AT"), *args), it.INTEGER)
+        name = "INSTR_IFX" if node.meta.get("instr") else "INSTR_AT"
+        return typed(func("ifx_fn", exp.Literal.string(name), *args), it.INTEGER)
     if isinstance(node, exp.Nullif):
         left = tx.tx(node.this)
         right = tx.tx(node.expression)
