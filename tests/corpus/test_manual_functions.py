@@ -191,3 +191,26 @@ def test_ltrim_rtrim_take_a_set(stores: ifxwire.Connection) -> None:
     assert _rows(cur, "SELECT LTRIM('xyxabc', 'yx'), RTRIM('abcxyx', 'xy'), "
                       "TRIM(LEADING NULL::CHAR(1) FROM 'ab'), TRIM(BOTH 'x' FROM 'xabx')"
                  + ONE) == [("abc", "abc", None, "ab")]
+
+
+def test_padding_past_255_characters(stores: ifxwire.Connection) -> None:
+    """LPAD/RPAD Function: the result has `length` characters, also past 255 (a VARCHAR's
+    limit), and UPPER, TRIM, REPLACE of such a value give it whole. The value could not be
+    sent (-1260) when the result was described as VARCHAR(255)."""
+    cur = stores.cursor()
+    (lpad, length, upper, trim, repl), = _rows(
+        cur, "SELECT LPAD('a', 300, 'x'), LENGTH(RPAD('a', 300, 'b')), "
+             "UPPER(RPAD('a', 300, 'b')), TRIM(RPAD('a', 300, 'b')), "
+             "REPLACE(RPAD('a', 300, 'b'), 'b', 'c')" + ONE)
+    assert (lpad, length) == ("x" * 299 + "a", 300)
+    assert (upper, trim, repl) == ("A" + "B" * 299, "a" + "b" * 299, "a" + "c" * 299)
+
+
+def test_length_of_a_date_counts_its_character_form(cur: ifxwire.Cursor) -> None:
+    """LENGTH, OCTET_LENGTH, CHAR_LENGTH Functions take a character argument: a DATE is
+    counted in the character form it converts to (ten characters with a four-digit year, as
+    CAST(d AS CHAR(10)) shows it), a DATETIME YEAR TO SECOND in its 19. LENGTH of a DATE
+    counted the day number it is stored as (45321: 5)."""
+    assert _rows(cur, "SELECT LENGTH(order_date), OCTET_LENGTH(order_date), "
+                      "CHAR_LENGTH(order_date), LENGTH(order_date::CHAR(10)), LENGTH(paid)"
+                 + FX) == [(10, 10, 10, 10, 19)]

@@ -61,6 +61,16 @@ def _number(tx: ExprTranslator, node: exp.Expr) -> exp.Expr:
     return tx.convert(node, it.DECIMAL32) if ty(node).is_string else node
 
 
+def _temporal_text(value: exp.Expr) -> exp.Expr:
+    """The lengths count a DATE, DATETIME or INTERVAL in the character form it converts to
+    (as CAST(d AS CHAR(10)) and UPPER(d) show it), not the day number a DATE is stored as:
+    LENGTH(a DATE) is 10, not 5."""
+    t = ty(value)
+    if t.code not in (T.DATE, T.DATETIME, T.INTERVAL):
+        return value
+    return typed(func("ifx_text", value, keylit(t.nullable())), it.varchar(255))
+
+
 def _int_digits(t: IfxType) -> int:
     """Digits left of the point a DECIMAL type can hold (32 for a floating DECIMAL)."""
     prec, scale = dec_shape(t)
@@ -309,7 +319,7 @@ def _length_with_blanks(mode: int) -> Callable[[ExprTranslator, exp.Anonymous], 
         args = _args(tx, node)
         if len(args) != 1:
             raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
-        arg = args[0]
+        arg = _temporal_text(args[0])
         t = ty(arg)
         if t.is_char:
             arg = func("ifx_pad", arg, exp.Literal.number(t.size))
@@ -412,7 +422,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         name = {exp.Upper: "UPPER", exp.Lower: "LOWER", exp.Initcap: "ifx_initcap"}[type(node)]
         return typed(func(name, inner), t.nullable())
     if isinstance(node, exp.Length):
-        inner = tx.tx(_arg(node))
+        inner = _temporal_text(tx.tx(_arg(node)))
         return typed(func("ifx_length", inner, exp.Literal.number(1)), it.INTEGER)
     if isinstance(node, exp.Substring):
         inner = tx.tx(_arg(node))
@@ -522,13 +532,26 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args = [tx.tx(_arg(node)), tx.tx(_arg(node, "expression"))]
         repl = node.args.get("replacement")
         args.append(tx.tx(repl) if isinstance(repl, exp.Expr) else exp.Literal.string(""))
-        return typed(func("REPLACE", *args), it.varchar(255))
+        src = ty(args[0])
+        res = it.varchar(255)
+        if src.is_string and src.size > 255:  # a long source keeps its length
+            res = IfxType(T.LVARCHAR, size=min(src.size, 32739))
+        return typed(func("REPLACE", *args), res)
     if isinstance(node, exp.Pad):
         args = [tx.tx(_arg(node)), tx.convert(tx.tx(_arg(node, "expression")), it.INTEGER)]
         fill = node.args.get("fill_pattern")
         args.append(tx.tx(fill) if isinstance(fill, exp.Expr) else exp.Literal.string(" "))
         side = "l" if node.args.get("is_left") else "r"
-        return typed(func("ifx_pad2", exp.Literal.string(side), *args), it.varchar(255))
+        # The result holds `length` characters: past 255 (no VARCHAR can) it is described
+        # as an LVARCHAR of that size, so LPAD('a', 300, 'x') is sent whole, not refused.
+        width = args[1].meta.get("const") if tx.is_const(args[1]) else None
+        res = it.varchar(255)
+        if isinstance(width, int) and width > 255:
+            res = IfxType(T.LVARCHAR, size=min(width, 32739))
+        src = ty(args[0])
+        if src.is_string and src.size > 255 and src.size > res.size:
+            res = IfxType(T.LVARCHAR, size=min(src.size, 32739))
+        return typed(func("ifx_pad2", exp.Literal.string(side), *args), res)
     if isinstance(node, exp.StrPosition):  # INSTR(s, sub [, from [, n]]), CHARINDEX(sub, s …)
         args = [_text(tx, tx.tx(_arg(node))), _text(tx, tx.tx(_arg(node, "substr")))]
         for key in ("position", "occurrence"):
