@@ -173,6 +173,8 @@ ERRORS: list[tuple[str, int, str]] = [
     ("TO_DATE('2024-02-30', '%Y-%m-%d')", -1218, "TO_DATE: a string the mask does not fit"),
     ("TO_NUMBER('12a')", -1213, "TO_NUMBER: a string that is no number"),
     ("NEXT_DAY(MDY(1, 1, 2024), 'XYZ')", -1260, "NEXT_DAY: not a day name"),
+    ("TO_CHAR(CURRENT YEAR TO SECOND, '%F')", -999,
+     "TO_CHAR Function / GL_DATETIME: %F without its digit count (default not known to us)"),
     ("DBINFO('no such option')", -999, "DBINFO: an option we do not know is refused"),
 ]
 
@@ -214,3 +216,13 @@ def test_length_of_a_date_counts_its_character_form(cur: ifxwire.Cursor) -> None
     assert _rows(cur, "SELECT LENGTH(order_date), OCTET_LENGTH(order_date), "
                       "CHAR_LENGTH(order_date), LENGTH(order_date::CHAR(10)), LENGTH(paid)"
                  + FX) == [(10, 10, 10, 10, 19)]
+
+
+def test_to_char_fraction_directive(stores: ifxwire.Connection) -> None:
+    """TO_CHAR Function: the format string takes GL_DATETIME's directives; %Fn is the
+    fraction of a second in n digits (GLS User's Guide, "GL_DATETIME environment variable").
+    It printed six digits followed by the n."""
+    cur = stores.cursor()
+    assert _rows(cur, "SELECT TO_CHAR(DATETIME(2024-02-29 10:11:12.34567) YEAR TO FRACTION(5), "
+                      "'%H:%M:%S.%F3|%F5|%F1'), TO_CHAR(MDY(1, 31, 2024), '%Y %F2')"
+                 + ONE) == [("10:11:12.345|34567|3", "2024 00")]

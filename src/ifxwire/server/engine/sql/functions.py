@@ -642,12 +642,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         ctx = slot.state.ctx
         if fmt is None:
             return vals.to_text(v, t, ctx)
-        pyfmt = str(fmt).replace("%F", "%f")
         if t.code == T.DATE:
-            return vals.date_from_number(int(v)).strftime(pyfmt)  # type: ignore[call-overload]
+            day = vals.date_from_number(int(v))  # type: ignore[call-overload]
+            return day.strftime(_fraction_directive(str(fmt), 0))
         if t.code == T.DATETIME:
             value = _to_datetime(vals.parse_dt_text(str(v), t.start, t.end))
-            return value.strftime(pyfmt)
+            return value.strftime(_fraction_directive(str(fmt), value.microsecond))
         # A number with a mask: Informix applies the ESQL/C numeric-formatting mask
         # (# * & < , . - + ( ) $), which is not built; refuse rather than ignore the mask.
         raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
@@ -775,6 +775,18 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_spl_out": (-1, ifx_spl_out, False),
         "ifx_slv": (-1, ifx_slv, False),
     }
+
+
+def _fraction_directive(fmt: str, micro: int) -> str:
+    """GL_DATETIME's ``%Fn`` is the fraction of a second in n digits (1 to 5; GLS User's
+    Guide, "GL_DATETIME environment variable"), put into the mask before strftime sees it
+    (strftime's own %F is the ISO date). A bare %F, whose digit count we do not know for
+    sure, is refused; it printed six digits, and '%F3' six digits and a '3'."""
+    def digits(m: re.Match[str]) -> str:
+        if not m.group(1):
+            raise EngineError(sc.NOT_IMPLEMENTED, near="TO_CHAR %F without a digit count")
+        return f"{micro:06d}"[: int(m.group(1))]
+    return re.sub(r"%F([1-5]?)", digits, fmt)
 
 
 _MATH: dict[str, Callable[..., float]] = {
