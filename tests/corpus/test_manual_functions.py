@@ -175,6 +175,8 @@ ERRORS: list[tuple[str, int, str]] = [
     ("NEXT_DAY(MDY(1, 1, 2024), 'XYZ')", -1260, "NEXT_DAY: not a day name"),
     ("TO_CHAR(CURRENT YEAR TO SECOND, '%F')", -999,
      "TO_CHAR Function / GL_DATETIME: %F without its digit count (default not known to us)"),
+    ("DBINFO('version', 'bogus')", -999,
+     "DBINFO Function: 'version' takes one of six specifiers; another gave the full string"),
     ("DBINFO('no such option')", -999, "DBINFO: an option we do not know is refused"),
 ]
 
@@ -226,3 +228,13 @@ def test_to_char_fraction_directive(stores: ifxwire.Connection) -> None:
     assert _rows(cur, "SELECT TO_CHAR(DATETIME(2024-02-29 10:11:12.34567) YEAR TO FRACTION(5), "
                       "'%H:%M:%S.%F3|%F5|%F1'), TO_CHAR(MDY(1, 31, 2024), '%Y %F2')"
                  + ONE) == [("10:11:12.345|34567|3", "2024 00")]
+
+
+def test_dbinfo_version_specifiers(stores: ifxwire.Connection) -> None:
+    """DBINFO Function, 'version' option: 'major', 'minor' and 'os' (F: a 64-bit UNIX
+    build) are parts of the 'full' string."""
+    cur = stores.cursor()
+    (full, major, minor, os_code), = _rows(
+        cur, "SELECT DBINFO('version', 'full'), DBINFO('version', 'major'), "
+             "DBINFO('version', 'minor'), DBINFO('version', 'os')" + ONE)
+    assert f"{major}.{minor}.{os_code}" in full

@@ -797,7 +797,11 @@ _MATH: dict[str, Callable[..., float]] = {
 
 
 def version_part(version: str, part: str) -> str:
-    """DBINFO('version', part) from the full version string."""
+    """DBINFO('version', part) from the full version string. The page names six parts
+    ('server-type', 'major', 'minor', 'os', 'level', 'full'); another is refused (it gave
+    the full string), the code a server sends for it being unknown to us."""
+    if part not in ("server-type", "major", "minor", "os", "level", "full"):
+        raise EngineError(sc.NOT_IMPLEMENTED, near=f"DBINFO('version', {part!r})")
     if part == "full":
         return version
     m = re.search(r"(\d+)\.(\d+)\.([A-Z]+)(\w+)", version)
