@@ -525,7 +525,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return pos >> 32 if option == "ifxwire_loguniq" else (pos & 0xFFFFFFFF) >> 12
         raise EngineError(sc.NOT_IMPLEMENTED, near=option)
 
-    def ifx_substr(v: object, start: object, length: object = -1, width: object = 0) -> object:
+    def ifx_substr(v: object, start: object, length: object = "end",
+                   width: object = 0) -> object:
         """SUBSTR (Guide to SQL: Syntax, ids_sqs_1561): a negative start counts back from
         the end, 0 counts as 1, and a negative start before the first character or a length
         past the end gives NULL (where SUBSTRING gives the characters up to the end). A
@@ -534,7 +535,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         5)`` of CHAR(15) 'California' is 'Calif')."""
         if v is None or start is None or length is None:
             return None
-        text, s, n = str(v), int(cast(Any, start)), int(cast(Any, length))
+        # "end" (no length given) takes the rest; a negative length was taken the same way,
+        # SUBSTR('abc', 1, -1) answering 'abc': no result is documented for it, so refused.
+        n = -1 if length == "end" else int(cast(Any, length))
+        if n < 0 and length != "end":
+            raise EngineError(sc.NOT_IMPLEMENTED, near=f"SUBSTR length {n}")
+        text, s = str(v), int(cast(Any, start))
         w = int(cast(Any, width))
         if len(text) < w:
             text = text.ljust(w)

@@ -441,7 +441,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         if name == "ifx_substr" and t.is_char and t.size:
             # SUBSTR counts a CHAR(n)'s padding, which storage drops (ifx_substr's width)
             if len(args) == 2:
-                args.append(exp.Literal.number(-1))
+                args.append(exp.Literal.string("end"))
             args.append(exp.Literal.number(t.size))
         return typed(func(name, *args), t.nullable())
     if isinstance(node, exp.Trim):
