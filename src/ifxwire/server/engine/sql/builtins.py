@@ -244,6 +244,15 @@ def instr(s: object, sub: object, start: object = 1, occurrence: object = 1) -> 
     return found + 1
 
 
+def instr_ifx(s: object, sub: object, start: object = 1, occurrence: object = 1) -> object:
+    """INSTR as the Guide to SQL: Syntax, "INSTR function" (ids_sqs_2336) words it: NULL
+    when count is 0 or less, or when source_string or substring is of zero length (CHARINDEX,
+    sharing the search, has no such rule on its page)."""
+    if int(occurrence) <= 0 or str(s) == "" or str(sub) == "":  # type: ignore[call-overload]
+        return None
+    return instr(s, sub, start, occurrence)
+
+
 # name -> (argument types (None: any), result type (None: the first argument's), implementation)
 Entry = tuple[list[IfxType | None], IfxType | None, Callable[..., object]]
 FUNCTIONS: dict[str, Entry] = {
@@ -275,6 +284,7 @@ INTERNAL: dict[str, Entry] = {
     "ROUND_DATE": ([it.DATE, None, it.INTEGER], it.DATE, round_date),
     "ROUND_DT": ([Y2F5, None, it.INTEGER], Y2F5, round_dt),
     "INSTR_AT": ([None, None, it.INTEGER, it.INTEGER], it.INTEGER, instr),
+    "INSTR_IFX": ([None, None, it.INTEGER, it.INTEGER], it.INTEGER, instr_ifx),
 }
 # Functions whose last argument may be left out.
 OPTIONAL_LAST = {"ROOT"}

@@ -38,6 +38,18 @@ T = TypeCode
 U = TimeUnit
 
 
+def _trim_set(node: exp.Expr) -> exp.Expr:
+    node.meta["trim_set"] = True
+    return node
+
+
+def _instr(args: list[exp.Expr]) -> exp.Expr:
+    node = exp.StrPosition(this=seq_get(args, 0), substr=seq_get(args, 1),
+                           position=seq_get(args, 2), occurrence=seq_get(args, 3))
+    node.meta["instr"] = True
+    return node
+
+
 class IfxParseError(ParseError):
     """A ParseError that remembers where (character offset) and what (token text) failed."""
 
@@ -209,6 +221,11 @@ class IfxExprParser(parser.Parser):
         # SUBSTR and SUBSTRING differ on a start at or before 0 (functions_sql.py).
         "SUBSTR": lambda args: _substr(args),
         "CHARACTER_LENGTH": lambda args: exp.Anonymous(this="CHAR_LENGTH", expressions=args),
+        # INSTR has NULL rules of its own that CHARINDEX (also a StrPosition) lacks.
+        # LTRIM/RTRIM take a set of characters, TRIM ... FROM a single one (functions_sql).
+        "LTRIM": lambda args: _trim_set(parser.Parser.FUNCTIONS["LTRIM"](args)),
+        "RTRIM": lambda args: _trim_set(parser.Parser.FUNCTIONS["RTRIM"](args)),
+        "INSTR": lambda args: _instr(args),
         # NVL stays told apart from COALESCE (refusals.py refuses parameters in COALESCE only).
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),

@@ -346,6 +346,9 @@ class ExprTranslator:
     def neg(self, node: exp.Neg) -> exp.Expr:
         inner = self.tx(node.this)
         t = ty(inner)
+        if t.is_string:  # -'5' is -5, as '5' + 1 is 6: a character operand is a DECIMAL
+            inner = self.convert(inner, it.DECIMAL32)
+            t = ty(inner)
         if "const" in inner.meta and isinstance(inner.meta["const"], (int, float, Decimal)):
             value = -inner.meta["const"]
             out = lit(vals.dec_text(value) if isinstance(value, Decimal) else value)

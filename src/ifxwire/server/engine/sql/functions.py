@@ -230,12 +230,22 @@ def dop(op: str, a: object, b: object, reskey: str) -> object:
         return (x > 0) - (x < 0)
     if op in ("round", "trunc"):
         places = vals.to_int(b, T.INTEGER)
+        if not -32 <= places <= 32:
+            # The factor is "an integer between +32 and -32, inclusive" (Guide to SQL:
+            # Syntax, "ROUND Function", "TRUNC Function"); the code a server gives beyond
+            # that is not documented, so refused rather than guessed.
+            raise EngineError(sc.NOT_IMPLEMENTED, near=f"{op.upper()} factor {places}")
         rounding = decimal.ROUND_HALF_UP if op == "round" else decimal.ROUND_DOWN
         r = x.quantize(Decimal(1).scaleb(-places), rounding=rounding, context=WIDE)
         if res.code in (T.FLOAT, T.SMALLFLOAT):
             return float(r)
         return _result(r, res)
-    r = _dec_op(op, x, _dec(b))
+    y = _dec(b)
+    if op == "mod":
+        # MOD divides the integer parts (Guide to SQL: Syntax, "MOD Function"): MOD(10.7, 3)
+        # is 1, and a divisor whose integer part is 0 is the divisor 0 the page forbids.
+        x, y = x.to_integral_value(decimal.ROUND_DOWN), y.to_integral_value(decimal.ROUND_DOWN)
+    r = _dec_op(op, x, y)
     if res.is_decimal and res.scale == FLOATING and len(r.normalize().as_tuple().digits) > 32:
         r = vals.DEC_CONTEXT.plus(r)
     return _result(r, res)
@@ -405,6 +415,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if s is None or n is None:
             return None
         text, width, f = str(s), int(n), str(fill or " ")  # type: ignore[call-overload]
+        if width < 0:  # the pages give no result for a negative length: refused, not cut
+            raise EngineError(sc.NOT_IMPLEMENTED, near=f"{side}pad length {width}")
         if len(text) >= width:
             return text[:width]
         pad = (f * width)[: width - len(text)]
@@ -435,13 +447,16 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return None
         nums = [_float(a) for a in args]
         try:
-            if name in ("ceil", "floor") and isinstance(args[0], str):
-                d = _dec(args[0])
+            if name in ("ceil", "floor"):  # DECIMAL(32) of any numeric argument, exactly
+                d = _dec(args[0]) if not isinstance(args[0], float) else Decimal(repr(args[0]))
                 r = d.to_integral_value(decimal.ROUND_CEILING if name == "ceil"
                                         else decimal.ROUND_FLOOR)
+                if r != 0 and r.adjusted() >= 32:  # CEIL(1e300) does not fit DECIMAL(32)
+                    raise EngineError(sc.DECIMAL_RANGE)
                 return vals.dec_text(r)
             if name == "log" and len(nums) == 2:
-                return math.log(nums[1], nums[0])
+                # LOG10 is the C library's log10 (LOG10(1000) is 3, not ln(1000)/ln(10)).
+                return math.log10(nums[1]) if nums[0] == 10 else math.log(nums[1], nums[0])
             fn = _MATH[name]
             return float(fn(*nums))
         except (ValueError, ZeroDivisionError, OverflowError):
@@ -510,7 +525,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return pos >> 32 if option == "ifxwire_loguniq" else (pos & 0xFFFFFFFF) >> 12
         raise EngineError(sc.NOT_IMPLEMENTED, near=option)
 
-    def ifx_substr(v: object, start: object, length: object = -1, width: object = 0) -> object:
+    def ifx_substr(v: object, start: object, length: object = "end",
+                   width: object = 0) -> object:
         """SUBSTR (Guide to SQL: Syntax, ids_sqs_1561): a negative start counts back from
         the end, 0 counts as 1, and a negative start before the first character or a length
         past the end gives NULL (where SUBSTRING gives the characters up to the end). A
@@ -519,7 +535,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         5)`` of CHAR(15) 'California' is 'Calif')."""
         if v is None or start is None or length is None:
             return None
-        text, s, n = str(v), int(cast(Any, start)), int(cast(Any, length))
+        # "end" (no length given) takes the rest; a negative length was taken the same way,
+        # SUBSTR('abc', 1, -1) answering 'abc': no result is documented for it, so refused.
+        n = -1 if length == "end" else int(cast(Any, length))
+        if n < 0 and length != "end":
+            raise EngineError(sc.NOT_IMPLEMENTED, near=f"SUBSTR length {n}")
+        text, s = str(v), int(cast(Any, start))
         w = int(cast(Any, width))
         if len(text) < w:
             text = text.ljust(w)
@@ -627,12 +648,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         ctx = slot.state.ctx
         if fmt is None:
             return vals.to_text(v, t, ctx)
-        pyfmt = str(fmt).replace("%F", "%f")
         if t.code == T.DATE:
-            return vals.date_from_number(int(v)).strftime(pyfmt)  # type: ignore[call-overload]
+            day = vals.date_from_number(int(v))  # type: ignore[call-overload]
+            return day.strftime(_fraction_directive(str(fmt), 0))
         if t.code == T.DATETIME:
             value = _to_datetime(vals.parse_dt_text(str(v), t.start, t.end))
-            return value.strftime(pyfmt)
+            return value.strftime(_fraction_directive(str(fmt), value.microsecond))
         # A number with a mask: Informix applies the ESQL/C numeric-formatting mask
         # (# * & < , . - + ( ) $), which is not built; refuse rather than ignore the mask.
         raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
@@ -677,6 +698,13 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
 
     def ifx_fn(name: str, *args: object) -> object:
         return call(name, *args)
+
+    def ifx_trim_char(v: object) -> object:
+        """TRIM's trim_expression "evaluates to a single character or to NULL" (Guide to
+        SQL: Syntax, "TRIM Function"); the code a server gives for more is not documented."""
+        if v is not None and len(str(v)) != 1:
+            raise EngineError(sc.NOT_IMPLEMENTED, near="TRIM character " + repr(str(v)))
+        return v
 
     def ifx_hex(v: object) -> object:
         if v is None:
@@ -745,6 +773,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_compose": (-1, TRANSLATION.compose, True),
         "ifx_chr": (1, ifx_chr, True),
         "ifx_hex": (1, ifx_hex, True),
+        "ifx_trim_char": (1, ifx_trim_char, True),
         "ifx_fn": (-1, ifx_fn, True),
         "ifx_seq": (-1, ifx_seq, False),
         "ifx_schema": (-1, ifx_schema, True),
@@ -752,6 +781,18 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_spl_out": (-1, ifx_spl_out, False),
         "ifx_slv": (-1, ifx_slv, False),
     }
+
+
+def _fraction_directive(fmt: str, micro: int) -> str:
+    """GL_DATETIME's ``%Fn`` is the fraction of a second in n digits (1 to 5; GLS User's
+    Guide, "GL_DATETIME environment variable"), put into the mask before strftime sees it
+    (strftime's own %F is the ISO date). A bare %F, whose digit count we do not know for
+    sure, is refused; it printed six digits, and '%F3' six digits and a '3'."""
+    def digits(m: re.Match[str]) -> str:
+        if not m.group(1):
+            raise EngineError(sc.NOT_IMPLEMENTED, near="TO_CHAR %F without a digit count")
+        return f"{micro:06d}"[: int(m.group(1))]
+    return re.sub(r"%F([1-5]?)", digits, fmt)
 
 
 _MATH: dict[str, Callable[..., float]] = {
@@ -762,7 +803,11 @@ _MATH: dict[str, Callable[..., float]] = {
 
 
 def version_part(version: str, part: str) -> str:
-    """DBINFO('version', part) from the full version string."""
+    """DBINFO('version', part) from the full version string. The page names six parts
+    ('server-type', 'major', 'minor', 'os', 'level', 'full'); another is refused (it gave
+    the full string), the code a server sends for it being unknown to us."""
+    if part not in ("server-type", "major", "minor", "os", "level", "full"):
+        raise EngineError(sc.NOT_IMPLEMENTED, near=f"DBINFO('version', {part!r})")
     if part == "full":
         return version
     m = re.search(r"(\d+)\.(\d+)\.([A-Z]+)(\w+)", version)

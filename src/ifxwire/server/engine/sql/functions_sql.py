@@ -15,12 +15,13 @@ from ....protocol.codes import TimeUnit, TypeCode
 from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from ..core.ifxtypes import IfxType
+from ..core.ifxtypes import FLOATING, IfxType
 from . import builtins
 from .exprs import (
     COUNT_TYPE,
     ExprTranslator,
     common_type,
+    dec_shape,
     func,
     int_result,
     keylit,
@@ -52,6 +53,28 @@ DBINFO_TYPES: dict[str, IfxType] = {
     "ifxwire_loguniq": it.INTEGER,
     "ifxwire_logpos": it.INTEGER,
 }
+
+
+def _number(tx: ExprTranslator, node: exp.Expr) -> exp.Expr:
+    """A character argument of a numeric function is a number, as an arithmetic operand is
+    ('5' + 1 is 6): converted to DECIMAL, -1213 when it does not read as one."""
+    return tx.convert(node, it.DECIMAL32) if ty(node).is_string else node
+
+
+def _temporal_text(value: exp.Expr) -> exp.Expr:
+    """The lengths count a DATE, DATETIME or INTERVAL in the character form it converts to
+    (as CAST(d AS CHAR(10)) and UPPER(d) show it), not the day number a DATE is stored as:
+    LENGTH(a DATE) is 10, not 5."""
+    t = ty(value)
+    if t.code not in (T.DATE, T.DATETIME, T.INTERVAL):
+        return value
+    return typed(func("ifx_text", value, keylit(t.nullable())), it.varchar(255))
+
+
+def _int_digits(t: IfxType) -> int:
+    """Digits left of the point a DECIMAL type can hold (32 for a floating DECIMAL)."""
+    prec, scale = dec_shape(t)
+    return 32 if scale == FLOATING or scale < 0 else prec - scale
 
 
 def _arg(node: exp.Expr, key: str = "this") -> exp.Expr:
@@ -296,7 +319,7 @@ def _length_with_blanks(mode: int) -> Callable[[ExprTranslator, exp.Anonymous], 
         args = _args(tx, node)
         if len(args) != 1:
             raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
-        arg = args[0]
+        arg = _temporal_text(args[0])
         t = ty(arg)
         if t.is_char:
             arg = func("ifx_pad", arg, exp.Literal.number(t.size))
@@ -399,7 +422,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         name = {exp.Upper: "UPPER", exp.Lower: "LOWER", exp.Initcap: "ifx_initcap"}[type(node)]
         return typed(func(name, inner), t.nullable())
     if isinstance(node, exp.Length):
-        inner = tx.tx(_arg(node))
+        inner = _temporal_text(tx.tx(_arg(node)))
         return typed(func("ifx_length", inner, exp.Literal.number(1)), it.INTEGER)
     if isinstance(node, exp.Substring):
         inner = tx.tx(_arg(node))
@@ -418,7 +441,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         if name == "ifx_substr" and t.is_char and t.size:
             # SUBSTR counts a CHAR(n)'s padding, which storage drops (ifx_substr's width)
             if len(args) == 2:
-                args.append(exp.Literal.number(-1))
+                args.append(exp.Literal.string("end"))
             args.append(exp.Literal.number(t.size))
         return typed(func(name, *args), t.nullable())
     if isinstance(node, exp.Trim):
@@ -427,8 +450,10 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         position = str(node.args.get("position") or "BOTH").upper()
         name = {"LEADING": "LTRIM", "TRAILING": "RTRIM"}.get(position, "TRIM")
         args = [inner]
-        if isinstance(chars, exp.Expr):
-            args.append(tx.tx(chars))
+        if isinstance(chars, exp.Expr) and node.meta.get("trim_set"):
+            args.append(tx.tx(chars))  # LTRIM(s, set) / RTRIM(s, set)
+        elif isinstance(chars, exp.Expr):
+            args.append(func("ifx_trim_char", tx.tx(chars)))
         else:
             args.append(exp.Literal.string(" "))
         t = ty(inner)
@@ -453,7 +478,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         part = {exp.Year: "year", exp.Month: "month", exp.Day: "day"}[type(node)]
         return _date_part(tx, _arg(node), part)
     if isinstance(node, (exp.Abs, exp.Sign)):
-        inner = tx.tx(_arg(node))
+        inner = _number(tx, tx.tx(_arg(node)))
         t = ty(inner)
         if t.is_decimal:
             name = "abs" if isinstance(node, exp.Abs) else "sign"
@@ -478,12 +503,20 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         name = "round" if isinstance(node, exp.Round) else "trunc"
         return typed(func("ifx_dop", exp.Literal.string(name), inner, digits, keylit(res)), res)
     if isinstance(node, exp.Mod):
-        left = tx.tx(node.this)
-        right = tx.tx(node.expression)
+        # "MOD ... returns the remainder from integer division of the integer part of the
+        # first argument ... by the integer part of the second argument ... an INT data type
+        # (or INT8 for remainders outside the range of INT)" (Guide to SQL: Syntax, "MOD
+        # Function", ids_sqs_1476). A remainder is smaller than the divisor, so INT8 is
+        # described when the divisor's type can pass INT's range [I].
+        left = _number(tx, tx.tx(node.this))
+        right = _number(tx, tx.tx(node.expression))
         lt, rt = ty(left), ty(right)
-        res = lt.nullable() if lt.is_integer and rt.is_integer else it.DECIMAL32
         if lt.is_integer and rt.is_integer:
             res = int_result(lt, rt)
+        elif rt.code in it.FLOAT_CODES or (rt.is_decimal and _int_digits(rt) > 9):
+            res = it.INT8
+        else:
+            res = it.INTEGER
         return typed(func("ifx_dop", exp.Literal.string("mod"), left, right, keylit(res)), res)
     if isinstance(node, (exp.Pow, exp.Sqrt, exp.Exp, exp.Ln, exp.Log, exp.Ceil, exp.Floor,
                          exp.Sin, exp.Cos, exp.Tan)):
@@ -491,26 +524,42 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args = [tx.tx(a) for a in node.args.values() if isinstance(a, exp.Expr)]
         res = it.FLOAT
         if isinstance(node, (exp.Ceil, exp.Floor)):
-            res = it.DECIMAL32 if any(ty(a).is_decimal for a in args) else it.FLOAT
+            # "returns the DECIMAL(32) representation of the smallest integer ..." whatever
+            # the numeric argument (Guide to SQL: Syntax, "CEIL Function", "FLOOR Function").
+            res = it.DECIMAL32
         return typed(func("ifx_math", exp.Literal.string(name), *args), res)
     if isinstance(node, exp.Replace):
         args = [tx.tx(_arg(node)), tx.tx(_arg(node, "expression"))]
         repl = node.args.get("replacement")
         args.append(tx.tx(repl) if isinstance(repl, exp.Expr) else exp.Literal.string(""))
-        return typed(func("REPLACE", *args), it.varchar(255))
+        src = ty(args[0])
+        res = it.varchar(255)
+        if src.is_string and src.size > 255:  # a long source keeps its length
+            res = IfxType(T.LVARCHAR, size=min(src.size, 32739))
+        return typed(func("REPLACE", *args), res)
     if isinstance(node, exp.Pad):
         args = [tx.tx(_arg(node)), tx.convert(tx.tx(_arg(node, "expression")), it.INTEGER)]
         fill = node.args.get("fill_pattern")
         args.append(tx.tx(fill) if isinstance(fill, exp.Expr) else exp.Literal.string(" "))
         side = "l" if node.args.get("is_left") else "r"
-        return typed(func("ifx_pad2", exp.Literal.string(side), *args), it.varchar(255))
+        # The result holds `length` characters: past 255 (no VARCHAR can) it is described
+        # as an LVARCHAR of that size, so LPAD('a', 300, 'x') is sent whole, not refused.
+        width = args[1].meta.get("const") if tx.is_const(args[1]) else None
+        res = it.varchar(255)
+        if isinstance(width, int) and width > 255:
+            res = IfxType(T.LVARCHAR, size=min(width, 32739))
+        src = ty(args[0])
+        if src.is_string and src.size > 255 and src.size > res.size:
+            res = IfxType(T.LVARCHAR, size=min(src.size, 32739))
+        return typed(func("ifx_pad2", exp.Literal.string(side), *args), res)
     if isinstance(node, exp.StrPosition):  # INSTR(s, sub [, from [, n]]), CHARINDEX(sub, s …)
         args = [_text(tx, tx.tx(_arg(node))), _text(tx, tx.tx(_arg(node, "substr")))]
         for key in ("position", "occurrence"):
             extra = node.args.get(key)
             args.append(tx.convert(tx.tx(extra), it.INTEGER) if isinstance(extra, exp.Expr)
                         else exp.Literal.number(1))
-        return typed(func("ifx_fn", exp.Literal.string("INSTR_AT"), *args), it.INTEGER)
+        name = "INSTR_IFX" if node.meta.get("instr") else "INSTR_AT"
+        return typed(func("ifx_fn", exp.Literal.string(name), *args), it.INTEGER)
     if isinstance(node, exp.Nullif):
         left = tx.tx(node.this)
         right = tx.tx(node.expression)
