@@ -204,7 +204,11 @@ static PyObject *decode_decimal(const ColPlan *c, const unsigned char *raw, int 
     long e10 = 2 * (exp - (long)nd);
     long scale = c->scale;
     if (scale == 255) {
-        if (e10 < 0) {
+        if (last < 0) { /* zero, whatever its exponent (80 00 ... would read as 0E-128) */
+            slen = 0;
+            e10 = 0;
+        }
+        else if (e10 < 0) {
             Py_ssize_t keep = slen;
             while (keep > 0 && s[start + keep - 1] == '0')
                 keep--;

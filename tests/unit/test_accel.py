@@ -237,6 +237,19 @@ def test_decimals_of_every_precision_and_scale(col: ColumnDesc, data: Any) -> No
 
 
 @needs_c
+@pytest.mark.parametrize("head", [0x80, 0xC0])
+def test_floating_zero_decodes_as_plain_zero_in_c(head: int) -> None:
+    """The server's zero (80 00 …) read back through a floating DECIMAL column is
+    Decimal('0'), not Decimal('0E-128'), in C as in Python."""
+    col = ColumnDesc("flt", 5, (16 << 8) | 255)
+    pure, fast = both([col])
+    wire = bytes([head]) + bytes(decimal_width(col.enclen) - 1)
+    for decode in (pure, fast):
+        (value,) = decode(wire, 0, len(wire))
+        assert repr(value) == "Decimal('0')"
+
+
+@needs_c
 @pytest.mark.parametrize("with_starts", [False, True])
 def test_fixed_layout_boundaries_and_nulls(with_starts: bool) -> None:
     specs = [(1, 2), (2, 4), (52, 8), (17, 10), (3, 8), (4, 4), (7, 4), (0, 5), (5, 0x0A02)]

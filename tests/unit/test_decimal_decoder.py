@@ -58,3 +58,18 @@ def test_encoded_values_decode_as_decode_decimal(enclen: int, value: str) -> Non
     got = n.decimal_decoder(width, scale)(buf, 0)
     assert expected is not None and got is not None
     assert (str(got), got.as_tuple()) == (str(expected), expected.as_tuple())
+
+
+@pytest.mark.parametrize("head", [0x80, 0xC0, 0xC1, 0xFF])
+@pytest.mark.parametrize("enclen", [(16 << 8) | 255, (32 << 8) | 255, (1 << 8) | 255])
+def test_floating_zero_is_plain_zero_whatever_its_exponent(enclen: int, head: int) -> None:
+    """The server sends zero as 80 00 … (exponent -64, encode_decimal says why); a floating
+    DECIMAL read it back as Decimal('0E-128'), equal to 0 but printed so. Golden bytes; the
+    C decoder's agreement is test_accel's property test."""
+    width = n.decimal_width(enclen)
+    raw = bytes([head]) + bytes(width - 1)
+    for got in (n.decode_decimal(raw, 0, width, 255), n.decimal_decoder(width, 255)(raw, 0)):
+        assert got == 0 and str(got) == "0" and got.as_tuple() == Decimal(0).as_tuple()
+    assert str(n.decode_decimal(n.encode_decimal(Decimal("0.000"), enclen), 0, width, 255)) == "0"
+    # a fixed scale keeps its fraction digits: DECIMAL(16,2) zero is 0.00
+    assert str(n.decode_decimal(raw, 0, width, 2)) == "0.00"

@@ -328,6 +328,10 @@ def _spelled(sign: str, s: str, e10: int, scale: int) -> Decimal:
     """The Decimal of decimal digits ``s`` times 10**e10: with exactly ``scale`` fraction
     digits, or for a floating DECIMAL without trailing fraction zeros (decode_decimal)."""
     if scale == DECIMAL_FLOATING_SCALE:
+        if not s.strip("0"):
+            # zero, whatever its exponent: the server's zero (80 00 …, exponent -64) would
+            # otherwise read as Decimal('0E-128')
+            return Decimal(0)
         if e10 < 0:
             keep = len(s.rstrip("0"))
             drop = min(len(s) - keep, -e10)
