@@ -350,6 +350,25 @@ def test_decimal_expression_keeps_its_own_scale(djapp: Path) -> None:
     assert str(price) == "7.50"  # a column keeps its field's two places
 
 
+def test_mod_of_decimals_is_fmod_and_of_integers_mod(djapp: Path) -> None:
+    """Informix's MOD takes its operands' integer parts (ids_sqs_1476): Django's Mod of a
+    DecimalField came back as MOD(-9.9, 4.6) = -1 where Django means fmod, -0.7. Decimals
+    and floats are spelt as the remainder of the truncated quotient; integers keep MOD."""
+    import decimal
+
+    from django.db.models import F, Value
+    from django.db.models.functions import Mod
+    from ifxshop.models import Author, Book  # type: ignore[import-not-found]
+
+    author = Author.objects.create(name="Modulo")
+    Book.objects.create(author=author, title="Modulo", price=decimal.Decimal("-9.90"),
+                        pages=17)
+    got = Book.objects.filter(title="Modulo").annotate(
+        d=Mod("price", Value(decimal.Decimal("4.60"))), i=Mod(F("pages"), Value(5)),
+    ).values_list("d", "i").get()
+    assert got[0] == decimal.Decimal("-0.70") and got[1] == 2
+
+
 def test_integer_key_altered_to_autofield_numbers_new_rows(djapp: Path) -> None:
     """An IntegerField primary key made an AutoField is MODIFY (id SERIAL) now (the server
     refused it, so the backend kept INTEGER and new rows got no number), and introspection

@@ -109,6 +109,19 @@ def _log(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
     return f"(LOGN({x_sql}) / LOGN({base_sql}))", (*x_params, *base_params)
 
 
+def _mod(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
+    """Informix's MOD takes the integer parts of its operands and returns an INT (Guide to SQL:
+    Syntax, MOD function, ids_sqs_1476); Django's Mod of decimals and floats is C's fmod, the
+    remainder of the truncated quotient, which this spells out. Integers keep MOD."""
+    if self.output_field.get_internal_type() not in ("DecimalField", "FloatField"):
+        return self.as_sql(compiler, connection, **kw)
+    x, y = self.get_source_expressions()
+    x_sql, x_params = compiler.compile(x)
+    y_sql, y_params = compiler.compile(y)
+    return (f"(({x_sql}) - TRUNC(({x_sql}) / ({y_sql})) * ({y_sql}))",
+            (*x_params, *x_params, *y_params, *y_params))
+
+
 def _repeat(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
     text, number = self.get_source_expressions()
     t_sql, t_params = compiler.compile(text)
@@ -176,6 +189,7 @@ def install() -> None:
     f.Ln.as_informix = _func("LOGN")
     f.Log.as_informix = _log
     f.Power.as_informix = _func("POW")
+    f.Mod.as_informix = _mod
     f.Cot.as_informix = _template("(1 / TAN(%(expressions)s))")
     f.Pi.as_informix = _template(repr(math.pi))
     f.Ord.as_informix = _func("ASCII")
