@@ -100,3 +100,73 @@ def test_first_clause_without_order_by(stores: ifxwire.Connection) -> None:
     assert _rows(cur, "SELECT FIRST 1 * FROM orders") == [
         (1001, dt.date(1998, 5, 20), 104, "express", "n", "B77836", dt.date(1998, 6, 1),
          D("20.40"), D("10.00"), dt.date(1998, 7, 22))]
+
+
+def test_case_expression_flags_unshipped_orders(stores: ifxwire.Connection) -> None:
+    """ids_sqt_080 ("CASE expressions"): ``CASE WHEN ship_date IS NULL THEN "order not
+    shipped" END`` (a double-quoted string: no DELIMIDENT) over orders, no ELSE; the page
+    prints 1001-1007 with only 1006 flagged, then 1019-1023 unflagged (table order)."""
+    cur = stores.cursor()
+    rows = _rows(cur, 'SELECT order_num, order_date, CASE WHEN ship_date IS NULL '
+                      'THEN "order not shipped" END FROM orders')
+    assert [d[0] for d in cur.description] == ["order_num", "order_date", "(expression)"]
+    head = [(1001, dt.date(1998, 5, 20), None), (1002, dt.date(1998, 5, 21), None),
+            (1003, dt.date(1998, 5, 22), None), (1004, dt.date(1998, 5, 22), None),
+            (1005, dt.date(1998, 5, 24), None),
+            (1006, dt.date(1998, 5, 30), "order not shipped"),
+            (1007, dt.date(1998, 5, 31), None)]
+    tail = [(1019, dt.date(1998, 7, 11), None), (1020, dt.date(1998, 7, 11), None),
+            (1021, dt.date(1998, 7, 23), None), (1022, dt.date(1998, 7, 24), None),
+            (1023, dt.date(1998, 7, 24), None)]
+    assert rows[:7] == head
+    assert rows[-5:] == tail
+
+
+@pytest.mark.parametrize("order_by", ["span", "4"])
+def test_sorting_on_a_derived_interval_column(stores: ifxwire.Connection,
+                                              order_by: str) -> None:
+    """ids_sqt_081 ("Sorting on derived columns"): ``res_dtime - call_dtime span`` sorted by
+    its label and by its number; the page prints all seven calls, the unresolved call
+    (NULL span) first, then 0 00:01, 0 00:05, 0 00:06, 0 03:13, 0 17:21 and 5 20:55
+    (INTERVAL DAY TO MINUTE)."""
+    cur = stores.cursor()
+    rows = _rows(cur, "SELECT customer_num, call_code, call_dtime, res_dtime - call_dtime span "
+                      f"FROM cust_calls ORDER BY {order_by}")
+    mins = dt.timedelta(minutes=1)
+    assert rows == [
+        (127, "I", dt.datetime(1998, 7, 31, 14, 30), None),
+        (121, "O", dt.datetime(1998, 7, 10, 14, 5), 1 * mins),
+        (106, "D", dt.datetime(1998, 6, 12, 8, 20), 5 * mins),
+        (110, "L", dt.datetime(1998, 7, 7, 10, 24), 6 * mins),
+        (116, "I", dt.datetime(1997, 11, 28, 13, 34), (3 * 60 + 13) * mins),
+        (119, "B", dt.datetime(1998, 7, 1, 15, 0), (17 * 60 + 21) * mins),
+        (116, "I", dt.datetime(1997, 12, 21, 11, 24), dt.timedelta(days=5, hours=20,
+                                                                   minutes=55))]
+
+
+CATALOG_JOIN = ("FROM catalog, stock, manufact WHERE catalog.stock_num = stock.stock_num "
+                "AND stock.manu_code = manufact.manu_code AND catalog_num = 10025")
+
+
+def test_multiple_table_join_repeats_the_shared_columns(stores: ifxwire.Connection) -> None:
+    """ids_sqt_089 ("Multiple-table join"): ``SELECT *`` over catalog, stock and manufact
+    prints manu_code three times and stock_num twice, each table's columns in turn; naming
+    the columns (``catalog.*, description, …``) prints each once. The stock and manufact
+    values are the page's (106 PRC bicycle stem $23.00 each each ProCycle 9); our catalog
+    entry 10025 is written in our own words (data.sql), so its texts are not compared."""
+    cur = stores.cursor()
+    (row,) = _rows(cur, "SELECT * " + CATALOG_JOIN)
+    assert [d[0] for d in cur.description] == [
+        "catalog_num", "stock_num", "manu_code", "cat_descr", "cat_picture", "cat_advert",
+        "stock_num", "manu_code", "description", "unit_price", "unit", "unit_descr",
+        "manu_code", "manu_name", "lead_time"]
+    assert row[:3] == (10025, 106, "PRC")
+    assert row[6:] == (106, "PRC", "bicycle stem", D("23.00"), "each", "each", "PRC",
+                       "ProCycle", dt.timedelta(days=9))
+    (row,) = _rows(cur, "SELECT catalog.*, description, unit_price, unit, unit_descr, "
+                        "manu_name, lead_time " + CATALOG_JOIN)
+    assert [d[0] for d in cur.description][6:] == [
+        "description", "unit_price", "unit", "unit_descr", "manu_name", "lead_time"]
+    assert row[:3] == (10025, 106, "PRC")
+    assert row[6:] == ("bicycle stem", D("23.00"), "each", "each", "ProCycle",
+                       dt.timedelta(days=9))
