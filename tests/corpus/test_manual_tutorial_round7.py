@@ -170,3 +170,30 @@ def test_multiple_table_join_repeats_the_shared_columns(stores: ifxwire.Connecti
     assert row[:3] == (10025, 106, "PRC")
     assert row[6:] == ("bicycle stem", D("23.00"), "each", "each", "ProCycle",
                        dt.timedelta(days=9))
+
+
+def test_union_tagged_by_a_literal_into_temp(stores: ifxwire.Connection) -> None:
+    """ids_sqt_197 ("A literal in the Projection clause"): the union of the California
+    customers tagged ``'1' sortkey`` and the others tagged ``'2'``, ``INTO TEMP calcust``,
+    then ``SELECT * FROM calcust ORDER BY 1``: the page prints Baxter and Beatty (Oakland,
+    Menlo Park) among the 1s, first, and Wallack (City Sports, Wilmington DE) among the 2s.
+    Rows tying on sortkey may come in any order, so each printed row is looked for in its
+    group."""
+    cur = stores.cursor()
+    cur.execute("SELECT '1' sortkey, lname, fname, company, city, state, phone FROM customer x "
+                "WHERE state = 'CA' UNION SELECT '2' sortkey, lname, fname, company, city, "
+                "state, phone FROM customer y WHERE state <> 'CA' INTO TEMP calcust")
+    try:
+        rows = _rows(cur, "SELECT * FROM calcust ORDER BY 1")
+        assert [d[0] for d in cur.description] == [
+            "sortkey", "lname", "fname", "company", "city", "state", "phone"]
+        keys = [r[0] for r in rows]
+        assert keys == sorted(keys) and keys.count("1") == 18 and keys.count("2") == 10
+        ones, twos = rows[:18], rows[18:]
+        assert ("1", "Baxter", "Dick", "Blue Ribbon Sports", "Oakland", "CA",
+                "415-655-0011") in ones
+        assert ("1", "Beatty", "Lana", "Sportstown", "Menlo Park", "CA", "415-356-9982") in ones
+        assert ("2", "Wallack", "Jason", "City Sports", "Wilmington", "DE",
+                "302-366-7511") in twos
+    finally:
+        cur.execute("DROP TABLE calcust")
