@@ -296,3 +296,6 @@ insert into catalog (catalog_num, stock_num, manu_code, cat_descr, cat_advert) v
 insert into catalog (catalog_num, stock_num, manu_code, cat_descr, cat_advert) values (0, 111, 'SHM', 'Ten speeds, assembled and tuned.', 'Ride out of the box');
 insert into catalog (catalog_num, stock_num, manu_code, cat_descr, cat_advert) values (0, 301, 'HRO', 'Cushioned trainers for road running.', 'Miles of comfort');
 insert into catalog (catalog_num, stock_num, manu_code, cat_descr, cat_advert) values (0, 313, 'SHM', 'Silicone caps with a team logo.', 'Team colours in the pool');
+-- The Tutorial's multiple-table join (ids_sqt_089) reads catalog entry 10025, the stem of
+-- stock 106 PRC; its number is the page's, its words are ours.
+insert into catalog (catalog_num, stock_num, manu_code, cat_descr, cat_advert) values (10025, 106, 'PRC', 'Alloy stem, hex bolts, in several lengths.', 'A stem for every frame');

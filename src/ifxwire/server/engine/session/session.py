@@ -798,7 +798,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 raise not_implemented("SELECT … INTO TEMP needs names for expressions")
 
         spec = CreateTable(plan.into_temp, [ColumnSpec(n, t.nullable()) for n, t in zip(
-            plan.names, plan.types, strict=True)], [], temp=True)
+            plan.names, _one_serial_per_kind(plan.types), strict=True)], [], temp=True)
         ddl.create_table(self._ddl_context(), spec)
         cols = ", ".join(cat.quote(n) for n in plan.names)
         conn = self._connection()
@@ -820,3 +820,25 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self._nodb.close()
                 self._nodb = None
 
+
+_SERIAL_BASE = {TypeCode.SERIAL: it.INTEGER, TypeCode.SERIAL8: it.INT8,
+                TypeCode.BIGSERIAL: it.BIGINT}
+
+
+def _one_serial_per_kind(types: Sequence[it.IfxType]) -> list[it.IfxType]:
+    """The column types of a SELECT … INTO TEMP table. A serial column of the query stays
+    serial in the temp table, but a table holds one SERIAL and one SERIAL8/BIGSERIAL (-362):
+    the Tutorial's self-join into a temp table (ids_sqt_161, ``x.order_num orders1, …,
+    y.order_num orders2 … INTO TEMP shipping``) selects two SERIAL columns and the page
+    prints the table it made, so a real server accepts it. Which of the two stays serial is
+    not recorded; we keep the first and give the others their integer type."""
+    out: list[it.IfxType] = []
+    seen: set[str] = set()
+    for t in types:
+        if t.is_serial:
+            kind = "s" if t.code == TypeCode.SERIAL else "8"
+            if kind in seen:
+                t = _SERIAL_BASE[TypeCode(t.code)]
+            seen.add(kind)
+        out.append(t)
+    return out
