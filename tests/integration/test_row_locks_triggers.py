@@ -101,3 +101,42 @@ def test_another_session_meets_the_lock_after_ddl(rl: tuple[Any, ifxwire.Connect
         d.close()
     c.execute("ROLLBACK WORK")
     assert c.execute("SELECT v FROM h").fetchall() == [(1,)]
+
+
+def _snapshots(srv: Any) -> tuple[int, int]:
+    """Catalogue snapshots taken and reused by the session's DDL under row locks."""
+    (session,) = list(srv._sessions)
+    return int(session.engine.rl_ddl_snapshots), int(session.engine.rl_ddl_snapshots_reused)
+
+
+def test_consecutive_ddl_in_a_transaction_takes_one_catalogue_snapshot(
+        rl: tuple[Any, ifxwire.Connection]) -> None:
+    """A migration's DDL statements one after another reuse the catalogue as the previous
+    statement left it (two snapshots per statement before); a write between them, or a
+    rollback, takes a fresh one; ROLLBACK WORK still takes every statement back."""
+    srv, c = rl
+    c.execute("CREATE TABLE keep (k INT)")
+    c.execute("INSERT INTO keep VALUES (1)")
+    taken, reused = _snapshots(srv)
+    c.execute("BEGIN WORK")
+    for n in range(6):
+        c.execute(f"CREATE TABLE m{n} (id SERIAL, v INT)")
+        c.execute(f"CREATE INDEX m{n}_v ON m{n} (v)")
+    c.execute("ALTER TABLE keep ADD (w INT)")
+    assert _snapshots(srv) == (taken + 1, reused + 12)
+    c.execute("INSERT INTO m0 (v) VALUES (1)")  # a write: the next DDL looks again
+    c.execute("CREATE TABLE m_after (v INT)")
+    assert _snapshots(srv) == (taken + 2, reused + 12)
+    c.execute("ROLLBACK WORK")
+    names = {r[0] for r in c.execute(
+        "SELECT tabname FROM systables WHERE tabid >= 100").fetchall()}
+    assert names == {"keep"}
+    assert [r[0] for r in c.execute(
+        "SELECT colname FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+        "AND t.tabname = 'keep'").fetchall()] == ["k"]
+    c.execute("BEGIN WORK")  # after the rollback: a fresh snapshot, then reuse
+    c.execute("CREATE TABLE m0 (v INT)")
+    c.execute("CREATE TABLE m1 (v INT)")
+    c.execute("COMMIT WORK")
+    assert _snapshots(srv) == (taken + 3, reused + 13)
+    assert c.execute("SELECT COUNT(*) FROM m0").fetchall() == [(0,)]
