@@ -58,6 +58,22 @@ class RowLockDdl:
     #: The transaction ran DDL through rl_ddl: the session's schema caches are dropped at its
     #: end (a ROLLBACK puts the schema back).
     _rl_ddl_done: bool = False
+    #: The schema and catalogue as this session's last DDL statement left them, under the key
+    #: that says nothing has changed the file since (_rl_ddl_key): the next DDL's "before".
+    _rl_snap: tuple[tuple[object, ...], ddl_undo.Objects, ddl_undo.Rows] | None = None
+    #: Catalogue snapshots taken and reused by DDL statements (a cost check for tests).
+    rl_ddl_snapshots: int = 0
+    rl_ddl_snapshots_reused: int = 0
+
+    def _rl_ddl_key(self, conn: sqlite3.Connection) -> tuple[object, ...]:
+        """What moves when anything may have changed the catalogue since a snapshot: this
+        connection's row changes (total_changes, counting triggers'), another connection's
+        commit (data_version), DDL or a rollback of DDL (schema_version), and the
+        transaction's undo entries (a ROLLBACK WORK or TO SAVEPOINT truncates them; every
+        DDL adds at least one)."""
+        return (id(conn), conn.total_changes,
+                conn.execute("PRAGMA data_version").fetchone()[0],
+                conn.execute("PRAGMA schema_version").fetchone()[0], len(self._rl_undo))
 
     def rl_ddl_applies(self) -> bool:
         """DDL of a row-lock transaction not escalated: rl_ddl runs it (ANSI: any statement
@@ -106,8 +122,14 @@ class RowLockDdl:
         self._sql_txn = True
         try:
             owner = self._new_owner()
-            before = ddl_undo.objects(conn)
-            rows = ddl_undo.catalogue(conn, before)
+            snap, self._rl_snap = self._rl_snap, None
+            if snap is not None and snap[0] == self._rl_ddl_key(conn):
+                before, rows = snap[1], snap[2]
+                self.rl_ddl_snapshots_reused += 1
+            else:
+                before = ddl_undo.objects(conn)
+                rows = ddl_undo.catalogue(conn, before)
+                self.rl_ddl_snapshots += 1
             backups: dict[str, str] = {}
             if table is not None:
                 name = f"{ddl_undo.BACKUP_PREFIX}{owner.replace('.', '_')}_{len(self._rl_undo)}"
@@ -118,7 +140,8 @@ class RowLockDdl:
                 result = action()
             finally:
                 self._rl_replaying = False
-            entries, created = ddl_undo.entries(conn, before, rows, backups)
+            state: list[tuple[ddl_undo.Objects, ddl_undo.Rows]] = []
+            entries, created = ddl_undo.entries(conn, before, rows, backups, state)
             for new in created:
                 self.engine.locks.table(self.session_id, self.database, new, True)
             undo.store(conn, owner, len(self._rl_undo), entries)
@@ -146,6 +169,7 @@ class RowLockDdl:
         self._rl_ddl_done = True
         self._rl_hold = True
         self._rl_flush_hold()  # visible to others now, behind the table's lock
+        self._rl_snap = (self._rl_ddl_key(conn), *state[0])
         return (result,)
 
     def rl_ddl_discard(self) -> None:

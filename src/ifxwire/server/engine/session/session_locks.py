@@ -38,6 +38,7 @@ from ..core.hooks import CAPTURE
 from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
+from ..features.locks.triggers import LockTriggers
 from .session_errors import TRANSACTION_LOST
 from .session_lock_ddl import RowLockDdl
 from .session_lock_reads import (
@@ -58,8 +59,6 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 
-#: SQLite allows 127 arguments to a function here; wider tables escalate instead.
-_MAX_IMAGE = 120
 #: Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL).
 # Isolation level names (SET ISOLATION / SET TRANSACTION ISOLATION LEVEL): session_lock_reads
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
@@ -151,6 +150,7 @@ class RowLocks(RowLockReads, RowLockDdl):
     _rl_escalated: bool
     _rl_replaying: bool
     _rl_key: tuple[object, ...] | None
+    _rl_triggers: LockTriggers
     _rl_owner: str
     _rl_latches: list[Latch]
     _rl_hold: bool
@@ -168,6 +168,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_escalated = False
         self._rl_replaying = False
         self._rl_key = None
+        self._rl_triggers = LockTriggers()
         self._rl_owner = ""
         self._rl_latches = []
         #: The SQLite transaction is held open across statements (features/locks/latch.py)
@@ -213,64 +214,19 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     def _rl_install(self) -> bool:
         """(Re)create this connection's TEMP lock triggers when the schema changed: one set
-        per permanent table, passing the row's columns (the before-image)."""
+        per permanent table, passing the row's columns (the before-image); only the tables
+        whose definition changed get new ones (features/locks/triggers.py)."""
         conn = self.conn
         assert conn is not None and self.database is not None
         key = (id(conn), self._schema_version())
         if key == self._rl_key:
             return False
-        old = [r[0] for r in conn.execute(
-            "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' "
-            "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")]
-        orphans = []
-        for name in old:
-            try:
-                conn.execute(f'DROP TRIGGER temp."{name}"')
-            except sqlite3.OperationalError:
-                orphans.append(name)
-        if orphans:
-            # Listed in temp.sqlite_master but unknown to SQLite ("no such trigger"): a lock
-            # trigger whose table was dropped, on a connection that reloaded its schema
-            # meanwhile (seen with Flyway's clean, then migrate). Its row would make the
-            # next trigger of that name "malformed database schema ... already exists".
-            conn.execute("PRAGMA writable_schema = ON")
-            try:
-                conn.executemany("DELETE FROM temp.sqlite_master WHERE type = 'trigger' "
-                                 "AND name = ?", [(n,) for n in orphans])
-            finally:
-                conn.execute("PRAGMA writable_schema = OFF")
         # The user's tables as the catalogue knows them (not its own sys* tables).
-        physical = {str(r[0]) for r in conn.execute(
-            "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
         infos = {info.name: info for info in self.current_schema().tables.values()
-                 if info.kind == "T" and not info.temp and info.schema == "main"
-                 and info.name in physical}
-        tables = sorted(infos)
+                 if info.kind == "T" and not info.temp and info.schema == "main"}
+        self._rl_triggers.install(conn, infos)
         self._rl_pages = {name: info.rows_per_page for name, info in infos.items()
                           if info.rows_per_page > 1}
-        for n, table in enumerate(tables):
-            cols = undo.columns(conn, table)
-            q = '"' + table.replace('"', '""') + '"'
-            lit = "'" + table.replace("'", "''") + "'"
-            if len(cols) > _MAX_IMAGE:
-                old_img = new_img = ""
-                op_u = op_d = "'W'"
-            else:
-                old_img = "".join(', OLD."' + c.replace('"', '""') + '"' for c in cols)
-                new_img = ""
-                op_u, op_d = "'U'", "'D'"
-            conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_u BEFORE UPDATE ON main.{q} BEGIN "
-                         f"SELECT _ifx_lk({lit}, {op_u}, OLD.rowid{old_img}); END")
-            conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_d BEFORE DELETE ON main.{q} BEGIN "
-                         f"SELECT _ifx_lk({lit}, {op_d}, OLD.rowid{old_img}); END")
-            conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_i AFTER INSERT ON main.{q} BEGIN "
-                         f"SELECT _ifx_lk({lit}, 'I', NEW.rowid{new_img}); END")
-            unique = any(r[2] for r in conn.execute(f"PRAGMA main.index_list({lit})"))
-            if unique and len(cols) <= _MAX_IMAGE:
-                # the row being inserted, for a duplicate key another session holds (-271)
-                new = "".join(', NEW."' + c.replace('"', '""') + '"' for c in cols)
-                conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_n BEFORE INSERT ON main.{q} "
-                             f"BEGIN SELECT _ifx_lk({lit}, 'N', 0{new}); END")
         self._rl_key = (id(conn), self._schema_version())
         return True
 

@@ -98,9 +98,12 @@ def backup(conn: sqlite3.Connection, table: str, name: str) -> bool:
 
 
 def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
-            backups: dict[str, str]) -> tuple[list[undo.Entry], list[str]]:
+            backups: dict[str, str], state: list[tuple[Objects, Rows]] | None = None,
+            ) -> tuple[list[undo.Entry], list[str]]:
     """The undo entries of the statement run since ``before``/``rows`` were taken, and the
-    tables it created (to be locked for the transaction)."""
+    tables it created (to be locked for the transaction). ``state`` receives the schema and
+    catalogue as the statement left them (the next DDL's ``before``/``rows`` while nothing
+    else changed the file: session_lock_ddl.py)."""
     after = objects(conn)
     changed = [name for (kind, name), (_, sql) in before.items() if kind == "table"
                and (name in backups or after.get((kind, name), ("", None))[1] != sql)]
@@ -119,8 +122,10 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
     out: list[undo.Entry] = [("", "S", 0, None)]  # undone last: move the schema version
     # Catalogue rows (undone after the schema is back, as apply goes in reverse).
     now = catalogue(conn, after)
-    if now.pop("") != rows[""]:
+    if now[""] != rows[""]:
         raise Unsupported("smart large objects")
+    if state is not None:
+        state.append((after, now))
     for table, old in rows.items():
         if not table:
             continue

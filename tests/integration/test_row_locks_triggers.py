@@ -1,0 +1,142 @@
+"""The lock triggers of row-lock mode are made again only for the tables whose definition
+changed (engine/features/locks/triggers.py; docs/SERVER.md "Lock triggers kept across DDL").
+Before, every DDL statement followed by a write remade four triggers per table of the
+database, and Django's suite under row locks did not finish. Runs with row locks on whatever
+the environment says, over a real server and socket."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+
+@pytest.fixture()
+def rl(tmp_path: Path) -> Iterator[tuple[Any, ifxwire.Connection]]:
+    from ifxwire.server import Server
+
+    with Server(port=0, host="127.0.0.1", data=str(tmp_path / "d"), row_locks=True) as srv:
+        c = ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+                            autocommit=True)
+        c.execute("CREATE DATABASE rltg WITH LOG")
+        c.execute("DATABASE rltg")
+        yield srv, c
+        c.close()
+
+
+def _made(srv: Any) -> int:
+    """CREATE TEMP TRIGGER statements run by the (only) session's engine so far."""
+    (session,) = list(srv._sessions)
+    return int(session.engine._rl_triggers.made)
+
+
+def test_a_new_table_makes_only_its_own_triggers(rl: tuple[Any, ifxwire.Connection]) -> None:
+    srv, c = rl
+    for n in range(40):
+        c.execute(f"CREATE TABLE t{n} (id INT PRIMARY KEY, v INT)")
+        c.execute(f"INSERT INTO t{n} VALUES (1, 1)")
+    # each table's set (4 triggers: a unique key) made once, not again at every later table
+    assert _made(srv) == 40 * 4
+    before = _made(srv)
+    c.execute("CREATE TABLE t_last (v INT)")
+    c.execute("INSERT INTO t_last VALUES (1)")
+    c.execute("UPDATE t0 SET v = 2")
+    assert _made(srv) - before == 3
+
+
+def test_triggers_follow_a_table_dropped_created_and_altered(
+        rl: tuple[Any, ifxwire.Connection]) -> None:
+    """Undo stays right after the kept triggers: a table created again with the same text and
+    an altered table get new triggers whose images roll back."""
+    _srv, c = rl
+    c.execute("CREATE TABLE other (v INT)")
+    c.execute("CREATE TABLE a (k INT, v VARCHAR(10))")
+    c.execute("INSERT INTO a VALUES (1, 'one')")
+    c.execute("DROP TABLE a")
+    c.execute("CREATE TABLE a (k INT, v VARCHAR(10))")
+    c.execute("INSERT INTO a VALUES (1, 'one')")
+    c.execute("BEGIN WORK")
+    c.execute("UPDATE a SET v = 'two'")
+    c.execute("DELETE FROM other")
+    c.execute("ROLLBACK WORK")
+    assert c.execute("SELECT k, v FROM a").fetchall() == [(1, "one")]
+    c.execute("ALTER TABLE a ADD (w INT)")
+    c.execute("UPDATE a SET w = 5")
+    c.execute("BEGIN WORK")
+    c.execute("UPDATE a SET w = 6, v = 'three'")
+    c.execute("INSERT INTO a VALUES (2, 'two', 2)")
+    c.execute("ROLLBACK WORK")
+    assert c.execute("SELECT k, v, w FROM a").fetchall() == [(1, "one", 5)]
+    # DDL inside a transaction, rolled back: the table's triggers are made again after it
+    c.execute("BEGIN WORK")
+    c.execute("ALTER TABLE a ADD (x INT)")
+    c.execute("UPDATE a SET x = 1")
+    c.execute("ROLLBACK WORK")
+    c.execute("BEGIN WORK")
+    c.execute("UPDATE a SET w = 7")
+    c.execute("ROLLBACK WORK")
+    assert c.execute("SELECT k, v, w FROM a").fetchall() == [(1, "one", 5)]
+
+
+def test_another_session_meets_the_lock_after_ddl(rl: tuple[Any, ifxwire.Connection]) -> None:
+    """The kept triggers still lock: a second session's update of the held row fails."""
+    srv, c = rl
+    c.execute("CREATE TABLE h (k INT, v INT) LOCK MODE ROW")
+    c.execute("INSERT INTO h VALUES (1, 1)")
+    c.execute("CREATE TABLE unrelated (z INT)")  # the schema moves on after h's triggers
+    c.execute("BEGIN WORK")
+    c.execute("UPDATE h SET v = 2 WHERE k = 1")
+    d = ifxwire.connect(host=srv.host, port=srv.port, user="informix", password="in4mix",
+                        database="rltg", autocommit=True)
+    try:
+        d.execute("SET LOCK MODE TO NOT WAIT")
+        with pytest.raises(ifxwire.DatabaseError) as err:
+            d.execute("UPDATE h SET v = 3 WHERE k = 1")
+        assert err.value.sqlcode == -346
+    finally:
+        d.close()
+    c.execute("ROLLBACK WORK")
+    assert c.execute("SELECT v FROM h").fetchall() == [(1,)]
+
+
+def _snapshots(srv: Any) -> tuple[int, int]:
+    """Catalogue snapshots taken and reused by the session's DDL under row locks."""
+    (session,) = list(srv._sessions)
+    return int(session.engine.rl_ddl_snapshots), int(session.engine.rl_ddl_snapshots_reused)
+
+
+def test_consecutive_ddl_in_a_transaction_takes_one_catalogue_snapshot(
+        rl: tuple[Any, ifxwire.Connection]) -> None:
+    """A migration's DDL statements one after another reuse the catalogue as the previous
+    statement left it (two snapshots per statement before); a write between them, or a
+    rollback, takes a fresh one; ROLLBACK WORK still takes every statement back."""
+    srv, c = rl
+    c.execute("CREATE TABLE keep (k INT)")
+    c.execute("INSERT INTO keep VALUES (1)")
+    taken, reused = _snapshots(srv)
+    c.execute("BEGIN WORK")
+    for n in range(6):
+        c.execute(f"CREATE TABLE m{n} (id SERIAL, v INT)")
+        c.execute(f"CREATE INDEX m{n}_v ON m{n} (v)")
+    c.execute("ALTER TABLE keep ADD (w INT)")
+    assert _snapshots(srv) == (taken + 1, reused + 12)
+    c.execute("INSERT INTO m0 (v) VALUES (1)")  # a write: the next DDL looks again
+    c.execute("CREATE TABLE m_after (v INT)")
+    assert _snapshots(srv) == (taken + 2, reused + 12)
+    c.execute("ROLLBACK WORK")
+    names = {r[0] for r in c.execute(
+        "SELECT tabname FROM systables WHERE tabid >= 100").fetchall()}
+    assert names == {"keep"}
+    assert [r[0] for r in c.execute(
+        "SELECT colname FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+        "AND t.tabname = 'keep'").fetchall()] == ["k"]
+    c.execute("BEGIN WORK")  # after the rollback: a fresh snapshot, then reuse
+    c.execute("CREATE TABLE m0 (v INT)")
+    c.execute("CREATE TABLE m1 (v INT)")
+    c.execute("COMMIT WORK")
+    assert _snapshots(srv) == (taken + 3, reused + 13)
+    assert c.execute("SELECT COUNT(*) FROM m0").fetchall() == [(0,)]
