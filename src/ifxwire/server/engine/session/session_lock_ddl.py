@@ -8,7 +8,6 @@ session_locks.RowLocks; what it cannot take back runs escalated, as before.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -46,6 +45,7 @@ class RowLockDdl:
         def _rl_unlatch(self) -> None: ...
         def _rl_flush_hold(self) -> None: ...
         def _rl_lost_hold(self) -> None: ...
+        def _rl_abandon_unit(self, conn: sqlite3.Connection, held: bool) -> bool: ...
         def _sync(self, full: bool) -> None: ...
         def _lock_deadline(self) -> float | None: ...
         def _wait_for(self, holder: int, kind: str, deadline: float | None) -> None: ...
@@ -149,16 +149,7 @@ class RowLockDdl:
                 conn.execute("RELEASE _ifx_rl")
         except BaseException as e:
             self._rl_key = None  # the lock triggers may have gone with the rollback
-            if held and conn.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK TO _ifx_rl")
-                    conn.execute("RELEASE _ifx_rl")
-            else:
-                with contextlib.suppress(sqlite3.Error):
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                if held:
-                    self._rl_lost_hold()
+            self._rl_abandon_unit(conn, held)
             if isinstance(e, ddl_undo.Unsupported):
                 return None
             raise

@@ -315,6 +315,23 @@ class RowLocks(RowLockReads, RowLockDdl):
     def _durable(self) -> bool:
         return self._logged and not getattr(self, "_buffered", False)
 
+    def _rl_abandon_unit(self, conn: sqlite3.Connection, held: bool) -> bool:
+        """Take back a failed statement's SQLite unit: to the held transaction's savepoint
+        while that transaction is still open, else the whole SQLite transaction, which loses
+        a held one. Returns whether a held transaction was lost (a statement and row-lock DDL
+        both end this way)."""
+        if held and conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK TO _ifx_rl")
+                conn.execute("RELEASE _ifx_rl")
+            return False
+        with contextlib.suppress(sqlite3.Error):
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        if held:
+            self._rl_lost_hold()
+        return held
+
     def _sync(self, full: bool) -> None:
         """SQLite's synchronous for the next commit: FULL for one that ends an Informix
         transaction in an unbuffered-log database (a statement outside BEGIN WORK, or an
@@ -416,21 +433,11 @@ class RowLocks(RowLockReads, RowLockDdl):
                         CAPTURE.txn_end(self, False)
                     if installed:
                         self._rl_key = None  # the rollback takes the new triggers back
-                    if held and conn.in_transaction:
-                        with contextlib.suppress(sqlite3.Error):
-                            conn.execute("ROLLBACK TO _ifx_rl")
-                            conn.execute("RELEASE _ifx_rl")
-                    else:
-                        with contextlib.suppress(sqlite3.Error):
-                            if conn.in_transaction:
-                                conn.execute("ROLLBACK")
-                        if held:
-                            self._rl_lost_hold()
-                            if self._rl_lost:  # the statement's -213 must say so
-                                self._rl_lost = False
-                                raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
-                                                  message="the held transaction was "
-                                                  "rolled back") from None
+                    if self._rl_abandon_unit(conn, held) and self._rl_lost:
+                        self._rl_lost = False  # the statement's -213 must say so
+                        raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                                          message="the held transaction was "
+                                          "rolled back") from None
                     if self._rl_conflict is None and not self._rl_wide:
                         self._rl_conflict = self._dup_holder()
                     if self._rl_conflict is None and not self._rl_wide:
