@@ -278,13 +278,8 @@ def parse_set_constraints(p: CreateParser) -> exp.Expr:
     table = None
     if p._word() == "ALL":
         p._advance()
-    elif p._word() == "FOR":
-        p._advance()
-        table = p._table_name()
     else:
-        names = [p._name()]
-        while p._match(TokenType.COMMA):
-            names.append(p._name())
+        names, table = _object_names(p)
     mode = p._word()
     if mode not in _MODES:
         p.raise_error("Expected a constraint mode")
@@ -294,6 +289,17 @@ def parse_set_constraints(p: CreateParser) -> exp.Expr:
     return _stmt("set_constraints", ConstraintModeSpec(names, mode, table))
 
 
+def _object_names(p: CreateParser) -> tuple[list[str] | None, TableName | None]:
+    """The objects of a SET … mode statement: ``FOR table`` or a list of names."""
+    if p._word() == "FOR":
+        p._advance()
+        return None, p._table_name()
+    names = [p._name()]
+    while p._match(TokenType.COMMA):
+        names.append(p._name())
+    return names, None
+
+
 def parse_set_object_mode(p: CreateParser, objects: str) -> exp.Expr:
     """SET TRIGGERS / SET INDEXES {name[, …] | FOR table} mode (after the keyword): the other
     forms of the SET Database Object Mode statement (Guide to SQL: Syntax 14.10, "SET
@@ -301,15 +307,7 @@ def parse_set_object_mode(p: CreateParser, objects: str) -> exp.Expr:
     IMMEDIATE are constraint modes only: -201); an index may also be FILTERING. Indexes are
     never disabled here, so SET INDEXES … DISABLED / FILTERING is -999 (a disabled unique
     index stops checking its key, which SQLite cannot do)."""
-    names: list[str] | None = None
-    table = None
-    if p._word() == "FOR":
-        p._advance()
-        table = p._table_name()
-    else:
-        names = [p._name()]
-        while p._match(TokenType.COMMA):
-            names.append(p._name())
+    names, table = _object_names(p)
     mode = p._word()
     allowed = ("ENABLED", "DISABLED") if objects == "TRIGGERS" else (
         "ENABLED", "DISABLED", "FILTERING")
