@@ -11,22 +11,17 @@ sockets, in a database of their own (``ddl5``) so stores_demo is untouched.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
 
 import ifxwire
 
+from .manual import rows, sqlcode
 
-def _rows(cur: ifxwire.Cursor, sql: str) -> list[tuple[Any, ...]]:
-    cur.execute(sql)
-    return [tuple(v.rstrip() if isinstance(v, str) else v for v in r) for r in cur.fetchall()]
-
-
-def _code(cur: ifxwire.Cursor, sql: str) -> int:
-    with pytest.raises(ifxwire.Error) as info:
-        cur.execute(sql)
-    return int(info.value.sqlcode)  # type: ignore[attr-defined]
+_rows = partial(rows, strip=True)
+_code = partial(sqlcode, fetch=False)
 
 
 @pytest.fixture(scope="module")

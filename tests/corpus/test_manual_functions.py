@@ -20,21 +20,14 @@ import pytest
 
 import ifxwire
 
+from .manual import rows, sqlcode
+
+_rows = rows
+_code = sqlcode
+
 ONE = " FROM systables WHERE tabid = 1"
 # ifxwire's type codes in cursor.description (the SQLTYPE numbers of the wire).
 INTEGER, FLOAT, DECIMAL, INT8 = 2, 3, 5, 17
-
-
-def _rows(cur: ifxwire.Cursor, sql: str) -> list[tuple[Any, ...]]:
-    cur.execute(sql)
-    return [tuple(r) for r in cur.fetchall()]
-
-
-def _code(cur: ifxwire.Cursor, sql: str) -> int:
-    with pytest.raises(ifxwire.Error) as info:
-        cur.execute(sql)
-        cur.fetchall()
-    return int(info.value.sqlcode)  # type: ignore[attr-defined]
 
 
 @pytest.fixture()

@@ -12,18 +12,16 @@ the statements dbexport writes. Every change is rolled back.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 import pytest
 
 import ifxwire
 
+from .manual import rows
+
+_rows = rows
+
 D = Decimal
-
-
-def _rows(cur: ifxwire.Cursor, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
-    cur.execute(sql, params)
-    return [tuple(r) for r in cur.fetchall()]
 
 
 def test_view_multiplying_money_by_a_money_literal(stores: ifxwire.Connection) -> None:

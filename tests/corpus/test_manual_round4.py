@@ -20,21 +20,14 @@ import pytest
 
 import ifxwire
 
+from .manual import rows, sqlcode
+
+_rows = rows
+_code = sqlcode
+
 D = Decimal
 SQS = "https://help.hcl-software.com/hclinformix/1410/sqs/"
 ONE = " FROM systables WHERE tabid = 1"
-
-
-def _rows(cur: ifxwire.Cursor, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
-    cur.execute(sql, params)
-    return [tuple(r) for r in cur.fetchall()]
-
-
-def _code(cur: ifxwire.Cursor, sql: str) -> int:
-    with pytest.raises(ifxwire.Error) as info:
-        cur.execute(sql)
-        cur.fetchall()
-    return int(info.value.sqlcode)  # type: ignore[attr-defined]
 
 
 # ---- scalar functions: (SELECT list, expected row, page) --------------------------------------

@@ -18,19 +18,12 @@ import pytest
 
 import ifxwire
 
+from .manual import rows, sqlcode
+
+_rows = rows
+_code = sqlcode
+
 ONE = " FROM systables WHERE tabid = 1"
-
-
-def _rows(cur: ifxwire.Cursor, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
-    cur.execute(sql, params)
-    return [tuple(r) for r in cur.fetchall()]
-
-
-def _code(cur: ifxwire.Cursor, sql: str) -> int:
-    with pytest.raises(ifxwire.Error) as info:
-        cur.execute(sql)
-        cur.fetchall()
-    return int(info.value.sqlcode)  # type: ignore[attr-defined]
 
 
 # ---- SUBSTR (ids_sqs_1561) --------------------------------------------------------------------

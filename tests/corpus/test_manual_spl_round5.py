@@ -22,6 +22,10 @@ import pytest
 
 import ifxwire
 
+from .manual import rows
+
+_rows = rows
+
 D = Decimal
 _SEQ = itertools.count()
 
@@ -37,11 +41,6 @@ def db(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Cursor]:
         yield conn.cursor()
     finally:
         conn.close()
-
-
-def _rows(cur: ifxwire.Cursor, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
-    cur.execute(sql, params)
-    return [tuple(r) for r in cur.fetchall()]
 
 
 def _code(cur: ifxwire.Cursor, sql: str) -> tuple[int, int]:

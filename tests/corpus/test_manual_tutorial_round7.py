@@ -19,18 +19,18 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal as D
+from functools import partial
 from typing import Any
 
 import pytest
 
 import ifxwire
 
+from .manual import rows
+
+_rows = partial(rows, strip=True)
+
 Row = tuple[Any, ...]
-
-
-def _rows(cur: ifxwire.Cursor, sql: str) -> list[Row]:
-    cur.execute(sql)
-    return [tuple(v.rstrip() if isinstance(v, str) else v for v in r) for r in cur.fetchall()]
 
 
 SELF_JOIN = ("SELECT x.order_num orders1, x.po_num purch1, x.ship_date ship1, "
