@@ -40,9 +40,10 @@ ruff check src tests bench examples
 # each lane is one Python process with its in-process server at a time (the GIL keeps it to
 # about one core), so the wall time is the longer lane's, not the sum (27.5 min one after the
 # other on a fresh clone: pure run 10.7, accelerated 6.9, Django 6.5, the rest about 3 in
-# all). Lane A, in the foreground: mypy, the pure-Python run of every test, informix-driver's
-# suite, SQLAlchemy's compliance suite and the benchmark smokes. Lane B, in the background,
-# its output shown when it ends: the accelerated run and Django's suite. The suites share nothing but the machine: every server
+# all). Lane A, in the foreground: mypy and the pure-Python run of every test; then, once
+# lane B has ended (see there why), informix-driver's suite, SQLAlchemy's compliance suite and
+# the benchmark smokes. Lane B, in the background, its output shown when it ends: the
+# accelerated run and Django's suite. The suites share nothing but the machine: every server
 # listens on a port of its own (port 0) over data of its own, and pytest's temporary
 # directories are per run. Every suite runs even when an earlier one failed; the summary says
 # which failed and the command then fails.
