@@ -211,10 +211,10 @@ def test_blob_upload_over_max_blob_bytes_gives_208(srv: Server) -> None:
 
 def test_receive_buffer_shrinks_after_a_large_message(
         srv: Server, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ifxwire.server import session as session_module
+    from ifxwire.server import wireio  # where the receive buffer is compacted
 
     shrinks: list[int] = []
-    monkeypatch.setattr(session_module, "release_free_memory", lambda: shrinks.append(1))
+    monkeypatch.setattr(wireio, "release_free_memory", lambda: shrinks.append(1))
     with contextlib.closing(_connect(srv, database="d")) as c:
         cur = c.cursor()
         [session] = [s for s in list(srv._sessions) if s.engine and s.engine.database == "d"]

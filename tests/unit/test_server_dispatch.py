@@ -1,9 +1,10 @@
-"""Session._handle's table of handlers (issue 24): the messages it serves, each by a method."""
+"""Session._handle's table of handlers (issue 24; server/handlers.py): the messages it serves,
+each by a method of the session."""
 
 from __future__ import annotations
 
 from ifxwire.protocol.codes import Msg
-from ifxwire.server import session
+from ifxwire.server import handlers, session
 
 # The messages the if/elif served before it became a table; a code missing here is answered
 # with -999 "not supported", so dropping one by mistake would break clients quietly.
@@ -17,11 +18,11 @@ SERVED = {
 
 
 def test_table_serves_the_same_messages() -> None:
-    assert {Msg(code).name for code in session._HANDLERS} == SERVED
+    assert {Msg(code).name for code in handlers.HANDLERS} == SERVED
 
 
 def test_every_handler_is_a_session_method() -> None:
-    for code, handler in session._HANDLERS.items():
+    for code, handler in handlers.HANDLERS.items():
         name = handler.__name__
         assert name.startswith("_on_"), (Msg(code).name, name)
         assert getattr(session.Session, name) is handler
@@ -29,5 +30,5 @@ def test_every_handler_is_a_session_method() -> None:
 
 def test_messages_handled_elsewhere_are_not_in_the_table() -> None:
     """EOT ends a group and EXIT the session in _serve itself, before _handle."""
-    assert Msg.EOT not in session._HANDLERS
-    assert Msg.EXIT not in session._HANDLERS
+    assert Msg.EOT not in handlers.HANDLERS
+    assert Msg.EXIT not in handlers.HANDLERS

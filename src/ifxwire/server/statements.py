@@ -10,12 +10,40 @@ limit on maximum number of statements exceeded", naming the maximum), and values
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from ..protocol.columns import ColumnDesc
+from .blobs import BlobUpload
 from .defences import release_free_memory
-from .engine import EngineError
+from .engine import EngineError, Prepared
 from .engine import sqlcodes as sc
+
+
+@dataclass
+class Statement:
+    """A prepared statement as this connection holds it: its cursor's rows and position, the
+    encoder of its rows, and its last bind values."""
+
+    prepared: Prepared
+    params: list[object] = field(default_factory=list)
+    cursor_name: bytes = b""
+    rows: Iterator[tuple[object, ...]] | None = None
+    encoder: Any = None
+    #: SQ_RET_TYPE seen: ROW/collection columns go out in the binary form.
+    complex_binary: bool = False
+    fetched: int = 0
+    exhausted: bool = False
+    scroll: bool = False
+    materialized: list[tuple[object, ...]] | None = None
+    position: int = 0  # scroll cursors: 1-based number of the current row, 0 = before first
+    columns: list[ColumnDesc] = field(default_factory=list)  # as described on this connection
+    blob_rows: Any = None  # row -> (row with BYTE/TEXT descriptors, blob bytes), if any
+    upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
+    current_rowid: object = None  # FOR UPDATE cursors: the rowid of the row sent last
+    lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
+
 
 #: Bind values larger than this in all (bytes and characters of str/bytes values) are let go
 #: after the execution that used them: the memory of a 900 KiB BYTE value per statement would

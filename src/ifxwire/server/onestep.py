@@ -1,0 +1,274 @@
+"""Request groups served in one step, without the message loop: a prepared query's
+``ID [CURNAME] [BIND] OPEN NFETCH EOT`` and a pipelined run of one INSERT's groups.
+
+Both answer with exactly the bytes the message loop would (the same handlers' steps), and
+both give up, having changed nothing, whenever a group is not the shape they know: the loop
+in server/session.py then serves it message by message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from ..protocol import messages as m
+from ..protocol.codes import Msg
+from ..protocol.wire import Writer, i16_at, i32_at, u16_at
+from ..types.bind import decode_bind_plain
+from ..types.errors import CodecError
+from .bindrun import RunDecoder, cached_run_decoder
+from .engine import EngineError
+from .grammar import START, allowed
+from .handlers import _MAX_FETCH_BYTES, _MIN_FETCH_BYTES, MessageHandlers, _stop_rows, _unsendable
+from .statements import after_run, check_bound
+from .tuples import pure_write_tuples
+from .wireio import (
+    _BIND,
+    _CURNAME,
+    _EOT,
+    _EXECUTE,
+    _ID,
+    _NFETCH,
+    _OPEN,
+)
+
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger("ifxwire.server")
+
+_EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
+_EOT_BYTES = bytes([0, _EOT])
+# A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
+# batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
+_BATCH_MIN = 4
+_BATCH_MAX = 512
+
+
+class OneStepGroups(MessageHandlers):
+    """The one-step paths (issue 26, select_one_row; the batched INSERT)."""
+
+    def _query_group(self) -> bool:
+        """Serve a whole ``ID n [CURNAME] [BIND] OPEN ID n NFETCH EOT`` group in one step.
+
+        The group a driver sends for every execution of a prepared query (ifxwire's and
+        informix-driver's statement cache; docs/PROTOCOL.md, *A query's group served in one
+        step*). Its bytes, but for BIND's values, repeat from one execution to the next, so
+        after the first one is parsed they are matched with two ``startswith``: no message
+        loop, no look-ahead by _judge (this shape is checked against grammar.TRANSITIONS
+        when first met, and bytes equal to a checked group are the same messages). Only a
+        whole group already received is taken; anything else (an unknown statement, another
+        shape, a BIND that is not plain) returns False and takes the general path, which
+        answers exactly as before. The replies are the general path's: the same handlers.
+        """
+        buf, pos, end = self.buf, self.start, self.end
+        if end - pos < 10 or ((buf[pos] << 8) | buf[pos + 1]) != _ID or self._quiet_eot:
+            return False
+        after = (buf[pos + 4] << 8) | buf[pos + 5]
+        if after != _CURNAME and after != _BIND and after != _OPEN:
+            return False  # ID then NFETCH, CLOSE, RELEASE, EXECUTE...: not a query's group
+        number = (buf[pos + 2] << 8) | buf[pos + 3]
+        tmpl = self._groups.get(number)
+        if tmpl is None or not buf.startswith(tmpl[0], pos, end):
+            tmpl = self._parse_query_group(pos, end, number)
+            if tmpl is None:
+                return False
+        head, tail, name, size, nparams = tmpl
+        at = pos + len(head)
+        values: list[object] | None = None
+        if nparams >= 0:
+            plain = decode_bind_plain(buf, at, end, nparams, self.encoding)
+            if plain is None:
+                return False
+            values, at = plain
+        if not buf.startswith(tail, at, end):
+            return False
+        st = self.statements.get(number)
+        if st is None or self.engine is None:
+            return False  # the general path gives the error (-267 or -208)
+        self.current = number
+        st.cursor_name = name
+        if values is not None:
+            st.params = values
+            st.upload = None
+        out = Writer()
+        self.current_out = out
+        p = st.prepared
+        encode = st.encoder
+        write = getattr(encode, "write", None)
+        try:
+            if (encode is None or st.scroll or st.rows is not None or st.blob_rows is not None
+                    or st.upload is not None or st.materialized is not None or p.for_update
+                    or not p.is_query or p.plan.current_rowid):
+                # Anything but a plain cursor (or its first run, which makes its encoder):
+                # the handlers' own steps, one by one.
+                try:
+                    self._open(st)
+                finally:
+                    st.scroll = False
+                self._fetch(st, size, out)
+            else:
+                # _open and _fetch for a plain cursor (the checks above are theirs), without
+                # the steps that cannot apply to it.
+                self.blobs.retire(number)
+                check_bound(st.params)
+                rows = iter(self.engine.open_cursor(p, st.params))
+                after_run(st)
+                st.current_rowid = None
+                st.exhausted = False
+                st.rows = rows  # for _stop_rows, if the writer fails
+                budget = min(max(size, _MIN_FETCH_BYTES), _MAX_FETCH_BYTES)
+                try:
+                    if write is not None:  # the compiled writer
+                        count, _sent, exhausted = write(out.buf, rows, budget)
+                    else:
+                        count, exhausted = pure_write_tuples(encode, out, rows, budget)
+                except CodecError as exc:
+                    _stop_rows(st)
+                    raise _unsendable(exc) from None
+                except EngineError:
+                    _stop_rows(st)  # interrupted (-213) or failed: the cursor is closed
+                    raise
+                st.fetched = count
+                if exhausted:
+                    st.exhausted = True
+                    st.rows = None
+                    out.buf += self._done_cost(count)
+        except EngineError as exc:
+            self._put_error(out, exc)
+        self.start = at + len(tail)
+        out.buf += _EOT_BYTES
+        server = self.server
+        server.request_groups += 1
+        server.one_step_groups += 1
+        self._queue(out.buf)
+        return True
+
+    def _done_cost(self, count: int) -> bytes:
+        """The end of a cursor read through: SQ_DONE with the row count, SQ_COST, and with
+        OPTOFC the SQ_CLOSE (as _fetch writes them), kept per count for small counts."""
+        key = count if not self.optofc else ~count
+        tail = self._tails.get(key)
+        if tail is None:
+            w = Writer()
+            m.put_done(w, count, self.layout)
+            m.put_cost(w, 0, 0)
+            if self.optofc:
+                w.u16(Msg.CLOSE)
+            tail = bytes(w.buf)
+            if len(self._tails) < 256:
+                self._tails[key] = tail
+        return tail
+
+    def _parse_query_group(self, pos: int, end: int, number: int,
+                           ) -> tuple[bytes, bytes, bytes, int, int] | None:
+        """The template of the query group at ``pos`` (see _query_group), remembered for
+        statement ``number``, or None when the bytes there are not such a group (yet)."""
+        buf = self.buf
+        codes = [_ID]
+        at = pos + 4
+        name = b""
+        if end - at >= 4 and ((buf[at] << 8) | buf[at + 1]) == _CURNAME:
+            n = (buf[at + 2] << 8) | buf[at + 3]
+            name = bytes(buf[at + 4 : at + 4 + n])
+            at += 4 + n + (n & 1)
+            codes.append(_CURNAME)
+        nparams = -1
+        head_end = at
+        if end - at >= 4 and ((buf[at] << 8) | buf[at + 1]) == _BIND:
+            nparams = (buf[at + 2] << 8) | buf[at + 3]
+            plain = decode_bind_plain(buf, at + 4, end, nparams, self.encoding)
+            if plain is None:
+                return None
+            head_end = at + 4
+            at = plain[1]
+            codes.append(_BIND)
+        tail_start = at
+        long_fetch = self.layout.long_fetch
+        size_len = 8 if long_fetch else 6
+        if end - at < 8 + size_len or not (
+            (buf[at] << 8) | buf[at + 1] == _OPEN
+            and (buf[at + 2] << 8) | buf[at + 3] == _ID
+            and (buf[at + 4] << 8) | buf[at + 5] == number
+            and (buf[at + 6] << 8) | buf[at + 7] == _NFETCH
+        ):
+            return None
+        at += 8
+        size = i32_at(buf, at)[0] if long_fetch else i16_at(buf, at)[0]
+        at += size_len - 2
+        if (buf[at] << 8) | buf[at + 1] != _EOT:
+            return None
+        at += 2
+        codes += [_OPEN, _ID, _NFETCH, _EOT]
+        previous = START
+        for code in codes:
+            if not allowed(previous, code):
+                return None
+            previous = code
+        tmpl = (bytes(buf[pos:head_end]), bytes(buf[tail_start:at]), name, size, nparams)
+        if len(self._groups) < 1024:
+            self._groups[number] = tmpl
+        return tmpl
+
+    def _batch_inserts(self) -> bool:
+        """Answer a run of buffered ``ID n BIND EXECUTE EOT`` groups of one INSERT at once.
+
+        A pipelined executemany leaves hundreds of such groups in the receive buffer. When the
+        engine can run them as one executemany (EngineSession.can_batch), each group still gets
+        its own reply, the same bytes the single-row path writes (SQ_DONE with one row, SQ_COST,
+        EOT).
+        If the batch does not apply (an error in any row, a changed table), nothing has
+        changed, and those groups are answered one by one, so every row's outcome and error is
+        exactly the single-row path's. Only complete groups in the buffer are taken: this
+        never waits for more bytes.
+        """
+        buf, pos, end = self.buf, self.start, self.end
+        if end - pos < 12 or ((buf[pos] << 8) | buf[pos + 1]) != _ID:
+            return False
+        number = i16_at(buf, pos + 2)[0]
+        st = self.statements.get(number)
+        eng = self.engine
+        if st is None or eng is None or st.prepared.is_query or not eng.can_batch(st.prepared):
+            return False
+        if ((buf[pos + 4] << 8) | buf[pos + 5]) != _BIND:
+            return False
+        head = bytes(buf[pos : pos + 8])  # ID n BIND nparams
+        nparams = u16_at(buf, pos + 6)[0]
+        rows: list[list[object]] = []
+        encoding = self.encoding
+        decode_run: RunDecoder | None = None
+        # startswith(prefix, start, end) compares in place (no slice per row) and never reads
+        # past self.end: bytes there are stale (the buffer is reused), so a group counts only
+        # when its EXECUTE and EOT have arrived.
+        while len(rows) < _BATCH_MAX and end - pos >= 12 and buf.startswith(head, pos, end):
+            at = pos + 8
+            plain = decode_run(buf, at, end) if decode_run is not None else None
+            if plain is None:  # the first row, or one unlike the first (bindrun.py)
+                plain = decode_bind_plain(buf, at, end, nparams, encoding)
+                if plain is None:
+                    break
+                if decode_run is None:
+                    decode_run = cached_run_decoder(buf, at, end, nparams, encoding)
+            values, at = plain
+            if not buf.startswith(_EXECUTE_EOT, at, end):
+                break
+            rows.append(values)
+            pos = at + 4
+        # When no batch is made, the groups just decoded are answered one by one, without
+        # decoding them again for another attempt (the current one plus _solo more).
+        if len(rows) < _BATCH_MIN or not eng.execute_batch(st.prepared, rows):
+            self._solo = max(len(rows) - 1, 0)
+            return False
+        self.current = number
+        st.params = rows[-1]
+        st.upload = None
+        after_run(st)
+        reply = Writer()
+        m.put_done(reply, 1, self.layout)
+        m.put_cost(reply, 0, 0)  # each row's reply is the single-row path's (_execute)
+        reply.u16(Msg.EOT)
+        self._queue(bytes(reply.buf) * len(rows))
+        self.server.request_groups += len(rows)
+        self.server.batched_groups += len(rows)
+        self.start = pos
+        return True
