@@ -13,13 +13,10 @@ import logging
 import threading
 import weakref
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .. import errors as _e
-from ..errors import (
-    ExceptionAttributes,
-    OperationalError,
-)
+from ..errors import ExceptionAttributes, OperationalError
 from ..locales import codec_for_locale
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
@@ -28,15 +25,10 @@ from . import fastpath as _fastpath
 from .dsn import ConnectParams
 from .failover import Attempts
 from .goodbye import CLOSE_TIMEOUT, ack_steps, leave, say_exit, settle
-from .handshake import (
-    is_internal_version,
-    version_number,
-)
+from .handshake import is_internal_version, version_number
 from .lifecycle import codec_error
 from .login import LoginSession
-from .statements import (
-    StatementCache,
-)
+from .statements import StatementCache
 from .steps import Op, Steps
 from .transport import Transport, open_transport
 
@@ -48,9 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["Connection", "Op", "Steps", "codec_error", "release_op"]
 
 log = logging.getLogger("ifxwire.client")
-
-_T = TypeVar("_T")
-
 
 class Connection(LoginSession, ExceptionAttributes):
     """A session with an Informix server (PEP 249 Connection).
@@ -277,7 +266,9 @@ class Connection(LoginSession, ExceptionAttributes):
     # ------------------------------------------------------------------ session API
     # What the drivers' loops (ifxwire.aio), the LOB objects and the pools use of the
     # session: a small, named surface, so that none of them reads private members. Not for
-    # applications (they need none of it); stable inside the package.
+    # applications (they need none of it); stable inside the package. Its exchange half is
+    # WireSession's (ensure_usable, begin_exchange, read_steps, ping_op...), its statement
+    # half StatementSession's (statement_op, end_transaction_op, leave_op...).
 
     @property
     def params(self) -> ConnectParams:
