@@ -45,6 +45,18 @@ Left on one driver, and why:
   PyCapsule stream (``__arrow_c_stream__``, which on the asyncio cursor runs the loop for
   each batch: aio/arrow.py) run on both too (test_arrow_ingest.py). Left on the sync
   driver: test_arrow.py's polars.read_database/duckdb test.
+* The server's behaviour under change capture and row locks, catalogue contents, DDL and SQL
+  semantics, where the driver is a pipe: test_cdc_catalog.py, test_cdc_chunks.py,
+  test_cdc_crash.py, test_cdc_lobs.py, test_cdc_row_locks.py, test_cdc_txn.py (the capture
+  session itself runs on both: test_cdc.py and test_cdc_aio.py, one operation,
+  ``cdc.Capture``), test_row_locks*.py, test_lock_mode_page.py, test_catalogue_round4.py,
+  test_check_delimident.py, test_delimident_case.py, test_cross_database_schema.py,
+  test_date_literals.py, test_modify_serial.py, test_unique_nulls.py,
+  test_query_group_cache.py and test_query_group_inline.py (a raw client's bytes).
+* Sync-only APIs: test_dbapi20.py (the PEP 249 compliance suite), test_compat_ifxpy*.py
+  (IfxPy's API), test_django_backend.py, test_arrow_partitioned.py (``read_partitioned``
+  runs sync connections in threads), test_otel.py (test_otel_pool_aio.py has the asyncio
+  pool's metrics); test_connect_forms.py calls both connects itself.
 * In converted modules, tests marked ``one_driver`` check the sync driver's internals
   (its pipeline, transport buffer, decoder cache, session-reply cache, socket writes).
 """

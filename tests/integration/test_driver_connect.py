@@ -242,8 +242,9 @@ def test_known_session_replies_are_reused_exactly(driver: Any,
 ) -> None:
     # The replies to PROTOCOLS/INFO/DBOPEN are parsed once per distinct byte sequence.
     from ifxwire.client import connection as connection_mod
+    from ifxwire.client import login as login_mod
 
-    connection_mod._KNOWN_SESSION.clear()
+    login_mod._KNOWN_SESSION.clear()
     with driver.connect(**connect_kwargs) as admin:
         admin.execute(f"CREATE DATABASE d_known_unlogged{driver.suffix}")
     seen = []
@@ -264,10 +265,10 @@ def test_known_session_replies_are_reused_exactly(driver: Any,
                 assert row == (1,)
     assert hits == [False, True, False, True]  # the second connect of each reused the parse
     # One per distinct reply: no database (the admin connection), logged, not logged.
-    assert len(connection_mod._KNOWN_SESSION) == 3
+    assert len(login_mod._KNOWN_SESSION) == 3
     assert seen[0] == seen[1] and seen[2] == seen[3]
     assert seen[0][0] != seen[2][0]  # logged vs not logged: the DBOPEN flags were read
     for _ in range(2):  # an error reply is never kept, and is raised every time
         with pytest.raises(ifxwire.OperationalError):
             driver.connect(**connect_kwargs, database="d_known_missing")
-    assert len(connection_mod._KNOWN_SESSION) == 3
+    assert len(login_mod._KNOWN_SESSION) == 3

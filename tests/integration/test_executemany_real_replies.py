@@ -5,7 +5,8 @@ Real servers answer ``ID BIND EXECUTE EOT`` with ``[INSERTDONE] DONE COST EOT``
 ``DONE [INSERTDONE] EOT`` before). A proxy between the driver and the server checks that
 every row reply of the pipelined executemany has the real form, byte for byte as it passes,
 so the driver's reply scanner (pure and C) meets those bytes over a real socket, and the row
-count and lastrowid must come out right with no reply left to the slow parser.
+count and lastrowid must come out right with no reply left to the slow parser. On the sync
+and the asyncio driver (both run the same pipelined executemany, client/batch.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import ifxwire
 from ifxwire import _accel
 from ifxwire.client import batch
 from ifxwire.protocol.codes import Msg
+
+pytestmark = pytest.mark.both_drivers
 
 _SEQ = itertools.count()
 _EXECUTE_EOT = struct.pack(">HH", Msg.EXECUTE, Msg.EOT)
@@ -143,7 +146,7 @@ ACCELERATION = [False] + ([True] if _accel.c_reply_scanner() is not None else []
 @pytest.mark.parametrize("accelerated", ACCELERATION, ids=lambda a: "c" if a else "pure")
 @pytest.mark.parametrize("column", ["SERIAL8", "BIGSERIAL", "SERIAL"])
 def test_executemany_takes_real_server_row_replies(
-    connect_kwargs: dict[str, Any], dbname: str, proxy: CheckingProxy,
+    connect_kwargs: dict[str, Any], dbname: str, proxy: CheckingProxy, driver: Any,
     monkeypatch: pytest.MonkeyPatch, accelerated: bool, column: str,
 ) -> None:
     monkeypatch.setattr(_accel, "accelerated", accelerated)
@@ -160,7 +163,7 @@ def test_executemany_takes_real_server_row_replies(
         setup.execute(f"CREATE TABLE {table} (id {column}, v VARCHAR(20))")
         setup.commit()
     kwargs = dict(connect_kwargs, port=proxy.port, database=dbname)
-    with ifxwire.connect(**kwargs) as conn:
+    with driver.connect(**kwargs) as conn:
         layout = conn._layout
         wide = 8 if layout.long_rowid else 4
         proxy.done_size = 2 + 2 + 2 * wide + 4

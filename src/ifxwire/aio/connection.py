@@ -54,7 +54,7 @@ from ..client.statements import (
     Prepared,
 )
 from ..client.steps import FLUSH, Op
-from ..client.transport import connect_failed, login_timed_out, tune
+from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
@@ -521,11 +521,7 @@ async def _open_stream(
     loop = asyncio.get_running_loop()
     started = loop.time()
     tls = params.tls or addr.tls
-    ctx: ssl.SSLContext | None = None
-    if tls:
-        import ssl
-
-        ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
+    ctx: ssl.SSLContext | None = tls_context(tls) if tls else None
     where = f"{addr.host}:{addr.port}"
     try:
         reader, writer = await asyncio.wait_for(

@@ -30,8 +30,7 @@ from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterat
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
-from ..protocol.codes import XID_BLOB, XID_CLOB, StmtType, TypeCode
-from ..protocol.columns import ColumnDesc
+from ..protocol.codes import XID_BLOB, XID_CLOB, TypeCode
 from ..protocol.requests import cidescribe_group
 from ..types import smartlob as slo
 from ..types.adapters import BindItem
@@ -39,6 +38,7 @@ from . import fastpath as _fp
 from .replies import Reply
 from .resources import Closing
 from .sources import source_error
+from .statements import lob_columns, lob_kind, set_params
 from .steps import Op
 
 if TYPE_CHECKING:
@@ -164,15 +164,6 @@ def encode_clob(text: str, encoding: str) -> bytes:
         return text.encode(encoding)
     except UnicodeEncodeError as exc:
         raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
-
-
-def lob_columns(columns: Sequence[ColumnDesc]) -> tuple[tuple[int, bool], ...]:
-    """``(index, is_clob)`` of the BLOB/CLOB columns of a result."""
-    return tuple(
-        (i, c.xid == XID_CLOB)
-        for i, c in enumerate(columns)
-        if c.base == _T.UDTFIXED and c.xid in (XID_BLOB, XID_CLOB)
-    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -821,30 +812,7 @@ def idescribe_group(conn: Connection, p: Prepared) -> tuple[bytes, Reply]:
 def described(conn: Connection, p: Prepared, reply: Reply) -> None:
     if reply.error is not None:
         raise conn._server_error(reply.error)
-    _set_params(p, list(reply.idescribe or []))
-
-
-def params_described(p: Prepared, columns: Sequence[ColumnDesc]) -> None:
-    """An INSERT's SQ_DESCRIBE listed one column per ``?``, its target (what real servers
-    send; JDBC's IFX_USEPUT relies on the count matching, docs/PROTOCOL.md §5): these are the
-    parameters, so no SQ_CIDESCRIBE is needed. Any other count leaves them unknown."""
-    if p.stmt_type == StmtType.INSERT and len(columns) == p.plan.nparams:
-        _set_params(p, list(columns))
-
-
-def _set_params(p: Prepared, descs: list[ColumnDesc]) -> None:
-    p.param_descs = descs
-    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT) for d in descs)
-
-
-def lob_kind(desc: ColumnDesc) -> int | None:
-    """XID_BLOB / XID_CLOB when the parameter is a BLOB/CLOB, else None."""
-    if desc.base in (_T.UDTFIXED, _T.SENDRECV) and desc.xid in (XID_BLOB, XID_CLOB):
-        return desc.xid
-    name = desc.type_name.lower()
-    if desc.base in (_T.UDTFIXED, _T.SENDRECV) and name in ("blob", "clob"):
-        return XID_BLOB if name == "blob" else XID_CLOB
-    return None
+    set_params(p, list(reply.idescribe or []))
 
 
 def prepare_params_op(conn: Connection, p: Prepared, values: Sequence[object],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..protocol.codes import (
@@ -291,3 +292,39 @@ def flags_from_create(sql: str) -> int:
     if _WITH_LOG.search(sql):
         return DBFLAG_LOGGED
     return 0
+
+
+# What a statement's description says of its BLOB/CLOB columns and parameters (lob.py uses
+# them; here so that the session layers need not import the LOB module).
+
+
+def lob_columns(columns: Sequence[ColumnDesc]) -> tuple[tuple[int, bool], ...]:
+    """``(index, is_clob)`` of the BLOB/CLOB columns of a result."""
+    return tuple(
+        (i, c.xid == XID_CLOB)
+        for i, c in enumerate(columns)
+        if c.base == _T.UDTFIXED and c.xid in (XID_BLOB, XID_CLOB)
+    )
+
+
+def params_described(p: Prepared, columns: Sequence[ColumnDesc]) -> None:
+    """An INSERT's SQ_DESCRIBE listed one column per ``?``, its target (what real servers
+    send; JDBC's IFX_USEPUT relies on the count matching, docs/PROTOCOL.md §5): these are the
+    parameters, so no SQ_CIDESCRIBE is needed. Any other count leaves them unknown."""
+    if p.stmt_type == StmtType.INSERT and len(columns) == p.plan.nparams:
+        set_params(p, list(columns))
+
+
+def set_params(p: Prepared, descs: list[ColumnDesc]) -> None:
+    p.param_descs = descs
+    p.lob_params = any(lob_kind(d) is not None or d.base in (_T.BYTE, _T.TEXT) for d in descs)
+
+
+def lob_kind(desc: ColumnDesc) -> int | None:
+    """XID_BLOB / XID_CLOB when the parameter is a BLOB/CLOB, else None."""
+    if desc.base in (_T.UDTFIXED, _T.SENDRECV) and desc.xid in (XID_BLOB, XID_CLOB):
+        return desc.xid
+    name = desc.type_name.lower()
+    if desc.base in (_T.UDTFIXED, _T.SENDRECV) and name in ("blob", "clob"):
+        return XID_BLOB if name == "blob" else XID_CLOB
+    return None

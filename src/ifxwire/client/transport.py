@@ -319,9 +319,8 @@ def _wrap_tls(
 ) -> socket.socket:
     import ssl  # only TLS users pay for importing it
 
-    ctx = tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
     try:
-        return ctx.wrap_socket(sock, server_hostname=hostname)
+        return tls_context(tls).wrap_socket(sock, server_hostname=hostname)
     except TimeoutError:
         sock.close()
         raise OperationalError(
@@ -334,6 +333,14 @@ def _wrap_tls(
 
 
 # What both drivers' connects say and do alike (aio/connection.py opens its stream itself).
+
+
+def tls_context(tls: bool | ssl.SSLContext) -> ssl.SSLContext:
+    """The context of a TLS connect: the caller's, or the default one (certificates
+    verified against the system's CAs, host name checked)."""
+    import ssl  # only TLS users pay for importing it
+
+    return tls if isinstance(tls, ssl.SSLContext) else ssl.create_default_context()
 
 
 def connect_failed(where: str, exc: BaseException, timeout: float | None) -> OperationalError:
