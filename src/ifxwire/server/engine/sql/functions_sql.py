@@ -172,7 +172,9 @@ def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
         raise EngineError(sc.NO_ROUTINE, near=name.lower())
     values = [tx.tx(arg) for arg in args]
     cast_back: IfxType | None = None
-    if name in builtins.DATETIME_FORMS and values and ty(values[0]).code == T.DATETIME:
+    if (name in builtins.DATETIME_FORMS and values and ty(values[0]).code == T.DATETIME) or (
+            name in builtins.DATETIME_ANY_ARG and any(ty(v).code == T.DATETIME
+                                                       for v in values)):
         if name == "LAST_DAY":
             cast_back = ty(values[0]).nullable()
         name += "_DT"
