@@ -195,3 +195,22 @@ def test_datetime_interval_errors(stores: ifxwire.Connection, expr: str, code: i
     INTERVAL functions return, e.g. invdivdbl(): -1265 overflow, -1266 incompatible, -1268
     bad qualifier) for the literals and operations the Reference's pages forbid."""
     assert _code(stores.cursor(), f"SELECT {expr}{ONE}") == code
+
+
+def test_sum_and_avg_of_a_datetime_are_561(stores: ifxwire.Connection) -> None:
+    """A DATETIME is a point in time: SUM and AVG of one are -561 ("Sums and averages cannot
+    be computed on datetime values", the message catalogue of IBM's JDBC jar); they were
+    -1260. SUM and AVG of an INTERVAL (a span) and MIN/MAX of a DATETIME are values."""
+    cur = stores.cursor()
+    cur.execute("CREATE TEMP TABLE spans (t DATETIME YEAR TO SECOND, "
+                "i INTERVAL DAY TO SECOND)")
+    cur.execute("INSERT INTO spans VALUES (DATETIME(2020-01-01 10:00:00) YEAR TO SECOND, "
+                "INTERVAL(1 10:00:00) DAY TO SECOND)")
+    cur.execute("INSERT INTO spans VALUES (DATETIME(2020-01-03 10:00:00) YEAR TO SECOND, "
+                "INTERVAL(2 12:00:00) DAY TO SECOND)")
+    assert _code(cur, "SELECT SUM(t) FROM spans") == -561
+    assert _code(cur, "SELECT AVG(t) FROM spans") == -561
+    assert _rows(cur, "SELECT SUM(i), AVG(i), MIN(t), MAX(t) FROM spans") == [(
+        dt.timedelta(days=3, hours=22), dt.timedelta(days=1, hours=23),
+        dt.datetime(2020, 1, 1, 10), dt.datetime(2020, 1, 3, 10))]
+    cur.execute("DROP TABLE spans")

@@ -225,6 +225,7 @@ DT_EXTRA = -1264  # [cat] "Extra characters at the end of a datetime or interval
 DT_OVERFLOW = -1265  # [cat] "Overflow occurred on a datetime or interval operation."
 DT_INCOMPATIBLE = -1266  # [cat] "Intervals or Datetimes are incompatible for the operation."
 DT_RANGE = -1267  # [cat] "The result of a datetime computation is out of range."
+DATETIME_AGGREGATE = -561  # [jcat] "Sums and averages cannot be computed on datetime values."
 STRING_TOO_LONG = -1279  # [cat] "Value exceeds string column length." (ANSI databases only)
 INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per the catalogue)
 
@@ -252,6 +253,22 @@ SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is re
 CASE_NOT_DEFINED = -26062  # [jcat] SPL CASE with no matching WHEN and no ELSE (sqs CASE page)
 NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
 NOT_IN_SPL = -744  # [cat] "Illegal SQL statement in SPL routine."
+# Misuse of SPL, each by its text in the JDBC jar's message catalogue (sql_en_US.properties)
+# and the Guide to SQL: Syntax page that states the rule (docs/SERVER.md, SPL, eighth round).
+FOR_RANGE_NULL = -443  # [jcat] "The range specified in the FOR loop cannot have a NULL value"
+LOCAL_DEFAULT = -652  # [jcat] "Local variables do not allow default values."
+GLOBAL_LIKE = -653  # [jcat] "Variables declared as LIKE cannot be global."
+RETURN_COUNT = -655  # [jcat] "RETURN value count does not match procedure declaration."
+RETURN_NOT_DECLARED = -656  # [jcat] "Routine is not declared to return values."
+GLOBAL_NEEDS_DEFAULT = -658  # [jcat] "Variables declared as GLOBAL require a default value."
+LOOP_VAR_MODIFIED = -660  # [jcat] "Loop variable(%s) cannot be modified."
+LOOP_VAR_TWICE = -662  # [jcat] "Loop variable(%s) specified more than once."
+LOOP_VAR_NOT_INTEGER = -666  # [jcat] "Variable(%s) must be declared INTEGER or SMALLINT."
+VAR_REDECLARED = -669  # [jcat] "Variable(%s) redeclared."
+VAR_SERIAL = -670  # [jcat] "Variable(%s) declared as SERIAL type."
+STEP_NO_TRAVERSE = -683  # [jcat] "Specified STEP expression will not traverse RANGE."
+STEP_ZERO = -697  # [jcat] "STEP expression evaluated to ZERO."
+LOOP_VAR_GLOBAL = -719  # [jcat] "Loop variable(%s) cannot be declared GLOBAL."
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
 TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
@@ -466,6 +483,7 @@ MESSAGES: dict[int, str] = {
     DT_OVERFLOW: "Overflow occurred on a datetime or interval operation.",
     DT_INCOMPATIBLE: "Intervals or Datetimes are incompatible for the operation.",
     DT_RANGE: "The result of a datetime computation is out of range.",
+    DATETIME_AGGREGATE: "Sums and averages cannot be computed on datetime values.",
     STRING_TOO_LONG: "Value exceeds string column length.",
     INT8_RANGE: "Value will not fit in a BIGINT or INT8.",
     LO_ERROR: "Smart-large-object error.",
@@ -479,6 +497,20 @@ MESSAGES: dict[int, str] = {
     CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
     NESTING_TOO_DEEP: "Out of stack space.",
     NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
+    FOR_RANGE_NULL: "The range specified in the FOR loop cannot have a NULL value: (%s).",
+    LOCAL_DEFAULT: "Local variables do not allow default values.",
+    GLOBAL_LIKE: "Variables declared as LIKE cannot be global.",
+    RETURN_COUNT: "RETURN value count does not match procedure declaration.",
+    RETURN_NOT_DECLARED: "Routine is not declared to return values.",
+    GLOBAL_NEEDS_DEFAULT: "Variables declared as GLOBAL require a default value.",
+    LOOP_VAR_MODIFIED: "Loop variable(%s) cannot be modified.",
+    LOOP_VAR_TWICE: "Loop variable(%s) specified more than once.",
+    LOOP_VAR_NOT_INTEGER: "Variable(%s) must be declared INTEGER or SMALLINT.",
+    VAR_REDECLARED: "Variable(%s) redeclared.",
+    VAR_SERIAL: "Variable(%s) declared as SERIAL type.",
+    STEP_NO_TRAVERSE: "Specified STEP expression will not traverse RANGE.",
+    STEP_ZERO: "STEP expression evaluated to ZERO.",
+    LOOP_VAR_GLOBAL: "Loop variable(%s) cannot be declared GLOBAL.",
     USER_ERROR: "%s",
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",

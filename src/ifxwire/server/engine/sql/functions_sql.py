@@ -115,6 +115,10 @@ def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
         if t.is_decimal:
             node.set("this", exp.Collate(this=call_arg, expression=exp.Var(this="IFXDEC")))
         return typed(node, t.nullable())
+    if t.code == T.DATETIME:
+        # -561 "Sums and averages cannot be computed on datetime values." (the message
+        # catalogue in IBM's JDBC jar); a DATETIME is a point in time, INTERVAL the span
+        raise EngineError(sc.DATETIME_AGGREGATE)
     if not t.is_numeric and t.code != T.INTERVAL:
         raise EngineError(sc.NO_CONVERSION)
     if t.code == T.INTERVAL:

@@ -20,6 +20,8 @@ EVENT_ROW = -4
 class _Binder:
     def __init__(self) -> None:
         self.nslots = 0
+        #: the FOR loops' variables the statement being bound sits in, innermost last
+        self.loops: list[a.VarDecl] = []
 
     def decl(self, d: a.VarDecl) -> None:
         if not d.is_global:
@@ -28,7 +30,12 @@ class _Binder:
 
     def block(self, blk: a.Block, parent: dict[str, a.VarDecl]) -> None:
         scope = dict(parent)
+        seen: set[str] = set()
         for d in blk.decls:
+            # DEFINE (ids_sqs_1306): a variable "Must be unique within statement block"
+            if d.name.lower() in seen:
+                raise EngineError(sc.VAR_REDECLARED, near=d.name)
+            seen.add(d.name.lower())
             self.decl(d)
             scope[d.name] = d
         blk.scope = scope
@@ -50,12 +57,20 @@ class _Binder:
         if d is None or d.row:
             raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
 
+    def not_loop_var(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
+        """A FOR loop's variable is the loop's to step: LET may not assign it inside the loop
+        (-660; the FOR page, ids_sqs_1326, evaluates the range once, before the loop)."""
+        d = scope.get(name.partition(".")[0])
+        if d is not None and any(d is var for var in self.loops):
+            raise EngineError(sc.LOOP_VAR_MODIFIED, near=name, offset=node.pos)
+
     def stmt(self, node: a.Node, scope: dict[str, a.VarDecl]) -> None:
         if isinstance(node, a.Block):
             self.block(node, scope)
         elif isinstance(node, a.Let):
             for v in node.targets:
                 self.need(scope, v, node)
+                self.not_loop_var(scope, v, node)
         elif isinstance(node, a.If):
             for _, blk in node.branches:
                 self.block(blk, scope)
@@ -68,8 +83,17 @@ class _Binder:
                 self.block(node.orelse, scope)
         elif isinstance(node, a.For):
             self.need(scope, node.var, node)
+            var = scope[node.var]
+            if var.is_global:
+                raise EngineError(sc.LOOP_VAR_GLOBAL, near=node.var, offset=node.pos)
+            if any(var is outer for outer in self.loops):
+                raise EngineError(sc.LOOP_VAR_TWICE, near=node.var, offset=node.pos)
             assert node.body is not None
-            self.block(node.body, scope)
+            self.loops.append(var)
+            try:
+                self.block(node.body, scope)
+            finally:
+                self.loops.pop()
         elif isinstance(node, (a.While, a.Loop)):
             assert node.body is not None
             self.block(node.body, scope)
