@@ -259,6 +259,7 @@ _SQL_TABLE = """
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
 -683    P  -      The STEP of the FOR range goes away from its end; the range is never traversed.
 -686    P  21000  Function '%s' returned more than one row.
+-687    P  -      TRACE needs a debug file: run SET DEBUG FILE TO first.
 -691    I  -      Referential constraint '%s': the key is missing from the referenced table.
 -692    I  -      Key value for constraint '%s' is still referenced by another table.
 -696    P  -      Variable '%s' is used before it has a value.

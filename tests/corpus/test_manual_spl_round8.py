@@ -263,3 +263,55 @@ def test_error_texts_reach_the_driver(db: ifxwire.Cursor) -> None:
         db.execute("CREATE FUNCTION f() RETURNING INT; DEFINE i INT; FOR i = 1 TO 3 "
                    "LET i = 5; END FOR; RETURN i; END FUNCTION")
     assert "no description" not in str(info.value) and "'i'" in str(info.value)
+
+
+# ---- TRACE and SET DEBUG FILE (ids_sqs_1362, ids_sqs_1112, ids_sqs_1115, ids_sqt_553) --------
+def test_trace_without_a_debug_file_is_687(db: ifxwire.Cursor) -> None:
+    """ids_sqs_1362: "If you use the TRACE statement before you specify a DEBUG file to
+    contain the output, an error is generated": -687 "Set debug file before tracing SPL
+    routines." Every form of TRACE (it was a silent no-op); a routine without TRACE runs."""
+    for form in ("TRACE ON;", "TRACE OFF;", "TRACE PROCEDURE;", "TRACE 'begin trace';"):
+        db.execute(f"CREATE PROCEDURE traced() {form} END PROCEDURE")
+        assert _code(db, "EXECUTE PROCEDURE traced()") == -687, form
+        db.execute("DROP PROCEDURE traced")
+
+
+def test_set_debug_file_outside_a_routine_needs_the_trace_directory(db: ifxwire.Cursor
+                                                                      ) -> None:
+    """ids_sqs_1115: SET DEBUG FILE TO may be run outside a routine to direct its trace
+    output. This server writes trace files only in its --trace-dir: a name outside it is
+    refused (-999) as it is inside a routine, and so is every name on a server without one
+    (the statement was accepted and dropped)."""
+    from ifxwire.server import Server
+
+    assert _code(db, "SET DEBUG FILE TO '/tmp/spl8_elsewhere.trc'") == -999
+    with Server(port=0, data=":memory:") as srv, ifxwire.connect(
+            host=srv.host, port=srv.port, user="informix", password="in4mix",
+            autocommit=True) as conn:
+        assert _code(conn.cursor(), "SET DEBUG FILE TO 'session.trc'") == -999
+
+
+def test_set_debug_file_of_the_session_receives_the_routines_trace(tmp_path: Any) -> None:
+    """ids_sqs_1115 / ids_sqs_1112 on a server with a trace directory: the session's SET
+    DEBUG FILE names the file, WITH APPEND keeps what it held, and TRACE writes the lines
+    ids_sqt_553 prints first ("trace expression :begin trace", "trace on")."""
+    from ifxwire.server import Server
+
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    with Server(port=0, data=":memory:", trace_dir=traces) as srv:
+        kw = {"host": srv.host, "port": srv.port, "user": "informix", "password": "in4mix"}
+        with ifxwire.connect(**kw, autocommit=True) as conn:
+            conn.cursor().execute("CREATE DATABASE tr8 WITH LOG")
+        with ifxwire.connect(**kw, database="tr8", autocommit=True) as conn:
+            cur = conn.cursor()
+            cur.execute("CREATE PROCEDURE items_pct() TRACE 'begin trace'; TRACE ON; "
+                        "TRACE OFF; END PROCEDURE")
+            cur.execute("SET DEBUG FILE TO 'items.trc'")
+            cur.execute("EXECUTE PROCEDURE items_pct()")
+            cur.execute("SET DEBUG FILE TO 'items.trc' WITH APPEND")
+            cur.execute("EXECUTE PROCEDURE items_pct()")
+            assert _code(cur, "SET DEBUG FILE TO '../outside.trc'") == -999
+    lines = (traces / "items.trc").read_text().splitlines()
+    assert lines == ["trace expression :begin trace", "trace on"] * 2
+    assert not (tmp_path / "outside.trc").exists()

@@ -734,8 +734,13 @@ class Interp:
         raise EngineError(sqlcode, isam, near=text)
 
     def s_trace(self, node: a.Trace, scope: dict[str, a.VarDecl]) -> None:
+        if self.rt.debug_path is None:
+            # TRACE (ids_sqs_1362): "If you use the TRACE statement before you specify a
+            # DEBUG file to contain the output, an error is generated": -687
+            raise EngineError(sc.TRACE_NO_DEBUG_FILE)
         if node.mode == "on":
             self.rt.trace_on, self.rt.trace_procs = True, True
+            self.rt.trace("trace on")  # the first lines of ids_sqt_553's sample output
         elif node.mode == "off":
             self.rt.trace_on = self.rt.trace_procs = False
         elif node.mode == "procedure":
@@ -743,7 +748,7 @@ class Interp:
         else:
             assert node.expr is not None
             value = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
-            self.rt.trace(f"expression: {value}")
+            self.rt.trace(f"trace expression :{value}")
 
     def s_debug(self, node: a.DebugFile, scope: dict[str, a.VarDecl]) -> None:
         assert node.expr is not None
