@@ -254,6 +254,7 @@ _SQL_TABLE = """
 -668    O  -      The database server could not run the system command.
 -669    P  -      Variable '%s' is declared twice in one statement block.
 -670    P  -      Variable '%s' cannot be of a SERIAL type.
+-671    P  -      A call of routine '%s' gives the same parameter twice.
 -673    P  -      A routine named '%s' already exists.
 -674    P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
@@ -262,6 +263,7 @@ _SQL_TABLE = """
 -687    P  -      TRACE needs a debug file: run SET DEBUG FILE TO first.
 -691    I  -      Referential constraint '%s': the key is missing from the referenced table.
 -692    I  -      Key value for constraint '%s' is still referenced by another table.
+-695    P  -      A named argument of the call of '%s' is not one of its parameters.
 -696    P  -      Variable '%s' is used before it has a value.
 -697    P  -      The STEP of the FOR range is zero.
 -699    O  40000  The transaction was rolled back heuristically.

@@ -315,3 +315,21 @@ def test_set_debug_file_of_the_session_receives_the_routines_trace(tmp_path: Any
     lines = (traces / "items.trc").read_text().splitlines()
     assert lines == ["trace expression :begin trace", "trace on"] * 2
     assert not (tmp_path / "outside.trc").exists()
+
+
+# ---- named arguments (Guide to SQL: Syntax, "Arguments") -------------------------------------
+@pytest.mark.parametrize(("call", "code"), [
+    ("EXECUTE FUNCTION one(x = 1, x = 2)", -671),
+    ("EXECUTE FUNCTION one(1, x = 2)", -671),
+    ("EXECUTE FUNCTION one(x = 1, z = 2)", -695),
+])
+def test_named_argument_errors(db: ifxwire.Cursor, call: str, code: int) -> None:
+    """A parameter named twice (or given by position and by name) is -671 "Routine
+    invocation(%s) has duplicate parameter name."; a name that is no parameter is -695
+    "Argument is not a parameter of procedure (%s)." (both were -201). Positional then named
+    arguments, and named ones in any order, stay allowed."""
+    db.execute("CREATE FUNCTION one(x INT, y INT DEFAULT 5) RETURNING INT; RETURN x + y; "
+               "END FUNCTION")
+    assert _code(db, call) == code
+    assert _rows(db, "EXECUTE FUNCTION one(1, y = 2)") == [(3,)]
+    assert _rows(db, "EXECUTE FUNCTION one(y = 2, x = 1)") == [(3,)]

@@ -270,6 +270,8 @@ STEP_NO_TRAVERSE = -683  # [jcat] "Specified STEP expression will not traverse R
 STEP_ZERO = -697  # [jcat] "STEP expression evaluated to ZERO."
 LOOP_VAR_GLOBAL = -719  # [jcat] "Loop variable(%s) cannot be declared GLOBAL."
 TRACE_NO_DEBUG_FILE = -687  # [jcat] "Set debug file before tracing SPL routines."
+DUPLICATE_ARGUMENT = -671  # [jcat] "Routine invocation(%s) has duplicate parameter name."
+NOT_A_PARAMETER = -695  # [jcat] "Argument is not a parameter of procedure (%s)."
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
 TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
@@ -513,6 +515,8 @@ MESSAGES: dict[int, str] = {
     STEP_ZERO: "STEP expression evaluated to ZERO.",
     LOOP_VAR_GLOBAL: "Loop variable(%s) cannot be declared GLOBAL.",
     TRACE_NO_DEBUG_FILE: "Set debug file before tracing SPL routines.",
+    DUPLICATE_ARGUMENT: "Routine invocation(%s) has duplicate parameter name.",
+    NOT_A_PARAMETER: "Argument is not a parameter of procedure (%s).",
     USER_ERROR: "%s",
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
