@@ -230,6 +230,7 @@ _SQL_TABLE = """
 -571    P  -      An ANSI-mode database cannot refer to a non-ANSI database.
 -577    P  -      A constraint of this type already exists on these columns.
 -586    P  24000  The cursor is already open.
+-596    P  -      EXIT or CONTINUE is not inside a %s loop.
 -598    P  34000  Cursor name '%s' is not valid.
 -608    D  -      TEXT or BYTE values cannot be converted this way.
 -609    P  -      A TEXT or BYTE host variable cannot be used here.
@@ -317,6 +318,7 @@ _SQL_TABLE = """
 # -937 carries its own SQLSTATE on the wire; pass it as error_from_server(..., sqlstate=...).
 -937    E  -      A user-defined routine raised an error: %s
 -944    P  -      FIRST, SKIP or LIMIT cannot be used in this context.
+-947    P  -      An SPL variable cannot be named null (it would hide the NULL value).
 -951    O  28000  Login rejected: wrong password, or user '%s' is unknown to the database server.
 -952    O  28000  The password given for user '%s' is not correct.
 -956    O  28000  Client host or user '%s' is not trusted by the database server.
@@ -369,7 +371,7 @@ _SQL_TABLE = """
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9651   P  -      TEXT or BYTE columns are not allowed in UNION, INTERSECT or MINUS.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
--9700   P  -      Routine '%s' cannot be resolved.
+-9700   P  -      Routine '%s' is ambiguous: more than one routine of that name fits.
 -9754   P  -      No usage privilege on this language.
 -9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------

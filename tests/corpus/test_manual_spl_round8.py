@@ -216,6 +216,17 @@ CREATE_ERRORS: list[tuple[str, int, str]] = [
      "RETURN of a value from a routine without RETURNING (-201)"),
     ("CREATE FUNCTION f() RETURNING INT; DEFINE x TEXT; RETURN 1; END FUNCTION", -201,
      "ids_sqs_1306: a TEXT or BYTE variable is REFERENCES TEXT / BYTE (accepted)"),
+    ("CREATE FUNCTION f() RETURNING INT; DEFINE null INT; RETURN 1; END FUNCTION", -947,
+     "a variable named null would hide the NULL value (accepted)"),
+    ("CREATE FUNCTION f() RETURNING INT; EXIT FOREACH; RETURN 1; END FUNCTION", -596,
+     "EXIT FOREACH outside any FOREACH (-201 when it ran)"),
+    ("CREATE FUNCTION f() RETURNING INT; DEFINE i INT; LET i = 0; WHILE i < 3 "
+     "LET i = i + 1; EXIT FOR; END WHILE; RETURN i; END FUNCTION", -596,
+     "EXIT FOR inside a WHILE that no FOR encloses (-201 when it ran)"),
+    ("CREATE FUNCTION f() RETURNING INT; DEFINE i INT; FOR i = 1 TO 3 CONTINUE WHILE; "
+     "END FOR; RETURN i; END FUNCTION", -596, "CONTINUE WHILE inside a FOR (accepted)"),
+    ("CREATE FUNCTION f() RETURNING INT; CONTINUE; RETURN 1; END FUNCTION", -596,
+     "a bare CONTINUE outside every loop (accepted)"),
 ]
 
 
@@ -233,7 +244,8 @@ def test_misused_spl_is_refused_at_create(db: ifxwire.Cursor, sql: str, code: in
 def test_what_stays_allowed(db: ifxwire.Cursor) -> None:
     """Not misuse: a BEGIN block may define its own variable of the loop variable's name and
     assign it (ids_sqt_456: a block may redefine a variable); an inner FOR may run from the
-    outer one's value, equal bounds give one turn; REFERENCES TEXT is a TEXT variable."""
+    outer one's value, equal bounds give one turn; REFERENCES TEXT is a TEXT variable; EXIT
+    FOR from a WHILE inside the FOR leaves the FOR."""
     db.execute("""
 CREATE FUNCTION allowed() RETURNING INT, INT;
    DEFINE i, j, s, t INT;
@@ -251,9 +263,15 @@ CREATE FUNCTION allowed() RETURNING INT, INT;
          LET t = t + 1;
       END FOR;
    END FOR;
+   FOR i = 1 TO 3
+      WHILE 1 = 1
+         LET t = t + 100;
+         EXIT FOR;
+      END WHILE;
+   END FOR;
    RETURN s, t;
 END FUNCTION""")
-    assert _rows(db, "EXECUTE FUNCTION allowed()") == [(27, 6)]
+    assert _rows(db, "EXECUTE FUNCTION allowed()") == [(27, 106)]
 
 
 def test_error_texts_reach_the_driver(db: ifxwire.Cursor) -> None:

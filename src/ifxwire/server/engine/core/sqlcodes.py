@@ -246,7 +246,8 @@ NOT_LO_COLUMN = -9819  # [jcat] "Column (%s) incorrect type for storage in sbspa
 NO_SBSPACE = -9820  # [jcat] "Sbspace (%s) does not exist." (PUT ... IN, ifx_lo_spec)
 
 # --- SPL routines and triggers (spl/, triggers.py) ---------------------------------------------
-ROUTINE_AMBIGUOUS = -9700  # [guess] an overloaded name given without signature or specific name
+ROUTINE_AMBIGUOUS = -9700  # [jcat] "Routine (%s) ambiguous - more than one routine resolves
+#   to given signature." (an overloaded name given without signature or specific name)
 VAR_UNDEFINED = -696  # [cat] "Variable (%s) has undefined value."
 FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
 SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
@@ -272,6 +273,9 @@ LOOP_VAR_GLOBAL = -719  # [jcat] "Loop variable(%s) cannot be declared GLOBAL."
 TRACE_NO_DEBUG_FILE = -687  # [jcat] "Set debug file before tracing SPL routines."
 DUPLICATE_ARGUMENT = -671  # [jcat] "Routine invocation(%s) has duplicate parameter name."
 NOT_A_PARAMETER = -695  # [jcat] "Argument is not a parameter of procedure (%s)."
+JUMP_OUTSIDE_LOOP = -596  # [jcat] "Bad EXIT/CONTINUE statement. Not within a %s loop."
+VAR_NAMED_NULL = -947  # [jcat] "Declaration of an SPL variable named 'null' conflicts with
+#   SQL NULL value."
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
 TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
@@ -493,7 +497,8 @@ MESSAGES: dict[int, str] = {
     BAD_FILENAME: "Invalid filename specification (%s).",
     NOT_LO_COLUMN: "Column (%s) incorrect type for storage in sbspace.",
     NO_SBSPACE: "Sbspace (%s) does not exist.",
-    ROUTINE_AMBIGUOUS: "Routine (%s) cannot be resolved.",
+    ROUTINE_AMBIGUOUS: "Routine (%s) ambiguous - more than one routine resolves to given "
+    "signature.",
     VAR_UNDEFINED: "Variable (%s) has undefined value.",
     FUNCTION_ROWS: "Function (%s) has returned more than one row.",
     SYSTEM_FAILED: "System command cannot be executed.",
@@ -517,6 +522,8 @@ MESSAGES: dict[int, str] = {
     TRACE_NO_DEBUG_FILE: "Set debug file before tracing SPL routines.",
     DUPLICATE_ARGUMENT: "Routine invocation(%s) has duplicate parameter name.",
     NOT_A_PARAMETER: "Argument is not a parameter of procedure (%s).",
+    JUMP_OUTSIDE_LOOP: "Bad EXIT/CONTINUE statement. Not within a %s loop.",
+    VAR_NAMED_NULL: "Declaration of an SPL variable named 'null' conflicts with SQL NULL value.",
     USER_ERROR: "%s",
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",

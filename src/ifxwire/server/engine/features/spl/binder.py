@@ -22,6 +22,8 @@ class _Binder:
         self.nslots = 0
         #: the FOR loops' variables the statement being bound sits in, innermost last
         self.loops: list[a.VarDecl] = []
+        #: the kinds (FOR, WHILE, LOOP, FOREACH) of the loops around it
+        self.kinds: list[str] = []
 
     def decl(self, d: a.VarDecl) -> None:
         if not d.is_global:
@@ -35,6 +37,8 @@ class _Binder:
             # DEFINE (ids_sqs_1306): a variable "Must be unique within statement block"
             if d.name.lower() in seen:
                 raise EngineError(sc.VAR_REDECLARED, near=d.name)
+            if d.name.lower() == "null":
+                raise EngineError(sc.VAR_NAMED_NULL)
             seen.add(d.name.lower())
             self.decl(d)
             scope[d.name] = d
@@ -64,6 +68,25 @@ class _Binder:
         if d is not None and any(d is var for var in self.loops):
             raise EngineError(sc.LOOP_VAR_MODIFIED, near=name, offset=node.pos)
 
+    def loop(self, body: a.Block, scope: dict[str, a.VarDecl], kind: str) -> None:
+        self.kinds.append(kind)
+        try:
+            self.block(body, scope)
+        finally:
+            self.kinds.pop()
+
+    def jump(self, node: a.Jump) -> None:
+        """EXIT / CONTINUE [FOR | WHILE | FOREACH] outside a loop of that kind: -596 "Bad
+        EXIT/CONTINUE statement. Not within a %s loop." (message catalogue). EXIT LOOP and
+        a labelled jump are left to the run, as a FOR or WHILE may be written … LOOP."""
+        if node.label is not None:
+            return
+        if node.kind in (None, "LOOP"):
+            if not self.kinds:
+                raise EngineError(sc.JUMP_OUTSIDE_LOOP, near=node.kind or "", offset=node.pos)
+        elif node.kind not in self.kinds:
+            raise EngineError(sc.JUMP_OUTSIDE_LOOP, near=node.kind, offset=node.pos)
+
     def stmt(self, node: a.Node, scope: dict[str, a.VarDecl]) -> None:
         if isinstance(node, a.Block):
             self.block(node, scope)
@@ -91,17 +114,19 @@ class _Binder:
             assert node.body is not None
             self.loops.append(var)
             try:
-                self.block(node.body, scope)
+                self.loop(node.body, scope, "FOR")
             finally:
                 self.loops.pop()
         elif isinstance(node, (a.While, a.Loop)):
             assert node.body is not None
-            self.block(node.body, scope)
+            self.loop(node.body, scope, "WHILE" if isinstance(node, a.While) else "LOOP")
         elif isinstance(node, a.Foreach):
             for v in node.into:
                 self.need(scope, v, node)
             assert node.body is not None
-            self.block(node.body, scope)
+            self.loop(node.body, scope, "FOREACH")
+        elif isinstance(node, a.Jump):
+            self.jump(node)
         elif isinstance(node, (a.CallSpec, a.Sql)):
             for v in node.into:
                 self.need(scope, v, node)
