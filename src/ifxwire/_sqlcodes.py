@@ -195,6 +195,7 @@ _SQL_TABLE = """
 -413    P  24000  PUT on an insert cursor that is not open.
 -415    D  22018  A value could not be converted to the type it is used as.
 -425    O  -      The database is open in another session; this operation needs it exclusively.
+-443    P  -      A bound of the FOR loop's range is NULL (loop variable %s).
 -457    O  08006  The database server terminated unexpectedly.
 -458    O  40000  Long transaction aborted and rolled back (the logical logs filled up).
 -459    O  08006  The database server was shut down.
@@ -222,12 +223,14 @@ _SQL_TABLE = """
 -541    P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
 -543    D  22019  The ESCAPE character must be exactly one byte.
+-561    P  -      SUM and AVG cannot be computed over DATETIME values.
 -568    P  -      A logged database cannot refer to a database without logging.
 -569    P  -      A database without logging cannot refer to a logged database.
 -570    P  -      A non-ANSI database cannot refer to an ANSI-mode database.
 -571    P  -      An ANSI-mode database cannot refer to a non-ANSI database.
 -577    P  -      A constraint of this type already exists on these columns.
 -586    P  24000  The cursor is already open.
+-596    P  -      EXIT or CONTINUE is not inside a %s loop.
 -598    P  34000  Cursor name '%s' is not valid.
 -608    D  -      TEXT or BYTE values cannot be converted this way.
 -609    P  -      A TEXT or BYTE host variable cannot be used here.
@@ -241,20 +244,36 @@ _SQL_TABLE = """
 -625    P  -      A constraint named '%s' already exists.
 -634    P  -      Object '%s' does not exist.
 -635    P  42501  Only the owner of the object may do this.
+-652    P  -      Only a GLOBAL SPL variable may have a DEFAULT value.
+-653    P  -      A GLOBAL SPL variable cannot be declared LIKE a column.
+-655    P  -      RETURN gives a different number of values than the RETURNING clause.
+-656    P  -      RETURN gives values, but the routine declares no RETURNING clause.
+-658    P  -      A GLOBAL SPL variable must have a DEFAULT value.
+-660    P  -      The FOR loop's variable '%s' cannot be assigned inside the loop.
+-662    P  -      Variable '%s' is already the variable of an enclosing FOR loop.
+-666    P  -      Variable '%s' must be INTEGER or SMALLINT to step through a FOR range.
 -668    O  -      The database server could not run the system command.
+-669    P  -      Variable '%s' is declared twice in one statement block.
+-670    P  -      Variable '%s' cannot be of a SERIAL type.
+-671    P  -      A call of routine '%s' gives the same parameter twice.
 -673    P  -      A routine named '%s' already exists.
 -674    P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
+-683    P  -      The STEP of the FOR range goes away from its end; the range is never traversed.
 -686    P  21000  Function '%s' returned more than one row.
+-687    P  -      TRACE needs a debug file: run SET DEBUG FILE TO first.
 -691    I  -      Referential constraint '%s': the key is missing from the referenced table.
 -692    I  -      Key value for constraint '%s' is still referenced by another table.
+-695    P  -      A named argument of the call of '%s' is not one of its parameters.
 -696    P  -      Variable '%s' is used before it has a value.
+-697    P  -      The STEP of the FOR range is zero.
 -699    O  40000  The transaction was rolled back heuristically.
 -703    I  -      A column of the primary key of table '%s' is NULL.
 -704    P  -      The table has a primary key already.
 -706    P  42501  The EXECUTE privilege on routine '%s' is required.
 -710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.
 -717    D  22023  A built-in function got an argument it does not accept: %s.
+-719    P  -      The FOR loop's variable '%s' cannot be a GLOBAL variable.
 -721    O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
 -722    O  54001  The server ran out of stack space (the statement or routine nests too deeply).
 -743    P  -      Object '%s' already exists in the database.
@@ -299,6 +318,7 @@ _SQL_TABLE = """
 # -937 carries its own SQLSTATE on the wire; pass it as error_from_server(..., sqlstate=...).
 -937    E  -      A user-defined routine raised an error: %s
 -944    P  -      FIRST, SKIP or LIMIT cannot be used in this context.
+-947    P  -      An SPL variable cannot be named null (it would hide the NULL value).
 -951    O  28000  Login rejected: wrong password, or user '%s' is unknown to the database server.
 -952    O  28000  The password given for user '%s' is not correct.
 -956    O  28000  Client host or user '%s' is not trusted by the database server.
@@ -351,7 +371,7 @@ _SQL_TABLE = """
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9651   P  -      TEXT or BYTE columns are not allowed in UNION, INTERSECT or MINUS.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
--9700   P  -      Routine '%s' cannot be resolved.
+-9700   P  -      Routine '%s' is ambiguous: more than one routine of that name fits.
 -9754   P  -      No usage privilege on this language.
 -9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
 # --- smart large objects (BLOB/CLOB): texts after the catalogue in IBM's JDBC jar -----------

@@ -13,10 +13,12 @@ from .loader import create_database
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[Any]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The corpus server; its trace directory lets SPL's SET DEBUG FILE TO name a file
+    (TRACE without one is -687)."""
     from ifxwire.server import Server
 
-    with Server(port=0, data=":memory:") as srv:
+    with Server(port=0, data=":memory:", trace_dir=tmp_path_factory.mktemp("traces")) as srv:
         yield srv
 
 

@@ -460,7 +460,10 @@ def test_system_is_refused(db: ifxwire.Cursor) -> None:
 
 
 def test_trace_statements_are_accepted(db: ifxwire.Cursor) -> None:
-    """sqs TRACE: TRACE ON / TRACE 'text' / TRACE OFF without SET DEBUG FILE are no-ops."""
+    """sqs TRACE (ids_sqs_1362): "If you use the TRACE statement before you specify a DEBUG
+    file to contain the output, an error is generated" — -687, "Set debug file before
+    tracing SPL routines." (the message catalogue); the routine itself is accepted. (This
+    case had taken TRACE without SET DEBUG FILE for a no-op; round 8 corrected it.)"""
     db.execute("""
 CREATE FUNCTION traced(k INT) RETURNING INT;
    TRACE ON;
@@ -468,7 +471,10 @@ CREATE FUNCTION traced(k INT) RETURNING INT;
    TRACE OFF;
    RETURN k + 1;
 END FUNCTION;""")
-    assert _rows(db, "EXECUTE FUNCTION traced(1)") == [(2,)]
+    with pytest.raises(ifxwire.Error) as info:
+        db.execute("EXECUTE FUNCTION traced(1)")
+        db.fetchall()
+    assert info.value.sqlcode == -687  # type: ignore[attr-defined]
 
 
 # ---- reading a variable with no value; SELECT INTO of several rows ----------------------------

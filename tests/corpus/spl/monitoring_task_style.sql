@@ -4,7 +4,9 @@
 -- from a table, a FOREACH over a parameter table with one IF ... CONTINUE FOREACH per name,
 -- a FOREACH query and END IF / END FOREACH written without semicolons, double-quoted
 -- strings, != , an alert row inserted or updated (the original writes the UPDATE as
--- SET (a, b) = (x, y); that form belongs to the SQL corpus), CURRENT YEAR TO SECOND, TRACE statements without a debug file (they write nothing), and
+-- SET (a, b) = (x, y); that form belongs to the SQL corpus), CURRENT YEAR TO SECOND, TRACE lines after a SET DEBUG FILE TO that the first alert
+-- runs (the original names a report file there; ours is a name inside the test server's
+-- trace directory, as TRACE without a debug file is -687), and
 -- a helper procedure called with EXECUTE PROCEDURE. Tables and data are ours, modelled on
 -- sysadmin's ph_threshold / ph_alert and on sysmaster's table statistics.
 
@@ -101,6 +103,10 @@ FOREACH
 
     IF v_num_extents > v_abs_threshold_red
     THEN
+        IF v_alert_color IS NULL
+        THEN
+            SET DEBUG FILE TO 'monit_check_extents.rpt';
+        END IF
         LET v_alert_color = 'RED';
         TRACE "RED " || v_database || ":" || v_tabname;
     ELSE
@@ -108,6 +114,7 @@ FOREACH
         THEN
             IF v_alert_color IS NULL
             THEN
+                SET DEBUG FILE TO 'monit_check_extents.rpt';
                 LET v_alert_color = 'YELLOW';
             END IF
             TRACE "YELLOW " || v_database || ":" || v_tabname;

@@ -225,6 +225,7 @@ DT_EXTRA = -1264  # [cat] "Extra characters at the end of a datetime or interval
 DT_OVERFLOW = -1265  # [cat] "Overflow occurred on a datetime or interval operation."
 DT_INCOMPATIBLE = -1266  # [cat] "Intervals or Datetimes are incompatible for the operation."
 DT_RANGE = -1267  # [cat] "The result of a datetime computation is out of range."
+DATETIME_AGGREGATE = -561  # [jcat] "Sums and averages cannot be computed on datetime values."
 STRING_TOO_LONG = -1279  # [cat] "Value exceeds string column length." (ANSI databases only)
 INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per the catalogue)
 
@@ -245,13 +246,36 @@ NOT_LO_COLUMN = -9819  # [jcat] "Column (%s) incorrect type for storage in sbspa
 NO_SBSPACE = -9820  # [jcat] "Sbspace (%s) does not exist." (PUT ... IN, ifx_lo_spec)
 
 # --- SPL routines and triggers (spl/, triggers.py) ---------------------------------------------
-ROUTINE_AMBIGUOUS = -9700  # [guess] an overloaded name given without signature or specific name
+ROUTINE_AMBIGUOUS = -9700  # [jcat] "Routine (%s) ambiguous - more than one routine resolves
+#   to given signature." (an overloaded name given without signature or specific name)
 VAR_UNDEFINED = -696  # [cat] "Variable (%s) has undefined value."
 FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
 SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
 CASE_NOT_DEFINED = -26062  # [jcat] SPL CASE with no matching WHEN and no ELSE (sqs CASE page)
 NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
 NOT_IN_SPL = -744  # [cat] "Illegal SQL statement in SPL routine."
+# Misuse of SPL, each by its text in the JDBC jar's message catalogue (sql_en_US.properties)
+# and the Guide to SQL: Syntax page that states the rule (docs/SERVER.md, SPL, eighth round).
+FOR_RANGE_NULL = -443  # [jcat] "The range specified in the FOR loop cannot have a NULL value"
+LOCAL_DEFAULT = -652  # [jcat] "Local variables do not allow default values."
+GLOBAL_LIKE = -653  # [jcat] "Variables declared as LIKE cannot be global."
+RETURN_COUNT = -655  # [jcat] "RETURN value count does not match procedure declaration."
+RETURN_NOT_DECLARED = -656  # [jcat] "Routine is not declared to return values."
+GLOBAL_NEEDS_DEFAULT = -658  # [jcat] "Variables declared as GLOBAL require a default value."
+LOOP_VAR_MODIFIED = -660  # [jcat] "Loop variable(%s) cannot be modified."
+LOOP_VAR_TWICE = -662  # [jcat] "Loop variable(%s) specified more than once."
+LOOP_VAR_NOT_INTEGER = -666  # [jcat] "Variable(%s) must be declared INTEGER or SMALLINT."
+VAR_REDECLARED = -669  # [jcat] "Variable(%s) redeclared."
+VAR_SERIAL = -670  # [jcat] "Variable(%s) declared as SERIAL type."
+STEP_NO_TRAVERSE = -683  # [jcat] "Specified STEP expression will not traverse RANGE."
+STEP_ZERO = -697  # [jcat] "STEP expression evaluated to ZERO."
+LOOP_VAR_GLOBAL = -719  # [jcat] "Loop variable(%s) cannot be declared GLOBAL."
+TRACE_NO_DEBUG_FILE = -687  # [jcat] "Set debug file before tracing SPL routines."
+DUPLICATE_ARGUMENT = -671  # [jcat] "Routine invocation(%s) has duplicate parameter name."
+NOT_A_PARAMETER = -695  # [jcat] "Argument is not a parameter of procedure (%s)."
+JUMP_OUTSIDE_LOOP = -596  # [jcat] "Bad EXIT/CONTINUE statement. Not within a %s loop."
+VAR_NAMED_NULL = -947  # [jcat] "Declaration of an SPL variable named 'null' conflicts with
+#   SQL NULL value."
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
 TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
@@ -466,19 +490,40 @@ MESSAGES: dict[int, str] = {
     DT_OVERFLOW: "Overflow occurred on a datetime or interval operation.",
     DT_INCOMPATIBLE: "Intervals or Datetimes are incompatible for the operation.",
     DT_RANGE: "The result of a datetime computation is out of range.",
+    DATETIME_AGGREGATE: "Sums and averages cannot be computed on datetime values.",
     STRING_TOO_LONG: "Value exceeds string column length.",
     INT8_RANGE: "Value will not fit in a BIGINT or INT8.",
     LO_ERROR: "Smart-large-object error.",
     BAD_FILENAME: "Invalid filename specification (%s).",
     NOT_LO_COLUMN: "Column (%s) incorrect type for storage in sbspace.",
     NO_SBSPACE: "Sbspace (%s) does not exist.",
-    ROUTINE_AMBIGUOUS: "Routine (%s) cannot be resolved.",
+    ROUTINE_AMBIGUOUS: "Routine (%s) ambiguous - more than one routine resolves to given "
+    "signature.",
     VAR_UNDEFINED: "Variable (%s) has undefined value.",
     FUNCTION_ROWS: "Function (%s) has returned more than one row.",
     SYSTEM_FAILED: "System command cannot be executed.",
     CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
     NESTING_TOO_DEEP: "Out of stack space.",
     NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
+    FOR_RANGE_NULL: "The range specified in the FOR loop cannot have a NULL value: (%s).",
+    LOCAL_DEFAULT: "Local variables do not allow default values.",
+    GLOBAL_LIKE: "Variables declared as LIKE cannot be global.",
+    RETURN_COUNT: "RETURN value count does not match procedure declaration.",
+    RETURN_NOT_DECLARED: "Routine is not declared to return values.",
+    GLOBAL_NEEDS_DEFAULT: "Variables declared as GLOBAL require a default value.",
+    LOOP_VAR_MODIFIED: "Loop variable(%s) cannot be modified.",
+    LOOP_VAR_TWICE: "Loop variable(%s) specified more than once.",
+    LOOP_VAR_NOT_INTEGER: "Variable(%s) must be declared INTEGER or SMALLINT.",
+    VAR_REDECLARED: "Variable(%s) redeclared.",
+    VAR_SERIAL: "Variable(%s) declared as SERIAL type.",
+    STEP_NO_TRAVERSE: "Specified STEP expression will not traverse RANGE.",
+    STEP_ZERO: "STEP expression evaluated to ZERO.",
+    LOOP_VAR_GLOBAL: "Loop variable(%s) cannot be declared GLOBAL.",
+    TRACE_NO_DEBUG_FILE: "Set debug file before tracing SPL routines.",
+    DUPLICATE_ARGUMENT: "Routine invocation(%s) has duplicate parameter name.",
+    NOT_A_PARAMETER: "Argument is not a parameter of procedure (%s).",
+    JUMP_OUTSIDE_LOOP: "Bad EXIT/CONTINUE statement. Not within a %s loop.",
+    VAR_NAMED_NULL: "Declaration of an SPL variable named 'null' conflicts with SQL NULL value.",
     USER_ERROR: "%s",
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",

@@ -24,6 +24,7 @@ from ..features import (
     objstate,
     triggers,
 )
+from ..features.spl import calls as spl_calls
 from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
 from ..schema.routines import Routine
@@ -153,6 +154,11 @@ class StatementRunner:
                 self.isolation = level
             return ExecResult(0)
         if kind == "set_other":
+            return ExecResult(0)
+        if kind == "set_debug_file":
+            assert isinstance(spec, SetSpec)
+            spl_calls.runtime(cast("EngineSession", self)).set_debug_file(
+                spec.words[0], spec.words[1] == "APPEND")
             return ExecResult(0)
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)

@@ -131,6 +131,26 @@ def last_day_dt(v: object) -> object:
     return _on_date(lambda d: d.replace(day=calendar.monthrange(d.year, d.month)[1]))(*_dt(v))
 
 
+def months_between_dt(a: object, b: object) -> object:
+    """MONTHS_BETWEEN when an argument is a DATETIME: "This fractional part can also include
+    the difference in hour, minute, and second time units, unless both arguments are DATE
+    expressions" (Guide to SQL: Syntax, MONTHS_BETWEEN Function, ids_sqs_1537). The whole
+    months rule (same day, or both last days) is the DATE form's; a DATE argument arrives
+    here as midnight."""
+    (d1, f1), (d2, f2) = _dt(a), _dt(b)
+    months = (d1.year - d2.year) * 12 + (d1.month - d2.month)
+    last1 = d1.day == calendar.monthrange(d1.year, d1.month)[1]
+    last2 = d2.day == calendar.monthrange(d2.year, d2.month)[1]
+    if d1.day == d2.day or (last1 and last2):
+        return vals.dec_text(Decimal(months))
+
+    def micro(d: dt.datetime, frac: int) -> int:
+        return ((d.hour * 60 + d.minute) * 60 + d.second) * 1_000_000 + frac * 10
+    days = Decimal(d1.day - d2.day) + Decimal(micro(d1, f1) - micro(d2, f2)) / Decimal(
+        86_400_000_000)
+    return vals.dec_text(vals.DEC_CONTEXT.plus(Decimal(months) + days / Decimal(31)))
+
+
 def next_day_dt(v: object, day: object) -> object:
     d, frac = _dt(v)
     shifted = vals.date_from_number(int(next_day(vals.date_number(d.date()), day)))  # type: ignore[call-overload]
@@ -281,6 +301,7 @@ INTERNAL: dict[str, Entry] = {
     "ADD_MONTHS_DT": ([Y2F5, it.INTEGER], Y2F5, add_months_dt),
     "LAST_DAY_DT": ([Y2F5], Y2F5, last_day_dt),
     "NEXT_DAY_DT": ([Y2F5, it.varchar(16)], Y2F5, next_day_dt),
+    "MONTHS_BETWEEN_DT": ([Y2F5, Y2F5], it.DECIMAL32, months_between_dt),
     "ROUND_DATE": ([it.DATE, None, it.INTEGER], it.DATE, round_date),
     "ROUND_DT": ([Y2F5, None, it.INTEGER], Y2F5, round_dt),
     "INSTR_AT": ([None, None, it.INTEGER, it.INTEGER], it.INTEGER, instr),
@@ -291,6 +312,8 @@ OPTIONAL_LAST = {"ROOT"}
 # Month functions whose DATETIME argument is handled by the NAME_DT entry (a DATETIME YEAR TO
 # FRACTION(5) result; LAST_DAY's is then cast back to the argument's own type).
 DATETIME_FORMS = {"ADD_MONTHS", "LAST_DAY", "NEXT_DAY"}
+# Functions whose DATETIME form is taken when any argument is a DATETIME.
+DATETIME_ANY_ARG = {"MONTHS_BETWEEN"}
 
 
 def call(name: str, *args: object) -> object:

@@ -663,7 +663,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return None
         t = from_key(key)
         try:
-            parsed = dt.datetime.strptime(str(v), str(fmt or "%Y-%m-%d %H:%M:%S"))
+            parsed = dt.datetime.strptime(str(v), _parse_directives(
+                str(fmt or "%Y-%m-%d %H:%M:%S")))
         except ValueError:
             raise EngineError(sc.STRING_TO_DATE) from None
         return vals.format_dt(vals.dt_fields_of(parsed, t.start, t.end), t.start, t.end)
@@ -793,6 +794,28 @@ def _fraction_directive(fmt: str, micro: int) -> str:
             raise EngineError(sc.NOT_IMPLEMENTED, near="TO_CHAR %F without a digit count")
         return f"{micro:06d}"[: int(m.group(1))]
     return re.sub(r"%F([1-5]?)", digits, fmt)
+
+
+# GL_DATETIME directives that strptime lacks, as the ones it has (GLS User's Guide,
+# "GL_DATETIME environment variable"): %R is %H:%M, %T %H:%M:%S, %D %m/%d/%y, %e the day of
+# the month (blank-padded, which strptime's %d accepts), %h the abbreviated month, %n and %t
+# a newline and a tab, %Fn a fraction of n digits.
+_STRPTIME = {"R": "%H:%M", "T": "%H:%M:%S", "D": "%m/%d/%y", "e": "%d", "h": "%b",
+             "n": "\n", "t": "\t"}
+
+
+def _parse_directives(fmt: str) -> str:
+    """A TO_DATE mask as strptime reads it. The Guide to SQL: Syntax, TO_DATE Function
+    (ids_sqs_1543), converts 'Wednesday July 25, 2007 18:45' with '%A %B %d, %Y %R'; %R was
+    not known to strptime, so the page's own example failed (-1218)."""
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code == "%":
+            return "%%"
+        if code.startswith("F"):
+            return "%f"
+        return _STRPTIME.get(code, "%" + code)
+    return re.sub(r"%(F[1-5]?|.)", one, fmt)
 
 
 _MATH: dict[str, Callable[..., float]] = {

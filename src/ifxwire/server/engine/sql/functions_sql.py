@@ -115,6 +115,10 @@ def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
         if t.is_decimal:
             node.set("this", exp.Collate(this=call_arg, expression=exp.Var(this="IFXDEC")))
         return typed(node, t.nullable())
+    if t.code == T.DATETIME:
+        # -561 "Sums and averages cannot be computed on datetime values." (the message
+        # catalogue in IBM's JDBC jar); a DATETIME is a point in time, INTERVAL the span
+        raise EngineError(sc.DATETIME_AGGREGATE)
     if not t.is_numeric and t.code != T.INTERVAL:
         raise EngineError(sc.NO_CONVERSION)
     if t.code == T.INTERVAL:
@@ -172,7 +176,9 @@ def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
         raise EngineError(sc.NO_ROUTINE, near=name.lower())
     values = [tx.tx(arg) for arg in args]
     cast_back: IfxType | None = None
-    if name in builtins.DATETIME_FORMS and values and ty(values[0]).code == T.DATETIME:
+    if (name in builtins.DATETIME_FORMS and values and ty(values[0]).code == T.DATETIME) or (
+            name in builtins.DATETIME_ANY_ARG and any(ty(v).code == T.DATETIME
+                                                       for v in values)):
         if name == "LAST_DAY":
             cast_back = ty(values[0]).nullable()
         name += "_DT"

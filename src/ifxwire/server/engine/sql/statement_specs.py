@@ -281,6 +281,7 @@ STMT_TYPES: dict[str, int] = {
     "set_lock_mode": StmtType.SET_LOCK_MODE,
     "set_isolation": StmtType.SET_ISOLATION,
     "set_other": StmtType.UNKNOWN,
+    "set_debug_file": StmtType.UNKNOWN,
     "update_statistics": StmtType.UPDATE_STATISTICS,
     "lock_table": StmtType.LOCK,
     "unlock_table": StmtType.UNLOCK,

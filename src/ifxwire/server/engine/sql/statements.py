@@ -307,6 +307,19 @@ class IfxParser(CreateParser):
                 words.append(self._curr.text.upper())
                 self._advance()
             return _stmt("set_isolation", SetSpec("ISOLATION", words=tuple(words)))
+        if w == "DEBUG" and self._word(1) == "FILE":
+            # SET DEBUG FILE TO 'name' [WITH APPEND] outside a routine names the file that
+            # receives the TRACE output of the routines the session runs (Guide to SQL:
+            # Syntax, SET DEBUG FILE, ids_sqs_1112 and "Redirecting Trace Output",
+            # ids_sqs_1115); a host variable or expression is not read here.
+            self._expect_word("DEBUG", "FILE", "TO")
+            tok = self._curr
+            if tok is None or tok.token_type != TokenType.STRING:
+                raise not_implemented("SET DEBUG FILE TO an expression")
+            self._advance()
+            append = self._eat("WITH", "APPEND")
+            return _stmt("set_debug_file", SetSpec("DEBUG", words=(
+                tok.text, "APPEND" if append else "")))
         if w not in _OTHER_SETS:
             # no SET statement of the Guide to SQL: Syntax starts so: -201, not a silent OK
             raise EngineError(sc.SYNTAX, near=self._curr.text if self._curr else "SET")

@@ -89,7 +89,12 @@ def temporal_arith(tx: ExprTranslator, op: str, left: exp.Expr, right: exp.Expr,
         if rc == T.DATE:
             right, rt = _as_datetime(tx, right, rt, U.DAY)
         end = max(lt.end, rt.end)
-        if end <= U.MONTH:
+        if lt.end <= U.MONTH:
+            # The first operand's qualifier picks the class: "If you need YEAR TO MONTH
+            # precision, ... use the EXTEND function on the first DATE operand" (Guide to
+            # SQL: Reference, "Manipulating DATE with DATETIME and INTERVAL Values",
+            # ids_sqr_156), as ESQL/C's dtsub() extends the second value to the first's
+            # qualifier; a finer second operand's days are dropped, not counted as days.
             res = it.interval_type(U.YEAR, U.MONTH, 9)
         else:
             res = it.interval_type(U.DAY, max(end, U.DAY), 9)

@@ -20,6 +20,10 @@ EVENT_ROW = -4
 class _Binder:
     def __init__(self) -> None:
         self.nslots = 0
+        #: the FOR loops' variables the statement being bound sits in, innermost last
+        self.loops: list[a.VarDecl] = []
+        #: the kinds (FOR, WHILE, LOOP, FOREACH) of the loops around it
+        self.kinds: list[str] = []
 
     def decl(self, d: a.VarDecl) -> None:
         if not d.is_global:
@@ -28,7 +32,14 @@ class _Binder:
 
     def block(self, blk: a.Block, parent: dict[str, a.VarDecl]) -> None:
         scope = dict(parent)
+        seen: set[str] = set()
         for d in blk.decls:
+            # DEFINE (ids_sqs_1306): a variable "Must be unique within statement block"
+            if d.name.lower() in seen:
+                raise EngineError(sc.VAR_REDECLARED, near=d.name)
+            if d.name.lower() == "null":
+                raise EngineError(sc.VAR_NAMED_NULL)
+            seen.add(d.name.lower())
             self.decl(d)
             scope[d.name] = d
         blk.scope = scope
@@ -50,12 +61,39 @@ class _Binder:
         if d is None or d.row:
             raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
 
+    def not_loop_var(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
+        """A FOR loop's variable is the loop's to step: LET may not assign it inside the loop
+        (-660; the FOR page, ids_sqs_1326, evaluates the range once, before the loop)."""
+        d = scope.get(name.partition(".")[0])
+        if d is not None and any(d is var for var in self.loops):
+            raise EngineError(sc.LOOP_VAR_MODIFIED, near=name, offset=node.pos)
+
+    def loop(self, body: a.Block, scope: dict[str, a.VarDecl], kind: str) -> None:
+        self.kinds.append(kind)
+        try:
+            self.block(body, scope)
+        finally:
+            self.kinds.pop()
+
+    def jump(self, node: a.Jump) -> None:
+        """EXIT / CONTINUE [FOR | WHILE | FOREACH] outside a loop of that kind: -596 "Bad
+        EXIT/CONTINUE statement. Not within a %s loop." (message catalogue). EXIT LOOP and
+        a labelled jump are left to the run, as a FOR or WHILE may be written … LOOP."""
+        if node.label is not None:
+            return
+        if node.kind in (None, "LOOP"):
+            if not self.kinds:
+                raise EngineError(sc.JUMP_OUTSIDE_LOOP, near=node.kind or "", offset=node.pos)
+        elif node.kind not in self.kinds:
+            raise EngineError(sc.JUMP_OUTSIDE_LOOP, near=node.kind, offset=node.pos)
+
     def stmt(self, node: a.Node, scope: dict[str, a.VarDecl]) -> None:
         if isinstance(node, a.Block):
             self.block(node, scope)
         elif isinstance(node, a.Let):
             for v in node.targets:
                 self.need(scope, v, node)
+                self.not_loop_var(scope, v, node)
         elif isinstance(node, a.If):
             for _, blk in node.branches:
                 self.block(blk, scope)
@@ -68,16 +106,27 @@ class _Binder:
                 self.block(node.orelse, scope)
         elif isinstance(node, a.For):
             self.need(scope, node.var, node)
+            var = scope[node.var]
+            if var.is_global:
+                raise EngineError(sc.LOOP_VAR_GLOBAL, near=node.var, offset=node.pos)
+            if any(var is outer for outer in self.loops):
+                raise EngineError(sc.LOOP_VAR_TWICE, near=node.var, offset=node.pos)
             assert node.body is not None
-            self.block(node.body, scope)
+            self.loops.append(var)
+            try:
+                self.loop(node.body, scope, "FOR")
+            finally:
+                self.loops.pop()
         elif isinstance(node, (a.While, a.Loop)):
             assert node.body is not None
-            self.block(node.body, scope)
+            self.loop(node.body, scope, "WHILE" if isinstance(node, a.While) else "LOOP")
         elif isinstance(node, a.Foreach):
             for v in node.into:
                 self.need(scope, v, node)
             assert node.body is not None
-            self.block(node.body, scope)
+            self.loop(node.body, scope, "FOREACH")
+        elif isinstance(node, a.Jump):
+            self.jump(node)
         elif isinstance(node, (a.CallSpec, a.Sql)):
             for v in node.into:
                 self.need(scope, v, node)

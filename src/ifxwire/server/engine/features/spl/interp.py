@@ -513,16 +513,21 @@ class Interp:
                 plan.append((self.values(node, ("v", k), [rng.start], scope, [ty])[0],))
                 continue
             if not ty.is_integer:
-                raise EngineError(sc.SYNTAX, near=decl.name)
+                # FOR (ids_sqs_1326): a range's expressions "must match SMALLINT or INT data
+                # type of loop_var"; only an expression list may hold other types
+                raise EngineError(sc.LOOP_VAR_NOT_INTEGER, near=decl.name)
             exprs = [rng.start, rng.end] + ([rng.step] if rng.step is not None else [])
             got = self.values(node, ("r", k), exprs, scope, [ty, ty, it.INTEGER][:len(exprs)])
-            start, end = got[0], got[1]
-            step = got[2] if len(got) > 2 else None
-            if step is None:
-                step = 1 if start is None or end is None or end >= start else -1  # type: ignore[operator]
-            if step == 0:
-                raise EngineError(sc.NOT_IMPLEMENTED, message="FOR … STEP 0 never ends")
-            plan.append((start, end, int(step)))  # type: ignore[call-overload]
+            if any(v is None for v in got):
+                raise EngineError(sc.FOR_RANGE_NULL, near=decl.name)
+            start, end = int(got[0]), int(got[1])  # type: ignore[call-overload]
+            step = int(got[2]) if len(got) > 2 else (  # type: ignore[call-overload]
+                1 if end >= start else -1)
+            if step == 0:  # increment_expr "Cannot return 0" (ids_sqs_1326)
+                raise EngineError(sc.STEP_ZERO)
+            if (end - start) * step < 0:
+                raise EngineError(sc.STEP_NO_TRAVERSE)
+            plan.append((start, end, step))
         return self._for(node, decl, ty, plan)
 
     def _for(self, node: a.For, decl: a.VarDecl, ty: IfxType,
@@ -729,8 +734,13 @@ class Interp:
         raise EngineError(sqlcode, isam, near=text)
 
     def s_trace(self, node: a.Trace, scope: dict[str, a.VarDecl]) -> None:
+        if self.rt.debug_path is None:
+            # TRACE (ids_sqs_1362): "If you use the TRACE statement before you specify a
+            # DEBUG file to contain the output, an error is generated": -687
+            raise EngineError(sc.TRACE_NO_DEBUG_FILE)
         if node.mode == "on":
             self.rt.trace_on, self.rt.trace_procs = True, True
+            self.rt.trace("trace on")  # the first lines of ids_sqt_553's sample output
         elif node.mode == "off":
             self.rt.trace_on = self.rt.trace_procs = False
         elif node.mode == "procedure":
@@ -738,7 +748,7 @@ class Interp:
         else:
             assert node.expr is not None
             value = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
-            self.rt.trace(f"expression: {value}")
+            self.rt.trace(f"trace expression :{value}")
 
     def s_debug(self, node: a.DebugFile, scope: dict[str, a.VarDecl]) -> None:
         assert node.expr is not None

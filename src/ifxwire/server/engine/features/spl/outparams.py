@@ -77,11 +77,18 @@ def named_args(routine: Routine, args: list[exp.Expr]) -> list[exp.Expr]:
     for i, arg in enumerate(args):
         at = param_of(arg)
         if at is None:
+            if named and isinstance(arg, exp.EQ) and isinstance(arg.this, exp.Column) \
+                    and not arg.this.table:
+                # a named argument whose name no parameter has: -695 "Argument is not a
+                # parameter of procedure (%s)." (Informix message catalogue)
+                raise EngineError(sc.NOT_A_PARAMETER, near=routine.name)
             if named:
                 raise EngineError(sc.SYNTAX, near="=")  # positional after named
             placed[i] = arg
         elif at in placed:
-            raise EngineError(sc.SYNTAX, near=names[at])
+            # a parameter given twice (by name, or by position and by name): -671
+            # "Routine invocation(%s) has duplicate parameter name." (message catalogue)
+            raise EngineError(sc.DUPLICATE_ARGUMENT, near=routine.name)
         else:
             named = True
             placed[at] = arg.expression

@@ -16,6 +16,8 @@ import typing as t
 from sqlglot import exp
 from sqlglot.tokenizer_core import Token, TokenType
 
+from .....protocol.codes import TypeCode as T
+from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...sql.hooks import PARSERS
@@ -202,6 +204,8 @@ class SplParser(TokenCursor):
         names = self.names()
         decls = [a.VarDecl(n, None, is_global=is_global) for n in names]
         if self.eat("LIKE"):
+            if is_global:
+                raise EngineError(sc.GLOBAL_LIKE, offset=pos)
             like = self.column_ref()
             for d in decls:
                 d.like = like
@@ -214,18 +218,21 @@ class SplParser(TokenCursor):
         else:
             ty = self.ifx_type()
             if ty.is_serial:
-                raise self.error()  # SERIAL types are not SPL variable types
+                # DEFINE (ids_sqs_1306): no variable is SERIAL, SERIAL8 or BIGSERIAL
+                raise EngineError(sc.VAR_SERIAL, near=names[0], offset=pos)
+            if ty.code in (T.TEXT, T.BYTE):
+                raise self.error()  # TEXT and BYTE only as REFERENCES TEXT / BYTE
             for d in decls:
                 d.type = ty
         if self.word() == "DEFAULT":
             if not is_global:
-                raise self.error()  # only GLOBAL variables take a DEFAULT
+                raise EngineError(sc.LOCAL_DEFAULT, offset=pos)  # only GLOBALs take one
             self.i += 1
             default = self.expr()
             for d in decls:
                 d.default = default
         elif is_global:
-            raise self.error()  # a GLOBAL variable needs its DEFAULT
+            raise EngineError(sc.GLOBAL_NEEDS_DEFAULT, offset=pos)
         self.semicolon()
         return a.Define(pos, decls)
 
@@ -543,8 +550,11 @@ class SplParser(TokenCursor):
             node.resume = True
             self.iterator = True
         self.semicolon()
+        if node.exprs and not self.nreturns:
+            raise EngineError(sc.RETURN_NOT_DECLARED, offset=node.pos)
         if node.exprs and len(node.exprs) != self.nreturns:
-            raise self.error()  # RETURN must give exactly the RETURNING values
+            # RETURN gives exactly the RETURNING clause's values, or none
+            raise EngineError(sc.RETURN_COUNT, offset=node.pos)
         return node
 
     def call(self) -> a.Node:
