@@ -683,7 +683,7 @@ def _column_encoder(col: ColumnDesc, encoding: str) -> Callable[[object], bytes]
     if base == _T.DATE:
         return _tmp.encode_date
     if base in (_T.DECIMAL, _T.MONEY):
-        return lambda v: _num.encode_decimal(v, enclen)
+        return _num.decimal_encoder(enclen)
     if base == _T.DATETIME:
         return lambda v: _tmp.encode_datetime(v, enclen)
     if base == _T.INTERVAL:
