@@ -440,3 +440,25 @@ def test_decimal_column_encoder_matches_encode_decimal(p: int, s_at: int, value:
 
     assert outcome(lambda: num.decimal_encoder(enclen)(value)) == outcome(
         lambda: num.encode_decimal(value, enclen))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    max_len=st.integers(0, 300),
+    encoding=st.sampled_from(["utf-8", "latin-1", "ascii"]),
+    value=st.one_of(st.none(), st.text(max_size=300), st.just("\x00"), st.just(""),
+                    st.integers(), st.binary(max_size=4)),
+)
+def test_varchar_column_encoder_matches_encode_varchar(max_len: int, encoding: str,
+                                                       value: object) -> None:
+    """The per-column VARCHAR encoder gives encode_varchar's bytes, or its error with the
+    same message, for every value (too long, not encodable, NUL, not a str)."""
+
+    def outcome(f: object) -> object:
+        try:
+            return f()  # type: ignore[operator]
+        except Exception as e:
+            return (type(e), str(e))
+
+    assert outcome(lambda: txt.varchar_encoder(max_len, encoding)(value)) == outcome(
+        lambda: txt.encode_varchar(value, max_len, encoding))
