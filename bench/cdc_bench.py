@@ -10,7 +10,9 @@ ratios (ifxwire.cdc / IBM) are printed. IBM's client (ifx-changestream-client 1.
 bench/cdc/StreamClientBench.java, which times its own loop (JVM start-up is left out; ours
 is timed the same way, from opening the stream to its TIMEOUT). CPU: the reading thread's
 own (``time.thread_time``; the JVM's ``getCurrentThreadCpuTime``, JIT and GC threads not
-counted).
+counted); the server's, per client run, from /proc (its process, every thread, the
+session's set-up included); the 1-minute load average after each run (the machine is
+shared: the ratio, not the rates, is the figure to compare).
 
 Run:  python -m bench.cdc_bench [--changes 20000] [--per-txn 10] [--max-records 64] [--runs 3]
       [--in-process]   (the server as a thread of this process, as the first version ran it)
@@ -63,6 +65,17 @@ class Target:
     host: str
     port: int
     server_name: str
+    pid: int = 0  # the server's process (0: in this process)
+
+    def cpu(self) -> float:
+        """The server process's CPU seconds so far (/proc/PID/stat utime + stime, all its
+        threads); 0 when it runs in this process or /proc is not there."""
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextlib.contextmanager
@@ -81,7 +94,7 @@ def _server(data: str, in_process: bool) -> Iterator[Target]:
         if "listening on" not in line:
             raise SystemExit(f"the server did not start: {line!r}")
         host, _, port = line.rsplit(" ", 1)[1].strip().rpartition(":")
-        yield Target(host, int(port), "informix")
+        yield Target(host, int(port), "informix", proc.pid)
     finally:
         proc.terminate()
         proc.wait(30)
@@ -137,7 +150,8 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("IFXWIRE_PURE", "1")
     classpath = _classpath()
-    ratios = []
+    ratios: list[float] = []
+    loads: list[float] = []
     with tempfile.TemporaryDirectory() as data, _server(data, args.in_process) as srv:
         kw: dict[str, object] = {"host": srv.host, "port": srv.port, "user": "informix",
                                  "password": "in4mix"}
@@ -145,16 +159,24 @@ def main() -> None:
         _fill(kw, args.changes, args.per_txn)
         print(f"wrote {args.changes} changes in {time.perf_counter() - t0:.1f} s")
         for run in range(1, args.runs + 1):
+            s0 = srv.cpu()
             ibm_n, ibm_s, ibm_cpu = _ibm(srv, args.max_records, classpath)
+            s1 = srv.cpu()
             our_n, our_s, our_cpu = _ours(kw, args.max_records)
+            s2 = srv.cpu()
             ours, ibm = our_n / our_s, ibm_n / ibm_s
             ratios.append(ours / ibm)
+            load = os.getloadavg()[0]
+            loads.append(load)
             print(f"run {run}: ifxwire.cdc {our_n} events in {our_s:.2f} s = {ours:,.0f}/s, "
                   f"CPU {our_cpu / our_n * 1e6:.1f} us/event; IBM change-stream client 1.1.5 "
                   f"{ibm_n} events in {ibm_s:.2f} s = {ibm:,.0f}/s, CPU "
-                  f"{ibm_cpu / ibm_n * 1e6:.1f} us/event; ratio {ours / ibm:.2f}")
+                  f"{ibm_cpu / ibm_n * 1e6:.1f} us/event; ratio {ours / ibm:.2f}; server CPU "
+                  f"{(s2 - s1) / our_n * 1e6:.1f} / {(s1 - s0) / ibm_n * 1e6:.1f} us/event; "
+                  f"load {load:.1f}", flush=True)
     print(f"ratio ifxwire.cdc / IBM: median {statistics.median(ratios):.2f} "
-          f"(runs: {', '.join(f'{r:.2f}' for r in ratios)})")
+          f"(runs: {', '.join(f'{r:.2f}' for r in ratios)}); 1-minute load average "
+          f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from .client import fastpath as _fp
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
 from .client.resources import Closing
-from .client.steps import Op
+from .client.steps import Op, Steps
 from .protocol import cdc as rec
 from .protocol.columns import ColumnDesc
 from .rows import Row, row_class
@@ -117,6 +117,8 @@ _COMMON = rec.COMMON.unpack_from
 #: a data record's own header (sequence, transaction, user data, flags), after the common one
 _DATA_SPEC = struct.Struct(">qiii").unpack_from
 _DATA_HEAD_SIZE = rec.COMMON_SIZE + 20
+#: a record's header and payload sizes, the first two fields of its common header
+_SIZES = struct.Struct(">ii").unpack_from
 
 
 def _utc(seconds: int) -> _dt.datetime:
@@ -140,11 +142,17 @@ class Decoder:
 
     def feed(self, data: bytes | bytearray | memoryview) -> Iterator[Event]:
         """The events of the whole records now buffered; a record cut by the read waits for
-        the next. Data records, nearly all of a stream, are decoded here in place (headers
-        with one struct, the row where it lies in the buffer); the others go through
-        protocol/cdc.py's ``decode``."""
+        the next. ``data`` is copied at once (before the first event is asked for), so the
+        caller may read into its buffer again while the events are handed out (the stream's
+        read ahead)."""
+        self.buf += data
+        return self._events()
+
+    def _events(self) -> Iterator[Event]:
+        """``feed``'s events. Data records, nearly all of a stream, are decoded here in
+        place (headers with one struct, the row where it lies in the buffer); the others go
+        through protocol/cdc.py's ``decode``."""
         buf = self.buf
-        buf += data
         pos = 0
         shapes = self.shapes
         try:
@@ -255,6 +263,13 @@ class Capture:
         self._started: list[str] = []
         self._sink = bytearray(READ_SIZE)
         self.decoder = Decoder({}, conn.encoding)
+        self.timeout = 0
+        self.max_records = 1
+        #: the reply of the read sent ahead, not read yet, and the connection it is on; then
+        #: its size (or error)
+        self._ahead: Any = None
+        self._wire: Connection | None = None
+        self._ready: int | BaseException | None = None
 
     def open_op(self, cur: Cursor, tables: Sequence[str],
                 columns: dict[str, Sequence[str]] | Sequence[str] | None,
@@ -264,6 +279,7 @@ class Capture:
         and what was started is ended before the error goes on."""
         q = cur.query_op
         described = self.decoder.tables
+        self.timeout, self.max_records = int(timeout), max(1, int(max_records))
         try:
             row = yield from q(SQL_SERVER)
             server = str(row[0]).strip() if row and row[0] else ""
@@ -321,10 +337,71 @@ class Capture:
         return _fp.read_into_op(session, self.session, memoryview(self._sink), len(self._sink))
 
     def events(self, n: int) -> Iterator[Event]:
-        """The events of the ``n`` bytes ``read_op`` read."""
+        """The events of the ``n`` bytes ``read_op`` read (copied into the decoder at once:
+        the buffer is free for the next read when this returns)."""
         if n <= 0:
             raise StreamError("the capture session's read returned nothing")
         return self.decoder.feed(memoryview(self._sink)[:n])
+
+    # ---- read ahead (docs/CDC.md "Reading ahead") ------------------------------------------
+    def worth_reading_ahead(self, n: int) -> bool:
+        """Whether the read of ``n`` bytes just received was full (``max_records`` records,
+        or the whole buffer): the server had more queued, so the next read is asked for
+        before this one's events are decoded, and the server renders it meanwhile. A short
+        read (the stream caught up, a TIMEOUT) asks for nothing ahead: a read sent then would
+        wait on the server for new changes, and a close would have to wait for it. Never with
+        a negative timeout (that wait has no end)."""
+        if self.timeout < 0 or self.closed:
+            return False
+        if n >= len(self._sink):
+            return True
+        sink, pos, count, want = self._sink, 0, 0, self.max_records
+        while pos + 8 <= n:  # the records' sizes only (common header: hsize, psize)
+            hsize, psize = _SIZES(sink, pos)
+            if hsize <= 0 or psize < 0:
+                return False
+            pos += hsize + psize
+            count += 1
+            if count >= want:
+                return True
+        return False
+
+    def send_ahead_steps(self, wire: Connection) -> Steps[None]:
+        """Send the next read of the session on ``wire`` (the sync connection, or the asyncio
+        one's core). Its reply is read by ``drain_steps``: by the stream before it decodes
+        that read, or by the connection before any other request (the stream is the
+        connection's active stream meanwhile, as a BYTE/TEXT reader part way is)."""
+        group = _fp.lodata_read_group(wire, self.session, len(self._sink),
+                                      memoryview(self._sink))
+        yield from wire.prefix_steps([group[0]])
+        self._wire = wire
+        self._ahead = group[1]
+        wire.active_stream = self
+
+    def drain_steps(self) -> Steps[None]:
+        """Read the reply of the read sent ahead into the buffer (``take_ahead`` then gives
+        its size or raises its error). Interrupted part way (a cancellation, Ctrl-C), the
+        reply stays pending: reading it is resumable, and the next drain goes on with it."""
+        reply, wire = self._ahead, self._wire
+        if reply is None or wire is None:
+            return
+        try:
+            yield from wire._read_steps(reply)
+            self._ready = _fp.lodata_size(wire, reply)
+        except Exception as exc:  # a server error, or a wire failure (connection broken)
+            self._ready = exc
+        self._ahead = None
+        if wire.active_stream is self:
+            wire.active_stream = None
+
+    def take_ahead(self) -> int:
+        """The bytes the read sent ahead put in the buffer (its error raised)."""
+        got, self._ready = self._ready, None
+        if isinstance(got, BaseException):
+            raise got
+        if got is None:
+            raise StreamError("no read of the capture session was pending")
+        return got
 
 
 def _code(row: Any) -> int:
@@ -345,12 +422,27 @@ class ChangeStream(Capture, Closing):
                                            max_records))
 
     def __iter__(self) -> Iterator[Event]:
+        conn = self.conn
         while not self.closed:
-            yield from self.events(_fp.run(self.conn, self.read_op(self.conn)))
+            with conn._lock:
+                if self._ahead is not None or self._ready is not None:
+                    conn._drive(self.drain_steps())
+                    n = self.take_ahead()
+                else:
+                    n = conn._run(self.read_op(conn))
+                if self.worth_reading_ahead(n):
+                    conn._drive(self.send_ahead_steps(conn))
+            yield from self.events(n)
+
+    def _drain(self) -> None:
+        """The connection's next request reads the reply of the read sent ahead first (the
+        sync connection calls this; ``prefix_steps`` and the asyncio one ``drain_steps``)."""
+        self.conn._drive(self.drain_steps())
 
     def close(self) -> None:
         """End the capture of every table and close the session; never raises for a
-        connection that is already gone."""
+        connection that is already gone. A read sent ahead is read first (it is answered at
+        once when changes are queued, else within the session's timeout)."""
         conn = self.conn
         try:
             if not self.closed and not conn.closed:

@@ -411,3 +411,54 @@ def test_a_lone_surrogate_is_refused_by_name(text: str) -> None:
 
     with pytest.raises(DataError, match="parameter 1"):
         bind_message([text], "utf-8", None, 56)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    p=st.integers(1, 32),
+    s_at=st.integers(0, 33),
+    value=st.one_of(
+        st.none(),
+        st.decimals(allow_nan=True, allow_infinity=True, places=None),
+        st.builds(lambda m, e: Decimal(m).scaleb(e), st.integers(-(10**36), 10**36),
+                  st.integers(-40, 10)),
+        st.integers(-(10**12), 10**12),
+        st.floats(allow_nan=False, allow_infinity=False, width=32),
+    ),
+)
+def test_decimal_column_encoder_matches_encode_decimal(p: int, s_at: int, value: object) -> None:
+    """The per-column DECIMAL encoder (the server's rows and CDC records, issue 27) gives
+    encode_decimal's bytes, or its error with the same message, for every value."""
+    s = 255 if s_at > p else s_at  # floating DECIMAL(p) too
+    enclen = (p << 8) | s
+
+    def outcome(f: object) -> object:
+        try:
+            return f()  # type: ignore[operator]
+        except Exception as e:
+            return (type(e), str(e))
+
+    assert outcome(lambda: num.decimal_encoder(enclen)(value)) == outcome(
+        lambda: num.encode_decimal(value, enclen))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    max_len=st.integers(0, 300),
+    encoding=st.sampled_from(["utf-8", "latin-1", "ascii"]),
+    value=st.one_of(st.none(), st.text(max_size=300), st.just("\x00"), st.just(""),
+                    st.integers(), st.binary(max_size=4)),
+)
+def test_varchar_column_encoder_matches_encode_varchar(max_len: int, encoding: str,
+                                                       value: object) -> None:
+    """The per-column VARCHAR encoder gives encode_varchar's bytes, or its error with the
+    same message, for every value (too long, not encodable, NUL, not a str)."""
+
+    def outcome(f: object) -> object:
+        try:
+            return f()  # type: ignore[operator]
+        except Exception as e:
+            return (type(e), str(e))
+
+    assert outcome(lambda: txt.varchar_encoder(max_len, encoding)(value)) == outcome(
+        lambda: txt.encode_varchar(value, max_len, encoding))

@@ -28,11 +28,25 @@ class AsyncChangeStream(Capture, AsyncClosing):
     conn: AsyncConnection
 
     async def __aiter__(self) -> AsyncIterator[Event]:
+        conn = self.conn
+        core = conn._core
         while not self.closed:
-            for ev in self.events(await self.conn.run(self.read_op)):
+            # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read sends the next one
+            # before its events are handed out (docs/CDC.md "Reading ahead").
+            async with conn._lock:
+                if self._ahead is not None or self._ready is not None:
+                    await conn._drive(self.drain_steps())
+                    n = self.take_ahead()
+                else:
+                    n = await conn._run(self.read_op(core))
+                if self.worth_reading_ahead(n):
+                    await conn._drive(self.send_ahead_steps(core))
+            for ev in self.events(n):
                 yield ev
 
     async def close(self) -> None:
+        """End the capture (``ChangeStream.close`` awaited; a read sent ahead is read
+        first)."""
         conn = self.conn
         try:
             if not self.closed and not conn.closed:

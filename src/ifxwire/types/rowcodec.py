@@ -683,7 +683,7 @@ def _column_encoder(col: ColumnDesc, encoding: str) -> Callable[[object], bytes]
     if base == _T.DATE:
         return _tmp.encode_date
     if base in (_T.DECIMAL, _T.MONEY):
-        return lambda v: _num.encode_decimal(v, enclen)
+        return _num.decimal_encoder(enclen)
     if base == _T.DATETIME:
         return lambda v: _tmp.encode_datetime(v, enclen)
     if base == _T.INTERVAL:
@@ -691,8 +691,7 @@ def _column_encoder(col: ColumnDesc, encoding: str) -> Callable[[object], bytes]
     if base in (_T.CHAR, _T.NCHAR):
         return lambda v: _txt.encode_char(v, enclen, encoding)
     if base in (_T.VARCHAR, _T.NVARCHAR):
-        limit = _varchar_max(col)
-        return lambda v: _txt.encode_varchar(v, limit, encoding)
+        return _txt.varchar_encoder(_varchar_max(col), encoding)
     if _is_boolean(col):
         return _txt.encode_boolean
     if _is_lvarchar(col):

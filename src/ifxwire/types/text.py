@@ -12,6 +12,8 @@ discussed in docs/TYPES.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .errors import CodecDataError, CodecError
 from .numeric import U32, Buffer
 
@@ -132,6 +134,26 @@ def encode_varchar(value: object, max_len: int, encoding: str) -> bytes:
     if raw == b"\x00":
         raise CodecDataError("the VARCHAR value '\\x00' is indistinguishable from NULL (01 00)")
     return bytes((len(raw),)) + raw
+
+
+def varchar_encoder(max_len: int, encoding: str) -> Callable[[object], bytes]:
+    """``encode_varchar(value, max_len, encoding)`` for one column: a str that fits takes the
+    short way (no type name built per value); anything else, and every error with its
+    message, goes to ``encode_varchar``. The server encodes every VARCHAR of every row it
+    sends (issue 27's CDC records)."""
+    limit = min(max_len, VARCHAR_MAX) if max_len > 0 else VARCHAR_MAX
+
+    def encode(value: object) -> bytes:
+        if value.__class__ is str:
+            try:
+                raw = value.encode(encoding)
+            except UnicodeEncodeError:
+                return encode_varchar(value, max_len, encoding)
+            if len(raw) <= limit and raw != b"\x00":
+                return bytes((len(raw),)) + raw
+        return encode_varchar(value, max_len, encoding)
+
+    return encode
 
 
 def decode_varchar(buf: Buffer, offset: int, encoding: str) -> tuple[str | None, int]:

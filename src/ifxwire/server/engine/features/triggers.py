@@ -526,6 +526,51 @@ def _restore_serials(s: EngineSession, saved: tuple[int, int]) -> None:
     s.state.last_serial, s.state.last_serial8 = saved
 
 
+#: An INSERT whose rows come from a query (how many, unknown) takes ``_insert_captured``;
+#: INSERT ... VALUES (one row) keeps RETURNING, one statement instead of four. Either way
+#: the capture is the same, so a SELECT word elsewhere in the text only picks the other way.
+_SELECT = "SELECT"
+
+
+def _insert_captured(s: EngineSession, plan: Plan, bound: dict[str, object], info: TableInfo,
+                     capture: Any) -> ExecResult:
+    """An INSERT into a table with full-row logging (no FOR EACH ROW trigger, no view check):
+    its new rows go to the capture read back after it, one at a time in rowid order, instead
+    of through ``RETURNING``, whose rows SQLite accumulates in memory before returning the
+    first (sqlite.org, lang_returning.html "Processing Order") and which ``_dml`` put in a list:
+    an ``INSERT ... SELECT`` of millions of rows held them all at once, while the capture
+    spills them a chunk at a time (docs/CDC.md "One huge statement").
+
+    SQLite gives a row inserted without a rowid "one larger than the largest ROWID in the
+    table prior to the insert" (sqlite.org, autoinc.html) and user tables have no column
+    aliasing the rowid, so the new rows are those above the largest rowid before. Checked:
+    if their count is not the statement's, it is rolled back (a savepoint) and run again
+    with RETURNING, as before."""
+    conn = s._connection()
+    table = f"{quote(info.schema)}.{quote(info.name)}"
+    (top,) = conn.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}").fetchone()
+    conn.execute("SAVEPOINT ifxwire_cdc_insert")
+    try:
+        result = s._dml(plan, bound)
+        (found,) = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE rowid > ?",
+                                (top,)).fetchone()
+        if found != result.rowcount:
+            conn.execute("ROLLBACK TO ifxwire_cdc_insert")
+            changed: list[tuple[object, ...]] = []
+            result = s._dml(plan, bound, returning=changed)
+            rows: Any = (r[1:] for r in changed)
+        else:
+            cols = ", ".join(quote(c.name) for c in info.columns)
+            rows = conn.execute(f"SELECT {cols} FROM {table} WHERE rowid > ? ORDER BY rowid",
+                                (top,))
+    finally:
+        if conn.in_transaction:
+            conn.execute("RELEASE ifxwire_cdc_insert")
+    for values in rows:
+        capture("insert", None, tuple(values))
+    return result
+
+
 def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock)."""
     info = plan.table
@@ -556,6 +601,11 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
             serials = _serials(s)
             if written:
                 check_rows(s._connection(), plan, [r[0] for r in written])
+        elif (not each and plan.kind == "insert" and not plan.view_check and not s.row_locks
+              and _SELECT in plan.sql.upper()):
+            assert capture is not None
+            result = _insert_captured(s, plan, bound, info, capture)
+            serials = _serials(s)
         else:
             cols = [c.name for c in info.columns]
             old: dict[object, tuple[object, ...]] = {}

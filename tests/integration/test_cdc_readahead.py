@@ -1,0 +1,200 @@
+"""ifxwire.cdc's read ahead against the real embedded server: a full read of the capture
+session sends the next read before its events are handed out (docs/CDC.md "Reading ahead"),
+so the server renders the next records while the consumer decodes these. What must hold:
+every event once and in order, a close (or another request on the connection) with a read
+in flight reads it first, and a short read asks for nothing ahead."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from typing import Any
+
+import pytest
+
+import ifxwire
+import ifxwire.aio
+import ifxwire.aio.cdc as acdc
+from ifxwire import cdc
+from ifxwire.cdc import EventKind as K
+
+DB = "cdcahead"
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _databases(connect_kwargs: dict[str, Any]) -> None:
+    c = ifxwire.connect(**connect_kwargs)
+    try:
+        for name in ("syscdcv1", DB):
+            try:
+                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
+            except ifxwire.DatabaseError as e:
+                if e.sqlcode != -330:  # already there (another module made it)
+                    raise
+    finally:
+        c.close()
+
+
+def _table(kw: dict[str, Any], rows: int) -> str:
+    """A fresh captured table of ``rows`` autocommit INSERTs (ids 0..rows-1); its name."""
+    table = f"t{next(_names)}_{time.monotonic_ns() % 10**9}"
+    full = f"{DB}:informix.{table}"
+    w = ifxwire.connect(**kw, database=DB, autocommit=True)
+    m = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)
+    try:
+        w.cursor().execute(f"CREATE TABLE {table} (id INTEGER, name VARCHAR(10))")
+        m.cursor().execute(f"EXECUTE FUNCTION informix.cdc_set_fullrowlogging('{full}', 1)")
+        w.cursor().executemany(f"INSERT INTO {table} VALUES (?, ?)",
+                               [(i, f"n{i}") for i in range(rows)])
+    finally:
+        w.close()
+        m.close()
+    return full
+
+
+def _ids(events: list[cdc.Event]) -> list[int]:
+    return [int(e.row["id"]) for e in events if e.kind is K.INSERT and e.row is not None]
+
+
+def _check_whole(events: list[cdc.Event], rows: int) -> None:
+    assert _ids(events) == list(range(rows))
+    seqs = [e.sequence for e in events if e.kind is not K.TABLE_SCHEMA]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert [e.kind for e in events].count(K.COMMIT) == rows
+
+
+@pytest.fixture()
+def reader(connect_kwargs: dict[str, Any]) -> Any:
+    c = ifxwire.connect(**connect_kwargs, database="syscdcv1", autocommit=True)
+    yield c
+    c.close()
+
+
+def test_a_full_read_sends_the_next_before_its_events(connect_kwargs: dict[str, Any],
+                                                     reader: ifxwire.Connection) -> None:
+    table = _table(connect_kwargs, 30)
+    events: list[cdc.Event] = []
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=1,
+                         max_records=4) as st:
+        for ev in st:
+            if len(events) == 1:
+                # The first read brought the TABSCHEMA record alone (all that was queued at
+                # activation); the second one 4 records (BEGIN, INSERT, COMMIT, BEGIN), as
+                # many as max_records: the next read is on the wire while its first event is
+                # handed out.
+                assert ev.kind is K.BEGIN
+                assert reader.active_stream is st
+            if ev.kind is K.TIMEOUT:
+                break
+            events.append(ev)
+        # The read that found nothing more was short (its TIMEOUT): nothing is in flight.
+        assert reader.active_stream is None
+    assert events[0].kind is K.TABLE_SCHEMA
+    _check_whole(events[1:], 30)
+
+
+def test_a_short_read_asks_for_nothing_ahead(connect_kwargs: dict[str, Any],
+                                             reader: ifxwire.Connection) -> None:
+    table = _table(connect_kwargs, 2)
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=5) as st:
+        got = []
+        for ev in st:  # one read of 7 records, fewer than max_records (64)
+            got.append(ev)
+            assert reader.active_stream is None
+            if len(got) == 7:
+                break
+        started = time.monotonic()
+    # No read was waiting for new changes on the server (it would hold the close up to the
+    # session's timeout, 5 s).
+    assert time.monotonic() - started < 2.5
+    _check_whole(got[1:], 2)
+
+
+def test_leaving_with_a_read_in_flight_closes_and_resumes(connect_kwargs: dict[str, Any],
+                                                          reader: ifxwire.Connection) -> None:
+    table = _table(connect_kwargs, 40)
+    seen: list[cdc.Event] = []
+    saved = 0
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=5,
+                         max_records=4) as st:
+        for ev in st:
+            seen.append(ev)
+            if ev.kind is K.COMMIT:
+                saved = ev.sequence
+                if len(_ids(seen)) == 5:
+                    assert reader.active_stream is st  # a read is in flight
+                    break
+        started = time.monotonic()
+    assert time.monotonic() - started < 2.5  # its answer was there: records were queued
+    assert reader.active_stream is None
+    # The connection is in step (the read's reply was read before cdc_endcapture) ...
+    cur = reader.cursor()
+    cur.execute("SELECT errname FROM syscdcerrcodes WHERE errcode = 0")
+    assert cur.fetchone() is not None
+    # ... the session was closed, and a new one resumes after the saved COMMIT.
+    rest: list[cdc.Event] = []
+    with cdc.open_stream(reader, tables=[table], from_sequence=saved, timeout=1,
+                         max_records=4) as st:
+        for ev in st:
+            if ev.kind is K.TIMEOUT:
+                break
+            rest.append(ev)
+    assert _ids(seen) + _ids(rest) == list(range(40))
+
+
+def test_another_request_mid_stream_keeps_the_read_ahead(connect_kwargs: dict[str, Any],
+                                                         reader: ifxwire.Connection) -> None:
+    table = _table(connect_kwargs, 25)
+    events: list[cdc.Event] = []
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=1,
+                         max_records=4) as st:
+        for ev in st:
+            if ev.kind is K.TIMEOUT:
+                break
+            events.append(ev)
+            if len(events) % 7 == 0 and reader.active_stream is st:
+                # The read in flight is answered first; its records are kept for the stream.
+                cur = reader.cursor()
+                cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+                assert cur.fetchone()[0] > 0
+                assert reader.active_stream is None
+    _check_whole(events[1:], 25)
+
+
+def test_asyncio_stream_reads_ahead(connect_kwargs: dict[str, Any]) -> None:
+    table = _table(connect_kwargs, 30)
+
+    async def main() -> tuple[list[cdc.Event], bool, list[cdc.Event]]:
+        conn = await ifxwire.aio.connect(**connect_kwargs, database="syscdcv1",
+                                         autocommit=True)
+        try:
+            events: list[cdc.Event] = []
+            ahead = False
+            saved = 0
+            st = await acdc.open_stream(conn, tables=[table], from_sequence=1, timeout=5,
+                                        max_records=4)
+            async with st:
+                async for ev in st:
+                    ahead = ahead or conn._core.active_stream is st
+                    events.append(ev)
+                    if ev.kind is K.COMMIT:
+                        saved = ev.sequence
+                        if len(_ids(events)) == 10:
+                            break  # with a read in flight: the close reads it first
+            rest: list[cdc.Event] = []
+            st = await acdc.open_stream(conn, tables=[table], from_sequence=saved, timeout=1,
+                                        max_records=4)
+            async with st:
+                async for ev in st:
+                    if ev.kind is K.TIMEOUT:
+                        break
+                    rest.append(ev)
+            return events, ahead, rest
+        finally:
+            await conn.close()
+
+    events, ahead, rest = asyncio.run(main())
+    assert ahead
+    assert _ids(events) + _ids(rest) == list(range(30))
