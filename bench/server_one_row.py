@@ -6,8 +6,9 @@
 Why side by side: on the shared 2-CPU machine one server measured after the other meets
 another load, and the per-statement figure moved by ±30 % between runs. Here both servers
 run at once, pinned to the same CPU, and the client alternates batches of ``--batch``
-statements between them, so each round puts them under the same load; the report is the
-median per server and their ratio.
+statements between them, so each round puts them under the same load; which server goes
+first alternates from round to round (the first one after a switch pays more); the report
+is the median per server and their ratio. Use an even ``--rounds``.
 
 Statements, each executed and fetched with ifxwire (accelerated unless IFXWIRE_PURE=1 says
 otherwise; the servers follow the same variable) on one connection per server, so after the
@@ -108,10 +109,16 @@ def main(argv: list[str] | None = None) -> int:
 
                 cases.setdefault("informix-driver", {})[name] = driver
         samples: dict[tuple[str, str], list[float]] = {}
-        for _ in range(args.rounds):
+        for round_no in range(args.rounds):
             for case, by_tree in cases.items():
                 per = args.batch if case != "informix-driver" else max(args.batch // 4, 100)
-                for name, fn in by_tree.items():
+                # Which server goes first alternates by round: the first batch after the
+                # other server ran costs more (measured: the same tree against itself gave
+                # 0.68 for select_one_row when "base" always went first).
+                order = list(by_tree.items())
+                if round_no % 2:
+                    order.reverse()
+                for name, fn in order:
                     pid = servers[name][0].pid
                     for _ in range(20):
                         fn()
