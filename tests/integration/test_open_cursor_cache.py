@@ -209,3 +209,65 @@ def test_current_is_each_statements_own_start(server: Any) -> None:
         assert seen[1] - seen[0] >= dt.timedelta(milliseconds=15)
     finally:
         conn.close()
+
+
+def _db_with_table(srv: Any, db: str) -> tuple[Any, Any]:
+    a = _connect(srv)
+    cur = a.cursor()
+    cur.execute(f"create database {db} with log")
+    cur.execute("create table t (a int)")
+    cur.executemany("insert into t values (?)", [(1,), (2,)])
+    cur.execute("create sequence sq")
+    return a, _connect(srv, db=db)
+
+
+def test_a_table_dropped_between_runs_is_710_not_206(server: Any) -> None:
+    """A plain query is run before its -710 check (the schema version is read inside its
+    read transaction); when the table is gone the query itself fails, and the answer is
+    still -710, the check's, as when the check came first (raw groups: ifxwire's driver
+    would prepare again on -710 and show the -206 of that PREPARE)."""
+    c = RawClient(server.host, server.port)
+    other = RawClient(server.host, server.port)
+    try:
+        assert c.command("create database occ_drop").errors == []
+        assert c.command("create table t (a int)").errors == []
+        assert c.command("insert into t values (2)").errors == []
+        w = Writer()
+        m.put_prepare(w, b"select a from t where a = 2", 0, c.layout)
+        sid = c.send(w).describes[0].stmt_id
+        run = ((Msg.ID, sid), (Msg.CURNAME, b"cd"), (Msg.OPEN, None), (Msg.ID, sid),
+               (Msg.NFETCH, 4096))
+        for _ in range(2):
+            reply = c.send(_group(*run))
+            assert reply.errors == [] and len(reply.tuples) == 1
+            assert c.send(_group((Msg.ID, sid), (Msg.CLOSE, None))).errors == []
+        w = Writer()
+        m.put_dbopen(w, b"occ_drop")
+        assert other.send(w).errors == []
+        assert other.command("drop table t").errors == []
+        reply = c.send(_group(*run))
+        assert [e.sqlcode for e in reply.errors] == [-710]
+    finally:
+        other.close()
+        c.close()
+
+
+def test_a_nextval_query_is_checked_before_it_runs(server: Any) -> None:
+    """A query with NEXTVAL writes (the sequence moves): it is not run before its -710
+    check, so a run refused because the table changed takes no value."""
+    a, b = _db_with_table(server, "occ_seq")
+    try:
+        cur = a.cursor()
+        sql = "select sq.nextval from t where a = 1"
+        got = []
+        for _ in range(2):
+            cur.execute(sql)
+            got += [r[0] for r in cur.fetchall()]
+        b.cursor().execute("alter table t add (z int)")
+        # the server refuses the cached statement (-710); the driver prepares it again
+        cur.execute(sql)
+        got += [r[0] for r in cur.fetchall()]
+        assert got == [got[0], got[0] + 1, got[0] + 2]  # none taken by the refused run
+    finally:
+        a.close()
+        b.close()

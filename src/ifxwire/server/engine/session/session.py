@@ -50,7 +50,7 @@ from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
 from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
-from ..sql.functions import FunctionSlot, FunctionState, register
+from ..sql.functions import VOLATILE, FunctionSlot, FunctionState, register
 from ..sql.prepared import ExecResult, Prepared
 from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
@@ -683,22 +683,58 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         try:
             # (the two checks' own first tests, here: a one-row query's OPEN is mostly
             # such calls, issue 26)
-            version = self._check_current(stmt) if plan.tables or plan.other_tables else None
+            late = self._late_check(stmt)
+            version = self._check_current(stmt) if (
+                plan.tables or plan.other_tables) and not late else None
             if self._db_level != "D":
                 self._check_privileges(plan, version=version)
-            bound = self._bind(plan, params)
+            try:
+                bound = self._bind(plan, params)
+            except EngineError:
+                if late:
+                    self._check_current(stmt)  # -710 comes first, as before
+                raise
             self._start_statement()
             if plan.kind == "call":
                 return open_call(self, plan, bound)
             if plan.select_triggers:
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
-            return self._rows(plan, bound)
+            return self._rows(plan, bound, stmt if late else None)
         except EngineError:
             raise
         except Exception as e:  # no traceback may reach a client
             raise _internal(e) from None
 
-    def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
+    def _late_check(self, stmt: Prepared) -> bool:
+        """Whether this OPEN may run its query first and check for -710 after it.
+
+        Why (issue 26, select_one_row): the check reads ``PRAGMA schema_version``; on its
+        own that read is a SQLite read transaction (a lock, an unlock and a stat, 4.7 µs),
+        read right after the query's ``execute`` it shares the query's transaction (1.2 µs)
+        and sees the very snapshot the query read. Allowed only where running the query
+        before the check changes nothing the client can see: a plain query of this
+        database's tables (no other database, no stored routine, no function SQLite is
+        told is not deterministic such as NEXTVAL or the large-object ones: they may
+        write), a DBA session (no privilege check that would have to follow the version),
+        row locks off. Its rows are dropped when the check then fails."""
+        plan = stmt.plan
+        if (self._db_level != "D" or self.row_locks or self.conn is None or not plan.tables
+                or stmt.schema_version < 0):
+            return False
+        reads = plan.reads_only
+        if reads is None:
+            sql = plan.sql.lower()
+            reads = plan.reads_only = (
+                plan.kind == "query" and not plan.other_tables and not plan.routines
+                and plan.routine is None and not plan.select_triggers and not plan.for_update
+                and not plan.current_rowid and bool(VOLATILE)
+                and not any(f"{name}(" in sql for name in VOLATILE))
+        return reads
+
+    def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
+              ) -> Iterator[tuple[object, ...]]:
+        """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
+        right after the query started, inside its read transaction (_late_check)."""
         conn = self._connection()
         row_locks = self.row_locks
         sql = self.rl_check_read(plan) if row_locks else plan.sql
@@ -712,7 +748,15 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 cur.close()
                 if row_locks and self.rl_wait_read():
                     continue  # the holder let go: read again
+                if late is not None:
+                    self._check_current(late)  # a changed table is -710, as before
                 raise self._map_error(e, plan) from None
+        if late is not None:
+            try:
+                self._check_current(late)
+            except BaseException:
+                cur.close()
+                raise
         if row_locks:
             # Row locks are checked as rows are read (session_lock_reads.py): the rows
             # stay behind the first fetch, as before.

@@ -855,6 +855,12 @@ class FunctionSlot:
 #: work: each look takes the GIL, which a busy server must not be asked for too often).
 BUDGET_STEPS = 500_000
 
+#: The names of the functions register() installs as not deterministic (NEXTVAL's ifx_seq,
+#: the large-object functions, CURRENT, ...), lower case: a query calling none of them (and
+#: no stored routine) only reads, so the session may run it before its -710 check
+#: (EngineSession._late_check).
+VOLATILE: set[str] = set()
+
 
 def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     """Install functions, aggregates and the IFXDEC collation on ``conn``; the returned slot
@@ -889,6 +895,8 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     functions.update(TRANSLATION.lo_functions(slot))
     functions.update(TRANSLATION.sqlite_functions)
     for name, (nargs, fn, deterministic) in functions.items():
+        if not deterministic:
+            VOLATILE.add(name.lower())
         conn.create_function(name, nargs, cast(Callable[..., Any], wrap(fn)),
                              deterministic=deterministic)
     conn.create_collation("IFXDEC", ifxdec_collation)

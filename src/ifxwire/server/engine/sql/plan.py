@@ -47,6 +47,8 @@ class Plan:
     # The loaders that are not None, with their column index (EngineSession._stream), made
     # at the first OPEN: every OPEN of a one-row query used to build this list again.
     active_loaders: list[tuple[int, Callable[[object], object]]] | None = None
+    # Whether the query only reads (EngineSession._late_check), found at the first OPEN.
+    reads_only: bool | None = None
     # conv.batch_loader(loaders) and the _accel.accelerated it was made under (the same).
     fast_loader: tuple[bool, Callable[[list[tuple[object, ...]]],
                                       list[tuple[object, ...]] | None] | None] | None = None
@@ -89,6 +91,7 @@ class Plan:
             [t.describe(n) for n, t in zip(self.names, self.types, strict=True)])
         self.loaders = [conv.loader(t) for t in self.types]
         self.active_loaders = self.fast_loader = None  # made from these loaders at OPEN
+        self.reads_only = None
         self.param_convs = [param_converter(t, ctx) for t in self.params]
         return self
 
