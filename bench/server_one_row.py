@@ -17,6 +17,8 @@ NFETCH EOT`` group per statement):
 
 * ``select_one_row``: ``SELECT 1 FROM systables WHERE tabid = 1``
 * ``one_row_param``: ``SELECT tabname FROM systables WHERE tabid = ?`` with (1,)
+* ``user_table_row``: ``SELECT b FROM t WHERE a = ?`` with (1,) on a 100-row table of a
+  user database (the OPEN of a query on a user table also checks its schema version)
 * ``informix-driver``: the parameterised one through informix-driver, which prepares,
   describes, binds, opens, fetches, closes and releases every time (six round trips)
 
@@ -44,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 USER, PASSWORD = "informix", "in4mix"
 CONST = "SELECT 1 FROM systables WHERE tabid = 1"
 PARAM = "SELECT tabname FROM systables WHERE tabid = ?"
+USER_TABLE = "SELECT b FROM t WHERE a = ?"
 
 
 def _start(src: str, pure: bool) -> tuple[subprocess.Popen[str], int]:
@@ -95,6 +98,20 @@ def main(argv: list[str] | None = None) -> int:
 
             cases.setdefault("select_one_row", {})[name] = const
             cases.setdefault("one_row_param", {})[name] = param
+            # the same on a user table of a user database (its OPEN checks the table's
+            # schema version, -710; systables of sysmaster has no such check)
+            uconn = ifxwire.connect(host="127.0.0.1", port=port, user=USER, password=PASSWORD,
+                                    autocommit=True)
+            ucur = uconn.cursor()
+            ucur.execute("CREATE DATABASE bench_onerow")
+            ucur.execute("CREATE TABLE t (a INT, b VARCHAR(20))")
+            ucur.executemany("INSERT INTO t VALUES (?, ?)", [(i, f"row {i}") for i in range(100)])
+
+            def user(ucur: Any = ucur) -> None:
+                ucur.execute(USER_TABLE, (1,))
+                ucur.fetchall()
+
+            cases.setdefault("user_table_row", {})[name] = user
             if not args.no_informix_driver:
                 import informix_db
 
