@@ -294,6 +294,9 @@ class Privileges:
         marks = ", ".join("?" * len(grantees))
         self.letters: dict[str, set[str]] = {}
         self.owners: dict[str, str] = {}
+        #: Plans whose privilege check passed against these privileges, by id (the session's
+        #: _check_privileges; a new object, made at every schema version, starts empty).
+        self.passed: dict[int, object] = {}
         for name, owner, auth in conn.execute(
                 f"SELECT t.tabname, t.owner, a.tabauth FROM {schema}.systables t "
                 f"LEFT JOIN {schema}.systabauth a "

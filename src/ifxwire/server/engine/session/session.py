@@ -24,7 +24,6 @@ rows proceed together under row locks and the isolation levels apply: session_lo
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import sqlite3
 import time
 import weakref
@@ -32,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
+from .... import _accel
 from ....locales import DEFAULT_LOCALE, codec_for_locale
 from ....protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
 from ..core import ifxtypes as it
@@ -50,7 +50,7 @@ from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
 from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
-from ..sql.functions import FunctionSlot, FunctionState, register
+from ..sql.functions import VOLATILE, FunctionSlot, FunctionState, register
 from ..sql.prepared import ExecResult, Prepared
 from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
@@ -350,22 +350,34 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self._nextval_rows[key] = (statement, {occurrence})
         return value
 
-    def privileges(self) -> access.Privileges:
-        """The user's table privileges, read again when the schema (or a grant) changes."""
+    def privileges(self, version: int | None = None) -> access.Privileges:
+        """The user's table privileges, read again when the schema (or a grant) changes;
+        ``version``: the schema version the caller has just read (no second PRAGMA)."""
         assert self.conn is not None
-        key = (self._incarnation, self._schema_version(), self.role)
+        key = (self._incarnation, self._schema_version() if version is None else version,
+               self.role)
         if self._privs is None or self._privs[0] != key:
             self._privs = (key, access.Privileges(self.conn, self.user, self.role))
             owner = cat.meta(self.conn).get("owner", "informix")
             self._db_level = access.database_level(self.conn, self.user, owner) or "C"
         return self._privs[1]
 
-    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None) -> None:
+    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None,
+                          version: int | None = None) -> None:
         """The table privileges a statement needs and EXECUTE on the routines it calls;
-        ``owner``: inside a routine, the owner's share (check_in_routine)."""
+        ``owner``: inside a routine, the owner's share (check_in_routine); ``version``: the
+        schema version just read, if any.
+
+        A plan that passed is remembered by the Privileges object that passed it: that
+        object is made again whenever the schema version or the role changes, and every
+        GRANT, REVOKE and DDL moves the version (session_statements.py), so a plan run
+        again under the same one needs no second check (issue 26, select_one_row)."""
         if self._db_level == "D" or self.conn is None:
             return
-        privs = self.privileges()
+        privs = self.privileges(version)
+        passed = privs.passed
+        if owner is None and passed.get(id(plan)) is plan:
+            return
         for part in plan.parts or [plan]:
             target = part.view or (part.table.name if part.table is not None else None)
             tables = [t for t in part.tables if t not in part.view_tables]
@@ -373,6 +385,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 [target] if target else []), target, owner)
         for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
             self.check_execute(procid, owner)
+        if owner is None and len(passed) < 4096:
+            passed[id(plan)] = plan  # the plan itself: its id is not reused while kept
 
     def check_execute(self, procid: int, owner: access.OwnerRights = None) -> None:
         """-706 unless this user (or ``owner``'s share) may run routine ``procid``."""
@@ -579,7 +593,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
 
     def _start_statement(self) -> None:
         self.state.error = None
-        self.state.stmt_time = dt.datetime.now()
+        self.state.new_statement()
         if self._ansi:
             self.in_transaction = True
 
@@ -601,35 +615,37 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self.arm()
         return _batch.execute_batch(self, stmt, rows)
 
-    def _check_current(self, stmt: Prepared) -> None:
+    def _check_current(self, stmt: Prepared) -> int | None:
         """-710 when a table the statement was compiled against has since been dropped,
-        altered or renamed (by any session): the client must prepare it again."""
+        altered or renamed (by any session): the client must prepare it again. Returns the
+        schema version it read (None: none read), for the privilege check after it."""
         plan = stmt.plan
         if self.conn is None:
-            return
+            return None
         if plan.other_tables:
             cross_database.check_current(self, plan.other_tables)
         if not plan.tables:
-            return
+            return None
         version = self._schema_version()
         if version == stmt.schema_version:
-            return
+            return version
         schema = self.current_schema()
         for name, signature in plan.tables.items():
             info = schema.tables.get(name)
             if info is None or table_signature(info) != signature:
                 raise EngineError(sc.TABLE_CHANGED, near=name)
         stmt.schema_version = version
+        return version
 
     def _execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
         plan = stmt.plan
-        self._check_current(stmt)
+        version = self._check_current(stmt)
         if plan.kind == "stmt":
             assert plan.stmt is not None
             return self._statement(plan.stmt)
         if self.database is None and plan.kind != "query":
             raise EngineError(sc.NO_DB_SELECTED)
-        self._check_privileges(plan)
+        self._check_privileges(plan, version=version)
         bound = self._bind(plan, params)
         self._start_statement()
         if plan.kind == "query":
@@ -665,50 +681,158 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
         self.arm()
         try:
-            self._check_current(stmt)
-            self._check_privileges(plan)
-            bound = self._bind(plan, params)
+            # (the two checks' own first tests, here: a one-row query's OPEN is mostly
+            # such calls, issue 26)
+            late = self._late_check(stmt)
+            version = self._check_current(stmt) if (
+                plan.tables or plan.other_tables) and not late else None
+            if self._db_level != "D":
+                self._check_privileges(plan, version=version)
+            try:
+                bound = self._bind(plan, params)
+            except EngineError:
+                if late:
+                    self._check_current(stmt)  # -710 comes first, as before
+                raise
             self._start_statement()
             if plan.kind == "call":
                 return open_call(self, plan, bound)
             if plan.select_triggers:
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
-            return self._rows(plan, bound)
+            return self._rows(plan, bound, stmt if late else None)
         except EngineError:
             raise
         except Exception as e:  # no traceback may reach a client
             raise _internal(e) from None
 
-    def _rows(self, plan: Plan, bound: dict[str, object]) -> Iterator[tuple[object, ...]]:
+    def _late_check(self, stmt: Prepared) -> bool:
+        """Whether this OPEN may run its query first and check for -710 after it.
+
+        Why (issue 26, select_one_row): the check reads ``PRAGMA schema_version``; on its
+        own that read is a SQLite read transaction (a lock, an unlock and a stat, 4.7 µs),
+        read right after the query's ``execute`` it shares the query's transaction (1.2 µs)
+        and sees the very snapshot the query read. Allowed only where running the query
+        before the check changes nothing the client can see: a plain query of this
+        database's tables (no other database, no stored routine, no function SQLite is
+        told is not deterministic such as NEXTVAL or the large-object ones: they may
+        write), a DBA session (no privilege check that would have to follow the version),
+        row locks off. Its rows are dropped when the check then fails."""
+        plan = stmt.plan
+        if (self._db_level != "D" or self.row_locks or self.conn is None or not plan.tables
+                or stmt.schema_version < 0):
+            return False
+        reads = plan.reads_only
+        if reads is None:
+            sql = plan.sql.lower()
+            reads = plan.reads_only = (
+                plan.kind == "query" and not plan.other_tables and not plan.routines
+                and plan.routine is None and not plan.select_triggers and not plan.for_update
+                and not plan.current_rowid and bool(VOLATILE)
+                and not any(f"{name}(" in sql for name in VOLATILE))
+        return reads
+
+    def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
+              ) -> Iterator[tuple[object, ...]]:
+        """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
+        right after the query started, inside its read transaction (_late_check)."""
         conn = self._connection()
-        sql = self.rl_check_read(plan) if self.row_locks else plan.sql
+        row_locks = self.row_locks
+        sql = self.rl_check_read(plan) if row_locks else plan.sql
         while True:
             cur = conn.cursor()
-            self._cursors.add(cur)
             self._rl_conflict = None
             try:
                 cur.execute(sql, bound)
                 break
             except sqlite3.Error as e:
                 cur.close()
-                if self.row_locks and self.rl_wait_read():
+                if row_locks and self.rl_wait_read():
                     continue  # the holder let go: read again
+                if late is not None:
+                    self._check_current(late)  # a changed table is -710, as before
                 raise self._map_error(e, plan) from None
-        if plan.current_rowid and self.row_locks:
-            return self.rl_for_update(plan, self._stream(cur, plan))
-        return self._stream(cur, plan)
+        if late is not None:
+            try:
+                self._check_current(late)
+            except BaseException:
+                cur.close()
+                raise
+        if row_locks:
+            # Row locks are checked as rows are read (session_lock_reads.py): the rows
+            # stay behind the first fetch, as before.
+            self._cursors.add(cur)
+            if plan.current_rowid:
+                return self.rl_for_update(plan, self._stream(cur, plan))
+            return self._stream(cur, plan)
+        return self._first_batch(cur, plan)
 
-    def _stream(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+    def _first_batch(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+        """The rows of a cursor just opened, its first ``fetchmany`` read at once.
+
+        Why (issue 26, select_one_row): a result shorter than one batch, nearly every
+        statement of an application, then needs no generator, no entry in the open-cursor
+        set and no later step: the cursor is closed here and a list iterator (which the
+        compiled tuple writer reads without calling Python) is returned. What the client
+        sees is unchanged: an error of that first batch (a value SQLite or a function
+        refuses, an interrupt, statement_timeout) is kept and raised at the first row asked
+        for, where the lazy stream raised it, and the batch has its own time budget, as
+        each fetch has. The read snapshot ends no later than before (the lazy stream closed
+        such a cursor in its first fetch, within the same request group for a driver that
+        sends OPEN and NFETCH together)."""
+        state = self.state
+        try:
+            try:
+                if state.cancelled or self.engine.statement_timeout is not None:
+                    self.arm()  # (else arm would leave the deadline None, as it is)
+                batch = cur.fetchmany(256)
+            except sqlite3.Error as e:
+                return _raising(self._map_error(e, plan))
+            except EngineError as e:
+                return _raising(e)
+        except BaseException:
+            cur.close()
+            raise
+        if len(batch) == 256:  # maybe more: the stream goes on from this batch
+            self._cursors.add(cur)
+            return self._stream(cur, plan, batch)
+        cur.close()
+        active = plan.active_loaders
+        if active is None:
+            active = plan.active_loaders = [
+                (i, f) for i, f in enumerate(plan.loaders) if f is not None]
+        if not active:
+            return iter(batch)
+        accelerated = _accel.accelerated
+        cached = plan.fast_loader
+        if cached is not None and cached[0] == accelerated:
+            fast = cached[1]
+        else:
+            fast = batch_loader(plan.loaders)
+            plan.fast_loader = (accelerated, fast)
+        if fast is not None:
+            loaded = fast(batch)
+            if loaded is not None:
+                return iter(loaded)
+        return _load_each(batch, active)  # a loader may raise: at that row, as before
+
+    def _stream(self, cur: sqlite3.Cursor, plan: Plan,
+                first: list[tuple[object, ...]] | None = None) -> Iterator[tuple[object, ...]]:
+        """The rows of ``cur`` batch by batch (``first``: the batch _first_batch read), the
+        statement's time budget armed again before each fetch; the cursor is closed at the
+        end, or when the stream is dropped."""
         loaders = plan.loaders
         active = [(i, f) for i, f in enumerate(loaders) if f is not None]
         fast = batch_loader(loaders) if active else None  # compiled; None: this loop only
         try:
             while True:
-                self.arm()
-                try:
-                    batch = cur.fetchmany(256)
-                except sqlite3.Error as e:
-                    raise self._map_error(e, plan) from None
+                if first is not None:
+                    batch, first = first, None
+                else:
+                    self.arm()
+                    try:
+                        batch = cur.fetchmany(256)
+                    except sqlite3.Error as e:
+                        raise self._map_error(e, plan) from None
                 if not batch:
                     return
                 # fetchmany returns fewer rows than asked only at the result's end: stop
@@ -726,18 +850,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                         if last:
                             return
                         continue
-                for row in batch:
-                    out = list(row)
-                    try:
-                        for i, f in active:
-                            v = out[i]
-                            if v is not None:
-                                out[i] = f(v)
-                    except EngineError:
-                        raise
-                    except Exception as e:  # a corrupt value, not a crash
-                        raise _internal(e) from None
-                    yield tuple(out)
+                yield from _load_each(batch, active)
         finally:
             cur.close()
 
@@ -819,6 +932,30 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             if self._nodb is not None:
                 self._nodb.close()
                 self._nodb = None
+
+
+def _raising(error: EngineError) -> Iterator[tuple[object, ...]]:
+    """A stream whose first step raises ``error`` (a fetch's error, kept for the fetch)."""
+    raise error
+    yield ()  # makes this a generator: nothing runs before the first step
+
+
+def _load_each(batch: list[tuple[object, ...]], active: list[tuple[int, Callable[[object], object]]]
+               ) -> Iterator[tuple[object, ...]]:
+    """The rows of ``batch`` with the ``active`` (column, loader) pairs applied, one row at a
+    time, so a value a loader refuses fails at its own row."""
+    for row in batch:
+        out = list(row)
+        try:
+            for i, f in active:
+                v = out[i]
+                if v is not None:
+                    out[i] = f(v)
+        except EngineError:
+            raise
+        except Exception as e:  # a corrupt value, not a crash
+            raise _internal(e) from None
+        yield tuple(out)
 
 
 _SERIAL_BASE = {TypeCode.SERIAL: it.INTEGER, TypeCode.SERIAL8: it.INT8,

@@ -48,7 +48,7 @@ class FunctionState:
         self.server_name = "informix"
         self.version = ""
         self.hostname = "localhost"
-        self.stmt_time = dt.datetime.now()
+        self.new_statement()
         self.last_serial = 0
         self.last_serial8 = 0
         self.last_rowcount = 0
@@ -75,6 +75,26 @@ class FunctionState:
         #: CURRENT_ROLE / DEFAULT_ROLE: "current" or "default" -> the role name or None;
         #: the session provides it (access.py keeps roles in sysroleauth and sysusers).
         self.role_of: Callable[[str], str | None] = lambda which: None
+
+    def new_statement(self) -> None:
+        """A statement starts: CURRENT and TODAY are this moment from now on. Only the
+        clock is read here (time.time, as datetime.now reads it); the datetime is made
+        when a statement first uses it (issue 26: datetime.now() was a measurable part of
+        a one-row query that never asks for CURRENT)."""
+        self._stmt_clock = time.time()
+        self._stmt_time: dt.datetime | None = None
+
+    @property
+    def stmt_time(self) -> dt.datetime:
+        """The statement's start as a local datetime (CURRENT, TODAY)."""
+        t = self._stmt_time
+        if t is None:
+            t = self._stmt_time = dt.datetime.fromtimestamp(self._stmt_clock)
+        return t
+
+    @stmt_time.setter
+    def stmt_time(self, value: dt.datetime) -> None:
+        self._stmt_time = value
 
 
 def _no_sequences(name: str, nextval: bool, statement: int, occurrence: int) -> int:
@@ -858,6 +878,12 @@ class FunctionSlot:
 #: work: each look takes the GIL, which a busy server must not be asked for too often).
 BUDGET_STEPS = 500_000
 
+#: The names of the functions register() installs as not deterministic (NEXTVAL's ifx_seq,
+#: the large-object functions, CURRENT, ...), lower case: a query calling none of them (and
+#: no stored routine) only reads, so the session may run it before its -710 check
+#: (EngineSession._late_check).
+VOLATILE: set[str] = set()
+
 
 def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     """Install functions, aggregates and the IFXDEC collation on ``conn``; the returned slot
@@ -892,6 +918,8 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     functions.update(TRANSLATION.lo_functions(slot))
     functions.update(TRANSLATION.sqlite_functions)
     for name, (nargs, fn, deterministic) in functions.items():
+        if not deterministic:
+            VOLATILE.add(name.lower())
         conn.create_function(name, nargs, cast(Callable[..., Any], wrap(fn)),
                              deterministic=deterministic)
     conn.create_collation("IFXDEC", ifxdec_collation)

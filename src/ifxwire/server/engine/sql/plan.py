@@ -44,6 +44,14 @@ class Plan:
     loaders: list[Callable[[object], object] | None] = field(default_factory=list)
     param_convs: list[Callable[[object], object]] = field(default_factory=list)
     binder: conv.RowBinder | None = None  # param_convs as one function (EngineSession._bind)
+    # The loaders that are not None, with their column index (EngineSession._stream), made
+    # at the first OPEN: every OPEN of a one-row query used to build this list again.
+    active_loaders: list[tuple[int, Callable[[object], object]]] | None = None
+    # Whether the query only reads (EngineSession._late_check), found at the first OPEN.
+    reads_only: bool | None = None
+    # conv.batch_loader(loaders) and the _accel.accelerated it was made under (the same).
+    fast_loader: tuple[bool, Callable[[list[tuple[object, ...]]],
+                                      list[tuple[object, ...]] | None] | None] | None = None
     # batch.py: the SQL with numbered parameters and its tuple binder (None: keep the names).
     batch: tuple[str, conv.TupleBinder | None] | None = None
     session_dependent: bool = False
@@ -82,6 +90,8 @@ class Plan:
         self.columns = with_start_offsets(
             [t.describe(n) for n, t in zip(self.names, self.types, strict=True)])
         self.loaders = [conv.loader(t) for t in self.types]
+        self.active_loaders = self.fast_loader = None  # made from these loaders at OPEN
+        self.reads_only = None
         self.param_convs = [param_converter(t, ctx) for t in self.params]
         return self
 
