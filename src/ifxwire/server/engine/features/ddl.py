@@ -23,6 +23,7 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
+from ..schema.hooks import FEATURES
 from ..sql import refusals
 from ..sql.dialect import IfxDateTimeLit, IfxIntervalLit
 from ..sql.exprs import lit, literal_type
@@ -144,6 +145,14 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         if spec.temp and name in dc.temp_tables:
             raise EngineError(sc.TEMP_EXISTS, near=name)
         raise EngineError(sc.TABLE_EXISTS, near=name)
+    type_xid = 0
+    if spec.of_type is not None:
+        # A typed table: its columns are the named ROW type's fields (ids_sqs_0099); its
+        # systables row names the type in type_xid (ids_sqr_061).
+        type_xid, fields = FEATURES.row_type_columns(dc.conn, spec.of_type)
+        # A field declared NOT NULL makes a NOT NULL column.
+        spec.columns = [ColumnSpec(fname, ftype.nullable(), constraints=(
+            [ConstraintSpec("N", [fname])] if ftype.notnull else [])) for fname, ftype in fields]
     seen: set[str] = set()
     serial_kinds: set[str] = set()
     for col in spec.columns:
@@ -236,6 +245,8 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         return
     cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns],
                          locklevel=spec.lock_mode or "P")
+    if type_xid:
+        dc.conn.execute("UPDATE systables SET type_xid = ? WHERE tabid = ?", (type_xid, tabid))
     if spec.extents != (0, 0):  # ids_sqs_0509 EXTENT / NEXT SIZE; one not given: the default
         dc.conn.execute("UPDATE systables SET fextsize = ?, nextsize = ? WHERE tabid = ?",
                         (spec.extents[0] or 16, spec.extents[1] or 16, tabid))
