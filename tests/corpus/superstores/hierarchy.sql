@@ -5,7 +5,8 @@
 -- subtable typed by a subtype of its supertable's type (Syntax guide, OF TYPE clause,
 -- ids_sqs_0099; UNDER clause, ids_sqs_0565). Statements ours.
 --
--- ifxwire-server refuses each of these with -999 (test_superstores.py checks that it does).
+-- ifxwire-server refuses each of these with -999: customer and location have primary keys,
+-- which the subtables would inherit as keys unique across the hierarchy (not built).
 
 create table location_us of type loc_us_t under location;
 

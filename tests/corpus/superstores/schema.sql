@@ -10,7 +10,8 @@
 -- supertypes), typed tables CREATE TABLE ... OF TYPE, and SET / MULTISET / LIST columns.
 --
 -- The table hierarchies (CREATE TABLE ... UNDER) are in hierarchy.sql: ifxwire-server
--- refuses them (-999; docs/SERVER.md, "superstores_demo, typed tables and inheritance").
+-- refuses them, as their supertables have keys (-999; docs/SERVER.md, "superstores_demo,
+-- typed tables and inheritance (issue 23)").
 
 create row type name_t
   (

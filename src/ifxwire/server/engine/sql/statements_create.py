@@ -158,9 +158,8 @@ class CreateParser(IfxExprParser):
         """``CREATE TABLE t OF TYPE row_t [(table constraints)] [UNDER super] [options]``
         (Syntax guide, "OF TYPE Clause", ids_sqs_0099): the columns are the named ROW type's
         fields, so the statement names none; only multiple-column constraints may follow.
-        UNDER (a table hierarchy, ids_sqs_0565) is refused: a SELECT, UPDATE or DELETE on a
-        supertable reaches its subtables' rows unless ONLY (ids_sqs_1017, ids_sqs_0676), and
-        this server has no scan over several tables (docs/SERVER.md, issue 23)."""
+        UNDER makes it a subtable in a table hierarchy (ids_sqs_0565), checked and recorded
+        by ddl.create_table."""
         self._advance(2)  # OF TYPE
         of_type = self._name()
         constraints: list[ConstraintSpec] = []
@@ -175,13 +174,18 @@ class CreateParser(IfxExprParser):
                 if not self._match(TokenType.COMMA):
                     break
             self._match_r_paren()
+        under = None
         if self._word() == "UNDER":
-            raise not_implemented("CREATE TABLE ... UNDER (a typed table hierarchy)")
+            self._advance()
+            under = self._name()
         put, lock_mode = self._table_options()
-        if self._word() == "UNDER":  # options may also come before UNDER
-            raise not_implemented("CREATE TABLE ... UNDER (a typed table hierarchy)")
+        if under is None and self._word() == "UNDER":  # options may come before UNDER
+            self._advance()
+            under = self._name()
+        if under is not None and temp:
+            raise not_implemented("a temporary table in a table hierarchy")
         spec = CreateTable(table, [], constraints, temp, if_not_exists, put, lock_mode,
-                           self._extents, self._fragments, of_type=of_type)
+                           self._extents, self._fragments, of_type=of_type, under=under)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _as_select_columns(self) -> list[str] | None:
