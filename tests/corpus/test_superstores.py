@@ -327,3 +327,19 @@ def test_row_type_inheritance_alone(scratch: ifxwire.Connection) -> None:
     assert _code(info) == -9990
     cur.execute("DROP ROW TYPE employee_t RESTRICT")
     cur.execute("DROP ROW TYPE person_t RESTRICT")
+
+
+def test_what_a_supertable_would_pass_on_is_refused(hierarchy: ifxwire.Connection) -> None:
+    """Indexes, constraints and triggers of a supertable are its subtables' too (ids_sqs_0565,
+    ids_ddi_122, ids_sqs_0604): not built, so refused (-999) rather than made to hold for the
+    supertable alone. ALTER TABLE adds no column to a typed table (ids_sqs_0099)."""
+    cur = hierarchy.cursor()
+    cur.execute("CREATE TABLE audit (n INTEGER)")
+    for stmt in ("CREATE INDEX ix_person ON person (name)",
+                 "ALTER TABLE employee ADD CONSTRAINT UNIQUE (soc_sec)",
+                 "CREATE TRIGGER t_person INSERT ON person FOR EACH ROW "
+                 "(INSERT INTO audit VALUES (1))",
+                 "ALTER TABLE sales_rep ADD (bonus INTEGER)"):
+        with pytest.raises(ifxwire.NotSupportedError):
+            cur.execute(stmt)
+    cur.execute("CREATE INDEX ix_rep ON sales_rep (region_num)")  # no subtables: allowed
