@@ -343,3 +343,40 @@ def test_what_a_supertable_would_pass_on_is_refused(hierarchy: ifxwire.Connectio
         with pytest.raises(ifxwire.NotSupportedError):
             cur.execute(stmt)
     cur.execute("CREATE INDEX ix_rep ON sales_rep (region_num)")  # no subtables: allowed
+
+
+def test_truncate_of_a_supertable_empties_its_subtables(hierarchy: ifxwire.Connection) -> None:
+    """TRUNCATE of a typed table removes its subtables' rows too; it has no ONLY (Tutorial,
+    ids_sqt_206)."""
+    cur = hierarchy.cursor()
+    cur.execute("TRUNCATE employee")
+    cur.execute("SELECT name FROM person")
+    assert cur.fetchall() == [("Rogers, J.",)]
+    cur.execute("SELECT COUNT(*) FROM ONLY(sales_rep)")
+    assert cur.fetchone()[0] == 0
+
+
+def test_hierarchy_in_another_database(connect_kwargs: dict[str, Any],
+                                       hierarchy: ifxwire.Connection) -> None:
+    """db:supertable reads and changes that database's subtables, not same-named tables of
+    the current database."""
+    cur = hierarchy.cursor()
+    cur.execute("SELECT DBINFO('dbname') FROM systables WHERE tabid = 1")
+    name = cur.fetchone()[0].strip()
+    other = ifxwire.connect(**connect_kwargs, autocommit=True)
+    ocur = other.cursor()
+    ocur.execute("CREATE DATABASE ss_other")
+    try:
+        for table in ("person", "employee", "sales_rep"):  # same names, other rows
+            ocur.execute(f"CREATE TABLE {table} (name VARCHAR(30), soc_sec CHAR(9))")
+            ocur.execute(f"INSERT INTO {table} VALUES ('local {table}', '0')")
+        ocur.execute(f"SELECT name FROM {name}:person ORDER BY 1")
+        assert [r[0] for r in ocur.fetchall()] == ["Rogers, J.", "Sallie, A.", "Walker"]
+        ocur.execute(f"UPDATE {name}:person SET soc_sec = '1'")
+        assert ocur.rowcount == 3
+        ocur.execute("SELECT COUNT(*) FROM person WHERE soc_sec = '0'")
+        assert ocur.fetchone()[0] == 1
+    finally:
+        ocur.execute("DATABASE sysmaster")
+        ocur.execute("DROP DATABASE ss_other")
+        other.close()

@@ -581,8 +581,16 @@ def truncate(dc: DdlContext, spec: TruncateSpec) -> TableInfo:
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T":
         raise not_implemented("TRUNCATE of a view or catalog table")
+    # A typed table's TRUNCATE empties its subtables too; there is no ONLY for it (Tutorial,
+    # "Delete all rows using TRUNCATE", ids_sqt_206).
+    tables, todo = [info], list(info.subtables)
+    while todo:
+        sub = dc.schema.tables[todo.pop(0)]
+        tables.append(sub)
+        todo += sub.subtables
     try:
-        dc.conn.execute(f"DELETE FROM {info.schema}.{quote(info.name)}")
+        for one in tables:
+            dc.conn.execute(f"DELETE FROM {one.schema}.{quote(one.name)}")
     except sqlite3.IntegrityError:
         raise EngineError(sc.FK_CHILD_EXISTS, near=info.name) from None
     return info

@@ -313,20 +313,22 @@ class Compiler(DmlCompiler):
                                db=col.args["catalog"].copy() if col.args.get("catalog") else None)
             col.replace(exp.Dot(this=inner, expression=col.this.copy()))
 
-    def descendants(self, info: TableInfo) -> list[TableInfo]:
-        """Every table under a typed supertable, depth first (sysinherits class 'T')."""
+    def descendants(self, info: TableInfo, database: str | None = None) -> list[TableInfo]:
+        """Every table under a typed supertable, depth first (sysinherits class 'T'), in the
+        supertable's database (``database``: None for the current one)."""
         out: list[TableInfo] = []
         for name in info.subtables:
-            sub = self.lookup.resolve(name, None, None, 0)
-            out += [sub, *self.descendants(sub)]
+            sub = self.lookup.resolve(name, None, database, 0)
+            out += [sub, *self.descendants(sub, database)]
         return out
 
-    def hierarchy_sql(self, info: TableInfo) -> str:
+    def hierarchy_sql(self, info: TableInfo, database: str | None = None) -> str:
         """The rows a query on supertable ``info`` reads: its own and every subtable's, in the
         supertable's columns only (a subtable's own columns are not the supertable's)."""
         cols = ", ".join(c.name for c in info.columns)
-        return " UNION ALL ".join(f"SELECT {cols} FROM ONLY({t.name})"
-                                  for t in [info, *self.descendants(info)])
+        prefix = f"{database}:" if database else ""
+        return " UNION ALL ".join(f"SELECT {cols} FROM ONLY({prefix}{t.name})"
+                                  for t in [info, *self.descendants(info, database)])
 
     def resolve_tables(self, ast: exp.Expr) -> dict[str, object]:
         cte_names = {cte.alias for cte in ast.find_all(exp.CTE)}
@@ -344,7 +346,8 @@ class Compiler(DmlCompiler):
                 # A supertable's rows and its subtables' rows, in the supertable's columns
                 # (Tutorial, ids_sqt_106; Syntax guide, ids_sqs_1017)
                 self.session_dependent = True
-                sub = parse(self.hierarchy_sql(info), False)
+                sub = parse(self.hierarchy_sql(info, database.name if database else None),
+                            False)
                 sub = normalize_identifiers(sub, dialect=_dialect(False))
                 for schema, tables in self.resolve_tables(sub).items():
                     assert isinstance(tables, dict)

@@ -40,7 +40,8 @@ class DmlCompiler:
         def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                           rename: bool = False) -> Plan: ...
         def remember(self, info: TableInfo) -> None: ...
-        def descendants(self, info: TableInfo) -> list[TableInfo]: ...
+        def descendants(self, info: TableInfo, database: str | None = None
+                        ) -> list[TableInfo]: ...
         def generate(self, node: exp.Expr) -> str: ...
         @property
         def _last_projections(self) -> list[exp.Expr]: ...
@@ -181,10 +182,12 @@ class DmlCompiler:
         if any(True for _ in ast.find_all(exp.Placeholder)):
             raise not_implemented("host variables in UPDATE/DELETE of a supertable")
         alias = ast.this.alias or self._ident(ast.this.this)
+        db = ast.this.args.get("catalog")
         parts: list[Plan] = []
-        for tinfo in [info, *self.descendants(info)]:
+        for tinfo in [info, *self.descendants(info, db.name if db else None)]:
             node = ast.copy()
             one = exp.Table(this=exp.to_identifier(tinfo.name),
+                            catalog=db.copy() if db else None,
                             alias=exp.TableAlias(this=exp.to_identifier(alias)))
             one.set("only", True)
             node.set("this", one)
