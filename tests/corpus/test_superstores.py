@@ -380,3 +380,21 @@ def test_hierarchy_in_another_database(connect_kwargs: dict[str, Any],
         ocur.execute("DATABASE sysmaster")
         ocur.execute("DROP DATABASE ss_other")
         other.close()
+
+
+def test_a_new_or_dropped_subtable_changes_what_a_repeated_query_reads(
+        hierarchy: ifxwire.Connection) -> None:
+    """Statements compiled before a subtable was added or dropped are not reused as they were
+    (the server's and the driver's statement caches)."""
+    cur = hierarchy.cursor()
+    cur.execute("CREATE ROW TYPE boss_t (bonus INTEGER) UNDER sales_rep_t")
+    for _ in range(2):
+        cur.execute("SELECT COUNT(*) FROM person")
+        assert cur.fetchone()[0] == 3
+    cur.execute("CREATE TABLE boss OF TYPE boss_t UNDER sales_rep")
+    cur.execute("INSERT INTO boss VALUES ('Grant', '1', 1, 0, 1, 5)")
+    cur.execute("SELECT COUNT(*) FROM person")
+    assert cur.fetchone()[0] == 4
+    cur.execute("DROP TABLE boss")
+    cur.execute("SELECT COUNT(*) FROM person")
+    assert cur.fetchone()[0] == 3
