@@ -398,3 +398,13 @@ def test_a_new_or_dropped_subtable_changes_what_a_repeated_query_reads(
     cur.execute("DROP TABLE boss")
     cur.execute("SELECT COUNT(*) FROM person")
     assert cur.fetchone()[0] == 3
+
+
+def test_a_table_named_only_is_still_a_table(scratch: ifxwire.Connection) -> None:
+    cur = scratch.cursor()
+    cur.execute("CREATE TABLE only (a INTEGER)")
+    cur.execute("INSERT INTO only (a) VALUES (1)")
+    cur.execute("SELECT a FROM only")
+    assert cur.fetchall() == [(1,)]
+    cur.execute("SELECT a FROM ONLY(only)")
+    assert cur.fetchall() == [(1,)]
