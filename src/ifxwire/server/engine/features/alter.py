@@ -293,6 +293,15 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         if not (spec.add or spec.drop or spec.modify or spec.add_constraints
                 or spec.drop_constraints):
             return
+    if (spec.add or spec.drop or spec.modify) and dc.conn.execute(
+            "SELECT type_xid FROM systables WHERE tabid = ?", (info.tabid,)).fetchone()[0]:
+        # A typed table's columns are its ROW type's fields: ALTER TABLE cannot add any
+        # (ids_sqs_0099); the server's code is not known to us.
+        raise not_implemented("ALTER TABLE adding, dropping or modifying columns of a typed "
+                              "table")
+    if spec.add_constraints and info.subtables:
+        # its subtables would inherit the constraint (ids_sqs_0565): not built
+        raise not_implemented("a constraint added to a supertable")
     constraints = read_constraints(dc.conn, info, dc.schema.tables)
     columns = [NewColumn(replace(c), quote(c.name), c.name) for c in info.columns]
     added: list[ConstraintSpec] = []
@@ -572,8 +581,16 @@ def truncate(dc: DdlContext, spec: TruncateSpec) -> TableInfo:
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T":
         raise not_implemented("TRUNCATE of a view or catalog table")
+    # A typed table's TRUNCATE empties its subtables too; there is no ONLY for it (Tutorial,
+    # "Delete all rows using TRUNCATE", ids_sqt_206).
+    tables, todo = [info], list(info.subtables)
+    while todo:
+        sub = dc.schema.tables[todo.pop(0)]
+        tables.append(sub)
+        todo += sub.subtables
     try:
-        dc.conn.execute(f"DELETE FROM {info.schema}.{quote(info.name)}")
+        for one in tables:
+            dc.conn.execute(f"DELETE FROM {one.schema}.{quote(one.name)}")
     except sqlite3.IntegrityError:
         raise EngineError(sc.FK_CHILD_EXISTS, near=info.name) from None
     return info

@@ -774,8 +774,20 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
                      children=tuple(children))
     xid = catalog_type(conn, complex_type(cx), dc.user)
     if parent_xid:
-        conn.execute("INSERT INTO sysinherits (child, parent, class) VALUES (?, ?, 'T')",
+        # class 't' is a named ROW type's inheritance, 'T' a table's (Reference, SYSINHERITS,
+        # ids_sqr_043)
+        conn.execute("INSERT INTO sysinherits (child, parent, class) VALUES (?, ?, 't')",
                      (xid, parent_xid))
+
+
+def row_type_columns(conn: sqlite3.Connection, name: str) -> tuple[int, list[tuple[str, IfxType]]]:
+    """The columns of ``CREATE TABLE t OF TYPE name``: one per field of the named ROW type,
+    inherited fields first (ids_sqs_0099); -9628 for a name that is no named ROW type."""
+    found = _named_row(conn, name)
+    if found is None:
+        raise EngineError(sc.TYPE_NOT_FOUND, near=name)
+    xid, tree = found
+    return xid, [(c.field, type_of(c)) for c in tree.children]
 
 
 def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
@@ -784,9 +796,13 @@ def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
     if found is None:
         raise EngineError(sc.ROW_TYPE_NOT_FOUND, near=spec.name)
     xid = found[0]
+    # In use: by a column, a field of another type, a typed table (systables.type_xid), or as
+    # the supertype of another type (DROP ROW TYPE, ids_sqs_0729).
     used = conn.execute("SELECT 1 FROM syscolumns WHERE extended_id = ? UNION ALL "
-                        "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ? AND extended_id <> ?",
-                        (xid, xid, xid)).fetchone()
+                        "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ? AND extended_id <> ? "
+                        "UNION ALL SELECT 1 FROM systables WHERE type_xid = ? UNION ALL "
+                        "SELECT 1 FROM sysinherits WHERE parent = ? AND class = 't'",
+                        (xid, xid, xid, xid, xid)).fetchone()
     if used:
         raise EngineError(sc.ROW_TYPE_IN_USE, near=spec.name)
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
@@ -799,6 +815,7 @@ FEATURES.complex_types = load_types
 FEATURES.complex_type = complex_type
 FEATURES.resolve_named = resolve_named
 FEATURES.catalog_type = catalog_type
+FEATURES.row_type_columns = row_type_columns
 
 
 # What the core asks of composite types, without importing this module (core/hooks.py).

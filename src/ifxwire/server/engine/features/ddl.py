@@ -23,6 +23,7 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
+from ..schema.hooks import FEATURES
 from ..sql import refusals
 from ..sql.dialect import IfxDateTimeLit, IfxIntervalLit
 from ..sql.exprs import lit, literal_type
@@ -144,6 +145,17 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         if spec.temp and name in dc.temp_tables:
             raise EngineError(sc.TEMP_EXISTS, near=name)
         raise EngineError(sc.TABLE_EXISTS, near=name)
+    type_xid = 0
+    super_tabid = 0
+    if spec.of_type is not None:
+        # A typed table: its columns are the named ROW type's fields (ids_sqs_0099); its
+        # systables row names the type in type_xid (ids_sqr_061).
+        type_xid, fields = FEATURES.row_type_columns(dc.conn, spec.of_type)
+        if spec.under is not None:
+            super_tabid = _check_under(dc, spec.under, type_xid)
+        # A field declared NOT NULL makes a NOT NULL column.
+        spec.columns = [ColumnSpec(fname, ftype.nullable(), constraints=(
+            [ConstraintSpec("N", [fname])] if ftype.notnull else [])) for fname, ftype in fields]
     seen: set[str] = set()
     serial_kinds: set[str] = set()
     for col in spec.columns:
@@ -236,6 +248,12 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         return
     cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns],
                          locklevel=spec.lock_mode or "P")
+    if type_xid:
+        dc.conn.execute("UPDATE systables SET type_xid = ? WHERE tabid = ?", (type_xid, tabid))
+    if super_tabid:
+        # sysinherits: class 'T' for a table, child and parent systables.tabid (ids_sqr_043)
+        dc.conn.execute("INSERT INTO sysinherits (child, parent, class) VALUES (?, ?, 'T')",
+                        (tabid, super_tabid))
     if spec.extents != (0, 0):  # ids_sqs_0509 EXTENT / NEXT SIZE; one not given: the default
         dc.conn.execute("UPDATE systables SET fextsize = ?, nextsize = ? WHERE tabid = ?",
                         (spec.extents[0] or 16, spec.extents[1] or 16, tabid))
@@ -281,6 +299,46 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
                     (dc.user, tabid))
     if spec.fragments is not None:
         fragments.create_table(dc, info, spec.fragments)
+
+
+def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
+    """The supertable's tabid for ``CREATE TABLE t OF TYPE sub_t UNDER supertable``: it must
+    be a typed table (ids_sqs_0099), ``sub_t`` a subtype of its type, and no other table of
+    its hierarchy typed by ``sub_t`` (ids_sqs_0566); the server's code for each refusal is not
+    known to us (-999). A supertable with constraints, indexes or triggers is refused too:
+    its subtables would inherit them (ids_sqs_0565), and a key unique across several tables
+    is not built."""
+    row = dc.conn.execute("SELECT tabid, type_xid FROM systables WHERE tabname = ? AND "
+                          "tabtype = 'T'", (supertable,)).fetchone()
+    if row is None:
+        raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=supertable)
+    tabid, super_xid = int(row[0]), int(row[1] or 0)
+    if not super_xid:
+        raise not_implemented("UNDER a table that is not a typed table")
+    parent = dc.conn.execute("SELECT parent FROM sysinherits WHERE child = ? AND class = 't'",
+                             (type_xid,)).fetchone()
+    if parent is None or int(parent[0]) != super_xid:
+        raise not_implemented("UNDER a table whose type is not the new table's supertype")
+    root = tabid
+    while (up := dc.conn.execute("SELECT parent FROM sysinherits WHERE child = ? AND "
+                                 "class = 'T'", (root,)).fetchone()) is not None:
+        root = int(up[0])
+    family, todo = [root], [root]
+    while todo:
+        kids = [int(r[0]) for r in dc.conn.execute(
+            "SELECT child FROM sysinherits WHERE parent = ? AND class = 'T'", (todo.pop(),))]
+        family += kids
+        todo += kids
+    marks = ", ".join("?" * len(family))
+    if dc.conn.execute(f"SELECT 1 FROM systables WHERE type_xid = ? AND tabid IN ({marks})",
+                       (type_xid, *family)).fetchone():
+        raise not_implemented("two tables of one type in a table hierarchy")
+    if dc.conn.execute(
+            "SELECT 1 FROM sysconstraints WHERE tabid = ? AND constrtype <> 'N' UNION ALL "
+            "SELECT 1 FROM sysindices WHERE tabid = ? UNION ALL "
+            "SELECT 1 FROM systriggers WHERE tabid = ?", (tabid, tabid, tabid)).fetchone():
+        raise not_implemented("a subtable of a table with constraints, indexes or triggers")
+    return tabid
 
 
 def _check_columns(cons: ConstraintSpec, info: TableInfo) -> list[str]:
@@ -395,6 +453,9 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T":
         raise not_implemented("index on a view or catalog table")
+    if info.subtables:
+        # its subtables would inherit it, spanning them (ids_ddi_122): not built
+        raise not_implemented("an index on a supertable")
     if len(spec.columns) > 16:
         raise EngineError(sc.SYNTAX)
     for col, _ in spec.columns:
@@ -497,6 +558,14 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
             # table" (code not known to us)
             raise not_implemented("DROP TABLE … RESTRICT of a table that foreign keys "
                                   "reference")
+        if info.subtables:
+            # A supertable: RESTRICT fails (ids_sqs_0739; the code is not known to us), the
+            # default CASCADE drops every subtable as well (ids_sqs_0738).
+            if spec.restrict:
+                raise not_implemented("DROP TABLE … RESTRICT of a supertable")
+            for sub in info.subtables:
+                sub_info = dc.schema.tables[sub]
+                drop(dc, DropObject("TABLE", TableName(sub, sub_info.owner)))
         _drop_foreign_keys_to(dc, info)
         lobstore.table_dropping(dc.conn, info)
     dc.conn.execute(f"DROP {spec.kind} {quote(name)}")
@@ -514,6 +583,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
                       "_ifx_serial", "sysfragments"):
             dc.conn.execute(f"DELETE FROM {table} WHERE tabid = ?", (gone,))
     dc.conn.execute("DELETE FROM sysdepend WHERE dtabid = ? OR btabid = ?", (tabid, tabid))
+    dc.conn.execute("DELETE FROM sysinherits WHERE child = ? AND class = 'T'", (tabid,))
     dc.conn.execute("DELETE FROM syschecks WHERE constrid NOT IN "
                     "(SELECT constrid FROM sysconstraints)")
     dc.conn.execute("DELETE FROM sysreferences WHERE constrid NOT IN "

@@ -280,6 +280,9 @@ class TableInfo:
     locklevel: str = "P"
     #: systables.rowsize, for ``rows_per_page``.
     rowsize: int = 0
+    #: a typed supertable's direct subtables (sysinherits class 'T'): a SELECT, UPDATE or
+    #: DELETE on it reaches their rows too unless ONLY (ids_sqs_1017, ids_sqs_0676)
+    subtables: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_name = {c.name: c for c in self.columns}
@@ -697,6 +700,12 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         if idxtype == "U":
             colnames = [info.columns[abs(n) - 1].name for n in parts if n]
             info.unique_indexes[idxname] = colnames
+    for child, parent in conn.execute(
+        f"SELECT child, parent FROM {p}sysinherits WHERE class = 'T' ORDER BY child"
+    ):
+        sub, sup = by_tabid.get(child), by_tabid.get(parent)
+        if sub is not None and sup is not None:
+            sup.subtables.append(sub.name)
     names: set[str] = set()
     for constrname, tabid, ctype, idxname in conn.execute(
         f"SELECT constrname, tabid, constrtype, idxname FROM {p}sysconstraints"

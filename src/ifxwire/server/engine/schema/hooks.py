@@ -47,6 +47,9 @@ class FeatureCatalog:
     resolve_named: Callable[[sqlite3.Connection, IfxType], IfxType] = _unregistered
     #: ... a column type's sysxtdtypes row: (connection, type, owner) -> extended_id
     catalog_type: Callable[[sqlite3.Connection, IfxType, str], int] = _unregistered
+    #: ... a typed table's columns: (connection, named ROW type) -> (extended_id, fields)
+    row_type_columns: Callable[[sqlite3.Connection, str],
+                               tuple[int, list[tuple[str, IfxType]]]] = _unregistered
 
 
 FEATURES = FeatureCatalog()

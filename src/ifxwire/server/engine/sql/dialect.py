@@ -658,6 +658,17 @@ class IfxExprParser(parser.Parser):
     ) -> exp.Table | exp.Dot | None:
         if fast:
             return None
+        if (not schema and self._curr and self._next and self._curr.text.upper() == "ONLY"
+                and self._next.token_type == TokenType.L_PAREN):
+            # (not for INSERT INTO only (columns): a table named "only")
+            # ONLY(supertable): its own rows, not its subtables' (Syntax guide, "The ONLY
+            # Keyword", ids_sqs_1017; DELETE, ids_sqs_0676)
+            self._advance(2)
+            only = self._parse_table_parts(schema, is_db_reference, wildcard)
+            self._match_r_paren()
+            if isinstance(only, exp.Table):
+                only.set("only", True)
+            return only
         database: str | None = None
         if self._curr and self._next and self._curr.token_type in self.ID_VAR_TOKENS | {
             TokenType.VAR

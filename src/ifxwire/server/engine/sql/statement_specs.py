@@ -97,6 +97,10 @@ class CreateTable:
     extents: tuple[int, int] = (0, 0)
     # FRAGMENT BY: sysfragments rows, and rows that fit no fragment refused (fragments.py)
     fragments: FragmentScheme | None = None
+    # OF TYPE row_t: a typed table, its columns the named ROW type's fields (ids_sqs_0099)
+    of_type: str | None = None
+    # UNDER supertable: a subtable of a table hierarchy (ids_sqs_0565)
+    under: str | None = None
 
 
 @dataclass

@@ -126,9 +126,7 @@ class CreateParser(IfxExprParser):
         if_not_exists = self._if_exists(negate=True)
         table = self._table_name()
         if self._at("OF", "TYPE"):
-            # A typed table over a named ROW type (Guide to SQL: Syntax, CREATE TABLE, "OF
-            # TYPE Clause"): its rows are ROW values; not built.
-            raise not_implemented("CREATE TABLE ... OF TYPE")
+            return self._create_typed_table(table, temp, if_not_exists)
         as_select = None if temp else self._as_select_columns()
         if as_select is not None:
             query = self._parse_select()
@@ -153,6 +151,41 @@ class CreateParser(IfxExprParser):
         put, lock_mode = self._table_options()
         spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode,
                            self._extents, self._fragments)
+        return _stmt("create_temp_table" if temp else "create_table", spec)
+
+    def _create_typed_table(self, table: TableName, temp: bool,
+                            if_not_exists: bool) -> exp.Expr:
+        """``CREATE TABLE t OF TYPE row_t [(table constraints)] [UNDER super] [options]``
+        (Syntax guide, "OF TYPE Clause", ids_sqs_0099): the columns are the named ROW type's
+        fields, so the statement names none; only multiple-column constraints may follow.
+        UNDER makes it a subtable in a table hierarchy (ids_sqs_0565), checked and recorded
+        by ddl.create_table."""
+        self._advance(2)  # OF TYPE
+        of_type = self._name()
+        constraints: list[ConstraintSpec] = []
+        if self._match(TokenType.L_PAREN):
+            while True:
+                cons = self._table_constraint()
+                if cons is None:
+                    # Column definitions: the ROW type declares the columns (ids_sqs_0099).
+                    self.raise_error("Expected a table constraint")
+                    raise AssertionError
+                constraints.append(cons)
+                if not self._match(TokenType.COMMA):
+                    break
+            self._match_r_paren()
+        under = None
+        if self._word() == "UNDER":
+            self._advance()
+            under = self._name()
+        put, lock_mode = self._table_options()
+        if under is None and self._word() == "UNDER":  # options may come before UNDER
+            self._advance()
+            under = self._name()
+        if under is not None and temp:
+            raise not_implemented("a temporary table in a table hierarchy")
+        spec = CreateTable(table, [], constraints, temp, if_not_exists, put, lock_mode,
+                           self._extents, self._fragments, of_type=of_type, under=under)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _as_select_columns(self) -> list[str] | None:

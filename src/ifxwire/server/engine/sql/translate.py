@@ -313,6 +313,23 @@ class Compiler(DmlCompiler):
                                db=col.args["catalog"].copy() if col.args.get("catalog") else None)
             col.replace(exp.Dot(this=inner, expression=col.this.copy()))
 
+    def descendants(self, info: TableInfo, database: str | None = None) -> list[TableInfo]:
+        """Every table under a typed supertable, depth first (sysinherits class 'T'), in the
+        supertable's database (``database``: None for the current one)."""
+        out: list[TableInfo] = []
+        for name in info.subtables:
+            sub = self.lookup.resolve(name, None, database, 0)
+            out += [sub, *self.descendants(sub, database)]
+        return out
+
+    def hierarchy_sql(self, info: TableInfo, database: str | None = None) -> str:
+        """The rows a query on supertable ``info`` reads: its own and every subtable's, in the
+        supertable's columns only (a subtable's own columns are not the supertable's)."""
+        cols = ", ".join(c.name for c in info.columns)
+        prefix = f"{database}:" if database else ""
+        return " UNION ALL ".join(f"SELECT {cols} FROM ONLY({prefix}{t.name})"
+                                  for t in [info, *self.descendants(info, database)])
+
     def resolve_tables(self, ast: exp.Expr) -> dict[str, object]:
         cte_names = {cte.alias for cte in ast.find_all(exp.CTE)}
         mapping: dict[str, dict[str, dict[str, str]]] = {}
@@ -325,6 +342,19 @@ class Compiler(DmlCompiler):
             info = self.lookup.resolve(name, owner.name if owner else None,
                                        database.name if database else None, 0)
             alias = table.alias or name
+            if info.kind == "T" and info.subtables and not table.args.get("only"):
+                # A supertable's rows and its subtables' rows, in the supertable's columns
+                # (Tutorial, ids_sqt_106; Syntax guide, ids_sqs_1017)
+                self.session_dependent = True
+                sub = parse(self.hierarchy_sql(info, database.name if database else None),
+                            False)
+                sub = normalize_identifiers(sub, dialect=_dialect(False))
+                for schema, tables in self.resolve_tables(sub).items():
+                    assert isinstance(tables, dict)
+                    mapping.setdefault(schema, {}).update(tables)
+                table.replace(exp.Subquery(this=sub, alias=exp.TableAlias(
+                    this=exp.to_identifier(alias))))
+                continue
             if info.kind == "X":
                 self.session_dependent = True
                 sub = parse(info.virtual_sql or "", False)

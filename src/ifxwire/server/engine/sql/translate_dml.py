@@ -40,6 +40,8 @@ class DmlCompiler:
         def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                           rename: bool = False) -> Plan: ...
         def remember(self, info: TableInfo) -> None: ...
+        def descendants(self, info: TableInfo, database: str | None = None
+                        ) -> list[TableInfo]: ...
         def generate(self, node: exp.Expr) -> str: ...
         @property
         def _last_projections(self) -> list[exp.Expr]: ...
@@ -170,8 +172,36 @@ class DmlCompiler:
                 "dbhostname")), it.varchar(128), col.type))
         return None
 
+    def hierarchy_dml(self, ast: exp.Update | exp.Delete, info: TableInfo) -> Plan | None:
+        """UPDATE or DELETE on a typed supertable without ONLY: the same statement on it and
+        on each of its subtables (Tutorial, ids_sqt_211; Syntax guide, ids_sqs_0676), run as
+        the parts of one plan (triggers.run_merge sums their row counts). None when the
+        target has no subtables or is ONLY(...)."""
+        if not info.subtables or ast.this.args.get("only"):
+            return None
+        if any(True for _ in ast.find_all(exp.Placeholder)):
+            raise not_implemented("host variables in UPDATE/DELETE of a supertable")
+        alias = ast.this.alias or self._ident(ast.this.this)
+        db = ast.this.args.get("catalog")
+        parts: list[Plan] = []
+        for tinfo in [info, *self.descendants(info, db.name if db else None)]:
+            node = ast.copy()
+            one = exp.Table(this=exp.to_identifier(tinfo.name),
+                            catalog=db.copy() if db else None,
+                            alias=exp.TableAlias(this=exp.to_identifier(alias)))
+            one.set("only", True)
+            node.set("this", one)
+            part = (self.compile_update(node) if isinstance(node, exp.Update)
+                    else self.compile_delete(node))
+            parts.append(part.finish(self.ctx))
+        kind = StmtType.UPDATE if isinstance(ast, exp.Update) else StmtType.DELETE
+        return Plan("merge", kind, table=info, parts=parts)
+
     def compile_update(self, ast: exp.Update) -> Plan:
         info = self.target(ast.this)
+        whole = self.hierarchy_dml(ast, info)
+        if whole is not None:
+            return whole
         alias = ast.this.alias or self._ident(ast.this.this)
         sets: list[tuple[ColumnInfo, exp.Expr]] = []
         for target, value in self.assignments(ast.expressions, [c.name for c in info.columns]):
@@ -302,6 +332,9 @@ class DmlCompiler:
 
     def compile_delete(self, ast: exp.Delete) -> Plan:
         info = self.target(ast.this)
+        whole = self.hierarchy_dml(ast, info)
+        if whole is not None:
+            return whole
         alias = ast.this.alias or self._ident(ast.this.this)
         select = exp.Select(expressions=[exp.Literal.number(1)]).from_(ast.this.copy())
         where = ast.args.get("where")
