@@ -12,11 +12,31 @@ that run (after one untimed warm-up read per configuration):
 * ``P partitions, 1 server``: P connections to the first server;
 * ``P partitions, S servers``: P connections spread over the S processes.
 
+Then the same reads against the replay server (bench/replay.py, issue 25's alternative to
+4 server processes), so the figures measure the client and the wire rather than the embedded
+server's scans (pure Python over SQLite, ~5 µs of its CPU a row):
+
+* ``--servers`` replay processes start, each forwarding to one of the live servers. The
+  1-partition read is recorded once through the first of them (its connection: login, the
+  MIN/MAX, the whole SELECT, the close); the P-partition read is recorded once with slice i's
+  connection going through replay process i (``read_partitioned`` puts slice i on
+  ``dsn[i % len(dsn)]``; slice 0's connection also carries the MIN/MAX). A replay process
+  records the first connection of a key, so each slice's conversation (its own statement,
+  its own range) is recorded once, from the real server.
+* Each recording is then served by its own process: ``1 partition (replay)`` reads its own
+  recording, ``P partitions (replay, S processes)`` reads the P recordings in parallel. Every
+  read checks the row count, and the replay processes' counters (length mismatches, turns
+  exhausted, errors) are printed: a replay that does not fit cannot pass unnoticed.
+
+Server CPU is the serving processes' CPU (``/proc``) during the measured read: the sum over
+the ifxwire-server processes, or over the replay processes.
+
 Not a test: nothing asserts the ratio; the report states it. On a machine with fewer cores
 than servers + 1 the servers compete with each other and with the client for CPU, which the
 report prints (``os.cpu_count()`` and the load average) beside the figures.
 
-    python bench/arrow_partition_bench.py [--rows N] [--partitions P] [--servers S] [--repeat K]
+    python -m bench.arrow_partition_bench [--rows N] [--partitions P] [--servers S]
+        [--repeat K] [--mode live|replay|both] [--index]
 """
 
 from __future__ import annotations
@@ -28,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 COLUMNS = "a INTEGER, b VARCHAR(20), c DECIMAL(12,2), d DATE, e FLOAT"
 
 
-def _load(host: str, port: int, rows: int) -> None:
+def _load(host: str, port: int, rows: int, index: bool) -> None:
     import datetime as dt
     from decimal import Decimal
 
@@ -60,6 +81,13 @@ def _load(host: str, port: int, rows: int) -> None:
             cur.execute(f"INSERT INTO t_part SELECT a + {have}, b, c, d, e + {have} "
                         f"FROM t_part WHERE a < {take}")
             have += take
+        if index:
+            cur.execute("CREATE INDEX t_part_a ON t_part (a)")
+
+
+def _dsn(host: str, port: int) -> dict[str, Any]:
+    return {"host": host, "port": port, "user": "informix", "password": "in4mix",
+            "database": "bench_part"}
 
 
 def _read(dsns: list[dict[str, Any]], partitions: int, rows: int) -> tuple[float, float]:
@@ -72,37 +100,120 @@ def _read(dsns: list[dict[str, Any]], partitions: int, rows: int) -> tuple[float
     return wall, cpu
 
 
-def measure(rows: int, partitions: int, servers: int, repeat: int) -> dict[str, Any]:
+def _cpu(pids: Sequence[int]) -> float:
+    from bench.procstat import process_cpu
+
+    return sum(process_cpu(pid) or 0.0 for pid in pids)
+
+
+#: A configuration: (DSNs, partitions, pids of the processes that serve it).
+Config = tuple[list[dict[str, Any]], int, list[int]]
+
+
+def _best_of(configs: dict[str, Config], rows: int, repeat: int,
+             out: dict[str, Any]) -> None:
+    """Best wall of ``repeat`` reads per configuration (interleaved, so a load spike hits
+    every one), with the client's CPU and the serving processes' CPU of that read."""
+    for targets, n, _ in configs.values():  # warm-up: imports, server page caches
+        _read(targets, n, rows)
+    for _ in range(repeat):
+        for name, (targets, n, pids) in configs.items():
+            s0 = _cpu(pids)
+            wall, cpu = _read(targets, n, rows)
+            server = _cpu(pids) - s0
+            best = out.get(name)
+            if best is None or wall < best["wall"]:
+                out[name] = {"wall": wall, "client_cpu": cpu, "server_cpu": server}
+
+
+class _Replay:
+    """One bench/replay.py process (JSON lines on stdin/stdout), forwarding to ``upstream``."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        from bench import run as bench_run
+
+        self.proc = bench_run.LineProcess(
+            "replay", [sys.executable, "-m", "bench.replay", "--upstream",
+                       f"{upstream[0]}:{upstream[1]}"],
+            bench_run.child_env(), subprocess.DEVNULL, role="servers")
+        self.pid = int(self.proc.read(60)["pid"])
+
+    def call(self, cmd: str, key: str) -> dict[str, Any]:
+        reply = self.proc.call(json.dumps({"cmd": cmd, "key": key}), timeout=600)
+        if not reply.get("ok"):
+            raise RuntimeError(f"replay {cmd} {key}: {reply.get('error')}")
+        return reply
+
+    def close(self) -> None:
+        self.proc.close(json.dumps({"cmd": "quit"}))
+
+
+def _recorded(replays: list[_Replay], key: str, read: Callable[[list[dict[str, Any]]], Any],
+              ) -> list[dict[str, Any]]:
+    """Record ``read`` (given one DSN per replay process) once, then serve each process's
+    recording: the DSNs that replay it."""
+    ports = [r.call("record", key)["port"] for r in replays]
+    read([_dsn("127.0.0.1", port) for port in ports])
+    for r in replays:
+        r.call("stop_record", key)
+    return [_dsn("127.0.0.1", r.call("serve", key)["port"]) for r in replays]
+
+
+def measure_replay(live: list[dict[str, Any]], rows: int, partitions: int,
+                   repeat: int) -> dict[str, Any]:
+    """1 partition vs ``partitions`` partitions, each slice's recording replayed by its own
+    process (see the module's docstring)."""
+    replays = [_Replay((live[i % len(live)]["host"], live[i % len(live)]["port"]))
+               for i in range(partitions)]
+    try:
+        one = _recorded(replays[:1], "one", lambda d: _read(d, 1, rows))
+        many = _recorded(replays, "many", lambda d: _read(d, partitions, rows))
+        pids = [r.pid for r in replays]
+        configs: dict[str, Config] = {
+            "1 partition (replay)": (one, 1, pids[:1]),
+            f"{partitions} partitions (replay, {partitions} processes)":
+                (many, partitions, pids),
+        }
+        results: dict[str, Any] = {}
+        _best_of(configs, rows, repeat, results)
+        stats = {f"{key} {i}": replays[i].call("stats", key)
+                 for key, count in (("one", 1), ("many", partitions)) for i in range(count)}
+        return {"results": results, "stats": stats}
+    finally:
+        for r in replays:
+            r.close()
+
+
+def measure(rows: int, partitions: int, servers: int, repeat: int, mode: str = "both",
+            index: bool = False) -> dict[str, Any]:
     from bench import run as bench_run
 
     with tempfile.TemporaryDirectory(prefix="ifxwire-part-") as data:
         srv = bench_run.ServerProcess(Path(data), subprocess.DEVNULL)
         try:
             t0 = time.perf_counter()
-            _load(srv.host, srv.port, rows)
+            _load(srv.host, srv.port, rows, index)
             load_s = time.perf_counter() - t0
         finally:
             srv.stop()
         procs = [bench_run.ServerProcess(Path(data), subprocess.DEVNULL) for _ in range(servers)]
         try:
-            dsns = [{"host": p.host, "port": p.port, "user": "informix", "password": "in4mix",
-                     "database": "bench_part"} for p in procs]
-            configs = {
-                "1 partition": (dsns[:1], 1),
-                f"{partitions} partitions, 1 server": (dsns[:1], partitions),
-                f"{partitions} partitions, {servers} servers": (dsns, partitions),
-            }
+            dsns = [_dsn(p.host, p.port) for p in procs]
+            pids = [p.pid for p in procs]
             out: dict[str, Any] = {"rows": rows, "partitions": partitions, "servers": servers,
-                                   "load_s": load_s, "cpus": os.cpu_count(),
+                                   "index": index, "load_s": load_s, "cpus": os.cpu_count(),
                                    "loadavg": os.getloadavg(), "results": {}}
-            for targets, n in configs.values():  # warm-up: imports, server page caches
-                _read(targets, n, rows)
-            for _ in range(repeat):  # interleaved, so a load spike hits every configuration
-                for name, (targets, n) in configs.items():
-                    wall, cpu = _read(targets, n, rows)
-                    best = out["results"].get(name)
-                    if best is None or wall < best["wall"]:
-                        out["results"][name] = {"wall": wall, "client_cpu": cpu}
+            if mode in ("live", "both"):
+                configs: dict[str, Config] = {
+                    "1 partition": (dsns[:1], 1, pids[:1]),
+                    f"{partitions} partitions, 1 server": (dsns[:1], partitions, pids[:1]),
+                    f"{partitions} partitions, {servers} servers": (dsns, partitions, pids),
+                }
+                _best_of(configs, rows, repeat, out["results"])
+            if mode in ("replay", "both"):
+                rep = measure_replay(dsns, rows, partitions, repeat)
+                out["results"].update(rep["results"])
+                out["replay_stats"] = rep["stats"]
             out["loadavg_after"] = os.getloadavg()
             return out
         finally:
@@ -111,19 +222,28 @@ def measure(rows: int, partitions: int, servers: int, repeat: int) -> dict[str, 
 
 
 def report(r: dict[str, Any]) -> str:
-    base = r["results"]["1 partition"]["wall"]
+    res = r["results"]
     lines = [
-        f"## read_partitioned, {r['rows']} rows ({COLUMNS})",
+        f"## read_partitioned, {r['rows']} rows ({COLUMNS})"
+        + (", index on a" if r.get("index") else ""),
         "",
         f"{r['cpus']} CPUs, load average {r['loadavg'][0]:.1f} before / "
         f"{r['loadavg_after'][0]:.1f} after; best wall of the repeats.",
         "",
-        "| configuration | wall | client CPU | speed-up vs 1 partition |",
-        "|---|---|---|---|",
+        "| configuration | wall | client CPU | server CPU | speed-up vs 1 partition |",
+        "|---|---|---|---|---|",
     ]
-    for name, v in r["results"].items():
+    for name, v in res.items():
+        base = res["1 partition (replay)" if "replay" in name else "1 partition"]["wall"]
         lines.append(f"| {name} | {v['wall']:.2f} s | {v['client_cpu']:.2f} s | "
-                     f"{base / v['wall']:.2f}× |")
+                     f"{v['server_cpu']:.2f} s | {base / v['wall']:.2f}× |")
+    stats = r.get("replay_stats")
+    if stats:
+        bad = {k: v for k, v in stats.items()
+               if v["length_mismatch"] or v["exhausted"] or v["errors"]}
+        lines += ["", "Replay: " + (f"mismatches {bad}" if bad else
+                                    "every recording served whole (no length mismatch, "
+                                    "nothing exhausted, no error)")]
     return "\n".join(lines)
 
 
@@ -133,9 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--partitions", type=int, default=4)
     p.add_argument("--servers", type=int, default=4)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--mode", choices=("live", "replay", "both"), default="both",
+                   help="real servers, the replay server, or both (default)")
+    p.add_argument("--index", action="store_true", help="an index on the partition column")
     p.add_argument("--out", help="also write the figures as JSON here")
     args = p.parse_args(argv)
-    r = measure(args.rows, args.partitions, args.servers, args.repeat)
+    r = measure(args.rows, args.partitions, args.servers, args.repeat, args.mode, args.index)
     if args.out:
         Path(args.out).write_text(json.dumps(r, indent=1))
     print(report(r))

@@ -30,7 +30,8 @@ from .protocol.columns import ColumnDesc
 from .types.errors import CodecError
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
-__all__ = ["RawRun", "RawRuns", "columnar_shape", "run_batch"]
+__all__ = ["RawRun", "RawRuns", "columnar_shape", "gather_primitive", "primitive_array",
+           "run_batch"]
 
 _T = TypeCode
 #: type code -> (wire width, Arrow primitive name, NULL test: "min" integer or "ones" float)
@@ -154,25 +155,40 @@ def run_batch(pa: Any, pc: Any, schema: Any, shape: Sequence[ColumnSpec], stride
                 values = [None if v is None else conv(v) for v in values]
             arrays.append(pa.array(values, type=field.type))
             continue
-        out = bytearray(n * width)
-        for j in range(width):
-            out[width - 1 - j :: width] = data[start + j :: stride]
-        buf = pa.py_buffer(out)
-        if detail == "min":
-            t = getattr(pa, _SIGNED[width])()
-            raw = pa.Array.from_buffers(t, n, [None, buf])
-            mask = pc.equal(raw, pa.scalar(-(1 << (width * 8 - 1)), t))
-        else:
-            t = getattr(pa, _UNSIGNED[width])()
-            raw = pa.Array.from_buffers(t, n, [None, buf])
-            mask = pc.equal(raw, pa.scalar((1 << (width * 8)) - 1, t))
-        validity = None
-        if pc.any(mask).as_py():
-            validity = pc.invert(mask).buffers()[1]
-        if kind == "date32":
-            days = pa.Array.from_buffers(pa.int32(), n, [validity, buf])
-            arr = pc.subtract(days, pa.scalar(_EPOCH_SHIFT, pa.int32())).cast(pa.date32())
-        else:
-            arr = pa.Array.from_buffers(field.type, n, [validity, buf])
-        arrays.append(arr)
+        arrays.append(gather_primitive(pa, pc, data, n, stride, start, width, detail, field,
+                                       kind == "date32"))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def gather_primitive(pa: Any, pc: Any, data: bytes, n: int, stride: int, start: int,
+                     width: int, null: str, field: Any, date: bool) -> Any:
+    """One fixed-width numeric column of ``n`` tuples of ``stride`` bytes, at ``start`` in
+    each (header included): gathered and byte-swapped in one move, then primitive_array.
+    ``data`` holds exactly ``n`` tuples."""
+    out = bytearray(n * width)
+    for j in range(width):
+        out[width - 1 - j :: width] = data[start + j :: stride]
+    return primitive_array(pa, pc, out, n, width, null, field, date)
+
+
+def primitive_array(pa: Any, pc: Any, values: Any, n: int, width: int, null: str, field: Any,
+                    date: bool) -> Any:
+    """``n`` little-endian values of ``width`` bytes as the field's Arrow array, NULL-masked
+    (``null``: "min" for an integer's most negative value, "ones" for a float's all-ones
+    bits; ``date``: a DATE, whose day numbers are shifted to Arrow's epoch)."""
+    buf = pa.py_buffer(values)
+    if null == "min":
+        t = getattr(pa, _SIGNED[width])()
+        raw = pa.Array.from_buffers(t, n, [None, buf])
+        mask = pc.equal(raw, pa.scalar(-(1 << (width * 8 - 1)), t))
+    else:
+        t = getattr(pa, _UNSIGNED[width])()
+        raw = pa.Array.from_buffers(t, n, [None, buf])
+        mask = pc.equal(raw, pa.scalar((1 << (width * 8)) - 1, t))
+    validity = None
+    if pc.any(mask).as_py():
+        validity = pc.invert(mask).buffers()[1]
+    if date:
+        days = pa.Array.from_buffers(pa.int32(), n, [validity, buf])
+        return pc.subtract(days, pa.scalar(_EPOCH_SHIFT, pa.int32())).cast(pa.date32())
+    return pa.Array.from_buffers(field.type, n, [validity, buf])

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import arrow as _arrow
 from .. import arrowcols as _cols
+from .. import arrowlists as _lists
 from .. import arrowtuples as _tup
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
@@ -86,8 +87,8 @@ _LOB_KINDS = frozenset({TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CL
 class _Source:
     """What a batch generator needs: pyarrow, the result's plan, the columnar shape if any."""
 
-    __slots__ = ("c_plan", "enc", "keep", "pa", "pc", "pending", "plan", "raw", "row_decoder",
-                 "shape", "size", "tplan", "whole")
+    __slots__ = ("c_plan", "enc", "keep", "lshape", "pa", "pc", "pending", "plan", "raw",
+                 "row_decoder", "shape", "size", "tplan", "whole")
 
     def __init__(self, cur: Cursor, rows_per_batch: int | None, whole: bool = False) -> None:
         self.size = _check_size(rows_per_batch)
@@ -105,16 +106,18 @@ class _Source:
         self.shape: list[_cols.ColumnSpec] | None = None
         self.tplan: list[_tup.Spec] | None = None
         self.c_plan: tuple[tuple[Any, ...], ...] | None = None
-        self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | None = None
+        self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | _lists.ListRuns | None = None
         self.enc = _tup.enc_kind(conn.encoding)
         self.keep = conn.keep_char_padding
         if cur._active_adapters().has_user_loaders:
             return
         # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
         # accelerator is in use; else the strided gather for fixed-stride layouts of
-        # primitives only; else the pure column walker (a DECIMAL or CHAR the gather would
-        # decode value by value costs it more than the walker's whole row); else (BYTE/TEXT,
-        # BLOB/CLOB, DISTINCT) the row path.
+        # primitives only; else, for integer LIST/MULTISET columns beside primitives, stride
+        # runs where the reply has them and the walker for the rest (arrowlists.py); else the
+        # pure column walker (a DECIMAL or CHAR the gather would decode value by value costs
+        # it more than the walker's whole row); else (BYTE/TEXT, BLOB/CLOB, DISTINCT) the row
+        # path.
         tplan = _tup.tuple_plan(cur._columns, conn.encoding, conn.keep_char_padding)
         shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
@@ -135,6 +138,13 @@ class _Source:
             walk = _tup.column_walker(tuple(cur._columns), conn.encoding,
                                       conn.keep_char_padding)
             self.raw = _tup.ColumnRuns(walk, len(cur._columns))
+            lshape = _lists.list_shape(cur._columns, conn.encoding)
+            if lshape is not None:
+                import pyarrow.compute
+
+                self.pc = pyarrow.compute
+                self.lshape = lshape
+                self.raw = _lists.ListRuns(self.pa, self.pc, lshape, self.raw)
 
     def _fallback(self, data: bytes, count: int) -> Any:
         return _arrow.batch_from_rows(self.pa, self.plan, _tup.run_rows(data, count,
@@ -155,6 +165,10 @@ class _Source:
             return self._cut(_tup.fed_batches(self.pa, self.plan.schema, self.tplan,
                                               self.plan.converters, items, open_cols,
                                               self._run_batch, pending))
+        elif isinstance(first, (_lists.StrideRun, _tup.ColumnRun)) and isinstance(
+                self.raw, _lists.ListRuns):
+            return self._cut(_lists.batches(self.pa, self.pc, self.plan.schema,
+                                            self.plan.converters, self.raw, items))
         elif isinstance(first, _tup.ColumnRun):
             assert isinstance(self.raw, _tup.ColumnRuns)
             batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items,
@@ -202,7 +216,7 @@ class _Source:
         ``before`` is the batch held before the call: not replaced, nothing was fetched."""
         rows = cur._raw
         if rows is not before and rows and isinstance(
-                rows[0], (_tup.TupleRun, _tup.FedRun, _tup.ColumnRun)):
+                rows[0], (_tup.TupleRun, _tup.FedRun, _tup.ColumnRun, _lists.StrideRun)):
             extra = sum(r.ntuples for r in rows) - len(rows)
         elif rows is not before and rows and isinstance(rows[0], _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns)
