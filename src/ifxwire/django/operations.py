@@ -28,6 +28,18 @@ Params = tuple[Any, ...] | list[Any]
 DT = "DATETIME YEAR TO FRACTION(5)"
 TM = "DATETIME HOUR TO FRACTION(5)"
 
+#: Django's arithmetic and bitwise connectors Informix writes as functions (it has no ``%``,
+#: ``^``, ``&``, ``|``, ``#``, ``<<``, ``>>`` operators); the others are Django's infix forms.
+_CONNECTORS = {
+    "%%": "MOD({lhs}, {rhs})",
+    "^": "POW({lhs}, {rhs})",
+    "&": "BITAND({lhs}, {rhs})",
+    "|": "BITOR({lhs}, {rhs})",
+    "#": "BITXOR({lhs}, {rhs})",
+    "<<": "({lhs} * POW(2, {rhs}))::BIGINT",
+    ">>": "FLOOR({lhs} / POW(2, {rhs}))::BIGINT",
+}
+
 
 def _iso_thursday(sql: str) -> str:
     """The Thursday of the ISO week of a DATE/DATETIME: its ISO year is the week's year."""
@@ -183,22 +195,10 @@ class DatabaseOperations(BaseDatabaseOperations):
 
     # ---- expressions
     def combine_expression(self, connector: str, sub_expressions: list[str]) -> str:
-        lhs, rhs = sub_expressions[0], sub_expressions[-1]
-        if connector == "%%":
-            return f"MOD({lhs}, {rhs})"
-        if connector == "^":
-            return f"POW({lhs}, {rhs})"
-        if connector == "&":
-            return f"BITAND({lhs}, {rhs})"
-        if connector == "|":
-            return f"BITOR({lhs}, {rhs})"
-        if connector == "#":
-            return f"BITXOR({lhs}, {rhs})"
-        if connector == "<<":
-            return f"({lhs} * POW(2, {rhs}))::BIGINT"
-        if connector == ">>":
-            return f"FLOOR({lhs} / POW(2, {rhs}))::BIGINT"
-        return str(super().combine_expression(connector, sub_expressions))
+        form = _CONNECTORS.get(connector)
+        if form is None:
+            return str(super().combine_expression(connector, sub_expressions))
+        return form.format(lhs=sub_expressions[0], rhs=sub_expressions[-1])
 
     def combine_duration_expression(self, connector: str, sub_expressions: list[str]) -> str:
         if connector not in ("+", "-"):

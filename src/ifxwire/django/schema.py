@@ -88,25 +88,23 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     def _alter_column_type_sql(self, model: Any, old_field: Any, new_field: Any,
                                new_type: str, old_collation: Any,
                                new_collation: Any) -> Any:
-        text = f"MODIFY ({self.quote_name(new_field.column)} " \
-               f"{self._alter_type_text(new_field, new_type)}"
-        if new_field.has_db_default():
-            default_sql, params = self.db_default_sql(new_field)
-            text += f" DEFAULT {default_sql % tuple(self.quote_value(p) for p in params)}"
-        if not old_field.null:
-            text += " NOT NULL"
-        return (text + ")", []), []
+        return (self._modify_sql(new_field, new_type, old_field.null), []), []
 
     def _alter_column_null_sql(self, model: Any, old_field: Any, new_field: Any) -> Any:
         new_type = new_field.db_parameters(connection=self.connection)["type"]
-        text = f"MODIFY ({self.quote_name(new_field.column)} " \
-               f"{self._alter_type_text(new_field, new_type)}"
-        if new_field.has_db_default():
-            default_sql, params = self.db_default_sql(new_field)
+        return self._modify_sql(new_field, new_type, new_field.null), []
+
+    def _modify_sql(self, field: Any, new_type: str, null: bool) -> str:
+        """``MODIFY (column type [DEFAULT x] [NOT NULL])``: Informix's MODIFY restates the
+        whole column, so a type change and a NULL change write the same clause (the default
+        written in, a MODIFY takes no parameters)."""
+        text = f"MODIFY ({self.quote_name(field.column)} {self._alter_type_text(field, new_type)}"
+        if field.has_db_default():
+            default_sql, params = self.db_default_sql(field)
             text += f" DEFAULT {default_sql % tuple(self.quote_value(p) for p in params)}"
-        if not new_field.null:
+        if not null:
             text += " NOT NULL"
-        return text + ")", []
+        return text + ")"
 
     def db_default_sql(self, field: Any) -> Any:
         from django.db.models.expressions import Value
