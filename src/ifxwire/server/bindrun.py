@@ -40,6 +40,9 @@ _HEADER = TYPE_IND_PREC
 _TEXT = PLAIN_TEXT
 _FIXED = PLAIN_FIXED
 _FLOAT = PLAIN_FLOAT
+#: Items whose value is ``u16 length, data, a pad byte when the length is odd``: the text
+#: types and DECIMAL/MONEY (one set: skipping them is the same step).
+_U16_LENGTH = PLAIN_TEXT | PLAIN_DECIMAL
 RUN_DECODERS_MAX = 64  # compiled decoders kept (one per header sequence and encoding)
 
 #: (buffer, start of the first item, end of the received bytes) -> (values, end) or None.
@@ -59,7 +62,7 @@ def headers_at(buf: bytearray, pos: int, end: int, nparams: int) -> list[bytes] 
             return None
         out.append(bytes(buf[pos : pos + 6]))
         pos += 6
-        if base in _TEXT:
+        if base in _U16_LENGTH:
             if pos + 2 > end:
                 return None
             n = (buf[pos] << 8) | buf[pos + 1]
@@ -70,11 +73,6 @@ def headers_at(buf: bytearray, pos: int, end: int, nparams: int) -> list[bytes] 
             pos += _FIXED[base][1]
         elif base == PLAIN_DATE:
             pos += 4
-        elif base in PLAIN_DECIMAL:
-            if pos + 2 > end:
-                return None
-            n = (buf[pos] << 8) | buf[pos + 1]
-            pos += 2 + n + (n & 1)
         else:
             return None
     return out if pos <= end else None
