@@ -334,8 +334,8 @@ def _datetime_fields(value: object, layout: _Layout) -> list[int]:
     """The field values a DATETIME of ``layout`` needs, taken from a Python value."""
     # (year, month, day, hour, minute, second, microsecond): index = unit // 2 for whole units.
     fields: tuple[int | None, ...]
-    if isinstance(value, datetime):
-        if value.tzinfo is not None:
+    if isinstance(value, (datetime, DateTimeFields)):  # DateTimeFields has no tzinfo
+        if getattr(value, "tzinfo", None) is not None:
             raise CodecError(f"DATETIME has no time zone; refusing to drop it from {value!r}")
         fields = (
             value.year,
@@ -352,16 +352,6 @@ def _datetime_fields(value: object, layout: _Layout) -> list[int]:
         if value.tzinfo is not None:
             raise CodecError(f"DATETIME has no time zone; refusing to drop it from {value!r}")
         fields = (None, None, None, value.hour, value.minute, value.second, value.microsecond)
-    elif isinstance(value, DateTimeFields):
-        fields = (
-            value.year,
-            value.month,
-            value.day,
-            value.hour,
-            value.minute,
-            value.second,
-            value.microsecond,
-        )
     else:
         raise CodecError(f"DATETIME needs a datetime, date or time, got {type(value).__name__}")
     out: list[int] = []
