@@ -41,6 +41,23 @@ _CONNECTORS = {
 }
 
 
+def plain_literal(value: Any) -> str | None:
+    """NULL, a BOOLEAN (``'t'``/``'f'``) or a number as SQL text; None for any other value
+    (the query log quotes its text, the schema editor writes dates, times and intervals)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "'t'" if value else "'f'"
+    if isinstance(value, (int, float, decimal.Decimal)):
+        return str(value)
+    return None
+
+
+def quoted(text: str) -> str:
+    """A string literal: quotes doubled."""
+    return "'" + text.replace("'", "''") + "'"
+
+
 def _iso_thursday(sql: str) -> str:
     """The Thursday of the ISO week of a DATE/DATETIME: its ISO year is the week's year."""
     return f"(DATE({sql}) - MOD(WEEKDAY({sql}) + 6, 7) + 3)"
@@ -99,13 +116,8 @@ class DatabaseOperations(BaseDatabaseOperations):
         """The statement with its parameters written in as literals, for Django's query log
         (the wire carries them apart; this text is for reading, not for running)."""
         def literal(value: Any) -> str:
-            if value is None:
-                return "NULL"
-            if isinstance(value, bool):
-                return "'t'" if value else "'f'"
-            if isinstance(value, (int, float, decimal.Decimal)):
-                return str(value)
-            return "'" + str(value).replace("'", "''") + "'"
+            text = plain_literal(value)
+            return text if text is not None else quoted(str(value))
 
         # the text the cursor really ran: an execute_wrapper may have changed Django's
         sql = getattr(cursor, "last_sql", None) or sql

@@ -11,11 +11,12 @@ Defaults are literals (no parameters in DDL).
 from __future__ import annotations
 
 import datetime
-import decimal
 import uuid
 from typing import Any
 
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+from .operations import plain_literal, quoted
 
 
 class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
@@ -49,12 +50,9 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     sql_rename_index = "RENAME INDEX %(old_name)s TO %(new_name)s"
 
     def quote_value(self, value: Any) -> str:
-        if value is None:
-            return "NULL"
-        if isinstance(value, bool):
-            return "'t'" if value else "'f'"
-        if isinstance(value, (int, float, decimal.Decimal)):
-            return str(value)
+        text = plain_literal(value)
+        if text is not None:
+            return text
         if isinstance(value, datetime.datetime):
             text = value.replace(tzinfo=None).isoformat(" ", timespec="microseconds")
             return f"DATETIME({text[:-1]}) YEAR TO FRACTION(5)"
@@ -75,7 +73,7 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
             value = value.hex
         if isinstance(value, (bytes, bytearray, memoryview)):
             raise ValueError("Informix has no literal for BYTE values")
-        return "'" + str(value).replace("'", "''") + "'"
+        return quoted(str(value))
 
     def prepare_default(self, value: Any) -> str:
         return self.quote_value(value)
