@@ -491,11 +491,8 @@ class ExprTranslator:
     def comparison(self, node: exp.Binary) -> exp.Expr:
         left, right = self.binary_operands(node)
         left, right, dec = self.compare(left, right)
-        if dec:
-            left = exp.Collate(this=left, expression=exp.Var(this="IFXDEC"))
-        node.set("this", left)
         node.set("expression", right)
-        return typed(node, it.BOOLEAN)
+        return _compared(node, left, dec)
 
     def logical(self, node: exp.Expr) -> exp.Expr:
         for key in ("this", "expression"):
@@ -589,10 +586,7 @@ class ExprTranslator:
             if this2 is not this and not self.is_const(this):
                 this = this2
             node.set(key, other)
-        if dec:
-            this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
-        node.set("this", this)
-        return typed(node, it.BOOLEAN)
+        return _compared(node, this, dec)
 
     def in_(self, node: exp.In) -> exp.Expr:
         if node.args.get("field") is not None:
@@ -612,11 +606,8 @@ class ExprTranslator:
                 ty(new_this)) != storage_kind(ty(this)):
                 pass
             items.append(other)
-        if dec:
-            this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
-        node.set("this", this)
         node.set("expressions", items)
-        return typed(node, it.BOOLEAN)
+        return _compared(node, this, dec)
 
     def is_(self, node: exp.Is) -> exp.Expr:
         node.set("this", self.tx(node.this))
@@ -863,3 +854,12 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,
 }
+
+
+def _compared(node: exp.Expr, this: exp.Expr, dec: bool) -> exp.Expr:
+    """A comparison (``=``, BETWEEN, IN) with its left operand set: under the IFXDEC
+    collation when decimals compare (``compare`` said so), so SQLite orders them as numbers."""
+    if dec:
+        this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
+    node.set("this", this)
+    return typed(node, it.BOOLEAN)
