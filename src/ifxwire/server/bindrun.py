@@ -121,6 +121,16 @@ def compiled_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder | No
     return decode
 
 
+#: Generated lines reading a u16-length item (text, DECIMAL/MONEY): its length ``n`` and the
+#: end of its data ``q``, or None when the item is not complete before ``end``.
+_U16_ITEM = (
+    "    if p + 8 > end:\n        return None",
+    "    n = (buf[p + 6] << 8) | buf[p + 7]",
+    "    q = p + 8 + n",
+    "    if q > end:\n        return None",
+)
+
+
 def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
     """A function decoding one row of items with exactly these ``headers`` (see module doc).
 
@@ -136,10 +146,7 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
         lines.append(f"    if not sw(h{i}, p, end):\n        return None")
         if base in _TEXT:
             lines += [
-                "    if p + 8 > end:\n        return None",
-                "    n = (buf[p + 6] << 8) | buf[p + 7]",
-                "    q = p + 8 + n",
-                "    if q > end:\n        return None",
+                *_U16_ITEM,
                 "    try:",
                 f"        v{i} = str(buf[p + 8 : q], enc)",
                 "    except (UnicodeDecodeError, LookupError):\n        return None",
@@ -163,10 +170,7 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
             ]
         elif base in PLAIN_DECIMAL:
             lines += [
-                "    if p + 8 > end:\n        return None",
-                "    n = (buf[p + 6] << 8) | buf[p + 7]",
-                "    q = p + 8 + n",
-                "    if q > end:\n        return None",
+                *_U16_ITEM,
                 "    try:",
                 f"        v{i} = ddec(buf, p + 8, n)",
                 "    except Exception:\n        return None",
