@@ -21,6 +21,7 @@ from ..client import blobstream as _bs
 from ..client import fastpath as _fp
 from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P
+from ..client.lobpieces import WRITE_MESSAGE, binary_pieces, split_pieces
 from ..client.resources import AsyncClosing
 from ..client.steps import Op, Steps
 from ..errors import InterfaceError
@@ -72,10 +73,10 @@ class AsyncSmartLob(LocatorBase, AsyncClosing):
         """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
         return await self._do(self._readinto_op(b))
 
-    async def write_from(self, source: Any, chunk: int = _fp.WRITE_MESSAGE) -> int:
+    async def write_from(self, source: Any, chunk: int = WRITE_MESSAGE) -> int:
         """Copy a binary file-like object (plain or with a coroutine ``read``) in at the
         position, ``chunk`` bytes at a time."""
-        return await self._do(self._write_pieces_op(_lob.binary_pieces(source, chunk)))
+        return await self._do(self._write_pieces_op(binary_pieces(source, chunk)))
 
     async def copy_to(self, target: Any, chunk: int = _fp.COPY_MESSAGE) -> int:
         """Copy from the position to the end into a binary file-like object (its ``write``
@@ -93,7 +94,7 @@ class AsyncBlob(AsyncSmartLob):
         return await self.read(-1)
 
     async def write(self, data: bytes | bytearray | memoryview) -> int:
-        return await self._do(self._write_pieces_op(_lob.split_pieces(data)))
+        return await self._do(self._write_pieces_op(split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
         return _apieces(self.read, size, True)

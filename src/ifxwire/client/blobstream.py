@@ -39,7 +39,7 @@ from ..types import blobs as _blobs
 from ..types.bind import BLOB_BIND_TYPES, _item
 from ..types.values import Text
 from .binds import bind_message
-from .sources import SourceChanged, source_error, source_label
+from .sources import SourceChanged, remaining, source_error, source_label
 from .steps import FLUSH, Steps
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class StreamedBlob:
     def __init__(self, source: Any, text: bool, encoding: str) -> None:
         self.text = text
         self.label = source_label(source)
-        size = _remaining(source)
+        size = remaining(source)
         if size is None or _gives_text(source):
             source, size = _spool(source, encoding)
         if size > _blobs.BLOB_MAX:
@@ -150,19 +150,6 @@ class _Framer:
             if rest & 1:
                 parts.append(b"\0")
         return parts
-
-
-def _remaining(source: Any) -> int | None:
-    """Bytes left in a seekable object, without reading them."""
-    try:
-        if not source.seekable():
-            return None
-        here = source.tell()
-        end = source.seek(0, io.SEEK_END)
-        source.seek(here)
-        return int(end - here)
-    except (AttributeError, OSError, ValueError):
-        return None
 
 
 def _gives_text(source: Any) -> bool:

@@ -20,6 +20,7 @@ from ..protocol.requests import (
     put_file_read_head,
 )
 from ..protocol.wire import Writer
+from .lobpieces import WRITE_MESSAGE
 from .replies import Reply
 from .sources import SourceChanged
 
@@ -41,9 +42,9 @@ class _Session(Protocol):
 
 __all__ = ["answer_file_request"]
 
-#: Bytes per message of a client file's data (the size of a smart-LOB write message,
-#: client/fastpath.py ``WRITE_MESSAGE``: sent whole, then the next is read from the file).
-_MESSAGE = 1024 * 1024
+#: Bytes per message of a client file's data (the size of a smart-LOB write message: sent
+#: whole, then the next is read from the file).
+_MESSAGE = WRITE_MESSAGE
 
 
 # JDBC IfxSmBlob LO_O_* flags in an SQ_FILE open request.

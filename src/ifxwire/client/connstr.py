@@ -125,6 +125,18 @@ def _port(service: str) -> int | None:
         return None
 
 
+def _unknown(source: str, word: str, key: str, previous: str | None, password_hint: str,
+             known: str) -> InterfaceError:
+    """The error for an unknown keyword (or JDBC property), showing no value: right after
+    the password it is most likely the rest of a password holding ';' (``PWD=ab;cd=1``), so
+    not even the key is shown; otherwise the key only, when it looks like one (its text is
+    the caller's, never a password, which is a value)."""
+    if previous == "password":
+        return InterfaceError(f"{source}: an unknown {word} follows the password{password_hint}")
+    shown = key if re.fullmatch(r"[A-Z0-9_]{1,40}", key) else f"a {word}"
+    return InterfaceError(f"{source}: unknown {word} {shown}; known: {known}")
+
+
 def parse_keyword_string(text: str) -> dict[str, object]:
     """connect() keywords from an IfxPy/ODBC connection string (see the module docstring).
 
@@ -137,17 +149,10 @@ def parse_keyword_string(text: str) -> dict[str, object]:
     for key, value in _pairs(text):
         name = _KEYWORDS.get(key)
         if name is None:
-            if previous == "password":
-                # Most likely the rest of a password holding ';' (PWD=ab;cd=1): never shown.
-                raise InterfaceError(
-                    "connection string: an unknown keyword follows the password; a password "
-                    "holding ';' must be written in braces (PWD={...})"
-                )
-            # The key only: its text is the caller's (never a password, which is a value).
-            shown = key if re.fullmatch(r"[A-Z0-9_]{1,40}", key) else "a keyword"
-            raise InterfaceError(
-                f"connection string: unknown keyword {shown}; known: {', '.join(sorted(_KEYWORDS))}"
-            )
+            raise _unknown(
+                "connection string", "keyword", key, previous,
+                "; a password holding ';' must be written in braces (PWD={...})",
+                ", ".join(sorted(_KEYWORDS)))
         previous = name
         if name in out:
             raise InterfaceError(f"connection string: {key} is given twice")
@@ -297,17 +302,11 @@ def parse_jdbc_url(url: str) -> dict[str, object]:
             previous = key
             continue
         if name is None:
-            if previous == "password":
-                raise InterfaceError(
-                    "JDBC URL: an unknown property follows the password (a JDBC URL cannot "
-                    "hold a password with ';': pass it as password=...)"
-                )
-            shown = key if re.fullmatch(r"[A-Z0-9_]{1,40}", key) else "a property"
-            raise InterfaceError(
-                f"JDBC URL: unknown property {shown}; known: "
+            raise _unknown(
+                "JDBC URL", "property", key, previous,
+                " (a JDBC URL cannot hold a password with ';': pass it as password=...)",
                 f"{', '.join(sorted(_JDBC_PROPERTIES))} and the login environment variables "
-                "(DBDATE, OPTCOMPIND, ...)"
-            )
+                "(DBDATE, OPTCOMPIND, ...)")
         if name in out:
             raise InterfaceError(f"JDBC URL: {key} is given twice (or in the URL and as a "
                                  "property)")

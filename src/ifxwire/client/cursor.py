@@ -35,6 +35,7 @@ from ..rows import tuple_row
 from ..types.errors import CodecError
 from . import blobstream as _blobstream
 from . import lob as _lob
+from . import lobparams as _lobparams
 from .binds import bind_message
 from .cancel import timeout_scope
 from .connection import Connection, codec_error
@@ -97,7 +98,7 @@ class Cursor(CursorState):
         conn = self.connection
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
-        streamed = bool(plan.nparams) and _lob.has_file_values(values)
+        streamed = bool(plan.nparams) and _lobparams.has_file_values(values)
         bind = (
             bind_message(values, conn.encoding, self._active_adapters(), conn._blob_width)
             if plan.nparams and not streamed
@@ -121,7 +122,7 @@ class Cursor(CursorState):
         else:
             p, cached = yield from conn._statement_op(operation, plan)
         try:
-            if plan.nparams and _lob.needs_pass(p, values, streamed):
+            if plan.nparams and _lobparams.needs_pass(p, values, streamed):
                 # Values for BLOB/CLOB parameters go into new smart large objects first
                 # (in autocommit mode, in one transaction with the statement:
                 # Connection._lob_txn_begin).

@@ -7,7 +7,7 @@ write. Like JDBC's ``executeFastPath``, a call made with autocommit off in a log
 begins the transaction first (a pipelined ``BEGIN EOT``), and in an ANSI database with
 autocommit on a ``COMMIT`` follows.
 
-Every operation is an ``Op`` (client/connection.py) run blocking by the sync connection and
+Every operation is an ``Op`` (client/steps.py) run blocking by the sync connection and
 awaited by the asyncio one: nothing here is written twice.
 """
 
@@ -26,6 +26,7 @@ from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EOT
 from ..protocol.wire import Writer
 from ..types import smartlob as slo
 from .binds import bind_message
+from .lobpieces import Pieces
 from .replies import Reply
 from .steps import Op, Steps
 
@@ -34,8 +35,7 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-#: Bytes of data per SQ_LODATA write message: one round trip each, pipelined in a window.
-WRITE_MESSAGE = 1024 * 1024
+#: SQ_LODATA write messages carry at most ``lobpieces.WRITE_MESSAGE`` bytes each.
 #: SQ_LODATA write messages in flight at once (bounds the memory a large write holds).
 WRITE_WINDOW = 4
 #: Most bytes one SQ_LODATA read asks for: the reply is read into one buffer.
@@ -357,15 +357,6 @@ def rotating(size: int, count: int = READ_WINDOW + 1) -> Iterator[memoryview]:
     views = [memoryview(bytearray(size)) for _ in range(count)]
     while True:
         yield from views
-
-
-def slices(view: memoryview, size: int = READ_MESSAGE) -> Iterator[memoryview]:
-    """``view`` cut into consecutive parts of at most ``size`` bytes."""
-    for at in range(0, len(view), size):
-        yield view[at : at + size]
-
-
-Pieces = Iterable[bytes | bytearray | memoryview] | AsyncIterable[bytes | bytearray | memoryview]
 
 
 def write_pieces_op(

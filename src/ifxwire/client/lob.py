@@ -12,9 +12,9 @@ written as text in the connection's code set (positions stay in bytes).
 Binding: a ``Blob``/``Clob`` binds its locator (a SENDRECV item named ``blob``/``clob``,
 byte-for-byte what JDBC sends); bytes, str and file-likes bound to a BLOB/CLOB parameter are
 first stored in a new object (``ifx_lo_create`` + SQ_LODATA + ``ifx_lo_close``), as JDBC's
-``setBytes``/``setString``/``setBinaryStream`` do. ``prepare_params`` decides per parameter from
-the statement's SQ_IDESCRIBE, which it asks for once per statement only when a value could
-need it.
+``setBytes``/``setString``/``setBinaryStream`` do (``prepare_params_op``). Which parameters
+need that is decided in ``client/lobparams.py``; a value's bytes are cut into write messages
+in ``client/lobpieces.py`` (neither needs the session: both stay out of the import circle).
 
 SQ_FILE requests (``LOTOFILE``/``FILETOBLOB`` with ``'client'``) are answered in
 ``client/clientfiles.py``.
@@ -26,19 +26,29 @@ import codecs
 import inspect
 import io
 import struct
-from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
+from ..errors import DataError, InterfaceError, ProgrammingError
 from ..protocol.codes import XID_BLOB, XID_CLOB, TypeCode
 from ..protocol.requests import cidescribe_group
 from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
+from .lobparams import param_actions, several_writes, wants_describe
+from .lobpieces import (
+    WRITE_MESSAGE,
+    Pieces,
+    binary_pieces,
+    decode_clob,
+    encode_clob,
+    slices,
+    source_pieces,
+    split_pieces,
+)
 from .replies import Reply
 from .resources import Closing
-from .sources import source_error
-from .statements import lob_columns, lob_kind, set_params
+from .statements import lob_columns, set_params
 from .steps import Op
 
 if TYPE_CHECKING:
@@ -152,20 +162,6 @@ def stat_size(stat: object) -> int:
     return slo.lo_stat_size(stat)
 
 
-def decode_clob(data: bytes, encoding: str) -> str:
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise DataError(f"CLOB bytes are not valid {encoding}: {exc}") from None
-
-
-def encode_clob(text: str, encoding: str) -> bytes:
-    try:
-        return text.encode(encoding)
-    except UnicodeEncodeError as exc:
-        raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
-
-
 # --------------------------------------------------------------------------------------------
 # The objects
 # --------------------------------------------------------------------------------------------
@@ -173,7 +169,7 @@ def encode_clob(text: str, encoding: str) -> bytes:
 
 class LocatorBase:
     """What the sync and asyncio LOB objects share: the locator, the descriptor state, the
-    bind form, and every operation as an ``Op`` (client/connection.py) on the sync session
+    bind form, and every operation as an ``Op`` (client/steps.py) on the sync session
     ``_session``: ``SmartLob`` runs them blocking under the connection's lock, the asyncio
     ``AsyncSmartLob`` awaits them. No I/O here."""
 
@@ -363,7 +359,7 @@ class LocatorBase:
             yield from self._read_stream_op(_fp.rotating(_fp.READ_MESSAGE), out.extend)
             return bytes(out)
         buf = bytearray(n)
-        del buf[(yield from self._read_stream_op(_fp.slices(memoryview(buf)))) :]
+        del buf[(yield from self._read_stream_op(slices(memoryview(buf), _fp.READ_MESSAGE))) :]
         return bytes(buf)
 
     def _readinto_op(self, b: bytearray | memoryview) -> Op[int]:
@@ -372,14 +368,14 @@ class LocatorBase:
             if not len(view):
                 return 0
             return (yield from self._read_into_sink_op(view, len(view)))
-        return (yield from self._read_stream_op(_fp.slices(view)))
+        return (yield from self._read_stream_op(slices(view, _fp.READ_MESSAGE)))
 
     def _copy_to_op(self, target: Any, chunk: int) -> Op[int]:
         size = max(1, min(chunk, _fp.COPY_MESSAGE))
         return (yield from self._read_stream_op(
             _fp.rotating(size, _fp.COPY_WINDOW + 1), target.write, _fp.COPY_WINDOW))
 
-    def _write_pieces_op(self, pieces: _fp.Pieces) -> Op[int]:
+    def _write_pieces_op(self, pieces: Pieces) -> Op[int]:
         fd = yield from self._ensure_op(True)
         yield from self._sync_op(fd)
         n = yield from _fp.write_pieces_op(self._session, fd, pieces)
@@ -446,7 +442,7 @@ class SmartLob(LocatorBase, Closing):
         """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
         return self._do(self._readinto_op(b))
 
-    def write_from(self, source: BinaryIO | Any, chunk: int = _fp.WRITE_MESSAGE) -> int:
+    def write_from(self, source: BinaryIO | Any, chunk: int = WRITE_MESSAGE) -> int:
         """Copy a binary file-like object in at the position, ``chunk`` bytes at a time."""
         return self._do(self._write_pieces_op(binary_pieces(source, chunk)))
 
@@ -564,66 +560,6 @@ class Clob(ClobText, SmartLob):
 # --------------------------------------------------------------------------------------------
 
 
-def _read_source(read: Any, chunk: Any) -> Any:
-    """One read of a file-like object; its failure becomes a DataError naming it (the
-    original is the cause), so callers see one PEP 249 class whatever the object raised."""
-    try:
-        return read(chunk)
-    except Exception as exc:
-        raise source_error(exc, getattr(read, "__self__", None)) from exc
-
-
-def _file_pieces(source: Any, chunk: int) -> Iterator[bytes | memoryview]:
-    """A binary file-like object's data in pieces of ``chunk`` bytes. With ``readinto`` the
-    pieces are views of one reused buffer, each valid until the next is taken (every consumer
-    sends a piece before asking for the next)."""
-    readinto = getattr(source, "readinto", None)
-    if readinto is not None and not isinstance(source, io.TextIOBase):
-        view = memoryview(bytearray(chunk))
-        while True:
-            got = 0
-            while got < chunk:
-                n = _read_source(readinto, view[got:])
-                if n is None:
-                    raise DataError("the file-like object has no data ready (non-blocking)",
-                                    sqlstate="22000")
-                if not n:
-                    break
-                got += n
-            if not got:
-                return
-            yield view[:got]
-            if got < chunk:
-                return
-    read = source.read
-    while True:
-        piece = _read_source(read, chunk)
-        if not piece:
-            return
-        if isinstance(piece, str):
-            raise ProgrammingError("a BLOB needs a binary file-like object (this one gives str)")
-        yield piece
-
-
-def _text_pieces(source: Any, chunk: int, encoding: str) -> Iterator[bytes]:
-    encoder = codecs.getincrementalencoder(encoding)("strict")
-    read = source.read
-    while True:
-        piece = _read_source(read, chunk)
-        if not piece:
-            tail = encoder.encode("", final=True)
-            if tail:
-                yield tail
-            return
-        if isinstance(piece, (bytes, bytearray)):
-            yield bytes(piece)  # a binary file into a CLOB: already in the code set
-            continue
-        try:
-            yield encoder.encode(piece)
-        except UnicodeEncodeError as exc:
-            raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
-
-
 #: Makes the driver's object for a locator: ``(locator, is_clob) -> Blob/Clob`` (or the
 #: asyncio AsyncBlob/AsyncClob), so the operations below serve both drivers.
 LobFactory = Callable[[bytes, bool], LocatorBase]
@@ -661,69 +597,12 @@ def create_lob(conn: Connection, source: object, clob: bool) -> LocatorBase:
 CREATE_ARGS = (_DEFAULT_SPEC, slo.LO_RDWR, _ZERO_LOCATOR)
 
 
-def source_pieces(source: object, clob: bool, encoding: str) -> _fp.Pieces:
-    """The bytes of a value for a new object, in pieces of at most ``WRITE_MESSAGE`` (a
-    file-like object is read as they are taken; one whose ``read`` is a coroutine gives an
-    async iterable, for the asyncio driver)."""
-    if isinstance(source, str):
-        return split_pieces(encode_clob(source, encoding))
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return split_pieces(source)
-    if hasattr(source, "read"):
-        chunk = _fp.WRITE_MESSAGE // 4 if clob else _fp.WRITE_MESSAGE
-        if inspect.iscoroutinefunction(source.read):
-            return _async_pieces(source, chunk, encoding if clob else None)
-        return _text_pieces(source, chunk, encoding) if clob else _file_pieces(source, chunk)
-    raise ProgrammingError(
-        f"cannot store a {type(source).__name__} in a {'CLOB' if clob else 'BLOB'}")
-
-
-def binary_pieces(source: Any, chunk: int) -> _fp.Pieces:
-    """A binary file-like's data in pieces (async ones when its ``read`` is a coroutine)."""
-    if inspect.iscoroutinefunction(getattr(source, "read", None)):
-        return _async_pieces(source, chunk, None)
-    return _file_pieces(source, chunk)
-
-
-async def _async_pieces(source: Any, chunk: int, encoding: str | None
-                        ) -> AsyncIterator[bytes | memoryview]:
-    """The data of a file-like whose ``read`` is a coroutine (aiofiles and similar);
-    ``encoding`` set: text is encoded (a CLOB)."""
-    encoder = codecs.getincrementalencoder(encoding or "ascii")("strict")
-    while True:
-        try:
-            piece = await source.read(chunk)
-        except Exception as exc:
-            raise source_error(exc, source) from exc
-        if not piece:
-            if encoding is not None:
-                tail = encoder.encode("", final=True)
-                if tail:
-                    yield tail
-            return
-        if isinstance(piece, str):
-            if encoding is None:
-                raise ProgrammingError(
-                    "a BLOB needs a binary file-like object (this one gives str)")
-            try:
-                yield encoder.encode(piece)
-            except UnicodeEncodeError as exc:
-                raise DataError(f"CLOB text cannot be encoded in {encoding}: {exc}") from None
-        else:
-            yield bytes(piece)
-
-
 def created(values: Sequence[object]) -> tuple[bytes, int]:
     """The locator and descriptor ``ifx_lo_create`` returned."""
     locator, fd = [*values, None, None][:2]
     if not isinstance(locator, (bytes, bytearray)) or not isinstance(fd, int):
         raise InterfaceError("ifx_lo_create returned no locator and descriptor")
     return bytes(locator), fd
-
-
-def split_pieces(data: bytes | bytearray | memoryview) -> Iterator[memoryview]:
-    """``data`` in SQ_LODATA write messages of at most WRITE_MESSAGE bytes."""
-    return _fp.slices(memoryview(data).cast("B"), _fp.WRITE_MESSAGE)
 
 
 def _abandon_op(conn: Connection, fd: int, locator: bytes) -> Op[None]:
@@ -771,39 +650,6 @@ def wrap_rows_op(conn: Connection, lobs: Sequence[tuple[int, bool]],
 # Parameters
 # --------------------------------------------------------------------------------------------
 
-#: Statement types whose parameters may be stored in BLOB/CLOB/BYTE/TEXT columns.
-_STORING = frozenset({4, 6, 56})  # UPDATE, INSERT, EXECUTE PROCEDURE
-
-
-def _may_need_lob(value: object) -> bool:
-    return isinstance(value, (str, bytes, bytearray, memoryview)) or (
-        hasattr(value, "read") and not is_locator(value))
-
-
-def has_file_values(values: Sequence[object]) -> bool:
-    """Whether any value is a file-like object (it cannot be bound before the statement's
-    parameters are known)."""
-    return any(hasattr(v, "read") and not is_locator(v) for v in values)
-
-
-def needs_pass(p: Prepared, values: Sequence[object], streamed: bool) -> bool:
-    """Whether ``prepare_params`` must look at these values: cheap for the common case (a
-    statement already described with no BLOB/CLOB/BYTE/TEXT parameter)."""
-    if streamed:
-        return True
-    descs = p.param_descs
-    if descs is None:
-        return wants_describe(p, values)
-    return bool(p.lob_params) and any(_may_need_lob(v) for v in values)
-
-
-def wants_describe(p: Prepared, values: Sequence[object]) -> bool:
-    """Whether the statement's parameters must be described before binding ``values``: a
-    statement that stores values, not yet described, with a value a BLOB/CLOB could take."""
-    return (p.param_descs is None and p.stmt_type in _STORING
-            and any(_may_need_lob(v) for v in values))
-
-
 def idescribe_group(conn: Connection, p: Prepared) -> tuple[bytes, Reply]:
     """``ID CIDESCRIBE EOT``, what JDBC's prepareStatement sends (J§3.2)."""
     return cidescribe_group(p.stmt_id), conn._reply()
@@ -827,7 +673,7 @@ def prepare_params_op(conn: Connection, p: Prepared, values: Sequence[object],
         described(conn, p, group[1])
     out = list(values)
     actions = list(param_actions(p, values))
-    if any(action == "lob" and _several_writes(values[i]) for i, action, _ in actions):
+    if any(action == "lob" and several_writes(values[i]) for i, action, _ in actions):
         yield from conn._lob_txn_begin_op()
     for i, action, flag in actions:
         if action == "lob":
@@ -839,49 +685,3 @@ def prepare_params_op(conn: Connection, p: Prepared, values: Sequence[object],
         else:
             out[i] = StreamedBlob(values[i], flag, conn.encoding)
     return out
-
-
-def _several_writes(value: object) -> bool:
-    """Whether storing ``value`` may take more than one SQ_LODATA write (a file-like of
-    unknown or large size, a value over ``WRITE_MESSAGE``): then a transaction around the
-    statement saves a commit per write; for one write it would only add two round trips."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return memoryview(value).nbytes > _fp.WRITE_MESSAGE
-    if isinstance(value, str):
-        return len(value) > _fp.WRITE_MESSAGE // 4
-    if hasattr(value, "read"):
-        from .blobstream import _remaining
-
-        left = _remaining(value)
-        return left is None or left > _fp.WRITE_MESSAGE
-    return False
-
-
-def param_actions(p: Prepared, values: Sequence[object]) -> Iterator[tuple[int, str, bool]]:
-    """What a described statement's values need before binding: ``(index, "lob", is_clob)``
-    for a value to store in a new BLOB/CLOB, ``(index, "stream", is_text)`` for a file-like
-    for BYTE/TEXT. A file-like anywhere else is refused."""
-    descs = p.param_descs
-    if not descs:
-        if any(hasattr(v, "read") and not is_locator(v) for v in values):
-            raise NotSupportedError(
-                "a file-like parameter needs a statement that stores it (INSERT, UPDATE, "
-                "EXECUTE PROCEDURE)")
-        return
-    for i, (value, desc) in enumerate(zip(values, descs, strict=False)):
-        if value is None or is_locator(value):
-            continue
-        kind = lob_kind(desc)
-        if kind is not None and _may_need_lob(value):
-            yield i, "lob", kind == XID_CLOB
-        elif desc.base in (_T.BYTE, _T.TEXT) and hasattr(value, "read"):
-            yield i, "stream", desc.base == _T.TEXT
-        elif hasattr(value, "read"):
-            raise NotSupportedError(
-                f"parameter {i + 1}: a file-like object can go into BLOB, CLOB, BYTE or TEXT, "
-                f"not type {desc.base}")
-
-
-def is_locator(value: object) -> bool:
-    """A Blob/Clob (sync or asyncio): bound as its locator."""
-    return getattr(type(value), "_ifx_locator", False) is True

@@ -1,5 +1,5 @@
-"""File-like objects the driver reads values from: one error for a read that failed, and one
-for a source whose size changed after the driver announced it.
+"""File-like objects the driver reads values from: one error for a read that failed, one for a
+source whose size changed after the driver announced it, and how many bytes one has left.
 
 Both are DataError with SQLSTATE 22000 (data exception), whatever the object raised (its
 exception is the ``__cause__``), and name the object: a file's name when it has one.
@@ -7,12 +7,13 @@ exception is the ``__cause__``), and name the object: a file's name when it has 
 
 from __future__ import annotations
 
+import io
 import os
 from typing import Any
 
 from ..errors import DataError
 
-__all__ = ["SourceChanged", "source_error", "source_label"]
+__all__ = ["SourceChanged", "remaining", "source_error", "source_label"]
 
 
 def source_label(source: Any) -> str:
@@ -50,3 +51,16 @@ class SourceChanged(DataError):
         self.label = label
         self.announced = announced
         self.sent = sent
+
+
+def remaining(source: Any) -> int | None:
+    """Bytes left in a seekable object, without reading them."""
+    try:
+        if not source.seekable():
+            return None
+        here = source.tell()
+        end = source.seek(0, io.SEEK_END)
+        source.seek(here)
+        return int(end - here)
+    except (AttributeError, OSError, ValueError):
+        return None

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import datetime
 import decimal
-import time
 import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+# PEP 249's ticks constructors: the same values as IfxPyDbi's (local time, whole seconds).
+from ..dbapi import DateFromTicks as DateFromTicks
+from ..dbapi import TimeFromTicks as TimeFromTicks
+from ..dbapi import TimestampFromTicks as TimestampFromTicks
 from . import ifxpy as IfxPy
 
 __version__ = IfxPy.__version__
@@ -163,18 +166,6 @@ def Timestamp(
     year: int, month: int, day: int, hour: int, minute: int, second: int
 ) -> datetime.datetime:
     return datetime.datetime(year, month, day, hour, minute, second)
-
-
-def DateFromTicks(ticks: float) -> datetime.date:
-    return Date(*time.localtime(ticks)[:3])
-
-
-def TimeFromTicks(ticks: float) -> datetime.time:
-    return Time(*time.localtime(ticks)[3:6])
-
-
-def TimestampFromTicks(ticks: float) -> datetime.datetime:
-    return Timestamp(*time.localtime(ticks)[:6])
 
 
 def Binary(string: bytes | str) -> bytes:

@@ -28,6 +28,35 @@ Params = tuple[Any, ...] | list[Any]
 DT = "DATETIME YEAR TO FRACTION(5)"
 TM = "DATETIME HOUR TO FRACTION(5)"
 
+#: Django's arithmetic and bitwise connectors Informix writes as functions (it has no ``%``,
+#: ``^``, ``&``, ``|``, ``#``, ``<<``, ``>>`` operators); the others are Django's infix forms.
+_CONNECTORS = {
+    "%%": "MOD({lhs}, {rhs})",
+    "^": "POW({lhs}, {rhs})",
+    "&": "BITAND({lhs}, {rhs})",
+    "|": "BITOR({lhs}, {rhs})",
+    "#": "BITXOR({lhs}, {rhs})",
+    "<<": "({lhs} * POW(2, {rhs}))::BIGINT",
+    ">>": "FLOOR({lhs} / POW(2, {rhs}))::BIGINT",
+}
+
+
+def plain_literal(value: Any) -> str | None:
+    """NULL, a BOOLEAN (``'t'``/``'f'``) or a number as SQL text; None for any other value
+    (the query log quotes its text, the schema editor writes dates, times and intervals)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "'t'" if value else "'f'"
+    if isinstance(value, (int, float, decimal.Decimal)):
+        return str(value)
+    return None
+
+
+def quoted(text: str) -> str:
+    """A string literal: quotes doubled."""
+    return "'" + text.replace("'", "''") + "'"
+
 
 def _iso_thursday(sql: str) -> str:
     """The Thursday of the ISO week of a DATE/DATETIME: its ISO year is the week's year."""
@@ -87,13 +116,8 @@ class DatabaseOperations(BaseDatabaseOperations):
         """The statement with its parameters written in as literals, for Django's query log
         (the wire carries them apart; this text is for reading, not for running)."""
         def literal(value: Any) -> str:
-            if value is None:
-                return "NULL"
-            if isinstance(value, bool):
-                return "'t'" if value else "'f'"
-            if isinstance(value, (int, float, decimal.Decimal)):
-                return str(value)
-            return "'" + str(value).replace("'", "''") + "'"
+            text = plain_literal(value)
+            return text if text is not None else quoted(str(value))
 
         # the text the cursor really ran: an execute_wrapper may have changed Django's
         sql = getattr(cursor, "last_sql", None) or sql
@@ -183,22 +207,10 @@ class DatabaseOperations(BaseDatabaseOperations):
 
     # ---- expressions
     def combine_expression(self, connector: str, sub_expressions: list[str]) -> str:
-        lhs, rhs = sub_expressions[0], sub_expressions[-1]
-        if connector == "%%":
-            return f"MOD({lhs}, {rhs})"
-        if connector == "^":
-            return f"POW({lhs}, {rhs})"
-        if connector == "&":
-            return f"BITAND({lhs}, {rhs})"
-        if connector == "|":
-            return f"BITOR({lhs}, {rhs})"
-        if connector == "#":
-            return f"BITXOR({lhs}, {rhs})"
-        if connector == "<<":
-            return f"({lhs} * POW(2, {rhs}))::BIGINT"
-        if connector == ">>":
-            return f"FLOOR({lhs} / POW(2, {rhs}))::BIGINT"
-        return str(super().combine_expression(connector, sub_expressions))
+        form = _CONNECTORS.get(connector)
+        if form is None:
+            return str(super().combine_expression(connector, sub_expressions))
+        return form.format(lhs=sub_expressions[0], rhs=sub_expressions[-1])
 
     def combine_duration_expression(self, connector: str, sub_expressions: list[str]) -> str:
         if connector not in ("+", "-"):

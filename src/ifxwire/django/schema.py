@@ -11,11 +11,12 @@ Defaults are literals (no parameters in DDL).
 from __future__ import annotations
 
 import datetime
-import decimal
 import uuid
 from typing import Any
 
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+from .operations import plain_literal, quoted
 
 
 class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
@@ -49,12 +50,9 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     sql_rename_index = "RENAME INDEX %(old_name)s TO %(new_name)s"
 
     def quote_value(self, value: Any) -> str:
-        if value is None:
-            return "NULL"
-        if isinstance(value, bool):
-            return "'t'" if value else "'f'"
-        if isinstance(value, (int, float, decimal.Decimal)):
-            return str(value)
+        text = plain_literal(value)
+        if text is not None:
+            return text
         if isinstance(value, datetime.datetime):
             text = value.replace(tzinfo=None).isoformat(" ", timespec="microseconds")
             return f"DATETIME({text[:-1]}) YEAR TO FRACTION(5)"
@@ -75,7 +73,7 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
             value = value.hex
         if isinstance(value, (bytes, bytearray, memoryview)):
             raise ValueError("Informix has no literal for BYTE values")
-        return "'" + str(value).replace("'", "''") + "'"
+        return quoted(str(value))
 
     def prepare_default(self, value: Any) -> str:
         return self.quote_value(value)
@@ -88,25 +86,23 @@ class DatabaseSchemaEditor(BaseDatabaseSchemaEditor):
     def _alter_column_type_sql(self, model: Any, old_field: Any, new_field: Any,
                                new_type: str, old_collation: Any,
                                new_collation: Any) -> Any:
-        text = f"MODIFY ({self.quote_name(new_field.column)} " \
-               f"{self._alter_type_text(new_field, new_type)}"
-        if new_field.has_db_default():
-            default_sql, params = self.db_default_sql(new_field)
-            text += f" DEFAULT {default_sql % tuple(self.quote_value(p) for p in params)}"
-        if not old_field.null:
-            text += " NOT NULL"
-        return (text + ")", []), []
+        return (self._modify_sql(new_field, new_type, old_field.null), []), []
 
     def _alter_column_null_sql(self, model: Any, old_field: Any, new_field: Any) -> Any:
         new_type = new_field.db_parameters(connection=self.connection)["type"]
-        text = f"MODIFY ({self.quote_name(new_field.column)} " \
-               f"{self._alter_type_text(new_field, new_type)}"
-        if new_field.has_db_default():
-            default_sql, params = self.db_default_sql(new_field)
+        return self._modify_sql(new_field, new_type, new_field.null), []
+
+    def _modify_sql(self, field: Any, new_type: str, null: bool) -> str:
+        """``MODIFY (column type [DEFAULT x] [NOT NULL])``: Informix's MODIFY restates the
+        whole column, so a type change and a NULL change write the same clause (the default
+        written in, a MODIFY takes no parameters)."""
+        text = f"MODIFY ({self.quote_name(field.column)} {self._alter_type_text(field, new_type)}"
+        if field.has_db_default():
+            default_sql, params = self.db_default_sql(field)
             text += f" DEFAULT {default_sql % tuple(self.quote_value(p) for p in params)}"
-        if not new_field.null:
+        if not null:
             text += " NOT NULL"
-        return text + ")", []
+        return text + ")"
 
     def db_default_sql(self, field: Any) -> Any:
         from django.db.models.expressions import Value

@@ -40,6 +40,9 @@ _HEADER = TYPE_IND_PREC
 _TEXT = PLAIN_TEXT
 _FIXED = PLAIN_FIXED
 _FLOAT = PLAIN_FLOAT
+#: Items whose value is ``u16 length, data, a pad byte when the length is odd``: the text
+#: types and DECIMAL/MONEY (one set: skipping them is the same step).
+_U16_LENGTH = PLAIN_TEXT | PLAIN_DECIMAL
 RUN_DECODERS_MAX = 64  # compiled decoders kept (one per header sequence and encoding)
 
 #: (buffer, start of the first item, end of the received bytes) -> (values, end) or None.
@@ -59,7 +62,7 @@ def headers_at(buf: bytearray, pos: int, end: int, nparams: int) -> list[bytes] 
             return None
         out.append(bytes(buf[pos : pos + 6]))
         pos += 6
-        if base in _TEXT:
+        if base in _U16_LENGTH:
             if pos + 2 > end:
                 return None
             n = (buf[pos] << 8) | buf[pos + 1]
@@ -70,11 +73,6 @@ def headers_at(buf: bytearray, pos: int, end: int, nparams: int) -> list[bytes] 
             pos += _FIXED[base][1]
         elif base == PLAIN_DATE:
             pos += 4
-        elif base in PLAIN_DECIMAL:
-            if pos + 2 > end:
-                return None
-            n = (buf[pos] << 8) | buf[pos + 1]
-            pos += 2 + n + (n & 1)
         else:
             return None
     return out if pos <= end else None
@@ -123,6 +121,16 @@ def compiled_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder | No
     return decode
 
 
+#: Generated lines reading a u16-length item (text, DECIMAL/MONEY): its length ``n`` and the
+#: end of its data ``q``, or None when the item is not complete before ``end``.
+_U16_ITEM = (
+    "    if p + 8 > end:\n        return None",
+    "    n = (buf[p + 6] << 8) | buf[p + 7]",
+    "    q = p + 8 + n",
+    "    if q > end:\n        return None",
+)
+
+
 def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
     """A function decoding one row of items with exactly these ``headers`` (see module doc).
 
@@ -138,10 +146,7 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
         lines.append(f"    if not sw(h{i}, p, end):\n        return None")
         if base in _TEXT:
             lines += [
-                "    if p + 8 > end:\n        return None",
-                "    n = (buf[p + 6] << 8) | buf[p + 7]",
-                "    q = p + 8 + n",
-                "    if q > end:\n        return None",
+                *_U16_ITEM,
                 "    try:",
                 f"        v{i} = str(buf[p + 8 : q], enc)",
                 "    except (UnicodeDecodeError, LookupError):\n        return None",
@@ -165,10 +170,7 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
             ]
         elif base in PLAIN_DECIMAL:
             lines += [
-                "    if p + 8 > end:\n        return None",
-                "    n = (buf[p + 6] << 8) | buf[p + 7]",
-                "    q = p + 8 + n",
-                "    if q > end:\n        return None",
+                *_U16_ITEM,
                 "    try:",
                 f"        v{i} = ddec(buf, p + 8, n)",
                 "    except Exception:\n        return None",

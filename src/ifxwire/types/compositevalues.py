@@ -82,34 +82,33 @@ class Set(frozenset[Any]):
         return f"Set({set(self)!r})" if self else "Set()"
 
 
-class Multiset(list[Any]):
+class _ElementList(list[Any]):
+    """A collection kept as a list, with its element type's SQL text (MULTISET and LIST)."""
+
+    __slots__ = ("element_type",)
+    element_type: str
+    kind: str
+
+    def __init__(self, values: Iterable[Any] = (), element_type: str = "") -> None:
+        super().__init__(values)
+        self.element_type = element_type
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list.__repr__(self)})"
+
+
+class Multiset(_ElementList):
     """A MULTISET value (duplicates allowed, no defined order), kept as a list."""
 
-    __slots__ = ("element_type",)
-    element_type: str
+    __slots__ = ()
     kind = "multiset"
 
-    def __init__(self, values: Iterable[Any] = (), element_type: str = "") -> None:
-        super().__init__(values)
-        self.element_type = element_type
 
-    def __repr__(self) -> str:
-        return f"Multiset({list.__repr__(self)})"
-
-
-class List(list[Any]):
+class List(_ElementList):
     """A LIST value (ordered, duplicates allowed)."""
 
-    __slots__ = ("element_type",)
-    element_type: str
+    __slots__ = ()
     kind = "list"
-
-    def __init__(self, values: Iterable[Any] = (), element_type: str = "") -> None:
-        super().__init__(values)
-        self.element_type = element_type
-
-    def __repr__(self) -> str:
-        return f"List({list.__repr__(self)})"
 
 
 class ComplexTypeCode(int):

@@ -363,6 +363,15 @@ def _units(start: int, end: int) -> list[int]:
     return out
 
 
+def _digits_at(s: str, pos: int) -> tuple[str, int]:
+    """The run of digits of a DATETIME/INTERVAL literal's field at ``pos``, and where it
+    ends (an empty run at ``pos`` itself)."""
+    j = pos
+    while j < len(s) and s[j].isdigit():
+        j += 1
+    return s[pos:j], j
+
+
 def parse_dt_text(text: str, start: int, end: int, century: str | None = None) -> DTFields:
     """Parse the Informix literal form of a DATETIME start TO end ('2024-02-29 13:45:59.123').
 
@@ -384,10 +393,7 @@ def parse_dt_text(text: str, start: int, end: int, century: str | None = None) -
                     raise fail(sc.DT_BAD_FIELD)
                 raise fail(sc.DT_NON_NUMERIC)
             pos += 1
-        j = pos
-        while j < len(s) and s[j].isdigit():
-            j += 1
-        digits = s[pos:j]
+        digits, j = _digits_at(s, pos)
         if not digits:
             raise fail(sc.DT_NON_NUMERIC if j < len(s) else sc.DT_BAD_FIELD)
         if unit > U.SECOND:
@@ -593,10 +599,7 @@ def parse_interval_text(text: str, t: IfxType) -> int:
             if s[pos] != want:
                 raise fail(sc.DT_NON_NUMERIC if not s[pos].isdigit() else sc.DT_BAD_FIELD)
             pos += 1
-        j = pos
-        while j < len(s) and s[j].isdigit():
-            j += 1
-        digits = s[pos:j]
+        digits, j = _digits_at(s, pos)
         if not digits:
             raise fail(sc.DT_NON_NUMERIC)
         if unit > U.SECOND:

@@ -449,16 +449,21 @@ class ExprTranslator:
             right = self.tx(right)
         return left, right
 
+    def untyped_takes_other(self, left: exp.Expr, right: exp.Expr, lt: IfxType, rt: IfxType
+                            ) -> tuple[exp.Expr, exp.Expr, IfxType, IfxType]:
+        """Two operands (and their types) where an untyped one (a parameter, code -1) takes
+        the other's type; both untyped stay so (the caller decides)."""
+        if lt.code == -1 and rt.code != -1:
+            return self.convert(left, rt), right, rt, rt
+        if rt.code == -1 and lt.code != -1:
+            return left, self.convert(right, lt), lt, lt
+        return left, right, lt, rt
+
     def compare(self, left: exp.Expr, right: exp.Expr) -> tuple[exp.Expr, exp.Expr, bool]:
         """Coerce two operands for comparison; returns (left, right, needs IFXDEC collation)."""
         lt, rt = ty(left), ty(right)
         refusals.blob_operands(lt, rt)
-        if lt.code == -1 and rt.code != -1:
-            left = self.convert(left, rt)
-            lt = rt
-        elif rt.code == -1 and lt.code != -1:
-            right = self.convert(right, lt)
-            rt = lt
+        left, right, lt, rt = self.untyped_takes_other(left, right, lt, rt)
         if self.is_const(right) and not self.is_const(left) and lt.code != -1:
             right = self.const_for_compare(right, lt)
             rt = ty(right)
@@ -491,11 +496,8 @@ class ExprTranslator:
     def comparison(self, node: exp.Binary) -> exp.Expr:
         left, right = self.binary_operands(node)
         left, right, dec = self.compare(left, right)
-        if dec:
-            left = exp.Collate(this=left, expression=exp.Var(this="IFXDEC"))
-        node.set("this", left)
         node.set("expression", right)
-        return typed(node, it.BOOLEAN)
+        return _compared(node, left, dec)
 
     def logical(self, node: exp.Expr) -> exp.Expr:
         for key in ("this", "expression"):
@@ -507,14 +509,8 @@ class ExprTranslator:
     def arithmetic(self, node: exp.Binary) -> exp.Expr:
         left, right = self.binary_operands(node)
         op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}[type(node)]
-        lt, rt = ty(left), ty(right)
-        if lt.code == -1 and rt.code != -1:
-            left = self.convert(left, rt)
-            lt = rt
-        elif rt.code == -1 and lt.code != -1:
-            right = self.convert(right, lt)
-            rt = lt
-        elif lt.code == -1 and rt.code == -1:
+        left, right, lt, rt = self.untyped_takes_other(left, right, ty(left), ty(right))
+        if lt.code == -1 and rt.code == -1:
             left = self.convert(left, it.DECIMAL32)
             right = self.convert(right, it.DECIMAL32)
             lt = rt = it.DECIMAL32
@@ -589,10 +585,7 @@ class ExprTranslator:
             if this2 is not this and not self.is_const(this):
                 this = this2
             node.set(key, other)
-        if dec:
-            this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
-        node.set("this", this)
-        return typed(node, it.BOOLEAN)
+        return _compared(node, this, dec)
 
     def in_(self, node: exp.In) -> exp.Expr:
         if node.args.get("field") is not None:
@@ -612,11 +605,8 @@ class ExprTranslator:
                 ty(new_this)) != storage_kind(ty(this)):
                 pass
             items.append(other)
-        if dec:
-            this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
-        node.set("this", this)
         node.set("expressions", items)
-        return typed(node, it.BOOLEAN)
+        return _compared(node, this, dec)
 
     def is_(self, node: exp.Is) -> exp.Expr:
         node.set("this", self.tx(node.this))
@@ -863,3 +853,12 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,
 }
+
+
+def _compared(node: exp.Expr, this: exp.Expr, dec: bool) -> exp.Expr:
+    """A comparison (``=``, BETWEEN, IN) with its left operand set: under the IFXDEC
+    collation when decimals compare (``compare`` said so), so SQLite orders them as numbers."""
+    if dec:
+        this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
+    node.set("this", this)
+    return typed(node, it.BOOLEAN)
