@@ -482,8 +482,6 @@ def test_iterator_function_forms_are_refused(stores: ifxwire.Connection) -> None
 
 
 @pytest.mark.parametrize("sql", [
-    "CREATE ROW TYPE person_t (name VARCHAR(30), age INT); "
-    "CREATE TABLE people OF TYPE person_t",
     "SAVE EXTERNAL DIRECTIVES {+AVOID_INDEX(customer)} ACTIVE FOR SELECT * FROM customer",
     "CREATE CAST (INT AS BOOLEAN)",
     "CREATE OPAQUE TYPE circle (INTERNALLENGTH = 24)",
