@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     rl.add_argument("--row-locks", dest="row_locks", action="store_true", default=None,
                     help="Informix row locks and isolation levels: writers of different rows "
                     "run at once (docs/SERVER.md, Locks and isolation; without either "
-                    "option IFXWIRE_ROW_LOCKS=1|0 says, else the default: off)")
+                    "option IFXWIRE_ROW_LOCKS=1|0 says, else the default: on)")
     rl.add_argument("--no-row-locks", dest="row_locks", action="store_false", default=None,
                     help="write conflicts per database, as before row locks (IFXWIRE_ROW_LOCKS"
                     "=0 in the environment does the same)")

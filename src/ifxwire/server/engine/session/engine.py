@@ -67,7 +67,7 @@ def _valid_name(name: str) -> bool:
 
 #: Whether an Engine (a Server, ``ifxwire-server``) runs with row locks when neither its
 #: ``row_locks`` argument (``--row-locks`` / ``--no-row-locks``) nor IFXWIRE_ROW_LOCKS says.
-ROW_LOCKS_DEFAULT = False
+ROW_LOCKS_DEFAULT = True
 
 
 def row_locks_default() -> bool:
