@@ -18,8 +18,14 @@ def pytest_report_header() -> str:
     """Say whether the servers this run starts use row locks: the suites are also run with
     IFXWIRE_ROW_LOCKS=1 (docs/SERVER.md, "Before it can be the default"), which every
     in-process and subprocess server honours (tests/integration/test_row_locks_env.py)."""
-    on = os.environ.get("IFXWIRE_ROW_LOCKS", "") not in ("", "0")
-    return f"ifxwire-server row locks: {'on' if on else 'off'} (IFXWIRE_ROW_LOCKS)"
+    value = os.environ.get("IFXWIRE_ROW_LOCKS", "").strip()
+    try:  # the server's own rule (absent without the [server] extra)
+        from ifxwire.server.engine.session.engine import row_locks_default
+    except ModuleNotFoundError:
+        return "ifxwire-server row locks: not installed"
+    on = row_locks_default()
+    why = f"IFXWIRE_ROW_LOCKS={value}" if value else "the default; IFXWIRE_ROW_LOCKS unset"
+    return f"ifxwire-server row locks: {'on' if on else 'off'} ({why})"
 
 
 @pytest.fixture(scope="session")

@@ -240,8 +240,8 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
     chunk = chunk.split()[0] if chunk else ""
     if chunk:
         monkeypatch.setenv("IFXWIRE_CDC_CHUNK", chunk)
-    if row_locks:
-        monkeypatch.setenv("IFXWIRE_ROW_LOCKS", "1")
+    # said both ways: the subprocess server would otherwise take the default or the run's
+    monkeypatch.setenv("IFXWIRE_ROW_LOCKS", "1" if row_locks else "0")
     writers = [TABLE, TABLE] if row_locks else TABLES
     rnd = random.Random(int(os.environ.get("IFXWIRE_CRASH_SEED", "27")))
     data = tmp_path / "data"

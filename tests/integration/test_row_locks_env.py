@@ -51,9 +51,9 @@ def _reader_meets_the_lock(port: int) -> bool:
 
 
 @contextmanager
-def _subprocess_server(env: dict[str, str]) -> Iterator[int]:
+def _subprocess_server(env: dict[str, str], *options: str) -> Iterator[int]:
     proc = subprocess.Popen([sys.executable, "-m", "ifxwire.server", "--port", "0",
-                             "--host", "127.0.0.1"], env=env,
+                             "--host", "127.0.0.1", *options], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert proc.stdout is not None
@@ -83,3 +83,28 @@ def test_the_variable_reaches_an_in_process_server(monkeypatch: pytest.MonkeyPat
 def test_the_variable_reaches_a_subprocess_server(value: str) -> None:
     with _subprocess_server({**os.environ, "IFXWIRE_ROW_LOCKS": value}) as port:
         assert _reader_meets_the_lock(port) is (value == "1")
+
+
+@pytest.mark.parametrize("option,value", [("--no-row-locks", "1"), ("--row-locks", "0"),
+                                          ("--no-row-locks", None)])
+def test_the_option_wins_over_the_variable(option: str, value: str | None) -> None:
+    """``--no-row-locks`` turns them off whatever the environment (and the default) says;
+    ``--row-locks`` on."""
+    env = {k: v for k, v in os.environ.items() if k != "IFXWIRE_ROW_LOCKS"}
+    if value is not None:
+        env["IFXWIRE_ROW_LOCKS"] = value
+    with _subprocess_server(env, option) as port:
+        assert _reader_meets_the_lock(port) is (option == "--row-locks")
+
+
+def test_without_option_or_variable_the_default_applies(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    from ifxwire.server import Server
+    from ifxwire.server.engine.session.engine import ROW_LOCKS_DEFAULT
+
+    monkeypatch.delenv("IFXWIRE_ROW_LOCKS", raising=False)
+    with Server(port=0, data=":memory:") as srv:
+        assert srv.engine.row_locks is ROW_LOCKS_DEFAULT
+        assert _reader_meets_the_lock(srv.port) is ROW_LOCKS_DEFAULT
+    with Server(port=0, data=":memory:", row_locks=False) as srv:
+        assert _reader_meets_the_lock(srv.port) is False

@@ -114,10 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     lim.add_argument("--send-timeout", type=float, default=d.send_timeout, metavar="S",
                      help=f"close a session whose client reads no reply for S seconds "
                      f"(default {d.send_timeout:g})")
-    p.add_argument("--row-locks", action="store_true", default=None,
-                   help="Informix row locks and isolation levels: writers of different rows "
-                   "run at once (docs/SERVER.md, Locks and isolation; default off, or "
-                   "IFXWIRE_ROW_LOCKS=1)")
+    rl = p.add_mutually_exclusive_group()
+    rl.add_argument("--row-locks", dest="row_locks", action="store_true", default=None,
+                    help="Informix row locks and isolation levels: writers of different rows "
+                    "run at once (docs/SERVER.md, Locks and isolation; without either "
+                    "option IFXWIRE_ROW_LOCKS=1|0 says, else the default: on)")
+    rl.add_argument("--no-row-locks", dest="row_locks", action="store_false", default=None,
+                    help="write conflicts per database, as before row locks (IFXWIRE_ROW_LOCKS"
+                    "=0 in the environment does the same)")
     args = p.parse_args(argv)
     try:
         # after argument parsing: --help works without the [server] extra (sqlglot)

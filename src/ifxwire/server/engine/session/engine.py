@@ -64,6 +64,21 @@ def _valid_name(name: str) -> bool:
         name[0].isalpha() or name[0] == "_")
 
 
+
+#: Whether an Engine (a Server, ``ifxwire-server``) runs with row locks when neither its
+#: ``row_locks`` argument (``--row-locks`` / ``--no-row-locks``) nor IFXWIRE_ROW_LOCKS says.
+ROW_LOCKS_DEFAULT = True
+
+
+def row_locks_default() -> bool:
+    """Row locks when the caller did not choose: IFXWIRE_ROW_LOCKS=0 turns them off, any
+    other non-empty value on; unset or empty, ROW_LOCKS_DEFAULT."""
+    value = os.environ.get("IFXWIRE_ROW_LOCKS", "").strip()
+    if not value:
+        return ROW_LOCKS_DEFAULT
+    return value != "0"
+
+
 class Engine:
     """Owns the databases of one server and hands out sessions."""
 
@@ -91,10 +106,9 @@ class Engine:
         #: Bytes of SQL text a statement may have before -460 (None: no limit).
         self.max_statement_bytes = max_statement_bytes
         self.lock = threading.RLock()
-        #: Row locks and isolation levels (docs/SERVER.md, "Locks and isolation"); off by
-        #: default: the environment variable IFXWIRE_ROW_LOCKS=1 turns it on when not given.
-        self.row_locks = (os.environ.get("IFXWIRE_ROW_LOCKS", "") not in ("", "0")
-                          if row_locks is None else row_locks)
+        #: Row locks and isolation levels (docs/SERVER.md, "Locks and isolation"): when not
+        #: given, IFXWIRE_ROW_LOCKS says (1 on, 0 off), else ROW_LOCKS_DEFAULT.
+        self.row_locks = row_locks_default() if row_locks is None else row_locks
         #: Every session's row and table locks (features/locks/manager.py).
         self.locks = LockTable()
         self._latches: dict[str, Latch] = {}

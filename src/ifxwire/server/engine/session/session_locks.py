@@ -9,9 +9,12 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
   keeps its SQLite transaction open between statements and parks the latch; whoever needs
   the latch next commits it (features/locks/latch.py); a waiter honours SET LOCK MODE;
 * TEMP triggers on the connection call ``_ifx_lk`` for each row a statement inserts, updates
-  or deletes: it takes the row's lock in the Engine's lock table (features/locks/manager.py),
-  or stops the statement when another session holds it, and records the row's before-image;
-  the images go into ``_ifx_undo`` in the statement's own SQLite transaction;
+  or deletes (made for a table at the session's first write to it: a statement writing a
+  table without them is refused by SQLite's authorizer before it runs, and runs again once
+  they are made; features/locks/triggers.py): it takes the row's lock in the Engine's lock
+  table (features/locks/manager.py), or stops the statement when another session holds
+  it, and records the row's before-image; the images go into ``_ifx_undo`` in the
+  statement's own SQLite transaction;
 * Informix COMMIT deletes the session's images (a SQLite commit, synchronous FULL in an
   unbuffered-log database) and releases its locks; ROLLBACK applies the images in reverse;
 * DDL inside a transaction leaves undo entries for its catalogue rows and schema changes
@@ -53,7 +56,7 @@ from .session_lock_reads import (
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
     from ..schema import catalog as cat
-    from ..sql.functions import FunctionState
+    from ..sql.functions import FunctionSlot, FunctionState
     from ..sql.translate import Plan
     from .engine import Engine
 
@@ -134,6 +137,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         _ddl_dirty: bool
         _local_plans: dict[tuple[object, ...], Plan]
         _schema: cat.Schema | None
+        _slot: FunctionSlot | None
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
         def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
@@ -158,6 +162,8 @@ class RowLocks(RowLockReads, RowLockDdl):
     _rl_lost: bool
     _rl_use: threading.Lock
     _rl_in: bool
+    _rl_free: int
+    _rl_add: set[str]
     isolation: str | None
 
     def _rl_init(self) -> None:
@@ -168,7 +174,11 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_escalated = False
         self._rl_replaying = False
         self._rl_key = None
-        self._rl_triggers = LockTriggers()
+        self._rl_triggers = LockTriggers()  # the connection's, from _rl_open on
+        #: >0 while the session's writes need no lock triggers (DDL copying a table's rows)
+        self._rl_free = 0
+        #: tables whose lock triggers the next _rl_install makes (a refused statement's)
+        self._rl_add = set()
         self._rl_owner = ""
         self._rl_latches = []
         #: The SQLite transaction is held open across statements (features/locks/latch.py)
@@ -211,24 +221,80 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_undo = []
         conn.create_function("_ifx_lk", -1, self._ifx_lk)
         conn.create_function("_ifx_rd", 2, self._ifx_rd)
+        # the connection's triggers (kept by a pooled one), its authorizer asking this session
+        slot = self._slot
+        lt = slot.lock_triggers if slot is not None else None
+        if not isinstance(lt, LockTriggers) or lt.conn_id != id(conn):
+            lt = LockTriggers.bind(conn)
+            if slot is not None:
+                slot.lock_triggers = lt
+        self._rl_triggers = lt
+        lt.gate = self._rl_gate
+        self._rl_add = set()
+
+    def _rl_gate(self, conn_id: int) -> bool:
+        """Whether the authorizer of connection ``conn_id`` may refuse a write to a table
+        without lock triggers now: it is this session's connection in row-lock mode, and the
+        write is not an undo being applied, recovery, nor DDL's own copy of a table."""
+        conn = self.conn
+        return (conn is not None and id(conn) == conn_id and not self._rl_replaying
+                and not self._rl_free and self.row_locks)
 
     def _rl_install(self) -> bool:
-        """(Re)create this connection's TEMP lock triggers when the schema changed: one set
-        per permanent table, passing the row's columns (the before-image); only the tables
-        whose definition changed get new ones (features/locks/triggers.py)."""
+        """(Re)check this connection's TEMP lock triggers when the schema changed or a
+        rollback took some back (or brought dropped ones back): one set per permanent table
+        this connection has written, passing the row's columns (the before-image); only the
+        tables whose definition changed get new ones, and those a refused statement writes
+        (``_rl_add``) get theirs (features/locks/triggers.py)."""
         conn = self.conn
         assert conn is not None and self.database is not None
-        key = (id(conn), self._schema_version())
-        if key == self._rl_key:
+        lt = self._rl_triggers
+        key = (id(conn), self._schema_version(), lt.listed(conn))
+        if key == self._rl_key and key[2] == lt.count() and not self._rl_add:
             return False
         # The user's tables as the catalogue knows them (not its own sys* tables).
         infos = {info.name: info for info in self.current_schema().tables.values()
                  if info.kind == "T" and not info.temp and info.schema == "main"}
-        self._rl_triggers.install(conn, infos)
+        add, self._rl_add = self._rl_add, set()
+        self._rl_key = None
+        lt.install(conn, infos, add)
         self._rl_pages = {name: info.rows_per_page for name, info in infos.items()
                           if info.rows_per_page > 1}
-        self._rl_key = (id(conn), self._schema_version())
+        self._rl_key = (id(conn), self._schema_version(), lt.count())
         return True
+
+    def rl_lazy(self, run: Callable[[], R]) -> R:
+        """Run ``run`` (a statement, rolled back whole when it fails), making the lock
+        triggers of the tables SQLite's authorizer refused it for and running it again
+        (features/locks/triggers.py). Each level of nesting (a routine's statement inside
+        a statement) catches its own refusals."""
+        if not self.row_locks or self._rl_free:
+            return run()
+        lt = self._rl_triggers
+        outer, lt.missing = lt.missing, set()
+        tried: set[str] = set()
+        try:
+            while True:
+                try:
+                    return run()
+                except BaseException:
+                    missing, lt.missing = lt.missing, set()
+                    if not missing or missing & tried:
+                        raise
+                    tried |= missing
+                    self._rl_make(missing)
+        finally:
+            lt.missing = outer
+
+    def _rl_make(self, tables: set[str]) -> None:
+        """Make the lock triggers of ``tables`` now (in the open SQLite transaction, if any:
+        a rollback that takes them back is seen by the next ``_rl_install``); a table whose
+        set could not be made ends the retries with the refusal's error."""
+        self._rl_add |= tables
+        self._rl_install()
+        if not all(self._rl_triggers.has(t) for t in tables):
+            raise EngineError(sc.NOT_IMPLEMENTED, message="lock triggers not made for "
+                              + ", ".join(sorted(tables)))
 
     def _ifx_lk(self, table: str, op: str, rowid: int, *image: object) -> int:
         """Called by the lock triggers for every row written: lock it or stop the statement."""
@@ -371,90 +437,121 @@ class RowLocks(RowLockReads, RowLockDdl):
         A statement that may run long (not ``short``: it reads other tables or has a
         subquery, ``short_dml``) first commits the held transaction: SQLite takes back the
         whole transaction when it interrupts a write (a cancel, statement_timeout), and the
-        statements before it must not go with it (Informix rolls back the statement only)."""
+        statements before it must not go with it (Informix rolls back the statement only).
+
+        A statement refused by SQLite's authorizer (it writes a table whose lock triggers
+        this connection has not made yet: features/locks/triggers.py) ran no row: its unit is
+        rolled back like a failed statement's, the next unit makes the triggers and runs it
+        again."""
+        lt = self._rl_triggers
+        outer = lt.missing
         deadline = self._lock_deadline()
-        while True:
-            if self._rl_escalated or self._sql_txn:
-                return action()  # the transaction holds SQLite's lock already
-            self._rl_conflict = None
-            self._rl_wide = False
-            self._rl_pending = []
-            conn = self.conn
-            assert conn is not None
-            self._latch(kind, deadline)  # takes back this session's parked transaction
-            if self._rl_hold and not short:
-                try:
-                    self._rl_flush_hold()
-                except BaseException:
-                    self._unlatch()
-                    raise
-            held = self._rl_hold
-            installed = False
-            try:
-                if held:
-                    conn.execute("SAVEPOINT _ifx_rl")
-                else:
-                    self._sync(not self.in_transaction)
-                    # Only an escalated transaction of another session holds SQLite's
-                    # lock beyond a statement: met as a lock, per busy_timeout.
-                    self._sqlite_begin(conn, kind)
-                self._sql_txn = True
-                try:
-                    # inside the transaction: the schema version is read without a new read
-                    # transaction, and no other session's DDL can come between
-                    installed = self._rl_install()
-                    result = action()
-                    if self._rl_pending:
-                        undo.store(conn, self._new_owner(), len(self._rl_undo),
-                                   self._rl_pending)
-                    if self.in_transaction:
-                        CAPTURE.statement_done(self)  # CDC: a chunk spilled in this unit
-                    if held:
-                        conn.execute("RELEASE _ifx_rl")
-                    if not self.in_transaction:
-                        # A statement outside a transaction ends one: BYTE/TEXT objects it
-                        # let go are freed and its captured rows go to the CDC log, as
-                        # _end_sql_txn does for a transaction without row locks.
-                        self.lo.before_commit()
-                        conn.execute("COMMIT")
-                        self.lo.after_end(True)
-                    else:
-                        # kept open: committed when another session needs the latch, or
-                        # at the end of this statement when one already waits (_rl_unlatch)
-                        self._rl_hold = held or bool(self._rl_pending)
-                        if not self._rl_hold:
-                            conn.execute("COMMIT")
-                    self._rl_undo.extend(self._rl_pending)
-                    return result
-                except BaseException:
-                    if not self.in_transaction:
-                        # CDC: the statement's changes are not committed (a COMMIT that
-                        # failed logs its reserved numbers as a rollback, as _end_sql_txn)
-                        CAPTURE.txn_end(self, False)
-                    if installed:
-                        self._rl_key = None  # the rollback takes the new triggers back
-                    if self._rl_abandon_unit(conn, held) and self._rl_lost:
-                        self._rl_lost = False  # the statement's -213 must say so
-                        raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
-                                          message="the held transaction was "
-                                          "rolled back") from None
-                    if self._rl_conflict is None and not self._rl_wide:
-                        self._rl_conflict = self._dup_holder()
-                    if self._rl_conflict is None and not self._rl_wide:
+        tried: set[str] = set()
+        try:  # (one frame: triggers calling routines that write nest 61 statements deep)
+            while True:
+                if self._rl_escalated or self._sql_txn:
+                    # the transaction holds SQLite's lock already: only a refusal to retry
+                    refusal: set[str] = set()
+                    lt.missing = refusal
+                    try:
+                        return action()
+                    except BaseException:
+                        if not refusal or refusal & tried:
+                            raise
+                    tried |= refusal
+                    self._rl_make(refusal)
+                    continue
+                self._rl_conflict = None
+                self._rl_wide = False
+                self._rl_pending = []
+                missing: set[str] = set()
+                lt.missing = missing
+                refused: set[str] = set()
+                conn = self.conn
+                assert conn is not None
+                self._latch(kind, deadline)  # takes back this session's parked transaction
+                if self._rl_hold and not short:
+                    try:
+                        self._rl_flush_hold()
+                    except BaseException:
+                        self._unlatch()
                         raise
+                held = self._rl_hold
+                installed = False
+                try:
+                    if held:
+                        conn.execute("SAVEPOINT _ifx_rl")
+                    else:
+                        self._sync(not self.in_transaction)
+                        # Only an escalated transaction of another session holds SQLite's
+                        # lock beyond a statement: met as a lock, per busy_timeout.
+                        self._sqlite_begin(conn, kind)
+                    self._sql_txn = True
+                    try:
+                        # inside the transaction: the schema version is read without a new read
+                        # transaction, and no other session's DDL can come between
+                        installed = self._rl_install()
+                        result = action()
+                        if self._rl_pending:
+                            undo.store(conn, self._new_owner(), len(self._rl_undo),
+                                       self._rl_pending)
+                        if self.in_transaction:
+                            CAPTURE.statement_done(self)  # CDC: a chunk spilled in this unit
+                        if held:
+                            conn.execute("RELEASE _ifx_rl")
+                        if not self.in_transaction:
+                            # A statement outside a transaction ends one: BYTE/TEXT objects it
+                            # let go are freed and its captured rows go to the CDC log, as
+                            # _end_sql_txn does for a transaction without row locks.
+                            self.lo.before_commit()
+                            conn.execute("COMMIT")
+                            self.lo.after_end(True)
+                        else:
+                            # kept open: committed when another session needs the latch, or
+                            # at the end of this statement when one already waits (_rl_unlatch)
+                            self._rl_hold = held or bool(self._rl_pending)
+                            if not self._rl_hold:
+                                conn.execute("COMMIT")
+                        self._rl_undo.extend(self._rl_pending)
+                        return result
+                    except BaseException:
+                        if not self.in_transaction:
+                            # CDC: the statement's changes are not committed (a COMMIT that
+                            # failed logs its reserved numbers as a rollback, as _end_sql_txn)
+                            CAPTURE.txn_end(self, False)
+                        if installed:
+                            self._rl_key = None  # the rollback takes the new triggers back
+                        if self._rl_abandon_unit(conn, held) and self._rl_lost:
+                            self._rl_lost = False  # the statement's -213 must say so
+                            raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
+                                              message="the held transaction was "
+                                              "rolled back") from None
+                        if missing and not missing & tried:
+                            # refused before it ran: made in the next unit, run again
+                            refused = set(missing)
+                        elif self._rl_conflict is None and not self._rl_wide:
+                            self._rl_conflict = self._dup_holder()
+                        if self._rl_conflict is None and not self._rl_wide and not refused:
+                            raise
+                    finally:
+                        self._rl_pending = []
+                        self._sql_txn = False
+                        self._savepoints.clear()
                 finally:
-                    self._rl_pending = []
-                    self._sql_txn = False
-                    self._savepoints.clear()
-            finally:
-                self._rl_unlatch()
-            self.state.error = None
-            if self._rl_wide:
-                self.escalate(kind)
-                continue
-            holder = self._rl_conflict
-            assert holder is not None
-            self._wait_for(holder, kind, deadline)
+                    self._rl_unlatch()
+                self.state.error = None
+                if refused and self._rl_conflict is None and not self._rl_wide:
+                    tried |= refused
+                    self._rl_add |= refused
+                    continue
+                if self._rl_wide:
+                    self.escalate(kind)
+                    continue
+                holder = self._rl_conflict
+                assert holder is not None
+                self._wait_for(holder, kind, deadline)
+        finally:
+            lt.missing = outer
 
     def _new_owner(self) -> str:
         """This transaction's key in the undo log (made at its first undo entry)."""

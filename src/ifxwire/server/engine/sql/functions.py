@@ -868,10 +868,13 @@ class FunctionSlot:
     connect), so the functions installed on a connection outlive the session that installed
     them; checking a connection out points its slot at the new session's state."""
 
-    __slots__ = ("state",)
+    __slots__ = ("lock_triggers", "state")
 
     def __init__(self, state: FunctionState) -> None:
         self.state = state
+        #: the row-lock triggers made on this connection (features/locks/triggers.py), kept
+        #: with it in the pool so the next session does not make them again
+        self.lock_triggers: object = None
 
 
 #: SQLite VM instructions between two looks at the statement deadline (a few milliseconds of
