@@ -17,8 +17,9 @@ MODE says (NOT WAIT is Informix's default) and then fails with the statement's l
 INSERT -271, UPDATE -346, DELETE -240, SELECT -244, DDL -242; ISAM -107 (NOT WAIT) or -154
 (WAIT n expired).
 
-That is the default. With the Engine's ``row_locks`` (``--row-locks``) writers of different
-rows proceed together under row locks and the isolation levels apply: session_locks.py.
+That is the mode without row locks (``--no-row-locks``). By default (the Engine's
+``row_locks``) writers of different rows proceed together under row locks and the isolation
+levels apply: session_locks.py.
 """
 
 from __future__ import annotations
