@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import ifxwire
 from ifxwire import cdc
 from ifxwire.cdc import EventKind as K
@@ -20,9 +22,10 @@ from ifxwire.cdc import EventKind as K
 ROWS = 200_000
 
 
-def _start(data: Path) -> tuple[subprocess.Popen[str], int]:
+def _start(data: Path, row_locks: bool) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen([sys.executable, "-m", "ifxwire.server", "--port", "0", "--host",
-                             "127.0.0.1", "--data", str(data)],
+                             "127.0.0.1", "--data", str(data),
+                             "--row-locks" if row_locks else "--no-row-locks"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -40,8 +43,9 @@ def _rss_mb(pid: int) -> tuple[float, float]:
     return int(d["VmHWM"].split()[0]) / 1024, int(d["VmRSS"].split()[0]) / 1024
 
 
-def test_insert_select_of_200k_rows_spills_its_capture(tmp_path: Path) -> None:
-    proc, port = _start(tmp_path)
+@pytest.mark.parametrize("row_locks", [True, False], ids=["row-locks", "no-row-locks"])
+def test_insert_select_of_200k_rows_spills_its_capture(tmp_path: Path, row_locks: bool) -> None:
+    proc, port = _start(tmp_path, row_locks)
     kw: dict[str, Any] = {"host": "127.0.0.1", "port": port, "user": "informix",
                           "password": "in4mix", "read_timeout": 120}
     try:
@@ -92,17 +96,19 @@ def test_insert_select_of_200k_rows_spills_its_capture(tmp_path: Path) -> None:
         proc.wait(30)
 
 
+@pytest.mark.parametrize("row_locks", [True, False], ids=["row-locks", "no-row-locks"])
 def test_insert_whose_rowids_are_not_above_the_largest_is_captured_whole(
-        tmp_path: Path) -> None:
+        tmp_path: Path, row_locks: bool) -> None:
     """The other way: when the table's largest rowid is 2^63-1 SQLite gives new rows free
     rowids at random, the rows above the largest are not the statement's, and the INSERT is
-    run again with RETURNING (its rows captured once each, not lost)."""
+    run again with RETURNING (its rows captured once each, not lost); under row locks, where
+    nothing is rolled back behind the lock table, RETURNING is used at once."""
     import sqlite3
 
     from ifxwire.server import Server
 
     kw: dict[str, Any] = {"user": "informix", "password": "in4mix"}
-    with Server(port=0, data=str(tmp_path)) as srv:
+    with Server(port=0, data=str(tmp_path), row_locks=row_locks) as srv:
         kw.update(host=srv.host, port=srv.port)
         c = ifxwire.connect(**kw, autocommit=True)
         c.cursor().execute("CREATE DATABASE syscdcv1 WITH LOG")
@@ -116,7 +122,7 @@ def test_insert_whose_rowids_are_not_above_the_largest_is_captured_whole(
     db.execute("INSERT INTO t (rowid, id) VALUES (9223372036854775807, -1)")
     db.commit()
     db.close()
-    with Server(port=0, data=str(tmp_path)) as srv:
+    with Server(port=0, data=str(tmp_path), row_locks=row_locks) as srv:
         kw.update(host=srv.host, port=srv.port)
         m = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)
         m.cursor().execute("EXECUTE FUNCTION informix.cdc_set_fullrowlogging('odd:informix.t', 1)")

@@ -535,6 +535,11 @@ def _restore_serials(s: EngineSession, saved: tuple[int, int]) -> None:
 _SELECT = "SELECT"
 
 
+#: Below this largest rowid SQLite's next rowids are the largest plus one for any statement
+#: that can be run (sqlite.org, autoinc.html: random rowids only once 2^63-1 is used).
+_MONOTONIC_ROWIDS = 1 << 62
+
+
 def _insert_captured(s: EngineSession, plan: Plan, bound: dict[str, object], info: TableInfo,
                      capture: Any) -> ExecResult:
     """An INSERT into a table with full-row logging (no FOR EACH ROW trigger, no view check):
@@ -548,10 +553,29 @@ def _insert_captured(s: EngineSession, plan: Plan, bound: dict[str, object], inf
     table prior to the insert" (sqlite.org, autoinc.html) and user tables have no column
     aliasing the rowid, so the new rows are those above the largest rowid before. Checked:
     if their count is not the statement's, it is rolled back (a savepoint) and run again
-    with RETURNING, as before."""
+    with RETURNING, as before.
+
+    Under row locks nothing may be rolled back behind the lock table's back (the rows' locks
+    and undo entries are taken as they are written), so there the read-back is used only
+    when the largest rowid is below 2^62, where no statement can reach 2^63-1 and SQLite's
+    next rowid is always the largest plus one; above it, RETURNING at once."""
     conn = s._connection()
     table = f"{quote(info.schema)}.{quote(info.name)}"
     (top,) = conn.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}").fetchone()
+    cols = ", ".join(quote(c.name) for c in info.columns)
+    if s.row_locks:
+        if top >= _MONOTONIC_ROWIDS:
+            changed: list[tuple[object, ...]] = []
+            result = s._dml(plan, bound, returning=changed)
+            for r in changed:
+                capture("insert", None, r[1:])
+            return result
+        result = s._dml(plan, bound)
+        rows: Any = conn.execute(f"SELECT {cols} FROM {table} WHERE rowid > ? ORDER BY rowid",
+                                 (top,))
+        for values in rows:
+            capture("insert", None, tuple(values))
+        return result
     conn.execute("SAVEPOINT ifxwire_cdc_insert")
     try:
         result = s._dml(plan, bound)
@@ -559,11 +583,10 @@ def _insert_captured(s: EngineSession, plan: Plan, bound: dict[str, object], inf
                                 (top,)).fetchone()
         if found != result.rowcount:
             conn.execute("ROLLBACK TO ifxwire_cdc_insert")
-            changed: list[tuple[object, ...]] = []
+            changed = []
             result = s._dml(plan, bound, returning=changed)
-            rows: Any = (r[1:] for r in changed)
+            rows = (r[1:] for r in changed)
         else:
-            cols = ", ".join(quote(c.name) for c in info.columns)
             rows = conn.execute(f"SELECT {cols} FROM {table} WHERE rowid > ? ORDER BY rowid",
                                 (top,))
     finally:
@@ -604,7 +627,7 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
             serials = _serials(s)
             if written:
                 check_rows(s._connection(), plan, [r[0] for r in written])
-        elif (not each and plan.kind == "insert" and not plan.view_check and not s.row_locks
+        elif (not each and plan.kind == "insert" and not plan.view_check
               and _SELECT in plan.sql.upper()):
             assert capture is not None
             result = _insert_captured(s, plan, bound, info, capture)
