@@ -3,6 +3,9 @@ sqlcode it fails with. One place, so each round's file keeps only its cases."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -30,3 +33,20 @@ def sqlcode(cur: ifxwire.Cursor, sql: str, params: Any = None, *, fetch: bool = 
         if fetch:
             cur.fetchall()
     return int(info.value.sqlcode)  # type: ignore[attr-defined]
+
+
+_DATABASES = itertools.count()
+
+
+@contextmanager
+def fresh_database(connect_kwargs: dict[str, Any], prefix: str) -> Iterator[ifxwire.Connection]:
+    """A new logged database named ``prefix_N`` and an autocommit connection to it: one per
+    case, so that routines and tables a case creates never meet the next case's."""
+    name = f"{prefix}_{next(_DATABASES)}"
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
+        conn.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
+    conn = ifxwire.connect(**connect_kwargs, database=name, autocommit=True)
+    try:
+        yield conn
+    finally:
+        conn.close()

@@ -13,7 +13,6 @@ stores_demo inside a transaction that is rolled back.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -22,25 +21,18 @@ import pytest
 
 import ifxwire
 
-from .manual import rows
+from .manual import fresh_database, rows
 
 _rows = rows
 
 D = Decimal
-_SEQ = itertools.count()
 
 
 @pytest.fixture()
 def db(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Cursor]:
     """A fresh logged database, autocommit, one per case."""
-    name = f"spl5_{next(_SEQ)}"
-    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
-        conn.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-    conn = ifxwire.connect(**connect_kwargs, database=name, autocommit=True)
-    try:
+    with fresh_database(connect_kwargs, "spl5") as conn:
         yield conn.cursor()
-    finally:
-        conn.close()
 
 
 def _code(cur: ifxwire.Cursor, sql: str) -> tuple[int, int]:

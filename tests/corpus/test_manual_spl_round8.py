@@ -11,7 +11,6 @@ works in its own logged database.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -20,24 +19,17 @@ import pytest
 
 import ifxwire
 
-from .manual import rows, sqlcode
+from .manual import fresh_database, rows, sqlcode
 
 _rows = rows
 _code = sqlcode
-_SEQ = itertools.count()
 
 
 @pytest.fixture()
 def db(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Cursor]:
     """A fresh logged database, autocommit, one per case."""
-    name = f"spl8_{next(_SEQ)}"
-    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
-        conn.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-    conn = ifxwire.connect(**connect_kwargs, database=name, autocommit=True)
-    try:
+    with fresh_database(connect_kwargs, "spl8") as conn:
         yield conn.cursor()
-    finally:
-        conn.close()
 
 
 def _strip(got: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 from ifxwire import cdc
@@ -20,22 +21,9 @@ from ifxwire.server import Server
 USER, PASSWORD = "informix", "in4mix"
 
 
-def _create(kw: dict[str, Any], *names: str) -> None:
-    c = ifxwire.connect(**kw)
-    try:
-        for name in names:
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:  # already there (another module made it)
-                    raise
-    finally:
-        c.close()
-
-
 @pytest.fixture(scope="module")
 def shop(connect_kwargs: dict[str, Any]) -> str:
-    _create(connect_kwargs, "syscdcv1", "cdcshop")
+    create_logged_databases(connect_kwargs, "syscdcv1", "cdcshop")
     c = ifxwire.connect(**connect_kwargs, database="cdcshop", autocommit=True)
     try:
         cur = c.cursor()
@@ -207,7 +195,7 @@ def _kw(srv: Server) -> dict[str, Any]:
 def test_restart_from_a_sequence_across_a_server_restart(tmp_path: Path) -> None:
     with Server(port=0, data=str(tmp_path)) as srv:
         kw = _kw(srv)
-        _create(kw, "syscdcv1", "s")
+        create_logged_databases(kw, "syscdcv1", "s")
         w = ifxwire.connect(**kw, database="s", autocommit=True)
         w.cursor().execute("CREATE TABLE t (id INTEGER)")
         r = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from _cdc_support import create_logged_databases
+
 import ifxwire
 import ifxwire.aio
 import ifxwire.aio.cdc as acdc
@@ -14,16 +16,7 @@ from ifxwire.cdc import EventKind as K
 
 
 def _setup(kw: dict[str, Any]) -> None:
-    c = ifxwire.connect(**kw)
-    try:
-        for name in ("syscdcv1", "cdcaio"):
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:
-                    raise
-    finally:
-        c.close()
+    create_logged_databases(kw, "syscdcv1", "cdcaio")
     w = ifxwire.connect(**kw, database="cdcaio", autocommit=True)
     try:
         w.cursor().execute("CREATE TABLE t (id INTEGER, name VARCHAR(10))")

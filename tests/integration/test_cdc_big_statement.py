@@ -6,14 +6,12 @@ order. Bounded in time: the statement and the stream take a few seconds each."""
 
 from __future__ import annotations
 
-import re
 import subprocess
-import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _cdc_support import start_server_process
 
 import ifxwire
 from ifxwire import cdc
@@ -23,17 +21,7 @@ ROWS = 200_000
 
 
 def _start(data: Path, row_locks: bool) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([sys.executable, "-m", "ifxwire.server", "--port", "0", "--host",
-                             "127.0.0.1", "--data", str(data),
-                             "--row-locks" if row_locks else "--no-row-locks"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(r"listening on [\d.]+:(\d+)", line)
-        if m:
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
-            return proc, int(m.group(1))
-    raise AssertionError("the server did not start")
+    return start_server_process(data, "--row-locks" if row_locks else "--no-row-locks")
 
 
 def _rss_mb(pid: int) -> tuple[float, float]:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 from ifxwire import cdc
@@ -18,16 +19,7 @@ from ifxwire.server.engine.features.cdc import routines
 
 @pytest.fixture(scope="module")
 def cdcdb(connect_kwargs: dict[str, Any]) -> str:
-    c = ifxwire.connect(**connect_kwargs)
-    try:
-        for name in ("syscdcv1", "cdccat"):
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:  # another module made it
-                    raise
-    finally:
-        c.close()
+    create_logged_databases(connect_kwargs, "syscdcv1", "cdccat")
     w = ifxwire.connect(**connect_kwargs, database="cdccat", autocommit=True)
     try:
         w.cursor().execute("CREATE TABLE wide (id INTEGER, note VARCHAR(200))")

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 import ifxwire.aio
@@ -33,16 +34,7 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def db(connect_kwargs: dict[str, Any]) -> str:
-    c = ifxwire.connect(**connect_kwargs)
-    try:
-        for name in ("syscdcv1", DB):
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:
-                    raise
-    finally:
-        c.close()
+    create_logged_databases(connect_kwargs, "syscdcv1", DB)
     c = ifxwire.connect(**connect_kwargs, database=DB, autocommit=True)
     try:
         cur = c.cursor()

@@ -21,17 +21,16 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _cdc_support import start_server_process
 
 import ifxwire
 from ifxwire import cdc
@@ -39,20 +38,6 @@ from ifxwire.cdc import EventKind as K
 
 TABLE = "crash:t"
 TABLES = [TABLE, "crashb:t"]  # the random test's writers, one per database
-
-
-def _start(data: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([sys.executable, "-m", "ifxwire.server", "--port", "0", "--host",
-                             "127.0.0.1", "--data", str(data), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(r"listening on [\d.]+:(\d+)", line)
-        if m:
-            # keep draining its output so that the server never blocks on a full pipe
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
-            return proc, int(m.group(1))
-    raise AssertionError("the server did not start")
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:
@@ -112,7 +97,7 @@ def _drain(port: int, start: int | None, tables: list[str] | None = None
 
 def test_kill_9_between_commit_and_log_loses_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     try:
         _setup(port, [TABLE])
         w = _connect(port, database="crash", autocommit=True)
@@ -136,7 +121,7 @@ def test_kill_9_between_commit_and_log_loses_nothing(tmp_path: Path) -> None:
     held.rollback()
     held.close()
     th.join(30)
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     try:
         c = _connect(port, database="crash")
         cur = c.cursor()
@@ -151,7 +136,7 @@ def test_kill_9_between_commit_and_log_loses_nothing(tmp_path: Path) -> None:
         c.close()
     finally:
         _kill(proc)
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     try:
         got, _ = _drain(port, 1)
     finally:
@@ -168,7 +153,7 @@ def test_kill_9_mid_commit_of_a_chunked_transaction_loses_nothing(
     once, whole and in order, also after a second restart."""
     monkeypatch.setenv("IFXWIRE_CDC_CHUNK", "4")
     data = tmp_path / "data"
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     try:
         _setup(port, [TABLE])
         w = _connect(port, database="crash")  # a transaction
@@ -207,14 +192,14 @@ def test_kill_9_mid_commit_of_a_chunked_transaction_loses_nothing(
     held.close()
     th.join(30)
     for _ in range(2):
-        proc, port = _start(data)
+        proc, port = start_server_process(data)
         try:
             got, _ = _drain(port, 1)
         finally:
             _kill(proc)
         assert got == [(100, True, list(range(100, 111)))]
     # the next captured commit of the database deletes the logged transaction's chunks
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     try:
         c = _connect(port, database="crash", autocommit=True)
         c.cursor().execute("INSERT INTO t VALUES (20, 20)")
@@ -245,7 +230,7 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
     writers = [TABLE, TABLE] if row_locks else TABLES
     rnd = random.Random(int(os.environ.get("IFXWIRE_CRASH_SEED", "27")))
     data = tmp_path / "data"
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     acked: set[int] = set()  # transactions whose COMMIT returned
     rolled: set[int] = set()  # rolled back on purpose
     doubt: set[int] = set()  # in flight at a kill: committed or not
@@ -260,7 +245,7 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
         proc.terminate()
         proc.wait(10)
     for _round in range(4):
-        proc, port = _start(data)
+        proc, port = start_server_process(data)
         stop = threading.Event()
 
         def writer(db: str, port: int = port, stop: threading.Event = stop) -> None:
@@ -324,7 +309,7 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
             stop.set()
         for th in threads:
             th.join(30)
-    proc, port = _start(data)
+    proc, port = start_server_process(data)
     try:
         rest, _ = _drain(port, position, TABLES)
     finally:
@@ -351,7 +336,7 @@ def test_kill_9_under_row_locks_drops_the_open_transactions_chunks(
     also after a second restart, and never the open one."""
     monkeypatch.setenv("IFXWIRE_CDC_CHUNK", "2")
     data = tmp_path / "data"
-    proc, port = _start(data, "--row-locks")
+    proc, port = start_server_process(data, "--row-locks")
     try:
         _setup(port, [TABLE])
         w = _connect(port, database="crash")
@@ -373,7 +358,7 @@ def test_kill_9_under_row_locks_drops_the_open_transactions_chunks(
     finally:
         _kill(proc)
     for _ in range(2):
-        proc, port = _start(data, "--row-locks")
+        proc, port = start_server_process(data, "--row-locks")
         try:
             c = _connect(port, database="crash")
             cur = c.cursor()

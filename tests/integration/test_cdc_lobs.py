@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 from ifxwire import cdc
@@ -15,16 +16,7 @@ from ifxwire.cdc import EventKind as K
 
 @pytest.fixture(scope="module")
 def lobdb(connect_kwargs: dict[str, Any]) -> str:
-    c = ifxwire.connect(**connect_kwargs)
-    try:
-        for name in ("syscdcv1", "cdclob"):
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:
-                    raise
-    finally:
-        c.close()
+    create_logged_databases(connect_kwargs, "syscdcv1", "cdclob")
     w = ifxwire.connect(**connect_kwargs, database="cdclob", autocommit=True)
     try:
         cur = w.cursor()

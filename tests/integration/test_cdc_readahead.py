@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 import ifxwire.aio
@@ -25,16 +26,7 @@ _names = itertools.count(1)
 
 @pytest.fixture(scope="module", autouse=True)
 def _databases(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
-    try:
-        for name in ("syscdcv1", DB):
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:  # already there (another module made it)
-                    raise
-    finally:
-        c.close()
+    create_logged_databases(connect_kwargs, "syscdcv1", DB)
 
 
 def _table(kw: dict[str, Any], rows: int) -> str:

@@ -8,28 +8,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 from ifxwire import cdc
 from ifxwire.cdc import EventKind as K
 
 
-def _create(kw: dict[str, Any], *names: str) -> None:
-    c = ifxwire.connect(**kw)
-    try:
-        for name in names:
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:  # already there (another module made it)
-                    raise
-    finally:
-        c.close()
-
-
 @pytest.fixture(scope="module")
 def db(connect_kwargs: dict[str, Any]) -> str:
-    _create(connect_kwargs, "syscdcv1", "cdctxn")
+    create_logged_databases(connect_kwargs, "syscdcv1", "cdctxn")
     c = ifxwire.connect(**connect_kwargs, database="cdctxn", autocommit=True)
     try:
         for t in ("sp", "tr", "nolog"):

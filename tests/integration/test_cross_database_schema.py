@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _cdc_support import create_logged_databases
 
 import ifxwire
 
@@ -17,16 +18,7 @@ HOME, OTHER = "xs_home", "xs_other"
 
 @pytest.fixture(scope="module")
 def dbs(connect_kwargs: dict[str, Any]) -> None:
-    c = ifxwire.connect(**connect_kwargs)
-    try:
-        for name in (HOME, OTHER, "syscdcv1"):
-            try:
-                c.cursor().execute(f"CREATE DATABASE {name} WITH LOG")
-            except ifxwire.DatabaseError as e:
-                if e.sqlcode != -330:  # syscdcv1: another module made it
-                    raise
-    finally:
-        c.close()
+    create_logged_databases(connect_kwargs, HOME, OTHER, "syscdcv1")
     o = ifxwire.connect(**connect_kwargs, database=OTHER, autocommit=True)
     try:
         o.cursor().execute("CREATE TABLE t0 (a INT)")
