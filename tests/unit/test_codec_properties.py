@@ -6,7 +6,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from ifxwire.protocol.codes import TimeUnit as TU
@@ -413,6 +413,8 @@ def test_a_lone_surrogate_is_refused_by_name(text: str) -> None:
         bind_message([text], "utf-8", None, 56)
 
 
+@example(p=10, s_at=2, value=Decimal("1E+100"))  # past the context: a typed error
+@example(p=10, s_at=2, value=Decimal("-1E+79"))
 @settings(max_examples=600, deadline=None)
 @given(
     p=st.integers(1, 32),

@@ -520,7 +520,9 @@ def decimal_encoder(enclen: int) -> Callable[[object], bytes]:
     def encode(v: object) -> bytes:
         if v is None:
             return null
-        if v.__class__ is not Decimal or not v.is_finite():
+        if v.__class__ is not Decimal or not v.is_finite() or v.adjusted() >= limit:
+            # (too many integer digits before rounding too: quantize would raise
+            # InvalidOperation for 1E+100, where encode_decimal names the column's type)
             return slow(v, enclen)
         q = v.quantize(quantum, ROUND_HALF_UP, _WIDE)
         if not q:
