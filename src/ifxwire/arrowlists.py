@@ -121,16 +121,21 @@ class ListRuns:
     def decode_tuples(self, buf: Any, pos: int, end: int, rows: list[Any]) -> tuple[int, Any]:
         walker = self.walker
         while True:
-            found = self._stride_run(buf, pos, end)
-            if found is None:  # no run here: the walker takes the next MIN_RUN tuples
-                stop = _after_tuples(buf, pos, end, MIN_RUN)
-                if stop == pos:
+            # Tuples with no run at them go to the walker as one stretch (one ColumnRun, not
+            # one per MIN_RUN tuples): step over them MIN_RUN at a time until a run starts.
+            stop = pos
+            while (found := self._stride_run(buf, stop, end)) is None:
+                after = _after_tuples(buf, stop, end, MIN_RUN)
+                if after == stop:
                     break
+                stop = after
+            if stop != pos:
                 nxt, err = walker.decode_tuples(buf, pos, stop, rows)
                 if err is not None or nxt != stop:
                     return nxt, err
                 pos = stop
-                continue
+            if found is None:
+                break
             taken, run = found
             if run is None:  # a NULL sentinel element: these tuples go to the walker
                 nxt, err = walker.decode_tuples(buf, pos, pos + taken, rows)
@@ -185,11 +190,22 @@ class ListRuns:
         k = (end - pos) // stride
         if k < 1:
             return None
+        # A short look first: when one of the next MIN_RUN headers differs and a whole tuple
+        # stands there, there is no run (the scan below would say the same), and scanning to
+        # the end of the buffer every MIN_RUN tuples would make lists of varying length cost
+        # quadratic time in the tuples a reply holds.
+        head = bytes(buf[pos : pos + 8])
+        for i in range(1, min(k, MIN_RUN)):
+            at = pos + i * stride
+            if (buf[at] != head[0] or buf[at + 1] != head[1]
+                    or not buf.startswith(head[4:], at + 4)):
+                if self._tuple_follows(buf, at, end):
+                    return None
+                break
         found = self._layout(buf, pos, size)
         if found is None:
             return None
         layout, prefixes = found
-        head = bytes(buf[pos : pos + 8])
         for j in (0, 1, 4, 5, 6, 7):  # the headers: code and size, per byte, C-speed
             column = buf[pos + j : pos + k * stride : stride]
             k = min(k, len(column) - len(column.lstrip(head[j : j + 1])))
