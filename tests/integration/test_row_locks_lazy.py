@@ -211,3 +211,58 @@ def _made(srv: Any, c: ifxwire.Connection) -> int:
     sid = c.execute("SELECT DBINFO('sessionid') FROM systables WHERE tabid = 1").fetchone()[0]
     (session,) = [s for s in srv._sessions if s.engine.session_id == sid]
     return int(session.engine._rl_triggers.made)
+
+
+def _hierarchy(srv: Any) -> ifxwire.Connection:
+    """p and its subtable e, a row each; the connection that made them is returned open, so
+    that the next sessions get SQLite connections without lock triggers."""
+    c = _connect(srv)
+    c.execute("CREATE ROW TYPE p_t (id INT, v INT)")
+    c.execute("CREATE ROW TYPE e_t (w INT) UNDER p_t")
+    c.execute("CREATE TABLE p OF TYPE p_t")
+    c.execute("CREATE TABLE e OF TYPE e_t UNDER p")
+    c.execute("INSERT INTO p VALUES (1, 1)")
+    c.execute("INSERT INTO e VALUES (2, 1, 0)")
+    return c
+
+
+def test_a_refused_part_of_an_escalated_statement_is_not_run_twice(srv: Any) -> None:
+    """A supertable's UPDATE runs on each table of the hierarchy; inside a transaction that
+    holds SQLite's (a savepoint), the subtable's part is refused for its missing triggers
+    after the supertable's part ran: that part is taken back before the statement runs
+    again, so each row is updated once."""
+    c = _hierarchy(srv)
+    a = _connect(srv)
+    try:
+        a.execute("BEGIN WORK")
+        a.execute("SAVEPOINT s1")
+        a.execute("UPDATE p SET v = v + 1")
+        assert sorted(a.execute("SELECT id, v FROM p").fetchall()) == [(1, 2), (2, 2)]
+        a.execute("COMMIT WORK")
+        assert sorted(a.execute("SELECT id, v FROM p").fetchall()) == [(1, 2), (2, 2)]
+    finally:
+        a.close()
+        c.close()
+
+
+def test_writes_after_rollback_to_savepoint_still_lock(srv: Any) -> None:
+    """Triggers made after a savepoint go with ROLLBACK TO SAVEPOINT: the next write makes
+    them again, so another session still meets the row's lock."""
+    c = _connect(srv)
+    c.execute("CREATE TABLE u (id INT PRIMARY KEY, v INT) LOCK MODE ROW")
+    c.execute("INSERT INTO u VALUES (1, 1)")
+    c.execute("INSERT INTO u VALUES (2, 2)")
+    a, b = _connect(srv), _connect(srv)  # c kept open: SQLite connections of their own
+    try:
+        a.execute("BEGIN WORK")
+        a.execute("SAVEPOINT s1")
+        a.execute("UPDATE u SET v = 10 WHERE id = 1")
+        a.execute("ROLLBACK WORK TO SAVEPOINT s1")
+        a.execute("UPDATE u SET v = 20 WHERE id = 2")
+        assert _err(b, "SELECT v FROM u WHERE id = 2") == (-244, -107)
+        a.execute("ROLLBACK WORK")
+        assert sorted(b.execute("SELECT id, v FROM u").fetchall()) == [(1, 1), (2, 2)]
+    finally:
+        a.close()
+        b.close()
+        c.close()

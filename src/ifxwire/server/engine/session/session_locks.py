@@ -267,24 +267,75 @@ class RowLocks(RowLockReads, RowLockDdl):
         """Run ``run`` (a statement, rolled back whole when it fails), making the lock
         triggers of the tables SQLite's authorizer refused it for and running it again
         (features/locks/triggers.py). Each level of nesting (a routine's statement inside
-        a statement) catches its own refusals."""
+        a statement) catches its own refusals. (The attempt loop is written out here and in
+        rl_write, not shared through a function around ``run``: triggers calling routines
+        that write nest 61 statements deep, and another frame a level overflows Python's
+        stack.)"""
         if not self.row_locks or self._rl_free:
             return run()
         lt = self._rl_triggers
-        outer, lt.missing = lt.missing, set()
+        outer = lt.missing
         tried: set[str] = set()
+        # inside an Informix transaction _begin_write checked no triggers (escalated)
+        check = self.in_transaction
         try:
             while True:
+                refusal, saved = self._rl_attempt(check)
                 try:
-                    return run()
+                    result = run()
                 except BaseException:
-                    missing, lt.missing = lt.missing, set()
-                    if not missing or missing & tried:
+                    if not self._rl_attempt_refused(refusal, tried, saved):
                         raise
-                    tried |= missing
-                    self._rl_make(missing)
+                    tried |= refusal
+                    self._rl_make(refusal)
+                    continue
+                self._rl_attempt_done(saved)
+                return result
         finally:
             lt.missing = outer
+
+    def _rl_attempt(self, check: bool) -> tuple[set[str], bool]:
+        """Begin an attempt of a statement in the open SQLite transaction that the authorizer
+        may refuse (rl_lazy, rl_write): a savepoint, so that what it wrote before a refusal
+        is taken back before it runs again (a supertable's UPDATE has run on the
+        supertable when its subtable's part is refused). ``check``: first make again the
+        triggers a rollback took back (ROLLBACK TO SAVEPOINT, a failed statement's
+        savepoint), which the authorizer would otherwise count as made. Returns the set the
+        authorizer fills with the refused tables, and whether the savepoint was taken: not
+        inside a running SQLite statement (a routine called from SQL writing), where SQLite
+        opens none; a refusal there is rare (its statement's tables were written by then)
+        and is run again as before."""
+        if check:
+            self._rl_install()
+        refusal: set[str] = set()
+        self._rl_triggers.missing = refusal
+        conn = self.conn
+        assert conn is not None
+        try:
+            conn.execute("SAVEPOINT _ifx_rl_try")
+        except sqlite3.OperationalError:  # "SQL statements in progress"
+            return refusal, False
+        return refusal, True
+
+    def _rl_attempt_refused(self, refusal: set[str], tried: set[str], saved: bool) -> bool:
+        """The attempt failed: whether it was refused for tables not tried yet (then it is
+        taken back, to be run again once their triggers are made); either way its savepoint
+        is released."""
+        retry = bool(refusal) and not refusal & tried
+        conn = self.conn
+        assert conn is not None
+        with contextlib.suppress(sqlite3.Error):
+            if saved and conn.in_transaction:  # (an I/O error may have ended it)
+                if retry:
+                    conn.execute("ROLLBACK TO _ifx_rl_try")
+                conn.execute("RELEASE _ifx_rl_try")
+        return retry
+
+    def _rl_attempt_done(self, saved: bool) -> None:
+        conn = self.conn
+        assert conn is not None
+        if saved:
+            conn.execute("RELEASE _ifx_rl_try")
 
     def _rl_make(self, tables: set[str]) -> None:
         """Make the lock triggers of ``tables`` now (in the open SQLite transaction, if any:
@@ -451,16 +502,17 @@ class RowLocks(RowLockReads, RowLockDdl):
             while True:
                 if self._rl_escalated or self._sql_txn:
                     # the transaction holds SQLite's lock already: only a refusal to retry
-                    refusal: set[str] = set()
-                    lt.missing = refusal
+                    refusal, saved = self._rl_attempt(True)
                     try:
-                        return action()
+                        result = action()
                     except BaseException:
-                        if not refusal or refusal & tried:
+                        if not self._rl_attempt_refused(refusal, tried, saved):
                             raise
-                    tried |= refusal
-                    self._rl_make(refusal)
-                    continue
+                        tried |= refusal
+                        self._rl_make(refusal)
+                        continue
+                    self._rl_attempt_done(saved)
+                    return result
                 self._rl_conflict = None
                 self._rl_wide = False
                 self._rl_pending = []
