@@ -19,6 +19,7 @@ import pytest
 import ifxwire
 
 from .loader import CORPUS, run_script, statements
+from .manual import fresh_database
 
 SUPERSTORES = CORPUS / "superstores"
 
@@ -354,6 +355,24 @@ def test_truncate_of_a_supertable_empties_its_subtables(hierarchy: ifxwire.Conne
     assert cur.fetchall() == [("Rogers, J.",)]
     cur.execute("SELECT COUNT(*) FROM ONLY(sales_rep)")
     assert cur.fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("ddl", ["TRUNCATE person", "DROP TABLE person"])
+def test_ddl_on_a_supertable_rolls_back_with_its_subtables(connect_kwargs: dict[str, Any],
+                                                           ddl: str) -> None:
+    """TRUNCATE and DROP of a supertable change its subtables too: ROLLBACK WORK brings all of
+    them back, rows included, with row locks (the server's default) as without."""
+    with fresh_database(connect_kwargs, "ss_rb") as conn:
+        cur = conn.cursor()
+        for stmt in TUTORIAL_HIERARCHY:
+            cur.execute(stmt)
+        cur.execute("BEGIN WORK")
+        cur.execute(ddl)
+        cur.execute("ROLLBACK WORK")
+        cur.execute("SELECT name FROM person ORDER BY 1")
+        assert cur.fetchall() == [("Rogers, J.",), ("Sallie, A.",), ("Walker",)]
+        cur.execute("SELECT COUNT(*) FROM ONLY(sales_rep)")
+        assert cur.fetchone()[0] == 1
 
 
 def test_hierarchy_in_another_database(connect_kwargs: dict[str, Any],

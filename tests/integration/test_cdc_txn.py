@@ -93,6 +93,28 @@ def test_truncate_is_a_truncate_record(reader: ifxwire.Connection,
     assert trunc.table == f"{db}:tr" and trunc.sequence == events[4].sequence + 1
 
 
+def test_truncate_of_a_supertable_is_a_record_for_each_table(
+        reader: ifxwire.Connection, connect_kwargs: dict[str, Any], db: str) -> None:
+    """TRUNCATE of a typed supertable empties its subtables too (ids_sqt_206): a subtable
+    with full-row logging gets its own TRUNCATE record."""
+    w = ifxwire.connect(**connect_kwargs, database=db, autocommit=True)
+    try:
+        cur = w.cursor()
+        cur.execute("CREATE ROW TYPE tp_t (id INTEGER)")
+        cur.execute("CREATE ROW TYPE ts_t (name VARCHAR(10)) UNDER tp_t")
+        cur.execute("CREATE TABLE tp OF TYPE tp_t")
+        cur.execute("CREATE TABLE ts OF TYPE ts_t UNDER tp")
+        with cdc.open_stream(reader, tables=[f"{db}:ts"], timeout=1) as st:
+            cur.execute("INSERT INTO ts VALUES (1, 'x')")
+            cur.execute("TRUNCATE TABLE tp")
+            events = _until_timeout(st)
+    finally:
+        w.close()
+    assert [e.kind for e in events] == [K.TABLE_SCHEMA, K.BEGIN, K.INSERT, K.COMMIT, K.BEGIN,
+                                        K.TRUNCATE, K.COMMIT]
+    assert events[5].table == f"{db}:ts"
+
+
 def test_startcapture_requires_full_row_logging(reader: ifxwire.Connection, db: str) -> None:
     cur = reader.cursor()
     cur.execute("EXECUTE FUNCTION informix.cdc_set_fullrowlogging(?, 0)", (f"{db}:informix.nolog",))

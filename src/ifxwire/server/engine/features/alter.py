@@ -576,24 +576,20 @@ def _parent_key(dc: DdlContext, cons: ConsDef, parent: TableInfo) -> int:
 
 
 # ---- TRUNCATE, RENAME, SET CONSTRAINTS --------------------------------------------------------
-def truncate(dc: DdlContext, spec: TruncateSpec) -> TableInfo:
-    """Empty the table; returns it (change data capture logs a TRUNCATE of it)."""
+def truncate(dc: DdlContext, spec: TruncateSpec) -> list[TableInfo]:
+    """Empty the table; returns the tables emptied (change data capture logs a TRUNCATE of
+    each). A typed table's TRUNCATE empties its subtables too; there is no ONLY for it
+    (Tutorial, "Delete all rows using TRUNCATE", ids_sqt_206)."""
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T":
         raise not_implemented("TRUNCATE of a view or catalog table")
-    # A typed table's TRUNCATE empties its subtables too; there is no ONLY for it (Tutorial,
-    # "Delete all rows using TRUNCATE", ids_sqt_206).
-    tables, todo = [info], list(info.subtables)
-    while todo:
-        sub = dc.schema.tables[todo.pop(0)]
-        tables.append(sub)
-        todo += sub.subtables
+    tables = [info, *dc.schema.below(info)]
     try:
         for one in tables:
             dc.conn.execute(f"DELETE FROM {one.schema}.{quote(one.name)}")
     except sqlite3.IntegrityError:
         raise EngineError(sc.FK_CHILD_EXISTS, near=info.name) from None
-    return info
+    return tables
 
 
 def rename_index(dc: DdlContext, spec: Rename) -> None:

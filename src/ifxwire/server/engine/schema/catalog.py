@@ -342,6 +342,15 @@ class Schema:
     #: named ROW and DISTINCT types by name, as the IfxType a column of one has (casts)
     types: dict[str, IfxType] = field(default_factory=dict)
 
+    def below(self, info: TableInfo) -> list[TableInfo]:
+        """Every table under typed supertable ``info`` in this schema, depth first: what a
+        TRUNCATE of it empties and what row-lock DDL on it would have to take back."""
+        out: list[TableInfo] = []
+        for name in info.subtables:
+            sub = self.tables[name]
+            out += [sub, *self.below(sub)]
+        return out
+
 
 def quote(name: str) -> str:
     """An identifier for SQLite (always quoted: Informix names may be SQLite keywords)."""

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from ..core import values as vals
+    from ..sql.statements_ext import TruncateSpec
     from .engine import Engine
     from .session import EngineSession
 
@@ -183,11 +184,21 @@ class StatementRunner:
             table = _ddl_table(kind, spec)
             self.rl_check_ddl(table)
             if (self.rl_ddl_applies() and kind not in _ESCALATED_DDL
-                    and not _other_database(spec)):
+                    and not _other_database(spec) and not self._supertable(table)):
                 # its own short write with undo entries (session_lock_ddl.py)
                 return self.rl_ddl(table, lambda: self._ddl(kind, spec),
                                    kind not in ("create_index", "create_trigger"))
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
+
+    def _supertable(self, table: str | None) -> bool:
+        """DDL on a typed supertable changes its subtables too (TRUNCATE empties them, DROP
+        drops them), which row-lock DDL's undo would not take back: it runs escalated."""
+        info = self.current_schema().tables.get(table) if table else None
+        return info is not None and bool(info.subtables)
+
+    def _truncate(self, dc: ddl.DdlContext, spec: TruncateSpec) -> None:
+        for emptied in alter.truncate(dc, spec):
+            CAPTURE.truncate(self, emptied)  # each with full-row logging gets its record
 
     def _private_ddl(self, kind: str, spec: object) -> bool:
         """CREATE TEMP TABLE, and DROP TABLE / CREATE INDEX of one of the session's temporary
@@ -233,7 +244,7 @@ class StatementRunner:
             "drop_sequence": lambda dc, sp: objects.drop_sequence(
                 dc, sp, self.engine.sequences, self._db_path()),
             "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
-            "truncate": lambda dc, sp: CAPTURE.truncate(self, alter.truncate(dc, sp)),
+            "truncate": self._truncate,
             "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
             "set_constraints": alter.set_constraints,
             "alter_fragment": fragments.alter_fragment,
