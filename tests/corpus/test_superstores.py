@@ -375,6 +375,25 @@ def test_ddl_on_a_supertable_rolls_back_with_its_subtables(connect_kwargs: dict[
         assert cur.fetchone()[0] == 1
 
 
+def test_a_prepared_query_on_a_supertable_sees_a_later_subtable(
+        connect_kwargs: dict[str, Any], hierarchy: ifxwire.Connection) -> None:
+    """A subtable created after a query on its supertable was prepared: the next run of that
+    statement reads its rows too (the plan depends on the hierarchy, as on the columns)."""
+    cur = hierarchy.cursor()
+    sql = "SELECT name FROM person ORDER BY 1"
+    cur.execute(sql)
+    assert len(cur.fetchall()) == 3
+    cur.execute("SELECT DBINFO('dbname') FROM systables WHERE tabid = 1")
+    name = cur.fetchone()[0].strip()
+    with ifxwire.connect(**connect_kwargs, database=name, autocommit=True) as other:
+        ocur = other.cursor()
+        ocur.execute("CREATE ROW TYPE visitor_t (host VARCHAR(20)) UNDER person_t")
+        ocur.execute("CREATE TABLE visitor OF TYPE visitor_t UNDER person")
+        ocur.execute("INSERT INTO visitor VALUES ('Zed', '1', 'lab')")
+    cur.execute(sql)
+    assert cur.fetchall()[-1] == ("Zed",)
+
+
 def test_hierarchy_in_another_database(connect_kwargs: dict[str, Any],
                                        hierarchy: ifxwire.Connection) -> None:
     """db:supertable reads and changes that database's subtables, not same-named tables of

@@ -97,8 +97,10 @@ class Plan:
 
 
 def table_signature(info: TableInfo) -> tuple[object, ...]:
-    """What a compiled plan depends on in a table: its identity and its columns' types."""
-    return (info.tabid, tuple((c.name, c.type.key, c.type.notnull) for c in info.columns))
+    """What a compiled plan depends on in a table: its identity, its columns' types, and a
+    typed supertable's subtables (a query on it reads theirs: one created later is in it)."""
+    return (info.tabid, tuple((c.name, c.type.key, c.type.notnull) for c in info.columns),
+            tuple(info.subtables))
 
 
 def with_start_offsets(columns: list[ColumnDesc]) -> list[ColumnDesc]:
