@@ -394,6 +394,38 @@ def test_a_prepared_query_on_a_supertable_sees_a_later_subtable(
     assert cur.fetchall()[-1] == ("Zed",)
 
 
+def test_row_type_rows_of_an_earlier_release_are_read_as_type_rows(tmp_path: Path) -> None:
+    """An earlier release wrote CREATE ROW TYPE ... UNDER's sysinherits row with class 'T'
+    (a table's, ids_sqr_043); such a database file is mended when opened, so UNDER finds the
+    supertype and DROP ROW TYPE still refuses a supertype (-9990)."""
+    import sqlite3
+
+    from ifxwire.server import Server
+
+    data = tmp_path / "data"
+    kw: dict[str, Any] = {"user": "informix", "password": "in4mix", "autocommit": True}
+    with Server(port=0, host="127.0.0.1", data=str(data)) as srv:
+        with ifxwire.connect(host=srv.host, port=srv.port, **kw) as c:
+            c.cursor().execute("CREATE DATABASE oldrt")
+        with ifxwire.connect(host=srv.host, port=srv.port, database="oldrt", **kw) as c:
+            c.cursor().execute("CREATE ROW TYPE a_t (x INT)")
+            c.cursor().execute("CREATE ROW TYPE b_t (y INT) UNDER a_t")
+            c.cursor().execute("CREATE TABLE a OF TYPE a_t")
+    raw = sqlite3.connect(next(data.glob("oldrt*.ifxdb")))
+    raw.execute("UPDATE sysinherits SET class = 'T' WHERE class = 't'")  # as it was written
+    raw.commit()
+    raw.close()
+    with Server(port=0, host="127.0.0.1", data=str(data)) as srv, ifxwire.connect(
+            host=srv.host, port=srv.port, database="oldrt", **kw) as c:
+        cur = c.cursor()
+        cur.execute("SELECT class FROM sysinherits")
+        assert cur.fetchall() == [("t",)]
+        cur.execute("CREATE TABLE b OF TYPE b_t UNDER a")
+        with pytest.raises(ifxwire.Error) as info:
+            cur.execute("DROP ROW TYPE a_t RESTRICT")
+        assert _code(info) == -9990
+
+
 def test_hierarchy_in_another_database(connect_kwargs: dict[str, Any],
                                        hierarchy: ifxwire.Connection) -> None:
     """db:supertable reads and changes that database's subtables, not same-named tables of

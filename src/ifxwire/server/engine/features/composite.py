@@ -807,7 +807,7 @@ def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
         raise EngineError(sc.ROW_TYPE_IN_USE, near=spec.name)
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
-    conn.execute("DELETE FROM sysinherits WHERE child = ?", (xid,))
+    conn.execute("DELETE FROM sysinherits WHERE child = ? AND class = 't'", (xid,))
 
 
 # What the catalogue (schema layer) asks of composite types, without importing this module.

@@ -449,13 +449,18 @@ def upgrade_sysmaster(conn: sqlite3.Connection) -> None:
         raise
 
 
+_TYPE_ROWS_AS_TABLES = ("class = 'T' AND child NOT IN "
+                        "(SELECT tabid FROM systables WHERE type_xid > 0)")
+
+
 def upgrade_catalog(conn: sqlite3.Connection) -> None:
     """Bring a database file made by an older ifxwire-server to today's catalogue, so old
     --data directories keep opening: add the catalog tables and columns it lacks
     (syssequences, sysroleauth, sysprocedures.paramtypes, …) and our private tables; rename
     its sysindexes table to sysindices with the sysindexes view over it; move catalogue
     tables that an older release put at other tabids (sysproccolumns 84, sysmaster's own
-    tables 50-52) to today's. One read of sqlite_master and systables when nothing is to do:
+    tables 50-52) to today's; mark ROW-type inheritance rows written with a table's class
+    ('T') as a type's ('t'). One read of sqlite_master and systables when nothing is to do:
     a column is there when its quoted name is in the table's DDL."""
     rows = conn.execute("SELECT type, name, sql FROM main.sqlite_master "
                         "WHERE type IN ('table', 'view')").fetchall()
@@ -478,7 +483,15 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
     private = [name for name in PRIVATE_TABLES if name not in ddl]
     retyped = _retyped(conn) if "sysindices" in ddl and not rename else []
     no_views = [name for name, *_ in CATALOG_VIEWS.values() if name not in views]
-    if not (missing or short or private or moves or rename or no_views or retyped):
+    # ROW-type inheritance written with class 'T' (a table's class) before typed tables
+    # existed: a 'T' row whose child is no typed table's tabid is such a row (ids_sqr_043)
+    type_rows = "sysinherits" in ddl and conn.execute(
+        "SELECT 1 FROM sysinherits WHERE "
+        + (_TYPE_ROWS_AS_TABLES if quote("type_xid") in ddl.get("systables", "")
+           else "class = 'T'")  # (no typed table can exist without the column)
+        + " LIMIT 1").fetchone() is not None
+    if not (missing or short or private or moves or rename or no_views or retyped
+            or type_rows):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -516,6 +529,8 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
                 _rewrite_columns(conn, tabid, name)
         for statement in PRIVATE_DDL:
             conn.execute(statement)
+        if type_rows:
+            conn.execute(f"UPDATE sysinherits SET class = 't' WHERE {_TYPE_ROWS_AS_TABLES}")
         if no_views:
             for name in no_views:
                 conn.execute(f"DROP VIEW IF EXISTS main.{quote(name)}")
