@@ -249,8 +249,13 @@ class RowLocks(RowLockReads, RowLockDdl):
         conn = self.conn
         assert conn is not None and self.database is not None
         lt = self._rl_triggers
-        key = (id(conn), self._schema_version(), lt.listed(conn))
-        if key == self._rl_key and key[2] == lt.count() and not self._rl_add:
+        # the catalogue's listing only when a rollback may have changed it (lt.unsure)
+        have = lt.count()
+        listed = lt.listed(conn) if lt.unsure else have
+        key = (id(conn), self._schema_version(), listed)
+        if key == self._rl_key and listed == have and not self._rl_add:
+            if not conn.in_transaction:
+                lt.unsure = False  # those made in a transaction were committed with it
             return False
         # The user's tables as the catalogue knows them (not its own sys* tables).
         infos = {info.name: info for info in self.current_schema().tables.values()

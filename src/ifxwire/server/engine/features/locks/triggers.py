@@ -62,6 +62,10 @@ class LockTriggers:
         self.gate: Callable[[int], bool] | None = None
         #: CREATE TEMP TRIGGER statements run (a cost check for tests).
         self.made = 0
+        #: Triggers were made or dropped inside a SQLite transaction not known to be
+        #: committed: a rollback may take them back (or bring dropped ones back), so the
+        #: session must ask ``listed`` rather than trust ``count`` (session_locks._rl_install).
+        self.unsure = True
 
     @classmethod
     def bind(cls, conn: sqlite3.Connection) -> LockTriggers:
@@ -144,6 +148,7 @@ class LockTriggers:
                 stale.append(table)
         self._tables = {t: v for t, v in self._tables.items() if t in wanted}
         orphans = []
+        changed = bool(stale) or any(name not in keep for name in listed)
         for name in listed:
             if name in keep:
                 continue
@@ -167,6 +172,10 @@ class LockTriggers:
                 self._tables[table] = (wanted[table], self._make(conn, table))
         finally:
             self._have = frozenset(t.lower() for t in self._tables)
+            if not conn.in_transaction:
+                self.unsure = False  # made and listed outside a transaction: they stay
+            elif changed:
+                self.unsure = True
 
     def _make(self, conn: sqlite3.Connection, table: str) -> tuple[str, ...]:
         self._seq += 1
