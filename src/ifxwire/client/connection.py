@@ -26,7 +26,6 @@ from .dsn import ConnectParams
 from .failover import Attempts
 from .goodbye import CLOSE_TIMEOUT, ack_steps, leave, say_exit, settle
 from .handshake import is_internal_version, version_number
-from .lifecycle import codec_error
 from .login import LoginSession
 from .statements import StatementCache
 from .steps import Op, Steps
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
     from .routines import OutRoutine
     from .savepoints import Savepoint
 
-__all__ = ["Connection", "Op", "Steps", "codec_error", "release_op"]
+__all__ = ["Connection", "Op", "Steps", "release_op"]
 
 log = logging.getLogger("ifxwire.client")
 

@@ -38,8 +38,9 @@ from . import lob as _lob
 from . import lobparams as _lobparams
 from .binds import bind_message
 from .cancel import timeout_scope
-from .connection import Connection, codec_error
+from .connection import Connection
 from .cursorstate import NO_ROW, CursorOp, CursorState, _at_end, _lastrowid
+from .lifecycle import codec_error
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql
 from .replies import Reply
 from .rowiter import iterate_rows

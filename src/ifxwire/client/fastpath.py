@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-#: SQ_LODATA write messages carry at most ``lobpieces.WRITE_MESSAGE`` bytes each.
-#: SQ_LODATA write messages in flight at once (bounds the memory a large write holds).
+#: SQ_LODATA write messages (each at most ``lobpieces.WRITE_MESSAGE`` bytes) in flight at
+#: once (bounds the memory a large write holds).
 WRITE_WINDOW = 4
 #: Most bytes one SQ_LODATA read asks for: the reply is read into one buffer.
 READ_MESSAGE = 1024 * 1024

@@ -48,7 +48,7 @@ from .lobpieces import (
 )
 from .replies import Reply
 from .resources import Closing
-from .statements import lob_columns, set_params
+from .statements import set_params
 from .steps import Op
 
 if TYPE_CHECKING:
@@ -60,7 +60,6 @@ __all__ = [
     "Clob",
     "SmartLob",
     "create_lob",
-    "lob_columns",
     "prepare_params_op",
 ]
 

@@ -229,7 +229,7 @@ DATETIME_AGGREGATE = -561  # [jcat] "Sums and averages cannot be computed on dat
 STRING_TOO_LONG = -1279  # [cat] "Value exceeds string column length." (ANSI databases only)
 INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per the catalogue)
 
-# --- wire session (server/session.py: statements and cursors addressed by SQ_ID) ---------------
+# --- wire session (server/handlers.py: statements and cursors addressed by SQ_ID) ---------------
 NO_STATEMENT = -267  # [peer] a stale CLOSE (no such statement) gives -267 on real servers
 SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a cursor gives -260
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
