@@ -52,7 +52,9 @@ from .statements import set_params
 from .steps import Op
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    # The session as this module needs it; the public Connection adds the PEP 249 surface
+    # (and imports this module: naming it here would make an import circle).
+    from .lifecycle import StatementSession as Connection
     from .statements import Prepared
 
 __all__ = [
