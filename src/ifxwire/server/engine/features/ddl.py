@@ -327,8 +327,8 @@ def _typed(dc: DdlContext, info: TableInfo) -> bool:
 def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     """The supertable's tabid for ``CREATE TABLE t OF TYPE sub_t UNDER supertable``: it must
     be a typed table (ids_sqs_0099), ``sub_t`` a subtype of its type, and no other table of
-    its hierarchy typed by ``sub_t`` (ids_sqs_0566); the server's code for each refusal is not
-    known to us (-999). Its constraints and indexes are inherited (inherit.py); a supertable
+    its hierarchy typed by ``sub_t`` (ids_sqs_0566): -9808 and -9975 (message catalogue); an
+    untyped supertable is -999 (code not known to us). Its constraints and indexes are inherited (inherit.py); a supertable
     with triggers is refused: inheriting triggers (ids_sqs_0588) is not built."""
     row = dc.conn.execute("SELECT tabid, type_xid FROM systables WHERE tabname = ? AND "
                           "tabtype = 'T'", (supertable,)).fetchone()
@@ -340,7 +340,7 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     parent = dc.conn.execute("SELECT parent FROM sysinherits WHERE child = ? AND class = 't'",
                              (type_xid,)).fetchone()
     if parent is None or int(parent[0]) != super_xid:
-        raise not_implemented("UNDER a table whose type is not the new table's supertype")
+        raise EngineError(sc.SUBTABLE_TYPE)
     root = tabid
     while (up := dc.conn.execute("SELECT parent FROM sysinherits WHERE child = ? AND "
                                  "class = 'T'", (root,)).fetchone()) is not None:
@@ -354,7 +354,7 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     marks = ", ".join("?" * len(family))
     if dc.conn.execute(f"SELECT 1 FROM systables WHERE type_xid = ? AND tabid IN ({marks})",
                        (type_xid, *family)).fetchone():
-        raise not_implemented("two tables of one type in a table hierarchy")
+        raise EngineError(sc.TYPE_TWICE_IN_HIERARCHY)
     if dc.conn.execute("SELECT 1 FROM systriggers WHERE tabid = ?", (tabid,)).fetchone():
         # Triggers are inherited too (ids_sqs_0588): not built.
         raise not_implemented("a subtable of a table with triggers")
