@@ -328,8 +328,9 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     """The supertable's tabid for ``CREATE TABLE t OF TYPE sub_t UNDER supertable``: it must
     be a typed table (ids_sqs_0099), ``sub_t`` a subtype of its type, and no other table of
     its hierarchy typed by ``sub_t`` (ids_sqs_0566): -9808 and -9975 (message catalogue); an
-    untyped supertable is -999 (code not known to us). Its constraints and indexes are inherited (inherit.py); a supertable
-    with triggers is refused: inheriting triggers (ids_sqs_0588) is not built."""
+    untyped supertable is -999 (code not known to us). Its constraints and indexes are
+    inherited (inherit.py); a supertable with triggers is refused: inheriting triggers
+    (ids_sqs_0588) is not built."""
     row = dc.conn.execute("SELECT tabid, type_xid FROM systables WHERE tabname = ? AND "
                           "tabtype = 'T'", (supertable,)).fetchone()
     if row is None:
