@@ -302,3 +302,85 @@ def test_a_rolled_back_subtable_leaves_no_guard_behind(row_locks: bool) -> None:
                 with pytest.raises(ifxwire.IntegrityError) as info:
                     other.cursor().execute("INSERT INTO b VALUES (1, 2)")
                 assert _code(info) == -268
+
+
+TUTORIAL_TYPES = [
+    "CREATE ROW TYPE person_t (name VARCHAR(30), soc_sec CHAR(9))",
+    "CREATE ROW TYPE employee_t (salary INTEGER) UNDER person_t",
+    "CREATE ROW TYPE sales_rep_t (rep_num INTEGER, region_num INTEGER) UNDER employee_t",
+    "CREATE TABLE person OF TYPE person_t",
+    "CREATE TABLE employee OF TYPE employee_t UNDER person",
+    "CREATE TABLE audit (who VARCHAR(30), what CHAR(12))",
+]
+
+
+def _audit(cur: Any) -> list[tuple[str, str]]:
+    cur.execute("SELECT who, what FROM audit ORDER BY 2, 1")
+    rows = [(w, what.strip()) for w, what in cur.fetchall()]
+    cur.execute("DELETE FROM audit")
+    return rows
+
+
+def test_triggers_of_a_supertable_fire_for_its_subtables(
+        connect_kwargs: dict[str, Any]) -> None:
+    """ids_sqs_0588: a trigger on a typed table is inherited by all its subtables, also by a
+    subtable created after it; a subtable's own trigger for the same event fires as well (no
+    override since 11.10) and has no effect on its supertable; the catalogue holds the
+    trigger for the supertable only (ids_sqs_0569)."""
+    with fresh_database(connect_kwargs, "ss_trg") as conn:
+        cur = conn.cursor()
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("CREATE TRIGGER t_person INSERT ON person REFERENCING NEW AS n "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (n.name, 'person ins'))")
+        cur.execute("CREATE TABLE sales_rep OF TYPE sales_rep_t UNDER employee")
+        cur.execute("CREATE TRIGGER t_emp INSERT ON employee REFERENCING NEW AS n "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (n.name, 'emp ins'))")
+        cur.execute("INSERT INTO person VALUES ('Pat', '1')")
+        assert _audit(cur) == [("Pat", "person ins")]
+        cur.execute("INSERT INTO employee VALUES ('Eve', '2', 50000)")
+        assert _audit(cur) == [("Eve", "emp ins"), ("Eve", "person ins")]
+        cur.execute("INSERT INTO sales_rep VALUES ('Sam', '3', 40000, 1, 7)")
+        assert _audit(cur) == [("Sam", "emp ins"), ("Sam", "person ins")]
+        cur.execute("SELECT t.tabname FROM systriggers g, systables t WHERE g.tabid = t.tabid "
+                    "ORDER BY 1")
+        assert cur.fetchall() == [("employee",), ("person",)]
+        # disabling the subtable's triggers leaves the inherited one (ids_sqs_0588)
+        cur.execute("SET TRIGGERS FOR employee DISABLED")
+        cur.execute("INSERT INTO employee VALUES ('Ed', '4', 50000)")
+        assert _audit(cur) == [("Ed", "person ins")]
+        cur.execute("DROP TRIGGER t_person")
+        cur.execute("INSERT INTO sales_rep VALUES ('Sue', '5', 40000, 2, 7)")
+        assert _audit(cur) == []
+
+
+def test_a_statement_on_a_supertable_runs_statement_actions_once(
+        connect_kwargs: dict[str, Any]) -> None:
+    """UPDATE and DELETE on a supertable reach its subtables' rows: an inherited trigger's
+    FOR EACH ROW action runs for each row of each table, its BEFORE and AFTER actions once
+    for the statement (our reading for a statement that reaches several tables)."""
+    with fresh_database(connect_kwargs, "ss_trs") as conn:
+        cur = conn.cursor()
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("CREATE TABLE sales_rep OF TYPE sales_rep_t UNDER employee")
+        cur.execute("INSERT INTO person VALUES ('Pat', '1')")
+        cur.execute("INSERT INTO employee VALUES ('Eve', '2', 50000)")
+        cur.execute("INSERT INTO sales_rep VALUES ('Sam', '3', 40000, 1, 7)")
+        cur.execute("CREATE TRIGGER t_upd UPDATE OF soc_sec ON person REFERENCING OLD AS o "
+                    "BEFORE (INSERT INTO audit VALUES ('-', 'before')) "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (o.name, 'row')) "
+                    "AFTER (INSERT INTO audit VALUES ('-', 'after'))")
+        cur.execute("UPDATE person SET soc_sec = 'x'")
+        assert cur.rowcount == 3
+        assert _audit(cur) == [("-", "after"), ("-", "before"), ("Eve", "row"), ("Pat", "row"),
+                               ("Sam", "row")]
+        cur.execute("UPDATE ONLY(employee) SET soc_sec = 'y'")
+        assert _audit(cur) == [("-", "after"), ("-", "before"), ("Eve", "row")]
+        cur.execute("UPDATE person SET name = name")  # not OF soc_sec
+        assert _audit(cur) == []
+        cur.execute("CREATE TRIGGER t_del DELETE ON employee REFERENCING OLD AS o "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (o.name, 'gone'))")
+        cur.execute("DELETE FROM person")
+        assert cur.rowcount == 3
+        assert _audit(cur) == [("Eve", "gone"), ("Sam", "gone")]  # not person's own row

@@ -288,6 +288,9 @@ class TableInfo:
     #: into the s_col or s8_col column for any table in the hierarchy inserts a
     #: monotonically increasing value", Database Design guide, ids_ddi_120)
     serial_tabids: dict[str, int] = field(default_factory=dict)
+    #: a subtable's direct supertable (sysinherits class 'T'): its triggers fire for this
+    #: table's rows too (ids_sqs_0588)
+    supertable: str | None = None
 
     def __post_init__(self) -> None:
         self.by_name = {c.name: c for c in self.columns}
@@ -747,6 +750,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         sub, sup = by_tabid.get(child), by_tabid.get(parent)
         if sub is not None and sup is not None:
             sup.subtables.append(sub.name)
+            sub.supertable = sup.name
     _serial_owners(tables)
     names: set[str] = set()
     for constrname, tabid, ctype, idxname in conn.execute(
