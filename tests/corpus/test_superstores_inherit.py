@@ -384,3 +384,38 @@ def test_a_statement_on_a_supertable_runs_statement_actions_once(
         cur.execute("DELETE FROM person")
         assert cur.rowcount == 3
         assert _audit(cur) == [("Eve", "gone"), ("Sam", "gone")]  # not person's own row
+
+
+def test_a_constraint_added_to_a_supertable_holds_for_its_subtables(
+        connect_kwargs: dict[str, Any]) -> None:
+    """ids_sqs_0565: attributes added to a supertable after its subtables were created are
+    inherited by them; ALTER TABLE ADD CONSTRAINT on the supertable is how (ids_ddi_115). Rows
+    already there must keep it: a check they fail is -530, a key they repeat -371."""
+    with fresh_database(connect_kwargs, "ss_add") as conn:
+        cur = conn.cursor()
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("INSERT INTO person VALUES ('Pat', '1')")
+        cur.execute("INSERT INTO employee VALUES ('Eve', '1', 20000)")
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("ALTER TABLE person ADD CONSTRAINT UNIQUE (soc_sec)")
+        assert _code(info) == -371
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("ALTER TABLE person ADD CONSTRAINT CHECK (soc_sec < '1')")
+        assert _code(info) == -530
+        cur.execute("ALTER TABLE person ADD CONSTRAINT PRIMARY KEY (name)")
+        cur.execute("ALTER TABLE person ADD CONSTRAINT CHECK (soc_sec >= '1') "
+                    "CONSTRAINT ck_ssn")
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("INSERT INTO employee VALUES ('Pat', '2', 1)")
+        assert _code(info) == -268
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("INSERT INTO employee VALUES (NULL, '2', 1)")
+        assert _code(info) == -391
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("INSERT INTO employee VALUES ('Al', '0', 1)")
+        assert _code(info) == -530
+        assert "ck_ssn" in str(info.value)
+        cur.execute("INSERT INTO employee VALUES ('Al', '2', 1)")
+        cur.execute("ALTER TABLE person DROP CONSTRAINT ck_ssn")
+        cur.execute("INSERT INTO employee VALUES ('Bo', '0', 1)")

@@ -308,10 +308,6 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         # (ids_sqs_0099); the server's code is not known to us.
         raise not_implemented("ALTER TABLE adding, dropping or modifying columns of a typed "
                               "table")
-    if spec.add_constraints and info.subtables:
-        # its subtables would inherit the constraint (ids_sqs_0565), and their rows would
-        # have to be checked against it: not built
-        raise not_implemented("a constraint added to a supertable")
     for cons in spec.add_constraints:
         if cons.kind == "P" and inherit.has_primary_key(dc.conn, info.tabid):
             # one primary key across a table hierarchy (ids_ddi_122)
@@ -364,10 +360,44 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
                     c.info.type = c.info.type.with_notnull(True)
     lobstore.columns_altering(dc.conn, info, {c.origin: c.info.type for c in columns
                                                if c.origin is not None})
+    if info.subtables:
+        _check_subtables(dc, info, [c for c in constraints if c.new])
     rebuild(dc, info, columns, constraints)
     lobstore.columns_changed(dc.conn, new_info)  # the rebuilt table's reference counting
     _sync_constraint_rows(dc, info, constraints)
     inherit.install(dc)  # the rebuilt table lost its guard triggers
+
+
+def _check_subtables(dc: DdlContext, info: TableInfo, added: list[ConsDef]) -> None:
+    """A constraint added to a supertable holds for its subtables' rows too, "Any heritable
+    attributes that are added to a supertable after subtables have been created are
+    automatically inherited by existing subtables" (Syntax, ids_sqs_0565): the rows already
+    there must keep it, -530 for a check they fail, -371 for a key they repeat across the
+    hierarchy (as a new unique index over duplicates is). inherit.install then guards the
+    rows to come."""
+    below = dc.schema.below(info)
+    for cons in added:
+        if cons.kind == "C":
+            expr = parse_expressions(cons.check_text, cons.delimident)[0]
+            cond = dc.compile_check(info, expr)
+            for sub in below:
+                if dc.conn.execute(f"SELECT 1 FROM {quote(sub.name)} WHERE NOT "
+                                   f"ifnull(({cond}), 1) LIMIT 1").fetchone():
+                    raise EngineError(sc.CHECK_FAILED, near=cons.name)
+        elif cons.kind in ("P", "U"):
+            cols = ", ".join(quote(c) for c in cons.columns)
+            union = " UNION ALL ".join(f"SELECT {cols} FROM {quote(t.name)}"
+                                       for t in [info, *below])
+            if dc.conn.execute(f"SELECT 1 FROM ({union}) GROUP BY {cols} HAVING count(*) > 1"
+                               ).fetchone():
+                raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE)
+            if cons.kind == "P":
+                nulls = " OR ".join(f"{quote(c)} IS NULL" for c in cons.columns)
+                for sub in below:
+                    if dc.conn.execute(f"SELECT 1 FROM {quote(sub.name)} WHERE {nulls} "
+                                       "LIMIT 1").fetchone():
+                        raise not_implemented("a primary key added to a supertable whose "
+                                              "subtables hold NULL in its columns")
 
 
 def _is_typed(dc: DdlContext, name: str) -> bool:

@@ -167,6 +167,7 @@ def install(dc: DdlContext) -> None:
             continue
         under = [t for t in subtree(kids, top) if t != top and t in tables]
         _inherit_indexes(conn, tables, top, under, name)
+        _inherit_not_null(conn, tables, top, under, name)
         _inherit_checks(dc, tables, top, under, name)
     for cid, cname, owner, tabid, _idx, ptabid, delrule, pidx in fks:
         child, parent = tables.get(int(tabid)), tables.get(int(ptabid))
@@ -228,6 +229,28 @@ def _inherit_indexes(conn: sqlite3.Connection, tables: dict[int, _Table], top: i
                 conn.execute(f"CREATE TRIGGER {mk()} BEFORE {event}{of} ON "
                              f"{quote(tables[x].name)} WHEN {' OR '.join(found)} "
                              + _raise(code, label))
+
+
+def _inherit_not_null(conn: sqlite3.Connection, tables: dict[int, _Table], top: int,
+                      under: list[int], name: Callable[[], str]) -> None:
+    """The primary key's columns of ``top`` hold no NULL in the tables under it: a subtable
+    made after the key has them NOT NULL (ddl.create_table); one made before it, when ALTER
+    TABLE added the key to its supertable, gets this guard (-391 naming the column)."""
+    parts: list[int] = []
+    for (idx,) in conn.execute("SELECT idxname FROM sysconstraints WHERE tabid = ? AND "
+                               "constrtype = 'P'", (top,)).fetchall():
+        parts += _index_parts(conn, str(idx))
+    cols = [tables[top].columns[n] for n in parts if n in tables[top].columns]
+    for sub in under:
+        nullable = {str(c) for c, in conn.execute(
+            "SELECT colname FROM syscolumns WHERE tabid = ? AND (coltype & 256) = 0",
+            (sub,))}
+        for col in cols:
+            if col in nullable:
+                for event in ("INSERT", "UPDATE"):
+                    conn.execute(f"CREATE TRIGGER {name()} BEFORE {event} ON "
+                                 f"{quote(tables[sub].name)} WHEN NEW.{quote(col)} IS NULL "
+                                 + _raise(sc.NULL_INTO_NOT_NULL, col))
 
 
 def _inherit_checks(dc: DdlContext, tables: dict[int, _Table], top: int, under: list[int],
