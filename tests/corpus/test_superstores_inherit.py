@@ -419,3 +419,41 @@ def test_a_constraint_added_to_a_supertable_holds_for_its_subtables(
         cur.execute("INSERT INTO employee VALUES ('Al', '2', 1)")
         cur.execute("ALTER TABLE person DROP CONSTRAINT ck_ssn")
         cur.execute("INSERT INTO employee VALUES ('Bo', '0', 1)")
+
+
+def test_a_key_another_session_holds_in_another_table_is_271() -> None:
+    """Row locks (the server's default): inserting a key that another session's uncommitted
+    row holds is that row's lock (-271, ISAM -107), as for one table
+    (tests/integration/test_row_locks.py), also when the row is in another table of the
+    hierarchy; once that session rolls back, the key is free."""
+    from ifxwire.server import Server
+
+    kw: dict[str, Any] = {"user": "informix", "password": "in4mix"}
+    with Server(port=0, host="127.0.0.1", data=":memory:", row_locks=True) as srv:
+        with ifxwire.connect(host=srv.host, port=srv.port, autocommit=True, **kw) as conn:
+            conn.cursor().execute("CREATE DATABASE lk WITH LOG")
+        a = ifxwire.connect(host=srv.host, port=srv.port, database="lk", **kw)
+        b = ifxwire.connect(host=srv.host, port=srv.port, database="lk", **kw)
+        try:
+            cur = a.cursor()
+            cur.execute("CREATE ROW TYPE a_t (id INTEGER)")
+            cur.execute("CREATE ROW TYPE b_t (x INTEGER) UNDER a_t")
+            cur.execute("CREATE ROW TYPE c_t (y INTEGER) UNDER a_t")
+            cur.execute("CREATE TABLE a OF TYPE a_t (PRIMARY KEY (id))")
+            cur.execute("CREATE TABLE b OF TYPE b_t UNDER a")
+            cur.execute("CREATE TABLE c OF TYPE c_t UNDER a")
+            a.commit()
+            cur.execute("INSERT INTO b VALUES (1, 1)")  # uncommitted
+            for stmt in ("INSERT INTO c VALUES (1, 2)", "INSERT INTO a VALUES (1)"):
+                with pytest.raises(ifxwire.Error) as info:
+                    b.cursor().execute(stmt)
+                assert (_code(info), info.value.isamcode) == (-271, -107)
+            a.rollback()
+            b.cursor().execute("INSERT INTO c VALUES (1, 2)")
+            b.commit()
+            with pytest.raises(ifxwire.IntegrityError) as info:
+                cur.execute("INSERT INTO b VALUES (1, 1)")
+            assert _code(info) == -268
+        finally:
+            a.close()
+            b.close()

@@ -370,3 +370,34 @@ def native_references(conn: sqlite3.Connection, info: TableInfo) -> bool:
             if str(fk[2]) == info.name:
                 return True
     return False
+
+
+def key_scopes(conn: sqlite3.Connection, table: str) -> list[tuple[list[str], list[str]]]:
+    """The keys kept across a hierarchy that ``table``'s rows are held to: for each unique
+    index of the table or of a supertable of it that has subtables, its columns and the
+    tables it spans (row locks: a duplicate of a row another session holds is that row's
+    lock, -271, not -268; session_locks._dup_holder)."""
+    row = conn.execute("SELECT tabid FROM main.systables WHERE tabname = ? AND tabtype = 'T'",
+                       (table,)).fetchone()
+    if row is None:
+        return []
+    kids = children(conn)
+    if not kids:
+        return []
+    tabid = int(row[0])
+    names = {int(t): str(n) for t, n in conn.execute(
+        "SELECT tabid, tabname FROM main.systables WHERE tabid >= 100")}
+    out: list[tuple[list[str], list[str]]] = []
+    for top in [tabid, *ancestors(conn, tabid)]:
+        if top not in kids:
+            continue
+        cols_of = {int(n): str(c) for n, c in conn.execute(
+            "SELECT colno, colname FROM main.syscolumns WHERE tabid = ?", (top,))}
+        scope = [names[t] for t in subtree(kids, top) if t in names]
+        for (idx,) in conn.execute("SELECT idxname FROM main.sysindices WHERE tabid = ? AND "
+                                   "idxtype = 'U'", (top,)).fetchall():
+            cols = [cols_of[n] for n in _index_parts(conn, str(idx)) if n in cols_of]
+            if cols:
+                out.append((cols, scope))
+    return out
+
