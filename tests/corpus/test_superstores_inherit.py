@@ -417,6 +417,9 @@ def test_a_constraint_added_to_a_supertable_holds_for_its_subtables(
         assert _code(info) == -530
         assert "ck_ssn" in str(info.value)
         cur.execute("INSERT INTO employee VALUES ('Al', '2', 1)")
+        with pytest.raises(ifxwire.Error) as info:  # only where it is defined (ids_ddi_125)
+            cur.execute("ALTER TABLE employee DROP CONSTRAINT ck_ssn")
+        assert _code(info) == -9961
         cur.execute("ALTER TABLE person DROP CONSTRAINT ck_ssn")
         cur.execute("INSERT INTO employee VALUES ('Bo', '0', 1)")
 

@@ -341,6 +341,9 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         added.extend(col.constraints)
     for name in spec.drop_constraints:
         match = [c for c in constraints if c.name == name]
+        if not match and _inherited_constraint(dc, info, name):
+            # a supertable's constraint: dropped only where it is defined (ids_ddi_125)
+            raise EngineError(sc.DROP_INHERITED, near=name)
         if not match:
             raise EngineError(sc.NO_CONSTRAINT, near=name)
         if match[0].kind in ("P", "U") and _referenced(dc, info, match[0]):
@@ -398,6 +401,16 @@ def _check_subtables(dc: DdlContext, info: TableInfo, added: list[ConsDef]) -> N
                                        "LIMIT 1").fetchone():
                         raise not_implemented("a primary key added to a supertable whose "
                                               "subtables hold NULL in its columns")
+
+
+def _inherited_constraint(dc: DdlContext, info: TableInfo, name: str) -> bool:
+    """Whether ``name`` is a constraint of one of ``info``'s supertables."""
+    up = inherit.ancestors(dc.conn, info.tabid)
+    if not up:
+        return False
+    marks = ", ".join("?" * len(up))
+    return dc.conn.execute(f"SELECT 1 FROM sysconstraints WHERE constrname = ? AND tabid IN "
+                           f"({marks})", (name, *up)).fetchone() is not None
 
 
 def _is_typed(dc: DdlContext, name: str) -> bool:
