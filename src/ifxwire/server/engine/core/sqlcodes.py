@@ -48,6 +48,11 @@ TYPE_NOT_FOUND = -9628  # [cat] "Type (%s) not found."
 ROW_TYPE_EXISTS = -9991  # [jcat] "Named row type (%s) already exists in database."
 ROW_TYPE_IN_USE = -9990  # [jcat] "Cannot drop named row type (%s): still in use."
 ROW_TYPE_NOT_FOUND = -9992  # [jcat] "Named row type (%s) not found."
+DROP_INHERITED = -9961  # [jcat] "Cannot drop inherited object (%s)." (ALTER TABLE subtable
+#   DROP CONSTRAINT of its supertable's constraint)
+SUBTABLE_TYPE = -9808  # [jcat] "Subtable's type must be a subtype of supertable's type."
+TYPE_TWICE_IN_HIERARCHY = -9975  # [jcat] "Type of a table must be unique within a table
+#   hierarchy." (CREATE TABLE ... UNDER with a type another table of the hierarchy has)
 DISTINCT_TYPE_EXISTS = -9996  # [jcat] "Distinct type (%s) already exists in database."
 TYPE_IN_USE = -9630  # [jcat] "Cannot drop type (%s): still in use."
 DROP_TYPE_KIND = -9641  # [jcat] "Drop type can only drop opaque type or distinct type."
@@ -356,6 +361,9 @@ MESSAGES: dict[int, str] = {
     ROW_TYPE_EXISTS: "Named row type (%s) already exists in database.",
     ROW_TYPE_IN_USE: "Cannot drop named row type (%s): still in use.",
     ROW_TYPE_NOT_FOUND: "Named row type (%s) not found.",
+    DROP_INHERITED: "Cannot drop inherited object (%s).",
+    SUBTABLE_TYPE: "Subtable's type must be a subtype of supertable's type.",
+    TYPE_TWICE_IN_HIERARCHY: "Type of a table must be unique within a table hierarchy.",
     DISTINCT_TYPE_EXISTS: "Distinct type (%s) already exists in database.",
     TYPE_IN_USE: "Cannot drop type (%s): still in use.",
     DROP_TYPE_KIND: "Drop type can only drop opaque type or distinct type.",
