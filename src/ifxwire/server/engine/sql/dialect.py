@@ -227,6 +227,10 @@ class IfxExprParser(parser.Parser):
         "RTRIM": lambda args: _trim_set(parser.Parser.FUNCTIONS["RTRIM"](args)),
         "INSTR": lambda args: _instr(args),
         # NVL stays told apart from COALESCE (refusals.py refuses parameters in COALESCE only).
+        # Keyword synonyms of the Syntax guide (ids_sqs_2587, ids_sqs_2591, ids_sqs_2595).
+        "DENSERANK": lambda args: exp.DenseRank(),
+        "ROWNUMBER": lambda args: exp.RowNumber(),
+        "RATIOTOREPORT": lambda args: exp.Anonymous(this="RATIO_TO_REPORT", expressions=args),
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),
     }

@@ -877,6 +877,37 @@ class FunctionSlot:
         self.lock_triggers: object = None
 
 
+class NonNull:
+    """The window function ifx_nonnull(x, n, from_end, skip): the n-th non-NULL x of the
+    frame, counted from its first row (or its last, ``from_end``) after leaving out ``skip``
+    rows at that end; NULL when there are fewer. SQLite calls ``inverse`` with the arguments
+    of the row leaving the frame, always the oldest one. (LAG/LEAD ... IGNORE NULLS use a
+    frame that holds the current row and skip it: a frame that is empty on a partition's
+    first row crashes Python's sqlite3, see olap.PY_WINDOWS.)"""
+
+    def __init__(self) -> None:
+        self.rows: list[object] = []
+        self.start = 0
+        self.n = 1
+        self.from_end = False
+        self.skip = 0
+
+    def step(self, value: object, n: int, from_end: int, skip: int) -> None:
+        self.rows.append(value)
+        self.n, self.from_end, self.skip = int(n), bool(from_end), int(skip)
+
+    def inverse(self, value: object, n: int, from_end: int, skip: int) -> None:
+        self.start += 1
+
+    def finalize(self) -> object:
+        rows = self.rows[self.start:]
+        rows = rows[:len(rows) - self.skip] if self.from_end else rows[self.skip:]
+        live = [v for v in rows if v is not None]
+        if self.n < 1 or len(live) < self.n:
+            return None
+        return live[-self.n] if self.from_end else live[self.n - 1]
+
+
 #: SQLite VM instructions between two looks at the statement deadline (a few milliseconds of
 #: work: each look takes the GIL, which a busy server must not be asked for too often).
 BUDGET_STEPS = 500_000
@@ -955,4 +986,5 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     make("ifx_ivavg", 1, agg(IvAvg))
     make("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
     make("ifx_variance", 1, agg(lambda: FloatStat("variance")))
+    make("ifx_nonnull", 4, agg(NonNull))  # IGNORE NULLS (olap.py)
     return slot
