@@ -250,9 +250,12 @@ def test_distinct_window_aggregate_takes_no_order(sales: ifxwire.Cursor) -> None
 def test_nulls_option_only_for_lag_lead_first_last(sales: ifxwire.Cursor) -> None:
     """RESPECT/IGNORE NULLS belongs to LAG, LEAD, FIRST_VALUE and LAST_VALUE only
     (ids_sqs_1513, ids_sqs_2593, ids_sqs_2594); on an aggregate we answer -25855, "The
-    option specified is not supported with window aggregates" (was -999)."""
+    option specified is not supported with window aggregates" (was -999). ids_sqs_2594:
+    inside or after the parentheses, "but only one such specification is allowed"."""
     assert _code(sales, "SELECT SUM(sales) IGNORE NULLS OVER (ORDER BY emp_num) "
                         "FROM sales") == -25855
+    assert _code(sales, "SELECT LAST_VALUE(name IGNORE NULLS) RESPECT NULLS OVER (ORDER BY "
+                        "emp_num) FROM sales") == -25855
 
 
 def test_window_aggregates_of_a_partition(sales: ifxwire.Cursor) -> None:
@@ -299,3 +302,17 @@ def test_slides_count_over_partition_of_orders(stores: ifxwire.Connection) -> No
                          "WHERE customer_num <= 110) WHERE cnt >= 3")
     assert sorted((r[0], r[2], r[3]) for r in derived) == [
         (104, D("5.00"), 4), (104, D("10.00"), 4), (104, D("10.80"), 4), (104, D("12.20"), 4)]
+
+
+def test_hierarchical_clause_is_refused_as_such(sales: ifxwire.Cursor) -> None:
+    """The Syntax guide's Hierarchical Clause (START WITH ... CONNECT BY [NOCYCLE] PRIOR,
+    LEVEL) is not supported here: the refusal names it (-999), where LEVEL was -217 "Column
+    (level) not found" and the clause reached SQLite as a syntax error."""
+    for sql in ("SELECT emp_num, LEVEL FROM sales START WITH emp_num = 101 CONNECT BY PRIOR "
+                "emp_num = emp_num - 1",
+                "SELECT emp_num FROM sales CONNECT BY NOCYCLE PRIOR emp_num = emp_num"):
+        with pytest.raises(ifxwire.Error) as info:
+            sales.execute(sql)
+            sales.fetchall()
+        assert info.value.sqlcode == -999  # type: ignore[attr-defined]
+        assert "CONNECT BY" in str(info.value)

@@ -199,6 +199,11 @@ class Compiler(DmlCompiler):
     def prepare_query(self, ast: exp.Expr) -> exp.Expr:
         ast = normalize_identifiers(ast, dialect=_dialect(self.delimident))
         for sel in ast.find_all(exp.Select):
+            if sel.args.get("connect") is not None:
+                # START WITH ... CONNECT BY (Syntax: "Hierarchical Clause"): refused before
+                # anything else is judged (LEVEL was -217, the clause reached SQLite as -999
+                # "syntax error"); docs/SERVER.md, ninth round.
+                raise not_implemented("hierarchical queries (START WITH ... CONNECT BY)")
             if sel.args.get("locks"):
                 # FOR UPDATE [OF …]: SQLite has no row locks; the write lock is taken when the
                 # row is updated. Remembered so a scroll cursor can refuse it (-526).
