@@ -247,6 +247,18 @@ def test_distinct_window_aggregate_takes_no_order(sales: ifxwire.Cursor) -> None
                         " FROM sales") == -25858
 
 
+def test_distinct_window_aggregate_over_a_partition(sales: ifxwire.Cursor) -> None:
+    """ids_sqs_2580 allows DISTINCT (or UNIQUE) in a window aggregate whose OVER clause has a
+    PARTITION clause only (was -999: SQLite has no DISTINCT window): east sells 2000, 2400
+    and 2650, west 2400 and twice 2500."""
+    got = _rows(sales, "SELECT dept, COUNT(DISTINCT sales) OVER (PARTITION BY dept), "
+                       "SUM(UNIQUE sales) OVER (PARTITION BY dept), AVG(DISTINCT sales) OVER "
+                       "(PARTITION BY dept), MAX(DISTINCT sales) OVER (), SUM(sales) OVER "
+                       "(PARTITION BY dept) FROM sales ORDER BY emp_num", strip=True)
+    assert got[0] == ("east", 3, D(7050), D(2350), D(2650), D(7050))
+    assert got[3] == ("west", 2, D(4900), D(2450), D(2650), D(7400))
+
+
 def test_nulls_option_only_for_lag_lead_first_last(sales: ifxwire.Cursor) -> None:
     """RESPECT/IGNORE NULLS belongs to LAG, LEAD, FIRST_VALUE and LAST_VALUE only
     (ids_sqs_1513, ids_sqs_2593, ids_sqs_2594); on an aggregate we answer -25855, "The

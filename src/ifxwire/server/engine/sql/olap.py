@@ -222,6 +222,22 @@ def _translate_over(tx: ExprTranslator, node: exp.Window) -> exp.Window:
     return node
 
 
+def _distinct_window(agg: object) -> exp.Expr:
+    """A translated DISTINCT aggregate (``COUNT(DISTINCT x)``, ``IFX_DAVG(DISTINCT x)``, ...)
+    as the engine's window function ifx_distinct(kind, x) (functions.DistinctWindow):
+    allowed OVER (PARTITION BY ...) alone (ids_sqs_2580), where SQLite has no DISTINCT
+    window."""
+    if isinstance(agg, (exp.Count, exp.Sum)) and isinstance(agg.this, exp.Distinct):
+        kind, arg = type(agg).__name__.lower(), agg.this.expressions[0]
+    elif isinstance(agg, exp.Anonymous) and agg.expressions and isinstance(
+            agg.expressions[0], exp.Distinct) and str(agg.this).lower() in (
+            "ifx_dsum", "ifx_fdsum", "ifx_davg", "ifx_ivavg"):
+        kind, arg = str(agg.this).lower(), agg.expressions[0].expressions[0]
+    else:
+        raise not_implemented("this DISTINCT aggregate OVER (PARTITION BY ...)")
+    return func("ifx_distinct", exp.Literal.string(kind), arg)
+
+
 def window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
     """An OLAP function: ROW_NUMBER/RANK/DENSE_RANK/NTILE/CUME_DIST/PERCENT_RANK, LAG/LEAD/
     FIRST_VALUE/LAST_VALUE (all SQLite window functions) or an aggregate OVER (PARTITION BY …
@@ -243,16 +259,18 @@ def window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
         if str(inner.this).upper() == "RANGE":
             return _range_window(tx, node, arg)
         return _ratio_to_report(tx, node, arg)
-    if isinstance(inner, exp.Expr) and _is_distinct(inner):
-        # Allowed with PARTITION BY alone (ids_sqs_2580); SQLite has no DISTINCT window.
-        raise not_implemented("a DISTINCT aggregate OVER (PARTITION BY ...)")
+    distinct = isinstance(inner, exp.Expr) and _is_distinct(inner)
+    if distinct and isinstance(inner, (exp.Min, exp.Max)):
+        inner = inner.copy()  # MIN/MAX of the distinct values are those of all values
+        inner.set("this", inner.this.expressions[0])
+        distinct = False
     new = tx.tx(inner) if isinstance(inner, exp.Expr) else inner
     outer_cast = isinstance(new, exp.Cast)
     if outer_cast:
         assert isinstance(new, exp.Cast)
-        node.set("this", new.this)
+        node.set("this", _distinct_window(new.this) if distinct else new.this)
     else:
-        node.set("this", new)
+        node.set("this", _distinct_window(new) if distinct else new)
     _refuse_empty_frames(node)
     _translate_over(tx, node)
     t = ty(new) if isinstance(new, exp.Expr) else it.INTEGER
