@@ -315,16 +315,3 @@ def test_slides_count_over_partition_of_orders(stores: ifxwire.Connection) -> No
     assert sorted((r[0], r[2], r[3]) for r in derived) == [
         (104, D("5.00"), 4), (104, D("10.00"), 4), (104, D("10.80"), 4), (104, D("12.20"), 4)]
 
-
-def test_hierarchical_clause_is_refused_as_such(sales: ifxwire.Cursor) -> None:
-    """The Syntax guide's Hierarchical Clause (START WITH ... CONNECT BY [NOCYCLE] PRIOR,
-    LEVEL) is not supported here: the refusal names it (-999), where LEVEL was -217 "Column
-    (level) not found" and the clause reached SQLite as a syntax error."""
-    for sql in ("SELECT emp_num, LEVEL FROM sales START WITH emp_num = 101 CONNECT BY PRIOR "
-                "emp_num = emp_num - 1",
-                "SELECT emp_num FROM sales CONNECT BY NOCYCLE PRIOR emp_num = emp_num"):
-        with pytest.raises(ifxwire.Error) as info:
-            sales.execute(sql)
-            sales.fetchall()
-        assert info.value.sqlcode == -999  # type: ignore[attr-defined]
-        assert "CONNECT BY" in str(info.value)

@@ -211,6 +211,12 @@ OLAP_OFFSET = -25860  # [jcat] LEAD/LAG offset that is no unsigned integer liter
 OLAP_DEFAULT_TYPE = -25861  # [jcat] LEAD/LAG default that cannot take the expression's type
 OLAP_RATIO_ARG = -25862  # [jcat] RATIO_TO_REPORT of a non-numeric argument (ids_sqs_2595)
 
+# --- hierarchical queries (sql/hierarchy.py); texts from the JDBC jar catalogue [jcat] 4.50.12
+CONNECT_BY_LOOP = -26079  # [jcat] "CONNECT BY query resulted in a loop/cycle." (no NOCYCLE)
+CONNECT_BY_ISCYCLE = -26082  # [jcat] "CONNECT_BY_ISCYCLE is used without the NOCYCLE keyword."
+CONNECT_BY_JOIN = -26085  # [jcat] "You cannot have a CONNECT BY query on a join of two or
+#                           more tables."
+
 # --- locks (SQLite has one writer per database file; see session.py) ------------------------------
 LOCK_DELETE = -240  # [cat] "Could not delete a row."
 LOCK_OPEN_TABLE = -242  # [cat] "Could not open database table (%s)." (DDL blocked)
@@ -326,6 +332,9 @@ ISAM_LO_BAD_HANDLE = -12116  # [jcat] "... header is corrupt or an invalid LO ha
 #                               encountered." (bytes that are no locator)
 
 MESSAGES: dict[int, str] = {
+    CONNECT_BY_LOOP: "CONNECT BY query resulted in a loop/cycle.",
+    CONNECT_BY_ISCYCLE: "CONNECT_BY_ISCYCLE is used without the NOCYCLE keyword.",
+    CONNECT_BY_JOIN: "You cannot have a CONNECT BY query on a join of two or more tables.",
     OLAP_FRAME_NEEDS_ORDER: "The window frame extent specification requires window order clause.",
     OLAP_FRAME_VALUE: "The window frame extent value specification are not correct.",
     OLAP_FRAME_BETWEEN: "The window frame extent BETWEEN options are not valid.",

@@ -157,6 +157,8 @@ class IfxTokenizer(tokens.Tokenizer):
         "MATCHES": TokenType.GLOB,
         # MINUS is Informix's other name for EXCEPT (Guide to SQL: Syntax, "Set operators").
         "MINUS": TokenType.EXCEPT,
+        # Hierarchical queries (Guide to SQL: Syntax, "Hierarchical Clause").
+        "ORDER SIBLINGS BY": TokenType.ORDER_SIBLINGS_BY,
     }
     KEYWORDS.pop("GLOB", None)
     # ``/*+ … */`` is one of Informix's three directive comments, beside ``{+ …}`` and
@@ -233,6 +235,11 @@ class IfxExprParser(parser.Parser):
         "RATIOTOREPORT": lambda args: exp.Anonymous(this="RATIO_TO_REPORT", expressions=args),
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),
+    }
+    # ORDER SIBLINGS BY of a hierarchical query (Syntax: "Hierarchical Clause").
+    QUERY_MODIFIER_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., t.Any]]] = {
+        **parser.Parser.QUERY_MODIFIER_PARSERS,
+        TokenType.ORDER_SIBLINGS_BY: lambda self: ("order", self._parse_order()),
     }
     PRIMARY_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.PRIMARY_PARSERS,
