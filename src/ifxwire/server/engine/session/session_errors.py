@@ -112,6 +112,10 @@ class ErrorMapping:
                                near=text.split(": ", 1)[1].rsplit(".", 1)[-1])
         if text == "interrupted":
             return self.interrupted()
+        if text.startswith("misuse of window function"):
+            # an OLAP expression in WHERE, GROUP BY, HAVING or inside another (ids_sqs_2583:
+            # valid in the select list and ORDER BY only)
+            return EngineError(sc.OLAP_CONTEXT)
         return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
                                             message=f"Not implemented yet: {text}")
 
