@@ -389,7 +389,7 @@ _SQL_TABLE = """
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
 -9808   P  -      A subtable's type must be a subtype of its supertable's type.
 -9945   P  -      A collection-derived table cannot be modified.
--9961   P  -      '%s' is inherited from a supertable and cannot be dropped here.
+-9961   P  -      Object '%s' is inherited from a supertable and cannot be dropped here.
 -9970   P  -      The type of a host variable cannot be determined here; cast it (?::INT).
 -9975   P  -      A type may type only one table of a table hierarchy.
 -9976   D  -      A NULL collection cannot be used as a table.

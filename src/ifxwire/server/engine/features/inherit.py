@@ -257,7 +257,7 @@ def _inherit_checks(dc: DdlContext, tables: dict[int, _Table], top: int, under: 
                     name: Callable[[], str]) -> None:
     """The CHECK constraints of ``top`` on each table under it (-530 naming the check)."""
     from ..sql.statements import parse_expressions  # import cycle at load
-    from .ddl import check_delimident
+    from .ddl import check_delimident  # ddl imports this module at load: a circle
 
     mk = name
     conn = dc.conn
