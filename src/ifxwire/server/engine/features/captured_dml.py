@@ -40,7 +40,8 @@ SELECT_WORD = "SELECT"
 #: that can be run (sqlite.org, autoinc.html: random rowids only once 2^63-1 is used).
 _MONOTONIC_ROWIDS = 1 << 62
 
-#: The scratch tables of ``change_captured``, one per column count, in the temp database.
+#: The scratch tables of ``change_captured``, one per statement depth and column count, in
+#: the temp database.
 #: Their prefix is left out of ``Engine.checkin``'s "is the connection clean" test.
 SCRATCH_PREFIX = "_ifxcdc_old"
 
@@ -115,10 +116,14 @@ def change_captured(s: EngineSession, plan: Plan, bound: dict[str, object], info
     back to a savepoint and None returned: the caller runs it the RETURNING way. Under row
     locks nothing may be rolled back behind the lock table's back, so there the statement
     fails with -999 (rolled back by the caller's statement savepoint, as any failing one)."""
+    # import cycle at load: calls -> translate -> triggers -> here
+    from .spl.calls import runtime
+
     conn = s._connection()
     n = len(info.columns)
     names = [f"c{i}" for i in range(n)]
-    scratch = f"temp.{SCRATCH_PREFIX}{n}"
+    # one per statement depth: a routine the statement calls may run a captured one itself
+    scratch = f"temp.{SCRATCH_PREFIX}{runtime(s).trigger_depth}_{n}"
     select = s.rl_filter_dml_reads(plan, plan.old_sql) if s.row_locks else plan.old_sql
     savepoint = not s.row_locks
     try:
