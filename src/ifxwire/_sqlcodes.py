@@ -387,8 +387,11 @@ _SQL_TABLE = """
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
+-9808   P  -      A subtable's type must be a subtype of its supertable's type.
 -9945   P  -      A collection-derived table cannot be modified.
+-9961   P  -      Object '%s' is inherited from a supertable and cannot be dropped here.
 -9970   P  -      The type of a host variable cannot be determined here; cast it (?::INT).
+-9975   P  -      A type may type only one table of a table hierarchy.
 -9976   D  -      A NULL collection cannot be used as a table.
 -9978   I  -      A collection cannot hold NULL elements.
 -9989   D  -      The number of fields does not match the ROW type.

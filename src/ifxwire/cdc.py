@@ -355,16 +355,21 @@ class Capture:
             return False
         if n >= len(self._sink):
             return True
-        sink, pos, count, want = self._sink, 0, 0, self.max_records
-        while pos + 8 <= n:  # the records' sizes only (common header: hsize, psize)
-            hsize, psize = _SIZES(sink, pos)
-            if hsize <= 0 or psize < 0:
-                return False
-            pos += hsize + psize
-            count += 1
-            if count >= want:
-                return True
-        return False
+        return holds_records(self._sink, n, self.decoder.buf, self.max_records)
+
+    def next_read_op(self, wire: Connection) -> Op[int]:
+        """The size of the next read in the buffer: the one sent ahead when there is one, else
+        a read made now; a full read sends the next before its events are decoded. Run under
+        the connection's lock by ``ChangeStream`` (blocking) and ``AsyncChangeStream``
+        (awaited): the Steps it yields are driven by either loop."""
+        if self._ahead is not None or self._ready is not None:
+            yield self.drain_steps()
+            n = self.take_ahead()
+        else:
+            n = yield from self.read_op(wire)
+        if self.worth_reading_ahead(n):
+            yield self.send_ahead_steps(wire)
+        return n
 
     def send_ahead_steps(self, wire: Connection) -> Steps[None]:
         """Send the next read of the session on ``wire`` (the sync connection, or the asyncio
@@ -404,6 +409,40 @@ class Capture:
         return got
 
 
+def holds_records(sink: bytes | bytearray, n: int, carried: bytes | bytearray,
+                  want: int) -> bool:
+    """Whether the ``n`` bytes read into ``sink`` complete ``want`` records, counting by the
+    records' sizes only (common header: hsize, psize). ``carried``: the start of a record
+    the previous read cut (the decoder keeps it), which these bytes finish: the first
+    record boundary of ``sink`` lies where that record ends, not at byte 0."""
+    pos = count = 0
+    if carried:
+        have = len(carried)
+        head = bytes(carried[:8]) + bytes(sink[:max(0, min(n, 8 - have))])
+        if len(head) < 8:
+            return False
+        hsize, psize = _SIZES(head, 0)
+        if hsize <= 0 or psize < 0 or hsize + psize < have:
+            return False
+        pos = hsize + psize - have  # the rest of the cut record
+        if pos > n:
+            return False
+        count = 1
+        if count >= want:
+            return True
+    while pos + 8 <= n:
+        hsize, psize = _SIZES(sink, pos)
+        if hsize <= 0 or psize < 0:
+            return False
+        pos += hsize + psize
+        if pos > n:
+            return False  # the last record is cut: not whole
+        count += 1
+        if count >= want:
+            return True
+    return False
+
+
 def _code(row: Any) -> int:
     return int(row[0]) if row else -1
 
@@ -425,13 +464,7 @@ class ChangeStream(Capture, Closing):
         conn = self.conn
         while not self.closed:
             with conn._lock:
-                if self._ahead is not None or self._ready is not None:
-                    conn._drive(self.drain_steps())
-                    n = self.take_ahead()
-                else:
-                    n = conn._run(self.read_op(conn))
-                if self.worth_reading_ahead(n):
-                    conn._drive(self.send_ahead_steps(conn))
+                n = conn._run(self.next_read_op(conn))
             yield from self.events(n)
 
     def _drain(self) -> None:

@@ -140,6 +140,7 @@ def test_another_request_mid_stream_keeps_the_read_ahead(connect_kwargs: dict[st
                                                          reader: ifxwire.Connection) -> None:
     table = _table(connect_kwargs, 25)
     events: list[cdc.Event] = []
+    asked = 0
     with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=1,
                          max_records=4) as st:
         for ev in st:
@@ -152,7 +153,9 @@ def test_another_request_mid_stream_keeps_the_read_ahead(connect_kwargs: dict[st
                 cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
                 assert cur.fetchone()[0] > 0
                 assert reader.active_stream is None
+                asked += 1
     _check_whole(events[1:], 25)
+    assert asked > 0  # a request was made with a read in flight
 
 
 def test_asyncio_stream_reads_ahead(connect_kwargs: dict[str, Any]) -> None:

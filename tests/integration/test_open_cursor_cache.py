@@ -252,9 +252,17 @@ def test_a_table_dropped_between_runs_is_710_not_206(server: Any) -> None:
         c.close()
 
 
-def test_a_nextval_query_is_checked_before_it_runs(server: Any) -> None:
+@pytest.mark.parametrize("row_locks", [False, True], ids=["db-lock", "row-locks"])
+def test_a_nextval_query_is_checked_before_it_runs(row_locks: bool) -> None:
     """A query with NEXTVAL writes (the sequence moves): it is not run before its -710
-    check, so a run refused because the table changed takes no value."""
+    check, so a run refused because the table changed takes no value. Both lock modes:
+    under row locks every cached query is checked first, so only the database-lock mode,
+    where a plain query runs before its check, shows the rule at work."""
+    with Server(port=0, data=":memory:", users=_USERS, row_locks=row_locks) as srv:
+        _nextval_run(srv)
+
+
+def _nextval_run(server: Any) -> None:
     a, b = _db_with_table(server, "occ_seq")
     try:
         cur = a.cursor()

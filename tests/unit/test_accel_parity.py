@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ifxwire import _accel
-from ifxwire.client.connection import codec_error
+from ifxwire.client.lifecycle import codec_error
 from ifxwire.protocol.columns import ColumnDesc
 from ifxwire.types import rowcodec
 from ifxwire.types.errors import CodecError

@@ -55,22 +55,44 @@ def test_aio_reads_no_private_member_of_the_session_core() -> None:
     assert not found, "use Connection's session API:\n" + "\n".join(found)
 
 
-def test_the_client_aio_import_circle_does_not_grow() -> None:
-    circles = _circles(_edges(_modules()))
-    largest = max(circles, key=len, default=set())
-    # 13 when the sync/async core was merged, 15 with the Arrow ingest; 7 since the batch
-    # pipeline, the Arrow fetch/ingest and aio/arrow name what they need in Protocols:
-    # client/ and aio/ are no longer one circle (no module of client/ imports aio/).
-    assert len(largest) <= 7, sorted(largest)
-    assert not any(any(m.startswith("aio/") for m in c) and any(m.startswith("client/")
-                                                                for m in c) for c in circles)
-    # Modules that name what they need in a Protocol stay out of every circle.
+def test_the_only_import_circles_are_the_cursor_naming_its_connection() -> None:
+    """13 when the sync/async core was merged, 15 with the Arrow ingest, 7 (client) and 4
+    (aio) after the batch pipeline, the Arrow fetch/ingest and aio/arrow named what they need
+    in Protocols. Now the modules below the connection (fast path, routines, LOB objects,
+    BYTE/TEXT streams) name the session class they run on (``StatementSession``,
+    ``AsyncSession``), not the connection that makes them, and callproc's operation is the
+    cursor's: what is left in each package is one type-only name, ``Cursor.connection``'s
+    type (PEP 249: the connection that made the cursor), which closes connection -> (scroll
+    ->) cursor -> connection (docs/ARCHITECTURE.md, "Import order")."""
+    edges = _edges(_modules())
+    circles = _circles(edges)
+    for pkg in PACKAGES:
+        assert {f"{pkg}/connection", f"{pkg}/cursor", f"{pkg}/scroll"} in circles, circles
+    assert all(c <= {f"{pkg}/connection", f"{pkg}/cursor", f"{pkg}/scroll"}
+               for c in circles for pkg in [next(iter(c)).split("/")[0]]), circles
+    # the one edge that closes each circle is a type-only import of the connection class
+    for pkg, cls in (("client", "Connection"), ("aio", "AsyncConnection")):
+        tree = ast.parse((SRC / pkg / "cursor.py").read_text())
+        names = [(node, a.name) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and node.module == "connection" for a in node.names]
+        assert [n for _, n in names] == [cls], names
+        guarded = [node for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and ast.unparse(node.test) == "TYPE_CHECKING"]
+        assert any(node in ast.walk(g) for g in guarded for node, _ in names), pkg
+    # Modules that name what they need in a Protocol or a session class stay out of every
+    # circle.
     for free in ("client/rowiter", "client/pamauth", "client/clientfiles",
                  "client/savepoints", "aio/savepoints", "client/steps", "client/pool",
                  "aio/pool", "client/batch", "client/arrowfetch", "client/arrowingest",
                  "aio/arrow", "client/wire", "client/lifecycle", "client/login",
-                 "client/cursorstate", "client/lobpieces", "client/lobparams"):
+                 "client/cursorstate", "client/lobpieces", "client/lobparams",
+                 "client/fastpath", "client/routines", "client/lob", "client/blobstream",
+                 "client/outparams", "aio/lob", "aio/session"):
         assert not any(free in c for c in circles), free
+    # and those below the connection do not name it
+    for below in ("client/fastpath", "client/routines", "client/lob", "client/blobstream",
+                  "client/scroll", "aio/lob", "aio/session"):
+        assert f"{below.split('/')[0]}/connection" not in edges[below], below
 
 
 def test_the_session_and_cursor_layers_stay_small() -> None:

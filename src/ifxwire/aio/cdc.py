@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from .. import cdc as _cdc
 from ..cdc import Capture, Event, EventKind, StreamError
 from ..client.resources import AsyncClosing
+from ..errors import InterfaceError
 from .connection import AsyncConnection
 
 __all__ = ["AsyncChangeStream", "Event", "EventKind", "StreamError", "open_stream"]
@@ -34,15 +35,14 @@ class AsyncChangeStream(Capture, AsyncClosing):
             # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read sends the next one
             # before its events are handed out (docs/CDC.md "Reading ahead").
             async with conn._lock:
-                if self._ahead is not None or self._ready is not None:
-                    await conn._drive(self.drain_steps())
-                    n = self.take_ahead()
-                else:
-                    n = await conn._run(self.read_op(core))
-                if self.worth_reading_ahead(n):
-                    await conn._drive(self.send_ahead_steps(core))
+                n = await conn._run(self.next_read_op(core))
             for ev in self.events(n):
                 yield ev
+
+    def _drain(self) -> None:
+        # The blocking connection's way to read a pending read ahead; an asyncio stream's is
+        # read by the asyncio connection (``drain_steps``), never by this.
+        raise InterfaceError("an asyncio change stream is drained by the asyncio connection")
 
     async def close(self) -> None:
         """End the capture (``ChangeStream.close`` awaited; a read sent ahead is read

@@ -34,31 +34,24 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from .. import connect as _sync_connect
-from .. import errors as _e
 from ..client import goodbye
-from ..client.cancel import send_interrupt
-from ..client.connection import Connection, release_op
+from ..client.connection import release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import is_internal_version
 from ..client.outbox import OutboxTransport, SessionCore
-from ..client.placeholders import SqlPlan
-from ..client.replies import Reply
-from ..client.statements import (
-    Prepared,
-)
-from ..client.steps import FLUSH, Op
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
+from .session import READ_SIZE, AsyncSession, Forward
 
 if TYPE_CHECKING:
     import ssl
@@ -74,41 +67,7 @@ _T = TypeVar("_T")
 _V = TypeVar("_V")
 _P = ParamSpec("_P")
 
-#: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
-READ_SIZE = 256 * 1024
-#: After a task is cancelled mid-request: how long the replies may take to arrive once the
-#: server was told to cancel, before the connection is given up instead.
-CANCEL_DRAIN = 2.0
-
-
-class _Forward(Generic[_V]):
-    """An attribute of an asyncio object that is its sync twin's (``via``: the
-    connection's session core, the cursor's sync cursor), read and, when ``settable``, set
-    through it: one line per attribute instead of a property pair."""
-
-    __slots__ = ("cast", "name", "settable", "via")
-
-    def __init__(self, name: str, settable: bool = False,
-                 cast: Callable[[Any], Any] | None = None, via: str = "_core") -> None:
-        self.name = name
-        self.settable = settable
-        self.cast = cast
-        self.via = via
-
-    def __get__(self, obj: object, owner: type | None = None) -> _V:
-        if obj is None:
-            return self  # type: ignore[return-value]
-        value: _V = getattr(getattr(obj, self.via), self.name)
-        return value
-
-    def __set__(self, obj: object, value: _V) -> None:
-        if not self.settable:
-            raise AttributeError(f"{self.name} is read-only")
-        setattr(getattr(obj, self.via), self.name,
-                value if self.cast is None else self.cast(value))
-
-
-class AsyncConnection(ExceptionAttributes):
+class AsyncConnection(AsyncSession, ExceptionAttributes):
     """An asyncio session with an Informix server. Create it with ``await aio.connect(...)``.
 
     Mirrors :class:`ifxwire.Connection`; methods that talk to the server are coroutines.
@@ -116,55 +75,34 @@ class AsyncConnection(ExceptionAttributes):
     transaction is per connection, as with the sync driver.
     """
 
-    def __init__(
-        self,
-        core: SessionCore,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        transport: OutboxTransport,
-    ) -> None:
-        self._core = core
-        self._reader = reader
-        self._writer = writer
-        self._transport = transport
-        self._lock = asyncio.Lock()
-        #: The event loop this connection's streams belong to (where its I/O must run).
-        self.loop = asyncio.get_running_loop()
-        self._read_timeout = core.params.read_timeout
-        self._in_flight = False
-
     # ------------------------------------------------------------------ properties
     # The session's state is the core's: read (and where plain, set) through it.
-    closed = _Forward[bool]("closed")
-    #: True once the wire failed or an exchange was cancelled; only close() remains.
-    broken = _Forward[bool]("broken")
     #: Seconds a request may run before it is cancelled (-213); None: no limit.
-    statement_timeout = _Forward[float | None]("statement_timeout", settable=True)
-    in_transaction = _Forward[bool]("in_transaction")
-    database = _Forward[str | None]("database")
-    logging_mode = _Forward[str | None]("logging_mode")
-    encoding = _Forward[str]("encoding")
+    statement_timeout = Forward[float | None]("statement_timeout", settable=True)
+    in_transaction = Forward[bool]("in_transaction")
+    database = Forward[str | None]("database")
+    logging_mode = Forward[str | None]("logging_mode")
     #: The server name the login used (a group member's own name).
-    server_name = _Forward[str]("server_name")
+    server_name = Forward[str]("server_name")
     #: The (host, port) connected to.
-    address = _Forward[tuple[str, int] | None]("address")
-    server_version = _Forward[str]("server_version")
-    server_version_internal = _Forward[str]("server_version_internal")
+    address = Forward[tuple[str, int] | None]("address")
+    server_version = Forward[str]("server_version")
+    server_version_internal = Forward[str]("server_version_internal")
     #: The version text of the login reply and the protocol bit mask the server answered,
     #: as on ``Connection``.
-    server_version_string = _Forward[str]("server_version_string")
-    server_protocols = _Forward[bytes]("server_protocols")
-    server_capabilities = _Forward[frozenset[int]]("server_capabilities")
+    server_version_string = Forward[str]("server_version_string")
+    server_protocols = Forward[bytes]("server_protocols")
+    server_capabilities = Forward[frozenset[int]]("server_capabilities")
     #: What new cursors' fetches return, as ``Connection.row_factory``.
-    row_factory = _Forward[BaseRowFactory]("row_factory", settable=True)
+    row_factory = Forward[BaseRowFactory]("row_factory", settable=True)
     #: This connection's loaders and dumpers (a snapshot of ``ifxwire.adapters`` taken at
     #: connect), as ``Connection.adapters``: cursors start from it.
-    adapters = _Forward[AdaptersMap]("adapters")
+    adapters = Forward[AdaptersMap]("adapters")
     #: BLOB/CLOB values up to this many bytes are fetched as bytes/str (0: as
     #: AsyncBlob/AsyncClob objects).
-    lob_materialize_limit = _Forward[int]("lob_materialize_limit", settable=True, cast=int)
+    lob_materialize_limit = Forward[int]("lob_materialize_limit", settable=True, cast=int)
     #: BYTE/TEXT values come as AsyncBlobReader/AsyncTextReader objects when True.
-    blob_stream = _Forward[bool]("blob_stream", settable=True, cast=bool)
+    blob_stream = Forward[bool]("blob_stream", settable=True, cast=bool)
 
     @property
     def autocommit(self) -> bool:
@@ -279,238 +217,6 @@ class AsyncConnection(ExceptionAttributes):
                 await self._run(self._core.leave_op(exc_type is not None))
         finally:
             await self.close()
-
-    # ------------------------------------------------------------------ wire
-
-    async def _flush(self) -> None:
-        """Write what the core queued in the outbox."""
-        outbox = self._transport.outbox
-        if not outbox:
-            return
-        data = b"".join(outbox)  # (inline: one call fewer per request)
-        outbox.clear()
-        try:
-            self._writer.write(data)
-            await self._writer.drain()
-        except (OSError, RuntimeError) as exc:
-            err = _e.connection_lost(f"send failed: {exc}")
-            self._core.break_session(err)
-            raise err from None
-
-    async def _receive(self, view: memoryview) -> int:
-        """Wait for the next bytes from the stream and copy them into ``view``."""
-        try:
-            if self._read_timeout is None:
-                data = await self._reader.read(len(view))
-            else:
-                data = await asyncio.wait_for(self._reader.read(len(view)), self._read_timeout)
-        except asyncio.TimeoutError:
-            send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
-            err = _e.connection_lost("timed out waiting for the server's reply")
-            self._core.break_session(err)
-            raise err from None
-        except OSError as exc:
-            err = _e.connection_lost(f"receive failed: {exc}")
-            self._core.break_session(err)
-            raise err from None
-        n = len(data)
-        if not n:
-            err = _e.connection_lost("the server closed the connection")
-            self._core.break_session(err)
-            raise err
-        view[:n] = data
-        return n
-
-    async def _drive(self, steps: Generator[Any, Any, _T]) -> _T:
-        """Run I/O-free steps to their result with awaits: the asyncio twin of the sync
-        connection's blocking loops (``Connection._read``, ``Transport.read_login_packet``).
-        A step is an ``int`` (the buffer must hold that many unparsed bytes), a
-        ``memoryview`` (receive into it, send back the count) or an awaitable (an
-        application callback's answer). What the steps queued to send (answers to SQ_FILE
-        requests, a PAM answer) is written before each wait."""
-        t = self._transport
-        core = self._core
-        try:
-            step = steps.send(None)
-            while True:
-                try:
-                    if t.outbox:
-                        await self._flush()
-                    if core.stream_out is not None:
-                        await self._send_stream()
-                    if step.__class__ is int:
-                        view = t.room(step)  # (moves ``end``: read it only afterwards)
-                        t.end += await self._receive(view)
-                        got: Any = 0
-                    elif step.__class__ is memoryview:
-                        got = await self._receive(step)
-                    elif step is FLUSH:
-                        got = None  # (the outbox was written above)
-                    else:
-                        got = await step
-                except BaseException as exc:
-                    # Into the steps (a cancellation too), so that their clean-up runs.
-                    step = steps.throw(exc)
-                else:
-                    step = steps.send(got)
-        except StopIteration as stop:
-            if t.outbox:
-                await self._flush()
-            result: _T = stop.value
-            return result
-
-    def cancel(self) -> None:
-        """Interrupt the statement running on this connection (as ``Connection.cancel``);
-        a plain method, callable from any thread. The awaiting call fails with -213."""
-        core = self._core
-        if self._in_flight and not core.closed and not core.broken:
-            send_interrupt(self._writer.get_extra_info("socket"))
-
-    def _statement_timed_out(self, timeout: float) -> None:
-        if self._in_flight:
-            self._core.note_timeout(timeout)
-            self.cancel()
-
-    async def _send_stream(self) -> None:
-        """Send the messages the core left to stream (a client file's data for
-        FILETOBLOB(..., 'client')), each written and drained before the next is made."""
-        core = self._core
-        messages, core.stream_out = core.stream_out, None
-        if messages is None:
-            return
-        for message in messages:
-            self._transport.outbox.append(message)
-            await self._flush()
-
-    async def _exchange(
-        self,
-        groups: Sequence[tuple[bytes, Reply]],
-        drain: bool = True,
-    ) -> None:
-        """Deferred groups plus ``groups`` in one write; every reply read, in order.
-
-        A cancellation while the replies are pending cancels the statement on the server and
-        reads them to their end (module docstring; ``drain=False``: the pool's ping gives
-        the connection up instead); any other interruption after the first byte is queued
-        breaks the connection: its reply stream can no longer be matched to requests.
-        """
-        core = self._core
-        core.ensure_usable()
-        if core.active_stream is not None:
-            # A BYTE/TEXT reader part way through its value (aio/lob.py): read it out.
-            await self._drive(core.active_stream.drain_steps())
-        deferred = core.begin_exchange([g for g, _ in groups])
-        replies = [r for _, r in deferred]
-        timer = None
-        drained = False
-        try:
-            await self._flush()
-            self._in_flight = True
-            core.note_timeout(0.0)
-            timeout = core.cursor_timeout or core.statement_timeout
-            if timeout is not None:
-                timer = asyncio.get_running_loop().call_later(
-                    timeout, self._statement_timed_out, timeout
-                )
-            try:
-                await self._read_all(replies, groups)
-            except asyncio.CancelledError:
-                if drain and not core.broken:
-                    drained = await self._drain_cancelled(replies, groups)
-                raise
-            core.end_exchange(deferred)
-        except BaseException as exc:
-            if not core.broken and not drained:
-                what = (
-                    "an operation was cancelled while its reply was pending"
-                    if isinstance(exc, asyncio.CancelledError)
-                    else f"an exchange was interrupted ({type(exc).__name__})"
-                )
-                core.break_session(_e.connection_lost(what))
-            raise
-        finally:
-            self._in_flight = False
-            if timer is not None:
-                timer.cancel()
-
-    async def _read_all(
-        self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
-    ) -> None:
-        """Read the deferred groups' replies, then the groups' (resumable: a reply already
-        complete is skipped)."""
-        for r in (*replies, *(reply for _, reply in groups)):
-            if not r.complete:
-                await self._drive(self._core.read_steps(r))
-
-    async def _drain_cancelled(
-        self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
-    ) -> bool:
-        """The awaiting task was cancelled with replies pending: cancel the statement on the
-        server and read what is left of the replies, so the connection stays in step. True
-        when that worked; otherwise the connection is broken. The caller re-raises."""
-        self.cancel()
-        try:
-            await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
-        except BaseException:  # timed out, cancelled again, or the wire failed
-            if not self._core.broken:
-                self._core.break_session(
-                    _e.connection_lost("a cancelled request's reply did not arrive in time")
-                )
-            return False
-        return True
-
-    async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
-        """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
-        the blocking loop ``Connection._run`` (cursor operations included); the operation itself
-        is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
-        are ``hooks``' coroutines of those names (an ``AsyncCursor``)."""
-        try:
-            groups = next(op)
-            while True:
-                try:
-                    if groups.__class__ is list:
-                        await self._exchange(groups, drain)
-                        got = None
-                    elif groups.__class__ is tuple:
-                        got = await getattr(hooks, groups[0])(*groups[1:])
-                    else:
-                        got = await self._drive(groups)
-                except BaseException as exc:
-                    groups = op.throw(exc)
-                else:
-                    groups = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
-
-    @property
-    def session(self) -> Connection:
-        """The sync session core this connection drives (its session API: for the LOB
-        objects and readers, which keep their state there)."""
-        return self._core
-
-    async def drive(self, steps: Generator[Any, Any, _T]) -> _T:
-        """``_drive`` holding the connection's lock (the BYTE/TEXT readers' steps)."""
-        async with self._lock:
-            return await self._drive(steps)
-
-    async def run(self, make: Callable[[Connection], Op[_T]], drain: bool = True) -> _T:
-        """Run the operation ``make(session)`` holding the connection's lock (``session``:
-        the sync core this connection drives): the awaiting twin of ``fastpath.run``, for
-        the fast path, LOB objects, the pool and ``ifxwire.aio.cdc``. ``drain``: as
-        ``_exchange`` (False: a cancelled wait gives the connection up)."""
-        async with self._lock:
-            return await self._run(make(self._core), drain=drain)
-
-    async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
-        return await self._run(self._core.statement_op(sql, plan))
-
-    async def _end_transaction(self, group: bytes, what: str) -> None:
-        await self._run(self._core.end_transaction_op(group, what))
-
-    async def _login(self) -> None:
-        """The sync connection's login steps, awaited (``Connection._login_steps``)."""
-        await self._drive(self._core.login_steps())
 
 
 async def _open_stream(

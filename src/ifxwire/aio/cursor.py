@@ -28,7 +28,7 @@ from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
-from .connection import _Forward
+from .session import Forward
 
 if TYPE_CHECKING:
     from .connection import AsyncConnection
@@ -60,23 +60,23 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     # The sync cursor's, read (and where plain, set) through it.
     #: The server cursor's name while a result is open (for WHERE CURRENT OF); assign one
     #: before ``execute`` to choose it.
-    name = _Forward[str | None]("name", settable=True, via="_cur")
+    name = Forward[str | None]("name", settable=True, via="_cur")
     #: Seconds each of this cursor's requests may run before it is cancelled (-213); None:
     #: the connection's ``statement_timeout``.
-    statement_timeout = _Forward[float | None]("statement_timeout", settable=True, via="_cur")
-    description = _Forward[tuple[Description, ...] | None]("description", via="_cur")
-    rowcount = _Forward[int]("rowcount", via="_cur")
-    lastrowid = _Forward[int | None]("lastrowid", via="_cur")
-    arraysize = _Forward[int]("arraysize", settable=True, via="_cur")
-    rownumber = _Forward[int | None]("rownumber", via="_cur")
+    statement_timeout = Forward[float | None]("statement_timeout", settable=True, via="_cur")
+    description = Forward[tuple[Description, ...] | None]("description", via="_cur")
+    rowcount = Forward[int]("rowcount", via="_cur")
+    lastrowid = Forward[int | None]("lastrowid", via="_cur")
+    arraysize = Forward[int]("arraysize", settable=True, via="_cur")
+    rownumber = Forward[int | None]("rownumber", via="_cur")
     #: What fetches return, as ``Cursor.row_factory`` (the rows are made by the sync
     #: cursor's code this cursor drives; the factory is called with this cursor).
-    row_factory = _Forward[BaseRowFactory]("row_factory", settable=True, via="_cur")
+    row_factory = Forward[BaseRowFactory]("row_factory", settable=True, via="_cur")
     #: This cursor's loaders and dumpers (a copy of the connection's, made on first use),
     #: as ``Cursor.adapters``.
-    adapters = _Forward[AdaptersMap]("adapters", via="_cur")
-    batch_size = _Forward[int]("batch_size", via="_cur")
-    closed = _Forward[bool]("closed", via="_cur")
+    adapters = Forward[AdaptersMap]("adapters", via="_cur")
+    batch_size = Forward[int]("batch_size", via="_cur")
+    closed = Forward[bool]("closed", via="_cur")
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"
@@ -131,10 +131,9 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         """Call a stored routine; returns the parameters with OUT/INOUT values in place
         (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
         ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
-        from ..client.routines import procedure_op
-
         self._cur.ensure_open()
-        result: Sequence[object] = await self._locked(procedure_op(self._cur, procname, parameters))
+        result: Sequence[object] = await self._locked(
+            self._cur.procedure_op(procname, parameters))
         return result
 
     def nextset(self) -> None:

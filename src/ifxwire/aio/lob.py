@@ -29,7 +29,10 @@ from ..protocol.codes import XID_CLOB
 
 if TYPE_CHECKING:
     from ..client.statements import Prepared
-    from .connection import AsyncConnection
+
+    # The session these objects run on; the AsyncConnection that makes them adds the PEP 249
+    # surface (and imports this module: naming it here would make an import circle).
+    from .session import AsyncSession as AsyncConnection
 
 __all__ = ["AsyncBlob", "AsyncBlobReader", "AsyncClob", "AsyncSmartLob", "AsyncTextReader"]
 

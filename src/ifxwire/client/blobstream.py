@@ -43,11 +43,12 @@ from .sources import SourceChanged, remaining, source_error, source_label
 from .steps import FLUSH, Steps
 
 if TYPE_CHECKING:
-    from .connection import Connection
-    from .cursor import Cursor
+    # The session as this module needs it; the public Connection adds the PEP 249 surface
+    # (and imports this module: naming it here would make an import circle).
+    from .lifecycle import StatementSession as Connection
     from .statements import Prepared
 
-__all__ = ["BlobReader", "StreamedBlob", "execute_streamed", "reader_for"]
+__all__ = ["BlobReader", "StreamedBlob", "execute_streamed_steps", "reader_for"]
 
 _T = TypeCode
 _CHUNK = m.BLOB_UPLOAD_CHUNK
@@ -243,13 +244,6 @@ class StreamedGroups:
 
 
 SOURCE_FAILED = "a BYTE/TEXT source failed while it was being sent"
-
-
-def execute_streamed(cursor: Cursor, p: Prepared, values: list[object]) -> None:
-    """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
-    conn = cursor.connection
-    conn._drive(execute_streamed_steps(
-        conn, p, values, cursor._active_adapters(), cursor._executed))
 
 
 def execute_streamed_steps(conn: Connection, p: Prepared, values: list[object], adapters: Any,

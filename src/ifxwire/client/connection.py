@@ -22,22 +22,22 @@ from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
 from . import fastpath as _fastpath
+from .cursor import Cursor, CursorOp
 from .dsn import ConnectParams
 from .failover import Attempts
 from .goodbye import CLOSE_TIMEOUT, ack_steps, leave, say_exit, settle
 from .handshake import is_internal_version, version_number
-from .lifecycle import codec_error
 from .login import LoginSession
+from .routines import OutRoutine
+from .scroll import ScrollCursor
 from .statements import StatementCache
 from .steps import Op, Steps
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
-    from .cursor import Cursor, CursorOp
-    from .routines import OutRoutine
     from .savepoints import Savepoint
 
-__all__ = ["Connection", "Op", "Steps", "codec_error", "release_op"]
+__all__ = ["Connection", "Op", "Steps", "release_op"]
 
 log = logging.getLogger("ifxwire.client")
 
@@ -158,13 +158,9 @@ class Connection(LoginSession, ExceptionAttributes):
         """A new cursor. ``scrollable=True``: a scroll cursor (moves anywhere in its result,
         docs/DRIVER.md §15); ``withhold=True``: a hold cursor, left open by commit and
         rollback. ``row_factory``: what its fetches return (default: the connection's)."""
-        from .cursor import Cursor
-
         self._check()
         cur: Cursor
         if scrollable or withhold:
-            from .scroll import ScrollCursor
-
             cur = ScrollCursor(self, scrollable=scrollable, withhold=withhold)
         else:
             cur = Cursor(self)

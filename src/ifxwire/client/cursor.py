@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import errors as _e
 from ..errors import DatabaseError, NotSupportedError, ProgrammingError
@@ -38,13 +38,21 @@ from . import lob as _lob
 from . import lobparams as _lobparams
 from .binds import bind_message
 from .cancel import timeout_scope
-from .connection import Connection, codec_error
 from .cursorstate import NO_ROW, CursorOp, CursorState, _at_end, _lastrowid
-from .placeholders import SqlPlan, arrange, count_arg, plan_sql
+from .lifecycle import codec_error
+from .outparams import has_markers
+from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
+from .routines import OUT_ARGUMENT, PROC_NAME, callproc_op, out_parameters_hint
 from .rowiter import iterate_rows
 from .statements import Prepared
 from .steps import Op, Steps
+
+if TYPE_CHECKING:
+    # The one name this module takes from connection.py, for ``Cursor.connection``'s type
+    # (PEP 249: the connection that made the cursor, with all its methods); connection.py
+    # makes cursors, so the two name each other (docs/ARCHITECTURE.md, "Import order").
+    from .connection import Connection
 
 __all__ = ["NO_ROW", "Cursor", "CursorOp"]
 
@@ -181,7 +189,10 @@ class Cursor(CursorState):
         return conn._run(_lob.prepare_params_op(conn, p, values, _lob.lob_factory(conn)))
 
     def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
-        _blobstream.execute_streamed(self, p, values)
+        """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
+        conn = self.connection
+        conn._drive(_blobstream.execute_streamed_steps(
+            conn, p, values, self._active_adapters(), self._executed))
 
     def _lob_txn_interrupted(self) -> None:
         self.connection._lob_txn_end(commit=False)
@@ -676,7 +687,25 @@ class Cursor(CursorState):
         values in place, and a function's return values are a one-row result set
         (docs/DRIVER.md, "Stored routines").
         """
-        from .routines import procedure_op
-
-        result: Sequence[object] = self.run(lambda c: procedure_op(c, procname, parameters))
+        result: Sequence[object] = self.run(lambda c: c.procedure_op(procname, parameters))
         return result
+
+    def procedure_op(self, procname: object, parameters: Sequence[object]) -> Op[Any]:
+        """``callproc`` of either cursor, run under the connection's lock (the loop given the
+        cursor for its hooks): with OUT/INOUT markers JDBC's exchange (``callproc_op``: a new
+        list with the output values); otherwise ``EXECUTE PROCEDURE name(?, ...)`` run as
+        ``execute`` runs it (its result set, if any, is the cursor's), and the parameters back
+        unchanged."""
+        if not isinstance(procname, str) or not PROC_NAME.match(procname):
+            raise ProgrammingError(f"invalid procedure name {procname!r}")
+        values = proc_params(parameters)
+        if has_markers(values):
+            return (yield from callproc_op(self, procname, values))
+        sql = f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(values))})"
+        try:
+            yield from self.execute_op(sql, self.execute_args(sql, list(values)))
+        except DatabaseError as exc:
+            if exc.sqlcode == OUT_ARGUMENT:
+                raise out_parameters_hint(exc, procname) from None
+            raise
+        return parameters

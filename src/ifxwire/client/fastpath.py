@@ -27,16 +27,19 @@ from ..protocol.wire import Writer
 from ..types import smartlob as slo
 from .binds import bind_message
 from .lobpieces import Pieces
+from .outparams import has_markers
 from .replies import Reply
 from .steps import Op, Steps
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    # The session as this module needs it; the public Connection adds the PEP 249 surface
+    # (and imports this module: naming it here would make an import circle).
+    from .lifecycle import StatementSession as Connection
 
 _T = TypeVar("_T")
 
-#: SQ_LODATA write messages carry at most ``lobpieces.WRITE_MESSAGE`` bytes each.
-#: SQ_LODATA write messages in flight at once (bounds the memory a large write holds).
+#: SQ_LODATA write messages (each at most ``lobpieces.WRITE_MESSAGE`` bytes) in flight at
+#: once (bounds the memory a large write holds).
 WRITE_WINDOW = 4
 #: Most bytes one SQ_LODATA read asks for: the reply is read into one buffer.
 READ_MESSAGE = 1024 * 1024
@@ -60,8 +63,6 @@ def signature_of(name: str, args: Sequence[object]) -> str:
     give the signature when they are not obvious. OUT/INOUT markers belong to
     ``Cursor.callproc``: a fast-path call by signature cannot carry SQ_FPARAM (no client
     sends that form), so they are refused here."""
-    from .routines import has_markers
-
     if has_markers(args):
         raise ProgrammingError(
             "call_function cannot read OUT or INOUT parameters: use cursor.callproc(name, "

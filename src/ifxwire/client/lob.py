@@ -48,11 +48,13 @@ from .lobpieces import (
 )
 from .replies import Reply
 from .resources import Closing
-from .statements import lob_columns, set_params
+from .statements import set_params
 from .steps import Op
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    # The session as this module needs it; the public Connection adds the PEP 249 surface
+    # (and imports this module: naming it here would make an import circle).
+    from .lifecycle import StatementSession as Connection
     from .statements import Prepared
 
 __all__ = [
@@ -60,7 +62,6 @@ __all__ = [
     "Clob",
     "SmartLob",
     "create_lob",
-    "lob_columns",
     "prepare_params_op",
 ]
 

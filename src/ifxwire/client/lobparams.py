@@ -44,7 +44,7 @@ def has_file_values(values: Sequence[object]) -> bool:
 
 
 def needs_pass(p: Prepared, values: Sequence[object], streamed: bool) -> bool:
-    """Whether ``prepare_params`` must look at these values: cheap for the common case (a
+    """Whether ``prepare_params_op`` must look at these values: cheap for the common case (a
     statement already described with no BLOB/CLOB/BYTE/TEXT parameter)."""
     if streamed:
         return True

@@ -40,13 +40,17 @@ from ..protocol.wire import Writer
 from ..types.bind import BLOB_BIND_TYPES, encode_bind_value
 from . import fastpath as _fp
 from .binds import param_error
-from .placeholders import proc_params
+from .outparams import InOutParam, OutParam, has_markers
 from .replies import Reply
 from .statements import describe_columns
 
 if TYPE_CHECKING:
-    from .connection import Connection, Op
-    from .cursor import Cursor
+    from .cursorstate import CursorState
+
+    # The session as this module needs it; the public Connection adds the PEP 249 surface
+    # (and imports this module: naming it here would make an import circle).
+    from .lifecycle import StatementSession as Connection
+    from .steps import Op
 
 __all__ = [
     "PROC_NAME",
@@ -69,35 +73,6 @@ IN, OUT, INOUT = 0, 1, 2
 _MODE_WORDS = {IN: "IN", OUT: "OUT", INOUT: "INOUT"}
 _HEAD = Struct(">hh")
 _NULL = Struct(">hh").pack(-1, 0)
-
-
-class OutParam:
-    """An OUT argument of :meth:`Cursor.callproc`: nothing goes in (a NULL of the parameter's
-    declared type, as JDBC sends for ``registerOutParameter``); the value the routine leaves
-    in it takes its place in the sequence callproc returns."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "OutParam()"
-
-
-class InOutParam:
-    """An INOUT argument of :meth:`Cursor.callproc`: ``value`` goes in, and the value the
-    routine leaves in the parameter takes its place in the sequence callproc returns."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object = None) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"InOutParam({self.value!r})"
-
-
-def has_markers(values: Sequence[object]) -> bool:
-    """Does the caller ask for output values (an OutParam or InOutParam among ``values``)?"""
-    return any(isinstance(v, (OutParam, InOutParam)) for v in values)
 
 
 @dataclass(slots=True)
@@ -288,7 +263,7 @@ def routine_op(conn: Connection, procname: str, nargs: int) -> Op[OutRoutine]:
     """The described routine, from the connection's cache or by steps 1–2 (two round trips:
     the PREPARE, then the describe groups pipelined)."""
     key = cache_key(conn, procname, nargs)
-    found = conn._out_routines.get(key)
+    found: OutRoutine | None = conn._out_routines.get(key)
     if found is not None:
         return found
     group = prepare_group(conn, procname, nargs)
@@ -333,7 +308,7 @@ def _call_once_op(conn: Connection, procname: str, values: Sequence[object]
     return (found, *outputs(conn, found, values, reply))
 
 
-def callproc_op(cur: Cursor, procname: str, values: Sequence[object]) -> Op[list[object]]:
+def callproc_op(cur: CursorState, procname: str, values: Sequence[object]) -> Op[list[object]]:
     """``callproc`` with OUT/INOUT markers under the lock: the parameters with their output
     values, and the return values as the cursor's result."""
     conn = cur.connection
@@ -354,7 +329,7 @@ def out_parameters_hint(exc: DatabaseError, procname: str) -> DatabaseError:
     return hinted
 
 
-def set_returns(cur: Cursor, found: OutRoutine, returns: list[Any]) -> None:
+def set_returns(cur: CursorState, found: OutRoutine, returns: list[Any]) -> None:
     """A function's return values as the cursor's one-row result (JDBC's ``getResultSet``
     after ``execute()``); a procedure leaves no result set. The rows are all here: nothing
     stays open on the server."""
@@ -373,24 +348,3 @@ def set_returns(cur: Cursor, found: OutRoutine, returns: list[Any]) -> None:
 PROC_NAME = re.compile(
     r'^(?:[A-Za-z_][\w$]*(?:@[A-Za-z_][\w$]*)?:)?(?:(?:"[^"]+"|[A-Za-z_][\w$]*)\.)?[A-Za-z_][\w$]*$'
 )
-
-
-def procedure_op(cur: Cursor, procname: object, parameters: Sequence[object]) -> Op[Any]:
-    """``callproc`` of either cursor, run under the connection's lock (the loop given the
-    cursor for its hooks): with OUT/INOUT markers JDBC's exchange (``callproc_op``: a new
-    list with the output values); otherwise ``EXECUTE PROCEDURE name(?, ...)`` run as
-    ``execute`` runs it (its result set, if any, is the cursor's), and the parameters back
-    unchanged."""
-    if not isinstance(procname, str) or not PROC_NAME.match(procname):
-        raise ProgrammingError(f"invalid procedure name {procname!r}")
-    values = proc_params(parameters)
-    if has_markers(values):
-        return (yield from callproc_op(cur, procname, values))
-    sql = f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(values))})"
-    try:
-        yield from cur.execute_op(sql, cur.execute_args(sql, list(values)))
-    except DatabaseError as exc:
-        if exc.sqlcode == OUT_ARGUMENT:
-            raise out_parameters_hint(exc, procname) from None
-        raise
-    return parameters

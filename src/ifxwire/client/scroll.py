@@ -46,7 +46,9 @@ from .replies import Reply
 from .statements import Prepared
 
 if TYPE_CHECKING:
-    from .connection import Connection
+    # The session as this module needs it; the public Connection adds the PEP 249 surface
+    # (and imports this module: naming it here would make an import circle).
+    from .lifecycle import StatementSession as Connection
 
 __all__ = ["ScrollCursor"]
 

@@ -463,6 +463,7 @@ class WireSession:
         self._check()
         if self._active_stream is not None:
             self._active_stream._drain()
+            self._check()  # reading the value out may have found the session broken
         # Swap unconditionally: a cursor finalizer may append from another thread at any time.
         deferred, self._deferred = self._deferred, []
         self._send(b"".join([*deferred, *groups]))

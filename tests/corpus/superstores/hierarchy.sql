@@ -5,8 +5,8 @@
 -- subtable typed by a subtype of its supertable's type (Syntax guide, OF TYPE clause,
 -- ids_sqs_0099; UNDER clause, ids_sqs_0565). Statements ours.
 --
--- ifxwire-server refuses each of these with -999: customer and location have primary keys,
--- which the subtables would inherit as keys unique across the hierarchy (not built).
+-- Each subtable inherits its supertable's primary key (unique across the hierarchy), check
+-- and foreign key (ids_sqs_0565, ids_ddi_122); tests/corpus/test_superstores_inherit.py.
 
 create table location_us of type loc_us_t under location;
 

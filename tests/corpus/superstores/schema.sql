@@ -9,9 +9,9 @@
 -- IBM file: named ROW types (one nested in another, subtypes declared UNDER their
 -- supertypes), typed tables CREATE TABLE ... OF TYPE, and SET / MULTISET / LIST columns.
 --
--- The table hierarchies (CREATE TABLE ... UNDER) are in hierarchy.sql: ifxwire-server
--- refuses them, as their supertables have keys (-999; docs/SERVER.md, "superstores_demo,
--- typed tables and inheritance (issue 23)").
+-- The table hierarchies (CREATE TABLE ... UNDER) are in hierarchy.sql, loaded after this
+-- file and data.sql (docs/SERVER.md, "superstores_demo, typed tables and inheritance (issue
+-- 23)").
 
 create row type name_t
   (

@@ -73,7 +73,11 @@ def test_olap_offset_and_distribution_functions(t: Sql) -> None:
     assert ratio[0] == 3 and round(ratio[1], 6) == Decimal("0.124740")  # 30 / 240.50
     assert t.rows("SELECT id, RANGE(amt) OVER () FROM a ORDER BY id")[0] == (
         1, Decimal("189.50"))
-    assert codes(t.err("SELECT RATIO_TO_REPORT(amt) OVER (ORDER BY id) FROM a"))[0] == -999
+    # ids_sqs_2595: ORDER and frame are optional, the ratio is to the frame's sum; a
+    # non-numeric argument is -25862.
+    running = t.rows("SELECT id, RATIO_TO_REPORT(amt) OVER (ORDER BY id) FROM a ORDER BY id")
+    assert [round(r[1], 4) for r in running] == [1, Decimal("0.9501"), Decimal("0.1247")]
+    assert codes(t.err("SELECT RATIO_TO_REPORT(name) OVER () FROM a"))[0] == -25862
 
 
 def test_cte_and_substring_operator(t: Sql) -> None:

@@ -48,6 +48,11 @@ TYPE_NOT_FOUND = -9628  # [cat] "Type (%s) not found."
 ROW_TYPE_EXISTS = -9991  # [jcat] "Named row type (%s) already exists in database."
 ROW_TYPE_IN_USE = -9990  # [jcat] "Cannot drop named row type (%s): still in use."
 ROW_TYPE_NOT_FOUND = -9992  # [jcat] "Named row type (%s) not found."
+DROP_INHERITED = -9961  # [jcat] "Cannot drop inherited object (%s)." (ALTER TABLE subtable
+#   DROP CONSTRAINT of its supertable's constraint)
+SUBTABLE_TYPE = -9808  # [jcat] "Subtable's type must be a subtype of supertable's type."
+TYPE_TWICE_IN_HIERARCHY = -9975  # [jcat] "Type of a table must be unique within a table
+#   hierarchy." (CREATE TABLE ... UNDER with a type another table of the hierarchy has)
 DISTINCT_TYPE_EXISTS = -9996  # [jcat] "Distinct type (%s) already exists in database."
 TYPE_IN_USE = -9630  # [jcat] "Cannot drop type (%s): still in use."
 DROP_TYPE_KIND = -9641  # [jcat] "Drop type can only drop opaque type or distinct type."
@@ -197,6 +202,26 @@ FK_NO_PARENT = -691  # [cat] "Missing key in referenced table for referential co
 FK_CHILD_EXISTS = -692  # [cat] "Key value for constraint (%s) is still being referenced."
 SUBQUERY_ROWS = -284  # [cat] "A subquery has returned not exactly one row."
 
+# --- OLAP window expressions (sql/olap.py); texts from the JDBC jar's catalogue [jcat] 4.50.12 ----
+OLAP_FRAME_NEEDS_ORDER = -25850  # [jcat] a window frame without a window ORDER clause
+OLAP_FRAME_VALUE = -25851  # [jcat] a frame offset that is no unsigned integer; a lone FOLLOWING
+OLAP_FRAME_BETWEEN = -25852  # [jcat] BETWEEN bounds out of order (start after end)
+OLAP_NEEDS_ORDER = -25853  # [jcat] NTILE/LEAD/LAG/RANK/DENSE_RANK/... without window ORDER
+OLAP_NO_FRAME = -25854  # [jcat] NTILE/LEAD/LAG/ranking/ROW_NUMBER with a window frame
+OLAP_OPTION = -25855  # [jcat] IGNORE/RESPECT NULLS on an aggregate [guess: which option]
+OLAP_CONTEXT = -25856  # [jcat] an OLAP expression in WHERE/GROUP BY/HAVING or nested
+OLAP_DISTINCT_ORDER = -25858  # [jcat] DISTINCT aggregate OVER (ORDER BY ... / frame)
+OLAP_NTILE_ARG = -25859  # [jcat] NTILE(0), NTILE of no unsigned integer literal
+OLAP_OFFSET = -25860  # [jcat] LEAD/LAG offset that is no unsigned integer literal
+OLAP_DEFAULT_TYPE = -25861  # [jcat] LEAD/LAG default that cannot take the expression's type
+OLAP_RATIO_ARG = -25862  # [jcat] RATIO_TO_REPORT of a non-numeric argument (ids_sqs_2595)
+
+# --- hierarchical queries (sql/hierarchy.py); texts from the JDBC jar catalogue [jcat] 4.50.12
+CONNECT_BY_LOOP = -26079  # [jcat] "CONNECT BY query resulted in a loop/cycle." (no NOCYCLE)
+CONNECT_BY_ISCYCLE = -26082  # [jcat] "CONNECT_BY_ISCYCLE is used without the NOCYCLE keyword."
+CONNECT_BY_JOIN = -26085  # [jcat] "You cannot have a CONNECT BY query on a join of two or
+#                           more tables."
+
 # --- locks (SQLite has one writer per database file; see session.py) ------------------------------
 LOCK_DELETE = -240  # [cat] "Could not delete a row."
 LOCK_OPEN_TABLE = -242  # [cat] "Could not open database table (%s)." (DDL blocked)
@@ -229,7 +254,7 @@ DATETIME_AGGREGATE = -561  # [jcat] "Sums and averages cannot be computed on dat
 STRING_TOO_LONG = -1279  # [cat] "Value exceeds string column length." (ANSI databases only)
 INT8_RANGE = -1284  # [guess] "Value will not fit in a BIGINT/INT8." (-1284 per the catalogue)
 
-# --- wire session (server/session.py: statements and cursors addressed by SQ_ID) ---------------
+# --- wire session (server/handlers.py: statements and cursors addressed by SQ_ID) ---------------
 NO_STATEMENT = -267  # [peer] a stale CLOSE (no such statement) gives -267 on real servers
 SELECT_NEEDS_CURSOR = -260  # [peer] SQ_EXECUTE of a statement that needs a cursor gives -260
 FETCH_UNOPENED = -400  # [cat] "Fetch attempted on unopen cursor."
@@ -312,6 +337,23 @@ ISAM_LO_BAD_HANDLE = -12116  # [jcat] "... header is corrupt or an invalid LO ha
 #                               encountered." (bytes that are no locator)
 
 MESSAGES: dict[int, str] = {
+    CONNECT_BY_LOOP: "CONNECT BY query resulted in a loop/cycle.",
+    CONNECT_BY_ISCYCLE: "CONNECT_BY_ISCYCLE is used without the NOCYCLE keyword.",
+    CONNECT_BY_JOIN: "You cannot have a CONNECT BY query on a join of two or more tables.",
+    OLAP_FRAME_NEEDS_ORDER: "The window frame extent specification requires window order clause.",
+    OLAP_FRAME_VALUE: "The window frame extent value specification are not correct.",
+    OLAP_FRAME_BETWEEN: "The window frame extent BETWEEN options are not valid.",
+    OLAP_NEEDS_ORDER: "The ntile, lead, lag and ranking window functions require window order.",
+    OLAP_NO_FRAME: "The ntile, lead, lag, ranking and row_number window functions can not have "
+    "window frame extent.",
+    OLAP_OPTION: "The option specified is not supported with window aggregates.",
+    OLAP_CONTEXT: "Invalid usage of window aggregate in this context.",
+    OLAP_DISTINCT_ORDER: "DISTINCT aggregate can not have ORDER BY clause or window frame extent.",
+    OLAP_NTILE_ARG: "The argument to NTILE window function is invalid.",
+    OLAP_OFFSET: "The offset of the LEAD, LAG window function is invalid.",
+    OLAP_DEFAULT_TYPE: "The types of default expression and expression of LEAD, LAG are not "
+    "compatible.",
+    OLAP_RATIO_ARG: "The argument to RATIO_TO_REPORT window function is invalid.",
     SYNTAX: "A syntax error has occurred.",
     STATEMENT_TOO_LONG: "Statement length exceeds maximum.",
     TOO_MANY_STATEMENTS: "System limit on maximum number of statements exceeded, maximum is %s.",
@@ -356,6 +398,9 @@ MESSAGES: dict[int, str] = {
     ROW_TYPE_EXISTS: "Named row type (%s) already exists in database.",
     ROW_TYPE_IN_USE: "Cannot drop named row type (%s): still in use.",
     ROW_TYPE_NOT_FOUND: "Named row type (%s) not found.",
+    DROP_INHERITED: "Cannot drop inherited object (%s).",
+    SUBTABLE_TYPE: "Subtable's type must be a subtype of supertable's type.",
+    TYPE_TWICE_IN_HIERARCHY: "Type of a table must be unique within a table hierarchy.",
     DISTINCT_TYPE_EXISTS: "Distinct type (%s) already exists in database.",
     TYPE_IN_USE: "Cannot drop type (%s): still in use.",
     DROP_TYPE_KIND: "Drop type can only drop opaque type or distinct type.",

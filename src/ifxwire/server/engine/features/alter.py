@@ -30,7 +30,7 @@ from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql.exprs import keylit, lit, needs_fit, storage_kind
 from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
-from . import fragments, null_keys
+from . import fragments, inherit, null_keys
 from .ddl import (
     DdlContext,
     _check_columns,
@@ -132,13 +132,22 @@ def _constraint_sql(dc: DdlContext, info: TableInfo, cons: ConsDef) -> str | Non
     if cons.kind == "C":
         expr = parse_expressions(cons.check_text, cons.delimident)[0]
         return f"CONSTRAINT {quote(cons.name)} CHECK ({dc.compile_check(info, expr)})"
-    if cons.kind == "R" and cons.parent is not None:
+    if cons.kind == "R" and cons.parent is not None and not _typed_reference(dc, info, cons):
         cascade = " ON DELETE CASCADE" if cons.cascade else ""
         return (f"CONSTRAINT {quote(cons.name)} FOREIGN KEY "
                 f"({', '.join(quote(c) for c in cons.columns)}) REFERENCES "
                 f"{quote(cons.parent)} ({', '.join(quote(c) for c in cons.parent_columns)})"
                 f"{cascade}")
     return None
+
+
+def _typed_reference(dc: DdlContext, info: TableInfo, cons: ConsDef) -> bool:
+    """Whether a foreign key is of a typed table or to one: inherit.py's triggers keep it
+    (rows of subtables hold keys and references too), not a SQLite FOREIGN KEY clause."""
+    names = [info.name] if cons.parent is None else [info.name, cons.parent]
+    marks = ", ".join("?" * len(names))
+    return dc.conn.execute(f"SELECT 1 FROM systables WHERE tabname IN ({marks}) AND "
+                           "type_xid > 0", names).fetchone() is not None
 
 
 def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
@@ -299,9 +308,14 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         # (ids_sqs_0099); the server's code is not known to us.
         raise not_implemented("ALTER TABLE adding, dropping or modifying columns of a typed "
                               "table")
-    if spec.add_constraints and info.subtables:
-        # its subtables would inherit the constraint (ids_sqs_0565): not built
-        raise not_implemented("a constraint added to a supertable")
+    for cons in spec.add_constraints:
+        if cons.kind == "P" and inherit.has_primary_key(dc.conn, info.tabid):
+            # one primary key across a table hierarchy (ids_ddi_122)
+            raise EngineError(sc.PRIMARY_KEY_EXISTS, near=info.name)
+        if cons.kind == "R" and cons.ref_table is not None and (
+                _is_typed(dc, info.name) or _is_typed(dc, cons.ref_table.name)):
+            # kept by inherit.py's triggers, which do not check the rows already there
+            raise not_implemented("a foreign key added to or referring to a typed table")
     constraints = read_constraints(dc.conn, info, dc.schema.tables)
     columns = [NewColumn(replace(c), quote(c.name), c.name) for c in info.columns]
     added: list[ConstraintSpec] = []
@@ -327,6 +341,9 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         added.extend(col.constraints)
     for name in spec.drop_constraints:
         match = [c for c in constraints if c.name == name]
+        if not match and _inherited_constraint(dc, info, name):
+            # a supertable's constraint: dropped only where it is defined (ids_ddi_125)
+            raise EngineError(sc.DROP_INHERITED, near=name)
         if not match:
             raise EngineError(sc.NO_CONSTRAINT, near=name)
         if match[0].kind in ("P", "U") and _referenced(dc, info, match[0]):
@@ -346,9 +363,59 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
                     c.info.type = c.info.type.with_notnull(True)
     lobstore.columns_altering(dc.conn, info, {c.origin: c.info.type for c in columns
                                                if c.origin is not None})
+    if info.subtables:
+        _check_subtables(dc, info, [c for c in constraints if c.new])
     rebuild(dc, info, columns, constraints)
     lobstore.columns_changed(dc.conn, new_info)  # the rebuilt table's reference counting
     _sync_constraint_rows(dc, info, constraints)
+    inherit.install(dc)  # the rebuilt table lost its guard triggers
+
+
+def _check_subtables(dc: DdlContext, info: TableInfo, added: list[ConsDef]) -> None:
+    """A constraint added to a supertable holds for its subtables' rows too, "Any heritable
+    attributes that are added to a supertable after subtables have been created are
+    automatically inherited by existing subtables" (Syntax, ids_sqs_0565): the rows already
+    there must keep it, -530 for a check they fail, -371 for a key they repeat across the
+    hierarchy (as a new unique index over duplicates is). inherit.install then guards the
+    rows to come."""
+    below = dc.schema.below(info)
+    for cons in added:
+        if cons.kind == "C":
+            expr = parse_expressions(cons.check_text, cons.delimident)[0]
+            cond = dc.compile_check(info, expr)
+            for sub in below:
+                if dc.conn.execute(f"SELECT 1 FROM {quote(sub.name)} WHERE NOT "
+                                   f"ifnull(({cond}), 1) LIMIT 1").fetchone():
+                    raise EngineError(sc.CHECK_FAILED, near=cons.name)
+        elif cons.kind in ("P", "U"):
+            cols = ", ".join(quote(c) for c in cons.columns)
+            union = " UNION ALL ".join(f"SELECT {cols} FROM {quote(t.name)}"
+                                       for t in [info, *below])
+            if dc.conn.execute(f"SELECT 1 FROM ({union}) GROUP BY {cols} HAVING count(*) > 1"
+                               ).fetchone():
+                raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE)
+            if cons.kind == "P":
+                nulls = " OR ".join(f"{quote(c)} IS NULL" for c in cons.columns)
+                for sub in below:
+                    if dc.conn.execute(f"SELECT 1 FROM {quote(sub.name)} WHERE {nulls} "
+                                       "LIMIT 1").fetchone():
+                        raise not_implemented("a primary key added to a supertable whose "
+                                              "subtables hold NULL in its columns")
+
+
+def _inherited_constraint(dc: DdlContext, info: TableInfo, name: str) -> bool:
+    """Whether ``name`` is a constraint of one of ``info``'s supertables."""
+    up = inherit.ancestors(dc.conn, info.tabid)
+    if not up:
+        return False
+    marks = ", ".join("?" * len(up))
+    return dc.conn.execute(f"SELECT 1 FROM sysconstraints WHERE constrname = ? AND tabid IN "
+                           f"({marks})", (name, *up)).fetchone() is not None
+
+
+def _is_typed(dc: DdlContext, name: str) -> bool:
+    return dc.conn.execute("SELECT 1 FROM systables WHERE tabname = ? AND type_xid > 0",
+                           (name,)).fetchone() is not None
 
 
 def _delete_constraint_rows(dc: DdlContext, info: TableInfo, cons: ConsDef) -> None:
@@ -655,6 +722,8 @@ def set_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> None:
                 _create_index(dc, info, cons.index, [(c, False) for c in cons.columns],
                               cons.kind in ("P", "U"), False)
         del disabled_idx
+    if touched:
+        inherit.install(dc)  # the rebuilt tables lost their guard triggers
 
 
 def rename(dc: DdlContext, spec: Rename) -> None:

@@ -279,9 +279,10 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     info = dc.resolve(trig.table, None, None, 0)
     if info.temp or info.kind not in ("T", "V") or info.tabid < 100:
         raise not_implemented("triggers on this table")
-    if info.subtables:
-        # its subtables would inherit it (ids_sqs_0565, ids_sqs_0604): not built
-        raise not_implemented("a trigger on a supertable")
+    if info.subtables and trig.event == "S":
+        # its subtables would inherit it and a SELECT on the supertable fire it for their
+        # rows (ids_sqs_0604): not built. Other triggers are inherited (``_active``).
+        raise not_implemented("a Select trigger on a supertable")
     if (info.kind == "V") != trig.event.islower():
         raise EngineError(sc.NOT_IMPLEMENTED, near=trig.table, message=(
             "INSTEAD OF triggers are for views; other triggers for tables"))
@@ -398,15 +399,27 @@ def drop_for_table(conn: sqlite3.Connection, tabid: int) -> None:
 # ---- firing -----------------------------------------------------------------------------------
 def _active(s: EngineSession, table: str, event: str, updated: list[str] | None
             ) -> list[Trigger]:
+    """The enabled triggers ``event`` fires on ``table``: its own and those of its
+    supertables, which "By default, any trigger that you define on a typed table ... is
+    inherited by all its subtables"; a subtable's own trigger for the same event fires as
+    well rather than overriding the inherited one (Informix 11.10 on; Guide to SQL: Syntax,
+    "Trigger Inheritance in a Table Hierarchy", ids_sqs_0588). Disabling a subtable's
+    triggers (SET TRIGGERS FOR t) leaves the inherited ones alone (same page): a trigger's
+    mode is its own. In creation order (our reading: the page gives none)."""
+    schema = s.current_schema()
     found = []
-    for t in s.current_schema().triggers.get(table, ()):
-        if t.event != event or not t.enabled:
-            continue
-        if event == "U" and t.columns and updated is not None and not (
-                set(t.columns) & set(updated)):
-            continue
-        found.append(t)
-    return found
+    name: str | None = table
+    while name is not None:
+        for t in schema.triggers.get(name, ()):
+            if t.event != event or not t.enabled:
+                continue
+            if event == "U" and t.columns and updated is not None and not (
+                    set(t.columns) & set(updated)):
+                continue
+            found.append(t)
+        info = schema.tables.get(name)
+        name = info.supertable if info is not None else None
+    return sorted(found, key=lambda t: t.trigid)
 
 
 class _Firing:
@@ -511,7 +524,23 @@ def _guarded(s: EngineSession, run: Any) -> Any:
 
 def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
-    MERGE_ROWID is bound to the target's largest rowid before the first runs."""
+    MERGE_ROWID is bound to the target's largest rowid before the first runs.
+
+    The parts of an UPDATE or DELETE on a supertable (translate_dml.hierarchy_dml) are one
+    statement: a trigger the parts' tables share (the supertable's, inherited) runs its
+    BEFORE actions once, before its first part, and its AFTER actions once, after its last;
+    its FOR EACH ROW actions for every row of every part (our reading of "BEFORE ... once,
+    before the statement" for a statement that reaches several tables)."""
+    if plan.stmt_type in (StmtType.UPDATE, StmtType.DELETE):
+        event = _EVENTS[plan.parts[0].kind]
+        active = [{t.trigid for t in _active(s, part.table.name, event, part.updated)}
+                  if part.table is not None else set() for part in plan.parts]
+        total = 0
+        for i, part in enumerate(plan.parts):
+            before = set().union(*active[:i])
+            after = set().union(*active[i + 1:])
+            total += run_dml(s, part, bound, skip_before=before, skip_after=after).rowcount
+        return ExecResult(total)
     info = plan.table
     if info is not None and len(plan.parts) > 1:
         row = s._connection().execute(
@@ -532,8 +561,12 @@ def _restore_serials(s: EngineSession, saved: tuple[int, int]) -> None:
     s.state.last_serial, s.state.last_serial8 = saved
 
 
-def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
-    """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock)."""
+def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object],
+            skip_before: set[int] | None = None, skip_after: set[int] | None = None
+            ) -> ExecResult:
+    """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock);
+    ``skip_before``/``skip_after``: triggers whose BEFORE/AFTER actions another part of the
+    same statement runs (run_merge)."""
     info = plan.table
     event = _EVENTS.get(plan.kind)
     if info is None or event is None:
@@ -541,7 +574,12 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
     capture = CAPTURE.dml(s, info)  # change data capture (cdc/routines.py)
     other = database_of(info)
     if other is not None:  # a table of another database: its triggers would run here
-        if s._attached[other].triggers.get(info.name):
+        theirs = s._attached[other]
+        name: str | None = info.name
+        while name is not None and not theirs.triggers.get(name):  # inherited ones too
+            up = theirs.tables.get(name)
+            name = up.supertable if up is not None else None
+        if name is not None:
             raise not_implemented(f"a write into {other}:{info.name}, which has triggers")
         if capture is None:
             return s._dml(plan, bound)
@@ -553,7 +591,8 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
         firings = [_Firing(s, t) for t in trigs]
         serials = _serials(s)
         for f in firings:
-            f.actions(f.body.before)
+            if not skip_before or f.trig.trigid not in skip_before:
+                f.actions(f.body.before)
         _restore_serials(s, serials)
         each = [f for f in firings if f.body.each_row]
         streamed: ExecResult | None = None
@@ -598,7 +637,8 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResul
                 for f in each:
                     f.row(info, rowid, oldrow, dict(new) if new is not None else None)
         for f in firings:
-            f.actions(f.body.after)
+            if not skip_after or f.trig.trigid not in skip_after:
+                f.actions(f.body.after)
         _restore_serials(s, serials)
         s.state.last_rowcount = result.rowcount
         return result

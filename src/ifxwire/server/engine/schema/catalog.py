@@ -283,6 +283,14 @@ class TableInfo:
     #: a typed supertable's direct subtables (sysinherits class 'T'): a SELECT, UPDATE or
     #: DELETE on it reaches their rows too unless ONLY (ids_sqs_1017, ids_sqs_0676)
     subtables: list[str] = field(default_factory=list)
+    #: a subtable's SERIAL/SERIAL8 columns inherited from a supertable -> the tabid of the
+    #: topmost table that has the column: one counter for the hierarchy ("A 0 value inserted
+    #: into the s_col or s8_col column for any table in the hierarchy inserts a
+    #: monotonically increasing value", Database Design guide, ids_ddi_120)
+    serial_tabids: dict[str, int] = field(default_factory=dict)
+    #: a subtable's direct supertable (sysinherits class 'T'): its triggers fire for this
+    #: table's rows too (ids_sqs_0588)
+    supertable: str | None = None
 
     def __post_init__(self) -> None:
         self.by_name = {c.name: c for c in self.columns}
@@ -350,6 +358,18 @@ class Schema:
             sub = self.tables[name]
             out += [sub, *self.below(sub)]
         return out
+
+
+def _serial_owners(tables: dict[str, TableInfo]) -> None:
+    """TableInfo.serial_tabids of every subtable, from the supertables' subtables lists."""
+    parent = {sub: sup for sup in tables.values() for sub in sup.subtables}
+    for info in tables.values():
+        for col in info.serial_columns():
+            top = info
+            while (up := parent.get(top.name)) is not None and col.name in up.by_name:
+                top = up
+            if top is not info:
+                info.serial_tabids[col.name] = top.tabid
 
 
 def quote(name: str) -> str:
@@ -730,6 +750,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         sub, sup = by_tabid.get(child), by_tabid.get(parent)
         if sub is not None and sup is not None:
             sup.subtables.append(sub.name)
+            sub.supertable = sup.name
+    _serial_owners(tables)
     names: set[str] = set()
     for constrname, tabid, ctype, idxname in conn.execute(
         f"SELECT constrname, tabid, constrtype, idxname FROM {p}sysconstraints"

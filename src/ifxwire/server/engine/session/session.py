@@ -797,19 +797,9 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             self._cursors.add(cur)
             return self._stream(cur, plan, batch)
         cur.close()
-        active = plan.active_loaders
-        if active is None:
-            active = plan.active_loaders = [
-                (i, f) for i, f in enumerate(plan.loaders) if f is not None]
+        active, fast = _loaders(plan)
         if not active:
             return iter(batch)
-        accelerated = _accel.accelerated
-        cached = plan.fast_loader
-        if cached is not None and cached[0] == accelerated:
-            fast = cached[1]
-        else:
-            fast = batch_loader(plan.loaders)
-            plan.fast_loader = (accelerated, fast)
         if fast is not None:
             loaded = fast(batch)
             if loaded is not None:
@@ -821,9 +811,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         """The rows of ``cur`` batch by batch (``first``: the batch _first_batch read), the
         statement's time budget armed again before each fetch; the cursor is closed at the
         end, or when the stream is dropped."""
-        loaders = plan.loaders
-        active = [(i, f) for i, f in enumerate(loaders) if f is not None]
-        fast = batch_loader(loaders) if active else None  # compiled; None: this loop only
+        active, fast = _loaders(plan)
         try:
             while True:
                 if first is not None:
@@ -939,6 +927,27 @@ def _raising(error: EngineError) -> Iterator[tuple[object, ...]]:
     """A stream whose first step raises ``error`` (a fetch's error, kept for the fetch)."""
     raise error
     yield ()  # makes this a generator: nothing runs before the first step
+
+
+def _loaders(plan: Plan) -> tuple[
+        list[tuple[int, Callable[[object], object]]],
+        Callable[[list[tuple[object, ...]]], list[tuple[object, ...]] | None] | None]:
+    """The plan's (column, loader) pairs and its compiled batch loader, built once per plan
+    (and again when the accelerator is switched): every OPEN of a cached query, the short
+    first batch and the long stream alike, would otherwise build them again."""
+    active = plan.active_loaders
+    if active is None:
+        active = plan.active_loaders = [
+            (i, f) for i, f in enumerate(plan.loaders) if f is not None]
+    if not active:
+        return active, None
+    accelerated = _accel.accelerated
+    cached = plan.fast_loader
+    if cached is not None and cached[0] == accelerated:
+        return active, cached[1]
+    fast = batch_loader(plan.loaders)
+    plan.fast_loader = (accelerated, fast)
+    return active, fast
 
 
 def _load_each(batch: list[tuple[object, ...]], active: list[tuple[int, Callable[[object], object]]]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, case_clash
 from ..features.fragments import GUARD_MESSAGE as FRAGMENT_GUARD
+from ..features.inherit import error_of as inherit_error
 from ..features.null_keys import base_index
 from ..schema import catalog as cat
 
@@ -79,6 +80,9 @@ class ErrorMapping:
         text = str(e)
         info = plan.table
         if isinstance(e, sqlite3.IntegrityError):
+            inherited = inherit_error(text)  # a table hierarchy's guard trigger
+            if inherited is not None:
+                return inherited
             m = _NOT_NULL.search(text)
             if m:
                 return EngineError(sc.NULL_INTO_NOT_NULL, near=m.group(1))
@@ -108,6 +112,10 @@ class ErrorMapping:
                                near=text.split(": ", 1)[1].rsplit(".", 1)[-1])
         if text == "interrupted":
             return self.interrupted()
+        if text.startswith("misuse of window function"):
+            # an OLAP expression in WHERE, GROUP BY, HAVING or inside another (ids_sqs_2583:
+            # valid in the select list and ORDER BY only)
+            return EngineError(sc.OLAP_CONTEXT)
         return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
                                             message=f"Not implemented yet: {text}")
 

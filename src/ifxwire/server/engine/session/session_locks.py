@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
+from ..features import inherit
 from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
@@ -699,10 +700,13 @@ class RowLocks(RowLockReads, RowLockDdl):
         if new is None or self.conn is None or self.database is None:
             return None
         table, image = new
+        conn = self.conn
+        holder = self._dup_holder_in_hierarchy(table, image)
+        if holder is not None:
+            return holder
         others = self.engine.locks.others_rows(self.session_id, self.database, table)
         if not others:
             return None
-        conn = self.conn
         lit = "'" + table.replace("'", "''") + "'"
         cols = undo.columns(conn, table)
         q = '"' + table.replace('"', '""') + '"'
@@ -721,6 +725,30 @@ class RowLocks(RowLockReads, RowLockDdl):
                                                       self._lock_key(table, int(row[0])))
                 if holder is not None:
                     return holder
+        return None
+
+    def _dup_holder_in_hierarchy(self, table: str, image: tuple[object, ...]) -> int | None:
+        """_dup_holder for the keys a table hierarchy shares (features/inherit.py): the row
+        whose key the insert repeats may be in another table of the hierarchy."""
+        conn = self.conn
+        assert conn is not None and self.database is not None
+        cols = undo.columns(conn, table)
+        for key, scope in inherit.key_scopes(conn, table):
+            if any(k not in cols for k in key):
+                continue
+            values = [image[cols.index(k)] for k in key]
+            where = " AND ".join('"' + k.replace('"', '""') + '" IS ?' for k in key)
+            for other in scope:
+                if not self.engine.locks.others_rows(self.session_id, self.database, other):
+                    continue
+                q = '"' + other.replace('"', '""') + '"'
+                for (rowid,) in conn.execute(f"SELECT rowid FROM main.{q} WHERE {where}",
+                                             values).fetchall():
+                    holder = self.engine.locks.row_holder(
+                        self.session_id, self.database, other,
+                        self._lock_key(other, int(rowid)))
+                    if holder is not None:
+                        return holder
         return None
 
     def _lock_deadline(self) -> float | None:

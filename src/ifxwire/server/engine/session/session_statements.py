@@ -184,7 +184,8 @@ class StatementRunner:
             table = _ddl_table(kind, spec)
             self.rl_check_ddl(table)
             if (self.rl_ddl_applies() and kind not in _ESCALATED_DDL
-                    and not _other_database(spec) and not self._supertable(table)):
+                    and not _other_database(spec)
+                    and not (kind in _ROWS_BELOW and self._supertable(table))):
                 # its own short write with undo entries (session_lock_ddl.py)
                 return self.rl_ddl(table, lambda: self._ddl(kind, spec),
                                    kind not in ("create_index", "create_trigger"))
@@ -332,6 +333,12 @@ class StatementRunner:
 #: SQLite's defer_foreign_keys, which lasts for one SQLite transaction, so the transaction
 #: must stay one SQLite transaction to its COMMIT (session_lock_ddl.py runs the rest).
 _ESCALATED_DDL = ("set_constraints",)
+
+#: DDL that changes the rows of a typed table's subtables too (TRUNCATE empties them, DROP
+#: drops them): on a supertable it runs escalated. Only these ask (``_supertable`` reads the
+#: catalogue, a load more per ALTER in a transaction otherwise; typed tables take no ALTER
+#: of their columns, and an index or trigger moves no row).
+_ROWS_BELOW = ("truncate", "drop_table")
 
 #: DDL that changes an existing table: it waits for (or fails on) other sessions' locks.
 _TABLE_DDL = ("drop_table", "alter_table", "rename_table", "rename_column", "truncate",

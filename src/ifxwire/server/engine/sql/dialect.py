@@ -157,6 +157,8 @@ class IfxTokenizer(tokens.Tokenizer):
         "MATCHES": TokenType.GLOB,
         # MINUS is Informix's other name for EXCEPT (Guide to SQL: Syntax, "Set operators").
         "MINUS": TokenType.EXCEPT,
+        # Hierarchical queries (Guide to SQL: Syntax, "Hierarchical Clause").
+        "ORDER SIBLINGS BY": TokenType.ORDER_SIBLINGS_BY,
     }
     KEYWORDS.pop("GLOB", None)
     # ``/*+ … */`` is one of Informix's three directive comments, beside ``{+ …}`` and
@@ -227,8 +229,17 @@ class IfxExprParser(parser.Parser):
         "RTRIM": lambda args: _trim_set(parser.Parser.FUNCTIONS["RTRIM"](args)),
         "INSTR": lambda args: _instr(args),
         # NVL stays told apart from COALESCE (refusals.py refuses parameters in COALESCE only).
+        # Keyword synonyms of the Syntax guide (ids_sqs_2587, ids_sqs_2591, ids_sqs_2595).
+        "DENSERANK": lambda args: exp.DenseRank(),
+        "ROWNUMBER": lambda args: exp.RowNumber(),
+        "RATIOTOREPORT": lambda args: exp.Anonymous(this="RATIO_TO_REPORT", expressions=args),
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),
+    }
+    # ORDER SIBLINGS BY of a hierarchical query (Syntax: "Hierarchical Clause").
+    QUERY_MODIFIER_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., t.Any]]] = {
+        **parser.Parser.QUERY_MODIFIER_PARSERS,
+        TokenType.ORDER_SIBLINGS_BY: lambda self: ("order", self._parse_order()),
     }
     PRIMARY_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.PRIMARY_PARSERS,

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from ....protocol.codes import TimeUnit, TypeCode
 from ..core import convert as conv
@@ -824,10 +824,12 @@ _STRPTIME = {"R": "%H:%M", "T": "%H:%M:%S", "D": "%m/%d/%y", "e": "%d", "h": "%b
              "n": "\n", "t": "\t"}
 
 
+@lru_cache(maxsize=64)
 def _parse_directives(fmt: str) -> str:
     """A TO_DATE mask as strptime reads it. The Guide to SQL: Syntax, TO_DATE Function
     (ids_sqs_1543), converts 'Wednesday July 25, 2007 18:45' with '%A %B %d, %Y %R'; %R was
-    not known to strptime, so the page's own example failed (-1218)."""
+    not known to strptime, so the page's own example failed (-1218). Cached: TO_DATE over a
+    column calls this once per row with the same mask."""
     def one(m: re.Match[str]) -> str:
         code = m.group(1)
         if code == "%":
@@ -876,6 +878,81 @@ class FunctionSlot:
         #: with it in the pool so the next session does not make them again
         self.lock_triggers: object = None
 
+
+class DistinctWindow:
+    """The window function ifx_distinct(kind, x): ``kind``(DISTINCT x) over the frame, for a
+    DISTINCT aggregate OVER (PARTITION BY ...) (SQLite refuses DISTINCT in a window). The
+    frame is always the whole partition (olap.check_window refuses ORDER and frames with
+    DISTINCT, -25858), so it is never empty when asked. ``kind``: count, sum, min, max (SQLite's
+    own), or the engine's ifx_dsum, ifx_fdsum, ifx_davg, ifx_ivavg fed the distinct values."""
+
+    _ENGINE: ClassVar[dict[str, Callable[[], Any]]] = {}
+
+    def __init__(self) -> None:
+        self.seen: dict[object, int] = {}
+        self.kind = "count"
+
+    def step(self, kind: str, value: object) -> None:
+        self.kind = kind
+        if value is not None:
+            self.seen[value] = self.seen.get(value, 0) + 1
+
+    def inverse(self, kind: str, value: object) -> None:
+        if value is not None:
+            left = self.seen[value] - 1
+            if left:
+                self.seen[value] = left
+            else:
+                del self.seen[value]
+
+    def finalize(self) -> object:
+        values = list(self.seen)
+        kind = self.kind
+        if kind == "count":
+            return len(values)
+        if not values:
+            return None
+        if kind in ("sum", "min", "max"):
+            return {"sum": sum, "min": min, "max": max}[kind](values)  # type: ignore[operator]
+        inner = self._ENGINE[kind]()
+        for v in values:
+            inner.step(v)
+        return inner.finalize()
+
+
+class NonNull:
+    """The window function ifx_nonnull(x, n, from_end, skip): the n-th non-NULL x of the
+    frame, counted from its first row (or its last, ``from_end``) after leaving out ``skip``
+    rows at that end; NULL when there are fewer. SQLite calls ``inverse`` with the arguments
+    of the row leaving the frame, always the oldest one. (LAG/LEAD ... IGNORE NULLS use a
+    frame that holds the current row and skip it: a frame that is empty on a partition's
+    first row crashes Python's sqlite3, see olap.PY_WINDOWS.)"""
+
+    def __init__(self) -> None:
+        self.rows: list[object] = []
+        self.start = 0
+        self.n = 1
+        self.from_end = False
+        self.skip = 0
+
+    def step(self, value: object, n: int, from_end: int, skip: int) -> None:
+        self.rows.append(value)
+        self.n, self.from_end, self.skip = int(n), bool(from_end), int(skip)
+
+    def inverse(self, value: object, n: int, from_end: int, skip: int) -> None:
+        self.start += 1
+
+    def finalize(self) -> object:
+        rows = self.rows[self.start:]
+        rows = rows[:len(rows) - self.skip] if self.from_end else rows[self.skip:]
+        live = [v for v in rows if v is not None]
+        if self.n < 1 or len(live) < self.n:
+            return None
+        return live[-self.n] if self.from_end else live[self.n - 1]
+
+
+DistinctWindow._ENGINE.update(ifx_dsum=DecSum, ifx_fdsum=DecFloatSum, ifx_davg=DecAvg,
+                              ifx_ivavg=IvAvg)
 
 #: SQLite VM instructions between two looks at the statement deadline (a few milliseconds of
 #: work: each look takes the GIL, which a busy server must not be asked for too often).
@@ -955,4 +1032,6 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     make("ifx_ivavg", 1, agg(IvAvg))
     make("ifx_stdev", 1, agg(lambda: FloatStat("stdev")))
     make("ifx_variance", 1, agg(lambda: FloatStat("variance")))
+    make("ifx_nonnull", 4, agg(NonNull))  # IGNORE NULLS (olap.py)
+    make("ifx_distinct", 2, agg(DistinctWindow))  # DISTINCT aggregate OVER (olap.py)
     return slot

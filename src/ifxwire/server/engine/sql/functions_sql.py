@@ -16,7 +16,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
-from . import builtins
+from . import builtins, olap
 from .exprs import (
     COUNT_TYPE,
     ExprTranslator,
@@ -595,7 +595,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         name = "stdev" if isinstance(node, exp.Stddev) else "variance"
         return typed(func(f"ifx_{name}", inner), it.FLOAT)
     if isinstance(node, exp.Window):
-        return _window(tx, node)
+        return olap.window(tx, node)
     if isinstance(node, (exp.RowNumber, exp.Rank, exp.DenseRank, exp.Ntile)):
         if isinstance(node, exp.Ntile):
             node.set("this", tx.convert(tx.tx(_arg(node)), it.INTEGER))
@@ -603,7 +603,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, (exp.CumeDist, exp.PercentRank)):
         return typed(node, it.FLOAT)
     if isinstance(node, (exp.Lag, exp.Lead, exp.FirstValue, exp.LastValue)):
-        return _offset_fn(tx, node)
+        return olap.offset_fn(tx, node)
     if isinstance(node, exp.CurrentTimestamp):
         t = it.datetime_type(U.YEAR, U.FRACTION3)
         return typed(func("ifx_current", keylit(t)), t)
@@ -693,75 +693,6 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
     return typed(case, rtype.nullable())
 
 
-def _offset_fn(tx: ExprTranslator, node: exp.Expr) -> exp.Expr:
-    """LAG/LEAD(expr [, offset [, default]]) and FIRST_VALUE/LAST_VALUE(expr): a value of
-    another row of the window, of expr's type (the default converted to it)."""
-    value = tx.tx(_arg(node))
-    t = ty(value)
-    node.set("this", value)
-    offset = node.args.get("offset")
-    if isinstance(offset, exp.Expr):
-        node.set("offset", tx.convert(tx.tx(offset), it.INTEGER))
-    default = node.args.get("default")
-    if isinstance(default, exp.Expr):
-        node.set("default", tx.convert(tx.tx(default), t))
-    return typed(node, t.nullable())
-
-
-def _ratio_to_report(tx: ExprTranslator, node: exp.Window, arg: exp.Expr) -> exp.Expr:
-    """RATIO_TO_REPORT(x) OVER (PARTITION BY …): x divided by the partition's SUM(x), as
-    DECIMAL division (an ORDER BY in its window is -999: we do not know Informix's answer)."""
-    if node.args.get("order") is not None or node.args.get("spec") is not None:
-        raise not_implemented("RATIO_TO_REPORT with ORDER BY or a window frame")
-    total = exp.Window(this=exp.Sum(this=arg.copy()),
-                       partition_by=[p.copy() for p in node.args.get("partition_by") or []])
-    return tx.tx(exp.Div(this=arg.copy(), expression=total))
-
-
-def _range_window(tx: ExprTranslator, node: exp.Window, arg: exp.Expr) -> exp.Expr:
-    """RANGE(x) OVER (…): MAX(x) OVER (…) - MIN(x) OVER (…)."""
-    def over(agg: exp.Expr) -> exp.Window:
-        w = node.copy()
-        w.set("this", agg)
-        return w
-    return tx.tx(exp.Sub(this=over(exp.Max(this=arg.copy())),
-                         expression=over(exp.Min(this=arg.copy()))))
-
-
-def _window(tx: ExprTranslator, node: exp.Window) -> exp.Expr:
-    """An OLAP function: ROW_NUMBER/RANK/DENSE_RANK/NTILE/CUME_DIST/PERCENT_RANK, LAG/LEAD/
-    FIRST_VALUE/LAST_VALUE (all SQLite window functions) or an aggregate OVER (PARTITION BY …
-    ORDER BY … [frame]). The aggregates are the same (window-capable) SQLite functions as
-    without OVER; one typed DECIMAL by a cast keeps the cast outside the OVER."""
-    inner = node.this
-    if isinstance(inner, exp.Anonymous) and str(inner.this).upper() in (
-            "RATIO_TO_REPORT", "RANGE"):
-        args = inner.expressions
-        if len(args) != 1:
-            raise EngineError(sc.NO_ROUTINE, near=str(inner.this).lower())
-        arg = args[0].expressions[0] if isinstance(args[0], exp.Distinct) else args[0]
-        if str(inner.this).upper() == "RANGE":
-            return _range_window(tx, node, arg)
-        return _ratio_to_report(tx, node, arg)
-    new = tx.tx(inner) if isinstance(inner, exp.Expr) else inner
-    outer_cast = isinstance(new, exp.Cast)
-    if outer_cast:
-        assert isinstance(new, exp.Cast)
-        node.set("this", new.this)
-    else:
-        node.set("this", new)
-    parts = node.args.get("partition_by") or []
-    node.set("partition_by", [tx.tx(p) for p in parts])
-    order = node.args.get("order")
-    if isinstance(order, exp.Order):
-        for o in order.expressions:
-            o.set("this", tx.tx(o.this))
-    t = ty(new) if isinstance(new, exp.Expr) else it.INTEGER
-    if outer_cast:
-        return typed(exp.Cast(this=node, to=exp.DataType.build("TEXT")), t)
-    return typed(node, t)
-
-
 def is_aggregate(node: exp.Expr) -> bool:
     return isinstance(node, (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Stddev,
                              exp.Variance)) or (
@@ -776,6 +707,18 @@ def result_name(node: exp.Expr) -> str:
         isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal)
     ):
         return "(constant)"
+    if isinstance(node, exp.Window):
+        # An OLAP expression is named after its function: IBM's OLAP slides print
+        # "(count(*))" for COUNT(*) OVER (...), ids_sqs_2590 "(ntile)" for NTILE(5) OVER (...).
+        inner = node.this
+        if isinstance(inner, (exp.IgnoreNulls, exp.RespectNulls)):
+            inner = inner.this
+        if is_aggregate(inner):
+            return result_name(inner)
+        if isinstance(inner, exp.Anonymous):
+            return f"({str(inner.this).lower()})"
+        if isinstance(inner, exp.Func):
+            return f"({inner.sql_name().lower()})"
     if isinstance(node, exp.Count):
         return "(count(*))" if isinstance(node.this, exp.Star) else "(count)"
     for cls, name in ((exp.Sum, "(sum)"), (exp.Avg, "(avg)"), (exp.Min, "(min)"),

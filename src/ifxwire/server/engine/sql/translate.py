@@ -34,6 +34,7 @@ from . import collection_tables, refusals, rewrites, setops, slv
 from .dialect import IfxSequenceRef
 from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
 from .functions_sql import result_name
+from .hierarchy import compile_hierarchical
 from .hooks import TRANSLATION
 from .plan import Plan as Plan
 from .plan import TableLookup as TableLookup
@@ -117,7 +118,10 @@ class Compiler(DmlCompiler):
             return Plan("stmt", STMT_TYPES.get(kind, StmtType.UNKNOWN), stmt=ast)
         if isinstance(ast, (exp.Select, exp.SetOperation, exp.Subquery)):
             into = ast.meta.get("into_temp")
-            plan = self.compile_query(ast)
+            if isinstance(ast, exp.Select) and ast.args.get("connect") is not None:
+                plan = compile_hierarchical(self, ast)
+            else:
+                plan = self.compile_query(ast)
             if into is not None:
                 plan.kind = "select_into"
                 plan.into_temp = into
@@ -199,6 +203,11 @@ class Compiler(DmlCompiler):
     def prepare_query(self, ast: exp.Expr) -> exp.Expr:
         ast = normalize_identifiers(ast, dialect=_dialect(self.delimident))
         for sel in ast.find_all(exp.Select):
+            if sel.args.get("connect") is not None:
+                # START WITH ... CONNECT BY (Syntax: "Hierarchical Clause") of the statement
+                # itself is hierarchy.py's; one inside a subquery or view is refused.
+                raise not_implemented("a hierarchical query (START WITH ... CONNECT BY) "
+                                      "inside another query")
             if sel.args.get("locks"):
                 # FOR UPDATE [OF …]: SQLite has no row locks; the write lock is taken when the
                 # row is updated. Remembered so a scroll cursor can refuse it (-526).

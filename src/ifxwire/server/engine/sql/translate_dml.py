@@ -139,8 +139,9 @@ class DmlCompiler:
         for col in info.serial_columns():
             kind = "s" if col.type.code == T.SERIAL else "8"
             value = exprs.get(col.name, "NULL")
-            exprs[col.name] = f"ifx_serial({info.tabid}, '{kind}', {value})"
-            plan.serials.append((info.tabid, kind, col.serial_start))
+            tabid = info.serial_tabids.get(col.name, info.tabid)  # a hierarchy's counter
+            exprs[col.name] = f"ifx_serial({tabid}, '{kind}', {value})"
+            plan.serials.append((tabid, kind, col.serial_start))
         order = [c.name for c in info.columns if c.name in exprs]
         plan.sql = (f"INSERT INTO {self.table_sql(info)} ({', '.join(quote(n) for n in order)}) "
                     + body.format(", ".join(exprs[n] for n in order)))

@@ -12,7 +12,7 @@ from its own thread, and takes the latch.
 
 It does so only while the parked session's ``use`` lock is free: the server holds that lock
 while the session handles a request, and lets it go while the session waits for its client
-(server/session.py ``_recv_more``) or for a lock. So no SQLite call of the parked session's
+(server/wireio.py ``_recv_more``) or for a lock. So no SQLite call of the parked session's
 own thread runs meanwhile (a routine it runs might otherwise wait for this latch while its
 statement holds the connection). While the parked session is busy the other one waits, as
 SET LOCK MODE allows. Without a server (the engine used directly, one thread) nobody holds

@@ -39,6 +39,15 @@ Signature = tuple[object, ...]
 _WRITES = frozenset({sqlite3.SQLITE_DELETE, sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE})
 
 
+def _subtable(conn: sqlite3.Connection, table: str) -> bool:
+    try:
+        return conn.execute("SELECT 1 FROM main.sysinherits i JOIN main.systables t ON "
+                            "t.tabid = i.child WHERE i.class = 'T' AND t.tabname = ?",
+                            (table,)).fetchone() is not None
+    except sqlite3.OperationalError:  # a database file without the table
+        return False
+
+
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -197,7 +206,8 @@ class LockTriggers:
         conn.execute(f"CREATE TEMP TRIGGER _ifxlk_{n}_i AFTER INSERT ON main.{q} BEGIN "
                      f"SELECT _ifx_lk({lit}, 'I', NEW.rowid); END")
         self.made += 3
-        unique = any(r[2] for r in conn.execute(f"PRAGMA main.index_list({lit})"))
+        unique = any(r[2] for r in conn.execute(f"PRAGMA main.index_list({lit})")) or (
+            _subtable(conn, table))  # held to its supertables' keys (features/inherit.py)
         if unique and len(cols) <= MAX_IMAGE:
             # the row being inserted, for a duplicate key another session holds (-271)
             new = "".join(", NEW." + _quote(c) for c in cols)
