@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
@@ -442,6 +443,58 @@ def test_decimal_column_encoder_matches_encode_decimal(p: int, s_at: int, value:
 
     assert outcome(lambda: num.decimal_encoder(enclen)(value)) == outcome(
         lambda: num.encode_decimal(value, enclen))
+
+
+@example(p=8, s_at=2, value="12.50", stored=False)
+@example(p=8, s_at=2, value="123456.78", stored=False)
+@example(p=8, s_at=2, value="1234567.00", stored=False)  # an integer digit too many
+@example(p=3, s_at=3, value="0.125", stored=False)
+@example(p=5, s_at=0, value="00042", stored=False)
+@example(p=5, s_at=2, value="\u0663.00", stored=False)  # a digit, not an ASCII one: Decimal's way
+@settings(max_examples=600, deadline=None)
+@given(
+    p=st.integers(1, 32),
+    s_at=st.integers(0, 33),
+    value=st.one_of(
+        st.none(),
+        # the text the server's SQLite file holds for a DECIMAL(p,s) (exactly s fraction
+        # digits), and near misses: other scales, signs, no digits, not text
+        st.builds(lambda sign, whole, frac: f"{sign}{whole}{'.' if frac is not None else ''}"
+                  f"{frac or ''}", st.sampled_from(["", "", "-", "+"]),
+                  st.from_regex(r"\A[0-9]{0,34}\Z"),
+                  st.one_of(st.none(), st.from_regex(r"\A[0-9]{0,34}\Z"))),
+        st.text(max_size=8),
+        st.decimals(allow_nan=False, allow_infinity=False, places=None),
+        st.integers(-(10**12), 10**12),
+    ),
+    stored=st.booleans(),
+)
+def test_stored_decimal_encoder_matches_load_and_encode(p: int, s_at: int, value: object,
+                                                       stored: bool) -> None:
+    """The CDC renderer's DECIMAL encoder from the stored text gives the bytes (or the error)
+    of loading the value (convert's DECIMAL loader) and encoding it, for every value;
+    ``stored``: a Decimal as the server stores it, its text at the column's scale."""
+    from decimal import InvalidOperation, localcontext
+
+    from ifxwire.server.engine.core import convert as conv
+
+    s = 255 if s_at > p else s_at
+    enclen = (p << 8) | s
+    if stored and isinstance(value, Decimal) and s != 255:
+        with localcontext() as ctx:
+            ctx.prec = 80
+            with contextlib.suppress(InvalidOperation):
+                value = format(value.quantize(Decimal(1).scaleb(-s)), "f")
+
+    def outcome(f: object) -> object:
+        try:
+            return f()  # type: ignore[operator]
+        except Exception as e:
+            return (type(e), str(e))
+
+    load = conv.load_decimal
+    assert outcome(lambda: num.stored_decimal_encoder(enclen, load)(value)) == outcome(
+        lambda: num.decimal_encoder(enclen)(load(value)))
 
 
 @settings(max_examples=400, deadline=None)

@@ -304,6 +304,11 @@ def _load_decimal(v: object) -> object:
     return to_decimal(v)
 
 
+#: the DECIMAL/MONEY loader, by which a caller tells it (cdc/hub.py renders a stored DECIMAL's
+#: text without it: numeric.stored_decimal_encoder)
+load_decimal = _load_decimal
+
+
 def _load_str(v: object) -> object:
     if v is None or type(v) is str:
         return v

@@ -17,7 +17,9 @@ compiled and run exactly like SPL statements (``spl/``):
 * triggers that fire triggers nest at most 61 deep (-748), as on Informix.
 
 Rows are identified by SQLite rowid: the statement reports the rows it changed with
-``RETURNING``, and UPDATE's old values are read just before it runs.
+``RETURNING``, and UPDATE's old values are read just before it runs. A statement of a table
+with full-row logging and no FOR EACH ROW trigger hands its rows to the capture from a
+cursor instead (``captured_dml.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from ..sql.plan import Plan
 from ..sql.prepared import ExecResult
 from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
+from .captured_dml import SELECT_WORD, change_captured, insert_captured
 from .cross_database import database_of
 from .spl import ast as a
 from .spl.binder import EVENT_ROW
@@ -558,74 +561,6 @@ def _restore_serials(s: EngineSession, saved: tuple[int, int]) -> None:
     s.state.last_serial, s.state.last_serial8 = saved
 
 
-#: An INSERT whose rows come from a query (how many, unknown) takes ``_insert_captured``;
-#: INSERT ... VALUES (one row) keeps RETURNING, one statement instead of four. Either way
-#: the capture is the same, so a SELECT word elsewhere in the text only picks the other way.
-_SELECT = "SELECT"
-
-
-#: Below this largest rowid SQLite's next rowids are the largest plus one for any statement
-#: that can be run (sqlite.org, autoinc.html: random rowids only once 2^63-1 is used).
-_MONOTONIC_ROWIDS = 1 << 62
-
-
-def _insert_captured(s: EngineSession, plan: Plan, bound: dict[str, object], info: TableInfo,
-                     capture: Any) -> ExecResult:
-    """An INSERT into a table with full-row logging (no FOR EACH ROW trigger, no view check):
-    its new rows go to the capture read back after it, one at a time in rowid order, instead
-    of through ``RETURNING``, whose rows SQLite accumulates in memory before returning the
-    first (sqlite.org, lang_returning.html "Processing Order") and which ``_dml`` put in a list:
-    an ``INSERT ... SELECT`` of millions of rows held them all at once, while the capture
-    spills them a chunk at a time (docs/CDC.md "One huge statement").
-
-    SQLite gives a row inserted without a rowid "one larger than the largest ROWID in the
-    table prior to the insert" (sqlite.org, autoinc.html) and user tables have no column
-    aliasing the rowid, so the new rows are those above the largest rowid before. Checked:
-    if their count is not the statement's, it is rolled back (a savepoint) and run again
-    with RETURNING, as before.
-
-    Under row locks nothing may be rolled back behind the lock table's back (the rows' locks
-    and undo entries are taken as they are written), so there the read-back is used only
-    when the largest rowid is below 2^62, where no statement can reach 2^63-1 and SQLite's
-    next rowid is always the largest plus one; above it, RETURNING at once."""
-    conn = s._connection()
-    table = f"{quote(info.schema)}.{quote(info.name)}"
-    (top,) = conn.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {table}").fetchone()
-    cols = ", ".join(quote(c.name) for c in info.columns)
-    if s.row_locks:
-        if top >= _MONOTONIC_ROWIDS:
-            changed: list[tuple[object, ...]] = []
-            result = s._dml(plan, bound, returning=changed)
-            for r in changed:
-                capture("insert", None, r[1:])
-            return result
-        result = s._dml(plan, bound)
-        rows: Any = conn.execute(f"SELECT {cols} FROM {table} WHERE rowid > ? ORDER BY rowid",
-                                 (top,))
-        for values in rows:
-            capture("insert", None, tuple(values))
-        return result
-    conn.execute("SAVEPOINT ifxwire_cdc_insert")
-    try:
-        result = s._dml(plan, bound)
-        (found,) = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE rowid > ?",
-                                (top,)).fetchone()
-        if found != result.rowcount:
-            conn.execute("ROLLBACK TO ifxwire_cdc_insert")
-            changed = []
-            result = s._dml(plan, bound, returning=changed)
-            rows = (r[1:] for r in changed)
-        else:
-            rows = conn.execute(f"SELECT {cols} FROM {table} WHERE rowid > ? ORDER BY rowid",
-                                (top,))
-    finally:
-        if conn.in_transaction:
-            conn.execute("RELEASE ifxwire_cdc_insert")
-    for values in rows:
-        capture("insert", None, tuple(values))
-    return result
-
-
 def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object],
             skip_before: set[int] | None = None, skip_after: set[int] | None = None
             ) -> ExecResult:
@@ -660,6 +595,11 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object],
                 f.actions(f.body.before)
         _restore_serials(s, serials)
         each = [f for f in firings if f.body.each_row]
+        streamed: ExecResult | None = None
+        if (capture is not None and not each and plan.kind != "insert"
+                and not plan.view_check and plan.old_sql):
+            # None: run again the RETURNING way below (captured_dml.change_captured)
+            streamed = change_captured(s, plan, bound, info, capture)
         if not each and capture is None:
             written: list[tuple[object, ...]] | None = [] if plan.view_check else None
             result = s._dml(plan, bound, returning=written)
@@ -667,9 +607,12 @@ def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object],
             if written:
                 check_rows(s._connection(), plan, [r[0] for r in written])
         elif (not each and plan.kind == "insert" and not plan.view_check
-              and _SELECT in plan.sql.upper()):
+              and SELECT_WORD in plan.sql.upper()):
             assert capture is not None
-            result = _insert_captured(s, plan, bound, info, capture)
+            result = insert_captured(s, plan, bound, info, capture)
+            serials = _serials(s)
+        elif streamed is not None:
+            result = streamed
             serials = _serials(s)
         else:
             cols = [c.name for c in info.columns]

@@ -343,9 +343,17 @@ class DmlCompiler:
             select.set("where", where.copy())
         sub = self.compile_query(select, None)
         sql = f"DELETE FROM {self.table_sql(info)} AS {quote(alias)}"
+        cols = ", ".join(f"{quote(alias)}.{quote(c.name)}" for c in info.columns)
+        # the rows it deletes, read before it (a captured table: features/captured_dml.py)
+        old_sql = (f"SELECT {quote(alias)}.rowid, {cols} FROM {self.table_sql(info)} "
+                   f"AS {quote(alias)}")
         if self._last_where is not None:
-            sql += f" WHERE {self.generate(self._last_where)}"
-        return Plan("delete", StmtType.DELETE, sql=sql, table=info, params=sub.params)
+            where = f" WHERE {self.generate(self._last_where)}"
+            sql += where
+            old_sql += where
+        plan = Plan("delete", StmtType.DELETE, sql=sql, table=info, params=sub.params)
+        plan.old_sql = old_sql
+        return plan
 
 
 class ExprConv:

@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from .....protocol import cdc as rec
+from .....protocol.codes import TypeCode
 from .....types import cdcrow
+from .....types.numeric import stored_decimal_encoder
 from ...core import convert as conv
 from ...core.ifxtypes import IfxType, from_key
 
@@ -115,8 +117,17 @@ def _unjson(v: object) -> object:
 
 
 def _changes(body: str) -> list[Change]:
+    if _BYTES_MARK not in body:  # no BYTE value in it: the values as JSON gave them
+        return [Change(c[0], c[1], tuple(c[2])) for c in json.loads(body)]
     return [Change(c[0], c[1], tuple([_unjson(v) if v.__class__ is dict else v for v in c[2]]))
             for c in json.loads(body)]
+
+
+#: How ``_body`` writes a bytes value (``_jsonable``): ``json.dumps`` writes a dict so, and
+#: a string holding these characters as ``{\"b\": `` (its quotes escaped), so a body
+#: without them has no bytes value to turn back.
+_BYTES_MARK = '{"b": '
+
 
 
 def _copy_chunks(src: sqlite3.Connection, token: int, log: sqlite3.Connection,
@@ -295,6 +306,9 @@ class Txn:
     shapes: dict[str, list[tuple[str, str]]]
     count: int = -1  # number of changes (len(changes) unless chunked)
     chunked: bool = False  # its changes are in the log's ``txchunk`` rows
+    #: the shapes as the log holds them (JSON): transactions with the same text share their
+    #: record renderers (``CdcSession._changes``); "" for none
+    shapes_text: str = ""
 
     def __post_init__(self) -> None:
         if self.count < 0:
@@ -334,6 +348,8 @@ class Hub:
             self.recover(data_dir)
         self.fullrow: set[str] = {r[0] for r in self.db.execute("SELECT tabkey FROM fullrow")}
         self.sessions: dict[int, CdcSession] = {}
+        #: the shapes of the transactions read (``read_from``), by their text in the log
+        self._shapes_read: dict[str, dict[str, list[tuple[str, str]]]] = {}
 
     # ---- full-row logging ------------------------------------------------------------------
     def set_fullrow(self, tabkey: str, on: bool) -> None:
@@ -525,12 +541,18 @@ class Hub:
                 " end_seq FROM txlog WHERE begin_seq >= ? AND begin_seq < ? ORDER BY begin_seq"
                 " LIMIT ?", (begin_seq, self.bound(), limit)).fetchall()
         out = []
+        known = self._shapes_read
         for r in rows:
-            shapes = {k: [(n, t) for n, t in v] for k, v in json.loads(r[6]).items()}
+            shapes = known.get(r[6])
+            if shapes is None:  # parsed once per distinct text (the same tables: the same)
+                if len(known) >= 256:
+                    known.clear()
+                shapes = known[r[6]] = {k: [(n, t) for n, t in v]
+                                        for k, v in json.loads(r[6]).items()}
             changes = _changes(r[7])
             count = r[8] - r[0] - 1
             out.append(Txn(r[0], r[1], bool(r[2]), r[3], r[4], r[5], changes, shapes,
-                           count, len(changes) < count))
+                           count, len(changes) < count, r[6]))
         return out
 
     def read_chunk(self, begin_seq: int, first: int) -> tuple[int, list[Change]] | None:
@@ -587,6 +609,15 @@ class Capture:
                              text)
 
 
+#: SMALLINT and INTEGER in a CDC record: their pack and the largest magnitude it takes
+#: (rowcodec._column_encoder's; -limit - 1 is the NULL value)
+_INT_PACKS: dict[int, tuple[Callable[[int], bytes], int]] = {
+    TypeCode.SMALLINT: (struct.Struct(">h").pack, 0x7FFF),
+    TypeCode.INTEGER: (struct.Struct(">i").pack, 0x7FFFFFFF),
+    TypeCode.SERIAL: (struct.Struct(">i").pack, 0x7FFFFFFF),
+}
+
+
 def order_columns(names: Sequence[str], types: Sequence[IfxType]
                   ) -> tuple[list[str], list[IfxType]]:
     """Fixed-length columns first, then variable-length ones, each group in the order given
@@ -625,6 +656,10 @@ class CdcSession:
         self.next_change = 0
         self._plans: dict[str, Callable[[int, tuple[object, ...], int, int], bytes]] = {}
         self._encoders: dict[tuple[object, ...], Any] = {}
+        #: ``_plans`` of the transactions logged with the same shapes text (Txn.shapes_text):
+        #: a transaction like the one before renders without looking its renderers up again
+        self._plans_by_shapes: dict[str, dict[str, Callable[[int, tuple[object, ...], int,
+                                                               int], bytes]]] = {}
 
     def activate(self, position: int) -> None:
         self.active = True
@@ -639,6 +674,7 @@ class CdcSession:
 
     def add(self, cap: Capture) -> None:
         self.tables[cap.tabkey] = cap
+        self._plans_by_shapes.clear()  # a table's renderer follows its Capture
         self._announce(cap)
 
     # ---- reading ---------------------------------------------------------------------------
@@ -710,15 +746,28 @@ class CdcSession:
                                             txn.user_id))
                 self.inside = txn
                 self.next_change = 0
-                self._plans = {}
+                self._plans = self._plans_for(txn)
             return
         mine = [(i, c) for i, c in enumerate(txn.changes) if c.table in tables]
         if not mine:
             return
         out = [rec.begin(txn.begin_seq, txn.txid, txn.begin_time, txn.user_id)]
-        out.extend(self._changes(txn, mine, {}))
+        out.extend(self._changes(txn, mine, self._plans_for(txn)))
         out.append(self._end(txn))
         self.queue.extend(out)
+
+    def _plans_for(self, txn: Txn
+                   ) -> dict[str, Callable[[int, tuple[object, ...], int, int], bytes]]:
+        """The renderers of ``txn``'s tables, by table: shared by the transactions logged
+        with the same shapes text, so that most transactions find them made."""
+        if not txn.shapes_text:
+            return {}
+        plans = self._plans_by_shapes.get(txn.shapes_text)
+        if plans is None:
+            if len(self._plans_by_shapes) >= 64:
+                self._plans_by_shapes.clear()
+            plans = self._plans_by_shapes[txn.shapes_text] = {}
+        return plans
 
     def _next_chunk(self, txn: Txn) -> None:
         """The next chunk of a chunked transaction's records, or its end record."""
@@ -778,8 +827,22 @@ class CdcSession:
         for k, name in enumerate(cap.names):
             f = conv.loader(from_key(shape[index[name]][1]))
             env[f"e{k}"] = encoders[k]
-            if f is None:
+            if f is conv.load_decimal and descs[k].base in (TypeCode.DECIMAL, TypeCode.MONEY):
+                # the stored text straight to its CDC bytes (numeric.stored_decimal_encoder)
+                env[f"e{k}"] = stored_decimal_encoder(descs[k].enclen, f)
                 lines.append(f"    p{k} = e{k}(v[{index[name]}])")
+            elif f is None:
+                lines.append(f"    p{k} = e{k}(v[{index[name]}])")
+            elif descs[k].base in _INT_PACKS and hasattr(f, "batch_kind"):
+                # a plain int in range (nearly all): packed here, as loader and encoder
+                # would (rowcodec._fast_int), without calling either
+                pack, limit = _INT_PACKS[descs[k].base]
+                lo, hi = f.batch_kind[1:]
+                env[f"f{k}"], env[f"P{k}"] = f, pack
+                lines.append(f"    x = v[{index[name]}]")
+                lines.append(f"    p{k} = P{k}(x) if x.__class__ is int and "
+                             f"{max(lo, -limit)} <= x <= {min(hi, limit)} else "
+                             f"e{k}(None if x is None else f{k}(x))")
             else:
                 env[f"f{k}"] = f
                 lines.append(f"    x = v[{index[name]}]")
