@@ -70,18 +70,29 @@ def _first_in_subquery(node: exp.Query) -> None:
     agrees for SKIP ("Informix doesn't support offset in subqueries"; its
     InformixSqlAstTranslator: "Informix only supports the SKIP clause in the top level
     query"), but renders FIRST n in subqueries for 14.10, so FIRST and LIMIT stay accepted
-    there (docs/SERVER.md says why). -944 [jcat] names these keywords. A UNION's branches, a
+    there (docs/SERVER.md says why) except in a subquery of the Projection clause, which the
+    Syntax guide forbids them. -944 [jcat] names these keywords. A UNION's branches, a
     FROM-clause derived or collection-derived table, a CTE and INSERT ... SELECT are no such
     subquery."""
     limit = _projection_limit(node)
-    if limit is None or limit.args.get("offset") is None:
+    if limit is None:
         return
+    skip = limit.args.get("offset") is not None
+    below: exp.Expr = node
     up = node.parent
     while up is not None:
         if isinstance(up, (exp.From, exp.Join, exp.CTE, exp.Insert)):
             return
         if isinstance(up, exp.Select):
-            raise EngineError(sc.FIRST_CONTEXT, near="skip")
+            if skip:
+                raise EngineError(sc.FIRST_CONTEXT, near="skip")
+            # FIRST/LIMIT in a subquery of the Projection clause: "A subquery within the
+            # Projection clause cannot include SKIP, FIRST, INTO TEMP, or ORDER BY clause"
+            # (Guide to SQL: Syntax, "Projection Clause", ids_sqs_0156, its subquery element).
+            if any(below is p for p in up.expressions):
+                raise EngineError(sc.FIRST_CONTEXT, near="first")
+            return
+        below = up
         up = up.parent
 
 
