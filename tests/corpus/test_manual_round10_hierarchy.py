@@ -121,8 +121,8 @@ def test_result_types(employee: ifxwire.Cursor) -> None:
 
 
 def test_what_is_still_refused(employee: ifxwire.Cursor) -> None:
-    """LEVEL beside columns in one CONNECT BY conjunct, LEVEL in START WITH,
-    and CONNECT_BY_ROOT in CONNECT BY stay -999 (not supported)."""
+    """LEVEL beside columns in one CONNECT BY conjunct, LEVEL in START WITH, CONNECT_BY_ROOT
+    in CONNECT BY and a parameter in SYS_CONNECT_BY_PATH stay -999 (not supported)."""
     for sql in ("SELECT empid FROM employee START WITH empid = 16 CONNECT BY "
                 "PRIOR empid = mgrid AND LEVEL < empid",
                 "SELECT empid FROM employee START WITH LEVEL = 1 CONNECT BY "
@@ -130,3 +130,5 @@ def test_what_is_still_refused(employee: ifxwire.Cursor) -> None:
                 "SELECT empid FROM employee START WITH empid = 16 CONNECT BY "
                 "PRIOR empid = mgrid AND CONNECT_BY_ROOT empid = 16"):
         assert _code(employee, sql) == -999, sql
+    assert _code(employee, "SELECT SYS_CONNECT_BY_PATH(name, ?) FROM employee START WITH "
+                           "empid = 16 CONNECT BY PRIOR empid = mgrid", ("/",)) == -999

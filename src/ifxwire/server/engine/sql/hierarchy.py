@@ -19,7 +19,8 @@ type around a marker literal (a CASE over e for CONNECT_BY_ROOT, a CAST to LVARC
 path), replaced by the walk's column once translated. A LEVEL condition ANDed to the
 CONNECT BY condition (``... AND LEVEL < 3``) is checked on each step of the walk with the
 child's level. Not supported (-999): views, PRIOR outside CONNECT BY, LEVEL beside columns
-in one conjunct or in START WITH, parameters in the clause, a clause inside a subquery.
+in one conjunct or in START WITH, parameters in the clause or in those two, a clause
+inside a subquery.
 """
 
 from __future__ import annotations
@@ -175,6 +176,10 @@ def compile_hierarchical(cp: Compiler, sel: exp.Select) -> Plan:
             if node.sql() not in root_index:
                 root_index[node.sql()] = len(roots_of)
                 roots_of.append(node.this.copy())
+    if any(v.find(exp.Placeholder) is not None for v in paths + roots_of):
+        # The walk's statements come before the main query's: their ``?`` would be numbered
+        # first and are not in the plan's parameter list.
+        raise not_implemented("parameters in SYS_CONNECT_BY_PATH or CONNECT_BY_ROOT")
     nkey = max(len(keys), 1)
     values = paths + roots_of
 
