@@ -122,7 +122,8 @@ def test_result_types(employee: ifxwire.Cursor) -> None:
 
 def test_what_is_still_refused(employee: ifxwire.Cursor) -> None:
     """LEVEL beside columns in one CONNECT BY conjunct, LEVEL in START WITH, CONNECT_BY_ROOT
-    in CONNECT BY and a parameter in SYS_CONNECT_BY_PATH stay -999 (not supported)."""
+    in CONNECT BY, a parameter in SYS_CONNECT_BY_PATH and a hierarchical subquery whose
+    START WITH or CONNECT BY reads the outer query stay -999 (not supported)."""
     for sql in ("SELECT empid FROM employee START WITH empid = 16 CONNECT BY "
                 "PRIOR empid = mgrid AND LEVEL < empid",
                 "SELECT empid FROM employee START WITH LEVEL = 1 CONNECT BY "
@@ -132,3 +133,37 @@ def test_what_is_still_refused(employee: ifxwire.Cursor) -> None:
         assert _code(employee, sql) == -999, sql
     assert _code(employee, "SELECT SYS_CONNECT_BY_PATH(name, ?) FROM employee START WITH "
                            "empid = 16 CONNECT BY PRIOR empid = mgrid", ("/",)) == -999
+    # A hierarchical subquery whose START WITH reads a column of the outer query.
+    assert _code(employee, "SELECT name FROM employee o WHERE EXISTS (SELECT 1 FROM employee "
+                           "START WITH empid = o.mgrid CONNECT BY PRIOR empid = mgrid)") == -999
+
+
+def test_a_hierarchical_query_inside_another(employee: ifxwire.Cursor) -> None:
+    """ids_sqs_2033 lists "A derived table that is the result of a query" among valid
+    tables, and OneDB's copy of the page says the clause "is valid in correlated subqueries":
+    a hierarchical query as a derived table, in an IN subquery, and beside another in a
+    UNION work. (Was -999.)"""
+    assert _rows(employee, "SELECT d.name, d.lvl FROM (SELECT name, LEVEL AS lvl FROM "
+                           "employee START WITH empid = 11 CONNECT BY PRIOR empid = mgrid) d "
+                           "WHERE d.lvl > 1 ORDER BY 1") == [("Barnes", 2), ("McKeough", 2)]
+    assert _rows(employee, "SELECT name FROM employee WHERE empid IN (SELECT empid FROM "
+                           "employee START WITH empid = 12 CONNECT BY PRIOR empid = mgrid) "
+                           "AND empid <> 12 ORDER BY name") == [
+        ("O'Neil",), ("Shoeman",), ("Smith",)]
+    assert _rows(employee, "SELECT name, LEVEL FROM employee START WITH empid = 14 "
+                           "CONNECT BY PRIOR empid = mgrid UNION ALL SELECT name, LEVEL "
+                           "FROM employee START WITH empid = 11 CONNECT BY PRIOR empid = mgrid "
+                           "ORDER BY 2, 1") == [
+        ("Scott", 1), ("Zander", 1), ("Barnes", 2), ("McKeough", 2)]
+    # One inside the main query of another.
+    assert _rows(employee, "SELECT name, LEVEL FROM employee WHERE empid NOT IN (SELECT empid "
+                           "FROM employee START WITH empid = 11 CONNECT BY PRIOR empid = mgrid) "
+                           "START WITH empid = 16 CONNECT BY PRIOR empid = mgrid "
+                           "ORDER SIBLINGS BY name") == [
+        ("Goyal", 1), ("Henry", 2), ("O'Neil", 3), ("Shoeman", 3), ("Smith", 3),
+        ("Scott", 2)]
+    # A correlated subquery whose main query (not its START WITH) reads the outer row.
+    assert _rows(employee, "SELECT name FROM employee o WHERE EXISTS (SELECT 1 FROM employee "
+                           "i WHERE i.empid = o.empid AND LEVEL = 3 START WITH empid = 16 "
+                           "CONNECT BY PRIOR empid = mgrid) ORDER BY name") == [
+        ("Barnes",), ("McKeough",), ("O'Neil",), ("Shoeman",), ("Smith",)]

@@ -122,12 +122,12 @@ def test_hierarchical_query_with_parameters_and_into_temp(emp: ifxwire.Cursor) -
 
 
 def test_what_is_not_supported_is_refused_as_such(emp: ifxwire.Cursor) -> None:
-    """A hierarchical query inside another is not supported: -999 naming it, before anything
-    runs (the clause reached SQLite as a syntax error). LEVEL inside CONNECT BY,
-    SYS_CONNECT_BY_PATH and CONNECT_BY_ROOT, refused here in the ninth round, work since the
-    tenth (test_manual_round10_hierarchy.py)."""
+    """A derived table as the table of a hierarchical query is not supported: -999 naming
+    it, before anything runs (the clause reached SQLite as a syntax error). LEVEL inside
+    CONNECT BY, SYS_CONNECT_BY_PATH, CONNECT_BY_ROOT and a hierarchical query inside another,
+    refused here in the ninth round, work since the tenth (test_manual_round10_hierarchy.py)."""
     with pytest.raises(ifxwire.Error) as info:
-        emp.execute("SELECT * FROM (SELECT empid FROM emp START WITH empid = 1 CONNECT BY "
-                    "PRIOR empid = mgrid)")
+        emp.execute("SELECT empid FROM (SELECT * FROM emp) START WITH empid = 1 CONNECT BY "
+                    "PRIOR empid = mgrid")
         emp.fetchall()
     assert info.value.sqlcode == -999  # type: ignore[attr-defined]
