@@ -167,3 +167,20 @@ def test_a_hierarchical_query_inside_another(employee: ifxwire.Cursor) -> None:
                            "i WHERE i.empid = o.empid AND LEVEL = 3 START WITH empid = 16 "
                            "CONNECT BY PRIOR empid = mgrid) ORDER BY name") == [
         ("Barnes",), ("McKeough",), ("O'Neil",), ("Shoeman",), ("Smith",)]
+
+
+def test_a_view_or_derived_table_as_the_table(employee: ifxwire.Cursor) -> None:
+    """ids_sqs_2033: the table object may be "A table or updateable view" or "A derived
+    table that is the result of a query". (Both were -999.)"""
+    assert _rows(employee, "SELECT x.name, LEVEL, SYS_CONNECT_BY_PATH(x.name, '/') FROM "
+                           "(SELECT * FROM employee WHERE empid <> 11) x START WITH empid = 16 "
+                           "CONNECT BY PRIOR empid = mgrid ORDER SIBLINGS BY name") == [
+        ("Goyal", 1, "/Goyal"), ("Henry", 2, "/Goyal/Henry"),
+        ("O'Neil", 3, "/Goyal/Henry/O'Neil"), ("Shoeman", 3, "/Goyal/Henry/Shoeman"),
+        ("Smith", 3, "/Goyal/Henry/Smith"), ("Scott", 2, "/Goyal/Scott")]
+    employee.execute("CREATE TABLE staff10 (empid INT, name VARCHAR(10), mgrid INT)")
+    employee.execute("INSERT INTO staff10 SELECT empid, name, mgrid FROM employee")
+    employee.execute("CREATE VIEW staff10_v AS SELECT empid, name, mgrid FROM staff10")
+    assert _rows(employee, "SELECT name, LEVEL, CONNECT_BY_ISLEAF, CONNECT_BY_ROOT name FROM "
+                           "staff10_v START WITH empid = 11 CONNECT BY PRIOR empid = mgrid") == [
+        ("Zander", 1, 0, "Zander"), ("McKeough", 2, 1, "Zander"), ("Barnes", 2, 1, "Zander")]

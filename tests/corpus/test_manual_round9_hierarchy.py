@@ -122,12 +122,12 @@ def test_hierarchical_query_with_parameters_and_into_temp(emp: ifxwire.Cursor) -
 
 
 def test_what_is_not_supported_is_refused_as_such(emp: ifxwire.Cursor) -> None:
-    """A derived table as the table of a hierarchical query is not supported: -999 naming
-    it, before anything runs (the clause reached SQLite as a syntax error). LEVEL inside
-    CONNECT BY, SYS_CONNECT_BY_PATH, CONNECT_BY_ROOT and a hierarchical query inside another,
-    refused here in the ninth round, work since the tenth (test_manual_round10_hierarchy.py)."""
+    """A parameter in START WITH or CONNECT BY is not supported: -999 naming it, before
+    anything runs. LEVEL inside CONNECT BY, SYS_CONNECT_BY_PATH, CONNECT_BY_ROOT, a
+    hierarchical query inside another and a derived table as the table, refused here in the
+    ninth round, work since the tenth (test_manual_round10_hierarchy.py)."""
     with pytest.raises(ifxwire.Error) as info:
-        emp.execute("SELECT empid FROM (SELECT * FROM emp) START WITH empid = 1 CONNECT BY "
-                    "PRIOR empid = mgrid")
+        emp.execute("SELECT empid FROM emp START WITH empid = ? CONNECT BY PRIOR empid = mgrid",
+                    (1,))
         emp.fetchall()
     assert info.value.sqlcode == -999  # type: ignore[attr-defined]

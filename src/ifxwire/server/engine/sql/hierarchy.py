@@ -19,8 +19,9 @@ type around a marker literal (a CASE over e for CONNECT_BY_ROOT, a CAST to LVARC
 path), replaced by the walk's column once translated. A LEVEL condition ANDed to the
 CONNECT BY condition (``... AND LEVEL < 3``) is checked on each step of the walk with the
 child's level. A hierarchical query inside another (a derived table, a subquery, a UNION
-branch) gets its own walk as a WITH inside its subquery (nest, finish_nested). Not
-supported (-999): a view or derived table as the table, PRIOR outside CONNECT BY, LEVEL
+branch) gets its own walk as a WITH inside its subquery (nest, finish_nested). A view or
+derived table, which has no rowid, has its rows numbered once (hq_src). Not
+supported (-999): PRIOR outside CONNECT BY, LEVEL
 beside columns in one conjunct or in START WITH, parameters in the clause or in those two,
 a START WITH or CONNECT BY that reads an outer query.
 """
@@ -192,10 +193,27 @@ def _prepare(cp: Compiler, sel: exp.Select, k: int) -> tuple[
     if sel.args.get("joins"):  # ids_sqs_2033: "A join of two or more tables" is not valid
         raise EngineError(sc.CONNECT_BY_JOIN)
     table = source.this if source is not None else None
-    if not isinstance(table, exp.Table) or sel.args.get("with") is not None:
-        raise not_implemented("a hierarchical query over a derived table")
-    name = table.name.lower()
+    # ids_sqs_2033: "A table or updateable view", "A temporary table", "A derived table that
+    # is the result of a query" are valid. A view or derived table has no rowid: its rows
+    # are numbered once (hq_src, MATERIALIZED) and the walk reads them there.
+    derived = isinstance(table, exp.Subquery) and isinstance(table.this, exp.Select) and bool(
+        table.alias)
+    if not (isinstance(table, exp.Table) or derived) or sel.args.get("with_") is not None:
+        raise not_implemented("a hierarchical query over this table expression")
+    assert isinstance(table, (exp.Table, exp.Subquery))
+    if isinstance(table, exp.Table):
+        owner = table.args.get("db")
+        catalog = table.args.get("catalog")
+        info = cp.lookup.resolve(table.name, owner.name if owner else None,
+                                 catalog.name if catalog else None, 0)
+        numbered = info.kind != "T"
+        name = table.name.lower()
+    else:
+        numbered = True
+        name = table.alias.lower()
     alias = (table.alias or table.name).lower()
+    src = f"hq_src{k}"
+    rid = "hq_srid" if numbered else "rowid"
     if list(connect.find_all(exp.Placeholder)):
         raise not_implemented("parameters in START WITH or CONNECT BY")
     own = list(sel.walk(prune=lambda n: n is not sel and _hierarchical(n)))
@@ -264,25 +282,43 @@ def _prepare(cp: Compiler, sel: exp.Select, k: int) -> tuple[
     nkey = max(len(keys), 1)
     values = paths + roots_of
 
+    def source_as(side: str) -> exp.Expr:
+        node: exp.Expr
+        if isinstance(table, exp.Table):
+            node = exp.Table(this=exp.to_identifier(table.name))
+        else:
+            node = table.copy()
+        node.set("alias", exp.TableAlias(this=exp.to_identifier(side)))
+        return node
+
     def base(where: exp.Expr | None, two: bool) -> exp.Select:
         key_cols = [_side(k.this, alias, name) for k in keys] or [exp.Literal.number(1)]
         q = exp.select(*key_cols, *[_side(v, alias, name) for v in values])
-        if two:
-            q = q.from_(exp.Table(this=exp.to_identifier(name), alias=exp.TableAlias(
-                this=exp.to_identifier(_P)))).join(exp.Table(
-                    this=exp.to_identifier(name), alias=exp.TableAlias(
-                        this=exp.to_identifier(_C))))
-        else:
-            q = q.from_(exp.Table(this=exp.to_identifier(name), alias=exp.TableAlias(
-                this=exp.to_identifier(_C))))
+        q = q.from_(source_as(_P)).join(source_as(_C)) if two else q.from_(source_as(_C))
         return q.where(where) if where is not None else q
+
+    def numbered_source(node: exp.Expr) -> exp.Expr:
+        """The translated source ``node`` replaced by the numbered rows (same alias)."""
+        new = exp.Table(this=exp.to_identifier(src, quoted=True),
+                        alias=exp.TableAlias(this=exp.to_identifier(node.alias, quoted=True)))
+        node.replace(new)
+        return new
 
     roots = _translate(cp, base(_side(start, alias, name) if start is not None else None,
                                 False))
-    roots_sql = _aliased(roots, [(exp.column("rowid", table=_C, quoted=True), "hq_rid")])
+    src_sql = ""
+    if numbered:
+        first_source = roots.args["from_"].this.copy()
+        first_source.set("alias", None)
+        src_sql = first_source.sql(dialect="sqlite", identify=True)
+        numbered_source(roots.args["from_"].this)
+    roots_sql = _aliased(roots, [(exp.column(rid, table=_C, quoted=True), "hq_rid")])
     pairs = _translate(cp, base(_side(link, alias, name), True))
-    pairs_sql = _aliased(pairs, [(exp.column("rowid", table=_P, quoted=True), "hq_prid"),
-                                 (exp.column("rowid", table=_C, quoted=True), "hq_crid")])
+    if numbered:
+        numbered_source(pairs.args["from_"].this)
+        numbered_source(pairs.args["joins"][0].this)
+    pairs_sql = _aliased(pairs, [(exp.column(rid, table=_P, quoted=True), "hq_prid"),
+                                 (exp.column(rid, table=_C, quoted=True), "hq_crid")])
     sort = ", ".join(f'"hq{i}"{" DESC" if k.args.get("desc") else ""}'
                      for i, k in enumerate(keys))
     sort = f"{sort}, " if sort else ""
@@ -338,10 +374,12 @@ def _prepare(cp: Compiler, sel: exp.Select, k: int) -> tuple[
                 lit.replace(column)
         from_table = main.args["from_"].this
         main_alias = from_table.alias_or_name
+        if numbered:
+            numbered_source(from_table)
         main.append("joins", exp.Join(
             this=exp.Table(this=exp.to_identifier(x, quoted=True)),
             on=exp.EQ(this=exp.column("hq_rid", table=x, quoted=True),
-                      expression=exp.column("rowid", table=main_alias, quoted=True))))
+                      expression=exp.column(rid, table=main_alias, quoted=True))))
         # A loop without NOCYCLE is an error (-26079) on the row that closes it.
         main.where(exp.EQ(this=exp.column("hq_check", table=x, quoted=True),
                           expression=exp.Literal.number(0)), copy=False)
@@ -372,9 +410,11 @@ def _prepare(cp: Compiler, sel: exp.Select, k: int) -> tuple[
     nxt = "".join(f", h.hq_path{i} || e.hq{nkey + i}" for i in range(len(paths))) + "".join(
         f", h.hq_root{j}" for j in range(len(roots_of)))
     head = "".join(f", {c}" for c in cols)
+    numbering = (f"{src} AS MATERIALIZED (SELECT ROW_NUMBER() OVER () AS hq_srid, * FROM "
+                 f"{src_sql}), " if numbered else "")
     walk = (
-        f"WITH RECURSIVE {r} AS (SELECT *, ROW_NUMBER() OVER (ORDER BY {sort}\"hq_rid\") "
-        f"AS hq_rank FROM ({roots_sql})), "
+        f"WITH RECURSIVE {numbering}{r} AS (SELECT *, ROW_NUMBER() OVER (ORDER BY {sort}"
+        f"\"hq_rid\") AS hq_rank FROM ({roots_sql})), "
         f"{e_} AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY \"hq_prid\" ORDER BY {sort}"
         f"\"hq_crid\") AS hq_rank FROM ({pairs_sql})), "
         f"{h_}(hq_rid, hq_lvl, hq_anc, hq_ord{head}) AS ("
