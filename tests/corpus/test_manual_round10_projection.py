@@ -1,5 +1,5 @@
-"""SKIP, FIRST and LIMIT in subqueries, tenth round (issue 23), through the real driver and
-the embedded server over sockets.
+"""SKIP, FIRST, LIMIT and ORDER BY in subqueries, tenth round (issue 23), through the real
+driver and the embedded server over sockets.
 
 Rule: HCL Informix 14.10 Guide to SQL: Syntax, "Projection Clause" (``ids_sqs_0156``), the
 row of its table for the subquery element: "A subquery within the Projection clause cannot
@@ -31,6 +31,14 @@ def test_first_in_a_projection_subquery_is_944(stores: ifxwire.Connection, sql: 
     """FIRST (and LIMIT, its synonym there) in a subquery of the Projection clause, alone or
     inside an expression, is -944 before anything runs. (Was accepted.)"""
     assert sqlcode(stores.cursor(), sql) == -944
+
+
+def test_order_by_in_a_projection_subquery_is_refused(stores: ifxwire.Connection) -> None:
+    """The same row of the Syntax guide forbids ORDER BY there; the message catalogue has no
+    code of its own for it, so it is refused -999 (it was accepted). ORDER BY in a
+    WHERE-clause subquery or a derived table stays accepted (see the next case)."""
+    assert sqlcode(stores.cursor(), "SELECT (SELECT MAX(stock_num) FROM stock ORDER BY 1) "
+                                    "FROM manufact") == -999
 
 
 def test_first_stays_where_the_syntax_guide_allows_it(stores: ifxwire.Connection) -> None:

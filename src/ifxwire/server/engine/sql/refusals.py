@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError
+from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import BASE_NAMES, IfxType
 from ..schema.catalog import rowsize
 
@@ -75,9 +75,10 @@ def _first_in_subquery(node: exp.Query) -> None:
     FROM-clause derived or collection-derived table, a CTE and INSERT ... SELECT are no such
     subquery."""
     limit = _projection_limit(node)
-    if limit is None:
+    order = node.args.get("order")
+    if limit is None and order is None:
         return
-    skip = limit.args.get("offset") is not None
+    skip = limit is not None and limit.args.get("offset") is not None
     below: exp.Expr = node
     up = node.parent
     while up is not None:
@@ -86,11 +87,16 @@ def _first_in_subquery(node: exp.Query) -> None:
         if isinstance(up, exp.Select):
             if skip:
                 raise EngineError(sc.FIRST_CONTEXT, near="skip")
-            # FIRST/LIMIT in a subquery of the Projection clause: "A subquery within the
-            # Projection clause cannot include SKIP, FIRST, INTO TEMP, or ORDER BY clause"
-            # (Guide to SQL: Syntax, "Projection Clause", ids_sqs_0156, its subquery element).
+            # A subquery of the Projection clause: "A subquery within the Projection clause
+            # cannot include SKIP, FIRST, INTO TEMP, or ORDER BY clause" (Guide to SQL:
+            # Syntax, "Projection Clause", ids_sqs_0156, its subquery element). FIRST/LIMIT is
+            # -944; ORDER BY has no code of its own in the catalogue: refused -999.
             if any(below is p for p in up.expressions):
-                raise EngineError(sc.FIRST_CONTEXT, near="first")
+                if limit is not None:
+                    raise EngineError(sc.FIRST_CONTEXT, near="first")
+                raise not_implemented("ORDER BY in a subquery of the Projection clause "
+                                      "(Informix refuses it: Guide to SQL: Syntax, "
+                                      "Projection Clause)")
             return
         below = up
         up = up.parent
