@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError
+from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import BASE_NAMES, IfxType
 from ..schema.catalog import rowsize
 
@@ -70,18 +70,35 @@ def _first_in_subquery(node: exp.Query) -> None:
     agrees for SKIP ("Informix doesn't support offset in subqueries"; its
     InformixSqlAstTranslator: "Informix only supports the SKIP clause in the top level
     query"), but renders FIRST n in subqueries for 14.10, so FIRST and LIMIT stay accepted
-    there (docs/SERVER.md says why). -944 [jcat] names these keywords. A UNION's branches, a
+    there (docs/SERVER.md says why) except in a subquery of the Projection clause, which the
+    Syntax guide forbids them. -944 [jcat] names these keywords. A UNION's branches, a
     FROM-clause derived or collection-derived table, a CTE and INSERT ... SELECT are no such
     subquery."""
     limit = _projection_limit(node)
-    if limit is None or limit.args.get("offset") is None:
+    order = node.args.get("order")
+    if limit is None and order is None:
         return
+    skip = limit is not None and limit.args.get("offset") is not None
+    below: exp.Expr = node
     up = node.parent
     while up is not None:
         if isinstance(up, (exp.From, exp.Join, exp.CTE, exp.Insert)):
             return
         if isinstance(up, exp.Select):
-            raise EngineError(sc.FIRST_CONTEXT, near="skip")
+            if skip:
+                raise EngineError(sc.FIRST_CONTEXT, near="skip")
+            # A subquery of the Projection clause: "A subquery within the Projection clause
+            # cannot include SKIP, FIRST, INTO TEMP, or ORDER BY clause" (Guide to SQL:
+            # Syntax, "Projection Clause", ids_sqs_0156, its subquery element). FIRST/LIMIT is
+            # -944; ORDER BY has no code of its own in the catalogue: refused -999.
+            if any(below is p for p in up.expressions):
+                if limit is not None:
+                    raise EngineError(sc.FIRST_CONTEXT, near="first")
+                raise not_implemented("ORDER BY in a subquery of the Projection clause "
+                                      "(Informix refuses it: Guide to SQL: Syntax, "
+                                      "Projection Clause)")
+            return
+        below = up
         up = up.parent
 
 

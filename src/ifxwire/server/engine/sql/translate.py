@@ -34,7 +34,7 @@ from . import collection_tables, refusals, rewrites, setops, slv
 from .dialect import IfxSequenceRef
 from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
 from .functions_sql import result_name
-from .hierarchy import compile_hierarchical
+from .hierarchy import compile_hierarchical, finish_nested, nest
 from .hooks import TRANSLATION
 from .plan import Plan as Plan
 from .plan import TableLookup as TableLookup
@@ -168,10 +168,12 @@ class Compiler(DmlCompiler):
     # ---- queries -------------------------------------------------------------------------
     def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                       rename: bool = False) -> Plan:
+        nested = nest(self, ast)  # hierarchical queries inside: hierarchy.py's walks
         root = self.prepare_query(ast)
         self.check_budget()
         self._last_root = root
         names, types = self.type_scopes(root, expected)
+        finish_nested(root, nested)
         self.check_budget()
         if rename:
             leftmost = root
@@ -204,8 +206,8 @@ class Compiler(DmlCompiler):
         ast = normalize_identifiers(ast, dialect=_dialect(self.delimident))
         for sel in ast.find_all(exp.Select):
             if sel.args.get("connect") is not None:
-                # START WITH ... CONNECT BY (Syntax: "Hierarchical Clause") of the statement
-                # itself is hierarchy.py's; one inside a subquery or view is refused.
+                # START WITH ... CONNECT BY (Syntax: "Hierarchical Clause") is hierarchy.py's
+                # (compile_hierarchical, nest); one it did not take here is refused.
                 raise not_implemented("a hierarchical query (START WITH ... CONNECT BY) "
                                       "inside another query")
             if sel.args.get("locks"):
