@@ -114,6 +114,22 @@ class InformixCompiler(compiler.SQLCompiler):
                 return " FOR UPDATE OF " + cols
         return " FOR UPDATE"
 
+    # A window frame's offsets are integers in the SQL text: the Guide to SQL: Syntax's OLAP
+    # window clause takes an unsigned integer there, and the server refuses a parameter
+    # marker (-25851, docs/SERVER.md "OLAP window expressions"). Rendered after the cache
+    # (literal_execute), as SQLAlchemy's SQL Server dialect does, so one cached statement
+    # serves every offset. SQLAlchemy 2.1 renders frames in visit_frame_clause, 2.0 in
+    # _format_frame_clause.
+    def visit_frame_clause(self, frameclause: Any, **kw: Any) -> str:
+        kw["literal_execute"] = True
+        result: str = super().visit_frame_clause(frameclause, **kw)
+        return result
+
+    def _format_frame_clause(self, range_: Any, **kw: Any) -> str:
+        kw["literal_execute"] = True
+        result: str = super()._format_frame_clause(range_, **kw)  # type: ignore[misc]
+        return result
+
     def visit_sequence(self, sequence: Any, **kw: Any) -> str:
         return str(self.preparer.format_sequence(sequence)) + ".NEXTVAL"
 
