@@ -215,6 +215,7 @@ class IfxExprParser(parser.Parser):
     FUNCTION_PARSERS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.FUNCTION_PARSERS,
         "EXTEND": lambda self: self._parse_extend(),
+        "MULTISET": lambda self: self._parse_collection_subquery(),
     }
     # sqlglot reads CHAR_LENGTH as LENGTH; Informix's counts trailing blanks, LENGTH does not.
     FUNCTIONS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
@@ -490,6 +491,52 @@ class IfxExprParser(parser.Parser):
             node.meta["ifx"] = self._parse_qualifier(T.DATETIME, optional=False)
         return node
 
+    # ---- MULTISET(SELECT [ITEM] …): a collection subquery
+    def _drop_item(self) -> bool:
+        """``SELECT ITEM x``: drop the keyword (the projection is then the element itself);
+        whether it was there."""
+        if self._word(1) != "ITEM":
+            return False
+        del self._tokens[self._index + 1]
+        self._tokens_size -= 1
+        self._next = self._tokens[self._index + 1] if (
+            self._index + 1 < len(self._tokens)) else None
+        return True
+
+    def _parse_collection_subquery(self) -> exp.Expr:
+        """``MULTISET(SELECT …)`` (Guide to SQL: Syntax, "Collection Subquery", ids_sqs_1374)
+        becomes ``(SELECT IFX_MULTISET_OF(_msN.c1, …) FROM (SELECT … AS c1, …) _msN)``: the
+        subquery's rows gathered by an aggregate into one MULTISET (composite.py types it).
+        With ITEM the element is the one projected value, else a ROW of the projection."""
+        if self._curr is None or self._curr.token_type != TokenType.SELECT:
+            self.raise_error("Expected SELECT in a collection subquery")
+        item = self._drop_item()
+        query = self._parse_select()
+        if not isinstance(query, exp.Select):
+            raise not_implemented("a set operation in a collection subquery")
+        if query.args.get("order"):  # ids_sqs_1374: "Cannot contain the ORDER BY clause"
+            self.raise_error("ORDER BY in a collection subquery")
+        projection = query.expressions
+        if any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and e.is_star)
+               for e in projection):
+            raise not_implemented("SELECT * in a collection subquery")
+        if item and len(projection) != 1:  # ids_sqs_1374: ITEM takes one expression
+            self.raise_error("SELECT ITEM takes one expression")
+        names = []
+        for i, e in enumerate(projection, 1):
+            name = e.alias_or_name if isinstance(e, (exp.Alias, exp.Column)) else ""
+            names.append(name.lower() if name else f"f{i}")
+        query.set("expressions", [exp.alias_(e.this if isinstance(e, exp.Alias) else e, n)
+                                  for e, n in zip(projection, names, strict=True)])
+        self._ms_count = getattr(self, "_ms_count", 0) + 1
+        table = f"_ms{self._ms_count}"
+        marker = exp.Anonymous(this="IFX_MULTISET_OF",
+                               expressions=[exp.column(n, table=table) for n in names])
+        marker.meta["item"] = item
+        outer = exp.select(marker).from_(exp.Subquery(
+            this=query, alias=exp.TableAlias(this=exp.to_identifier(table))))
+        return exp.Subquery(this=outer)
+
     # ---- n UNITS unit
     def _parse_factor_operand(self) -> exp.Expr | None:
         this = super()._parse_factor_operand()
@@ -738,6 +785,7 @@ class IfxExprParser(parser.Parser):
                     self._next.token_type == TokenType.L_PAREN):
                 # TABLE(MULTISET(SELECT …)): the subquery's rows are the table's
                 self._advance(2)
+                self._drop_item()  # the table's rows are the same with or without ITEM
                 query = self._parse_select()
                 self._match_r_paren()
                 self._match_r_paren()
