@@ -219,6 +219,7 @@ class Compiler(DmlCompiler):
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
         rewrites.derived_columns(ast)
+        _name_derived_expressions(ast)
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
@@ -632,6 +633,37 @@ def _name_derived_tables(ast: exp.Expr) -> None:
             n += 1
         taken.add(f"_ifx_derived{n}")
         sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_ifx_derived{n}")))
+
+
+def _name_derived_expressions(ast: exp.Expr) -> None:
+    """An unnamed expression of a derived table without a column list (``SELECT * FROM
+    (SELECT SUM(c1) FROM t1 GROUP BY c1)``, Guide to SQL: Tutorial, "Collection subqueries
+    in the FROM clause", ids_sqt_188, and its TABLE(MULTISET(…)) twin) gets the name the
+    projection alone would have ((sum), (expression): [inference], no page prints the outer
+    column's name), or unnamed_col_N when that name is taken; sqlglot would name it _col_N
+    and lose it (-217)."""
+    for sub in list(ast.find_all(exp.Subquery)):
+        alias = sub.args.get("alias")
+        if not isinstance(sub.parent, (exp.From, exp.Join)) or (
+                alias is not None and alias.args.get("columns")):
+            continue
+        first = sub.this
+        while isinstance(first, (exp.SetOperation, exp.Subquery)):
+            first = first.this
+        if not isinstance(first, exp.Select):
+            continue
+        used = {p.alias_or_name for p in first.expressions
+                if isinstance(p, (exp.Alias, exp.Column))}
+        named = []
+        for i, p in enumerate(first.expressions):
+            if not isinstance(p, (exp.Alias, exp.Column, exp.Star)):
+                name = result_name(p)
+                if name in used:
+                    name = f"unnamed_col_{i + 1}"
+                used.add(name)
+                p = exp.alias_(p, exp.to_identifier(name, quoted=True))
+            named.append(p)
+        first.set("expressions", named)
 
 
 def _check_sequence_place(ref: exp.Expr, root: exp.Expr) -> None:
