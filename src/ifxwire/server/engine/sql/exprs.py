@@ -436,6 +436,10 @@ class ExprTranslator:
             return typed(lit(value), other)
         if code in (T.DATE, T.DATETIME, T.INTERVAL, T.BOOLEAN):
             return self.convert(node, other, truncate=False)
+        if other.is_complex and isinstance(value, str):
+            # a quoted collection/ROW literal compared with a column of that type
+            # (``set_num IN ("SET{1,2,3}", …)``, ids_sqs_1383): its storage form, as stored
+            return self.convert(node, other)
         return node
 
     # ---- operators -----------------------------------------------------------------------
