@@ -499,8 +499,8 @@ class IfxExprParser(parser.Parser):
             return False
         del self._tokens[self._index + 1]
         self._tokens_size -= 1
-        self._next = self._tokens[self._index + 1] if (
-            self._index + 1 < len(self._tokens)) else None
+        if self._index + 1 < len(self._tokens):
+            self._next = self._tokens[self._index + 1]
         return True
 
     def _parse_collection_subquery(self) -> exp.Expr:
