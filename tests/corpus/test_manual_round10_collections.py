@@ -232,3 +232,39 @@ def test_collection_and_row_refuse_concatenation(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "SELECT evens || 'x' FROM numbers") == -1260
     assert _code(cur, "SELECT 'x' || r FROM numbers") == -1260
     assert _code(cur, "SELECT evens + 1 FROM numbers") == -1260
+
+
+def test_asterisk_notation_projects_every_field(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1435: ``rect.*`` is the same as naming every field of the ROW column, in the
+    projection list; ids_sqt_101 selects ``address.*`` of the employee table and inserts
+    fields projected so into another table. It was -217 (no table "address")."""
+    cur.execute("CREATE ROW TYPE address_t (street VARCHAR(20), city VARCHAR(20), "
+                "state CHAR(2), zip VARCHAR(9))")
+    cur.execute("CREATE TABLE employee (name VARCHAR(30), address address_t, salary INT)")
+    cur.execute("INSERT INTO employee VALUES ('John Bryant', ROW('10 Bay Street', 'Madera', "
+                "'CA', 95400)::address_t, 55000)")
+    want = ("10 Bay Street", "Madera", "CA", "95400")
+    cur.execute("SELECT address.* FROM employee WHERE address.city = 'Madera'")
+    assert cur.fetchall() == [want]
+    assert cur.description is not None
+    assert [d[0] for d in cur.description] == ["street", "city", "state", "zip"]
+    assert _rows(cur, "SELECT e.address.*, name FROM employee e") == [(*want, "John Bryant")]
+    assert _rows(cur, "SELECT employee.address.* FROM employee") == [want]
+    cur.execute("CREATE TABLE addresses (street VARCHAR(20), city VARCHAR(20), state CHAR(2), "
+                "zip VARCHAR(9))")
+    cur.execute("INSERT INTO addresses SELECT address.* FROM employee")
+    assert _rows(cur, "SELECT * FROM addresses") == [want]
+
+
+def test_typed_table_takes_a_row_constructor(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1438 fills the typed table tab1 (OF TYPE row_t) with ``INSERT INTO tab1
+    VALUES (ROW(1,7))``: a typed table's row is an instance of its type (ids_ddi_109). It
+    was -236. A ROW of another field count, or into an untyped table, stays -236."""
+    cur.execute("CREATE ROW TYPE row_t (part_id INT, amt INT)")
+    cur.execute("CREATE TABLE tab1 OF TYPE row_t")
+    cur.execute("INSERT INTO tab1 VALUES (ROW(1, 7))")
+    cur.execute("INSERT INTO tab1 VALUES (ROW(2, 10)::row_t)")
+    assert _rows(cur, "SELECT part_id, amt FROM tab1 ORDER BY part_id") == [(1, 7), (2, 10)]
+    assert _code(cur, "INSERT INTO tab1 VALUES (ROW(3))") == -236
+    cur.execute("CREATE TABLE plain (a INT, b INT)")
+    assert _code(cur, "INSERT INTO plain VALUES (ROW(1, 7))") == -236
