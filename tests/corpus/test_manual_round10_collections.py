@@ -158,9 +158,10 @@ def test_collection_subquery_with_item(cur: ifxwire.Cursor) -> None:
                       "FROM tab1 WHERE int_col = 1") == [(4,)]
     assert _rows(cur, "SELECT DISTINCT int_col FROM tab1 WHERE int_col + 9 IN "
                       "MULTISET(SELECT ITEM int_col FROM tab1)") == [(3,)]
-    assert _rows(cur, "SELECT DISTINCT t.int_col, MULTISET(SELECT ITEM int_col * 2 FROM tab1 "
+    assert _rows(cur, "SELECT t.int_col, MULTISET(SELECT ITEM int_col * 2 FROM tab1 "
                       "WHERE int_col = t.int_col) FROM tab1 t ORDER BY 1") == [
-        (1, Multiset([2])), (3, Multiset([6, 6])), (12, Multiset([24]))]
+        (1, Multiset([2])), (3, Multiset([6, 6])), (3, Multiset([6, 6])),
+        (12, Multiset([24]))]
     assert _rows(cur, "SELECT * FROM TABLE(MULTISET(SELECT ITEM int_col FROM tab1)) "
                       "AS v(n) ORDER BY n") == [(1,), (3,), (3,), (12,)]
 
@@ -268,3 +269,48 @@ def test_typed_table_takes_a_row_constructor(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "INSERT INTO tab1 VALUES (ROW(3))") == -236
     cur.execute("CREATE TABLE plain (a INT, b INT)")
     assert _code(cur, "INSERT INTO plain VALUES (ROW(1, 7))") == -236
+
+
+@pytest.mark.parametrize(("sql", "code"), [
+    ("SELECT id FROM numbers ORDER BY primes", -9926),
+    ("SELECT id, evens FROM numbers ORDER BY 2", -9926),
+    ("SELECT id FROM numbers ORDER BY r", -9926),
+    ("SELECT DISTINCT evens FROM numbers", -9926),
+    ("SELECT UNIQUE r FROM numbers", -9926),
+    ("SELECT evens FROM numbers UNION SELECT evens FROM numbers", -9926),
+    ("SELECT r FROM numbers INTERSECT SELECT r FROM numbers", -9926),
+    ("SELECT COUNT(*) FROM numbers GROUP BY evens", -9606),
+    ("SELECT ROW(COUNT(*), MAX(id)) FROM numbers", -9952),
+])
+def test_rows_and_collections_have_no_order(cur: ifxwire.Cursor, sql: str, code: int) -> None:
+    """The message catalogue in IBM's JDBC jar has a text for each: -9926 "row-type or
+    collection columns were referenced in ORDER BY, DISTINCT, UNIQUE, INDEX, UNION,
+    INTERSECT, or MINUS specifications", -9606 collections in "group by", -9952 "Aggregate
+    within a ROW in a SELECT projection list". All were answered (ordered by the server's
+    storage text). Ordering by a field or CARDINALITY, UNION ALL, and an aggregate inside a
+    collection subquery's ROW stay allowed."""
+    cur.execute("CREATE TABLE numbers (id INT, primes SET(INT NOT NULL), "
+                "evens LIST(INT NOT NULL), r ROW(a INT, b INT))")
+    cur.execute("INSERT INTO numbers VALUES (99, SET{3, 5, 7}, LIST{2, 4, 6}, ROW(1, 2))")
+    cur.execute("INSERT INTO numbers VALUES (100, SET{2}, LIST{2, 4}, ROW(3, 4))")
+    assert _code(cur, sql) == code
+    assert _rows(cur, "SELECT id FROM numbers ORDER BY r.a DESC") == [(100,), (99,)]
+    assert _rows(cur, "SELECT id FROM numbers ORDER BY CARDINALITY(evens)") == [(100,), (99,)]
+    assert len(_rows(cur, "SELECT evens FROM numbers UNION ALL SELECT evens FROM numbers")
+               ) == 4
+    assert _rows(cur, "SELECT CARDINALITY(MULTISET(SELECT COUNT(*), MAX(id) FROM numbers)) "
+                      "FROM numbers WHERE id = 99") == [(1,)]
+
+
+def test_literal_collection_of_rows_as_a_table(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1631 (Collection-Derived Table): only a collection not of a ROW type is
+    limited to one derived column, so a collection of ROWs gives one column per field, as a
+    ROW column's collection already did; a literal one gave a single ROW column (and its
+    second derived column name was lost). A SET drops the repeated ROW; a LIST keeps order."""
+    cur.execute("SELECT * FROM TABLE(SET{ROW(1, 'a'), ROW(1, 'a'), ROW(2, 'b')}) AS t(x, y) "
+                "ORDER BY x")
+    assert cur.fetchall() == [(1, "a"), (2, "b")]
+    assert cur.description is not None and [d[0] for d in cur.description] == ["x", "y"]
+    assert _rows(cur, "SELECT f2, f1 FROM TABLE(LIST{ROW(3, 'c'), ROW(1, 'a')}) t") == [
+        ("c", 3), ("a", 1)]
+    assert _code(cur, "SELECT * FROM TABLE(SET{ROW(1, 'a')}) AS t(x)") == -9621

@@ -495,6 +495,12 @@ def translate_collection(tx: Any, node: Any) -> Any:
 def translate_row(tx: Any, node: Any) -> Any:
     """``ROW(a, b, …)``: an unnamed ROW typed field by field (f1, f2, …); a constant when
     every field is one, else built per row by ``compose``."""
+    from sqlglot import exp
+
+
+    if any(e.find(exp.AggFunc) for e in node.expressions) and _in_projection(node):
+        # -9952 [jcat]: "Aggregate within a ROW in a SELECT projection list is not allowed."
+        raise fail(sc.AGGREGATE_IN_ROW)
     items = [tx.tx(e) for e in node.expressions]
     if not items:
         raise fail(sc.SYNTAX)
@@ -513,6 +519,17 @@ def translate_row(tx: Any, node: Any) -> Any:
     out = lit(storer(t, tx.ctx)(value))
     out.meta["const"] = value
     return typed(out, t)
+
+
+def _in_projection(node: Any) -> bool:
+    """Whether ``node`` stands in the projection list of its SELECT (not WHERE, HAVING …)."""
+    from sqlglot import exp
+
+
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, exp.Select):
+        child, parent = parent, parent.parent
+    return parent is not None and any(p is child for p in parent.expressions)
 
 
 def _composed(tx: Any, t: IfxType, items: list[Any], types: list[IfxType]) -> Any:

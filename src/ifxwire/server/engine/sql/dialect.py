@@ -810,6 +810,21 @@ class IfxExprParser(parser.Parser):
                 return node
             self._match_r_paren()
             alias = self._parse_table_alias(alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
+            if any(isinstance(e, exp.Anonymous) and str(e.this).upper() == "ROW"
+                   for e in coll.expressions):
+                # a literal collection of ROWs: one column per field, as for a column's
+                # (Syntax, Collection-Derived Table, ids_sqs_1631: "If the underlying
+                # collection is not of a ROW data type, you can specify only one derived-column
+                # name"), so typed by collection_tables.py like any other collection value
+                if alias is None:
+                    alias = exp.TableAlias(this=exp.to_identifier("_collection"))
+                if not alias.columns:  # the fields' names, f1… as ROW(…) gives them
+                    first = next(e for e in coll.expressions if isinstance(e, exp.Anonymous))
+                    alias.set("columns", [exp.to_identifier(f"f{i}")
+                                          for i in range(1, len(first.expressions) + 1)])
+                node = exp.Unnest(expressions=[coll], alias=alias)
+                node.meta["ifx_coll"] = True
+                return node
             # A collection-derived table is a one-column derived table of its elements; as a
             # UNION ALL of one-row SELECTs it is plain SQL every later step understands.
             colname = alias.columns[0].name if alias is not None and alias.columns else (
@@ -822,6 +837,7 @@ class IfxExprParser(parser.Parser):
             is_set = str(coll.this).upper() == "SET"  # a SET's elements are distinct
             for sel in selects[1:]:
                 body = exp.Union(this=body, expression=sel, distinct=is_set)
+                body.meta["ifx_collection"] = True  # not a user's UNION (refusals.py)
             name = alias.this if alias is not None and alias.this else exp.to_identifier(
                 "_collection")
             return exp.Subquery(this=body, alias=exp.TableAlias(this=name))

@@ -440,6 +440,8 @@ class Compiler(DmlCompiler):
         if isinstance(node, exp.SetOperation):
             for branch in setops.leaves(node):
                 refusals.blob_set_operation([t for _, t in self.outputs.get(id(branch), [])])
+            refusals.composite_set_operation(node, [
+                t for branch in setops.leaves(node) for _, t in self.outputs.get(id(branch), [])])
             setops.type_set_operation(self, node)
             return
         if collection_tables.is_collection_table(node):
