@@ -389,7 +389,7 @@ _SQL_TABLE = """
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
 -9606   P  -      A collection cannot be a GROUP BY key.
 -9808   P  -      A subtable's type must be a subtype of its supertable's type.
--9926   P  -      A ROW or collection value cannot be ordered, made distinct, indexed or set-combined.
+-9926   P  -      A ROW or collection value cannot be ordered, made distinct or set-combined.
 -9952   P  -      An aggregate cannot be a field of a ROW in the projection list.
 -9945   P  -      A collection-derived table cannot be modified.
 -9961   P  -      Object '%s' is inherited from a supertable and cannot be dropped here.

@@ -84,7 +84,7 @@ BLOB_ORDER_BY = -614  # [jcat] 'Blobs are not allowed in the "order by" clause.'
 BLOB_EXPRESSION = -615  # [jcat] "Blobs are not allowed in this expression."
 NO_CAST = -9634  # [jcat] "No cast from %s." (%s = "varchar to byte", as Hibernate quotes it)
 BLOB_SET_OPERATION = -9651  # [jcat] "… binary large objects are not allowed in the Union, …"
-COMPOSITE_ORDERED = -9926  # [jcat] "… row-type or collection columns were referenced in ORDER BY, …"
+COMPOSITE_ORDERED = -9926  # [jcat] "… row-type or collection columns were referenced in ORDER BY…"
 COLLECTION_GROUP_BY = -9606  # [jcat] 'Collections are not allowed in the "group by" clause.'
 AGGREGATE_IN_ROW = -9952  # [jcat] "Aggregate within a ROW in a SELECT projection list is not …"
 
