@@ -314,3 +314,29 @@ def test_literal_collection_of_rows_as_a_table(cur: ifxwire.Cursor) -> None:
     assert _rows(cur, "SELECT f2, f1 FROM TABLE(LIST{ROW(3, 'c'), ROW(1, 'a')}) t") == [
         ("c", 3), ("a", 1)]
     assert _code(cur, "SELECT * FROM TABLE(SET{ROW(1, 'a')}) AS t(x)") == -9621
+
+
+@pytest.mark.parametrize(("sql", "code"), [
+    ("CREATE INDEX ix_s ON holder (s)", -9604),
+    ("CREATE INDEX ix_r ON holder (r)", -9926),
+    ("CREATE TABLE bad (s SET(INT NOT NULL) PRIMARY KEY)", -9926),
+    ("CREATE TABLE bad (s LIST(INT NOT NULL), UNIQUE (s))", -9926),
+    ("CREATE TABLE bad (r ROW(a INT) PRIMARY KEY)", -9926),
+    ("CREATE TABLE bad (s SET(SERIAL NOT NULL))", -9930),
+    ("CREATE TABLE bad (s LIST(ROW(a INT, b BIGSERIAL) NOT NULL))", -9908),
+    ("CREATE TABLE bad (r ROW(a INT, n ROW(b SERIAL8)))", -9908),
+    ("CREATE TABLE bad (r ROW(a INT, a CHAR(2)))", -9806),
+])
+def test_column_definitions_of_rows_and_collections(cur: ifxwire.Cursor, sql: str, code: int
+                                                    ) -> None:
+    """ids_sqr_161: a collection element may be any type "except BYTE, TEXT, SERIAL, SERIAL8,
+    or BIGSERIAL"; the catalogue's texts [jcat]: -9604 "Index not allowed on collections.",
+    -9926 (INDEX, primary key and unique constraints over ROW or collection columns), -9930
+    (such elements), -9908 (such ROW fields), -9806 (a field name twice in an unnamed ROW).
+    All were accepted. A typed table's SERIAL field (a column) stays allowed."""
+    cur.execute("CREATE TABLE holder (id INT, s SET(INT NOT NULL), r ROW(a INT))")
+    assert _code(cur, sql, fetch=False) == code
+    cur.execute("CREATE ROW TYPE counted_t (n SERIAL, label CHAR(5))")
+    cur.execute("CREATE TABLE counted OF TYPE counted_t")
+    cur.execute("INSERT INTO counted VALUES (0, 'a')")
+    assert _rows(cur, "SELECT n FROM counted") == [(1,)]

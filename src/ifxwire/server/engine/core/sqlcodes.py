@@ -86,6 +86,10 @@ NO_CAST = -9634  # [jcat] "No cast from %s." (%s = "varchar to byte", as Hiberna
 BLOB_SET_OPERATION = -9651  # [jcat] "… binary large objects are not allowed in the Union, …"
 COMPOSITE_ORDERED = -9926  # [jcat] "… row-type or collection columns were referenced in ORDER BY…"
 COLLECTION_GROUP_BY = -9606  # [jcat] 'Collections are not allowed in the "group by" clause.'
+COLLECTION_INDEX = -9604  # [jcat] "Index not allowed on collections."
+COLLECTION_ELEMENT_TYPE = -9930  # [jcat] "Byte, Text, Serial, … datatypes in collection types …"
+ROW_FIELD_TYPE = -9908  # [jcat] "Columns of a row type may not contain fields of type text, …"
+ROW_FIELD_NAMES = -9806  # [jcat] "Can not have duplicate/null field names in unnamed row types."
 AGGREGATE_IN_ROW = -9952  # [jcat] "Aggregate within a ROW in a SELECT projection list is not …"
 
 # --- objects -------------------------------------------------------------------------------------
@@ -438,6 +442,12 @@ MESSAGES: dict[int, str] = {
                         "MINUS specifications, or in primary key, foreign key, or unique "
                         "constraints."),
     COLLECTION_GROUP_BY: 'Collections are not allowed in the "group by" clause.',
+    COLLECTION_INDEX: "Index not allowed on collections.",
+    COLLECTION_ELEMENT_TYPE: ("Byte, Text, Serial, Serial8 or Bigserial datatypes in collection "
+                              "types not allowed."),
+    ROW_FIELD_TYPE: ("Columns of a row type may not contain fields of type text, byte, serial, "
+                     "serial8 or bigserial."),
+    ROW_FIELD_NAMES: "Can not have duplicate/null field names in unnamed row types.",
     AGGREGATE_IN_ROW: "Aggregate within a ROW in a SELECT projection list is not allowed.",
     NO_SELECT: "No SELECT permission for (%s).",
     NO_UPDATE: "No UPDATE permission for (%s).",
