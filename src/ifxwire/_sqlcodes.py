@@ -387,7 +387,14 @@ _SQL_TABLE = """
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
+-9604   P  -      A collection column cannot be indexed.
+-9606   P  -      A collection cannot be a GROUP BY key.
+-9806   P  -      An unnamed ROW type cannot have two fields of one name, or a field without one.
 -9808   P  -      A subtable's type must be a subtype of its supertable's type.
+-9908   P  -      A ROW column cannot have a SERIAL, SERIAL8, BIGSERIAL, BYTE or TEXT field.
+-9926   P  -      A ROW or collection cannot be ordered, distinct, set-combined, indexed or a key.
+-9930   P  -      Collection elements cannot be SERIAL, SERIAL8, BIGSERIAL, BYTE or TEXT.
+-9952   P  -      An aggregate cannot be a field of a ROW in the projection list.
 -9945   P  -      A collection-derived table cannot be modified.
 -9961   P  -      Object '%s' is inherited from a supertable and cannot be dropped here.
 -9970   P  -      The type of a host variable cannot be determined here; cast it (?::INT).

@@ -84,6 +84,13 @@ BLOB_ORDER_BY = -614  # [jcat] 'Blobs are not allowed in the "order by" clause.'
 BLOB_EXPRESSION = -615  # [jcat] "Blobs are not allowed in this expression."
 NO_CAST = -9634  # [jcat] "No cast from %s." (%s = "varchar to byte", as Hibernate quotes it)
 BLOB_SET_OPERATION = -9651  # [jcat] "… binary large objects are not allowed in the Union, …"
+COMPOSITE_ORDERED = -9926  # [jcat] "… row-type or collection columns were referenced in ORDER BY…"
+COLLECTION_GROUP_BY = -9606  # [jcat] 'Collections are not allowed in the "group by" clause.'
+COLLECTION_INDEX = -9604  # [jcat] "Index not allowed on collections."
+COLLECTION_ELEMENT_TYPE = -9930  # [jcat] "Byte, Text, Serial, … datatypes in collection types …"
+ROW_FIELD_TYPE = -9908  # [jcat] "Columns of a row type may not contain fields of type text, …"
+ROW_FIELD_NAMES = -9806  # [jcat] "Can not have duplicate/null field names in unnamed row types."
+AGGREGATE_IN_ROW = -9952  # [jcat] "Aggregate within a ROW in a SELECT projection list is not …"
 
 # --- objects -------------------------------------------------------------------------------------
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
@@ -430,6 +437,18 @@ MESSAGES: dict[int, str] = {
     NO_CAST: "No cast from %s.",
     BLOB_SET_OPERATION: ("The statement failed because binary large objects are not allowed in "
                          "the Union, Intersect, or Minus queries."),
+    COMPOSITE_ORDERED: ("The statement failed becuase row-type or collection columns were "
+                        "referenced in ORDER BY, DISTINCT, UNIQUE, INDEX, UNION, INTERSECT, or "
+                        "MINUS specifications, or in primary key, foreign key, or unique "
+                        "constraints."),
+    COLLECTION_GROUP_BY: 'Collections are not allowed in the "group by" clause.',
+    COLLECTION_INDEX: "Index not allowed on collections.",
+    COLLECTION_ELEMENT_TYPE: ("Byte, Text, Serial, Serial8 or Bigserial datatypes in collection "
+                              "types not allowed."),
+    ROW_FIELD_TYPE: ("Columns of a row type may not contain fields of type text, byte, serial, "
+                     "serial8 or bigserial."),
+    ROW_FIELD_NAMES: "Can not have duplicate/null field names in unnamed row types.",
+    AGGREGATE_IN_ROW: "Aggregate within a ROW in a SELECT projection list is not allowed.",
     NO_SELECT: "No SELECT permission for (%s).",
     NO_UPDATE: "No UPDATE permission for (%s).",
     NO_DELETE: "No DELETE permission for (%s).",

@@ -182,6 +182,8 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
                   for c in node.children]
 
         def row(v: Any) -> Any:
+            if isinstance(v, str):  # a nested literal in its own quotes (ids_sqs_1599)
+                v = parse_text(v)
             if isinstance(v, _Text):
                 v = v.items if v.kind == "row" else _wrong_kind(node, v.kind)
             if not isinstance(v, (tuple, list)) or isinstance(v, (Set, Multiset, List)):
@@ -203,6 +205,11 @@ def _json_storer(node: ComplexType, ctx: ConvContext) -> Callable[[Any], Any]:
     fn = _json_storer(elem, ctx) if elem.is_complex else conv.storer(type_of(elem), ctx)
 
     def coll(v: Any) -> Any:
+        if isinstance(v, str):
+            # a nested collection literal is written in doubled quotes inside the outer one
+            # ("SET{""SET{34, 56}""}", Guide to SQL: Syntax, "Nested Quotation Marks",
+            # ids_sqs_1599): the element arrives as the inner literal's text
+            v = parse_text(v)
         if isinstance(v, _Text):
             # Any collection kind converts (a SET drops duplicates): JDBC binds a
             # java.util.HashSet as a MULTISET for SET columns, so real servers must take it.
@@ -488,6 +495,12 @@ def translate_collection(tx: Any, node: Any) -> Any:
 def translate_row(tx: Any, node: Any) -> Any:
     """``ROW(a, b, …)``: an unnamed ROW typed field by field (f1, f2, …); a constant when
     every field is one, else built per row by ``compose``."""
+    from sqlglot import exp
+
+
+    if any(e.find(exp.AggFunc) for e in node.expressions) and _in_projection(node):
+        # -9952 [jcat]: "Aggregate within a ROW in a SELECT projection list is not allowed."
+        raise fail(sc.AGGREGATE_IN_ROW)
     items = [tx.tx(e) for e in node.expressions]
     if not items:
         raise fail(sc.SYNTAX)
@@ -506,6 +519,17 @@ def translate_row(tx: Any, node: Any) -> Any:
     out = lit(storer(t, tx.ctx)(value))
     out.meta["const"] = value
     return typed(out, t)
+
+
+def _in_projection(node: Any) -> bool:
+    """Whether ``node`` stands in the projection list of its SELECT (not WHERE, HAVING …)."""
+    from sqlglot import exp
+
+
+    child, parent = node, node.parent
+    while parent is not None and not isinstance(parent, exp.Select):
+        child, parent = parent, parent.parent
+    return parent is not None and any(p is child for p in parent.expressions)
 
 
 def _composed(tx: Any, t: IfxType, items: list[Any], types: list[IfxType]) -> Any:
@@ -535,6 +559,54 @@ def compose(key: str, *values: object) -> str:
             out.append(json.loads(v) if nested and isinstance(v, str) else v)
         out = _in_storage_order(node.code, out)
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+
+def translate_multiset_of(tx: Any, node: Any) -> Any:
+    """The aggregate of a collection subquery (dialect ``_parse_collection_subquery``): its
+    rows gathered into one MULTISET by ``ifx_collect``. With ITEM the element is the one
+    projected value's type (ids_sqt_187: ``MULTISET(INT NOT NULL)``), else an unnamed ROW of
+    the projection (ids_sqt_186: ``MULTISET(ROW(a INT) NOT NULL)``), its fields named after
+    the projected columns (``f1``… for expressions, as ROW(…) names them [inference])."""
+    from sqlglot import exp
+
+
+    items = [tx.tx(e) for e in node.expressions]
+    types = []
+    for item in items:
+        t = ty(item) if not item.meta.get("null") else NULLTYPE
+        if t.code == -1:
+            raise fail(sc.HOSTVAR_TYPE_UNKNOWN)
+        types.append(t.nullable())
+    if node.meta.get("item"):
+        element = replace(node_of(types[0]), notnull=True)
+        value = tx.convert(items[0], types[0]) if types[0] != NULLTYPE else items[0]
+    else:
+        fields = tuple(replace(node_of(t), field=e.name)
+                       for t, e in zip(types, node.expressions, strict=True))
+        row = complex_type(ComplexType(T.ROW, children=fields))
+        element = replace(node_of(row), notnull=True)
+        value = _composed(tx, row, items, types)
+    t = complex_type(ComplexType(T.MULTISET, children=(element,)))
+    # no row: SQLite gives NULL without calling the aggregate (CPython's sqlite3 skips
+    # finalize when step never ran); the subquery's MULTISET is then empty, not NULL
+    gathered = exp.Anonymous(this="ifx_collect", expressions=[keylit(t), value])
+    return typed(func("coalesce", gathered, exp.Literal.string("[]")), t)
+
+
+class Collect:
+    """The aggregate ifx_collect(type key, element storage): the MULTISET of the rows'
+    elements (``compose``: a NULL element is -9978); no row gives an empty MULTISET."""
+
+    def __init__(self) -> None:
+        self.key = ""
+        self.values: list[object] = []
+
+    def step(self, key: str, value: object) -> None:
+        self.key = key
+        self.values.append(value)
+
+    def finalize(self) -> str:
+        return compose(self.key, *self.values) if self.key else "[]"
 
 
 def translate_cardinality(tx: Any, node: Any) -> Any:
@@ -842,5 +914,7 @@ TRANSLATION.translate_field = translate_field
 TRANSLATION.translate_in_collection = translate_in_collection
 TRANSLATION.translate_row = translate_row
 TRANSLATION.translate_cardinality = translate_cardinality
+TRANSLATION.translate_multiset_of = translate_multiset_of
+TRANSLATION.collect = Collect
 TRANSLATION.resolve_placeholders = resolve_placeholders
 TRANSLATION.compose = compose

@@ -291,6 +291,8 @@ class TableInfo:
     #: a subtable's direct supertable (sysinherits class 'T'): its triggers fire for this
     #: table's rows too (ids_sqs_0588)
     supertable: str | None = None
+    #: systables.type_xid: the named ROW type of a typed table (OF TYPE), else 0
+    type_xid: int = 0
 
     def __post_init__(self) -> None:
         self.by_name = {c.name: c for c in self.columns}
@@ -716,9 +718,9 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             sysmaster.append(meta(conn, schema).get("name") == "sysmaster")
         return sysmaster[0]
 
-    for tabid, name, owner, tabtype, locklevel, size in conn.execute(
-        f"SELECT tabid, tabname, owner, tabtype, locklevel, rowsize FROM {p}systables "
-        "WHERE tabtype IN ('T', 'V')"
+    for tabid, name, owner, tabtype, locklevel, size, type_xid in conn.execute(
+        f"SELECT tabid, tabname, owner, tabtype, locklevel, rowsize, type_xid FROM "
+        f"{p}systables WHERE tabtype IN ('T', 'V')"
     ):
         columns = cols.get(tabid, [])
         for c in columns:
@@ -730,7 +732,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         ) else tabtype
         tables[name] = TableInfo(name, tabid, (owner or "").strip(), columns, kind=kind,
                                  schema=schema, locklevel=locklevel or "P",
-                                 rowsize=int(size or 0))
+                                 rowsize=int(size or 0), type_xid=int(type_xid or 0))
     indexes: dict[str, tuple[str, bool]] = {}
     by_tabid = {t.tabid: t for t in tables.values()}
     for idxname, tabid, idxtype, *parts in conn.execute(

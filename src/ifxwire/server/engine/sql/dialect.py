@@ -215,6 +215,7 @@ class IfxExprParser(parser.Parser):
     FUNCTION_PARSERS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
         **parser.Parser.FUNCTION_PARSERS,
         "EXTEND": lambda self: self._parse_extend(),
+        "MULTISET": lambda self: self._parse_collection_subquery(),
     }
     # sqlglot reads CHAR_LENGTH as LENGTH; Informix's counts trailing blanks, LENGTH does not.
     FUNCTIONS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
@@ -490,6 +491,52 @@ class IfxExprParser(parser.Parser):
             node.meta["ifx"] = self._parse_qualifier(T.DATETIME, optional=False)
         return node
 
+    # ---- MULTISET(SELECT [ITEM] …): a collection subquery
+    def _drop_item(self) -> bool:
+        """``SELECT ITEM x``: drop the keyword (the projection is then the element itself);
+        whether it was there."""
+        if self._word(1) != "ITEM":
+            return False
+        del self._tokens[self._index + 1]
+        self._tokens_size -= 1
+        if self._index + 1 < len(self._tokens):
+            self._next = self._tokens[self._index + 1]
+        return True
+
+    def _parse_collection_subquery(self) -> exp.Expr:
+        """``MULTISET(SELECT …)`` (Guide to SQL: Syntax, "Collection Subquery", ids_sqs_1374)
+        becomes ``(SELECT IFX_MULTISET_OF(_msN.c1, …) FROM (SELECT … AS c1, …) _msN)``: the
+        subquery's rows gathered by an aggregate into one MULTISET (composite.py types it).
+        With ITEM the element is the one projected value, else a ROW of the projection."""
+        if self._curr is None or self._curr.token_type != TokenType.SELECT:
+            self.raise_error("Expected SELECT in a collection subquery")
+        item = self._drop_item()
+        query = self._parse_select()
+        if not isinstance(query, exp.Select):
+            raise not_implemented("a set operation in a collection subquery")
+        if query.args.get("order"):  # ids_sqs_1374: "Cannot contain the ORDER BY clause"
+            self.raise_error("ORDER BY in a collection subquery")
+        projection = query.expressions
+        if any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and e.is_star)
+               for e in projection):
+            raise not_implemented("SELECT * in a collection subquery")
+        if item and len(projection) != 1:  # ids_sqs_1374: ITEM takes one expression
+            self.raise_error("SELECT ITEM takes one expression")
+        names = []
+        for i, e in enumerate(projection, 1):
+            name = e.alias_or_name if isinstance(e, (exp.Alias, exp.Column)) else ""
+            names.append(name.lower() if name else f"f{i}")
+        query.set("expressions", [exp.alias_(e.this if isinstance(e, exp.Alias) else e, n)
+                                  for e, n in zip(projection, names, strict=True)])
+        self._ms_count = getattr(self, "_ms_count", 0) + 1
+        table = f"_ms{self._ms_count}"
+        marker = exp.Anonymous(this="IFX_MULTISET_OF",
+                               expressions=[exp.column(n, table=table) for n in names])
+        marker.meta["item"] = item
+        outer = exp.select(marker).from_(exp.Subquery(
+            this=query, alias=exp.TableAlias(this=exp.to_identifier(table))))
+        return exp.Subquery(this=outer)
+
     # ---- n UNITS unit
     def _parse_factor_operand(self) -> exp.Expr | None:
         this = super()._parse_factor_operand()
@@ -738,6 +785,7 @@ class IfxExprParser(parser.Parser):
                     self._next.token_type == TokenType.L_PAREN):
                 # TABLE(MULTISET(SELECT …)): the subquery's rows are the table's
                 self._advance(2)
+                self._drop_item()  # the table's rows are the same with or without ITEM
                 query = self._parse_select()
                 self._match_r_paren()
                 self._match_r_paren()
@@ -762,6 +810,21 @@ class IfxExprParser(parser.Parser):
                 return node
             self._match_r_paren()
             alias = self._parse_table_alias(alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
+            if any(isinstance(e, exp.Anonymous) and str(e.this).upper() == "ROW"
+                   for e in coll.expressions):
+                # a literal collection of ROWs: one column per field, as for a column's
+                # (Syntax, Collection-Derived Table, ids_sqs_1631: "If the underlying
+                # collection is not of a ROW data type, you can specify only one derived-column
+                # name"), so typed by collection_tables.py like any other collection value
+                if alias is None:
+                    alias = exp.TableAlias(this=exp.to_identifier("_collection"))
+                if not alias.columns:  # the fields' names, f1… as ROW(…) gives them
+                    first = next(e for e in coll.expressions if isinstance(e, exp.Anonymous))
+                    alias.set("columns", [exp.to_identifier(f"f{i}")
+                                          for i in range(1, len(first.expressions) + 1)])
+                node = exp.Unnest(expressions=[coll], alias=alias)
+                node.meta["ifx_coll"] = True
+                return node
             # A collection-derived table is a one-column derived table of its elements; as a
             # UNION ALL of one-row SELECTs it is plain SQL every later step understands.
             colname = alias.columns[0].name if alias is not None and alias.columns else (
@@ -774,6 +837,7 @@ class IfxExprParser(parser.Parser):
             is_set = str(coll.this).upper() == "SET"  # a SET's elements are distinct
             for sel in selects[1:]:
                 body = exp.Union(this=body, expression=sel, distinct=is_set)
+                body.meta["ifx_collection"] = True  # not a user's UNION (refusals.py)
             name = alias.this if alias is not None and alias.this else exp.to_identifier(
                 "_collection")
             return exp.Subquery(this=body, alias=exp.TableAlias(this=name))

@@ -1034,4 +1034,5 @@ def register(conn: sqlite3.Connection, state: FunctionState) -> FunctionSlot:
     make("ifx_variance", 1, agg(lambda: FloatStat("variance")))
     make("ifx_nonnull", 4, agg(NonNull))  # IGNORE NULLS (olap.py)
     make("ifx_distinct", 2, agg(DistinctWindow))  # DISTINCT aggregate OVER (olap.py)
+    conn.create_aggregate("ifx_collect", 2, agg(TRANSLATION.collect))  # MULTISET(SELECT …)
     return slot

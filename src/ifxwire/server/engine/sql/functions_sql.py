@@ -402,6 +402,9 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             out: exp.Expr = (TRANSLATION.translate_row if name == "ROW"
                               else TRANSLATION.translate_cardinality)(tx, node)
             return out
+        if name == "IFX_MULTISET_OF":  # MULTISET(SELECT …) (dialect.py)
+            out = TRANSLATION.translate_multiset_of(tx, node)
+            return out
         return _anonymous(tx, node)
     if isinstance(node, exp.Count):
         return _aggregate(tx, node, "count")

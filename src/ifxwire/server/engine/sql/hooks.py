@@ -88,6 +88,10 @@ class FeatureTranslation:
     translate_in_collection: Callable[[Any, Any], Any] = _unregistered
     translate_row: Callable[[Any, Any], Any] = _unregistered
     translate_cardinality: Callable[[Any, Any], Any] = _unregistered
+    #: composite.py: a collection subquery's aggregate (``IFX_MULTISET_OF``) and the SQLite
+    #: aggregate class gathering its rows (``ifx_collect``)
+    translate_multiset_of: Callable[[Any, Any], Any] = _unregistered
+    collect: Callable[[], Any] = _unregistered
     #: composite.py: named types in a cast target resolved by a catalogue lookup
     resolve_placeholders: Callable[[IfxType, Callable[[str], IfxType | None]],
                                    IfxType] = _unregistered

@@ -14,6 +14,8 @@ an expression's type (BYTE and TEXT operands).
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlglot import exp
 
 from ....protocol.codes import TypeCode
@@ -242,6 +244,17 @@ def blob_clause(clause: str, t: IfxType) -> None:
     if is_blob(t):
         raise EngineError({"group": sc.BLOB_GROUP_BY, "distinct": sc.BLOB_DISTINCT,
                            "order": sc.BLOB_ORDER_BY}[clause])
+    if t.is_complex:
+        # A ROW or collection has no order: -9926 for ORDER BY and DISTINCT (the
+        # catalogue's text names them, and UNION/INTERSECT/MINUS), -9606 for a collection
+        # in GROUP BY ('Collections are not allowed in the "group by" clause.'; -9926 does
+        # not name GROUP BY); the older -9607/-9608 name DISTINCT and ORDER BY too — which
+        # of the two a 14.10 server sends is [inference]: the newer, wider text. A ROW in
+        # GROUP BY is left as it was (no text names it).
+        if clause != "group":
+            raise EngineError(sc.COMPOSITE_ORDERED)
+        if t.code in (T.SET, T.MULTISET, T.LIST):
+            raise EngineError(sc.COLLECTION_GROUP_BY)
 
 
 def blob_set_operation(types: list[IfxType]) -> None:
@@ -250,6 +263,17 @@ def blob_set_operation(types: list[IfxType]) -> None:
     the Union, Intersect, or Minus queries")."""
     if any(is_blob(t) for t in types):
         raise EngineError(sc.BLOB_SET_OPERATION)
+
+
+def composite_set_operation(node: exp.Expr, types: list[IfxType]) -> None:
+    """A ROW or collection column in a UNION (not UNION ALL), INTERSECT or MINUS: -9926
+    [jcat], whose text names those three; UNION ALL compares nothing and stays allowed. A
+    collection literal's own TABLE(SET{…}) union (dialect.py) is ours, not the user's."""
+    if node.meta.get("ifx_collection") or not any(t.is_complex for t in types):
+        return
+    for op in node.find_all(exp.SetOperation):
+        if isinstance(op, (exp.Intersect, exp.Except)) or op.args.get("distinct"):
+            raise EngineError(sc.COMPOSITE_ORDERED)
 
 
 def cast_to_byte(source: IfxType, target: IfxType) -> None:
@@ -274,6 +298,35 @@ def index_columns(types: list[IfxType], constraint: bool = False) -> None:
     inference)."""
     if any(is_blob(t) for t in types):
         raise EngineError(sc.CANNOT_ADD_INDEX if constraint else sc.BLOB_INDEX)
+    # A ROW or collection has no order to index [jcat]: a key over one is -9926 (its text
+    # names "primary key, foreign key, or unique constraints" and INDEX); CREATE INDEX on a
+    # collection -9604 "Index not allowed on collections.", on a ROW -9926.
+    for t in types:
+        if t.is_complex:
+            if not constraint and t.code in (T.SET, T.MULTISET, T.LIST):
+                raise EngineError(sc.COLLECTION_INDEX)
+            raise EngineError(sc.COMPOSITE_ORDERED)
+
+
+_NOT_IN_COMPOSITES = frozenset({T.SERIAL, T.SERIAL8, T.BIGSERIAL, T.BYTE, T.TEXT})
+
+
+def composite_column(node: Any) -> None:
+    """The type of a ROW or collection column, walked: a collection element of SERIAL,
+    SERIAL8, BIGSERIAL, BYTE or TEXT is -9930 (Reference, "Collection Data Types",
+    ids_sqr_161: "any data type … except BYTE, TEXT, SERIAL, SERIAL8, or BIGSERIAL"), a ROW
+    field of one -9908 ("Columns of a row type may not contain fields of type …"), an unnamed
+    ROW with a field name twice -9806 [jcat]. (A typed table's fields are its columns, so
+    OF TYPE takes a SERIAL field.)"""
+    if node.code == T.ROW:
+        names = [c.field for c in node.children]
+        if not node.named and len(set(names)) < len(names):
+            raise EngineError(sc.ROW_FIELD_NAMES)
+    for child in node.children:
+        if child.code in _NOT_IN_COMPOSITES:
+            raise EngineError(sc.ROW_FIELD_TYPE if node.code == T.ROW
+                              else sc.COLLECTION_ELEMENT_TYPE)
+        composite_column(child)
 
 
 def table_definition(columns: dict[str, IfxType], keys: list[list[str]]) -> None:
@@ -281,6 +334,9 @@ def table_definition(columns: dict[str, IfxType], keys: list[list[str]]) -> None
     operation causes a rowsize to exceed the allowable limit (32767)." (Hibernate: LengthTest
     quotes it).  A row's size is what systables.rowsize counts per column (BYTE and TEXT by
     their 56-byte descriptor)."""
+    for t in columns.values():
+        if t.cx is not None:
+            composite_column(t.cx)
     for key in keys:
         index_columns([columns[c] for c in key if c in columns], constraint=True)
     if sum(rowsize([t]) for t in columns.values()) > ROW_LIMIT:

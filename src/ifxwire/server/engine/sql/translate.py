@@ -221,11 +221,13 @@ class Compiler(DmlCompiler):
         rewrites.niladic(ast)
         rewrites.cte_columns(ast)
         rewrites.derived_columns(ast)
+        _name_derived_expressions(ast)
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
         _name_derived_tables(ast)  # again: a view's text, now inlined, may hold one
         self.nested_fields(ast)
+        _row_stars(ast)
         collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
             if col.args.get("db") is not None:
@@ -440,6 +442,8 @@ class Compiler(DmlCompiler):
         if isinstance(node, exp.SetOperation):
             for branch in setops.leaves(node):
                 refusals.blob_set_operation([t for _, t in self.outputs.get(id(branch), [])])
+            refusals.composite_set_operation(node, [
+                t for branch in setops.leaves(node) for _, t in self.outputs.get(id(branch), [])])
             setops.type_set_operation(self, node)
             return
         if collection_tables.is_collection_table(node):
@@ -634,6 +638,79 @@ def _name_derived_tables(ast: exp.Expr) -> None:
             n += 1
         taken.add(f"_ifx_derived{n}")
         sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_ifx_derived{n}")))
+
+
+def _row_stars(ast: exp.Expr) -> None:
+    """``rowcol.*`` / ``t.rowcol.*`` in a projection: every field of the ROW column, as
+    ``rowcol.f1, rowcol.f2, …`` (Guide to SQL: Syntax, "Selecting All Fields of a ROW Column
+    with Asterisk Notation", ids_sqs_1435: the same as naming each field; Tutorial
+    ids_sqt_101). It was -217 (a table named rowcol was looked for)."""
+    for sel in list(ast.find_all(exp.Select)):
+        sources = {t.alias_or_name: t for t in sel.find_all(exp.Table)
+                   if t.find_ancestor(exp.Select) is sel}
+        derived = {s.alias for s in ast.find_all(exp.Subquery, exp.CTE) if s.alias}
+        out: list[exp.Expr] = []
+        changed = False
+        for proj in sel.expressions:
+            if isinstance(proj, exp.Column) and proj.is_star and proj.table and (
+                    proj.table not in sources) and proj.table not in derived:
+                owner, name = None, proj.table  # rowcol.*
+            elif isinstance(proj, exp.Dot) and isinstance(proj.expression, exp.Star) and (
+                    isinstance(proj.this, exp.Column)):  # t.rowcol.* (nested_fields' form)
+                owner, name = proj.this.table or None, proj.this.name
+            else:
+                out.append(proj)
+                continue
+            fields = None
+            for alias, table in sources.items():
+                info = table.meta.get("ifx_table")
+                if info is None or (owner is not None and owner != alias):
+                    continue
+                col = info.by_name.get(name)
+                if col is not None and col.type.cx is not None and col.type.cx.code == T.ROW:
+                    fields = [c.field for c in col.type.cx.children]
+                    break
+            if fields is None:
+                out.append(proj)
+                continue
+            changed = True
+            holder = exp.Column(this=exp.to_identifier(name),
+                                table=exp.to_identifier(owner) if owner else None)
+            out += [exp.alias_(exp.Dot(this=holder.copy(), expression=exp.to_identifier(f)), f)
+                    for f in fields]
+        if changed:
+            sel.set("expressions", out)
+
+
+def _name_derived_expressions(ast: exp.Expr) -> None:
+    """An unnamed expression of a derived table without a column list (``SELECT * FROM
+    (SELECT SUM(c1) FROM t1 GROUP BY c1)``, Guide to SQL: Tutorial, "Collection subqueries
+    in the FROM clause", ids_sqt_188, and its TABLE(MULTISET(…)) twin) gets the name the
+    projection alone would have ((sum), (expression): [inference], no page prints the outer
+    column's name), or unnamed_col_N when that name is taken; sqlglot would name it _col_N
+    and lose it (-217)."""
+    for sub in list(ast.find_all(exp.Subquery)):
+        alias = sub.args.get("alias")
+        if not isinstance(sub.parent, (exp.From, exp.Join)) or (
+                alias is not None and alias.args.get("columns")):
+            continue
+        first = sub.this
+        while isinstance(first, (exp.SetOperation, exp.Subquery)):
+            first = first.this
+        if not isinstance(first, exp.Select):
+            continue
+        used = {p.alias_or_name for p in first.expressions
+                if isinstance(p, (exp.Alias, exp.Column))}
+        named = []
+        for i, p in enumerate(first.expressions):
+            if not isinstance(p, (exp.Alias, exp.Column, exp.Star)):
+                name = result_name(p)
+                if name in used:
+                    name = f"unnamed_col_{i + 1}"
+                used.add(name)
+                p = exp.alias_(p, exp.to_identifier(name, quoted=True))
+            named.append(p)
+        first.set("expressions", named)
 
 
 def _check_sequence_place(ref: exp.Expr, root: exp.Expr) -> None:

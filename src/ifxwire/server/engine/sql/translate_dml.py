@@ -103,6 +103,15 @@ class DmlCompiler:
             if len(rows) != 1:
                 raise EngineError(sc.SYNTAX)
             values = rows[0].expressions if isinstance(rows[0], exp.Tuple) else [rows[0]]
+            if info.type_xid and names is None and len(values) == 1 < len(cols) and (
+                    _row_constructor(values[0])):
+                # a typed table's row is an instance of its ROW type: ``INSERT INTO tab1
+                # VALUES (ROW(1, 7))`` (Guide to SQL: Syntax, "Using Dot Notation with
+                # Row-Type Expressions", ids_sqs_1438) gives each column its field
+                row = values[0]
+                while isinstance(row, exp.Cast):
+                    row = row.this
+                values = row.expressions
             if len(values) != len(cols):
                 raise EngineError(sc.INSERT_COUNT)
             select = exp.Select(expressions=[v.copy() for v in values])
@@ -394,3 +403,10 @@ def _set_values(value: exp.Expr) -> list[exp.Expr]:
             one.set("expressions", [one_col.copy()])
             out.append(exp.Subquery(this=one))
     return out
+
+
+def _row_constructor(node: exp.Expr) -> bool:
+    """``ROW(…)``, also cast to a named ROW type (``ROW(…)::row_t``)."""
+    while isinstance(node, exp.Cast):
+        node = node.this
+    return isinstance(node, exp.Anonymous) and str(node.this).upper() == "ROW"
