@@ -386,6 +386,22 @@ _SQL_TABLE = """
 -9815   P  -      Invalid file name specification '%s'.
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
+# --- OLAP window expressions and hierarchical queries (numbers from the JDBC jar's catalogue)
+-25850   P  -      A window frame (ROWS/RANGE) needs an ORDER BY in its window.
+-25851   P  -      A window frame's extent is not valid (its offsets are unsigned integers).
+-25852   P  -      The BETWEEN bounds of a window frame are not valid.
+-25853   P  -      NTILE, LEAD, LAG and the ranking functions need an ORDER BY in their window.
+-25854   P  -      NTILE, LEAD, LAG, ROW_NUMBER and the ranking functions take no window frame.
+-25855   P  -      This option is not supported with a window aggregate.
+-25856   P  -      A window aggregate cannot be used here.
+-25858   P  -      A DISTINCT window aggregate takes no ORDER BY and no window frame.
+-25859   P  -      The argument of NTILE is not valid.
+-25860   P  -      The offset of LEAD or LAG is not valid.
+-25861   P  -      The default of LEAD or LAG does not fit the type of its expression.
+-25862   P  -      The argument of RATIO_TO_REPORT is not valid.
+-26079   D  -      The rows of a CONNECT BY query form a loop (use NOCYCLE to stop at it).
+-26082   P  -      CONNECT_BY_ISCYCLE needs the NOCYCLE keyword.
+-26085   P  -      A CONNECT BY query cannot read a join of tables.
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
 -9604   P  -      A collection column cannot be indexed.
 -9606   P  -      A collection cannot be a GROUP BY key.

@@ -21,15 +21,27 @@ Used only without FOR EACH ROW triggers and view checks (those keep the RETURNIN
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..core.errors import not_implemented
+from ..core.errors import EngineError, not_implemented
 from ..schema.catalog import TableInfo, quote
 from ..sql.plan import Plan
 from ..sql.prepared import ExecResult
 
-if TYPE_CHECKING:
-    from ..session.session import EngineSession
+
+class EngineSession(Protocol):
+    """What these statements need of the session (session/session.py's EngineSession): a
+    feature names it here rather than importing the session layer above it."""
+
+    spl: Any  # the SPL runtime (spl/calls.py), None before the session's first routine
+
+    @property
+    def row_locks(self) -> bool: ...
+    def _connection(self) -> sqlite3.Connection: ...
+    def _dml(self, plan: Plan, bound: dict[str, object],
+             returning: list[tuple[object, ...]] | None = None) -> ExecResult: ...
+    def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
+    def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str: ...
 
 #: An INSERT whose rows come from a query (how many, unknown) takes ``insert_captured``;
 #: INSERT ... VALUES (one row) keeps RETURNING, one statement instead of four. Either way
@@ -116,14 +128,12 @@ def change_captured(s: EngineSession, plan: Plan, bound: dict[str, object], info
     back to a savepoint and None returned: the caller runs it the RETURNING way. Under row
     locks nothing may be rolled back behind the lock table's back, so there the statement
     fails with -999 (rolled back by the caller's statement savepoint, as any failing one)."""
-    # import cycle at load: calls -> translate -> triggers -> here
-    from .spl.calls import runtime
-
     conn = s._connection()
     n = len(info.columns)
     names = [f"c{i}" for i in range(n)]
     # one per statement depth: a routine the statement calls may run a captured one itself
-    scratch = f"temp.{SCRATCH_PREFIX}{runtime(s).trigger_depth}_{n}"
+    depth = s.spl.trigger_depth if s.spl is not None else 0  # (a new Runtime's is 0)
+    scratch = f"temp.{SCRATCH_PREFIX}{depth}_{n}"
     select = s.rl_filter_dml_reads(plan, plan.old_sql) if s.row_locks else plan.old_sql
     savepoint = not s.row_locks
     try:
