@@ -18,10 +18,16 @@ per row:
 * each collection's prefix is compared with the first row's by ``bytes.startswith`` mapped
   over the row offsets (C iteration, one call a row, no Python frame);
 * fixed-width numeric columns are gathered as arrowcols does (strided slices);
-* a collection's elements are cut out of each row with ``pyarrow.compute.binary_slice`` over
-  the run viewed as a ``fixed_size_binary(stride)`` array (no copy of the run), then turned
-  little-endian with ``array.byteswap``; the list offsets are ``range(0, n * count + 1,
-  count)``.
+* with numpy (importable wherever pandas is; pyarrow does not need it), each column's values
+  are viewed in the receive buffer as a k x count array of big-endian integers at the run's
+  stride and copied out in the machine's order by one ``astype`` (``ListRuns._cut_np``);
+  without it, a collection's elements are cut out of each row with
+  ``pyarrow.compute.binary_slice`` over the run viewed as a ``fixed_size_binary(stride)``
+  array (no copy of the run), then turned little-endian with ``array.byteswap``; the list
+  offsets are ``range(0, n * count + 1, count)``;
+* when the first column is a collection, the tuple header and the collection's prefix are
+  one stretch, compared by one ``startswith`` a row; a reply's later receives reuse the
+  layout of the run before (``ListRuns.last``) when their first tuple has its prefixes.
 
 What the row decoder would decode otherwise is never taken here: a run stops before the first
 tuple of another size or another prefix (a NULL collection, another element count, another
@@ -106,13 +112,17 @@ class ListRuns:
     """Stands in for a row decoder in the pure path: takes stride runs where the reply has
     them, and hands the rest to the column walker (``walker``, arrowtuples.ColumnRuns)."""
 
-    __slots__ = ("pa", "pc", "shape", "walker")
+    __slots__ = ("last", "np", "pa", "pc", "shape", "walker")
 
     def __init__(self, pa: Any, pc: Any, shape: list[ListSpec], walker: ColumnRuns) -> None:
         self.pa = pa
         self.pc = pc
         self.shape = shape
         self.walker = walker
+        self.np = _numpy()
+        #: The last run's (size, layout, prefixes): a reply's receives each start a run of
+        #: the same layout, recognised by its prefixes without parsing the first tuple again.
+        self.last: tuple[int, list[tuple[int, int, int]], list[tuple[bytes, int]]] | None = None
 
     def __call__(self, buf: Any, offset: int, size: int) -> ColumnRun:
         """One tuple (the reply loop's fallback): the walker's one-row run."""
@@ -202,21 +212,62 @@ class ListRuns:
                 if self._tuple_follows(buf, at, end):
                     return None
                 break
-        found = self._layout(buf, pos, size)
-        if found is None:
-            return None
-        layout, prefixes = found
-        for j in (0, 1, 4, 5, 6, 7):  # the headers: code and size, per byte, C-speed
-            column = buf[pos + j : pos + k * stride : stride]
-            k = min(k, len(column) - len(column.lstrip(head[j : j + 1])))
+        last = self.last
+        if last is not None and last[0] == size and all(
+                buf.startswith(p, pos + off) for p, off in last[2]):
+            layout, prefixes = last[1], last[2]
+        else:
+            found = self._layout(buf, pos, size)
+            if found is None:
+                return None
+            layout, prefixes = found
+            if prefixes[0][1] == 8:
+                # The first column is a collection: its prefix and the tuple's header are
+                # one stretch, compared at once below (the header's ignored i16 with it: a
+                # run then also ends where that changes, and the walker decodes the rest).
+                prefixes[0] = (head + prefixes[0][0], 0)
+            self.last = (size, layout, prefixes)
+        if prefixes[0][1] != 0:
+            for j in (0, 1, 4, 5, 6, 7):  # the headers: code and size, per byte, C-speed
+                column = buf[pos + j : pos + k * stride : stride]
+                k = min(k, len(column) - len(column.lstrip(head[j : j + 1])))
         for prefix, off in prefixes:  # every collection's prefix equal to the first row's
-            same = list(map(buf.startswith, repeat(prefix),
-                            range(pos + off, pos + k * stride, stride)))
-            if not all(same):
-                k = same.index(False)
+            if not all(map(buf.startswith, repeat(prefix),
+                           range(pos + off, pos + k * stride, stride))):
+                k = list(map(buf.startswith, repeat(prefix),
+                             range(pos + off, pos + k * stride, stride))).index(False)
         if k < 1 or (k < MIN_RUN and self._tuple_follows(buf, pos + k * stride, end)):
             return None
+        if self.np is not None:
+            return k * stride, self._cut_np(buf, pos, k, stride, layout)
         return k * stride, self._cut(buf, pos, k, stride, layout)
+
+    def _cut_np(self, buf: Any, pos: int, k: int, stride: int,
+                layout: list[tuple[int, int, int]]) -> StrideRun | None:
+        """``_cut`` with numpy: each column (a fixed-width value, or a collection's elements)
+        viewed in the receive buffer as a k x count array of big-endian integers at the
+        tuples' stride (no copy), then copied out in the machine's order by one ``astype``
+        a column, byte swap included; the NULL sentinel test is the collection's ``min``.
+        Every view of ``buf`` is gone on return (the transport may then resize it)."""
+        np = self.np
+        cols: list[Any] = []
+        counts: list[int] = []
+        for (kind, width, _, _), (off, elems, count) in zip(self.shape, layout, strict=True):
+            if kind == "list":
+                counts.append(count)
+                off = elems
+            else:
+                count = 1
+            if not count:
+                cols.append(b"")
+                continue
+            view = np.ndarray((k, count), f">u{width}", buf, pos + off, (stride, width))
+            values = view.astype(f"=u{width}")
+            del view
+            if kind == "list" and (values == 1 << (8 * width - 1)).any():
+                return None  # an element equal to the NULL sentinel (as unsigned: 0x80..0)
+            cols.append(values)
+        return StrideRun(cols, tuple(counts), k)
 
     @staticmethod
     def _tuple_follows(buf: Any, pos: int, end: int) -> bool:
@@ -261,6 +312,16 @@ class ListRuns:
             finally:
                 del whole, part
         return StrideRun(cols, tuple(counts), k)
+
+
+def _numpy() -> Any:
+    """numpy when it can be imported (pyarrow does not need it), else None: the stride runs
+    then cut their columns with pyarrow.compute (``ListRuns._cut``)."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 def _after_tuples(buf: Any, pos: int, end: int, n: int) -> int:

@@ -51,15 +51,27 @@ def _payload(k: int, a: Any, b: Any) -> bytes:
             + struct.pack(">d", k / 4) + _list_value("MULTISET(smallint not null)", b))
 
 
-def _tables(data: bytes, chunks: list[int]) -> tuple[Any, Any, list[Any]]:
+@pytest.fixture(params=["numpy", "pyarrow"], autouse=True)
+def cut(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: the stride runs' columns cut with numpy (when it can be imported)
+    and with pyarrow.compute alone (numpy absent)."""
+    if request.param == "numpy":
+        pytest.importorskip("numpy")
+    else:
+        monkeypatch.setattr(al, "_numpy", lambda: None)
+    return str(request.param)
+
+
+def _tables(data: bytes, chunks: list[int], cols: list[ColumnDesc] = COLS,
+            ) -> tuple[Any, Any, list[Any]]:
     """(table by ListRuns, table by the walker alone, the items ListRuns made), the data
     handed over in the given chunks (as receives would: each call sees what has arrived)."""
-    plan = _Plan(pa, COLS)
+    plan = _Plan(pa, cols)
 
     def walker() -> at.ColumnRuns:
-        return at.ColumnRuns(at.column_walker(tuple(COLS), ENC, False), len(COLS))
+        return at.ColumnRuns(at.column_walker(tuple(cols), ENC, False), len(cols))
 
-    shape = al.list_shape(COLS, ENC)
+    shape = al.list_shape(cols, ENC)
     assert shape is not None
     runs = al.ListRuns(pa, pc, shape, walker())
     out = []
@@ -151,3 +163,67 @@ def test_list_shape_takes_only_numerics_and_integer_collections() -> None:
     assert al.list_shape([*COLS, ColumnDesc("v", _T.VARCHAR, 20)], ENC) is None
     assert al.list_shape([ColumnDesc("s", _T.SET, 0, type_name="SET(integer not null)")],
                          ENC) is None
+
+
+LEAD = [ColumnDesc("a", _T.LIST, 0, type_name="LIST(bigint not null)"),
+        ColumnDesc("s", _T.SMALLINT, 2),
+        ColumnDesc("b", _T.MULTISET, 0, type_name="MULTISET(smallint not null)")]
+
+
+def _lead_payload(a: Any, s: int | None, b: Any) -> bytes:
+    return ((a if isinstance(a, bytes) else _list_value("LIST(bigint not null)", a))
+            + struct.pack(">h", -32768 if s is None else s)
+            + (b if isinstance(b, bytes) else _list_value("MULTISET(smallint not null)", b)))
+
+
+def test_a_leading_collection_golden_values(cut: str) -> None:
+    """A collection first (its prefix compared together with the tuple header): BIGINT and
+    SMALLINT boundaries, a NULL SMALLINT, NULL and empty collections, a row of another
+    length and one whose header's ignored i16 is not 0 breaking the runs, elements equal
+    to BIGINT's and SMALLINT's NULL sentinels (walked), over chunks cut at odd bytes; the
+    values are the expected ones, and the walker's."""
+    big, small = 2**63 - 1, 32767
+    rows: list[tuple[Any, Any, Any]] = []
+    for k in range(240):
+        a: Any = [big, -big, k]
+        s: Any = k - 120
+        b: Any = [small, -small, k % 50]
+        if k == 30:
+            a = None
+        elif k == 31:
+            b = []
+        elif k == 60:
+            a = [1, 2]  # another length: the run stops before it
+        elif k == 90:
+            s = None
+        elif k == 150:
+            a = bytearray(_list_value("LIST(bigint not null)", [k, 0, k]))
+            a[-16:-8] = struct.pack(">Q", 1 << 63)  # BIGINT's NULL sentinel: walked
+            a = bytes(a)
+        elif k == 200:
+            b = _list_value("MULTISET(smallint not null)", [0])[:-2] + b"\x80\x00"
+        rows.append((a, s, b))
+    tuples = [_tuple(_lead_payload(*r)) for r in rows]
+    tuples[120] = tuples[120][:2] + b"\x00\x07" + tuples[120][4:]  # the ignored i16
+    data = b"".join(tuples)
+    for chunks in ([], [3333, 3334, 77777], list(range(1001, len(data), 1001))):
+        by_stride, by_walker, items = _tables(data, chunks, LEAD)
+        assert by_stride.equals(by_walker)
+        got = by_stride.to_pylist()
+        assert got[0] == {"a": [big, -big, 0], "s": -120, "b": [small, -small, 0]}
+        assert got[30]["a"] is None and got[31]["b"] == [] and got[60]["a"] == [1, 2]
+        assert got[90]["s"] is None and got[239] == {"a": [big, -big, 239], "s": 119,
+                                                      "b": [small, -small, 39]}
+        assert got[120]["s"] == 0
+        if not chunks:
+            assert sum(i.ntuples for i in items if type(i) is al.StrideRun) > 100
+
+
+def test_runs_of_later_receives_reuse_the_layout() -> None:
+    """A reply arriving in many receives: each receive's run after the first recognises the
+    layout by its prefixes (ListRuns.last) and still equals the walker."""
+    payloads = [_payload(k, [k, k + 1, k + 2], [k % 7]) for k in range(400)]
+    data = b"".join(_tuple(p) for p in payloads)
+    by_stride, by_walker, items = _tables(data, list(range(2000, len(data), 2000)))
+    assert by_stride.equals(by_walker)
+    assert sum(type(i) is al.StrideRun for i in items) > 20
