@@ -711,9 +711,15 @@ class ExprTranslator:
             target = TRANSLATION.resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
         refusals.cast_to_byte(ty(inner), target)
-        if ty(inner).code == -1:
-            return self.convert(inner, target)
-        return self.convert(inner, target)
+        out = self.convert(inner, target)
+        src = ty(out)
+        if (out is inner and src.is_string and target.is_string and not src.is_char
+                and (src.code, src.size) != (target.code, target.size)):
+            # A widening cast between varying types (VARCHAR(10) to LVARCHAR(4000)) needs no
+            # conversion of the value, but the result has the target's type: the DESCRIBE
+            # (and the output row size, -528) are the cast's, as on Informix.
+            return typed(exp.Paren(this=out), target.nullable())
+        return out
 
     def subquery(self, node: exp.Expr) -> exp.Expr:
         """A scalar subquery: Informix raises -284 when it yields more than one row, where
