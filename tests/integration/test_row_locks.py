@@ -384,3 +384,24 @@ def test_last_committed_reads_the_before_images(pair: list[Any], first: int, sec
     a.cursor().execute("COMMIT WORK")
     assert _rows(b, f"SELECT id, v FROM {t} ORDER BY id") == [
         (1, -1), (3, 30), (4, 40), (5, 50), (30, 300)]
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_rollback_takes_back_bulk_inserts_only(pair: list[Any], first: int, second: int) -> None:
+    """Batches of executemany in a transaction, another session's committed insert between
+    them, one of the batch's rows deleted again: ROLLBACK leaves exactly the committed rows
+    (the batch's undo is one entry per run of rowids: undo.coalesce)."""
+    a, b = pair[first], pair[second]
+    t = a.table + "_bulk"
+    a.cursor().execute(f"CREATE TABLE {t} (n INT, v VARCHAR(10)) LOCK MODE ROW")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", [(i, "kept") for i in range(5)])
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", [(i, "gone") for i in range(100, 300)])
+    b.cursor().execute(f"INSERT INTO {t} VALUES (7, 'other')")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", [(i, "gone") for i in range(300, 340)])
+    a.cursor().execute(f"DELETE FROM {t} WHERE n = 150")
+    a.cursor().execute(f"INSERT INTO {t} SELECT n + 1000, v FROM {t} WHERE n < 5")
+    assert len(_rows(a, f"SELECT n FROM {t}")) == 5 + 1 + 200 + 40 - 1 + 5
+    a.cursor().execute("ROLLBACK WORK")
+    assert _rows(b, f"SELECT n, v FROM {t} ORDER BY n") == [(i, "kept") for i in range(5)] + [
+        (7, "other")]

@@ -207,3 +207,50 @@ def test_kill_9_in_the_middle_of_ddl_transactions_leaves_no_half_object(
     assert "kept" in names and not {"cut", "cut_id"} & names
     assert not [n for n in names if n.startswith("_ifx_ddlbk_")]
     assert undo_left == 0
+
+
+def test_kill_9_takes_back_an_uncommitted_bulk_insert_kept_as_runs(tmp_path: Path) -> None:
+    """An uncommitted executemany of 300 rows (a batch: one statement) and a second one after
+    another session's committed insert: after kill -9 and a restart only the committed rows are
+    there. Its undo is kept as runs of rowids (undo.coalesce: one entry per run, not per row,
+    which is most of what row locks added to a bulk insert's server CPU), so the log holds a
+    handful of entries, not hundreds."""
+    import sqlite3
+
+    data = tmp_path / "data"
+    proc, port = _start(data, row_locks=True)
+    try:
+        c = _connect(port)
+        c.cursor().execute("CREATE DATABASE crash WITH LOG")
+        c.cursor().execute("CREATE TABLE t (n INT, v VARCHAR(20)) LOCK MODE ROW")
+        c.cursor().executemany("INSERT INTO t VALUES (?, ?)", [(i, "kept") for i in range(5)])
+        c.close()
+        lose = _connect(port, database="crash")
+        other = _connect(port, database="crash")
+        lose.cursor().execute("BEGIN WORK")
+        lose.cursor().executemany("INSERT INTO t VALUES (?, ?)",
+                                  [(i, "lost") for i in range(100, 400)])
+        other.cursor().execute("INSERT INTO t VALUES (7, 'other')")  # commits at once
+        lose.cursor().executemany("INSERT INTO t VALUES (?, ?)",
+                                  [(i, "lost") for i in range(400, 450)])
+        lose.cursor().execute("DELETE FROM t WHERE n = 200")  # one of its own, mid-run
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    raw = sqlite3.connect(data / "crash.ifxdb")
+    try:
+        entries = raw.execute("SELECT count(*) FROM _ifx_undo").fetchone()[0]
+    finally:
+        raw.close()
+    assert 0 < entries < 10, entries
+    proc, port = _start(data, row_locks=True)
+    try:
+        c = _connect(port, database="crash")
+        cur = c.cursor()
+        cur.execute("SELECT n, v FROM t ORDER BY n")
+        got = cur.fetchall()
+        c.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert got == [(i, "kept") for i in range(5)] + [(7, "other")]

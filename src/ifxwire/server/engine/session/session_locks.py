@@ -551,6 +551,8 @@ class RowLocks(RowLockReads, RowLockDdl):
                         installed = self._rl_install()
                         result = action()
                         if self._rl_pending:
+                            # runs of inserted rowids as one entry each (undo.coalesce)
+                            self._rl_pending = undo.coalesce(self._rl_pending)
                             undo.store(conn, self._new_owner(), len(self._rl_undo),
                                        self._rl_pending)
                         if self.in_transaction:

@@ -8,7 +8,9 @@ server process applies them (``recover``), so no uncommitted change stays visibl
 committed one, whose images were deleted in the SQLite transaction of its COMMIT, stays.
 
 An entry is (table, op, rowid, image): op I (undo: delete the row), U (restore the image), D
-(insert the image again under its rowid), S (a schema change by DDL: ddl_undo.py). The image
+(insert the image again under its rowid), J (undo: delete the rows ``rid`` to ``int(img)``, a
+run of consecutive rowids one statement inserted: ``coalesce``), S (a schema change by DDL:
+ddl_undo.py). The image
 lists the row's columns in the table's ``PRAGMA table_info`` order, as JSON (a BLOB value as
 {"b": hex}).
 """
@@ -58,6 +60,9 @@ def apply(conn: sqlite3.Connection, entries: Sequence[Entry]) -> None:
         if op == "I":
             conn.execute(f"DELETE FROM {q} WHERE rowid = ?", (rowid,))
             continue
+        if op == "J":
+            conn.execute(f"DELETE FROM {q} WHERE rowid BETWEEN ? AND ?", (rowid, int(str(img))))
+            continue
         if img is None:
             continue
         names = cols.get(table)
@@ -98,6 +103,42 @@ def apply_schema(conn: sqlite3.Connection, name: str, img: str | None) -> None:
         conn.execute(f"DROP TABLE main.{_quote(str(bk))}")
     for sql in spec.get("deps") or ():
         conn.execute(str(sql))
+
+
+def coalesce(entries: list[Entry]) -> list[Entry]:
+    """``entries`` with each run of I entries of one table at consecutive rowids as one J entry.
+
+    Why: a bulk INSERT (executemany's batch, INSERT … SELECT) wrote one undo row per inserted
+    row, about a third of row-lock mode's added server CPU per inserted row (py-spy of
+    bench/arrow_ingest_bench.py's server); SQLite gives a table's new rows consecutive rowids
+    (the largest plus one) while this session holds the write latch, so such a statement's
+    whole undo is one entry. Every rowid in a run was inserted by the statement (they are
+    consecutive), so deleting the range takes back exactly those rows."""
+    if not any(e[1] == "I" for e in entries):
+        return entries
+    out: list[Entry] = []
+    run_table = ""
+    first = last = 0
+    for entry in entries:
+        table, op, rid, _ = entry
+        if op == "I":
+            if run_table == table and rid == last + 1:
+                last = rid
+                continue
+            _end_run(out, run_table, first, last)
+            run_table, first, last = table, rid, rid
+            continue
+        _end_run(out, run_table, first, last)
+        run_table = ""
+        out.append(entry)
+    _end_run(out, run_table, first, last)
+    return out
+
+
+def _end_run(out: list[Entry], table: str, first: int, last: int) -> None:
+    if not table:
+        return
+    out.append((table, "I", first, None) if first == last else (table, "J", first, str(last)))
 
 
 def store(conn: sqlite3.Connection, owner: str, first_seq: int,
