@@ -405,3 +405,31 @@ def test_rollback_takes_back_bulk_inserts_only(pair: list[Any], first: int, seco
     a.cursor().execute("ROLLBACK WORK")
     assert _rows(b, f"SELECT n, v FROM {t} ORDER BY n") == [(i, "kept") for i in range(5)] + [
         (7, "other")]
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_a_batch_meeting_a_held_rowid_fails_as_one_insert_does(pair: list[Any], first: int,
+                                                               second: int) -> None:
+    """B deletes the table's last row (uncommitted): SQLite gives the next insert that rowid,
+    which B's lock holds. A batch insert (rows locked after the statement: rl_bulk) meets it
+    as a single INSERT does, with the same error and nothing inserted; after B commits the
+    batch goes in whole."""
+    a, b = pair[first], pair[second]
+    t = a.table + "_held"
+    a.cursor().execute(f"CREATE TABLE {t} (n INT, v VARCHAR(10)) LOCK MODE ROW")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", [(i, "kept") for i in range(5)])
+    b.cursor().execute("BEGIN WORK")
+    b.cursor().execute(f"DELETE FROM {t} WHERE n = 4")
+    with pytest.raises(ifxwire.Error) as one:
+        a.cursor().execute(f"INSERT INTO {t} VALUES (50, 'one')")
+    a.cursor().execute("BEGIN WORK")
+    batch = [(i, "many") for i in range(100, 160)]
+    with pytest.raises(ifxwire.Error) as many:
+        a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", batch)
+    assert _err(many) == _err(one) and _err(one)[0] < 0
+    assert len(_rows(a, f"SELECT n FROM {t}")) == 4
+    b.cursor().execute("COMMIT WORK")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", batch)
+    a.cursor().execute("COMMIT WORK")
+    assert _rows(b, f"SELECT count(*) FROM {t} WHERE v = 'many'") == [(60,)]
+    assert _rows(b, f"SELECT count(*) FROM {t} WHERE n = 4") == [(0,)]

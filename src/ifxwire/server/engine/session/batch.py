@@ -146,11 +146,14 @@ def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: i
     conn = self.conn
     assert conn is not None
 
-    def run() -> int:
+    def insert() -> int:
         inserted = conn.executemany(sql, bound).rowcount  # type: ignore[arg-type]
         if inserted != n:
             raise EngineError(-999, message="batch")  # not all rows: rl_write rolls back
         return inserted
+
+    def run() -> int:
+        return self.rl_bulk(insert)  # its rows locked at once after it
 
     try:
         self.rl_write("insert", run)

@@ -78,6 +78,32 @@ class LockTable:
                 self._held.setdefault(sid, set()).add((db, table))
             return None
 
+    def rows(self, sid: int, db: str, table: str, keys: list[int], keep: bool) -> int | None:
+        """``row`` for many keys of one table at once (a batch of inserted rows: the session
+        collects their rowids and locks them after the statement, session_locks.rl_bulk):
+        None when all are taken (or ours), else a holder of one of them, and then none is."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is not None:
+                if t.exclusive is not None and t.exclusive != sid:
+                    return t.exclusive
+                for other in t.share:
+                    if other != sid:
+                        return other
+                if t.rows:
+                    holders = set(map(t.rows.get, keys))
+                    holders.discard(None)
+                    holders.discard(sid)
+                    if holders:
+                        return holders.pop()
+            if keep and keys:
+                t = t or self._table(db, table)
+                before = len(t.rows)
+                t.rows.update(dict.fromkeys(keys, sid))
+                t.per_owner[sid] = t.per_owner.get(sid, 0) + len(t.rows) - before
+                self._held.setdefault(sid, set()).add((db, table))
+            return None
+
     def readable(self, sid: int, db: str, table: str) -> int | None:
         """Whether a COMMITTED READ / CURSOR STABILITY / REPEATABLE READ reader may read the
         table: None, or a session that holds uncommitted rows of it or an EXCLUSIVE lock."""
