@@ -33,6 +33,15 @@ def cte_columns(ast: exp.Expr) -> None:
         alias.set("columns", None)
 
 
+def first_select(sub: exp.Subquery) -> exp.Select | None:
+    """The SELECT whose projections name a derived table's columns: its own, or the first
+    branch of a set operation (UNION's columns are named by its first query)."""
+    first = sub.this
+    while isinstance(first, (exp.SetOperation, exp.Subquery)):
+        first = first.this
+    return first if isinstance(first, exp.Select) else None
+
+
 def derived_columns(ast: exp.Expr) -> None:
     """``FROM (query) AS vt (c1, c2)``: the derived-column list renames the query's
     projections (Guide to SQL: Syntax, "Queries in the FROM clause"); a list of another
@@ -42,10 +51,8 @@ def derived_columns(ast: exp.Expr) -> None:
         columns = alias.args.get("columns") if alias is not None else None
         if alias is None or not columns or not isinstance(sub.parent, (exp.From, exp.Join)):
             continue
-        first = sub.this
-        while isinstance(first, (exp.SetOperation, exp.Subquery)):
-            first = first.this
-        if not isinstance(first, exp.Select):
+        first = first_select(sub)
+        if first is None:
             continue
         projections = first.expressions
         if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and p.is_star)

@@ -694,10 +694,8 @@ def _name_derived_expressions(ast: exp.Expr) -> None:
         if not isinstance(sub.parent, (exp.From, exp.Join)) or (
                 alias is not None and alias.args.get("columns")):
             continue
-        first = sub.this
-        while isinstance(first, (exp.SetOperation, exp.Subquery)):
-            first = first.this
-        if not isinstance(first, exp.Select):
+        first = rewrites.first_select(sub)
+        if first is None:
             continue
         used = {p.alias_or_name for p in first.expressions
                 if isinstance(p, (exp.Alias, exp.Column))}
