@@ -460,3 +460,48 @@ def test_a_key_another_session_holds_in_another_table_is_271() -> None:
         finally:
             a.close()
             b.close()
+
+
+def test_select_triggers_are_inherited(connect_kwargs: dict[str, Any]) -> None:
+    """ids_sqs_0604 and ids_sqs_0598: a Select trigger of a supertable is inherited by its
+    subtables; a SELECT on the supertable activates it for the supertable's rows and the
+    inherited one for the subtables' rows; a subtable's own Select trigger adds to the
+    inherited one (both fire for its rows) and does nothing for the supertable's rows. A
+    query on the subtable alone fires the inherited trigger too. (Refused with -999 before;
+    a subtable made after the trigger inherits it as well.)"""
+    with fresh_database(connect_kwargs, "ss_sel") as conn:
+        cur = conn.cursor()
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("CREATE TRIGGER trig1 SELECT OF name ON person REFERENCING OLD AS o "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (o.name, 'trig1'))")
+        cur.execute("CREATE TABLE sales_rep OF TYPE sales_rep_t UNDER employee")
+        cur.execute("INSERT INTO person VALUES ('Pat', '1')")
+        cur.execute("INSERT INTO employee VALUES ('Eve', '2', 50000)")
+        cur.execute("INSERT INTO sales_rep VALUES ('Sam', '3', 40000, 1, 7)")
+        cur.execute("SELECT name FROM person ORDER BY name")
+        assert [r[0] for r in cur.fetchall()] == ["Eve", "Pat", "Sam"]
+        assert _audit(cur) == [("Eve", "trig1"), ("Pat", "trig1"), ("Sam", "trig1")]
+        cur.execute("CREATE TRIGGER trig2 SELECT OF name ON employee REFERENCING OLD AS o "
+                    "BEFORE (INSERT INTO audit VALUES ('-', 'before2')) "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (o.name, 'trig2'))")
+        cur.execute("SELECT p.name FROM person p WHERE p.soc_sec > '0'")
+        assert len(cur.fetchall()) == 3
+        assert _audit(cur) == [("-", "before2"), ("Eve", "trig1"), ("Pat", "trig1"),
+                               ("Sam", "trig1"), ("Eve", "trig2"), ("Sam", "trig2")]
+        cur.execute("SELECT soc_sec FROM person")  # not OF name: activates nothing
+        cur.fetchall()
+        assert _audit(cur) == []
+        cur.execute("SELECT name FROM ONLY(employee)")
+        assert cur.fetchall() == [("Eve",)]
+        assert _audit(cur) == [("-", "before2"), ("Eve", "trig1"), ("Eve", "trig2")]
+        cur.execute("SELECT * FROM sales_rep")  # a table without subtables
+        assert len(cur.fetchall()) == 1
+        assert _audit(cur) == [("-", "before2"), ("Sam", "trig1"), ("Sam", "trig2")]
+        cur.execute("SET TRIGGERS FOR employee DISABLED")  # leaves the inherited one
+        cur.execute("SELECT name FROM employee")
+        cur.fetchall()
+        assert _audit(cur) == [("Eve", "trig1"), ("Sam", "trig1")]
+        cur.execute("SELECT DISTINCT name FROM person")  # DISTINCT activates none (ids_sqs_0599)
+        cur.fetchall()
+        assert _audit(cur) == []

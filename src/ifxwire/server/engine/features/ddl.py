@@ -356,11 +356,6 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     if dc.conn.execute(f"SELECT 1 FROM systables WHERE type_xid = ? AND tabid IN ({marks})",
                        (type_xid, *family)).fetchone():
         raise EngineError(sc.TYPE_TWICE_IN_HIERARCHY)
-    if dc.conn.execute("SELECT 1 FROM systriggers WHERE tabid = ? AND event = 'S'",
-                       (tabid,)).fetchone():
-        # Select triggers are inherited too (ids_sqs_0604): not built (others are:
-        # triggers._active).
-        raise not_implemented("a subtable of a table with Select triggers")
     info = dc.schema.tables.get(supertable)
     if info is not None and inherit.native_references(dc.conn, info):
         # A foreign key written as SQLite's own before inherit.py kept those of typed

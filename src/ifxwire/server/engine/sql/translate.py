@@ -365,8 +365,11 @@ class Compiler(DmlCompiler):
                 for schema, tables in self.resolve_tables(sub).items():
                     assert isinstance(tables, dict)
                     mapping.setdefault(schema, {}).update(tables)
-                table.replace(exp.Subquery(this=sub, alias=exp.TableAlias(
-                    this=exp.to_identifier(alias))))
+                hier = exp.Subquery(this=sub, alias=exp.TableAlias(
+                    this=exp.to_identifier(alias)))
+                if database is None:  # its tables, branch by branch (select_triggers.py)
+                    hier.meta["ifx_hierarchy"] = [info, *self.descendants(info)]
+                table.replace(hier)
                 continue
             if info.kind == "X":
                 self.session_dependent = True
