@@ -369,6 +369,10 @@ _SQL_TABLE = """
 -9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
+-9638   P  -      The UNDER privilege cannot be granted or revoked on a built-in type.
+-9639   P  -      The UNDER privilege cannot be granted or revoked on a distinct type.
+-9652   P  -      The UNDER privilege is only for typed tables.
+-9653   P  42501  A subtype or subtable needs the UNDER privilege on its supertype or supertable.
 -9651   P  -      TEXT or BYTE columns are not allowed in UNION, INTERSECT or MINUS.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' is ambiguous: more than one routine of that name fits.

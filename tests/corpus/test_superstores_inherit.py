@@ -505,3 +505,68 @@ def test_select_triggers_are_inherited(connect_kwargs: dict[str, Any]) -> None:
         cur.execute("SELECT DISTINCT name FROM person")  # DISTINCT activates none (ids_sqs_0599)
         cur.fetchall()
         assert _audit(cur) == []
+
+
+def test_the_under_privilege() -> None:
+    """The Under privilege on a named ROW type and on a typed table: granted to PUBLIC when
+    either is created outside an ANSI database (Design guide ids_ddi_265, ids_ddi_099), taken
+    by REVOKE UNDER and given by GRANT UNDER ON [ROW] TYPE / ON table (Syntax ids_sqs_0128,
+    ids_sqs_0833, ids_sqs_0129); without it CREATE ROW TYPE … UNDER and CREATE TABLE … UNDER
+    are -9653; UNDER on a built-in type is -9638, on a distinct type -9639, on an untyped table
+    -9652 (message catalogue of IBM JDBC); ALL on an untyped table leaves Under out
+    (ids_sqs_0829). (GRANT UNDER ON TYPE was -201 and nothing was checked before.)"""
+    from ifxwire.server import Server
+
+    users = {"informix": "in4mix", "kathy": "k1", "joe": "j1"}
+    with Server(port=0, host="127.0.0.1", data=":memory:", users=users) as srv:
+        def as_(user: str) -> ifxwire.Connection:
+            return ifxwire.connect(host=srv.host, port=srv.port, database="und",
+                                   user=user, password=users[user], autocommit=True)
+
+        with ifxwire.connect(host=srv.host, port=srv.port, user="informix",
+                             password="in4mix", autocommit=True) as conn:
+            conn.cursor().execute("CREATE DATABASE und WITH LOG")
+        with as_("informix") as dba, as_("kathy") as kathy, as_("joe") as joe:
+            cur, kcur, jcur = dba.cursor(), kathy.cursor(), joe.cursor()
+            cur.execute("GRANT RESOURCE TO kathy, joe")
+            cur.execute("CREATE ROW TYPE rtype1 (cola INT, colb INT)")
+            cur.execute("SELECT a.grantee, a.auth FROM sysxtdtypeauth a, sysxtdtypes x "
+                        "WHERE a.type = x.extended_id AND x.name = 'rtype1'")
+            assert cur.fetchall() == [("public", "-n")]
+            kcur.execute("CREATE ROW TYPE rtype2 (colc INT) UNDER rtype1")  # PUBLIC's
+            cur.execute("REVOKE UNDER ON TYPE rtype1 FROM public")
+            cur.execute("GRANT UNDER ON ROW TYPE rtype1 TO kathy")
+            with pytest.raises(ifxwire.Error) as info:
+                jcur.execute("CREATE ROW TYPE rtype3 (cold INT) UNDER rtype1")
+            assert _code(info) == -9653
+            kcur.execute("CREATE ROW TYPE rtype3 (cold INT) UNDER rtype1")
+            cur.execute("REVOKE UNDER ON TYPE rtype1 FROM kathy")
+            with pytest.raises(ifxwire.Error) as info:
+                kcur.execute("CREATE ROW TYPE rtype4 (cole INT) UNDER rtype1")
+            assert _code(info) == -9653
+            cur.execute("CREATE ROW TYPE rtype5 (colf INT) UNDER rtype1")  # the owner's
+            cur.execute("CREATE TABLE t1 OF TYPE rtype1")
+            cur.execute("SELECT grantee, tabauth FROM systabauth a, systables t WHERE "
+                        "a.tabid = t.tabid AND t.tabname = 't1'")
+            assert cur.fetchall() == [("public", "su-idx--n")]
+            cur.execute("REVOKE UNDER ON t1 FROM public")
+            with pytest.raises(ifxwire.Error) as info:
+                jcur.execute("CREATE TABLE t2 OF TYPE rtype2 UNDER t1")
+            assert _code(info) == -9653
+            cur.execute("GRANT UNDER ON t1 TO joe")
+            jcur.execute("CREATE TABLE t2 OF TYPE rtype2 UNDER t1")
+            cur.execute("CREATE TABLE plain (a INT)")
+            cur.execute("CREATE DISTINCT TYPE dollars AS DECIMAL(10,2)")
+            for stmt, code in (("GRANT UNDER ON plain TO joe", -9652),
+                               ("REVOKE UNDER ON plain FROM public", -9652),
+                               ("GRANT UNDER ON TYPE integer TO joe", -9638),
+                               ("GRANT UNDER ON TYPE dollars TO joe", -9639),
+                               ("GRANT UNDER ON TYPE nosuch_t TO joe", -9628)):
+                with pytest.raises(ifxwire.Error) as info:
+                    cur.execute(stmt)
+                assert _code(info) == code, stmt
+            cur.execute("GRANT ALL ON plain TO kathy")
+            cur.execute("GRANT ALL ON t1 TO kathy")
+            cur.execute("SELECT t.tabname, tabauth FROM systabauth a, systables t WHERE "
+                        "a.tabid = t.tabid AND grantee = 'kathy' ORDER BY 1")
+            assert cur.fetchall() == [("plain", "su-idxar-"), ("t1", "su-idxarn")]

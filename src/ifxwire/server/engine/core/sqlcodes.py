@@ -50,6 +50,10 @@ ROW_TYPE_IN_USE = -9990  # [jcat] "Cannot drop named row type (%s): still in use
 ROW_TYPE_NOT_FOUND = -9992  # [jcat] "Named row type (%s) not found."
 DROP_INHERITED = -9961  # [jcat] "Cannot drop inherited object (%s)." (ALTER TABLE subtable
 #   DROP CONSTRAINT of its supertable's constraint)
+UNDER_ON_BASE_TYPE = -9638  # [jcat] "Grant/Revoke under on base types disallowed."
+UNDER_ON_DISTINCT = -9639  # [jcat] "Grant/Revoke under on distinct of non-row types disallowed."
+UNDER_ON_UNTYPED = -9652  # [jcat] "Grant/Revoke UNDER on untyped table is not allowed."
+NO_UNDER = -9653  # [jcat] "UNDER privilege required to create subtype/subtable."
 SUBTABLE_TYPE = -9808  # [jcat] "Subtable's type must be a subtype of supertable's type."
 TYPE_TWICE_IN_HIERARCHY = -9975  # [jcat] "Type of a table must be unique within a table
 #   hierarchy." (CREATE TABLE ... UNDER with a type another table of the hierarchy has)
@@ -406,6 +410,10 @@ MESSAGES: dict[int, str] = {
     ROW_TYPE_IN_USE: "Cannot drop named row type (%s): still in use.",
     ROW_TYPE_NOT_FOUND: "Named row type (%s) not found.",
     DROP_INHERITED: "Cannot drop inherited object (%s).",
+    UNDER_ON_BASE_TYPE: "Grant/Revoke under on base types disallowed.",
+    UNDER_ON_DISTINCT: "Grant/Revoke under on distinct of non-row types disallowed.",
+    UNDER_ON_UNTYPED: "Grant/Revoke UNDER on untyped table is not allowed.",
+    NO_UNDER: "UNDER privilege required to create subtype/subtable.",
     SUBTABLE_TYPE: "Subtable's type must be a subtype of supertable's type.",
     TYPE_TWICE_IN_HIERARCHY: "Type of a table must be unique within a table hierarchy.",
     DISTINCT_TYPE_EXISTS: "Distinct type (%s) already exists in database.",

@@ -61,6 +61,8 @@ class DdlContext:
     resolve: Callable[[str, str | None, str | None, int], TableInfo]
     #: the session's DELIMIDENT: how a CHECK's text was read, kept with it (write_check)
     delimident: bool = False
+    #: the session's role (SET ROLE): its privileges join the user's (the Under privilege)
+    role: str | None = None
 
 
 def write_check(conn: sqlite3.Connection, constrid: int, text: str, delimident: bool) -> None:
@@ -306,8 +308,11 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             dc.conn.execute(
                 "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, 'N', 'N')",
                 (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
-    dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
-                    (dc.user, tabid))
+    # a typed table's PUBLIC row holds Under too, outside ANSI databases (Design guide,
+    # "Under privileges for typed tables", ids_ddi_099; tabauth's ninth letter, ids_sqr_071)
+    dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, ?)",
+                    (dc.user, tabid, "su-idx--n" if type_xid and not dc.ctx.ansi
+                     else "su-idx--"))
     if spec.fragments is not None:
         fragments.create_table(dc, info, spec.fragments)
     if guarded:
@@ -338,6 +343,9 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     tabid, super_xid = int(row[0]), int(row[1] or 0)
     if not super_xid:
         raise not_implemented("UNDER a table that is not a typed table")
+    from .access import check_under_table  # access imports this module at load
+
+    check_under_table(dc, tabid, supertable)
     parent = dc.conn.execute("SELECT parent FROM sysinherits WHERE child = ? AND class = 't'",
                              (type_xid,)).fetchone()
     if parent is None or int(parent[0]) != super_xid:

@@ -58,8 +58,9 @@ def _scope(node: exp.Expr) -> list[TableInfo]:
     UNION ALL that translate.resolve_tables made, its branches in this order)."""
     if isinstance(node, exp.Table):
         info = node.meta.get("ifx_table")
-        ok = isinstance(info, TableInfo) and info.schema == "main" and not info.temp
-        return [info] if ok else []
+        if isinstance(info, TableInfo) and info.schema == "main" and not info.temp:
+            return [info]
+        return []
     if isinstance(node, exp.Subquery):
         return list(node.meta.get("ifx_hierarchy") or ())
     return []
