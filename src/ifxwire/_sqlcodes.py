@@ -268,7 +268,7 @@ _SQL_TABLE = """
 -696    P  -      Variable '%s' is used before it has a value.
 -697    P  -      The STEP of the FOR range is zero.
 -699    O  40000  The transaction was rolled back heuristically.
--703    I  -      A column of the primary key of table '%s' is NULL.
+-703    I  IX000  A column of the primary key of table '%s' is NULL.
 -704    P  -      The table has a primary key already.
 -706    P  42501  The EXECUTE privilege on routine '%s' is required.
 -710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.

@@ -111,7 +111,8 @@ def test_one_serial_counter_for_the_hierarchy(ss: ifxwire.Connection) -> None:
 
 def test_check_and_not_null_hold_for_subtables(ss: ifxwire.Connection) -> None:
     """customer's CHECK (customer_type IN ('R', 'W')) holds for retail_customer's rows (-530
-    naming it); its primary key's column is NOT NULL there too (-391)."""
+    naming it); its primary key's column is NOT NULL there too (syscolumns); a NULL in it is
+    -703, as for the supertable's key (test_null_in_a_primary_key_is_703)."""
     cur = ss.cursor()
     cur.execute("SELECT constrname FROM sysconstraints c, systables t WHERE c.tabid = t.tabid "
                 "AND t.tabname = 'customer' AND constrtype = 'C'")
@@ -143,7 +144,7 @@ def test_not_null_of_an_inherited_key(connect_kwargs: dict[str, Any]) -> None:
                     "UNDER person")
         with pytest.raises(ifxwire.IntegrityError) as info:
             cur.execute("INSERT INTO employee VALUES (NULL, '1', 50000)")
-        assert _code(info) == -391
+        assert _code(info) == -703
         with pytest.raises(ifxwire.IntegrityError) as info:  # its own check (ids_ddi_117)
             cur.execute("INSERT INTO employee VALUES ('Ann', '1', 100)")
         assert _code(info) == -530
@@ -411,7 +412,7 @@ def test_a_constraint_added_to_a_supertable_holds_for_its_subtables(
         assert _code(info) == -268
         with pytest.raises(ifxwire.IntegrityError) as info:
             cur.execute("INSERT INTO employee VALUES (NULL, '2', 1)")
-        assert _code(info) == -391
+        assert _code(info) == -703
         with pytest.raises(ifxwire.IntegrityError) as info:
             cur.execute("INSERT INTO employee VALUES ('Al', '0', 1)")
         assert _code(info) == -530
@@ -570,3 +571,106 @@ def test_the_under_privilege() -> None:
             cur.execute("SELECT t.tabname, tabauth FROM systabauth a, systables t WHERE "
                         "a.tabid = t.tabid AND grantee = 'kathy' ORDER BY 1")
             assert cur.fetchall() == [("plain", "su-idxar-"), ("t1", "su-idxarn")]
+
+
+def test_null_in_a_primary_key_is_703(connect_kwargs: dict[str, Any]) -> None:
+    """A NULL into a column that is NOT NULL only as part of the primary key is -703 naming
+    the table (an 11.70 session in a Stack Overflow answer, question 11437845: SERIAL8
+    PRIMARY KEY -703; SERIAL8 NOT NULL and a plain SERIAL8 -391, so a NULL into a SERIAL is
+    refused, not numbered); a subtable's inherited key too; ALTER TABLE ADD CONSTRAINT
+    PRIMARY KEY over NULL keys, of the table or of a subtable (was -391 / -999)."""
+    with fresh_database(connect_kwargs, "ss_703") as conn:
+        cur = conn.cursor()
+        cases = [
+            ("CREATE TABLE t1 (s8 SERIAL8 PRIMARY KEY, v1 CHAR(8) NOT NULL)",
+             "INSERT INTO t1 (s8, v1) VALUES (NULL, 'works?')", -703, "t1"),
+            ("CREATE TABLE t2 (s8 SERIAL8 NOT NULL, v1 CHAR(8) NOT NULL)",
+             "INSERT INTO t2 (s8, v1) VALUES (NULL, 'works?')", -391, "s8"),
+            ("CREATE TABLE t3 (s8 SERIAL8, v1 CHAR(8) NOT NULL)",
+             "INSERT INTO t3 (s8, v1) VALUES (NULL, 'works?')", -391, "s8"),
+            ("CREATE TABLE t4 (a INT, b INT, PRIMARY KEY (a, b))",
+             "INSERT INTO t4 VALUES (1, NULL)", -703, "t4"),
+            ("CREATE TABLE t5 (a INT NOT NULL, b INT, PRIMARY KEY (a))",
+             "INSERT INTO t5 VALUES (NULL, 1)", -391, "a"),
+        ]
+        for ddl, dml, code, near in cases:
+            cur.execute(ddl)
+            with pytest.raises(ifxwire.IntegrityError) as info:
+                cur.execute(dml)
+            assert _code(info) == code, dml
+            assert f"'{near}'" in str(info.value), dml
+        cur.execute("INSERT INTO t3 (v1) VALUES ('next')")  # not given: the next value
+        cur.execute("INSERT INTO t3 VALUES (0, 'next')")
+        cur.execute("SELECT s8 FROM t3 ORDER BY 1")
+        assert cur.fetchall() == [(1,), (2,)]
+        cur.execute("INSERT INTO t4 VALUES (1, 1)")
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("UPDATE t4 SET b = NULL")
+        assert _code(info) == -703
+        cur.execute("CREATE TABLE t6 (a INT, b INT)")
+        cur.execute("INSERT INTO t6 VALUES (NULL, 1)")
+        with pytest.raises(ifxwire.Error) as info:
+            cur.execute("ALTER TABLE t6 ADD CONSTRAINT PRIMARY KEY (a)")
+        assert _code(info) == -703 and "t6" in str(info.value)
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("INSERT INTO employee VALUES (NULL, '1', 50000)")
+        with pytest.raises(ifxwire.Error) as info:
+            cur.execute("ALTER TABLE person ADD CONSTRAINT PRIMARY KEY (name)")
+        assert _code(info) == -703 and "employee" in str(info.value)
+        cur.execute("DELETE FROM employee")
+        cur.execute("ALTER TABLE person ADD CONSTRAINT PRIMARY KEY (name)")
+        with pytest.raises(ifxwire.IntegrityError) as info:  # the guard of an older subtable
+            cur.execute("INSERT INTO employee VALUES (NULL, '1', 50000)")
+        assert _code(info) == -703 and "employee" in str(info.value)
+
+
+@pytest.mark.parametrize("row_locks", [True, False])
+def test_deferred_foreign_keys_of_a_hierarchy_wait_for_commit(row_locks: bool) -> None:
+    """SET CONSTRAINTS … DEFERRED defers the foreign keys that typed tables keep by triggers
+    as it defers any other here: checked when the transaction commits, which rolls the
+    transaction back when a row breaks one (Syntax, "Transaction-Level Checking",
+    ids_sqs_0033); before, they were checked at once whatever the mode. A child row may
+    precede its parent in a subtable; a parent may go before its children do."""
+    from ifxwire.server import Server
+
+    kw: dict[str, Any] = {"user": "informix", "password": "in4mix"}
+    with Server(port=0, host="127.0.0.1", data=":memory:", row_locks=row_locks) as srv:
+        with ifxwire.connect(host=srv.host, port=srv.port, autocommit=True, **kw) as conn:
+            conn.cursor().execute("CREATE DATABASE dfk WITH LOG")
+        with ifxwire.connect(host=srv.host, port=srv.port, database="dfk", **kw) as conn:
+            cur = conn.cursor()
+            cur.execute("CREATE ROW TYPE part_t (id INTEGER, name VARCHAR(20))")
+            cur.execute("CREATE ROW TYPE bolt_t (size INTEGER) UNDER part_t")
+            cur.execute("CREATE TABLE part OF TYPE part_t (PRIMARY KEY (id))")
+            cur.execute("CREATE TABLE bolt OF TYPE bolt_t UNDER part")
+            cur.execute("CREATE TABLE stock (part_id INTEGER REFERENCES part, n INTEGER)")
+            conn.commit()
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+            cur.execute("INSERT INTO stock VALUES (2, 20)")  # its parent comes next
+            cur.execute("INSERT INTO bolt VALUES (2, 'M6', 6)")
+            conn.commit()
+            cur.execute("SELECT part_id FROM stock")
+            assert cur.fetchall() == [(2,)]
+            with pytest.raises(ifxwire.IntegrityError) as info:  # immediate again
+                cur.execute("INSERT INTO stock VALUES (3, 1)")
+            assert _code(info) == -691
+            conn.rollback()
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+            cur.execute("DELETE FROM part WHERE id = 2")  # its child goes next
+            cur.execute("DELETE FROM stock WHERE part_id = 2")
+            conn.commit()
+            cur.execute("INSERT INTO bolt VALUES (4, 'M8', 8)")
+            conn.commit()
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+            cur.execute("INSERT INTO stock VALUES (4, 1)")
+            cur.execute("INSERT INTO stock VALUES (5, 1)")  # no part 5 by COMMIT
+            with pytest.raises(ifxwire.NotSupportedError) as info:  # still deferred
+                cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            assert _code(info) == -999
+            with pytest.raises(ifxwire.Error) as info:
+                conn.commit()
+            assert _code(info) == -999
+            cur.execute("SELECT COUNT(*) FROM stock")  # rolled back
+            assert cur.fetchone()[0] == 0
+            conn.rollback()

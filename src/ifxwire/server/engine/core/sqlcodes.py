@@ -177,6 +177,10 @@ NO_TRANSACTIONS = -256  # [cat] "Transaction not available." (unlogged database)
 ALREADY_IN_TRANSACTION = -535  # [peer] BEGIN WORK inside a transaction
 
 # --- integrity -----------------------------------------------------------------------------------
+NULL_PRIMARY_KEY = -703  # [jcat] "Primary key on table (%s) has a field with a null key value."
+#   [doc] a NULL into a primary-key column that is not declared NOT NULL (an 11.70 session
+#   printed in a Stack Overflow answer, question 11437845: SERIAL8 PRIMARY KEY gets -703,
+#   SERIAL8 NOT NULL and plain SERIAL8 -391)
 PRIMARY_KEY_EXISTS = -704  # [jcat] "Primary key already exists on the table." (ALTER TABLE ADD
 #   CONSTRAINT PRIMARY KEY on a table that has one)
 DUP_INDEX = -239  # [cat] duplicate value in a UNIQUE INDEX column; isam -100
@@ -597,6 +601,7 @@ MESSAGES: dict[int, str] = {
     JUMP_OUTSIDE_LOOP: "Bad EXIT/CONTINUE statement. Not within a %s loop.",
     VAR_NAMED_NULL: "Declaration of an SPL variable named 'null' conflicts with SQL NULL value.",
     USER_ERROR: "%s",
+    NULL_PRIMARY_KEY: "Primary key on table (%s) has a field with a null key value.",
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
     TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",
