@@ -683,6 +683,7 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
             return
         raise EngineError(sc.TABLE_EXISTS, near=name)
     refusals.first_in_view(spec.query)
+    refusals.set_operators_in_view(spec.query, spec.check_option)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "view columns")
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")

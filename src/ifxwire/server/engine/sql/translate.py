@@ -443,8 +443,10 @@ class Compiler(DmlCompiler):
             self.type_values(node)
             return
         if isinstance(node, exp.SetOperation):
-            for branch in setops.leaves(node):
-                refusals.blob_set_operation([t for _, t in self.outputs.get(id(branch), [])])
+            if not refusals.union_all_only(node):  # BYTE/TEXT pass UNION ALL (ids_sqs_1073)
+                for branch in setops.leaves(node):
+                    refusals.blob_set_operation(
+                        [t for _, t in self.outputs.get(id(branch), [])])
             refusals.composite_set_operation(node, [
                 t for branch in setops.leaves(node) for _, t in self.outputs.get(id(branch), [])])
             setops.type_set_operation(self, node)
