@@ -571,6 +571,12 @@ def test_the_under_privilege() -> None:
             cur.execute("SELECT t.tabname, tabauth FROM systabauth a, systables t WHERE "
                         "a.tabid = t.tabid AND grantee = 'kathy' ORDER BY 1")
             assert cur.fetchall() == [("plain", "su-idxar-"), ("t1", "su-idxarn")]
+            cur.execute("CREATE ROW TYPE gone_t (x INT)")
+            cur.execute("SELECT extended_id FROM sysxtdtypes WHERE name = 'gone_t'")
+            xid = cur.fetchone()[0]
+            cur.execute("DROP ROW TYPE gone_t RESTRICT")  # its grants go with it
+            cur.execute("SELECT COUNT(*) FROM sysxtdtypeauth WHERE type = ?", (xid,))
+            assert cur.fetchone()[0] == 0
 
 
 def test_null_in_a_primary_key_is_703(connect_kwargs: dict[str, Any]) -> None:

@@ -886,6 +886,7 @@ def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysinherits WHERE child = ? AND class = 't'", (xid,))
+    conn.execute("DELETE FROM sysxtdtypeauth WHERE type = ?", (xid,))  # its Under grants
 
 
 # What the catalogue (schema layer) asks of composite types, without importing this module.
