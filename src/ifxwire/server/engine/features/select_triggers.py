@@ -17,7 +17,14 @@ AuditedTable) AS a`` activates nothing; whether a view does is not known to us).
 with FOR EACH ROW actions carries one hidden trailing rowid column per triggering table
 (``Plan.select_rowids``); the cursor strips them and runs the actions as each row is
 fetched. BEFORE runs when the cursor opens, AFTER once its last row has been fetched; a
-cursor closed early runs no AFTER actions [guess]. Queries that SPL routines run activate
+cursor closed early runs no AFTER actions [guess].
+
+Table hierarchies (Syntax, "Select Triggers in Table Hierarchies", ids_sqs_0604): a subtable
+inherits its supertables' Select triggers, and its own add to them. A FROM item that reads a
+supertable is the UNION ALL of its tables (translate.resolve_tables, which records them in
+the subquery's ``ifx_hierarchy`` meta); each branch then carries its row's rowid and its
+table's place in that list, so a row of table X runs the triggers of X and of X's
+supertables. Queries that SPL routines run activate
 nothing, and scroll cursors (which Informix exempts) are not told apart from others.
 """
 
