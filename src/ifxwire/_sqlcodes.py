@@ -268,7 +268,7 @@ _SQL_TABLE = """
 -696    P  -      Variable '%s' is used before it has a value.
 -697    P  -      The STEP of the FOR range is zero.
 -699    O  40000  The transaction was rolled back heuristically.
--703    I  -      A column of the primary key of table '%s' is NULL.
+-703    I  IX000  A column of the primary key of table '%s' is NULL.
 -704    P  -      The table has a primary key already.
 -706    P  42501  The EXECUTE privilege on routine '%s' is required.
 -710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.
@@ -369,6 +369,10 @@ _SQL_TABLE = """
 -9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
+-9638   P  -      The UNDER privilege cannot be granted or revoked on a built-in type.
+-9639   P  -      The UNDER privilege cannot be granted or revoked on a distinct type.
+-9652   P  -      The UNDER privilege is only for typed tables.
+-9653   P  42501  A subtype or subtable needs the UNDER privilege on its supertype or supertable.
 -9651   P  -      TEXT or BYTE columns are not allowed in UNION, INTERSECT or MINUS.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
 -9700   P  -      Routine '%s' is ambiguous: more than one routine of that name fits.

@@ -111,7 +111,8 @@ def test_one_serial_counter_for_the_hierarchy(ss: ifxwire.Connection) -> None:
 
 def test_check_and_not_null_hold_for_subtables(ss: ifxwire.Connection) -> None:
     """customer's CHECK (customer_type IN ('R', 'W')) holds for retail_customer's rows (-530
-    naming it); its primary key's column is NOT NULL there too (-391)."""
+    naming it); its primary key's column is NOT NULL there too (syscolumns); a NULL in it is
+    -703, as for the supertable's key (test_null_in_a_primary_key_is_703)."""
     cur = ss.cursor()
     cur.execute("SELECT constrname FROM sysconstraints c, systables t WHERE c.tabid = t.tabid "
                 "AND t.tabname = 'customer' AND constrtype = 'C'")
@@ -143,7 +144,7 @@ def test_not_null_of_an_inherited_key(connect_kwargs: dict[str, Any]) -> None:
                     "UNDER person")
         with pytest.raises(ifxwire.IntegrityError) as info:
             cur.execute("INSERT INTO employee VALUES (NULL, '1', 50000)")
-        assert _code(info) == -391
+        assert _code(info) == -703
         with pytest.raises(ifxwire.IntegrityError) as info:  # its own check (ids_ddi_117)
             cur.execute("INSERT INTO employee VALUES ('Ann', '1', 100)")
         assert _code(info) == -530
@@ -411,7 +412,7 @@ def test_a_constraint_added_to_a_supertable_holds_for_its_subtables(
         assert _code(info) == -268
         with pytest.raises(ifxwire.IntegrityError) as info:
             cur.execute("INSERT INTO employee VALUES (NULL, '2', 1)")
-        assert _code(info) == -391
+        assert _code(info) == -703
         with pytest.raises(ifxwire.IntegrityError) as info:
             cur.execute("INSERT INTO employee VALUES ('Al', '0', 1)")
         assert _code(info) == -530
@@ -460,3 +461,222 @@ def test_a_key_another_session_holds_in_another_table_is_271() -> None:
         finally:
             a.close()
             b.close()
+
+
+def test_select_triggers_are_inherited(connect_kwargs: dict[str, Any]) -> None:
+    """ids_sqs_0604 and ids_sqs_0598: a Select trigger of a supertable is inherited by its
+    subtables; a SELECT on the supertable activates it for the supertable's rows and the
+    inherited one for the subtables' rows; a subtable's own Select trigger adds to the
+    inherited one (both fire for its rows) and does nothing for the supertable's rows. A
+    query on the subtable alone fires the inherited trigger too. (Refused with -999 before;
+    a subtable made after the trigger inherits it as well.)"""
+    with fresh_database(connect_kwargs, "ss_sel") as conn:
+        cur = conn.cursor()
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("CREATE TRIGGER trig1 SELECT OF name ON person REFERENCING OLD AS o "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (o.name, 'trig1'))")
+        cur.execute("CREATE TABLE sales_rep OF TYPE sales_rep_t UNDER employee")
+        cur.execute("INSERT INTO person VALUES ('Pat', '1')")
+        cur.execute("INSERT INTO employee VALUES ('Eve', '2', 50000)")
+        cur.execute("INSERT INTO sales_rep VALUES ('Sam', '3', 40000, 1, 7)")
+        cur.execute("SELECT name FROM person ORDER BY name")
+        assert [r[0] for r in cur.fetchall()] == ["Eve", "Pat", "Sam"]
+        assert _audit(cur) == [("Eve", "trig1"), ("Pat", "trig1"), ("Sam", "trig1")]
+        cur.execute("CREATE TRIGGER trig2 SELECT OF name ON employee REFERENCING OLD AS o "
+                    "BEFORE (INSERT INTO audit VALUES ('-', 'before2')) "
+                    "FOR EACH ROW (INSERT INTO audit VALUES (o.name, 'trig2'))")
+        cur.execute("SELECT p.name FROM person p WHERE p.soc_sec > '0'")
+        assert len(cur.fetchall()) == 3
+        assert _audit(cur) == [("-", "before2"), ("Eve", "trig1"), ("Pat", "trig1"),
+                               ("Sam", "trig1"), ("Eve", "trig2"), ("Sam", "trig2")]
+        cur.execute("SELECT soc_sec FROM person")  # not OF name: activates nothing
+        cur.fetchall()
+        assert _audit(cur) == []
+        cur.execute("SELECT name FROM ONLY(employee)")
+        assert cur.fetchall() == [("Eve",)]
+        assert _audit(cur) == [("-", "before2"), ("Eve", "trig1"), ("Eve", "trig2")]
+        cur.execute("SELECT * FROM sales_rep")  # a table without subtables
+        assert len(cur.fetchall()) == 1
+        assert _audit(cur) == [("-", "before2"), ("Sam", "trig1"), ("Sam", "trig2")]
+        cur.execute("SET TRIGGERS FOR employee DISABLED")  # leaves the inherited one
+        cur.execute("SELECT name FROM employee")
+        cur.fetchall()
+        assert _audit(cur) == [("Eve", "trig1"), ("Sam", "trig1")]
+        cur.execute("SELECT DISTINCT name FROM person")  # DISTINCT activates none (ids_sqs_0599)
+        cur.fetchall()
+        assert _audit(cur) == []
+
+
+def test_the_under_privilege() -> None:
+    """The Under privilege on a named ROW type and on a typed table: granted to PUBLIC when
+    either is created outside an ANSI database (Design guide ids_ddi_265, ids_ddi_099), taken
+    by REVOKE UNDER and given by GRANT UNDER ON [ROW] TYPE / ON table (Syntax ids_sqs_0128,
+    ids_sqs_0833, ids_sqs_0129); without it CREATE ROW TYPE … UNDER and CREATE TABLE … UNDER
+    are -9653; UNDER on a built-in type is -9638, on a distinct type -9639, on an untyped table
+    -9652 (message catalogue of IBM JDBC); ALL on an untyped table leaves Under out
+    (ids_sqs_0829). (GRANT UNDER ON TYPE was -201 and nothing was checked before.)"""
+    from ifxwire.server import Server
+
+    users = {"informix": "in4mix", "kathy": "k1", "joe": "j1"}
+    with Server(port=0, host="127.0.0.1", data=":memory:", users=users) as srv:
+        def as_(user: str) -> ifxwire.Connection:
+            return ifxwire.connect(host=srv.host, port=srv.port, database="und",
+                                   user=user, password=users[user], autocommit=True)
+
+        with ifxwire.connect(host=srv.host, port=srv.port, user="informix",
+                             password="in4mix", autocommit=True) as conn:
+            conn.cursor().execute("CREATE DATABASE und WITH LOG")
+        with as_("informix") as dba, as_("kathy") as kathy, as_("joe") as joe:
+            cur, kcur, jcur = dba.cursor(), kathy.cursor(), joe.cursor()
+            cur.execute("GRANT RESOURCE TO kathy, joe")
+            cur.execute("CREATE ROW TYPE rtype1 (cola INT, colb INT)")
+            cur.execute("SELECT a.grantee, a.auth FROM sysxtdtypeauth a, sysxtdtypes x "
+                        "WHERE a.type = x.extended_id AND x.name = 'rtype1'")
+            assert cur.fetchall() == [("public", "-n")]
+            kcur.execute("CREATE ROW TYPE rtype2 (colc INT) UNDER rtype1")  # PUBLIC's
+            cur.execute("REVOKE UNDER ON TYPE rtype1 FROM public")
+            cur.execute("GRANT UNDER ON ROW TYPE rtype1 TO kathy")
+            with pytest.raises(ifxwire.Error) as info:
+                jcur.execute("CREATE ROW TYPE rtype3 (cold INT) UNDER rtype1")
+            assert _code(info) == -9653
+            kcur.execute("CREATE ROW TYPE rtype3 (cold INT) UNDER rtype1")
+            cur.execute("REVOKE UNDER ON TYPE rtype1 FROM kathy")
+            with pytest.raises(ifxwire.Error) as info:
+                kcur.execute("CREATE ROW TYPE rtype4 (cole INT) UNDER rtype1")
+            assert _code(info) == -9653
+            cur.execute("CREATE ROW TYPE rtype5 (colf INT) UNDER rtype1")  # the owner's
+            cur.execute("CREATE TABLE t1 OF TYPE rtype1")
+            cur.execute("SELECT grantee, tabauth FROM systabauth a, systables t WHERE "
+                        "a.tabid = t.tabid AND t.tabname = 't1'")
+            assert cur.fetchall() == [("public", "su-idx--n")]
+            cur.execute("REVOKE UNDER ON t1 FROM public")
+            with pytest.raises(ifxwire.Error) as info:
+                jcur.execute("CREATE TABLE t2 OF TYPE rtype2 UNDER t1")
+            assert _code(info) == -9653
+            cur.execute("GRANT UNDER ON t1 TO joe")
+            jcur.execute("CREATE TABLE t2 OF TYPE rtype2 UNDER t1")
+            cur.execute("CREATE TABLE plain (a INT)")
+            cur.execute("CREATE DISTINCT TYPE dollars AS DECIMAL(10,2)")
+            for stmt, code in (("GRANT UNDER ON plain TO joe", -9652),
+                               ("REVOKE UNDER ON plain FROM public", -9652),
+                               ("GRANT UNDER ON TYPE integer TO joe", -9638),
+                               ("GRANT UNDER ON TYPE dollars TO joe", -9639),
+                               ("GRANT UNDER ON TYPE nosuch_t TO joe", -9628)):
+                with pytest.raises(ifxwire.Error) as info:
+                    cur.execute(stmt)
+                assert _code(info) == code, stmt
+            cur.execute("GRANT ALL ON plain TO kathy")
+            cur.execute("GRANT ALL ON t1 TO kathy")
+            cur.execute("SELECT t.tabname, tabauth FROM systabauth a, systables t WHERE "
+                        "a.tabid = t.tabid AND grantee = 'kathy' ORDER BY 1")
+            assert cur.fetchall() == [("plain", "su-idxar-"), ("t1", "su-idxarn")]
+            cur.execute("CREATE ROW TYPE gone_t (x INT)")
+            cur.execute("SELECT extended_id FROM sysxtdtypes WHERE name = 'gone_t'")
+            xid = cur.fetchone()[0]
+            cur.execute("DROP ROW TYPE gone_t RESTRICT")  # its grants go with it
+            cur.execute("SELECT COUNT(*) FROM sysxtdtypeauth WHERE type = ?", (xid,))
+            assert cur.fetchone()[0] == 0
+
+
+def test_null_in_a_primary_key_is_703(connect_kwargs: dict[str, Any]) -> None:
+    """A NULL into a column that is NOT NULL only as part of the primary key is -703 naming
+    the table (an 11.70 session in a Stack Overflow answer, question 11437845: SERIAL8
+    PRIMARY KEY -703; SERIAL8 NOT NULL and a plain SERIAL8 -391, so a NULL into a SERIAL is
+    refused, not numbered); a subtable's inherited key too; ALTER TABLE ADD CONSTRAINT
+    PRIMARY KEY over NULL keys, of the table or of a subtable (was -391 / -999)."""
+    with fresh_database(connect_kwargs, "ss_703") as conn:
+        cur = conn.cursor()
+        cases = [
+            ("CREATE TABLE t1 (s8 SERIAL8 PRIMARY KEY, v1 CHAR(8) NOT NULL)",
+             "INSERT INTO t1 (s8, v1) VALUES (NULL, 'works?')", -703, "t1"),
+            ("CREATE TABLE t2 (s8 SERIAL8 NOT NULL, v1 CHAR(8) NOT NULL)",
+             "INSERT INTO t2 (s8, v1) VALUES (NULL, 'works?')", -391, "s8"),
+            ("CREATE TABLE t3 (s8 SERIAL8, v1 CHAR(8) NOT NULL)",
+             "INSERT INTO t3 (s8, v1) VALUES (NULL, 'works?')", -391, "s8"),
+            ("CREATE TABLE t4 (a INT, b INT, PRIMARY KEY (a, b))",
+             "INSERT INTO t4 VALUES (1, NULL)", -703, "t4"),
+            ("CREATE TABLE t5 (a INT NOT NULL, b INT, PRIMARY KEY (a))",
+             "INSERT INTO t5 VALUES (NULL, 1)", -391, "a"),
+        ]
+        for ddl, dml, code, near in cases:
+            cur.execute(ddl)
+            with pytest.raises(ifxwire.IntegrityError) as info:
+                cur.execute(dml)
+            assert _code(info) == code, dml
+            assert f"'{near}'" in str(info.value), dml
+        cur.execute("INSERT INTO t3 (v1) VALUES ('next')")  # not given: the next value
+        cur.execute("INSERT INTO t3 VALUES (0, 'next')")
+        cur.execute("SELECT s8 FROM t3 ORDER BY 1")
+        assert cur.fetchall() == [(1,), (2,)]
+        cur.execute("INSERT INTO t4 VALUES (1, 1)")
+        with pytest.raises(ifxwire.IntegrityError) as info:
+            cur.execute("UPDATE t4 SET b = NULL")
+        assert _code(info) == -703
+        cur.execute("CREATE TABLE t6 (a INT, b INT)")
+        cur.execute("INSERT INTO t6 VALUES (NULL, 1)")
+        with pytest.raises(ifxwire.Error) as info:
+            cur.execute("ALTER TABLE t6 ADD CONSTRAINT PRIMARY KEY (a)")
+        assert _code(info) == -703 and "t6" in str(info.value)
+        for stmt in TUTORIAL_TYPES:
+            cur.execute(stmt)
+        cur.execute("INSERT INTO employee VALUES (NULL, '1', 50000)")
+        with pytest.raises(ifxwire.Error) as info:
+            cur.execute("ALTER TABLE person ADD CONSTRAINT PRIMARY KEY (name)")
+        assert _code(info) == -703 and "employee" in str(info.value)
+        cur.execute("DELETE FROM employee")
+        cur.execute("ALTER TABLE person ADD CONSTRAINT PRIMARY KEY (name)")
+        with pytest.raises(ifxwire.IntegrityError) as info:  # the guard of an older subtable
+            cur.execute("INSERT INTO employee VALUES (NULL, '1', 50000)")
+        assert _code(info) == -703 and "employee" in str(info.value)
+
+
+@pytest.mark.parametrize("row_locks", [True, False])
+def test_deferred_foreign_keys_of_a_hierarchy_wait_for_commit(row_locks: bool) -> None:
+    """SET CONSTRAINTS … DEFERRED defers the foreign keys that typed tables keep by triggers
+    as it defers any other here: checked when the transaction commits, which rolls the
+    transaction back when a row breaks one (Syntax, "Transaction-Level Checking",
+    ids_sqs_0033); before, they were checked at once whatever the mode. A child row may
+    precede its parent in a subtable; a parent may go before its children do."""
+    from ifxwire.server import Server
+
+    kw: dict[str, Any] = {"user": "informix", "password": "in4mix"}
+    with Server(port=0, host="127.0.0.1", data=":memory:", row_locks=row_locks) as srv:
+        with ifxwire.connect(host=srv.host, port=srv.port, autocommit=True, **kw) as conn:
+            conn.cursor().execute("CREATE DATABASE dfk WITH LOG")
+        with ifxwire.connect(host=srv.host, port=srv.port, database="dfk", **kw) as conn:
+            cur = conn.cursor()
+            cur.execute("CREATE ROW TYPE part_t (id INTEGER, name VARCHAR(20))")
+            cur.execute("CREATE ROW TYPE bolt_t (size INTEGER) UNDER part_t")
+            cur.execute("CREATE TABLE part OF TYPE part_t (PRIMARY KEY (id))")
+            cur.execute("CREATE TABLE bolt OF TYPE bolt_t UNDER part")
+            cur.execute("CREATE TABLE stock (part_id INTEGER REFERENCES part, n INTEGER)")
+            conn.commit()
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+            cur.execute("INSERT INTO stock VALUES (2, 20)")  # its parent comes next
+            cur.execute("INSERT INTO bolt VALUES (2, 'M6', 6)")
+            conn.commit()
+            cur.execute("SELECT part_id FROM stock")
+            assert cur.fetchall() == [(2,)]
+            with pytest.raises(ifxwire.IntegrityError) as info:  # immediate again
+                cur.execute("INSERT INTO stock VALUES (3, 1)")
+            assert _code(info) == -691
+            conn.rollback()
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+            cur.execute("DELETE FROM part WHERE id = 2")  # its child goes next
+            cur.execute("DELETE FROM stock WHERE part_id = 2")
+            conn.commit()
+            cur.execute("INSERT INTO bolt VALUES (4, 'M8', 8)")
+            conn.commit()
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+            cur.execute("INSERT INTO stock VALUES (4, 1)")
+            cur.execute("INSERT INTO stock VALUES (5, 1)")  # no part 5 by COMMIT
+            with pytest.raises(ifxwire.NotSupportedError) as info:  # still deferred
+                cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            assert _code(info) == -999
+            with pytest.raises(ifxwire.Error) as info:
+                conn.commit()
+            assert _code(info) == -999
+            cur.execute("SELECT COUNT(*) FROM stock")  # rolled back
+            assert cur.fetchone()[0] == 0
+            conn.rollback()

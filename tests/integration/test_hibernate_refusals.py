@@ -133,7 +133,7 @@ def test_blob_in_an_expression(cur: ifxwire.Cursor, sql: str,
     ("SELECT id FROM hr_blob ORDER BY b", -614),
     ("SELECT id, t FROM hr_blob ORDER BY 2", -614),
     ("SELECT b FROM hr_blob UNION SELECT b FROM hr_blob", -9651),
-    ("SELECT id, t FROM hr_blob UNION ALL SELECT id, t FROM hr_blob", -9651),
+    ("SELECT id, t FROM hr_blob INTERSECT SELECT id, t FROM hr_blob", -9651),
 ])
 def test_blob_in_a_clause(cur: ifxwire.Cursor, sql: str, code: int) -> None:
     assert sqlcode(cur, sql) == code

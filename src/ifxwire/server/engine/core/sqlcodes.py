@@ -50,6 +50,10 @@ ROW_TYPE_IN_USE = -9990  # [jcat] "Cannot drop named row type (%s): still in use
 ROW_TYPE_NOT_FOUND = -9992  # [jcat] "Named row type (%s) not found."
 DROP_INHERITED = -9961  # [jcat] "Cannot drop inherited object (%s)." (ALTER TABLE subtable
 #   DROP CONSTRAINT of its supertable's constraint)
+UNDER_ON_BASE_TYPE = -9638  # [jcat] "Grant/Revoke under on base types disallowed."
+UNDER_ON_DISTINCT = -9639  # [jcat] "Grant/Revoke under on distinct of non-row types disallowed."
+UNDER_ON_UNTYPED = -9652  # [jcat] "Grant/Revoke UNDER on untyped table is not allowed."
+NO_UNDER = -9653  # [jcat] "UNDER privilege required to create subtype/subtable."
 SUBTABLE_TYPE = -9808  # [jcat] "Subtable's type must be a subtype of supertable's type."
 TYPE_TWICE_IN_HIERARCHY = -9975  # [jcat] "Type of a table must be unique within a table
 #   hierarchy." (CREATE TABLE ... UNDER with a type another table of the hierarchy has)
@@ -173,6 +177,10 @@ NO_TRANSACTIONS = -256  # [cat] "Transaction not available." (unlogged database)
 ALREADY_IN_TRANSACTION = -535  # [peer] BEGIN WORK inside a transaction
 
 # --- integrity -----------------------------------------------------------------------------------
+NULL_PRIMARY_KEY = -703  # [jcat] "Primary key on table (%s) has a field with a null key value."
+#   [doc] a NULL into a primary-key column that is not declared NOT NULL (an 11.70 session
+#   printed in a Stack Overflow answer, question 11437845: SERIAL8 PRIMARY KEY gets -703,
+#   SERIAL8 NOT NULL and plain SERIAL8 -391)
 PRIMARY_KEY_EXISTS = -704  # [jcat] "Primary key already exists on the table." (ALTER TABLE ADD
 #   CONSTRAINT PRIMARY KEY on a table that has one)
 DUP_INDEX = -239  # [cat] duplicate value in a UNIQUE INDEX column; isam -100
@@ -406,6 +414,10 @@ MESSAGES: dict[int, str] = {
     ROW_TYPE_IN_USE: "Cannot drop named row type (%s): still in use.",
     ROW_TYPE_NOT_FOUND: "Named row type (%s) not found.",
     DROP_INHERITED: "Cannot drop inherited object (%s).",
+    UNDER_ON_BASE_TYPE: "Grant/Revoke under on base types disallowed.",
+    UNDER_ON_DISTINCT: "Grant/Revoke under on distinct of non-row types disallowed.",
+    UNDER_ON_UNTYPED: "Grant/Revoke UNDER on untyped table is not allowed.",
+    NO_UNDER: "UNDER privilege required to create subtype/subtable.",
     SUBTABLE_TYPE: "Subtable's type must be a subtype of supertable's type.",
     TYPE_TWICE_IN_HIERARCHY: "Type of a table must be unique within a table hierarchy.",
     DISTINCT_TYPE_EXISTS: "Distinct type (%s) already exists in database.",
@@ -589,6 +601,7 @@ MESSAGES: dict[int, str] = {
     JUMP_OUTSIDE_LOOP: "Bad EXIT/CONTINUE statement. Not within a %s loop.",
     VAR_NAMED_NULL: "Declaration of an SPL variable named 'null' conflicts with SQL NULL value.",
     USER_ERROR: "%s",
+    NULL_PRIMARY_KEY: "Primary key on table (%s) has a field with a null key value.",
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
     TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",

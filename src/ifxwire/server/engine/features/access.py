@@ -54,6 +54,8 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
         _routine(dc, spec)
     elif spec.kind == "language":
         _language(dc, spec)
+    elif spec.kind == "type":
+        _type(dc, spec)
     elif spec.kind == "default_role":
         if spec.grant and spec.privileges[0] not in _roles(dc):
             raise EngineError(sc.NO_ROLE, near=spec.privileges[0])
@@ -72,6 +74,12 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
     for priv in spec.privileges:
         if priv not in TABLE_PRIVILEGES:
             raise EngineError(sc.SYNTAX, near=priv.lower())
+    if "UNDER" in spec.privileges and not (info.kind == "T" and info.type_xid):
+        # UNDER is for typed tables: named, -9652 [jcat]; ALL leaves it out for an untyped
+        # table (Syntax, "Effect of the ALL Keyword", ids_sqs_0829)
+        if not spec.every:
+            raise EngineError(sc.UNDER_ON_UNTYPED)
+        spec.privileges = [p for p in spec.privileges if p != "UNDER"]
     for cols in spec.columns.values():
         for c in cols:
             if c not in info.by_name:
@@ -167,6 +175,113 @@ def _language(dc: DdlContext, spec: GrantSpec) -> None:
         holders.difference_update(spec.grantees)
     dc.conn.execute("INSERT OR REPLACE INTO _ifx_meta VALUES (?, ?)",
                     (_SPL_USAGE, ",".join(sorted(holders))))
+
+
+# ---- the Under privilege ------------------------------------------------------------------------
+#: sysxtdtypeauth.auth: a letter per type-level privilege, Usage then Under, upper case WITH
+#: GRANT OPTION, '-' when not held (Reference, SYSXTDTYPEAUTH, ids_sqr_083, names the letters
+#: and the case rule; the positions are our reading, after systabauth's pattern).
+_TYPE_LETTERS = "un"
+_BUILT_IN = frozenset((
+    "integer", "int", "smallint", "bigint", "int8", "serial", "serial8", "bigserial", "float",
+    "smallfloat", "real", "double", "decimal", "dec", "numeric", "money", "char", "character",
+    "nchar", "varchar", "nvarchar", "lvarchar", "date", "datetime", "interval", "boolean",
+    "text", "byte", "blob", "clob"))
+
+
+def _grantees(dc: DdlContext) -> list[str]:
+    return [dc.user, "public"] + ([dc.role] if dc.role else [])
+
+
+def _type(dc: DdlContext, spec: GrantSpec) -> None:
+    """GRANT / REVOKE UNDER ON [ROW] TYPE name: sysxtdtypeauth rows (ids_sqs_0128,
+    ids_sqs_0833, ids_sqs_0952). A built-in type is -9638, a distinct type -9639 [jcat];
+    USAGE ON TYPE is not built (-999: Usage on a UDT is not enforced here)."""
+    assert spec.type_name is not None
+    if spec.privileges != ["UNDER"]:
+        raise not_implemented("type-level privileges other than UNDER")
+    row = dc.conn.execute("SELECT extended_id, mode, owner FROM sysxtdtypes WHERE name = ?",
+                          (spec.type_name,)).fetchone()
+    if row is None:
+        if spec.type_name.lower() in _BUILT_IN:
+            raise EngineError(sc.UNDER_ON_BASE_TYPE)
+        raise EngineError(sc.TYPE_NOT_FOUND, near=spec.type_name)
+    xid, mode, owner = int(row[0]), str(row[1]).strip(), str(row[2] or "").strip()
+    if mode == "D":
+        raise EngineError(sc.UNDER_ON_DISTINCT)
+    if mode != "R":
+        raise EngineError(sc.UNDER_ON_BASE_TYPE)
+    full = owner == dc.user or database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D"
+    if not full and not dc.conn.execute(
+            "SELECT 1 FROM sysxtdtypeauth WHERE type = ? AND grantee = ? AND auth LIKE '%N%'",
+            (xid, dc.user)).fetchone():
+        raise EngineError(sc.NOT_IMPLEMENTED, near=spec.type_name, message=(
+            f"No permission: {dc.user} may not grant UNDER on {spec.type_name}"))
+    grantor = spec.grantor or dc.user
+    pos = _TYPE_LETTERS.index("n")
+    for grantee in spec.grantees:
+        if spec.grant and spec.with_grant and grantee == "public":
+            raise EngineError(sc.GRANT_PUBLIC_WITH_GRANT)
+        rows = dc.conn.execute(
+            "SELECT grantor, auth FROM sysxtdtypeauth WHERE type = ? AND grantee = ?"
+            + ("" if spec.grant or full else " AND grantor = ?"),
+            (xid, grantee) + (() if spec.grant or full else (grantor,))).fetchall()
+        if spec.grant:
+            rows = [r for r in rows if str(r[0]).strip() == grantor] or [(grantor, "")]
+        for who, auth in rows:
+            letters = list(str(auth or "").ljust(2, "-")[:2])
+            letters[pos] = ("N" if spec.with_grant else "n") if spec.grant else "-"
+            dc.conn.execute("DELETE FROM sysxtdtypeauth WHERE type = ? AND grantor = ? AND "
+                            "grantee = ?", (xid, who, grantee))
+            if "".join(letters).strip("-"):
+                dc.conn.execute("INSERT INTO sysxtdtypeauth VALUES (?, ?, ?, ?)",
+                                (who, grantee, xid, "".join(letters)))
+
+
+def public_under_on_type(dc: DdlContext, xid: int) -> None:
+    """A new named ROW type: "The Under privilege is granted to PUBLIC automatically when a
+    named row type is created (except in ANSI-compliant databases)" (Database Design guide,
+    ids_ddi_265)."""
+    if not dc.ctx.ansi:
+        dc.conn.execute("INSERT INTO sysxtdtypeauth VALUES (?, 'public', ?, '-n')",
+                        (dc.user, xid))
+
+
+def check_under_type(dc: DdlContext, xid: int, name: str) -> None:
+    """CREATE ROW TYPE … UNDER ``name``: the Under privilege on the supertype (Syntax,
+    "Privileges on named ROW data types", ids_sqs_0476); its owner and a DBA hold it; else
+    -9653 [jcat]."""
+    row = dc.conn.execute("SELECT owner FROM sysxtdtypes WHERE extended_id = ?",
+                          (xid,)).fetchone()
+    if row is not None and str(row[0] or "").strip() == dc.user:
+        return
+    if database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D":
+        return
+    who = _grantees(dc)
+    marks = ", ".join("?" * len(who))
+    if not dc.conn.execute(f"SELECT 1 FROM sysxtdtypeauth WHERE type = ? AND grantee IN "
+                           f"({marks}) AND lower(auth) LIKE '%n%'", (xid, *who)).fetchone():
+        raise EngineError(sc.NO_UNDER, near=name)
+
+
+def check_under_table(dc: DdlContext, tabid: int, name: str) -> None:
+    """CREATE TABLE … UNDER ``name``: the Under privilege on the supertable (Syntax,
+    "Table-Level Privileges", ids_sqs_0129: UNDER lets one create a subtable under a typed
+    table; Design guide, "Under privileges for typed tables", ids_ddi_099); its owner and a
+    DBA hold it; else -9653 [jcat]."""
+    row = dc.conn.execute("SELECT owner FROM systables WHERE tabid = ?", (tabid,)).fetchone()
+    if row is not None and str(row[0] or "").strip() == dc.user:
+        return
+    if database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D":
+        return
+    who = _grantees(dc)
+    marks = ", ".join("?" * len(who))
+    for (auth,) in dc.conn.execute(f"SELECT tabauth FROM systabauth WHERE tabid = ? AND "
+                                   f"grantee IN ({marks})", (tabid, *who)):
+        text = str(auth or "")
+        if len(text) > 8 and text[8] in "nN":
+            return
+    raise EngineError(sc.NO_UNDER, near=name)
 
 
 def cat_meta_owner(conn: sqlite3.Connection) -> str:

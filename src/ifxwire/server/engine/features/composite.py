@@ -837,6 +837,9 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
         if found is None:
             raise EngineError(sc.TYPE_NOT_FOUND, near=spec.under)
         parent_xid, parent = found
+        from .access import check_under_type  # access -> ddl -> composite at load
+
+        check_under_type(dc, parent_xid, spec.under)
         children += list(parent.children)
     for fname, ftype in spec.fields:
         if ftype.cx is not None:
@@ -845,6 +848,9 @@ def create_row_type(dc: Any, spec: RowTypeSpec) -> None:
     cx = ComplexType(T.ROW, named=True, type_name=spec.name, owner=dc.user,
                      children=tuple(children))
     xid = catalog_type(conn, complex_type(cx), dc.user)
+    from .access import public_under_on_type  # access -> ddl -> composite at load
+
+    public_under_on_type(dc, xid)
     if parent_xid:
         # class 't' is a named ROW type's inheritance, 'T' a table's (Reference, SYSINHERITS,
         # ids_sqr_043)
@@ -880,6 +886,7 @@ def drop_row_type(dc: Any, spec: DropRowTypeSpec) -> None:
     conn.execute("DELETE FROM sysattrtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))
     conn.execute("DELETE FROM sysinherits WHERE child = ? AND class = 't'", (xid,))
+    conn.execute("DELETE FROM sysxtdtypeauth WHERE type = ?", (xid,))  # its Under grants
 
 
 # What the catalogue (schema layer) asks of composite types, without importing this module.

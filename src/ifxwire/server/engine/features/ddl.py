@@ -61,6 +61,8 @@ class DdlContext:
     resolve: Callable[[str, str | None, str | None, int], TableInfo]
     #: the session's DELIMIDENT: how a CHECK's text was read, kept with it (write_check)
     delimident: bool = False
+    #: the session's role (SET ROLE): its privileges join the user's (the Under privilege)
+    role: str | None = None
 
 
 def write_check(conn: sqlite3.Connection, constrid: int, text: str, delimident: bool) -> None:
@@ -306,8 +308,11 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             dc.conn.execute(
                 "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, 'N', 'N')",
                 (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
-    dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 'su-idx--')",
-                    (dc.user, tabid))
+    # a typed table's PUBLIC row holds Under too, outside ANSI databases (Design guide,
+    # "Under privileges for typed tables", ids_ddi_099; tabauth's ninth letter, ids_sqr_071)
+    dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, ?)",
+                    (dc.user, tabid, "su-idx--n" if type_xid and not dc.ctx.ansi
+                     else "su-idx--"))
     if spec.fragments is not None:
         fragments.create_table(dc, info, spec.fragments)
     if guarded:
@@ -338,6 +343,9 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     tabid, super_xid = int(row[0]), int(row[1] or 0)
     if not super_xid:
         raise not_implemented("UNDER a table that is not a typed table")
+    from .access import check_under_table  # access imports this module at load
+
+    check_under_table(dc, tabid, supertable)
     parent = dc.conn.execute("SELECT parent FROM sysinherits WHERE child = ? AND class = 't'",
                              (type_xid,)).fetchone()
     if parent is None or int(parent[0]) != super_xid:
@@ -356,11 +364,6 @@ def _check_under(dc: DdlContext, supertable: str, type_xid: int) -> int:
     if dc.conn.execute(f"SELECT 1 FROM systables WHERE type_xid = ? AND tabid IN ({marks})",
                        (type_xid, *family)).fetchone():
         raise EngineError(sc.TYPE_TWICE_IN_HIERARCHY)
-    if dc.conn.execute("SELECT 1 FROM systriggers WHERE tabid = ? AND event = 'S'",
-                       (tabid,)).fetchone():
-        # Select triggers are inherited too (ids_sqs_0604): not built (others are:
-        # triggers._active).
-        raise not_implemented("a subtable of a table with Select triggers")
     info = dc.schema.tables.get(supertable)
     if info is not None and inherit.native_references(dc.conn, info):
         # A foreign key written as SQLite's own before inherit.py kept those of typed
@@ -680,6 +683,7 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
             return
         raise EngineError(sc.TABLE_EXISTS, near=name)
     refusals.first_in_view(spec.query)
+    refusals.set_operators_in_view(spec.query, spec.check_option)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "view columns")
     cols = ", ".join(quote(n) for n in names)
     dc.conn.execute(f"CREATE VIEW {quote(name)} ({cols}) AS {sql}")

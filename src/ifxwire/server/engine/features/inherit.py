@@ -146,12 +146,7 @@ def install(dc: DdlContext) -> None:
     conn = dc.conn
     drop_all(conn)
     kids = children(conn)
-    fks = conn.execute(
-        "SELECT c.constrid, c.constrname, c.owner, c.tabid, c.idxname, r.ptabid, r.delrule, "
-        "p.idxname FROM sysconstraints c JOIN sysreferences r ON r.constrid = c.constrid "
-        "JOIN sysconstraints p ON p.constrid = r.\"primary\" JOIN systables t ON "
-        "t.tabid = r.ptabid JOIN systables s ON s.tabid = c.tabid WHERE c.constrtype = 'R' "
-        "AND (t.type_xid > 0 OR s.type_xid > 0)").fetchall()
+    fks = conn.execute(_FOREIGN_KEYS).fetchall()
     if not kids and not fks:
         return
     tables = _tables(conn)
@@ -169,17 +164,79 @@ def install(dc: DdlContext) -> None:
         _inherit_indexes(conn, tables, top, under, name)
         _inherit_not_null(conn, tables, top, under, name)
         _inherit_checks(dc, tables, top, under, name)
+    for fk in _foreign_keys(conn, tables, kids, fks, disabled):
+        _foreign_key(conn, tables, *fk, name)
+
+
+_FOREIGN_KEYS = (
+    "SELECT c.constrid, c.constrname, c.owner, c.tabid, c.idxname, r.ptabid, r.delrule, "
+    "p.idxname FROM sysconstraints c JOIN sysreferences r ON r.constrid = c.constrid "
+    "JOIN sysconstraints p ON p.constrid = r.\"primary\" JOIN systables t ON "
+    "t.tabid = r.ptabid JOIN systables s ON s.tabid = c.tabid WHERE c.constrtype = 'R' "
+    "AND (t.type_xid > 0 OR s.type_xid > 0)")
+
+#: A foreign key kept by triggers: referencing tables, referenced tables, their columns,
+#: its ``owner.name`` and whether ON DELETE CASCADE.
+_Fk = tuple[list[int], list[int], list[str], list[str], str, bool]
+
+
+def _foreign_keys(conn: sqlite3.Connection, tables: dict[int, _Table],
+                  kids: dict[int, list[int]], fks: list[tuple[object, ...]],
+                  disabled: set[tuple[int, str]]) -> list[_Fk]:
+    out: list[_Fk] = []
     for cid, cname, owner, tabid, _idx, ptabid, delrule, pidx in fks:
-        child, parent = tables.get(int(tabid)), tables.get(int(ptabid))
-        if child is None or parent is None or (int(tabid), str(cname)) in disabled:
+        tab, ptab = int(str(tabid)), int(str(ptabid))
+        child, parent = tables.get(tab), tables.get(ptab)
+        if child is None or parent is None or (tab, str(cname)) in disabled:
             continue
-        cols = [child.columns[n] for n in _fk_parts(conn, int(cid), child) if n in child.columns]
+        cols = [child.columns[n] for n in _fk_parts(conn, int(str(cid)), child)
+                if n in child.columns]
         pcols = [parent.columns[n] for n in _index_parts(conn, str(pidx))]
         if not cols or len(cols) != len(pcols):
             continue
         label = f"{str(owner or '').strip()}.{cname}"
-        _foreign_key(conn, tables, subtree(kids, int(tabid)), subtree(kids, int(ptabid)),
-                     cols, pcols, label, delrule == "C", name)
+        out.append((subtree(kids, tab), subtree(kids, ptab), cols, pcols, label,
+                    delrule == "C"))
+    return out
+
+
+def _missing(tables: dict[int, _Table], referenced: list[int], cols: list[str],
+             pcols: list[str], row: str) -> str:
+    """SQL true when the key ``row``.cols is in no table of ``referenced``."""
+    ptab = tables[referenced[0]]
+    return " AND ".join(
+        "NOT EXISTS (SELECT 1 FROM {} WHERE {})".format(quote(tables[y].name), " AND ".join(
+            _eq(quote(p), f"{row}{quote(c)}", p in ptab.decimal, False)
+            for c, p in zip(cols, pcols, strict=True)))
+        for y in referenced if y in tables)
+
+
+#: SET CONSTRAINTS … DEFERRED is SQLite's defer_foreign_keys (alter.set_constraints); the
+#: guards of foreign keys kept here read it, so they too wait for COMMIT (deferred_violation).
+_IMMEDIATE = "(SELECT defer_foreign_keys FROM pragma_defer_foreign_keys) = 0"
+
+
+def deferred_violation(conn: sqlite3.Connection) -> str | None:
+    """The first foreign key kept by triggers that some row breaks (``owner.name``), or None:
+    checked at COMMIT, and at SET CONSTRAINTS … IMMEDIATE, after the checks were deferred
+    ("Transaction-Level Checking", Syntax ids_sqs_0033: deferred constraints are checked when
+    the transaction commits)."""
+    fks = conn.execute(_FOREIGN_KEYS).fetchall()
+    if not fks:
+        return None
+    tables = _tables(conn)
+    disabled = {(int(t), str(n)) for t, n in conn.execute(
+        "SELECT tabid, name FROM sysobjstate WHERE objtype = 'C' AND state = 'D'")}
+    for referencing, referenced, cols, pcols, label, _cascade in _foreign_keys(
+            conn, tables, children(conn), fks, disabled):
+        some = " AND ".join(f"{quote(c)} IS NOT NULL" for c in cols)
+        missing = _missing(tables, referenced, cols, pcols, "o.")
+        for x in referencing:
+            if x in tables and conn.execute(
+                    f"SELECT 1 FROM {quote(tables[x].name)} o WHERE {some} AND {missing} "
+                    "LIMIT 1").fetchone():
+                return label
+    return None
 
 
 def _fk_parts(conn: sqlite3.Connection, cid: int, child: _Table) -> list[int]:
@@ -235,7 +292,8 @@ def _inherit_not_null(conn: sqlite3.Connection, tables: dict[int, _Table], top: 
                       under: list[int], name: Callable[[], str]) -> None:
     """The primary key's columns of ``top`` hold no NULL in the tables under it: a subtable
     made after the key has them NOT NULL (ddl.create_table); one made before it, when ALTER
-    TABLE added the key to its supertable, gets this guard (-391 naming the column)."""
+    TABLE added the key to its supertable, gets this guard (-703 naming the subtable, as
+    null_key_code)."""
     parts: list[int] = []
     for (idx,) in conn.execute("SELECT idxname FROM sysconstraints WHERE tabid = ? AND "
                                "constrtype = 'P'", (top,)).fetchall():
@@ -250,7 +308,7 @@ def _inherit_not_null(conn: sqlite3.Connection, tables: dict[int, _Table], top: 
                 for event in ("INSERT", "UPDATE"):
                     conn.execute(f"CREATE TRIGGER {name()} BEFORE {event} ON "
                                  f"{quote(tables[sub].name)} WHEN NEW.{quote(col)} IS NULL "
-                                 + _raise(sc.NULL_INTO_NOT_NULL, col))
+                                 + _raise(sc.NULL_PRIMARY_KEY, tables[sub].name))
 
 
 def _inherit_checks(dc: DdlContext, tables: dict[int, _Table], top: int, under: list[int],
@@ -300,15 +358,12 @@ def _foreign_key(conn: sqlite3.Connection, tables: dict[int, _Table], referencin
     for x in referencing:
         if x not in tables:
             continue
-        missing = " AND ".join(
-            "NOT EXISTS (SELECT 1 FROM {} WHERE {})".format(quote(tables[y].name), " AND ".join(
-                _eq(quote(p), f"NEW.{quote(c)}", p in ptab.decimal, False)
-                for c, p in zip(cols, pcols, strict=True)))
-            for y in referenced if y in tables)
+        missing = _missing(tables, referenced, cols, pcols, "NEW.")
         for event in ("INSERT", "UPDATE"):
             of = f" OF {', '.join(quote(c) for c in cols)}" if event == "UPDATE" else ""
             conn.execute(f"CREATE TRIGGER {mk()} BEFORE {event}{of} ON {quote(tables[x].name)} "
-                         f"WHEN {some} AND {missing} " + _raise(sc.FK_NO_PARENT, label))
+                         f"WHEN {some} AND {missing} AND {_IMMEDIATE} "
+                         + _raise(sc.FK_NO_PARENT, label))
     for y in referenced:
         if y not in tables:
             continue
@@ -320,7 +375,7 @@ def _foreign_key(conn: sqlite3.Connection, tables: dict[int, _Table], referencin
         changed = " OR ".join(f"NEW.{quote(p)} IS NOT OLD.{quote(p)}" for p in pcols)
         conn.execute(f"CREATE TRIGGER {mk()} BEFORE UPDATE OF "
                      f"{', '.join(quote(p) for p in pcols)} ON {quote(tables[y].name)} "
-                     f"WHEN ({changed}) AND ({' OR '.join(held)}) "
+                     f"WHEN ({changed}) AND ({' OR '.join(held)}) AND {_IMMEDIATE} "
                      + _raise(sc.FK_CHILD_EXISTS, label))
         if cascade:
             body = " ".join(
@@ -332,7 +387,37 @@ def _foreign_key(conn: sqlite3.Connection, tables: dict[int, _Table], referencin
                          f"BEGIN {body} END")
         else:
             conn.execute(f"CREATE TRIGGER {mk()} BEFORE DELETE ON {quote(tables[y].name)} "
-                         f"WHEN {' OR '.join(held)} " + _raise(sc.FK_CHILD_EXISTS, label))
+                         f"WHEN ({' OR '.join(held)}) AND {_IMMEDIATE} "
+                         + _raise(sc.FK_CHILD_EXISTS, label))
+
+
+def null_key_code(conn: sqlite3.Connection, table: str, column: str) -> int:
+    """The sqlcode of a NULL into ``column`` of ``table``: -703 (naming the table) when the
+    column is NOT NULL only as part of the primary key of the table or of a supertable, -391
+    when a NOT NULL constraint of its own (or a SERIAL type) makes it so. Evidence: an 11.70
+    session in a Stack Overflow answer (question 11437845): NULL into ``s8 SERIAL8 PRIMARY
+    KEY`` is -703 "Primary key on table (t1) has a field with a null key value.", into
+    ``SERIAL8 NOT NULL`` or a plain SERIAL8 -391."""
+    row = conn.execute("SELECT tabid FROM main.systables WHERE tabname = ? AND tabtype = 'T'",
+                       (table,)).fetchone()
+    if row is None:
+        return sc.NULL_INTO_NOT_NULL
+    tabid = int(row[0])
+    colno = conn.execute("SELECT colno FROM main.syscolumns WHERE tabid = ? AND colname = ?",
+                         (tabid, column)).fetchone()
+    if colno is None or conn.execute(
+            "SELECT 1 FROM main.sysconstraints c JOIN main.syscoldepend d ON d.constrid = "
+            "c.constrid WHERE c.tabid = ? AND c.constrtype = 'N' AND d.colno = ?",
+            (tabid, int(colno[0]))).fetchone():
+        return sc.NULL_INTO_NOT_NULL
+    for t in [tabid, *ancestors(conn, tabid)]:
+        names = {int(n): str(c) for n, c in conn.execute(
+            "SELECT colno, colname FROM main.syscolumns WHERE tabid = ?", (t,))}
+        for (idx,) in conn.execute("SELECT idxname FROM main.sysconstraints WHERE tabid = ? "
+                                   "AND constrtype = 'P'", (t,)).fetchall():
+            if column in {names.get(n) for n in _index_parts(conn, str(idx))}:
+                return sc.NULL_PRIMARY_KEY
+    return sc.NULL_INTO_NOT_NULL
 
 
 def subtable_notnull(conn: sqlite3.Connection, super_tabid: int) -> set[str]:

@@ -17,7 +17,14 @@ AuditedTable) AS a`` activates nothing; whether a view does is not known to us).
 with FOR EACH ROW actions carries one hidden trailing rowid column per triggering table
 (``Plan.select_rowids``); the cursor strips them and runs the actions as each row is
 fetched. BEFORE runs when the cursor opens, AFTER once its last row has been fetched; a
-cursor closed early runs no AFTER actions [guess]. Queries that SPL routines run activate
+cursor closed early runs no AFTER actions [guess].
+
+Table hierarchies (Syntax, "Select Triggers in Table Hierarchies", ids_sqs_0604): a subtable
+inherits its supertables' Select triggers, and its own add to them. A FROM item that reads a
+supertable is the UNION ALL of its tables (translate.resolve_tables, which records them in
+the subquery's ``ifx_hierarchy`` meta); each branch then carries its row's rowid and its
+table's place in that list, so a row of table X runs the triggers of X and of X's
+supertables. Queries that SPL routines run activate
 nothing, and scroll cursors (which Informix exempts) are not told apart from others.
 """
 
@@ -28,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from ..core.errors import not_implemented
 from ..schema.catalog import TableInfo, quote
 from ..sql.hooks import TRANSLATION
 from .triggers import _Firing, _guarded
@@ -40,14 +48,49 @@ if TYPE_CHECKING:
 Row = tuple[object, ...]
 
 
+def lineage(schema: Any, table: str) -> list[str]:
+    """``table`` and its supertables, nearest first: a row of ``table`` activates the Select
+    triggers of all of them (a subtable inherits its supertables' triggers, ids_sqs_0604)."""
+    out: list[str] = []
+    name: str | None = table
+    while name is not None and name not in out:
+        out.append(name)
+        info = schema.tables.get(name)
+        name = info.supertable if info is not None else None
+    return out
+
+
+def _scope(node: exp.Expr) -> list[TableInfo]:
+    """The tables whose rows a FROM item reads: a table, or a supertable's hierarchy (the
+    UNION ALL that translate.resolve_tables made, its branches in this order)."""
+    if isinstance(node, exp.Table):
+        info = node.meta.get("ifx_table")
+        if isinstance(info, TableInfo) and info.schema == "main" and not info.temp:
+            return [info]
+        return []
+    if isinstance(node, exp.Subquery):
+        return list(node.meta.get("ifx_hierarchy") or ())
+    return []
+
+
+def _branches(node: exp.Expr) -> list[exp.Select]:
+    if isinstance(node, exp.Union):
+        return _branches(node.this) + _branches(node.expression)
+    if isinstance(node, exp.Subquery):
+        return _branches(node.this)
+    return [node] if isinstance(node, exp.Select) else []
+
+
 def prepare(compiler: Compiler, plan: Plan) -> None:
     """Record the Select triggers a compiled query activates (``Plan.select_triggers``) and
-    give it a hidden rowid column per table whose triggers have FOR EACH ROW actions."""
+    give it two hidden columns per FROM item whose triggers have FOR EACH ROW actions: the
+    row's rowid and which table of the item it comes from (``Plan.select_rowids``)."""
     schema_of = getattr(compiler.lookup, "current_schema", None)
     if schema_of is None or not plan.tables:
         return
-    triggers = schema_of().triggers
-    if not any(t.event == "S" for name in plan.tables for t in triggers.get(name, ())):
+    schema = schema_of()
+    triggers = schema.triggers
+    if not any(t.event == "S" for group in triggers.values() for t in group):
         return
     root = compiler._last_root
     if not isinstance(root, exp.Select) or root.args.get("distinct") or any(
@@ -56,33 +99,59 @@ def prepare(compiler: Compiler, plan: Plan) -> None:
     source = root.args.get("from_")
     nodes = [source.this] if source is not None else []
     nodes += [j.this for j in root.args.get("joins") or ()]
+    changed = False
     for node in nodes:
-        info = node.meta.get("ifx_table") if isinstance(node, exp.Table) else None
-        if not isinstance(info, TableInfo) or info.schema != "main" or info.temp:
+        scope = _scope(node)
+        if not scope:
             continue
         alias = node.alias_or_name
         projected = {c.name for p in root.expressions for c in p.find_all(exp.Column)
                      if c.table == alias}
+        names: list[str] = []
         row_actions = False
-        for trig in triggers.get(info.name, ()):
-            if trig.event != "S" or (trig.columns and not set(trig.columns) & projected):
-                continue
-            plan.select_triggers.append(trig.name)
-            row_actions = row_actions or bool(trig.body().each_row)
-        if row_actions:
+        for info in scope:
+            for table in lineage(schema, info.name):
+                for trig in triggers.get(table, ()):
+                    if trig.event != "S" or (trig.columns and not set(trig.columns) & projected):
+                        continue
+                    if trig.name not in names:
+                        names.append(trig.name)
+                    row_actions = row_actions or bool(trig.body().each_row)
+        plan.select_triggers += [n for n in names if n not in plan.select_triggers]
+        if not row_actions:
+            continue
+        if len(scope) == 1 and isinstance(node, exp.Table):
             root.append("expressions", exp.Column(this=exp.to_identifier("rowid"),
                                                   table=exp.to_identifier(alias)))
-            plan.select_rowids.append(info.name)
-    if plan.select_rowids:
+            root.append("expressions", exp.Literal.number(0))
+        else:
+            branches = _branches(node.this)
+            if len(branches) != len(scope):
+                raise not_implemented("Select triggers of this hierarchy query")
+            for k, branch in enumerate(branches):
+                branch.append("expressions", exp.alias_(exp.column("rowid"), _RID))
+                branch.append("expressions", exp.alias_(exp.Literal.number(k), _TAB))
+            for col in (_RID, _TAB):
+                root.append("expressions", exp.Column(this=exp.to_identifier(col),
+                                                      table=exp.to_identifier(alias)))
+        plan.select_rowids.append((tuple(t.name for t in scope), tuple(names)))
+        changed = True
+    if changed:
         plan.sql = compiler.generate(root)
 
 
+#: The hidden columns a hierarchy's branches carry for FOR EACH ROW actions.
+_RID, _TAB = "_ifx_srid", "_ifx_stab"
+
+
 def _active(s: EngineSession, plan: Plan) -> list[Trigger]:
+    """The enabled triggers the query activates, in creation order (triggers._active's)."""
     if not plan.select_triggers:
         return []
     names = set(plan.select_triggers)
-    return [t for table in {*plan.tables} for t in s.current_schema().triggers.get(table, ())
-            if t.name in names and t.enabled]
+    found = [t for group in s.current_schema().triggers.values() for t in group
+             if t.name in names and t.enabled]
+    return sorted(found, key=lambda t: t.trigid)
 
 
 def open_cursor(s: EngineSession, plan: Plan, query: Callable[[], Iterator[Row]]
@@ -98,24 +167,31 @@ def open_cursor(s: EngineSession, plan: Plan, query: Callable[[], Iterator[Row]]
 
 
 def _strip(rows: Iterator[Row], plan: Plan) -> Iterator[Row]:
-    """Rows without the hidden rowids (the triggers are disabled now)."""
-    n, k = len(plan.columns), len(plan.select_rowids)
+    """Rows without the hidden columns (the triggers are disabled now)."""
+    n, k = len(plan.columns), 2 * len(plan.select_rowids)
     for row in rows:
         yield row[:n] + row[n + k:]
 
 
+#: One FROM item's tables, and for each of them the firings its rows run.
+_Slot = tuple[list[TableInfo], list[list[_Firing]]]
+
+
 def _fire_rows(s: EngineSession, plan: Plan, rows: Iterator[Row],
                firings: list[_Firing]) -> Iterator[Row]:
-    n = len(plan.columns)
+    n, k = len(plan.columns), 2 * len(plan.select_rowids)
     schema = s.current_schema()
-    tables = [schema.tables[name] for name in plan.select_rowids]
-    each = [(f, tables.index(schema.tables[f.trig.table]))
-            for f in firings if f.body.each_row and f.trig.table in plan.select_rowids]
+    each = [f for f in firings if f.body.each_row]
+    slots: list[_Slot] = []
+    for tables, names in plan.select_rowids:
+        infos = [schema.tables[t] for t in tables]
+        slots.append((infos, [[f for f in each if f.trig.name in names
+                               and f.trig.table in lineage(schema, t)] for t in tables]))
     for row in rows:
-        rowids = row[n:n + len(tables)]
-        yield row[:n] + row[n + len(tables):]
+        hidden = row[n:n + k]
+        yield row[:n] + row[n + k:]
         if each:
-            _run(s, plan, lambda rowids=rowids: _each_row(s, each, tables, rowids))
+            _run(s, plan, lambda hidden=hidden: _each_row(s, slots, hidden))
     _run(s, plan, lambda: _each(firings, "after"))
 
 
@@ -124,16 +200,22 @@ def _each(firings: list[_Firing], section: str) -> None:
         f.actions(getattr(f.body, section))
 
 
-def _each_row(s: EngineSession, each: list[tuple[_Firing, int]], tables: list[TableInfo],
-              rowids: Row) -> None:
+def _each_row(s: EngineSession, slots: list[_Slot], hidden: Row) -> None:
     conn = s._connection()
-    for firing, i in each:
-        info = tables[i]
+    for i, (infos, fire) in enumerate(slots):
+        rowid, which = hidden[2 * i], hidden[2 * i + 1]
+        if rowid is None or which is None:  # the NULL side of an outer join
+            continue
+        info, firings = infos[int(str(which))], fire[int(str(which))]
+        if not firings:
+            continue
         names = [c.name for c in info.columns]
         values = conn.execute(f"SELECT {', '.join(quote(c) for c in names)} FROM "
-                              f"main.{quote(info.name)} WHERE rowid = ?", (rowids[i],)).fetchone()
-        if values is not None:  # gone meanwhile (an earlier row's action deleted it)
-            firing.row(info, rowids[i], dict(zip(names, values, strict=True)), None)
+                              f"main.{quote(info.name)} WHERE rowid = ?", (rowid,)).fetchone()
+        if values is None:  # gone meanwhile (an earlier row's action deleted it)
+            continue
+        for firing in firings:
+            firing.row(info, rowid, dict(zip(names, values, strict=True)), None)
 
 
 def _run(s: EngineSession, plan: Plan, action: Any) -> None:

@@ -279,10 +279,6 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     info = dc.resolve(trig.table, None, None, 0)
     if info.temp or info.kind not in ("T", "V") or info.tabid < 100:
         raise not_implemented("triggers on this table")
-    if info.subtables and trig.event == "S":
-        # its subtables would inherit it and a SELECT on the supertable fire it for their
-        # rows (ids_sqs_0604): not built. Other triggers are inherited (``_active``).
-        raise not_implemented("a Select trigger on a supertable")
     if (info.kind == "V") != trig.event.islower():
         raise EngineError(sc.NOT_IMPLEMENTED, near=trig.table, message=(
             "INSTEAD OF triggers are for views; other triggers for tables"))

@@ -16,6 +16,7 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, case_clash
 from ..features.fragments import GUARD_MESSAGE as FRAGMENT_GUARD
 from ..features.inherit import error_of as inherit_error
+from ..features.inherit import null_key_code
 from ..features.null_keys import base_index
 from ..schema import catalog as cat
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.LOCK_DELETE,
                "query": sc.LOCK_READ, "select_into": sc.LOCK_READ,
                "merge": sc.LOCK_UPDATE, "lock_table": sc.LOCK_TABLE_MODE}
-_NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:[^.]+\.)?(.+)$")
+_NOT_NULL = re.compile(r"NOT NULL constraint failed: (?:([^.]+)\.)?(.+)$")
 _UNIQUE = re.compile(r"UNIQUE constraint failed: (.+)$")
 _CHECK = re.compile(r"CHECK constraint failed: (.+)$")
 _INDEX = re.compile(r"index '(.+)'$", re.S)
@@ -85,7 +86,11 @@ class ErrorMapping:
                 return inherited
             m = _NOT_NULL.search(text)
             if m:
-                return EngineError(sc.NULL_INTO_NOT_NULL, near=m.group(1))
+                table, column = m.group(1), m.group(2)
+                if table and self.conn is not None and null_key_code(
+                        self.conn, table, column) == sc.NULL_PRIMARY_KEY:
+                    return EngineError(sc.NULL_PRIMARY_KEY, near=table)
+                return EngineError(sc.NULL_INTO_NOT_NULL, near=column)
             m = _UNIQUE.search(text)
             if m:
                 index = _INDEX.match(m.group(1))

@@ -62,6 +62,7 @@ class StatementRunner:
     if TYPE_CHECKING:
         engine: Engine
         user: str
+        role: str | None
         env: Mapping[str, str]
         session_id: int
         database: str | None
@@ -293,7 +294,7 @@ class StatementRunner:
         schema = self.current_schema() if self.database else cat.Schema({}, {}, set())
         return ddl.DdlContext(conn, self.user, self._ctx(), schema, self.temp_tables,
                               compile_check, compile_view, self.resolve,
-                              self._delimident())
+                              self._delimident(), self.role)
 
     def _compile_check(self, info: cat.TableInfo, expr: object) -> str:
         from sqlglot import exp

@@ -17,6 +17,7 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
 from ..features import cross_database
+from ..features.inherit import deferred_violation
 from .session_errors import TRANSACTION_LOST
 from .session_locks import short_dml
 
@@ -67,6 +68,7 @@ class Transactions:
         _txn_lost: bool
         _local_plans: dict[tuple[object, ...], Plan]
         _schema: object
+        conn: sqlite3.Connection | None
 
         def _connection(self) -> sqlite3.Connection: ...
 
@@ -290,6 +292,15 @@ class Transactions:
     def commit(self) -> None:
         self._finish("COMMIT")
 
+    def _deferred_violation(self) -> str | None:
+        """A foreign key kept by triggers (features/inherit.py: typed tables) that rows of
+        this transaction break while SET CONSTRAINTS … DEFERRED held its checks back."""
+        conn = self.conn
+        if conn is None or not conn.in_transaction or not conn.execute(
+                "PRAGMA defer_foreign_keys").fetchone()[0]:
+            return None
+        return deferred_violation(conn)
+
     def rollback(self) -> None:
         self._finish("ROLLBACK")
 
@@ -299,6 +310,14 @@ class Transactions:
         if not self.in_transaction and not self._ansi:
             raise EngineError(sc.NOT_IN_TRANSACTION)
         lost, self._txn_lost = self._txn_lost, False
+        broken = None if lost or verb != "COMMIT" else self._deferred_violation()
+        if broken is not None:
+            # "If a constraint violation occurs while the transaction is being committed, the
+            # transaction is rolled back" (Syntax, "Transaction-Level Checking", ids_sqs_0033);
+            # -999 as for the foreign keys SQLite defers itself (_end_sql_txn_locked)
+            self._finish("ROLLBACK")
+            raise EngineError(sc.NOT_IMPLEMENTED, near=broken, message=(
+                f"commit failed: deferred foreign key {broken} is broken; rolled back"))
         if self.row_locks:
             self.rl_finish("ROLLBACK" if lost else verb)
         else:

@@ -690,11 +690,15 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         return vals.format_dt(vals.dt_fields_of(parsed, t.start, t.end), t.start, t.end)
 
     def ifx_serial(tabid: int, kind: str, v: object) -> object:
+        if v is None:
+            # a NULL is no request for the next value: the column's NOT NULL refuses it
+            # (-391; -703 as part of a primary key: inherit.null_key_code)
+            return None
         key = (tabid, kind)
         state = slot.state
         current = state.serials[key]
         limit = 2147483647 if kind == "s" else 9223372036854775807
-        if v is None or v == 0 or v == "0":
+        if v == 0 or v == "0":
             current += 1
             if current > limit:
                 raise EngineError(sc.INTEGER_RANGE if kind == "s" else sc.INT8_RANGE)

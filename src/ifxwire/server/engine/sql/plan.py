@@ -81,10 +81,11 @@ class Plan:
     view: str | None = None
     view_tables: set[str] = field(default_factory=set)
     view_check: str = ""
-    # A query's Select triggers (select_triggers.py): their names, and the tables whose rowids
-    # trail the row as hidden columns for FOR EACH ROW actions.
+    # A query's Select triggers (select_triggers.py): their names, and per FROM item whose rows
+    # run FOR EACH ROW actions its tables (one, or a supertable's hierarchy) and the triggers
+    # it activates; two hidden columns per item (rowid, table index) trail the row.
     select_triggers: list[str] = field(default_factory=list)
-    select_rowids: list[str] = field(default_factory=list)
+    select_rowids: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(

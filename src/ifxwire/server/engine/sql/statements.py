@@ -461,6 +461,9 @@ class Informix(Dialect):
     NULL_ORDERING = "nulls_are_small"
     TYPED_DIVISION = False
     SAFE_DIVISION = False
+    # "All set operators have the same precedence", applied left to right (Syntax, "Set
+    # operators in combined queries", ids_sqs_1822): not the standard's tighter INTERSECT
+    INTERSECT_BINDS_TIGHTER_THAN_UNION_AND_EXCEPT = False
     Tokenizer = IfxTokenizer
     Parser = IfxParser
 

@@ -40,6 +40,8 @@ class GrantSpec:
     grantor: str | None = None
     routine: DropRoutine | None = None  # kind routine: which (GRANT EXECUTE ON …)
     language: str | None = None  # kind language: SPL, C, JAVA (GRANT USAGE ON LANGUAGE …)
+    type_name: str | None = None  # kind type: GRANT UNDER ON [ROW] TYPE name
+    every: bool = False  # ALL [PRIVILEGES] (its UNDER only for a typed table, ids_sqs_0829)
 
 
 @dataclass
@@ -113,9 +115,11 @@ def parse_grant(p: CreateParser) -> exp.Expr:
         return _stmt("revoke", GrantSpec(False, "default_role", [], _user_list(p)))
     privileges: list[str] = []
     columns: dict[str, list[str]] = {}
+    every = False
     while True:
         word = p._word()
         if word == "ALL":
+            every = True
             p._advance()
             if p._word() == "PRIVILEGES":
                 p._advance()
@@ -144,11 +148,19 @@ def parse_grant(p: CreateParser) -> exp.Expr:
             language = p._word()
             p._advance()
             spec = GrantSpec(grant, "language", privileges, [], language=language)
+        elif target == "TYPE" or (target == "ROW" and p._next is not None
+                                  and p._next.text.upper() == "TYPE"):
+            # Type-level privileges (Syntax, "Type-Level Privileges", ids_sqs_0128: UNDER ON
+            # TYPE; "UNDER Privilege", ids_sqs_0833, writes UNDER ON ROW TYPE)
+            p._advance()
+            if target == "ROW":
+                p._advance()
+            spec = GrantSpec(grant, "type", privileges, [], type_name=p._name())
         else:
             if target in ("TABLE", "SEQUENCE"):
                 p._advance()
             spec = GrantSpec(grant, "table", privileges, [], table=p._table_name(),
-                             columns=columns)
+                             columns=columns, every=every)
     elif all(w in DATABASE_PRIVILEGES for w in privileges):
         spec = GrantSpec(grant, "database", privileges, [])
     else:

@@ -365,8 +365,11 @@ class Compiler(DmlCompiler):
                 for schema, tables in self.resolve_tables(sub).items():
                     assert isinstance(tables, dict)
                     mapping.setdefault(schema, {}).update(tables)
-                table.replace(exp.Subquery(this=sub, alias=exp.TableAlias(
-                    this=exp.to_identifier(alias))))
+                hier = exp.Subquery(this=sub, alias=exp.TableAlias(
+                    this=exp.to_identifier(alias)))
+                if database is None:  # its tables, branch by branch (select_triggers.py)
+                    hier.meta["ifx_hierarchy"] = [info, *self.descendants(info)]
+                table.replace(hier)
                 continue
             if info.kind == "X":
                 self.session_dependent = True
@@ -440,8 +443,10 @@ class Compiler(DmlCompiler):
             self.type_values(node)
             return
         if isinstance(node, exp.SetOperation):
-            for branch in setops.leaves(node):
-                refusals.blob_set_operation([t for _, t in self.outputs.get(id(branch), [])])
+            if not refusals.union_all_only(node):  # BYTE/TEXT pass UNION ALL (ids_sqs_1073)
+                for branch in setops.leaves(node):
+                    refusals.blob_set_operation(
+                        [t for _, t in self.outputs.get(id(branch), [])])
             refusals.composite_set_operation(node, [
                 t for branch in setops.leaves(node) for _, t in self.outputs.get(id(branch), [])])
             setops.type_set_operation(self, node)

@@ -147,7 +147,7 @@ class DmlCompiler:
                 exprs[col.name] = default
         for col in info.serial_columns():
             kind = "s" if col.type.code == T.SERIAL else "8"
-            value = exprs.get(col.name, "NULL")
+            value = exprs.get(col.name, "0")  # not given: the next value; a NULL is refused
             tabid = info.serial_tabids.get(col.name, info.tabid)  # a hierarchy's counter
             exprs[col.name] = f"ifx_serial({tabid}, '{kind}', {value})"
             plan.serials.append((tabid, kind, col.serial_start))
