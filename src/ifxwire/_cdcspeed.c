@@ -29,16 +29,19 @@
  *   cannot pack (not an int, out of range, a short row, fn returning other than bytes) makes
  *   it return pure(...) itself, which raises what the pure path raises.
  *
- * decode_data(buf, pos, shapes, kinds, event_type) -> (events, ends)
- *   The client's loop over whole data records (CDC_REC_INSERT/DELETE/UPDBEF/UPDAFT) of the
+ * decode_data(buf, pos, shapes, kinds, event_type, utc) -> (events, ends)
+ *   The client's loop over whole data records (CDC_REC_INSERT/DELETE/UPDBEF/UPDAFT, and the
+ *   BEGINTX/COMMTX around them) of the
  *   bytearray ``buf`` from ``pos``: headers read here, the row by the table's decoder (the
  *   accelerator's tuple decoder or the Python one), the Row and the Event made here. It stops
  *   at the first record it does not take exactly as Decoder._events would (any other record,
  *   a cut record, a malformed header, an unknown table, a decoder that raises an Exception):
  *   Decoder._events handles that one itself, then calls again. ``shapes``: label -> (whole,
  *   at, row class, table name), ``whole`` the (buf, start, size) tuple decoder or None, then
- *   ``at(buf, start, size, sizes)``; ``kinds``: the EventKinds of records 40..43;
- *   ``event_type``: ifxwire.cdc.Event. ``ends[i]``: the offset past events[i]'s record.
+ *   ``at(buf, start, size, sizes)``; ``kinds``: the EventKinds of records 40..43, then of
+ *   BEGINTX and COMMTX, which it takes too (``utc``: seconds -> their datetime, as the Python
+ *   loop makes it); ``event_type``: ifxwire.cdc.Event. ``ends[i]``: the offset past
+ *   events[i]'s record.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -441,14 +444,14 @@ static PyObject *tuple_of(PyTypeObject *cls, PyObject *values)
 
 static PyObject *decode_data(PyObject *module, PyObject *args)
 {
-    PyObject *buf, *shapes, *kinds, *evtype_o;
+    PyObject *buf, *shapes, *kinds, *evtype_o, *utc;
     Py_ssize_t pos;
-    if (!PyArg_ParseTuple(args, "OnO!O!O!", &buf, &pos, &PyDict_Type, &shapes, &PyTuple_Type,
-                          &kinds, &PyType_Type, &evtype_o))
+    if (!PyArg_ParseTuple(args, "OnO!O!O!O", &buf, &pos, &PyDict_Type, &shapes, &PyTuple_Type,
+                          &kinds, &PyType_Type, &evtype_o, &utc))
         return NULL;
     PyTypeObject *evtype = (PyTypeObject *)evtype_o;
-    if (PyTuple_GET_SIZE(kinds) != 4 || !PyType_IsSubtype(evtype, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_ValueError, "decode_data: four kinds and a tuple type");
+    if (PyTuple_GET_SIZE(kinds) != 6 || !PyType_IsSubtype(evtype, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_ValueError, "decode_data: six kinds and a tuple type");
         return NULL;
     }
     Py_buffer view;
@@ -465,10 +468,53 @@ static PyObject *decode_data(PyObject *module, PyObject *args)
         const unsigned char *r = b + pos;
         int32_t hsize = get32(r), psize = get32(r + 4), scheme = get32(r + 8);
         int32_t recnum = get32(r + 12);
-        if (scheme != PKTSCHEME || hsize < DATA_HEAD || psize < 0 || recnum < 40 || recnum > 43)
+        if (scheme != PKTSCHEME || hsize < COMMON || psize < 0)
             break;
         long long size = (long long)hsize + psize;
-        if (len - pos < size || (hsize - DATA_HEAD) % 4 != 0)
+        if (len - pos < size)
+            break;
+        if (recnum == 1 || recnum == 2) {
+            /* BEGINTX (i64 sequence, i32 transaction, i64 time, i32 user) or COMMTX (i64
+             * sequence, i32 transaction, i64 time), their fields inside their header */
+            if (hsize < (recnum == 1 ? 40 : 36))
+                break;
+            PyObject *when = PyObject_CallFunction(utc, "L", (long long)get64(r + 28));
+            if (when == NULL) {
+                if (PyErr_ExceptionMatches(PyExc_Exception)) {
+                    PyErr_Clear();
+                    break;
+                }
+                goto fail;
+            }
+            PyObject *ev = evtype->tp_alloc(evtype, 8);
+            PyObject *seq = PyLong_FromLongLong(get64(r + 16));
+            PyObject *tx = PyLong_FromLong(get32(r + 24));
+            pos += (Py_ssize_t)size;
+            PyObject *end = PyLong_FromSsize_t(pos);
+            if (ev == NULL || seq == NULL || tx == NULL || end == NULL) {
+                Py_XDECREF(ev);
+                Py_XDECREF(seq);
+                Py_XDECREF(tx);
+                Py_XDECREF(end);
+                Py_DECREF(when);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(ev, 0, Py_NewRef(PyTuple_GET_ITEM(kinds, 3 + recnum)));
+            PyTuple_SET_ITEM(ev, 1, seq);
+            PyTuple_SET_ITEM(ev, 2, tx);
+            PyTuple_SET_ITEM(ev, 3, Py_NewRef(Py_None));
+            PyTuple_SET_ITEM(ev, 4, Py_NewRef(Py_None));
+            PyTuple_SET_ITEM(ev, 5, recnum == 2 ? when : Py_NewRef(Py_None));
+            PyTuple_SET_ITEM(ev, 6, recnum == 1 ? when : Py_NewRef(Py_None));
+            PyTuple_SET_ITEM(ev, 7, Py_NewRef(zero));
+            int bad = PyList_Append(events, ev) < 0 || PyList_Append(ends, end) < 0;
+            Py_DECREF(ev);
+            Py_DECREF(end);
+            if (bad)
+                goto fail;
+            continue;
+        }
+        if (recnum < 40 || recnum > 43 || hsize < DATA_HEAD || (hsize - DATA_HEAD) % 4 != 0)
             break;
         Py_ssize_t nvar = (hsize - DATA_HEAD) / 4;
         PyObject *label = PyLong_FromLong(get32(r + 28));
@@ -582,7 +628,8 @@ static PyMethodDef module_methods[] = {
     {"make_renderer", make_renderer, METH_VARARGS,
      "make_renderer(pure, cols, user_data) -> a CDC record renderer (see the source)."},
     {"decode_data", decode_data, METH_VARARGS,
-     "decode_data(buf, pos, shapes, kinds, event_type) -> (events, ends) (see the source)."},
+     "decode_data(buf, pos, shapes, kinds, event_type, utc) -> (events, ends) (see the "
+     "source)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef cdcspeed_module = {

@@ -122,9 +122,9 @@ _DATA_HEAD_SIZE = rec.COMMON_SIZE + 20
 _SIZES = struct.Struct(">ii").unpack_from
 #: the compiled loop over data records (ifxwire._cdcaccel), None on the pure path
 _FAST_DATA = _cdcaccel.decode_data()
-#: the EventKinds of records 40..43, for that loop
-_DATA_KINDS = (EventKind.INSERT, EventKind.DELETE, EventKind.UPDATE_BEFORE,
-               EventKind.UPDATE_AFTER)
+#: the EventKinds of records 40..43, BEGINTX and COMMTX, for that loop
+_FAST_KINDS = (EventKind.INSERT, EventKind.DELETE, EventKind.UPDATE_BEFORE,
+               EventKind.UPDATE_AFTER, EventKind.BEGIN, EventKind.COMMIT)
 
 
 def _utc(seconds: int) -> _dt.datetime:
@@ -173,7 +173,7 @@ class Decoder:
                     # the data records from here, decoded by the compiled loop, which stops
                     # at the first record it does not take as this loop would: this loop
                     # takes that one (and raises what it raises)
-                    evs, ends = fast(buf, pos, fast_shapes, _DATA_KINDS, Event)
+                    evs, ends = fast(buf, pos, fast_shapes, _FAST_KINDS, Event, _utc)
                     if evs:
                         for ev, pos in zip(evs, ends, strict=True):  # noqa: B007 (past ev)
                             yield ev
