@@ -1,8 +1,9 @@
 """The optional compiled loops of change data capture (``ifxwire._cdcspeed``) and their switch.
 
 Issue 27's throughput target is bound by two per-event loops: the server rendering captured
-changes into CDC records (server/engine/features/cdc/render.py) and ``ifxwire.cdc`` turning
-records into events (``Decoder._events``). ``_cdcspeed.c`` has both; the Python code stays
+changes into CDC records (server/engine/features/cdc/render.py, after parsing its log's JSON
+bodies, hub._changes) and ``ifxwire.cdc`` turning records into events (``Decoder._events``).
+``_cdcspeed.c`` has them; the Python code stays
 complete and is the reference: the compiled loops hand whatever they do not take exactly as
 the Python would to the Python itself, so records and events are the same either way
 (tests/unit/test_cdc_speed.py). A module of its own, so that the driver's accelerator
@@ -49,6 +50,7 @@ Render = Callable[[int, tuple[object, ...], int, int], bytes]
 #: (kind, index in the stored row, a, b, c, value -> bytes, variable-length?)
 RenderColumn = tuple[int, int, int, int, int, Callable[[object], bytes], int]
 DecodeData = Callable[..., tuple[list[Any], list[int]]]
+ParseChanges = Callable[[str, Any], "list[Any] | None"]
 
 
 def codec_kind(encoding: str) -> int:
@@ -87,3 +89,14 @@ def c_decode_data() -> DecodeData | None:
 def decode_data() -> DecodeData | None:
     """The compiled loop when accelerated, else None (the Python loop runs)."""
     return c_decode_data() if accelerated else None
+
+
+def c_parse_changes() -> ParseChanges | None:
+    """The compiled parser of the server's change-log bodies (hub._changes), or None.
+    Ignores IFXWIRE_PURE."""
+    return getattr(_cdcspeed, "parse_changes", None)
+
+
+def parse_changes() -> ParseChanges | None:
+    """The compiled parser when accelerated, else None (json parses every body)."""
+    return c_parse_changes() if accelerated else None

@@ -249,3 +249,42 @@ def test_switch_follows_ifxwire_pure() -> None:
     chosen = _cdcaccel.renderer(pure_render, plan, 1)
     assert (chosen is pure_render) == (not _cdcaccel.accelerated)
     assert StreamError  # the public error class is unchanged
+
+
+@needs_c
+def test_log_body_parser_gives_the_json_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """hub._changes with the compiled parser against json: the same Changes (or the same
+    error) for the bodies the hub writes and for hand-made odd ones; the plain ones (integers,
+    strings without escapes, NULLs) are taken by the parser itself."""
+    from ifxwire.server.engine.features.cdc import hub as H
+
+    parse = _cdcaccel.c_parse_changes()
+    assert parse is not None
+    plain = [
+        [H.Change(40, "db:t", (1, "abc", "12.50", None, -7, 0, 10**17, -(10**18) + 1))],
+        [H.Change(41, "db:t", ()), H.Change(43, "db:u", ("", " sp ", "{b}"))],
+        [],
+    ]
+    odd = [
+        [H.Change(40, "db:t", (1.5, float("inf"), float("nan"), -0.0, 1e300))],
+        [H.Change(40, "db:t", (b"\x00\xff", "quote\" back\\slash", "é日本", "a\nb", "\x01"))],
+        [H.Change(40, "db:t", (True, False, 10**18, -(10**30), '{"b": x'))],
+    ]
+    texts = [H._body(c) for c in plain + odd] + [
+        ' [ [40 ,"db:t",[ 1 , null ]] ]\n', "[[40, \"db:t\", [-0]]]", "[[40, \"db:t\", [01]]]",
+        "[[40, \"db:t\", [1]]] x", "[[40, \"db:t\", [[1]]]]", "[[40, \"db:t\", [1], 9]]",
+        "[[40, \"db:t\", \"ab\"]]", "[[40, \"db:t\"]]", "[[40, \"db:t\", [1,]]]", "[", "",
+        "[[40, \"db:t\", [1e5, 2E-3, -]]]", "{}", "[[40, \"db:t\", [\"unterminated]]]",
+        "[[40, \"db:t\", [1]],]", "[[40, \"db:t\", [NaN, Infinity]]]",
+    ]
+    for text in texts:
+        monkeypatch.setattr(H, "_PARSE", None)
+        want = _outcome(lambda: H._changes(text))  # noqa: B023
+        monkeypatch.setattr(H, "_PARSE", parse)
+        assert _outcome(lambda: H._changes(text)) == want, text  # noqa: B023
+    for changes in plain:
+        got = parse(H._body(changes), H.Change)
+        assert got == changes  # taken by the compiled parser, not handed to json
+        assert all(type(c.values) is tuple for c in got)
+    for changes in odd:
+        assert parse(H._body(changes), H.Change) is None
