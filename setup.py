@@ -27,5 +27,12 @@ setup(
             ["src/ifxwire/_arrowdec.c"],
             optional=True,
         ),
+        # Change data capture's per-event loops (issue 27): the server's CDC record renderer
+        # and ifxwire.cdc's record loop; both have complete pure twins (ifxwire._cdcaccel).
+        Extension(
+            "ifxwire._cdcspeed",
+            ["src/ifxwire/_cdcspeed.c"],
+            optional=True,
+        ),
     ]
 )

@@ -16,6 +16,8 @@ shared: the ratio, not the rates, is the figure to compare).
 
 Run:  python -m bench.cdc_bench [--changes 20000] [--per-txn 10] [--max-records 64] [--runs 3]
       [--in-process]   (the server as a thread of this process, as the first version ran it)
+Pure Python unless the environment says otherwise: ``IFXWIRE_PURE=0 python -m bench.cdc_bench``
+runs client and server with the compiled CDC loops (ifxwire._cdcspeed, docs/CDC.md).
 This is a separate command, not a test.
 """
 
@@ -149,6 +151,11 @@ def main() -> None:
                     help="run the server as a thread of this process (shares its GIL)")
     args = ap.parse_args()
     os.environ.setdefault("IFXWIRE_PURE", "1")
+    from ifxwire import _cdcaccel
+
+    # The server child inherits IFXWIRE_PURE: both sides run the same way.
+    print(f"IFXWIRE_PURE={os.environ['IFXWIRE_PURE']}: compiled CDC loops "
+          f"{'in use' if _cdcaccel.accelerated else 'not in use'} (docs/CDC.md)")
     classpath = _classpath()
     ratios: list[float] = []
     loads: list[float] = []

@@ -26,6 +26,7 @@ import struct
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
+from . import _cdcaccel
 from .client import fastpath as _fp
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
@@ -119,6 +120,11 @@ _DATA_SPEC = struct.Struct(">qiii").unpack_from
 _DATA_HEAD_SIZE = rec.COMMON_SIZE + 20
 #: a record's header and payload sizes, the first two fields of its common header
 _SIZES = struct.Struct(">ii").unpack_from
+#: the compiled loop over data records (ifxwire._cdcaccel), None on the pure path
+_FAST_DATA = _cdcaccel.decode_data()
+#: the EventKinds of records 40..43, BEGINTX and COMMTX, for that loop
+_FAST_KINDS = (EventKind.INSERT, EventKind.DELETE, EventKind.UPDATE_BEFORE,
+               EventKind.UPDATE_AFTER, EventKind.BEGIN, EventKind.COMMIT)
 
 
 def _utc(seconds: int) -> _dt.datetime:
@@ -138,6 +144,11 @@ class Decoder:
         self.encoding = encoding
         #: label -> (row decoder at an offset, row class, table name)
         self.shapes: dict[int, tuple[Any, type[Row], str | None]] = {}
+        #: label -> (tuple decoder or None, row decoder at an offset, row class, table name):
+        #: what the compiled loop reads (``fast``)
+        self.fast_shapes: dict[int, tuple[Any, Any, type[Row], str | None]] = {}
+        #: the compiled loop over data records, or None (the Python loop decodes them)
+        self.fast: _cdcaccel.DecodeData | None = _FAST_DATA
         self.buf = bytearray()
 
     def feed(self, data: bytes | bytearray | memoryview) -> Iterator[Event]:
@@ -151,12 +162,24 @@ class Decoder:
     def _events(self) -> Iterator[Event]:
         """``feed``'s events. Data records, nearly all of a stream, are decoded here in
         place (headers with one struct, the row where it lies in the buffer); the others go
-        through protocol/cdc.py's ``decode``."""
+        through protocol/cdc.py's ``decode``. With the compiled loops in use (``fast``,
+        docs/CDC.md "Compiled loops"), runs of data, BEGIN and COMMIT records are decoded in
+        C first; this loop then takes the record that stopped it."""
         buf = self.buf
         pos = 0
         shapes = self.shapes
+        fast, fast_shapes = self.fast, self.fast_shapes
         try:
             while len(buf) - pos >= rec.COMMON_SIZE:
+                if fast is not None:
+                    # the data records from here, decoded by the compiled loop, which stops
+                    # at the first record it does not take as this loop would: this loop
+                    # takes that one (and raises what it raises)
+                    evs, ends = fast(buf, pos, fast_shapes, _FAST_KINDS, Event, _utc)
+                    if evs:
+                        for ev, pos in zip(evs, ends, strict=True):  # noqa: B007 (past ev)
+                            yield ev
+                        continue
                 hsize, psize, scheme, recnum = _COMMON(buf, pos)
                 if scheme != rec.PKTSCHEME_LRECBINARY or hsize < rec.COMMON_SIZE or psize < 0:
                     rec.record_size(buf, pos)  # raises RecordError, naming the fields
@@ -221,8 +244,10 @@ class Decoder:
             cols = [by_name[n.lower()] for n in names]
         except KeyError as e:
             raise StreamError(f"column {e} of {t[0]} was not described") from None
-        self.shapes[r.user_data] = (cdcrow.row_decoder_at(cols, self.encoding),
-                                    row_class(tuple(names)), t[0])
+        at, whole = cdcrow.row_decoders(cols, self.encoding)
+        cls = row_class(tuple(names))
+        self.shapes[r.user_data] = (at, cls, t[0])
+        self.fast_shapes[r.user_data] = (whole, at, cls, t[0])
 
 
 def check(code: object, what: str) -> int:

@@ -156,6 +156,17 @@ def row_decoder_at(columns: Sequence[ColumnDesc], encoding: str
     Without BOOLEAN or LVARCHAR columns the payload is an SQ_TUPLE row and one compiled tuple
     decoder (the accelerator's when it is in use) reads it whole; otherwise it is cut into
     columns (fixed widths, then the header's sizes) and each is decoded alone."""
+    return row_decoders(columns, encoding)[0]
+
+
+def row_decoders(columns: Sequence[ColumnDesc], encoding: str
+                 ) -> tuple[Callable[[bytes | bytearray | memoryview, int, int, Sequence[int]],
+                                     Sequence[object]],
+                            Callable[[bytes | bytearray | memoryview, int, int],
+                                     Sequence[object]] | None]:
+    """``row_decoder_at``'s decoder, and the tuple decoder ``(buffer, offset, size) ->
+    values`` it calls when the payload is an SQ_TUPLE row (else None): the compiled record
+    loop (ifxwire._cdcaccel) calls that one directly."""
     cols = _restarted(columns)
     if not any(special(c) for c in cols):
         whole = build_row_decoder(cols, encoding)
@@ -163,7 +174,7 @@ def row_decoder_at(columns: Sequence[ColumnDesc], encoding: str
         def decode_whole(buf: bytes | bytearray | memoryview, start: int, size: int,
                          sizes: Sequence[int]) -> Sequence[object]:
             return whole(buf, start, size)
-        return decode_whole
+        return decode_whole, whole
     parts: list[tuple[int | None, Callable[[bytes | memoryview], object]]] = []
     for c in cols:
         if _is_boolean(c):
@@ -188,4 +199,4 @@ def row_decoder_at(columns: Sequence[ColumnDesc], encoding: str
             out.append(dec(view[pos:pos + n]))
             pos += n
         return out
-    return decode_columns
+    return decode_columns, None

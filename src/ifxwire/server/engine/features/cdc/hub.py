@@ -26,7 +26,6 @@ import base64
 import json
 import os
 import sqlite3
-import struct
 import threading
 import time
 import weakref
@@ -34,12 +33,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
+from ..... import _cdcaccel
 from .....protocol import cdc as rec
-from .....protocol.codes import TypeCode
 from .....types import cdcrow
-from .....types.numeric import stored_decimal_encoder
-from ...core import convert as conv
-from ...core.ifxtypes import IfxType, from_key
+from ...core.ifxtypes import IfxType
+from .render import renderer
 
 
 class Engine(Protocol):
@@ -117,11 +115,21 @@ def _unjson(v: object) -> object:
 
 
 def _changes(body: str) -> list[Change]:
+    """The changes of a log body. The compiled parser (ifxwire._cdcaccel), when in use,
+    takes the bodies of integers, plain strings and NULLs and gives the same Changes; any
+    other body (and every body on the pure path) goes through json."""
+    if _PARSE is not None:
+        got = _PARSE(body, Change)
+        if got is not None:
+            return got
     if _BYTES_MARK not in body:  # no BYTE value in it: the values as JSON gave them
         return [Change(c[0], c[1], tuple(c[2])) for c in json.loads(body)]
     return [Change(c[0], c[1], tuple([_unjson(v) if v.__class__ is dict else v for v in c[2]]))
             for c in json.loads(body)]
 
+
+#: ``_changes``' compiled parser, or None (the pure path)
+_PARSE = _cdcaccel.parse_changes()
 
 #: How ``_body`` writes a bytes value (``_jsonable``): ``json.dumps`` writes a dict so, and
 #: a string holding these characters as ``{\"b\": `` (its quotes escaped), so a body
@@ -609,15 +617,6 @@ class Capture:
                              text)
 
 
-#: SMALLINT and INTEGER in a CDC record: their pack and the largest magnitude it takes
-#: (rowcodec._column_encoder's; -limit - 1 is the NULL value)
-_INT_PACKS: dict[int, tuple[Callable[[int], bytes], int]] = {
-    TypeCode.SMALLINT: (struct.Struct(">h").pack, 0x7FFF),
-    TypeCode.INTEGER: (struct.Struct(">i").pack, 0x7FFFFFFF),
-    TypeCode.SERIAL: (struct.Struct(">i").pack, 0x7FFFFFFF),
-}
-
-
 def order_columns(names: Sequence[str], types: Sequence[IfxType]
                   ) -> tuple[list[str], list[IfxType]]:
     """Fixed-length columns first, then variable-length ones, each group in the order given
@@ -809,55 +808,14 @@ class CdcSession:
               ) -> Callable[[int, tuple[object, ...], int, int], bytes]:
         """``(record number, stored row, sequence, transaction) -> record bytes`` for rows of
         ``table`` written with ``shape`` (the columns and types when the row was logged),
-        cached per shape: one generated function per captured table and shape, which takes
-        each captured column from the stored row, loads it (SQLite value -> Python value),
-        encodes it in its CDC form and packs the whole record with one struct (issue 27's
-        benchmark: rendering was most of the server's time per event)."""
+        cached per shape: render.py's generated function per captured table and shape, or
+        its compiled twin when ifxwire._cdcaccel is in use (issue 27's benchmark: rendering
+        was most of the server's time per event)."""
         cap = self.tables[table]
         key = (table, cap.user_data, tuple(cap.names), tuple(t for _, t in shape))
         render = self._encoders.get(key)
         if render is not None:
             return cast(Callable[[int, tuple[object, ...], int, int], bytes], render)
-        index = {name: i for i, (name, _) in enumerate(shape)}
-        descs = [t.describe(n) for n, t in zip(cap.names, cap.types, strict=True)]
-        encoders = cdcrow.encoders(descs, self.encoding)
-        env: dict[str, Any] = {}
-        lines = []
-        sizes = []
-        for k, name in enumerate(cap.names):
-            f = conv.loader(from_key(shape[index[name]][1]))
-            env[f"e{k}"] = encoders[k]
-            if f is conv.load_decimal and descs[k].base in (TypeCode.DECIMAL, TypeCode.MONEY):
-                # the stored text straight to its CDC bytes (numeric.stored_decimal_encoder)
-                env[f"e{k}"] = stored_decimal_encoder(descs[k].enclen, f)
-                lines.append(f"    p{k} = e{k}(v[{index[name]}])")
-            elif f is None:
-                lines.append(f"    p{k} = e{k}(v[{index[name]}])")
-            elif descs[k].base in _INT_PACKS and hasattr(f, "batch_kind"):
-                # a plain int in range (nearly all): packed here, as loader and encoder
-                # would (rowcodec._fast_int), without calling either
-                pack, limit = _INT_PACKS[descs[k].base]
-                lo, hi = f.batch_kind[1:]
-                env[f"f{k}"], env[f"P{k}"] = f, pack
-                lines.append(f"    x = v[{index[name]}]")
-                lines.append(f"    p{k} = P{k}(x) if x.__class__ is int and "
-                             f"{max(lo, -limit)} <= x <= {min(hi, limit)} else "
-                             f"e{k}(None if x is None else f{k}(x))")
-            else:
-                env[f"f{k}"] = f
-                lines.append(f"    x = v[{index[name]}]")
-                lines.append(f"    p{k} = e{k}(None if x is None else f{k}(x))")
-            if cdcrow.width(descs[k]) is None:
-                sizes.append(f"len(p{k})")
-        head = struct.Struct(f">iiiiqiii{len(sizes)}i")
-        env["H"] = head.pack
-        payload = " + ".join(f"p{k}" for k in range(len(cap.names))) or "b''"
-        hsize = head.size
-        lines.append(f"    payload = {payload}")
-        lines.append(f"    return H({hsize}, len(payload), {rec.PKTSCHEME_LRECBINARY}, recnum, "
-                     f"seq, txid, {int(cap.user_data)}, 0{''.join(', ' + z for z in sizes)})"
-                     " + payload")
-        code = "def render(recnum, v, seq, txid):\n" + "\n".join(lines) + "\n"
-        exec(compile(code, f"<cdc record of {table}>", "exec"), env)
-        render = self._encoders[key] = env["render"]
-        return cast(Callable[[int, tuple[object, ...], int, int], bytes], render)
+        made = self._encoders[key] = renderer(cap.user_data, cap.names, cap.types, shape,
+                                             self.encoding, table)
+        return made
