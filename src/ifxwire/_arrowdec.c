@@ -47,11 +47,16 @@ enum {
                        unit 0 = date32, 1 = s, 2 = ms, 3 = us */
     A_RAW = 14,     /* any other value: arg = its framing (0 fixed width, 1 u8 length,
                        2 envelope, 3 i32 length); gives (offset, size) pairs */
-    A_LIST = 15     /* SET/MULTISET/LIST of SMALLINT/INTEGER/BIGINT (width 2, 4, 8) in the
-                       binary (SENDRECV) form: plan item (15, width, 0, table) where table is
-                       the type table's bytes every value must carry (composite.py
-                       fixed_collection_spec); gives list offsets + the elements' buffer */
+    A_LIST = 15     /* SET/MULTISET/LIST of fixed-width numbers in the binary (SENDRECV) form:
+                       plan item (15, width, arg, table) where table is the type table's bytes
+                       every value must carry (arrowtuples._list_table) and arg the element
+                       kind: LK_INT (SMALLINT/INTEGER/BIGINT, width 2/4/8, NULL = only the sign
+                       bit) or LK_FLOAT (SMALLFLOAT/FLOAT, width 4/8, NULL = all ones), plus
+                       LK_SET for a SET (elements sorted ascending; a NaN or two equal
+                       elements refuse the run). Gives list offsets + the elements' buffer */
 };
+
+enum { LK_INT = 0, LK_FLOAT = 1, LK_SET = 16 };
 
 enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
 
@@ -158,6 +163,7 @@ typedef struct {
     int32_t *offsets; /* strings and lists: count + 1 */
     const unsigned char *table; /* A_LIST: the expected type table (header + entries) */
     Py_ssize_t table_len;
+    uint64_t null_bits; /* A_LIST: an element's NULL form, as a big-endian number */
 } Col;
 
 /* A string value appended in UTF-8: copied (UTF-8 checked, ASCII checked) or transcoded from
@@ -435,10 +441,16 @@ static int cols_parse(Col *cols, PyObject *plan, Py_ssize_t ncols, int allow_raw
         }
         if (c->kind == A_LIST) {
             /* the plan tuple (held by the caller) keeps the bytes alive during the call */
-            if (table == NULL || !(c->width == 2 || c->width == 4 || c->width == 8)) {
+            int ek = (int)(c->arg & 0xF);
+            if (table == NULL || (c->arg & ~(long)(0xF | LK_SET)) != 0 ||
+                !(ek == LK_INT ? (c->width == 2 || c->width == 4 || c->width == 8)
+                              : (ek == LK_FLOAT && (c->width == 4 || c->width == 8)))) {
                 PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad list column");
                 return -1;
             }
+            /* INT16/32/64_MIN (the sign bit alone) or an all-ones float */
+            c->null_bits = ek == LK_INT ? (uint64_t)1 << (8 * c->width - 1)
+                                       : (c->width == 8 ? ~(uint64_t)0 : 0xFFFFFFFFull);
             c->table = (const unsigned char *)PyBytes_AS_STRING(table);
             c->table_len = PyBytes_GET_SIZE(table);
         }
@@ -547,6 +559,57 @@ static PyObject *cols_result(Col *cols, Py_ssize_t ncols, Py_ssize_t rows)
         PyList_SET_ITEM(result, i, t);
     }
     return result;
+}
+
+/* A SET's elements (machine order, in place) sorted ascending: a SET has no order, and the
+   row path's Set (a frozenset) keeps none, so every Arrow path gives them sorted
+   (arrow.py _list_converter). Returns -1 where the row decoder's Set would differ from the
+   wire's elements (two equal elements, which it would make one; 0.0 and -0.0 are equal)
+   or where no order holds (a NaN): the run then goes to the row decoder. Insertion sort:
+   a SET value holds few elements. */
+#define SORT_BODY(T)                                                                           \
+    do {                                                                                       \
+        T *a = (T *)(void *)out;                                                               \
+        for (Py_ssize_t i = 0; i < n; i++) {                                                   \
+            T v;                                                                               \
+            memcpy(&v, &a[i], sizeof(T));                                                      \
+            if (v != v)                                                                        \
+                return -1;                                                                     \
+            Py_ssize_t j = i;                                                                  \
+            while (j > 0) {                                                                    \
+                T u;                                                                           \
+                memcpy(&u, &a[j - 1], sizeof(T));                                              \
+                if (!(u > v))                                                                  \
+                    break;                                                                     \
+                memcpy(&a[j], &u, sizeof(T));                                                  \
+                j--;                                                                           \
+            }                                                                                  \
+            memcpy(&a[j], &v, sizeof(T));                                                      \
+        }                                                                                      \
+        for (Py_ssize_t i = 1; i < n; i++) {                                                   \
+            T x, y;                                                                            \
+            memcpy(&x, &a[i - 1], sizeof(T));                                                  \
+            memcpy(&y, &a[i], sizeof(T));                                                      \
+            if (x == y)                                                                        \
+                return -1;                                                                     \
+        }                                                                                      \
+    } while (0)
+
+static int set_sort(unsigned char *out, Py_ssize_t n, Py_ssize_t w, int ek)
+{
+    if (ek == LK_FLOAT) {
+        if (w == 4)
+            SORT_BODY(float);
+        else
+            SORT_BODY(double);
+    }
+    else if (w == 2)
+        SORT_BODY(int16_t);
+    else if (w == 4)
+        SORT_BODY(int32_t);
+    else
+        SORT_BODY(int64_t);
+    return 0;
 }
 
 #define NEED(n)                                                                                \
@@ -765,24 +828,32 @@ static int decode_rows(Col *cols, Py_ssize_t ncols, const BufRef *bs, Py_ssize_t
                         goto refuse;
                     const unsigned char *e = p + at + 16 + tl;
                     unsigned char *out = dst + c->data_len;
-                    for (Py_ssize_t k = 0; k < dsize; k += w) {
-                        if (w == 4) {
+                    uint64_t nb = c->null_bits;
+                    if (w == 4) {
+                        uint32_t n32 = (uint32_t)nb;
+                        for (Py_ssize_t k = 0; k < dsize; k += 4) {
                             uint32_t x = be32(e + k);
-                            if (x == 0x80000000u)
+                            if (x == n32)
                                 goto refuse;
                             memcpy(out + k, &x, 4);
-                        } else if (w == 2) {
+                        }
+                    } else if (w == 2) {
+                        for (Py_ssize_t k = 0; k < dsize; k += 2) {
                             uint16_t x = be16(e + k);
-                            if (x == 0x8000u)
+                            if (x == (uint16_t)nb)
                                 goto refuse;
                             memcpy(out + k, &x, 2);
-                        } else {
+                        }
+                    } else {
+                        for (Py_ssize_t k = 0; k < dsize; k += 8) {
                             uint64_t x = be64(e + k);
-                            if (x == 0x8000000000000000ull)
+                            if (x == nb)
                                 goto refuse;
                             memcpy(out + k, &x, 8);
                         }
                     }
+                    if ((c->arg & LK_SET) && set_sort(out, dsize / w, w, (int)(c->arg & 0xF)) < 0)
+                        goto refuse;
                     c->data_len += dsize;
                 }
                 if (c->data_len / w > INT32_MAX)

@@ -164,12 +164,23 @@ def _node_type(pa: Any, node: ComplexType) -> tuple[Any, _Converter]:
             # List and Multiset are list subclasses: pyarrow takes them as they are (a copy
             # of each into a list was ~10 % of a pure LIST(INTEGER) fetch_arrow_table)
             return pa.list_(field), None
+        if kind == _T.SET and node.element.code in _SORTED_SET_ELEMENTS:
+            # A SET has no order and a Set (a frozenset) keeps none of the wire's: a SET of
+            # numbers comes out sorted, which the C decoder's A_LIST does too (LK_SET), so
+            # every path gives the same list whatever Python's hash order
+            return pa.list_(field), sorted
         return pa.list_(field), _list_converter(elem_conv)
     if kind in (_T.UDTVAR, _T.UDTFIXED, _T.SENDRECV):
         return pa.large_binary(), None
     if kind == _T.NULL:
         return pa.null(), None
     raise CodecError(f"type code {kind} has no Arrow mapping")
+
+
+#: SET elements whose Arrow list is sorted (numbers: one total order, no NaN in a Set the C
+#: decoder makes; a NaN there leaves it to the row path, where ``sorted`` keeps it in place).
+_SORTED_SET_ELEMENTS = frozenset({_T.SMALLINT, _T.INTEGER, _T.SERIAL, _T.BIGINT, _T.BIGSERIAL,
+                                  _T.INT8, _T.SERIAL8, _T.SMALLFLOAT, _T.FLOAT})
 
 
 def _interval_ym(v: IntervalYM) -> tuple[int, int, int]:

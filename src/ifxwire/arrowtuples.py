@@ -42,6 +42,7 @@ from .types import rowcodec as _rc
 from .types import temporal as _tmp
 from .types import tupdecimal as _tdec
 from .types.complextype import COMPLEX_CODES
+from .types.errors import CodecError
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
 __all__ = [
@@ -105,29 +106,59 @@ def _is_udt_named(col: ColumnDesc, xid: int, name: str) -> bool:
 #: One column of a run: (kind, width, arg, one-column decoder or None, framing).
 Spec = tuple[int, int, int, Any, int]
 
-#: A_LIST columns' expected type tables, by (type text, encoding): see _list_table.
-_LIST_TABLES: dict[tuple[str, str], tuple[bytes, int] | None] = {}
+#: A_LIST columns' (type table, element width, element kind) by (type text, encoding): see
+#: _c_list_table.
+_LIST_TABLES: dict[tuple[str, str], tuple[bytes, int, int] | None] = {}
+
+#: A_LIST's element kinds (the C decoder's LK_INT / LK_FLOAT, plus LK_SET for a SET).
+LK_INT, LK_FLOAT, LK_SET = 0, 1, 16
+_LIST_ELEMENTS: dict[int, tuple[int, int]] = {
+    _T.SMALLINT: (2, LK_INT), _T.INTEGER: (4, LK_INT), _T.SERIAL: (4, LK_INT),
+    _T.BIGINT: (8, LK_INT), _T.BIGSERIAL: (8, LK_INT),
+    _T.SMALLFLOAT: (4, LK_FLOAT), _T.FLOAT: (8, LK_FLOAT),
+}
+
+
+def _c_list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int, int] | None:
+    """(type table bytes, element width, element kind) of a SET/MULTISET/LIST of
+    SMALLINT/INTEGER/BIGINT/SMALLFLOAT/FLOAT: the C decoder's A_LIST (Arrow list arrays
+    straight from the tuple bytes, issues 25/13).
+
+    The table is the one this column's type produces (complextype.write_type_table of the
+    described type, as composite.fixed_collection_spec makes it for the row decoder's fast
+    path); a value carrying any other table, a NULL element (the element type's NULL form,
+    which Informix never sends: collection elements are NOT NULL) or a size that is not
+    whole elements makes the C decoder refuse the run, which then goes through the row
+    decoder. A SET's elements come out sorted (``LK_SET``; arrow.py gives the row path's
+    Sets sorted too: a frozenset keeps no wire order)."""
+    from .types.complextype import parse_type_name, write_type_table
+
+    key = (col.type_name, encoding)
+    if key not in _LIST_TABLES:
+        found: tuple[bytes, int, int] | None = None
+        try:
+            node = parse_type_name(col.type_name) if col.type_name else None
+        except CodecError:
+            node = None
+        if node is not None and node.is_collection and node.code == col.base:
+            elem = _LIST_ELEMENTS.get(node.element.code)
+            if elem is not None:
+                width, ek = elem
+                found = (write_type_table(node, encoding), width,
+                         ek | (LK_SET if col.base == _T.SET else 0))
+        if len(_LIST_TABLES) >= 256:
+            _LIST_TABLES.clear()
+        _LIST_TABLES[key] = found
+    return _LIST_TABLES[key]
 
 
 def _list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int] | None:
     """(type table bytes, element width) of a LIST or MULTISET of SMALLINT/INTEGER/BIGINT:
-    the C decoder's A_LIST (Arrow list arrays straight from the tuple bytes, issue 25/13).
-
-    The table is the one this column's type produces (composite.fixed_collection_spec, the
-    row decoder's own fast path); a value carrying any other table, a NULL element or a
-    size that is not whole elements makes the C decoder refuse the run, which then goes
-    through the row decoder. Not SET: the row path gives a frozenset's order, not the
-    wire's."""
-    from .types.composite import fixed_collection_spec
-
-    key = (col.type_name, encoding)
-    if key not in _LIST_TABLES:
-        spec = fixed_collection_spec(col, encoding)
-        ok = spec is not None and col.base in (_T.LIST, _T.MULTISET) and spec[1] in (2, 4, 8)
-        if len(_LIST_TABLES) >= 256:
-            _LIST_TABLES.clear()
-        _LIST_TABLES[key] = (spec[0], spec[1]) if ok and spec is not None else None
-    return _LIST_TABLES[key]
+    the collections the pure path's stride runs take (arrowlists.py)."""
+    found = _c_list_table(col, encoding)
+    if found is None or found[2] != LK_INT:
+        return None
+    return found[0], found[1]
 
 
 def c_plan(plan: Sequence[Spec], columns: Sequence[ColumnDesc],
@@ -137,7 +168,7 @@ def c_plan(plan: Sequence[Spec], columns: Sequence[ColumnDesc],
     out: list[tuple[Any, ...]] = []
     for (kind, width, arg, _, _), col in zip(plan, columns, strict=True):
         if kind == A_LIST:
-            found = _list_table(col, encoding)
+            found = _c_list_table(col, encoding)
             assert found is not None
             out.append((kind, width, arg, found[0]))
         else:
@@ -196,9 +227,9 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
             width = _tmp.qualifier_width(col.enclen)
         elif base in COMPLEX_CODES:
             framing = F_I32
-            found = _list_table(col, encoding)
+            found = _c_list_table(col, encoding)
             if found is not None:
-                kind, width = A_LIST, found[1]
+                kind, width, arg = A_LIST, found[1], found[2]
         elif base in (_T.UDTFIXED, _T.UDTVAR, 46):
             framing = F_ENVELOPE
         else:

@@ -72,7 +72,7 @@ def _check_same(conn: ifxwire.Connection, sql: str) -> Any:
     for i, field in enumerate(table.schema):
         got = [_normal(field.type, v) for v in table.column(i).to_pylist()]
         want = [_expected(field.type, r[i]) for r in rows]
-        if "set(" in field.metadata[ifx_arrow.METADATA_KEY].decode():
+        if "set(" in field.metadata[ifx_arrow.METADATA_KEY].decode().lower():
             got = [None if g is None else sorted(g, key=repr) for g in got]
             want = [None if w is None else sorted(w, key=repr) for w in want]
         assert got == want, field.name

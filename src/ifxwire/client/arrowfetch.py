@@ -272,7 +272,8 @@ def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
     saved = p.fetch_size, p.tuple_budget
     if cur.connection.fetch_buffer_size > 32767:
         size = WALKER_FETCH_SIZE if isinstance(src.raw, _tup.ColumnRuns) else ARROW_FETCH_SIZE
-        if src.whole and isinstance(src.raw, _tup.TupleRuns) and src.raw.new_columns:
+        if src.whole and (isinstance(src.raw, _lists.ListRuns) or (
+                isinstance(src.raw, _tup.TupleRuns) and src.raw.new_columns)):
             size = TABLE_FETCH_SIZE
         p.fetch_size = max(p.fetch_size, size)
         p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)

@@ -1,0 +1,191 @@
+"""The C column decoder's collections (_arrowdec.c A_LIST) on golden bytes.
+
+Every value here is written byte by byte from the collection layout of docs/PROTOCOL.md §13
+(i32 length, the type table, i32 0, i32 data size, i32 flags, the big-endian elements), not by
+the driver's encoder: only the type table comes from ``write_type_table``, since the decoder
+compares it with that very table. The expected Arrow buffers (little-endian elements, int32
+offsets, validity bits) are literals too. What no server sends (an element equal to its
+type's NULL form, a SET holding two equal elements or a NaN) must be refused, so that the row
+decoder decides: its values are checked against ``decode_complex``.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any
+
+import pytest
+
+from ifxwire import arrowtuples as at
+from ifxwire.protocol.codes import TypeCode
+from ifxwire.protocol.columns import ColumnDesc
+from ifxwire.types.complextype import parse_type_name, write_type_table
+from ifxwire.types.composite import decode_complex
+
+pa = pytest.importorskip("pyarrow")
+dec = at._arrowdec
+pytestmark = pytest.mark.skipif(dec is None, reason="the C column decoder is not built")
+
+_T = TypeCode
+ENC = "iso-8859-1"
+
+
+def _col(text: str) -> ColumnDesc:
+    code = {"LIST": _T.LIST, "MULTISET": _T.MULTISET, "SET": _T.SET}[text.split("(")[0]]
+    return ColumnDesc("l", code, 0, type_name=text)
+
+
+def _value(text: str, elements: bytes, null: bool = False) -> bytes:
+    """One collection value, framed by hand: length, table, 0, size, flags, elements."""
+    table = write_type_table(parse_type_name(text), ENC)
+    flags = 0x80000000 if null else 0
+    body = table + struct.pack(">iiI", 0, len(elements), flags) + elements
+    return struct.pack(">i", len(body)) + body
+
+
+def _tuple(payload: bytes) -> bytes:
+    return struct.pack(">HhI", 14, 0, len(payload)) + payload + b"\x00" * (len(payload) & 1)
+
+
+def _decode(text: str, values: list[bytes]) -> Any:
+    cols = [_col(text)]
+    plan = at.tuple_plan(cols, ENC, False)
+    assert plan is not None and plan[0][0] == at.A_LIST
+    run = b"".join(_tuple(v) for v in values)
+    return dec.decode(run, len(values), at.c_plan(plan, cols, ENC), 1, False)
+
+
+#: (type, the elements of 3 values as big-endian wire bytes, the expected little-endian data
+#: buffer, the expected int32 offsets): value 0 holds elements, value 1 is empty, value 2 is
+#: a NULL collection (its validity bit clear, no elements).
+GOLDEN = [
+    ("LIST(integer not null)",
+     bytes.fromhex("00000001 ffffffff 7fffffff 80000001"),
+     bytes.fromhex("01000000 ffffffff ffffff7f 01000080"), [0, 4, 4, 4]),
+    ("MULTISET(bigint not null)",
+     bytes.fromhex("0000010000000002 8000000000000001"),
+     bytes.fromhex("0200000000010000 0100000000000080"), [0, 2, 2, 2]),
+    ("LIST(smallint not null)",
+     bytes.fromhex("7fff 8001 0005 0005"),
+     bytes.fromhex("ff7f 0180 0500 0500"), [0, 4, 4, 4]),
+    ("LIST(float not null)",  # 1.5, -0.0, a NaN that is not FLOAT's NULL (all ones)
+     bytes.fromhex("3ff8000000000000 8000000000000000 7ff8000000000001"),
+     bytes.fromhex("000000000000f83f 0000000000000080 010000000000f87f"), [0, 3, 3, 3]),
+    ("MULTISET(smallfloat not null)",
+     bytes.fromhex("3fc00000 3fc00000 c0200000"),
+     bytes.fromhex("0000c03f 0000c03f 000020c0"), [0, 3, 3, 3]),
+    # SETs come out sorted ascending (wire order 5, -3, 2)
+    ("SET(integer not null)",
+     bytes.fromhex("00000005 fffffffd 00000002"),
+     bytes.fromhex("fdffffff 02000000 05000000"), [0, 3, 3, 3]),
+    ("SET(smallint not null)",
+     bytes.fromhex("0064 ff9c 0000"),
+     bytes.fromhex("9cff 0000 6400"), [0, 3, 3, 3]),
+    ("SET(bigint not null)",
+     bytes.fromhex("0000000000000002 8000000000000001 7fffffffffffffff"),
+     bytes.fromhex("0100000000000080 0200000000000000 ffffffffffffff7f"), [0, 3, 3, 3]),
+    ("SET(float not null)",
+     bytes.fromhex("4000000000000000 bff0000000000000"),
+     bytes.fromhex("000000000000f0bf 0000000000000040"), [0, 2, 2, 2]),
+    ("SET(smallfloat not null)",
+     bytes.fromhex("3f800000 bf800000"),
+     bytes.fromhex("000080bf 0000803f"), [0, 2, 2, 2]),
+]
+
+
+@pytest.mark.parametrize(("text", "wire", "data", "offsets"), GOLDEN,
+                         ids=[g[0] for g in GOLDEN])
+def test_golden_collection_buffers(text: str, wire: bytes, data: bytes,
+                                   offsets: list[int]) -> None:
+    """The Arrow buffers of three hand-framed values (elements, empty, NULL) are the golden
+    bytes, and read back as the row codec's values (SETs sorted)."""
+    values = [_value(text, wire), _value(text, b""), _value(text, b"", null=True)]
+    got = _decode(text, values)
+    assert got is not None
+    nulls, validity, gdata, goffsets = got[0]
+    assert validity is not None and len(validity) == 1
+    assert (nulls, validity[0] & 0b111, gdata, goffsets) == (  # (bits past the rows: unused)
+        1, 0b011, data, struct.pack("<4i", *offsets))
+    col = _col(text)
+    field = at_field(col)
+    arr = pa.Array.from_buffers(field.type, 3, [pa.py_buffer(validity), pa.py_buffer(goffsets)],
+                                null_count=1, children=[pa.Array.from_buffers(
+                                    field.type.value_type, offsets[-1],
+                                    [None, pa.py_buffer(gdata)], null_count=0)])
+    want = [decode_complex(v, 0, len(v)) for v in values]
+    row = [None if w is None else (sorted(w) if text.startswith("SET") else list(w))
+           for w in want]
+    got_py = arr.to_pylist()
+    assert [None if g is None else [_bits(x) for x in g] for g in got_py] == \
+        [None if r is None else [_bits(x) for x in r] for r in row]
+
+
+def at_field(col: ColumnDesc) -> Any:
+    from ifxwire import arrow as ifx_arrow
+
+    return ifx_arrow._Plan(pa, [col]).schema.field(0)
+
+
+def _bits(x: Any) -> Any:
+    """A float by its bits (NaN payloads and -0.0 compared exactly), other values as they are."""
+    return struct.pack("<d", x) if isinstance(x, float) else x
+
+
+@pytest.mark.parametrize(("text", "null"), [
+    ("LIST(integer not null)", "80000000"), ("MULTISET(bigint not null)", "8000000000000000"),
+    ("LIST(smallint not null)", "8000"), ("LIST(float not null)", "ffffffffffffffff"),
+    ("SET(smallfloat not null)", "ffffffff")])
+def test_null_elements_are_left_to_the_row_decoder(text: str, null: str) -> None:
+    """An element equal to its type's NULL form (which Informix never sends: collection
+    elements are NOT NULL) refuses the run; the row decoder makes it None."""
+    width = len(null) // 2
+    one = {2: "0001", 4: "00000001" if "float" not in text else "3f800000",
+           8: "0000000000000001" if "float" not in text else "3ff0000000000000"}[width]
+    value = _value(text, bytes.fromhex(one + null))
+    assert _decode(text, [value]) is None
+    assert None in decode_complex(value, 0, len(value))
+    assert _decode(text, [_value(text, bytes.fromhex(one))]) is not None
+
+
+@pytest.mark.parametrize(("text", "wire"), [
+    ("SET(integer not null)", "00000002 00000002"),  # two equal elements: a Set makes one
+    ("SET(float not null)", "0000000000000000 8000000000000000"),  # 0.0 == -0.0
+    ("SET(float not null)", "7ff8000000000000 3ff0000000000000"),  # a NaN: no order
+    ("SET(smallint not null)", "0001 0002 0001"),
+])
+def test_sets_the_row_decoder_would_change_are_refused(text: str, wire: str) -> None:
+    value = _value(text, bytes.fromhex(wire))
+    assert _decode(text, [value]) is None
+    row = decode_complex(value, 0, len(value))
+    assert len(row) < len(wire.split()) or any(isinstance(x, float) and math.isnan(x)
+                                               for x in row)
+
+
+def test_other_tables_and_ragged_sizes_are_refused() -> None:
+    """A value carrying another type's table, or a data size that is not whole elements."""
+    good = _value("LIST(float not null)", bytes.fromhex("3ff0000000000000"))
+    assert _decode("LIST(float not null)", [good]) is not None
+    other = _value("LIST(bigint not null)", bytes.fromhex("0000000000000001"))
+    assert _decode("LIST(float not null)", [other]) is None
+    ragged = _value("LIST(smallfloat not null)", bytes.fromhex("3f800000 3f80"))
+    assert _decode("LIST(smallfloat not null)", [ragged]) is None
+
+
+def test_plan_kinds() -> None:
+    """Which collections the C decoder takes, and with what element kind."""
+    def arg(text: str) -> int | None:
+        plan = at.tuple_plan([_col(text)], ENC, False)
+        assert plan is not None
+        return plan[0][2] if plan[0][0] == at.A_LIST else None
+
+    assert arg("LIST(integer not null)") == at.LK_INT
+    assert arg("SET(float not null)") == at.LK_FLOAT | at.LK_SET
+    assert arg("MULTISET(smallfloat not null)") == at.LK_FLOAT
+    assert arg("SET(bigint not null)") == at.LK_INT | at.LK_SET
+    assert arg("LIST(int8 not null)") is None  # INT8's 10-byte form: the row codec's
+    assert arg("LIST(varchar(10) not null)") is None
+    # the pure stride runs (arrowlists) keep to LIST/MULTISET of integers
+    assert at._list_table(_col("SET(integer not null)"), ENC) is None
+    assert at._list_table(_col("LIST(float not null)"), ENC) is None
+    assert at._list_table(_col("MULTISET(integer not null)"), ENC) is not None
