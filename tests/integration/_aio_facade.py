@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import socket
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -105,7 +106,9 @@ async def _awaited(awaitable: Any) -> Any:
 
 
 def _is_aio(value: object) -> bool:
-    return type(value).__module__.startswith("ifxwire.aio") or hasattr(value, "__anext__")
+    # (``__aenter__``: the asyncio pool's ``connection()``, an async context manager)
+    return (type(value).__module__.startswith("ifxwire.aio") or hasattr(value, "__anext__")
+            or hasattr(value, "__aenter__"))
 
 
 def _unwrap(value: Any) -> Any:
@@ -274,6 +277,19 @@ class SyncDriver:
     def connect(self, *args: Any, **kwargs: Any) -> Any:
         return ifxwire.connect(*args, **kwargs)
 
+    def create_pool(self, *args: Any, **kwargs: Any) -> Any:
+        return ifxwire.create_pool(*args, **kwargs)
+
+    def pool(self, *args: Any, **kwargs: Any) -> Any:
+        """A pool not yet opened (``ConnectionPool(...)``: the sync one opens in its
+        constructor)."""
+        return ifxwire.ConnectionPool(*args, **kwargs)
+
+    @staticmethod
+    def break_socket(conn: Any) -> None:
+        """Kill the socket under the driver, as a dead network would."""
+        conn._transport.sock.shutdown(socket.SHUT_RDWR)
+
 
 class AioDriver:
     """The asyncio driver behind the blocking facade, as the fixture's "asyncio" case."""
@@ -289,3 +305,24 @@ class AioDriver:
 
     def connect(self, *args: Any, **kwargs: Any) -> Any:
         return wrap(self.loop.run(ifxwire.aio.connect(*args, **kwargs)), self.loop)
+
+    def create_pool(self, *args: Any, **kwargs: Any) -> Any:
+        return wrap(self.loop.run(self.pool(*args, **kwargs).aio_object.open()), self.loop)
+
+    def pool(self, *args: Any, configure: Callable[[Any], object] | None = None,
+             **kwargs: Any) -> Any:
+        """``AsyncConnectionPool``; a test's plain ``configure(conn)`` is called with the
+        facade of the new connection from the pool's coroutine (it must not block on the
+        loop: ``seen.append`` is fine, a query is not)."""
+        if configure is not None:
+            plain = configure
+
+            async def configure(conn: Any) -> None:
+                plain(wrap(conn, self.loop))
+
+        return wrap(ifxwire.aio.AsyncConnectionPool(*args, configure=configure, **kwargs),
+                    self.loop)
+
+    @staticmethod
+    def break_socket(conn: Any) -> None:
+        conn.aio_object._writer.get_extra_info("socket").shutdown(socket.SHUT_RDWR)
