@@ -51,10 +51,6 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         self.connection = connection
         self._cur = Cursor(connection._core)
         self._cur.serve_as(self)  # row factories are called with this cursor
-        #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
-        self.lob_materialize_limit: int | None = None
-        #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
-        self.blob_stream: bool | None = None
 
     # ------------------------------------------------------------------ attributes
     # The sync cursor's, read (and where plain, set) through it.
@@ -76,6 +72,10 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     #: as ``Cursor.adapters``.
     adapters = Forward[AdaptersMap]("adapters", via="_cur")
     batch_size = Forward[int]("batch_size", via="_cur")
+    #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
+    lob_materialize_limit = Forward[int | None]("lob_materialize_limit", True, via="_cur")
+    #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
+    blob_stream = Forward[bool | None]("blob_stream", settable=True, via="_cur")
     closed = Forward[bool]("closed", via="_cur")
 
     def __repr__(self) -> str:
@@ -158,12 +158,8 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """The hook: ``Cursor.fetch_blobs_op`` awaited, with asyncio readers and LOBs."""
         aconn = self.connection
-        core = aconn._core
-        stream = core.blob_stream if self.blob_stream is None else self.blob_stream
-        limit = self.lob_materialize_limit
         await aconn._run(self._cur.fetch_blobs_op(
-            p, reply, stream, core.lob_materialize_limit if limit is None else limit,
-            _alob.blob_reader_maker(aconn, p), _alob.lob_factory(aconn)))
+            p, reply, _alob.blob_reader_maker(aconn, p), _alob.lob_factory(aconn)))
 
     # The loops of the sync cursor's fetches, awaiting the next batch where those block;
     # the row buffer is the sync cursor's, reached through its cursor API (``take``...).

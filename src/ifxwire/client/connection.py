@@ -185,7 +185,7 @@ class Connection(LoginSession, ExceptionAttributes):
         from .savepoints import Savepoint, check_savepoint
 
         sp = Savepoint(self, check_savepoint(name, self.autocommit))
-        sp._run("set")
+        sp._run(lambda cur: sp.action_op(cur, "set"))
         return sp
 
     def execute(self, sql: str, params: object = None) -> Cursor:

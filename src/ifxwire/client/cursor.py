@@ -541,21 +541,24 @@ class Cursor(CursorState):
     def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
         """The hook: ``fetch_blobs_op`` run blocking, with this driver's readers and LOBs."""
         conn = self.connection
-        stream = conn.blob_stream if self.blob_stream is None else self.blob_stream
-        limit = self.lob_materialize_limit
         conn._run(self.fetch_blobs_op(
-            p, reply, stream, conn.lob_materialize_limit if limit is None else limit,
-            lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text),
+            p, reply, lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text),
             _lob.lob_factory(conn)))
 
     def fetch_blobs_op(
-        self, p: Prepared, reply: Reply, stream: bool, limit: int,
+        self, p: Prepared, reply: Reply,
         reader: Callable[[bytes, bool], object], factory: _lob.LobFactory,
     ) -> Op[None]:
         """A batch's BYTE/TEXT and BLOB/CLOB columns, for either driver (its ``_fetch_blobs``
-        hook gives its settings, its reader maker and its LOB factory): BYTE/TEXT values as
-        readers (``stream``) or fetched in one exchange, smart LOBs up to ``limit`` bytes
-        read, the others made objects."""
+        hook gives its reader maker and its LOB factory): BYTE/TEXT values as readers
+        (``blob_stream``, this cursor's or else the connection's) or fetched in one
+        exchange, smart LOBs up to ``lob_materialize_limit`` bytes (likewise) read, the
+        others made objects."""
+        conn = self.connection
+        stream = conn.blob_stream if self.blob_stream is None else self.blob_stream
+        limit = self.lob_materialize_limit
+        if limit is None:
+            limit = conn.lob_materialize_limit
         if stream and p.blobs and reply.rows and reply.error is None:
             reply.rows = _blobstream.wrap_rows(p, reply.rows, reader)
         fetched = [] if stream else self._blob_requests(p, reply)
