@@ -46,6 +46,7 @@ from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.handshake import is_internal_version
 from ..client.outbox import OutboxTransport, SessionCore
+from ..client.scroll import ScrollCursor
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
@@ -132,20 +133,12 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         row_factory: BaseRowFactory | None = None,
     ) -> AsyncCursor:
         """A new cursor; ``scrollable`` / ``withhold`` / ``row_factory`` as
-        ``Connection.cursor``."""
+        ``Connection.cursor``, which makes the sync cursor this one drives."""
         from .cursor import AsyncCursor
+        from .scroll import AsyncScrollCursor
 
-        self._core.ensure_usable()
-        cur: AsyncCursor
-        if scrollable or withhold:
-            from .scroll import AsyncScrollCursor
-
-            cur = AsyncScrollCursor(self, scrollable, withhold)
-        else:
-            cur = AsyncCursor(self)
-        if row_factory is not None:
-            cur.row_factory = row_factory
-        return cur
+        cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
+        return (AsyncScrollCursor if isinstance(cur, ScrollCursor) else AsyncCursor)(self, cur)
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see

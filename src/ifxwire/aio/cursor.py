@@ -47,10 +47,11 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     _cur: Cursor
     connection: AsyncConnection
 
-    def __init__(self, connection: AsyncConnection) -> None:
+    def __init__(self, connection: AsyncConnection, cur: Cursor) -> None:
+        """(Made by ``AsyncConnection.cursor``: ``cur`` is the sync cursor it drives.)"""
         self.connection = connection
-        self._cur = Cursor(connection._core)
-        self._cur.serve_as(self)  # row factories are called with this cursor
+        self._cur = cur
+        cur.serve_as(self)  # row factories are called with this cursor
 
     # ------------------------------------------------------------------ attributes
     # The sync cursor's, read (and where plain, set) through it.

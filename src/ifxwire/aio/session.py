@@ -23,6 +23,7 @@ from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
 from ..client.statements import Prepared
 from ..client.steps import FLUSH, Op
+from ..client.transport import receive_failed, send_failed
 
 __all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "Forward"]
 
@@ -103,9 +104,7 @@ class AsyncSession:
             self._writer.write(data)
             await self._writer.drain()
         except (OSError, RuntimeError) as exc:
-            err = _e.connection_lost(f"send failed: {exc}")
-            self._core.break_session(err)
-            raise err from None
+            raise self._broken_by(send_failed(exc)) from None
 
     async def _receive(self, view: memoryview) -> int:
         """Wait for the next bytes from the stream and copy them into ``view``."""
@@ -114,22 +113,20 @@ class AsyncSession:
                 data = await self._reader.read(len(view))
             else:
                 data = await asyncio.wait_for(self._reader.read(len(view)), self._read_timeout)
-        except asyncio.TimeoutError:
-            send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
-            err = _e.connection_lost("timed out waiting for the server's reply")
-            self._core.break_session(err)
-            raise err from None
-        except OSError as exc:
-            err = _e.connection_lost(f"receive failed: {exc}")
-            self._core.break_session(err)
-            raise err from None
+        except (asyncio.TimeoutError, OSError) as exc:  # (the former is the latter from 3.11)
+            timed_out = isinstance(exc, asyncio.TimeoutError)
+            raise self._broken_by(receive_failed(
+                self._writer.get_extra_info("socket"), None if timed_out else exc,
+                timed_out)) from None
         n = len(data)
         if not n:
-            err = _e.connection_lost("the server closed the connection")
-            self._core.break_session(err)
-            raise err
+            raise self._broken_by(receive_failed(None, None))
         view[:n] = data
         return n
+
+    def _broken_by(self, err: _e.OperationalError) -> _e.OperationalError:
+        self._core.break_session(err)
+        return err
 
     async def _drive(self, steps: Generator[Any, Any, _T]) -> _T:
         """Run I/O-free steps to their result with awaits: the asyncio twin of the sync

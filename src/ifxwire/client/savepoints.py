@@ -17,8 +17,8 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from types import TracebackType
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any, Protocol
 
 from ..errors import Error, ProgrammingError
