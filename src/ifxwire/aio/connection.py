@@ -49,7 +49,6 @@ from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
-from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
 from .session import READ_SIZE, AsyncSession, Forward
@@ -168,14 +167,10 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
     async def commit(self) -> None:
         """Commit the open transaction (same no-op rules as the sync driver)."""
-        async with self._lock:
-            self._core.ensure_usable()
-            await self._end_transaction(COMMIT_GROUP, "commit")
+        await self.run(lambda core: core.commit_op(True))
 
     async def rollback(self) -> None:
-        async with self._lock:
-            self._core.ensure_usable()
-            await self._end_transaction(ROLLBACK_GROUP, "rollback")
+        await self.run(lambda core: core.commit_op(False))
 
     async def close(self) -> None:
         """Say goodbye (SQ_EXIT; its acknowledgement awaited at most CLOSE_TIMEOUT s) and

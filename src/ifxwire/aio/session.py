@@ -19,9 +19,7 @@ from .. import errors as _e
 from ..client.cancel import send_interrupt
 from ..client.connection import Connection
 from ..client.outbox import OutboxTransport, SessionCore
-from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
-from ..client.statements import Prepared
 from ..client.steps import FLUSH, Op
 from ..client.transport import receive_failed, send_failed
 
@@ -308,12 +306,6 @@ class AsyncSession:
         ``_exchange`` (False: a cancelled wait gives the connection up)."""
         async with self._lock:
             return await self._run(make(self._core), drain=drain)
-
-    async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
-        return await self._run(self._core.statement_op(sql, plan))
-
-    async def _end_transaction(self, group: bytes, what: str) -> None:
-        await self._run(self._core.end_transaction_op(group, what))
 
     async def _login(self) -> None:
         """The sync connection's login steps, awaited (``Connection._login_steps``)."""

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from .. import errors as _e
 from ..errors import ExceptionAttributes, OperationalError
 from ..locales import codec_for_locale
-from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
 from . import fastpath as _fastpath
@@ -205,14 +204,12 @@ class Connection(LoginSession, ExceptionAttributes):
         without a database; always sent in ANSI databases, where a transaction is implicit.
         """
         with self._lock:
-            self._check()
-            self._end_transaction(COMMIT_GROUP, "commit")
+            self._run(self.commit_op(True))
 
     def rollback(self) -> None:
         """Roll back the open transaction; no-op under the same conditions as commit()."""
         with self._lock:
-            self._check()
-            self._end_transaction(ROLLBACK_GROUP, "rollback")
+            self._run(self.commit_op(False))
 
     def close(self, wait: bool = False) -> None:
         """Say goodbye (SQ_EXIT) and close the socket. Idempotent; never hangs.

@@ -439,6 +439,16 @@ class StatementSession(WireSession):
     def end_transaction_op(self, group: bytes, what: str) -> Op[None]:
         return self._end_transaction_op(group, what)
 
+    def commit_op(self, commit: bool) -> Op[None]:
+        """PEP 249's ``commit`` (True) or ``rollback`` (False), both drivers', holding the
+        lock: on a usable connection, the group sent when a transaction may be open (the
+        no-op rules are ``_end_transaction_op``'s). Not a generator itself: the check runs
+        at the call and the operation is ``_end_transaction_op``'s, no frame added."""
+        self._check()
+        if commit:
+            return self._end_transaction_op(COMMIT_GROUP, "commit")
+        return self._end_transaction_op(ROLLBACK_GROUP, "rollback")
+
     def leave_op(self, failed: bool) -> Op[None]:
         """Leaving the connection's ``with`` block (both drivers, holding the lock): commit
         after a normal end; after an exception roll back, a failing rollback only logged
