@@ -91,7 +91,7 @@ class AsyncBlob(AsyncSmartLob):
     """A BLOB value for the asyncio driver (see ``ifxwire.Blob``)."""
 
     async def read(self, size: int | None = -1) -> bytes:
-        return await self._do(self._read_bytes_op(-1 if size is None else size))
+        return await self._do(self._read_bytes_op(size))
 
     async def readall(self) -> bytes:
         return await self.read(-1)
@@ -191,12 +191,10 @@ class AsyncBlobReader(AsyncClosing):
         raise InterfaceError("an asyncio BYTE/TEXT reader is drained by the asyncio connection")
 
     async def close(self) -> None:
-        raw = self._raw
-        aconn = self.connection
-        if raw.streaming and not aconn.closed and not aconn.broken:
-            await aconn.drive(raw.drain_steps())
-            raw.closed_on_purpose()
-        raw.close()
+        steps = self._raw.close_steps()
+        if steps is not None:
+            await self.connection.drive(steps)
+        self._raw.close()
 
 
 class AsyncTextReader(AsyncClosing):
