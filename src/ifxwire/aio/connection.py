@@ -133,11 +133,14 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
     ) -> AsyncCursor:
         """A new cursor; ``scrollable`` / ``withhold`` / ``row_factory`` as
         ``Connection.cursor``, which makes the sync cursor this one drives."""
-        from .cursor import AsyncCursor
+        cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
+        if cur.__class__ is not ScrollCursor:
+            from .cursor import AsyncCursor
+
+            return AsyncCursor(self, cur)
         from .scroll import AsyncScrollCursor
 
-        cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
-        return (AsyncScrollCursor if isinstance(cur, ScrollCursor) else AsyncCursor)(self, cur)
+        return AsyncScrollCursor(self, cur)
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see

@@ -105,18 +105,6 @@ _COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", 
 WAIT = object()
 
 
-class _Unguarded:
-    """``PoolBase._guard`` of a pool that needs no lock (asyncio's: one event loop)."""
-
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 class PoolBase:
     """What the sync pool and ``ifxwire.aio``'s pool share: their settings, checked alike;
     the pool's state (idle entries MRU last, entries in use, FIFO waiters, the slot count)
@@ -275,8 +263,9 @@ class PoolBase:
         return idle, waiters
 
     # ---- what follows a decision (both pools; each closes connections its own way) --------
-    #: Held around each change of the state: the sync pool's lock; nothing for asyncio.
-    _guard: contextlib.AbstractContextManager[Any] = _Unguarded()
+    #: Held around each change of the state made here: the sync pool's lock (the asyncio
+    #: pool's is never contended: one event loop).
+    _guard: contextlib.AbstractContextManager[Any]
 
     def _close_soon(self, conn: Any) -> None:
         """Close ``conn``, outside the guard (sync: now; asyncio: in a task of its own)."""
