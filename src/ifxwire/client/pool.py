@@ -301,11 +301,14 @@ class PoolBase:
     def _returned(self, entry: _Entry, ok: bool) -> None:
         """A connection given back, after ``_reset_op`` (``ok``: its answer): kept for the
         next acquire, or dropped."""
-        if ok:
-            entry.last_used = time.monotonic()
-            self._hand_over(entry)
-        else:
+        if not ok:
             self._discard(entry)
+            return
+        entry.last_used = time.monotonic()
+        with self._guard:  # (``_hand_over`` inline: release makes no more calls than before)
+            kept = self._give(entry)
+        if not kept:
+            self._close_soon(entry.conn)
 
     def _reset_op(self, entry: _Entry, core: Connection) -> Op[bool]:
         """Make a returned connection fit for the next user (``core``: its session): roll
