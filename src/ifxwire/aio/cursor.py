@@ -2,11 +2,11 @@
 
 An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
 runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
-awaiting loops (``AsyncConnection._run``/``_drive``; the hooks an operation yields
-are this class's coroutines of the same names); result state, the finalizer that
+awaiting loops (``AsyncConnection._run``/``_drive``); result state, the finalizer that
 defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
-surface as coroutines, and the hooks whose I/O the two cursors still do differently (LOB
-values, BYTE/TEXT data).
+surface as coroutines, the objects this driver makes of LOB and BYTE/TEXT values
+(``lob_factory``, ``blob_reader``: the sync cursor's operations ask for them), and the one
+hook whose work differs (``_lob_txn_interrupted``: a cancelled task may not await).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
 from ..client.cursor import NO_ROW, Cursor, CursorOp
-from ..client.replies import Reply
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
 from ..client.steps import Op
@@ -106,14 +105,13 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         self._cur.ensure_open()
         return await self._locked(make(self._cur))
 
-    async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
-        aconn = self.connection
-        return await aconn._run(
-            _lob.prepare_params_op(aconn._core, p, values, _alob.lob_factory(aconn)))
+    def lob_factory(self) -> _lob.LobFactory:
+        """The asyncio driver's objects for BLOB/CLOB values (``Cursor.blobs_op`` asks)."""
+        return _alob.lob_factory(self.connection)
 
-    async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
-        cur = self._cur
-        await self.connection._drive(cur.streamed_steps(p, values))
+    def blob_reader(self, p: Prepared) -> Callable[[bytes, bool], object]:
+        """The asyncio reader of a BYTE/TEXT value of ``p``'s result."""
+        return _alob.blob_reader_maker(self.connection, p)
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
@@ -155,12 +153,6 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
         return await self._locked(cur.fetch_op())
-
-    async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        """The hook: ``Cursor.fetch_blobs_op`` awaited, with asyncio readers and LOBs."""
-        aconn = self.connection
-        await aconn._run(self._cur.fetch_blobs_op(
-            p, reply, _alob.blob_reader_maker(aconn, p), _alob.lob_factory(aconn)))
 
     # The loops of the sync cursor's fetches, awaiting the next batch where those block;
     # the row buffer is the sync cursor's, reached through its cursor API (``take``...).

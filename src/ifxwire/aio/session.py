@@ -267,8 +267,8 @@ class AsyncSession:
     async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
         """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
         the blocking loop ``Connection._run`` (cursor operations included); the operation itself
-        is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
-        are ``hooks``' coroutines of those names (an ``AsyncCursor``)."""
+        is the sync driver's. A cursor operation's named hook (``("_lob_txn_interrupted",)``)
+        is ``hooks``' coroutine of that name (an ``AsyncCursor``)."""
         try:
             groups = next(op)
             while True:

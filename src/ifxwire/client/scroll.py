@@ -335,7 +335,7 @@ class ScrollCursor(Cursor):
         p = self._result.prepared
         if p is not None and p.blobs:
             for _, reply in groups:
-                yield ("_fetch_blobs", p, reply)
+                yield from self.blobs_op(p, reply)
         self._window_take(plan, groups)
 
     # ------------------------------------------------------------------ PEP 249
