@@ -44,7 +44,6 @@ from ..client.connection import release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
-from ..client.handshake import is_internal_version
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
@@ -262,7 +261,7 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         transport.close()
         raise
     core.server_name, core.address = params.server, (addr.host, addr.port)
-    if is_internal_version(core.server_version_internal) and core.database:
+    if core.release_wanted():
         # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
         # is asked for here, once, since a property cannot await (Connection.server_version).
         with contextlib.suppress(Error):

@@ -79,8 +79,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     closed = Forward[bool]("closed", via="_cur")
 
     def __repr__(self) -> str:
-        state = "closed" if self.closed else "open"
-        return f"<ifxwire AsyncCursor {state} rowcount={self.rowcount}>"
+        return f"<ifxwire AsyncCursor {self._cur.state_text()}>"
 
     # ------------------------------------------------------------------ execute
 
@@ -135,15 +134,11 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
             self._cur.procedure_op(procname, parameters))
         return result
 
-    def nextset(self) -> None:
-        """Informix statements return one result set at most."""
-        self._cur.ensure_open()
-
-    def setinputsizes(self, sizes: object) -> None:
-        """Accepted and ignored (bind types follow the Python values)."""
-
-    def setoutputsize(self, size: int, column: int | None = None) -> None:
-        """Accepted and ignored."""
+    # PEP 249's methods that need no I/O are the sync cursor's: ``nextset`` (one result set
+    # at most), ``setinputsizes`` and ``setoutputsize`` (accepted and ignored).
+    nextset = Forward[Callable[[], None]]("nextset", via="_cur")
+    setinputsizes = Forward[Callable[[object], None]]("setinputsizes", via="_cur")
+    setoutputsize = Forward[Callable[..., None]]("setoutputsize", via="_cur")
 
     # ------------------------------------------------------------------ fetching
 

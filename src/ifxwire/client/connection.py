@@ -127,22 +127,17 @@ class Connection(LoginSession, ExceptionAttributes):
         transaction), and cached; without a database, or if that fails, the internal number
         is returned. ``server_version_internal`` is always the login's number.
         """
-        if self._server_release is not None:
-            return self._server_release
-        internal = self.server_version_internal
-        if not is_internal_version(internal):
-            return internal
-        release = self._lookup_release()
-        if release is None:
-            return internal
-        self._server_release = release
-        return release
+        if self.release_wanted():
+            with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows
+                self._server_release = cur.run(release_op)
+        return self._server_release or self.server_version_internal
 
-    def _lookup_release(self) -> str | None:
-        if self.closed or self.broken or not self.database:
-            return None
-        with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows are
-            return cur.run(release_op)
+    def release_wanted(self) -> bool:
+        """Whether the server's release is still to be asked for (``server_version``; the
+        asyncio driver asks at connect, a property cannot await): the login gave an internal
+        protocol version, and a usable connection has a database to ask in."""
+        return (self._server_release is None and is_internal_version(self.server_version_internal)
+                and not self._closed and self._broken is None and bool(self._database))
 
 
     # ------------------------------------------------------------------ PEP 249 methods

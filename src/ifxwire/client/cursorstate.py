@@ -412,8 +412,11 @@ class CursorState(Closing):
             raise _e.closed_error("connection")
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "open"
-        return f"<ifxwire Cursor {state} rowcount={self.rowcount}>"
+        return f"<ifxwire Cursor {self.state_text()}>"
+
+    def state_text(self) -> str:
+        """What both drivers' cursors show of themselves in ``repr``."""
+        return f"{'closed' if self._closed else 'open'} rowcount={self.rowcount}"
 
     # ------------------------------------------------------------------ cursor API
     # What ``AsyncCursor`` uses of the sync cursor it drives: its fetch loops await where
