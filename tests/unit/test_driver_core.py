@@ -224,7 +224,8 @@ def test_the_pools_share_what_follows_each_decision() -> None:
     from ifxwire.aio.pool import AsyncConnectionPool
     from ifxwire.client.pool import ConnectionPool, PoolBase
 
-    for name in ("_drop", "_discard", "_hand_over", "_returned", "_count", "_free_slot"):
+    for name in ("_checked_out", "_drop", "_discard", "_hand_over", "_returned", "_count",
+                 "_free_slot"):
         assert name in PoolBase.__dict__, name
         for pool in (ConnectionPool, AsyncConnectionPool):
             assert name not in pool.__dict__, (pool.__name__, name)

@@ -104,12 +104,9 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
             if entry is None:
                 entry = await self._open_slot(deadline)
         except PoolTimeout:
-            self._stats["timeouts"] += 1
+            self._count("timeouts")
             raise
-        if not self._checked_out(entry):
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        conn: AsyncConnection = entry.conn
+        conn: AsyncConnection = self._checked_out(entry)
         return conn
 
     async def _claim(self, deadline: float, wait: float) -> _Entry | None:

@@ -161,14 +161,18 @@ class PoolBase:
             return None
         return True
 
-    def _checked_out(self, entry: _Entry) -> bool:
-        """Record an acquired entry as in use; False when the pool closed meanwhile (the
-        caller discards it and raises PoolClosed)."""
-        if self._closed:
-            return False
-        self._in_use[id(entry.conn)] = entry
-        self._stats["acquired"] += 1
-        return True
+    def _checked_out(self, entry: _Entry) -> Any:
+        """An acquired entry recorded as in use: its connection. When the pool closed
+        meanwhile the entry is discarded and PoolClosed raised."""
+        with self._guard:
+            closed = self._closed
+            if not closed:
+                self._in_use[id(entry.conn)] = entry
+                self._stats["acquired"] += 1
+        if closed:
+            self._discard(entry)
+            raise PoolClosed("the pool is closed")
+        return entry.conn
 
     def _take_back(self, conn: Any) -> _Entry:
         """The entry of a connection given back; InterfaceError for one not in use here."""
@@ -436,12 +440,7 @@ class ConnectionPool(PoolBase, Closing):
         except PoolTimeout:
             self._count("timeouts")
             raise
-        with self._lock:
-            kept = self._checked_out(entry)
-        if not kept:
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        conn: Connection = entry.conn
+        conn: Connection = self._checked_out(entry)
         return conn
 
     def _claim(self, deadline: float, wait: float) -> _Entry | None:
