@@ -375,8 +375,6 @@ class BlobReader(io.RawIOBase):
         self._error = None
 
     def readinto(self, b: Any) -> int:
-        if self.closed:
-            raise ValueError("I/O operation on a closed reader")
         conn = self._conn
         with conn._lock:
             n: int = conn._drive(self.readinto_steps(self, memoryview(b).cast("B")))
@@ -388,6 +386,8 @@ class BlobReader(io.RawIOBase):
         ``owner`` becomes the connection's active stream), then value bytes are copied into
         ``out`` (``fill_steps``). An interruption part way through the value breaks the
         session: the rest of it would be taken for the next request's reply."""
+        if self.closed:
+            raise ValueError("I/O operation on a closed reader")
         conn = self._conn
         if self._state == "new":
             yield from conn.prefix_steps([self.start_request()])
