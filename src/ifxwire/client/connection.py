@@ -128,9 +128,12 @@ class Connection(LoginSession, ExceptionAttributes):
         is returned. ``server_version_internal`` is always the login's number.
         """
         if self.release_wanted():
-            with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows
-                self._server_release = cur.run(release_op)
+            self._server_release = self._lookup_release()
         return self._server_release or self.server_version_internal
+
+    def _lookup_release(self) -> str | None:
+        with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows are
+            return cur.run(release_op)
 
     def release_wanted(self) -> bool:
         """Whether the server's release is still to be asked for (``server_version``; the
