@@ -340,9 +340,6 @@ class StatementSession(WireSession):
         else:
             self._logging_mode = "unlogged"
 
-    def _end_transaction(self, group: bytes, what: str) -> None:
-        self._run(self._end_transaction_op(group, what))
-
     def _end_transaction_op(self, group: bytes, what: str) -> Op[None]:
         """COMMIT or ROLLBACK (``group``), when a transaction may be open."""
         mode = self._logging_mode
