@@ -3,12 +3,13 @@
 The sync pool's semantics (sizing, the free health check and the ping after ``ping_after``,
 FIFO waits, ``acquire(timeout)`` bounding the whole call, the reset on release): its state and
 every decision are ``PoolBase``'s (client/pool.py, which says what each rule is; docs/
-POOL_AND_ASYNC.md §1). What asyncio changes: no lock (nothing here awaits while counters are
-inconsistent) and no helper threads (an asyncio connect can be cancelled, so a connect the
-acquirer gives up on is cancelled and its slot freed). Cancellation is safe at every await: a
-task cancelled while queued leaves the queue, and if a connection had just been handed to it,
-that connection goes to the next waiter; the work of ``release`` is shielded, so a task
-cancelled while giving a connection back cannot leak it or its slot.
+POOL_AND_ASYNC.md §1). What asyncio changes: no lock to wait on (``PoolBase``'s guard is
+never contended: nothing here awaits while counters are inconsistent) and no helper threads
+(an asyncio connect can be cancelled, so a connect the acquirer gives up on is cancelled and
+its slot freed). Cancellation is safe at every await: a task cancelled while queued leaves
+the queue, and if a connection had just been handed to it, that connection goes to the next
+waiter; the work of ``release`` is shielded, so a task cancelled while giving a connection
+back cannot leak it or its slot.
 """
 
 from __future__ import annotations
