@@ -52,7 +52,8 @@ Left on one driver, and why:
   each batch: aio/arrow.py) run on both too (test_arrow_ingest.py). Left on the sync
   driver: test_arrow.py's polars.read_database/duckdb test.
 * The server's behaviour under change capture and row locks, catalogue contents, DDL and SQL
-  semantics, where the driver is a pipe: test_cdc_catalog.py, test_cdc_chunks.py,
+  semantics, where the driver is a pipe (test_cdc_*.py: change capture's server side):
+  test_cdc_catalog.py, test_cdc_chunks.py,
   test_cdc_crash.py, test_cdc_lobs.py, test_cdc_row_locks.py, test_cdc_txn.py,
   test_cdc_big_statement.py, test_cdc_readahead.py (the capture
   session itself runs on both: test_cdc.py and test_cdc_aio.py, one operation,
