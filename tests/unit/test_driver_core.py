@@ -219,13 +219,12 @@ def test_shared_decisions_are_not_copied_into_aio() -> None:
 
 def test_the_pools_share_what_follows_each_decision() -> None:
     """Dropping, discarding, handing over and taking back a connection, counting and freeing
-    a slot: ``PoolBase``'s, under the sync pool's lock (the asyncio pool's guard is never
-    contended); each pool adds only how it waits, connects and closes (``_close_soon``)."""
+    a slot: ``PoolBase``'s, under the sync pool's lock (the asyncio pool has none); each pool
+    adds only how it waits, connects and closes (``_close_soon``)."""
     from ifxwire.aio.pool import AsyncConnectionPool
     from ifxwire.client.pool import ConnectionPool, PoolBase
 
-    for name in ("_checked_out", "_drop", "_discard", "_hand_over", "_returned", "_count",
-                 "_free_slot"):
+    for name in ("_drop", "_discard", "_hand_over", "_returned", "_count", "_free_slot"):
         assert name in PoolBase.__dict__, name
         for pool in (ConnectionPool, AsyncConnectionPool):
             assert name not in pool.__dict__, (pool.__name__, name)

@@ -169,10 +169,12 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
     async def commit(self) -> None:
         """Commit the open transaction (same no-op rules as the sync driver)."""
-        await self.run(lambda core: core.commit_op(True))
+        async with self._lock:  # (``run`` without its closure: a commit is frequent)
+            await self._run(self._core.commit_op(True))
 
     async def rollback(self) -> None:
-        await self.run(lambda core: core.commit_op(False))
+        async with self._lock:
+            await self._run(self._core.commit_op(False))
 
     async def close(self) -> None:
         """Say goodbye (SQ_EXIT; its acknowledgement awaited at most CLOSE_TIMEOUT s) and

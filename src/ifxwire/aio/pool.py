@@ -3,8 +3,8 @@
 The sync pool's semantics (sizing, the free health check and the ping after ``ping_after``,
 FIFO waits, ``acquire(timeout)`` bounding the whole call, the reset on release): its state and
 every decision are ``PoolBase``'s (client/pool.py, which says what each rule is; docs/
-POOL_AND_ASYNC.md §1). What asyncio changes: no lock to wait on (``PoolBase``'s guard is
-never contended: nothing here awaits while counters are inconsistent) and no helper threads
+POOL_AND_ASYNC.md §1). What asyncio changes: no lock (``PoolBase._guard`` is None: nothing
+here awaits while counters are inconsistent) and no helper threads
 (an asyncio connect can be cancelled, so a connect the acquirer gives up on is cancelled and
 its slot freed). Cancellation is safe at every await: a task cancelled while queued leaves
 the queue, and if a connection had just been handed to it, that connection goes to the next
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -74,9 +73,6 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         self._configure = configure
         self._closing: set[asyncio.Task[None]] = set()  # background closes
         self._released = asyncio.Event()  # set whenever a connection comes back
-        # PoolBase's guard: never contended (one event loop), and a C lock's enter/exit cost
-        # less than a no-op context manager written in Python.
-        self._guard = threading.Lock()
 
     async def open(self) -> AsyncConnectionPool:
         """Open ``min_size`` connections, all within ``timeout`` (``create_pool`` calls it)."""
@@ -107,7 +103,10 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         except PoolTimeout:
             self._count("timeouts")
             raise
-        conn: AsyncConnection = self._checked_out(entry)
+        if not self._checked_out(entry):
+            self._discard(entry)
+            raise PoolClosed("the pool is closed")
+        conn: AsyncConnection = entry.conn
         return conn
 
     async def _claim(self, deadline: float, wait: float) -> _Entry | None:

@@ -103,6 +103,8 @@ _COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", 
 
 #: ``PoolBase._claim_now``: nothing idle and no free slot; the caller queues.
 WAIT = object()
+#: ``PoolBase._guarded`` of a pool without a guard.
+_UNGUARDED = contextlib.nullcontext()
 
 
 class PoolBase:
@@ -161,18 +163,14 @@ class PoolBase:
             return None
         return True
 
-    def _checked_out(self, entry: _Entry) -> Any:
-        """An acquired entry recorded as in use: its connection. When the pool closed
-        meanwhile the entry is discarded and PoolClosed raised."""
-        with self._guard:
-            closed = self._closed
-            if not closed:
-                self._in_use[id(entry.conn)] = entry
-                self._stats["acquired"] += 1
-        if closed:
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        return entry.conn
+    def _checked_out(self, entry: _Entry) -> bool:
+        """Record an acquired entry as in use; False when the pool closed meanwhile (the
+        caller discards it and raises PoolClosed)."""
+        if self._closed:
+            return False
+        self._in_use[id(entry.conn)] = entry
+        self._stats["acquired"] += 1
+        return True
 
     def _take_back(self, conn: Any) -> _Entry:
         """The entry of a connection given back; InterfaceError for one not in use here."""
@@ -267,16 +265,19 @@ class PoolBase:
         return idle, waiters
 
     # ---- what follows a decision (both pools; each closes connections its own way) --------
-    #: Held around each change of the state made here: the sync pool's lock (the asyncio
-    #: pool's is never contended: one event loop).
-    _guard: contextlib.AbstractContextManager[Any]
+    #: Held around each change of the state made here: the sync pool's lock; None for the
+    #: asyncio pool (one event loop), which so pays for no ``with`` on its hot paths.
+    _guard: contextlib.AbstractContextManager[Any] | None = None
+
+    def _guarded(self) -> contextlib.AbstractContextManager[Any]:
+        return _UNGUARDED if self._guard is None else self._guard
 
     def _close_soon(self, conn: Any) -> None:
         """Close ``conn``, outside the guard (sync: now; asyncio: in a task of its own)."""
         raise NotImplementedError
 
     def _count(self, counter: str) -> None:
-        with self._guard:
+        with self._guarded():
             self._stats[counter] += 1
 
     def _drop(self, entry: _Entry) -> None:
@@ -291,13 +292,13 @@ class PoolBase:
         self._free_slot()
 
     def _free_slot(self) -> None:
-        with self._guard:
+        with self._guarded():
             self._slot_freed()
 
     def _hand_over(self, entry: _Entry) -> None:
         """A usable connection goes to the longest waiter, else to the idle list (or is closed
         when the pool is)."""
-        with self._guard:
+        with self._guarded():
             kept = self._give(entry)
         if not kept:
             self._close_soon(entry.conn)
@@ -309,8 +310,14 @@ class PoolBase:
             self._discard(entry)
             return
         entry.last_used = time.monotonic()
-        with self._guard:  # (``_hand_over`` inline: release makes no more calls than before)
+        # (``_hand_over`` inline, and no ``with`` without a guard: a release costs what it
+        # did when each pool wrote this itself)
+        guard = self._guard
+        if guard is None:
             kept = self._give(entry)
+        else:
+            with guard:
+                kept = self._give(entry)
         if not kept:
             self._close_soon(entry.conn)
 
@@ -440,7 +447,12 @@ class ConnectionPool(PoolBase, Closing):
         except PoolTimeout:
             self._count("timeouts")
             raise
-        conn: Connection = self._checked_out(entry)
+        with self._lock:
+            kept = self._checked_out(entry)
+        if not kept:
+            self._discard(entry)
+            raise PoolClosed("the pool is closed")
+        conn: Connection = entry.conn
         return conn
 
     def _claim(self, deadline: float, wait: float) -> _Entry | None:
