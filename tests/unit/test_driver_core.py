@@ -233,7 +233,7 @@ def test_the_pools_share_what_follows_each_decision() -> None:
 
 
 #: aio/'s lines without cdc.py and arrow.py (their owners' budget): 1,606 before branch core7,
-#: 1,516 after it.
+#: 1,517 after it.
 AIO_LINES = 1_520
 
 
