@@ -29,16 +29,22 @@ Left on one driver, and why:
   test_pam.py, test_driver_secrets.py, test_changing_sources.py, test_cancel.py.
 * About one API: test_aio.py, test_aio_lobs.py, test_aio_pool.py, test_aio_adapters.py (the
   asyncio spellings: tasks sharing a connection, cancellation, ``async with``/``async for``,
-  the asyncio pool); test_pool.py and test_driver_threads.py (the sync pool, threads sharing
-  a connection); test_orm_clients.py (ORMs drive the sync driver).
+  the asyncio pool's tasks and cancellations); test_driver_threads.py (threads sharing a
+  connection); test_orm_clients.py (ORMs drive the sync driver). test_pool.py runs on both
+  (``driver.create_pool``/``driver.pool``: the asyncio pool behind the facade), but for its
+  tests that wait in other threads.
 * The sync socket loop against scripted, recorded or hostile replies, byte-level request
   records and private members: test_driver_goodbye.py, test_driver_hostile.py,
   test_driver_fuzz*.py, test_driver_wire.py, test_bench_replay.py, test_libsqli_groups.py,
   test_lob_crash.py (kills the server process mid-write).
 * The server's answers, for which the driver is only a pipe: test_server_*.py,
-  test_sql_*.py, test_system_catalog.py, test_set_operations.py, test_composite_sql.py,
-  test_hibernate_refusals.py, test_sysmaster_env.py, test_temp_table_sessions.py,
-  test_tls_server.py.
+  test_sql_*.py, test_sysmaster_env.py, test_temp_table_sessions.py, test_tls_server.py,
+  test_open_cursor_cache.py (several users' sessions on servers of its own). Such modules
+  that use the ``conn`` fixture run on both all the same (the asyncio cursor's describe,
+  fetch and error paths under the server's whole SQL): test_system_catalog.py,
+  test_set_operations.py, test_composite_sql.py, test_hibernate_refusals.py,
+  test_unique_nulls.py, test_modify_serial.py, test_delimident_case.py,
+  test_date_literals.py, test_cast_describe.py.
 * test_arrow.py and test_arrow_tuples.py run on both; ``fetch_record_batch`` (a
   ``pyarrow.RecordBatchReader``) is translated to the asyncio cursor's
   ``fetch_record_batches`` (an async iterator). ``adbc_ingest`` and the blocking Arrow
@@ -46,14 +52,17 @@ Left on one driver, and why:
   each batch: aio/arrow.py) run on both too (test_arrow_ingest.py). Left on the sync
   driver: test_arrow.py's polars.read_database/duckdb test.
 * The server's behaviour under change capture and row locks, catalogue contents, DDL and SQL
-  semantics, where the driver is a pipe: test_cdc_catalog.py, test_cdc_chunks.py,
-  test_cdc_crash.py, test_cdc_lobs.py, test_cdc_row_locks.py, test_cdc_txn.py (the capture
+  semantics, where the driver is a pipe (test_cdc_*.py: change capture's server side):
+  test_cdc_catalog.py, test_cdc_chunks.py,
+  test_cdc_crash.py, test_cdc_lobs.py, test_cdc_row_locks.py, test_cdc_txn.py,
+  test_cdc_big_statement.py, test_cdc_readahead.py (the capture
   session itself runs on both: test_cdc.py and test_cdc_aio.py, one operation,
   ``cdc.Capture``), test_row_locks*.py, test_lock_mode_page.py, test_catalogue_round4.py,
-  test_check_delimident.py, test_delimident_case.py, test_cross_database_schema.py,
-  test_date_literals.py, test_modify_serial.py, test_unique_nulls.py,
-  test_query_group_cache.py and test_query_group_inline.py (a raw client's bytes).
-* Sync-only APIs: test_dbapi20.py (the PEP 249 compliance suite), test_compat_ifxpy*.py
+  test_check_delimident.py, test_cross_database_schema.py, test_query_group_cache.py and
+  test_query_group_inline.py (a raw client's bytes).
+* Run on both by a suite of its own: test_dbapi20.py (the PEP 249 compliance suite; a
+  subclass points it at the asyncio driver behind this facade).
+* Sync-only APIs: test_compat_ifxpy*.py
   (IfxPy's API), test_django_backend.py, test_arrow_partitioned.py (``read_partitioned``
   runs sync connections in threads), test_otel.py (test_otel_pool_aio.py has the asyncio
   pool's metrics); test_connect_forms.py calls both connects itself.
@@ -65,6 +74,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import socket
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -105,7 +115,9 @@ async def _awaited(awaitable: Any) -> Any:
 
 
 def _is_aio(value: object) -> bool:
-    return type(value).__module__.startswith("ifxwire.aio") or hasattr(value, "__anext__")
+    # (``__aenter__``: the asyncio pool's ``connection()``, an async context manager)
+    return (type(value).__module__.startswith("ifxwire.aio") or hasattr(value, "__anext__")
+            or hasattr(value, "__aenter__"))
 
 
 def _unwrap(value: Any) -> Any:
@@ -274,6 +286,19 @@ class SyncDriver:
     def connect(self, *args: Any, **kwargs: Any) -> Any:
         return ifxwire.connect(*args, **kwargs)
 
+    def create_pool(self, *args: Any, **kwargs: Any) -> Any:
+        return ifxwire.create_pool(*args, **kwargs)
+
+    def pool(self, *args: Any, **kwargs: Any) -> Any:
+        """A pool not yet opened (``ConnectionPool(...)``: the sync one opens in its
+        constructor)."""
+        return ifxwire.ConnectionPool(*args, **kwargs)
+
+    @staticmethod
+    def break_socket(conn: Any) -> None:
+        """Kill the socket under the driver, as a dead network would."""
+        conn._transport.sock.shutdown(socket.SHUT_RDWR)
+
 
 class AioDriver:
     """The asyncio driver behind the blocking facade, as the fixture's "asyncio" case."""
@@ -289,3 +314,24 @@ class AioDriver:
 
     def connect(self, *args: Any, **kwargs: Any) -> Any:
         return wrap(self.loop.run(ifxwire.aio.connect(*args, **kwargs)), self.loop)
+
+    def create_pool(self, *args: Any, **kwargs: Any) -> Any:
+        return wrap(self.loop.run(self.pool(*args, **kwargs).aio_object.open()), self.loop)
+
+    def pool(self, *args: Any, configure: Callable[[Any], object] | None = None,
+             **kwargs: Any) -> Any:
+        """``AsyncConnectionPool``; a test's plain ``configure(conn)`` is called with the
+        facade of the new connection from the pool's coroutine (it must not block on the
+        loop: ``seen.append`` is fine, a query is not)."""
+        if configure is not None:
+            plain = configure
+
+            async def configure(conn: Any) -> None:
+                plain(wrap(conn, self.loop))
+
+        return wrap(ifxwire.aio.AsyncConnectionPool(*args, configure=configure, **kwargs),
+                    self.loop)
+
+    @staticmethod
+    def break_socket(conn: Any) -> None:
+        conn.aio_object._writer.get_extra_info("socket").shutdown(socket.SHUT_RDWR)

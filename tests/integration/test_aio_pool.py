@@ -2,13 +2,13 @@
 
 The load test runs 1000 concurrent tasks through a pool of ten connections and expects no
 error at all; the others pin down each rule of the sync pool's semantics under asyncio,
-cancellation included.
+cancellation included. The rules that need no second task are test_pool.py's, which runs
+on both drivers (the argument checks, sizing, timeouts, eviction, reset on release).
 """
 
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -238,11 +238,3 @@ def test_acquire_timeout_holds_while_the_server_hangs(fake: Any) -> None:
         await pool.close()
 
     run(go)
-
-
-def test_pool_arguments_are_checked() -> None:
-    with pytest.raises(ValueError):
-        aio.AsyncConnectionPool(max_size=0)
-    with pytest.raises(ValueError):
-        aio.AsyncConnectionPool(min_size=3, max_size=2)
-    assert socket  # the module is used by the fake fixture's server

@@ -83,6 +83,24 @@ def test_a_reader_left_half_way_is_dropped_loudly(ac: ifxwire.Connection) -> Non
         reader.read(10)
 
 
+def test_a_reader_closed_part_way_drains_and_refuses_reads(ac: ifxwire.Connection) -> None:
+    """Closing a reader part way through its value reads the rest off the wire (nothing to
+    report: dropped on purpose) and a read afterwards is the closed file's ValueError, on
+    both drivers alike (``BlobReader.close_steps``, the check in ``readinto_steps``)."""
+    ac.execute("INSERT INTO bs VALUES (1, ?, NULL)", (pattern(2 * MIB),))
+    cur = ac.cursor()
+    cur.blob_stream = True
+    reader = cur.execute("SELECT b FROM bs").fetchone()[0]
+    assert reader.read(100) == pattern(100)
+    reader.close()
+    assert reader.closed
+    assert ac.execute("SELECT COUNT(*) FROM bs").fetchone()[0] == 1  # the wire is in step
+    with pytest.raises(ValueError, match="closed"):
+        reader.read(10)
+    with pytest.raises(ValueError, match="closed"):
+        reader.readinto(bytearray(10))
+
+
 def test_large_values_are_freed_with_their_rows(ac: ifxwire.Connection, server: Any,
                                                 dbname: str) -> None:
     def objects() -> int:

@@ -7,6 +7,7 @@ connector probes with such casts: docs/SERVER.md) never counted the cast."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,13 @@ from ifxwire.server import Server
 _USERS = {"informix": "in4mix"}
 
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
+
 @pytest.fixture(scope="module")
-def cur() -> Iterator[ifxwire.Cursor]:
+def cur(driver: Any) -> Iterator[ifxwire.Cursor]:
     with Server(port=0, data=":memory:", users=_USERS) as srv:
-        conn = ifxwire.connect(host=srv.host, port=srv.port, user="informix",
+        conn = driver.connect(host=srv.host, port=srv.port, user="informix",
                                password=_USERS["informix"], autocommit=True)
         c = conn.cursor()
         c.execute("CREATE DATABASE castdesc")

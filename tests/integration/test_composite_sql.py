@@ -17,6 +17,8 @@ import pytest
 import ifxwire
 from ifxwire import List, Row, Set
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 
 def _code(cur: Any, sql: str, params: Any = None) -> int:
     with pytest.raises(ifxwire.Error) as info:

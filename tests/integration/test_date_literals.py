@@ -16,12 +16,14 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 
 @pytest.fixture(params=["MDY4/", "DMY4.", "Y4MD-"])
 def conn(request: pytest.FixtureRequest, connect_kwargs: dict[str, Any],
-         dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True,
-                        env={"DBDATE": request.param})
+         dbname: str, driver: Any) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True,
+                       env={"DBDATE": request.param})
     c.execute("DROP TABLE IF EXISTS dl")
     c.execute("CREATE TABLE dl (id INTEGER, d DATE)")
     yield c

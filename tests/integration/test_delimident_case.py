@@ -17,11 +17,14 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 
 @pytest.fixture()
-def conn(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True,
-                        env={"DELIMIDENT": "y"})
+def conn(connect_kwargs: dict[str, Any], dbname: str,
+         driver: Any) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True,
+                       env={"DELIMIDENT": "y"})
     for t in ("dc_t", "dc_u", "dc_v"):
         c.execute(f"DROP TABLE IF EXISTS {t}")
     yield c

@@ -15,6 +15,8 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 
 @pytest.fixture()
 def cur(conn: ifxwire.Connection) -> Iterator[ifxwire.Cursor]:

@@ -16,10 +16,13 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 
 @pytest.fixture()
-def conn(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def conn(connect_kwargs: dict[str, Any], dbname: str,
+         driver: Any) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     for t in ("ms_a", "ms_b", "ms_c", "ms_d"):
         c.execute(f"DROP TABLE IF EXISTS {t}")
     yield c

@@ -1,5 +1,10 @@
 """ifxwire.ConnectionPool against the embedded server: sizing, FIFO waits and timeouts,
-eviction of broken / old / idle connections, reset on release, thread concurrency."""
+eviction of broken / old / idle connections, reset on release, thread concurrency.
+
+The tests that need no second thread run on both drivers (``both_drivers``: the asyncio
+pool, ``ifxwire.aio.create_pool``, behind the blocking facade of _aio_facade.py), since the
+two pools share ``PoolBase``'s decisions and must agree; those that wait in other threads
+are the sync pool's (test_aio_pool.py has the asyncio pool's waits, with tasks)."""
 
 from __future__ import annotations
 
@@ -15,13 +20,16 @@ import ifxwire
 from ifxwire.client.pool import ping
 from ifxwire.protocol.requests import PING_GROUP
 
+pytestmark = pytest.mark.both_drivers
+one_driver = pytest.mark.one_driver
+
 
 @pytest.fixture()
-def make_pool(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[Any]:
+def make_pool(connect_kwargs: dict[str, Any], dbname: str, driver: Any) -> Iterator[Any]:
     pools: list[ifxwire.ConnectionPool] = []
 
     def make(**kw: Any) -> ifxwire.ConnectionPool:
-        p = ifxwire.create_pool(**connect_kwargs, database=dbname, **kw)
+        p = driver.create_pool(**connect_kwargs, database=dbname, **kw)
         pools.append(p)
         return p
 
@@ -43,6 +51,12 @@ def _break(conn: ifxwire.Connection) -> None:
     conn._transport.sock.shutdown(socket.SHUT_RDWR)
 
 
+@pytest.fixture()
+def kill(driver: Any) -> Any:
+    """``_break`` for either driver's connection."""
+    return driver.break_socket
+
+
 def test_sizing_min_and_max(make_pool: Any) -> None:
     pool = make_pool(min_size=2, max_size=3)
     assert (pool.size, pool.idle_count, pool.in_use_count) == (2, 2, 0)
@@ -58,11 +72,11 @@ def test_sizing_min_and_max(make_pool: Any) -> None:
     pool.release(again)
 
 
-def test_bad_sizes_refused(connect_kwargs: dict[str, Any]) -> None:
+def test_bad_sizes_refused(connect_kwargs: dict[str, Any], driver: Any) -> None:
     with pytest.raises(ValueError):
-        ifxwire.ConnectionPool(**connect_kwargs, max_size=0)
+        driver.pool(**connect_kwargs, max_size=0)
     with pytest.raises(ValueError):
-        ifxwire.ConnectionPool(**connect_kwargs, min_size=3, max_size=2)
+        driver.pool(**connect_kwargs, min_size=3, max_size=2)
 
 
 def test_acquire_times_out_with_pool_timeout(make_pool: Any) -> None:
@@ -78,6 +92,7 @@ def test_acquire_times_out_with_pool_timeout(make_pool: Any) -> None:
     assert pool.acquire(timeout=0.1) is c
 
 
+@one_driver
 def test_waiters_are_served_first_in_first_out(make_pool: Any) -> None:
     pool = make_pool(max_size=1)
     held = pool.acquire()
@@ -109,11 +124,11 @@ def test_health_check_costs_no_round_trip(make_pool: Any, server: Any) -> None:
     assert server.request_groups == mark  # no SELECT 1, no ping, no rollback
 
 
-def test_ping_after_idle_finds_a_dead_idle_connection(make_pool: Any) -> None:
+def test_ping_after_idle_finds_a_dead_idle_connection(make_pool: Any, kill: Any) -> None:
     pool = make_pool(max_size=1, ping_after=0.0)
     c = pool.acquire()
     pool.release(c)
-    _break(c)  # the driver does not know yet
+    kill(c)  # the driver does not know yet
     with pool.connection() as conn:
         assert conn is not c
         assert conn.execute("SELECT COUNT(*) FROM pooled").fetchone() is not None
@@ -121,6 +136,7 @@ def test_ping_after_idle_finds_a_dead_idle_connection(make_pool: Any) -> None:
     assert pool.size == 1
 
 
+@one_driver
 def test_ping_is_one_sq_version_round_trip(connect_kwargs: dict[str, Any], server: Any) -> None:
     assert PING_GROUP == b"\x00\x35\x00\x0c"
     with ifxwire.connect(**connect_kwargs) as c:
@@ -129,10 +145,10 @@ def test_ping_is_one_sq_version_round_trip(connect_kwargs: dict[str, Any], serve
         assert server.request_groups == mark + 1
 
 
-def test_broken_connection_is_evicted_on_release(make_pool: Any) -> None:
+def test_broken_connection_is_evicted_on_release(make_pool: Any, kill: Any) -> None:
     pool = make_pool(max_size=2)
     c = pool.acquire()
-    _break(c)
+    kill(c)
     with pytest.raises(ifxwire.OperationalError):
         c.execute("SELECT COUNT(*) FROM pooled")
     assert c.broken
@@ -143,6 +159,7 @@ def test_broken_connection_is_evicted_on_release(make_pool: Any) -> None:
         conn.execute("SELECT COUNT(*) FROM pooled").fetchall()
 
 
+@one_driver
 def test_eviction_frees_the_slot_for_a_waiter(make_pool: Any) -> None:
     pool = make_pool(max_size=1)
     c = pool.acquire()
@@ -215,6 +232,7 @@ def test_max_idle_closes_surplus_but_keeps_min_size(make_pool: Any) -> None:
     assert sum(c.closed for c in conns) == 2
 
 
+@one_driver
 def test_connecting_happens_outside_the_pool_lock(connect_kwargs: dict[str, Any]) -> None:
     slow = threading.Event()
 
@@ -247,8 +265,8 @@ def test_configure_runs_once_per_new_connection(make_pool: Any) -> None:
     assert len(seen) == 1
 
 
-def test_failed_connect_frees_its_slot(connect_kwargs: dict[str, Any]) -> None:
-    pool = ifxwire.ConnectionPool(**{**connect_kwargs, "password": "wrong"}, max_size=1)
+def test_failed_connect_frees_its_slot(connect_kwargs: dict[str, Any], driver: Any) -> None:
+    pool = driver.pool(**{**connect_kwargs, "password": "wrong"}, max_size=1)
     for _ in range(2):
         with pytest.raises(ifxwire.OperationalError) as info:
             pool.acquire(1)
@@ -257,6 +275,7 @@ def test_failed_connect_frees_its_slot(connect_kwargs: dict[str, Any]) -> None:
     pool.close()
 
 
+@one_driver
 def test_close_fails_waiters_and_later_acquires(make_pool: Any) -> None:
     pool = make_pool(max_size=1)
     c = pool.acquire()
@@ -282,13 +301,14 @@ def test_close_fails_waiters_and_later_acquires(make_pool: Any) -> None:
 
 
 def test_release_of_a_foreign_connection_is_refused(
-    make_pool: Any, connect_kwargs: dict[str, Any]
+    make_pool: Any, connect_kwargs: dict[str, Any], driver: Any
 ) -> None:
     pool = make_pool(max_size=1)
-    with ifxwire.connect(**connect_kwargs) as other, pytest.raises(ifxwire.InterfaceError):
+    with driver.connect(**connect_kwargs) as other, pytest.raises(ifxwire.InterfaceError):
         pool.release(other)
 
 
+@one_driver
 def test_threads_share_a_small_pool(make_pool: Any) -> None:
     # The server allows one writer per database at a time: wait for locks, as apps would.
     pool = make_pool(
@@ -326,6 +346,7 @@ def test_threads_share_a_small_pool(make_pool: Any) -> None:
             assert kept == (7,)
 
 
+@one_driver
 def test_stats_count_what_happened(make_pool: Any) -> None:
     """``stats()``, the asyncio pool's counters (POOL_AND_ASYNC.md §1)."""
     pool = make_pool(min_size=1, max_size=2, ping_after=None)

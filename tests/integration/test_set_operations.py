@@ -12,6 +12,8 @@ import pytest
 import ifxwire
 from ifxwire.protocol.codes import TypeCode
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 ONE = "FROM systables WHERE tabid = 1"
 
 

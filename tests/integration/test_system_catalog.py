@@ -11,8 +11,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 import ifxwire
 from ifxwire.server.engine.schema.catalog_tables import CATALOG_ROWS, CATALOG_VIEWS, EMPTY_TABLES
+
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
 
 
 def _rows(conn: ifxwire.Connection, sql: str, *params: object) -> list[tuple[Any, ...]]:

@@ -17,12 +17,15 @@ import pytest
 
 import ifxwire
 
+pytestmark = pytest.mark.both_drivers  # (conftest.py: sync and asyncio)
+
 _SEQ = itertools.count()
 
 
 @pytest.fixture()
-def conn(connect_kwargs: dict[str, Any], dbname: str) -> Iterator[ifxwire.Connection]:
-    c = ifxwire.connect(**connect_kwargs, database=dbname, autocommit=True)
+def conn(connect_kwargs: dict[str, Any], dbname: str,
+         driver: Any) -> Iterator[ifxwire.Connection]:
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
     yield c
     c.close()
 

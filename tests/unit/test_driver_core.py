@@ -198,3 +198,63 @@ def test_one_connect_signature() -> None:
         asyncio.run(ifxwire.aio.connect(no_such_option=1))  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         asyncio.run(ifxwire.aio.connect("h", 1, "u", "p", "d", "s", "one too many"))  # type: ignore[misc]
+
+
+def test_shared_decisions_are_not_copied_into_aio() -> None:
+    """Decisions written once in client/ and run by both drivers (branch core7): fetchmany's
+    size on a scroll cursor (``ScrollCursor.fetchmany_moves``), the savepoint statements and
+    their checks (``SavepointState.action_op`` / ``exit_op``), commit and rollback
+    (``StatementSession.commit_op``), a BYTE/TEXT or LOB column's fetch settings
+    (``Cursor.fetch_blobs_op``), a reader's close (``BlobReader.close_steps``), the stream's
+    failure texts (``transport.receive_failed`` / ``send_failed``) and the kind of cursor
+    made (``Connection.cursor``). aio/ names none of their pieces again."""
+    pieces = (r"\bcount_arg\b", r"\bsavepoint_sql\b", r"\b_live\(", r"COMMIT_GROUP",
+              r"ROLLBACK_GROUP", r"blob_stream if", r"lob_materialize_limit if",
+              r"closed_on_purpose", r"\bScrollCursor\(", r"\bCursor\(", r"is None else size",
+              r"receive failed", r"send failed", r"server closed the connection")
+    found = [f"{p.name}: {piece}" for p in sorted((SRC / "aio").glob("*.py"))
+             for piece in pieces if re.search(piece, p.read_text())]
+    assert not found, found
+
+
+def test_the_pools_share_what_follows_each_decision() -> None:
+    """Dropping, discarding, handing over and taking back a connection, counting and freeing
+    a slot: ``PoolBase``'s, under the sync pool's lock (the asyncio pool has none); each pool
+    adds only how it waits, connects and closes (``_close_soon``)."""
+    from ifxwire.aio.pool import AsyncConnectionPool
+    from ifxwire.client.pool import ConnectionPool, PoolBase
+
+    for name in ("_drop", "_discard", "_hand_over", "_returned", "_count", "_free_slot"):
+        assert name in PoolBase.__dict__, name
+        for pool in (ConnectionPool, AsyncConnectionPool):
+            assert name not in pool.__dict__, (pool.__name__, name)
+    for pool in (ConnectionPool, AsyncConnectionPool):
+        assert "_close_soon" in pool.__dict__, pool.__name__
+
+
+#: aio/'s lines without cdc.py and arrow.py (their owners' budget): 1,606 before branch core7,
+#: 1,517 after it.
+AIO_LINES = 1_520
+
+
+def test_aio_does_not_grow_back() -> None:
+    """A ratchet: what aio/ keeps is the awaitable surface and the asyncio loop
+    (docs/ARCHITECTURE.md, "What aio/ keeps"); a new decision belongs in client/."""
+    total = sum(len(p.read_text().splitlines()) for p in (SRC / "aio").glob("*.py")
+                if p.name not in ("cdc.py", "arrow.py"))
+    assert total <= AIO_LINES, f"aio/ (without cdc.py, arrow.py) has {total} lines"
+
+
+def test_every_integration_module_runs_on_both_drivers_or_says_why() -> None:
+    """Issue 24: every driver integration test not about one API runs on both drivers. A
+    module opts in (``both_drivers``) or is named, with its reason, in
+    tests/integration/_aio_facade.py's docstring (``test_x*.py`` patterns count)."""
+    import fnmatch
+
+    folder = SRC.parents[1] / "tests" / "integration"
+    doc = ast.get_docstring(ast.parse((folder / "_aio_facade.py").read_text())) or ""
+    named = set(re.findall(r"test_[\w*]+\.py", doc))
+    missing = [p.name for p in sorted(folder.glob("test_*.py"))
+               if "both_drivers" not in p.read_text()
+               and not any(fnmatch.fnmatch(p.name, n) for n in named)]
+    assert not missing, missing

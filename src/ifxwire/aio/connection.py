@@ -44,11 +44,10 @@ from ..client.connection import release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import Attempts
 from ..client.goodbye import CLOSE_TIMEOUT
-from ..client.handshake import is_internal_version
 from ..client.outbox import OutboxTransport, SessionCore
+from ..client.scroll import ScrollCursor
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
-from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
 from .session import READ_SIZE, AsyncSession, Forward
@@ -132,20 +131,15 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         row_factory: BaseRowFactory | None = None,
     ) -> AsyncCursor:
         """A new cursor; ``scrollable`` / ``withhold`` / ``row_factory`` as
-        ``Connection.cursor``."""
-        from .cursor import AsyncCursor
+        ``Connection.cursor``, which makes the sync cursor this one drives."""
+        cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
+        if cur.__class__ is not ScrollCursor:
+            from .cursor import AsyncCursor
 
-        self._core.ensure_usable()
-        cur: AsyncCursor
-        if scrollable or withhold:
-            from .scroll import AsyncScrollCursor
+            return AsyncCursor(self, cur)
+        from .scroll import AsyncScrollCursor
 
-            cur = AsyncScrollCursor(self, scrollable, withhold)
-        else:
-            cur = AsyncCursor(self)
-        if row_factory is not None:
-            cur.row_factory = row_factory
-        return cur
+        return AsyncScrollCursor(self, cur)
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see
@@ -175,14 +169,12 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
     async def commit(self) -> None:
         """Commit the open transaction (same no-op rules as the sync driver)."""
-        async with self._lock:
-            self._core.ensure_usable()
-            await self._end_transaction(COMMIT_GROUP, "commit")
+        async with self._lock:  # (``run`` without its closure: a commit is frequent)
+            await self._run(self._core.commit_op(True))
 
     async def rollback(self) -> None:
         async with self._lock:
-            self._core.ensure_usable()
-            await self._end_transaction(ROLLBACK_GROUP, "rollback")
+            await self._run(self._core.commit_op(False))
 
     async def close(self) -> None:
         """Say goodbye (SQ_EXIT; its acknowledgement awaited at most CLOSE_TIMEOUT s) and
@@ -271,7 +263,7 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         transport.close()
         raise
     core.server_name, core.address = params.server, (addr.host, addr.port)
-    if is_internal_version(core.server_version_internal) and core.database:
+    if core.release_wanted():
         # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
         # is asked for here, once, since a property cannot await (Connection.server_version).
         with contextlib.suppress(Error):

@@ -2,11 +2,11 @@
 
 An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
 runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
-awaiting loops (``AsyncConnection._run``/``_drive``; the hooks an operation yields
-are this class's coroutines of the same names); result state, the finalizer that
+awaiting loops (``AsyncConnection._run``/``_drive``); result state, the finalizer that
 defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
-surface as coroutines, and the hooks whose I/O the two cursors still do differently (LOB
-values, BYTE/TEXT data).
+surface as coroutines, the objects this driver makes of LOB and BYTE/TEXT values
+(``lob_factory``, ``blob_reader``: the sync cursor's operations ask for them), and the one
+hook whose work differs (``_lob_txn_interrupted``: a cancelled task may not await).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cancel import timeout_scope
 from ..client.cursor import NO_ROW, Cursor, CursorOp
-from ..client.replies import Reply
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
 from ..client.steps import Op
@@ -47,14 +46,11 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     _cur: Cursor
     connection: AsyncConnection
 
-    def __init__(self, connection: AsyncConnection) -> None:
+    def __init__(self, connection: AsyncConnection, cur: Cursor) -> None:
+        """(Made by ``AsyncConnection.cursor``: ``cur`` is the sync cursor it drives.)"""
         self.connection = connection
-        self._cur = Cursor(connection._core)
-        self._cur.serve_as(self)  # row factories are called with this cursor
-        #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
-        self.lob_materialize_limit: int | None = None
-        #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
-        self.blob_stream: bool | None = None
+        self._cur = cur
+        cur.serve_as(self)  # row factories are called with this cursor
 
     # ------------------------------------------------------------------ attributes
     # The sync cursor's, read (and where plain, set) through it.
@@ -76,11 +72,14 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     #: as ``Cursor.adapters``.
     adapters = Forward[AdaptersMap]("adapters", via="_cur")
     batch_size = Forward[int]("batch_size", via="_cur")
+    #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
+    lob_materialize_limit = Forward[int | None]("lob_materialize_limit", True, via="_cur")
+    #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
+    blob_stream = Forward[bool | None]("blob_stream", settable=True, via="_cur")
     closed = Forward[bool]("closed", via="_cur")
 
     def __repr__(self) -> str:
-        state = "closed" if self.closed else "open"
-        return f"<ifxwire AsyncCursor {state} rowcount={self.rowcount}>"
+        return f"<ifxwire AsyncCursor {self._cur.state_text()}>"
 
     # ------------------------------------------------------------------ execute
 
@@ -105,14 +104,13 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         self._cur.ensure_open()
         return await self._locked(make(self._cur))
 
-    async def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
-        aconn = self.connection
-        return await aconn._run(
-            _lob.prepare_params_op(aconn._core, p, values, _alob.lob_factory(aconn)))
+    def lob_factory(self) -> _lob.LobFactory:
+        """The asyncio driver's objects for BLOB/CLOB values (``Cursor.blobs_op`` asks)."""
+        return _alob.lob_factory(self.connection)
 
-    async def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
-        cur = self._cur
-        await self.connection._drive(cur.streamed_steps(p, values))
+    def blob_reader(self, p: Prepared) -> Callable[[bytes, bool], object]:
+        """The asyncio reader of a BYTE/TEXT value of ``p``'s result."""
+        return _alob.blob_reader_maker(self.connection, p)
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
@@ -136,15 +134,11 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
             self._cur.procedure_op(procname, parameters))
         return result
 
-    def nextset(self) -> None:
-        """Informix statements return one result set at most."""
-        self._cur.ensure_open()
-
-    def setinputsizes(self, sizes: object) -> None:
-        """Accepted and ignored (bind types follow the Python values)."""
-
-    def setoutputsize(self, size: int, column: int | None = None) -> None:
-        """Accepted and ignored."""
+    # PEP 249's methods that need no I/O are the sync cursor's: ``nextset`` (one result set
+    # at most), ``setinputsizes`` and ``setoutputsize`` (accepted and ignored).
+    nextset = Forward[Callable[[], None]]("nextset", via="_cur")
+    setinputsizes = Forward[Callable[[object], None]]("setinputsizes", via="_cur")
+    setoutputsize = Forward[Callable[..., None]]("setoutputsize", via="_cur")
 
     # ------------------------------------------------------------------ fetching
 
@@ -154,16 +148,6 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
         return await self._locked(cur.fetch_op())
-
-    async def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        """The hook: ``Cursor.fetch_blobs_op`` awaited, with asyncio readers and LOBs."""
-        aconn = self.connection
-        core = aconn._core
-        stream = core.blob_stream if self.blob_stream is None else self.blob_stream
-        limit = self.lob_materialize_limit
-        await aconn._run(self._cur.fetch_blobs_op(
-            p, reply, stream, core.lob_materialize_limit if limit is None else limit,
-            _alob.blob_reader_maker(aconn, p), _alob.lob_factory(aconn)))
 
     # The loops of the sync cursor's fetches, awaiting the next batch where those block;
     # the row buffer is the sync cursor's, reached through its cursor API (``take``...).

@@ -91,7 +91,7 @@ class AsyncBlob(AsyncSmartLob):
     """A BLOB value for the asyncio driver (see ``ifxwire.Blob``)."""
 
     async def read(self, size: int | None = -1) -> bytes:
-        return await self._do(self._read_bytes_op(-1 if size is None else size))
+        return await self._do(self._read_bytes_op(size))
 
     async def readall(self) -> bytes:
         return await self.read(-1)
@@ -164,18 +164,13 @@ class AsyncBlobReader(AsyncClosing):
     def closed(self) -> bool:
         return self._raw.closed
 
-    async def _steps(self, steps: Steps[_R]) -> _R:
-        if self._raw.closed:
-            steps.close()
-            raise ValueError("I/O operation on a closed reader")
-        return await self.connection.drive(steps)
-
     async def readinto(self, b: bytearray | memoryview) -> int:
-        return await self._steps(self._raw.readinto_steps(self, memoryview(b).cast("B")))
+        steps = self._raw.readinto_steps(self, memoryview(b).cast("B"))
+        return await self.connection.drive(steps)
 
     async def read(self, size: int = -1) -> bytes:
         """Up to ``size`` bytes (all the rest when -1)."""
-        return await self._steps(self._raw.read_steps(self, size))
+        return await self.connection.drive(self._raw.read_steps(self, size))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
         return _apieces(self.read, size, False)
@@ -191,12 +186,10 @@ class AsyncBlobReader(AsyncClosing):
         raise InterfaceError("an asyncio BYTE/TEXT reader is drained by the asyncio connection")
 
     async def close(self) -> None:
-        raw = self._raw
-        aconn = self.connection
-        if raw.streaming and not aconn.closed and not aconn.broken:
-            await aconn.drive(raw.drain_steps())
-            raw.closed_on_purpose()
-        raw.close()
+        steps = self._raw.close_steps()
+        if steps is not None:
+            await self.connection.drive(steps)
+        self._raw.close()
 
 
 class AsyncTextReader(AsyncClosing):
@@ -209,7 +202,7 @@ class AsyncTextReader(AsyncClosing):
 
     async def read(self, size: int = -1) -> str:
         raw = self.raw
-        return await raw._steps(self._text.read_text_op(
+        return await raw.connection.drive(self._text.read_text_op(
             size, self._encoding, lambda n: raw._raw.read_steps(raw, n)))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:

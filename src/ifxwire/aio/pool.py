@@ -1,25 +1,15 @@
 """The asyncio connection pool: ``pool = await ifxwire.aio.create_pool(...)``.
 
-The sync pool's semantics (client/pool.py, docs/POOL_AND_ASYNC.md §1) on one event loop:
-
-* sizing: ``min_size`` connections opened by ``create_pool`` within ``timeout``, at most
-  ``max_size`` open or being opened; idle connections reused most recently used first;
-* a cheap health check on acquire (the driver's ``closed``/``broken`` flags,
-  ``max_lifetime``, ``max_idle``), and an SQ_VERSION ping only for a connection idle longer
-  than ``ping_after``;
-* FIFO waits: a released connection (or the slot of a dropped one) goes to the longest
-  waiter; ``acquire(timeout)`` bounds the whole call (the wait, the ping, the connect) and
-  raises ``PoolTimeout``;
-* release rolls back an open transaction (no round trip when none is open) and restores the
-  autocommit setting the connection was created with; a broken, closed or too old
-  connection is dropped and its slot freed.
-
-What asyncio changes: no lock (nothing here awaits while counters are inconsistent) and no
-helper threads (an asyncio connect can be cancelled, so a connect the acquirer gives up on is
-cancelled and its slot freed). Cancellation is safe at every await: a task cancelled while
-queued leaves the queue, and if a connection had just been handed to it, that connection
-goes to the next waiter; the work of ``release`` is shielded, so a task cancelled while
-giving a connection back cannot leak it or its slot.
+The sync pool's semantics (sizing, the free health check and the ping after ``ping_after``,
+FIFO waits, ``acquire(timeout)`` bounding the whole call, the reset on release): its state and
+every decision are ``PoolBase``'s (client/pool.py, which says what each rule is; docs/
+POOL_AND_ASYNC.md §1). What asyncio changes: no lock (``PoolBase._guard`` is None: nothing
+here awaits while counters are inconsistent) and no helper threads
+(an asyncio connect can be cancelled, so a connect the acquirer gives up on is cancelled and
+its slot freed). Cancellation is safe at every await: a task cancelled while queued leaves
+the queue, and if a connection had just been handed to it, that connection goes to the next
+waiter; the work of ``release`` is shielded, so a task cancelled while giving a connection
+back cannot leak it or its slot.
 """
 
 from __future__ import annotations
@@ -106,13 +96,12 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         try:
             entry = await self._claim(deadline, wait)
             if entry is not None and not await self._usable(entry, deadline):
-                self._close_later(entry.conn)  # keep its slot and connect anew
-                self._stats["dropped"] += 1
+                self._drop(entry)  # keep its slot and connect anew
                 entry = None
             if entry is None:
                 entry = await self._open_slot(deadline)
         except PoolTimeout:
-            self._stats["timeouts"] += 1
+            self._count("timeouts")
             raise
         if not self._checked_out(entry):
             self._discard(entry)
@@ -124,7 +113,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         """An idle entry, or None: the caller owns a slot and opens a connection in it."""
         if not self._closed:
             for e in self._expire_idle():
-                self._close_later(e.conn)
+                self._close_soon(e.conn)
         got = self._claim_now()
         if got is not WAIT:
             return got  # type: ignore[return-value]
@@ -173,7 +162,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
                     await asyncio.wait_for(self._configure(conn),
                                            max(deadline - time.monotonic(), 0.001))
             except BaseException:
-                self._close_later(conn)
+                self._close_soon(conn)
                 raise
         except asyncio.TimeoutError:
             self._slot_freed()
@@ -191,7 +180,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
             try:
                 return await ping(entry.conn, max(deadline - time.monotonic(), 0.001))
             except BaseException:
-                self._close_later(entry.conn)  # cancelled mid-ping: the slot goes back
+                self._close_soon(entry.conn)  # cancelled mid-ping: the slot goes back
                 self._slot_freed()
                 raise
         return verdict
@@ -209,23 +198,10 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
             ok = await conn.run(lambda core: self._reset_op(entry, core))
         except BaseException:
             ok = False
-        if ok:
-            entry.last_used = time.monotonic()
-            self._hand_over(entry)
-        else:
-            self._discard(entry)
+        self._returned(entry, ok)
         self._released.set()
 
-    def _hand_over(self, entry: _Entry) -> None:
-        if not self._give(entry):
-            self._close_later(entry.conn)
-
-    def _discard(self, entry: _Entry) -> None:
-        self._stats["dropped"] += 1
-        self._close_later(entry.conn)
-        self._slot_freed()
-
-    def _close_later(self, conn: AsyncConnection) -> None:
+    def _close_soon(self, conn: AsyncConnection) -> None:
         task = asyncio.ensure_future(self._close_conn(conn))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)

@@ -1,4 +1,4 @@
-"""Savepoints for the asyncio driver: ``client/savepoints.py`` with awaits.
+"""Savepoints for the asyncio driver: ``client/savepoints.py``'s operations, awaited.
 
 ``conn.savepoint(name)`` returns an ``AsyncSavepoint`` that is set by awaiting it
 (``sp = await conn.savepoint()``) or by entering it (``async with conn.savepoint("x"):``).
@@ -6,26 +6,20 @@
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from types import TracebackType
 from typing import Any, Protocol
 
-from ..client.savepoints import SavepointOwner, SavepointState, check_savepoint, savepoint_sql
-from ..errors import Error
+from ..client.savepoints import SavepointOwner, SavepointState, check_savepoint
+from ..client.steps import Op
+
+__all__ = ["AsyncSavepoint"]
 
 
 class _Session(SavepointOwner, Protocol):
     """What a savepoint needs of its asyncio connection."""
 
-    @property
-    def autocommit(self) -> bool: ...
-
-    async def execute(self, sql: str, params: object = None) -> Any: ...
-
-__all__ = ["AsyncSavepoint"]
-
-log = logging.getLogger("ifxwire.aio")
+    def cursor(self) -> Any: ...
 
 
 class AsyncSavepoint(SavepointState):
@@ -36,14 +30,13 @@ class AsyncSavepoint(SavepointState):
         self.connection = conn
         self._set = False
 
-    async def _run(self, action: str) -> None:
-        cur = await self.connection.execute(savepoint_sql(action, self.name))
-        await cur.close()
+    async def _run(self, make: Callable[[Any], Op[None]]) -> None:
+        async with self.connection.cursor() as cur:
+            await cur.run(make)
 
     async def _ensure_set(self) -> AsyncSavepoint:
         if not self._set:
-            check_savepoint(self.name, self.connection.autocommit)
-            await self._run("set")
+            await self._run(lambda cur: self.action_op(cur, "set"))
             self._set = True
         return self
 
@@ -52,22 +45,17 @@ class AsyncSavepoint(SavepointState):
 
     async def rollback(self) -> None:
         """Undo what the transaction did since the savepoint; the savepoint stays set."""
-        self._live("roll back to")
-        await self._run("rollback")
+        await self._run(lambda cur: self.action_op(cur, "rollback"))
 
     async def release(self) -> None:
         """Forget the savepoint (its work stays part of the transaction)."""
-        self._live("release")
-        await self._run("release")
-        self.released = True
+        await self._run(lambda cur: self.action_op(cur, "release"))
 
     async def __aenter__(self) -> AsyncSavepoint:
         return await self._ensure_set()
 
     async def __aexit__(self, exc_type: type[BaseException] | None,
                         exc: BaseException | None, tb: TracebackType | None) -> None:
-        try:
-            for action in self._exit_actions(self.connection, exc):
-                await getattr(self, action)()
-        except Error as err:
-            self._exit_failed(exc, err)
+        actions = self.exit_actions(self.connection, exc)
+        if actions:
+            await self._run(lambda cur: self.exit_op(cur, actions, exc))

@@ -7,14 +7,10 @@ needs, client/scroll.py); this class only awaits the exchanges.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from ..client.placeholders import count_arg
 from ..client.scroll import Moves, ScrollCursor
 from .cursor import AsyncCursor
-
-if TYPE_CHECKING:
-    from .connection import AsyncConnection
 
 __all__ = ["AsyncScrollCursor"]
 
@@ -27,11 +23,6 @@ class AsyncScrollCursor(AsyncCursor):
     (see ``ifxwire.client.scroll.ScrollCursor``)."""
 
     _cur: ScrollCursor
-
-    def __init__(self, connection: AsyncConnection, scrollable: bool, withhold: bool) -> None:
-        super().__init__(connection)
-        self._cur = ScrollCursor(connection._core, scrollable, withhold)
-        self._cur.serve_as(self)
 
     @property
     def scrollable(self) -> bool:
@@ -53,11 +44,9 @@ class AsyncScrollCursor(AsyncCursor):
         return await self._drive(self._cur.fetchone_moves())
 
     async def fetchmany(self, size: int | None = None) -> list[Row]:
-        cur = self._cur
-        if not cur.scrollable:
+        if not self._cur.scrollable:
             return await super().fetchmany(size)
-        n = cur.arraysize if size is None else count_arg(size, "fetchmany size")
-        return await self._drive(cur.fetchmany_moves(n))
+        return await self._drive(self._cur.fetchmany_moves(size))
 
     async def fetchall(self) -> list[Row]:
         if not self._cur.scrollable:

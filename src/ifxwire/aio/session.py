@@ -19,10 +19,9 @@ from .. import errors as _e
 from ..client.cancel import send_interrupt
 from ..client.connection import Connection
 from ..client.outbox import OutboxTransport, SessionCore
-from ..client.placeholders import SqlPlan
 from ..client.replies import Reply
-from ..client.statements import Prepared
 from ..client.steps import FLUSH, Op
+from ..client.transport import receive_failed, send_failed
 
 __all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "Forward"]
 
@@ -103,9 +102,7 @@ class AsyncSession:
             self._writer.write(data)
             await self._writer.drain()
         except (OSError, RuntimeError) as exc:
-            err = _e.connection_lost(f"send failed: {exc}")
-            self._core.break_session(err)
-            raise err from None
+            raise self._broken_by(send_failed(exc)) from None
 
     async def _receive(self, view: memoryview) -> int:
         """Wait for the next bytes from the stream and copy them into ``view``."""
@@ -114,22 +111,20 @@ class AsyncSession:
                 data = await self._reader.read(len(view))
             else:
                 data = await asyncio.wait_for(self._reader.read(len(view)), self._read_timeout)
-        except asyncio.TimeoutError:
-            send_interrupt(self._writer.get_extra_info("socket"))  # as the sync transport
-            err = _e.connection_lost("timed out waiting for the server's reply")
-            self._core.break_session(err)
-            raise err from None
-        except OSError as exc:
-            err = _e.connection_lost(f"receive failed: {exc}")
-            self._core.break_session(err)
-            raise err from None
+        except (asyncio.TimeoutError, OSError) as exc:  # (the former is the latter from 3.11)
+            timed_out = isinstance(exc, asyncio.TimeoutError)
+            raise self._broken_by(receive_failed(
+                self._writer.get_extra_info("socket"), None if timed_out else exc,
+                timed_out)) from None
         n = len(data)
         if not n:
-            err = _e.connection_lost("the server closed the connection")
-            self._core.break_session(err)
-            raise err
+            raise self._broken_by(receive_failed(None, None))
         view[:n] = data
         return n
+
+    def _broken_by(self, err: _e.OperationalError) -> _e.OperationalError:
+        self._core.break_session(err)
+        return err
 
     async def _drive(self, steps: Generator[Any, Any, _T]) -> _T:
         """Run I/O-free steps to their result with awaits: the asyncio twin of the sync
@@ -272,8 +267,8 @@ class AsyncSession:
     async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
         """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
         the blocking loop ``Connection._run`` (cursor operations included); the operation itself
-        is the sync driver's. A cursor operation's named hooks (``("_fetch_blobs", ...)``)
-        are ``hooks``' coroutines of those names (an ``AsyncCursor``)."""
+        is the sync driver's. A cursor operation's named hook (``("_lob_txn_interrupted",)``)
+        is ``hooks``' coroutine of that name (an ``AsyncCursor``)."""
         try:
             groups = next(op)
             while True:
@@ -311,12 +306,6 @@ class AsyncSession:
         ``_exchange`` (False: a cancelled wait gives the connection up)."""
         async with self._lock:
             return await self._run(make(self._core), drain=drain)
-
-    async def _statement(self, sql: str, plan: SqlPlan) -> tuple[Prepared, bool]:
-        return await self._run(self._core.statement_op(sql, plan))
-
-    async def _end_transaction(self, group: bytes, what: str) -> None:
-        await self._run(self._core.end_transaction_op(group, what))
 
     async def _login(self) -> None:
         """The sync connection's login steps, awaited (``Connection._login_steps``)."""

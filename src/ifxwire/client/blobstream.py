@@ -362,13 +362,19 @@ class BlobReader(io.RawIOBase):
                 "the rest of this BYTE/TEXT value was dropped: the connection was used for "
                 "another request before the reader reached its end")
 
-    def closed_on_purpose(self) -> None:
-        """Drained by ``close``: nothing to report."""
+    def close_steps(self) -> Steps[None] | None:
+        """What closing either driver's reader must read first, or None: the rest of a value
+        read part way, on a usable connection (then dropped on purpose: nothing to report)."""
+        conn = self._conn
+        if self._state != "streaming" or conn.closed or conn.broken:
+            return None
+        return self._close_drain_steps()
+
+    def _close_drain_steps(self) -> Steps[None]:
+        yield from self.drain_steps()
         self._error = None
 
     def readinto(self, b: Any) -> int:
-        if self.closed:
-            raise ValueError("I/O operation on a closed reader")
         conn = self._conn
         with conn._lock:
             n: int = conn._drive(self.readinto_steps(self, memoryview(b).cast("B")))
@@ -380,6 +386,8 @@ class BlobReader(io.RawIOBase):
         ``owner`` becomes the connection's active stream), then value bytes are copied into
         ``out`` (``fill_steps``). An interruption part way through the value breaks the
         session: the rest of it would be taken for the next request's reply."""
+        if self.closed:
+            raise ValueError("I/O operation on a closed reader")
         conn = self._conn
         if self._state == "new":
             yield from conn.prefix_steps([self.start_request()])
@@ -473,10 +481,10 @@ class BlobReader(io.RawIOBase):
         self._conn._drive(self.drain_steps())
 
     def close(self) -> None:
-        if self._state == "streaming" and not self._conn.closed and not self._conn.broken:
+        steps = self.close_steps()
+        if steps is not None:
             with self._conn._lock:
-                self._drain()
-                self.closed_on_purpose()
+                self._conn._drive(steps)
         super().close()
 
 

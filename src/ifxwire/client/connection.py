@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from .. import errors as _e
 from ..errors import ExceptionAttributes, OperationalError
 from ..locales import codec_for_locale
-from ..protocol.requests import COMMIT_GROUP, ROLLBACK_GROUP
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
 from . import fastpath as _fastpath
@@ -128,22 +127,20 @@ class Connection(LoginSession, ExceptionAttributes):
         transaction), and cached; without a database, or if that fails, the internal number
         is returned. ``server_version_internal`` is always the login's number.
         """
-        if self._server_release is not None:
-            return self._server_release
-        internal = self.server_version_internal
-        if not is_internal_version(internal):
-            return internal
-        release = self._lookup_release()
-        if release is None:
-            return internal
-        self._server_release = release
-        return release
+        if self.release_wanted():
+            self._server_release = self._lookup_release()
+        return self._server_release or self.server_version_internal
 
     def _lookup_release(self) -> str | None:
-        if self.closed or self.broken or not self.database:
-            return None
         with self.cursor(row_factory=tuple_row) as cur:  # whatever the application's rows are
             return cur.run(release_op)
+
+    def release_wanted(self) -> bool:
+        """Whether the server's release is still to be asked for (``server_version``; the
+        asyncio driver asks at connect, a property cannot await): the login gave an internal
+        protocol version, and a usable connection has a database to ask in."""
+        return (self._server_release is None and is_internal_version(self.server_version_internal)
+                and not self._closed and self._broken is None and bool(self._database))
 
 
     # ------------------------------------------------------------------ PEP 249 methods
@@ -185,7 +182,7 @@ class Connection(LoginSession, ExceptionAttributes):
         from .savepoints import Savepoint, check_savepoint
 
         sp = Savepoint(self, check_savepoint(name, self.autocommit))
-        sp._run("set")
+        sp._run(lambda cur: sp.action_op(cur, "set"))
         return sp
 
     def execute(self, sql: str, params: object = None) -> Cursor:
@@ -205,14 +202,12 @@ class Connection(LoginSession, ExceptionAttributes):
         without a database; always sent in ANSI databases, where a transaction is implicit.
         """
         with self._lock:
-            self._check()
-            self._end_transaction(COMMIT_GROUP, "commit")
+            self._run(self.commit_op(True))
 
     def rollback(self) -> None:
         """Roll back the open transaction; no-op under the same conditions as commit()."""
         with self._lock:
-            self._check()
-            self._end_transaction(ROLLBACK_GROUP, "rollback")
+            self._run(self.commit_op(False))
 
     def close(self, wait: bool = False) -> None:
         """Say goodbye (SQ_EXIT) and close the socket. Idempotent; never hangs.

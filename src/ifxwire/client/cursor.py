@@ -134,9 +134,10 @@ class Cursor(CursorState):
                 # Values for BLOB/CLOB parameters go into new smart large objects first
                 # (in autocommit mode, in one transaction with the statement:
                 # Connection._lob_txn_begin).
-                values = yield ("_lob_params", p, values)
+                values = yield from _lob.prepare_params_op(
+                    conn, p, values, self._makers().lob_factory())
                 if any(isinstance(v, _blobstream.StreamedBlob) for v in values):
-                    yield ("_execute_streamed", p, values)
+                    yield self.streamed_steps(p, values)
                     yield from conn._lob_txn_end_op(commit=True)
                     return cached
                 bind = bind_message(values, conn.encoding, self._active_adapters(),
@@ -151,7 +152,7 @@ class Cursor(CursorState):
                         try:
                             yield groups
                             if p.blobs or p.lobs:
-                                yield ("_fetch_blobs", p, reply)
+                                yield from self.blobs_op(p, reply)
                         except BaseException:
                             p.busy = False
                             raise
@@ -184,17 +185,9 @@ class Cursor(CursorState):
             yield from conn._lob_txn_end_op(commit=True)
         return cached
 
-    def _lob_params(self, p: Prepared, values: Sequence[Any]) -> list[Any]:
-        conn = self.connection
-        return conn._run(_lob.prepare_params_op(conn, p, values, _lob.lob_factory(conn)))
-
-    def _execute_streamed(self, p: Prepared, values: list[Any]) -> None:
-        """Run a non-query ``p`` whose BYTE/TEXT parameters stream from file-like objects."""
-        conn = self.connection
-        conn._drive(_blobstream.execute_streamed_steps(
-            conn, p, values, self._active_adapters(), self._executed))
-
     def _lob_txn_interrupted(self) -> None:
+        """The hook of an execute interrupted (not failed) inside the LOB transaction: the
+        sync driver may still roll it back (the asyncio one, cancelled, may not await)."""
         self.connection._lob_txn_end(commit=False)
 
     # The request/reply orchestration below is split into "groups to send" and "what the
@@ -389,7 +382,7 @@ class Cursor(CursorState):
             raise
         p = self._result.prepared
         if p is not None and (p.blobs or p.lobs):
-            yield ("_fetch_blobs", p, group[1])
+            yield from self.blobs_op(p, group[1])
         return self._take_batch(group[1])
 
     def _fetch_group(self) -> tuple[bytes, Reply]:
@@ -538,24 +531,40 @@ class Cursor(CursorState):
 
     # ------------------------------------------------------------------ BYTE / TEXT and LOB values
 
-    def _fetch_blobs(self, p: Prepared, reply: Reply) -> None:
-        """The hook: ``fetch_blobs_op`` run blocking, with this driver's readers and LOBs."""
+    def _makers(self) -> Any:
+        """What makes this cursor's LOB objects and BYTE/TEXT readers (``lob_factory``,
+        ``blob_reader``): the asyncio cursor driving this one (``serve_as``), or this one."""
+        face = self._face() if self._face is not None else None
+        return self if face is None else face
+
+    def lob_factory(self) -> _lob.LobFactory:
+        """The sync driver's objects for BLOB/CLOB values (``Blob``, ``Clob``)."""
+        return _lob.lob_factory(self.connection)
+
+    def blob_reader(self, p: Prepared) -> Callable[[bytes, bool], object]:
+        """The sync driver's reader of a BYTE/TEXT value of ``p``'s result."""
+        conn = self.connection
+        return lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text)
+
+    def blobs_op(self, p: Prepared, reply: Reply) -> Op[None]:
+        """``fetch_blobs_op`` with the objects of the driver this cursor serves."""
+        makers = self._makers()
+        return self.fetch_blobs_op(p, reply, makers.blob_reader(p), makers.lob_factory())
+
+    def fetch_blobs_op(
+        self, p: Prepared, reply: Reply,
+        reader: Callable[[bytes, bool], object], factory: _lob.LobFactory,
+    ) -> Op[None]:
+        """A batch's BYTE/TEXT and BLOB/CLOB columns, for either driver (``blobs_op`` gives
+        its reader maker and its LOB factory): BYTE/TEXT values as readers
+        (``blob_stream``, this cursor's or else the connection's) or fetched in one
+        exchange, smart LOBs up to ``lob_materialize_limit`` bytes (likewise) read, the
+        others made objects."""
         conn = self.connection
         stream = conn.blob_stream if self.blob_stream is None else self.blob_stream
         limit = self.lob_materialize_limit
-        conn._run(self.fetch_blobs_op(
-            p, reply, stream, conn.lob_materialize_limit if limit is None else limit,
-            lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text),
-            _lob.lob_factory(conn)))
-
-    def fetch_blobs_op(
-        self, p: Prepared, reply: Reply, stream: bool, limit: int,
-        reader: Callable[[bytes, bool], object], factory: _lob.LobFactory,
-    ) -> Op[None]:
-        """A batch's BYTE/TEXT and BLOB/CLOB columns, for either driver (its ``_fetch_blobs``
-        hook gives its settings, its reader maker and its LOB factory): BYTE/TEXT values as
-        readers (``stream``) or fetched in one exchange, smart LOBs up to ``limit`` bytes
-        read, the others made objects."""
+        if limit is None:
+            limit = conn.lob_materialize_limit
         if stream and p.blobs and reply.rows and reply.error is None:
             reply.rows = _blobstream.wrap_rows(p, reply.rows, reader)
         fetched = [] if stream else self._blob_requests(p, reply)
@@ -594,7 +603,8 @@ class Cursor(CursorState):
         return self._execute_op(operation, *args)
 
     def streamed_steps(self, p: Prepared, values: list[Any]) -> Steps[None]:
-        """The ``_execute_streamed`` hook's steps: BYTE/TEXT parameters from file-likes."""
+        """Running a non-query ``p`` whose BYTE/TEXT parameters stream from file-likes, as
+        steps (``_execute_op`` yields them; either loop drives them)."""
         return _blobstream.execute_streamed_steps(
             self.connection, p, values, self._active_adapters(), self._executed)
 

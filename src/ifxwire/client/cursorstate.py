@@ -35,8 +35,10 @@ from .statements import Description, Prepared
 __all__ = ["NO_ROW", "CursorOp", "CursorState"]
 
 _T = TypeVar("_T")
-#: A cursor operation (see Connection._run): yields groups to exchange or a hook tuple.
-CursorOp = Generator[list[tuple[bytes, Reply]] | tuple[Any, ...], Any, _T]
+#: A cursor operation (see Connection._run): yields groups to exchange, read steps to drive,
+#: or a hook tuple.
+CursorOp = Generator[
+    list[tuple[bytes, Reply]] | Generator[Any, Any, Any] | tuple[Any, ...], Any, _T]
 
 #: ``Cursor.take_one``'s answer when the current batch is used up (a row may be anything a
 #: row factory returns, None included).
@@ -410,8 +412,11 @@ class CursorState(Closing):
             raise _e.closed_error("connection")
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "open"
-        return f"<ifxwire Cursor {state} rowcount={self.rowcount}>"
+        return f"<ifxwire Cursor {self.state_text()}>"
+
+    def state_text(self) -> str:
+        """What both drivers' cursors show of themselves in ``repr``."""
+        return f"{'closed' if self._closed else 'open'} rowcount={self.rowcount}"
 
     # ------------------------------------------------------------------ cursor API
     # What ``AsyncCursor`` uses of the sync cursor it drives: its fetch loops await where

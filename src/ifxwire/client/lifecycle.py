@@ -340,9 +340,6 @@ class StatementSession(WireSession):
         else:
             self._logging_mode = "unlogged"
 
-    def _end_transaction(self, group: bytes, what: str) -> None:
-        self._run(self._end_transaction_op(group, what))
-
     def _end_transaction_op(self, group: bytes, what: str) -> Op[None]:
         """COMMIT or ROLLBACK (``group``), when a transaction may be open."""
         mode = self._logging_mode
@@ -438,6 +435,16 @@ class StatementSession(WireSession):
 
     def end_transaction_op(self, group: bytes, what: str) -> Op[None]:
         return self._end_transaction_op(group, what)
+
+    def commit_op(self, commit: bool) -> Op[None]:
+        """PEP 249's ``commit`` (True) or ``rollback`` (False), both drivers', holding the
+        lock: on a usable connection, the group sent when a transaction may be open (the
+        no-op rules are ``_end_transaction_op``'s). Not a generator itself: the check runs
+        at the call and the operation is ``_end_transaction_op``'s, no frame added."""
+        self._check()
+        if commit:
+            return self._end_transaction_op(COMMIT_GROUP, "commit")
+        return self._end_transaction_op(ROLLBACK_GROUP, "rollback")
 
     def leave_op(self, failed: bool) -> Op[None]:
         """Leaving the connection's ``with`` block (both drivers, holding the lock): commit

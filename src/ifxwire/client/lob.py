@@ -349,7 +349,10 @@ class LocatorBase:
         self._server_pos = self._pos
         return got
 
-    def _read_bytes_op(self, n: int) -> Op[bytes]:
+    def _read_bytes_op(self, n: int | None) -> Op[bytes]:
+        """Up to ``n`` bytes from the position; all the rest when ``n`` is -1 or None."""
+        if n is None:
+            n = -1
         if 0 <= n <= _fp.READ_MESSAGE:
             out = bytearray()
             if n:
@@ -463,7 +466,7 @@ class Blob(SmartLob):
     def read(self, size: int | None = -1) -> bytes:
         """Up to ``size`` bytes from the position; all of the rest when ``size`` is -1 or None
         (read in 1 MiB messages: prefer chunks or readinto for very large objects)."""
-        return self._do(self._read_bytes_op(-1 if size is None else size))
+        return self._do(self._read_bytes_op(size))
 
     def read1(self, size: int = -1) -> bytes:
         return self.read(size)

@@ -103,6 +103,8 @@ _COUNTERS = ("acquired", "released", "opened", "dropped", "timeouts", "waited", 
 
 #: ``PoolBase._claim_now``: nothing idle and no free slot; the caller queues.
 WAIT = object()
+#: ``PoolBase._guarded`` of a pool without a guard.
+_UNGUARDED = contextlib.nullcontext()
 
 
 class PoolBase:
@@ -262,6 +264,63 @@ class PoolBase:
         self._waiters.clear()
         return idle, waiters
 
+    # ---- what follows a decision (both pools; each closes connections its own way) --------
+    #: Held around each change of the state made here: the sync pool's lock; None for the
+    #: asyncio pool (one event loop), which so pays for no ``with`` on its hot paths.
+    _guard: contextlib.AbstractContextManager[Any] | None = None
+
+    def _guarded(self) -> contextlib.AbstractContextManager[Any]:
+        return _UNGUARDED if self._guard is None else self._guard
+
+    def _close_soon(self, conn: Any) -> None:
+        """Close ``conn``, outside the guard (sync: now; asyncio: in a task of its own)."""
+        raise NotImplementedError
+
+    def _count(self, counter: str) -> None:
+        with self._guarded():
+            self._stats[counter] += 1
+
+    def _drop(self, entry: _Entry) -> None:
+        """Close ``entry`` and count it dropped; its slot stays taken (the acquirer that
+        found it unusable connects anew in it)."""
+        self._close_soon(entry.conn)
+        self._count("dropped")
+
+    def _discard(self, entry: _Entry) -> None:
+        """Close ``entry``; its slot goes to the first waiter, or is freed."""
+        self._drop(entry)
+        self._free_slot()
+
+    def _free_slot(self) -> None:
+        with self._guarded():
+            self._slot_freed()
+
+    def _hand_over(self, entry: _Entry) -> None:
+        """A usable connection goes to the longest waiter, else to the idle list (or is closed
+        when the pool is)."""
+        with self._guarded():
+            kept = self._give(entry)
+        if not kept:
+            self._close_soon(entry.conn)
+
+    def _returned(self, entry: _Entry, ok: bool) -> None:
+        """A connection given back, after ``_reset_op`` (``ok``: its answer): kept for the
+        next acquire, or dropped."""
+        if not ok:
+            self._discard(entry)
+            return
+        entry.last_used = time.monotonic()
+        # (``_hand_over`` inline, and no ``with`` without a guard: a release costs what it
+        # did when each pool wrote this itself)
+        guard = self._guard
+        if guard is None:
+            kept = self._give(entry)
+        else:
+            with guard:
+                kept = self._give(entry)
+        if not kept:
+            self._close_soon(entry.conn)
+
     def _reset_op(self, entry: _Entry, core: Connection) -> Op[bool]:
         """Make a returned connection fit for the next user (``core``: its session): roll
         back an open transaction (no round trip when none is open: the driver tracks it),
@@ -355,7 +414,7 @@ class ConnectionPool(PoolBase, Closing):
 
         self._factory = factory
         self._configure = configure
-        self._lock = threading.Lock()
+        self._lock = self._guard = threading.Lock()
         deadline = _deadline(timeout)
         try:
             for _ in range(min_size):
@@ -381,8 +440,7 @@ class ConnectionPool(PoolBase, Closing):
         try:
             entry = self._claim(deadline, wait)
             if entry is not None and not self._usable(entry, deadline):
-                self._close_conn(entry.conn)  # keep its slot and connect anew
-                self._count("dropped")
+                self._drop(entry)  # keep its slot and connect anew
                 entry = None
             if entry is None:
                 entry = self._open_slot(deadline, wait)
@@ -410,7 +468,7 @@ class ConnectionPool(PoolBase, Closing):
                 self._queue(waiter)
         finally:
             for e in expired:
-                self._close_conn(e.conn)
+                self._close_soon(e.conn)
         started = time.monotonic()
         remaining = deadline - started
         done = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
@@ -472,7 +530,7 @@ class ConnectionPool(PoolBase, Closing):
                 if self._configure is not None:
                     self._configure(conn)
             except BaseException:
-                self._close_conn(conn)
+                self._close_soon(conn)
                 raise
             entry = _Entry(conn)
         except BaseException as exc:
@@ -511,33 +569,7 @@ class ConnectionPool(PoolBase, Closing):
             ok = _fastpath.run(conn, self._reset_op(entry, conn))
         except Error:
             ok = False
-        if not ok:
-            self._discard(entry)
-            return
-        entry.last_used = time.monotonic()
-        self._hand_over(entry)
-
-    def _hand_over(self, entry: _Entry) -> None:
-        """A usable connection goes to the longest waiter, else to the idle list (or is closed
-        when the pool is)."""
-        with self._lock:
-            kept = self._give(entry)
-        if not kept:
-            self._close_conn(entry.conn)
-
-    def _discard(self, entry: _Entry) -> None:
-        """Close ``entry``; its slot goes to the first waiter, or is freed."""
-        self._close_conn(entry.conn)
-        self._count("dropped")
-        self._free_slot()
-
-    def _free_slot(self) -> None:
-        with self._lock:
-            self._slot_freed()
-
-    def _count(self, counter: str) -> None:
-        with self._lock:
-            self._stats[counter] += 1
+        self._returned(entry, ok)
 
     def stats(self) -> dict[str, float]:
         """``PoolBase.stats``, read under the pool lock: one consistent snapshot."""
@@ -545,7 +577,7 @@ class ConnectionPool(PoolBase, Closing):
             return super().stats()
 
     @staticmethod
-    def _close_conn(conn: Connection) -> None:
+    def _close_soon(conn: Connection) -> None:
         try:
             conn.close()
         except Exception:
@@ -576,7 +608,7 @@ class ConnectionPool(PoolBase, Closing):
         for w in waiters:
             w.event.set()
         for e in idle:
-            self._close_conn(e.conn)
+            self._close_soon(e.conn)
 
 
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import itertools
 import logging
 import re
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Protocol
 
 from ..errors import Error, ProgrammingError
+from .steps import Op
 
 
 class SavepointOwner(Protocol):
@@ -34,6 +36,21 @@ class SavepointOwner(Protocol):
 
     @property
     def in_transaction(self) -> bool: ...
+
+    @property
+    def autocommit(self) -> bool: ...
+
+
+class _StatementCursor(Protocol):
+    """What a savepoint's statements need of the (sync) cursor that runs them: the
+    connection's autocommit, and ``execute`` as an operation."""
+
+    @property
+    def connection(self) -> Any: ...
+
+    def execute_args(self, operation: str, parameters: object) -> Any: ...
+
+    def execute_op(self, operation: str, args: Any) -> Op[Any]: ...
 
 
 class _Session(SavepointOwner, Protocol):
@@ -72,15 +89,30 @@ def savepoint_sql(action: str, name: str) -> str:
 
 
 class SavepointState:
-    """What both Savepoint classes know: the name, whether it was released, and the checks
-    before each statement."""
+    """What both Savepoint classes know and do: the name, whether it was released, and
+    each action as an operation on a cursor (``Cursor.run`` runs it blocking,
+    ``AsyncCursor.run`` awaited), so the checks and the statements are written once."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.released = False
 
-    def _exit_actions(self, conn: SavepointOwner, exc: BaseException | None
-                      ) -> tuple[str, ...]:
+    def action_op(self, cur: _StatementCursor, action: str) -> Op[None]:
+        """``set``, ``rollback`` (to it) or ``release`` it, after the checks that need no
+        server (a set needs a transaction; a released savepoint is gone)."""
+        if action == "set":
+            check_savepoint(self.name, cur.connection.autocommit)
+        elif self.released:
+            what = "roll back to" if action == "rollback" else "release"
+            raise ProgrammingError(f"savepoint {self.name} was released; cannot {what} it",
+                                   sqlstate="3B001")
+        sql = savepoint_sql(action, self.name)
+        yield from cur.execute_op(sql, cur.execute_args(sql, None))
+        if action == "release":
+            self.released = True
+
+    def exit_actions(self, conn: SavepointOwner, exc: BaseException | None
+                     ) -> tuple[str, ...]:
         """What leaving the ``with`` block does (both drivers): nothing when no transaction
         is open any more (a commit or rollback inside ended the savepoint), release after a
         normal end, roll back to it and release after an exception."""
@@ -89,17 +121,17 @@ class SavepointState:
             return ()
         return ("release",) if exc is None else ("rollback", "release")
 
-    def _exit_failed(self, exc: BaseException | None, err: Error) -> None:
-        """An exit action failed: raised after a normal end; logged when the block's own
-        exception is on its way (it matters more)."""
-        if exc is None:
-            raise err
-        log.warning("rolling back to savepoint %s failed: %s", self.name, err)
-
-    def _live(self, what: str) -> None:
-        if self.released:
-            raise ProgrammingError(f"savepoint {self.name} was released; cannot {what} it",
-                                   sqlstate="3B001")
+    def exit_op(self, cur: _StatementCursor, actions: tuple[str, ...],
+                exc: BaseException | None) -> Op[None]:
+        """``exit_actions``' answer run: a failure is raised after a normal end, and only
+        logged when the block's own exception is on its way (it matters more)."""
+        try:
+            for action in actions:
+                yield from self.action_op(cur, action)
+        except Error as err:
+            if exc is None:
+                raise
+            log.warning("rolling back to savepoint %s failed: %s", self.name, err)
 
     def __repr__(self) -> str:
         state = " released" if self.released else ""
@@ -113,31 +145,24 @@ class Savepoint(SavepointState):
         super().__init__(name)
         self.connection = conn
 
-    def _run(self, action: str) -> None:
-        cur = self.connection.cursor()
-        try:
-            cur.execute(savepoint_sql(action, self.name))
-        finally:
-            cur.close()
+    def _run(self, make: Callable[[Any], Op[None]]) -> None:
+        """``make(cursor)`` run on a cursor of its own."""
+        with self.connection.cursor() as cur:
+            cur.run(make)
 
     def rollback(self) -> None:
         """Undo what the transaction did since the savepoint; the savepoint stays set."""
-        self._live("roll back to")
-        self._run("rollback")
+        self._run(lambda cur: self.action_op(cur, "rollback"))
 
     def release(self) -> None:
         """Forget the savepoint (its work stays part of the transaction)."""
-        self._live("release")
-        self._run("release")
-        self.released = True
+        self._run(lambda cur: self.action_op(cur, "release"))
 
     def __enter__(self) -> Savepoint:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        try:
-            for action in self._exit_actions(self.connection, exc):
-                getattr(self, action)()
-        except Error as err:
-            self._exit_failed(exc, err)
+        actions = self.exit_actions(self.connection, exc)
+        if actions:
+            self._run(lambda cur: self.exit_op(cur, actions, exc))

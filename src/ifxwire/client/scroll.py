@@ -243,7 +243,9 @@ class ScrollCursor(Cursor):
             self._next += 1
         return row
 
-    def fetchmany_moves(self, n: int) -> Moves[list[Row]]:
+    def fetchmany_moves(self, size: object) -> Moves[list[Row]]:
+        """``size`` rows (None: ``arraysize``) from the current one, fewer at the end."""
+        n = self._arraysize if size is None else count_arg(size, "fetchmany size")
         out: list[Row] = []
         while len(out) < n:
             row = yield from self.fetchone_moves()
@@ -333,7 +335,7 @@ class ScrollCursor(Cursor):
         p = self._result.prepared
         if p is not None and p.blobs:
             for _, reply in groups:
-                yield ("_fetch_blobs", p, reply)
+                yield from self.blobs_op(p, reply)
         self._window_take(plan, groups)
 
     # ------------------------------------------------------------------ PEP 249
@@ -352,8 +354,7 @@ class ScrollCursor(Cursor):
     def fetchmany(self, size: int | None = None) -> list[Row]:
         if not self.scrollable:
             return super().fetchmany(size)
-        n = self.arraysize if size is None else count_arg(size, "fetchmany size")
-        return self._drive(self.fetchmany_moves(n))
+        return self._drive(self.fetchmany_moves(size))
 
     def fetchall(self) -> list[Row]:
         if not self.scrollable:

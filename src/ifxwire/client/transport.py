@@ -145,7 +145,7 @@ class Transport:
             if self.deadline:
                 return self._timed_out()
             return connection_lost("timed out while sending")
-        return connection_lost(f"send failed: {exc}")
+        return send_failed(exc)
 
     # ------------------------------------------------------------------ receiving
 
@@ -192,14 +192,11 @@ class Transport:
         except TimeoutError:
             if self.deadline:
                 raise self._timed_out() from None
-            # The connection is given up, but the statement need not run on with its locks:
-            # the cancel byte goes out before the socket closes (docs/DRIVER.md §14).
-            send_interrupt(self.sock)
-            raise connection_lost("timed out waiting for the server's reply") from None
+            raise receive_failed(self.sock, None, timed_out=True) from None
         except OSError as exc:
-            raise connection_lost(f"receive failed: {exc}") from None
+            raise receive_failed(self.sock, exc) from None
         if n == 0:
-            raise connection_lost("the server closed the connection")
+            raise receive_failed(self.sock, None)
         return int(n)
 
     def _replace(self, size: int, start: int, end: int) -> None:
@@ -332,7 +329,25 @@ def _wrap_tls(
         raise connect_failed(where, exc, timeout) from None
 
 
-# What both drivers' connects say and do alike (aio/connection.py opens its stream itself).
+# What both drivers' connects and streams say and do alike (aio/ opens its stream itself).
+
+
+def receive_failed(sock: Any, exc: BaseException | None,
+                   timed_out: bool = False) -> OperationalError:
+    """The error of a receive on ``sock`` that failed with ``exc``, timed out, or (neither)
+    met the end of the stream. On a timeout the connection is given up, but the statement
+    need not run on with its locks: the cancel byte goes out first (docs/DRIVER.md §14)."""
+    if timed_out:
+        send_interrupt(sock)
+        return connection_lost("timed out waiting for the server's reply")
+    if exc is not None:
+        return connection_lost(f"receive failed: {exc}")
+    return connection_lost("the server closed the connection")
+
+
+def send_failed(exc: BaseException) -> OperationalError:
+    """The error of a send that failed with ``exc`` (no deadline of the login's passed)."""
+    return connection_lost(f"send failed: {exc}")
 
 
 def tls_context(tls: bool | ssl.SSLContext) -> ssl.SSLContext:
