@@ -8,9 +8,9 @@ messages around it are untouched; the server has to look for it separately, and 
 do so while the session's own thread is busy inside SQLite.
 
 One ``InterruptWatcher`` thread per server waits in ``epoll`` for EPOLLPRI (urgent data) on
-every logged-in session's socket: nothing is done per request, so a server that is never
-cancelled pays nothing but the registration at login. When the byte arrives the watcher
-reads it (``recv(MSG_OOB)``) and asks the session's ``InterruptGate`` what it means:
+every logged-in session's socket while that session works on a request. When the byte
+arrives the watcher reads it (``recv(MSG_OOB)``) and asks the session's ``InterruptGate``
+what it means:
 
 * the session is working on a request (or the request's bytes have arrived and wait to be
   read): the request is interrupted. ``FunctionState.cancelled`` makes SQLite's progress
@@ -24,6 +24,19 @@ The same watcher notices a client that closes its side (EPOLLRDHUP: killed, its 
 shut, a driver giving up on a read timeout) while a request is under way: nobody can read
 that answer, so the request is interrupted the same way and the session then ends, rolling
 back its transaction, instead of running the statement to its end with its locks held.
+
+**EPOLLPRI is watched only while the session is busy** (``InterruptGate.busy`` arms it
+with one ``epoll_ctl``, ``idle`` disarms it). Linux wakes every epoll waiter whose mask
+holds EPOLLPRI whenever *ordinary* data reaches the socket (``sock_def_readable`` wakes the
+socket's wait queue with the key ``EPOLLIN | EPOLLPRI | EPOLLRDNORM | EPOLLRDBAND``), and
+epoll re-polls the socket only after the waiter is woken: armed all the time, every
+request woke this thread for nothing (one context switch per request, ~13 % of a one-row
+statement's server CPU; issue 26, docs/BENCHMARKS.md). Two ``epoll_ctl`` per request cost
+less. Nothing is lost by disarming while idle: a byte that arrives then is a late cancel,
+and when the session's ``recv`` reads past its mark the kernel drops it (``tcp_recvmsg``
+steps over an out-of-band byte and clears the urgent state), so it is never reported; a
+byte that arrives after the request's bytes is still pending when ``busy`` arms EPOLLPRI,
+and epoll reports a level that is already there at ``epoll_ctl`` time.
 
 The flag is cleared when the session goes back to waiting for a new request with nothing
 unread. One race is left open on purpose: a byte read by the watcher in the microseconds
@@ -78,11 +91,14 @@ def _gone(sock: socket.socket) -> bool:
 class InterruptGate:
     """What a cancel means for one session right now (see the module docstring)."""
 
-    __slots__ = ("_lock", "_waiting", "cancels", "sock", "state", "unread")
+    __slots__ = ("_fd", "_lock", "_poller", "_waiting", "cancels", "sock", "state", "unread")
 
     def __init__(self, sock: socket.socket, unread: Callable[[], int]) -> None:
         self._lock = threading.Lock()
         self._waiting = False
+        #: The watcher's epoll and this socket's fd while registered (see _watch).
+        self._poller: select.epoll | None = None
+        self._fd = -1
         self.sock = sock
         #: Callable returning how many received bytes the session has not parsed yet.
         self.unread = unread
@@ -91,15 +107,39 @@ class InterruptGate:
         self.cancels = 0
 
     def idle(self) -> None:
-        """The session waits for a new request with nothing unread: forget any cancel."""
+        """The session waits for a new request with nothing unread: forget any cancel, and
+        stop watching for urgent data (see the module docstring)."""
         with self._lock:
             self._waiting = True
             if self.state is not None:
                 self.state.cancelled = False
+            if self._poller is not None:
+                self._watch(_EPOLL_GONE)
 
     def busy(self) -> None:
+        """A request has arrived: watch for its cancel."""
         with self._lock:
             self._waiting = False
+            if self._poller is not None:
+                self._watch(_EPOLLPRI | _EPOLL_GONE)
+
+    def _watch(self, mask: int) -> None:
+        # Under self._lock. The fd is this session's own socket, open until the session has
+        # unregistered (Session._cleanup), so it cannot meanwhile name another session's.
+        poller = self._poller
+        assert poller is not None
+        try:
+            poller.modify(self._fd, mask)
+        except (OSError, ValueError):
+            # Unregistered by the watcher (the client went away) or the server stopped:
+            # nothing to watch any more.
+            self._poller = None
+
+    def attach(self, poller: select.epoll | None, fd: int) -> None:
+        """Registered with ``poller`` under ``fd`` (None: unregistered)."""
+        with self._lock:
+            self._poller = poller
+            self._fd = fd
 
     def cancel(self) -> bool:
         """An urgent byte arrived; True if it interrupts the current request."""
@@ -166,11 +206,15 @@ class InterruptWatcher:
             fd = gate.sock.fileno()
             self._gates[fd] = gate
             try:
+                # Registered busy (the login is a request); the session's next idle() disarms.
                 self._epoll.register(fd, _EPOLLPRI | _EPOLL_GONE)
             except OSError:
                 self._gates.pop(fd, None)
+                return
+            gate.attach(self._epoll, fd)
 
     def unregister(self, gate: InterruptGate) -> None:
+        gate.attach(None, -1)  # before the fd can be closed and reused
         with self._lock:
             for fd, g in list(self._gates.items()):
                 if g is gate:

@@ -130,6 +130,13 @@ class WireIO:
         # groups that were already buffered go out together, and nothing waits on us.
         # compact=False keeps every byte where it is (SQ_FILE answers read while a message is
         # being handled, whose offsets the loop still holds).
+        idle = self.start == self.end
+        if idle:
+            # A cancel from now on is late unless a request arrives. Said before the reply
+            # goes out: the client's next request may follow it within microseconds, and
+            # reaching a socket still watched for urgent data it would wake the interrupt
+            # watcher for nothing (server/interrupt.py).
+            self.gate.idle()
         self._flush()
         if self.start and compact:
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
@@ -159,9 +166,6 @@ class WireIO:
             grow = min(len(self.buf), self.limits.max_message_bytes - len(self.buf))
             self.buf.extend(bytes(grow))
             self.view = memoryview(self.buf)
-        idle = self.start == self.end
-        if idle:
-            self.gate.idle()  # a cancel from now on is late unless a request arrives
         es = self.engine
         if es is not None:
             es.rl_leave()  # waiting for the client: others may commit its parked transaction
