@@ -9,6 +9,11 @@ of the kernel per statement is the figure to move. ``strace -c -f`` is attached 
 server process (every thread) for ``--statements`` executions of ``SELECT 1 FROM systables
 WHERE tabid = 1`` after a warm-up, then detached; the counts are divided by the number of
 statements. strace slows every call down, so only the counts are reported, not times.
+strace cannot see a thread woken in the kernel for nothing (an epoll waiter that finds no
+event and sleeps again, no system call returning), so a second pass without strace counts
+the context switches of all the server's threads (``voluntary_ctxt_switches`` +
+``nonvoluntary_ctxt_switches`` of ``/proc/PID/task/*/status``) and their CPU (schedstat)
+per statement.
 
 Clients, each on its own connection to sysmaster:
 
@@ -40,7 +45,6 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from bench.server_cost import server_cpu
 from bench.server_one_row import CONST, PASSWORD, USER, _start
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +74,21 @@ def strace_counts(pid: int, work: Callable[[], None]) -> dict[str, int]:
             counts[words[-1]] = int(words[3])
     os.unlink(name)
     return counts
+
+
+def thread_counters(pid: int) -> tuple[int, float]:
+    """(context switches, CPU seconds) summed over the live threads of ``pid``."""
+    switches, cpu = 0, 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            status = (task / "status").read_text()
+            ran = int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # ended meanwhile
+        for key in ("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:"):
+            switches += int(status.split("\n" + key)[1].split()[0])
+        cpu += ran
+    return switches, cpu / 1e9
 
 
 def _clients(port: int, which: list[str], n: int) -> dict[str, tuple[Callable[[], None], Any]]:
@@ -156,10 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for client, (work, closer) in _clients(port, which, n).items():
                 work()  # warm-up: caches filled, JIT done
-                cpu0 = server_cpu(srv.pid)
                 counts = strace_counts(srv.pid, work)
-                cpu = server_cpu(srv.pid) - cpu0
-                results[(tree, client)] = (counts, cpu)
+                switches0, cpu0 = thread_counters(srv.pid)
+                work()
+                switches1, cpu1 = thread_counters(srv.pid)
+                counts["(context switches, no strace)"] = switches1 - switches0
+                results[(tree, client)] = (counts, cpu1 - cpu0)
                 _close(closer)
         finally:
             srv.terminate()
@@ -175,8 +196,11 @@ def main(argv: list[str] | None = None) -> int:
         head = "  ".join(f"{tree:>8}" for tree in trees)
         print(f"\n{client}:{'':<22}{head}")
         totals = "  ".join(
-            f"{sum(r[0].values()) / n:8.2f}" if r else f"{'-':>8}" for r in rows.values())
-        print(f"  {'all':<28}{totals}")
+            f"{sum(v for k, v in r[0].items() if not k.startswith('(')) / n:8.2f}"
+            if r else f"{'-':>8}" for r in rows.values())
+        print(f"  {'all system calls':<28}{totals}")
+        cpus = "  ".join(f"{r[1] / n * 1e6:8.1f}" if r else f"{'-':>8}" for r in rows.values())
+        print(f"  {'(server CPU µs, no strace)':<28}{cpus}")
         for name in names:
             per = "  ".join(f"{r[0].get(name, 0) / n:8.2f}" if r else f"{'-':>8}"
                             for r in rows.values())
