@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import ifxwire
+from ifxwire.server.interrupt import ARM_AFTER
 
 pytestmark = pytest.mark.skipif(
     not hasattr(select, "EPOLLRDHUP") or not Path("/proc/self/task").is_dir(),
@@ -51,6 +52,15 @@ def kw(srv: Any) -> dict[str, Any]:
             "database": "wakeups", "autocommit": True}
 
 
+def _server_fd(srv: Any, c: Any) -> int:
+    """The server's fd of the connection ``c`` (its session's socket)."""
+    port = c._transport.sock.getsockname()[1]
+    for s in list(srv._sessions):
+        if s.peer.endswith(f":{port}"):
+            return int(s.sock.fileno())
+    raise AssertionError("no session for this connection")
+
+
 def _switches(thread: threading.Thread) -> int:
     assert thread.native_id is not None
     status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
@@ -58,20 +68,53 @@ def _switches(thread: threading.Thread) -> int:
 
 
 def test_requests_do_not_wake_the_interrupt_watcher(srv: Any, kw: dict[str, Any]) -> None:
-    statements = 400
+    statements = 1000
     with ifxwire.connect(**kw) as c:
         cur = c.cursor()
         cur.execute("SELECT i FROM n WHERE i = ?", (1,))  # the watcher thread runs from here
         watcher = srv.interrupts._thread
         assert watcher is not None and watcher.is_alive()
         before = _switches(watcher)
+        started = time.monotonic()
         for k in range(statements):
-            cur.execute("SELECT i FROM n WHERE i = ?", (k,))
-            assert cur.fetchall() == [(k,)]
+            cur.execute("SELECT i FROM n WHERE i = ?", (k % 1000,))
+            assert cur.fetchall() == [(k % 1000,)]
+        elapsed = time.monotonic() - started
         woken = _switches(watcher) - before
-    # Before the change: about one wake-up per statement (400). Now only its 1 s poll
-    # timeout and what other tests' sessions do meanwhile.
-    assert woken < statements // 10, woken
+    # Before the change: about one wake-up per statement (1000). Now its ticks (one per
+    # ARM_AFTER seconds) and little else.
+    assert woken < statements // 4 + 2 * elapsed / ARM_AFTER, (woken, elapsed)
+
+
+def test_short_requests_make_no_epoll_calls(srv: Any, kw: dict[str, Any]) -> None:
+    """A request shorter than a tick leaves the socket's epoll mask alone (arming EPOLLPRI
+    per request cost two epoll_ctl: as much as the wake-ups it saved)."""
+    import select as select_module
+
+    calls = 0
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        cur.execute("SELECT i FROM n WHERE i = 1")
+        session = next(s for s in list(srv._sessions) if s.gate._poller is not None
+                       and s.gate._fd == _server_fd(srv, c))
+        real = session.gate._poller
+
+        class Counting:
+            def modify(self, fd: int, mask: int) -> None:
+                nonlocal calls
+                calls += 1
+                real.modify(fd, mask)
+
+        session.gate._poller = Counting()  # type: ignore[assignment]
+        try:
+            for _ in range(200):
+                cur.execute("SELECT i FROM n WHERE i = 1")
+                assert cur.fetchall() == [(1,)]
+        finally:
+            session.gate._poller = real
+    # A statement that happened to be running at two ticks in a row is armed (and disarmed).
+    assert calls <= 10, calls
+    assert isinstance(real, select_module.epoll)
 
 
 def test_a_cancel_during_a_request_still_interrupts_it(srv: Any, kw: dict[str, Any]) -> None:
