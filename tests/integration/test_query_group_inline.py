@@ -175,3 +175,129 @@ def test_bad_group_with_curname_runs_nothing(plain_server: Any, name: bytes) -> 
         assert reply.errors == [] and reply.tuples[0][0] == 0x80  # DECIMAL zero: no row ran
     finally:
         c.close()
+
+
+class _RecordingClient(RawClient):
+    """A RawClient that keeps every byte the server sent (after the login)."""
+
+    received: bytearray | None = None  # None during the login
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(host, port)
+        self.received = bytearray()
+
+    def _recv(self) -> None:
+        before = len(self.buf)
+        super()._recv()
+        if self.received is not None:
+            self.received += self.buf[before:]
+
+
+def _jdbc_conversation(c: RawClient, db: str) -> list[Reply]:
+    """IBM JDBC's and informix-driver's group shapes, whose bare messages (NDESCRIBE,
+    WANTDONE, CIDESCRIBE) the inline path serves and whose PREPARE _judge parses once for
+    both itself and the handler (issue 26)."""
+    replies = [c.command(f"create database {db} with log"),
+               c.command("create table t (a int, b varchar(10))"),
+               c.command("insert into t values (1, 'one')")]
+    for sql in ("select a, b from t where a = ?", "select 1 from systables where tabid = 1",
+                "insert into t values (?, ?)"):
+        w = Writer()
+        m.put_prepare(w, sql.encode(), sql.count("?"), c.layout)  # PREPARE NDESCRIBE WANTDONE
+        reply = c.send(w)
+        replies.append(reply)
+        sid = reply.describes[0].stmt_id
+        w = Writer()
+        m.put_id(w, sid)
+        w.u16(Msg.CIDESCRIBE)
+        replies.append(c.send(w))
+        if sql.startswith("insert"):
+            # libsqli's ID BIND EXECUTE WANTDONE: the EXECUTE's own SQ_DONE only
+            w = Writer()
+            m.put_id(w, sid)
+            _bind(w, 2, "two")
+            w.u16(Msg.EXECUTE).u16(Msg.WANTDONE)
+            replies.append(c.send(w))
+        else:
+            replies.append(c.send(_query(sid, b"_ifxc0000000000001", *([1] if "?" in sql
+                                                                        else []))))
+            replies.append(c.send(_close(sid)))
+        replies.append(c.send(_close(sid, release=True)))
+        # The released statement: its describe is refused (-267), the group goes on.
+        w = Writer()
+        m.put_id(w, sid)
+        w.u16(Msg.CIDESCRIBE)
+        replies.append(c.send(w))
+    # A PREPARE that fails: NDESCRIBE and WANTDONE answer nothing more.
+    w = Writer()
+    m.put_prepare(w, b"selec a from t", 0, c.layout)
+    replies.append(c.send(w))
+    # Two groups in one write: the second PREPARE is judged while the first is served.
+    w = Writer()
+    m.put_prepare(w, b"select b from t where a = 1", 0, c.layout)
+    m.put_eot(w)
+    m.put_prepare(w, b"select count(*) from t", 0, c.layout)
+    m.put_eot(w)
+    c.sock.sendall(w.getvalue())
+    replies.append(c.read_reply())
+    replies.append(c.read_reply())
+    return replies
+
+
+def test_jdbc_shaped_groups_equal_general_path(tracing_server: Any, plain_server: Any) -> None:
+    got: list[tuple[list[Reply], bytes]] = []
+    for srv in (tracing_server, plain_server):
+        c = _RecordingClient(srv.host, srv.port)
+        try:
+            got.append((_jdbc_conversation(c, "inline_j"), bytes(c.received or b"")))
+        finally:
+            c.close()
+    (general, general_bytes), (inline, inline_bytes) = got
+    assert inline == general
+    assert inline_bytes == general_bytes  # the IDESCRIBE replies too, byte for byte
+    prepare = general[3]
+    assert prepare.errors == [] and [d.rows for d in prepare.dones] == [0]
+    assert prepare.costs == [(0, 0)]
+    assert general[4].codes[0] == Msg.IDESCRIBE
+    assert len(general[5].tuples) == 1
+    insert = next(r for r in general if r.codes[:1] == [Msg.DONE])
+    assert [d.rows for d in insert.dones] == [1]  # one SQ_DONE: the EXECUTE's
+    assert [e.sqlcode for e in general[8].errors] == [-267]
+    assert general[-3].errors and general[-3].errors[0].sqlcode == -201
+    assert general[-2].errors == [] and general[-1].errors == []
+    assert general[-2].describes[0].stmt_id != general[-1].describes[0].stmt_id
+
+
+def test_a_prepare_group_is_parsed_once(plain_server: Any,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`PREPARE NDESCRIBE WANTDONE EOT` and `ID CIDESCRIBE EOT` take one full parse per
+    statement (the PREPARE's, by _judge, reused by the loop), where they took four: _judge's
+    and the loop's of the PREPARE, and the loop's of NDESCRIBE and WANTDONE, then one more of
+    CIDESCRIBE."""
+    from ifxwire.server import wireio
+
+    calls: list[int] = []
+    real = wireio.m.read_client_message
+
+    def counting(r: Any, layout: Any) -> Any:
+        msg = real(r, layout)
+        calls.append(msg.code)
+        return msg
+
+    c = RawClient(plain_server.host, plain_server.port)
+    try:
+        c.command("create database inline_once")
+        monkeypatch.setattr(wireio.m, "read_client_message", counting)
+        for _ in range(3):
+            w = Writer()
+            m.put_prepare(w, b"select 1 from systables where tabid = 1", 0, c.layout)
+            sid = c.send(w).describes[0].stmt_id
+            w = Writer()
+            m.put_id(w, sid)
+            w.u16(Msg.CIDESCRIBE)
+            assert c.send(w).codes == [Msg.IDESCRIBE, Msg.EOT]
+            assert c.send(_close(sid, release=True)).errors == []
+        assert calls == [Msg.PREPARE] * 3
+    finally:
+        monkeypatch.undo()
+        c.close()

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import select
 import socket
+import time
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from ifxwire.server.interrupt import InterruptGate, InterruptWatcher
+from ifxwire.server.interrupt import ARM_AFTER, InterruptGate, InterruptWatcher
 
 pytestmark = pytest.mark.skipif(not hasattr(select, "EPOLLRDHUP"), reason="Linux epoll")
 
@@ -61,3 +63,48 @@ def test_a_gone_event_for_a_socket_closed_meanwhile_does_not_kill_the_watcher() 
     ours.close()
     watcher._dispatch(fd, select.EPOLLRDHUP)  # must not raise
     assert fd not in watcher._gates
+
+
+def _tcp_pair() -> tuple[socket.socket, socket.socket]:
+    """A loopback TCP connection (urgent data needs TCP; a socketpair has none)."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname()[:2])
+        ours, _ = listener.accept()
+    return ours, client
+
+
+def _until(predicate: Any, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return bool(predicate())
+
+
+def test_a_long_request_is_armed_by_the_ticks_and_disarmed_when_idle() -> None:
+    """EPOLLPRI is watched only for a request busy at two ticks in a row (issue 26: armed
+    all the time, every ordinary request woke the watcher); a byte sent before the arming
+    is reported at it, one sent while idle is never taken for a cancel."""
+    ours, client = _tcp_pair()
+    watcher = InterruptWatcher()
+    try:
+        gate = InterruptGate(ours, lambda: 0)
+        state = SimpleNamespace(cancelled=False)
+        gate.state = state  # type: ignore[assignment]
+        watcher.register(gate)
+        gate.idle()
+        gate.busy()  # a request arrived: nothing armed yet
+        assert gate._armed is False
+        client.send(b"\x42", socket.MSG_OOB)  # the cancel comes before the arming
+        assert _until(lambda: state.cancelled)
+        assert gate._armed is True and gate.cancels == 1
+        gate.idle()  # answered: disarmed, the flag cleared
+        assert gate._armed is False and state.cancelled is False
+        client.send(b"\x42", socket.MSG_OOB)  # a late cancel: nobody reads it
+        time.sleep(5 * ARM_AFTER)
+        assert state.cancelled is False and gate.cancels == 1
+    finally:
+        watcher.stop()
+        ours.close()
+        client.close()

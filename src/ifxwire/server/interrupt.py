@@ -8,9 +8,9 @@ messages around it are untouched; the server has to look for it separately, and 
 do so while the session's own thread is busy inside SQLite.
 
 One ``InterruptWatcher`` thread per server waits in ``epoll`` for EPOLLPRI (urgent data) on
-every logged-in session's socket: nothing is done per request, so a server that is never
-cancelled pays nothing but the registration at login. When the byte arrives the watcher
-reads it (``recv(MSG_OOB)``) and asks the session's ``InterruptGate`` what it means:
+every logged-in session's socket while that session works on a request that has run for
+a tick or two (``ARM_AFTER``; see below). When the byte arrives the watcher reads it
+(``recv(MSG_OOB)``) and asks the session's ``InterruptGate`` what it means:
 
 * the session is working on a request (or the request's bytes have arrived and wait to be
   read): the request is interrupted. ``FunctionState.cancelled`` makes SQLite's progress
@@ -24,6 +24,22 @@ The same watcher notices a client that closes its side (EPOLLRDHUP: killed, its 
 shut, a driver giving up on a read timeout) while a request is under way: nobody can read
 that answer, so the request is interrupted the same way and the session then ends, rolling
 back its transaction, instead of running the statement to its end with its locks held.
+
+**EPOLLPRI is watched only for a request that has run a while.** Linux wakes every epoll
+waiter whose mask holds EPOLLPRI whenever *ordinary* data reaches the socket
+(``sock_def_readable`` wakes the socket's wait queue with the key ``EPOLLIN | EPOLLPRI |
+EPOLLRDNORM | EPOLLRDBAND``), and epoll polls the socket only after the waiter is woken:
+armed all the time, every request woke this thread for nothing (a context switch per
+request; issue 26, docs/BENCHMARKS.md). Arming it per request costs two ``epoll_ctl``
+instead, as much again for a one-row statement. So ``InterruptGate.busy`` only counts the
+request; the watcher, which ticks every ``ARM_AFTER`` seconds, arms EPOLLPRI (one
+``epoll_ctl``) for a session found busy with the same request at two ticks in a row, and
+``idle`` disarms it only where it was armed. A request shorter than a tick costs no system
+call here. Nothing is lost: a byte that arrives before the arming is still pending at it,
+and epoll reports a level already there at ``epoll_ctl`` time (the cancel then acts at most
+two ticks late); a byte that arrives while the session is idle is a late cancel, and when
+the session's ``recv`` reads past its mark the kernel drops it (``tcp_recvmsg`` steps over
+an out-of-band byte and clears the urgent state), so it is never reported.
 
 The flag is cleared when the session goes back to waiting for a new request with nothing
 unread. One race is left open on purpose: a byte read by the watcher in the microseconds
@@ -42,6 +58,7 @@ import socket
 import struct
 import termios
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -52,6 +69,9 @@ log = logging.getLogger("ifxwire.server")
 
 #: The byte IBM JDBC sends (``sOOBSocket``: ``bipush 66``). Any urgent byte counts.
 CANCEL_BYTE = 0x42
+#: Seconds between the watcher's ticks: a request busy at two ticks in a row has its socket
+#: watched for urgent data from then on (see the module docstring).
+ARM_AFTER = 0.02
 
 _EPOLLPRI = getattr(select, "EPOLLPRI", 0)
 #: The client closed or shut down its side (FIN), or the connection failed.
@@ -78,11 +98,18 @@ def _gone(sock: socket.socket) -> bool:
 class InterruptGate:
     """What a cancel means for one session right now (see the module docstring)."""
 
-    __slots__ = ("_lock", "_waiting", "cancels", "sock", "state", "unread")
+    __slots__ = ("_armed", "_fd", "_lock", "_poller", "_requests", "_seen", "_waiting",
+                 "cancels", "sock", "state", "unread")
 
     def __init__(self, sock: socket.socket, unread: Callable[[], int]) -> None:
         self._lock = threading.Lock()
         self._waiting = False
+        #: The watcher's epoll and this socket's fd while registered (see _watch).
+        self._poller: select.epoll | None = None
+        self._fd = -1
+        self._armed = False  # EPOLLPRI in this socket's mask
+        self._requests = 0  # requests begun (busy)
+        self._seen = -1  # _requests at the watcher's last tick
         self.sock = sock
         #: Callable returning how many received bytes the session has not parsed yet.
         self.unread = unread
@@ -91,15 +118,52 @@ class InterruptGate:
         self.cancels = 0
 
     def idle(self) -> None:
-        """The session waits for a new request with nothing unread: forget any cancel."""
+        """The session waits for a new request with nothing unread: forget any cancel, and
+        stop watching for urgent data (see the module docstring)."""
         with self._lock:
             self._waiting = True
             if self.state is not None:
                 self.state.cancelled = False
+            if self._armed:
+                self._armed = False
+                if self._poller is not None:
+                    self._watch(_EPOLL_GONE)
 
     def busy(self) -> None:
+        """A request has arrived (the watcher arms EPOLLPRI if it runs for a while)."""
         with self._lock:
             self._waiting = False
+            self._requests += 1
+
+    def tick(self) -> None:
+        """The watcher's tick: watch for urgent data if the request seen busy at the last
+        tick is still running."""
+        with self._lock:
+            if self._waiting or self._armed or self._poller is None:
+                return
+            if self._seen == self._requests:
+                self._armed = True
+                self._watch(_EPOLLPRI | _EPOLL_GONE)
+            else:
+                self._seen = self._requests
+
+    def _watch(self, mask: int) -> None:
+        # Under self._lock. The fd is this session's own socket, open until the session has
+        # unregistered (Session._cleanup), so it cannot meanwhile name another session's.
+        poller = self._poller
+        assert poller is not None
+        try:
+            poller.modify(self._fd, mask)
+        except (OSError, ValueError):
+            # Unregistered by the watcher (the client went away) or the server stopped:
+            # nothing to watch any more.
+            self._poller = None
+
+    def attach(self, poller: select.epoll | None, fd: int) -> None:
+        """Registered with ``poller`` under ``fd`` (None: unregistered)."""
+        with self._lock:
+            self._poller = poller
+            self._fd = fd
 
     def cancel(self) -> bool:
         """An urgent byte arrived; True if it interrupts the current request."""
@@ -166,11 +230,14 @@ class InterruptWatcher:
             fd = gate.sock.fileno()
             self._gates[fd] = gate
             try:
-                self._epoll.register(fd, _EPOLLPRI | _EPOLL_GONE)
+                self._epoll.register(fd, _EPOLL_GONE)  # EPOLLPRI: see InterruptGate.tick
             except OSError:
                 self._gates.pop(fd, None)
+                return
+            gate.attach(self._epoll, fd)
 
     def unregister(self, gate: InterruptGate) -> None:
+        gate.attach(None, -1)  # before the fd can be closed and reused
         with self._lock:
             for fd, g in list(self._gates.items()):
                 if g is gate:
@@ -188,15 +255,24 @@ class InterruptWatcher:
             ep.close()  # the thread's poll() fails and it ends
 
     def _run(self, ep: select.epoll) -> None:
+        next_tick = time.monotonic() + ARM_AFTER
         while True:
             try:
-                events = ep.poll(1.0)
+                events = ep.poll(max(next_tick - time.monotonic(), 0.0))
             except (OSError, ValueError):
                 return  # closed by stop()
             if ep.closed:
                 return
             for fd, mask in events:
                 self._dispatch(fd, mask)
+            now = time.monotonic()
+            if now >= next_tick:
+                next_tick = now + ARM_AFTER
+                with self._lock:
+                    gates = list(self._gates.values())
+                for gate in gates:
+                    if not gate._waiting:  # (read unlocked: tick() looks again under lock)
+                        gate.tick()
 
     def _dispatch(self, fd: int, mask: int) -> None:
         """One event of ``ep.poll``."""

@@ -40,6 +40,7 @@ from .pam import pam_login
 from .wireio import (
     _BIND,
     _BLOB,
+    _CIDESCRIBE,
     _CLOSE,
     _CURNAME,
     _EOT,
@@ -47,11 +48,13 @@ from .wireio import (
     _FLUSH_BYTES,
     _ID,
     _JUDGED,
+    _NDESCRIBE,
     _NFETCH,
     _NONE,
     _OPEN,
     _RELEASE,
     _UNJUDGED,
+    _WANTDONE,
     SessionClosed,
     message_name,
 )
@@ -250,7 +253,8 @@ class Session(OneStepGroups):
                     code = _NONE
                     if end - start >= 2:
                         code = (buf[start] << 8) | buf[start + 1]
-                        if code in (_EXECUTE, _EOT, _OPEN, _CLOSE, _RELEASE):
+                        if code in (_EXECUTE, _EOT, _OPEN, _CLOSE, _RELEASE, _NDESCRIBE,
+                                    _WANTDONE, _CIDESCRIBE):
                             stop = start + 2
                         elif code == _NFETCH and end - start >= (
                             fetch_size := 8 if self.layout.long_fetch else 6  # see _FIXED_SIZE
@@ -325,7 +329,10 @@ class Session(OneStepGroups):
                                 elif code == _CURNAME:
                                     self._stmt().cursor_name = bytes(buf[stop - n - (n & 1):
                                                                          stop - (n & 1)])
-                                else:  # OPEN, CLOSE, RELEASE: their handlers read no fields
+                                else:  # OPEN, CLOSE, RELEASE, the describes, WANTDONE:
+                                    # their handlers read no fields (WANTDONE reads
+                                    # _previous, as _handle leaves it)
+                                    self._previous = previous
                                     HANDLERS[code](self, _NO_FIELDS, out)
                             except EngineError as exc:
                                 failed = True
@@ -386,7 +393,7 @@ class Session(OneStepGroups):
 
 
 #: The message handed to the handlers of the inline path's bare messages (OPEN, CLOSE,
-#: RELEASE), which read nothing from it.
+#: RELEASE, NDESCRIBE, WANTDONE, CIDESCRIBE), which read nothing from it.
 _NO_FIELDS = m.ClientMsg(0, 0)
 
 

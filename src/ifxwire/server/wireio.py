@@ -53,6 +53,12 @@ _BLOB = int(Msg.BLOB)
 # served inline too (issue 26, select_one_row): these parse in a few byte reads.
 _CURNAME, _OPEN, _NFETCH = int(Msg.CURNAME), int(Msg.OPEN), int(Msg.NFETCH)
 _CLOSE, _RELEASE = int(Msg.CLOSE), int(Msg.RELEASE)
+# So are the bare messages of IBM JDBC's and informix-driver's PREPARE and input-describe
+# groups (`PREPARE NDESCRIBE WANTDONE EOT`, `ID CIDESCRIBE EOT`): their handlers read no
+# fields either.
+_NDESCRIBE, _WANTDONE, _CIDESCRIBE = int(Msg.NDESCRIBE), int(Msg.WANTDONE), int(Msg.CIDESCRIBE)
+#: Client messages _judge parses and _next_message would parse again (see _judged_msg).
+_KEEP_PARSED = frozenset({int(Msg.PREPARE), int(Msg.COMMAND)})
 _NONE = -2
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _EOT_BYTES = bytes([0, _EOT])
@@ -116,6 +122,10 @@ class WireIO:
         #: end) or _PREFIX (its first messages, all in grammar.PURE; see _judge).
         self._judged = _UNJUDGED
         self._previous = START  # the message before the one _handle is given
+        #: A PREPARE or COMMAND _judge parsed ahead: (its offset, its end, the message), taken
+        #: by _next_message instead of parsing the SQL text a second time; dropped when the
+        #: receive buffer is compacted (the offsets would move).
+        self._judged_msg: tuple[int, int, m.ClientMsg] | None = None
         #: A query group's bytes, by statement id, for _query_group: (head, tail, cursor
         #: name, NFETCH size, BIND's parameter count or -1 when the group has no BIND).
         self._groups: dict[int, tuple[bytes, bytes, bytes, int, int]] = {}
@@ -130,8 +140,16 @@ class WireIO:
         # groups that were already buffered go out together, and nothing waits on us.
         # compact=False keeps every byte where it is (SQ_FILE answers read while a message is
         # being handled, whose offsets the loop still holds).
+        idle = self.start == self.end
+        if idle:
+            # A cancel from now on is late unless a request arrives. Said before the reply
+            # goes out: the client's next request may follow it within microseconds, and
+            # reaching a socket still watched for urgent data it would wake the interrupt
+            # watcher for nothing (server/interrupt.py).
+            self.gate.idle()
         self._flush()
         if self.start and compact:
+            self._judged_msg = None
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
             tail = self.end - self.start
             if tail:  # (nothing to move after a whole group was served)
@@ -159,9 +177,6 @@ class WireIO:
             grow = min(len(self.buf), self.limits.max_message_bytes - len(self.buf))
             self.buf.extend(bytes(grow))
             self.view = memoryview(self.buf)
-        idle = self.start == self.end
-        if idle:
-            self.gate.idle()  # a cancel from now on is late unless a request arrives
         es = self.engine
         if es is not None:
             es.rl_leave()  # waiting for the client: others may commit its parked transaction
@@ -178,6 +193,12 @@ class WireIO:
         return self.end - self.start
 
     def _next_message(self) -> m.ClientMsg:
+        judged = self._judged_msg
+        if judged is not None and judged[0] <= self.start:
+            self._judged_msg = None  # taken now, or passed by
+            if judged[0] == self.start:
+                self._msg_end = judged[1]
+                return judged[2]
         while True:
             r = Reader(self.buf, self.start, self.end)
             try:
@@ -275,6 +296,8 @@ class WireIO:
                     f"message {message_name(code)} may not follow {message_name(state)}"
                     " in a group", at
                 )
+            if code in _KEEP_PARSED:
+                self._judged_msg = (at, r.pos, msg)
             if code == Msg.EOT or code == Msg.EXIT or code == Msg.LODATA:
                 # LODATA is alone in its group: its data chunks and EOT are checked as they
                 # are read (lobwire.py).

@@ -1,0 +1,151 @@
+"""The interrupt watcher is not woken by ordinary requests (server/interrupt.py, issue 26).
+
+Linux wakes an epoll waiter whose mask holds EPOLLPRI whenever ordinary data reaches the
+socket (``sock_def_readable``'s wake-up key includes EPOLLPRI), even though epoll then
+finds no urgent data and reports nothing. With EPOLLPRI watched all the time, every
+request woke the server's interrupt thread once: a context switch per round trip. It is
+now watched only while a session works on a request. These tests count the watcher
+thread's voluntary context switches (``/proc/self/task/TID/status``) over many one-row
+statements, and check that cancels (the byte that arrives during a request, and one that
+arrives while the session is idle) still mean what they meant. Real server, real sockets.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ifxwire
+from ifxwire.server.interrupt import ARM_AFTER
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(select, "EPOLLRDHUP") or not Path("/proc/self/task").is_dir(),
+    reason="Linux epoll and /proc")
+
+USER, PASSWORD = "informix", "in4mix"
+LONG_QUERY = "SELECT COUNT(*) FROM n a, n b, n c, n d"
+
+
+@pytest.fixture(scope="module")
+def srv() -> Iterator[Any]:
+    from ifxwire.server import Server
+
+    with Server(port=0, statement_timeout=60) as s:
+        with ifxwire.connect(host=s.host, port=s.port, user=USER, password=PASSWORD,
+                             autocommit=True) as c:
+            c.execute("CREATE DATABASE wakeups")
+            c.execute("CREATE TABLE n (i INTEGER)")
+            c.cursor().executemany("INSERT INTO n VALUES (?)", [(i,) for i in range(1000)])
+        yield s
+
+
+@pytest.fixture()
+def kw(srv: Any) -> dict[str, Any]:
+    return {"host": srv.host, "port": srv.port, "user": USER, "password": PASSWORD,
+            "database": "wakeups", "autocommit": True}
+
+
+def _server_fd(srv: Any, c: Any) -> int:
+    """The server's fd of the connection ``c`` (its session's socket)."""
+    port = c._transport.sock.getsockname()[1]
+    for s in list(srv._sessions):
+        if s.peer.endswith(f":{port}"):
+            return int(s.sock.fileno())
+    raise AssertionError("no session for this connection")
+
+
+def _switches(thread: threading.Thread) -> int:
+    assert thread.native_id is not None
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    return int(status.split("voluntary_ctxt_switches:")[1].split()[0])
+
+
+def test_requests_do_not_wake_the_interrupt_watcher(srv: Any, kw: dict[str, Any]) -> None:
+    statements = 1000
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        cur.execute("SELECT i FROM n WHERE i = ?", (1,))  # the watcher thread runs from here
+        watcher = srv.interrupts._thread
+        assert watcher is not None and watcher.is_alive()
+        before = _switches(watcher)
+        started = time.monotonic()
+        for k in range(statements):
+            cur.execute("SELECT i FROM n WHERE i = ?", (k % 1000,))
+            assert cur.fetchall() == [(k % 1000,)]
+        elapsed = time.monotonic() - started
+        woken = _switches(watcher) - before
+    # Before the change: about one wake-up per statement (1000). Now its ticks (one per
+    # ARM_AFTER seconds) and little else.
+    assert woken < statements // 4 + 2 * elapsed / ARM_AFTER, (woken, elapsed)
+
+
+def test_short_requests_make_no_epoll_calls(srv: Any, kw: dict[str, Any]) -> None:
+    """A request shorter than a tick leaves the socket's epoll mask alone (arming EPOLLPRI
+    per request cost two epoll_ctl: as much as the wake-ups it saved)."""
+    import select as select_module
+
+    calls = 0
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        cur.execute("SELECT i FROM n WHERE i = 1")
+        session = next(s for s in list(srv._sessions) if s.gate._poller is not None
+                       and s.gate._fd == _server_fd(srv, c))
+        real = session.gate._poller
+
+        class Counting:
+            def modify(self, fd: int, mask: int) -> None:
+                nonlocal calls
+                calls += 1
+                real.modify(fd, mask)
+
+        session.gate._poller = Counting()  # type: ignore[assignment]
+        try:
+            for _ in range(200):
+                cur.execute("SELECT i FROM n WHERE i = 1")
+                assert cur.fetchall() == [(1,)]
+        finally:
+            session.gate._poller = real
+    # A statement that happened to be running at two ticks in a row is armed (and disarmed).
+    assert calls <= 10, calls
+    assert isinstance(real, select_module.epoll)
+
+
+def test_a_cancel_during_a_request_still_interrupts_it(srv: Any, kw: dict[str, Any]) -> None:
+    with ifxwire.connect(**kw) as c:
+        for _ in range(20):  # idle and busy, many times over, before the cancel
+            assert c.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
+        sock = c._transport.sock
+        assert isinstance(sock, socket.socket)
+        timer = threading.Timer(0.3, lambda: sock.send(b"\x42", socket.MSG_OOB))
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(ifxwire.OperationalError) as info:
+            c.execute(LONG_QUERY)
+        timer.join()
+        assert info.value.sqlcode == -213
+        assert time.monotonic() - started < 20
+        assert c.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
+
+
+def test_an_urgent_byte_while_idle_cancels_nothing_later(srv: Any, kw: dict[str, Any]) -> None:
+    """Not watched while idle, the byte stays in the socket until the session's next read
+    steps over it: the statements after it must run to their end, the long one too."""
+    with ifxwire.connect(**kw, statement_timeout=1.5) as c:
+        sock = c._transport.sock
+        assert isinstance(sock, socket.socket)
+        sock.send(b"\x42", socket.MSG_OOB)
+        time.sleep(0.2)
+        assert c.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
+        # A statement that runs until its timeout: -213 with the timeout's text, so it was
+        # not the stale byte that stopped it.
+        with pytest.raises(ifxwire.OperationalError) as info:
+            c.execute(LONG_QUERY)
+        assert "statement_timeout=1.5 s" in str(info.value)
+        assert c.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
