@@ -27,6 +27,7 @@ from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg, TypeCode
 from ..protocol.columns import ColumnDesc
+from ..protocol.gather import add_chunks
 from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, u16_at
 from ..types.bind import decode_bind_values
 from ..types.errors import CodecError
@@ -49,6 +50,10 @@ if TYPE_CHECKING:
 _LOB_XIDS = (10, 11)
 #: Replies are sent in pieces of about this size while a read streams out.
 _STREAM_FLUSH = 1024 * 1024
+#: An SQ_LODATA read reply of at most this much data is built whole and leaves with the
+#: group's end in one write, as every other reply does (PROTOCOL.md, "Every reply leaves the
+#: server in one write"); a larger one is streamed.
+_WHOLE_READ = 256 * 1024
 _FILE_WRITE_PREFIX = bytes([0, Msg.FILE_WRITE])
 _EOT = bytes([0, Msg.EOT])
 
@@ -254,6 +259,13 @@ class FastPath:
         fp.put_lodata_reply(out, req.op, size)
         if size == 0:
             out.i16(0)  # JDBC reads one more short when nothing comes (receiveLODATA)
+            return
+        if size <= _WHOLE_READ:
+            parts: list[Any] = []
+            for piece in pieces:  # (each piece is valid only until the next: copied now)
+                add_chunks(parts, piece, chunk)
+                out.buf += b"".join(parts)
+                parts.clear()
             return
         # Stream: what the group has so far goes first, then the data in pieces, gathered
         # with their chunk headers by the kernel (protocol/gather.py).

@@ -335,6 +335,10 @@ class WireIO:
 
     def _send_parts(self, parts: list[Any]) -> None:
         """What is queued, then ``parts`` gathered by the kernel (protocol/gather.py): large
-        data goes out without being copied next to its chunk headers first."""
-        self._flush()
+        data goes out without being copied next to its chunk headers first. The queued bytes
+        go in the same ``sendmsg`` (one write, not two: an SQ_LODATA read's reply header and
+        its data were two sends, the CDC stream's reads among them)."""
+        if self.pending:
+            parts = [bytes(self.pending), *parts]
+            self.pending.clear()
         send_parts(self.sock, parts)
