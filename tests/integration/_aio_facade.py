@@ -39,9 +39,10 @@ Left on one driver, and why:
   test_lob_crash.py (kills the server process mid-write).
 * The server's answers, for which the driver is only a pipe: test_server_*.py,
   test_sql_*.py, test_sysmaster_env.py, test_temp_table_sessions.py, test_tls_server.py,
-  test_open_cursor_cache.py (several users' sessions on servers of its own). Such modules
-  that use the ``conn`` fixture run on both all the same (the asyncio cursor's describe,
-  fetch and error paths under the server's whole SQL): test_system_catalog.py,
+  test_open_cursor_cache.py (several users' sessions on servers of its own),
+  test_interrupt_wakeups.py (the server's interrupt thread's wake-ups, counted in /proc).
+  Such modules that use the ``conn`` fixture run on both all the same (the asyncio
+  cursor's describe, fetch and error paths under the server's whole SQL): test_system_catalog.py,
   test_set_operations.py, test_composite_sql.py, test_hibernate_refusals.py,
   test_unique_nulls.py, test_modify_serial.py, test_delimident_case.py,
   test_date_literals.py, test_cast_describe.py.
