@@ -35,6 +35,16 @@ class _Table:
     exclusive: int | None = None  # the session holding a table EXCLUSIVE lock
 
 
+def _table_holder(t: _Table, sid: int) -> int | None:
+    """Another session's table lock (EXCLUSIVE or SHARE) on ``t``, which stops a row write."""
+    if t.exclusive is not None and t.exclusive != sid:
+        return t.exclusive
+    for other in t.share:
+        if other != sid:
+            return other
+    return None
+
+
 class LockTable:
     """Every lock of one Engine; thread safe (one condition variable)."""
 
@@ -61,11 +71,9 @@ class LockTable:
         with self._cond:
             t = self._tables.get((db, table))
             if t is not None:
-                if t.exclusive is not None and t.exclusive != sid:
-                    return t.exclusive
-                for other in t.share:
-                    if other != sid:
-                        return other
+                other = _table_holder(t, sid)
+                if other is not None:
+                    return other
                 holder = t.rows.get(key)
                 if holder is not None and holder != sid:
                     return holder
@@ -85,11 +93,9 @@ class LockTable:
         with self._cond:
             t = self._tables.get((db, table))
             if t is not None:
-                if t.exclusive is not None and t.exclusive != sid:
-                    return t.exclusive
-                for other in t.share:
-                    if other != sid:
-                        return other
+                other = _table_holder(t, sid)
+                if other is not None:
+                    return other
                 if t.rows:
                     holders = set(map(t.rows.get, keys))
                     holders.discard(None)
@@ -166,11 +172,9 @@ class LockTable:
             for (d, name), t in self._tables.items():
                 if d != db or (table is not None and name != table):
                     continue
-                if t.exclusive is not None and t.exclusive != sid:
-                    return t.exclusive
-                for other in t.share:
-                    if other != sid:
-                        return other
+                other = _table_holder(t, sid)
+                if other is not None:
+                    return other
                 for owner, n in t.per_owner.items():
                     if owner != sid and n:
                         return owner
