@@ -247,15 +247,20 @@ def public_under_on_type(dc: DdlContext, xid: int) -> None:
                         (dc.user, xid))
 
 
+def _owner_or_dba(dc: DdlContext, owner_sql: str, key: int) -> bool:
+    """Whether the session's user owns the object ``owner_sql`` finds by ``key``, or is a DBA
+    of the database: both hold the Under privilege without a grant."""
+    row = dc.conn.execute(owner_sql, (key,)).fetchone()
+    if row is not None and str(row[0] or "").strip() == dc.user:
+        return True
+    return database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D"
+
+
 def check_under_type(dc: DdlContext, xid: int, name: str) -> None:
     """CREATE ROW TYPE … UNDER ``name``: the Under privilege on the supertype (Syntax,
     "Privileges on named ROW data types", ids_sqs_0476); its owner and a DBA hold it; else
     -9653 [jcat]."""
-    row = dc.conn.execute("SELECT owner FROM sysxtdtypes WHERE extended_id = ?",
-                          (xid,)).fetchone()
-    if row is not None and str(row[0] or "").strip() == dc.user:
-        return
-    if database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D":
+    if _owner_or_dba(dc, "SELECT owner FROM sysxtdtypes WHERE extended_id = ?", xid):
         return
     who = _grantees(dc)
     marks = ", ".join("?" * len(who))
@@ -269,10 +274,7 @@ def check_under_table(dc: DdlContext, tabid: int, name: str) -> None:
     "Table-Level Privileges", ids_sqs_0129: UNDER lets one create a subtable under a typed
     table; Design guide, "Under privileges for typed tables", ids_ddi_099); its owner and a
     DBA hold it; else -9653 [jcat]."""
-    row = dc.conn.execute("SELECT owner FROM systables WHERE tabid = ?", (tabid,)).fetchone()
-    if row is not None and str(row[0] or "").strip() == dc.user:
-        return
-    if database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D":
+    if _owner_or_dba(dc, "SELECT owner FROM systables WHERE tabid = ?", tabid):
         return
     who = _grantees(dc)
     marks = ", ".join("?" * len(who))
