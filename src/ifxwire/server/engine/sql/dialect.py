@@ -237,6 +237,21 @@ class IfxExprParser(parser.Parser):
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),
     }
+    def parse_set_operation(self, this: exp.Expr | None, consume_pipe: bool = False,
+                            intersect_only: bool = False) -> exp.SetOperation | None:
+        """Only UNION takes ALL: the grammar of the set operators has ``UNION [ALL]``,
+        ``INTERSECT``, ``MINUS`` and ``EXCEPT`` (Syntax, "Set operators in combined queries",
+        ids_sqs_1822), and "MINUS does not support the ALL keyword" (ids_sqs_1836), so
+        INTERSECT ALL, MINUS ALL and EXCEPT ALL are syntax errors, -201 near ALL (the code is
+        inferred: the message catalogue has none of its own for them; sqlglot reads them as
+        the standard's multiset operators, which were -999)."""
+        nxt = self._next
+        if (self._curr is not None and nxt is not None
+                and self._curr.token_type in (TokenType.INTERSECT, TokenType.EXCEPT)
+                and nxt.token_type == TokenType.ALL):
+            raise EngineError(sc.SYNTAX, near=nxt.text.lower())
+        return super().parse_set_operation(this, consume_pipe, intersect_only)
+
     # ORDER SIBLINGS BY of a hierarchical query (Syntax: "Hierarchical Clause").
     QUERY_MODIFIER_PARSERS: t.ClassVar[dict[TokenType, t.Callable[..., t.Any]]] = {
         **parser.Parser.QUERY_MODIFIER_PARSERS,
