@@ -99,7 +99,9 @@ _SQL_TABLE = """
 -244    E  -      Could not do a physical-order read to fetch the next row.
 -245    E  -      Could not position within a file through an index.
 -246    E  -      Could not do an indexed read to get the next row.
+-249    P  -      An expression in the select list needs a display label to name the new table's column.
 -250    E  -      Could not read a row for update.
+-251    P  -      An ORDER BY or GROUP BY select number is larger than the select list.
 -252    E  -      Could not get system information for the table.
 -253    P  -      An identifier is longer than this server version allows.
 -254    P  07001  The number of values supplied does not match the statement's parameters.
@@ -426,6 +428,7 @@ _SQL_TABLE = """
 -9991   P  -      The named row type '%s' already exists in the database.
 -9992   P  -      The named row type '%s' was not found.
 -9996   P  -      The distinct type '%s' already exists in the database.
+-9997   P  42501  You lack the USAGE privilege on the data type '%s'.
 # --- GLS / locale ---------------------------------------------------------------------------
 # The -1800s were left out: we could not recall those numbers well enough to publish texts.
 -19800  P  -      A user or role with this name already exists.

@@ -75,13 +75,24 @@ def _limits(query: Any) -> str:
 class SQLCompiler(compiler.SQLCompiler):
     def as_sql(self, with_limits: bool = True, with_col_aliases: bool = False) -> Any:
         sql, params = super().as_sql(with_limits=False, with_col_aliases=with_col_aliases)
-        if with_limits and self.query.is_sliced:
-            limits = _limits(self.query)
-            if limits:
-                if self.query.combinator or not sql.startswith("SELECT "):
-                    sql = f"SELECT {limits}* FROM ({sql}) ifx_limited"
-                else:
-                    sql = "SELECT " + limits + sql[len("SELECT "):]
+        limits = _limits(self.query) if with_limits and self.query.is_sliced else ""
+        if self.query.combinator:
+            # A combined query's own ORDER BY may name its columns only by select number
+            # (Guide to SQL: Syntax, "Restrictions on a Combined SELECT", ids_sqs_1073; the
+            # server says -374), and Django names them: the ORDER BY goes after a select from
+            # the compound, with its limits (the whole compound's).
+            order = ""
+            if self.query.order_by or self.query.extra_order_by:
+                at = sql.rfind(" ORDER BY ")
+                if at > 0:
+                    sql, order = sql[:at], sql[at:]
+            if limits or order:
+                sql = f"SELECT {limits}* FROM ({sql}) ifx_limited{order}"
+        elif limits:
+            if not sql.startswith("SELECT "):
+                sql = f"SELECT {limits}* FROM ({sql}) ifx_limited"
+            else:
+                sql = "SELECT " + limits + sql[len("SELECT "):]
         return sql, params
 
 

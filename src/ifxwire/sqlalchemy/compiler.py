@@ -94,14 +94,19 @@ class InformixCompiler(compiler.SQLCompiler):
 
     def visit_compound_select(  # type: ignore[override]
             self, cs: Any, asfrom: bool = False, **kw: Any) -> str:
-        if cs._limit_clause is None and cs._offset_clause is None:
+        if (cs._limit_clause is None and cs._offset_clause is None
+                and not cs._order_by_clauses):
             return str(super().visit_compound_select(cs, asfrom=asfrom, **kw))
         # Informix puts SKIP/FIRST in a projection, so a limited UNION becomes a select from
-        # the UNION; its ORDER BY stays inside, where the column names resolve.
+        # the UNION. An ORDER BY goes outside too: a combined query's own ORDER BY may name
+        # its columns only by select number (Guide to SQL: Syntax, "Restrictions on a
+        # Combined SELECT", ids_sqs_1073; -374 otherwise), the derived table's by name.
         inner = cs._generate()
         inner._limit_clause = inner._offset_clause = None
+        inner._order_by_clauses = ()
         body = super().visit_compound_select(inner, asfrom=True, **kw)
-        text = f"SELECT {self._row_limits(cs, **kw)}* FROM ({body})"
+        order = self.order_by_clause(cs, **{**kw, "include_table": False})
+        text = f"SELECT {self._row_limits(cs, **kw)}* FROM ({body}){order}"
         return f"({text})" if asfrom else text
 
     def for_update_clause(self, select: Any, **kw: Any) -> str:

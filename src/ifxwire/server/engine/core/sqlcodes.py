@@ -97,6 +97,11 @@ ROW_FIELD_NAMES = -9806  # [jcat] "Can not have duplicate/null field names in un
 AGGREGATE_IN_ROW = -9952  # [jcat] "Aggregate within a ROW in a SELECT projection list is not …"
 
 # --- objects -------------------------------------------------------------------------------------
+VIRTUAL_COLUMN_NAME = -249  # [jcat] "Virtual column must have explicit name." (SELECT … INTO
+#   a table of an expression without a display label: ids_sqs_2106 names the code)
+SELECT_NUMBER_TOO_BIG = -251  # [jcat] "ORDER BY or GROUP BY column number is too big."
+ORDER_BY_NUMBER_ONLY = -374  # [jcat] "Can only use column number in ORDER BY clause with UNION."
+#   (a combined query ordered by a name or expression: ids_sqs_1073)
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
 NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
@@ -154,6 +159,8 @@ OUTER_WITH_ANSI_JOIN = -19820  # [jcat] "Informix OUTER JOIN and ANSI JOIN in th
 #   block."
 NO_USAGE = -9754  # [jcat] "No usage privilege." (CREATE PROCEDURE/FUNCTION without USAGE ON
 #   LANGUAGE SPL)
+NO_TYPE_USAGE = -9997  # [jcat] "No usage privilege on data type (%s)." (a column of a distinct
+#   type without USAGE ON TYPE: ids_sqs_0832, ids_sqs_0373)
 
 # --- databases -----------------------------------------------------------------------------------
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
@@ -478,6 +485,10 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
     SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
     NO_USAGE: "No usage privilege.",
+    NO_TYPE_USAGE: "No usage privilege on data type (%s).",
+    SELECT_NUMBER_TOO_BIG: "ORDER BY or GROUP BY column number is too big.",
+    ORDER_BY_NUMBER_ONLY: "Can only use column number in ORDER BY clause with UNION.",
+    VIRTUAL_COLUMN_NAME: "Virtual column must have explicit name.",
     OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
     TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",
     TABLE_EXISTS: "Table (%s) already exists in database.",

@@ -194,31 +194,41 @@ def _grantees(dc: DdlContext) -> list[str]:
 
 
 def _type(dc: DdlContext, spec: GrantSpec) -> None:
-    """GRANT / REVOKE UNDER ON [ROW] TYPE name: sysxtdtypeauth rows (ids_sqs_0128,
-    ids_sqs_0833, ids_sqs_0952). A built-in type is -9638, a distinct type -9639 [jcat];
-    USAGE ON TYPE is not built (-999: Usage on a UDT is not enforced here)."""
+    """GRANT / REVOKE USAGE | UNDER ON [ROW] TYPE name: sysxtdtypeauth rows (ids_sqs_0128,
+    ids_sqs_0832, ids_sqs_0833, ids_sqs_0952). UNDER: a built-in type is -9638, a distinct
+    type -9639 [jcat]. USAGE: on a distinct or named ROW type; a name that is no such type
+    (a built-in type's name too: built-in types are PUBLIC's and "cannot be revoked",
+    ids_sqs_0128) is -9628 [jcat; the code for a built-in name is our inference]. The owner
+    or a DBA grants, or a holder WITH GRANT OPTION (upper-case letter)."""
     assert spec.type_name is not None
-    if spec.privileges != ["UNDER"]:
-        raise not_implemented("type-level privileges other than UNDER")
+    if len(spec.privileges) != 1 or spec.privileges[0] not in ("UNDER", "USAGE"):
+        raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
+    under = spec.privileges[0] == "UNDER"
     row = dc.conn.execute("SELECT extended_id, mode, owner FROM sysxtdtypes WHERE name = ?",
                           (spec.type_name,)).fetchone()
     if row is None:
-        if spec.type_name.lower() in _BUILT_IN:
+        if under and spec.type_name.lower() in _BUILT_IN:
             raise EngineError(sc.UNDER_ON_BASE_TYPE)
         raise EngineError(sc.TYPE_NOT_FOUND, near=spec.type_name)
     xid, mode, owner = int(row[0]), str(row[1]).strip(), str(row[2] or "").strip()
-    if mode == "D":
+    if under and mode == "D":
         raise EngineError(sc.UNDER_ON_DISTINCT)
-    if mode != "R":
-        raise EngineError(sc.UNDER_ON_BASE_TYPE)
+    if mode not in ("R", "D"):
+        if under:
+            raise EngineError(sc.UNDER_ON_BASE_TYPE)
+        raise EngineError(sc.TYPE_NOT_FOUND, near=spec.type_name)
+    letter = "n" if under else "u"
+    pos = _TYPE_LETTERS.index(letter)
     full = owner == dc.user or database_level(dc.conn, dc.user, cat_meta_owner(dc.conn)) == "D"
-    if not full and not dc.conn.execute(
-            "SELECT 1 FROM sysxtdtypeauth WHERE type = ? AND grantee = ? AND auth LIKE '%N%'",
-            (xid, dc.user)).fetchone():
+    if not full and not any(
+            len(str(auth)) > pos and str(auth)[pos] == letter.upper()
+            for (auth,) in dc.conn.execute(
+                "SELECT auth FROM sysxtdtypeauth WHERE type = ? AND grantee = ?",
+                (xid, dc.user))):
         raise EngineError(sc.NOT_IMPLEMENTED, near=spec.type_name, message=(
-            f"No permission: {dc.user} may not grant UNDER on {spec.type_name}"))
+            f"No permission: {dc.user} may not grant {spec.privileges[0]} on "
+            f"{spec.type_name}"))
     grantor = spec.grantor or dc.user
-    pos = _TYPE_LETTERS.index("n")
     for grantee in spec.grantees:
         if spec.grant and spec.with_grant and grantee == "public":
             raise EngineError(sc.GRANT_PUBLIC_WITH_GRANT)
@@ -230,12 +240,28 @@ def _type(dc: DdlContext, spec: GrantSpec) -> None:
             rows = [r for r in rows if str(r[0]).strip() == grantor] or [(grantor, "")]
         for who, auth in rows:
             letters = list(str(auth or "").ljust(2, "-")[:2])
-            letters[pos] = ("N" if spec.with_grant else "n") if spec.grant else "-"
+            letters[pos] = (letter.upper() if spec.with_grant else letter) if spec.grant else "-"
             dc.conn.execute("DELETE FROM sysxtdtypeauth WHERE type = ? AND grantor = ? AND "
                             "grantee = ?", (xid, who, grantee))
             if "".join(letters).strip("-"):
                 dc.conn.execute("INSERT INTO sysxtdtypeauth VALUES (?, ?, ?, ?)",
                                 (who, grantee, xid, "".join(letters)))
+
+
+def check_usage(dc: DdlContext, xid: int, name: str) -> None:
+    """A column of a distinct type in CREATE TABLE or ALTER TABLE needs the Usage privilege
+    on the type: "a user must receive an explicit Usage privilege from a GRANT statement to
+    use a distinct data type" (Syntax, "USAGE Privilege", ids_sqs_0832); at CREATE DISTINCT
+    TYPE "only you, the owner, have Usage privilege on this type" (ids_sqs_0373). Its owner
+    and a DBA hold it; else -9997 "No usage privilege on data type (%s)." [jcat]."""
+    if _owner_or_dba(dc, "SELECT owner FROM sysxtdtypes WHERE extended_id = ?", xid):
+        return
+    who = _grantees(dc)
+    marks = ", ".join("?" * len(who))
+    if not dc.conn.execute(f"SELECT 1 FROM sysxtdtypeauth WHERE type = ? AND grantee IN "
+                           f"({marks}) AND lower(substr(auth, 1, 1)) = 'u'",
+                           (xid, *who)).fetchone():
+        raise EngineError(sc.NO_TYPE_USAGE, near=name)
 
 
 def public_under_on_type(dc: DdlContext, xid: int) -> None:
@@ -479,8 +505,11 @@ def check_execute(privs: Privileges, user: str, procid: int, name: str,
     raise EngineError(sc.NO_EXECUTE, near=name)
 
 
-_RESOURCE_DDL = {"create_table", "create_view", "create_sequence", "create_synonym",
-                 "create_routine", "create_trigger"}
+#: CREATE TABLE … AS SELECT and SELECT … INTO STANDARD | RAW make permanent tables too, which
+#: Resource allows (Syntax, "Database-Level Privileges", ids_sqs_0124; Connect creates only
+#: temporary tables)
+_RESOURCE_DDL = {"create_table", "create_table_as", "select_into_table", "create_view",
+                 "create_sequence", "create_synonym", "create_routine", "create_trigger"}
 _DBA_DDL = {"create_role", "drop_role"}
 
 

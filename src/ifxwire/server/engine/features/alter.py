@@ -43,6 +43,7 @@ from .ddl import (
     _sqlite_default,
     _write_defaults,
     check_delimident,
+    column_type,
     referenced_key,
     write_check,
 )
@@ -339,6 +340,8 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         constraints = [c for c in constraints if name not in c.columns]
     if not columns:
         raise not_implemented("dropping every column of a table")
+    for col in [*spec.modify, *spec.add]:
+        column_type(dc, col, distinct_only=True)  # a distinct type: resolved, Usage checked
     for col in spec.modify:
         _modify(dc, info, columns, constraints, col)
         added.extend(col.constraints)

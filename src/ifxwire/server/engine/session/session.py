@@ -895,9 +895,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
 
     def _select_into(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
         assert plan.into_temp is not None
-        for n in plan.names:
-            if n.startswith("("):
-                raise not_implemented("SELECT … INTO TEMP needs names for expressions")
+        ddl.check_result_names(plan.names)  # -249 (ids_sqs_0159, ids_sqs_2106)
 
         spec = CreateTable(plan.into_temp, [ColumnSpec(n, t.nullable()) for n, t in zip(
             plan.names, _one_serial_per_kind(plan.types), strict=True)], [], temp=True)

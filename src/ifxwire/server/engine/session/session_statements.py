@@ -32,6 +32,7 @@ from ..sql.prepared import ExecResult
 from ..sql.statements import (
     CreateIndex,
     CreateTable,
+    CreateTableAs,
     DatabaseSpec,
     DropObject,
     IfxStatement,
@@ -224,10 +225,17 @@ class StatementRunner:
         if self._db_level != "D":  # a DBA stays one for the session (checked at open)
             self.privileges()  # refreshes the level after GRANT/REVOKE
             access.check_ddl(cast("EngineSession", self), self._db_level, kind, spec)
+            if isinstance(spec, CreateTableAs):
+                # the query reads its tables as a SELECT does: the Select privilege (-272)
+                compiler = Compiler(self, self._ctx(), self._delimident())
+                query = compiler.compile_query(spec.query.copy())  # type: ignore[arg-type]
+                query.tables = dict(compiler.tables)
+                query.routines = sorted(compiler.routines)
+                cast("EngineSession", self)._check_privileges(query)
         dc = self._ddl_context()
         handlers = {
             "create_table": ddl.create_table, "create_temp_table": ddl.create_table,
-            "create_table_as": ddl.create_table_as,
+            "create_table_as": ddl.create_table_as, "select_into_table": ddl.create_table_as,
             "create_index": ddl.create_index, "create_view": ddl.create_view,
             "create_row_type": composite.create_row_type,
             "drop_row_type": composite.drop_row_type,
@@ -258,7 +266,7 @@ class StatementRunner:
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
-            handler(dc, spec)  # type: ignore[operator]
+            done = handler(dc, spec)  # type: ignore[operator]
             if not private:
                 objstate.sync(dc.conn)  # a row per index, constraint, trigger (SYSOBJSTATE)
                 # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
@@ -276,7 +284,8 @@ class StatementRunner:
             self._ddl_dirty = True
         self._local_plans.clear()
         self._schema = None
-        return ExecResult(0)
+        # SELECT … INTO STANDARD | RAW counts its rows, as SELECT … INTO TEMP does
+        return ExecResult(done if kind == "select_into_table" and isinstance(done, int) else 0)
 
     def _ddl_context(self) -> ddl.DdlContext:
         conn = self._connection()

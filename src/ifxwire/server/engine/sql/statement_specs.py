@@ -113,6 +113,9 @@ class CreateTableAs:
     lock_mode: str | None = None
     extents: tuple[int, int] = (0, 0)
     fragments: FragmentScheme | None = None
+    #: SELECT … INTO STANDARD | RAW table (ids_sqs_2106): the table type; None for CREATE
+    #: TABLE … AS SELECT
+    select_into: str | None = None
 
 
 @dataclass
@@ -269,6 +272,7 @@ STMT_TYPES: dict[str, int] = {
     "drop_database": StmtType.DROP_DATABASE,
     "create_table": StmtType.CREATE_TABLE,
     "create_table_as": StmtType.CREATE_TABLE,
+    "select_into_table": StmtType.SELECT,  # a SELECT, as SELECT … INTO TEMP is described
     "create_temp_table": StmtType.CREATE_TEMP_TABLE,
     "drop_table": StmtType.DROP_TABLE,
     "create_index": StmtType.CREATE_INDEX,

@@ -75,10 +75,34 @@ class IfxParser(CreateParser):
                     if self._word() == "WITH":
                         self._expect_word("WITH", "NO", "LOG")
                     query.meta["into_temp"] = name
-                else:
-                    raise not_implemented("SELECT INTO")
+                elif self._word(1) == "EXTERNAL":
+                    # INTO EXTERNAL (ids_sqs_0159) writes a file through an external table,
+                    # which this server does not have.
+                    raise not_implemented("SELECT … INTO EXTERNAL (external tables)")
+                elif query is not None:
+                    return self._select_into_table(query)
             return query
         return super()._parse_statement()
+
+    def _select_into_table(self, query: exp.Expr) -> exp.Expr:
+        """``SELECT … INTO [STANDARD | RAW] [owner.]table [storage] [LOCK MODE]``: a new
+        permanent table holding the result (Syntax, "INTO table clauses", ids_sqs_0159, and
+        "INTO STANDARD and INTO RAW Clauses", ids_sqs_2106; STANDARD is the default). It is
+        CREATE TABLE … AS SELECT by another road, with the clause's own rules (display
+        labels, -249) checked where the table is made (ddl.create_table_as). A table of
+        another database is a syntax error (ids_sqs_2106, "Restrictions on the result
+        table"). RAW is kept as STANDARD here, as CREATE RAW TABLE is."""
+        self._advance()  # INTO
+        raw = self._word() == "RAW"
+        if self._word() in ("STANDARD", "RAW"):
+            self._advance()
+        table = self._table_name()
+        if table.database is not None:
+            raise EngineError(sc.SYNTAX, near=table.database)
+        _, lock_mode = self._table_options()
+        return _stmt("select_into_table", CreateTableAs(
+            table, [], query, False, lock_mode, self._extents, self._fragments,
+            select_into="RAW" if raw else "STANDARD"))
 
     # ---- DROP / ALTER / RENAME
     def _parse_ifx_drop(self) -> exp.Expr | None:

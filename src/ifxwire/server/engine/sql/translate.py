@@ -104,6 +104,8 @@ class Compiler(DmlCompiler):
         self.check_budget()
         if not isinstance(ast, IfxStatement):
             refusals.check_syntax(ast)
+        elif str(ast.this) in ("create_table_as", "select_into_table"):
+            refusals.check_syntax(ast.meta["spec"].query)  # the query's own grammar rules
         while isinstance(ast, exp.Subquery) and not ast.alias and "into_temp" not in ast.meta:
             inner = ast.this
             for key in ("order", "limit", "offset"):
@@ -241,6 +243,10 @@ class Compiler(DmlCompiler):
             schema = MappingSchema(mapping, dialect=_dialect(self.delimident), normalize=False)
             root = qualify_columns(ast, schema, dialect=_dialect(self.delimident))
         except OptimizeError as e:
+            if str(e).startswith("Unknown output column: ") and str(e)[23:].isdigit():
+                # a select number past the last item of ``SELECT *`` (refusals._select_numbers
+                # counts the items of a written-out list before the tables are read)
+                raise EngineError(sc.SELECT_NUMBER_TOO_BIG) from None
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
         rewrites.group_columns(root)
