@@ -99,7 +99,7 @@ _SQL_TABLE = """
 -244    E  -      Could not do a physical-order read to fetch the next row.
 -245    E  -      Could not position within a file through an index.
 -246    E  -      Could not do an indexed read to get the next row.
--249    P  -      An expression in the select list needs a display label to name the new table's column.
+-249    P  -      A select-list expression needs a display label to name its column.
 -250    E  -      Could not read a row for update.
 -251    P  -      An ORDER BY or GROUP BY select number is larger than the select list.
 -252    E  -      Could not get system information for the table.

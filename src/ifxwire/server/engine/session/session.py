@@ -39,7 +39,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.convert import batch_loader, row_binder
-from ..core.errors import EngineError, not_implemented
+from ..core.errors import EngineError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType

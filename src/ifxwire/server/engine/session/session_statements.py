@@ -228,7 +228,7 @@ class StatementRunner:
             if isinstance(spec, CreateTableAs):
                 # the query reads its tables as a SELECT does: the Select privilege (-272)
                 compiler = Compiler(self, self._ctx(), self._delimident())
-                query = compiler.compile_query(spec.query.copy())  # type: ignore[arg-type]
+                query = compiler.compile_query(spec.query.copy())
                 query.tables = dict(compiler.tables)
                 query.routines = sorted(compiler.routines)
                 cast("EngineSession", self)._check_privileges(query)

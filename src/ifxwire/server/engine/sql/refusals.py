@@ -76,8 +76,9 @@ def _width(node: exp.Expr) -> int | None:
 
 def _select_numbers(node: exp.Query) -> None:
     """ORDER BY and GROUP BY by select number (an integer names the Projection clause's item
-    by its position: Syntax, "Ordering by a Column or by an Expression", ids_sqs_1053). A number past the last item is -251 "ORDER BY or GROUP BY column number is too
-    big." [jcat]; in a combined query every ordered item must be a select number, "not by its
+    by its position: Syntax, "Ordering by a Column or by an Expression", ids_sqs_1053). A
+    number past the last item is -251 "ORDER BY or GROUP BY column number is too big."
+    [jcat]; in a combined query every ordered item must be a select number, "not by its
     SQL identifier" (ids_sqs_1073), else -374 "Can only use column number in ORDER BY clause
     with UNION." [jcat] (the catalogue's text for exactly this rule; both were -217 or
     accepted)."""
