@@ -360,6 +360,7 @@ _SQL_TABLE = """
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
+-19828  P  -      In this context an ORDER BY key must be in the select list (name its label).
 # --- extended types and routine resolution --------------------------------------------------
 -8302   D  22023  A value in the sequence definition is invalid or out of range.
 -8313   D  2200H  Sequence '%s' has reached its MAXVALUE (and does not cycle).

@@ -130,3 +130,18 @@ def test_who_may_select_into_a_table() -> None:
             jcur.execute("SELECT c FROM tab1 INTO jt1")
             assert rows(cur, "SELECT owner FROM systables WHERE tabname = 'jt1'") == [
                 ("joe",)]
+
+
+def test_ordering_a_result_table_by_a_labelled_expression_is_19828(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_2108, "Ordering STANDARD or RAW result tables": a sort key that repeats a
+    labelled non-trivial expression (its example: a scalar subquery) must name the label;
+    the expression itself is -19828 (message catalogue) there, though fine in a plain SELECT
+    (was accepted)."""
+    sub = "(SELECT MAX(t2col1) FROM tab2)"
+    assert sqlcode(cur, f"SELECT {sub} c0, col2 c1 FROM tab1 ORDER BY {sub} NULLS FIRST, "
+                        "2 NULLS FIRST INTO r1") == -19828
+    assert sqlcode(cur, "SELECT col1 + 1 c0 FROM tab1 ORDER BY col1 + 1 INTO RAW r2") == -19828
+    cur.execute(f"SELECT {sub} c0, col2 c1 FROM tab1 ORDER BY c0 NULLS FIRST, 2 NULLS FIRST "
+                "INTO r1")
+    assert rows(cur, "SELECT COUNT(*), MAX(c0) FROM r1") == [(3, 9)]
+    assert rows(cur, "SELECT col1 + 1 c0 FROM tab1 ORDER BY col1 + 1") == [(2,), (51,), (121,)]

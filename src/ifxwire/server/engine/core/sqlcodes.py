@@ -100,6 +100,8 @@ AGGREGATE_IN_ROW = -9952  # [jcat] "Aggregate within a ROW in a SELECT projectio
 VIRTUAL_COLUMN_NAME = -249  # [jcat] "Virtual column must have explicit name." (SELECT … INTO
 #   a table of an expression without a display label: ids_sqs_2106 names the code)
 SELECT_NUMBER_TOO_BIG = -251  # [jcat] "ORDER BY or GROUP BY column number is too big."
+ORDER_KEY_NOT_LISTED = -19828  # [jcat] "ORDER BY column or expression must be in SELECT list in
+#   this context." (ORDER BY a labelled expression of SELECT … INTO STANDARD|RAW: ids_sqs_2108)
 ORDER_BY_NUMBER_ONLY = -374  # [jcat] "Can only use column number in ORDER BY clause with UNION."
 #   (a combined query ordered by a name or expression: ids_sqs_1073)
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
@@ -488,6 +490,7 @@ MESSAGES: dict[int, str] = {
     NO_TYPE_USAGE: "No usage privilege on data type (%s).",
     SELECT_NUMBER_TOO_BIG: "ORDER BY or GROUP BY column number is too big.",
     ORDER_BY_NUMBER_ONLY: "Can only use column number in ORDER BY clause with UNION.",
+    ORDER_KEY_NOT_LISTED: "ORDER BY column or expression must be in SELECT list in this context.",
     VIRTUAL_COLUMN_NAME: "Virtual column must have explicit name.",
     OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
     TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",

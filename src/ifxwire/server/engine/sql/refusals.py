@@ -96,6 +96,24 @@ def _select_numbers(node: exp.Query) -> None:
             raise EngineError(sc.SELECT_NUMBER_TOO_BIG)
 
 
+def result_table_order(query: exp.Expr) -> None:
+    """SELECT … INTO STANDARD | RAW table: an ORDER BY key that repeats a labelled
+    non-trivial expression of the Projection clause must name its label instead: -19828
+    "ORDER BY column or expression must be in SELECT list in this context." [jcat] (Syntax,
+    "Ordering STANDARD or RAW result tables", ids_sqs_2108, which names the code; the same
+    key is fine in a plain SELECT)."""
+    if not isinstance(query, exp.Select) or query.args.get("order") is None:
+        return
+    labelled = [p.this for p in query.expressions
+                if isinstance(p, exp.Alias) and not isinstance(p.this, exp.Column)]
+    for o in query.args["order"].expressions:
+        key = o.this
+        if isinstance(key, (exp.Column, exp.Literal)):
+            continue
+        if any(key == expr for expr in labelled):
+            raise EngineError(sc.ORDER_KEY_NOT_LISTED)
+
+
 def _projection_limit(node: exp.Query) -> exp.Limit | None:
     """The Projection clause's ``SKIP n`` / ``FIRST n`` / ``LIMIT n`` of a query, if any."""
     limit = node.args.get("limit")

@@ -17,6 +17,7 @@ from sqlglot.tokenizer_core import Token, TokenType
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
+from . import refusals
 from . import statements_ext as ext
 from .dialect import _TYPE_WORDS, IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
 from .hooks import PARSERS
@@ -100,6 +101,7 @@ class IfxParser(CreateParser):
         if table.database is not None:
             raise EngineError(sc.SYNTAX, near=table.database)
         _, lock_mode = self._table_options()
+        refusals.result_table_order(query)  # -19828 (ids_sqs_2108)
         return _stmt("select_into_table", CreateTableAs(
             table, [], query, False, lock_mode, self._extents, self._fragments,
             select_into="RAW" if raw else "STANDARD"))
