@@ -37,17 +37,15 @@ from ...sql.hooks import TRANSLATION
 from ...sql.plan import Plan
 from .. import cross_database
 from . import catalog
+from .capture import Capture, CdcSession, order_columns
 from .hub import (
     CHUNKS,
     FIRST_SESSION_ID,
-    Capture,
-    CdcSession,
     Change,
     Hub,
     Pending,
     existing_hub,
     hub_of,
-    order_columns,
     sweep_chunks,
 )
 

@@ -283,7 +283,7 @@ class LoSession:
     def iter_read(self, fd: object, n: int) -> tuple[int, Iterator[bytes | memoryview]]:
         """Read up to ``n`` bytes at the seek position: (bytes that will come, their pieces).
         The position moves past them at once, so a reply can stream the pieces."""
-        stream = CAPTURE.lo_stream(self.es, fd)  # a CDC session's records (cdc/hub.py)
+        stream = CAPTURE.lo_stream(self.es, fd)  # a CDC session's records (cdc/capture.py)
         if stream is not None:
             data = stream(n)
             return len(data), iter((data,))
