@@ -193,3 +193,187 @@ def test_asyncio_stream_reads_ahead(connect_kwargs: dict[str, Any]) -> None:
     events, ahead, rest = asyncio.run(main())
     assert ahead
     assert _ids(events) + _ids(rest) == list(range(30))
+
+
+# ---- two reads in flight, and a close that does not wait for them -----------------------
+# A read that finds nothing queued waits on the server up to the session's timeout (30 s
+# here). The close cancels it (docs/CDC.md "Reading ahead"): each close below must take a
+# small part of that.
+LONG = 30
+PROMPT = 5.0
+
+
+def _rest(kw: dict[str, Any], table: str, saved: int) -> list[cdc.Event]:
+    """The events (but the schema's) a new stream from ``saved`` brings until it times out,
+    on a new connection."""
+    out: list[cdc.Event] = []
+    conn = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)
+    try:
+        with cdc.open_stream(conn, tables=[table], from_sequence=saved, timeout=1,
+                             max_records=4) as st:
+            for ev in st:
+                if ev.kind is K.TIMEOUT:
+                    break
+                if ev.kind is not K.TABLE_SCHEMA:
+                    out.append(ev)
+    finally:
+        conn.close()
+    return out
+
+
+def test_a_full_read_keeps_two_reads_in_flight(connect_kwargs: dict[str, Any],
+                                               reader: ifxwire.Connection) -> None:
+    table = _table(connect_kwargs, 40)
+    events: list[cdc.Event] = []
+    most = 0
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=1,
+                         max_records=4) as st:
+        for ev in st:
+            most = max(most, st.in_flight)
+            if ev.kind is K.TIMEOUT:
+                break
+            events.append(ev)
+    assert most == cdc.READ_DEPTH == 2
+    _check_whole(events[1:], 40)
+
+
+def test_close_with_reads_waiting_on_the_server_is_prompt(connect_kwargs: dict[str, Any],
+                                                         reader: ifxwire.Connection) -> None:
+    # 91 records (TABSCHEMA, then BEGIN, INSERT, COMMIT per row) in reads of 3: the schema
+    # alone, then 30 full reads; the last full one sends reads that find nothing queued.
+    table = _table(connect_kwargs, 30)
+    events: list[cdc.Event] = []
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=LONG,
+                         max_records=3) as st:
+        for ev in st:
+            events.append(ev)
+            if _ids(events)[-1:] == [29] and ev.kind is K.COMMIT:
+                assert st.in_flight > 0  # sent after the last full read, waiting
+                break
+        started = time.monotonic()
+    assert time.monotonic() - started < PROMPT
+    assert reader.active_stream is None
+    cur = reader.cursor()  # the connection is in step
+    cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+    assert cur.fetchone()[0] > 0
+    _check_whole(events[1:], 30)
+    saved = events[-1].sequence
+    assert _rest(connect_kwargs, table, saved) == []  # nothing more, nothing again
+
+
+def test_an_error_with_reads_in_flight_closes_promptly_and_resumes(
+        connect_kwargs: dict[str, Any], reader: ifxwire.Connection) -> None:
+    table = _table(connect_kwargs, 40)
+    seen: list[cdc.Event] = []
+    saved = 0
+    started = 0.0
+    with pytest.raises(ValueError, match="consumer failed"), cdc.open_stream(
+            reader, tables=[table], from_sequence=1, timeout=LONG, max_records=5) as st:
+        for ev in st:
+            seen.append(ev)
+            if ev.kind is K.COMMIT:
+                saved = ev.sequence
+                if len(_ids(seen)) == 12:
+                    assert st.in_flight > 0
+                    started = time.monotonic()
+                    raise ValueError("consumer failed")
+    assert time.monotonic() - started < PROMPT
+    assert reader.active_stream is None
+    assert _ids(seen) + _ids(_rest(connect_kwargs, table, saved)) == list(range(40))
+
+
+def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any],
+                                                    reader: ifxwire.Connection) -> None:
+    import os
+    import signal
+    import threading
+
+    table = _table(connect_kwargs, 9)
+    seen: list[cdc.Event] = []
+    started = 0.0
+
+    def interrupt() -> None:
+        nonlocal started
+        started = time.monotonic()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0, interrupt)
+    with pytest.raises(KeyboardInterrupt), cdc.open_stream(
+            reader, tables=[table], from_sequence=1, timeout=LONG, max_records=3) as st:
+        for ev in st:
+            seen.append(ev)
+            if _ids(seen)[-1:] == [8] and ev.kind is K.COMMIT:
+                # every record read: the stream now waits on reads the server holds for new
+                # changes; Ctrl-C arrives while it does
+                assert st.in_flight > 0
+                timer = threading.Timer(0.5, interrupt)
+                timer.start()
+    timer.join()
+    assert started and time.monotonic() - started < PROMPT
+    assert reader.active_stream is None
+    cur = reader.cursor()
+    cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+    assert cur.fetchone()[0] > 0
+    _check_whole(seen[1:], 9)
+    assert _rest(connect_kwargs, table, seen[-1].sequence) == []
+
+
+def test_asyncio_close_and_cancel_with_reads_in_flight_are_prompt(
+        connect_kwargs: dict[str, Any]) -> None:
+    table = _table(connect_kwargs, 30)
+
+    async def main() -> tuple[list[cdc.Event], float, float, int]:
+        conn = await ifxwire.aio.connect(**connect_kwargs, database="syscdcv1",
+                                         autocommit=True)
+        try:
+            seen: list[cdc.Event] = []
+            saved = 0
+            # a break with reads in flight (records queued behind them)
+            st = await acdc.open_stream(conn, tables=[table], from_sequence=1,
+                                        timeout=LONG, max_records=3)
+            async with st:
+                async for ev in st:
+                    seen.append(ev)
+                    if ev.kind is K.COMMIT:
+                        saved = ev.sequence
+                        if len(_ids(seen)) == 10:
+                            assert st.in_flight > 0
+                            break
+                t0 = time.monotonic()
+            closed = time.monotonic() - t0
+            # a task cancelled while the stream waits on reads the server holds
+            reached = asyncio.Event()
+
+            async def consume() -> None:
+                nonlocal saved
+                s2 = await acdc.open_stream(conn, tables=[table], from_sequence=saved,
+                                            timeout=LONG, max_records=3)
+                async with s2:
+                    async for ev in s2:
+                        seen.append(ev)
+                        if ev.kind is K.COMMIT:
+                            saved = ev.sequence
+                            if _ids(seen)[-1] == 29:
+                                assert s2.in_flight > 0
+                                reached.set()
+
+            task = asyncio.create_task(consume())
+            await asyncio.wait_for(reached.wait(), 20)
+            await asyncio.sleep(0.3)
+            t0 = time.monotonic()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            cancelled = time.monotonic() - t0
+            cur = conn.cursor()  # in step
+            await cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+            count = (await cur.fetchone())[0]
+            return seen, closed, cancelled, count
+        finally:
+            await conn.close()
+
+    seen, closed, cancelled, count = asyncio.run(main())
+    assert closed < PROMPT and cancelled < PROMPT
+    assert count > 0
+    assert _ids(seen) == list(range(30))
+    assert _rest(connect_kwargs, table, seen[-1].sequence) == []

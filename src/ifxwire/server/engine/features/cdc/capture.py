@@ -25,6 +25,10 @@ from .render import renderer
 if TYPE_CHECKING:
     from .hub import Change, Hub, Txn
 
+#: Seconds a read waiting for new transactions sleeps between looks at a cancel (a commit
+#: wakes it at once, Hub.lock): how late a cancelled read answers at most.
+WAIT_STEP = 0.2
+
 
 @dataclass
 class Capture:
@@ -104,14 +108,18 @@ class CdcSession:
         self._announce(cap)
 
     # ---- reading ---------------------------------------------------------------------------
-    def read(self, n: int) -> bytes:
+    def read(self, n: int, stop: Callable[[], bool] | None = None) -> bytes:
         """Up to ``n`` bytes and at most ``max_recs`` whole records (a record longer than ``n``
-        comes in pieces); waits up to the session's timeout, then a CDC_REC_TIMEOUT."""
+        comes in pieces); waits up to the session's timeout, then a CDC_REC_TIMEOUT.
+        ``stop``: whether the client has cancelled the request (its urgent byte,
+        server/interrupt.py): the wait then ends at once with the same CDC_REC_TIMEOUT, so a
+        client closing with a read in flight is not held up to the timeout (ifxwire.cdc's
+        close does so, docs/CDC.md "Reading ahead"). A record queued is never dropped."""
         if self.partial:
             out, self.partial = self.partial[:n], self.partial[n:]
             return out
         if not self.queue:
-            self._fill()
+            self._fill(stop)
         if not self.queue:
             return self._take([rec.timeout(self.last_seq)], n)
         take, self.queue = self.queue[:self.max_recs], self.queue[self.max_recs:]
@@ -137,7 +145,7 @@ class CdcSession:
             size += len(r)
         return b"".join(out)
 
-    def _fill(self) -> None:
+    def _fill(self, stop: Callable[[], bool] | None = None) -> None:
         deadline = None if self.timeout < 0 else time.monotonic() + self.timeout
         while self.active and not self.closed:
             if self.inside is not None:  # one chunk per fill: the reader's pace bounds memory
@@ -160,9 +168,9 @@ class CdcSession:
                                    and self.hub.read_from(self.position, 1)):
                     continue
                 left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
+                if (left is not None and left <= 0) or (stop is not None and stop()):
                     return
-                self.hub.lock.wait(0.5 if left is None else min(left, 0.5))
+                self.hub.lock.wait(WAIT_STEP if left is None else min(left, WAIT_STEP))
 
     def _render(self, txn: Txn) -> None:
         tables = self.tables

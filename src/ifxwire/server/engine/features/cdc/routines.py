@@ -514,7 +514,11 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
     if not isinstance(fd, int) or fd < FIRST_SESSION_ID:
         return None
     cs = _session(s, fd)
-    return cs.read if cs is not None else None
+    if cs is None:
+        return None
+    state = s.state
+    # a read waiting for changes ends when the client cancels it (CdcSession.read)
+    return lambda n: cs.read(n, lambda: state.cancelled)
 
 
 def session_closed(s: EngineSession) -> None:
