@@ -377,3 +377,24 @@ def test_asyncio_close_and_cancel_with_reads_in_flight_are_prompt(
     assert count > 0
     assert _ids(seen) == list(range(30))
     assert _rest(connect_kwargs, table, seen[-1].sequence) == []
+
+
+def test_records_behind_a_waiting_read_come_at_once(connect_kwargs: dict[str, Any],
+                                                    reader: ifxwire.Connection) -> None:
+    # 7 records in reads of 4: the schema alone, then a full read, after which two reads go
+    # out in one write; the first brings the last 2 records, the second finds nothing and
+    # waits. The server sends the first's reply before it starts the second (it used to send
+    # the replies of groups received together when it next waited for the client: here after
+    # the second read's 30 s timeout).
+    table = _table(connect_kwargs, 2)
+    events: list[cdc.Event] = []
+    started = time.monotonic()
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=LONG,
+                         max_records=4) as st:
+        for ev in st:
+            events.append(ev)
+            if _ids(events)[-1:] == [1] and ev.kind is K.COMMIT:
+                assert st.in_flight == 1  # the read that waits
+                break
+        assert time.monotonic() - started < PROMPT
+    _check_whole(events[1:], 2)
