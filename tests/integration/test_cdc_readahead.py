@@ -398,3 +398,43 @@ def test_records_behind_a_waiting_read_come_at_once(connect_kwargs: dict[str, An
                 break
         assert time.monotonic() - started < PROMPT
     _check_whole(events[1:], 2)
+
+
+def test_a_read_that_waits_forever_ends_when_its_client_goes(
+        server: Any, connect_kwargs: dict[str, Any]) -> None:
+    # timeout < 0: the read waits until a change comes. A client that goes away (killed, its
+    # socket shut) has the server end the wait (the interrupt watcher's EPOLLRDHUP) and the
+    # session with its capture session; it used to wait for the table's next change.
+    import socket
+    import threading
+
+    from ifxwire.server.engine.features.cdc.hub import existing_hub
+
+    table = _table(connect_kwargs, 1)
+    conn = ifxwire.connect(**connect_kwargs, database="syscdcv1", autocommit=True)
+    st = cdc.open_stream(conn, tables=[table], from_sequence=1, timeout=-1)
+    hub = existing_hub(server.engine)
+    assert hub is not None and st.session in hub.sessions
+    got: list[cdc.Event] = []
+
+    def consume() -> None:
+        try:
+            for ev in st:
+                got.append(ev)
+        except ifxwire.Error:
+            pass  # the socket was shut under it
+
+    reader_thread = threading.Thread(target=consume, daemon=True)
+    reader_thread.start()
+    deadline = time.monotonic() + 10
+    while len(got) < 4 and time.monotonic() < deadline:  # schema, BEGIN, INSERT, COMMIT
+        time.sleep(0.05)
+    assert len(got) == 4
+    time.sleep(0.3)  # the next read now waits on the server
+    conn._transport.sock.shutdown(socket.SHUT_RDWR)
+    deadline = time.monotonic() + PROMPT
+    while st.session in hub.sessions and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert st.session not in hub.sessions
+    reader_thread.join(PROMPT)
+    conn.close()

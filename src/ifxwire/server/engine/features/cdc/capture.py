@@ -25,9 +25,9 @@ from .render import renderer
 if TYPE_CHECKING:
     from .hub import Change, Hub, Txn
 
-#: Seconds a read waiting for new transactions sleeps between looks at a cancel (a commit
-#: wakes it at once, Hub.lock): how late a cancelled read answers at most.
-WAIT_STEP = 0.2
+#: Seconds a read waiting for new transactions sleeps at most between looks at the log and
+#: at a cancel (a commit and a cancel wake it at once: Hub.lock, FunctionState.on_cancel).
+WAIT_STEP = 0.5
 
 
 @dataclass

@@ -517,8 +517,22 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
     if cs is None:
         return None
     state = s.state
-    # a read waiting for changes ends when the client cancels it (CdcSession.read)
-    return lambda n: cs.read(n, lambda: state.cancelled)
+    hub = cs.hub
+
+    def wake() -> None:
+        with hub.lock:
+            hub.lock.notify_all()
+
+    def read(n: int) -> bytes:
+        # A read waiting for changes ends when the client cancels it or goes away
+        # (CdcSession.read): the interrupt watcher sets ``cancelled``, then wakes the wait.
+        state.on_cancel = wake
+        try:
+            return cs.read(n, lambda: state.cancelled)
+        finally:
+            state.on_cancel = None
+
+    return read
 
 
 def session_closed(s: EngineSession) -> None:
