@@ -58,6 +58,19 @@ def _check_whole(events: list[cdc.Event], rows: int) -> None:
 
 
 @pytest.fixture()
+def depth2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two reads in flight (``cdc.READ_DEPTH``; the default is one, docs/CDC.md)."""
+    monkeypatch.setattr(cdc, "READ_DEPTH", 2)
+
+
+@pytest.fixture(params=[1, 2], ids=["depth1", "depth2"])
+def depth(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Each READ_DEPTH the stream supports."""
+    monkeypatch.setattr(cdc, "READ_DEPTH", request.param)
+    return int(request.param)
+
+
+@pytest.fixture()
 def reader(connect_kwargs: dict[str, Any]) -> Any:
     c = ifxwire.connect(**connect_kwargs, database="syscdcv1", autocommit=True)
     yield c
@@ -198,7 +211,7 @@ def test_asyncio_stream_reads_ahead(connect_kwargs: dict[str, Any]) -> None:
 # ---- two reads in flight, and a close that does not wait for them -----------------------
 # A read that finds nothing queued waits on the server up to the session's timeout (30 s
 # here). The close cancels it (docs/CDC.md "Reading ahead"): each close below must take a
-# small part of that.
+# small part of that, with one read in flight or two (``depth``).
 LONG = 30
 PROMPT = 5.0
 
@@ -222,7 +235,8 @@ def _rest(kw: dict[str, Any], table: str, saved: int) -> list[cdc.Event]:
 
 
 def test_a_full_read_keeps_two_reads_in_flight(connect_kwargs: dict[str, Any],
-                                               reader: ifxwire.Connection) -> None:
+                                               reader: ifxwire.Connection,
+                                               depth2: None) -> None:
     table = _table(connect_kwargs, 40)
     events: list[cdc.Event] = []
     most = 0
@@ -233,12 +247,13 @@ def test_a_full_read_keeps_two_reads_in_flight(connect_kwargs: dict[str, Any],
             if ev.kind is K.TIMEOUT:
                 break
             events.append(ev)
-    assert most == cdc.READ_DEPTH == 2
+    assert most == 2
     _check_whole(events[1:], 40)
 
 
 def test_close_with_reads_waiting_on_the_server_is_prompt(connect_kwargs: dict[str, Any],
-                                                         reader: ifxwire.Connection) -> None:
+                                                         reader: ifxwire.Connection,
+                                                         depth: int) -> None:
     # 91 records (TABSCHEMA, then BEGIN, INSERT, COMMIT per row) in reads of 3: the schema
     # alone, then 30 full reads; the last full one sends reads that find nothing queued.
     table = _table(connect_kwargs, 30)
@@ -262,7 +277,7 @@ def test_close_with_reads_waiting_on_the_server_is_prompt(connect_kwargs: dict[s
 
 
 def test_an_error_with_reads_in_flight_closes_promptly_and_resumes(
-        connect_kwargs: dict[str, Any], reader: ifxwire.Connection) -> None:
+        connect_kwargs: dict[str, Any], reader: ifxwire.Connection, depth: int) -> None:
     table = _table(connect_kwargs, 40)
     seen: list[cdc.Event] = []
     saved = 0
@@ -283,7 +298,8 @@ def test_an_error_with_reads_in_flight_closes_promptly_and_resumes(
 
 
 def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any],
-                                                    reader: ifxwire.Connection) -> None:
+                                                    reader: ifxwire.Connection,
+                                                    depth: int) -> None:
     import os
     import signal
     import threading
@@ -319,7 +335,7 @@ def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any
 
 
 def test_asyncio_close_and_cancel_with_reads_in_flight_are_prompt(
-        connect_kwargs: dict[str, Any]) -> None:
+        connect_kwargs: dict[str, Any], depth: int) -> None:
     table = _table(connect_kwargs, 30)
 
     async def main() -> tuple[list[cdc.Event], float, float, int]:
@@ -380,7 +396,8 @@ def test_asyncio_close_and_cancel_with_reads_in_flight_are_prompt(
 
 
 def test_records_behind_a_waiting_read_come_at_once(connect_kwargs: dict[str, Any],
-                                                    reader: ifxwire.Connection) -> None:
+                                                    reader: ifxwire.Connection,
+                                                    depth2: None) -> None:
     # 7 records in reads of 4: the schema alone, then a full read, after which two reads go
     # out in one write; the first brings the last 2 records, the second finds nothing and
     # waits. The server sends the first's reply before it starts the second (it used to send
