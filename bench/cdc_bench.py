@@ -102,7 +102,10 @@ def _server(data: str, in_process: bool) -> Iterator[Target]:
         proc.wait(30)
 
 
-def _ours(kw: dict[str, object], max_records: int) -> tuple[int, float, float]:
+def _ours(kw: dict[str, object], max_records: int) -> tuple[int, float, float, float]:
+    """Events, seconds from opening the stream to its TIMEOUT (as IBM's client is timed, less
+    the timeout's wait), the reading thread's CPU, and the close's seconds (timed apart: with
+    reads in flight the close cancels one that waits for changes, docs/CDC.md)."""
     conn = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)  # type: ignore[arg-type]
     n = 0
     t0 = time.perf_counter()
@@ -116,10 +119,12 @@ def _ours(kw: dict[str, object], max_records: int) -> tuple[int, float, float]:
             if ev.row is not None:
                 ev.row[0]
             n += 1
-    elapsed = time.perf_counter() - t0
-    cpu = time.thread_time() - c0
+        elapsed = time.perf_counter() - t0
+        cpu = time.thread_time() - c0
+        t1 = time.perf_counter()
+    closing = time.perf_counter() - t1
     conn.close()
-    return n, elapsed - 1.0, cpu  # the final read waits the 1 s timeout for nothing
+    return n, elapsed - 1.0, cpu, closing  # the final read waits the 1 s timeout for nothing
 
 
 def _classpath() -> str:
@@ -169,7 +174,7 @@ def main() -> None:
             s0 = srv.cpu()
             ibm_n, ibm_s, ibm_cpu = _ibm(srv, args.max_records, classpath)
             s1 = srv.cpu()
-            our_n, our_s, our_cpu = _ours(kw, args.max_records)
+            our_n, our_s, our_cpu, our_close = _ours(kw, args.max_records)
             s2 = srv.cpu()
             ours, ibm = our_n / our_s, ibm_n / ibm_s
             ratios.append(ours / ibm)
@@ -180,7 +185,7 @@ def main() -> None:
                   f"{ibm_n} events in {ibm_s:.2f} s = {ibm:,.0f}/s, CPU "
                   f"{ibm_cpu / ibm_n * 1e6:.1f} us/event; ratio {ours / ibm:.2f}; server CPU "
                   f"{(s2 - s1) / our_n * 1e6:.1f} / {(s1 - s0) / ibm_n * 1e6:.1f} us/event; "
-                  f"load {load:.1f}", flush=True)
+                  f"ifxwire.cdc close {our_close * 1000:.0f} ms; load {load:.1f}", flush=True)
     print(f"ratio ifxwire.cdc / IBM: median {statistics.median(ratios):.2f} "
           f"(runs: {', '.join(f'{r:.2f}' for r in ratios)}); 1-minute load average "
           f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} CPUs")

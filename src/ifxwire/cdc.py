@@ -23,11 +23,13 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import struct
+from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from . import _cdcaccel
 from .client import fastpath as _fp
+from .client.cancel import TIMER, send_interrupt
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
 from .client.resources import Closing
@@ -42,6 +44,14 @@ __all__ = ["Capture", "ChangeStream", "Decoder", "Event", "EventKind", "StreamEr
 CDC_DATABASE = "syscdcv1"
 #: Bytes asked for per smart-large-object read of the session.
 READ_SIZE = 256 * 1024
+#: Reads of the session kept in flight while a full read's events are decoded (docs/CDC.md
+#: "Reading ahead"). With one the server waits a round trip for each next request; two
+#: would keep it rendering, but did not measure faster on the shared 2-core machine
+#: (depth 2 / depth 1 medians 0.89-1.23 over four rounds, docs/CDC.md), so one until a
+#: quiet machine's measure says otherwise. Any depth works (the tests run 1 and 2).
+READ_DEPTH = 1
+#: Seconds between the cancels a close sends while a read in flight is still unanswered.
+CANCEL_RESEND = 0.5
 # The statements, in the order a stream runs them (shared with ifxwire.aio.cdc).
 SQL_SERVER = "SELECT env_value FROM sysmaster:sysenv WHERE env_name = 'INFORMIXSERVER'"
 SQL_OPEN = "EXECUTE FUNCTION informix.cdc_opensess(?, ?, ?, ?, ?, ?)"
@@ -286,15 +296,18 @@ class Capture:
         self.session = -1
         self.closed = False
         self._started: list[str] = []
-        self._sink = bytearray(READ_SIZE)
         self.decoder = Decoder({}, conn.encoding)
         self.timeout = 0
         self.max_records = 1
-        #: the reply of the read sent ahead, not read yet, and the connection it is on; then
-        #: its size (or error)
-        self._ahead: Any = None
+        #: The reads of the session (docs/CDC.md "Reading ahead"): each has a buffer of its
+        #: own, free (``_free``), sent and its reply not read yet (``_pending``: the reply,
+        #: the buffer; in the order sent), or read and its events not handed out yet
+        #: (``_ready``: the buffer, the size or the read's error).
+        self._free = [bytearray(READ_SIZE) for _ in range(READ_DEPTH)]
+        self._pending: deque[tuple[Any, bytearray]] = deque()
+        self._ready: deque[tuple[bytearray, int | BaseException]] = deque()
+        #: the connection the pending reads are on (the sync one, or the asyncio one's core)
         self._wire: Connection | None = None
-        self._ready: int | BaseException | None = None
 
     def open_op(self, cur: Cursor, tables: Sequence[str],
                 columns: dict[str, Sequence[str]] | Sequence[str] | None,
@@ -357,81 +370,104 @@ class Capture:
         except Exception:
             pass
 
-    def read_op(self, session: Connection) -> Op[int]:
-        """One SQ_LODATA read of the session's records into the stream's buffer."""
-        return _fp.read_into_op(session, self.session, memoryview(self._sink), len(self._sink))
-
-    def events(self, n: int) -> Iterator[Event]:
-        """The events of the ``n`` bytes ``read_op`` read (copied into the decoder at once:
-        the buffer is free for the next read when this returns)."""
-        if n <= 0:
-            raise StreamError("the capture session's read returned nothing")
-        return self.decoder.feed(memoryview(self._sink)[:n])
-
-    # ---- read ahead (docs/CDC.md "Reading ahead") ------------------------------------------
-    def worth_reading_ahead(self, n: int) -> bool:
-        """Whether the read of ``n`` bytes just received was full (``max_records`` records,
-        or the whole buffer): the server had more queued, so the next read is asked for
-        before this one's events are decoded, and the server renders it meanwhile. A short
-        read (the stream caught up, a TIMEOUT) asks for nothing ahead: a read sent then would
-        wait on the server for new changes, and a close would have to wait for it. Never with
-        a negative timeout (that wait has no end)."""
+    # ---- reading, with reads ahead (docs/CDC.md "Reading ahead") ---------------------------
+    def worth_reading_ahead(self, sink: bytearray, n: int) -> bool:
+        """Whether the read of ``n`` bytes just received into ``sink`` was full
+        (``max_records`` records, or the whole buffer): the server had more queued, so the
+        next reads are asked for before this one's events are decoded, and the server
+        renders them meanwhile. A short read (the stream caught up, a TIMEOUT) asks for
+        nothing more: the stream has caught up. Never with a negative timeout (a read that
+        finds nothing waits without end, and only the session's close would stop it)."""
         if self.timeout < 0 or self.closed:
             return False
-        if n >= len(self._sink):
+        if n >= len(sink):
             return True
-        return holds_records(self._sink, n, self.decoder.buf, self.max_records)
+        return holds_records(sink, n, self.decoder.buf, self.max_records)
 
-    def next_read_op(self, wire: Connection) -> Op[int]:
-        """The size of the next read in the buffer: the one sent ahead when there is one, else
-        a read made now; a full read sends the next before its events are decoded. Run under
-        the connection's lock by ``ChangeStream`` (blocking) and ``AsyncChangeStream``
-        (awaited): the Steps it yields are driven by either loop."""
-        if self._ahead is not None or self._ready is not None:
-            yield self.drain_steps()
-            n = self.take_ahead()
+    @property
+    def in_flight(self) -> int:
+        """How many reads of the session are sent and their replies not read yet."""
+        return len(self._pending)
+
+    def next_read_op(self, wire: Connection) -> Op[Iterator[Event]]:
+        """The events of the next read: the first one sent ahead (or read ahead already),
+        else a read sent now. After a full read, reads are sent until ``READ_DEPTH`` are in
+        flight, before its events are decoded: the server renders the next while the
+        consumer handles these, and with two in flight it never waits for the client's next
+        request either. Run under the connection's lock by ``ChangeStream`` (blocking) and
+        ``AsyncChangeStream`` (awaited): the Steps it yields are driven by either loop."""
+        if not self._ready:
+            if not self._pending:
+                yield self.send_steps(wire, 1)
+            yield self.drain_steps(1)
+        sink, got = self._ready.popleft()
+        try:
+            if isinstance(got, BaseException):
+                raise got
+            if got <= 0:
+                raise StreamError("the capture session's read returned nothing")
+            more = self.worth_reading_ahead(sink, got)
+            # copied into the decoder now: the buffer is free for the reads sent next
+            events = self.decoder.feed(memoryview(sink)[:got])
+        finally:
+            self._free.append(sink)
+        if more:
+            want = READ_DEPTH - len(self._pending) - len(self._ready)
+            if want > 0:
+                yield self.send_steps(wire, want)
+        return events
+
+    def send_steps(self, wire: Connection, count: int) -> Steps[None]:
+        """Send ``count`` reads of the session on ``wire`` (the sync connection, or the
+        asyncio one's core) in one write. Their replies are read by ``drain_steps``: by the
+        stream when it needs them, or by the connection before any other request (the stream
+        is the connection's active stream meanwhile, as a BYTE/TEXT reader part way is)."""
+        count = min(count, len(self._free))
+        if count <= 0:
+            return
+        groups = []
+        for sink in self._free[-count:]:
+            groups.append((_fp.lodata_read_group(wire, self.session, len(sink),
+                                                 memoryview(sink)), sink))
+        if self._pending:
+            # Behind reads of ours in flight: sent alone (the deferred groups' replies would
+            # come after those reads' replies, which prefix_steps would take for theirs).
+            wire.ensure_usable()
+            wire._send(b"".join(g[0] for g, _ in groups))
         else:
-            n = yield from self.read_op(wire)
-        if self.worth_reading_ahead(n):
-            yield self.send_ahead_steps(wire)
-        return n
-
-    def send_ahead_steps(self, wire: Connection) -> Steps[None]:
-        """Send the next read of the session on ``wire`` (the sync connection, or the asyncio
-        one's core). Its reply is read by ``drain_steps``: by the stream before it decodes
-        that read, or by the connection before any other request (the stream is the
-        connection's active stream meanwhile, as a BYTE/TEXT reader part way is)."""
-        group = _fp.lodata_read_group(wire, self.session, len(self._sink),
-                                      memoryview(self._sink))
-        yield from wire.prefix_steps([group[0]])
+            yield from wire.prefix_steps([g[0] for g, _ in groups])
+        del self._free[-count:]
         self._wire = wire
-        self._ahead = group[1]
+        self._pending.extend((g[1], sink) for g, sink in groups)
         wire.active_stream = self
 
-    def drain_steps(self) -> Steps[None]:
-        """Read the reply of the read sent ahead into the buffer (``take_ahead`` then gives
-        its size or raises its error). Interrupted part way (a cancellation, Ctrl-C), the
-        reply stays pending: reading it is resumable, and the next drain goes on with it."""
-        reply, wire = self._ahead, self._wire
-        if reply is None or wire is None:
-            return
-        try:
-            yield from wire._read_steps(reply)
-            self._ready = _fp.lodata_size(wire, reply)
-        except Exception as exc:  # a server error, or a wire failure (connection broken)
-            self._ready = exc
-        self._ahead = None
-        if wire.active_stream is self:
+    def drain_steps(self, count: int | None = None) -> Steps[None]:
+        """Read the replies of ``count`` reads in flight (None: all) into their buffers, in
+        the order sent; ``next_read_op`` hands them out. Interrupted part way (a
+        cancellation, Ctrl-C), a reply stays pending: reading it is resumable, and the next
+        drain goes on with it."""
+        wire = self._wire
+        pending = self._pending
+        while pending and wire is not None and (count is None or count > 0):
+            reply, sink = pending[0]
+            got: int | BaseException
+            try:
+                yield from wire._read_steps(reply)
+                got = _fp.lodata_size(wire, reply)
+            except Exception as exc:  # a server error, or a wire failure (connection broken)
+                got = exc
+            pending.popleft()
+            self._ready.append((sink, got))
+            if count is not None:
+                count -= 1
+        if not pending and wire is not None and wire.active_stream is self:
             wire.active_stream = None
 
-    def take_ahead(self) -> int:
-        """The bytes the read sent ahead put in the buffer (its error raised)."""
-        got, self._ready = self._ready, None
-        if isinstance(got, BaseException):
-            raise got
-        if got is None:
-            raise StreamError("no read of the capture session was pending")
-        return got
+    def discard(self) -> None:
+        """Forget what the reads ahead brought (the close: the session ends, and a restart
+        from the last COMMIT's sequence brings those records again)."""
+        while self._ready:
+            self._free.append(self._ready.popleft()[0])
 
 
 def holds_records(sink: bytes | bytearray, n: int, carried: bytes | bytearray,
@@ -489,30 +525,51 @@ class ChangeStream(Capture, Closing):
         conn = self.conn
         while not self.closed:
             with conn._lock:
-                n = conn._run(self.next_read_op(conn))
-            yield from self.events(n)
+                events = conn._run(self.next_read_op(conn))
+            yield from events
 
     def _drain(self) -> None:
-        """The connection's next request reads the reply of the read sent ahead first (the
-        sync connection calls this; ``prefix_steps`` and the asyncio one ``drain_steps``)."""
+        """The connection's next request reads the replies of the reads sent ahead first
+        (the sync connection calls this; ``prefix_steps`` and the asyncio one
+        ``drain_steps``)."""
         self.conn._drive(self.drain_steps())
 
     def close(self) -> None:
         """End the capture of every table and close the session; never raises for a
-        connection that is already gone. A read sent ahead is read first (it is answered at
-        once when changes are queued, else within the session's timeout)."""
+        connection that is already gone. Reads in flight are cut short first
+        (``_cut_short``)."""
         conn = self.conn
         try:
             if not self.closed and not conn.closed:
+                if self._pending:
+                    with conn._lock:
+                        self._cut_short()
                 with conn.cursor() as cur:
                     cur.run(self.close_op)
         except Exception:
             pass
         finally:
             self.closed = True
+            self.discard()
             if self._owned:
                 conn.close()
 
+    def _cut_short(self) -> None:
+        """The close with reads in flight: a read that finds nothing queued waits on the
+        server up to the session's timeout, so the connection cancels it (Informix's cancel,
+        client/cancel.py: the server answers a waiting read at once, docs/CDC.md "Reading
+        ahead"), then reads the replies and drops them. The cancel is sent again while they
+        are missing (a cancel can be missed in the instant a request starts on the server,
+        server/interrupt.py)."""
+        sock = self.conn._transport.sock
+        send_interrupt(sock)
+        timer = TIMER.arm(CANCEL_RESEND,
+                          lambda: CANCEL_RESEND if send_interrupt(sock) else None)
+        try:
+            self.conn._drive(self.drain_steps())
+        finally:
+            timer.cancel()
+        self.discard()
 
 
 def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]:

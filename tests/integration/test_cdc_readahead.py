@@ -58,6 +58,19 @@ def _check_whole(events: list[cdc.Event], rows: int) -> None:
 
 
 @pytest.fixture()
+def depth2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two reads in flight (``cdc.READ_DEPTH``; the default is one, docs/CDC.md)."""
+    monkeypatch.setattr(cdc, "READ_DEPTH", 2)
+
+
+@pytest.fixture(params=[1, 2], ids=["depth1", "depth2"])
+def depth(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Each READ_DEPTH the stream supports."""
+    monkeypatch.setattr(cdc, "READ_DEPTH", request.param)
+    return int(request.param)
+
+
+@pytest.fixture()
 def reader(connect_kwargs: dict[str, Any]) -> Any:
     c = ifxwire.connect(**connect_kwargs, database="syscdcv1", autocommit=True)
     yield c
@@ -193,3 +206,252 @@ def test_asyncio_stream_reads_ahead(connect_kwargs: dict[str, Any]) -> None:
     events, ahead, rest = asyncio.run(main())
     assert ahead
     assert _ids(events) + _ids(rest) == list(range(30))
+
+
+# ---- two reads in flight, and a close that does not wait for them -----------------------
+# A read that finds nothing queued waits on the server up to the session's timeout (30 s
+# here). The close cancels it (docs/CDC.md "Reading ahead"): each close below must take a
+# small part of that, with one read in flight or two (``depth``).
+LONG = 30
+PROMPT = 5.0
+
+
+def _rest(kw: dict[str, Any], table: str, saved: int) -> list[cdc.Event]:
+    """The events (but the schema's) a new stream from ``saved`` brings until it times out,
+    on a new connection."""
+    out: list[cdc.Event] = []
+    conn = ifxwire.connect(**kw, database="syscdcv1", autocommit=True)
+    try:
+        with cdc.open_stream(conn, tables=[table], from_sequence=saved, timeout=1,
+                             max_records=4) as st:
+            for ev in st:
+                if ev.kind is K.TIMEOUT:
+                    break
+                if ev.kind is not K.TABLE_SCHEMA:
+                    out.append(ev)
+    finally:
+        conn.close()
+    return out
+
+
+def test_a_full_read_keeps_two_reads_in_flight(connect_kwargs: dict[str, Any],
+                                               reader: ifxwire.Connection,
+                                               depth2: None) -> None:
+    table = _table(connect_kwargs, 40)
+    events: list[cdc.Event] = []
+    most = 0
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=1,
+                         max_records=4) as st:
+        for ev in st:
+            most = max(most, st.in_flight)
+            if ev.kind is K.TIMEOUT:
+                break
+            events.append(ev)
+    assert most == 2
+    _check_whole(events[1:], 40)
+
+
+def test_close_with_reads_waiting_on_the_server_is_prompt(connect_kwargs: dict[str, Any],
+                                                         reader: ifxwire.Connection,
+                                                         depth: int) -> None:
+    # 91 records (TABSCHEMA, then BEGIN, INSERT, COMMIT per row) in reads of 3: the schema
+    # alone, then 30 full reads; the last full one sends reads that find nothing queued.
+    table = _table(connect_kwargs, 30)
+    events: list[cdc.Event] = []
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=LONG,
+                         max_records=3) as st:
+        for ev in st:
+            events.append(ev)
+            if _ids(events)[-1:] == [29] and ev.kind is K.COMMIT:
+                assert st.in_flight > 0  # sent after the last full read, waiting
+                break
+        started = time.monotonic()
+    assert time.monotonic() - started < PROMPT
+    assert reader.active_stream is None
+    cur = reader.cursor()  # the connection is in step
+    cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+    assert cur.fetchone()[0] > 0
+    _check_whole(events[1:], 30)
+    saved = events[-1].sequence
+    assert _rest(connect_kwargs, table, saved) == []  # nothing more, nothing again
+
+
+def test_an_error_with_reads_in_flight_closes_promptly_and_resumes(
+        connect_kwargs: dict[str, Any], reader: ifxwire.Connection, depth: int) -> None:
+    table = _table(connect_kwargs, 40)
+    seen: list[cdc.Event] = []
+    saved = 0
+    started = 0.0
+    with pytest.raises(ValueError, match="consumer failed"), cdc.open_stream(
+            reader, tables=[table], from_sequence=1, timeout=LONG, max_records=5) as st:
+        for ev in st:
+            seen.append(ev)
+            if ev.kind is K.COMMIT:
+                saved = ev.sequence
+                if len(_ids(seen)) == 12:
+                    assert st.in_flight > 0
+                    started = time.monotonic()
+                    raise ValueError("consumer failed")
+    assert time.monotonic() - started < PROMPT
+    assert reader.active_stream is None
+    assert _ids(seen) + _ids(_rest(connect_kwargs, table, saved)) == list(range(40))
+
+
+def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any],
+                                                    reader: ifxwire.Connection,
+                                                    depth: int) -> None:
+    import os
+    import signal
+    import threading
+
+    table = _table(connect_kwargs, 9)
+    seen: list[cdc.Event] = []
+    started = 0.0
+
+    def interrupt() -> None:
+        nonlocal started
+        started = time.monotonic()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0, interrupt)
+    with pytest.raises(KeyboardInterrupt), cdc.open_stream(
+            reader, tables=[table], from_sequence=1, timeout=LONG, max_records=3) as st:
+        for ev in st:
+            seen.append(ev)
+            if _ids(seen)[-1:] == [8] and ev.kind is K.COMMIT:
+                # every record read: the stream now waits on reads the server holds for new
+                # changes; Ctrl-C arrives while it does
+                assert st.in_flight > 0
+                timer = threading.Timer(0.5, interrupt)
+                timer.start()
+    timer.join()
+    assert started and time.monotonic() - started < PROMPT
+    assert reader.active_stream is None
+    cur = reader.cursor()
+    cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+    assert cur.fetchone()[0] > 0
+    _check_whole(seen[1:], 9)
+    assert _rest(connect_kwargs, table, seen[-1].sequence) == []
+
+
+def test_asyncio_close_and_cancel_with_reads_in_flight_are_prompt(
+        connect_kwargs: dict[str, Any], depth: int) -> None:
+    table = _table(connect_kwargs, 30)
+
+    async def main() -> tuple[list[cdc.Event], float, float, int]:
+        conn = await ifxwire.aio.connect(**connect_kwargs, database="syscdcv1",
+                                         autocommit=True)
+        try:
+            seen: list[cdc.Event] = []
+            saved = 0
+            # a break with reads in flight (records queued behind them)
+            st = await acdc.open_stream(conn, tables=[table], from_sequence=1,
+                                        timeout=LONG, max_records=3)
+            async with st:
+                async for ev in st:
+                    seen.append(ev)
+                    if ev.kind is K.COMMIT:
+                        saved = ev.sequence
+                        if len(_ids(seen)) == 10:
+                            assert st.in_flight > 0
+                            break
+                t0 = time.monotonic()
+            closed = time.monotonic() - t0
+            # a task cancelled while the stream waits on reads the server holds
+            reached = asyncio.Event()
+
+            async def consume() -> None:
+                nonlocal saved
+                s2 = await acdc.open_stream(conn, tables=[table], from_sequence=saved,
+                                            timeout=LONG, max_records=3)
+                async with s2:
+                    async for ev in s2:
+                        seen.append(ev)
+                        if ev.kind is K.COMMIT:
+                            saved = ev.sequence
+                            if _ids(seen)[-1] == 29:
+                                assert s2.in_flight > 0
+                                reached.set()
+
+            task = asyncio.create_task(consume())
+            await asyncio.wait_for(reached.wait(), 20)
+            await asyncio.sleep(0.3)
+            t0 = time.monotonic()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            cancelled = time.monotonic() - t0
+            cur = conn.cursor()  # in step
+            await cur.execute("SELECT COUNT(*) FROM syscdcerrcodes")
+            count = (await cur.fetchone())[0]
+            return seen, closed, cancelled, count
+        finally:
+            await conn.close()
+
+    seen, closed, cancelled, count = asyncio.run(main())
+    assert closed < PROMPT and cancelled < PROMPT
+    assert count > 0
+    assert _ids(seen) == list(range(30))
+    assert _rest(connect_kwargs, table, seen[-1].sequence) == []
+
+
+def test_records_behind_a_waiting_read_come_at_once(connect_kwargs: dict[str, Any],
+                                                    reader: ifxwire.Connection,
+                                                    depth2: None) -> None:
+    # 7 records in reads of 4: the schema alone, then a full read, after which two reads go
+    # out in one write; the first brings the last 2 records, the second finds nothing and
+    # waits. The server sends the first's reply before it starts the second (it used to send
+    # the replies of groups received together when it next waited for the client: here after
+    # the second read's 30 s timeout).
+    table = _table(connect_kwargs, 2)
+    events: list[cdc.Event] = []
+    started = time.monotonic()
+    with cdc.open_stream(reader, tables=[table], from_sequence=1, timeout=LONG,
+                         max_records=4) as st:
+        for ev in st:
+            events.append(ev)
+            if _ids(events)[-1:] == [1] and ev.kind is K.COMMIT:
+                assert st.in_flight == 1  # the read that waits
+                break
+        assert time.monotonic() - started < PROMPT
+    _check_whole(events[1:], 2)
+
+
+def test_a_read_that_waits_forever_ends_when_its_client_goes(
+        server: Any, connect_kwargs: dict[str, Any]) -> None:
+    # timeout < 0: the read waits until a change comes. A client that goes away (killed, its
+    # socket shut) has the server end the wait (the interrupt watcher's EPOLLRDHUP) and the
+    # session with its capture session; it used to wait for the table's next change.
+    import socket
+    import threading
+
+    from ifxwire.server.engine.features.cdc.hub import existing_hub
+
+    table = _table(connect_kwargs, 1)
+    conn = ifxwire.connect(**connect_kwargs, database="syscdcv1", autocommit=True)
+    st = cdc.open_stream(conn, tables=[table], from_sequence=1, timeout=-1)
+    hub = existing_hub(server.engine)
+    assert hub is not None and st.session in hub.sessions
+    got: list[cdc.Event] = []
+
+    def consume() -> None:
+        try:
+            for ev in st:
+                got.append(ev)
+        except ifxwire.Error:
+            pass  # the socket was shut under it
+
+    reader_thread = threading.Thread(target=consume, daemon=True)
+    reader_thread.start()
+    deadline = time.monotonic() + 10
+    while len(got) < 4 and time.monotonic() < deadline:  # schema, BEGIN, INSERT, COMMIT
+        time.sleep(0.05)
+    assert len(got) == 4
+    time.sleep(0.3)  # the next read now waits on the server
+    conn._transport.sock.shutdown(socket.SHUT_RDWR)
+    deadline = time.monotonic() + PROMPT
+    while st.session in hub.sessions and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert st.session not in hub.sessions
+    reader_thread.join(PROMPT)
+    conn.close()

@@ -22,7 +22,7 @@ from ifxwire.protocol.codes import TimeUnit
 from ifxwire.server.engine.core import ifxtypes as it
 from ifxwire.server.engine.core.ifxtypes import IfxType, T
 from ifxwire.server.engine.features.cdc import render
-from ifxwire.server.engine.features.cdc.hub import Capture, order_columns
+from ifxwire.server.engine.features.cdc.capture import Capture, order_columns
 
 needs_c = pytest.mark.skipif(not _cdcaccel.available, reason="ifxwire._cdcspeed is not built")
 

@@ -11,10 +11,12 @@ differs (docs/CDC.md).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 from .. import cdc as _cdc
 from ..cdc import Capture, Event, EventKind, StreamError
+from ..client.cancel import send_interrupt
 from ..client.resources import AsyncClosing
 from ..errors import InterfaceError
 from .connection import AsyncConnection
@@ -32,11 +34,11 @@ class AsyncChangeStream(Capture, AsyncClosing):
         conn = self.conn
         core = conn._core
         while not self.closed:
-            # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read sends the next one
-            # before its events are handed out (docs/CDC.md "Reading ahead").
+            # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read keeps the next reads in
+            # flight while its events are handed out (docs/CDC.md "Reading ahead").
             async with conn._lock:
-                n = await conn._run(self.next_read_op(core))
-            for ev in self.events(n):
+                events = await conn._run(self.next_read_op(core))
+            for ev in events:
                 yield ev
 
     def _drain(self) -> None:
@@ -45,19 +47,43 @@ class AsyncChangeStream(Capture, AsyncClosing):
         raise InterfaceError("an asyncio change stream is drained by the asyncio connection")
 
     async def close(self) -> None:
-        """End the capture (``ChangeStream.close`` awaited; a read sent ahead is read
+        """End the capture (``ChangeStream.close`` awaited; reads in flight are cut short
         first)."""
         conn = self.conn
         try:
             if not self.closed and not conn.closed:
+                if self._pending:
+                    await self._cut_short()
                 async with conn.cursor() as cur:
                     await cur.run(self.close_op)
         except Exception:
             pass
         finally:
             self.closed = True
+            self.discard()
             if self._owned:
                 await conn.close()
+
+    async def _cut_short(self) -> None:
+        """``ChangeStream._cut_short`` awaited: cancel the reads in flight on the server (sent
+        again every ``CANCEL_RESEND`` seconds while their replies are missing), read their
+        replies and drop them."""
+        sock = self.conn._writer.get_extra_info("socket")
+        loop = asyncio.get_running_loop()
+        again: asyncio.TimerHandle | None = None
+
+        def resend() -> None:
+            nonlocal again
+            if send_interrupt(sock):
+                again = loop.call_later(_cdc.CANCEL_RESEND, resend)
+
+        send_interrupt(sock)
+        again = loop.call_later(_cdc.CANCEL_RESEND, resend)
+        try:
+            await self.conn.drive(self.drain_steps())
+        finally:
+            again.cancel()
+        self.discard()
 
 
 async def open_stream(conn_or_dsn: AsyncConnection | str, tables: Sequence[str],

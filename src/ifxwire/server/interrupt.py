@@ -95,6 +95,17 @@ def _gone(sock: socket.socket) -> bool:
         return True  # closed meanwhile: gone
 
 
+def _wake(state: FunctionState) -> None:
+    """Wake a request that sleeps instead of running SQL (``FunctionState.on_cancel``),
+    outside the gate's lock: the hook takes its own."""
+    hook = state.on_cancel
+    if hook is not None:
+        try:
+            hook()
+        except Exception:  # the watcher thread must go on
+            log.exception("a cancel's wake-up failed")
+
+
 class InterruptGate:
     """What a cancel means for one session right now (see the module docstring)."""
 
@@ -175,17 +186,20 @@ class InterruptGate:
                 return False  # the statement was already answered: a late cancel
             state.cancelled = True
             self.cancels += 1
-            return True
+        _wake(state)
+        return True
 
     def client_gone(self) -> bool:
         """The client closed its side: nobody can read the answer of the request under way,
         so it is interrupted (and rolled back) rather than run on holding its locks. An idle
         session finds the end of its stream by itself."""
         with self._lock:
-            if self.state is None or (self._waiting and not self._request_arrived()):
+            state = self.state
+            if state is None or (self._waiting and not self._request_arrived()):
                 return False
-            self.state.cancelled = True
-            return True
+            state.cancelled = True
+        _wake(state)
+        return True
 
     def _request_arrived(self) -> bool:
         if self.unread():

@@ -254,6 +254,11 @@ class FastPath:
             ls.seek(req.fd, req.offset, LO_SEEK_SET)
         elif req.op != 0:
             raise EngineError(sc.LO_ERROR, sc.ISAM_LO_BAD_FLAGS)
+        if ls.live(req.fd):
+            # A capture session's records: the client may have sent its next read already,
+            # which can wait for changes; this reply must not wait with it (docs/CDC.md
+            # "Reading ahead").
+            s.flush_group = True
         size, pieces = ls.iter_read(req.fd, req.length)
         chunk = req.bufsize if 0 < req.bufsize <= LODATA_BUFFER else LODATA_BUFFER
         fp.put_lodata_reply(out, req.op, size)

@@ -390,6 +390,9 @@ class Session(OneStepGroups):
             if tracing:
                 self.server.trace_out(self, out.buf)
             self._queue(out.buf)
+            if self.flush_group:
+                self.flush_group = False
+                self._flush()
 
 
 #: The message handed to the handlers of the inline path's bare messages (OPEN, CLOSE,

@@ -118,6 +118,10 @@ class WireIO:
         #: What a client's cancel (TCP urgent byte) means right now (server/interrupt.py).
         self.gate = InterruptGate(sock, self._unread)
         self._quiet_eot = False  # swallow the empty group JDBC sends after SQ_CFPDESCRIBE
+        #: Send the group's reply as soon as it is whole, not with the replies of the groups
+        #: already received behind it (_recv_more): set by a read of a capture session, whose
+        #: next read may wait for changes (lobwire.py, LoSession.live).
+        self.flush_group = False
         #: How far strict mode has judged the group being served: _UNJUDGED, _JUDGED (to its
         #: end) or _PREFIX (its first messages, all in grammar.PURE; see _judge).
         self._judged = _UNJUDGED

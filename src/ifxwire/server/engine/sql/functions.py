@@ -69,6 +69,10 @@ class FunctionState:
         #: running request stops with -213 at the next check, and a request started while
         #: it is set fails at once. Cleared by the session between requests.
         self.cancelled = False
+        #: Called (from the interrupt watcher's thread) once ``cancelled`` is set: a request
+        #: that sleeps rather than runs SQL sets it to wake itself (a CDC read waiting for
+        #: changes, features/cdc/routines.py), and clears it when done.
+        self.on_cancel: Callable[[], None] | None = None
         # NEXTVAL/CURRVAL: (sequence name, nextval?, statement, occurrence) -> value; the
         # session provides it.
         self.sequence_value: Callable[[str, bool, int, int], int] = _no_sequences

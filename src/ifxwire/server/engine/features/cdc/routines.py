@@ -37,17 +37,15 @@ from ...sql.hooks import TRANSLATION
 from ...sql.plan import Plan
 from .. import cross_database
 from . import catalog
+from .capture import Capture, CdcSession, order_columns
 from .hub import (
     CHUNKS,
     FIRST_SESSION_ID,
-    Capture,
-    CdcSession,
     Change,
     Hub,
     Pending,
     existing_hub,
     hub_of,
-    order_columns,
     sweep_chunks,
 )
 
@@ -516,7 +514,25 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
     if not isinstance(fd, int) or fd < FIRST_SESSION_ID:
         return None
     cs = _session(s, fd)
-    return cs.read if cs is not None else None
+    if cs is None:
+        return None
+    state = s.state
+    hub = cs.hub
+
+    def wake() -> None:
+        with hub.lock:
+            hub.lock.notify_all()
+
+    def read(n: int) -> bytes:
+        # A read waiting for changes ends when the client cancels it or goes away
+        # (CdcSession.read): the interrupt watcher sets ``cancelled``, then wakes the wait.
+        state.on_cancel = wake
+        try:
+            return cs.read(n, lambda: state.cancelled)
+        finally:
+            state.on_cancel = None
+
+    return read
 
 
 def session_closed(s: EngineSession) -> None:

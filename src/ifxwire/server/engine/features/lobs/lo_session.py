@@ -280,10 +280,15 @@ class LoSession:
             raise lo_error(sc.ISAM_LO_NOT_READABLE)
         return lo
 
+    def live(self, fd: object) -> bool:
+        """Whether reads of ``fd`` come from a live stream (a CDC capture session), where a
+        read may wait for data to come: the wire layer then sends each reply at once."""
+        return CAPTURE.lo_stream(self.es, fd) is not None
+
     def iter_read(self, fd: object, n: int) -> tuple[int, Iterator[bytes | memoryview]]:
         """Read up to ``n`` bytes at the seek position: (bytes that will come, their pieces).
         The position moves past them at once, so a reply can stream the pieces."""
-        stream = CAPTURE.lo_stream(self.es, fd)  # a CDC session's records (cdc/hub.py)
+        stream = CAPTURE.lo_stream(self.es, fd)  # a CDC session's records (cdc/capture.py)
         if stream is not None:
             data = stream(n)
             return len(data), iter((data,))
