@@ -18,11 +18,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from ..client.pool import WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
 from ..client.resources import AsyncClosing
+from ..client.steps import await_each
 from ..errors import Error
 from .connection import AsyncConnection, connect
 
@@ -43,34 +44,14 @@ def _expire(fut: asyncio.Future[_Entry | None]) -> None:
 class AsyncConnectionPool(PoolBase, AsyncClosing):
     """A pool of :class:`ifxwire.aio.AsyncConnection`; create it with ``await create_pool``.
 
-    Arguments as ``ifxwire.ConnectionPool`` (the pool options are ``PoolBase``'s, the rest go
-    to ``ifxwire.aio.connect``); ``factory`` and ``configure`` are coroutine
-    functions here (``factory()`` returns a new connection, ``configure(conn)`` prepares one).
+    Arguments as ``ifxwire.ConnectionPool`` (``PoolBase.__init__``; the rest go to
+    ``ifxwire.aio.connect``); ``factory`` and ``configure`` are coroutine functions here
+    (``factory()`` returns a new connection, ``configure(conn)`` prepares one).
     """
 
-    def __init__(
-        self,
-        *connect_args: Any,
-        min_size: int = 0,
-        max_size: int = 10,
-        timeout: float = 30.0,
-        max_lifetime: float | None = 3600.0,
-        max_idle: float | None = 600.0,
-        ping_after: float | None = 30.0,
-        factory: Callable[[], Awaitable[AsyncConnection]] | None = None,
-        configure: Callable[[AsyncConnection], Awaitable[object]] | None = None,
-        **connect_kwargs: Any,
-    ) -> None:
-        # spelt out (not **options) so help(), IDEs and type checkers see the pool's options
-        super().__init__(min_size=min_size, max_size=max_size, timeout=timeout,
-                         max_lifetime=max_lifetime, max_idle=max_idle, ping_after=ping_after)
-        if factory is None:
+    _connect = staticmethod(connect)
 
-            async def factory() -> AsyncConnection:
-                return await connect(*connect_args, **connect_kwargs)
-
-        self._factory = factory
-        self._configure = configure
+    def _start(self) -> None:
         self._closing: set[asyncio.Task[None]] = set()  # background closes
         self._released = asyncio.Event()  # set whenever a connection comes back
 
@@ -91,22 +72,8 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
     async def acquire(self, timeout: float | None = None) -> AsyncConnection:
         """A connection for the caller's exclusive use; give it back with ``release``.
         Raises PoolTimeout when none is available within ``timeout`` (default: the pool's)."""
-        wait = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + wait
-        try:
-            entry = await self._claim(deadline, wait)
-            if entry is not None and not await self._usable(entry, deadline):
-                self._drop(entry)  # keep its slot and connect anew
-                entry = None
-            if entry is None:
-                entry = await self._open_slot(deadline)
-        except PoolTimeout:
-            self._count("timeouts")
-            raise
-        if not self._checked_out(entry):
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        conn: AsyncConnection = entry.conn
+        conn: AsyncConnection = await await_each(
+            self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
     async def _claim(self, deadline: float, wait: float) -> _Entry | None:
@@ -149,7 +116,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         waiter.set_result(entry)
         return True
 
-    async def _open_slot(self, deadline: float) -> _Entry:
+    async def _open_slot(self, deadline: float, wait: float = 0.0) -> _Entry:
         """Connect (and configure) in a slot already counted in ``_size``; on any failure,
         cancellation included, the slot is given back."""
         try:
@@ -174,16 +141,9 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         self._stats["opened"] += 1
         return _Entry(conn)
 
-    async def _usable(self, entry: _Entry, deadline: float) -> bool:
-        verdict = self._health(entry)
-        if verdict is None:
-            try:
-                return await ping(entry.conn, max(deadline - time.monotonic(), 0.001))
-            except BaseException:
-                self._close_soon(entry.conn)  # cancelled mid-ping: the slot goes back
-                self._slot_freed()
-                raise
-        return verdict
+    @staticmethod
+    async def _ping(conn: AsyncConnection, deadline: float) -> bool:
+        return await ping(conn, max(deadline - time.monotonic(), 0.001))
 
     # ------------------------------------------------------------------ release
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import logging
 import threading
 import time
@@ -45,7 +46,7 @@ from ..protocol.requests import ROLLBACK_GROUP
 from . import fastpath as _fastpath
 from .connection import Connection
 from .resources import Closing
-from .steps import Op
+from .steps import Calls, Op, call_each
 
 __all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
 
@@ -119,10 +120,22 @@ class PoolBase:
     _in_use: dict[int, _Entry]
     _waiters: deque[Any]
 
-    def __init__(self, *, min_size: int = 0, max_size: int = 10, timeout: float = 30.0,
-                 max_lifetime: float | None = 3600.0, max_idle: float | None = 600.0,
-                 ping_after: float | None = 30.0) -> None:
-        """The pool options, both pools' (``ConnectionPool`` says what each means)."""
+    def __init__(
+        self,
+        *connect_args: Any,
+        min_size: int = 0,
+        max_size: int = 10,
+        timeout: float = 30.0,
+        max_lifetime: float | None = 3600.0,
+        max_idle: float | None = 600.0,
+        ping_after: float | None = 30.0,
+        factory: Callable[[], Any] | None = None,
+        configure: Callable[[Any], Any] | None = None,
+        **connect_kwargs: Any,
+    ) -> None:
+        """Both pools' arguments (``ConnectionPool`` says what each means; for the asyncio
+        pool ``factory`` and ``configure`` are coroutine functions and the rest goes to
+        ``ifxwire.aio.connect``); each pool then ``_start``s."""
         if max_size < 1:
             raise ValueError("max_size must be at least 1")
         if min_size < 0 or min_size > max_size:
@@ -140,6 +153,18 @@ class PoolBase:
         self._idle = deque()
         self._in_use = {}
         self._waiters = deque()
+        self._factory = factory or functools.partial(self._connect, *connect_args,
+                                                     **connect_kwargs)
+        self._configure = configure
+        self._start()
+
+    @staticmethod
+    def _connect(*args: Any, **kwargs: Any) -> Any:
+        """A new connection (the driver's ``connect``) when no ``factory`` is given."""
+        raise NotImplementedError
+
+    def _start(self) -> None:
+        """The pool's own state, after the shared one (the sync pool opens ``min_size``)."""
 
     # ---- decisions (no I/O) ---------------------------------------------------------------
     def _fresh(self, entry: _Entry, now: float) -> bool:
@@ -179,6 +204,41 @@ class PoolBase:
             raise InterfaceError("this connection does not belong to the pool (or was released)")
         self._stats["released"] += 1
         return entry
+
+    def _acquire_calls(self, wait: float) -> Calls[Any]:
+        """The acquire sequence, both pools': claim an idle entry or a slot (``_claim``,
+        which queues for one), check an idle entry's health (``_ping`` after a long idle
+        time), drop an unusable one and connect anew in its slot (``_open_slot``), record the
+        entry as in use; returns its connection. Each step names the pool's method that
+        waits (``call_each`` runs them blocking, ``await_each`` awaits them)."""
+        deadline = time.monotonic() + min(wait, _MAX_WAIT)
+        guard = self._guarded()
+        try:
+            entry = yield ("_claim", deadline, wait)
+            if entry is not None:
+                with guard:
+                    verdict = self._health(entry)
+                if verdict is None:
+                    try:
+                        verdict = yield ("_ping", entry.conn, deadline)
+                    except BaseException:  # (a cancelled ping: the slot goes back)
+                        self._close_soon(entry.conn)
+                        self._free_slot()
+                        raise
+                if not verdict:
+                    self._drop(entry)  # keep its slot and connect anew
+                    entry = None
+            if entry is None:
+                entry = yield ("_open_slot", deadline, wait)
+        except PoolTimeout:
+            self._count("timeouts")
+            raise
+        with guard:
+            kept = self._checked_out(entry)
+        if not kept:
+            self._discard(entry)
+            raise PoolClosed("the pool is closed")
+        return entry.conn
 
     def _timed_out(self, wait: float, opening: bool = False) -> PoolTimeout:
         """The PoolTimeout of an acquire that waited ``wait`` s (``opening``: while a new
@@ -391,36 +451,20 @@ class ConnectionPool(PoolBase, Closing):
     pool lock), e.g. to ``SET LOCK MODE TO WAIT``; if it raises, the connection is dropped.
     """
 
-    def __init__(
-        self,
-        *connect_args: Any,
-        min_size: int = 0,
-        max_size: int = 10,
-        timeout: float = 30.0,
-        max_lifetime: float | None = 3600.0,
-        max_idle: float | None = 600.0,
-        ping_after: float | None = 30.0,
-        factory: Callable[[], Connection] | None = None,
-        configure: Callable[[Connection], object] | None = None,
-        **connect_kwargs: Any,
-    ) -> None:
-        super().__init__(min_size=min_size, max_size=max_size, timeout=timeout,
-                         max_lifetime=max_lifetime, max_idle=max_idle, ping_after=ping_after)
-        if factory is None:
-            from .. import connect
+    @staticmethod
+    def _connect(*args: Any, **kwargs: Any) -> Connection:
+        from .. import connect  # (ifxwire/__init__.py imports this module)
 
-            def factory() -> Connection:
-                return connect(*connect_args, **connect_kwargs)
+        return connect(*args, **kwargs)
 
-        self._factory = factory
-        self._configure = configure
+    def _start(self) -> None:
         self._lock = self._guard = threading.Lock()
-        deadline = _deadline(timeout)
+        deadline = _deadline(self.timeout)
         try:
-            for _ in range(min_size):
+            for _ in range(self.min_size):
                 with self._lock:
                     self._size += 1
-                entry = self._open_slot(deadline, timeout)
+                entry = self._open_slot(deadline, self.timeout)
                 with self._lock:
                     self._idle.append(entry)
         except BaseException:
@@ -435,24 +479,8 @@ class ConnectionPool(PoolBase, Closing):
         Waits (FIFO) up to ``timeout`` seconds (default: the pool's ``timeout``) when
         ``max_size`` connections are in use, then raises PoolTimeout.
         """
-        wait = self.timeout if timeout is None else timeout
-        deadline = _deadline(wait)
-        try:
-            entry = self._claim(deadline, wait)
-            if entry is not None and not self._usable(entry, deadline):
-                self._drop(entry)  # keep its slot and connect anew
-                entry = None
-            if entry is None:
-                entry = self._open_slot(deadline, wait)
-        except PoolTimeout:
-            self._count("timeouts")
-            raise
-        with self._lock:
-            kept = self._checked_out(entry)
-        if not kept:
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        conn: Connection = entry.conn
+        conn: Connection = call_each(
+            self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
     def _claim(self, deadline: float, wait: float) -> _Entry | None:
@@ -549,14 +577,10 @@ class ConnectionPool(PoolBase, Closing):
         else:
             self._hand_over(entry)
 
-    def _usable(self, entry: _Entry, deadline: float) -> bool:
-        """The cheap health check: flags and clocks; a ping only after a long idle period
-        (given no more than the time left until ``deadline``)."""
-        with self._lock:
-            verdict = self._health(entry)
-        if verdict is None:
-            return ping(entry.conn, deadline - time.monotonic())
-        return verdict
+    @staticmethod
+    def _ping(conn: Connection, deadline: float) -> bool:
+        """The health check's round trip, given no more than the time left."""
+        return ping(conn, deadline - time.monotonic())
 
     # ------------------------------------------------------------------ release
 
