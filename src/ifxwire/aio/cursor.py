@@ -142,8 +142,9 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
 
     # ------------------------------------------------------------------ fetching
 
-    async def _more(self) -> bool:
-        """Async twin of ``Cursor._more``: fetch the next batch; False at the end."""
+    async def fetch_more(self) -> bool:
+        """The next batch into the sync cursor's buffer, awaited (``Cursor.fetch_more``);
+        False at the end of the result."""
         cur = self._cur
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
@@ -158,7 +159,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         if row is not NO_ROW:
             return row  # type: ignore[no-any-return]
         cur.ensure_result()
-        while await self._more():
+        while await self.fetch_more():
             row = cur.take_one()
             if row is not NO_ROW:
                 return row  # type: ignore[no-any-return]
@@ -168,7 +169,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         cur = self._cur
         want = cur.fetch_count(size)
         out = cur.take(want)
-        while len(out) < want and await self._more():
+        while len(out) < want and await self.fetch_more():
             out += cur.take(want - len(out))
         return out
 
@@ -176,7 +177,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         cur = self._cur
         cur.ensure_result()
         out = cur.take(sys.maxsize)
-        while await self._more():
+        while await self.fetch_more():
             out += cur.take(sys.maxsize)
         return out
 
@@ -186,7 +187,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         try:
             next(steps)
             while True:
-                steps.send(await self._more())
+                steps.send(await self.fetch_more())
         except StopIteration:
             pass
 
