@@ -416,7 +416,7 @@ class Capture:
         if reply is None or wire is None:
             return
         try:
-            yield from wire._read_steps(reply)
+            yield from wire.read_steps(reply)
             self._ready = _fp.lodata_size(wire, reply)
         except Exception as exc:  # a server error, or a wire failure (connection broken)
             self._ready = exc
@@ -488,14 +488,13 @@ class ChangeStream(Capture, Closing):
     def __iter__(self) -> Iterator[Event]:
         conn = self.conn
         while not self.closed:
-            with conn._lock:
-                n = conn._run(self.next_read_op(conn))
+            n = conn.run(self.next_read_op)
             yield from self.events(n)
 
     def _drain(self) -> None:
         """The connection's next request reads the reply of the read sent ahead first (the
         sync connection calls this; ``prefix_steps`` and the asyncio one ``drain_steps``)."""
-        self.conn._drive(self.drain_steps())
+        self.conn.drive(self.drain_steps())
 
     def close(self) -> None:
         """End the capture of every table and close the session; never raises for a

@@ -29,13 +29,10 @@ class AsyncChangeStream(Capture, AsyncClosing):
     conn: AsyncConnection
 
     async def __aiter__(self) -> AsyncIterator[Event]:
-        conn = self.conn
-        core = conn._core
         while not self.closed:
             # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read sends the next one
             # before its events are handed out (docs/CDC.md "Reading ahead").
-            async with conn._lock:
-                n = await conn._run(self.next_read_op(core))
+            n = await self.conn.run(self.next_read_op)
             for ev in self.events(n):
                 yield ev
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import weakref
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from .. import errors as _e
@@ -247,6 +247,18 @@ class WireSession:
     def read_steps(self, reply: Reply) -> Steps[Reply]:
         """``_read_steps``: one reply to its SQ_EOT, without I/O."""
         return self._read_steps(reply)
+
+    def run(self, make: Callable[[Any], Op[_T]]) -> _T:
+        """Run the operation ``make(self)`` holding the connection's lock: the blocking twin
+        of ``AsyncSession.run`` (ifxwire.cdc's reads)."""
+        with self._lock:
+            return self._run(make(self))
+
+    def drive(self, steps: Steps[_T]) -> _T:
+        """Drive I/O-free steps holding the connection's lock (``AsyncSession.drive``'s
+        blocking twin: a change stream's read sent ahead, read out)."""
+        with self._lock:
+            return self._drive(steps)
 
     # ------------------------------------------------------------------ wire primitives
 
