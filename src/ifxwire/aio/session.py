@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 from .. import errors as _e
-from ..client.cancel import send_interrupt
+from ..client.cancel import send_interrupt, timeout_scope
 from ..client.connection import Connection
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.replies import Reply
@@ -306,6 +306,14 @@ class AsyncSession:
         ``_exchange`` (False: a cancelled wait gives the connection up)."""
         async with self._lock:
             return await self._run(make(self._core), drain=drain)
+
+    async def run_cursor_op(self, op: Op[_T], cursor: object, timeout: float | None) -> _T:
+        """A cursor operation holding the lock, within ``timeout`` (the cursor's statement
+        timeout), on a usable connection; ``cursor``'s coroutines answer its hooks: the
+        asyncio cursors' one request frame (``AsyncCursor._locked``)."""
+        async with self._lock, timeout_scope(self._core, timeout):
+            self._core.ensure_usable()
+            return await self._run(op, cursor)
 
     async def _login(self) -> None:
         """The sync connection's login steps, awaited (``Connection._login_steps``)."""
