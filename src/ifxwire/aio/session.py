@@ -314,7 +314,3 @@ class AsyncSession:
         async with self._lock, timeout_scope(self._core, timeout):
             self._core.ensure_usable()
             return await self._run(op, cursor)
-
-    async def _login(self) -> None:
-        """The sync connection's login steps, awaited (``Connection._login_steps``)."""
-        await self._drive(self._core.login_steps())
