@@ -212,12 +212,15 @@ class PoolBase:
         entry as in use; returns its connection. Each step names the pool's method that
         waits (``call_each`` runs them blocking, ``await_each`` awaits them)."""
         deadline = time.monotonic() + min(wait, _MAX_WAIT)
-        guard = self._guarded()
+        guard = self._guard  # (no ``with`` without one: the asyncio pool's hot path)
         try:
             entry = yield ("_claim", deadline, wait)
             if entry is not None:
-                with guard:
+                if guard is None:
                     verdict = self._health(entry)
+                else:
+                    with guard:
+                        verdict = self._health(entry)
                 if verdict is None:
                     try:
                         verdict = yield ("_ping", entry.conn, deadline)
@@ -233,8 +236,11 @@ class PoolBase:
         except PoolTimeout:
             self._count("timeouts")
             raise
-        with guard:
+        if guard is None:
             kept = self._checked_out(entry)
+        else:
+            with guard:
+                kept = self._checked_out(entry)
         if not kept:
             self._discard(entry)
             raise PoolClosed("the pool is closed")
