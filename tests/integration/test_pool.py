@@ -169,6 +169,38 @@ def test_an_interrupted_health_check_gives_its_slot_back(
     assert pool.size == 1
 
 
+def test_an_interrupted_reset_on_release_frees_the_slot(
+        make_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The release's reset and its outcome are written once (``PoolBase._release_calls``):
+    a reset that does not end drops the connection, frees its slot and lets the
+    interruption go on, on both pools (the sync pool lost the slot; the asyncio pool
+    swallowed the interruption)."""
+    pool = make_pool(max_size=1)
+    c = pool.acquire()
+    c.execute("SELECT COUNT(*) FROM pooled").fetchone()  # a transaction to roll back
+    raw = getattr(pool, "aio_object", None)
+    if raw is not None:
+        from ifxwire.aio.session import AsyncSession
+
+        async def boom(self: Any, make: Any, drain: bool = True) -> Any:
+            raise _Interrupted
+        monkeypatch.setattr(AsyncSession, "run", boom)
+    else:
+        from ifxwire.client import pool as sync_pool
+
+        def boom_sync(conn: Any, op: Any) -> Any:
+            op.close()
+            raise _Interrupted
+        monkeypatch.setattr(sync_pool._fastpath, "run", boom_sync)
+    with pytest.raises(_Interrupted):
+        pool.release(c)
+    monkeypatch.undo()
+    assert (pool.size, pool.idle_count, pool.in_use_count) == (0, 0, 0)
+    with pool.connection() as again:
+        assert again is not c
+        assert again.execute("SELECT COUNT(*) FROM pooled").fetchone() is not None
+
+
 @one_driver
 def test_ping_is_one_sq_version_round_trip(connect_kwargs: dict[str, Any], server: Any) -> None:
     assert PING_GROUP == b"\x00\x35\x00\x0c"

@@ -220,26 +220,28 @@ def test_shared_decisions_are_not_copied_into_aio() -> None:
 def test_the_pools_share_what_follows_each_decision() -> None:
     """Dropping, discarding, handing over and taking back a connection, counting and freeing
     a slot: ``PoolBase``'s, under the sync pool's lock (the asyncio pool has none); so are the
-    constructor and the acquire sequence (``_acquire_calls``: claim, health check, ping,
-    reconnect, check out), which each pool runs with ``call_each`` / ``await_each``; each
-    pool adds only how it waits (``_claim``), connects (``_open_slot``), pings and closes
-    (``_close_soon``)."""
+    constructor, the acquire sequence (``_acquire_calls``: claim, health check, ping,
+    reconnect, check out) and the release's (``_release_calls``: reset, keep or drop), which
+    each pool runs with ``call_each`` / ``await_each``; each pool adds only how it waits
+    (``_claim``), connects (``_open_slot``), pings, resets and closes (``_close_soon``)."""
     import inspect
 
     from ifxwire.aio.pool import AsyncConnectionPool
     from ifxwire.client.pool import ConnectionPool, PoolBase
 
     for name in ("_drop", "_discard", "_hand_over", "_returned", "_count", "_free_slot",
-                 "__init__", "_acquire_calls", "_health", "_checked_out"):
+                 "__init__", "_acquire_calls", "_health", "_checked_out", "_release_calls"):
         assert name in PoolBase.__dict__, name
         for pool in (ConnectionPool, AsyncConnectionPool):
             assert name not in pool.__dict__, (pool.__name__, name)
     for pool in (ConnectionPool, AsyncConnectionPool):
-        for own in ("_close_soon", "_claim", "_open_slot", "_ping", "_connect", "_start"):
+        for own in ("_close_soon", "_claim", "_open_slot", "_ping", "_reset", "_connect",
+                    "_start"):
             assert own in pool.__dict__, (pool.__name__, own)
         # the sequence's decisions are not spelt again in the pools
         text = inspect.getsource(pool)
-        for piece in ("_health(", "_checked_out(", "_drop(", '_count("timeouts")'):
+        for piece in ("_health(", "_checked_out(", "_drop(", '_count("timeouts")',
+                      "_returned("):
             assert piece not in text, (pool.__name__, piece)
 
 

@@ -153,13 +153,13 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         await asyncio.shield(self._give_back(self._take_back(conn)))
 
     async def _give_back(self, entry: _Entry) -> None:
-        conn = entry.conn
         try:
-            ok = await conn.run(lambda core: self._reset_op(entry, core))
-        except BaseException:
-            ok = False
-        self._returned(entry, ok)
-        self._released.set()
+            await await_each(self._release_calls(entry), self)
+        finally:
+            self._released.set()
+
+    async def _reset(self, entry: _Entry) -> bool:
+        return bool(await entry.conn.run(lambda core: self._reset_op(entry, core)))
 
     def _close_soon(self, conn: AsyncConnection) -> None:
         task = asyncio.ensure_future(self._close_conn(conn))
