@@ -57,14 +57,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
 
     async def open(self) -> AsyncConnectionPool:
         """Open ``min_size`` connections, all within ``timeout`` (``create_pool`` calls it)."""
-        deadline = time.monotonic() + self.timeout
-        try:
-            for _ in range(self.min_size - self._size):
-                self._size += 1
-                self._idle.append(await self._open_slot(deadline))
-        except BaseException:
-            await self.close()
-            raise
+        await await_each(self._open_calls(), self)
         return self
 
     # ------------------------------------------------------------------ acquire
@@ -116,7 +109,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         waiter.set_result(entry)
         return True
 
-    async def _open_slot(self, deadline: float, wait: float = 0.0) -> _Entry:
+    async def _open_slot(self, deadline: float, wait: float) -> _Entry:
         """Connect (and configure) in a slot already counted in ``_size``; on any failure,
         cancellation included, the slot is given back."""
         try:

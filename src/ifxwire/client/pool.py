@@ -205,6 +205,21 @@ class PoolBase:
         self._stats["released"] += 1
         return entry
 
+    def _open_calls(self) -> Calls[None]:
+        """Open ``min_size`` connections, all within one ``timeout`` (the sync pool's
+        constructor, ``AsyncConnectionPool.open``); on a failure the pool is closed."""
+        deadline = time.monotonic() + min(self.timeout, _MAX_WAIT)
+        try:
+            while self._size < self.min_size:
+                with self._guarded():
+                    self._size += 1
+                entry = yield ("_open_slot", deadline, self.timeout)
+                with self._guarded():
+                    self._idle.append(entry)
+        except BaseException:
+            yield ("close",)
+            raise
+
     def _acquire_calls(self, wait: float) -> Calls[Any]:
         """The acquire sequence, both pools': claim an idle entry or a slot (``_claim``,
         which queues for one), check an idle entry's health (``_ping`` after a long idle
@@ -480,17 +495,7 @@ class ConnectionPool(PoolBase, Closing):
 
     def _start(self) -> None:
         self._lock = self._guard = threading.Lock()
-        deadline = _deadline(self.timeout)
-        try:
-            for _ in range(self.min_size):
-                with self._lock:
-                    self._size += 1
-                entry = self._open_slot(deadline, self.timeout)
-                with self._lock:
-                    self._idle.append(entry)
-        except BaseException:
-            self.close()
-            raise
+        call_each(self._open_calls(), self)
 
     # ------------------------------------------------------------------ acquire
 
@@ -669,10 +674,6 @@ def ping(conn: Connection, timeout: float | None = None) -> bool:
 
 #: The longest single wait on an event (``threading`` refuses larger timeouts).
 _MAX_WAIT = threading.TIMEOUT_MAX
-
-
-def _deadline(timeout: float) -> float:
-    return time.monotonic() + min(timeout, _MAX_WAIT)
 
 
 def create_pool(*connect_args: Any, **kwargs: Any) -> ConnectionPool:
