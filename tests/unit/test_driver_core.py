@@ -220,10 +220,11 @@ def test_shared_decisions_are_not_copied_into_aio() -> None:
 def test_the_pools_share_what_follows_each_decision() -> None:
     """Dropping, discarding, handing over and taking back a connection, counting and freeing
     a slot: ``PoolBase``'s, under the sync pool's lock (the asyncio pool has none); so are the
-    constructor, the opening of ``min_size`` (``_open_calls``), the acquire sequence (``_acquire_calls``: claim, health check, ping,
-    reconnect, check out) and the release's (``_release_calls``: reset, keep or drop), which
-    each pool runs with ``call_each`` / ``await_each``; each pool adds only how it waits
-    (``_claim``), connects (``_open_slot``), pings, resets and closes (``_close_soon``)."""
+    constructor, the opening of ``min_size`` (``_open_calls``), the acquire sequence
+    (``_acquire_calls``: claim, health check, ping, reconnect, check out) and the release's
+    (``_release_calls``: reset, keep or drop), which each pool runs with ``call_each`` /
+    ``await_each``; each pool adds only how it waits (``_claim``), connects (``_open_slot``),
+    pings, resets and closes (``_close_soon``)."""
     import inspect
 
     from ifxwire.aio.pool import AsyncConnectionPool
