@@ -21,7 +21,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from ..client.pool import WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
+from ..client.pool import PoolBase, PoolClosed, PoolTimeout, _Entry
 from ..client.resources import AsyncClosing
 from ..client.steps import await_each
 from ..errors import Error
@@ -69,17 +69,14 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
             self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
-    async def _claim(self, deadline: float, wait: float) -> _Entry | None:
-        """An idle entry, or None: the caller owns a slot and opens a connection in it."""
-        if not self._closed:
-            for e in self._expire_idle():
-                self._close_soon(e.conn)
-        got = self._claim_now()
-        if got is not WAIT:
-            return got  # type: ignore[return-value]
+    @staticmethod
+    def _waiter() -> asyncio.Future[_Entry | None]:
+        return asyncio.get_running_loop().create_future()
+
+    async def _wait(self, fut: asyncio.Future[_Entry | None], deadline: float,
+                    wait: float) -> _Entry | None:
+        """Wait in the queue until ``deadline``: an entry, or None (a slot to connect in)."""
         loop = asyncio.get_running_loop()
-        fut: asyncio.Future[_Entry | None] = loop.create_future()
-        self._queue(fut)
         started = time.monotonic()
         # Awaiting the future itself (not wait_for, which may swallow a cancellation that
         # meets a result): a timer fails it with _Expired at the deadline.

@@ -221,15 +221,24 @@ class PoolBase:
             raise
 
     def _acquire_calls(self, wait: float) -> Calls[Any]:
-        """The acquire sequence, both pools': claim an idle entry or a slot (``_claim``,
-        which queues for one), check an idle entry's health (``_ping`` after a long idle
+        """The acquire sequence, both pools': claim an idle entry or a slot, or queue and
+        wait for one (``_wait``), check an idle entry's health (``_ping`` after a long idle
         time), drop an unusable one and connect anew in its slot (``_open_slot``), record the
         entry as in use; returns its connection. Each step names the pool's method that
-        waits (``call_each`` runs them blocking, ``await_each`` awaits them)."""
+        waits (``call_each`` runs them blocking, ``await_each`` awaits them); an idle
+        connection in good health is handed out without one."""
         deadline = time.monotonic() + min(wait, _MAX_WAIT)
         guard = self._guard  # (no ``with`` without one: the asyncio pool's hot path)
         try:
-            entry = yield ("_claim", deadline, wait)
+            if guard is None:
+                entry, waiter, expired = self._claim_or_queue()
+            else:
+                with guard:
+                    entry, waiter, expired = self._claim_or_queue()
+            for e in expired:
+                self._close_soon(e.conn)
+            if waiter is not None:
+                entry = yield ("_wait", waiter, deadline, wait)
             if entry is not None:
                 if guard is None:
                     verdict = self._health(entry)
@@ -296,6 +305,23 @@ class PoolBase:
                 self._size += 1
                 return None
         return WAIT
+
+    def _claim_or_queue(self) -> tuple[_Entry | None, Any, list[_Entry]]:
+        """Take out expired idle entries, then ``_claim_now``; when it says ``WAIT``, queue a
+        new waiter (the pool's ``_waiter()``). Returns (an idle entry or None, the waiter or
+        None, the expired entries for the caller to close outside the guard): with no
+        waiter and no entry, the caller owns a new slot."""
+        expired = self._expire_idle() if not self._closed else []
+        got = self._claim_now()
+        if got is not WAIT:
+            return got, None, expired  # type: ignore[return-value]
+        waiter = self._waiter()
+        self._queue(waiter)
+        return None, waiter, expired
+
+    def _waiter(self) -> Any:
+        """A new queued waiter (an event, a future) for ``_deliver`` to hand an entry to."""
+        raise NotImplementedError
 
     def _queue(self, waiter: Any) -> None:
         self._waiters.append(waiter)
@@ -509,20 +535,10 @@ class ConnectionPool(PoolBase, Closing):
             self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
-    def _claim(self, deadline: float, wait: float) -> _Entry | None:
-        """An idle entry, or None: the caller owns a new slot and opens a connection in it."""
-        expired: list[_Entry] = []
-        try:
-            with self._lock:
-                expired = self._expire_idle() if not self._closed else []
-                got = self._claim_now()
-                if got is not WAIT:
-                    return got  # type: ignore[return-value]
-                waiter = _Waiter()
-                self._queue(waiter)
-        finally:
-            for e in expired:
-                self._close_soon(e.conn)
+    _waiter = _Waiter
+
+    def _wait(self, waiter: _Waiter, deadline: float, wait: float) -> _Entry | None:
+        """Wait in the queue until ``deadline``: an entry, or None (a slot to connect in)."""
         started = time.monotonic()
         remaining = deadline - started
         done = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
