@@ -144,12 +144,13 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
 
     async def _give_back(self, entry: _Entry) -> None:
         try:
-            await await_each(self._release_calls(entry), self)
+            try:
+                ok = await entry.conn.run(lambda core: self._reset_op(entry, core))
+            except BaseException as exc:
+                ok = self._reset_failed(entry, exc)
+            self._returned(entry, ok)
         finally:
-            self._released.set()
-
-    async def _reset(self, entry: _Entry) -> bool:
-        return bool(await entry.conn.run(lambda core: self._reset_op(entry, core)))
+            self._released.set()  # (``drain`` waits for it)
 
     def _close_soon(self, conn: AsyncConnection) -> None:
         task = asyncio.ensure_future(self._close_conn(conn))

@@ -270,20 +270,16 @@ class PoolBase:
             raise PoolClosed("the pool is closed")
         return entry.conn
 
-    def _release_calls(self, entry: _Entry) -> Calls[None]:
-        """The rest of a release once the entry is taken back, both pools': reset the
-        connection (``_reset``: ``_reset_op`` run by the pool), then keep it or drop it. A
-        reset that fails drops it; one interrupted (a Ctrl-C, a cancellation) drops it too,
-        freeing its slot, before the interruption goes on."""
-        try:
-            ok = yield ("_reset", entry)
-        except Error:
-            log.debug("resetting a returned connection failed; dropping it", exc_info=True)
-            ok = False
-        except BaseException:
-            self._returned(entry, False)
-            raise
-        self._returned(entry, ok)
+    def _reset_failed(self, entry: _Entry, exc: BaseException) -> bool:
+        """A release's reset raised ``exc``: the connection is dropped (False, for
+        ``_returned``); an interruption (a Ctrl-C, a cancellation: not an ``Error``) drops
+        it here, freeing its slot, and is raised again. Both pools' release is: take back,
+        reset, ``_returned`` (no generator: it is half of every pool round)."""
+        if isinstance(exc, Error):
+            log.debug("resetting a returned connection failed; dropping it", exc_info=exc)
+            return False
+        self._returned(entry, False)
+        raise exc
 
     def _timed_out(self, wait: float, opening: bool = False) -> PoolTimeout:
         """The PoolTimeout of an acquire that waited ``wait`` s (``opening``: while a new
@@ -631,10 +627,11 @@ class ConnectionPool(PoolBase, Closing):
         keep it for reuse (or drop it when it is broken, closed or too old)."""
         with self._lock:
             entry = self._take_back(conn)
-        call_each(self._release_calls(entry), self)
-
-    def _reset(self, entry: _Entry) -> bool:
-        return _fastpath.run(entry.conn, self._reset_op(entry, entry.conn))
+        try:
+            ok = _fastpath.run(conn, self._reset_op(entry, conn))
+        except BaseException as exc:
+            ok = self._reset_failed(entry, exc)
+        self._returned(entry, ok)
 
     def stats(self) -> dict[str, float]:
         """``PoolBase.stats``, read under the pool lock: one consistent snapshot."""
