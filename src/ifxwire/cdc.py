@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol
 
 from . import _cdcaccel
 from .client import fastpath as _fp
-from .client.cancel import TIMER, send_interrupt
+from .client.cancel import TIMER
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
 from .client.resources import Closing
@@ -433,7 +433,7 @@ class Capture:
             # Behind reads of ours in flight: sent alone (the deferred groups' replies would
             # come after those reads' replies, which prefix_steps would take for theirs).
             wire.ensure_usable()
-            wire._send(b"".join(g[0] for g, _ in groups))
+            wire.send_now(b"".join(g[0] for g, _ in groups))
         else:
             yield from wire.prefix_steps([g[0] for g, _ in groups])
         del self._free[-count:]
@@ -452,7 +452,7 @@ class Capture:
             reply, sink = pending[0]
             got: int | BaseException
             try:
-                yield from wire._read_steps(reply)
+                yield from wire.read_steps(reply)
                 got = _fp.lodata_size(wire, reply)
             except Exception as exc:  # a server error, or a wire failure (connection broken)
                 got = exc
@@ -524,15 +524,14 @@ class ChangeStream(Capture, Closing):
     def __iter__(self) -> Iterator[Event]:
         conn = self.conn
         while not self.closed:
-            with conn._lock:
-                events = conn._run(self.next_read_op(conn))
+            events = conn.run(self.next_read_op)
             yield from events
 
     def _drain(self) -> None:
         """The connection's next request reads the replies of the reads sent ahead first
         (the sync connection calls this; ``prefix_steps`` and the asyncio one
         ``drain_steps``)."""
-        self.conn._drive(self.drain_steps())
+        self.conn.drive(self.drain_steps())
 
     def close(self) -> None:
         """End the capture of every table and close the session; never raises for a
@@ -542,8 +541,7 @@ class ChangeStream(Capture, Closing):
         try:
             if not self.closed and not conn.closed:
                 if self._pending:
-                    with conn._lock:
-                        self._cut_short()
+                    self._cut_short()
                 with conn.cursor() as cur:
                     cur.run(self.close_op)
         except Exception:
@@ -561,12 +559,12 @@ class ChangeStream(Capture, Closing):
         ahead"), then reads the replies and drops them. The cancel is sent again while they
         are missing (a cancel can be missed in the instant a request starts on the server,
         server/interrupt.py)."""
-        sock = self.conn._transport.sock
-        send_interrupt(sock)
+        conn = self.conn
+        conn.interrupt()
         timer = TIMER.arm(CANCEL_RESEND,
-                          lambda: CANCEL_RESEND if send_interrupt(sock) else None)
+                          lambda: CANCEL_RESEND if conn.interrupt() else None)
         try:
-            self.conn._drive(self.drain_steps())
+            conn.drive(self.drain_steps())
         finally:
             timer.cancel()
         self.discard()

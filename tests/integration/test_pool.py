@@ -136,6 +136,71 @@ def test_ping_after_idle_finds_a_dead_idle_connection(make_pool: Any, kill: Any)
     assert pool.size == 1
 
 
+class _Interrupted(BaseException):
+    """Not an ``Exception``: what a Ctrl-C or a cancellation is to the pool."""
+
+
+def test_an_interrupted_health_check_gives_its_slot_back(
+        make_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The acquire sequence is written once (``PoolBase._acquire_calls``): a ping that does
+    not end (interrupted, cancelled) closes its connection and frees the slot on both pools
+    (the sync pool lost the slot before: neither idle nor in use, never freed)."""
+    import sys
+
+    pool = make_pool(max_size=1, ping_after=0.0)
+    c = pool.acquire()
+    pool.release(c)
+    raw = getattr(pool, "aio_object", pool)
+    module = sys.modules[type(raw).__module__]
+    if module.__name__.endswith("aio.pool"):
+        async def boom(conn: Any, timeout: float) -> bool:
+            raise _Interrupted
+    else:
+        def boom(conn: Any, timeout: float | None = None) -> bool:  # type: ignore[misc]
+            raise _Interrupted
+    monkeypatch.setattr(module, "ping", boom)
+    with pytest.raises(_Interrupted):
+        pool.acquire(5)
+    assert (pool.size, pool.idle_count, pool.in_use_count) == (0, 0, 0)
+    monkeypatch.undo()
+    with pool.connection() as again:
+        assert again is not c
+        assert again.execute("SELECT COUNT(*) FROM pooled").fetchone() is not None
+    assert pool.size == 1
+
+
+def test_an_interrupted_reset_on_release_frees_the_slot(
+        make_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The release's reset and its outcome are written once (``PoolBase._release_calls``):
+    a reset that does not end drops the connection, frees its slot and lets the
+    interruption go on, on both pools (the sync pool lost the slot; the asyncio pool
+    swallowed the interruption)."""
+    pool = make_pool(max_size=1)
+    c = pool.acquire()
+    c.execute("SELECT COUNT(*) FROM pooled").fetchone()  # a transaction to roll back
+    raw = getattr(pool, "aio_object", None)
+    if raw is not None:
+        from ifxwire.aio.session import AsyncSession
+
+        async def boom(self: Any, make: Any, drain: bool = True) -> Any:
+            raise _Interrupted
+        monkeypatch.setattr(AsyncSession, "run", boom)
+    else:
+        from ifxwire.client import pool as sync_pool
+
+        def boom_sync(conn: Any, op: Any) -> Any:
+            op.close()
+            raise _Interrupted
+        monkeypatch.setattr(sync_pool._fastpath, "run", boom_sync)
+    with pytest.raises(_Interrupted):
+        pool.release(c)
+    monkeypatch.undo()
+    assert (pool.size, pool.idle_count, pool.in_use_count) == (0, 0, 0)
+    with pool.connection() as again:
+        assert again is not c
+        assert again.execute("SELECT COUNT(*) FROM pooled").fetchone() is not None
+
+
 @one_driver
 def test_ping_is_one_sq_version_round_trip(connect_kwargs: dict[str, Any], server: Any) -> None:
     assert PING_GROUP == b"\x00\x35\x00\x0c"

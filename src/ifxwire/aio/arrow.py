@@ -26,23 +26,20 @@ from collections.abc import (
     Coroutine,
     Generator,
     Iterator,
-    Sequence,
 )
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import InterfaceError
 
 if TYPE_CHECKING:
-    from ..protocol.columns import ColumnDesc
+    from ..client.arrowfetch import Cursor as ArrowCursor
 
     # What the mixin needs of the sync cursor and of the asyncio connection, named as
     # Protocols so that this module stays out of the client/aio import circle
     # (tests/unit/test_driver_core.py).
 
-    class _Cursor(Protocol):
+    class _Cursor(ArrowCursor, Protocol):
         def ensure_open(self) -> None: ...
-        def ensure_result(self) -> None: ...
-        def result_columns(self) -> Sequence[ColumnDesc]: ...
 
     class _Connection(Protocol):
         @property
@@ -96,25 +93,26 @@ class AsyncArrowMixin:
 
     if TYPE_CHECKING:
         async def run(self, make: Callable[[Any], Generator[Any, Any, _R]]) -> _R: ...
+        async def fetch_more(self) -> bool: ...
 
     async def fetch_arrow_table(self) -> Any:
         """The remaining rows as a ``pyarrow.Table`` (needs ``ifxwire[arrow]``)."""
         from ..client import arrowfetch
 
-        return await arrowfetch.atable(self)  # type: ignore[arg-type]
+        return await arrowfetch.atable(self._cur, self.fetch_more)
 
     def fetch_record_batches(self, rows_per_batch: int | None = None) -> AsyncIterator[Any]:
         """``async for batch in cur.fetch_record_batches()``: ``pyarrow.RecordBatch``es of the
         remaining rows, one fetch reply at a time (at most ``rows_per_batch`` rows each)."""
         from ..client import arrowfetch
 
-        return arrowfetch.aiter_batches(self, rows_per_batch)  # type: ignore[arg-type]
+        return arrowfetch.aiter_batches(self._cur, self.fetch_more, rows_per_batch)
 
     async def fetch_df(self, **to_pandas: Any) -> Any:
         """The remaining rows as a pandas DataFrame through Arrow (``Table.to_pandas`` kwargs)."""
         from ..client import arrowfetch
 
-        return arrowfetch.to_pandas(await arrowfetch.atable(self), to_pandas)  # type: ignore[arg-type]
+        return arrowfetch.to_pandas(await self.fetch_arrow_table(), to_pandas)
 
     def fetch_record_batch(self, rows_per_batch: int | None = None) -> Any:
         """A blocking ``pyarrow.RecordBatchReader`` over the remaining rows, each batch fetched
@@ -129,7 +127,7 @@ class AsyncArrowMixin:
         cur = self._cur
         cur.ensure_result()
         schema = _arrow.arrow_schema(cur.result_columns())
-        it = arrowfetch.aiter_batches(self, rows_per_batch)  # type: ignore[arg-type]
+        it = arrowfetch.aiter_batches(self._cur, self.fetch_more, rows_per_batch)
 
         def batches() -> Iterator[Any]:
             try:

@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator, Sequence
 
 from .. import cdc as _cdc
 from ..cdc import Capture, Event, EventKind, StreamError
-from ..client.cancel import send_interrupt
 from ..client.resources import AsyncClosing
 from ..errors import InterfaceError
 from .connection import AsyncConnection
@@ -31,13 +30,10 @@ class AsyncChangeStream(Capture, AsyncClosing):
     conn: AsyncConnection
 
     async def __aiter__(self) -> AsyncIterator[Event]:
-        conn = self.conn
-        core = conn._core
         while not self.closed:
             # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read keeps the next reads in
             # flight while its events are handed out (docs/CDC.md "Reading ahead").
-            async with conn._lock:
-                events = await conn._run(self.next_read_op(core))
+            events = await self.conn.run(self.next_read_op)
             for ev in events:
                 yield ev
 
@@ -68,16 +64,16 @@ class AsyncChangeStream(Capture, AsyncClosing):
         """``ChangeStream._cut_short`` awaited: cancel the reads in flight on the server (sent
         again every ``CANCEL_RESEND`` seconds while their replies are missing), read their
         replies and drop them."""
-        sock = self.conn._writer.get_extra_info("socket")
+        conn = self.conn
         loop = asyncio.get_running_loop()
         again: asyncio.TimerHandle | None = None
 
         def resend() -> None:
             nonlocal again
-            if send_interrupt(sock):
+            if conn.interrupt():
                 again = loop.call_later(_cdc.CANCEL_RESEND, resend)
 
-        send_interrupt(sock)
+        conn.interrupt()
         again = loop.call_later(_cdc.CANCEL_RESEND, resend)
         try:
             await self.conn.drive(self.drain_steps())

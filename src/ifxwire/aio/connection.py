@@ -254,7 +254,9 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
         conn = AsyncConnection(core, reader, writer, transport)
         try:
             # What the TCP connect (and TLS handshake) left of connect_timeout.
-            await asyncio.wait_for(conn._login(), None if left is None else max(left, 0.0))
+            # (the sync connection's login steps, awaited)
+            await asyncio.wait_for(conn.drive(core.login_steps()),
+                                   None if left is None else max(left, 0.0))
         except asyncio.TimeoutError:
             raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
                                                    params.connect_timeout),

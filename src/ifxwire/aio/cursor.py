@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
 from ..client.batch import execute_many_op
-from ..client.cancel import timeout_scope
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
@@ -90,13 +89,11 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         await self._locked(cur.execute_op(operation, cur.execute_args(operation, parameters)))
         return self
 
-    async def _locked(self, op: Op[_T]) -> _T:
+    def _locked(self, op: Op[_T]) -> Coroutine[Any, Any, _T]:
         """A cursor operation run under the connection's lock and this cursor's timeout, on
-        a usable connection: the frame of every request the cursor makes."""
-        aconn = self.connection
-        async with aconn._lock, timeout_scope(aconn._core, self._cur.statement_timeout):
-            aconn._core.ensure_usable()
-            return await aconn._run(op, self)
+        a usable connection: the frame of every request the cursor makes (to await; a plain
+        method, so that it adds no coroutine to each fetch)."""
+        return self.connection.run_cursor_op(op, self, self._cur.statement_timeout)
 
     async def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
         """Run the cursor operation ``make(cursor)`` (``cursor``: the sync cursor this one
@@ -114,7 +111,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
-        self.connection._core.abandon_lob_txn()
+        self.connection.session.abandon_lob_txn()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row
@@ -142,8 +139,9 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
 
     # ------------------------------------------------------------------ fetching
 
-    async def _more(self) -> bool:
-        """Async twin of ``Cursor._more``: fetch the next batch; False at the end."""
+    async def fetch_more(self) -> bool:
+        """The next batch into the sync cursor's buffer, awaited (``Cursor.fetch_more``);
+        False at the end of the result."""
         cur = self._cur
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
@@ -158,7 +156,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         if row is not NO_ROW:
             return row  # type: ignore[no-any-return]
         cur.ensure_result()
-        while await self._more():
+        while await self.fetch_more():
             row = cur.take_one()
             if row is not NO_ROW:
                 return row  # type: ignore[no-any-return]
@@ -168,7 +166,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         cur = self._cur
         want = cur.fetch_count(size)
         out = cur.take(want)
-        while len(out) < want and await self._more():
+        while len(out) < want and await self.fetch_more():
             out += cur.take(want - len(out))
         return out
 
@@ -176,7 +174,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         cur = self._cur
         cur.ensure_result()
         out = cur.take(sys.maxsize)
-        while await self._more():
+        while await self.fetch_more():
             out += cur.take(sys.maxsize)
         return out
 
@@ -186,7 +184,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         try:
             next(steps)
             while True:
-                steps.send(await self._more())
+                steps.send(await self.fetch_more())
         except StopIteration:
             pass
 

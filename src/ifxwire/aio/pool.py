@@ -18,11 +18,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
-from ..client.pool import WAIT, PoolBase, PoolClosed, PoolTimeout, _Entry
+from ..client.pool import PoolBase, PoolClosed, PoolTimeout, _Entry
 from ..client.resources import AsyncClosing
+from ..client.steps import await_each
 from ..errors import Error
 from .connection import AsyncConnection, connect
 
@@ -43,47 +44,20 @@ def _expire(fut: asyncio.Future[_Entry | None]) -> None:
 class AsyncConnectionPool(PoolBase, AsyncClosing):
     """A pool of :class:`ifxwire.aio.AsyncConnection`; create it with ``await create_pool``.
 
-    Arguments as ``ifxwire.ConnectionPool`` (the pool options are ``PoolBase``'s, the rest go
-    to ``ifxwire.aio.connect``); ``factory`` and ``configure`` are coroutine
-    functions here (``factory()`` returns a new connection, ``configure(conn)`` prepares one).
+    Arguments as ``ifxwire.ConnectionPool`` (``PoolBase.__init__``; the rest go to
+    ``ifxwire.aio.connect``); ``factory`` and ``configure`` are coroutine functions here
+    (``factory()`` returns a new connection, ``configure(conn)`` prepares one).
     """
 
-    def __init__(
-        self,
-        *connect_args: Any,
-        min_size: int = 0,
-        max_size: int = 10,
-        timeout: float = 30.0,
-        max_lifetime: float | None = 3600.0,
-        max_idle: float | None = 600.0,
-        ping_after: float | None = 30.0,
-        factory: Callable[[], Awaitable[AsyncConnection]] | None = None,
-        configure: Callable[[AsyncConnection], Awaitable[object]] | None = None,
-        **connect_kwargs: Any,
-    ) -> None:
-        # spelt out (not **options) so help(), IDEs and type checkers see the pool's options
-        super().__init__(min_size=min_size, max_size=max_size, timeout=timeout,
-                         max_lifetime=max_lifetime, max_idle=max_idle, ping_after=ping_after)
-        if factory is None:
+    _connect = staticmethod(connect)
 
-            async def factory() -> AsyncConnection:
-                return await connect(*connect_args, **connect_kwargs)
-
-        self._factory = factory
-        self._configure = configure
+    def _start(self) -> None:
         self._closing: set[asyncio.Task[None]] = set()  # background closes
         self._released = asyncio.Event()  # set whenever a connection comes back
 
     async def open(self) -> AsyncConnectionPool:
         """Open ``min_size`` connections, all within ``timeout`` (``create_pool`` calls it)."""
-        deadline = time.monotonic() + self.timeout
-        try:
-            for _ in range(self.min_size - self._size):
-                self._size += 1
-                self._idle.append(await self._open_slot(deadline))
-        except BaseException:
-            await self.close()
-            raise
+        await await_each(self._open_calls(), self)
         return self
 
     # ------------------------------------------------------------------ acquire
@@ -91,35 +65,18 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
     async def acquire(self, timeout: float | None = None) -> AsyncConnection:
         """A connection for the caller's exclusive use; give it back with ``release``.
         Raises PoolTimeout when none is available within ``timeout`` (default: the pool's)."""
-        wait = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + wait
-        try:
-            entry = await self._claim(deadline, wait)
-            if entry is not None and not await self._usable(entry, deadline):
-                self._drop(entry)  # keep its slot and connect anew
-                entry = None
-            if entry is None:
-                entry = await self._open_slot(deadline)
-        except PoolTimeout:
-            self._count("timeouts")
-            raise
-        if not self._checked_out(entry):
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        conn: AsyncConnection = entry.conn
+        conn: AsyncConnection = await await_each(
+            self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
-    async def _claim(self, deadline: float, wait: float) -> _Entry | None:
-        """An idle entry, or None: the caller owns a slot and opens a connection in it."""
-        if not self._closed:
-            for e in self._expire_idle():
-                self._close_soon(e.conn)
-        got = self._claim_now()
-        if got is not WAIT:
-            return got  # type: ignore[return-value]
+    @staticmethod
+    def _waiter() -> asyncio.Future[_Entry | None]:
+        return asyncio.get_running_loop().create_future()
+
+    async def _wait(self, fut: asyncio.Future[_Entry | None], deadline: float,
+                    wait: float) -> _Entry | None:
+        """Wait in the queue until ``deadline``: an entry, or None (a slot to connect in)."""
         loop = asyncio.get_running_loop()
-        fut: asyncio.Future[_Entry | None] = loop.create_future()
-        self._queue(fut)
         started = time.monotonic()
         # Awaiting the future itself (not wait_for, which may swallow a cancellation that
         # meets a result): a timer fails it with _Expired at the deadline.
@@ -149,7 +106,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         waiter.set_result(entry)
         return True
 
-    async def _open_slot(self, deadline: float) -> _Entry:
+    async def _open_slot(self, deadline: float, wait: float) -> _Entry:
         """Connect (and configure) in a slot already counted in ``_size``; on any failure,
         cancellation included, the slot is given back."""
         try:
@@ -174,16 +131,9 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         self._stats["opened"] += 1
         return _Entry(conn)
 
-    async def _usable(self, entry: _Entry, deadline: float) -> bool:
-        verdict = self._health(entry)
-        if verdict is None:
-            try:
-                return await ping(entry.conn, max(deadline - time.monotonic(), 0.001))
-            except BaseException:
-                self._close_soon(entry.conn)  # cancelled mid-ping: the slot goes back
-                self._slot_freed()
-                raise
-        return verdict
+    @staticmethod
+    async def _ping(conn: AsyncConnection, deadline: float) -> bool:
+        return await ping(conn, max(deadline - time.monotonic(), 0.001))
 
     # ------------------------------------------------------------------ release
 
@@ -193,13 +143,14 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         await asyncio.shield(self._give_back(self._take_back(conn)))
 
     async def _give_back(self, entry: _Entry) -> None:
-        conn = entry.conn
         try:
-            ok = await conn.run(lambda core: self._reset_op(entry, core))
-        except BaseException:
-            ok = False
-        self._returned(entry, ok)
-        self._released.set()
+            try:
+                ok = await entry.conn.run(lambda core: self._reset_op(entry, core))
+            except BaseException as exc:
+                ok = self._reset_failed(entry, exc)
+            self._returned(entry, ok)
+        finally:
+            self._released.set()  # (``drain`` waits for it)
 
     def _close_soon(self, conn: AsyncConnection) -> None:
         task = asyncio.ensure_future(self._close_conn(conn))

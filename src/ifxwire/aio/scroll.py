@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from ..client.scroll import Moves, ScrollCursor
 from .cursor import AsyncCursor
+from .session import Forward
 
 __all__ = ["AsyncScrollCursor"]
 
@@ -24,13 +25,8 @@ class AsyncScrollCursor(AsyncCursor):
 
     _cur: ScrollCursor
 
-    @property
-    def scrollable(self) -> bool:
-        return self._cur.scrollable
-
-    @property
-    def withhold(self) -> bool:
-        return self._cur.withhold
+    scrollable = Forward[bool]("scrollable", via="_cur")
+    withhold = Forward[bool]("withhold", via="_cur")
 
     async def _drive(self, moves: Moves[T]) -> T:
         plan, done = self._cur.first_plan(moves)

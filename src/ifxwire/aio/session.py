@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 from .. import errors as _e
-from ..client.cancel import send_interrupt
+from ..client.cancel import send_interrupt, timeout_scope
 from ..client.connection import Connection
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.replies import Reply
@@ -171,6 +171,11 @@ class AsyncSession:
         if self._in_flight and not core.closed and not core.broken:
             send_interrupt(self._writer.get_extra_info("socket"))
 
+    def interrupt(self) -> bool:
+        """``Connection.interrupt``: the out-of-band cancel sent now, whether or not a
+        request of the connection's own waits (a change stream's reads in flight)."""
+        return send_interrupt(self._writer.get_extra_info("socket"))
+
     def _statement_timed_out(self, timeout: float) -> None:
         if self._in_flight:
             self._core.note_timeout(timeout)
@@ -307,6 +312,10 @@ class AsyncSession:
         async with self._lock:
             return await self._run(make(self._core), drain=drain)
 
-    async def _login(self) -> None:
-        """The sync connection's login steps, awaited (``Connection._login_steps``)."""
-        await self._drive(self._core.login_steps())
+    async def run_cursor_op(self, op: Op[_T], cursor: object, timeout: float | None) -> _T:
+        """A cursor operation holding the lock, within ``timeout`` (the cursor's statement
+        timeout), on a usable connection; ``cursor``'s coroutines answer its hooks: the
+        asyncio cursors' one request frame (``AsyncCursor._locked``)."""
+        async with self._lock, timeout_scope(self._core, timeout):
+            self._core.ensure_usable()
+            return await self._run(op, cursor)

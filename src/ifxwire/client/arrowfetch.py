@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import arrow as _arrow
@@ -22,13 +22,9 @@ from .. import arrowtuples as _tup
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
 from ..types.rowcodec import build_row_decoder
-from .statements import FETCH_SLACK
 
 if TYPE_CHECKING:
     from ..protocol.columns import ColumnDesc
-    from ..types.adapters import AdaptersMap
-    from ..types.rowcodec import RowDecoder
-    from .statements import Prepared
 
 
 class _FetchSession(Protocol):
@@ -40,44 +36,25 @@ class _FetchSession(Protocol):
     def fetch_buffer_size(self) -> int: ...
 
 
-class _ResultState(Protocol):
-    @property
-    def prepared(self) -> Prepared | None: ...
-
-
 class Cursor(Protocol):
-    """What the Arrow methods need of the sync ``Cursor`` (its row buffer and result state):
-    a Protocol, so that this module stays out of the connection/cursor import circle
+    """What the Arrow methods need of the sync ``Cursor`` (both drivers': the asyncio cursor
+    drives one): its cursor API for the Arrow fetch (``CursorState.decoded``...), named in a
+    Protocol so that this module stays out of the connection/cursor import circle
     (tests/unit/test_driver_core.py)."""
-
-    rowcount: int
-    _received: int
-    _pos: int
-    _raw_decoder: RowDecoder | None
 
     @property
     def connection(self) -> _FetchSession: ...
-    @property
-    def _columns(self) -> Sequence[ColumnDesc]: ...
-    @property
-    def _raw(self) -> list[tuple[Any, ...]]: ...
-    @property
-    def _exhausted(self) -> bool: ...
-    @property
-    def _result(self) -> _ResultState: ...
 
-    def _check_result(self) -> None: ...
-    def _active_adapters(self) -> AdaptersMap: ...
-    def _more(self) -> bool: ...
+    def ensure_result(self) -> None: ...
+    def result_columns(self) -> Sequence[ColumnDesc]: ...
+    def has_user_loaders(self) -> bool: ...
+    def decoded(self) -> list[Any]: ...
+    def take_decoded(self) -> list[Any]: ...
+    def add_received(self, extra: int) -> None: ...
+    def raw_fetches(self, decoder: object, fetch_size: int = 0
+                    ) -> contextlib.AbstractContextManager[None]: ...
+    def fetch_more(self) -> bool: ...
 
-
-class AsyncCursor(Protocol):
-    """What the asyncio Arrow methods need of an ``AsyncCursor``."""
-
-    @property
-    def _cur(self) -> Cursor: ...
-
-    async def _more(self) -> bool: ...
 
 __all__ = ["aiter_batches", "iter_batches", "reader", "table", "to_pandas"]
 
@@ -99,9 +76,10 @@ class _Source:
         #: the Columns left open by the last reply (``whole``), not yet made a batch
         self.pending: Any = None
         pa = _arrow.require_pyarrow()
-        cur._check_result()
+        cur.ensure_result()
         self.pa = pa
-        self.plan = _arrow._Plan(pa, cur._columns)
+        columns = cur.result_columns()
+        self.plan = _arrow._Plan(pa, columns)
         conn = cur.connection
         self.shape: list[_cols.ColumnSpec] | None = None
         self.tplan: list[_tup.Spec] | None = None
@@ -109,7 +87,7 @@ class _Source:
         self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | _lists.ListRuns | None = None
         self.enc = _tup.enc_kind(conn.encoding)
         self.keep = conn.keep_char_padding
-        if cur._active_adapters().has_user_loaders:
+        if cur.has_user_loaders():
             return
         # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
         # accelerator is in use; else the strided gather for fixed-stride layouts of
@@ -118,14 +96,14 @@ class _Source:
         # pure column walker (a DECIMAL or CHAR the gather would decode value by value costs
         # it more than the walker's whole row); else (BYTE/TEXT, BLOB/CLOB, DISTINCT) the row
         # path.
-        tplan = _tup.tuple_plan(cur._columns, conn.encoding, conn.keep_char_padding)
-        shape = _cols.columnar_shape(cur._columns, conn.encoding, conn.keep_char_padding)
+        tplan = _tup.tuple_plan(columns, conn.encoding, conn.keep_char_padding)
+        shape = _cols.columnar_shape(columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
         if tplan is not None and cdec is not None:
             self.tplan = tplan
-            self.c_plan = _tup.c_plan(tplan, cur._columns, conn.encoding)
+            self.c_plan = _tup.c_plan(tplan, columns, conn.encoding)
             self.raw = _tup.TupleRuns(self.c_plan, self.enc, self.keep)
-            self.row_decoder = build_row_decoder(cur._columns, conn.encoding,
+            self.row_decoder = build_row_decoder(columns, conn.encoding,
                                                  keep_char_padding=conn.keep_char_padding)
         elif shape is not None and (tplan is None or all(s[2] != "decode" for s in shape)):
             import pyarrow.compute
@@ -135,10 +113,10 @@ class _Source:
             last = shape[-1]
             self.raw = _cols.RawRuns(last[0] + last[1])
         elif tplan is not None:
-            walk = _tup.column_walker(tuple(cur._columns), conn.encoding,
+            walk = _tup.column_walker(tuple(columns), conn.encoding,
                                       conn.keep_char_padding)
-            self.raw = _tup.ColumnRuns(walk, len(cur._columns))
-            lshape = _lists.list_shape(cur._columns, conn.encoding)
+            self.raw = _tup.ColumnRuns(walk, len(columns))
+            lshape = _lists.list_shape(columns, conn.encoding)
             if lshape is not None:
                 import pyarrow.compute
 
@@ -211,21 +189,30 @@ class _Source:
                 out.extend(batch.slice(i, size) for i in range(0, batch.num_rows, size))
         return out
 
-    def counted(self, cur: Cursor, before: list[Any]) -> None:
-        """After a raw fetch: the cursor counted runs; make rownumber/rowcount count rows.
-        ``before`` is the batch held before the call: not replaced, nothing was fetched."""
-        rows = cur._raw
-        if rows is not before and rows and isinstance(
-                rows[0], (_tup.TupleRun, _tup.FedRun, _tup.ColumnRun, _lists.StrideRun)):
-            extra = sum(r.ntuples for r in rows) - len(rows)
-        elif rows is not before and rows and isinstance(rows[0], _cols.RawRun):
+    def fetch_size(self, cur: Cursor) -> int:
+        """The reply size of this result's raw fetches (0: the statement's own)."""
+        if cur.connection.fetch_buffer_size <= 32767:  # (a server without 2 GB fetches)
+            return 0
+        if self.whole and (isinstance(self.raw, _lists.ListRuns) or (
+                isinstance(self.raw, _tup.TupleRuns) and self.raw.new_columns)):
+            return TABLE_FETCH_SIZE
+        return WALKER_FETCH_SIZE if isinstance(self.raw, _tup.ColumnRuns) else ARROW_FETCH_SIZE
+
+    @contextlib.contextmanager
+    def fetching(self, cur: Cursor) -> Iterator[None]:
+        """Around one fetch (either driver's): raw runs instead of rows, in larger replies
+        (columnar path only); then rows counted, not runs."""
+        before = cur.decoded()
+        with cur.raw_fetches(self.raw, self.fetch_size(cur) if self.raw is not None else 0):
+            yield
+        rows = cur.decoded()
+        if rows is before or not rows:
+            return  # nothing fetched
+        if isinstance(rows[0], (_tup.TupleRun, _tup.FedRun, _tup.ColumnRun, _lists.StrideRun)):
+            cur.add_received(sum(r.ntuples for r in rows) - len(rows))
+        elif isinstance(rows[0], _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns)
-            extra = sum(len(r) for r in rows) // self.raw.stride - len(rows)
-        else:
-            return
-        cur._received += extra
-        if cur._exhausted:
-            cur.rowcount = cur._received
+            cur.add_received(sum(len(r) for r in rows) // self.raw.stride - len(rows))
 
 
 def _check_size(rows_per_batch: int | None) -> int | None:
@@ -237,15 +224,6 @@ def _check_size(rows_per_batch: int | None) -> int | None:
 
         raise ProgrammingError(f"rows_per_batch must be a positive int, not {rows_per_batch!r}")
     return rows_per_batch
-
-
-def _take(cur: Cursor) -> list[Any]:
-    """The rows of the current fetch reply not yet delivered (and mark them delivered): the
-    decoded tuples (``_raw``), whatever row factory made the cursor's own rows from them."""
-    rows = cur._raw
-    pos = cur._pos
-    cur._pos = len(rows)
-    return rows[pos:] if pos else rows
 
 
 #: NFETCH size of the columnar path's fetches: a raw run costs no Python object per row, so
@@ -262,41 +240,15 @@ WALKER_FETCH_SIZE = 1 << 18
 TABLE_FETCH_SIZE = 1 << 22
 
 
-@contextlib.contextmanager
-def _raw_fetch(cur: Cursor, src: _Source) -> Iterator[None]:
-    """Around one fetch: raw runs instead of rows, in larger replies (columnar path only)."""
-    p = cur._result.prepared
-    if src.raw is None or p is None:
-        yield
-        return
-    saved = p.fetch_size, p.tuple_budget
-    if cur.connection.fetch_buffer_size > 32767:
-        size = WALKER_FETCH_SIZE if isinstance(src.raw, _tup.ColumnRuns) else ARROW_FETCH_SIZE
-        if src.whole and (isinstance(src.raw, _lists.ListRuns) or (
-                isinstance(src.raw, _tup.TupleRuns) and src.raw.new_columns)):
-            size = TABLE_FETCH_SIZE
-        p.fetch_size = max(p.fetch_size, size)
-        p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
-    cur._raw_decoder = src.raw  # type: ignore[assignment]  # a RawRuns decodes runs
-    try:
-        yield
-    finally:
-        cur._raw_decoder = None
-        p.fetch_size, p.tuple_budget = saved
-
-
-def _more(cur: Cursor, src: _Source) -> bool:
-    before = cur._raw
-    with _raw_fetch(cur, src):
-        more = cur._more()
-    src.counted(cur, before)
-    return more
-
-
 def _batches(cur: Cursor, src: _Source) -> Iterator[Any]:
-    yield from src.batches(_take(cur))
-    while _more(cur, src):
-        yield from src.batches(_take(cur))
+    """The record batches of the remaining rows, a fetch reply at a time (``aiter_batches``
+    awaits each fetch)."""
+    while True:
+        yield from src.batches(cur.take_decoded())
+        with src.fetching(cur):
+            more = cur.fetch_more()
+        if not more:
+            break
     yield from src.flush()
 
 
@@ -331,7 +283,7 @@ def to_pandas(tbl: Any, kwargs: dict[str, Any]) -> Any:
 
 def _lob_columns(cur: Cursor) -> list[int]:
     out = []
-    for i, col in enumerate(cur._columns):
+    for i, col in enumerate(cur.result_columns()):
         node = ComplexType(code=col.base, length=col.enclen, xid=col.xid, type_name=col.type_name)
         if _arrow._kind(node) in _LOB_KINDS:
             out.append(i)
@@ -356,32 +308,31 @@ async def _materialize(rows: list[tuple[Any, ...]], idxs: Sequence[int]) -> list
     return out
 
 
-async def aiter_batches(acur: AsyncCursor, rows_per_batch: int | None = None,
-                        whole: bool = False) -> AsyncIterator[Any]:
-    """Async generator of record batches of the cursor's remaining rows."""
-    cur = acur._cur
+async def aiter_batches(cur: Cursor, fetch_more: Callable[[], Awaitable[bool]],
+                        rows_per_batch: int | None = None, whole: bool = False
+                        ) -> AsyncIterator[Any]:
+    """``_batches`` for an asyncio cursor (``cur``: the sync cursor it drives), each fetch
+    awaited (``fetch_more``: the asyncio cursor's), LOB values read out first."""
     src = _Source(cur, rows_per_batch, whole)
     lobs = _lob_columns(cur)
     while True:
-        items = _take(cur)
+        items = cur.take_decoded()
         if lobs:
             items = await _materialize(items, lobs)
         for batch in src.batches(items):
             yield batch
-        before = cur._raw
-        with _raw_fetch(cur, src):
-            more = await acur._more()
-        src.counted(cur, before)
+        with src.fetching(cur):
+            more = await fetch_more()
         if not more:
             break
     for batch in src.flush():
         yield batch
 
 
-async def atable(acur: AsyncCursor) -> Any:
-    cur = acur._cur
+async def atable(cur: Cursor, fetch_more: Callable[[], Awaitable[bool]]) -> Any:
+    """``table`` for an asyncio cursor (arguments as ``aiter_batches``)."""
     pa = _arrow.require_pyarrow()
-    cur._check_result()
-    schema = _arrow._Plan(pa, cur._columns).schema
-    batches = [b async for b in aiter_batches(acur, whole=True)]
+    cur.ensure_result()
+    schema = _arrow._Plan(pa, cur.result_columns()).schema
+    batches = [b async for b in aiter_batches(cur, fetch_more, whole=True)]
     return pa.Table.from_batches(batches, schema=schema)

@@ -590,6 +590,11 @@ class Cursor(CursorState):
         self._more()  # no I/O once exhausted: it raises or says False
         return True
 
+    def fetch_more(self) -> bool:
+        """The next batch into the buffer, blocking; False at the end of the result
+        (``AsyncCursor.fetch_more`` awaits it)."""
+        return self._more()
+
     def execute_args(
         self, operation: str, parameters: object
     ) -> tuple[SqlPlan, Sequence[Any], bytes, bool]:

@@ -9,9 +9,10 @@ connection/cursor import circle (tests/unit/test_driver_core.py). Nothing here d
 
 from __future__ import annotations
 
+import contextlib
 import re
 import weakref
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .. import errors as _e
@@ -30,7 +31,7 @@ from .lifecycle import StatementSession
 from .placeholders import count_arg
 from .replies import Reply
 from .resources import Closing
-from .statements import Description, Prepared
+from .statements import FETCH_SLACK, Description, Prepared
 
 __all__ = ["NO_ROW", "CursorOp", "CursorState"]
 
@@ -90,7 +91,8 @@ class CursorState(Closing):
 
     #: The open result's column descriptions (set when a result opens; Arrow fetch reads them).
     _columns: Sequence[ColumnDesc] = ()
-    #: Set by arrowfetch.py around its own fetches only: raw tuple runs instead of rows.
+    #: Set around the Arrow fetch's own fetches only (``raw_fetches``): raw tuple runs
+    #: instead of rows.
     _raw_decoder: RowDecoder | None = None
 
     def __init__(self, connection: StatementSession) -> None:
@@ -463,6 +465,53 @@ class CursorState(Closing):
             self._pos = pos + 1
             return rows[pos]
         return NO_ROW
+
+
+    # ---- the Arrow fetch's (client/arrowfetch.py, for both drivers' cursors): the decoded
+    # tuples rather than the row factory's rows, and raw tuple runs instead of tuples
+
+    def has_user_loaders(self) -> bool:
+        """Does a user loader apply (the cursor's adapters, else the connection's)?"""
+        return self._active_adapters().has_user_loaders
+
+    def decoded(self) -> Batch:
+        """The current batch as decoded (tuples or raw runs), not consumed: a fetch that
+        brought a batch replaces it."""
+        return self._raw
+
+    def take_decoded(self) -> Batch:
+        """The decoded rows (or runs) of the current batch not yet delivered, consumed."""
+        rows = self._raw
+        pos = self._pos
+        self._pos = len(rows)
+        return rows[pos:] if pos else rows
+
+    def add_received(self, extra: int) -> None:
+        """A batch of runs was counted one row a run: count its ``extra`` rows too (for
+        ``rownumber`` and, once the result ended, ``rowcount``)."""
+        self._received += extra
+        if self._exhausted:
+            self.rowcount = self._received
+
+    @contextlib.contextmanager
+    def raw_fetches(self, decoder: object, fetch_size: int = 0) -> Iterator[None]:
+        """Around fetches whose replies ``decoder`` (a raw-run decoder) turns into runs, in
+        replies of at least ``fetch_size`` bytes (0: the statement's own size); the row
+        decoder and the sizes are restored afterwards."""
+        p = self._result.prepared
+        if decoder is None or p is None:
+            yield
+            return
+        saved = p.fetch_size, p.tuple_budget
+        if fetch_size:
+            p.fetch_size = max(p.fetch_size, fetch_size)
+            p.tuple_budget = FETCH_SLACK * p.fetch_size + 2 * (p.tuple_limit + 9)
+        self._raw_decoder = decoder  # type: ignore[assignment]  # (decodes runs, not rows)
+        try:
+            yield
+        finally:
+            self._raw_decoder = None
+            p.fetch_size, p.tuple_budget = saved
 
 
 def _at_end(reply: Reply) -> bool:

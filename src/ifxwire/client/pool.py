@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import logging
 import threading
 import time
@@ -45,7 +46,7 @@ from ..protocol.requests import ROLLBACK_GROUP
 from . import fastpath as _fastpath
 from .connection import Connection
 from .resources import Closing
-from .steps import Op
+from .steps import Calls, Op, call_each
 
 __all__ = ["ConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
 
@@ -119,10 +120,22 @@ class PoolBase:
     _in_use: dict[int, _Entry]
     _waiters: deque[Any]
 
-    def __init__(self, *, min_size: int = 0, max_size: int = 10, timeout: float = 30.0,
-                 max_lifetime: float | None = 3600.0, max_idle: float | None = 600.0,
-                 ping_after: float | None = 30.0) -> None:
-        """The pool options, both pools' (``ConnectionPool`` says what each means)."""
+    def __init__(
+        self,
+        *connect_args: Any,
+        min_size: int = 0,
+        max_size: int = 10,
+        timeout: float = 30.0,
+        max_lifetime: float | None = 3600.0,
+        max_idle: float | None = 600.0,
+        ping_after: float | None = 30.0,
+        factory: Callable[[], Any] | None = None,
+        configure: Callable[[Any], Any] | None = None,
+        **connect_kwargs: Any,
+    ) -> None:
+        """Both pools' arguments (``ConnectionPool`` says what each means; for the asyncio
+        pool ``factory`` and ``configure`` are coroutine functions and the rest goes to
+        ``ifxwire.aio.connect``); each pool then ``_start``s."""
         if max_size < 1:
             raise ValueError("max_size must be at least 1")
         if min_size < 0 or min_size > max_size:
@@ -140,6 +153,18 @@ class PoolBase:
         self._idle = deque()
         self._in_use = {}
         self._waiters = deque()
+        self._factory = factory or functools.partial(self._connect, *connect_args,
+                                                     **connect_kwargs)
+        self._configure = configure
+        self._start()
+
+    @staticmethod
+    def _connect(*args: Any, **kwargs: Any) -> Any:
+        """A new connection (the driver's ``connect``) when no ``factory`` is given."""
+        raise NotImplementedError
+
+    def _start(self) -> None:
+        """The pool's own state, after the shared one (the sync pool opens ``min_size``)."""
 
     # ---- decisions (no I/O) ---------------------------------------------------------------
     def _fresh(self, entry: _Entry, now: float) -> bool:
@@ -180,6 +205,82 @@ class PoolBase:
         self._stats["released"] += 1
         return entry
 
+    def _open_calls(self) -> Calls[None]:
+        """Open ``min_size`` connections, all within one ``timeout`` (the sync pool's
+        constructor, ``AsyncConnectionPool.open``); on a failure the pool is closed."""
+        deadline = time.monotonic() + min(self.timeout, _MAX_WAIT)
+        try:
+            while self._size < self.min_size:
+                with self._guarded():
+                    self._size += 1
+                entry = yield ("_open_slot", deadline, self.timeout)
+                with self._guarded():
+                    self._idle.append(entry)
+        except BaseException:
+            yield ("close",)
+            raise
+
+    def _acquire_calls(self, wait: float) -> Calls[Any]:
+        """The acquire sequence, both pools': claim an idle entry or a slot, or queue and
+        wait for one (``_wait``), check an idle entry's health (``_ping`` after a long idle
+        time), drop an unusable one and connect anew in its slot (``_open_slot``), record the
+        entry as in use; returns its connection. Each step names the pool's method that
+        waits (``call_each`` runs them blocking, ``await_each`` awaits them); an idle
+        connection in good health is handed out without one."""
+        deadline = time.monotonic() + min(wait, _MAX_WAIT)
+        guard = self._guard  # (no ``with`` without one: the asyncio pool's hot path)
+        try:
+            if guard is None:
+                entry, waiter, expired = self._claim_or_queue()
+            else:
+                with guard:
+                    entry, waiter, expired = self._claim_or_queue()
+            for e in expired:
+                self._close_soon(e.conn)
+            if waiter is not None:
+                entry = yield ("_wait", waiter, deadline, wait)
+            if entry is not None:
+                if guard is None:
+                    verdict = self._health(entry)
+                else:
+                    with guard:
+                        verdict = self._health(entry)
+                if verdict is None:
+                    try:
+                        verdict = yield ("_ping", entry.conn, deadline)
+                    except BaseException:  # (a cancelled ping: the slot goes back)
+                        self._close_soon(entry.conn)
+                        self._free_slot()
+                        raise
+                if not verdict:
+                    self._drop(entry)  # keep its slot and connect anew
+                    entry = None
+            if entry is None:
+                entry = yield ("_open_slot", deadline, wait)
+        except PoolTimeout:
+            self._count("timeouts")
+            raise
+        if guard is None:
+            kept = self._checked_out(entry)
+        else:
+            with guard:
+                kept = self._checked_out(entry)
+        if not kept:
+            self._discard(entry)
+            raise PoolClosed("the pool is closed")
+        return entry.conn
+
+    def _reset_failed(self, entry: _Entry, exc: BaseException) -> bool:
+        """A release's reset raised ``exc``: the connection is dropped (False, for
+        ``_returned``); an interruption (a Ctrl-C, a cancellation: not an ``Error``) drops
+        it here, freeing its slot, and is raised again. Both pools' release is: take back,
+        reset, ``_returned`` (no generator: it is half of every pool round)."""
+        if isinstance(exc, Error):
+            log.debug("resetting a returned connection failed; dropping it", exc_info=exc)
+            return False
+        self._returned(entry, False)
+        raise exc
+
     def _timed_out(self, wait: float, opening: bool = False) -> PoolTimeout:
         """The PoolTimeout of an acquire that waited ``wait`` s (``opening``: while a new
         connection was still being opened)."""
@@ -200,6 +301,23 @@ class PoolBase:
                 self._size += 1
                 return None
         return WAIT
+
+    def _claim_or_queue(self) -> tuple[_Entry | None, Any, list[_Entry]]:
+        """Take out expired idle entries, then ``_claim_now``; when it says ``WAIT``, queue a
+        new waiter (the pool's ``_waiter()``). Returns (an idle entry or None, the waiter or
+        None, the expired entries for the caller to close outside the guard): with no
+        waiter and no entry, the caller owns a new slot."""
+        expired = self._expire_idle() if not self._closed else []
+        got = self._claim_now()
+        if got is not WAIT:
+            return got, None, expired  # type: ignore[return-value]
+        waiter = self._waiter()
+        self._queue(waiter)
+        return None, waiter, expired
+
+    def _waiter(self) -> Any:
+        """A new queued waiter (an event, a future) for ``_deliver`` to hand an entry to."""
+        raise NotImplementedError
 
     def _queue(self, waiter: Any) -> None:
         self._waiters.append(waiter)
@@ -391,41 +509,15 @@ class ConnectionPool(PoolBase, Closing):
     pool lock), e.g. to ``SET LOCK MODE TO WAIT``; if it raises, the connection is dropped.
     """
 
-    def __init__(
-        self,
-        *connect_args: Any,
-        min_size: int = 0,
-        max_size: int = 10,
-        timeout: float = 30.0,
-        max_lifetime: float | None = 3600.0,
-        max_idle: float | None = 600.0,
-        ping_after: float | None = 30.0,
-        factory: Callable[[], Connection] | None = None,
-        configure: Callable[[Connection], object] | None = None,
-        **connect_kwargs: Any,
-    ) -> None:
-        super().__init__(min_size=min_size, max_size=max_size, timeout=timeout,
-                         max_lifetime=max_lifetime, max_idle=max_idle, ping_after=ping_after)
-        if factory is None:
-            from .. import connect
+    @staticmethod
+    def _connect(*args: Any, **kwargs: Any) -> Connection:
+        from .. import connect  # (ifxwire/__init__.py imports this module)
 
-            def factory() -> Connection:
-                return connect(*connect_args, **connect_kwargs)
+        return connect(*args, **kwargs)
 
-        self._factory = factory
-        self._configure = configure
+    def _start(self) -> None:
         self._lock = self._guard = threading.Lock()
-        deadline = _deadline(timeout)
-        try:
-            for _ in range(min_size):
-                with self._lock:
-                    self._size += 1
-                entry = self._open_slot(deadline, timeout)
-                with self._lock:
-                    self._idle.append(entry)
-        except BaseException:
-            self.close()
-            raise
+        call_each(self._open_calls(), self)
 
     # ------------------------------------------------------------------ acquire
 
@@ -435,40 +527,14 @@ class ConnectionPool(PoolBase, Closing):
         Waits (FIFO) up to ``timeout`` seconds (default: the pool's ``timeout``) when
         ``max_size`` connections are in use, then raises PoolTimeout.
         """
-        wait = self.timeout if timeout is None else timeout
-        deadline = _deadline(wait)
-        try:
-            entry = self._claim(deadline, wait)
-            if entry is not None and not self._usable(entry, deadline):
-                self._drop(entry)  # keep its slot and connect anew
-                entry = None
-            if entry is None:
-                entry = self._open_slot(deadline, wait)
-        except PoolTimeout:
-            self._count("timeouts")
-            raise
-        with self._lock:
-            kept = self._checked_out(entry)
-        if not kept:
-            self._discard(entry)
-            raise PoolClosed("the pool is closed")
-        conn: Connection = entry.conn
+        conn: Connection = call_each(
+            self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
-    def _claim(self, deadline: float, wait: float) -> _Entry | None:
-        """An idle entry, or None: the caller owns a new slot and opens a connection in it."""
-        expired: list[_Entry] = []
-        try:
-            with self._lock:
-                expired = self._expire_idle() if not self._closed else []
-                got = self._claim_now()
-                if got is not WAIT:
-                    return got  # type: ignore[return-value]
-                waiter = _Waiter()
-                self._queue(waiter)
-        finally:
-            for e in expired:
-                self._close_soon(e.conn)
+    _waiter = _Waiter
+
+    def _wait(self, waiter: _Waiter, deadline: float, wait: float) -> _Entry | None:
+        """Wait in the queue until ``deadline``: an entry, or None (a slot to connect in)."""
         started = time.monotonic()
         remaining = deadline - started
         done = waiter.event.wait(min(remaining, _MAX_WAIT)) if remaining > 0 else False
@@ -549,14 +615,10 @@ class ConnectionPool(PoolBase, Closing):
         else:
             self._hand_over(entry)
 
-    def _usable(self, entry: _Entry, deadline: float) -> bool:
-        """The cheap health check: flags and clocks; a ping only after a long idle period
-        (given no more than the time left until ``deadline``)."""
-        with self._lock:
-            verdict = self._health(entry)
-        if verdict is None:
-            return ping(entry.conn, deadline - time.monotonic())
-        return verdict
+    @staticmethod
+    def _ping(conn: Connection, deadline: float) -> bool:
+        """The health check's round trip, given no more than the time left."""
+        return ping(conn, deadline - time.monotonic())
 
     # ------------------------------------------------------------------ release
 
@@ -567,8 +629,8 @@ class ConnectionPool(PoolBase, Closing):
             entry = self._take_back(conn)
         try:
             ok = _fastpath.run(conn, self._reset_op(entry, conn))
-        except Error:
-            ok = False
+        except BaseException as exc:
+            ok = self._reset_failed(entry, exc)
         self._returned(entry, ok)
 
     def stats(self) -> dict[str, float]:
@@ -625,10 +687,6 @@ def ping(conn: Connection, timeout: float | None = None) -> bool:
 
 #: The longest single wait on an event (``threading`` refuses larger timeouts).
 _MAX_WAIT = threading.TIMEOUT_MAX
-
-
-def _deadline(timeout: float) -> float:
-    return time.monotonic() + min(timeout, _MAX_WAIT)
 
 
 def create_pool(*connect_args: Any, **kwargs: Any) -> ConnectionPool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import weakref
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from .. import errors as _e
@@ -141,6 +141,12 @@ class WireSession:
         if self._in_flight and not self._closed and self._broken is None:
             send_interrupt(self._transport.sock)
 
+    def interrupt(self) -> bool:
+        """Send Informix's out-of-band cancel now, whether or not a request of this
+        connection's own waits (a change stream's reads in flight are not requests the
+        connection tracks); callable from any thread. False when it could not be sent."""
+        return send_interrupt(self._transport.sock)
+
     def _statement_timed_out(self, timeout: float, resends: list[int]) -> float | None:
         """StatementTimer callback: cancel, and cancel again while the reply is missing."""
         if not self._in_flight or resends[0] >= RESEND_LIMIT:
@@ -247,6 +253,23 @@ class WireSession:
     def read_steps(self, reply: Reply) -> Steps[Reply]:
         """``_read_steps``: one reply to its SQ_EOT, without I/O."""
         return self._read_steps(reply)
+
+    def send_now(self, data: bytes | bytearray) -> None:
+        """Send bytes at once, outside the deferred groups (a change stream's reads sent
+        behind reads of its own in flight, whose replies come first)."""
+        self._send(data)
+
+    def run(self, make: Callable[[Any], Op[_T]]) -> _T:
+        """Run the operation ``make(self)`` holding the connection's lock: the blocking twin
+        of ``AsyncSession.run`` (ifxwire.cdc's reads)."""
+        with self._lock:
+            return self._run(make(self))
+
+    def drive(self, steps: Steps[_T]) -> _T:
+        """Drive I/O-free steps holding the connection's lock (``AsyncSession.drive``'s
+        blocking twin: a change stream's read sent ahead, read out)."""
+        with self._lock:
+            return self._drive(steps)
 
     # ------------------------------------------------------------------ wire primitives
 
