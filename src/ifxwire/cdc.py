@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol
 
 from . import _cdcaccel
 from .client import fastpath as _fp
-from .client.cancel import TIMER
+from .client.cancel import TIMER, TimerHandle
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
 from .client.resources import Closing
@@ -463,6 +463,18 @@ class Capture:
         if not pending and wire is not None and wire.active_stream is self:
             wire.active_stream = None
 
+    @staticmethod
+    def interrupt_reads(conn: Connection | Any) -> TimerHandle:
+        """The close's cancel of reads in flight (``_cut_short``): a read that finds nothing
+        queued waits on the server up to the session's timeout, so Informix's cancel is sent
+        now (the server answers a waiting read at once, docs/CDC.md "Reading ahead") and
+        again every ``CANCEL_RESEND`` seconds from the timer thread while the replies are
+        missing (a cancel can be missed in the instant a request starts on the server,
+        server/interrupt.py); the caller reads the replies, then cancels the handle.
+        ``conn``: the sync or the asyncio connection (``interrupt`` is thread-safe on both)."""
+        conn.interrupt()
+        return TIMER.arm(CANCEL_RESEND, lambda: CANCEL_RESEND if conn.interrupt() else None)
+
     def discard(self) -> None:
         """Forget what the reads ahead brought (the close: the session ends, and a restart
         from the last COMMIT's sequence brings those records again)."""
@@ -553,18 +565,11 @@ class ChangeStream(Capture, Closing):
                 conn.close()
 
     def _cut_short(self) -> None:
-        """The close with reads in flight: a read that finds nothing queued waits on the
-        server up to the session's timeout, so the connection cancels it (Informix's cancel,
-        client/cancel.py: the server answers a waiting read at once, docs/CDC.md "Reading
-        ahead"), then reads the replies and drops them. The cancel is sent again while they
-        are missing (a cancel can be missed in the instant a request starts on the server,
-        server/interrupt.py)."""
-        conn = self.conn
-        conn.interrupt()
-        timer = TIMER.arm(CANCEL_RESEND,
-                          lambda: CANCEL_RESEND if conn.interrupt() else None)
+        """The close with reads in flight: cancel them (``interrupt_reads``), read their
+        replies and drop them."""
+        timer = self.interrupt_reads(self.conn)
         try:
-            conn.drive(self.drain_steps())
+            self.conn.drive(self.drain_steps())
         finally:
             timer.cancel()
         self.discard()

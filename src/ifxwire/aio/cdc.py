@@ -11,7 +11,6 @@ differs (docs/CDC.md).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 from .. import cdc as _cdc
@@ -61,24 +60,12 @@ class AsyncChangeStream(Capture, AsyncClosing):
                 await conn.close()
 
     async def _cut_short(self) -> None:
-        """``ChangeStream._cut_short`` awaited: cancel the reads in flight on the server (sent
-        again every ``CANCEL_RESEND`` seconds while their replies are missing), read their
-        replies and drop them."""
-        conn = self.conn
-        loop = asyncio.get_running_loop()
-        again: asyncio.TimerHandle | None = None
-
-        def resend() -> None:
-            nonlocal again
-            if conn.interrupt():
-                again = loop.call_later(_cdc.CANCEL_RESEND, resend)
-
-        conn.interrupt()
-        again = loop.call_later(_cdc.CANCEL_RESEND, resend)
+        """``ChangeStream._cut_short`` awaited."""
+        timer = self.interrupt_reads(self.conn)
         try:
             await self.conn.drive(self.drain_steps())
         finally:
-            again.cancel()
+            timer.cancel()
         self.discard()
 
 
