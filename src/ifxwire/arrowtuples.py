@@ -346,10 +346,12 @@ class TupleRuns:
         if new is None:
             return 0, 0
         cols = self.cols
-        opened = cols is None
-        if opened:
+        if cols is None:
             cols = new()
-        status, t.start, t.end, count, nbytes, err = cols.pump(
+        pump = getattr(cols, "pump", None)
+        if pump is None:  # a build without it (Windows: no poll(2)): the parser receives
+            return 0, 0
+        status, t.start, t.end, count, nbytes, err = pump(
             fd, t.buf, t.start, t.end, reply.tuple_budget - reply.tuple_bytes,
             reply.tuple_limit, t.min_free, timeout_ms)
         if count:
