@@ -22,6 +22,12 @@
  *       would refuse or that the Arrow type cannot hold. The caller then decodes the run with
  *       the row decoder, which gives the exact values or raises the exact error fetchall
  *       raises: rows decoded here are only rows the row path accepts, with the same values.
+ *
+ *   Columns(plan, enc_kind, keep): the same decoding fed run by run (``feed``) where the runs
+ *       lie in the receive buffer, and ``pump``: the columnar fetch's receive loop (recv(2)
+ *       into the connection's buffer, feed, again) until something the reply parser must
+ *       read is next. Kept in this file, past its ~800 lines, because both use the column
+ *       state and decode_rows, which nothing else needs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
