@@ -22,12 +22,23 @@
  *       would refuse or that the Arrow type cannot hold. The caller then decodes the run with
  *       the row decoder, which gives the exact values or raises the exact error fetchall
  *       raises: rows decoded here are only rows the row path accepts, with the same values.
+ *
+ *   Columns(plan, enc_kind, keep): the same decoding fed run by run (``feed``) where the runs
+ *       lie in the receive buffer, and ``pump``: the columnar fetch's receive loop (recv(2)
+ *       into the connection's buffer, feed, again) until something the reply parser must
+ *       read is next. Kept in this file, past its ~800 lines, because both use the column
+ *       state and decode_rows, which nothing else needs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#endif
 
 enum {
     A_I16 = 0,      /* SMALLINT: 2 bytes, INT16_MIN is NULL */
@@ -1027,6 +1038,42 @@ static void cols_rollback(Col *cols, Py_ssize_t ncols, const Py_ssize_t *saved,
     }
 }
 
+/* Decode the ``count`` whole tuple messages at ``p[0:len]`` after the rows fed so far (the
+   GIL held: the reservation allocates; the decoding itself runs without it). Returns 1 when
+   they were kept, 0 when the run is not one this decoder takes (nothing of it kept), -1 with
+   an exception. */
+static int cols_feed(Columns *self, const unsigned char *p, Py_ssize_t len, Py_ssize_t count)
+{
+    BufRef part;
+    memset(&part, 0, sizeof(part));
+    part.p = p;
+    part.len = len;
+    Py_ssize_t ncols = self->ncols, row0 = self->rows;
+    Py_ssize_t *saved = PyMem_Malloc((size_t)(2 * (ncols ? ncols : 1)) * sizeof(Py_ssize_t));
+    if (saved == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (cols_reserve(self->cols, ncols, &self->rcap, row0 + count, len, self->enc) < 0) {
+        PyMem_Free(saved);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        saved[2 * i] = self->cols[i].nulls;
+        saved[2 * i + 1] = self->cols[i].data_len;
+    }
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = decode_rows(self->cols, ncols, &part, 1, row0, count, self->enc, self->keep);
+    Py_END_ALLOW_THREADS
+    if (r)
+        cols_rollback(self->cols, ncols, saved, row0, count);
+    else
+        self->rows = row0 + count;
+    PyMem_Free(saved);
+    return !r;
+}
+
 /* feed(buffer, pos, end, count) -> bool: decode the ``count`` whole tuple messages of
    ``buffer[pos:end]`` (tuple_run's answer) after the rows fed so far. False: the run is not
    one this decoder takes, and nothing of it was kept. */
@@ -1049,36 +1096,152 @@ static PyObject *columns_feed(Columns *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: feed outside the buffer");
         return NULL;
     }
-    BufRef part = b;
-    part.p = b.p + pos;
-    part.len = end - pos;
-    Py_ssize_t ncols = self->ncols, row0 = self->rows;
-    PyObject *result = NULL;
-    Py_ssize_t *saved = PyMem_Malloc((size_t)(2 * (ncols ? ncols : 1)) * sizeof(Py_ssize_t));
-    if (saved == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (cols_reserve(self->cols, ncols, &self->rcap, row0 + count, part.len, self->enc) < 0)
-        goto done;
-    for (Py_ssize_t i = 0; i < ncols; i++) {
-        saved[2 * i] = self->cols[i].nulls;
-        saved[2 * i + 1] = self->cols[i].data_len;
-    }
-    int r;
-    Py_BEGIN_ALLOW_THREADS
-    r = decode_rows(self->cols, ncols, &part, 1, row0, count, self->enc, self->keep);
-    Py_END_ALLOW_THREADS
-    if (r)
-        cols_rollback(self->cols, ncols, saved, row0, count);
-    else
-        self->rows = row0 + count;
-    result = PyBool_FromLong(!r);
-done:
-    PyMem_Free(saved);
+    int r = cols_feed(self, b.p + pos, end - pos, count);
     PyBuffer_Release(&b.view);
-    return result;
+    return r < 0 ? NULL : PyBool_FromLong(r);
 }
+
+#ifndef _WIN32
+/* ---------------------------------------------------------------------------------------
+   pump: the receive loop of a columnar fetch in C (docs/ARROW.md, "Decoded where it lies").
+   Receiving a ~100 MB result in ~430 receives cost ~20 us of Python each (the reply parser's
+   frames, the transport's, tuple_run and feed called from Python); here each receive is one
+   recv(2) and the runs it completes are decoded where they lie, with no Python frame. */
+
+enum { P_STOP = 0, P_EOF = 1, P_ERROR = 2, P_TIMEOUT = 3 };
+
+/* pump(fd, buffer, start, end, budget, tuple_limit, min_free, timeout_ms)
+       -> (status, start, end, rows, tuple_bytes, errno)
+
+   Feeds the whole SQ_TUPLE messages of ``buffer[start:end]`` into the columns, receives more
+   from ``fd`` into the buffer's free tail (moving the unparsed bytes to its front when fewer
+   than ``min_free`` bytes are free, as Transport.room does), and so on, until the bytes at
+   ``start`` are something the reply parser must see: another message, a tuple with a negative
+   size or one larger than ``tuple_limit`` or than the buffer, the tuple that would take the
+   rows past ``budget`` bytes, a run the decoder refuses (left where it is, unfed). Then
+   status P_STOP; P_EOF, P_ERROR (with errno) and P_TIMEOUT (no byte within ``timeout_ms``,
+   -1 for none) are the receive's failures, the caller raises them. EINTR returns P_STOP so
+   that Python runs its signal handlers. ``rows`` and ``tuple_bytes`` count what was fed.
+   The buffer (a bytearray) stays exported throughout: nothing can resize it meanwhile. */
+static PyObject *columns_pump(Columns *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "pump(fd, buffer, start, end, budget, tuple_limit, min_free, timeout_ms)");
+        return NULL;
+    }
+    int fd = (int)PyLong_AsLong(args[0]);
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t end = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t budget = PyLong_AsSsize_t(args[4]);
+    Py_ssize_t limit = PyLong_AsSsize_t(args[5]);
+    Py_ssize_t min_free = PyLong_AsSsize_t(args[6]);
+    int timeout = (int)PyLong_AsLong(args[7]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_WRITABLE) < 0)
+        return NULL;
+    unsigned char *buf = (unsigned char *)view.buf;
+    Py_ssize_t size = view.len;
+    if (fd < 0 || start < 0 || end > size || start > end) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: pump outside the buffer");
+        return NULL;
+    }
+    Py_ssize_t fed_rows = 0, fed_bytes = 0;
+    int status = P_STOP, err = 0;
+    for (;;) {
+        /* the run of whole tuples at start, within the budget */
+        Py_ssize_t pos = start, count = 0, need = 0;
+        int other = 0;
+        while (end - pos >= 2) {
+            if (buf[pos] != 0 || buf[pos + 1] != SQ_TUPLE) {
+                other = 1;
+                break;
+            }
+            if (end - pos < 8) {
+                need = 8;
+                break;
+            }
+            int32_t tsize = (int32_t)be32(buf + pos + 4);
+            if (tsize < 0 || tsize > limit) {
+                other = 1;
+                break;
+            }
+            Py_ssize_t nxt = pos + 8 + (Py_ssize_t)tsize + (tsize & 1);
+            if (nxt - start + fed_bytes > budget) {
+                other = 1;
+                break;
+            }
+            if (nxt > end) {
+                need = nxt - pos;
+                break;
+            }
+            pos = nxt;
+            count++;
+        }
+        if (count) {
+            int r = cols_feed(self, buf + start, pos - start, count);
+            if (r < 0)
+                goto fail;
+            if (r == 0)
+                break; /* refused: the reply parser takes the run (to the row decoder) */
+            fed_rows += count;
+            fed_bytes += pos - start;
+            start = pos;
+        }
+        if (other || need > size)
+            break;
+        /* room for the rest, then one receive */
+        if (start == end)
+            start = end = 0;
+        else if (size - end < min_free || need > size - start) {
+            memmove(buf, buf + start, (size_t)(end - start));
+            end -= start;
+            start = 0;
+        }
+        ssize_t got;
+        int polled = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (;;) {
+            got = recv(fd, buf + end, (size_t)(size - end), MSG_DONTWAIT);
+            if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) || polled)
+                break;
+            struct pollfd pfd = {fd, POLLIN, 0};
+            int n = poll(&pfd, 1, timeout);
+            if (n <= 0) {
+                got = n == 0 ? -2 : -1;
+                break;
+            }
+            polled = 1;
+        }
+        if (got == -1)
+            err = errno;
+        Py_END_ALLOW_THREADS
+        if (got == -2) {
+            status = P_TIMEOUT;
+            break;
+        }
+        if (got < 0) {
+            if (err == EINTR || err == EAGAIN || err == EWOULDBLOCK)
+                break; /* Python's own receive takes it from here (signals, a spurious wake) */
+            status = P_ERROR;
+            break;
+        }
+        if (got == 0) {
+            status = P_EOF;
+            break;
+        }
+        end += got;
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(innnni)", status, start, end, fed_rows, fed_bytes, err);
+fail:
+    PyBuffer_Release(&view);
+    return NULL;
+}
+#endif
 
 /* columns() -> [(null_count, validity or None, data, offsets or None)] of the rows fed so
    far, as decode() gives them. */
@@ -1095,6 +1258,11 @@ static PyObject *columns_rows(Columns *self, void *Py_UNUSED(closure))
 static PyMethodDef columns_methods[] = {
     {"feed", (PyCFunction)(void (*)(void))columns_feed, METH_FASTCALL,
      "feed(buffer, pos, end, count) -> bool: decode a run of whole tuples after the others"},
+#ifndef _WIN32
+    {"pump", (PyCFunction)(void (*)(void))columns_pump, METH_FASTCALL,
+     "pump(fd, buffer, start, end, budget, tuple_limit, min_free, timeout_ms) -> "
+     "(status, start, end, rows, tuple_bytes, errno): receive and feed whole tuples"},
+#endif
     {"columns", (PyCFunction)columns_columns, METH_NOARGS,
      "columns() -> [(nulls, validity, data, offsets)] of the rows fed so far"},
     {NULL, NULL, 0, NULL},

@@ -334,6 +334,38 @@ class TupleRuns:
             rows.append(_run(buf, pos, nxt, count))
         return nxt, None
 
+    def pump(self, t: Any, reply: Any, fd: int, timeout_ms: int) -> tuple[int, int]:
+        """Receive the reply's tuples from ``fd`` into ``t``'s buffer and feed them into the
+        open Columns in C (``Columns.pump``: one ``recv`` a receive and no Python frame,
+        where the reply parser took ~20 us of Python a receive), until something else is at
+        ``t.start``: the reply parser goes on from there (another message, a run the decoder
+        refuses, a tuple too large for the buffer). ``t`` is the Transport, ``reply`` the
+        Reply, whose counts are kept as its own parsing keeps them. Returns (status, errno)
+        of ``Columns.pump`` (0: stopped, else the receive's failure for ``t`` to raise)."""
+        new = self.new_columns
+        if new is None:
+            return 0, 0
+        cols = self.cols
+        if cols is None:
+            cols = new()
+        pump = getattr(cols, "pump", None)
+        if pump is None:  # a build without it (Windows: no poll(2)): the parser receives
+            return 0, 0
+        status, t.start, t.end, count, nbytes, err = pump(
+            fd, t.buf, t.start, t.end, reply.tuple_budget - reply.tuple_bytes,
+            reply.tuple_limit, t.min_free, timeout_ms)
+        if count:
+            self.cols = cols
+            rows = reply.rows
+            last = rows[-1] if rows else None
+            if type(last) is FedRun and last.cols is cols:
+                last.ntuples += count
+            else:
+                rows.append(FedRun(cols, count))
+            reply.tuple_bytes += nbytes
+            reply.consumed += nbytes
+        return status, err
+
     def close(self) -> Any:
         """The open columns (None if none), closed: later runs open new ones."""
         cols, self.cols = self.cols, None

@@ -175,3 +175,89 @@ def test_float_specials_in_lists(coll: Any, monkeypatch: pytest.MonkeyPatch) -> 
             [_bits(v) for v in tables["pure"].column(name).to_pylist()], name
     assert _bits(tables["c"].column("lf").to_pylist()[-1]) == _bits(
         [BIG, -0.0, -BIG, 5e-324])
+
+
+def _pump_spy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rows each call of the C receive loop (TupleRuns.pump) fed."""
+    fed: list[int] = []
+    real = arrowtuples.TupleRuns.pump
+
+    def spy(self: Any, t: Any, reply: Any, fd: int, ms: int) -> tuple[int, int]:
+        before = sum(r.ntuples for r in reply.rows if type(r) is arrowtuples.FedRun)
+        out = real(self, t, reply, fd, ms)
+        fed.append(sum(r.ntuples for r in reply.rows if type(r) is arrowtuples.FedRun)
+                   - before)
+        return out
+
+    monkeypatch.setattr(arrowtuples.TupleRuns, "pump", spy)
+    return fed
+
+
+@pytest.mark.parametrize(("fetch_buffer_size", "n"), [(1024, 300), (40000, 3000)])
+def test_c_receive_loop_feeds_the_fetch(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, coll: Any,
+    monkeypatch: pytest.MonkeyPatch, fetch_buffer_size: int, n: int,
+) -> None:
+    """The sync driver's columnar fetch replies are received and decoded by the C receive
+    loop (Columns.pump), which feeds nearly every row (those of the first reply, with the
+    OPEN, are decoded as rows): table and stream equal fetchall, the rows of a table and a
+    stream of 7-row batches, 1 KiB replies (a tuple per reply, the pump stopping at each
+    SQ_DONE) and larger ones (40000 bytes: the columnar fetch then asks for 4 MiB; the
+    OPEN's reply then holds the first ~400 rows, hence 3000). The asyncio driver keeps its
+    own receive loop (no pump)."""
+    _use("c", monkeypatch)
+    fed = _pump_spy(monkeypatch)
+    c = driver.connect(**connect_kwargs, database=dbname,
+                       fetch_buffer_size=fetch_buffer_size, autocommit=True)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE tpump (k INTEGER, l LIST(INTEGER NOT NULL))")
+        cur.executemany("INSERT INTO tpump VALUES (?, ?)", [
+            (k, None if k % 9 == 4 else ifxwire.List(list(range(k % 5)), "integer"))
+            for k in range(n)])
+        sql = "SELECT k, l FROM tpump ORDER BY k"
+        table = _check_same(c, sql)
+        assert table.num_rows == n and table.column(1).null_count == (n + 4) // 9
+        took_table = sum(fed)
+        cur.execute(sql)
+        rows = [r for b in cur.fetch_record_batch(rows_per_batch=7) for r in b.to_pylist()]
+        assert rows == table.to_pylist()
+    finally:
+        c.close()
+    if driver.is_async:
+        assert fed == []
+    else:
+        assert took_table > n * 2 // 3 and sum(fed) - took_table > n * 2 // 3, fed
+
+
+def test_fetches_cut_short_leave_the_connection_usable(
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stream left after 3 of its batches (its cursor closed with replies unread), a
+    statement failing at OPEN (a division by zero), a fetch whose receive loop stopped at
+    each reply's SQ_DONE: the connection goes on, and the next table is whole and equal to
+    fetchall."""
+    _use("c", monkeypatch)
+    fed = _pump_spy(monkeypatch)
+    c = driver.connect(**connect_kwargs, database=dbname, fetch_buffer_size=4096,
+                       autocommit=True)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE terr (k INTEGER, l LIST(INTEGER NOT NULL))")
+        cur.executemany("INSERT INTO terr VALUES (?, ?)", [
+            (k, ifxwire.List([k, k + 1], "integer")) for k in range(300)])
+        cur.execute("SELECT l FROM terr ORDER BY k")
+        batches = iter(cur.fetch_record_batch(rows_per_batch=7))
+        first = [next(batches) for _ in range(3)]
+        assert [b.num_rows for b in first] == [5, 5, 5]  # ~5 rows a 4 KiB reply
+        cur.close()
+        cur = c.cursor()
+        with pytest.raises(ifxwire.DataError):
+            cur.execute("SELECT l, 10 / (k - 150) FROM terr ORDER BY k")
+        table = _check_same(c, "SELECT l, k FROM terr ORDER BY k")
+        assert table.num_rows == 300
+        assert table.column(0)[299].as_py() == [299, 300]
+    finally:
+        c.close()
+    assert driver.is_async or sum(fed) > 250

@@ -189,3 +189,132 @@ def test_plan_kinds() -> None:
     assert at._list_table(_col("SET(integer not null)"), ENC) is None
     assert at._list_table(_col("LIST(float not null)"), ENC) is None
     assert at._list_table(_col("MULTISET(integer not null)"), ENC) is not None
+
+
+# ------------------------------------------------------------------------------------------
+# Columns.pump: the columnar fetch's receive loop in C (docs/ARROW.md, "Decoded where it
+# lies"), over a real socket pair. What it leaves at ``start`` is what the reply parser reads.
+
+PUMP_TEXT = "LIST(integer not null)"
+#: an SQ_DONE-like message after the tuples: anything but 14 stops the pump
+OTHER = bytes.fromhex("000f 0000 0000 0000 0000")
+
+
+def _pump_values(n: int) -> list[bytes]:
+    """n LIST values: k % 4 elements (0: empty), every 7th a NULL collection."""
+    out = []
+    for k in range(n):
+        elements = b"".join(struct.pack(">i", k * 10 + j - 5) for j in range(k % 4))
+        out.append(_value(PUMP_TEXT, elements, null=k % 7 == 3))
+    return out
+
+
+def _pump_columns() -> Any:
+    cols = [_col(PUMP_TEXT)]
+    plan = at.tuple_plan(cols, ENC, False)
+    assert plan is not None
+    return at.c_plan(plan, cols, ENC)
+
+
+def _pump(stream_in_buffer: bytes, stream_on_socket: bytes, *, size: int = 4096,
+          close: bool = False, budget: int = 1 << 30, limit: int = 1 << 20,
+          min_free: int = 1024, timeout_ms: int = 2000) -> tuple[Any, tuple[Any, ...], bytes]:
+    """Run one pump with ``stream_in_buffer`` already received (at offset 7 of the buffer:
+    bytes before ``start`` are not the pump's) and the rest coming over a socket pair (in
+    a thread, 1 to 997 bytes a send); returns the Columns, pump's answer, and the buffer."""
+    import socket
+    import threading
+
+    cols = dec.Columns(_pump_columns(), 1, False)
+    a, b = socket.socketpair()
+    buf = bytearray(max(size, 7 + len(stream_in_buffer)))
+    buf[7 : 7 + len(stream_in_buffer)] = stream_in_buffer
+
+    def send() -> None:
+        pos, step = 0, 1
+        while pos < len(stream_on_socket):
+            b.sendall(stream_on_socket[pos : pos + step])
+            pos += step
+            step = step * 7 % 997 + 1
+        if close:
+            b.close()
+
+    th = threading.Thread(target=send)
+    th.start()
+    try:
+        got = cols.pump(a.fileno(), buf, 7, 7 + len(stream_in_buffer), budget, limit, min_free,
+                        timeout_ms)
+    finally:
+        th.join()
+        a.close()
+        if not close:
+            b.close()
+    return cols, got, bytes(buf)
+
+
+def test_pump_decodes_a_stream_cut_at_any_byte() -> None:
+    """Whatever part of the stream is already in the buffer, the pump receives the rest,
+    decodes every tuple (elements, empty and NULL collections) as one ``decode`` of the
+    whole run, and stops at the message after them (once its code is in), left in the
+    buffer."""
+    values = _pump_values(4)  # empty, 1 element, 2 elements, NULL
+    run = b"".join(_tuple(v) for v in values)
+    want = dec.decode(run, len(values), _pump_columns(), 1, False)
+    assert want is not None and want[0][0] == 1 and want[0][3][-4:] == struct.pack("<i", 3)
+    stream = run + OTHER
+    for cut in range(len(stream) + 1):
+        cols, (status, start, end, rows, nbytes, err), buf = _pump(stream[:cut], stream[cut:])
+        assert (status, rows, nbytes, err) == (0, len(values), len(run), 0), cut
+        # stopped at the other message's code: the parser waits for the rest of it itself
+        assert end - start >= 2 and OTHER.startswith(buf[start:end]), cut
+        assert cols.rows == len(values), cut
+        assert cols.columns() == want, cut
+
+
+def test_pump_in_a_small_buffer_moves_the_unparsed_bytes_to_its_front() -> None:
+    """A buffer of ~2 tuples: the pump compacts it (as Transport.room does) and goes on."""
+    values = _pump_values(40)
+    run = b"".join(_tuple(v) for v in values)
+    cols, (status, start, end, rows, _n, _e), buf = _pump(b"", run + OTHER, size=2 * len(
+        _tuple(values[0])) + 40, min_free=len(_tuple(values[0])))
+    assert (status, rows) == (0, 40) and OTHER.startswith(buf[start:end])
+    assert cols.columns() == dec.decode(run, 40, _pump_columns(), 1, False)
+
+
+def test_pump_stops_before_a_refused_run_and_what_it_cannot_take() -> None:
+    """A NULL element (refused: the row decoder decides), a tuple larger than the buffer,
+    over the tuple limit, with a negative size, or past the budget: the pump stops at it,
+    having fed the tuples before it, and leaves it for the reply parser."""
+    good = [_tuple(v) for v in _pump_values(3)]
+    bad = _tuple(_value(PUMP_TEXT, bytes.fromhex("00000001 80000000")))
+    stream = good[0] + good[1] + bad + good[2]
+    cols, (status, start, end, rows, nbytes, _e), buf = _pump(good[0], stream[len(good[0]):])
+    # the run holding ``bad`` is refused whole (good[1] with it when one receive brought
+    # both), as the reply parser's decode_tuples refuses it: it goes to the row decoder
+    assert status == 0 and rows in (1, 2) and bad in buf[start:end]
+    assert stream[nbytes:].startswith(buf[start:end])
+    assert cols.rows == rows  # the refused run left no trace in the columns
+    fed = b"".join(good[:rows])
+    assert cols.columns() == dec.decode(fed, rows, _pump_columns(), 1, False)
+    big = _tuple(_value(PUMP_TEXT, b"\x00\x00\x00\x01" * 2000))
+    _c, (status, start, _end, rows, _n, _e), buf = _pump(good[0], big)
+    assert (status, rows) == (0, 1) and buf[start:start + 8] == big[:8]
+    _c, (status, start, _end, rows, _n, _e), buf = _pump(good[0] + good[1], b"",
+                                                         limit=len(good[1]) - 9)
+    assert (status, rows) == (0, 1) and buf[start:start + 8] == good[1][:8]
+    negative = struct.pack(">Hhi", 14, 0, -8)
+    _c, (status, start, _end, rows, _n, _e), buf = _pump(good[0] + negative, b"")
+    assert (status, rows) == (0, 1) and buf[start:start + 8] == negative
+    _c, (status, _s, _e2, rows, nbytes, _e), _b = _pump(b"".join(good), b"",
+                                                        budget=len(good[0]) + len(good[1]))
+    assert (status, rows, nbytes) == (0, 2, len(good[0]) + len(good[1]))
+
+
+def test_pump_reports_the_end_of_the_stream_and_a_timeout() -> None:
+    """The peer closing mid-tuple is P_EOF and silence P_TIMEOUT (Transport raises them as
+    its own receive does); the tuples before are fed, the partial one is left."""
+    good = [_tuple(v) for v in _pump_values(2)]
+    cols, (status, start, end, rows, _n, _e), buf = _pump(good[0], good[1][:11], close=True)
+    assert (status, rows, cols.rows) == (1, 1, 1) and buf[start:end] == good[1][:11]
+    cols, (status, start, end, rows, _n, _e), buf = _pump(good[0], b"", timeout_ms=30)
+    assert (status, rows) == (3, 1) and start == end

@@ -20,6 +20,7 @@ goodbye under a deadline the same way (``set_deadline``).
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 from collections.abc import Callable, Generator, Sequence
@@ -46,6 +47,8 @@ LOGIN_BUFFER = 4096
 #: Under a deadline, the socket timeout is lowered to the time left when this many seconds
 #: went by since it was last set: no wait outlasts the deadline by more.
 REARM = 0.01
+#: ``Columns.pump``'s statuses (_arrowdec.c): the socket was closed, failed, timed out.
+PUMP_EOF, PUMP_ERROR, PUMP_TIMEOUT = 1, 2, 3
 
 
 class Transport:
@@ -56,6 +59,7 @@ class Transport:
         "buf",
         "deadline",
         "end",
+        "fd",
         "late",
         "min_free",
         "sock",
@@ -65,6 +69,9 @@ class Transport:
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
+        #: the descriptor a receive loop in C may read (``pump``): a plain socket's only (a
+        #: TLS socket's bytes must go through its SSL object), -1 otherwise
+        self.fd = sock.fileno() if type(sock) is socket.socket else -1
         self.buf = bytearray(LOGIN_BUFFER)
         self.view = memoryview(self.buf)
         self.start = 0
@@ -198,6 +205,27 @@ class Transport:
         if n == 0:
             raise receive_failed(self.sock, None)
         return int(n)
+
+    def pump(self, feed: Callable[[Transport, Any, int, int], tuple[int, int]],
+             reply: Any) -> None:
+        """Let ``feed`` (``TupleRuns.pump``, a columnar fetch's receive loop in C) receive
+        and decode what it can of ``reply`` straight from the socket, with this transport's
+        buffer, limits and read timeout; it stops where the reply parser must go on. Only
+        on a plain socket outside a deadline (the login's, the goodbye's): a TLS socket's
+        bytes come through its SSL object. Its receive failures are raised as ``fill``'s."""
+        fd = self.fd
+        if fd < 0 or self.deadline:
+            return
+        timeout = self.sock.gettimeout()
+        if timeout is not None and timeout <= 0:
+            return
+        ms = -1 if timeout is None else max(1, int(timeout * 1000 + 0.999))
+        status, err = feed(self, reply, fd, ms)
+        if status:
+            if status == PUMP_TIMEOUT:
+                raise receive_failed(self.sock, None, timed_out=True)
+            exc = OSError(err, os.strerror(err)) if status == PUMP_ERROR else None
+            raise receive_failed(self.sock, exc)
 
     def _replace(self, size: int, start: int, end: int) -> None:
         new = bytearray(size)

@@ -337,6 +337,11 @@ class WireSession:
         t = self._transport
         try:
             if reply.names is None and not reply.lodata_body:
+                # A columnar fetch's tuples received and decoded in C (arrowtuples.TupleRuns
+                # .pump) up to the first thing the parser below must see.
+                pump = getattr(reply.decoder, "pump", None)
+                if pump is not None:
+                    t.pump(pump, reply)
                 # The common case without a generator (a reply that one receive brings
                 # whole); what it leaves undone, the steps go on with.
                 if t.end - t.start < reply.need:
