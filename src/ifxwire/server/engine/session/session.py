@@ -540,8 +540,15 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         ctx = self._ctx()
         self.state.ctx = ctx
         delim = self._delimident()
+        # One read of the schema version serves the plan's key and the Prepared's version
+        # (it was read twice: a SQLite read transaction each, per PREPARE of JDBC and
+        # informix-driver, issue 26). The version read before the plan is looked up or
+        # compiled is the right one to keep: a change after it moves the version, and the
+        # OPEN then compares the tables (-710) instead of trusting a later number.
+        version = -1
         if self.conn is not None:
-            key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
+            version = self._schema_version()
+            key: tuple[object, ...] = (self.database, self._incarnation, version,
                                        delim, ctx.dbdate, ctx.dbcentury, ctx.encoding, sql)
         else:
             key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
@@ -575,7 +582,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self.engine.store_plan(key, plan)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
-        version = self._schema_version() if self.conn is not None else -1
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
                         plan, plan.for_update, version, inputs=[] if is_query else plan.inputs)
 
@@ -758,9 +764,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             except BaseException:
                 cur.close()
                 raise
-        if row_locks:
-            # Row locks are checked as rows are read (session_lock_reads.py): the rows
-            # stay behind the first fetch, as before.
+        if row_locks and (sql is not plan.sql or plan.current_rowid):
+            # Row locks are checked as rows are read (session_lock_reads.py: the _ifx_rd
+            # filter rl_check_read put in, FOR UPDATE's locks): the rows stay behind the
+            # first fetch, as before. Where no filter was needed (nobody else held rows of
+            # the tables at this OPEN) the query meets no lock while it reads, and its
+            # first batch is read at once as without row locks (issue 26, select_one_row).
             self._cursors.add(cur)
             if plan.current_rowid:
                 return self.rl_for_update(plan, self._stream(cur, plan))

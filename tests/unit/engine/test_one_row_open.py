@@ -1,0 +1,99 @@
+"""A one-row query's PREPARE and OPEN do less, and answer as before (issue 26, select_one_row).
+
+* PREPARE reads SQLite's schema version once (it read it twice: a read transaction each,
+  for every PREPARE of JDBC and informix-driver, which prepare at each execution). The
+  version kept in the Prepared is the one the plan was looked up with, so DDL after the
+  PREPARE is still -710 or a fresh plan.
+* Under row locks a query of tables nobody else holds rows of reads its first batch at OPEN
+  (as without row locks): no SQLite cursor stays open behind the OPEN. A table another
+  session holds rows of is still read lazily through the lock filter, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ifxwire.server.engine import Engine, EngineError
+
+from .conftest import Sql, session_on
+
+
+def _count_pragmas(s: Any) -> Callable[[], int]:
+    """Count the ``PRAGMA schema_version`` statements SQLite runs on ``s``'s connection."""
+    seen: list[str] = []
+    s._connection().set_trace_callback(seen.append)
+    return lambda: sum(1 for q in seen if "schema_version" in q.lower())
+
+
+def test_prepare_reads_the_schema_version_once(db: Sql) -> None:
+    db.run("CREATE TABLE t (a INT, b VARCHAR(10))")
+    sql = "SELECT b FROM t WHERE a = ?"
+    db.s.prepare(sql)  # compiled and cached
+    count = _count_pragmas(db.s)
+    p = db.s.prepare(sql)  # the cached plan
+    assert count() == 1  # before: 2
+    assert p.schema_version == db.s._schema_version()
+
+
+def test_ddl_between_two_prepares_of_one_text_is_seen(engine: Engine, db: Sql) -> None:
+    db.run("CREATE TABLE t (a INT, b VARCHAR(10))")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    sql = "SELECT * FROM t WHERE a = ?"
+    p1 = db.s.prepare(sql)
+    assert [c.name for c in p1.columns] == ["a", "b"]
+    other = session_on(engine, "testdb")
+    try:
+        other.run("ALTER TABLE t ADD c INT")
+        other.run("UPDATE t SET c = 7")
+    finally:
+        other.s.close()
+    p2 = db.s.prepare(sql)  # the same text after the ALTER: the new columns
+    assert [c.name for c in p2.columns] == ["a", "b", "c"]
+    assert list(db.s.open_cursor(p2, [1])) == [(1, "one", 7)]
+    with pytest.raises(EngineError) as info:  # the statement prepared before: -710
+        list(db.s.open_cursor(p1, [1]))
+    assert info.value.sqlcode == -710
+
+
+def test_row_lock_query_of_free_tables_reads_at_open(engine: Engine, db: Sql) -> None:
+    assert db.s.row_locks
+    db.run("CREATE TABLE t (a INT, b VARCHAR(10))")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    db.run("INSERT INTO t VALUES (2, 'two')")
+    p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+    rows = db.s.open_cursor(p, [1])
+    assert not db.s._cursors  # before: the cursor stayed open behind the OPEN
+    assert list(rows) == [("one",)]
+    # 300 rows: more than one batch, the rest is streamed as before
+    db.run("CREATE TABLE big (i INT)")
+    for i in range(300):
+        db.run("INSERT INTO big VALUES (?)", i)
+    big = db.s.open_cursor(db.s.prepare("SELECT i FROM big ORDER BY i"), [])
+    assert len(db.s._cursors) == 1
+    assert [r[0] for r in big] == list(range(300))
+
+
+def test_row_lock_query_of_a_held_table_reads_through_the_filter(engine: Engine, db: Sql,
+                                                                 ) -> None:
+    db.run("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10)) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    db.run("INSERT INTO t VALUES (2, 'two')")
+    other = session_on(engine, "testdb")
+    try:
+        other.run("BEGIN WORK")
+        other.run("UPDATE t SET b = 'uno' WHERE a = 1")  # holds row 1, uncommitted
+        p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+        rows = db.s.open_cursor(p, [2])  # another row, by its key: no lock met
+        assert len(db.s._cursors) == 1  # the lazy stream through the lock filter
+        assert list(rows) == [("two",)]
+        with pytest.raises(EngineError) as info:  # the held row: the lock error
+            list(db.s.open_cursor(p, [1]))
+        assert info.value.sqlcode == -244
+        other.run("COMMIT WORK")
+        assert list(db.s.open_cursor(p, [1])) == [("uno",)]  # nobody holds it: at OPEN
+        assert not db.s._cursors
+    finally:
+        other.s.close()
