@@ -4,6 +4,8 @@
   for every PREPARE of JDBC and informix-driver, which prepare at each execution). The
   version kept in the Prepared is the one the plan was looked up with, so DDL after the
   PREPARE is still -710 or a fresh plan.
+* Under row locks an OPEN reads the schema version once (the -710 check's reading serves
+  the row-lock check's catalogue lookup; it read it again, another read transaction).
 * Under row locks a query of tables nobody else holds rows of reads its first batch at OPEN
   (as without row locks): no SQLite cursor stays open behind the OPEN. A table another
   session holds rows of is still read lazily through the lock filter, as before.
@@ -36,6 +38,46 @@ def test_prepare_reads_the_schema_version_once(db: Sql) -> None:
     p = db.s.prepare(sql)  # the cached plan
     assert count() == 1  # before: 2
     assert p.schema_version == db.s._schema_version()
+
+
+def test_row_lock_open_reads_the_schema_version_once(db: Sql) -> None:
+    assert db.s.row_locks
+    db.run("CREATE TABLE t (a INT, b VARCHAR(10))")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+    count = _count_pragmas(db.s)
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+    assert count() == 1  # before: 2
+
+
+def test_ddl_between_two_opens_under_row_locks(engine: Engine, db: Sql) -> None:
+    """The schema the row-lock check looks tables up in is the one the -710 check read:
+    a table altered by another session between two OPENs is -710, and the statement
+    prepared again reads the new table."""
+    db.run("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10)) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    sql = "SELECT * FROM t WHERE a = ?"
+    p = db.s.prepare(sql)
+    assert list(db.s.open_cursor(p, [1])) == [(1, "one")]
+    other = session_on(engine, "testdb")
+    try:
+        other.run("ALTER TABLE t ADD c INT")
+        other.run("BEGIN WORK")
+        other.run("INSERT INTO t VALUES (2, 'two', 2)")  # held, uncommitted
+        with pytest.raises(EngineError) as info:
+            list(db.s.open_cursor(p, [1]))
+        assert info.value.sqlcode == -710
+        p = db.s.prepare(sql)
+        # the new table, read through the lock filter (row 2 is held): row 1 is free
+        assert list(db.s.open_cursor(p, [1])) == [(1, "one", None)]
+        with pytest.raises(EngineError) as info:
+            list(db.s.open_cursor(p, [2]))
+        assert info.value.sqlcode == -244
+        other.run("COMMIT WORK")
+        assert list(db.s.open_cursor(p, [2])) == [(2, "two", 2)]
+    finally:
+        other.s.close()
 
 
 def test_ddl_between_two_prepares_of_one_text_is_seen(engine: Engine, db: Sql) -> None:

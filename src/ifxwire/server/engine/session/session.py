@@ -452,9 +452,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def _schema_version(self) -> int:
         return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
 
-    def current_schema(self) -> cat.Schema:
+    def current_schema(self, version: int | None = None) -> cat.Schema:
+        """The catalogue of the current database; ``version``: SQLite's schema version when
+        the caller has just read it (an OPEN's -710 check), saving another read (a read
+        transaction of its own)."""
         assert self.conn is not None
-        key = (self._incarnation, self._schema_version())
+        key = (self._incarnation, self._schema_version() if version is None else version)
         # After DDL in an open transaction the schema is this session's own (never shared
         # through the engine's cache). It is still reused while SQLite's schema version stays
         # the same; it is dropped after every DDL statement (also a failed one), ROLLBACK TO
@@ -706,7 +709,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 return open_call(self, plan, bound)
             if plan.select_triggers:
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
-            return self._rows(plan, bound, stmt if late else None)
+            return self._rows(plan, bound, stmt if late else None, version)
         except EngineError:
             raise
         except Exception as e:  # no traceback may reach a client
@@ -739,12 +742,13 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         return reads
 
     def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
-              ) -> Iterator[tuple[object, ...]]:
+              version: int | None = None) -> Iterator[tuple[object, ...]]:
         """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
-        right after the query started, inside its read transaction (_late_check)."""
+        right after the query started, inside its read transaction (_late_check);
+        ``version``: the schema version that check read before (for the row-lock check)."""
         conn = self._connection()
         row_locks = self.row_locks
-        sql = self.rl_check_read(plan) if row_locks else plan.sql
+        sql = self.rl_check_read(plan, version) if row_locks else plan.sql
         while True:
             cur = conn.cursor()
             self._rl_conflict = None
