@@ -6,6 +6,9 @@
   PREPARE is still -710 or a fresh plan.
 * Under row locks an OPEN reads the schema version once (the -710 check's reading serves
   the row-lock check's catalogue lookup; it read it again, another read transaction).
+* Under row locks, while nobody else holds rows of the query's tables, that one reading is
+  made inside the query's own read transaction, after its ``execute`` (the late -710 check
+  the mode without row locks had); with a holder, before the query, as before.
 * Under row locks a query of tables nobody else holds rows of reads its first batch at OPEN
   (as without row locks): no SQLite cursor stays open behind the OPEN. A table another
   session holds rows of is still read lazily through the lock filter, as before.
@@ -49,6 +52,74 @@ def test_row_lock_open_reads_the_schema_version_once(db: Sql) -> None:
     count = _count_pragmas(db.s)
     assert list(db.s.open_cursor(p, [1])) == [("one",)]
     assert count() == 1  # before: 2
+
+
+def _order(s: Any) -> Callable[[], list[str]]:
+    """The kinds of statements SQLite runs on ``s``'s connection, in order."""
+    seen: list[str] = []
+    s._connection().set_trace_callback(seen.append)
+    return lambda: ["pragma" if "schema_version" in q.lower() else
+                    "select" if q.lstrip().lower().startswith("select") else "other"
+                    for q in seen]
+
+
+def test_row_lock_open_checks_the_version_in_the_querys_transaction(engine: Engine, db: Sql,
+                                                                    ) -> None:
+    db.run("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10)) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    db.run("INSERT INTO t VALUES (2, 'two')")
+    p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+    order = _order(db.s)
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+    assert order() == ["select", "pragma"]  # before: pragma, select
+    other = session_on(engine, "testdb")
+    try:
+        other.run("BEGIN WORK")
+        other.run("UPDATE t SET b = 'dos' WHERE a = 2")  # a holder: the usual order
+        order = _order(db.s)
+        assert list(db.s.open_cursor(p, [1])) == [("one",)]
+        assert order()[:2] == ["pragma", "select"]
+        other.run("ROLLBACK WORK")
+    finally:
+        other.s.close()
+
+
+def test_row_lock_late_check_still_answers_710(engine: Engine, db: Sql) -> None:
+    """A table altered between two OPENs while nobody holds its rows: the query runs
+    first, then the check inside its transaction finds the change, the rows are dropped
+    and -710 answered, as without row locks."""
+    db.run("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10)) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+    other = session_on(engine, "testdb")
+    try:
+        other.run("ALTER TABLE t MODIFY b VARCHAR(20)")
+    finally:
+        other.s.close()
+    order = _order(db.s)
+    with pytest.raises(EngineError) as info:
+        list(db.s.open_cursor(p, [1]))
+    assert info.value.sqlcode == -710
+    assert order()[:2] == ["select", "pragma"]
+    assert not db.s._cursors
+    p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+
+
+def test_repeatable_read_in_a_transaction_keeps_the_usual_order(db: Sql) -> None:
+    """REPEATABLE READ in a transaction takes a SHARE lock on each table it reads: the
+    -710 check stays before it."""
+    db.run("CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10)) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 'one')")
+    db.run("SET ISOLATION TO REPEATABLE READ")
+    db.run("BEGIN WORK")
+    p = db.s.prepare("SELECT b FROM t WHERE a = ?")
+    order = _order(db.s)
+    assert list(db.s.open_cursor(p, [1])) == [("one",)]
+    assert order()[:2] == ["pragma", "select"]
+    db.run("COMMIT WORK")
 
 
 def test_ddl_between_two_opens_under_row_locks(engine: Engine, db: Sql) -> None:

@@ -725,10 +725,13 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         before the check changes nothing the client can see: a plain query of this
         database's tables (no other database, no stored routine, no function SQLite is
         told is not deterministic such as NEXTVAL or the large-object ones: they may
-        write), a DBA session (no privilege check that would have to follow the version),
-        row locks off. Its rows are dropped when the check then fails."""
+        write), a DBA session (no privilege check that would have to follow the version).
+        Under row locks only while no other session holds rows of its tables and no
+        REPEATABLE READ share lock is to be taken (``rl_late_ok``): the lock check then
+        has nothing to do before the query, which reads the plain SQL (issue 26, sixth
+        round). Its rows are dropped when the check then fails."""
         plan = stmt.plan
-        if (self._db_level != "D" or self.row_locks or self.conn is None or not plan.tables
+        if (self._db_level != "D" or self.conn is None or not plan.tables
                 or stmt.schema_version < 0):
             return False
         reads = plan.reads_only
@@ -739,7 +742,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 and plan.routine is None and not plan.select_triggers and not plan.for_update
                 and not plan.current_rowid and bool(VOLATILE)
                 and not any(f"{name}(" in sql for name in VOLATILE))
-        return reads
+        return reads and (not self.row_locks or self.rl_late_ok(plan))
 
     def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
               version: int | None = None) -> Iterator[tuple[object, ...]]:
@@ -748,7 +751,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         ``version``: the schema version that check read before (for the row-lock check)."""
         conn = self._connection()
         row_locks = self.row_locks
-        sql = self.rl_check_read(plan, version) if row_locks else plan.sql
+        # (a late check under row locks has found nothing for rl_check_read to do)
+        sql = self.rl_check_read(plan, version) if row_locks and late is None else plan.sql
         while True:
             cur = conn.cursor()
             self._rl_conflict = None

@@ -117,6 +117,21 @@ class RowLockReads:
                 tables = self.current_schema().tables  # (read again after a wait)
         return sql
 
+    def rl_late_ok(self, plan: Plan) -> bool:
+        """Whether ``rl_check_read`` would find nothing to do for this query now: no other
+        session holds rows (or an EXCLUSIVE lock) of its tables, and no REPEATABLE READ
+        SHARE lock is to be taken. The OPEN may then run the plain SQL first and check for
+        -710 inside the query's read transaction (``EngineSession._late_check``); any
+        holder sends it down the usual path (-710 first, then the lock check and its wait
+        or -244). Rows a holder takes after this look are met as after rl_check_read's."""
+        if self.row_isolation() == REPEATABLE and self.in_transaction:
+            return False
+        locks = self.engine.locks
+        db = self.database
+        assert db is not None
+        sid = self.session_id
+        return all(locks.readable(sid, db, table) is None for table in plan.tables)
+
     def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str:
         """The read part of a writing statement (INSERT ... SELECT, a subquery) under
         COMMITTED READ and stricter: each table other than the target where another session
