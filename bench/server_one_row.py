@@ -19,6 +19,9 @@ NFETCH EOT`` group per statement):
 * ``one_row_param``: ``SELECT tabname FROM systables WHERE tabid = ?`` with (1,)
 * ``user_table_row``: ``SELECT b FROM t WHERE a = ?`` with (1,) on a 100-row table of a
   user database (the OPEN of a query on a user table also checks its schema version)
+* ``logged_table_row``: the same in a database created WITH LOG, where the server's row
+  locks apply (the default since the seventeenth session: each OPEN also asks the lock
+  table whether another session holds rows of the table)
 * ``informix-driver``: the parameterised one through informix-driver, which prepares,
   describes, binds, opens, fetches, closes and releases every time (six round trips)
 
@@ -133,6 +136,18 @@ def main(argv: list[str] | None = None) -> int:
                 ucur.fetchall()
 
             cases.setdefault("user_table_row", {})[name] = user
+            lconn = ifxwire.connect(host="127.0.0.1", port=port, user=USER, password=PASSWORD,
+                                    autocommit=True)
+            lcur = lconn.cursor()
+            lcur.execute("CREATE DATABASE bench_onerow_log WITH LOG")
+            lcur.execute("CREATE TABLE t (a INT, b VARCHAR(20))")
+            lcur.executemany("INSERT INTO t VALUES (?, ?)", [(i, f"row {i}") for i in range(100)])
+
+            def logged(lcur: Any = lcur) -> None:
+                lcur.execute(USER_TABLE, (1,))
+                lcur.fetchall()
+
+            cases.setdefault("logged_table_row", {})[name] = logged
             if not args.no_informix_driver:
                 import informix_db
 

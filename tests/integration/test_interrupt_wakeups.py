@@ -86,6 +86,34 @@ def test_requests_do_not_wake_the_interrupt_watcher(srv: Any, kw: dict[str, Any]
     assert woken < statements // 4 + 2 * elapsed / ARM_AFTER, (woken, elapsed)
 
 
+def test_an_idle_server_does_not_tick(srv: Any, kw: dict[str, Any]) -> None:
+    """With no request running, the watcher sleeps in epoll without a timeout: before, it
+    ticked every ARM_AFTER seconds (50 wake-ups a second on an idle server)."""
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        cur.execute("SELECT i FROM n WHERE i = 1")
+        assert cur.fetchall() == [(1,)]
+        watcher = srv.interrupts._thread
+        assert watcher is not None and watcher.is_alive()
+        time.sleep(4 * ARM_AFTER)  # a tick that finds nothing running puts it to sleep
+        ticks, before = srv.interrupts.ticks, _switches(watcher)
+        time.sleep(25 * ARM_AFTER)
+        assert srv.interrupts.ticks == ticks
+        assert _switches(watcher) - before <= 1  # (before the change: about 25)
+        # and it wakes for the next request: a long one is armed by the ticks again
+        sock = c._transport.sock
+        assert isinstance(sock, socket.socket)
+        timer = threading.Timer(0.3, lambda: sock.send(b"\x42", socket.MSG_OOB))
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(ifxwire.OperationalError) as info:
+            c.execute(LONG_QUERY)
+        timer.join()
+        assert info.value.sqlcode == -213
+        assert time.monotonic() - started < 20
+        assert srv.interrupts.ticks > ticks
+
+
 def test_short_requests_make_no_epoll_calls(srv: Any, kw: dict[str, Any]) -> None:
     """A request shorter than a tick leaves the socket's epoll mask alone (arming EPOLLPRI
     per request cost two epoll_ctl: as much as the wake-ups it saved)."""

@@ -108,3 +108,36 @@ def test_a_long_request_is_armed_by_the_ticks_and_disarmed_when_idle() -> None:
         watcher.stop()
         ours.close()
         client.close()
+
+
+def test_the_watcher_sleeps_while_idle_and_wakes_for_a_request() -> None:
+    """No ticks while every session waits for its client (an idle server's watcher ticked
+    every ARM_AFTER seconds); the first request after that wakes it, and a long request
+    is still armed and cancelled. stop() ends a sleeping watcher."""
+    ours, client = _tcp_pair()
+    watcher = InterruptWatcher()
+    try:
+        gate = InterruptGate(ours, lambda: 0)
+        state = SimpleNamespace(cancelled=False)
+        gate.state = state  # type: ignore[assignment]
+        gate.idle()
+        watcher.register(gate)
+        assert _until(lambda: watcher._asleep)
+        ticks = watcher.ticks
+        time.sleep(10 * ARM_AFTER)
+        assert watcher.ticks == ticks  # asleep: no ticks
+        gate.busy()  # a request arrived: the watcher wakes and ticks again
+        assert not watcher._asleep
+        client.send(b"\x42", socket.MSG_OOB)
+        assert _until(lambda: state.cancelled)
+        assert watcher.ticks >= ticks + 2 and gate._armed is True
+        gate.idle()
+        assert _until(lambda: watcher._asleep)
+        thread = watcher._thread
+        assert thread is not None
+    finally:
+        watcher.stop()
+        ours.close()
+        client.close()
+    thread.join(2)
+    assert not thread.is_alive()

@@ -41,6 +41,16 @@ two ticks late); a byte that arrives while the session is idle is a late cancel,
 the session's ``recv`` reads past its mark the kernel drops it (``tcp_recvmsg`` steps over
 an out-of-band byte and clears the urgent state), so it is never reported.
 
+**No ticks while nothing runs.** The watcher ticks only while some session is busy: at a
+tick that finds every session waiting for its client it sleeps in ``epoll`` with no
+timeout (an idle server's thread was woken 50 times a second for nothing). The first
+``busy`` after that wakes it through an eventfd in the same epoll set (one write, only
+for the first request after the watcher fell asleep, not per request); its ticks then
+resume and arm as above. The handshake needs no lock: the watcher says it sleeps
+(``_asleep``) before it looks at the sessions one last time, and ``busy`` marks its
+session busy before it looks at ``_asleep``, so one of the two always sees the other
+(a needless wake-up at worst).
+
 The flag is cleared when the session goes back to waiting for a new request with nothing
 unread. One race is left open on purpose: a byte read by the watcher in the microseconds
 between the session's ``recv`` returning a request and the gate learning of it is taken for
@@ -53,6 +63,7 @@ import contextlib
 import errno
 import fcntl
 import logging
+import os
 import select
 import socket
 import struct
@@ -110,7 +121,7 @@ class InterruptGate:
     """What a cancel means for one session right now (see the module docstring)."""
 
     __slots__ = ("_armed", "_fd", "_lock", "_poller", "_requests", "_seen", "_waiting",
-                 "cancels", "sock", "state", "unread")
+                 "_watcher", "cancels", "sock", "state", "unread")
 
     def __init__(self, sock: socket.socket, unread: Callable[[], int]) -> None:
         self._lock = threading.Lock()
@@ -121,6 +132,8 @@ class InterruptGate:
         self._armed = False  # EPOLLPRI in this socket's mask
         self._requests = 0  # requests begun (busy)
         self._seen = -1  # _requests at the watcher's last tick
+        #: The watcher this gate is registered with (woken by busy when it sleeps).
+        self._watcher: InterruptWatcher | None = None
         self.sock = sock
         #: Callable returning how many received bytes the session has not parsed yet.
         self.unread = unread
@@ -145,6 +158,9 @@ class InterruptGate:
         with self._lock:
             self._waiting = False
             self._requests += 1
+        watcher = self._watcher
+        if watcher is not None and watcher._asleep:  # (after _waiting: see the docstring)
+            watcher.wake()
 
     def tick(self) -> None:
         """The watcher's tick: watch for urgent data if the request seen busy at the last
@@ -170,11 +186,13 @@ class InterruptGate:
             # nothing to watch any more.
             self._poller = None
 
-    def attach(self, poller: select.epoll | None, fd: int) -> None:
+    def attach(self, poller: select.epoll | None, fd: int,
+               watcher: InterruptWatcher | None = None) -> None:
         """Registered with ``poller`` under ``fd`` (None: unregistered)."""
         with self._lock:
             self._poller = poller
             self._fd = fd
+            self._watcher = watcher
 
     def cancel(self) -> bool:
         """An urgent byte arrived; True if it interrupts the current request."""
@@ -224,6 +242,12 @@ class InterruptWatcher:
         self._epoll: select.epoll | None = None
         self._thread: threading.Thread | None = None
         self._stopped = False
+        #: The eventfd that wakes a sleeping watcher (in the epoll set; -1: none yet).
+        self._wake_fd = -1
+        #: The watcher sleeps with no timeout: every session was waiting at its last look.
+        self._asleep = False
+        #: Ticks taken (a statistic for tests: none while the server is idle).
+        self.ticks = 0
 
     @staticmethod
     def available() -> bool:
@@ -237,6 +261,8 @@ class InterruptWatcher:
                 return
             if self._epoll is None:
                 self._epoll = select.epoll()
+                self._wake_fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+                self._epoll.register(self._wake_fd, select.EPOLLIN)
                 self._thread = threading.Thread(
                     target=self._run, args=(self._epoll,), name="ifxwire-interrupt", daemon=True
                 )
@@ -248,7 +274,7 @@ class InterruptWatcher:
             except OSError:
                 self._gates.pop(fd, None)
                 return
-            gate.attach(self._epoll, fd)
+            gate.attach(self._epoll, fd, self)
 
     def unregister(self, gate: InterruptGate) -> None:
         gate.attach(None, -1)  # before the fd can be closed and reused
@@ -260,33 +286,76 @@ class InterruptWatcher:
                         with contextlib.suppress(OSError, ValueError):
                             self._epoll.unregister(fd)
 
+    def wake(self) -> None:
+        """A session became busy while the watcher sleeps: start ticking again."""
+        with self._lock:
+            if self._asleep and self._wake_fd >= 0:
+                self._asleep = False
+                with contextlib.suppress(OSError):
+                    os.eventfd_write(self._wake_fd, 1)
+
     def stop(self) -> None:
         with self._lock:
             self._stopped = True
             ep, self._epoll = self._epoll, None
             self._gates.clear()
+            if self._wake_fd >= 0:  # a sleeping thread returns from poll and ends
+                with contextlib.suppress(OSError):
+                    os.eventfd_write(self._wake_fd, 1)
         if ep is not None:
-            ep.close()  # the thread's poll() fails and it ends
+            ep.close()  # the thread's poll() fails (or finds it closed) and it ends
 
     def _run(self, ep: select.epoll) -> None:
+        wake_fd = self._wake_fd
+        try:
+            self._loop(ep, wake_fd)
+        finally:
+            with self._lock:
+                self._wake_fd = -1
+            os.close(wake_fd)
+
+    def _loop(self, ep: select.epoll, wake_fd: int) -> None:
         next_tick = time.monotonic() + ARM_AFTER
+        timeout: float = ARM_AFTER
         while True:
             try:
-                events = ep.poll(max(next_tick - time.monotonic(), 0.0))
+                events = ep.poll(timeout)
             except (OSError, ValueError):
                 return  # closed by stop()
-            if ep.closed:
+            if ep.closed or self._stopped:
                 return
             for fd, mask in events:
-                self._dispatch(fd, mask)
+                if fd == wake_fd:
+                    with contextlib.suppress(OSError):
+                        os.eventfd_read(wake_fd)
+                    next_tick = time.monotonic() + ARM_AFTER  # ticking again from now
+                else:
+                    self._dispatch(fd, mask)
             now = time.monotonic()
             if now >= next_tick:
                 next_tick = now + ARM_AFTER
+                self.ticks += 1
                 with self._lock:
                     gates = list(self._gates.values())
+                busy = False
                 for gate in gates:
                     if not gate._waiting:  # (read unlocked: tick() looks again under lock)
+                        busy = True
                         gate.tick()
+                if not busy:
+                    # Nothing runs: sleep until a session's busy() wakes us. Said before
+                    # the last look, so a busy() after that look sees it (module docstring).
+                    self._asleep = True
+                    if any(not gate._waiting for gate in self._snapshot()):
+                        self._asleep = False
+                    else:
+                        timeout = -1
+                        continue
+            timeout = max(next_tick - time.monotonic(), 0.0)
+
+    def _snapshot(self) -> list[InterruptGate]:
+        with self._lock:
+            return list(self._gates.values())
 
     def _dispatch(self, fd: int, mask: int) -> None:
         """One event of ``ep.poll``."""

@@ -452,9 +452,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def _schema_version(self) -> int:
         return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
 
-    def current_schema(self) -> cat.Schema:
+    def current_schema(self, version: int | None = None) -> cat.Schema:
+        """The catalogue of the current database; ``version``: SQLite's schema version when
+        the caller has just read it (an OPEN's -710 check), saving another read (a read
+        transaction of its own)."""
         assert self.conn is not None
-        key = (self._incarnation, self._schema_version())
+        key = (self._incarnation, self._schema_version() if version is None else version)
         # After DDL in an open transaction the schema is this session's own (never shared
         # through the engine's cache). It is still reused while SQLite's schema version stays
         # the same; it is dropped after every DDL statement (also a failed one), ROLLBACK TO
@@ -540,8 +543,15 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         ctx = self._ctx()
         self.state.ctx = ctx
         delim = self._delimident()
+        # One read of the schema version serves the plan's key and the Prepared's version
+        # (it was read twice: a SQLite read transaction each, per PREPARE of JDBC and
+        # informix-driver, issue 26). The version read before the plan is looked up or
+        # compiled is the right one to keep: a change after it moves the version, and the
+        # OPEN then compares the tables (-710) instead of trusting a later number.
+        version = -1
         if self.conn is not None:
-            key: tuple[object, ...] = (self.database, self._incarnation, self._schema_version(),
+            version = self._schema_version()
+            key: tuple[object, ...] = (self.database, self._incarnation, version,
                                        delim, ctx.dbdate, ctx.dbcentury, ctx.encoding, sql)
         else:
             key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
@@ -575,7 +585,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self.engine.store_plan(key, plan)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
-        version = self._schema_version() if self.conn is not None else -1
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,
                         plan, plan.for_update, version, inputs=[] if is_query else plan.inputs)
 
@@ -700,7 +709,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 return open_call(self, plan, bound)
             if plan.select_triggers:
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
-            return self._rows(plan, bound, stmt if late else None)
+            return self._rows(plan, bound, stmt if late else None, version)
         except EngineError:
             raise
         except Exception as e:  # no traceback may reach a client
@@ -716,10 +725,13 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         before the check changes nothing the client can see: a plain query of this
         database's tables (no other database, no stored routine, no function SQLite is
         told is not deterministic such as NEXTVAL or the large-object ones: they may
-        write), a DBA session (no privilege check that would have to follow the version),
-        row locks off. Its rows are dropped when the check then fails."""
+        write), a DBA session (no privilege check that would have to follow the version).
+        Under row locks only while no other session holds rows of its tables and no
+        REPEATABLE READ share lock is to be taken (``rl_late_ok``): the lock check then
+        has nothing to do before the query, which reads the plain SQL (issue 26, sixth
+        round). Its rows are dropped when the check then fails."""
         plan = stmt.plan
-        if (self._db_level != "D" or self.row_locks or self.conn is None or not plan.tables
+        if (self._db_level != "D" or self.conn is None or not plan.tables
                 or stmt.schema_version < 0):
             return False
         reads = plan.reads_only
@@ -730,15 +742,17 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 and plan.routine is None and not plan.select_triggers and not plan.for_update
                 and not plan.current_rowid and bool(VOLATILE)
                 and not any(f"{name}(" in sql for name in VOLATILE))
-        return reads
+        return reads and (not self.row_locks or self.rl_late_ok(plan))
 
     def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
-              ) -> Iterator[tuple[object, ...]]:
+              version: int | None = None) -> Iterator[tuple[object, ...]]:
         """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
-        right after the query started, inside its read transaction (_late_check)."""
+        right after the query started, inside its read transaction (_late_check);
+        ``version``: the schema version that check read before (for the row-lock check)."""
         conn = self._connection()
         row_locks = self.row_locks
-        sql = self.rl_check_read(plan) if row_locks else plan.sql
+        # (a late check under row locks has found nothing for rl_check_read to do)
+        sql = self.rl_check_read(plan, version) if row_locks and late is None else plan.sql
         while True:
             cur = conn.cursor()
             self._rl_conflict = None
@@ -758,9 +772,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             except BaseException:
                 cur.close()
                 raise
-        if row_locks:
-            # Row locks are checked as rows are read (session_lock_reads.py): the rows
-            # stay behind the first fetch, as before.
+        if row_locks and (sql is not plan.sql or plan.current_rowid):
+            # Row locks are checked as rows are read (session_lock_reads.py: the _ifx_rd
+            # filter rl_check_read put in, FOR UPDATE's locks): the rows stay behind the
+            # first fetch, as before. Where no filter was needed (nobody else held rows of
+            # the tables at this OPEN) the query meets no lock while it reads, and its
+            # first batch is read at once as without row locks (issue 26, select_one_row).
             self._cursors.add(cur)
             if plan.current_rowid:
                 return self.rl_for_update(plan, self._stream(cur, plan))

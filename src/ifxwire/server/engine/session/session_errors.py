@@ -50,7 +50,7 @@ class ErrorMapping:
         _savepoints: list[str]
         _txn_lost: bool
 
-        def current_schema(self) -> cat.Schema: ...
+        def current_schema(self, version: int | None = None) -> cat.Schema: ...
 
     def _lock_error(self, kind: str, waited: bool) -> EngineError:
         code = _LOCK_CODES.get(kind, sc.LOCK_OPEN_TABLE)

@@ -41,7 +41,7 @@ class RowLockReads:
         @property
         def row_locks(self) -> bool: ...
         def row_isolation(self) -> str: ...
-        def current_schema(self) -> cat.Schema: ...
+        def current_schema(self, version: int | None = None) -> cat.Schema: ...
         def _note_pages(self, info: cat.TableInfo) -> None: ...
         def _lock_deadline(self) -> float | None: ...
         def _wait_for(self, holder: int, kind: str, deadline: float | None) -> None: ...
@@ -49,7 +49,7 @@ class RowLockReads:
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
 
     # ---- reads -------------------------------------------------------------------------------
-    def rl_check_read(self, plan: Plan) -> str:
+    def rl_check_read(self, plan: Plan, version: int | None = None) -> str:
         """The SQL a query runs under this session's isolation level: COMMITTED READ, CURSOR
         STABILITY and REPEATABLE READ read only committed rows; DIRTY READ reads them all.
 
@@ -61,7 +61,9 @@ class RowLockReads:
         so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
         REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
         transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
-        starts; ``rl_rows`` waits on one met while the first row is read)."""
+        starts; ``rl_rows`` waits on one met while the first row is read). ``version``: the
+        schema version the OPEN's -710 check has just read (None: read it here); one read
+        transaction less per OPEN of a logged database (issue 26)."""
         sql = plan.sql
         if not self.row_locks or not plan.tables:
             return sql
@@ -77,12 +79,15 @@ class RowLockReads:
         repeatable = level == REPEATABLE and self.in_transaction
         deadline = self._lock_deadline()
         locks = self.engine.locks
+        tables = self.current_schema(version).tables
         for table in plan.tables:
-            info = self.current_schema().tables.get(table)
+            info = tables.get(table)
             if info is None or info.temp or info.schema != "main" or info.kind != "T":
                 continue
             self._note_pages(info)
-            if locks.readable(self.session_id, db, table) is not None:
+            seen = locks.readable(self.session_id, db, table)
+            look_again = False
+            if seen is not None:
                 # another session holds rows of it: what it wrote must be in the file, where
                 # this reader meets it (its locks) or reads it (DIRTY READ)
                 self.engine.write_latch(db).flush_parked(self)
@@ -90,7 +95,11 @@ class RowLockReads:
                 if repeatable:
                     holder = locks.table(self.session_id, db, table, False)
                 else:
-                    holder = locks.readable(self.session_id, db, table)
+                    # the first look is the one above (a holder gone since then only
+                    # costs the filter; one come since is the race every check has)
+                    holder = (locks.readable(self.session_id, db, table) if look_again
+                              else seen)
+                    look_again = True
                     if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
                             holder, db, table) and table not in self._rl_pages:
                         sql = self._last_committed(sql, table)
@@ -105,7 +114,23 @@ class RowLockReads:
                 if holder is None:
                     break
                 self._wait_for(holder, "query", deadline)
+                tables = self.current_schema().tables  # (read again after a wait)
         return sql
+
+    def rl_late_ok(self, plan: Plan) -> bool:
+        """Whether ``rl_check_read`` would find nothing to do for this query now: no other
+        session holds rows (or an EXCLUSIVE lock) of its tables, and no REPEATABLE READ
+        SHARE lock is to be taken. The OPEN may then run the plain SQL first and check for
+        -710 inside the query's read transaction (``EngineSession._late_check``); any
+        holder sends it down the usual path (-710 first, then the lock check and its wait
+        or -244). Rows a holder takes after this look are met as after rl_check_read's."""
+        if self.row_isolation() == REPEATABLE and self.in_transaction:
+            return False
+        locks = self.engine.locks
+        db = self.database
+        assert db is not None
+        sid = self.session_id
+        return all(locks.readable(sid, db, table) is None for table in plan.tables)
 
     def rl_filter_dml_reads(self, plan: Plan, sql: str) -> str:
         """The read part of a writing statement (INSERT ... SELECT, a subquery) under
