@@ -15,6 +15,7 @@ session's set-up included); the 1-minute load average after each run (the machin
 shared: the ratio, not the rates, is the figure to compare).
 
 Run:  python -m bench.cdc_bench [--changes 20000] [--per-txn 10] [--max-records 64] [--runs 3]
+      [--read-depth 2]   (ifxwire.cdc's reads in flight, cdc.READ_DEPTH)
       [--in-process]   (the server as a thread of this process, as the first version ran it)
 Pure Python unless the environment says otherwise: ``IFXWIRE_PURE=0 python -m bench.cdc_bench``
 runs client and server with the compiled CDC loops (ifxwire._cdcspeed, docs/CDC.md).
@@ -152,9 +153,12 @@ def main() -> None:
     ap.add_argument("--per-txn", type=int, default=10)
     ap.add_argument("--max-records", type=int, default=64)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--read-depth", type=int, default=cdc.READ_DEPTH,
+                    help="ifxwire.cdc's reads in flight after a full read (cdc.READ_DEPTH)")
     ap.add_argument("--in-process", action="store_true",
                     help="run the server as a thread of this process (shares its GIL)")
     args = ap.parse_args()
+    cdc.READ_DEPTH = args.read_depth
     os.environ.setdefault("IFXWIRE_PURE", "1")
     from ifxwire import _cdcaccel
 

@@ -45,11 +45,11 @@ CDC_DATABASE = "syscdcv1"
 #: Bytes asked for per smart-large-object read of the session.
 READ_SIZE = 256 * 1024
 #: Reads of the session kept in flight while a full read's events are decoded (docs/CDC.md
-#: "Reading ahead"). With one the server waits a round trip for each next request; two
-#: would keep it rendering, but did not measure faster on the shared 2-core machine
-#: (depth 2 / depth 1 medians 0.89-1.23 over four rounds, docs/CDC.md), so one until a
-#: quiet machine's measure says otherwise. Any depth works (the tests run 1 and 2).
-READ_DEPTH = 1
+#: "Reading ahead"). With one the server waits a round trip for each next request; with
+#: two it keeps rendering: on a quiet 2-core machine 214k against 186k events/s (medians of
+#: ten runs each) and 2.24x against 1.90x IBM's client (docs/CDC.md); on a busy one the
+#: two were within noise. Any depth works (the tests run 1 and 2).
+READ_DEPTH = 2
 #: Seconds between the cancels a close sends while a read in flight is still unanswered.
 CANCEL_RESEND = 0.5
 # The statements, in the order a stream runs them (shared with ifxwire.aio.cdc).

@@ -59,7 +59,7 @@ def _check_whole(events: list[cdc.Event], rows: int) -> None:
 
 @pytest.fixture()
 def depth2(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two reads in flight (``cdc.READ_DEPTH``; the default is one, docs/CDC.md)."""
+    """Two reads in flight (``cdc.READ_DEPTH``, the default, docs/CDC.md)."""
     monkeypatch.setattr(cdc, "READ_DEPTH", 2)
 
 
