@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not hasattr(select, "EPOLLRDHUP"), reason="Linux
 
 def _busy_gate(sock: socket.socket) -> tuple[InterruptGate, SimpleNamespace]:
     gate = InterruptGate(sock, lambda: 1)  # a request's bytes have arrived: busy
-    state = SimpleNamespace(cancelled=False)
+    state = SimpleNamespace(cancelled=False, on_cancel=None)
     gate.state = state  # type: ignore[assignment]
     return gate, state
 
@@ -54,7 +54,7 @@ def test_a_gone_event_for_a_socket_closed_meanwhile_does_not_kill_the_watcher() 
     it every later cancel) — seen as a thread exception in a full run."""
     ours, client = socket.socketpair()
     gate = InterruptGate(ours, lambda: 0)
-    gate.state = SimpleNamespace(cancelled=False)  # type: ignore[assignment]
+    gate.state = SimpleNamespace(cancelled=False, on_cancel=None)  # type: ignore[assignment]
     gate.idle()  # waiting for a request, nothing unread
     watcher = InterruptWatcher()
     watcher._gates[ours.fileno()] = gate
@@ -90,7 +90,7 @@ def test_a_long_request_is_armed_by_the_ticks_and_disarmed_when_idle() -> None:
     watcher = InterruptWatcher()
     try:
         gate = InterruptGate(ours, lambda: 0)
-        state = SimpleNamespace(cancelled=False)
+        state = SimpleNamespace(cancelled=False, on_cancel=None)
         gate.state = state  # type: ignore[assignment]
         watcher.register(gate)
         gate.idle()
@@ -118,7 +118,7 @@ def test_the_watcher_sleeps_while_idle_and_wakes_for_a_request() -> None:
     watcher = InterruptWatcher()
     try:
         gate = InterruptGate(ours, lambda: 0)
-        state = SimpleNamespace(cancelled=False)
+        state = SimpleNamespace(cancelled=False, on_cancel=None)
         gate.state = state  # type: ignore[assignment]
         gate.idle()
         watcher.register(gate)
