@@ -30,3 +30,21 @@ def test_a_holder_still_holding_is_waited_for_to_the_deadline() -> None:
     t0 = time.monotonic()
     assert locks.wait(2, 1, time.monotonic() + 0.3) is False
     assert time.monotonic() - t0 >= 0.29
+
+
+def test_an_exclusive_table_lock_covers_its_holders_rows() -> None:
+    """ids_sqt_373: under an EXCLUSIVE table lock the holder's writes add no row locks (one
+    lock, however many rows); under SHARE each written row is still locked."""
+    locks = LockTable()
+    assert locks.table(1, "db", "t", True) is None
+    assert locks.rows(1, "db", "t", list(range(1, 10_001)), True) is None
+    assert locks.row(1, "db", "t", 20_000, True) is None
+    assert locks._tables[("db", "t")].rows == {}  # nothing per row
+    assert locks.row(2, "db", "t", 5, True) == 1  # another session still meets the table lock
+    assert locks.readable(2, "db", "t") == 1
+    locks.release(1)
+    assert locks.row(2, "db", "t", 5, True) is None
+    locks.release(2)
+    assert locks.table(3, "db", "t", False) is None  # SHARE: rows still locked one by one
+    assert locks.rows(3, "db", "t", [1, 2, 3], True) is None
+    assert set(locks._tables[("db", "t")].rows) == {1, 2, 3}
