@@ -36,6 +36,7 @@ class RowLockDdl:
         _rl_undo: list[undo.Entry]
         _rl_hold: bool
         _rl_owner: str
+        _rl_seq: int
         _rl_escalated: bool
         _rl_replaying: bool
         _rl_key: tuple[object, ...] | None
@@ -53,6 +54,7 @@ class RowLockDdl:
         def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
                           started: float | None = None) -> None: ...
         def _new_owner(self) -> str: ...
+        def _rl_store(self, conn: sqlite3.Connection, entries: list[undo.Entry]) -> None: ...
         def run_write(self, action: Callable[[], R], kind: str = "insert") -> R: ...
 
     #: The transaction ran DDL through rl_ddl: the session's schema caches are dropped at its
@@ -132,7 +134,7 @@ class RowLockDdl:
                 self.rl_ddl_snapshots += 1
             backups: dict[str, str] = {}
             if table is not None:
-                name = f"{ddl_undo.BACKUP_PREFIX}{owner.replace('.', '_')}_{len(self._rl_undo)}"
+                name = f"{ddl_undo.BACKUP_PREFIX}{owner.replace('.', '_')}_{self._rl_seq}"
                 if ddl_undo.backup(conn, table, name):
                     backups[table] = name
             self._rl_replaying = True  # the statement's own row writes: in the copy
@@ -144,7 +146,7 @@ class RowLockDdl:
             entries, created = ddl_undo.entries(conn, before, rows, backups, state)
             for new in created:
                 self.engine.locks.table(self.session_id, self.database, new, True)
-            undo.store(conn, owner, len(self._rl_undo), entries)
+            self._rl_store(conn, entries)
             if held:
                 conn.execute("RELEASE _ifx_rl")
         except BaseException as e:

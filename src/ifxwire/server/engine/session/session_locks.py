@@ -149,6 +149,7 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     # state (set in _rl_init, called by EngineSession.__init__)
     _rl_undo: list[undo.Entry]
+    _rl_seq: int
     _rl_pending: list[undo.Entry]
     _rl_conflict: int | None
     _rl_wide: bool
@@ -192,6 +193,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         #: How many of _rl_undo's entries are committed to the file (the rest are in the
         #: held transaction)
         self._rl_flushed = 0
+        #: The next undo entry's number in the file (only grows: entries sort by it)
+        self._rl_seq = 0
         #: An interrupt took the held transaction back (session_errors.interrupted reports it)
         self._rl_lost = False
         #: Held by the server while this session handles a request (rl_enter / rl_leave):
@@ -593,8 +596,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                         if self._rl_pending:
                             # runs of inserted rowids as one entry each (undo.coalesce)
                             self._rl_pending = undo.coalesce(self._rl_pending)
-                            undo.store(conn, self._new_owner(), len(self._rl_undo),
-                                       self._rl_pending)
+                            self._rl_store(conn, self._rl_pending)
                         if self.in_transaction:
                             CAPTURE.statement_done(self)  # CDC: a chunk spilled in this unit
                         if held:
@@ -612,7 +614,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                             self._rl_hold = held or bool(self._rl_pending)
                             if not self._rl_hold:
                                 conn.execute("COMMIT")
-                        self._rl_undo.extend(self._rl_pending)
+                        undo.extend(self._rl_undo, self._rl_pending, self._rl_flushed)
                         return result
                     except BaseException:
                         if not self.in_transaction:
@@ -652,6 +654,12 @@ class RowLocks(RowLockReads, RowLockDdl):
                 self._wait_for(holder, kind, deadline)
         finally:
             lt.missing = outer
+
+    def _rl_store(self, conn: sqlite3.Connection, entries: list[undo.Entry]) -> None:
+        """Write a unit's undo entries to the file, numbered after every entry this session
+        wrote before (the in-memory log joins runs, so its length is no sequence number)."""
+        undo.store(conn, self._new_owner(), self._rl_seq, entries)
+        self._rl_seq += len(entries)
 
     def _new_owner(self) -> str:
         """This transaction's key in the undo log (made at its first undo entry)."""

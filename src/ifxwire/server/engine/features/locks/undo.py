@@ -135,6 +135,33 @@ def coalesce(entries: list[Entry]) -> list[Entry]:
     return out
 
 
+def extend(log: list[Entry], entries: list[Entry], frozen: int) -> None:
+    """Append a statement's (coalesced) ``entries`` to the transaction's ``log``, joining its
+    first run of inserted rowids to the log's last entry when that continues it (same table,
+    the next rowid) and lies past ``frozen`` (entries before it are committed to the file and
+    are cut back to by index, so they are never changed).
+
+    Why: a statement that is not batched (an executemany whose table has triggers, or full-row
+    logging for change capture, runs row by row) left one entry per inserted row in memory:
+    a 1M-row load held 1M tuples (~70 MB) until its COMMIT. A range of consecutive rowids
+    after our last one was inserted by us (another session's insert would have taken the
+    next rowid first), so one entry takes the whole run back, as in ``coalesce``."""
+    if not entries:
+        return
+    first = entries[0]
+    if len(log) > frozen and first[1] in "IJ":
+        last = log[-1]
+        if last[1] in "IJ" and last[0] == first[0] and first[2] == _run_end(last) + 1:
+            log[-1] = (last[0], "J", last[2], str(_run_end(first)))
+            log.extend(entries[1:])
+            return
+    log.extend(entries)
+
+
+def _run_end(entry: Entry) -> int:
+    return entry[2] if entry[1] == "I" else int(str(entry[3]))
+
+
 def _end_run(out: list[Entry], table: str, first: int, last: int) -> None:
     if not table:
         return
