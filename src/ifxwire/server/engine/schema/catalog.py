@@ -22,7 +22,13 @@ from ....protocol.codes import TypeCode
 from ..core import ifxtypes as it
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import date_number
-from .catalog_tables import CATALOG_ROWS, CATALOG_VIEWS, EMPTY_TABLES, SYSINDICES_VISIBLE
+from .catalog_tables import (
+    CATALOG_INDEXES,
+    CATALOG_ROWS,
+    CATALOG_VIEWS,
+    EMPTY_TABLES,
+    SYSINDICES_VISIBLE,
+)
 from .hooks import FEATURES
 from .routine_tables import PRIVATE_DDL, PRIVATE_TABLES, SPL_TABLES
 from .routines import Routine
@@ -417,6 +423,7 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
         insert_table_row(conn, tabid, name, OWNER, "T", [c[1] for c in shown], today)
         insert_columns(conn, tabid, shown)
     create_catalog_views(conn, today)
+    create_catalog_indexes(conn)
     for tabid, name, tabtype in RESERVED_ROWS:
         site = locale if name == " GL_COLLATE" or name == " GL_CTYPE" else ""
         conn.execute(
@@ -485,9 +492,11 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
     ('T') as a type's ('t'). One read of sqlite_master and systables when nothing is to do:
     a column is there when its quoted name is in the table's DDL."""
     rows = conn.execute("SELECT type, name, sql FROM main.sqlite_master "
-                        "WHERE type IN ('table', 'view')").fetchall()
+                        "WHERE type IN ('table', 'view', 'index')").fetchall()
     ddl = {str(name): str(sql or "") for kind, name, sql in rows if kind == "table"}
     views = {str(name) for kind, name, _ in rows if kind == "view"}
+    indexes = {str(name) for kind, name, _ in rows if kind == "index"}
+    no_indexes = any(name not in indexes for name, _, _ in CATALOG_INDEXES)
     sysmaster = "sysdbspaces" in ddl
     expected = {name: tabid for tabid, name, _ in CATALOG_TABLES + (
         SYSMASTER_TABLES if sysmaster else [])}
@@ -513,7 +522,7 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
            else "class = 'T'")  # (no typed table can exist without the column)
         + " LIMIT 1").fetchone() is not None
     if not (missing or short or private or moves or rename or no_views or retyped
-            or type_rows):
+            or type_rows or no_indexes):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -560,6 +569,8 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
             for table in ("sysviews", "syscolumns", "systables"):
                 conn.execute(f"DELETE FROM {table} WHERE tabid IN ({tabids})")
             create_catalog_views(conn)
+        if no_indexes:
+            create_catalog_indexes(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -625,6 +636,12 @@ def create_catalog_views(conn: sqlite3.Connection, today: int | None = None) -> 
         conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
                          [(tabid, i, text[i * 64 : i * 64 + 64])
                           for i in range((len(text) + 63) // 64)])
+
+
+def create_catalog_indexes(conn: sqlite3.Connection) -> None:
+    """The catalogue's indexes (catalog_tables.CATALOG_INDEXES) that the file lacks."""
+    for name, table, columns in CATALOG_INDEXES:
+        conn.execute(f"CREATE INDEX IF NOT EXISTS main.{name} ON {quote(table)} ({columns})")
 
 
 def insert_table_row(conn: sqlite3.Connection, tabid: int, name: str, owner: str, tabtype: str,
