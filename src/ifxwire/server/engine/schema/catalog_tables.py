@@ -214,9 +214,9 @@ SYSINDICES_VISIBLE = ("idxname", "owner", "tabid", "idxtype", "clustered", "leve
                       "pagesize", "nhashcols", "nbuckets", "ustlowts", "ustbuildduration",
                       "nupdates", "ndeletes", "ninserts", "fextsize", "nextsize")
 
-#: The catalogue's own indexes, as Informix keeps them (Guide to SQL: Reference, ids_sqr_072:
-#: systables has a unique index on tabid and a composite index on tabname and owner; the
-#: same two are in the systables layout of David A. Snyder's dblist, sqltabs.h). Why: the
+#: The catalogue's own indexes, as Informix keeps them (Guide to SQL: Reference, SYSTABLES,
+#: ids_sqr_072: tabid is indexed and unique, and so is the composite of tabname and owner;
+#: the same two are in the systables layout of David A. Snyder's dblist, sqltabs.h). Why: the
 #: commonest statement of all, a connection test's ``SELECT 1 FROM systables WHERE tabid =
 #: 1``, scanned all of systables (75 rows in sysmaster, more in a database with tables) at
 #: every execution: 14 µs of SQLite where the index lookup takes 4 (issue 26,
