@@ -10,7 +10,10 @@ prints the best of ``--best`` runs in µs per statement: the engine and SQLite a
 minimum hardly moves with the load. Cases: ``SELECT 1 FROM systables WHERE tabid = 1`` and
 ``SELECT tabname FROM systables WHERE tabid = ?`` in sysmaster and in a user database
 (with 50 user tables, so systables holds 125 rows), and the sqlite3 module alone running the
-engine's SQL of the first (``cursor``, ``execute``, ``fetchmany``, ``close``), the floor.
+engine's SQL of the first (``cursor``, ``execute``, ``fetchmany``, ``close``), the floor;
+and ``SELECT colname FROM syscolumns WHERE tabid = ?`` (a table's columns, as JDBC's
+getColumns and reflection read them) through syscolumns' index and, with the index dropped
+in the same process, by a scan.
 ``--src`` runs the tree at DIR (its ``src``) in a child process.
 """
 
@@ -60,6 +63,7 @@ def _measure(n: int, best: int) -> None:
                         list(s.open_cursor(stmt, args))
                     run()
                     print(f"{db:14} {name:16} {_best(run, n, best):6.2f} µs")
+                _columns(s, db, n, best)
                 if db == "sysmaster":
                     conn = s._connection()
                     sql = const.plan.sql
@@ -73,6 +77,27 @@ def _measure(n: int, best: int) -> None:
                 s.close()
         finally:
             eng.close()
+
+
+def _columns(s: Any, db: str, n: int, best: int) -> None:
+    """A table's columns by tabid (JDBC getColumns, reflection), through syscolumns' index
+    and, with the index dropped in this process, by a scan: the A/B of the index alone."""
+    stmt = s.prepare("SELECT colname FROM syscolumns WHERE tabid = ?")
+    tabid = 100 if db != "sysmaster" else 1
+
+    def run() -> None:
+        list(s.open_cursor(stmt, [tabid]))
+    run()
+    conn = s._connection()
+    have = conn.execute("SELECT sql FROM main.sqlite_master WHERE type = 'index' "
+                        "AND name = '_ifx_syscolumns_tabid'").fetchone()
+    label = "columns_by_tabid" if have else "columns (no idx)"
+    print(f"{db:14} {label:16} {_best(run, n, best):6.2f} µs")
+    if have:
+        conn.execute("DROP INDEX main._ifx_syscolumns_tabid")
+        run()
+        print(f"{db:14} {'columns (scan)':16} {_best(run, n, best):6.2f} µs")
+        conn.execute(str(have[0]))
 
 
 def main(argv: list[str] | None = None) -> int:

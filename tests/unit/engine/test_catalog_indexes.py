@@ -18,7 +18,7 @@ from ifxwire.server.engine import Engine
 
 from .conftest import Sql, session_on
 
-NAMES = {"_ifx_systables_tabid", "_ifx_systables_name"}
+NAMES = {"_ifx_systables_tabid", "_ifx_systables_name", "_ifx_syscolumns_tabid"}
 
 
 def _plan(sql: Sql, text: str) -> str:
@@ -32,7 +32,8 @@ def _indexes(path: str) -> set[str]:
     conn = sqlite3.connect(path)
     try:
         return {str(r[0]) for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'systables'")}
+            "SELECT name FROM sqlite_master WHERE type = 'index' "
+            "AND tbl_name IN ('systables', 'syscolumns')")}
     finally:
         conn.close()
 
@@ -53,13 +54,35 @@ def test_systables_lookups_search_an_index(engine: Engine, db: Sql, database: st
             sql.s.close()
 
 
+@pytest.mark.parametrize("database", ["sysmaster", "testdb"])
+def test_a_tables_columns_are_read_through_an_index(engine: Engine, db: Sql,
+                                                     database: str) -> None:
+    """JDBC getColumns, Django/SQLAlchemy reflection: syscolumns by tabid (Informix's unique
+    index on (tabid, colno), ids_sqr_025)."""
+    sql = db if database == "testdb" else session_on(engine, "sysmaster")
+    try:
+        plan = _plan(sql, "SELECT colname FROM syscolumns WHERE tabid = 1")
+        assert "SEARCH" in plan and "_ifx_syscolumns_tabid" in plan, plan  # before: SCAN
+        names = sql.rows("SELECT colname FROM syscolumns WHERE tabid = 1 ORDER BY colno")
+        assert names[:3] == [("tabname",), ("owner",), ("partnum",)]
+    finally:
+        if sql is not db:
+            sql.s.close()
+
+
 def test_new_tables_are_found_through_the_index(db: Sql) -> None:
     db.run("CREATE TABLE t1 (a INT)")
     db.run("CREATE TABLE t2 (a INT)")
     tabid = db.one("SELECT tabid FROM systables WHERE tabname = 't2'")
     assert db.rows("SELECT tabname FROM systables WHERE tabid = ?", tabid) == [("t2",)]
+    assert db.rows("SELECT colname FROM syscolumns WHERE tabid = ? ORDER BY colno",
+                   tabid) == [("a",)]
+    db.run("ALTER TABLE t2 ADD (b INT BEFORE a)")
+    assert db.rows("SELECT colname, colno FROM syscolumns WHERE tabid = ? ORDER BY colno",
+                   tabid) == [("b", 1), ("a", 2)]
     db.run("DROP TABLE t2")
     assert db.rows("SELECT tabname FROM systables WHERE tabid = ?", tabid) == []
+    assert db.rows("SELECT colname FROM syscolumns WHERE tabid = ?", tabid) == []
     assert db.rows("SELECT tabid FROM systables WHERE tabname = 't2'") == []
 
 

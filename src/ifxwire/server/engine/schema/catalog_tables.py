@@ -227,4 +227,9 @@ SYSINDICES_VISIBLE = ("idxname", "owner", "tabid", "idxtype", "clustered", "leve
 CATALOG_INDEXES: tuple[tuple[str, str, str], ...] = (
     ("_ifx_systables_tabid", "systables", "tabid"),
     ("_ifx_systables_name", "systables", "tabname, owner"),
+    # Informix's unique index on syscolumns (tabid, colno) (ids_sqr_025): JDBC's getColumns,
+    # Django/SQLAlchemy reflection and describe tools read a table's columns by tabid, which
+    # scanned every column of every table. Every reader here that needs column order says
+    # ORDER BY colno or keys by colno, so the index's order changes no result.
+    ("_ifx_syscolumns_tabid", "syscolumns", "tabid, colno"),
 )
