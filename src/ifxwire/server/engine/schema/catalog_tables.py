@@ -213,3 +213,23 @@ SYSINDICES_VISIBLE = ("idxname", "owner", "tabid", "idxtype", "clustered", "leve
                       "nunique", "clust", "nrows", "indexkeys", "amid", "amparam", "collation",
                       "pagesize", "nhashcols", "nbuckets", "ustlowts", "ustbuildduration",
                       "nupdates", "ndeletes", "ninserts", "fextsize", "nextsize")
+
+#: The catalogue's own indexes, as Informix keeps them (Guide to SQL: Reference, SYSTABLES,
+#: ids_sqr_072: tabid is indexed and unique, and so is the composite of tabname and owner;
+#: the same two are in the systables layout of David A. Snyder's dblist, sqltabs.h). Why: the
+#: commonest statement of all, a connection test's ``SELECT 1 FROM systables WHERE tabid =
+#: 1``, scanned all of systables (75 rows in sysmaster, more in a database with tables) at
+#: every execution: 14 µs of SQLite where the index lookup takes 4 (issue 26,
+#: select_one_row). Not UNIQUE: the server's DDL keeps tabids unique itself, and a UNIQUE
+#: index here could only add a new way for a catalogue write to fail. Named ``_ifx_*``
+#: (private, never in sysindices); made with the catalogue and added by upgrade_catalog to
+#: files an older server made. (name, table, columns)
+CATALOG_INDEXES: tuple[tuple[str, str, str], ...] = (
+    ("_ifx_systables_tabid", "systables", "tabid"),
+    ("_ifx_systables_name", "systables", "tabname, owner"),
+    # Informix's unique index on syscolumns (tabid, colno) (ids_sqr_025): JDBC's getColumns,
+    # Django/SQLAlchemy reflection and describe tools read a table's columns by tabid, which
+    # scanned every column of every table. Every reader here that needs column order says
+    # ORDER BY colno or keys by colno, so the index's order changes no result.
+    ("_ifx_syscolumns_tabid", "syscolumns", "tabid, colno"),
+)

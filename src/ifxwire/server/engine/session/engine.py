@@ -42,6 +42,7 @@ from ..features.locks.latch import Latch
 from ..features.locks.manager import LockTable
 from ..features.objects import SequenceCounters
 from ..schema import catalog as cat
+from ..schema import catalog_upgrade
 from ..sql.functions import FunctionSlot, FunctionState, register
 from .session import EngineSession
 
@@ -138,8 +139,8 @@ class Engine:
             conn = self.connect("sysmaster")
             try:
                 conn.execute("PRAGMA busy_timeout = 10000")
-                cat.upgrade_catalog(conn)
-                cat.upgrade_sysmaster(conn)
+                catalog_upgrade.upgrade_catalog(conn)
+                catalog_upgrade.upgrade_sysmaster(conn)
             finally:
                 conn.close()
         conn = self.connect("sysmaster")
@@ -237,7 +238,7 @@ class Engine:
             meta = cat.meta(conn)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
-                cat.upgrade_catalog(conn)
+                catalog_upgrade.upgrade_catalog(conn)
             durable = meta.get("logged") == "1" and meta.get("buffered") != "1"
             conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
         except BaseException:
