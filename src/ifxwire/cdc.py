@@ -194,7 +194,7 @@ class Decoder:
         """``feed``'s events. Data records, nearly all of a stream, are decoded here in
         place (headers with one struct, the row where it lies in the buffer); the others go
         through protocol/cdc.py's ``decode``. With the compiled loops in use (``fast``,
-        docs/CDC.md "Compiled loops"), runs of data, BEGIN and COMMIT records are decoded in
+        docs/CDC_SERVER.md "Compiled loops"), runs of data, BEGIN and COMMIT records are decoded in
         C first; this loop then takes the record that stopped it."""
         buf = self.buf
         pos = 0

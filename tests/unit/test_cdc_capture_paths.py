@@ -138,7 +138,7 @@ def _fill_log(hub: Hub, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     hub.append(_txn(Change(ins, "d:a", (60, "t", 1)), Change(rec.TRUNCATE, "d:a", ()),
                     Change(ins, "d:b", (2, "x" * 2500, None))), True, 0)  # 2500: > a read
     hub.append(_txn(Change(rec.TRUNCATE, "d:b", ())), True, 0)
-    # a transaction logged in chunks of 3 (docs/CDC.md "Chunked capture")
+    # a transaction logged in chunks of 3 (docs/CDC_SERVER.md "Chunked capture")
     monkeypatch.setattr(hubmod, "CHUNK", 3)
     db = sqlite3.connect(str(tmp / "d.ifxdb"), isolation_level=None)
     db.execute("BEGIN IMMEDIATE")

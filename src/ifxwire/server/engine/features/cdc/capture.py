@@ -12,6 +12,7 @@ bounds what it holds.
 
 from __future__ import annotations
 
+import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,14 @@ from .render import renderer
 
 if TYPE_CHECKING:
     from .hub import Change, Hub, Txn
+
+#: BEGINTX and COMMTX whole, common header included, in one pack each: ``rec.begin`` and
+#: ``rec.commit``'s bytes without their two calls and join (two records per transaction;
+#: tests/unit/test_cdc_capture_paths.py compares the bytes)
+_BEGIN = struct.Struct(rec.COMMON.format + rec._BEGIN.format[1:]).pack
+_BEGIN_HEAD = (rec.COMMON_SIZE + rec._BEGIN.size, 0, rec.PKTSCHEME_LRECBINARY, rec.BEGINTX)
+_COMMIT = struct.Struct(rec.COMMON.format + rec._COMMIT.format[1:]).pack
+_COMMIT_HEAD = (rec.COMMON_SIZE + rec._COMMIT.size, 0, rec.PKTSCHEME_LRECBINARY, rec.COMMTX)
 
 #: Seconds a read waiting for new transactions sleeps at most between looks at the log and
 #: at a cancel (a commit and a cancel wake it at once: Hub.lock, FunctionState.on_cancel).
@@ -198,7 +207,8 @@ class CdcSession:
         if not records:  # none of this session's tables
             return
         queue = self.queue
-        queue.append(rec.begin(txn.begin_seq, txn.txid, txn.begin_time, txn.user_id))
+        queue.append(_BEGIN(*_BEGIN_HEAD, txn.begin_seq, txn.txid, txn.begin_time,
+                            txn.user_id))
         queue.extend(records)
         queue.append(self._end(txn))
 
@@ -229,7 +239,7 @@ class CdcSession:
     def _end(self, txn: Txn) -> bytes:
         self.last_seq = txn.end_seq
         if txn.committed:
-            return rec.commit(txn.end_seq, txn.txid, txn.end_time)
+            return _COMMIT(*_COMMIT_HEAD, txn.end_seq, txn.txid, txn.end_time)
         return rec.rollback(txn.end_seq, txn.txid)
 
     def _changes(self, txn: Txn, changes: list[Change], first: int,
