@@ -52,8 +52,8 @@ class AsyncChangeStream(Capture, AsyncClosing):
         conn = self.conn
         try:
             if not self.closed and not conn.closed:
-                if self._pending:
-                    await self._cut_short()
+                if self._pending:  # reads in flight: cancelled, read out, dropped
+                    await conn.drive(self.cut_short_steps())
                 async with conn.cursor() as cur:
                     await cur.run(self.close_op)
         except Exception:
@@ -64,9 +64,6 @@ class AsyncChangeStream(Capture, AsyncClosing):
             self.discard()
             if self._owned:
                 await conn.close()
-
-    async def _cut_short(self) -> None:
-        await self.conn.drive(self.cut_short_steps())
 
 
 async def open_stream(conn_or_dsn: AsyncConnection | str, tables: Sequence[str],

@@ -171,8 +171,7 @@ class AsyncSession:
         if self._in_flight and not core.closed and not core.broken:
             send_interrupt(self._writer.get_extra_info("socket"))
         else:
-            for hook in core.cancel_hooks:  # an open change stream's (``Connection.cancel``)
-                hook()
+            core.cancel_streams()  # an open change stream's end (``Connection.cancel``)
 
     def interrupt(self) -> bool:
         """``Connection.interrupt``: the out-of-band cancel sent now, whether or not a

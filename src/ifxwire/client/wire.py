@@ -145,8 +145,13 @@ class WireSession:
         if self._in_flight and not self._closed and self._broken is None:
             send_interrupt(self._transport.sock)
         else:
-            for hook in self.cancel_hooks:
-                hook()
+            self.cancel_streams()
+
+    def cancel_streams(self) -> None:
+        """``cancel`` with no request of the connection's own waiting: the change streams
+        open on it end (``cancel_hooks``; the asyncio connection calls this on its core)."""
+        for hook in self.cancel_hooks:
+            hook()
 
     def interrupt(self) -> bool:
         """Send Informix's out-of-band cancel now, whether or not a request of this
