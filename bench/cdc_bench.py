@@ -18,7 +18,7 @@ Run:  python -m bench.cdc_bench [--changes 20000] [--per-txn 10] [--max-records 
       [--read-depth 2]   (ifxwire.cdc's reads in flight, cdc.READ_DEPTH)
       [--in-process]   (the server as a thread of this process, as the first version ran it)
 Pure Python unless the environment says otherwise: ``IFXWIRE_PURE=0 python -m bench.cdc_bench``
-runs client and server with the compiled CDC loops (ifxwire._cdcspeed, docs/CDC.md).
+runs client and server with the compiled CDC loops (ifxwire._cdcspeed, docs/CDC_SERVER.md).
 This is a separate command, not a test.
 """
 
@@ -164,7 +164,7 @@ def main() -> None:
 
     # The server child inherits IFXWIRE_PURE: both sides run the same way.
     print(f"IFXWIRE_PURE={os.environ['IFXWIRE_PURE']}: compiled CDC loops "
-          f"{'in use' if _cdcaccel.accelerated else 'not in use'} (docs/CDC.md)")
+          f"{'in use' if _cdcaccel.accelerated else 'not in use'} (docs/CDC_SERVER.md)")
     classpath = _classpath()
     ratios: list[float] = []
     loads: list[float] = []

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import struct
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -34,12 +35,14 @@ from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
 from .client.resources import Closing
 from .client.steps import Op, Steps
+from .errors import OperationalError
 from .protocol import cdc as rec
 from .protocol.columns import ColumnDesc
 from .rows import Row, row_class
 from .types import cdcrow
 
-__all__ = ["Capture", "ChangeStream", "Decoder", "Event", "EventKind", "StreamError", "open_stream"]
+__all__ = ["Capture", "ChangeStream", "Decoder", "Event", "EventKind", "StreamCancelled",
+           "StreamError", "open_stream"]
 
 CDC_DATABASE = "syscdcv1"
 #: Bytes asked for per smart-large-object read of the session.
@@ -105,6 +108,21 @@ class StreamError(Exception):
         self.args = (self._render(),)
 
 
+class StreamCancelled(OperationalError):
+    """The stream's connection was cancelled (``Connection.cancel()``, from any thread, or the
+    asyncio connection's ``cancel()``) while the stream was open: the iteration raises this
+    at its next wait for the server, at once when it waits already. It is the error a
+    cancelled statement raises (``OperationalError``, sqlcode -213, SQLSTATE HY008), so the
+    same handler serves both. Before it is raised the stream is closed as by ``close()``:
+    its reads in flight cancelled and read out, the capture ended, the session closed; the
+    connection stays usable, and a stream opened again from the last COMMIT's sequence brings
+    the rest (docs/CDC.md "Cancelling a stream")."""
+
+    def __init__(self, message: str = "the change stream was cancelled (Connection.cancel)"
+                 ) -> None:
+        super().__init__(message, sqlcode=-213, sqlstate="HY008")
+
+
 class Event(NamedTuple):
     """One change-stream event. ``sequence`` is the record's sequence number: pass a COMMIT
     event's to ``open_stream(from_sequence=...)`` to resume after that transaction.
@@ -135,6 +153,9 @@ _FAST_DATA = _cdcaccel.decode_data()
 #: the EventKinds of records 40..43, BEGINTX and COMMTX, for that loop
 _FAST_KINDS = (EventKind.INSERT, EventKind.DELETE, EventKind.UPDATE_BEFORE,
                EventKind.UPDATE_AFTER, EventKind.BEGIN, EventKind.COMMIT)
+
+
+_now = time.monotonic
 
 
 def _utc(seconds: int) -> _dt.datetime:
@@ -173,7 +194,7 @@ class Decoder:
         """``feed``'s events. Data records, nearly all of a stream, are decoded here in
         place (headers with one struct, the row where it lies in the buffer); the others go
         through protocol/cdc.py's ``decode``. With the compiled loops in use (``fast``,
-        docs/CDC.md "Compiled loops"), runs of data, BEGIN and COMMIT records are decoded in
+        docs/CDC_SERVER.md "Compiled loops"), runs of data, BEGIN and COMMIT records are decoded in
         C first; this loop then takes the record that stopped it."""
         buf = self.buf
         pos = 0
@@ -281,6 +302,7 @@ class _Session(Protocol):
     def closed(self) -> bool: ...
     @property
     def encoding(self) -> str: ...
+    def interrupt(self) -> bool: ...
 
 
 class Capture:
@@ -308,6 +330,15 @@ class Capture:
         self._ready: deque[tuple[bytearray, int | BaseException]] = deque()
         #: the connection the pending reads are on (the sync one, or the asyncio one's core)
         self._wire: Connection | None = None
+        #: ``Connection.cancel()`` was called while the stream was open (``on_cancel``)
+        self.cancelled = False
+        #: the session core whose ``cancel_hooks`` hold ``on_cancel`` (``hook_cancel``)
+        self._hooked: Connection | None = None
+        #: the cancel's watch (``cancel_reads``), whether its byte went, and since when the
+        #: stream waits for replies (``waiting``)
+        self._cancel_timer: TimerHandle | None = None
+        self._cancel_sent = False
+        self._wait_since: float | None = None
 
     def open_op(self, cur: Cursor, tables: Sequence[str],
                 columns: dict[str, Sequence[str]] | Sequence[str] | None,
@@ -396,10 +427,18 @@ class Capture:
         consumer handles these, and with two in flight it never waits for the client's next
         request either. Run under the connection's lock by ``ChangeStream`` (blocking) and
         ``AsyncChangeStream`` (awaited): the Steps it yields are driven by either loop."""
+        if self.cancelled:
+            raise StreamCancelled
         if not self._ready:
             if not self._pending:
                 yield self.send_steps(wire, 1)
-            yield self.drain_steps(1)
+                if self.cancelled:
+                    # on_cancel ran before the read was sent, found nothing in flight and
+                    # sent no cancel: the read would wait out the session's timeout
+                    raise StreamCancelled
+            yield self.waiting(self.drain_steps(1))
+            if self.cancelled:  # the read was cut short (a TIMEOUT record, at once)
+                raise StreamCancelled
         sink, got = self._ready.popleft()
         try:
             if isinstance(got, BaseException):
@@ -463,17 +502,86 @@ class Capture:
         if not pending and wire is not None and wire.active_stream is self:
             wire.active_stream = None
 
-    @staticmethod
-    def interrupt_reads(conn: Connection | Any) -> TimerHandle:
-        """The close's cancel of reads in flight (``_cut_short``): a read that finds nothing
-        queued waits on the server up to the session's timeout, so Informix's cancel is sent
-        now (the server answers a waiting read at once, docs/CDC.md "Reading ahead") and
-        again every ``CANCEL_RESEND`` seconds from the timer thread while the replies are
-        missing (a cancel can be missed in the instant a request starts on the server,
-        server/interrupt.py); the caller reads the replies, then cancels the handle.
-        ``conn``: the sync or the asyncio connection (``interrupt`` is thread-safe on both)."""
-        conn.interrupt()
-        return TIMER.arm(CANCEL_RESEND, lambda: CANCEL_RESEND if conn.interrupt() else None)
+    # ---- cancelling reads in flight: the close, and Connection.cancel() ------------------
+    # A read that finds nothing queued waits on the server up to the session's timeout (for
+    # ever with a negative one), so both send Informix's cancel, which our server answers
+    # with the TIMEOUT record at once (docs/CDC.md "Reading ahead", "Cancelling a stream").
+    # One urgent byte per stream, and a resend only while a wait for replies has lasted
+    # ``CANCEL_RESEND``: TCP keeps one urgent byte, and a second sent before the server read
+    # the first turns the first into ordinary data (Linux ``tcp_check_urg``), which the
+    # server would take for a request (an unknown message 0x42..). A byte the server leaves
+    # unread is one it got while idle: its replies are then on their way and the wait ends
+    # before a resend; a wait that lasts means a read the server holds, whose byte its
+    # interrupt watcher has read (and missed, in the instant the read started,
+    # server/interrupt.py), so a resend is safe then.
+
+    def cancel_reads(self) -> None:
+        """Send the cancel (once per stream) and keep a watch that resends it while a wait
+        for replies lasts; the close (``unhook_cancel``) ends the watch."""
+        if not self._cancel_sent:
+            self._cancel_sent = True
+            self.conn.interrupt()  # (thread-safe on both drivers' connections)
+        if self._cancel_timer is None:
+            self._cancel_timer = TIMER.arm(CANCEL_RESEND / 4, self._resend)
+
+    def _resend(self) -> float | None:
+        if self.closed or not self._pending:  # nothing left to cancel: the watch ends
+            self._cancel_timer = None
+            return None
+        since = self._wait_since
+        if since is not None and self._pending and _now() - since >= CANCEL_RESEND:
+            self._wait_since = _now()
+            self.conn.interrupt()
+        return CANCEL_RESEND / 4
+
+    def waiting(self, steps: Steps[None]) -> Steps[None]:
+        """``steps`` (a drain of replies), with the time its wait began kept for
+        ``_resend``."""
+        self._wait_since = _now()
+        try:
+            yield from steps
+        finally:
+            self._wait_since = None
+
+    def cut_short_steps(self) -> Steps[None]:
+        """The close with reads in flight (exit, error, Ctrl-C, asyncio cancellation,
+        ``Connection.cancel()``): cancel them, read their replies and drop them
+        (``ChangeStream._cut_short``, ``AsyncChangeStream._cut_short``)."""
+        self.cancel_reads()
+        try:
+            yield from self.waiting(self.drain_steps())
+        finally:
+            self.stop_resending()
+        self.discard()
+
+    def stop_resending(self) -> None:
+        timer, self._cancel_timer = self._cancel_timer, None
+        if timer is not None:
+            timer.cancel()
+
+    def hook_cancel(self, core: Connection) -> None:
+        """Have ``core.cancel()`` (the sync connection's, or the asyncio connection's through
+        its core) call ``on_cancel`` while the stream is open."""
+        core.cancel_hooks = (*core.cancel_hooks, self.on_cancel)
+        self._hooked = core
+
+    def unhook_cancel(self) -> None:
+        core, self._hooked = self._hooked, None
+        if core is not None:
+            core.cancel_hooks = tuple(h for h in core.cancel_hooks if h != self.on_cancel)
+        self.stop_resending()
+
+    def on_cancel(self) -> None:
+        """``Connection.cancel()`` with the stream open, from any thread (or the event loop):
+        the stream's next wait raises ``StreamCancelled``. With reads in flight the cancel
+        goes to the server now (``cancel_reads``), so a wait already under way ends at once;
+        ``next_read_op`` checks ``cancelled`` after each send, so a read sent just after
+        this ran is cut short by the close that follows."""
+        if self.closed or self.cancelled:
+            return
+        self.cancelled = True
+        if self._pending:
+            self.cancel_reads()
 
     def discard(self) -> None:
         """Forget what the reads ahead brought (the close: the session ends, and a restart
@@ -532,11 +640,16 @@ class ChangeStream(Capture, Closing):
         with conn.cursor() as cur:
             cur.run(lambda c: self.open_op(c, tables, columns, from_sequence, timeout,
                                            max_records))
+        self.hook_cancel(conn)
 
     def __iter__(self) -> Iterator[Event]:
         conn = self.conn
         while not self.closed:
-            events = conn.run(self.next_read_op)
+            try:
+                events = conn.run(self.next_read_op)
+            except StreamCancelled:
+                self.close()  # Connection.cancel(): the stream ends as a close ends it
+                raise
             yield from events
 
     def _drain(self) -> None:
@@ -560,19 +673,13 @@ class ChangeStream(Capture, Closing):
             pass
         finally:
             self.closed = True
+            self.unhook_cancel()
             self.discard()
             if self._owned:
                 conn.close()
 
     def _cut_short(self) -> None:
-        """The close with reads in flight: cancel them (``interrupt_reads``), read their
-        replies and drop them."""
-        timer = self.interrupt_reads(self.conn)
-        try:
-            self.conn.drive(self.drain_steps())
-        finally:
-            timer.cancel()
-        self.discard()
+        self.conn.drive(self.cut_short_steps())
 
 
 def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]:

@@ -1,7 +1,7 @@
 """One huge captured statement: an INSERT ... SELECT of 200000 rows into a table with
 full-row logging, an UPDATE and a DELETE of 200000 of its rows, on a server in its own
 process. Their captured rows spill a chunk at a time as a transaction's do, so the server's
-peak RSS grows by far less than the rows would take held at once (docs/CDC.md "One huge
+peak RSS grows by far less than the rows would take held at once (docs/CDC_SERVER.md "One huge
 statement"); the stream then has every row once, in order. Bounded in time: each statement
 and its stream take a few seconds. The images themselves are checked on a few rows
 (``test_update_and_delete_images``)."""

@@ -1,5 +1,5 @@
 """The syscdcv1 catalogue (syscdcerrcodes, syscdcrectypes), cdc_errortext and cdc_recboundary,
-against the real embedded server over sockets (docs/CDC.md "The API")."""
+against the real embedded server over sockets (docs/CDC_SERVER.md "The API")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chunked capture (docs/CDC.md "Chunked capture"), against the real embedded server over
+"""Chunked capture (docs/CDC_SERVER.md "Chunked capture"), against the real embedded server over
 sockets, with chunks of 5 changes: a transaction larger than several chunks spills them into
 its database inside its open SQLite transaction, is logged by chunk and read a chunk at a time;
 a statement's failure and ROLLBACK TO SAVEPOINT drop the chunks written after them (SQLite drops

@@ -1,5 +1,5 @@
 """kill -9 and change data capture: no committed transaction is lost to the stream or
-delivered twice (issue 27, docs/CDC.md "Crash safety").
+delivered twice (issue 27, docs/CDC_SERVER.md "Crash safety").
 
 A transaction's captured rows are stashed in its own database in the same SQLite commit as its
 data, moved to the change log (``syscdcv1.cdclog``) after it, and recovered from the stash when
@@ -219,7 +219,7 @@ def test_kill_9_at_random_moments_delivers_each_commit_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: str) -> None:
     """With chunk "2", transactions of 3 and 4 rows are chunked (IFXWIRE_CDC_CHUNK). With
     "row-locks" the server runs with --row-locks and both writers write the same table at
-    once, their transactions' statements interleaved (docs/CDC.md "Row locks"): chunks
+    once, their transactions' statements interleaved (docs/CDC_SERVER.md "Row locks"): chunks
     committed by a statement of a transaction the kill left open are swept at the restart."""
     row_locks = chunk.endswith("row-locks")
     chunk = chunk.split()[0] if chunk else ""

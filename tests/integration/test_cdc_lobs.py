@@ -1,6 +1,7 @@
 """Large-object and composite columns under change capture, against the real embedded server
-(docs/CDC.md "Large objects"): BLOB and CLOB rows carry the smart large object's locator, which
-opens the object; BYTE, TEXT, ROW and collection columns are refused at cdc_startcapture."""
+(docs/CDC_SERVER.md "Large objects"): BLOB and CLOB rows carry the smart large object's
+locator, which opens the object; BYTE, TEXT, ROW and collection columns are refused at
+cdc_startcapture."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Change data capture under row locks (docs/CDC.md "Row locks"), against the real embedded
+"""Change data capture under row locks (docs/CDC_SERVER.md "Row locks"), against the real embedded
 server started with ``row_locks=True`` over sockets, with chunks of 3 changes.
 
 Under row locks a transaction's statements are SQLite commits of their own (with undo

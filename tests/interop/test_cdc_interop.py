@@ -107,7 +107,7 @@ def test_ibm_cdc_clients_read_the_stream(client: str, java_tools: dict[str, str]
 def test_ibm_cdc_clients_read_a_chunked_transaction(client: str, java_tools: dict[str, str],
                                                     request: pytest.FixtureRequest,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """A transaction spilled in chunks of 3 (docs/CDC.md "Chunked capture"; the server runs
+    """A transaction spilled in chunks of 3 (docs/CDC_SERVER.md "Chunked capture"; the server runs
     in this process, so the test sets hub.CHUNK), with a savepoint rolled back over two
     chunks and an UPDATE after it, read from sequence 1 by both IBM clients: every change in
     order with consecutive sequence numbers, nothing rolled back, one COMMIT."""

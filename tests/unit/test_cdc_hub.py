@@ -1,4 +1,4 @@
-"""The change log's crash-safety rules (features/cdc/hub.py, docs/CDC.md "Crash safety"),
+"""The change log's crash-safety rules (features/cdc/hub.py, docs/CDC_SERVER.md "Crash safety"),
 on the Hub itself with real SQLite files: a transaction numbered earlier and appended later is
 never skipped by a reader, and a stashed transaction is recovered once."""
 

@@ -1,7 +1,7 @@
 """CDC record codec (protocol/cdc.py) against byte vectors written out by hand from the
 layouts of IBM/HCL's CDC API Programmer's Guide ("Format of CDC records" and the page of each
-record; docs/CDC.md): a 16-byte common header (header size, payload size, packet scheme 66,
-record number), then the record's own header, big-endian."""
+record; docs/CDC_SERVER.md "Records"): a 16-byte common header (header size, payload size,
+packet scheme 66, record number), then the record's own header, big-endian."""
 
 from __future__ import annotations
 

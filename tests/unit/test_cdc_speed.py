@@ -1,4 +1,4 @@
-"""The compiled CDC loops (``ifxwire._cdcspeed``, docs/CDC.md "Compiled loops") against their
+"""The compiled CDC loops (``ifxwire._cdcspeed``, docs/CDC_SERVER.md "Compiled loops") against their
 Python twins, which are the reference: the server's record renderer gives the same bytes (or
 raises the same exception) for stored rows of every column type a capture carries, good
 values, NULLs and the values the compiled path hands back to Python; and the client's record

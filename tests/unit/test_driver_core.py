@@ -264,7 +264,8 @@ def test_no_module_outside_the_core_reads_the_cursors_or_connections_privates() 
 #: aio/'s lines: 1,850 before branch core7, 1,761 after it, 1,707 after branch core8 (the
 #: pools' constructor, opening, acquire and release sequences written once), 1,724 with
 #: branch cdc10's awaited close of a change stream with reads in flight (its cancel and
-#: resend are ``Capture.interrupt_reads``, shared; what aio/ adds is the awaiting).
+#: resend are ``Capture.cut_short_steps``, shared; what aio/ adds is the awaiting; branch
+#: cdc11's ``Connection.cancel()`` of an open stream is ``Capture.on_cancel``, shared too).
 AIO_LINES = 1_724
 
 

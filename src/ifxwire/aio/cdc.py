@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 
 from .. import cdc as _cdc
-from ..cdc import Capture, Event, EventKind, StreamError
+from ..cdc import Capture, Event, EventKind, StreamCancelled, StreamError
 from ..client.resources import AsyncClosing
 from ..errors import InterfaceError
 from .connection import AsyncConnection
 
-__all__ = ["AsyncChangeStream", "Event", "EventKind", "StreamError", "open_stream"]
+__all__ = ["AsyncChangeStream", "Event", "EventKind", "StreamCancelled", "StreamError",
+           "open_stream"]
 
 
 class AsyncChangeStream(Capture, AsyncClosing):
@@ -32,7 +33,11 @@ class AsyncChangeStream(Capture, AsyncClosing):
         while not self.closed:
             # ifxwire.cdc.ChangeStream.__iter__ awaited: a full read keeps the next reads in
             # flight while its events are handed out (docs/CDC.md "Reading ahead").
-            events = await self.conn.run(self.next_read_op)
+            try:
+                events = await self.conn.run(self.next_read_op)
+            except StreamCancelled:
+                await self.close()  # the connection's cancel(): ended as a close ends it
+                raise
             for ev in events:
                 yield ev
 
@@ -47,26 +52,18 @@ class AsyncChangeStream(Capture, AsyncClosing):
         conn = self.conn
         try:
             if not self.closed and not conn.closed:
-                if self._pending:
-                    await self._cut_short()
+                if self._pending:  # reads in flight: cancelled, read out, dropped
+                    await conn.drive(self.cut_short_steps())
                 async with conn.cursor() as cur:
                     await cur.run(self.close_op)
         except Exception:
             pass
         finally:
             self.closed = True
+            self.unhook_cancel()
             self.discard()
             if self._owned:
                 await conn.close()
-
-    async def _cut_short(self) -> None:
-        """``ChangeStream._cut_short`` awaited."""
-        timer = self.interrupt_reads(self.conn)
-        try:
-            await self.conn.drive(self.drain_steps())
-        finally:
-            timer.cancel()
-        self.discard()
 
 
 async def open_stream(conn_or_dsn: AsyncConnection | str, tables: Sequence[str],
@@ -90,4 +87,5 @@ async def open_stream(conn_or_dsn: AsyncConnection | str, tables: Sequence[str],
         if owned and not conn.closed:
             await conn.close()
         raise
+    stream.hook_cancel(conn.session)
     return stream

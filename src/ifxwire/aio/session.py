@@ -170,6 +170,8 @@ class AsyncSession:
         core = self._core
         if self._in_flight and not core.closed and not core.broken:
             send_interrupt(self._writer.get_extra_info("socket"))
+        else:
+            core.cancel_streams()  # an open change stream's end (``Connection.cancel``)
 
     def interrupt(self) -> bool:
         """``Connection.interrupt``: the out-of-band cancel sent now, whether or not a

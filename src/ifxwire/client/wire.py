@@ -109,6 +109,9 @@ class WireSession:
     _cursor_timeout: float | None = None
     _in_flight = False  # a request is out and its reply not read yet
     _timed_out = 0.0  # the timeout that cancelled the current exchange, if any
+    #: What ``cancel`` calls when no request of the connection's own waits: the open change
+    #: streams' (ifxwire.cdc), whose reads in flight are not requests it tracks.
+    cancel_hooks: tuple[Callable[[], object], ...] = ()
 
     # Set by Connection.__init__ (connection.py).
     _params: ConnectParams
@@ -136,10 +139,19 @@ class WireSession:
         Sends Informix's out-of-band cancel (docs/PROTOCOL.md, "Cancel"): the waiting call
         then fails with -213 (``OperationalError``), the server has rolled the statement
         back and released its locks, and the connection stays usable. Does nothing when no
-        request is waiting for its reply (the statement already finished).
+        request is waiting for its reply (the statement already finished), but for a
+        change stream open on the connection: that one ends (``cancel_hooks``, docs/CDC.md).
         """
         if self._in_flight and not self._closed and self._broken is None:
             send_interrupt(self._transport.sock)
+        else:
+            self.cancel_streams()
+
+    def cancel_streams(self) -> None:
+        """``cancel`` with no request of the connection's own waiting: the change streams
+        open on it end (``cancel_hooks``; the asyncio connection calls this on its core)."""
+        for hook in self.cancel_hooks:
+            hook()
 
     def interrupt(self) -> bool:
         """Send Informix's out-of-band cancel now, whether or not a request of this

@@ -2,9 +2,9 @@
 
 Layouts from IBM/HCL's "Change Data Capture API Programmer's Guide" ("Format of CDC records" and
 one page per record) and IBM JDBC 15.0.0.1 ``com.informix.jdbc.stream.cdc`` (the record
-numbers of ``Constants``, the fields each record class reads); docs/CDC.md lists them. Every
-integer is big-endian. One shared codec: the server writes records with it, ``ifxwire.cdc``
-reads them, and tests/unit/test_cdc_records.py pins the bytes.
+numbers of ``Constants``, the fields each record class reads); docs/CDC_SERVER.md "Records"
+lists them. Every integer is big-endian. One shared codec: the server writes records with
+it, ``ifxwire.cdc`` reads them, and tests/unit/test_cdc_records.py pins the bytes.
 """
 
 from __future__ import annotations

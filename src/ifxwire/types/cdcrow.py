@@ -17,7 +17,7 @@ decoders, so most types are what an SQ_TUPLE carries (``rowcodec``), with two ex
   The first 4 bytes are read by neither: we write the locator's size (72), and 0 with a zero
   locator for NULL [inferred].
 
-docs/CDC.md lists the rest of the per-type sizes.
+docs/CDC_SERVER.md "Records" lists the rest of the per-type sizes.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 // Usage: java -cp jdbc.jar CdcLobCheck.java host port servername user password database table
 // Prints "REC <type> <col>=<value> ..." per record until the first TIMEOUT; a BLOB/CLOB column
 // prints the class JDBC decoded it to (reading its data would open the locator on the CDC
-// connection, which ifxwire-server does not serve: docs/CDC.md "Large objects").
+// connection, which ifxwire-server does not serve: docs/CDC_SERVER.md "Large objects").
 
 import com.informix.jdbc.stream.api.StreamOperationRecord;
 import com.informix.jdbc.stream.api.StreamRecord;

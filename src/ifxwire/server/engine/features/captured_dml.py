@@ -5,7 +5,7 @@ The general DML path (``triggers.run_dml``) asks SQLite for the changed rows wit
 memory before returning the first (sqlite.org, lang_returning.html "Processing Order"); an
 UPDATE also read its rows' old values into a dict first. A statement changing millions of
 rows of a captured table held them all at once, while the capture spills them a chunk at a
-time (docs/CDC.md "One huge statement"). The ways here hand the rows to the capture one at a
+time (docs/CDC_SERVER.md "One huge statement"). The ways here hand the rows to the capture one at a
 time from a cursor, so what the server holds is bounded by a chunk:
 
 * ``insert_captured``: an INSERT's new rows are those above the table's largest rowid
@@ -120,7 +120,7 @@ def change_captured(s: EngineSession, plan: Plan, bound: dict[str, object], info
     nothing held in Python), the statement runs without RETURNING, and the rows are read
     back in the order the copy took them, a DELETE's old values, an UPDATE's old values with
     the row as it is now (rowids do not change: no column of a user table aliases the rowid,
-    docs/CDC.md "One huge statement"), each handed to the capture.
+    docs/CDC_SERVER.md "One huge statement"), each handed to the capture.
 
     Checked: the copy must have as many rows as the statement changed (SQLite counts the
     rows its WHERE picked, as ``old_sql`` reads them; they can differ only for a WHERE that

@@ -12,6 +12,7 @@ bounds what it holds.
 
 from __future__ import annotations
 
+import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,14 @@ from .render import renderer
 
 if TYPE_CHECKING:
     from .hub import Change, Hub, Txn
+
+#: BEGINTX and COMMTX whole, common header included, in one pack each: ``rec.begin`` and
+#: ``rec.commit``'s bytes without their two calls and join (two records per transaction;
+#: tests/unit/test_cdc_capture_paths.py compares the bytes)
+_BEGIN = struct.Struct(rec.COMMON.format + rec._BEGIN.format[1:]).pack
+_BEGIN_HEAD = (rec.COMMON_SIZE + rec._BEGIN.size, 0, rec.PKTSCHEME_LRECBINARY, rec.BEGINTX)
+_COMMIT = struct.Struct(rec.COMMON.format + rec._COMMIT.format[1:]).pack
+_COMMIT_HEAD = (rec.COMMON_SIZE + rec._COMMIT.size, 0, rec.PKTSCHEME_LRECBINARY, rec.COMMTX)
 
 #: Seconds a read waiting for new transactions sleeps at most between looks at the log and
 #: at a cancel (a commit and a cancel wake it at once: Hub.lock, FunctionState.on_cancel).
@@ -120,9 +129,11 @@ class CdcSession:
             return out
         if not self.queue:
             self._fill(stop)
-        if not self.queue:
+        queue = self.queue
+        if not queue:
             return self._take([rec.timeout(self.last_seq)], n)
-        take, self.queue = self.queue[:self.max_recs], self.queue[self.max_recs:]
+        take = queue[:self.max_recs]
+        del queue[:self.max_recs]  # (the queue was copied whole at every read)
         return self._take(take, n)
 
     def rewind_record(self) -> None:
@@ -131,6 +142,16 @@ class CdcSession:
             self.partial = self.current
 
     def _take(self, records: list[bytes], n: int) -> bytes:
+        """``records`` joined, as many as fit in ``n`` bytes (the rest back at the head of
+        the queue; a first record longer than ``n``: its first piece). Nearly every read's
+        records fit: one join then, and the record by record loop (``_take_each``) only when
+        they do not; both give the same bytes (tests/unit/test_cdc_capture_paths.py)."""
+        out = b"".join(records)
+        if len(out) <= n:
+            return out
+        return self._take_each(records, n)
+
+    def _take_each(self, records: list[bytes], n: int) -> bytes:
         out: list[bytes] = []
         size = 0
         for i, r in enumerate(records):
@@ -182,13 +203,14 @@ class CdcSession:
                 self.next_change = 0
                 self._plans = self._plans_for(txn)
             return
-        mine = [(i, c) for i, c in enumerate(txn.changes) if c.table in tables]
-        if not mine:
+        records = self._changes(txn, txn.changes, 0, self._plans_for(txn))
+        if not records:  # none of this session's tables
             return
-        out = [rec.begin(txn.begin_seq, txn.txid, txn.begin_time, txn.user_id)]
-        out.extend(self._changes(txn, mine, self._plans_for(txn)))
-        out.append(self._end(txn))
-        self.queue.extend(out)
+        queue = self.queue
+        queue.append(_BEGIN(*_BEGIN_HEAD, txn.begin_seq, txn.txid, txn.begin_time,
+                            txn.user_id))
+        queue.extend(records)
+        queue.append(self._end(txn))
 
     def _plans_for(self, txn: Txn
                    ) -> dict[str, Callable[[int, tuple[object, ...], int, int], bytes]]:
@@ -212,31 +234,41 @@ class CdcSession:
             return
         first, changes = chunk
         self.next_change = first + len(changes)
-        tables = self.tables
-        mine = [(first + i, c) for i, c in enumerate(changes) if c.table in tables]
-        self.queue.extend(self._changes(txn, mine, self._plans))
+        self.queue.extend(self._changes(txn, changes, first, self._plans))
 
     def _end(self, txn: Txn) -> bytes:
         self.last_seq = txn.end_seq
         if txn.committed:
-            return rec.commit(txn.end_seq, txn.txid, txn.end_time)
+            return _COMMIT(*_COMMIT_HEAD, txn.end_seq, txn.txid, txn.end_time)
         return rec.rollback(txn.end_seq, txn.txid)
 
-    def _changes(self, txn: Txn, mine: list[tuple[int, Change]],
+    def _changes(self, txn: Txn, changes: list[Change], first: int,
                  plans: dict[str, Callable[[int, tuple[object, ...], int, int], bytes]]
                  ) -> list[bytes]:
+        """The records of those of ``changes`` (the transaction's from its change
+        ``first`` on) that touch this session's tables; the change at index i is numbered
+        ``begin_seq + 1 + i``. One pass, no list of the session's changes made first, the
+        last table's renderer kept at hand (a transaction's changes are mostly of one
+        table): the server's cost per event (docs/CDC_SERVER.md)."""
         tables = self.tables
-        seq = txn.begin_seq
         txid = txn.txid
-        out = []
-        for i, c in mine:
-            if c.recnum == rec.TRUNCATE:
-                out.append(rec.truncate(seq + 1 + i, txid, tables[c.table].user_data))
+        out: list[bytes] = []
+        append = out.append
+        truncate = rec.TRUNCATE
+        last: str | None = None
+        render: Callable[[int, tuple[object, ...], int, int], bytes] | None = None
+        for seq, c in enumerate(changes, txn.begin_seq + 1 + first):
+            table = c.table
+            if table != last:
+                if table not in tables:
+                    continue
+                last, render = table, plans.get(table)
+            if c.recnum == truncate:
+                append(rec.truncate(seq, txid, tables[table].user_data))
                 continue
-            render = plans.get(c.table)
             if render is None:
-                render = plans[c.table] = self._plan(c.table, txn.shapes[c.table])
-            out.append(render(c.recnum, c.values, seq + 1 + i, txid))
+                render = plans[table] = self._plan(table, txn.shapes[table])
+            append(render(c.recnum, c.values, seq, txid))
         return out
 
     def _plan(self, table: str, shape: list[tuple[str, str]]

@@ -15,7 +15,7 @@ errname, errdesc FROM syscdcerrcodes`` into an INTEGER and two VARCHARs; the wid
 error codes", G-050); the numbers and texts are IBM JDBC 15.0.0.1's
 ``com/informix/msg/cdc_en_US.properties``, matched to the names by their text. Codes whose
 symbolic name our sources do not give (-83714, -83792 and above, among them -83799
-"Unimplemented feature") have no row rather than an invented name; docs/CDC.md lists them.
+"Unimplemented feature") have no row rather than an invented name; docs/CDC_SERVER.md lists them.
 Record types: the guide's record names and the numbers of JDBC's ``Constants``.
 """
 

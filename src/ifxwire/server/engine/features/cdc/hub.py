@@ -6,10 +6,10 @@ SQLite file, synchronous=FULL). A session's DML hands each changed row to ``Pend
 hook in triggers.run_dml); when its transaction ends (LoSession.after_end) the transaction is
 appended here with its sequence numbers: BEGINTX, one per change, then COMMTX or RBTX, in
 commit order. Sequence numbers only grow, and the log survives a restart, so a client can
-resume from one (docs/CDC.md "Sequence numbers").
+resume from one (docs/CDC_SERVER.md "Sequence numbers").
 
 A committed transaction is never lost to a crash between its database COMMIT and its entry
-here (docs/CDC.md "Crash safety"): just before the COMMIT its numbers are reserved and the
+here (docs/CDC_SERVER.md "Crash safety"): just before the COMMIT its numbers are reserved and the
 transaction is written into ``_ifx_cdc_stash`` of the data database, inside the same SQLite
 transaction (``stash``); after the COMMIT it is appended here; a hub that opens copies every
 stash row that the log lacks (``recover``). Readers see the log only below the lowest number
@@ -171,7 +171,7 @@ def sweep_chunks(conn: sqlite3.Connection) -> int:
     transaction. Only while no transaction of the database is open (its first open by a
     server process): under row locks a transaction's chunks are committed statement by
     statement, and a kill -9 leaves those of one that never committed, which the undo log's
-    recovery has just taken the rows of (docs/CDC.md "Row locks")."""
+    recovery has just taken the rows of (docs/CDC_SERVER.md "Row locks")."""
     names = {r[0] for r in conn.execute(
         "SELECT name FROM main.sqlite_master WHERE name IN (?, ?)", (CHUNKS, STASH))}
     if CHUNKS not in names:
@@ -427,7 +427,7 @@ class Hub:
         self.last_begin = max(self.last_begin, txn.begin_seq)
         return bool(cur.rowcount)
 
-    # ---- crash safety (docs/CDC.md "Crash safety") ------------------------------------------
+    # ---- crash safety (docs/CDC_SERVER.md "Crash safety") ----------------------------------
     def bound(self) -> int:
         """Readers see the log below this: the lowest number reserved by a transaction not
         yet appended (its COMMIT may still come), else everything."""

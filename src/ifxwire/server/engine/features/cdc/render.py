@@ -1,5 +1,5 @@
 """A captured table's CDC record renderer: ``(record number, stored row, sequence,
-transaction) -> record bytes`` (CDC_REC_INSERT/DELETE/UPDBEF/UPDAFT, docs/CDC.md "Records").
+transaction) -> record bytes`` (CDC_REC_INSERT/DELETE/UPDBEF/UPDAFT, docs/CDC_SERVER.md "Records").
 
 Rendering is most of the server's time per event (issue 27's benchmark), so a renderer is
 made once per captured table and row shape (``CdcSession._plan`` caches it): a generated

@@ -1,7 +1,7 @@
 """The ``syscdcv1`` routines (``EXECUTE FUNCTION informix.cdc_*``) and the capture hooks.
 
 Signatures and return values follow IBM/HCL's CDC API Programmer's Guide ("Change Data Capture
-functions"); the calls are the ones IBM JDBC 15.0.0.1's ``CDCEngine`` prepares (docs/CDC.md):
+functions"); the calls are the ones IBM JDBC 15.0.0.1's ``CDCEngine`` prepares (docs/CDC_SERVER.md):
 ``cdc_opensess(?,?,?,?,?,?)``, ``cdc_set_fullrowlogging(?,?)``,
 ``cdc_startcapture(?,?,?,?,?)``, ``cdc_activatesess(?,?)``, ``cdc_endcapture(?,0,?)``,
 ``cdc_closesess(?)``, plus ``cdc_deactivatesess(?)`` and ``cdc_recboundary(?)``. Each returns one
