@@ -44,6 +44,7 @@ from .cursor import Cursor, CursorOp
 from .placeholders import count_arg
 from .replies import Reply
 from .statements import Prepared
+from .steps import blocking_method
 
 if TYPE_CHECKING:
     # The session as this module needs it; the public Connection adds the PEP 249 surface
@@ -278,6 +279,26 @@ class ScrollCursor(Cursor):
         self._need_scroll()
         return (yield from self._g_at(self._next - 1 + count_arg(offset, "offset")))
 
+    def _fetch_first_moves(self) -> Moves[Row | None]:
+        """The first row (None if the result is empty)."""
+        return self.absolute_moves(0)
+
+    def _fetch_last_moves(self) -> Moves[Row | None]:
+        """The last row (None if the result is empty)."""
+        return self.absolute_moves(-1)
+
+    def _fetch_prior_moves(self) -> Moves[Row | None]:
+        """The row before the current one (the row last returned)."""
+        return self.relative_moves(-1)
+
+    def _fetch_relative_moves(self, offset: int) -> Moves[Row | None]:
+        """The row ``offset`` rows from the current one (the row last returned)."""
+        return self.relative_moves(offset)
+
+    def _fetch_absolute_moves(self, index: int) -> Moves[Row | None]:
+        """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
+        return self.absolute_moves(index)
+
     def _g_at(self, i: int) -> Moves[Row | None]:
         if i < 0:
             self._scroll_check()
@@ -378,22 +399,10 @@ class ScrollCursor(Cursor):
             return
         self._drive(self.scroll_moves(value, mode))
 
-    def fetch_first(self) -> Row | None:
-        """The first row (None if the result is empty)."""
-        return self._drive(self.absolute_moves(0))
-
-    def fetch_last(self) -> Row | None:
-        """The last row (None if the result is empty)."""
-        return self._drive(self.absolute_moves(-1))
-
-    def fetch_prior(self) -> Row | None:
-        """The row before the current one (the row last returned)."""
-        return self._drive(self.relative_moves(-1))
-
-    def fetch_relative(self, offset: int) -> Row | None:
-        """The row ``offset`` rows from the current one (the row last returned)."""
-        return self._drive(self.relative_moves(offset))
-
-    def fetch_absolute(self, index: int) -> Row | None:
-        """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
-        return self._drive(self.absolute_moves(index))
+    # The fetch_* methods only drive a move (theirs are the moves' parameters and docstrings);
+    # the asyncio scroll cursor's are made of the same moves (client/steps.py).
+    fetch_first = blocking_method(_fetch_first_moves, run="_drive")
+    fetch_last = blocking_method(_fetch_last_moves, run="_drive")
+    fetch_prior = blocking_method(_fetch_prior_moves, run="_drive")
+    fetch_relative = blocking_method(_fetch_relative_moves, run="_drive")
+    fetch_absolute = blocking_method(_fetch_absolute_moves, run="_drive")

@@ -91,14 +91,19 @@ async def await_each(calls: Calls[_T], driver: object) -> _T:
 
 def _named(method: Callable[..., Any], op: Callable[..., Any], name: str | None) -> None:
     """``method`` takes ``op``'s docstring and parameters (``help()``, ``inspect.signature``,
-    IDEs) and the public name (``_seek_op`` -> ``seek``) qualified by the class whose body
+    IDEs) and the public name (``_seek_op`` -> ``seek``, ``_fetch_first_moves`` ->
+    ``fetch_first``) qualified by the class whose body
     declares it, in its code too, so that a traceback names the method called."""
-    name = name or op.__name__.removeprefix("_").removesuffix("_op")
+    if name is None:
+        name = op.__name__.removeprefix("_")
+        for suffix in ("_op", "_moves", "_steps"):
+            name = name.removesuffix(suffix)
     owner = sys._getframe(2).f_locals.get("__qualname__")  # (the class body's name)
     sig = inspect.signature(op)
     ret = sig.return_annotation
-    if isinstance(ret, str) and ret.startswith("Op[") and ret.endswith("]"):
-        ret = ret[3:-1]  # (``-> Op[int]`` is ``-> int`` on the method, awaited or not)
+    head, _, inner = ret.partition("[") if isinstance(ret, str) else ("", "", "")
+    if head in _OPERATIONS and inner.endswith("]"):
+        ret = inner[:-1]  # (``-> Op[int]`` is ``-> int`` on the method, awaited or not)
     method.__signature__ = sig.replace(return_annotation=ret)  # type: ignore[attr-defined]
     method.__doc__ = op.__doc__
     method.__name__ = name
@@ -110,26 +115,36 @@ def _named(method: Callable[..., Any], op: Callable[..., Any], name: str | None)
     method.__code__ = code
 
 
-def blocking_method(op: Callable[Concatenate[_S, _P], Op[_T]], name: str | None = None
+#: The generic types an operation's result annotation is wrapped in.
+_OPERATIONS = frozenset({"Op", "Steps", "CursorOp", "Moves"})
+
+
+def blocking_method(op: Callable[Concatenate[_S, _P], Op[_T]], name: str | None = None,
+                    run: str = "_do", via: str | None = None
                     ) -> Callable[Concatenate[Any, _P], _T]:
-    """The public method that runs ``op`` blocking: ``self._do(op(self, ...))``. Type
-    checkers see ``op``'s parameters and its result."""
+    """The public method that runs ``op`` blocking: ``self._do(op(self, ...))``; ``run``
+    names another runner than ``_do``, ``via`` an attribute of ``self`` that the operation
+    is a method of (an asyncio cursor's sync cursor). Type checkers see ``op``'s parameters
+    and its result."""
 
     def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        result: _T = self._do(op(self, *args, **kwargs))
+        target = self if via is None else getattr(self, via)
+        result: _T = getattr(self, run)(op(target, *args, **kwargs))
         return result
 
     _named(method, op, name)
     return method
 
 
-def awaiting_method(op: Callable[Concatenate[_S, _P], Op[_T]], name: str | None = None
+def awaiting_method(op: Callable[Concatenate[_S, _P], Op[_T]], name: str | None = None,
+                    run: str = "_do", via: str | None = None
                     ) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, _T]]:
     """``blocking_method``'s asyncio twin: a coroutine method, ``await self._do(op(self,
     ...))``."""
 
     async def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        result: _T = await self._do(op(self, *args, **kwargs))
+        target = self if via is None else getattr(self, via)
+        result: _T = await getattr(self, run)(op(target, *args, **kwargs))
         return result
 
     _named(method, op, name)
