@@ -160,9 +160,13 @@ def test_aio_reads_no_private_member_of_another_module() -> None:
     """The asyncio modules use the core's named API: a private name read on anything but
     ``self`` must be one that aio/ defines itself (its own connection's lock, loops, the
     sync cursor it holds); ``self._x`` is theirs or their base classes' (PoolBase,
-    LocatorBase, SavepointState: the shared state they extend)."""
+    LocatorBase, SavepointState: the shared state they extend), and so is ``Base._x`` in a
+    class whose base ``Base`` is (``read = awaiting_method(LocatorBase._read_bytes_op)``)."""
     trees = {p.name: ast.parse(p.read_text()) for p in sorted((SRC / "aio").glob("*.py"))}
     own: set[str] = set()
+    bases = {base.id for tree in trees.values() for node in ast.walk(tree)
+             if isinstance(node, ast.ClassDef) for base in node.bases
+             if isinstance(base, ast.Name)}
     for tree in trees.values():
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -176,7 +180,7 @@ def test_aio_reads_no_private_member_of_another_module() -> None:
              for name, tree in trees.items() for node in ast.walk(tree)
              if isinstance(node, ast.Attribute) and node.attr.startswith("_")
              and not node.attr.startswith("__") and node.attr not in own
-             and not (isinstance(node.value, ast.Name) and node.value.id == "self")]
+             and not (isinstance(node.value, ast.Name) and node.value.id in {"self", *bases})]
     assert not found, "use the core's named API:\n" + "\n".join(found)
 
 
@@ -288,3 +292,86 @@ def test_every_integration_module_runs_on_both_drivers_or_says_why() -> None:
                if "both_drivers" not in p.read_text()
                and not any(fnmatch.fnmatch(p.name, n) for n in named)]
     assert not missing, missing
+
+
+#: Pairs of a sync class and its asyncio twin whose forwarding methods are made of the same
+#: operations (client/steps.py ``blocking_method`` / ``awaiting_method``).
+_TWINS = (("ifxwire.client.lob", "SmartLob", "ifxwire.aio.lob", "AsyncSmartLob"),
+          ("ifxwire.client.lob", "Blob", "ifxwire.aio.lob", "AsyncBlob"),
+          ("ifxwire.client.lob", "Clob", "ifxwire.aio.lob", "AsyncClob"),
+          ("ifxwire.client.scroll", "ScrollCursor", "ifxwire.aio.scroll", "AsyncScrollCursor"))
+
+
+def test_forwarding_methods_are_declared_once_for_both_drivers() -> None:
+    """A method that only runs an operation is one declaration per driver, made of the
+    operation: same parameters, same docstring (the asyncio LOB and scroll methods had none),
+    its own name and qualified name (help(), tracebacks), a coroutine function on asyncio."""
+    import importlib
+    import inspect
+
+    made = 0
+    for smod, sname, amod, aname in _TWINS:
+        sync = getattr(importlib.import_module(smod), sname)
+        aio = getattr(importlib.import_module(amod), aname)
+        for attr, fn in vars(sync).items():
+            if not inspect.isfunction(fn) or fn.__code__.co_filename != _STEPS_FILE:
+                continue
+            made += 1
+            twin = vars(aio).get(attr)
+            assert twin is not None, (aname, attr)
+            assert inspect.iscoroutinefunction(twin) and not inspect.iscoroutinefunction(fn)
+            assert inspect.signature(twin) == inspect.signature(fn), attr
+            assert twin.__doc__ and twin.__doc__ == fn.__doc__, attr
+            assert (fn.__qualname__, twin.__qualname__) == (f"{sname}.{attr}",
+                                                           f"{aname}.{attr}")
+            assert twin.__code__.co_name == fn.__code__.co_name == attr
+            assert twin.__module__ == amod and fn.__module__ == smod
+    assert made >= 16, made
+
+
+_STEPS_FILE = str(SRC / "client" / "steps.py")
+
+
+def test_a_made_method_reads_as_a_written_one() -> None:
+    """help() shows the operation's parameters without the wrapper's ``*args``, the result
+    without ``Op[...]``, and a traceback through the method names it."""
+    import asyncio
+    import inspect
+    import pydoc
+    import traceback
+
+    from ifxwire.client.steps import Op, awaiting_method, blocking_method
+
+    class Thing:
+        def _do(self, op: Op[int]) -> int:
+            try:
+                next(op)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            raise AssertionError
+
+        def _twice_op(self, n: int, *, fail: bool = False) -> Op[int]:
+            """Twice ``n``."""
+            if fail:
+                raise ValueError(n)
+            return 2 * n
+            yield
+
+        twice = blocking_method(_twice_op)
+
+    class AsyncThing(Thing):
+        async def _do(self, op: Op[int]) -> int:  # type: ignore[override]
+            return Thing._do(self, op)
+
+        twice = awaiting_method(Thing._twice_op)  # type: ignore[assignment]
+
+    assert Thing().twice(3) == 6 and asyncio.run(AsyncThing().twice(4)) == 8  # type: ignore[arg-type]
+    text = pydoc.render_doc(Thing, renderer=pydoc.plaintext)
+    assert "twice(self, n: 'int', *, fail: 'bool' = False) -> 'int'" in text, text
+    assert "Twice ``n``." in text
+    assert str(inspect.signature(AsyncThing.twice)).endswith("-> 'int'")
+    try:
+        AsyncThing().twice(1, fail=True).send(None)
+    except ValueError as exc:
+        names = [f.name for f in traceback.extract_tb(exc.__traceback__)]
+    assert names[1:] == ["twice", "_do", "_do", "_twice_op"], names

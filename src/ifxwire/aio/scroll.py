@@ -66,10 +66,10 @@ class AsyncScrollCursor(AsyncCursor):
 
     # The sync scroll cursor's moves, awaited (their parameters and docstrings are these
     # methods').
-    fetch_first = awaiting_method(ScrollCursor._fetch_first_moves, run="_drive", via="_cur")
-    fetch_last = awaiting_method(ScrollCursor._fetch_last_moves, run="_drive", via="_cur")
-    fetch_prior = awaiting_method(ScrollCursor._fetch_prior_moves, run="_drive", via="_cur")
-    fetch_relative = awaiting_method(ScrollCursor._fetch_relative_moves, run="_drive",
+    fetch_first = awaiting_method(ScrollCursor.fetch_first_moves, run="_drive", via="_cur")
+    fetch_last = awaiting_method(ScrollCursor.fetch_last_moves, run="_drive", via="_cur")
+    fetch_prior = awaiting_method(ScrollCursor.fetch_prior_moves, run="_drive", via="_cur")
+    fetch_relative = awaiting_method(ScrollCursor.fetch_relative_moves, run="_drive",
                                      via="_cur")
-    fetch_absolute = awaiting_method(ScrollCursor._fetch_absolute_moves, run="_drive",
+    fetch_absolute = awaiting_method(ScrollCursor.fetch_absolute_moves, run="_drive",
                                      via="_cur")

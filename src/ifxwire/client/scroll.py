@@ -279,23 +279,23 @@ class ScrollCursor(Cursor):
         self._need_scroll()
         return (yield from self._g_at(self._next - 1 + count_arg(offset, "offset")))
 
-    def _fetch_first_moves(self) -> Moves[Row | None]:
+    def fetch_first_moves(self) -> Moves[Row | None]:
         """The first row (None if the result is empty)."""
         return self.absolute_moves(0)
 
-    def _fetch_last_moves(self) -> Moves[Row | None]:
+    def fetch_last_moves(self) -> Moves[Row | None]:
         """The last row (None if the result is empty)."""
         return self.absolute_moves(-1)
 
-    def _fetch_prior_moves(self) -> Moves[Row | None]:
+    def fetch_prior_moves(self) -> Moves[Row | None]:
         """The row before the current one (the row last returned)."""
         return self.relative_moves(-1)
 
-    def _fetch_relative_moves(self, offset: int) -> Moves[Row | None]:
+    def fetch_relative_moves(self, offset: int) -> Moves[Row | None]:
         """The row ``offset`` rows from the current one (the row last returned)."""
         return self.relative_moves(offset)
 
-    def _fetch_absolute_moves(self, index: int) -> Moves[Row | None]:
+    def fetch_absolute_moves(self, index: int) -> Moves[Row | None]:
         """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
         return self.absolute_moves(index)
 
@@ -401,8 +401,8 @@ class ScrollCursor(Cursor):
 
     # The fetch_* methods only drive a move (theirs are the moves' parameters and docstrings);
     # the asyncio scroll cursor's are made of the same moves (client/steps.py).
-    fetch_first = blocking_method(_fetch_first_moves, run="_drive")
-    fetch_last = blocking_method(_fetch_last_moves, run="_drive")
-    fetch_prior = blocking_method(_fetch_prior_moves, run="_drive")
-    fetch_relative = blocking_method(_fetch_relative_moves, run="_drive")
-    fetch_absolute = blocking_method(_fetch_absolute_moves, run="_drive")
+    fetch_first = blocking_method(fetch_first_moves, run="_drive")
+    fetch_last = blocking_method(fetch_last_moves, run="_drive")
+    fetch_prior = blocking_method(fetch_prior_moves, run="_drive")
+    fetch_relative = blocking_method(fetch_relative_moves, run="_drive")
+    fetch_absolute = blocking_method(fetch_absolute_moves, run="_drive")
