@@ -42,10 +42,11 @@ from .. import connect as _sync_connect
 from ..client import goodbye
 from ..client.connection import release_op
 from ..client.dsn import Address, ConnectParams, resolve
-from ..client.failover import Attempts
+from ..client.failover import connect_calls
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
+from ..client.steps import await_each
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..rows import BaseRowFactory, tuple_row
@@ -210,6 +211,37 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         finally:
             await self.close()
 
+    @staticmethod
+    async def _connect_at(addr: Address, params: ConnectParams) -> AsyncConnection:
+        """Open ``addr`` and log in there with ``params`` (its member's: ``connect_calls``
+        asks, and decides what a failure means)."""
+        reader, writer, left = await _open_stream(params, addr)
+        transport = OutboxTransport(writer.close)
+        try:
+            core = SessionCore(params, transport)
+            conn = AsyncConnection(core, reader, writer, transport)
+            try:
+                # What the TCP connect (and TLS handshake) left of connect_timeout.
+                # (the sync connection's login steps, awaited)
+                await asyncio.wait_for(conn.drive(core.login_steps()),
+                                       None if left is None else max(left, 0.0))
+            except asyncio.TimeoutError:
+                raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                       params.connect_timeout),
+                                       sqlstate="08001") from None
+        except BaseException:
+            transport.close()
+            raise
+        core.server_name, core.address = params.server, (addr.host, addr.port)
+        if core.release_wanted():
+            # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the
+            # release is asked for here, once, since a property cannot await
+            # (Connection.server_version).
+            with contextlib.suppress(Error):
+                async with conn.cursor(row_factory=tuple_row) as cur:
+                    core.note_release(await cur.run(release_op))
+        return conn
+
 
 async def _open_stream(
     params: ConnectParams, addr: Address
@@ -245,35 +277,6 @@ async def _open_stream(
     return reader, writer, left
 
 
-async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
-    """Connect and log in at one address (``params`` carry its server name)."""
-    reader, writer, left = await _open_stream(params, addr)
-    transport = OutboxTransport(writer.close)
-    try:
-        core = SessionCore(params, transport)
-        conn = AsyncConnection(core, reader, writer, transport)
-        try:
-            # What the TCP connect (and TLS handshake) left of connect_timeout.
-            # (the sync connection's login steps, awaited)
-            await asyncio.wait_for(conn.drive(core.login_steps()),
-                                   None if left is None else max(left, 0.0))
-        except asyncio.TimeoutError:
-            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
-                                                   params.connect_timeout),
-                                   sqlstate="08001") from None
-    except BaseException:
-        transport.close()
-        raise
-    core.server_name, core.address = params.server, (addr.host, addr.port)
-    if core.release_wanted():
-        # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
-        # is asked for here, once, since a property cannot await (Connection.server_version).
-        with contextlib.suppress(Error):
-            async with conn.cursor(row_factory=tuple_row) as cur:
-                core.note_release(await cur.run(release_op))
-    return conn
-
-
 def _arguments_of(sync: Callable[_P, object]
                   ) -> Callable[[Callable[..., Awaitable[_T]]], Callable[_P, Awaitable[_T]]]:
     """The asyncio function takes the sync one's arguments: the signature is written once
@@ -306,15 +309,7 @@ async def connect(*args: Any, **kwargs: Any) -> AsyncConnection:
     params = resolve(host, options)
     if goodbye.pending():  # as the sync connect: closed sessions first (client/goodbye.py)
         await asyncio.to_thread(goodbye.settle)
-    attempts = Attempts(params)
-    for addr, member in attempts:
-        try:
-            conn = await _connect_to(member, addr)
-        except BaseException as exc:
-            if not attempts.failed(addr, member, exc):
-                raise
-            continue
-        if row_factory is not None:
-            conn.row_factory = row_factory
-        return conn
-    raise attempts.error()
+    conn: AsyncConnection = await await_each(connect_calls(params), AsyncConnection)
+    if row_factory is not None:
+        conn.row_factory = row_factory
+    return conn
