@@ -21,7 +21,7 @@ from ..client.batch import execute_many_op
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
-from ..client.steps import Op
+from ..client.steps import Op, await_each
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
@@ -180,13 +180,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
 
     async def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result, as ``Cursor.scroll`` (forward-only: never back)."""
-        steps = self._cur.forward_steps(value, mode)
-        try:
-            next(steps)
-            while True:
-                steps.send(await self.fetch_more())
-        except StopIteration:
-            pass
+        await await_each(self._cur.forward_calls(value, mode), self)
 
     def __aiter__(self) -> AsyncIterator[tuple[Any, ...]]:
         return self

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import errors as _e
@@ -46,7 +46,7 @@ from .replies import Reply
 from .routines import OUT_ARGUMENT, PROC_NAME, callproc_op, out_parameters_hint
 from .rowiter import iterate_rows
 from .statements import Prepared
-from .steps import Op, Steps
+from .steps import Calls, Op, Steps, call_each
 
 if TYPE_CHECKING:
     # The one name this module takes from connection.py, for ``Cursor.connection``'s type
@@ -500,17 +500,11 @@ class Cursor(CursorState):
 
     def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result (forward-only cursors cannot move back)."""
-        steps = self.forward_steps(value, mode)
-        try:
-            next(steps)
-            while True:
-                steps.send(self._more())
-        except StopIteration:
-            pass
+        call_each(self.forward_calls(value, mode), self)
 
-    def forward_steps(self, value: int, mode: str) -> Generator[None, bool, None]:
-        """The forward-only move, shared with ``AsyncCursor.scroll``: it yields when it needs
-        the next batch and is sent whether one came (``_more``, blocking or awaited)."""
+    def forward_calls(self, value: int, mode: str) -> Calls[None]:
+        """The forward-only move, shared with ``AsyncCursor.scroll``: it asks for the next
+        batch (``fetch_more``, called or awaited) when it needs one."""
         self._check_result()
         value = count_arg(value, "scroll value")
         if mode == "absolute":
@@ -526,7 +520,7 @@ class Cursor(CursorState):
                 return
             value -= available
             self._pos = len(self._rows)
-            if not (yield):
+            if not (yield ("fetch_more",)):
                 raise IndexError("scroll past the end of the result set")
 
     # ------------------------------------------------------------------ BYTE / TEXT and LOB values
