@@ -212,35 +212,40 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
             await self.close()
 
     @staticmethod
-    async def _connect_at(addr: Address, params: ConnectParams) -> AsyncConnection:
-        """Open ``addr`` and log in there with ``params`` (its member's: ``connect_calls``
-        asks, and decides what a failure means)."""
-        reader, writer, left = await _open_stream(params, addr)
-        transport = OutboxTransport(writer.close)
+    def _connect_at(addr: Address, member: ConnectParams) -> Awaitable[AsyncConnection]:
+        """One address of ``client.failover.connect_calls``: ``_connect_to``."""
+        return _connect_to(member, addr)
+
+
+async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
+    """Connect and log in at one address (``params`` carry its server name): what
+    ``connect_calls`` asks for (``AsyncConnection._connect_at``; ifxwire.otel wraps it)."""
+    reader, writer, left = await _open_stream(params, addr)
+    transport = OutboxTransport(writer.close)
+    try:
+        core = SessionCore(params, transport)
+        conn = AsyncConnection(core, reader, writer, transport)
         try:
-            core = SessionCore(params, transport)
-            conn = AsyncConnection(core, reader, writer, transport)
-            try:
-                # What the TCP connect (and TLS handshake) left of connect_timeout.
-                # (the sync connection's login steps, awaited)
-                await asyncio.wait_for(conn.drive(core.login_steps()),
-                                       None if left is None else max(left, 0.0))
-            except asyncio.TimeoutError:
-                raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
-                                                       params.connect_timeout),
-                                       sqlstate="08001") from None
-        except BaseException:
-            transport.close()
-            raise
-        core.server_name, core.address = params.server, (addr.host, addr.port)
-        if core.release_wanted():
-            # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the
-            # release is asked for here, once, since a property cannot await
-            # (Connection.server_version).
-            with contextlib.suppress(Error):
-                async with conn.cursor(row_factory=tuple_row) as cur:
-                    core.note_release(await cur.run(release_op))
-        return conn
+            # What the TCP connect (and TLS handshake) left of connect_timeout.
+            # (the sync connection's login steps, awaited)
+            await asyncio.wait_for(conn.drive(core.login_steps()),
+                                   None if left is None else max(left, 0.0))
+        except asyncio.TimeoutError:
+            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                   params.connect_timeout),
+                                   sqlstate="08001") from None
+    except BaseException:
+        transport.close()
+        raise
+    core.server_name, core.address = params.server, (addr.host, addr.port)
+    if core.release_wanted():
+        # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the
+        # release is asked for here, once, since a property cannot await
+        # (Connection.server_version).
+        with contextlib.suppress(Error):
+            async with conn.cursor(row_factory=tuple_row) as cur:
+                core.note_release(await cur.run(release_op))
+    return conn
 
 
 async def _open_stream(
