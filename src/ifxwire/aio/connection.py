@@ -1,31 +1,10 @@
 """Native asyncio connection: asyncio streams for I/O, the sync driver's logic for the rest.
 
-How the sync driver is reused without threads:
-
-* The session state lives in a ``client.outbox.SessionCore``, the sync ``Connection``
-  without a socket: its sends queue in an outbox that ``_flush`` writes to the stream. This
-  module uses it through ``Connection``'s session API, not its private members.
-* Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
-  buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
-  memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
-  awaits on the stream. The same steps read the login response
-  (``Transport.login_packet_steps``), the PAM conversation (``pamauth.pam_steps``) and
-  BYTE/TEXT streams (``BlobReader.fill_steps``). Steps keep their state in the ``Reply``
-  and the buffer, so a wait given up (a cancellation) is resumed by new steps.
-* Operations that send requests and wait for replies (prepare, the statement cache,
-  commit/rollback, the LOB transaction, the login, the fast path and every LOB method) are
-  the sync driver's generators (``client.steps.Op``, ``Connection.login_steps``): ``_run``
-  and ``_drive`` here await what the sync ``_run`` / ``_drive`` do blocking. What stays
-  asyncio's own: the lock, the exchange's cancellation drain and timer, ``close``.
-
-Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
-await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
-the statement on the server (the out-of-band cancel of ``client/cancel.py``), reads the
-replies to their end within CANCEL_DRAIN seconds and then lets the CancelledError go on: the
-connection stays usable and the server has released the statement's locks. Only when that
-drain fails (a second cancellation, a server that does not answer in time) or the request
-was cut off while being written is the connection marked broken and closed: every later
-call then fails fast with ``InterfaceError`` instead of reading another statement's reply.
+``AsyncConnection`` is the PEP 249 surface over ``AsyncSession`` (session.py: the awaiting
+loops, and what a cancellation does); ``connect`` opens one (the address loop is
+``client.failover.connect_calls``, the login ``Connection.login_steps``, both the sync
+driver's). How the sync driver is reused without threads: docs/ARCHITECTURE.md, "Sync and
+async: one core, two loops".
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..client import lob as _lob
@@ -21,7 +21,7 @@ from ..client.batch import execute_many_op
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
-from ..client.steps import Op, await_each
+from ..client.steps import Op, await_each, awaiting_method
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
@@ -98,8 +98,13 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     async def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
         """Run the cursor operation ``make(cursor)`` (``cursor``: the sync cursor this one
         drives) in the frame of ``_locked``: the awaiting twin of ``Cursor.run``."""
+        return await self._do(make(self._cur))
+
+    async def _do(self, op: Op[_T]) -> _T:
+        """``op`` in the frame of ``_locked``, this cursor open (``run``; the methods made by
+        ``awaiting_method``)."""
         self._cur.ensure_open()
-        return await self._locked(make(self._cur))
+        return await self._locked(op)
 
     def lob_factory(self) -> _lob.LobFactory:
         """The asyncio driver's objects for BLOB/CLOB values (``Cursor.blobs_op`` asks)."""
@@ -122,14 +127,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         await self._locked(execute_many_op(cur, operation, seq_of_parameters))
         return self
 
-    async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
-        """Call a stored routine; returns the parameters with OUT/INOUT values in place
-        (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
-        ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
-        self._cur.ensure_open()
-        result: Sequence[object] = await self._locked(
-            self._cur.procedure_op(procname, parameters))
-        return result
+    callproc = awaiting_method(Cursor.procedure_op, "callproc", via="_cur")
 
     # PEP 249's methods that need no I/O are the sync cursor's: ``nextset`` (one result set
     # at most), ``setinputsizes`` and ``setoutputsize`` (accepted and ignored).

@@ -46,7 +46,7 @@ from .replies import Reply
 from .routines import OUT_ARGUMENT, PROC_NAME, callproc_op, out_parameters_hint
 from .rowiter import iterate_rows
 from .statements import Prepared
-from .steps import Calls, Op, Steps, call_each
+from .steps import Calls, Op, Steps, blocking_method, call_each
 
 if TYPE_CHECKING:
     # The one name this module takes from connection.py, for ``Cursor.connection``'s type
@@ -631,11 +631,16 @@ class Cursor(CursorState):
     def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
         """Run the cursor operation ``make(self)`` holding the connection's lock, within this
         cursor's timeout; ``AsyncCursor.run`` awaits the same operation."""
+        return self._do(make(self))
+
+    def _do(self, op: CursorOp[_T]) -> _T:
+        """``op`` run holding the connection's lock, within this cursor's timeout, on a
+        usable connection (``run``; the methods made by ``blocking_method``)."""
         self._check()
         conn = self.connection
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            return conn._run(make(self), self)
+            return conn._run(op, self)
 
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 
@@ -685,7 +690,8 @@ class Cursor(CursorState):
         execute_many(self, operation, seq_of_parameters)
         return self
 
-    def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
+    def procedure_op(self, procname: str, parameters: Sequence[object] = ()
+                     ) -> CursorOp[Sequence[object]]:
         """Call a stored routine; returns the parameters with OUT/INOUT values in place.
 
         Plain values are inputs: the call is ``EXECUTE PROCEDURE procname(?, ...)``, the
@@ -696,15 +702,8 @@ class Cursor(CursorState):
         values in place, and a function's return values are a one-row result set
         (docs/DRIVER.md, "Stored routines").
         """
-        result: Sequence[object] = self.run(lambda c: c.procedure_op(procname, parameters))
-        return result
-
-    def procedure_op(self, procname: object, parameters: Sequence[object]) -> Op[Any]:
-        """``callproc`` of either cursor, run under the connection's lock (the loop given the
-        cursor for its hooks): with OUT/INOUT markers JDBC's exchange (``callproc_op``: a new
-        list with the output values); otherwise ``EXECUTE PROCEDURE name(?, ...)`` run as
-        ``execute`` runs it (its result set, if any, is the cursor's), and the parameters back
-        unchanged."""
+        # ``callproc`` of both cursors (``blocking_method``/``awaiting_method``: this
+        # docstring is theirs), run under the connection's lock with the cursor's hooks.
         if not isinstance(procname, str) or not PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
@@ -718,3 +717,5 @@ class Cursor(CursorState):
                 raise out_parameters_hint(exc, procname) from None
             raise
         return parameters
+
+    callproc = blocking_method(procedure_op, "callproc")
