@@ -30,12 +30,13 @@ from ..client.transport import connect_failed, login_timed_out, tls_context, tun
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
+from .cursor import AsyncCursor
+from .scroll import AsyncScrollCursor
 from .session import READ_SIZE, AsyncSession, Forward
 
 if TYPE_CHECKING:
     import ssl
 
-    from .cursor import AsyncCursor
     from .savepoints import AsyncSavepoint
 
 __all__ = ["AsyncConnection", "connect"]
@@ -114,12 +115,8 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         ``Connection.cursor``, which makes the sync cursor this one drives."""
         cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
         if cur.__class__ is not ScrollCursor:
-            from .cursor import AsyncCursor
-
-            return AsyncCursor(self, cur)
-        from .scroll import AsyncScrollCursor
-
-        return AsyncScrollCursor(self, cur)
+            return AsyncCursor(self, self, cur)
+        return AsyncScrollCursor(self, self, cur)
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see

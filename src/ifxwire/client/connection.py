@@ -34,6 +34,7 @@ from .steps import Op, Steps, call_each
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
+    from .dbapi import DbapiConnection
     from .savepoints import Savepoint
 
 __all__ = ["Connection", "Op", "Steps", "release_op"]
@@ -289,6 +290,12 @@ class Connection(LoginSession, ExceptionAttributes):
     def note_release(self, release: str | None) -> None:
         """The server's release, asked for at connect (``server_version``)."""
         self._server_release = release
+
+
+if TYPE_CHECKING:
+    # A cursor names its connection by the Protocol of client/dbapi.py (cursor.py imports no
+    # connection module); this line makes mypy hold Connection to that surface.
+    _SURFACE: type[DbapiConnection[Cursor]] = Connection
 
 
 #: The release of a 12.10/14.10 server (``Connection.server_version``).

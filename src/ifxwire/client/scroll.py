@@ -36,20 +36,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import InterfaceError, ProgrammingError
 from ..protocol.requests import scroll_open_group, sfetch_group
 from .cursor import Cursor, CursorOp
+from .lifecycle import StatementSession
 from .placeholders import count_arg
 from .replies import Reply
 from .statements import Prepared
 from .steps import blocking_method
-
-if TYPE_CHECKING:
-    # The session as this module needs it; the public Connection adds the PEP 249 surface
-    # (and imports this module: naming it here would make an import circle).
-    from .lifecycle import StatementSession as Connection
 
 __all__ = ["ScrollCursor"]
 
@@ -73,7 +69,7 @@ class ScrollCursor(Cursor):
     """A cursor that can move anywhere in its result (``scrollable``) and/or survives the end
     of a transaction (``withhold``). Create it with ``conn.cursor(scrollable=True)``."""
 
-    def __init__(self, connection: Connection, scrollable: bool, withhold: bool) -> None:
+    def __init__(self, connection: StatementSession, scrollable: bool, withhold: bool) -> None:
         super().__init__(connection)
         self.scrollable = _flag(scrollable, "scrollable")
         self.withhold = _flag(withhold, "withhold")
@@ -96,7 +92,7 @@ class ScrollCursor(Cursor):
     ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
         if not p.is_query:
             return super()._statement_groups(p, bind)
-        conn = self.connection
+        conn = self.session
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
         # A scrollable cursor's rows come with SFETCH; PROTOCOL.md §4 has the SFETCH fields.
@@ -157,7 +153,7 @@ class ScrollCursor(Cursor):
     def _sfetch_groups(self, plan: list[Fetch]) -> list[tuple[bytes, Reply]]:
         p = self._result.prepared
         assert p is not None
-        conn = self.connection
+        conn = self.session
         return [
             (sfetch_group(p.stmt_id, kind, index, p.fetch_size), conn._reply(self._decoder(p), p))
             for kind, index in plan
@@ -165,7 +161,7 @@ class ScrollCursor(Cursor):
 
     def _window_take(self, plan: list[Fetch], groups: list[tuple[bytes, Reply]]) -> None:
         """Make the replies to ``plan`` the window."""
-        conn = self.connection
+        conn = self.session
         for _, reply in groups:
             if reply.error is not None:
                 raise conn._server_error(reply.error)
