@@ -86,10 +86,10 @@ async def _await(aw: Awaitable[_R]) -> _R:
 
 
 class AsyncArrowMixin:
-    """Arrow methods; the class using it has ``_cur`` (a sync Cursor) and ``connection``."""
+    """Arrow methods; the class using it has ``_cur`` (a sync Cursor) and ``_session``."""
 
     _cur: _Cursor
-    connection: _Connection
+    _session: _Connection
 
     if TYPE_CHECKING:
         async def run(self, make: Callable[[Any], Generator[Any, Any, _R]]) -> _R: ...
@@ -121,7 +121,7 @@ class AsyncArrowMixin:
         from ..client import arrowfetch
 
         pa = _arrow.require_pyarrow()
-        loop = self.connection.loop
+        loop = self._session.loop
         if _on_loop_thread(loop):
             raise InterfaceError(_ON_LOOP)
         cur = self._cur

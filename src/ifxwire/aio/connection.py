@@ -1,31 +1,10 @@
 """Native asyncio connection: asyncio streams for I/O, the sync driver's logic for the rest.
 
-How the sync driver is reused without threads:
-
-* The session state lives in a ``client.outbox.SessionCore``, the sync ``Connection``
-  without a socket: its sends queue in an outbox that ``_flush`` writes to the stream. This
-  module uses it through ``Connection``'s session API, not its private members.
-* Reading is I/O-free in the sync driver: ``Connection._read_steps`` parses a reply from the
-  buffer and *yields* what it lacks ("the buffer must hold n bytes", "receive into this
-  memoryview"); the sync ``_read`` answers with blocking receives, ``_drive`` here with
-  awaits on the stream. The same steps read the login response
-  (``Transport.login_packet_steps``), the PAM conversation (``pamauth.pam_steps``) and
-  BYTE/TEXT streams (``BlobReader.fill_steps``). Steps keep their state in the ``Reply``
-  and the buffer, so a wait given up (a cancellation) is resumed by new steps.
-* Operations that send requests and wait for replies (prepare, the statement cache,
-  commit/rollback, the LOB transaction, the login, the fast path and every LOB method) are
-  the sync driver's generators (``client.steps.Op``, ``Connection.login_steps``): ``_run``
-  and ``_drive`` here await what the sync ``_run`` / ``_drive`` do blocking. What stays
-  asyncio's own: the lock, the exchange's cancellation drain and timer, ``close``.
-
-Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
-await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
-the statement on the server (the out-of-band cancel of ``client/cancel.py``), reads the
-replies to their end within CANCEL_DRAIN seconds and then lets the CancelledError go on: the
-connection stays usable and the server has released the statement's locks. Only when that
-drain fails (a second cancellation, a server that does not answer in time) or the request
-was cut off while being written is the connection marked broken and closed: every later
-call then fails fast with ``InterfaceError`` instead of reading another statement's reply.
+``AsyncConnection`` is the PEP 249 surface over ``AsyncSession`` (session.py: the awaiting
+loops, and what a cancellation does); ``connect`` opens one (the address loop is
+``client.failover.connect_calls``, the login ``Connection.login_steps``, both the sync
+driver's). How the sync driver is reused without threads: docs/ARCHITECTURE.md, "Sync and
+async: one core, two loops".
 """
 
 from __future__ import annotations
@@ -42,20 +21,22 @@ from .. import connect as _sync_connect
 from ..client import goodbye
 from ..client.connection import release_op
 from ..client.dsn import Address, ConnectParams, resolve
-from ..client.failover import Attempts
+from ..client.failover import connect_calls
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
+from ..client.steps import await_each
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
+from .cursor import AsyncCursor
+from .scroll import AsyncScrollCursor
 from .session import READ_SIZE, AsyncSession, Forward
 
 if TYPE_CHECKING:
     import ssl
 
-    from .cursor import AsyncCursor
     from .savepoints import AsyncSavepoint
 
 __all__ = ["AsyncConnection", "connect"]
@@ -134,12 +115,8 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         ``Connection.cursor``, which makes the sync cursor this one drives."""
         cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
         if cur.__class__ is not ScrollCursor:
-            from .cursor import AsyncCursor
-
-            return AsyncCursor(self, cur)
-        from .scroll import AsyncScrollCursor
-
-        return AsyncScrollCursor(self, cur)
+            return AsyncCursor(self, self, cur)
+        return AsyncScrollCursor(self, self, cur)
 
     async def call_function(self, routine: str, *args: object) -> list[Any]:
         """Run a server routine by fast path; every value it returns (see
@@ -210,6 +187,42 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         finally:
             await self.close()
 
+    @staticmethod
+    def _connect_at(addr: Address, member: ConnectParams) -> Awaitable[AsyncConnection]:
+        """One address of ``client.failover.connect_calls``: ``_connect_to``."""
+        return _connect_to(member, addr)
+
+
+async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
+    """Connect and log in at one address (``params`` carry its server name): what
+    ``connect_calls`` asks for (``AsyncConnection._connect_at``; ifxwire.otel wraps it)."""
+    reader, writer, left = await _open_stream(params, addr)
+    transport = OutboxTransport(writer.close)
+    try:
+        core = SessionCore(params, transport)
+        conn = AsyncConnection(core, reader, writer, transport)
+        try:
+            # What the TCP connect (and TLS handshake) left of connect_timeout.
+            # (the sync connection's login steps, awaited)
+            await asyncio.wait_for(conn.drive(core.login_steps()),
+                                   None if left is None else max(left, 0.0))
+        except asyncio.TimeoutError:
+            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                   params.connect_timeout),
+                                   sqlstate="08001") from None
+    except BaseException:
+        transport.close()
+        raise
+    core.server_name, core.address = params.server, (addr.host, addr.port)
+    if core.release_wanted():
+        # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the
+        # release is asked for here, once, since a property cannot await
+        # (Connection.server_version).
+        with contextlib.suppress(Error):
+            async with conn.cursor(row_factory=tuple_row) as cur:
+                core.note_release(await cur.run(release_op))
+    return conn
+
 
 async def _open_stream(
     params: ConnectParams, addr: Address
@@ -245,35 +258,6 @@ async def _open_stream(
     return reader, writer, left
 
 
-async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
-    """Connect and log in at one address (``params`` carry its server name)."""
-    reader, writer, left = await _open_stream(params, addr)
-    transport = OutboxTransport(writer.close)
-    try:
-        core = SessionCore(params, transport)
-        conn = AsyncConnection(core, reader, writer, transport)
-        try:
-            # What the TCP connect (and TLS handshake) left of connect_timeout.
-            # (the sync connection's login steps, awaited)
-            await asyncio.wait_for(conn.drive(core.login_steps()),
-                                   None if left is None else max(left, 0.0))
-        except asyncio.TimeoutError:
-            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
-                                                   params.connect_timeout),
-                                   sqlstate="08001") from None
-    except BaseException:
-        transport.close()
-        raise
-    core.server_name, core.address = params.server, (addr.host, addr.port)
-    if core.release_wanted():
-        # A 12.10/14.10 server announces its protocol version (9.56/9.59) at login; the release
-        # is asked for here, once, since a property cannot await (Connection.server_version).
-        with contextlib.suppress(Error):
-            async with conn.cursor(row_factory=tuple_row) as cur:
-                core.note_release(await cur.run(release_op))
-    return conn
-
-
 def _arguments_of(sync: Callable[_P, object]
                   ) -> Callable[[Callable[..., Awaitable[_T]]], Callable[_P, Awaitable[_T]]]:
     """The asyncio function takes the sync one's arguments: the signature is written once
@@ -306,15 +290,7 @@ async def connect(*args: Any, **kwargs: Any) -> AsyncConnection:
     params = resolve(host, options)
     if goodbye.pending():  # as the sync connect: closed sessions first (client/goodbye.py)
         await asyncio.to_thread(goodbye.settle)
-    attempts = Attempts(params)
-    for addr, member in attempts:
-        try:
-            conn = await _connect_to(member, addr)
-        except BaseException as exc:
-            if not attempts.failed(addr, member, exc):
-                raise
-            continue
-        if row_factory is not None:
-            conn.row_factory = row_factory
-        return conn
-    raise attempts.error()
+    conn: AsyncConnection = await await_each(connect_calls(params), AsyncConnection)
+    if row_factory is not None:
+        conn.row_factory = row_factory
+    return conn

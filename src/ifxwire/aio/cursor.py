@@ -13,23 +13,21 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from typing import Any, TypeVar
 
 from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cursor import NO_ROW, Cursor, CursorOp
+from ..client.dbapi import AsyncDbapiConnection
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
-from ..client.steps import Op
+from ..client.steps import Op, await_each, awaiting_method
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
-from .session import Forward
-
-if TYPE_CHECKING:
-    from .connection import AsyncConnection
+from .session import AsyncSession, Forward
 
 __all__ = ["AsyncCursor"]
 
@@ -43,10 +41,13 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
 
     _cur: Cursor
-    connection: AsyncConnection
+    _session: AsyncSession  # what its operations run on; ``connection``: client/dbapi.py
+    connection: AsyncDbapiConnection[AsyncCursor]
 
-    def __init__(self, connection: AsyncConnection, cur: Cursor) -> None:
-        """(Made by ``AsyncConnection.cursor``: ``cur`` is the sync cursor it drives.)"""
+    def __init__(self, session: AsyncSession, connection: AsyncDbapiConnection[AsyncCursor],
+                 cur: Cursor) -> None:
+        """(Made by ``AsyncConnection.cursor``, as both; ``cur``: the sync cursor it drives.)"""
+        self._session = session
         self.connection = connection
         self._cur = cur
         cur.serve_as(self)  # row factories are called with this cursor
@@ -93,25 +94,30 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         """A cursor operation run under the connection's lock and this cursor's timeout, on
         a usable connection: the frame of every request the cursor makes (to await; a plain
         method, so that it adds no coroutine to each fetch)."""
-        return self.connection.run_cursor_op(op, self, self._cur.statement_timeout)
+        return self._session.run_cursor_op(op, self, self._cur.statement_timeout)
 
     async def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
         """Run the cursor operation ``make(cursor)`` (``cursor``: the sync cursor this one
         drives) in the frame of ``_locked``: the awaiting twin of ``Cursor.run``."""
+        return await self._do(make(self._cur))
+
+    async def _do(self, op: Op[_T]) -> _T:
+        """``op`` in the frame of ``_locked``, this cursor open (``run``; the methods made by
+        ``awaiting_method``)."""
         self._cur.ensure_open()
-        return await self._locked(make(self._cur))
+        return await self._locked(op)
 
     def lob_factory(self) -> _lob.LobFactory:
         """The asyncio driver's objects for BLOB/CLOB values (``Cursor.blobs_op`` asks)."""
-        return _alob.lob_factory(self.connection)
+        return _alob.lob_factory(self._session)
 
     def blob_reader(self, p: Prepared) -> Callable[[bytes, bool], object]:
         """The asyncio reader of a BYTE/TEXT value of ``p``'s result."""
-        return _alob.blob_reader_maker(self.connection, p)
+        return _alob.blob_reader_maker(self._session, p)
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""
-        self.connection.session.abandon_lob_txn()
+        self._session.session.abandon_lob_txn()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
         """Run a non-query once per parameter set, pipelined like the sync driver: every row
@@ -122,14 +128,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         await self._locked(execute_many_op(cur, operation, seq_of_parameters))
         return self
 
-    async def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
-        """Call a stored routine; returns the parameters with OUT/INOUT values in place
-        (``Cursor.callproc``: plain values are inputs, ``ifxwire.OutParam()`` and
-        ``ifxwire.InOutParam(value)`` mark outputs). A result set, if any, is fetchable."""
-        self._cur.ensure_open()
-        result: Sequence[object] = await self._locked(
-            self._cur.procedure_op(procname, parameters))
-        return result
+    callproc = awaiting_method(Cursor.procedure_op, "callproc", via="_cur")
 
     # PEP 249's methods that need no I/O are the sync cursor's: ``nextset`` (one result set
     # at most), ``setinputsizes`` and ``setoutputsize`` (accepted and ignored).
@@ -180,13 +179,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
 
     async def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result, as ``Cursor.scroll`` (forward-only: never back)."""
-        steps = self._cur.forward_steps(value, mode)
-        try:
-            next(steps)
-            while True:
-                steps.send(await self.fetch_more())
-        except StopIteration:
-            pass
+        await await_each(self._cur.forward_calls(value, mode), self)
 
     def __aiter__(self) -> AsyncIterator[tuple[Any, ...]]:
         return self

@@ -13,17 +13,14 @@ through ``AsyncTextReader``, TEXT) value read from the socket as it is consumed.
 
 from __future__ import annotations
 
-import io
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..client import blobstream as _bs
-from ..client import fastpath as _fp
 from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P
-from ..client.lobpieces import WRITE_MESSAGE, binary_pieces, split_pieces
 from ..client.resources import AsyncClosing
-from ..client.steps import Op, Steps
+from ..client.steps import Op, Steps, awaiting_method
 from ..errors import InterfaceError
 from ..protocol.codes import XID_CLOB
 
@@ -58,46 +55,24 @@ class AsyncSmartLob(LocatorBase, AsyncClosing):
         await self._do(self._open_op(mode))
         return self
 
-    async def close(self) -> None:
-        """Close the server descriptor (the object stays: a row holds it)."""
-        await self._do(self._close_op())
-
-    async def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        """Move the position (a server call only from the end, which needs the size)."""
-        return await self._do(self._seek_op(offset, whence))
-
-    async def size(self) -> int:
-        return await self._do(self._size_op())
-
-    async def truncate(self, size: int | None = None) -> int:
-        return await self._do(self._truncate_op(size))
-
-    async def readinto(self, b: bytearray | memoryview) -> int:
-        """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
-        return await self._do(self._readinto_op(b))
-
-    async def write_from(self, source: Any, chunk: int = WRITE_MESSAGE) -> int:
-        """Copy a binary file-like object (plain or with a coroutine ``read``) in at the
-        position, ``chunk`` bytes at a time."""
-        return await self._do(self._write_pieces_op(binary_pieces(source, chunk)))
-
-    async def copy_to(self, target: Any, chunk: int = _fp.COPY_MESSAGE) -> int:
-        """Copy from the position to the end into a binary file-like object (its ``write``
-        may be a coroutine); returns the bytes copied, read pipelined as ``Blob.copy_to``."""
-        return await self._do(self._copy_to_op(target, chunk))
+    # The methods that only await an operation (its parameters and docstring are theirs).
+    close = awaiting_method(LocatorBase._close_op)
+    seek = awaiting_method(LocatorBase._seek_op)
+    size = awaiting_method(LocatorBase._size_op)
+    truncate = awaiting_method(LocatorBase._truncate_op)
+    readinto = awaiting_method(LocatorBase._readinto_op)
+    write_from = awaiting_method(LocatorBase._write_from_op)
+    copy_to = awaiting_method(LocatorBase._copy_to_op)
 
 
 class AsyncBlob(AsyncSmartLob):
     """A BLOB value for the asyncio driver (see ``ifxwire.Blob``)."""
 
-    async def read(self, size: int | None = -1) -> bytes:
-        return await self._do(self._read_bytes_op(size))
+    read = awaiting_method(LocatorBase._read_bytes_op, "read")
+    write = awaiting_method(LocatorBase._write_bytes_op, "write")
 
     async def readall(self) -> bytes:
         return await self.read(-1)
-
-    async def write(self, data: bytes | bytearray | memoryview) -> int:
-        return await self._do(self._write_pieces_op(split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
         return _apieces(self.read, size, True)
@@ -113,11 +88,8 @@ class AsyncClob(ClobText, AsyncSmartLob):
     type_name = "clob"
     _kind = XID_CLOB
 
-    async def read(self, size: int | None = -1) -> str:
-        return await self._do(self._read_text_op(size))
-
-    async def write(self, text: str) -> int:
-        return await self._do(self._write_text_op(text))
+    read = awaiting_method(LocatorBase._read_text_op, "read")
+    write = awaiting_method(LocatorBase._write_text_op, "write")
 
     def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
         return _apieces(self.read, size, True)

@@ -10,6 +10,7 @@ import sys
 from typing import Any, TypeVar
 
 from ..client.scroll import Moves, ScrollCursor
+from ..client.steps import awaiting_method
 from .cursor import AsyncCursor
 from .session import Forward
 
@@ -63,17 +64,12 @@ class AsyncScrollCursor(AsyncCursor):
             return
         await self._drive(cur.scroll_moves(value, mode))
 
-    async def fetch_first(self) -> Row | None:
-        return await self._drive(self._cur.absolute_moves(0))
-
-    async def fetch_last(self) -> Row | None:
-        return await self._drive(self._cur.absolute_moves(-1))
-
-    async def fetch_prior(self) -> Row | None:
-        return await self._drive(self._cur.relative_moves(-1))
-
-    async def fetch_relative(self, offset: int) -> Row | None:
-        return await self._drive(self._cur.relative_moves(offset))
-
-    async def fetch_absolute(self, index: int) -> Row | None:
-        return await self._drive(self._cur.absolute_moves(index))
+    # The sync scroll cursor's moves, awaited (their parameters and docstrings are these
+    # methods').
+    fetch_first = awaiting_method(ScrollCursor.fetch_first_moves, run="_drive", via="_cur")
+    fetch_last = awaiting_method(ScrollCursor.fetch_last_moves, run="_drive", via="_cur")
+    fetch_prior = awaiting_method(ScrollCursor.fetch_prior_moves, run="_drive", via="_cur")
+    fetch_relative = awaiting_method(ScrollCursor.fetch_relative_moves, run="_drive",
+                                     via="_cur")
+    fetch_absolute = awaiting_method(ScrollCursor.fetch_absolute_moves, run="_drive",
+                                     via="_cur")

@@ -1,12 +1,21 @@
-"""The asyncio session: the loops that drive the sync driver's operations over asyncio streams
-(module docstring of connection.py: how the sync driver is reused without threads, and what a
-cancellation does).
+"""The asyncio session: the loops that drive the sync driver's operations over asyncio streams.
 
-``AsyncSession`` holds the streams, the lock and the session core, and awaits what the sync
-``Connection`` does blocking: ``_drive`` (I/O-free steps), ``_exchange`` (request groups and
-their replies), ``_run`` (operations). ``AsyncConnection`` (connection.py) adds the PEP 249
-surface; the cursors, LOB objects and readers (cursor.py, lob.py, scroll.py) need only this,
-so they name this class, not the connection that makes them.
+The session state is a ``client.outbox.SessionCore`` (the sync ``Connection`` without a
+socket: its sends queue in an outbox that ``_flush`` writes to the stream), used through
+``Connection``'s session API. ``AsyncSession`` holds the streams, the lock and that core, and
+awaits what the sync ``Connection`` does blocking: ``_drive`` (I/O-free steps), ``_exchange``
+(request groups and their replies), ``_run`` (operations). ``AsyncConnection``
+(connection.py) adds the PEP 249 surface; the cursors, LOB objects and readers (cursor.py,
+lob.py, scroll.py) need only this, so they name this class, not the connection.
+
+Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
+await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
+the statement on the server (the out-of-band cancel of ``client/cancel.py``), reads the
+replies to their end within CANCEL_DRAIN seconds and then lets the CancelledError go on: the
+connection stays usable and the server has released the statement's locks. Only when that
+drain fails (a second cancellation, a server that does not answer in time) or the request
+was cut off while being written is the connection marked broken and closed: every later
+call then fails fast with ``InterfaceError`` instead of reading another statement's reply.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ class Cursor(Protocol):
     (tests/unit/test_driver_core.py)."""
 
     @property
-    def connection(self) -> _FetchSession: ...
+    def session(self) -> _FetchSession: ...
 
     def ensure_result(self) -> None: ...
     def result_columns(self) -> Sequence[ColumnDesc]: ...
@@ -80,7 +80,7 @@ class _Source:
         self.pa = pa
         columns = cur.result_columns()
         self.plan = _arrow._Plan(pa, columns)
-        conn = cur.connection
+        conn = cur.session
         self.shape: list[_cols.ColumnSpec] | None = None
         self.tplan: list[_tup.Spec] | None = None
         self.c_plan: tuple[tuple[Any, ...], ...] | None = None
@@ -191,7 +191,7 @@ class _Source:
 
     def fetch_size(self, cur: Cursor) -> int:
         """The reply size of this result's raw fetches (0: the statement's own)."""
-        if cur.connection.fetch_buffer_size <= 32767:  # (a server without 2 GB fetches)
+        if cur.session.fetch_buffer_size <= 32767:  # (a server without 2 GB fetches)
             return 0
         if self.whole and (isinstance(self.raw, _lists.ListRuns) or (
                 isinstance(self.raw, _tup.TupleRuns) and self.raw.new_columns)):

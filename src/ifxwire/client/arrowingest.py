@@ -189,7 +189,7 @@ def plan_ingest(table_name: str, data: Any, mode: str) -> Ingest:
 def filler(cur: BatchCursor, pa: Any, plan: SqlPlan, batches: Iterator[Any]) -> Filler:
     """The pipeline's rows: each batch's slices encoded column-wise, or as tuples when the
     column encoder declines one (or the cursor has user dumpers, which take Python values)."""
-    encoding = cur.connection.encoding
+    encoding = cur.session.encoding
     columns = arrowbind.available() and not cur._active_adapters().has_user_dumpers
 
     def fill(pipe: Pipeline, head: bytes) -> Any:
@@ -222,7 +222,7 @@ def ingest_op(cur: IngestCursor, ing: Ingest) -> Generator[Any, Any, int]:
         return 0
     plan = plan_sql(ing.insert_sql)
     cur._reset()
-    p, _ = yield from cur.connection._statement_op(ing.insert_sql, plan)
+    p, _ = yield from cur.session._statement_op(ing.insert_sql, plan)
     pipe, index = yield pipeline_steps(cur, p, filler(cur, ing.pa, plan, batches))
     raise_batch_errors(pipe)
     return int(index)

@@ -105,7 +105,7 @@ class BatchCursor(Protocol):
     statement_timeout: float | None
 
     @property
-    def connection(self) -> BatchSession: ...
+    def session(self) -> BatchSession: ...
 
     def _reset(self) -> None: ...
     def _active_adapters(self) -> AdaptersMap: ...
@@ -517,7 +517,7 @@ def execute_many(cursor: BatchCursor, operation: str, seq_of_parameters: Iterabl
     """The sync ``Cursor.executemany``: ``execute_many_op`` run blocking under the
     connection's lock and the cursor's statement timeout (``AsyncCursor.executemany`` runs
     the same operation awaited)."""
-    conn = cursor.connection
+    conn = cursor.session
     with conn._lock, timeout_scope(conn, cursor.statement_timeout):
         conn._check()
         conn._run(execute_many_op(cursor, operation, seq_of_parameters))
@@ -530,7 +530,7 @@ def execute_many_op(
     the statement prepared or taken from the cache, then every parameter set pipelined
     (``execute_many_steps``, yielded for the loop to drive); the first failing row's error
     is raised at the end (``raise_batch_errors``). Returns the number of sets."""
-    conn = cursor.connection
+    conn = cursor.session
     plan = plan_sql(operation)
     it = param_rows(seq_of_parameters)
     started = time.perf_counter()
@@ -579,7 +579,7 @@ def pipeline_steps(
     """The frame of a pipelined batch of ``p``: deferred groups, BEGIN, the rows ``fill``
     queues (parameter sets: ``queue_sets``; pre-encoded groups: ``queue_encoded``), COMMIT
     in an ANSI autocommit, every reply read, the bookkeeping."""
-    conn = cursor.connection
+    conn = cursor.session
     if p.is_query:
         conn._retire(p)
         raise ProgrammingError(
@@ -647,7 +647,7 @@ def queue_sets(
     """Queue parameter set ``first`` and the rest of ``it`` (rows ``index`` on), encoded by
     the many-rows encoder or row by row; a set that cannot be encoded is that row's error.
     Returns the next row index."""
-    conn = cursor.connection
+    conn = cursor.session
     encoding = conn.encoding
     blob_width = conn._blob_width
     adapters = cursor._active_adapters()

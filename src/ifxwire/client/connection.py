@@ -16,24 +16,25 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .. import errors as _e
-from ..errors import ExceptionAttributes, OperationalError
+from ..errors import ExceptionAttributes
 from ..locales import codec_for_locale
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap, global_adapters
 from . import fastpath as _fastpath
 from .cursor import Cursor, CursorOp
-from .dsn import ConnectParams
-from .failover import Attempts
+from .dsn import Address, ConnectParams
+from .failover import connect_calls
 from .goodbye import CLOSE_TIMEOUT, ack_steps, leave, say_exit, settle
 from .handshake import is_internal_version, version_number
 from .login import LoginSession
 from .routines import OutRoutine
 from .scroll import ScrollCursor
 from .statements import StatementCache
-from .steps import Op, Steps
+from .steps import Op, Steps, call_each
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
+    from .dbapi import DbapiConnection
     from .savepoints import Savepoint
 
 __all__ = ["Connection", "Op", "Steps", "release_op"]
@@ -88,32 +89,28 @@ class Connection(LoginSession, ExceptionAttributes):
         gets its own connect_timeout and is logged in to with its own server name; the next
         is tried when one cannot be reached or drops the login, never after a refusal."""
         settle()  # the goodbyes of closed connections first: their sessions are gone
-        attempts = Attempts(params)
-        for addr, member in attempts:
-            try:
-                t = open_transport(
-                    addr.host,
-                    addr.port,
-                    connect_timeout=params.connect_timeout,
-                    read_timeout=params.read_timeout,
-                    keepalive=params.keepalive,
-                    tls=params.tls or addr.tls,
-                    server_hostname=params.tls_server_hostname,
-                )
-            except OperationalError as exc:
-                if not attempts.failed(addr, member, exc):
-                    raise
-                continue
-            try:
-                self._login(t, member)
-            except BaseException as exc:
-                t.close()
-                if not attempts.failed(addr, member, exc):
-                    raise
-                continue
-            self.server_name, self.address = member.server, (addr.host, addr.port)
-            return t
-        raise attempts.error()
+        transport: Transport = call_each(connect_calls(params), self)
+        return transport
+
+    def _connect_at(self, addr: Address, member: ConnectParams) -> Transport:
+        """Open ``addr`` and log in there with ``member``'s parameters (``connect_calls``
+        asks, and decides what a failure means)."""
+        t = open_transport(
+            addr.host,
+            addr.port,
+            connect_timeout=member.connect_timeout,
+            read_timeout=member.read_timeout,
+            keepalive=member.keepalive,
+            tls=member.tls or addr.tls,
+            server_hostname=member.tls_server_hostname,
+        )
+        try:
+            self._login(t, member)
+        except BaseException:
+            t.close()
+            raise
+        self.server_name, self.address = member.server, (addr.host, addr.port)
+        return t
 
     @property
     def server_version(self) -> str:
@@ -293,6 +290,12 @@ class Connection(LoginSession, ExceptionAttributes):
     def note_release(self, release: str | None) -> None:
         """The server's release, asked for at connect (``server_version``)."""
         self._server_release = release
+
+
+if TYPE_CHECKING:
+    # A cursor names its connection by the Protocol of client/dbapi.py (cursor.py imports no
+    # connection module); this line makes mypy hold Connection to that surface.
+    _SURFACE: type[DbapiConnection[Cursor]] = Connection
 
 
 #: The release of a 12.10/14.10 server (``Connection.server_version``).

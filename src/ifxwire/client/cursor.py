@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from .. import errors as _e
 from ..errors import DatabaseError, NotSupportedError, ProgrammingError
@@ -39,6 +39,7 @@ from . import lobparams as _lobparams
 from .binds import bind_message
 from .cancel import timeout_scope
 from .cursorstate import NO_ROW, CursorOp, CursorState, _at_end, _lastrowid
+from .dbapi import DbapiConnection
 from .lifecycle import codec_error
 from .outparams import has_markers
 from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
@@ -46,13 +47,7 @@ from .replies import Reply
 from .routines import OUT_ARGUMENT, PROC_NAME, callproc_op, out_parameters_hint
 from .rowiter import iterate_rows
 from .statements import Prepared
-from .steps import Op, Steps
-
-if TYPE_CHECKING:
-    # The one name this module takes from connection.py, for ``Cursor.connection``'s type
-    # (PEP 249: the connection that made the cursor, with all its methods); connection.py
-    # makes cursors, so the two name each other (docs/ARCHITECTURE.md, "Import order").
-    from .connection import Connection
+from .steps import Calls, Op, Steps, blocking_method, call_each
 
 __all__ = ["NO_ROW", "Cursor", "CursorOp"]
 
@@ -65,7 +60,9 @@ class Cursor(CursorState):
     """A PEP 249 cursor. Create it with ``Connection.cursor()``. Its state, row buffer and
     attributes are ``CursorState``'s (cursorstate.py)."""
 
-    connection: Connection
+    #: The connection that made the cursor (PEP 249), as its user sees it: the Protocol
+    #: names connection.py's public surface without importing it (client/dbapi.py).
+    connection: DbapiConnection[Cursor]
 
     # ------------------------------------------------------------------ execute
 
@@ -75,7 +72,7 @@ class Cursor(CursorState):
         Parameters use ``?``, ``:1`` or ``:name`` markers; values are bound, never interpolated.
         """
         self._check()
-        conn = self.connection
+        conn = self.session
         args = self._execute_args(operation, parameters)
         started = time.perf_counter()
         with conn._lock, timeout_scope(conn, self.statement_timeout):
@@ -103,7 +100,7 @@ class Cursor(CursorState):
     ) -> tuple[SqlPlan, Sequence[Any], bytes, bool]:
         """``execute``'s arguments checked and bound, before the lock is taken: the plan,
         the values, the bound values and whether some stream from files."""
-        conn = self.connection
+        conn = self.session
         plan = plan_sql(operation)
         values = arrange(plan, parameters)
         streamed = bool(plan.nparams) and _lobparams.has_file_values(values)
@@ -119,7 +116,7 @@ class Cursor(CursorState):
     ) -> CursorOp[bool | None]:
         """``execute`` after its arguments were checked and bound, under the connection's
         lock: True when the statement came from the cache, None for a command."""
-        conn = self.connection
+        conn = self.session
         self._reset()
         if plan.command is not None:
             yield from self._run_command_op(operation, plan)
@@ -188,7 +185,7 @@ class Cursor(CursorState):
     def _lob_txn_interrupted(self) -> None:
         """The hook of an execute interrupted (not failed) inside the LOB transaction: the
         sync driver may still roll it back (the asyncio one, cancelled, may not await)."""
-        self.connection._lob_txn_end(commit=False)
+        self.session._lob_txn_end(commit=False)
 
     # The request/reply orchestration below is split into "groups to send" and "what the
     # replies mean" so the asyncio cursor runs the very same steps around its own awaits.
@@ -201,7 +198,7 @@ class Cursor(CursorState):
         A query is ``ID CURNAME [BIND] OPEN ID NFETCH``; anything else ``ID [BIND] EXECUTE``,
         followed by a COMMIT in an ANSI database in autocommit mode.
         """
-        conn = self.connection
+        conn = self.session
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
         if p.is_query:
@@ -222,7 +219,7 @@ class Cursor(CursorState):
         self, p: Prepared, begin: Reply | None, reply: Reply, commit: Reply | None
     ) -> None:
         """Take over the replies to a non-query's groups (the caller retires ``p``)."""
-        conn = self.connection
+        conn = self.session
         conn._after_begin(begin)
         if reply.error is not None:
             raise conn._server_error(reply.error)
@@ -234,7 +231,7 @@ class Cursor(CursorState):
 
     def _committed(self, commit: Reply | None) -> None:
         if commit is not None:
-            conn = self.connection
+            conn = self.session
             conn._in_txn = False
             if commit.error is not None:
                 raise conn._server_error(commit.error)
@@ -253,7 +250,7 @@ class Cursor(CursorState):
     def _command_groups(
         self, plan: SqlPlan
     ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
-        conn = self.connection
+        conn = self.session
         data = conn._encode_sql(plan.sql)
         w = Writer()
         m.put_command(w, data, conn._layout)
@@ -279,7 +276,7 @@ class Cursor(CursorState):
         reply: Reply,
         commit: Reply | None,
     ) -> None:
-        conn = self.connection
+        conn = self.session
         d = reply.describe
         if reply.error is not None:
             if d is not None and reply.done is None:
@@ -305,7 +302,7 @@ class Cursor(CursorState):
 
     def _opened(self, p: Prepared, reply: Reply, begin: Reply | None) -> None:
         """Take over the reply to OPEN + first NFETCH."""
-        conn = self.connection
+        conn = self.session
         failure: Exception | None = None
         if reply.error is not None:
             failure = conn._server_error(reply.error)
@@ -363,7 +360,7 @@ class Cursor(CursorState):
                     sqlstate="24000",
                 )
             return False
-        conn = self.connection
+        conn = self.session
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
             if self._exhausted:  # another thread's commit closed it meanwhile
@@ -376,7 +373,7 @@ class Cursor(CursorState):
         try:
             yield [group]
         except BaseException as exc:
-            if not isinstance(exc, Exception) and self.connection._broken is None:
+            if not isinstance(exc, Exception) and self.session._broken is None:
                 # An asyncio cancellation whose reply was drained (aio/connection.py).
                 self._fetch_cancelled(group[1])
             raise
@@ -389,12 +386,12 @@ class Cursor(CursorState):
         """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""
         p = self._result.prepared
         assert p is not None
-        reply = self.connection._reply(self._decoder(p), p)
+        reply = self.session._reply(self._decoder(p), p)
         return nfetch_group(p.stmt_id, p.fetch_size), reply
 
     def _take_batch(self, reply: Reply) -> bool:
         """Make a filled fetch reply the current batch; True when it brought rows."""
-        conn = self.connection
+        conn = self.session
         self._base += len(self._raw)
         self._pos = 0
         if reply.error is not None or reply.decode_error is not None:
@@ -500,17 +497,11 @@ class Cursor(CursorState):
 
     def scroll(self, value: int, mode: str = "relative") -> None:
         """Move forward in the result (forward-only cursors cannot move back)."""
-        steps = self.forward_steps(value, mode)
-        try:
-            next(steps)
-            while True:
-                steps.send(self._more())
-        except StopIteration:
-            pass
+        call_each(self.forward_calls(value, mode), self)
 
-    def forward_steps(self, value: int, mode: str) -> Generator[None, bool, None]:
-        """The forward-only move, shared with ``AsyncCursor.scroll``: it yields when it needs
-        the next batch and is sent whether one came (``_more``, blocking or awaited)."""
+    def forward_calls(self, value: int, mode: str) -> Calls[None]:
+        """The forward-only move, shared with ``AsyncCursor.scroll``: it asks for the next
+        batch (``fetch_more``, called or awaited) when it needs one."""
         self._check_result()
         value = count_arg(value, "scroll value")
         if mode == "absolute":
@@ -526,7 +517,7 @@ class Cursor(CursorState):
                 return
             value -= available
             self._pos = len(self._rows)
-            if not (yield):
+            if not (yield ("fetch_more",)):
                 raise IndexError("scroll past the end of the result set")
 
     # ------------------------------------------------------------------ BYTE / TEXT and LOB values
@@ -539,11 +530,11 @@ class Cursor(CursorState):
 
     def lob_factory(self) -> _lob.LobFactory:
         """The sync driver's objects for BLOB/CLOB values (``Blob``, ``Clob``)."""
-        return _lob.lob_factory(self.connection)
+        return _lob.lob_factory(self.session)
 
     def blob_reader(self, p: Prepared) -> Callable[[bytes, bool], object]:
         """The sync driver's reader of a BYTE/TEXT value of ``p``'s result."""
-        conn = self.connection
+        conn = self.session
         return lambda d, text: _blobstream.reader_for(conn, p.stmt_id, d, text)
 
     def blobs_op(self, p: Prepared, reply: Reply) -> Op[None]:
@@ -560,7 +551,7 @@ class Cursor(CursorState):
         (``blob_stream``, this cursor's or else the connection's) or fetched in one
         exchange, smart LOBs up to ``lob_materialize_limit`` bytes (likewise) read, the
         others made objects."""
-        conn = self.connection
+        conn = self.session
         stream = conn.blob_stream if self.blob_stream is None else self.blob_stream
         limit = self.lob_materialize_limit
         if limit is None:
@@ -574,7 +565,7 @@ class Cursor(CursorState):
         if p.lobs and reply.rows and reply.error is None and reply.decode_error is None:
             try:
                 reply.rows = yield from _lob.wrap_rows_op(
-                    self.connection, p.lobs, reply.rows, limit, factory)
+                    self.session, p.lobs, reply.rows, limit, factory)
             except CodecError as exc:  # a locator no server sends: the result ends with it
                 reply.decode_error = exc
 
@@ -611,7 +602,7 @@ class Cursor(CursorState):
         """Running a non-query ``p`` whose BYTE/TEXT parameters stream from file-likes, as
         steps (``_execute_op`` yields them; either loop drives them)."""
         return _blobstream.execute_streamed_steps(
-            self.connection, p, values, self._active_adapters(), self._executed)
+            self.session, p, values, self._active_adapters(), self._executed)
 
     def fetch_op(self) -> CursorOp[bool]:
         """The next batch into the buffer (``_fetch_op``), run holding the connection's lock;
@@ -637,11 +628,16 @@ class Cursor(CursorState):
     def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
         """Run the cursor operation ``make(self)`` holding the connection's lock, within this
         cursor's timeout; ``AsyncCursor.run`` awaits the same operation."""
+        return self._do(make(self))
+
+    def _do(self, op: CursorOp[_T]) -> _T:
+        """``op`` run holding the connection's lock, within this cursor's timeout, on a
+        usable connection (``run``; the methods made by ``blocking_method``)."""
         self._check()
-        conn = self.connection
+        conn = self.session
         with conn._lock, timeout_scope(conn, self.statement_timeout):
             conn._check()
-            return conn._run(make(self), self)
+            return conn._run(op, self)
 
     # ------------------------------------------------------------------ Arrow (arrowfetch.py)
 
@@ -691,7 +687,8 @@ class Cursor(CursorState):
         execute_many(self, operation, seq_of_parameters)
         return self
 
-    def callproc(self, procname: str, parameters: Sequence[object] = ()) -> Sequence[object]:
+    def procedure_op(self, procname: str, parameters: Sequence[object] = ()
+                     ) -> CursorOp[Sequence[object]]:
         """Call a stored routine; returns the parameters with OUT/INOUT values in place.
 
         Plain values are inputs: the call is ``EXECUTE PROCEDURE procname(?, ...)``, the
@@ -702,15 +699,8 @@ class Cursor(CursorState):
         values in place, and a function's return values are a one-row result set
         (docs/DRIVER.md, "Stored routines").
         """
-        result: Sequence[object] = self.run(lambda c: c.procedure_op(procname, parameters))
-        return result
-
-    def procedure_op(self, procname: object, parameters: Sequence[object]) -> Op[Any]:
-        """``callproc`` of either cursor, run under the connection's lock (the loop given the
-        cursor for its hooks): with OUT/INOUT markers JDBC's exchange (``callproc_op``: a new
-        list with the output values); otherwise ``EXECUTE PROCEDURE name(?, ...)`` run as
-        ``execute`` runs it (its result set, if any, is the cursor's), and the parameters back
-        unchanged."""
+        # ``callproc`` of both cursors (``blocking_method``/``awaiting_method``: this
+        # docstring is theirs), run under the connection's lock with the cursor's hooks.
         if not isinstance(procname, str) or not PROC_NAME.match(procname):
             raise ProgrammingError(f"invalid procedure name {procname!r}")
         values = proc_params(parameters)
@@ -724,3 +714,5 @@ class Cursor(CursorState):
                 raise out_parameters_hint(exc, procname) from None
             raise
         return parameters
+
+    callproc = blocking_method(procedure_op, "callproc")

@@ -95,7 +95,15 @@ class CursorState(Closing):
     #: instead of rows.
     _raw_decoder: RowDecoder | None = None
 
+    #: The session the cursor runs on: the connection that made it, as the API of its lower
+    #: layers (client/lifecycle.py). Every operation of the cursor uses this name.
+    session: StatementSession
+    #: The same object, as PEP 249's ``Cursor.connection`` (for the cursor's user); Cursor
+    #: names its public type (client/dbapi.py says why it is not the session's).
+    connection: object
+
     def __init__(self, connection: StatementSession) -> None:
+        self.session = connection
         self.connection = connection
         self._arraysize = 1
         self.description: tuple[Description, ...] | None = None
@@ -216,12 +224,12 @@ class CursorState(Closing):
     def adapters(self) -> AdaptersMap:
         """This cursor's loaders and dumpers: a snapshot of the connection's, taken on first use."""
         if self._adapters is None:
-            self._adapters = AdaptersMap(self.connection.adapters)
+            self._adapters = AdaptersMap(self.session.adapters)
         return self._adapters
 
     def _active_adapters(self) -> AdaptersMap:
         ad = self._adapters
-        return self.connection.adapters if ad is None else ad
+        return self.session.adapters if ad is None else ad
 
     def _decoder(self, p: Prepared) -> RowDecoder | None:
         """The statement's cached decoder, wrapped only when a user loader applies."""
@@ -251,7 +259,7 @@ class CursorState(Closing):
             return []
         if reply.decode_error is not None:
             return []
-        conn = self.connection
+        conn = self.session
         groups: list[tuple[bytes, Reply]] = []
         sid = p.stmt_id
         for row in reply.rows:
@@ -268,7 +276,7 @@ class CursorState(Closing):
     def _apply_blobs(self, p: Prepared, reply: Reply, fetched: list[tuple[bytes, Reply]]) -> None:
         """Put the fetched data in place of the descriptors (bytes for BYTE, str for TEXT)."""
         answers = iter(fetched)
-        conn = self.connection
+        conn = self.session
         encoding = conn.encoding
         ad = self._active_adapters()
         assert p.description is not None
@@ -361,7 +369,7 @@ class CursorState(Closing):
         p = res.prepared
         if p is None:
             return
-        conn = self.connection
+        conn = self.session
         res.prepared = None
         conn._open_results.discard(self)
         if res.close_needed and p.stmt_id >= 0 and p.epoch == conn._epoch:
@@ -401,7 +409,7 @@ class CursorState(Closing):
         """Close the cursor; its open result's server cursor is closed with the next request."""
         if self._closed:
             return
-        conn = self.connection
+        conn = self.session
         with conn._lock:
             if not conn.closed:
                 self._reset()
@@ -410,7 +418,7 @@ class CursorState(Closing):
     def _check(self) -> None:
         if self._closed:
             raise _e.closed_error("cursor")
-        if self.connection.closed:
+        if self.session.closed:
             raise _e.closed_error("connection")
 
     def __repr__(self) -> str:

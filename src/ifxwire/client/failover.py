@@ -4,18 +4,22 @@ An ``Attempts`` walks the addresses of a connect (a sqlhosts group's members, a 
 server) and says after each failure whether to go on: a redirect (with redirects left) sends
 the login to its target, a failure that makes the next address worth trying (``unreachable``:
 not reached, no answer in time, dropped) moves on, anything else (a refused login) is final.
-The loops only open, log in and close (docs/DRIVER.md §16); the rules are written once here.
+The loop itself is ``connect_calls``, run blocking by ``Connection`` and awaited by
+``aio.connect``: each driver only opens, logs in and closes at one address (docs/DRIVER.md
+§16); the rules and the loop are written once here.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 from .dsn import Address, ConnectParams, member_params, unreachable
 from .handshake import Redirected, follow_redirect
+from .steps import Calls
 
-__all__ = ["Attempts"]
+__all__ = ["Attempts", "connect_calls"]
 
 log = logging.getLogger("ifxwire.client")
 
@@ -51,3 +55,18 @@ class Attempts:
         """What to raise when every address failed: the last failure."""
         assert self._last is not None
         return self._last
+
+
+def connect_calls(params: ConnectParams) -> Calls[Any]:
+    """The connect loop of both drivers (``client.steps.Calls``): ``("_connect_at", address,
+    member params)`` for each address in turn until one is connected and logged in (what it
+    returned is the result); a redirect is followed, a failure that makes the next address
+    worth trying moves on, any other is raised, and the last failure when none is left."""
+    attempts = Attempts(params)
+    for addr, member in attempts:
+        try:
+            return (yield ("_connect_at", addr, member))
+        except BaseException as exc:
+            if not attempts.failed(addr, member, exc):
+                raise
+    raise attempts.error()

@@ -49,7 +49,7 @@ from .lobpieces import (
 from .replies import Reply
 from .resources import Closing
 from .statements import set_params
-from .steps import Op
+from .steps import Op, blocking_method
 
 if TYPE_CHECKING:
     # The session as this module needs it; the public Connection adds the PEP 249 surface
@@ -276,6 +276,7 @@ class LocatorBase:
             yield from self._call_op(SIG_TRUNCATE, self._fd, 0)
 
     def _close_op(self) -> Op[None]:
+        """Close the server descriptor (the object stays: a row holds it)."""
         if self._closed:
             return
         self._closed = True
@@ -306,7 +307,13 @@ class LocatorBase:
             moved = yield from self._call_op(SIG_SEEK, fd, self._pos, slo.LO_SEEK_SET, 0)
             self._server_pos = returned_int(moved, "ifx_lo_seek")
 
-    def _seek_op(self, offset: int, whence: int) -> Op[int]:
+    # The operations below are the public methods of both drivers' objects (SmartLob's run
+    # them blocking, AsyncSmartLob's await them: client/steps.py ``blocking_method``), so
+    # their parameters and docstrings are the methods' own.
+
+    def _seek_op(self, offset: int, whence: int = io.SEEK_SET) -> Op[int]:
+        """Move the position (no server call until the next read or write, except from the
+        end, which asks for the size)."""
         self._check()
         self._moved()
         size = (yield from self._size_op()) if whence == io.SEEK_END else 0
@@ -314,11 +321,13 @@ class LocatorBase:
         return self._pos
 
     def _size_op(self) -> Op[int]:
+        """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
         fd = yield from self._ensure_op(False)
         stat = yield from self._call_op(SIG_STAT, fd, _STAT_PLACEHOLDER)
         return stat_size(returned(stat, "ifx_lo_stat"))
 
-    def _truncate_op(self, size: int | None) -> Op[int]:
+    def _truncate_op(self, size: int | None = None) -> Op[int]:
+        """Cut the object to ``size`` bytes (default: the position); returns the size."""
         target = self._pos if size is None else size
         if target < 0:
             raise DataError(f"negative truncate size {target}")
@@ -349,10 +358,10 @@ class LocatorBase:
         self._server_pos = self._pos
         return got
 
-    def _read_bytes_op(self, n: int | None) -> Op[bytes]:
-        """Up to ``n`` bytes from the position; all the rest when ``n`` is -1 or None."""
-        if n is None:
-            n = -1
+    def _read_bytes_op(self, size: int | None = -1) -> Op[bytes]:
+        """Up to ``size`` bytes from the position; all of the rest when ``size`` is -1 or None
+        (read in 1 MiB messages: prefer chunks or readinto for very large objects)."""
+        n = -1 if size is None else size
         if 0 <= n <= _fp.READ_MESSAGE:
             out = bytearray()
             if n:
@@ -367,6 +376,7 @@ class LocatorBase:
         return bytes(buf)
 
     def _readinto_op(self, b: bytearray | memoryview) -> Op[int]:
+        """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
         view = memoryview(b).cast("B")
         if len(view) <= _fp.READ_MESSAGE:
             if not len(view):
@@ -374,7 +384,11 @@ class LocatorBase:
             return (yield from self._read_into_sink_op(view, len(view)))
         return (yield from self._read_stream_op(slices(view, _fp.READ_MESSAGE)))
 
-    def _copy_to_op(self, target: Any, chunk: int) -> Op[int]:
+    def _copy_to_op(self, target: BinaryIO | Any, chunk: int = _fp.COPY_MESSAGE) -> Op[int]:
+        """Copy from the position to the end into a binary file-like object (for the asyncio
+        objects its ``write`` may be a coroutine); returns bytes. Reads are pipelined
+        (``COPY_WINDOW`` in flight) in pieces of ``chunk`` bytes (4 MiB: fewer, larger reads
+        cost the server less; the buffers stay about 12 MiB)."""
         size = max(1, min(chunk, _fp.COPY_MESSAGE))
         return (yield from self._read_stream_op(
             _fp.rotating(size, _fp.COPY_WINDOW + 1), target.write, _fp.COPY_WINDOW))
@@ -387,14 +401,24 @@ class LocatorBase:
         self._server_pos = self._pos
         return n
 
-    def _read_text_op(self, size: int | None) -> Op[str]:
-        """A CLOB's ``read``: up to ``size`` characters (all the rest when -1/None)."""
+    def _write_bytes_op(self, data: bytes | bytearray | memoryview) -> Op[int]:
+        """Write at the position (at the end in append mode); returns the bytes written."""
+        return (yield from self._write_pieces_op(split_pieces(data)))
+
+    def _write_from_op(self, source: BinaryIO | Any, chunk: int = WRITE_MESSAGE) -> Op[int]:
+        """Copy a binary file-like object (for the asyncio objects, one whose ``read`` may be
+        a coroutine too) in at the position, ``chunk`` bytes at a time."""
+        return (yield from self._write_pieces_op(binary_pieces(source, chunk)))
+
+    def _read_text_op(self, size: int | None = -1) -> Op[str]:
+        """Up to ``size`` characters (all the rest when -1/None)."""
         text: Any = self  # a ClobText
         result: str = yield from text.read_text_op(size, self._session.encoding,
                                                    self._read_bytes_op)
         return result
 
     def _write_text_op(self, text: str) -> Op[int]:
+        """Write ``text`` encoded in the connection code set; returns the characters written."""
         data = encode_clob(text, self._session.encoding)
         self._moved()
         yield from self._write_pieces_op(split_pieces(data))
@@ -423,38 +447,14 @@ class SmartLob(LocatorBase, Closing):
         self._do(self._open_op(mode))
         return self
 
-    def close(self) -> None:
-        """Close the server descriptor (the object stays: a row holds it)."""
-        self._do(self._close_op())
-
-    # ---- positions ----------------------------------------------------------------------------
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        """Move the position (no server call until the next read or write, except from the
-        end, which asks for the size)."""
-        return self._do(self._seek_op(offset, whence))
-
-    def size(self) -> int:
-        """The object's size in bytes (``ifx_lo_stat``, what JDBC's ``length()`` calls)."""
-        return self._do(self._size_op())
-
-    def truncate(self, size: int | None = None) -> int:
-        """Cut the object to ``size`` bytes (default: the position); returns the size."""
-        return self._do(self._truncate_op(size))
-
-    # ---- bytes --------------------------------------------------------------------------------
-    def readinto(self, b: bytearray | memoryview) -> int:
-        """Fill ``b`` from the position; returns the bytes read (fewer at the end)."""
-        return self._do(self._readinto_op(b))
-
-    def write_from(self, source: BinaryIO | Any, chunk: int = WRITE_MESSAGE) -> int:
-        """Copy a binary file-like object in at the position, ``chunk`` bytes at a time."""
-        return self._do(self._write_pieces_op(binary_pieces(source, chunk)))
-
-    def copy_to(self, target: BinaryIO | Any, chunk: int = _fp.COPY_MESSAGE) -> int:
-        """Copy from the position to the end into a binary file-like object; returns bytes.
-        Reads are pipelined (``COPY_WINDOW`` in flight) in pieces of ``chunk`` bytes (4 MiB:
-        fewer, larger reads cost the server less; the buffers stay about 12 MiB)."""
-        return self._do(self._copy_to_op(target, chunk))
+    # The methods that only run an operation (its parameters and docstring are theirs).
+    close = blocking_method(LocatorBase._close_op)
+    seek = blocking_method(LocatorBase._seek_op)
+    size = blocking_method(LocatorBase._size_op)
+    truncate = blocking_method(LocatorBase._truncate_op)
+    readinto = blocking_method(LocatorBase._readinto_op)
+    write_from = blocking_method(LocatorBase._write_from_op)
+    copy_to = blocking_method(LocatorBase._copy_to_op)
 
 
 class Blob(SmartLob):
@@ -463,20 +463,14 @@ class Blob(SmartLob):
     type_name = "blob"
     _kind = XID_BLOB
 
-    def read(self, size: int | None = -1) -> bytes:
-        """Up to ``size`` bytes from the position; all of the rest when ``size`` is -1 or None
-        (read in 1 MiB messages: prefer chunks or readinto for very large objects)."""
-        return self._do(self._read_bytes_op(size))
+    read = blocking_method(LocatorBase._read_bytes_op, "read")
+    write = blocking_method(LocatorBase._write_bytes_op, "write")
 
     def read1(self, size: int = -1) -> bytes:
         return self.read(size)
 
     def readall(self) -> bytes:
         return self.read(-1)
-
-    def write(self, data: bytes | bytearray | memoryview) -> int:
-        """Write at the position (at the end in append mode); returns the bytes written."""
-        return self._do(self._write_pieces_op(split_pieces(data)))
 
     def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
         """The bytes from the position on, ``size`` at a time."""
@@ -543,13 +537,8 @@ class Clob(ClobText, SmartLob):
         super().__init__(connection, locator)
         self._reset_text()
 
-    def read(self, size: int | None = -1) -> str:
-        """Up to ``size`` characters (all the rest when -1/None)."""
-        return self._do(self._read_text_op(size))
-
-    def write(self, text: str) -> int:
-        """Write ``text`` encoded in the connection code set; returns the characters written."""
-        return self._do(self._write_text_op(text))
+    read = blocking_method(LocatorBase._read_text_op, "read")
+    write = blocking_method(LocatorBase._write_text_op, "write")
 
     def chunks(self, size: int = CHUNK) -> Iterator[str]:
         """The text from the position on, about ``size`` characters at a time."""

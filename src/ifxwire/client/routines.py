@@ -311,7 +311,7 @@ def _call_once_op(conn: Connection, procname: str, values: Sequence[object]
 def callproc_op(cur: CursorState, procname: str, values: Sequence[object]) -> Op[list[object]]:
     """``callproc`` with OUT/INOUT markers under the lock: the parameters with their output
     values, and the return values as the cursor's result."""
-    conn = cur.connection
+    conn = cur.session
     conn._check()
     cur._reset()
     found, params, returns = yield from call_op(conn, procname, values)

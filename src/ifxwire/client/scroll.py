@@ -36,19 +36,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import InterfaceError, ProgrammingError
 from ..protocol.requests import scroll_open_group, sfetch_group
 from .cursor import Cursor, CursorOp
+from .lifecycle import StatementSession
 from .placeholders import count_arg
 from .replies import Reply
 from .statements import Prepared
-
-if TYPE_CHECKING:
-    # The session as this module needs it; the public Connection adds the PEP 249 surface
-    # (and imports this module: naming it here would make an import circle).
-    from .lifecycle import StatementSession as Connection
+from .steps import blocking_method
 
 __all__ = ["ScrollCursor"]
 
@@ -72,7 +69,7 @@ class ScrollCursor(Cursor):
     """A cursor that can move anywhere in its result (``scrollable``) and/or survives the end
     of a transaction (``withhold``). Create it with ``conn.cursor(scrollable=True)``."""
 
-    def __init__(self, connection: Connection, scrollable: bool, withhold: bool) -> None:
+    def __init__(self, connection: StatementSession, scrollable: bool, withhold: bool) -> None:
         super().__init__(connection)
         self.scrollable = _flag(scrollable, "scrollable")
         self.withhold = _flag(withhold, "withhold")
@@ -95,7 +92,7 @@ class ScrollCursor(Cursor):
     ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
         if not p.is_query:
             return super()._statement_groups(p, bind)
-        conn = self.connection
+        conn = self.session
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
         # A scrollable cursor's rows come with SFETCH; PROTOCOL.md §4 has the SFETCH fields.
@@ -156,7 +153,7 @@ class ScrollCursor(Cursor):
     def _sfetch_groups(self, plan: list[Fetch]) -> list[tuple[bytes, Reply]]:
         p = self._result.prepared
         assert p is not None
-        conn = self.connection
+        conn = self.session
         return [
             (sfetch_group(p.stmt_id, kind, index, p.fetch_size), conn._reply(self._decoder(p), p))
             for kind, index in plan
@@ -164,7 +161,7 @@ class ScrollCursor(Cursor):
 
     def _window_take(self, plan: list[Fetch], groups: list[tuple[bytes, Reply]]) -> None:
         """Make the replies to ``plan`` the window."""
-        conn = self.connection
+        conn = self.session
         for _, reply in groups:
             if reply.error is not None:
                 raise conn._server_error(reply.error)
@@ -278,6 +275,26 @@ class ScrollCursor(Cursor):
         self._need_scroll()
         return (yield from self._g_at(self._next - 1 + count_arg(offset, "offset")))
 
+    def fetch_first_moves(self) -> Moves[Row | None]:
+        """The first row (None if the result is empty)."""
+        return self.absolute_moves(0)
+
+    def fetch_last_moves(self) -> Moves[Row | None]:
+        """The last row (None if the result is empty)."""
+        return self.absolute_moves(-1)
+
+    def fetch_prior_moves(self) -> Moves[Row | None]:
+        """The row before the current one (the row last returned)."""
+        return self.relative_moves(-1)
+
+    def fetch_relative_moves(self, offset: int) -> Moves[Row | None]:
+        """The row ``offset`` rows from the current one (the row last returned)."""
+        return self.relative_moves(offset)
+
+    def fetch_absolute_moves(self, index: int) -> Moves[Row | None]:
+        """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
+        return self.absolute_moves(index)
+
     def _g_at(self, i: int) -> Moves[Row | None]:
         if i < 0:
             self._scroll_check()
@@ -378,22 +395,10 @@ class ScrollCursor(Cursor):
             return
         self._drive(self.scroll_moves(value, mode))
 
-    def fetch_first(self) -> Row | None:
-        """The first row (None if the result is empty)."""
-        return self._drive(self.absolute_moves(0))
-
-    def fetch_last(self) -> Row | None:
-        """The last row (None if the result is empty)."""
-        return self._drive(self.absolute_moves(-1))
-
-    def fetch_prior(self) -> Row | None:
-        """The row before the current one (the row last returned)."""
-        return self._drive(self.relative_moves(-1))
-
-    def fetch_relative(self, offset: int) -> Row | None:
-        """The row ``offset`` rows from the current one (the row last returned)."""
-        return self._drive(self.relative_moves(offset))
-
-    def fetch_absolute(self, index: int) -> Row | None:
-        """Row ``index`` (0-based; negative counts from the end, as Python lists do)."""
-        return self._drive(self.absolute_moves(index))
+    # The fetch_* methods only drive a move (theirs are the moves' parameters and docstrings);
+    # the asyncio scroll cursor's are made of the same moves (client/steps.py).
+    fetch_first = blocking_method(fetch_first_moves, run="_drive")
+    fetch_last = blocking_method(fetch_last_moves, run="_drive")
+    fetch_prior = blocking_method(fetch_prior_moves, run="_drive")
+    fetch_relative = blocking_method(fetch_relative_moves, run="_drive")
+    fetch_absolute = blocking_method(fetch_absolute_moves, run="_drive")
