@@ -386,6 +386,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 [target] if target else []), target, owner)
         for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
             self.check_execute(procid, owner)
+        for xid, name in plan.cast_types:
+            access.check_type_usage(self._connection(), self.user, self.role, xid, name)
         if owner is None and len(passed) < 4096:
             passed[id(plan)] = plan  # the plan itself: its id is not reused while kept
 

@@ -64,6 +64,8 @@ class Plan:
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
     native: str = ""  # kind "call": a built-in routine run by a feature (cdc/routines.py)
     routines: list[int] = field(default_factory=list)  # routines its expressions call
+    # Distinct types its casts name, (extended_id, name): the Usage privilege (access.py).
+    cast_types: list[tuple[int, str]] = field(default_factory=list)
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
     # the old values FOR EACH ROW triggers read (triggers.py).
     updated: list[str] | None = None

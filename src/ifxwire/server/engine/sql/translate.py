@@ -75,7 +75,17 @@ class Compiler(DmlCompiler):
         self.deadline: float | None = None
         self._statement_tag = next(STATEMENT_TAGS)
         self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
+        #: distinct types its casts name, (extended_id, name): Usage is checked at execute
+        self.cast_types: set[tuple[int, str]] = set()
         self._nextvals = itertools.count()
+
+    def cast_type(self, name: str) -> IfxType | None:
+        """A named type a cast names (``::dollars``); a distinct type is remembered, for the
+        Usage privilege its use needs (Syntax, "USAGE Privilege", ids_sqs_0832)."""
+        found = self.lookup.named_type(name)
+        if found is not None and found.distinct and found.xid:
+            self.cast_types.add((found.xid, name.lower()))
+        return found
 
     def sequence_tag(self) -> tuple[int, int]:
         """This statement's number and the next NEXTVAL occurrence in it (exprs.sequence)."""
@@ -95,6 +105,7 @@ class Compiler(DmlCompiler):
             TRANSLATION.select_triggers(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
+        plan.cast_types = sorted(self.cast_types)
         for part in plan.parts:
             part.tables = dict(self.tables)
         return plan
@@ -496,7 +507,7 @@ class Compiler(DmlCompiler):
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
         tx.database = getattr(self.lookup, "database", None)
         tx.sequence_tag = self.sequence_tag
-        tx.named_type = self.lookup.named_type
+        tx.named_type = self.cast_type
         tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
