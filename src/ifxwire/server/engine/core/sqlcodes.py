@@ -104,6 +104,7 @@ ORDER_KEY_NOT_LISTED = -19828  # [jcat] "ORDER BY column or expression must be i
 #   this context." (ORDER BY a labelled expression of SELECT … INTO STANDARD|RAW: ids_sqs_2108)
 ORDER_BY_NUMBER_ONLY = -374  # [jcat] "Can only use column number in ORDER BY clause with UNION."
 #   (a combined query ordered by a name or expression: ids_sqs_1073)
+MODIFIED_IN_SUBQUERY = -360  # [jcat] "Cannot modify table or view used in subquery."
 ORDER_COLUMN_NOT_LISTED = -309  # [jcat] "ORDER BY column (%s) must be in SELECT list."
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
@@ -493,6 +494,7 @@ MESSAGES: dict[int, str] = {
     ORDER_BY_NUMBER_ONLY: "Can only use column number in ORDER BY clause with UNION.",
     ORDER_KEY_NOT_LISTED: "ORDER BY column or expression must be in SELECT list in this context.",
     ORDER_COLUMN_NOT_LISTED: "ORDER BY column (%s) must be in SELECT list.",
+    MODIFIED_IN_SUBQUERY: "Cannot modify table or view used in subquery.",
     VIRTUAL_COLUMN_NAME: "Virtual column must have explicit name.",
     OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
     TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",

@@ -55,6 +55,8 @@ def check_syntax(ast: exp.Expr) -> None:
                 _listed_order_keys(node)
         elif isinstance(node, exp.Insert):
             _insert_select(node)
+        elif isinstance(node, (exp.Update, exp.Delete)):
+            _same_table_subqueries(node)
         elif isinstance(node, exp.CurrentTimestamp):
             # Informix spells it CURRENT: "No 'current_timestamp' function on Informix (test
             # passes with 'current')" (Hibernate: SqlGeneratedTest, ImmutableSqlGeneratedTest).
@@ -164,6 +166,58 @@ def _projection_limit(node: exp.Query) -> exp.Limit | None:
     """The Projection clause's ``SKIP n`` / ``FIRST n`` / ``LIMIT n`` of a query, if any."""
     limit = node.args.get("limit")
     return limit if isinstance(limit, exp.Limit) and limit.meta.get("ifx_first") else None
+
+
+def _bound_names(sel: exp.Select) -> set[str]:
+    """The names the tables of ``sel`` (and of its own subqueries) go by: an alias where
+    one is given (it hides the table's name), else the name."""
+    return {(t.alias or t.name).lower() for t in sel.find_all(exp.Table)}
+
+
+def _same_table_subqueries(node: exp.Update | exp.Delete) -> None:
+    """UPDATE and DELETE whose subquery reads the table they modify: allowed "only if all of
+    the following conditions are true: the subquery either returns a single row, or else has
+    no correlated column references; the subquery is in the … WHERE clause, using Condition
+    with Subquery syntax" (Syntax, "Subqueries in the WHERE Clause of DELETE", ids_sqs_2004,
+    and "… of UPDATE", ids_sqs_2005; Tutorial, "Subqueries in DELETE and UPDATE statements",
+    ids_sqt_183); otherwise -360 "Cannot modify table or view used in subquery." [jcat] (the
+    pages name the code). So a SET clause's subquery on the table is -360 (a public report
+    of a real server agrees: pgsql-hackers, 2003-02-20, "If you try to reference the same
+    table in the Update - you'll get an error"), and in the WHERE clause a correlated one
+    that may return many rows: under EXISTS, IN, ANY / ALL / SOME. A correlated subquery
+    compared as a scalar returns one row (or fails -284), so it is allowed. Correlation is
+    seen through a column qualified by the modified table's name or alias that the
+    subquery's own tables do not bind; an unqualified outer column is not seen (the tables
+    are not read yet). SPL routines in the subquery are not looked into."""
+    target = node.this
+    if not isinstance(target, exp.Table):
+        return
+    name = target.name.lower()
+    outer = {name} | ({target.alias.lower()} if target.alias else set())
+
+    def reads(sel: exp.Select) -> bool:
+        return any(t.name.lower() == name and not t.args.get("db")
+                   for t in sel.find_all(exp.Table))
+
+    if isinstance(node, exp.Update):
+        for item in node.expressions:
+            for sel in item.find_all(exp.Select):
+                if reads(sel):
+                    raise EngineError(sc.MODIFIED_IN_SUBQUERY, near=target.name)
+    where = node.args.get("where")
+    if where is None:
+        return
+    for sel in where.find_all(exp.Select):
+        if not reads(sel):
+            continue
+        bound = _bound_names(sel)
+        correlated = any(c.table and c.table.lower() in outer - bound
+                         for c in sel.find_all(exp.Column))
+        wrapper = sel.parent
+        scalar = (isinstance(wrapper, exp.Subquery)
+                  and isinstance(wrapper.parent, _COMPARISONS))
+        if correlated and not scalar:
+            raise EngineError(sc.MODIFIED_IN_SUBQUERY, near=target.name)
 
 
 def _first_in_subquery(node: exp.Query) -> None:
