@@ -141,6 +141,7 @@ _SQL_TABLE = """
 -298    P  42501  A privilege cannot be granted to PUBLIC WITH GRANT OPTION.
 -299    P  42501  You cannot grant a privilege to yourself.
 -302    P  42501  You lack the GRANT option, or the option is not valid on this view.
+-304    P  -      HAVING may use only aggregates and GROUP BY columns, not '%s'.
 -306    D  22003  A subscript is out of range.
 -309    P  -      ORDER BY column '%s' must also be in the select list.
 -310    P  42S01  Table '%s' already exists in the database.

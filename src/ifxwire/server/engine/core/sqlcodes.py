@@ -32,6 +32,8 @@ UNION_COLUMNS = -317  # [jcat] "...the same number of selected columns in each U
 #   or MINUS query."
 HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
 UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
+HAVING_NOT_GROUPED = -304  # [jcat] "HAVING can only have expressions with aggregates or columns
+#   in GROUP BY clause."
 NOT_IN_GROUP = -294  # [cat] "The column (%s) must be in the GROUP BY list."
 AMBIGUOUS_COLUMN = -324  # [cat] "Ambiguous column (%s)."
 COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
@@ -495,6 +497,8 @@ MESSAGES: dict[int, str] = {
     ORDER_KEY_NOT_LISTED: "ORDER BY column or expression must be in SELECT list in this context.",
     ORDER_COLUMN_NOT_LISTED: "ORDER BY column (%s) must be in SELECT list.",
     MODIFIED_IN_SUBQUERY: "Cannot modify table or view used in subquery.",
+    HAVING_NOT_GROUPED: "HAVING can only have expressions with aggregates or columns in GROUP BY "
+                        "clause.",
     VIRTUAL_COLUMN_NAME: "Virtual column must have explicit name.",
     OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
     TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",
