@@ -47,3 +47,17 @@ def test_the_two_valid_forms_still_work(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE FUNCTION top1() RETURNING INT; DEFINE x INT; "
                 "SELECT MAX(col1) INTO x FROM tab1; RETURN x; END FUNCTION")
     assert rows(cur, "EXECUTE FUNCTION top1()") == [(120,)]
+
+
+def test_a_routine_s_statements_meet_the_client_rules(cur: ifxwire.Cursor) -> None:
+    """The rules a client's statement meets hold in a routine, checked when it is created:
+    an UPDATE whose SET subquery reads its own table (-360, ids_sqs_2005), INTO TEMP ordered
+    by an unlisted column (-309, ids_sqs_1053). Both routines were created before."""
+    assert sqlcode(cur, "CREATE PROCEDURE p1() UPDATE tab1 SET col1 = (SELECT MAX(col1) "
+                        "FROM tab1); END PROCEDURE", fetch=False) == -360
+    assert sqlcode(cur, "CREATE PROCEDURE p2() SELECT col2 FROM tab1 ORDER BY col1 "
+                        "INTO TEMP tt2; END PROCEDURE", fetch=False) == -309
+    cur.execute("CREATE PROCEDURE p3(x INT) UPDATE tab1 SET col2 = 'z' WHERE col1 = x; "
+                "END PROCEDURE")
+    cur.execute("EXECUTE PROCEDURE p3(50)")
+    assert rows(cur, "SELECT col2 FROM tab1 WHERE col1 = 50", strip=True) == [("z",)]

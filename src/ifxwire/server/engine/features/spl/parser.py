@@ -20,6 +20,7 @@ from .....protocol.codes import TypeCode as T
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
+from ...sql import refusals
 from ...sql.hooks import PARSERS
 from ...sql.statement_specs import DropRoutine
 from . import ast as a
@@ -673,6 +674,10 @@ class SplParser(TokenCursor):
         text = self.sql[toks[0].start : toks[-1].end + 1]
         if isinstance(tree, exp.Command):
             raise not_implemented(str(tree.this).upper())
+        # The grammar and binder rules a client's statement meets (ORDER BY keys with
+        # DISTINCT, -360 subqueries, …) hold in a routine too, checked when it is created.
+        if isinstance(tree, (exp.Query, exp.Insert, exp.Update, exp.Delete)):
+            refusals.check_syntax(tree)
         return a.Sql(toks[0].start, tree=tree, into=into, text=text, current_of=current_of)
 
 
