@@ -56,6 +56,7 @@ def check_syntax(ast: exp.Expr) -> None:
         elif isinstance(node, exp.Insert):
             _insert_select(node)
         elif isinstance(node, (exp.Update, exp.Delete)):
+            _modify_clauses(node)
             _same_table_subqueries(node)
         elif isinstance(node, exp.CurrentTimestamp):
             # Informix spells it CURRENT: "No 'current_timestamp' function on Informix (test
@@ -172,6 +173,24 @@ def _bound_names(sel: exp.Select) -> set[str]:
     """The names the tables of ``sel`` (and of its own subqueries) go by: an alias where
     one is given (it hides the table's name), else the name."""
     return {(t.alias or t.name).lower() for t in sel.find_all(exp.Table)}
+
+
+# Clauses other dialects give UPDATE/DELETE (SQLite and PostgreSQL's join and ordering forms)
+# that the Informix grammar lacks, with the keyword the error is reported near.
+_MODIFY_CLAUSES = {exp.Delete: (("using", "using"), ("order", "order"), ("limit", "limit")),
+                   exp.Update: (("from_", "from"), ("order", "order"), ("limit", "limit"))}
+
+
+def _modify_clauses(node: exp.Update | exp.Delete) -> None:
+    """-201 for DELETE … USING (the XPS delete join), UPDATE … FROM, and ORDER BY or LIMIT in
+    either: the 14.10 DELETE diagram (ids_sqs_0675) ends at the WHERE clause and names one
+    table, and UPDATE's (whose WHERE CURRENT OF section is ids_sqs_1275) likewise; the
+    USING/FROM join list is Extended Parallel Server's only (IDS 10 Syntax, "Using the USING
+    or FROM Keyword to Introduce a Join Condition (XPS)"). sqlglot parses them, and they ran
+    (ORDER BY, LIMIT) or failed later with -217 (the join list)."""
+    for arg, keyword in _MODIFY_CLAUSES[type(node)]:
+        if node.args.get(arg):
+            raise EngineError(sc.SYNTAX, near=keyword)
 
 
 def _same_table_subqueries(node: exp.Update | exp.Delete) -> None:
