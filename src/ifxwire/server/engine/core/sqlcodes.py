@@ -107,6 +107,7 @@ ORDER_KEY_NOT_LISTED = -19828  # [jcat] "ORDER BY column or expression must be i
 ORDER_BY_NUMBER_ONLY = -374  # [jcat] "Can only use column number in ORDER BY clause with UNION."
 #   (a combined query ordered by a name or expression: ids_sqs_1073)
 MODIFIED_IN_SUBQUERY = -360  # [jcat] "Cannot modify table or view used in subquery."
+INSERT_COLUMN_TWICE = -681  # [jcat] "Column specified more than once in the INSERT list."
 ORDER_COLUMN_NOT_LISTED = -309  # [jcat] "ORDER BY column (%s) must be in SELECT list."
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
@@ -497,6 +498,7 @@ MESSAGES: dict[int, str] = {
     ORDER_KEY_NOT_LISTED: "ORDER BY column or expression must be in SELECT list in this context.",
     ORDER_COLUMN_NOT_LISTED: "ORDER BY column (%s) must be in SELECT list.",
     MODIFIED_IN_SUBQUERY: "Cannot modify table or view used in subquery.",
+    INSERT_COLUMN_TWICE: "Column specified more than once in the INSERT list.",
     HAVING_NOT_GROUPED: "HAVING can only have expressions with aggregates or columns in GROUP BY "
                         "clause.",
     VIRTUAL_COLUMN_NAME: "Virtual column must have explicit name.",

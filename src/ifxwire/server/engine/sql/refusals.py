@@ -54,6 +54,7 @@ def check_syntax(ast: exp.Expr) -> None:
             if isinstance(node, exp.Select):
                 _listed_order_keys(node)
         elif isinstance(node, exp.Insert):
+            _insert_columns(node)
             _insert_select(node)
         elif isinstance(node, (exp.Update, exp.Delete)):
             _modify_clauses(node)
@@ -276,6 +277,23 @@ def _first_in_subquery(node: exp.Query) -> None:
             return
         below = up
         up = up.parent
+
+
+def _insert_columns(node: exp.Insert) -> None:
+    """A column named twice in the INSERT column list is -681 "Column specified more than once
+    in the INSERT list." [jcat], naming it (SQLite took the last value). A delimited name
+    keeps its case; others fold to lower case."""
+    target = node.this
+    if not isinstance(target, exp.Schema):
+        return
+    seen: set[str] = set()
+    for ident in target.expressions:
+        if not isinstance(ident, exp.Identifier):
+            continue
+        name = ident.this if ident.quoted else ident.this.lower()
+        if name in seen:
+            raise EngineError(sc.INSERT_COLUMN_TWICE, near=ident.this)
+        seen.add(name)
 
 
 def _insert_select(node: exp.Insert) -> None:
