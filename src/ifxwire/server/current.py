@@ -45,6 +45,10 @@ def find_current(statements: dict[int, Any], encoding: str, name: str,
         if st.rows is None and st.materialized is None:
             break  # closed (or never opened)
         plan = st.prepared.plan
+        if not plan.for_update:
+            # The catalogue's message for exactly this (ids_sqs_1275: the cursor "must have
+            # been declared FOR UPDATE"); a FOR UPDATE cursor we cannot follow stays -999.
+            raise EngineError(sc.NOT_UPDATE_CURSOR, near=name)
         if not plan.current_rowid or plan.table is None or table is None or (
                 plan.table.name != table.name):
             why = f"cursor {name} is not a FOR UPDATE cursor of this table"
