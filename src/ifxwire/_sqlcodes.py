@@ -168,6 +168,7 @@ _SQL_TABLE = """
 -360    P  -      A table read by a subquery cannot be modified by the same statement.
 -362    P  -      A table can have only one SERIAL column.
 -363    P  24000  The cursor is not declared for a SELECT statement.
+-364    P  -      Column %s is not in the FOR UPDATE OF list of the cursor.
 -365    P  -      FOR UPDATE needs a simple SELECT (one table, no GROUP BY, DISTINCT or aggregate).
 -366    P  -      The scale is larger than the declared precision.
 -367    P  -      SUM and AVG cannot be computed on character columns.

@@ -292,6 +292,7 @@ CURSOR_BUSY = -285  # [peer] [jcat] "Invalid cursor received by sqlexec.": OPEN 
 #   whose cursor is open (informix-driver CHANGELOG 2026.09.02, test_statement_slot.py)
 NO_CURRENT_ROW = -266  # [jcat] "There is no current row for UPDATE/DELETE cursor."
 NOT_UPDATE_CURSOR = -290  # [jcat] "Cursor not declared with FOR UPDATE clause."
+NOT_UPDATE_OF = -364  # [jcat] "Column (%s) not declared for UPDATE OF."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
 # --- smart large objects (lobstore.py, lo_functions.py) ----------------------------------------
@@ -399,6 +400,7 @@ MESSAGES: dict[int, str] = {
     CURSOR_BUSY: "Invalid cursor received by sqlexec.",
     NO_CURRENT_ROW: "There is no current row for UPDATE/DELETE cursor.",
     NOT_UPDATE_CURSOR: "Cursor not declared with FOR UPDATE clause.",
+    NOT_UPDATE_OF: "Column (%s) not declared for UPDATE OF.",
     SCROLL_FOR_UPDATE: "Updates are not allowed on a scroll cursor.",
     ILLEGAL_CHAR: "An illegal character has been found in the statement.",
     NO_TABLE: "The specified table (%s) is not in the database.",

@@ -57,6 +57,7 @@ class Plan:
     session_dependent: bool = False
     other_databases: bool = False  # reads tables of databases this session attached
     for_update: bool = False
+    update_of: list[str] = field(default_factory=list)  # FOR UPDATE OF: the columns listed
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
     # The same for the tables of other databases, keyed (database, table) (cross_database.py).

@@ -69,6 +69,7 @@ class Compiler(DmlCompiler):
         self.other_databases = False
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
         self.for_update = False
+        self.update_of: list[str] = []  # FOR UPDATE OF: its columns (-364, current.py)
         self.tables: dict[str, tuple[object, ...]] = {}
         self.other_tables: dict[tuple[str, str], tuple[object, ...]] = {}
         #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
@@ -202,6 +203,7 @@ class Compiler(DmlCompiler):
         plan.sql = self.generate(root)
         plan.session_dependent = self.session_dependent
         plan.for_update = self.for_update
+        plan.update_of = self.update_of
         return plan
 
     def generate(self, node: exp.Expr) -> str:
@@ -227,6 +229,9 @@ class Compiler(DmlCompiler):
                 # FOR UPDATE [OF …]: SQLite has no row locks; the write lock is taken when the
                 # row is updated. Remembered so a scroll cursor can refuse it (-526).
                 self.for_update = True
+                self.update_of = [c.name.lower() for lock in sel.args["locks"]
+                                  for c in lock.expressions if isinstance(c, (exp.Table,
+                                                                               exp.Column))]
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
