@@ -141,6 +141,7 @@ _SQL_TABLE = """
 -298    P  42501  A privilege cannot be granted to PUBLIC WITH GRANT OPTION.
 -299    P  42501  You cannot grant a privilege to yourself.
 -302    P  42501  You lack the GRANT option, or the option is not valid on this view.
+-304    P  -      HAVING may use only aggregates and GROUP BY columns, not '%s'.
 -306    D  22003  A subscript is out of range.
 -309    P  -      ORDER BY column '%s' must also be in the select list.
 -310    P  42S01  Table '%s' already exists in the database.
@@ -167,6 +168,7 @@ _SQL_TABLE = """
 -360    P  -      A table read by a subquery cannot be modified by the same statement.
 -362    P  -      A table can have only one SERIAL column.
 -363    P  24000  The cursor is not declared for a SELECT statement.
+-364    P  -      Column %s is not in the FOR UPDATE OF list of the cursor.
 -365    P  -      FOR UPDATE needs a simple SELECT (one table, no GROUP BY, DISTINCT or aggregate).
 -366    P  -      The scale is larger than the declared precision.
 -367    P  -      SUM and AVG cannot be computed on character columns.

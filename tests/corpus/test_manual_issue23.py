@@ -17,7 +17,7 @@ import pytest
 
 import ifxwire
 
-from .manual import rows
+from .manual import rows, sqlcode
 
 _rows = rows
 
@@ -37,15 +37,19 @@ def test_view_multiplying_money_by_a_money_literal(stores: ifxwire.Connection) -
 def test_update_multiple_column_set_with_subqueries(stores: ifxwire.Connection) -> None:
     """``SET (c) = ((SELECT …))``, ``SET (a, b) = ((SELECT x, y …))`` and ``SET (a, b) =
     (1, 2)``: the outer parentheses hold the value list, a subquery in it gives as many
-    values as its projection has columns."""
+    values as its projection has columns. The subqueries read a copy of orders: one that
+    reads the table the UPDATE modifies is -360 (Syntax, ids_sqs_2005; round 13)."""
     cur = stores.cursor()
     ship = "SELECT ship_weight, ship_charge FROM orders WHERE order_num = 1001"
-    cur.execute("UPDATE orders SET (ship_weight) = ((SELECT MAX(ship_weight) FROM orders)) "
+    assert sqlcode(cur, "UPDATE orders SET (ship_weight) = ((SELECT MAX(ship_weight) FROM "
+                        "orders)) WHERE order_num = 1001", fetch=False) == -360
+    cur.execute("SELECT order_num, ship_weight, ship_charge FROM orders INTO TEMP ord_copy")
+    cur.execute("UPDATE orders SET (ship_weight) = ((SELECT MAX(ship_weight) FROM ord_copy)) "
                 "WHERE order_num = 1001")
     assert cur.rowcount == 1
     assert _rows(cur, ship) == [(D("125.90"), D("10.00"))]
     cur.execute("UPDATE orders SET (ship_weight, ship_charge) = ((SELECT ship_weight, "
-                "ship_charge FROM orders WHERE order_num = 1002)) WHERE order_num = 1001")
+                "ship_charge FROM ord_copy WHERE order_num = 1002)) WHERE order_num = 1001")
     assert _rows(cur, ship) == [(D("50.60"), D("15.30"))]
     cur.execute("UPDATE orders SET (ship_weight, ship_charge) = (1, 2) WHERE order_num = 1001")
     assert _rows(cur, ship) == [(D("1.00"), D("2.00"))]
@@ -55,7 +59,7 @@ def test_update_multiple_column_set_with_subqueries(stores: ifxwire.Connection) 
                       "WHERE order_num = 1001") == [("by air", D("3.00"), D("4.00"))]
     with pytest.raises(ifxwire.ProgrammingError) as info:  # one value for two columns
         cur.execute("UPDATE orders SET (ship_weight, ship_charge) = ((SELECT ship_weight "
-                    "FROM orders WHERE order_num = 1002)) WHERE order_num = 1001")
+                    "FROM ord_copy WHERE order_num = 1002)) WHERE order_num = 1001")
     assert info.value.sqlcode == -236
 
 

@@ -73,7 +73,9 @@ def test_errors(driver: Any, kw: dict[str, Any]) -> None:
         plain.execute("SELECT id FROM co")
         with pytest.raises(ifxwire.DatabaseError) as info:
             c.execute(f"UPDATE co SET v = 0 WHERE CURRENT OF {plain.name}")
-        assert info.value.sqlcode == -999 and "not a FOR UPDATE cursor" in str(info.value)
+        # -290 "Cursor not declared with FOR UPDATE clause." (IBM's message catalogue;
+        # ids_sqs_1275: the cursor must have been declared FOR UPDATE); it was a -999.
+        assert info.value.sqlcode == -290
         done = c.cursor()
         done.execute("SELECT id FROM co WHERE id = 0 FOR UPDATE")
         name = done.name
@@ -83,6 +85,23 @@ def test_errors(driver: Any, kw: dict[str, Any]) -> None:
         assert info.value.sqlcode == -259  # read to its end: closed (OPTOFC)
         c.rollback()
     assert _rows(kw)[0] == (0, 0)
+
+
+def test_update_of_list_limits_the_columns(driver: Any, kw: dict[str, Any]) -> None:
+    """ids_sqs_1275: with FOR UPDATE OF columns, UPDATE … WHERE CURRENT OF may set only
+    those; another is -364 "Column (%s) not declared for UPDATE OF." (IBM's message
+    catalogue), naming it, and the row is unchanged. It ran before. DELETE is not limited."""
+    with driver.connect(**kw) as c:
+        cur, upd = c.cursor(), c.cursor()
+        cur.execute("SELECT id, v FROM co WHERE id = 2 FOR UPDATE OF v")
+        assert cur.fetchone() == (2, 20)
+        with pytest.raises(ifxwire.DatabaseError) as info:
+            upd.execute(f"UPDATE co SET id = 9 WHERE CURRENT OF {cur.name}")
+        assert info.value.sqlcode == -364 and "id" in str(info.value)
+        upd.execute(f"UPDATE co SET V = 7 WHERE CURRENT OF {cur.name}")
+        assert upd.rowcount == 1
+        c.commit()
+    assert _rows(kw)[2] == (2, 7)
 
 
 def test_asyncio_where_current_of(kw: dict[str, Any]) -> None:

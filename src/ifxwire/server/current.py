@@ -37,18 +37,28 @@ def track_current(st: Any, rows: Iterator[Row]) -> Iterator[Row]:
 
 
 def find_current(statements: dict[int, Any], encoding: str, name: str,
-                 table: TableInfo | None) -> int:
-    """The rowid cursor ``name`` is on (for the engine's ``current_row``)."""
+                 table: TableInfo | None, updated: list[str] | None = None) -> int:
+    """The rowid cursor ``name`` is on (for the engine's ``current_row``); ``updated``: the
+    columns an UPDATE sets, each of which must be in the cursor's FOR UPDATE OF list when it
+    has one."""
     for st in statements.values():
         if st.cursor_name.decode(encoding, errors="replace").lower() != name.lower():
             continue
         if st.rows is None and st.materialized is None:
             break  # closed (or never opened)
         plan = st.prepared.plan
+        if not plan.for_update:
+            # The catalogue's message for exactly this (ids_sqs_1275: the cursor "must have
+            # been declared FOR UPDATE"); a FOR UPDATE cursor we cannot follow stays -999.
+            raise EngineError(sc.NOT_UPDATE_CURSOR, near=name)
         if not plan.current_rowid or plan.table is None or table is None or (
                 plan.table.name != table.name):
             why = f"cursor {name} is not a FOR UPDATE cursor of this table"
             raise EngineError(sc.NOT_IMPLEMENTED, near=why, message=why)
+        for column in updated or ():
+            if plan.update_of and column.lower() not in plan.update_of:
+                # ids_sqs_1275: a FOR UPDATE OF list restricts the UPDATE to its columns.
+                raise EngineError(sc.NOT_UPDATE_OF, near=column)
         if st.current_rowid is None:
             raise EngineError(sc.NO_CURRENT_ROW, near=name)
         return int(st.current_rowid)

@@ -206,8 +206,8 @@ class Session(OneStepGroups):
         self.engine = srv.engine.session(req.user, self.env)
         self.gate.state = self.engine.state
         srv.interrupts.register(self.gate)
-        self.engine.current_row = lambda name, table: find_current(
-            self.statements, self.encoding, name, table)
+        self.engine.current_row = lambda name, table, updated: find_current(
+            self.statements, self.encoding, name, table, updated)
         self.engine.lo.client = ClientFiles(self)
         self.blobs.lo = self.engine.lo  # large BYTE/TEXT values are stored objects
         log.debug("session %s: login of %r accepted (client locale %s)", self.peer, req.user,

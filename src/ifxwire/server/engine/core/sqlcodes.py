@@ -32,6 +32,8 @@ UNION_COLUMNS = -317  # [jcat] "...the same number of selected columns in each U
 #   or MINUS query."
 HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
 UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
+HAVING_NOT_GROUPED = -304  # [jcat] "HAVING can only have expressions with aggregates or columns
+#   in GROUP BY clause."
 NOT_IN_GROUP = -294  # [cat] "The column (%s) must be in the GROUP BY list."
 AMBIGUOUS_COLUMN = -324  # [cat] "Ambiguous column (%s)."
 COLUMN_EXISTS = -328  # [cat] "Column (%s) already exists in table."
@@ -104,6 +106,9 @@ ORDER_KEY_NOT_LISTED = -19828  # [jcat] "ORDER BY column or expression must be i
 #   this context." (ORDER BY a labelled expression of SELECT … INTO STANDARD|RAW: ids_sqs_2108)
 ORDER_BY_NUMBER_ONLY = -374  # [jcat] "Can only use column number in ORDER BY clause with UNION."
 #   (a combined query ordered by a name or expression: ids_sqs_1073)
+MODIFIED_IN_SUBQUERY = -360  # [jcat] "Cannot modify table or view used in subquery."
+INSERT_COLUMN_TWICE = -681  # [jcat] "Column specified more than once in the INSERT list."
+ORDER_COLUMN_NOT_LISTED = -309  # [jcat] "ORDER BY column (%s) must be in SELECT list."
 TABLE_EXISTS = -310  # [cat] "Table (%s) already exists in database."
 INDEX_EXISTS = -316  # [cat] "Index (%s) already exists in database."
 NO_INDEX = -319  # [cat] "Index (%s) does not exist in database."
@@ -286,6 +291,8 @@ CURSOR_NOT_OPEN = -259  # [jcat] "Cursor not open." (WHERE CURRENT OF a cursor n
 CURSOR_BUSY = -285  # [peer] [jcat] "Invalid cursor received by sqlexec.": OPEN of a statement
 #   whose cursor is open (informix-driver CHANGELOG 2026.09.02, test_statement_slot.py)
 NO_CURRENT_ROW = -266  # [jcat] "There is no current row for UPDATE/DELETE cursor."
+NOT_UPDATE_CURSOR = -290  # [jcat] "Cursor not declared with FOR UPDATE clause."
+NOT_UPDATE_OF = -364  # [jcat] "Column (%s) not declared for UPDATE OF."
 SCROLL_FOR_UPDATE = -526  # [peer] a FOR UPDATE scroll cursor fails at OPEN with -526
 
 # --- smart large objects (lobstore.py, lo_functions.py) ----------------------------------------
@@ -392,6 +399,8 @@ MESSAGES: dict[int, str] = {
     CURSOR_NOT_OPEN: "Cursor not open.",
     CURSOR_BUSY: "Invalid cursor received by sqlexec.",
     NO_CURRENT_ROW: "There is no current row for UPDATE/DELETE cursor.",
+    NOT_UPDATE_CURSOR: "Cursor not declared with FOR UPDATE clause.",
+    NOT_UPDATE_OF: "Column (%s) not declared for UPDATE OF.",
     SCROLL_FOR_UPDATE: "Updates are not allowed on a scroll cursor.",
     ILLEGAL_CHAR: "An illegal character has been found in the statement.",
     NO_TABLE: "The specified table (%s) is not in the database.",
@@ -491,6 +500,11 @@ MESSAGES: dict[int, str] = {
     SELECT_NUMBER_TOO_BIG: "ORDER BY or GROUP BY column number is too big.",
     ORDER_BY_NUMBER_ONLY: "Can only use column number in ORDER BY clause with UNION.",
     ORDER_KEY_NOT_LISTED: "ORDER BY column or expression must be in SELECT list in this context.",
+    ORDER_COLUMN_NOT_LISTED: "ORDER BY column (%s) must be in SELECT list.",
+    MODIFIED_IN_SUBQUERY: "Cannot modify table or view used in subquery.",
+    INSERT_COLUMN_TWICE: "Column specified more than once in the INSERT list.",
+    HAVING_NOT_GROUPED: "HAVING can only have expressions with aggregates or columns in GROUP BY "
+                        "clause.",
     VIRTUAL_COLUMN_NAME: "Virtual column must have explicit name.",
     OUTER_WITH_ANSI_JOIN: "Informix OUTER JOIN and ANSI JOIN in the same query block.",
     TWO_SIDED_OUTER: "A condition in the where clause results in a two-sided outer join.",

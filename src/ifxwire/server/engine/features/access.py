@@ -264,6 +264,25 @@ def check_usage(dc: DdlContext, xid: int, name: str) -> None:
         raise EngineError(sc.NO_TYPE_USAGE, near=name)
 
 
+def check_type_usage(conn: sqlite3.Connection, user: str, role: str | None, xid: int,
+                     name: str) -> None:
+    """A cast to a distinct type (``::dollars``, ``CAST(x AS dollars)``) needs the Usage
+    privilege on it, as a column of one does (check_usage): "a user must receive an explicit
+    Usage privilege from a GRANT statement to use a distinct data type" (ids_sqs_0832), and
+    the server "checks for the Usage privilege whenever the [type] name appears in an SQL
+    statement" (Extending Informix Dynamic Server, "Granting Privileges for an Opaque Data
+    Type"). The owner holds it (a DBA never gets here); else -9997 [jcat]."""
+    row = conn.execute("SELECT owner FROM sysxtdtypes WHERE extended_id = ?", (xid,)).fetchone()
+    if row is not None and str(row[0] or "").strip() == user:
+        return
+    who = [user, "public"] + ([role] if role else [])
+    marks = ", ".join("?" * len(who))
+    if not conn.execute(f"SELECT 1 FROM sysxtdtypeauth WHERE type = ? AND grantee IN "
+                        f"({marks}) AND lower(substr(auth, 1, 1)) = 'u'",
+                        (xid, *who)).fetchone():
+        raise EngineError(sc.NO_TYPE_USAGE, near=name)
+
+
 def public_under_on_type(dc: DdlContext, xid: int) -> None:
     """A new named ROW type: "The Under privilege is granted to PUBLIC automatically when a
     named row type is created (except in ANSI-compliant databases)" (Database Design guide,

@@ -73,7 +73,7 @@ _FOREVER_MS = 2**31 - 1
 
 
 
-def _no_cursor(name: str, table: object) -> int:
+def _no_cursor(name: str, table: object, updated: object) -> int:
     raise EngineError(sc.CURSOR_NOT_OPEN, near=name)
 
 
@@ -93,7 +93,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self.in_transaction = False
         #: WHERE CURRENT OF: (cursor name, table) -> the rowid of that cursor's current row;
         #: the protocol session provides it (current_of.py).
-        self.current_row: Callable[[str, cat.TableInfo | None], int] = _no_cursor
+        self.current_row: Callable[[str, cat.TableInfo | None, list[str] | None], int] = \
+            _no_cursor
         #: An interrupted write rolled the SQLite transaction back (see interrupted()).
         self._txn_lost = False
         self.conn: sqlite3.Connection | None = None
@@ -386,6 +387,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 [target] if target else []), target, owner)
         for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
             self.check_execute(procid, owner)
+        for xid, name in plan.cast_types:
+            access.check_type_usage(self._connection(), self.user, self.role, xid, name)
         if owner is None and len(passed) < 4096:
             passed[id(plan)] = plan  # the plan itself: its id is not reused while kept
 
@@ -598,7 +601,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             binder = plan.binder = row_binder(plan.param_convs)
         bound = binder(params)
         if plan.current_of is not None:
-            bound[CURRENT_KEY] = self.current_row(plan.current_of, plan.table)
+            bound[CURRENT_KEY] = self.current_row(plan.current_of, plan.table,
+                                                  plan.updated)
         return bound
 
     def _start_statement(self) -> None:

@@ -57,6 +57,7 @@ class Plan:
     session_dependent: bool = False
     other_databases: bool = False  # reads tables of databases this session attached
     for_update: bool = False
+    update_of: list[str] = field(default_factory=list)  # FOR UPDATE OF: the columns listed
     # Referenced permanent tables and their shape when compiled (for -710 at execute).
     tables: dict[str, tuple[object, ...]] = field(default_factory=dict)
     # The same for the tables of other databases, keyed (database, table) (cross_database.py).
@@ -64,6 +65,8 @@ class Plan:
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
     native: str = ""  # kind "call": a built-in routine run by a feature (cdc/routines.py)
     routines: list[int] = field(default_factory=list)  # routines its expressions call
+    # Distinct types its casts name, (extended_id, name): the Usage privilege (access.py).
+    cast_types: list[tuple[int, str]] = field(default_factory=list)
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
     # the old values FOR EACH ROW triggers read (triggers.py).
     updated: list[str] | None = None

@@ -83,14 +83,24 @@ def group_columns(ast: exp.Expr) -> None:
     names a column outside an aggregate that GROUP BY does not list: -294 "The column (%s)
     must be in the GROUP BY list" (Guide to SQL: Tutorial, "The GROUP BY clause"; Syntax,
     "GROUP BY Clause"). Run after column qualification; columns of subqueries and window
-    specifications are left alone."""
+    specifications are left alone.
+
+    The HAVING clause likewise: "Each HAVING condition compares one column or aggregate
+    expression of the group with another aggregate expression of the group or with a
+    constant" (Tutorial, "The HAVING clause", ids_sqt_159), so a column outside an aggregate
+    that GROUP BY does not list is -304 "HAVING can only have expressions with aggregates or
+    columns in GROUP BY clause." [jcat] (the catalogue's text for exactly this rule; was
+    accepted). A HAVING clause makes the query grouped even without GROUP BY ("all rows that
+    satisfy the search condition make up a single group", the same page): a bare column in
+    its select list is then -294 too."""
     for sel in ast.find_all(exp.Select):
         group = sel.args.get("group")
+        having = sel.args.get("having")
         projections = [p.this if isinstance(p, exp.Alias) else p for p in sel.expressions]
         has_agg = any(
             _is_aggregate(n) and _own_select(n) is sel and n.find_ancestor(exp.Window) is None
             for p in projections for n in p.find_all(exp.AggFunc, exp.Anonymous))
-        if group is None and not has_agg:
+        if group is None and not has_agg and having is None:
             continue
         # By name only: an unqualified GROUP BY name that two tables share may stand for the
         # select list's column, and a wrong -294 would be worse than a missed one.
@@ -112,6 +122,14 @@ def group_columns(ast: exp.Expr) -> None:
                     continue
                 if col.name.lower() not in grouped:
                     raise EngineError(sc.NOT_IN_GROUP, near=col.name)
+        if having is not None:
+            for col in having.find_all(exp.Column):
+                if (not col.table or _own_select(col) is not sel
+                        or col.find_ancestor(exp.Window) is not None
+                        or any(_is_aggregate(a) for a in _ancestors(col, having))):
+                    continue
+                if col.name.lower() not in grouped:
+                    raise EngineError(sc.HAVING_NOT_GROUPED, near=col.name)
 
 
 def _ancestors(node: exp.Expr, stop: exp.Expr) -> list[exp.Expr]:

@@ -69,13 +69,24 @@ class Compiler(DmlCompiler):
         self.other_databases = False
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
         self.for_update = False
+        self.update_of: list[str] = []  # FOR UPDATE OF: its columns (-364, current.py)
         self.tables: dict[str, tuple[object, ...]] = {}
         self.other_tables: dict[tuple[str, str], tuple[object, ...]] = {}
         #: time.monotonic() past which compiling stops with -213 (EngineSession.arm).
         self.deadline: float | None = None
         self._statement_tag = next(STATEMENT_TAGS)
         self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
+        #: distinct types its casts name, (extended_id, name): Usage is checked at execute
+        self.cast_types: set[tuple[int, str]] = set()
         self._nextvals = itertools.count()
+
+    def cast_type(self, name: str) -> IfxType | None:
+        """A named type a cast names (``::dollars``); a distinct type is remembered, for the
+        Usage privilege its use needs (Syntax, "USAGE Privilege", ids_sqs_0832)."""
+        found = self.lookup.named_type(name)
+        if found is not None and found.distinct and found.xid:
+            self.cast_types.add((found.xid, name.lower()))
+        return found
 
     def sequence_tag(self) -> tuple[int, int]:
         """This statement's number and the next NEXTVAL occurrence in it (exprs.sequence)."""
@@ -95,6 +106,7 @@ class Compiler(DmlCompiler):
             TRANSLATION.select_triggers(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
+        plan.cast_types = sorted(self.cast_types)
         for part in plan.parts:
             part.tables = dict(self.tables)
         return plan
@@ -191,6 +203,7 @@ class Compiler(DmlCompiler):
         plan.sql = self.generate(root)
         plan.session_dependent = self.session_dependent
         plan.for_update = self.for_update
+        plan.update_of = self.update_of
         return plan
 
     def generate(self, node: exp.Expr) -> str:
@@ -216,6 +229,9 @@ class Compiler(DmlCompiler):
                 # FOR UPDATE [OF …]: SQLite has no row locks; the write lock is taken when the
                 # row is updated. Remembered so a scroll cursor can refuse it (-526).
                 self.for_update = True
+                self.update_of = [c.name.lower() for lock in sel.args["locks"]
+                                  for c in lock.expressions if isinstance(c, (exp.Table,
+                                                                               exp.Column))]
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
@@ -496,7 +512,7 @@ class Compiler(DmlCompiler):
         tx.routine = lambda name, args: self.routine_call(tx, name, args)
         tx.database = getattr(self.lookup, "database", None)
         tx.sequence_tag = self.sequence_tag
-        tx.named_type = self.lookup.named_type
+        tx.named_type = self.cast_type
         tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)

@@ -20,6 +20,7 @@ from .....protocol.codes import TypeCode as T
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
+from ...sql import refusals
 from ...sql.hooks import PARSERS
 from ...sql.statement_specs import DropRoutine
 from . import ast as a
@@ -673,22 +674,38 @@ class SplParser(TokenCursor):
         text = self.sql[toks[0].start : toks[-1].end + 1]
         if isinstance(tree, exp.Command):
             raise not_implemented(str(tree.this).upper())
+        # The grammar and binder rules a client's statement meets (ORDER BY keys with
+        # DISTINCT, -360 subqueries, …) hold in a routine too, checked when it is created.
+        if isinstance(tree, (exp.Query, exp.Insert, exp.Update, exp.Delete)):
+            refusals.check_syntax(tree)
         return a.Sql(toks[0].start, tree=tree, into=into, text=text, current_of=current_of)
 
 
 def _take_into(toks: list[Token], sp: SplParser) -> tuple[list[Token], list[str]]:
-    """Remove ``INTO v1, v2`` (not INTO TEMP) from the top level of a SELECT."""
+    """Remove ``INTO v1, v2`` (not INTO TEMP) from the top level of a SELECT.
+
+    "Only two forms of the SELECT statement are valid in queries within SPL routines": INTO
+    TEMP and SELECT … INTO SPL variables (Syntax, "SQL Statements Valid in SPL Statement
+    Blocks", ids_sqs_1752). The variables come before FROM; an INTO after the FROM clause
+    other than INTO TEMP is the INTO STANDARD | RAW | table clause of a plain SELECT
+    (ids_sqs_0159), outside the SPL grammar: -201 at its INTO (the code is inferred; it was
+    read as INTO variables, -217 for STANDARD)."""
     depth = 0
+    after_from = False
     for k, tok in enumerate(toks):
         tt = tok.token_type
         if tt == TokenType.L_PAREN:
             depth += 1
         elif tt == TokenType.R_PAREN:
             depth -= 1
+        elif depth == 0 and tt == TokenType.FROM:
+            after_from = True
         elif depth == 0 and tt == TokenType.INTO:
             nxt = toks[k + 1].text.upper() if k + 1 < len(toks) else ""
             if nxt in ("TEMP", "SCRATCH", "EXTERNAL"):
                 return toks, []
+            if after_from:
+                raise sp.error(tok=tok)
             names: list[str] = []
             m = k + 1
             while m < len(toks):
