@@ -346,6 +346,11 @@ def test_columns_take_hands_over_the_buffers_without_a_copy() -> None:
         for lo, hi in itertools.pairwise(cuts):
             part = _run(payloads[lo:hi])
             assert cols.feed(part, 0, len(part), hi - lo)
+            if lo == 1:  # a value of another type table between: refused, no trace
+                other = _list_value("LIST(bigint not null)", [7])
+                bad = _run([_fed_row(1)[: -len(_list_value("LIST(integer not null)", [0]))]
+                            + other])
+                assert cols.feed(bad, 0, len(bad), 1) is False
         taken = cols.take()
         assert _as_bytes(taken) == want
         assert cols.take() is taken and cols.columns() is taken
