@@ -983,6 +983,7 @@ typedef struct {
     Py_ssize_t rows, rcap;
     int enc, keep;
     PyObject *taken; /* take()'s answer once it handed the buffers out: nothing more is fed */
+    int busy;        /* a feed or pump is decoding or receiving without the GIL */
 } Columns;
 
 static void columns_dealloc(Columns *self)
@@ -1040,9 +1041,14 @@ static void cols_rollback(Col *cols, Py_ssize_t ncols, const Py_ssize_t *saved,
     }
 }
 
-/* 0, or -1 with ValueError once take() has handed the buffers out (feed, pump). */
+/* 0, or -1 with ValueError once take() has handed the buffers out (feed, pump), or while
+   another thread's feed or pump uses them (their pointers are held without the GIL). */
 static int columns_live(Columns *self)
 {
+    if (self->busy) {
+        PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: the columns are in use");
+        return -1;
+    }
     if (self->taken == NULL)
         return 0;
     PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: the columns were taken");
@@ -1083,9 +1089,12 @@ static int cols_feed(Columns *self, const unsigned char *p, Py_ssize_t len, Py_s
         saved[2 * i + 1] = self->cols[i].data_len;
     }
     int r;
+    int was_busy = self->busy;
+    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     r = decode_rows(self->cols, ncols, &part, 1, row0, count, self->enc, self->keep);
     Py_END_ALLOW_THREADS
+    self->busy = was_busy;
     if (r)
         cols_rollback(self->cols, ncols, saved, row0, count);
     else
@@ -1171,6 +1180,7 @@ static PyObject *columns_pump(Columns *self, PyObject *const *args, Py_ssize_t n
     }
     Py_ssize_t fed_rows = 0, fed_bytes = 0;
     int status = P_STOP, err = 0;
+    self->busy = 1; /* until it returns: take() must not free what the loop writes */
     for (;;) {
         /* the run of whole tuples at start, within the budget */
         Py_ssize_t pos = start, count = 0, need = 0;
@@ -1255,9 +1265,11 @@ static PyObject *columns_pump(Columns *self, PyObject *const *args, Py_ssize_t n
         }
         end += got;
     }
+    self->busy = 0;
     PyBuffer_Release(&view);
     return Py_BuildValue("(innnni)", status, start, end, fed_rows, fed_bytes, err);
 fail:
+    self->busy = 0;
     PyBuffer_Release(&view);
     return NULL;
 }
@@ -1336,6 +1348,8 @@ static PyObject *columns_take(Columns *self, PyObject *Py_UNUSED(ignored))
 {
     if (self->taken != NULL)
         return columns_taken(self);
+    if (columns_live(self) < 0) /* another thread's feed or pump writes into them */
+        return NULL;
     Py_ssize_t ncols = self->ncols, rows = self->rows;
     if (cols_reserve(self->cols, ncols, &self->rcap, rows, 0, self->enc) < 0)
         return NULL; /* (no rows fed: the buffers were never allocated) */

@@ -377,6 +377,38 @@ def test_columns_take_hands_over_the_buffers_without_a_copy() -> None:
     assert _as_bytes(empty.take()) == dec.decode(b"", 0, c_plan, 1, False)
 
 
+def test_columns_in_use_by_a_pump_cannot_be_taken() -> None:
+    """While a pump waits for bytes without the GIL (holding the columns' buffers), another
+    thread's take() or feed() is refused (ValueError) instead of freeing or growing what the
+    pump writes into; once the pump has returned, take() works."""
+    import socket
+    import threading
+    import time
+
+    _, c_plan = _fed_cols()
+    run = _run([_fed_row(k) for k in range(5)])
+    cols = dec.Columns(c_plan, 1, False)
+    assert cols.feed(run, 0, len(run), 5)
+    a, b = socket.socketpair()
+    got: list[Any] = []
+    th = threading.Thread(target=lambda: got.append(
+        cols.pump(a.fileno(), bytearray(4096), 0, 0, 1 << 20, 1 << 20, 512, 5000)))
+    th.start()
+    try:
+        time.sleep(0.2)  # the pump is in poll(2) by now (nothing was sent)
+        assert th.is_alive()
+        with pytest.raises(ValueError, match="in use"):
+            cols.take()
+        with pytest.raises(ValueError, match="in use"):
+            cols.feed(run, 0, len(run), 5)
+    finally:
+        b.close()
+        th.join()
+        a.close()
+    assert got and got[0][0] == 1  # P_EOF: the peer closed
+    assert _as_bytes(cols.take()) == dec.decode(run, 5, c_plan, 1, False)
+
+
 def test_columns_batch_is_made_of_the_columns_own_buffers() -> None:
     """The record batch of a Columns (fetch_arrow_table's one batch) wraps the buffers the
     decoder wrote: the batch's buffers are the Blocks take() handed over, not copies."""
