@@ -26,8 +26,9 @@
  *   Columns(plan, enc_kind, keep): the same decoding fed run by run (``feed``) where the runs
  *       lie in the receive buffer, and ``pump``: the columnar fetch's receive loop (recv(2)
  *       into the connection's buffer, feed, again) until something the reply parser must
- *       read is next. Kept in this file, past its ~800 lines, because both use the column
- *       state and decode_rows, which nothing else needs.
+ *       read is next. ``take``: the decoded buffers handed over as read-only ``Block``s (no
+ *       copy into bytes; the Columns is then spent). Kept in this file, past its ~800 lines,
+ *       because all of it uses the column state and decode_rows, which nothing else needs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
