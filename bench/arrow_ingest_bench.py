@@ -71,12 +71,26 @@ def _worker(rows: int, repeat: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ifxwire-ingest-") as data:
         srv = bench_run.ServerProcess(Path(data), subprocess.DEVNULL)
         try:
-            return _measure(srv.host, srv.port, rows, repeat)
+            return _measure(srv.host, srv.port, rows, repeat, srv.proc.pid)
         finally:
             srv.stop()
 
 
-def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, Any]:
+def _process_cpu(pid: int | None) -> float:
+    """The server process's CPU (user + system, all its threads) so far, in seconds; 0 where
+    /proc is not there. Why: the ingest's wall is mostly the server's (REPORT arrow9)."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _measure(host: str, port: int, rows: int, repeat: int,
+             server_pid: int | None = None) -> dict[str, Any]:
     import ifxwire
     from ifxwire import _accel
 
@@ -110,16 +124,18 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, Any]:
             res: dict[str, dict[str, float]] = {}
             for name, fn in (("executemany", executemany), ("tuples_ingest", tuples_ingest),
                              ("adbc_ingest", ingest)):
-                cpu = wall = float("inf")
+                cpu = wall = server = float("inf")
                 for _ in range(repeat):
                     fresh()
+                    s0 = _process_cpu(server_pid)
                     w0, t0 = time.perf_counter(), time.thread_time()
                     fn()
                     c.commit()
                     cpu = min(cpu, time.thread_time() - t0)
                     wall = min(wall, time.perf_counter() - w0)
+                    server = min(server, _process_cpu(server_pid) - s0)
                     assert cur.execute("SELECT count(*) FROM t").fetchone() == (rows,)
-                res[name] = {"cpu": cpu, "wall": wall}
+                res[name] = {"cpu": cpu, "wall": wall, "server_cpu": server}
             out["shapes"][shape] = res
     return out
 
@@ -161,6 +177,14 @@ def report(results: list[dict[str, Any]]) -> str:
                 + f" | {new['cpu'] / em['cpu']:.2f}× | {em['wall'] / new['wall']:.2f}× | "
                 f"{new['cpu'] / old['cpu']:.2f}× |"
             )
+    lines += ["", "Server process CPU (best of the repeats): executemany / tuples ingest / "
+              "adbc_ingest", ""]
+    for r in results:
+        for shape, s in r["shapes"].items():
+            if all("server_cpu" in m for m in s.values()):
+                lines.append(f"- {r['mode']}, {shape}: " + " / ".join(
+                    f"{s[k]['server_cpu']:.2f} s"
+                    for k in ("executemany", "tuples_ingest", "adbc_ingest")))
     return "\n".join(lines)
 
 

@@ -26,8 +26,9 @@
  *   Columns(plan, enc_kind, keep): the same decoding fed run by run (``feed``) where the runs
  *       lie in the receive buffer, and ``pump``: the columnar fetch's receive loop (recv(2)
  *       into the connection's buffer, feed, again) until something the reply parser must
- *       read is next. Kept in this file, past its ~800 lines, because both use the column
- *       state and decode_rows, which nothing else needs.
+ *       read is next. ``take``: the decoded buffers handed over as read-only ``Block``s (no
+ *       copy into bytes; the Columns is then spent). Kept in this file, past its ~800 lines,
+ *       because all of it uses the column state and decode_rows, which nothing else needs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -982,11 +983,14 @@ typedef struct {
     Py_ssize_t ncols;
     Py_ssize_t rows, rcap;
     int enc, keep;
+    PyObject *taken; /* take()'s answer once it handed the buffers out: nothing more is fed */
+    int busy;        /* a feed or pump is decoding or receiving without the GIL */
 } Columns;
 
 static void columns_dealloc(Columns *self)
 {
     cols_free(self->cols, self->ncols);
+    Py_XDECREF(self->taken);
     Py_XDECREF(self->plan);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1038,6 +1042,29 @@ static void cols_rollback(Col *cols, Py_ssize_t ncols, const Py_ssize_t *saved,
     }
 }
 
+/* 0, or -1 with ValueError once take() has handed the buffers out (feed, pump), or while
+   another thread's feed or pump uses them (their pointers are held without the GIL). */
+static int columns_live(Columns *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: the columns are in use");
+        return -1;
+    }
+    if (self->taken == NULL)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: the columns were taken");
+    return -1;
+}
+
+/* take()'s answer again (the same Blocks), or ValueError if take() failed half way. */
+static PyObject *columns_taken(Columns *self)
+{
+    if (self->taken != Py_None)
+        return Py_NewRef(self->taken);
+    PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: the columns were lost by take()");
+    return NULL;
+}
+
 /* Decode the ``count`` whole tuple messages at ``p[0:len]`` after the rows fed so far (the
    GIL held: the reservation allocates; the decoding itself runs without it). Returns 1 when
    they were kept, 0 when the run is not one this decoder takes (nothing of it kept), -1 with
@@ -1063,9 +1090,12 @@ static int cols_feed(Columns *self, const unsigned char *p, Py_ssize_t len, Py_s
         saved[2 * i + 1] = self->cols[i].data_len;
     }
     int r;
+    int was_busy = self->busy;
+    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     r = decode_rows(self->cols, ncols, &part, 1, row0, count, self->enc, self->keep);
     Py_END_ALLOW_THREADS
+    self->busy = was_busy;
     if (r)
         cols_rollback(self->cols, ncols, saved, row0, count);
     else
@@ -1096,7 +1126,7 @@ static PyObject *columns_feed(Columns *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: feed outside the buffer");
         return NULL;
     }
-    int r = cols_feed(self, b.p + pos, end - pos, count);
+    int r = columns_live(self) < 0 ? -1 : cols_feed(self, b.p + pos, end - pos, count);
     PyBuffer_Release(&b.view);
     return r < 0 ? NULL : PyBool_FromLong(r);
 }
@@ -1137,7 +1167,7 @@ static PyObject *columns_pump(Columns *self, PyObject *const *args, Py_ssize_t n
     Py_ssize_t limit = PyLong_AsSsize_t(args[5]);
     Py_ssize_t min_free = PyLong_AsSsize_t(args[6]);
     int timeout = (int)PyLong_AsLong(args[7]);
-    if (PyErr_Occurred())
+    if (PyErr_Occurred() || columns_live(self) < 0)
         return NULL;
     Py_buffer view;
     if (PyObject_GetBuffer(args[1], &view, PyBUF_WRITABLE) < 0)
@@ -1151,6 +1181,7 @@ static PyObject *columns_pump(Columns *self, PyObject *const *args, Py_ssize_t n
     }
     Py_ssize_t fed_rows = 0, fed_bytes = 0;
     int status = P_STOP, err = 0;
+    self->busy = 1; /* until it returns: take() must not free what the loop writes */
     for (;;) {
         /* the run of whole tuples at start, within the budget */
         Py_ssize_t pos = start, count = 0, need = 0;
@@ -1235,9 +1266,11 @@ static PyObject *columns_pump(Columns *self, PyObject *const *args, Py_ssize_t n
         }
         end += got;
     }
+    self->busy = 0;
     PyBuffer_Release(&view);
     return Py_BuildValue("(innnni)", status, start, end, fed_rows, fed_bytes, err);
 fail:
+    self->busy = 0;
     PyBuffer_Release(&view);
     return NULL;
 }
@@ -1247,7 +1280,107 @@ fail:
    far, as decode() gives them. */
 static PyObject *columns_columns(Columns *self, PyObject *Py_UNUSED(ignored))
 {
+    if (self->taken != NULL) /* the buffers are the Blocks now */
+        return columns_taken(self);
     return cols_result(self->cols, self->ncols, self->rows);
+}
+
+/* ---------------------------------------------------------------------------------------
+   Block: a buffer the columns owned, handed over by take() instead of copied into bytes
+   (a 100k-row table's ~4 MB were copied into fresh bytes, page faults included, only for
+   the Columns to free its own copy right after). Read-only, freed with the Block; pyarrow
+   keeps the Block alive (py_buffer holds the exporter) as long as an array uses it. */
+typedef struct {
+    PyObject_HEAD
+    void *p;
+    Py_ssize_t len;
+} Block;
+
+static void block_dealloc(Block *self)
+{
+    PyMem_Free(self->p);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int block_getbuffer(Block *self, Py_buffer *view, int flags)
+{
+    return PyBuffer_FillInfo(view, (PyObject *)self, self->p, self->len, 1, flags);
+}
+
+static Py_ssize_t block_length(Block *self)
+{
+    return self->len;
+}
+
+static PyBufferProcs block_as_buffer = {(getbufferproc)block_getbuffer, NULL};
+static PySequenceMethods block_as_sequence = {.sq_length = (lenfunc)block_length};
+
+static PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ifxwire._arrowdec.Block",
+    .tp_basicsize = sizeof(Block),
+    .tp_dealloc = (destructor)block_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "a read-only buffer handed over by Columns.take() (freed with the Block)",
+    .tp_as_buffer = &block_as_buffer,
+    .tp_as_sequence = &block_as_sequence,
+};
+
+/* The first ``n`` bytes at ``*pp`` as a Block that owns them; ``*pp`` is then NULL. Not
+   trimmed to ``n`` (the columns grow by doubling): shrinking the ~8 MB block of a 100k-row
+   LIST column with realloc gave it back to the system, and the next fetch's columns took
+   ~500 page faults more (measured, docs/ARROW.md); a string or list column's unused tail
+   was never written, so its pages are not resident. */
+static PyObject *block_take(unsigned char **pp, Py_ssize_t n)
+{
+    Block *b = PyObject_New(Block, &BlockType);
+    if (b == NULL)
+        return NULL;
+    b->p = *pp;
+    b->len = n;
+    *pp = NULL;
+    return (PyObject *)b;
+}
+
+/* take() -> [(null_count, validity or None, data, offsets or None)] as columns() gives
+   them, each buffer a Block holding the columns' own memory: no copy. The Columns is spent:
+   feed and pump raise ValueError afterwards; take and columns give the same Blocks again. */
+static PyObject *columns_take(Columns *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->taken != NULL)
+        return columns_taken(self);
+    if (columns_live(self) < 0) /* another thread's feed or pump writes into them */
+        return NULL;
+    Py_ssize_t ncols = self->ncols, rows = self->rows;
+    if (cols_reserve(self->cols, ncols, &self->rcap, rows, 0, self->enc) < 0)
+        return NULL; /* (no rows fed: the buffers were never allocated) */
+    PyObject *result = PyList_New(ncols);
+    if (result == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < ncols; i++) {
+        Col *c = &self->cols[i];
+        PyObject *validity = c->nulls ? block_take(&c->validity, (rows + 7) / 8)
+                                      : Py_NewRef(Py_None);
+        PyObject *data = block_take(&c->data, data_size(c, rows));
+        PyObject *offsets = c->offsets != NULL
+                                ? block_take((unsigned char **)&c->offsets,
+                                             (rows + 1) * (Py_ssize_t)sizeof(int32_t))
+                                : Py_NewRef(Py_None);
+        PyObject *t = NULL;
+        if (validity != NULL && data != NULL && offsets != NULL)
+            t = Py_BuildValue("(nOOO)", c->nulls, validity, data, offsets);
+        Py_XDECREF(validity);
+        Py_XDECREF(data);
+        Py_XDECREF(offsets);
+        if (t == NULL) { /* some buffers are gone with the Blocks: the Columns is spent */
+            self->taken = Py_NewRef(Py_None);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, t);
+    }
+    self->taken = Py_NewRef(result);
+    return result;
 }
 
 static PyObject *columns_rows(Columns *self, void *Py_UNUSED(closure))
@@ -1265,6 +1398,8 @@ static PyMethodDef columns_methods[] = {
 #endif
     {"columns", (PyCFunction)columns_columns, METH_NOARGS,
      "columns() -> [(nulls, validity, data, offsets)] of the rows fed so far"},
+    {"take", (PyCFunction)columns_take, METH_NOARGS,
+     "take() -> columns() with the buffers handed over (Blocks, no copy); the Columns is spent"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1301,12 +1436,13 @@ static struct PyModuleDef arrowdec_module = {
 
 PyMODINIT_FUNC PyInit__arrowdec(void)
 {
-    if (PyType_Ready(&ColumnsType) < 0)
+    if (PyType_Ready(&ColumnsType) < 0 || PyType_Ready(&BlockType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&arrowdec_module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(m, "Columns", (PyObject *)&ColumnsType) < 0) {
+    if (PyModule_AddObjectRef(m, "Columns", (PyObject *)&ColumnsType) < 0 ||
+        PyModule_AddObjectRef(m, "Block", (PyObject *)&BlockType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

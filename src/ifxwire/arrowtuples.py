@@ -577,10 +577,11 @@ def run_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[A
 
 
 def decoded_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
-                  decoded: list[tuple[int, bytes | None, bytes, bytes | None]], count: int,
+                  decoded: list[tuple[int, Any, Any, Any]], count: int,
                   data: Any = None) -> Any:
-    """The record batch of the C decoder's buffers (``decode``, ``Columns.columns``) for
-    ``count`` rows; ``data`` is the run A_RAW columns' (offset, size) pairs point into."""
+    """The record batch of the C decoder's buffers (``decode``, ``Columns.columns``: bytes;
+    ``Columns.take``: Blocks, wrapped where they are) for ``count`` rows; ``data`` is the run
+    A_RAW columns' (offset, size) pairs point into."""
     arrays = []
     for (kind, _, _, decoder, _), field, conv, (nulls, validity, buf, offsets) in zip(
             plan, schema, converters, decoded, strict=True):
@@ -643,8 +644,13 @@ def fed_batches(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence
 
 def columns_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequence[Any],
                   cols: Any) -> Any:
-    """The record batch of every row fed into ``cols`` (an ``_arrowdec.Columns``)."""
-    return decoded_batch(pa, schema, plan, converters, cols.columns(), cols.rows)
+    """The record batch of every row fed into ``cols`` (an ``_arrowdec.Columns``), made of
+    the Columns' own buffers (``take``: no copy; the Columns is spent, as each is batched
+    once). A stand-in without ``take`` (a test's) gives copies (``columns``)."""
+    rows = cols.rows
+    take = getattr(cols, "take", None)
+    return decoded_batch(pa, schema, plan, converters,
+                         take() if take is not None else cols.columns(), rows)
 
 
 def width_of(field: Any) -> int:
@@ -652,7 +658,7 @@ def width_of(field: Any) -> int:
     return int(field.type.value_type.bit_width) // 8
 
 
-def _buf(pa: Any, validity: bytes | None) -> Any:
+def _buf(pa: Any, validity: Any) -> Any:
     return None if validity is None else pa.py_buffer(validity)
 
 

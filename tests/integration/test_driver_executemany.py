@@ -288,3 +288,33 @@ def test_each_reply_is_tried_once_by_the_fast_path(
     assert slow_after == ["miss"] * len(slow_after)
     assert events.count("miss") == events.count("slow")
     conn.rollback()
+
+
+def test_date_binds_store_the_same_day_numbers_batched_as_one_by_one(
+    conn: ifxwire.Connection, server: Any
+) -> None:
+    """A DATE bind into a DATE column is decoded straight to its day number on the batch path
+    (server/bindrun.py, arrow9b). The stored numbers (``d - MDY(12, 31, 1899)``) must be the
+    single-row path's at the range's ends, around the epoch and for NULL. The same DATE bound
+    into CHAR and DATETIME columns still goes in as a date (its text, its fields)."""
+    conn.execute("CREATE TABLE em_days (i INT, d DATE, c CHAR(12), t DATETIME YEAR TO DAY)")
+    conn.execute("CREATE TABLE em_days1 (i INT, d DATE, c CHAR(12), t DATETIME YEAR TO DAY)")
+    ends = [dt.date(1, 1, 1), dt.date(1899, 12, 31), dt.date(1900, 1, 1), dt.date(9999, 12, 31),
+            None]
+    rows = [(i, ends[i % 5], ends[(i + 1) % 5], ends[(i + 2) % 5]) for i in range(1000)]
+    before = _batched(server)
+    cur = conn.cursor()
+    cur.executemany("INSERT INTO em_days VALUES (?, ?, ?, ?)", rows)
+    assert _batched(server) - before > 900  # the batch path, not the single-row one
+    one = conn.cursor()
+    for row in rows[:10]:
+        one.execute("INSERT INTO em_days1 VALUES (?, ?, ?, ?)", row)
+    query = "SELECT i, d - MDY(12, 31, 1899), d, c, t FROM {} WHERE i < 10 ORDER BY i"
+    got = cur.execute(query.format("em_days")).fetchall()
+    assert got == cur.execute(query.format("em_days1")).fetchall()
+    numbers = [-693594, 0, 1, 2958464, None]
+    assert [r[1] for r in got] == [numbers[i % 5] for i in range(10)]
+    assert [r[2] for r in got] == [ends[i % 5] for i in range(10)]
+    everything = cur.execute("SELECT i, d FROM em_days ORDER BY i").fetchall()
+    assert everything == [r[:2] for r in rows]
+    conn.rollback()

@@ -269,6 +269,9 @@ def test_pump_decodes_a_stream_cut_at_any_byte() -> None:
         assert end - start >= 2 and OTHER.startswith(buf[start:end]), cut
         assert cols.rows == len(values), cut
         assert cols.columns() == want, cut
+        taken = cols.take()  # the same buffers, handed over (Blocks) instead of copied
+        assert [tuple(x if x is None or isinstance(x, int) else bytes(x) for x in item)
+                for item in taken] == want, cut
 
 
 def test_pump_in_a_small_buffer_moves_the_unparsed_bytes_to_its_front() -> None:

@@ -326,6 +326,108 @@ def test_columns_fed_run_by_run_equal_one_decode() -> None:
         assert cols.columns() == want
 
 
+def _as_bytes(cols: list[Any]) -> list[tuple[Any, ...]]:
+    return [tuple(x if x is None or isinstance(x, int) else bytes(x) for x in item)
+            for item in cols]
+
+
+def test_columns_take_hands_over_the_buffers_without_a_copy() -> None:
+    """take() gives the buffers columns() copies (NULLs in every column, text, BOOLEAN bits,
+    list elements and offsets), as read-only Blocks that own the memory: they outlive the
+    Columns, pyarrow wraps them where they are, and the spent Columns refuses more rows
+    (feed, pump) while take()/columns() give the same Blocks again."""
+    _, c_plan = _fed_cols()
+    payloads = [_fed_row(k) for k in range(300)]
+    run = _run(payloads)
+    want = dec.decode(run, len(payloads), c_plan, 1, False)
+    assert want is not None and all(item[1] is not None for item in want)  # NULLs everywhere
+    for cuts in ([0, 300], [0, 1, 2, 299, 300]):
+        cols = dec.Columns(c_plan, 1, False)
+        for lo, hi in itertools.pairwise(cuts):
+            part = _run(payloads[lo:hi])
+            assert cols.feed(part, 0, len(part), hi - lo)
+            if lo == 1:  # a value of another type table between: refused, no trace
+                other = _list_value("LIST(bigint not null)", [7])
+                bad = _run([_fed_row(1)[: -len(_list_value("LIST(integer not null)", [0]))]
+                            + other])
+                assert cols.feed(bad, 0, len(bad), 1) is False
+        taken = cols.take()
+        assert _as_bytes(taken) == want
+        assert cols.take() is taken and cols.columns() is taken
+        for item in taken:
+            for block in item[1:]:
+                if block is not None:
+                    assert type(block) is dec.Block and memoryview(block).readonly
+        with pytest.raises(ValueError):
+            cols.feed(part, 0, len(part), hi - lo)
+        with pytest.raises(ValueError):
+            cols.pump(0, bytearray(16), 0, 0, 1 << 20, 1 << 20, 8, 1)
+        del cols
+        assert _as_bytes(taken) == want  # the Blocks own what they hold
+        nulls, validity, data, offsets = taken[-1]  # the LIST column
+        elems = pa.Array.from_buffers(pa.int32(), len(data) // 4, [None, pa.py_buffer(data)])
+        arr = pa.Array.from_buffers(pa.list_(pa.int32()), 300,
+                                    [pa.py_buffer(validity), pa.py_buffer(offsets)],
+                                    null_count=nulls, children=[elems])
+        assert arr.offsets.buffers()[1].address == pa.py_buffer(offsets).address
+        assert arr.values.buffers()[1].address == pa.py_buffer(data).address
+        del taken, data, validity, offsets
+        assert arr.to_pylist()[:6] == [[], [0], [0, 1], [0, 1, 2], [0, 1, 2, 3], None]
+    empty = dec.Columns(c_plan, 1, False)
+    assert _as_bytes(empty.take()) == dec.decode(b"", 0, c_plan, 1, False)
+
+
+def test_columns_in_use_by_a_pump_cannot_be_taken() -> None:
+    """While a pump waits for bytes without the GIL (holding the columns' buffers), another
+    thread's take() or feed() is refused (ValueError) instead of freeing or growing what the
+    pump writes into; once the pump has returned, take() works."""
+    import socket
+    import threading
+    import time
+
+    _, c_plan = _fed_cols()
+    run = _run([_fed_row(k) for k in range(5)])
+    cols = dec.Columns(c_plan, 1, False)
+    assert cols.feed(run, 0, len(run), 5)
+    a, b = socket.socketpair()
+    got: list[Any] = []
+    th = threading.Thread(target=lambda: got.append(
+        cols.pump(a.fileno(), bytearray(4096), 0, 0, 1 << 20, 1 << 20, 512, 5000)))
+    th.start()
+    try:
+        time.sleep(0.2)  # the pump is in poll(2) by now (nothing was sent)
+        assert th.is_alive()
+        with pytest.raises(ValueError, match="in use"):
+            cols.take()
+        with pytest.raises(ValueError, match="in use"):
+            cols.feed(run, 0, len(run), 5)
+    finally:
+        b.close()
+        th.join()
+        a.close()
+    assert got and got[0][0] == 1  # P_EOF: the peer closed
+    assert _as_bytes(cols.take()) == dec.decode(run, 5, c_plan, 1, False)
+
+
+def test_columns_batch_is_made_of_the_columns_own_buffers() -> None:
+    """The record batch of a Columns (fetch_arrow_table's one batch) wraps the buffers the
+    decoder wrote: the batch's buffers are the Blocks take() handed over, not copies."""
+    cols_desc, c_plan = _fed_cols()
+    plan = at.tuple_plan(cols_desc, "iso-8859-1", False)
+    assert plan is not None
+    payloads = [_fed_row(k) for k in range(50)]
+    run = _run(payloads)
+    cols = dec.Columns(c_plan, 1, False)
+    assert cols.feed(run, 0, len(run), 50)
+    batch = at.columns_batch(pa, _fed_schema(plan, cols_desc), plan, [None] * 5, cols)
+    blocks = cols.take()  # the same Blocks again
+    k_col, list_col = batch.column(0), batch.column(4)
+    assert k_col.buffers()[1].address == pa.py_buffer(blocks[0][2]).address
+    assert list_col.values.buffers()[1].address == pa.py_buffer(blocks[4][2]).address
+    assert batch.column(0).to_pylist()[:6] == [None, 1, 2, 3, 4, None]
+    assert list_col.to_pylist()[13:15] == [None, [0, 1]]
+
+
 def test_columns_refused_run_leaves_no_trace() -> None:
     """A run the decoder refuses (here: a LIST value whose type table differs from the
     column's by one byte, or a NULL element) returns False and keeps nothing of itself (no

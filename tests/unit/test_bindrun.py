@@ -197,3 +197,57 @@ def test_a_null_date_or_decimal_is_none_as_in_the_single_row_path() -> None:
                     + _decimal_item(DECIMAL, b"\x00\x00"))
     assert decode_bind_plain(row, 0, len(row), 3, "utf-8") == _general(row, 3)
     assert _general(row, 3) == ([None, None, None], len(row))
+
+
+def test_a_date_stored_as_a_date_is_decoded_to_its_day_number() -> None:
+    """Golden values (arrow9b): with the DATE item's position in ``days`` (the statement
+    stores that parameter as a DATE), the pure and the compiled run decoder give the wire's
+    day number, the form SQLite stores, where the single-row path gives a ``date``: the two
+    agree through ``date_to_days``; the NULL day number is None. A DATE item outside ``days``
+    and positions that are not DATE items are decoded as before. Out-of-range day numbers
+    go out as they are: the DATE storer refuses them, and the single-row path reports it."""
+    import datetime as dt
+
+    from ifxwire.server.bindrun import compiled_run_decoder, date_params, pure_run_decoder
+    from ifxwire.server.engine.core import convert
+    from ifxwire.server.engine.core.errors import EngineError
+    from ifxwire.server.engine.core.ifxtypes import IfxType
+    from ifxwire.types.temporal import date_to_days
+
+    golden = {dt.date(1, 1, 1): -693594, dt.date(1899, 12, 31): 0, dt.date(1900, 1, 1): 1,
+              dt.date(9999, 12, 31): 2958464}
+    for day, number in golden.items():
+        assert date_to_days(day) == number
+    for days in [*golden.values(), -0x80000000, 2958465, -693595]:
+        row = item(INTEGER, 5) + _date_item(days) + _date_item(45000) + item(VARCHAR, "z")
+        buf = bytearray(row)
+        headers = headers_at(buf, 0, len(buf), 4)
+        assert headers is not None
+        plain = decode_bind_plain(buf, 0, len(buf), 4, "utf-8")
+        number = None if days == -0x80000000 else days
+        decoders = [pure_run_decoder(headers, "utf-8", frozenset({1, 3}))]
+        fast = compiled_run_decoder(headers, "utf-8", frozenset({1, 3}))
+        if fast is not None:
+            decoders.append(fast)
+        cached = cached_run_decoder(buf, 0, len(buf), 4, "utf-8", frozenset({1}))
+        assert cached is not None
+        decoders.append(cached)
+        for decode in decoders:
+            got = decode(buf, 0, len(buf))
+            assert got is not None, days
+            values, end = got
+            assert end == len(row)
+            assert values[1] == number and type(values[1]) is type(number), days
+            assert values[0] == 5 and values[3] == "z"
+            assert values[2] == dt.date(2023, 3, 16)  # not in ``days``: a date, as before
+            if plain is not None:  # in range: the same value as the single-row path's
+                assert values[1] == (None if plain[0][1] is None else date_to_days(plain[0][1]))
+            for end in range(len(row)):
+                assert decode(buf + b"\xee" * 8, 0, end) is None
+    # The DATE storer takes the day number as it is, and refuses one out of range.
+    conv = convert.storer(IfxType(7))
+    assert [conv(n) for n in golden.values()] == list(golden.values())
+    assert [conv(d) for d in golden] == list(golden.values())
+    with pytest.raises(EngineError):  # DT_RANGE
+        conv(2958465)
+    assert date_params([IfxType(7), IfxType(2), IfxType(7)]) == frozenset({0, 2})

@@ -14,6 +14,15 @@ DATE, DECIMAL/MONEY and CHAR/VARCHAR/NCHAR/NVARCHAR (no named types: ``decode_bi
 own set). DATE and DECIMAL values are made by the same functions ``decode_bind_plain`` calls
 (``temporal.decode_date``, ``numeric.decode_decimal``); the compiled decoder calls them too.
 
+One exception (arrow9b): a DATE item in a ``days`` position, one whose parameter the
+statement stores as a DATE, is decoded to its day number (an int, the wire's own i32, None
+for the NULL value), the form SQLite stores. Making a ``datetime.date`` only for the engine's
+DATE storer to turn it straight back into that number was ~25 % of the server's profile of a
+100k-row ``adbc_ingest``. The storer (``convert.storer``'s ``conv_date``) gives an in-range
+int back unchanged, and an out-of-range day number is refused there (the batch is then
+refused and the single-row path, which decodes with ``decode_bind_plain``, raises the same
+error as before).
+
 With the accelerator built, the function is ``decode_bind_row`` in ``_tuplewriter.c`` given
 the same headers as a table (issue 26: the Python decoder was the largest part of the server's
 CPU per executemany row left); :func:`pure_run_decoder` is the reference it is tested against
@@ -22,7 +31,8 @@ CPU per executemany row left); :func:`pure_run_decoder` is the reference it is t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from .. import _accel
 from ..types import numeric as _num
@@ -35,6 +45,15 @@ from ..types.bind import (
     PLAIN_TEXT,
     TYPE_IND_PREC,
 )
+
+
+class _ParamType(Protocol):
+    """What :func:`date_params` reads of a plan's parameter type (the engine's IfxType)."""
+
+    @property
+    def code(self) -> int: ...
+    @property
+    def cx(self) -> object: ...
 
 _HEADER = TYPE_IND_PREC
 _TEXT = PLAIN_TEXT
@@ -87,24 +106,46 @@ _K_TEXT, _K_FLOAT, _K_FIXED = 0, 1, 2  # decode_bind_row's item kinds
 _K_CALL_FIXED, _K_CALL_U16 = 3, 4  # (a function makes the value: DATE, DECIMAL)
 
 
-def run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
+#: A DATE as its day number: the i32 of INTEGER, with the same NULL value (0x80000000).
+_DAY_NUMBER = (_num.I32, 4, _num.INTEGER_NULL)
+
+
+def date_params(types: Sequence[_ParamType]) -> frozenset[int]:
+    """The positions of a statement's parameters that it stores as a DATE (its plan's
+    parameter types: ``convert.storer``'s DATE storer takes a day number as it is)."""
+    return frozenset(i for i, t in enumerate(types) if t.code == PLAIN_DATE and t.cx is None)
+
+
+def day_slots(headers: list[bytes], days: frozenset[int]) -> frozenset[int]:
+    """The positions of ``days`` whose item is a DATE (the rest are decoded as usual)."""
+    return frozenset(i for i in days if i < len(headers) and headers[i][1] == PLAIN_DATE)
+
+
+def run_decoder(headers: list[bytes], encoding: str,
+                days: frozenset[int] = frozenset()) -> RunDecoder:
     """The decoder for rows with these ``headers``: the compiled one when the accelerator is
-    built and in force, else :func:`pure_run_decoder`'s."""
-    fast = compiled_run_decoder(headers, encoding) if _accel.accelerated else None
-    return fast if fast is not None else pure_run_decoder(headers, encoding)
+    built and in force, else :func:`pure_run_decoder`'s. DATE items at the positions in
+    ``days`` come out as day numbers (module doc)."""
+    fast = compiled_run_decoder(headers, encoding, days) if _accel.accelerated else None
+    return fast if fast is not None else pure_run_decoder(headers, encoding, days)
 
 
-def compiled_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder | None:
+def compiled_run_decoder(headers: list[bytes], encoding: str,
+                         days: frozenset[int] = frozenset()) -> RunDecoder | None:
     """``decode_bind_row`` (_tuplewriter.c) bound to these headers, or None when not built."""
     if _tw is None:
         return None
+    days = day_slots(headers, days)
     plan: list[tuple[object, ...]] = []
-    for header in headers:
+    for i, header in enumerate(headers):
         base = header[1]
         if base in _TEXT:
             plan.append((header, _K_TEXT, 0, 0))
         elif base == _FLOAT:
             plan.append((header, _K_FLOAT, 8, 0))
+        elif i in days:  # the day number as it is (kind 2 of the INTEGER's width and NULL)
+            _st, width, null = _DAY_NUMBER
+            plan.append((header, _K_FIXED, width, null))
         elif base == PLAIN_DATE:
             plan.append((header, _K_CALL_FIXED, 4, 0, _tmp.decode_date))
         elif base in PLAIN_DECIMAL:
@@ -131,13 +172,16 @@ _U16_ITEM = (
 )
 
 
-def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
-    """A function decoding one row of items with exactly these ``headers`` (see module doc).
+def pure_run_decoder(headers: list[bytes], encoding: str,
+                     days: frozenset[int] = frozenset()) -> RunDecoder:
+    """A function decoding one row of items with exactly these ``headers`` (see module doc);
+    DATE items at the positions in ``days`` as day numbers.
 
     Only constants derived from the headers (offsets, widths, NULL values) go into the source;
     the header bytes, structs and encoding are passed as names."""
     ns: dict[str, object] = {"enc": encoding, "decode_float": _num.decode_float,
                              "ddate": _tmp.decode_date, "ddec": _num.decode_decimal}
+    days = day_slots(headers, days)
     lines = ["def decode(buf, p, end):", "    sw = buf.startswith"]
     names = []
     for i, header in enumerate(headers):
@@ -160,7 +204,7 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
                 "    p += 14",
             ]
             ns["f64"] = _num.F64.unpack_from
-        elif base == PLAIN_DATE:
+        elif base == PLAIN_DATE and i not in days:
             lines += [
                 "    if p + 10 > end:\n        return None",
                 "    try:",
@@ -176,8 +220,8 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
                 "    except Exception:\n        return None",
                 "    p = q + (n & 1)",
             ]
-        else:
-            st, width, null = _FIXED[base]
+        else:  # the integer types, and a DATE in ``days`` as its day number
+            st, width, null = _DAY_NUMBER if base == PLAIN_DATE else _FIXED[base]
             ns[f"s{i}"] = st.unpack_from
             lines += [
                 f"    if p + {6 + width} > end:\n        return None",
@@ -192,21 +236,23 @@ def pure_run_decoder(headers: list[bytes], encoding: str) -> RunDecoder:
     return ns["decode"]  # type: ignore[return-value]
 
 
-_RUN_DECODERS: dict[tuple[str, bool, tuple[bytes, ...]], RunDecoder] = {}
+_RUN_DECODERS: dict[tuple[str, bool, tuple[bytes, ...], frozenset[int]], RunDecoder] = {}
 
 
 def cached_run_decoder(buf: bytearray, pos: int, end: int, nparams: int,
-                       encoding: str) -> RunDecoder | None:
+                       encoding: str, days: frozenset[int] = frozenset()) -> RunDecoder | None:
     """The compiled decoder for rows whose items have the headers of the row at ``pos``,
-    shared by all sessions; None when that row is not all plain non-NULL items.
+    shared by all sessions; None when that row is not all plain non-NULL items. ``days``:
+    the positions whose parameter is stored as a DATE (module doc).
     Bounded: a client binding ever new precisions cannot make it grow without end."""
     headers = headers_at(buf, pos, end, nparams)
     if headers is None:
         return None
-    key = (encoding, _accel.accelerated, tuple(headers))
+    days = day_slots(headers, days)
+    key = (encoding, _accel.accelerated, tuple(headers), days)
     decoder = _RUN_DECODERS.get(key)
     if decoder is None:
         if len(_RUN_DECODERS) >= RUN_DECODERS_MAX:
             _RUN_DECODERS.clear()
-        decoder = _RUN_DECODERS[key] = run_decoder(headers, encoding)
+        decoder = _RUN_DECODERS[key] = run_decoder(headers, encoding, days)
     return decoder

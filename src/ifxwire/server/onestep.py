@@ -16,7 +16,8 @@ from ..protocol.codes import Msg
 from ..protocol.wire import Writer, i16_at, i32_at, u16_at
 from ..types.bind import decode_bind_plain
 from ..types.errors import CodecError
-from .bindrun import RunDecoder, cached_run_decoder
+from ..types.temporal import date_from_days
+from .bindrun import RunDecoder, cached_run_decoder, date_params
 from .engine import EngineError
 from .grammar import START, allowed
 from .handlers import _MAX_FETCH_BYTES, _MIN_FETCH_BYTES, MessageHandlers, _stop_rows, _unsendable
@@ -237,6 +238,7 @@ class OneStepGroups(MessageHandlers):
         rows: list[list[object]] = []
         encoding = self.encoding
         decode_run: RunDecoder | None = None
+        days = date_params(st.prepared.plan.params)  # DATE binds decoded to day numbers
         # startswith(prefix, start, end) compares in place (no slice per row) and never reads
         # past self.end: bytes there are stale (the buffer is reused), so a group counts only
         # when its EXECUTE and EOT have arrived.
@@ -248,7 +250,7 @@ class OneStepGroups(MessageHandlers):
                 if plain is None:
                     break
                 if decode_run is None:
-                    decode_run = cached_run_decoder(buf, at, end, nparams, encoding)
+                    decode_run = cached_run_decoder(buf, at, end, nparams, encoding, days)
             values, at = plain
             if not buf.startswith(_EXECUTE_EOT, at, end):
                 break
@@ -260,7 +262,10 @@ class OneStepGroups(MessageHandlers):
             self._solo = max(len(rows) - 1, 0)
             return False
         self.current = number
-        st.params = rows[-1]
+        # The statement keeps the last row's values as decode_bind_plain gives them (dates),
+        # whatever plan a later EXECUTE without BIND runs them through.
+        st.params = [date_from_days(v) if i in days and type(v) is int else v
+                     for i, v in enumerate(rows[-1])] if days else rows[-1]
         st.upload = None
         after_run(st)
         reply = Writer()

@@ -10,6 +10,7 @@ SQLite's 64-bit arithmetic raises -1215 rather than arriving wrong).
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import sys
 from collections.abc import Callable, Sequence
@@ -59,6 +60,11 @@ RowBinder = Callable[[Sequence[object]], dict[str, object]]
 TupleBinder = Callable[[Sequence[object]], tuple[object, ...]]
 
 
+# The day numbers of 0001-01-01 and 9999-12-31 (to_date_number's range for an int).
+_DAY_MIN = date_number(dt.date.min)
+_DAY_MAX = date_number(dt.date.max)
+
+
 # --- the two directions -----------------------------------------------------------------------
 def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = None) -> Conv:
     """A function turning a Python value (or Informix text) into the storage value for type t.
@@ -101,6 +107,9 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
     if code == T.DATE:
         def conv_date(v: object) -> object:
+            if type(v) is int and _DAY_MIN <= v <= _DAY_MAX:
+                return v  # what to_date_number gives for an in-range int: a day number
+                # (the executemany hot path: server/bindrun.py decodes a DATE bind to it)
             if v is None:
                 return None
             if src is not None and src.code == T.DATETIME and isinstance(v, str):
