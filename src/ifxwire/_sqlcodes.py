@@ -151,6 +151,7 @@ _SQL_TABLE = """
 -317    P  -      All parts of a UNION must select the same number of columns.
 -319    P  42S12  The index does not exist.
 -321    P  -      Cannot GROUP BY an aggregate expression.
+-322    P  -      A view cannot be altered, renamed or given a BEFORE/AFTER trigger (%s).
 -324    P  -      Column reference '%s' is ambiguous; qualify it with a table name.
 -327    O  25000  A table cannot be unlocked inside a transaction.
 -328    P  42S21  Column '%s' already exists in the table.
@@ -212,6 +213,9 @@ _SQL_TABLE = """
 -483    P  42000  The SQL descriptor name is longer than 128 characters.
 -499    P  -      The row would be longer than Informix's limit of 32,767 bytes.
 -507    P  34000  Cursor '%s' was not found.
+-508    P  -      A temporary table cannot be renamed.
+-509    P  -      A column of a temporary table cannot be renamed.
+-510    P  -      A synonym cannot name a temporary table (%s).
 -513    N  -      This statement is not available on this database server.
 -514    P  42501  Only a DBA can create, drop, grant or revoke on behalf of another user.
 -517    P  54000  The index is too large, or has too many parts.
@@ -233,6 +237,8 @@ _SQL_TABLE = """
 -570    P  -      A non-ANSI database cannot refer to an ANSI-mode database.
 -571    P  -      An ANSI-mode database cannot refer to a non-ANSI database.
 -577    P  -      A constraint of this type already exists on these columns.
+-584    P  -      A system catalog table cannot be renamed.
+-585    P  -      A column of a system catalog table cannot be renamed.
 -586    P  24000  The cursor is already open.
 -596    P  -      EXIT or CONTINUE is not inside a %s loop.
 -598    P  34000  Cursor name '%s' is not valid.
@@ -411,6 +417,7 @@ _SQL_TABLE = """
 -26079   D  -      The rows of a CONNECT BY query form a loop (use NOCYCLE to stop at it).
 -26082   P  -      CONNECT_BY_ISCYCLE needs the NOCYCLE keyword.
 -26085   P  -      A CONNECT BY query cannot read a join of tables.
+-26020   P  42501  TRUNCATE of a table with an enabled Delete trigger needs the Alter privilege.
 # --- ROW, collection and distinct types (numbers from the catalogue in IBM's JDBC jar) -------
 -9604   P  -      A collection column cannot be indexed.
 -9606   P  -      A collection cannot be a GROUP BY key.

@@ -121,6 +121,13 @@ NON_SIMPLE_VIEW = -384  # [jcat] "Cannot modify non simple view." (DML on a view
 #   updatable: a join, UNION, DISTINCT, GROUP BY, aggregates; INSERT with derived columns)
 VIEW_CHECK = -385  # [jcat] "Data value out of range." (a row written through a view WITH CHECK
 #   OPTION that the view would not show)
+VIEW_NOT_ALTERABLE = -322  # [jcat] "Cannot Alter a view, Rename a view or Create a trigger on a
+#   view (%s)." (ALTER TABLE, RENAME TABLE, a BEFORE/AFTER trigger on a view; fourteenth round)
+RENAME_CATALOG = -584  # [jcat] "Cannot rename system catalog." (RENAME TABLE of a catalogue table)
+RENAME_CATALOG_COLUMN = -585  # [jcat] "Cannot rename column in system catalog."
+RENAME_TEMP = -508  # [jcat] "Cannot rename a temporary table."
+RENAME_TEMP_COLUMN = -509  # [jcat] "Cannot rename a column in a temporary table."
+SYNONYM_FOR_TEMP = -510  # [jcat] "Cannot create synonym for temporary table (%s)."
 
 # --- privileges -----------------------------------------------------------------------------------
 NO_SELECT = -272  # [cat] "No SELECT permission."
@@ -132,6 +139,8 @@ NO_RESOURCE = -388  # [cat] "No resource permission."
 NO_DBA = -389  # [cat] "No DBA permission."
 GRANT_PUBLIC_WITH_GRANT = -298  # [jcat] "Cannot grant permission to public with grant option."
 NO_EXECUTE = -706  # [jcat] "Execute privilege denied on procedure (%s)."
+TRUNCATE_NEEDS_ALTER = -26020  # [jcat] "Truncating a table with delete trigger requires ALTER
+#   privilege." (ids_sqs_1236: an enabled Delete trigger needs Alter too)
 OUT_ARGUMENT = -9752  # [jcat] an OUT/INOUT argument that is no variable; the code JDBC's
 #   IfxCallableStatement constructor catches to use the fast path (PROTOCOL.md §10)
 SLV_OUTSIDE_WHERE = -9780  # [jcat] "SLV (%s) cannot be produced from a UDR called from outside
@@ -482,6 +491,13 @@ MESSAGES: dict[int, str] = {
     NO_SELECT: "No SELECT permission for (%s).",
     NO_UPDATE: "No UPDATE permission for (%s).",
     NO_DELETE: "No DELETE permission for (%s).",
+    TRUNCATE_NEEDS_ALTER: "Truncating a table with delete trigger requires ALTER privilege.",
+    VIEW_NOT_ALTERABLE: "Cannot Alter a view, Rename a view or Create a trigger on a view (%s).",
+    RENAME_CATALOG: "Cannot rename system catalog.",
+    RENAME_CATALOG_COLUMN: "Cannot rename column in system catalog.",
+    RENAME_TEMP: "Cannot rename a temporary table.",
+    RENAME_TEMP_COLUMN: "Cannot rename a column in a temporary table.",
+    SYNONYM_FOR_TEMP: "Cannot create synonym for temporary table (%s).",
     NO_INSERT: "No INSERT permission for (%s).",
     NO_CONNECT: "No connect permission.",
     NO_RESOURCE: "No resource permission.",

@@ -532,6 +532,22 @@ _RESOURCE_DDL = {"create_table", "create_table_as", "select_into_table", "create
 _DBA_DDL = {"create_role", "drop_role"}
 
 
+def _check_truncate(session: EngineSession, privs: Privileges, name: str) -> None:
+    """TRUNCATE by a user who neither owns the table nor is a DBA: "You hold the Delete
+    access privilege on the table", and "If an enabled Delete trigger is defined on the
+    table, you must also hold the Alter privilege on the table, even though the TRUNCATE
+    statement does not activate triggers" (Guide to SQL: Syntax, TRUNCATE statement,
+    ids_sqs_1236; Restrictions, ids_sqs_1242). -26020 is the message catalogue's "Truncating
+    a table with delete trigger requires ALTER privilege."; -274 "No DELETE permission" for
+    the missing Delete privilege is our inference (the pages name no code)."""
+    if not privs.has(session.user, name, "d"):
+        raise EngineError(sc.NO_DELETE, near=name)
+    triggers = session.current_schema().triggers.get(name, ())
+    if any(t.event == "D" and t.enabled for t in triggers) and not privs.has(
+            session.user, name, "a"):
+        raise EngineError(sc.TRUNCATE_NEEDS_ALTER, near=name)
+
+
 def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> None:
     """Who may run a DDL statement: RESOURCE creates objects, DBA manages roles and database
     privileges, a table's owner (or a DBA) alters, drops, renames, truncates and grants on
@@ -572,6 +588,9 @@ def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> No
         privs = session.privileges()
         letter = {"alter_table": "a", "create_index": "x"}.get(kind)
         if privs.owners.get(name, session.user) == session.user:
+            return
+        if kind == "truncate":
+            _check_truncate(session, privs, name)
             return
         if letter is not None and privs.has(session.user, name, letter):
             return

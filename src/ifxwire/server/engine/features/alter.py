@@ -299,6 +299,9 @@ def _copy_error(text: str, constraints: list[ConsDef], table: str) -> EngineErro
 # ---- ALTER TABLE --------------------------------------------------------------------------------
 def alter_table(dc: DdlContext, spec: AlterTable) -> None:
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind == "V":
+        # [jcat] -322 "Cannot Alter a view, Rename a view or Create a trigger on a view"
+        raise EngineError(sc.VIEW_NOT_ALTERABLE, near=info.name)
     if info.kind != "T" or info.temp:
         raise not_implemented("ALTER TABLE on this table")
     if spec.lock_mode is not None:
@@ -744,9 +747,18 @@ def set_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> None:
 
 
 def rename(dc: DdlContext, spec: Rename) -> None:
-    """RENAME TABLE / RENAME COLUMN."""
+    """RENAME TABLE / RENAME COLUMN. The objects they may not rename have their own codes in
+    IBM's message catalogue [jcat]: a view -322, a system catalogue table -584 (its column
+    -585), a temporary table -508 (its column -509); fourteenth round."""
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
-    if info.kind != "T" or info.temp:
+    column = spec.kind != "TABLE"
+    if info.kind == "V" and not column:
+        raise EngineError(sc.VIEW_NOT_ALTERABLE, near=info.name)
+    if info.kind == "S":
+        raise EngineError(sc.RENAME_CATALOG_COLUMN if column else sc.RENAME_CATALOG)
+    if info.temp:
+        raise EngineError(sc.RENAME_TEMP_COLUMN if column else sc.RENAME_TEMP)
+    if info.kind != "T":
         raise not_implemented("RENAME on this table")
     if spec.kind == "TABLE":
         if _exists(dc, spec.new_name):

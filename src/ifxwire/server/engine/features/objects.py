@@ -220,7 +220,10 @@ def create_synonym(dc: DdlContext, spec: SynonymSpec) -> None:
     btabid: int | None = None
     if target.database is None:
         info = dc.resolve(target.name, target.owner, None, 0)
-        if info.temp or info.kind not in ("T", "V"):
+        if info.temp:
+            # [jcat] -510 "Cannot create synonym for temporary table (%s)."
+            raise EngineError(sc.SYNONYM_FOR_TEMP, near=info.name)
+        if info.kind not in ("T", "V"):
             raise not_implemented("a synonym for this object")
         btabid = info.tabid
         towner = info.owner

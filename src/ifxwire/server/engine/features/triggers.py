@@ -279,6 +279,10 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     info = dc.resolve(trig.table, None, None, 0)
     if info.temp or info.kind not in ("T", "V") or info.tabid < 100:
         raise not_implemented("triggers on this table")
+    if info.kind == "V" and not trig.event.islower():
+        # [jcat] -322 "Cannot Alter a view, Rename a view or Create a trigger on a view (%s)."
+        # (a view takes INSTEAD OF triggers only: ids_sqs_0637, ids_sqs_0639; fourteenth round)
+        raise EngineError(sc.VIEW_NOT_ALTERABLE, near=info.name)
     if (info.kind == "V") != trig.event.islower():
         raise EngineError(sc.NOT_IMPLEMENTED, near=trig.table, message=(
             "INSTEAD OF triggers are for views; other triggers for tables"))
