@@ -151,7 +151,7 @@ _SQL_TABLE = """
 -317    P  -      All parts of a UNION must select the same number of columns.
 -319    P  42S12  The index does not exist.
 -321    P  -      Cannot GROUP BY an aggregate expression.
--322    P  -      A view cannot be altered, renamed or given a BEFORE/AFTER trigger (%s).
+-322    P  -      View '%s' cannot be altered, renamed or given a BEFORE/AFTER trigger.
 -324    P  -      Column reference '%s' is ambiguous; qualify it with a table name.
 -327    O  25000  A table cannot be unlocked inside a transaction.
 -328    P  42S21  Column '%s' already exists in the table.
@@ -215,7 +215,7 @@ _SQL_TABLE = """
 -507    P  34000  Cursor '%s' was not found.
 -508    P  -      A temporary table cannot be renamed.
 -509    P  -      A column of a temporary table cannot be renamed.
--510    P  -      A synonym cannot name a temporary table (%s).
+-510    P  -      A synonym cannot name temporary table '%s'.
 -513    N  -      This statement is not available on this database server.
 -514    P  42501  Only a DBA can create, drop, grant or revoke on behalf of another user.
 -517    P  54000  The index is too large, or has too many parts.
