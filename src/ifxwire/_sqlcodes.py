@@ -369,6 +369,7 @@ _SQL_TABLE = """
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
 -19828  P  -      In this context an ORDER BY key must be in the select list (name its label).
+-19837  P  -      SET PDQPRIORITY takes an integer from -1 to 100 (or DEFAULT, LOW, OFF, HIGH).
 # --- extended types and routine resolution --------------------------------------------------
 -8302   D  22023  A value in the sequence definition is invalid or out of range.
 -8313   D  2200H  Sequence '%s' has reached its MAXVALUE (and does not cycle).
@@ -402,6 +403,7 @@ _SQL_TABLE = """
 -9819   P  -      Column '%s' has a type that cannot be stored in an sbspace.
 -9820   P  -      Sbspace '%s' does not exist.
 # --- OLAP window expressions and hierarchical queries (numbers from the JDBC jar's catalogue)
+-25789   P  -      The file name of SET EXPLAIN FILE or SET DEBUG FILE must not be empty.
 -25850   P  -      A window frame (ROWS/RANGE) needs an ORDER BY in its window.
 -25851   P  -      A window frame's extent is not valid (its offsets are unsigned integers).
 -25852   P  -      The BETWEEN bounds of a window frame are not valid.

@@ -128,6 +128,10 @@ RENAME_CATALOG_COLUMN = -585  # [jcat] "Cannot rename column in system catalog."
 RENAME_TEMP = -508  # [jcat] "Cannot rename a temporary table."
 RENAME_TEMP_COLUMN = -509  # [jcat] "Cannot rename a column in a temporary table."
 SYNONYM_FOR_TEMP = -510  # [jcat] "Cannot create synonym for temporary table (%s)."
+PDQ_PRIORITY_VALUE = -19837  # [jcat] "Invalid PDQ priority value specified." (SET PDQPRIORITY
+#   outside -1..100: ids_sqs_1179; fourteenth round)
+FILE_NAME_EMPTY = -25789  # [jcat] "The file name in SET EXPLAIN FILE or SET DEBUG FILE must be
+#   a non-null string." (fourteenth round)
 
 # --- privileges -----------------------------------------------------------------------------------
 NO_SELECT = -272  # [cat] "No SELECT permission."
@@ -498,6 +502,9 @@ MESSAGES: dict[int, str] = {
     RENAME_TEMP: "Cannot rename a temporary table.",
     RENAME_TEMP_COLUMN: "Cannot rename a column in a temporary table.",
     SYNONYM_FOR_TEMP: "Cannot create synonym for temporary table (%s).",
+    PDQ_PRIORITY_VALUE: "Invalid PDQ priority value specified.",
+    FILE_NAME_EMPTY: ("The file name in SET EXPLAIN FILE or SET DEBUG FILE must be a non-null "
+                      "string."),
     NO_INSERT: "No INSERT permission for (%s).",
     NO_CONNECT: "No connect permission.",
     NO_RESOURCE: "No resource permission.",

@@ -342,6 +342,7 @@ class IfxParser(CreateParser):
             tok = self._curr
             if tok is None or tok.token_type != TokenType.STRING:
                 raise not_implemented("SET DEBUG FILE TO an expression")
+            _check_file_name(tok)
             self._advance()
             append = self._eat("WITH", "APPEND")
             return _stmt("set_debug_file", SetSpec("DEBUG", words=(
@@ -349,6 +350,12 @@ class IfxParser(CreateParser):
         if w not in _OTHER_SETS:
             # no SET statement of the Guide to SQL: Syntax starts so: -201, not a silent OK
             raise EngineError(sc.SYNTAX, near=self._curr.text if self._curr else "SET")
+        rest = self._tokens[self._index + 1:]
+        if w == "PDQPRIORITY":
+            _check_pdqpriority(rest)
+        elif w == "EXPLAIN" and self._word(1) == "FILE":
+            _check_file_name(next((tok for tok in rest if tok.token_type == TokenType.STRING),
+                                  None))
         self._rest()
         return _stmt("set_other", SetSpec("OTHER"))
 
@@ -432,6 +439,29 @@ class IfxParser(CreateParser):
         if self._word(1) == "VIOLATIONS":
             raise not_implemented(f"{self._word()} VIOLATIONS TABLE")
         return None
+
+
+def _check_pdqpriority(rest: list[Token]) -> None:
+    """SET PDQPRIORITY resources: "Can range from -1 to 100" (Guide to SQL: Syntax, SET
+    PDQPRIORITY statement, ids_sqs_1179), an integer; another number is -19837 "Invalid PDQ
+    priority value specified." [jcat] (fourteenth round; the keywords DEFAULT, LOW, OFF and
+    HIGH and their other forms are not checked)."""
+    body = [tok for tok in rest if tok.token_type != TokenType.SEMICOLON]
+    sign = 1
+    if len(body) == 2 and body[0].token_type == TokenType.DASH:
+        sign, body = -1, body[1:]
+    if len(body) != 1 or body[0].token_type != TokenType.NUMBER:
+        return
+    text = body[0].text
+    if not text.isdigit() or not -1 <= sign * int(text) <= 100:
+        raise EngineError(sc.PDQ_PRIORITY_VALUE, near=text)
+
+
+def _check_file_name(tok: Token | None) -> None:
+    """SET EXPLAIN FILE TO '' and SET DEBUG FILE TO '': -25789 "The file name in SET EXPLAIN
+    FILE or SET DEBUG FILE must be a non-null string." [jcat] (fourteenth round)."""
+    if tok is not None and tok.token_type == TokenType.STRING and not tok.text.strip():
+        raise EngineError(sc.FILE_NAME_EMPTY)
 
 
 #: The first words of the other SET statements of the Guide to SQL: Syntax 14.10 (SET
