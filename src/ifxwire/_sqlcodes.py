@@ -372,6 +372,10 @@ _SQL_TABLE = """
 -19837  P  -      SET PDQPRIORITY takes an integer from -1 to 100 (or DEFAULT, LOW, OFF, HIGH).
 # --- extended types and routine resolution --------------------------------------------------
 -8302   D  22023  A value in the sequence definition is invalid or out of range.
+-8303   P  -      Sequence option '%s' is given twice, or with its opposite.
+-8305   D  22023  A sequence's INCREMENT cannot be 0.
+-8309   D  22023  RESTART must lie between the sequence's MINVALUE and MAXVALUE.
+-8312   P  -      ALTER SEQUENCE names no option to change.
 -8313   D  2200H  Sequence '%s' has reached its MAXVALUE (and does not cycle).
 -8314   D  2200H  Sequence '%s' has reached its MINVALUE (and does not cycle).
 -8315   P  -      CURRVAL of sequence '%s' has no value in this session yet; use NEXTVAL first.

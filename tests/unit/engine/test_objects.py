@@ -84,7 +84,7 @@ def test_sequences(db: Sql, engine: Engine) -> None:
     db.run("DROP SEQUENCE cyc2")
     assert codes(db.err("DROP SEQUENCE cyc2")) == (-206, -111)
     assert codes(db.err("CREATE SEQUENCE t"))[0] == -310
-    assert codes(db.err("CREATE SEQUENCE bad INCREMENT BY 0"))[0] == -8302
+    assert codes(db.err("CREATE SEQUENCE bad INCREMENT BY 0"))[0] == -8305
     other.s.close()
 
 

@@ -169,6 +169,12 @@ SEQUENCE_EXHAUSTED = -8313  # [jcat] "Sequence (%s) exceeds its MAXVALUE." (NOCY
 SEQUENCE_BELOW_MIN = -8314  # [jcat] "Sequence (%s) goes below its MINVALUE." (descending)
 SEQUENCE_OPTIONS = -8302  # [jcat] "A Sequence object definition value is invalid or out of
 #   range." (contradictory CREATE/ALTER SEQUENCE options)
+SEQUENCE_ZERO_STEP = -8305  # [jcat] "INCREMENT 0 is not allowed in sequences." (fourteenth round)
+SEQUENCE_RESTART_RANGE = -8309  # [jcat] "Cannot RESTART the sequence at a value less than
+#   MINVALUE or greater than MAXVALUE." (ids_sqs_0283; fourteenth round)
+SEQUENCE_NO_OPTIONS = -8312  # [jcat] "No options specified for ALTER SEQUENCE." (fourteenth round)
+SEQUENCE_OPTION_TWICE = -8303  # [jcat] "Duplicate or conflicting (%s) specification in sequence
+#   definition." (ids_sqs_0281: each option at most once; fourteenth round)
 SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXTVAL/CURRVAL
 #   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
 SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
@@ -516,6 +522,11 @@ MESSAGES: dict[int, str] = {
     SEQUENCE_EXHAUSTED: "Sequence (%s) exceeds its MAXVALUE.",
     SEQUENCE_BELOW_MIN: "Sequence (%s) goes below its MINVALUE.",
     SEQUENCE_OPTIONS: "A Sequence object definition value is invalid or out of range.",
+    SEQUENCE_ZERO_STEP: "INCREMENT 0 is not allowed in sequences.",
+    SEQUENCE_RESTART_RANGE: ("Cannot RESTART the sequence at a value less than MINVALUE or "
+                             "greater than MAXVALUE."),
+    SEQUENCE_NO_OPTIONS: "No options specified for ALTER SEQUENCE.",
+    SEQUENCE_OPTION_TWICE: "Duplicate or conflicting (%s) specification in sequence definition.",
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
     SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
     NO_USAGE: "No usage privilege.",

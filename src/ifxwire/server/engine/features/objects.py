@@ -29,9 +29,16 @@ DEFAULT_CACHE = 20
 
 
 # ---- sequences --------------------------------------------------------------------------------
-def _check_options(seq: SequenceInfo) -> None:
-    if seq.increment == 0 or seq.minvalue >= seq.maxvalue or not (
+def _check_options(seq: SequenceInfo, restarted: bool = False) -> None:
+    """-8305 for a zero step, -8309 for a RESTART value outside MINVALUE..MAXVALUE
+    (ids_sqs_0283), -8302 for other contradictions (catalogue texts [jcat]; fourteenth
+    round)."""
+    if seq.increment == 0:
+        raise EngineError(sc.SEQUENCE_ZERO_STEP, near=seq.name)
+    if restarted and seq.minvalue < seq.maxvalue and not (
             seq.minvalue <= seq.start <= seq.maxvalue):
+        raise EngineError(sc.SEQUENCE_RESTART_RANGE, near=seq.name)
+    if seq.minvalue >= seq.maxvalue or not seq.minvalue <= seq.start <= seq.maxvalue:
         raise EngineError(sc.SEQUENCE_OPTIONS, near=seq.name)
 
 
@@ -93,7 +100,7 @@ def alter_sequence(dc: DdlContext, spec: SequenceSpec, counters: SequenceCounter
         restart = seq.start
     if restart is not None:
         seq.start = restart
-    _check_options(seq)
+    _check_options(seq, restarted=restart is not None)
     dc.conn.execute(
         "UPDATE syssequences SET start_val = ?, inc_val = ?, max_val = ?, min_val = ?, "
         "cycle = ?, cache = ?, restart_val = ? WHERE tabid = ?",

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 from sqlglot.tokenizer_core import TokenType
 
-from ..core.errors import not_implemented
+from ..core import sqlcodes as sc
+from ..core.errors import EngineError, not_implemented
 from .hooks import PARSERS
 from .statement_specs import DropRoutine, _stmt
 
@@ -212,9 +213,15 @@ def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
     if verb == "rename":
         p._expect_word("TO")
         spec.new_name = p._name()
+    seen: set[str] = set()
     while verb in ("create", "alter") and p._curr and (
             p._curr.token_type != TokenType.SEMICOLON):
         word = p._word()
+        group = _SEQUENCE_OPTION_GROUPS.get(word, word)
+        if group in seen:
+            # "Use path no more than once" (ids_sqs_0281, ids_sqs_0277)
+            raise EngineError(sc.SEQUENCE_OPTION_TWICE, near=word)
+        seen.add(group)
         p._advance()
         if word == "INCREMENT":
             if p._word() == "BY":
@@ -249,7 +256,15 @@ def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
             pass
         else:
             p.raise_error("Unexpected sequence option", p._prev)
+    if verb == "alter" and not seen:
+        raise EngineError(sc.SEQUENCE_NO_OPTIONS, near=spec.name.name)
     return _stmt(f"{verb}_sequence", spec)
+
+
+#: Sequence options that exclude each other: one of each group per statement (-8303).
+_SEQUENCE_OPTION_GROUPS = {
+    "NOMAXVALUE": "MAXVALUE", "NOMINVALUE": "MINVALUE", "NOCYCLE": "CYCLE",
+    "NOCACHE": "CACHE", "NOORDER": "ORDER"}
 
 
 def parse_synonym(p: CreateParser, verb: str, public: bool) -> exp.Expr:
