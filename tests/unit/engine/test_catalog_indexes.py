@@ -2,10 +2,10 @@
 
 Informix keeps a unique index on systables.tabid and a composite one on (tabname, owner)
 (Guide to SQL: Reference, ids_sqr_072); the second is not made here (SQLite would read it in
-place of the table and return unordered scans in name order). Without the first the
-commonest statement of all, a connection test's ``SELECT 1 FROM systables WHERE tabid =
-1``, scanned every row of systables at each execution. The indexes are private (``_ifx_*``): no catalogue table shows
-them, and a database file made before them gets them when it is opened.
+place of the table and return unordered scans in name order). Without the first, the
+commonest statement of all, a connection test's ``SELECT 1 FROM systables WHERE tabid = 1``,
+scanned every row of systables at each execution. The indexes are private (``_ifx_*``): no
+catalogue table shows them, and a database file made before them gets them when opened.
 """
 
 from __future__ import annotations
