@@ -170,7 +170,8 @@ def bare_pipeline(layout: m.Layout, scan: Any) -> _Pipeline:
     pipe.lastrowid = None
     pipe._last_done = None
     pipe._last_fields = None
-    pipe._done_eot, pipe._done_body, pipe._insert_body = _fast_replies(layout)
+    (pipe._done_eot, pipe._done_cost_eot, pipe._done_body,
+     pipe._insert_body) = _fast_replies(layout)
     pipe._scan = scan
     pipe._scan_layout = (
         layout.long_rowid, layout.bigint, Msg.DONE, Msg.INSERTDONE, Msg.EOT, Msg.COST)

@@ -118,7 +118,7 @@ _DEFERRED = -2
 _BEGIN = -1
 _COMMIT = -3
 _END = object()
-_RUN = 128  # DONE EOT replies per slice in the pure reply loop (ReplyTally._read_fast)
+_RUN = 128  # [COST] EOT-ended DONE replies per slice in the pure reply loop (ReplyTally._read_fast)
 
 _DONE = int(Msg.DONE)
 _INSERTDONE = int(Msg.INSERTDONE)
@@ -126,19 +126,27 @@ _EOT = int(Msg.EOT)
 _COST = int(Msg.COST)
 
 
-def _fast_replies(layout: m.Layout) -> tuple[struct.Struct, struct.Struct, struct.Struct]:
+def _fast_replies(
+    layout: m.Layout,
+) -> tuple[struct.Struct, struct.Struct, struct.Struct, struct.Struct]:
     """The structs of a row reply's parts, with the field widths ``layout`` fixes
     (messages.read_done / read_insertdone).
 
-    The first is ``SQ_DONE SQ_EOT`` whole (what our server sends an INSERT, read in runs); the
-    other two are the bodies after their tags: DONE (i16 warnings, rows and rowid as i32 or
-    i64 with long_rowid, i32 serial) and INSERTDONE (an INT8: i16 sign, u32 low, u32 high;
-    with bigint an i64 bigserial).
+    The first two are whole replies, read in runs: ``SQ_DONE SQ_EOT`` (what our server sent an
+    EXECUTE until the nineteenth session) and ``SQ_DONE SQ_COST SQ_EOT`` (what real servers
+    send, and ours since: docs/PROTOCOL.md §6/§17); the other two are the bodies after their
+    tags: DONE (i16 warnings, rows and rowid as i32 or i64 with long_rowid, i32 serial) and
+    INSERTDONE (an INT8: i16 sign, u32 low, u32 high; with bigint an i64 bigserial).
     """
     wide = "q" if layout.long_rowid else "i"
     done = f">h{wide}{wide}i"
     insert = ">hII" + ("q" if layout.bigint else "")
-    return struct.Struct(">H" + done[1:] + "H"), struct.Struct(done), struct.Struct(insert)
+    return (
+        struct.Struct(">H" + done[1:] + "H"),
+        struct.Struct(">H" + done[1:] + "HiiH"),
+        struct.Struct(done),
+        struct.Struct(insert),
+    )
 
 
 def _row_error(index: int, err: DatabaseError) -> DatabaseError:
@@ -165,7 +173,8 @@ class ReplyTally:
         self._last_done: Done | None = None
         #: The fields of the last SQ_DONE read by the fast path (a Done is built only if asked).
         self._last_fields: tuple[int, int, int, int] | None = None
-        self._done_eot, self._done_body, self._insert_body = _fast_replies(layout)
+        (self._done_eot, self._done_cost_eot, self._done_body,
+         self._insert_body) = _fast_replies(layout)
         self._scan = _accel.reply_scanner()
         self._scan_layout = (
             bool(layout.long_rowid), bool(layout.bigint), _DONE, _INSERTDONE, _EOT, _COST)
@@ -260,28 +269,41 @@ class ReplyTally:
         pos = t.start
         end = t.end
         done_eot = self._done_eot
-        size = done_eot.size
+        cost_eot = self._done_cost_eot
+        after_done = 2 + self._done_body.size  # where the tag after DONE's body starts
         count = rows_sum = 0
         fields = None
         lastrowid = self.lastrowid
-        while count < limit:
-            # A run of DONE EOT replies (what our server sends an INSERT) read by iter_unpack:
-            # no indexing per reply; it stops at the first reply of another form, taken below.
+        while count < limit and pos < end:
+            # A run of DONE EOT or DONE COST EOT replies (our server's and real servers'
+            # answer to an INSERT) read by iter_unpack: no indexing per reply; it stops at the
+            # first reply of another form, taken below. The run's shape is the first
+            # reply's: the low byte of the tag after DONE's body (EOT and COST are below 256).
             # At most _RUN replies per slice: a slice copies its bytes, and one over the whole
-            # rest of the buffer before every reply of another form (a real server's, each
-            # with SQ_COST) made a buffer of them cost its size squared.
-            k = min(limit - count, (end - pos) // size, _RUN)
-            if k and (buf[pos + 1] != _DONE or buf[pos + size - 1] != _EOT):
-                k = 0  # not a DONE EOT: no slice for it
+            # rest of the buffer before every reply of another form made a buffer of them
+            # cost its size squared.
+            run = None
+            if end - pos >= after_done + 2 and buf[pos] == 0 and buf[pos + 1] == _DONE:
+                tag = buf[pos + after_done + 1]
+                if tag == _EOT:
+                    run = done_eot
+                elif tag == _COST:
+                    run = cost_eot
+            k = size = 0
+            if run is not None:
+                size = run.size
+                k = min(limit - count, (end - pos) // size, _RUN)
             last = None
-            if k:
+            if run is not None and k:
+                costed = run is cost_eot
                 taken = 0
-                for got in done_eot.iter_unpack(buf[pos : pos + k * size]):
-                    _code, _warnings, rows, _rowid, serial, eot = got
-                    if _code != _DONE or eot != _EOT:
+                for got in run.iter_unpack(buf[pos : pos + k * size]):
+                    if got[0] != _DONE or got[-1] != _EOT or (costed and got[5] != _COST):
                         break
+                    rows = got[2]
                     if rows > 0:
                         rows_sum += rows
+                    serial = got[4]
                     if serial:
                         lastrowid = serial
                     last = got
@@ -292,8 +314,8 @@ class ReplyTally:
                     fields = last[1:5]
                     if count == limit:
                         break
-                if taken == k:
-                    continue  # the whole slice was DONE EOT: the next slice may be too
+                if taken:
+                    continue  # the next reply may start a run of the same or the other shape
             # One reply of another form (docs/PROTOCOL.md §17), or anything else (stop).
             other = self._other_reply(buf, pos, end)
             if other is None:
