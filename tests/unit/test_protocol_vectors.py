@@ -364,3 +364,29 @@ class TestServerMessages:
         # jdbc-protocol.md 4.2: -1234567890123 -> FFFF 71FB04CB 0000011F
         data = h("FFFF 71FB04CB 0000011F 0000000000000000")
         assert m.read_insertdone(Reader(data), NARROW).serial8 == -1234567890123
+
+
+def test_cost_body_read_as_one_pair() -> None:
+    """SQ_COST's body (two i32: estimated rows, cost) read by ``Reader.i32_pair``: the values
+    of the two ``i32`` reads it replaces, signs kept, and NeedMore on a cut body with the
+    position untouched (the reply is parsed again when more bytes arrive)."""
+    body = bytes.fromhex("00000001" "fffffffe")
+    r = Reader(body)
+    assert r.i32_pair() == (1, -2)
+    assert r.pos == 8
+    cut = Reader(body[:7])
+    with pytest.raises(NeedMore):
+        cut.i32_pair()
+    assert cut.pos == 0
+
+
+def test_reply_parser_keeps_the_cost_of_done_cost_eot() -> None:
+    from ifxwire.client.replies import Reply
+
+    data = bytes.fromhex("000f" "0000" "00000001" "00000000" "00000000" "0037" "00000003"
+                         "00000009" "000c")
+    reply = Reply(m.Layout(), "iso-8859-1")
+    assert reply.feed(data, 0, len(data)) == len(data)
+    assert reply.complete
+    assert reply.cost == (3, 9)
+    assert reply.done is not None and reply.done.rows == 1

@@ -418,7 +418,7 @@ class Reply:
         elif code == Msg.INSERTDONE:
             self.insertdone = m.read_insertdone(r, layout)
         elif code == Msg.COST:
-            self.cost = (r.i32(), r.i32())
+            self.cost = r.i32_pair()
         elif code == Msg.XACTSTAT:
             self.xactstat = (r.i16(), r.i16(), r.i16())
         elif code == Msg.PROTOCOLS:
