@@ -197,7 +197,7 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``params`` carry its server name): what
     ``connect_calls`` asks for (``AsyncConnection._connect_at``; ifxwire.otel wraps it)."""
     reader, writer, left = await _open_stream(params, addr)
-    transport = OutboxTransport(writer.close)
+    transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
     try:
         core = SessionCore(params, transport)
         conn = AsyncConnection(core, reader, writer, transport)
