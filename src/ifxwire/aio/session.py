@@ -300,6 +300,12 @@ class AsyncSession:
         objects and readers, which keep their state there)."""
         return self._core
 
+    async def _do(self, op: Op[_T]) -> _T:
+        """``op`` run holding the connection's lock (the methods made by
+        ``awaiting_method``: ``call_function``)."""
+        async with self._lock:
+            return await self._run(op)
+
     async def drive(self, steps: Generator[Any, Any, _T]) -> _T:
         """``_drive`` holding the connection's lock (the BYTE/TEXT readers' steps)."""
         async with self._lock:
