@@ -482,3 +482,46 @@ def test_a_cursors_timeout_stays_with_that_cursor(kw: dict[str, Any]) -> None:
         with pytest.raises(ifxwire.OperationalError) as info:
             other.execute(LONG_QUERY)
         assert "statement_timeout" not in str(info.value)  # cancelled by hand, not at 0.2 s
+
+
+def test_a_lost_timeout_cancel_is_sent_again_on_both_drivers(
+    kw: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server ignores an urgent byte that arrives between reading a request and starting
+    it (client/cancel.py, RESEND_INTERVAL), so a statement timeout sends its cancel again while
+    the reply is missing. Both drivers run that one rule (``statement_timed_out``); the asyncio
+    one used to send a single cancel, and a lost one left the statement running."""
+    import ifxwire.aio.session as aio_session
+    import ifxwire.client.wire as wire
+
+    sent: list[object] = []
+
+    def first_one_lost(sock: object) -> bool:
+        sent.append(sock)
+        return len(sent) == 1 or send_interrupt(sock)  # (the first byte never leaves)
+
+    for module in (wire, aio_session):
+        monkeypatch.setattr(module, "send_interrupt", first_one_lost, raising=False)
+
+    with ifxwire.connect(**kw, autocommit=True, statement_timeout=0.2) as c:
+        with pytest.raises(ifxwire.OperationalError) as info:
+            c.execute(LONG_QUERY)
+        assert "statement_timeout=0.2 s" in str(info.value)
+        assert len(sent) == 2
+        assert c.execute("SELECT COUNT(*) FROM n").fetchone()[0] == 1000
+
+    sent.clear()
+
+    async def scenario() -> None:
+        c = await aio.connect(**kw, autocommit=True, statement_timeout=0.2)
+        try:
+            with pytest.raises(ifxwire.OperationalError) as info:
+                await asyncio.wait_for(c.execute(LONG_QUERY), INTERRUPTED_WITHIN)
+            assert "statement_timeout=0.2 s" in str(info.value)
+            assert len(sent) == 2
+            cur = await c.execute("SELECT COUNT(*) FROM n")
+            assert (await cur.fetchone())[0] == 1000
+        finally:
+            await c.close()
+
+    _run(scenario())

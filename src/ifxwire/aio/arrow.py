@@ -1,7 +1,8 @@
 """The Arrow methods of ``ifxwire.aio`` cursors (a mixin of :class:`AsyncCursor`).
 
-The sync cursor's Arrow API, awaited where it does I/O: ``fetch_arrow_table``, ``fetch_df``
-and ``adbc_ingest`` are coroutines, ``fetch_record_batches`` an async iterator. The work is
+The sync cursor's Arrow API, awaited where it does I/O: ``fetch_arrow_table`` and ``fetch_df``
+are coroutines, ``fetch_record_batches`` an async iterator (``adbc_ingest``, made of the sync
+cursor's ``adbc_ingest_op``, is ``AsyncCursor``'s). The work is
 the sync driver's (client/arrowfetch.py, client/arrowingest.py): the same decoders, the same
 column-wise bind encoder and pipelined executemany steps, driven by the asyncio connection.
 
@@ -22,9 +23,7 @@ import asyncio
 from collections.abc import (
     AsyncIterator,
     Awaitable,
-    Callable,
     Coroutine,
-    Generator,
     Iterator,
 )
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -77,11 +76,9 @@ def _run_on(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, _R]) -> _
     return loop.run_until_complete(coro)
 
 
-async def _next(it: AsyncIterator[_R]) -> _R:
-    return await it.__anext__()
-
-
 async def _await(aw: Awaitable[_R]) -> _R:
+    """``aw`` as a coroutine (what ``run_coroutine_threadsafe`` takes: an async iterator's
+    ``__anext__()`` or ``aclose()`` is only awaitable)."""
     return await aw
 
 
@@ -92,7 +89,6 @@ class AsyncArrowMixin:
     _session: _Connection
 
     if TYPE_CHECKING:
-        async def run(self, make: Callable[[Any], Generator[Any, Any, _R]]) -> _R: ...
         async def fetch_more(self) -> bool: ...
 
     async def fetch_arrow_table(self) -> Any:
@@ -133,7 +129,7 @@ class AsyncArrowMixin:
             try:
                 while True:
                     try:
-                        batch = _run_on(loop, _next(it))
+                        batch = _run_on(loop, _await(it.__anext__()))
                     except StopAsyncIteration:
                         return
                     yield batch
@@ -147,12 +143,3 @@ class AsyncArrowMixin:
         """The Arrow PyCapsule stream interface over the remaining rows (blocking; see
         ``fetch_record_batch``)."""
         return self.fetch_record_batch().__arrow_c_stream__(requested_schema)
-
-    async def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
-        """Insert Arrow-compatible ``data`` into ``table_name`` as the sync ``adbc_ingest``
-        (one pipelined executemany, encoded column by column); returns the rows inserted."""
-        from ..client.arrowingest import ingest_op, plan_ingest
-
-        self._cur.ensure_open()
-        ing = plan_ingest(table_name, data, mode)
-        return await self.run(lambda c: ingest_op(c, ing))

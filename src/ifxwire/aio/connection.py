@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from .. import connect as _sync_connect
 from ..client import goodbye
-from ..client.connection import release_op
+from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.failover import connect_calls
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
-from ..client.steps import await_each
+from ..client.steps import await_each, awaiting_method
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..rows import BaseRowFactory, tuple_row
@@ -96,8 +96,7 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
     async def set_autocommit(self, value: bool) -> None:
         """Set autocommit; switching it on inside a transaction commits it (like JDBC)."""
-        async with self._lock:
-            await self._run(self._core.autocommit_op(value))
+        await self._do(self._core.autocommit_op(value))
 
     def __repr__(self) -> str:
         return f"<ifxwire AsyncConnection {self._core.state_text()}>"
@@ -118,12 +117,7 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
             return AsyncCursor(self, self, cur)
         return AsyncScrollCursor(self, self, cur)
 
-    async def call_function(self, routine: str, *args: object) -> list[Any]:
-        """Run a server routine by fast path; every value it returns (see
-        ``Connection.call_function``). The routine handle is cached per connection."""
-        from ..client.fastpath import call_op, signature_of
-
-        return await self.run(lambda core: call_op(core, signature_of(routine, args), args))
+    call_function = awaiting_method(Connection.call_function_op, via="_core")
 
     def savepoint(self, name: str | None = None) -> AsyncSavepoint:
         """A savepoint in the transaction, set when awaited (``sp = await
@@ -182,8 +176,7 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         """Commit on success, roll back on an exception, then close (``Connection.leave_op``,
         as the sync driver)."""
         try:
-            async with self._lock:
-                await self._run(self._core.leave_op(exc_type is not None))
+            await self._do(self._core.leave_op(exc_type is not None))
         finally:
             await self.close()
 
@@ -197,7 +190,7 @@ async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``params`` carry its server name): what
     ``connect_calls`` asks for (``AsyncConnection._connect_at``; ifxwire.otel wraps it)."""
     reader, writer, left = await _open_stream(params, addr)
-    transport = OutboxTransport(writer.close)
+    transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
     try:
         core = SessionCore(params, transport)
         conn = AsyncConnection(core, reader, writer, transport)

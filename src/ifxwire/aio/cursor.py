@@ -129,6 +129,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         return self
 
     callproc = awaiting_method(Cursor.procedure_op, "callproc", via="_cur")
+    adbc_ingest = awaiting_method(Cursor.adbc_ingest_op, via="_cur")
 
     # PEP 249's methods that need no I/O are the sync cursor's: ``nextset`` (one result set
     # at most), ``setinputsizes`` and ``setoutputsize`` (accepted and ignored).

@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 from .. import errors as _e
-from ..client.cancel import send_interrupt, timeout_scope
+from ..client.cancel import timeout_scope
 from ..client.connection import Connection
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.replies import Reply
@@ -90,7 +90,7 @@ class AsyncSession:
         #: The event loop this connection's streams belong to (where its I/O must run).
         self.loop = asyncio.get_running_loop()
         self._read_timeout = core.params.read_timeout
-        self._in_flight = False
+        self._timer: asyncio.TimerHandle | None = None  # the statement timeout's
 
     # The session's state is the core's, read through it (connection.py forwards the rest).
     closed = Forward[bool]("closed")
@@ -174,23 +174,22 @@ class AsyncSession:
             return result
 
     def cancel(self) -> None:
-        """Interrupt the statement running on this connection (as ``Connection.cancel``);
-        a plain method, callable from any thread. The awaiting call fails with -213."""
-        core = self._core
-        if self._in_flight and not core.closed and not core.broken:
-            send_interrupt(self._writer.get_extra_info("socket"))
-        else:
-            core.cancel_streams()  # an open change stream's end (``Connection.cancel``)
+        """Interrupt the statement running on this connection (``Connection.cancel``, on
+        the stream's socket); a plain method, callable from any thread. The awaiting call
+        fails with -213."""
+        self._core.cancel()
 
     def interrupt(self) -> bool:
         """``Connection.interrupt``: the out-of-band cancel sent now, whether or not a
         request of the connection's own waits (a change stream's reads in flight)."""
-        return send_interrupt(self._writer.get_extra_info("socket"))
+        return self._core.interrupt()
 
-    def _statement_timed_out(self, timeout: float) -> None:
-        if self._in_flight:
-            self._core.note_timeout(timeout)
-            self.cancel()
+    def _timed_out(self, timeout: float, resends: list[int]) -> None:
+        """The statement timer: the core cancels (``statement_timed_out``, the sync
+        timer's rule) and says when to cancel again while the reply is missing."""
+        again = self._core.statement_timed_out(timeout, resends)
+        if again is not None:
+            self._timer = self.loop.call_later(again, self._timed_out, timeout, resends)
 
     async def _send_stream(self) -> None:
         """Send the messages the core left to stream (a client file's data for
@@ -222,17 +221,12 @@ class AsyncSession:
             await self._drive(core.active_stream.drain_steps())
         deferred = core.begin_exchange([g for g, _ in groups])
         replies = [r for _, r in deferred]
-        timer = None
         drained = False
         try:
             await self._flush()
-            self._in_flight = True
-            core.note_timeout(0.0)
-            timeout = core.cursor_timeout or core.statement_timeout
+            timeout = core.exchange_begun()
             if timeout is not None:
-                timer = asyncio.get_running_loop().call_later(
-                    timeout, self._statement_timed_out, timeout
-                )
+                self._timer = self.loop.call_later(timeout, self._timed_out, timeout, [0])
             try:
                 await self._read_all(replies, groups)
             except asyncio.CancelledError:
@@ -241,18 +235,14 @@ class AsyncSession:
                 raise
             core.end_exchange(deferred)
         except BaseException as exc:
-            if not core.broken and not drained:
-                what = (
-                    "an operation was cancelled while its reply was pending"
-                    if isinstance(exc, asyncio.CancelledError)
-                    else f"an exchange was interrupted ({type(exc).__name__})"
-                )
-                core.break_session(_e.connection_lost(what))
+            if not drained:
+                core.exchange_interrupted(exc)
             raise
         finally:
-            self._in_flight = False
-            if timer is not None:
-                timer.cancel()
+            core.exchange_ended()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
     async def _read_all(
         self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
@@ -309,6 +299,12 @@ class AsyncSession:
         """The sync session core this connection drives (its session API: for the LOB
         objects and readers, which keep their state there)."""
         return self._core
+
+    async def _do(self, op: Op[_T]) -> _T:
+        """``op`` run holding the connection's lock (the methods made by
+        ``awaiting_method``: ``call_function``)."""
+        async with self._lock:
+            return await self._run(op)
 
     async def drive(self, steps: Generator[Any, Any, _T]) -> _T:
         """``_drive`` holding the connection's lock (the BYTE/TEXT readers' steps)."""

@@ -30,7 +30,7 @@ from .login import LoginSession
 from .routines import OutRoutine
 from .scroll import ScrollCursor
 from .statements import StatementCache
-from .steps import Op, Steps, call_each
+from .steps import Op, Steps, blocking_method, call_each
 from .transport import Transport, open_transport
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ class Connection(LoginSession, ExceptionAttributes):
             cur.row_factory = row_factory
         return cur
 
-    def call_function(self, routine: str, *args: object) -> list[Any]:
+    def call_function_op(self, routine: str, *args: object) -> Op[list[Any]]:
         """Run a server routine by fast path and return every value it returns.
 
         ``routine`` is a signature (``"function informix.ifx_lo_close(integer)"``, or
@@ -170,7 +170,13 @@ class Connection(LoginSession, ExceptionAttributes):
         Python values. The routine handle is cached per connection and database, so a
         repeated call is one round trip. See docs/DRIVER.md §13.
         """
-        return _fastpath.call(self, _fastpath.signature_of(routine, args), args)
+        # ``call_function`` of both connections (``blocking_method``/``awaiting_method``).
+        signature = _fastpath.signature_of(routine, args)
+        return (yield from _fastpath.call_op(self, signature, args))
+
+    #: Run an operation holding the lock (the methods made by ``blocking_method``).
+    _do = _fastpath.run
+    call_function = blocking_method(call_function_op)
 
     def savepoint(self, name: str | None = None) -> Savepoint:
         """Set a savepoint in the transaction (``SAVEPOINT name``; a name is made up when

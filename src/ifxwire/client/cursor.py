@@ -666,16 +666,17 @@ class Cursor(CursorState):
 
         return arrowfetch.to_pandas(arrowfetch.table(self), to_pandas)
 
-    def adbc_ingest(self, table_name: str, data: Any, mode: str = "create") -> int:
+    def adbc_ingest_op(self, table_name: str, data: Any, mode: str = "create") -> CursorOp[int]:
         """Insert Arrow-compatible ``data`` (Table, RecordBatch(Reader), pandas, anything with
         ``__arrow_c_stream__``) into ``table_name`` through one pipelined executemany, encoded
         column by column (no tuple per row); ``mode`` is "create", "append", "replace" or
         "create_append" (ADBC). Returns the rows inserted."""
+        # ``adbc_ingest`` of both cursors (``blocking_method``/``awaiting_method``).
         from .arrowingest import ingest_op, plan_ingest
 
-        self._check()
-        ing = plan_ingest(table_name, data, mode)
-        return self.run(lambda c: ingest_op(c, ing))
+        return (yield from ingest_op(self, plan_ingest(table_name, data, mode)))
+
+    adbc_ingest = blocking_method(adbc_ingest_op)
 
     # ------------------------------------------------------------------ other PEP 249 calls
 

@@ -27,12 +27,13 @@ __all__ = ["OutboxTransport", "SessionCore"]
 
 class OutboxTransport(Transport):
     """``Transport``'s buffer without its socket: sends queue in ``outbox``; ``closer``
-    closes the loop's stream."""
+    closes the loop's stream. ``sock``: the stream's socket, for the out-of-band cancel
+    only (``Connection.cancel`` and ``interrupt``: nothing else touches it)."""
 
     __slots__ = ("closer", "outbox")
 
-    def __init__(self, closer: Callable[[], object]) -> None:
-        super().__init__(cast(socket.socket, None))
+    def __init__(self, closer: Callable[[], object], sock: object = None) -> None:
+        super().__init__(cast(socket.socket, sock))
         self.closer = closer
         self.outbox: list[bytes] = []
 

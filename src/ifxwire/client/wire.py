@@ -159,8 +159,10 @@ class WireSession:
         connection tracks); callable from any thread. False when it could not be sent."""
         return send_interrupt(self._transport.sock)
 
-    def _statement_timed_out(self, timeout: float, resends: list[int]) -> float | None:
-        """StatementTimer callback: cancel, and cancel again while the reply is missing."""
+    def statement_timed_out(self, timeout: float, resends: list[int]) -> float | None:
+        """A statement timeout fired (both drivers' timers: ``StatementTimer``, asyncio's
+        ``call_later``): cancel, and return when to cancel again while the reply is
+        missing (None: not again; ``resends``: the count so far, kept by the caller)."""
         if not self._in_flight or resends[0] >= RESEND_LIMIT:
             return None
         self._timed_out = timeout
@@ -195,10 +197,18 @@ class WireSession:
         requests) and close the transport."""
         self._fail(exc)
 
-    def note_timeout(self, seconds: float) -> None:
-        """The running request is being cancelled for taking longer than ``seconds``: its
-        -213 says so."""
-        self._timed_out = seconds
+    def exchange_begun(self) -> float | None:
+        """A request is out and its replies are awaited (``cancel`` interrupts it): the
+        statement timeout that applies, the cursor's or else the connection's (None: no
+        limit). The asyncio loop's half of ``_exchange``, which does this inline (a call
+        fewer per request); ``exchange_ended`` is the other half."""
+        self._timed_out = 0.0
+        self._in_flight = True
+        return self._cursor_timeout or self.statement_timeout
+
+    def exchange_ended(self) -> None:
+        """No reply is awaited any more: ``cancel`` and a late timer send nothing."""
+        self._in_flight = False
 
     def begin_exchange(self, groups: Sequence[bytes]) -> list[tuple[bytes, Reply]]:
         """Queue the deferred groups and ``groups`` as one send; the deferred groups with
@@ -229,11 +239,17 @@ class WireSession:
             for _, r in deferred:
                 yield from self._read_steps(r)
         except BaseException as exc:
-            if self._broken is None:
-                self._fail(_e.connection_lost(
-                    f"an exchange was interrupted ({type(exc).__name__})"))
+            self.exchange_interrupted(exc)
             raise
         self.end_exchange(deferred)
+
+    def exchange_interrupted(self, exc: BaseException) -> None:
+        """An exchange stopped by ``exc`` after its request was sent (a wire failure broke
+        the session already): its replies can no longer be matched to requests, so the
+        session is broken (``prefix_steps``; the asyncio loop, also for a cancelled task
+        whose replies could not be read out)."""
+        if self._broken is None:
+            self._fail(_e.connection_lost(f"an exchange was interrupted ({type(exc).__name__})"))
 
     def new_reply(self) -> Reply:
         """A reply to fill, in this session's layout and encoding."""
@@ -486,7 +502,7 @@ class WireSession:
         self._in_flight = True
         timer = None
         if timeout is not None:
-            timer = TIMER.arm(timeout, lambda: self._statement_timed_out(timeout, [0]))
+            timer = TIMER.arm(timeout, lambda: self.statement_timed_out(timeout, [0]))
         try:
             self._read_deferred(deferred)
             for _, reply in groups:
