@@ -134,7 +134,9 @@ def test_a_steady_stream_of_requests_keeps_the_watcher_ticking(
             time.sleep(ARM_AFTER / 10)  # the client's own work: the session waits
         ticked, woken = watcher.ticks - ticks, watcher.wakes - wakes
     assert ticked >= 5, ticked  # it did tick meanwhile
-    assert woken <= 2, (woken, ticked)  # (the old rule: about one per tick)
+    # Now none, but for a stall of the client longer than a tick on a loaded machine; the
+    # old rule: about one per tick (23 wake-ups in 28 ticks).
+    assert woken * 4 <= ticked, (woken, ticked)
 
 
 def test_short_requests_make_no_epoll_calls(srv: Any, kw: dict[str, Any]) -> None:
