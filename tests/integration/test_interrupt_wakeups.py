@@ -114,6 +114,31 @@ def test_an_idle_server_does_not_tick(srv: Any, kw: dict[str, Any]) -> None:
         assert srv.interrupts.ticks > ticks
 
 
+def test_a_steady_stream_of_requests_keeps_the_watcher_ticking(
+        srv: Any, kw: dict[str, Any]) -> None:
+    """Statements that keep coming, each shorter than a tick, with the client's own time
+    between them (so the session waits for its client at nearly every tick): the watcher
+    keeps ticking instead of falling asleep at each such tick, so the requests do not have
+    to wake it through the eventfd (issue 26, ninth round: before, about one wake-up per
+    tick, an eventfd write in the session and a second wake-up of the watcher's thread)."""
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        cur.execute("SELECT i FROM n WHERE i = ?", (1,))
+        assert cur.fetchall() == [(1,)]
+        watcher = srv.interrupts
+        wakes, ticks = watcher.wakes, watcher.ticks
+        deadline = time.monotonic() + 30 * ARM_AFTER
+        while time.monotonic() < deadline:
+            cur.execute("SELECT i FROM n WHERE i = ?", (1,))
+            assert cur.fetchall() == [(1,)]
+            time.sleep(ARM_AFTER / 10)  # the client's own work: the session waits
+        ticked, woken = watcher.ticks - ticks, watcher.wakes - wakes
+    assert ticked >= 5, ticked  # it did tick meanwhile
+    # Now none, but for a stall of the client longer than a tick on a loaded machine; the
+    # old rule: about one per tick (23 wake-ups in 28 ticks).
+    assert woken * 4 <= ticked, (woken, ticked)
+
+
 def test_short_requests_make_no_epoll_calls(srv: Any, kw: dict[str, Any]) -> None:
     """A request shorter than a tick leaves the socket's epoll mask alone (arming EPOLLPRI
     per request cost two epoll_ctl: as much as the wake-ups it saved)."""

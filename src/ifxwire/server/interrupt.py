@@ -41,15 +41,21 @@ two ticks late); a byte that arrives while the session is idle is a late cancel,
 the session's ``recv`` reads past its mark the kernel drops it (``tcp_recvmsg`` steps over
 an out-of-band byte and clears the urgent state), so it is never reported.
 
-**No ticks while nothing runs.** The watcher ticks only while some session is busy: at a
-tick that finds every session waiting for its client it sleeps in ``epoll`` with no
-timeout (an idle server's thread was woken 50 times a second for nothing). The first
-``busy`` after that wakes it through an eventfd in the same epoll set (one write, only
-for the first request after the watcher fell asleep, not per request); its ticks then
-resume and arm as above. The handshake needs no lock: the watcher says it sleeps
-(``_asleep``) before it looks at the sessions one last time, and ``busy`` marks its
-session busy before it looks at ``_asleep``, so one of the two always sees the other
-(a needless wake-up at worst).
+**No ticks while nothing runs.** The watcher ticks only while some session is busy or
+requests keep arriving: at a tick that finds every session waiting for its client and no
+request begun since the tick before, it sleeps in ``epoll`` with no timeout (an idle
+server's thread was woken 50 times a second for nothing), so an idle server's watcher
+sleeps within two ticks of the last request. The first ``busy`` after that wakes it
+through an eventfd in the same epoll set (one write, only for the first request after the
+watcher fell asleep, not per request); its ticks then resume and arm as above. Why not
+sleep at the first tick that finds everyone waiting (as before the ninth round of issue
+26): under a steady stream of short statements a session waits for its client most of
+the time, so most ticks fell asleep and the next request paid an eventfd write and this
+thread a second wake-up, about one of each per tick (docs/BENCHMARKS.md).
+
+The handshake needs no lock: the watcher says it sleeps (``_asleep``) before it looks at
+the sessions one last time, and ``busy`` marks its session busy before it looks at
+``_asleep``, so one of the two always sees the other (a needless wake-up at worst).
 
 The flag is cleared when the session goes back to waiting for a new request with nothing
 unread. One race is left open on purpose: a byte read by the watcher in the microseconds
@@ -248,6 +254,11 @@ class InterruptWatcher:
         self._asleep = False
         #: Ticks taken (a statistic for tests: none while the server is idle).
         self.ticks = 0
+        #: Times a request woke the sleeping watcher (eventfd writes; a statistic for tests).
+        self.wakes = 0
+        #: The sum of every gate's request count at the last tick (see _loop: a tick sleeps
+        #: only when no request began since the one before).
+        self._begun = -1
 
     @staticmethod
     def available() -> bool:
@@ -291,6 +302,7 @@ class InterruptWatcher:
         with self._lock:
             if self._asleep and self._wake_fd >= 0:
                 self._asleep = False
+                self.wakes += 1
                 with contextlib.suppress(OSError):
                     os.eventfd_write(self._wake_fd, 1)
 
@@ -338,10 +350,18 @@ class InterruptWatcher:
                 with self._lock:
                     gates = list(self._gates.values())
                 busy = False
+                begun = 0
                 for gate in gates:
+                    begun += gate._requests  # (read unlocked: a count, compared below)
                     if not gate._waiting:  # (read unlocked: tick() looks again under lock)
                         busy = True
                         gate.tick()
+                # Requests began since the last tick: clients are at work, and the next one
+                # is likely within a tick. Sleeping now would cost that request's busy() an
+                # eventfd write and this thread a second wake-up (issue 26, ninth round).
+                if begun != self._begun:
+                    self._begun = begun
+                    busy = True
                 if not busy:
                     # Nothing runs: sleep until a session's busy() wakes us. Said before
                     # the last look, so a busy() after that look sees it (module docstring).
