@@ -363,6 +363,9 @@ class Session(OneStepGroups):
                     # once and must meet neither this one's locks nor its max_sessions slot.
                     self._release_engine()
                     self._leave()
+                    # No request is under way any more: a client that closes as soon as it
+                    # has the ack (libsqli's sqli_close) must not look like one interrupted.
+                    self.server.interrupts.unregister(self.gate)
                     self._send(Writer().u16(Msg.EXIT).getvalue())
                     raise SessionClosed
                 if code == Msg.EOT:
