@@ -86,6 +86,9 @@ class TestLogin:
         assert ACCEPT_PACKET[tag + 8 : tag + 10] == h("0000")  # JDBC, nmap
         rejected = build_connect_response(ConnectResponse(accepted=False, svc_error=-951))
         assert rejected[tag + 8 : tag + 10] == h("fc49")
+        # A real 14.10.13.10 rejecting a login has zeros there too: libsqli read svcError=0
+        # in its reject and took it for a "soft reject" (its commit 2b4dbd1, PROTOCOL.md §2).
+        assert rejected[tag + 6 : tag + 8] == h("0000")
 
     def test_parse_accept_packet(self) -> None:
         resp = parse_connect_response(ACCEPT_PACKET)

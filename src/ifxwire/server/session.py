@@ -361,6 +361,10 @@ class Session(OneStepGroups):
                     # Roll back, release locks and give the session slot back before
                     # acknowledging: a client that has the ack may start another session at
                     # once and must meet neither this one's locks nor its max_sessions slot.
+                    # The goodbye is no request to interrupt: a client that closes as soon as
+                    # it has the ack, or before (libsqli's sqli_close), must neither cancel the
+                    # rollback below nor be logged as an interrupted request.
+                    self.server.interrupts.unregister(self.gate)
                     self._release_engine()
                     self._leave()
                     self._send(Writer().u16(Msg.EXIT).getvalue())
