@@ -98,6 +98,24 @@ def _default_row(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext) -
     return "L", None if value is None else vals.to_text(value, None, ctx)
 
 
+def check_default(col: ColumnSpec) -> None:
+    """The DEFAULT clauses the catalogue's texts refuse [jcat] (fifteenth round; both were
+    accepted): a SERIAL, SERIAL8 or BIGSERIAL column's default is -593 "Cannot specify
+    default value for SERIAL column.", and a NULL default on a NOT NULL column is -592
+    "Cannot specify column to be not null when the default value is null." (Syntax, "DEFAULT
+    clause of CREATE TABLE", ids_sqs_0101: "You cannot specify default values for SERIAL,
+    BIGSERIAL, or SERIAL8 columns", and with NULL as the default "you cannot specify a NOT
+    NULL constraint"; ALTER TABLE's ADD and MODIFY use the same clause, ids_sqs_0080)."""
+    spec = col.default
+    if spec is None:
+        return
+    if col.type.is_serial:
+        raise EngineError(sc.DEFAULT_ON_SERIAL, near=col.name)
+    null = spec.kind == "N" or (spec.kind == "L" and _literal_value(spec.value) is None)
+    if null and any(c.kind == "N" for c in col.constraints):
+        raise EngineError(sc.DEFAULT_NULL_NOT_NULL, near=col.name)
+
+
 def _literal_value(node: exp.Expr | None) -> object:
     if node is None or isinstance(node, exp.Null):
         return None
@@ -127,6 +145,18 @@ def _sqlite_default(spec: DefaultSpec | None, ty: IfxType, ctx: vals.ConvContext
 def _next_constrid(conn: sqlite3.Connection) -> int:
     top = conn.execute("SELECT MAX(constrid) FROM sysconstraints").fetchone()[0]
     return int(top or 0) + 1
+
+
+def refuse_synonym(dc: DdlContext, name: TableName, code: int) -> None:
+    """RENAME TABLE, ALTER TABLE, TRUNCATE and DROP TABLE / VIEW name the table itself, not a
+    synonym for it: -19821 "Cannot rename a table using a synonym." and -19822 "Cannot alter
+    or truncate a table or drop a table or view using a synonym." [jcat]; the IDS 10 RENAME
+    TABLE page: "An error occurs if old_table is a synonym" (fifteenth round: RENAME, ALTER
+    and TRUNCATE went through to the table, DROP was -206)."""
+    syn = dc.schema.synonyms.get(name.name)
+    if (name.database is None and syn is not None and name.name not in dc.temp_tables
+            and name.name not in dc.schema.tables and (syn.public or syn.owner == dc.user)):
+        raise EngineError(code, near=name.name)
 
 
 def _exists(dc: DdlContext, name: str) -> bool:
@@ -170,6 +200,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
             col.type = resolve_column_type(dc.conn, col.type)
         else:
             column_type(dc, col)
+        check_default(col)
         if col.name in seen:
             raise EngineError(sc.COLUMN_EXISTS, near=col.name)
         seen.add(col.name)
@@ -616,6 +647,7 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
     if info is None or (spec.kind == "VIEW") != (info.kind == "V") or info.kind == "S":
         if spec.if_exists and info is None:
             return
+        refuse_synonym(dc, spec.name, sc.TABLE_BY_SYNONYM)
         if info is not None and info.kind == "S":
             raise not_implemented("dropping a system catalog table")
         raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
