@@ -86,6 +86,7 @@ _SQL_TABLE = """
 -217    P  42S22  Column '%s' is not in any table of the query, and is not a defined variable.
 -218    P  42S02  Synonym '%s' was not found.
 -219    P  -      MATCHES or LIKE wildcards can only be used with character values.
+-223    P  -      Table name '%s' appears twice in the FROM clause; give one an alias.
 -229    O  -      Could not open or create a temporary file.
 -230    O  -      Could not read a temporary file.
 -232    P  -      SERIAL column '%s' cannot be updated.
@@ -131,6 +132,7 @@ _SQL_TABLE = """
 -282    P  -      A quoted string has no closing quote.
 -284    P  21000  A subquery returned more than one row where at most one was allowed.
 -285    P  24000  The database server received an invalid cursor.
+-286    P  -      Primary key column '%s' cannot have a NULL default.
 -287    P  -      Cannot add SERIAL column '%s' to the table.
 -288    P  -      Table '%s' is not locked by this session.
 -289    O  40001  Cannot lock table '%s' in the requested mode.
@@ -244,6 +246,7 @@ _SQL_TABLE = """
 -586    P  24000  The cursor is already open.
 -592    P  -      A NOT NULL column cannot have a NULL default.
 -593    P  -      A SERIAL column cannot have a default value.
+-594    P  -      A BYTE, TEXT, BLOB or CLOB column takes no default but NULL.
 -596    P  -      EXIT or CONTINUE is not inside a %s loop.
 -598    P  34000  Cursor name '%s' is not valid.
 -608    D  -      TEXT or BYTE values cannot be converted this way.

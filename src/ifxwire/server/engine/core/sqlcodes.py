@@ -192,6 +192,14 @@ DEFAULT_NULL_NOT_NULL = -592  # [jcat] "Cannot specify column to be not null whe
 #   value is null." (fifteenth round)
 DEFAULT_ON_SERIAL = -593  # [jcat] "Cannot specify default value for SERIAL column." (fifteenth
 #   round)
+DEFAULT_ON_LOB = -594  # [jcat] "Cannot specify non-null default value for blob column."
+#   (BYTE, TEXT, BLOB, CLOB; ids_sqs_0101; fifteenth round)
+DEFAULT_NULL_PRIMARY_KEY = -286  # [jcat] "Default value of the primary key column %s is
+#   NULL." (ids_sqs_0101; fifteenth round)
+INDEX_TOO_MANY_PARTS = -517  # [jcat] "The total size of the index is too large or too many
+#   parts in index." (more than 16 key columns, ids_sqs_0409; fifteenth round, was -201)
+DUPLICATE_FROM_NAME = -223  # [jcat] "Duplicate table name (%s) in the FROM clause." (two FROM
+#   items, or MERGE's target and source, known by one name; fifteenth round)
 CHECK_OPTION_SET_VIEW = -940  # [jcat] "The statement failed because the WITH CHECK OPTION
 #   keywords are not supported in UNION, INTERSECT, or MINUS views." (fifteenth round; was -999)
 TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
@@ -551,6 +559,10 @@ MESSAGES: dict[int, str] = {
     GRANT_ON_TEMP: "Cannot grant permission on temporary table.",
     DEFAULT_NULL_NOT_NULL: "Cannot specify column to be not null when the default value is null.",
     DEFAULT_ON_SERIAL: "Cannot specify default value for SERIAL column.",
+    DEFAULT_ON_LOB: "Cannot specify non-null default value for blob column.",
+    DEFAULT_NULL_PRIMARY_KEY: "Default value of the primary key column %s is NULL.",
+    INDEX_TOO_MANY_PARTS: "The total size of the index is too large or too many parts in index.",
+    DUPLICATE_FROM_NAME: "Duplicate table name (%s) in the FROM clause.",
     CHECK_OPTION_SET_VIEW: ("The statement failed because the WITH CHECK OPTION keywords are "
                             "not supported in UNION, INTERSECT, or MINUS views."),
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",

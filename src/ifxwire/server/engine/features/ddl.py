@@ -111,9 +111,31 @@ def check_default(col: ColumnSpec) -> None:
         return
     if col.type.is_serial:
         raise EngineError(sc.DEFAULT_ON_SERIAL, near=col.name)
-    null = spec.kind == "N" or (spec.kind == "L" and _literal_value(spec.value) is None)
+    null = _null_default(col)
     if null and any(c.kind == "N" for c in col.constraints):
         raise EngineError(sc.DEFAULT_NULL_NOT_NULL, near=col.name)
+    if null and any(c.kind == "P" for c in col.constraints):
+        raise EngineError(sc.DEFAULT_NULL_PRIMARY_KEY, near=col.name)
+    if not null and (col.type.code in (T.BYTE, T.TEXT) or col.type.is_smart_lob):
+        # "For columns of large-object data types like BYTE, TEXT, BLOB, or CLOB … NULL is
+        # the only valid default" (ids_sqs_0101): -594 [jcat]
+        raise EngineError(sc.DEFAULT_ON_LOB, near=col.name)
+
+
+def _null_default(col: ColumnSpec) -> bool:
+    spec = col.default
+    return spec is not None and (
+        spec.kind == "N" or (spec.kind == "L" and _literal_value(spec.value) is None))
+
+
+def check_primary_key_defaults(columns: list[ColumnSpec],
+                               constraints: list[ConstraintSpec]) -> None:
+    """"NULL is not a valid default value for a column that is part of a primary key"
+    (ids_sqs_0101), a table-level PRIMARY KEY too: -286 [jcat] naming the column."""
+    keyed = {c for cons in constraints if cons.kind == "P" for c in cons.columns}
+    for col in columns:
+        if col.name in keyed and _null_default(col):
+            raise EngineError(sc.DEFAULT_NULL_PRIMARY_KEY, near=col.name)
 
 
 def _literal_value(node: exp.Expr | None) -> object:
@@ -212,6 +234,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
     constraints = list(spec.constraints)
     for col in spec.columns:
         constraints.extend(col.constraints)
+    check_primary_key_defaults(spec.columns, constraints)
     for cons in constraints:
         for c in cons.columns:
             if c not in seen:
@@ -551,7 +574,8 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     if info.kind != "T":
         raise not_implemented("index on a view or catalog table")
     if len(spec.columns) > 16:
-        raise EngineError(sc.SYNTAX)
+        # "You can include up to 16 columns in a composite index" (ids_sqs_0409): -517 [jcat]
+        raise EngineError(sc.INDEX_TOO_MANY_PARTS, near=name)
     for col, _ in spec.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
