@@ -99,3 +99,22 @@ def test_defaults_of_keys_and_large_objects(cur: ifxwire.Cursor, sql: str, code:
 def test_their_allowed_neighbours(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE TABLE p3 (a INT DEFAULT 0 PRIMARY KEY, b BYTE DEFAULT NULL, "
                 "c TEXT, d BLOB DEFAULT NULL)")
+
+
+def test_one_index_per_columns_and_directions(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0413: several indexes on a set of columns, "provided that each index has a
+    unique combination of ascending and descending columns"; a repeat is -350 [jcat], a
+    constraint's index counting (IDS 10 Syntax: no ascending index on a column list already
+    defined as unique)."""
+    cur.execute("CREATE TABLE k (a INT UNIQUE, b INT, c INT)")
+    cur.execute("CREATE INDEX k1 ON k (b, c)")
+    assert sqlcode(cur, "CREATE INDEX k2 ON k (b, c)", fetch=False) == -350
+    assert sqlcode(cur, "CREATE UNIQUE INDEX k3 ON k (b ASC, c ASC)", fetch=False) == -350
+    assert sqlcode(cur, "CREATE INDEX k4 ON k (a)", fetch=False) == -350
+    # other orders, directions or column lists are other indexes
+    for sql in ("CREATE INDEX k5 ON k (c, b)", "CREATE INDEX k6 ON k (b DESC, c DESC)",
+                "CREATE INDEX k7 ON k (b, c DESC)", "CREATE INDEX k8 ON k (b)",
+                "CREATE INDEX k9 ON k (a DESC)"):
+        cur.execute(sql)
+    assert rows(cur, "SELECT COUNT(*) FROM sysindexes WHERE tabid = (SELECT tabid FROM "
+                     "systables WHERE tabname = 'k')") == [(7,)]

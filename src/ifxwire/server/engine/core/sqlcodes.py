@@ -200,6 +200,9 @@ INDEX_TOO_MANY_PARTS = -517  # [jcat] "The total size of the index is too large 
 #   parts in index." (more than 16 key columns, ids_sqs_0409; fifteenth round, was -201)
 DUPLICATE_FROM_NAME = -223  # [jcat] "Duplicate table name (%s) in the FROM clause." (two FROM
 #   items, or MERGE's target and source, known by one name; fifteenth round)
+INDEX_SAME_COLUMNS = -350  # [jcat] "Index already exists on the column (or on the set of
+#   columns)." (same columns, order and ASC/DESC as an existing index, ids_sqs_0413; fifteenth
+#   round)
 CHECK_OPTION_SET_VIEW = -940  # [jcat] "The statement failed because the WITH CHECK OPTION
 #   keywords are not supported in UNION, INTERSECT, or MINUS views." (fifteenth round; was -999)
 TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
@@ -563,6 +566,7 @@ MESSAGES: dict[int, str] = {
     DEFAULT_NULL_PRIMARY_KEY: "Default value of the primary key column %s is NULL.",
     INDEX_TOO_MANY_PARTS: "The total size of the index is too large or too many parts in index.",
     DUPLICATE_FROM_NAME: "Duplicate table name (%s) in the FROM clause.",
+    INDEX_SAME_COLUMNS: "Index already exists on the column (or on the set of columns).",
     CHECK_OPTION_SET_VIEW: ("The statement failed because the WITH CHECK OPTION keywords are "
                             "not supported in UNION, INTERSECT, or MINUS views."),
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
