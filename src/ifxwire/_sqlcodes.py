@@ -86,6 +86,7 @@ _SQL_TABLE = """
 -217    P  42S22  Column '%s' is not in any table of the query, and is not a defined variable.
 -218    P  42S02  Synonym '%s' was not found.
 -219    P  -      MATCHES or LIKE wildcards can only be used with character values.
+-223    P  -      Table name '%s' appears twice in the FROM clause; give one an alias.
 -229    O  -      Could not open or create a temporary file.
 -230    O  -      Could not read a temporary file.
 -232    P  -      SERIAL column '%s' cannot be updated.
@@ -131,6 +132,7 @@ _SQL_TABLE = """
 -282    P  -      A quoted string has no closing quote.
 -284    P  21000  A subquery returned more than one row where at most one was allowed.
 -285    P  24000  The database server received an invalid cursor.
+-286    P  -      Primary key column '%s' cannot have a NULL default.
 -287    P  -      Cannot add SERIAL column '%s' to the table.
 -288    P  -      Table '%s' is not locked by this session.
 -289    O  40001  Cannot lock table '%s' in the requested mode.
@@ -152,6 +154,7 @@ _SQL_TABLE = """
 -319    P  42S12  The index does not exist.
 -321    P  -      Cannot GROUP BY an aggregate expression.
 -322    P  -      View '%s' cannot be altered, renamed or given a BEFORE/AFTER trigger.
+-323    P  -      Privileges cannot be granted on a temporary table.
 -324    P  -      Column reference '%s' is ambiguous; qualify it with a table name.
 -327    O  25000  A table cannot be unlocked inside a transaction.
 -328    P  42S21  Column '%s' already exists in the table.
@@ -174,6 +177,7 @@ _SQL_TABLE = """
 -366    P  -      The scale is larger than the declared precision.
 -367    P  -      SUM and AVG cannot be computed on character columns.
 -368    O  08001  The database server's SQL engine is not compatible with this client.
+-370    P  -      ALTER TABLE cannot drop the last column of a table.
 -371    I  -      Cannot create a unique index: the column already holds duplicate values.
 -374    P  -      With UNION, ORDER BY must refer to columns by number.
 -377    O  25000  The transaction must end before the database is closed.
@@ -240,6 +244,9 @@ _SQL_TABLE = """
 -584    P  -      A system catalog table cannot be renamed.
 -585    P  -      A column of a system catalog table cannot be renamed.
 -586    P  24000  The cursor is already open.
+-592    P  -      A NOT NULL column cannot have a NULL default.
+-593    P  -      A SERIAL column cannot have a default value.
+-594    P  -      A BYTE, TEXT, BLOB or CLOB column takes no default but NULL.
 -596    P  -      EXIT or CONTINUE is not inside a %s loop.
 -598    P  34000  Cursor name '%s' is not valid.
 -608    D  -      TEXT or BYTE values cannot be converted this way.
@@ -327,6 +334,7 @@ _SQL_TABLE = """
 -934    O  08006  The connection to the remote site is no longer valid.
 # -937 carries its own SQLSTATE on the wire; pass it as error_from_server(..., sqlstate=...).
 -937    E  -      A user-defined routine raised an error: %s
+-940    P  -      A view with UNION, INTERSECT or MINUS cannot have WITH CHECK OPTION.
 -944    P  -      FIRST, SKIP or LIMIT cannot be used in this context.
 -947    P  -      An SPL variable cannot be named null (it would hide the NULL value).
 -951    O  28000  Login rejected: wrong password, or user '%s' is unknown to the database server.
@@ -368,9 +376,12 @@ _SQL_TABLE = """
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
+-19821  P  -      A table cannot be renamed through a synonym; name the table.
+-19822  P  -      ALTER, TRUNCATE or DROP must name the table or view, not a synonym for it.
 -19828  P  -      In this context an ORDER BY key must be in the select list (name its label).
 -19837  P  -      SET PDQPRIORITY takes an integer from -1 to 100 (or DEFAULT, LOW, OFF, HIGH).
 # --- extended types and routine resolution --------------------------------------------------
+-8300   P  -      Sequence '%s' is not in the database.
 -8302   D  22023  A value in the sequence definition is invalid or out of range.
 -8303   P  -      Sequence option '%s' is given twice, or with its opposite.
 -8305   D  22023  A sequence's INCREMENT cannot be 0.

@@ -434,7 +434,8 @@ def test_unique_index_fragments_over_its_key_only(cur: ifxwire.Cursor) -> None:
     assert _code(cur, "CREATE UNIQUE INDEX ic ON cust_f (fname)") == -872  # attached
     cur.execute("CREATE UNIQUE INDEX ic ON cust_f (fname) IN dbspace1")  # detached: fine
     cur.execute("CREATE UNIQUE INDEX id ON cust_f (customer_num, fname)")  # key has it
-    cur.execute("CREATE INDEX ie ON cust_f (fname)")  # not unique: fine
+    # not unique: fine (DESC: the same key as ic would be -350, ids_sqs_0413)
+    cur.execute("CREATE INDEX ie ON cust_f (fname DESC)")
     cur.execute("ALTER TABLE cust_f ADD CONSTRAINT UNIQUE (state)")  # a detached system index
     # a field report of a real server: a unique index attached to a round-robin table
     cur.execute("CREATE TABLE a11 (a INTEGER, b INTEGER) FRAGMENT BY ROUND ROBIN IN d1, d2")

@@ -139,8 +139,11 @@ def test_union_views_and_views_of_other_set_operators(cur: ifxwire.Cursor) -> No
     "CREATE VIEW vc AS SELECT col1 FROM t1 INTERSECT SELECT col1 FROM t2 WITH CHECK OPTION",
 ])
 def test_views_the_pages_forbid_are_refused(cur: ifxwire.Cursor, ddl: str) -> None:
-    """The pages give no code: -999, and no view is made. (All four were accepted.)"""
-    assert sqlcode(cur, ddl, fetch=False) == -999
+    """The pages give no code for a UNION subquery: -999, and no view is made. WITH CHECK
+    OPTION is -940, the catalogue's text for it [jcat] (fifteenth round; was -999). (All
+    four were accepted.)"""
+    expected = -940 if "CHECK OPTION" in ddl else -999
+    assert sqlcode(cur, ddl, fetch=False) == expected
     assert rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname IN ('vs', 'vd', 'vc')"
                 ) == [(0,)]
 

@@ -64,7 +64,8 @@ def test_tables_views_and_indexes_differing_only_in_case(conn: ifxwire.Connectio
     conn.execute("CREATE TABLE dc_u (x INT)")
     _refused(conn, 'CREATE TABLE "DC_U" (x INT)', "DC_U")
     conn.execute("CREATE INDEX dc_i ON dc_u (x)")
-    _refused(conn, 'CREATE INDEX "DC_I" ON dc_u (x)', "DC_I")
+    # (x DESC): the same key as dc_i would be -350 before the name is compared
+    _refused(conn, 'CREATE INDEX "DC_I" ON dc_u (x DESC)', "DC_I")
     conn.execute("CREATE VIEW dc_v AS SELECT x FROM dc_u")
     _refused(conn, 'CREATE VIEW "DC_V" AS SELECT x FROM dc_u', "DC_V")
     conn.execute("DROP VIEW dc_v")

@@ -175,10 +175,36 @@ SEQUENCE_RESTART_RANGE = -8309  # [jcat] "Cannot RESTART the sequence at a value
 SEQUENCE_NO_OPTIONS = -8312  # [jcat] "No options specified for ALTER SEQUENCE." (fourteenth round)
 SEQUENCE_OPTION_TWICE = -8303  # [jcat] "Duplicate or conflicting (%s) specification in sequence
 #   definition." (ids_sqs_0281: each option at most once; fourteenth round)
+NO_SEQUENCE = -8300  # [jcat] "The specified sequence object (%s) is not in the database."
+#   (ALTER / DROP / RENAME SEQUENCE of a missing sequence; fifteenth round, the code an
+#   inference from the text: it was -206)
 SEQUENCE_NOT_HERE = -8319  # [jcat] "Sequence object cannot be used here." (NEXTVAL/CURRVAL
 #   in WHERE, GROUP BY, ORDER BY, a subquery or a UNION: Guide to SQL: Syntax, ids_sqs_1465)
 SEQUENCE_DISTINCT = -8325  # [jcat] "Distinct clause is not allowed on a sequence." (same page:
 #   "In the projection list when the DISTINCT keyword is used")
+RENAME_BY_SYNONYM = -19821  # [jcat] "Cannot rename a table using a synonym." (fifteenth round)
+TABLE_BY_SYNONYM = -19822  # [jcat] "Cannot alter or truncate a table or drop a table or view
+#   using a synonym." (fifteenth round)
+DROP_LAST_COLUMN = -370  # [jcat] "Cannot drop last column." (fifteenth round; was -999)
+GRANT_TO_SELF = -299  # [jcat] "Cannot grant permission to self." (fifteenth round)
+GRANT_ON_TEMP = -323  # [jcat] "Cannot grant permission on temporary table." (fifteenth round)
+DEFAULT_NULL_NOT_NULL = -592  # [jcat] "Cannot specify column to be not null when the default
+#   value is null." (fifteenth round)
+DEFAULT_ON_SERIAL = -593  # [jcat] "Cannot specify default value for SERIAL column." (fifteenth
+#   round)
+DEFAULT_ON_LOB = -594  # [jcat] "Cannot specify non-null default value for blob column."
+#   (BYTE, TEXT, BLOB, CLOB; ids_sqs_0101; fifteenth round)
+DEFAULT_NULL_PRIMARY_KEY = -286  # [jcat] "Default value of the primary key column %s is
+#   NULL." (ids_sqs_0101; fifteenth round)
+INDEX_TOO_MANY_PARTS = -517  # [jcat] "The total size of the index is too large or too many
+#   parts in index." (more than 16 key columns, ids_sqs_0409; fifteenth round, was -201)
+DUPLICATE_FROM_NAME = -223  # [jcat] "Duplicate table name (%s) in the FROM clause." (two FROM
+#   items, or MERGE's target and source, known by one name; fifteenth round)
+INDEX_SAME_COLUMNS = -350  # [jcat] "Index already exists on the column (or on the set of
+#   columns)." (same columns, order and ASC/DESC as an existing index, ids_sqs_0413; fifteenth
+#   round)
+CHECK_OPTION_SET_VIEW = -940  # [jcat] "The statement failed because the WITH CHECK OPTION
+#   keywords are not supported in UNION, INTERSECT, or MINUS views." (fifteenth round; was -999)
 TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
 #   join." (a WHERE condition relating the tables of two OUTER items)
 OUTER_WITH_ANSI_JOIN = -19820  # [jcat] "Informix OUTER JOIN and ANSI JOIN in the same query
@@ -527,6 +553,22 @@ MESSAGES: dict[int, str] = {
                              "greater than MAXVALUE."),
     SEQUENCE_NO_OPTIONS: "No options specified for ALTER SEQUENCE.",
     SEQUENCE_OPTION_TWICE: "Duplicate or conflicting (%s) specification in sequence definition.",
+    NO_SEQUENCE: "The specified sequence object (%s) is not in the database.",
+    RENAME_BY_SYNONYM: "Cannot rename a table using a synonym.",
+    TABLE_BY_SYNONYM: ("Cannot alter or truncate a table or drop a table or view using a "
+                       "synonym."),
+    DROP_LAST_COLUMN: "Cannot drop last column.",
+    GRANT_TO_SELF: "Cannot grant permission to self.",
+    GRANT_ON_TEMP: "Cannot grant permission on temporary table.",
+    DEFAULT_NULL_NOT_NULL: "Cannot specify column to be not null when the default value is null.",
+    DEFAULT_ON_SERIAL: "Cannot specify default value for SERIAL column.",
+    DEFAULT_ON_LOB: "Cannot specify non-null default value for blob column.",
+    DEFAULT_NULL_PRIMARY_KEY: "Default value of the primary key column %s is NULL.",
+    INDEX_TOO_MANY_PARTS: "The total size of the index is too large or too many parts in index.",
+    DUPLICATE_FROM_NAME: "Duplicate table name (%s) in the FROM clause.",
+    INDEX_SAME_COLUMNS: "Index already exists on the column (or on the set of columns).",
+    CHECK_OPTION_SET_VIEW: ("The statement failed because the WITH CHECK OPTION keywords are "
+                            "not supported in UNION, INTERSECT, or MINUS views."),
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",
     SEQUENCE_DISTINCT: "Distinct clause is not allowed on a sequence.",
     NO_USAGE: "No usage privilege.",

@@ -69,6 +69,9 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
 def _table(dc: DdlContext, spec: GrantSpec) -> None:
     assert spec.table is not None
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.temp and spec.grant:
+        # -323 "Cannot grant permission on temporary table." [jcat] (fifteenth round)
+        raise EngineError(sc.GRANT_ON_TEMP, near=info.name)
     if info.temp or info.kind not in ("T", "V"):
         raise not_implemented("privileges on this object")
     for priv in spec.privileges:
@@ -86,6 +89,13 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
                 raise EngineError(sc.NO_COLUMN, near=c)
     grantor = spec.grantor or dc.user
     for grantee in spec.grantees:
+        # the catalogue's texts for these two GRANTs [jcat], fifteenth round (both were
+        # recorded): -299 "Cannot grant permission to self.", -298 "Cannot grant permission
+        # to public with grant option."
+        if spec.grant and grantee == grantor:
+            raise EngineError(sc.GRANT_TO_SELF, near=grantee)
+        if spec.grant and spec.with_grant and grantee == "public":
+            raise EngineError(sc.GRANT_PUBLIC_WITH_GRANT)
         row = dc.conn.execute("SELECT tabauth FROM systabauth WHERE grantor = ? AND grantee = ?"
                               " AND tabid = ?", (grantor, grantee, info.tabid)).fetchone()
         auth = list((row[0] if row else "").ljust(len(_LETTERS), "-")[: len(_LETTERS)])

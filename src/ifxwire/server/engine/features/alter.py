@@ -42,9 +42,11 @@ from .ddl import (
     _ref_target,
     _sqlite_default,
     _write_defaults,
+    check_default,
     check_delimident,
     column_type,
     referenced_key,
+    refuse_synonym,
     write_check,
 )
 from .lobs import lobstore
@@ -298,6 +300,7 @@ def _copy_error(text: str, constraints: list[ConsDef], table: str) -> EngineErro
 
 # ---- ALTER TABLE --------------------------------------------------------------------------------
 def alter_table(dc: DdlContext, spec: AlterTable) -> None:
+    refuse_synonym(dc, spec.table, sc.TABLE_BY_SYNONYM)
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind == "V":
         # [jcat] -322 "Cannot Alter a view, Rename a view or Create a trigger on a view"
@@ -341,10 +344,12 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
             if name in gone.columns:
                 _delete_constraint_rows(dc, info, gone)
         constraints = [c for c in constraints if name not in c.columns]
-    if not columns:
-        raise not_implemented("dropping every column of a table")
+    if not columns and not spec.add:
+        # -370 "Cannot drop last column." [jcat] (fifteenth round; was -999)
+        raise EngineError(sc.DROP_LAST_COLUMN, near=info.name)
     for col in [*spec.modify, *spec.add]:
         column_type(dc, col, distinct_only=True)  # a distinct type: resolved, Usage checked
+        check_default(col)
     for col in spec.modify:
         _modify(dc, info, columns, constraints, col)
         added.extend(col.constraints)
@@ -658,6 +663,7 @@ def truncate(dc: DdlContext, spec: TruncateSpec) -> list[TableInfo]:
     """Empty the table; returns the tables emptied (change data capture logs a TRUNCATE of
     each). A typed table's TRUNCATE empties its subtables too; there is no ONLY for it
     (Tutorial, "Delete all rows using TRUNCATE", ids_sqt_206)."""
+    refuse_synonym(dc, spec.table, sc.TABLE_BY_SYNONYM)
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.kind != "T":
         raise not_implemented("TRUNCATE of a view or catalog table")
@@ -749,7 +755,10 @@ def set_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> None:
 def rename(dc: DdlContext, spec: Rename) -> None:
     """RENAME TABLE / RENAME COLUMN. The objects they may not rename have their own codes in
     IBM's message catalogue [jcat]: a view -322, a system catalogue table -584 (its column
-    -585), a temporary table -508 (its column -509); fourteenth round."""
+    -585), a temporary table -508 (its column -509); fourteenth round. A synonym is -19821
+    (fifteenth round; RENAME COLUMN through one is left as it was: the text names tables)."""
+    if spec.kind == "TABLE":
+        refuse_synonym(dc, spec.table, sc.RENAME_BY_SYNONYM)
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     column = spec.kind != "TABLE"
     if info.kind == "V" and not column:

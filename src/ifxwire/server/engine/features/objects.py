@@ -95,9 +95,7 @@ def alter_sequence(dc: DdlContext, spec: SequenceSpec, counters: SequenceCounter
         seq.cache = spec.cache
     if spec.start is not None:
         raise EngineError(sc.SYNTAX, near="START")
-    restart = spec.restart
-    if restart is not None and restart == 0 and spec.restart is not None:
-        restart = seq.start
+    restart = seq.start if spec.restart_bare else spec.restart
     if restart is not None:
         seq.start = restart
     _check_options(seq, restarted=restart is not None)
@@ -131,9 +129,13 @@ def rename_sequence(dc: DdlContext, spec: SequenceSpec) -> None:
 
 
 def _sequence(dc: DdlContext, spec: SequenceSpec) -> SequenceInfo:
+    """The sequence ALTER / DROP / RENAME SEQUENCE name; a missing one is -8300 "The
+    specified sequence object (%s) is not in the database." [jcat] (fifteenth round; was
+    -206, the table's code: the catalogue's text names this case, the code a server sends is
+    our inference)."""
     seq = dc.schema.sequences.get(spec.name.name)
     if seq is None or (spec.name.owner is not None and spec.name.owner != seq.owner):
-        raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=spec.name.name)
+        raise EngineError(sc.NO_SEQUENCE, sc.ISAM_NOT_FOUND, near=spec.name.name)
     return SequenceInfo(**vars(seq))
 
 

@@ -53,6 +53,7 @@ def check_syntax(ast: exp.Expr) -> None:
             _select_numbers(node)
             if isinstance(node, exp.Select):
                 _listed_order_keys(node)
+                _duplicate_from_names(node)
         elif isinstance(node, exp.Insert):
             _insert_columns(node)
             _insert_select(node)
@@ -61,6 +62,7 @@ def check_syntax(ast: exp.Expr) -> None:
             _same_table_subqueries(node)
         elif isinstance(node, exp.Merge):
             _merge_target_in_subquery(node)
+            _merge_aliases(node)
         elif isinstance(node, exp.CurrentTimestamp):
             # Informix spells it CURRENT: "No 'current_timestamp' function on Informix (test
             # passes with 'current')" (Hibernate: SqlGeneratedTest, ImmutableSqlGeneratedTest).
@@ -242,6 +244,44 @@ def _same_table_subqueries(node: exp.Update | exp.Delete) -> None:
             raise EngineError(sc.MODIFIED_IN_SUBQUERY, near=target.name)
 
 
+def _exposed_name(item: exp.Expr | None) -> str | None:
+    """The name a FROM item is known by in its query: its alias, else a table's own name."""
+    if isinstance(item, exp.Table):
+        return (item.alias or item.name).lower() or None
+    if isinstance(item, exp.Subquery) and item.alias:
+        return item.alias.lower()
+    return None
+
+
+def _duplicate_from_names(node: exp.Select) -> None:
+    """One FROM clause naming two items alike (`FROM t, t` or `FROM t x, u x`): -223
+    "Duplicate table name (%s) in the FROM clause." [jcat], the catalogue's text for exactly
+    this (fifteenth round; it was -217 from the ambiguous columns, or ran when no column was
+    named). That a server sends it here is our inference from the text."""
+    source = node.args.get("from_") or node.args.get("from")
+    items = [source.this if source is not None else None]
+    items += [j.this for j in node.args.get("joins") or []]
+    seen: set[str] = set()
+    for item in items:
+        name = _exposed_name(item)
+        if name is None:
+            continue
+        if name in seen:
+            raise EngineError(sc.DUPLICATE_FROM_NAME, near=name)
+        seen.add(name)
+
+
+def _merge_aliases(node: exp.Merge) -> None:
+    """"The source and target aliases must be different" (Syntax, MERGE statement,
+    ids_sqs_2030): `MERGE INTO t AS x USING s AS x`, or a source that takes the target's name,
+    is -223 as two FROM items of one name are (fifteenth round; it was -217, or ran when
+    both were one table). The code is our inference: the page names none."""
+    target = _exposed_name(node.this)
+    source = _exposed_name(node.args.get("using"))
+    if target is not None and target == source:
+        raise EngineError(sc.DUPLICATE_FROM_NAME, near=target)
+
+
 def _merge_target_in_subquery(node: exp.Merge) -> None:
     """MERGE whose ON, SET or VALUES clause holds a subquery that reads the target: "The
     target cannot be a data source for any subquery of the same MERGE statement, including
@@ -357,11 +397,13 @@ def set_operators_in_view(query: exp.Expr, check_option: bool) -> None:
     ids_sqs_1073, and "Union Views", ids_sqs_0645): "The CREATE VIEW statement cannot specify
     a UNION subquery to define the view" (a UNION or UNION ALL inside a subquery; a combined
     query that is the view's own SELECT is a union view, allowed), and WITH CHECK OPTION is
-    not allowed with a UNION, INTERSECT, MINUS or EXCEPT. The codes are not known to us:
-    -999 (both were accepted)."""
+    not allowed with a UNION, INTERSECT, MINUS or EXCEPT: -940 "The statement failed because
+    the WITH CHECK OPTION keywords are not supported in UNION, INTERSECT, or MINUS views."
+    [jcat] (fifteenth round; was -999). The code for the UNION subquery is not known to us:
+    -999 (it was accepted)."""
     for node in query.find_all(exp.SetOperation):
         if check_option:
-            raise not_implemented("WITH CHECK OPTION on a view with a set operator")
+            raise EngineError(sc.CHECK_OPTION_SET_VIEW)
         if not isinstance(node, exp.Union):
             continue
         up = node.parent

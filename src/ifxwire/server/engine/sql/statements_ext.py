@@ -58,6 +58,7 @@ class SequenceSpec:
     increment: int | None = None
     start: int | None = None
     restart: int | None = None
+    restart_bare: bool = False  # RESTART without a value: at the sequence's START value
     minvalue: int | None = None
     maxvalue: int | None = None
     nominvalue: bool = False
@@ -234,8 +235,13 @@ def parse_sequence(p: CreateParser, verb: str) -> exp.Expr:
         elif word == "RESTART" and verb == "alter":
             if p._word() == "WITH":
                 p._advance()
-            spec.restart = _signed(p) if p._curr and p._curr.token_type in (
-                TokenType.NUMBER, TokenType.DASH, TokenType.PLUS) else 0
+            if p._curr and p._curr.token_type in (
+                    TokenType.NUMBER, TokenType.DASH, TokenType.PLUS):
+                spec.restart = _signed(p)
+            else:
+                # its own flag: 0 is a value (RESTART WITH 0 below a MINVALUE of 1 is
+                # -8309), where it used to stand for "no value" (fifteenth round)
+                spec.restart_bare = True
         elif word == "MAXVALUE":
             spec.maxvalue = _signed(p)
         elif word == "MINVALUE":

@@ -232,6 +232,7 @@ class Compiler(DmlCompiler):
                 self.update_of = [c.name.lower() for lock in sel.args["locks"]
                                   for c in lock.expressions if isinstance(c, (exp.Table,
                                                                                exp.Column))]
+                self._check_update_of(sel)
                 sel.set("locks", None)
         self.check_projections(ast)
         self.sequence_refs(ast)
@@ -364,6 +365,34 @@ class Compiler(DmlCompiler):
         prefix = f"{database}:" if database else ""
         return " UNION ALL ".join(f"SELECT {cols} FROM ONLY({prefix}{t.name})"
                                   for t in [info, *self.descendants(info, database)])
+
+    def _check_update_of(self, sel: exp.Select) -> None:
+        """A FOR UPDATE OF column "Must be in the FROM clause table" (Syntax, "FOR UPDATE
+        Clause", ids_sqs_0161): one that is not, or that is qualified by another name, is
+        -217 naming it (fifteenth round; it was accepted and ignored). The code is our
+        inference: the page names none, and -217 is the code for a column no table of the
+        query has. A join is -365 elsewhere (refusals), so only a one-table FROM is checked."""
+        source = sel.args.get("from_") or sel.args.get("from")
+        table = source.this if source is not None else None
+        if not isinstance(table, exp.Table) or sel.args.get("joins"):
+            return
+        try:
+            info = self.lookup.resolve(table.name, table.db or None, table.catalog or None, 0)
+        except EngineError:
+            return  # a missing table is reported where tables are resolved
+        names = {table.name.lower(), (table.alias or table.name).lower()}
+        for lock in sel.args["locks"]:
+            for col in lock.expressions:
+                # sqlglot reads `OF c` as a Table (a qualified `x.c` as table c of db x)
+                if isinstance(col, exp.Table):
+                    qualifier = col.db
+                elif isinstance(col, exp.Column):
+                    qualifier = col.table
+                else:
+                    continue
+                if col.name.lower() not in info.by_name or (
+                        qualifier and qualifier.lower() not in names):
+                    raise EngineError(sc.NO_COLUMN, near=col.name)
 
     def resolve_tables(self, ast: exp.Expr) -> dict[str, object]:
         cte_names = {cte.alias for cte in ast.find_all(exp.CTE)}
