@@ -202,7 +202,7 @@ def test_c_receive_loop_feeds_the_fetch(
     loop (Columns.pump), which feeds nearly every row (those of the first reply, with the
     OPEN, are decoded as rows): table and stream equal fetchall, the rows of a table and a
     stream of 7-row batches, 1 KiB replies (a tuple per reply, the pump stopping at each
-    SQ_DONE) and larger ones (40000 bytes: the columnar fetch then asks for 4 MiB; the
+    SQ_DONE) and larger ones (40000 bytes: the columnar fetch then asks for 16 MiB; the
     OPEN's reply then holds the first ~400 rows, hence 3000). The asyncio driver keeps its
     own receive loop (no pump)."""
     _use("c", monkeypatch)

@@ -128,11 +128,12 @@ def test_only_a_list_column(driver: Any, connect_kwargs: dict[str, Any], dbname:
     lconn.close()
 
 
-def test_table_asks_for_4_mib_replies(driver: Any, connect_kwargs: dict[str, Any],
-                                      dbname: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """fetch_arrow_table on stride runs asks for 4 MiB replies (TABLE_FETCH_SIZE: the runs
+def test_table_asks_for_16_mib_replies(driver: Any, connect_kwargs: dict[str, Any],
+                                       dbname: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fetch_arrow_table on stride runs asks for 16 MiB replies (TABLE_FETCH_SIZE: the runs
     are cut out of the receive buffer, no reply is held, so a larger one costs no memory and
-    saves round trips and record batches: 100k LIST rows, ~98 → ~25); a stream keeps 1 MiB."""
+    saves round trips and record batches: 100k LIST rows, ~98 → 25 → 7), and the server
+    sends them: ~6 MB of LIST rows come in one NFETCH (two at 4 MiB); a stream keeps 1 MiB."""
     from ifxwire.client import arrowfetch
     from ifxwire.client import cursor as cursor_mod
 
@@ -149,17 +150,17 @@ def test_table_asks_for_4_mib_replies(driver: Any, connect_kwargs: dict[str, Any
     try:
         cur = c.cursor()
         cur.execute("CREATE TEMP TABLE tl4 (l LIST(INTEGER NOT NULL), k INTEGER)")
-        data = [[r, r + 1, -r] for r in range(3000)]
+        data = [[r, r + 1, -r] for r in range(6000)]  # ~1 KB a tuple: ~6 MB
         cur.executemany("INSERT INTO tl4 VALUES (?, ?)",
                         [(ifxwire.List(d, "integer"), r) for r, d in enumerate(data)])
         cur.execute("SELECT * FROM tl4 ORDER BY k")
         sizes.clear()
         assert cur.fetch_arrow_table().column(0).to_pylist() == data
-        assert sizes and set(sizes) == {arrowfetch.TABLE_FETCH_SIZE} == {1 << 22}
+        assert sizes == [arrowfetch.TABLE_FETCH_SIZE] and sizes == [1 << 24]
         assert seen["stride"] > 0
         cur.execute("SELECT * FROM tl4 ORDER BY k")
         sizes.clear()
-        assert sum(b.num_rows for b in cur.fetch_record_batch()) == 3000
+        assert sum(b.num_rows for b in cur.fetch_record_batch()) == 6000
         assert sizes and set(sizes) == {arrowfetch.ARROW_FETCH_SIZE} == {1 << 20}
     finally:
         c.close()

@@ -334,7 +334,7 @@ def test_aio_fetches_from_tuple_runs(
 
 def test_fetch_reply_size_per_columnar_path(conn: ifxwire.Connection, decoder: str,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The C decoder asks for 1 MiB fetch replies when streaming and 4 MiB for a table (it
+    """The C decoder asks for 1 MiB fetch replies when streaming and 16 MiB for a table (it
     holds no reply, only the columns the table keeps anyway), the pure column walker for
     256 KiB (its columns are Python lists until pyarrow.array: a 1 MiB reply's worth of them
     put the 10M-row stream's peak RSS at 69.6 MB, over issue 25's 64 MB; docs/ARROW.md)."""
@@ -357,9 +357,9 @@ def test_fetch_reply_size_per_columnar_path(conn: ifxwire.Connection, decoder: s
     cur.execute("SELECT * FROM replysize")
     sizes.clear()
     assert cur.fetch_arrow_table().num_rows == 3000
-    want = 1 << 22 if decoder == "c" else 1 << 18
+    want = 1 << 24 if decoder == "c" else 1 << 18
     assert (arrowfetch.ARROW_FETCH_SIZE, arrowfetch.WALKER_FETCH_SIZE,
-            arrowfetch.TABLE_FETCH_SIZE) == (1 << 20, 1 << 18, 1 << 22)
+            arrowfetch.TABLE_FETCH_SIZE) == (1 << 20, 1 << 18, 1 << 24)
     assert sizes and set(sizes) == {want}
     cur.execute("SELECT * FROM replysize")
     sizes.clear()

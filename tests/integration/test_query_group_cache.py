@@ -225,3 +225,57 @@ def test_same_text_under_two_dbdates(server: Any) -> None:
     finally:
         mdy.close()
         dmy.close()
+
+
+def test_fetch_replies_up_to_16_mib(server: Any) -> None:
+    """A fetch reply holds tuples up to the size the client asks for, up to 16 MiB (the
+    server's ceiling, raised from 4 MiB for fetch_arrow_table's 16 MiB replies): the first
+    reply of the query group (built by the handlers on the first run, by the one-step path
+    on the second), an NFETCH asking more than the ceiling, and the end's SQ_DONE."""
+    width = 30000
+    kw: dict[str, Any] = {"host": server.host, "port": server.port, "user": "informix",
+                          "password": "in4mix", "autocommit": True}
+    with ifxwire.connect(**kw) as setup:
+        cur = setup.cursor()
+        cur.execute("create database qgc_big")
+        cur.execute("database qgc_big")
+        cur.execute(f"create table big (k int, c char({width}))")
+        cur.executemany("insert into big values (?, ?)",
+                        [(k, f"{k:05d}" * (width // 5)) for k in range(900)])
+    a = RawClient(server.host, server.port)
+    try:
+        w = Writer()
+        m.put_dbopen(w, b"qgc_big")
+        assert a.send(w).errors == []
+        sid = _prepare(a, "select k, c from big order by k")
+        each = 8 + 4 + width  # SQ_TUPLE header, the INT, the CHAR: every reply stops at the
+        # first tuple that reaches the budget (handlers._fetch, tuples.write_tuples)
+
+        def fetched(reply: Any, first: int, budget: int) -> int:
+            assert reply.errors == []
+            n = len(reply.tuples)
+            assert n == -(-budget // each), (n, budget)
+            for i, t in enumerate(reply.tuples):
+                k = struct.unpack(">i", t[:4])[0]
+                assert k == first + i and t[4:] == (f"{k:05d}" * (width // 5)).encode()
+            return n
+
+        for _ in range(2):  # the second run takes the one-step path (Session._query_group)
+            reply = a.send(_query(sid, fetch=8 << 20))
+            got = fetched(reply, 0, 8 << 20)
+            assert got > (4 << 20) // each + 1 and reply.dones == []
+            w = Writer()
+            m.put_id(w, sid)
+            m.put_nfetch(w, 64 << 20)  # more than the ceiling: 16 MiB
+            reply = a.send(w)
+            got += fetched(reply, got, 16 << 20)
+            assert reply.dones == [] and got < 900
+            w = Writer()
+            m.put_id(w, sid)
+            m.put_nfetch(w, 64 << 20)
+            reply = a.send(w)
+            assert [d.rows for d in reply.dones] == [900] and len(reply.tuples) == 900 - got
+            _close(a, sid)
+        assert server.one_step_groups >= 1
+    finally:
+        a.close()

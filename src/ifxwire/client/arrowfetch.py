@@ -236,8 +236,11 @@ ARROW_FETCH_SIZE = 1 << 20
 WALKER_FETCH_SIZE = 1 << 18
 #: ``fetch_arrow_table``'s when the C decoder feeds columns from the receive buffer: no reply
 #: is held (only its decoded columns, which the table keeps anyway), so larger replies cost
-#: no memory and save round trips (~100 of them for 100k 1 KB LIST rows at 1 MiB).
-TABLE_FETCH_SIZE = 1 << 22
+#: no memory and save round trips (~100 of them for 100k 1 KB LIST rows at 1 MiB, 25 at
+#: 4 MiB, 7 at 16 MiB; each ~0.2 ms of the client's CPU, docs/ARROW.md "Composite fetch,
+#: arrow10"). The size is an i32 (the 2 GB fetch buffer, docs/PROTOCOL.md "Fetch"); ours caps a
+#: reply at 16 MiB (server/handlers.py ``_MAX_FETCH_BYTES``).
+TABLE_FETCH_SIZE = 1 << 24
 
 
 def _batches(cur: Cursor, src: _Source) -> Iterator[Any]:

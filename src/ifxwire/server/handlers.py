@@ -49,7 +49,12 @@ _PLAIN_PUNCTUATION = str.maketrans({"\u2026": "...", "\u2014": "-", "\u2013": "-
 # Tuples per reply are bounded by the client's fetch size, but never fewer than this many
 # bytes: JDBC asks for 4096 and a reply that small would cost a round trip per few rows.
 _MIN_FETCH_BYTES = 4096
-_MAX_FETCH_BYTES = 4 * 1024 * 1024
+# ... and never more than this: a reply is built whole before it is sent, so this bounds a
+# session's reply buffer. 16 MiB, not 4: our fetch_arrow_table asks for 16 MiB replies
+# (client/arrowfetch.TABLE_FETCH_SIZE), where each round trip costs its client ~0.2 ms
+# (docs/ARROW.md, "Composite fetch, arrow10"); a real server takes an i32 size (2 GB fetch
+# buffer, docs/PROTOCOL.md "Fetch").
+_MAX_FETCH_BYTES = 16 * 1024 * 1024
 # Blob data pieces at least this large are sent gathered (protocol/gather.py), not copied.
 _GATHER_MIN = 16 * 1024
 _BLOB_PREFIX = bytes([0, Msg.BLOB])
