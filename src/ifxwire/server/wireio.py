@@ -37,10 +37,6 @@ _PLAIN_PUNCTUATION = str.maketrans({"\u2026": "...", "\u2014": "-", "\u2013": "-
                                     "\u201d": '"'})
 
 _RECV_SIZE = 256 * 1024
-# Tuples per reply are bounded by the client's fetch size, but never fewer than this many
-# bytes: JDBC asks for 4096 and a reply that small would cost a round trip per few rows.
-_MIN_FETCH_BYTES = 4096
-_MAX_FETCH_BYTES = 4 * 1024 * 1024
 # Replies to buffered pipelined groups are sent together up to this size.
 _FLUSH_BYTES = 256 * 1024
 # Blob data pieces at least this large are sent gathered (protocol/gather.py), not copied.
