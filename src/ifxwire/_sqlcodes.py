@@ -230,6 +230,7 @@ _SQL_TABLE = """
 -535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
 -541    P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
+-548    P  -      Triggers and referential constraints are not allowed on a TEMP table.
 -543    D  22019  The ESCAPE character must be exactly one byte.
 -561    P  -      SUM and AVG cannot be computed over DATETIME values.
 -568    P  -      A logged database cannot refer to a database without logging.
@@ -286,6 +287,8 @@ _SQL_TABLE = """
 -719    P  -      The FOR loop's variable '%s' cannot be a GLOBAL variable.
 -721    O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
 -722    O  54001  The server ran out of stack space (the statement or routine nests too deeply).
+-730    P  -      REFERENCING needs a FOR EACH ROW action in the trigger.
+-732    P  -      A correlation name (OLD or NEW) is used where the trigger does not allow it.
 -743    P  -      Object '%s' already exists in the database.
 -744    P  -      This statement is not allowed inside an SPL routine.
 -745    E  -      A trigger action failed.
@@ -368,6 +371,11 @@ _SQL_TABLE = """
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
+-19823  P  -      An INSTEAD OF trigger cannot use EXECUTE PROCEDURE or FUNCTION ... INTO.
+-19824  P  -      An INSTEAD OF trigger cannot have BEFORE or AFTER actions.
+-19825  P  -      An INSTEAD OF trigger cannot have a WHEN condition.
+-19826  P  -      There is no INSTEAD OF trigger for a SELECT event.
+-19827  P  -      An INSTEAD OF trigger can only be created on a view, not on table '%s'.
 -19828  P  -      In this context an ORDER BY key must be in the select list (name its label).
 -19837  P  -      SET PDQPRIORITY takes an integer from -1 to 100 (or DEFAULT, LOW, OFF, HIGH).
 # --- extended types and routine resolution --------------------------------------------------

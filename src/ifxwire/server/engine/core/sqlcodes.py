@@ -354,6 +354,19 @@ VAR_NAMED_NULL = -947  # [jcat] "Declaration of an SPL variable named 'null' con
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
 TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
+# CREATE TRIGGER's own refusals (twenty-first SPL round; docs/SERVER.md "Triggers"):
+TRIGGER_ON_TEMP = -548  # [jcat] "No referential constraint or trigger allowed on a TEMP table."
+REFERENCING_NEEDS_ROW = -730  # [jcat] "Cannot specify REFERENCING if trigger does not have
+#   FOR EACH ROW."
+CORRELATION_MISUSE = -732  # [jcat] "Incorrect use of old or new values correlation name inside
+#   trigger." (a correlation name in a BEFORE or AFTER action: our reading)
+INSTEAD_EXECUTE_INTO = -19823  # [jcat] "Cannot use EXECUTE PROCEDURE INTO with the INSTEAD OF
+#   trigger."
+INSTEAD_BEFORE_AFTER = -19824  # [jcat] "Cannot use BEFORE or AFTER action with the INSTEAD OF
+#   trigger."
+INSTEAD_WHEN = -19825  # [jcat] "Cannot use WHEN clause if INSTEAD OF trigger is defined."
+INSTEAD_SELECT = -19826  # [jcat] "Cannot create INSTEAD OF trigger for a select event."
+INSTEAD_ON_TABLE = -19827  # [jcat] "Cannot create an INSTEAD OF trigger on a table (%s)."
 OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a trigger name)
 NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
 
@@ -667,6 +680,14 @@ MESSAGES: dict[int, str] = {
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
     TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",
+    TRIGGER_ON_TEMP: "No referential constraint or trigger allowed on a TEMP table.",
+    REFERENCING_NEEDS_ROW: "Cannot specify REFERENCING if trigger does not have FOR EACH ROW.",
+    CORRELATION_MISUSE: "Incorrect use of old or new values correlation name inside trigger.",
+    INSTEAD_EXECUTE_INTO: "Cannot use EXECUTE PROCEDURE INTO with the INSTEAD OF trigger.",
+    INSTEAD_BEFORE_AFTER: "Cannot use BEFORE or AFTER action with the INSTEAD OF trigger.",
+    INSTEAD_WHEN: "Cannot use WHEN clause if INSTEAD OF trigger is defined.",
+    INSTEAD_SELECT: "Cannot create INSTEAD OF trigger for a select event.",
+    INSTEAD_ON_TABLE: "Cannot create an INSTEAD OF trigger on a table (%s).",
     OBJECT_EXISTS: "Object (%s) already exists in database.",
     NO_OBJECT: "Object (%s) does not exist in database.",
     ISAM_DUPLICATE: "ISAM error: duplicate value for a record with unique key.",
