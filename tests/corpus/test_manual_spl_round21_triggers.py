@@ -79,6 +79,32 @@ def test_correlation_name_in_an_after_action_is_732(db: ifxwire.Cursor) -> None:
     _no_trigger(db, "t_scope")
 
 
+@pytest.mark.parametrize("stmt", [
+    "UPDATE log_t SET post.a = 1",                                    # a SET target
+    "UPDATE log_t SET (x, post.b) = (1, 2)",
+    "INSERT INTO log_t SELECT COUNT(*), 0 FROM log_t GROUP BY post.a",  # GROUP BY
+    "INSERT INTO log_t SELECT COUNT(DISTINCT post.a), 0 FROM log_t",   # COUNT DISTINCT
+])
+def test_correlation_name_where_ids_sqs_0624_forbids_it_is_732(db: ifxwire.Cursor,
+                                                                stmt: str) -> None:
+    """Using Correlation Names in Triggered Actions (ids_sqs_0624): "You cannot use the
+    correlation name to qualify a column name in the GROUP BY, the SET, or the COUNT DISTINCT
+    clause"; -732 [our reading of the catalogue text] (SET: -217; the others ran)."""
+    assert sqlcode(db, "CREATE TRIGGER t_corr INSERT ON tab1 REFERENCING NEW AS post "
+                       f"FOR EACH ROW ({stmt})") == -732
+    _no_trigger(db, "t_corr")
+
+
+def test_correlation_name_as_a_value_in_set_and_where_runs(db: ifxwire.Cursor) -> None:
+    """The same page's first rule: correlation names qualify old and new values "in SQL
+    statements of the FOR EACH ROW triggered-action list and in the WHEN condition"."""
+    db.execute("INSERT INTO log_t VALUES (0, 2)")
+    db.execute("CREATE TRIGGER t_corr INSERT ON tab1 REFERENCING NEW AS post FOR EACH ROW "
+               "WHEN (post.a > 0) (UPDATE log_t SET x = post.a WHERE y = post.b)")
+    db.execute("INSERT INTO tab1 VALUES (5, 2, 0)")
+    assert rows(db, "SELECT x, y FROM log_t") == [(5, 2)]
+
+
 # ---- INSTEAD OF triggers (ids_sqs_0639, ids_sqs_0638) --------------------------------------------
 def test_instead_of_trigger_on_a_table_is_19827(db: ifxwire.Cursor) -> None:
     """ids_sqs_0639: "You can define an INSTEAD OF trigger only on a view, not on a table";
@@ -125,6 +151,15 @@ def test_instead_of_with_execute_into_is_19823(db: ifxwire.Cursor) -> None:
     for call in ("EXECUTE PROCEDURE twice(n.a) INTO b", "EXECUTE FUNCTION twice(n.a) INTO b"):
         assert sqlcode(db, "CREATE TRIGGER io_into INSTEAD OF INSERT ON v1 "
                            f"REFERENCING NEW AS n FOR EACH ROW ({call})") == -19823
+
+
+def test_instead_of_update_with_an_of_list_is_refused(db: ifxwire.Cursor) -> None:
+    """ids_sqs_0639: "No OF column clause is valid in an INSTEAD OF UPDATE trigger"; the
+    INSTEAD OF event has no OF in its diagram, so -201 [inference: no code is named] (was
+    accepted)."""
+    assert sqlcode(db, "CREATE TRIGGER io_of INSTEAD OF UPDATE OF a ON v1 "
+                       "REFERENCING NEW AS n FOR EACH ROW (UPDATE tab1 SET b = n.b)") == -201
+    _no_trigger(db, "io_of")
 
 
 def test_a_valid_instead_of_trigger_still_runs(db: ifxwire.Cursor) -> None:

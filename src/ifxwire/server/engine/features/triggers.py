@@ -45,6 +45,7 @@ from ..sql.plan import Plan
 from ..sql.prepared import ExecResult
 from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
+from . import trigger_rules as rules
 from .captured_dml import SELECT_WORD, change_captured, insert_captured
 from .cross_database import database_of
 from .spl import ast as a
@@ -141,6 +142,10 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
         raise sp.error()
     sp.i += 1
     columns: list[str] = []
+    if instead and sp.word() == "OF":
+        # "No OF column clause is valid in an INSTEAD OF UPDATE trigger" (ids_sqs_0639): the
+        # INSTEAD OF event's diagram has no OF, so a syntax error [inference: no code named]
+        raise sp.error()
     if event_word in ("UPDATE", "SELECT") and sp.eat("OF"):
         of_at = sp.i
         columns = sp.names()
@@ -182,10 +187,9 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
         body.after = _actions(sp, table, False)
     if not (body.before or body.each_row or body.after):
         raise sp.error()
-    for act in body.before + body.after:
-        _no_correlation(act, set(refs.values()))
+    rules.check_correlations(body, set(refs.values()))
     if not instead:
-        _reentrancy(body, table.lower(), event, columns)
+        rules.check_reentrancy(body, table.lower(), event, columns)
     if refs and not body.each_row:
         # [jcat] -730; Correlated Table Action (ids_sqs_0617): with a REFERENCING clause "you
         # must include a FOR EACH ROW triggered-action list"
@@ -268,84 +272,6 @@ def _action(sp: Any, table: str, each_row: bool, instead: bool = False) -> Actio
     return node
 
 
-def _reentrancy(body: TriggerBody, table: str, event: str, columns: list[str]) -> None:
-    """-747 for an action that would make the trigger re-entrant where Informix forbids it
-    (Guide to SQL: Syntax, "Re-Entrancy of Triggers", ids_sqs_0627; Tutorial, "Re-entrant
-    triggers", ids_sqt_548):
-
-    * an Update trigger's action cannot INSERT into or DELETE from its table, nor UPDATE a
-      column the triggering event updated; it may UPDATE another column. The event surely
-      updates the trigger's OF columns, so an UPDATE of one of them is refused here; an
-      Update trigger without an OF list keeps the older rule below for FOR EACH ROW
-      (which columns its event updates is known only when it runs);
-    * a Select trigger's action "cannot operate on the same table";
-    * Insert and Delete triggers: a FOR EACH ROW action on the table is refused, as before
-      (the pages name no rule for them; BEFORE and AFTER actions are left alone).
-    """
-    sections = [(act, False) for act in body.before + body.after]
-    sections += [(act, True) for act in body.each_row]
-    for act, each_row in sections:
-        for stmt in act.stmts:
-            if not isinstance(stmt, a.Sql) or _target(stmt.tree) != table:
-                continue
-            if event == "S" or (event == "U" and not isinstance(stmt.tree, exp.Update)):
-                bad = True
-            elif event == "U" and columns:
-                bad = bool(set(_set_columns(stmt.tree)) & set(columns))
-            else:
-                bad = each_row
-            if bad:
-                raise EngineError(sc.TRIGGER_TABLE_REF, near=table, offset=stmt.pos)
-
-
-def _set_columns(tree: exp.Expr | None) -> list[str]:
-    """The columns an UPDATE's SET clause assigns (``a = …`` and ``(a, b) = (…)``)."""
-    out: list[str] = []
-    for eq in tree.expressions if isinstance(tree, exp.Update) else []:
-        left = eq.this if isinstance(eq, exp.EQ) else None
-        cols = left.expressions if isinstance(left, exp.Tuple) else [left]
-        out += [c.name.lower() for c in cols if isinstance(c, exp.Column)]
-    return out
-
-
-def _no_correlation(act: Action, names: set[str]) -> None:
-    """-732 for a correlation name in a BEFORE or AFTER action: its "scope of reference is
-    only the FOR EACH ROW trigger action list" (REFERENCING Clause for Insert / Delete /
-    Update triggers, ids_sqs_0614..0616). A statement that names a table or alias of the
-    same name qualifies its own columns and is left alone."""
-    if not names:
-        return
-    trees: list[exp.Expr] = []
-    _exprs(act, trees, 0)
-    for tree in trees:
-        own = {t.alias_or_name.lower() for t in tree.find_all(exp.Table)}
-        for col in tree.find_all(exp.Column):
-            qual = col.table.lower()
-            if qual and qual in names and qual not in own:
-                raise EngineError(sc.CORRELATION_MISUSE, near=f"{qual}.{col.name}")
-
-
-def _exprs(node: Any, out: list[exp.Expr], depth: int) -> None:
-    """The sqlglot trees an action holds (its WHEN, statements and call arguments)."""
-    if depth > 6 or node is None or isinstance(node, (str, int, float, bool)):
-        return
-    if isinstance(node, exp.Expr):
-        out.append(node)
-    elif isinstance(node, (list, tuple)):
-        for item in node:
-            _exprs(item, out, depth + 1)
-    elif hasattr(node, "__dataclass_fields__"):
-        for name in node.__dataclass_fields__:
-            _exprs(getattr(node, name, None), out, depth + 1)
-
-
-def _target(tree: exp.Expr | None) -> str | None:
-    target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) else None
-    if isinstance(target, exp.Schema):
-        target = target.this
-    return target.name.lower() if isinstance(target, exp.Table) else None
-
-
 def parse_drop_trigger(p: Any) -> DropTrigger:
     p._advance()  # TRIGGER
     if_exists, owner, name = drop_target(p)
@@ -398,7 +324,7 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     for col in trig.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
-    _check_objects(dc, spec.body)
+    rules.check_objects(dc, spec.body)
     trig.table = info.name
     trig.owner = spec.owner or dc.user
     trig.delimident = False
@@ -458,38 +384,6 @@ def set_indexes(dc: Any, spec: Any) -> None:
         if dc.conn.execute("SELECT 1 FROM sysindices WHERE idxname = ?",
                            (name,)).fetchone() is None:
             raise EngineError(sc.NO_INDEX, near=name)
-
-
-def _check_objects(dc: Any, body: TriggerBody) -> None:
-    """The tables, columns and routines the actions name must exist when the trigger is
-    created: "Database objects that are referenced explicitly in the trigger action ... such
-    as tables, columns, and UDRs, must exist when the CREATE TRIGGER statement defines the
-    new trigger" (Triggered Action on a Table, ids_sqs_0618: for a missing routine "the
-    database server issues an error, and no ... trigger is created"). The codes are those
-    of the same miss in a client's statement [inference]: -206 (table), -217 (an INSERT
-    column list's or a SET clause's column), -674 (routine). Tables of other databases and
-    columns inside expressions are left to the run."""
-    for act in body.before + body.each_row + body.after:
-        for stmt in act.stmts:
-            if isinstance(stmt, a.CallSpec):
-                if ":" not in stmt.name and "@" not in stmt.name and not \
-                        dc.schema.routines.get(stmt.name.lower()):
-                    raise EngineError(sc.NO_ROUTINE, near=stmt.name, offset=stmt.pos)
-                continue
-            tree = stmt.tree if isinstance(stmt, a.Sql) else None
-            target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) \
-                else None
-            listed = target.expressions if isinstance(target, exp.Schema) else []
-            if isinstance(target, exp.Schema):
-                target = target.this
-            if not isinstance(target, exp.Table) or target.catalog:
-                continue
-            info = dc.resolve(target.name.lower(), target.db or None, None, stmt.pos)
-            names = [c.name.lower() for c in listed if isinstance(c, (exp.Column,
-                                                                       exp.Identifier))]
-            for col in names + _set_columns(tree):
-                if col not in info.by_name:
-                    raise EngineError(sc.NO_COLUMN, near=col, offset=stmt.pos)
 
 
 def _split_text(text: str) -> tuple[str, str]:
