@@ -428,6 +428,7 @@ _SQL_TABLE = """
 -25860   P  -      The offset of LEAD or LAG is not valid.
 -25861   P  -      The default of LEAD or LAG does not fit the type of its expression.
 -25862   P  -      The argument of RATIO_TO_REPORT is not valid.
+-26077   P  -      SAVEPOINT, RELEASE and ROLLBACK TO SAVEPOINT cannot run inside a trigger.
 -26079   D  -      The rows of a CONNECT BY query form a loop (use NOCYCLE to stop at it).
 -26082   P  -      CONNECT_BY_ISCYCLE needs the NOCYCLE keyword.
 -26085   P  -      A CONNECT BY query cannot read a join of tables.

@@ -248,3 +248,31 @@ def test_a_trigger_whose_objects_exist_is_created_and_fires(db: ifxwire.Cursor) 
     db.execute("INSERT INTO tab1 VALUES (1, 1, 1)")
     db.execute("UPDATE tab1 SET a = 2")
     assert rows(db, "SELECT x, y FROM log_t") == [(-1, -1)]
+
+
+# ---- Savepoints inside triggered actions (ids_sqs_2008) ------------------------------------------
+@pytest.mark.parametrize("stmt", [
+    "SAVEPOINT in_trigger",
+    "RELEASE SAVEPOINT outer_sp",
+    "ROLLBACK TO SAVEPOINT outer_sp",
+])
+def test_savepoint_statements_in_a_triggered_routine_are_26077(db: ifxwire.Cursor,
+                                                                stmt: str) -> None:
+    """RELEASE SAVEPOINT (ids_sqs_2008) "fails with an error" when "The statement is part of a
+    triggered action"; the JDBC guide's Transactions with Savepoints: "Savepoints cannot be
+    referenced in a triggered action"; the catalogue's -26077 "Savepoint statements are
+    disallowed inside triggers." The routine runs them outside a trigger; called from a
+    trigger's action it fails, and the triggering INSERT is undone (it was run: SAVEPOINT
+    was accepted, the other two touched the client's savepoint)."""
+    db.execute(f"CREATE PROCEDURE sp_user() {stmt}; END PROCEDURE")
+    db.execute("CREATE TRIGGER t_sp INSERT ON tab1 AFTER (EXECUTE PROCEDURE sp_user())")
+    db.execute("BEGIN WORK")
+    try:
+        db.execute("SAVEPOINT outer_sp")
+        db.execute("INSERT INTO log_t VALUES (1, 1)")
+        assert sqlcode(db, "INSERT INTO tab1 VALUES (1, 1, 1)") == -26077
+        assert rows(db, "SELECT COUNT(*) FROM tab1") == [(0,)]
+        assert rows(db, "SELECT x FROM log_t") == [(1,)]   # the transaction goes on
+        db.execute("EXECUTE PROCEDURE sp_user()")  # outside a trigger the routine runs
+    finally:
+        db.execute("ROLLBACK WORK")

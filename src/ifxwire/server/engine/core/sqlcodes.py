@@ -367,6 +367,8 @@ INSTEAD_BEFORE_AFTER = -19824  # [jcat] "Cannot use BEFORE or AFTER action with 
 INSTEAD_WHEN = -19825  # [jcat] "Cannot use WHEN clause if INSTEAD OF trigger is defined."
 INSTEAD_SELECT = -19826  # [jcat] "Cannot create INSTEAD OF trigger for a select event."
 INSTEAD_ON_TABLE = -19827  # [jcat] "Cannot create an INSTEAD OF trigger on a table (%s)."
+SAVEPOINT_IN_TRIGGER = -26077  # [jcat] "Savepoint statements are disallowed inside triggers."
+#   (a routine a triggered action calls; RELEASE SAVEPOINT, ids_sqs_2008)
 OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a trigger name)
 NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
 
@@ -688,6 +690,7 @@ MESSAGES: dict[int, str] = {
     INSTEAD_WHEN: "Cannot use WHEN clause if INSTEAD OF trigger is defined.",
     INSTEAD_SELECT: "Cannot create INSTEAD OF trigger for a select event.",
     INSTEAD_ON_TABLE: "Cannot create an INSTEAD OF trigger on a table (%s).",
+    SAVEPOINT_IN_TRIGGER: "Savepoint statements are disallowed inside triggers.",
     OBJECT_EXISTS: "Object (%s) already exists in database.",
     NO_OBJECT: "Object (%s) does not exist in database.",
     ISAM_DUPLICATE: "ISAM error: duplicate value for a record with unique key.",
