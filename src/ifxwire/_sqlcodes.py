@@ -269,6 +269,7 @@ _SQL_TABLE = """
 -671    P  -      A call of routine '%s' gives the same parameter twice.
 -673    P  -      A routine named '%s' already exists.
 -674    P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
+-675    P  -      This statement is not allowed inside an SPL routine.
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
 -683    P  -      The STEP of the FOR range goes away from its end; the range is never traversed.
 -686    P  21000  Function '%s' returned more than one row.
@@ -290,7 +291,7 @@ _SQL_TABLE = """
 -730    P  -      REFERENCING needs a FOR EACH ROW action in the trigger.
 -732    P  -      A correlation name (OLD or NEW) is used where the trigger does not allow it.
 -743    P  -      Object '%s' already exists in the database.
--744    P  -      This statement is not allowed inside an SPL routine.
+-744    P  -      This statement is not allowed in a trigger.
 -745    E  -      A trigger action failed.
 # -746 is the code of RAISE EXCEPTION in SPL: the message is the user's own text, verbatim.
 -746    E  -      %s

@@ -328,7 +328,9 @@ FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
 SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
 CASE_NOT_DEFINED = -26062  # [jcat] SPL CASE with no matching WHEN and no ELSE (sqs CASE page)
 NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
-NOT_IN_SPL = -744  # [cat] "Illegal SQL statement in SPL routine."
+NOT_IN_SPL = -675  # [jcat] "Illegal SQL statement in SPL routine." (-744 until the twenty-first
+#   SPL round: the catalogue's -744 is "Illegal SQL statement in trigger."; ids_sqs_1755 names
+#   -675 for the statements an SPL routine may not run)
 # Misuse of SPL, each by its text in the JDBC jar's message catalogue (sql_en_US.properties)
 # and the Guide to SQL: Syntax page that states the rule (docs/SERVER.md, SPL, eighth round).
 FOR_RANGE_NULL = -443  # [jcat] "The range specified in the FOR loop cannot have a NULL value"
