@@ -234,6 +234,7 @@ _SQL_TABLE = """
 -535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
 -541    P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
+-548    P  -      Triggers and referential constraints are not allowed on a TEMP table.
 -543    D  22019  The ESCAPE character must be exactly one byte.
 -561    P  -      SUM and AVG cannot be computed over DATETIME values.
 -568    P  -      A logged database cannot refer to a database without logging.
@@ -275,6 +276,7 @@ _SQL_TABLE = """
 -671    P  -      A call of routine '%s' gives the same parameter twice.
 -673    P  -      A routine named '%s' already exists.
 -674    P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
+-675    P  -      This statement is not allowed inside an SPL routine.
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
 -683    P  -      The STEP of the FOR range goes away from its end; the range is never traversed.
 -686    P  21000  Function '%s' returned more than one row.
@@ -293,8 +295,10 @@ _SQL_TABLE = """
 -719    P  -      The FOR loop's variable '%s' cannot be a GLOBAL variable.
 -721    O  -      SPL routine '%s' is no longer valid; objects it uses have changed.
 -722    O  54001  The server ran out of stack space (the statement or routine nests too deeply).
+-730    P  -      REFERENCING needs a FOR EACH ROW action in the trigger.
+-732    P  -      A correlation name (OLD or NEW) is used where the trigger does not allow it.
 -743    P  -      Object '%s' already exists in the database.
--744    P  -      This statement is not allowed inside an SPL routine.
+-744    P  -      This statement is not allowed in a trigger.
 -745    E  -      A trigger action failed.
 # -746 is the code of RAISE EXCEPTION in SPL: the message is the user's own text, verbatim.
 -746    E  -      %s
@@ -378,6 +382,11 @@ _SQL_TABLE = """
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
 -19821  P  -      A table cannot be renamed through a synonym; name the table.
 -19822  P  -      ALTER, TRUNCATE or DROP must name the table or view, not a synonym for it.
+-19823  P  -      An INSTEAD OF trigger cannot use EXECUTE PROCEDURE or FUNCTION ... INTO.
+-19824  P  -      An INSTEAD OF trigger cannot have BEFORE or AFTER actions.
+-19825  P  -      An INSTEAD OF trigger cannot have a WHEN condition.
+-19826  P  -      There is no INSTEAD OF trigger for a SELECT event.
+-19827  P  -      An INSTEAD OF trigger can only be created on a view, not on table '%s'.
 -19828  P  -      In this context an ORDER BY key must be in the select list (name its label).
 -19837  P  -      SET PDQPRIORITY takes an integer from -1 to 100 (or DEFAULT, LOW, OFF, HIGH).
 # --- extended types and routine resolution --------------------------------------------------
@@ -431,6 +440,7 @@ _SQL_TABLE = """
 -25860   P  -      The offset of LEAD or LAG is not valid.
 -25861   P  -      The default of LEAD or LAG does not fit the type of its expression.
 -25862   P  -      The argument of RATIO_TO_REPORT is not valid.
+-26077   P  -      SAVEPOINT, RELEASE and ROLLBACK TO SAVEPOINT cannot run inside a trigger.
 -26079   D  -      The rows of a CONNECT BY query form a loop (use NOCYCLE to stop at it).
 -26082   P  -      CONNECT_BY_ISCYCLE needs the NOCYCLE keyword.
 -26085   P  -      A CONNECT BY query cannot read a join of tables.

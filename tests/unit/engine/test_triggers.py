@@ -107,9 +107,10 @@ def test_batched_inserts_fire_every_row(engine: Engine, shop: Sql) -> None:
 
 def test_cascading_triggers_stop_at_the_informix_limit(db: Sql) -> None:
     db.run("create table ping (n int)")
+    # the routine first: a trigger's routine must exist when it is created (ids_sqs_0618)
+    db.run("CREATE PROCEDURE bounce(n INT) INSERT INTO ping VALUES (n + 1); END PROCEDURE")
     db.run("""CREATE TRIGGER ping_again INSERT ON ping REFERENCING NEW AS x
         FOR EACH ROW (EXECUTE PROCEDURE bounce(x.n))""")
-    db.run("CREATE PROCEDURE bounce(n INT) INSERT INTO ping VALUES (n + 1); END PROCEDURE")
     e = db.err("insert into ping values (1)")
     assert e.sqlcode == -748
     assert db.one("select count(*) from ping") == 0

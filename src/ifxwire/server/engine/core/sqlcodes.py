@@ -354,7 +354,9 @@ FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
 SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
 CASE_NOT_DEFINED = -26062  # [jcat] SPL CASE with no matching WHEN and no ELSE (sqs CASE page)
 NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
-NOT_IN_SPL = -744  # [cat] "Illegal SQL statement in SPL routine."
+NOT_IN_SPL = -675  # [jcat] "Illegal SQL statement in SPL routine." (-744 until the twenty-first
+#   SPL round: the catalogue's -744 is "Illegal SQL statement in trigger."; ids_sqs_1755 names
+#   -675 for the statements an SPL routine may not run)
 # Misuse of SPL, each by its text in the JDBC jar's message catalogue (sql_en_US.properties)
 # and the Guide to SQL: Syntax page that states the rule (docs/SERVER.md, SPL, eighth round).
 FOR_RANGE_NULL = -443  # [jcat] "The range specified in the FOR loop cannot have a NULL value"
@@ -380,6 +382,21 @@ VAR_NAMED_NULL = -947  # [jcat] "Declaration of an SPL variable named 'null' con
 USER_ERROR = -746  # [cat] "%s": RAISE EXCEPTION's message text, verbatim
 TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in triggering stmt."
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
+# CREATE TRIGGER's own refusals (twenty-first SPL round; docs/SERVER.md "Triggers"):
+TRIGGER_ON_TEMP = -548  # [jcat] "No referential constraint or trigger allowed on a TEMP table."
+REFERENCING_NEEDS_ROW = -730  # [jcat] "Cannot specify REFERENCING if trigger does not have
+#   FOR EACH ROW."
+CORRELATION_MISUSE = -732  # [jcat] "Incorrect use of old or new values correlation name inside
+#   trigger." (a correlation name in a BEFORE or AFTER action: our reading)
+INSTEAD_EXECUTE_INTO = -19823  # [jcat] "Cannot use EXECUTE PROCEDURE INTO with the INSTEAD OF
+#   trigger."
+INSTEAD_BEFORE_AFTER = -19824  # [jcat] "Cannot use BEFORE or AFTER action with the INSTEAD OF
+#   trigger."
+INSTEAD_WHEN = -19825  # [jcat] "Cannot use WHEN clause if INSTEAD OF trigger is defined."
+INSTEAD_SELECT = -19826  # [jcat] "Cannot create INSTEAD OF trigger for a select event."
+INSTEAD_ON_TABLE = -19827  # [jcat] "Cannot create an INSTEAD OF trigger on a table (%s)."
+SAVEPOINT_IN_TRIGGER = -26077  # [jcat] "Savepoint statements are disallowed inside triggers."
+#   (a routine a triggered action calls; RELEASE SAVEPOINT, ids_sqs_2008)
 OBJECT_EXISTS = -743  # [guess] "Object (%s) already exists in database." (a trigger name)
 NO_OBJECT = -634  # [guess] "Object (%s) does not exist in database." (DROP TRIGGER)
 
@@ -709,6 +726,15 @@ MESSAGES: dict[int, str] = {
     PRIMARY_KEY_EXISTS: "Primary key already exists on the table.",
     TRIGGER_TABLE_REF: "Table or column matches object referenced in triggering statement.",
     TRIGGER_CASCADE: "Exceeded limit on maximum number of cascaded triggers.",
+    TRIGGER_ON_TEMP: "No referential constraint or trigger allowed on a TEMP table.",
+    REFERENCING_NEEDS_ROW: "Cannot specify REFERENCING if trigger does not have FOR EACH ROW.",
+    CORRELATION_MISUSE: "Incorrect use of old or new values correlation name inside trigger.",
+    INSTEAD_EXECUTE_INTO: "Cannot use EXECUTE PROCEDURE INTO with the INSTEAD OF trigger.",
+    INSTEAD_BEFORE_AFTER: "Cannot use BEFORE or AFTER action with the INSTEAD OF trigger.",
+    INSTEAD_WHEN: "Cannot use WHEN clause if INSTEAD OF trigger is defined.",
+    INSTEAD_SELECT: "Cannot create INSTEAD OF trigger for a select event.",
+    INSTEAD_ON_TABLE: "Cannot create an INSTEAD OF trigger on a table (%s).",
+    SAVEPOINT_IN_TRIGGER: "Savepoint statements are disallowed inside triggers.",
     OBJECT_EXISTS: "Object (%s) already exists in database.",
     NO_OBJECT: "Object (%s) does not exist in database.",
     ISAM_DUPLICATE: "ISAM error: duplicate value for a record with unique key.",

@@ -45,6 +45,7 @@ from ..sql.plan import Plan
 from ..sql.prepared import ExecResult
 from ..sql.statements import parse
 from ..sql.translate_dml import MERGE_ROWID
+from . import trigger_rules as rules
 from .captured_dml import SELECT_WORD, change_captured, insert_captured
 from .cross_database import database_of
 from .spl import ast as a
@@ -134,14 +135,25 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
     sp.i = p._index
     sp.expect("TRIGGER")
     owner, name = sp.qualified_name()
+    start = sp.pos()
     instead = sp.eat("INSTEAD", "OF")
     event_word = sp.word()
     if event_word not in ("INSERT", "UPDATE", "DELETE", "SELECT"):
         raise sp.error()
     sp.i += 1
     columns: list[str] = []
+    if instead and sp.word() == "OF":
+        # "No OF column clause is valid in an INSTEAD OF UPDATE trigger" (ids_sqs_0639): the
+        # INSTEAD OF event's diagram has no OF, so a syntax error [inference: no code named]
+        raise sp.error()
     if event_word in ("UPDATE", "SELECT") and sp.eat("OF"):
+        of_at = sp.i
         columns = sp.names()
+        for k, col in enumerate(columns):
+            if col in columns[:k]:
+                # [jcat] -542 "Cannot specify a column more than once in a constraint,
+                # trigger, or index." (UPDATE / SELECT Event: a column once in the OF list)
+                raise EngineError(sc.COLUMN_TWICE, near=col, offset=sp.toks[of_at].start)
     sp.expect("ON")
     table = sp.qualified_name()[1]
     refs: dict[str, str] = {}
@@ -150,7 +162,8 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
     event = event_word[0]
     if instead:
         if event == "S":
-            raise sp.error()
+            # [jcat] -19826; "No SELECT event ... is valid in an INSTEAD OF trigger" (ids_sqs_0639)
+            raise EngineError(sc.INSTEAD_SELECT, offset=start)
         event = event.lower()
     if (event in "Ii" and "old" in refs) or (event in "Dd" and "new" in refs):
         raise sp.error()
@@ -159,16 +172,28 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
         scope[alias] = a.VarDecl(alias, None, slot=-2 if which == "old" else -3, row=True,
                                  like=(None, table, ""))
     body = TriggerBody([], [], [], scope)
-    if not instead and sp.eat("BEFORE"):
+    if instead and sp.word() in ("BEFORE", "AFTER"):
+        # [jcat] -19824; "No BEFORE nor AFTER action is valid in an INSTEAD OF trigger"
+        raise EngineError(sc.INSTEAD_BEFORE_AFTER, near=sp.word(), offset=sp.pos())
+    if sp.eat("BEFORE"):
         body.before = _actions(sp, table, False)
     if sp.eat("FOR", "EACH", "ROW"):
-        body.each_row = _actions(sp, table, not instead)
+        body.each_row = _actions(sp, table, True, instead)
     elif instead:
         raise sp.error()
-    if not instead and sp.eat("AFTER"):
+    if instead and sp.word() in ("BEFORE", "AFTER"):
+        raise EngineError(sc.INSTEAD_BEFORE_AFTER, near=sp.word(), offset=sp.pos())
+    if sp.eat("AFTER"):
         body.after = _actions(sp, table, False)
     if not (body.before or body.each_row or body.after):
         raise sp.error()
+    rules.check_correlations(body, set(refs.values()))
+    if not instead:
+        rules.check_reentrancy(body, table.lower(), event, columns)
+    if refs and not body.each_row:
+        # [jcat] -730; Correlated Table Action (ids_sqs_0617): with a REFERENCING clause "you
+        # must include a FOR EACH ROW triggered-action list"
+        raise EngineError(sc.REFERENCING_NEEDS_ROW, offset=start)
     enabled = True
     if sp.word() in ("ENABLED", "DISABLED"):
         enabled = sp.word() == "ENABLED"
@@ -181,17 +206,22 @@ def parse_create_trigger(p: Any) -> CreateTrigger:
     return CreateTrigger(trig, body, owner)
 
 
-def _actions(sp: Any, table: str, each_row: bool) -> list[Action]:
-    out = [_action(sp, table, each_row)]
+def _actions(sp: Any, table: str, each_row: bool, instead: bool = False) -> list[Action]:
+    out = [_action(sp, table, each_row, instead)]
     while sp.is_type(TokenType.COMMA) and (
             sp.word(1) == "WHEN" or sp.is_type(TokenType.L_PAREN, 1)):
         sp.i += 1
-        out.append(_action(sp, table, each_row))
+        out.append(_action(sp, table, each_row, instead))
     return out
 
 
-def _action(sp: Any, table: str, each_row: bool) -> Action:
+def _action(sp: Any, table: str, each_row: bool, instead: bool = False) -> Action:
+    """One ``[WHEN (cond)] (stmt, …)`` action. An INSTEAD OF trigger's action list has no
+    WHEN and no INTO (ids_sqs_0638's diagram; the restrictions of ids_sqs_0639)."""
     node = Action(sp.pos())
+    if instead and sp.word() == "WHEN":
+        # [jcat] -19825; "No SELECT event or WHEN clause is valid in an INSTEAD OF trigger"
+        raise EngineError(sc.INSTEAD_WHEN, near="WHEN", offset=sp.pos())
     if sp.eat("WHEN"):
         sp.expect_type(TokenType.L_PAREN)
         node.when = sp.expr()
@@ -227,25 +257,19 @@ def _action(sp: Any, table: str, each_row: bool) -> Action:
             call = sp.execute_call()
             if sp.i != hi:
                 raise sp.error()
+            if call.into and instead:
+                # [jcat] -19823 "Cannot use EXECUTE PROCEDURE INTO with the INSTEAD OF
+                # trigger" (EXECUTE FUNCTION … INTO too: our reading, the same clause)
+                raise EngineError(sc.INSTEAD_EXECUTE_INTO, offset=sp.toks[lo].start)
             if call.into and not each_row:
                 raise sp.error()  # INTO is for the FOR EACH ROW actions only
             node.stmts.append(call)
         elif first in ("INSERT", "UPDATE", "DELETE"):
-            stmt = sp.sql_from(lo, hi)
-            if each_row and _target(stmt.tree) == table:
-                raise EngineError(sc.TRIGGER_TABLE_REF, near=table, offset=stmt.pos)
-            node.stmts.append(stmt)
+            node.stmts.append(sp.sql_from(lo, hi))
         else:
             raise sp.error(tok=sp.toks[lo])
     sp.i = end + 1
     return node
-
-
-def _target(tree: exp.Expr | None) -> str | None:
-    target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) else None
-    if isinstance(target, exp.Schema):
-        target = target.this
-    return target.name.lower() if isinstance(target, exp.Table) else None
 
 
 def parse_drop_trigger(p: Any) -> DropTrigger:
@@ -277,15 +301,20 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     conn = dc.conn
     trig = spec.trigger
     info = dc.resolve(trig.table, None, None, 0)
-    if info.temp or info.kind not in ("T", "V") or info.tabid < 100:
+    if info.temp:
+        # [jcat] -548; Restrictions on Triggers (ids_sqs_0586): no trigger on "a temporary
+        # table or a system catalog table"
+        raise EngineError(sc.TRIGGER_ON_TEMP, near=info.name)
+    if info.kind not in ("T", "V") or info.tabid < 100:
         raise not_implemented("triggers on this table")
+    if info.kind == "T" and trig.event.islower():
+        # [jcat] -19827; "You can define an INSTEAD OF trigger only on a view, not on a
+        # table" (ids_sqs_0639)
+        raise EngineError(sc.INSTEAD_ON_TABLE, near=info.name)
     if info.kind == "V" and not trig.event.islower():
         # [jcat] -322 "Cannot Alter a view, Rename a view or Create a trigger on a view (%s)."
         # (a view takes INSTEAD OF triggers only: ids_sqs_0637, ids_sqs_0639; fourteenth round)
         raise EngineError(sc.VIEW_NOT_ALTERABLE, near=info.name)
-    if (info.kind == "V") != trig.event.islower():
-        raise EngineError(sc.NOT_IMPLEMENTED, near=trig.table, message=(
-            "INSTEAD OF triggers are for views; other triggers for tables"))
     for group in dc.schema.triggers.values():
         if any(t.name == trig.name for t in group):
             raise EngineError(sc.OBJECT_EXISTS, near=trig.name)
@@ -295,6 +324,7 @@ def create_trigger(dc: Any, spec: CreateTrigger) -> None:
     for col in trig.columns:
         if col not in info.by_name:
             raise EngineError(sc.NO_COLUMN, near=col)
+    rules.check_objects(dc, spec.body)
     trig.table = info.name
     trig.owner = spec.owner or dc.user
     trig.delimident = False

@@ -52,6 +52,7 @@ MAX_DEPTH = 64  # routine calls nested deeper fail with -722
 _TEXT = IfxType(T.LVARCHAR, size=32739)
 _NOT_IN_SPL = frozenset(("database", "close_database", "create_database", "drop_database",
                          "create_routine"))
+_SAVEPOINTS = frozenset(("savepoint", "release_savepoint", "rollback_to_savepoint"))
 
 
 class _Unset:
@@ -807,6 +808,11 @@ class Interp:
             kind = str(tree.this)
             if kind in _NOT_IN_SPL:
                 raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
+            if kind in _SAVEPOINTS and self.rt.trigger_depth > 0:
+                # a routine that a triggered action calls: RELEASE SAVEPOINT (ids_sqs_2008)
+                # "fails with an error" when "part of a triggered action", and the JDBC
+                # guide: "Savepoints cannot be referenced in a triggered action"
+                raise EngineError(sc.SAVEPOINT_IN_TRIGGER)
             with session.acting_as_dba(self.frame.routine.mode == "D"):
                 session._statement(tree)
             return
