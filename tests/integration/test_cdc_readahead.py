@@ -300,7 +300,6 @@ def test_an_error_with_reads_in_flight_closes_promptly_and_resumes(
 def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any],
                                                     reader: ifxwire.Connection,
                                                     depth: int) -> None:
-    import os
     import signal
     import threading
 
@@ -308,16 +307,29 @@ def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any
     seen: list[cdc.Event] = []
     started = 0.0
 
+    main = threading.main_thread().ident
+    assert main is not None
+
     def interrupt() -> None:
         nonlocal started
         started = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
+        # To the main thread, as a terminal's Ctrl-C reaches an interactive program: a
+        # process-directed signal may be taken by another thread (the in-process server's),
+        # and the main thread's recv would then not be interrupted until its read returns.
+        signal.pthread_kill(main, signal.SIGINT)
 
     timer = threading.Timer(0, interrupt)
+    # A bound, so that a stream that never reaches the last COMMIT (or a Ctrl-C that never
+    # lands) fails with what was seen instead of waiting on TIMEOUT events for ever (a
+    # fresh-clone run of the twentieth session's merge stood in this loop for minutes).
+    deadline = time.monotonic() + 3 * LONG
     with pytest.raises(KeyboardInterrupt), cdc.open_stream(
             reader, tables=[table], from_sequence=1, timeout=LONG, max_records=3) as st:
         for ev in st:
             seen.append(ev)
+            if time.monotonic() > deadline:
+                pytest.fail(f"no Ctrl-C after {3 * LONG} s (sent: {bool(started)}); events: "
+                            f"{[(e.kind.name, e.sequence, e.row) for e in seen]}")
             if _ids(seen)[-1:] == [8] and ev.kind is K.COMMIT:
                 # every record read: the stream now waits on reads the server holds for new
                 # changes; Ctrl-C arrives while it does
