@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+from typing import Any
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -86,9 +87,16 @@ class RssGuard:
         self._main = threading.main_thread().ident
         self._thread: threading.Thread | None = None
         self._t0 = 0.0
+        #: SIGINT's handler before the guard installed Python's (only when it was SIG_IGN).
+        self._saved_sigint: Any = None
 
     def __enter__(self) -> RssGuard:
         if self.limit > 0:
+            if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+                # Started as a background job of a non-interactive shell (`cmd &`, nohup),
+                # the process ignores SIGINT and Python installs no KeyboardInterrupt for it:
+                # the guard's interrupt would be dropped and the driver left to grow.
+                self._saved_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
             self._t0 = time.perf_counter()
             self._thread = threading.Thread(target=self._watch, daemon=True)
             self._thread.start()
@@ -116,6 +124,13 @@ class RssGuard:
                     return
 
     def __exit__(self, *exc: object) -> None:
+        try:
+            self._stop()
+        finally:
+            if self._saved_sigint is not None:
+                signal.signal(signal.SIGINT, self._saved_sigint)
+
+    def _stop(self) -> None:
         # A SIGINT sent just before _done was set can still be pending when the main thread
         # leaves the lock: Python raises it at its next check, which was after the guarded
         # block, where nothing caught it, and the worker died with code -2 ("exited (code

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -46,6 +47,18 @@ PASSWORD = "in4mix"
 # ------------------------------------------------------------------------------------------
 # The real server
 # ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def sigint_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in the main thread for the test, as in an interactive
+    program, even when pytest was started as a background job (`cmd &`, nohup), which
+    inherits SIGINT ignored: Python then installs no handler and a Ctrl-C test would wait."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture(scope="session")

@@ -119,6 +119,31 @@ def test_rss_guard_stops_the_main_thread_past_its_bound() -> None:
     assert guard.why is not None and "stopped at" in guard.why
 
 
+def test_rss_guard_stops_a_process_that_ignores_sigint() -> None:
+    """A benchmark started as a background job (`make bench &`, nohup) inherits SIGINT
+    ignored, and Python then installs no KeyboardInterrupt for it: the guard installs one for
+    its block and gives the old disposition back. Until the twentieth session the guard's
+    interrupt was dropped there (this test's runs and the Ctrl-C stream test failed in a
+    fresh-clone CI run started with `nohup ... &`)."""
+    base = procstat.rss_bytes()
+    if base is None:
+        pytest.skip("no /proc/self/status here")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        hold: list[mmap.mmap] = []
+        with procstat.RssGuard(base, 16 * 2**20) as guard, pytest.raises(KeyboardInterrupt):
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and len(hold) < 128:
+                hold.append(_resident_mib())
+                time.sleep(0.002)
+            time.sleep(1)
+        hold.clear()
+        assert guard.why is not None
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_rss_guard_interrupts_again_when_the_first_is_swallowed() -> None:
     """A driver may lose the first KeyboardInterrupt (one raised in a finalizer is only
     printed): the guard sends another until the guarded block ends."""

@@ -299,7 +299,7 @@ def test_an_error_with_reads_in_flight_closes_promptly_and_resumes(
 
 def test_ctrl_c_while_a_read_waits_closes_promptly(connect_kwargs: dict[str, Any],
                                                     reader: ifxwire.Connection,
-                                                    depth: int) -> None:
+                                                    depth: int, sigint_raises: None) -> None:
     import signal
     import threading
 
