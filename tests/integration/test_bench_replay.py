@@ -104,10 +104,9 @@ def _resident_mib() -> mmap.mmap:
     return block
 
 
-def test_rss_guard_stops_the_main_thread_past_its_bound() -> None:
-    base = procstat.rss_bytes()
-    if base is None:
-        pytest.skip("no /proc/self/status here")
+def _grow_until_stopped(base: int) -> procstat.RssGuard:
+    """Grow RSS by resident MiB blocks under a 16 MiB guard until it stops the main thread
+    (pytest.raises fails the test when it never does); the guard, for its ``why``."""
     hold: list[mmap.mmap] = []
     with procstat.RssGuard(base, 16 * 2**20) as guard, pytest.raises(KeyboardInterrupt):
         deadline = time.monotonic() + 20
@@ -116,6 +115,14 @@ def test_rss_guard_stops_the_main_thread_past_its_bound() -> None:
             time.sleep(0.002)
         time.sleep(1)  # the guard samples every 20 ms
     hold.clear()
+    return guard
+
+
+def test_rss_guard_stops_the_main_thread_past_its_bound() -> None:
+    base = procstat.rss_bytes()
+    if base is None:
+        pytest.skip("no /proc/self/status here")
+    guard = _grow_until_stopped(base)
     assert guard.why is not None and "stopped at" in guard.why
 
 
@@ -130,14 +137,7 @@ def test_rss_guard_stops_a_process_that_ignores_sigint() -> None:
         pytest.skip("no /proc/self/status here")
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        hold: list[mmap.mmap] = []
-        with procstat.RssGuard(base, 16 * 2**20) as guard, pytest.raises(KeyboardInterrupt):
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and len(hold) < 128:
-                hold.append(_resident_mib())
-                time.sleep(0.002)
-            time.sleep(1)
-        hold.clear()
+        guard = _grow_until_stopped(base)
         assert guard.why is not None
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
