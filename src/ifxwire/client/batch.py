@@ -276,8 +276,9 @@ class ReplyTally:
         lastrowid = self.lastrowid
         while count < limit and pos < end:
             # A run of DONE EOT or DONE COST EOT replies (our server's and real servers'
-            # answer to an INSERT) read by iter_unpack: no indexing per reply; it stops at the
-            # first reply of another form, taken below. The run's shape is the first
+            # answer to an INSERT) read by iter_unpack: one struct unpack per reply, not a
+            # read of the buffer per field; it stops at the first reply of another form,
+            # taken below. The run's shape is the first
             # reply's: the low byte of the tag after DONE's body (EOT and COST are below 256).
             # At most _RUN replies per slice: a slice copies its bytes, and one over the whole
             # rest of the buffer before every reply of another form made a buffer of them
