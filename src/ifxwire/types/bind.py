@@ -152,7 +152,7 @@ def _bind_decimal(value: Decimal, encoding: str) -> bytes:
 
 def _bind_str(value: str, encoding: str) -> bytes:
     raw = _txt.encode_str(value, encoding, "string bind")
-    if b"\x00" in raw:
+    if 0 in raw:  # the int form: CPython's bytes-in-bytes test costs ~5x more (codec bench)
         # Informix keeps a character value as a C string: a real server (and ours) stores it cut
         # at the NUL, silently. Refused here, before anything is sent (docs/DRIVER.md).
         raise CodecDataError(NUL_IN_STR)
