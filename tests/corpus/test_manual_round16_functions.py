@@ -22,7 +22,7 @@ from .manual import rows, sqlcode
 
 ONE = " FROM systables WHERE tabid = 1"
 # ifxwire's type codes in cursor.description (the SQLTYPE numbers of the wire).
-CHAR, VARCHAR, NCHAR, LVARCHAR = 0, 13, 15, 43
+CHAR, VARCHAR, NCHAR, NVARCHAR, LVARCHAR = 0, 13, 15, 16, 43
 
 
 @pytest.fixture()
@@ -161,9 +161,6 @@ def test_replace_keeps_the_source_type(cur: ifxwire.Cursor) -> None:
 
 
 # ---- national character operands ------------------------------------------------------------
-NVARCHAR = 16
-
-
 def test_a_national_operand_makes_a_national_result(cur: ifxwire.Cursor) -> None:
     """ids_sqs_2001 "Return Types from CONCAT and String Functions": "If one of the types is
     ... NCHAR and NVARCHAR: the return type is NVARCHAR if the resulting length is less than
@@ -177,3 +174,28 @@ def test_a_national_operand_makes_a_national_result(cur: ifxwire.Cursor) -> None
                           "  Pauli     ", "aPaul"]
     assert described == [(NVARCHAR, 11), (NVARCHAR, 30), (NVARCHAR, 20), (NVARCHAR, 255),
                          (NVARCHAR, 255), (NCHAR, 300), (CHAR, 11)]
+
+
+# ---- TRIM -----------------------------------------------------------------------------------
+def test_trim_result_types(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1556 TRIM Function (and the GLS guide's table, ids_gug_245): an argument
+    longer than 255 bytes gives an LVARCHAR; of 255 bytes or fewer a CHAR or VARCHAR gives a
+    VARCHAR, an NCHAR or NVARCHAR an NVARCHAR, an LVARCHAR an LVARCHAR. The LVARCHAR and
+    national arguments gave a VARCHAR, a CHAR(300) a CHAR."""
+    values, described = _described(
+        cur, "TRIM(fname), TRIM(note), TRIM(memo), TRIM(nname), "
+             "TRIM(TRAILING FROM CAST('a' AS CHAR(300))), TRIM(LEADING 'P' FROM nname)")
+    assert values == ["Ludwig", "rush", "memo", "Pauli", "a", "auli"]
+    assert described == [(VARCHAR, 10), (VARCHAR, 20), (LVARCHAR, 50), (NVARCHAR, 10),
+                         (LVARCHAR, 300), (NVARCHAR, 10)]
+
+
+def test_trim_of_a_date_is_its_character_form(stores: ifxwire.Connection) -> None:
+    """TRIM takes a character expression: a DATE is trimmed in the character form it
+    converts to (as CAST(d AS CHAR(10)) gives it, and LENGTH counts it since the seventh
+    round); TRIM(MDY(1, 31, 2024)) gave the day number the DATE is stored as, '45321'."""
+    cur = stores.cursor()
+    (trimmed, cast), = rows(cur, "SELECT TRIM(MDY(1, 31, 2024)), CAST(MDY(1, 31, 2024) AS "
+                                 "CHAR(10))" + ONE)
+    assert trimmed == cast
+    assert "2024" in trimmed

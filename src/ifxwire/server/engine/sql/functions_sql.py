@@ -461,7 +461,9 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             args.append(exp.Literal.number(t.size))
         return typed(func(name, *args), t.nullable())
     if isinstance(node, exp.Trim):
-        inner = tx.tx(_arg(node))
+        # A DATE is trimmed in the character form it converts to, as LENGTH counts it; TRIM
+        # of a DATE gave the day number it is stored as ('45321').
+        inner = _temporal_text(tx.tx(_arg(node)))
         chars = node.args.get("expression")
         position = str(node.args.get("position") or "BOTH").upper()
         name = {"LEADING": "LTRIM", "TRAILING": "RTRIM"}.get(position, "TRIM")
@@ -472,9 +474,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             args.append(func("ifx_trim_char", tx.tx(chars)))
         else:
             args.append(exp.Literal.string(" "))
-        t = ty(inner)
-        res = it.varchar(min(t.size or 255, 255)) if t.size <= 255 else t.nullable()
-        return typed(func(name, *args), res)
+        return typed(func(name, *args), _trim_type(ty(inner)))
     if isinstance(node, exp.Concat):
         parts = node.expressions
         if len(parts) < 2:
@@ -637,6 +637,21 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args = [v for k in node.arg_types for v in _flat(node.args.get(k))]
         return _anonymous(tx, exp.Anonymous(this=name, expressions=args))
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())
+
+
+def _trim_type(t: IfxType) -> IfxType:
+    """TRIM's result (ids_sqs_1556; the GLS guide's table, "The TRIM function", ids_gug_245):
+    an argument longer than 255 bytes gives an LVARCHAR; of 255 or fewer, a CHAR or VARCHAR
+    gives a VARCHAR, an NCHAR or NVARCHAR an NVARCHAR, an LVARCHAR an LVARCHAR. An LVARCHAR
+    argument was a VARCHAR, a national one a VARCHAR, a CHAR(300) a CHAR. LTRIM and RTRIM,
+    the same node here, are typed alike [inference: their pages give no type]."""
+    if not t.is_string:
+        return it.varchar(255)
+    if t.size > 255 or t.code == T.LVARCHAR:
+        return IfxType(T.LVARCHAR, size=min(t.size or 255, 32739))
+    if t.code in (T.NCHAR, T.NVARCHAR):
+        return IfxType(T.NVARCHAR, size=t.size or 255)
+    return it.varchar(t.size or 255)
 
 
 def _replace_type(tx: ExprTranslator, src: IfxType, old: exp.Expr,
