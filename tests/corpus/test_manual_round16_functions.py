@@ -199,3 +199,15 @@ def test_trim_of_a_date_is_its_character_form(stores: ifxwire.Connection) -> Non
                                  "CHAR(10))" + ONE)
     assert trimmed == cast
     assert "2024" in trimmed
+
+
+# ---- compared with the pages and already right ----------------------------------------------
+def test_rules_already_kept(cur: ifxwire.Cursor) -> None:
+    """Kept as a guard: SUBSTRING_INDEX is NULL for a count of 0 and has the source's type
+    (ids_sqs_2337); UPPER returns "a value of the same data type as the argument" (ids_sqt_135);
+    CONCAT with a NULL argument is NULL (ids_sqs_2000); REVERSE('Mood') is dooM (ids_sqs_0573)."""
+    values, described = _described(
+        cur, "SUBSTRING_INDEX(fname, 'd', 0), SUBSTRING_INDEX(fname, 'd', 1), UPPER(nname), "
+             "CONCAT(note, NULL::CHAR(1)), REVERSE('Mood')")
+    assert values == [None, "Lu", "PAULI", None, "dooM"]
+    assert described[:3] == [(CHAR, 10), (CHAR, 10), (NCHAR, 10)]
