@@ -283,7 +283,10 @@ FUNCTIONS: dict[str, Entry] = {
     "QUARTER": ([it.DATE], it.SMALLINT, quarter),
     "TO_NUMBER": ([None], it.DECIMAL32, to_number),
     "ROOT": ([it.FLOAT, it.FLOAT], it.FLOAT, root),
-    "REVERSE": ([it.varchar(255)], it.varchar(255), lambda s: str(s)[::-1]),
+    # "returns a string of the same data type as its source_string argument", of "the same
+    # length" (ids_sqs_0573): a CHAR(n) source is reversed with its padding, so its blanks
+    # lead; it was a VARCHAR(255) of the trimmed value.
+    "REVERSE": ([None], None, lambda s: str(s)[::-1]),
     "BITAND": ([it.BIGINT, it.BIGINT], it.BIGINT, _bits(lambda a, b: a & b)),
     "BITOR": ([it.BIGINT, it.BIGINT], it.BIGINT, _bits(lambda a, b: a | b)),
     "BITXOR": ([it.BIGINT, it.BIGINT], it.BIGINT, _bits(lambda a, b: a ^ b)),

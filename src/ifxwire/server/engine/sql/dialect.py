@@ -32,6 +32,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
+from .arity import counted, counted_all
 from .hooks import PARSERS, TRANSLATION
 
 T = TypeCode
@@ -216,6 +217,10 @@ class IfxExprParser(parser.Parser):
         **parser.Parser.FUNCTION_PARSERS,
         "EXTEND": lambda self: self._parse_extend(),
         "MULTISET": lambda self: self._parse_collection_subquery(),
+        # One argument ("INITCAP Function"); sqlglot's reading takes a second, a set of
+        # delimiters, that was ignored (arity.py).
+        "INITCAP": lambda self: counted("INITCAP", lambda args: exp.Initcap(this=args[0]))(
+            self._parse_function_args()),
     }
     # sqlglot reads CHAR_LENGTH as LENGTH; Informix's counts trailing blanks, LENGTH does not.
     FUNCTIONS: t.ClassVar[dict[str, t.Callable[..., exp.Expr]]] = {
@@ -237,6 +242,8 @@ class IfxExprParser(parser.Parser):
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),
     }
+    FUNCTIONS.update(counted_all(FUNCTIONS))
+
     def parse_set_operation(self, this: exp.Expr | None, consume_pipe: bool = False,
                             intersect_only: bool = False) -> exp.SetOperation | None:
         """Only UNION takes ALL: the grammar of the set operators has ``UNION [ALL]``,

@@ -562,7 +562,7 @@ class ExprTranslator:
         left, right = self.binary_operands(node)
         parts = []
         total = 0
-        varying = False
+        varying = national = False
         for part in (left, right):
             t = ty(part)
             if t.code == -1:
@@ -581,10 +581,18 @@ class ExprTranslator:
                 part = func("ifx_text", part, keylit(t.nullable()))
                 varying = True
             varying = varying or t.code in (T.VARCHAR, T.NVARCHAR, T.LVARCHAR)
+            national = national or t.code in (T.NCHAR, T.NVARCHAR)
             total += t.size or 32
             parts.append(part)
         node.set("this", parts[0])
         node.set("expression", parts[1])
+        if national:
+            # "If one of the types is ... NCHAR and NVARCHAR: the return type is NVARCHAR if
+            # the resulting length is less than 255 bytes, NCHAR otherwise" (ids_sqs_2001);
+            # an NCHAR operand gave a CHAR. The 255 bound is the VARCHAR rule's below.
+            if total > 255:
+                return typed(node, IfxType(T.NCHAR, size=min(total, 32767)))
+            return typed(node, IfxType(T.NVARCHAR, size=total))
         if total > 255 and varying:
             return typed(node, IfxType(T.LVARCHAR, size=min(total, 32739)))
         return typed(node, it.varchar(min(total, 255)) if varying else it.char(min(total, 32767)))

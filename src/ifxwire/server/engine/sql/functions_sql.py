@@ -272,6 +272,10 @@ def _dbinfo(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     if not args or not isinstance(args[0], exp.Literal) or not args[0].is_string:
         raise EngineError(sc.SYNTAX)
     option = str(args[0].this).lower()
+    if len(args) > 2:
+        # The DBINFO diagram has the option and at most one more argument (a 'version'
+        # specifier, utc_to_datetime's seconds); a third was ignored.
+        raise EngineError(sc.SYNTAX, near="dbinfo")
     if option == "utc_to_datetime" and len(args) == 2:
         # DBINFO('utc_to_datetime', seconds since 1970-01-01 00:00:00 UTC): a DATETIME
         # YEAR TO SECOND in the server's time zone (Guide to SQL: Syntax, "DBINFO Function").
@@ -302,7 +306,7 @@ def _to_char(tx: ExprTranslator, node: exp.Expr, args: list[exp.Expr]) -> exp.Ex
 
 def _to_date(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     args = _args(tx, node)
-    if not args:
+    if not 1 <= len(args) <= 2:
         raise EngineError(sc.NO_ROUTINE, near="to_date")
     fmt = args[1] if len(args) > 1 else exp.Null()
     t = it.datetime_type(U.YEAR, U.FRACTION5)
@@ -313,6 +317,9 @@ def _numeric_fn(name: str, result: IfxType | None = None) -> Callable[
         [ExprTranslator, exp.Anonymous], exp.Expr]:
     def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
         args = _args(tx, node)
+        if len(args) != (2 if name == "atan2" else 1):
+            # LOGN(1, 2) answered LOGN(1): the extra argument was passed on and ignored.
+            raise EngineError(sc.NO_ROUTINE, near=str(node.this).lower())
         return typed(func("ifx_math", exp.Literal.string(name), *args), result or it.FLOAT)
     return handler
 
@@ -454,7 +461,9 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             args.append(exp.Literal.number(t.size))
         return typed(func(name, *args), t.nullable())
     if isinstance(node, exp.Trim):
-        inner = tx.tx(_arg(node))
+        # A DATE is trimmed in the character form it converts to, as LENGTH counts it; TRIM
+        # of a DATE gave the day number it is stored as ('45321').
+        inner = _temporal_text(tx.tx(_arg(node)))
         chars = node.args.get("expression")
         position = str(node.args.get("position") or "BOTH").upper()
         name = {"LEADING": "LTRIM", "TRAILING": "RTRIM"}.get(position, "TRIM")
@@ -465,9 +474,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
             args.append(func("ifx_trim_char", tx.tx(chars)))
         else:
             args.append(exp.Literal.string(" "))
-        t = ty(inner)
-        res = it.varchar(min(t.size or 255, 255)) if t.size <= 255 else t.nullable()
-        return typed(func(name, *args), res)
+        return typed(func(name, *args), _trim_type(ty(inner)))
     if isinstance(node, exp.Concat):
         parts = node.expressions
         if len(parts) < 2:
@@ -530,6 +537,10 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, (exp.Pow, exp.Sqrt, exp.Exp, exp.Ln, exp.Log, exp.Ceil, exp.Floor,
                          exp.Sin, exp.Cos, exp.Tan)):
         name = node.key
+        if isinstance(node, (exp.Ceil, exp.Floor)) and (
+                node.args.get("decimals") is not None or node.args.get("to") is not None):
+            # One argument in the CEIL and FLOOR diagrams; a second was dropped (arity.py).
+            raise EngineError(sc.SYNTAX, near=name)
         args = [tx.tx(a) for a in node.args.values() if isinstance(a, exp.Expr)]
         res = it.FLOAT
         if isinstance(node, (exp.Ceil, exp.Floor)):
@@ -542,14 +553,17 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         repl = node.args.get("replacement")
         args.append(tx.tx(repl) if isinstance(repl, exp.Expr) else exp.Literal.string(""))
         src = ty(args[0])
-        res = it.varchar(255)
-        if src.is_string and src.size > 255:  # a long source keeps its length
-            res = IfxType(T.LVARCHAR, size=min(src.size, 32739))
-        return typed(func("REPLACE", *args), res)
+        res = _replace_type(tx, src, args[1], args[2] if isinstance(repl, exp.Expr) else None)
+        return typed(func("REPLACE", *(_text(tx, a) for a in args)), res)
     if isinstance(node, exp.Pad):
         args = [tx.tx(_arg(node)), tx.convert(tx.tx(_arg(node, "expression")), it.INTEGER)]
         fill = node.args.get("fill_pattern")
         args.append(tx.tx(fill) if isinstance(fill, exp.Expr) else exp.Literal.string(" "))
+        # A CHAR(n) source is n characters: "Because the source string has a length of 15
+        # characters (sname is defined as CHAR(15)), the LPAD function pads the first six
+        # positions" of LPAD(sname, 21, "-") (Tutorial, "The LPAD function", ids_sqt_141).
+        # It was padded from the value without its blanks (eleven dashes for California).
+        text = [_text(tx, args[0]), args[1], _text(tx, args[2])]
         side = "l" if node.args.get("is_left") else "r"
         # The result holds `length` characters: past 255 (no VARCHAR can) it is described
         # as an LVARCHAR of that size, so LPAD('a', 300, 'x') is sent whole, not refused.
@@ -560,7 +574,13 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         src = ty(args[0])
         if src.is_string and src.size > 255 and src.size > res.size:
             res = IfxType(T.LVARCHAR, size=min(src.size, 32739))
-        return typed(func("ifx_pad2", exp.Literal.string(side), *args), res)
+        if any(ty(a).code in (T.NCHAR, T.NVARCHAR) for a in (args[0], args[2])):
+            # "The return data type is based on the three arguments, using the return type
+            # promotion rules" of CONCAT (ids_sqs_1563, ids_sqs_2001): an NCHAR or NVARCHAR
+            # source or pad makes an NVARCHAR (an NCHAR past 255); it was a VARCHAR.
+            res = (IfxType(T.NVARCHAR, size=res.size) if res.size <= 255
+                   else IfxType(T.NCHAR, size=min(res.size, 32767)))
+        return typed(func("ifx_pad2", exp.Literal.string(side), *text), res)
     if isinstance(node, exp.StrPosition):  # INSTR(s, sub [, from [, n]]), CHARINDEX(sub, s …)
         args = [_text(tx, tx.tx(_arg(node))), _text(tx, tx.tx(_arg(node, "substr")))]
         for key in ("position", "occurrence"):
@@ -617,6 +637,48 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
         args = [v for k in node.arg_types for v in _flat(node.args.get(k))]
         return _anonymous(tx, exp.Anonymous(this=name, expressions=args))
     raise EngineError(sc.NO_ROUTINE, near=node.sql_name().lower())
+
+
+def _trim_type(t: IfxType) -> IfxType:
+    """TRIM's result (ids_sqs_1556; the GLS guide's table, "The TRIM function", ids_gug_245):
+    an argument longer than 255 bytes gives an LVARCHAR; of 255 or fewer, a CHAR or VARCHAR
+    gives a VARCHAR, an NCHAR or NVARCHAR an NVARCHAR, an LVARCHAR an LVARCHAR. An LVARCHAR
+    argument was a VARCHAR, a national one a VARCHAR, a CHAR(300) a CHAR. LTRIM and RTRIM,
+    the same node here, are typed alike [inference: their pages give no type]."""
+    if not t.is_string:
+        return it.varchar(255)
+    if t.size > 255 or t.code == T.LVARCHAR:
+        return IfxType(T.LVARCHAR, size=min(t.size or 255, 32739))
+    if t.code in (T.NCHAR, T.NVARCHAR):
+        return IfxType(T.NVARCHAR, size=t.size or 255)
+    return it.varchar(t.size or 255)
+
+
+def _replace_type(tx: ExprTranslator, src: IfxType, old: exp.Expr,
+                  new: exp.Expr | None) -> IfxType:
+    """REPLACE: "The return data type is its source_string argument" (ids_sqs_1562; the
+    tutorial's REPLACE(unit, "each", "item") of stores_demo's CHAR(4) unit, ids_sqt_137).
+    The length is the source's unless the replacement is longer than what it replaces,
+    then the most the value can grow to (every old_string replaced), or 255 at least when
+    either is not a constant [inference: the page gives no length]; a VARCHAR or NVARCHAR
+    past 255 is an LVARCHAR. It was a VARCHAR(255) whatever the source (and a CHAR source
+    was searched without its trailing blanks)."""
+    if not src.is_string:
+        return it.varchar(255)
+    size = src.size
+    old_len = len(str(old.meta["const"])) if tx.is_const(old) else None
+    new_len = 0 if new is None else (
+        len(str(new.meta["const"])) if tx.is_const(new) else None)
+    if old_len and new_len is not None:
+        if new_len > old_len:
+            size = size // old_len * new_len + size % old_len
+    else:
+        size = max(size, 255)
+    if src.code in (T.CHAR, T.NCHAR):
+        return IfxType(src.code, size=min(size, 32767))
+    if size > 255 or src.code == T.LVARCHAR:
+        return IfxType(T.LVARCHAR, size=min(size, 32739))
+    return IfxType(src.code, size=size)
 
 
 def _text(tx: ExprTranslator, value: exp.Expr) -> exp.Expr:
