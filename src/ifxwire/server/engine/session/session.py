@@ -334,7 +334,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         (Informix increments a sequence once per statement and row): a NEXTVAL takes a new
         value only when the sequence's last value came from another statement or this same
         occurrence already had it (so a new row began)."""
-        seq = self.current_schema().sequences.get(name)
+        seq = self.current_schema().sequence_of(name)
         if seq is None:
             raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
         key = (self._incarnation, seq.tabid)
@@ -444,7 +444,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:
             return None
-        return self.current_schema().sequences.get(name)
+        return self.current_schema().sequence_of(name)
 
     def named_type(self, name: str) -> IfxType | None:
         if self.database is None:
