@@ -56,3 +56,55 @@ def test_dropping_the_sequence_drops_its_synonyms(cur: ifxwire.Cursor) -> None:
     # the names are free again
     cur.execute("CREATE TABLE s1_syn (a INT)")
     cur.execute("CREATE SEQUENCE s1_pub")
+
+
+# ---- BEGIN / COMMIT / ROLLBACK WORK in a routine a trigger calls -------------------------------
+@pytest.fixture()
+def trig(cur: ifxwire.Cursor) -> ifxwire.Cursor:
+    cur.execute("CREATE TABLE orders (n INT)")
+    cur.execute("CREATE TABLE kept (n INT)")
+    cur.execute("CREATE TABLE audit_log (n INT)")
+    return cur
+
+
+@pytest.mark.parametrize("stmt", ["COMMIT WORK", "ROLLBACK WORK", "BEGIN WORK"])
+def test_a_transaction_statement_in_a_trigger_routine_leaves_the_transaction_intact(
+        trig: ifxwire.Cursor, stmt: str) -> None:
+    """A routine a trigger calls runs inside the triggering statement: ending or starting the
+    client's transaction there is refused with -675 (ids_sqs_1755 lists BEGIN, COMMIT and
+    ROLLBACK WORK among the statements a routine run by a DML statement may not execute; that
+    a trigger's routine gets the same code is our inference). Before: -999, and afterwards the
+    client's transaction was gone (its ROLLBACK WORK got -255) with the work before the
+    trigger committed. Now the triggering INSERT fails as a whole, the transaction goes on:
+    nothing committed is lost and nothing uncommitted is committed."""
+    trig.execute(f"CREATE PROCEDURE ends_it(n INT) INSERT INTO audit_log VALUES (n); {stmt}; "
+                 "END PROCEDURE")
+    trig.execute("CREATE TRIGGER ord_ins INSERT ON orders REFERENCING NEW AS post "
+                 "FOR EACH ROW (EXECUTE PROCEDURE ends_it(post.n))")
+    trig.execute("INSERT INTO kept VALUES (1)")  # committed (autocommit)
+    trig.execute("BEGIN WORK")
+    trig.execute("INSERT INTO kept VALUES (2)")  # uncommitted
+    assert sqlcode(trig, "INSERT INTO orders VALUES (5)") == -675
+    # still in the transaction: its work is visible to it, the failed statement left nothing
+    assert rows(trig, "SELECT n FROM kept ORDER BY n") == [(1,), (2,)]
+    assert rows(trig, "SELECT COUNT(*) FROM orders") == [(0,)]
+    assert rows(trig, "SELECT COUNT(*) FROM audit_log") == [(0,)]
+    trig.execute("ROLLBACK WORK")  # was -255: the transaction had been ended underneath
+    assert rows(trig, "SELECT n FROM kept ORDER BY n") == [(1,)]
+    # the session goes on: a trigger-free statement and a new transaction work
+    trig.execute("BEGIN WORK")
+    trig.execute("INSERT INTO kept VALUES (3)")
+    trig.execute("COMMIT WORK")
+    assert rows(trig, "SELECT n FROM kept ORDER BY n") == [(1,), (3,)]
+
+
+def test_commit_work_in_a_routine_run_by_execute_procedure_still_commits(
+        trig: ifxwire.Cursor) -> None:
+    """ids_sqs_1756: BEGIN WORK and COMMIT WORK in an SPL routine start and end a
+    transaction; run by EXECUTE PROCEDURE (no trigger, no DML statement) it still does."""
+    trig.execute("CREATE PROCEDURE commits(n INT) INSERT INTO kept VALUES (n); COMMIT WORK; "
+                 "END PROCEDURE")
+    trig.execute("BEGIN WORK")
+    trig.execute("EXECUTE PROCEDURE commits(4)")
+    assert sqlcode(trig, "ROLLBACK WORK") == -255
+    assert rows(trig, "SELECT n FROM kept") == [(4,)]

@@ -53,6 +53,7 @@ _TEXT = IfxType(T.LVARCHAR, size=32739)
 _NOT_IN_SPL = frozenset(("database", "close_database", "create_database", "drop_database",
                          "create_routine"))
 _SAVEPOINTS = frozenset(("savepoint", "release_savepoint", "rollback_to_savepoint"))
+_TRANSACTION = frozenset(("begin", "commit", "rollback"))
 #: What a routine called inside a client's DML statement may not run (Guide to SQL: Syntax,
 #: "Restrictions on SPL Routines in Data-Manipulation Statements", ids_sqs_1755: -675);
 #: INSERT, UPDATE, DELETE and MERGE are checked by their trees.
@@ -831,6 +832,13 @@ class Interp:
             if kind in _NOT_IN_SPL:
                 raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
             if kind in _NOT_IN_DML_CALL and self.rt.in_dml:
+                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
+            if kind in _TRANSACTION and self.rt.trigger_depth > 0:
+                # BEGIN / COMMIT / ROLLBACK WORK while a trigger runs would end the client's
+                # transaction in the middle of the triggering statement: -675, the code
+                # ids_sqs_1755 gives these statements in a DML context [inference: no page
+                # names the code for a routine a trigger calls]; the triggering statement
+                # fails as a whole and the client's transaction goes on
                 raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
             if kind in _SAVEPOINTS and self.rt.trigger_depth > 0:
                 # a routine that a triggered action calls: RELEASE SAVEPOINT (ids_sqs_2008)
