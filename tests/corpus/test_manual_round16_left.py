@@ -108,3 +108,35 @@ def test_commit_work_in_a_routine_run_by_execute_procedure_still_commits(
     trig.execute("EXECUTE PROCEDURE commits(4)")
     assert sqlcode(trig, "ROLLBACK WORK") == -255
     assert rows(trig, "SELECT n FROM kept") == [(4,)]
+
+
+# ---- DEFAULT longer than its column, CREATE INDEX on a catalogue table, REVOKE -----------------
+@pytest.mark.parametrize("sql", [
+    "CREATE TABLE d1 (c CHAR(2) DEFAULT 'abcdef')",
+    "CREATE TABLE d2 (c VARCHAR(3) DEFAULT 'abcd')",
+    "CREATE TABLE d3 (c NCHAR(1) DEFAULT 'xy' NOT NULL)",
+])
+def test_a_character_default_longer_than_its_column_is_591(cur: ifxwire.Cursor,
+                                                            sql: str) -> None:
+    """-591 "Invalid default value for column/variable (%s)." [jcat]; ids_sqs_0101 asks for a
+    literal appropriate to the column (our inference that the length is checked; was accepted
+    and the value cut at INSERT). The table is not made."""
+    assert sqlcode(cur, sql) == -591
+    assert rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname MATCHES 'd[123]'") == [(0,)]
+
+
+def test_a_default_that_fits_is_kept_and_alter_is_checked_too(cur: ifxwire.Cursor) -> None:
+    """A literal as long as its column is fine; ALTER TABLE ADD and MODIFY take the same
+    DEFAULT clause (ids_sqs_0080) and get the same -591."""
+    cur.execute("CREATE TABLE d4 (n INT, c CHAR(3) DEFAULT 'abc', v VARCHAR(5) DEFAULT 'xy')")
+    cur.execute("INSERT INTO d4 (n) VALUES (1)")
+    assert rows(cur, "SELECT c, v FROM d4") == [("abc", "xy")]
+    assert sqlcode(cur, "ALTER TABLE d4 ADD (e CHAR(1) DEFAULT 'no')") == -591
+    assert sqlcode(cur, "ALTER TABLE d4 MODIFY (v VARCHAR(5) DEFAULT 'toolong')") == -591
+
+
+@pytest.mark.parametrize("table", ["systables", "syscolumns", "sysindices"])
+def test_create_index_on_a_catalogue_table_is_226(cur: ifxwire.Cursor, table: str) -> None:
+    """-226 "Cannot create index for system catalog (%s)." [jcat] names the case (was -999);
+    ids_sqs_0401 indexes "a standard or temporary table"."""
+    assert sqlcode(cur, f"CREATE INDEX ix_cat ON {table} (tabid)") == -226
