@@ -10,6 +10,7 @@ each case; that a server sends them here is our inference from the texts.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -140,3 +141,69 @@ def test_create_index_on_a_catalogue_table_is_226(cur: ifxwire.Cursor, table: st
     """-226 "Cannot create index for system catalog (%s)." [jcat] names the case (was -999);
     ids_sqs_0401 indexes "a standard or temporary table"."""
     assert sqlcode(cur, f"CREATE INDEX ix_cat ON {table} (tabid)") == -226
+
+
+# ---- INSERT … EXECUTE PROCEDURE / FUNCTION (ids_sqs_0133, ids_sqs_0589) -----------------------
+@pytest.fixture()
+def items(cur: ifxwire.Cursor) -> ifxwire.Cursor:
+    cur.execute("CREATE TABLE items (item_num SMALLINT, order_num INT, total_price MONEY(8,2))")
+    cur.execute("CREATE PROCEDURE sp_items() RETURNING SMALLINT, INT, MONEY(8,2); "
+                "RETURN 1, 1001, 250.00 WITH RESUME; RETURN 2, 1001, 19.80 WITH RESUME; "
+                "END PROCEDURE")
+    return cur
+
+
+def test_insert_execute_procedure_inserts_the_rows_it_returns(items: ifxwire.Cursor) -> None:
+    """ids_sqs_0589's statement, ``INSERT INTO items EXECUTE PROCEDURE sp_items``: every row
+    the routine returns goes in (ids_sqs_0133, "Execute Routine Clause"); the row count is
+    theirs. Was -999."""
+    items.execute("INSERT INTO items EXECUTE PROCEDURE sp_items()")
+    assert items.rowcount == 2
+    assert rows(items, "SELECT item_num, order_num, total_price FROM items ORDER BY 1") == [
+        (1, 1001, Decimal("250.00")), (2, 1001, Decimal("19.80"))]
+
+
+def test_insert_execute_function_with_a_column_list_and_arguments(cur: ifxwire.Cursor) -> None:
+    """EXECUTE FUNCTION, a column list (the return values match the listed columns, in
+    order; the others take their defaults) and arguments, a ``?`` among them."""
+    cur.execute("CREATE TABLE log (id SERIAL, note VARCHAR(20), n INT, at CHAR(3) "
+                "DEFAULT 'now')")
+    cur.execute("CREATE FUNCTION pair(a INT, b VARCHAR(10)) RETURNING INT, VARCHAR(20); "
+                "RETURN a, b WITH RESUME; RETURN a + 1, b || '!' WITH RESUME; END FUNCTION")
+    cur.execute("INSERT INTO log (n, note) EXECUTE FUNCTION pair(?, 'x')", (5,))
+    assert cur.rowcount == 2
+    assert rows(cur, "SELECT id, note, n, at FROM log ORDER BY id") == [
+        (1, "x", 5, "now"), (2, "x!", 6, "now")]
+
+
+def test_insert_execute_counts_and_atomicity(items: ifxwire.Cursor) -> None:
+    """The values must match the columns one to one (-236, the VALUES-list code); a row that
+    fails undoes the rows before it (the statement is atomic)."""
+    items.execute("CREATE PROCEDURE two() RETURNING INT, INT; RETURN 1, 2; END PROCEDURE")
+    assert sqlcode(items, "INSERT INTO items EXECUTE PROCEDURE two()") == -236
+    items.execute("CREATE TABLE keyed (k INT PRIMARY KEY)")
+    items.execute("CREATE PROCEDURE dup() RETURNING INT; RETURN 7 WITH RESUME; "
+                  "RETURN 8 WITH RESUME; RETURN 7 WITH RESUME; END PROCEDURE")
+    assert sqlcode(items, "INSERT INTO keyed EXECUTE PROCEDURE dup()") == -268
+    assert rows(items, "SELECT COUNT(*) FROM keyed") == [(0,)]
+
+
+def test_a_routine_run_by_insert_execute_may_not_write(items: ifxwire.Cursor) -> None:
+    """ids_sqs_0133 sends such a routine to ids_sqs_1755's restrictions: it is called within
+    a DML statement, so its own INSERT is -675 and nothing goes in."""
+    items.execute("CREATE TABLE side (n INT)")
+    items.execute("CREATE PROCEDURE writes() RETURNING SMALLINT, INT, MONEY(8,2); "
+                  "INSERT INTO side VALUES (1); RETURN 3, 1002, 1.00; END PROCEDURE")
+    assert sqlcode(items, "INSERT INTO items EXECUTE PROCEDURE writes()") == -675
+    assert rows(items, "SELECT COUNT(*) FROM items") == [(0,)]
+    assert rows(items, "SELECT COUNT(*) FROM side") == [(0,)]
+
+
+def test_insert_execute_fires_the_targets_row_triggers(items: ifxwire.Cursor) -> None:
+    """Each inserted row is an INSERT of the target: its FOR EACH ROW actions run once per
+    row the routine returned."""
+    items.execute("CREATE TABLE seen (n SMALLINT)")
+    items.execute("CREATE TRIGGER items_ins INSERT ON items REFERENCING NEW AS post "
+                  "FOR EACH ROW (INSERT INTO seen VALUES (post.item_num))")
+    items.execute("INSERT INTO items EXECUTE PROCEDURE sp_items()")
+    assert rows(items, "SELECT n FROM seen ORDER BY n") == [(1,), (2,)]

@@ -47,6 +47,7 @@ from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
 from ..features.select_triggers import open_cursor
 from ..features.spl.calls import call_routine, execute_call, open_call, runtime
+from ..features.spl.insert_execute import run_insert_execute
 from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
@@ -671,6 +672,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             return self._write(plan, lambda: self._select_into(plan, bound))
         if plan.kind == "call":
             return execute_call(self, plan, bound)
+        if plan.kind == "insert_exec":
+            return run_insert_execute(self, plan, bound)
         if plan.kind == "instead":
             return self._write(plan, lambda: run_instead(self, plan, bound))
         return self.exec_dml(plan, bound)
