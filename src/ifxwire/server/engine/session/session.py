@@ -587,7 +587,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self._local_plans[local_key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
-        if self.row_locks and plan.kind in ("insert", "update", "delete"):
+        if self.row_locks and plan.kind in ("insert", "update", "delete", "insert_exec"):
             self.rl_expect(plan.table)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
