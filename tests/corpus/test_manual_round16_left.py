@@ -207,3 +207,16 @@ def test_insert_execute_fires_the_targets_row_triggers(items: ifxwire.Cursor) ->
                   "FOR EACH ROW (INSERT INTO seen VALUES (post.item_num))")
     items.execute("INSERT INTO items EXECUTE PROCEDURE sp_items()")
     assert rows(items, "SELECT n FROM seen ORDER BY n") == [(1,), (2,)]
+
+
+def test_insert_execute_runs_before_and_after_actions_once(items: ifxwire.Cursor) -> None:
+    """INSERT … EXECUTE is one statement: its triggers' BEFORE actions run once before it
+    and AFTER actions once after it ("BEFORE ... once, before the statement"), whatever the
+    count of rows the routine returns."""
+    items.execute("CREATE TABLE marks (m CHAR(1))")
+    items.execute("CREATE TRIGGER items_stmt INSERT ON items "
+                  "BEFORE (INSERT INTO marks VALUES ('b')) "
+                  "AFTER (INSERT INTO marks VALUES ('a'))")
+    items.execute("INSERT INTO items EXECUTE PROCEDURE sp_items()")
+    assert rows(items, "SELECT m, COUNT(*) FROM marks GROUP BY m ORDER BY m") == [
+        ("a", 1), ("b", 1)]

@@ -15,9 +15,10 @@ end first (so it reads the table as it was before the statement), then each row 
 is inserted, all under one write, so the statement is atomic: an error in any row undoes
 every row.
 
-Known difference [inference]: the target table's BEFORE and AFTER trigger actions run once
-per inserted row here (each row is one INSERT); FOR EACH ROW actions run once per row as on
-Informix.
+Triggers: the target's BEFORE actions run once before the first row, its AFTER actions once
+after the last, its FOR EACH ROW actions for each row (``run_dml``'s skip sets, as MERGE's
+parts use them). Known difference: a routine that returns no rows inserts nothing and runs
+no BEFORE or AFTER actions here (Informix runs them for a statement that changes no row).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ...core.errors import EngineError
 from ...sql.hooks import TRANSLATION
 from ...sql.prepared import ExecResult
 from ...sql.translate import Plan
-from ..triggers import run_dml
+from ..triggers import _EVENTS, _active, run_dml
 from . import ast as a
 from .calls import _args, _loaded, _routine_of, compile_call, runtime
 
@@ -96,8 +97,16 @@ def run_insert_execute(session: Any, plan: Plan, bound: dict[str, object]) -> Ex
         total = 0
         serial = 0
         serial8: int | None = None
-        for row in got:
-            result = run_dml(session, insert_plan, session._bind(insert_plan, list(row)))
+        # one statement: its triggers' BEFORE actions run before the first row only, their
+        # AFTER actions after the last only (as run_merge does for a statement of parts)
+        info = insert_plan.table
+        ids = ({t.trigid for t in _active(session, info.name, _EVENTS["insert"], None)}
+               if info is not None and not info.temp else set())
+        last = len(got) - 1
+        for i, row in enumerate(got):
+            result = run_dml(session, insert_plan, session._bind(insert_plan, list(row)),
+                             skip_before=ids if i > 0 else None,
+                             skip_after=ids if i < last else None)
             total += result.rowcount
             serial = result.serial or serial
             serial8 = result.serial8 if result.serial8 is not None else serial8
