@@ -220,3 +220,17 @@ def test_insert_execute_runs_before_and_after_actions_once(items: ifxwire.Cursor
     items.execute("INSERT INTO items EXECUTE PROCEDURE sp_items()")
     assert rows(items, "SELECT m, COUNT(*) FROM marks GROUP BY m ORDER BY m") == [
         ("a", 1), ("b", 1)]
+
+
+def test_insert_execute_inside_a_routine_takes_its_variables(items: ifxwire.Cursor) -> None:
+    """The statement is valid in an SPL routine too, its arguments naming the routine's
+    variables (was -999 when the routine ran)."""
+    items.execute("CREATE PROCEDURE order_lines(o INT) RETURNING SMALLINT, INT, MONEY(8,2); "
+                  "RETURN 1, o, 5.00 WITH RESUME; RETURN 2, o, 6.00 WITH RESUME; "
+                  "END PROCEDURE")
+    items.execute("CREATE PROCEDURE fill(o INT) DEFINE k INT; LET k = o + 1; "
+                  "INSERT INTO items EXECUTE PROCEDURE order_lines(k); END PROCEDURE")
+    items.execute("EXECUTE PROCEDURE fill(1000)")
+    assert rows(items, "SELECT item_num, order_num FROM items ORDER BY 1") == [
+        (1, 1001), (2, 1001)]
+

@@ -73,7 +73,8 @@ def compile_insert_execute(compiler: Compiler, table: exp.Table, columns: list[s
     plan.parts = [call_plan, insert_plan]
     plan.sql = call_plan.sql
     plan.params = list(call_plan.params)
-    plan.routines = sorted({*insert_plan.routines, int(call_plan.routine or 0)})
+    plan.routines = list(insert_plan.routines)
+    plan.routine = call_plan.routine  # EXECUTE on it is checked (Session._check_privileges)
     plan.cast_types = insert_plan.cast_types
     return plan.finish(compiler.ctx)
 

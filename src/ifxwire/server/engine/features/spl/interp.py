@@ -845,6 +845,9 @@ class Interp:
                 # "fails with an error" when "part of a triggered action", and the JDBC
                 # guide: "Savepoints cannot be referenced in a triggered action"
                 raise EngineError(sc.SAVEPOINT_IN_TRIGGER)
+            if kind == "insert_execute":
+                self._insert_execute(node, tree, scope)
+                return
             with session.acting_as_dba(self.frame.routine.mode == "D"):
                 session._statement(tree)
             return
@@ -889,6 +892,27 @@ class Interp:
             bound["spl_rowid"] = rowid
         session.check_in_routine(compiled.plan, self.frame.routine)
         session.exec_dml(compiled.plan, bound)
+
+    def _insert_execute(self, node: a.Sql, tree: exp.Expr,
+                        scope: dict[str, a.VarDecl]) -> None:
+        """INSERT … EXECUTE PROCEDURE|FUNCTION in a routine (insert_execute.py): the call's
+        arguments may name SPL variables. It is an INSERT: -675 in a DML context."""
+        from dataclasses import replace
+
+        # import cycle at load: insert_execute -> calls -> interp
+        from .insert_execute import compile_insert_execute, run_insert_execute
+        if self.rt.in_dml:
+            raise EngineError(sc.NOT_IN_SPL, near="INSERT")
+        table, columns, call = tree.meta["spec"]
+
+        def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
+            spec = replace(call, args=[sub(arg) for arg in call.args])
+            return compile_insert_execute(c, table, columns, spec)
+
+        compiled = self.runner.compile(node, "insert_exec", scope, build)
+        bound = self.runner.bound(compiled, self.frame)
+        self.session.check_in_routine(compiled.plan, self.frame.routine)
+        run_insert_execute(self.session, compiled.plan, bound)
 
     def select(self, node: a.Sql, tree: exp.Expr, scope: dict[str, a.VarDecl]) -> None:
         session = self.session
