@@ -87,6 +87,7 @@ _SQL_TABLE = """
 -218    P  42S02  Synonym '%s' was not found.
 -219    P  -      MATCHES or LIKE wildcards can only be used with character values.
 -223    P  -      Table name '%s' appears twice in the FROM clause; give one an alias.
+-226    P  -      A system catalog table cannot be indexed: '%s'.
 -229    O  -      Could not open or create a temporary file.
 -230    O  -      Could not read a temporary file.
 -232    P  -      SERIAL column '%s' cannot be updated.
@@ -245,6 +246,7 @@ _SQL_TABLE = """
 -584    P  -      A system catalog table cannot be renamed.
 -585    P  -      A column of a system catalog table cannot be renamed.
 -586    P  24000  The cursor is already open.
+-591    P  -      The default value does not suit column or variable '%s'.
 -592    P  -      A NOT NULL column cannot have a NULL default.
 -593    P  -      A SERIAL column cannot have a default value.
 -594    P  -      A BYTE, TEXT, BLOB or CLOB column takes no default but NULL.

@@ -469,16 +469,18 @@ def test_select_clauses_and_directive_comments(stores: ifxwire.Connection) -> No
 
 
 def test_iterator_function_forms_are_refused(stores: ifxwire.Connection) -> None:
-    """TABLE(FUNCTION iterator(…)) in FROM and INSERT … EXECUTE FUNCTION are Informix forms
-    (Iterator Functions; INSERT, Execute Routine Clause) the server does not build: -999, not
-    a syntax error; EXECUTE PROCEDURE of the same routine returns its rows."""
+    """TABLE(FUNCTION iterator(…)) in FROM is an Informix form (Iterator Functions) the server
+    does not build: -999, not a syntax error; EXECUTE PROCEDURE of the same routine returns its
+    rows, and INSERT … EXECUTE FUNCTION (INSERT, Execute Routine Clause) inserts them (was
+    -999 here until the twenty-third round; test_manual_round16_left.py)."""
     cur = stores.cursor()
     cur.execute("CREATE PROCEDURE three() RETURNING INT; RETURN 1 WITH RESUME; "
                 "RETURN 2 WITH RESUME; RETURN 3 WITH RESUME; END PROCEDURE")
     assert _rows(cur, "EXECUTE PROCEDURE three()") == [(1,), (2,), (3,)]
     assert _code(cur, "SELECT * FROM TABLE(FUNCTION three())") == -999
     cur.execute("CREATE TEMP TABLE ef (a INT)")
-    assert _code(cur, "INSERT INTO ef EXECUTE FUNCTION three()") == -999
+    cur.execute("INSERT INTO ef EXECUTE FUNCTION three()")
+    assert _rows(cur, "SELECT a FROM ef ORDER BY a") == [(1,), (2,), (3,)]
 
 
 @pytest.mark.parametrize("sql", [

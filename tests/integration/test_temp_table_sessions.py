@@ -162,12 +162,20 @@ def test_temp_tables_inside_a_transaction_still_roll_back_with_it(
         c.close()
 
 
-def test_a_temp_write_calling_a_routine_that_writes_takes_the_lock(
+def test_a_routine_writing_a_temp_and_a_permanent_table_takes_the_lock(
         server: Any, logged_db: str) -> None:
-    """The target is a temp table, but the function it calls writes a permanent one: that
-    write needs the database's write lock like any other, so it meets another session's open
-    transaction as a lock error (not SQLite's BUSY mid-statement), and runs once it ends."""
+    """A routine run by EXECUTE PROCEDURE writes the session's temp table and then a permanent
+    one: the temp write needs no lock, the permanent write needs the database's write lock like
+    any other, so it meets another session's open transaction as a lock error (not SQLite's
+    BUSY mid-statement), and runs once that transaction ends.
+
+    The same routine called inside the temp table's INSERT (``INSERT INTO tr VALUES
+    (note_perm(8))``, the form this test had before) is -675: a routine called inside a DML
+    statement may not write (Guide to SQL: Syntax, ids_sqs_1755)."""
     with _connect(server, logged_db) as setup:
+        setup.cursor().execute(
+            "CREATE PROCEDURE note_both(v INT) INSERT INTO tr VALUES (v); "
+            "INSERT INTO perm VALUES (v); END PROCEDURE")
         setup.cursor().execute(
             "CREATE FUNCTION note_perm(v INT) RETURNING INT; "
             "INSERT INTO perm VALUES (v); RETURN v; END FUNCTION")
@@ -182,18 +190,30 @@ def test_a_temp_write_calling_a_routine_that_writes_takes_the_lock(
         if server.engine.row_locks:
             # Informix row locks: the routine's INSERT of another row proceeds beside the
             # holder's uncommitted one (docs/SERVER.md "Locks and isolation").
-            cur.execute("INSERT INTO tr VALUES (note_perm(8))")
+            cur.execute("EXECUTE PROCEDURE note_both(8)")
             holder.rollback()
             expected = [(8,), (9,)]
         else:
             with pytest.raises(ifxwire.DatabaseError) as info:
-                cur.execute("INSERT INTO tr VALUES (note_perm(8))")
-            assert info.value.isamcode == -107, info.value
+                cur.execute("EXECUTE PROCEDURE note_both(8)")
+            assert info.value.isamcode == -107, info.value  # type: ignore[attr-defined]
             holder.rollback()
             expected = [(9,)]
-        cur.execute("INSERT INTO tr VALUES (note_perm(9))")
+        cur.execute("EXECUTE PROCEDURE note_both(9)")
         cur.execute("SELECT k FROM perm WHERE k > 0 ORDER BY k")
         assert cur.fetchall() == expected
+        # the temp writes never waited: outside a transaction each statement of a routine
+        # stands alone, so the failed call's temp row, written before its permanent write
+        # met the lock, stays
+        cur.execute("SELECT x FROM tr ORDER BY x")
+        assert cur.fetchall() == [(7,), (8,), (9,)]
+        # the old form, once no lock stands in its way (without row locks the write lock is
+        # met first): the routine is called inside the INSERT, its own INSERT is -675
+        with pytest.raises(ifxwire.DatabaseError) as info:
+            cur.execute("INSERT INTO tr VALUES (note_perm(10))")
+        assert info.value.sqlcode == -675, info.value  # type: ignore[attr-defined]
+        cur.execute("SELECT COUNT(*) FROM perm WHERE k = 10")
+        assert cur.fetchone() == (0,)
     finally:
         holder.close()
         other.close()

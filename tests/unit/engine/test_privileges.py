@@ -194,3 +194,20 @@ def test_alter_fragment_needs_alter_or_index_privilege(db: Sql, engine: Engine) 
     db.run("GRANT INDEX ON fr TO joe")
     assert codes(joe.err("ALTER FRAGMENT ON INDEX fr_ix DROP d1"))[0] == -860  # two left
     joe.s.close()
+
+
+def test_insert_execute_needs_execute_on_the_routine(db: Sql, engine: Engine) -> None:
+    """INSERT … EXECUTE PROCEDURE runs the routine: without EXECUTE on it the statement is
+    -706, as EXECUTE PROCEDURE is, and inserts nothing; with INSERT on the table and
+    EXECUTE on the routine it runs (ids_sqs_0133; twenty-third round)."""
+    db.run("CREATE TABLE ie (a INT)")
+    db.run("CREATE PROCEDURE one() RETURNING INT; RETURN 1; END PROCEDURE")
+    db.run("GRANT INSERT ON ie TO joe")
+    db.run("REVOKE EXECUTE ON one FROM public")
+    joe = _as(engine, "joe")
+    assert codes(joe.err("EXECUTE PROCEDURE one()"))[0] == -706
+    assert codes(joe.err("INSERT INTO ie EXECUTE PROCEDURE one()"))[0] == -706
+    assert db.rows("SELECT COUNT(*) FROM ie") == [(0,)]
+    db.run("GRANT EXECUTE ON one TO joe")
+    joe.run("INSERT INTO ie EXECUTE PROCEDURE one()")
+    assert db.rows("SELECT a FROM ie") == [(1,)]

@@ -194,6 +194,10 @@ DEFAULT_ON_SERIAL = -593  # [jcat] "Cannot specify default value for SERIAL colu
 #   round)
 DEFAULT_ON_LOB = -594  # [jcat] "Cannot specify non-null default value for blob column."
 #   (BYTE, TEXT, BLOB, CLOB; ids_sqs_0101; fifteenth round)
+DEFAULT_INVALID = -591  # [jcat] "Invalid default value for column/variable (%s)." (a
+#   character literal longer than its column; twenty-third round, our inference)
+INDEX_ON_CATALOG = -226  # [jcat] "Cannot create index for system catalog (%s)." (twenty-third
+#   round; was -999)
 DEFAULT_NULL_PRIMARY_KEY = -286  # [jcat] "Default value of the primary key column %s is
 #   NULL." (ids_sqs_0101; fifteenth round)
 INDEX_TOO_MANY_PARTS = -517  # [jcat] "The total size of the index is too large or too many
@@ -580,6 +584,8 @@ MESSAGES: dict[int, str] = {
     DEFAULT_NULL_NOT_NULL: "Cannot specify column to be not null when the default value is null.",
     DEFAULT_ON_SERIAL: "Cannot specify default value for SERIAL column.",
     DEFAULT_ON_LOB: "Cannot specify non-null default value for blob column.",
+    DEFAULT_INVALID: "Invalid default value for column/variable (%s).",
+    INDEX_ON_CATALOG: "Cannot create index for system catalog (%s).",
     DEFAULT_NULL_PRIMARY_KEY: "Default value of the primary key column %s is NULL.",
     INDEX_TOO_MANY_PARTS: "The total size of the index is too large or too many parts in index.",
     DUPLICATE_FROM_NAME: "Duplicate table name (%s) in the FROM clause.",

@@ -120,6 +120,14 @@ def check_default(col: ColumnSpec) -> None:
         # "For columns of large-object data types like BYTE, TEXT, BLOB, or CLOB … NULL is
         # the only valid default" (ids_sqs_0101): -594 [jcat]
         raise EngineError(sc.DEFAULT_ON_LOB, near=col.name)
+    if spec.kind == "L" and col.type.is_string and col.type.code != T.TEXT and col.type.size:
+        # A character literal longer than its column: -591 "Invalid default value for
+        # column/variable (%s)." [jcat] (twenty-third round; was accepted and cut at INSERT).
+        # ids_sqs_0101 asks for a literal "appropriate" to the column; that the length is
+        # checked at CREATE / ALTER is our inference from the text. Counted in characters.
+        value = _literal_value(spec.value)
+        if isinstance(value, str) and len(value) > col.type.size:
+            raise EngineError(sc.DEFAULT_INVALID, near=col.name)
 
 
 def _null_default(col: ColumnSpec) -> bool:
@@ -571,8 +579,14 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
             return
         raise EngineError(sc.INDEX_EXISTS, near=name)
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
+    if info.kind == "S":
+        # -226 "Cannot create index for system catalog (%s)." [jcat] (twenty-third round;
+        # was -999)
+        raise EngineError(sc.INDEX_ON_CATALOG, near=info.name)
     if info.kind != "T":
-        raise not_implemented("index on a view or catalog table")
+        # a view: ids_sqs_0401 indexes "a standard or temporary table", but no page or
+        # catalogue text gives the code
+        raise not_implemented("index on a view")
     if len(spec.columns) > 16:
         # "You can include up to 16 columns in a composite index" (ids_sqs_0409): -517 [jcat]
         raise EngineError(sc.INDEX_TOO_MANY_PARTS, near=name)

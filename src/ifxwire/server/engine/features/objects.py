@@ -113,6 +113,11 @@ def drop_sequence(dc: DdlContext, spec: SequenceSpec, counters: SequenceCounters
     if spec.name.name not in dc.schema.sequences and spec.if_exists:
         return
     seq = _sequence(dc, spec)
+    # "If you drop a sequence, any synonyms for the name of the sequence are also dropped"
+    # (ids_sqs_0734); the same page refuses a synonym as DROP SEQUENCE's name (_sequence)
+    dc.conn.execute("DELETE FROM systables WHERE tabid IN (SELECT tabid FROM syssyntable "
+                    "WHERE btabid = ?)", (seq.tabid,))
+    dc.conn.execute("DELETE FROM syssyntable WHERE btabid = ?", (seq.tabid,))
     dc.conn.execute("DELETE FROM syssequences WHERE tabid = ?", (seq.tabid,))
     dc.conn.execute("DELETE FROM systables WHERE tabid = ?", (seq.tabid,))
     dc.conn.execute("DELETE FROM systabauth WHERE tabid = ?", (seq.tabid,))
@@ -227,7 +232,13 @@ def create_synonym(dc: DdlContext, spec: SynonymSpec) -> None:
     target = spec.target
     assert target is not None
     btabid: int | None = None
-    if target.database is None:
+    seq = dc.schema.sequences.get(target.name) if target.database is None else None
+    if seq is not None:
+        # a synonym for a sequence (ids_sqs_0734 drops "any synonyms for the name of the
+        # sequence" with it): syssyntable.btabid is the sequence's tabid
+        btabid = seq.tabid
+        towner = seq.owner
+    elif target.database is None:
         info = dc.resolve(target.name, target.owner, None, 0)
         if info.temp:
             # [jcat] -510 "Cannot create synonym for temporary table (%s)."

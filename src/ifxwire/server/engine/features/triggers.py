@@ -470,17 +470,23 @@ class _Firing:
 
     def actions(self, actions: list[Action], info: TableInfo | None = None,
                 rowid: object = None) -> None:
+        # the routines a trigger calls are free of the DML-context restrictions (ids_sqs_1755);
+        # one Python frame per cascade level, as before (61 levels must fit the stack)
         scope = self.body.scope
-        for action in actions:
-            if action.when is not None and not self.interp.truth(action, "w", action.when,
-                                                                  scope):
-                continue
-            for stmt in action.stmts:
-                if isinstance(stmt, a.CallSpec):
-                    self.call(stmt, scope, info, rowid)
-                else:
-                    assert isinstance(stmt, a.Sql)
-                    self.interp.s_sql(stmt, scope)
+        self.rt.firing += 1
+        try:
+            for action in actions:
+                if action.when is not None and not self.interp.truth(action, "w", action.when,
+                                                                      scope):
+                    continue
+                for stmt in action.stmts:
+                    if isinstance(stmt, a.CallSpec):
+                        self.call(stmt, scope, info, rowid)
+                    else:
+                        assert isinstance(stmt, a.Sql)
+                        self.interp.s_sql(stmt, scope)
+        finally:
+            self.rt.firing -= 1
 
     def call(self, stmt: a.CallSpec, scope: dict[str, a.VarDecl], info: TableInfo | None,
              rowid: object) -> None:

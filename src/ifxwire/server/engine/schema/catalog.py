@@ -358,6 +358,16 @@ class Schema:
     #: named ROW and DISTINCT types by name, as the IfxType a column of one has (casts)
     types: dict[str, IfxType] = field(default_factory=dict)
 
+    def sequence_of(self, name: str) -> SequenceInfo | None:
+        """The sequence ``name`` names: a sequence of that name, or a local synonym for one
+        (ids_sqs_0734: synonyms of a sequence exist; NEXTVAL and CURRVAL reach the sequence
+        through them). DDL names the sequence itself and reads ``sequences`` directly."""
+        seq = self.sequences.get(name)
+        if seq is None and (syn := self.synonyms.get(name)) is not None and (
+                syn.database is None):
+            seq = self.sequences.get(syn.target)
+        return seq
+
     def below(self, info: TableInfo) -> list[TableInfo]:
         """Every table under typed supertable ``info`` in this schema, depth first: what a
         TRUNCATE of it empties and what row-lock DDL on it would have to take back."""
@@ -625,16 +635,18 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         f"SELECT t.tabname, t.tabid, t.owner, s.start_val, s.inc_val, s.max_val, s.min_val, "
         f"s.cycle, s.cache FROM {p}systables t, {p}syssequences s WHERE t.tabid = s.tabid")}
     synonyms: dict[str, SynonymInfo] = {}
+    seq_by_tabid = {seq.tabid: seq.name for seq in sequences.values()}  # synonyms of sequences
     for name, tabid, owner, tabtype, dbname, towner, target, btabid in conn.execute(
         f"SELECT t.tabname, t.tabid, t.owner, t.tabtype, s.dbname, s.owner, s.tabname, "
         f"s.btabid FROM {p}systables t, {p}syssyntable s WHERE t.tabid = s.tabid"
     ):
         base = by_tabid.get(btabid) if btabid else None
-        if base is None and target is None:
+        base_name = base.name if base is not None else seq_by_tabid.get(btabid or 0)
+        if base_name is None and target is None:
             continue  # a local synonym whose table is gone
         synonyms[name] = SynonymInfo(
             name, tabid, (owner or "").strip(), tabtype == "S",
-            base.name if base is not None else target, (towner or "").strip() or None,
+            base_name if base_name is not None else target, (towner or "").strip() or None,
             dbname or None)
     texts: dict[int, list[str]] = {}
     for tabid, text in conn.execute(f"SELECT tabid, viewtext FROM {p}sysviews "

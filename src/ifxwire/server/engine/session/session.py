@@ -47,6 +47,7 @@ from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
 from ..features.select_triggers import open_cursor
 from ..features.spl.calls import call_routine, execute_call, open_call, runtime
+from ..features.spl.insert_execute import run_insert_execute
 from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
@@ -334,7 +335,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         (Informix increments a sequence once per statement and row): a NEXTVAL takes a new
         value only when the sequence's last value came from another statement or this same
         occurrence already had it (so a new row began)."""
-        seq = self.current_schema().sequences.get(name)
+        seq = self.current_schema().sequence_of(name)
         if seq is None:
             raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
         key = (self._incarnation, seq.tabid)
@@ -444,7 +445,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:
             return None
-        return self.current_schema().sequences.get(name)
+        return self.current_schema().sequence_of(name)
 
     def named_type(self, name: str) -> IfxType | None:
         if self.database is None:
@@ -586,7 +587,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self._local_plans[local_key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
-        if self.row_locks and plan.kind in ("insert", "update", "delete"):
+        if self.row_locks and plan.kind in ("insert", "update", "delete", "insert_exec"):
             self.rl_expect(plan.table)
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
@@ -671,6 +672,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             return self._write(plan, lambda: self._select_into(plan, bound))
         if plan.kind == "call":
             return execute_call(self, plan, bound)
+        if plan.kind == "insert_exec":
+            return run_insert_execute(self, plan, bound)
         if plan.kind == "instead":
             return self._write(plan, lambda: run_instead(self, plan, bound))
         return self.exec_dml(plan, bound)

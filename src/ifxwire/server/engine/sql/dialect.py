@@ -34,6 +34,7 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 from .arity import counted, counted_all
 from .hooks import PARSERS, TRANSLATION
+from .statement_specs import IfxStatement
 
 T = TypeCode
 U = TimeUnit
@@ -877,11 +878,27 @@ class IfxExprParser(parser.Parser):
                 TokenType.SEMICOLON, TokenType.VALUES, TokenType.SELECT):
             if self._word() == "EXECUTE" and self._word(1) in ("FUNCTION", "PROCEDURE"):
                 # INSERT … EXECUTE FUNCTION f(…): the rows a routine returns (Guide to SQL:
-                # Syntax, INSERT, "Execute Routine Clause"); not built.
-                raise not_implemented("INSERT ... EXECUTE FUNCTION")
+                # Syntax, INSERT, "Execute Routine Clause", ids_sqs_0133)
+                self._retreat(index)
+                return self._parse_insert_execute()  # type: ignore[return-value]
             self._advance()
         self._retreat(index)
         return super()._parse_insert()
+
+    def _parse_insert_execute(self) -> exp.Expr:
+        """``INTO table [(columns)] EXECUTE PROCEDURE|FUNCTION name(args)``: an
+        ``insert_execute`` statement (spl/insert_execute.py runs it)."""
+        if self._word() != "INTO":
+            self.raise_error("Expected INTO")
+        self._advance()
+        table = self._parse_table_parts(schema=True)
+        columns: list[str] | None = None
+        if self._match(TokenType.L_PAREN):
+            columns = [c.name for c in self._parse_csv(self._parse_id_var) if c is not None]
+            self._match_r_paren()
+        node = IfxStatement(this="insert_execute")
+        node.meta["spec"] = (table, columns, PARSERS.call(self))
+        return node
 
     def _parse_in(self, this: exp.Expr | None, alias: bool = False) -> exp.In:
         """``x IN SET{…}``: a collection constructor on the right is the collection form."""

@@ -118,6 +118,10 @@ class FeatureTranslation:
     compile_call: Callable[[Compiler, Any], Plan] = _unregistered
     routine_call: Callable[[Compiler, ExprTranslator, str, list[exp.Expr]],
                            exp.Expr | None] = _unregistered
+    #: spl/insert_execute.py: INSERT INTO t [(cols)] EXECUTE PROCEDURE|FUNCTION p(…),
+    #: (compiler, table, columns, call) -> its plan
+    compile_insert_execute: Callable[[Compiler, exp.Table, list[str] | None, Any],
+                                     Plan] = _unregistered
     #: select_triggers.py: the Select triggers a compiled query activates, recorded in its plan
     select_triggers: Callable[[Compiler, Plan], None] = _unregistered
     #: triggers.py: DML on a view with an INSTEAD OF trigger (None: it has none)

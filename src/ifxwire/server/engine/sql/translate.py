@@ -129,6 +129,9 @@ class Compiler(DmlCompiler):
             kind = str(ast.this)
             if kind == "execute_routine":
                 return self.compile_call(ast)
+            if kind == "insert_execute":
+                table, columns, call = ast.meta["spec"]
+                return TRANSLATION.compile_insert_execute(self, table, columns, call)
             return Plan("stmt", STMT_TYPES.get(kind, StmtType.UNKNOWN), stmt=ast)
         if isinstance(ast, (exp.Select, exp.SetOperation, exp.Subquery)):
             into = ast.meta.get("into_temp")

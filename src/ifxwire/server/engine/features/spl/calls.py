@@ -103,13 +103,19 @@ def _routine_of(session: EngineSession, plan: Plan) -> Routine:
 
 
 def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[object]:
+    """EXECUTE PROCEDURE / FUNCTION's arguments: a function called here is not in a DML
+    statement's context (``Runtime.in_dml``)."""
     if not plan.sql:
         return []
     session.state.error = None
+    rt = runtime(session)
+    rt.call_args += 1
     try:
         row = session._connection().execute(plan.sql, bound).fetchone()
     except sqlite3.Error as e:
         raise session._map_error(e, plan) from None
+    finally:
+        rt.call_args -= 1
     return list(row)
 
 

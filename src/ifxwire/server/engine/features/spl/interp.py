@@ -53,6 +53,16 @@ _TEXT = IfxType(T.LVARCHAR, size=32739)
 _NOT_IN_SPL = frozenset(("database", "close_database", "create_database", "drop_database",
                          "create_routine"))
 _SAVEPOINTS = frozenset(("savepoint", "release_savepoint", "rollback_to_savepoint"))
+_TRANSACTION = frozenset(("begin", "commit", "rollback"))
+#: What a routine called inside a client's DML statement may not run (Guide to SQL: Syntax,
+#: "Restrictions on SPL Routines in Data-Manipulation Statements", ids_sqs_1755: -675);
+#: INSERT, UPDATE, DELETE and MERGE are checked by their trees.
+_NOT_IN_DML_CALL = frozenset((
+    "alter_fragment", "alter_index", "alter_sequence", "alter_table", "begin", "commit",
+    "rollback", "create_role", "create_sequence", "create_trigger", "drop_index", "drop_role",
+    "drop_sequence", "drop_synonym", "drop_table", "drop_trigger", "drop_view",
+    "rename_column", "rename_sequence", "rename_table", "truncate", "set_constraints",
+    "create_distinct_type", "create_row_type", "drop_type", "drop_row_type"))
 
 
 class _Unset:
@@ -145,6 +155,12 @@ class Runtime:
         self.globals: dict[str, object] = {}
         self.depth = 0
         self.trigger_depth = 0
+        #: a routine called inside a client's DML statement is running (ids_sqs_1755);
+        #: ``firing`` counts trigger action lists running, ``call_args`` EXECUTE arguments
+        #: being computed: a function called there is not in a DML statement's context
+        self.in_dml = False
+        self.firing = 0
+        self.call_args = 0
         self.trace_on = False
         self.trace_procs = False
         self.debug_path: str | None = None
@@ -236,13 +252,20 @@ class Runtime:
             raise EngineError(sc.NO_ROUTINE, near=str(procid))
         if outs is None and routine.outputs():
             outs = []
-        rows = self.invoke(routine, list(args), outs=outs)
+        saved = self.in_dml
+        # called by a client's statement (no routine running, no trigger firing): its
+        # context is that DML statement; a routine it calls inherits the context
+        self.in_dml = saved or (self.depth == 0 and not self.firing and not self.call_args)
         try:
-            first = next(rows, None)
-            if first is not None and next(rows, None) is not None:
-                raise EngineError(sc.FUNCTION_ROWS, near=routine.name)
+            rows = self.invoke(routine, list(args), outs=outs)
+            try:
+                first = next(rows, None)
+                if first is not None and next(rows, None) is not None:
+                    raise EngineError(sc.FUNCTION_ROWS, near=routine.name)
+            finally:
+                rows.close()  # type: ignore[attr-defined]
         finally:
-            rows.close()  # type: ignore[attr-defined]
+            self.in_dml = saved
         return (None if first is None else first[0]), tuple(outs or ())
 
     # ---- TRACE -------------------------------------------------------------------------------
@@ -808,11 +831,23 @@ class Interp:
             kind = str(tree.this)
             if kind in _NOT_IN_SPL:
                 raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
+            if kind in _NOT_IN_DML_CALL and self.rt.in_dml:
+                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
+            if kind in _TRANSACTION and self.rt.trigger_depth > 0:
+                # BEGIN / COMMIT / ROLLBACK WORK while a trigger runs would end the client's
+                # transaction in the middle of the triggering statement: -675, the code
+                # ids_sqs_1755 gives these statements in a DML context [inference: no page
+                # names the code for a routine a trigger calls]; the triggering statement
+                # fails as a whole and the client's transaction goes on
+                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
             if kind in _SAVEPOINTS and self.rt.trigger_depth > 0:
                 # a routine that a triggered action calls: RELEASE SAVEPOINT (ids_sqs_2008)
                 # "fails with an error" when "part of a triggered action", and the JDBC
                 # guide: "Savepoints cannot be referenced in a triggered action"
                 raise EngineError(sc.SAVEPOINT_IN_TRIGGER)
+            if kind == "insert_execute":
+                self._insert_execute(node, tree, scope)
+                return
             with session.acting_as_dba(self.frame.routine.mode == "D"):
                 session._statement(tree)
             return
@@ -821,6 +856,9 @@ class Interp:
             return
         if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete, exp.Merge)):
             raise not_implemented(type(tree).__name__.upper())
+        if self.rt.in_dml:
+            # -675: a routine whose calling context is a DML statement (ids_sqs_1755)
+            raise EngineError(sc.NOT_IN_SPL, near=type(tree).__name__.upper())
         runner = self.runner
         current = node.current_of
 
@@ -854,6 +892,27 @@ class Interp:
             bound["spl_rowid"] = rowid
         session.check_in_routine(compiled.plan, self.frame.routine)
         session.exec_dml(compiled.plan, bound)
+
+    def _insert_execute(self, node: a.Sql, tree: exp.Expr,
+                        scope: dict[str, a.VarDecl]) -> None:
+        """INSERT … EXECUTE PROCEDURE|FUNCTION in a routine (insert_execute.py): the call's
+        arguments may name SPL variables. It is an INSERT: -675 in a DML context."""
+        from dataclasses import replace
+
+        # import cycle at load: insert_execute -> calls -> interp
+        from .insert_execute import compile_insert_execute, run_insert_execute
+        if self.rt.in_dml:
+            raise EngineError(sc.NOT_IN_SPL, near="INSERT")
+        table, columns, call = tree.meta["spec"]
+
+        def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
+            spec = replace(call, args=[sub(arg) for arg in call.args])
+            return compile_insert_execute(c, table, columns, spec)
+
+        compiled = self.runner.compile(node, "insert_exec", scope, build)
+        bound = self.runner.bound(compiled, self.frame)
+        self.session.check_in_routine(compiled.plan, self.frame.routine)
+        run_insert_execute(self.session, compiled.plan, bound)
 
     def select(self, node: a.Sql, tree: exp.Expr, scope: dict[str, a.VarDecl]) -> None:
         session = self.session
