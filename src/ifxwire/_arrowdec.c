@@ -163,6 +163,13 @@ static PyObject *tuple_run(PyObject *Py_UNUSED(module), PyObject *const *args, P
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* One 8-byte window of an A_LIST type table: a value's bytes at ``off`` (from the table's
+   start, loaded unaligned) must equal ``expect`` where ``mask`` is set (table_words). */
+struct TableWord {
+    uint64_t expect, mask;
+    Py_ssize_t off;
+};
+
 /* One output column under construction. */
 typedef struct {
     int kind;
@@ -175,6 +182,8 @@ typedef struct {
     int32_t *offsets; /* strings and lists: count + 1 */
     const unsigned char *table; /* A_LIST: the expected type table (header + entries) */
     Py_ssize_t table_len;
+    struct TableWord *tw; /* A_LIST: the table's words the row decoder reads (table_words) */
+    Py_ssize_t tw_n;      /* how many; -1: compare the whole table (memcmp) */
     uint64_t null_bits; /* A_LIST: an element's NULL form, as a big-endian number */
 } Col;
 
@@ -434,6 +443,87 @@ static Py_ssize_t data_size(const Col *c, Py_ssize_t rows)
     return row_bytes(c) * rows;
 }
 
+/* The bytes of an A_LIST column's expected type table that the row decoder's general path
+   reads, as 8-byte masked words (docs/ARROW.md, "The type-table check").
+
+   A value whose table differs from the expected bytes is not decoded by the row decoder's
+   fast path (composite.fast_collection_decoder) but by ComplexDecoder, which parses the
+   value's own table with complextype.read_type_table. That reads, of the layout in
+   docs/PROTOCOL.md ("Binary value layout"; header 136 bytes, 414-byte entries): the entry
+   count (header bytes 134..136); per entry its parent seqno and field-name length (+4..+8)
+   and as many name bytes as that length says (at most 128, from +8); the type word, encoded
+   length and xid (+138..+146); the extended-name length (+148) and its bytes (from +150);
+   the owner's length (+278) and bytes (from +280); the source type (+410..+414). It never
+   reads the header's first 134 bytes, an entry's seqno (+0), level (+2, read, unused),
+   fieldno (+136), alignment (+408), nor a name's padding past its length. So a value whose
+   table equals the expected one at every byte it reads gives read_type_table the very node
+   the expected table gives, and the general path decodes its data as the fast path does:
+   comparing only those bytes (here with the i16 0 at +146, one word with its neighbours)
+   keeps the values exact, and a value that differs in any of them is refused (the row
+   decoder then decides). The entry's bytes compared: 34 of 414 for an unnamed element, in
+   11 words for a LIST of a scalar, instead of all 964 bytes read by memcmp.
+
+   Any table that does not have that shape (a count that does not match its length) keeps
+   the whole-table memcmp (``tw_n`` -1). Words may reach up to 7 bytes past the table, into
+   the value's 12-byte trailer, which the decoder checks is there first; those bytes are
+   masked off. Returns 0, or -1 with MemoryError. */
+static int table_words(Col *c)
+{
+    const unsigned char *t = c->table;
+    Py_ssize_t tl = c->table_len;
+    c->tw = NULL;
+    c->tw_n = -1;
+    if (tl < 136 || (tl - 136) % 414 != 0 || (Py_ssize_t)(int16_t)be16(t + 134) != (tl - 136) / 414)
+        return 0;
+    unsigned char *m = PyMem_Calloc((size_t)tl, 1);
+    if (m == NULL)
+        return PyErr_NoMemory(), -1;
+    memset(m + 134, 1, 2);
+    for (Py_ssize_t e = 136; e < tl; e += 414) {
+        Py_ssize_t n;
+        memset(m + e + 4, 1, 4); /* parent seqno, field-name length */
+        n = (int16_t)be16(t + e + 6);
+        n = n < 0 ? 0 : (n > 128 ? 128 : n);
+        memset(m + e + 8, 1, (size_t)n);
+        memset(m + e + 138, 1, 12); /* type, length, xid, 0, extended-name length */
+        n = (int16_t)be16(t + e + 148);
+        n = n < 0 ? 0 : (n > 128 ? 128 : n);
+        memset(m + e + 150, 1, (size_t)n);
+        memset(m + e + 278, 1, 2); /* owner length */
+        n = (int16_t)be16(t + e + 278);
+        n = n < 0 ? 0 : (n > 128 ? 128 : n);
+        memset(m + e + 280, 1, (size_t)n);
+        memset(m + e + 410, 1, 4); /* source type */
+    }
+    struct TableWord *w = PyMem_Malloc((size_t)(tl / 8 + 1) * sizeof(struct TableWord));
+    if (w == NULL) {
+        PyMem_Free(m);
+        return PyErr_NoMemory(), -1;
+    }
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < tl;) {
+        if (!m[i]) {
+            i++;
+            continue;
+        }
+        unsigned char ex[8] = {0}, mk[8] = {0};
+        for (Py_ssize_t j = 0; j < 8 && i + j < tl; j++)
+            if (m[i + j]) {
+                ex[j] = t[i + j];
+                mk[j] = 0xFF;
+            }
+        memcpy(&w[n].expect, ex, 8);
+        memcpy(&w[n].mask, mk, 8);
+        w[n].off = i;
+        n++;
+        i += 8;
+    }
+    PyMem_Free(m);
+    c->tw = w;
+    c->tw_n = n;
+    return 0;
+}
+
 /* Read the plan into ``cols`` (zeroed by the caller). Returns 0, or -1 with an exception. */
 static int cols_parse(Col *cols, PyObject *plan, Py_ssize_t ncols, int allow_raw)
 {
@@ -465,6 +555,8 @@ static int cols_parse(Col *cols, PyObject *plan, Py_ssize_t ncols, int allow_raw
                                        : (c->width == 8 ? ~(uint64_t)0 : 0xFFFFFFFFull);
             c->table = (const unsigned char *)PyBytes_AS_STRING(table);
             c->table_len = PyBytes_GET_SIZE(table);
+            if (table_words(c) < 0)
+                return -1;
         }
     }
     return 0;
@@ -538,6 +630,7 @@ static void cols_free(Col *cols, Py_ssize_t ncols)
         PyMem_Free(cols[i].validity);
         PyMem_Free(cols[i].data);
         PyMem_Free(cols[i].offsets);
+        PyMem_Free(cols[i].tw);
     }
     PyMem_Free(cols);
 }
@@ -828,8 +921,23 @@ static int decode_rows(Col *cols, Py_ssize_t ncols, const BufRef *bs, Py_ssize_t
                 if (len < tl + 12)
                     goto refuse;
                 NEED(4 + (Py_ssize_t)len);
-                if (memcmp(p + at + 4, c->table, (size_t)tl) != 0)
-                    goto refuse;
+                if (c->tw_n < 0) {
+                    if (memcmp(p + at + 4, c->table, (size_t)tl) != 0)
+                        goto refuse;
+                }
+                else { /* the bytes the row decoder reads (table_words): 7 past the table
+                          at most, inside the trailer the check above found */
+                    const unsigned char *q = p + at + 4;
+                    const struct TableWord *tw = c->tw;
+                    uint64_t diff = 0;
+                    for (Py_ssize_t k = 0; k < c->tw_n; k++) {
+                        uint64_t v;
+                        memcpy(&v, q + tw[k].off, 8);
+                        diff |= (v ^ tw[k].expect) & tw[k].mask;
+                    }
+                    if (diff)
+                        goto refuse;
+                }
                 int32_t dsize = (int32_t)be32(p + at + 8 + tl);
                 uint32_t flags = be32(p + at + 12 + tl);
                 Py_ssize_t w = c->width;

@@ -192,6 +192,112 @@ def test_plan_kinds() -> None:
 
 
 # ------------------------------------------------------------------------------------------
+# The type-table check (docs/ARROW.md, "The type-table check"): a value's table is compared
+# only where complextype.read_type_table reads it, since a value whose table differs goes to
+# ComplexDecoder, which decodes it from what read_type_table gives.
+
+
+def _read_offsets(table: bytes) -> set[int]:
+    """The offsets of ``table`` that read_type_table reads (docs/PROTOCOL.md, "Binary value
+    layout": header 136 bytes, entries of 414), written out from the layout, not from the C
+    decoder: the entry count; per entry the parent and field-name length, the name's bytes up
+    to that length, type, length, xid, the i16 0 after it (compared too, one word with its
+    neighbours: a stricter check), the extended-name length and bytes, the owner's length and
+    bytes, the source type."""
+    def length(at_: int) -> int:
+        return min(max(struct.unpack_from(">h", table, at_)[0], 0), 128)
+
+    read = {134, 135}
+    for e in range(136, len(table), 414):
+        read |= set(range(e + 4, e + 8 + length(e + 6)))
+        read |= set(range(e + 138, e + 150 + length(e + 148)))
+        read |= set(range(e + 278, e + 280 + length(e + 278)))
+        read |= set(range(e + 410, e + 414))
+    return read
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    return (type(a) is type(b) and list(a) == list(b)
+            and getattr(a, "element_type", None) == getattr(b, "element_type", None))
+
+
+@pytest.mark.parametrize(("text", "wire"), [
+    ("LIST(integer not null)", "00000001 ffffffff 7fffffff"),
+    ("MULTISET(bigint not null)", "0000010000000002"),
+    ("SET(smallint not null)", "0005 fffd"),
+    ("LIST(float not null)", "3ff8000000000000"),
+])
+def test_table_bytes_the_row_decoder_does_not_read_are_not_compared(text: str,
+                                                                    wire: str) -> None:
+    """Every byte of the value's type table flipped in turn: where read_type_table does not
+    read (the header's first 134 bytes, seqno, level, fieldno, alignment, name padding), the
+    C decoder still takes the value, with the same buffers, and the row decoder gives the
+    same value as for the untouched table; where it reads, the C decoder refuses the run
+    (the row decoder then decides). Failed before the check compared only those bytes (the
+    whole table was compared, every flip refused)."""
+    value = _value(text, bytes.fromhex(wire))
+    table = write_type_table(parse_type_name(text), ENC)
+    want = _decode(text, [value])
+    row = decode_complex(value, 0, len(value))
+    assert want is not None
+    read = _read_offsets(table)
+    assert len(read) == 2 + 2 * (4 + 12 + 2 + 4)  # unnamed root and element: 46 of 964 bytes
+    for pos in range(len(table)):
+        bad = bytearray(value)
+        bad[4 + pos] ^= 0x5A
+        got = _decode(text, [bytes(bad)])
+        if pos in read:
+            assert got is None, pos
+        else:
+            assert got == want, pos
+            assert _same_value(decode_complex(bytes(bad), 0, len(bad)), row), pos
+
+
+def test_named_entries_compare_their_names_up_to_their_lengths() -> None:
+    """A table whose element carries a field name, an extended name and an owner (not one
+    our columns produce, but the C decoder takes any table in its plan): their bytes up to
+    each length are compared, their padding is not, and the row decoder agrees."""
+    from ifxwire.types.complextype import ComplexType
+
+    elem = ComplexType(_T.INTEGER, 4, notnull=True, field="ab", type_name="xyz", owner="own")
+    table = write_type_table(ComplexType(_T.LIST, children=(elem,)), ENC)
+    elements = bytes.fromhex("00000007 fffffff9")
+    body = table + struct.pack(">iiI", 0, len(elements), 0) + elements
+    value = struct.pack(">i", len(body)) + body
+    plan = ((at.A_LIST, 4, at.LK_INT, table),)
+    want = dec.decode(_tuple(value), 1, plan, 1, False)
+    assert want is not None and want[0][2] == bytes.fromhex("07000000 f9ffffff")
+    row = decode_complex(value, 0, len(value))
+    read = _read_offsets(table)
+    e = 136 + 414  # the element's entry: its three names are 2, 3 and 3 bytes long
+    assert {e + 8, e + 9, e + 150, e + 152, e + 280, e + 282} <= read
+    assert not {e + 10, e + 153, e + 283} & read
+    for pos in range(len(table)):
+        bad = bytearray(value)
+        bad[4 + pos] ^= 0x5A
+        got = dec.decode(_tuple(bytes(bad)), 1, plan, 1, False)
+        if pos in read:
+            assert got is None, pos
+        else:
+            assert got == want, pos
+            assert _same_value(decode_complex(bytes(bad), 0, len(bad)), row), pos
+
+
+def test_a_table_of_another_shape_is_compared_whole() -> None:
+    """A plan table whose entry count does not match its length (no table our columns
+    produce) is compared byte for byte: even its header padding refuses a value."""
+    table = write_type_table(parse_type_name("LIST(integer not null)"), ENC) + b"\x00\x00"
+    elements = bytes.fromhex("00000001")
+    body = table + struct.pack(">iiI", 0, len(elements), 0) + elements
+    value = struct.pack(">i", len(body)) + body
+    plan = ((at.A_LIST, 4, at.LK_INT, table),)
+    assert dec.decode(_tuple(value), 1, plan, 1, False) is not None
+    bad = bytearray(value)
+    bad[4 + 10] ^= 0x5A  # header padding: not read by read_type_table, compared here
+    assert dec.decode(_tuple(bytes(bad)), 1, plan, 1, False) is None
+
+
+# ------------------------------------------------------------------------------------------
 # Columns.pump: the columnar fetch's receive loop in C (docs/ARROW.md, "Decoded where it
 # lies"), over a real socket pair. What it leaves at ``start`` is what the reply parser reads.
 
