@@ -15,9 +15,11 @@ import pytest
 
 from ifxwire.client.transport import INITIAL_BUFFER, LOGIN_BUFFER, MIN_FREE, Transport
 
+Pair = tuple[Transport, socket.socket]
+
 
 @pytest.fixture
-def pair() -> Iterator[tuple[Transport, socket.socket]]:
+def pair() -> Iterator[Pair]:
     a, b = socket.socketpair()
     try:
         yield Transport(a), b
@@ -26,7 +28,7 @@ def pair() -> Iterator[tuple[Transport, socket.socket]]:
         b.close()
 
 
-def test_parsed_buffer_is_offered_whole_from_its_start(pair: tuple[Transport, socket.socket]) -> None:
+def test_parsed_buffer_is_offered_whole_from_its_start(pair: Pair) -> None:
     t, peer = pair
     buf = t.buf
     t.start = t.end = 100
@@ -38,7 +40,7 @@ def test_parsed_buffer_is_offered_whole_from_its_start(pair: tuple[Transport, so
     assert bytes(t.buf[t.start : t.end]) == b"\x01\x02\x03"
 
 
-def test_logged_in_buffer_grows_to_its_working_size(pair: tuple[Transport, socket.socket]) -> None:
+def test_logged_in_buffer_grows_to_its_working_size(pair: Pair) -> None:
     t, _ = pair
     t.logged_in()
     view = t.room()
@@ -46,7 +48,7 @@ def test_logged_in_buffer_grows_to_its_working_size(pair: tuple[Transport, socke
     assert t.room() is t.view  # (now the fast path: nothing pending, room enough)
 
 
-def test_big_need_and_big_buffer_take_the_general_path(pair: tuple[Transport, socket.socket]) -> None:
+def test_big_need_and_big_buffer_take_the_general_path(pair: Pair) -> None:
     t, _ = pair
     t.logged_in()
     t.room()
@@ -57,7 +59,7 @@ def test_big_need_and_big_buffer_take_the_general_path(pair: tuple[Transport, so
     assert len(t.buf) == INITIAL_BUFFER and len(view) == INITIAL_BUFFER
 
 
-def test_pending_bytes_are_compacted_not_dropped(pair: tuple[Transport, socket.socket]) -> None:
+def test_pending_bytes_are_compacted_not_dropped(pair: Pair) -> None:
     t, _ = pair
     t.logged_in()
     t.room()
