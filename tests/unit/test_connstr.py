@@ -159,3 +159,43 @@ def test_resolve_reads_a_jdbc_url_and_keywords_win() -> None:
     assert (params.server, params.user, params.password, params.database) == (
         "ol", "u", "p", "other")
     assert params.env["DBDATE"] == "DMY4/" and params.env["X"] == "1"
+
+
+def test_an_accepted_host_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each connect resolves its host again: a host accepted before costs a dict lookup, not
+    the regular expression (issue 24's 3 % check); refusals are never remembered."""
+    from ifxwire.client import connstr
+
+    calls: list[str] = []
+    pattern = connstr._HOST_NAME
+
+    class Counting:
+        def match(self, text: str) -> object:
+            calls.append(text)
+            return pattern.match(text)
+
+    monkeypatch.setattr(connstr, "_HOST_NAME", Counting())
+    monkeypatch.setattr(connstr, "_CHECKED_HOSTS", {})
+    for _ in range(3):
+        assert resolve("db-once.example", {"port": 9088}).addresses[0].host == "db-once.example"
+        assert check_host("[::1]") == "::1"
+    assert calls == ["db-once.example", "::1"]
+    for _ in range(2):
+        with pytest.raises(InterfaceError):
+            check_host("user:pw@h")
+    assert calls[2:] == ["user:pw@h", "user:pw@h"]
+
+
+def test_a_plain_host_skips_the_string_formats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host name or IPv4 address holds neither ``:`` nor ``=``: resolve takes it as the
+    host without asking whether it is a JDBC URL, a URL or a keyword string."""
+    from ifxwire.client import dsn
+
+    def never(text: str) -> bool:
+        raise AssertionError(f"asked about {text!r}")
+
+    monkeypatch.setattr(dsn, "is_jdbc_url", never)
+    monkeypatch.setattr(dsn, "is_keyword_string", never)
+    assert resolve("10.1.2.3", {"port": 1526}).addresses == [Address("10.1.2.3", 1526)]
+    with pytest.raises(AssertionError):
+        resolve("SERVER=x;HOST=h;SERVICE=1", {})

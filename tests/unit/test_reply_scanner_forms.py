@@ -171,3 +171,36 @@ def test_a_reply_cut_anywhere_waits_for_its_end(scan: Any) -> None:
         conn = _Conn(whole[:cut])
         assert pipe._read_fast(conn, 10) == 0, cut  # type: ignore[arg-type]
         assert conn._transport.start == 0
+
+
+def test_the_pure_loop_checks_tags_per_slice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure loop checks the tags of a slice of up to _RUN replies at once (one extended
+    slice per tag byte), not three tags per reply in Python (issue 24's 3 % check: 9
+    bytecodes per row of a pure executemany); a slice where one reply differs falls back to
+    the reply-by-reply loop, which stops at that reply."""
+    from ifxwire.client import batch
+
+    calls: list[int] = []
+    real = batch._tags_hold
+
+    def counted(chunk: bytearray, size: int, cost_at: int, k: int) -> bool:
+        calls.append(k)
+        return real(chunk, size, cost_at, k)
+
+    monkeypatch.setattr(batch, "_tags_hold", counted)
+    pipe = _pipeline(None)
+    plain = bytes.fromhex(DONE_1_SERIAL_0 + COST + EOT)
+    conn = _Conn(plain * 299 + bytes.fromhex(DONE_1_SERIAL_42 + COST + EOT))
+    assert pipe._read_fast(conn, 1000) == 300  # type: ignore[arg-type]
+    assert calls == [128, 128, 44]
+    assert (pipe.rows, pipe.lastrowid) == (300, 42)
+    # Reply 50 of 100 has a wrong EOT high byte: 50 are taken, the rest is not a run.
+    data = bytearray(plain * 100)
+    data[50 * len(plain) + len(plain) - 2] = 0x01
+    calls.clear()
+    pipe = _pipeline(None)
+    conn = _Conn(bytes(data))
+    monkeypatch.setattr(pipe, "_other_reply", lambda buf, pos, end: None)
+    assert pipe._read_fast(conn, 1000) == 50  # type: ignore[arg-type]
+    assert conn._transport.start == 50 * len(plain)
+    assert pipe.rows == 50 and calls == [100, 50]  # (the second: the slice from reply 50)

@@ -124,6 +124,9 @@ _DONE = int(Msg.DONE)
 _INSERTDONE = int(Msg.INSERTDONE)
 _EOT = int(Msg.EOT)
 _COST = int(Msg.COST)
+#: What ``_tags_hold`` compares a slice's tag bytes with (high bytes, low bytes), _RUN long.
+_ZEROS = bytes(_RUN)
+_DONES, _EOTS, _COSTS = bytes([_DONE]) * _RUN, bytes([_EOT]) * _RUN, bytes([_COST]) * _RUN
 
 
 def _fast_replies(
@@ -147,6 +150,20 @@ def _fast_replies(
         struct.Struct(done),
         struct.Struct(insert),
     )
+
+
+def _tags_hold(chunk: bytearray, size: int, cost_at: int, k: int) -> bool:
+    """Whether each of the ``k`` replies of ``size`` bytes in ``chunk`` starts with SQ_DONE,
+    ends with SQ_EOT and, if ``cost_at``, has SQ_COST there: every tag's two bytes taken
+    across the replies by one extended slice each (the tags' codes are below 256), so the
+    pure reply loop checks a slice, not each reply."""
+    zeros = _ZEROS[:k]
+    end = size - 2
+    if (chunk[0::size] != zeros or chunk[1::size] != _DONES[:k]
+            or chunk[end::size] != zeros or chunk[end + 1 :: size] != _EOTS[:k]):
+        return False
+    return not cost_at or (chunk[cost_at::size] == zeros
+                           and chunk[cost_at + 1 :: size] == _COSTS[:k])
 
 
 def _row_error(index: int, err: DatabaseError) -> DatabaseError:
@@ -298,17 +315,32 @@ class ReplyTally:
             if run is not None and k:
                 costed = run is cost_eot
                 taken = 0
-                for got in run.iter_unpack(buf[pos : pos + k * size]):
-                    if got[0] != _DONE or got[-1] != _EOT or (costed and got[5] != _COST):
-                        break
-                    rows = got[2]
-                    if rows > 0:
-                        rows_sum += rows
-                    serial = got[4]
-                    if serial:
-                        lastrowid = serial
+                chunk = buf[pos : pos + k * size]
+                if _tags_hold(chunk, size, after_done if costed else 0, k):
+                    # Every reply of the slice has the run's tags (checked per slice, in C):
+                    # the loop only adds up (issue 24's 3 % check: 9 bytecodes per row less).
+                    for got in run.iter_unpack(chunk):
+                        rows = got[2]
+                        if rows > 0:
+                            rows_sum += rows
+                        serial = got[4]
+                        if serial:
+                            lastrowid = serial
+                    taken = k
                     last = got
-                    taken += 1
+                else:
+                    for got in run.iter_unpack(chunk):
+                        if (got[0] != _DONE or got[-1] != _EOT
+                                or (costed and got[5] != _COST)):
+                            break
+                        rows = got[2]
+                        if rows > 0:
+                            rows_sum += rows
+                        serial = got[4]
+                        if serial:
+                            lastrowid = serial
+                        last = got
+                        taken += 1
                 pos += taken * size
                 count += taken
                 if last is not None:

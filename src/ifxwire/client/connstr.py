@@ -334,21 +334,39 @@ def parse_jdbc_url(url: str) -> dict[str, object]:
     return out
 
 
+#: Hosts ``check_host`` accepted, and what it returned for each: a program connects to the
+#: same few hosts again and again, and the check (a regular expression, maybe an address
+#: parse) is then one dict lookup (issue 24's 3 % check). Only accepted values are kept, at
+#: most _CHECKED_MAX; a refused one is checked (and refused) every time.
+_CHECKED_HOSTS: dict[str, str] = {}
+_CHECKED_MAX = 64
+
+
+def _checked(host: str, result: str) -> str:
+    if type(host) is str and len(_CHECKED_HOSTS) < _CHECKED_MAX:
+        _CHECKED_HOSTS[host] = result
+    return result
+
+
 def check_host(host: object, option: str = "host") -> str:
     """``host`` as a str if it is a host name or an IP address (IPv6 with or without
     brackets); else InterfaceError that does not repeat it, since a value that is neither may
     be a URL without its scheme, ``user:password@host`` or a keyword string, password and all."""
-    if not isinstance(host, str):
+    if type(host) is str:
+        known = _CHECKED_HOSTS.get(host)
+        if known is not None:
+            return known
+    elif not isinstance(host, str):
         raise InterfaceError(f"{option} must be a str or URL, not {type(host).__name__}")
     text = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if _HOST_NAME.match(text):
-        return host
+        return _checked(host, host)
     try:
         ipaddress.ip_address(text)
     except ValueError:
         pass
     else:
-        return text
+        return _checked(host, text)
     hint = (
         " (a URL needs its informix:// scheme)" if "@" in host or ":" in host else ""
     )

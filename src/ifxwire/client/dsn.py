@@ -195,13 +195,19 @@ def resolve(dsn_or_host: str | None, given: Mapping[str, object]) -> ConnectPara
     if dsn_or_host is not None and not isinstance(dsn_or_host, str):
         raise InterfaceError(f"host must be a str or URL, not {type(dsn_or_host).__name__}")
     values: dict[str, object] = {}
-    if dsn_or_host is not None and is_jdbc_url(dsn_or_host):
+    if dsn_or_host is None:
+        pass
+    elif ":" not in dsn_or_host and "=" not in dsn_or_host:
+        # A host name or an IPv4 address (the common case): no URL, JDBC URL, keyword string
+        # or IPv6 address is without both, so the three format checks below are skipped.
+        values["host"] = dsn_or_host
+    elif is_jdbc_url(dsn_or_host):
         values.update(parse_jdbc_url(dsn_or_host))
-    elif dsn_or_host is not None and "://" in dsn_or_host:
+    elif "://" in dsn_or_host:
         values.update(parse_url(dsn_or_host))
-    elif dsn_or_host is not None and is_keyword_string(dsn_or_host):
+    elif is_keyword_string(dsn_or_host):
         values.update(parse_keyword_string(dsn_or_host))
-    elif dsn_or_host is not None:
+    else:
         values["host"] = dsn_or_host
     env: dict[str, str] = {}
     url_env = values.pop("env", None)

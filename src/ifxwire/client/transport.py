@@ -168,6 +168,15 @@ class Transport:
         by what arrived: ``fill`` from the socket, the asyncio loop from its stream."""
         start, end = self.start, self.end
         size = len(self.buf)
+        if start == end and need <= INITIAL_BUFFER and size <= INITIAL_BUFFER * 4:
+            # Everything parsed, the buffer a working size (the common case: each reply of a
+            # login, a statement or a batch is read whole): rewind and offer it all, without
+            # the general path's arithmetic (a login buffer is always >= min_free, 1).
+            if start:
+                self.start = self.end = 0
+            if need <= size and self.min_free <= size:
+                return self.view
+            start = end = 0
         if start == end:
             self.start = self.end = start = end = 0
             if size > INITIAL_BUFFER * 4 and need <= INITIAL_BUFFER:
