@@ -166,6 +166,32 @@ def test_values_and_fetch_size_change_between_runs(server: Any) -> None:
         b.close()
 
 
+def test_values_kept_or_let_go_after_a_one_step_run(server: Any) -> None:
+    """The one-step path lets a run's bound values go as _open does (statements.after_run):
+    small values stay, and the same group without its SQ_BIND runs with them again; values
+    over KEEP_BIND_BYTES are let go, and that group is then -254 until a new SQ_BIND."""
+    a, b = _setup(server, "qgc_release")
+    try:
+        assert a.command("create table u (a int, s lvarchar(100))").errors == []
+        assert a.command("insert into u values (1, 'x')").errors == []
+        sid = _prepare(a, "select a from u where s <> ? and s <> ? and s <> ? order by a")
+        big = ("p" * 30000, "q" * 30000, "r" * 30000)  # 90,000 characters in all
+        for values, want in ((("a", "b", "c"), []), (("a", "b", "c"), []), ((), []),
+                             (big, []), ((), [-254]), (big, []), ((), [-254])):
+            before = server.one_step_groups
+            reply = a.send(_query(sid, *values))
+            assert [e.sqlcode for e in reply.errors] == want, values[:1]
+            if not want:
+                assert _ints(reply.tuples) == [(1,)]
+            # Each group took Session._query_group, but for a group with the large values
+            # when it arrived in more than one receive (then the message loop ran it).
+            assert server.one_step_groups - before == 1 or values == big
+            _close(a, sid)
+    finally:
+        a.close()
+        b.close()
+
+
 def test_driver_same_text_across_ddl(server: Any) -> None:
     """Through the driver's statement cache: the same SQL text before and after another
     connection added a column gives the new row shape (the driver prepares again on -710)
