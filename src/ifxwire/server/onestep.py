@@ -71,7 +71,11 @@ class OneStepGroups(MessageHandlers):
             return False  # ID then NFETCH, CLOSE, RELEASE, EXECUTE...: not a query's group
         number = (buf[pos + 2] << 8) | buf[pos + 3]
         tmpl = self._groups.get(number)
-        if tmpl is None or not buf.startswith(tmpl[0], pos, end):
+        # A group without BIND matches as a whole here: its head is also the start of the
+        # same statement's group with a BIND, which must be parsed again (it took the
+        # message loop for good once a run without BIND had been kept).
+        if tmpl is None or not buf.startswith(tmpl[0], pos, end) or (
+                tmpl[4] < 0 and not buf.startswith(tmpl[1], pos + len(tmpl[0]), end)):
             tmpl = self._parse_query_group(pos, end, number)
             if tmpl is None:
                 return False
@@ -83,8 +87,8 @@ class OneStepGroups(MessageHandlers):
             if plain is None:
                 return False
             values, at = plain
-        if not buf.startswith(tail, at, end):
-            return False
+            if not buf.startswith(tail, at, end):
+                return False
         st = self.statements.get(number)
         if st is None or self.engine is None:
             return False  # the general path gives the error (-267 or -208)
