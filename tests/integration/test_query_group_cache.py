@@ -12,6 +12,7 @@ change, never come from what was kept.
 from __future__ import annotations
 
 import struct
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -161,6 +162,52 @@ def test_values_and_fetch_size_change_between_runs(server: Any) -> None:
         reply = a.send(_query(sid, 1, fetch=1))
         assert [r[0] for r in _ints(reply.tuples)] == [1, 2, 3]
         _close(a, sid)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_values_kept_or_let_go_after_a_one_step_run(server: Any) -> None:
+    """The one-step path lets a run's bound values go as _open does (statements.after_run):
+    small values stay, and the same group without its SQ_BIND runs with them again; values
+    over KEEP_BIND_BYTES (here 260 VARCHARs of 255 characters, all plain binds) are let go,
+    and that group is then -254 until a new SQ_BIND."""
+    a, b = _setup(server, "qgc_release")
+    try:
+        assert a.command("create table u (a int, s varchar(255))").errors == []
+        assert a.command("insert into u values (1, 'x')").errors == []
+        n = 260
+        sid = _prepare(a, f"select a from u where s not in ({', '.join('?' * n)}) order by a")
+        small = tuple(f"v{i}" for i in range(n))
+        big = tuple(chr(65 + i % 26) * 255 for i in range(n))  # 66,300 characters
+        slow = Writer()
+        m.put_command(slow, b"insert into u select 2, 'y' from systables x, systables y,"
+                      b" systables z where x.tabid + y.tabid + z.tabid < 0", a.layout)
+        m.put_eot(slow)
+        # One run of the large values first: the session's receive buffer grows to hold
+        # such a group (until then it arrives in two receives and takes the message loop).
+        assert a.send(_query(sid, *big)).errors == []
+        _close(a, sid)
+        for values, want in ((small, []), (small, []), ((), []),
+                             (big, []), ((), [-254]), (big, []), ((), [-254])):
+            before = server.one_step_groups  # (the slow group is no query group)
+            if values == big:
+                # A group this long arrives whole in one receive only when it waits in the
+                # socket while the server is busy: behind a slow statement's group.
+                a.sock.sendall(slow.getvalue())
+                time.sleep(0.005)  # (the slow statement takes ~25 ms)
+                query = _query(sid, *values)
+                m.put_eot(query)
+                a.sock.sendall(query.getvalue())
+                assert a.read_reply().errors == []
+                reply = a.read_reply()
+            else:
+                reply = a.send(_query(sid, *values))
+            assert [e.sqlcode for e in reply.errors] == want, values[:1]
+            if not want:
+                assert _ints(reply.tuples) == [(1,)]
+            assert server.one_step_groups - before == 1  # it took Session._query_group
+            _close(a, sid)
     finally:
         a.close()
         b.close()

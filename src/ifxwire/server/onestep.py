@@ -21,13 +21,14 @@ from .bindrun import RunDecoder, cached_run_decoder, date_params
 from .engine import EngineError
 from .grammar import START, allowed
 from .handlers import _MAX_FETCH_BYTES, _MIN_FETCH_BYTES, MessageHandlers, _stop_rows, _unsendable
-from .statements import after_run, check_bound
+from .statements import RELEASED, after_run, check_bound
 from .tuples import pure_write_tuples
 from .wireio import (
     _BIND,
     _CURNAME,
     _EOT,
     _EXECUTE,
+    _FLUSH_BYTES,
     _ID,
     _NFETCH,
     _OPEN,
@@ -70,7 +71,11 @@ class OneStepGroups(MessageHandlers):
             return False  # ID then NFETCH, CLOSE, RELEASE, EXECUTE...: not a query's group
         number = (buf[pos + 2] << 8) | buf[pos + 3]
         tmpl = self._groups.get(number)
-        if tmpl is None or not buf.startswith(tmpl[0], pos, end):
+        # A group without BIND matches as a whole here: its head is also the start of the
+        # same statement's group with a BIND, which must be parsed again (it took the
+        # message loop for good once a run without BIND had been kept).
+        if tmpl is None or not buf.startswith(tmpl[0], pos, end) or (
+                tmpl[4] < 0 and not buf.startswith(tmpl[1], pos + len(tmpl[0]), end)):
             tmpl = self._parse_query_group(pos, end, number)
             if tmpl is None:
                 return False
@@ -82,8 +87,8 @@ class OneStepGroups(MessageHandlers):
             if plain is None:
                 return False
             values, at = plain
-        if not buf.startswith(tail, at, end):
-            return False
+            if not buf.startswith(tail, at, end):
+                return False
         st = self.statements.get(number)
         if st is None or self.engine is None:
             return False  # the general path gives the error (-267 or -208)
@@ -110,11 +115,17 @@ class OneStepGroups(MessageHandlers):
                 self._fetch(st, size, out)
             else:
                 # _open and _fetch for a plain cursor (the checks above are theirs), without
-                # the steps that cannot apply to it.
-                self.blobs.retire(number)
-                check_bound(st.params)
-                rows = iter(self.engine.open_cursor(p, st.params))
-                after_run(st)
+                # the steps that cannot apply to it, and without a call for a step that has
+                # nothing to do (issue 26): no BYTE/TEXT values of this statement to retire,
+                # no values to let go after a run without parameters.
+                if number in self.blobs._handles:
+                    self.blobs.retire(number)
+                params = st.params
+                if params is RELEASED:
+                    check_bound(params)  # raises -254
+                rows = iter(self.engine.open_cursor(p, params))
+                if params:
+                    after_run(st)
                 st.current_rowid = None
                 st.exhausted = False
                 st.rows = rows  # for _stop_rows, if the writer fails
@@ -134,15 +145,20 @@ class OneStepGroups(MessageHandlers):
                 if exhausted:
                     st.exhausted = True
                     st.rows = None
-                    out.buf += self._done_cost(count)
+                    done = self._tails.get(count if not self.optofc else ~count)
+                    out.buf += done if done is not None else self._done_cost(count)
         except EngineError as exc:
             self._put_error(out, exc)
         self.start = at + len(tail)
-        out.buf += _EOT_BYTES
+        reply = out.buf
+        reply += _EOT_BYTES
         server = self.server
         server.request_groups += 1
         server.one_step_groups += 1
-        self._queue(out.buf)
+        pending = self.pending  # self._queue(reply), inlined
+        pending += reply
+        if len(pending) >= _FLUSH_BYTES:
+            self._flush()
         return True
 
     def _done_cost(self, count: int) -> bytes:

@@ -696,25 +696,39 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object]) -> Iterator[tuple[object, ...]]:
         plan = stmt.plan
-        if plan.kind not in ("query", "call"):
+        kind = plan.kind
+        if kind != "query" and kind != "call":
             raise EngineError(sc.SYNTAX, message="statement does not return rows")
-        self.arm()
+        # arm(), _bind() and _start_statement() inlined, and each check's own first test
+        # made here: a one-row query's OPEN is mostly such calls (issue 26; each check is
+        # still made whenever it has something to check).
+        state = self.state
+        if state.cancelled:
+            raise EngineError(sc.INTERRUPTED, message=CANCELLED)
+        timeout = self.engine.statement_timeout
+        state.deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            # (the two checks' own first tests, here: a one-row query's OPEN is mostly
-            # such calls, issue 26)
-            late = self._late_check(stmt)
+            late = bool(plan.tables) and self._late_check(stmt)
             version = self._check_current(stmt) if (
                 plan.tables or plan.other_tables) and not late else None
             if self._db_level != "D":
                 self._check_privileges(plan, version=version)
             try:
-                bound = self._bind(plan, params)
+                binder = plan.binder
+                if (binder is None or plan.current_of is not None
+                        or len(params) != len(plan.params)):
+                    bound = self._bind(plan, params)
+                else:
+                    bound = binder(params)
             except EngineError:
                 if late:
                     self._check_current(stmt)  # -710 comes first, as before
                 raise
-            self._start_statement()
-            if plan.kind == "call":
+            state.error = None
+            state.new_statement()
+            if self._ansi:
+                self.in_transaction = True
+            if kind == "call":
                 return open_call(self, plan, bound)
             if plan.select_triggers:
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
@@ -758,10 +772,14 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
         right after the query started, inside its read transaction (_late_check);
         ``version``: the schema version that check read before (for the row-lock check)."""
-        conn = self._connection()
+        conn = self.conn
+        if conn is None:
+            conn = self._connection()
         row_locks = self.row_locks
-        # (a late check under row locks has found nothing for rl_check_read to do)
-        sql = self.rl_check_read(plan, version) if row_locks and late is None else plan.sql
+        # (a late check under row locks has found nothing for rl_check_read to do, nor has
+        # it where the query reads no table of this database)
+        sql = (self.rl_check_read(plan, version) if row_locks and late is None and plan.tables
+               else plan.sql)
         while True:
             cur = conn.cursor()
             self._rl_conflict = None
@@ -809,8 +827,11 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         state = self.state
         try:
             try:
-                if state.cancelled or self.engine.statement_timeout is not None:
-                    self.arm()  # (else arm would leave the deadline None, as it is)
+                timeout = self.engine.statement_timeout
+                if state.cancelled:
+                    self.arm()  # raises -213
+                if timeout is not None:  # arm(), inlined (else the deadline stays None)
+                    state.deadline = time.monotonic() + timeout
                 batch = cur.fetchmany(256)
             except sqlite3.Error as e:
                 return _raising(self._map_error(e, plan))
