@@ -76,3 +76,13 @@ def test_like_still_sees_the_blanks(cur: ifxwire.Cursor) -> None:
     only]; LENGTH leaves the trailing blanks out, as it did before this round."""
     assert ids(cur, "vc LIKE 'xy'") == [2]
     assert rows(cur, "SELECT LENGTH(vc) FROM v WHERE id = 1") == [(2,)]
+
+
+def test_two_expressions_compare_blank_padded(cur: ifxwire.Cursor) -> None:
+    """ids_sqr_148's rule holds where neither side is a column: two quoted strings, and an
+    expression over a VARCHAR column (``vc || ''`` keeps the stored blanks)."""
+    assert rows(cur, "SELECT 'a' = 'a  ', 'a ' = 'a', 'a' < 'a ', 'a' <> 'a ' FROM v "
+                     "WHERE id = 1") == [(True, True, False, False)]
+    assert ids(cur, "vc || '' = 'xy'") == [1, 2]
+    assert rows(cur, "SELECT CASE WHEN 'a' = 'a ' THEN 1 ELSE 0 END FROM v "
+                     "WHERE id = 1") == [(1,)]

@@ -508,6 +508,12 @@ class ExprTranslator:
             return typed(exp.Boolean(this=isinstance(node, exp.NEQ)), it.BOOLEAN)
         left, right, dec = self.compare(left, right)
         node.set("expression", right)
+        if (ty(left).is_string and ty(right).is_string
+                and not isinstance(left, exp.Column) and not isinstance(right, exp.Column)):
+            # ids_sqr_148: character values compare blank-padded. A column's own collation
+            # (RTRIM, ``IfxType.sqlite_decl``) says so when one side is a column; two
+            # expressions (``'a' = 'a '``, ``vc || '' = 'xy'``) need it said here.
+            left = exp.Collate(this=left, expression=exp.Var(this="RTRIM"))
         return _compared(node, left, dec)
 
     def logical(self, node: exp.Expr) -> exp.Expr:
