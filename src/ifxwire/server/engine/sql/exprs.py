@@ -146,8 +146,14 @@ def dec_result(op: str, a: IfxType, b: IfxType) -> IfxType:
     p1, s1 = dec_shape(a)
     p2, s2 = dec_shape(b)
     code = T.MONEY if T.MONEY in (a.code, b.code) and op in "+-" else T.DECIMAL
-    if op == "/" or FLOATING in (s1, s2):
+    if op == "/":
         return IfxType(code, prec=32, scale=FLOATING)
+    if FLOATING in (s1, s2):
+        # ESQL/C Programmer's Manual, "Obtain the DECIMAL data type of the arithmetic
+        # result" (ids_esqlc_0138): DECIMAL(8,3) with a FLOAT converts the FLOAT to
+        # DECIMAL(17) and the result "has a data type of DECIMAL(17)" (was DECIMAL(32));
+        # the wider operand's precision in general [inference from that one example].
+        return IfxType(code, prec=max(p1, p2), scale=FLOATING)
     if op in "+-":
         s = max(s1, s2)
         return IfxType(code, prec=min(32, max(p1 - s1, p2 - s2) + s + 1), scale=s)
