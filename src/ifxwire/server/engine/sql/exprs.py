@@ -723,6 +723,13 @@ class ExprTranslator:
             target = TRANSLATION.resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
         refusals.cast_to_byte(ty(inner), target)
+        if ty(inner).code in (T.INTERVAL, T.DATETIME) and target.is_numeric:
+            # Guide to SQL: Reference, "Using Built-in Casts" (ids_sqr_167): the built-in
+            # casts are character to or from any built-in type and number to number, and a
+            # number becomes an INTERVAL only through UNITS; no cast makes an INTERVAL or a
+            # DATETIME a number. Was the storage form: INTERVAL(1) SECOND TO SECOND cast to
+            # INT gave 100000 (tens of microseconds) [inference: -1260, no page prints it].
+            raise EngineError(sc.NO_CONVERSION, near="CAST")
         out = self.convert(inner, target)
         src = ty(out)
         if (out is inner and src.is_string and target.is_string and not src.is_char
