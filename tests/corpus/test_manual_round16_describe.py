@@ -83,3 +83,16 @@ def test_a_decimal_with_a_float_is_a_floating_decimal_17(cur: ifxwire.Cursor, ex
     assert scale in (None, 255)  # floating: no scale
     cur.execute(f"SELECT {expr} FROM t")
     assert cur.fetchone()[0] is not None
+
+
+def test_an_integer_literal_past_int8_keeps_every_digit(cur: ifxwire.Cursor) -> None:
+    """A literal integer outside INTEGER's range is a DECIMAL(n,0) of its n digits (up to
+    32, Guide to SQL: Reference, DECIMAL(p,s): 32 significant digits); its value is exact.
+    12345678901234567890 came back as 12345678901234567000 (SQLite read the bare number as
+    a REAL past 2**63)."""
+    cur.execute("SELECT 12345678901234567890, -12345678901234567890, "
+                "99999999999999999999999999999999, 12345678901234567890 + 1 FROM t")
+    assert [str(v) for v in cur.fetchone()] == [
+        "12345678901234567890", "-12345678901234567890",
+        "99999999999999999999999999999999", "12345678901234567891"]
+    assert [(d[4], d[5]) for d in cur.description[:3]] == [(20, 0), (20, 0), (32, 0)]

@@ -205,7 +205,9 @@ def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[objec
         return n, it.INTEGER
     if len(text) > 32:
         raise EngineError(sc.DECIMAL_RANGE)
-    return n, it.decimal(len(text.lstrip("-")), 0)
+    # A Decimal, so the literal reaches SQLite as decimal text: as a bare number past
+    # 2**63 SQLite reads it as a REAL, and 12345678901234567890 came back with 17 digits.
+    return Decimal(n), it.decimal(len(text.lstrip("-")), 0)
 
 
 def common_type(results: list[exp.Expr]) -> IfxType:
