@@ -62,3 +62,18 @@ def test_the_casts_the_page_lists(cur: ifxwire.Cursor) -> None:
     assert rows(cur, "SELECT CAST(DATE('2024-01-01') AS DATETIME YEAR TO DAY), "
                      "DATE('1900-01-01')::INT FROM t") == [(dt.date(2024, 1, 1), 1)]
     assert rows(cur, "SELECT (EXTEND(d, YEAR TO YEAR)::CHAR(4))::INTEGER FROM t") == [(2024,)]
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO n (i) SELECT iv FROM t",
+    "INSERT INTO n (i) VALUES (INTERVAL(1) SECOND TO SECOND)",
+    "INSERT INTO n (m) SELECT d FROM t",
+    "UPDATE n SET i = (SELECT iv FROM t)",
+])
+def test_no_assignment_of_a_time_value_to_a_number(cur: ifxwire.Cursor, sql: str) -> None:
+    """The same rule for an assignment: an INTERVAL stored into an INTEGER column kept the
+    server's tens of microseconds (864000100 for a day and a second)."""
+    cur.execute("CREATE TABLE n (i INT, m MONEY)")
+    cur.execute("INSERT INTO n VALUES (1, 2)")
+    assert sqlcode(cur, sql) == -1260
+    assert rows(cur, "SELECT i, m FROM n") == [(1, 2)]
