@@ -77,6 +77,11 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return EXTENSIONS.complex_storer(t, ctx, src)
     if src is not None and src.cx is not None:
         raise fail(sc.NO_CONVERSION)
+    if src is not None and src.code in (T.INTERVAL, T.DATETIME) and t.is_numeric:
+        # No built-in cast makes a time value a number (Guide to SQL: Reference, "Using
+        # Built-in Casts", ids_sqr_167): an INTERVAL assigned to an INTEGER column stored its
+        # tens of microseconds. -1260 [inference, as for CAST in exprs.ExprTranslator.cast].
+        raise fail(sc.NO_CONVERSION)
 
     if code in INT_RANGE:
         lo, hi = INT_RANGE[code]

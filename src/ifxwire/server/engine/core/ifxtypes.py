@@ -12,9 +12,11 @@ Storage, in SQLite, per type (the full rationale is in ``values.py``):
 SMALLINT..BIGSERIAL     INTEGER
 SMALLFLOAT, FLOAT       REAL (SMALLFLOAT rounded to binary32 on the way in)
 DECIMAL, MONEY          TEXT COLLATE IFXDEC: canonical decimal text, compared as numbers
-CHAR, NCHAR             TEXT without trailing blanks (Informix compares CHAR blank-padded)
-VARCHAR, NVARCHAR,      TEXT as given
-LVARCHAR, TEXT
+CHAR, NCHAR             TEXT COLLATE RTRIM without trailing blanks (Informix compares CHAR
+                        blank-padded)
+VARCHAR, NVARCHAR,      TEXT COLLATE RTRIM as given: kept trailing blanks do not count in a
+LVARCHAR                comparison (ids_sqr_148), and an index keeps that collation
+TEXT                    TEXT
 DATE                    INTEGER day number, 1899-12-31 = 0 (as on the wire)
 DATETIME q              TEXT in the Informix literal form of q ('2024-02-29 13:45:59.12345')
 INTERVAL q              INTEGER: months (YEAR/MONTH) or units of 10 microseconds (DAY..FRACTION)
@@ -274,6 +276,12 @@ class IfxType:
             return "TEXT COLLATE IFXDEC"
         if code == T.BYTE or code in SMART_LOB_XID:
             return "BLOB"
+        if code in STRING_CODES and code != T.TEXT:
+            # Guide to SQL: Reference, "VARCHAR(m,r)" (ids_sqr_148): VARCHAR values compare
+            # as CHAR values do, the shorter padded with blanks; SQLite's RTRIM collation
+            # ignores trailing blanks, and an index on the column is built with it, so an
+            # equality still finds its rows by the index.
+            return "TEXT COLLATE RTRIM"
         return "TEXT"
 
     @property

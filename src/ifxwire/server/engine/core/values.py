@@ -569,15 +569,16 @@ def interval_limit(t: IfxType) -> int:
     return int(10**t.lead) * UNIT_TICKS[t.start]
 
 
-def fit_interval(n: int, t: IfxType) -> int:
-    """Truncate to the qualifier's last field and check the leading precision."""
+def fit_interval(n: int, t: IfxType, code: int = sc.DT_FIRST_FIELD) -> int:
+    """Truncate to the qualifier's last field and check the leading precision: past it, -1261
+    for a value written or converted, ``code`` (-1265) for the result of an operation."""
     if not t.is_ym_interval:
         step = UNIT_TICKS[t.end]
         n = -((-n) // step * step) if n < 0 else n // step * step
     elif t.end == U.YEAR:
         n = -((-n) // 12 * 12) if n < 0 else n // 12 * 12
     if abs(n) >= interval_limit(t):
-        raise fail(sc.DT_FIRST_FIELD)
+        raise fail(code)
     return n
 
 

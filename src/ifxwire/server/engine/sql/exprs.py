@@ -146,8 +146,14 @@ def dec_result(op: str, a: IfxType, b: IfxType) -> IfxType:
     p1, s1 = dec_shape(a)
     p2, s2 = dec_shape(b)
     code = T.MONEY if T.MONEY in (a.code, b.code) and op in "+-" else T.DECIMAL
-    if op == "/" or FLOATING in (s1, s2):
+    if op == "/":
         return IfxType(code, prec=32, scale=FLOATING)
+    if FLOATING in (s1, s2):
+        # ESQL/C Programmer's Manual, "Obtain the DECIMAL data type of the arithmetic
+        # result" (ids_esqlc_0138): DECIMAL(8,3) with a FLOAT converts the FLOAT to
+        # DECIMAL(17) and the result "has a data type of DECIMAL(17)" (was DECIMAL(32));
+        # the wider operand's precision in general [inference from that one example].
+        return IfxType(code, prec=max(p1, p2), scale=FLOATING)
     if op in "+-":
         s = max(s1, s2)
         return IfxType(code, prec=min(32, max(p1 - s1, p2 - s2) + s + 1), scale=s)
@@ -199,7 +205,9 @@ def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[objec
         return n, it.INTEGER
     if len(text) > 32:
         raise EngineError(sc.DECIMAL_RANGE)
-    return n, it.decimal(len(text.lstrip("-")), 0)
+    # A Decimal, so the literal reaches SQLite as decimal text: as a bare number past
+    # 2**63 SQLite reads it as a REAL, and 12345678901234567890 came back with 17 digits.
+    return Decimal(n), it.decimal(len(text.lstrip("-")), 0)
 
 
 def common_type(results: list[exp.Expr]) -> IfxType:
@@ -508,6 +516,12 @@ class ExprTranslator:
             return typed(exp.Boolean(this=isinstance(node, exp.NEQ)), it.BOOLEAN)
         left, right, dec = self.compare(left, right)
         node.set("expression", right)
+        if (ty(left).is_string and ty(right).is_string
+                and not isinstance(left, exp.Column) and not isinstance(right, exp.Column)):
+            # ids_sqr_148: character values compare blank-padded. A column's own collation
+            # (RTRIM, ``IfxType.sqlite_decl``) says so when one side is a column; two
+            # expressions (``'a' = 'a '``, ``vc || '' = 'xy'``) need it said here.
+            left = exp.Collate(this=left, expression=exp.Var(this="RTRIM"))
         return _compared(node, left, dec)
 
     def logical(self, node: exp.Expr) -> exp.Expr:
@@ -719,6 +733,13 @@ class ExprTranslator:
             target = TRANSLATION.resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
         refusals.cast_to_byte(ty(inner), target)
+        if ty(inner).code in (T.INTERVAL, T.DATETIME) and target.is_numeric:
+            # Guide to SQL: Reference, "Using Built-in Casts" (ids_sqr_167): the built-in
+            # casts are character to or from any built-in type and number to number, and a
+            # number becomes an INTERVAL only through UNITS; no cast makes an INTERVAL or a
+            # DATETIME a number. Was the storage form: INTERVAL(1) SECOND TO SECOND cast to
+            # INT gave 100000 (tens of microseconds) [inference: -1260, no page prints it].
+            raise EngineError(sc.NO_CONVERSION, near="CAST")
         out = self.convert(inner, target)
         src = ty(out)
         if (out is inner and src.is_string and target.is_string and not src.is_char

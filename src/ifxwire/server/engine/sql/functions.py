@@ -657,7 +657,10 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             r = Decimal(int(iv)) / d  # type: ignore[call-overload]
         else:
             r = Decimal(int(iv)) * d  # type: ignore[call-overload]
-        return vals.fit_interval(int(r), res)
+        # ids_sqr_158: the result keeps the INTERVAL operand's qualifier and precision; a
+        # product past its first field's digits is -1265 "Overflow occurred on a datetime or
+        # interval operation" [inference: the catalogue's text; no page prints the case]
+        return vals.fit_interval(int(r), res, sc.DT_OVERFLOW)
 
     def ifx_matches(v: object, pattern: object, esc: object) -> object:
         if v is None or pattern is None:

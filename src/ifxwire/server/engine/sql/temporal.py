@@ -50,11 +50,14 @@ def temporal_arith(tx: ExprTranslator, op: str, left: exp.Expr, right: exp.Expr,
         return typed(node, it.INTEGER)
 
     # INTERVAL op number
+    # Guide to SQL: Reference, "Multiplying or Dividing INTERVAL Values" (ids_sqr_158): "The
+    # result of any calculation has the same precision as the original INTERVAL operand"
+    # (was widened to a first field of 9 digits).
     if lc == T.INTERVAL and numeric_r and op in "*/":
-        res = it.interval_type(lt.start, lt.end, 9)
+        res = lt.nullable()
         return typed(func("ifx_ivop", exp.Literal.string(op), left, right, keylit(res)), res)
     if rc == T.INTERVAL and numeric_l and op == "*":
-        res = it.interval_type(rt.start, rt.end, 9)
+        res = rt.nullable()
         return typed(func("ifx_ivop", exp.Literal.string(op), right, left, keylit(res)), res)
 
     # INTERVAL ± INTERVAL
