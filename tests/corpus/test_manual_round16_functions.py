@@ -116,6 +116,15 @@ def test_rpad_of_a_char_column_counts_its_blanks(cur: ifxwire.Cursor) -> None:
 
 
 # ---- REVERSE --------------------------------------------------------------------------------
+def test_the_empty_literal_pads_from_nothing(cur: ifxwire.Cursor) -> None:
+    """The literal '' is typed CHAR(1), there being no CHAR(0), but holds no blank: padding
+    starts from nothing (Django's Repeat is ``RPAD('', n * CHAR_LENGTH(s), s)``; the CHAR rule
+    above once made it ' JohnJoh'). A CAST to CHAR(n) is n characters, as a column is."""
+    values, _ = _described(cur, "RPAD('', 8, 'John'), RPAD('', 2 * CHAR_LENGTH(note), note), "
+                                "LPAD(CAST('' AS CHAR(3)), 5, '-'), RPAD('', 0, 'x')")
+    assert values == ["JohnJohn", "rush  rush  ", "--   ", ""]
+
+
 def test_reverse_keeps_its_argument_type_and_length(cur: ifxwire.Cursor) -> None:
     """ids_sqs_0573 REVERSE: "returns a string of the same length" and "of the same data
     type as its source_string argument"; REVERSE('Mood') is dooM. A CHAR(10) 'Ludwig' is

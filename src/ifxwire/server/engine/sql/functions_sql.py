@@ -687,7 +687,10 @@ def _text(tx: ExprTranslator, value: exp.Expr) -> exp.Expr:
     t = ty(value)
     if not t.is_string:
         return func("ifx_text", value, keylit(t.nullable()))
-    if t.is_char:
+    if t.is_char and not (t.size <= 1 and isinstance(value, exp.Literal)
+                          and value.is_string and value.this == ""):
+        # The literal '' is typed CHAR(1) (no CHAR(0) exists) but holds no blank: RPAD('', 8,
+        # 'ab') is 'abababab' (Django's Repeat is built on it), not ' abababa'.
         return func("ifx_pad", value, exp.Literal.number(t.size))
     return value
 
