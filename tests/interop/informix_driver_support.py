@@ -105,6 +105,27 @@ def unique_name(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(4)}"
 
 
+def create_logged_database(
+    target: Target, prefix: str, setup: Callable[[informix_db.Connection], object] | None = None
+) -> str:
+    """A fresh logged database, made from a connection that has none (as a real server needs:
+    CREATE DATABASE makes it current only for that session), then ``setup`` run in it with
+    autocommit. The modules' fixtures share this rather than each spelling it out."""
+    name = unique_name(prefix)
+    c = connect(target, None, autocommit=True)
+    try:
+        run(c, f"CREATE DATABASE {name} WITH LOG")
+    finally:
+        c.close()
+    if setup is not None:
+        c = connect(target, name, autocommit=True)
+        try:
+            setup(c)
+        finally:
+            c.close()
+    return name
+
+
 def table_name(request: pytest.FixtureRequest, prefix: str = "t") -> str:
     """A per-test table name derived from the test id, short enough for any identifier limit."""
     base = re.sub(r"[^a-z0-9]+", "_", request.node.name.lower()).strip("_")

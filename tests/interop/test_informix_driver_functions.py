@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from informix_driver_support import Target, connect, run, start_target, unique_name
+from informix_driver_support import Target, connect, create_logged_database, run, start_target
 
 pytestmark = pytest.mark.interop
 
@@ -27,19 +27,11 @@ def target() -> Iterator[Target]:
 
 @pytest.fixture(scope="module")
 def fn_db(target: Target) -> str:
-    name = unique_name("ifxfn")
-    c = connect(target, None, autocommit=True)
-    try:
-        run(c, f"CREATE DATABASE {name} WITH LOG")
-    finally:
-        c.close()
-    c = connect(target, name, autocommit=True)
-    try:
+    def setup(c: Any) -> None:
         run(c, "CREATE TABLE fn (c CHAR(8), n NCHAR(8), lv LVARCHAR(40))")
         run(c, "INSERT INTO fn VALUES ('Ludwig', 'Pauli', '  memo  ')")
-    finally:
-        c.close()
-    return name
+
+    return create_logged_database(target, "ifxfn", setup)
 
 
 def test_function_result_types_as_informix_driver_reads_them(target: Target,

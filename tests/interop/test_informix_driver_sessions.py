@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from informix_driver_support import Target, connect, many, run, start_target, unique_name
+from informix_driver_support import (
+    Target,
+    connect,
+    create_logged_database,
+    many,
+    run,
+    start_target,
+)
 
 pytestmark = pytest.mark.interop
 
@@ -27,19 +34,11 @@ def target() -> Iterator[Target]:
 
 @pytest.fixture(scope="module")
 def scroll_db(target: Target) -> str:
-    name = unique_name("ifxscroll")
-    c = connect(target, None, autocommit=True)
-    try:
-        run(c, f"CREATE DATABASE {name} WITH LOG")
-    finally:
-        c.close()
-    c = connect(target, name, autocommit=True)
-    try:
+    def setup(c: Any) -> None:
         run(c, "CREATE TABLE walk (id INTEGER)")
         many(c, "INSERT INTO walk VALUES (?)", [(i,) for i in range(120)])
-    finally:
-        c.close()
-    return name
+
+    return create_logged_database(target, "ifxscroll", setup)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 5, 120])
