@@ -31,6 +31,7 @@ from ..core.ifxtypes import FLOATING, IfxType, from_key
 from ..schema.metadata import schema_function
 from .builtins import call
 from .hooks import TRANSLATION
+from .numfmt import format_number
 
 T = TypeCode
 U = TimeUnit
@@ -681,8 +682,11 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if t.code == T.DATETIME:
             value = _to_datetime(vals.parse_dt_text(str(v), t.start, t.end))
             return value.strftime(_fraction_directive(str(fmt), value.microsecond))
-        # A number with a mask: Informix applies the ESQL/C numeric-formatting mask
-        # (# * & < , . - + ( ) $), which is not built; refuse rather than ignore the mask.
+        if t.is_numeric:
+            # ids_sqs_1542: a number is formatted with the ESQL/C numeric-formatting mask
+            # (ids_dapip_0128), in numfmt.
+            d = vals.parse_decimal(v) if isinstance(v, str) else vals.to_decimal(v)
+            return format_number(d, str(fmt))
         raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
 
     def ifx_to_date(v: object, fmt: object, key: str) -> object:
