@@ -1,17 +1,17 @@
-"""Built-in functions, seventeenth manual round (issue 23): TO_CHAR of a number with the
-numeric-formatting mask, TO_CHAR of a point in time, TO_NUMBER, and the RANGE, STDEV and
-VARIANCE aggregates' edge cases, through the real driver and the embedded server.
+"""Built-in functions, seventeenth manual round (issue 23): the RANGE, STDEV and VARIANCE
+aggregates' edge cases, LAST_DAY and CHARINDEX, through the real driver and the embedded
+server (TO_CHAR and TO_NUMBER: test_manual_round17_to_char.py).
 
-Pages of the HCL Informix 14.10 library (https://help.hcl-software.com/hclinformix/1410/):
-Guide to SQL: Syntax ``ids_sqs_NNNN``, Tutorial ``ids_sqt_NNN``, DataBlade API Programmer's
-Guide ``ids_dapip_0128`` ("Format numeric strings": the mask characters and their table of
-examples, where ``b`` stands for a blank); the OneDB edition of the same Syntax guide for
-RANGE/STDEV/VARIANCE (ids_sqs_1590 to 1592, https://help.hcl-software.com/onedb/current/).
-A figure a page prints is compared as printed; the statements are ours, modelled on them.
+Pages: the HCL Informix 14.10 Guide to SQL: Syntax ``ids_sqs_NNNN`` and Tutorial
+``ids_sqt_NNN`` (https://help.hcl-software.com/hclinformix/1410/); the OneDB edition of the
+same Syntax guide for RANGE/STDEV/VARIANCE and CHARINDEX (ids_sqs_1590 to 1592,
+ids_sqs_0294; https://help.hcl-software.com/onedb/current/). A figure a page prints is
+compared as printed; the statements are ours, modelled on the pages.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Iterator
 from decimal import Decimal as D
@@ -36,68 +36,6 @@ def cur(stores: ifxwire.Connection) -> Iterator[ifxwire.Cursor]:
         c.execute(f"INSERT INTO r17 VALUES ({values})")
     yield c
     c.execute("DROP TABLE r17")
-
-
-# ---- TO_CHAR of a number: the numeric-formatting mask ---------------------------------------
-# ids_sqs_1542: "The TO_CHAR function converts an expression that evaluates to a DATE,
-# DATETIME, or numeric value to a character string ... using a formatting mask"; the mask of
-# a number is the one ids_dapip_0128 defines (rfmtdec). It was -999 here. Rows of that page's
-# table (``b`` a blank), and its own example: $$$,$$$.## of 1234.56 is $1,234.56.
-MASKS: list[tuple[str, str, str]] = [
-    ("#####", "0", "bbbbb"),          # '#' changes leading zeros to blanks
-    ("&&&&&", "0", "00000"),          # '&' fills with zeros
-    ("*****", "0", "*****"),          # '*' fills with asterisks
-    ("<<<<<", "0", ""),               # '<' changes leading zeros to a null string
-    ("$$$$$", "0", "bbbb$"),          # a floating '$' as far right as it can go
-    ("##,###", "1234", "b1,234"),     # ',' only with a digit to its left
-    ("##,###", "-1", "bbbbb1"),       # no sign character: no negative sign
-    ("&&,&&&", "123", "000123"),
-    ("<<<,<<<", "1234", "1,234"),
-    ("&&,&&&.&&", "1234.56", "01,234.56"),
-    ("$$,$$$", "123", "bb$123"),
-    ("$$,$$$", "12345", "******"),    # overflow: the whole field is asterisks
-    ("**,***", "1234", "*1,234"),
-    ("##,###.##", "-1", "bbbbb1.00"),
-    ("$***,***.&&", "1234.56", "$**1,234.56"),
-    ("-##,###.##", "-123.45", "-bbb123.45"),
-    ("($$$,$$$.&&)", "-1234.56", "(b$1,234.56)"),
-    ("$$$,$$$.##", "1234.56", "b$1,234.56"),
-]
-
-
-@pytest.mark.parametrize(("mask", "value", "printed"), MASKS)
-def test_to_char_numeric_mask(cur: ifxwire.Cursor, mask: str, value: str, printed: str) -> None:
-    (row,) = rows(cur, f"SELECT TO_CHAR({value}, '{mask}')" + ONE)
-    assert row[0].replace(" ", "b") == printed
-
-
-def test_to_char_mask_of_columns_and_types(cur: ifxwire.Cursor) -> None:
-    """ids_sqs_1542: the first argument may be of any built-in numeric type; a NULL number
-    gives NULL. A MONEY, a FLOAT and an INT8 with the mask; the result of a DECIMAL column."""
-    assert rows(cur, "SELECT TO_CHAR(12.5::MONEY(8,2), '$$$.&&'), TO_CHAR(1.5::FLOAT, '&&.&&'), "
-                     "TO_CHAR(1234567::INT8, '#,###,###'), TO_CHAR(NULL::DECIMAL(8,2), '##.##')"
-                + ONE) == [("$12.50", "01.50", "1,234,567", None)]
-    assert rows(cur, "SELECT TO_CHAR(n * 1000, '&&,&&&') FROM r17 WHERE k = 3") == [("07,000",)]
-
-
-def test_to_char_point_in_time(cur: ifxwire.Cursor) -> None:
-    """ids_sqs_1542: '%A %B %d, %Y %R' (its example's directives); a mask finer than the
-    value's qualifier extends it as EXTEND would (a DATE has midnight)."""
-    assert rows(cur, "SELECT TO_CHAR(DATETIME(2007-07-25 18:45) YEAR TO MINUTE, "
-                     "'%A %B %d, %Y %R'), TO_CHAR(DATE('01/31/2024'), '%Y-%m-%d %H:%M')" + ONE
-                ) == [("Wednesday July 25, 2007 18:45", "2024-01-31 00:00")]
-
-
-def test_to_number_discards_the_currency_symbol(cur: ifxwire.Cursor) -> None:
-    """ids_sqs_1544: SELECT TO_NUMBER('$100.00') prints 100.000000000000: "the currency
-    symbol is discarded". It was -1213."""
-    assert rows(cur, "SELECT TO_NUMBER('$100.00'), TO_NUMBER('-$12.5')" + ONE) == [
-        (D("100"), D("-12.5"))]
-
-
-def test_to_number_reads_what_to_char_wrote(cur: ifxwire.Cursor) -> None:
-    """TO_NUMBER of TO_CHAR's '$' mask is the number again (ids_sqs_1544 + ids_sqs_1542)."""
-    assert rows(cur, "SELECT TO_NUMBER(TO_CHAR(1234.5, '$&&&&.&&'))" + ONE) == [(D("1234.5"),)]
 
 
 # ---- RANGE, STDEV, VARIANCE -----------------------------------------------------------------
@@ -149,3 +87,30 @@ def test_stdev_of_only_nulls_is_null(cur: ifxwire.Cursor) -> None:
     null" (VARIANCE likewise); COUNT(DISTINCT) of them is 0."""
     assert rows(cur, "SELECT STDEV(z), VARIANCE(z), COUNT(DISTINCT z) FROM r17") == [
         (None, None, 0)]
+
+
+# ---- LAST_DAY, CHARINDEX ------------------------------------------------------------------
+
+def test_last_day_page_example(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1538: on 12 March 2018 LAST_DAY(TODAY) is 03/31/2018 and LAST_DAY(TODAY) -
+    TODAY is 19 (the page's output, with the date written out instead of TODAY)."""
+    assert rows(cur, "SELECT LAST_DAY(DATE('03/12/2018')), "
+                     "LAST_DAY(DATE('03/12/2018')) - DATE('03/12/2018')" + ONE) == [
+        (dt.date(2018, 3, 31), 19)]
+
+
+def test_last_day_keeps_a_datetime(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1538: "The data type of this returned value is the same data type as the
+    argument": a DATETIME YEAR TO MINUTE keeps its time of day and its qualifier."""
+    cur.execute("SELECT LAST_DAY(DATETIME(2018-03-12 10:30) YEAR TO MINUTE)" + ONE)
+    assert cur.fetchall() == [(dt.datetime(2018, 3, 31, 10, 30),)]
+    assert cur.description is not None and cur.description[0][1] == 10  # DATETIME
+
+
+def test_charindex_rules(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0294: a start_position "less than 1" searches from the first character; no
+    match is 0; a NULL source or substring gives NULL."""
+    assert rows(cur, "SELECT CHARINDEX('b', 'abcb', 0), CHARINDEX('b', 'abcb', -5), "
+                     "CHARINDEX('b', 'abcb', 3), CHARINDEX('q', 'abcb'), "
+                     "CHARINDEX(NULL, 'abc'), CHARINDEX('b', NULL)" + ONE) == [
+        (2, 2, 4, 0, None, None)]

@@ -823,12 +823,20 @@ def _fraction_directive(fmt: str, micro: int) -> str:
     """GL_DATETIME's ``%Fn`` is the fraction of a second in n digits (1 to 5; GLS User's
     Guide, "GL_DATETIME environment variable"), put into the mask before strftime sees it
     (strftime's own %F is the ISO date). A bare %F, whose digit count we do not know for
-    sure, is refused; it printed six digits, and '%F3' six digits and a '3'."""
-    def digits(m: re.Match[str]) -> str:
-        if not m.group(1):
+    sure, is refused; it printed six digits, and '%F3' six digits and a '3'. Informix's own
+    ``%iy`` and ``%iY`` (GLS User's Guide, "GL_DATE environment variable", ids_gug_079: the
+    year in two and in four digits) are strftime's %y and %Y; they were printed as written.
+    ``%%`` stays a percent sign, whatever follows it."""
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code in ("iy", "iY"):
+            return "%" + code[1]
+        if not code.startswith("F"):
+            return m.group(0)
+        if len(code) == 1:
             raise EngineError(sc.NOT_IMPLEMENTED, near="TO_CHAR %F without a digit count")
-        return f"{micro:06d}"[: int(m.group(1))]
-    return re.sub(r"%F([1-5]?)", digits, fmt)
+        return f"{micro:06d}"[: int(code[1])]
+    return re.sub(r"%(F[1-5]?|i[yY]|.)", one, fmt)
 
 
 # GL_DATETIME directives that strptime lacks, as the ones it has (GLS User's Guide,
@@ -851,8 +859,10 @@ def _parse_directives(fmt: str) -> str:
             return "%%"
         if code.startswith("F"):
             return "%f"
+        if code in ("iy", "iY"):
+            return "%" + code[1]  # ids_gug_079: Informix's %iy, %iY are %y, %Y
         return _STRPTIME.get(code, "%" + code)
-    return re.sub(r"%(F[1-5]?|.)", one, fmt)
+    return re.sub(r"%(F[1-5]?|i[yY]|.)", one, fmt)
 
 
 _MATH: dict[str, Callable[..., float]] = {
