@@ -71,6 +71,14 @@ def test_to_char_mask_of_columns_and_types(cur: ifxwire.Cursor) -> None:
                 ) == [("   $250.00",)]
 
 
+def test_to_char_mask_wider_than_28_digits(cur: ifxwire.Cursor) -> None:
+    """A DECIMAL(32) with a 61-position mask: Python's default 28-digit decimal context made
+    the rounding fail; every digit the mask has room for is printed."""
+    mask = "#" * 40 + "." + "&" * 20
+    (row,) = rows(cur, f"SELECT TO_CHAR(CAST('1E30' AS DECIMAL(32)), '{mask}')" + ONE)
+    assert row[0] == " " * 9 + "1" + "0" * 30 + "." + "0" * 20
+
+
 def test_to_char_point_in_time(cur: ifxwire.Cursor) -> None:
     """ids_sqs_1542: '%A %B %d, %Y %R' (its example's directives); a mask finer than the
     value's qualifier extends it as EXTEND would (a DATE has midnight)."""

@@ -25,7 +25,7 @@ client's DBMONEY. Written from the page's rules and table, not from any implemen
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 _DIGIT_FILL = {"#": " ", "&": "0", "*": "*", "<": ""}
 _FLOATERS = "$-+("
@@ -38,8 +38,11 @@ def format_number(value: Decimal, mask: str) -> str:
     left = mask if point < 0 else mask[:point]
     right = "" if point < 0 else mask[point + 1:]
     places = sum(1 for c in right if c in _DIGIT_FILL)
-    digits = format(abs(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP),
-                    "f")
+    # a context wide enough for any DECIMAL(32) with any number of places (the default 28
+    # digits made quantize fail on a long mask)
+    wide = Context(prec=len(mask) + 160)
+    digits = format(abs(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP,
+                                        context=wide), "f")
     whole, _, frac = digits.partition(".")
     whole = whole.lstrip("0")  # leading zeros are what the fill characters replace
     out = _left(left, whole, negative)
