@@ -18,7 +18,7 @@ import pytest
 
 import ifxwire
 
-from .manual import rows
+from .manual import rows, sqlcode
 
 ONE = " FROM systables WHERE tabid = 1"
 
@@ -77,6 +77,16 @@ def test_to_char_mask_wider_than_28_digits(cur: ifxwire.Cursor) -> None:
     mask = "#" * 40 + "." + "&" * 20
     (row,) = rows(cur, f"SELECT TO_CHAR(CAST('1E30' AS DECIMAL(32)), '{mask}')" + ONE)
     assert row[0] == " " * 9 + "1" + "0" * 30 + "." + "0" * 20
+
+
+def test_to_char_of_a_host_variable_or_a_string(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1542: the first argument may be "a character string that can be converted to"
+    a number; a host variable's type is the value's. Both were -999 with a numeric mask (a
+    parameter's type is not known when the statement is prepared). A string that is no
+    number is -1213 [inference: the conversion's own code]."""
+    assert rows(cur, "SELECT TO_CHAR(?, '$$,$$$.&&'), TO_CHAR('1234.5', '$$,$$$.&&')" + ONE,
+                (D("1234.5"),)) == [("$1,234.50", "$1,234.50")]
+    assert sqlcode(cur, "SELECT TO_CHAR('abc', '###')" + ONE) == -1213
 
 
 def test_to_char_point_in_time(cur: ifxwire.Cursor) -> None:

@@ -682,11 +682,16 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if t.code == T.DATETIME:
             value = _to_datetime(vals.parse_dt_text(str(v), t.start, t.end))
             return value.strftime(_fraction_directive(str(fmt), value.microsecond))
-        if t.is_numeric:
+        mask = str(fmt)
+        if t.is_numeric or isinstance(v, (int, float, Decimal)) or "%" not in mask:
             # ids_sqs_1542: a number is formatted with the ESQL/C numeric-formatting mask
-            # (ids_dapip_0128), in numfmt.
+            # (ids_dapip_0128), in numfmt. The first argument may also be "a character
+            # string that can be converted to" a number or a point in time: a string (or a
+            # host variable, whose type the statement does not give) with a mask that holds
+            # no % directive is read as a number, -1213 if it is none [inference: a numeric
+            # mask has no use for %, a date or time mask has no other way to print a field].
             d = vals.parse_decimal(v) if isinstance(v, str) else vals.to_decimal(v)
-            return format_number(d, str(fmt))
+            return format_number(d, mask)
         raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
 
     def ifx_to_date(v: object, fmt: object, key: str) -> object:
