@@ -46,9 +46,9 @@ def types_server() -> Iterator[Any]:
             cur = c.cursor()
             cur.execute("CREATE DATABASE jfunc WITH LOG")
             cur.execute("CREATE TABLE ft (id INTEGER, nc NCHAR(8), lv LVARCHAR(40), "
-                        "ch CHAR(10), unit CHAR(4), amount DECIMAL(8,2))")
+                        "ch CHAR(10), unit CHAR(4), amount DECIMAL(8,2), day DATE)")
             cur.execute("INSERT INTO ft VALUES (1, 'Pauli', '  memo  ', 'Ludwig', 'each', "
-                        "-1234.56)")
+                        "-1234.56, '07/05/2024')")
         srv.url = (f"jdbc:informix-sqli://{srv.host}:{srv.port}/jfunc:INFORMIXSERVER="
                    f"{srv.server_name};user={USER};password={PASSWORD}")
         yield srv
@@ -73,7 +73,7 @@ def described(java_tools: dict[str, str], classpath: str, url: str, sql: str) ->
 
 
 # (expression, (getColumnType, getColumnTypeName, getPrecision, getScale, value), page). The
-# JDBC numbers are the driver's mapping: 1 CHAR, 12 VARCHAR, -1 LONGVARCHAR.
+# JDBC numbers are the driver's mapping: 1 CHAR, 12 VARCHAR, -1 LONGVARCHAR, 3 DECIMAL.
 CASES: list[tuple[str, Column, str]] = [
     ("nc || 'x'", (12, "nvarchar", 9, 0, "[Pauli   x]"),
      "ids_sqs_2001: NCHAR with a character type is NVARCHAR below 255 bytes"),
@@ -93,6 +93,10 @@ CASES: list[tuple[str, Column, str]] = [
      "ids_sqs_1542 + ids_dapip_0128: the numeric mask; VARCHAR(255) [inference]"),
     ("TO_CHAR(amount)", (12, "varchar", 255, 0, "[-1234.56]"),
      "ids_sqs_1542: no mask, the number's own character form"),
+    ("TO_CHAR(day, '%iY-%m-%d')", (12, "varchar", 255, 0, "[2024-07-05]"),
+     "ids_sqs_1542 + ids_gug_079: a DATE with GL_DATE directives"),
+    ("TO_NUMBER('$100.00')", (3, "decimal", 32, 255, "[100]"),
+     "ids_sqs_1544: a DECIMAL (floating: scale 255), the currency symbol discarded"),
 ]
 
 
