@@ -76,8 +76,17 @@ def quarter(v: object) -> object:
 
 
 def to_number(v: object) -> object:
-    return vals.dec_text(vals.parse_decimal(str(v)) if isinstance(v, str) else
-                         vals.to_decimal(v))
+    """TO_NUMBER (ids_sqs_1544): ``TO_NUMBER('$100.00')`` is 100, "the currency symbol is
+    discarded" (the default locale's ``$``, before the digits or after a sign). A thousands
+    separator is not discarded: the page says nothing of one [inference]."""
+    if isinstance(v, str):
+        text = v.strip()
+        sign = text[:1] if text[:1] in "+-" else ""
+        body = text[len(sign):].lstrip()
+        if body.startswith("$"):
+            text = sign + body[1:]
+        return vals.dec_text(vals.parse_decimal(text))
+    return vals.dec_text(vals.to_decimal(v))
 
 
 def root(x: object, n: object = 2) -> object:

@@ -31,6 +31,7 @@ from ..core.ifxtypes import FLOATING, IfxType, from_key
 from ..schema.metadata import schema_function
 from .builtins import call
 from .hooks import TRANSLATION
+from .numfmt import format_number
 
 T = TypeCode
 U = TimeUnit
@@ -681,8 +682,16 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if t.code == T.DATETIME:
             value = _to_datetime(vals.parse_dt_text(str(v), t.start, t.end))
             return value.strftime(_fraction_directive(str(fmt), value.microsecond))
-        # A number with a mask: Informix applies the ESQL/C numeric-formatting mask
-        # (# * & < , . - + ( ) $), which is not built; refuse rather than ignore the mask.
+        mask = str(fmt)
+        if t.is_numeric or isinstance(v, (int, float, Decimal)) or "%" not in mask:
+            # ids_sqs_1542: a number is formatted with the ESQL/C numeric-formatting mask
+            # (ids_dapip_0128), in numfmt. The first argument may also be "a character
+            # string that can be converted to" a number or a point in time: a string (or a
+            # host variable, whose type the statement does not give) with a mask that holds
+            # no % directive is read as a number, -1213 if it is none [inference: a numeric
+            # mask has no use for %, a date or time mask has no other way to print a field].
+            d = vals.parse_decimal(v) if isinstance(v, str) else vals.to_decimal(v)
+            return format_number(d, mask)
         raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
 
     def ifx_to_date(v: object, fmt: object, key: str) -> object:
@@ -819,12 +828,20 @@ def _fraction_directive(fmt: str, micro: int) -> str:
     """GL_DATETIME's ``%Fn`` is the fraction of a second in n digits (1 to 5; GLS User's
     Guide, "GL_DATETIME environment variable"), put into the mask before strftime sees it
     (strftime's own %F is the ISO date). A bare %F, whose digit count we do not know for
-    sure, is refused; it printed six digits, and '%F3' six digits and a '3'."""
-    def digits(m: re.Match[str]) -> str:
-        if not m.group(1):
+    sure, is refused; it printed six digits, and '%F3' six digits and a '3'. Informix's own
+    ``%iy`` and ``%iY`` (GLS User's Guide, "GL_DATE environment variable", ids_gug_079: the
+    year in two and in four digits) are strftime's %y and %Y; they were printed as written.
+    ``%%`` stays a percent sign, whatever follows it."""
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code in ("iy", "iY"):
+            return "%" + code[1]
+        if not code.startswith("F"):
+            return m.group(0)
+        if len(code) == 1:
             raise EngineError(sc.NOT_IMPLEMENTED, near="TO_CHAR %F without a digit count")
-        return f"{micro:06d}"[: int(m.group(1))]
-    return re.sub(r"%F([1-5]?)", digits, fmt)
+        return f"{micro:06d}"[: int(code[1])]
+    return re.sub(r"%(F[1-5]?|i[yY]|.)", one, fmt)
 
 
 # GL_DATETIME directives that strptime lacks, as the ones it has (GLS User's Guide,
@@ -847,8 +864,10 @@ def _parse_directives(fmt: str) -> str:
             return "%%"
         if code.startswith("F"):
             return "%f"
+        if code in ("iy", "iY"):
+            return "%" + code[1]  # ids_gug_079: Informix's %iy, %iY are %y, %Y
         return _STRPTIME.get(code, "%" + code)
-    return re.sub(r"%(F[1-5]?|.)", one, fmt)
+    return re.sub(r"%(F[1-5]?|i[yY]|.)", one, fmt)
 
 
 _MATH: dict[str, Callable[..., float]] = {

@@ -214,13 +214,17 @@ def _anonymous(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
 
 
 def _range(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
-    """The RANGE aggregate: MAX(x) - MIN(x) of a numeric x (RANGE(DISTINCT x) is the same)."""
+    """The RANGE aggregate: MAX(x) - MIN(x) of a numeric x (RANGE(DISTINCT x) is the same).
+    Of a DATE, "the return value is the number of days between the earliest and latest
+    dates in the column" (Guide to SQL: Syntax, RANGE Function, ids_sqs_1590): DATE minus
+    DATE, an INTEGER. Was -1260."""
     if len(node.expressions) != 1:
         raise EngineError(sc.NO_ROUTINE, near="range")
     arg = node.expressions[0]
     if isinstance(arg, exp.Distinct):
         arg = arg.expressions[0]
-    if not ty(tx.tx(arg.copy())).is_numeric:
+    argtype = ty(tx.tx(arg.copy()))
+    if not argtype.is_numeric and argtype.code != T.DATE:
         raise EngineError(sc.NO_CONVERSION)
     return tx.tx(exp.Sub(this=exp.Max(this=arg.copy()), expression=exp.Min(this=arg.copy())))
 
@@ -298,9 +302,6 @@ def _to_char(tx: ExprTranslator, node: exp.Expr, args: list[exp.Expr]) -> exp.Ex
         raise EngineError(sc.NO_ROUTINE, near="to_char")
     first = args[0]
     fmt = args[1] if len(args) > 1 else exp.Null()
-    if len(args) > 1 and ty(first).is_numeric:
-        # The numeric-formatting mask (ESQL/C rfmtdec's # * & < , . - + ( ) $) is not built.
-        raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
     return typed(func("ifx_to_char", first, keylit(ty(first).nullable()), fmt), it.varchar(255))
 
 
@@ -616,6 +617,12 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, (exp.Stddev, exp.Variance)):
         inner = tx.tx(_arg(node))
         name = "stdev" if isinstance(node, exp.Stddev) else "variance"
+        # "You can apply the VARIANCE function only to numeric columns" (ids_sqs_1592);
+        # STDEV: "You cannot use this function on columns of type DATE" (ids_sqs_1591). A
+        # DATE gave the variance of its day numbers. The code is RANGE's for a non-number
+        # [inference: the pages name none].
+        if not ty(inner).is_numeric:
+            raise EngineError(sc.NO_CONVERSION)
         return typed(func(f"ifx_{name}", inner), it.FLOAT)
     if isinstance(node, exp.Window):
         return olap.window(tx, node)
