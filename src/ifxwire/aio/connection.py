@@ -25,14 +25,14 @@ from ..client.failover import connect_calls
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
-from ..client.steps import await_each, awaiting_method
+from ..client.steps import Forward, await_each, awaiting_method
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
 from .cursor import AsyncCursor
 from .scroll import AsyncScrollCursor
-from .session import READ_SIZE, AsyncSession, Forward
+from .session import READ_SIZE, AsyncSession
 
 if TYPE_CHECKING:
     import ssl
@@ -44,7 +44,6 @@ __all__ = ["AsyncConnection", "connect"]
 log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
-_V = TypeVar("_V")
 _P = ParamSpec("_P")
 
 class AsyncConnection(AsyncSession, ExceptionAttributes):

@@ -22,12 +22,12 @@ from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.dbapi import AsyncDbapiConnection
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
-from ..client.steps import Op, await_each, awaiting_method
+from ..client.steps import Forward, Op, await_each, awaiting_method
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
-from .session import AsyncSession, Forward
+from .session import AsyncSession
 
 __all__ = ["AsyncCursor"]
 

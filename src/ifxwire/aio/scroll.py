@@ -10,9 +10,8 @@ import sys
 from typing import Any, TypeVar
 
 from ..client.scroll import Moves, ScrollCursor
-from ..client.steps import awaiting_method
+from ..client.steps import Forward, awaiting_method
 from .cursor import AsyncCursor
-from .session import Forward
 
 __all__ = ["AsyncScrollCursor"]
 

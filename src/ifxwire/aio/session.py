@@ -22,53 +22,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from .. import errors as _e
 from ..client.cancel import timeout_scope
 from ..client.connection import Connection
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.replies import Reply
-from ..client.steps import FLUSH, Op
+from ..client.steps import FLUSH, Forward, Op
 from ..client.transport import receive_failed, send_failed
 
-__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "Forward"]
+__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession"]
 
 _T = TypeVar("_T")
-_V = TypeVar("_V")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
 #: After a task is cancelled mid-request: how long the replies may take to arrive once the
 #: server was told to cancel, before the connection is given up instead.
 CANCEL_DRAIN = 2.0
-
-
-class Forward(Generic[_V]):
-    """An attribute of an asyncio object that is its sync twin's (``via``: the
-    connection's session core, the cursor's sync cursor), read and, when ``settable``, set
-    through it: one line per attribute instead of a property pair."""
-
-    __slots__ = ("cast", "name", "settable", "via")
-
-    def __init__(self, name: str, settable: bool = False,
-                 cast: Callable[[Any], Any] | None = None, via: str = "_core") -> None:
-        self.name = name
-        self.settable = settable
-        self.cast = cast
-        self.via = via
-
-    def __get__(self, obj: object, owner: type | None = None) -> _V:
-        if obj is None:
-            return self  # type: ignore[return-value]
-        value: _V = getattr(getattr(obj, self.via), self.name)
-        return value
-
-    def __set__(self, obj: object, value: _V) -> None:
-        if not self.settable:
-            raise AttributeError(f"{self.name} is read-only")
-        setattr(getattr(obj, self.via), self.name,
-                value if self.cast is None else self.cast(value))
 
 
 class AsyncSession:
