@@ -1,13 +1,5 @@
-"""Change data capture for asyncio: ``ifxwire.cdc`` awaited.
-
-The capture session is ``ifxwire.cdc.Capture``'s: the same statements in the same order (its
-cursor operations, awaited here), the same record decoding and events; only the waiting
-differs (docs/CDC.md).
-
-    async with await ifxwire.aio.cdc.open_stream(aconn, tables=["shop:orders"]) as events:
-        async for ev in events:
-            ...
-"""
+"""``ifxwire.cdc`` for asyncio: ``Capture``'s statements, decoding and close sequence, awaited
+(docs/CDC.md)."""
 
 from __future__ import annotations
 
