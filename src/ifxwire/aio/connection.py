@@ -8,19 +8,20 @@ import asyncio
 import contextlib
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .. import connect as _sync_connect
 from ..client import goodbye
 from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
+from ..client.facade import Forward, same_arguments
 from ..client.failover import connect_calls
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
-from ..client.steps import Forward, await_each, awaiting_method
+from ..client.steps import await_each, awaiting_method
 from ..client.transport import connect_failed, login_timed_out, tls_context, tune
 from ..errors import Error, ExceptionAttributes, OperationalError
 from ..rows import BaseRowFactory, tuple_row
@@ -38,8 +39,6 @@ __all__ = ["AsyncConnection", "connect"]
 
 log = logging.getLogger("ifxwire.aio")
 
-_T = TypeVar("_T")
-_P = ParamSpec("_P")
 
 class AsyncConnection(AsyncSession, ExceptionAttributes):
     """``await aio.connect(...)``: :class:`ifxwire.Connection` with coroutines for what
@@ -220,23 +219,11 @@ async def _open_stream(
     return reader, writer, left
 
 
-def _arguments_of(sync: Callable[_P, object]
-                  ) -> Callable[[Callable[..., Awaitable[_T]]], Callable[_P, Awaitable[_T]]]:
-    """The asyncio function takes the sync one's arguments (signature written once)."""
-
-    def same(f: Callable[..., Awaitable[_T]]) -> Callable[_P, Awaitable[_T]]:
-        f.__signature__ = inspect.signature(sync).replace(  # type: ignore[attr-defined]
-            return_annotation=inspect.signature(f).return_annotation)
-        return f
-
-    return same
-
-
 _CONNECT_ARGUMENTS = inspect.signature(_sync_connect)
 _CONNECT_NAMES = frozenset(_CONNECT_ARGUMENTS.parameters)
 
 
-@_arguments_of(_sync_connect)
+@same_arguments(_sync_connect)
 async def connect(*args: Any, **kwargs: Any) -> AsyncConnection:
     """Open an asyncio connection; arguments as :func:`ifxwire.connect` (docs/POOL_AND_ASYNC.md:
     ``connect_timeout`` bounds connect, TLS and login together; ``pipelined_connect`` no-op)."""

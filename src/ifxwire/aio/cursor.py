@@ -14,9 +14,10 @@ from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.dbapi import AsyncDbapiConnection
+from ..client.facade import Forward
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
-from ..client.steps import Forward, Op, await_each, awaiting_method
+from ..client.steps import Op, await_each, awaiting_method
 from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob

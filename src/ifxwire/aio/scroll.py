@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any, TypeVar
 
+from ..client.facade import Forward
 from ..client.scroll import Moves, ScrollCursor
-from ..client.steps import Forward, awaiting_method
+from ..client.steps import awaiting_method
 from .cursor import AsyncCursor
 
 __all__ = ["AsyncScrollCursor"]

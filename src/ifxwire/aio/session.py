@@ -14,9 +14,10 @@ from typing import Any, TypeVar
 from .. import errors as _e
 from ..client.cancel import timeout_scope
 from ..client.connection import Connection
+from ..client.facade import Forward
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.replies import Reply
-from ..client.steps import FLUSH, Forward, Op
+from ..client.steps import FLUSH, Op
 from ..client.transport import receive_failed, send_failed
 
 __all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession"]

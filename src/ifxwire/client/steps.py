@@ -18,8 +18,6 @@ the driver, so every module may use it without joining an import circle).
   ``_do``, blocking or awaited, and takes the operation's parameters, docstring and name, so
   a method that only forwards is declared in one line per driver and documented once
   (docs/ARCHITECTURE.md, "The awaitable surface").
-* ``Forward``: an attribute of an asyncio object that is its sync twin's, read (and set)
-  through it: one line per attribute instead of a property pair.
 """
 
 from __future__ import annotations
@@ -27,15 +25,14 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable, Coroutine, Generator
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-__all__ = ["FLUSH", "Calls", "Forward", "Op", "Steps", "await_each", "awaiting_method",
-           "blocking_method", "call_each"]
+__all__ = ["FLUSH", "Calls", "Op", "Steps", "await_each", "awaiting_method", "blocking_method",
+           "call_each"]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
 _S = TypeVar("_S")
-_V = TypeVar("_V")
 
 
 class _Flush:
@@ -152,30 +149,3 @@ def awaiting_method(op: Callable[Concatenate[_S, _P], Op[_T]], name: str | None 
 
     _named(method, op, name)
     return method
-
-
-class Forward(Generic[_V]):
-    """An attribute that is another object's (``via``: an asyncio connection's session
-    core, an asyncio cursor's sync cursor), read and, when ``settable``, set through it
-    (``cast`` applied first)."""
-
-    __slots__ = ("cast", "name", "settable", "via")
-
-    def __init__(self, name: str, settable: bool = False,
-                 cast: Callable[[Any], Any] | None = None, via: str = "_core") -> None:
-        self.name = name
-        self.settable = settable
-        self.cast = cast
-        self.via = via
-
-    def __get__(self, obj: object, owner: type | None = None) -> _V:
-        if obj is None:
-            return self  # type: ignore[return-value]
-        value: _V = getattr(getattr(obj, self.via), self.name)
-        return value
-
-    def __set__(self, obj: object, value: _V) -> None:
-        if not self.settable:
-            raise AttributeError(f"{self.name} is read-only")
-        setattr(getattr(obj, self.via), self.name,
-                value if self.cast is None else self.cast(value))
