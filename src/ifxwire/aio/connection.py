@@ -16,7 +16,7 @@ from .. import connect as _sync_connect
 from ..client import goodbye
 from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
-from ..client.facade import Forward, same_arguments
+from ..client.facade import Forward, same_arguments, same_method_arguments
 from ..client.failover import connect_calls
 from ..client.goodbye import CLOSE_TIMEOUT
 from ..client.outbox import OutboxTransport, SessionCore
@@ -82,15 +82,10 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
     # ------------------------------------------------------------------ PEP 249-like API
 
-    def cursor(
-        self,
-        scrollable: bool = False,
-        withhold: bool = False,
-        *,
-        row_factory: BaseRowFactory | None = None,
-    ) -> AsyncCursor:
+    @same_method_arguments(Connection.cursor)
+    def cursor(self, *args: Any, **kwargs: Any) -> AsyncCursor:
         """As ``Connection.cursor``, which makes the sync cursor this one drives."""
-        cur = self._core.cursor(scrollable, withhold, row_factory=row_factory)
+        cur = self._core.cursor(*args, **kwargs)
         if cur.__class__ is not ScrollCursor:
             return AsyncCursor(self, self, cur)
         return AsyncScrollCursor(self, self, cur)
@@ -140,12 +135,8 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
     async def __aenter__(self) -> AsyncConnection:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
         """``Connection.leave_op`` (commit, or roll back on an exception), then close."""
         try:
             await self._do(self._core.leave_op(exc_type is not None))

@@ -3,9 +3,11 @@ keeps only the awaitable surface (docs/ARCHITECTURE.md, "What aio/ keeps"):
 
 * ``Forward``: an attribute that is the twin's, read (and set) through it: one line per
   attribute instead of a property pair (``AsyncConnection.row_factory``, the cursor's).
-* ``same_arguments``: a function that takes another's arguments, so the signature is
-  written once (``ifxwire.aio.connect`` takes ``ifxwire.connect``'s; ``inspect.signature``
-  and type checkers read the sync one's).
+* ``same_arguments`` / ``same_method_arguments``: a function or method that takes another's
+  arguments, so the signature is written once (``ifxwire.aio.connect`` takes
+  ``ifxwire.connect``'s, ``AsyncConnection.cursor`` ``Connection.cursor``'s): help(),
+  ``inspect.signature``, mypy and pyright read the sync one's (jedi without running the code
+  shows ``*args, **kwargs``).
 
 No imports of the driver, so any module may use it without joining an import circle.
 """
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
-__all__ = ["Forward", "same_arguments"]
+__all__ = ["Forward", "same_arguments", "same_method_arguments"]
 
 _V = TypeVar("_V")
 _T = TypeVar("_T")
@@ -56,8 +58,23 @@ def same_arguments(sync: Callable[_P, object]
     the coroutine's own return annotation)."""
 
     def same(f: Callable[..., Awaitable[_T]]) -> Callable[_P, Awaitable[_T]]:
-        f.__signature__ = inspect.signature(sync).replace(  # type: ignore[attr-defined]
-            return_annotation=inspect.signature(f).return_annotation)
+        _take_signature(f, sync)
         return f
 
     return same
+
+
+def same_method_arguments(sync: Callable[Concatenate[Any, _P], object]
+                          ) -> Callable[[Callable[..., _T]], Callable[Concatenate[Any, _P], _T]]:
+    """``same_arguments`` for a method: ``self`` is the method's own class."""
+
+    def same(f: Callable[..., _T]) -> Callable[Concatenate[Any, _P], _T]:
+        _take_signature(f, sync)
+        return f
+
+    return same
+
+
+def _take_signature(f: Callable[..., Any], sync: Callable[..., Any]) -> None:
+    f.__signature__ = inspect.signature(sync).replace(  # type: ignore[attr-defined]
+        return_annotation=inspect.signature(f).return_annotation)
