@@ -210,6 +210,39 @@ def test_one_cursor_signature() -> None:
     assert ours.return_annotation == "AsyncCursor"
 
 
+
+def test_no_module_outside_aio_reaches_into_its_private_members() -> None:
+    """Issue 24: what uses ifxwire.aio from outside it (otel, sqlalchemy, cdc, ...) uses its
+    public names only: no ``from ..aio.x import _name``, no ``alias._name`` on an imported aio
+    module or class, no ``setattr``/patch of one by a private name (branch core13: otel
+    wrapped ``aio.connection._connect_to``; the asyncio connect's step is ``connect_to`` now)."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        if rel.startswith("aio/"):
+            continue
+        tree = ast.parse(path.read_text())
+        aliases: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and "aio" in (node.module or "").split("."):
+                for a in node.names:
+                    if a.name.startswith("_") and not a.name.startswith("__"):
+                        found.append(f"{rel}: imports {node.module}.{a.name}")
+                    aliases.add(a.asname or a.name)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                found.append(f"{rel}: {node.value.id}.{node.attr}")
+            if (isinstance(node, ast.Call) and len(node.args) >= 2
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id in aliases
+                    and isinstance(node.args[1], ast.Constant)
+                    and isinstance(node.args[1].value, str)
+                    and node.args[1].value.startswith("_")
+                    and not node.args[1].value.startswith("__")):
+                found.append(f"{rel}: {node.args[0].id}, {node.args[1].value!r}")
+    assert not found, found
+
 def test_shared_decisions_are_not_copied_into_aio() -> None:
     """Decisions written once in client/ and run by both drivers (branch core7): fetchmany's
     size on a scroll cursor (``ScrollCursor.fetchmany_moves``), the savepoint statements and

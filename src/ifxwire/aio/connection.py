@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from .savepoints import AsyncSavepoint
 
-__all__ = ["AsyncConnection", "connect"]
+__all__ = ["AsyncConnection", "connect", "connect_to"]
 
 log = logging.getLogger("ifxwire.aio")
 
@@ -145,11 +145,11 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
     @staticmethod
     def _connect_at(addr: Address, member: ConnectParams) -> Awaitable[AsyncConnection]:
-        """One address of ``client.failover.connect_calls``: ``_connect_to``."""
-        return _connect_to(member, addr)
+        """One address of ``client.failover.connect_calls``: ``connect_to``."""
+        return connect_to(member, addr)
 
 
-async def _connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
+async def connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``connect_calls``' step; ifxwire.otel wraps it)."""
     reader, writer, left = await _open_stream(params, addr)
     transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
