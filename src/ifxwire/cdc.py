@@ -34,7 +34,7 @@ from .client.cancel import TIMER, TimerHandle
 from .client.connection import Connection
 from .client.cursor import Cursor, CursorOp
 from .client.resources import Closing
-from .client.steps import Op, Steps
+from .client.steps import Calls, Op, Steps, call_each
 from .errors import OperationalError
 from .protocol import cdc as rec
 from .protocol.columns import ColumnDesc
@@ -402,6 +402,26 @@ class Capture:
             pass
 
     # ---- reading, with reads ahead (docs/CDC.md "Reading ahead") ---------------------------
+    def close_calls(self) -> Calls[None]:
+        """Ending the capture, written once for both streams (``call_each`` /
+        ``await_each`` call their ``_cut_short``, ``_end_session``, ``_close_conn``): reads
+        in flight cut short, ``close_op``, the owned connection closed; never raises for a
+        connection that is already gone."""
+        conn = self.conn
+        try:
+            if not self.closed and not conn.closed:
+                if self._pending:
+                    yield ("_cut_short",)
+                yield ("_end_session",)
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            self.unhook_cancel()
+            self.discard()
+            if self._owned:
+                yield ("_close_conn",)
+
     def worth_reading_ahead(self, sink: bytearray, n: int) -> bool:
         """Whether the read of ``n`` bytes just received into ``sink`` was full
         (``max_records`` records, or the whole buffer): the server had more queued, so the
@@ -659,27 +679,18 @@ class ChangeStream(Capture, Closing):
         self.conn.drive(self.drain_steps())
 
     def close(self) -> None:
-        """End the capture of every table and close the session; never raises for a
-        connection that is already gone. Reads in flight are cut short first
-        (``_cut_short``)."""
-        conn = self.conn
-        try:
-            if not self.closed and not conn.closed:
-                if self._pending:
-                    self._cut_short()
-                with conn.cursor() as cur:
-                    cur.run(self.close_op)
-        except Exception:
-            pass
-        finally:
-            self.closed = True
-            self.unhook_cancel()
-            self.discard()
-            if self._owned:
-                conn.close()
+        """End the capture of every table and close the session (``close_calls``)."""
+        call_each(self.close_calls(), self)
 
     def _cut_short(self) -> None:
         self.conn.drive(self.cut_short_steps())
+
+    def _end_session(self) -> None:
+        with self.conn.cursor() as cur:
+            cur.run(self.close_op)
+
+    def _close_conn(self) -> None:
+        self.conn.close()
 
 
 def open_args(server: str, timeout: int, max_records: int) -> tuple[object, ...]:

@@ -223,4 +223,4 @@ def test_asyncio_cursor_methods_are_restored(otel: Telemetry) -> None:
     assert AsyncCursor.execute.__wrapped__ is not None  # type: ignore[attr-defined]
     ifxwire.otel.uninstrument()
     assert not hasattr(AsyncCursor.execute, "__wrapped__")
-    assert not hasattr(ifxwire.aio.connection._connect_to, "__wrapped__")
+    assert not hasattr(ifxwire.aio.connection.connect_to, "__wrapped__")

@@ -1,13 +1,5 @@
-"""Change data capture for asyncio: ``ifxwire.cdc`` awaited.
-
-The capture session is ``ifxwire.cdc.Capture``'s: the same statements in the same order (its
-cursor operations, awaited here), the same record decoding and events; only the waiting
-differs (docs/CDC.md).
-
-    async with await ifxwire.aio.cdc.open_stream(aconn, tables=["shop:orders"]) as events:
-        async for ev in events:
-            ...
-"""
+"""``ifxwire.cdc`` for asyncio: ``Capture``'s statements, decoding and close sequence, awaited
+(docs/CDC.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +8,7 @@ from collections.abc import AsyncIterator, Sequence
 from .. import cdc as _cdc
 from ..cdc import Capture, Event, EventKind, StreamCancelled, StreamError
 from ..client.resources import AsyncClosing
+from ..client.steps import await_each
 from ..errors import InterfaceError
 from .connection import AsyncConnection
 
@@ -47,23 +40,18 @@ class AsyncChangeStream(Capture, AsyncClosing):
         raise InterfaceError("an asyncio change stream is drained by the asyncio connection")
 
     async def close(self) -> None:
-        """End the capture (``ChangeStream.close`` awaited; reads in flight are cut short
-        first)."""
-        conn = self.conn
-        try:
-            if not self.closed and not conn.closed:
-                if self._pending:  # reads in flight: cancelled, read out, dropped
-                    await conn.drive(self.cut_short_steps())
-                async with conn.cursor() as cur:
-                    await cur.run(self.close_op)
-        except Exception:
-            pass
-        finally:
-            self.closed = True
-            self.unhook_cancel()
-            self.discard()
-            if self._owned:
-                await conn.close()
+        """End the capture (``Capture.close_calls`` awaited)."""
+        await await_each(self.close_calls(), self)
+
+    async def _cut_short(self) -> None:
+        await self.conn.drive(self.cut_short_steps())
+
+    async def _end_session(self) -> None:
+        async with self.conn.cursor() as cur:
+            await cur.run(self.close_op)
+
+    async def _close_conn(self) -> None:
+        await self.conn.close()
 
 
 async def open_stream(conn_or_dsn: AsyncConnection | str, tables: Sequence[str],

@@ -1,12 +1,6 @@
-"""The asyncio cursor: the sync ``Cursor``'s operations, awaited.
-
-An ``AsyncCursor`` owns a sync :class:`ifxwire.Cursor` bound to the connection's core and
-runs its operations (``_execute_op``, ``_fetch_op``, ``batch.execute_many_steps``) with
-awaiting loops (``AsyncConnection._run``/``_drive``); result state, the finalizer that
-defers a CLOSE and the row buffer are the sync cursor's. What stays here: the PEP 249-like
-surface as coroutines, the objects this driver makes of LOB and BYTE/TEXT values
-(``lob_factory``, ``blob_reader``: the sync cursor's operations ask for them), and the one
-hook whose work differs (``_lob_txn_interrupted``: a cancelled task may not await).
+"""``AsyncCursor``: a sync ``Cursor`` (result state, row buffer, deferred CLOSE) whose
+operations are awaited; it makes this driver's LOB objects and readers, and answers the one
+hook whose work differs (docs/POOL_AND_ASYNC.md, "How it is built").
 """
 
 from __future__ import annotations
@@ -20,6 +14,7 @@ from ..client import lob as _lob
 from ..client.batch import execute_many_op
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.dbapi import AsyncDbapiConnection
+from ..client.facade import Forward
 from ..client.resources import AsyncClosing
 from ..client.statements import Description, Prepared
 from ..client.steps import Op, await_each, awaiting_method
@@ -27,7 +22,7 @@ from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
-from .session import AsyncSession, Forward
+from .session import AsyncSession
 
 __all__ = ["AsyncCursor"]
 
@@ -37,8 +32,7 @@ _T = TypeVar("_T")
 
 
 class AsyncCursor(AsyncArrowMixin, AsyncClosing):
-    """Create with ``AsyncConnection.cursor()``. Fetches are coroutines; ``async for`` works.
-    The Arrow methods come from :class:`ifxwire.aio.arrow.AsyncArrowMixin`."""
+    """``AsyncConnection.cursor()``: ``ifxwire.Cursor`` with coroutine fetches."""
 
     _cur: Cursor
     _session: AsyncSession  # what its operations run on; ``connection``: client/dbapi.py
@@ -52,58 +46,41 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         self._cur = cur
         cur.serve_as(self)  # row factories are called with this cursor
 
-    # ------------------------------------------------------------------ attributes
-    # The sync cursor's, read (and where plain, set) through it.
-    #: The server cursor's name while a result is open (for WHERE CURRENT OF); assign one
-    #: before ``execute`` to choose it.
+    # The sync cursor's attributes, read (and where plain, set) through it: see ``Cursor``.
     name = Forward[str | None]("name", settable=True, via="_cur")
-    #: Seconds each of this cursor's requests may run before it is cancelled (-213); None:
-    #: the connection's ``statement_timeout``.
     statement_timeout = Forward[float | None]("statement_timeout", settable=True, via="_cur")
     description = Forward[tuple[Description, ...] | None]("description", via="_cur")
     rowcount = Forward[int]("rowcount", via="_cur")
     lastrowid = Forward[int | None]("lastrowid", via="_cur")
     arraysize = Forward[int]("arraysize", settable=True, via="_cur")
     rownumber = Forward[int | None]("rownumber", via="_cur")
-    #: What fetches return, as ``Cursor.row_factory`` (the rows are made by the sync
-    #: cursor's code this cursor drives; the factory is called with this cursor).
     row_factory = Forward[BaseRowFactory]("row_factory", settable=True, via="_cur")
-    #: This cursor's loaders and dumpers (a copy of the connection's, made on first use),
-    #: as ``Cursor.adapters``.
     adapters = Forward[AdaptersMap]("adapters", via="_cur")
     batch_size = Forward[int]("batch_size", via="_cur")
-    #: BLOB/CLOB values up to this many bytes come as bytes/str; None: the connection's.
     lob_materialize_limit = Forward[int | None]("lob_materialize_limit", True, via="_cur")
-    #: BYTE/TEXT values come as asyncio readers when True; None: the connection's.
     blob_stream = Forward[bool | None]("blob_stream", settable=True, via="_cur")
     closed = Forward[bool]("closed", via="_cur")
 
     def __repr__(self) -> str:
         return f"<ifxwire AsyncCursor {self._cur.state_text()}>"
 
-    # ------------------------------------------------------------------ execute
-
     async def execute(self, operation: str, parameters: object = None) -> AsyncCursor:
-        """Prepare (or reuse) and run ``operation``; ``?``, ``:1`` or ``:name`` markers."""
+        """As ``Cursor.execute``."""
         cur = self._cur
         cur.ensure_open()
         await self._locked(cur.execute_op(operation, cur.execute_args(operation, parameters)))
         return self
 
     def _locked(self, op: Op[_T]) -> Coroutine[Any, Any, _T]:
-        """A cursor operation run under the connection's lock and this cursor's timeout, on
-        a usable connection: the frame of every request the cursor makes (to await; a plain
-        method, so that it adds no coroutine to each fetch)."""
+        """Every request's frame (``run_cursor_op``; plain: no coroutine added per fetch)."""
         return self._session.run_cursor_op(op, self, self._cur.statement_timeout)
 
     async def run(self, make: Callable[[Cursor], CursorOp[_T]]) -> _T:
-        """Run the cursor operation ``make(cursor)`` (``cursor``: the sync cursor this one
-        drives) in the frame of ``_locked``: the awaiting twin of ``Cursor.run``."""
+        """``Cursor.run`` awaited: ``make(sync cursor)`` in ``_locked``'s frame."""
         return await self._do(make(self._cur))
 
     async def _do(self, op: Op[_T]) -> _T:
-        """``op`` in the frame of ``_locked``, this cursor open (``run``; the methods made by
-        ``awaiting_method``)."""
+        """``op`` in ``_locked``'s frame, this cursor open (``awaiting_method``'s runner)."""
         self._cur.ensure_open()
         return await self._locked(op)
 
@@ -120,9 +97,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
         self._session.session.abandon_lob_txn()
 
     async def executemany(self, operation: str, seq_of_parameters: Iterable[object]) -> AsyncCursor:
-        """Run a non-query once per parameter set, pipelined like the sync driver: every row
-        is attempted; the first failure is raised afterwards with ``row_index`` and
-        ``errors``; ``rowcount`` sums the successful rows."""
+        """As ``Cursor.executemany`` (``batch.execute_many_op``)."""
         cur = self._cur
         cur.ensure_open()
         await self._locked(execute_many_op(cur, operation, seq_of_parameters))
@@ -131,24 +106,19 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     callproc = awaiting_method(Cursor.procedure_op, "callproc", via="_cur")
     adbc_ingest = awaiting_method(Cursor.adbc_ingest_op, via="_cur")
 
-    # PEP 249's methods that need no I/O are the sync cursor's: ``nextset`` (one result set
-    # at most), ``setinputsizes`` and ``setoutputsize`` (accepted and ignored).
+    # PEP 249's methods that need no I/O are the sync cursor's.
     nextset = Forward[Callable[[], None]]("nextset", via="_cur")
     setinputsizes = Forward[Callable[[object], None]]("setinputsizes", via="_cur")
     setoutputsize = Forward[Callable[..., None]]("setoutputsize", via="_cur")
 
-    # ------------------------------------------------------------------ fetching
-
     async def fetch_more(self) -> bool:
-        """The next batch into the sync cursor's buffer, awaited (``Cursor.fetch_more``);
-        False at the end of the result."""
+        """``Cursor.fetch_more`` awaited; False at the end of the result."""
         cur = self._cur
         if cur.ended():  # (raises the error the result ended with, if any; no I/O)
             return False
         return await self._locked(cur.fetch_op())
 
-    # The loops of the sync cursor's fetches, awaiting the next batch where those block;
-    # the row buffer is the sync cursor's, reached through its cursor API (``take``...).
+    # The sync fetch loops (kept inline there: the hot path), awaiting ``fetch_more``.
 
     async def fetchone(self) -> tuple[Any, ...] | None:
         cur = self._cur
@@ -194,9 +164,6 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
             raise StopAsyncIteration
         return row
 
-    # ------------------------------------------------------------------ lifecycle
-
     async def close(self) -> None:
-        """Close the cursor; an open result's server cursor is closed with the next request
-        (no I/O here)."""
-        self._cur.close()  # (no I/O: the sync close only queues the CLOSE)
+        """As ``Cursor.close`` (no I/O: the CLOSE goes with the next request)."""
+        self._cur.close()

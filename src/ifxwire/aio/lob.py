@@ -1,24 +1,17 @@
-"""Large objects in the asyncio driver: ``AsyncBlob``/``AsyncClob`` and BYTE/TEXT streams.
-
-``AsyncBlob`` and ``AsyncClob`` are ``ifxwire.Blob``/``Clob`` with coroutine methods
-(``await lob.read(n)``, ``readinto``, ``write``, ``seek``, ``size``, ``truncate``, ``close``,
-``async for chunk in lob``, ``async with lob``); ``tell()`` needs no I/O and stays plain.
-Each method awaits the operation the sync object runs blocking (client/lob.py
-``LocatorBase``): the same messages (docs/PROTOCOL.md §11), written once. A file-like
-source may be a plain one or one whose ``read`` is a coroutine (aiofiles and similar).
-
-``AsyncBlobReader`` is the asyncio ``BlobReader`` (``cursor.blob_stream = True``): a BYTE (or,
-through ``AsyncTextReader``, TEXT) value read from the socket as it is consumed.
+"""Large objects in the asyncio driver: ``AsyncBlob``/``AsyncClob`` (``ifxwire.Blob``/``Clob``
+with coroutine methods; ``tell()`` needs no I/O and stays plain) and the BYTE/TEXT readers
+``AsyncBlobReader``/``AsyncTextReader`` (``cursor.blob_stream = True``). Each method awaits the
+operation or steps the sync object runs blocking (client/lob.py, client/blobstream.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..client import blobstream as _bs
 from ..client import lob as _lob
-from ..client.lob import CHUNK, ClobText, LocatorBase, P
+from ..client.lob import CHUNK, ClobText, LocatorBase, P, apieces
 from ..client.resources import AsyncClosing
 from ..client.steps import Op, Steps, awaiting_method
 from ..errors import InterfaceError
@@ -37,10 +30,26 @@ L = TypeVar("L", bound="AsyncSmartLob")
 _R = TypeVar("_R")
 
 
+class _Chunks(Generic[P]):
+    """``chunks(size)`` and ``async for``: ``read(size)`` awaited until the end (a smart LOB's
+    short piece, a reader's empty one)."""
+
+    _short_ends = False
+
+    def chunks(self, size: int = CHUNK) -> AsyncIterator[P]:
+        read: Callable[[int], Awaitable[P]] = self.read  # type: ignore[attr-defined]
+        return apieces(read, size, self._short_ends)  # (``read``: each class's own)
+
+    def __aiter__(self) -> AsyncIterator[P]:
+        return self.chunks()
+
+
 class AsyncSmartLob(LocatorBase, AsyncClosing):
     """A smart large object on the server, for the asyncio driver. Not task-safe (like a
     file): one task at a time uses a given object. Each method awaits one of
     ``LocatorBase``'s operations (client/lob.py) under the connection's lock."""
+
+    _short_ends = True
 
     def __init__(self, connection: AsyncConnection, locator: bytes) -> None:
         super().__init__(locator)
@@ -65,7 +74,7 @@ class AsyncSmartLob(LocatorBase, AsyncClosing):
     copy_to = awaiting_method(LocatorBase._copy_to_op)
 
 
-class AsyncBlob(AsyncSmartLob):
+class AsyncBlob(AsyncSmartLob, _Chunks[bytes]):
     """A BLOB value for the asyncio driver (see ``ifxwire.Blob``)."""
 
     read = awaiting_method(LocatorBase._read_bytes_op, "read")
@@ -74,14 +83,8 @@ class AsyncBlob(AsyncSmartLob):
     async def readall(self) -> bytes:
         return await self.read(-1)
 
-    def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
-        return _apieces(self.read, size, True)
 
-    def __aiter__(self) -> AsyncIterator[bytes]:
-        return self.chunks()
-
-
-class AsyncClob(ClobText, AsyncSmartLob):
+class AsyncClob(ClobText, AsyncSmartLob, _Chunks[str]):
     """A CLOB value for the asyncio driver (see ``ifxwire.Clob``): ``read(n)`` counts
     characters, positions count bytes."""
 
@@ -91,38 +94,15 @@ class AsyncClob(ClobText, AsyncSmartLob):
     read = awaiting_method(LocatorBase._read_text_op, "read")
     write = awaiting_method(LocatorBase._write_text_op, "write")
 
-    def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
-        return _apieces(self.read, size, True)
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self.chunks()
-
-
-async def _apieces(read: Callable[[int], Awaitable[P]], size: int, short_ends: bool
-                   ) -> AsyncIterator[P]:
-    """``await read(size)`` until an empty piece, or (``short_ends``) a short one."""
-    while True:
-        piece = await read(size)
-        if piece:
-            yield piece
-        if not piece or (short_ends and len(piece) < size):
-            return
-
 
 def lob_factory(aconn: AsyncConnection) -> _lob.LobFactory:
     """The asyncio driver's objects for the shared operations of client/lob.py."""
     return lambda locator, clob: (AsyncClob if clob else AsyncBlob)(aconn, locator)
 
 
-# --------------------------------------------------------------------------------------------
-# BYTE/TEXT readers
-# --------------------------------------------------------------------------------------------
-
-
-class AsyncBlobReader(AsyncClosing):
+class AsyncBlobReader(AsyncClosing, _Chunks[bytes]):
     """A BYTE value read from the server as it is consumed (``await r.read(n)``,
-    ``readinto``, ``async for chunk in r``); the asyncio ``BlobReader``, whose steps each
-    method awaits."""
+    ``readinto``, ``async for chunk in r``): ``BlobReader``'s steps, awaited."""
 
     def __init__(self, aconn: AsyncConnection, stmt_id: int, descriptor: bytes) -> None:
         self.connection = aconn
@@ -144,12 +124,6 @@ class AsyncBlobReader(AsyncClosing):
         """Up to ``size`` bytes (all the rest when -1)."""
         return await self.connection.drive(self._raw.read_steps(self, size))
 
-    def chunks(self, size: int = CHUNK) -> AsyncIterator[bytes]:
-        return _apieces(self.read, size, False)
-
-    def __aiter__(self) -> AsyncIterator[bytes]:
-        return self.chunks()
-
     def drain_steps(self) -> Steps[None]:
         """Before another request: read and drop the rest (``BlobReader.drain_steps``)."""
         return self._raw.drain_steps()
@@ -164,7 +138,7 @@ class AsyncBlobReader(AsyncClosing):
         self._raw.close()
 
 
-class AsyncTextReader(AsyncClosing):
+class AsyncTextReader(AsyncClosing, _Chunks[str]):
     """A TEXT value read as it is consumed: ``await r.read(n)`` counts characters."""
 
     def __init__(self, raw: AsyncBlobReader, encoding: str) -> None:
@@ -176,12 +150,6 @@ class AsyncTextReader(AsyncClosing):
         raw = self.raw
         return await raw.connection.drive(self._text.read_text_op(
             size, self._encoding, lambda n: raw._raw.read_steps(raw, n)))
-
-    def chunks(self, size: int = CHUNK) -> AsyncIterator[str]:
-        return _apieces(self.read, size, False)
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self.chunks()
 
     async def close(self) -> None:
         await self.raw.close()

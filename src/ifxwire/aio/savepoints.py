@@ -1,8 +1,4 @@
-"""Savepoints for the asyncio driver: ``client/savepoints.py``'s operations, awaited.
-
-``conn.savepoint(name)`` returns an ``AsyncSavepoint`` that is set by awaiting it
-(``sp = await conn.savepoint()``) or by entering it (``async with conn.savepoint("x"):``).
-"""
+"""``AsyncSavepoint``: client/savepoints.py's operations, awaited (set when awaited or entered)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,14 @@
-"""The asyncio scroll / hold cursor: ``conn.cursor(scrollable=True, withhold=True)``.
-
-Every move is the sync ``ScrollCursor``'s own (a generator that yields the SFETCH plans it
-needs, client/scroll.py); this class only awaits the exchanges.
-"""
+"""``AsyncScrollCursor``: ``ScrollCursor``'s moves (client/scroll.py), their SFETCHes awaited."""
 
 from __future__ import annotations
 
 import sys
 from typing import Any, TypeVar
 
+from ..client.facade import Forward
 from ..client.scroll import Moves, ScrollCursor
 from ..client.steps import awaiting_method
 from .cursor import AsyncCursor
-from .session import Forward
 
 __all__ = ["AsyncScrollCursor"]
 
@@ -21,8 +17,7 @@ Row = tuple[Any, ...]
 
 
 class AsyncScrollCursor(AsyncCursor):
-    """``AsyncCursor`` plus the scroll moves: ``await scroll()``, ``await fetch_first()`` ...
-    (see ``ifxwire.client.scroll.ScrollCursor``)."""
+    """``AsyncCursor`` plus ``ScrollCursor``'s moves, awaited."""
 
     _cur: ScrollCursor
 
@@ -64,8 +59,7 @@ class AsyncScrollCursor(AsyncCursor):
             return
         await self._drive(cur.scroll_moves(value, mode))
 
-    # The sync scroll cursor's moves, awaited (their parameters and docstrings are these
-    # methods').
+    # (their parameters and docstrings are the moves')
     fetch_first = awaiting_method(ScrollCursor.fetch_first_moves, run="_drive", via="_cur")
     fetch_last = awaiting_method(ScrollCursor.fetch_last_moves, run="_drive", via="_cur")
     fetch_prior = awaiting_method(ScrollCursor.fetch_prior_moves, run="_drive", via="_cur")

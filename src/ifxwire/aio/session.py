@@ -1,41 +1,28 @@
-"""The asyncio session: the loops that drive the sync driver's operations over asyncio streams.
-
-The session state is a ``client.outbox.SessionCore`` (the sync ``Connection`` without a
-socket: its sends queue in an outbox that ``_flush`` writes to the stream), used through
-``Connection``'s session API. ``AsyncSession`` holds the streams, the lock and that core, and
-awaits what the sync ``Connection`` does blocking: ``_drive`` (I/O-free steps), ``_exchange``
-(request groups and their replies), ``_run`` (operations). ``AsyncConnection``
-(connection.py) adds the PEP 249 surface; the cursors, LOB objects and readers (cursor.py,
-lob.py, scroll.py) need only this, so they name this class, not the connection.
-
-Cancellation: an await cancelled while waiting for the connection's lock changes nothing. An
-await cancelled while its reply is pending (``task.cancel()``, ``asyncio.wait_for``) cancels
-the statement on the server (the out-of-band cancel of ``client/cancel.py``), reads the
-replies to their end within CANCEL_DRAIN seconds and then lets the CancelledError go on: the
-connection stays usable and the server has released the statement's locks. Only when that
-drain fails (a second cancellation, a server that does not answer in time) or the request
-was cut off while being written is the connection marked broken and closed: every later
-call then fails fast with ``InterfaceError`` instead of reading another statement's reply.
+"""The asyncio session: the streams, the lock, the sync session core
+(``client.outbox.SessionCore``) and the awaiting loops that drive the core's operations:
+``_drive`` (steps), ``_exchange`` (request groups, with the cancellation drain and the
+statement timer), ``_run`` (operations). What a cancellation does: docs/POOL_AND_ASYNC.md,
+"Concurrency and cancellation"; how: docs/ARCHITECTURE.md, "Sync and async".
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from .. import errors as _e
 from ..client.cancel import timeout_scope
 from ..client.connection import Connection
+from ..client.facade import Forward
 from ..client.outbox import OutboxTransport, SessionCore
 from ..client.replies import Reply
 from ..client.steps import FLUSH, Op
 from ..client.transport import receive_failed, send_failed
 
-__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "Forward"]
+__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession"]
 
 _T = TypeVar("_T")
-_V = TypeVar("_V")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
@@ -44,36 +31,8 @@ READ_SIZE = 256 * 1024
 CANCEL_DRAIN = 2.0
 
 
-class Forward(Generic[_V]):
-    """An attribute of an asyncio object that is its sync twin's (``via``: the
-    connection's session core, the cursor's sync cursor), read and, when ``settable``, set
-    through it: one line per attribute instead of a property pair."""
-
-    __slots__ = ("cast", "name", "settable", "via")
-
-    def __init__(self, name: str, settable: bool = False,
-                 cast: Callable[[Any], Any] | None = None, via: str = "_core") -> None:
-        self.name = name
-        self.settable = settable
-        self.cast = cast
-        self.via = via
-
-    def __get__(self, obj: object, owner: type | None = None) -> _V:
-        if obj is None:
-            return self  # type: ignore[return-value]
-        value: _V = getattr(getattr(obj, self.via), self.name)
-        return value
-
-    def __set__(self, obj: object, value: _V) -> None:
-        if not self.settable:
-            raise AttributeError(f"{self.name} is read-only")
-        setattr(getattr(obj, self.via), self.name,
-                value if self.cast is None else self.cast(value))
-
-
 class AsyncSession:
-    """The streams, the lock and the sync session core of an asyncio connection, and the
-    awaiting loops over them (see the module docstring)."""
+    """The streams, lock, session core and awaiting loops of an asyncio connection."""
 
     def __init__(
         self,
@@ -92,7 +51,6 @@ class AsyncSession:
         self._read_timeout = core.params.read_timeout
         self._timer: asyncio.TimerHandle | None = None  # the statement timeout's
 
-    # The session's state is the core's, read through it (connection.py forwards the rest).
     closed = Forward[bool]("closed")
     #: True once the wire failed or an exchange was cancelled; only close() remains.
     broken = Forward[bool]("broken")
@@ -136,12 +94,8 @@ class AsyncSession:
         return err
 
     async def _drive(self, steps: Generator[Any, Any, _T]) -> _T:
-        """Run I/O-free steps to their result with awaits: the asyncio twin of the sync
-        connection's blocking loops (``Connection._read``, ``Transport.read_login_packet``).
-        A step is an ``int`` (the buffer must hold that many unparsed bytes), a
-        ``memoryview`` (receive into it, send back the count) or an awaitable (an
-        application callback's answer). What the steps queued to send (answers to SQ_FILE
-        requests, a PAM answer) is written before each wait."""
+        """Run steps (client/steps.py) to their result, awaiting where
+        ``Connection._read`` blocks; what they queued to send is written before each wait."""
         t = self._transport
         core = self._core
         try:
@@ -174,26 +128,21 @@ class AsyncSession:
             return result
 
     def cancel(self) -> None:
-        """Interrupt the statement running on this connection (``Connection.cancel``, on
-        the stream's socket); a plain method, callable from any thread. The awaiting call
-        fails with -213."""
+        """``Connection.cancel`` (on the stream's socket; any thread): -213 for the awaiter."""
         self._core.cancel()
 
     def interrupt(self) -> bool:
-        """``Connection.interrupt``: the out-of-band cancel sent now, whether or not a
-        request of the connection's own waits (a change stream's reads in flight)."""
+        """``Connection.interrupt`` (a change stream's reads in flight)."""
         return self._core.interrupt()
 
     def _timed_out(self, timeout: float, resends: list[int]) -> None:
-        """The statement timer: the core cancels (``statement_timed_out``, the sync
-        timer's rule) and says when to cancel again while the reply is missing."""
+        """The statement timer: ``statement_timed_out`` (the sync timer's rule), re-armed."""
         again = self._core.statement_timed_out(timeout, resends)
         if again is not None:
             self._timer = self.loop.call_later(again, self._timed_out, timeout, resends)
 
     async def _send_stream(self) -> None:
-        """Send the messages the core left to stream (a client file's data for
-        FILETOBLOB(..., 'client')), each written and drained before the next is made."""
+        """The core's ``stream_out`` (FILETOBLOB(..., 'client')), one message at a time."""
         core = self._core
         messages, core.stream_out = core.stream_out, None
         if messages is None:
@@ -207,17 +156,11 @@ class AsyncSession:
         groups: Sequence[tuple[bytes, Reply]],
         drain: bool = True,
     ) -> None:
-        """Deferred groups plus ``groups`` in one write; every reply read, in order.
-
-        A cancellation while the replies are pending cancels the statement on the server and
-        reads them to their end (module docstring; ``drain=False``: the pool's ping gives
-        the connection up instead); any other interruption after the first byte is queued
-        breaks the connection: its reply stream can no longer be matched to requests.
-        """
+        """``Connection._exchange`` awaited. A cancellation with replies pending cancels
+        and drains them (``drain=False``: the pool's ping gives the connection up)."""
         core = self._core
         core.ensure_usable()
         if core.active_stream is not None:
-            # A BYTE/TEXT reader part way through its value (aio/lob.py): read it out.
             await self._drive(core.active_stream.drain_steps())
         deferred = core.begin_exchange([g for g, _ in groups])
         replies = [r for _, r in deferred]
@@ -247,8 +190,7 @@ class AsyncSession:
     async def _read_all(
         self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
     ) -> None:
-        """Read the deferred groups' replies, then the groups' (resumable: a reply already
-        complete is skipped)."""
+        """Every reply not complete yet, in order (resumable)."""
         for r in (*replies, *(reply for _, reply in groups)):
             if not r.complete:
                 await self._drive(self._core.read_steps(r))
@@ -256,9 +198,7 @@ class AsyncSession:
     async def _drain_cancelled(
         self, replies: list[Reply], groups: Sequence[tuple[bytes, Reply]]
     ) -> bool:
-        """The awaiting task was cancelled with replies pending: cancel the statement on the
-        server and read what is left of the replies, so the connection stays in step. True
-        when that worked; otherwise the connection is broken. The caller re-raises."""
+        """Cancel on the server and read the rest within CANCEL_DRAIN; False: broken."""
         self.cancel()
         try:
             await asyncio.wait_for(self._read_all(replies, groups), CANCEL_DRAIN)
@@ -271,10 +211,7 @@ class AsyncSession:
         return True
 
     async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
-        """Run an operation (``client.connection.Op``) with awaited exchanges: the twin of
-        the blocking loop ``Connection._run`` (cursor operations included); the operation itself
-        is the sync driver's. A cursor operation's named hook (``("_lob_txn_interrupted",)``)
-        is ``hooks``' coroutine of that name (an ``AsyncCursor``)."""
+        """``Connection._run`` awaited; a cursor operation's hook is ``hooks``' coroutine."""
         try:
             groups = next(op)
             while True:
@@ -296,33 +233,28 @@ class AsyncSession:
 
     @property
     def session(self) -> Connection:
-        """The sync session core this connection drives (its session API: for the LOB
-        objects and readers, which keep their state there)."""
+        """The sync session core this connection drives (its session API)."""
         return self._core
 
     async def _do(self, op: Op[_T]) -> _T:
-        """``op`` run holding the connection's lock (the methods made by
-        ``awaiting_method``: ``call_function``)."""
+        """``op`` under the lock (``awaiting_method``'s runner)."""
         async with self._lock:
             return await self._run(op)
 
     async def drive(self, steps: Generator[Any, Any, _T]) -> _T:
-        """``_drive`` holding the connection's lock (the BYTE/TEXT readers' steps)."""
+        """``_drive`` under the lock."""
         async with self._lock:
             return await self._drive(steps)
 
     async def run(self, make: Callable[[Connection], Op[_T]], drain: bool = True) -> _T:
-        """Run the operation ``make(session)`` holding the connection's lock (``session``:
-        the sync core this connection drives): the awaiting twin of ``fastpath.run``, for
-        the fast path, LOB objects, the pool and ``ifxwire.aio.cdc``. ``drain``: as
-        ``_exchange`` (False: a cancelled wait gives the connection up)."""
+        """``fastpath.run`` awaited: ``make(session)`` under the lock (``drain``: as
+        ``_exchange``)."""
         async with self._lock:
             return await self._run(make(self._core), drain=drain)
 
     async def run_cursor_op(self, op: Op[_T], cursor: object, timeout: float | None) -> _T:
-        """A cursor operation holding the lock, within ``timeout`` (the cursor's statement
-        timeout), on a usable connection; ``cursor``'s coroutines answer its hooks: the
-        asyncio cursors' one request frame (``AsyncCursor._locked``)."""
+        """The asyncio cursors' request frame: the lock, the cursor's ``timeout``, a usable
+        connection; ``cursor``'s coroutines answer the hooks."""
         async with self._lock, timeout_scope(self._core, timeout):
             self._core.ensure_usable()
             return await self._run(op, cursor)

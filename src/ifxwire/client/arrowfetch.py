@@ -6,19 +6,32 @@ the row path stays as it is and pyarrow is imported only when one of these is us
 Streaming: a batch generator takes the rows of the cursor's current fetch reply, turns them
 into record batches, and only then asks for the next reply, so at most one reply's rows (plus
 ``rows_per_batch`` pending rows) are alive at a time, whatever the size of the result.
+
+The asyncio cursors (aio/arrow.py) await the same batches (``aiter_batches``, ``atable``).
+Their blocking spellings, ``fetch_record_batch()`` and the Arrow PyCapsule stream
+``__arrow_c_stream__`` (what ``polars.DataFrame(cur)``, ``duckdb.from_arrow(cur)`` and
+``pyarrow.RecordBatchReader.from_stream(cur)`` call), cannot await: their consumer asks for
+each batch synchronously, so ``blocking_reader`` fetches each batch on the connection's
+event loop. From another thread (``await asyncio.to_thread(polars.DataFrame, cur)``) the
+batch is fetched by the loop while that thread waits; with the loop not running (a script
+between ``run_until_complete`` calls) the loop is run until the batch is in. Asked for a
+batch on the loop's own thread, while it runs, it raises ``InterfaceError`` instead of
+blocking the loop forever (``fetch_arrow_table`` or ``fetch_record_batches`` work there).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import arrow as _arrow
 from .. import arrowcols as _cols
 from .. import arrowlists as _lists
 from .. import arrowtuples as _tup
+from ..errors import InterfaceError
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
 from ..types.rowcodec import build_row_decoder
@@ -339,3 +352,66 @@ async def atable(cur: Cursor, fetch_more: Callable[[], Awaitable[bool]]) -> Any:
     schema = _arrow._Plan(pa, cur.result_columns()).schema
     batches = [b async for b in aiter_batches(cur, fetch_more, whole=True)]
     return pa.Table.from_batches(batches, schema=schema)
+
+
+_R = TypeVar("_R")
+
+_ON_LOOP = (
+    "a blocking Arrow stream of an asyncio cursor cannot be read on its event loop's own "
+    "thread (each batch needs the loop): use 'await cur.fetch_arrow_table()' or "
+    "'async for batch in cur.fetch_record_batches()', or read the stream in another thread "
+    "('await asyncio.to_thread(polars.DataFrame, cur)')"
+)
+
+
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _run_on(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, _R]) -> _R:
+    """Run ``coro`` on ``loop`` from synchronous code and wait for its result."""
+    if _on_loop_thread(loop):
+        coro.close()
+        raise InterfaceError(_ON_LOOP)
+    if loop.is_running():
+        return asyncio.run_coroutine_threadsafe(coro, loop).result()
+    if loop.is_closed():
+        coro.close()
+        raise InterfaceError("the asyncio connection's event loop is closed")
+    return loop.run_until_complete(coro)
+
+
+async def _await(aw: Awaitable[_R]) -> _R:
+    """``aw`` as a coroutine (what ``run_coroutine_threadsafe`` takes: an async iterator's
+    ``__anext__()`` or ``aclose()`` is only awaitable)."""
+    return await aw
+
+
+def blocking_reader(cur: Cursor, fetch_more: Callable[[], Awaitable[bool]],
+                    loop: asyncio.AbstractEventLoop, rows_per_batch: int | None = None) -> Any:
+    """A blocking ``pyarrow.RecordBatchReader`` over an asyncio cursor's remaining rows
+    (arguments as ``aiter_batches``), each batch fetched on ``loop`` (module docstring: not
+    on the loop's own thread)."""
+    pa = _arrow.require_pyarrow()
+    if _on_loop_thread(loop):
+        raise InterfaceError(_ON_LOOP)
+    cur.ensure_result()
+    schema = _arrow.arrow_schema(cur.result_columns())
+    it = aiter_batches(cur, fetch_more, rows_per_batch)
+
+    def batches() -> Iterator[Any]:
+        try:
+            while True:
+                try:
+                    batch = _run_on(loop, _await(it.__anext__()))
+                except StopAsyncIteration:
+                    return
+                yield batch
+        finally:
+            if not loop.is_closed() and not _on_loop_thread(loop):
+                _run_on(loop, _await(it.aclose()))  # type: ignore[attr-defined]
+
+    return pa.RecordBatchReader.from_batches(schema, batches())

@@ -26,7 +26,15 @@ import codecs
 import inspect
 import io
 import struct
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Sequence,
+)
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..errors import DataError, InterfaceError, ProgrammingError
@@ -114,6 +122,18 @@ def pieces_until_short(read: Callable[[int], P], size: int) -> Iterator[P]:
         if piece:
             yield piece
         if len(piece) < size:
+            return
+
+
+async def apieces(read: Callable[[int], Awaitable[P]], size: int, short_ends: bool
+                  ) -> AsyncIterator[P]:
+    """``pieces_until_short`` for a coroutine ``read`` (the asyncio LOB objects and readers):
+    until an empty piece, or (``short_ends``) a short one."""
+    while True:
+        piece = await read(size)
+        if piece:
+            yield piece
+        if not piece or (short_ends and len(piece) < size):
             return
 
 

@@ -578,8 +578,8 @@ def _sync_connect(orig: _F) -> _F:
 
 
 def _async_connect(orig: _F) -> _F:
-    """``ifxwire.aio.connection._connect_to``: one address's connect and login."""
-    async def _connect_to(params: Any, addr: Any) -> Any:
+    """``ifxwire.aio.connection.connect_to``: one address's connect and login."""
+    async def connect_to(params: Any, addr: Any) -> Any:
         t = _state
         if t is None or _inside.get():
             return await orig(params, addr)
@@ -595,7 +595,7 @@ def _async_connect(orig: _F) -> _F:
         _inside.reset(token)
         call.end(None, metric=False)
         return conn
-    return _connect_to
+    return connect_to
 
 
 def _pool_init(orig: _F) -> _F:
@@ -710,7 +710,7 @@ def instrument(
     _patch(AsyncCursor, "executemany", _async_executemany)
     _patch(AsyncCursor, "callproc", _async_callproc)
     _patch(Connection, "__init__", _sync_connect)
-    _patch(_aio_connection, "_connect_to", _async_connect)
+    _patch(_aio_connection, "connect_to", _async_connect)
     _patch(PoolBase, "__init__", _pool_init)  # (both pools' constructor)
     _patch(ConnectionPool, "acquire", _sync_acquire)
     _patch(AsyncConnectionPool, "acquire", _async_acquire)
