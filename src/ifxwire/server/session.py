@@ -228,7 +228,7 @@ class Session(OneStepGroups):
                 self._solo -= 1
             elif fast:
                 if self.start == self.end:
-                    self._recv_more()  # the next group (the general path would wait here too)
+                    self._await_request()  # the next group (the general path waits too)
                 if self._query_group() or self._batch_inserts():
                     continue
             out = Writer()

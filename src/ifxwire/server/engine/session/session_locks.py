@@ -681,7 +681,8 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     def rl_enter(self) -> None:
         """The server starts handling a request of this session (features/locks/latch.py:
-        no other session commits its parked transaction meanwhile)."""
+        no other session commits its parked transaction meanwhile). Inlined, with rl_leave,
+        in server/wireio.py WireIO._await_request: keep them in step."""
         if not self._rl_in:
             self._rl_use.acquire()
             self._rl_in = True
