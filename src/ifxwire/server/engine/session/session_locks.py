@@ -210,6 +210,7 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     @property
     def row_locks(self) -> bool:
+        # (inlined in EngineSession._rows: keep the two in step)
         return self.engine.row_locks and self.database is not None and self._logged
 
     def row_isolation(self) -> str:
