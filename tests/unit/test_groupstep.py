@@ -57,3 +57,12 @@ def test_serve_takes_nothing_it_does_not_know() -> None:
     bare.buf[:2] = b"\x00\x0c"
     assert mod.serve(bare) is False  # type: ignore[attr-defined]
     assert vars(bare) == {"end": 12}
+
+
+def test_setup_builds_it() -> None:
+    """setup.py lists the module (an optional extension: without this line the server
+    would quietly run the pure path everywhere)."""
+    from pathlib import Path
+
+    setup = (Path(__file__).resolve().parents[2] / "setup.py").read_text()
+    assert '"ifxwire._groupstep"' in setup and '"src/ifxwire/_groupstep.c"' in setup
