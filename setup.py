@@ -34,5 +34,12 @@ setup(
             ["src/ifxwire/_cdcspeed.c"],
             optional=True,
         ),
+        # A cached query's request group served in one compiled call (issue 26,
+        # select_one_row; server/onestep.py): the server's, apart from the driver's module.
+        Extension(
+            "ifxwire._groupstep",
+            ["src/ifxwire/_groupstep.c"],
+            optional=True,
+        ),
     ]
 )

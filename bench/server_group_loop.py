@@ -35,6 +35,12 @@ def _measure(n: int, best: int, calls: bool, case: str | None) -> None:
     import ifxwire
     from ifxwire.server import Server
 
+    try:
+        from ifxwire.server.onestep import serve_compiled as step
+    except ImportError:  # a tree before _groupstep (issue 26, eleventh round)
+        step = None
+    print(f"one-step path: {'compiled' if step is not None else 'Python'}", flush=True)
+
     with Server(port=0, data=":memory:") as srv:
         conn = ifxwire.connect(host=srv.host, port=srv.port, user="informix",
                                password="in4mix", database="sysmaster", autocommit=True)
@@ -66,7 +72,9 @@ def _measure(n: int, best: int, calls: bool, case: str | None) -> None:
                 def once(reps: int, session: object = session, buf: bytearray = buf,
                          group: bytes = group, size: int = size) -> None:
                     s = session
-                    qg = s._query_group  # type: ignore[attr-defined]
+                    py_qg = s._query_group  # type: ignore[attr-defined]
+                    # As Session._serve: the compiled step first, when there is one.
+                    qg = py_qg if step is None else (lambda: step(s) or py_qg())
                     pending = s.pending  # type: ignore[attr-defined]
                     for _ in range(reps):
                         buf[:size] = group
@@ -78,7 +86,7 @@ def _measure(n: int, best: int, calls: bool, case: str | None) -> None:
 
                 buf[:size] = group
                 session.start, session.end = 0, size
-                if not session._query_group():
+                if not ((step is not None and step(session)) or session._query_group()):
                     print(f"{label}: not served in one step (skipped)")
                     cur.close()
                     continue
@@ -100,7 +108,9 @@ def _measure(n: int, best: int, calls: bool, case: str | None) -> None:
                     total = stats.total_calls  # type: ignore[attr-defined]
                     if os.environ.get("GROUP_LOOP_LIST"):
                         stats.sort_stats("ncalls").print_stats(60)
-                    line += f", {(total - 2) / n:.1f} Python calls per group"
+                    # (less the lambda above, which Session._serve does not have)
+                    lam = 0 if step is None else 1
+                    line += f", {(total - 2) / n - lam:.1f} Python calls per group"
                 print(line, flush=True)
                 session.start = session.end = 0
                 cur.close()

@@ -28,7 +28,8 @@
  *   An exception from the iterator or from ``pure`` propagates; the messages of the rows
  *   before it stay in ``buf``, as with the pure loop.
  *
- * load_rows(batch, plan): the engine's value loaders over a batch of SQLite rows (below).
+ * load_rows(batch, plan): the engine's value loaders over a batch of SQLite rows (below);
+ *   load_planned(plan, batch) the same, for functools.partial.
  * decode_bind_row(buf, pos, end, plan, encoding): one executemany row's SQ_BIND items of known
  *   headers (server/bindrun.py; below).
  */
@@ -634,6 +635,19 @@ done:
     return result;
 }
 
+/* load_planned(plan, batch): load_rows with the plan first, so that
+ * functools.partial(load_planned, plan) is the batch loader (engine/convert.py): a call
+ * without a Python frame per OPEN (issue 26, eleventh round; it was a lambda). */
+static PyObject *load_planned(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "load_planned(plan: tuple, batch: list)");
+        return NULL;
+    }
+    PyObject *swapped[2] = {args[1], args[0]};
+    return load_rows(module, swapped, 2);
+}
+
 /* decode_bind_row(buf, pos, end, plan, encoding) -> (values, end) | None
  *
  * One executemany row of SQ_BIND items whose headers are known (server/bindrun.py, the
@@ -795,6 +809,8 @@ static PyMethodDef module_methods[] = {
      "make_tuple_writer(plan, enc_kind, pure) -> TupleWriter"},
     {"load_rows", (PyCFunction)(void (*)(void))load_rows, METH_FASTCALL,
      "load_rows(batch, plan) -> list | None: the engine's loaders over SQLite rows"},
+    {"load_planned", (PyCFunction)(void (*)(void))load_planned, METH_FASTCALL,
+     "load_planned(plan, batch): load_rows(batch, plan), for functools.partial(plan)"},
     {"decode_bind_row", (PyCFunction)(void (*)(void))decode_bind_row, METH_FASTCALL,
      "decode_bind_row(buf, pos, end, plan, encoding) -> (values, end) | None: one row"},
     {NULL, NULL, 0, NULL}};

@@ -202,3 +202,57 @@ def test_an_urgent_byte_while_idle_cancels_nothing_later(srv: Any, kw: dict[str,
             c.execute(LONG_QUERY)
         assert "statement_timeout=1.5 s" in str(info.value)
         assert c.execute("SELECT COUNT(*) FROM n").fetchone() == (1000,)
+
+
+def _session_of(srv: Any, c: Any) -> Any:
+    port = c._transport.sock.getsockname()[1]
+    for s in list(srv._sessions):
+        if s.peer.endswith(f":{port}"):
+            return s
+    raise AssertionError("no session for this connection")
+
+
+def _until_waiting(session: Any) -> None:
+    """Until the session waits in recv for its next group (its reply sent)."""
+    deadline = time.monotonic() + 10
+    while not (session.gate._waiting and session.start == session.end
+               and not session.pending):
+        assert time.monotonic() < deadline, "the session did not go back to waiting"
+        time.sleep(0.005)
+    time.sleep(0.02)  # (past the flag, into recv_into)
+
+
+def test_the_idle_wait_keeps_the_gate_and_the_latch_in_step(
+        srv: Any, kw: dict[str, Any]) -> None:
+    """WireIO._await_request, the wait between groups with InterruptGate.idle/busy and the
+    engine's rl_leave/rl_enter inlined (issue 26, eleventh round), does what those calls
+    did: while the session waits it is marked waiting and holds no request latch (another
+    session may commit its parked transaction), each group counts as one request, and a
+    gate the watcher armed during the request is disarmed when the session waits again."""
+    with ifxwire.connect(**kw) as c:
+        cur = c.cursor()
+        for _ in range(3):
+            cur.execute("SELECT i FROM n WHERE i = ?", (1,))
+            cur.fetchall()
+        session = _session_of(srv, c)
+        gate, es = session.gate, session.engine
+        _until_waiting(session)
+        assert es._rl_in is False  # rl_leave: the latch is free while the client thinks
+        assert es._rl_use.acquire(blocking=False)  # (and free for another session)
+        es._rl_use.release()
+        before = gate._requests
+        for k in range(5):
+            cur.execute("SELECT i FROM n WHERE i = ?", (k,))
+            assert cur.fetchall() == [(k,)]
+        _until_waiting(session)
+        assert gate._requests == before + 5  # busy: one request per group
+        assert es._rl_in is False
+        # As if the watcher had armed EPOLLPRI during a long request (InterruptGate.tick).
+        with gate._lock:
+            gate._armed = True
+            gate._waiting = False
+        cur.execute("SELECT i FROM n WHERE i = ?", (2,))
+        assert cur.fetchall() == [(2,)]
+        _until_waiting(session)
+        assert gate._armed is False  # idle: disarmed while the session waits
+        assert gate._waiting is True

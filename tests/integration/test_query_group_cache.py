@@ -23,12 +23,19 @@ import ifxwire
 from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import Msg
 from ifxwire.protocol.wire import Writer
-from ifxwire.server import Server
+from ifxwire.server import Server, onestep
 from ifxwire.types.bind import encode_bind_params
 
 
-@pytest.fixture()
-def server() -> Iterator[Any]:
+@pytest.fixture(params=["compiled", "python"])
+def server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Each test with the compiled one-step path (ifxwire._groupstep, where built and not
+    IFXWIRE_PURE) and with the Python one (_query_group alone)."""
+    if request.param == "compiled":
+        if onestep.serve_compiled is None:
+            pytest.skip("ifxwire._groupstep not built, or IFXWIRE_PURE")
+    else:
+        monkeypatch.setattr(onestep, "serve_compiled", None)
     with Server(port=0, data=":memory:") as srv:
         yield srv
 

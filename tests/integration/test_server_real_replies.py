@@ -327,32 +327,39 @@ def test_a_prepared_execute_answers_insertdone_done_cost(srv: Server) -> None:
         c.close()
 
 
-def test_each_reply_leaves_in_one_write(srv: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+class _RecordingSocket:
+    """A session's socket whose writes are recorded; everything else is the socket's."""
+
+    def __init__(self, sock: Any, writes: list[bytes]) -> None:
+        self._sock = sock
+        self._writes = writes
+
+    def sendall(self, data: bytes | bytearray) -> None:
+        self._writes.append(bytes(data))
+        self._sock.sendall(data)
+
+    def sendmsg(self, parts: list[Any], *args: Any) -> int:
+        self._writes.append(b"".join(bytes(p) for p in parts))
+        return int(self._sock.sendmsg(parts, *args))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+def test_each_reply_leaves_in_one_write(srv: Server) -> None:
     """A real server sends a reply in one packet. libsqli ends a reply at an SQ_EOT that no
     byte follows within SQLI_EOT_WAIT_MS (1 ms), so a reply written in pieces (a PREPARE's
     DONE, then its COST EOT) would read as two replies. libsqli's groups, in libsqli's own
     sends (ID BIND alone, then EXECUTE EOT): every reply is one write holding all of it."""
-    from ifxwire.server import session as server_session
-
     writes: list[bytes] = []
-    flush = server_session.Session._flush
-    send = server_session.Session._send
-
-    def recording_flush(self: Any) -> None:
-        if self.pending:
-            writes.append(bytes(self.pending))
-        flush(self)
-
-    def recording_send(self: Any, data: bytes | bytearray) -> None:
-        flush(self)  # nothing queued here: every reply below goes through _flush
-        writes.append(bytes(data))
-        send(self, data)
-
-    monkeypatch.setattr(server_session.Session, "_flush", recording_flush)
-    monkeypatch.setattr(server_session.Session, "_send", recording_send)
     c = _raw(srv)
     try:
         _open(c)
+        # Every write of this session's socket, recorded at the socket (the session sends
+        # from more than one place: _flush, _send, and the inlined flush of _await_request).
+        port = c.sock.getsockname()[1]
+        (session,) = [s for s in list(srv._sessions) if s.peer.endswith(f":{port}")]
+        session.sock = _RecordingSocket(session.sock, writes)
         writes.clear()
         w = Writer()
         m.put_prepare(w, b"INSERT INTO t (n, s) VALUES (?, ?)", 2, c.layout)

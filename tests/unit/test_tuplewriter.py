@@ -9,6 +9,7 @@ without a compiler), which the pure tests then cover alone.
 
 from __future__ import annotations
 
+import functools
 import gc
 import sys
 from datetime import date, datetime, timedelta
@@ -284,6 +285,15 @@ def test_batch_loader_selection() -> None:
     fast = convert.batch_loader(loaders)
     assert (fast is not None) == tuples.accelerated
     assert convert.batch_loader([None, None]) is None
+    if fast is not None:
+        # a partial of the C function (no Python frame per OPEN; issue 26, eleventh round)
+        # that loads as load_rows does, and leaves to the Python loop what it leaves
+        assert isinstance(fast, functools.partial)
+        assert fast([(7, "x"), (None, None)]) == [(7, "x"), (None, None)]
+        assert fast([(2**40, "x")]) is None  # out of INTEGER's range: the Python loop
+        assert fast([[7, "x"]]) is None
+        with pytest.raises(TypeError):
+            tuples._module.load_planned(fast.args[0])  # type: ignore[union-attr]
 
 
 def test_the_engine_finds_the_compiled_helpers_when_they_are_built() -> None:

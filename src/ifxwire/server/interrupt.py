@@ -149,7 +149,8 @@ class InterruptGate:
 
     def idle(self) -> None:
         """The session waits for a new request with nothing unread: forget any cancel, and
-        stop watching for urgent data (see the module docstring)."""
+        stop watching for urgent data (see the module docstring). Inlined in
+        WireIO._await_request (as is busy): keep them in step."""
         with self._lock:
             self._waiting = True
             if self.state is not None:

@@ -8,9 +8,12 @@ in server/session.py then serves it message by message.
 
 from __future__ import annotations
 
+import importlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .. import _accel
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.wire import Writer, i16_at, i32_at, u16_at
@@ -35,9 +38,26 @@ from .wireio import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from .statements import Statement
 
 log = logging.getLogger("ifxwire.server")
+
+#: The compiled twin of _query_group's plain-cursor branch (``ifxwire._groupstep``, issue 26,
+#: eleventh round): ``serve(session) -> bool``, False having changed nothing. None: not built,
+#: or IFXWIRE_PURE; _query_group (the pure path) then serves every such group.
+serve_compiled: Callable[[object], bool] | None = None
+if _accel.accelerated:
+    try:
+        _groupstep = importlib.import_module("ifxwire._groupstep")
+    except ImportError:  # built without a compiler: the pure path
+        pass
+    # (its message codes are compiled in: a module built from another table is not used,
+    # and tests/unit/test_groupstep.py fails)
+    else:
+        if _groupstep.message_codes() == (_ID, _CURNAME, _BIND, _OPEN, _EOT):
+            _groupstep.configure(decode_bind_plain, Writer, RELEASED, after_run,
+                                 _MIN_FETCH_BYTES, _MAX_FETCH_BYTES, _FLUSH_BYTES)
+            serve_compiled = _groupstep.serve
 
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _EOT_BYTES = bytes([0, _EOT])
@@ -160,6 +180,22 @@ class OneStepGroups(MessageHandlers):
         if len(pending) >= _FLUSH_BYTES:
             self._flush()
         return True
+
+    def _one_step_error(self, st: Statement, out: Writer, exc: BaseException,
+                        writing: bool) -> None:
+        """An exception met by the compiled one-step path (``serve_compiled``), answered as
+        _query_group's plain branch answers it: an engine error (from the OPEN, or from a
+        row while writing) goes into the reply, and so does a row the wire cannot carry
+        (-1260; the cursor is stopped first for any error while writing); anything else is
+        raised."""
+        if writing and isinstance(exc, CodecError):
+            _stop_rows(st)
+            exc = _unsendable(exc)
+        elif not isinstance(exc, EngineError):
+            raise exc
+        elif writing:
+            _stop_rows(st)  # interrupted (-213) or failed: the cursor is closed
+        self._put_error(out, exc)
 
     def _done_cost(self, count: int) -> bytes:
         """The end of a cursor read through: SQ_DONE with the row count, SQ_COST, and with

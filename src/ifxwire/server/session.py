@@ -28,6 +28,7 @@ from ..protocol.login import (
 )
 from ..protocol.wire import NeedMore, ProtocolViolation, Writer, i16_at, i32_at, u16_at
 from ..types.bind import decode_bind_plain
+from . import onestep
 from .current import find_current
 from .defences import close_after_reject, set_send_timeout
 from .engine import EngineError
@@ -221,6 +222,9 @@ class Session(OneStepGroups):
         # EOT) are parsed and handled inline; every other message, an incomplete one, and
         # every message when tracing, takes the general path below with the same checks.
         fast = not tracing
+        # A cached query's group in one compiled call (onestep.py's serve_compiled), which
+        # gives anything else to the Python paths below having changed nothing.
+        step = onestep.serve_compiled
         buf = self.buf  # extended in place by _recv_more, never replaced
         transitions = TRANSITIONS
         while True:
@@ -228,8 +232,9 @@ class Session(OneStepGroups):
                 self._solo -= 1
             elif fast:
                 if self.start == self.end:
-                    self._recv_more()  # the next group (the general path would wait here too)
-                if self._query_group() or self._batch_inserts():
+                    self._await_request()  # the next group (the general path waits too)
+                if (step is not None and step(self)) or self._query_group() or (
+                        self._batch_inserts()):
                     continue
             out = Writer()
             self.current_out = out

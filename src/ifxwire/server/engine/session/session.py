@@ -715,7 +715,9 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 self._check_privileges(plan, version=version)
             try:
                 binder = plan.binder
-                if (binder is None or plan.current_of is not None
+                if not params and not plan.params and plan.current_of is None:
+                    bound = {}  # (what the binder of no parameters returns; issue 26)
+                elif (binder is None or plan.current_of is not None
                         or len(params) != len(plan.params)):
                     bound = self._bind(plan, params)
                 else:
@@ -725,7 +727,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                     self._check_current(stmt)  # -710 comes first, as before
                 raise
             state.error = None
-            state.new_statement()
+            state._stmt_clock = time.time()  # state.new_statement(), inlined (issue 26)
+            state._stmt_time = None
             if self._ansi:
                 self.in_transaction = True
             if kind == "call":
@@ -775,7 +778,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         conn = self.conn
         if conn is None:
             conn = self._connection()
-        row_locks = self.row_locks
+        # self.row_locks (session_locks.py), inlined (issue 26)
+        row_locks = self.engine.row_locks and self.database is not None and self._logged
         # (a late check under row locks has found nothing for rl_check_read to do, nor has
         # it where the query reads no table of this database)
         sql = (self.rl_check_read(plan, version) if row_locks and late is None and plan.tables
@@ -844,7 +848,15 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             self._cursors.add(cur)
             return self._stream(cur, plan, batch)
         cur.close()
-        active, fast = _loaders(plan)
+        # _loaders(plan), inlined where the plan has them already (issue 26)
+        active = plan.active_loaders
+        cached = plan.fast_loader
+        if active is None or (active and (cached is None or cached[0] != _accel.accelerated)):
+            active, fast = _loaders(plan)
+        elif cached is not None and active:
+            fast = cached[1]
+        else:
+            fast = None  # (no loaders)
         if not active:
             return iter(batch)
         if fast is not None:

@@ -210,6 +210,7 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     @property
     def row_locks(self) -> bool:
+        # (inlined in EngineSession._rows: keep the two in step)
         return self.engine.row_locks and self.database is not None and self._logged
 
     def row_isolation(self) -> str:
@@ -681,7 +682,8 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     def rl_enter(self) -> None:
         """The server starts handling a request of this session (features/locks/latch.py:
-        no other session commits its parked transaction meanwhile)."""
+        no other session commits its parked transaction meanwhile). Inlined, with rl_leave,
+        in server/wireio.py WireIO._await_request: keep them in step."""
         if not self._rl_in:
             self._rl_use.acquire()
             self._rl_in = True

@@ -85,7 +85,8 @@ class FunctionState:
         """A statement starts: CURRENT and TODAY are this moment from now on. Only the
         clock is read here (time.time, as datetime.now reads it); the datetime is made
         when a statement first uses it (issue 26: datetime.now() was a measurable part of
-        a one-row query that never asks for CURRENT)."""
+        a one-row query that never asks for CURRENT). Inlined in EngineSession.open_cursor:
+        keep the two in step."""
         self._stmt_clock = time.time()
         self._stmt_time: dt.datetime | None = None
 
