@@ -9,6 +9,16 @@ fetches each table a few times and keeps the smallest **client-thread** CPU time
 (``time.thread_time`` of the fetching thread). Not a test: ``make bench`` runs it with 100k
 rows, the smoke run with a few thousand; nothing asserts the ratio, the report states it.
 
+**The receive floor** (arrow12): beside the fetches, the worker times the client-thread CPU of
+only *receiving* the LIST result's tuple bytes (1,028 a row, as a real server sends them:
+docs/PROTOCOL.md §13, the type table is in every value) over loopback TCP from a sender
+process, into a 256 KiB buffer, with no decoding. That is the kernel's copy and the socket's
+wake-ups, which no decoder can avoid; when it alone is over 3x the 10 INTEGER fetch, the
+target cannot be met with this wire form. The accelerated worker also times the same bytes
+through ``Columns.pump`` (received and decoded in C, as ``fetch_arrow_table`` does): the
+difference is the decode of bytes the kernel has just copied (docs/ARROW.md, *Composite
+fetch, arrow12*).
+
 Why the server is not in the worker's process (it was until the ninth session): its threads
 then took the GIL from the fetching thread, and the ratio of one build swung from 2.0× to
 3.3× between runs of the same code.
@@ -92,6 +102,7 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
                 elif table == "lists":
                     assert got.column(0)[rows - 1].as_py() == data[-1]
     out: dict[str, object] = {
+        **receive_floor(rows, repeat),
         "accelerated": bool(_accel.accelerated),
         "rows": rows,
         "scalar_s": best["scalars"],
@@ -102,6 +113,99 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
         out.update(scalar_arrow_s=best["scalars_arrow"], list_arrow_s=best["lists_arrow"],
                    arrow_ratio=best["lists_arrow"] / best["scalars_arrow"])
     return out
+
+
+def list_tuples(rows: int) -> bytes:
+    """The SQ_TUPLE messages of ``rows`` LIST(INTEGER NOT NULL) values of 10, framed by hand
+    from docs/PROTOCOL.md §13 as our server (and, by JDBC's reader, a real one) sends them:
+    i32 length, the type table, i32 0, i32 data size, i32 flags (1, as types/composite.py
+    writes them), the elements; then an SQ_EOT
+    that ends the run."""
+    import struct
+
+    from ifxwire.types.complextype import parse_type_name, write_type_table
+
+    table = write_type_table(parse_type_name("LIST(integer not null)"), "iso-8859-1")
+    out = []
+    for r in range(rows):
+        elements = struct.pack(">10i", *range(r * 10, r * 10 + 10))
+        body = table + struct.pack(">iiI", 0, len(elements), 1) + elements
+        payload = struct.pack(">i", len(body)) + body
+        out.append(struct.pack(">HhI", 14, 0, len(payload)) + payload
+                   + b"\x00" * (len(payload) & 1))
+    return b"".join(out) + b"\x00\x0c"
+
+
+def _send_rounds(port: int, data: bytes, rounds: int) -> None:
+    """The floor's sender: ``data`` once per round, each after the receiver's 1-byte ack. On
+    the CPUs the worker is not pinned to (the server's, bench/run.py ``place``), as the
+    server would be."""
+    import socket
+
+    others = set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
+    if others:
+        os.sched_setaffinity(0, others)
+
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        for _ in range(rounds):
+            s.sendall(data)
+            s.recv(1)
+
+
+def receive_floor(rows: int, repeat: int, bufsize: int = 256 * 1024) -> dict[str, float]:
+    """Best client-thread CPU of receiving the LIST result's bytes without decoding them
+    (``list_recv_s``), and, accelerated, of receiving and decoding them with
+    ``Columns.pump`` (``list_pump_s``). See the module docstring."""
+    import multiprocessing
+    import socket
+
+    from ifxwire import arrowtuples as at
+    from ifxwire.protocol.codes import TypeCode
+    from ifxwire.protocol.columns import ColumnDesc
+
+    data = list_tuples(rows)
+    cdec = at.c_decoder()
+    modes = ("recv", "pump") if cdec is not None and hasattr(cdec.Columns, "pump") \
+        else ("recv",)
+    listener = socket.create_server(("127.0.0.1", 0))
+    sender = multiprocessing.get_context("fork").Process(
+        target=_send_rounds, args=(listener.getsockname()[1], data, repeat * len(modes)))
+    sender.start()
+    conn, _ = listener.accept()
+    listener.close()
+    plan: Any = None
+    if "pump" in modes:
+        cols = [ColumnDesc("l", TypeCode.LIST, 0, type_name="LIST(integer not null)")]
+        tplan = at.tuple_plan(cols, "iso-8859-1", False)
+        assert tplan is not None
+        plan = at.c_plan(tplan, cols, "iso-8859-1")
+    best: dict[str, float] = {}
+    total = len(data)
+    buf = bytearray(bufsize)
+    view = memoryview(buf)
+    with conn:
+        for _ in range(repeat):
+            for mode in modes:
+                t0 = time.thread_time()
+                if mode == "recv":
+                    got = 0
+                    while got < total:
+                        got += conn.recv_into(view[:min(bufsize, total - got)])
+                else:
+                    columns = cdec.Columns(plan, 1, False)  # type: ignore[union-attr]
+                    start = end = fed = 0
+                    while fed < rows:
+                        status, start, end, count, _, _ = columns.pump(
+                            conn.fileno(), buf, start, end, 1 << 40, 1 << 20, 32 * 1024, -1)
+                        fed += count
+                        assert not status
+                    assert end - start == 2  # the SQ_EOT
+                    columns.take()
+                spent = time.thread_time() - t0
+                best[mode] = min(best.get(mode, spent), spent)
+                conn.send(b"k")
+    sender.join()
+    return {f"list_{mode}_s": spent for mode, spent in best.items()}
 
 
 def _arrow_available() -> bool:
@@ -154,6 +258,18 @@ def report(results: list[dict[str, object]]) -> str:
                 f"{float(r[li]) * 1000:.1f} ms | {ratio:.2f}× | "  # type: ignore[arg-type]
                 f"{'met' if ratio <= TARGET_RATIO else 'missed'} |"
             )
+    for r in results:
+        if "list_recv_s" not in r:
+            continue
+        recv = float(r["list_recv_s"])  # type: ignore[arg-type]
+        scalar = float(r.get("scalar_arrow_s", r["scalar_s"]))  # type: ignore[arg-type]
+        pump = r.get("list_pump_s")
+        lines.append(
+            f"\nReceive floor ({r['mode']}): the LIST result's bytes only received "
+            f"{recv * 1000:.1f} ms = {recv / scalar:.2f}× the 10 INTEGER columns' fetch"
+            + ("" if pump is None else
+               f"; received and decoded in C (Columns.pump) "
+               f"{float(pump) * 1000:.1f} ms"))  # type: ignore[arg-type]
     return "\n".join(lines)
 
 
