@@ -416,6 +416,28 @@ class PoolBase:
     #: asyncio pool (one event loop), which so pays for no ``with`` on its hot paths.
     _guard: contextlib.AbstractContextManager[Any] | None = None
 
+    #: Set whenever a connection comes back (``_returned``): the asyncio pool's (an
+    #: ``asyncio.Event``, which its ``drain`` waits for); None for the sync pool.
+    _released: Any = None
+
+    def _acquire_now(self) -> Any:
+        """The acquire decided at once (``_claim_healthy``; the expired idle connections
+        closed): the connection, or None when the acquire sequence must decide."""
+        with self._guarded():
+            entry, expired = self._claim_healthy()
+        for e in expired:
+            self._close_soon(e.conn)
+        return None if entry is None else entry.conn
+
+    def _release_now(self, entry: _Entry, conn: Any) -> bool:
+        """A release with nothing to reset but the row factory (``_untouched``), done now
+        (True); False: the caller runs ``_reset_op``."""
+        if not self._untouched(entry, conn):
+            return False
+        conn.row_factory = entry.row_factory  # all ``_reset_op`` would do
+        self._returned(entry, True)
+        return True
+
     def _guarded(self) -> contextlib.AbstractContextManager[Any]:
         return _UNGUARDED if self._guard is None else self._guard
 
@@ -455,18 +477,20 @@ class PoolBase:
         next acquire, or dropped."""
         if not ok:
             self._discard(entry)
-            return
-        entry.last_used = time.monotonic()
-        # (``_hand_over`` inline, and no ``with`` without a guard: a release costs what it
-        # did when each pool wrote this itself)
-        guard = self._guard
-        if guard is None:
-            kept = self._give(entry)
         else:
-            with guard:
+            entry.last_used = time.monotonic()
+            # (``_hand_over`` inline, and no ``with`` without a guard: a release costs what
+            # it did when each pool wrote this itself)
+            guard = self._guard
+            if guard is None:
                 kept = self._give(entry)
-        if not kept:
-            self._close_soon(entry.conn)
+            else:
+                with guard:
+                    kept = self._give(entry)
+            if not kept:
+                self._close_soon(entry.conn)
+        if self._released is not None:
+            self._released.set()
 
     def _reset_op(self, entry: _Entry, core: Connection) -> Op[bool]:
         """Make a returned connection fit for the next user (``core``: its session): roll
@@ -556,14 +580,10 @@ class ConnectionPool(PoolBase, Closing):
         Waits (FIFO) up to ``timeout`` seconds (default: the pool's ``timeout``) when
         ``max_size`` connections are in use, then raises PoolTimeout.
         """
-        with self._lock:
-            entry, expired = self._claim_healthy()
-        for e in expired:
-            self._close_soon(e.conn)
-        if entry is not None:
-            conn: Connection = entry.conn
-            return conn
-        conn = call_each(self._acquire_calls(self.timeout if timeout is None else timeout), self)
+        conn: Connection | None = self._acquire_now()
+        if conn is None:
+            conn = call_each(
+                self._acquire_calls(self.timeout if timeout is None else timeout), self)
         return conn
 
     _waiter = _Waiter
@@ -662,14 +682,12 @@ class ConnectionPool(PoolBase, Closing):
         keep it for reuse (or drop it when it is broken, closed or too old)."""
         with self._lock:
             entry = self._take_back(conn)
-        if self._untouched(entry, conn):
-            conn.row_factory = entry.row_factory  # all ``_reset_op`` would do
-            ok = True
-        else:
-            try:
-                ok = _fastpath.run(conn, self._reset_op(entry, conn))
-            except BaseException as exc:
-                ok = self._reset_failed(entry, exc)
+        if self._release_now(entry, conn):
+            return
+        try:
+            ok = _fastpath.run(conn, self._reset_op(entry, conn))
+        except BaseException as exc:
+            ok = self._reset_failed(entry, exc)
         self._returned(entry, ok)
 
     def stats(self) -> dict[str, float]:
