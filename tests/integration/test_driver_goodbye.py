@@ -120,6 +120,29 @@ XACTSTAT = int(Msg.XACTSTAT).to_bytes(2, "big") + bytes(6)
 
 
 @pytest.mark.parametrize("xactstat", [False, True], ids=["exit", "xactstat-then-exit"])
+def test_a_plain_acknowledgement_is_read_without_the_steps(
+    fake: FakeServer, xactstat: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``goodbye.finish`` reads an acknowledgement that one receive brings whole without
+    ``ack_steps`` (a generator per connect-and-close: issue 24's 3 % check); an SQ_XACTSTAT
+    ahead of it sends the read to the steps, which skip it."""
+    made: list[int] = []
+    original = goodbye.ack_steps
+
+    def counted(t: Any) -> Any:
+        made.append(1)
+        return original(t)
+
+    monkeypatch.setattr(goodbye, "ack_steps", counted)
+    if xactstat:
+        fake.exit_prefix = XACTSTAT
+    conn = ifxwire.connect(**fake.kwargs())
+    conn.close(wait=True)
+    assert made == ([1] if xactstat else [])
+    assert not goodbye._pending
+
+
+@pytest.mark.parametrize("xactstat", [False, True], ids=["exit", "xactstat-then-exit"])
 def test_both_drivers_wait_for_the_acknowledgement_itself(
     fake: FakeServer, xactstat: bool
 ) -> None:

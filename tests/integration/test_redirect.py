@@ -122,3 +122,32 @@ def test_redirect_packet_layout() -> None:
     assert packet.endswith(bytes.fromhex("0067000b000b") + detail + b"\0" + bytes.fromhex("007f"))
     resp = parse_connect_response(packet)
     assert resp.redirect == "ol_b|h|9089" and not resp.accepted
+
+
+@pytest.mark.one_driver  # counts the sync connection's loop (the asyncio connect keeps it)
+def test_a_one_address_connect_runs_no_loop_until_it_fails(
+    redirector: Server, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connect to one address is made without the connect loop's generator
+    (``Attempts.only``: issue 24's 3 % check, ~60 bytecodes a connect); when that address
+    redirects, the loop goes on from there (the same decisions: ``Attempts.failed``)."""
+    from ifxwire.client import connection as sync_connection
+
+    loops: list[int] = []
+    original = sync_connection.connect_calls
+
+    def counted(params: Any, attempts: Any = None) -> Any:
+        loops.append(1)
+        return original(params, attempts)
+
+    monkeypatch.setattr(sync_connection, "connect_calls", counted)
+    with ifxwire.connect(**_kwargs(server)) as conn:
+        assert conn.address == (server.host, server.port)
+    assert loops == []
+    with ifxwire.connect(**_kwargs(redirector, max_redirects=1)) as conn:
+        assert conn.address == (server.host, server.port)
+    assert loops == [1]
+    with pytest.raises(ifxwire.OperationalError) as info:
+        ifxwire.connect(**_kwargs(redirector))
+    assert info.value.sqlstate == "08004"  # no redirect left: Attempts.failed raises it
+    assert loops == [1]

@@ -65,9 +65,9 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
     async def acquire(self, timeout: float | None = None) -> AsyncConnection:
         """A connection for the caller's exclusive use; give it back with ``release``.
         Raises PoolTimeout when none is available within ``timeout`` (default: the pool's)."""
-        conn: AsyncConnection = await await_each(
+        now: AsyncConnection | None = self._acquire_now()  # (decided at once: no await)
+        return now if now is not None else await await_each(
             self._acquire_calls(self.timeout if timeout is None else timeout), self)
-        return conn
 
     @staticmethod
     def _waiter() -> asyncio.Future[_Entry | None]:
@@ -140,17 +140,15 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
     async def release(self, conn: AsyncConnection) -> None:
         """Give a connection back: roll back an open transaction, restore autocommit, keep
         it for reuse (or drop it when broken, closed or too old). Safe to cancel."""
-        await asyncio.shield(self._give_back(self._take_back(conn)))
+        if not self._release_now(entry := self._take_back(conn), conn):  # (no await)
+            await asyncio.shield(self._give_back(entry))
 
     async def _give_back(self, entry: _Entry) -> None:
         try:
-            try:
-                ok = await entry.conn.run(lambda core: self._reset_op(entry, core))
-            except BaseException as exc:
-                ok = self._reset_failed(entry, exc)
-            self._returned(entry, ok)
-        finally:
-            self._released.set()  # (``drain`` waits for it)
+            ok = await entry.conn.run(lambda core: self._reset_op(entry, core))
+        except BaseException as exc:
+            ok = self._reset_failed(entry, exc)
+        self._returned(entry, ok)  # (which sets ``_released``, as every path here does)
 
     def _close_soon(self, conn: AsyncConnection) -> None:
         task = asyncio.ensure_future(self._close_conn(conn))

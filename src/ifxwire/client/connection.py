@@ -23,7 +23,7 @@ from ..types.adapters import AdaptersMap, global_adapters
 from . import fastpath as _fastpath
 from .cursor import Cursor, CursorOp
 from .dsn import Address, ConnectParams
-from .failover import connect_calls
+from .failover import Attempts, connect_calls
 from .goodbye import CLOSE_TIMEOUT, ack_steps, leave, say_exit, settle
 from .handshake import is_internal_version, version_number
 from .login import LoginSession
@@ -89,7 +89,17 @@ class Connection(LoginSession, ExceptionAttributes):
         gets its own connect_timeout and is logged in to with its own server name; the next
         is tried when one cannot be reached or drops the login, never after a refusal."""
         settle()  # the goodbyes of closed connections first: their sessions are gone
-        transport: Transport = call_each(connect_calls(params), self)
+        attempts = Attempts(params)
+        one = attempts.only()
+        if one is not None:
+            # One address (the common connect): tried without the loop's generator; after
+            # a failure the loop decides as for any attempt (a redirect is followed).
+            try:
+                return self._connect_at(*one)
+            except BaseException as exc:
+                if not attempts.failed(one[0], one[1], exc):
+                    raise
+        transport: Transport = call_each(connect_calls(params, attempts), self)
         return transport
 
     def _connect_at(self, addr: Address, member: ConnectParams) -> Transport:

@@ -38,6 +38,13 @@ class Attempts:
         while self._todo:
             yield self._todo.pop(0)
 
+    def only(self) -> tuple[Address, ConnectParams] | None:
+        """The one attempt, taken, when exactly one is left (the common connect: one host,
+        no group), for the driver to make without the loop (``connect_calls`` then goes on
+        with what ``failed`` leaves, with this object); None otherwise."""
+        todo = self._todo
+        return todo.pop() if len(todo) == 1 else None
+
     def failed(self, addr: Address, member: ConnectParams, exc: BaseException) -> bool:
         """True when the next attempt may go on after ``exc`` at ``addr``; False when the
         caller must re-raise it. A redirect with none left to follow raises itself."""
@@ -57,12 +64,14 @@ class Attempts:
         return self._last
 
 
-def connect_calls(params: ConnectParams) -> Calls[Any]:
+def connect_calls(params: ConnectParams, attempts: Attempts | None = None) -> Calls[Any]:
     """The connect loop of both drivers (``client.steps.Calls``): ``("_connect_at", address,
     member params)`` for each address in turn until one is connected and logged in (what it
     returned is the result); a redirect is followed, a failure that makes the next address
-    worth trying moves on, any other is raised, and the last failure when none is left."""
-    attempts = Attempts(params)
+    worth trying moves on, any other is raised, and the last failure when none is left.
+    ``attempts``: those left after a first one made outside the loop (``Attempts.only``)."""
+    if attempts is None:
+        attempts = Attempts(params)
     for addr, member in attempts:
         try:
             return (yield ("_connect_at", addr, member))

@@ -32,7 +32,15 @@ from ..protocol import fastpath as fp
 from ..protocol import messages as m
 from ..protocol.codes import Msg
 from ..protocol.columns import ColumnDesc
-from ..protocol.wire import NeedMore, ProtocolViolation, Reader, i16_at, i32_at, u16_at
+from ..protocol.wire import (
+    NeedMore,
+    ProtocolViolation,
+    Reader,
+    i16_at,
+    i32_at,
+    i32_pair_at,
+    u16_at,
+)
 from ..types.errors import CodecError
 
 __all__ = ["Reply", "UnknownMessage"]
@@ -41,6 +49,7 @@ RowDecoder = Callable[[Any, int, int], tuple[Any, ...]]
 
 _TUPLE = int(Msg.TUPLE)
 _EOT = int(Msg.EOT)
+_COST = int(Msg.COST)
 _FILE_WRITE = int(Msg.FILE_WRITE)
 #: Bytes of an SQ_FILE write taken before the caller writes them out (client/clientfiles.py).
 FILE_WRITE_BATCH = 1024 * 1024
@@ -209,6 +218,15 @@ class Reply:
                     if self.names is not None:
                         self.names.append("EOT")
                     return pos
+                if (code == _COST and end - pos >= 10 and self.names is None
+                        and self.messages < MAX_MESSAGES):
+                    # SQ_COST (two i32), which ends a real server's reply to every statement
+                    # (and ours since the nineteenth session): read here, as ``_message``
+                    # would, without a Reader and its chain of codes (issue 24's 3 % check).
+                    self.cost = i32_pair_at(buf, pos + 2)
+                    pos += 10
+                    self.messages += 1
+                    continue
                 r = Reader(buf, pos + 2, end)
                 try:
                     self._message(code, r, pos)
