@@ -182,6 +182,9 @@ def needs_fit(src: IfxType, dst: IfxType) -> bool:
     return False
 
 
+_INF = float("inf")
+
+
 def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[object, IfxType]:
     """The Python value and Informix type of a literal as Informix types constants.
 
@@ -194,7 +197,12 @@ def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[objec
             return text, it.char(len(text))
         return text, it.char(len(text.encode(encoding, "replace")))
     if "e" in text.lower():
-        return float(text), it.FLOAT
+        value = float(text)
+        if value in (_INF, -_INF):
+            # 1e400: no FLOAT holds it. [jcat] -204 "An illegal floating point number has
+            # been found in the statement." (it was -1260 when the row was sent)
+            raise EngineError(sc.ILLEGAL_FLOAT, near=text)
+        return value, it.FLOAT
     if "." in text:
         d = Decimal(text)
         digits = len(d.as_tuple().digits)
