@@ -78,6 +78,7 @@ _SQL_TABLE = """
 -201    P  -      Syntax error in the SQL statement.
 -202    P  -      The statement contains a character that is not allowed there.
 -203    P  -      A value given where an integer is required is not a valid integer.
+-204    P  -      A floating-point number in the statement is not valid (out of FLOAT's range).
 -206    P  42S02  Table '%s' is not in the database.
 -208    O  HY001  The database server could not allocate memory for the query.
 -211    E  -      Cannot read system catalog '%s'.
@@ -264,6 +265,8 @@ _SQL_TABLE = """
 -625    P  -      A constraint named '%s' already exists.
 -634    P  -      Object '%s' does not exist.
 -635    P  42501  Only the owner of the object may do this.
+-650    P  -      A VARCHAR or NVARCHAR is declared longer than 255 bytes.
+-651    P  -      A VARCHAR's reserved size is larger than its maximum size.
 -652    P  -      Only a GLOBAL SPL variable may have a DEFAULT value.
 -653    P  -      A GLOBAL SPL variable cannot be declared LIKE a column.
 -655    P  -      RETURN gives a different number of values than the RETURNING clause.
@@ -390,6 +393,7 @@ _SQL_TABLE = """
 -19826  P  -      There is no INSTEAD OF trigger for a SELECT event.
 -19827  P  -      An INSTEAD OF trigger can only be created on a view, not on table '%s'.
 -19828  P  -      In this context an ORDER BY key must be in the select list (name its label).
+-19829  P  -      An LVARCHAR is declared longer than 32,739 bytes.
 -19837  P  -      SET PDQPRIORITY takes an integer from -1 to 100 (or DEFAULT, LOW, OFF, HIGH).
 # --- extended types and routine resolution --------------------------------------------------
 -8300   P  -      Sequence '%s' is not in the database.

@@ -76,6 +76,16 @@ NOT_IMPLEMENTED = -999  # [cat] "Not implemented yet." (real Informix code; we a
 CANNOT_ADD_INDEX = -212  # [jcat] "Cannot add index." (an index or key on BYTE/TEXT)
 FOR_UPDATE_NOT_SIMPLE = -365  # [jcat] "Cursor must be on simple SELECT for FOR UPDATE."
 SCALE_EXCEEDS_PRECISION = -366  # [jcat] "The scale exceeds the maximum precision specified."
+# Over-long or inverted type declarations (twenty-second session; docs/SERVER.md "Type
+# declarations"): the catalogue texts name each case, the pages give the limits.
+CHAR_SIZE = -235  # [jcat] "Character column size is too big." (CHAR/NCHAR over 32,767)
+VARCHAR_SIZE = -650  # [jcat] "Maximum varchar size has been exceeded." (VARCHAR over 255;
+#   pengdows.crud's testbed records this text from a live server)
+VARCHAR_RESERVE = -651  # [jcat] "Reserved column size > maximum column size (varchar)."
+LVARCHAR_SIZE = -19829  # [jcat] "LVARCHAR column size exceeds 32739."
+BAD_QUALIFIER = -1268  # [jcat] "Invalid datetime or interval qualifier." (MINUTE TO HOUR, …)
+ILLEGAL_FLOAT = -204  # [jcat] "An illegal floating point number has been found in the
+#   statement." (a literal no FLOAT holds: 1e400)
 ROWSIZE_LIMIT = -499  # [jcat] "The operation causes a rowsize to exceed the allowable limit …"
 OUTPUT_ROWSIZE = -528  # [jcat] "Maximum output rowsize (32767) exceeded."
 ESCAPE_LENGTH = -543  # [jcat] "ESCAPE character must be only one byte."
@@ -521,6 +531,12 @@ MESSAGES: dict[int, str] = {
     CANNOT_ADD_INDEX: "Cannot add index.",
     FOR_UPDATE_NOT_SIMPLE: "Cursor must be on simple SELECT for FOR UPDATE.",
     SCALE_EXCEEDS_PRECISION: "The scale exceeds the maximum precision specified.",
+    CHAR_SIZE: "Character column size is too big.",
+    VARCHAR_SIZE: "Maximum varchar size has been exceeded.",
+    VARCHAR_RESERVE: "Reserved column size > maximum column size (varchar).",
+    LVARCHAR_SIZE: "LVARCHAR column size exceeds 32739.",
+    BAD_QUALIFIER: "Invalid datetime or interval qualifier.",
+    ILLEGAL_FLOAT: "An illegal floating point number has been found in the statement.",
     ROWSIZE_LIMIT: "The operation causes a rowsize to exceed the allowable limit (32767).",
     OUTPUT_ROWSIZE: "Maximum output rowsize (32767) exceeded.",
     ESCAPE_LENGTH: "ESCAPE character must be only one byte.",

@@ -495,15 +495,20 @@ class IfxExprParser(parser.Parser):
             end = last[0]
         elif start > U.SECOND and code == T.DATETIME:
             pass
+        # The qualifier's words parsed: what is wrong now is the qualifier itself, -1268
+        # "Invalid datetime or interval qualifier" [jcat]: a last field larger than the first
+        # (MINUTE TO HOUR; "DATETIME Field Qualifier", ids_sqs_1424), an INTERVAL across
+        # MONTH and DAY or with a first-field precision outside 1 to 9 ("INTERVAL Field
+        # Qualifier", ids_sqs_1596). They were -201.
         if end < start or start > U.SECOND:
-            self.raise_error("Invalid qualifier", self._prev)
+            raise EngineError(sc.BAD_QUALIFIER, near=self._prev.text if self._prev else "")
         if code == T.DATETIME:
             return it.datetime_type(start, end)
         if (start <= U.MONTH) != (end <= U.MONTH):
-            self.raise_error("Invalid interval qualifier", self._prev)
+            raise EngineError(sc.BAD_QUALIFIER, near=self._prev.text if self._prev else "")
         lead = lead if lead is not None else it.FIELD_WIDTH.get(start, 2)
         if not 1 <= lead <= 9:
-            self.raise_error("Invalid interval precision", self._prev)
+            raise EngineError(sc.BAD_QUALIFIER, near=str(lead))
         return it.interval_type(start, end, lead)
 
     def _parse_extend(self) -> exp.Expr:
@@ -604,26 +609,34 @@ class IfxExprParser(parser.Parser):
         ty: IfxType
         if word in ("CHAR VARYING", "CHARACTER VARYING"):
             args = self._paren_ints() or [1]
+            _varchar_bounds(args)
             ty = it.varchar(args[0], args[1] if len(args) > 1 else 0)
         elif word in ("CHAR", "CHARACTER", "NCHAR"):
             if word == "CHARACTER" and self._word() == "VARYING":
                 self._advance()
                 args = self._paren_ints() or [1]
+                _varchar_bounds(args)
                 ty = it.varchar(args[0], args[1] if len(args) > 1 else 0)
             else:
                 args = self._paren_ints() or [1]
                 ty = IfxType(T.NCHAR if word == "NCHAR" else T.CHAR, size=args[0])
+                if ty.size > 32767:
+                    # "CHAR(n) data type" (ids_sqr_101): n is 1 to 32,767 bytes
+                    raise EngineError(sc.CHAR_SIZE, near=str(ty.size))
             if not 1 <= ty.size <= 32767:
                 self.raise_error("Invalid CHAR length", self._prev)
         elif word in ("VARCHAR", "NVARCHAR"):
             args = self._paren_ints() or [1]
             reserve = args[1] if len(args) > 1 else 0
+            _varchar_bounds(args)
             if not 1 <= args[0] <= 255 or not 0 <= reserve <= args[0]:
                 self.raise_error("Invalid VARCHAR length", self._prev)
             ty = IfxType(T.NVARCHAR if word == "NVARCHAR" else T.VARCHAR, size=args[0],
                          minsize=reserve)
         elif word == "LVARCHAR":
             args = self._paren_ints() or [2048]
+            if args[0] > 32739:  # LVARCHAR's "upper limit is 32,739 bytes" (ids_sqr_148)
+                raise EngineError(sc.LVARCHAR_SIZE, near=str(args[0]))
             if not 1 <= args[0] <= 32739:
                 self.raise_error("Invalid LVARCHAR length", self._prev)
             ty = IfxType(T.LVARCHAR, size=args[0])
@@ -983,3 +996,14 @@ class IfxExprParser(parser.Parser):
             join.meta["ifx_outer"] = True
             return join
         return super()._parse_join(skip_join_token, parse_bracket, alias_tokens)
+
+
+def _varchar_bounds(args: list[int]) -> None:
+    """VARCHAR(m, r) past its limits: m "can range from 1 to 255 bytes", r "must be less
+    than the maximum size" ("VARCHAR(m,r) data type", ids_sqr_148). -650 and -651 are the
+    catalogue's codes for the two [jcat]; pengdows.crud's testbed records -650's text from a
+    live server for a VARCHAR over 255. A zero size stays a syntax error (no code found)."""
+    if args[0] > 255:
+        raise EngineError(sc.VARCHAR_SIZE, near=str(args[0]))
+    if len(args) > 1 and args[1] > args[0]:
+        raise EngineError(sc.VARCHAR_RESERVE, near=str(args[1]))

@@ -182,6 +182,9 @@ def needs_fit(src: IfxType, dst: IfxType) -> bool:
     return False
 
 
+_INF = float("inf")
+
+
 def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[object, IfxType]:
     """The Python value and Informix type of a literal as Informix types constants.
 
@@ -194,7 +197,12 @@ def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[objec
             return text, it.char(len(text))
         return text, it.char(len(text.encode(encoding, "replace")))
     if "e" in text.lower():
-        return float(text), it.FLOAT
+        value = float(text)
+        if value in (_INF, -_INF):
+            # 1e400: no FLOAT holds it. [jcat] -204 "An illegal floating point number has
+            # been found in the statement." (it was -1260 when the row was sent)
+            raise EngineError(sc.ILLEGAL_FLOAT, near=text)
+        return value, it.FLOAT
     if "." in text:
         d = Decimal(text)
         digits = len(d.as_tuple().digits)
@@ -622,6 +630,7 @@ class ExprTranslator:
             if this2 is not this and not self.is_const(this):
                 this = this2
             node.set(key, other)
+        this = _blank_padded(this, [node.args["low"], node.args["high"]])
         return _compared(node, this, dec)
 
     def in_(self, node: exp.In) -> exp.Expr:
@@ -643,6 +652,7 @@ class ExprTranslator:
                 pass
             items.append(other)
         node.set("expressions", items)
+        this = _blank_padded(this, items)
         return _compared(node, this, dec)
 
     def is_(self, node: exp.Is) -> exp.Expr:
@@ -912,3 +922,15 @@ def _compared(node: exp.Expr, this: exp.Expr, dec: bool) -> exp.Expr:
         this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
     node.set("this", this)
     return typed(node, it.BOOLEAN)
+
+
+def _blank_padded(this: exp.Expr, others: list[exp.Expr]) -> exp.Expr:
+    """IN's and BETWEEN's left operand under ``COLLATE RTRIM`` when it is a character
+    expression that is not a column and meets another character value: ids_sqr_148's
+    blank-padded comparison, as ``comparison`` says it for ``=``. SQLite takes an IN list's
+    collation from its left operand only (a column in the list does not lend its own), and a
+    BETWEEN's from the left operand first."""
+    if (ty(this).is_string and not isinstance(this, exp.Column)
+            and any(ty(o).is_string for o in others)):
+        return exp.Collate(this=this, expression=exp.Var(this="RTRIM"))
+    return this

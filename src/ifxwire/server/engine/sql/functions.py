@@ -718,7 +718,10 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if v == 0 or v == "0":
             current += 1
             if current > limit:
-                raise EngineError(sc.INTEGER_RANGE if kind == "s" else sc.INT8_RANGE)
+                # past the maximum the counter "wraps around and starts generating values
+                # beginning at 1" (SERIAL8: ids_sqr_140; SERIAL: IBM APAR IT30917, "will
+                # restart from 1"); a unique key holding 1 refuses it as any duplicate
+                current = 1
             state.serials[key] = current
             value = current
         else:

@@ -91,16 +91,22 @@ def temporal_arith(tx: ExprTranslator, op: str, left: exp.Expr, right: exp.Expr,
             left, lt = _as_datetime(tx, left, lt, U.DAY)
         if rc == T.DATE:
             right, rt = _as_datetime(tx, right, rt, U.DAY)
-        end = max(lt.end, rt.end)
+        # "The first DATETIME value determines the precision of the result, which includes
+        # the same time units as the first operand": a second operand with fewer fields is
+        # extended to the first's, one with more has them "ignored in the calculation"
+        # ("Manipulating DATETIME Values", ids_sqr_154; a DATE is first made a DATETIME YEAR
+        # TO DAY, ids_sqr_156). So the second is EXTENDed to the first's qualifier, and the
+        # INTERVAL ends where the first ends: YEAR TO HOUR - YEAR TO MINUTE is DAY TO HOUR,
+        # HOUR TO MINUTE - HOUR TO MINUTE is HOUR TO MINUTE (both were cut or widened by the
+        # finer or larger operand). ESQL/C's dtsub() "extends d2 to match the qualifier for
+        # d1" too. The first field's precision, 9, is ours: no page prints it.
+        if (rt.start, rt.end) != (lt.start, lt.end):
+            rt = it.datetime_type(lt.start, lt.end)
+            right = tx.convert(right, rt, truncate=False)
         if lt.end <= U.MONTH:
-            # The first operand's qualifier picks the class: "If you need YEAR TO MONTH
-            # precision, ... use the EXTEND function on the first DATE operand" (Guide to
-            # SQL: Reference, "Manipulating DATE with DATETIME and INTERVAL Values",
-            # ids_sqr_156), as ESQL/C's dtsub() extends the second value to the first's
-            # qualifier; a finer second operand's days are dropped, not counted as days.
-            res = it.interval_type(U.YEAR, U.MONTH, 9)
+            res = it.interval_type(lt.start, lt.end, 9)
         else:
-            res = it.interval_type(U.DAY, max(end, U.DAY), 9)
+            res = it.interval_type(max(lt.start, U.DAY), lt.end, 9)
         return typed(func("ifx_dtdiff", left, keylit(lt.nullable()), right,
                           keylit(rt.nullable()), keylit(res)), res)
 

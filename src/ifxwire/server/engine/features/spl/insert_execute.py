@@ -17,8 +17,10 @@ every row.
 
 Triggers: the target's BEFORE actions run once before the first row, its AFTER actions once
 after the last, its FOR EACH ROW actions for each row (``run_dml``'s skip sets, as MERGE's
-parts use them). Known difference: a routine that returns no rows inserts nothing and runs
-no BEFORE or AFTER actions here (Informix runs them for a statement that changes no row).
+parts use them). A routine that returns no rows inserts nothing, but the BEFORE and AFTER
+actions still run once each ("Even if the triggering statement does not process any rows, the
+database server executes the BEFORE trigger actions", ids_sqs_0607; the AFTER actions "still
+execute", ids_sqs_0609), as they do for an INSERT … SELECT that selects nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from ...core.errors import EngineError
 from ...sql.hooks import TRANSLATION
 from ...sql.prepared import ExecResult
 from ...sql.translate import Plan
-from ..triggers import _EVENTS, _active, run_dml
+from ..cross_database import database_of
+from ..triggers import _EVENTS, _active, _Firing, _guarded, _restore_serials, _serials, run_dml
 from . import ast as a
 from .calls import _args, _loaded, _routine_of, compile_call, runtime
 
@@ -101,8 +104,11 @@ def run_insert_execute(session: Any, plan: Plan, bound: dict[str, object]) -> Ex
         # one statement: its triggers' BEFORE actions run before the first row only, their
         # AFTER actions after the last only (as run_merge does for a statement of parts)
         info = insert_plan.table
-        ids = ({t.trigid for t in _active(session, info.name, _EVENTS["insert"], None)}
-               if info is not None and not info.temp else set())
+        trigs = (_active(session, info.name, _EVENTS["insert"], None)
+                 if info is not None and not info.temp and database_of(info) is None else [])
+        if not got:
+            return _no_rows(session, trigs)
+        ids = {t.trigid for t in trigs}
         last = len(got) - 1
         for i, row in enumerate(got):
             result = run_dml(session, insert_plan, session._bind(insert_plan, list(row)),
@@ -114,6 +120,29 @@ def run_insert_execute(session: Any, plan: Plan, bound: dict[str, object]) -> Ex
         return ExecResult(total, serial, serial8)
 
     done: ExecResult = session._write(insert_plan, action)
+    return done
+
+
+def _no_rows(session: Any, trigs: list[Any]) -> ExecResult:
+    """The statement inserts nothing: its triggers' BEFORE then AFTER actions run once each
+    (ids_sqs_0607, ids_sqs_0609), the FOR EACH ROW ones never (ids_sqs_0608). ``trigs``: the
+    target's active INSERT triggers. Atomic and depth-counted as ``run_dml`` runs them."""
+    session.state.last_rowcount = 0
+    if not trigs:
+        return ExecResult(0)
+
+    def run() -> ExecResult:
+        firings = [_Firing(session, t) for t in trigs]
+        serials = _serials(session)
+        for f in firings:
+            f.actions(f.body.before)
+        for f in firings:
+            f.actions(f.body.after)
+        _restore_serials(session, serials)  # nothing inserted: DBINFO keeps what it had
+        session.state.last_rowcount = 0
+        return ExecResult(0)
+
+    done: ExecResult = _guarded(session, run)
     return done
 
 
