@@ -21,6 +21,7 @@ from .. import arrowlists as _lists
 from .. import arrowtuples as _tup
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
+from ..types.compositetext import TextFormColumn
 from ..types.rowcodec import build_row_decoder
 
 if TYPE_CHECKING:
@@ -87,7 +88,8 @@ class _Source:
         self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | _lists.ListRuns | None = None
         self.enc = _tup.enc_kind(conn.encoding)
         self.keep = conn.keep_char_padding
-        if cur.has_user_loaders():
+        if cur.has_user_loaders() or any(isinstance(c, TextFormColumn) for c in columns):
+            # (text-form collections, cursor.collections = "text": the row decoder's values)
             return
         # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
         # accelerator is in use; else the strided gather for fixed-stride layouts of

@@ -26,6 +26,7 @@ from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, ROLLBACK_GROUP, id_gr
 from ..protocol.wire import Writer
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.composite import is_complex_column
+from ..types.compositetext import text_form_applies, text_form_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .placeholders import SqlPlan
@@ -34,6 +35,7 @@ from .statements import (
     DATABASE_TYPES,
     DDL_TYPES,
     NO_TRANSACTION_TYPES,
+    TEXT_FORM_KEY,
     Prepared,
     database_name,
     describe_columns,
@@ -189,7 +191,11 @@ class StatementSession(WireSession):
             p.blobs = blob_columns(p.columns)
             p.lobs = lob_columns(p.columns)
             fetch_buffer = self.fetch_buffer_size
-            if any(is_complex_column(c) for c in p.columns):
+            if sql.startswith(TEXT_FORM_KEY) and text_form_applies(p.columns):
+                # cursor.collections = "text" and every collection is numeric: no
+                # SQ_RET_TYPE, so the server sends LIST{1,2} (docs/PROTOCOL.md §13)
+                p.columns = text_form_columns(p.columns)
+            elif any(is_complex_column(c) for c in p.columns):
                 p.ret_type = m.ret_type_message(p.columns, self.encoding)
                 # Every ROW/collection value carries its ~1 KB type table, so such rows are
                 # large: ask for 16 times the buffer (when the server takes sizes over 32 KiB)

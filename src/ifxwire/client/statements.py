@@ -40,6 +40,7 @@ __all__ = [
     "Description",
     "Prepared",
     "StatementCache",
+    "TEXT_FORM_KEY",
     "database_name",
     "describe_columns",
     "flags_from_create",
@@ -145,6 +146,12 @@ def describe_columns(columns: list[ColumnDesc]) -> tuple[Description, ...]:
             code = ComplexTypeCode(code, col.type_name)
         out.append((col.name, code, display, internal, precision, scale, col.nullable))
     return tuple(out)
+
+
+#: Prefix of the cache key of a statement run with ``cursor.collections = "text"``: such a
+#: statement is prepared apart from the binary one, since a server keeps the form SQ_RET_TYPE
+#: asked for per statement (docs/PROTOCOL.md §13). NUL cannot start an SQL text.
+TEXT_FORM_KEY = "\x00text\x00"
 
 
 @dataclass(eq=False, slots=True)
