@@ -15,10 +15,9 @@ the column for any text that is not such a literal: never a wrong value.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 from typing import Any
-
-from dataclasses import dataclass, fields
 
 from ..protocol.codes import TypeCode as _T
 from ..protocol.columns import ColumnDesc
@@ -43,7 +42,7 @@ NUMERIC_ELEMENT_CODES = frozenset({_T.SMALLINT, _T.INTEGER, _T.INT8, _T.BIGINT,
                                    _T.SMALLFLOAT, _T.FLOAT, _T.DECIMAL, _T.MONEY})
 _INTEGERS = frozenset({_T.SMALLINT, _T.INTEGER, _T.INT8, _T.BIGINT})
 _FLOATS = frozenset({_T.SMALLFLOAT, _T.FLOAT})
-_WORDS = {_T.SET: "SET", _T.MULTISET: "MULTISET", _T.LIST: "LIST"}
+_WORDS: dict[int, str] = {_T.SET: "SET", _T.MULTISET: "MULTISET", _T.LIST: "LIST"}
 
 
 def column_node(col: ColumnDesc) -> ComplexType | None:
