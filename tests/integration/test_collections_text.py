@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from test_arrow_collections import COLUMNS, _bits, _use, coll  # noqa: F401 (fixture)
+from test_arrow_tuples import _tuple_runs
 
 import ifxwire
 from ifxwire.protocol import requests as _req
@@ -148,3 +149,25 @@ def test_opt_in_is_checked_and_per_cursor(coll: Any, ret_types: list[bool]) -> N
     assert a.fetchall() == ra == rb
     assert ret_types == [False, True, False]
 
+
+
+def test_c_decoder_takes_text_runs(coll: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                                   ret_types: list[bool]) -> None:
+    """The integer collections' text form goes through the C decoder (A_TLIST) without a
+    refused run (the spy fails on one), table and stream, equal to the binary table."""
+    _use("c", monkeypatch)
+    sql = "SELECT k, li, si, mi, lb, sb, mb, ls, ss, ms FROM tcoll ORDER BY k"
+    cur = coll.cursor()
+    cur.execute(sql)
+    binary = cur.fetch_arrow_table()
+    runs = _tuple_runs(monkeypatch)
+    cur.collections = "text"
+    cur.execute(sql)
+    table = cur.fetch_arrow_table()
+    assert table.num_rows == 400 and sum(runs) > 300  # (the first reply's rows: as rows)
+    assert table.equals(binary)
+    cur.execute(sql)
+    got = [v for batch in cur.fetch_record_batch(rows_per_batch=37)
+           for v in batch.column("si").to_pylist()]
+    assert got == binary.column("si").to_pylist()
+    assert ret_types[-2:] == [False, False]

@@ -88,8 +88,7 @@ class _Source:
         self.raw: _cols.RawRuns | _tup.TupleRuns | _tup.ColumnRuns | _lists.ListRuns | None = None
         self.enc = _tup.enc_kind(conn.encoding)
         self.keep = conn.keep_char_padding
-        if cur.has_user_loaders() or any(isinstance(c, TextFormColumn) for c in columns):
-            # (text-form collections, cursor.collections = "text": the row decoder's values)
+        if cur.has_user_loaders():
             return
         # Which columnar path (docs/ARROW.md, "How it is built"): the C tuple decoder when the
         # accelerator is in use; else the strided gather for fixed-stride layouts of
@@ -101,6 +100,11 @@ class _Source:
         tplan = _tup.tuple_plan(columns, conn.encoding, conn.keep_char_padding)
         shape = _cols.columnar_shape(columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
+        if any(isinstance(c, TextFormColumn) for c in columns) and (
+                tplan is None or cdec is None):
+            # text-form collections (cursor.collections = "text") go through the C decoder
+            # (A_TLIST) or else the row decoder: the pure columnar paths read the binary form
+            return
         if tplan is not None and cdec is not None:
             self.tplan = tplan
             self.c_plan = _tup.c_plan(tplan, columns, conn.encoding)
