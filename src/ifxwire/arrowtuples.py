@@ -599,7 +599,7 @@ def decoded_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequen
                       for k in range(0, 2 * count, 2)]
             arrays.append(_array(pa, values, field, conv))
             continue
-        if kind == A_LIST or kind == A_TLIST:
+        if kind in (A_LIST, A_TLIST):
             elems = pa.Array.from_buffers(field.type.value_type, len(buf) // width_of(field),
                                           [None, pa.py_buffer(buf)], null_count=0)
             arrays.append(pa.Array.from_buffers(field.type, count,
