@@ -44,7 +44,9 @@ def _text_col(text: str, name: str = "l") -> ColumnDesc:
 
 
 def _env(text: bytes | None) -> bytes:
-    return b"\x01\x00\x00\x00\x00" if text is None else b"\x00" + struct.pack(">I", len(text)) + text
+    if text is None:
+        return b"\x01\x00\x00\x00\x00"
+    return b"\x00" + struct.pack(">I", len(text)) + text
 
 
 def _row(text: str, value: bytes | None) -> Any:
@@ -111,7 +113,7 @@ def test_malformed_text_is_a_typed_error(wire: bytes) -> None:
 def test_text_past_the_tuple_is_an_error() -> None:
     cols = [_text_col("LIST(integer not null)")]
     payload = b"\x00\x00\x00\x00\x40" + b"LIST{1}"
-    with pytest.raises(Exception, match="past|expected|size"):
+    with pytest.raises(Exception, match=r"past|expected|size"):
         build_row_decoder(cols, ENC)(payload, 0, len(payload))
 
 
