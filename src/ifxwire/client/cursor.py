@@ -205,7 +205,7 @@ class Cursor(CursorState):
         begin = conn._begin_reply(p, groups)
         if p.is_query:
             group = query_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
-                                     p.ret_type, p.fetch_size)
+                                     p.ret_type, p.open_fetch_size or p.fetch_size)
             reply = conn._reply(self._decoder(p), p)
             groups.append((group, reply))
             return groups, begin, reply, None

@@ -26,7 +26,7 @@ from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, ROLLBACK_GROUP, id_gr
 from ..protocol.wire import Writer
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.composite import is_complex_column
-from ..types.compositetext import text_form_applies, text_form_columns
+from ..types.compositetext import TextFormColumn, text_form_applies, text_form_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .placeholders import SqlPlan
@@ -51,6 +51,10 @@ from .wire import WireSession
 __all__ = ["StatementSession", "codec_error"]
 
 log = logging.getLogger("ifxwire.client")
+
+
+#: The first NFETCH of a text-form result (Prepared.open_fetch_size): ~100 LIST rows.
+TEXT_FORM_OPEN_FETCH = 4096
 
 
 def codec_error(exc: CodecError) -> DatabaseError:
@@ -210,6 +214,8 @@ class StatementSession(WireSession):
                 self._defer(id_group(p.stmt_id, Msg.RELEASE))
                 raise codec_error(exc) from None
             set_result_limits(p, fetch_buffer, d.tuple_size)
+            if any(isinstance(c, TextFormColumn) for c in p.columns):
+                p.open_fetch_size = min(p.fetch_size, TEXT_FORM_OPEN_FETCH)
         if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
             for old in self._cache.add(p):
                 self._release(old)

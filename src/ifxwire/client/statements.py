@@ -180,6 +180,11 @@ class Prepared:
     #: SQ_RET_TYPE sent before the first NFETCH of a result with ROW/collection columns, so
     #: the server sends them in binary (JDBC's grouping ``OPEN ID RET_TYPE NFETCH``).
     ret_type: bytes = b""
+    #: The OPEN's first NFETCH size when not ``fetch_size`` (0): small for text-form
+    #: collections (cursor.collections = "text"), whose ~35-byte rows would fill a first
+    #: reply with ~1000 rows for the row decoder, before fetch_arrow_table's C decoder
+    #: takes over.
+    open_fetch_size: int = 0
     #: ``(index, is_clob)`` of the BLOB/CLOB columns, whose locators become Blob/Clob objects.
     lobs: tuple[tuple[int, bool], ...] = ()
     #: The parameters as SQ_IDESCRIBE described them (asked for only when a value may need

@@ -15,6 +15,8 @@ the column for any text that is not such a literal: never a wrong value.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import re
+import struct
 from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -42,6 +44,12 @@ NUMERIC_ELEMENT_CODES = frozenset({_T.SMALLINT, _T.INTEGER, _T.INT8, _T.BIGINT,
                                    _T.SMALLFLOAT, _T.FLOAT, _T.DECIMAL, _T.MONEY})
 _INTEGERS = frozenset({_T.SMALLINT, _T.INTEGER, _T.INT8, _T.BIGINT})
 _FLOATS = frozenset({_T.SMALLFLOAT, _T.FLOAT})
+#: The items of a collection's text as the server spells them (no blanks, no NULL): the
+#: fast path; anything else goes through the item-by-item parse.
+_U32 = struct.Struct(">I")
+_INT_ITEMS = re.compile(rb"(?:-?[0-9]+(?:,-?[0-9]+)*)?")
+_NUMBER_ITEMS = re.compile(rb"(?:-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
+                           rb"(?:,-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)*)?")
 _WORDS: dict[int, str] = {_T.SET: "SET", _T.MULTISET: "MULTISET", _T.LIST: "LIST"}
 
 
@@ -102,7 +110,20 @@ def text_collection_decoder(col: ColumnDesc, encoding: str) -> Callable[[bytes],
         return CodecDataError(f"column {name!r} ({node.sql()}): {why} in its text form "
                               f"{bytes(data[:60])!r}")
 
+    opener = word + b"{"
+    fast = _INT_ITEMS if is_int else _NUMBER_ITEMS
+
     def decode(data: bytes) -> Any:
+        # the server's own spelling (no blanks, no NULL): one regex check, one split
+        text = bytes(data)
+        if text.startswith(opener) and text.endswith(b"}"):
+            inner = text[head:-1]
+            if fast.fullmatch(inner):
+                return wrap(list(map(parse, inner.decode("ascii").split(","))) if inner else [],
+                            etext)
+        return general(data)
+
+    def general(data: bytes) -> Any:
         text = bytes(data).strip()
         if text[:head].upper() != word + b"{" or text[-1:] != b"}":
             raise bad(data, f"not a {word.decode()}{{...}} literal")
@@ -138,7 +159,7 @@ def envelope_text_decoder(col: ColumnDesc, encoding: str
 
     def envelope(buf: Any, off: int) -> tuple[Any, int]:
         flag = buf[off]
-        n = int.from_bytes(buf[off + 1:off + 5], "big")
+        n, = _U32.unpack_from(buf, off + 1)
         end = off + 5 + n
         if end > len(buf):
             raise CodecDataError(f"column {col.name!r}: text form runs past the tuple")
