@@ -14,9 +14,9 @@ the column for any text that is not such a literal: never a wrong value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import re
 import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 from typing import Any
