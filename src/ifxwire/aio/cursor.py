@@ -64,9 +64,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     rowcount = Forward[int]("rowcount", via="_cur")
     lastrowid = Forward[int | None]("lastrowid", via="_cur")
     arraysize = Forward[int]("arraysize", settable=True, via="_cur")
-    #: The form of SET/MULTISET/LIST columns the next execute asks for, as
-    #: ``Cursor.collections`` ("binary" or "text").
-    collections = Forward[str]("collections", settable=True, via="_cur")
+    collections = Forward[str]("collections", settable=True, via="_cur")  # Cursor's
     rownumber = Forward[int | None]("rownumber", via="_cur")
     #: What fetches return, as ``Cursor.row_factory`` (the rows are made by the sync
     #: cursor's code this cursor drives; the factory is called with this cursor).
