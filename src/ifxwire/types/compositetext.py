@@ -113,12 +113,23 @@ def text_collection_decoder(col: ColumnDesc, encoding: str) -> Callable[[bytes],
     opener = word + b"{"
     fast = _INT_ITEMS if is_int else _NUMBER_ITEMS
 
+    # int() and float() take bytes; they also take "1_0", and float() "inf"/"nan", which
+    # are no SQL numbers: those (and anything else they refuse) go the general way
+    direct = is_int or node.element.code in _FLOATS
+    odd = (b"_",) if is_int else (b"_", b"n", b"N")
+
     def decode(data: bytes) -> Any:
-        # the server's own spelling (no blanks, no NULL): one regex check, one split
-        text = bytes(data)
+        # the server's own spelling (no NULL): one split, int/float straight from the bytes
+        text = data if type(data) is bytes else bytes(data)
         if text.startswith(opener) and text.endswith(b"}"):
             inner = text[head:-1]
-            if fast.fullmatch(inner):
+            if direct:
+                if inner and not any(c in inner for c in odd):
+                    try:
+                        return wrap(list(map(parse, inner.split(b","))), etext)
+                    except ValueError:
+                        pass
+            elif fast.fullmatch(inner):
                 return wrap(list(map(parse, inner.decode("ascii").split(","))) if inner else [],
                             etext)
         return general(data)
