@@ -116,6 +116,7 @@ def text_collection_decoder(col: ColumnDesc, encoding: str) -> Callable[[bytes],
     # int() and float() take bytes; they also take "1_0", and float() "inf"/"nan", which
     # are no SQL numbers: those (and anything else they refuse) go the general way
     direct = is_int or node.element.code in _FLOATS
+    from_bytes: Callable[[bytes], Any] = int if is_int else float
     odd = (b"_",) if is_int else (b"_", b"n", b"N")
 
     def decode(data: bytes) -> Any:
@@ -126,7 +127,7 @@ def text_collection_decoder(col: ColumnDesc, encoding: str) -> Callable[[bytes],
             if direct:
                 if inner and not any(c in inner for c in odd):
                     try:
-                        return wrap(list(map(parse, inner.split(b","))), etext)
+                        return wrap(list(map(from_bytes, inner.split(b","))), etext)
                     except ValueError:
                         pass
             elif fast.fullmatch(inner):
