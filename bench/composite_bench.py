@@ -19,6 +19,10 @@ through ``Columns.pump`` (received and decoded in C, as ``fetch_arrow_table`` do
 difference is the decode of bytes the kernel has just copied (docs/ARROW.md, *Composite
 fetch, arrow12*).
 
+**The text form** (arrow13): the LIST table is fetched a second way, with
+``cursor.collections = "text"`` (no SQ_RET_TYPE: ``LIST{0,1,...}`` in the UDT envelope, no type
+table), and reported beside the binary form, as a ratio to the same 10 INTEGER fetch.
+
 Why the server is not in the worker's process (it was until the ninth session): its threads
 then took the GIL from the fetching thread, and the ratio of one build swung from 2.0× to
 3.3× between runs of the same code.
@@ -78,12 +82,17 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
         best: dict[str, float] = {}
         arrow = _arrow_available()
         paths = ("fetchall", "arrow") if arrow else ("fetchall",)
+        # "lists_text": the same LIST table with cursor.collections = "text" (issue 25's
+        # opt-in: no SQ_RET_TYPE, the server sends LIST{0,1,...}, ~70 bytes a value)
+        tables = ("scalars", "lists", "lists_text")
         if arrow:  # the lazy imports and first decoder builds are not a fetch's cost
-            for table in ("scalars", "lists"):
-                cur.execute(f"SELECT * FROM {table}")
+            for table in tables:
+                cur.collections = "text" if table == "lists_text" else "binary"
+                cur.execute(f"SELECT * FROM {table.removesuffix('_text')}")
                 cur.fetch_arrow_table()
         got: Any = None
-        for table in ("scalars", "lists") * repeat:
+        for table in tables * repeat:
+            cur.collections = "text" if table == "lists_text" else "binary"
             for path in paths:
                 # The previous fetch's result is freed before the clock starts: assigned
                 # over inside the timed span, a fetchall's 100k tuples (1.1M objects) were
@@ -91,15 +100,15 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
                 # making the LIST/scalar ratio look smaller than it is) until 2026-11-29.
                 got = None
                 t0 = time.thread_time()
-                cur.execute(f"SELECT * FROM {table}")
+                cur.execute(f"SELECT * FROM {table.removesuffix('_text')}")
                 got = cur.fetchall() if path == "fetchall" else cur.fetch_arrow_table()
                 spent = time.thread_time() - t0
                 assert len(got) == rows
                 key = table if path == "fetchall" else f"{table}_arrow"
                 best[key] = min(best.get(key, spent), spent)
-                if path == "fetchall" and table == "lists":
+                if path == "fetchall" and table != "scalars":
                     assert got[-1][0] == data[-1]
-                elif table == "lists":
+                elif table != "scalars":
                     assert got.column(0)[rows - 1].as_py() == data[-1]
     out: dict[str, object] = {
         **receive_floor(rows, repeat),
@@ -109,9 +118,12 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
         "list_s": best["lists"],
         "ratio": best["lists"] / best["scalars"],
     }
+    out.update(list_text_s=best["lists_text"], text_ratio=best["lists_text"] / best["scalars"])
     if "lists_arrow" in best:
         out.update(scalar_arrow_s=best["scalars_arrow"], list_arrow_s=best["lists_arrow"],
-                   arrow_ratio=best["lists_arrow"] / best["scalars_arrow"])
+                   arrow_ratio=best["lists_arrow"] / best["scalars_arrow"],
+                   list_text_arrow_s=best["lists_text_arrow"],
+                   text_arrow_ratio=best["lists_text_arrow"] / best["scalars_arrow"])
     return out
 
 
@@ -248,7 +260,11 @@ def report(results: list[dict[str, object]]) -> str:
     for r in results:
         for path, s, li, ra in (("fetchall", "scalar_s", "list_s", "ratio"),
                                 ("fetch_arrow_table", "scalar_arrow_s", "list_arrow_s",
-                                 "arrow_ratio")):
+                                 "arrow_ratio"),
+                                ("fetchall, text form", "scalar_s", "list_text_s",
+                                 "text_ratio"),
+                                ("fetch_arrow_table, text form", "scalar_arrow_s",
+                                 "list_text_arrow_s", "text_arrow_ratio")):
             if ra not in r:
                 continue
             ratio = float(r[ra])  # type: ignore[arg-type]

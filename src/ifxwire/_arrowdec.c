@@ -59,13 +59,20 @@ enum {
                        unit 0 = date32, 1 = s, 2 = ms, 3 = us */
     A_RAW = 14,     /* any other value: arg = its framing (0 fixed width, 1 u8 length,
                        2 envelope, 3 i32 length); gives (offset, size) pairs */
-    A_LIST = 15     /* SET/MULTISET/LIST of fixed-width numbers in the binary (SENDRECV) form:
+    A_LIST = 15,    /* SET/MULTISET/LIST of fixed-width numbers in the binary (SENDRECV) form:
                        plan item (15, width, arg, table) where table is the type table's bytes
                        every value must carry (arrowtuples._list_table) and arg the element
                        kind: LK_INT (SMALLINT/INTEGER/BIGINT, width 2/4/8, NULL = only the sign
                        bit) or LK_FLOAT (SMALLFLOAT/FLOAT, width 4/8, NULL = all ones), plus
                        LK_SET for a SET (elements sorted ascending; a NaN or two equal
                        elements refuse the run). Gives list offsets + the elements' buffer */
+    A_TLIST = 16    /* the same collections of SMALLINT/INTEGER/BIGINT in the text form
+                       (cursor.collections = "text", no SQ_RET_TYPE): the UDT envelope
+                       ``u8 flag, u32 len, WORD{n,n,...}`` (flag 1: NULL), plan item
+                       (16, width, arg) with arg LK_INT [| LK_SET]. Decimal digits with an
+                       optional '-' only: a NULL element, a blank, an exponent, a number out of
+                       the width's range refuse the run (the row decoder then gives the value
+                       or its typed error). Same output as A_LIST */
 };
 
 enum { LK_INT = 0, LK_FLOAT = 1, LK_SET = 16 };
@@ -430,7 +437,8 @@ static Py_ssize_t row_bytes(const Col *c)
 
 static int is_var(const Col *c)
 {
-    return c->kind == A_CHAR || c->kind == A_VARCHAR || c->kind == A_LVARCHAR || c->kind == A_LIST;
+    return c->kind == A_CHAR || c->kind == A_VARCHAR || c->kind == A_LVARCHAR || c->kind == A_LIST ||
+           c->kind == A_TLIST;
 }
 
 /* The data buffer's size for ``rows`` rows: what the result hands out. */
@@ -533,12 +541,17 @@ static int cols_parse(Col *cols, PyObject *plan, Py_ssize_t ncols, int allow_raw
         PyObject *table = NULL;
         if (!PyArg_ParseTuple(item, "inl|S", &c->kind, &c->width, &c->arg, &table))
             return -1;
-        if (c->kind < A_I16 || c->kind > A_LIST) {
+        if (c->kind < A_I16 || c->kind > A_TLIST) {
             PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad column kind");
             return -1;
         }
         if (c->kind == A_RAW && !allow_raw) {
             PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: A_RAW needs one buffer");
+            return -1;
+        }
+        if (c->kind == A_TLIST &&
+            ((c->arg & ~(long)LK_SET) != LK_INT || !(c->width == 2 || c->width == 4 || c->width == 8))) {
+            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad text list column");
             return -1;
         }
         if (c->kind == A_LIST) {
@@ -595,8 +608,11 @@ static int cols_reserve(Col *cols, Py_ssize_t ncols, Py_ssize_t *rcap, Py_ssize_
                     o[0] = 0;
                 c->offsets = o;
             }
+            /* (A_TLIST: an element of w <= 8 bytes takes at least 2 bytes of text, a digit
+               and its ',' or '}') */
             Py_ssize_t need = c->data_len +
-                              (enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) * run_bytes;
+                              (c->kind == A_TLIST ? 4 : enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) *
+                                  run_bytes;
             if (need > c->data_cap || c->data == NULL) {
                 Py_ssize_t dc = c->data_cap ? c->data_cap : 256;
                 while (dc < need)
@@ -980,6 +996,66 @@ static int decode_rows(Col *cols, Py_ssize_t ncols, const BufRef *bs, Py_ssize_t
                     goto refuse;
                 c->offsets[row + 1] = (int32_t)(c->data_len / w);
                 at += 4 + len;
+                break;
+            }
+            case A_TLIST: {
+                NEED(5);
+                Py_ssize_t n = (Py_ssize_t)be32(p + at + 1);
+                NEED(5 + n);
+                Py_ssize_t w = c->width;
+                if (p[at] == 1)
+                    set_null(c, row);
+                else {
+                    if (p[at] != 0)
+                        goto refuse;
+                    const unsigned char *t = p + at + 5, *end = t + n;
+                    while (t < end && *t >= 'A' && *t <= 'Z')
+                        t++;
+                    if (t == p + at + 5 || t == end || *t != '{' || end[-1] != '}')
+                        goto refuse;
+                    t++;
+                    end--; /* the '}' */
+                    unsigned char *out = dst + c->data_len;
+                    Py_ssize_t k = 0;
+                    const uint64_t lim = w == 2 ? 32767u : w == 4 ? 2147483647u : (uint64_t)INT64_MAX;
+                    while (t < end) {
+                        int neg = *t == '-';
+                        t += neg;
+                        const unsigned char *d0 = t;
+                        uint64_t mag = 0;
+                        while (t < end && *t >= '0' && *t <= '9') {
+                            if (t - d0 >= 19)
+                                goto refuse;
+                            mag = mag * 10 + (uint64_t)(*t - '0');
+                            t++;
+                        }
+                        /* no digits, too large, or a NULL sentinel (the row decoder says) */
+                        if (t == d0 || mag > lim + (uint64_t)neg || (neg && mag == lim + 1))
+                            goto refuse;
+                        if (t < end) {
+                            if (*t != ',' || t + 1 == end)
+                                goto refuse;
+                            t++;
+                        }
+                        int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+                        if (w == 2) {
+                            int16_t x = (int16_t)v;
+                            memcpy(out + k, &x, 2);
+                        } else if (w == 4) {
+                            int32_t x = (int32_t)v;
+                            memcpy(out + k, &x, 4);
+                        } else
+                            memcpy(out + k, &v, 8);
+                        k += w;
+                    }
+                    if ((c->arg & LK_SET) && set_sort(out, k / w, w, LK_INT) < 0)
+                        goto refuse;
+                    c->data_len += k;
+                }
+                if (c->data_len / w > INT32_MAX)
+                    goto refuse;
+                c->offsets[row + 1] = (int32_t)(c->data_len / w);
+                at += 5 + n;
                 break;
             }
             case A_RAW: {

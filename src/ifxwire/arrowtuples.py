@@ -42,6 +42,7 @@ from .types import rowcodec as _rc
 from .types import temporal as _tmp
 from .types import tupdecimal as _tdec
 from .types.complextype import COMPLEX_CODES
+from .types.compositetext import TextFormColumn
 from .types.errors import CodecError
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
@@ -73,6 +74,8 @@ except ImportError:  # no compiler at install time: the pure column path
 # Kinds, as numbered in _arrowdec.c.
 A_I16, A_I32, A_I64, A_INT8, A_F32, A_F64, A_DATE, A_CHAR = range(8)
 A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW, A_LIST = range(8, 16)
+#: integer SET/MULTISET/LIST in the text form (cursor.collections = "text"), _arrowdec.c
+A_TLIST = 16
 #: A_RAW framings: fixed width, u8 length, u8 indicator + u32 length envelope, i32 length.
 F_FIXED, F_U8, F_ENVELOPE, F_I32 = range(4)
 _E_OTHER, _E_LATIN1, _E_UTF8, _E_ASCII = range(4)
@@ -225,6 +228,11 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
                 kind, arg = A_DT, (unit << 8) | (whole << 4) | fd
         elif base == _T.INTERVAL:
             width = _tmp.qualifier_width(col.enclen)
+        elif base in COMPLEX_CODES and isinstance(col, TextFormColumn):
+            framing = F_ENVELOPE  # LIST{1,2}: integers in C, other numbers A_RAW
+            found = _c_list_table(col, encoding)
+            if found is not None and found[2] & ~LK_SET == LK_INT:
+                kind, width, arg = A_TLIST, found[1], found[2]
         elif base in COMPLEX_CODES:
             framing = F_I32
             found = _c_list_table(col, encoding)
@@ -239,7 +247,7 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
             width = fixed
         if kind == A_RAW:
             arg = framing
-        elif kind == A_LIST:
+        elif kind in (A_LIST, A_TLIST):
             offset -= width  # (not a fixed layout: the width is the elements')
         elif framing == F_FIXED and width == 0:
             return None
@@ -591,7 +599,7 @@ def decoded_batch(pa: Any, schema: Any, plan: Sequence[Spec], converters: Sequen
                       for k in range(0, 2 * count, 2)]
             arrays.append(_array(pa, values, field, conv))
             continue
-        if kind == A_LIST:
+        if kind in (A_LIST, A_TLIST):
             elems = pa.Array.from_buffers(field.type.value_type, len(buf) // width_of(field),
                                           [None, pa.py_buffer(buf)], null_count=0)
             arrays.append(pa.Array.from_buffers(field.type, count,

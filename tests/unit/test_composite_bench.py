@@ -70,3 +70,17 @@ def test_report_states_the_floor_against_the_scalar_fetch() -> None:
 @pytest.mark.parametrize("rows", [1, 2])
 def test_odd_and_even_counts_frame_alike(rows: int) -> None:
     assert len(cb.list_tuples(rows)) == 1028 * rows + 2
+
+
+def test_report_puts_the_text_form_beside_the_binary_one() -> None:
+    """arrow13: the LIST fetched with cursor.collections = "text", against the same scalars."""
+    result = {"mode": "accelerated", "rows": 100, "scalar_s": 0.5, "list_s": 1.0,
+              "ratio": 2.0, "scalar_arrow_s": 0.010, "list_arrow_s": 0.032,
+              "arrow_ratio": 3.2, "list_text_s": 2.0, "text_ratio": 4.0,
+              "list_text_arrow_s": 0.018, "text_arrow_ratio": 1.8}
+    text = cb.report([result])
+    assert "| accelerated | fetch_arrow_table | 100 | 10.0 ms | 32.0 ms | 3.20× | missed |" in text
+    assert ("| accelerated | fetch_arrow_table, text form | 100 | 10.0 ms | 18.0 ms | 1.80× "
+            "| met |") in text
+    assert "| accelerated | fetchall, text form | 100 | 500.0 ms | 2000.0 ms | 4.00× | missed |" \
+        in text

@@ -53,6 +53,7 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
     rowcount = Forward[int]("rowcount", via="_cur")
     lastrowid = Forward[int | None]("lastrowid", via="_cur")
     arraysize = Forward[int]("arraysize", settable=True, via="_cur")
+    collections = Forward[str]("collections", settable=True, via="_cur")  # Cursor's
     rownumber = Forward[int | None]("rownumber", via="_cur")
     row_factory = Forward[BaseRowFactory]("row_factory", settable=True, via="_cur")
     adapters = Forward[AdaptersMap]("adapters", via="_cur")

@@ -34,6 +34,7 @@ from .. import arrowtuples as _tup
 from ..errors import InterfaceError
 from ..protocol.codes import TypeCode
 from ..types.complextype import ComplexType
+from ..types.compositetext import TextFormColumn
 from ..types.rowcodec import build_row_decoder
 
 if TYPE_CHECKING:
@@ -112,6 +113,11 @@ class _Source:
         tplan = _tup.tuple_plan(columns, conn.encoding, conn.keep_char_padding)
         shape = _cols.columnar_shape(columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
+        if any(isinstance(c, TextFormColumn) for c in columns) and (
+                tplan is None or cdec is None):
+            # text-form collections (cursor.collections = "text") go through the C decoder
+            # (A_TLIST) or else the row decoder: the pure columnar paths read the binary form
+            return
         if tplan is not None and cdec is not None:
             self.tplan = tplan
             self.c_plan = _tup.c_plan(tplan, columns, conn.encoding)

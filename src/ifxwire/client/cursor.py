@@ -46,7 +46,7 @@ from .placeholders import SqlPlan, arrange, count_arg, plan_sql, proc_params
 from .replies import Reply
 from .routines import OUT_ARGUMENT, PROC_NAME, callproc_op, out_parameters_hint
 from .rowiter import iterate_rows
-from .statements import Prepared
+from .statements import TEXT_FORM_KEY, Prepared
 from .steps import Calls, Op, Steps, blocking_method, call_each
 
 __all__ = ["NO_ROW", "Cursor", "CursorOp"]
@@ -121,11 +121,13 @@ class Cursor(CursorState):
         if plan.command is not None:
             yield from self._run_command_op(operation, plan)
             return None
-        p = conn._cached_statement(operation)
+        # cursor.collections = "text": a statement of its own, prepared without SQ_RET_TYPE
+        key = operation if self._collections == "binary" else TEXT_FORM_KEY + operation
+        p = conn._cached_statement(key)
         if p is not None:
             cached = True
         else:
-            p, cached = yield from conn._statement_op(operation, plan)
+            p, cached = yield from conn._statement_op(key, plan)
         try:
             if plan.nparams and _lobparams.needs_pass(p, values, streamed):
                 # Values for BLOB/CLOB parameters go into new smart large objects first
@@ -168,7 +170,7 @@ class Cursor(CursorState):
                 # The table changed since the statement was prepared: prepare it again,
                 # once.
                 conn._invalidate(p)
-                p = yield from conn._prepare_op(operation, plan, cache=True)
+                p = yield from conn._prepare_op(key, plan, cache=True)
                 cached = False
         except Exception:
             if conn._lob_txn:
@@ -203,7 +205,7 @@ class Cursor(CursorState):
         begin = conn._begin_reply(p, groups)
         if p.is_query:
             group = query_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
-                                     p.ret_type, p.fetch_size)
+                                     p.ret_type, p.open_fetch_size or p.fetch_size)
             reply = conn._reply(self._decoder(p), p)
             groups.append((group, reply))
             return groups, begin, reply, None

@@ -106,6 +106,7 @@ class CursorState(Closing):
         self.session = connection
         self.connection = connection
         self._arraysize = 1
+        self._collections = "binary"
         self.description: tuple[Description, ...] | None = None
         self.rowcount = -1
         self.lastrowid: int | None = None
@@ -158,6 +159,22 @@ class CursorState(Closing):
     @arraysize.setter
     def arraysize(self, value: int) -> None:
         self._arraysize = count_arg(value, "arraysize")
+
+    @property
+    def collections(self) -> str:
+        """The form the next ``execute`` asks for SET/MULTISET/LIST columns: ``"binary"``
+        (default, SQ_RET_TYPE) or ``"text"`` (``LIST{1,2}``, ~15x fewer bytes for a LIST of
+        10 INTEGERs, issue 25). ``"text"`` applies only when every ROW/collection column of
+        the result is a collection of SMALLINT/INTEGER/BIGINT/SMALLFLOAT/FLOAT/DECIMAL/MONEY;
+        otherwise the statement quietly stays binary (same values either way). A cursor
+        attribute, like ``arraysize``, so both drivers and every execute path share it."""
+        return self._collections
+
+    @collections.setter
+    def collections(self, value: str) -> None:
+        if value not in ("binary", "text"):
+            raise ProgrammingError(f"collections must be 'binary' or 'text', not {value!r}")
+        self._collections = value
 
     @property
     def row_factory(self) -> BaseRowFactory:

@@ -26,6 +26,7 @@ from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, ROLLBACK_GROUP, id_gr
 from ..protocol.wire import Writer
 from ..types.blobs import blob_columns, widen_blob_columns
 from ..types.composite import is_complex_column
+from ..types.compositetext import TextFormColumn, text_form_applies, text_form_columns
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 from ..types.rowcodec import build_row_decoder
 from .placeholders import SqlPlan
@@ -34,6 +35,7 @@ from .statements import (
     DATABASE_TYPES,
     DDL_TYPES,
     NO_TRANSACTION_TYPES,
+    TEXT_FORM_KEY,
     Prepared,
     database_name,
     describe_columns,
@@ -49,6 +51,10 @@ from .wire import WireSession
 __all__ = ["StatementSession", "codec_error"]
 
 log = logging.getLogger("ifxwire.client")
+
+
+#: The first NFETCH of a text-form result (Prepared.open_fetch_size): ~100 LIST rows.
+TEXT_FORM_OPEN_FETCH = 4096
 
 
 def codec_error(exc: CodecError) -> DatabaseError:
@@ -189,7 +195,11 @@ class StatementSession(WireSession):
             p.blobs = blob_columns(p.columns)
             p.lobs = lob_columns(p.columns)
             fetch_buffer = self.fetch_buffer_size
-            if any(is_complex_column(c) for c in p.columns):
+            if sql.startswith(TEXT_FORM_KEY) and text_form_applies(p.columns):
+                # cursor.collections = "text" and every collection is numeric: no
+                # SQ_RET_TYPE, so the server sends LIST{1,2} (docs/PROTOCOL.md §13)
+                p.columns = text_form_columns(p.columns)
+            elif any(is_complex_column(c) for c in p.columns):
                 p.ret_type = m.ret_type_message(p.columns, self.encoding)
                 # Every ROW/collection value carries its ~1 KB type table, so such rows are
                 # large: ask for 16 times the buffer (when the server takes sizes over 32 KiB)
@@ -204,6 +214,8 @@ class StatementSession(WireSession):
                 self._defer(id_group(p.stmt_id, Msg.RELEASE))
                 raise codec_error(exc) from None
             set_result_limits(p, fetch_buffer, d.tuple_size)
+            if any(isinstance(c, TextFormColumn) for c in p.columns):
+                p.open_fetch_size = min(p.fetch_size, TEXT_FORM_OPEN_FETCH)
         if cache and p.stmt_type not in DDL_TYPES and p.stmt_type not in DATABASE_TYPES:
             for old in self._cache.add(p):
                 self._release(old)

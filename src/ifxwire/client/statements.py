@@ -37,6 +37,7 @@ __all__ = [
     "DATABASE_TYPES",
     "DDL_TYPES",
     "NO_TRANSACTION_TYPES",
+    "TEXT_FORM_KEY",
     "Description",
     "Prepared",
     "StatementCache",
@@ -147,6 +148,12 @@ def describe_columns(columns: list[ColumnDesc]) -> tuple[Description, ...]:
     return tuple(out)
 
 
+#: Prefix of the cache key of a statement run with ``cursor.collections = "text"``: such a
+#: statement is prepared apart from the binary one, since a server keeps the form SQ_RET_TYPE
+#: asked for per statement (docs/PROTOCOL.md §13). NUL cannot start an SQL text.
+TEXT_FORM_KEY = "\x00text\x00"
+
+
 @dataclass(eq=False, slots=True)
 class Prepared:
     """One statement prepared on the server (a statement id valid until RELEASE)."""
@@ -173,6 +180,11 @@ class Prepared:
     #: SQ_RET_TYPE sent before the first NFETCH of a result with ROW/collection columns, so
     #: the server sends them in binary (JDBC's grouping ``OPEN ID RET_TYPE NFETCH``).
     ret_type: bytes = b""
+    #: The OPEN's first NFETCH size when not ``fetch_size`` (0): small for text-form
+    #: collections (cursor.collections = "text"), whose ~35-byte rows would fill a first
+    #: reply with ~1000 rows for the row decoder, before fetch_arrow_table's C decoder
+    #: takes over.
+    open_fetch_size: int = 0
     #: ``(index, is_clob)`` of the BLOB/CLOB columns, whose locators become Blob/Clob objects.
     lobs: tuple[tuple[int, bool], ...] = ()
     #: The parameters as SQ_IDESCRIBE described them (asked for only when a value may need

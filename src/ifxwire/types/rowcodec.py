@@ -40,6 +40,7 @@ from .composite import (
     fast_collection_decoder,
     fixed_collection_spec,
 )
+from .compositetext import TextFormColumn, envelope_text_decoder
 from .errors import CodecDataError, CodecError, CodecNotSupported
 from .numeric import Buffer
 from .tuploop import build_tuple_loop
@@ -400,6 +401,10 @@ def _variable_stmt(g: _Gen, col: ColumnDesc, var: str, enc: str, enc_name: str) 
         g.emit(f"{var}, o = _decode_boolean(buf, o)")
     elif base in _ENVELOPE_TYPES:
         g.emit(f"{var}, o = _decode_udt(buf, o)")
+    elif base in COMPLEX_CODES and isinstance(col, TextFormColumn):
+        # text form (no SQ_RET_TYPE, cursor.collections = "text"): the UDT envelope
+        fn = g.const("cxt", envelope_text_decoder(col, enc_name))
+        g.emit(f"{var}, o = {fn}(buf, o)")
     elif base in COMPLEX_CODES:
         # SENDRECV form: i32 length + value (IfxRowColumn.loadColumnData: 4 + i32 at offset)
         g.emit("n, = _I32.unpack_from(buf, o)")

@@ -1,0 +1,173 @@
+"""``cursor.collections = "text"`` (issue 25): numeric collections fetched in the text form
+(``LIST{10,20,30}``, no SQ_RET_TYPE, docs/PROTOCOL.md §13) over the real server.
+
+Every check compares with the binary form of the same query on the same connection: fetchall
+gives the same Python values (List/Multiset/Set, element types, SET order aside), and
+fetch_arrow_table the same table, on the C and the pure decoder. A spy on the requests shows
+which form was asked for: no SQ_RET_TYPE for numeric collections, SQ_RET_TYPE kept for a
+string collection or a ROW beside them (the opt-in then quietly falls back to binary).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from test_arrow_collections import COLUMNS, _bits, _use, coll  # noqa: F401 (fixture)
+from test_arrow_tuples import _tuple_runs
+
+import ifxwire
+from ifxwire.protocol import requests as _req
+
+pa = pytest.importorskip("pyarrow")  # the [test] extra installs it: never skipped in CI
+pytestmark = pytest.mark.both_drivers  # sync and asyncio (tests/integration/_aio_facade.py)
+
+
+def _normal(v: Any) -> Any:
+    """A fetched value comparable across forms: SETs as sorted lists, floats bit for bit."""
+    if v is None:
+        return None
+    out = [x.hex() if isinstance(x, float) else x for x in v]
+    if isinstance(v, (set, frozenset)):
+        out = sorted(out, key=repr)
+    return (type(v).__name__, getattr(v, "element_type", None), out)
+
+
+@pytest.fixture()
+def ret_types(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per cursor OPEN: whether it carried an SQ_RET_TYPE."""
+    seen: list[bool] = []
+    real = _req.query_open_group
+
+    def spy(stmt_id: int, name: bytes, bind: bytes, ret_type: bytes, fetch_size: int) -> bytes:
+        seen.append(bool(ret_type))
+        return real(stmt_id, name, bind, ret_type, fetch_size)
+
+    monkeypatch.setattr(_req, "query_open_group", spy)
+    import ifxwire.client.cursor as _cur
+    monkeypatch.setattr(_cur, "query_open_group", spy)
+    return seen
+
+
+def _fetch(conn: Any, sql: str, form: str) -> tuple[list[Any], Any]:
+    cur = conn.cursor()
+    cur.collections = form
+    cur.execute(sql)
+    rows = cur.fetchall()
+    cur.execute(sql)
+    return rows, cur.fetch_arrow_table()
+
+
+@pytest.mark.parametrize("decoder", ["c", "pure"])
+def test_text_form_equals_binary(coll: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                                 ret_types: list[bool], decoder: str) -> None:
+    """Every LIST/SET/MULTISET of SMALLINT/INTEGER/BIGINT/FLOAT/SMALLFLOAT (boundaries, empty
+    and NULL collections, negatives, exponents): fetchall and fetch_arrow_table in the text
+    form equal the binary form's, and the text form was asked for without SQ_RET_TYPE."""
+    _use(decoder, monkeypatch)
+    sql = "SELECT * FROM tcoll ORDER BY k"
+    rows_b, tab_b = _fetch(coll, sql, "binary")
+    assert ret_types == [True, True]
+    rows_t, tab_t = _fetch(coll, sql, "text")
+    assert ret_types == [True, True, False, False]
+    assert len(rows_t) == len(rows_b) == 400
+    for rb, rt in zip(rows_b, rows_t, strict=True):
+        assert rb[0] == rt[0]
+        assert [_normal(v) for v in rt[1:]] == [_normal(v) for v in rb[1:]]
+    assert tab_t.schema == tab_b.schema
+    for name, text, _, _ in COLUMNS:
+        got = [_bits(v) for v in tab_t.column(name).to_pylist()]
+        want = [_bits(v) for v in tab_b.column(name).to_pylist()]
+        assert got == want, text
+
+
+def test_decimal_and_money_collections(driver: Any, connect_kwargs: dict[str, Any],
+                                       dbname: str, ret_types: list[bool]) -> None:
+    """DECIMAL and MONEY elements (digits, negatives, scale) in the text form equal the
+    binary form's Decimals, in fetchall and fetch_arrow_table."""
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE tdec (k INTEGER, ld LIST(DECIMAL(16,4) NOT NULL), "
+                    "sm SET(MONEY(12,2) NOT NULL), md MULTISET(DECIMAL(32,10) NOT NULL))")
+        vals = [
+            (1, ifxwire.List([Decimal("123456789012.3456"), Decimal("-0.0001"), Decimal(0)],
+                             "decimal(16,4)"),
+             ifxwire.Set([Decimal("9999999999.99"), Decimal("-1.50")], "money(12,2)"),
+             ifxwire.Multiset([Decimal("1.0000000001"), Decimal("-12345678901234.5")],
+                              "decimal(32,10)")),
+            (2, ifxwire.List([], "decimal(16,4)"), None,
+             ifxwire.Multiset([Decimal("0.5")] * 3, "decimal(32,10)")),
+            (3, None, ifxwire.Set([], "money(12,2)"), None),
+        ]
+        cur.executemany("INSERT INTO tdec VALUES (?, ?, ?, ?)", vals)
+        sql = "SELECT * FROM tdec ORDER BY k"
+        del ret_types[:]
+        rows_b, tab_b = _fetch(c, sql, "binary")
+        rows_t, tab_t = _fetch(c, sql, "text")
+        assert ret_types == [True, True, False, False]
+        assert [[_normal(v) for v in r[1:]] for r in rows_t] == \
+            [[_normal(v) for v in r[1:]] for r in rows_b]
+        assert rows_t[0][1] == [Decimal("123456789012.3456"), Decimal("-0.0001"), Decimal(0)]
+        assert tab_t.equals(tab_b)
+    finally:
+        c.close()
+
+
+def test_string_collection_stays_binary(coll: Any, ret_types: list[bool]) -> None:  # noqa: F811
+    """A LIST of VARCHAR (text rules not witnessed) keeps the whole statement binary, also
+    beside numeric collections: SQ_RET_TYPE is sent and the values are right."""
+    cur = coll.cursor()
+    cur.execute("CREATE TEMP TABLE tstr (k INTEGER, ls LIST(VARCHAR(10) NOT NULL), "
+                "li LIST(INTEGER NOT NULL))")
+    cur.execute("INSERT INTO tstr VALUES (1, LIST{'a','it''s'}, LIST{1,2})")
+    del ret_types[:]
+    cur.collections = "text"
+    cur.execute("SELECT ls, li FROM tstr")
+    assert cur.fetchall() == [(["a", "it's"], [1, 2])]
+    assert ret_types == [True]
+    cur.execute("SELECT li FROM tstr")
+    assert cur.fetchall() == [([1, 2],)]
+    assert ret_types == [True, False]
+
+
+def test_opt_in_is_checked_and_per_cursor(coll: Any, ret_types: list[bool]) -> None:  # noqa: F811
+    """Only 'binary' and 'text' are taken; the default is binary; another cursor of the same
+    connection keeps the binary form after one asked for text (the statements are apart)."""
+    a, b = coll.cursor(), coll.cursor()
+    assert a.collections == "binary"
+    with pytest.raises(ifxwire.ProgrammingError, match="collections"):
+        a.collections = "json"
+    a.collections = "text"
+    sql = "SELECT li FROM tcoll WHERE k < 20 ORDER BY k"
+    a.execute(sql)
+    ra = a.fetchall()
+    b.execute(sql)
+    rb = b.fetchall()
+    a.execute(sql)
+    assert a.fetchall() == ra == rb
+    assert ret_types == [False, True, False]
+
+
+
+def test_c_decoder_takes_text_runs(coll: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                                   ret_types: list[bool]) -> None:
+    """The integer collections' text form goes through the C decoder (A_TLIST) without a
+    refused run (the spy fails on one), table and stream, equal to the binary table."""
+    _use("c", monkeypatch)
+    sql = "SELECT k, li, si, mi, lb, sb, mb, ls, ss, ms FROM tcoll ORDER BY k"
+    cur = coll.cursor()
+    cur.execute(sql)
+    binary = cur.fetch_arrow_table()
+    runs = _tuple_runs(monkeypatch)
+    cur.collections = "text"
+    cur.execute(sql)
+    table = cur.fetch_arrow_table()
+    assert table.num_rows == 400 and sum(runs) > 300  # (the first reply's rows: as rows)
+    assert table.equals(binary)
+    cur.execute(sql)
+    got = [v for batch in cur.fetch_record_batch(rows_per_batch=37)
+           for v in batch.column("si").to_pylist()]
+    assert got == binary.column("si").to_pylist()
+    assert ret_types[-2:] == [False, False]
