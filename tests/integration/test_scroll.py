@@ -266,3 +266,32 @@ def test_async_scroll_cursor(kw: dict[str, Any]) -> None:
             await c.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_scroll_cursor_refuses_binary_complex_columns_and_reads_text_numbers(
+    driver: Any, kw: dict[str, Any]
+) -> None:
+    """A scroll cursor over ROW/collection columns returned no rows and no error: the server
+    sends them to SFETCH in the text form (no SQ_RET_TYPE before SFETCH is witnessed), which
+    the binary decoder refused into ``decode_error``, and the window ignored it. Now the
+    binary case is refused before anything is sent (the connection stays usable), and with
+    ``collections = "text"`` a collection of numbers scrolls like any column."""
+    with driver.connect(**kw, autocommit=True) as c:
+        c.cursor().execute("CREATE TABLE sr_cx (id INTEGER, l LIST(INTEGER NOT NULL), "
+                           "r ROW(a INTEGER, b VARCHAR(10)))")
+        try:
+            c.cursor().execute("INSERT INTO sr_cx VALUES (1, LIST{1,2,3}, ROW(5,'x'))")
+            c.cursor().execute("INSERT INTO sr_cx VALUES (2, LIST{-4}, ROW(6,'y'))")
+            s = c.cursor(scrollable=True)
+            with pytest.raises(ifxwire.NotSupportedError, match=r"\(l, r\)"):
+                s.execute("SELECT id, l, r FROM sr_cx ORDER BY id")
+            s.execute("SELECT id FROM sr_cx ORDER BY id")
+            assert s.fetchall() == [(1,), (2,)]
+            s.collections = "text"
+            s.execute("SELECT id, l FROM sr_cx ORDER BY id")
+            assert [(i, list(v)) for i, v in s.fetchall()] == [(1, [1, 2, 3]), (2, [-4])]
+            s.scroll(0, mode="absolute")
+            row = s.fetchone()
+            assert row is not None and list(row[1]) == [1, 2, 3]
+        finally:
+            c.cursor().execute("DROP TABLE sr_cx")

@@ -38,10 +38,11 @@ import sys
 from collections.abc import Generator, Iterator
 from typing import Any, TypeVar
 
-from ..errors import InterfaceError, ProgrammingError
+from ..errors import InterfaceError, NotSupportedError, ProgrammingError
 from ..protocol.requests import scroll_open_group, sfetch_group
+from ..types.composite import is_complex_column
 from .cursor import Cursor, CursorOp
-from .lifecycle import StatementSession
+from .lifecycle import StatementSession, codec_error
 from .placeholders import count_arg
 from .replies import Reply
 from .statements import Prepared
@@ -57,6 +58,12 @@ Fetch = tuple[int, int]
 T = TypeVar("T")
 #: A move: yields the SFETCH plans it needs, returns its result.
 Moves = Generator[list[Fetch], None, T]
+
+
+def _complex_names(p: Prepared) -> list[str]:
+    """The names of a result's ROW/collection columns, for the refusal above."""
+    return [str(d[0]) for d, c in zip(p.description or (), p.columns, strict=False)
+            if is_complex_column(c)]
 
 
 def _flag(value: object, name: str) -> bool:
@@ -92,6 +99,16 @@ class ScrollCursor(Cursor):
     ) -> tuple[list[tuple[bytes, Reply]], Reply | None, Reply, Reply | None]:
         if not p.is_query:
             return super()._statement_groups(p, bind)
+        if self.scrollable and p.ret_type:
+            # SQ_RET_TYPE (what makes a server send ROW/collection values in the binary form)
+            # is only witnessed before NFETCH; to SFETCH the server sends the text form, which
+            # the driver reads only for numeric collections (cursor.collections = "text").
+            # Refused before anything is sent: the connection stays as it was.
+            raise NotSupportedError(
+                "a scrollable cursor cannot read ROW or collection columns in the binary form "
+                f"({', '.join(_complex_names(p))}): use a forward cursor, or "
+                'cursor.collections = "text" for collections of numbers (docs/DRIVER.md §4)'
+            )
         conn = self.session
         groups: list[tuple[bytes, Reply]] = []
         begin = conn._begin_reply(p, groups)
@@ -165,6 +182,10 @@ class ScrollCursor(Cursor):
         for _, reply in groups:
             if reply.error is not None:
                 raise conn._server_error(reply.error)
+            if reply.decode_error is not None:
+                # Never a shorter window that looks complete: a row that did not decode is
+                # an error, as in the forward cursor's batches.
+                raise codec_error(reply.decode_error)
         rows: list[Row] = []
         start: int | None = None
         for (kind, index), (_, reply) in zip(plan, groups, strict=True):
