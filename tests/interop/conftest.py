@@ -78,6 +78,15 @@ def compile_java_check(javac: str, jar: Path, sources: list[Path], tag: str) -> 
     return os.pathsep.join([str(build), str(jar)])
 
 
+def compile_for_each_jar(
+    java_tools: dict[str, str], jdbc_jars: dict[str, Path], source: Path, tag: str
+) -> dict[str, str]:
+    """Driver version -> class path with one check's source compiled against that jar: the
+    fixtures of the JDBC check modules share this rather than each spelling the loop out."""
+    return {version: compile_java_check(java_tools["javac"], jar, [source], f"{tag}-{version}")
+            for version, jar in jdbc_jars.items()}
+
+
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name, "")
     return int(value) if value.strip() else default

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_java_check
+from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_for_each_jar
 
 pytestmark = pytest.mark.interop
 
@@ -39,8 +39,7 @@ SCHEMA = (
 @pytest.fixture(scope="module")
 def catalog_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path with CatalogCheck compiled against that jar."""
-    return {version: compile_java_check(java_tools["javac"], jar, [SOURCE], f"catalog-{version}")
-            for version, jar in jdbc_jars.items()}
+    return compile_for_each_jar(java_tools, jdbc_jars, SOURCE, "catalog")
 
 
 @pytest.fixture(scope="module")

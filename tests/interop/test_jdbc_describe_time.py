@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import ifxwire
-from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_java_check
+from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_for_each_jar
 
 pytestmark = pytest.mark.interop
 
@@ -54,8 +54,7 @@ CASES: dict[str, tuple[str, str, str, str]] = {
 @pytest.fixture(scope="module")
 def describe_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path with DescribeCheck compiled against that jar."""
-    return {version: compile_java_check(java_tools["javac"], jar, [SOURCE], f"describe-{version}")
-            for version, jar in jdbc_jars.items()}
+    return compile_for_each_jar(java_tools, jdbc_jars, SOURCE, "describe")
 
 
 @pytest.fixture(scope="module")

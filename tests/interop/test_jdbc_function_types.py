@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_java_check
+from conftest import JAVA_OPTS, JDBC_VERSIONS, compile_for_each_jar
 
 pytestmark = pytest.mark.interop
 
@@ -31,8 +31,7 @@ FROM = " FROM ft WHERE id = 1"
 @pytest.fixture(scope="session")
 def columns_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path with ColumnTypesCheck compiled against that jar."""
-    return {version: compile_java_check(java_tools["javac"], jar, [SOURCE], f"coltypes-{version}")
-            for version, jar in jdbc_jars.items()}
+    return compile_for_each_jar(java_tools, jdbc_jars, SOURCE, "coltypes")
 
 
 @pytest.fixture(scope="module")

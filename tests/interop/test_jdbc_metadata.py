@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, compile_java_check
+from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, compile_for_each_jar
 
 pytestmark = pytest.mark.interop
 
@@ -28,8 +28,7 @@ CHECKS = ("meta_table_types", "meta_catalogs", "meta_product_name", "meta_proced
 @pytest.fixture(scope="session")
 def metacheck_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
     """Driver version -> class path with MetaCheck compiled against that jar."""
-    return {version: compile_java_check(java_tools["javac"], jar, [SOURCE], f"meta-{version}")
-            for version, jar in jdbc_jars.items()}
+    return compile_for_each_jar(java_tools, jdbc_jars, SOURCE, "meta")
 
 
 @pytest.fixture(scope="module")
