@@ -693,8 +693,10 @@ class Bench:
                         continue
                     res = self.timed_round(fresh, sc)
                     if res.get("stopped"):
-                        # A bounded run (limit_mb): reported as stopped, with its figures.
-                        entry.update(status="stopped", reason=res["stopped"])
+                        # A bounded run (limit_mb): reported as stopped, with its figures
+                        # and how far it got (issue 25: "stopped after N s, M rows").
+                        entry.update(status="stopped",
+                                     reason=f"{res['stopped']}, {res.get('rows', 0):,} rows")
                     problem = self.check(sc, d, res, expected)
                     if problem:
                         entry.update(status="error", reason=problem)

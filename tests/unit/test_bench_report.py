@@ -171,3 +171,39 @@ def _meta() -> dict[str, Any]:
         "drivers": {},
         "machine": {"cpus": 2, "implementation": "CPython", "python": "3", "platform": "x"},
     }
+
+
+def _stream_data(stopped: bool) -> dict[str, Any]:
+    ours = {"status": "ok", "rounds": _rounds(1.5, n=1, peak_growth=2 * 2**20, rows=10_000_000)}
+    rival: dict[str, Any] = {
+        "status": "ok", "rounds": _rounds(9.0, n=1, peak_growth=2**30 + 5 * 2**20, rows=412_345)}
+    if stopped:
+        rival.update(status="stopped", reason="stopped at 1029 MB of RSS growth (bound "
+                     "1024 MB) after 8.7 s, 412,345 rows")
+    sc = _scenario("stream_rows_memory[10000000]", "stream",
+                   {"ifxwire-accel": ours, "informix-driver": rival})
+    return {"meta": {"mode": "live", "started": "now", "seconds": 60.0,
+                     "machine": {"cpus": 2, "implementation": "CPython", "python": "3.11",
+                                 "platform": "linux"},
+                     "drivers": {"ifxwire-accel": {"status": "ok"},
+                                 "informix-driver": {"status": "ok"}}},
+            "scenarios": [sc]}
+
+
+def test_a_rival_stopped_at_its_memory_bound_is_a_result_not_a_problem() -> None:
+    """Issue 25: `make bench` failed (exit 2) when the memory guard stopped informix-driver in
+    the 10M-row stream, as designed. A stopped run is shown in the table, with how far it got,
+    and is not among the problems that make bench/run.py exit non-zero."""
+    md, problems = report.render(_stream_data(stopped=True))
+    assert problems == []
+    line = next(x for x in md.splitlines() if "| informix-driver |" in x and "stream" in x)
+    assert "stopped at 1029 MB" in line and "412,345 rows" in line and line.count("> ") == 1
+    ours = next(x for x in md.splitlines() if "| ifxwire-accel |" in x and "stream" in x)
+    assert "2.0 MB" in ours and "stopped" not in ours
+
+
+def test_a_stream_that_failed_is_still_a_problem() -> None:
+    data = _stream_data(stopped=False)
+    data["scenarios"][0]["drivers"]["informix-driver"].update(status="error", reason="boom")
+    _, problems = report.render(data)
+    assert problems == ["stream_rows_memory[10000000] / informix-driver: boom"]
