@@ -66,7 +66,22 @@ REQUEST_PREFIX = h(
 
 class TestLogin:
     def test_accept_packet_matches_jdbc_validated_bytes(self) -> None:
-        assert build_connect_response(ConnectResponse(accepted=True)) == ACCEPT_PACKET
+        # The JDBC-validated bytes with the SL header's options at 0x1000, what a live 15.0
+        # accept carried (lakeflow informix_api_doc.md; PROTOCOL.md §2): JDBC, nmap,
+        # informix-driver, libsqli and our driver all skip the field.
+        got = build_connect_response(ConnectResponse(accepted=True))
+        assert got[4:6] == h("1000")
+        assert got == ACCEPT_PACKET[:4] + h("1000") + ACCEPT_PACKET[6:]
+
+    def test_only_an_accept_carries_the_live_options(self) -> None:
+        rejected = build_connect_response(ConnectResponse(accepted=False, svc_error=-951))
+        redirect = build_connect_response(ConnectResponse(accepted=False, redirect="a|b|1"))
+        assert rejected[4:6] == redirect[4:6] == h("0000")  # no witness shows other values
+
+    def test_our_parser_reads_an_accept_whatever_its_options(self) -> None:
+        for options in ("0000", "1000", "ffff"):
+            resp = parse_connect_response(ACCEPT_PACKET[:4] + h(options) + ACCEPT_PACKET[6:])
+            assert resp.accepted and resp.cap1 == 316 and resp.svc_error == 0
 
     def test_reject_packet_is_accept_with_type_3_and_svc_error(self) -> None:
         # jdbc-protocol.md 1.3: "the same bytes with SLType 03 and svcError fc49 (-951)".
