@@ -10,6 +10,8 @@ and §18), checked over a real socket against our server.
 * JDBC always sends NODEFDAC=no, DBPATH=., IFX_UPDDESC=1 and CLNT_PAM_CAPABLE=1 in the
   login's environment: each is accepted, alone and together, and kept in the session's
   environment.
+* JDBC tracks whether a database is open by the statement type of the SQ_DONE's statement
+  (1, 12, 38 open; 31 closes): our DESCRIBE of those statements carries those numbers.
 """
 
 from __future__ import annotations
@@ -93,5 +95,45 @@ def test_jdbc_s_always_sent_environment_is_accepted(
         reply = raw.send(w)
         assert reply.errors == [] and len(reply.dones) == 1
         assert raw.command("CREATE TEMP TABLE t (a INT) WITH NO LOG").errors == []
+    finally:
+        raw.close()
+
+
+def test_database_statements_are_described_with_the_types_jdbc_tracks(
+        server: Any, db: str) -> None:
+    """JDBC's SQ_DONE handler marks the database open when the statement type is 1, 12 or 38
+    and closed when it is 31 (lakeflow, JDBC 15.0.1.3 bytecode; sqlstype.h's SQ_DATABASE,
+    SQ_CREADB, SQ_STARTDB, SQ_CLSDB): our DESCRIBE must carry those numbers (literals here)."""
+    raw = RawClient(server.host, server.port)
+    try:
+        for sql, stype in ((f"database {db}", 1), ("close database", 31),
+                           ("create database lf_described with log", 12)):
+            w = Writer()
+            m.put_prepare(w, sql.encode(), 0, raw.layout)
+            reply = raw.send(w)
+            assert reply.errors == [] and reply.describes[0].stmt_type == stype, sql
+    finally:
+        raw.close()
+
+
+@pytest.mark.parametrize("how, flags", [
+    ("", 0x04 | 0x10), ("with log", 0x01 | 0x04 | 0x10),
+    ("with buffered log", 0x01 | 0x04 | 0x10), ("with log mode ansi", 0x01 | 0x02 | 0x04 | 0x10),
+])
+def test_dbopen_warnings_never_carry_the_float_read_only_or_locale_bits(
+        server: Any, how: str, flags: int) -> None:
+    """JDBC reads DBOPEN's warnings as 1 logged, 2 ANSI, 8 float stored as DECIMAL, 32
+    read-only, 64 locale changed (lakeflow; PROTOCOL.md §6): our server stores FLOAT as a
+    binary double, has no read-only database and does not flag a locale difference (§2), so it
+    sets none of 8, 32 and 64."""
+    name = "lf_w_" + (how.replace(" ", "_") or "nolog")
+    raw = RawClient(server.host, server.port)
+    try:
+        assert raw.command(f"create database {name} {how}").errors == []
+        raw.command("close database")
+        w = Writer()
+        m.put_dbopen(w, name.encode())
+        (done,) = raw.send(w).dones
+        assert done.warnings == flags
     finally:
         raw.close()
