@@ -36,12 +36,12 @@ class Reply:
 class RawClient:
     def __init__(self, host: str, port: int, user: str = "informix", password: str = "in4mix",
                  protocols: bytes = CLIENT_PROTOCOLS, server: str = "informix",
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, database: str | None = None):
         self.sock = socket.create_connection((host, port), timeout=10)
         self.buf = b""
         self.offered = protocols
         self.sock.sendall(build_connect_request(
-            ConnectRequest(user, password, server, env=env or {})))
+            ConnectRequest(user, password, server, database=database, env=env or {})))
         while len(self.buf) < 2 or len(self.buf) < packet_length(self.buf):
             self._recv()
         n = packet_length(self.buf)

@@ -66,7 +66,22 @@ REQUEST_PREFIX = h(
 
 class TestLogin:
     def test_accept_packet_matches_jdbc_validated_bytes(self) -> None:
-        assert build_connect_response(ConnectResponse(accepted=True)) == ACCEPT_PACKET
+        # The JDBC-validated bytes with the SL header's options at 0x1000, what a live 15.0
+        # accept carried (lakeflow informix_api_doc.md; PROTOCOL.md §2): JDBC, nmap,
+        # informix-driver, libsqli and our driver all skip the field.
+        got = build_connect_response(ConnectResponse(accepted=True))
+        assert got[4:6] == h("1000")
+        assert got == ACCEPT_PACKET[:4] + h("1000") + ACCEPT_PACKET[6:]
+
+    def test_only_an_accept_carries_the_live_options(self) -> None:
+        rejected = build_connect_response(ConnectResponse(accepted=False, svc_error=-951))
+        redirect = build_connect_response(ConnectResponse(accepted=False, redirect="a|b|1"))
+        assert rejected[4:6] == redirect[4:6] == h("0000")  # no witness shows other values
+
+    def test_our_parser_reads_an_accept_whatever_its_options(self) -> None:
+        for options in ("0000", "1000", "ffff"):
+            resp = parse_connect_response(ACCEPT_PACKET[:4] + h(options) + ACCEPT_PACKET[6:])
+            assert resp.accepted and resp.cap1 == 316 and resp.svc_error == 0
 
     def test_reject_packet_is_accept_with_type_3_and_svc_error(self) -> None:
         # jdbc-protocol.md 1.3: "the same bytes with SLType 03 and svcError fc49 (-951)".
@@ -393,3 +408,30 @@ def test_reply_parser_keeps_the_cost_of_done_cost_eot() -> None:
     assert reply.complete
     assert reply.cost == (3, 9)
     assert reply.done is not None and reply.done.rows == 1
+
+
+class TestLakeflowFacts:
+    """Facts of lakeflow's informix_api_doc.md (JDBC 15.0.1.3 bytecode and live 15.0 traces;
+    docs/PROTOCOL.md §3, §18) that our code depends on."""
+
+    def test_the_protocols_group_is_the_16_bytes_jdbc_writes_at_once(self) -> None:
+        # A live trace saw JDBC's offer as one 16-byte write: 126, length 9, the 9 bytes and a
+        # pad byte, then EOT (sendProtocols, then receiveMessage's flip()).
+        from ifxwire.client.handshake import session_groups
+
+        group = session_groups(None, "iso-8859-1")[0]
+        assert group == h("007e 0009 fffc7ffc3c8caa9706 00 000c")
+
+    @pytest.mark.parametrize("index, bit, feature", [
+        (6, 0x02, 54), (6, 0x08, 52),
+        (7, 0x80, 56), (7, 0x10, 59), (7, 0x04, 61), (7, 0x02, 62), (7, 0x01, 63),
+        (8, 0x04, 69), (8, 0x02, 70),
+    ])
+    def test_jdbc_s_byte_and_bit_map_is_our_feature_index(
+            self, index: int, bit: int, feature: int) -> None:
+        # JDBC's handlers map these response bytes/bits to those features; ours computes
+        # 8*byte + (7 - bit position): the two agree for every bit JDBC reads.
+        mask = bytearray(9)
+        mask[index] = bit
+        assert capability_set(bytes(mask)) == {feature}
+        assert (feature in capability_set(SERVER_PROTOCOLS)) == (feature not in (59, 69, 70))

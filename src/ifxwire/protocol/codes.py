@@ -87,6 +87,9 @@ class Login(IntEnum):
     SLTYPE_CONREJ = 3
     SLTYPE_REDIRECT = 13
     SL_PROT_SQLI_0600 = 60
+    #: The SL header's last u16 (its "options") in an accept: what a live 15.0 server sent
+    #: (lakeflow's informix_api_doc.md); every client we know skips it (docs/PROTOCOL.md §2).
+    SL_ACCEPT_OPTIONS = 0x1000
     PROTOCOL_ID = 61
     ASSOC = 100
     ASCBINARY = 101

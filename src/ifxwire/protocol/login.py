@@ -316,11 +316,15 @@ def _build_connect_response(resp: ConnectResponse, encoding: str) -> bytes:
     for offset, text in resp.messages:
         w.i16(offset).charstr(text)
     w.u16(Login.ASCEOT)
-    return _sl_packet(Login.SLTYPE_CONACC if resp.accepted else Login.SLTYPE_CONREJ, w)
+    if resp.accepted:
+        # The options a live 15.0 accept carried; rejects and redirects keep 0, as no
+        # witness shows them (docs/PROTOCOL.md §2, "The SL header of the response").
+        return _sl_packet(Login.SLTYPE_CONACC, w, Login.SL_ACCEPT_OPTIONS)
+    return _sl_packet(Login.SLTYPE_CONREJ, w)
 
 
-def _sl_packet(sltype: int, w: Writer) -> bytes:
-    out = Writer().u16(6 + len(w.buf)).raw(bytes([sltype, Login.SL_PROT_SQLI_0600])).u16(0)
+def _sl_packet(sltype: int, w: Writer, options: int = 0) -> bytes:
+    out = Writer().u16(6 + len(w.buf)).raw(bytes([sltype, Login.SL_PROT_SQLI_0600])).u16(options)
     packet = bytes(out.buf + w.buf)
     if len(packet) > MAX_RESPONSE:
         raise ValueError(f"login response of {len(packet)} bytes exceeds {MAX_RESPONSE}")

@@ -348,6 +348,11 @@ class MessageHandlers(WireIO):
 
     def _on_dbopen(self, msg: m.ClientMsg, out: Writer) -> None:
         eng = self._eng()
+        if self.login_database:
+            # The login named a database: an explicit database connection, where a real
+            # server refuses DBOPEN with -759 (docs/PROTOCOL.md §2, "A database name in the
+            # login"; no client we know sends a name there).
+            raise EngineError(sc.EXPLICIT_DB)
         name = msg.name.decode(self.encoding, errors="replace")
         log.debug("session %s: open database %s", self.peer, name)
         self._close_all()

@@ -194,6 +194,7 @@ class Session(OneStepGroups):
             close_after_reject(self.sock)
             return False
         self.user = req.user
+        self.login_database = req.database or ""
         self.env = dict(req.env)
         # Character data travels in the database locale's code set (engine
         # EngineSession.code_set_locale): the client's DB_LOCALE until a database is open.

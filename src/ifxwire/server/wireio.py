@@ -106,6 +106,9 @@ class WireIO:
         self.current: int | None = None
         self.optofc = False
         self.user = ""
+        #: The database the login request named (no client we know names one): an explicit
+        #: database connection, whose DBOPEN is -759 (docs/PROTOCOL.md §2).
+        self.login_database = ""
         self.limits = server.limits
         self.blobs = BlobStore(m.blob_descriptor_size(self.layout), self.limits.max_blob_bytes)
         self._too_long = 0  # bytes of SQL text skipped unread (see _skip_long_statement)

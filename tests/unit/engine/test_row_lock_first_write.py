@@ -74,3 +74,38 @@ def test_a_statement_prepared_before_its_table_is_dropped_gets_the_error(db: Sql
     finally:
         other.s.close()
     assert db.rows("SELECT a FROM v") == [(5,)]
+
+
+def test_the_lock_triggers_are_made_at_prepare(db: Sql) -> None:
+    """The PREPARE makes them (outside any SQLite transaction), so the first EXECUTE makes
+    none: it does what a later one does (libsqli's 1 ms wait, docs/PROTOCOL.md §6)."""
+    db.run("CREATE TABLE t (a INT)")
+    other = session_on(db.s.engine, "testdb")
+    try:
+        p = other.s.prepare("INSERT INTO t VALUES (?)")
+        assert other.s._rl_triggers.has("t")  # before: only after the first EXECUTE
+        runs = _runs(other.s)
+        assert other.s.execute(p, [1]).rowcount == 1
+        assert runs("CREATE TEMP TRIGGER") == 0
+    finally:
+        other.s.close()
+
+
+def test_a_prepare_inside_a_held_transaction_leaves_them_to_the_write_unit(db: Sql) -> None:
+    """A held SQLite transaction's rollback would take triggers made in it back: there the
+    PREPARE only names the table, and the EXECUTE's unit makes them, as before."""
+    db.run("CREATE TABLE t (a INT)")
+    db.run("CREATE TABLE u (a INT)")
+    other = session_on(db.s.engine, "testdb")
+    try:
+        other.s.begin()
+        other.s.execute(other.s.prepare("INSERT INTO u VALUES (?)"), [1])
+        assert other.s._connection().in_transaction  # the held transaction
+        p = other.s.prepare("INSERT INTO t VALUES (?)")
+        assert not other.s._rl_triggers.has("t")
+        assert other.s.execute(p, [2]).rowcount == 1
+        assert other.s._rl_triggers.has("t")
+        other.s.rollback()
+    finally:
+        other.s.close()
+    assert db.rows("SELECT COUNT(*) FROM t") == [(0,)]

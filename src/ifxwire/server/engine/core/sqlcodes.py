@@ -232,6 +232,9 @@ NO_TYPE_USAGE = -9997  # [jcat] "No usage privilege on data type (%s)." (a colum
 NO_DATABASE = -329  # [cat]+[jdbc-protocol 2.4] "Database not found or no system permission."
 CANNOT_CREATE_DB = -330  # [cat] "Cannot create or rename the database." (isam -100 if it exists)
 NO_DB_SELECTED = -349  # [cat] "Database not selected yet."
+EXPLICIT_DB = -759  # [jcat] "Cannot use database commands in an explicit database connection."
+#   (a DBOPEN after a login that named a database: informix-driver saw -759 there on real
+#   servers; docs/PROTOCOL.md §2, "A database name in the login")
 DB_IN_USE = -425  # [cat] "Database is currently opened by another user."
 DB_OPEN_DROP = -359  # [jcat] "Cannot drop or rename the current database or any open
 #   database." (dropping the database this session has open)
@@ -635,6 +638,7 @@ MESSAGES: dict[int, str] = {
     NO_DATABASE: "Database not found or no system permission.",
     CANNOT_CREATE_DB: "Cannot create or rename the database.",
     NO_DB_SELECTED: "Database not selected yet.",
+    EXPLICIT_DB: "Cannot use database commands in an explicit database connection.",
     DB_IN_USE: "Database is currently opened by another user.",
     EXTERNAL_NO_LOG: "Cannot reference an external database without logging.",
     EXTERNAL_LOGGED: "Cannot reference an external database with logging.",

@@ -588,7 +588,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
         if self.row_locks and plan.kind in ("insert", "update", "delete", "insert_exec"):
-            self.rl_expect(plan.table)
+            self.rl_prepare(plan.table)  # its lock triggers, before any EXECUTE
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,

@@ -290,6 +290,30 @@ class RowLocks(RowLockReads, RowLockDdl):
             return
         self._rl_add.add(info.name)
 
+    def rl_prepare(self, info: cat.TableInfo | None) -> None:
+        """At the PREPARE of an INSERT/UPDATE/DELETE: make ``info``'s lock triggers now, so
+        that its first EXECUTE does no more work than a later one (libsqli waits 1 ms for an
+        EXECUTE's reply, and the first EXECUTE of a session's first write was the slowest:
+        docs/PROTOCOL.md §6). They are TEMP triggers, private to this connection, so making
+        them writes nothing of the database and needs neither its latch nor a write unit.
+        Only outside a SQLite transaction (a held one would take them back on a rollback);
+        otherwise, or when making them fails, ``rl_expect`` leaves them to the next write
+        unit as before. A DDL of another session between the schema reads and the triggers
+        makes the write unit's ``_rl_install`` check them again (the key is dropped)."""
+        self.rl_expect(info)
+        conn = self.conn
+        if not self._rl_add or conn is None or conn.in_transaction:
+            return
+        try:
+            before = self._schema_version()
+            self._rl_install()
+            if self._schema_version() != before:
+                self._rl_key = None
+        except sqlite3.Error:
+            self._rl_key = None  # the next write unit makes (or checks) them
+            if info is not None and not self._rl_triggers.has(info.name):
+                self._rl_add.add(info.name)
+
     def rl_lazy(self, run: Callable[[], R]) -> R:
         """Run ``run`` (a statement, rolled back whole when it fails), making the lock
         triggers of the tables SQLite's authorizer refused it for and running it again
