@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_jdbc_function_types import described
 
 import ifxwire
 from conftest import JDBC_VERSIONS, compile_for_each_jar
-from test_jdbc_function_types import described
 
 pytestmark = pytest.mark.interop
 
