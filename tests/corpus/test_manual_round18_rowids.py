@@ -90,3 +90,12 @@ def test_where_rowids_are_refused(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "SELECT d.rowid FROM (SELECT customer_num FROM customer) d") == -205
     assert sqlcode(cur, "SELECT rowid FROM custview") == -205
     assert rows(cur, "SELECT COUNT(*) FROM customer WHERE rowid > 0") == [(28,)]
+
+
+def test_catalog_tables_have_rowids_and_its_views_not(cur: ifxwire.Cursor) -> None:
+    """The system catalog tables are tables with rows, so ROWID reads there too (each row its
+    own); sysindexes is a view over sysindices on a real server and here (-205)."""
+    got = rows(cur, "SELECT rowid, tabname FROM systables WHERE tabid IN (1, 2) ORDER BY tabid")
+    assert [r[1].rstrip() for r in got] == ["systables", "syscolumns"]
+    assert len({r[0] for r in got}) == 2 and all(isinstance(r[0], int) for r in got)
+    assert sqlcode(cur, "SELECT rowid FROM sysindexes") == -205

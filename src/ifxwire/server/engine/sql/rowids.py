@@ -14,7 +14,8 @@ the table's alias, typed INTEGER and written as ``alias.rowid`` (ExprTranslator.
 a column, so ``*`` never lists it. A view or a derived table has none: -205, the catalogue's
 text "you cannot use ROWID for views with union, intersect, minus, aggregates, group by,
 multiple tables, or derived tables" [jcat; a simple single-table view, which that text
-allows, is refused too here, and so is a system catalog table: known differences]. An
+allows, is refused too here: a known difference]. The system catalog tables have rowids as
+any table (``SELECT rowid, tabname FROM systables``); its views (sysindexes, sysdomains) not. An
 unqualified ROWID in a query of several tables is -324, as any column two tables could own.
 "You cannot use the ROWID keyword in the select list of the Projection clause of a query that
 contains an aggregate function" (ids_sqs_1440): -205 too [inference: the page names no code,
@@ -29,9 +30,14 @@ from sqlglot import exp
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
+from ..schema.catalog_tables import CATALOG_VIEWS
 
 if TYPE_CHECKING:
     from ..schema.catalog import TableInfo
+
+
+# the catalogue's own views (sysindexes, sysdomains) have no rows of their own
+_CATALOG_VIEW_NAMES = frozenset(name for name, _, _, _ in CATALOG_VIEWS.values())
 
 
 class IfxRowid(exp.Expression):
@@ -90,7 +96,8 @@ def bind(ast: exp.Expr) -> None:
             raise EngineError(sc.AMBIGUOUS_COLUMN, near="rowid")
         alias, source = hits[0]
         info: TableInfo | None = source.meta.get("ifx_table")
-        if not isinstance(source, exp.Table) or info is None or info.kind != "T":
+        if (not isinstance(source, exp.Table) or info is None or info.kind not in ("T", "S")
+                or (info.kind == "S" and info.name in _CATALOG_VIEW_NAMES)):
             raise EngineError(sc.ROWID_NOT_ALLOWED, near="rowid")
         _no_aggregate_beside(col)
         if isinstance(col.parent, exp.Select) and col.arg_key == "expressions":
