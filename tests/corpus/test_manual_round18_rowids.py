@@ -99,3 +99,15 @@ def test_catalog_tables_have_rowids_and_its_views_not(cur: ifxwire.Cursor) -> No
     assert [r[1].rstrip() for r in got] == ["systables", "syscolumns"]
     assert len({r[0] for r in got}) == 2 and all(isinstance(r[0], int) for r in got)
     assert sqlcode(cur, "SELECT rowid FROM sysindexes") == -205
+
+
+def test_min_rowid_keeps_one_row_of_each_duplicate_set(cur: ifxwire.Cursor) -> None:
+    """A ROWID inside an aggregate is not the ROWID keyword beside one (ids_sqs_1440's rule
+    is about the select list): ``DELETE … WHERE rowid NOT IN (SELECT MIN(rowid) … GROUP BY
+    k)`` keeps the first row of each key, the usual Informix way to drop duplicates."""
+    cur.execute("CREATE TEMP TABLE dup (k INT, v CHAR(1))")
+    cur.executemany("INSERT INTO dup VALUES (?, ?)",
+                    [(1, "a"), (1, "b"), (2, "c"), (2, "d"), (3, "e")])
+    cur.execute("DELETE FROM dup WHERE rowid NOT IN (SELECT MIN(rowid) FROM dup GROUP BY k)")
+    assert cur.rowcount == 2
+    assert rows(cur, "SELECT k, v FROM dup ORDER BY k") == [(1, "a"), (2, "c"), (3, "e")]

@@ -108,9 +108,15 @@ def bind(ast: exp.Expr) -> None:
 
 
 def _no_aggregate_beside(col: exp.Column) -> None:
-    """-205 for a ROWID in the projection of a query that has an aggregate (ids_sqs_1440)."""
+    """-205 for a ROWID in the projection of a query that has an aggregate (ids_sqs_1440).
+    A ROWID an aggregate reads is not one in the select list: ``SELECT MIN(rowid) FROM t
+    GROUP BY k`` is the well-known way to keep one row of each duplicate set [inference:
+    the page speaks of the ROWID keyword beside an aggregate]."""
     home = col.find_ancestor(exp.Select)
     if home is None:
+        return
+    agg = col.find_ancestor(exp.AggFunc)
+    if agg is not None and agg.find_ancestor(exp.Select) is home:
         return
     item: exp.Expr | None = col
     while item is not None and item.parent is not home:
