@@ -79,6 +79,7 @@ _SQL_TABLE = """
 -202    P  -      The statement contains a character that is not allowed there.
 -203    P  -      A value given where an integer is required is not a valid integer.
 -204    P  -      A floating-point number in the statement is not valid (out of FLOAT's range).
+-205    P  -      ROWID is not available here: a view or a derived table has none.
 -206    P  42S02  Table '%s' is not in the database.
 -208    O  HY001  The database server could not allocate memory for the query.
 -211    E  -      Cannot read system catalog '%s'.

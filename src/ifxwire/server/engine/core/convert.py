@@ -22,6 +22,7 @@ from ....types.smartlob import Locator
 from . import sqlcodes as sc
 from .hooks import EXTENSIONS
 from .ifxtypes import INT_RANGE, IfxType
+from .money import read_monetary
 from .values import (
     DEFAULT_CTX,
     BlobRef,
@@ -106,9 +107,13 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     if code in (T.DECIMAL, T.MONEY):
         prec, scale = t.prec, t.scale
         if code == T.MONEY:
-            # Text for MONEY may carry the currency symbol of DBMONEY's default ('$1.50').
+            # A monetary string: the session's DBMONEY currency symbols and separators, the
+            # thousands separator and the symbol optional ('$1,345.77'; ids_dapip_0105,
+            # ids_gpg_087; core/money.py).
+            money = ctx.money
             return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(
-                v.strip().removeprefix("$") if isinstance(v, str) else v), prec, scale))
+                read_monetary(v, money, thousands=True) if isinstance(v, str) else v),
+                prec, scale))
         return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
     if code == T.DATE:
         def conv_date(v: object) -> object:

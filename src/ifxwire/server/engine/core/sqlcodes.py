@@ -87,6 +87,8 @@ BAD_QUALIFIER = -1268  # [jcat] "Invalid datetime or interval qualifier." (MINUT
 ILLEGAL_FLOAT = -204  # [jcat] "An illegal floating point number has been found in the
 #   statement." (a literal no FLOAT holds: 1e400)
 ROWSIZE_LIMIT = -499  # [jcat] "The operation causes a rowsize to exceed the allowable limit …"
+ROWID_NOT_ALLOWED = -205  # [jcat] "... you cannot use ROWID for views with union, intersect,
+#   minus, aggregates, group by, multiple tables, or derived tables." (sql/rowids.py)
 OUTPUT_ROWSIZE = -528  # [jcat] "Maximum output rowsize (32767) exceeded."
 ESCAPE_LENGTH = -543  # [jcat] "ESCAPE character must be only one byte."
 # [jcat] 'Cannot use "first", "limit" or "skip" in this context.': the Projection clause's SKIP,
@@ -492,6 +494,9 @@ MESSAGES: dict[int, str] = {
     UNMATCHED_QUOTE: "Found a quote for which there is no matching quote.",
     NOT_IN_GROUP: "The column (%s) must be in the GROUP BY list.",
     AMBIGUOUS_COLUMN: "Ambiguous column (%s).",
+    ROWID_NOT_ALLOWED: ("The statement failed because you cannot use ROWID for views with union, "
+                        "intersect, minus, aggregates, group by, multiple tables, or derived "
+                        "tables."),
     COLUMN_EXISTS: "Column (%s) already exists in table.",
     SERIAL_TWICE: "Can have only one column of type SERIAL.",
     GRANT_PUBLIC_WITH_GRANT: "Cannot grant permission to public with grant option.",

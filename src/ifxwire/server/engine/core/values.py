@@ -38,6 +38,7 @@ from ....types.values import DateTimeFields, IntervalYM
 from . import sqlcodes as sc
 from .errors import EngineError
 from .ifxtypes import FIELD_WIDTH, FLOATING, INT_RANGE, IfxType
+from .money import DEFAULT_MONEY, MoneyFormat
 
 T = TypeCode
 U = TimeUnit
@@ -59,13 +60,15 @@ for _n in range(1, 6):
 
 @dataclass(frozen=True, slots=True)
 class ConvContext:
-    """Session settings that change how strings convert: DBDATE, DBCENTURY, the ANSI flag and
-    the client code set (column lengths count bytes of it, as in Informix)."""
+    """Session settings that change how strings convert: DBDATE, DBCENTURY, the ANSI flag,
+    the client code set (column lengths count bytes of it, as in Informix) and DBMONEY's
+    symbols (core/money.py)."""
 
     dbdate: str = "Y4MD-"
     ansi: bool = False
     encoding: str = "iso-8859-1"
     dbcentury: str = "R"
+    money: MoneyFormat = DEFAULT_MONEY
 
 
 DEFAULT_CTX = ConvContext()

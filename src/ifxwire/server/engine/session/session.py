@@ -43,6 +43,7 @@ from ..core.errors import EngineError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
+from ..core.money import parse_dbmoney
 from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
 from ..features.select_triggers import open_cursor
@@ -159,7 +160,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         encoding = codec_for_locale(self.code_set_locale or DEFAULT_LOCALE)
         century = self.env.get("DBCENTURY") or "R"
         return vals.ConvContext(dbdate=dbdate, ansi=self._ansi, encoding=encoding,
-                                dbcentury=century)
+                                dbcentury=century,
+                                money=parse_dbmoney(self.env.get("DBMONEY")))
 
     @property
     def code_set_locale(self) -> str | None:
@@ -555,10 +557,11 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         version = -1
         if self.conn is not None:
             version = self._schema_version()
-            key: tuple[object, ...] = (self.database, self._incarnation, version,
-                                       delim, ctx.dbdate, ctx.dbcentury, ctx.encoding, sql)
+            key: tuple[object, ...] = (self.database, self._incarnation, version, delim,
+                                       ctx.dbdate, ctx.dbcentury, ctx.encoding, ctx.money,
+                                       sql)
         else:
-            key = (None, delim, ctx.dbdate, ctx.dbcentury, sql)
+            key = (None, delim, ctx.dbdate, ctx.dbcentury, ctx.money, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
         # A session's own plans (those reading other databases among them) are also keyed by
         # the other databases' schema versions (cross_database.versions).

@@ -20,6 +20,7 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError
 from ..core.ifxtypes import IfxType
+from ..core.money import DEFAULT_MONEY, MoneyFormat, read_monetary
 
 T = TypeCode
 _DAYS = {"SUN": 6, "MON": 0, "TUE": 1, "WED": 2, "THU": 3, "FRI": 4, "SAT": 5}
@@ -75,17 +76,14 @@ def quarter(v: object) -> object:
     return (_date(v).month - 1) // 3 + 1
 
 
-def to_number(v: object) -> object:
+def to_number(v: object, money: MoneyFormat = DEFAULT_MONEY) -> object:
     """TO_NUMBER (ids_sqs_1544): ``TO_NUMBER('$100.00')`` is 100, "the currency symbol is
-    discarded" (the default locale's ``$``, before the digits or after a sign). A thousands
+    discarded". The symbol and the decimal separator are the session's DBMONEY
+    (core/money.py; ids_gug_060: DBMONEY first, then the locale, then ``$,.``): under
+    ``DM,`` ``TO_NUMBER('DM100,50')`` is 100.5 [inference from those pages]. A thousands
     separator is not discarded: the page says nothing of one [inference]."""
     if isinstance(v, str):
-        text = v.strip()
-        sign = text[:1] if text[:1] in "+-" else ""
-        body = text[len(sign):].lstrip()
-        if body.startswith("$"):
-            text = sign + body[1:]
-        return vals.dec_text(vals.parse_decimal(text))
+        return vals.dec_text(vals.parse_decimal(read_monetary(v, money, thousands=False)))
     return vals.dec_text(vals.to_decimal(v))
 
 

@@ -43,6 +43,7 @@ from .dialect import (
 )
 from .functions import matches_to_glob
 from .hooks import TRANSLATION
+from .rowids import IfxRowid
 
 T = TypeCode
 U = TimeUnit
@@ -826,6 +827,10 @@ class ExprTranslator:
         return typed(func("ifx_seq", name, exp.Literal.number(1), exp.Literal.number(statement),
                           exp.Literal.number(occurrence)), it.INT8)
 
+    def rowid(self, node: IfxRowid) -> exp.Expr:
+        """ROWID of a table (rowids.py): the SQLite row's rowid, an INTEGER."""
+        return typed(exp.column("rowid", table=str(node.this), quoted=True), it.INTEGER)
+
     def slv_ref(self, node: IfxSlvRef) -> exp.Expr:
         # import cycle at load: slv -> exprs
         from .slv import reference
@@ -907,6 +912,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     exp.CurrentUser: ExprTranslator.user,  # CURRENT_USER is a synonym for USER
     IfxSequenceRef: ExprTranslator.sequence,
     IfxSlvRef: ExprTranslator.slv_ref,
+    IfxRowid: ExprTranslator.rowid,
     exp.Bracket: ExprTranslator.bracket,
     exp.Mod: ExprTranslator.function,
     IfxDateTimeLit: ExprTranslator.dt_literal,

@@ -29,7 +29,7 @@ from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import FLOATING, IfxType, from_key
 from ..schema.metadata import schema_function
-from .builtins import call
+from .builtins import call, to_number
 from .hooks import TRANSLATION
 from .numfmt import format_number
 
@@ -692,7 +692,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             # no % directive is read as a number, -1213 if it is none [inference: a numeric
             # mask has no use for %, a date or time mask has no other way to print a field].
             d = vals.parse_decimal(v) if isinstance(v, str) else vals.to_decimal(v)
-            return format_number(d, mask)
+            return format_number(d, mask, ctx.money)
         raise EngineError(sc.NOT_IMPLEMENTED, near="to_char")
 
     def ifx_to_date(v: object, fmt: object, key: str) -> object:
@@ -742,6 +742,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         return slot.state.sequence_value(name, bool(nextval), statement, occurrence)
 
     def ifx_fn(name: str, *args: object) -> object:
+        if name == "TO_NUMBER" and args[0] is not None:
+            return to_number(args[0], slot.state.ctx.money)  # the session's DBMONEY
         return call(name, *args)
 
     def ifx_trim_char(v: object) -> object:

@@ -19,25 +19,33 @@ Programmer's Guide, "Format numeric strings" (ids_dapip_0128), defines its chara
 
 Digits to the right of the point are the value rounded to as many places as the mask has
 digit positions there [inference: the table prints only values that need no rounding].
-The symbols are the default locale's (DBMONEY unset: ``$,.``); the server does not read a
-client's DBMONEY. Written from the page's rules and table, not from any implementation.
+The symbols printed are the session's DBMONEY (core/money.py; the default locale's ``$``
+``.`` ``,`` when it is unset): the GLS User's Guide, "DBMONEY extensions" (ids_gug_237),
+formats ``$$,$$$.$$`` of 1234 as ``DM1.234,00`` under ``DM,``: ``$`` prints the front
+symbol (however long), ``.`` the decimal and ``,`` the thousands separator DBMONEY makes,
+and ``@`` the back symbol (none in the default locale); that table's ``$`` right of the
+point holds a digit (``$$,$$$.$$`` of 1234 is ``$1,234.00``). Written from the pages' rules
+and tables, not from any implementation.
 """
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Context, Decimal
 
+from ..core.money import DEFAULT_MONEY, MoneyFormat
+
 _DIGIT_FILL = {"#": " ", "&": "0", "*": "*", "<": ""}
 _FLOATERS = "$-+("
 
 
-def format_number(value: Decimal, mask: str) -> str:
-    """``value`` as the numeric-formatting ``mask`` prints it (module docstring)."""
+def format_number(value: Decimal, mask: str, money: MoneyFormat = DEFAULT_MONEY) -> str:
+    """``value`` as the numeric-formatting ``mask`` prints it, in ``money``'s symbols
+    (module docstring)."""
     negative = value < 0
     point = mask.find(".")
     left = mask if point < 0 else mask[:point]
     right = "" if point < 0 else mask[point + 1:]
-    places = sum(1 for c in right if c in _DIGIT_FILL)
+    places = sum(1 for c in right if c in _DIGIT_FILL or c == "$")
     # a context wide enough for any DECIMAL(32) with any number of places (the default 28
     # digits made quantize fail on a long mask)
     wide = Context(prec=len(mask) + 160)
@@ -48,9 +56,23 @@ def format_number(value: Decimal, mask: str) -> str:
     out = _left(left, whole, negative)
     if out is None:
         return "*" * len(mask)
-    if point < 0:
-        return out
-    return out + "." + _right(right, frac, negative)
+    if point >= 0:
+        out += "." + _right(right, frac, negative)
+    # each symbol as DBMONEY has it: the formatted text holds '$' '.' ',' '@' only where the
+    # mask put them (a fill is '*', '0' or a blank)
+    return "".join(_symbol(c, money) for c in out)
+
+
+def _symbol(c: str, money: MoneyFormat) -> str:
+    if c == "$":
+        return money.front or " "  # ids_gug_237: no front symbol leaves a blank
+    if c == ".":
+        return money.point
+    if c == ",":
+        return money.thousands
+    if c == "@":
+        return money.back
+    return c
 
 
 def _sign(c: str, negative: bool) -> str:
@@ -64,7 +86,7 @@ def _right(mask: str, frac: str, negative: bool) -> str:
     out: list[str] = []
     k = 0
     for c in mask:
-        if c in _DIGIT_FILL:
+        if c in _DIGIT_FILL or c == "$":
             out.append(frac[k])
             k += 1
         elif c in "-+()":

@@ -30,7 +30,7 @@ from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema.catalog import TableInfo
-from . import collection_tables, refusals, rewrites, setops, slv
+from . import collection_tables, refusals, rewrites, rowids, setops, slv
 from .dialect import IfxSequenceRef
 from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
 from .functions_sql import result_name
@@ -247,6 +247,7 @@ class Compiler(DmlCompiler):
         rewrites.quantified(ast)
         self.normalize_first(ast)
         mapping = self.resolve_tables(ast)
+        rowids.bind(ast)  # ROWID of a table, before columns are qualified (rowids.py)
         _name_derived_tables(ast)  # again: a view's text, now inlined, may hold one
         self.nested_fields(ast)
         _row_stars(ast)

@@ -36,7 +36,16 @@ from ...sql.hooks import TRANSLATION
 from ...sql.prepared import ExecResult
 from ...sql.translate import Plan
 from ..cross_database import database_of
-from ..triggers import _EVENTS, _active, _Firing, _guarded, _restore_serials, _serials, run_dml
+from ..triggers import (
+    _EVENTS,
+    _active,
+    _Firing,
+    _guarded,
+    _restore_serials,
+    _serials,
+    run_dml,
+    run_instead,
+)
 from . import ast as a
 from .calls import _args, _loaded, _routine_of, compile_call, runtime
 
@@ -69,7 +78,7 @@ def compile_insert_execute(compiler: Compiler, table: exp.Table, columns: list[s
     saved = compiler.allow_bare_params
     compiler.allow_bare_params = True
     try:
-        insert_plan = compiler.compile_insert(insert).finish(compiler.ctx)
+        insert_plan = _compile_target(compiler, insert)
     finally:
         compiler.allow_bare_params = saved
     plan = Plan("insert_exec", StmtType.INSERT, table=insert_plan.table)
@@ -80,6 +89,22 @@ def compile_insert_execute(compiler: Compiler, table: exp.Table, columns: list[s
     plan.routine = call_plan.routine  # EXECUTE on it is checked (Session._check_privileges)
     plan.cast_types = insert_plan.cast_types
     return plan.finish(compiler.ctx)
+
+
+def _compile_target(compiler: Compiler, insert: exp.Insert) -> Plan:
+    """The INSERT of one returned row, on a table or through a view as any INSERT: a view
+    with an INSTEAD OF INSERT trigger gives the trigger's plan, a simple view the base
+    table's plan (views.py), anything else the table's. The INSERT statement's syntax takes
+    a view with each of its sources, the Execute Routine Clause among them (ids_sqs_0861),
+    and a view takes rows as "Inserting Rows Through a View" (ids_sqs_0864) says: a simple
+    view's base table gets them, a view with an INSTEAD OF trigger runs it."""
+    instead = TRANSLATION.compile_instead(compiler, insert)
+    if instead is not None:
+        return instead.finish(compiler.ctx)
+    view = compiler.view_target(insert)
+    if view is not None:
+        return TRANSLATION.compile_view_dml(compiler, insert, *view).finish(compiler.ctx)
+    return compiler.compile_insert(insert).finish(compiler.ctx)
 
 
 def run_insert_execute(session: Any, plan: Plan, bound: dict[str, object]) -> ExecResult:
@@ -104,6 +129,14 @@ def run_insert_execute(session: Any, plan: Plan, bound: dict[str, object]) -> Ex
         # one statement: its triggers' BEFORE actions run before the first row only, their
         # AFTER actions after the last only (as run_merge does for a statement of parts)
         info = insert_plan.table
+        if insert_plan.kind == "instead":
+            # a view with an INSTEAD OF INSERT trigger: the trigger runs for each row, and
+            # the view has no BEFORE/AFTER actions of its own (ids_sqs_0864, ids_sqs_0622)
+            for row in got:
+                total += run_instead(session, insert_plan,
+                                     session._bind(insert_plan, list(row))).rowcount
+            session.state.last_rowcount = total
+            return ExecResult(total)
         trigs = (_active(session, info.name, _EVENTS["insert"], None)
                  if info is not None and not info.temp and database_of(info) is None else [])
         if not got:
