@@ -146,10 +146,13 @@ public class IsolationCheck {
         b.commit();
     }
 
-    /** CURSOR STABILITY: a query meets another session's uncommitted row (-244/-107); the
-     *  row the cursor sits on is share-locked until the cursor moves or closes, so another
-     *  session's UPDATE of it is -346/-107 meanwhile and gets through after (ids_sqs_1161,
-     *  SET ISOLATION: "the database server places a shared lock on the fetched row"). */
+    /** CURSOR STABILITY: a query meets another session's uncommitted row (-244/-107); in a
+     *  transaction the row the cursor is on is share-locked until the cursor moves or closes,
+     *  so another session's UPDATE of it is -346/-107 meanwhile and gets through after
+     *  (ids_sqs_1166: "a shared lock on the fetched row, which is released when you fetch
+     *  another row or close the cursor"). The server sends as many rows per fetch as fill
+     *  the driver's fetch buffer (4096 bytes here) and locks the last one sent: rows wider
+     *  than the buffer make that the row the ResultSet is on. */
     static void cursorStability(Connection a, Connection b, String t) throws Exception {
         Statement sa = a.createStatement();
         Statement sb = b.createStatement();
@@ -159,21 +162,32 @@ public class IsolationCheck {
         a.commit();
         LockCheck.check(LockCheck.value(sb, t, 5) == 555, "committed row read");
         b.commit();
-        Statement cur = b.createStatement();
-        cur.setFetchSize(1);
-        try (ResultSet rs = cur.executeQuery("SELECT id, v FROM " + t + " ORDER BY id")) {
-            LockCheck.check(rs.next() && rs.getInt(1) == 1, "cursor on row 1");
-            LockCheck.expect(sa, "UPDATE " + t + " SET v = 11 WHERE id = 1", -346, -107);
-            LockCheck.check(rs.next() && rs.getInt(1) == 2, "cursor on row 2");
-            sa.executeUpdate("UPDATE " + t + " SET v = 11 WHERE id = 1");
-            LockCheck.expect(sa, "UPDATE " + t + " SET v = 22 WHERE id = 2", -346, -107);
+        String w = t + "w";
+        sa.executeUpdate("CREATE TABLE " + w + " (id INT, v INT, pad CHAR(4100)) LOCK MODE ROW");
+        for (int i = 1; i <= 3; i++) {
+            sa.executeUpdate("INSERT INTO " + w + " VALUES (" + i + ", " + (i * 10) + ", 'x')");
         }
-        sa.executeUpdate("UPDATE " + t + " SET v = 22 WHERE id = 2");
+        a.commit();
+        try (ResultSet rs = sb.executeQuery("SELECT id, v, pad FROM " + w + " ORDER BY id")) {
+            LockCheck.check(rs.next() && rs.getInt(1) == 1, "cursor on row 1");
+            LockCheck.expect(sa, "UPDATE " + w + " SET v = 11 WHERE id = 1", -346, -107);
+            LockCheck.expect(sa, "DELETE FROM " + w + " WHERE id = 1", -240, -107);
+            sa.executeUpdate("UPDATE " + w + " SET v = 33 WHERE id = 3");
+            LockCheck.check(rs.next() && rs.getInt(1) == 2, "cursor on row 2");
+            sa.executeUpdate("UPDATE " + w + " SET v = 11 WHERE id = 1");
+            LockCheck.expect(sa, "UPDATE " + w + " SET v = 22 WHERE id = 2", -346, -107);
+        }
+        sb.execute("SET LOCK MODE TO NOT WAIT");  // (the CLOSE has reached the server)
+        sa.executeUpdate("UPDATE " + w + " SET v = 22 WHERE id = 2");
         a.commit();
         b.commit();
-        LockCheck.check(LockCheck.value(sb, t, 1) == 11 && LockCheck.value(sb, t, 2) == 22,
-                        "both updates once the cursor moved and closed");
+        try (ResultSet rs = sb.executeQuery("SELECT SUM(v) FROM " + w)) {
+            LockCheck.check(rs.next() && rs.getInt(1) == 66, "every update once the cursor "
+                            + "moved and closed");
+        }
         sb.execute("SET ISOLATION TO COMMITTED READ");
+        sa.executeUpdate("DROP TABLE " + w);
+        a.commit();
         b.commit();
     }
 

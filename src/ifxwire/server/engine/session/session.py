@@ -29,6 +29,7 @@ import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from copy import copy
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -58,6 +59,7 @@ from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
 from . import batch as _batch
 from .session_errors import CANCELLED, ErrorMapping
+from .session_lock_reads import CURSOR
 from .session_locks import RowLocks
 from .session_statements import StatementRunner
 from .session_txn import Transactions
@@ -271,6 +273,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             self.in_transaction = False
             for cur in list(self._cursors):
                 cur.close()
+            if self.engine.row_locks:  # CURSOR STABILITY locks of cursors left open
+                self.engine.locks.release_cursors(self.session_id)
             self._cursors.clear()
             self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):
@@ -708,6 +712,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         timeout = self.engine.statement_timeout
         state.deadline = None if timeout is None else time.monotonic() + timeout
         try:
+            if self.isolation == CURSOR and not plan.stability_done:
+                self.rl_stability_plan(stmt)  # (once per plan: CURSOR STABILITY's lock)
             late = bool(plan.tables) and self._late_check(stmt)
             version = self._check_current(stmt) if (
                 plan.tables or plan.other_tables) and not late else None
@@ -782,8 +788,18 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         row_locks = self.engine.row_locks and self.database is not None and self._logged
         # (a late check under row locks has found nothing for rl_check_read to do, nor has
         # it where the query reads no table of this database)
-        sql = (self.rl_check_read(plan, version) if row_locks and late is None and plan.tables
-               else plan.sql)
+        # CURSOR STABILITY: the query with its table's hidden rowid, for the lock on the
+        # row the cursor is on (rl_stability; rl_late_ok keeps such a query off the late path)
+        stability = (plan.stability if row_locks and self.isolation == CURSOR
+                     and not plan.current_rowid else None)
+        if stability is not None:
+            variant = copy(plan)
+            variant.sql = stability[0]
+            variant.fast_loader = (_accel.accelerated, None)  # rows one column longer
+            sql = self.rl_check_read(variant, version)
+        else:
+            sql = (self.rl_check_read(plan, version) if row_locks and late is None
+                   and plan.tables else plan.sql)
         while True:
             cur = conn.cursor()
             self._rl_conflict = None
@@ -803,6 +819,9 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             except BaseException:
                 cur.close()
                 raise
+        if stability is not None:
+            self._cursors.add(cur)
+            return self.rl_stability(stability[1], self._stream(cur, variant))
         if row_locks and (sql is not plan.sql or plan.current_rowid):
             # Row locks are checked as rows are read (session_lock_reads.py: the _ifx_rd
             # filter rl_check_read put in, FOR UPDATE's locks): the rows stay behind the
