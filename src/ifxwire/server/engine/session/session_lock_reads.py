@@ -222,18 +222,21 @@ class RowLockReads:
         a single-table query without GROUP BY, DISTINCT or a join has one row per table row;
         other shapes keep COMMITTED READ's behaviour (docs/SERVER.md, "Isolation levels")."""
         plan = stmt.plan
-        plan.stability_done = True
         if (not self.row_locks or plan.kind != "query" or plan.for_update or plan.current_rowid
                 or plan.select_triggers or plan.routine is not None or len(plan.tables) != 1):
+            plan.stability_done = True
             return
         try:
             compiler = Compiler(cast("TableLookup", self), self._ctx(), self._delimident())
             variant = compiler.compile(stmt.sql)
             add_rowid(compiler, variant)
         except (EngineError, RecursionError):
-            return  # (compiled once already: not expected; the query runs without the lock)
-        if variant.current_rowid and variant.table is not None:
+            variant = None  # (compiled once already: not expected; no lock then)
+        if variant is not None and variant.current_rowid and variant.table is not None:
             plan.stability = (variant.sql, variant.table.name)
+        # set last: a session opening the plan meanwhile compiles it too, rather than
+        # reading a plan marked done whose variant is not there yet
+        plan.stability_done = True
 
     def rl_stability(self, table: str, rows: Iterator[tuple[object, ...]]
                      ) -> Iterator[tuple[object, ...]]:
