@@ -29,7 +29,6 @@ import sqlite3
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from copy import copy
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -577,6 +576,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 plan = compiler.compile(sql)
                 if plan.for_update and plan.kind == "query":
                     add_rowid(compiler, plan)
+                plan.source = sql  # (CURSOR STABILITY compiles it again: rl_stability_plan)
             except EngineError:
                 raise
             except RecursionError:
@@ -712,8 +712,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         timeout = self.engine.statement_timeout
         state.deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            if self.isolation == CURSOR and not plan.stability_done:
-                self.rl_stability_plan(stmt)  # (once per plan: CURSOR STABILITY's lock)
             late = bool(plan.tables) and self._late_check(stmt)
             version = self._check_current(stmt) if (
                 plan.tables or plan.other_tables) and not late else None
@@ -789,17 +787,15 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         # (a late check under row locks has found nothing for rl_check_read to do, nor has
         # it where the query reads no table of this database)
         # CURSOR STABILITY: the query with its table's hidden rowid, for the lock on the
-        # row the cursor is on (rl_stability; rl_late_ok keeps such a query off the late path)
-        stability = (plan.stability if row_locks and self.isolation == CURSOR
-                     and not plan.current_rowid else None)
-        if stability is not None:
-            variant = copy(plan)
-            variant.sql = stability[0]
-            variant.fast_loader = (_accel.accelerated, None)  # rows one column longer
-            sql = self.rl_check_read(variant, version)
+        # row the cursor is on (rl_stability; rl_late_ok keeps such a query off the late
+        # path). Looked at only under row locks: nothing is added to the path without them.
+        variant = None
+        if row_locks and late is None and plan.tables:
+            if self.isolation == CURSOR and not plan.current_rowid:
+                variant = self.rl_stability_plan(plan)
+            sql = self.rl_check_read(variant or plan, version)
         else:
-            sql = (self.rl_check_read(plan, version) if row_locks and late is None
-                   and plan.tables else plan.sql)
+            sql = plan.sql
         while True:
             cur = conn.cursor()
             self._rl_conflict = None
@@ -819,9 +815,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             except BaseException:
                 cur.close()
                 raise
-        if stability is not None:
-            self._cursors.add(cur)
-            return self.rl_stability(stability[1], self._stream(cur, variant))
         if row_locks and (sql is not plan.sql or plan.current_rowid):
             # Row locks are checked as rows are read (session_lock_reads.py: the _ifx_rd
             # filter rl_check_read put in, FOR UPDATE's locks): the rows stay behind the
@@ -831,6 +824,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             self._cursors.add(cur)
             if plan.current_rowid:
                 return self.rl_for_update(plan, self._stream(cur, plan))
+            if variant is not None and plan.stability is not None:
+                return self.rl_stability(plan.stability[1], self._stream(cur, variant))
             return self._stream(cur, plan)
         return self._first_batch(cur, plan)
 

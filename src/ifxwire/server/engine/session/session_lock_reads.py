@@ -8,8 +8,10 @@ session_locks.py stays readable; RowLocks inherits it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from copy import copy
 from typing import TYPE_CHECKING, cast
 
+from .... import _accel
 from ..core.errors import EngineError
 from ..features.locks import undo
 from ..sql.current_of import add_rowid
@@ -22,7 +24,6 @@ if TYPE_CHECKING:
     from ..schema import catalog as cat
     from ..sql.functions import FunctionState
     from ..sql.plan import TableLookup
-    from ..sql.prepared import Prepared
     from ..sql.translate import Plan
     from .engine import Engine
 
@@ -136,8 +137,8 @@ class RowLockReads:
         or -244). Rows a holder takes after this look are met as after rl_check_read's."""
         if self.row_isolation() == REPEATABLE and self.in_transaction:
             return False
-        if self.isolation == CURSOR and plan.stability is not None:
-            return False  # rl_stability reads its own SQL
+        if self.isolation == CURSOR:
+            return False  # rl_stability_plan may give it its own SQL
         locks = self.engine.locks
         db = self.database
         assert db is not None
@@ -215,20 +216,30 @@ class RowLockReads:
         self._wait_for(holder, "query", self._lock_deadline())
         return True
 
-    def rl_stability_plan(self, stmt: Prepared) -> None:
-        """CURSOR STABILITY's form of a query, made once per plan at its first OPEN under
-        that level: the same statement compiled again with its table's rowid as a hidden
-        last column (``add_rowid``, as a FOR UPDATE cursor has), for ``rl_stability``. Only
-        a single-table query without GROUP BY, DISTINCT or a join has one row per table row;
+    def rl_stability_plan(self, plan: Plan) -> Plan | None:
+        """CURSOR STABILITY's form of a query: a copy of the plan reading the same statement
+        compiled again with its table's rowid as a hidden last column (``add_rowid``, as a
+        FOR UPDATE cursor has), for ``rl_stability``; None where there is none. Compiled
+        once per plan, at its first OPEN under that level (``Plan.stability``). Only a
+        single-table query without GROUP BY, DISTINCT or a join has one row per table row;
         other shapes keep COMMITTED READ's behaviour (docs/SERVER.md, "Isolation levels")."""
-        plan = stmt.plan
-        if (not self.row_locks or plan.kind != "query" or plan.for_update or plan.current_rowid
+        if not plan.stability_done:
+            self._stability_compile(plan)
+        if plan.stability is None:
+            return None
+        variant = copy(plan)
+        variant.sql = plan.stability[0]
+        variant.fast_loader = (_accel.accelerated, None)  # rows one column longer
+        return variant
+
+    def _stability_compile(self, plan: Plan) -> None:
+        if (not plan.source or plan.kind != "query" or plan.for_update or plan.current_rowid
                 or plan.select_triggers or plan.routine is not None or len(plan.tables) != 1):
             plan.stability_done = True
             return
         try:
             compiler = Compiler(cast("TableLookup", self), self._ctx(), self._delimident())
-            variant = compiler.compile(stmt.sql)
+            variant = compiler.compile(plan.source)
             add_rowid(compiler, variant)
         except (EngineError, RecursionError):
             variant = None  # (compiled once already: not expected; no lock then)
