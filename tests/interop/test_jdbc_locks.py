@@ -7,9 +7,6 @@ Run:  pytest -m interop tests/interop/test_jdbc_locks.py
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,36 +15,26 @@ from typing import Any
 import pytest
 
 import ifxwire
-from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, cache_root
+from conftest import CHECK_LINE, JAVA_OPTS, JDBC_VERSIONS, compile_java_check
 
 pytestmark = pytest.mark.interop
 
-SOURCE = Path(__file__).resolve().parent / "jdbc" / "LockCheck.java"
+SOURCES = [Path(__file__).resolve().parent / "jdbc" / name
+           for name in ("LockCheck.java", "IsolationCheck.java")]
 USER, PASSWORD = "informix", "in4mix"
 CHECKS = ("jdbc_lock_writers", "jdbc_lock_rollback", "jdbc_lock_waits", "jdbc_lock_ddl")
+#: IsolationCheck.java: the rest of issue 26's list (docs/SERVER.md "Locks and isolation")
+ISOLATION_CHECKS = ("jdbc_iso_deadlock", "jdbc_iso_for_update", "jdbc_iso_repeatable",
+                    "jdbc_iso_last_committed", "jdbc_iso_cursor_stability", "jdbc_iso_share",
+                    "jdbc_iso_page", "jdbc_iso_wait_commit", "jdbc_iso_held_key")
 
 
 @pytest.fixture(scope="session")
 def lock_classpaths(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> dict[str, str]:
-    """Driver version -> class path with LockCheck compiled against that jar."""
-    out: dict[str, str] = {}
-    for version, jar in jdbc_jars.items():
-        digest = hashlib.sha256(SOURCE.read_bytes() + jar.read_bytes()).hexdigest()[:16]
-        build = cache_root() / "jdbc" / "build" / f"locks-{version}-{digest}"
-        if not (build / "LockCheck.class").is_file():
-            tmp = build.with_name(build.name + f".tmp{os.getpid()}")
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            proc = subprocess.run([java_tools["javac"], "-cp", str(jar), "-d", str(tmp),
-                                   str(SOURCE)], capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0:
-                shutil.rmtree(tmp, ignore_errors=True)
-                pytest.fail(f"javac LockCheck against {jar.name} failed:\n{proc.stderr}",
-                            pytrace=False)
-            shutil.rmtree(build, ignore_errors=True)
-            tmp.rename(build)
-        out[version] = os.pathsep.join([str(build), str(jar)])
-    return out
+    """Driver version -> class path with LockCheck and IsolationCheck (which uses
+    LockCheck's helpers) compiled against that jar."""
+    return {version: compile_java_check(java_tools["javac"], jar, SOURCES, f"locks-{version}")
+            for version, jar in jdbc_jars.items()}
 
 
 @pytest.fixture(scope="module")
@@ -63,13 +50,10 @@ def lock_server() -> Iterator[Any]:
         yield srv
 
 
-@pytest.mark.parametrize("version", JDBC_VERSIONS)
-def test_jdbc_row_locks_two_sessions(java_tools: dict[str, str],
-                                     lock_classpaths: dict[str, str], lock_server: Any,
-                                     version: str) -> None:
+def _run(java: str, classpath: str, main: str, url: str, checks: tuple[str, ...]
+         ) -> None:
     proc = subprocess.run(
-        [java_tools["java"], *JAVA_OPTS, "-cp", lock_classpaths[version], "LockCheck",
-         *(f"{name}={lock_server.url}" for name in CHECKS)],
+        [java, *JAVA_OPTS, "-cp", classpath, main, *(f"{name}={url}" for name in checks)],
         capture_output=True, text=True, timeout=300,
     )
     results: dict[str, tuple[str, str]] = {}
@@ -77,6 +61,24 @@ def test_jdbc_row_locks_two_sessions(java_tools: dict[str, str],
         m = CHECK_LINE.match(line)
         if m:
             results[m.group(1)] = (m.group(2), m.group(3) or "")
-    assert set(results) == set(CHECKS), f"{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert set(results) == set(checks), f"{proc.stdout}\n{proc.stderr[-3000:]}"
     failed = {k: v for k, v in results.items() if v[0] != "PASS"}
     assert not failed, failed
+
+
+@pytest.mark.parametrize("version", JDBC_VERSIONS)
+def test_jdbc_row_locks_two_sessions(java_tools: dict[str, str],
+                                     lock_classpaths: dict[str, str], lock_server: Any,
+                                     version: str) -> None:
+    _run(java_tools["java"], lock_classpaths[version], "LockCheck", lock_server.url, CHECKS)
+
+
+@pytest.mark.parametrize("version", JDBC_VERSIONS)
+def test_jdbc_isolation_two_sessions(java_tools: dict[str, str],
+                                     lock_classpaths: dict[str, str], lock_server: Any,
+                                     version: str) -> None:
+    """Deadlock, FOR UPDATE, REPEATABLE READ (four spellings), LAST COMMITTED, CURSOR
+    STABILITY, LOCK TABLE SHARE / UNLOCK TABLE, LOCK MODE PAGE, WAIT until the commit, -271
+    on a held key: each in both orders of the two connections (IsolationCheck.java)."""
+    _run(java_tools["java"], lock_classpaths[version], "IsolationCheck", lock_server.url,
+         ISOLATION_CHECKS)

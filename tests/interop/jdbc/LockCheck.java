@@ -155,6 +155,36 @@ public class LockCheck {
         a.commit();
     }
 
+    /** Runs ``body`` twice on a fresh table, the two connections swapped the second time,
+     *  and prints the check's line (IsolationCheck.java shares it). */
+    static void runCheck(String name, String url, Body body) {
+        if (body == null) {
+            System.out.println("CHECK " + name + " FAIL unknown check");
+            return;
+        }
+        try {
+            for (int first = 0; first < 2; first++) {
+                String table = name.substring(5) + first;
+                setup(url, table);
+                try (Connection c0 = DriverManager.getConnection(url);
+                     Connection c1 = DriverManager.getConnection(url)) {
+                    c0.setAutoCommit(false);
+                    c1.setAutoCommit(false);
+                    if (first == 0) {
+                        body.run(c0, c1, table);
+                    } else {
+                        body.run(c1, c0, table);
+                    }
+                }
+            }
+            System.out.println("CHECK " + name + " PASS");
+        } catch (Throwable t) {
+            String why = (t instanceof SQLException s ? "[" + s.getErrorCode() + "] " : "")
+                    + t.getClass().getSimpleName() + ": " + t.getMessage();
+            System.out.println("CHECK " + name + " FAIL " + why.replace('\n', ' '));
+        }
+    }
+
     public static void main(String[] args) {
         for (String arg : args) {
             int eq = arg.indexOf('=');
@@ -167,31 +197,7 @@ public class LockCheck {
                 case "jdbc_lock_ddl" -> LockCheck::ddl;
                 default -> null;
             };
-            if (body == null) {
-                System.out.println("CHECK " + name + " FAIL unknown check");
-                continue;
-            }
-            try {
-                for (int first = 0; first < 2; first++) {
-                    String table = name.substring(5) + first;
-                    setup(url, table);
-                    try (Connection c0 = DriverManager.getConnection(url);
-                         Connection c1 = DriverManager.getConnection(url)) {
-                        c0.setAutoCommit(false);
-                        c1.setAutoCommit(false);
-                        if (first == 0) {
-                            body.run(c0, c1, table);
-                        } else {
-                            body.run(c1, c0, table);
-                        }
-                    }
-                }
-                System.out.println("CHECK " + name + " PASS");
-            } catch (Throwable t) {
-                String why = (t instanceof SQLException s ? "[" + s.getErrorCode() + "] " : "")
-                        + t.getClass().getSimpleName() + ": " + t.getMessage();
-                System.out.println("CHECK " + name + " FAIL " + why.replace('\n', ' '));
-            }
+            runCheck(name, url, body);
         }
         System.out.println("DONE");
     }

@@ -59,6 +59,7 @@ from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
 from . import batch as _batch
 from .session_errors import CANCELLED, ErrorMapping
+from .session_lock_reads import CURSOR
 from .session_locks import RowLocks
 from .session_statements import StatementRunner
 from .session_txn import Transactions
@@ -273,6 +274,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             self.in_transaction = False
             for cur in list(self._cursors):
                 cur.close()
+            if self.engine.row_locks:  # CURSOR STABILITY locks of cursors left open
+                self.engine.locks.release_cursors(self.session_id)
             self._cursors.clear()
             self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):
@@ -576,6 +579,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 plan = compiler.compile(sql)
                 if plan.for_update and plan.kind == "query":
                     add_rowid(compiler, plan)
+                plan.source = sql  # (CURSOR STABILITY compiles it again: rl_stability_plan)
             except EngineError:
                 raise
             except RecursionError:
@@ -785,8 +789,16 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         row_locks = self.engine.row_locks and self.database is not None and self._logged
         # (a late check under row locks has found nothing for rl_check_read to do, nor has
         # it where the query reads no table of this database)
-        sql = (self.rl_check_read(plan, version) if row_locks and late is None and plan.tables
-               else plan.sql)
+        # CURSOR STABILITY: the query with its table's hidden rowid, for the lock on the
+        # row the cursor is on (rl_stability; rl_late_ok keeps such a query off the late
+        # path). Looked at only under row locks: nothing is added to the path without them.
+        variant = None
+        if row_locks and late is None and plan.tables:
+            if self.isolation == CURSOR and not plan.current_rowid:
+                variant = self.rl_stability_plan(plan)
+            sql = self.rl_check_read(variant or plan, version)
+        else:
+            sql = plan.sql
         while True:
             cur = conn.cursor()
             self._rl_conflict = None
@@ -815,6 +827,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             self._cursors.add(cur)
             if plan.current_rowid:
                 return self.rl_for_update(plan, self._stream(cur, plan))
+            if variant is not None and plan.stability is not None:
+                return self.rl_stability(plan.stability[1], self._stream(cur, variant))
             return self._stream(cur, plan)
         return self._first_batch(cur, plan)
 

@@ -1,22 +1,29 @@
 """The read side of EngineSession's row-lock mode (session_locks.py has the rest): what a
 query reads under its isolation level, the COMMITTED READ filter of a writing statement's
-reads, COMMITTED READ LAST COMMITTED's view, and FOR UPDATE cursors. A separate mixin so that
+reads, COMMITTED READ LAST COMMITTED's view, CURSOR STABILITY's lock on the current row,
+and FOR UPDATE cursors. A separate mixin so that
 session_locks.py stays readable; RowLocks inherits it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from copy import copy
+from typing import TYPE_CHECKING, cast
 
+from .... import _accel
+from ..core.errors import EngineError
 from ..features.locks import undo
+from ..sql.current_of import add_rowid
+from ..sql.translate import Compiler
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from ..core.errors import EngineError
+    from ..core import values as vals
     from ..schema import catalog as cat
     from ..sql.functions import FunctionState
+    from ..sql.plan import TableLookup
     from ..sql.translate import Plan
     from .engine import Engine
 
@@ -40,7 +47,11 @@ class RowLockReads:
 
         @property
         def row_locks(self) -> bool: ...
+        isolation: str | None
+
         def row_isolation(self) -> str: ...
+        def _delimident(self) -> bool: ...
+        def _ctx(self) -> vals.ConvContext: ...
         def current_schema(self, version: int | None = None) -> cat.Schema: ...
         def _note_pages(self, info: cat.TableInfo) -> None: ...
         def _lock_deadline(self) -> float | None: ...
@@ -126,6 +137,8 @@ class RowLockReads:
         or -244). Rows a holder takes after this look are met as after rl_check_read's."""
         if self.row_isolation() == REPEATABLE and self.in_transaction:
             return False
+        if self.isolation == CURSOR:
+            return False  # rl_stability_plan may give it its own SQL
         locks = self.engine.locks
         db = self.database
         assert db is not None
@@ -202,6 +215,72 @@ class RowLockReads:
         self.state.error = None
         self._wait_for(holder, "query", self._lock_deadline())
         return True
+
+    def rl_stability_plan(self, plan: Plan) -> Plan | None:
+        """CURSOR STABILITY's form of a query: a copy of the plan reading the same statement
+        compiled again with its table's rowid as a hidden last column (``add_rowid``, as a
+        FOR UPDATE cursor has), for ``rl_stability``; None where there is none. Compiled
+        once per plan, at its first OPEN under that level (``Plan.stability``). Only a
+        single-table query without GROUP BY, DISTINCT or a join has one row per table row;
+        other shapes keep COMMITTED READ's behaviour (docs/SERVER.md, "Isolation levels")."""
+        if not plan.stability_done:
+            self._stability_compile(plan)
+        if plan.stability is None:
+            return None
+        variant = copy(plan)
+        variant.sql = plan.stability[0]
+        variant.fast_loader = (_accel.accelerated, None)  # rows one column longer
+        return variant
+
+    def _stability_compile(self, plan: Plan) -> None:
+        if (not plan.source or plan.kind != "query" or plan.for_update or plan.current_rowid
+                or plan.select_triggers or plan.routine is not None or len(plan.tables) != 1):
+            plan.stability_done = True
+            return
+        try:
+            compiler = Compiler(cast("TableLookup", self), self._ctx(), self._delimident())
+            variant = compiler.compile(plan.source)
+            add_rowid(compiler, variant)
+        except (EngineError, RecursionError):
+            variant = None  # (compiled once already: not expected; no lock then)
+        if variant is not None and variant.current_rowid and variant.table is not None:
+            plan.stability = (variant.sql, variant.table.name)
+        # set last: a session opening the plan meanwhile compiles it too, rather than
+        # reading a plan marked done whose variant is not there yet
+        plan.stability_done = True
+
+    def rl_stability(self, table: str, rows: Iterator[tuple[object, ...]]
+                     ) -> Iterator[tuple[object, ...]]:
+        """A CURSOR STABILITY cursor's rows: each row fetched (its hidden last column is the
+        rowid, dropped here) is share-locked until the next one is fetched or the cursor
+        closes ("the database server places a shared lock on the fetched row ... released
+        when you fetch another row or close the cursor", ids_sqs SET ISOLATION, Cursor
+        Stability). Another session's UPDATE or DELETE of it meets -346/-240 (or waits) while
+        the cursor is on it. The server fetches a batch of rows for each fetch request, as
+        many as fill the client's fetch buffer, so the row locked between two requests is
+        the last row of the batch sent. Only inside a transaction: "If you set the isolation
+        level to Cursor Stability, but you are not using a transaction, the Cursor Stability
+        acts like the Committed Read isolation level" (ids_sqs_1166); the transaction's end
+        drops the lock (``LockTable.release``), and a cursor still open after it (WITH HOLD)
+        takes none."""
+        assert self.database is not None
+        db, sid, locks = self.database, self.session_id, self.engine.locks
+        held: int | None = None
+        try:
+            for row in rows:
+                if not self.in_transaction:
+                    yield row[:-1]
+                    continue
+                key = self._lock_key(table, row[-1])  # type: ignore[arg-type]
+                if key != held:
+                    locks.cursor_lock(sid, db, table, key)
+                    if held is not None:
+                        locks.cursor_unlock(sid, db, table, held)
+                    held = key
+                yield row[:-1]
+        finally:
+            if held is not None:
+                locks.cursor_unlock(sid, db, table, held)
 
     def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
                       ) -> Iterator[tuple[object, ...]]:

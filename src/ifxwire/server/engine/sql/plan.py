@@ -76,6 +76,13 @@ class Plan:
     # the cursor an UPDATE/DELETE is limited to.
     current_rowid: bool = False
     current_of: str | None = None
+    # CURSOR STABILITY (session_lock_reads.rl_stability): the query again with its single
+    # table's rowid as a hidden last column, and that table's name; made from ``source``
+    # (the statement's text, kept at PREPARE) at the first OPEN under that level
+    # (``stability_done``), None for a shape without one row per table row.
+    source: str = ""
+    stability: tuple[str, str] | None = None
+    stability_done: bool = False
     # INSERT … VALUES: the target column of each ``?`` (what SQ_DESCRIBE lists for an INSERT,
     # as real servers do: docs/PROTOCOL.md §5), when every ``?`` is a value of its own.
     inputs: list[ColumnDesc] = field(default_factory=list)

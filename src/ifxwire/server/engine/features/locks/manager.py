@@ -7,7 +7,11 @@ Engine (one process serves a data directory). A lock is keyed by (database, tabl
 where the key is the rowid of a table in LOCK MODE ROW and the rowid's page for one in
 LOCK MODE PAGE (the session computes it: ``TableInfo.rows_per_page``).
 Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
-SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock).
+SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock). A CURSOR
+STABILITY cursor holds a *cursor lock*: a shared lock on the row it is on, taken when the
+row is fetched and dropped when the cursor moves on or closes, not at the transaction's end
+(``cursor_lock`` / ``cursor_unlock``); writers and LOCK TABLE … EXCLUSIVE meet it as any
+other session's lock, readers do not.
 
 A session that holds a table's EXCLUSIVE lock takes no row locks on it: "in exclusive mode,
 the database server places only one exclusive lock on the table, no matter how many rows it
@@ -40,6 +44,18 @@ class _Table:
     per_owner: dict[int, int] = field(default_factory=dict)  # session -> row locks held
     share: set[int] = field(default_factory=set)  # sessions holding a table SHARE lock
     exclusive: int | None = None  # the session holding a table EXCLUSIVE lock
+    cursor: dict[int, list[int]] = field(default_factory=dict)  # key -> CS cursors' sessions
+
+
+def _cursor_holder(t: _Table, sid: int, key: int | None = None) -> int | None:
+    """Another session's CURSOR STABILITY lock on ``key`` (any key when None)."""
+    if not t.cursor:
+        return None
+    for owners in t.cursor.values() if key is None else (t.cursor.get(key, ()),):
+        for owner in owners:
+            if owner != sid:
+                return owner
+    return None
 
 
 def _table_holder(t: _Table, sid: int) -> int | None:
@@ -60,6 +76,7 @@ class LockTable:
         self._tables: dict[tuple[str, str], _Table] = {}
         self._held: dict[int, set[tuple[str, str]]] = {}  # session -> tables it locks in
         self._waits: dict[int, int] = {}  # session -> the session it waits for
+        self._cursor_locks: dict[int, int] = {}  # session -> CURSOR STABILITY locks held
         #: Bumped at every release: a waiter wakes and tries again.
         self._epoch = 0
 
@@ -86,6 +103,10 @@ class LockTable:
                 holder = t.rows.get(key)
                 if holder is not None and holder != sid:
                     return holder
+                if t.cursor:
+                    other = _cursor_holder(t, sid, key)
+                    if other is not None:
+                        return other
                 if holder == sid:
                     return None
             if keep:
@@ -113,6 +134,11 @@ class LockTable:
                     holders.discard(sid)
                     if holders:
                         return holders.pop()
+                if t.cursor:
+                    for k in keys:
+                        other = _cursor_holder(t, sid, k)
+                        if other is not None:
+                            return other
             if keep and keys:
                 t = t or self._table(db, table)
                 before = len(t.rows)
@@ -161,6 +187,9 @@ class LockTable:
                 for other in t.share:
                     if other != sid:
                         return other
+                reader = _cursor_holder(t, sid)
+                if reader is not None:
+                    return reader
             for owner, n in t.per_owner.items():
                 if owner != sid and n:
                     return owner
@@ -184,12 +213,66 @@ class LockTable:
                 if d != db or (table is not None and name != table):
                     continue
                 other = _table_holder(t, sid)
+                if other is None:
+                    other = _cursor_holder(t, sid)
                 if other is not None:
                     return other
                 for owner, n in t.per_owner.items():
                     if owner != sid and n:
                         return owner
             return None
+
+    def cursor_lock(self, sid: int, db: str, table: str, key: int) -> None:
+        """A CURSOR STABILITY cursor is on row ``key``: a shared lock until ``cursor_unlock``.
+        Never refused: the row was just read through the COMMITTED READ filter, so no other
+        session held it then (one that wrote it since met this lock or came first, the race
+        every read has)."""
+        with self._cond:
+            self._table(db, table).cursor.setdefault(key, []).append(sid)
+            self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
+
+    def cursor_unlock(self, sid: int, db: str, table: str, key: int) -> None:
+        """The cursor moved off row ``key`` or closed; a waiting writer may try again."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            owners = None if t is None else t.cursor.get(key)
+            if t is None or not owners or sid not in owners:
+                return
+            owners.remove(sid)
+            if not owners:
+                del t.cursor[key]
+            n = self._cursor_locks.get(sid, 1) - 1
+            if n:
+                self._cursor_locks[sid] = n
+            else:
+                self._cursor_locks.pop(sid, None)
+            if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+                del self._tables[(db, table)]
+            self._epoch += 1
+            self._cond.notify_all()
+
+    def release_cursors(self, sid: int) -> None:
+        """Every cursor lock of ``sid`` (its session went away with cursors open)."""
+        with self._cond:
+            if self._drop_cursors(sid):
+                self._epoch += 1
+                self._cond.notify_all()
+
+    def _drop_cursors(self, sid: int) -> bool:
+        """(Under the condition's lock) drop ``sid``'s cursor locks; whether it had any."""
+        if not self._cursor_locks.pop(sid, 0):
+            return False
+        for key in [k for k, t in self._tables.items() if t.cursor]:
+            t = self._tables[key]
+            for k in list(t.cursor):
+                owners = [s for s in t.cursor[k] if s != sid]
+                if owners:
+                    t.cursor[k] = owners
+                else:
+                    del t.cursor[k]
+            if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+                del self._tables[key]
+        return True
 
     # ---- releasing -------------------------------------------------------------------------
     def unlock_table(self, sid: int, db: str, table: str) -> None:
@@ -203,8 +286,11 @@ class LockTable:
             self._cond.notify_all()
 
     def release(self, sid: int) -> None:
-        """Everything ``sid`` holds (its transaction ended, or it went away)."""
+        """Everything ``sid`` holds (its transaction ended, or it went away). Its cursor
+        locks too: outside a transaction CURSOR STABILITY takes none (ids_sqs_1166)."""
         with self._cond:
+            if self._cursor_locks:
+                self._drop_cursors(sid)
             for key in self._held.pop(sid, ()):
                 t = self._tables.get(key)
                 if t is None:
@@ -214,7 +300,7 @@ class LockTable:
                 if t.exclusive == sid:
                     t.exclusive = None
                 t.share.discard(sid)
-                if not t.rows and not t.share and t.exclusive is None:
+                if not t.rows and not t.share and t.exclusive is None and not t.cursor:
                     del self._tables[key]
             self._epoch += 1
             self._cond.notify_all()
@@ -242,7 +328,7 @@ class LockTable:
         would last until some other release, maybe to the deadline (a lost wake-up: a
         reader's -244/-154 under SET LOCK MODE TO WAIT 30 in test_aio_pool's 1000 tasks)."""
         with self._cond:
-            if not self._held.get(holder):
+            if not self._held.get(holder) and not self._cursor_locks.get(holder):
                 return True
             seen = {sid}
             h: int | None = holder

@@ -1,0 +1,212 @@
+"""CURSOR STABILITY's lock on the current row and the ANSI REPEATABLE READ / SERIALIZABLE
+forms, two sessions over real sockets, each scenario in both orders (docs/SERVER.md,
+"Isolation levels").
+
+What Informix documents: "Use the Cursor Stability option to place a shared lock on the
+fetched row, which is released when you fetch another row or close the cursor ... no process
+can acquire an exclusive lock to modify data in the row"; without a transaction Cursor
+Stability "acts like the Committed Read isolation level" (SQL Syntax, ids_sqs_1166; also
+Performance Guide ids_prf_428). SET TRANSACTION's REPEATABLE READ and SERIALIZABLE are
+Informix's Repeatable Read (ids_sqs_1201's table), which share-locks what it read until the
+transaction ends.
+
+The server sends as many rows per fetch as fill the client's fetch buffer (at least 4096
+bytes), and the row it holds the lock on is the last one it sent. So the rows here are wider
+than that buffer (a CHAR(4100) column, fetched): one row per fetch, and the row the client's
+cursor is on is the row the server locked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ifxwire
+
+USER, PASSWORD = "informix", "in4mix"
+ORDERS = [(0, 1), (1, 0)]
+_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def iserver() -> Iterator[Any]:
+    from ifxwire.server import Server
+
+    with Server(port=0, data=":memory:", row_locks=True) as srv:
+        with ifxwire.connect(host=srv.host, port=srv.port, user=USER, password=PASSWORD,
+                             autocommit=True) as c:
+            c.cursor().execute("CREATE DATABASE iso WITH LOG")
+        yield srv
+
+
+@pytest.fixture()
+def pair(iserver: Any) -> Iterator[list[Any]]:
+    """Two sessions (autocommit: BEGIN WORK starts a transaction), a fetch buffer of 4096
+    bytes, and a LOCK MODE ROW table of three rows each wider than that buffer."""
+    conns = [ifxwire.connect(host=iserver.host, port=iserver.port, user=USER,
+                             password=PASSWORD, database="iso", autocommit=True,
+                             fetch_buffer_size=4096) for _ in range(2)]
+    name = f"cs_{next(_NUMBERS)}"
+    cur = conns[0].cursor()
+    cur.execute(f"CREATE TABLE {name} (id INT PRIMARY KEY, v INT, pad CHAR(4100)) "
+                "LOCK MODE ROW")
+    cur.executemany(f"INSERT INTO {name} VALUES (?, ?, 'x')", [(i, i * 10) for i in (1, 2, 3)])
+    for c in conns:
+        c.table = name
+    yield conns
+    for c in conns:
+        c.close()
+
+
+def _err(excinfo: pytest.ExceptionInfo[Any]) -> tuple[int, int]:
+    return (excinfo.value.sqlcode, excinfo.value.isamcode)
+
+
+def _round_trip(c: Any) -> None:
+    """A statement on ``c``, so that a CLOSE the driver defers has reached the server."""
+    c.cursor().execute("SET LOCK MODE TO NOT WAIT")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_locks_the_row_the_cursor_is_on(pair: list[Any], first: int,
+                                                         second: int) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"DELETE FROM {t} WHERE id = 1")
+    assert _err(e) == (-240, -107)
+    a.cursor().execute(f"UPDATE {t} SET v = -3 WHERE id = 3")  # not the cursor's row
+    a.cursor().execute(f"SELECT v FROM {t} WHERE id = 1")  # a shared lock: readers pass
+    assert cur.fetchone()[0] == 2  # the cursor moves: row 1 is free, row 2 is held
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -2 WHERE id = 2")
+    assert _err(e) == (-346, -107)
+    cur.close()
+    _round_trip(b)
+    a.cursor().execute(f"UPDATE {t} SET v = -2 WHERE id = 2")  # closed: free, txn still open
+    b.cursor().execute("COMMIT WORK")
+    rows = a.cursor().execute(f"SELECT id, v FROM {t} ORDER BY id").fetchall()
+    assert rows == [(1, -1), (2, -2), (3, -3)]
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_writer_waits_until_the_cursor_moves(pair: list[Any], first: int,
+                                                              second: int) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    a.cursor().execute("SET LOCK MODE TO WAIT 10")
+    done: list[object] = []
+
+    def run() -> None:
+        try:
+            a.cursor().execute(f"UPDATE {t} SET v = v + 1 WHERE id = 1")
+            done.append("ok")
+        except ifxwire.Error as exc:  # reported below
+            done.append((exc.sqlcode, exc.isamcode))
+
+    th = threading.Thread(target=run)
+    th.start()
+    time.sleep(0.5)
+    assert not done  # waits while the cursor is on row 1
+    assert cur.fetchone()[0] == 2
+    th.join(10)
+    assert done == ["ok"]
+    b.cursor().execute("COMMIT WORK")
+    assert a.cursor().execute(f"SELECT v FROM {t} WHERE id = 1").fetchall() == [(11,)]
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+@pytest.mark.parametrize("level,in_txn", [("CURSOR STABILITY", False),
+                                          ("COMMITTED READ", True)])
+def test_no_cursor_lock_outside_cursor_stability_or_a_transaction(
+        pair: list[Any], first: int, second: int, level: str, in_txn: bool) -> None:
+    """COMMITTED READ takes no lock on the current row, nor does CURSOR STABILITY outside a
+    transaction (ids_sqs_1166: it then acts as Committed Read)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute(f"SET ISOLATION TO {level}")
+    if in_txn:
+        b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    cur.close()
+    if in_txn:
+        b.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_commit_ends_the_cursor_lock(pair: list[Any], first: int, second: int) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    b.cursor().execute("COMMIT WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_disconnect_drops_the_cursor_lock(iserver: Any, pair: list[Any], first: int,
+                                          second: int) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    b.close()
+    a.cursor().execute("SET LOCK MODE TO WAIT 5")  # the server ends b's session at once
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+@pytest.mark.parametrize("form", ["SET TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+                                  "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"])
+def test_ansi_repeatable_read_forms_hold_share_locks(pair: list[Any], first: int, second: int,
+                                                     form: str) -> None:
+    """The ANSI forms are Informix's REPEATABLE READ (ids_sqs_1201): the rows a transaction
+    read stay share-locked to its end, so another session reads them and its UPDATE is
+    -346/-107 until then; the ANSI READ COMMITTED form takes no such lock."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute(form)
+    assert len(a.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3
+    with pytest.raises(ifxwire.Error) as e:
+        b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    assert len(b.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3  # readers share
+    a.cursor().execute("COMMIT WORK")
+    b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    assert len(a.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3
+    b.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")
+    a.cursor().execute("COMMIT WORK")
