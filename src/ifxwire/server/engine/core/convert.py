@@ -65,6 +65,15 @@ _DAY_MIN = date_number(dt.date.min)
 _DAY_MAX = date_number(dt.date.max)
 
 
+#: The attribute by which a storer declares its own first test, the values it returns unchanged
+#: (``(check, lo, hi)``): the compiled batch of executemany rows (_bindbatch.c, via
+#: server/bindbatch.py) passes such a value as it is and calls the storer for any other. Each
+#: tuple restates the ``if`` at the top of its function; None passes unchanged for every
+#: check but 0 (each such storer returns None for None).
+BIND_CHECK = "bind_check"
+_B_CALL, _B_INT, _B_FINITE, _B_STR, _B_NONE = 0, 1, 2, 3, 4  # (_bindbatch.c's checks)
+
+
 # --- the two directions -----------------------------------------------------------------------
 def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = None) -> Conv:
     """A function turning a Python value (or Informix text) into the storage value for type t.
@@ -94,12 +103,14 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
             if src is not None and src.code == T.DATE and isinstance(v, int):
                 return to_int(v, code)
             return to_int(v, code)
+        setattr(conv_int, BIND_CHECK, (_B_INT, lo, hi))
         return conv_int
     if code == T.FLOAT:
         def conv_float(v: object) -> object:
             if type(v) is float and v - v == 0.0:
                 return v  # what to_float gives for a finite float
             return None if v is None else to_float(v, False)
+        setattr(conv_float, BIND_CHECK, (_B_FINITE, 0, 0))
         return conv_float
     if code == T.SMALLFLOAT:
         return lambda v: None if v is None else to_float(v, True)
@@ -109,7 +120,11 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
             # Text for MONEY may carry the currency symbol of DBMONEY's default ('$1.50').
             return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(
                 v.strip().removeprefix("$") if isinstance(v, str) else v), prec, scale))
-        return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
+
+        def conv_dec(v: object) -> object:
+            return None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
+        setattr(conv_dec, BIND_CHECK, (_B_NONE, 0, 0))
+        return conv_dec
     if code == T.DATE:
         def conv_date(v: object) -> object:
             if type(v) is int and _DAY_MIN <= v <= _DAY_MAX:
@@ -123,6 +138,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
                     raise fail(sc.NO_CONVERSION)
                 return date_number(make_date(f[0], f[1], f[2]))
             return to_date_number(v, ctx)
+        setattr(conv_date, BIND_CHECK, (_B_INT, _DAY_MIN, _DAY_MAX))
         return conv_date
     if code == T.DATETIME:
         def conv_dt(v: object) -> object:
@@ -183,6 +199,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         if v is None:
             return None
         return fit_string(to_text(v, src, ctx), t, ctx)
+    setattr(conv_str, BIND_CHECK, (_B_STR, quick, 0))
     return conv_str
 
 

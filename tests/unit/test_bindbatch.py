@@ -1,0 +1,262 @@
+"""server/bindbatch.py: a run of ``ID n BIND … EXECUTE EOT`` groups decoded and converted in
+one call gives, row for row, what the statement's binder gives for what decode_bind_plain
+decodes, and stops before the first group it cannot take (the server then serves that group
+and the rest the general way).
+
+The compiled ``_bindbatch.insert_run`` and its pure twin ``pure_insert_run`` are both checked
+against that reference. The BIND items are written by hand from PROTOCOL.md's layout
+(as tests/unit/test_bindrun.py does), and the storers are the engine's own
+(``convert.storer`` of real column types), so the check covers each storer's declared first
+test (``convert.BIND_CHECK``) against its code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import random
+import struct
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from ifxwire.server import bindbatch
+from ifxwire.server.bindrun import date_params, headers_at
+from ifxwire.server.engine.core.convert import BIND_CHECK, row_tuple_binder, storer
+from ifxwire.server.engine.core.ifxtypes import IfxType
+from ifxwire.types.bind import decode_bind_plain
+
+CHAR, SMALLINT, INTEGER, FLOAT, DECIMAL, DATE, VARCHAR, BIGINT = 0, 1, 2, 3, 5, 7, 13, 52
+_FMT = {SMALLINT: ">h", INTEGER: ">i", BIGINT: ">q", FLOAT: ">d"}
+
+
+def item(code: int, value: object, indicator: int = 0) -> bytes:
+    """One BIND item: type, indicator, precision (0), then the value (text: u16 length, the
+    UTF-8 bytes, a pad byte to an even length); a NULL (indicator -1) has no value."""
+    head = struct.pack(">hhh", code, indicator, 0)
+    if indicator:
+        return head
+    if code in (CHAR, VARCHAR):
+        data = str(value).encode()
+        return head + struct.pack(">H", len(data)) + data + b"\0" * (len(data) & 1)
+    return head + struct.pack(_FMT[code], value)
+
+try:
+    _compiled = importlib.import_module("ifxwire._bindbatch").insert_run
+except ImportError:  # pragma: no cover - built without a compiler
+    _compiled = None
+
+HEAD = bytes([0, 4, 0, 1, 0, 5])  # ID 1 BIND (nparams follows)
+TAIL = bytes([0, 7, 0, 12])  # EXECUTE EOT
+IMPLS: list[Any] = [pytest.param(bindbatch.pure_insert_run, id="pure")]
+if _compiled is not None:
+    IMPLS.append(pytest.param(_compiled, id="compiled"))
+
+
+def _t(code: int, size: int = 0, prec: int = 0, scale: int = 0) -> IfxType:
+    return IfxType(code, size=size, prec=prec, scale=scale)
+
+
+def date_item(d: dt.date | None) -> bytes:
+    if d is None:
+        return struct.pack(">hhhi", DATE, 0, 0, -0x80000000)
+    return struct.pack(">hhhi", DATE, 0, 0, (d - dt.date(1899, 12, 31)).days)
+
+
+def dec_item(x: Decimal) -> bytes:
+    """DECIMAL as the client sends it: our own encoder of the digits (types.numeric)."""
+    from ifxwire.types import numeric
+
+    data = numeric.encode_decimal(x, (16 << 8) | 255)
+    return struct.pack(">hhhH", DECIMAL, 0, 0, len(data)) + data + b"\0" * (len(data) & 1)
+
+
+def group(items: list[bytes]) -> bytes:
+    return HEAD + struct.pack(">H", len(items)) + b"".join(items) + TAIL
+
+
+def reference(buf: bytearray, pos: int, end: int, nparams: int, convs: list[Any],
+              max_rows: int) -> tuple[list[tuple[object, ...]], int, int]:
+    """What the server's Python loop does: decode_bind_plain, then the binder; a row it
+    cannot decode or bind ends the run."""
+    binder = row_tuple_binder(convs)
+    rows: list[tuple[object, ...]] = []
+    last = pos
+    head = HEAD + struct.pack(">H", nparams)
+    while len(rows) < max_rows and buf.startswith(head, pos, end):
+        plain = decode_bind_plain(buf, pos + 8, end, nparams, "utf-8")
+        if plain is None or not buf.startswith(TAIL, plain[1], end):
+            break
+        try:
+            rows.append(binder(plain[0]))
+        except Exception:
+            break
+        last, pos = pos, plain[1] + 4
+    return rows, pos, last
+
+
+COLUMNS = {  # column type -> (item code, a value maker)
+    "int": (_t(2), INTEGER, lambda r: r.randint(-2**31 + 1, 2**31 - 1)),
+    "small": (_t(1), SMALLINT, lambda r: r.randint(-32767, 32767)),
+    "big": (_t(52), BIGINT, lambda r: r.randint(-2**63 + 1, 2**63 - 1)),
+    "float": (_t(3), FLOAT, lambda r: r.uniform(-1e9, 1e9)),
+    # (VARCHAR(3): longer values are truncated by its storer)
+    "varchar": (_t(13, size=3), VARCHAR, lambda r: "é" * r.randint(0, 3) + "ab"[: r.randint(0, 2)]),
+    "char": (_t(0, size=5), CHAR, lambda r: "x" * r.randint(0, 5)),
+}
+
+
+def _convs(types: list[IfxType]) -> list[Any]:
+    return [storer(t) for t in types]
+
+
+def _steps(data: bytearray, types: list[IfxType]) -> tuple[bindbatch.Step, ...]:
+    headers = headers_at(data, 8, len(data), len(types))
+    assert headers is not None
+    steps = bindbatch.plan(headers, _convs(types), date_params(types))
+    assert steps is not None
+    return steps
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_random_runs_equal_the_binder_of_the_plain_decoder(impl: Callable[..., Any]) -> None:
+    rnd = random.Random(26)
+    names = list(COLUMNS)
+    for _ in range(60):
+        sig = [rnd.choice(names) for _ in range(rnd.randint(1, 6))]
+        types = [COLUMNS[n][0] for n in sig]
+        data = bytearray(b"".join(
+            group([item(COLUMNS[n][1], COLUMNS[n][2](rnd)) for n in sig]) for _ in range(20)))
+        steps = _steps(data, types)
+        got = impl(data, 0, len(data), HEAD + struct.pack(">H", len(sig)), TAIL, steps,
+                   "utf-8", 1000)
+        want = reference(data, 0, len(data), len(sig), _convs(types), 1000)
+        assert got == want and len(got[0]) == 20 and got[1] == len(data)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_dates_and_decimals_as_the_storers_make_them(impl: Callable[..., Any]) -> None:
+    types = [_t(7), _t(5, prec=12, scale=2), _t(13, size=30)]
+    days = [dt.date(1, 1, 1), dt.date(1899, 12, 31), dt.date(9999, 12, 31), dt.date(2026, 11, 30)]
+    decs = [Decimal("0"), Decimal("-0.01"), Decimal("1234567890.12"), Decimal("0.005")]
+    data = bytearray(b"".join(group([date_item(days[i % 4]), dec_item(decs[i % 4]),
+                                     item(VARCHAR, f"r{i}")]) for i in range(8)))
+    steps = _steps(data, types)
+    assert steps[0][1] == 2  # the DATE as its day number (bindrun's rule), no date object
+    rows, pos, last = impl(data, 0, len(data), HEAD + b"\0\3", TAIL, steps, "utf-8", 100)
+    assert [r[0] for r in rows] == [-693594, 0, 2958464, 46355] * 2
+    assert [r[1] for r in rows] == ["0.00", "-0.01", "1234567890.12", "0.01"] * 2  # rounded
+    assert pos == len(data) and last == len(data) - len(group([date_item(days[3]),
+                                                             dec_item(decs[3]),
+                                                             item(VARCHAR, "r7")]))
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("bad", ["null", "type", "range", "encoding", "tail", "max_rows"])
+def test_the_run_stops_before_the_group_it_cannot_take(impl: Callable[..., Any],
+                                                       bad: str) -> None:
+    """Row 3 of 6 is one the plan does not fit or a storer refuses: rows 0-2 come back, the
+    position is row 3's start, and nothing of row 3 or after is taken."""
+    types = [_t(1), _t(13, size=4)]  # SMALLINT, VARCHAR(4)
+    good = [group([item(SMALLINT, i), item(VARCHAR, "ab")]) for i in range(6)]
+    rows_bytes = list(good)
+    max_rows = 100
+    if bad == "null":
+        rows_bytes[3] = group([item(SMALLINT, 0, indicator=-1), item(VARCHAR, "ab")])
+    elif bad == "type":
+        rows_bytes[3] = group([item(INTEGER, 3), item(VARCHAR, "ab")])
+    elif bad == "range":  # an INTEGER column's storer would take it; SMALLINT's refuses
+        types = [_t(1), _t(13, size=4)]
+        rows_bytes = [group([item(INTEGER, 40000 if i == 3 else i), item(VARCHAR, "ab")])
+                      for i in range(6)]
+    elif bad == "encoding":
+        rows_bytes[3] = group([item(SMALLINT, 3), item(VARCHAR, "ab")[:8] + b"\xff\xfe"])
+    elif bad == "tail":
+        rows_bytes[3] = rows_bytes[3][:-2] + b"\0\x0b"  # EXECUTE then not EOT
+    else:
+        max_rows = 3
+    data = bytearray(b"".join(rows_bytes))
+    steps = _steps(data, types)
+    rows, pos, last = impl(data, 0, len(data), HEAD + b"\0\2", TAIL, steps, "utf-8", max_rows)
+    assert [r[0] for r in rows] == [0, 1, 2]
+    assert pos == sum(map(len, rows_bytes[:3])) and last == sum(map(len, rows_bytes[:2]))
+    want = reference(data, 0, len(data), 2, _convs(types), max_rows)
+    if bad in ("null", "type"):  # not the plan's shape: the general loop decodes such a row
+        assert len(want[0]) == 6 and want[0][:3] == rows
+    else:  # refused (by a storer, the text's encoding, the group's bytes): the same stop
+        assert (rows, pos, last) == want
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_run_cut_at_any_byte_takes_only_whole_groups(impl: Callable[..., Any]) -> None:
+    types = [_t(2), _t(3), _t(7), _t(13, size=9), _t(0, size=3)]
+    one = [group([item(INTEGER, i), item(FLOAT, i / 3), date_item(dt.date(2000, 1, 1 + i)),
+                  item(VARCHAR, "é" * i), item(CHAR, "ab")]) for i in range(3)]
+    data = bytearray(b"".join(one) + b"\xaa" * 16)  # stale bytes past the end
+    steps = _steps(data, types)
+    full = sum(map(len, one))
+    for end in range(full + 1):
+        got = impl(data, 0, end, HEAD + b"\0\5", TAIL, steps, "utf-8", 100)
+        whole = sum(1 for k in range(1, 4) if sum(map(len, one[:k])) <= end)
+        assert len(got[0]) == whole and got[1] == sum(map(len, one[:whole]))
+        assert got == reference(data, 0, end, 5, _convs(types), 100)
+    assert impl(data, 0, full, HEAD + b"\0\5", TAIL, steps, "utf-8", 100)[0][2][:4] == (
+        2, 2 / 3, 36525 + 2, "éé")  # (2000-01-01 is day 36525)
+
+
+def test_the_storers_declare_their_first_test() -> None:
+    """Each BIND_CHECK restates its storer's first ``if``: a value it passes is returned
+    unchanged by the storer, a value just outside is not passed (the storer is called)."""
+    int_conv = storer(_t(1))
+    assert getattr(int_conv, BIND_CHECK) == (1, -32767, 32767)
+    for v in (-32767, 0, 32767, None):
+        assert int_conv(v) is v
+    assert not bindbatch._kept(32768, *getattr(int_conv, BIND_CHECK))
+    date_conv = storer(_t(7))
+    check = getattr(date_conv, BIND_CHECK)
+    assert date_conv(-693594) == -693594 and bindbatch._kept(-693594, *check)
+    assert not bindbatch._kept(-693595, *check)
+    f = storer(_t(3))
+    assert bindbatch._kept(1.5, *getattr(f, BIND_CHECK)) and f(1.5) == 1.5
+    assert not bindbatch._kept(float("inf"), *getattr(f, BIND_CHECK))
+    s = storer(_t(13, size=8))
+    assert getattr(s, BIND_CHECK)[0] == 3 and s("abcd") == "abcd"
+    assert getattr(storer(_t(0, size=8)), BIND_CHECK) == (3, -1, 0)  # CHAR: always called
+    assert getattr(storer(_t(5, prec=8, scale=2)), BIND_CHECK) == (4, 0, 0)
+
+
+def test_plan_refuses_other_counts_and_kinds() -> None:
+    data = bytearray(group([item(INTEGER, 1)]))
+    headers = headers_at(data, 8, len(data), 1)
+    assert headers is not None
+    assert bindbatch.plan(headers, []) is None
+    conv = storer(_t(2))
+    assert bindbatch.cached_plan(headers, [conv], frozenset(), "utf-8") == bindbatch.plan(
+        headers, [conv])
+    assert bindbatch.plan([b"\0\x0a\0\0\0\0"], [conv]) is None  # DATETIME: not a plain kind
+
+
+@pytest.mark.skipif(_compiled is None, reason="the C helper is not built")
+def test_compiled_refuses_a_step_it_does_not_know() -> None:
+    assert _compiled is not None
+    bad = ((b"\0\2\0\0\0\0", 9, 4, 0, None, 1, 0, 1, int),)
+    with pytest.raises(ValueError):
+        _compiled(bytearray(8), 0, 8, HEAD + b"\0\1", TAIL, bad, "utf-8", 10)
+    with pytest.raises(TypeError):
+        _compiled(bytearray(8), 0, 8, HEAD, TAIL, [], "utf-8", 10)
+
+
+@pytest.mark.skipif(_compiled is None, reason="the C helper is not built")
+def test_compiled_passes_an_interrupt_from_a_storer_through() -> None:
+    """Only an Exception ends the run quietly; anything else (KeyboardInterrupt) is raised."""
+    assert _compiled is not None
+
+    def stop(v: object) -> object:
+        raise KeyboardInterrupt
+
+    data = bytearray(group([item(INTEGER, 1)]))
+    steps = ((bytes(data[8:14]), 2, 4, -0x80000000, None, 0, 0, 0, stop),)
+    with pytest.raises(KeyboardInterrupt):
+        _compiled(data, 0, len(data), HEAD + b"\0\1", TAIL, steps, "utf-8", 10)
