@@ -47,7 +47,19 @@ static PyObject *decode_item(PyObject *bufobj, const unsigned char *b, Py_ssize_
                              Py_ssize_t end, const Step *s, const char *encoding, int *stop)
 {
     Py_ssize_t at = *p;
-    if (at + 6 > end || memcmp(b + at, s->header, 6) != 0) {
+    if (at + 6 > end) {
+        *stop = 1;
+        return NULL;
+    }
+    if (memcmp(b + at, s->header, 6) != 0) {
+        /* A NULL of the step's type or of CHAR (how our driver sends None): indicator -1
+         * or -2, no value bytes, any precision, as decode_bind_plain takes it. */
+        int same = b[at] == s->header[0] && b[at + 1] == s->header[1];
+        if ((same || (b[at] == 0 && b[at + 1] == 0)) && b[at + 2] == 0xFF &&
+            (b[at + 3] == 0xFF || b[at + 3] == 0xFE)) {
+            *p = at + 6;
+            return Py_NewRef(Py_None);
+        }
         *stop = 1;
         return NULL;
     }

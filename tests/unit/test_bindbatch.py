@@ -163,8 +163,8 @@ def test_the_run_stops_before_the_group_it_cannot_take(impl: Callable[..., Any],
     good = [group([item(SMALLINT, i), item(VARCHAR, "ab")]) for i in range(6)]
     rows_bytes = list(good)
     max_rows = 100
-    if bad == "null":
-        rows_bytes[3] = group([item(SMALLINT, 0, indicator=-1), item(VARCHAR, "ab")])
+    if bad == "null":  # a NULL of a third type (neither the step's nor CHAR)
+        rows_bytes[3] = group([item(INTEGER, 0, indicator=-1), item(VARCHAR, "ab")])
     elif bad == "type":
         rows_bytes[3] = group([item(INTEGER, 3), item(VARCHAR, "ab")])
     elif bad == "range":  # an INTEGER column's storer would take it; SMALLINT's refuses
@@ -187,6 +187,24 @@ def test_the_run_stops_before_the_group_it_cannot_take(impl: Callable[..., Any],
         assert len(want[0]) == 6 and want[0][:3] == rows
     else:  # refused (by a storer, the text's encoding, the group's bytes): the same stop
         assert (rows, pos, last) == want
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_nulls_of_the_steps_type_or_of_char_are_none(impl: Callable[..., Any]) -> None:
+    """decode_bind_plain takes a NULL item (indicator -1 or -2, no value) of any plain type;
+    the run takes those of the step's type and of CHAR (how our driver sends None), and each
+    storer gets None (CHAR's and DECIMAL's are called with it, the others pass it)."""
+    types = [_t(1), _t(13, size=4), _t(7), _t(0, size=2), _t(5, prec=6, scale=2)]
+    nulls = [group([item(SMALLINT, 0, indicator=-1), item(CHAR, 0, indicator=-1),
+                    item(DATE, 0, indicator=-2), item(CHAR, 0, indicator=-1),
+                    item(DECIMAL, 0, indicator=-1)])]
+    first = group([item(SMALLINT, 1), item(VARCHAR, "ab"), date_item(dt.date(2000, 1, 1)),
+                   item(CHAR, "z"), dec_item(Decimal("1.5"))])
+    data = bytearray(first + nulls[0] * 3 + first)
+    steps = _steps(data, types)
+    got = impl(data, 0, len(data), HEAD + b"\0\5", TAIL, steps, "utf-8", 100)
+    assert got == reference(data, 0, len(data), 5, _convs(types), 100)
+    assert got[0][1:4] == [(None, None, None, None, None)] * 3 and len(got[0]) == 5
 
 
 @pytest.mark.parametrize("impl", IMPLS)

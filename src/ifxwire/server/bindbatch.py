@@ -12,7 +12,9 @@ first test (``convert.BIND_CHECK``) would not return unchanged. The result is, v
 ``row_tuple_binder(convs)(decoded row)``; :func:`pure_insert_run` is that reference, written
 plainly, and the compiled function is tested against it (tests/unit/test_bindbatch.py).
 
-A group the plan does not fit (a NULL or another type in some item, bytes not yet received,
+A NULL item of the step's type or of CHAR (our driver's NULL; indicator -1 or -2, no value
+bytes) is None, as decode_bind_plain gives it. A group the plan does not fit (another type or precision in some
+item, bytes not yet received,
 text that does not decode) or a value a storer refuses ends the run before that group: the
 caller serves it and the rest the general way, which reports each row's error exactly.
 Without the accelerator (or under IFXWIRE_PURE) :data:`compiled` is None and the server keeps
@@ -114,6 +116,9 @@ def _decode(buf: bytearray, p: int, end: int, step: Step,
             encoding: str) -> tuple[object, int] | None:
     header, kind, width, null, fn = step[:5]
     if not buf.startswith(header, p, end):
+        if (p + 6 <= end and (buf.startswith(header[:2], p, end) or buf.startswith(b"\0\0", p))
+                and buf[p + 2] == 0xFF and buf[p + 3] in (0xFF, 0xFE)):
+            return None, p + 6  # a NULL of the step's type or CHAR (indicator -1 or -2)
         return None
     if kind == _K_TEXT:
         if p + 8 > end:

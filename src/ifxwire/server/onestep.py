@@ -66,6 +66,9 @@ _EOT_BYTES = bytes([0, _EOT])
 # batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
 _BATCH_MIN = 4
 _BATCH_MAX = 512
+# Groups looked at for one whose items make a compiled plan (all non-NULL) when a statement's
+# first run starts with NULLs (_bound_inserts).
+_PLAN_LOOK = 16
 
 
 class OneStepGroups(MessageHandlers):
@@ -339,10 +342,25 @@ class OneStepGroups(MessageHandlers):
             return None
         buf, pos, end, encoding = self.buf, self.start, self.end, self.encoding
         headers = headers_at(buf, pos + 8, end, nparams)
-        if headers is None:
-            return None
-        steps = bindbatch.cached_plan(headers, convs, days, encoding)
-        if steps is None:
+        at = pos
+        for _ in range(_PLAN_LOOK):  # a first row with a NULL: a later row's headers
+            if headers is not None or (st.bound_plan is not None and st.bound_plan[0] is convs):
+                break
+            plain = decode_bind_plain(buf, at + 8, end, nparams, encoding)
+            if plain is None or not buf.startswith(_EXECUTE_EOT, plain[1], end):
+                break
+            at = plain[1] + 4
+            if not buf.startswith(head, at, end):
+                break
+            headers = headers_at(buf, at + 8, end, nparams)
+        if headers is not None:
+            steps = bindbatch.cached_plan(headers, convs, days, encoding)
+            if steps is None:
+                return None
+            st.bound_plan = (convs, steps)
+        elif st.bound_plan is not None and st.bound_plan[0] is convs:
+            steps = st.bound_plan[1]  # a first row with a NULL: the last run's plan
+        else:
             return None
         rows, after, last = bindbatch.compiled(buf, pos, end, head, _EXECUTE_EOT, steps,
                                                encoding, _BATCH_MAX)
