@@ -13,10 +13,10 @@ first test (``convert.BIND_CHECK``) would not return unchanged. The result is, v
 plainly, and the compiled function is tested against it (tests/unit/test_bindbatch.py).
 
 A NULL item of the step's type or of CHAR (our driver's NULL; indicator -1 or -2, no value
-bytes) is None, as decode_bind_plain gives it. A group the plan does not fit (another type or precision in some
-item, bytes not yet received,
-text that does not decode) or a value a storer refuses ends the run before that group: the
-caller serves it and the rest the general way, which reports each row's error exactly.
+bytes) is None, as decode_bind_plain gives it. A group the plan does not fit (another type or
+precision in some item, bytes not yet received, text that does not decode) or a value a
+storer refuses ends the run before that group: the caller serves it and the rest the general
+way, which reports each row's error exactly.
 Without the accelerator (or under IFXWIRE_PURE) :data:`compiled` is None and the server keeps
 its Python loop (the run decoder and the binder): the pure path.
 """
