@@ -23,7 +23,11 @@
  *     converter would return it unchanged (the converter's own first test, declared by it in
  *     engine/core/convert.py: 1 an int in [lo, hi]; 2 a finite float; 3 a str of at most lo
  *     code points; 4 None), else conv(value) is called; check 0 always calls conv. NULL is
- *     None, which check 1-3 pass unchanged (each such converter returns None for None).
+ *     None, which check 1-5 pass unchanged (each such converter returns None for None).
+ *     5 (a DECIMAL/MONEY item, kind 4, into a DECIMAL(lo, hi) column of fixed scale): the
+ *     column's text is written here from the base-100 bytes when the value needs no rounding
+ *     to hi fraction digits and fits lo - hi integer digits (decimal_text); any other value
+ *     is decoded by fn and converted by conv, as check 4.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -155,6 +159,104 @@ static PyObject *decode_item(PyObject *bufobj, const unsigned char *b, Py_ssize_
     return v;
 }
 
+/* A DECIMAL/MONEY item (u16 length, base-100 bytes, pad) at b[*p] as the text of a
+ * DECIMAL(prec, scale) column of fixed scale, exactly what the column's storer gives for the
+ * decoded value (``dec_text(fit_decimal(d, prec, scale))``: plain notation, ``scale`` fraction
+ * digits, no leading zeros, "0" before the point, no negative zero), or Py_None for the NULL
+ * form. Returns NULL without an error when the value is not for this shortcut (rounding
+ * needed, too many integer digits, a byte that is no base-100 digit, not complete): the
+ * caller then decodes it the general way. The layout is types/numeric.py base100_decode's
+ * (docs/PROTOCOL.md, DECIMAL). */
+static PyObject *decimal_text(const unsigned char *b, Py_ssize_t *p, Py_ssize_t end,
+                              const Step *s)
+{
+    Py_ssize_t at = *p;
+    if (at + 8 > end || memcmp(b + at, s->header, 6) != 0)
+        return NULL;
+    Py_ssize_t n = ((Py_ssize_t)b[at + 6] << 8) | b[at + 7];
+    const unsigned char *r = b + at + 8;
+    if (n < 1 || n > 40 || at + 8 + n > end)
+        return NULL;
+    long long prec = s->lo, scale = s->hi;
+    if (prec < 1 || prec > 32 || scale < 0 || scale > prec)
+        return NULL;
+    Py_ssize_t next = at + 8 + n + (n & 1);
+    if (r[0] == 0 && (n == 1 || r[1] == 0)) {
+        *p = next;
+        return Py_NewRef(Py_None);
+    }
+    unsigned char dig[40];
+    int ndig = (int)n - 1, negative = 0, exp;
+    for (int k = 0; k < ndig; k++) {
+        if (r[k + 1] > 99)
+            return NULL;
+        dig[k] = r[k + 1];
+    }
+    if (r[0] & 0x80) {
+        exp = (r[0] & 0x7F) - 64;
+    } else {
+        exp = ((r[0] ^ 0x7F) & 0x7F) - 64;
+        int last = ndig - 1;
+        while (last >= 0 && dig[last] == 0)
+            last--;
+        if (last >= 0) { /* the 100-complement (numeric._complement) */
+            negative = 1;
+            for (int k = 0; k < last; k++)
+                dig[k] = (unsigned char)(99 - dig[k]);
+            dig[last] = (unsigned char)(100 - dig[last]);
+        }
+    }
+    /* The decimal digits ds[0..L) with the value ds * 10**e10. */
+    char ds[80];
+    int L = 2 * ndig;
+    for (int k = 0; k < ndig; k++) {
+        ds[2 * k] = (char)('0' + dig[k] / 10);
+        ds[2 * k + 1] = (char)('0' + dig[k] % 10);
+    }
+    int e10 = 2 * (exp - ndig);
+    int first = 0; /* leading zeros */
+    while (first < L && ds[first] == '0')
+        first++;
+    if (first == L) { /* zero, whatever its exponent or sign */
+        negative = 0;
+        L = 0;
+        e10 = 0;
+        first = 0;
+    }
+    int lastnz = L; /* trailing zeros */
+    while (lastnz > first && ds[lastnz - 1] == '0')
+        lastnz--;
+    /* Fraction digits needed: those after the point down to the last non-zero digit. */
+    int frac_needed = e10 < 0 ? (-e10) - (L - lastnz) : 0;
+    if (frac_needed > scale)
+        return NULL; /* rounding: the storer's own arithmetic */
+    int point = L + e10; /* digits of ds before the decimal point (may be <0 or >L) */
+    int int_digits = point - first;
+    if (int_digits > prec - scale)
+        return NULL; /* too large: the storer raises -1226 */
+    char out[120];
+    int o = 0;
+    if (negative)
+        out[o++] = '-';
+    if (int_digits <= 0) {
+        out[o++] = '0';
+    } else {
+        for (int k = first; k < point; k++)
+            out[o++] = k < L ? ds[k] : '0';
+    }
+    if (scale > 0) {
+        out[o++] = '.';
+        for (int k = 0; k < scale; k++) {
+            int idx = point + k;
+            out[o++] = (idx >= 0 && idx < L) ? ds[idx] : '0';
+        }
+    }
+    PyObject *text = PyUnicode_FromStringAndSize(out, o);
+    if (text != NULL)
+        *p = next;
+    return text;
+}
+
 /* The converted value (a new reference), taking ``v``'s reference; NULL as decode_item. */
 static PyObject *convert(PyObject *v, const Step *s, int *stop)
 {
@@ -178,6 +280,7 @@ static PyObject *convert(PyObject *v, const Step *s, int *stop)
         keep = v == Py_None || (PyUnicode_CheckExact(v) && PyUnicode_GET_LENGTH(v) <= s->lo);
         break;
     case 4:
+    case 5:
         keep = v == Py_None;
         break;
     default:
@@ -208,7 +311,8 @@ static int parse_steps(PyObject *steps, Step *out, Py_ssize_t n)
         if (hlen != 6 || s->kind < 0 || s->kind > 4 ||
             (s->kind == 2 && s->width != 2 && s->width != 4 && s->width != 8) ||
             ((s->kind == 3 || s->kind == 4) && (s->fn == Py_None || s->width < 0)) ||
-            s->check < 0 || s->check > 4 || !PyCallable_Check(s->conv)) {
+            s->check < 0 || s->check > 5 || (s->check == 5 && s->kind != 4) ||
+            !PyCallable_Check(s->conv)) {
             PyErr_SetString(PyExc_ValueError, "insert_run: a step that is not understood");
             return -1;
         }
@@ -272,10 +376,19 @@ static PyObject *insert_run(PyObject *module, PyObject *const *args, Py_ssize_t 
             goto out;
         int stop = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *v = decode_item(args[0], b, &p, end, &plan[i], encoding, &stop);
-            if (v != NULL)
-                v = convert(v, &plan[i], &stop);
+            PyObject *v = NULL;
+            if (plan[i].check == 5) {
+                v = decimal_text(b, &p, end, &plan[i]);
+                if (v == NULL && PyErr_Occurred())
+                    goto fail_row;
+            }
             if (v == NULL) {
+                v = decode_item(args[0], b, &p, end, &plan[i], encoding, &stop);
+                if (v != NULL)
+                    v = convert(v, &plan[i], &stop);
+            }
+            if (v == NULL) {
+            fail_row:
                 Py_DECREF(row);
                 if (stop)
                     goto done;

@@ -242,7 +242,9 @@ def test_the_storers_declare_their_first_test() -> None:
     s = storer(_t(13, size=8))
     assert getattr(s, BIND_CHECK)[0] == 3 and s("abcd") == "abcd"
     assert getattr(storer(_t(0, size=8)), BIND_CHECK) == (3, -1, 0)  # CHAR: always called
-    assert getattr(storer(_t(5, prec=8, scale=2)), BIND_CHECK) == (4, 0, 0)
+    assert getattr(storer(_t(5, prec=8, scale=2)), BIND_CHECK) == (5, 8, 2)  # text in C
+    assert getattr(storer(_t(8, prec=8, scale=2)), BIND_CHECK) == (5, 8, 2)  # MONEY
+    assert getattr(storer(_t(5, prec=8, scale=255)), BIND_CHECK) == (4, 0, 0)  # floating
 
 
 def test_plan_refuses_other_counts_and_kinds() -> None:
@@ -278,3 +280,58 @@ def test_compiled_passes_an_interrupt_from_a_storer_through() -> None:
     steps = ((bytes(data[8:14]), 2, 4, -0x80000000, None, 0, 0, 0, stop),)
     with pytest.raises(KeyboardInterrupt):
         _compiled(data, 0, len(data), HEAD + b"\0\1", TAIL, steps, "utf-8", 10)
+
+
+def _dec_raw(raw: bytes) -> bytes:
+    """A DECIMAL item of these base-100 bytes (head byte and digits) as they are."""
+    return struct.pack(">hhhH", DECIMAL, 0, 0, len(raw)) + raw + b"\0" * (len(raw) & 1)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("prec,scale", [(12, 2), (5, 0), (16, 7), (32, 30), (3, 3)])
+def test_decimal_text_is_the_storers_and_skips_it_only_without_rounding(
+    impl: Callable[..., Any], prec: int, scale: int
+) -> None:
+    """A DECIMAL bind into a fixed-scale column: the text the column's storer makes, for
+    values that need no rounding (made in C without calling the storer), need rounding or
+    are too large (the storer is called: its result, or the run stops at that row), zero and
+    negative zero, NULL, and bytes sent unnormalised (leading and trailing zero digits)."""
+    from ifxwire.types import numeric
+
+    rnd = random.Random(prec * 100 + scale)
+    conv = storer(_t(5, prec=prec, scale=scale))
+    calls: list[object] = []
+
+    def counted(v: object) -> object:
+        calls.append(v)
+        return conv(v)
+
+    setattr(counted, BIND_CHECK, getattr(conv, BIND_CHECK))
+    values: list[Decimal] = [Decimal(0), Decimal("-0.0"), Decimal(1).scaleb(-scale),
+                             -Decimal(1).scaleb(-scale)]
+    for _ in range(300):
+        digits = rnd.randint(1, prec)
+        frac = rnd.randint(0, min(digits, scale + 2))  # now and then more than the scale
+        x = Decimal(rnd.randint(-10**digits + 1, 10**digits - 1)).scaleb(-frac)
+        values.append(x)
+    raws = [numeric.encode_decimal(x, (32 << 8) | 255) for x in values]
+    raws += [b"\xc1\x00\x05\x00", b"\xc0\x00\x00\x10", b"\x3e\x62\x00"]  # 5, 0.0016, -1 (0-pads)
+    raws += [b"\x80\x00", b"\x00\x00\x01"]  # a zero; NULL
+    taken_whole = [r for r in raws
+                   if (lambda d: d is None or -d.as_tuple().exponent <= scale)(  # type: ignore[operator]
+                       numeric.decode_decimal(r, 0, len(r)))]
+    for raw in raws:
+        data = bytearray(group([item(INTEGER, 1), _dec_raw(raw)]))
+        types = [_t(2), _t(5, prec=prec, scale=scale)]
+        headers = headers_at(data, 8, len(data), 2)
+        assert headers is not None
+        steps = bindbatch.plan(headers, [storer(types[0]), counted])
+        assert steps is not None and steps[1][5:8] == (5, prec, scale)
+        calls.clear()
+        got = impl(data, 0, len(data), HEAD + b"\0\2", TAIL, steps, "utf-8", 10)
+        want = reference(data, 0, len(data), 2, _convs(types), 10)
+        assert got == want, (raw.hex(), got, want)
+        if impl is _compiled and raw in taken_whole:
+            d = numeric.decode_decimal(raw, 0, len(raw))
+            if d is None or d.adjusted() < prec - scale or d.is_zero():
+                assert calls == [], raw.hex()  # made in C: the storer not called

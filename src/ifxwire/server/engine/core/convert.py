@@ -21,7 +21,7 @@ from ....protocol.codes import TypeCode
 from ....types.smartlob import Locator
 from . import sqlcodes as sc
 from .hooks import EXTENSIONS
-from .ifxtypes import INT_RANGE, IfxType
+from .ifxtypes import FLOATING, INT_RANGE, IfxType
 from .values import (
     DEFAULT_CTX,
     BlobRef,
@@ -69,9 +69,11 @@ _DAY_MAX = date_number(dt.date.max)
 #: (``(check, lo, hi)``): the compiled batch of executemany rows (_bindbatch.c, via
 #: server/bindbatch.py) passes such a value as it is and calls the storer for any other. Each
 #: tuple restates the ``if`` at the top of its function; None passes unchanged for every
-#: check but 0 (each such storer returns None for None).
+#: check but 0 (each such storer returns None for None). 5 (a fixed-scale DECIMAL/MONEY,
+#: ``(5, prec, scale)``): the value is made from the item's bytes in C when no rounding is
+#: needed, else as 4.
 BIND_CHECK = "bind_check"
-_B_CALL, _B_INT, _B_FINITE, _B_STR, _B_NONE = 0, 1, 2, 3, 4  # (_bindbatch.c's checks)
+_B_CALL, _B_INT, _B_FINITE, _B_STR, _B_NONE, _B_DECIMAL = 0, 1, 2, 3, 4, 5  # _bindbatch.c's
 
 
 # --- the two directions -----------------------------------------------------------------------
@@ -116,14 +118,20 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         return lambda v: None if v is None else to_float(v, True)
     if code in (T.DECIMAL, T.MONEY):
         prec, scale = t.prec, t.scale
+        # A DECIMAL/MONEY bind into a fixed-scale column: _bindbatch.c writes the text itself
+        # when no rounding is needed (its decimal_text; the same string as this storer's).
+        check = (_B_NONE, 0, 0) if scale == FLOATING else (_B_DECIMAL, prec, scale)
         if code == T.MONEY:
             # Text for MONEY may carry the currency symbol of DBMONEY's default ('$1.50').
-            return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(
-                v.strip().removeprefix("$") if isinstance(v, str) else v), prec, scale))
+            def conv_money(v: object) -> object:
+                return None if v is None else dec_text(fit_decimal(to_decimal(
+                    v.strip().removeprefix("$") if isinstance(v, str) else v), prec, scale))
+            setattr(conv_money, BIND_CHECK, check)
+            return conv_money
 
         def conv_dec(v: object) -> object:
             return None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
-        setattr(conv_dec, BIND_CHECK, (_B_NONE, 0, 0))
+        setattr(conv_dec, BIND_CHECK, check)
         return conv_dec
     if code == T.DATE:
         def conv_date(v: object) -> object:
