@@ -22,7 +22,7 @@
  *   check, lo, hi, conv: the conversion. The value is passed as it is when ``check`` says the
  *     converter would return it unchanged (the converter's own first test, declared by it in
  *     engine/core/convert.py: 1 an int in [lo, hi]; 2 a finite float; 3 a str of at most lo
- *     code points; 4 None), else conv(value) is called; check 0 always calls conv. NULL is
+ *     code points or, when hi >= 0, of at most hi bytes in UTF-8; 4 None), else conv(value) is called; check 0 always calls conv. NULL is
  *     None, which check 1-5 pass unchanged (each such converter returns None for None).
  *     5 (a DECIMAL/MONEY item, kind 4, into a DECIMAL(lo, hi) column of fixed scale): the
  *     column's text is written here from the base-100 bytes when the value needs no rounding
@@ -277,7 +277,23 @@ static PyObject *convert(PyObject *v, const Step *s, int *stop)
                (PyFloat_CheckExact(v) && isfinite(PyFloat_AS_DOUBLE(v)));
         break;
     case 3:
-        keep = v == Py_None || (PyUnicode_CheckExact(v) && PyUnicode_GET_LENGTH(v) <= s->lo);
+        if (v == Py_None) {
+            keep = 1;
+        } else if (PyUnicode_CheckExact(v)) {
+            Py_ssize_t len = PyUnicode_GET_LENGTH(v);
+            keep = len <= s->lo;
+            if (!keep && s->hi >= 0) { /* a VARCHAR's limit in UTF-8 bytes */
+                if (PyUnicode_IS_ASCII(v)) {
+                    keep = len <= s->hi;
+                } else {
+                    Py_ssize_t bytes;
+                    if (PyUnicode_AsUTF8AndSize(v, &bytes) == NULL)
+                        PyErr_Clear(); /* (a lone surrogate: the storer decides) */
+                    else
+                        keep = bytes <= s->hi;
+                }
+            }
+        }
         break;
     case 4:
     case 5:

@@ -239,9 +239,17 @@ def test_the_storers_declare_their_first_test() -> None:
     f = storer(_t(3))
     assert bindbatch._kept(1.5, *getattr(f, BIND_CHECK)) and f(1.5) == 1.5
     assert not bindbatch._kept(float("inf"), *getattr(f, BIND_CHECK))
-    s = storer(_t(13, size=8))
-    assert getattr(s, BIND_CHECK)[0] == 3 and s("abcd") == "abcd"
-    assert getattr(storer(_t(0, size=8)), BIND_CHECK) == (3, -1, 0)  # CHAR: always called
+    assert getattr(storer(_t(13, size=8)), BIND_CHECK) == (3, 8, -1)  # a one-byte code set
+    from dataclasses import replace
+
+    from ifxwire.server.engine.core.values import DEFAULT_CTX
+
+    s = storer(_t(13, size=8), replace(DEFAULT_CTX, encoding="utf-8"))
+    assert getattr(s, BIND_CHECK) == (3, 2, 8) and s("abcd") == "abcd"  # UTF-8: 8 bytes
+    for text in ("abcdefgh", "abcdéfg", "ab€de", "éééé", "abcdefghi", "abcdéfgh", "ab€def"):
+        kept = bindbatch._kept(text, *getattr(s, BIND_CHECK))
+        assert kept == (len(text.encode()) <= 8) and (s(text) == text) == kept
+    assert getattr(storer(_t(0, size=8)), BIND_CHECK) == (3, -1, -1)  # CHAR: always called
     assert getattr(storer(_t(5, prec=8, scale=2)), BIND_CHECK) == (5, 8, 2)  # text in C
     assert getattr(storer(_t(8, prec=8, scale=2)), BIND_CHECK) == (5, 8, 2)  # MONEY
     assert getattr(storer(_t(5, prec=8, scale=255)), BIND_CHECK) == (4, 0, 0)  # floating
@@ -335,3 +343,32 @@ def test_decimal_text_is_the_storers_and_skips_it_only_without_rounding(
             d = numeric.decode_decimal(raw, 0, len(raw))
             if d is None or d.adjusted() < prec - scale or d.is_zero():
                 assert calls == [], raw.hex()  # made in C: the storer not called
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_varchar_text_within_its_utf8_bytes_is_kept_without_the_storer(
+        impl: Callable[..., Any]) -> None:
+    """In a UTF-8 database a VARCHAR(8)'s storer returns a str of at most 8 UTF-8 bytes as it
+    is (and cuts a longer one at a whole character): the run keeps the first kind without
+    calling it and gives the second to it, with the storer's result either way."""
+    from dataclasses import replace
+
+    from ifxwire.server.engine.core.values import DEFAULT_CTX
+
+    conv = storer(_t(13, size=8), replace(DEFAULT_CTX, encoding="utf-8"))
+    calls: list[object] = []
+
+    def counted(v: object) -> object:
+        calls.append(v)
+        return conv(v)
+
+    setattr(counted, BIND_CHECK, getattr(conv, BIND_CHECK))
+    texts = ["abcdefgh", "abcdéfg", "ab€de", "éééé", "abcdefghi", "abcdéfgh", "ab€def", "ab"]
+    data = bytearray(b"".join(group([item(VARCHAR, x)]) for x in texts))
+    headers = headers_at(data, 8, len(data), 1)
+    assert headers is not None
+    steps = bindbatch.plan(headers, [counted])
+    assert steps is not None
+    rows, pos, _last = impl(data, 0, len(data), HEAD + b"\0\1", TAIL, steps, "utf-8", 100)
+    assert pos == len(data) and [r[0] for r in rows] == [conv(x) for x in texts]
+    assert calls == ["abcdefghi", "abcdéfgh"]  # only the values it cuts (9 bytes each)

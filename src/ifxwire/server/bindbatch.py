@@ -164,7 +164,9 @@ def _kept(v: object, check: int, lo: int, hi: int) -> bool:
     if check == _FINITE:
         return type(v) is float and v - v == 0.0
     if check == _STR:
-        return type(v) is str and len(v) <= lo
+        if type(v) is not str:
+            return False
+        return len(v) <= lo or (hi >= 0 and len(v.encode("utf-8", "surrogatepass")) <= hi)
     return False
 
 

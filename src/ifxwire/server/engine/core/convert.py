@@ -207,7 +207,9 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         if v is None:
             return None
         return fit_string(to_text(v, src, ctx), t, ctx)
-    setattr(conv_str, BIND_CHECK, (_B_STR, quick, 0))
+    # (and a str of at most ``limit`` UTF-8 bytes: fit_string returns it unchanged)
+    utf8 = limit if not t.is_char and limit and ctx.encoding == "utf-8" else -1
+    setattr(conv_str, BIND_CHECK, (_B_STR, quick, utf8))
     return conv_str
 
 
