@@ -372,3 +372,19 @@ def test_varchar_text_within_its_utf8_bytes_is_kept_without_the_storer(
     rows, pos, _last = impl(data, 0, len(data), HEAD + b"\0\1", TAIL, steps, "utf-8", 100)
     assert pos == len(data) and [r[0] for r in rows] == [conv(x) for x in texts]
     assert calls == ["abcdefghi", "abcdéfgh"]  # only the values it cuts (9 bytes each)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_other_items_into_a_decimal_column_go_through_its_storer(
+        impl: Callable[..., Any]) -> None:
+    """An INTEGER, FLOAT or text item bound into a DECIMAL(8,2) column: the step reads that
+    item's kind and gives the value to the storer (the DECIMAL text shortcut is only for a
+    DECIMAL item); a step plan naming the shortcut for another kind is refused by the C."""
+    types = [_t(5, prec=8, scale=2)] * 3
+    data = bytearray(b"".join(group([item(INTEGER, i), item(FLOAT, i / 8),
+                                     item(VARCHAR, f"{i}.125")]) for i in range(5)))
+    steps = _steps(data, types)
+    assert [st[5] for st in steps] == [4, 4, 4]
+    got = impl(data, 0, len(data), HEAD + b"\0\3", TAIL, steps, "utf-8", 100)
+    assert got == reference(data, 0, len(data), 3, _convs(types), 100) and len(got[0]) == 5
+    assert got[0][1] == ("1.00", "0.13", "1.13")

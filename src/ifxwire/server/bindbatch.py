@@ -53,7 +53,7 @@ InsertRun = Callable[
     "tuple[list[tuple[object, ...]], int, int]"]
 
 _CHECK = "bind_check"  # engine/core/convert.py's BIND_CHECK (the wire layer reads it only)
-_CALL, _INT, _FINITE, _STR, _NONE = 0, 1, 2, 3, 4
+_CALL, _INT, _FINITE, _STR, _NONE, _DECIMAL = 0, 1, 2, 3, 4, 5
 PLANS_MAX = 64  # plans kept (one per statement's storers, header sequence and encoding)
 
 compiled: InsertRun | None = None
@@ -89,6 +89,8 @@ def plan(headers: Sequence[bytes], convs: Sequence[Conv],
         else:
             return None
         check, lo, hi = getattr(conv, _CHECK, (_CALL, 0, 0))
+        if check == _DECIMAL and kind != _K_CALL_U16:
+            check = _NONE  # (the text shortcut reads a DECIMAL item: another kind, the storer)
         steps.append((bytes(header), kind, width, null, fn, check, lo, hi, conv))
     return tuple(steps)
 

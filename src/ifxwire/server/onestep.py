@@ -362,8 +362,13 @@ class OneStepGroups(MessageHandlers):
             steps = st.bound_plan[1]  # a first row with a NULL: the last run's plan
         else:
             return None
-        rows, after, last = bindbatch.compiled(buf, pos, end, head, _EXECUTE_EOT, steps,
-                                               encoding, _BATCH_MAX)
+        try:
+            rows, after, last = bindbatch.compiled(buf, pos, end, head, _EXECUTE_EOT, steps,
+                                                   encoding, _BATCH_MAX)
+        except ValueError:  # a plan the C does not take (a defect): the Python loop serves
+            log.warning("compiled INSERT run refused its plan", exc_info=True)
+            st.bound_plan = None
+            return None
         if len(rows) < _BATCH_MIN:
             return None
         if not eng.execute_bound(st.prepared, rows):
