@@ -226,3 +226,26 @@ def test_a_unique_key_another_session_holds_stops_its_row(
     finally:
         for c in conns:
             c.close()
+
+
+def test_ints_floats_and_text_into_decimal_columns(
+    conn: ifxwire.Connection, server: Any
+) -> None:
+    """Values of other types bound into DECIMAL columns (the corpus's case: an int into a
+    DECIMAL column once made the compiled plan refused, an internal error): each goes
+    through the column's storer, and the rows equal single-row INSERTs of the same values."""
+    t, one = _name("bd"), _name("bd1")
+    conn.execute(f"CREATE TABLE {t} (i INT, a DECIMAL(8,2), b DECIMAL(8,2), c MONEY(8,2))")
+    conn.execute(f"CREATE TABLE {one} (i INT, a DECIMAL(8,2), b DECIMAL(8,2), c MONEY(8,2))")
+    rows = [(i, i, i / 8, f"{i}.125") for i in range(600)]
+    before = _bound(server)
+    cur = conn.cursor()
+    cur.executemany(f"INSERT INTO {t} VALUES (?, ?, ?, ?)", rows)
+    if COMPILED:
+        assert _bound(server) - before > 400
+    for row in rows[:100]:
+        cur.execute(f"INSERT INTO {one} VALUES (?, ?, ?, ?)", row)
+    got = cur.execute(f"SELECT * FROM {t} ORDER BY i").fetchall()
+    assert got[:100] == cur.execute(f"SELECT * FROM {one} ORDER BY i").fetchall()
+    assert got[9][1:] == (Decimal("9.00"), Decimal("1.13"), Decimal("9.13"))
+    conn.rollback()
