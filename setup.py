@@ -41,5 +41,12 @@ setup(
             ["src/ifxwire/_groupstep.c"],
             optional=True,
         ),
+        # A pipelined executemany's INSERT rows decoded and converted for sqlite3 in one
+        # call (issues 25/26; server/bindbatch.py holds its pure twin).
+        Extension(
+            "ifxwire._bindbatch",
+            ["src/ifxwire/_bindbatch.c"],
+            optional=True,
+        ),
     ]
 )

@@ -132,6 +132,8 @@ class Server:
         self.request_groups = 0
         #: Of those, groups answered by a batched INSERT (Session._batch_inserts).
         self.batched_groups = 0
+        #: Of those, groups whose rows the compiled decoder converted (server/bindbatch.py).
+        self.bound_groups = 0
         #: Of those, query groups matched and served in one step (Session._query_group).
         self.one_step_groups = 0
         self.sessions_served = 0

@@ -20,7 +20,8 @@ from ..protocol.wire import Writer, i16_at, i32_at, u16_at
 from ..types.bind import decode_bind_plain
 from ..types.errors import CodecError
 from ..types.temporal import date_from_days
-from .bindrun import RunDecoder, cached_run_decoder, date_params
+from . import bindbatch
+from .bindrun import RunDecoder, cached_run_decoder, date_params, headers_at
 from .engine import EngineError
 from .grammar import START, allowed
 from .handlers import _MAX_FETCH_BYTES, _MIN_FETCH_BYTES, MessageHandlers, _stop_rows, _unsendable
@@ -65,6 +66,9 @@ _EOT_BYTES = bytes([0, _EOT])
 # batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
 _BATCH_MIN = 4
 _BATCH_MAX = 512
+# Groups looked at for one whose items make a compiled plan (all non-NULL) when a statement's
+# first run starts with NULLs (_bound_inserts).
+_PLAN_LOOK = 16
 
 
 class OneStepGroups(MessageHandlers):
@@ -287,10 +291,14 @@ class OneStepGroups(MessageHandlers):
             return False
         head = bytes(buf[pos : pos + 8])  # ID n BIND nparams
         nparams = u16_at(buf, pos + 6)[0]
-        rows: list[list[object]] = []
         encoding = self.encoding
-        decode_run: RunDecoder | None = None
         days = date_params(st.prepared.plan.params)  # DATE binds decoded to day numbers
+        if bindbatch.compiled is not None:
+            done = self._bound_inserts(st, number, head, nparams, days)
+            if done is not None:
+                return done
+        rows: list[list[object]] = []
+        decode_run: RunDecoder | None = None
         # startswith(prefix, start, end) compares in place (no slice per row) and never reads
         # past self.end: bytes there are stale (the buffer is reused), so a group counts only
         # when its EXECUTE and EOT have arrived.
@@ -313,19 +321,78 @@ class OneStepGroups(MessageHandlers):
         if len(rows) < _BATCH_MIN or not eng.execute_batch(st.prepared, rows):
             self._solo = max(len(rows) - 1, 0)
             return False
-        self.current = number
         # The statement keeps the last row's values as decode_bind_plain gives them (dates),
         # whatever plan a later EXECUTE without BIND runs them through.
-        st.params = [date_from_days(v) if i in days and type(v) is int else v
-                     for i, v in enumerate(rows[-1])] if days else rows[-1]
+        self._batched(number, st, len(rows), pos,
+                      [date_from_days(v) if i in days and type(v) is int else v
+                       for i, v in enumerate(rows[-1])] if days else rows[-1])
+        return True
+
+    def _bound_inserts(self, st: Statement, number: int, head: bytes, nparams: int,
+                       days: frozenset[int]) -> bool | None:
+        """_batch_inserts' run decoded and converted in one compiled call (server/
+        bindbatch.py): True served, False refused by the engine (the rows then go one by one,
+        as _batch_inserts'), None when this run is not for it (no storers to plan with, a
+        first row that is not all plain non-NULL items, fewer than _BATCH_MIN rows taken):
+        _batch_inserts' own loop then serves it."""
+        eng = self.engine
+        assert eng is not None and bindbatch.compiled is not None
+        convs = eng.batch_convs(st.prepared)
+        if convs is None:
+            return None
+        buf, pos, end, encoding = self.buf, self.start, self.end, self.encoding
+        headers = headers_at(buf, pos + 8, end, nparams)
+        at = pos
+        for _ in range(_PLAN_LOOK):  # a first row with a NULL: a later row's headers
+            if headers is not None or (st.bound_plan is not None and st.bound_plan[0] is convs):
+                break
+            plain = decode_bind_plain(buf, at + 8, end, nparams, encoding)
+            if plain is None or not buf.startswith(_EXECUTE_EOT, plain[1], end):
+                break
+            at = plain[1] + 4
+            if not buf.startswith(head, at, end):
+                break
+            headers = headers_at(buf, at + 8, end, nparams)
+        if headers is not None:
+            steps = bindbatch.cached_plan(headers, convs, days, encoding)
+            if steps is None:
+                return None
+            st.bound_plan = (convs, steps)
+        elif st.bound_plan is not None and st.bound_plan[0] is convs:
+            steps = st.bound_plan[1]  # a first row with a NULL: the last run's plan
+        else:
+            return None
+        try:
+            rows, after, last = bindbatch.compiled(buf, pos, end, head, _EXECUTE_EOT, steps,
+                                                   encoding, _BATCH_MAX)
+        except ValueError:  # a plan the C does not take (a defect): the Python loop serves
+            log.warning("compiled INSERT run refused its plan", exc_info=True)
+            st.bound_plan = None
+            return None
+        if len(rows) < _BATCH_MIN:
+            return None
+        if not eng.execute_bound(st.prepared, rows):
+            self._solo = len(rows) - 1
+            return False
+        plain = decode_bind_plain(buf, last + 8, end, nparams, encoding)
+        self.server.bound_groups += len(rows)
+        self._batched(number, st, len(rows), after, plain[0] if plain is not None else None)
+        return True
+
+    def _batched(self, number: int, st: Statement, count: int, pos: int,
+                 last: list[object] | None) -> None:
+        """The replies of ``count`` groups run as one batch, ending at ``pos``; the statement
+        keeps ``last``, the last row's values as decode_bind_plain gives them."""
+        self.current = number
+        if last is not None:
+            st.params = last
         st.upload = None
         after_run(st)
         reply = Writer()
         m.put_done(reply, 1, self.layout)
         m.put_cost(reply, 0, 0)  # each row's reply is the single-row path's (_execute)
         reply.u16(Msg.EOT)
-        self._queue(bytes(reply.buf) * len(rows))
-        self.server.request_groups += len(rows)
-        self.server.batched_groups += len(rows)
+        self._queue(bytes(reply.buf) * count)
+        self.server.request_groups += count
+        self.server.batched_groups += count
         self.start = pos
-        return True

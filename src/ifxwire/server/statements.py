@@ -43,6 +43,9 @@ class Statement:
     upload: BlobUpload | None = None  # BYTE/TEXT parameters whose data is still to come
     current_rowid: object = None  # FOR UPDATE cursors: the rowid of the row sent last
     lob_binary: bool = False  # SQ_RET_TYPE asked for BLOB/CLOB locators in binary form
+    #: The batched INSERT's last compiled plan (storers, steps; server/bindbatch.py), for a
+    #: run whose first row has a NULL (its headers cannot make a plan).
+    bound_plan: tuple[object, tuple[Any, ...]] | None = None
 
 
 #: Bind values larger than this in all (bytes and characters of str/bytes values) are let go

@@ -21,7 +21,7 @@ from ....protocol.codes import TypeCode
 from ....types.smartlob import Locator
 from . import sqlcodes as sc
 from .hooks import EXTENSIONS
-from .ifxtypes import INT_RANGE, IfxType
+from .ifxtypes import FLOATING, INT_RANGE, IfxType
 from .money import read_monetary
 from .values import (
     DEFAULT_CTX,
@@ -66,6 +66,17 @@ _DAY_MIN = date_number(dt.date.min)
 _DAY_MAX = date_number(dt.date.max)
 
 
+#: The attribute by which a storer declares its own first test, the values it returns unchanged
+#: (``(check, lo, hi)``): the compiled batch of executemany rows (_bindbatch.c, via
+#: server/bindbatch.py) passes such a value as it is and calls the storer for any other. Each
+#: tuple restates the ``if`` at the top of its function; None passes unchanged for every
+#: check but 0 (each such storer returns None for None). 5 (a fixed-scale DECIMAL/MONEY,
+#: ``(5, prec, scale)``): the value is made from the item's bytes in C when no rounding is
+#: needed, else as 4.
+BIND_CHECK = "bind_check"
+_B_CALL, _B_INT, _B_FINITE, _B_STR, _B_NONE, _B_DECIMAL = 0, 1, 2, 3, 4, 5  # _bindbatch.c's
+
+
 # --- the two directions -----------------------------------------------------------------------
 def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = None) -> Conv:
     """A function turning a Python value (or Informix text) into the storage value for type t.
@@ -95,26 +106,39 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
             if src is not None and src.code == T.DATE and isinstance(v, int):
                 return to_int(v, code)
             return to_int(v, code)
+        setattr(conv_int, BIND_CHECK, (_B_INT, lo, hi))
         return conv_int
     if code == T.FLOAT:
         def conv_float(v: object) -> object:
             if type(v) is float and v - v == 0.0:
                 return v  # what to_float gives for a finite float
             return None if v is None else to_float(v, False)
+        setattr(conv_float, BIND_CHECK, (_B_FINITE, 0, 0))
         return conv_float
     if code == T.SMALLFLOAT:
         return lambda v: None if v is None else to_float(v, True)
     if code in (T.DECIMAL, T.MONEY):
         prec, scale = t.prec, t.scale
+        # A DECIMAL/MONEY bind into a fixed-scale column: _bindbatch.c writes the text itself
+        # when no rounding is needed (its decimal_text; the same string as this storer's).
+        check = (_B_NONE, 0, 0) if scale == FLOATING else (_B_DECIMAL, prec, scale)
         if code == T.MONEY:
             # A monetary string: the session's DBMONEY currency symbols and separators, the
             # thousands separator and the symbol optional ('$1,345.77'; ids_dapip_0105,
             # ids_gpg_087; core/money.py).
             money = ctx.money
-            return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(
-                read_monetary(v, money, thousands=True) if isinstance(v, str) else v),
-                prec, scale))
-        return lambda v: None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
+
+            def conv_money(v: object) -> object:
+                return None if v is None else dec_text(fit_decimal(to_decimal(
+                    read_monetary(v, money, thousands=True) if isinstance(v, str) else v),
+                    prec, scale))
+            setattr(conv_money, BIND_CHECK, check)
+            return conv_money
+
+        def conv_dec(v: object) -> object:
+            return None if v is None else dec_text(fit_decimal(to_decimal(v), prec, scale))
+        setattr(conv_dec, BIND_CHECK, check)
+        return conv_dec
     if code == T.DATE:
         def conv_date(v: object) -> object:
             if type(v) is int and _DAY_MIN <= v <= _DAY_MAX:
@@ -128,6 +152,7 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
                     raise fail(sc.NO_CONVERSION)
                 return date_number(make_date(f[0], f[1], f[2]))
             return to_date_number(v, ctx)
+        setattr(conv_date, BIND_CHECK, (_B_INT, _DAY_MIN, _DAY_MAX))
         return conv_date
     if code == T.DATETIME:
         def conv_dt(v: object) -> object:
@@ -188,6 +213,9 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
         if v is None:
             return None
         return fit_string(to_text(v, src, ctx), t, ctx)
+    # (and a str of at most ``limit`` UTF-8 bytes: fit_string returns it unchanged)
+    utf8 = limit if not t.is_char and limit and ctx.encoding == "utf-8" else -1
+    setattr(conv_str, BIND_CHECK, (_B_STR, quick, utf8))
     return conv_str
 
 

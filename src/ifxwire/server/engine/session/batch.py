@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..core.convert import TupleBinder, row_tuple_binder
+from ..core.convert import Conv, TupleBinder, row_tuple_binder
 from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
 
@@ -111,9 +111,50 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
         return False
     except Exception:
         return False  # the single-row path reports it
+    return _run(self, sql, bound, len(rows))
+
+
+def batch_convs(self: EngineSession, stmt: Prepared) -> Sequence[Conv] | None:
+    """The storers ``execute_bound`` expects its rows converted by (the plan's, one per
+    parameter, in order), or None when this statement's rows cannot be run that way (not
+    batchable now, or its SQL has no numbered form: execute_batch's slower binding)."""
+    if not can_batch(self, stmt):
+        return None
+    try:
+        _sql, binder = _positional(stmt.plan)
+    except Exception:
+        return None
+    return stmt.plan.param_convs if binder is not None else None
+
+
+def execute_bound(self: EngineSession, stmt: Prepared,
+                  bound: Sequence[tuple[object, ...]]) -> bool:
+    """``execute_batch`` for rows already converted by ``batch_convs``' storers (the wire
+    layer's compiled decoder did it, server/bindbatch.py): the same rules, all or nothing,
+    False having changed nothing. The storers are those of the plan the rows were converted
+    for; a plan gone stale since (-710) is refused here like execute_batch refuses it."""
+    if not can_batch(self, stmt):
+        return False
+    plan = stmt.plan
+    try:
+        self._check_current(stmt)
+        sql, binder = _positional(plan)
+    except Exception:
+        return False  # (EngineError included) the single-row path reports it
+    # (every row has the length of the first: the compiled decoder makes one tuple per plan)
+    if binder is None or not bound or len(bound[0]) != len(plan.params):
+        return False
+    return _run(self, sql, bound, len(bound))
+
+
+def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int) -> bool:
+    """The rows ``bound`` (SQLite's parameters) as one executemany: under a savepoint of the
+    held SQLite transaction, or as one statement of row-lock mode."""
+    conn = self.conn
+    assert conn is not None
     self._start_statement()
     if not self._sql_txn:
-        return _row_lock_batch(self, sql, bound, len(rows))
+        return _row_lock_batch(self, sql, bound, count)
     try:
         conn.execute("SAVEPOINT ifxwire_batch")
     except sqlite3.Error:
@@ -123,7 +164,7 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
     except sqlite3.Error:
         inserted = -1
     self.state.error = None
-    if inserted != len(rows):
+    if inserted != count:
         # Some errors (disk full, I/O) make SQLite roll the whole transaction back, the
         # savepoint with it: then there is nothing to undo here, and the single-row path
         # meets the same error and reports it.

@@ -38,7 +38,7 @@ from ....protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, Type
 from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core import values as vals
-from ..core.convert import batch_loader, row_binder
+from ..core.convert import Conv, batch_loader, row_binder
 from ..core.errors import EngineError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
@@ -638,6 +638,15 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         """Run ``rows`` as one SQLite executemany, all or nothing (engine/batch.py)."""
         self.arm()
         return _batch.execute_batch(self, stmt, rows)
+
+    def batch_convs(self, stmt: Prepared) -> Sequence[Conv] | None:
+        """The storers execute_bound's rows must be converted by, or None (engine/batch.py)."""
+        return _batch.batch_convs(self, stmt)
+
+    def execute_bound(self, stmt: Prepared, bound: Sequence[tuple[object, ...]]) -> bool:
+        """execute_batch for rows already converted by batch_convs' storers (batch.py)."""
+        self.arm()
+        return _batch.execute_bound(self, stmt, bound)
 
     def _check_current(self, stmt: Prepared) -> int | None:
         """-710 when a table the statement was compiled against has since been dropped,
