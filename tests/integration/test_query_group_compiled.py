@@ -113,3 +113,38 @@ def test_a_row_the_client_code_set_cannot_carry(
         assert codes == [-1260] * 4, codes
     # (the first run parses the group: the Python path; the later ones are the step's)
     assert handed == ([True] * 3 if path == "compiled" else []), handed
+
+
+def test_a_property_set_on_the_session_class_is_read_from_then_on(
+        server: Any, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled step reads the session's attributes from its ``__dict__`` only while the
+    session's class has no data descriptor of those names (issue 26, twelfth round). A
+    property set on the class while a session runs (its version tag changes) is what the
+    step reads from then on, as Python's attribute lookup does: here ``_tails`` becomes an
+    empty dict, so every run's SQ_DONE/SQ_COST tail is made again by ``_done_cost``."""
+    from ifxwire.server.session import Session
+
+    made: list[int] = []
+    original = OneStepGroups._done_cost
+
+    def counting(self: OneStepGroups, count: int) -> bytes:
+        made.append(count)
+        return original(self, count)
+
+    monkeypatch.setattr(OneStepGroups, "_done_cost", counting)
+    with ifxwire.connect(host=server.host, port=server.port, database="sysmaster",
+                         autocommit=True, **KW) as c:
+        cur = c.cursor()
+        for _ in range(4):
+            cur.execute("SELECT 1 FROM systables WHERE tabid = 1")
+            assert cur.fetchall() == [(1,)]
+        kept = len(made)  # the tail is kept after the first run
+        before = server.one_step_groups
+        monkeypatch.setattr(Session, "_tails", property(lambda self: {}, lambda self, v: None),
+                            raising=False)
+        for _ in range(5):
+            cur.execute("SELECT 1 FROM systables WHERE tabid = 1")
+            assert cur.fetchall() == [(1,)]
+        assert server.one_step_groups - before == 5
+    assert kept <= 1
+    assert made[kept:] == [1] * 5, made

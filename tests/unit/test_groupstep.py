@@ -66,3 +66,19 @@ def test_setup_builds_it() -> None:
 
     setup = (Path(__file__).resolve().parents[2] / "setup.py").read_text()
     assert '"ifxwire._groupstep"' in setup and '"src/ifxwire/_groupstep.c"' in setup
+
+
+def test_statement_fields_are_read_at_their_slots() -> None:
+    """Statement is a slots dataclass and the module reads its fields (and Writer.buf) at
+    their slots (issue 26, twelfth round): were a field renamed, or Statement no longer
+    slotted, serve would quietly go back to attribute calls."""
+    from ifxwire.server.statements import Statement
+
+    mod = _module()
+    if onestep.serve_compiled is None:
+        pytest.skip("IFXWIRE_PURE: the module is not configured")
+    assert mod.fields() == (True, True)  # type: ignore[attr-defined]
+    assert "__slots__" in vars(Statement)
+    st = Statement(prepared=None)  # type: ignore[arg-type]
+    with pytest.raises(AttributeError):
+        st.undeclared = 1  # type: ignore[attr-defined]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .. import _accel
 from ..protocol import messages as m
@@ -25,7 +24,7 @@ from .bindrun import RunDecoder, cached_run_decoder, date_params, headers_at
 from .engine import EngineError
 from .grammar import START, allowed
 from .handlers import _MAX_FETCH_BYTES, _MIN_FETCH_BYTES, MessageHandlers, _stop_rows, _unsendable
-from .statements import RELEASED, after_run, check_bound
+from .statements import RELEASED, Statement, after_run, check_bound
 from .tuples import pure_write_tuples
 from .wireio import (
     _BIND,
@@ -37,9 +36,6 @@ from .wireio import (
     _NFETCH,
     _OPEN,
 )
-
-if TYPE_CHECKING:
-    from .statements import Statement
 
 log = logging.getLogger("ifxwire.server")
 
@@ -57,7 +53,7 @@ if _accel.accelerated:
     else:
         if _groupstep.message_codes() == (_ID, _CURNAME, _BIND, _OPEN, _EOT):
             _groupstep.configure(decode_bind_plain, Writer, RELEASED, after_run,
-                                 _MIN_FETCH_BYTES, _MAX_FETCH_BYTES, _FLUSH_BYTES)
+                                 _MIN_FETCH_BYTES, _MAX_FETCH_BYTES, _FLUSH_BYTES, Statement)
             serve_compiled = _groupstep.serve
 
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])

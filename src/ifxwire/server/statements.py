@@ -21,10 +21,14 @@ from .engine import EngineError, Prepared
 from .engine import sqlcodes as sc
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """A prepared statement as this connection holds it: its cursor's rows and position, the
-    encoder of its rows, and its last bind values."""
+    encoder of its rows, and its last bind values.
+
+    Slots (issue 26, twelfth round): the compiled group step (``ifxwire._groupstep``) reads
+    and writes these fields at their slots, not through attribute calls, and a statement
+    takes no attribute it does not declare."""
 
     prepared: Prepared
     params: list[object] = field(default_factory=list)
