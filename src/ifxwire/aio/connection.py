@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import connect as _sync_connect
 from ..client import goodbye
-from ..client.awaiting import AsyncSession
+from ..client.awaiting import AsyncSession, open_session
 from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.facade import Forward, same_arguments, same_method_arguments
@@ -129,7 +129,7 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
 async def connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``connect_calls``' step; ifxwire.otel wraps it)."""
-    conn = await AsyncConnection.open(params, addr)
+    conn = await open_session(AsyncConnection, params, addr)
     core = conn.session
     if core.release_wanted():
         # (12.10/14.10: asked once here, since a property cannot await)

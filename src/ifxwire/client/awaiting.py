@@ -5,11 +5,11 @@ asyncio streams (the first, blocking one is ``WireSession``'s ``_read``, ``_driv
 ``AsyncSession`` holds the streams, the lock and the sync session core
 (``client.outbox.SessionCore``) and awaits what the blocking loop blocks on: ``_drive``
 (steps), ``_exchange`` (request groups, with the cancellation drain and the statement timer),
-``_run`` (operations); ``open`` opens the stream and logs in, ``close`` says goodbye and
-closes it. ``ifxwire.aio`` adds only the awaitable surface on top (``AsyncConnection`` is
-an ``AsyncSession``). Why the loop lives here and not in aio/: docs/ARCHITECTURE.md, "The
-two loops in client/". What a cancellation does: docs/POOL_AND_ASYNC.md, "Concurrency and
-cancellation".
+``_run`` (operations), and ``close`` says goodbye and closes the stream; ``open_session``
+opens the stream and logs in. ``ifxwire.aio`` adds only the awaitable surface on top
+(``AsyncConnection`` is an ``AsyncSession``). Why the loop lives here and not in aio/:
+docs/ARCHITECTURE.md, "The two loops in client/". What a cancellation does:
+docs/POOL_AND_ASYNC.md, "Concurrency and cancellation".
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from .transport import (
 if TYPE_CHECKING:
     import ssl
 
-__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "ping"]
+__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "open_session", "ping"]
 
 _T = TypeVar("_T")
 _S = TypeVar("_S", bound="AsyncSession")
@@ -76,30 +76,6 @@ class AsyncSession:
     #: True once the wire failed or an exchange was cancelled; only close() remains.
     broken = Forward[bool]("broken")
     encoding = Forward[str]("encoding")
-
-    @classmethod
-    async def open(cls: type[_S], params: ConnectParams, addr: Address) -> _S:
-        """A stream to ``addr`` and the login over it, together within ``connect_timeout``
-        (as ``transport.open_transport`` and the sync login); the asyncio connect's step
-        (``aio.connection.connect_to``) asks the release afterwards."""
-        reader, writer, left = await _open_stream(params, addr)
-        transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
-        try:
-            core = SessionCore(params, transport)
-            session = cls(core, reader, writer, transport)
-            try:
-                # (the login steps within what the TCP connect and TLS left of connect_timeout)
-                await asyncio.wait_for(session.drive(core.login_steps()),
-                                       None if left is None else max(left, 0.0))
-            except asyncio.TimeoutError:
-                raise _e.OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
-                                                          params.connect_timeout),
-                                          sqlstate="08001") from None
-        except BaseException:
-            transport.close()
-            raise
-        core.server_name, core.address = params.server, (addr.host, addr.port)
-        return session
 
     async def close(self) -> None:
         """``Connection.close``: the same goodbye, its waits awaited (CLOSE_TIMEOUT s), then
@@ -319,6 +295,30 @@ class AsyncSession:
         async with self._lock, timeout_scope(self._core, timeout):
             self._core.ensure_usable()
             return await self._run(op, cursor)
+
+
+async def open_session(make: type[_S], params: ConnectParams, addr: Address) -> _S:
+    """A stream to ``addr`` and the login over it, together within ``connect_timeout`` (as
+    ``transport.open_transport`` and the sync login), as a ``make`` (``AsyncConnection``);
+    the asyncio connect's step (``aio.connection.connect_to``) asks the release after."""
+    reader, writer, left = await _open_stream(params, addr)
+    transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
+    try:
+        core = SessionCore(params, transport)
+        session = make(core, reader, writer, transport)
+        try:
+            # (the login steps within what the TCP connect and TLS left of connect_timeout)
+            await asyncio.wait_for(session.drive(core.login_steps()),
+                                   None if left is None else max(left, 0.0))
+        except asyncio.TimeoutError:
+            raise _e.OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                      params.connect_timeout),
+                                      sqlstate="08001") from None
+    except BaseException:
+        transport.close()
+        raise
+    core.server_name, core.address = params.server, (addr.host, addr.port)
+    return session
 
 
 async def ping(session: AsyncSession, timeout: float) -> bool:
