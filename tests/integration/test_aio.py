@@ -264,7 +264,7 @@ def test_cancel_mid_reply_breaks_the_connection_cleanly(
 ) -> None:
     """A cancelled task cancels its statement and waits CANCEL_DRAIN for the replies; a
     server that never answers them gets the connection broken instead."""
-    monkeypatch.setattr("ifxwire.aio.session.CANCEL_DRAIN", 0.2)
+    monkeypatch.setattr("ifxwire.client.awaiting.CANCEL_DRAIN", 0.2)
 
     async def go() -> None:
         conn = await aio.connect(**fake.kwargs())

@@ -235,7 +235,7 @@ def test_an_interrupted_reset_on_release_frees_the_slot(
     assert c.in_transaction
     raw = getattr(pool, "aio_object", None)
     if raw is not None:
-        from ifxwire.aio.session import AsyncSession
+        from ifxwire.client.awaiting import AsyncSession
 
         async def boom(self: Any, make: Any, drain: bool = True) -> Any:
             raise _Interrupted

@@ -1,5 +1,6 @@
-"""``AsyncConnection`` (the PEP 249 surface over ``AsyncSession``) and ``connect``; the
-address loop, the login and the goodbye are the sync driver's (docs/ARCHITECTURE.md).
+"""``AsyncConnection`` (the PEP 249 surface over ``client.awaiting.AsyncSession``, the
+asyncio loop) and ``connect``; the address loop, the login and the goodbye are the sync
+driver's (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
@@ -7,37 +8,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import logging
 from collections.abc import Awaitable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .. import connect as _sync_connect
 from ..client import goodbye
+from ..client.awaiting import AsyncSession, open_session
 from ..client.connection import Connection, release_op
 from ..client.dsn import Address, ConnectParams, resolve
 from ..client.facade import Forward, same_arguments, same_method_arguments
 from ..client.failover import connect_calls
-from ..client.goodbye import CLOSE_TIMEOUT
-from ..client.outbox import OutboxTransport, SessionCore
 from ..client.scroll import ScrollCursor
 from ..client.steps import await_each, awaiting_method
-from ..client.transport import connect_failed, login_timed_out, tls_context, tune
-from ..errors import Error, ExceptionAttributes, OperationalError
+from ..errors import Error, ExceptionAttributes
 from ..rows import BaseRowFactory, tuple_row
 from ..types.adapters import AdaptersMap
 from .cursor import AsyncCursor
 from .scroll import AsyncScrollCursor
-from .session import READ_SIZE, AsyncSession
 
 if TYPE_CHECKING:
-    import ssl
-
     from .savepoints import AsyncSavepoint
 
 __all__ = ["AsyncConnection", "connect", "connect_to"]
-
-log = logging.getLogger("ifxwire.aio")
 
 
 class AsyncConnection(AsyncSession, ExceptionAttributes):
@@ -117,21 +110,6 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
         async with self._lock:
             await self._run(self._core.commit_op(False))
 
-    async def close(self) -> None:
-        """``Connection.close``: the same goodbye, its waits awaited (CLOSE_TIMEOUT s)."""
-        core = self._core
-        if core.closed:
-            return
-        try:
-            if core.begin_close(not self._lock.locked()):
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._drive(core.goodbye_steps()), CLOSE_TIMEOUT)
-        finally:
-            self._transport.close()
-            core.end_close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer.wait_closed(), CLOSE_TIMEOUT)
-
     async def __aenter__(self) -> AsyncConnection:
         return self
 
@@ -151,63 +129,14 @@ class AsyncConnection(AsyncSession, ExceptionAttributes):
 
 async def connect_to(params: ConnectParams, addr: Address) -> AsyncConnection:
     """Connect and log in at one address (``connect_calls``' step; ifxwire.otel wraps it)."""
-    reader, writer, left = await _open_stream(params, addr)
-    transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
-    try:
-        core = SessionCore(params, transport)
-        conn = AsyncConnection(core, reader, writer, transport)
-        try:
-            # (the login steps within what the TCP connect and TLS left of connect_timeout)
-            await asyncio.wait_for(conn.drive(core.login_steps()),
-                                   None if left is None else max(left, 0.0))
-        except asyncio.TimeoutError:
-            raise OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
-                                                   params.connect_timeout),
-                                   sqlstate="08001") from None
-    except BaseException:
-        transport.close()
-        raise
-    core.server_name, core.address = params.server, (addr.host, addr.port)
+    conn = await open_session(AsyncConnection, params, addr)
+    core = conn.session
     if core.release_wanted():
         # (12.10/14.10: asked once here, since a property cannot await)
         with contextlib.suppress(Error):
             async with conn.cursor(row_factory=tuple_row) as cur:
                 core.note_release(await cur.run(release_op))
     return conn
-
-
-async def _open_stream(
-    params: ConnectParams, addr: Address
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, float | None]:
-    """A stream to ``addr``, with the time left of its ``connect_timeout`` for the login
-    (None without a timeout)."""
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    tls = params.tls or addr.tls
-    ctx: ssl.SSLContext | None = tls_context(tls) if tls else None
-    where = f"{addr.host}:{addr.port}"
-    try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(
-                addr.host,
-                addr.port,
-                ssl=ctx,
-                server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
-                limit=READ_SIZE,
-            ),
-            params.connect_timeout,
-        )
-    except (OSError, asyncio.TimeoutError) as exc:
-        if isinstance(exc, asyncio.TimeoutError):
-            exc = TimeoutError()  # (the same class from Python 3.11 on)
-        raise connect_failed(where, exc, params.connect_timeout) from None
-    sock = writer.get_extra_info("socket")
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            tune(sock, params.keepalive)
-    timeout = params.connect_timeout
-    left = None if timeout is None else timeout - (loop.time() - started)
-    return reader, writer, left
 
 
 _CONNECT_ARGUMENTS = inspect.signature(_sync_connect)

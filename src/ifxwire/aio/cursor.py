@@ -5,12 +5,12 @@ hook whose work differs (docs/POOL_AND_ASYNC.md, "How it is built").
 
 from __future__ import annotations
 
-import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from ..client import lob as _lob
+from ..client.awaiting import AsyncSession
 from ..client.batch import execute_many_op
 from ..client.cursor import NO_ROW, Cursor, CursorOp
 from ..client.dbapi import AsyncDbapiConnection
@@ -22,11 +22,8 @@ from ..rows import BaseRowFactory
 from ..types.adapters import AdaptersMap
 from . import lob as _alob
 from .arrow import AsyncArrowMixin
-from .session import AsyncSession
 
 __all__ = ["AsyncCursor"]
-
-log = logging.getLogger("ifxwire.aio")
 
 _T = TypeVar("_T")
 
@@ -87,11 +84,19 @@ class AsyncCursor(AsyncArrowMixin, AsyncClosing):
 
     def lob_factory(self) -> _lob.LobFactory:
         """The asyncio driver's objects for BLOB/CLOB values (``Cursor.blobs_op`` asks)."""
-        return _alob.lob_factory(self._session)
+        session = self._session
+        return lambda locator, clob: (_alob.AsyncClob if clob else _alob.AsyncBlob)(
+            session, locator)
 
     def blob_reader(self, p: Prepared) -> Callable[[bytes, bool], object]:
-        """The asyncio reader of a BYTE/TEXT value of ``p``'s result."""
-        return _alob.blob_reader_maker(self._session, p)
+        """The asyncio reader of a BYTE/TEXT value of ``p``'s result (TEXT decoded)."""
+        session = self._session
+
+        def make(descriptor: bytes, is_text: bool) -> object:
+            reader = _alob.AsyncBlobReader(session, p.stmt_id, descriptor)
+            return _alob.AsyncTextReader(reader, session.encoding) if is_text else reader
+
+        return make
 
     async def _lob_txn_interrupted(self) -> None:
         """Cancelled: nothing may be awaited; the transaction is the server's."""

@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..client import blobstream as _bs
-from ..client import lob as _lob
 from ..client.lob import CHUNK, ClobText, LocatorBase, P, apieces
 from ..client.resources import AsyncClosing
 from ..client.steps import Op, Steps, awaiting_method
@@ -18,11 +17,9 @@ from ..errors import InterfaceError
 from ..protocol.codes import XID_CLOB
 
 if TYPE_CHECKING:
-    from ..client.statements import Prepared
-
     # The session these objects run on; the AsyncConnection that makes them adds the PEP 249
     # surface (and imports this module: naming it here would make an import circle).
-    from .session import AsyncSession as AsyncConnection
+    from ..client.awaiting import AsyncSession as AsyncConnection
 
 __all__ = ["AsyncBlob", "AsyncBlobReader", "AsyncClob", "AsyncSmartLob", "AsyncTextReader"]
 
@@ -95,11 +92,6 @@ class AsyncClob(ClobText, AsyncSmartLob, _Chunks[str]):
     write = awaiting_method(LocatorBase._write_text_op, "write")
 
 
-def lob_factory(aconn: AsyncConnection) -> _lob.LobFactory:
-    """The asyncio driver's objects for the shared operations of client/lob.py."""
-    return lambda locator, clob: (AsyncClob if clob else AsyncBlob)(aconn, locator)
-
-
 class AsyncBlobReader(AsyncClosing, _Chunks[bytes]):
     """A BYTE value read from the server as it is consumed (``await r.read(n)``,
     ``readinto``, ``async for chunk in r``): ``BlobReader``'s steps, awaited."""
@@ -154,12 +146,3 @@ class AsyncTextReader(AsyncClosing, _Chunks[str]):
     async def close(self) -> None:
         await self.raw.close()
 
-
-def blob_reader_maker(aconn: AsyncConnection, p: Prepared) -> Callable[[bytes, bool], object]:
-    """What turns a BYTE/TEXT descriptor of ``p``'s result into an asyncio reader."""
-
-    def make(descriptor: bytes, is_text: bool) -> object:
-        reader = AsyncBlobReader(aconn, p.stmt_id, descriptor)
-        return AsyncTextReader(reader, aconn.encoding) if is_text else reader
-
-    return make

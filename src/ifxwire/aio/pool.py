@@ -21,10 +21,10 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from ..client.awaiting import ping
 from ..client.pool import PoolBase, PoolClosed, PoolTimeout, _Entry
 from ..client.resources import AsyncClosing
 from ..client.steps import await_each
-from ..errors import Error
 from .connection import AsyncConnection, connect
 
 __all__ = ["AsyncConnectionPool", "PoolClosed", "PoolTimeout", "create_pool"]
@@ -86,10 +86,7 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         except (_Expired, asyncio.CancelledError) as exc:
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 got = fut.result()  # handed over just as the task was cancelled: pass it on
-                if got is None:
-                    self._slot_freed()
-                else:
-                    self._hand_over(got)
+                self._pass_on(got)
             else:
                 with contextlib.suppress(ValueError):
                     self._waiters.remove(fut)
@@ -202,18 +199,6 @@ class AsyncConnectionPool(PoolBase, AsyncClosing):
         if self._closing:
             await asyncio.gather(*list(self._closing), return_exceptions=True)
         return True
-
-
-
-async def ping(conn: AsyncConnection, timeout: float) -> bool:
-    """One SQ_VERSION round trip (``Connection.ping_op``) within ``timeout``; False (and the
-    connection broken) if it fails or takes longer (no cancel is sent: a connection that does
-    not answer a ping is given up at once)."""
-    try:
-        return await asyncio.wait_for(conn.run(lambda core: core.ping_op(), drain=False),
-                                      timeout)
-    except (Error, asyncio.TimeoutError):
-        return False
 
 
 async def create_pool(*connect_args: Any, **kwargs: Any) -> AsyncConnectionPool:

@@ -1,4 +1,4 @@
-"""The session without a socket, for a loop that does the I/O itself (``ifxwire.aio``).
+"""The session without a socket, for a loop that does the I/O itself (client/awaiting.py).
 
 ``SessionCore`` is the sync ``Connection``'s whole state machine (statement cache,
 transactions, deferred CLOSE/RELEASE groups, database and logging mode, error mapping) over an

@@ -472,6 +472,16 @@ class PoolBase:
         if not kept:
             self._close_soon(entry.conn)
 
+    def _pass_on(self, got: _Entry | None) -> None:
+        """What an acquirer that stopped waiting was given goes on: an entry to the longest
+        waiter or the idle list (``_hand_over``), a slot (None) to the longest waiter or
+        freed (``_free_slot``). The sync pool's abandoned connect, the asyncio pool's
+        acquirer cancelled just as it was served."""
+        if got is None:
+            self._free_slot()
+        else:
+            self._hand_over(got)
+
     def _returned(self, entry: _Entry, ok: bool) -> None:
         """A connection given back, after ``_reset_op`` (``ok``: its answer): kept for the
         next acquire, or dropped."""
@@ -666,9 +676,7 @@ class ConnectionPool(PoolBase, Closing):
             return
         if entry is None:
             log.debug("a connect nobody waited for failed: %s", error)
-            self._free_slot()
-        else:
-            self._hand_over(entry)
+        self._pass_on(entry)
 
     @staticmethod
     def _ping(conn: Connection, deadline: float) -> bool:

@@ -1,28 +1,49 @@
-"""The asyncio session: the streams, the lock, the sync session core
-(``client.outbox.SessionCore``) and the awaiting loops that drive the core's operations:
-``_drive`` (steps), ``_exchange`` (request groups, with the cancellation drain and the
-statement timer), ``_run`` (operations). What a cancellation does: docs/POOL_AND_ASYNC.md,
-"Concurrency and cancellation"; how: docs/ARCHITECTURE.md, "Sync and async".
+"""The second of the two loops: the asyncio loop that drives the shared sans-I/O core over
+asyncio streams (the first, blocking one is ``WireSession``'s ``_read``, ``_drive``,
+``_run`` and ``_exchange`` in client/wire.py).
+
+``AsyncSession`` holds the streams, the lock and the sync session core
+(``client.outbox.SessionCore``) and awaits what the blocking loop blocks on: ``_drive``
+(steps), ``_exchange`` (request groups, with the cancellation drain and the statement timer),
+``_run`` (operations), and ``close`` says goodbye and closes the stream; ``open_session``
+opens the stream and logs in. ``ifxwire.aio`` adds only the awaitable surface on top
+(``AsyncConnection`` is an ``AsyncSession``). Why the loop lives here and not in aio/:
+docs/ARCHITECTURE.md, "The two loops in client/". What a cancellation does:
+docs/POOL_AND_ASYNC.md, "Concurrency and cancellation".
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import errors as _e
-from ..client.cancel import timeout_scope
-from ..client.connection import Connection
-from ..client.facade import Forward
-from ..client.outbox import OutboxTransport, SessionCore
-from ..client.replies import Reply
-from ..client.steps import FLUSH, Op
-from ..client.transport import receive_failed, send_failed
+from .cancel import timeout_scope
+from .connection import Connection
+from .dsn import Address, ConnectParams
+from .facade import Forward
+from .goodbye import CLOSE_TIMEOUT
+from .outbox import OutboxTransport, SessionCore
+from .replies import Reply
+from .steps import FLUSH, Op
+from .transport import (
+    connect_failed,
+    login_timed_out,
+    receive_failed,
+    send_failed,
+    tls_context,
+    tune,
+)
 
-__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession"]
+if TYPE_CHECKING:
+    import ssl
+
+__all__ = ["CANCEL_DRAIN", "READ_SIZE", "AsyncSession", "open_session", "ping"]
 
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound="AsyncSession")
 
 #: Bytes asked of the stream per read (the sync transport's buffer takes them in place).
 READ_SIZE = 256 * 1024
@@ -55,6 +76,22 @@ class AsyncSession:
     #: True once the wire failed or an exchange was cancelled; only close() remains.
     broken = Forward[bool]("broken")
     encoding = Forward[str]("encoding")
+
+    async def close(self) -> None:
+        """``Connection.close``: the same goodbye, its waits awaited (CLOSE_TIMEOUT s), then
+        the stream closed."""
+        core = self._core
+        if core.closed:
+            return
+        try:
+            if core.begin_close(not self._lock.locked()):
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._drive(core.goodbye_steps()), CLOSE_TIMEOUT)
+        finally:
+            self._transport.close()
+            core.end_close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer.wait_closed(), CLOSE_TIMEOUT)
 
     # ------------------------------------------------------------------ wire
 
@@ -258,3 +295,73 @@ class AsyncSession:
         async with self._lock, timeout_scope(self._core, timeout):
             self._core.ensure_usable()
             return await self._run(op, cursor)
+
+
+async def open_session(make: type[_S], params: ConnectParams, addr: Address) -> _S:
+    """A stream to ``addr`` and the login over it, together within ``connect_timeout`` (as
+    ``transport.open_transport`` and the sync login), as a ``make`` (``AsyncConnection``);
+    the asyncio connect's step (``aio.connection.connect_to``) asks the release after."""
+    reader, writer, left = await _open_stream(params, addr)
+    transport = OutboxTransport(writer.close, writer.get_extra_info("socket"))
+    try:
+        core = SessionCore(params, transport)
+        session = make(core, reader, writer, transport)
+        try:
+            # (the login steps within what the TCP connect and TLS left of connect_timeout)
+            await asyncio.wait_for(session.drive(core.login_steps()),
+                                   None if left is None else max(left, 0.0))
+        except asyncio.TimeoutError:
+            raise _e.OperationalError(login_timed_out(f"{addr.host}:{addr.port}",
+                                                      params.connect_timeout),
+                                      sqlstate="08001") from None
+    except BaseException:
+        transport.close()
+        raise
+    core.server_name, core.address = params.server, (addr.host, addr.port)
+    return session
+
+
+async def ping(session: AsyncSession, timeout: float) -> bool:
+    """One SQ_VERSION round trip (``Connection.ping_op``) within ``timeout``: the asyncio
+    pool's health check (client/pool.py ``ping`` is the sync one). False (and the session
+    broken) if it fails or takes longer: no cancel is sent and nothing is drained, a
+    connection that does not answer a ping is given up at once."""
+    try:
+        return await asyncio.wait_for(session.run(lambda core: core.ping_op(), drain=False),
+                                      timeout)
+    except (_e.Error, asyncio.TimeoutError):
+        return False
+
+
+async def _open_stream(
+    params: ConnectParams, addr: Address
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, float | None]:
+    """A stream to ``addr``, with the time left of its ``connect_timeout`` for the login
+    (None without a timeout)."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    tls = params.tls or addr.tls
+    ctx: ssl.SSLContext | None = tls_context(tls) if tls else None
+    where = f"{addr.host}:{addr.port}"
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(
+                addr.host,
+                addr.port,
+                ssl=ctx,
+                server_hostname=(params.tls_server_hostname or addr.host) if ctx else None,
+                limit=READ_SIZE,
+            ),
+            params.connect_timeout,
+        )
+    except (OSError, asyncio.TimeoutError) as exc:
+        if isinstance(exc, asyncio.TimeoutError):
+            exc = TimeoutError()  # (the same class from Python 3.11 on)
+        raise connect_failed(where, exc, params.connect_timeout) from None
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            tune(sock, params.keepalive)
+    timeout = params.connect_timeout
+    left = None if timeout is None else timeout - (loop.time() - started)
+    return reader, writer, left
