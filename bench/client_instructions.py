@@ -306,7 +306,9 @@ def count_one(src: str, port: int, c: Counted, mode: str, args: argparse.Namespa
               ) -> dict[str, Any]:
     """Run one child (under valgrind unless --no-valgrind) and return its counts."""
     work = Path(tempfile.mkdtemp(prefix="cg-"))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, str(ROOT)]))
+    # PYTHONHASHSEED fixed: str hashes decide dict and set layouts, which moved a count by
+    # ~0.5 % between two runs of the same tree.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, str(ROOT)]), PYTHONHASHSEED="0")
     env.pop("IFXWIRE_PURE", None)
     if mode == "pure":
         env["IFXWIRE_PURE"] = "1"
