@@ -377,3 +377,29 @@ def test_a_statement_reply_one_receive_brings_is_read_without_the_steps(
         c.close()
     # (a reply the server's one send does not bring in one receive may still take them)
     assert len(made) <= 2, made
+
+
+def test_a_login_response_one_receive_brings_is_read_without_its_generator(
+    connect_kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """count24: the login response is taken from the buffer when one receive brings it
+    whole (``Transport.login_packet``); ``login_packet_steps``, a generator resumed twice
+    through the login's steps, only waits for a response cut across receives."""
+    made: list[int] = []
+    steps = Transport.login_packet_steps
+
+    def counted(self: Transport) -> Any:
+        made.append(self.end - self.start)
+        return steps(self)
+
+    monkeypatch.setattr(Transport, "login_packet_steps", counted)
+    for _ in range(5):
+        c = ifxwire.connect(**connect_kwargs, database="sysmaster")
+        assert c.server_version_internal
+        c.close()
+    assert len(made) <= 1, made
+    # A response cut across receives still goes through the steps (and logs in).
+    t = Transport(socket.socket())
+    t.buf[0:3] = b"\x00\x40\x01"
+    t.start, t.end = 0, 3
+    assert t.login_packet() is None and t.start == 0

@@ -267,6 +267,25 @@ class Transport:
             packet: bytes = stop.value
             return packet
 
+    def login_packet(self) -> bytes | None:
+        """The server's login response, taken from the buffer if it holds the whole packet;
+        None if not (yet). The login steps try this before ``login_packet_steps``: the
+        response arrives whole in one receive, and a generator for it was one of the
+        cold connect's costs (count24, issue 24's 3 % check)."""
+        start, end = self.start, self.end
+        if end - start < 2:
+            return None
+        try:
+            total = packet_length(self.view[start:end])
+        except NeedMore:
+            return None
+        except ProtocolViolation as exc:
+            raise OperationalError(f"invalid login response: {exc}", sqlstate="08S01") from None
+        if end - start < total:
+            return None
+        self.start = start + total
+        return bytes(self.view[start : start + total])
+
     def login_packet_steps(self) -> Generator[int, int, bytes]:
         """``read_login_packet`` without I/O: yields how many unparsed bytes it needs (the
         caller fills the buffer: ``fill`` here, the asyncio connection from its stream)."""
