@@ -450,11 +450,13 @@ def main(argv: list[str] | None = None) -> int:
     if not counted:
         p.error("no scenario matches --only")
     res: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
-    for path in args.reuse:
-        earlier = json.loads(Path(path).read_text())["results"]
-        for s in srcs:
-            if s in earlier and all(c.name in earlier[s] for c in counted):
-                res[s] = earlier[s]
+    earlier: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+    for path in args.reuse:  # (several runs of one tree, each with its own --only, merge)
+        for s, by in json.loads(Path(path).read_text())["results"].items():
+            earlier.setdefault(s, {}).update(by)
+    for s in srcs:
+        if s in earlier and all(c.name in earlier[s] for c in counted):
+            res[s] = {c.name: earlier[s][c.name] for c in counted}
     todo = [s for s in srcs if s not in res]
     if args.parallel and len(todo) > 1:
         with ThreadPoolExecutor(len(todo)) as ex:
