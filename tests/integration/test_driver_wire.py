@@ -347,3 +347,59 @@ def test_receive_buffer_grows_for_big_messages_and_shrinks_back() -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_a_statement_reply_one_receive_brings_is_read_without_the_steps(
+    connect_kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24's 3 % check (count24): a new reply's ``need`` is 0, so ``_read`` fed it the
+    empty buffer and sent every statement's reply through the ``_read_steps`` generator
+    (~70 bytecodes and a second ``feed`` per statement). The empty buffer is now filled
+    first and the reply parsed without the steps when one receive brings it whole."""
+    from ifxwire.client.wire import WireSession
+
+    made: list[int] = []
+    steps = WireSession._read_steps
+
+    def counted(self: WireSession, reply: Any) -> Any:
+        made.append(reply.consumed)
+        return steps(self, reply)
+
+    c = ifxwire.connect(**connect_kwargs, database="sysmaster", autocommit=True)
+    try:
+        monkeypatch.setattr(WireSession, "_read_steps", counted)
+        for _ in range(20):
+            cur = c.cursor()
+            cur.execute("SELECT 1 FROM systables WHERE tabid = 1")
+            assert cur.fetchall() == [(1,)]
+            cur.close()
+    finally:
+        c.close()
+    # (a reply the server's one send does not bring in one receive may still take them)
+    assert len(made) <= 2, made
+
+
+def test_a_login_response_one_receive_brings_is_read_without_its_generator(
+    connect_kwargs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """count24: the login response is taken from the buffer when one receive brings it
+    whole (``Transport.login_packet``); ``login_packet_steps``, a generator resumed twice
+    through the login's steps, only waits for a response cut across receives."""
+    made: list[int] = []
+    steps = Transport.login_packet_steps
+
+    def counted(self: Transport) -> Any:
+        made.append(self.end - self.start)
+        return steps(self)
+
+    monkeypatch.setattr(Transport, "login_packet_steps", counted)
+    for _ in range(5):
+        c = ifxwire.connect(**connect_kwargs, database="sysmaster")
+        assert c.server_version_internal
+        c.close()
+    assert len(made) <= 1, made
+    # A response cut across receives still goes through the steps (and logs in).
+    t = Transport(socket.socket())
+    t.buf[0:3] = b"\x00\x40\x01"
+    t.start, t.end = 0, 3
+    assert t.login_packet() is None and t.start == 0

@@ -141,9 +141,18 @@ def test_a_one_address_connect_runs_no_loop_until_it_fails(
         return original(params, attempts)
 
     monkeypatch.setattr(sync_connection, "connect_calls", counted)
+    made: list[int] = []
+    attempts = sync_connection.Attempts
+
+    def counted_attempts(params: Any) -> Any:
+        made.append(1)
+        return attempts(params)
+
+    monkeypatch.setattr(sync_connection, "Attempts", counted_attempts)
     with ifxwire.connect(**_kwargs(server)) as conn:
         assert conn.address == (server.host, server.port)
-    assert loops == []
+    # (count24: nor the Attempts that lists the addresses, until the one attempt fails)
+    assert loops == [] and made == []
     with ifxwire.connect(**_kwargs(redirector, max_redirects=1)) as conn:
         assert conn.address == (server.host, server.port)
     assert loops == [1]

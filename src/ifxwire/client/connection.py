@@ -89,16 +89,29 @@ class Connection(LoginSession, ExceptionAttributes):
         gets its own connect_timeout and is logged in to with its own server name; the next
         is tried when one cannot be reached or drops the login, never after a refusal."""
         settle()  # the goodbyes of closed connections first: their sessions are gone
-        attempts = Attempts(params)
-        one = attempts.only()
-        if one is not None:
-            # One address (the common connect): tried without the loop's generator; after
-            # a failure the loop decides as for any attempt (a redirect is followed).
+        addresses = params.addresses
+        if len(addresses) == 1 and addresses[0].server in (None, params.server):
+            # One address logged in to with these very parameters (the common connect):
+            # tried without ``Attempts`` (member_params' list: three calls a connect,
+            # count24) and without the loop's generator; after a failure the loop decides
+            # as for any attempt (a redirect is followed).
             try:
-                return self._connect_at(*one)
+                return self._connect_at(addresses[0], params)
             except BaseException as exc:
-                if not attempts.failed(one[0], one[1], exc):
+                attempts = Attempts(params)
+                attempts.only()  # (the attempt just made)
+                if not attempts.failed(addresses[0], params, exc):
                     raise
+        else:
+            attempts = Attempts(params)
+            one = attempts.only()
+            if one is not None:
+                # One address with a server name of its own: the same, with its parameters.
+                try:
+                    return self._connect_at(*one)
+                except BaseException as exc:
+                    if not attempts.failed(one[0], one[1], exc):
+                        raise
         transport: Transport = call_each(connect_calls(params, attempts), self)
         return transport
 

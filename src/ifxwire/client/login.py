@@ -82,7 +82,12 @@ class LoginSession(StatementSession):
             )
         t.send(packet)
         try:
-            resp = read_connect_response((yield from t.login_packet_steps()), self.encoding)
+            if t.start == t.end:
+                yield 2  # receive (the response cannot be here before its request)
+            raw = t.login_packet()
+            if raw is None:  # (not whole in one receive)
+                raw = yield from t.login_packet_steps()
+            resp = read_connect_response(raw, self.encoding)
         except ProtocolViolation as exc:
             raise _e.protocol_error(f"login response: {exc}") from None
         self._accepted(resp)

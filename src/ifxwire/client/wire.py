@@ -371,8 +371,10 @@ class WireSession:
                 if pump is not None:
                     t.pump(pump, reply)
                 # The common case without a generator (a reply that one receive brings
-                # whole); what it leaves undone, the steps go on with.
-                if t.end - t.start < reply.need:
+                # whole); what it leaves undone, the steps go on with. An empty buffer is
+                # filled first: a new reply's ``need`` is 0, and feeding it nothing sent
+                # every statement's reply through the steps (count24).
+                if t.end - t.start < reply.need or t.end == t.start:
                     t.fill(reply.need)
                 if t.end - t.start >= reply.need:
                     try:
