@@ -74,7 +74,7 @@ except ImportError:  # no compiler at install time: the pure column path
 # Kinds, as numbered in _arrowdec.c.
 A_I16, A_I32, A_I64, A_INT8, A_F32, A_F64, A_DATE, A_CHAR = range(8)
 A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW, A_LIST = range(8, 16)
-#: integer SET/MULTISET/LIST in the text form (cursor.collections = "text"), _arrowdec.c
+#: numeric SET/MULTISET/LIST in the text form (cursor.collections = "text"), _arrowdec.c
 A_TLIST = 16
 #: A_RAW framings: fixed width, u8 length, u8 indicator + u32 length envelope, i32 length.
 F_FIXED, F_U8, F_ENVELOPE, F_I32 = range(4)
@@ -155,6 +155,42 @@ def _c_list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int, int] | No
     return _LIST_TABLES[key]
 
 
+#: A_TLIST's decimal element kind: arg = (precision << 16) | (scale << 8) | LK_DEC, width 16.
+LK_DEC = 2
+_TEXT_WORDS: dict[int, bytes] = {_T.SET: b"SET{", _T.MULTISET: b"MULTISET{", _T.LIST: b"LIST{"}
+
+
+def _c_text_list(col: ColumnDesc) -> tuple[int, int, bytes] | None:
+    """(element width, arg, opener) of a numeric collection in the text form for the C
+    decoder's A_TLIST (arrow14): SMALLINT/INTEGER/BIGINT (LK_INT), SMALLFLOAT/FLOAT and a
+    floating DECIMAL(p <= 15) (LK_FLOAT: float32/float64, the Arrow types of arrow.py), a
+    DECIMAL/MONEY(p,s) of a LIST or MULTISET (LK_DEC: decimal128(p, s)); SET elements come
+    out sorted (LK_SET; not decimals: they stay A_RAW). The opener (``LIST{``) is compared
+    with each value's text. None: the row decoder gives each value (A_RAW)."""
+    from .types.compositetext import column_node
+
+    node = column_node(col)
+    if node is None or node.code != col.base or node.code not in _TEXT_WORDS:
+        return None
+    code = node.element.code
+    is_set = LK_SET if node.code == _T.SET else 0
+    found: tuple[int, int] | None = None
+    if code in _LIST_ELEMENTS:
+        found = (_LIST_ELEMENTS[code][0], _LIST_ELEMENTS[code][1] | is_set)
+    elif code in (_T.INT8, _T.SERIAL8):
+        found = (8, LK_INT | is_set)
+    elif code in (_T.DECIMAL, _T.MONEY):
+        p, s = node.element.length >> 8, node.element.length & 0xFF
+        if s == _num.DECIMAL_FLOATING_SCALE:
+            if p <= 15:  # arrow.FLOAT_DECIMAL_MAX_PRECISION: float64
+                found = (8, LK_FLOAT | is_set)
+        elif not is_set and 1 <= max(p, 1) <= 32 and s <= max(p, 1):
+            found = (16, (max(p, 1) << 16) | (s << 8) | LK_DEC)
+    if found is None:
+        return None
+    return found[0], found[1], _TEXT_WORDS[node.code]
+
+
 def _list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int] | None:
     """(type table bytes, element width) of a LIST or MULTISET of SMALLINT/INTEGER/BIGINT:
     the collections the pure path's stride runs take (arrowlists.py)."""
@@ -174,6 +210,10 @@ def c_plan(plan: Sequence[Spec], columns: Sequence[ColumnDesc],
             found = _c_list_table(col, encoding)
             assert found is not None
             out.append((kind, width, arg, found[0]))
+        elif kind == A_TLIST:
+            text = _c_text_list(col)
+            assert text is not None
+            out.append((kind, width, arg, text[2]))
         else:
             out.append((kind, width, arg))
     return tuple(out)
@@ -229,10 +269,10 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
         elif base == _T.INTERVAL:
             width = _tmp.qualifier_width(col.enclen)
         elif base in COMPLEX_CODES and isinstance(col, TextFormColumn):
-            framing = F_ENVELOPE  # LIST{1,2}: integers in C, other numbers A_RAW
-            found = _c_list_table(col, encoding)
-            if found is not None and found[2] & ~LK_SET == LK_INT:
-                kind, width, arg = A_TLIST, found[1], found[2]
+            framing = F_ENVELOPE  # LIST{1,2}: numbers in C (A_TLIST), else A_RAW
+            text = _c_text_list(col)
+            if text is not None:
+                kind, width, arg = A_TLIST, text[0], text[1]
         elif base in COMPLEX_CODES:
             framing = F_I32
             found = _c_list_table(col, encoding)
