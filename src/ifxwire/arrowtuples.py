@@ -42,7 +42,7 @@ from .types import rowcodec as _rc
 from .types import temporal as _tmp
 from .types import tupdecimal as _tdec
 from .types.complextype import COMPLEX_CODES
-from .types.compositetext import TextFormColumn
+from .types.compositetext import TextFormColumn, column_node, text_collection_decoder
 from .types.errors import CodecError
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
@@ -427,6 +427,9 @@ Walker = Callable[[Any, int, int, list[list[Any]]], tuple[int, int, Any]]
 #: DATE as its day number from 1970-01-01 (date32's own value), fixed-scale DECIMAL and
 #: MONEY(p <= 18) as the unscaled integer (decimal128's own value: an int64 array, cast).
 RAW_DATE, RAW_DECIMAL = "date", "decimal"
+#: A text-form collection column the walker leaves as its text (arrowtext.py reads a batch).
+RAW_TEXT = "text"
+_TEXT_CALL = re.compile(r"^\s*(c\d+), o = (_cxt\d+)\(buf, o\)$")
 _DECIMAL_LINE = re.compile(r"^\s*(c\d+) = (_dec\d+)\(buf, [^()]+\)$")
 _MUL_LINE = re.compile(r"^(\s*c\d+ = )_mul\((.*), _Q\d+\)$")
 _DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
@@ -454,7 +457,7 @@ def _unscaled(decode: Callable[[Any, int], Any], scale: int) -> Callable[[Any, i
 
 def _raw_value(kind: tuple[str, int] | None, value: Any) -> Any:
     """A fetchall value as the walker hands its column over (the rows decode_row redoes)."""
-    if kind is None or value is None:
+    if kind is None or value is None or kind[0] == RAW_TEXT:  # (text: the decoded value)
         return value
     if kind[0] == RAW_DATE:
         return value.toordinal() - _UNIX_ORD
@@ -462,6 +465,22 @@ def _raw_value(kind: tuple[str, int] | None, value: Any) -> Any:
 
 
 @lru_cache(maxsize=64)
+def _text_of(buf: Any, off: int) -> tuple[bytes | None, int]:
+    """A text-form collection's envelope (u8 flag, u32 length, text) as its text bytes, None
+    for the NULL collection (flag 1): what the walker keeps for arrowtext.py."""
+    n = int.from_bytes(buf[off + 1:off + 5], "big")
+    end = off + 5 + n
+    if end > len(buf):
+        raise CodecError(f"text form of {n} bytes at offset {off} runs past the tuple")
+    return (None if buf[off] & 1 else bytes(buf[off + 5:end])), end
+
+
+def _text_opener(col: ColumnDesc) -> bytes:
+    node = column_node(col)
+    assert node is not None
+    return _TEXT_WORDS[node.code]
+
+
 def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
                   keep_char_padding: bool) -> Walker:
     """The pure path's decoder of a reply's tuples straight into column lists.
@@ -496,6 +515,7 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
     n = len(cols)
     namespace: dict[str, Any] = dict(g.env)
     raw: dict[int, tuple[str, int]] = {}
+    texts: dict[int, tuple[bytes, Callable[[bytes], Any]]] = {}
     decimals: dict[str, tuple[int, int]] = {}
     lines: list[str] = []
     for line in g.lines:
@@ -509,6 +529,12 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
                 raw[k] = (RAW_DECIMAL, scale)
         for var in _DATE_CALL.findall(line):
             raw[int(var[1:])] = (RAW_DATE, 0)
+        match = _TEXT_CALL.match(line)
+        if match is not None:  # a text-form collection: its text, read a batch at a time
+            k = int(match.group(1)[1:])
+            raw[k] = (RAW_TEXT, 0)
+            namespace[match.group(2)] = _text_of
+            texts[k] = (_text_opener(cols[k]), text_collection_decoder(cols[k], encoding))
         lines.append(_DATE_CALL.sub(r"(\1 + _SHIFT if _DMIN <= \1 <= _DMAX else _days(\1))",
                                     line))
     kinds = [raw.get(k) for k in range(n)]
@@ -538,6 +564,7 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
         return nxt, len(out[0]) - before, err
 
     walk.raw = raw  # type: ignore[attr-defined]
+    walk.texts = texts  # type: ignore[attr-defined]
     walk.decode_row = decode_row  # type: ignore[attr-defined]
     walk.keep = keep  # type: ignore[attr-defined]
     return walk
@@ -579,9 +606,12 @@ class ColumnRuns:
 
 
 def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
-                 runs: Sequence[ColumnRun], raw: dict[int, tuple[str, int]]) -> Any:
+                 runs: Sequence[ColumnRun], raw: dict[int, tuple[str, int]],
+                 texts: dict[int, tuple[bytes, Callable[[bytes], Any]]] | None = None) -> Any:
     """One record batch from the pure path's column runs: one ``pyarrow.array`` a column
-    (``raw``: the columns the walker left as Arrow's integers, see column_walker)."""
+    (``raw``: the columns the walker left as Arrow's integers, see column_walker, or as the
+    text of a text-form collection, read by arrowtext.py with ``texts``' opener and
+    decoder)."""
     columns = runs[0].columns
     if len(runs) > 1:
         columns = [[v for r in runs for v in r.columns[k]] for k in range(len(columns))]
@@ -590,6 +620,14 @@ def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
         kind = raw.get(k)
         if kind is None:
             arrays.append(_array(pa, values, field, conv))
+        elif kind[0] == RAW_TEXT:
+            import pyarrow.compute as pc
+
+            from .arrowtext import text_list_array
+
+            assert texts is not None
+            opener, decode = texts[k]
+            arrays.append(text_list_array(pa, pc, values, field, conv, opener, decode))
         elif kind[0] == RAW_DATE:
             arrays.append(pa.array(values, type=pa.int32()).view(pa.date32()).cast(field.type))
         else:

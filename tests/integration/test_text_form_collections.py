@@ -285,3 +285,38 @@ def test_fetchall_text_reader(coll: Any, monkeypatch: pytest.MonkeyPatch,  # noq
     assert [(r[0], [_normal(v) for v in r[1:]]) for r in text] == \
         [(r[0], [_normal(v) for v in r[1:]]) for r in binary]
     assert (calls[0] > 1000) if reader == "c" else calls[0] == 0
+
+
+def test_pure_reader_reads_batches_with_kernels(coll: Any,  # noqa: F811
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """arrow14: with no C decoder, the text form's fetch_arrow_table reads each batch's texts
+    with pyarrow.compute (arrowtext.py): every collection column of every batch by the
+    kernels (none value by value), bit for bit the binary form's table."""
+    from ifxwire import arrowtext
+
+    _use("pure", monkeypatch)
+    outcomes: list[bool] = []
+    real = arrowtext._vectorised
+
+    def spy(*args: Any) -> Any:
+        try:
+            out = real(*args)
+        except Exception:
+            outcomes.append(False)
+            raise
+        outcomes.append(True)
+        return out
+
+    monkeypatch.setattr(arrowtext, "_vectorised", spy)
+    sql = "SELECT * FROM tcoll ORDER BY k"
+    cur = coll.cursor()
+    cur.execute(sql)
+    binary = cur.fetch_arrow_table()
+    cur.collections = "text"
+    cur.execute(sql)
+    table = cur.fetch_arrow_table()
+    assert outcomes and all(outcomes) and len(outcomes) >= len(COLUMNS)
+    assert table.schema == binary.schema
+    for name, *_ in COLUMNS:
+        assert [_bits(v) for v in table.column(name).to_pylist()] == \
+            [_bits(v) for v in binary.column(name).to_pylist()], name
