@@ -464,7 +464,6 @@ def _raw_value(kind: tuple[str, int] | None, value: Any) -> Any:
     return int(value.scaleb(kind[1], _tdec.CONTEXT))
 
 
-@lru_cache(maxsize=64)
 def _text_of(buf: Any, off: int) -> tuple[bytes | None, int]:
     """A text-form collection's envelope (u8 flag, u32 length, text) as its text bytes, None
     for the NULL collection (flag 1): what the walker keeps for arrowtext.py."""
@@ -481,6 +480,7 @@ def _text_opener(col: ColumnDesc) -> bytes:
     return _TEXT_WORDS[node.code]
 
 
+@lru_cache(maxsize=64)
 def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
                   keep_char_padding: bool) -> Walker:
     """The pure path's decoder of a reply's tuples straight into column lists.

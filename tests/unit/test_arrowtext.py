@@ -112,3 +112,27 @@ def test_out_of_range_is_the_row_path_error() -> None:
     field, conv, decode, opener = _setup("LIST(smallint not null)")
     with pytest.raises(pa.ArrowInvalid):
         arrowtext.text_list_array(pa, pc, [b"LIST{32768}"], field, conv, opener, decode)
+
+
+def test_the_walker_keeps_each_text() -> None:
+    """The pure column walker keeps a text-form collection's text (bytes, None for the NULL
+    collection, flag 1 with its length) inline, not through decode_row: three golden tuples
+    of docs/PROTOCOL.md §13's envelope, the INTEGER beside it in place."""
+    import struct
+
+    from ifxwire import arrowtuples as at
+
+    cols = tuple([ColumnDesc("a", TypeCode.INTEGER, 4), *text_form_columns(
+        [ColumnDesc("l", TypeCode.LIST, 0, type_name="LIST(integer not null)")])])
+    walk = at.column_walker(cols, "iso-8859-1", False)
+    assert walk.raw == {1: (at.RAW_TEXT, 0)}
+    payloads = [bytes.fromhex("00000007 00 0000000e") + b"LIST{10,20,30}",
+                bytes.fromhex("00000008 01 00000000"),
+                bytes.fromhex("00000009 00 00000006") + b"LIST{}"]
+    buf = bytearray(b"".join(struct.pack(">HhI", 14, 0, len(p)) + p + b"\x00" * (len(p) & 1)
+                             for p in payloads) + b"\x00\x0c")  # (a receive buffer)
+
+    out: list[list[object]] = [[], []]
+    nxt, count, err = walk(buf, 0, len(buf), out)
+    assert (count, err, nxt) == (3, None, len(buf) - 2)
+    assert out == [[7, 8, 9], [b"LIST{10,20,30}", None, b"LIST{}"]]
