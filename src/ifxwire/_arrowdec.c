@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <locale.h>
 #ifndef _WIN32
 #include <errno.h>
 #include <poll.h>
@@ -75,7 +76,9 @@ enum {
                        or its typed error). Same output as A_LIST */
 };
 
-enum { LK_INT = 0, LK_FLOAT = 1, LK_SET = 16 };
+enum { LK_INT = 0, LK_FLOAT = 1, LK_DEC = 2, LK_SET = 16 };
+/* (internal, A_TLIST: no '.' strtod for its floats in this process: every run refused) */
+enum { LK_NODOT = 1 << 30 };
 
 enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
 
@@ -93,6 +96,92 @@ static inline uint32_t be32(const unsigned char *p)
 static inline uint64_t be64(const unsigned char *p)
 {
     return ((uint64_t)be32(p) << 32) | (uint64_t)be32(p + 4);
+}
+
+/* The same as one unaligned load and a byte swap where the compiler has the builtin: the
+   form its vectoriser turns into a shuffle per 16 bytes (the A_LIST element loop). */
+#if defined(__GNUC__) || defined(__clang__)
+static inline uint16_t ld_be16(const unsigned char *p)
+{
+    uint16_t x;
+    memcpy(&x, p, 2);
+    return __builtin_bswap16(x);
+}
+static inline uint32_t ld_be32(const unsigned char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return __builtin_bswap32(x);
+}
+static inline uint64_t ld_be64(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return __builtin_bswap64(x);
+}
+#else
+#define ld_be16 be16
+#define ld_be32 be32
+#define ld_be64 be64
+#endif
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The A_LIST INTEGER elements four at a time with SSE2 (x86-64's baseline: the compiler
+   vectorises the scalar loop only with SSSE3's byte shuffle): each 32-bit lane byte-swapped
+   (bytes within 16-bit halves, then the halves), stored, and compared with the NULL form.
+   Returns how many elements it did (a multiple of 4); ``*hit`` set when one was NULL. */
+static inline Py_ssize_t swap32_block(unsigned char *restrict out,
+                                      const unsigned char *restrict e, Py_ssize_t ne,
+                                      uint32_t null32, unsigned *hit)
+{
+    __m128i nul = _mm_set1_epi32((int)null32), acc = _mm_setzero_si128();
+    Py_ssize_t k = 0;
+    for (; k + 4 <= ne; k += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(e + 4 * k));
+        v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+        v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+        v = _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+        _mm_storeu_si128((__m128i *)(void *)(out + 4 * k), v);
+        acc = _mm_or_si128(acc, _mm_cmpeq_epi32(v, nul));
+    }
+    *hit |= _mm_movemask_epi8(acc) != 0;
+    return k;
+}
+#else
+static inline Py_ssize_t swap32_block(unsigned char *out, const unsigned char *e,
+                                      Py_ssize_t ne, uint32_t null32, unsigned *hit)
+{
+    (void)out, (void)e, (void)ne, (void)null32, (void)hit;
+    return 0;
+}
+#endif
+
+/* The "C" locale's numbers for strtod_l (made at import): strtod reads the decimal point of
+   the process's LC_NUMERIC, which an application may have set to ','. Without strtod_l
+   (not glibc) a float text list is decoded only while LC_NUMERIC's point is '.' (cols_parse). */
+#if defined(__GLIBC__)
+static locale_t c_numeric = (locale_t)0;
+#endif
+
+static double c_strtod(const char *s)
+{
+#if defined(__GLIBC__)
+    if (c_numeric != (locale_t)0)
+        return strtod_l(s, NULL, c_numeric);
+#endif
+    return strtod(s, NULL);
+}
+
+/* Whether c_strtod reads '.' as the decimal point (with the GIL: localeconv). */
+static int c_strtod_ok(void)
+{
+#if defined(__GLIBC__)
+    if (c_numeric != (locale_t)0)
+        return 1;
+#endif
+    const char *dp = localeconv()->decimal_point;
+    return dp != NULL && dp[0] == '.' && dp[1] == 0;
 }
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
@@ -549,10 +638,27 @@ static int cols_parse(Col *cols, PyObject *plan, Py_ssize_t ncols, int allow_raw
             PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: A_RAW needs one buffer");
             return -1;
         }
-        if (c->kind == A_TLIST &&
-            ((c->arg & ~(long)LK_SET) != LK_INT || !(c->width == 2 || c->width == 4 || c->width == 8))) {
-            PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad text list column");
-            return -1;
+        if (c->kind == A_TLIST) {
+            int ek = (int)(c->arg & 0xF);
+            long rest = c->arg & ~(long)(0xF | LK_SET);
+            if (!(ek == LK_INT ? rest == 0 && (c->width == 2 || c->width == 4 || c->width == 8)
+                  : ek == LK_FLOAT ? rest == 0 && (c->width == 4 || c->width == 8)
+                  : ek == LK_DEC && c->width == 16 && !(c->arg & LK_SET) && (rest >> 24) == 0 &&
+                        ((rest >> 16) & 0xFF) >= 1 && ((rest >> 16) & 0xFF) <= 32 &&
+                        ((rest >> 8) & 0xFF) <= ((rest >> 16) & 0xFF))) {
+                PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad text list column");
+                return -1;
+            }
+            if (ek == LK_FLOAT && !c_strtod_ok())
+                c->arg |= LK_NODOT;
+            if (table != NULL) { /* the opener, e.g. b"LIST{" (held by the plan tuple) */
+                c->table = (const unsigned char *)PyBytes_AS_STRING(table);
+                c->table_len = PyBytes_GET_SIZE(table);
+                if (c->table_len < 2 || c->table[c->table_len - 1] != '{') {
+                    PyErr_SetString(PyExc_ValueError, "ifxwire._arrowdec: bad text list opener");
+                    return -1;
+                }
+            }
         }
         if (c->kind == A_LIST) {
             /* the plan tuple (held by the caller) keeps the bytes alive during the call */
@@ -608,10 +714,10 @@ static int cols_reserve(Col *cols, Py_ssize_t ncols, Py_ssize_t *rcap, Py_ssize_
                     o[0] = 0;
                 c->offsets = o;
             }
-            /* (A_TLIST: an element of w <= 8 bytes takes at least 2 bytes of text, a digit
+            /* (A_TLIST: an element of w <= 16 bytes takes at least 2 bytes of text, a digit
                and its ',' or '}') */
             Py_ssize_t need = c->data_len +
-                              (c->kind == A_TLIST ? 4 : enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) *
+                              (c->kind == A_TLIST ? (c->width + 1) / 2 : enc == E_LATIN1 && c->kind != A_LIST ? 2 : 1) *
                                   run_bytes;
             if (need > c->data_cap || c->data == NULL) {
                 Py_ssize_t dc = c->data_cap ? c->data_cap : 256;
@@ -731,6 +837,98 @@ static int set_sort(unsigned char *out, Py_ssize_t n, Py_ssize_t w, int ek)
     else
         SORT_BODY(int64_t);
     return 0;
+}
+
+/* One number of a float collection's text at ``t`` (before ``end``), as the server spells
+   it: -?[0-9]+(.[0-9]*)?([eE][-+]?[0-9]+)? and at most 80 characters. ``*out`` is strtod's
+   double, correctly rounded as Python's float() of the same text is (the row decoder's
+   value). Returns the byte after it, or NULL for anything else ("inf", "NULL", a blank, "+1",
+   ".5": the row decoder decides). */
+static const unsigned char *text_number(const unsigned char *t, const unsigned char *end,
+                                        double *out)
+{
+    const unsigned char *s0 = t, *d0;
+    char tmp[81];
+    if (t < end && *t == '-')
+        t++;
+    d0 = t;
+    while (t < end && *t >= '0' && *t <= '9')
+        t++;
+    if (t == d0)
+        return NULL;
+    if (t < end && *t == '.') {
+        t++;
+        while (t < end && *t >= '0' && *t <= '9')
+            t++;
+    }
+    if (t < end && (*t == 'e' || *t == 'E')) {
+        t++;
+        if (t < end && (*t == '+' || *t == '-'))
+            t++;
+        d0 = t;
+        while (t < end && *t >= '0' && *t <= '9')
+            t++;
+        if (t == d0)
+            return NULL;
+    }
+    if (t - s0 > 80)
+        return NULL;
+    memcpy(tmp, s0, (size_t)(t - s0));
+    tmp[t - s0] = 0;
+    *out = c_strtod(tmp);
+    return t;
+}
+
+/* One DECIMAL(p,s) element of the text form, -?[0-9]+(.[0-9]+)?, as the unscaled decimal128
+   integer (little-endian) at scale ``scale``: what pyarrow makes of the row decoder's
+   Decimal. More fraction digits than the scale, more digits than the precision, an exponent
+   or anything else: NULL (the row decoder, and pyarrow's own check, decide). */
+static const unsigned char *text_decimal(const unsigned char *t, const unsigned char *end,
+                                         int precision, int scale, unsigned char out[16])
+{
+    int neg = 0, sig = 0, frac = 0;
+    u128 acc = 0;
+    if (t < end && *t == '-')
+        neg = 1, t++;
+    const unsigned char *d0 = t;
+    for (; t < end && *t >= '0' && *t <= '9'; t++) {
+        if (acc || *t != '0')
+            sig++;
+        acc = acc * 10 + (u128)(*t - '0');
+        if (sig > 38)
+            return NULL;
+    }
+    if (t == d0)
+        return NULL;
+    if (t < end && *t == '.') {
+        t++;
+        const unsigned char *f0 = t;
+        for (; t < end && *t >= '0' && *t <= '9'; t++) {
+            if (++frac > scale)
+                return NULL;
+            if (acc || *t != '0')
+                sig++;
+            acc = acc * 10 + (u128)(*t - '0');
+            if (sig > 38)
+                return NULL;
+        }
+        if (t == f0)
+            return NULL;
+    }
+    u128 limit = 1;
+    for (int i = 0; i < precision; i++)
+        limit *= 10;
+    for (int i = frac; i < scale; i++) {
+        if (acc >= limit)
+            return NULL;
+        acc *= 10;
+    }
+    if (acc >= limit)
+        return NULL;
+    u128 v = neg ? (u128)0 - acc : acc;
+    for (int i = 0; i < 16; i++)
+        out[i] = (unsigned char)(v >> (8 * i));
+    return t;
 }
 
 #define NEED(n)                                                                                \
@@ -962,32 +1160,40 @@ static int decode_rows(Col *cols, Py_ssize_t ncols, const BufRef *bs, Py_ssize_t
                 else {
                     if (dsize < 0 || dsize > len - tl - 12 || dsize % w)
                         goto refuse;
-                    const unsigned char *e = p + at + 16 + tl;
-                    unsigned char *out = dst + c->data_len;
+                    /* (restrict: the run and the column's buffer never overlap) */
+                    const unsigned char *restrict e = p + at + 16 + tl;
+                    unsigned char *restrict out = dst + c->data_len;
                     uint64_t nb = c->null_bits;
+                    /* every element swapped and stored, a NULL one only noted (``hit``):
+                       no exit inside the loop, so the compiler vectorises it (a byte
+                       shuffle and a compare per 4 or 8 elements, docs/ARROW.md "arrow14");
+                       what was stored past data_len is scratch when the run is refused */
+                    unsigned hit = 0;
+                    Py_ssize_t ne = dsize / w;
                     if (w == 4) {
                         uint32_t n32 = (uint32_t)nb;
-                        for (Py_ssize_t k = 0; k < dsize; k += 4) {
-                            uint32_t x = be32(e + k);
-                            if (x == n32)
-                                goto refuse;
-                            memcpy(out + k, &x, 4);
+                        Py_ssize_t k = swap32_block(out, e, ne, n32, &hit);
+                        for (; k < ne; k++) {
+                            uint32_t x = ld_be32(e + 4 * k);
+                            hit |= x == n32;
+                            memcpy(out + 4 * k, &x, 4);
                         }
                     } else if (w == 2) {
-                        for (Py_ssize_t k = 0; k < dsize; k += 2) {
-                            uint16_t x = be16(e + k);
-                            if (x == (uint16_t)nb)
-                                goto refuse;
-                            memcpy(out + k, &x, 2);
+                        uint16_t n16 = (uint16_t)nb;
+                        for (Py_ssize_t k = 0; k < ne; k++) {
+                            uint16_t x = ld_be16(e + 2 * k);
+                            hit |= x == n16;
+                            memcpy(out + 2 * k, &x, 2);
                         }
                     } else {
-                        for (Py_ssize_t k = 0; k < dsize; k += 8) {
-                            uint64_t x = be64(e + k);
-                            if (x == nb)
-                                goto refuse;
-                            memcpy(out + k, &x, 8);
+                        for (Py_ssize_t k = 0; k < ne; k++) {
+                            uint64_t x = ld_be64(e + 8 * k);
+                            hit |= x == nb;
+                            memcpy(out + 8 * k, &x, 8);
                         }
                     }
+                    if (hit)
+                        goto refuse;
                     if ((c->arg & LK_SET) && set_sort(out, dsize / w, w, (int)(c->arg & 0xF)) < 0)
                         goto refuse;
                     c->data_len += dsize;
@@ -1009,46 +1215,78 @@ static int decode_rows(Col *cols, Py_ssize_t ncols, const BufRef *bs, Py_ssize_t
                     if (p[at] != 0)
                         goto refuse;
                     const unsigned char *t = p + at + 5, *end = t + n;
-                    while (t < end && *t >= 'A' && *t <= 'Z')
-                        t++;
+                    if (c->table != NULL) { /* the opener the column's type spells */
+                        if (n < c->table_len + 1 || memcmp(t, c->table, (size_t)c->table_len))
+                            goto refuse;
+                        t += c->table_len - 1;
+                    }
+                    else
+                        while (t < end && *t >= 'A' && *t <= 'Z')
+                            t++;
                     if (t == p + at + 5 || t == end || *t != '{' || end[-1] != '}')
                         goto refuse;
                     t++;
                     end--; /* the '}' */
                     unsigned char *out = dst + c->data_len;
                     Py_ssize_t k = 0;
+                    int ek = (int)(c->arg & 0xF);
+                    if (c->arg & LK_NODOT)
+                        goto refuse;
                     const uint64_t lim = w == 2 ? 32767u : w == 4 ? 2147483647u : (uint64_t)INT64_MAX;
                     while (t < end) {
-                        int neg = *t == '-';
-                        t += neg;
-                        const unsigned char *d0 = t;
-                        uint64_t mag = 0;
-                        while (t < end && *t >= '0' && *t <= '9') {
-                            if (t - d0 >= 19)
+                        if (ek == LK_FLOAT) {
+                            double d;
+                            const unsigned char *after = text_number(t, end, &d);
+                            if (after == NULL)
                                 goto refuse;
-                            mag = mag * 10 + (uint64_t)(*t - '0');
-                            t++;
+                            t = after;
+                            if (w == 4) {
+                                float f = (float)d;
+                                memcpy(out + k, &f, 4);
+                            } else
+                                memcpy(out + k, &d, 8);
                         }
-                        /* no digits, too large, or a NULL sentinel (the row decoder says) */
-                        if (t == d0 || mag > lim + (uint64_t)neg || (neg && mag == lim + 1))
-                            goto refuse;
+                        else if (ek == LK_DEC) {
+                            unsigned char v[16];
+                            const unsigned char *after = text_decimal(
+                                t, end, (int)((c->arg >> 16) & 0xFF), (int)((c->arg >> 8) & 0xFF), v);
+                            if (after == NULL)
+                                goto refuse;
+                            t = after;
+                            memcpy(out + k, v, 16);
+                        }
+                        else {
+                            int neg = *t == '-';
+                            t += neg;
+                            const unsigned char *d0 = t;
+                            uint64_t mag = 0;
+                            while (t < end && *t >= '0' && *t <= '9') {
+                                if (t - d0 >= 19)
+                                    goto refuse;
+                                mag = mag * 10 + (uint64_t)(*t - '0');
+                                t++;
+                            }
+                            /* no digits, too large, or a NULL sentinel (the row decoder says) */
+                            if (t == d0 || mag > lim + (uint64_t)neg || (neg && mag == lim + 1))
+                                goto refuse;
+                            int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+                            if (w == 2) {
+                                int16_t x = (int16_t)v;
+                                memcpy(out + k, &x, 2);
+                            } else if (w == 4) {
+                                int32_t x = (int32_t)v;
+                                memcpy(out + k, &x, 4);
+                            } else
+                                memcpy(out + k, &v, 8);
+                        }
                         if (t < end) {
                             if (*t != ',' || t + 1 == end)
                                 goto refuse;
                             t++;
                         }
-                        int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-                        if (w == 2) {
-                            int16_t x = (int16_t)v;
-                            memcpy(out + k, &x, 2);
-                        } else if (w == 4) {
-                            int32_t x = (int32_t)v;
-                            memcpy(out + k, &x, 4);
-                        } else
-                            memcpy(out + k, &v, 8);
                         k += w;
                     }
-                    if ((c->arg & LK_SET) && set_sort(out, k / w, w, LK_INT) < 0)
+                    if ((c->arg & LK_SET) && set_sort(out, k / w, w, ek) < 0)
                         goto refuse;
                     c->data_len += k;
                 }
@@ -1604,9 +1842,137 @@ static PyTypeObject ColumnsType = {
     .tp_new = columns_new,
 };
 
+/* ---------------------------------------------------------------------------------------
+   text_value: fetchall's reader of a numeric collection in the text form (arrow14), the
+   row decoder's per-value call for a text-form column of SMALLINT/INTEGER/BIGINT or
+   SMALLFLOAT/FLOAT elements (types/compositetext.envelope_text_decoder). */
+
+static PyObject *str_element_type;
+
+/* text_value(buf, off, opener, ek, cls, etext) -> (value, end)
+
+   The UDT envelope at ``buf[off:]`` (u8 flag, u32 length, text): flag 1 gives None; text
+   ``opener`` n,n,...} (``opener`` e.g. b"LIST{") gives ``cls`` of its elements with
+   ``element_type`` ``etext``, ints (``ek`` 0: -?[0-9]{1,18}) or floats (``ek`` 1: the syntax
+   of text_number, read by Python's own float parser, so the value is float()'s). A ``cls``
+   that is a list subclass (List, Multiset) is filled in place, as its __init__ would;
+   another (Set) is called with the list and ``etext``. Anything else (a NULL element, a
+   blank, a longer number, another spelling, a value past the buffer) gives
+   (NotImplemented, off): the Python reader then gives the value or its typed error. */
+static PyObject *text_value(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyBytes_Check(args[2]) || !PyType_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "text_value(buf, off, opener, ek, cls, etext)");
+        return NULL;
+    }
+    Py_ssize_t off = PyLong_AsSsize_t(args[1]);
+    int ek = (int)PyLong_AsLong(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    BufRef b;
+    if (buf_get(args[0], &b) < 0)
+        return NULL;
+    PyObject *result = NULL, *items = NULL, *value = NULL;
+    const unsigned char *op = (const unsigned char *)PyBytes_AS_STRING(args[2]);
+    Py_ssize_t olen = PyBytes_GET_SIZE(args[2]);
+    if (off < 0 || b.len - off < 5)
+        goto other;
+    Py_ssize_t n = (Py_ssize_t)be32(b.p + off + 1), end = off + 5 + n;
+    if (n > b.len - off - 5)
+        goto other;
+    if (b.p[off] == 1) {
+        result = Py_BuildValue("(On)", Py_None, end);
+        goto done;
+    }
+    const unsigned char *t = b.p + off + 5, *stop = b.p + end;
+    if (b.p[off] != 0 || n < olen + 1 || memcmp(t, op, (size_t)olen) || stop[-1] != '}')
+        goto other;
+    t += olen;
+    stop--;
+    PyTypeObject *cls = (PyTypeObject *)args[4];
+    int in_place = PyType_IsSubtype(cls, &PyList_Type);
+    if (in_place) {
+        PyObject *empty = PyTuple_New(0);
+        if (empty == NULL)
+            goto done;
+        items = PyList_Type.tp_new(cls, empty, NULL);
+        Py_DECREF(empty);
+    }
+    else
+        items = PyList_New(0);
+    if (items == NULL)
+        goto done;
+    while (t < stop) {
+        PyObject *item;
+        const unsigned char *s0 = t;
+        if (ek == LK_FLOAT) {
+            double unused;
+            const unsigned char *after = text_number(t, stop, &unused);
+            if (after == NULL)
+                goto other;
+            char tmp[81];
+            memcpy(tmp, s0, (size_t)(after - s0));
+            tmp[after - s0] = 0;
+            double d = PyOS_string_to_double(tmp, NULL, NULL);
+            if (d == -1.0 && PyErr_Occurred())
+                goto done;
+            item = PyFloat_FromDouble(d);
+            t = after;
+        }
+        else {
+            int neg = t < stop && *t == '-';
+            t += neg;
+            const unsigned char *d0 = t;
+            long long mag = 0;
+            while (t < stop && *t >= '0' && *t <= '9') {
+                if (t - d0 >= 18)
+                    goto other;
+                mag = mag * 10 + (*t - '0');
+                t++;
+            }
+            if (t == d0)
+                goto other;
+            item = PyLong_FromLongLong(neg ? -mag : mag);
+        }
+        if (item == NULL)
+            goto done;
+        int r = PyList_Append(items, item);
+        Py_DECREF(item);
+        if (r < 0)
+            goto done;
+        if (t < stop) {
+            if (*t != ',' || t + 1 == stop)
+                goto other;
+            t++;
+        }
+    }
+    if (in_place) {
+        if (PyObject_SetAttr(items, str_element_type, args[5]) < 0)
+            goto done;
+        value = Py_NewRef(items);
+    }
+    else {
+        value = PyObject_CallFunctionObjArgs(args[4], items, args[5], NULL);
+        if (value == NULL)
+            goto done;
+    }
+    result = Py_BuildValue("(On)", value, end);
+    goto done;
+other:
+    result = Py_BuildValue("(On)", Py_NotImplemented, off);
+done:
+    Py_XDECREF(items);
+    Py_XDECREF(value);
+    PyBuffer_Release(&b.view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"tuple_run", (PyCFunction)(void (*)(void))tuple_run, METH_FASTCALL,
      "tuple_run(buffer, pos, end) -> (pos, count): the run of complete SQ_TUPLE messages"},
+    {"text_value", (PyCFunction)(void (*)(void))text_value, METH_FASTCALL,
+     "text_value(buf, off, opener, ek, cls, etext) -> (value, end): a numeric collection's "
+     "text form, or (NotImplemented, off)"},
     {"decode", (PyCFunction)(void (*)(void))decode, METH_FASTCALL,
      "decode(run, count, plan, enc_kind, keep) -> [(nulls, validity, data, offsets)] or None"},
     {NULL, NULL, 0, NULL},
@@ -1621,6 +1987,12 @@ static struct PyModuleDef arrowdec_module = {
 PyMODINIT_FUNC PyInit__arrowdec(void)
 {
     if (PyType_Ready(&ColumnsType) < 0 || PyType_Ready(&BlockType) < 0)
+        return NULL;
+#if defined(__GLIBC__)
+    if (c_numeric == (locale_t)0)
+        c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+#endif
+    if (str_element_type == NULL && (str_element_type = PyUnicode_InternFromString("element_type")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&arrowdec_module);
     if (m == NULL)

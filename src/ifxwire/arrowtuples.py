@@ -42,7 +42,7 @@ from .types import rowcodec as _rc
 from .types import temporal as _tmp
 from .types import tupdecimal as _tdec
 from .types.complextype import COMPLEX_CODES
-from .types.compositetext import TextFormColumn
+from .types.compositetext import TextFormColumn, column_node, text_collection_decoder
 from .types.errors import CodecError
 from .types.rowcodec import build_row_decoder, fixed_width, is_variable
 
@@ -74,7 +74,7 @@ except ImportError:  # no compiler at install time: the pure column path
 # Kinds, as numbered in _arrowdec.c.
 A_I16, A_I32, A_I64, A_INT8, A_F32, A_F64, A_DATE, A_CHAR = range(8)
 A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW, A_LIST = range(8, 16)
-#: integer SET/MULTISET/LIST in the text form (cursor.collections = "text"), _arrowdec.c
+#: numeric SET/MULTISET/LIST in the text form (cursor.collections = "text"), _arrowdec.c
 A_TLIST = 16
 #: A_RAW framings: fixed width, u8 length, u8 indicator + u32 length envelope, i32 length.
 F_FIXED, F_U8, F_ENVELOPE, F_I32 = range(4)
@@ -155,6 +155,42 @@ def _c_list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int, int] | No
     return _LIST_TABLES[key]
 
 
+#: A_TLIST's decimal element kind: arg = (precision << 16) | (scale << 8) | LK_DEC, width 16.
+LK_DEC = 2
+_TEXT_WORDS: dict[int, bytes] = {_T.SET: b"SET{", _T.MULTISET: b"MULTISET{", _T.LIST: b"LIST{"}
+
+
+def _c_text_list(col: ColumnDesc) -> tuple[int, int, bytes] | None:
+    """(element width, arg, opener) of a numeric collection in the text form for the C
+    decoder's A_TLIST (arrow14): SMALLINT/INTEGER/BIGINT (LK_INT), SMALLFLOAT/FLOAT and a
+    floating DECIMAL(p <= 15) (LK_FLOAT: float32/float64, the Arrow types of arrow.py), a
+    DECIMAL/MONEY(p,s) of a LIST or MULTISET (LK_DEC: decimal128(p, s)); SET elements come
+    out sorted (LK_SET; not decimals: they stay A_RAW). The opener (``LIST{``) is compared
+    with each value's text. None: the row decoder gives each value (A_RAW)."""
+    from .types.compositetext import column_node
+
+    node = column_node(col)
+    if node is None or node.code != col.base or node.code not in _TEXT_WORDS:
+        return None
+    code = node.element.code
+    is_set = LK_SET if node.code == _T.SET else 0
+    found: tuple[int, int] | None = None
+    if code in _LIST_ELEMENTS:
+        found = (_LIST_ELEMENTS[code][0], _LIST_ELEMENTS[code][1] | is_set)
+    elif code in (_T.INT8, _T.SERIAL8):
+        found = (8, LK_INT | is_set)
+    elif code in (_T.DECIMAL, _T.MONEY):
+        p, s = node.element.length >> 8, node.element.length & 0xFF
+        if s == _num.DECIMAL_FLOATING_SCALE:
+            if p <= 15:  # arrow.FLOAT_DECIMAL_MAX_PRECISION: float64
+                found = (8, LK_FLOAT | is_set)
+        elif not is_set and 1 <= max(p, 1) <= 32 and s <= max(p, 1):
+            found = (16, (max(p, 1) << 16) | (s << 8) | LK_DEC)
+    if found is None:
+        return None
+    return found[0], found[1], _TEXT_WORDS[node.code]
+
+
 def _list_table(col: ColumnDesc, encoding: str) -> tuple[bytes, int] | None:
     """(type table bytes, element width) of a LIST or MULTISET of SMALLINT/INTEGER/BIGINT:
     the collections the pure path's stride runs take (arrowlists.py)."""
@@ -174,6 +210,10 @@ def c_plan(plan: Sequence[Spec], columns: Sequence[ColumnDesc],
             found = _c_list_table(col, encoding)
             assert found is not None
             out.append((kind, width, arg, found[0]))
+        elif kind == A_TLIST:
+            text = _c_text_list(col)
+            assert text is not None
+            out.append((kind, width, arg, text[2]))
         else:
             out.append((kind, width, arg))
     return tuple(out)
@@ -229,10 +269,10 @@ def tuple_plan(columns: Sequence[ColumnDesc], encoding: str,
         elif base == _T.INTERVAL:
             width = _tmp.qualifier_width(col.enclen)
         elif base in COMPLEX_CODES and isinstance(col, TextFormColumn):
-            framing = F_ENVELOPE  # LIST{1,2}: integers in C, other numbers A_RAW
-            found = _c_list_table(col, encoding)
-            if found is not None and found[2] & ~LK_SET == LK_INT:
-                kind, width, arg = A_TLIST, found[1], found[2]
+            framing = F_ENVELOPE  # LIST{1,2}: numbers in C (A_TLIST), else A_RAW
+            text = _c_text_list(col)
+            if text is not None:
+                kind, width, arg = A_TLIST, text[0], text[1]
         elif base in COMPLEX_CODES:
             framing = F_I32
             found = _c_list_table(col, encoding)
@@ -387,6 +427,9 @@ Walker = Callable[[Any, int, int, list[list[Any]]], tuple[int, int, Any]]
 #: DATE as its day number from 1970-01-01 (date32's own value), fixed-scale DECIMAL and
 #: MONEY(p <= 18) as the unscaled integer (decimal128's own value: an int64 array, cast).
 RAW_DATE, RAW_DECIMAL = "date", "decimal"
+#: A text-form collection column the walker leaves as its text (arrowtext.py reads a batch).
+RAW_TEXT = "text"
+_TEXT_CALL = re.compile(r"^\s*(c\d+), o = (_cxt\d+)\(buf, o\)$")
 _DECIMAL_LINE = re.compile(r"^\s*(c\d+) = (_dec\d+)\(buf, [^()]+\)$")
 _MUL_LINE = re.compile(r"^(\s*c\d+ = )_mul\((.*), _Q\d+\)$")
 _DATE_CALL = re.compile(r"_date_from_days\((c\d+)\)")
@@ -414,11 +457,27 @@ def _unscaled(decode: Callable[[Any, int], Any], scale: int) -> Callable[[Any, i
 
 def _raw_value(kind: tuple[str, int] | None, value: Any) -> Any:
     """A fetchall value as the walker hands its column over (the rows decode_row redoes)."""
-    if kind is None or value is None:
+    if kind is None or value is None or kind[0] == RAW_TEXT:  # (text: the decoded value)
         return value
     if kind[0] == RAW_DATE:
         return value.toordinal() - _UNIX_ORD
     return int(value.scaleb(kind[1], _tdec.CONTEXT))
+
+
+def _text_of(buf: Any, off: int) -> tuple[bytes | None, int]:
+    """A text-form collection's envelope (u8 flag, u32 length, text) as its text bytes, None
+    for the NULL collection (flag 1): what the walker keeps for arrowtext.py."""
+    n = int.from_bytes(buf[off + 1:off + 5], "big")
+    end = off + 5 + n
+    if end > len(buf):
+        raise CodecError(f"text form of {n} bytes at offset {off} runs past the tuple")
+    return (None if buf[off] & 1 else bytes(buf[off + 5:end])), end
+
+
+def _text_opener(col: ColumnDesc) -> bytes:
+    node = column_node(col)
+    assert node is not None
+    return _TEXT_WORDS[node.code]
 
 
 @lru_cache(maxsize=64)
@@ -456,6 +515,7 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
     n = len(cols)
     namespace: dict[str, Any] = dict(g.env)
     raw: dict[int, tuple[str, int]] = {}
+    texts: dict[int, tuple[bytes, Callable[[bytes], Any]]] = {}
     decimals: dict[str, tuple[int, int]] = {}
     lines: list[str] = []
     for line in g.lines:
@@ -469,6 +529,12 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
                 raw[k] = (RAW_DECIMAL, scale)
         for var in _DATE_CALL.findall(line):
             raw[int(var[1:])] = (RAW_DATE, 0)
+        match = _TEXT_CALL.match(line)
+        if match is not None:  # a text-form collection: its text, read a batch at a time
+            k = int(match.group(1)[1:])
+            raw[k] = (RAW_TEXT, 0)
+            namespace[match.group(2)] = _text_of
+            texts[k] = (_text_opener(cols[k]), text_collection_decoder(cols[k], encoding))
         lines.append(_DATE_CALL.sub(r"(\1 + _SHIFT if _DMIN <= \1 <= _DMAX else _days(\1))",
                                     line))
     kinds = [raw.get(k) for k in range(n)]
@@ -498,6 +564,7 @@ def column_walker(columns: tuple[ColumnDesc, ...], encoding: str,
         return nxt, len(out[0]) - before, err
 
     walk.raw = raw  # type: ignore[attr-defined]
+    walk.texts = texts  # type: ignore[attr-defined]
     walk.decode_row = decode_row  # type: ignore[attr-defined]
     walk.keep = keep  # type: ignore[attr-defined]
     return walk
@@ -539,9 +606,12 @@ class ColumnRuns:
 
 
 def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
-                 runs: Sequence[ColumnRun], raw: dict[int, tuple[str, int]]) -> Any:
+                 runs: Sequence[ColumnRun], raw: dict[int, tuple[str, int]],
+                 texts: dict[int, tuple[bytes, Callable[[bytes], Any]]] | None = None) -> Any:
     """One record batch from the pure path's column runs: one ``pyarrow.array`` a column
-    (``raw``: the columns the walker left as Arrow's integers, see column_walker)."""
+    (``raw``: the columns the walker left as Arrow's integers, see column_walker, or as the
+    text of a text-form collection, read by arrowtext.py with ``texts``' opener and
+    decoder)."""
     columns = runs[0].columns
     if len(runs) > 1:
         columns = [[v for r in runs for v in r.columns[k]] for k in range(len(columns))]
@@ -550,6 +620,14 @@ def column_batch(pa: Any, schema: Any, converters: Sequence[Any],
         kind = raw.get(k)
         if kind is None:
             arrays.append(_array(pa, values, field, conv))
+        elif kind[0] == RAW_TEXT:
+            import pyarrow.compute as pc
+
+            from .arrowtext import text_list_array
+
+            assert texts is not None
+            opener, decode = texts[k]
+            arrays.append(text_list_array(pa, pc, values, field, conv, opener, decode))
         elif kind[0] == RAW_DATE:
             arrays.append(pa.array(values, type=pa.int32()).view(pa.date32()).cast(field.type))
         else:

@@ -171,3 +171,152 @@ def test_c_decoder_takes_text_runs(coll: Any, monkeypatch: pytest.MonkeyPatch,  
            for v in batch.column("si").to_pylist()]
     assert got == binary.column("si").to_pylist()
     assert ret_types[-2:] == [False, False]
+
+
+def _columns_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Rows of the batches made from columns the C decoder was fed (``columns_batch``): a
+    result with an A_RAW column (values left to Python) never feeds any."""
+    from ifxwire import arrowtuples
+
+    rows: list[int] = []
+    real = arrowtuples.columns_batch
+
+    def spy(*args: Any) -> Any:
+        batch = real(*args)
+        rows.append(batch.num_rows)
+        return batch
+
+    monkeypatch.setattr(arrowtuples, "columns_batch", spy)
+    return rows
+
+
+def test_c_decoder_takes_float_text_runs(coll: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                                         ret_types: list[bool]) -> None:
+    """arrow14: FLOAT and SMALLFLOAT collections' text form (boundaries, -5e-324, exponents)
+    is decoded by the C decoder (A_TLIST LK_FLOAT, fed columns, no refused run), bit for bit
+    the binary form's table, SETs sorted as there."""
+    _use("c", monkeypatch)
+    sql = "SELECT k, lf, sf, mf, lr, sr FROM tcoll ORDER BY k"
+    cur = coll.cursor()
+    cur.execute(sql)
+    binary = cur.fetch_arrow_table()
+    fed = _columns_rows(monkeypatch)
+    _tuple_runs(monkeypatch)  # fails the test on a refused run
+    cur.collections = "text"
+    cur.execute(sql)
+    table = cur.fetch_arrow_table()
+    assert table.num_rows == 400 and sum(fed) > 300
+    assert table.schema == binary.schema
+    for name in ("lf", "sf", "mf", "lr", "sr"):
+        assert [_bits(v) for v in table.column(name).to_pylist()] == \
+            [_bits(v) for v in binary.column(name).to_pylist()], name
+    assert ret_types[-1] is False
+
+
+def test_c_decoder_takes_decimal_text_runs(driver: Any, connect_kwargs: dict[str, Any],
+                                           dbname: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """arrow14: LIST/MULTISET of DECIMAL(p,s)/MONEY in the text form go through the C
+    decoder (A_TLIST LK_DEC: decimal128 straight from the digits), equal to the binary form's
+    table and to fetchall's Decimals, over enough rows that most are fed columns."""
+    _use("c", monkeypatch)
+    c = driver.connect(**connect_kwargs, database=dbname, autocommit=True,
+                       fetch_buffer_size=2048)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE tdc (k INTEGER, ld LIST(DECIMAL(16,4) NOT NULL), "
+                    "mm MULTISET(MONEY(12,2) NOT NULL), md MULTISET(DECIMAL(32,10) NOT NULL))")
+        rows = []
+        for k in range(300):
+            ld = [Decimal(k * 7919 - 1000000) / 10000, Decimal("123456789012.3456"),
+                  Decimal("-0.0001")][: k % 4]
+            mm = [Decimal(k * 31 - 4000) / 100, Decimal("9999999999.99"), Decimal("-1.5")][
+                : (k + 1) % 4]
+            md = [Decimal("1.0000000001"), Decimal(-k) / 3 if k % 5 == 0 else Decimal(k)]
+            rows.append((k, None if k % 9 == 4 else ifxwire.List(ld, "decimal(16,4)"),
+                         ifxwire.Multiset(mm, "money(12,2)"),
+                         None if k % 7 == 2 else ifxwire.Multiset(md, "decimal(32,10)")))
+        cur.executemany("INSERT INTO tdc VALUES (?, ?, ?, ?)", rows)
+        sql = "SELECT * FROM tdc ORDER BY k"
+        rows_b, tab_b = _fetch(c, sql, "binary")
+        fed = _columns_rows(monkeypatch)
+        _tuple_runs(monkeypatch)
+        rows_t, tab_t = _fetch(c, sql, "text")
+        assert sum(fed) > 200
+        assert tab_t.equals(tab_b)
+        assert [(r[0], [_normal(v) for v in r[1:]]) for r in rows_t] == \
+            [(r[0], [_normal(v) for v in r[1:]]) for r in rows_b]
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize("reader", ["c", "python"])
+def test_fetchall_text_reader(coll: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                              reader: str) -> None:
+    """arrow14: fetchall of the integer and float collections' text form through the C
+    reader (``_arrowdec.text_value``, accelerated) and the Python one: the same values as
+    the binary form, and the C reader is the one used when it is there."""
+    from ifxwire import _accel
+    from ifxwire.types import compositetext, rowcodec
+
+    calls = [0]
+    if reader == "c":
+        if not _accel.accelerated:
+            pytest.skip("the C accelerator is not in use")
+        real = compositetext._c_text_value()
+        assert real is not None
+
+        def counted(*args: Any) -> Any:
+            calls[0] += 1
+            return real(*args)
+
+        monkeypatch.setattr(compositetext, "_c_text_value", lambda: counted)
+    else:
+        monkeypatch.setattr(compositetext, "_c_text_value", lambda: None)
+    rowcodec._build_row_decoder.cache_clear()
+    monkeypatch.setattr(rowcodec, "_build_row_decoder", rowcodec._build_row_decoder)
+    sql = "SELECT * FROM tcoll ORDER BY k"
+    cur = coll.cursor()
+    cur.execute(sql)
+    binary = cur.fetchall()
+    cur.collections = "text"
+    cur.execute(sql)
+    text = cur.fetchall()
+    rowcodec._build_row_decoder.cache_clear()
+    assert [(r[0], [_normal(v) for v in r[1:]]) for r in text] == \
+        [(r[0], [_normal(v) for v in r[1:]]) for r in binary]
+    assert (calls[0] > 1000) if reader == "c" else calls[0] == 0
+
+
+def test_pure_reader_reads_batches_with_kernels(coll: Any,  # noqa: F811
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """arrow14: with no C decoder, the text form's fetch_arrow_table reads each batch's texts
+    with pyarrow.compute (arrowtext.py): every collection column of every batch by the
+    kernels (none value by value), bit for bit the binary form's table."""
+    from ifxwire import arrowtext
+
+    _use("pure", monkeypatch)
+    outcomes: list[bool] = []
+    real = arrowtext._vectorised
+
+    def spy(*args: Any) -> Any:
+        try:
+            out = real(*args)
+        except Exception:
+            outcomes.append(False)
+            raise
+        outcomes.append(True)
+        return out
+
+    monkeypatch.setattr(arrowtext, "_vectorised", spy)
+    sql = "SELECT * FROM tcoll ORDER BY k"
+    cur = coll.cursor()
+    cur.execute(sql)
+    binary = cur.fetch_arrow_table()
+    cur.collections = "text"
+    cur.execute(sql)
+    table = cur.fetch_arrow_table()
+    assert outcomes and all(outcomes) and len(outcomes) >= len(COLUMNS)
+    assert table.schema == binary.schema
+    for name, *_ in COLUMNS:
+        assert [_bits(v) for v in table.column(name).to_pylist()] == \
+            [_bits(v) for v in binary.column(name).to_pylist()], name

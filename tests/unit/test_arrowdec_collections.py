@@ -427,3 +427,25 @@ def test_pump_reports_the_end_of_the_stream_and_a_timeout() -> None:
     assert (status, rows, cols.rows) == (1, 1, 1) and buf[start:end] == good[1][:11]
     cols, (status, start, end, rows, _n, _e), buf = _pump(good[0], b"", timeout_ms=30)
     assert (status, rows) == (3, 1) and start == end
+
+
+@pytest.mark.parametrize(("text", "null", "fmt"), [
+    ("LIST(integer not null)", 0x80000000, ">{}i"),
+    ("SET(smallfloat not null)", 0xFFFFFFFF, ">{}f")])
+def test_four_byte_elements_in_blocks_and_tail(text: str, null: int, fmt: str) -> None:
+    """The 4-byte elements are swapped four at a time (SSE2, arrow14) and the rest one by
+    one: every length from 0 to 13 reads back exactly, and a NULL element at any position,
+    in a block or in the tail, refuses the run."""
+    for n in range(14):
+        elems = [float(k) + 0.5 for k in range(n)] if "f" in fmt else \
+            [(-1) ** k * (k * 100_003 + 7) for k in range(n)]
+        got = _decode(text, [_value(text, struct.pack(fmt.format(n), *elems))])
+        assert got is not None
+        _nulls, _v, data, offsets = got[0]
+        assert list(struct.unpack(f"<{n}{fmt[-1]}", data)) == sorted(elems) if "SET" in text \
+            else list(struct.unpack(f"<{n}{fmt[-1]}", data)) == elems
+        assert offsets == struct.pack("<2i", 0, n)
+        for k in range(n):
+            words = [struct.pack(fmt.format(1), e) for e in elems]
+            words[k] = struct.pack(">I", null)
+            assert _decode(text, [_value(text, b"".join(words))]) is None, (n, k)

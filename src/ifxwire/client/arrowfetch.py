@@ -113,11 +113,14 @@ class _Source:
         tplan = _tup.tuple_plan(columns, conn.encoding, conn.keep_char_padding)
         shape = _cols.columnar_shape(columns, conn.encoding, conn.keep_char_padding)
         cdec = _tup.c_decoder()
-        if any(isinstance(c, TextFormColumn) for c in columns) and (
-                tplan is None or cdec is None):
+        text_form = any(isinstance(c, TextFormColumn) for c in columns)
+        if text_form and tplan is None:
             # text-form collections (cursor.collections = "text") go through the C decoder
-            # (A_TLIST) or else the row decoder: the pure columnar paths read the binary form
+            # (A_TLIST), the pure column walker (their texts read a batch at a time,
+            # arrowtext.py) or else the row decoder
             return
+        if text_form:
+            shape = None  # (the strided gather and the list strides read the binary form)
         if tplan is not None and cdec is not None:
             self.tplan = tplan
             self.c_plan = _tup.c_plan(tplan, columns, conn.encoding)
@@ -135,7 +138,7 @@ class _Source:
             walk = _tup.column_walker(tuple(columns), conn.encoding,
                                       conn.keep_char_padding)
             self.raw = _tup.ColumnRuns(walk, len(columns))
-            lshape = _lists.list_shape(columns, conn.encoding)
+            lshape = None if text_form else _lists.list_shape(columns, conn.encoding)
             if lshape is not None:
                 import pyarrow.compute
 
@@ -169,7 +172,8 @@ class _Source:
         elif isinstance(first, _tup.ColumnRun):
             assert isinstance(self.raw, _tup.ColumnRuns)
             batch = _tup.column_batch(self.pa, self.plan.schema, self.plan.converters, items,
-                                      self.raw.walk.raw)  # type: ignore[attr-defined]
+                                      self.raw.walk.raw,  # type: ignore[attr-defined]
+                                      getattr(self.raw.walk, "texts", None))
         elif isinstance(first, _cols.RawRun):
             assert isinstance(self.raw, _cols.RawRuns) and self.shape is not None
             batch = _cols.run_batch(self.pa, self.pc, self.plan.schema, self.shape,

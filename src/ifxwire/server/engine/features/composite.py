@@ -292,7 +292,9 @@ def _text(node: ComplexType, ctx: ConvContext) -> Callable[[Any], str]:
     if node.is_collection:
         inner = _text(node.element, ctx)
         word = KIND_NAMES[node.code].upper()
-        return lambda v: word + "{" + ",".join(inner(x) for x in v) + "}"
+        # a NULL element is the NULL keyword, as a ROW's NULL field above (it was str(None))
+        return lambda v: word + "{" + ",".join("NULL" if x is None else inner(x)
+                                               for x in v) + "}"
     t = type_of(node)
     code = t.code
     if t.is_integer or code in (T.DECIMAL, T.MONEY):
