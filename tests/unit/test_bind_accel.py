@@ -137,6 +137,25 @@ def test_char_lengths(encoding: str, n: int) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8"])
+def test_a_nul_is_refused_at_every_length_and_position(encoding: str) -> None:
+    """The C encoder's NUL check reads short strings a word at a time (``holds_nul``: two
+    overlapping 8- or 4-byte words up to 16 bytes, then memchr): a NUL anywhere in a string of
+    any length is refused, and no string without one is, whatever its bytes (0x80 and up, the
+    0x01 bytes the word test subtracts, multi-byte characters)."""
+    fillers = ["x", "\x01", "\x80", "\xff", "é"]
+    for n in range(0, 41):
+        for fill in fillers:
+            clean = fill * n
+            fast = encoders((clean,), encoding)[1]
+            if len(clean.encode(encoding)) <= BIND_CHAR_MAX:
+                assert fast((clean,)) == generic((clean,), encoding), (n, fill)
+            for at in range(n):
+                dirty = clean[:at] + "\x00" + clean[at + 1:]
+                with pytest.raises(ValueError, match="NUL"):
+                    fast((dirty,))
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "utf-8"])
 def test_multibyte_lengths(encoding: str) -> None:
     # 'é' is 1 byte in Latin-1 and 2 in UTF-8: the limit is on bytes, not characters.
     half = BIND_CHAR_MAX // 2
