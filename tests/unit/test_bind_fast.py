@@ -337,3 +337,31 @@ def test_c_reply_loop_matches_the_pure_one(seed: int) -> None:
             (count, conn._transport.start, pipe.rows, pipe.lastrowid, pipe._last_fields)
         )
     assert outcomes[0] == outcomes[1]
+
+
+def test_a_str_parameter_binds_with_one_python_call_below_it() -> None:
+    """The generic str bind (every str parameter of a single execute) encodes and packs its
+    CHAR item inline: one Python call (encode_str) below ``_bind_str``, where it made three
+    (encode_str, _item, _pad) before the NUL check was paid for (issue 24's 3 % count:
+    codec encode_str 1.029-1.037 of 9a91c27's instructions, now 0.74-0.76). A count, not a
+    timing; the bytes are the vectors' (test_codec_vectors.py)."""
+    import sys
+
+    from ifxwire.types import bind
+
+    calls: list[str] = []
+
+    def profile(frame: Any, event: str, arg: object) -> None:
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+
+    for value in ("odd", "even", ""):
+        calls.clear()
+        sys.setprofile(profile)
+        try:
+            item = bind._bind_str(value, "utf-8")
+        finally:
+            sys.setprofile(None)
+        assert calls == ["_bind_str", "encode_str"], calls
+        raw = value.encode()
+        assert item == struct.pack(">hhhH", 0, 0, 0, len(raw)) + raw + b"\x00" * (len(raw) & 1)

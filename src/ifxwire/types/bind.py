@@ -58,6 +58,8 @@ _LOB_NAMES = frozenset(("", "blob", "clob"))
 _IND_PREC = Struct(">hh")
 TYPE_IND_PREC = Struct(">hhh")  # a BIND item's type, indicator, precision
 _TYPE_IND_PREC = TYPE_IND_PREC
+#: A CHAR bind item's head: type, indicator, precision, then the value's u16 length.
+_CHAR_ITEM = Struct(">hhhH")
 
 #: Longest string sent as a CHAR bind (the CHAR type's own maximum); longer ones go as
 #: LVARCHAR (type 43), whose length field is 32 bits (jdbc 3.4).
@@ -156,9 +158,13 @@ def _bind_str(value: str, encoding: str) -> bytes:
         # Informix keeps a character value as a C string: a real server (and ours) stores it cut
         # at the NUL, silently. Refused here, before anything is sent (docs/DRIVER.md).
         raise CodecDataError(NUL_IN_STR)
-    if len(raw) <= BIND_CHAR_MAX:
-        return _item(_T.CHAR, 0, U16.pack(len(raw)) + raw)
-    return _udt_item(_T.LVARCHAR, b"", 0, U32.pack(len(raw)) + raw)
+    n = len(raw)
+    if n <= BIND_CHAR_MAX:
+        # _item(CHAR, 0, u16 length + raw) in one pack: the generic path binds every str
+        # parameter of a single execute here, and the NUL test above costs about what the two
+        # calls and the concatenation this saves did (issue 24's 3 % count, codec encode_str)
+        return _CHAR_ITEM.pack(_T.CHAR, 0, 0, n) + (raw + b"\x00" if n & 1 else raw)
+    return _udt_item(_T.LVARCHAR, b"", 0, U32.pack(n) + raw)
 
 
 def _bind_bytes(value: bytes | bytearray | memoryview, encoding: str) -> bytes:
