@@ -1087,34 +1087,6 @@ static int bind_encode_str(BindEncoder *self, PyObject *v, BindScratch *s)
     return 0;
 }
 
-/* Whether n bytes at p hold a NUL (the bind encoder's refusal of a str with one). Most
- * bound strings are short, where memchr's call and set-up are most of its cost: up to 16
- * bytes are checked a word at a time (the two words may overlap; a zero byte anywhere in a
- * word shows in (v - 0x01..) & ~v & 0x80..), longer ones by memchr. */
-static inline int holds_nul(const char *p, Py_ssize_t n)
-{
-    if (n >= 8) {
-        if (n > 16)
-            return memchr(p, 0, (size_t)n) != NULL;
-        uint64_t a, b;
-        memcpy(&a, p, 8);
-        memcpy(&b, p + n - 8, 8);
-        const uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL;
-        return (((a - lo) & ~a) | ((b - lo) & ~b)) & hi ? 1 : 0;
-    }
-    if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, p, 4);
-        memcpy(&b, p + n - 4, 4);
-        const uint32_t lo = 0x01010101U, hi = 0x80808080U;
-        return (((a - lo) & ~a) | ((b - lo) & ~b)) & hi ? 1 : 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (p[i] == 0)
-            return 1;
-    return 0;
-}
-
 /* First pass over one row: checks every value (exact type, range, length) and fills ``sc``
  * (zeroed by the caller). Returns the SQ_BIND message's size, or -1 with an exception set; the
  * caller releases sc[i].owner either way. */
@@ -1162,7 +1134,7 @@ static Py_ssize_t bind_scan(BindEncoder *self, PyObject *const *vals, Py_ssize_t
                 PyErr_Format(PyExc_ValueError, "value %zd is longer than a CHAR bind", i);
                 return -1;
             }
-            if (holds_nul(s->p, s->n)) {
+            if (s->n > 0 && memchr(s->p, 0, (size_t)s->n) != NULL) {
                 /* A NUL: the generic path refuses it with the DataError naming the parameter
                  * (types/bind.py _bind_str; Informix would store the value cut there). */
                 PyErr_Format(PyExc_ValueError, "value %zd holds a NUL character", i);
