@@ -249,3 +249,72 @@ def test_ints_floats_and_text_into_decimal_columns(
     assert got[:100] == cur.execute(f"SELECT * FROM {one} ORDER BY i").fetchall()
     assert got[9][1:] == (Decimal("9.00"), Decimal("1.13"), Decimal("9.13"))
     conn.rollback()
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled INSERT run is what reuses a plan")
+def test_a_bind_declaring_another_count_is_not_decoded_with_the_last_plan(server: Any) -> None:
+    """A run of groups whose BIND declares 3 parameters but holds the 2 of a 2-parameter
+    INSERT, after a good run gave the statement its plan: the compiled path must not take
+    them with the last plan (it did: rows (7, 8) stored from a framing the general path
+    refuses; the lead's review of speed11). Raw bytes, as a hostile client sends them."""
+    import contextlib
+
+    from rawclient import RawClient  # tests/integration is on sys.path (rootdir insertion)
+
+    from ifxwire.client.binds import bind_message
+    from ifxwire.protocol import messages as m
+    from ifxwire.protocol.codes import Msg
+    from ifxwire.protocol.wire import Writer
+
+    db = _name("bnp")
+    c = RawClient(server.host, server.port)
+    try:
+        c.command(f"create database {db} with log")
+        c.command("create table t (a int, b int)")
+        w = Writer()
+        m.put_prepare(w, b"insert into t values (?, ?)", 2, c.layout)
+        reply = c.send(w)
+        assert reply.errors == [], reply.errors
+        sid = reply.describes[0].stmt_id
+
+        def group(bind: bytes) -> bytes:
+            return (Writer().u16(Msg.ID).i16(sid).getvalue() + bind
+                    + Writer().u16(Msg.EXECUTE).u16(Msg.EOT).getvalue())
+
+        def run(groups: list[bytes]) -> list[Any]:
+            c.sock.sendall(b"".join(groups))
+            return [c.read_reply() for _ in groups]
+
+        c.command("begin work")  # (autocommit rows go one by one)
+        assert all(not r.errors
+                   for r in run([group(bind_message((i, i), "utf-8")) for i in range(8)]))
+        before = _bound(server)
+        assert before >= 8  # the good run went through the compiled path: the plan is set
+        c.command("commit work")
+        c.command("begin work")
+        good = bind_message((7, 8), "utf-8")
+        lying = good[:2] + (3).to_bytes(2, "big") + good[4:]  # BIND says 3, holds 2
+        # refused as the general path refuses it: an error or a closed session
+        with contextlib.suppress(TimeoutError, ConnectionError, AssertionError):
+            run([group(lying) for _ in range(8)])
+        assert _bound(server) == before  # the compiled path took none of them
+    finally:
+        c.sock.close()
+    check = RawClient(server.host, server.port)
+    try:
+        check.command(f"database {db}")
+        w = Writer()
+        m.put_prepare(w, b"select count(*) from t where a = 7 and b = 8", 0, check.layout)
+        reply = check.send(w)
+        assert reply.errors == []
+        sid = reply.describes[0].stmt_id
+        w = Writer()
+        m.put_id(w, sid)
+        m.put_curname(w, b"c_n")
+        w.u16(Msg.OPEN)
+        m.put_id(w, sid)
+        m.put_nfetch(w, 4096)
+        data = check.send(w).tuples[0]
+        assert data[0] == 0x80, data  # DECIMAL zero: no (7, 8) row was stored
+    finally:
+        check.close()

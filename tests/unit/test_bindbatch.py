@@ -266,6 +266,29 @@ def test_plan_refuses_other_counts_and_kinds() -> None:
     assert bindbatch.plan([b"\0\x0a\0\0\0\0"], [conv]) is None  # DATETIME: not a plain kind
 
 
+def test_a_plan_cleared_by_another_session_between_lookups_is_planned_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The plan cache is every session thread's: another thread may clear it between a
+    membership test and the read that follows (a KeyError then ended the session: the lead's
+    review). One lookup, and a miss plans anew. The dict here answers as that race does."""
+
+    class Cleared(dict[Any, Any]):
+        def __contains__(self, key: object) -> bool:
+            return True  # seen before the other thread's clear()...
+
+        def __getitem__(self, key: Any) -> Any:
+            raise KeyError(key)  # ...gone when read
+
+    monkeypatch.setattr(bindbatch, "_PLANS", Cleared())
+    data = bytearray(group([item(INTEGER, 1)]))
+    headers = headers_at(data, 8, len(data), 1)
+    assert headers is not None
+    conv = storer(_t(2))
+    assert bindbatch.cached_plan(headers, [conv], frozenset(), "utf-8") == bindbatch.plan(
+        headers, [conv])
+
+
 @pytest.mark.skipif(_compiled is None, reason="the C helper is not built")
 def test_compiled_refuses_a_step_it_does_not_know() -> None:
     assert _compiled is not None

@@ -103,8 +103,11 @@ def cached_plan(headers: Sequence[bytes], convs: Sequence[Conv], days: frozenset
     """:func:`plan`, kept per (storers, headers, days, encoding); bounded like bindrun's
     decoders (a client binding ever new precisions cannot make it grow without end)."""
     key = (tuple(map(id, convs)), tuple(headers), days, encoding)
-    if key in _PLANS:
+    try:  # one lookup: the dict is every session thread's, another may clear it meanwhile
         steps = _PLANS[key]
+    except KeyError:
+        pass
+    else:
         # (ids are reused once a plan is gone: the steps hold the storers themselves)
         if steps is None or all(s[8] is c for s, c in zip(steps, convs, strict=True)):
             return steps

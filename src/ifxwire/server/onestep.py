@@ -334,7 +334,9 @@ class OneStepGroups(MessageHandlers):
         eng = self.engine
         assert eng is not None and bindbatch.compiled is not None
         convs = eng.batch_convs(st.prepared)
-        if convs is None:
+        if convs is None or nparams != len(convs):
+            # (a BIND declaring another count than the statement's parameters: the general
+            # path judges it; the last run's plan must not decode it as the statement's rows)
             return None
         buf, pos, end, encoding = self.buf, self.start, self.end, self.encoding
         headers = headers_at(buf, pos + 8, end, nparams)
