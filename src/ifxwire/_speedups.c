@@ -1672,8 +1672,8 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
     const Py_ssize_t ins_body = 2 + 4 + 4 + (big ? 8 : 0);
     Py_ssize_t count = 0;
     int64_t rows_sum = 0;
-    int have_last = 0;
-    int64_t l_warn = 0, l_rows = 0, l_rowid = 0, l_serial = 0;
+    const unsigned char *last = NULL; /* the last reply's DONE tag: its fields are read once,
+                                       * after the loop (only the rows and serial per reply) */
     int serial_kind = 0; /* 0 none, 1 signed int64 in last_serial, 2 -magnitude (u64) */
     int64_t last_serial = 0;
     uint64_t last_mag = 0;
@@ -1704,9 +1704,7 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
         }
         if (be16(p + at) != eot)
             break;
-        int64_t warn = (int16_t)be16(q + 2);
         int64_t rows = wide ? (int64_t)be64(q + 4) : (int32_t)be32(q + 4);
-        int64_t rowid = wide ? (int64_t)be64(q + 4 + w) : (int32_t)be32(q + 4 + w);
         int64_t serial = (int32_t)be32(q + 4 + 2 * w);
         int s_kind = 0;
         int64_t s_val = 0;
@@ -1745,17 +1743,20 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
             last_serial = s_val;
             last_mag = s_mag;
         }
-        have_last = 1;
-        l_warn = warn;
-        l_rows = rows;
-        l_rowid = rowid;
-        l_serial = serial;
+        last = q;
         pos = at + 2;
         count++;
     }
+    int64_t l_warn = 0, l_rows = 0, l_rowid = 0, l_serial = 0;
+    if (last != NULL) { /* read before the buffer is released */
+        l_warn = (int16_t)be16(last + 2);
+        l_rows = wide ? (int64_t)be64(last + 4) : (int32_t)be32(last + 4);
+        l_rowid = wide ? (int64_t)be64(last + 4 + w) : (int32_t)be32(last + 4 + w);
+        l_serial = (int32_t)be32(last + 4 + 2 * w);
+    }
     buf_release(&b);
     PyObject *fields = NULL, *lastrowid = NULL;
-    if (have_last)
+    if (last != NULL)
         fields = Py_BuildValue("(LLLL)", (long long)l_warn, (long long)l_rows, (long long)l_rowid,
                                (long long)l_serial);
     else
