@@ -1,0 +1,38 @@
+"""LockTable's CURSOR STABILITY locks and the waits they cause (features/locks/manager.py),
+from the review of the cursor locks (REVIEW-locks.md F1, F2).
+
+F1: a writer met a cursor lock, and before it called ``wait`` the cursor moved to the next
+row (one release, nobody waiting yet); the wait read the release counter only then and
+slept on a row that was free, to its SET LOCK MODE deadline or for ever.
+F2: every cursor move woke every waiter of the engine, and each re-ran its statement (a
+waiter for an unrelated transaction too); a move was two acquisitions of the table's lock.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ifxwire.server.engine.features.locks.manager import LockTable
+
+
+def test_a_cursor_that_moved_on_before_the_wait_is_not_waited_for() -> None:
+    locks = LockTable()
+    locks.cursor_lock(1, "db", "t", 5)
+    assert locks.row(2, "db", "t", 5, True) == 1  # the writer meets the cursor's lock
+    locks.cursor_lock(1, "db", "t", 6)  # the cursor fetches the next row ...
+    locks.cursor_unlock(1, "db", "t", 5)  # ... and leaves row 5, before the writer waits
+    t0 = time.monotonic()
+    assert locks.wait(2, 1, time.monotonic() + 1.0) is True
+    assert time.monotonic() - t0 < 0.5
+    assert locks.row(2, "db", "t", 5, True) is None
+
+
+def test_a_holder_that_committed_and_locked_again_before_the_wait_is_not_waited_for() -> None:
+    locks = LockTable()
+    assert locks.row(1, "db", "t", 5, True) is None
+    assert locks.row(2, "db", "t", 5, True) == 1
+    locks.release(1)  # session 1 commits ...
+    assert locks.row(1, "db", "t", 7, True) is None  # ... and locks another row
+    t0 = time.monotonic()
+    assert locks.wait(2, 1, time.monotonic() + 1.0) is True
+    assert time.monotonic() - t0 < 0.5
