@@ -10,6 +10,7 @@ waiter for an unrelated transaction too); a move was two acquisitions of the tab
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ifxwire.server.engine.features.locks.manager import LockTable
@@ -36,3 +37,45 @@ def test_a_holder_that_committed_and_locked_again_before_the_wait_is_not_waited_
     t0 = time.monotonic()
     assert locks.wait(2, 1, time.monotonic() + 1.0) is True
     assert time.monotonic() - t0 < 0.5
+
+
+def test_a_cursor_move_is_one_call_and_wakes_its_own_waiters() -> None:
+    locks = LockTable()
+    locks.cursor_move(1, "db", "t", None, 5)
+    assert locks.row(2, "db", "t", 5, True) == 1
+    result: list[bool] = []
+    waiter = threading.Thread(
+        target=lambda: result.append(locks.wait(2, 1, time.monotonic() + 5.0)))
+    waiter.start()
+    time.sleep(0.1)
+    t0 = time.monotonic()
+    locks.cursor_move(1, "db", "t", 5, 6)
+    waiter.join(5.0)
+    assert result == [True]
+    assert time.monotonic() - t0 < 0.5
+    assert locks.row(2, "db", "t", 5, True) is None
+    assert locks.row(2, "db", "t", 6, True) == 1
+    assert locks._cursor_locks == {1: 1}
+    locks.cursor_move(1, "db", "t", 6, None)  # the cursor closed
+    assert locks._cursor_locks == {}
+    assert locks.row(3, "db", "t", 6, True) is None
+
+
+def test_a_cursor_moving_does_not_wake_the_waiters_of_other_sessions() -> None:
+    """A writer waiting for session 3's transaction stays asleep (its wait ends at its
+    deadline, False) while session 1's cursor moves over a thousand rows."""
+    locks = LockTable()
+    assert locks.row(3, "db", "t", 1000, True) is None
+    assert locks.row(4, "db", "t", 1000, True) == 3
+    result: list[bool] = []
+    waiter = threading.Thread(
+        target=lambda: result.append(locks.wait(4, 3, time.monotonic() + 0.5)))
+    waiter.start()
+    time.sleep(0.05)
+    held = None
+    for key in range(1, 1000):
+        locks.cursor_move(1, "db", "t", held, key)
+        held = key
+    locks.cursor_move(1, "db", "t", held, None)
+    waiter.join(5.0)
+    assert result == [False]

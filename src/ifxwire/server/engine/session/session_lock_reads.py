@@ -273,9 +273,7 @@ class RowLockReads:
                     continue
                 key = self._lock_key(table, row[-1])  # type: ignore[arg-type]
                 if key != held:
-                    locks.cursor_lock(sid, db, table, key)
-                    if held is not None:
-                        locks.cursor_unlock(sid, db, table, held)
+                    locks.cursor_move(sid, db, table, held, key)  # one call: F2
                     held = key
                 yield row[:-1]
         finally:

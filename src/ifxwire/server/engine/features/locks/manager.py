@@ -247,24 +247,42 @@ class LockTable:
             self._table(db, table).cursor.setdefault(key, []).append(sid)
             self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
 
+    def cursor_move(self, sid: int, db: str, table: str, old: int | None,
+                    new: int | None) -> None:
+        """A CURSOR STABILITY cursor moved from row ``old`` to row ``new`` (None: it had
+        none, or it closed): one acquisition of the lock a row, and a release wakes only the
+        waiters of ``sid`` (REVIEW-locks F2: a scan once woke every waiter of the engine at
+        every row, and each re-ran its statement)."""
+        with self._cond:
+            if new is not None:
+                self._table(db, table).cursor.setdefault(new, []).append(sid)
+                self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
+            if old is not None and self._cursor_drop(sid, db, table, old):
+                self._let_go(sid)
+
     def cursor_unlock(self, sid: int, db: str, table: str, key: int) -> None:
         """The cursor moved off row ``key`` or closed; a waiting writer may try again."""
         with self._cond:
-            t = self._tables.get((db, table))
-            owners = None if t is None else t.cursor.get(key)
-            if t is None or not owners or sid not in owners:
-                return
-            owners.remove(sid)
-            if not owners:
-                del t.cursor[key]
-            n = self._cursor_locks.get(sid, 1) - 1
-            if n:
-                self._cursor_locks[sid] = n
-            else:
-                self._cursor_locks.pop(sid, None)
-            if not t.rows and not t.share and t.exclusive is None and not t.cursor:
-                del self._tables[(db, table)]
-            self._let_go(sid)
+            if self._cursor_drop(sid, db, table, key):
+                self._let_go(sid)
+
+    def _cursor_drop(self, sid: int, db: str, table: str, key: int) -> bool:
+        """(Under the condition's lock) drop one cursor lock of ``sid``; whether it had it."""
+        t = self._tables.get((db, table))
+        owners = None if t is None else t.cursor.get(key)
+        if t is None or not owners or sid not in owners:
+            return False
+        owners.remove(sid)
+        if not owners:
+            del t.cursor[key]
+        n = self._cursor_locks.get(sid, 1) - 1
+        if n:
+            self._cursor_locks[sid] = n
+        else:
+            self._cursor_locks.pop(sid, None)
+        if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+            del self._tables[(db, table)]
+        return True
 
     def release_cursors(self, sid: int) -> None:
         """Every cursor lock of ``sid`` (its session went away with cursors open)."""
