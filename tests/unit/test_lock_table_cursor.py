@@ -79,3 +79,24 @@ def test_a_cursor_moving_does_not_wake_the_waiters_of_other_sessions() -> None:
     locks.cursor_move(1, "db", "t", held, None)
     waiter.join(5.0)
     assert result == [False]
+
+
+def test_a_cursor_lock_is_refused_next_to_another_sessions_exclusive_lock() -> None:
+    """F3: a row another session wrote after the cursor's OPEN (the cursor reads OPEN's
+    snapshot) or a table it locked EXCLUSIVE is refused, and nothing changes: the cursor
+    keeps its row until the fetch's error closes it."""
+    locks = LockTable()
+    locks.cursor_move(1, "db", "t", None, 1)
+    assert locks.row(2, "db", "t", 2, True) is None  # session 2 updates row 2
+    assert locks.cursor_move(1, "db", "t", 1, 2) == 2
+    assert locks._tables[("db", "t")].cursor == {1: [1]}
+    assert locks.row(2, "db", "t", 2, True) is None  # its own row stays writable
+    assert locks.row(3, "db", "t", 1, True) == 1
+    locks.release(1)
+    locks.release(2)
+    assert locks.table(2, "db", "t", True) is None
+    assert locks.cursor_move(1, "db", "t", None, 5) == 2
+    assert locks._cursor_locks == {}
+    assert locks.cursor_move(2, "db", "t", None, 5) is None  # the holder's own cursor
+    locks.release(2)
+    assert locks._tables == {}

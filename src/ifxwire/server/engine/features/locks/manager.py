@@ -10,7 +10,7 @@ Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
 SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock). A CURSOR
 STABILITY cursor holds a *cursor lock*: a shared lock on the row it is on, taken when the
 row is fetched and dropped when the cursor moves on or closes, not at the transaction's end
-(``cursor_lock`` / ``cursor_unlock``); writers and LOCK TABLE … EXCLUSIVE meet it as any
+(``cursor_move``); writers and LOCK TABLE … EXCLUSIVE meet it as any
 other session's lock, readers do not.
 
 A session that holds a table's EXCLUSIVE lock takes no row locks on it: "in exclusive mode,
@@ -239,26 +239,35 @@ class LockTable:
             return None
 
     def cursor_lock(self, sid: int, db: str, table: str, key: int) -> None:
-        """A CURSOR STABILITY cursor is on row ``key``: a shared lock until ``cursor_unlock``.
-        Never refused: the row was just read through the COMMITTED READ filter, so no other
-        session held it then (one that wrote it since met this lock or came first, the race
-        every read has)."""
+        """A shared lock on row ``key`` until ``cursor_unlock``, never refused (the session
+        uses ``cursor_move``, which checks for another session's exclusive lock)."""
         with self._cond:
             self._table(db, table).cursor.setdefault(key, []).append(sid)
             self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
 
     def cursor_move(self, sid: int, db: str, table: str, old: int | None,
-                    new: int | None) -> None:
+                    new: int | None) -> int | None:
         """A CURSOR STABILITY cursor moved from row ``old`` to row ``new`` (None: it had
         none, or it closed): one acquisition of the lock a row, and a release wakes only the
         waiters of ``sid`` (REVIEW-locks F2: a scan once woke every waiter of the engine at
-        every row, and each re-ran its statement)."""
+        every row, and each re-ran its statement). Returns the session holding ``new``
+        exclusively (its row lock or the table's EXCLUSIVE lock), and then nothing changes:
+        the row came from the cursor's snapshot, and a shared lock next to another
+        session's exclusive one is what Informix refuses (REVIEW-locks F3)."""
         with self._cond:
             if new is not None:
+                t = self._tables.get((db, table))
+                if t is not None:
+                    if t.exclusive is not None and t.exclusive != sid:
+                        return t.exclusive
+                    holder = t.rows.get(new)
+                    if holder is not None and holder != sid:
+                        return holder
                 self._table(db, table).cursor.setdefault(new, []).append(sid)
                 self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
             if old is not None and self._cursor_drop(sid, db, table, old):
                 self._let_go(sid)
+            return None
 
     def cursor_unlock(self, sid: int, db: str, table: str, key: int) -> None:
         """The cursor moved off row ``key`` or closed; a waiting writer may try again."""
