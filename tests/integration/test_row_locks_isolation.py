@@ -135,6 +135,32 @@ def test_cursor_stability_writer_waits_until_the_cursor_moves(pair: list[Any], f
 
 
 @pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_fetch_of_a_row_written_since_open_is_refused(
+        pair: list[Any], first: int, second: int) -> None:
+    """The cursor reads OPEN's snapshot: a row another session updated since (and holds)
+    is not share-locked next to that session's lock but refused, -244/-107, as a lock met
+    later in a long result is (REVIEW-locks F3: the lock was granted, and the writer then
+    met it on its own row)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -2 WHERE id = 2")
+    with pytest.raises(ifxwire.Error) as e:
+        cur.fetchone()
+    assert _err(e) == (-244, -107)
+    a.cursor().execute(f"UPDATE {t} SET v = -22 WHERE id = 2")  # its own row: no conflict
+    a.cursor().execute("COMMIT WORK")
+    b.cursor().execute("ROLLBACK WORK")
+    rows = a.cursor().execute(f"SELECT id, v FROM {t} ORDER BY id").fetchall()
+    assert rows == [(1, 10), (2, -22), (3, 30)]
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
 @pytest.mark.parametrize("level,in_txn", [("CURSOR STABILITY", False),
                                           ("COMMITTED READ", True)])
 def test_no_cursor_lock_outside_cursor_stability_or_a_transaction(

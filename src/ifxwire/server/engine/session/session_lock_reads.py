@@ -262,7 +262,9 @@ class RowLockReads:
         level to Cursor Stability, but you are not using a transaction, the Cursor Stability
         acts like the Committed Read isolation level" (ids_sqs_1166); the transaction's end
         drops the lock (``LockTable.release``), and a cursor still open after it (WITH HOLD)
-        takes none."""
+        takes none. A row another session holds exclusively (it wrote the row after the
+        cursor's OPEN, which read a snapshot) is -244/-107 at once, as a lock met later in a
+        long result is."""
         assert self.database is not None
         db, sid, locks = self.database, self.session_id, self.engine.locks
         held: int | None = None
@@ -273,9 +275,9 @@ class RowLockReads:
                     continue
                 key = self._lock_key(table, row[-1])  # type: ignore[arg-type]
                 if key != held:
-                    locks.cursor_lock(sid, db, table, key)
-                    if held is not None:
-                        locks.cursor_unlock(sid, db, table, held)
+                    if locks.cursor_move(sid, db, table, held, key) is not None:
+                        # another session holds the row: the snapshot read cannot wait
+                        raise self._lock_error("query", False)
                     held = key
                 yield row[:-1]
         finally:

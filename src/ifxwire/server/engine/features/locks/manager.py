@@ -10,7 +10,7 @@ Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
 SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock). A CURSOR
 STABILITY cursor holds a *cursor lock*: a shared lock on the row it is on, taken when the
 row is fetched and dropped when the cursor moves on or closes, not at the transaction's end
-(``cursor_lock`` / ``cursor_unlock``); writers and LOCK TABLE … EXCLUSIVE meet it as any
+(``cursor_move``); writers and LOCK TABLE … EXCLUSIVE meet it as any
 other session's lock, readers do not.
 
 A session that holds a table's EXCLUSIVE lock takes no row locks on it: "in exclusive mode,
@@ -77,10 +77,26 @@ class LockTable:
         self._held: dict[int, set[tuple[str, str]]] = {}  # session -> tables it locks in
         self._waits: dict[int, int] = {}  # session -> the session it waits for
         self._cursor_locks: dict[int, int] = {}  # session -> CURSOR STABILITY locks held
-        #: Bumped at every release: a waiter wakes and tries again.
-        self._epoch = 0
+        #: Per holder, bumped at each of its releases: its waiters wake and try again.
+        self._released: dict[int, int] = {}
+        #: Per session, the holder it last met and that holder's ``_released`` then, recorded
+        #: in the critical section that found the conflict: ``wait`` returns at once when the
+        #: holder released something since (else a release in between was a lost wake-up).
+        self._seen: dict[int, tuple[int, int]] = {}
 
     # ---- taking ------------------------------------------------------------------------------
+    def _met(self, sid: int, holder: int | None) -> int | None:
+        """(Under the condition's lock) ``sid`` met ``holder``'s lock: note the generation."""
+        if holder is not None:
+            self._seen[sid] = (holder, self._released.get(holder, 0))
+        return holder
+
+    def _let_go(self, sid: int) -> None:
+        """(Under the condition's lock) ``sid`` released something: wake its waiters only."""
+        self._released[sid] = self._released.get(sid, 0) + 1
+        if sid in self._waits.values():
+            self._cond.notify_all()
+
     def _table(self, db: str, table: str) -> _Table:
         key = (db, table)
         t = self._tables.get(key)
@@ -99,14 +115,14 @@ class LockTable:
                     return None  # covered by the table lock: no row lock (module docstring)
                 other = _table_holder(t, sid)
                 if other is not None:
-                    return other
+                    return self._met(sid, other)
                 holder = t.rows.get(key)
                 if holder is not None and holder != sid:
-                    return holder
+                    return self._met(sid, holder)
                 if t.cursor:
                     other = _cursor_holder(t, sid, key)
                     if other is not None:
-                        return other
+                        return self._met(sid, other)
                 if holder == sid:
                     return None
             if keep:
@@ -127,18 +143,18 @@ class LockTable:
                     return None  # covered by the table lock: no row locks (module docstring)
                 other = _table_holder(t, sid)
                 if other is not None:
-                    return other
+                    return self._met(sid, other)
                 if t.rows:
                     holders = set(map(t.rows.get, keys))
                     holders.discard(None)
                     holders.discard(sid)
                     if holders:
-                        return holders.pop()
+                        return self._met(sid, holders.pop())
                 if t.cursor:
                     for k in keys:
                         other = _cursor_holder(t, sid, k)
                         if other is not None:
-                            return other
+                            return self._met(sid, other)
             if keep and keys:
                 t = t or self._table(db, table)
                 before = len(t.rows)
@@ -155,10 +171,10 @@ class LockTable:
             if t is None:
                 return None
             if t.exclusive is not None and t.exclusive != sid:
-                return t.exclusive
+                return self._met(sid, t.exclusive)
             for owner, n in t.per_owner.items():
                 if owner != sid and n:
-                    return owner
+                    return self._met(sid, owner)
             return None
 
     def row_holder(self, sid: int, db: str, table: str, key: int) -> int | None:
@@ -168,7 +184,7 @@ class LockTable:
             if t is None:
                 return None
             holder = t.rows.get(key)
-            return holder if holder is not None and holder != sid else None
+            return self._met(sid, holder) if holder is not None and holder != sid else None
 
     def others_rows(self, sid: int, db: str, table: str) -> list[int]:
         """The row keys of the table other sessions hold."""
@@ -182,17 +198,17 @@ class LockTable:
         with self._cond:
             t = self._table(db, table)
             if t.exclusive is not None and t.exclusive != sid:
-                return t.exclusive
+                return self._met(sid, t.exclusive)
             if exclusive:
                 for other in t.share:
                     if other != sid:
-                        return other
+                        return self._met(sid, other)
                 reader = _cursor_holder(t, sid)
                 if reader is not None:
-                    return reader
+                    return self._met(sid, reader)
             for owner, n in t.per_owner.items():
                 if owner != sid and n:
-                    return owner
+                    return self._met(sid, owner)
             if exclusive:
                 t.exclusive = sid
                 t.share.discard(sid)
@@ -216,47 +232,73 @@ class LockTable:
                 if other is None:
                     other = _cursor_holder(t, sid)
                 if other is not None:
-                    return other
+                    return self._met(sid, other)
                 for owner, n in t.per_owner.items():
                     if owner != sid and n:
-                        return owner
+                        return self._met(sid, owner)
             return None
 
     def cursor_lock(self, sid: int, db: str, table: str, key: int) -> None:
-        """A CURSOR STABILITY cursor is on row ``key``: a shared lock until ``cursor_unlock``.
-        Never refused: the row was just read through the COMMITTED READ filter, so no other
-        session held it then (one that wrote it since met this lock or came first, the race
-        every read has)."""
+        """A shared lock on row ``key`` until ``cursor_unlock``, never refused (the session
+        uses ``cursor_move``, which checks for another session's exclusive lock)."""
         with self._cond:
             self._table(db, table).cursor.setdefault(key, []).append(sid)
             self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
 
+    def cursor_move(self, sid: int, db: str, table: str, old: int | None,
+                    new: int | None) -> int | None:
+        """A CURSOR STABILITY cursor moved from row ``old`` to row ``new`` (None: it had
+        none, or it closed): one acquisition of the lock a row, and a release wakes only the
+        waiters of ``sid`` (REVIEW-locks F2: a scan once woke every waiter of the engine at
+        every row, and each re-ran its statement). Returns the session holding ``new``
+        exclusively (its row lock or the table's EXCLUSIVE lock), and then nothing changes:
+        the row came from the cursor's snapshot, and a shared lock next to another
+        session's exclusive one is what Informix refuses (REVIEW-locks F3)."""
+        with self._cond:
+            if new is not None:
+                t = self._tables.get((db, table))
+                if t is not None:
+                    if t.exclusive is not None and t.exclusive != sid:
+                        return t.exclusive
+                    holder = t.rows.get(new)
+                    if holder is not None and holder != sid:
+                        return holder
+                self._table(db, table).cursor.setdefault(new, []).append(sid)
+                self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
+            if old is not None and self._cursor_drop(sid, db, table, old):
+                self._let_go(sid)
+            return None
+
     def cursor_unlock(self, sid: int, db: str, table: str, key: int) -> None:
         """The cursor moved off row ``key`` or closed; a waiting writer may try again."""
         with self._cond:
-            t = self._tables.get((db, table))
-            owners = None if t is None else t.cursor.get(key)
-            if t is None or not owners or sid not in owners:
-                return
-            owners.remove(sid)
-            if not owners:
-                del t.cursor[key]
-            n = self._cursor_locks.get(sid, 1) - 1
-            if n:
-                self._cursor_locks[sid] = n
-            else:
-                self._cursor_locks.pop(sid, None)
-            if not t.rows and not t.share and t.exclusive is None and not t.cursor:
-                del self._tables[(db, table)]
-            self._epoch += 1
-            self._cond.notify_all()
+            if self._cursor_drop(sid, db, table, key):
+                self._let_go(sid)
+
+    def _cursor_drop(self, sid: int, db: str, table: str, key: int) -> bool:
+        """(Under the condition's lock) drop one cursor lock of ``sid``; whether it had it."""
+        t = self._tables.get((db, table))
+        owners = None if t is None else t.cursor.get(key)
+        if t is None or not owners or sid not in owners:
+            return False
+        owners.remove(sid)
+        if not owners:
+            del t.cursor[key]
+        n = self._cursor_locks.get(sid, 1) - 1
+        if n:
+            self._cursor_locks[sid] = n
+        else:
+            self._cursor_locks.pop(sid, None)
+        if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+            del self._tables[(db, table)]
+        return True
 
     def release_cursors(self, sid: int) -> None:
         """Every cursor lock of ``sid`` (its session went away with cursors open)."""
         with self._cond:
+            self._seen.pop(sid, None)  # not waiting: its session or database closes
             if self._drop_cursors(sid):
-                self._epoch += 1
-                self._cond.notify_all()
+                self._let_go(sid)
 
     def _drop_cursors(self, sid: int) -> bool:
         """(Under the condition's lock) drop ``sid``'s cursor locks; whether it had any."""
@@ -282,8 +324,7 @@ class LockTable:
                 if t.exclusive == sid:
                     t.exclusive = None
                 t.share.discard(sid)
-            self._epoch += 1
-            self._cond.notify_all()
+            self._let_go(sid)
 
     def release(self, sid: int) -> None:
         """Everything ``sid`` holds (its transaction ended, or it went away). Its cursor
@@ -302,8 +343,10 @@ class LockTable:
                 t.share.discard(sid)
                 if not t.rows and not t.share and t.exclusive is None and not t.cursor:
                     del self._tables[key]
-            self._epoch += 1
-            self._cond.notify_all()
+            if sid in self._waits.values() or any(h == sid for h, _ in self._seen.values()):
+                self._let_go(sid)
+            else:  # nobody compares against its count: forget it (ids are never reused)
+                self._released.pop(sid, None)
 
     def release_rows(self, sid: int, db: str, table: str, keys: list[int]) -> None:
         """Row locks a failed statement took (its changes were rolled back)."""
@@ -315,8 +358,7 @@ class LockTable:
                 if t.rows.get(k) == sid:
                     del t.rows[k]
                     t.per_owner[sid] -= 1
-            self._epoch += 1
-            self._cond.notify_all()
+            self._let_go(sid)
 
     # ---- waiting ---------------------------------------------------------------------------
     def wait(self, sid: int, holder: int, deadline: float | None) -> bool:
@@ -328,6 +370,10 @@ class LockTable:
         would last until some other release, maybe to the deadline (a lost wake-up: a
         reader's -244/-154 under SET LOCK MODE TO WAIT 30 in test_aio_pool's 1000 tasks)."""
         with self._cond:
+            met = self._seen.pop(sid, None)
+            epoch = self._released.get(holder, 0)
+            if met is not None and met[0] == holder and met[1] != epoch:
+                return True  # released since the conflict was seen (REVIEW-locks F1)
             if not self._held.get(holder) and not self._cursor_locks.get(holder):
                 return True
             seen = {sid}
@@ -338,9 +384,8 @@ class LockTable:
                 seen.add(h)
                 h = self._waits.get(h)
             self._waits[sid] = holder
-            epoch = self._epoch
             try:
-                while self._epoch == epoch:
+                while self._released.get(holder, 0) == epoch:
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         return False
