@@ -43,9 +43,18 @@ def db(server: Any) -> Iterator[str]:
     yield DB
 
 
-def _session(server: Any, user: str) -> Any:
-    """The newest server session of ``user`` (the one a test just opened)."""
-    return [s for s in server._sessions if s.user == user][-1]
+def _sessions(server: Any) -> set[Any]:
+    with server._lock:  # (the set the accept threads add to and remove from)
+        return set(server._sessions)
+
+
+def _opened(server: Any, before: set[Any]) -> Any:
+    """The one server session opened since ``before`` was taken (``Server._sessions`` is a
+    set: its order says nothing of which session is newest; taking the last of it picked an
+    older session now and then, CI's pure lane)."""
+    new = _sessions(server) - before
+    assert len(new) == 1, new
+    return new.pop()
 
 
 def test_the_accept_carries_the_live_options_and_the_login_goes_on(server: Any, db: str) -> None:
@@ -87,9 +96,10 @@ def test_a_database_named_in_the_login_makes_its_dbopen_759(server: Any, db: str
                          ids=[*JDBC_ALWAYS, "all four"])
 def test_jdbc_s_always_sent_environment_is_accepted(
         server: Any, db: str, env: dict[str, str]) -> None:
+    before = _sessions(server)
     raw = RawClient(server.host, server.port, env=env)
     try:
-        assert _session(server, "informix").env.items() >= env.items()
+        assert _opened(server, before).env.items() >= env.items()
         w = Writer()
         m.put_dbopen(w, db.encode())
         reply = raw.send(w)
