@@ -72,16 +72,22 @@ def _round_trip(c: Any) -> None:
     c.cursor().execute("SET LOCK MODE TO NOT WAIT")
 
 
-@pytest.mark.parametrize("first,second", ORDERS)
-def test_cursor_stability_locks_the_row_the_cursor_is_on(pair: list[Any], first: int,
-                                                         second: int) -> None:
-    a, b = pair[first], pair[second]
-    t = a.table
+def _on_first_row(b: Any, t: str) -> Any:
+    """``b`` in a transaction under CURSOR STABILITY, its cursor over ``t`` on row 1."""
     b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
     b.cursor().execute("BEGIN WORK")
     cur = b.cursor()
     cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
     assert cur.fetchone()[0] == 1
+    return cur
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_locks_the_row_the_cursor_is_on(pair: list[Any], first: int,
+                                                         second: int) -> None:
+    a, b = pair[first], pair[second]
+    t = a.table
+    cur = _on_first_row(b, t)
     with pytest.raises(ifxwire.Error) as e:
         a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
     assert _err(e) == (-346, -107)
@@ -108,11 +114,7 @@ def test_cursor_stability_writer_waits_until_the_cursor_moves(pair: list[Any], f
                                                               second: int) -> None:
     a, b = pair[first], pair[second]
     t = a.table
-    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
-    b.cursor().execute("BEGIN WORK")
-    cur = b.cursor()
-    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
-    assert cur.fetchone()[0] == 1
+    cur = _on_first_row(b, t)
     a.cursor().execute("SET LOCK MODE TO WAIT 10")
     done: list[object] = []
 
@@ -143,11 +145,7 @@ def test_cursor_stability_fetch_of_a_row_written_since_open_is_refused(
     met it on its own row)."""
     a, b = pair[first], pair[second]
     t = a.table
-    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
-    b.cursor().execute("BEGIN WORK")
-    cur = b.cursor()
-    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
-    assert cur.fetchone()[0] == 1
+    cur = _on_first_row(b, t)
     a.cursor().execute("BEGIN WORK")
     a.cursor().execute(f"UPDATE {t} SET v = -2 WHERE id = 2")
     with pytest.raises(ifxwire.Error) as e:
@@ -185,11 +183,7 @@ def test_no_cursor_lock_outside_cursor_stability_or_a_transaction(
 def test_commit_ends_the_cursor_lock(pair: list[Any], first: int, second: int) -> None:
     a, b = pair[first], pair[second]
     t = a.table
-    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
-    b.cursor().execute("BEGIN WORK")
-    cur = b.cursor()
-    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
-    assert cur.fetchone()[0] == 1
+    _held = _on_first_row(b, t)  # kept: the open cursor holds the lock
     with pytest.raises(ifxwire.Error) as e:
         a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
     assert _err(e) == (-346, -107)
@@ -202,11 +196,7 @@ def test_disconnect_drops_the_cursor_lock(iserver: Any, pair: list[Any], first: 
                                           second: int) -> None:
     a, b = pair[first], pair[second]
     t = a.table
-    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
-    b.cursor().execute("BEGIN WORK")
-    cur = b.cursor()
-    cur.execute(f"SELECT id, pad FROM {t} ORDER BY id")
-    assert cur.fetchone()[0] == 1
+    _held = _on_first_row(b, t)  # kept: the open cursor holds the lock
     b.close()
     a.cursor().execute("SET LOCK MODE TO WAIT 5")  # the server ends b's session at once
     a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
