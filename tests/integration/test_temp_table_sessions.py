@@ -217,3 +217,143 @@ def test_a_routine_writing_a_temp_and_a_permanent_table_takes_the_lock(
     finally:
         holder.close()
         other.close()
+
+
+def _in_txn(server: Any, db: str) -> ifxwire.Connection:
+    """A session in a transaction (autocommit off) that meets locks at once (NOT WAIT)."""
+    c = ifxwire.connect(host=server.host, port=server.port, user=USER, password=PASSWORD,
+                        database=db)
+    c.cursor().execute("SET LOCK MODE TO NOT WAIT")
+    return c
+
+
+@pytest.mark.parametrize("first", ["one", "two"])
+def test_sessions_in_transactions_make_temp_tables_side_by_side(
+        server: Any, logged_db: str, first: str) -> None:
+    """Two sessions, each inside a transaction, make, fill and read temp tables while the
+    other's transaction is open (issue 23: JDBC's metadata temp tables of parallel sessions met
+    -242/-107 and -271/-107 when made inside a transaction). Informix: a temporary table is
+    its session's alone; only its creation is in the transaction log (ids_sqs_0575)."""
+    one, two = _in_txn(server, logged_db), _in_txn(server, logged_db)
+    order = [one, two] if first == "one" else [two, one]
+    try:
+        if not server.engine.row_locks:
+            # without row locks (IFXWIRE_ROW_LOCKS=0) a transaction's first write takes the
+            # database's write lock, temp or not, and the other session meets it
+            order[0].cursor().execute("CREATE TEMP TABLE side0 (a INT) WITH NO LOG")
+            with pytest.raises(ifxwire.DatabaseError) as e:
+                order[1].cursor().execute("CREATE TEMP TABLE side1 (a INT) WITH NO LOG")
+            assert e.value.isamcode == -107  # type: ignore[attr-defined]
+            return
+        for k, c in enumerate(order):
+            cur = c.cursor()
+            cur.execute(f"CREATE TEMP TABLE side{k} (a INT, b VARCHAR(9)) WITH NO LOG")
+            cur.execute(f"CREATE INDEX ix_side{k} ON side{k} (a)")
+            cur.executemany(f"INSERT INTO side{k} VALUES (?, ?)", [(1, "x"), (2, "y")])
+            cur.execute(f"UPDATE side{k} SET b = 'z' WHERE a = 2")
+            cur.execute(f"SELECT a FROM side{k} WHERE b = 'z' INTO TEMP pick{k} WITH NO LOG")
+            cur.execute(f"CREATE TEMP TABLE logged{k} (a INT)")  # logged: made in this txn
+            cur.execute(f"INSERT INTO logged{k} SELECT a FROM side{k}")
+        # a permanent row of its own beside it, under row locks
+        order[0].cursor().execute("INSERT INTO perm VALUES (101)")
+        for k, c in enumerate(order):
+            cur = c.cursor()
+            cur.execute(f"SELECT a FROM pick{k}")
+            assert cur.fetchall() == [(2,)]
+            cur.execute(f"SELECT COUNT(*) FROM logged{k}")
+            assert cur.fetchone() == (2,)
+        for c in order:
+            c.commit()
+        for k, c in enumerate(order):
+            cur = c.cursor()
+            cur.execute(f"SELECT b FROM side{k} ORDER BY a")
+            assert cur.fetchall() == [("x",), ("z",)]
+            for t in (f"side{k}", f"pick{k}", f"logged{k}"):
+                cur.execute(f"DROP TABLE {t}")
+            c.commit()
+        order[0].cursor().execute("DELETE FROM perm WHERE k = 101")
+        order[0].commit()
+    finally:
+        one.close()
+        two.close()
+
+
+def test_rollback_drops_the_temp_tables_its_transaction_made(server: Any, logged_db: str) -> None:
+    """CREATE TEMP TABLE and SELECT ... INTO TEMP are DDL, logged: ROLLBACK WORK takes them
+    back (the name is free again), COMMIT WORK keeps them (ids_sqs_0575)."""
+    c = _in_txn(server, logged_db)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE gone (a INT) WITH NO LOG")
+        cur.execute("INSERT INTO gone VALUES (1)")
+        cur.execute("SELECT a FROM gone INTO TEMP gone2 WITH NO LOG")
+        cur.execute("CREATE TEMP TABLE kept (a INT) WITH NO LOG")
+        c.rollback()
+        for t in ("gone", "gone2", "kept"):
+            with pytest.raises(ifxwire.DatabaseError) as e:
+                cur.execute(f"SELECT * FROM {t}")
+            assert e.value.sqlcode == -206, (t, e.value)  # type: ignore[attr-defined]
+        cur.execute("CREATE TEMP TABLE gone (b CHAR(2)) WITH NO LOG")  # the name is free
+        cur.execute("INSERT INTO gone VALUES ('ok')")
+        c.commit()
+        cur.execute("SELECT b FROM gone")
+        assert cur.fetchall() == [("ok",)]
+        cur.execute("DROP TABLE gone")
+        c.commit()
+    finally:
+        c.close()
+
+
+def test_rows_of_a_no_log_temp_table_outlive_a_rollback(server: Any, logged_db: str) -> None:
+    """WITH NO LOG: "DML operations on the temporary table are not included in the transaction
+    log records" (ids_sqs_0575), so a ROLLBACK cannot take them back; a logged temp table's
+    rows are (test_temp_tables_inside_a_transaction_still_roll_back_with_it)."""
+    c = _in_txn(server, logged_db)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE nolog (a INT) WITH NO LOG")
+        c.commit()
+        cur.execute("INSERT INTO nolog VALUES (1)")
+        cur.execute("UPDATE nolog SET a = 2")
+        c.rollback()
+        cur.execute("SELECT a FROM nolog")
+        # without row locks (IFXWIRE_ROW_LOCKS=0) the transaction is one SQLite transaction,
+        # whose rollback takes every change back, as before
+        assert cur.fetchall() == ([(2,)] if server.engine.row_locks else [])
+        cur.execute("DROP TABLE nolog")
+        c.commit()
+    finally:
+        c.close()
+
+
+def test_rollback_takes_back_temp_ddl_that_ran_under_the_write_lock(
+        server: Any, logged_db: str) -> None:
+    """The temp DDL that still runs under the write lock inside a transaction (after a
+    SAVEPOINT, a table with a smart-LOB column, dropping a temp table made before it): its
+    ROLLBACK leaves the session's temporary tables as they were before it. Before, the
+    session still knew a table SQLite had rolled back (-999 on a SELECT, -958 on making it
+    again), kept the smart-LOB one, and forgot a dropped one SQLite had brought back (-206)."""
+    c = _in_txn(server, logged_db)
+    try:
+        cur = c.cursor()
+        cur.execute("CREATE TEMP TABLE older (a INT)")
+        cur.execute("INSERT INTO older VALUES (5)")
+        c.commit()
+        cur.execute("SAVEPOINT s1")
+        cur.execute("CREATE TEMP TABLE aftersp (a INT)")
+        cur.execute("CREATE TEMP TABLE withlob (a INT, b BLOB)")
+        cur.execute("DROP TABLE older")
+        c.rollback()
+        for t in ("aftersp", "withlob"):
+            with pytest.raises(ifxwire.DatabaseError) as e:
+                cur.execute(f"SELECT * FROM {t}")
+            assert e.value.sqlcode == -206, (t, e.value)  # type: ignore[attr-defined]
+            cur.execute(f"CREATE TEMP TABLE {t} (x CHAR(1))")  # the name is free again
+        cur.execute("SELECT a FROM older")
+        assert cur.fetchall() == [(5,)]
+        c.commit()
+        for t in ("aftersp", "withlob", "older"):
+            cur.execute(f"DROP TABLE {t}")
+        c.commit()
+    finally:
+        c.close()

@@ -120,6 +120,11 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self._exclusive = False
         self.lock_wait: int | None = None  # None: NOT WAIT; -1: WAIT; n: WAIT n seconds
         self.temp_tables: dict[str, cat.TableInfo] = {}
+        # The temporary tables as they stood before this transaction's first change to them
+        # (its ROLLBACK puts them back: session_txn.temp_snapshot), and the session's WITH NO
+        # LOG ones, whose rows no ROLLBACK takes back (session_txn.run_private).
+        self._temp_before: dict[str, cat.TableInfo] | None = None
+        self._temp_no_log: set[str] = set()
         self._currvals: dict[tuple[str, int], int] = {}
         # Per sequence: the statement whose NEXTVAL gave the last value, and the NEXTVAL
         # occurrences of it that took that value (sequence_value).
@@ -299,6 +304,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self._logged = self._ansi = self._buffered = False
         self._db_locale = None
         self.temp_tables.clear()
+        self._temp_before = None
+        self._temp_no_log.clear()
         self._temp_serials.clear()
         self._local_plans.clear()
         self._schema = None
@@ -986,6 +993,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
     def _select_into(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
         assert plan.into_temp is not None
         ddl.check_result_names(plan.names)  # -249 (ids_sqs_0159, ids_sqs_2106)
+        self.temp_snapshot()  # a ROLLBACK drops the table again
 
         spec = CreateTable(plan.into_temp, [ColumnSpec(n, t.nullable()) for n, t in zip(
             plan.names, _one_serial_per_kind(plan.types), strict=True)], [], temp=True)

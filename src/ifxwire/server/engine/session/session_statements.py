@@ -95,7 +95,11 @@ class StatementRunner:
         def named_type(self, name: str) -> IfxType | None: ...
         def sequence(self, name: str) -> cat.SequenceInfo | None: ...
         def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult: ...
-        def run_private(self, action: Callable[[], R]) -> R: ...
+        def run_private(self, action: Callable[[], R], target: str | None = None,
+                        creates: bool = False, dml: bool = False) -> R: ...
+        _temp_no_log: set[str]
+
+        def temp_snapshot(self) -> None: ...
         def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
 
         isolation: str | None
@@ -181,7 +185,9 @@ class StatementRunner:
                 self.rl_lock_table(info.name, spec.exclusive, kind == "lock_table")
             return ExecResult(0)
         if self._private_ddl(kind, spec):
-            return self.run_private(lambda: self._ddl(kind, spec, private=True))
+            return self._private_ddl_run(kind, spec)
+        if kind == "create_temp_table":
+            self.temp_snapshot()  # one run escalated (smart LOBs): a ROLLBACK drops it again
         if self.row_locks:
             table = _ddl_table(kind, spec)
             self.rl_check_ddl(table)
@@ -202,6 +208,23 @@ class StatementRunner:
     def _truncate(self, dc: ddl.DdlContext, spec: TruncateSpec) -> None:
         for emptied in alter.truncate(dc, spec):
             CAPTURE.truncate(self, emptied)  # each with full-row logging gets its record
+
+    def _private_ddl_run(self, kind: str, spec: object) -> ExecResult:
+        """A private DDL statement (``_private_ddl``), with the temporary table it makes or
+        changes for run_private, and its WITH NO LOG remembered."""
+        if isinstance(spec, CreateTable):
+            name = spec.table.name
+            done = self.run_private(lambda: self._ddl(kind, spec, private=True), name,
+                                    creates=True)
+            if spec.no_log:
+                self._temp_no_log.add(name)
+            return done
+        target = spec.name.name if isinstance(spec, DropObject) else (
+            spec.table.name if isinstance(spec, CreateIndex) else None)
+        done = self.run_private(lambda: self._ddl(kind, spec, private=True), target)
+        if kind == "drop_table" and target is not None:
+            self._temp_no_log.discard(target)
+        return done
 
     def _private_ddl(self, kind: str, spec: object) -> bool:
         """CREATE TEMP TABLE, and DROP TABLE / CREATE INDEX of one of the session's temporary

@@ -18,6 +18,8 @@ from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
 from ..features import cross_database
 from ..features.inherit import deferred_violation
+from ..features.lobs import lobstore
+from ..schema import catalog as cat
 from .session_errors import TRANSACTION_LOST
 from .session_locks import short_dml
 
@@ -67,6 +69,10 @@ class Transactions:
         _ansi: bool
         _txn_lost: bool
         _local_plans: dict[tuple[object, ...], Plan]
+        temp_tables: dict[str, TableInfo]
+        _temp_serials: dict[tuple[str, str], int]
+        _temp_before: dict[str, TableInfo] | None
+        _temp_no_log: set[str]
         _schema: object
         conn: sqlite3.Connection | None
 
@@ -98,41 +104,119 @@ class Transactions:
         if plan.other_databases:
             cross_database.check_write(cast("EngineSession", self), plan)
         if private_write(plan):
-            return self.run_private(action)
+            if plan.kind == "select_into":
+                assert plan.into_temp is not None
+                return self.run_private(action, plan.into_temp.name, creates=True)
+            assert plan.table is not None  # private_write: a temporary table
+            return self.run_private(action, plan.table.name, dml=True)
         if self.row_locks and _row_lockable(plan):
             return self.rl_write(plan.kind, action, short_dml(plan))
         return self.run_write(action, plan.kind)
 
-    def run_private(self, action: Callable[[], R]) -> R:
+    def run_private(self, action: Callable[[], R], target: str | None = None,
+                    creates: bool = False, dml: bool = False) -> R:
         """A statement that writes only this session's temporary tables (SQLite's per-connection
         ``temp`` schema): a temp table is private to its session, so it must not wait for nor
         block other sessions (Informix: temporary tables are visible to their session only;
-        issue 23, where IBM JDBC's metadata temp tables of two sessions met -242/-107). Outside
-        a transaction it runs in a deferred SQLite transaction, which never takes the
-        database's write lock when only ``temp`` is written. Inside a transaction, or in an
-        ANSI database (always in one), it joins the session's transaction under the write lock
-        as before: a deferred one could not be upgraded later for a write to a permanent
-        table once another session had committed (docs/SERVER.md "Temporary tables")."""
-        if self.lo.sql_depth or self._sql_txn or self.in_transaction or self._ansi:
+        issue 23, where IBM JDBC's metadata temp tables of two sessions met -242/-107).
+
+        ``target`` is the temporary table the statement writes, ``creates`` says the statement
+        makes it (CREATE TEMP TABLE, SELECT ... INTO TEMP), ``dml`` that it changes rows.
+        Outside a transaction the statement runs in a deferred SQLite transaction, which never
+        takes the database's write lock when only ``temp`` is written. Inside a row-lock
+        transaction it does the same when a ROLLBACK can take it back without SQLite: the
+        creation of a temporary table (the ROLLBACK drops it again: "like all DDL statements",
+        its creation is logged, ids_sqs_0575), and DML on a table made in this transaction
+        (dropped with it) or made WITH NO LOG (whose DML "is not included in the transaction log
+        records", so a ROLLBACK keeps it, as on Informix). Anything else inside a transaction
+        (DML on a logged temporary table made before it, dropping one, without row locks, or in
+        a running statement) joins the session's transaction under the write lock as before: a
+        deferred one could not be upgraded later for a write to a permanent table once another
+        session had committed (docs/SERVER.md "Temporary tables")."""
+        in_txn = self.in_transaction or self._ansi
+        if in_txn:
+            self.temp_snapshot()
+        if self.lo.sql_depth or self._sql_txn:
+            return self.run_write(action)
+        if in_txn and not (self.row_locks and (creates or self._made_in_txn(target) or (
+                dml and target in self._temp_no_log))):
             return self.run_write(action)
         conn = self._connection()
         if self.row_locks:
             self.rl_flush_others()  # a routine the statement calls may write a table
-        conn.execute("BEGIN DEFERRED")
-        self._sql_txn = True
-        committed = False
-        try:
+        if conn.in_transaction:
+            # this session's own SQLite transaction held between its statements (row locks):
+            # the temp write joins it; its ROLLBACK takes back a creation too
             result = action()
-            conn.execute("COMMIT")
-            committed = True
-        finally:
-            # Not _end_sql_txn: its smart-LOB housekeeping writes the database's own tables.
-            self._sql_txn = False
-            self._savepoints.clear()
-            if not committed:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
+        else:
+            conn.execute("BEGIN DEFERRED")
+            self._sql_txn = True
+            committed = False
+            try:
+                result = action()
+                conn.execute("COMMIT")
+                committed = True
+            finally:
+                # Not _end_sql_txn: its smart-LOB housekeeping writes the database's own
+                # tables.
+                self._sql_txn = False
+                self._savepoints.clear()
+                if not committed:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+        if in_txn and self._ansi:
+            self.in_transaction = True  # ANSI: any work opens the implicit transaction
         return result
+
+    def temp_snapshot(self) -> None:
+        """Remember the temporary tables as they stand, before this transaction's first
+        change to them: its ROLLBACK makes them so again (_end_temp_txn)."""
+        if self._temp_before is None and (self.in_transaction or self._ansi):
+            self._temp_before = dict(self.temp_tables)
+
+    def _made_in_txn(self, name: str | None) -> bool:
+        """A temporary table this transaction made: its ROLLBACK drops it whatever its rows."""
+        before = self._temp_before
+        return before is not None and name in self.temp_tables and name not in before
+
+    def _end_temp_txn(self, rolled_back: bool) -> None:
+        """The end of a transaction that changed temporary tables. Its ROLLBACK makes them as
+        they were before it, as Informix takes back their logged DDL (ids_sqs_0575): a table
+        it made is dropped (one made outside the write lock by run_private is still in SQLite;
+        one made escalated, SQLite's rollback took already), one it dropped escalated is known
+        again (SQLite's rollback brought it back). COMMIT keeps what stands."""
+        before, self._temp_before = self._temp_before, None
+        conn = self.conn
+        if not rolled_back or before is None or conn is None:
+            return
+        live = {str(n) for (n,) in conn.execute(
+            "SELECT name FROM temp.sqlite_master WHERE type = 'table'")}
+        for name in [n for n in self.temp_tables if n not in before]:
+            info = self.temp_tables.pop(name)
+            self._temp_no_log.discard(name)
+            self._temp_serials = {k: v for k, v in self._temp_serials.items() if k[0] != name}
+            if name in live:
+                self._drop_temp(conn, info)
+        for name, info in before.items():
+            if name not in self.temp_tables and name in live:
+                self.temp_tables[name] = info
+        self._local_plans.clear()
+
+    @staticmethod
+    def _drop_temp(conn: sqlite3.Connection, info: TableInfo) -> None:
+        """Drop a temporary table in a SQLite transaction of its own (or the one open)."""
+        own = not conn.in_transaction
+        if own:
+            conn.execute("BEGIN DEFERRED")
+        try:
+            lobstore.table_dropping(conn, info)
+            conn.execute(f"DROP TABLE IF EXISTS temp.{cat.quote(info.name)}")
+        except sqlite3.Error:
+            if own:
+                conn.execute("ROLLBACK")
+            raise
+        if own:
+            conn.execute("COMMIT")
 
     def run_write(self, action: Callable[[], R], kind: str = "insert") -> R:
         """Run ``action`` under the database write lock; outside a transaction it commits (or
@@ -318,10 +402,13 @@ class Transactions:
             self._finish("ROLLBACK")
             raise EngineError(sc.NOT_IMPLEMENTED, near=broken, message=(
                 f"commit failed: deferred foreign key {broken} is broken; rolled back"))
-        if self.row_locks:
-            self.rl_finish("ROLLBACK" if lost else verb)
-        else:
-            self._end_sql_txn("ROLLBACK" if lost else verb)
+        try:
+            if self.row_locks:
+                self.rl_finish("ROLLBACK" if lost else verb)
+            else:
+                self._end_sql_txn("ROLLBACK" if lost else verb)
+        finally:
+            self._end_temp_txn(lost or verb != "COMMIT")
         self.in_transaction = False
         self.transactions_ended += 1
         if lost and verb == "COMMIT":

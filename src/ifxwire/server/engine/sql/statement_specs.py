@@ -101,6 +101,9 @@ class CreateTable:
     of_type: str | None = None
     # UNDER supertable: a subtable of a table hierarchy (ids_sqs_0565)
     under: str | None = None
+    # CREATE TEMP TABLE ... WITH NO LOG: its DML is not in the transaction log, so a ROLLBACK
+    # does not take it back (ids_sqs_0575); its creation is logged like all DDL
+    no_log: bool = False
 
 
 @dataclass

@@ -45,6 +45,8 @@ class CreateParser(IfxExprParser):
     _ctas_lock: str | None = None
     #: FRAGMENT BY of the CREATE TABLE being parsed (None: not fragmented)
     _fragments: FragmentScheme | None = None
+    #: WITH NO LOG on the CREATE TABLE being parsed (a temp table's DML is not logged)
+    _no_log: bool = False
 
     def _rest(self) -> None:
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
@@ -148,9 +150,10 @@ class CreateParser(IfxExprParser):
             if not self._match(TokenType.COMMA):
                 break
         self._match_r_paren()
+        self._no_log = False
         put, lock_mode = self._table_options()
         spec = CreateTable(table, columns, constraints, temp, if_not_exists, put, lock_mode,
-                           self._extents, self._fragments)
+                           self._extents, self._fragments, no_log=self._no_log)
         return _stmt("create_temp_table" if temp else "create_table", spec)
 
     def _create_typed_table(self, table: TableName, temp: bool,
@@ -242,9 +245,11 @@ class CreateParser(IfxExprParser):
                 put.extend(self._put_clause())
             elif w == "WITH":
                 self._advance()
+                no = self._word() == "NO"
                 self._advance()  # NO / CRCOLS / ROWIDS / ERKEY ...
                 if self._word() == "LOG":
                     self._advance()
+                    self._no_log = self._no_log or no
             elif w == "IN":
                 self._advance(2)
             elif w in ("EXTENT", "NEXT"):
