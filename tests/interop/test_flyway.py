@@ -6,10 +6,12 @@ migrations in tests/interop/flyway/migrations (tables, a foreign key, a sequence
 procedure and a trigger, seed data through them): migrate, info, a second migrate that does
 nothing, clean (which drops the procedure with DROP PROCEDURE) and migrate again.
 
-The same run again with Flyway's default, each migration inside a transaction, against a
-server with row locks (``flyway_txn_run``): the migrations' DDL runs inside the transaction
-while Flyway's second connection inserts the history row (docs/SERVER.md, "Flyway's two
-connections" and "DDL in a transaction").
+The first run uses Flyway's default, each migration inside a transaction: the migrations' DDL
+runs inside the transaction while Flyway's second connection inserts the history row
+(docs/SERVER.md, "Flyway's two connections" and "DDL in a transaction"; row locks are the
+server's default). The same run again with ``executeInTransaction(false)``
+(``flyway_autocommit_run``), which projects set when their migrations hold statements an
+Informix transaction refuses, against a server of its own.
 
 Run:  pytest tests/interop/test_flyway.py
 """
@@ -49,13 +51,13 @@ def flyway_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path],
     return run_checks(java_tools, classpath, "FlywayCheck", [
         f"host={t.host}", f"port={t.port}", f"server={t.server_name}",
         f"database=fw_{secrets.token_hex(3)}", f"user={t.user}", f"password={t.password}",
-        f"migrations={HERE / 'flyway' / 'migrations'}",
+        f"migrations={HERE / 'flyway' / 'migrations'}", "transactional=true",
     ], timeout=float(os.environ.get("IFXWIRE_JDBC_TIMEOUT", "240")))
 
 
 @pytest.fixture(scope="module")
-def flyway_txn_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> AppRun:
-    """Flyway's default (``executeInTransaction(true)``) against ``Server(row_locks=True)``."""
+def flyway_autocommit_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> AppRun:
+    """``executeInTransaction(false)`` against ``Server(row_locks=True)``."""
     from ifxwire.server import Server
 
     try:
@@ -68,24 +70,25 @@ def flyway_txn_run(java_tools: dict[str, str], jdbc_jars: dict[str, Path]) -> Ap
             f"host={srv.host}", f"port={srv.port}", f"server={srv.server_name}",
             f"database=fwt_{secrets.token_hex(3)}", f"user={user}",
             f"password={srv.users[user]}", f"migrations={HERE / 'flyway' / 'migrations'}",
-            "transactional=true",
+            "transactional=false",
         ], timeout=float(os.environ.get("IFXWIRE_JDBC_TIMEOUT", "240")))
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_flyway_transactional_under_row_locks(flyway_txn_run: AppRun, scenario: str) -> None:
-    """Each migration in one transaction (Flyway's default), DDL included, while the history
-    row goes in on Flyway's other connection: it failed -271/-107 at V1 when DDL inside a
-    transaction escalated to SQLite's database write lock."""
-    if scenario not in flyway_txn_run.results:
-        pytest.fail(f"no CHECK line for {scenario}: {flyway_txn_run.diagnostics()}",
+def test_flyway_without_transactions(flyway_autocommit_run: AppRun, scenario: str) -> None:
+    """Each migration statement committed by itself (``executeInTransaction(false)``)."""
+    if scenario not in flyway_autocommit_run.results:
+        pytest.fail(f"no CHECK line for {scenario}: {flyway_autocommit_run.diagnostics()}",
                     pytrace=False)
-    passed, reason = flyway_txn_run.results[scenario]
+    passed, reason = flyway_autocommit_run.results[scenario]
     assert passed, reason
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_flyway(flyway_run: AppRun, scenario: str) -> None:
+    """Flyway's default: each migration in one transaction, DDL included, while the history
+    row goes in on Flyway's other connection (it failed -271/-107 at V1 when DDL inside a
+    transaction escalated to SQLite's database write lock)."""
     if scenario not in flyway_run.results:
         pytest.fail(f"no CHECK line for {scenario}: {flyway_run.diagnostics()}", pytrace=False)
     passed, reason = flyway_run.results[scenario]

@@ -61,9 +61,9 @@ public final class FlywayCheck {
                 // row before that transaction ends.  A real Informix locks rows and tables, so
                 // the two never meet; ifxwire-server without row locks serialises the writers
                 // of a database (one SQLite writer: docs/SERVER.md "Locks"), so the insert
-                // waits on the open migration and fails -271/-107.  Each migration therefore
-                // commits as it runs, unless transactional=true (Flyway's default, which
-                // test_flyway.py runs against a server with row locks).
+                // waits on the open migration and fails -271/-107.  With row locks (the
+                // server's default) Flyway's default works: test_flyway.py passes
+                // transactional=true for its main run, false for the second one.
                 .executeInTransaction(Boolean.parseBoolean(opts.getOrDefault("transactional",
                         "false")))
                 .load();
