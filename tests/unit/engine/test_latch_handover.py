@@ -38,6 +38,25 @@ def _waiting(latch: Latch, n: int) -> None:
     time.sleep(0.05)  # (from counting themselves to sleeping in the condition's wait)
 
 
+def _asleep(tids: list[int]) -> dict[int, int]:
+    """The switch counts of threads ``tids`` once every one is asleep (state S) and none has
+    switched for 0.1 s: on a loaded machine a waiter counted by the latch may not have
+    reached its sleep yet, which would count as a wake-up."""
+    end = time.monotonic() + 20
+    last: dict[int, int] = {}
+    while time.monotonic() < end:
+        now = {tid: _switches(tid) for tid in tids}
+        states = set()
+        for tid in tids:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                states.add(f.read().rsplit(")", 1)[1].split()[0])
+        if now == last and states == {"S"}:
+            return now
+        last = now
+        time.sleep(0.1)
+    raise AssertionError("the waiters did not settle asleep")
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="Linux /proc")
 def test_one_release_wakes_one_waiter() -> None:
     latch = Latch()
@@ -61,7 +80,7 @@ def test_one_release_wakes_one_waiter() -> None:
     for t in threads:
         t.start()
     _waiting(latch, 5)
-    before = {tid: _switches(tid) for tid in tids}
+    before = _asleep(tids)
     latch.release(holder)
     end = time.monotonic() + 5
     while not owners:
