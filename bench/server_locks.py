@@ -2,6 +2,8 @@
 
     python bench/server_locks.py --row-locks                       # this checkout, row locks
     python bench/server_locks.py --server-src /work/main/src       # before (no row locks)
+    python bench/server_locks.py --server-src A/src --server-src B/src --repeat 5
+                                                  # trees side by side, rounds interleaved
 
 Each session (a process of its own, so the clients do not share a GIL) runs, for
 ``--seconds``, transactions of ``--updates`` single-row UPDATEs of its own rows and a COMMIT
@@ -9,7 +11,11 @@ Each session (a process of its own, so the clients do not share a GIL) runs, for
 under SET LOCK MODE TO WAIT (without row locks a transaction holds SQLite's write lock from
 its first UPDATE to its COMMIT, so the others queue; under NOT WAIT they would fail -346/-107
 instead). Prints committed transactions per second, over all sessions, per run and the
-median, and checks every committed update is in the table.
+median, and checks every committed update is in the table. Also prints the server
+process's CPU (utime + stime from /proc) per committed transaction over the measured seconds:
+with no client time the server's CPU bounds the throughput, and the CPU figure moves less
+with the machine's load than transactions per second. Several ``--server-src`` run side by
+side, one round of each in turn, with the median and range of each.
 """
 
 from __future__ import annotations
@@ -60,8 +66,32 @@ def _worker(port: int, me: int, updates: int, think: float, start: float, stop: 
     out.put((done, errors))
 
 
+def _cpu(pid: int) -> float:
+    """utime + stime of a process, in seconds (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _switches(pid: int) -> int:
+    """Context switches of all the process's threads so far (each a thread that slept on a
+    lock or a socket and was woken; Linux /proc)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                for line in f:
+                    if line.endswith("ctxt_switches:", 0, line.find(":") + 1):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass  # a thread that ended meanwhile
+    return total
+
+
 def run_once(server_src: str, row_locks: bool, sessions: int, updates: int,
-             seconds: float, think: float = 0.0) -> tuple[float, int]:
+             seconds: float, think: float = 0.0) -> tuple[float, int, float, float]:
+    """One run: (committed transactions per second, failed ones, server CPU seconds and
+    server thread context switches per committed transaction)."""
     import ifxwire
 
     data = tempfile.mkdtemp(prefix="ifxwire-locks-")
@@ -94,6 +124,14 @@ def run_once(server_src: str, row_locks: bool, sessions: int, updates: int,
                  for i in range(sessions)]
         for p in procs:
             p.start()
+        while time.time() < start:
+            time.sleep(0.001)
+        cpu0, sw0 = _cpu(proc.pid), _switches(proc.pid)
+        # measured until just before the sessions stop (their threads then end, and with
+        # them their switch counts); the transactions are scaled to the same window
+        time.sleep(max(stop - 0.1 - time.time(), 0))
+        window = time.time() - start
+        cpu1, sw1 = _cpu(proc.pid), _switches(proc.pid)
         results = [out.get(timeout=seconds + 120) for _ in procs]
         for p in procs:
             p.join()
@@ -103,7 +141,8 @@ def run_once(server_src: str, row_locks: bool, sessions: int, updates: int,
         total = cur.fetchone()[0]
         c.close()
         assert int(total) == done * updates, (total, done, updates)
-        return done / seconds, errors
+        in_window = max(done * window / seconds, 1)
+        return done / seconds, errors, (cpu1 - cpu0) / in_window, (sw1 - sw0) / in_window
     finally:
         proc.terminate()
         proc.wait(10)
@@ -112,7 +151,8 @@ def run_once(server_src: str, row_locks: bool, sessions: int, updates: int,
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--server-src", default=str(ROOT / "src"))
+    p.add_argument("--server-src", action="append",
+                   help="the tree whose server runs (repeat to compare; default: this one)")
     p.add_argument("--row-locks", action="store_true", help="start the server with --row-locks")
     p.add_argument("--sessions", type=int, default=8)
     p.add_argument("--updates", type=int, default=5, help="UPDATEs per transaction")
@@ -122,15 +162,28 @@ def main(argv: list[str] | None = None) -> int:
                    help="client work after each UPDATE, in the transaction (an application's "
                    "own time between statements)")
     args = p.parse_args(argv)
-    rates = []
+    trees = args.server_src or [str(ROOT / "src")]
+    rates: dict[str, list[float]] = {t: [] for t in trees}
+    cpus: dict[str, list[float]] = {t: [] for t in trees}
+    switches: dict[str, list[float]] = {t: [] for t in trees}
     for _ in range(args.repeat):
-        rate, errors = run_once(args.server_src, args.row_locks, args.sessions, args.updates,
-                                args.seconds, args.think_ms / 1000)
-        rates.append(rate)
-        print(f"  {rate:8.1f} transactions/s  ({errors} failed)", flush=True)
-    print(f"median {statistics.median(rates):.1f} transactions/s "
-          f"({args.sessions} sessions x {args.updates} updates, think {args.think_ms:g} ms, "
-          f"server {'--row-locks' if args.row_locks else 'default'} from {args.server_src})")
+        for tree in trees:
+            rate, errors, cpu, sw = run_once(tree, args.row_locks, args.sessions, args.updates,
+                                         args.seconds, args.think_ms / 1000)
+            rates[tree].append(rate)
+            cpus[tree].append(cpu)
+            switches[tree].append(sw)
+            print(f"  {rate:8.1f} transactions/s  ({errors} failed), server CPU "
+                  f"{cpu * 1e6:6.0f} us/transaction, {sw:5.1f} switches/transaction  {tree}",
+                  flush=True)
+    for tree in trees:
+        r, c, w = rates[tree], cpus[tree], switches[tree]
+        print(f"median {statistics.median(r):.1f} transactions/s ({min(r):.0f}-{max(r):.0f}), "
+              f"server CPU {statistics.median(c) * 1e6:.0f} us/transaction "
+              f"({min(c) * 1e6:.0f}-{max(c) * 1e6:.0f}), {statistics.median(w):.1f} "
+              f"context switches/transaction ({min(w):.1f}-{max(w):.1f}) "
+              f"({args.sessions} sessions x {args.updates} updates, think {args.think_ms:g} ms, "
+              f"server {'--row-locks' if args.row_locks else 'default'} from {tree})")
     return 0
 
 

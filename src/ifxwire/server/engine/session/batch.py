@@ -69,13 +69,6 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
         return False
     if not self._sql_txn and not (self.row_locks and self.in_transaction):
         return False  # (row-lock mode: one short SQLite transaction for the batch, below)
-    table = stmt.plan.table
-    if stmt.plan.other_databases:
-        return False  # each row checks the other database's privileges (cross_database.py)
-    if table is not None and self.current_schema().triggers.get(table.name):
-        return False  # every row must fire its triggers (triggers.py)
-    if table is not None and CAPTURE.dml(self, table) is not None:
-        return False  # every row goes to change data capture (features/cdc)
     ok = stmt.batchable
     if ok is None:
         plan = stmt.plan
@@ -83,7 +76,18 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
             plan.kind == "insert" and not plan.serials and not plan.view_check
             and " VALUES (" in plan.sql
             and "SELECT" not in plan.sql.upper() and not _PER_EXECUTION.search(plan.sql))
-    return ok
+    if not ok:
+        # (first: the server asks at every EXECUTE of a prepared UPDATE or DELETE too, and
+        # the checks below read the schema version, a SQLite read transaction of its own
+        # outside the write unit; docs/BENCHMARKS.md "Row locks: 8 writers of one table")
+        return False
+    table = stmt.plan.table
+    if stmt.plan.other_databases:
+        return False  # each row checks the other database's privileges (cross_database.py)
+    if table is not None and self.current_schema().triggers.get(table.name):
+        return False  # every row must fire its triggers (triggers.py)
+    # every row goes to change data capture (features/cdc)
+    return table is None or CAPTURE.dml(self, table) is None
 
 
 def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[object]]) -> bool:

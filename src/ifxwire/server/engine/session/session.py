@@ -141,6 +141,9 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self._local_plans: dict[tuple[object, ...], Plan] = {}
         self._schema: cat.Schema | None = None
         self._schema_key: tuple[object, ...] | None = None
+        #: The schema version a row-lock write unit read under its SQLite write lock, for the
+        #: statement's first catalogue lookup (RowLocks.rl_write, current_schema).
+        self._unit_version: int | None = None
         self._sysmaster_schema: cat.Schema | None = None
         self.spl: Runtime | None = None  # SPL globals, call depth, TRACE (spl/calls.py)
         self.state = FunctionState(user, self._ctx())
@@ -473,6 +476,11 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         the caller has just read it (an OPEN's -710 check), saving another read (a read
         transaction of its own)."""
         assert self.conn is not None
+        if version is None:
+            # A row-lock UPDATE/DELETE's first lookup, before any SQL of its own has run:
+            # the version its write unit has just read under SQLite's write lock (no other
+            # connection can change the schema meanwhile). One read fewer per statement.
+            version, self._unit_version = self._unit_version, None
         key = (self._incarnation, self._schema_version() if version is None else version)
         # After DDL in an open transaction the schema is this session's own (never shared
         # through the engine's cache). It is still reused while SQLite's schema version stays
@@ -965,6 +973,9 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 row = conn.execute(f"SELECT next FROM {counters} WHERE tabid = ? AND kind = ?",
                                    (tabid, kind)).fetchone()
                 state.serials[(tabid, kind)] = int(row[0]) if row else 0
+        # (the statement may call routines that run DDL: a version read before it is no
+        # longer the one a later lookup may use)
+        self._unit_version = None
         try:
             cur = conn.execute(sql, bound)
             if returning is not None:

@@ -139,6 +139,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         _local_plans: dict[tuple[object, ...], Plan]
         _schema: cat.Schema | None
         _slot: FunctionSlot | None
+        _unit_version: int | None
 
         def _lock_error(self, kind: str, waited: bool) -> EngineError: ...
         def _sqlite_begin(self, conn: sqlite3.Connection, kind: str,
@@ -629,7 +630,16 @@ class RowLocks(RowLockReads, RowLockDdl):
                         # inside the transaction: the schema version is read without a new read
                         # transaction, and no other session's DDL can come between
                         installed = self._rl_install()
+                        if kind == "update" or kind == "delete":
+                            # the version _rl_install has just read: the statement's first
+                            # catalogue lookup (run_dml's triggers) takes it instead of
+                            # reading it again (current_schema); _dml drops it before its
+                            # SQL runs
+                            key = self._rl_key
+                            if key is not None and isinstance(key[1], int):
+                                self._unit_version = key[1]
                         result = action()
+                        self._unit_version = None
                         if self._rl_pending:
                             # runs of inserted rowids as one entry each (undo.coalesce)
                             self._rl_pending = undo.coalesce(self._rl_pending)
@@ -673,6 +683,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                         if self._rl_conflict is None and not self._rl_wide and not refused:
                             raise
                     finally:
+                        self._unit_version = None
                         self._rl_pending = []
                         self._sql_txn = False
                         self._savepoints.clear()

@@ -17,6 +17,16 @@ own thread runs meanwhile (a routine it runs might otherwise wait for this latch
 statement holds the connection). While the parked session is busy the other one waits, as
 SET LOCK MODE allows. Without a server (the engine used directly, one thread) nobody holds
 ``use``.
+
+A release wakes one waiter, not all of them: with 8 writers back to back a ``notify_all``
+woke every waiter at every release, each to find the latch taken again by whichever ran
+first (about six waits per acquire, each a thread switch and a GIL hand-over: the server's
+CPU per transaction grew with the number of writers; docs/BENCHMARKS.md "Row locks: 8
+writers of one table"). The woken waiter takes the latch if it is still free; a session
+that is running when the latch is free may take it first (no hand-over to a sleeping
+thread, which would make every running session that arrives meanwhile sleep as well), and
+then wakes the next waiter at its own release, so no wake-up is lost. Only ``acquire``
+waits on the condition, so the one woken is always a session that wants the latch.
 """
 
 from __future__ import annotations
@@ -85,7 +95,7 @@ class Latch:
             self._cond.acquire()
             self._flushing = False
             self._owner, self._depth = None, 0
-            self._cond.notify_all()
+            self._cond.notify()  # one waiter (the module's docstring says why)
         return True
 
     @property
@@ -101,7 +111,7 @@ class Latch:
             self._depth -= 1
             if self._depth == 0:
                 self._owner = None
-                self._cond.notify_all()
+                self._cond.notify()  # one waiter (the module's docstring says why)
 
     def park(self, who: object, flush: Callable[[], None], use: threading.Lock) -> bool:
         """Leave the latch held with the owner's SQLite transaction open, when nobody waits
@@ -119,8 +129,11 @@ class Latch:
         busy parked session is waited for up to ``patience`` seconds; the reader then reads
         without its held rows."""
         deadline = time.monotonic() + patience
-        with self._cond:
-            while self._parked is not None and not self._flushing and self._owner is not who:
-                if self._flush_locked() or time.monotonic() >= deadline:
+        while True:
+            with self._cond:
+                if (self._parked is None or self._flushing or self._owner is who
+                        or self._flush_locked() or time.monotonic() >= deadline):
                     return
-                self._cond.wait(_POLL)
+            # (not a wait on the condition: a release's notify must reach a session that
+            # wants the latch, never this reader)
+            time.sleep(_POLL)
