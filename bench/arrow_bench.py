@@ -19,7 +19,13 @@ build them), ``fetchall``, ``fetch_arrow_table``, and informix-driver's ``fetcha
 by ``pandas.DataFrame(rows)`` (what users do today). Not a test: nothing asserts a ratio; the
 report states them.
 
-    python bench/arrow_bench.py [--rows N] [--repeat K] [--out results.json]
+``--jdbc``: IBM JDBC 15.0.0.1 reads the same tables from the same server in the accelerated
+mode's run (bench/jdbc_side.py: a JVM of its own, its start reported apart), through the typed
+``ResultSet`` getters into column arrays (Spark's JDBC source's getters) and through
+``getObject`` per column; its client CPU is the whole JVM's (every thread, JIT and GC
+included), its first read (class loading, JIT) apart from the best of the following ones.
+
+    python bench/arrow_bench.py [--rows N] [--repeat K] [--jdbc] [--out results.json]
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ def _rows(shape: str, n: int) -> list[tuple[Any, ...]]:
             for i in range(n)]  # "fixed" and "mixed": the same values, CHAR vs VARCHAR
 
 
-def _worker(rows: int, repeat: int) -> dict[str, Any]:
+def _worker(rows: int, repeat: int, jdbc: bool = False) -> dict[str, Any]:
     import tempfile
 
     sys.path.insert(0, str(ROOT))
@@ -67,7 +73,7 @@ def _worker(rows: int, repeat: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ifxwire-arrow-") as data:
         srv = bench_run.ServerProcess(Path(data), subprocess.DEVNULL)
         try:
-            return _measure(srv.host, srv.port, rows, repeat)
+            return _measure(srv.host, srv.port, rows, repeat, jdbc)
         finally:
             srv.stop()
 
@@ -81,7 +87,8 @@ def _best(fn: Any, repeat: int) -> float:
     return best
 
 
-def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, Any]:
+def _measure(host: str, port: int, rows: int, repeat: int, jdbc: bool = False
+             ) -> dict[str, Any]:
     import ifxwire
     from ifxwire import _accel
 
@@ -98,6 +105,15 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, Any]:
                                     database="bench_arrow", server="informix", autocommit=True)
     except Exception as exc:  # reported, not hidden
         out["rival_error"] = f"{type(exc).__name__}: {exc}"
+    side: Any = None
+    if jdbc:
+        from bench.jdbc_side import JdbcSide, JdbcUnavailable
+
+        try:
+            side = JdbcSide()
+            out["jdbc_start"] = side.start
+        except JdbcUnavailable as exc:
+            out["jdbc_error"] = str(exc)
     with ifxwire.connect(**kw, database="bench_arrow", autocommit=True) as c:
         cur = c.cursor()
         for shape, cols in SHAPES.items():
@@ -130,20 +146,31 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, Any]:
                     assert len(df) == rows
 
                 res["informix_driver_pandas"] = _best(rival_df, repeat)
+            if side is not None:
+                fields = {"host": host, "port": port, "db": "bench_arrow", "sql": sql,
+                          "inner": 1}
+                out.setdefault("jdbc", {})[shape] = {
+                    kind: side.reads({"kind": kind, **fields}, repeat, rows)
+                    for kind in ("columns", "query")}
             out["shapes"][shape] = res
     if rival is not None:
         rival.close()
+    if side is not None:
+        side.close()
     return out
 
 
-def run(rows: int, repeat: int) -> list[dict[str, Any]]:
+def run(rows: int, repeat: int, jdbc: bool = False) -> list[dict[str, Any]]:
+    """Both modes, each in a fresh interpreter; with ``jdbc`` IBM JDBC beside in the
+    accelerated one (its figures do not depend on the mode)."""
     results = []
     for pure in (True, False):
         env = {**os.environ, "IFXWIRE_PURE": "1"}
         if not pure:
             env.pop("IFXWIRE_PURE")
         proc = subprocess.run(
-            [sys.executable, __file__, "--worker", "--rows", str(rows), "--repeat", str(repeat)],
+            [sys.executable, __file__, "--worker", "--rows", str(rows), "--repeat", str(repeat),
+             *(["--jdbc"] if jdbc and not pure else [])],
             capture_output=True, text=True, env=env, timeout=3600, cwd=ROOT,
         )
         if proc.returncode != 0:
@@ -174,7 +201,40 @@ def report(results: list[dict[str, Any]]) -> str:
                 + f" | {arrow / s['floor']:.2f}× | {s['fetchall'] / arrow:.2f}× | "
                 + (f"{rival / arrow:.1f}×" if rival else "-") + " |"
             )
+    for r in results:
+        if "jdbc" in r or "jdbc_error" in r:
+            lines += ["", *jdbc_report(r)]
     return "\n".join(lines)
+
+
+def jdbc_report(r: dict[str, Any]) -> list[str]:
+    """IBM JDBC beside this mode's ``fetch_arrow_table`` and ``fetchall`` (same server, rows,
+    run): the JVM's CPU per read, first read and warm, and the ratios to ours."""
+    if "jdbc_error" in r:
+        return [f"IBM JDBC not run: {r['jdbc_error']}"]
+    st = r["jdbc_start"]
+    lines = [
+        f"### IBM JDBC beside ({r['mode']} ifxwire), JVM process CPU per read",
+        "",
+        f"IBM JDBC {st['version']}, Java {st['java']}. JVM start apart (not in any read): "
+        f"{st['wall'] * 1000:.0f} ms wall, "
+        + ("–" if st["cpu"] is None else f"{st['cpu'] * 1000:.0f} ms CPU")
+        + " (start, driver class loaded, `hello` answered). *first*: the first read after "
+        "connecting (class loading, JIT); *warm*: best of the following reads.",
+        "",
+        "| shape | rows | JDBC getters, first | JDBC getters, warm | JDBC getObject, warm | "
+        "fetch_arrow_table | fetchall | getters/arrow | getters/fetchall |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for shape, j in r["jdbc"].items():
+        s = r["shapes"][shape]
+        cols, obj = j["columns"], j["query"]
+        lines.append(
+            f"| {shape} | {r['rows']} | {cols['first_cpu'] * 1000:.1f} ms | "
+            f"{cols['cpu'] * 1000:.1f} ms | {obj['cpu'] * 1000:.1f} ms | "
+            f"{s['fetch_arrow_table'] * 1000:.1f} ms | {s['fetchall'] * 1000:.1f} ms | "
+            f"{cols['cpu'] / s['fetch_arrow_table']:.1f}× | {cols['cpu'] / s['fetchall']:.2f}× |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,13 +242,15 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=100_000)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--jdbc", action="store_true",
+                   help="IBM JDBC beside (the accelerated mode's run; bench/jdbc_side.py)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the results as JSON here")
     args = p.parse_args(argv)
     if args.worker:
-        print(json.dumps(_worker(args.rows, args.repeat)))
+        print(json.dumps(_worker(args.rows, args.repeat, args.jdbc)))
         return 0
-    results = run(args.rows, args.repeat)
+    results = run(args.rows, args.repeat, args.jdbc)
     print(report(results))
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1) + "\n")

@@ -35,13 +35,27 @@ Not a test: nothing asserts the ratio; the report states it. On a machine with f
 than servers + 1 the servers compete with each other and with the client for CPU, which the
 report prints (``os.cpu_count()`` and the load average) beside the figures.
 
+``--jdbc`` (live mode): IBM JDBC 15.0.0.1 reads the same ranges beside, as Spark's JDBC
+source reads a table with ``partitionColumn``, ``lowerBound``, ``upperBound`` and
+``numPartitions`` (https://spark.apache.org/docs/latest/sql-data-sources-jdbc.html: one query
+per partition, each with its own range of the column, read in parallel, at most
+``numPartitions`` concurrent connections). Spark's own WHERE clauses (``JDBCRelation.
+columnPartition``: the first partition ``col < b1 OR col IS NULL``, then ``col >= bi AND col <
+bi+1``, the last ``col >= bN-1``) are the ones ``read_partitioned`` sends, so JDBC gets
+``read_partitioned``'s exact statements and cut points (``arrowpart._bounds`` of the column's
+MIN and MAX, which Spark takes from the user instead of a query). Each slice is read by a
+thread of its own on a connection of its own (BenchJdbc's ``partitioned`` kind, typed getters
+into column arrays: bench/jdbc_side.py); the JVM is started once, apart, and its reads join
+the same interleaved rounds as ifxwire's. Its client CPU is the whole JVM's.
+
     python -m bench.arrow_partition_bench [--rows N] [--partitions P] [--servers S]
-        [--repeat K] [--mode live|replay|both] [--index]
+        [--repeat K] [--mode live|replay|both] [--index] [--jdbc]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -110,12 +124,21 @@ def _cpu(pids: Sequence[int]) -> float:
 Config = tuple[list[dict[str, Any]], int, list[int]]
 
 
+#: A JDBC configuration: (BenchJdbc ``setup`` fields, pids of the processes that serve it).
+JdbcConfig = tuple[dict[str, Any], list[int]]
+
+
 def _best_of(configs: dict[str, Config], rows: int, repeat: int,
-             out: dict[str, Any]) -> None:
+             out: dict[str, Any], side: Any = None,
+             jdbc: dict[str, JdbcConfig] | None = None) -> None:
     """Best wall of ``repeat`` reads per configuration (interleaved, so a load spike hits
-    every one), with the client's CPU and the serving processes' CPU of that read."""
+    every one), with the client's CPU and the serving processes' CPU of that read; the JDBC
+    configurations (``side``: a bench.jdbc_side.JdbcSide) in the same rounds."""
+    jdbc = jdbc or {}
     for targets, n, _ in configs.values():  # warm-up: imports, server page caches
         _read(targets, n, rows)
+    for fields, _ in jdbc.values():  # warm-up: the JVM's class loading and JIT
+        side.round_once(fields, rows)
     for _ in range(repeat):
         for name, (targets, n, pids) in configs.items():
             s0 = _cpu(pids)
@@ -124,6 +147,38 @@ def _best_of(configs: dict[str, Config], rows: int, repeat: int,
             best = out.get(name)
             if best is None or wall < best["wall"]:
                 out[name] = {"wall": wall, "client_cpu": cpu, "server_cpu": server}
+        for name, (fields, pids) in jdbc.items():
+            s0 = _cpu(pids)
+            r = side.round_once(fields, rows)
+            server = _cpu(pids) - s0
+            best = out.get(name)
+            if best is None or r["wall"] < best["wall"]:
+                out[name] = {"wall": r["wall"], "client_cpu": r["cpu"], "server_cpu": server}
+
+
+def jdbc_slices(rows: int, partitions: int, dsns: list[dict[str, Any]]) -> dict[str, Any]:
+    """BenchJdbc ``partitioned`` setup fields: ``read_partitioned``'s statements and cut
+    points for column ``a`` (0 .. rows - 1, as ``_load`` fills it), slice i on ``dsns[i %
+    len(dsns)]`` as ``read_partitioned`` places it."""
+    from ifxwire.arrowpart import _bounds
+
+    base = "SELECT * FROM (SELECT * FROM t_part) AS ifx_part"
+    col = "ifx_part.a"
+    if partitions == 1:
+        slices: list[tuple[str, list[int]]] = [(base, [])]
+    else:
+        cuts = _bounds(0, rows - 1, partitions)
+        slices = [(f"{base} WHERE {col} < ? OR {col} IS NULL", [cuts[0]])]
+        slices += [(f"{base} WHERE {col} >= ? AND {col} < ?", [a, b])
+                   for a, b in itertools.pairwise(cuts)]
+        slices.append((f"{base} WHERE {col} >= ?", [cuts[-1]]))
+    fields: dict[str, Any] = {"kind": "partitioned", "threads": len(slices),
+                              "db": "bench_part"}
+    for i, (sql, params) in enumerate(slices):
+        d = dsns[i % len(dsns)]
+        fields.update({f"sql{i}": sql, f"params{i}": params or None,
+                       f"host{i}": d["host"], f"port{i}": d["port"]})
+    return fields
 
 
 class _Replay:
@@ -185,7 +240,7 @@ def measure_replay(live: list[dict[str, Any]], rows: int, partitions: int,
 
 
 def measure(rows: int, partitions: int, servers: int, repeat: int, mode: str = "both",
-            index: bool = False) -> dict[str, Any]:
+            index: bool = False, jdbc: bool = False) -> dict[str, Any]:
     from bench import run as bench_run
 
     with tempfile.TemporaryDirectory(prefix="ifxwire-part-") as data:
@@ -209,7 +264,28 @@ def measure(rows: int, partitions: int, servers: int, repeat: int, mode: str = "
                     f"{partitions} partitions, 1 server": (dsns[:1], partitions, pids[:1]),
                     f"{partitions} partitions, {servers} servers": (dsns, partitions, pids),
                 }
-                _best_of(configs, rows, repeat, out["results"])
+                side: Any = None
+                jconfigs: dict[str, JdbcConfig] = {}
+                if jdbc:
+                    from bench.jdbc_side import JdbcSide, JdbcUnavailable
+
+                    try:
+                        side = JdbcSide()
+                        out["jdbc_start"] = side.start
+                        jconfigs = {
+                            "JDBC 1 partition": (jdbc_slices(rows, 1, dsns[:1]), pids[:1]),
+                            f"JDBC {partitions} partitions, 1 server":
+                                (jdbc_slices(rows, partitions, dsns[:1]), pids[:1]),
+                            f"JDBC {partitions} partitions, {servers} servers":
+                                (jdbc_slices(rows, partitions, dsns), pids),
+                        }
+                    except JdbcUnavailable as exc:
+                        out["jdbc_error"] = str(exc)
+                try:
+                    _best_of(configs, rows, repeat, out["results"], side, jconfigs)
+                finally:
+                    if side is not None:
+                        side.close()
             if mode in ("replay", "both"):
                 rep = measure_replay(dsns, rows, partitions, repeat)
                 out["results"].update(rep["results"])
@@ -234,9 +310,26 @@ def report(r: dict[str, Any]) -> str:
         "|---|---|---|---|---|",
     ]
     for name, v in res.items():
-        base = res["1 partition (replay)" if "replay" in name else "1 partition"]["wall"]
+        base = res["1 partition (replay)" if "replay" in name else
+                   "JDBC 1 partition" if name.startswith("JDBC") else "1 partition"]["wall"]
         lines.append(f"| {name} | {v['wall']:.2f} s | {v['client_cpu']:.2f} s | "
                      f"{v['server_cpu']:.2f} s | {base / v['wall']:.2f}× |")
+    if "jdbc_error" in r:
+        lines += ["", f"IBM JDBC not run: {r['jdbc_error']}"]
+    elif "jdbc_start" in r:
+        st = r["jdbc_start"]
+        lines += ["", f"IBM JDBC {st['version']} (Java {st['java']}), typed getters, one "
+                  "thread and connection per slice; client CPU = the JVM's (every thread). "
+                  f"JVM start apart: {st['wall'] * 1000:.0f} ms wall"
+                  + ("" if st["cpu"] is None else f", {st['cpu'] * 1000:.0f} ms CPU")
+                  + "; its warm-up read is not counted.", "",
+                  "| configuration | JDBC wall / ifxwire wall | JDBC client CPU / ifxwire's |",
+                  "|---|---|---|"]
+        for name, v in res.items():
+            ours = res.get(name[len("JDBC "):]) if name.startswith("JDBC ") else None
+            if ours is not None:
+                lines.append(f"| {name[len('JDBC '):]} | {v['wall'] / ours['wall']:.2f}× | "
+                             f"{v['client_cpu'] / ours['client_cpu']:.1f}× |")
     stats = r.get("replay_stats")
     if stats:
         bad = {k: v for k, v in stats.items()
@@ -256,9 +349,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", choices=("live", "replay", "both"), default="both",
                    help="real servers, the replay server, or both (default)")
     p.add_argument("--index", action="store_true", help="an index on the partition column")
+    p.add_argument("--jdbc", action="store_true",
+                   help="IBM JDBC reading the same ranges beside (live mode; Spark's path)")
     p.add_argument("--out", help="also write the figures as JSON here")
     args = p.parse_args(argv)
-    r = measure(args.rows, args.partitions, args.servers, args.repeat, args.mode, args.index)
+    r = measure(args.rows, args.partitions, args.servers, args.repeat, args.mode, args.index,
+                args.jdbc)
     if args.out:
         Path(args.out).write_text(json.dumps(r, indent=1))
     print(report(r))

@@ -7,14 +7,16 @@ times. This runs them one after the other in one invocation, each in its own pro
 the bench itself does, and judges every target from this run's figures only:
 
 * ``bench/arrow_bench.py``: ``fetch_arrow_table`` of 100k 5-column rows, accelerated, against
-  the floor (``pickle.loads``), our ``fetchall`` and informix-driver + ``pandas.DataFrame``;
+  the floor (``pickle.loads``), our ``fetchall`` and informix-driver + ``pandas.DataFrame``
+  (IBM JDBC's typed getters beside with ``--jdbc``);
 * ``bench/run.py --only 'arrow_record_batch_memory*'``: 10M rows through
   ``fetch_record_batch``, peak RSS growth (pure and accelerated; IBM JDBC beside with
   ``--jdbc``);
 * ``bench/arrow_ingest_bench.py``: ``adbc_ingest`` against ``executemany`` of tuples (wall
   and client CPU);
 * ``bench/arrow_partition_bench.py``: ``read_partitioned`` with 4 partitions against 1, on
-  4 server processes and on the replay server;
+  4 server processes and on the replay server (IBM JDBC reading the same ranges on 4
+  connections, Spark's path, beside with ``--jdbc``);
 * ``bench/composite_bench.py``: LIST of 10 INTEGERs against 10 INTEGER columns (the issue's
   "also found" target), pure and accelerated.
 
@@ -43,10 +45,10 @@ sys.path.insert(0, str(ROOT))
 MB = 2**20
 
 
-def _fetch(rows: int, repeat: int) -> tuple[Any, str]:
+def _fetch(rows: int, repeat: int, jdbc: bool = False) -> tuple[Any, str]:
     from bench import arrow_bench
 
-    r = arrow_bench.run(rows, repeat)
+    r = arrow_bench.run(rows, repeat, jdbc)
     return r, arrow_bench.report(r)
 
 
@@ -81,10 +83,10 @@ def _ingest(rows: int) -> tuple[Any, str]:
     return r, arrow_ingest_bench.report(r)
 
 
-def _partition(rows: int, repeat: int) -> tuple[Any, str]:
+def _partition(rows: int, repeat: int, jdbc: bool = False) -> tuple[Any, str]:
     from bench import arrow_partition_bench
 
-    r = arrow_partition_bench.measure(rows, 4, 4, repeat, "both")
+    r = arrow_partition_bench.measure(rows, 4, 4, repeat, "both", jdbc=jdbc)
     return r, arrow_partition_bench.report(r)
 
 
@@ -106,7 +108,8 @@ def status(res: dict[str, Any], args: argparse.Namespace) -> list[str]:
     def add(target: str, goal: str, measured: str, met: bool | None, command: str) -> None:
         rows.append((target, goal, measured, met, command))
 
-    cmd_fetch = f"python bench/arrow_bench.py --rows {args.rows} --repeat {args.repeat}"
+    jflag = " --jdbc" if args.jdbc else ""
+    cmd_fetch = f"python bench/arrow_bench.py --rows {args.rows} --repeat {args.repeat}{jflag}"
     acc = _mode(res.get("fetch", []), "accelerated")
     if acc is not None:
         shapes = acc["shapes"]
@@ -123,6 +126,11 @@ def status(res: dict[str, Any], args: argparse.Namespace) -> list[str]:
             known = [v for v in vals.values() if v is not None]
             add(f"fetch_arrow_table, {args.rows} 5-column rows, accelerated, client CPU", goal,
                 shown, all(ok(v) for v in known) if known else None, cmd_fetch)
+        if acc.get("jdbc"):
+            shown = ", ".join(f"{n} {j['columns']['cpu'] / shapes[n]['fetch_arrow_table']:.1f}×"
+                              for n, j in acc["jdbc"].items())
+            add(f"IBM JDBC beside: typed getters, {args.rows} rows, warm, JVM CPU ÷ "
+                "fetch_arrow_table's", "reported beside", shown, None, cmd_fetch)
     mem = res.get("memory")
     if mem is not None:
         for d in ("ifxwire", "ifxwire-accel"):
@@ -144,7 +152,7 @@ def status(res: dict[str, Any], args: argparse.Namespace) -> list[str]:
     if part is not None:
         got = part["results"]
         cmd_part = (f"python -m bench.arrow_partition_bench --rows {args.partition_rows} "
-                    f"--repeat {args.repeat}")
+                    f"--repeat {args.repeat}{jflag}")
         for base, name in (("1 partition", "4 partitions, 4 servers"),
                            ("1 partition (replay)", "4 partitions (replay, 4 processes)")):
             if base in got and name in got:
@@ -152,6 +160,13 @@ def status(res: dict[str, Any], args: argparse.Namespace) -> list[str]:
                 add(f"read_partitioned, {part['rows']} rows, {name} vs 1", "≥ 2.5× wall",
                     f"{v:.2f}× ({got[base]['wall']:.2f} s → {got[name]['wall']:.2f} s)",
                     v >= 2.5, cmd_part)
+        for name, j in got.items():
+            ours = got.get(name[len("JDBC "):]) if name.startswith("JDBC ") else None
+            if ours is not None:
+                add(f"IBM JDBC beside: read_partitioned's ranges, {part['rows']} rows, "
+                    f"{name[len('JDBC '):]}", "reported beside",
+                    f"wall {j['wall'] / ours['wall']:.2f}×, client CPU "
+                    f"{j['client_cpu'] / ours['client_cpu']:.1f}× ours", None, cmd_part)
     for r in res.get("composite", []):
         if "arrow_ratio" in r:
             v = float(r["arrow_ratio"])
@@ -172,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ingest-rows", type=int, default=100_000)
     p.add_argument("--partition-rows", type=int, default=1_000_000)
     p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--jdbc", action="store_true", help="IBM JDBC beside in the 10M-row stream")
+    p.add_argument("--jdbc", action="store_true",
+                   help="IBM JDBC beside in the 100k fetch, the partitioned read and the "
+                        "10M-row stream")
     p.add_argument("--smoke", action="store_true",
                    help="the 10M-row stream's smoke size (30k rows): a check that it runs")
     p.add_argument("--skip", nargs="*", default=[],
@@ -180,10 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="write targets.json and targets.md here")
     args = p.parse_args(argv)
     steps = {
-        "fetch": lambda: _fetch(args.rows, args.repeat),
+        "fetch": lambda: _fetch(args.rows, args.repeat, args.jdbc),
         "memory": lambda: _memory(args.jdbc, args.smoke),
         "ingest": lambda: _ingest(args.ingest_rows),
-        "partition": lambda: _partition(args.partition_rows, args.repeat),
+        "partition": lambda: _partition(args.partition_rows, args.repeat, args.jdbc),
         "composite": lambda: _composite(args.rows, args.repeat),
     }
     res: dict[str, Any] = {"started": time.strftime("%Y-%m-%d %H:%M:%S"),

@@ -12,7 +12,12 @@
 // ticks on Linux. Threads of the concurrent scenario live from setup to teardown, so none dies
 // inside a measured round. The orchestrator runs warm-up rounds first (not counted).
 // Usage is the ordinary JDBC pattern: prepareStatement per operation (the IBM driver has no
-// statement cache), getObject for every column, executeBatch for executemany.
+// statement cache), getObject for every column, executeBatch for executemany. The Arrow
+// benches (bench/arrow_bench.py, bench/arrow_partition_bench.py --jdbc) use two kinds of their
+// own: "columns" reads every row through the typed getter of its column's java.sql.Types into
+// column arrays (Spark's JDBC source reads with those getters; fetch_arrow_table keeps columns),
+// and "partitioned" runs one such read per range, each on its own connection and thread (Spark's
+// partitionColumn/numPartitions).
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -129,6 +134,96 @@ public final class BenchJdbc {
         }
     }
 
+    /**
+     * One result column held the way a columnar reader holds it: primitives in an array (int
+     * for SMALLINT/INTEGER and DATE as epoch days, long, double), objects (BigDecimal, String,
+     * anything else) in an Object[]; a null flag per row. What Spark's JDBC source reads with
+     * (JdbcUtils.makeGetters: the getter of the column's java.sql.Types), kept as
+     * fetch_arrow_table keeps its columns.
+     */
+    static final class Col {
+        final int kind;  // 0 int, 1 long, 2 double, 3 date (epoch day), 4 BigDecimal, 5 String, 6 Object
+        int[] ints;
+        long[] longs;
+        double[] doubles;
+        Object[] objs;
+        boolean[] nulls = new boolean[1024];
+
+        Col(int sqlType) {
+            kind = switch (sqlType) {
+                case java.sql.Types.SMALLINT, java.sql.Types.INTEGER, java.sql.Types.TINYINT -> 0;
+                case java.sql.Types.BIGINT -> 1;
+                case java.sql.Types.FLOAT, java.sql.Types.DOUBLE, java.sql.Types.REAL -> 2;
+                case java.sql.Types.DATE -> 3;
+                case java.sql.Types.DECIMAL, java.sql.Types.NUMERIC -> 4;
+                case java.sql.Types.CHAR, java.sql.Types.VARCHAR, java.sql.Types.NCHAR,
+                        java.sql.Types.NVARCHAR, java.sql.Types.LONGVARCHAR -> 5;
+                default -> 6;
+            };
+            switch (kind) {
+                case 0, 3 -> ints = new int[1024];
+                case 1 -> longs = new long[1024];
+                case 2 -> doubles = new double[1024];
+                default -> objs = new Object[1024];
+            }
+        }
+
+        void read(ResultSet rs, int pos, int row) throws SQLException {
+            if (row == nulls.length) {
+                int n = row * 2;
+                nulls = Arrays.copyOf(nulls, n);
+                if (ints != null) {
+                    ints = Arrays.copyOf(ints, n);
+                } else if (longs != null) {
+                    longs = Arrays.copyOf(longs, n);
+                } else if (doubles != null) {
+                    doubles = Arrays.copyOf(doubles, n);
+                } else {
+                    objs = Arrays.copyOf(objs, n);
+                }
+            }
+            switch (kind) {
+                case 0 -> ints[row] = rs.getInt(pos);
+                case 1 -> longs[row] = rs.getLong(pos);
+                case 2 -> doubles[row] = rs.getDouble(pos);
+                case 3 -> {
+                    java.sql.Date d = rs.getDate(pos);
+                    ints[row] = d == null ? 0 : (int) d.toLocalDate().toEpochDay();
+                }
+                case 4 -> objs[row] = rs.getBigDecimal(pos);
+                case 5 -> objs[row] = rs.getString(pos);
+                default -> objs[row] = rs.getObject(pos);
+            }
+            nulls[row] = rs.wasNull();
+        }
+    }
+
+    /** prepare, bind, executeQuery, every row read into columns by typed getters (Col);
+     *  returns the row count. */
+    static int fetchColumns(Connection c, String sql, int[] params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setInt(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                java.sql.ResultSetMetaData md = rs.getMetaData();
+                int ncol = md.getColumnCount();
+                Col[] cols = new Col[ncol];
+                for (int k = 0; k < ncol; k++) {
+                    cols[k] = new Col(md.getColumnType(k + 1));
+                }
+                int n = 0;
+                while (rs.next()) {
+                    for (int k = 0; k < ncol; k++) {
+                        cols[k].read(rs, k + 1, n);
+                    }
+                    n++;
+                }
+                return n;
+            }
+        }
+    }
+
     static long statusKb(String field) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith(field + ":")) {
@@ -239,6 +334,38 @@ public final class BenchJdbc {
                 startAll(ex, threads);
                 return "{\"ok\": true}";
             }
+            case "partitioned" -> {
+                // Spark's JDBC source with partitionColumn/numPartitions: one statement (its
+                // own range) per partition, each on its own connection and thread; slice k
+                // reads sql<k> with params<k> from host<k>:port<k> (default: host, port).
+                int n = threads;
+                List<String> urls = new ArrayList<>();
+                for (int k = 0; k < n; k++) {
+                    urls.add(url(f.getOrDefault("host" + k, host),
+                            Integer.parseInt(f.getOrDefault("port" + k, String.valueOf(port))), db));
+                }
+                for (String uk : urls) {
+                    conns.add(DriverManager.getConnection(uk));
+                }
+                pool = Executors.newFixedThreadPool(n);
+                ExecutorService ex = pool;
+                body = () -> {
+                    List<Future<Integer>> fs = new ArrayList<>();
+                    for (int k = 0; k < n; k++) {
+                        Connection ck = conns.get(k);
+                        String sk = f.get("sql" + k);
+                        int[] pk = ints(f.get("params" + k));
+                        fs.add(ex.submit(() -> fetchColumns(ck, sk, pk)));
+                    }
+                    int total = 0;
+                    for (Future<Integer> fut : fs) {
+                        total += fut.get();
+                    }
+                    return "\"ops\": 1, \"rows\": " + total;
+                };
+                startAll(ex, n);
+                return "{\"ok\": true}";
+            }
             default -> {
             }
         }
@@ -251,6 +378,13 @@ public final class BenchJdbc {
                 int n = 0;
                 for (int i = 0; i < inner; i++) {
                     n += fetchAll(c, sql, params);
+                }
+                return "\"ops\": " + inner + ", \"rows\": " + n;
+            };
+            case "columns" -> body = () -> {
+                int n = 0;
+                for (int i = 0; i < inner; i++) {
+                    n += fetchColumns(c, sql, params);
                 }
                 return "\"ops\": " + inner + ", \"rows\": " + n;
             };

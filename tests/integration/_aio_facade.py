@@ -38,6 +38,7 @@ Left on one driver, and why:
   test_driver_fuzz*.py, test_driver_wire.py, test_bench_replay.py, test_libsqli_groups.py,
   test_login_facts.py (login packets and DBOPEN replies sent and read raw),
   test_lob_crash.py (kills the server process mid-write).
+* The bench's own commands, run as processes with servers of their own: test_bench_arrow.py.
 * The server's answers, for which the driver is only a pipe: test_server_*.py,
   test_sql_*.py, test_sysmaster_env.py, test_temp_table_sessions.py, test_tls_server.py,
   test_open_cursor_cache.py (several users' sessions on servers of its own),
