@@ -572,3 +572,38 @@ def test_a_closing_session_that_left_no_objects_takes_no_write_lock(driver: Any,
         time.sleep(0.01)
     assert closed, "the server did not clean the session up"
     assert writes_while_closing == []
+
+
+@pytest.mark.parametrize("mode", ["", "WITH LOG"])
+def test_executemany_stores_text_and_bytes_in_new_objects(driver: Any,
+    connect_kwargs: dict[str, Any], server: Any, mode: str
+) -> None:
+    """executemany stores str/bytes bound to CLOB/BLOB parameters in new objects, as execute
+    does; named markers too. Before, the values went into the pipelined rows as they were and
+    the server refused them as locators: -9810 with ISAM -12116 at row 0 (found by arrow15)."""
+    db = "lob_many_" + ("log" if mode else "none") + driver.suffix
+    with driver.connect(**connect_kwargs, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {db} {mode}")
+    with driver.connect(**connect_kwargs, database=db, autocommit=True) as c:
+        c.execute("CREATE TABLE t (id INTEGER, b BLOB, c CLOB, v VARCHAR(10))")
+        before = counts(server, db)
+        cur = c.cursor()
+        cur.executemany("INSERT INTO t VALUES (?, ?, ?, ?)",
+                        [(i, data(2 * KIB, i), f"text {i}", "v") for i in range(4)])
+        cur.executemany("INSERT INTO t (id, c) VALUES (:n, :t)",
+                        [{"n": 10 + i, "t": "é" * (i + 1)} for i in range(2)])
+        cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)", [(20, None), (21, b"")])
+        big = data(300 * KIB)  # several writes: made in a transaction of their own
+        cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)", [(40, big), (41, big)])
+        assert c.execute("SELECT COUNT(*) FROM t WHERE id >= 40").fetchone() == (2,)
+        assert counts(server, db)[0] == before[0] + 4 * 2 + 2 + 1 + 2
+        rows = c.execute("SELECT id, b, c FROM t WHERE id < 40 ORDER BY id").fetchall()
+        assert [r[0] for r in rows] == [0, 1, 2, 3, 10, 11, 20, 21]
+        for i in range(4):
+            assert rows[i][1].read() == data(2 * KIB, i)
+            assert rows[i][2].read() == f"text {i}"
+        assert rows[4][2].read() == "é" and rows[5][2].read() == "éé"
+        assert rows[6][1] is None and rows[7][1].read() == b""
+        with pytest.raises(ifxwire.NotSupportedError, match="row 1"):
+            cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)",
+                            [(30, b"x"), (31, io.BytesIO(b"y"))])

@@ -17,6 +17,7 @@ successful rows either way. The connection stays usable.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import struct
 import time
@@ -32,6 +33,7 @@ from ..protocol.messages import Done
 from ..protocol.requests import BEGIN_GROUP, COMMIT_GROUP, EXECUTE_EOT, id_head
 from .binds import bind_message, rows_encoder
 from .cancel import timeout_scope
+from .lobparams import stores_values
 from .placeholders import SqlPlan, arrange, param_rows, plan_sql
 from .replies import Reply
 from .steps import Op
@@ -94,6 +96,8 @@ class BatchSession(Protocol):
     def _retire(self, p: Prepared) -> None: ...
     def _needs_begin(self, p: Prepared) -> bool: ...
     def _ansi_autocommit(self) -> bool: ...
+    _lob_txn: bool
+    def _lob_txn_end_op(self, commit: bool) -> Op[None]: ...
     def _after_statement(self, p: Prepared, done: Done | None) -> None: ...
 
 
@@ -109,6 +113,8 @@ class BatchCursor(Protocol):
 
     def _reset(self) -> None: ...
     def _active_adapters(self) -> AdaptersMap: ...
+    def lob_sets_op(self, p: Prepared, plan: SqlPlan, first: object, rest: Iterator[object]
+                    ) -> Op[list[Sequence[object]] | None]: ...
 
 CHUNK_BYTES = 64 * 1024
 CHUNK_ROWS = 256
@@ -608,9 +614,26 @@ def execute_many_op(
         cursor.rowcount = 0
         return 0
     p, _ = yield from conn._statement_op(operation, plan)
+    if plan.nparams and (p.lob_params if p.param_descs is not None else stores_values(p)):
+        # values for BLOB/CLOB columns go into new objects first, as execute() stores them
+        sets = yield from cursor.lob_sets_op(p, plan, first, it)
+        if sets is not None:
+            plan = dataclasses.replace(plan, style="qmark", order=tuple(range(plan.nparams)),
+                                       nargs=plan.nparams)
+            first, it = sets[0], iter(sets[1:])
     pipe: Pipeline
     index: int
-    pipe, index = yield execute_many_steps(cursor, p, plan, it, first)
+    # Objects for large values are made in a transaction of their own (autocommit,
+    # Connection._lob_txn_begin): the rows go in inside it, and each row's outcome stands
+    # (committed); a failure of the batch itself takes it all back, as execute's does.
+    try:
+        pipe, index = yield execute_many_steps(cursor, p, plan, it, first)
+    except Exception:
+        if conn._lob_txn and not conn.broken:
+            yield from conn._lob_txn_end_op(commit=False)
+        raise
+    if conn._lob_txn:
+        yield from conn._lob_txn_end_op(commit=True)
     log.debug(
         "executemany %d rows, %d failed, %.3f ms: %s",
         index,

@@ -690,6 +690,17 @@ class Cursor(CursorState):
         execute_many(self, operation, seq_of_parameters)
         return self
 
+    def lob_sets_op(self, p: Prepared, plan: SqlPlan, first: object, rest: Iterator[object]
+                    ) -> CursorOp[list[Sequence[object]] | None]:
+        """executemany's sets when ``p`` stores values in BLOB/CLOB columns and they hold
+        some: each set in ``?`` order, such values stored in new objects first
+        (``lob.prepare_sets_op``); None when the sets can go as they are. batch.py asks
+        only for a statement that stores values and may have such parameters."""
+        values = arrange(plan, first)
+        return (yield from _lob.prepare_sets_op(
+            self.session, p, values, (arrange(plan, s) for s in rest),
+            self._makers().lob_factory()))
+
     def procedure_op(self, procname: str, parameters: Sequence[object] = ()
                      ) -> CursorOp[Sequence[object]]:
         """Call a stored routine; returns the parameters with OUT/INOUT values in place.

@@ -25,6 +25,7 @@ from __future__ import annotations
 import codecs
 import inspect
 import io
+import itertools
 import struct
 from collections.abc import (
     AsyncIterator,
@@ -37,13 +38,13 @@ from collections.abc import (
 )
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from ..errors import DataError, InterfaceError, ProgrammingError
+from ..errors import DataError, InterfaceError, NotSupportedError, ProgrammingError
 from ..protocol.codes import XID_BLOB, XID_CLOB, TypeCode
 from ..protocol.requests import cidescribe_group
 from ..types import smartlob as slo
 from ..types.adapters import BindItem
 from . import fastpath as _fp
-from .lobparams import param_actions, several_writes, wants_describe
+from .lobparams import is_locator, param_actions, several_writes, wants_describe
 from .lobpieces import (
     WRITE_MESSAGE,
     Pieces,
@@ -56,7 +57,7 @@ from .lobpieces import (
 )
 from .replies import Reply
 from .resources import Closing
-from .statements import set_params
+from .statements import lob_kind, set_params
 from .steps import Op, blocking_method
 
 if TYPE_CHECKING:
@@ -672,6 +673,32 @@ def described(conn: Connection, p: Prepared, reply: Reply) -> None:
     if reply.error is not None:
         raise conn._server_error(reply.error)
     set_params(p, list(reply.idescribe or []))
+
+
+def prepare_sets_op(conn: Connection, p: Prepared, first: Sequence[object],
+                    rest: Iterable[Sequence[object]], make: LobFactory
+                    ) -> Op[list[Sequence[object]] | None]:
+    """executemany's parameter sets (``first``, then ``rest``, each in ``?`` order) with
+    every value bound to a BLOB/CLOB parameter stored in a new object first, as ``execute``
+    stores it (``prepare_params_op``); None when the statement has no BLOB/CLOB parameter
+    (asked with one SQ_IDESCRIBE when not known yet; ``rest`` is not read then). Without
+    this the text or bytes went into the pipelined rows as they were, and the server refused
+    them as locators (-9810, ISAM -12116). The sets are read whole: their objects are made
+    one set at a time, before the rows go out. A file-like value is refused (``execute``
+    streams it)."""
+    if p.param_descs is None:
+        group = idescribe_group(conn, p)
+        yield [group]
+        described(conn, p, group[1])
+    if not any(lob_kind(d) is not None for d in p.param_descs or ()):
+        return None
+    out: list[Sequence[object]] = []
+    for index, values in enumerate(itertools.chain((first,), rest)):
+        if any(hasattr(v, "read") and not is_locator(v) for v in values):
+            raise NotSupportedError(
+                f"executemany row {index}: a file-like value is streamed by execute() only")
+        out.append((yield from prepare_params_op(conn, p, values, make)))
+    return out
 
 
 def prepare_params_op(conn: Connection, p: Prepared, values: Sequence[object],

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .statements import Prepared
 
 __all__ = ["has_file_values", "is_locator", "needs_pass", "param_actions", "several_writes",
-           "wants_describe"]
+           "stores_values", "wants_describe"]
 
 _T = TypeCode
 
@@ -59,6 +59,13 @@ def wants_describe(p: Prepared, values: Sequence[object]) -> bool:
     statement that stores values, not yet described, with a value a BLOB/CLOB could take."""
     return (p.param_descs is None and p.stmt_type in _STORING
             and any(_may_need_lob(v) for v in values))
+
+
+def stores_values(p: Prepared) -> bool:
+    """Whether the statement may store its parameters in columns (INSERT, UPDATE, EXECUTE
+    PROCEDURE): executemany asks its parameters' types once when it does, since any row,
+    not only the first, may hold a value for a BLOB/CLOB."""
+    return p.stmt_type in _STORING
 
 
 def several_writes(value: object) -> bool:
