@@ -206,7 +206,7 @@ class Cursor(CursorState):
         if p.is_query:
             group = query_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
                                      p.ret_type, p.open_fetch_size or p.fetch_size)
-            reply = conn._reply(self._decoder(p), p)
+            reply = self._direct(conn._reply(self._decoder(p), p), p)
             groups.append((group, reply))
             return groups, begin, reply, None
         reply = conn._reply()
@@ -333,7 +333,7 @@ class Cursor(CursorState):
         else:
             if p.description is not None:
                 self._shape(p.description)
-            self._serve(reply.rows, during_fetch=False)
+            self._serve_reply(reply, during_fetch=False)
         self._columns = p.columns
         self._received = len(reply.rows)
         self._exhausted = False
@@ -388,7 +388,7 @@ class Cursor(CursorState):
         """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""
         p = self._result.prepared
         assert p is not None
-        reply = self.session._reply(self._decoder(p), p)
+        reply = self._direct(self.session._reply(self._decoder(p), p), p)
         return nfetch_group(p.stmt_id, p.fetch_size), reply
 
     def _take_batch(self, reply: Reply) -> bool:
@@ -417,11 +417,7 @@ class Cursor(CursorState):
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
-        if self._make_rows is None or self._raw_decoder is not None:
-            # (Arrow's raw runs are columns' bytes, not rows: no row factory for them.)
-            self._rows = self._raw = reply.rows
-        else:
-            self._serve(reply.rows)
+        self._serve_reply(reply)
         return bool(reply.rows)
 
     def _fetch_cancelled(self, reply: Reply) -> None:
