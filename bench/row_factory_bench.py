@@ -69,7 +69,7 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
         # dict_row's former route, for comparison: the decoded tuples first, then the dicts
         # made from each batch (make_dicts), as without RowDecoder.decode_dicts.
         batch = c.cursor(row_factory=R.dict_row)
-        batch._direct = lambda reply, p: reply  # type: ignore[method-assign]
+        batch._direct = lambda reply, p: None  # type: ignore[method-assign]
         best: dict[str, float] = {}
         rounds: dict[str, list[float]] = {}
         for _ in range(repeat):

@@ -89,7 +89,7 @@ def _child(port: int, lib: str, names: list[str]) -> None:
     def fetch(factory: Any, batch_route: bool = False) -> Any:
         c = conn.cursor(row_factory=factory)
         if batch_route:
-            c._direct = lambda reply, p: reply  # type: ignore[method-assign]
+            c._direct = lambda reply, p: None  # type: ignore[method-assign]
         c.execute(SQL)
         return c, c.fetchall()
 

@@ -31,7 +31,7 @@ from ..protocol.requests import (
     query_open_group,
 )
 from ..protocol.wire import Writer
-from ..rows import tuple_row
+from ..rows import dict_row, tuple_row
 from ..types.errors import CodecError
 from . import blobstream as _blobstream
 from . import lob as _lob
@@ -206,7 +206,9 @@ class Cursor(CursorState):
         if p.is_query:
             group = query_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
                                      p.ret_type, p.open_fetch_size or p.fetch_size)
-            reply = self._direct(conn._reply(self._decoder(p), p), p)
+            reply = conn._reply(self._decoder(p), p)
+            if self._row_factory is dict_row:
+                self._direct(reply, p)
             groups.append((group, reply))
             return groups, begin, reply, None
         reply = conn._reply()
@@ -388,7 +390,9 @@ class Cursor(CursorState):
         """``ID NFETCH EOT`` for the open result and the reply to fill (shared with aio)."""
         p = self._result.prepared
         assert p is not None
-        reply = self._direct(self.session._reply(self._decoder(p), p), p)
+        reply = self.session._reply(self._decoder(p), p)
+        if self._row_factory is dict_row:
+            self._direct(reply, p)
         return nfetch_group(p.stmt_id, p.fetch_size), reply
 
     def _take_batch(self, reply: Reply) -> bool:
@@ -417,7 +421,11 @@ class Cursor(CursorState):
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
-        self._serve_reply(reply)
+        if reply.keys is None and (self._make_rows is None or self._raw_decoder is not None):
+            # (Arrow's raw runs are columns' bytes, not rows: no row factory for them.)
+            self._rows = self._raw = reply.rows
+        else:
+            self._serve_reply(reply)
         return bool(reply.rows)
 
     def _fetch_cancelled(self, reply: Reply) -> None:

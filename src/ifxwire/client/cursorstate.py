@@ -237,13 +237,12 @@ class CursorState(Closing):
         self._make_error = None
         self._serve(as_tuples(self._raw), during_fetch=False)
 
-    def _direct(self, reply: Reply, p: Prepared) -> Reply:
-        """A result's reply to fill: with ``dict_row`` on the accelerated decoder, one that
-        decodes its rows straight into dicts (rows.direct_keys says when and why)."""
-        if (self._row_factory is dict_row and not p.blobs and not p.lobs
-                and hasattr(reply.decoder, "decode_dicts")):
-            reply.keys = direct_keys(dict_row, p.description)
-        return reply
+    def _direct(self, reply: Reply, p: Prepared) -> None:
+        """``dict_row``'s result reply: on the accelerated decoder, have it decode its rows
+        straight into dicts (rows.direct_keys says when and why). Called by the cursor only
+        when the factory is ``dict_row``, so that other factories pay one identity check."""
+        if not p.blobs and not p.lobs and hasattr(reply.decoder, "decode_dicts"):
+            reply.keys = direct_keys(self._row_factory, p.description)
 
     def _serve_reply(self, reply: Reply, during_fetch: bool = True) -> None:
         """Serve a fetched batch: a reply decoded to dicts as it is while the factory is
