@@ -72,8 +72,12 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
         batch._direct = lambda reply, p: None  # type: ignore[method-assign]
         best: dict[str, float] = {}
         rounds: dict[str, list[float]] = {}
-        for _ in range(repeat):
-            for name in (*FACTORIES, BATCH_ROUTE):
+        for rnd in range(repeat):
+            # The two dict_row routes swap places every other round: a position in the round
+            # (what ran and was freed just before) must not pass for a difference of routes.
+            order = (*FACTORIES, BATCH_ROUTE) if rnd % 2 == 0 else (
+                "tuple_row", BATCH_ROUTE, *FACTORIES[1:])
+            for name in order:
                 which = batch if name == BATCH_ROUTE else cur
                 if name != BATCH_ROUTE:
                     cur.row_factory = getattr(R, name)
