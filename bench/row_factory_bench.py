@@ -7,7 +7,10 @@ worker starts ifxwire-server in a process of its own (bench/run.py's ``ServerPro
 server's threads never take the GIL from the fetching thread), loads one table of the bench's
 five-column row (INTEGER, VARCHAR, INTEGER, FLOAT, VARCHAR), then fetches it with each factory
 in turn, ``--repeat`` rounds interleaved, and keeps each factory's smallest client-thread CPU
-(``time.thread_time``). Not a test: nothing asserts the ratio, the report states it.
+(``time.thread_time``); also ``dict_row`` through its former route (tuples, then the dicts
+made per batch) on a second cursor, and each round's ratios to the same round's
+``tuple_row`` (median and range: on a busy machine a ratio within one round moves less than
+a best-of figure). Not a test: nothing asserts the ratio, the report states it.
 
     python bench/row_factory_bench.py [--rows 100000] [--repeat 5]
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -26,6 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_RATIO = 1.5
 FACTORIES = ("tuple_row", "dict_row", "namedtuple_row", "Row")
+#: dict_row through its former route (tuples decoded, then dicts made per batch), measured
+#: beside the others on another cursor: what RowDecoder.decode_dicts saves, same process.
+BATCH_ROUTE = "dict_row, tuples then make_dicts"
 
 
 def _worker(rows: int, repeat: int) -> dict[str, object]:
@@ -59,20 +66,32 @@ def _measure(host: str, port: int, rows: int, repeat: int) -> dict[str, object]:
         cur.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
                         [(i, f"name {i}", i % 97, i * 0.25, f"note number {i}")
                          for i in range(rows)])
+        # dict_row's former route, for comparison: the decoded tuples first, then the dicts
+        # made from each batch (make_dicts), as without RowDecoder.decode_dicts.
+        batch = c.cursor(row_factory=R.dict_row)
+        batch._direct = lambda reply, p: None  # type: ignore[method-assign]
         best: dict[str, float] = {}
-        for _ in range(repeat):
-            for name in FACTORIES:
-                cur.row_factory = getattr(R, name)
+        rounds: dict[str, list[float]] = {}
+        for rnd in range(repeat):
+            # The two dict_row routes swap places every other round: a position in the round
+            # (what ran and was freed just before) must not pass for a difference of routes.
+            order = (*FACTORIES, BATCH_ROUTE) if rnd % 2 == 0 else (
+                "tuple_row", BATCH_ROUTE, *FACTORIES[1:])
+            for name in order:
+                which = batch if name == BATCH_ROUTE else cur
+                if name != BATCH_ROUTE:
+                    cur.row_factory = getattr(R, name)
                 t0 = time.thread_time()
-                cur.execute("SELECT id, name, qty, price, note FROM t")
-                got = cur.fetchall()
+                which.execute("SELECT id, name, qty, price, note FROM t")
+                got = which.fetchall()
                 spent = time.thread_time() - t0
                 assert len(got) == rows
                 best[name] = min(best.get(name, spent), spent)
+                rounds.setdefault(name, []).append(spent)
                 del got
         floor = _container_floor(cur, repeat)
     return {"accelerated": bool(ifxwire.accelerated), "rows": rows, "best_s": best,
-            "floor_s": floor}
+            "rounds_s": rounds, "floor_s": floor}
 
 
 def _container_floor(cur: Any, repeat: int) -> dict[str, float]:
@@ -155,8 +174,20 @@ def report(results: list[dict[str, Any]]) -> str:
             f"(`pickle.loads`), {extra * 1000:.1f} ms more for the dicts; `dict_row` cost "
             f"{(best['dict_row'] - base) * 1000:.1f} ms more than `tuple_row`. `tuple_row` "
             f"plus the loader's extra would be {(base + extra) / base:.2f}×.")
+    per_round = []
+    for r in results:
+        rounds = r["rounds_s"]
+        cells = []
+        for name in ("dict_row", BATCH_ROUTE):
+            ratios = sorted(t / b for t, b in zip(rounds[name], rounds["tuple_row"],
+                                                  strict=True))
+            cells.append(f"{name} {statistics.median(ratios):.2f}× "
+                         f"({ratios[0]:.2f}–{ratios[-1]:.2f})")
+        per_round.append(f"* {r['mode']}: " + "; ".join(cells))
     return "\n".join(
-        [*lines, "", "The dict containers' price (same rows, same process):", "", *floors])
+        [*lines, "", "The dict containers' price (same rows, same process):", "", *floors,
+         "", "Per round, ÷ the same round's tuple_row: median (range) of the rounds:", "",
+         *per_round])
 
 
 def main() -> None:

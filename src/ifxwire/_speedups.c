@@ -701,20 +701,33 @@ static PyObject *RowDecoder_vectorcall(PyObject *callable, PyObject *const *args
 
 #define SQ_TUPLE 14
 
-/* decode_tuples(buf, pos, end, rows) -> (pos, first_error)
-
-   The body of the driver's SQ_TUPLE loop (client/replies.py Reply._tuples) in C: decodes every
-   complete SQ_TUPLE message (u16 code 14, u16 pad, i32 size, payload, pad to even) from ``pos``
-   onward, appending the rows to the list ``rows``. Stops before anything else: another
-   message, an incomplete tuple, a negative size; the caller's loop handles those. A row that
-   raises the codec error class is skipped; the first such exception is returned. */
-static PyObject *RowDecoder_decode_tuples(RowDecoder *self, PyObject *const *args,
-                                          Py_ssize_t nargs)
+/* row_to_dict(keys, row) -> a new dict {keys[i]: row[i]} (the shorter of the two deciding
+   the length, as dict(zip(keys, row))); NULL with an exception set. */
+static PyObject *row_to_dict(PyObject *keys, PyObject *row)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "decode_tuples(buffer, pos, end, rows)");
+    Py_ssize_t n = PyTuple_GET_SIZE(row), nkeys = PyTuple_GET_SIZE(keys);
+    if (n > nkeys)
+        n = nkeys;
+    PyObject *d = PyDict_New();
+    if (d == NULL)
         return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyDict_SetItem(d, PyTuple_GET_ITEM(keys, i), PyTuple_GET_ITEM(row, i)) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
     }
+    return d;
+}
+
+/* The SQ_TUPLE loop of decode_tuples and decode_dicts: every complete SQ_TUPLE message (u16
+   code 14, u16 pad, i32 size, payload, pad to even) from ``pos`` onward, each row appended to
+   the list ``rows``: the decoded tuple, or with ``keys`` (a tuple of str) the dict
+   {keys[i]: value} made from it at once, the tuple freed. Stops before anything else:
+   another message, an incomplete tuple, a negative size; the caller's loop handles those. A
+   row that raises the codec error class is skipped; the first such exception is returned. */
+static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *keys)
+{
     PyObject *bufobj = args[0], *rows = args[3];
     Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
     if (pos == -1 && PyErr_Occurred())
@@ -740,6 +753,17 @@ static PyObject *RowDecoder_decode_tuples(RowDecoder *self, PyObject *const *arg
         if (nxt > end)
             break;
         PyObject *row = decode_row(self, bufobj, b.p, b.len, pos + 8, size);
+        if (row != NULL && keys != NULL) {
+            /* The dict is made while the row's values are still in the L1 cache, and the
+               tuple goes back to CPython's free list, from which the next row's comes
+               (docs/BENCHMARKS.md, "Row factories"). The pure fallback makes tuples too. */
+            PyObject *d = PyTuple_Check(row) ? row_to_dict(keys, row) : NULL;
+            if (d == NULL && !PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "the row decoder made no tuple");
+            Py_SETREF(row, d);
+            if (row == NULL)
+                goto fail;
+        }
         if (row != NULL) {
             int rc = PyList_Append(rows, row);
             Py_DECREF(row);
@@ -773,10 +797,41 @@ fail:
     return NULL;
 }
 
+/* decode_tuples(buf, pos, end, rows) -> (pos, first_error)
+
+   The body of the driver's SQ_TUPLE loop (client/replies.py Reply._tuples) in C (decode_run:
+   the rows appended to the list ``rows``). */
+static PyObject *RowDecoder_decode_tuples(RowDecoder *self, PyObject *const *args,
+                                          Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "decode_tuples(buffer, pos, end, rows)");
+        return NULL;
+    }
+    return decode_run(self, args, NULL);
+}
+
+/* decode_dicts(buf, pos, end, rows, keys) -> (pos, first_error)
+
+   decode_tuples for ifxwire.rows.dict_row (Reply.keys): each row appended as the dict
+   {keys[i]: value}, made as the row is decoded. */
+static PyObject *RowDecoder_decode_dicts(RowDecoder *self, PyObject *const *args,
+                                         Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyTuple_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "decode_dicts(buffer, pos, end, rows, keys: tuple)");
+        return NULL;
+    }
+    return decode_run(self, args, args[4]);
+}
+
 static PyMethodDef RowDecoder_methods[] = {
     {"decode_tuples", (PyCFunction)(void (*)(void))RowDecoder_decode_tuples, METH_FASTCALL,
      "decode_tuples(buffer, pos, end, rows) -> (pos, first_error): decode the run of complete "
      "SQ_TUPLE messages at pos, appending to rows"},
+    {"decode_dicts", (PyCFunction)(void (*)(void))RowDecoder_decode_dicts, METH_FASTCALL,
+     "decode_dicts(buffer, pos, end, rows, keys) -> (pos, first_error): decode_tuples making "
+     "each row the dict {keys[i]: value} as it is decoded"},
     {NULL, NULL, 0, NULL},
 };
 

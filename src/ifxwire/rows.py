@@ -336,6 +336,37 @@ def _row_maker(cursor: DescribedCursor) -> BatchMaker[Row]:
     return BatchMaker(one, _tuples_of(cls))
 
 
+@functools.lru_cache(maxsize=512)
+def _unique_names(description: tuple[Description, ...]) -> tuple[str, ...] | None:
+    names = tuple(d[0] for d in description)
+    return names if len(set(names)) == len(names) else None
+
+
+def direct_keys(factory: BaseRowFactory, description: tuple[Description, ...] | None
+                ) -> tuple[str, ...] | None:
+    """The column names when ``factory``'s rows can be decoded straight into dicts: it is
+    :func:`dict_row` and no two columns share a name, so that each dict holds every value of
+    its row in column order and ``tuple(d.values())`` is the decoded tuple again (what a
+    mid-result factory change and an Arrow fetch after dict rows need); None otherwise.
+
+    Why: the accelerated decoder then makes each dict while the row's values are still in
+    the cache and frees the row's tuple at once, where making the dicts from a batch of
+    tuples reads every value again after the batch left the L1 cache and frees the tuples a
+    batch later (docs/BENCHMARKS.md, "Row factories": 2,925 → ~2,780 instructions and
+    31 → ~17 L1 misses per five-column row)."""
+    if factory is not dict_row or description is None:
+        return None
+    return _unique_names(description)
+
+
+def as_tuples(rows: list[Any]) -> Batch:
+    """A decoded batch as tuples: rows decoded straight into dicts (:func:`direct_keys`)
+    become the tuples of their values again; tuples are returned as they are."""
+    if rows and rows[0].__class__ is dict:
+        return [tuple(d.values()) for d in rows]
+    return rows
+
+
 def batch_maker(factory: BaseRowFactory, cursor: Any) -> Callable[[Batch], list[Any]] | None:
     """The function the cursor applies to each decoded batch of the result that just opened;
     None when the rows are served as the decoded tuples (``tuple_row``, or a maker that is

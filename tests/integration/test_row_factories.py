@@ -228,6 +228,44 @@ def test_changing_the_factory_mid_result_applies_to_the_rows_not_fetched_yet(d: 
     assert d(cur.fetchall()) == [expected(i) for i in range(402, N)]
 
 
+def test_accelerated_dict_rows_are_made_as_the_rows_are_decoded(d: Driver) -> None:
+    """dict_row on the accelerated decoder: the decoder makes each row's dict as it decodes
+    the row (Reply.keys, RowDecoder.decode_dicts), the first reply's rows and the later ones,
+    with no batch of tuples behind them; the pure path makes the dicts from the tuples.
+    Either way, a factory changed mid-batch gets every value of the rows not fetched yet,
+    and dict_row again goes back to the decoder's dicts with the next batch."""
+    conn = d.connect(fetch_buffer_size=1024)
+    cur = conn.cursor(row_factory=dict_row)
+    core = getattr(cur, "_cur", cur)  # the asyncio cursor serves its sync cursor's rows
+    d(cur.execute(SELECT))
+    assert d(cur.fetchone()) == {"id": 0, "name": "n0", "qty": 0}
+    assert (type(core._raw[0]) is dict) is ifxwire.accelerated  # the OPEN reply's batch
+    got = d(cur.fetchmany(300))
+    assert (type(core._raw[0]) is dict) is ifxwire.accelerated  # an NFETCH reply's batch
+    assert core._base > 0 and core._pos < len(core._raw)  # in the middle of a later batch
+    cur.row_factory = Row
+    row = d(cur.fetchone())
+    assert isinstance(row, Row) and row == expected(301) and row.qty == 3010
+    cur.row_factory = tuple_row
+    got += [dict(zip(("id", "name", "qty"), r, strict=True)) for r in d(cur.fetchmany(50))]
+    cur.row_factory = dict_row
+    got += d(cur.fetchall())
+    assert got == [dict(zip(("id", "name", "qty"), expected(i), strict=True))
+                   for i in range(1, N) if i != 301]
+
+
+def test_dict_rows_of_repeated_column_names_keep_every_value_for_a_change(d: Driver) -> None:
+    """Repeated column names: a dict keeps the last column of a name (psycopg), so such
+    rows are made from the decoded tuples (not by the decoder) and a change of factory
+    mid-result still has every column."""
+    conn = d.connect(fetch_buffer_size=1024)
+    cur = conn.cursor(row_factory=dict_row)
+    d(cur.execute("SELECT id, qty AS id, name FROM t ORDER BY 1"))
+    assert d(cur.fetchmany(2)) == [{"id": 0, "name": "n0"}, {"id": 10, "name": "n1"}]
+    cur.row_factory = tuple_row
+    assert d(cur.fetchone()) == (2, 20, "n2")
+
+
 def test_the_factory_is_called_once_per_shape_not_per_row(d: Driver) -> None:
     calls: list[Any] = []
     made: list[Sequence[Any]] = []

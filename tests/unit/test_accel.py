@@ -381,6 +381,31 @@ def test_decode_tuples_runs_the_reply_loop() -> None:
 
 
 @needs_c
+def test_decode_dicts_makes_each_row_a_dict_as_decode_tuples_would() -> None:
+    """dict_row's route (Reply.keys): the same loop as decode_tuples (same stop, same
+    skipped row and first error), each row appended as dict(zip(keys, row)); a shorter
+    keys tuple decides the length, a repeated key keeps the last value, as with zip."""
+    cols = [ColumnDesc("i", 2, 4), ColumnDesc("v", 13, 10)]
+    pure, fast = both(cols, "ascii")
+    encode = build_row_encoder(cols, "ascii")
+    good = [encode([i, "x" * (i % 4)]) for i in range(5)]
+    bad = encode([9, "abc"])[:-1] + b"\xff"
+    stream = b"".join([tuple_message(g) for g in good[:2]] + [tuple_message(bad)]
+                      + [tuple_message(g) for g in good[2:]] + [b"\x00\x0c"])
+    want = [pure(g, 0, len(g)) for g in good]
+    for keys in (("i", "v"), ("i",), ("k", "k")):
+        for buf in (stream, bytearray(stream)):
+            rows: list[dict[str, Any]] = []
+            tuples: list[tuple[Any, ...]] = []
+            got = fast.decode_dicts(buf, 0, len(buf), rows, keys)  # type: ignore[attr-defined]
+            assert got[0] == fast.decode_tuples(buf, 0, len(buf), tuples)[0] == len(buf) - 2  # type: ignore[attr-defined]
+            assert isinstance(got[1], CodecError)
+            assert rows == [dict(zip(keys, t, strict=False)) for t in want]
+    with pytest.raises(TypeError):
+        fast.decode_dicts(stream, 0, len(stream), [], ["i", "v"])  # type: ignore[attr-defined]
+
+
+@needs_c
 def test_decoder_object() -> None:
     cols = [ColumnDesc("i", 2, 4)]
     pure, fast = both(cols)

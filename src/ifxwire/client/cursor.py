@@ -31,7 +31,7 @@ from ..protocol.requests import (
     query_open_group,
 )
 from ..protocol.wire import Writer
-from ..rows import tuple_row
+from ..rows import dict_row, tuple_row
 from ..types.errors import CodecError
 from . import blobstream as _blobstream
 from . import lob as _lob
@@ -207,6 +207,8 @@ class Cursor(CursorState):
             group = query_open_group(p.stmt_id, self._cursor_name or p.cursor_name, bind,
                                      p.ret_type, p.open_fetch_size or p.fetch_size)
             reply = conn._reply(self._decoder(p), p)
+            if self._row_factory is dict_row:
+                self._direct(reply, p)
             groups.append((group, reply))
             return groups, begin, reply, None
         reply = conn._reply()
@@ -333,7 +335,7 @@ class Cursor(CursorState):
         else:
             if p.description is not None:
                 self._shape(p.description)
-            self._serve(reply.rows, during_fetch=False)
+            self._serve_reply(reply, during_fetch=False)
         self._columns = p.columns
         self._received = len(reply.rows)
         self._exhausted = False
@@ -389,6 +391,8 @@ class Cursor(CursorState):
         p = self._result.prepared
         assert p is not None
         reply = self.session._reply(self._decoder(p), p)
+        if self._row_factory is dict_row:
+            self._direct(reply, p)
         return nfetch_group(p.stmt_id, p.fetch_size), reply
 
     def _take_batch(self, reply: Reply) -> bool:
@@ -417,11 +421,11 @@ class Cursor(CursorState):
             self._result.close_needed = False
         if _at_end(reply):
             self._finish()
-        if self._make_rows is None or self._raw_decoder is not None:
+        if reply.keys is None and (self._make_rows is None or self._raw_decoder is not None):
             # (Arrow's raw runs are columns' bytes, not rows: no row factory for them.)
             self._rows = self._raw = reply.rows
         else:
-            self._serve(reply.rows)
+            self._serve_reply(reply)
         return bool(reply.rows)
 
     def _fetch_cancelled(self, reply: Reply) -> None:

@@ -22,7 +22,7 @@ from ..protocol.codes import Msg
 from ..protocol.columns import ColumnDesc
 from ..protocol.requests import COMMIT_GROUP, id_group
 from ..protocol.wire import Writer
-from ..rows import BaseRowFactory, Batch, batch_maker, tuple_row
+from ..rows import BaseRowFactory, Batch, as_tuples, batch_maker, dict_row, direct_keys, tuple_row
 from ..types.adapters import AdaptersMap
 from ..types.blobs import descriptor_size
 from ..types.errors import CodecDataError
@@ -235,7 +235,29 @@ class CursorState(Closing):
     def _remake(self) -> None:
         """The row factory changed: make the rows of the current batch again."""
         self._make_error = None
-        self._serve(self._raw, during_fetch=False)
+        self._serve(as_tuples(self._raw), during_fetch=False)
+
+    def _direct(self, reply: Reply, p: Prepared) -> None:
+        """``dict_row``'s result reply: on the accelerated decoder, have it decode its rows
+        straight into dicts (rows.direct_keys says when and why). Called by the cursor only
+        when the factory is ``dict_row``, so that other factories pay one identity check."""
+        if not p.blobs and not p.lobs and hasattr(reply.decoder, "decode_dicts"):
+            reply.keys = direct_keys(self._row_factory, p.description)
+
+    def _serve_reply(self, reply: Reply, during_fetch: bool = True) -> None:
+        """Serve a fetched batch: a reply decoded to dicts as it is while the factory is
+        still ``dict_row``; anything else through ``_serve`` (tuples again first)."""
+        rows = reply.rows
+        if reply.keys is not None:
+            if self._row_factory is dict_row:
+                self._rows = self._raw = rows
+                return
+            rows = as_tuples(rows)
+        if self._make_rows is None or self._raw_decoder is not None:
+            # (Arrow's raw runs are columns' bytes, not rows: no row factory for them.)
+            self._rows = self._raw = rows
+        else:
+            self._serve(rows, during_fetch)
 
     @property
     def adapters(self) -> AdaptersMap:
@@ -502,11 +524,12 @@ class CursorState(Closing):
     def decoded(self) -> Batch:
         """The current batch as decoded (tuples or raw runs), not consumed: a fetch that
         brought a batch replaces it."""
-        return self._raw
+        self._raw = rows = as_tuples(self._raw)
+        return rows
 
     def take_decoded(self) -> Batch:
         """The decoded rows (or runs) of the current batch not yet delivered, consumed."""
-        rows = self._raw
+        self._raw = rows = as_tuples(self._raw)
         pos = self._pos
         self._pos = len(rows)
         return rows[pos:] if pos else rows
