@@ -6,7 +6,9 @@ InformixDialect of hibernate-community-dialects (versions in hibernate/pom.xml, 
 Maven Central into the cache by maven_apps.py), lets Hibernate export the schema, and runs
 CRUD, batch inserts, HQL with paging (SKIP ? FIRST ?), a bulk mutation through Hibernate's temp
 table, an optimistic-locking conflict, constraint violations (kind and name read from the
-message) and the schema drop (DROP TABLE ... CASCADE).
+message), pessimistic locks in two sessions (HibernateLocks.java: PESSIMISTIC_WRITE and _READ,
+a lock timeout, NO_WAIT, a waiter released, SKIP LOCKED) and the schema drop (DROP TABLE ...
+CASCADE).
 
 Run:  pytest tests/interop/test_hibernate.py
 """
@@ -34,6 +36,11 @@ SCENARIOS = (
     "bulk_mutation_temp_table",
     "optimistic_lock",
     "constraint_violations",
+    "pessimistic_write",
+    "pessimistic_read",
+    "lock_timeout",
+    "lock_wait_released",
+    "skip_locked",
     "schema_drop",
 )
 

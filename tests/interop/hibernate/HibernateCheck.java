@@ -210,6 +210,11 @@ public final class HibernateCheck {
         scenarios.put("bulk_mutation_temp_table", HibernateCheck::bulkMutationTempTable);
         scenarios.put("optimistic_lock", HibernateCheck::optimisticLock);
         scenarios.put("constraint_violations", HibernateCheck::constraintViolations);
+        scenarios.put("pessimistic_write", () -> HibernateLocks.pessimisticWrite(factory));
+        scenarios.put("pessimistic_read", () -> HibernateLocks.pessimisticRead(factory));
+        scenarios.put("lock_timeout", () -> HibernateLocks.lockTimeout(factory));
+        scenarios.put("lock_wait_released", () -> HibernateLocks.lockWaitReleased(factory));
+        scenarios.put("skip_locked", () -> HibernateLocks.skipLocked(factory));
         scenarios.put("schema_drop", HibernateCheck::schemaDrop);
         for (Map.Entry<String, Scenario> e : scenarios.entrySet()) {
             String name = e.getKey();

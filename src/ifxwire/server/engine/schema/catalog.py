@@ -224,7 +224,8 @@ BUILTIN_XTDTYPES: dict[int, tuple[str, int, int, int, str, int]] = {
 VIRTUAL_TABLES: dict[str, str] = {
     "syssqlcurses": (
         "SELECT DBINFO('sessionid') AS scs_sessionid, 0 AS scs_cursorid, "
-        "DBINFO('dbname')::CHAR(128) AS scs_currdb, 0 AS scs_iso, 0 AS scs_lockmode, "
+        "DBINFO('dbname')::CHAR(128) AS scs_currdb, 0 AS scs_iso, "
+        "DBINFO('ifxwire_lockmode') AS scs_lockmode, "
         "''::CHAR(1) AS scs_sqlstatement FROM TABLE(SET{1})"
     ),
     # The logical logs (Administrator's Reference, "syslogs": number, uniqid, size, used and

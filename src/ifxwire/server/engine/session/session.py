@@ -154,6 +154,9 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self.state.spl_call_out = lambda procid, args: self._spl().call_with_outs(procid, args)
         self.state.sequence_value = self.sequence_value
         self.state.role_of = self._role_of
+        # scs_lockmode: Hibernate's InformixDialect reads it before a query with a lock
+        # timeout and sets it back after (SET LOCK MODE TO WAIT / NOT WAIT / WAIT n).
+        self.state.lock_mode_of = lambda: 0 if self.lock_wait is None else self.lock_wait
         self.state.version = engine.version
         self.state.server_name = engine.server_name
         self.lo = LoSession(self)  # open smart large objects (lo_session.py)

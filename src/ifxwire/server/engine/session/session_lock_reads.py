@@ -42,6 +42,7 @@ class RowLockReads:
         in_transaction: bool
         state: FunctionState
         _rl_conflict: int | None
+        _rl_upd_read: bool
         _rl_undo: list[undo.Entry]
         _rl_pages: dict[str, int]
 
@@ -88,6 +89,9 @@ class RowLockReads:
                     break
             return sql
         repeatable = level == REPEATABLE and self.in_transaction
+        # A FOR UPDATE cursor's update lock meets another's update lock (ids_sqt_400): it
+        # reads through the filter (and waits before its query) where a plain reader passes.
+        upd = self._rl_upd_read = bool(plan.for_update) and self.in_transaction
         deadline = self._lock_deadline()
         locks = self.engine.locks
         tables = self.current_schema(version).tables
@@ -96,7 +100,7 @@ class RowLockReads:
             if info is None or info.temp or info.schema != "main" or info.kind != "T":
                 continue
             self._note_pages(info)
-            seen = locks.readable(self.session_id, db, table)
+            seen = locks.readable(self.session_id, db, table, upd)
             look_again = False
             if seen is not None:
                 # another session holds rows of it: what it wrote must be in the file, where
@@ -108,7 +112,7 @@ class RowLockReads:
                 else:
                     # the first look is the one above (a holder gone since then only
                     # costs the filter; one come since is the race every check has)
-                    holder = (locks.readable(self.session_id, db, table) if look_again
+                    holder = (locks.readable(self.session_id, db, table, upd) if look_again
                               else seen)
                     look_again = True
                     if holder is not None and level == LAST_COMMITTED and not locks.holds_table(
@@ -156,6 +160,7 @@ class RowLockReads:
         if not self.row_locks or not plan.tables or self.row_isolation() == DIRTY:
             return sql
         assert self.database is not None
+        self._rl_upd_read = False
         target = plan.table.name if plan.table is not None else None
         locks = self.engine.locks
         for table in plan.tables:
@@ -184,7 +189,8 @@ class RowLockReads:
         q = '"main".' + '"' + table.replace('"', '""') + '"'
         if q + " AS " not in sql:
             return sql
-        held = self.engine.locks.others_rows(self.session_id, self.database, table)
+        held = self.engine.locks.others_rows(self.session_id, self.database, table,
+                                             reading=True)
         images: dict[int, str | None] = {}
         for session in list(self.engine.live.values()):
             if session is self:
@@ -300,8 +306,8 @@ class RowLockReads:
             rowid = row[-1]
             if isinstance(rowid, int):
                 while True:
-                    holder = self.engine.locks.row(self.session_id, db, table,
-                                                   self._lock_key(table, rowid), True)
+                    holder = self.engine.locks.update_row(self.session_id, db, table,
+                                                          self._lock_key(table, rowid))
                     if holder is None:
                         break
                     self._wait_for(holder, "query", deadline)

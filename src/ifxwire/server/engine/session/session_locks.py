@@ -153,6 +153,7 @@ class RowLocks(RowLockReads, RowLockDdl):
     _rl_seq: int
     _rl_pending: list[undo.Entry]
     _rl_conflict: int | None
+    _rl_upd_read: bool
     _rl_wide: bool
     _rl_escalated: bool
     _rl_replaying: bool
@@ -175,6 +176,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_undo = []
         self._rl_pending = []
         self._rl_conflict = None
+        self._rl_upd_read = False  # the running query is a FOR UPDATE cursor's (_ifx_rd)
         self._rl_wide = False
         self._rl_escalated = False
         self._rl_replaying = False
@@ -480,7 +482,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         if self.database is None:
             return 1
         holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                              self._lock_key(table, int(rowid)))
+                                              self._lock_key(table, int(rowid)),
+                                              reading=not self._rl_upd_read)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("query", False)

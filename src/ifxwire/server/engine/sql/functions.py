@@ -80,6 +80,9 @@ class FunctionState:
         #: CURRENT_ROLE / DEFAULT_ROLE: "current" or "default" -> the role name or None;
         #: the session provides it (access.py keeps roles in sysroleauth and sysusers).
         self.role_of: Callable[[str], str | None] = lambda which: None
+        #: The session's SET LOCK MODE as sysmaster:syssqlcurses.scs_lockmode reports it:
+        #: -1 WAIT, 0 NOT WAIT, n WAIT n seconds; the session provides it.
+        self.lock_mode_of: Callable[[], int] = lambda: 0
 
     def new_statement(self) -> None:
         """A statement starts: CURRENT and TODAY are this moment from now on. Only the
@@ -545,6 +548,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
             return int(dt.datetime.now(dt.timezone.utc).timestamp())
         if option == "get_tz":
             return "UTC"
+        if option == "ifxwire_lockmode":
+            return state.lock_mode_of()
         if option in ("ifxwire_loguniq", "ifxwire_logpos") and state.lo is not None:
             pos = CAPTURE.log_position(state.lo.es)
             # used is in pages of 4096 bytes (Debezium: LSN = (uniqid << 32) + (used << 12))

@@ -52,6 +52,8 @@ DBINFO_TYPES: dict[str, IfxType] = {
     # log position split as Informix's LSN is, (log uniqid << 32) + position.
     "ifxwire_loguniq": it.INTEGER,
     "ifxwire_logpos": it.INTEGER,
+    # ifxwire's own, for sysmaster:syssqlcurses.scs_lockmode: the session's SET LOCK MODE.
+    "ifxwire_lockmode": it.INTEGER,
 }
 
 

@@ -6,7 +6,11 @@ transaction, and what Informix calls a lock lives here, shared by every session 
 Engine (one process serves a data directory). A lock is keyed by (database, table, key),
 where the key is the rowid of a table in LOCK MODE ROW and the rowid's page for one in
 LOCK MODE PAGE (the session computes it: ``TableInfo.rows_per_page``).
-Row locks are exclusive (a write, or a FOR UPDATE fetch); table locks are
+Row locks are exclusive (a write) or update locks (a FOR UPDATE fetch of a row the session
+has not written: ``update_row``), which COMMITTED READ and CURSOR STABILITY readers pass:
+Informix's U lock ("SELECT in an update cursor") admits an S request and refuses U and X
+ones (Guide to SQL: Tutorial 14.10, "The behavior of the lock types", ids_sqt_400); table
+locks are
 SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock). A CURSOR
 STABILITY cursor holds a *cursor lock*: a shared lock on the row it is on, taken when the
 row is fetched and dropped when the cursor moves on or closes, not at the transaction's end
@@ -45,6 +49,7 @@ class _Table:
     share: set[int] = field(default_factory=set)  # sessions holding a table SHARE lock
     exclusive: int | None = None  # the session holding a table EXCLUSIVE lock
     cursor: dict[int, list[int]] = field(default_factory=dict)  # key -> CS cursors' sessions
+    update: dict[int, int] = field(default_factory=dict)  # key in rows held for update only
 
 
 def _cursor_holder(t: _Table, sid: int, key: int | None = None) -> int | None:
@@ -124,6 +129,7 @@ class LockTable:
                     if other is not None:
                         return self._met(sid, other)
                 if holder == sid:
+                    t.update.pop(key, None)  # written now: exclusive (readers meet it)
                     return None
             if keep:
                 t = t or self._table(db, table)
@@ -157,15 +163,38 @@ class LockTable:
                             return self._met(sid, other)
             if keep and keys:
                 t = t or self._table(db, table)
+                if t.update:
+                    for k in keys:
+                        t.update.pop(k, None)
                 before = len(t.rows)
                 t.rows.update(dict.fromkeys(keys, sid))
                 t.per_owner[sid] = t.per_owner.get(sid, 0) + len(t.rows) - before
                 self._held.setdefault(sid, set()).add((db, table))
             return None
 
-    def readable(self, sid: int, db: str, table: str) -> int | None:
+    def update_row(self, sid: int, db: str, table: str, key: int) -> int | None:
+        """A FOR UPDATE fetch's update lock: as ``row`` (a writer's or another update lock
+        is met), but readers pass it until the session writes the row."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            mine = t is not None and (t.exclusive == sid or t.rows.get(key) == sid)
+        holder = self.row(sid, db, table, key, True)
+        if holder is None and not mine:
+            with self._cond:
+                t = self._tables.get((db, table))
+                if t is not None and t.rows.get(key) == sid:
+                    t.update[key] = sid
+        return holder
+
+    def _written(self, t: _Table, owner: int, n: int) -> bool:
+        """(Under the condition's lock) whether ``owner``'s ``n`` row locks of ``t`` include
+        one that is not an update lock only."""
+        return n > sum(1 for s in t.update.values() if s == owner) if t.update else n > 0
+
+    def readable(self, sid: int, db: str, table: str, updating: bool = False) -> int | None:
         """Whether a COMMITTED READ / CURSOR STABILITY / REPEATABLE READ reader may read the
-        table: None, or a session that holds uncommitted rows of it or an EXCLUSIVE lock."""
+        table: None, or a session that holds uncommitted rows of it or an EXCLUSIVE lock
+        (or, for an ``updating`` reader, a FOR UPDATE cursor, any row lock)."""
         with self._cond:
             t = self._tables.get((db, table))
             if t is None:
@@ -173,24 +202,31 @@ class LockTable:
             if t.exclusive is not None and t.exclusive != sid:
                 return self._met(sid, t.exclusive)
             for owner, n in t.per_owner.items():
-                if owner != sid and n:
+                if owner != sid and n and (updating or self._written(t, owner, n)):
                     return self._met(sid, owner)
             return None
 
-    def row_holder(self, sid: int, db: str, table: str, key: int) -> int | None:
-        """Another session holding ``key`` of the table (for a FOR UPDATE fetch's check)."""
+    def row_holder(self, sid: int, db: str, table: str, key: int,
+                   reading: bool = False) -> int | None:
+        """Another session holding ``key`` of the table; a ``reading`` caller (a COMMITTED
+        READ row check) passes an update lock."""
         with self._cond:
             t = self._tables.get((db, table))
             if t is None:
                 return None
             holder = t.rows.get(key)
-            return self._met(sid, holder) if holder is not None and holder != sid else None
+            if holder is None or holder == sid or (reading and t.update.get(key) == holder):
+                return None
+            return self._met(sid, holder)
 
-    def others_rows(self, sid: int, db: str, table: str) -> list[int]:
-        """The row keys of the table other sessions hold."""
+    def others_rows(self, sid: int, db: str, table: str, reading: bool = False) -> list[int]:
+        """The row keys of the table other sessions hold (written, when ``reading``)."""
         with self._cond:
             t = self._tables.get((db, table))
-            return [] if t is None else [k for k, s in t.rows.items() if s != sid]
+            if t is None:
+                return []
+            return [k for k, s in t.rows.items()
+                    if s != sid and not (reading and t.update.get(k) == s)]
 
     def table(self, sid: int, db: str, table: str, exclusive: bool) -> int | None:
         """LOCK TABLE: None when taken, else a session in the way. SHARE lets others read and
@@ -261,7 +297,7 @@ class LockTable:
                     if t.exclusive is not None and t.exclusive != sid:
                         return t.exclusive
                     holder = t.rows.get(new)
-                    if holder is not None and holder != sid:
+                    if holder is not None and holder != sid and t.update.get(new) != holder:
                         return holder
                 self._table(db, table).cursor.setdefault(new, []).append(sid)
                 self._cursor_locks[sid] = self._cursor_locks.get(sid, 0) + 1
@@ -338,6 +374,8 @@ class LockTable:
                     continue
                 if t.per_owner.pop(sid, 0):
                     t.rows = {k: s for k, s in t.rows.items() if s != sid}
+                    if t.update:
+                        t.update = {k: s for k, s in t.update.items() if s != sid}
                 if t.exclusive == sid:
                     t.exclusive = None
                 t.share.discard(sid)
@@ -357,6 +395,7 @@ class LockTable:
             for k in keys:
                 if t.rows.get(k) == sid:
                     del t.rows[k]
+                    t.update.pop(k, None)
                     t.per_owner[sid] -= 1
             self._let_go(sid)
 
