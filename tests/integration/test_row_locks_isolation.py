@@ -226,3 +226,67 @@ def test_ansi_repeatable_read_forms_hold_share_locks(pair: list[Any], first: int
     assert len(a.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3
     b.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")
     a.cursor().execute("COMMIT WORK")
+
+
+# ---- REVIEW-locks F4: a cursor held open across the end of a transaction ---------------------
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_page_lock_is_taken_again_in_the_next_transaction(
+        pair: list[Any], first: int, second: int) -> None:
+    """A hold cursor on a LOCK MODE PAGE table: COMMIT drops its lock on page 0, and its
+    next fetch in a new transaction, of a row on the same page, locks that page again
+    (REVIEW-locks F4: the cursor still counted the page as its own, took no lock, and the
+    other session wrote the page the cursor was on). The rows are narrow (one page holds
+    them all), the result wide (one row per fetch)."""
+    a, b = pair[first], pair[second]
+    t = f"{a.table}_pg"
+    a.cursor().execute(f"CREATE TABLE {t} (id INT PRIMARY KEY, v INT) LOCK MODE PAGE")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", [(i, i * 10) for i in (1, 2, 3)])
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor(withhold=True)
+    cur.execute(f"SELECT id, RPAD('x', 4100, 'y') FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -3 WHERE id = 3")  # same page
+    assert _err(e) == (-346, -107)
+    b.cursor().execute("COMMIT WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -3 WHERE id = 3")  # no transaction: no lock
+    b.cursor().execute("BEGIN WORK")
+    assert cur.fetchone()[0] == 2
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -33 WHERE id = 3")
+    assert _err(e) == (-346, -107)
+    cur.close()
+    _round_trip(b)
+    a.cursor().execute(f"UPDATE {t} SET v = -33 WHERE id = 3")
+    b.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_cursor_from_an_ended_transaction_keeps_off_another_cursors_lock(
+        pair: list[Any], first: int, second: int) -> None:
+    """Two cursors of one session on one row: the first was opened in a transaction that
+    has ended (COMMIT dropped its lock), the second locks the row in the next one. The
+    first cursor moving on must not take the second one's lock with it (REVIEW-locks F4:
+    it released its old row again, which was now the other cursor's lock)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    old = b.cursor(withhold=True)
+    old.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert old.fetchone()[0] == 1
+    b.cursor().execute("COMMIT WORK")
+    b.cursor().execute("BEGIN WORK")
+    new = b.cursor()
+    new.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert new.fetchone()[0] == 1
+    assert old.fetchone()[0] == 2  # the old cursor moves off row 1
+    for rid in (1, 2):  # row 1: the new cursor's; row 2: the old one's, in this transaction
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = {rid}")
+        assert _err(e) == (-346, -107)
+    b.cursor().execute("COMMIT WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+

@@ -276,6 +276,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 cur.close()
             if self.engine.row_locks:  # CURSOR STABILITY locks of cursors left open
                 self.engine.locks.release_cursors(self.session_id)
+                self._rl_cursors += 1
             self._cursors.clear()
             self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):

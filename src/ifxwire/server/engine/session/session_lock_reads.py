@@ -44,6 +44,7 @@ class RowLockReads:
         _rl_conflict: int | None
         _rl_undo: list[undo.Entry]
         _rl_pages: dict[str, int]
+        _rl_cursors: int
 
         @property
         def row_locks(self) -> bool: ...
@@ -268,20 +269,28 @@ class RowLockReads:
         assert self.database is not None
         db, sid, locks = self.database, self.session_id, self.engine.locks
         held: int | None = None
+        # _rl_cursors when ``held`` was locked: a transaction's end (or the database's
+        # close) releases every cursor lock of the session, and a cursor still open after it
+        # holds nothing (REVIEW-locks F4: it kept ``held``, so on a PAGE table its next
+        # transaction's fetch of the same page took no lock, and its next move or close
+        # released that key again, maybe another cursor's lock of this session on it)
+        gen = 0
         try:
             for row in rows:
                 if not self.in_transaction:
                     yield row[:-1]
                     continue
+                if held is not None and gen != self._rl_cursors:
+                    held = None  # released with the transaction that locked it
                 key = self._lock_key(table, row[-1])  # type: ignore[arg-type]
                 if key != held:
                     if locks.cursor_move(sid, db, table, held, key) is not None:
                         # another session holds the row: the snapshot read cannot wait
                         raise self._lock_error("query", False)
-                    held = key
+                    held, gen = key, self._rl_cursors
                 yield row[:-1]
         finally:
-            if held is not None:
+            if held is not None and gen == self._rl_cursors:
                 locks.cursor_unlock(sid, db, table, held)
 
     def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]

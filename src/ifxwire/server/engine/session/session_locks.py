@@ -205,6 +205,9 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
         #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
         self._rl_pages: dict[str, int] = {}
+        #: Counts the releases of all this session's cursor locks (transaction end, database
+        #: close): a CURSOR STABILITY cursor locked before one holds nothing (rl_stability).
+        self._rl_cursors = 0
         #: SET ISOLATION's level; None: the database's default (row_isolation).
         self.isolation = None
 
@@ -969,6 +972,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                 self._schema = None
             if self.database is not None:
                 self.engine.locks.release(self.session_id)
+                self._rl_cursors += 1
 
     def _rl_finish_flushed(self, verb: str) -> None:
         """The end of a transaction whose undo entries are committed to the file: ROLLBACK
