@@ -29,6 +29,7 @@ import pytest
 import ifxwire
 
 USER, PASSWORD = "informix", "in4mix"
+_USERS = {USER: PASSWORD, "joe": "pw"}  # joe: another user (the shared-plan test)
 ORDERS = [(0, 1), (1, 0)]
 _NUMBERS = itertools.count(1)
 
@@ -37,7 +38,7 @@ _NUMBERS = itertools.count(1)
 def iserver() -> Iterator[Any]:
     from ifxwire.server import Server
 
-    with Server(port=0, data=":memory:", row_locks=True) as srv:
+    with Server(port=0, data=":memory:", row_locks=True, users=_USERS) as srv:
         with ifxwire.connect(host=srv.host, port=srv.port, user=USER, password=PASSWORD,
                              autocommit=True) as c:
             c.cursor().execute("CREATE DATABASE iso WITH LOG")
@@ -289,4 +290,54 @@ def test_cursor_stability_cursor_from_an_ended_transaction_keeps_off_another_cur
         assert _err(e) == (-346, -107)
     b.cursor().execute("COMMIT WORK")
     a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+
+
+# ---- REVIEW-locks F5: the CURSOR STABILITY form on a plan other sessions share ---------------
+
+@pytest.mark.parametrize("joe_first", [True, False])
+def test_cursor_stability_lock_of_a_shared_plan_another_user_opened_first(
+        iserver: Any, pair: list[Any], joe_first: bool) -> None:
+    """The engine shares a compiled query between sessions (its cache key has no user).
+    informix's private synonym names the table; joe cannot see it, so the CURSOR STABILITY
+    form compiled at joe's OPEN fails. That failure must not stand for the plan: informix's
+    cursor still locks its row (REVIEW-locks F5: the plan was marked done without a form,
+    and every CS cursor of it took no lock while it stayed cached)."""
+    a, b = pair  # a writes, b (informix, the synonym's owner) reads under CURSOR STABILITY
+    t = a.table
+    syn = f"{t}_ps"
+    a.cursor().execute(f"CREATE PRIVATE SYNONYM {syn} FOR {t}")
+    sql = f"SELECT id, pad FROM {syn} ORDER BY id"
+    assert len(b.cursor().execute(sql).fetchall()) == 3  # compiled and cached (no CS)
+    joe = ifxwire.connect(host=iserver.host, port=iserver.port, user="joe", password="pw",
+                          database="iso", autocommit=True, fetch_buffer_size=4096)
+    try:
+        def joe_opens() -> None:
+            joe.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+            joe.cursor().execute("BEGIN WORK")
+            cur = joe.cursor()
+            try:
+                cur.execute(sql)  # today the shared plan (informix's synonym) runs for joe
+                cur.fetchone()
+            except ifxwire.Error as exc:  # a plan keyed by its user: joe cannot see it
+                assert exc.sqlcode == -206
+            cur.close()
+            joe.cursor().execute("ROLLBACK WORK")
+
+        if joe_first:
+            joe_opens()
+        cur = _on_first_row(b, syn)
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+        assert _err(e) == (-346, -107)
+        cur.close()
+        b.cursor().execute("COMMIT WORK")
+        if not joe_first:
+            joe_opens()
+            cur = _on_first_row(b, syn)  # the form made at b's first OPEN still serves
+            with pytest.raises(ifxwire.Error) as e:
+                a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+            assert _err(e) == (-346, -107)
+            b.cursor().execute("COMMIT WORK")
+    finally:
+        joe.close()
 

@@ -234,6 +234,13 @@ class RowLockReads:
         return variant
 
     def _stability_compile(self, plan: Plan) -> None:
+        """Make ``plan.stability`` (see rl_stability_plan). The plan may be the engine's
+        shared one, so only a result that holds for every session is kept (REVIEW-locks
+        F5): a compile that fails here (this session cannot resolve a name the plan's
+        compiler could: a private synonym) leaves the plan unmarked, and a form whose tables
+        or their shape differ from the plan's (a DDL committed since the OPEN's -710
+        check; a name resolving elsewhere for this user) is not stored. The next OPEN
+        under CURSOR STABILITY tries again; this one reads as COMMITTED READ."""
         if (not plan.source or plan.kind != "query" or plan.for_update or plan.current_rowid
                 or plan.select_triggers or plan.routine is not None or len(plan.tables) != 1):
             plan.stability_done = True
@@ -243,8 +250,10 @@ class RowLockReads:
             variant = compiler.compile(plan.source)
             add_rowid(compiler, variant)
         except (EngineError, RecursionError):
-            variant = None  # (compiled once already: not expected; no lock then)
-        if variant is not None and variant.current_rowid and variant.table is not None:
+            return  # this session's failure, not the plan's: not marked done
+        if variant.tables != plan.tables:
+            return  # compiled against another schema or table than the plan was
+        if variant.current_rowid and variant.table is not None:
             plan.stability = (variant.sql, variant.table.name)
         # set last: a session opening the plan meanwhile compiles it too, rather than
         # reading a plan marked done whose variant is not there yet
