@@ -341,3 +341,58 @@ def test_cursor_stability_lock_of_a_shared_plan_another_user_opened_first(
     finally:
         joe.close()
 
+
+# ---- REVIEW-locks F6: results without a base row per result row ------------------------------
+
+_NO_BASE_ROW = {
+    "count": "SELECT COUNT(*), RPAD('x', 4100, 'y') FROM {t}",
+    "sum_having": "SELECT SUM(v), RPAD('x', 4100, 'y') FROM {t} HAVING COUNT(*) > 0",
+    "group_by": "SELECT v, RPAD('x', 4100, 'y') FROM {t} GROUP BY v ORDER BY v",
+    "distinct": "SELECT DISTINCT id, pad FROM {t} ORDER BY id",
+    "union": "SELECT id, pad FROM {t} WHERE id < 3 UNION SELECT id, pad FROM {t} WHERE id > 1",
+    "view": "SELECT id, pad FROM {t}_v ORDER BY id",
+}
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+@pytest.mark.parametrize("shape", sorted(_NO_BASE_ROW))
+def test_cursor_stability_takes_no_lock_on_a_result_without_a_base_row(
+        pair: list[Any], first: int, second: int, shape: str) -> None:
+    """An aggregate, GROUP BY, DISTINCT or UNION result, or a view's, has no one table row
+    under each result row: such a cursor is read only (the Informix SQL syntax guide's
+    "Subset of SELECT statements associated with cursors", ids_sqs_0669), and this server
+    takes no CURSOR STABILITY lock for it, as under COMMITTED READ. Rows wider than the
+    fetch buffer: the cursor is still open on its first row (REVIEW-locks F6: an aggregate
+    without GROUP BY locked the table row SQLite read last)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    if shape == "view":
+        a.cursor().execute(f"CREATE VIEW {t}_v AS SELECT id, v, pad FROM {t}")
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(_NO_BASE_ROW[shape].format(t=t))
+    assert cur.fetchone() is not None
+    for rid in (1, 2, 3):
+        a.cursor().execute(f"UPDATE {t} SET v = v + 1 WHERE id = {rid}")
+    cur.close()
+    b.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_window_function_keeps_the_lock(pair: list[Any], first: int,
+                                                         second: int) -> None:
+    """A window function leaves one result row per table row: the cursor locks it (the
+    F6 check looks for aggregates in the select list, not inside OVER)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, COUNT(*) OVER (), pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    cur.close()
+    b.cursor().execute("COMMIT WORK")

@@ -5,7 +5,8 @@ and kept on the plan, which the engine shares between sessions.
 REVIEW-locks F5: the form was compiled against whatever the schema was at that OPEN and
 kept whatever came out. A table changed since the plan was compiled (a DDL committed after
 the OPEN's -710 check) gave a form one column wider than the plan's description, kept on
-the plan; the form is now kept only when its tables have the plan's shape.
+the plan; the form is now kept only when its tables have the plan's shape. F6: a query
+whose result row is no one table row (an aggregate, a view) gets no form.
 """
 
 from __future__ import annotations
@@ -28,3 +29,16 @@ def test_a_form_compiled_against_a_changed_table_is_not_kept(db: Sql) -> None:
     assert variant is not None and p.plan.stability_done
     assert p.plan.stability is not None and p.plan.stability[1] == "t"
 
+
+def test_no_form_for_aggregates_and_views(db: Sql) -> None:
+    db.run("CREATE TABLE t (a INT, b INT)")
+    db.run("CREATE VIEW v AS SELECT a, b FROM t")
+    for sql in ("SELECT COUNT(*) FROM t", "SELECT MAX(a) + 1 FROM t WHERE b > 0",
+                "SELECT 1 FROM t HAVING COUNT(*) > 1", "SELECT a FROM v"):
+        p = db.s.prepare(sql)
+        assert db.s.rl_stability_plan(p.plan) is None, sql
+        assert p.plan.stability_done, sql
+    for sql in ("SELECT a, (SELECT COUNT(*) FROM t) FROM t",
+                "SELECT a, SUM(b) OVER (PARTITION BY a) FROM t"):
+        p = db.s.prepare(sql)
+        assert db.s.rl_stability_plan(p.plan) is not None, sql

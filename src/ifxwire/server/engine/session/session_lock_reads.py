@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from copy import copy
 from typing import TYPE_CHECKING, cast
 
+from sqlglot import exp
+
 from .... import _accel
 from ..core.errors import EngineError
 from ..features.locks import undo
@@ -240,7 +242,14 @@ class RowLockReads:
         compiler could: a private synonym) leaves the plan unmarked, and a form whose tables
         or their shape differ from the plan's (a DDL committed since the OPEN's -710
         check; a name resolving elsewhere for this user) is not stored. The next OPEN
-        under CURSOR STABILITY tries again; this one reads as COMMITTED READ."""
+        under CURSOR STABILITY tries again; this one reads as COMMITTED READ.
+
+        Shapes without one table row under each result row take no lock (REVIEW-locks F6):
+        joins, GROUP BY, DISTINCT, UNION (``add_rowid`` leaves them alone), aggregates in
+        the select list or HAVING, and views. Informix allows an update cursor only for a
+        SELECT of one table without aggregates, DISTINCT, GROUP BY or UNION (SQL Syntax,
+        "Subset of SELECT statements associated with cursors", ids_sqs_0669): those are
+        the results whose fetched row is a table row that a cursor can be said to be on."""
         if (not plan.source or plan.kind != "query" or plan.for_update or plan.current_rowid
                 or plan.select_triggers or plan.routine is not None or len(plan.tables) != 1):
             plan.stability_done = True
@@ -253,7 +262,8 @@ class RowLockReads:
             return  # this session's failure, not the plan's: not marked done
         if variant.tables != plan.tables:
             return  # compiled against another schema or table than the plan was
-        if variant.current_rowid and variant.table is not None:
+        if (variant.current_rowid and variant.table is not None
+                and variant.table.kind == "T" and not _aggregates(compiler._last_root)):
             plan.stability = (variant.sql, variant.table.name)
         # set last: a session opening the plan meanwhile compiles it too, rather than
         # reading a plan marked done whose variant is not there yet
@@ -324,6 +334,25 @@ class RowLockReads:
                         break
                     self._wait_for(holder, "query", deadline)
             yield row
+
+
+def _aggregates(root: object) -> bool:
+    """Whether a query's own select list or HAVING has an aggregate (one result row stands
+    for many table rows); aggregates inside a subquery or an OVER clause do not count."""
+    if not isinstance(root, exp.Select):
+        return False
+    todo: list[exp.Expression] = list(root.expressions)
+    having = root.args.get("having")
+    if having is not None:
+        todo.append(having)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, exp.Window | exp.Subquery | exp.Select):
+            continue
+        if isinstance(node, exp.AggFunc):
+            return True
+        todo.extend(node.iter_expressions())
+    return False
 
 
 def _literal(v: object) -> str:
