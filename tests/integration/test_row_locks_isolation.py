@@ -396,3 +396,93 @@ def test_cursor_stability_window_function_keeps_the_lock(pair: list[Any], first:
     assert _err(e) == (-346, -107)
     cur.close()
     b.cursor().execute("COMMIT WORK")
+
+
+# ---- SET TRANSACTION: once per transaction, its level for that transaction only -------------
+
+def test_a_second_set_transaction_in_a_transaction_is_refused(pair: list[Any]) -> None:
+    """"You can issue SET TRANSACTION only once for a transaction" (SQL Syntax, ids_sqs_1201);
+    the SQL Tutorial's example (ids_sqt_392) gets -876 for the second one, after a SELECT.
+    A second one with nothing between, or an access-mode form, is the same statement again.
+    The refused statement changes nothing: the first level holds to the end."""
+    a, b = pair
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+    assert len(a.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3
+    for again in ("SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+                  "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET TRANSACTION READ WRITE"):
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(again)
+        assert e.value.sqlcode == -876
+    with pytest.raises(ifxwire.Error) as e:  # still REPEATABLE READ's share lock
+        b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("BEGIN WORK")  # a new transaction: once again
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    assert e.value.sqlcode == -876
+    a.cursor().execute("ROLLBACK WORK")
+
+
+def test_set_isolation_after_set_transaction_in_a_transaction_is_refused(
+        pair: list[Any]) -> None:
+    """SET ISOLATION may change the level within a transaction any number of times
+    (ids_sqs_1201's first example), but not a level SET TRANSACTION set for it: "Any
+    cursors that are opened during that transaction are guaranteed that isolation level"
+    (ids_sqs_1201); Informix's message -877 reads "Isolation Level previously set by 'Set
+    Transaction'". After an access-mode SET TRANSACTION, which sets no level, it may."""
+    a, _b = pair
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET ISOLATION TO DIRTY READ")
+    a.cursor().execute("SET ISOLATION TO REPEATABLE READ")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    for form in ("SET ISOLATION TO DIRTY READ", "SET ISOLATION TO CURSOR STABILITY",
+                 "SET ISOLATION TO COMMITTED READ"):
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(form)
+        assert e.value.sqlcode == -877
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("SET ISOLATION TO DIRTY READ")  # outside: as always
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION READ WRITE")
+    a.cursor().execute("SET ISOLATION TO COMMITTED READ")
+    a.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_set_transaction_level_lasts_for_its_transaction_only(pair: list[Any], first: int,
+                                                              second: int) -> None:
+    """"After a COMMIT WORK statement completes the transaction or a ROLLBACK WORK statement
+    cancels the entire transaction, the isolation level is reset to the default" (SQL
+    Syntax, SET TRANSACTION, ids_sqs_1206); SET ISOLATION's level is the session's
+    enduring one (Performance Guide, ids_prf_424) and comes back. Before, SET TRANSACTION's
+    level stayed after the transaction, as SET ISOLATION's does."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    for end in ("COMMIT WORK", "ROLLBACK WORK"):
+        a.cursor().execute("BEGIN WORK")
+        a.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+        with pytest.raises(ifxwire.Error) as e:
+            b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+        assert _err(e) == (-346, -107)
+        a.cursor().execute(end)
+        a.cursor().execute("BEGIN WORK")  # COMMITTED READ again: no share lock
+        a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+        b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+        a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("SET ISOLATION TO REPEATABLE READ")  # the session's own level
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+    b.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")  # READ COMMITTED: no lock
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("BEGIN WORK")  # REPEATABLE READ is back
+    a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+    with pytest.raises(ifxwire.Error) as e:
+        b.cursor().execute(f"UPDATE {t} SET v = 2 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    a.cursor().execute("COMMIT WORK")

@@ -272,6 +272,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                     self.conn.execute("ROLLBACK")
                 self._sql_txn = False
             self.in_transaction = False
+            self.txn_level_ends()
             for cur in list(self._cursors):
                 cur.close()
             if self.engine.row_locks:  # CURSOR STABILITY locks of cursors left open

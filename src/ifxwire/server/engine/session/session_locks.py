@@ -210,6 +210,9 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_cursors = 0
         #: SET ISOLATION's level; None: the database's default (row_isolation).
         self.isolation = None
+        #: A SET TRANSACTION in the open transaction: (whether it set a level, the level
+        #: before it, given back at the transaction's end); None: none in this transaction.
+        self._txn_set: tuple[bool, str | None] | None = None
 
     @property
     def row_locks(self) -> bool:
