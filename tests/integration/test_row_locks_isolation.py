@@ -29,6 +29,7 @@ import pytest
 import ifxwire
 
 USER, PASSWORD = "informix", "in4mix"
+_USERS = {USER: PASSWORD, "joe": "pw"}  # joe: another user (the shared-plan test)
 ORDERS = [(0, 1), (1, 0)]
 _NUMBERS = itertools.count(1)
 
@@ -37,7 +38,7 @@ _NUMBERS = itertools.count(1)
 def iserver() -> Iterator[Any]:
     from ifxwire.server import Server
 
-    with Server(port=0, data=":memory:", row_locks=True) as srv:
+    with Server(port=0, data=":memory:", row_locks=True, users=_USERS) as srv:
         with ifxwire.connect(host=srv.host, port=srv.port, user=USER, password=PASSWORD,
                              autocommit=True) as c:
             c.cursor().execute("CREATE DATABASE iso WITH LOG")
@@ -225,4 +226,263 @@ def test_ansi_repeatable_read_forms_hold_share_locks(pair: list[Any], first: int
     a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
     assert len(a.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3
     b.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")
+    a.cursor().execute("COMMIT WORK")
+
+
+# ---- REVIEW-locks F4: a cursor held open across the end of a transaction ---------------------
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_page_lock_is_taken_again_in_the_next_transaction(
+        pair: list[Any], first: int, second: int) -> None:
+    """A hold cursor on a LOCK MODE PAGE table: COMMIT drops its lock on page 0, and its
+    next fetch in a new transaction, of a row on the same page, locks that page again
+    (REVIEW-locks F4: the cursor still counted the page as its own, took no lock, and the
+    other session wrote the page the cursor was on). The rows are narrow (one page holds
+    them all), the result wide (one row per fetch)."""
+    a, b = pair[first], pair[second]
+    t = f"{a.table}_pg"
+    a.cursor().execute(f"CREATE TABLE {t} (id INT PRIMARY KEY, v INT) LOCK MODE PAGE")
+    a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", [(i, i * 10) for i in (1, 2, 3)])
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor(withhold=True)
+    cur.execute(f"SELECT id, RPAD('x', 4100, 'y') FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -3 WHERE id = 3")  # same page
+    assert _err(e) == (-346, -107)
+    b.cursor().execute("COMMIT WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -3 WHERE id = 3")  # no transaction: no lock
+    b.cursor().execute("BEGIN WORK")
+    assert cur.fetchone()[0] == 2
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -33 WHERE id = 3")
+    assert _err(e) == (-346, -107)
+    cur.close()
+    _round_trip(b)
+    a.cursor().execute(f"UPDATE {t} SET v = -33 WHERE id = 3")
+    b.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_cursor_from_an_ended_transaction_keeps_off_another_cursors_lock(
+        pair: list[Any], first: int, second: int) -> None:
+    """Two cursors of one session on one row: the first was opened in a transaction that
+    has ended (COMMIT dropped its lock), the second locks the row in the next one. The
+    first cursor moving on must not take the second one's lock with it (REVIEW-locks F4:
+    it released its old row again, which was now the other cursor's lock)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    old = b.cursor(withhold=True)
+    old.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert old.fetchone()[0] == 1
+    b.cursor().execute("COMMIT WORK")
+    b.cursor().execute("BEGIN WORK")
+    new = b.cursor()
+    new.execute(f"SELECT id, pad FROM {t} ORDER BY id")
+    assert new.fetchone()[0] == 1
+    assert old.fetchone()[0] == 2  # the old cursor moves off row 1
+    for rid in (1, 2):  # row 1: the new cursor's; row 2: the old one's, in this transaction
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = {rid}")
+        assert _err(e) == (-346, -107)
+    b.cursor().execute("COMMIT WORK")
+    a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+
+
+# ---- REVIEW-locks F5: the CURSOR STABILITY form on a plan other sessions share ---------------
+
+@pytest.mark.parametrize("joe_first", [True, False])
+def test_cursor_stability_lock_of_a_shared_plan_another_user_opened_first(
+        iserver: Any, pair: list[Any], joe_first: bool) -> None:
+    """The engine shares a compiled query between sessions (its cache key has no user).
+    informix's private synonym names the table; joe cannot see it, so the CURSOR STABILITY
+    form compiled at joe's OPEN fails. That failure must not stand for the plan: informix's
+    cursor still locks its row (REVIEW-locks F5: the plan was marked done without a form,
+    and every CS cursor of it took no lock while it stayed cached)."""
+    a, b = pair  # a writes, b (informix, the synonym's owner) reads under CURSOR STABILITY
+    t = a.table
+    syn = f"{t}_ps"
+    a.cursor().execute(f"CREATE PRIVATE SYNONYM {syn} FOR {t}")
+    sql = f"SELECT id, pad FROM {syn} ORDER BY id"
+    assert len(b.cursor().execute(sql).fetchall()) == 3  # compiled and cached (no CS)
+    joe = ifxwire.connect(host=iserver.host, port=iserver.port, user="joe", password="pw",
+                          database="iso", autocommit=True, fetch_buffer_size=4096)
+    try:
+        def joe_opens() -> None:
+            joe.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+            joe.cursor().execute("BEGIN WORK")
+            cur = joe.cursor()
+            try:
+                cur.execute(sql)  # today the shared plan (informix's synonym) runs for joe
+                cur.fetchone()
+            except ifxwire.Error as exc:  # a plan keyed by its user: joe cannot see it
+                assert exc.sqlcode == -206
+            cur.close()
+            joe.cursor().execute("ROLLBACK WORK")
+
+        if joe_first:
+            joe_opens()
+        cur = _on_first_row(b, syn)
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+        assert _err(e) == (-346, -107)
+        cur.close()
+        b.cursor().execute("COMMIT WORK")
+        if not joe_first:
+            joe_opens()
+            cur = _on_first_row(b, syn)  # the form made at b's first OPEN still serves
+            with pytest.raises(ifxwire.Error) as e:
+                a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+            assert _err(e) == (-346, -107)
+            b.cursor().execute("COMMIT WORK")
+    finally:
+        joe.close()
+
+
+# ---- REVIEW-locks F6: results without a base row per result row ------------------------------
+
+_NO_BASE_ROW = {
+    "count": "SELECT COUNT(*), RPAD('x', 4100, 'y') FROM {t}",
+    "sum_having": "SELECT SUM(v), RPAD('x', 4100, 'y') FROM {t} HAVING COUNT(*) > 0",
+    "group_by": "SELECT v, RPAD('x', 4100, 'y') FROM {t} GROUP BY v ORDER BY v",
+    "distinct": "SELECT DISTINCT id, pad FROM {t} ORDER BY id",
+    "union": "SELECT id, pad FROM {t} WHERE id < 3 UNION SELECT id, pad FROM {t} WHERE id > 1",
+    "view": "SELECT id, pad FROM {t}_v ORDER BY id",
+}
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+@pytest.mark.parametrize("shape", sorted(_NO_BASE_ROW))
+def test_cursor_stability_takes_no_lock_on_a_result_without_a_base_row(
+        pair: list[Any], first: int, second: int, shape: str) -> None:
+    """An aggregate, GROUP BY, DISTINCT or UNION result, or a view's, has no one table row
+    under each result row: such a cursor is read only (the Informix SQL syntax guide's
+    "Subset of SELECT statements associated with cursors", ids_sqs_0669), and this server
+    takes no CURSOR STABILITY lock for it, as under COMMITTED READ. Rows wider than the
+    fetch buffer: the cursor is still open on its first row (REVIEW-locks F6: an aggregate
+    without GROUP BY locked the table row SQLite read last)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    if shape == "view":
+        a.cursor().execute(f"CREATE VIEW {t}_v AS SELECT id, v, pad FROM {t}")
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(_NO_BASE_ROW[shape].format(t=t))
+    assert cur.fetchone() is not None
+    for rid in (1, 2, 3):
+        a.cursor().execute(f"UPDATE {t} SET v = v + 1 WHERE id = {rid}")
+    cur.close()
+    b.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_cursor_stability_window_function_keeps_the_lock(pair: list[Any], first: int,
+                                                         second: int) -> None:
+    """A window function leaves one result row per table row: the cursor locks it (the
+    F6 check looks for aggregates in the select list, not inside OVER)."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("SET ISOLATION TO CURSOR STABILITY")
+    b.cursor().execute("BEGIN WORK")
+    cur = b.cursor()
+    cur.execute(f"SELECT id, COUNT(*) OVER (), pad FROM {t} ORDER BY id")
+    assert cur.fetchone()[0] == 1
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = -1 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    cur.close()
+    b.cursor().execute("COMMIT WORK")
+
+
+# ---- SET TRANSACTION: once per transaction, its level for that transaction only -------------
+
+def test_a_second_set_transaction_in_a_transaction_is_refused(pair: list[Any]) -> None:
+    """"You can issue SET TRANSACTION only once for a transaction" (SQL Syntax, ids_sqs_1201);
+    the SQL Tutorial's example (ids_sqt_392) gets -876 for the second one, after a SELECT.
+    A second one with nothing between, or an access-mode form, is the same statement again.
+    The refused statement changes nothing: the first level holds to the end."""
+    a, b = pair
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+    assert len(a.cursor().execute(f"SELECT id FROM {t}").fetchall()) == 3
+    for again in ("SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+                  "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET TRANSACTION READ WRITE"):
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(again)
+        assert e.value.sqlcode == -876
+    with pytest.raises(ifxwire.Error) as e:  # still REPEATABLE READ's share lock
+        b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("BEGIN WORK")  # a new transaction: once again
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    assert e.value.sqlcode == -876
+    a.cursor().execute("ROLLBACK WORK")
+
+
+def test_set_isolation_after_set_transaction_in_a_transaction_is_refused(
+        pair: list[Any]) -> None:
+    """SET ISOLATION may change the level within a transaction any number of times
+    (ids_sqs_1201's first example), but not a level SET TRANSACTION set for it: "Any
+    cursors that are opened during that transaction are guaranteed that isolation level"
+    (ids_sqs_1201); Informix's message -877 reads "Isolation Level previously set by 'Set
+    Transaction'". After an access-mode SET TRANSACTION, which sets no level, it may."""
+    a, _b = pair
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET ISOLATION TO DIRTY READ")
+    a.cursor().execute("SET ISOLATION TO REPEATABLE READ")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    for form in ("SET ISOLATION TO DIRTY READ", "SET ISOLATION TO CURSOR STABILITY",
+                 "SET ISOLATION TO COMMITTED READ"):
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(form)
+        assert e.value.sqlcode == -877
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("SET ISOLATION TO DIRTY READ")  # outside: as always
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION READ WRITE")
+    a.cursor().execute("SET ISOLATION TO COMMITTED READ")
+    a.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_set_transaction_level_lasts_for_its_transaction_only(pair: list[Any], first: int,
+                                                              second: int) -> None:
+    """"After a COMMIT WORK statement completes the transaction or a ROLLBACK WORK statement
+    cancels the entire transaction, the isolation level is reset to the default" (SQL
+    Syntax, SET TRANSACTION, ids_sqs_1206); SET ISOLATION's level is the session's
+    enduring one (Performance Guide, ids_prf_424) and comes back. Before, SET TRANSACTION's
+    level stayed after the transaction, as SET ISOLATION's does."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    for end in ("COMMIT WORK", "ROLLBACK WORK"):
+        a.cursor().execute("BEGIN WORK")
+        a.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+        with pytest.raises(ifxwire.Error) as e:
+            b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+        assert _err(e) == (-346, -107)
+        a.cursor().execute(end)
+        a.cursor().execute("BEGIN WORK")  # COMMITTED READ again: no share lock
+        a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+        b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+        a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("SET ISOLATION TO REPEATABLE READ")  # the session's own level
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+    b.cursor().execute(f"UPDATE {t} SET v = 1 WHERE id = 1")  # READ COMMITTED: no lock
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("BEGIN WORK")  # REPEATABLE READ is back
+    a.cursor().execute(f"SELECT id FROM {t}").fetchall()
+    with pytest.raises(ifxwire.Error) as e:
+        b.cursor().execute(f"UPDATE {t} SET v = 2 WHERE id = 1")
+    assert _err(e) == (-346, -107)
     a.cursor().execute("COMMIT WORK")

@@ -26,7 +26,8 @@ CHECKS = ("jdbc_lock_writers", "jdbc_lock_rollback", "jdbc_lock_waits", "jdbc_lo
 #: IsolationCheck.java: the rest of issue 26's list (docs/SERVER.md "Locks and isolation")
 ISOLATION_CHECKS = ("jdbc_iso_deadlock", "jdbc_iso_for_update", "jdbc_iso_repeatable",
                     "jdbc_iso_last_committed", "jdbc_iso_cursor_stability", "jdbc_iso_share",
-                    "jdbc_iso_page", "jdbc_iso_wait_commit", "jdbc_iso_held_key")
+                    "jdbc_iso_page", "jdbc_iso_wait_commit", "jdbc_iso_held_key",
+                    "jdbc_iso_set_transaction")
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +80,7 @@ def test_jdbc_isolation_two_sessions(java_tools: dict[str, str],
                                      version: str) -> None:
     """Deadlock, FOR UPDATE, REPEATABLE READ (four spellings), LAST COMMITTED, CURSOR
     STABILITY, LOCK TABLE SHARE / UNLOCK TABLE, LOCK MODE PAGE, WAIT until the commit, -271
-    on a held key: each in both orders of the two connections (IsolationCheck.java)."""
+    on a held key, SET TRANSACTION once per transaction (-876, -877, its level ending with
+    the transaction): each in both orders of the two connections (IsolationCheck.java)."""
     _run(java_tools["java"], lock_classpaths[version], "IsolationCheck", lock_server.url,
          ISOLATION_CHECKS)

@@ -2,8 +2,9 @@
 // has writers, rollback, waits, ddl; its helpers are used here): deadlock, SELECT ... FOR
 // UPDATE, REPEATABLE READ in its four spellings, COMMITTED READ LAST COMMITTED, CURSOR
 // STABILITY, LOCK TABLE ... IN SHARE MODE / UNLOCK TABLE, LOCK MODE PAGE, WAIT until the
-// holder commits, -271 on a held key. Arguments: <check>=<url>; each check runs twice, the
-// two connections swapped ("first" names who starts). Prints "CHECK <name> PASS|FAIL ...".
+// holder commits, -271 on a held key, SET TRANSACTION once per transaction. Arguments:
+// <check>=<url>; each check runs twice, the two connections swapped ("first" names who
+// starts). Prints "CHECK <name> PASS|FAIL ...".
 // Codes: docs/SERVER.md "What a session meets" (IBM's sql_en_US / isam_en_US catalogues).
 
 import java.sql.Connection;
@@ -124,6 +125,26 @@ public class IsolationCheck {
             a.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             a.commit();
         }
+    }
+
+    /** SET TRANSACTION once per transaction (ids_sqs_1201): a second one is -876 (the SQL
+     *  Tutorial's example, ids_sqt_392), SET ISOLATION after it -877 ("Isolation Level
+     *  previously set by 'Set Transaction'"); the first one's level holds (the other
+     *  session's UPDATE meets the share lock) and ends with the transaction (ids_sqs_1206):
+     *  the next one reads under COMMITTED READ again. */
+    static void setTransaction(Connection a, Connection b, String t) throws Exception {
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement();
+        sa.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+        LockCheck.check(ids(sa, "SELECT id FROM " + t).size() == 5, "read 5 rows");
+        LockCheck.expect(sa, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED", -876, 0);
+        LockCheck.expect(sa, "SET ISOLATION TO DIRTY READ", -877, 0);
+        LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 1", -346, -107);
+        a.commit();
+        LockCheck.check(ids(sa, "SELECT id FROM " + t).size() == 5, "read 5 rows again");
+        sb.executeUpdate("UPDATE " + t + " SET v = 0 WHERE id = 1");  // no share lock now
+        b.commit();
+        a.commit();
     }
 
     /** COMMITTED READ LAST COMMITTED reads the committed images of rows another session
@@ -282,6 +303,7 @@ public class IsolationCheck {
                 case "jdbc_iso_page" -> IsolationCheck::page;
                 case "jdbc_iso_wait_commit" -> IsolationCheck::waitCommit;
                 case "jdbc_iso_held_key" -> IsolationCheck::heldKey;
+                case "jdbc_iso_set_transaction" -> IsolationCheck::setTransaction;
                 default -> null;
             };
             LockCheck.runCheck(name, url, body);

@@ -292,3 +292,34 @@ def test_commit_releases_the_write_lock_on_a_first_lo_store_use(
         if mode == "ansi":
             b.run("COMMIT WORK")
         b.s.close()
+
+
+@pytest.mark.parametrize("row_locks", [False, True])
+def test_set_transaction_once_per_transaction_in_either_lock_mode(
+        tmp_path: Path, row_locks: bool) -> None:
+    """SET TRANSACTION once per transaction (-876), SET ISOLATION not over its level (-877),
+    and its level gone with the transaction (ids_sqs_1201, ids_sqt_392, ids_sqs_1206): the
+    statement's rules, whichever way the engine locks."""
+    eng = Engine(tmp_path / "data", row_locks=row_locks)
+    try:
+        s = eng.session("informix", {})
+        db = Sql(s)
+        db.run("CREATE DATABASE st WITH LOG")
+        db.run("SET ISOLATION TO DIRTY READ")
+        db.run("BEGIN WORK")
+        db.run("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+        assert s.isolation == "repeatable"
+        assert db.err("SET TRANSACTION ISOLATION LEVEL READ COMMITTED").sqlcode == -876
+        assert db.err("SET ISOLATION TO COMMITTED READ").sqlcode == -877
+        db.run("ROLLBACK WORK")
+        assert s.isolation == "dirty"  # SET ISOLATION's level is back
+        db.run("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")  # outside: enduring, as before
+        db.run("BEGIN WORK")
+        db.run("SET ISOLATION TO DIRTY READ")  # no SET TRANSACTION in this one
+        db.run("SET TRANSACTION READ WRITE")
+        db.run("SET ISOLATION TO REPEATABLE READ")  # an access mode sets no level
+        assert db.err("SET TRANSACTION READ WRITE").sqlcode == -876
+        db.run("COMMIT WORK")
+        s.close()
+    finally:
+        eng.close()

@@ -253,6 +253,13 @@ EXTERNAL_NOT_ANSI = -571  # [jcat] "Cannot reference an external non-ANSI databa
 NOT_IN_TRANSACTION = -255  # [peer] COMMIT WORK without a transaction
 NO_TRANSACTIONS = -256  # [cat] "Transaction not available." (unlogged database)
 ALREADY_IN_TRANSACTION = -535  # [peer] BEGIN WORK inside a transaction
+SET_TRANSACTION_ACTIVE = -876  # [jcat] "Cannot issue "Set Transaction" in an active
+#   transaction." A second SET TRANSACTION in one transaction (Guide to SQL: Tutorial, "SET
+#   TRANSACTION", ids_sqt_392: BEGIN WORK, SET TRANSACTION, SELECT, SET TRANSACTION -> -876;
+#   "You can issue SET TRANSACTION only once for a transaction", ids_sqs_1201)
+ISOLATION_SET_BY_TRANSACTION = -877  # [jcat] "Isolation Level previously set by "Set
+#   Transaction"." SET ISOLATION in a transaction whose level SET TRANSACTION set (ids_sqs_1201:
+#   its cursors "are guaranteed that isolation level"); when a real server sends it [guess]
 
 # --- integrity -----------------------------------------------------------------------------------
 NULL_PRIMARY_KEY = -703  # [jcat] "Primary key on table (%s) has a field with a null key value."
@@ -653,6 +660,8 @@ MESSAGES: dict[int, str] = {
     NOT_IN_TRANSACTION: "Not in transaction.",
     NO_TRANSACTIONS: "Transaction not available.",
     ALREADY_IN_TRANSACTION: "Already in transaction.",
+    SET_TRANSACTION_ACTIVE: 'Cannot issue "Set Transaction" in an active transaction.',
+    ISOLATION_SET_BY_TRANSACTION: 'Isolation Level previously set by "Set Transaction".',
     DUP_INDEX: "Could not insert new row - duplicate value in a UNIQUE INDEX column (%s).",
     DUP_CONSTRAINT: "Unique constraint (%s) violated.",
     NULL_INTO_NOT_NULL: "Cannot insert a null into column (%s).",

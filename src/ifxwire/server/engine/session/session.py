@@ -283,10 +283,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                     self.conn.execute("ROLLBACK")
                 self._sql_txn = False
             self.in_transaction = False
+            self.txn_level_ends()
             for cur in list(self._cursors):
                 cur.close()
             if self.engine.row_locks:  # CURSOR STABILITY locks of cursors left open
                 self.engine.locks.release_cursors(self.session_id)
+                self._rl_cursors += 1
             self._cursors.clear()
             self.lo.close_database()  # frees the objects this session never stored
             for db in list(self._attached):

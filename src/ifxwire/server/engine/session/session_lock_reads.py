@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from copy import copy
 from typing import TYPE_CHECKING, cast
 
+from sqlglot import exp
+
 from .... import _accel
 from ..core.errors import EngineError
 from ..features.locks import undo
@@ -45,6 +47,7 @@ class RowLockReads:
         _rl_upd_read: bool
         _rl_undo: list[undo.Entry]
         _rl_pages: dict[str, int]
+        _rl_cursors: int
 
         @property
         def row_locks(self) -> bool: ...
@@ -239,6 +242,20 @@ class RowLockReads:
         return variant
 
     def _stability_compile(self, plan: Plan) -> None:
+        """Make ``plan.stability`` (see rl_stability_plan). The plan may be the engine's
+        shared one, so only a result that holds for every session is kept (REVIEW-locks
+        F5): a compile that fails here (this session cannot resolve a name the plan's
+        compiler could: a private synonym) leaves the plan unmarked, and a form whose tables
+        or their shape differ from the plan's (a DDL committed since the OPEN's -710
+        check; a name resolving elsewhere for this user) is not stored. The next OPEN
+        under CURSOR STABILITY tries again; this one reads as COMMITTED READ.
+
+        Shapes without one table row under each result row take no lock (REVIEW-locks F6):
+        joins, GROUP BY, DISTINCT, UNION (``add_rowid`` leaves them alone), aggregates in
+        the select list or HAVING, and views. Informix allows an update cursor only for a
+        SELECT of one table without aggregates, DISTINCT, GROUP BY or UNION (SQL Syntax,
+        "Subset of SELECT statements associated with cursors", ids_sqs_0669): those are
+        the results whose fetched row is a table row that a cursor can be said to be on."""
         if (not plan.source or plan.kind != "query" or plan.for_update or plan.current_rowid
                 or plan.select_triggers or plan.routine is not None or len(plan.tables) != 1):
             plan.stability_done = True
@@ -248,8 +265,11 @@ class RowLockReads:
             variant = compiler.compile(plan.source)
             add_rowid(compiler, variant)
         except (EngineError, RecursionError):
-            variant = None  # (compiled once already: not expected; no lock then)
-        if variant is not None and variant.current_rowid and variant.table is not None:
+            return  # this session's failure, not the plan's: not marked done
+        if variant.tables != plan.tables:
+            return  # compiled against another schema or table than the plan was
+        if (variant.current_rowid and variant.table is not None
+                and variant.table.kind == "T" and not _aggregates(compiler._last_root)):
             plan.stability = (variant.sql, variant.table.name)
         # set last: a session opening the plan meanwhile compiles it too, rather than
         # reading a plan marked done whose variant is not there yet
@@ -274,20 +294,28 @@ class RowLockReads:
         assert self.database is not None
         db, sid, locks = self.database, self.session_id, self.engine.locks
         held: int | None = None
+        # _rl_cursors when ``held`` was locked: a transaction's end (or the database's
+        # close) releases every cursor lock of the session, and a cursor still open after it
+        # holds nothing (REVIEW-locks F4: it kept ``held``, so on a PAGE table its next
+        # transaction's fetch of the same page took no lock, and its next move or close
+        # released that key again, maybe another cursor's lock of this session on it)
+        gen = 0
         try:
             for row in rows:
                 if not self.in_transaction:
                     yield row[:-1]
                     continue
+                if held is not None and gen != self._rl_cursors:
+                    held = None  # released with the transaction that locked it
                 key = self._lock_key(table, row[-1])  # type: ignore[arg-type]
                 if key != held:
                     if locks.cursor_move(sid, db, table, held, key) is not None:
                         # another session holds the row: the snapshot read cannot wait
                         raise self._lock_error("query", False)
-                    held = key
+                    held, gen = key, self._rl_cursors
                 yield row[:-1]
         finally:
-            if held is not None:
+            if held is not None and gen == self._rl_cursors:
                 locks.cursor_unlock(sid, db, table, held)
 
     def rl_for_update(self, plan: Plan, rows: Iterator[tuple[object, ...]]
@@ -312,6 +340,25 @@ class RowLockReads:
                         break
                     self._wait_for(holder, "query", deadline)
             yield row
+
+
+def _aggregates(root: object) -> bool:
+    """Whether a query's own select list or HAVING has an aggregate (one result row stands
+    for many table rows); aggregates inside a subquery or an OVER clause do not count."""
+    if not isinstance(root, exp.Select):
+        return False
+    todo: list[exp.Expression] = list(root.expressions)
+    having = root.args.get("having")
+    if having is not None:
+        todo.append(having)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, exp.Window | exp.Subquery | exp.Select):
+            continue
+        if isinstance(node, exp.AggFunc):
+            return True
+        todo.extend(node.iter_expressions())
+    return False
 
 
 def _literal(v: object) -> str:

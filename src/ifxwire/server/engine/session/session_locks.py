@@ -208,8 +208,14 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
         #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
         self._rl_pages: dict[str, int] = {}
+        #: Counts the releases of all this session's cursor locks (transaction end, database
+        #: close): a CURSOR STABILITY cursor locked before one holds nothing (rl_stability).
+        self._rl_cursors = 0
         #: SET ISOLATION's level; None: the database's default (row_isolation).
         self.isolation = None
+        #: A SET TRANSACTION in the open transaction: (whether it set a level, the level
+        #: before it, given back at the transaction's end); None: none in this transaction.
+        self._txn_set: tuple[bool, str | None] | None = None
 
     @property
     def row_locks(self) -> bool:
@@ -307,15 +313,19 @@ class RowLocks(RowLockReads, RowLockDdl):
         conn = self.conn
         if not self._rl_add or conn is None or conn.in_transaction:
             return
+        pending = set(self._rl_add)  # (_rl_install empties it before it makes them)
         try:
             before = self._schema_version()
             self._rl_install()
             if self._schema_version() != before:
                 self._rl_key = None
-        except sqlite3.Error:
-            self._rl_key = None  # the next write unit makes (or checks) them
-            if info is not None and not self._rl_triggers.has(info.name):
-                self._rl_add.add(info.name)
+        except (sqlite3.Error, EngineError):
+            # The work is optional: the PREPARE goes on, and the next write unit makes (or
+            # checks) them, for every table still waiting, earlier PREPAREs' too
+            # (REVIEW-locks F7 a, b: only this one's name was put back, and an EngineError
+            # of the schema read failed a PREPARE that did not need the triggers)
+            self._rl_key = None
+            self._rl_add |= {name for name in pending if not self._rl_triggers.has(name)}
 
     def rl_lazy(self, run: Callable[[], R]) -> R:
         """Run ``run`` (a statement, rolled back whole when it fails), making the lock
@@ -983,6 +993,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                 self._schema = None
             if self.database is not None:
                 self.engine.locks.release(self.session_id)
+                self._rl_cursors += 1
 
     def _rl_finish_flushed(self, verb: str) -> None:
         """The end of a transaction whose undo entries are committed to the file: ROLLBACK

@@ -103,6 +103,7 @@ class StatementRunner:
         def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError: ...
 
         isolation: str | None
+        _txn_set: tuple[bool, str | None] | None
         row_locks: bool
         txn_has_work: bool
 
@@ -157,6 +158,18 @@ class StatementRunner:
         if kind == "set_isolation":
             assert isinstance(spec, SetSpec)
             level = isolation_of(spec.words)
+            if self.in_transaction:
+                # SET TRANSACTION once per transaction, and its level for the whole of it
+                # (ids_sqs_1201, ids_sqt_392: the second is -876); SET ISOLATION may change
+                # the level in a transaction any number of times, unless SET TRANSACTION set
+                # it (-877, the message catalogue's "Isolation Level previously set by 'Set
+                # Transaction'"). The level ends with the transaction (txn_level_ends).
+                if spec.words[:1] == ("TRANSACTION",):
+                    if self._txn_set is not None:
+                        raise EngineError(sc.SET_TRANSACTION_ACTIVE)
+                    self._txn_set = (level is not None, self.isolation)
+                elif self._txn_set is not None and self._txn_set[0]:
+                    raise EngineError(sc.ISOLATION_SET_BY_TRANSACTION)
             if level is not None:
                 self.isolation = level
             return ExecResult(0)

@@ -68,6 +68,8 @@ class Transactions:
         _logged: bool
         _ansi: bool
         _txn_lost: bool
+        isolation: str | None
+        _txn_set: tuple[bool, str | None] | None
         _local_plans: dict[tuple[object, ...], Plan]
         temp_tables: dict[str, TableInfo]
         _temp_serials: dict[tuple[str, str], int]
@@ -385,6 +387,18 @@ class Transactions:
             return None
         return deferred_violation(conn)
 
+    def txn_level_ends(self) -> None:
+        """The transaction ended: the level a SET TRANSACTION set for it gives way to the
+        session's own, SET ISOLATION's or the database's default. IBM: "After a COMMIT WORK
+        statement completes the transaction or a ROLLBACK WORK statement cancels the entire
+        transaction, the isolation level is reset to the default" (SQL Syntax, SET
+        TRANSACTION, "Default Isolation Levels", ids_sqs_1206), and SET ISOLATION is what
+        "can change the enduring isolation level for the session" (Performance Guide,
+        "Isolation level", ids_prf_424): a SET TRANSACTION does not."""
+        done, self._txn_set = self._txn_set, None
+        if done is not None and done[0]:
+            self.isolation = done[1]
+
     def rollback(self) -> None:
         self._finish("ROLLBACK")
 
@@ -411,6 +425,7 @@ class Transactions:
             self._end_temp_txn(lost or verb != "COMMIT")
         self.in_transaction = False
         self.transactions_ended += 1
+        self.txn_level_ends()
         if lost and verb == "COMMIT":
             raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
                               message="COMMIT WORK of a transaction an interrupt rolled back")
