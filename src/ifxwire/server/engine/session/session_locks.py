@@ -146,6 +146,10 @@ class RowLocks(RowLockReads, RowLockDdl):
         def current_schema(self, version: int | None = None) -> cat.Schema: ...
         def _schema_version(self) -> int: ...
         def _end_sql_txn(self, verb: str) -> None: ...
+        _parked: bool
+
+        def park_leave(self) -> None: ...
+        def _after_commit(self) -> None: ...
 
     # state (set in _rl_init, called by EngineSession.__init__)
     _rl_undo: list[undo.Entry]
@@ -644,6 +648,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                             # _end_sql_txn does for a transaction without row locks.
                             self.lo.before_commit()
                             conn.execute("COMMIT")
+                            self._after_commit()  # parked reads (session_park.py)
                             self.lo.after_end(True)
                         else:
                             # kept open: committed when another session needs the latch, or
@@ -715,6 +720,9 @@ class RowLocks(RowLockReads, RowLockDdl):
     def rl_leave(self) -> None:
         """The session waits (for its client, or for a lock)."""
         if self._rl_in:
+            if self._parked:
+                self.park_leave()  # (session_park.py)
+                return
             self._rl_in = False
             self._rl_use.release()
 
@@ -762,6 +770,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             conn.execute("COMMIT")
             self._rl_flushed = len(self._rl_undo)
             self._rl_hold = False
+            self._after_commit()
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
                 if conn.in_transaction:
@@ -997,6 +1006,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             raise
         finally:
             self._rl_replaying = False
+        self._after_commit()
         # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
         self.lo.after_end(verb == "COMMIT")
 
@@ -1027,5 +1037,6 @@ class RowLocks(RowLockReads, RowLockDdl):
                     conn.execute("ROLLBACK")
                 CAPTURE.txn_end(self, False)  # CDC: reserved numbers released (a rollback)
                 raise
+            self._after_commit()
             self.lo.after_end(True)
             self._rl_undo = []
