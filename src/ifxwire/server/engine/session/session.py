@@ -748,7 +748,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             if parks is None:
                 parks = plan_parks(plan)
             if (not parks or shm is None or sys_shm is None or shm[:48] != self._park_hdr
-                    or sys_shm[:48] != self._park_sys):  # (park_fresh, inlined)
+                    or sys_shm[:48] != self._park_sys  # (park_fresh, inlined)
+                    or self.conn is None or not self.conn.in_transaction):  # (rolled back)
                 self.unpark()
         timeout = self.engine.statement_timeout
         state.deadline = None if timeout is None else time.monotonic() + timeout
