@@ -224,11 +224,10 @@ class WireIO:
             self.start = self.end = 0
         es = self.engine
         if es is not None and es._rl_in:  # es.rl_leave(), inlined
-            if es._parked:
-                es.park_leave()  # (session_park.py: a commit may ask for the parked read)
-            else:
-                es._rl_in = False
-                es._rl_use.release()
+            es._rl_in = False
+            es._rl_use.release()
+            if es._park_stale and es._parked:
+                es.park_stale()  # a commit asked for the parked read (session_park.py)
         n = self.sock.recv_into(self.view)
         if es is not None and not es._rl_in:  # es.rl_enter(), inlined
             es._rl_use.acquire()

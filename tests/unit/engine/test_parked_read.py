@@ -2,9 +2,10 @@
 
 A commit that fills the WAL ends the parked reads of the sessions that wait for their
 clients; a session that is busy at that moment (its ``use`` lock held) cannot be touched
-and must end its own before it next waits (``park_leave``), else an idle session would keep
-an old snapshot, and the WAL from restarting, until its next statement. Engine-level: the
-race is made deterministic by holding the session's ``use`` lock as a request does.
+and must end its own as soon as it lets go of that lock (``park_stale``), else an idle
+session would keep an old snapshot, and the WAL from restarting, until its next statement.
+Engine-level: the race is made deterministic by holding the session's ``use`` lock as a
+request does.
 """
 
 from __future__ import annotations

@@ -152,11 +152,9 @@ class Engine:
             cat.write_environment(conn, server_name, DEFAULT_LOCALE)
         finally:
             conn.close()
-        #: Parked reads (session_park.py): the sessions with one, by database; a count per
-        #: database of the commits that asked idle sessions to end theirs; the lock of both.
+        #: Parked reads (session_park.py): the sessions with one, by database, and its lock.
         self.park_lock = threading.Lock()
         self.parked: dict[str, set[ParkedReads]] = {}
-        self.park_gen: dict[str, int] = {}
         #: sysmaster's WAL-index header, mapped read-only (None: parked reads are off). Every
         #: session attaches sysmaster, so a parked read must also find its header unchanged;
         #: ``_sys_keeper`` keeps the file's -shm from being deleted (SQLite removes it when

@@ -159,7 +159,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self._parked = False
         self._park_ok = False
         self._park_hdr = b""
-        self._park_gen = 0
+        self._park_stale = False  # a commit asked for it while the session was busy
         self._park_sys = b""
         self._shm: mmap.mmap | None = None
         self._shm_conn: sqlite3.Connection | None = None

@@ -147,8 +147,9 @@ class RowLocks(RowLockReads, RowLockDdl):
         def _schema_version(self) -> int: ...
         def _end_sql_txn(self, verb: str) -> None: ...
         _parked: bool
+        _park_stale: bool
 
-        def park_leave(self) -> None: ...
+        def park_stale(self) -> None: ...
         def _after_commit(self) -> None: ...
 
     # state (set in _rl_init, called by EngineSession.__init__)
@@ -720,11 +721,10 @@ class RowLocks(RowLockReads, RowLockDdl):
     def rl_leave(self) -> None:
         """The session waits (for its client, or for a lock)."""
         if self._rl_in:
-            if self._parked:
-                self.park_leave()  # (session_park.py)
-                return
             self._rl_in = False
             self._rl_use.release()
+            if self._park_stale and self._parked:
+                self.park_stale()  # (session_park.py)
 
     def rl_flush_own(self) -> None:
         """Commit this session's held SQLite transaction (before an ATTACH, which SQLite

@@ -28,9 +28,9 @@ read*):
   checkpoint from copying frames past its snapshot and the WAL from restarting. So a commit
   that leaves the WAL at ``PARK_WAL_FRAMES`` frames or more (SQLite's autocheckpoint size)
   ends the parked reads of that database's idle sessions (their ``use`` lock free, as the
-  row-lock latch commits a parked write: features/locks/latch.py), and a session that was
-  busy then ends its own before it next waits for its client (``park_leave``, under the
-  Engine's ``park_lock`` with the commit's count, so none is missed).
+  row-lock latch commits a parked write: features/locks/latch.py); every parked session is
+  marked (``_park_stale``) before that, so one that was busy ends its own right after it
+  next lets go of its ``use`` lock (``park_stale``; see there why none is missed).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class ParkedReads:
         _parked: bool
         _park_ok: bool
         _park_hdr: bytes
-        _park_gen: int
+        _park_stale: bool
         _park_sys: bytes
         _shm: mmap.mmap | None
         _shm_conn: sqlite3.Connection | None
@@ -137,7 +137,7 @@ class ParkedReads:
         assert db is not None
         with engine.park_lock:
             engine.parked.setdefault(db, set()).add(self)
-            gen = engine.park_gen.get(db, 0)
+        self._park_stale = False  # (before BEGIN: a mark set after this is for this snapshot)
         try:
             conn.execute("BEGIN")
         except sqlite3.Error:
@@ -146,7 +146,6 @@ class ParkedReads:
             return
         self._parked = True
         self._park_hdr = header[:_HEADER]
-        self._park_gen = gen
         self._park_sys = sys_header
 
     def park_fresh(self) -> bool:
@@ -174,27 +173,26 @@ class ParkedReads:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
 
-    def park_leave(self) -> None:
-        """rl_leave for a parked session: its use lock released under the Engine's
-        ``park_lock`` after checking that no commit asked for its parked read meanwhile (a
-        commit counts under that lock before it looks for idle sessions; see the module
-        docstring). Inlined in server/wireio.py ``_await_request``'s caller: keep in step."""
-        engine = self.engine
-        with engine.park_lock:
-            if engine.park_gen.get(self.database or "", 0) == self._park_gen:
-                if self._rl_in:
-                    self._rl_in = False
-                    self._rl_use.release()
-                return
-        self.unpark()
-        if self._rl_in:
-            self._rl_in = False
-            self._rl_use.release()
+    def park_stale(self) -> None:
+        """A commit asked for this session's parked read while the session was busy: end it,
+        called right after the session let go of its ``use`` lock (rl_leave, and inlined in
+        server/wireio.py ``_await_request``), under that lock again.
+
+        Why none is missed: a commit marks every parked session, then takes the ``use`` lock
+        of each it can. A session looks at the mark only after it let go of the lock. So if
+        it looked before the mark was set, it had let go before that too, and the commit
+        takes its lock and ends the parked read itself; unless the session has taken the
+        lock again for a new request, which looks at the mark again when it next lets go (a
+        parked read begun meanwhile cleared the mark before its BEGIN, which came after the
+        commit: it is fresh)."""
+        with self._rl_use:
+            if self._parked and self._park_stale:
+                self.unpark()
 
     def _after_commit(self) -> None:
         """After this session committed to its database: when other sessions have parked
-        reads there and the WAL has reached PARK_WAL_FRAMES, end those of idle sessions and
-        count the commit, so busy ones end theirs before they wait (park_leave)."""
+        reads there and the WAL has reached PARK_WAL_FRAMES, mark them all and end those of
+        idle sessions (busy ones end theirs when they let go: park_stale)."""
         db = self.database
         engine = self.engine
         if db is None or not engine.parked.get(db):
@@ -206,8 +204,9 @@ class ParkedReads:
         if shm is not None and shm_frames(shm) < PARK_WAL_FRAMES:
             return
         with engine.park_lock:
-            engine.park_gen[db] = engine.park_gen.get(db, 0) + 1
             others = [s for s in engine.parked.get(db, ()) if s is not self]
+        for other in others:
+            other._park_stale = True
         for other in others:
             use = other._rl_use
             if use.acquire(blocking=False):  # idle: waiting for its client
