@@ -234,9 +234,20 @@ class Session(OneStepGroups):
             elif fast:
                 if self.start == self.end:
                     self._await_request()  # the next group (the general path waits too)
-                if (step is not None and step(self)) or self._query_group() or (
-                        self._batch_inserts()):
+                es = self.engine
+                if es is not None:
+                    es._park_ok = True  # its OPEN may park the read (engine/session_park.py)
+                if (step is not None and step(self)) or self._query_group():
                     continue
+                if es is not None and (es._park_ok or es._parked):
+                    es._park_ok = False  # any other request: no parked read meets it
+                    es.unpark()
+                if self._batch_inserts():
+                    continue
+            es = self.engine
+            if es is not None and (es._park_ok or es._parked):
+                es._park_ok = False
+                es.unpark()
             out = Writer()
             self.current_out = out
             previous = START

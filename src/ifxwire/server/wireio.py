@@ -226,6 +226,8 @@ class WireIO:
         if es is not None and es._rl_in:  # es.rl_leave(), inlined
             es._rl_in = False
             es._rl_use.release()
+            if es._park_stale and es._parked:
+                es.park_stale()  # a commit asked for the parked read (session_park.py)
         n = self.sock.recv_into(self.view)
         if es is not None and not es._rl_in:  # es.rl_enter(), inlined
             es._rl_use.acquire()

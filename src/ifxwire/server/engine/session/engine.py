@@ -19,7 +19,9 @@ function slot is pointed away from the session, so an idle connection holds no s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import mmap
 import os
 import shutil
 import sqlite3
@@ -45,6 +47,7 @@ from ..schema import catalog as cat
 from ..schema import catalog_upgrade
 from ..sql.functions import FunctionSlot, FunctionState, register
 from .session import EngineSession
+from .session_park import ParkedReads
 
 if TYPE_CHECKING:
     from ..sql.translate import Plan
@@ -149,6 +152,30 @@ class Engine:
             cat.write_environment(conn, server_name, DEFAULT_LOCALE)
         finally:
             conn.close()
+        #: Parked reads (session_park.py): the sessions with one, by database, and its lock.
+        self.park_lock = threading.Lock()
+        self.parked: dict[str, set[ParkedReads]] = {}
+        #: sysmaster's WAL-index header, mapped read-only (None: parked reads are off). Every
+        #: session attaches sysmaster, so a parked read must also find its header unchanged;
+        #: ``_sys_keeper`` keeps the file's -shm from being deleted (SQLite removes it when
+        #: the last connection closes) for as long as the Engine lives.
+        self._sys_keeper: sqlite3.Connection | None = None
+        self.sys_shm: mmap.mmap | None = None
+        self._map_sysmaster()
+
+    def _map_sysmaster(self) -> None:
+        keeper = self.connect("sysmaster")
+        try:
+            keeper.execute("SELECT count(*) FROM sqlite_master").fetchall()  # opens the WAL
+            fd = os.open(self.path("sysmaster") + "-shm", os.O_RDONLY)
+            try:
+                self.sys_shm = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ)
+            finally:
+                os.close(fd)
+        except (OSError, ValueError, AttributeError, sqlite3.Error):
+            keeper.close()
+            return
+        self._sys_keeper = keeper
 
     # ---- files -------------------------------------------------------------------------------
     def path(self, name: str) -> str:
@@ -442,5 +469,12 @@ class Engine:
             idle = self._take_idle()
         for conn in idle:
             conn.close()
+        shm, self.sys_shm = self.sys_shm, None
+        if shm is not None:
+            with contextlib.suppress(BufferError):
+                shm.close()
+        keeper, self._sys_keeper = self._sys_keeper, None
+        if keeper is not None:
+            keeper.close()
         if self._own_dir:
             shutil.rmtree(self.data_dir, ignore_errors=True)

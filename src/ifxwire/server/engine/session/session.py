@@ -25,6 +25,7 @@ levels apply: session_locks.py.
 from __future__ import annotations
 
 import contextlib
+import mmap
 import sqlite3
 import time
 import weakref
@@ -61,6 +62,7 @@ from . import batch as _batch
 from .session_errors import CANCELLED, ErrorMapping
 from .session_lock_reads import CURSOR
 from .session_locks import RowLocks
+from .session_park import ParkedReads, plan_parks
 from .session_statements import StatementRunner
 from .session_txn import Transactions
 
@@ -82,7 +84,7 @@ def _no_cursor(name: str, table: object, updated: object) -> int:
 
 
 
-class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
+class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorMapping):
     """One client connection. Used from one thread at a time."""
 
     def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
@@ -162,6 +164,16 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         self.lo = LoSession(self)  # open smart large objects (lo_session.py)
         self.state.lo = self.lo
         self._rl_init()  # row-lock mode's state (session_locks.py)
+        # The parked read (session_park.py): a read transaction kept open between queries
+        # while the database's WAL-index header (and the Engine's sysmaster count) stay
+        # what they were before it began; _park_ok: the wire layer serves a cached query.
+        self._parked = False
+        self._park_ok = False
+        self._park_hdr = b""
+        self._park_stale = False  # a commit asked for it while the session was busy
+        self._park_sys = b""
+        self._shm: mmap.mmap | None = None
+        self._shm_conn: sqlite3.Connection | None = None
 
     def _spl(self) -> Runtime:
         return runtime(self)
@@ -274,6 +286,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         return self._incarnation
 
     def _close_current(self) -> None:
+        self.unpark()
+        self._shm_unmap()
         if self.conn is not None and self.row_locks:
             with contextlib.suppress(sqlite3.Error, EngineError):
                 self.rl_finish("ROLLBACK")  # undo the open transaction, release its locks
@@ -741,6 +755,22 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         state = self.state
         if state.cancelled:
             raise EngineError(sc.INTERRUPTED, message=CANCELLED)
+        park = self._park_ok  # (the wire layer's cached query group: may park, once)
+        if park:
+            self._park_ok = False
+        if self._parked:
+            # A parked read serves only a plain query, and only while nothing was
+            # committed since it began (session_park.py); else it ends here, before the
+            # checks below read anything.
+            shm = self._shm
+            sys_shm = self.engine.sys_shm
+            parks = plan.parks
+            if parks is None:
+                parks = plan_parks(plan)
+            if (not parks or shm is None or sys_shm is None or shm[:48] != self._park_hdr
+                    or sys_shm[:48] != self._park_sys  # (park_fresh, inlined)
+                    or self.conn is None or not self.conn.in_transaction):  # (rolled back)
+                self.unpark()
         timeout = self.engine.statement_timeout
         state.deadline = None if timeout is None else time.monotonic() + timeout
         try:
@@ -771,7 +801,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
                 return open_call(self, plan, bound)
             if plan.select_triggers:
                 return open_cursor(self, plan, lambda: self._rows(plan, bound))
-            return self._rows(plan, bound, stmt if late else None, version)
+            return self._rows(plan, bound, stmt if late else None, version, park)
         except EngineError:
             raise
         except Exception as e:  # no traceback may reach a client
@@ -807,10 +837,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
         return reads and (not self.row_locks or self.rl_late_ok(plan))
 
     def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
-              version: int | None = None) -> Iterator[tuple[object, ...]]:
+              version: int | None = None, park: bool = False) -> Iterator[tuple[object, ...]]:
         """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
         right after the query started, inside its read transaction (_late_check);
-        ``version``: the schema version that check read before (for the row-lock check)."""
+        ``version``: the schema version that check read before (for the row-lock check);
+        ``park``: a cached query group's OPEN, whose read transaction may stay open
+        (session_park.py)."""
         conn = self.conn
         if conn is None:
             conn = self._connection()
@@ -826,8 +858,17 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ErrorMapping):
             if self.isolation == CURSOR and not plan.current_rowid:
                 variant = self.rl_stability_plan(plan)
             sql = self.rl_check_read(variant or plan, version)
+            # (it may have committed another session's parked write: a parked read must
+            # then be fresh still, and only the plain SQL reads in one)
+            if self._parked and (sql is not plan.sql or not self.park_fresh()):
+                self.unpark()
         else:
             sql = plan.sql
+        if park and not self._parked and conn is self.conn and sql is plan.sql and (
+                not self.in_transaction and not self._sql_txn and not conn.in_transaction
+                and not self.lo.sql_depth and (
+                    plan.parks if plan.parks is not None else plan_parks(plan))):
+            self._park(conn)  # this query's read transaction stays open (session_park.py)
         while True:
             cur = conn.cursor()
             self._rl_conflict = None

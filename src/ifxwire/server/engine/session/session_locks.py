@@ -147,6 +147,11 @@ class RowLocks(RowLockReads, RowLockDdl):
         def current_schema(self, version: int | None = None) -> cat.Schema: ...
         def _schema_version(self) -> int: ...
         def _end_sql_txn(self, verb: str) -> None: ...
+        _parked: bool
+        _park_stale: bool
+
+        def park_stale(self) -> None: ...
+        def _after_commit(self) -> None: ...
 
     # state (set in _rl_init, called by EngineSession.__init__)
     _rl_undo: list[undo.Entry]
@@ -667,6 +672,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                             # _end_sql_txn does for a transaction without row locks.
                             self.lo.before_commit()
                             conn.execute("COMMIT")
+                            self._after_commit()  # parked reads (session_park.py)
                             self.lo.after_end(True)
                         else:
                             # kept open: committed when another session needs the latch, or
@@ -741,6 +747,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         if self._rl_in:
             self._rl_in = False
             self._rl_use.release()
+            if self._park_stale and self._parked:
+                self.park_stale()  # (session_park.py)
 
     def rl_flush_own(self) -> None:
         """Commit this session's held SQLite transaction (before an ATTACH, which SQLite
@@ -786,6 +794,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             conn.execute("COMMIT")
             self._rl_flushed = len(self._rl_undo)
             self._rl_hold = False
+            self._after_commit()
         except sqlite3.Error:
             with contextlib.suppress(sqlite3.Error):
                 if conn.in_transaction:
@@ -1022,6 +1031,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             raise
         finally:
             self._rl_replaying = False
+        self._after_commit()
         # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
         self.lo.after_end(verb == "COMMIT")
 
@@ -1052,5 +1062,6 @@ class RowLocks(RowLockReads, RowLockDdl):
                     conn.execute("ROLLBACK")
                 CAPTURE.txn_end(self, False)  # CDC: reserved numbers released (a rollback)
                 raise
+            self._after_commit()
             self.lo.after_end(True)
             self._rl_undo = []

@@ -99,6 +99,7 @@ class Transactions:
         def _lock_deadline(self) -> float | None: ...
         def _unlatch(self) -> None: ...
         def _sync(self, full: bool) -> None: ...
+        def _after_commit(self) -> None: ...
 
     def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a
@@ -310,6 +311,8 @@ class Transactions:
                 CAPTURE.before_rollback(self)  # CDC: a chunked transaction's rows, logged
             self._connection().execute(verb)
             committed = verb == "COMMIT"
+            if committed:
+                self._after_commit()  # parked reads of others (session_park.py)
         except sqlite3.Error as e:
             if verb == "COMMIT":
                 with contextlib.suppress(sqlite3.Error):

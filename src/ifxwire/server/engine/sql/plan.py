@@ -49,6 +49,8 @@ class Plan:
     active_loaders: list[tuple[int, Callable[[object], object]]] | None = None
     # Whether the query only reads (EngineSession._late_check), found at the first OPEN.
     reads_only: bool | None = None
+    # Whether an autocommit OPEN may leave its read transaction parked (session_park.py).
+    parks: bool | None = None
     # conv.batch_loader(loaders) and the _accel.accelerated it was made under (the same).
     fast_loader: tuple[bool, Callable[[list[tuple[object, ...]]],
                                       list[tuple[object, ...]] | None] | None] | None = None
@@ -102,7 +104,7 @@ class Plan:
             [t.describe(n) for n, t in zip(self.names, self.types, strict=True)])
         self.loaders = [conv.loader(t) for t in self.types]
         self.active_loaders = self.fast_loader = None  # made from these loaders at OPEN
-        self.reads_only = None
+        self.reads_only = self.parks = None
         self.param_convs = [param_converter(t, ctx) for t in self.params]
         return self
 
