@@ -27,7 +27,7 @@ from .facade import Forward
 from .goodbye import CLOSE_TIMEOUT
 from .outbox import OutboxTransport, SessionCore
 from .replies import Reply
-from .steps import FLUSH, Op
+from .steps import FLUSH, Op, await_each
 from .transport import (
     connect_failed,
     login_timed_out,
@@ -248,25 +248,15 @@ class AsyncSession:
         return True
 
     async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
-        """``Connection._run`` awaited; a cursor operation's hook is ``hooks``' coroutine."""
-        try:
-            groups = next(op)
-            while True:
-                try:
-                    if groups.__class__ is list:
-                        await self._exchange(groups, drain)
-                        got = None
-                    elif groups.__class__ is tuple:
-                        got = await getattr(hooks, groups[0])(*groups[1:])
-                    else:
-                        got = await self._drive(groups)
-                except BaseException as exc:
-                    groups = op.throw(exc)
-                else:
-                    groups = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+        """``Connection._run`` awaited: ``steps.await_each``, the awaiting build of the same
+        loop, this session's I/O being ``_exchange`` (``drain``: as there) and ``_drive``; a
+        cursor operation's hook is ``hooks``' coroutine."""
+        exchange = self._exchange if drain else self._exchange_undrained
+        return await await_each(op, hooks, exchange, self._drive)
+
+    async def _exchange_undrained(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+        """``_exchange`` with ``drain=False`` (the pool's ping)."""
+        await self._exchange(groups, False)
 
     @property
     def session(self) -> Connection:

@@ -43,7 +43,7 @@ from .clientfiles import answer_file_request
 from .dsn import ConnectParams
 from .replies import Reply, UnknownMessage
 from .statements import Prepared, StatementCache
-from .steps import FLUSH, Op, Steps
+from .steps import FLUSH, Op, Steps, call_each
 from .transport import Transport
 
 __all__ = ["TRACE_HEX_LIMIT", "OpenResult", "WireSession"]
@@ -469,29 +469,13 @@ class WireSession:
         return reply
 
     def _run(self, op: Op[_T], hooks: object = None) -> _T:
-        """Run an operation (``Op``): exchange each list of groups it yields, blocking, and
-        return its result; a cursor operation's hook (a tuple, ``(name, *args)``) is
-        ``hooks``' method of that name (the cursor's), a Steps generator is driven.
-        ``AsyncConnection._run`` is the awaiting twin of this loop. A failed exchange is
+        """Run an operation (``Op``) blocking and return its result: ``steps.call_each``,
+        the blocking build of the one loop (``steps._LOOP``; ``AsyncSession._run`` runs the
+        awaiting build), this session's I/O being ``_exchange`` (a list of groups) and
+        ``_drive`` (a Steps generator); a cursor operation's hook (a tuple, ``(name,
+        *args)``) is ``hooks``' method of that name (the cursor's). A failed exchange is
         thrown into the operation, so its own clean-up runs."""
-        try:
-            groups = next(op)
-            while True:
-                try:
-                    if groups.__class__ is list:
-                        self._exchange(groups)
-                        got = None
-                    elif groups.__class__ is tuple:
-                        got = getattr(hooks, groups[0])(*groups[1:])
-                    else:
-                        got = self._drive(groups)
-                except BaseException as exc:
-                    groups = op.throw(exc)
-                else:
-                    groups = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+        return call_each(op, hooks, self._exchange, self._drive)
 
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         """Send the deferred groups and ``groups`` in one send; read every reply in order.
