@@ -7,17 +7,22 @@ the driver, so every module may use it without joining an import circle).
   transport sends at once, so there it is nothing), or an awaitable (asyncio only: an
   application callback's answer, e.g. an async file's ``read``).
 * ``Op``: an operation that yields lists of request groups to exchange (each with the reply
-  it fills) or ``Steps`` to drive, and returns its result. ``Connection._run`` runs it
-  blocking, ``AsyncConnection._run`` awaited (docs/ARCHITECTURE.md, "One core, two loops").
+  it fills), hooks ``(name, *args)`` or ``Steps`` to drive, and returns its result.
 * ``Calls``: a sequence of decisions that yields ``(name, *args)``, "call my driver's
   method ``name``", and is sent back its result (a failure is thrown in, so the sequence's
-  clean-up is written once): ``call_each`` runs it calling the methods, ``await_each``
-  awaiting them. The pools' acquire is one (client/pool.py ``PoolBase._acquire_calls``).
+  clean-up is written once). The pools' acquire is one (client/pool.py
+  ``PoolBase._acquire_calls``).
+* ``call_each`` / ``await_each``: the one loop that runs both (``_LOOP``), compiled blocking
+  and awaiting; ``Connection._run`` is ``call_each`` with the socket's exchange and drive,
+  ``AsyncSession._run`` ``await_each`` with the stream's (docs/ARCHITECTURE.md, "One loop,
+  two builds").
 * ``blocking_method`` / ``awaiting_method``: a public method made of an operation method
-  (``seek = awaiting_method(LocatorBase._seek_op)``): it runs the operation with its class's
-  ``_do``, blocking or awaited, and takes the operation's parameters, docstring and name, so
-  a method that only forwards is declared in one line per driver and documented once
-  (docs/ARCHITECTURE.md, "The awaitable surface").
+  (``read = awaiting_method(LocatorBase._read_bytes_op, "read")``): it runs the operation
+  with its class's ``_do``, blocking or awaited, and takes the operation's parameters,
+  docstring and name, so a method that only forwards is declared in one line per driver and
+  documented once (docs/ARCHITECTURE.md, "The awaitable surface"). ``Forwarded`` declares
+  one once for both drivers, on the class that holds the operation; ``made_for`` makes it
+  for each driver's class.
 """
 
 from __future__ import annotations
