@@ -136,21 +136,30 @@ def _function(path: Path, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionD
     raise AssertionError(f"{qualname} not found in {path}")
 
 
-@pytest.mark.parametrize("path, qualname", [
-    (SRC / "client" / "wire.py", "WireSession._run"),
-    (SRC / "client" / "awaiting.py", "AsyncSession._run"),
-])
-def test_the_sessions_loops_are_the_one_loop(path: Path, qualname: str) -> None:
+def test_the_sessions_loops_are_the_one_loop() -> None:
     """The decisions of running an operation (the kind of each step, throwing a failure in,
     the StopIteration result) are the one loop's (``steps._LOOP``): neither session spells
-    them again (each did until issue 24's core16 round); each names only its I/O."""
-    fn = _function(path, qualname)
+    them again (each did until issue 24's core16 round). The sync session's ``_run`` is a
+    build of that text (its I/O, ``self._exchange`` and ``self._drive``, named in it), the
+    asyncio session's calls ``await_each`` with its own."""
+    from ifxwire.client import steps
+    from ifxwire.client.wire import WireSession
+
+    run = WireSession._run
+    assert run.__code__.co_filename == steps.__file__
+    assert run.__code__.co_firstlineno == call_each.__code__.co_firstlineno
+    assert run.__qualname__ == "WireSession._run"
+    assert list(inspect.signature(run).parameters) == ["self", "calls", "hooks"]
+    assert {"_exchange", "_drive"} <= set(run.__code__.co_names)
+    fn = _function(SRC / "client" / "awaiting.py", "AsyncSession._run")
     text = ast.unparse(fn)
     for decision in ("StopIteration", "is list", "is tuple", "next(op)", ".throw(", ".send("):
-        assert decision not in text, (qualname, decision)
+        assert decision not in text, decision
+    assert "await_each(" in text
     body = fn.body[1:] if isinstance(fn.body[0], ast.Expr) else fn.body  # (the docstring)
-    assert len({n.lineno for stmt in body for n in ast.walk(stmt)  # type: ignore[attr-defined]
-                if hasattr(n, "lineno")}) <= 2, qualname
+    assert len({getattr(n, "lineno", 0) for stmt in body for n in ast.walk(stmt)} - {0}) <= 2
+    wire = (SRC / "client" / "wire.py").read_text()
+    assert "_run = blocking_run(" in wire
 
 
 def test_both_loops_are_built_from_one_text() -> None:
@@ -166,7 +175,7 @@ def test_both_loops_are_built_from_one_text() -> None:
     assert sync.co_firstlineno == wait.co_firstlineno
     assert inspect.iscoroutinefunction(await_each) and not inspect.iscoroutinefunction(call_each)
     first = linecache.getline(steps.__file__, sync.co_firstlineno)
-    assert first.startswith("{async_}def {name}(calls"), first
+    assert first.startswith("{async_}def {name}({params})"), first
     assert steps._LOOP.count("{await_}") == 3
     assert call_each.__doc__ and await_each.__doc__
 

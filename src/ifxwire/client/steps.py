@@ -42,7 +42,7 @@ from typing import (
 )
 
 __all__ = ["FLUSH", "Calls", "Forwarded", "Op", "Steps", "await_each", "awaiting_method",
-           "blocking_method", "call_each", "made_for"]
+           "blocking_method", "blocking_run", "call_each", "made_for"]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -70,26 +70,28 @@ Op = Generator[Any, Any, _T]
 Calls = Generator[tuple[Any, ...], Any, _T]
 
 
-# The one loop, as source text compiled twice: ``call_each`` (blocking) and ``await_each``
-# (awaiting), ``{await_}`` being where they differ (nothing, or ``await``): the three calls
-# that do the I/O. What each thing an operation yields means, throwing a failure back in and
-# the StopIteration result are written here once. Why text and not a generator both loops
+# The one loop, as source text compiled for each use: ``call_each`` (blocking),
+# ``await_each`` (awaiting) and the sync session's ``_run`` (``blocking_run``: ``call_each``
+# with the session's own ``_exchange`` and ``_drive``, one call less on the hot path).
+# ``{await_}`` is where they differ (nothing, or ``await``): the three calls that do the I/O.
+# What each thing an operation yields means, throwing a failure back in and the
+# StopIteration result are written here once. Why text and not a generator both loops
 # drive: a stepper generator between the loop and the operation cost 4 % of select_one_row's
-# client instructions (docs/ARCHITECTURE.md, "The two loops in client/"); compiled from this
+# client instructions (docs/ARCHITECTURE.md, "One loop, two builds"); compiled from this
 # text, each loop is what was written by hand before, and a traceback shows these lines.
 _LOOP_LINE = sys._getframe().f_lineno + 2
 _LOOP = """\
-{async_}def {name}(calls, hooks=None, exchange=None, drive=None):
+{async_}def {name}({params}):
     try:
         step = next(calls)
         while True:
             try:
                 if step.__class__ is list:  # request groups: send them, read the replies
-                    got = {await_}exchange(step)
+                    got = {await_}{exchange}(step)
                 elif step.__class__ is tuple:  # a hook: (name, *args), hooks' method
                     got = {await_}getattr(hooks, step[0])(*step[1:])
                 else:  # a Steps generator (read steps)
-                    got = {await_}drive(step)
+                    got = {await_}{drive}(step)
             except BaseException as exc:  # into the operation: its clean-up runs
                 step = calls.throw(exc)
             else:
@@ -99,16 +101,31 @@ _LOOP = """\
 """
 
 
-def _compiled(name: str, awaiting: bool, doc: str) -> Any:
-    """``_LOOP`` compiled as ``name``, its lines numbered as in this file."""
-    text = _LOOP.format(async_="async " if awaiting else "", await_="await " if awaiting else "",
-                        name=name)
+def _compiled(name: str, awaiting: bool, doc: str, session: bool = False) -> Any:
+    """``_LOOP`` compiled as ``name``, its lines numbered as in this file; ``session``: as
+    a method whose I/O is its own ``_exchange`` and ``_drive``."""
+    text = _LOOP.format(
+        async_="async " if awaiting else "", await_="await " if awaiting else "", name=name,
+        params="self, calls, hooks=None" if session else
+        "calls, hooks=None, exchange=None, drive=None",
+        exchange="self._exchange" if session else "exchange",
+        drive="self._drive" if session else "drive")
     code = compile("\n" * (_LOOP_LINE - 1) + text, __file__, "exec")
     space: dict[str, Any] = {}
     exec(code, {"__name__": __name__}, space)
     loop = space[name]
     loop.__doc__ = doc
     loop.__module__ = __name__
+    return loop
+
+
+def blocking_run(doc: str) -> Any:
+    """The one loop as a sync session's ``_run(op, hooks=None)`` method: ``call_each`` with
+    the session's ``_exchange`` and ``_drive`` (the hot path: no call between them)."""
+    loop = _compiled("_run", False, doc, session=True)
+    owner = sys._getframe(1).f_locals.get("__qualname__")  # (the class body's name)
+    if isinstance(owner, str):
+        loop.__qualname__ = f"{owner}._run"
     return loop
 
 
