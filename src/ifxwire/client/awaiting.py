@@ -27,7 +27,7 @@ from .facade import Forward
 from .goodbye import CLOSE_TIMEOUT
 from .outbox import OutboxTransport, SessionCore
 from .replies import Reply
-from .steps import FLUSH, Op, await_each
+from .steps import FLUSH, Op, await_each, awaiting_run
 from .transport import (
     connect_failed,
     login_timed_out,
@@ -247,12 +247,13 @@ class AsyncSession:
             return False
         return True
 
-    async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
-        """``Connection._run`` awaited: ``steps.await_each``, the awaiting build of the same
-        loop, this session's I/O being ``_exchange`` (``drain``: as there) and ``_drive``; a
-        cursor operation's hook is ``hooks``' coroutine."""
-        exchange = self._exchange if drain else self._exchange_undrained
-        return await await_each(op, hooks, exchange, self._drive)
+    if TYPE_CHECKING:
+        async def _run(self, op: Op[_T], hooks: object = None) -> _T: ...
+    else:
+        _run = awaiting_run("""``Connection._run`` awaited: the awaiting build of the same
+        loop (``steps._LOOP``), this session's I/O being ``_exchange`` and ``_drive``; a
+        cursor operation's hook is ``hooks``' coroutine. ``run(..., drain=False)`` runs
+        ``await_each`` with ``_exchange_undrained`` instead.""")
 
     async def _exchange_undrained(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         """``_exchange`` with ``drain=False`` (the pool's ping)."""
@@ -277,7 +278,10 @@ class AsyncSession:
         """``fastpath.run`` awaited: ``make(session)`` under the lock (``drain``: as
         ``_exchange``)."""
         async with self._lock:
-            return await self._run(make(self._core), drain=drain)
+            if drain:
+                return await self._run(make(self._core))
+            return await await_each(make(self._core), None, self._exchange_undrained,
+                                    self._drive)
 
     async def run_cursor_op(self, op: Op[_T], cursor: object, timeout: float | None) -> _T:
         """The asyncio cursors' request frame: the lock, the cursor's ``timeout``, a usable

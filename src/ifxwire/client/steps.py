@@ -42,7 +42,7 @@ from typing import (
 )
 
 __all__ = ["FLUSH", "Calls", "Forwarded", "Op", "Steps", "await_each", "awaiting_method",
-           "blocking_method", "blocking_run", "call_each", "made_for"]
+           "awaiting_run", "blocking_method", "blocking_run", "call_each", "made_for"]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -71,8 +71,8 @@ Calls = Generator[tuple[Any, ...], Any, _T]
 
 
 # The one loop, as source text compiled for each use: ``call_each`` (blocking),
-# ``await_each`` (awaiting) and the sync session's ``_run`` (``blocking_run``: ``call_each``
-# with the session's own ``_exchange`` and ``_drive``, one call less on the hot path).
+# ``await_each`` (awaiting) and the sessions' ``_run`` (``blocking_run``, ``awaiting_run``:
+# the same with the session's own ``_exchange`` and ``_drive``, one call less per operation).
 # ``{await_}`` is where they differ (nothing, or ``await``): the three calls that do the I/O.
 # What each thing an operation yields means, throwing a failure back in and the
 # StopIteration result are written here once. Why text and not a generator both loops
@@ -122,8 +122,18 @@ def _compiled(name: str, awaiting: bool, doc: str, session: bool = False) -> Any
 def blocking_run(doc: str) -> Any:
     """The one loop as a sync session's ``_run(op, hooks=None)`` method: ``call_each`` with
     the session's ``_exchange`` and ``_drive`` (the hot path: no call between them)."""
-    loop = _compiled("_run", False, doc, session=True)
-    owner = sys._getframe(1).f_locals.get("__qualname__")  # (the class body's name)
+    return _session_run(doc, False)
+
+
+def awaiting_run(doc: str) -> Any:
+    """``blocking_run``'s awaiting build: ``await_each`` with the asyncio session's own
+    ``_exchange`` and ``_drive`` (one coroutine less per operation)."""
+    return _session_run(doc, True)
+
+
+def _session_run(doc: str, awaiting: bool) -> Any:
+    loop = _compiled("_run", awaiting, doc, session=True)
+    owner = sys._getframe(2).f_locals.get("__qualname__")  # (the class body's name)
     if isinstance(owner, str):
         loop.__qualname__ = f"{owner}._run"
     return loop
