@@ -61,14 +61,8 @@ class AsyncSmartLob(LocatorBase, AsyncClosing):
         await self._do(self._open_op(mode))
         return self
 
-    # The methods that only await an operation (its parameters and docstring are theirs).
-    close = awaiting_method(LocatorBase._close_op)
-    seek = awaiting_method(LocatorBase._seek_op)
-    size = awaiting_method(LocatorBase._size_op)
-    truncate = awaiting_method(LocatorBase._truncate_op)
-    readinto = awaiting_method(LocatorBase._readinto_op)
-    write_from = awaiting_method(LocatorBase._write_from_op)
-    copy_to = awaiting_method(LocatorBase._copy_to_op)
+    # (close, seek, size, truncate, readinto, write_from, copy_to: ``LocatorBase``'s list,
+    # made coroutines here because ``_do`` is one)
 
 
 class AsyncBlob(AsyncSmartLob, _Chunks[bytes]):

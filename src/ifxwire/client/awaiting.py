@@ -27,7 +27,7 @@ from .facade import Forward
 from .goodbye import CLOSE_TIMEOUT
 from .outbox import OutboxTransport, SessionCore
 from .replies import Reply
-from .steps import FLUSH, Op
+from .steps import FLUSH, Op, await_each, awaiting_run
 from .transport import (
     connect_failed,
     login_timed_out,
@@ -247,26 +247,17 @@ class AsyncSession:
             return False
         return True
 
-    async def _run(self, op: Op[_T], hooks: object = None, drain: bool = True) -> _T:
-        """``Connection._run`` awaited; a cursor operation's hook is ``hooks``' coroutine."""
-        try:
-            groups = next(op)
-            while True:
-                try:
-                    if groups.__class__ is list:
-                        await self._exchange(groups, drain)
-                        got = None
-                    elif groups.__class__ is tuple:
-                        got = await getattr(hooks, groups[0])(*groups[1:])
-                    else:
-                        got = await self._drive(groups)
-                except BaseException as exc:
-                    groups = op.throw(exc)
-                else:
-                    groups = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+    if TYPE_CHECKING:
+        async def _run(self, op: Op[_T], hooks: object = None) -> _T: ...
+    else:
+        _run = awaiting_run("""``Connection._run`` awaited: the awaiting build of the same
+        loop (``steps._LOOP``), this session's I/O being ``_exchange`` and ``_drive``; a
+        cursor operation's hook is ``hooks``' coroutine. ``run(..., drain=False)`` runs
+        ``await_each`` with ``_exchange_undrained`` instead.""")
+
+    async def _exchange_undrained(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
+        """``_exchange`` with ``drain=False`` (the pool's ping)."""
+        await self._exchange(groups, False)
 
     @property
     def session(self) -> Connection:
@@ -287,7 +278,10 @@ class AsyncSession:
         """``fastpath.run`` awaited: ``make(session)`` under the lock (``drain``: as
         ``_exchange``)."""
         async with self._lock:
-            return await self._run(make(self._core), drain=drain)
+            if drain:
+                return await self._run(make(self._core))
+            return await await_each(make(self._core), None, self._exchange_undrained,
+                                    self._drive)
 
     async def run_cursor_op(self, op: Op[_T], cursor: object, timeout: float | None) -> _T:
         """The asyncio cursors' request frame: the lock, the cursor's ``timeout``, a usable

@@ -58,7 +58,7 @@ from .lobpieces import (
 from .replies import Reply
 from .resources import Closing
 from .statements import lob_kind, set_params
-from .steps import Op, blocking_method
+from .steps import Forwarded, Op, blocking_method, made_for
 
 if TYPE_CHECKING:
     # The session as this module needs it; the public Connection adds the PEP 249 surface
@@ -445,6 +445,22 @@ class LocatorBase:
         yield from self._write_pieces_op(split_pieces(data))
         return len(text)
 
+    # The public methods that only run one of the operations above, listed once for both
+    # drivers: each driver's class (``SmartLob``, ``AsyncSmartLob``: those with a runner,
+    # ``_do``) gets them as methods of its own, blocking or coroutines, with the operation's
+    # parameters and docstring (``steps.Forwarded``, ``made_for``).
+    close = Forwarded(_close_op)
+    seek = Forwarded(_seek_op)
+    size = Forwarded(_size_op)
+    truncate = Forwarded(_truncate_op)
+    readinto = Forwarded(_readinto_op)
+    write_from = Forwarded(_write_from_op)
+    copy_to = Forwarded(_copy_to_op)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        made_for(cls)
+
 
 class SmartLob(LocatorBase, Closing):
     """A smart large object on the server, opened on demand. Not thread-safe (like a file).
@@ -468,14 +484,7 @@ class SmartLob(LocatorBase, Closing):
         self._do(self._open_op(mode))
         return self
 
-    # The methods that only run an operation (its parameters and docstring are theirs).
-    close = blocking_method(LocatorBase._close_op)
-    seek = blocking_method(LocatorBase._seek_op)
-    size = blocking_method(LocatorBase._size_op)
-    truncate = blocking_method(LocatorBase._truncate_op)
-    readinto = blocking_method(LocatorBase._readinto_op)
-    write_from = blocking_method(LocatorBase._write_from_op)
-    copy_to = blocking_method(LocatorBase._copy_to_op)
+    # (close, seek, size, truncate, readinto, write_from, copy_to: ``LocatorBase``'s list)
 
 
 class Blob(SmartLob):

@@ -28,7 +28,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Callable, Generator, Iterator, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import errors as _e
 from ..errors import InterfaceError, OperationalError
@@ -43,7 +43,7 @@ from .clientfiles import answer_file_request
 from .dsn import ConnectParams
 from .replies import Reply, UnknownMessage
 from .statements import Prepared, StatementCache
-from .steps import FLUSH, Op, Steps
+from .steps import FLUSH, Op, Steps, blocking_run
 from .transport import Transport
 
 __all__ = ["TRACE_HEX_LIMIT", "OpenResult", "WireSession"]
@@ -468,30 +468,15 @@ class WireSession:
             raise err3
         return reply
 
-    def _run(self, op: Op[_T], hooks: object = None) -> _T:
-        """Run an operation (``Op``): exchange each list of groups it yields, blocking, and
-        return its result; a cursor operation's hook (a tuple, ``(name, *args)``) is
-        ``hooks``' method of that name (the cursor's), a Steps generator is driven.
-        ``AsyncConnection._run`` is the awaiting twin of this loop. A failed exchange is
-        thrown into the operation, so its own clean-up runs."""
-        try:
-            groups = next(op)
-            while True:
-                try:
-                    if groups.__class__ is list:
-                        self._exchange(groups)
-                        got = None
-                    elif groups.__class__ is tuple:
-                        got = getattr(hooks, groups[0])(*groups[1:])
-                    else:
-                        got = self._drive(groups)
-                except BaseException as exc:
-                    groups = op.throw(exc)
-                else:
-                    groups = op.send(got)
-        except StopIteration as stop:
-            result: _T = stop.value
-            return result
+    if TYPE_CHECKING:
+        def _run(self, op: Op[_T], hooks: object = None) -> _T: ...
+    else:
+        _run = blocking_run("""Run an operation (``Op``) blocking and return its result: the
+        one loop (``steps._LOOP``, also ``call_each``; ``AsyncSession._run`` awaits its other
+        build, ``await_each``), this session's I/O being ``_exchange`` (a list of groups) and
+        ``_drive`` (a Steps generator); a cursor operation's hook (a tuple, ``(name,
+        *args)``) is ``hooks``' method of that name (the cursor's). A failed exchange is
+        thrown into the operation, so its own clean-up runs.""")
 
     def _exchange(self, groups: Sequence[tuple[bytes, Reply]]) -> None:
         """Send the deferred groups and ``groups`` in one send; read every reply in order.
