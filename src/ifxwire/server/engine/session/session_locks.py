@@ -32,7 +32,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from ..core import sqlcodes as sc
@@ -42,7 +42,7 @@ from ..features import inherit
 from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
-from ..features.locks.triggers import LockTriggers
+from ..features.locks.triggers import RUN_TABLE, LockTriggers
 from .session_errors import TRANSACTION_LOST
 from .session_lock_ddl import RowLockDdl
 from .session_lock_reads import (
@@ -428,31 +428,64 @@ class RowLocks(RowLockReads, RowLockDdl):
                 (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
         return 0
 
-    def rl_bulk(self, action: Callable[[], R]) -> R:
+    def rl_bulk(self, action: Callable[[], R], table: str | None = None) -> R:
         """Run a batch of INSERTs (``action``, inside ``rl_write``) locking its rows after it
-        rather than one by one from the lock trigger: the trigger only collects the rowids,
-        then one ``LockTable.rows`` call takes them all (or finds a holder: the unit is rolled
-        back and waits or fails exactly as when the trigger met the lock, since a statement is
-        all or nothing either way). Why: a Python call into the lock table per inserted row was
-        most of what row locks still added to a bulk insert's server CPU."""
+        rather than one by one from the lock trigger, then one ``LockTable.rows`` call takes
+        them all (or finds a holder: the unit is rolled back and waits or fails exactly as
+        when the trigger met the lock, since a statement is all or nothing either way). Why:
+        a Python call into the lock table per inserted row was most of what row locks still
+        added to a bulk insert's server CPU.
+
+        With ``table`` (the batch's target) the trigger does not even call Python for a row
+        that continues the batch's run of consecutive rowids: it moves the run's end in the
+        TEMP table ``_ifx_run`` (features/locks/triggers.py, "Runs"), and the run is locked
+        as a range and recorded for undo as one J entry, with no Python per row. Rows off
+        the run (the trigger called ``_ifx_lk`` for them) are added one by one as before."""
         bulk: list[int] = []
         self._rl_bulk = bulk
+        conn = self.conn
+        run = table is not None and conn is not None and self._rl_triggers.has(table)
+        if run:
+            assert conn is not None and table is not None
+            self._rl_bulk_table = table
+            self._rl_new = None  # the _n trigger records no image for a batch's rows
+            conn.execute(f"INSERT INTO temp.{RUN_TABLE} VALUES (?, NULL, NULL)", (table,))
+        lo = hi = None
         try:
             result = action()
+            if run:
+                assert conn is not None
+                lo, hi = conn.execute(f"SELECT lo, hi FROM temp.{RUN_TABLE}").fetchone()
         finally:
             self._rl_bulk = None
-        if not bulk or self.database is None:
+            if run:
+                assert conn is not None
+                with contextlib.suppress(sqlite3.Error):  # (a failed unit's rollback took it)
+                    conn.execute(f"DELETE FROM temp.{RUN_TABLE}")
+        if (not bulk and lo is None) or self.database is None:
             return result
         table = self._rl_bulk_table
         keep = self.in_transaction
         per = self._rl_pages.get(table)
-        keys = bulk if per is None else [r // per for r in bulk]
+        keys: Sequence[int]
+        if lo is None:
+            keys = bulk if per is None else [r // per for r in bulk]
+        else:
+            first, last = (lo, hi) if per is None else (lo // per, hi // per)
+            keys = range(first, last + 1)
+            if bulk:
+                keys = [*keys, *(bulk if per is None else [r // per for r in bulk])]
         holder = self.engine.locks.rows(self.session_id, self.database, table, keys, keep)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("insert", False)
             raise _Conflict(table)
+        if lo is not None:
+            self.engine.run_rows += hi - lo + 1
         if keep and not self._rl_escalated:
+            if lo is not None:
+                self._rl_pending.append(
+                    (table, "I", lo, None) if lo == hi else (table, "J", lo, str(hi)))
             self._rl_pending.extend([(table, "I", r, None) for r in bulk])
         return result
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -132,10 +133,12 @@ class LockTable:
                 self._held.setdefault(sid, set()).add((db, table))
             return None
 
-    def rows(self, sid: int, db: str, table: str, keys: list[int], keep: bool) -> int | None:
+    def rows(self, sid: int, db: str, table: str, keys: Sequence[int],
+             keep: bool) -> int | None:
         """``row`` for many keys of one table at once (a batch of inserted rows: the session
-        collects their rowids and locks them after the statement, session_locks.rl_bulk):
-        None when all are taken (or ours), else a holder of one of them, and then none is."""
+        collects their rowids and locks them after the statement, session_locks.rl_bulk;
+        ``keys`` may be a ``range``, a run of consecutive rowids): None when all are taken
+        (or ours), else a holder of one of them, and then none is."""
         with self._cond:
             t = self._tables.get((db, table))
             if t is not None:
