@@ -1,6 +1,6 @@
-"""A batch of INSERTs whose rows' locks are kept as one run (issue 25; docs/SERVER.md, "Bulk
-inserts"): the lock trigger of a batch's table moves the end of the batch's run of rowids in
-SQL instead of calling Python per row (features/locks/triggers.py, "Runs"), and the run is
+"""A batch of INSERTs locked as one run of rowids (issue 25; docs/SERVER.md, "Bulk inserts"):
+the batch runs without its table's INSERT lock triggers (features/locks/triggers.py,
+"Batches without the INSERT triggers"), its rows are the rowids after the table's largest,
 locked as a range and recorded for undo as one entry (session_locks.RowLocks.rl_bulk).
 
 What must not change, two sessions over real sockets, each scenario in both orders: another
@@ -126,7 +126,7 @@ def test_a_writer_waits_for_a_run_until_its_commit(pair: list[Any], first: int,
             cur = b.cursor()
             cur.execute(f"UPDATE {t} SET v = 'waited' WHERE n = 250")
             done.append(cur.rowcount)
-        except Exception as e:  # noqa: BLE001 - reported by the assertion below
+        except Exception as e:  # reported by the assertion below
             done.append(e)
 
     th = threading.Thread(target=update)
@@ -195,11 +195,12 @@ def a_sid(srv: Any, table: str) -> int:
 @pytest.mark.parametrize("first,second", ORDERS)
 def test_a_keyed_table_runs_and_a_held_duplicate_key_fails_as_one_insert(
         lserver: Any, pair: list[Any], first: int, second: int) -> None:
-    """A table with a primary key (its duplicate-key image trigger does not run for a run's
-    rows): the batch is one run, every row locked against B, ROLLBACK takes it back. Then B
-    holds key 99 uncommitted: A's batch holding 99 fails with the error a single INSERT of
-    99 gets (-271 with ISAM -107: the other session's row is locked), and only that row is
-    missing (the batch is served row by row from there)."""
+    """A table with a primary key (its duplicate-key image trigger is dropped with the
+    INSERT trigger, and Informix's INT is not SQLite's rowid alias): the batch is one run,
+    every row locked against B, ROLLBACK takes it back. Then B holds key 99 uncommitted:
+    A's batch holding 99 fails with the error a single INSERT of 99 gets (-271 with ISAM
+    -107: the other session's row is locked), and only that row is missing (the batch is
+    served row by row from there)."""
     a, b = pair[first], pair[second]
     t = f"t_runs{next(_NUMBERS)}"
     a.cursor().execute(f"CREATE TABLE {t} (id INT PRIMARY KEY, v VARCHAR(10)) LOCK MODE ROW")

@@ -1,20 +1,20 @@
-"""The INSERT lock trigger's runs (features/locks/triggers.py, "Runs"), on a bare SQLite
-connection: while ``_ifx_run`` names the table, a row continuing the run only moves its end
-(no call of ``_ifx_lk``), a row off the run calls ``_ifx_lk`` as before, and the duplicate-key
-image trigger stays quiet; with no run row every insert calls ``_ifx_lk``. (Through the
-server the rowids of a batch are always consecutive, so the off-run rows are reached here,
-with an INTEGER PRIMARY KEY, SQLite's rowid alias, given out of order.)"""
+"""The INSERT lock triggers dropped for a batch and made again (features/locks/triggers.py,
+"Batches without the INSERT triggers"), on a bare SQLite connection: suspended, no insert
+calls ``_ifx_lk``; resumed, the same triggers (names, text) are back and every insert calls
+it; a rollback of the unit brings back the state before the drop; a table whose INTEGER
+PRIMARY KEY is its rowid is never suspended (its rowids are the statement's, not a run)."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from ifxwire.server.engine.features.locks.triggers import RUN_TABLE, LockTriggers
+from ifxwire.server.engine.features.locks.triggers import LockTriggers
 
 
-def _conn() -> tuple[sqlite3.Connection, list[tuple[object, ...]]]:
+def _conn(cols: str = "id INT PRIMARY KEY, v TEXT"
+          ) -> tuple[sqlite3.Connection, LockTriggers, list[tuple[object, ...]]]:
     conn = sqlite3.connect(":memory:", isolation_level=None)
-    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)")
+    conn.execute(f"CREATE TABLE t ({cols})")
     calls: list[tuple[object, ...]] = []
 
     def lk(*args: object) -> int:
@@ -25,31 +25,46 @@ def _conn() -> tuple[sqlite3.Connection, list[tuple[object, ...]]]:
     lt = LockTriggers.bind(conn)
     lt.install(conn, ["t"], add=["t"])
     assert lt.has("t")
-    return conn, calls
+    return conn, lt, calls
 
 
-def test_without_a_run_every_insert_calls_ifx_lk() -> None:
-    conn, calls = _conn()
-    conn.executemany("INSERT INTO t VALUES (?, ?)", [(k, str(k)) for k in (5, 6, 3)])
-    assert [c[:3] for c in calls if c[1] == "I"] == [("t", "I", 5), ("t", "I", 6), ("t", "I", 3)]
-    assert [c for c in calls if c[1] == "N"] == [("t", "N", 0, 5, "5"), ("t", "N", 0, 6, "6"),
-                                                 ("t", "N", 0, 3, "3")]
+def _triggers(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    return [(str(n), str(s)) for n, s in conn.execute(
+        "SELECT name, sql FROM temp.sqlite_master WHERE type = 'trigger' ORDER BY name")]
 
 
-def test_a_run_keeps_consecutive_rowids_in_sql_and_calls_for_the_others() -> None:
-    conn, calls = _conn()
+def test_suspended_inserts_call_nothing_and_resume_brings_the_same_triggers() -> None:
+    conn, lt, calls = _conn()
+    before = _triggers(conn)
+    made = lt.made
+    assert not lt.suspend_inserts(conn, "t")  # outside a transaction: refused, nothing dropped
     conn.execute("BEGIN")
-    conn.execute(f"INSERT INTO temp.{RUN_TABLE} VALUES ('t', NULL, NULL)")
-    conn.executemany("INSERT INTO t VALUES (?, ?)", [(k, str(k)) for k in (5, 6, 7, 3, 4, 8, 20)])
-    assert conn.execute(f"SELECT tab, lo, hi FROM temp.{RUN_TABLE}").fetchall() == [("t", 5, 8)]
-    assert calls == [("t", "I", 3), ("t", "I", 4), ("t", "I", 20)]
-    conn.execute("ROLLBACK")  # the run row goes with the unit
-    assert conn.execute(f"SELECT count(*) FROM temp.{RUN_TABLE}").fetchone() == (0,)
+    assert lt.suspend_inserts(conn, "t")
+    assert [n for n, _ in _triggers(conn)] == [n for n, _ in before if n[-2:] in ("_u", "_d")]
+    conn.executemany("INSERT INTO t VALUES (?, ?)", [(k, str(k)) for k in range(5)])
+    assert calls == []
+    lt.resume_inserts(conn, "t")
+    assert _triggers(conn) == before and lt.made == made and lt.count() == lt.listed(conn)
+    conn.execute("INSERT INTO t VALUES (9, '9')")
+    assert [c[:2] for c in calls] == [("t", "N"), ("t", "I")]
+    conn.execute("COMMIT")
+    assert _triggers(conn) == before
 
 
-def test_a_run_of_another_table_does_not_capture_this_one() -> None:
-    conn, calls = _conn()
-    conn.execute(f"INSERT INTO temp.{RUN_TABLE} VALUES ('other', NULL, NULL)")
-    conn.execute("INSERT INTO t VALUES (1, 'x')")
-    assert calls == [("t", "N", 0, 1, "x"), ("t", "I", 1)]
-    assert conn.execute(f"SELECT lo, hi FROM temp.{RUN_TABLE}").fetchone() == (None, None)
+def test_a_rollback_after_the_drop_brings_the_triggers_back() -> None:
+    conn, lt, calls = _conn()
+    before = _triggers(conn)
+    conn.execute("BEGIN")
+    assert lt.suspend_inserts(conn, "t")
+    conn.execute("ROLLBACK")
+    assert _triggers(conn) == before
+    conn.execute("INSERT INTO t VALUES (1, '1')")
+    assert [c[:2] for c in calls] == [("t", "N"), ("t", "I")]
+
+
+def test_a_rowid_alias_table_is_never_suspended() -> None:
+    conn, lt, calls = _conn("id INTEGER PRIMARY KEY, v TEXT")
+    conn.execute("BEGIN")
+    assert not lt.suspend_inserts(conn, "t")
+    conn.executemany("INSERT INTO t VALUES (?, ?)", [(k, str(k)) for k in (5, 3)])
+    assert calls == [("t", "I", 5), ("t", "I", 3)]

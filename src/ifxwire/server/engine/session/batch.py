@@ -148,10 +148,12 @@ def execute_bound(self: EngineSession, stmt: Prepared,
 
 
 def _target(stmt: Prepared) -> str | None:
-    """The table the batch inserts into (its rows' lock trigger keeps their run in SQL,
-    session_locks.rl_bulk), or None."""
+    """The table the batch inserts into (run without its INSERT lock triggers, its rows
+    locked as one range: session_locks.rl_bulk), or None."""
     table = stmt.plan.table
-    return None if table is None else table.name
+    if table is None or "rowid" in stmt.plan.sql.lower():
+        return None  # (a rowid the statement gives is not SQLite's choice)
+    return table.name
 
 
 def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int,

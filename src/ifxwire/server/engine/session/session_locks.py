@@ -42,7 +42,7 @@ from ..features import inherit
 from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Deadlock
-from ..features.locks.triggers import RUN_TABLE, LockTriggers
+from ..features.locks.triggers import LockTriggers
 from .session_errors import TRANSACTION_LOST
 from .session_lock_ddl import RowLockDdl
 from .session_lock_reads import (
@@ -428,65 +428,76 @@ class RowLocks(RowLockReads, RowLockDdl):
                 (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
         return 0
 
-    def rl_bulk(self, action: Callable[[], R], table: str | None = None) -> R:
-        """Run a batch of INSERTs (``action``, inside ``rl_write``) locking its rows after it
-        rather than one by one from the lock trigger, then one ``LockTable.rows`` call takes
-        them all (or finds a holder: the unit is rolled back and waits or fails exactly as
-        when the trigger met the lock, since a statement is all or nothing either way). Why:
-        a Python call into the lock table per inserted row was most of what row locks still
-        added to a bulk insert's server CPU.
+    def rl_bulk(self, action: Callable[[], int], table: str | None = None) -> int:
+        """Run a batch of INSERTs (``action``, inside ``rl_write``; it returns the rows it
+        inserted) locking its rows after it rather than one by one from the lock trigger:
+        one ``LockTable.rows`` call takes them all (or finds a holder: the unit is rolled
+        back and waits or fails exactly as when the trigger met the lock, since a statement
+        is all or nothing either way). Why: a Python call into the lock table per inserted
+        row was most of what row locks still added to a bulk insert's server CPU.
 
-        With ``table`` (the batch's target) the trigger does not even call Python for a row
-        that continues the batch's run of consecutive rowids: it moves the run's end in the
-        TEMP table ``_ifx_run`` (features/locks/triggers.py, "Runs"), and the run is locked
-        as a range and recorded for undo as one J entry, with no Python per row. Rows off
-        the run (the trigger called ``_ifx_lk`` for them) are added one by one as before."""
+        With ``table`` (the batch's target) whose rowids SQLite chooses, the batch runs
+        without the table's INSERT triggers (features/locks/triggers.py, "Batches without
+        the INSERT triggers"): its rows are the rowids after the table's largest one before
+        it, up to the largest after it, checked against the count ``action`` returns; that
+        range is locked at once and recorded for undo as one J entry, with nothing per row
+        in Python or in a trigger. When the count does not match (never seen: SQLite picks
+        random rowids once the largest is 2**63-1) the unit is rolled back and the batch
+        goes row by row. Without ``table``, or a table the triggers cannot be dropped for,
+        the trigger collects each rowid as before."""
         bulk: list[int] = []
-        self._rl_bulk = bulk
         conn = self.conn
-        run = table is not None and conn is not None and self._rl_triggers.has(table)
-        if run:
-            assert conn is not None and table is not None
-            self._rl_bulk_table = table
-            self._rl_new = None  # the _n trigger records no image for a batch's rows
-            conn.execute(f"INSERT INTO temp.{RUN_TABLE} VALUES (?, NULL, NULL)", (table,))
-        lo = hi = None
+        lt = self._rl_triggers
+        quiet = (table is not None and conn is not None and not self._rl_replaying
+                 and lt.has(table) and lt.suspend_inserts(conn, table))
+        lo = hi = 0
+        # (quiet: another table's rows, a supertable's, still lock one by one in _ifx_lk)
+        self._rl_bulk = None if quiet else bulk
         try:
-            result = action()
-            if run:
-                assert conn is not None
-                lo, hi = conn.execute(f"SELECT lo, hi FROM temp.{RUN_TABLE}").fetchone()
+            if quiet:
+                assert conn is not None and table is not None
+                self._rl_new = None  # no duplicate-key image from this batch (its _n is off)
+                q = '"' + table.replace('"', '""') + '"'
+                lo = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM main.{q}")
+                         .fetchone()[0]) + 1
+                try:
+                    result = action()
+                finally:
+                    lt.resume_inserts(conn, table)
+                hi = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM main.{q}")
+                         .fetchone()[0])
+                if hi - lo + 1 != result:
+                    raise EngineError(-999, message="batch rowids not a run")
+            else:
+                result = action()
         finally:
             self._rl_bulk = None
-            if run:
-                assert conn is not None
-                with contextlib.suppress(sqlite3.Error):  # (a failed unit's rollback took it)
-                    conn.execute(f"DELETE FROM temp.{RUN_TABLE}")
-        if (not bulk and lo is None) or self.database is None:
+        if quiet and result:
+            self.engine.run_rows += result
+        elif not bulk:
             return result
-        table = self._rl_bulk_table
+        if self.database is None:
+            return result
+        if not quiet or table is None:
+            table = self._rl_bulk_table
         keep = self.in_transaction
         per = self._rl_pages.get(table)
         keys: Sequence[int]
-        if lo is None:
-            keys = bulk if per is None else [r // per for r in bulk]
+        if quiet:
+            keys = range(lo, hi + 1) if per is None else range(lo // per, hi // per + 1)
         else:
-            first, last = (lo, hi) if per is None else (lo // per, hi // per)
-            keys = range(first, last + 1)
-            if bulk:
-                keys = [*keys, *(bulk if per is None else [r // per for r in bulk])]
+            keys = bulk if per is None else [r // per for r in bulk]
         holder = self.engine.locks.rows(self.session_id, self.database, table, keys, keep)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("insert", False)
             raise _Conflict(table)
-        if lo is not None:
-            self.engine.run_rows += hi - lo + 1
         if keep and not self._rl_escalated:
-            if lo is not None:
+            if quiet:
                 self._rl_pending.append(
                     (table, "I", lo, None) if lo == hi else (table, "J", lo, str(hi)))
-            self._rl_pending.extend([(table, "I", r, None) for r in bulk])
+            else:
+                self._rl_pending.extend([(table, "I", r, None) for r in bulk])
         return result
 
     def _note_pages(self, info: cat.TableInfo) -> None:

@@ -154,7 +154,9 @@ class LockTable:
                     if holders:
                         return self._met(sid, holders.pop())
                 if t.cursor:
-                    for k in keys:
+                    # (a run's range: look the cursors' keys up in it, not every key)
+                    look = [k for k in t.cursor if k in keys] if isinstance(keys, range) else keys
+                    for k in look:
                         other = _cursor_holder(t, sid, k)
                         if other is not None:
                             return self._met(sid, other)
