@@ -20,7 +20,12 @@ Shapes: ``numeric+text`` = int32, int64, float64, date32, string (every column v
 ``mixed`` = int32, float64, decimal128(12,2), date32, string (issue 25's mixed shape; the
 DECIMAL column is encoded value by value). Not a test: the report states the ratios.
 
-    python bench/arrow_ingest_bench.py [--rows N] [--repeat K] [--out results.json]
+Targets (``--target``): ``empty`` (the default: a freshly created, committed, empty table,
+``mode="append"``), ``existing`` (the same table already holding N/4 committed rows: an
+append after the table's largest rowid), ``create`` (no table: ``adbc_ingest`` with
+``mode="create"``, the other methods run CREATE TABLE in their transaction first).
+
+    python bench/arrow_ingest_bench.py [--rows N] [--repeat K] [--target T] [--out results.json]
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ def _table(shape: str, n: int) -> Any:
                                    pa.decimal128(12, 2)), "d": d, "e": e})
 
 
-def _worker(rows: int, repeat: int) -> dict[str, Any]:
+def _worker(rows: int, repeat: int, target: str = "empty") -> dict[str, Any]:
     import tempfile
 
     sys.path.insert(0, str(ROOT))
@@ -71,7 +76,7 @@ def _worker(rows: int, repeat: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ifxwire-ingest-") as data:
         srv = bench_run.ServerProcess(Path(data), subprocess.DEVNULL)
         try:
-            return _measure(srv.host, srv.port, rows, repeat, srv.proc.pid)
+            return _measure(srv.host, srv.port, rows, repeat, srv.proc.pid, target)
         finally:
             srv.stop()
 
@@ -90,14 +95,17 @@ def _process_cpu(pid: int | None) -> float:
 
 
 def _measure(host: str, port: int, rows: int, repeat: int,
-             server_pid: int | None = None) -> dict[str, Any]:
+             server_pid: int | None = None, target: str = "empty") -> dict[str, Any]:
     import ifxwire
     from ifxwire import _accel
 
     kw = {"host": host, "port": port, "user": "informix", "password": "in4mix"}
     with ifxwire.connect(**kw, autocommit=True) as c:
         c.cursor().execute("CREATE DATABASE bench_ingest WITH LOG")
-    out: dict[str, Any] = {"accelerated": bool(_accel.accelerated), "rows": rows, "shapes": {}}
+    out: dict[str, Any] = {"accelerated": bool(_accel.accelerated), "rows": rows, "shapes": {},
+                           "target": target}
+    create = target == "create"
+    prefill = rows // 4 if target == "existing" else 0
     with ifxwire.connect(**kw, database="bench_ingest") as c:
         cur = c.cursor()
         for shape, cols in SHAPES.items():
@@ -105,21 +113,31 @@ def _measure(host: str, port: int, rows: int, repeat: int,
             tuples = list(zip(*[col.to_pylist() for col in table.columns], strict=True))
             sql = f"INSERT INTO t ({', '.join(table.column_names)}) VALUES (?, ?, ?, ?, ?)"
 
-            def fresh(cols: str = cols) -> None:
+            def fresh(cols: str = cols, sql: str = sql,
+                      first: list[tuple[Any, ...]] = tuples[:prefill]) -> None:
                 cur.execute("DROP TABLE IF EXISTS t")
-                cur.execute(f"CREATE TABLE t ({cols})")
+                if not create:
+                    cur.execute(f"CREATE TABLE t ({cols})")
+                    if first:
+                        cur.executemany(sql, first)
                 c.commit()  # (the server is slow on binds into a table of the open transaction)
 
+            def made(cols: str = cols) -> None:
+                if create:
+                    cur.execute(f"CREATE TABLE t ({cols})")
+
             def executemany(tuples: list[tuple[Any, ...]] = tuples, sql: str = sql) -> None:
+                made()
                 cur.executemany(sql, tuples)
 
             def tuples_ingest(table: Any = table, sql: str = sql) -> None:
+                made()
                 for batch in table.to_batches():
                     columns = [col.to_pylist() for col in batch.columns]
                     cur.executemany(sql, list(zip(*columns, strict=True)))
 
             def ingest(table: Any = table) -> None:
-                cur.adbc_ingest("t", table, mode="append")
+                cur.adbc_ingest("t", table, mode="create" if create else "append")
 
             res: dict[str, dict[str, float]] = {}
             for name, fn in (("executemany", executemany), ("tuples_ingest", tuples_ingest),
@@ -134,20 +152,21 @@ def _measure(host: str, port: int, rows: int, repeat: int,
                     cpu = min(cpu, time.thread_time() - t0)
                     wall = min(wall, time.perf_counter() - w0)
                     server = min(server, _process_cpu(server_pid) - s0)
-                    assert cur.execute("SELECT count(*) FROM t").fetchone() == (rows,)
+                    assert cur.execute("SELECT count(*) FROM t").fetchone() == (rows + prefill,)
                 res[name] = {"cpu": cpu, "wall": wall, "server_cpu": server}
             out["shapes"][shape] = res
     return out
 
 
-def run(rows: int, repeat: int) -> list[dict[str, Any]]:
+def run(rows: int, repeat: int, target: str = "empty") -> list[dict[str, Any]]:
     results = []
     for pure in (True, False):
         env = {**os.environ, "IFXWIRE_PURE": "1"}
         if not pure:
             env.pop("IFXWIRE_PURE")
         proc = subprocess.run(
-            [sys.executable, __file__, "--worker", "--rows", str(rows), "--repeat", str(repeat)],
+            [sys.executable, __file__, "--worker", "--rows", str(rows), "--repeat", str(repeat),
+             "--target", target],
             capture_output=True, text=True, env=env, timeout=7200, cwd=ROOT,
         )
         if proc.returncode != 0:
@@ -161,7 +180,8 @@ def run(rows: int, repeat: int) -> list[dict[str, Any]]:
 
 def report(results: list[dict[str, Any]]) -> str:
     lines = [
-        "## Arrow ingest (client-thread CPU and wall, best of the repeats)",
+        "## Arrow ingest (client-thread CPU and wall, best of the repeats), target "
+        + str(results[0].get("target", "empty") if results else "empty"),
         "",
         "| mode | shape | rows | executemany CPU / wall | tuples ingest CPU / wall | "
         "adbc_ingest CPU / wall | CPU vs executemany | wall speed-up vs executemany | "
@@ -193,13 +213,15 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", type=int, default=200_000)
     p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--target", choices=("empty", "existing", "create"), default="empty",
+                   help="the table the rows go into (see above; default empty)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the results as JSON here")
     args = p.parse_args(argv)
     if args.worker:
-        print(json.dumps(_worker(args.rows, args.repeat)))
+        print(json.dumps(_worker(args.rows, args.repeat, args.target)))
         return 0
-    results = run(args.rows, args.repeat)
+    results = run(args.rows, args.repeat, args.target)
     print(report(results))
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1) + "\n")

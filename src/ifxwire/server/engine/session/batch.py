@@ -115,7 +115,7 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
         return False
     except Exception:
         return False  # the single-row path reports it
-    return _run(self, sql, bound, len(rows))
+    return _run(self, sql, bound, len(rows), _target(stmt))
 
 
 def batch_convs(self: EngineSession, stmt: Prepared) -> Sequence[Conv] | None:
@@ -148,17 +148,27 @@ def execute_bound(self: EngineSession, stmt: Prepared,
     # (every row has the length of the first: the compiled decoder makes one tuple per plan)
     if binder is None or not bound or len(bound[0]) != len(plan.params):
         return False
-    return _run(self, sql, bound, len(bound))
+    return _run(self, sql, bound, len(bound), _target(stmt))
 
 
-def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int) -> bool:
+def _target(stmt: Prepared) -> str | None:
+    """The table the batch inserts into (run without its INSERT lock triggers, its rows
+    locked as one range: session_locks.rl_bulk), or None."""
+    table = stmt.plan.table
+    if table is None or "rowid" in stmt.plan.sql.lower():
+        return None  # (a rowid the statement gives is not SQLite's choice)
+    return table.name
+
+
+def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int,
+         table: str | None = None) -> bool:
     """The rows ``bound`` (SQLite's parameters) as one executemany: under a savepoint of the
     held SQLite transaction, or as one statement of row-lock mode."""
     conn = self.conn
     assert conn is not None
     self._start_statement()
     if not self._sql_txn:
-        return _row_lock_batch(self, sql, bound, count)
+        return _row_lock_batch(self, sql, bound, count, table)
     try:
         conn.execute("SAVEPOINT ifxwire_batch")
     except sqlite3.Error:
@@ -184,7 +194,8 @@ def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int) -> 
     return True
 
 
-def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: int) -> bool:
+def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: int,
+                    table: str | None = None) -> bool:
     """The batch as one statement of row-lock mode (session_locks.rl_write): its own SQLite
     transaction, all rows or none; any error (a lock another session holds included) leaves
     the rows to the single-row path, which reports each as executing it alone would."""
@@ -198,7 +209,7 @@ def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: i
         return inserted
 
     def run() -> int:
-        return self.rl_bulk(insert)  # its rows locked at once after it
+        return self.rl_bulk(insert, table)  # its rows locked at once after it
 
     try:
         self.rl_write("insert", run)

@@ -115,6 +115,9 @@ class Engine:
         self.row_locks = row_locks_default() if row_locks is None else row_locks
         #: Every session's row and table locks (features/locks/manager.py).
         self.locks = LockTable()
+        #: Rows batches inserted as runs their lock trigger kept in SQL, locked as ranges
+        #: (session_locks.RowLocks.rl_bulk; a counter for tests and benchmarks).
+        self.run_rows = 0
         self._latches: dict[str, Latch] = {}
         #: Row-lock mode: seconds a NOT WAIT writer waits for the database's latch before
         #: its statement fails with ISAM -107 (session_locks.RowLocks._latch says why).

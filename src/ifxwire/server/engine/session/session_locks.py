@@ -32,7 +32,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from ..core import sqlcodes as sc
@@ -446,32 +446,76 @@ class RowLocks(RowLockReads, RowLockDdl):
                 (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
         return 0
 
-    def rl_bulk(self, action: Callable[[], R]) -> R:
-        """Run a batch of INSERTs (``action``, inside ``rl_write``) locking its rows after it
-        rather than one by one from the lock trigger: the trigger only collects the rowids,
-        then one ``LockTable.rows`` call takes them all (or finds a holder: the unit is rolled
-        back and waits or fails exactly as when the trigger met the lock, since a statement is
-        all or nothing either way). Why: a Python call into the lock table per inserted row was
-        most of what row locks still added to a bulk insert's server CPU."""
+    def rl_bulk(self, action: Callable[[], int], table: str | None = None) -> int:
+        """Run a batch of INSERTs (``action``, inside ``rl_write``; it returns the rows it
+        inserted) locking its rows after it rather than one by one from the lock trigger:
+        one ``LockTable.rows`` call takes them all (or finds a holder: the unit is rolled
+        back and waits or fails exactly as when the trigger met the lock, since a statement
+        is all or nothing either way). Why: a Python call into the lock table per inserted
+        row was most of what row locks still added to a bulk insert's server CPU.
+
+        With ``table`` (the batch's target) whose rowids SQLite chooses, the batch runs
+        without the table's INSERT triggers (features/locks/triggers.py, "Batches without
+        the INSERT triggers"): its rows are the rowids after the table's largest one before
+        it, up to the largest after it, checked against the count ``action`` returns; that
+        range is locked at once and recorded for undo as one J entry, with nothing per row
+        in Python or in a trigger. When the count does not match (never seen: SQLite picks
+        random rowids once the largest is 2**63-1) the unit is rolled back and the batch
+        goes row by row. Without ``table``, or a table the triggers cannot be dropped for,
+        the trigger collects each rowid as before."""
         bulk: list[int] = []
-        self._rl_bulk = bulk
+        conn = self.conn
+        lt = self._rl_triggers
+        quiet = (table is not None and conn is not None and not self._rl_replaying
+                 and lt.has(table) and lt.suspend_inserts(conn, table))
+        lo = hi = 0
+        # (quiet: another table's rows, a supertable's, still lock one by one in _ifx_lk)
+        self._rl_bulk = None if quiet else bulk
         try:
-            result = action()
+            if quiet:
+                assert conn is not None and table is not None
+                self._rl_new = None  # no duplicate-key image from this batch (its _n is off)
+                q = '"' + table.replace('"', '""') + '"'
+                lo = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM main.{q}")
+                         .fetchone()[0]) + 1
+                try:
+                    result = action()
+                finally:
+                    lt.resume_inserts(conn, table)
+                hi = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM main.{q}")
+                         .fetchone()[0])
+                if hi - lo + 1 != result:
+                    raise EngineError(-999, message="batch rowids not a run")
+            else:
+                result = action()
         finally:
             self._rl_bulk = None
-        if not bulk or self.database is None:
+        if quiet and result:
+            self.engine.run_rows += result
+        elif not bulk:
             return result
-        table = self._rl_bulk_table
+        if self.database is None:
+            return result
+        if not quiet or table is None:
+            table = self._rl_bulk_table
         keep = self.in_transaction
         per = self._rl_pages.get(table)
-        keys = bulk if per is None else [r // per for r in bulk]
+        keys: Sequence[int]
+        if quiet:
+            keys = range(lo, hi + 1) if per is None else range(lo // per, hi // per + 1)
+        else:
+            keys = bulk if per is None else [r // per for r in bulk]
         holder = self.engine.locks.rows(self.session_id, self.database, table, keys, keep)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("insert", False)
             raise _Conflict(table)
         if keep and not self._rl_escalated:
-            self._rl_pending.extend([(table, "I", r, None) for r in bulk])
+            if quiet:
+                self._rl_pending.append(
+                    (table, "I", lo, None) if lo == hi else (table, "J", lo, str(hi)))
+            else:
+                self._rl_pending.extend([(table, "I", r, None) for r in bulk])
         return result
 
     def _note_pages(self, info: cat.TableInfo) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -138,10 +139,12 @@ class LockTable:
                 self._held.setdefault(sid, set()).add((db, table))
             return None
 
-    def rows(self, sid: int, db: str, table: str, keys: list[int], keep: bool) -> int | None:
+    def rows(self, sid: int, db: str, table: str, keys: Sequence[int],
+             keep: bool) -> int | None:
         """``row`` for many keys of one table at once (a batch of inserted rows: the session
-        collects their rowids and locks them after the statement, session_locks.rl_bulk):
-        None when all are taken (or ours), else a holder of one of them, and then none is."""
+        collects their rowids and locks them after the statement, session_locks.rl_bulk;
+        ``keys`` may be a ``range``, a run of consecutive rowids): None when all are taken
+        (or ours), else a holder of one of them, and then none is."""
         with self._cond:
             t = self._tables.get((db, table))
             if t is not None:
@@ -157,7 +160,9 @@ class LockTable:
                     if holders:
                         return self._met(sid, holders.pop())
                 if t.cursor:
-                    for k in keys:
+                    # (a run's range: look the cursors' keys up in it, not every key)
+                    look = [k for k in t.cursor if k in keys] if isinstance(keys, range) else keys
+                    for k in look:
                         other = _cursor_holder(t, sid, k)
                         if other is not None:
                             return self._met(sid, other)
