@@ -124,11 +124,29 @@ class RssGuard:
                     return
 
     def __exit__(self, *exc: object) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        """End the guard (``__exit__``): no interrupt is sent after it returns, and one of its
+        own still pending is taken here. A caller that met the guard's interrupt on the way
+        into ``__exit__`` itself (raised at the call's entry, before any of its code ran:
+        bench/worker.py) calls it again."""
         try:
-            self._stop()
+            while True:
+                try:
+                    self._stop()
+                    return
+                except KeyboardInterrupt:
+                    # Once the guard has fired, a pending interrupt can also be raised at
+                    # _stop's own entry, before its try (a make bench run of the 24th
+                    # session: the worker died "exited (code None)" with the traceback
+                    # ending at `def _stop`): it is one of the guard's, taken here.
+                    if self.why is None:
+                        raise
         finally:
             if self._saved_sigint is not None:
                 signal.signal(signal.SIGINT, self._saved_sigint)
+                self._saved_sigint = None
 
     def _stop(self) -> None:
         # A SIGINT sent just before _done was set can still be pending when the main thread

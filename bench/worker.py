@@ -194,13 +194,22 @@ class Worker:
                 reset = procstat.reset_peak_rss()
                 progress = [0]
                 stopped = None
-                with procstat.RssGuard(before, limit) as guard:
-                    try:
-                        n = stream(conn, sql, progress)
-                    except KeyboardInterrupt:
-                        if guard.why is None:
-                            raise
-                        n, stopped = progress[0], guard.why
+                guard = procstat.RssGuard(before, limit)
+                try:
+                    with guard:
+                        try:
+                            n = stream(conn, sql, progress)
+                        except KeyboardInterrupt:
+                            if guard.why is None:
+                                raise
+                            n, stopped = progress[0], guard.why
+                except KeyboardInterrupt:
+                    # the guard's own interrupt, raised at __exit__'s entry (before its code
+                    # ran): the guard is ended here instead
+                    if guard.why is None:
+                        raise
+                    guard.finish()
+                    n, stopped = progress[0], guard.why
                 peak = procstat.peak_rss_bytes() or 0
                 out: dict[str, Any] = {
                     "ops": 1,

@@ -202,6 +202,42 @@ def test_rss_guard_takes_its_own_late_interrupt() -> None:
     assert caught == 1 and sent and guard.why is not None
 
 
+def test_rss_guard_takes_its_own_interrupt_at_its_stops_entry() -> None:
+    """The same interrupt pending one step earlier: raised at the entry of the guard's stop,
+    before any code of it ran (a make bench run of the 24th session died so, "exited (code
+    None)", its traceback ending at ``def _stop``). Staged by a stop that sends one first."""
+    base = procstat.rss_bytes()
+    if base is None:
+        pytest.skip("no /proc/self/status here")
+    hold: list[mmap.mmap] = []
+    caught = 0
+    main = threading.main_thread().ident
+    assert main is not None
+    with procstat.RssGuard(base, 16 * 2**20) as guard:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not caught:
+            try:
+                if len(hold) < 128:
+                    hold.append(_resident_mib())
+                time.sleep(0.002)
+            except KeyboardInterrupt:
+                caught += 1
+        stop = guard._stop
+        sent: list[bool] = []
+
+        def late_stop() -> None:
+            if not sent:
+                sent.append(True)
+                signal.pthread_kill(main, signal.SIGINT)
+                for _ in range(3):  # a backward jump: the pending interrupt is raised here
+                    pass
+            stop()
+
+        guard._stop = late_stop  # type: ignore[method-assign]
+    hold.clear()
+    assert caught == 1 and sent and guard.why is not None
+
+
 def test_rss_guard_without_a_bound_never_fires() -> None:
     with procstat.RssGuard(0, 0) as guard:
         data = b"x" * (8 * 2**20)
