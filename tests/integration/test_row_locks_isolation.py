@@ -297,9 +297,9 @@ def test_cursor_stability_cursor_from_an_ended_transaction_keeps_off_another_cur
 @pytest.mark.parametrize("joe_first", [True, False])
 def test_cursor_stability_lock_of_a_shared_plan_another_user_opened_first(
         iserver: Any, pair: list[Any], joe_first: bool) -> None:
-    """The engine shares a compiled query between sessions (its cache key has no user).
-    informix's private synonym names the table; joe cannot see it, so the CURSOR STABILITY
-    form compiled at joe's OPEN fails. That failure must not stand for the plan: informix's
+    """The engine shares a compiled query between sessions of one user (its cache key had
+    no user until the 24th session). informix's private synonym names the table; joe cannot
+    see it, so joe's OPEN fails (before: the CURSOR STABILITY form compiled there failed). That failure must not stand for the plan: informix's
     cursor still locks its row (REVIEW-locks F5: the plan was marked done without a form,
     and every CS cursor of it took no lock while it stayed cached)."""
     a, b = pair  # a writes, b (informix, the synonym's owner) reads under CURSOR STABILITY
@@ -316,9 +316,9 @@ def test_cursor_stability_lock_of_a_shared_plan_another_user_opened_first(
             joe.cursor().execute("BEGIN WORK")
             cur = joe.cursor()
             try:
-                cur.execute(sql)  # today the shared plan (informix's synonym) runs for joe
+                cur.execute(sql)  # (before the 24th session informix's plan ran for joe)
                 cur.fetchone()
-            except ifxwire.Error as exc:  # a plan keyed by its user: joe cannot see it
+            except ifxwire.Error as exc:  # the plan is keyed by its user: joe cannot see it
                 assert exc.sqlcode == -206
             cur.close()
             joe.cursor().execute("ROLLBACK WORK")
@@ -486,3 +486,24 @@ def test_set_transaction_level_lasts_for_its_transaction_only(pair: list[Any], f
         b.cursor().execute(f"UPDATE {t} SET v = 2 WHERE id = 1")
     assert _err(e) == (-346, -107)
     a.cursor().execute("COMMIT WORK")
+
+
+def test_a_private_synonym_is_its_owners_alone_whatever_was_compiled_before(
+        iserver: Any, pair: list[Any]) -> None:
+    """A name resolves per user: joe cannot read through informix's private synonym (-206),
+    also after informix's session compiled the same SQL text. Before, the engine's plan
+    cache had no user in its key and served informix's plan to joe (found by locks30)."""
+    a, _ = pair
+    t = a.table
+    syn = f"{t}_mine"
+    a.cursor().execute(f"CREATE PRIVATE SYNONYM {syn} FOR {t}")
+    a.cursor().execute(f"GRANT SELECT ON {t} TO joe")
+    sql = f"SELECT COUNT(*) FROM {syn}"
+    assert a.cursor().execute(sql).fetchone() == (3,)  # compiled and cached for informix
+    with ifxwire.connect(host=iserver.host, port=iserver.port, user="joe", password="pw",
+                         database="iso", autocommit=True) as joe:
+        with pytest.raises(ifxwire.Error) as e:
+            joe.cursor().execute(sql)
+        assert e.value.sqlcode == -206  # type: ignore[attr-defined]
+        assert joe.cursor().execute(f"SELECT COUNT(*) FROM {t}").fetchone() == (3,)
+    assert a.cursor().execute(sql).fetchone() == (3,)

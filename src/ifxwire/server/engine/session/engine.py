@@ -7,8 +7,9 @@ commits are FULL (durable across power loss, like an Informix log flush at COMMI
 logging and unlogged databases use NORMAL, which in WAL mode still survives a killed process
 (kill -9) and only risks the last commits on power loss, as Informix's buffered log does.
 
-Translations are cached by (database incarnation, schema version, settings, SQL text) in one LRU
-shared by all sessions, so a repeated statement is never parsed twice.
+Translations are cached by (database incarnation, schema version, settings, user, SQL text) in
+one LRU shared by all sessions, so a repeated statement is never parsed twice by one user (a
+name resolves per user: a private synonym is its owner's alone).
 
 SQLite connections are pooled per database (``checkout``/``checkin``). Opening one costs about
 half a millisecond of CPU (the WAL open, the functions, ``ATTACH sysmaster``): most of what a

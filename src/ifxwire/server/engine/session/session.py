@@ -594,11 +594,14 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         version = -1
         if self.conn is not None:
             version = self._schema_version()
+            # The user is in the key: a name resolves per user (a private synonym is its
+            # owner's alone; the compiled plan holds the table it named), so sessions of one
+            # user share plans and another user compiles its own.
             key: tuple[object, ...] = (self.database, self._incarnation, version, delim,
                                        ctx.dbdate, ctx.dbcentury, ctx.encoding, ctx.money,
-                                       sql)
+                                       self.user, sql)
         else:
-            key = (None, delim, ctx.dbdate, ctx.dbcentury, ctx.money, sql)
+            key = (None, delim, ctx.dbdate, ctx.dbcentury, ctx.money, self.user, sql)
         local = bool(self.temp_tables) or self._ddl_dirty
         # A session's own plans (those reading other databases among them) are also keyed by
         # the other databases' schema versions (cross_database.versions).
