@@ -297,11 +297,12 @@ def test_cursor_stability_cursor_from_an_ended_transaction_keeps_off_another_cur
 @pytest.mark.parametrize("joe_first", [True, False])
 def test_cursor_stability_lock_of_a_shared_plan_another_user_opened_first(
         iserver: Any, pair: list[Any], joe_first: bool) -> None:
-    """The engine shares a compiled query between sessions of one user (its cache key had
-    no user until the 24th session). informix's private synonym names the table; joe cannot
-    see it, so joe's OPEN fails (before: the CURSOR STABILITY form compiled there failed). That failure must not stand for the plan: informix's
-    cursor still locks its row (REVIEW-locks F5: the plan was marked done without a form,
-    and every CS cursor of it took no lock while it stayed cached)."""
+    """The engine shares a compiled query between sessions of one user (its cache key had no
+    user until the 24th session). informix's private synonym names the table; joe cannot see it,
+    so joe's OPEN fails (before: the CURSOR STABILITY form compiled there failed). That failure
+    must not stand for the plan: informix's cursor still locks its row (REVIEW-locks F5: the
+    plan was marked done without a form, and every CS cursor of it took no lock while it stayed
+    cached)."""
     a, b = pair  # a writes, b (informix, the synonym's owner) reads under CURSOR STABILITY
     t = a.table
     syn = f"{t}_ps"
