@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -167,10 +168,10 @@ def test_rss_guard_interrupts_again_when_the_first_is_swallowed() -> None:
     assert swallowed == 1 and guard.why is not None
 
 
-def test_rss_guard_takes_its_own_late_interrupt() -> None:
-    """An interrupt the guard sent just before the block ended is pending when the main
-    thread leaves __exit__'s lock; it must not escape the block (the bench worker died with
-    code -2 that way). Staged by sending one from inside __exit__, once."""
+def _guard_fires_then(stage: Callable[[procstat.RssGuard, int, list[bool]], None]) -> None:
+    """Grow RSS under a guard until its interrupt is caught once in the block, then let
+    ``stage`` (given the guard, the main thread's id and a list to mark a sent interrupt in)
+    arrange a late interrupt of the guard's on its way out; the block must end quietly."""
     base = procstat.rss_bytes()
     if base is None:
         pytest.skip("no /proc/self/status here")
@@ -178,6 +179,7 @@ def test_rss_guard_takes_its_own_late_interrupt() -> None:
     caught = 0
     main = threading.main_thread().ident
     assert main is not None
+    sent: list[bool] = []
     with procstat.RssGuard(base, 16 * 2**20) as guard:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not caught:
@@ -187,9 +189,19 @@ def test_rss_guard_takes_its_own_late_interrupt() -> None:
                 time.sleep(0.002)
             except KeyboardInterrupt:
                 caught += 1
+        stage(guard, main, sent)
+    hold.clear()
+    assert caught == 1 and sent and guard.why is not None
+
+
+def test_rss_guard_takes_its_own_late_interrupt() -> None:
+    """An interrupt the guard sent just before the block ended is pending when the main
+    thread leaves __exit__'s lock; it must not escape the block (the bench worker died with
+    code -2 that way). Staged by sending one from inside __exit__, once."""
+
+    def stage(guard: procstat.RssGuard, main: int, sent: list[bool]) -> None:
         assert guard._thread is not None
         join = guard._thread.join
-        sent: list[bool] = []
 
         def late_join(timeout: float | None = None) -> None:
             if not sent:
@@ -198,32 +210,17 @@ def test_rss_guard_takes_its_own_late_interrupt() -> None:
             join(timeout)
 
         guard._thread.join = late_join  # type: ignore[method-assign]
-    hold.clear()
-    assert caught == 1 and sent and guard.why is not None
+
+    _guard_fires_then(stage)
 
 
 def test_rss_guard_takes_its_own_interrupt_at_its_stops_entry() -> None:
     """The same interrupt pending one step earlier: raised at the entry of the guard's stop,
     before any code of it ran (a make bench run of the 24th session died so, "exited (code
     None)", its traceback ending at ``def _stop``). Staged by a stop that sends one first."""
-    base = procstat.rss_bytes()
-    if base is None:
-        pytest.skip("no /proc/self/status here")
-    hold: list[mmap.mmap] = []
-    caught = 0
-    main = threading.main_thread().ident
-    assert main is not None
-    with procstat.RssGuard(base, 16 * 2**20) as guard:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not caught:
-            try:
-                if len(hold) < 128:
-                    hold.append(_resident_mib())
-                time.sleep(0.002)
-            except KeyboardInterrupt:
-                caught += 1
+
+    def stage(guard: procstat.RssGuard, main: int, sent: list[bool]) -> None:
         stop = guard._stop
-        sent: list[bool] = []
 
         def late_stop() -> None:
             if not sent:
@@ -234,8 +231,8 @@ def test_rss_guard_takes_its_own_interrupt_at_its_stops_entry() -> None:
             stop()
 
         guard._stop = late_stop  # type: ignore[method-assign]
-    hold.clear()
-    assert caught == 1 and sent and guard.why is not None
+
+    _guard_fires_then(stage)
 
 
 def test_rss_guard_without_a_bound_never_fires() -> None:
