@@ -119,6 +119,35 @@ def test_a_waiting_for_update_reads_the_row_the_holder_committed(pair: Pair) -> 
     b.execute("COMMIT WORK")
 
 
+@pytest.mark.parametrize("reader_first", [False, True])
+@pytest.mark.parametrize("table", ["uc_row", "uc_page"])
+def test_a_repeatable_read_reader_and_an_update_lock(pair: Pair, table: str,
+                                                     reader_first: bool) -> None:
+    """REPEATABLE READ keeps a shared lock on what it read; an S lock and a U lock admit each
+    other (ids_sqt_400), in both orders, and the U holder's write then meets the reader's
+    lock (-346/-107) until the reader's transaction ends. Before, the reader got -244/-107
+    next to an update lock, and an update lock next to the reader's lock -244/-107."""
+    a, b = pair
+    b.execute("SET ISOLATION TO REPEATABLE READ")
+
+    def read() -> None:
+        b.execute("BEGIN WORK")
+        assert b.execute(f"SELECT v FROM {table} ORDER BY id").fetchall() == [(10,), (20,)]
+
+    if reader_first:
+        read()
+        _hold_for_update(a, table)
+    else:
+        _hold_for_update(a, table)
+        read()
+    with pytest.raises(ifxwire.DatabaseError) as info:
+        a.execute(f"UPDATE {table} SET v = 0 WHERE id = 1")
+    assert (info.value.sqlcode, info.value.isamcode) == (-346, -107)  # type: ignore[attr-defined]
+    b.execute("COMMIT WORK")
+    a.execute(f"UPDATE {table} SET v = 14 WHERE id = 1")
+    a.execute("ROLLBACK WORK")
+
+
 def test_the_lock_ends_with_the_transaction(pair: Pair) -> None:
     a, b = pair
     _hold_for_update(a, "uc_row")

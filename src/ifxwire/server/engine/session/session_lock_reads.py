@@ -111,7 +111,7 @@ class RowLockReads:
                 self.engine.write_latch(db).flush_parked(self)
             while True:
                 if repeatable:
-                    holder = locks.table(self.session_id, db, table, False)
+                    holder = locks.table(self.session_id, db, table, False, reading=not upd)
                 else:
                     # the first look is the one above (a holder gone since then only
                     # costs the filter; one come since is the race every check has)

@@ -110,16 +110,20 @@ class LockTable:
             t = self._tables[key] = _Table()
         return t
 
-    def row(self, sid: int, db: str, table: str, key: int, keep: bool) -> int | None:
+    def row(self, sid: int, db: str, table: str, key: int, keep: bool,
+            share_ok: bool = False) -> int | None:
         """Lock a row for writing: None when taken (or already ours), else the holder. With
         ``keep`` False only the check is made (a write outside a transaction, which commits
-        at once and holds nothing)."""
+        at once and holds nothing). ``share_ok``: an update lock's request, which another
+        session's SHARE lock admits (ids_sqt_400: U next to S; the write that follows is
+        refused by it)."""
         with self._cond:
             t = self._tables.get((db, table))
             if t is not None:
                 if t.exclusive == sid:
                     return None  # covered by the table lock: no row lock (module docstring)
-                other = _table_holder(t, sid)
+                other = (t.exclusive if t.exclusive != sid else None) if share_ok else (
+                    _table_holder(t, sid))
                 if other is not None:
                     return self._met(sid, other)
                 holder = t.rows.get(key)
@@ -183,7 +187,7 @@ class LockTable:
         with self._cond:
             t = self._tables.get((db, table))
             mine = t is not None and (t.exclusive == sid or t.rows.get(key) == sid)
-        holder = self.row(sid, db, table, key, True)
+        holder = self.row(sid, db, table, key, True, share_ok=True)
         if holder is None and not mine:
             with self._cond:
                 t = self._tables.get((db, table))
@@ -233,9 +237,13 @@ class LockTable:
             return [k for k, s in t.rows.items()
                     if s != sid and not (reading and t.update.get(k) == s)]
 
-    def table(self, sid: int, db: str, table: str, exclusive: bool) -> int | None:
+    def table(self, sid: int, db: str, table: str, exclusive: bool,
+              reading: bool = False) -> int | None:
         """LOCK TABLE: None when taken, else a session in the way. SHARE lets others read and
-        share; EXCLUSIVE lets nobody else in (DIRTY READ readers aside)."""
+        share; EXCLUSIVE lets nobody else in (DIRTY READ readers aside). ``reading``: the
+        SHARE lock a REPEATABLE READ reader keeps on what it read (session_lock_reads.py),
+        which passes another session's update locks as Informix's S lock passes a U lock
+        (ids_sqt_400), not its written rows."""
         with self._cond:
             t = self._table(db, table)
             if t.exclusive is not None and t.exclusive != sid:
@@ -248,7 +256,7 @@ class LockTable:
                 if reader is not None:
                     return self._met(sid, reader)
             for owner, n in t.per_owner.items():
-                if owner != sid and n:
+                if owner != sid and n and (not reading or self._written(t, owner, n)):
                     return self._met(sid, owner)
             if exclusive:
                 t.exclusive = sid
