@@ -615,7 +615,9 @@ def execute_many_op(
         return 0
     p, _ = yield from conn._statement_op(operation, plan)
     if plan.nparams and (p.lob_params if p.param_descs is not None else stores_values(p)):
-        # values for BLOB/CLOB columns go into new objects first, as execute() stores them
+        # values for BLOB/CLOB columns go into new objects first, as execute() stores them;
+        # a statement not described yet is described when the first set holds a value a
+        # BLOB/CLOB could take (execute's rule: no round trip for numbers alone)
         sets = yield from cursor.lob_sets_op(p, plan, first, it)
         if sets is not None:
             plan = dataclasses.replace(plan, style="qmark", order=tuple(range(plan.nparams)),

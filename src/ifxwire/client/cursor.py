@@ -701,6 +701,8 @@ class Cursor(CursorState):
         (``lob.prepare_sets_op``); None when the sets can go as they are. batch.py asks
         only for a statement that stores values and may have such parameters."""
         values = arrange(plan, first)
+        if p.param_descs is None and not _lobparams.wants_describe(p, values):
+            return None  # no value a BLOB/CLOB could take in the first set
         return (yield from _lob.prepare_sets_op(
             self.session, p, values, (arrange(plan, s) for s in rest),
             self._makers().lob_factory()))
