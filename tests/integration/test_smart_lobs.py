@@ -593,7 +593,7 @@ def test_executemany_stores_text_and_bytes_in_new_objects(driver: Any,
         cur.executemany("INSERT INTO t (id, c) VALUES (:n, :t)",
                         [{"n": 10 + i, "t": "é" * (i + 1)} for i in range(2)])
         cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)", [(20, None), (21, b"")])
-        big = data(300 * KIB)  # several writes: made in a transaction of their own
+        big = data(300 * KIB)  # one write each (WRITE_MESSAGE is 1 MiB)
         cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)", [(40, big), (41, big)])
         assert c.execute("SELECT COUNT(*) FROM t WHERE id >= 40").fetchone() == (2,)
         assert counts(server, db)[0] == before[0] + 4 * 2 + 2 + 1 + 2
@@ -607,6 +607,19 @@ def test_executemany_stores_text_and_bytes_in_new_objects(driver: Any,
         with pytest.raises(ifxwire.NotSupportedError, match="row 1"):
             cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)",
                             [(30, b"x"), (31, io.BytesIO(b"y"))])
+        # a value of several writes has its object made in a transaction of its own (an
+        # autocommit connection of a logged database): a refusal after it takes that back,
+        # and the connection is not left inside it (without logging there is no transaction:
+        # the object unstored is freed when the session ends)
+        objects = counts(server, db)[0]
+        with pytest.raises(ifxwire.NotSupportedError, match="row 1"):
+            cur.executemany("INSERT INTO t (id, b) VALUES (?, ?)",
+                            [(32, data(1200 * KIB)), (33, io.BytesIO(b"y"))])
+        if mode:
+            assert counts(server, db)[0] == objects
+        with driver.connect(**connect_kwargs, database=db, autocommit=True) as other:
+            other.execute("SET LOCK MODE TO NOT WAIT")
+            other.execute("INSERT INTO t (id) VALUES (34)")  # no lock of the batch is left
 
 
 def test_reading_a_small_blob_whole_allocates_about_its_size(ac: ifxwire.Connection) -> None:

@@ -614,21 +614,22 @@ def execute_many_op(
         cursor.rowcount = 0
         return 0
     p, _ = yield from conn._statement_op(operation, plan)
-    if plan.nparams and (p.lob_params if p.param_descs is not None else stores_values(p)):
-        # values for BLOB/CLOB columns go into new objects first, as execute() stores them;
-        # a statement not described yet is described when the first set holds a value a
-        # BLOB/CLOB could take (execute's rule: no round trip for numbers alone)
-        sets = yield from cursor.lob_sets_op(p, plan, first, it)
-        if sets is not None:
-            plan = dataclasses.replace(plan, style="qmark", order=tuple(range(plan.nparams)),
-                                       nargs=plan.nparams)
-            first, it = sets[0], iter(sets[1:])
     pipe: Pipeline
     index: int
     # Objects for large values are made in a transaction of their own (autocommit,
     # Connection._lob_txn_begin): the rows go in inside it, and each row's outcome stands
-    # (committed); a failure of the batch itself takes it all back, as execute's does.
+    # (committed); a failure of the batch itself, or of a set's objects, takes it all back,
+    # as execute's does.
     try:
+        if plan.nparams and (p.lob_params if p.param_descs is not None else stores_values(p)):
+            # values for BLOB/CLOB columns go into new objects first, as execute() stores
+            # them; a statement not described yet is described when the first set holds a
+            # value a BLOB/CLOB could take (execute's rule: no round trip for numbers alone)
+            sets = yield from cursor.lob_sets_op(p, plan, first, it)
+            if sets is not None:
+                plan = dataclasses.replace(plan, style="qmark",
+                                           order=tuple(range(plan.nparams)), nargs=plan.nparams)
+                first, it = sets[0], iter(sets[1:])
         pipe, index = yield execute_many_steps(cursor, p, plan, it, first)
     except Exception:
         if conn._lob_txn and not conn.broken:

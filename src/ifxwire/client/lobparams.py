@@ -63,8 +63,8 @@ def wants_describe(p: Prepared, values: Sequence[object]) -> bool:
 
 def stores_values(p: Prepared) -> bool:
     """Whether the statement may store its parameters in columns (INSERT, UPDATE, EXECUTE
-    PROCEDURE): executemany asks its parameters' types once when it does, since any row,
-    not only the first, may hold a value for a BLOB/CLOB."""
+    PROCEDURE): executemany looks further (``wants_describe`` on its first set, or the
+    described parameters) only for such a statement."""
     return p.stmt_type in _STORING
 
 
