@@ -231,3 +231,25 @@ def test_a_file_from_before_the_full_catalogue_is_upgraded(tmp_path: Path) -> No
         m.s.close()
     finally:
         again.close()
+
+
+def test_a_connection_with_a_statement_still_stepping_is_not_pooled(
+        db: Sql, engine: Engine) -> None:
+    """A statement left active on the connection (a cursor nobody reset) used to be pooled
+    with it; the next session's DATABASE then failed inside create_function ("Error creating
+    function": SQLite refuses to replace a function while a statement is active), seen once
+    as an internal error in the recorded-request fuzz test."""
+    db.run("create table t (a int)")
+    for i in range(50):
+        db.run("insert into t values (?)", i)
+    conn = db.s.conn
+    assert conn is not None
+    stepping = conn.execute("SELECT a FROM t")
+    stepping.fetchone()  # active: more rows to step
+    db.s.close()
+    assert _idle(engine, "testdb") == 0  # closed, not pooled
+    again = session_on(engine, "testdb")  # opens afresh and binds its functions
+    assert again.s.conn is not conn
+    assert again.one("select count(*) from t") == 50
+    again.s.close()
+    assert _idle(engine, "testdb") == 1  # a clean connection is pooled as before

@@ -84,6 +84,14 @@ def row_locks_default() -> bool:
     return value != "0"
 
 
+_IDLE_PROBE = "_ifx_idle"
+
+
+def _idle_probe() -> int:
+    """Never called by SQL; Engine.checkin replaces it to learn whether a statement is active."""
+    return 0
+
+
 class Engine:
     """Owns the databases of one server and hands out sessions."""
 
@@ -266,6 +274,7 @@ class Engine:
         conn = self.connect(name)
         try:
             slot = register(conn, state)
+            conn.create_function(_IDLE_PROBE, 0, _idle_probe)
             meta = cat.meta(conn)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
@@ -288,6 +297,12 @@ class Engine:
         try:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            # A statement still stepping on the connection (a cursor that was not reset) would
+            # make the next session's create_function fail at DATABASE ("Error creating
+            # function": SQLite refuses to replace a function while any statement is active),
+            # so replacing this probe, which every pooled connection has, tells: such a
+            # connection is closed, not pooled.
+            conn.create_function(_IDLE_PROBE, 0, _idle_probe)
             # The row-lock triggers (session_locks.py) stay: the next session rebinds them.
             clean = conn.execute(
                 "SELECT count(*) FROM temp.sqlite_master WHERE name NOT LIKE '\\_ifxlk\\_%' "
