@@ -51,8 +51,12 @@ enum {
     K_VARCHAR = 6,
     K_LVARCHAR = 7,
     K_DATE = 8,
-    K_LAST = 8
+    K_DATETIME = 9,
+    K_DECIMAL = 10,
+    K_LAST = 10
 };
+
+static PyObject *Decimal_Type; /* decimal.Decimal, taken at import */
 
 enum { E_OTHER = 0, E_LATIN1 = 1, E_UTF8 = 2, E_ASCII = 3 };
 
@@ -151,6 +155,205 @@ static int text_bytes(int enc_kind, PyObject *v, const char **s, Py_ssize_t *n)
 /* Append the field of one value at self->scratch + *plen. Returns 0, 1 when the row must be
  * encoded by ``pure`` (fn raised or returned other than bytes; no exception set), -1 on a
  * memory error. */
+/* ---- DATETIME ------------------------------------------------------------------------------
+ * Informix units: YEAR 0, MONTH 2, DAY 4, HOUR 6, MINUTE 8, SECOND 10, FRACTION(n) 10 + n.
+ * Field slots 0..6: year, month, day, hour, minute, second, microsecond; -1 where the value
+ * has no such field (a time's date). */
+static const int DT_MIN[6] = {1, 1, 1, 0, 0, 0};
+static const int DT_MAX[6] = {9999, 12, 31, 23, 59, 59};
+
+static int dt_fields_of(PyObject *v, int f[7])
+{
+    if (PyDateTime_CheckExact(v)) {
+        if (PyDateTime_DATE_GET_TZINFO(v) != Py_None)
+            return 0;
+        f[0] = PyDateTime_GET_YEAR(v);
+        f[1] = PyDateTime_GET_MONTH(v);
+        f[2] = PyDateTime_GET_DAY(v);
+        f[3] = PyDateTime_DATE_GET_HOUR(v);
+        f[4] = PyDateTime_DATE_GET_MINUTE(v);
+        f[5] = PyDateTime_DATE_GET_SECOND(v);
+        f[6] = PyDateTime_DATE_GET_MICROSECOND(v);
+        return 1;
+    }
+    if (PyDate_CheckExact(v)) {
+        f[0] = PyDateTime_GET_YEAR(v);
+        f[1] = PyDateTime_GET_MONTH(v);
+        f[2] = PyDateTime_GET_DAY(v);
+        f[3] = f[4] = f[5] = f[6] = 0;
+        return 1;
+    }
+    if (PyTime_CheckExact(v)) {
+        if (PyDateTime_TIME_GET_TZINFO(v) != Py_None)
+            return 0;
+        f[0] = f[1] = f[2] = -1;
+        f[3] = PyDateTime_TIME_GET_HOUR(v);
+        f[4] = PyDateTime_TIME_GET_MINUTE(v);
+        f[5] = PyDateTime_TIME_GET_SECOND(v);
+        f[6] = PyDateTime_TIME_GET_MICROSECOND(v);
+        return 1;
+    }
+    return 0;
+}
+
+/* The tuple field of DATETIME qualifier q from fields f into out (at least 16 bytes): its
+ * length, or 0 when the Python encoder must decide (temporal.encode_datetime, the reference:
+ * the named fields' digits, FRACTION(n) the first n digits of the microseconds, as base-100
+ * pairs after a head byte 0x80 | (exponent + 64), the exponent counting whole pairs down to
+ * SECOND). */
+static Py_ssize_t put_datetime(unsigned char *out, long long q, const int f[7])
+{
+    int total = (int)((q >> 8) & 0xFF), start = (int)((q >> 4) & 0x0F), end = (int)(q & 0x0F);
+    if (start > 10 || (start & 1) || end < start || (end < 10 && (end & 1)))
+        return 0;
+    char digits[24];
+    int nd = 0;
+    for (int u = start; u <= (end < 10 ? end : 10); u += 2) {
+        int slot = u / 2, v = f[slot];
+        if (v < DT_MIN[slot] || v > DT_MAX[slot])
+            return 0;
+        if (u == 0) {
+            digits[nd++] = (char)('0' + v / 1000);
+            digits[nd++] = (char)('0' + v / 100 % 10);
+        }
+        digits[nd++] = (char)('0' + v / 10 % 10);
+        digits[nd++] = (char)('0' + v % 10);
+    }
+    int frac = end > 10 ? end - 10 : 0;
+    if (frac) {
+        int v = f[6];
+        if (v < 0 || v > 999999)
+            return 0;
+        for (int k = frac; k < 6; k++)
+            v /= 10;
+        for (int k = frac - 1; k >= 0; k--) {
+            digits[nd + k] = (char)('0' + v % 10);
+            v /= 10;
+        }
+        nd += frac;
+    }
+    if (nd != total)
+        return 0;
+    int integer = total - frac + (end < 10 ? 10 - end : 0);
+    int lead = integer % 2;
+    int ndig = lead + nd;
+    int pairs = (ndig + 1) / 2;
+    if (1 + pairs != (total + (end & 1) + 3) / 2)
+        return 0;
+    out[0] = (unsigned char)(0x80 | ((integer + 1) / 2 + 64));
+    for (int i = 0; i < pairs; i++) {
+        int a = 2 * i - lead, b = a + 1;
+        int hi = a >= 0 && a < nd ? digits[a] - '0' : 0;
+        int lo = b >= 0 && b < nd ? digits[b] - '0' : 0;
+        out[1 + i] = (unsigned char)(hi * 10 + lo);
+    }
+    return 1 + pairs;
+}
+
+
+/* ---- DECIMAL(p,s) / MONEY(p,s) -----------------------------------------------------------
+ * numeric.decimal_encoder's short way, for an exact Decimal whose plain text already has the
+ * column's scale (what the server's loader makes of a stored fixed-scale value): the unscaled
+ * digits as base-100 pairs after a head byte 0xC0 + exponent (negative values: the head
+ * (exponent + 64) ^ 0x7F and the pairs' 100-complement), zero pairs to the column's width.
+ * 0 when the value must go to the Python encoder (rounding, exponent notation, too many
+ * digits, NaN, another type: it decides, and raises what names the column's type). */
+static Py_ssize_t put_decimal(unsigned char *out, long long enclen, PyObject *v)
+{
+    if (Decimal_Type == NULL || Py_TYPE(v) != (PyTypeObject *)Decimal_Type)
+        return 0;
+    int p = (int)((enclen >> 8) & 0xFF), sc = (int)(enclen & 0xFF);
+    if (p < 1 || p > 32 || sc > p)
+        return 0;
+    int width = (p + (sc & 1) + 3) / 2;
+    PyObject *text = PyObject_Str(v);
+    if (text == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_ssize_t n;
+    const char *t = PyUnicode_AsUTF8AndSize(text, &n);
+    if (t == NULL) {
+        PyErr_Clear();
+        Py_DECREF(text);
+        return 0;
+    }
+    char ds[72];
+    int nd = 0, negative = 0, fraction = -1;
+    Py_ssize_t i = 0;
+    if (i < n && t[i] == '-') {
+        negative = 1;
+        i++;
+    }
+    int any = 0;
+    for (; i < n; i++) {
+        char ch = t[i];
+        if (ch >= '0' && ch <= '9') {
+            any = 1;
+            if (fraction >= 0)
+                fraction++;
+            if (nd == 0 && ch == '0' && fraction < 0)
+                continue; /* leading zeros of the integer part */
+            if (nd >= 66)
+                break;
+            ds[nd++] = ch;
+        } else if (ch == '.' && fraction < 0) {
+            fraction = 0;
+        } else {
+            break;
+        }
+    }
+    Py_DECREF(text);
+    if (i != n || !any || (fraction < 0 ? 0 : fraction) != sc || (sc > 0 && fraction < 0))
+        return 0;
+    /* ds holds the integer digits (no leading zeros) then exactly sc fraction digits */
+    if (nd - sc > p - sc)
+        return 0;
+    int lead = 0;
+    while (lead < nd && ds[lead] == '0')
+        lead++;
+    if (lead == nd) { /* zero, also -0.00: the positive zero */
+        memset(out, 0, (size_t)width);
+        out[0] = 0x80;
+        return width;
+    }
+    char *d = ds + lead;
+    int m = nd - lead;
+    if (sc & 1)
+        d[m++] = '0';
+    int shift = m & 1; /* a leading '0' to make whole pairs */
+    int pairs_all = (m + shift) / 2;
+    int exponent = pairs_all - (sc + 1) / 2;
+    while (m > 0 && d[m - 1] == '0')
+        m--;
+    int npairs = (m + shift + 1) / 2;
+    if (npairs >= width)
+        return 0;
+    unsigned char digits[40];
+    for (int k = 0; k < npairs; k++) {
+        int a = 2 * k - shift, b = a + 1;
+        int hi = a >= 0 && a < m ? d[a] - '0' : 0;
+        int lo = b >= 0 && b < m ? d[b] - '0' : 0;
+        digits[k] = (unsigned char)(hi * 10 + lo);
+    }
+    memset(out, 0, (size_t)width);
+    if (!negative) {
+        out[0] = (unsigned char)(0xC0 + exponent);
+        memcpy(out + 1, digits, (size_t)npairs);
+        return width;
+    }
+    out[0] = (unsigned char)((exponent + 64) ^ 0x7F);
+    int last = npairs - 1;
+    while (last >= 0 && digits[last] == 0)
+        last--;
+    for (int k = 0; k < last; k++)
+        out[1 + k] = (unsigned char)(99 - digits[k]);
+    out[1 + last] = (unsigned char)(100 - digits[last]);
+    if (out[0] == 0 && width > 1 && out[1] == 0)
+        return 0; /* would read as NULL: the Python encoder raises */
+    return width;
+}
+
 static int put_field(TupleWriter *self, const Col *c, PyObject *v, size_t *plen)
 {
     size_t len = *plen;
@@ -247,6 +450,28 @@ static int put_field(TupleWriter *self, const Col *c, PyObject *v, size_t *plen)
             return 0;
         }
         break;
+    case K_DECIMAL:
+        NEED(40);
+        {
+            Py_ssize_t n = put_decimal(self->scratch + len, c->arg, v);
+            if (n > 0) {
+                *plen = len + (size_t)n;
+                return 0;
+            }
+        }
+        break;
+    case K_DATETIME: {
+        int f[7];
+        if (dt_fields_of(v, f)) {
+            NEED(24);
+            Py_ssize_t n = put_datetime(self->scratch + len, c->arg, f);
+            if (n > 0) {
+                *plen = len + (size_t)n;
+                return 0;
+            }
+        }
+        break;
+    }
     default:
         break;
     }
@@ -501,6 +726,12 @@ fail:
  *       L_INT (load_int): an exact int in [lo, hi] is kept;
  *       L_FLOAT (_load_float): an exact float is kept;
  *       L_CHARS (_load_chars): an exact str without NUL is kept;
+ *       L_DT (a DATETIME's loader, lo/hi its start and end units): stored text of the
+ *         canonical form 'YYYY-MM-DD HH:MM:SS.fffff' (the qualifier's fields, nothing
+ *         omitted, at most 5 fraction digits) becomes the datetime, date or time
+ *         values.dt_python makes; any other text, and the other qualifiers, go to fn;
+ *       L_DATE (a DATE's loader, lo the ordinal of day 0): an exact int whose date is in
+ *         years 1..9999 becomes that date (values.date_from_number); others go to fn;
  *       L_CALL: every value goes to fn.
  *     NULL (None) is never given to a loader (engine/session.py _stream).
  *   Returns the rows, each the same tuple when nothing changed. When a row is not a tuple
@@ -509,7 +740,7 @@ fail:
  *   the batch, which yields the rows before the bad one and raises exactly as before. Other
  *   exceptions (KeyboardInterrupt, MemoryError) propagate.
  */
-enum { L_CALL = 0, L_INT = 1, L_FLOAT = 2, L_CHARS = 3 };
+enum { L_CALL = 0, L_INT = 1, L_FLOAT = 2, L_CHARS = 3, L_DT = 4, L_DATE = 5 };
 
 static int has_nul(PyObject *v)
 {
@@ -529,6 +760,99 @@ static int has_nul(PyObject *v)
                 return 1;
         return 0;
     }
+}
+
+/* values.dt_python of stored DATETIME text for start TO end, when the text has the canonical
+ * form and the qualifier makes a datetime (YEAR TO HOUR..FRACTION), a date (YEAR TO DAY) or
+ * a time (HOUR.. TO ..); NULL without an exception otherwise (fn then decides, and raises
+ * what the engine raises for a bad value). */
+static PyObject *dt_load(PyObject *v, int start, int end)
+{
+    if (!PyUnicode_CheckExact(v) || PyUnicode_KIND(v) != PyUnicode_1BYTE_KIND || start > 10
+            || (start & 1) || end < start || (end < 10 && (end & 1)))
+        return NULL;
+    int shape = start == 0 && end >= 6 ? 1 : start == 0 && end == 4 ? 2 : start >= 6 ? 3 : 0;
+    if (shape == 0)
+        return NULL;
+    const unsigned char *s = (const unsigned char *)PyUnicode_DATA(v);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(v), pos = 0;
+    static const char seps[6] = {0, '-', '-', ' ', ':', ':'};
+    int f[7] = {0, 1, 1, 0, 0, 0, 0};
+    for (int u = start; u <= (end < 10 ? end : 10); u += 2) {
+        int slot = u / 2, width = u == 0 ? 4 : 2, x = 0;
+        if (u != start) {
+            if (pos >= n || (s[pos] != seps[slot] && !(slot == 3 && s[pos] == 'T')))
+                return NULL;
+            pos++;
+        }
+        if (pos + width > n)
+            return NULL;
+        for (int k = 0; k < width; k++) {
+            unsigned char ch = s[pos + k];
+            if (ch < '0' || ch > '9')
+                return NULL;
+            x = x * 10 + (ch - '0');
+        }
+        pos += width;
+        if (pos < n && s[pos] >= '0' && s[pos] <= '9')
+            return NULL;
+        f[slot] = x;
+    }
+    if (end > 10) {
+        if (pos >= n || s[pos] != '.')
+            return NULL;
+        pos++;
+        int k = 0, x = 0;
+        while (pos < n && s[pos] >= '0' && s[pos] <= '9' && k < 6) {
+            x = x * 10 + (s[pos] - '0');
+            pos++;
+            k++;
+        }
+        if (k == 0 || k > 5)
+            return NULL;
+        for (; k < 5; k++)
+            x *= 10;
+        f[6] = x * 10; /* five stored digits: tens of microseconds */
+    }
+    if (pos != n || (shape != 3 && f[0] < 1))
+        return NULL;
+    PyObject *r;
+    if (shape == 1)
+        r = PyDateTime_FromDateAndTime(f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+    else if (shape == 2)
+        r = PyDate_FromDate(f[0], f[1], f[2]);
+    else
+        r = PyTime_FromTime(f[3], f[4], f[5], f[6]);
+    if (r == NULL && PyErr_ExceptionMatches(PyExc_ValueError))
+        PyErr_Clear(); /* out of range: fn raises the engine's error */
+    return r;
+}
+
+/* values.date_from_number of a stored DATE (days after day 0, whose ordinal is ``epoch``),
+ * or NULL without an exception when fn must decide (not an exact int, out of years 1..9999). */
+static PyObject *date_load(PyObject *v, long long epoch)
+{
+    if (!PyLong_CheckExact(v))
+        return NULL;
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (n == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (overflow || n < 1 - epoch || n > 3652059 - epoch)
+        return NULL;
+    /* days since 1970-01-01 to the civil date (proleptic Gregorian) */
+    long long z = n + epoch - 719163 + 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    int d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    int m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    int y = (int)(yoe + era * 400 + (m <= 2));
+    return PyDate_FromDate(y, m, d);
 }
 
 typedef struct {
@@ -599,7 +923,15 @@ static PyObject *load_rows(PyObject *module, PyObject *const *args, Py_ssize_t n
             PyObject *v = PyTuple_GET_ITEM(copy ? copy : row, c->index);
             if (v == Py_None || keeps(c, v))
                 continue;
-            PyObject *w = PyObject_CallOneArg(c->fn, v);
+            PyObject *w = c->kind == L_DT ? dt_load(v, (int)c->lo, (int)c->hi)
+                : c->kind == L_DATE ? date_load(v, c->lo) : NULL;
+            if (w == NULL && PyErr_Occurred()) { /* MemoryError and the like */
+                Py_XDECREF(copy);
+                Py_CLEAR(result);
+                goto done;
+            }
+            if (w == NULL)
+                w = PyObject_CallOneArg(c->fn, v);
             if (w == NULL) {
                 Py_XDECREF(copy);
                 Py_CLEAR(result);
@@ -825,6 +1157,15 @@ PyMODINIT_FUNC PyInit__tuplewriter(void)
     PyDateTime_IMPORT;
     if (PyDateTimeAPI == NULL)
         return NULL;
+    if (Decimal_Type == NULL) {
+        PyObject *decimal = PyImport_ImportModule("decimal");
+        if (decimal == NULL)
+            return NULL;
+        Decimal_Type = PyObject_GetAttrString(decimal, "Decimal");
+        Py_DECREF(decimal);
+        if (Decimal_Type == NULL)
+            return NULL;
+    }
     if (PyType_Ready(&TupleWriter_Type) < 0)
         return NULL;
     return PyModule_Create(&tuplewriter_module);

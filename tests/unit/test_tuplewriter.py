@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import gc
 import sys
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 from typing import Any
 
@@ -36,6 +36,33 @@ class Int(int):
     pass
 
 
+class Stamp(datetime):
+    """A datetime subclass: the C path must leave it to the Python encoder."""
+
+
+DATETIMES: list[Any] = [
+    None, datetime(2024, 2, 29, 13, 45, 59), datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59, 59,
+    999999), datetime(2000, 1, 2, 3, 4, 5, 123456), datetime(2000, 1, 2, 3, 4, 5, 10),
+    date(2024, 2, 29), date(1, 1, 1), time(23, 59, 59, 999999), time(0, 0), time(12, 30, 1, 5),
+    datetime(2024, 1, 1, tzinfo=timezone.utc), time(1, 2, tzinfo=timezone.utc),
+    Stamp(2024, 5, 6, 7, 8, 9), "2024-01-01 00:00:00", 5, timedelta(hours=1)]
+
+class Dec(Decimal):
+    """A Decimal subclass: the C path must leave it to the Python encoder."""
+
+
+DECIMALS: list[Any] = [
+    None, *[Decimal(t) for t in (
+        "0", "-0", "0.00", "-0.00", "1", "-1", "12.50", "-12.50", "123456.78", "-123456.78",
+        "99999999.99", "-99999999.99", "100000000.00", "0.01", "-0.01", "0.05", "0.10", "1.005",
+        "1.00", "12.3", "12.345", "7.000", "-7.000", "0.001", "-0.001", "0.0000001", "1E+2",
+        "1E-7", "NaN", "sNaN", "Infinity", "-Infinity", "0.5", "-0.5", "9", "99", "999",
+        "1000000", "10", "100", "0.9", "0.99", "0.999", "-0.999", "5.0000000",
+        "12345678901234567890123456789012", "1234567890123456.7890123456789012",
+        "0.12345678901234567890123456789012", "-0.12345678901234567890123456789012",
+        "9.9", "-9.9", "1234567.1234567", "-1234567.1234567", "0000012.50")],
+    Dec("1.00"), 5, 2.5, "1.00", True]
+
 # (column, values): every value once in a one-column row and in a row with other columns.
 CASES: list[tuple[ColumnDesc, list[Any]]] = [
     (ColumnDesc("si", 1, 2), [None, 0, 1, -1, 32767, -32767, -32768, 32768, True, Int(5),
@@ -53,11 +80,18 @@ CASES: list[tuple[ColumnDesc, list[Any]]] = [
     (ColumnDesc("sf", 4, 4), [None, 0.25, 1e39, 3]),
     (ColumnDesc("d", 5, 0x0A02), [None, Decimal("123456.78"), Decimal("-0.01"), 5]),
     (ColumnDesc("mo", 8, 0x0802), [None, Decimal("99.50")]),
+    *[(ColumnDesc(f"dec{q:04x}", 5, q), DECIMALS) for q in (
+        0x0A02, 0x0A03, 0x0C00, 0x0101, 0x0100, 0x2010, 0x200F, 0x2000, 0x2020, 0x1005, 0x10FF,
+        0x0E07, 0x0503)],
+    (ColumnDesc("mo2", 8, 0x0C02), DECIMALS),
     (ColumnDesc("dt", 7, 4), [None, date(2024, 2, 29), date(1, 1, 1), date(9999, 12, 31),
                               date(1899, 12, 31), date(1900, 3, 1), date(2000, 2, 29),
                               date(2100, 3, 1), datetime(2024, 1, 2), datetime(2024, 1, 2, 3),
                               "2024-01-01", 5]),
     (ColumnDesc("ys", 10, 0x0E0A), [None, datetime(2024, 2, 29, 13, 45, 59)]),
+    *[(ColumnDesc(f"dt{q:04x}", 10, q), DATETIMES) for q in (
+        0x130F, 0x110D, 0x0F0B, 0x0E0A, 0x0C08, 0x0A06, 0x0804, 0x0602, 0x0400,
+        0x0424, 0x0446, 0x066A, 0x096D, 0x0B6F, 0x048A, 0x04AC, 0x03CD)],
     (ColumnDesc("iv", 14, 0x094A), [None, timedelta(days=12, hours=3, minutes=4, seconds=5)]),
     (ColumnDesc("c", 0, 5), [None, "", "abc", "abcde", "abcdef", "\x00ab", "a\x00", "é",
                              "ééé", "€", "\ud800", Text("ab"), 5, b"ab"]),
@@ -98,6 +132,14 @@ def test_one_column_rows_match(col: ColumnDesc, values: list[Any], encoding: str
     pure, fast = both([col], encoding)
     for v in values:
         assert outcome(fast, (v,)) == outcome(pure, (v,)), (col, v)
+
+
+@pytest.mark.parametrize("q", [0x0D0A, 0x0E0B, 0x0F0A, 0x0E1A, 0x0EA0])
+def test_a_bad_datetime_qualifier_raises_as_the_pure_encoder_does(q: int) -> None:
+    """A qualifier the C path cannot lay out goes to the Python encoder for every value."""
+    pure, fast = both([ColumnDesc("bad", 10, q)], "utf-8")
+    for v in DATETIMES:
+        assert outcome(fast, (v,)) == outcome(pure, (v,)), (hex(q), v)
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "iso8859-1", "cp1252"])
@@ -274,6 +316,51 @@ def test_load_rows_matches_the_loaders() -> None:
     # shapes it leaves to the Python loop
     assert tuples._module.load_rows([list(good)], steps) is None  # type: ignore[union-attr]
     assert tuples._module.load_rows([good[:3]], steps) is None  # type: ignore[union-attr]
+
+
+DT_TEXTS = ["2024-02-29 13:45:59.12345", "0001-01-01 00:00:00.00000", "9999-12-31 23:59:59.99999",
+            "2024-02-29 13:45:59.1", "2024-02-29 13:45:59.123456", "2024-02-29 13:45:59",
+            "2024-02-29T13:45:59.5", "2023-02-29 13:45:59.5", "2024-13-01 00:00:00.0",
+            "2024-01-01 24:00:00.0", "2024-01-01 00:60:00.0", "2024-01-01 00:00:60.0",
+            " 2024-01-01 00:00:00.0", "2024-01-01 00:00:00.0 ", "024-01-01 00:00:00.0",
+            "2024-1-01 00:00:00.0", "2024-01-01 00:00:00.", "2024-01-01", "2024-01-01 05",
+            "2024-01-01 05:06", "0000-01-01 00:00:00.0", "2024/01/01 00:00:00.0",
+            "13:45:59.12345", "13:45", "13", "23:59:59.99999", "24:00:00.0", "x", "",
+            "２０２４-01-01 00:00:00.0", "2024-01-01 00:00:00.0\x00", 20240101, 5.5, b"2024"]
+
+
+@pytest.mark.parametrize("q", [(0, 15), (0, 13), (0, 11), (0, 10), (0, 8), (0, 6), (0, 4),
+                               (0, 2), (2, 4), (4, 6), (6, 10), (6, 15), (6, 8), (6, 6),
+                               (8, 10), (10, 13), (12, 13)])
+def test_load_rows_datetime_and_date_match_the_loaders(q: tuple[int, int]) -> None:
+    """Stored DATETIME text and DATE numbers: the compiled loader (L_DT, L_DATE) makes what
+    the Python loaders make, and leaves to them (and their errors) every other text."""
+    from ifxwire.protocol.codes import TypeCode as T
+    from ifxwire.server.engine.core import convert
+    from ifxwire.server.engine.core.ifxtypes import IfxType
+
+    start, end = q
+    loaders = [convert.loader(IfxType(T.DATETIME, start=start, end=end)),
+               convert.loader(IfxType(T.DATE))]
+    steps = tuple((i, *f.batch_kind, f) for i, f in enumerate(loaders))  # type: ignore[union-attr]
+    epoch = -693594  # day 0 is 1899-12-31: ordinal 1 is day -693594
+    days: list[Any] = [0, 1, -1, 45000, epoch, epoch - 1, 2958464, 2958465, 2**70, 1.0,
+                       "45000", True]
+    from ifxwire.server.engine.core.values import format_dt
+
+    good = (format_dt([2000, 1, 1, 0, 0, 0, 0], start, end), 1)
+    assert python_loop(loaders, [good])[0] == "ok", good
+    for text in [good[0], *DT_TEXTS]:
+        for n in days:
+            batch = [good, (text, n), (None, None)]
+            got = tuples._module.load_rows(batch, steps)  # type: ignore[union-attr]
+            want = python_loop(loaders, batch)
+            if got is None:  # only when the Python loop raises
+                assert want[0] != "ok", (text, n)
+            else:
+                assert ("ok", got) == want, (text, n)
+                for g, w in zip(got, want[1], strict=True):  # same types, not just equal
+                    assert [type(x) for x in g] == [type(x) for x in w], (text, n)
 
 
 def test_batch_loader_selection() -> None:

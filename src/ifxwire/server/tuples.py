@@ -6,11 +6,13 @@ row. ``ifxwire._tuplewriter`` (C, its own extension module next to ``_speedups``
 common column types from SQLite's values itself and takes the rows from the cursor's iterator,
 so a fetch reply costs no Python call per row beyond the iterator's own. The pure encoder
 (``build_row_encoder``) stays the reference: every value the C code does not encode exactly
-as it would (a subclass, an integer out of range, text that does not fit or encode, DECIMAL,
-DATETIME, INTERVAL, BOOLEAN, BYTE/TEXT descriptors, ROW and collection values, ...) goes to the
+as it would (a subclass, an integer out of range, text that does not fit or encode, a
+DECIMAL that needs rounding or is floating, a DATETIME of a partial qualifier or with a time
+zone, INTERVAL, BOOLEAN, BYTE/TEXT descriptors, ROW and collection values, ...) goes to the
 column's Python encoder, and a row whose encoding raises is encoded again by the pure row
-encoder, which raises the same exception the pure path raises. tests/unit/test_tuplewriter.py
-compares the bytes of both for every column type the server sends.
+encoder, which raises the same exception the pure path raises.
+tests/unit/test_tuplewriter.py compares the bytes of both for every column type the server
+sends.
 
 ``IFXWIRE_PURE=1`` selects the pure loop in the server too.
 """
@@ -43,7 +45,7 @@ accelerated: bool = _module is not None and _accel.accelerated
 
 # The kinds of _tuplewriter.c's enum.
 _K_CALL, _K_SMALLINT, _K_INTEGER, _K_BIGINT, _K_FLOAT = 0, 1, 2, 3, 4
-_K_CHAR, _K_VARCHAR, _K_LVARCHAR, _K_DATE = 5, 6, 7, 8
+_K_CHAR, _K_VARCHAR, _K_LVARCHAR, _K_DATE, _K_DATETIME, _K_DECIMAL = 5, 6, 7, 8, 9, 10
 _FAST_CODECS = {"iso8859-1": 1, "utf-8": 2, "ascii": 3}
 
 
@@ -72,6 +74,12 @@ def _kind(col: ColumnDesc) -> tuple[int, int]:
         return _K_FLOAT, 0
     if base == _T.DATE:
         return _K_DATE, DATE_EPOCH.toordinal()
+    if base == _T.DATETIME:
+        return _K_DATETIME, col.enclen  # the qualifier
+    if base in (_T.DECIMAL, _T.MONEY):
+        p, s = col.enclen >> 8, col.enclen & 0xFF
+        if 1 <= p <= 32 and s <= p:  # fixed scale (a floating DECIMAL's scale is 255)
+            return _K_DECIMAL, col.enclen
     if base in (_T.CHAR, _T.NCHAR):
         return _K_CHAR, col.enclen
     if base in (_T.VARCHAR, _T.NVARCHAR):
@@ -101,7 +109,12 @@ def make_tuple_writer(columns: Sequence[ColumnDesc], encoding: str,
         kind, arg = _kind(col) if col.base not in _COMPLEX else (_K_CALL, 0)
         if kind == _K_CHAR and arg <= 0:
             kind, arg = _K_CALL, 0
-        null = fn(None) if kind != _K_CALL else None
+        null = None
+        if kind != _K_CALL:
+            try:
+                null = fn(None)
+            except Exception:  # a bad qualifier: the encoder raises per value, as pure does
+                kind, arg = _K_CALL, 0
         plan.append((kind, fn, arg, null))
     writer: TupleWriter = _module.make_tuple_writer(tuple(plan), enc_kind, pure)
     return writer

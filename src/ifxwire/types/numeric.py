@@ -282,8 +282,8 @@ def base100_decode(buf: Buffer, offset: int, width: int) -> tuple[bool, int, byt
     return negative, ((head ^ 0x7F) & 0x7F) - 64, _complement(digits)
 
 
-_BCD_TO_BINARY = bytes((b >> 4) * 10 + (b & 0xF) if b >> 4 < 10 and b & 0xF < 10 else 0
-                       for b in range(256))
+BCD_TO_BINARY = _BCD_TO_BINARY = bytes(
+    (b >> 4) * 10 + (b & 0xF) if b >> 4 < 10 and b & 0xF < 10 else 0 for b in range(256))
 
 
 def base100_digits_str(digits: bytes) -> str:

@@ -24,6 +24,7 @@ from typing import TypeAlias, TypeVar
 from ..protocol.codes import TimeUnit
 from .errors import CodecDataError, CodecError
 from .numeric import (
+    BCD_TO_BINARY,
     I32,
     INTEGER_NULL,
     U16,
@@ -242,19 +243,20 @@ def _layout(q: int, interval: bool) -> _Layout:
 
 def _pack(layout: _Layout, negative: bool, values: list[int], sized: bool) -> bytes:
     """Field values (magnitudes) to canonical base-100 bytes; ``sized`` adds the u16 length."""
-    parts = []
+    # the fields' digits as one integer: a format spec built per field cost ~1 us each
+    acc = count = 0
     for v, n in zip(values, layout.digits, strict=True):
-        if not 0 <= v < 10**n:
+        if not 0 <= v < _POW10[n]:
             raise CodecDataError(f"field value {v} does not fit {n} digits of {layout.describe()}")
-        parts.append(f"{v:0{n}d}")
-    s = "".join(parts)
+        acc = acc * _POW10[n] + v
+        count += n
+    s = str(acc).zfill(count)
     if layout.lead_pad:
         s = "0" + s
     if len(s) % 2:
         s += "0"
-    body = base100_encode(
-        negative, layout.exponent, bytes(int(s[i : i + 2]) for i in range(0, len(s), 2))
-    )
+    # the decimal digits read as hex are BCD pairs; one translate makes them base-100 digits
+    body = base100_encode(negative, layout.exponent, bytes.fromhex(s).translate(BCD_TO_BINARY))
     return U16.pack(len(body)) + body if sized else body
 
 

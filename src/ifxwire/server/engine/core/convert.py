@@ -25,6 +25,7 @@ from .ifxtypes import FLOATING, INT_RANGE, IfxType
 from .money import read_monetary
 from .values import (
     DEFAULT_CTX,
+    EPOCH_ORDINAL,
     BlobRef,
     ConvContext,
     date_from_number,
@@ -242,9 +243,13 @@ def loader(t: IfxType) -> Conv | None:
     if code in (T.DECIMAL, T.MONEY):
         return _load_decimal
     if code == T.DATE:
-        return lambda v: None if v is None else date_from_number(int(v))  # type: ignore[call-overload]
+        return _load_date
     if code == T.DATETIME:
-        return lambda v: None if v is None else dt_python(str(v), t)
+        def load_datetime(v: object) -> object:
+            return None if v is None else dt_python(str(v), t)
+        # the compiled batch loader parses canonical stored text itself (_tuplewriter.c L_DT)
+        setattr(load_datetime, "batch_kind", (_L_DT, t.start, t.end))  # noqa: B010
+        return load_datetime
     if code == T.INTERVAL:
         return lambda v: None if v is None else interval_python(int(v), t)  # type: ignore[call-overload]
     if code == T.BOOLEAN:
@@ -258,7 +263,15 @@ def loader(t: IfxType) -> Conv | None:
     return _load_chars
 
 
-_L_CALL, _L_INT, _L_FLOAT, _L_CHARS = 0, 1, 2, 3  # _tuplewriter.c's load_rows kinds
+_L_CALL, _L_INT, _L_FLOAT, _L_CHARS, _L_DT, _L_DATE = 0, 1, 2, 3, 4, 5  # load_rows's kinds
+
+
+def _load_date(v: object) -> object:
+    return None if v is None else date_from_number(int(v))  # type: ignore[call-overload]
+
+
+# the compiled batch loader makes the date of an int itself (_tuplewriter.c L_DATE)
+setattr(_load_date, "batch_kind", (_L_DATE, EPOCH_ORDINAL, 0))  # noqa: B010
 
 
 def batch_loader(loaders: Sequence[Conv | None]
