@@ -24,6 +24,7 @@ from ...sql import refusals
 from ...sql.hooks import PARSERS
 from ...sql.statement_specs import DropRoutine
 from . import ast as a
+from . import collection_insert
 from .binder import bind
 from .catalog import CreateRoutine
 from .cursor import TokenCursor, tokenize
@@ -294,6 +295,10 @@ class SplParser(TokenCursor):
             return node
         if w == "SET" and self.word(1) == "DEBUG":
             return self.debug_file()
+        if w == "INSERT":
+            coll = collection_insert.parse(self)  # INSERT INTO TABLE(collection variable)
+            if coll is not None:
+                return coll
         if w in _SQL_WORDS or w == "BEGIN" or self.is_type(TokenType.L_PAREN):
             return self.sql_statement()
         if w == "GOTO":
