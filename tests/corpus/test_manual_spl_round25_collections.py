@@ -105,3 +105,15 @@ def test_other_targets_stay_read_only(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE PROCEDURE plain() INSERT INTO st VALUES ('ZZ'); END PROCEDURE")
     cur.execute("EXECUTE PROCEDURE plain()")
     assert rows(cur, "SELECT c FROM st") == [("ZZ",)]
+
+
+def test_changing_a_collection_variables_elements_is_not_implemented(
+        cur: ifxwire.Cursor) -> None:
+    """ids_sqt_476/477's DELETE FROM TABLE(a) WHERE CURRENT OF (and UPDATE TABLE(a)) in a
+    FOREACH over the variable: not done, -999 when the routine is created (was -201 when it
+    ran, after the routine had been accepted)."""
+    assert sqlcode(cur, "CREATE PROCEDURE del_set(x INT) DEFINE a SET(INT NOT NULL); "
+                        "DEFINE b INT; LET a = SET{1, 5}; "
+                        "FOREACH c1 FOR SELECT * INTO b FROM TABLE(a) "
+                        "IF b = x THEN DELETE FROM TABLE(a) WHERE CURRENT OF c1; END IF; "
+                        "END FOREACH; END PROCEDURE") == -999

@@ -17,6 +17,7 @@ past the end appends.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -25,7 +26,7 @@ from sqlglot.tokenizer_core import TokenType
 from .....protocol.codes import TypeCode as T
 from ...core import ifxtypes as it
 from ...core import sqlcodes as sc
-from ...core.errors import EngineError
+from ...core.errors import EngineError, not_implemented
 from ...sql.exprs import func, keylit, ty, typed
 from ...sql.hooks import TRANSLATION
 from ..composite import _in_storage_order, complex_from_key, type_of
@@ -59,6 +60,17 @@ def parse(sp: SplParser) -> a.Let | None:
     node.targets = [var]
     node.exprs = [exp.Anonymous(this=INSERT_FN, expressions=args)]
     return node
+
+
+_CHANGE = re.compile(r"\s*(DELETE\s+FROM|UPDATE)\s+TABLE\s*\(", re.IGNORECASE)
+
+
+def refuse_change(text: str) -> None:
+    """UPDATE or DELETE of a collection-derived table in a routine (the Tutorial's FOREACH
+    over ``TABLE(var)`` with ``WHERE CURRENT OF``, ids_sqt_476/477): not done, so -999 when
+    the routine is created (it was -201 when it ran)."""
+    if _CHANGE.match(text):
+        raise not_implemented("UPDATE or DELETE of a collection variable's elements")
 
 
 def _translate(tx: Any, node: exp.Anonymous) -> exp.Expr:

@@ -674,6 +674,7 @@ class SplParser(TokenCursor):
             toks, into = _take_into(toks, self)
         current_of: str | None = None
         if first in ("UPDATE", "DELETE"):
+            collection_insert.refuse_change(self.sql[toks[0].start:])
             toks, current_of = _take_current_of(toks, self)
         tree = self.sql_tree(toks)
         text = self.sql[toks[0].start : toks[-1].end + 1]
