@@ -355,6 +355,7 @@ _SQL_TABLE = """
 -958    P  42S01  This session already has a temporary table '%s'.
 -999    N  -      The database server does not implement this feature.
 # --- conversion library: numbers, dates, DATETIME / INTERVAL, -1200 .. -1299 ---------------
+-1201   D  22003  A DECIMAL value is too small, or SUM/AVG was given a bare DATE difference.
 -1202   D  22012  Division by zero.
 -1204   D  22008  Invalid year in a DATE value.
 -1205   D  22008  Invalid month in a DATE value.

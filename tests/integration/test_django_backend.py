@@ -112,6 +112,17 @@ def test_queries_aggregation_and_serial_keys(djapp: Path) -> None:
                                  top=Max("price"))
     assert agg["n"] == 5 and agg["total"] == 1000 and agg["avg"] == 200
     assert agg["top"] == decimal.Decimal("39.96")
+    # Informix's STDEV/VARIANCE are the population statistics (ids_sqs_1594); the sample
+    # ones are derived from them: pages 0..400 have variance 20000 (population), 25000.
+    from django.db.models import StdDev, Variance
+    stats = Book.objects.aggregate(pv=Variance("pages"), sv=Variance("pages", sample=True),
+                                   pd=StdDev("pages"), sd=StdDev("pages", sample=True))
+    assert stats["pv"] == pytest.approx(20000) and stats["sv"] == pytest.approx(25000)
+    assert stats["pd"] == pytest.approx(20000 ** 0.5)
+    assert stats["sd"] == pytest.approx(25000 ** 0.5)
+    one = Book.objects.filter(pages=400).aggregate(s=StdDev("pages", sample=True),
+                                                   p=StdDev("pages"))
+    assert one == {"s": None, "p": 0}
     per_author = dict(Author.objects.annotate(n=Count("books")).values_list("name", "n"))
     assert per_author == {"Ann": 3, "Bob": 2}
     assert Book.objects.filter(published__year=2020, published__day=2).count() == 1

@@ -160,17 +160,20 @@ def _extreme(op: str) -> Any:
 
 
 def _statistic(kind: str) -> Any:
-    """Informix's STDEV and VARIANCE are the sample statistics; the population ones are
-    derived: VARIANCE(x) * (COUNT(x) - 1) / COUNT(x), and its square root."""
+    """Informix's STDEV and VARIANCE are the population statistics (divided by N: the results
+    the Guide to SQL: Syntax prints, ids_sqs_1594, and the Tutorial's "without Bessel
+    correction", ids_sqt_118/119); the sample ones are derived: VARIANCE(x) * COUNT(x) /
+    (COUNT(x) - 1), and its square root, NULL for fewer than two values as on PostgreSQL."""
     def as_informix(self: Any, compiler: Any, connection: Any, **kw: Any) -> Compiled:
-        if self.function.endswith("_SAMP"):
+        if not self.function.endswith("_SAMP"):
             return self.as_sql(compiler, connection,
                                function="STDEV" if kind == "stddev" else "VARIANCE", **kw)
         x = "%(distinct)s%(expressions)s"
-        pop = f"(VARIANCE({x}) * (COUNT({x}) - 1) / COUNT({x}))"
-        template = f"SQRT({pop})" if kind == "stddev" else pop
+        sample = (f"CASE WHEN COUNT({x}) > 1 THEN "
+                  f"VARIANCE({x}) * COUNT({x}) / (COUNT({x}) - 1) END")
+        template = f"SQRT({sample})" if kind == "stddev" else sample
         sql, params = self.as_sql(compiler, connection, template=template, **kw)
-        return sql, (*params, *params, *params)
+        return sql, (*params, *params, *params, *params)
     return as_informix
 
 

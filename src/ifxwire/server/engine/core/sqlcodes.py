@@ -333,6 +333,10 @@ UNLOCK_IN_TXN = -327  # [jcat] "Cannot unlock table (%s) within a transaction."
 LOCK_TABLE_NO_TXN = -524  # [jcat] "Lock table can only be used within a transaction."
 
 # --- conversions and arithmetic ------------------------------------------------------------------
+# ids_sqs_1576: SUM or AVG of the difference of two DATE values "returns error -1201"; the
+# catalogue's -1201 is the small-DECIMAL conversion error (a translated catalogue: "value too
+# small for the DECIMAL data type"); the page names the code for this statement.
+DATE_DIFF_AGGREGATE = -1201
 DIVIDE_BY_ZERO = -1202  # [cat] "An attempt was made to divide by zero."
 BAD_YEAR = -1204  # [cat] "Invalid year in date."
 BAD_MONTH = -1205  # [cat] "Invalid month in date."
@@ -728,6 +732,8 @@ MESSAGES: dict[int, str] = {
     DT_INCOMPATIBLE: "Intervals or Datetimes are incompatible for the operation.",
     DT_RANGE: "The result of a datetime computation is out of range.",
     DATETIME_AGGREGATE: "Sums and averages cannot be computed on datetime values.",
+    DATE_DIFF_AGGREGATE: "SUM and AVG cannot take a difference of two DATE values directly "
+    "(multiply it by 1).",
     STRING_TOO_LONG: "Value exceeds string column length.",
     INT8_RANGE: "Value will not fit in a BIGINT or INT8.",
     LO_ERROR: "Smart-large-object error.",

@@ -249,10 +249,16 @@ def parse_date(text: str, ctx: ConvContext) -> dt.date:
     the DBDATE setting, Informix correctly interprets: Date separator as - or /" (IBM
     InfoSphere DataStage, "DATE considerations using Informix XPS Load stages"), and IfxPy's
     test_113, run on IDS with the default MDY4/, inserts '03-27-1982' and reads 1982-03-27.
+
+    A reading that gives no valid date passes to the next form, and the first one's error
+    (-1205/-1206) is raised when none gives a date: the manuals' US dates with a two-digit
+    year (`DATE('12/31/07')`, ids_sqs_1532; `'01/01/90'` in ids_dba_192) are read under the
+    Y4MD- that ifxwire's driver sends, where they stopped at month 31 or day 90.
     """
     s = text.strip()
     order, sep, _ = _dbdate_layout(ctx.dbdate)
     layouts = [(order, sep), (order, "-"), (order, "/"), ("YMD", "-"), ("MDY", "/")]
+    first: EngineError | None = None
     for n, (lay_order, lay_sep) in enumerate(layouts):
         parts = _split_date(s, lay_sep, lay_order)
         if parts is None:
@@ -263,8 +269,11 @@ def parse_date(text: str, ctx: ConvContext) -> dt.date:
         month, day = int(fields["M"]), int(fields["D"])
         digits = fields["Y"]
         year = expand_year(int(digits), len(digits), month, day, ctx.dbcentury)
-        return make_date(year, month, day)
-    raise fail(sc.STRING_TO_DATE)
+        try:
+            return make_date(year, month, day)
+        except EngineError as err:
+            first = first or err
+    raise first or fail(sc.STRING_TO_DATE)
 
 
 def expand_year(year: int, digits: int, month: int, day: int, rule: str,

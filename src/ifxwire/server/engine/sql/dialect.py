@@ -240,6 +240,14 @@ class IfxExprParser(parser.Parser):
         "DENSERANK": lambda args: exp.DenseRank(),
         "ROWNUMBER": lambda args: exp.RowNumber(),
         "RATIOTOREPORT": lambda args: exp.Anonymous(this="RATIO_TO_REPORT", expressions=args),
+        # The population aliases of the 14.10 Tutorial (ids_sqt_118: STDEV_POP, STDDEV,
+        # STDDEV_POP; ids_sqt_119: VARIANCE_POP); sqlglot's sample-statistics names, which no
+        # Informix page lists, stay unknown routines (-674), as VAR_POP does.
+        "STDEV_POP": lambda args: exp.Stddev(this=seq_get(args, 0)),
+        "STDDEV_POP": lambda args: exp.Stddev(this=seq_get(args, 0)),
+        "VARIANCE_POP": lambda args: exp.Variance(this=seq_get(args, 0)),
+        **{name: (lambda n: lambda args: exp.Anonymous(this=n, expressions=args))(name)
+           for name in ("VAR_POP", "VAR_SAMP", "VARIANCE_SAMP", "STDDEV_SAMP")},
         "NVL": lambda args: exp.Coalesce(this=seq_get(args, 0), expressions=args[1:],
                                          is_nvl=True),
     }

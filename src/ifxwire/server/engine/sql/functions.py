@@ -371,11 +371,15 @@ class FloatStat:
             self.items.remove(_float(v))
 
     def finalize(self) -> object:
+        # The population statistics, divided by N: ids_sqs_1594 prints STDEV 0.74535599249993
+        # and VARIANCE 0.55555555555556 for 2, 2, 2, 3, 3, 4, and the 14.10 Tutorial calls
+        # both "without Bessel correction" (ids_sqt_118, ids_sqt_119); the N - 1 formula the
+        # Syntax pages print (ids_sqs_1591, ids_sqs_1592) is not what those results show.
         if len(self.items) < 2:
             return None if not self.items else 0.0
         if self.kind == "stdev":
-            return statistics.stdev(self.items)
-        return statistics.variance(self.items)
+            return statistics.pstdev(self.items)
+        return statistics.pvariance(self.items)
 
 
 def _dt_fields(v: object, t: IfxType, state: FunctionState) -> vals.DTFields:

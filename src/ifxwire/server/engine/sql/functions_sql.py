@@ -106,6 +106,11 @@ def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
     t = ty(new)
     if t.code == -1:
         raise EngineError(sc.SYNTAX)
+    if kind in ("sum", "avg") and _date_difference(new):
+        # ids_sqs_1576: "For SUM and AVG, you cannot use the difference between two DATE
+        # values directly as the argument to an aggregate"; AVG(ship_date - order_date)
+        # "returns error -1201", AVG((ship_date - order_date)*1) is valid.
+        raise EngineError(sc.DATE_DIFF_AGGREGATE)
     if distinct:
         assert isinstance(arg, exp.Distinct)
         arg.set("expressions", [new])
@@ -139,6 +144,14 @@ def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
         name = "ifx_davg"
     out = exp.Anonymous(this=name, expressions=[call_arg])
     return typed(out, res)
+
+
+def _date_difference(node: exp.Expr) -> bool:
+    """``node`` (translated, parentheses aside) is DATE − DATE."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return (isinstance(node, exp.Sub) and ty(node.this).code == T.DATE
+            and ty(node.expression).code == T.DATE)
 
 
 def _as_text(node: exp.Expr) -> exp.Expr:

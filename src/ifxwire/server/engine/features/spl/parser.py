@@ -24,6 +24,7 @@ from ...sql import refusals
 from ...sql.hooks import PARSERS
 from ...sql.statement_specs import DropRoutine
 from . import ast as a
+from . import collection_insert
 from .binder import bind
 from .catalog import CreateRoutine
 from .cursor import TokenCursor, tokenize
@@ -294,6 +295,10 @@ class SplParser(TokenCursor):
             return node
         if w == "SET" and self.word(1) == "DEBUG":
             return self.debug_file()
+        if w == "INSERT":
+            coll = collection_insert.parse(self)  # INSERT INTO TABLE(collection variable)
+            if coll is not None:
+                return coll
         if w in _SQL_WORDS or w == "BEGIN" or self.is_type(TokenType.L_PAREN):
             return self.sql_statement()
         if w == "GOTO":
@@ -669,6 +674,7 @@ class SplParser(TokenCursor):
             toks, into = _take_into(toks, self)
         current_of: str | None = None
         if first in ("UPDATE", "DELETE"):
+            collection_insert.refuse_change(self.sql[toks[0].start:])
             toks, current_of = _take_current_of(toks, self)
         tree = self.sql_tree(toks)
         text = self.sql[toks[0].start : toks[-1].end + 1]
