@@ -25,6 +25,7 @@ USER, PASSWORD = "informix", "in4mix"
 CHECKS = ("jdbc_lock_writers", "jdbc_lock_rollback", "jdbc_lock_waits", "jdbc_lock_ddl")
 #: IsolationCheck.java: the rest of issue 26's list (docs/SERVER.md "Locks and isolation")
 ISOLATION_CHECKS = ("jdbc_iso_deadlock", "jdbc_iso_for_update", "jdbc_iso_repeatable",
+                    "jdbc_iso_repeatable_rows",
                     "jdbc_iso_last_committed", "jdbc_iso_cursor_stability", "jdbc_iso_share",
                     "jdbc_iso_page", "jdbc_iso_wait_commit", "jdbc_iso_held_key",
                     "jdbc_iso_set_transaction")

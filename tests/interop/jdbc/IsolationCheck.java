@@ -127,6 +127,41 @@ public class IsolationCheck {
         }
     }
 
+    /** REPEATABLE READ locks rows, not the table (ids_sqt_396: "a lock on every row the
+     *  program examines"): an index lookup of row 1 leaves row 2 free to update, row 1 is
+     *  -346/-107 (UPDATE) and -240/-107 (DELETE), an INSERT -271/-107 (the phantom guard);
+     *  a scan locks every row it examines, also those its condition leaves out. Both
+     *  through SET ISOLATION and setTransactionIsolation(TRANSACTION_REPEATABLE_READ). */
+    static void repeatableRows(Connection a, Connection b, String t) throws Exception {
+        Statement sb = b.createStatement();
+        for (String way : new String[] {"SET ISOLATION TO REPEATABLE READ", "jdbc"}) {
+            if (way.equals("jdbc")) {
+                a.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            } else {
+                a.createStatement().execute(way);
+            }
+            Statement sa = a.createStatement();
+            LockCheck.check(ids(sa, "SELECT id FROM " + t + " WHERE id = 1").equals(List.of(1)),
+                            way + ": read row 1");
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 2");
+            b.commit();
+            LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 1", -346, -107);
+            LockCheck.expect(sb, "DELETE FROM " + t + " WHERE id = 1", -240, -107);
+            LockCheck.expect(sb, "INSERT INTO " + t + " VALUES (30, 1)", -271, -107);
+            a.commit();
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 1");
+            b.commit();
+            LockCheck.check(ids(sa, "SELECT id FROM " + t + " WHERE v = 20").isEmpty(),
+                            way + ": a scan");
+            LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 4", -346, -107);
+            a.commit();
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 4");
+            b.commit();
+            a.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            a.commit();
+        }
+    }
+
     /** SET TRANSACTION once per transaction (ids_sqs_1201): a second one is -876 (the SQL
      *  Tutorial's example, ids_sqt_392), SET ISOLATION after it -877 ("Isolation Level
      *  previously set by 'Set Transaction'"); the first one's level holds (the other
@@ -297,6 +332,7 @@ public class IsolationCheck {
                 case "jdbc_iso_deadlock" -> IsolationCheck::deadlock;
                 case "jdbc_iso_for_update" -> IsolationCheck::forUpdate;
                 case "jdbc_iso_repeatable" -> IsolationCheck::repeatable;
+                case "jdbc_iso_repeatable_rows" -> IsolationCheck::repeatableRows;
                 case "jdbc_iso_last_committed" -> IsolationCheck::lastCommitted;
                 case "jdbc_iso_cursor_stability" -> IsolationCheck::cursorStability;
                 case "jdbc_iso_share" -> IsolationCheck::share;

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from ..core import values as vals
+    from ..features.locks.manager import Armed
     from ..schema import catalog as cat
     from ..sql.functions import FunctionState
     from ..sql.plan import TableLookup
@@ -47,6 +48,7 @@ class RowLockReads:
         _rl_upd_read: bool
         _rl_undo: list[undo.Entry]
         _rl_pages: dict[str, int]
+        _rl_armed: Armed
         _rl_cursors: int
 
         @property
@@ -111,7 +113,23 @@ class RowLockReads:
                 self.engine.write_latch(db).flush_parked(self)
             while True:
                 if repeatable:
-                    holder = locks.table(self.session_id, db, table, False, reading=not upd)
+                    # Informix's Repeatable Read: a shared lock on every row the query
+                    # examines (``_ifx_rs``, called for each row SQLite visits, before the
+                    # query's own conditions), the phantom guard on the table (``guard``);
+                    # where the table cannot be found in the SQL, the whole table SHARE
+                    # (stricter: every write of another session meets it)
+                    q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+                    if q in sql:
+                        holder = locks.guard(self.session_id, db, table)
+                        if holder is None:
+                            locks.arm(self._rl_armed, self.session_id, db, table,
+                                      self._rl_pages.get(table), upd)
+                            lit = "'" + table.replace("'", "''") + "'"
+                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                                 f'WHERE _ifx_rs({lit}, rowid)) AS ')
+                    else:
+                        holder = locks.table(self.session_id, db, table, False,
+                                             reading=not upd)
                 else:
                     # the first look is the one above (a holder gone since then only
                     # costs the filter; one come since is the race every check has)
