@@ -193,3 +193,61 @@ def test_outside_a_transaction_repeatable_read_locks_nothing(pair: list[Any], fi
     assert len(b.cursor().execute(f"SELECT v FROM {t}").fetchall()) == 3
     a.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
     a.cursor().execute(f"INSERT INTO {t} VALUES (4, 40, 'x')")
+
+
+# ---- SET TRANSACTION READ ONLY (ids_sqs_1207) ---------------------------------------------------
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_a_read_only_transaction_refuses_its_writes(pair: list[Any], first: int,
+                                                    second: int) -> None:
+    """SET TRANSACTION READ ONLY: the transaction reads, and its INSERT, UPDATE, DELETE,
+    CREATE TABLE (a temporary one too), GRANT and UPDATE STATISTICS are -878 "Invalid
+    operation for a READ-ONLY transaction"; the refused statements change nothing and take
+    no lock (the other session writes the same row); the mode ends with the transaction."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION READ ONLY")
+    assert a.cursor().execute(f"SELECT v FROM {t} WHERE id = 1").fetchall() == [(10,)]
+    for sql in (f"INSERT INTO {t} VALUES (7, 70, 'x')", f"UPDATE {t} SET v = 0 WHERE id = 1",
+                f"DELETE FROM {t} WHERE id = 2", "CREATE TABLE ro_t (i INT)",
+                "CREATE TEMP TABLE ro_tmp (i INT)", f"GRANT SELECT ON {t} TO PUBLIC",
+                f"UPDATE STATISTICS FOR TABLE {t}"):
+        with pytest.raises(ifxwire.Error) as e:
+            a.cursor().execute(sql)
+        assert e.value.sqlcode == -878, sql  # type: ignore[attr-defined]
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?, 'x')", [(8, 1), (9, 2)])
+    assert e.value.sqlcode == -878  # type: ignore[attr-defined]
+    b.cursor().execute(f"UPDATE {t} SET v = 12 WHERE id = 1")  # a's refusal locked nothing
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute("SET TRANSACTION READ WRITE")  # once per transaction
+    assert e.value.sqlcode == -876  # type: ignore[attr-defined]
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("BEGIN WORK")  # the next transaction is READ WRITE again
+    a.cursor().execute(f"UPDATE {t} SET v = 11 WHERE id = 1")
+    a.cursor().execute("COMMIT WORK")
+    assert b.cursor().execute(f"SELECT COUNT(*) FROM {t}").fetchone() == (3,)
+
+
+def test_read_write_and_a_level_with_the_access_mode(pair: list[Any]) -> None:
+    """READ WRITE (the default) writes; READ ONLY with an isolation level in one statement
+    refuses writes and sets the level: the other session's update meets the REPEATABLE READ
+    row lock."""
+    a, b = pair
+    t = a.table
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION READ WRITE")
+    a.cursor().execute(f"UPDATE {t} SET v = 11 WHERE id = 1")
+    a.cursor().execute("COMMIT WORK")
+    a.cursor().execute("BEGIN WORK")
+    a.cursor().execute("SET TRANSACTION READ ONLY, ISOLATION LEVEL SERIALIZABLE")
+    assert a.cursor().execute(f"SELECT v FROM {t} WHERE id = 1").fetchall() == [(11,)]
+    with pytest.raises(ifxwire.Error) as e:
+        a.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 2")
+    assert e.value.sqlcode == -878  # type: ignore[attr-defined]
+    with pytest.raises(ifxwire.Error) as e:
+        b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")
+    assert _err(e) == (-346, -107)
+    a.cursor().execute("ROLLBACK WORK")
+    b.cursor().execute(f"UPDATE {t} SET v = 0 WHERE id = 1")

@@ -54,6 +54,7 @@ class RowLockReads:
         @property
         def row_locks(self) -> bool: ...
         isolation: str | None
+        retain_updates: bool
 
         def row_isolation(self) -> str: ...
         def _delimident(self) -> bool: ...
@@ -76,8 +77,11 @@ class RowLockReads:
         Informix); SQLite flattens the filter into the query, keeping its indexes. The
         compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
         so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
-        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
-        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
+        REPEATABLE READ in a transaction reads every table through ``_ifx_rs``, which
+        share-locks each row SQLite examines until the transaction ends (SQLite evaluates
+        the flattened filter before the query's own conditions: a scan locks every row, an
+        index lookup the rows it finds), and takes the table's phantom guard
+        (``LockTable.guard``). A conflict waits as SET LOCK MODE says (here, before the query
         starts; ``rl_rows`` waits on one met while the first row is read). ``version``: the
         schema version the OPEN's -710 check has just read (None: read it here); one read
         transaction less per OPEN of a logged database (issue 26)."""
@@ -345,18 +349,27 @@ class RowLockReads:
             yield from rows
             return
         assert self.database is not None and plan.table is not None
-        db = self.database
+        db, sid, locks = self.database, self.session_id, self.engine.locks
         self._note_pages(plan.table)
         deadline = self._lock_deadline()
+        # the update lock this cursor took at its previous fetch: released when the cursor
+        # fetches another row, unless RETAIN UPDATE LOCKS is on or the level is REPEATABLE
+        # READ, which keep it to the transaction's end (ids_sqt_398, ids_prf_431)
+        prev: int | None = None
         for row in rows:
             rowid = row[-1]
             if isinstance(rowid, int):
+                key = self._lock_key(table, rowid)
                 while True:
-                    holder = self.engine.locks.update_row(self.session_id, db, table,
-                                                          self._lock_key(table, rowid))
+                    holder, fresh = locks.take_update(sid, db, table, key)
                     if holder is None:
                         break
                     self._wait_for(holder, "query", deadline)
+                if prev is not None and prev != key and self.in_transaction and not (
+                        self.retain_updates or self.row_isolation() == REPEATABLE):
+                    locks.release_update(sid, db, table, prev)
+                if fresh or prev != key:
+                    prev = key if fresh else None
             yield row
 
 

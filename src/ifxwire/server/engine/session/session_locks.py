@@ -224,6 +224,11 @@ class RowLocks(RowLockReads, RowLockDdl):
         #: A SET TRANSACTION in the open transaction: (whether it set a level, the level
         #: before it, given back at the transaction's end); None: none in this transaction.
         self._txn_set: tuple[bool, str | None] | None = None
+        #: SET ISOLATION ... RETAIN UPDATE LOCKS: a FOR UPDATE cursor's update locks last
+        #: to the transaction's end (rl_for_update)
+        self.retain_updates = False
+        #: SET TRANSACTION READ ONLY in the open transaction: its writes are -878
+        self._txn_read_only = False
 
     @property
     def row_locks(self) -> bool:

@@ -9,9 +9,15 @@ LOCK MODE PAGE (the session computes it: ``TableInfo.rows_per_page``).
 Row locks are exclusive (a write) or update locks (a FOR UPDATE fetch of a row the session
 has not written: ``update_row``), which COMMITTED READ and CURSOR STABILITY readers pass:
 Informix's U lock ("SELECT in an update cursor") admits an S request and refuses U and X
-ones (Guide to SQL: Tutorial 14.10, "The behavior of the lock types", ids_sqt_400); table
-locks are
-SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock). A CURSOR
+ones (Guide to SQL: Tutorial 14.10, "The behavior of the lock types", ids_sqt_400); without
+RETAIN UPDATE LOCKS the cursor's next fetch releases it (``release_update``, ids_prf_431).
+A REPEATABLE READ reader takes a shared (S) lock on every row it examines
+(``share_row``, ``share_function``; ``_Table.shared``), which writers meet and update
+locks pass, and a *phantom guard* on each table it read (``guard``), which other sessions'
+INSERTs meet: Informix refuses an insert that "meets the search criteria of your query"
+(ids_sqs_1205), here any insert into the table (coarser, never kinder). Table locks are
+SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock where its
+table cannot be filtered). A CURSOR
 STABILITY cursor holds a *cursor lock*: a shared lock on the row it is on, taken when the
 row is fetched and dropped when the cursor moves on or closes, not at the transaction's end
 (``cursor_move``); writers and LOCK TABLE … EXCLUSIVE meet it as any
@@ -265,6 +271,13 @@ class LockTable:
     def update_row(self, sid: int, db: str, table: str, key: int) -> int | None:
         """A FOR UPDATE fetch's update lock: as ``row`` (a writer's or another update lock
         is met), but readers pass it until the session writes the row."""
+        return self.take_update(sid, db, table, key)[0]
+
+    def take_update(self, sid: int, db: str, table: str, key: int) -> tuple[int | None, bool]:
+        """``update_row``, and whether this call took the lock (False: refused, or the
+        session held the row already, written or for update, or held the table
+        EXCLUSIVE): only a lock the fetch took is the cursor's to release
+        (``release_update``)."""
         with self._cond:
             t = self._tables.get((db, table))
             mine = t is not None and (t.exclusive == sid or t.rows.get(key) == sid)
@@ -274,7 +287,24 @@ class LockTable:
                 t = self._tables.get((db, table))
                 if t is not None and t.rows.get(key) == sid:
                     t.update[key] = sid
-        return holder
+                    return None, True
+        return holder, False
+
+    def release_update(self, sid: int, db: str, table: str, key: int) -> None:
+        """A FOR UPDATE cursor moved off row ``key`` without RETAIN UPDATE LOCKS: its
+        update lock ends, unless the session wrote the row since (then it is an exclusive
+        lock, kept to the transaction's end). Informix: "If you do not update the row, the
+        default behavior of the database server is to release the update lock when you
+        execute the next FETCH statement" (Performance Guide, "Update cursors",
+        ids_prf_431)."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is None or t.update.get(key) != sid or t.rows.get(key) != sid:
+                return
+            del t.update[key]
+            del t.rows[key]
+            t.per_owner[sid] -= 1
+            self._let_go(sid)
 
     def _written(self, t: _Table, owner: int, n: int) -> bool:
         """(Under the condition's lock) whether ``owner``'s ``n`` row locks of ``t`` include
