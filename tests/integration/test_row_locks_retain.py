@@ -135,3 +135,20 @@ def test_turning_retain_off_releases_nothing_at_once(pair: list[Any], first: int
     assert _update(a, t, 1) == (-346, -107)  # an earlier fetch's: kept
     assert _update(a, t, 2) is None  # the previous fetch's: released
     b.cursor().execute("COMMIT WORK")
+
+
+@pytest.mark.parametrize("first,second", ORDERS)
+def test_fetching_a_row_for_update_again_keeps_an_update_lock(pair: list[Any], first: int,
+                                                              second: int) -> None:
+    """A second FOR UPDATE fetch of a row the session holds for update leaves an update
+    lock, which readers pass (ids_sqt_400); it used to make it exclusive, and the other
+    session's COMMITTED READ of the row got -244/-107."""
+    a, b = pair[first], pair[second]
+    t = a.table
+    b.cursor().execute("BEGIN WORK")
+    for _ in range(2):
+        assert b.cursor().execute(f"SELECT v FROM {t} WHERE id = 1 FOR UPDATE").fetchall() == [
+            (10,)]
+    assert a.cursor().execute(f"SELECT v FROM {t} WHERE id = 1").fetchall() == [(10,)]
+    assert _update(a, t, 1) == (-346, -107)
+    b.cursor().execute("COMMIT WORK")

@@ -213,7 +213,8 @@ class LockTable:
                     if other is not None:
                         return self._met(sid, other)
                 if holder == sid:
-                    t.update.pop(key, None)  # written now: exclusive (readers meet it)
+                    if not share_ok:  # (a FOR UPDATE fetch again: still an update lock)
+                        t.update.pop(key, None)  # written now: exclusive (readers meet it)
                     return None
             if keep:
                 t = t or self._table(db, table)
