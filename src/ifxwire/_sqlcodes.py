@@ -334,6 +334,7 @@ _SQL_TABLE = """
 -872    P  -      A unique index cannot be fragmented over columns outside its key.
 -876    O  25001  SET TRANSACTION can be issued only once in a transaction.
 -877    O  25000  SET TRANSACTION fixed this transaction's isolation level (no SET ISOLATION).
+-878    O  25006  Invalid operation for a READ-ONLY transaction.
 -879    D  22027  The trim character must be NULL or exactly one character long.
 -886    P  42000  The table or view cannot be dropped: other objects depend on it.
 -887    P  2B000  The privilege cannot be revoked: privileges, views or constraints depend on it.

@@ -25,6 +25,7 @@ USER, PASSWORD = "informix", "in4mix"
 CHECKS = ("jdbc_lock_writers", "jdbc_lock_rollback", "jdbc_lock_waits", "jdbc_lock_ddl")
 #: IsolationCheck.java: the rest of issue 26's list (docs/SERVER.md "Locks and isolation")
 ISOLATION_CHECKS = ("jdbc_iso_deadlock", "jdbc_iso_for_update", "jdbc_iso_repeatable",
+                    "jdbc_iso_repeatable_rows", "jdbc_iso_read_only", "jdbc_iso_retain",
                     "jdbc_iso_last_committed", "jdbc_iso_cursor_stability", "jdbc_iso_share",
                     "jdbc_iso_page", "jdbc_iso_wait_commit", "jdbc_iso_held_key",
                     "jdbc_iso_set_transaction")
@@ -78,7 +79,8 @@ def test_jdbc_row_locks_two_sessions(java_tools: dict[str, str],
 def test_jdbc_isolation_two_sessions(java_tools: dict[str, str],
                                      lock_classpaths: dict[str, str], lock_server: Any,
                                      version: str) -> None:
-    """Deadlock, FOR UPDATE, REPEATABLE READ (four spellings), LAST COMMITTED, CURSOR
+    """Deadlock, FOR UPDATE, REPEATABLE READ (four spellings; its row locks), SET
+    TRANSACTION READ ONLY, RETAIN UPDATE LOCKS, LAST COMMITTED, CURSOR
     STABILITY, LOCK TABLE SHARE / UNLOCK TABLE, LOCK MODE PAGE, WAIT until the commit, -271
     on a held key, SET TRANSACTION once per transaction (-876, -877, its level ending with
     the transaction): each in both orders of the two connections (IsolationCheck.java)."""

@@ -2,7 +2,8 @@
 // has writers, rollback, waits, ddl; its helpers are used here): deadlock, SELECT ... FOR
 // UPDATE, REPEATABLE READ in its four spellings, COMMITTED READ LAST COMMITTED, CURSOR
 // STABILITY, LOCK TABLE ... IN SHARE MODE / UNLOCK TABLE, LOCK MODE PAGE, WAIT until the
-// holder commits, -271 on a held key, SET TRANSACTION once per transaction. Arguments:
+// holder commits, -271 on a held key, SET TRANSACTION once per transaction, REPEATABLE
+// READ's row locks, SET TRANSACTION READ ONLY, RETAIN UPDATE LOCKS. Arguments:
 // <check>=<url>; each check runs twice, the two connections swapped ("first" names who
 // starts). Prints "CHECK <name> PASS|FAIL ...".
 // Codes: docs/SERVER.md "What a session meets" (IBM's sql_en_US / isam_en_US catalogues).
@@ -125,6 +126,96 @@ public class IsolationCheck {
             a.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             a.commit();
         }
+    }
+
+    /** REPEATABLE READ locks rows, not the table (ids_sqt_396: "a lock on every row the
+     *  program examines"): an index lookup of row 1 leaves row 2 free to update, row 1 is
+     *  -346/-107 (UPDATE) and -240/-107 (DELETE), an INSERT -271/-107 (the phantom guard);
+     *  a scan locks every row it examines, also those its condition leaves out. Both
+     *  through SET ISOLATION and setTransactionIsolation(TRANSACTION_REPEATABLE_READ). */
+    static void repeatableRows(Connection a, Connection b, String t) throws Exception {
+        Statement sb = b.createStatement();
+        for (String way : new String[] {"SET ISOLATION TO REPEATABLE READ", "jdbc"}) {
+            if (way.equals("jdbc")) {
+                a.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            } else {
+                a.createStatement().execute(way);
+            }
+            Statement sa = a.createStatement();
+            LockCheck.check(ids(sa, "SELECT id FROM " + t + " WHERE id = 1").equals(List.of(1)),
+                            way + ": read row 1");
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 2");
+            b.commit();
+            LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 1", -346, -107);
+            LockCheck.expect(sb, "DELETE FROM " + t + " WHERE id = 1", -240, -107);
+            LockCheck.expect(sb, "INSERT INTO " + t + " VALUES (30, 1)", -271, -107);
+            a.commit();
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 1");
+            b.commit();
+            LockCheck.check(ids(sa, "SELECT id FROM " + t + " WHERE v = 20").isEmpty(),
+                            way + ": a scan");
+            LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 4", -346, -107);
+            a.commit();
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 4");
+            b.commit();
+            a.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            a.commit();
+        }
+    }
+
+    /** SET TRANSACTION READ ONLY (ids_sqs_1207): the transaction reads, its UPDATE,
+     *  INSERT and CREATE TABLE are -878 and lock nothing (the other session updates the
+     *  row), the mode ends with the transaction. Connection.setReadOnly(true) sends nothing
+     *  in IBM JDBC 4.50.10 and 15.0.0.1 (its body is empty): the UPDATE then passes. */
+    static void readOnly(Connection a, Connection b, String t) throws Exception {
+        Statement sa = a.createStatement();
+        Statement sb = b.createStatement();
+        sa.execute("SET TRANSACTION READ ONLY");
+        LockCheck.check(LockCheck.value(sa, t, 1) == 10, "a read-only transaction reads");
+        LockCheck.expect(sa, "UPDATE " + t + " SET v = 0 WHERE id = 1", -878, 0);
+        LockCheck.expect(sa, "INSERT INTO " + t + " VALUES (30, 1)", -878, 0);
+        LockCheck.expect(sa, "CREATE TABLE " + t + "_ro (i INT)", -878, 0);
+        sb.executeUpdate("UPDATE " + t + " SET v = 11 WHERE id = 1");
+        b.commit();
+        a.commit();
+        sa.executeUpdate("UPDATE " + t + " SET v = 12 WHERE id = 1");
+        a.commit();
+        a.setReadOnly(true);
+        sa.executeUpdate("UPDATE " + t + " SET v = 13 WHERE id = 1");
+        a.commit();
+        a.setReadOnly(false);
+        LockCheck.check(LockCheck.value(sb, t, 1) == 13, "the updates after the transaction");
+        b.commit();
+    }
+
+    /** A FOR UPDATE cursor's update lock is released when it fetches the next row
+     *  (ids_prf_431: row 1 free once the cursor is on row 2, row 2 -346/-107); under SET
+     *  ISOLATION TO COMMITTED READ RETAIN UPDATE LOCKS both stay locked to the commit
+     *  (ids_sqt_398). The server sends such a cursor one row per fetch. */
+    static void retain(Connection a, Connection b, String t) throws Exception {
+        Statement sb = b.createStatement();
+        for (boolean keep : new boolean[] {false, true}) {
+            a.createStatement().execute("SET ISOLATION TO COMMITTED READ"
+                                        + (keep ? " RETAIN UPDATE LOCKS" : ""));
+            Statement sa = a.createStatement();
+            try (ResultSet rs = sa.executeQuery("SELECT id, v FROM " + t
+                                                + " ORDER BY id FOR UPDATE")) {
+                LockCheck.check(rs.next() && rs.getInt(1) == 1 && rs.next()
+                                && rs.getInt(1) == 2, "on row 2");
+                if (keep) {
+                    LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 1", -346, -107);
+                } else {
+                    sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 1");
+                    b.commit();
+                }
+                LockCheck.expect(sb, "UPDATE " + t + " SET v = 0 WHERE id = 2", -346, -107);
+            }
+            a.commit();
+            sb.executeUpdate("UPDATE " + t + " SET v = v + 1 WHERE id = 2");
+            b.commit();
+        }
+        a.createStatement().execute("SET ISOLATION TO COMMITTED READ");
+        a.commit();
     }
 
     /** SET TRANSACTION once per transaction (ids_sqs_1201): a second one is -876 (the SQL
@@ -297,6 +388,9 @@ public class IsolationCheck {
                 case "jdbc_iso_deadlock" -> IsolationCheck::deadlock;
                 case "jdbc_iso_for_update" -> IsolationCheck::forUpdate;
                 case "jdbc_iso_repeatable" -> IsolationCheck::repeatable;
+                case "jdbc_iso_repeatable_rows" -> IsolationCheck::repeatableRows;
+                case "jdbc_iso_read_only" -> IsolationCheck::readOnly;
+                case "jdbc_iso_retain" -> IsolationCheck::retain;
                 case "jdbc_iso_last_committed" -> IsolationCheck::lastCommitted;
                 case "jdbc_iso_cursor_stability" -> IsolationCheck::cursorStability;
                 case "jdbc_iso_share" -> IsolationCheck::share;

@@ -260,6 +260,10 @@ SET_TRANSACTION_ACTIVE = -876  # [jcat] "Cannot issue "Set Transaction" in an ac
 ISOLATION_SET_BY_TRANSACTION = -877  # [jcat] "Isolation Level previously set by "Set
 #   Transaction"." SET ISOLATION in a transaction whose level SET TRANSACTION set (ids_sqs_1201:
 #   its cursors "are guaranteed that isolation level"); when a real server sends it [guess]
+READ_ONLY_TRANSACTION = -878  # [jcat] "Invalid operation for a READ-ONLY transaction." A
+#   write in a transaction SET TRANSACTION READ ONLY made read-only: no INSERT, UPDATE or
+#   DELETE, no CREATE/ALTER/DROP (temporary tables too), GRANT/REVOKE, UPDATE STATISTICS or
+#   RENAME (SQL Syntax, SET TRANSACTION, "Access Modes", ids_sqs_1207)
 
 # --- integrity -----------------------------------------------------------------------------------
 NULL_PRIMARY_KEY = -703  # [jcat] "Primary key on table (%s) has a field with a null key value."

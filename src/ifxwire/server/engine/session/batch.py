@@ -65,8 +65,8 @@ def can_batch(self: EngineSession, stmt: Prepared) -> bool:
     """Whether ``execute_batch`` may run this statement's rows: a plain INSERT … VALUES
     without serial columns or per-execution functions, inside a transaction that already
     holds the write lock (outside one, every row must commit on its own)."""
-    if self.conn is None:
-        return False
+    if self.conn is None or self._txn_read_only:
+        return False  # (READ ONLY: one by one, each -878 in _write)
     if not self._sql_txn and not (self.row_locks and self.in_transaction):
         return False  # (row-lock mode: one short SQLite transaction for the batch, below)
     ok = stmt.batchable

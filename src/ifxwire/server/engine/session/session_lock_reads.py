@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from ..core import values as vals
+    from ..features.locks.manager import Armed
     from ..schema import catalog as cat
     from ..sql.functions import FunctionState
     from ..sql.plan import TableLookup
@@ -47,11 +48,13 @@ class RowLockReads:
         _rl_upd_read: bool
         _rl_undo: list[undo.Entry]
         _rl_pages: dict[str, int]
+        _rl_armed: Armed
         _rl_cursors: int
 
         @property
         def row_locks(self) -> bool: ...
         isolation: str | None
+        retain_updates: bool
 
         def row_isolation(self) -> str: ...
         def _delimident(self) -> bool: ...
@@ -74,8 +77,11 @@ class RowLockReads:
         Informix); SQLite flattens the filter into the query, keeping its indexes. The
         compiled SQL names every table ``"main"."t" AS "alias"``; where it cannot be found
         so, the whole table counts as locked. An EXCLUSIVE table lock stops every reader.
-        REPEATABLE READ in a transaction keeps a SHARE lock on each table it read until the
-        transaction ends. A conflict waits as SET LOCK MODE says (here, before the query
+        REPEATABLE READ in a transaction reads every table through ``_ifx_rs``, which
+        share-locks each row SQLite examines until the transaction ends (SQLite evaluates
+        the flattened filter before the query's own conditions: a scan locks every row, an
+        index lookup the rows it finds), and takes the table's phantom guard
+        (``LockTable.guard``). A conflict waits as SET LOCK MODE says (here, before the query
         starts; ``rl_rows`` waits on one met while the first row is read). ``version``: the
         schema version the OPEN's -710 check has just read (None: read it here); one read
         transaction less per OPEN of a logged database (issue 26)."""
@@ -111,7 +117,23 @@ class RowLockReads:
                 self.engine.write_latch(db).flush_parked(self)
             while True:
                 if repeatable:
-                    holder = locks.table(self.session_id, db, table, False, reading=not upd)
+                    # Informix's Repeatable Read: a shared lock on every row the query
+                    # examines (``_ifx_rs``, called for each row SQLite visits, before the
+                    # query's own conditions), the phantom guard on the table (``guard``);
+                    # where the table cannot be found in the SQL, the whole table SHARE
+                    # (stricter: every write of another session meets it)
+                    q = '"main".' + '"' + table.replace('"', '""') + '"' + " AS "
+                    if q in sql:
+                        holder = locks.guard(self.session_id, db, table)
+                        if holder is None:
+                            locks.arm(self._rl_armed, self.session_id, db, table,
+                                      self._rl_pages.get(table), upd)
+                            lit = "'" + table.replace("'", "''") + "'"
+                            sql = sql.replace(q, f'(SELECT rowid AS rowid, * FROM {q[:-4]} '
+                                                 f'WHERE _ifx_rs({lit}, rowid)) AS ')
+                    else:
+                        holder = locks.table(self.session_id, db, table, False,
+                                             reading=not upd)
                 else:
                     # the first look is the one above (a holder gone since then only
                     # costs the filter; one come since is the race every check has)
@@ -327,18 +349,27 @@ class RowLockReads:
             yield from rows
             return
         assert self.database is not None and plan.table is not None
-        db = self.database
+        db, sid, locks = self.database, self.session_id, self.engine.locks
         self._note_pages(plan.table)
         deadline = self._lock_deadline()
+        # the update lock this cursor took at its previous fetch: released when the cursor
+        # fetches another row, unless RETAIN UPDATE LOCKS is on or the level is REPEATABLE
+        # READ, which keep it to the transaction's end (ids_sqt_398, ids_prf_431)
+        prev: int | None = None
         for row in rows:
             rowid = row[-1]
             if isinstance(rowid, int):
+                key = self._lock_key(table, rowid)
                 while True:
-                    holder = self.engine.locks.update_row(self.session_id, db, table,
-                                                          self._lock_key(table, rowid))
+                    holder, fresh = locks.take_update(sid, db, table, key)
                     if holder is None:
                         break
                     self._wait_for(holder, "query", deadline)
+                if prev is not None and prev != key and self.in_transaction and not (
+                        self.retain_updates or self.row_isolation() == REPEATABLE):
+                    locks.release_update(sid, db, table, prev)
+                if fresh or prev != key:
+                    prev = key if fresh else None
             yield row
 
 

@@ -41,7 +41,7 @@ from ..core.hooks import CAPTURE
 from ..features import inherit
 from ..features.locks import undo
 from ..features.locks.latch import Latch
-from ..features.locks.manager import Deadlock
+from ..features.locks.manager import Armed, Deadlock
 from ..features.locks.triggers import LockTriggers
 from .session_errors import TRANSACTION_LOST
 from .session_lock_ddl import RowLockDdl
@@ -213,6 +213,9 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_new: tuple[str, tuple[object, ...]] | None = None
         #: Rows per lock of each table with more than one (LOCK MODE PAGE), by name.
         self._rl_pages: dict[str, int] = {}
+        #: Per table, what the REPEATABLE READ query reading it gives ``_ifx_rs``'s quick
+        #: path (``LockTable.arm``, ``LockTable.share_function``)
+        self._rl_armed: Armed = {}
         #: Counts the releases of all this session's cursor locks (transaction end, database
         #: close): a CURSOR STABILITY cursor locked before one holds nothing (rl_stability).
         self._rl_cursors = 0
@@ -221,6 +224,11 @@ class RowLocks(RowLockReads, RowLockDdl):
         #: A SET TRANSACTION in the open transaction: (whether it set a level, the level
         #: before it, given back at the transaction's end); None: none in this transaction.
         self._txn_set: tuple[bool, str | None] | None = None
+        #: SET ISOLATION ... RETAIN UPDATE LOCKS: a FOR UPDATE cursor's update locks last
+        #: to the transaction's end (rl_for_update)
+        self.retain_updates = False
+        #: SET TRANSACTION READ ONLY in the open transaction: its writes are -878
+        self._txn_read_only = False
 
     @property
     def row_locks(self) -> bool:
@@ -245,6 +253,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_undo = []
         conn.create_function("_ifx_lk", -1, self._ifx_lk)
         conn.create_function("_ifx_rd", 2, self._ifx_rd)
+        conn.create_function("_ifx_rs", 2, self.engine.locks.share_function(
+            self.session_id, self._rl_armed, self._ifx_rs))
         # the connection's triggers (kept by a pooled one), its authorizer asking this session
         slot = self._slot
         lt = slot.lock_triggers if slot is not None else None
@@ -432,7 +442,8 @@ class RowLocks(RowLockReads, RowLockDdl):
                 return 0
         keep = self.in_transaction
         holder = self.engine.locks.row(self.session_id, self.database, table,
-                                       self._lock_key(table, int(rowid)), keep)
+                                       self._lock_key(table, int(rowid)), keep,
+                                       insert=op == "I")
         if holder is not None:
             self._rl_conflict = holder
             # What a caller outside rl_write reports (rl_write waits and runs it again).
@@ -543,6 +554,27 @@ class RowLocks(RowLockReads, RowLockDdl):
         holder = self.engine.locks.row_holder(self.session_id, self.database, table,
                                               self._lock_key(table, int(rowid)),
                                               reading=not self._rl_upd_read)
+        if holder is not None:
+            self._rl_conflict = holder
+            self.state.error = self._lock_error("query", False)
+            raise _Conflict(table)
+        return 1
+
+    def _ifx_rs(self, table: str, rowid: int) -> int:
+        """Called for each row a REPEATABLE READ query examines in a transaction
+        (``rl_check_read``'s rewrite): the row is share-locked to the transaction's end, or,
+        held by another session, stops the query (-244) as ``_ifx_rd`` does. Outside a
+        transaction (a hold cursor read on after COMMIT) it only checks, as ``_ifx_rd``."""
+        if self.database is None:
+            return 1
+        key = self._lock_key(table, int(rowid))
+        locks = self.engine.locks
+        if self.in_transaction:
+            holder = locks.share_row(self.session_id, self.database, table, key,
+                                     self._rl_upd_read)
+        else:
+            holder = locks.row_holder(self.session_id, self.database, table, key,
+                                      reading=not self._rl_upd_read)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("query", False)

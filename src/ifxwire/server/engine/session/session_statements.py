@@ -104,6 +104,8 @@ class StatementRunner:
 
         isolation: str | None
         _txn_set: tuple[bool, str | None] | None
+        _txn_read_only: bool
+        retain_updates: bool
         row_locks: bool
         txn_has_work: bool
 
@@ -168,10 +170,18 @@ class StatementRunner:
                     if self._txn_set is not None:
                         raise EngineError(sc.SET_TRANSACTION_ACTIVE)
                     self._txn_set = (level is not None, self.isolation)
+                    # the access mode: READ ONLY refuses the transaction's writes (-878,
+                    # ids_sqs_1207); READ WRITE, the default, changes nothing
+                    self._txn_read_only = _read_only(spec.words)
                 elif self._txn_set is not None and self._txn_set[0]:
                     raise EngineError(sc.ISOLATION_SET_BY_TRANSACTION)
             if level is not None:
                 self.isolation = level
+            if spec.words[:1] == ("ISOLATION",):
+                # "To turn off the RETAIN UPDATE LOCKS feature, set the isolation level
+                # without the RETAIN UPDATE LOCKS clause" (ids_sqt_398; SQL Syntax, SET
+                # ISOLATION, ids_sqs_1169)
+                self.retain_updates = spec.words[-3:] == ("RETAIN", "UPDATE", "LOCKS")
             return ExecResult(0)
         if kind == "set_other":
             return ExecResult(0)
@@ -183,6 +193,8 @@ class StatementRunner:
         if self.database is None:
             raise EngineError(sc.NO_DB_SELECTED)
         self._start_statement()
+        if self._txn_read_only and kind not in _READ_ONLY_OK:
+            raise EngineError(sc.READ_ONLY_TRANSACTION)  # DDL, GRANT, ... (ids_sqs_1207)
         if kind == "update_statistics" and isinstance(spec, TableName):
             self.resolve(spec.name, spec.owner, spec.database, spec.offset)  # -206 if missing
             return ExecResult(0)
@@ -379,6 +391,17 @@ class StatementRunner:
 #: SQLite's defer_foreign_keys, which lasts for one SQLite transaction, so the transaction
 #: must stay one SQLite transaction to its COMMIT (session_lock_ddl.py runs the rest).
 _ESCALATED_DDL = ("set_constraints",)
+
+#: What a READ ONLY transaction may still run after ``_start_statement``: everything else
+#: there creates, alters, drops, renames, grants, revokes or updates statistics (-878;
+#: SQL Syntax, SET TRANSACTION, "Access Modes", ids_sqs_1207). A routine runs, and its own
+#: writes meet the check in ``_write``; LOCK TABLE changes no data.
+_READ_ONLY_OK = frozenset(("execute_routine", "set_role", "lock_table", "unlock_table"))
+
+
+def _read_only(words: tuple[str, ...]) -> bool:
+    """Whether a SET TRANSACTION's words name the READ ONLY access mode."""
+    return "READ ONLY" in " ".join(words)
 
 #: DDL that changes the rows of a typed table's subtables too (TRUNCATE empties them, DROP
 #: drops them): on a supertable it runs escalated. Only these ask (``_supertable`` reads the

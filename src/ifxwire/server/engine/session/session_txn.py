@@ -70,6 +70,7 @@ class Transactions:
         _txn_lost: bool
         isolation: str | None
         _txn_set: tuple[bool, str | None] | None
+        _txn_read_only: bool
         _local_plans: dict[tuple[object, ...], Plan]
         temp_tables: dict[str, TableInfo]
         _temp_serials: dict[tuple[str, str], int]
@@ -103,7 +104,9 @@ class Transactions:
 
     def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a
-        transaction."""
+        transaction; in a READ ONLY transaction it is -878 (ids_sqs_1207)."""
+        if self._txn_read_only:
+            raise EngineError(sc.READ_ONLY_TRANSACTION)
         if plan.other_databases:
             cross_database.check_write(cast("EngineSession", self), plan)
         if private_write(plan):
@@ -399,6 +402,7 @@ class Transactions:
         "can change the enduring isolation level for the session" (Performance Guide,
         "Isolation level", ids_prf_424): a SET TRANSACTION does not."""
         done, self._txn_set = self._txn_set, None
+        self._txn_read_only = False  # (an access mode is the transaction's too)
         if done is not None and done[0]:
             self.isolation = done[1]
 

@@ -9,9 +9,15 @@ LOCK MODE PAGE (the session computes it: ``TableInfo.rows_per_page``).
 Row locks are exclusive (a write) or update locks (a FOR UPDATE fetch of a row the session
 has not written: ``update_row``), which COMMITTED READ and CURSOR STABILITY readers pass:
 Informix's U lock ("SELECT in an update cursor") admits an S request and refuses U and X
-ones (Guide to SQL: Tutorial 14.10, "The behavior of the lock types", ids_sqt_400); table
-locks are
-SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock). A CURSOR
+ones (Guide to SQL: Tutorial 14.10, "The behavior of the lock types", ids_sqt_400); without
+RETAIN UPDATE LOCKS the cursor's next fetch releases it (``release_update``, ids_prf_431).
+A REPEATABLE READ reader takes a shared (S) lock on every row it examines
+(``share_row``, ``share_function``; ``_Table.shared``), which writers meet and update
+locks pass, and a *phantom guard* on each table it read (``guard``), which other sessions'
+INSERTs meet: Informix refuses an insert that "meets the search criteria of your query"
+(ids_sqs_1205), here any insert into the table (coarser, never kinder). Table locks are
+SHARE or EXCLUSIVE (LOCK TABLE, and a REPEATABLE READ reader's share lock where its
+table cannot be filtered). A CURSOR
 STABILITY cursor holds a *cursor lock*: a shared lock on the row it is on, taken when the
 row is fetched and dropped when the cursor moves on or closes, not at the transaction's end
 (``cursor_move``); writers and LOCK TABLE … EXCLUSIVE meet it as any
@@ -33,7 +39,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -51,6 +57,67 @@ class _Table:
     exclusive: int | None = None  # the session holding a table EXCLUSIVE lock
     cursor: dict[int, list[int]] = field(default_factory=dict)  # key -> CS cursors' sessions
     update: dict[int, int] = field(default_factory=dict)  # key in rows held for update only
+    #: key -> the session (an int) or sessions (a set, when several) holding a REPEATABLE
+    #: READ shared (S) lock on it to their transaction's end (an int: no set made per row)
+    shared: dict[int, int | set[int]] = field(default_factory=dict)
+    #: sessions whose REPEATABLE READ query read the table in their transaction: an INSERT
+    #: of another session meets them (the phantom guard, module docstring)
+    guard: set[int] = field(default_factory=set)
+
+    def empty(self) -> bool:
+        return (not self.rows and not self.share and self.exclusive is None
+                and not self.cursor and not self.shared and not self.guard)
+
+
+#: Per table, what ``share_function``'s quick path needs (``LockTable.arm``): the table's
+#: entry, its rows per lock (None: one) and whether the query is a FOR UPDATE cursor's.
+Armed = dict[str, tuple[_Table, int | None, bool]]
+
+
+def _shared_holder(t: _Table, sid: int, key: int) -> int | None:
+    """Another session's REPEATABLE READ shared lock on ``key``."""
+    owners = t.shared.get(key)
+    if owners is None:
+        return None
+    if isinstance(owners, int):
+        return owners if owners != sid else None
+    for owner in owners:
+        if owner != sid:
+            return owner
+    return None
+
+
+def _add_shared(t: _Table, sid: int, key: int) -> None:
+    """(Under the lock table's mutex) ``sid`` holds a shared lock on ``key`` too."""
+    owners = t.shared.get(key)
+    if owners is None:
+        t.shared[key] = sid
+    elif isinstance(owners, int):
+        if owners != sid:
+            t.shared[key] = {owners, sid}
+    else:
+        owners.add(sid)
+
+
+def _drop_shared(t: _Table, sid: int) -> None:
+    """(Under the lock table's mutex) ``sid``'s shared locks on ``t`` end."""
+    for k in list(t.shared):
+        owners = t.shared[k]
+        if isinstance(owners, int):
+            if owners == sid:
+                del t.shared[k]
+        elif sid in owners:
+            owners.discard(sid)
+            if len(owners) == 1:
+                t.shared[k] = next(iter(owners))
+
+
+def _guard_holder(t: _Table, sid: int) -> int | None:
+    """Another session's REPEATABLE READ phantom guard on the table (stops an INSERT)."""
+    for owner in t.guard:
+        if owner != sid:
+            return owner
+    return None
 
 
 def _cursor_holder(t: _Table, sid: int, key: int | None = None) -> int | None:
@@ -78,7 +145,10 @@ class LockTable:
     """Every lock of one Engine; thread safe (one condition variable)."""
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        #: The lock table's mutex, the condition's own lock (``sharer``'s closures take it
+        #: directly: a C-level ``with``, where the Condition's is a Python call)
+        self._mutex = threading.Lock()
+        self._cond = threading.Condition(self._mutex)
         self._tables: dict[tuple[str, str], _Table] = {}
         self._held: dict[int, set[tuple[str, str]]] = {}  # session -> tables it locks in
         self._waits: dict[int, int] = {}  # session -> the session it waits for
@@ -111,12 +181,13 @@ class LockTable:
         return t
 
     def row(self, sid: int, db: str, table: str, key: int, keep: bool,
-            share_ok: bool = False) -> int | None:
+            share_ok: bool = False, insert: bool = False) -> int | None:
         """Lock a row for writing: None when taken (or already ours), else the holder. With
         ``keep`` False only the check is made (a write outside a transaction, which commits
         at once and holds nothing). ``share_ok``: an update lock's request, which another
         session's SHARE lock admits (ids_sqt_400: U next to S; the write that follows is
-        refused by it)."""
+        refused by it). ``insert``: the row is new, and another session's REPEATABLE READ
+        phantom guard on the table stops it."""
         with self._cond:
             t = self._tables.get((db, table))
             if t is not None:
@@ -133,8 +204,17 @@ class LockTable:
                     other = _cursor_holder(t, sid, key)
                     if other is not None:
                         return self._met(sid, other)
+                if t.shared and not share_ok:
+                    other = _shared_holder(t, sid, key)
+                    if other is not None:
+                        return self._met(sid, other)
+                if insert and t.guard:
+                    other = _guard_holder(t, sid)
+                    if other is not None:
+                        return self._met(sid, other)
                 if holder == sid:
-                    t.update.pop(key, None)  # written now: exclusive (readers meet it)
+                    if not share_ok:  # (a FOR UPDATE fetch again: still an update lock)
+                        t.update.pop(key, None)  # written now: exclusive (readers meet it)
                     return None
             if keep:
                 t = t or self._table(db, table)
@@ -155,6 +235,8 @@ class LockTable:
                 if t.exclusive == sid:
                     return None  # covered by the table lock: no row locks (module docstring)
                 other = _table_holder(t, sid)
+                if other is None and t.guard:
+                    other = _guard_holder(t, sid)  # (an INSERT's rows: the phantom guard)
                 if other is not None:
                     return self._met(sid, other)
                 if t.rows:
@@ -168,6 +250,12 @@ class LockTable:
                     look = [k for k in t.cursor if k in keys] if isinstance(keys, range) else keys
                     for k in look:
                         other = _cursor_holder(t, sid, k)
+                        if other is not None:
+                            return self._met(sid, other)
+                if t.shared:
+                    look = [k for k in t.shared if k in keys] if isinstance(keys, range) else keys
+                    for k in look:
+                        other = _shared_holder(t, sid, k)
                         if other is not None:
                             return self._met(sid, other)
             if keep and keys:
@@ -184,6 +272,13 @@ class LockTable:
     def update_row(self, sid: int, db: str, table: str, key: int) -> int | None:
         """A FOR UPDATE fetch's update lock: as ``row`` (a writer's or another update lock
         is met), but readers pass it until the session writes the row."""
+        return self.take_update(sid, db, table, key)[0]
+
+    def take_update(self, sid: int, db: str, table: str, key: int) -> tuple[int | None, bool]:
+        """``update_row``, and whether this call took the lock (False: refused, or the
+        session held the row already, written or for update, or held the table
+        EXCLUSIVE): only a lock the fetch took is the cursor's to release
+        (``release_update``)."""
         with self._cond:
             t = self._tables.get((db, table))
             mine = t is not None and (t.exclusive == sid or t.rows.get(key) == sid)
@@ -193,7 +288,24 @@ class LockTable:
                 t = self._tables.get((db, table))
                 if t is not None and t.rows.get(key) == sid:
                     t.update[key] = sid
-        return holder
+                    return None, True
+        return holder, False
+
+    def release_update(self, sid: int, db: str, table: str, key: int) -> None:
+        """A FOR UPDATE cursor moved off row ``key`` without RETAIN UPDATE LOCKS: its
+        update lock ends, unless the session wrote the row since (then it is an exclusive
+        lock, kept to the transaction's end). Informix: "If you do not update the row, the
+        default behavior of the database server is to release the update lock when you
+        execute the next FETCH statement" (Performance Guide, "Update cursors",
+        ids_prf_431)."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is None or t.update.get(key) != sid or t.rows.get(key) != sid:
+                return
+            del t.update[key]
+            del t.rows[key]
+            t.per_owner[sid] -= 1
+            self._let_go(sid)
 
     def _written(self, t: _Table, owner: int, n: int) -> bool:
         """(Under the condition's lock) whether ``owner``'s ``n`` row locks of ``t`` include
@@ -253,6 +365,11 @@ class LockTable:
                     if other != sid:
                         return self._met(sid, other)
                 reader = _cursor_holder(t, sid)
+                if reader is None and (t.shared or t.guard):
+                    reader = _guard_holder(t, sid)  # (every S lock's holder has the guard)
+                    if reader is None:
+                        reader = next((o for k in t.shared
+                                       if (o := _shared_holder(t, sid, k)) is not None), None)
                 if reader is not None:
                     return self._met(sid, reader)
             for owner, n in t.per_owner.items():
@@ -265,6 +382,82 @@ class LockTable:
                 t.share.add(sid)
             self._held.setdefault(sid, set()).add((db, table))
             return None
+
+    def guard(self, sid: int, db: str, table: str) -> int | None:
+        """A REPEATABLE READ query of ``sid``'s transaction is about to read the table:
+        None, with the phantom guard taken (another session's INSERT into the table meets
+        it until ``sid``'s transaction ends), or the session whose EXCLUSIVE table lock is
+        in the way (the guard is then not taken)."""
+        with self._cond:
+            t = self._table(db, table)
+            if t.exclusive is not None and t.exclusive != sid:
+                return self._met(sid, t.exclusive)
+            if sid not in t.guard:
+                t.guard.add(sid)
+                self._held.setdefault(sid, set()).add((db, table))
+            return None
+
+    def share_row(self, sid: int, db: str, table: str, key: int,
+                  updating: bool = False) -> int | None:
+        """A REPEATABLE READ query examined row ``key``: None, with a shared lock on it
+        until ``sid``'s transaction ends, or the session holding it exclusively (its written
+        row; an ``updating`` reader, a FOR UPDATE cursor's, meets an update lock too, a
+        plain one passes it as S passes U, ids_sqt_400). Call ``guard`` for the table
+        first (it records the table as one ``sid`` holds locks in)."""
+        with self._cond:
+            t = self._tables.get((db, table))
+            if t is None:  # (guard was called: only a release in between)
+                t = self._table(db, table)
+                t.guard.add(sid)
+                self._held.setdefault(sid, set()).add((db, table))
+            if t.exclusive is not None and t.exclusive != sid:
+                return self._met(sid, t.exclusive)
+            holder = t.rows.get(key)
+            if (holder is not None and holder != sid
+                    and (updating or t.update.get(key) != holder)):
+                return self._met(sid, holder)
+            _add_shared(t, sid, key)
+            return None
+
+    def arm(self, armed: Armed, sid: int, db: str,
+            table: str, per: int | None, updating: bool = False) -> None:
+        """Make ``share_function``'s quick path ready for a REPEATABLE READ query of
+        ``sid`` reading ``table``: ``armed[table]`` is the table's entry, its rows per lock
+        ``per`` (LOCK MODE PAGE; None: one) and whether the query is a FOR UPDATE cursor's
+        (``share_row``'s ``updating``). Call ``guard`` first."""
+        with self._cond:
+            armed[table] = (self._table(db, table), per, updating)
+
+    def share_function(self, sid: int, armed: Armed,
+                       slow: Callable[[str, int], int]) -> Callable[[str, int], int]:
+        """The SQL function a REPEATABLE READ query calls for every row it examines
+        (``_ifx_rs(table, rowid)``): 1 when the row is share-locked (or already was) on the
+        quick path, else what ``slow`` says (the session's ``share_row`` path: a conflict
+        to report, or the table not armed, or the guard gone with the transaction). Why a
+        closure doing ``share_row``'s work inline: it runs for each row a scan examines,
+        where a method call into ``share_row`` (lookups, the Condition's Python-level
+        ``with``) cost about 1 us a row (bench/engine_rr_reads.py)."""
+        mutex = self._mutex
+
+        def share(table: str, rowid: int) -> int:
+            entry = armed.get(table)
+            if entry is not None:
+                t, per, updating = entry
+                key = rowid if per is None else rowid // per
+                with mutex:
+                    if sid in t.guard and (t.exclusive is None or t.exclusive == sid):
+                        holder = t.rows.get(key)
+                        if (holder is None or holder == sid
+                                or (not updating and t.update.get(key) == holder)):
+                            owners = t.shared.get(key)
+                            if owners is None:
+                                t.shared[key] = sid
+                            elif owners != sid:
+                                _add_shared(t, sid, key)
+                            return 1
+            return slow(table, rowid)
+
+        return share
 
     def holds_table(self, sid: int, db: str, table: str) -> bool:
         with self._cond:
@@ -280,6 +473,8 @@ class LockTable:
                 other = _table_holder(t, sid)
                 if other is None:
                     other = _cursor_holder(t, sid)
+                if other is None and t.guard:
+                    other = _guard_holder(t, sid)
                 if other is not None:
                     return self._met(sid, other)
                 for owner, n in t.per_owner.items():
@@ -338,7 +533,7 @@ class LockTable:
             self._cursor_locks[sid] = n
         else:
             self._cursor_locks.pop(sid, None)
-        if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+        if t.empty():
             del self._tables[(db, table)]
         return True
 
@@ -361,7 +556,7 @@ class LockTable:
                     t.cursor[k] = owners
                 else:
                     del t.cursor[k]
-            if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+            if t.empty():
                 del self._tables[key]
         return True
 
@@ -392,7 +587,13 @@ class LockTable:
                 if t.exclusive == sid:
                     t.exclusive = None
                 t.share.discard(sid)
-                if not t.rows and not t.share and t.exclusive is None and not t.cursor:
+                if sid in t.guard:
+                    t.guard.discard(sid)
+                    if not t.guard:
+                        t.shared.clear()  # (every S lock is a guard holder's: all were sid's)
+                    else:
+                        _drop_shared(t, sid)
+                if t.empty():
                     del self._tables[key]
             if sid in self._waits.values() or any(h == sid for h, _ in self._seen.values()):
                 self._let_go(sid)
