@@ -27,6 +27,13 @@ that is running when the latch is free may take it first (no hand-over to a slee
 thread, which would make every running session that arrives meanwhile sleep as well), and
 then wakes the next waiter at its own release, so no wake-up is lost. Only ``acquire``
 waits on the condition, so the one woken is always a session that wants the latch.
+
+A park may be *leased* (``park``'s ``lease``): a session whose statements come back to back
+parks even when others wait, so that its transaction stays one SQLite transaction to its
+COMMIT WORK instead of a commit and a hand-over per statement (issue 26, 8 writers back to
+back). Waiters neither flush a leased park nor are woken by it; the session gives it up
+itself (``expire``) when its client's next request is late (the server's wait for it) or
+before it waits for a lock. docs/SERVER.md "The lease".
 """
 
 from __future__ import annotations
