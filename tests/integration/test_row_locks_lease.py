@@ -50,15 +50,21 @@ def _table(srv: Any, name: str, rows: int) -> None:
         cur.executemany(f"INSERT INTO {name} VALUES (?, 0)", [(i,) for i in range(rows)])
 
 
+def _set_lease(srv: Any, lease: float, gap: float) -> tuple[float, float]:
+    """Set the engine's lease and the gap under which a session gets one; the values before."""
+    e = srv.engine
+    before = (getattr(e, "latch_lease", 0.001), getattr(e, "latch_lease_gap", 0.0005))
+    e.latch_lease, e.latch_lease_gap = lease, gap
+    return before
+
+
 @pytest.fixture()
 def lease(srv: Any) -> Iterator[None]:
     """A lease long enough that a back-to-back client always comes back within it, however
     loaded the machine (the mechanism is the same at the default 1 ms)."""
-    before = getattr(srv.engine, "latch_lease", None)
-    srv.engine.latch_lease = 0.2
+    before = _set_lease(srv, 0.2, 0.2)
     yield
-    if before is not None:
-        srv.engine.latch_lease = before
+    _set_lease(srv, *before)
 
 
 def test_back_to_back_writers_commit_sqlite_once_per_transaction(srv: Any,
@@ -165,11 +171,11 @@ def test_a_late_client_gives_its_leased_park_up(srv: Any, lease: None, first: in
 @pytest.mark.parametrize("first,second", ORDERS)
 def test_a_leased_session_waiting_for_a_lock_gives_the_latch_up(
         srv: Any, first: int, second: int) -> None:
-    srv.engine.latch_lease = 60.0  # b's COMMIT comes within it: only a's giving up helps
-    try:
+    before = _set_lease(srv, 60.0, 1.0)  # b's COMMIT comes within it: only a giving it up
+    try:                                 # lets b in
         _waiting_for_a_lock(srv, first, second)
     finally:
-        srv.engine.latch_lease = 0.001
+        _set_lease(srv, *before)
 
 
 def _waiting_for_a_lock(srv: Any, first: int, second: int) -> None:

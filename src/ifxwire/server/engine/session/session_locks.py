@@ -880,7 +880,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             now = time.monotonic()
             self._rl_last_end = now
             lease = self.engine.latch_lease
-            if (not self._rl_in or self._rl_gap >= lease
+            if (not self._rl_in or self._rl_gap >= min(lease, self.engine.latch_lease_gap)
                     or now - self._rl_hold_since >= 20 * lease):
                 # not served by the server (which gives a late lease up: rl_expire), its
                 # client is slow, or it has had the latch long enough
