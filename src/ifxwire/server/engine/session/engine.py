@@ -285,6 +285,7 @@ class Engine:
         Called before the session detaches from ``name``, so ``drop_database`` (which needs
         no session attached, and closes the idle connections) cannot run in between."""
         slot.state = _NO_SESSION
+        slot.lock_session = None
         try:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

@@ -33,7 +33,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
@@ -115,6 +115,20 @@ def isolation_of(words: tuple[str, ...]) -> str | None:
                 return level
         return None
     return None
+
+
+def _lock_functions(conn: sqlite3.Connection, slot: FunctionSlot) -> None:
+    """Install _ifx_lk and _ifx_rd on ``conn`` for good, calling the session ``slot`` names
+    (``_rl_open``)."""
+
+    def lk(table: str, op: str, rowid: int, *image: object) -> int:
+        return cast(RowLocks, slot.lock_session)._ifx_lk(table, op, rowid, *image)
+
+    def rd(table: str, rowid: int) -> int:
+        return cast(RowLocks, slot.lock_session)._ifx_rd(table, rowid)
+
+    conn.create_function("_ifx_lk", -1, lk)
+    conn.create_function("_ifx_rd", 2, rd)
 
 
 class RowLocks(RowLockReads, RowLockDdl):
@@ -239,14 +253,25 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     # ---- opening -----------------------------------------------------------------------------
     def _rl_open(self, conn: sqlite3.Connection) -> None:
-        """At DATABASE: the function the triggers call, bound to this session."""
+        """At DATABASE: the functions the triggers call, serving this session. A pooled
+        connection has them from its first session and they reach the session through its
+        slot: SQLite expires every prepared statement of a connection when a function is
+        defined (``sqlite3_create_function``), so defining them again at each DATABASE made
+        the session's first statements compile again (0.1-0.2 ms of its first EXECUTE,
+        docs/PROTOCOL.md §6, the twenty-fifth session's figures)."""
         self._rl_key = None
         self._rl_sync = ""
         self._rl_undo = []
-        conn.create_function("_ifx_lk", -1, self._ifx_lk)
-        conn.create_function("_ifx_rd", 2, self._ifx_rd)
-        # the connection's triggers (kept by a pooled one), its authorizer asking this session
         slot = self._slot
+        if slot is None:
+            conn.create_function("_ifx_lk", -1, self._ifx_lk)
+            conn.create_function("_ifx_rd", 2, self._ifx_rd)
+        else:
+            slot.lock_session = self
+            if not slot.lock_functions:
+                _lock_functions(conn, slot)
+                slot.lock_functions = True
+        # the connection's triggers (kept by a pooled one), its authorizer asking this session
         lt = slot.lock_triggers if slot is not None else None
         if not isinstance(lt, LockTriggers) or lt.conn_id != id(conn):
             lt = LockTriggers.bind(conn)
@@ -313,10 +338,22 @@ class RowLocks(RowLockReads, RowLockDdl):
         Only outside a SQLite transaction (a held one would take them back on a rollback);
         otherwise, or when making them fails, ``rl_expect`` leaves them to the next write
         unit as before. A DDL of another session between the schema reads and the triggers
-        makes the write unit's ``_rl_install`` check them again (the key is dropped)."""
+        makes the write unit's ``_rl_install`` check them again (the key is dropped).
+
+        With nothing to make (a pooled connection keeps the triggers an earlier session
+        made), the check itself is still done here when no write unit has done it since
+        DATABASE (``_rl_open`` drops the key): it lists the catalogue and the connection's
+        triggers, 0.3-0.8 ms that the session's first EXECUTE spent before its statement
+        ran, every session (docs/PROTOCOL.md §6, the twenty-fifth session's figures). So is
+        the connection's synchronous mode for an autocommitted statement (``_sync``: one
+        PRAGMA at a session's first write unit)."""
         self.rl_expect(info)
         conn = self.conn
-        if not self._rl_add or conn is None or conn.in_transaction:
+        if conn is None or conn.in_transaction:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._sync(not self.in_transaction)  # the unit's PRAGMA, if the mode changes
+        if not self._rl_add and self._rl_key is not None:
             return
         pending = set(self._rl_add)  # (_rl_install empties it before it makes them)
         try:
