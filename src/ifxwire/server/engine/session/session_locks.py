@@ -280,6 +280,11 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_triggers = lt
         lt.gate = self._rl_gate
         self._rl_add = set()
+        # what the connection's last session found at its last check: the next check
+        # compares it with the schema version and the listing as it does its own (a DDL or
+        # a rollback since makes it list the catalogue again), instead of always listing it
+        self._rl_key = lt.key
+        self._rl_pages = dict(lt.pages)
 
     def _rl_gate(self, conn_id: int) -> bool:
         """Whether the authorizer of connection ``conn_id`` may refuse a write to a table
@@ -310,11 +315,12 @@ class RowLocks(RowLockReads, RowLockDdl):
         infos = {info.name: info for info in self.current_schema().tables.values()
                  if info.kind == "T" and not info.temp and info.schema == "main"}
         add, self._rl_add = self._rl_add, set()
-        self._rl_key = None
+        self._rl_key = lt.key = None
         lt.install(conn, infos, add)
         self._rl_pages = {name: info.rows_per_page for name, info in infos.items()
                           if info.rows_per_page > 1}
-        self._rl_key = (id(conn), self._schema_version(), lt.count())
+        self._rl_key = lt.key = (id(conn), self._schema_version(), lt.count())
+        lt.pages = self._rl_pages
         return True
 
     def rl_expect(self, info: cat.TableInfo | None) -> None:
@@ -341,32 +347,30 @@ class RowLocks(RowLockReads, RowLockDdl):
         makes the write unit's ``_rl_install`` check them again (the key is dropped).
 
         With nothing to make (a pooled connection keeps the triggers an earlier session
-        made), the check itself is still done here when no write unit has done it since
-        DATABASE (``_rl_open`` drops the key): it lists the catalogue and the connection's
-        triggers, 0.3-0.8 ms that the session's first EXECUTE spent before its statement
-        ran, every session (docs/PROTOCOL.md §6, the twenty-fifth session's figures). So is
-        the connection's synchronous mode for an autocommitted statement (``_sync``: one
-        PRAGMA at a session's first write unit)."""
+        made), the check itself is still done here: when the schema changed since the
+        connection's last check it lists the catalogue and the connection's triggers, which
+        the session's first EXECUTE did before its statement ran (0.3-4 ms, growing with the
+        number of tables: docs/PROTOCOL.md §6, the twenty-fifth session's figures). So is the
+        connection's synchronous mode for an autocommitted statement (``_sync``: one PRAGMA
+        at a session's first write unit)."""
         self.rl_expect(info)
         conn = self.conn
         if conn is None or conn.in_transaction:
             return
         with contextlib.suppress(sqlite3.Error):
             self._sync(not self.in_transaction)  # the unit's PRAGMA, if the mode changes
-        if not self._rl_add and self._rl_key is not None:
-            return
         pending = set(self._rl_add)  # (_rl_install empties it before it makes them)
         try:
             before = self._schema_version()
             self._rl_install()
             if self._schema_version() != before:
-                self._rl_key = None
+                self._rl_key = self._rl_triggers.key = None
         except (sqlite3.Error, EngineError):
             # The work is optional: the PREPARE goes on, and the next write unit makes (or
             # checks) them, for every table still waiting, earlier PREPAREs' too
             # (REVIEW-locks F7 a, b: only this one's name was put back, and an EngineError
             # of the schema read failed a PREPARE that did not need the triggers)
-            self._rl_key = None
+            self._rl_key = self._rl_triggers.key = None
             self._rl_add |= {name for name in pending if not self._rl_triggers.has(name)}
 
     def rl_lazy(self, run: Callable[[], R]) -> R:
@@ -769,7 +773,8 @@ class RowLocks(RowLockReads, RowLockDdl):
                             # failed logs its reserved numbers as a rollback, as _end_sql_txn)
                             CAPTURE.txn_end(self, False)
                         if installed:
-                            self._rl_key = None  # the rollback takes the new triggers back
+                            # the rollback takes the new triggers back
+                            self._rl_key = self._rl_triggers.key = None
                         if self._rl_abandon_unit(conn, held) and self._rl_lost:
                             self._rl_lost = False  # the statement's -213 must say so
                             raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
@@ -1077,7 +1082,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             CAPTURE.txn_end(self, False)
             if self._rl_ddl_done:  # the schema this transaction's DDL saw is not reused
                 self._rl_ddl_done = False
-                self._rl_key = None
+                self._rl_key = self._rl_triggers.key = None
                 self._ddl_dirty = False
                 self._local_plans.clear()
                 self._schema = None
