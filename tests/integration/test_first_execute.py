@@ -214,3 +214,42 @@ def test_a_session_on_a_pooled_connection_does_not_list_the_lock_triggers_again(
         assert listings == []
     finally:
         c.close()
+
+
+def test_the_collector_runs_between_requests_not_inside_them(srv: Server) -> None:
+    """With the ifxwire-server command's policy (server/gcpolicy.py) Python's collector runs
+    when a session has sent its reply, not in the middle of a request: a young collection
+    took 0.3 ms and a middle one up to 27 ms of an EXECUTE before (libsqli's 1 ms)."""
+    import gc
+    import sys
+
+    from ifxwire.server import gcpolicy
+
+    where: list[str] = []
+
+    def seen(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            frame = sys._getframe(1)
+            where.append(frame.f_code.co_name)
+
+    gcpolicy.install()
+    gc.callbacks.append(seen)
+    try:
+        gc.collect()
+        where.clear()
+        for value in range(30):  # libsqli's sessions: login, DATABASE, PREPARE, EXECUTE, bye
+            c = RawClient(srv.host, srv.port)
+            try:
+                _dbopen(c, b"fx")
+                c.sock.sendall(_prepare("t"))
+                assert c.read_reply().errors == []
+                c.sock.sendall(_execute(value))
+                assert c.read_reply().errors == []
+            finally:
+                c.close()
+    finally:
+        gc.callbacks.remove(seen)
+        gcpolicy.uninstall()
+    # the server's sessions collected (the client's thread makes fewer objects than the
+    # backstop); before: every collection came from wherever the 700th object was made
+    assert where and set(where) == {"collect_when_idle"}, where[:20]
