@@ -329,7 +329,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         refused first run, its rollback and a second unit (features/locks/triggers.py). The
         first EXECUTE of a session's first write to a table took 2.4-3.8 ms that way, against
         0.4-0.9 ms later (under load), longer than libsqli waits for an EXECUTE's reply
-        (docs/PROTOCOL.md §6, the twentieth session's re-run)."""
+        (docs/PROTOCOL.md §6)."""
         if (info is None or info.temp or info.kind != "T" or info.schema != "main"
                 or self._rl_free or self._rl_triggers.has(info.name)):
             return
