@@ -7,12 +7,8 @@ the server a young collection took about 0.3 ms and a middle one 1-27 ms (measur
 libsqli takes the end of an EXECUTE's reply for granted when no byte comes within 1 ms of
 its request (docs/PROTOCOL.md §6), and every client waits for them. ``install`` raises the
 automatic threshold to a backstop that only a long request reaches, and a session that has
-sent its reply and is about to wait for the next request collects what is due once its
-client has been quiet for ``QUIET_MS`` (``collect_when_idle``): a client's next request often
-follows the reply at once (libsqli's EXECUTE after its PREPARE's reply), and a collection
-right after the reply would only delay that request instead of the one before; libsqli
-waits 20 ms before each PREPARE, and a collection then costs no request anything. It
-collects at CPython's own cadence: the youngest generation past 700, the
+sent its reply and is about to wait for the next request collects what is due
+(``collect_when_idle``), at CPython's own cadence: the youngest generation past 700, the
 middle one every 10 of those, the oldest every 10 of those when, as CPython asks, the objects
 that reached it since its last collection are more than a quarter of those it had then (a
 full collection costs tens of ms in a server holding many plans and schemas).
@@ -25,17 +21,12 @@ nothing there.
 from __future__ import annotations
 
 import gc
-import select
-import socket
 
 #: Young objects that make a collection due at the next idle point (CPython's threshold 0).
 IDLE_YOUNG = 700
 #: The automatic threshold while installed: a request that makes this many container objects
-#: (a long fetch, a large executemany), or a client that never pauses, is still collected in
-#: its course (a young collection of this many objects takes about a millisecond).
-BACKSTOP = 10_000
-#: How long a client must have sent nothing before its session collects.
-QUIET_MS = 2
+#: (a long fetch, a large executemany) is still collected in its course.
+BACKSTOP = 100_000
 
 _saved: tuple[int, int, int] | None = None
 _middle = 10
@@ -65,21 +56,13 @@ def installed() -> bool:
     return _saved is not None
 
 
-def collect_when_idle(sock: socket.socket) -> None:
-    """Called by a session between requests, its reply sent: collect the generations due,
-    unless the client sends something within ``QUIET_MS`` (the next idle point asks again)."""
-    global _long_lived
+def collect_when_idle() -> None:
+    """Called by a session between requests, its reply sent: collect the generations due."""
     if _saved is None:
         return
+    global _long_lived
     young, middle, old = gc.get_count()
     if young < IDLE_YOUNG:
-        return
-    try:
-        poll = select.poll()
-        poll.register(sock, select.POLLIN)
-        if poll.poll(QUIET_MS):
-            return  # a request (or the end of the connection) is there: serve it first
-    except (OSError, ValueError):
         return
     # (when the oldest is due but skipped, its count stays: asked again at each middle one)
     if old >= _old and len(gc.get_objects(2)) - _long_lived > _long_lived // 4:

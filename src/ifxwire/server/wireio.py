@@ -152,6 +152,8 @@ class WireIO:
             # watcher for nothing (server/interrupt.py).
             self.gate.idle()
         self._flush()
+        if idle:
+            collect_when_idle()  # as _await_request does
         if self.start and compact:
             self._judged_msg = None
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
@@ -184,8 +186,6 @@ class WireIO:
         es = self.engine
         if es is not None:
             es.rl_leave()  # waiting for the client: others may commit its parked transaction
-        if idle:
-            collect_when_idle(self.sock)  # as _await_request does
         n = self.sock.recv_into(self.view[self.end :])
         if es is not None:
             es.rl_enter()
@@ -222,6 +222,7 @@ class WireIO:
         if pending:
             self.sock.sendall(pending)
             pending.clear()
+        collect_when_idle()  # the reply is out: Python's collector runs now, not in a request
         if self.start:
             self._judged_msg = None  # (compaction: nothing to move)
             self.start = self.end = 0
@@ -231,8 +232,6 @@ class WireIO:
             es._rl_use.release()
             if es._park_stale and es._parked:
                 es.park_stale()  # a commit asked for the parked read (session_park.py)
-        # the reply is out and the session waits: Python's collector, if due (gcpolicy.py)
-        collect_when_idle(self.sock)
         n = self.sock.recv_into(self.view)
         if es is not None and not es._rl_in:  # es.rl_enter(), inlined
             es._rl_use.acquire()
