@@ -125,7 +125,6 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         # after argument parsing: --help works without the [server] extra (sqlglot)
-        from . import gcpolicy
         from .listener import DEFAULT_USERS, Server
     except ModuleNotFoundError as exc:
         if exc.name is None or not exc.name.startswith("sqlglot"):
@@ -163,7 +162,6 @@ def main(argv: list[str] | None = None) -> int:
         redirect_to=args.redirect_to,
     )
     srv.start()
-    gcpolicy.install()  # Python's collector between requests (server/gcpolicy.py)
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: srv._stopping.set())
     try:

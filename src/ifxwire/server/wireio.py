@@ -20,7 +20,6 @@ from ..protocol.wire import NeedMore, ProtocolViolation, Reader, Writer, u16_at
 from .blobs import BlobStore
 from .defences import release_free_memory
 from .engine import EngineSession
-from .gcpolicy import collect_when_idle
 from .grammar import PURE, START, TRANSITIONS, allowed
 from .interrupt import InterruptGate
 from .statements import Statement
@@ -152,8 +151,6 @@ class WireIO:
             # watcher for nothing (server/interrupt.py).
             self.gate.idle()
         self._flush()
-        if idle:
-            collect_when_idle()  # as _await_request does
         if self.start and compact:
             self._judged_msg = None
             # Compact: move the unparsed tail to the front so the buffer never grows forever.
@@ -222,7 +219,6 @@ class WireIO:
         if pending:
             self.sock.sendall(pending)
             pending.clear()
-        collect_when_idle()  # the reply is out: Python's collector runs now, not in a request
         if self.start:
             self._judged_msg = None  # (compaction: nothing to move)
             self.start = self.end = 0
