@@ -84,14 +84,6 @@ def row_locks_default() -> bool:
     return value != "0"
 
 
-_IDLE_PROBE = "_ifx_idle"
-
-
-def _idle_probe() -> int:
-    """Never called by SQL; Engine.checkin replaces it to learn whether a statement is active."""
-    return 0
-
-
 class Engine:
     """Owns the databases of one server and hands out sessions."""
 
@@ -283,7 +275,6 @@ class Engine:
         conn = self.connect(name)
         try:
             slot = register(conn, state)
-            conn.create_function(_IDLE_PROBE, 0, _idle_probe)
             meta = cat.meta(conn)
             if name != "sysmaster":
                 conn.execute("ATTACH DATABASE ? AS sysmaster", (self.sysmaster_uri(),))
@@ -303,15 +294,19 @@ class Engine:
         Called before the session detaches from ``name``, so ``drop_database`` (which needs
         no session attached, and closes the idle connections) cannot run in between."""
         slot.state = _NO_SESSION
+        slot.lock_session = None
         try:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             # A statement still stepping on the connection (a cursor that was not reset) would
-            # make the next session's create_function fail at DATABASE ("Error creating
-            # function": SQLite refuses to replace a function while any statement is active),
-            # so replacing this probe, which every pooled connection has, tells: such a
-            # connection is closed, not pooled.
-            conn.create_function(_IDLE_PROBE, 0, _idle_probe)
+            # keep its read snapshot for the next session, and once made its create_function
+            # fail ("Error creating function"): such a connection is closed, not pooled. The
+            # test: SQLite clears an interrupt when a statement starts only if no other is
+            # active (sqlite3Step), so our own statement fails "interrupted" exactly then.
+            # (Replacing a function would tell too, but expires every prepared statement of
+            # the connection: the next session would compile its statements again.)
+            conn.interrupt()
+            conn.execute("SELECT 1").fetchall()
             # The row-lock triggers (session_locks.py) stay: the next session rebinds them.
             clean = conn.execute(
                 "SELECT count(*) FROM temp.sqlite_master WHERE name NOT LIKE '\\_ifxlk\\_%' "

@@ -633,6 +633,10 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
                 self.engine.store_plan(key, plan)
         if self.row_locks and plan.kind in ("insert", "update", "delete", "insert_exec"):
             self.rl_prepare(plan.table)  # its lock triggers, before any EXECUTE
+        if plan.kind in ("insert", "update", "delete", "insert_exec"):
+            self.lo.prime()  # the LO store a first commit would set up before its reply
+        if plan.binder is None and plan.param_convs:
+            plan.binder = row_binder(plan.param_convs)  # here, not at the first EXECUTE
         params = [(t if t.code != -1 else UNKNOWN_PARAM).describe("") for t in plan.params]
         is_query = plan.kind == "query" or (plan.kind == "call" and bool(plan.types))
         return Prepared(sql, plan.stmt_type, plan.columns if is_query else [], params, is_query,

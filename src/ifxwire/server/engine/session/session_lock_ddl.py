@@ -16,6 +16,7 @@ from ..core.errors import EngineError
 from ..features.locks import ddl_undo, undo
 
 if TYPE_CHECKING:
+    from ..features.locks.triggers import LockTriggers
     from .engine import Engine
 
 R = TypeVar("R")
@@ -41,6 +42,7 @@ class RowLockDdl:
         _rl_escalated: bool
         _rl_replaying: bool
         _rl_key: tuple[object, ...] | None
+        _rl_triggers: LockTriggers
         lock_wait: int | None
 
         def _latch(self, kind: str | None = None, deadline: float | None = None) -> None: ...
@@ -153,7 +155,8 @@ class RowLockDdl:
             if held:
                 conn.execute("RELEASE _ifx_rl")
         except BaseException as e:
-            self._rl_key = None  # the lock triggers may have gone with the rollback
+            # the lock triggers may have gone with the rollback
+            self._rl_key = self._rl_triggers.key = None
             self._rl_abandon_unit(conn, held)
             if isinstance(e, ddl_undo.Unsupported):
                 return None

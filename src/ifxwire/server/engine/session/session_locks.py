@@ -33,7 +33,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
@@ -115,6 +115,24 @@ def isolation_of(words: tuple[str, ...]) -> str | None:
                 return level
         return None
     return None
+
+
+def _lock_functions(conn: sqlite3.Connection, slot: FunctionSlot) -> None:
+    """Install _ifx_lk, _ifx_rd and _ifx_rs on ``conn`` for good, calling the session ``slot`` names
+    (``_rl_open``)."""
+
+    def lk(table: str, op: str, rowid: int, *image: object) -> int:
+        return cast(RowLocks, slot.lock_session)._ifx_lk(table, op, rowid, *image)
+
+    def rd(table: str, rowid: int) -> int:
+        return cast(RowLocks, slot.lock_session)._ifx_rd(table, rowid)
+
+    def rs(table: str, rowid: int) -> int:
+        return cast(RowLocks, slot.lock_session)._rl_share(table, rowid)
+
+    conn.create_function("_ifx_lk", -1, lk)
+    conn.create_function("_ifx_rd", 2, rd)
+    conn.create_function("_ifx_rs", 2, rs)
 
 
 class RowLocks(RowLockReads, RowLockDdl):
@@ -242,6 +260,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         #: Per table, what the REPEATABLE READ query reading it gives ``_ifx_rs``'s quick
         #: path (``LockTable.arm``, ``LockTable.share_function``)
         self._rl_armed: Armed = {}
+        #: ``_ifx_rs``'s work for this session (set at DATABASE: LockTable.share_function)
+        self._rl_share: Callable[[str, int], int] = self._ifx_rs
         #: Counts the releases of all this session's cursor locks (transaction end, database
         #: close): a CURSOR STABILITY cursor locked before one holds nothing (rl_stability).
         self._rl_cursors = 0
@@ -273,16 +293,30 @@ class RowLocks(RowLockReads, RowLockDdl):
 
     # ---- opening -----------------------------------------------------------------------------
     def _rl_open(self, conn: sqlite3.Connection) -> None:
-        """At DATABASE: the function the triggers call, bound to this session."""
+        """At DATABASE: the functions the triggers call, serving this session. A pooled
+        connection has them from its first session and they reach the session through its
+        slot: SQLite expires every prepared statement of a connection when a function is
+        defined (``sqlite3_create_function``), so defining them again at each DATABASE made
+        the session's first statements compile again (0.1-0.2 ms of its first EXECUTE,
+        docs/PROTOCOL.md §6, the twenty-fifth session's figures)."""
         self._rl_key = None
         self._rl_sync = ""
         self._rl_undo = []
-        conn.create_function("_ifx_lk", -1, self._ifx_lk)
-        conn.create_function("_ifx_rd", 2, self._ifx_rd)
-        conn.create_function("_ifx_rs", 2, self.engine.locks.share_function(
-            self.session_id, self._rl_armed, self._ifx_rs))
-        # the connection's triggers (kept by a pooled one), its authorizer asking this session
+        # REPEATABLE READ's per-row share function: the session's closure (its quick path
+        # inline), reached through the connection's _ifx_rs like the others
+        self._rl_share = self.engine.locks.share_function(
+            self.session_id, self._rl_armed, self._ifx_rs)
         slot = self._slot
+        if slot is None:
+            conn.create_function("_ifx_lk", -1, self._ifx_lk)
+            conn.create_function("_ifx_rd", 2, self._ifx_rd)
+            conn.create_function("_ifx_rs", 2, self._rl_share)
+        else:
+            slot.lock_session = self
+            if not slot.lock_functions:
+                _lock_functions(conn, slot)
+                slot.lock_functions = True
+        # the connection's triggers (kept by a pooled one), its authorizer asking this session
         lt = slot.lock_triggers if slot is not None else None
         if not isinstance(lt, LockTriggers) or lt.conn_id != id(conn):
             lt = LockTriggers.bind(conn)
@@ -291,6 +325,11 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_triggers = lt
         lt.gate = self._rl_gate
         self._rl_add = set()
+        # what the connection's last session found at its last check: the next check
+        # compares it with the schema version and the listing as it does its own (a DDL or
+        # a rollback since makes it list the catalogue again), instead of always listing it
+        self._rl_key = lt.key
+        self._rl_pages = dict(lt.pages)
 
     def _rl_gate(self, conn_id: int) -> bool:
         """Whether the authorizer of connection ``conn_id`` may refuse a write to a table
@@ -321,11 +360,12 @@ class RowLocks(RowLockReads, RowLockDdl):
         infos = {info.name: info for info in self.current_schema().tables.values()
                  if info.kind == "T" and not info.temp and info.schema == "main"}
         add, self._rl_add = self._rl_add, set()
-        self._rl_key = None
+        self._rl_key = lt.key = None
         lt.install(conn, infos, add)
         self._rl_pages = {name: info.rows_per_page for name, info in infos.items()
                           if info.rows_per_page > 1}
-        self._rl_key = (id(conn), self._schema_version(), lt.count())
+        self._rl_key = lt.key = (id(conn), self._schema_version(), lt.count())
+        lt.pages = self._rl_pages
         return True
 
     def rl_expect(self, info: cat.TableInfo | None) -> None:
@@ -334,7 +374,7 @@ class RowLocks(RowLockReads, RowLockDdl):
         refused first run, its rollback and a second unit (features/locks/triggers.py). The
         first EXECUTE of a session's first write to a table took 2.4-3.8 ms that way, against
         0.4-0.9 ms later (under load), longer than libsqli waits for an EXECUTE's reply
-        (docs/PROTOCOL.md §6, the twentieth session's re-run)."""
+        (docs/PROTOCOL.md §6)."""
         if (info is None or info.temp or info.kind != "T" or info.schema != "main"
                 or self._rl_free or self._rl_triggers.has(info.name)):
             return
@@ -349,23 +389,33 @@ class RowLocks(RowLockReads, RowLockDdl):
         Only outside a SQLite transaction (a held one would take them back on a rollback);
         otherwise, or when making them fails, ``rl_expect`` leaves them to the next write
         unit as before. A DDL of another session between the schema reads and the triggers
-        makes the write unit's ``_rl_install`` check them again (the key is dropped)."""
+        makes the write unit's ``_rl_install`` check them again (the key is dropped).
+
+        With nothing to make (a pooled connection keeps the triggers an earlier session
+        made), the check itself is still done here: when the schema changed since the
+        connection's last check it lists the catalogue and the connection's triggers, which
+        the session's first EXECUTE did before its statement ran (0.3-4 ms, growing with the
+        number of tables: docs/PROTOCOL.md §6, the twenty-fifth session's figures). So is the
+        connection's synchronous mode for an autocommitted statement (``_sync``: one PRAGMA
+        at a session's first write unit)."""
         self.rl_expect(info)
         conn = self.conn
-        if not self._rl_add or conn is None or conn.in_transaction:
+        if conn is None or conn.in_transaction:
             return
+        with contextlib.suppress(sqlite3.Error):
+            self._sync(not self.in_transaction)  # the unit's PRAGMA, if the mode changes
         pending = set(self._rl_add)  # (_rl_install empties it before it makes them)
         try:
             before = self._schema_version()
             self._rl_install()
             if self._schema_version() != before:
-                self._rl_key = None
+                self._rl_key = self._rl_triggers.key = None
         except (sqlite3.Error, EngineError):
             # The work is optional: the PREPARE goes on, and the next write unit makes (or
             # checks) them, for every table still waiting, earlier PREPAREs' too
             # (REVIEW-locks F7 a, b: only this one's name was put back, and an EngineError
             # of the schema read failed a PREPARE that did not need the triggers)
-            self._rl_key = None
+            self._rl_key = self._rl_triggers.key = None
             self._rl_add |= {name for name in pending if not self._rl_triggers.has(name)}
 
     def rl_lazy(self, run: Callable[[], R]) -> R:
@@ -803,7 +853,8 @@ class RowLocks(RowLockReads, RowLockDdl):
                             # failed logs its reserved numbers as a rollback, as _end_sql_txn)
                             CAPTURE.txn_end(self, False)
                         if installed:
-                            self._rl_key = None  # the rollback takes the new triggers back
+                            # the rollback takes the new triggers back
+                            self._rl_key = self._rl_triggers.key = None
                         if self._rl_abandon_unit(conn, held) and self._rl_lost:
                             self._rl_lost = False  # the statement's -213 must say so
                             raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
@@ -1149,7 +1200,7 @@ class RowLocks(RowLockReads, RowLockDdl):
             CAPTURE.txn_end(self, False)
             if self._rl_ddl_done:  # the schema this transaction's DDL saw is not reused
                 self._rl_ddl_done = False
-                self._rl_key = None
+                self._rl_key = self._rl_triggers.key = None
                 self._ddl_dirty = False
                 self._local_plans.clear()
                 self._schema = None

@@ -915,13 +915,18 @@ class FunctionSlot:
     connect), so the functions installed on a connection outlive the session that installed
     them; checking a connection out points its slot at the new session's state."""
 
-    __slots__ = ("lock_triggers", "state")
+    __slots__ = ("lock_functions", "lock_session", "lock_triggers", "state")
 
     def __init__(self, state: FunctionState) -> None:
         self.state = state
         #: the row-lock triggers made on this connection (features/locks/triggers.py), kept
         #: with it in the pool so the next session does not make them again
         self.lock_triggers: object = None
+        #: the session the lock triggers' functions (_ifx_lk, _ifx_rd) serve now, and whether
+        #: they are installed on this connection: once, as SQLite expires every prepared
+        #: statement of a connection when a function is defined (session_locks._rl_open)
+        self.lock_session: object = None
+        self.lock_functions = False
 
 
 class DistinctWindow:

@@ -101,6 +101,11 @@ class LockTriggers:
         #: committed: a rollback may take them back (or bring dropped ones back), so the
         #: session must ask ``listed`` rather than trust ``count`` (session_locks._rl_install).
         self.unsure = True
+        #: The install key (connection, schema version, count) and the rows-per-lock map of
+        #: the last check of these sets, kept with the pooled connection so that its next
+        #: session need not list the catalogue again (session_locks._rl_open)
+        self.key: tuple[object, ...] | None = None
+        self.pages: dict[str, int] = {}
 
     @classmethod
     def bind(cls, conn: sqlite3.Connection) -> LockTriggers:
