@@ -375,18 +375,22 @@ static PyObject *complex_fast(const ColPlan *c, const unsigned char *q, Py_ssize
     return obj;
 }
 
-/* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``. */
+/* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``.
+   ``reuse``, when not NULL, is a tuple of the row's length whose items are all NULL, held by
+   nobody else (decode_dicts' previous row, emptied into its dict): the row is decoded into it
+   instead of a new one, and the reference is the callee's either way. */
 static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
-                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size)
+                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size, PyObject *reuse)
 {
-    PyObject *row = NULL;
+    PyObject *row = reuse;
     if (off < 0 || size < 0 || off > buflen || size > buflen - off)
         goto slow;
     if (!self->variable && size != self->fixed_total)
         goto slow;
 
     Py_ssize_t ncols = Py_SIZE(self);
-    row = PyTuple_New(ncols);
+    if (row == NULL)
+        row = PyTuple_New(ncols);
     if (row == NULL)
         goto fail;
     const Py_ssize_t end = off + size;
@@ -694,7 +698,7 @@ static PyObject *RowDecoder_vectorcall(PyObject *callable, PyObject *const *args
         PyErr_Clear();
         return PyObject_Vectorcall(self->pure, args, 3, NULL);
     }
-    PyObject *row = decode_row(self, bufobj, b.p, b.len, off, size);
+    PyObject *row = decode_row(self, bufobj, b.p, b.len, off, size, NULL);
     buf_release(&b);
     return row;
 }
@@ -899,7 +903,7 @@ static PyObject *dict_maker_make(DictMaker *m, PyObject *row)
                 PyObject *old = e[m->slot[i]].me_value;
                 e[m->slot[i]].me_value = v;
                 Py_DECREF(old);
-                if (!track && PyObject_IS_GC(v)
+                if (!track && PyType_IS_GC(Py_TYPE(v)) && PyObject_IS_GC(v)
                     && (!PyTuple_CheckExact(v) || PyObject_GC_IsTracked(v)))
                     track = 1;
             }
@@ -911,6 +915,22 @@ static PyObject *dict_maker_make(DictMaker *m, PyObject *row)
     }
 #endif
     return row_to_dict(m->keys, row);
+}
+
+/* 1 when dict_maker_make took every value out of ``row`` (the direct route, the tuple held
+   by nobody else) and the row is an exact tuple of ``ncols`` (the decoder's length; the pure
+   fallback's tuples may differ), all items NULL: decode_row may decode the next row into it.
+   Whether the cyclic GC tracks it does not matter: it never reaches Python code, and a
+   container the GC does not see only keeps what it holds alive. */
+static int dict_maker_emptied(DictMaker *m, PyObject *row, Py_ssize_t ncols)
+{
+    if (m->template == NULL || !PyTuple_CheckExact(row) || Py_REFCNT(row) != 1
+        || PyTuple_GET_SIZE(row) != ncols)
+        return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(row); i++)
+        if (PyTuple_GET_ITEM(row, i) != NULL)
+            return 0;
+    return 1;
 }
 
 /* The SQ_TUPLE loop of decode_tuples and decode_dicts: every complete SQ_TUPLE message (u16
@@ -939,6 +959,7 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         end = b.len;
     PyObject *first_error = NULL;
     DictMaker maker = {NULL, NULL, NULL, 0};
+    PyObject *spare = NULL;
     if (keys != NULL && dict_maker_init(&maker, keys) < 0)
         goto fail;
     while (pos >= 0 && end - pos >= 8 && b.p[pos] == 0 && b.p[pos + 1] == SQ_TUPLE) {
@@ -948,15 +969,20 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         Py_ssize_t nxt = pos + 8 + (Py_ssize_t)size + (size & 1);
         if (nxt > end)
             break;
-        PyObject *row = decode_row(self, bufobj, b.p, b.len, pos + 8, size);
+        PyObject *row = decode_row(self, bufobj, b.p, b.len, pos + 8, size, spare);
+        spare = NULL;
         if (row != NULL && keys != NULL) {
             /* The dict is made while the row's values are still in the L1 cache, and the
-               tuple goes back to CPython's free list, from which the next row's comes
-               (docs/BENCHMARKS.md, "Row factories"). The pure fallback makes tuples too. */
+               emptied tuple takes the next row's values (docs/BENCHMARKS.md, "Row
+               factories"). The pure fallback makes tuples too. */
             PyObject *d = PyTuple_Check(row) ? dict_maker_make(&maker, row) : NULL;
             if (d == NULL && !PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "the row decoder made no tuple");
-            Py_SETREF(row, d);
+            if (d != NULL && dict_maker_emptied(&maker, row, Py_SIZE(self)))
+                spare = row; /* the next row is decoded into it: no tuple made or freed */
+            else
+                Py_DECREF(row);
+            row = d;
             if (row == NULL)
                 goto fail;
         }
@@ -986,11 +1012,13 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
     }
     buf_release(&b);
     dict_maker_release(&maker);
+    Py_XDECREF(spare);
     return Py_BuildValue("(nN)", pos, first_error != NULL ? first_error : Py_NewRef(Py_None));
 
 fail:
     buf_release(&b);
     dict_maker_release(&maker);
+    Py_XDECREF(spare);
     Py_XDECREF(first_error);
     return NULL;
 }
