@@ -378,9 +378,20 @@ static PyObject *complex_fast(const ColPlan *c, const unsigned char *q, Py_ssize
 /* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``.
    ``reuse``, when not NULL, is a tuple of the row's length whose items are all NULL, held by
    nobody else (decode_dicts' previous row, emptied into its dict): the row is decoded into it
-   instead of a new one, and the reference is the callee's either way. */
-static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
-                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size, PyObject *reuse)
+   instead of a new one, and the reference is the callee's either way. Always inlined into
+   its two callers below, so that the tuple path (reuse NULL, a constant there) compiles to
+   the same code as before reuse existed. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IFX_ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define IFX_ALWAYS_INLINE __forceinline
+#else
+#define IFX_ALWAYS_INLINE inline
+#endif
+static IFX_ALWAYS_INLINE PyObject *decode_row_into(RowDecoder *self, PyObject *bufobj,
+                                                   const unsigned char *p, Py_ssize_t buflen,
+                                                   Py_ssize_t off, Py_ssize_t size,
+                                                   PyObject *reuse)
 {
     PyObject *row = reuse;
     if (off < 0 || size < 0 || off > buflen || size > buflen - off)
@@ -638,6 +649,21 @@ fail:
     return NULL;
 }
 
+/* One row as a new tuple (RowDecoder's call, decode_tuples). */
+static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
+                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size)
+{
+    return decode_row_into(self, bufobj, p, buflen, off, size, NULL);
+}
+
+/* One row decoded into ``reuse`` when not NULL (decode_dicts). */
+static PyObject *decode_row_reusing(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
+                                    Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size,
+                                    PyObject *reuse)
+{
+    return decode_row_into(self, bufobj, p, buflen, off, size, reuse);
+}
+
 /* The bytes of a reply buffer: bytes directly, anything else through the buffer protocol
    (which also keeps a bytearray from being resized while we read it). */
 typedef struct {
@@ -698,7 +724,7 @@ static PyObject *RowDecoder_vectorcall(PyObject *callable, PyObject *const *args
         PyErr_Clear();
         return PyObject_Vectorcall(self->pure, args, 3, NULL);
     }
-    PyObject *row = decode_row(self, bufobj, b.p, b.len, off, size, NULL);
+    PyObject *row = decode_row(self, bufobj, b.p, b.len, off, size);
     buf_release(&b);
     return row;
 }
@@ -969,7 +995,9 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         Py_ssize_t nxt = pos + 8 + (Py_ssize_t)size + (size & 1);
         if (nxt > end)
             break;
-        PyObject *row = decode_row(self, bufobj, b.p, b.len, pos + 8, size, spare);
+        PyObject *row = keys == NULL
+                            ? decode_row(self, bufobj, b.p, b.len, pos + 8, size)
+                            : decode_row_reusing(self, bufobj, b.p, b.len, pos + 8, size, spare);
         spare = NULL;
         if (row != NULL && keys != NULL) {
             /* The dict is made while the row's values are still in the L1 cache, and the
