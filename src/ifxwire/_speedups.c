@@ -905,9 +905,10 @@ static void dict_maker_release(DictMaker *m)
 }
 
 /* The dict {keys[i]: row[i]} for the tuple ``row``, as dict(zip(keys, row)). The direct
-   route takes the row's values (the tuple, when nothing else holds it, gives them up) and
-   tracks the dict for the cyclic GC when a value may need it, as PyDict_SetItem would. */
-static PyObject *dict_maker_make(DictMaker *m, PyObject *row)
+   route takes the row's values (with ``may_take``, from a tuple nothing else holds: it gives
+   them up, its items left NULL) and tracks the dict for the cyclic GC when a value may need
+   it, as PyDict_SetItem would. */
+static PyObject *dict_maker_make(DictMaker *m, PyObject *row, int may_take)
 {
 #ifdef IFX_DICT_FILL
     Py_ssize_t n = PyTuple_GET_SIZE(row);
@@ -919,7 +920,7 @@ static PyObject *dict_maker_make(DictMaker *m, PyObject *row)
         if (((PyDictObject *)d)->ma_values == NULL && k->dk_nentries == m->unique
             && k->dk_refcnt == 1) {
             StrEntry *e = dict_entries_of(k);
-            int give = PyTuple_CheckExact(row) && Py_REFCNT(row) == 1, track = 0;
+            int give = may_take && PyTuple_CheckExact(row) && Py_REFCNT(row) == 1, track = 0;
             for (Py_ssize_t i = 0; i < n; i++) {
                 PyObject *v = PyTuple_GET_ITEM(row, i);
                 if (give)
@@ -1003,7 +1004,7 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
             /* The dict is made while the row's values are still in the L1 cache, and the
                emptied tuple takes the next row's values (docs/BENCHMARKS.md, "Row
                factories"). The pure fallback makes tuples too. */
-            PyObject *d = PyTuple_Check(row) ? dict_maker_make(&maker, row) : NULL;
+            PyObject *d = PyTuple_Check(row) ? dict_maker_make(&maker, row, 1) : NULL;
             if (d == NULL && !PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "the row decoder made no tuple");
             if (d != NULL && dict_maker_emptied(&maker, row, Py_SIZE(self)))
@@ -2097,7 +2098,9 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
  * ifxwire.rows.dict_row's batch maker (docs/DRIVER.md, "Row factories"): one C loop per
  * fetched batch instead of a zip object and a dict() call per row. Same result as
  * dict(zip(keys, row)): the shorter of the two decides the length, a repeated key keeps its
- * last value. The keys are the column names (str), whose hashes are cached. */
+ * last value. The keys are the column names (str), whose hashes are cached. A tuple of one
+ * value per key is made the way decode_dicts makes its dicts (DictMaker: a copy of a
+ * template, the values written in), anything else with PyDict_SetItem. */
 static PyObject *make_dicts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2 || !PyTuple_Check(args[0]) || !PyList_Check(args[1])) {
@@ -2106,11 +2109,24 @@ static PyObject *make_dicts(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     PyObject *keys = args[0], *rows = args[1];
     Py_ssize_t nkeys = PyTuple_GET_SIZE(keys), count = PyList_GET_SIZE(rows);
+    DictMaker maker = {NULL, NULL, NULL, 0};
+    if (dict_maker_init(&maker, keys) < 0)
+        return NULL;
     PyObject *out = PyList_New(count);
     if (out == NULL)
-        return NULL;
+        goto fail;
     for (Py_ssize_t r = 0; r < count; r++) {
-        PyObject *row = PySequence_Fast(PyList_GET_ITEM(rows, r), "a row must be a sequence");
+        PyObject *item = PyList_GET_ITEM(rows, r);
+        if (maker.template != NULL && PyTuple_CheckExact(item)
+            && PyTuple_GET_SIZE(item) == nkeys) {
+            /* The template's copy (decode_dicts' route); the rows stay the caller's. */
+            PyObject *d = dict_maker_make(&maker, item, 0);
+            if (d == NULL)
+                goto fail;
+            PyList_SET_ITEM(out, r, d);
+            continue;
+        }
+        PyObject *row = PySequence_Fast(item, "a row must be a sequence");
         if (row == NULL)
             goto fail;
         Py_ssize_t n = PySequence_Fast_GET_SIZE(row);
@@ -2136,9 +2152,11 @@ static PyObject *make_dicts(PyObject *module, PyObject *const *args, Py_ssize_t 
         Py_DECREF(row);
         PyList_SET_ITEM(out, r, d);
     }
+    dict_maker_release(&maker);
     return out;
 fail:
-    Py_DECREF(out);
+    dict_maker_release(&maker);
+    Py_XDECREF(out);
     return NULL;
 }
 

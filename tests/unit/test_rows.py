@@ -159,8 +159,16 @@ def test_c_make_dicts_is_dict_of_zip() -> None:
     keys = ("a", "b", "a")
     rows: list[Any] = [(1, 2, 3), (4, 5), [6, 7, 8, 9], ()]
     assert speedups.make_dicts(keys, rows) == [dict(zip(keys, r)) for r in rows]  # noqa: B905
-    with pytest.raises(TypeError):
-        speedups.make_dicts(keys, [1])
+    # Tuples of one value per name (the template's copy, values written in): past 8 columns,
+    # repeated names, a container (tracked by the GC as dict() would), and the rows, held by
+    # the list alone, left whole.
+    wide = tuple(f"c{i % 11}" for i in range(14))
+    batch: list[Any] = [tuple(range(r, r + 14)) for r in range(3)] + [(None,) * 13 + ([1],)]
+    made = speedups.make_dicts(wide, batch)
+    assert made == [dict(zip(wide, r, strict=True)) for r in batch]
+    assert [list(m) for m in made] == [list(dict(zip(wide, r, strict=True))) for r in batch]
+    assert [gc.is_tracked(m) for m in made] == [False, False, False, True]
+    assert batch[0] == tuple(range(14)) and batch[3][13] == [1]
     with pytest.raises(TypeError):
         speedups.make_dicts(["a"], [])
 
