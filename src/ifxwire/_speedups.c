@@ -76,6 +76,13 @@ typedef struct {
     PyObject *pure;
     PyObject *plan;
     PyObject *error_class; /* decode_tuples records these, raises anything else */
+    /* decode_dicts' DictMaker of the last call, kept for the next call with the same keys
+       tuple (rows.direct_keys gives one per description): a one-row reply would otherwise
+       pay the template's making (~1 us) each time. */
+    PyObject *dm_keys;
+    PyObject *dm_template;
+    Py_ssize_t *dm_slot;
+    Py_ssize_t dm_unique;
     ColPlan cols[1];
 } RowDecoder;
 
@@ -960,6 +967,49 @@ static int dict_maker_emptied(DictMaker *m, PyObject *row, Py_ssize_t ncols)
     return 1;
 }
 
+/* decode_dicts' maker for ``keys``: the decoder's kept one when it was made for this very
+   tuple, moved out of the decoder while in use (a re-entrant call, from a converter's Python
+   code, makes its own), else a new one. ``*owner`` gets a reference to keys. */
+static int dict_maker_take(RowDecoder *self, PyObject *keys, DictMaker *m, PyObject **owner)
+{
+    if (self->dm_keys != NULL && self->dm_keys == keys) {
+        m->keys = keys;
+        m->template = self->dm_template;
+        m->slot = self->dm_slot;
+        m->unique = self->dm_unique;
+        *owner = self->dm_keys;
+        self->dm_keys = self->dm_template = NULL;
+        self->dm_slot = NULL;
+        return 0;
+    }
+    if (dict_maker_init(m, keys) < 0)
+        return -1;
+    *owner = Py_NewRef(keys);
+    return 0;
+}
+
+static void dict_maker_drop_kept(RowDecoder *self)
+{
+    Py_CLEAR(self->dm_keys);
+    Py_CLEAR(self->dm_template);
+    PyMem_Free(self->dm_slot);
+    self->dm_slot = NULL;
+}
+
+/* Gives the maker back to the decoder for the next call (replacing what it kept). */
+static void dict_maker_keep(RowDecoder *self, DictMaker *m, PyObject *owner)
+{
+    if (owner == NULL)
+        return;
+    dict_maker_drop_kept(self);
+    self->dm_keys = owner;
+    self->dm_template = m->template;
+    self->dm_slot = m->slot;
+    self->dm_unique = m->unique;
+    m->template = NULL;
+    m->slot = NULL;
+}
+
 /* The SQ_TUPLE loop of decode_tuples and decode_dicts: every complete SQ_TUPLE message (u16
    code 14, u16 pad, i32 size, payload, pad to even) from ``pos`` onward, each row appended to
    the list ``rows``: the decoded tuple, or with ``keys`` (a tuple of str) the dict
@@ -986,8 +1036,8 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         end = b.len;
     PyObject *first_error = NULL;
     DictMaker maker = {NULL, NULL, NULL, 0};
-    PyObject *spare = NULL;
-    if (keys != NULL && dict_maker_init(&maker, keys) < 0)
+    PyObject *spare = NULL, *maker_owner = NULL;
+    if (keys != NULL && dict_maker_take(self, keys, &maker, &maker_owner) < 0)
         goto fail;
     while (pos >= 0 && end - pos >= 8 && b.p[pos] == 0 && b.p[pos + 1] == SQ_TUPLE) {
         int32_t size = (int32_t)be32(b.p + pos + 4);
@@ -1040,13 +1090,13 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         pos = nxt;
     }
     buf_release(&b);
-    dict_maker_release(&maker);
+    dict_maker_keep(self, &maker, maker_owner);
     Py_XDECREF(spare);
     return Py_BuildValue("(nN)", pos, first_error != NULL ? first_error : Py_NewRef(Py_None));
 
 fail:
     buf_release(&b);
-    dict_maker_release(&maker);
+    dict_maker_keep(self, &maker, maker_owner);
     Py_XDECREF(spare);
     Py_XDECREF(first_error);
     return NULL;
@@ -1098,6 +1148,8 @@ static int RowDecoder_traverse(RowDecoder *self, visitproc visit, void *arg)
     Py_VISIT(self->pure);
     Py_VISIT(self->plan);
     Py_VISIT(self->error_class);
+    Py_VISIT(self->dm_keys);
+    Py_VISIT(self->dm_template);
     for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
         Py_VISIT(self->cols[i].fn);
         Py_VISIT(self->cols[i].arg1);
@@ -1112,6 +1164,7 @@ static int RowDecoder_clear(RowDecoder *self)
     Py_CLEAR(self->pure);
     Py_CLEAR(self->plan);
     Py_CLEAR(self->error_class);
+    dict_maker_drop_kept(self);
     self->enc_name = NULL;
     for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
         Py_CLEAR(self->cols[i].fn);
@@ -1224,6 +1277,9 @@ static PyObject *make_row_decoder(PyObject *module, PyObject *args)
     self->pure = Py_NewRef(pure);
     self->plan = Py_NewRef(plan);
     self->error_class = Py_NewRef(error_class);
+    self->dm_keys = self->dm_template = NULL;
+    self->dm_slot = NULL;
+    self->dm_unique = 0;
     for (Py_ssize_t i = 0; i < n; i++)
         memset(&self->cols[i], 0, sizeof(ColPlan));
     PyObject_GC_Track(self);

@@ -426,8 +426,10 @@ def test_decode_dicts_past_eight_columns_with_nulls_repeats_and_containers() -> 
     stream = b"".join([*msgs[:3], bad, *msgs[3:]])
     want = [pure(m, 8, int.from_bytes(m[4:8], "big")) for m in msgs]
     names = tuple(c.name for c in cols)
-    for keys in (names, ("a", "b", "a", *names[3:9], "b", "z", "a", "lst"),
-                 tuple("k" for _ in names), names[:5]):
+    # The decoder keeps the last call's template for the same keys tuple (identity): names
+    # come again, also as an equal tuple of its own, between other keys.
+    for keys in (names, ("a", "b", "a", *names[3:9], "b", "z", "a", "lst"), names,
+                 tuple("k" for _ in names), tuple(list(names)), names[:5], names):
         for buf in (stream, bytearray(stream)):
             rows: list[dict[str, Any]] = []
             pos, err = fast.decode_dicts(buf, 0, len(buf), rows, keys)  # type: ignore[attr-defined]
@@ -454,6 +456,12 @@ def test_decode_dicts_past_eight_columns_with_nulls_repeats_and_containers() -> 
     first = run(1)
     later = run(50)  # (not inside the assert: pytest's rewriting holds None in locals)
     assert later == first
+    kept = tuple(list(names))
+    held = sys.getrefcount(kept)
+    fast.decode_dicts(stream, 0, len(stream), [], kept)  # type: ignore[attr-defined]
+    assert sys.getrefcount(kept) == held + 1  # the decoder's, until other keys come
+    fast.decode_dicts(stream, 0, len(stream), [], names)  # type: ignore[attr-defined]
+    assert sys.getrefcount(kept) == held
     gc.collect()
     tracemalloc.start()
     try:
