@@ -76,6 +76,13 @@ typedef struct {
     PyObject *pure;
     PyObject *plan;
     PyObject *error_class; /* decode_tuples records these, raises anything else */
+    /* decode_dicts' DictMaker of the last call, kept for the next call with the same keys
+       tuple (rows.direct_keys gives one per description): a one-row reply would otherwise
+       pay the template's making (~1 us) each time. */
+    PyObject *dm_keys;
+    PyObject *dm_template;
+    Py_ssize_t *dm_slot;
+    Py_ssize_t dm_unique;
     ColPlan cols[1];
 } RowDecoder;
 
@@ -375,18 +382,33 @@ static PyObject *complex_fast(const ColPlan *c, const unsigned char *q, Py_ssize
     return obj;
 }
 
-/* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``. */
-static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
-                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size)
+/* One tuple of ``size`` bytes at ``off`` of ``bufobj``, whose bytes are ``p[0:buflen]``.
+   ``reuse``, when not NULL, is a tuple of the row's length whose items are all NULL, held by
+   nobody else (decode_dicts' previous row, emptied into its dict): the row is decoded into it
+   instead of a new one, and the reference is the callee's either way. Always inlined into
+   its two callers below, so that the tuple path (reuse NULL, a constant there) compiles to
+   the same code as before reuse existed. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IFX_ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define IFX_ALWAYS_INLINE __forceinline
+#else
+#define IFX_ALWAYS_INLINE inline
+#endif
+static IFX_ALWAYS_INLINE PyObject *decode_row_into(RowDecoder *self, PyObject *bufobj,
+                                                   const unsigned char *p, Py_ssize_t buflen,
+                                                   Py_ssize_t off, Py_ssize_t size,
+                                                   PyObject *reuse)
 {
-    PyObject *row = NULL;
+    PyObject *row = reuse;
     if (off < 0 || size < 0 || off > buflen || size > buflen - off)
         goto slow;
     if (!self->variable && size != self->fixed_total)
         goto slow;
 
     Py_ssize_t ncols = Py_SIZE(self);
-    row = PyTuple_New(ncols);
+    if (row == NULL)
+        row = PyTuple_New(ncols);
     if (row == NULL)
         goto fail;
     const Py_ssize_t end = off + size;
@@ -634,6 +656,21 @@ fail:
     return NULL;
 }
 
+/* One row as a new tuple (RowDecoder's call, decode_tuples). */
+static PyObject *decode_row(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
+                            Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size)
+{
+    return decode_row_into(self, bufobj, p, buflen, off, size, NULL);
+}
+
+/* One row decoded into ``reuse`` when not NULL (decode_dicts). */
+static PyObject *decode_row_reusing(RowDecoder *self, PyObject *bufobj, const unsigned char *p,
+                                    Py_ssize_t buflen, Py_ssize_t off, Py_ssize_t size,
+                                    PyObject *reuse)
+{
+    return decode_row_into(self, bufobj, p, buflen, off, size, reuse);
+}
+
 /* The bytes of a reply buffer: bytes directly, anything else through the buffer protocol
    (which also keeps a bytearray from being resized while we read it). */
 typedef struct {
@@ -701,8 +738,59 @@ static PyObject *RowDecoder_vectorcall(PyObject *callable, PyObject *const *args
 
 #define SQ_TUPLE 14
 
+/* dict_row's dicts, made by copying a template (DictMaker).
+
+   The public route, PyDict_New and one PyDict_SetItem per column, costs ~280 instructions a
+   column (callgrind, CPython 3.11: a hash lookup, an insert, the first insert allocating the
+   keys table, a resize past 5 columns). Copying a template dict {name: None} takes CPython's
+   clone path (PyDict_Copy of a dict with no deleted entries: one allocation and a memcpy of
+   the keys table, no hashing), but replacing each value through PyDict_SetItem still pays the
+   lookup: measured, no cheaper than the public route. So where the dict layout is known
+   (CPython 3.11 to 3.13 with the GIL: a combined table of str keys is a PyDictKeysObject
+   header, dk_indices of 1 << dk_log2_index_bytes bytes, then {key, value} entries in
+   insertion order) the values are written into the copy's entries directly, each column's
+   entry index computed once per call. That layout is checked on a real copy of the template
+   before it is relied on (dict_maker_check); anything unexpected, another Python, or a key
+   that is not a str, and the public route is used. */
+#if !defined(PYPY_VERSION) && !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED) \
+    && PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000
+#define IFX_DICT_FILL 1
+typedef struct { /* CPython 3.11-3.13's struct _dictkeysobject (Include/internal/pycore_dict.h) */
+    Py_ssize_t dk_refcnt;
+    uint8_t dk_log2_size;
+    uint8_t dk_log2_index_bytes;
+    uint8_t dk_kind; /* DICT_KEYS_UNICODE = 1: every key a str, entries {key, value} */
+    uint32_t dk_version;
+    Py_ssize_t dk_usable;
+    Py_ssize_t dk_nentries;
+    char dk_indices[];
+} KeysLayout;
+
+typedef struct {
+    PyObject *me_key;
+    PyObject *me_value;
+} StrEntry;
+
+static inline KeysLayout *dict_keys_of(PyObject *d)
+{
+    return (KeysLayout *)((PyDictObject *)d)->ma_keys;
+}
+
+static inline StrEntry *dict_entries_of(KeysLayout *k)
+{
+    return (StrEntry *)(k->dk_indices + ((size_t)1 << k->dk_log2_index_bytes));
+}
+#endif
+
+typedef struct {
+    PyObject *keys;     /* the column names (tuple), borrowed */
+    PyObject *template; /* {name: None}, NULL when the public route is used */
+    Py_ssize_t *slot;   /* column i's value goes to entry slot[i] (a repeated name: the same) */
+    Py_ssize_t unique;  /* entries of the template */
+} DictMaker;
+
 /* row_to_dict(keys, row) -> a new dict {keys[i]: row[i]} (the shorter of the two deciding
-   the length, as dict(zip(keys, row))); NULL with an exception set. */
+   the length, as dict(zip(keys, row))); NULL with an exception set. The public route. */
 static PyObject *row_to_dict(PyObject *keys, PyObject *row)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(row), nkeys = PyTuple_GET_SIZE(keys);
@@ -718,6 +806,208 @@ static PyObject *row_to_dict(PyObject *keys, PyObject *row)
         }
     }
     return d;
+}
+
+#ifdef IFX_DICT_FILL
+/* 1 when a copy of m->template has the layout dict_maker_make writes into: a fresh combined
+   str-keys table, index bytes as CPython sizes them, the entries the template's keys in
+   column order, every value None. */
+static int dict_maker_check(DictMaker *m)
+{
+    PyObject *c = PyDict_Copy(m->template);
+    if (c == NULL)
+        return -1;
+    KeysLayout *k = dict_keys_of(c);
+    int ok = PyDict_CheckExact(c) && ((PyDictObject *)c)->ma_values == NULL
+             && (PyObject *)k != (PyObject *)dict_keys_of(m->template) && k->dk_refcnt == 1
+             && k->dk_kind == 1 && k->dk_log2_size >= 3 && k->dk_log2_size < 32
+             && ((PyDictObject *)c)->ma_used == m->unique && k->dk_nentries == m->unique
+             && k->dk_usable >= 0 && m->unique <= ((Py_ssize_t)1 << k->dk_log2_size);
+    if (ok) {
+        int sz = k->dk_log2_size;
+        ok = k->dk_log2_index_bytes == (sz < 8 ? sz : sz < 16 ? sz + 1 : sz + 2);
+    }
+    if (ok) {
+        StrEntry *e = dict_entries_of(k);
+        Py_ssize_t seen = 0;
+        for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(m->keys); i++) {
+            if (m->slot[i] == seen) { /* a name's first column: its key object is the entry's */
+                ok = e[seen].me_key == PyTuple_GET_ITEM(m->keys, i) && e[seen].me_value == Py_None;
+                seen++;
+            }
+            else
+                ok = m->slot[i] >= 0 && m->slot[i] < seen;
+        }
+        ok = ok && seen == m->unique;
+    }
+    Py_DECREF(c);
+    return ok;
+}
+#endif
+
+/* Prepares m for the column names ``keys``: the template and each column's entry, when the
+   direct route is available; the public route otherwise. -1 with an exception set. */
+static int dict_maker_init(DictMaker *m, PyObject *keys)
+{
+    m->keys = keys;
+    m->template = NULL;
+    m->slot = NULL;
+    m->unique = 0;
+#ifdef IFX_DICT_FILL
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(keys, i)))
+            return 0;
+    m->slot = PyMem_New(Py_ssize_t, n > 0 ? n : 1);
+    PyObject *t = PyDict_New();
+    if (m->slot == NULL || t == NULL)
+        goto fail;
+    /* First {name: its entry index}, which names each column's entry, then every value None. */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i), *at = PyDict_GetItemWithError(t, key);
+        if (at == NULL && PyErr_Occurred())
+            goto fail;
+        if (at == NULL) {
+            PyObject *idx = PyLong_FromSsize_t(m->unique);
+            if (idx == NULL || PyDict_SetItem(t, key, idx) < 0) {
+                Py_XDECREF(idx);
+                goto fail;
+            }
+            Py_DECREF(idx);
+            m->slot[i] = m->unique++;
+        }
+        else
+            m->slot[i] = PyLong_AsSsize_t(at);
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyDict_SetItem(t, PyTuple_GET_ITEM(keys, i), Py_None) < 0)
+            goto fail;
+    m->template = t;
+    int ok = dict_maker_check(m);
+    if (ok == 1)
+        return 0;
+    if (ok < 0)
+        goto fail;
+    Py_CLEAR(m->template);
+    PyMem_Free(m->slot);
+    m->slot = NULL;
+    return 0;
+fail:
+    if (m->template == NULL)
+        Py_XDECREF(t);
+    Py_CLEAR(m->template);
+    PyMem_Free(m->slot);
+    m->slot = NULL;
+    return -1;
+#else
+    return 0;
+#endif
+}
+
+static void dict_maker_release(DictMaker *m)
+{
+    Py_CLEAR(m->template);
+    PyMem_Free(m->slot);
+    m->slot = NULL;
+}
+
+/* The dict {keys[i]: row[i]} for the tuple ``row``, as dict(zip(keys, row)). The direct
+   route takes the row's values (with ``may_take``, from a tuple nothing else holds: it gives
+   them up, its items left NULL) and tracks the dict for the cyclic GC when a value may need
+   it, as PyDict_SetItem would. */
+static PyObject *dict_maker_make(DictMaker *m, PyObject *row, int may_take)
+{
+#ifdef IFX_DICT_FILL
+    Py_ssize_t n = PyTuple_GET_SIZE(row);
+    if (m->template != NULL && n == PyTuple_GET_SIZE(m->keys)) {
+        PyObject *d = PyDict_Copy(m->template);
+        if (d == NULL)
+            return NULL;
+        KeysLayout *k = dict_keys_of(d);
+        if (((PyDictObject *)d)->ma_values == NULL && k->dk_nentries == m->unique
+            && k->dk_refcnt == 1) {
+            StrEntry *e = dict_entries_of(k);
+            int give = may_take && PyTuple_CheckExact(row) && Py_REFCNT(row) == 1, track = 0;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                PyObject *v = PyTuple_GET_ITEM(row, i);
+                if (give)
+                    PyTuple_SET_ITEM(row, i, NULL);
+                else
+                    Py_INCREF(v);
+                PyObject *old = e[m->slot[i]].me_value;
+                e[m->slot[i]].me_value = v;
+                Py_DECREF(old);
+                if (!track && PyType_IS_GC(Py_TYPE(v)) && PyObject_IS_GC(v)
+                    && (!PyTuple_CheckExact(v) || PyObject_GC_IsTracked(v)))
+                    track = 1;
+            }
+            if (track && !PyObject_GC_IsTracked(d))
+                PyObject_GC_Track(d);
+            return d;
+        }
+        Py_DECREF(d);
+    }
+#endif
+    return row_to_dict(m->keys, row);
+}
+
+/* 1 when dict_maker_make took every value out of ``row`` (the direct route, the tuple held
+   by nobody else) and the row is an exact tuple of ``ncols`` (the decoder's length; the pure
+   fallback's tuples may differ), all items NULL: decode_row may decode the next row into it.
+   Whether the cyclic GC tracks it does not matter: it never reaches Python code, and a
+   container the GC does not see only keeps what it holds alive. */
+static int dict_maker_emptied(DictMaker *m, PyObject *row, Py_ssize_t ncols)
+{
+    if (m->template == NULL || !PyTuple_CheckExact(row) || Py_REFCNT(row) != 1
+        || PyTuple_GET_SIZE(row) != ncols)
+        return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(row); i++)
+        if (PyTuple_GET_ITEM(row, i) != NULL)
+            return 0;
+    return 1;
+}
+
+/* decode_dicts' maker for ``keys``: the decoder's kept one when it was made for this very
+   tuple, moved out of the decoder while in use (a re-entrant call, from a converter's Python
+   code, makes its own), else a new one. ``*owner`` gets a reference to keys. */
+static int dict_maker_take(RowDecoder *self, PyObject *keys, DictMaker *m, PyObject **owner)
+{
+    if (self->dm_keys != NULL && self->dm_keys == keys) {
+        m->keys = keys;
+        m->template = self->dm_template;
+        m->slot = self->dm_slot;
+        m->unique = self->dm_unique;
+        *owner = self->dm_keys;
+        self->dm_keys = self->dm_template = NULL;
+        self->dm_slot = NULL;
+        return 0;
+    }
+    if (dict_maker_init(m, keys) < 0)
+        return -1;
+    *owner = Py_NewRef(keys);
+    return 0;
+}
+
+static void dict_maker_drop_kept(RowDecoder *self)
+{
+    Py_CLEAR(self->dm_keys);
+    Py_CLEAR(self->dm_template);
+    PyMem_Free(self->dm_slot);
+    self->dm_slot = NULL;
+}
+
+/* Gives the maker back to the decoder for the next call (replacing what it kept). */
+static void dict_maker_keep(RowDecoder *self, DictMaker *m, PyObject *owner)
+{
+    if (owner == NULL)
+        return;
+    dict_maker_drop_kept(self);
+    self->dm_keys = owner;
+    self->dm_template = m->template;
+    self->dm_slot = m->slot;
+    self->dm_unique = m->unique;
+    m->template = NULL;
+    m->slot = NULL;
 }
 
 /* The SQ_TUPLE loop of decode_tuples and decode_dicts: every complete SQ_TUPLE message (u16
@@ -745,6 +1035,10 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
     if (end > b.len)
         end = b.len;
     PyObject *first_error = NULL;
+    DictMaker maker = {NULL, NULL, NULL, 0};
+    PyObject *spare = NULL, *maker_owner = NULL;
+    if (keys != NULL && dict_maker_take(self, keys, &maker, &maker_owner) < 0)
+        goto fail;
     while (pos >= 0 && end - pos >= 8 && b.p[pos] == 0 && b.p[pos + 1] == SQ_TUPLE) {
         int32_t size = (int32_t)be32(b.p + pos + 4);
         if (size < 0)
@@ -752,15 +1046,22 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         Py_ssize_t nxt = pos + 8 + (Py_ssize_t)size + (size & 1);
         if (nxt > end)
             break;
-        PyObject *row = decode_row(self, bufobj, b.p, b.len, pos + 8, size);
+        PyObject *row = keys == NULL
+                            ? decode_row(self, bufobj, b.p, b.len, pos + 8, size)
+                            : decode_row_reusing(self, bufobj, b.p, b.len, pos + 8, size, spare);
+        spare = NULL;
         if (row != NULL && keys != NULL) {
             /* The dict is made while the row's values are still in the L1 cache, and the
-               tuple goes back to CPython's free list, from which the next row's comes
-               (docs/BENCHMARKS.md, "Row factories"). The pure fallback makes tuples too. */
-            PyObject *d = PyTuple_Check(row) ? row_to_dict(keys, row) : NULL;
+               emptied tuple takes the next row's values (docs/BENCHMARKS.md, "Row
+               factories"). The pure fallback makes tuples too. */
+            PyObject *d = PyTuple_Check(row) ? dict_maker_make(&maker, row, 1) : NULL;
             if (d == NULL && !PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "the row decoder made no tuple");
-            Py_SETREF(row, d);
+            if (d != NULL && dict_maker_emptied(&maker, row, Py_SIZE(self)))
+                spare = row; /* the next row is decoded into it: no tuple made or freed */
+            else
+                Py_DECREF(row);
+            row = d;
             if (row == NULL)
                 goto fail;
         }
@@ -789,10 +1090,14 @@ static PyObject *decode_run(RowDecoder *self, PyObject *const *args, PyObject *k
         pos = nxt;
     }
     buf_release(&b);
+    dict_maker_keep(self, &maker, maker_owner);
+    Py_XDECREF(spare);
     return Py_BuildValue("(nN)", pos, first_error != NULL ? first_error : Py_NewRef(Py_None));
 
 fail:
     buf_release(&b);
+    dict_maker_keep(self, &maker, maker_owner);
+    Py_XDECREF(spare);
     Py_XDECREF(first_error);
     return NULL;
 }
@@ -843,6 +1148,8 @@ static int RowDecoder_traverse(RowDecoder *self, visitproc visit, void *arg)
     Py_VISIT(self->pure);
     Py_VISIT(self->plan);
     Py_VISIT(self->error_class);
+    Py_VISIT(self->dm_keys);
+    Py_VISIT(self->dm_template);
     for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
         Py_VISIT(self->cols[i].fn);
         Py_VISIT(self->cols[i].arg1);
@@ -857,6 +1164,7 @@ static int RowDecoder_clear(RowDecoder *self)
     Py_CLEAR(self->pure);
     Py_CLEAR(self->plan);
     Py_CLEAR(self->error_class);
+    dict_maker_drop_kept(self);
     self->enc_name = NULL;
     for (Py_ssize_t i = 0; i < Py_SIZE(self); i++) {
         Py_CLEAR(self->cols[i].fn);
@@ -969,6 +1277,9 @@ static PyObject *make_row_decoder(PyObject *module, PyObject *args)
     self->pure = Py_NewRef(pure);
     self->plan = Py_NewRef(plan);
     self->error_class = Py_NewRef(error_class);
+    self->dm_keys = self->dm_template = NULL;
+    self->dm_slot = NULL;
+    self->dm_unique = 0;
     for (Py_ssize_t i = 0; i < n; i++)
         memset(&self->cols[i], 0, sizeof(ColPlan));
     PyObject_GC_Track(self);
@@ -1843,7 +2154,9 @@ static PyObject *scan_done_replies(PyObject *module, PyObject *const *args, Py_s
  * ifxwire.rows.dict_row's batch maker (docs/DRIVER.md, "Row factories"): one C loop per
  * fetched batch instead of a zip object and a dict() call per row. Same result as
  * dict(zip(keys, row)): the shorter of the two decides the length, a repeated key keeps its
- * last value. The keys are the column names (str), whose hashes are cached. */
+ * last value. The keys are the column names (str), whose hashes are cached. A tuple of one
+ * value per key is made the way decode_dicts makes its dicts (DictMaker: a copy of a
+ * template, the values written in), anything else with PyDict_SetItem. */
 static PyObject *make_dicts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2 || !PyTuple_Check(args[0]) || !PyList_Check(args[1])) {
@@ -1852,11 +2165,24 @@ static PyObject *make_dicts(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     PyObject *keys = args[0], *rows = args[1];
     Py_ssize_t nkeys = PyTuple_GET_SIZE(keys), count = PyList_GET_SIZE(rows);
+    DictMaker maker = {NULL, NULL, NULL, 0};
+    if (dict_maker_init(&maker, keys) < 0)
+        return NULL;
     PyObject *out = PyList_New(count);
     if (out == NULL)
-        return NULL;
+        goto fail;
     for (Py_ssize_t r = 0; r < count; r++) {
-        PyObject *row = PySequence_Fast(PyList_GET_ITEM(rows, r), "a row must be a sequence");
+        PyObject *item = PyList_GET_ITEM(rows, r);
+        if (maker.template != NULL && PyTuple_CheckExact(item)
+            && PyTuple_GET_SIZE(item) == nkeys) {
+            /* The template's copy (decode_dicts' route); the rows stay the caller's. */
+            PyObject *d = dict_maker_make(&maker, item, 0);
+            if (d == NULL)
+                goto fail;
+            PyList_SET_ITEM(out, r, d);
+            continue;
+        }
+        PyObject *row = PySequence_Fast(item, "a row must be a sequence");
         if (row == NULL)
             goto fail;
         Py_ssize_t n = PySequence_Fast_GET_SIZE(row);
@@ -1882,9 +2208,11 @@ static PyObject *make_dicts(PyObject *module, PyObject *const *args, Py_ssize_t 
         Py_DECREF(row);
         PyList_SET_ITEM(out, r, d);
     }
+    dict_maker_release(&maker);
     return out;
 fail:
-    Py_DECREF(out);
+    dict_maker_release(&maker);
+    Py_XDECREF(out);
     return NULL;
 }
 

@@ -406,6 +406,75 @@ def test_decode_dicts_makes_each_row_a_dict_as_decode_tuples_would() -> None:
 
 
 @needs_c
+def test_decode_dicts_past_eight_columns_with_nulls_repeats_and_containers() -> None:
+    """decode_dicts' dicts are copies of a per-call template with the values written in
+    (_speedups.c, DictMaker), the emptied tuple reused for the next row: past 8 columns (the
+    template's table resized), NULLs, a row the pure decoder rejects in between, repeated
+    names anywhere (the last column of a name wins, the first decides the order), each dict
+    its own (changing one changes no other), the keys found by equal strings, and a dict
+    holding a container tracked by the cyclic GC as PyDict_SetItem would leave it; nothing
+    leaked (refcounts of the keys and values, memory over many calls)."""
+    lst = "LIST(integer not null)"
+    cols = [ColumnDesc(f"c{i}", (2, 13, 3)[i % 3], (4, 20, 8)[i % 3]) for i in range(12)]
+    cols.append(ColumnDesc("lst", 21, 0, type_name=lst, detail=parse_type_name(lst)))
+    pure, fast = both(cols, "ascii")
+    encode = build_row_encoder(cols, "ascii")
+    values = [[None if (i + r) % 5 == 0 else (r, f"s{r}", r / 4)[i % 3] for i in range(12)]
+              + [List([r, r + 1]) if r % 2 else None] for r in range(7)]
+    msgs = [tuple_message(encode(v)) for v in values]
+    bad = msgs[3].replace(b"s3", b"s\xff")  # not ASCII: that row skipped, its error kept
+    stream = b"".join([*msgs[:3], bad, *msgs[3:]])
+    want = [pure(m, 8, int.from_bytes(m[4:8], "big")) for m in msgs]
+    names = tuple(c.name for c in cols)
+    # The decoder keeps the last call's template for the same keys tuple (identity): names
+    # come again, also as an equal tuple of its own, between other keys.
+    for keys in (names, ("a", "b", "a", *names[3:9], "b", "z", "a", "lst"), names,
+                 tuple("k" for _ in names), tuple(list(names)), names[:5], names):
+        for buf in (stream, bytearray(stream)):
+            rows: list[dict[str, Any]] = []
+            pos, err = fast.decode_dicts(buf, 0, len(buf), rows, keys)  # type: ignore[attr-defined]
+            assert pos == len(buf) and isinstance(err, CodecError)
+            expect = [dict(zip(keys, t, strict=False)) for t in want]
+            assert rows == expect
+            assert [list(r) for r in rows] == [list(e) for e in expect]
+            assert [gc.is_tracked(r) for r in rows] == [gc.is_tracked(e) for e in expect]
+            if keys == names:
+                assert [gc.is_tracked(r) for r in rows] == [r % 2 == 1 for r in range(7)]
+                probe = "".join(["c", "1", "0"])  # equal to a key, not the same object
+                assert [r[probe] for r in rows] == [t[10] for t in want]
+            rows[0]["c1"] = "changed"
+            rows[0]["new"] = 1
+            del rows[0][keys[-1]]
+            assert rows[1:] == expect[1:]
+
+    def run(n: int) -> list[int]:
+        for _ in range(n):
+            fast.decode_dicts(stream, 0, len(stream), [], names)  # type: ignore[attr-defined]
+        return [sys.getrefcount(k) for k in (*names, None)]
+
+    run(5)  # anything made once per process made
+    first = run(1)
+    later = run(50)  # (not inside the assert: pytest's rewriting holds None in locals)
+    assert later == first
+    kept = tuple(list(names))
+    held = sys.getrefcount(kept)
+    fast.decode_dicts(stream, 0, len(stream), [], kept)  # type: ignore[attr-defined]
+    assert sys.getrefcount(kept) == held + 1  # the decoder's, until other keys come
+    fast.decode_dicts(stream, 0, len(stream), [], names)  # type: ignore[attr-defined]
+    assert sys.getrefcount(kept) == held
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        run(2000)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    assert grown < 64 * 1024, f"{grown} bytes kept after 2000 calls"
+
+
+@needs_c
 def test_decoder_object() -> None:
     cols = [ColumnDesc("i", 2, 4)]
     pure, fast = both(cols)

@@ -106,6 +106,26 @@ def test_builtin_makers_agree_one_row_and_batch() -> None:
     assert namedtuple_row(cur).many(rows)[0].__class__ is made[0].__class__  # cached
 
 
+def test_pure_dict_batches_are_dict_of_zip_for_any_names() -> None:
+    """The pure path's dict_row batches come from a comprehension compiled for the names
+    (rows._pure_dicts): names that are no identifiers, quotes, backslashes, newlines, braces,
+    non-ASCII, repeated ones, one column, none, and past _DISPLAY_COLUMNS (dict(zip)) all
+    make dict(zip(names, row)), in the same key order; compiled once per set of names."""
+    from ifxwire import rows as R
+
+    odd = ("id", "it's", 'say "x"', "back\\slash", "line\nbreak", "{_0}", "é", "id", "_0")
+    row = tuple(range(len(odd)))
+    wide = tuple(f"c{i}" for i in range(R._DISPLAY_COLUMNS + 1))
+    for names, rows in [(odd, [row, row[::-1]]), (("x",), [(1,), (None,)]), ((), [(), ()]),
+                        (wide, [tuple(range(len(wide)))])]:
+        made = R._pure_dicts(names)(rows)
+        want = [dict(zip(names, r, strict=True)) for r in rows]
+        assert made == want and [list(m) for m in made] == [list(w) for w in want]
+    assert R._pure_dicts(odd) is R._pure_dicts(tuple(list(odd)))  # cached per names
+    with pytest.raises(ValueError):
+        R._pure_dicts(("a", "b"))([(1,)])  # a short row is no silent truncation
+
+
 def test_function_factories() -> None:
     cur = Described("a", "b")
     assert args_row(lambda *v: sum(v))(cur)((1, 2)) == 3
@@ -139,8 +159,16 @@ def test_c_make_dicts_is_dict_of_zip() -> None:
     keys = ("a", "b", "a")
     rows: list[Any] = [(1, 2, 3), (4, 5), [6, 7, 8, 9], ()]
     assert speedups.make_dicts(keys, rows) == [dict(zip(keys, r)) for r in rows]  # noqa: B905
-    with pytest.raises(TypeError):
-        speedups.make_dicts(keys, [1])
+    # Tuples of one value per name (the template's copy, values written in): past 8 columns,
+    # repeated names, a container (tracked by the GC as dict() would), and the rows, held by
+    # the list alone, left whole.
+    wide = tuple(f"c{i % 11}" for i in range(14))
+    batch: list[Any] = [tuple(range(r, r + 14)) for r in range(3)] + [(None,) * 13 + ([1],)]
+    made = speedups.make_dicts(wide, batch)
+    assert made == [dict(zip(wide, r, strict=True)) for r in batch]
+    assert [list(m) for m in made] == [list(dict(zip(wide, r, strict=True))) for r in batch]
+    assert [gc.is_tracked(m) for m in made] == [False, False, False, True]
+    assert batch[0] == tuple(range(14)) and batch[3][13] == [1]
     with pytest.raises(TypeError):
         speedups.make_dicts(["a"], [])
 
