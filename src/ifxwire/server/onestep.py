@@ -59,9 +59,13 @@ if _accel.accelerated:
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _EOT_BYTES = bytes([0, _EOT])
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
-# batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
+# batching; longer runs are cut at _BATCH_MAX groups (our client keeps at most 1,024 in flight,
+# client/batch.py MAX_IN_FLIGHT). Why this many: each batch pays a fixed cost (the lock
+# triggers dropped and made again, a savepoint, the rowid range read twice, the statements
+# SQLite prepares again after that schema change), ~0.3 ms, which 512-row batches paid every
+# ~450 rows (docs/SERVER.md, *Bulk inserts*).
 _BATCH_MIN = 4
-_BATCH_MAX = 512
+_BATCH_MAX = 2048
 # Groups looked at for one whose items make a compiled plan (all non-NULL) when a statement's
 # first run starts with NULLs (_bound_inserts).
 _PLAN_LOOK = 16
