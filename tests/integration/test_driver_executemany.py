@@ -151,21 +151,23 @@ def test_batched_inserts_store_exactly_what_single_rows_store(
     conn.rollback()
 
 
-@pytest.mark.parametrize("bad", [[700], [3, 1500, 2999]])
+# (4,000 rows: between rows 1500 and 3999 there is room for a whole batch of up to
+# MAX_IN_FLIGHT = 1,024 groups, wherever the server's batches start)
+@pytest.mark.parametrize("bad", [[700], [3, 1500, 3999]])
 def test_a_failing_row_inside_a_batch_is_reported_exactly(
     conn: ifxwire.Connection, table: str, server: Any, bad: list[int]
 ) -> None:
     cur = conn.cursor()
     cur.execute(f"INSERT INTO {table} VALUES (-1, 'dup')")  # takes the write lock: batchable
     before = _batched(server)
-    rows = [(-1 if i in bad else i, f"v{i}") for i in range(3000)]
+    rows = [(-1 if i in bad else i, f"v{i}") for i in range(4000)]
     with pytest.raises(ifxwire.IntegrityError) as info:
         cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", rows)
     assert [i for i, _ in info.value.errors] == bad  # type: ignore[attr-defined]
-    assert cur.rowcount == 3000 - len(bad)
+    assert cur.rowcount == 4000 - len(bad)
     assert _batched(server) > before  # the chunks without a bad row were batched
     got = cur.execute(f"SELECT id FROM {table} WHERE id >= 0 ORDER BY id").fetchall()
-    assert [r[0] for r in got] == [i for i in range(3000) if i not in bad]
+    assert [r[0] for r in got] == [i for i in range(4000) if i not in bad]
     conn.commit()
 
 
@@ -223,14 +225,15 @@ def test_a_decimal_the_column_refuses_is_reported_at_its_row(
     cur = conn.cursor()
     cur.execute("INSERT INTO em_dec VALUES (0, TODAY)")
     before = _batched(server)
+    # (3,000 rows: a whole batch of up to MAX_IN_FLIGHT = 1,024 groups after the bad one's)
     rows = [(Decimal("12345.6") if i == 777 else Decimal(i % 999), dt.date(2000, 1, 1))
-            for i in range(1000)]
+            for i in range(3000)]
     with pytest.raises(ifxwire.DataError) as info:
         cur.executemany("INSERT INTO em_dec VALUES (?, ?)", rows)
     assert info.value.row_index == 777  # type: ignore[attr-defined]
-    assert cur.rowcount == 999
+    assert cur.rowcount == 2999
     assert _batched(server) > before
-    assert cur.execute("SELECT COUNT(*) FROM em_dec").fetchone() == (1000,)
+    assert cur.execute("SELECT COUNT(*) FROM em_dec").fetchone() == (3000,)
     conn.rollback()
 
 

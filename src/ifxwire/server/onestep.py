@@ -59,9 +59,14 @@ if _accel.accelerated:
 _EXECUTE_EOT = bytes([0, _EXECUTE, 0, _EOT])
 _EOT_BYTES = bytes([0, _EOT])
 # A run of buffered `ID n BIND EXECUTE EOT` groups of one INSERT shorter than this is not worth
-# batching; longer runs are cut at _BATCH_MAX groups (a client's pipelined chunk is 256 rows).
+# batching; longer runs are cut at _BATCH_MAX groups (our client keeps at most 1,024 in flight,
+# client/batch.py MAX_IN_FLIGHT). Why this many: each batch pays a fixed cost (the lock
+# triggers dropped and made again, a savepoint, the rowid range read twice, the statements
+# SQLite prepares again after that schema change), ~0.3 ms, which 512-row batches paid every
+# ~450 rows (docs/SERVER.md, *Bulk inserts*).
 _BATCH_MIN = 4
-_BATCH_MAX = 512
+_BATCH_MAX = 2048
+_PY_BATCH_MAX = 512  # the Python loop's run when the compiled call declined one
 # Groups looked at for one whose items make a compiled plan (all non-NULL) when a statement's
 # first run starts with NULLs (_bound_inserts).
 _PLAN_LOOK = 16
@@ -289,16 +294,21 @@ class OneStepGroups(MessageHandlers):
         nparams = u16_at(buf, pos + 6)[0]
         encoding = self.encoding
         days = date_params(st.prepared.plan.params)  # DATE binds decoded to day numbers
+        most = _BATCH_MAX
         if bindbatch.compiled is not None:
             done = self._bound_inserts(st, number, head, nparams, days)
             if done is not None:
                 return done
+            # (a run the compiled call did not take, say its first groups' items of other
+            # types: the Python loop serves no more than it did before the longer runs, so
+            # the compiled call is tried again soon)
+            most = _PY_BATCH_MAX
         rows: list[list[object]] = []
         decode_run: RunDecoder | None = None
         # startswith(prefix, start, end) compares in place (no slice per row) and never reads
         # past self.end: bytes there are stale (the buffer is reused), so a group counts only
         # when its EXECUTE and EOT have arrived.
-        while len(rows) < _BATCH_MAX and end - pos >= 12 and buf.startswith(head, pos, end):
+        while len(rows) < most and end - pos >= 12 and buf.startswith(head, pos, end):
             at = pos + 8
             plain = decode_run(buf, at, end) if decode_run is not None else None
             if plain is None:  # the first row, or one unlike the first (bindrun.py)

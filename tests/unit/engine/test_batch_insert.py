@@ -88,3 +88,69 @@ def test_a_batch_computes_expressions_over_its_parameters(db: Sql) -> None:
     assert db.s.execute_batch(st, [[i, i] for i in range(1, 11)])
     assert db.rows("select sum(a), sum(b) from t") == [(55, 65)]
     db.run("rollback work")
+
+
+def test_a_batch_runs_as_multi_row_statements(db: Sql) -> None:
+    # The bulk insert's rows go k to a statement (batch._multi): the rows, their order and
+    # their rowids are those of the one-row statement executed once per row, including
+    # the rows left over after the last full statement and NULLs.
+    from ifxwire.server.engine.session import batch
+
+    db.run("create table t (a int, b float, c decimal(12,2), d date, e varchar(20))")
+    st = _insert(db, "insert into t (a, b, c, d, e) values (?, ?, ?, ?, ?)")
+    sql, binder = batch._positional(st.plan)
+    multi = batch._multi(sql, 5)
+    assert binder is not None and multi is not None, sql
+    msql, k = multi
+    assert k == batch._MULTI_ROWS and msql.count("(?") == k and msql.count("?") == 5 * k
+    assert msql.count("COLLATE IFXDEC") == k  # (the DECIMAL column's collation, every row)
+    db.run("begin work")
+    db.run("insert into t (a) values (-1)")
+    n = 3 * k + 7  # three multi-row statements and seven rows by the one-row one
+    rows = [[i, i / 7, f"{i}.25" if i % 5 else None, 730000 + i, f"n{i}"] for i in range(n)]
+    assert db.s.execute_batch(st, rows)
+    got = db.rows("select rowid, a, b, c, e from t where a >= 0 order by rowid")
+    assert [r[1] for r in got] == list(range(n))
+    assert [r[0] for r in got] == list(range(got[0][0], got[0][0] + n))  # one run of rowids
+    assert [r[2] for r in got] == [i / 7 for i in range(n)]
+    assert [r[3] for r in got][:6] == [None, 1.25, 2.25, 3.25, 4.25, None]
+    assert got[-1][4] == f"n{n - 1}"
+    db.run("commit work")
+
+
+def test_a_multi_row_statement_failing_refuses_the_whole_batch(db: Sql) -> None:
+    # A duplicate key in the second multi-row statement: nothing of the batch stays, the
+    # first statement's rows included, as with the one-row statement.
+    from ifxwire.server.engine.session import batch
+
+    db.run("create table t (a int primary key, b int)")
+    db.run("begin work")
+    db.run("insert into t values (-1, 0)")
+    st = _insert(db, "insert into t (a, b) values (?, ?)")
+    k = batch._MULTI_ROWS
+    rows = [[i, i] for i in range(3 * k)]
+    rows[k + 3] = [5, 5]  # 5 is in the first statement already
+    assert not db.s.execute_batch(st, rows)
+    assert db.one("select count(*) from t") == 1
+    assert db.s.execute_batch(st, [[i, i] for i in range(3 * k)])
+    assert db.one("select count(*) from t") == 3 * k + 1
+    db.run("commit work")
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO t (a, b) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+    "INSERT INTO t (a, b) VALUES (?1, ?1)",
+    "INSERT INTO t (a, b) VALUES (?2, ?1)",
+    "INSERT INTO t (a, b) VALUES (?1, abs(?2))",
+    "INSERT INTO t (a, b) VALUES (?1, ?2 COLLATE X || 'y')",
+    "INSERT INTO t (a, b) SELECT ?1, ?2",
+    "WITH x AS (SELECT ?1) INSERT INTO t (a, b) VALUES (?1, ?2)",
+])
+def test_only_a_plain_values_list_is_made_multi_row(sql: str) -> None:
+    from ifxwire.server.engine.session import batch
+
+    assert batch._multi(sql, 2) is None
+    assert batch._multi("INSERT INTO t (a, b) VALUES (?1, ?2)", 2) is not None
+    assert batch._multi("INSERT INTO t (a) VALUES (?1)", 1) is not None
+    assert batch._multi("INSERT INTO t VALUES (" + ", ".join(
+        f"?{i}" for i in range(1, 301)) + ")", 300) is None  # 3 rows a statement: too few

@@ -10,9 +10,11 @@ refused batch is executed row by row, which reports every outcome exactly).
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import sqlite3
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..core.convert import Conv, TupleBinder, row_tuple_binder
@@ -59,6 +61,75 @@ def _positional(plan: Plan) -> tuple[str, TupleBinder | None]:
         else:
             plan.batch = (plan.sql, None)
     return plan.batch
+
+
+# Rows per multi-row INSERT (``_insert_rows``): past a few dozen the statement's own cost per
+# row no longer falls (bench: 16 to 64 rows about alike), and its parameters stay under 999,
+# the smallest SQLITE_MAX_VARIABLE_NUMBER any SQLite build has had.
+_MULTI_ROWS = 64
+_MULTI_VARS = 999
+_MULTI_MIN = 4  # fewer rows per statement than this: the single-row statement
+
+# The VALUES list of a numbered plan (``_positional``), the statement's last clause: each
+# item a parameter, with the collation of its column (DECIMAL's ``COLLATE IFXDEC``) or not.
+_ITEM = r"\?\d+(?: COLLATE \w+)?"
+_VALUES_TAIL = re.compile(rf" VALUES \(({_ITEM}(?:, {_ITEM})*)\)$")
+_ONE_ITEM = re.compile(r"\?(\d+)((?: COLLATE \w+)?)")
+
+
+@functools.lru_cache(maxsize=64)  # (one entry per batched statement text: made once)
+def _multi(sql: str, nparams: int) -> tuple[str, int] | None:
+    """The multi-row form of a numbered INSERT ``sql`` (its VALUES list exactly ``(?1, …,
+    ?n)``, each maybe with its column's ``COLLATE``, nothing after it): ``VALUES (?, …, ?),
+    (?, …, ?), …`` (anonymous parameters, numbered 1 to k·n left to right; the same
+    collations) for k rows and that
+    k, or None when the SQL is not of that form. Why: SQLite runs k rows in one statement
+    (one step, one reset, one release of the GIL by the sqlite3 module) instead of k, which
+    takes about a third off the bulk insert's SQLite time per row (docs/SERVER.md, *Bulk
+    inserts*); the rows, their order, rowids, constraints and triggers are those of k
+    executions of the one-row statement."""
+    if nparams < 1:
+        return None
+    m = _VALUES_TAIL.search(sql)
+    if m is None or "?" in sql[: m.start()]:
+        return None  # (a parameter before VALUES: not the plain form)
+    items = [_ONE_ITEM.fullmatch(x) for x in m.group(1).split(", ")]
+    if [int(x.group(1)) if x else 0 for x in items] != list(range(1, nparams + 1)):
+        return None
+    k = min(_MULTI_ROWS, _MULTI_VARS // nparams)
+    if k < _MULTI_MIN:
+        return None
+    tails = [x.group(2) if x else "" for x in items]
+    # Anonymous ``?`` (numbered left to right, so the r-th row's i-th is ?{r*n+i}): SQLite
+    # keeps a list of a statement's ``?NNN`` names that the sqlite3 module's binding looks
+    # each parameter up in, one linear scan per value (sqlite3VListNumToName: 9 % of the
+    # server's profile with 320 ``?NNN`` a statement, perf, ingest13).
+    row = "(" + ", ".join(f"?{t}" for t in tails) + ")"
+    groups = ", ".join([row] * k)
+    return sql[: m.start()] + " VALUES " + groups, k
+
+
+def _insert_rows(conn: sqlite3.Connection, sql: str, bound: Sequence[object],
+                 nparams: int) -> int:
+    """``conn.executemany(sql, bound).rowcount`` (rows of ``nparams`` values each), run as
+    multi-row statements of ``_multi``'s k rows while k rows are left, the rest by the
+    one-row statement; any sqlite3 error propagates as from executemany (the callers undo
+    the whole batch, so an error part-way changes nothing either way)."""
+    multi = _multi(sql, nparams) if len(bound) >= _MULTI_MIN else None
+    if multi is None:
+        return conn.executemany(sql, bound).rowcount  # type: ignore[arg-type]
+    msql, k = multi
+    full = len(bound) - len(bound) % k
+    inserted = 0
+    for at in range(0, full, k):
+        flat: tuple[object, ...] = tuple(
+            chain.from_iterable(bound[at : at + k]))  # type: ignore[arg-type]
+        if len(flat) != k * nparams:
+            raise sqlite3.ProgrammingError("a batch row of another length")
+        inserted += conn.execute(msql, flat).rowcount
+    if full < len(bound):
+        inserted += conn.executemany(sql, bound[full:]).rowcount  # type: ignore[arg-type]
+    return inserted
 
 
 def can_batch(self: EngineSession, stmt: Prepared) -> bool:
@@ -115,7 +186,7 @@ def execute_batch(self: EngineSession, stmt: Prepared, rows: Sequence[Sequence[o
         return False
     except Exception:
         return False  # the single-row path reports it
-    return _run(self, sql, bound, len(rows), _target(stmt))
+    return _run(self, sql, bound, len(rows), _target(stmt), n if binder is not None else 0)
 
 
 def batch_convs(self: EngineSession, stmt: Prepared) -> Sequence[Conv] | None:
@@ -148,7 +219,7 @@ def execute_bound(self: EngineSession, stmt: Prepared,
     # (every row has the length of the first: the compiled decoder makes one tuple per plan)
     if binder is None or not bound or len(bound[0]) != len(plan.params):
         return False
-    return _run(self, sql, bound, len(bound), _target(stmt))
+    return _run(self, sql, bound, len(bound), _target(stmt), len(plan.params))
 
 
 def _target(stmt: Prepared) -> str | None:
@@ -161,20 +232,23 @@ def _target(stmt: Prepared) -> str | None:
 
 
 def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int,
-         table: str | None = None) -> bool:
+         table: str | None = None, nparams: int = 0) -> bool:
     """The rows ``bound`` (SQLite's parameters) as one executemany: under a savepoint of the
-    held SQLite transaction, or as one statement of row-lock mode."""
+    held SQLite transaction, or as one statement of row-lock mode. ``nparams``: each row's
+    values when they are tuples for ``sql``'s numbered parameters (multi-row statements,
+    ``_insert_rows``), else 0 (an executemany of the rows as they are)."""
     conn = self.conn
     assert conn is not None
     self._start_statement()
     if not self._sql_txn:
-        return _row_lock_batch(self, sql, bound, count, table)
+        return _row_lock_batch(self, sql, bound, count, table, nparams)
     try:
         conn.execute("SAVEPOINT ifxwire_batch")
     except sqlite3.Error:
         return False
     try:
-        inserted = conn.executemany(sql, bound).rowcount  # type: ignore[arg-type]
+        inserted = _insert_rows(conn, sql, bound, nparams) if nparams else (
+            conn.executemany(sql, bound).rowcount)  # type: ignore[arg-type]
     except sqlite3.Error:
         inserted = -1
     self.state.error = None
@@ -195,7 +269,7 @@ def _run(self: EngineSession, sql: str, bound: Sequence[object], count: int,
 
 
 def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: int,
-                    table: str | None = None) -> bool:
+                    table: str | None = None, nparams: int = 0) -> bool:
     """The batch as one statement of row-lock mode (session_locks.rl_write): its own SQLite
     transaction, all rows or none; any error (a lock another session holds included) leaves
     the rows to the single-row path, which reports each as executing it alone would."""
@@ -203,7 +277,8 @@ def _row_lock_batch(self: EngineSession, sql: str, bound: Sequence[object], n: i
     assert conn is not None
 
     def insert() -> int:
-        inserted = conn.executemany(sql, bound).rowcount  # type: ignore[arg-type]
+        inserted = _insert_rows(conn, sql, bound, nparams) if nparams else (
+            conn.executemany(sql, bound).rowcount)  # type: ignore[arg-type]
         if inserted != n:
             raise EngineError(-999, message="batch")  # not all rows: rl_write rolls back
         return inserted
