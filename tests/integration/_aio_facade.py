@@ -36,6 +36,8 @@ Left on one driver, and why:
 * The sync socket loop against scripted, recorded or hostile replies, byte-level request
   records and private members: test_driver_goodbye.py, test_driver_hostile.py,
   test_driver_fuzz*.py, test_driver_wire.py, test_bench_replay.py, test_libsqli_groups.py,
+  test_first_execute.py (libsqli's PREPARE and EXECUTE bytes sent raw, the server's SQLite
+  connection traced),
   test_login_facts.py (login packets and DBOPEN replies sent and read raw),
   test_lob_crash.py (kills the server process mid-write).
 * The bench's own commands, run as processes with servers of their own: test_bench_arrow.py.
