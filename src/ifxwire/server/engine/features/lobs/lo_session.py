@@ -125,7 +125,11 @@ class LoSession:
             self._sb = Sbspace(sb_path(path), "FULL" if es.logged_unbuffered else "NORMAL")
             self._store = LoStore(es.conn, es.incarnation, self._sb)
             self._store_conn = es.conn
-            if path not in _swept:
+            # The sweep commits by itself; under row locks inside the client's transaction
+            # that would escalate and commit the transaction's own held statements with it
+            # (a later ROLLBACK WORK undid nothing, a COMMIT WORK went to the change stream
+            # as rolled back): it waits for a store made outside a transaction.
+            if path not in _swept and not (es.row_locks and es.in_transaction):
                 _swept.add(path)
                 es.run_write_alone(lambda: self._store.sweep(INSTANCE) if self._store else 0)
         return self._store
