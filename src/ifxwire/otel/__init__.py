@@ -423,20 +423,64 @@ def _patch(owner: Any, name: str, make: Callable[[_F], _F]) -> None:
     _patched.append((owner, name, original))
 
 
+class _Traced:
+    """One traced call's span as a ``with`` block, shared by the sync and asyncio wrappers.
+
+    Why a context manager: the sync and the asyncio wrapper of an operation differ only in
+    ``await``; everything around the call (ending the span with the exception that left the
+    block, resetting ``_inside`` for calls whose own statements get no spans, settling a
+    batch's size) lives here once, so the two cannot drift."""
+
+    __slots__ = ("call", "metric", "settle", "token")
+
+    def __init__(self, call: _Call, *, inner: bool = False, metric: bool = True,
+                 settle: Callable[[], None] | None = None) -> None:
+        self.call = call
+        self.metric = metric
+        self.settle = settle
+        self.token = _inside.set(True) if inner else None
+
+    def __enter__(self) -> _Call:
+        return self.call
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if self.token is not None:
+            _inside.reset(self.token)
+        if self.settle is not None:
+            self.settle()
+        self.call.end(exc, metric=self.metric)
+
+
+def _execute_span(t: _Telemetry, cur: Cursor | AsyncCursor, operation: str,
+                  parameters: object) -> _Traced:
+    name, attrs = _statement_attrs(t, cur.connection, operation, parameters)
+    return _Traced(t.start(name, _CLIENT, attrs))
+
+
+def _batch_span(t: _Telemetry, cur: Cursor | AsyncCursor, operation: str,
+                seq_of_parameters: Iterable[object]) -> tuple[_Traced, Iterable[object]]:
+    """The span of an executemany and the sets to pass on (counted when their number is not
+    known in advance: the span's batch size is set when the call ends)."""
+    size = _sized(seq_of_parameters)
+    counted = _Counted(seq_of_parameters)
+    name, attrs = _batch_attrs(t, cur.connection, operation, size)
+    call = t.start(name, _CLIENT, attrs)
+    traced = _Traced(call, settle=lambda: _settle_batch(call, size, counted, operation))
+    return traced, (counted if size is None else seq_of_parameters)
+
+
+def _proc_span(t: _Telemetry, cur: Cursor | AsyncCursor, procname: str) -> _Traced:
+    name, attrs = _proc_attrs(cur.connection, procname)
+    return _Traced(t.start(name, _CLIENT, attrs), inner=True)
+
+
 def _sync_execute(orig: _F) -> _F:
     def execute(self: Cursor, operation: str, parameters: object = None) -> Any:
         t = _state
         if t is None or _inside.get():
             return orig(self, operation, parameters)
-        name, attrs = _statement_attrs(t, self.connection, operation, parameters)
-        call = t.start(name, _CLIENT, attrs)
-        try:
-            result = orig(self, operation, parameters)
-        except BaseException as exc:
-            call.end(exc)
-            raise
-        call.end(None)
-        return result
+        with _execute_span(t, self, operation, parameters):
+            return orig(self, operation, parameters)
     return execute
 
 
@@ -445,15 +489,8 @@ def _async_execute(orig: _F) -> _F:
         t = _state
         if t is None or _inside.get():
             return await orig(self, operation, parameters)
-        name, attrs = _statement_attrs(t, self.connection, operation, parameters)
-        call = t.start(name, _CLIENT, attrs)
-        try:
-            result = await orig(self, operation, parameters)
-        except BaseException as exc:
-            call.end(exc)
-            raise
-        call.end(None)
-        return result
+        with _execute_span(t, self, operation, parameters):
+            return await orig(self, operation, parameters)
     return execute
 
 
@@ -462,19 +499,9 @@ def _sync_executemany(orig: _F) -> _F:
         t = _state
         if t is None or _inside.get():
             return orig(self, operation, seq_of_parameters)
-        size = _sized(seq_of_parameters)
-        counted = _Counted(seq_of_parameters)
-        name, attrs = _batch_attrs(t, self.connection, operation, size)
-        call = t.start(name, _CLIENT, attrs)
-        try:
-            result = orig(self, operation, counted if size is None else seq_of_parameters)
-        except BaseException as exc:
-            _settle_batch(call, size, counted, operation)
-            call.end(exc)
-            raise
-        _settle_batch(call, size, counted, operation)
-        call.end(None)
-        return result
+        traced, sets = _batch_span(t, self, operation, seq_of_parameters)
+        with traced:
+            return orig(self, operation, sets)
     return executemany
 
 
@@ -484,19 +511,9 @@ def _async_executemany(orig: _F) -> _F:
         t = _state
         if t is None or _inside.get():
             return await orig(self, operation, seq_of_parameters)
-        size = _sized(seq_of_parameters)
-        counted = _Counted(seq_of_parameters)
-        name, attrs = _batch_attrs(t, self.connection, operation, size)
-        call = t.start(name, _CLIENT, attrs)
-        try:
-            result = await orig(self, operation, counted if size is None else seq_of_parameters)
-        except BaseException as exc:
-            _settle_batch(call, size, counted, operation)
-            call.end(exc)
-            raise
-        _settle_batch(call, size, counted, operation)
-        call.end(None)
-        return result
+        traced, sets = _batch_span(t, self, operation, seq_of_parameters)
+        with traced:
+            return await orig(self, operation, sets)
     return executemany
 
 
@@ -505,18 +522,8 @@ def _sync_callproc(orig: _F) -> _F:
         t = _state
         if t is None or _inside.get():
             return orig(self, procname, parameters)
-        name, attrs = _proc_attrs(self.connection, procname)
-        call = t.start(name, _CLIENT, attrs)
-        token = _inside.set(True)
-        try:
-            result = orig(self, procname, parameters)
-        except BaseException as exc:
-            _inside.reset(token)
-            call.end(exc)
-            raise
-        _inside.reset(token)
-        call.end(None)
-        return result
+        with _proc_span(t, self, procname):
+            return orig(self, procname, parameters)
     return callproc
 
 
@@ -526,22 +533,13 @@ def _async_callproc(orig: _F) -> _F:
         t = _state
         if t is None or _inside.get():
             return await orig(self, procname, parameters)
-        name, attrs = _proc_attrs(self.connection, procname)
-        call = t.start(name, _CLIENT, attrs)
-        token = _inside.set(True)
-        try:
-            result = await orig(self, procname, parameters)
-        except BaseException as exc:
-            _inside.reset(token)
-            call.end(exc)
-            raise
-        _inside.reset(token)
-        call.end(None)
-        return result
+        with _proc_span(t, self, procname):
+            return await orig(self, procname, parameters)
     return callproc
 
 
-def _connect_attrs(host: str | None, port: int | None, database: str | None) -> dict[str, Any]:
+def _connect_span(t: _Telemetry, host: str | None, port: int | None,
+                  database: str | None) -> _Traced:
     attrs: dict[str, Any] = {"db.system.name": SYSTEM}
     if database:
         attrs["db.namespace"] = database
@@ -549,7 +547,7 @@ def _connect_attrs(host: str | None, port: int | None, database: str | None) -> 
         attrs["server.address"] = host
         if port:
             attrs["server.port"] = port
-    return attrs
+    return _Traced(t.start("connect", _CLIENT, attrs), inner=True, metric=False)
 
 
 def _sync_connect(orig: _F) -> _F:
@@ -560,20 +558,12 @@ def _sync_connect(orig: _F) -> _F:
             orig(self, params)
             return
         first = params.addresses[0] if params.addresses else None
-        attrs = _connect_attrs(first and first.host, first and first.port, params.database)
-        call = t.start("connect", _CLIENT, attrs)
-        token = _inside.set(True)
-        try:
+        with _connect_span(t, first and first.host, first and first.port,
+                           params.database) as call:
             orig(self, params)
-        except BaseException as exc:
-            _inside.reset(token)
-            call.end(exc, metric=False)
-            raise
-        _inside.reset(token)
-        if self.address:
-            call.span.set_attribute("server.address", self.address[0])
-            call.span.set_attribute("server.port", self.address[1])
-        call.end(None, metric=False)
+            if self.address:
+                call.span.set_attribute("server.address", self.address[0])
+                call.span.set_attribute("server.port", self.address[1])
     return __init__
 
 
@@ -583,18 +573,8 @@ def _async_connect(orig: _F) -> _F:
         t = _state
         if t is None or _inside.get():
             return await orig(params, addr)
-        attrs = _connect_attrs(addr.host, addr.port, params.database)
-        call = t.start("connect", _CLIENT, attrs)
-        token = _inside.set(True)
-        try:
-            conn = await orig(params, addr)
-        except BaseException as exc:
-            _inside.reset(token)
-            call.end(exc, metric=False)
-            raise
-        _inside.reset(token)
-        call.end(None, metric=False)
-        return conn
+        with _connect_span(t, addr.host, addr.port, params.database):
+            return await orig(params, addr)
     return connect_to
 
 
@@ -607,20 +587,30 @@ def _pool_init(orig: _F) -> _F:
     return __init__
 
 
-def _acquire_start(t: _Telemetry, pool: PoolBase) -> tuple[_Call, dict[str, Any]]:
-    metric_attrs = {_POOL_NAME: t.pool_name(pool)}
-    call = t.start("acquire", _INTERNAL, {"db.system.name": SYSTEM, **metric_attrs})
-    return call, metric_attrs
+class _Acquire:
+    """A pool acquire's span as a ``with`` block (sync and asyncio): the wait time on
+    success, a timeout counted on PoolTimeout."""
 
+    __slots__ = ("call", "conn", "metric_attrs", "t")
 
-def _acquired(t: _Telemetry, call: _Call, metric_attrs: dict[str, Any],
-              exc: BaseException | None, conn: object = None) -> None:
-    if isinstance(exc, PoolTimeout):
-        t.timeouts.add(1, metric_attrs)
-    waited = call.end(exc, metric=False)
-    if exc is None:
-        t.wait_time.record(waited, metric_attrs)
-        t.borrowed[conn] = time.perf_counter()
+    def __init__(self, t: _Telemetry, pool: PoolBase) -> None:
+        self.t = t
+        self.metric_attrs = {_POOL_NAME: t.pool_name(pool)}
+        self.call = t.start("acquire", _INTERNAL, {"db.system.name": SYSTEM,
+                                                   **self.metric_attrs})
+        self.conn: object = None
+
+    def __enter__(self) -> _Acquire:
+        return self
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        t = self.t
+        if isinstance(exc, PoolTimeout):
+            t.timeouts.add(1, self.metric_attrs)
+        waited = self.call.end(exc, metric=False)
+        if exc is None:
+            t.wait_time.record(waited, self.metric_attrs)
+            t.borrowed[self.conn] = time.perf_counter()
 
 
 def _released(t: _Telemetry, pool: PoolBase, conn: object) -> None:
@@ -634,14 +624,9 @@ def _sync_acquire(orig: _F) -> _F:
         t = _state
         if t is None:
             return orig(self, *args, **kwargs)
-        call, metric_attrs = _acquire_start(t, self)
-        try:
-            conn = orig(self, *args, **kwargs)
-        except BaseException as exc:
-            _acquired(t, call, metric_attrs, exc)
-            raise
-        _acquired(t, call, metric_attrs, None, conn)
-        return conn
+        with _Acquire(t, self) as got:
+            got.conn = orig(self, *args, **kwargs)
+        return got.conn
     return acquire
 
 
@@ -650,14 +635,9 @@ def _async_acquire(orig: _F) -> _F:
         t = _state
         if t is None:
             return await orig(self, *args, **kwargs)
-        call, metric_attrs = _acquire_start(t, self)
-        try:
-            conn = await orig(self, *args, **kwargs)
-        except BaseException as exc:
-            _acquired(t, call, metric_attrs, exc)
-            raise
-        _acquired(t, call, metric_attrs, None, conn)
-        return conn
+        with _Acquire(t, self) as got:
+            got.conn = await orig(self, *args, **kwargs)
+        return got.conn
     return acquire
 
 
