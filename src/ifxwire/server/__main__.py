@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import sys
@@ -37,6 +38,21 @@ def _redirect_target(text: str) -> tuple[str, str, int]:
     if not (server and at and host and colon and port.isdigit() and 0 < int(port) < 65536):
         raise argparse.ArgumentTypeError(f"expected SERVER@HOST:PORT, not {text!r}")
     return server, host, int(port)
+
+
+def _settle_gc() -> None:
+    """Move everything the server made at start-up out of the collector's sight.
+
+    Why: Python's cyclic collector runs inside whatever request allocates the object that
+    crosses its threshold, and a full (oldest-generation) collection walks every tracked
+    object: start-up leaves some 50 000 of them (modules, sqlglot's tables, the engine), which
+    live as long as the process. Frozen (``gc.freeze``), they are no longer walked: in six
+    must-type runs of libsqli the one full collection took 12.5 ms instead of 40.5 ms, with
+    the same server CPU per request (docs/SERVER.md, "Garbage collection"). One collection
+    first, so that no start-up garbage is frozen with them. Only the command does this: an
+    application that embeds ``Server`` owns its process's collector."""
+    gc.collect()
+    gc.freeze()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         redirect_to=args.redirect_to,
     )
     srv.start()
+    _settle_gc()
     print(f"ifxwire-server listening on {srv.host}:{srv.port}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: srv._stopping.set())
     try:

@@ -45,6 +45,7 @@ from .ddl import (
     check_default,
     check_delimident,
     column_type,
+    count_indexes,
     referenced_key,
     refuse_synonym,
     write_check,
@@ -240,9 +241,9 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
     conn.execute("DELETE FROM sysdefaults WHERE tabid = ?", (info.tabid,))
     cat.insert_columns(conn, info.tabid, [(c.info.name, c.info.type) for c in columns])
     _write_defaults(dc, info.tabid, [c.info for c in columns])
-    conn.execute("UPDATE systables SET ncols = ?, rowsize = ?, nindexes = ? WHERE tabid = ?",
-                 (len(columns), cat.rowsize([c.info.type for c in columns]),
-                  len([k for k in kept if not k[0].startswith(" ")]), info.tabid))
+    conn.execute("UPDATE systables SET ncols = ?, rowsize = ? WHERE tabid = ?",
+                 (len(columns), cat.rowsize([c.info.type for c in columns]), info.tabid))
+    count_indexes(conn, info.tabid)
     for table in ("syscoldepend", "syscolauth"):
         # Renumber in two steps (through negative numbers) so no two rows collide.
         for (old,) in conn.execute(f"SELECT DISTINCT colno FROM {table} WHERE tabid = ?",

@@ -326,6 +326,7 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         return
     cat.insert_table_row(dc.conn, tabid, name, owner, "T", [c.type for c in columns],
                          locklevel=spec.lock_mode or "P")
+    count_indexes(dc.conn, tabid)  # the indexes of its keys, made above
     if type_xid:
         dc.conn.execute("UPDATE systables SET type_xid = ? WHERE tabid = ?", (type_xid, tabid))
     if super_tabid:
@@ -542,6 +543,16 @@ def _write_defaults(dc: DdlContext, tabid: int, columns: list[ColumnInfo]) -> No
         "VALUES (?, ?, ?, ?, 'T')", rows)
 
 
+def count_indexes(conn: sqlite3.Connection, tabid: int) -> None:
+    """systables.nindexes, "Number of indexes on the table" (Reference, SYSTABLES): the
+    table's rows in sysindices, which has one for each index, a constraint's included
+    (SYSCONSTRAINTS, ids_sqr_029: a unique, primary-key or referential constraint gets a
+    sysindexes entry unless it shares one). Counted again after every change of the table's
+    indexes, so that no path keeps its own tally."""
+    conn.execute("UPDATE systables SET nindexes = (SELECT COUNT(*) FROM sysindices WHERE "
+                 "tabid = ?) WHERE tabid = ?", (tabid, tabid))
+
+
 def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[str, bool]],
                   unique: bool, temp: bool) -> None:
     schema = "temp." if temp else ""
@@ -570,6 +581,7 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
         + ", 1, 1, 0, 0, 0, 0, ?, 1, (SELECT value FROM _ifx_meta WHERE key = 'locale'), "
         "2048, 0, 1, 0, 0, 0, 16, 16)",
         (name, info.owner, info.tabid, "U" if unique else "D", *colnos[:16], keys))
+    count_indexes(dc.conn, info.tabid)
 
 
 def create_index(dc: DdlContext, spec: CreateIndex) -> None:
@@ -621,12 +633,8 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     if not info.temp:  # ids_sqs_1939: explicit EXTENT / NEXT SIZE are kept, else 0 / 0
         dc.conn.execute("UPDATE sysindices SET fextsize = ?, nextsize = ? WHERE idxname = ?",
                         (*spec.extents, name))
-    if not info.temp:
-        dc.conn.execute("UPDATE systables SET nindexes = nindexes + 1 WHERE tabid = ?",
-                        (info.tabid,))
-    else:
-        if spec.unique:
-            info.unique_indexes[name] = [c for c, _ in spec.columns]
+    if info.temp and spec.unique:
+        info.unique_indexes[name] = [c for c, _ in spec.columns]
 
 
 def _check_same_key(dc: DdlContext, info: TableInfo, cols: list[tuple[str, bool]]) -> None:
@@ -693,9 +701,13 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
             if spec.if_exists:
                 return
             raise EngineError(sc.NO_INDEX, near=name)
+        row = dc.conn.execute("SELECT tabid FROM sysindices WHERE idxname = ?",
+                              (name,)).fetchone()
         dc.conn.execute(f"DROP INDEX {quote(name)}")
         null_keys.drop(dc.conn, name)
         dc.conn.execute("DELETE FROM sysindices WHERE idxname = ?", (name,))
+        if row is not None:
+            count_indexes(dc.conn, int(row[0]))
 
         fragments.drop_index(dc, name)
         inherit.install(dc)  # an index a hierarchy shared
