@@ -6,11 +6,29 @@ and installs the pure-Python package, which selects the Python codecs at import.
 
 from setuptools import Extension, setup
 
+#: The parts _speedups.c includes, in its order (tests/unit/test_extensions_built.py checks
+#: this list against the file's includes).
+SPEEDUPS_PARTS = [
+    "src/ifxwire/_speedups_common.h",
+    "src/ifxwire/_speedups_cells.h",
+    "src/ifxwire/_speedups_rows.h",
+    "src/ifxwire/_speedups_dictmaker.h",
+    "src/ifxwire/_speedups_runs.h",
+    "src/ifxwire/_speedups_rowtype.h",
+    "src/ifxwire/_speedups_bind.h",
+    "src/ifxwire/_speedups_replies.h",
+    "src/ifxwire/_speedups_factories.h",
+]
+
 setup(
     ext_modules=[
+        # One translation unit including its parts (src/ifxwire/_speedups_*.h, one job each;
+        # docs/ACCELERATOR.md "Source layout"): depends rebuilds it when a part changes and
+        # puts the parts in the sdist.
         Extension(
             "ifxwire._speedups",
             ["src/ifxwire/_speedups.c"],
+            depends=SPEEDUPS_PARTS,
             optional=True,
         ),
         # The server's SQ_TUPLE encoder (server/tuples.py): a module of its own so the

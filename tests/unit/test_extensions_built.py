@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,20 @@ def test_all_extensions_built_or_none() -> None:
     if not any(built.values()):
         pytest.skip("no C extension built on this machine (no compiler): the pure package")
     assert all(built.values()), f"built only some C extensions: {built}"
+
+
+def test_speedups_parts_listed_in_order() -> None:
+    """_speedups.c is one translation unit including its parts (one job each, so no file
+    passes ~800 lines); setup.py's ``depends`` must name exactly those parts, in order, so a
+    change to a part rebuilds the module and the sdist carries every part."""
+    tree = ast.parse(SETUP.read_text())
+    listed = next(
+        ast.literal_eval(node.value) for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(getattr(t, "id", "") == "SPEEDUPS_PARTS" for t in node.targets))
+    main = SETUP.parent / "src" / "ifxwire" / "_speedups.c"
+    included = [f"src/ifxwire/{m}" for m in
+                re.findall(r'^#include "(_speedups_\w+\.h)"$', main.read_text(), re.M)]
+    assert included == listed
+    for rel in [*listed, "src/ifxwire/_speedups.c"]:
+        assert len((SETUP.parent / rel).read_text().splitlines()) <= 800, rel
