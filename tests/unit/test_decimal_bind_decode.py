@@ -112,3 +112,53 @@ def test_fit_decimal_rounds_and_refuses_as_before(d: Decimal, prec: int,
 def test_fit_decimal_golden(value: str, prec: int, scale: int, want: str) -> None:
     got = _fit(Decimal(value), prec, scale)
     assert (v.dec_text(got) if isinstance(got, Decimal) else got) == want
+
+
+# --- purerun.decimal_text: the pure server's DECIMAL bind made the column's text directly ----
+
+
+def _stored(buf: bytearray, width: int, prec: int, scale: int) -> object:
+    """What the column's storer makes of the decoded bind (None, the text, or the error)."""
+    from ifxwire.server.engine.core.convert import storer
+    from ifxwire.server.engine.core.ifxtypes import IfxType
+
+    try:
+        return storer(IfxType(5, prec=prec, scale=scale))(n.decode_decimal(buf, 0, width))
+    except EngineError as exc:
+        return exc.sqlcode
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.binary(min_size=1, max_size=18), prec=st.integers(1, 32), draw=st.data())
+def test_decimal_text_is_the_storers_text_or_leaves_it_to_the_storer(
+        data: bytes, prec: int, draw: st.DataObject) -> None:
+    from ifxwire.server import purerun
+
+    scale = draw.draw(st.integers(0, prec))
+    buf = bytearray(data)
+    got = purerun.decimal_text(buf, 0, len(buf), prec, scale)
+    if got is purerun.MISS:
+        return
+    assert got == _stored(buf, len(buf), prec, scale)
+
+
+@pytest.mark.parametrize(("hexed", "prec", "scale", "want"), [
+    ("c301172d43", 12, 2, "12345.67"), ("c301172d43", 7, 2, "12345.67"),
+    ("c301172d43", 6, 2, "MISS"),  # too large: the storer's -1226
+    ("c301172d43", 12, 1, "MISS"),  # rounding: the storer's
+    ("c301172d43", 12, 4, "12345.6700"), ("c101", 5, 0, "1"), ("c100", 5, 2, "0.00"),
+    ("8000", 5, 2, "0.00"), ("0000", 5, 2, None), ("c0323c", 5, 3, "0.506"),
+    ("c0323c", 3, 3, "0.506"), ("c0323c", 5, 4, "0.5060"), ("d001", 32, 1, "1" + "0" * 30 + ".0"),
+    ("3e63", 5, 0, "MISS"),  # negative: the storer's
+    ("c164", 5, 0, "MISS"),  # a digit of 100: the decoder's error, by the storer's path
+    ("c20100", 5, 0, "100"), ("c00a", 5, 2, "0.10"), ("bf0a", 5, 3, "0.001"),
+    ("bf0a", 5, 2, "MISS"), ("be01", 6, 6, "0.000001"),
+])
+def test_decimal_text_golden(hexed: str, prec: int, scale: int, want: str | None) -> None:
+    from ifxwire.server import purerun
+
+    buf = bytearray.fromhex(hexed)
+    got = purerun.decimal_text(buf, 0, len(buf), prec, scale)
+    assert ("MISS" if got is purerun.MISS else got) == want
+    if want not in ("MISS", None):
+        assert got == _stored(buf, len(buf), prec, scale)
