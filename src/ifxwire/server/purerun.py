@@ -26,7 +26,7 @@ from .bindbatch import _CALL, _DECIMAL, _FINITE, _INT, _STR, Step
 from .bindrun import _K_CALL_FIXED, _K_CALL_U16, _K_FIXED, _K_FLOAT, _K_TEXT
 
 #: :func:`decimal_text`'s answer for a value it leaves to the storer (rounding, too large,
-#: negative, malformed).
+#: malformed).
 MISS = object()
 _BCD = _num.BCD_DIGITS
 _INTS = {2: struct.Struct(">h").unpack_from, 4: struct.Struct(">i").unpack_from,
@@ -38,20 +38,27 @@ def decimal_text(buf: bytearray, start: int, n: int, prec: int, scale: int) -> o
     """The text a DECIMAL(prec, scale) column stores for the DECIMAL bind bytes
     ``buf[start:start + n]`` (the storer's ``dec_text(fit_decimal(...))``), None for NULL, or
     :data:`MISS` when the value needs rounding to the scale, does not fit (the storer raises
-    -1226), is negative or is not well formed: then the storer makes it (C twin:
-    ``_bindbatch.c`` decimal_text)."""
+    -1226) or is not well formed: then the storer makes it (C twin: ``_bindbatch.c``
+    decimal_text)."""
     if n < 1 or n > 40 or not (1 <= prec <= 32 and 0 <= scale <= prec) or start + n > len(buf):
         return MISS
     head = buf[start]
     if head == 0 and (n == 1 or buf[start + 1] == 0):
         return None
-    if not head & 0x80:
-        return MISS
-    t = bytes(buf[start + 1 : start + n]).translate(_BCD)
+    raw = bytes(buf[start + 1 : start + n])
+    t = raw.translate(_BCD)
     if 0xFF in t:
-        return MISS
+        return MISS  # (a digit above 99: decode_decimal's error, by the storer's path)
+    sign = ""
+    if head & 0x80:
+        exp = (head & 0x7F) - 64
+    else:  # negative: the 100-complement of the digits, the exponent's bits inverted
+        exp = ((head ^ 0x7F) & 0x7F) - 64
+        if raw.strip(b"\0"):
+            sign = "-"
+            t = _num._complement(raw).translate(_BCD)
     digits = t.hex()  # the value is int(digits) * 10**e10
-    e10 = 2 * ((head & 0x7F) - 64 - (n - 1))
+    e10 = 2 * (exp - (n - 1))
     s = digits.strip("0")
     if not s:
         return "0." + "0" * scale if scale else "0"
@@ -64,7 +71,7 @@ def decimal_text(buf: bytearray, start: int, n: int, prec: int, scale: int) -> o
         whole, frac = s[:e10], s[e10:]
     else:
         whole, frac = "0", s.rjust(-e10, "0")
-    return f"{whole}.{frac.ljust(scale, '0')}" if scale else whole
+    return f"{sign}{whole}.{frac.ljust(scale, '0')}" if scale else sign + whole
 
 
 def _null(buf: bytearray, p: int, end: int, header: bytes) -> bool:
