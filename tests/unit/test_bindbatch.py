@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from ifxwire.server import bindbatch
+from ifxwire.server import bindbatch, purerun
 from ifxwire.server.bindrun import date_params, headers_at
 from ifxwire.server.engine.core.convert import BIND_CHECK, row_tuple_binder, storer
 from ifxwire.server.engine.core.ifxtypes import IfxType
@@ -50,7 +50,8 @@ except ImportError:  # pragma: no cover - built without a compiler
 
 HEAD = bytes([0, 4, 0, 1, 0, 5])  # ID 1 BIND (nparams follows)
 TAIL = bytes([0, 7, 0, 12])  # EXECUTE EOT
-IMPLS: list[Any] = [pytest.param(bindbatch.pure_insert_run, id="pure")]
+IMPLS: list[Any] = [pytest.param(bindbatch.pure_insert_run, id="pure"),
+                    pytest.param(purerun.insert_run, id="generated")]  # (the pure server's)
 if _compiled is not None:
     IMPLS.append(pytest.param(_compiled, id="compiled"))
 

@@ -132,7 +132,8 @@ class Server:
         self.request_groups = 0
         #: Of those, groups answered by a batched INSERT (Session._batch_inserts).
         self.batched_groups = 0
-        #: Of those, groups whose rows the compiled decoder converted (server/bindbatch.py).
+        #: Of those, groups whose rows one bound call converted: the compiled decoder
+        #: (server/bindbatch.py) or without the accelerator its Python twin (purerun.py).
         self.bound_groups = 0
         #: Of those, query groups matched and served in one step (Session._query_group).
         self.one_step_groups = 0

@@ -19,7 +19,7 @@ from ..protocol.wire import Writer, i16_at, i32_at, u16_at
 from ..types.bind import decode_bind_plain
 from ..types.errors import CodecError
 from ..types.temporal import date_from_days
-from . import bindbatch
+from . import bindbatch, purerun
 from .bindrun import RunDecoder, cached_run_decoder, date_params, headers_at
 from .engine import EngineError
 from .grammar import START, allowed
@@ -66,7 +66,11 @@ _EOT_BYTES = bytes([0, _EOT])
 # ~450 rows (docs/SERVER.md, *Bulk inserts*).
 _BATCH_MIN = 4
 _BATCH_MAX = 2048
-_PY_BATCH_MAX = 512  # the Python loop's run when the compiled call declined one
+_PY_BATCH_MAX = 512  # the Python loop's run when the bound call declined one
+# The bound call (_bound_inserts): the compiled ``_bindbatch.insert_run``, or without the
+# accelerator its Python twin, one generated function per plan (server/purerun.py; it makes
+# the pure server's DECIMAL binds the column's text without a Decimal, issue 25).
+_INSERT_RUN: bindbatch.InsertRun = bindbatch.compiled or purerun.insert_run
 # Groups looked at for one whose items make a compiled plan (all non-NULL) when a statement's
 # first run starts with NULLs (_bound_inserts).
 _PLAN_LOOK = 16
@@ -295,14 +299,13 @@ class OneStepGroups(MessageHandlers):
         encoding = self.encoding
         days = date_params(st.prepared.plan.params)  # DATE binds decoded to day numbers
         most = _BATCH_MAX
-        if bindbatch.compiled is not None:
-            done = self._bound_inserts(st, number, head, nparams, days)
-            if done is not None:
-                return done
-            # (a run the compiled call did not take, say its first groups' items of other
-            # types: the Python loop serves no more than it did before the longer runs, so
-            # the compiled call is tried again soon)
-            most = _PY_BATCH_MAX
+        done = self._bound_inserts(st, number, head, nparams, days)
+        if done is not None:
+            return done
+        # (a run the bound call did not take, say its first groups' items of other types: the
+        # Python loop serves no more than it did before the longer runs, so the bound call is
+        # tried again soon)
+        most = _PY_BATCH_MAX
         rows: list[list[object]] = []
         decode_run: RunDecoder | None = None
         # startswith(prefix, start, end) compares in place (no slice per row) and never reads
@@ -336,13 +339,14 @@ class OneStepGroups(MessageHandlers):
 
     def _bound_inserts(self, st: Statement, number: int, head: bytes, nparams: int,
                        days: frozenset[int]) -> bool | None:
-        """_batch_inserts' run decoded and converted in one compiled call (server/
-        bindbatch.py): True served, False refused by the engine (the rows then go one by one,
-        as _batch_inserts'), None when this run is not for it (no storers to plan with, a
-        first row that is not all plain non-NULL items, fewer than _BATCH_MIN rows taken):
-        _batch_inserts' own loop then serves it."""
+        """_batch_inserts' run decoded and converted in one call (server/bindbatch.py; the
+        compiled one, or server/purerun.py's without the accelerator): True served, False
+        refused by the engine (the rows then go one by one, as _batch_inserts'), None when
+        this run is not for it (no storers to plan with, a first row that is not all plain
+        non-NULL items, fewer than _BATCH_MIN rows taken): _batch_inserts' own loop then
+        serves it."""
         eng = self.engine
-        assert eng is not None and bindbatch.compiled is not None
+        assert eng is not None
         convs = eng.batch_convs(st.prepared)
         if convs is None or nparams != len(convs):
             # (a BIND declaring another count than the statement's parameters: the general
@@ -371,8 +375,8 @@ class OneStepGroups(MessageHandlers):
         else:
             return None
         try:
-            rows, after, last = bindbatch.compiled(buf, pos, end, head, _EXECUTE_EOT, steps,
-                                                   encoding, _BATCH_MAX)
+            rows, after, last = _INSERT_RUN(buf, pos, end, head, _EXECUTE_EOT, steps,
+                                            encoding, _BATCH_MAX)
         except ValueError:  # a plan the C does not take (a defect): the Python loop serves
             log.warning("compiled INSERT run refused its plan", exc_info=True)
             st.bound_plan = None

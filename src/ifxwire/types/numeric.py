@@ -316,12 +316,23 @@ def decode_decimal(
     truncated). A floating DECIMAL (scale 255) is returned without trailing fraction zeros and
     never in exponent notation for whole numbers (``Decimal('0.5')``, ``Decimal('100')``).
     """
+    if width > 1:
+        # A positive value (the head byte's sign bit set), the common case, in one
+        # ``translate`` and ``hex`` (as decimal_decoder): no digit loop, no complement. A digit
+        # above 99 becomes FF and falls through to base100_decode, which reports it; so does a
+        # value cut short. Why: the server's pure bulk insert decodes every DECIMAL bind here
+        # (about a quarter of its CPU per row of issue 25's mixed shape; docs/SERVER.md).
+        head = buf[offset] if offset < len(buf) else 0
+        if head & 0x80:
+            t = bytes(buf[offset + 1 : offset + width]).translate(_BCD)
+            if len(t) == width - 1 and 0xFF not in t:
+                return _spelled("", t.hex(), 2 * ((head & 0x7F) - 64 - len(t)), scale)
     parts = base100_decode(buf, offset, width)
     if parts is None:
         return None
     negative, exp, digits = parts
     sign = "-" if negative else ""
-    return _spelled(sign, base100_digits_str(digits), 2 * (exp - len(digits)), scale)
+    return _spelled(sign, digits.translate(_BCD).hex(), 2 * (exp - len(digits)), scale)
 
 
 def _spelled(sign: str, s: str, e10: int, scale: int) -> Decimal:
