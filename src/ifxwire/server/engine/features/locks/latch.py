@@ -58,10 +58,13 @@ class _Waiter:
         else:
             self.rfd, self.wfd = os.pipe()
             os.set_blocking(self.rfd, False)
+        # (poll, not select: select fails for a descriptor past 1024, a busy server's)
+        self._poll = select.poll()
+        self._poll.register(self.rfd, select.POLLIN)
 
     def wait(self, timeout: float | None) -> None:
         """Until rung or ``timeout`` seconds (a ring before the wait is kept)."""
-        select.select([self.rfd], [], [], timeout)
+        self._poll.poll(None if timeout is None else max(timeout * 1000.0, 0.0))
         try:
             if self._efd:
                 os.eventfd_read(self.rfd)
