@@ -182,6 +182,34 @@ def test_an_object_is_freed_when_the_transaction_commits(
     conn.commit()
 
 
+def test_garbage_left_by_a_commit_is_collected_by_a_later_one_without_objects(
+    conn: ifxwire.Connection, server: Any, dbname: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A COMMIT skips the smart-LOB housekeeping when it finds none to do (nothing freed, no
+    # garbage): garbage an earlier commit could not collect (its sbspace was busy) is still
+    # collected after the next commit, though that transaction touched no object.
+    conn.autocommit = True
+    _fresh(conn, "hk")
+    conn.execute("DROP TABLE IF EXISTS hk_plain")
+    conn.execute("CREATE TABLE hk_plain (id INTEGER PRIMARY KEY, v INTEGER) LOCK MODE ROW")
+    conn.execute("INSERT INTO hk_plain VALUES (1, 0)")
+    conn.execute("INSERT INTO hk VALUES (1, ?, NULL)", (data(CHUNK + 5),))
+    objects, pieces = counts(server, dbname)
+    monkeypatch.setattr(lobstore.LoStore, "collect", lambda self: None)  # busy: left
+    conn.execute("DELETE FROM hk")
+    monkeypatch.undo()
+    assert counts(server, dbname) == (objects - 1, pieces)  # freed, pieces not collected
+    conn.autocommit = False
+    conn.execute("UPDATE hk_plain SET v = v + 1 WHERE id = 1")
+    conn.commit()
+    assert counts(server, dbname) == (objects - 1, pieces - 2)
+    conn.execute("UPDATE hk_plain SET v = v + 1 WHERE id = 1")  # nothing due: still right
+    conn.commit()
+    assert counts(server, dbname) == (objects - 1, pieces - 2)
+    assert conn.execute("SELECT v FROM hk_plain").fetchone()[0] == 2
+    conn.commit()
+
+
 def test_autocommit_insert_of_a_large_value_is_one_transaction(driver: Any,
     ac: ifxwire.Connection, server: Any, dbname: str, connect_kwargs: dict[str, Any]
 ) -> None:

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from ifxwire.server.engine import EngineError
+
 from .conftest import Sql, session_on
 
 
@@ -57,9 +59,10 @@ def test_an_update_reads_the_schema_version_once_in_its_write_unit(db: Sql, sql:
     seen = _reads(db.s)
     assert db.s.execute(stmt, [2]).rowcount == 1
     begin = next(i for i, q in enumerate(seen) if q.startswith("BEGIN"))
-    # one before the unit (the statement's -710 check), one in it (the lock triggers'
-    # key, then the table's triggers looked up with it); before: two in it
-    assert (_schema_reads(seen[:begin]), _schema_reads(seen[begin:])) == (1, 1), seen
+    # none before the unit, one in it (the lock triggers' key, then the statement's -710
+    # check, its privileges and its table's triggers with it); before locks33 the -710
+    # check read it once more before the unit (a read transaction of its own)
+    assert (_schema_reads(seen[:begin]), _schema_reads(seen[begin:])) == (0, 1), seen
     db.s.rollback()
     assert db.rows("SELECT id, v FROM t ORDER BY id") == [(1, 0), (2, 0), (3, 0), (4, 0)]
 
@@ -101,3 +104,53 @@ def test_a_version_changed_by_the_statement_is_read_again(db: Sql) -> None:
     # sees afterwards is the file's)
     del err
     assert db.rows("SELECT COUNT(*) FROM systables WHERE tabname = 'made'") == [(0,)]
+
+
+def test_a_table_changed_since_prepare_is_710_in_the_unit_and_keeps_the_transaction(
+        db: Sql) -> None:
+    """The -710 check runs inside the write unit now: another session's ALTER between
+    PREPARE and EXECUTE is still -710, and the failed unit takes back only itself."""
+    db.run("CREATE TABLE t (id INT PRIMARY KEY, v INT) LOCK MODE ROW")
+    db.run("CREATE TABLE u (id INT PRIMARY KEY, v INT) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 0)")
+    db.run("INSERT INTO u VALUES (1, 0)")
+    upd_t = db.s.prepare("UPDATE t SET v = v + 1 WHERE id = ?")
+    upd_u = db.s.prepare("UPDATE u SET v = v + 1 WHERE id = ?")
+    db.s.begin()
+    assert db.s.execute(upd_u, [1]).rowcount == 1
+    other = session_on(db.s.engine, "testdb")
+    try:
+        other.run("ALTER TABLE t ADD (w INT)")
+    finally:
+        other.s.close()
+    with pytest.raises(EngineError) as err:
+        db.s.execute(upd_t, [1])
+    assert err.value.sqlcode == -710
+    assert db.s.execute(upd_u, [1]).rowcount == 1
+    db.s.commit()
+    assert db.rows("SELECT v FROM u") == [(2,)]
+    assert db.rows("SELECT v FROM t") == [(0,)]
+
+
+def test_a_refused_privilege_in_the_unit_keeps_the_transaction(db: Sql) -> None:
+    db.run("CREATE TABLE t (id INT PRIMARY KEY, v INT) LOCK MODE ROW")
+    db.run("CREATE TABLE u (id INT PRIMARY KEY, v INT) LOCK MODE ROW")
+    db.run("INSERT INTO t VALUES (1, 0)")
+    db.run("INSERT INTO u VALUES (1, 0)")
+    db.run("REVOKE ALL ON t FROM public")
+    db.run("REVOKE ALL ON u FROM public")
+    db.run("GRANT SELECT, UPDATE ON t TO joe")
+    joe = Sql(db.s.engine.session("joe", {}))
+    joe.s.open_database("testdb")
+    try:
+        joe.s.begin()
+        assert joe.run("UPDATE t SET v = v + 1 WHERE id = 1").rowcount == 1
+        with pytest.raises(EngineError) as err:
+            joe.run("UPDATE u SET v = v + 1 WHERE id = 1")
+        assert err.value.sqlcode == -273
+        assert joe.run("UPDATE t SET v = v + 1 WHERE id = 1").rowcount == 1
+        joe.s.commit()
+    finally:
+        joe.s.close()
+    assert db.rows("SELECT v FROM t") == [(2,)]
+    assert db.rows("SELECT v FROM u") == [(0,)]

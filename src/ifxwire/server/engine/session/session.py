@@ -689,10 +689,11 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self.arm()
         return _batch.execute_bound(self, stmt, bound)
 
-    def _check_current(self, stmt: Prepared) -> int | None:
+    def _check_current(self, stmt: Prepared, version: int | None = None) -> int | None:
         """-710 when a table the statement was compiled against has since been dropped,
         altered or renamed (by any session): the client must prepare it again. Returns the
-        schema version it read (None: none read), for the privilege check after it."""
+        schema version it read (None: none read), for the privilege check after it;
+        ``version``: the version the caller has just read (a row-lock write unit's)."""
         plan = stmt.plan
         if self.conn is None:
             return None
@@ -700,7 +701,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             cross_database.check_current(self, plan.other_tables)
         if not plan.tables:
             return None
-        version = self._schema_version()
+        if version is None:
+            version = self._schema_version()
         if version == stmt.schema_version:
             return version
         schema = self.current_schema()
@@ -713,6 +715,10 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
 
     def _execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
         plan = stmt.plan
+        if (plan.kind == "update" or plan.kind == "delete") and self.rl_checks_in_unit(plan):
+            # -710, privileges and binding inside the write unit (session_txn.py says why)
+            self._start_statement()
+            return self._write(plan, lambda: self.rl_checked_dml(stmt, params))
         version = self._check_current(stmt)
         if plan.kind == "stmt":
             assert plan.stmt is not None

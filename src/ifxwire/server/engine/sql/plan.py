@@ -98,6 +98,9 @@ class Plan:
     # it activates; two hidden columns per item (rowid, table index) trail the row.
     select_triggers: list[str] = field(default_factory=list)
     select_rowids: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    # A writing statement's route, found at its first run (session_txn.Transactions._write):
+    # (it writes only a private temporary table, row locks can undo it, it is short).
+    write_route: tuple[bool, bool, bool] | None = None
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(

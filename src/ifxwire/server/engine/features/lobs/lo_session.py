@@ -33,6 +33,7 @@ from .lobstore import (
     LoStore,
     free_unreferenced,
     has_schema,
+    housekeeping_due,
     lo_error,
 )
 from .sbspace import Sbspace, sb_path
@@ -108,6 +109,9 @@ class LoSession:
         self._sb: Sbspace | None = None  # the database's sbspace file, once used
         self._schema: bool | None = None  # whether the database has objects (cached)
         self._schema_version = -1  # the SQLite schema version ``_schema`` was found at
+        #: ``before_commit`` found nothing to free and no garbage, under the write lock of
+        #: the transaction about to commit: its ``after_end`` has nothing to collect
+        self._nothing_due = False
 
     # ---- plumbing ---------------------------------------------------------------------------
     @property
@@ -157,8 +161,15 @@ class LoSession:
         them: at commit), then the sbspace commits first: a committed map never points at
         uncommitted pieces."""
         conn = self.es.conn
+        self._nothing_due = False
         if conn is not None and self._has_schema(conn):
-            free_unreferenced(conn)
+            unref, garbage = housekeeping_due(conn)
+            if unref:
+                free_unreferenced(conn)  # (its objects' pieces become garbage)
+            else:
+                # No other session can add garbage before this transaction's COMMIT (it
+                # holds SQLite's write lock), so none is there for after_end to collect.
+                self._nothing_due = not garbage
         if self._sb is not None:
             self._sb.commit()
         CAPTURE.before_commit(self.es)  # CDC: captured rows stashed in this commit (cdc/)
@@ -180,12 +191,13 @@ class LoSession:
         has ended, so nothing here may fail it (another session holding a lock, the first
         use's sweep refused): garbage left is collected after a later commit."""
         CAPTURE.txn_end(self.es, committed)  # captured changes to the CDC log (cdc/routines.py)
+        nothing_due, self._nothing_due = self._nothing_due, False
         with contextlib.suppress(sqlite3.Error, EngineError):
             sb = self._sb
             span = sb.written() if sb is not None else None
             if sb is not None and span is not None:
                 sb.end(self.store().orphans(*span) if committed else None)
-            if not committed:
+            if not committed or (nothing_due and span is None):
                 return
             conn = self.es.conn
             if conn is not None and self._has_schema(conn):

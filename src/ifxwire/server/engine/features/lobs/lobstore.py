@@ -143,6 +143,17 @@ def free_unreferenced(conn: sqlite3.Connection) -> int:
     return len(rows)
 
 
+def housekeeping_due(conn: sqlite3.Connection) -> tuple[bool, bool]:
+    """(objects to free, garbage to collect): whether ``_ifx_lo_unref`` and
+    ``_ifx_lo_garbage`` have rows, in one SELECT inside the transaction about to commit.
+    Why: a transaction that touched no object ran ``free_unreferenced``'s SELECT and DELETE
+    and, after its commit, ``LoStore.collect``'s SELECT at every COMMIT, several statements
+    of Python and SQLite work per transaction for nothing (issue 26, 8 writers)."""
+    row = conn.execute("SELECT EXISTS (SELECT 1 FROM _ifx_lo_unref), "
+                       "EXISTS (SELECT 1 FROM _ifx_lo_garbage)").fetchone()
+    return bool(row[0]), bool(row[1])
+
+
 def delete_objects(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
     """Delete objects and their map (their pieces become garbage: ``_ifx_lo_unmap``)."""
     for loid in ids:
