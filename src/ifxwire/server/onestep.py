@@ -99,6 +99,13 @@ class OneStepGroups(MessageHandlers):
         if after != _CURNAME and after != _BIND and after != _OPEN:
             return False  # ID then NFETCH, CLOSE, RELEASE, EXECUTE...: not a query's group
         number = (buf[pos + 2] << 8) | buf[pos + 3]
+        st = self.statements.get(number)
+        if st is None or not st.prepared.is_query:
+            # An INSERT's ``ID n BIND EXECUTE EOT`` (every prepared write's group): no query's
+            # group, so no template is ever kept for it, and parsing it here decoded its BIND
+            # values for nothing at every EXECUTE (twenty-sixth session). The general path
+            # answers it, and gives an unknown statement its error.
+            return False
         tmpl = self._groups.get(number)
         # A group without BIND matches as a whole here: its head is also the start of the
         # same statement's group with a BIND, which must be parsed again (it took the
@@ -118,8 +125,7 @@ class OneStepGroups(MessageHandlers):
             values, at = plain
             if not buf.startswith(tail, at, end):
                 return False
-        st = self.statements.get(number)
-        if st is None or self.engine is None:
+        if self.engine is None:
             return False  # the general path gives the error (-267 or -208)
         self.current = number
         st.cursor_name = name
