@@ -150,3 +150,33 @@ def test_a_failed_install_at_prepare_keeps_every_waiting_table_and_the_prepare(
     finally:
         other.s.close()
     assert db.rows("SELECT a FROM t") == [(2,)] and db.rows("SELECT a FROM u") == [(3,)]
+
+
+def test_the_kept_trigger_count_follows_the_listing_through_ddl(db: Sql) -> None:
+    """``LockTriggers.count`` is kept, not summed at each write unit: it must still say what
+    temp.sqlite_master lists after triggers are made for new tables, remade after an ALTER
+    and dropped with their table (a wrong count makes every unit list the catalogue, or
+    skips a needed re-check)."""
+    db.run("CREATE TABLE t (a INT)")
+    db.run("CREATE TABLE u (a INT)")
+    s = db.s
+    lt = s._rl_triggers
+    conn = s._connection()
+
+    def check() -> None:
+        assert lt.count() == lt.listed(conn) == sum(len(v[1]) for v in lt._tables.values())
+
+    db.run("INSERT INTO t VALUES (1)")
+    check()
+    one = lt.count()
+    assert one > 0
+    db.run("INSERT INTO u VALUES (1)")
+    check()
+    assert lt.count() == 2 * one
+    db.run("ALTER TABLE t ADD b INT")
+    db.run("UPDATE t SET b = 2")
+    check()
+    db.run("DROP TABLE u")
+    db.run("DELETE FROM t")
+    check()
+    assert lt.count() == one
