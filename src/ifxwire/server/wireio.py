@@ -9,7 +9,6 @@ the session itself waits for the client) live in one place.
 from __future__ import annotations
 
 import logging
-import select
 import socket
 from typing import TYPE_CHECKING, Any
 
@@ -184,8 +183,6 @@ class WireIO:
         es = self.engine
         if es is not None:
             es.rl_leave()  # waiting for the client: others may commit its parked transaction
-            if es._rl_leased is not None:
-                self._lease_wait(es)
         n = self.sock.recv_into(self.view[self.end :])
         if es is not None:
             es.rl_enter()
@@ -231,8 +228,6 @@ class WireIO:
             es._rl_use.release()
             if es._park_stale and es._parked:
                 es.park_stale()  # a commit asked for the parked read (session_park.py)
-        if es is not None and es._rl_leased is not None:
-            self._lease_wait(es)
         n = self.sock.recv_into(self.view)
         if es is not None and not es._rl_in:  # es.rl_enter(), inlined
             es._rl_use.acquire()
@@ -246,22 +241,6 @@ class WireIO:
         watcher = gate._watcher
         if watcher is not None and watcher._asleep:
             watcher.wake()
-
-    def _lease_wait(self, es: EngineSession) -> None:
-        """The session parked the database's write latch with a lease (its statements come
-        back to back, engine/features/locks/latch.py ``Latch.park``): wait for the client's
-        next request at most the lease's time, then give the latch up, so other writers wait
-        for a late client no longer than that. One poll of the socket, no thread woken
-        (``poll``, not ``select``: a server with more than 1024 descriptors open)."""
-        left = es.rl_lease_left()
-        if left is None:
-            return
-        if left > 0:
-            p = select.poll()
-            p.register(self.sock, select.POLLIN)
-            if p.poll(max(left * 1000.0, 1.0)):
-                return
-        es.rl_expire()
 
     def _unread(self) -> int:
         return self.end - self.start

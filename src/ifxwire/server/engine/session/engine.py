@@ -123,15 +123,6 @@ class Engine:
         #: Row-lock mode: seconds a NOT WAIT writer waits for the database's latch before
         #: its statement fails with ISAM -107 (session_locks.RowLocks._latch says why).
         self.latch_grace = 0.5
-        #: Row-lock mode: seconds a session whose statements come back to back (the gap
-        #: between its last two was under ``latch_lease_gap``) keeps its SQLite transaction
-        #: under the latch while others wait for it, for its next statement
-        #: (features/locks/latch.py ``Latch.park``); 0 commits at every statement when
-        #: others wait. The gap is short: the latch idles while a leased client works, so
-        #: a client with time of its own between statements (0.5 ms measured) must not
-        #: lease, or the writers of other rows no longer overlap that time.
-        self.latch_lease = 0.001
-        self.latch_lease_gap = 0.0005
         self._recovered: set[str] = set()
         #: Row-lock mode: the sessions by id (weakly held), for LAST COMMITTED readers.
         self.live: weakref.WeakValueDictionary[int, EngineSession] = (

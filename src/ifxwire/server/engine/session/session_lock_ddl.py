@@ -35,7 +35,6 @@ class RowLockDdl:
         _sql_txn: bool
         _savepoints: list[str]
         _rl_undo: list[undo.Entry]
-        _rl_stored: int
         _rl_hold: bool
         _rl_owner: str
         _rl_seq: int
@@ -58,7 +57,6 @@ class RowLockDdl:
                           started: float | None = None) -> None: ...
         def _new_owner(self) -> str: ...
         def _rl_store(self, conn: sqlite3.Connection, entries: list[undo.Entry]) -> None: ...
-        def _rl_store_tail(self, conn: sqlite3.Connection) -> None: ...
         def run_write(self, action: Callable[[], R], kind: str = "insert") -> R: ...
 
     #: The transaction ran DDL through rl_ddl: the session's schema caches are dropped at its
@@ -121,7 +119,6 @@ class RowLockDdl:
         assert self.database is not None
         held = self._rl_hold
         if held:
-            self._rl_store_tail(conn)  # the held statements' entries go before the DDL's
             conn.execute("SAVEPOINT _ifx_rl")
         else:
             self._sync(False)
@@ -165,7 +162,6 @@ class RowLockDdl:
             self._sql_txn = False
             self._savepoints.clear()
         self._rl_undo.extend(entries)
-        self._rl_stored = len(self._rl_undo)
         self._rl_ddl_done = True
         self._rl_hold = True
         self._rl_flush_hold()  # visible to others now, behind the table's lock

@@ -186,13 +186,6 @@ class RowLocks(RowLockReads, RowLockDdl):
     _rl_latches: list[Latch]
     _rl_hold: bool
     _rl_flushed: int
-    _rl_stored: int
-    _rl_hold_no: int
-    _rl_checked: int
-    _rl_last_end: float
-    _rl_gap: float
-    _rl_hold_since: float
-    _rl_leased: Latch | None
     _rl_lost: bool
     _rl_use: threading.Lock
     _rl_in: bool
@@ -223,28 +216,9 @@ class RowLocks(RowLockReads, RowLockDdl):
         self._rl_latches = []
         #: The SQLite transaction is held open across statements (features/locks/latch.py)
         self._rl_hold = False
-        #: When the last write statement of the transaction ended (0.0: none yet), the gap
-        #: from it to the next one, and when the held SQLite transaction began: a park is
-        #: leased while the gaps are short and the hold is young (_rl_unlatch).
-        self._rl_last_end = 0.0
-        self._rl_gap = float("inf")
-        self._rl_hold_since = 0.0
-        #: The latch this session parked with a lease after its last statement: the server
-        #: gives the park up when the next request is late (rl_lease_left, rl_expire).
-        self._rl_leased = None
         #: How many of _rl_undo's entries are committed to the file (the rest are in the
-        #: held transaction, or in memory only)
+        #: held transaction)
         self._rl_flushed = 0
-        #: How many of _rl_undo's entries are written to the file, committed or in the held
-        #: SQLite transaction. A DML statement's entries are written only when the held
-        #: transaction is committed before COMMIT WORK (``_rl_store_tail``): a transaction
-        #: that keeps its SQLite transaction to its COMMIT WORK writes none (a kill -9 takes
-        #: the held transaction back whole, entries or not).
-        self._rl_stored = 0
-        #: Numbers the held SQLite transactions: _rl_install's check holds for the rest of the
-        #: one it ran in (no other connection changes the schema under SQLite's write lock).
-        self._rl_hold_no = 0
-        self._rl_checked = -1
         #: The next undo entry's number in the file (only grows: entries sort by it)
         self._rl_seq = 0
         #: An interrupt took the held transaction back (session_errors.interrupted reports it)
@@ -785,8 +759,6 @@ class RowLocks(RowLockReads, RowLockDdl):
                 refused: set[str] = set()
                 conn = self.conn
                 assert conn is not None
-                if self._rl_last_end:
-                    self._rl_gap = time.monotonic() - self._rl_last_end
                 self._latch(kind, deadline)  # takes back this session's parked transaction
                 if self._rl_hold and not short:
                     try:
@@ -801,8 +773,6 @@ class RowLocks(RowLockReads, RowLockDdl):
                         conn.execute("SAVEPOINT _ifx_rl")
                     else:
                         self._sync(not self.in_transaction)
-                        self._rl_hold_since = time.monotonic()
-                        self._rl_hold_no += 1
                         # Only an escalated transaction of another session holds SQLite's
                         # lock beyond a statement: met as a lock, per busy_timeout.
                         self._sqlite_begin(conn, kind)
@@ -810,13 +780,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                     try:
                         # inside the transaction: the schema version is read without a new read
                         # transaction, and no other session's DDL can come between
-                        if (held and self._rl_checked == self._rl_hold_no
-                                and self._rl_key is not None and not self._rl_add
-                                and not lt.unsure):
-                            pass  # checked in this SQLite transaction, under its write lock
-                        else:
-                            installed = self._rl_install()
-                            self._rl_checked = self._rl_hold_no
+                        installed = self._rl_install()
                         if kind == "update" or kind == "delete":
                             # the version _rl_install has just read: the statement's first
                             # catalogue lookup (run_dml's triggers) takes it instead of
@@ -830,8 +794,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                         if self._rl_pending:
                             # runs of inserted rowids as one entry each (undo.coalesce)
                             self._rl_pending = undo.coalesce(self._rl_pending)
-                            if not self.in_transaction:  # (in one: _rl_store_tail writes them)
-                                self._rl_store(conn, self._rl_pending)
+                            self._rl_store(conn, self._rl_pending)
                         if self.in_transaction:
                             CAPTURE.statement_done(self)  # CDC: a chunk spilled in this unit
                         if held:
@@ -850,9 +813,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                             self._rl_hold = held or bool(self._rl_pending)
                             if not self._rl_hold:
                                 conn.execute("COMMIT")
-                        undo.extend(self._rl_undo, self._rl_pending, self._rl_stored)
-                        if not self.in_transaction:
-                            self._rl_stored = len(self._rl_undo)
+                        undo.extend(self._rl_undo, self._rl_pending, self._rl_flushed)
                         return result
                     except BaseException:
                         if not self.in_transaction:
@@ -901,13 +862,6 @@ class RowLocks(RowLockReads, RowLockDdl):
         undo.store(conn, self._new_owner(), self._rl_seq, entries)
         self._rl_seq += len(entries)
 
-    def _rl_store_tail(self, conn: sqlite3.Connection) -> None:
-        """Write the entries of the held transaction's statements (kept in memory until the
-        held transaction is committed before COMMIT WORK, or DDL writes its own after them)."""
-        if len(self._rl_undo) > self._rl_stored:
-            self._rl_store(conn, self._rl_undo[self._rl_stored:])
-            self._rl_stored = len(self._rl_undo)
-
     def _new_owner(self) -> str:
         """This transaction's key in the undo log (made at its first undo entry)."""
         if not self._rl_owner:
@@ -929,20 +883,6 @@ class RowLocks(RowLockReads, RowLockDdl):
             self._rl_use.release()
             if self._park_stale and self._parked:
                 self.park_stale()  # (session_park.py)
-
-    def rl_lease_left(self) -> float | None:
-        """Seconds left of the lease this session parked the latch with after its last
-        statement (None: none, or no longer parked). The server, waiting for the session's
-        client, waits at most this long before it calls ``rl_expire``."""
-        latch, self._rl_leased = self._rl_leased, None
-        return None if latch is None else latch.lease_left(self)
-
-    def rl_expire(self) -> None:
-        """The client's next request did not come within the lease: commit the parked
-        transaction and free the latch for a session that waits (features/locks/latch.py
-        ``Latch.expire``). Called while the server holds no ``use`` lock of this session."""
-        if self.database is not None:
-            self.engine.write_latch(self.database).expire(self)
 
     def rl_flush_own(self) -> None:
         """Commit this session's held SQLite transaction (before an ATTACH, which SQLite
@@ -967,18 +907,8 @@ class RowLocks(RowLockReads, RowLockDdl):
         nobody waits for it, else commit that transaction and release the latch."""
         if self._rl_hold and self._rl_latches:
             latch = self._rl_latches[-1]
-            now = time.monotonic()
-            self._rl_last_end = now
-            lease = self.engine.latch_lease
-            if (not self._rl_in or self._rl_gap >= min(lease, self.engine.latch_lease_gap)
-                    or now - self._rl_hold_since >= 20 * lease):
-                # not served by the server (which gives a late lease up: rl_expire), its
-                # client is slow, or it has had the latch long enough
-                lease = 0.0
-            if latch.park(self, self._rl_flush_hold, self._rl_use, lease):
+            if latch.park(self, self._rl_flush_hold, self._rl_use):
                 self._rl_latches.pop()
-                if lease:
-                    self._rl_leased = latch
                 return
             self._rl_flush_hold()
         self._unlatch()
@@ -995,7 +925,6 @@ class RowLocks(RowLockReads, RowLockDdl):
         try:
             # (synchronous is NORMAL since the transaction began: a statement in a
             # transaction; it cannot be changed inside one)
-            self._rl_store_tail(conn)
             conn.execute("COMMIT")
             self._rl_flushed = len(self._rl_undo)
             self._rl_hold = False
@@ -1012,7 +941,6 @@ class RowLocks(RowLockReads, RowLockDdl):
         entries with them, are gone, so the Informix transaction is lost. COMMIT WORK then
         refuses it (-213), as in the mode without row locks (docs/SERVER.md, "Cancel")."""
         self._rl_hold = False
-        self._rl_stored = min(self._rl_stored, self._rl_flushed)
         if len(self._rl_undo) > self._rl_flushed:
             del self._rl_undo[self._rl_flushed:]
             if self.in_transaction:
@@ -1088,9 +1016,6 @@ class RowLocks(RowLockReads, RowLockDdl):
             raise self._lock_error(kind, False)
         was_in = self._rl_in
         self.rl_leave()  # the holder may need this session's parked transaction committed
-        if self._rl_leased is not None:  # (and may wait for it: no lease while waiting)
-            self._rl_leased = None
-            self.rl_expire()
         try:
             if not self.engine.locks.wait(self.session_id, holder, deadline):
                 raise self._lock_error(kind, True)
@@ -1179,7 +1104,6 @@ class RowLocks(RowLockReads, RowLockDdl):
                         self._flush_wal()
                 else:  # SQLite's rollback took back what was not yet committed to the file
                     del self._rl_undo[self._rl_flushed:]
-                    self._rl_stored = self._rl_flushed
             if not self._rl_undo and not self._rl_hold:
                 return
             self._latch()  # takes back a parked transaction, or waits for its flush
@@ -1200,8 +1124,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                 self._rl_hold = False
             self._rl_escalated = False
             self._rl_owner = ""
-            self._rl_flushed = self._rl_stored = 0
-            self._rl_last_end = 0.0  # the gap to the next transaction's first is not one
+            self._rl_flushed = 0
             # CDC: a transaction not ended above (lost with its held statements, nothing
             # left to undo) is logged as rolled back, never carried into the next one
             CAPTURE.txn_end(self, False)
@@ -1264,7 +1187,6 @@ class RowLocks(RowLockReads, RowLockDdl):
             try:
                 if self._rl_undo:
                     self.rl_ddl_discard()
-                if self._rl_stored:  # (a statement's entries are written only when flushed)
                     conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
                                  (self._rl_owner,))
                 self.lo.before_commit()

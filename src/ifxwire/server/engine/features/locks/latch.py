@@ -27,13 +27,6 @@ that is running when the latch is free may take it first (no hand-over to a slee
 thread, which would make every running session that arrives meanwhile sleep as well), and
 then wakes the next waiter at its own release, so no wake-up is lost. Only ``acquire``
 waits on the condition, so the one woken is always a session that wants the latch.
-
-A park may be *leased* (``park``'s ``lease``): a session whose statements come back to back
-parks even when others wait, so that its transaction stays one SQLite transaction to its
-COMMIT WORK instead of a commit and a hand-over per statement (issue 26, 8 writers back to
-back). Waiters neither flush a leased park nor are woken by it; the session gives it up
-itself (``expire``) when its client's next request is late (the server's wait for it) or
-before it waits for a lock. docs/SERVER.md "The lease".
 """
 
 from __future__ import annotations
@@ -116,9 +109,6 @@ class Latch:
         self._waiters = 0
         #: the sleeping waiters' doorbells, first come first; a release rings one
         self._queue: deque[_Waiter] = deque()
-        #: Until when (time.monotonic) a park is leased: waiters leave it alone (its session
-        #: gives it up itself when late: ``expire``).
-        self._lease_end = 0.0
 
     def acquire(self, who: object, timeout: float | None = None) -> bool:
         """Take the latch (False when ``timeout`` seconds passed first)."""
@@ -132,14 +122,12 @@ class Latch:
             me: _Waiter | None = None
             try:
                 while self._owner is not None:
-                    poll: float | None = None
                     if self._parked is not None and not self._flushing:
-                        if self._lease_end > time.monotonic():
-                            pass  # leased: woken by its session's release or ``expire``
-                        elif self._flush_locked():
+                        if self._flush_locked():
                             continue
-                        else:
-                            poll = _POLL  # the parked session is busy: look again shortly
+                        poll = _POLL  # the parked session is busy: look again shortly
+                    else:
+                        poll = None
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         return False
@@ -203,41 +191,15 @@ class Latch:
             bell = self._queue.popleft()  # one waiter (the module's docstring says why)
         bell.ring()  # outside the lock, the GIL dropped around the syscall (_Waiter)
 
-    def park(self, who: object, flush: Callable[[], None], use: threading.Lock,
-             lease: float = 0.0) -> bool:
-        """Leave the latch held with the owner's SQLite transaction open, when this is the
-        outermost hold and nobody waits, or for ``lease`` seconds whether or not some do: a
-        session whose statements come back to back keeps its transaction (and SQLite's
-        commit, and the hand-over of the latch) to its COMMIT WORK unless its next statement
-        is late. Waiters leave a leased park alone (they are not woken by it); the session
-        gives it up itself when its client is late or it waits for a lock (``expire``), so
-        only a session served by a thread that does so may lease (the server's). False
-        (nothing changed) otherwise."""
+    def park(self, who: object, flush: Callable[[], None], use: threading.Lock) -> bool:
+        """Leave the latch held with the owner's SQLite transaction open, when nobody waits
+        and this is the outermost hold; False (nothing changed) otherwise."""
         with self._cond:
-            if self._owner is not who or self._depth != 1 or (self._waiters and lease <= 0):
+            if self._owner is not who or self._depth != 1 or self._waiters:
                 return False
             self._depth = 0
             self._parked, self._parked_use = flush, use
-            self._lease_end = time.monotonic() + lease if lease > 0 else 0.0
             return True
-
-    def lease_left(self, who: object) -> float | None:
-        """Seconds left of ``who``'s leased park (None: not parked by it, or not leased)."""
-        with self._cond:
-            if self._parked is None or self._owner is not who or not self._lease_end:
-                return None
-            return self._lease_end - time.monotonic()
-
-    def expire(self, who: object) -> None:
-        """``who``'s next statement did not come within its lease: commit its parked
-        transaction and free the latch when someone waits for it, else leave it parked
-        unleased (a session that comes later commits it at once, as any park)."""
-        with self._cond:
-            if self._parked is None or self._owner is not who or self._flushing:
-                return
-            self._lease_end = 0.0
-            if self._waiters:
-                self._flush_locked()
 
     def flush_parked(self, who: object, patience: float = 0.5) -> None:
         """A reader that must see what another session wrote: commit a parked transaction
