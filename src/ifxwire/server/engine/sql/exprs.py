@@ -30,7 +30,9 @@ from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 from . import refusals
-from .dialect import (
+from .functions import matches_to_glob
+from .hooks import TRANSLATION
+from .ifxnodes import (
     IfxCollection,
     IfxCurrent,
     IfxDateTimeLit,
@@ -41,8 +43,6 @@ from .dialect import (
     IfxToday,
     IfxUser,
 )
-from .functions import matches_to_glob
-from .hooks import TRANSLATION
 from .rowids import IfxRowid
 
 T = TypeCode

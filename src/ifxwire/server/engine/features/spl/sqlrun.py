@@ -22,7 +22,7 @@ from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType
-from ...sql.dialect import IfxToday, IfxUser
+from ...sql.ifxnodes import IfxToday, IfxUser
 from ...sql.translate import Compiler, Plan, table_signature
 from . import ast as a
 
