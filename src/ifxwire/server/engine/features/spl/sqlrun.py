@@ -28,7 +28,7 @@ from . import ast as a
 
 if TYPE_CHECKING:
     from ...session.session import EngineSession
-    from .interp import Frame
+    from .frame import Frame
 
 _PARAM_BASE = 1 << 30  # placeholder positions for variables: after any real '?'
 _CACHE_LIMIT = 16  # compiled versions kept per node (schemas, temp-table sets)
