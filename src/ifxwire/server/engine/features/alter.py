@@ -27,7 +27,8 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
-from ..sql.exprs import keylit, lit, needs_fit, storage_kind
+from ..sql.exprs import keylit, lit
+from ..sql.exprtypes import needs_fit, storage_kind
 from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
 from . import fragments, inherit, null_keys

@@ -50,7 +50,8 @@ from ..core.hooks import EXTENSIONS
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import ConvContext, fail
 from ..schema.hooks import FEATURES
-from ..sql.exprs import NULLTYPE, common_type, func, keylit, lit, ty, typed
+from ..sql.exprs import common_type, func, keylit, lit, ty, typed
+from ..sql.exprtypes import NULLTYPE
 from ..sql.hooks import PARSERS, TRANSLATION
 
 T = TypeCode

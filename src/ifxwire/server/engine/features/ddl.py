@@ -25,7 +25,8 @@ from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..schema.hooks import FEATURES
 from ..sql import refusals
-from ..sql.exprs import lit, literal_type
+from ..sql.exprs import lit
+from ..sql.exprtypes import literal_type
 from ..sql.ifxnodes import IfxDateTimeLit, IfxIntervalLit
 from ..sql.statement_specs import AlterIndex, AlterTable, TableName
 from ..sql.statements import (

@@ -31,7 +31,8 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema.catalog import TableInfo
 from . import collection_tables, refusals, rewrites, rowids, setops, slv
-from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
+from .exprs import STATEMENT_TAGS, ExprTranslator, ty
+from .exprtypes import UNKNOWN
 from .functions_sql import result_name
 from .hierarchy import compile_hierarchical, finish_nested, nest
 from .hooks import TRANSLATION
