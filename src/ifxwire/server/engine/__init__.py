@@ -32,7 +32,7 @@ from .core.errors import EngineError
 from .core.values import BlobRef
 from .features import cdc as _cdc  # noqa: F401  (registers its hooks)
 from .features import routine_call
-from .features.composite import text_encoder
+from .features.composite_text import text_encoder
 from .features.lobs.lo_session import LoSession
 from .features.lobs.lobstore import CHUNK, INLINE_MAX
 from .schema.catalog import TableInfo

@@ -27,7 +27,8 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema import catalog as cat
 from ..schema.catalog import ColumnInfo, TableInfo, quote
-from ..sql.exprs import keylit, lit, needs_fit, storage_kind
+from ..sql.exprs import keylit, lit
+from ..sql.exprtypes import needs_fit, storage_kind
 from ..sql.statements import AlterTable, ColumnSpec, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
 from . import fragments, inherit, null_keys
@@ -35,19 +36,21 @@ from .ddl import (
     DdlContext,
     _check_columns,
     _create_index,
-    _default_row,
     _exists,
     _next_constrid,
     _primary_key,
     _ref_target,
-    _sqlite_default,
     _write_defaults,
-    check_default,
-    check_delimident,
     column_type,
     count_indexes,
     referenced_key,
     refuse_synonym,
+)
+from .ddl_defaults import (
+    _default_row,
+    _sqlite_default,
+    check_default,
+    check_delimident,
     write_check,
 )
 from .lobs import lobstore
@@ -72,7 +75,7 @@ class ConsDef:
     enabled: bool = True
     new: bool = False  # added by the running ALTER: its catalog rows are still to write
     shared: bool = False  # R: uses the index of a P/U constraint on the same columns
-    delimident: bool = False  # C: the text was read under DELIMIDENT (ddl.write_check)
+    delimident: bool = False  # C: the text was read under DELIMIDENT (ddl_defaults.write_check)
 
 
 @dataclass

@@ -20,23 +20,17 @@ its type code and that ``extended_id``.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-import threading
 from collections.abc import Callable
 from dataclasses import replace
-from decimal import Decimal
 from typing import Any
 
 from ....protocol.codes import TYPE_NOTNULL, XID_BOOLEAN, XID_LVARCHAR, TypeCode
-from ....protocol.columns import ColumnDesc
 from ....types.complextype import (
     COLLECTION_CODES,
-    KIND_NAMES,
     ComplexType,
     _unflatten,
     flatten,
-    scalar_sql,
 )
 from ....types.composite import encode_complex
 from ....types.compositevalues import List, Multiset, Row, Set
@@ -44,95 +38,26 @@ from ....types.rowcodec import COMPLEX_ALLOWANCE
 from ..core import convert as conv
 from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
-from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.hooks import EXTENSIONS
-from ..core.ifxtypes import IfxType, from_catalog
+from ..core.ifxtypes import IfxType
 from ..core.values import ConvContext, fail
 from ..schema.hooks import FEATURES
-from ..sql.exprs import NULLTYPE, common_type, func, keylit, lit, ty, typed
+from ..sql.exprs import common_type, func, keylit, lit, ty, typed
+from ..sql.exprtypes import NULLTYPE
 from ..sql.hooks import PARSERS, TRANSLATION
+from .composite_text import _Text, _text, parse_text
+from .composite_types import (
+    FIRST_XID,
+    complex_from_key,
+    complex_key,
+    complex_type,
+    describe_complex,
+    node_of,
+    type_of,
+)
 
 T = TypeCode
-_LOCK = threading.Lock()
-_KEYS: dict[ComplexType, str] = {}
-_BY_KEY: dict[str, ComplexType] = {}
-#: First extended_id given to a composite type ([I]: ids below stay for built-in types).
-FIRST_XID = 2048
-
-
-# --- types ------------------------------------------------------------------------------------
-def complex_type(cx: ComplexType, notnull: bool = False, xid: int = 0) -> IfxType:
-    """The IfxType of a ROW/collection; the root node never carries NOT NULL itself."""
-    return IfxType(cx.code, cx=replace(cx, notnull=False, field=""), notnull=notnull, xid=xid)
-
-
-def complex_key(t: IfxType) -> str:
-    assert t.cx is not None
-    with _LOCK:
-        k = _KEYS.get(t.cx)
-        if k is None:
-            k = f"x{len(_KEYS)}"
-            _KEYS[t.cx] = k
-            _BY_KEY[k] = t.cx
-    return f"{k}.{int(t.notnull)}.{t.xid}"
-
-
-def complex_from_key(key: str) -> IfxType:
-    k, nn, xid = key.split(".")
-    return complex_type(_BY_KEY[k], nn == "1", int(xid))
-
-
-def node_of(t: IfxType) -> ComplexType:
-    """The wire/catalog node of a column or element type."""
-    if t.cx is not None:
-        return replace(t.cx, notnull=t.notnull)
-    if t.code == T.BOOLEAN:
-        return ComplexType(T.UDTFIXED, 1, t.notnull, xid=XID_BOOLEAN, type_name="boolean")
-    if t.code == T.LVARCHAR:
-        return ComplexType(T.UDTVAR, t.size, t.notnull, xid=XID_LVARCHAR, type_name="lvarchar")
-    return ComplexType(t.code, t.enclen, t.notnull)
-
-
-def type_of(node: ComplexType) -> IfxType:
-    """The IfxType of a node (an element, a field, or a whole value)."""
-    if node.is_complex:
-        return complex_type(node, node.notnull)
-    code = node.code
-    if code in (T.UDTFIXED, T.BOOLEAN) and (code == T.BOOLEAN or node.xid == XID_BOOLEAN):
-        return IfxType(T.BOOLEAN, notnull=node.notnull)
-    if code in (T.UDTVAR, T.LVARCHAR) and (code == T.LVARCHAR or node.xid == XID_LVARCHAR):
-        return IfxType(T.LVARCHAR, size=node.length or 2048, notnull=node.notnull)
-    if code in (T.UDTVAR, T.UDTFIXED):
-        raise fail(sc.NO_CONVERSION, node.type_name)
-    return from_catalog(code | (TYPE_NOTNULL if node.notnull else 0), node.length)
-
-
-def ext_name(cx: ComplexType) -> str:
-    """The extended type name DESCRIBE carries: the named type, or the type text with the
-    kinds in capitals (``ROW(name varchar(50), age integer)``, as P§3.2 quotes a real one)."""
-    if cx.named:
-        return cx.type_name
-    return _ext(cx)
-
-
-def _ext(node: ComplexType) -> str:
-    nn = " not null" if node.notnull else ""
-    if node.named:
-        return node.type_name + nn
-    if node.code == T.ROW:
-        return "ROW(" + ", ".join(f"{c.field} {_ext(c)}" for c in node.children) + ")" + nn
-    if node.is_collection:
-        return f"{KIND_NAMES[node.code].upper()}({_ext(node.element)})" + nn
-    return scalar_sql(node.code, node.length, node.xid, node.type_name) + nn
-
-
-def describe_complex(t: IfxType, name: str) -> ColumnDesc:
-    assert t.cx is not None
-    word = t.cx.type_word | (TYPE_NOTNULL if t.notnull else 0)
-    return ColumnDesc(name, word, 0, xid=t.xid, type_name=ext_name(t.cx), detail=t.cx)
-
-
 # --- storage ----------------------------------------------------------------------------------
 def storer(t: IfxType, ctx: ConvContext, src: IfxType | None = None) -> Callable[[object], object]:
     """Client value (wrapper, tuple/list, literal text) or another composite's storage -> the
@@ -272,134 +197,6 @@ def _json_loader(node: ComplexType) -> Callable[[Any], Any]:
     if node.code == T.MULTISET:
         return lambda v: Multiset([elem(x) for x in v], etext)
     return lambda v: List([elem(x) for x in v], etext)
-
-
-# --- text form ---------------------------------------------------------------------------------
-def text_encoder(col: ColumnDesc, ctx: ConvContext) -> Callable[[object], str]:
-    """Python value (what the loader gives) -> the literal text a client without SQ_RET_TYPE
-    receives: ``SET{1,2}``, ``LIST{'a'}``, ``ROW(1,NULL)``; strings, dates, DATETIME and
-    INTERVAL quoted, BOOLEAN 't'/'f' [I: the elements' spelling is ours, P§3.2 shows only
-    integers and strings]."""
-    assert isinstance(col.detail, ComplexType)
-    return _text(col.detail, ctx)
-
-
-def _text(node: ComplexType, ctx: ConvContext) -> Callable[[Any], str]:
-    if node.code == T.ROW:
-        parts = [_text(c, ctx) for c in node.children]
-        return lambda v: "ROW(" + ",".join("NULL" if x is None else f(x)
-                                           for f, x in zip(parts, v, strict=True)) + ")"
-    if node.is_collection:
-        inner = _text(node.element, ctx)
-        word = KIND_NAMES[node.code].upper()
-        # a NULL element is the NULL keyword, as a ROW's NULL field above (it was str(None))
-        return lambda v: word + "{" + ",".join("NULL" if x is None else inner(x)
-                                               for x in v) + "}"
-    t = type_of(node)
-    code = t.code
-    if t.is_integer or code in (T.DECIMAL, T.MONEY):
-        return str
-    if code in (T.FLOAT, T.SMALLFLOAT):
-        return repr
-    if code == T.BOOLEAN:
-        return lambda x: "'t'" if x else "'f'"
-    if code == T.DATE:
-        return lambda x: _quote(vals.format_date(x, ctx))
-    if code == T.DATETIME:
-        return lambda x: _quote(vals.to_dt_text(x, t))
-    if code == T.INTERVAL:
-        return lambda x: _quote(vals.format_interval(vals.to_interval(x, t), t))
-    return lambda x: _quote(str(x))
-
-
-def _quote(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
-
-
-class _Text:
-    """A collection or ROW read from literal text, before its elements are typed."""
-
-    __slots__ = ("items", "kind")
-
-    def __init__(self, kind: str, items: list[Any]) -> None:
-        self.kind = kind
-        self.items = items
-
-
-_TOKEN = re.compile(r"""\s*(?:(?P<s>'(?:[^']|'')*'|"(?:[^"]|"")*")|(?P<p>[{}(),])|"""
-                    r"""(?P<w>[^\s{}(),'"]+))""")
-
-
-def parse_text(text: str) -> _Text:
-    """Read a quoted collection/ROW literal (``'SET{1,2}'``, ``'ROW(1,"a")'``); raises
-    -1260 naming the text when it is not one."""
-    toks: list[tuple[str, str]] = []
-    pos = 0
-    while pos < len(text) and text[pos:].strip():
-        m = _TOKEN.match(text, pos)
-        if not m:
-            raise fail(sc.NO_CONVERSION, text[:40])
-        kind = m.lastgroup or "p"
-        toks.append((kind, m.group(kind)))
-        pos = m.end()
-    state = {"i": 0}
-
-    def peek() -> tuple[str, str]:
-        return toks[state["i"]] if state["i"] < len(toks) else ("", "")
-
-    def take() -> tuple[str, str]:
-        tok = peek()
-        if not tok[0]:
-            raise fail(sc.NO_CONVERSION, text[:40])
-        state["i"] += 1
-        return tok
-
-    def value() -> Any:
-        kind, tok = take()
-        if kind == "s":
-            q = tok[0]
-            return tok[1:-1].replace(q + q, q)
-        if kind == "w":
-            word = tok.lower()
-            if word in ("set", "multiset", "list") and peek() == ("p", "{"):
-                take()
-                if peek() == ("p", "}"):
-                    take()
-                    return _Text(word, [])
-                return _Text(word, seq("}"))
-            if word == "row" and peek() == ("p", "("):
-                take()
-                return _Text("row", seq(")"))
-            if word == "null":
-                return None
-            return _number(tok)
-        raise fail(sc.NO_CONVERSION, text[:40])
-
-    def seq(close: str) -> list[Any]:
-        items = [value()]
-        while True:
-            kind, tok = take()
-            if (kind, tok) == ("p", close):
-                return items
-            if (kind, tok) != ("p", ","):
-                raise fail(sc.NO_CONVERSION, text[:40])
-            items.append(value())
-
-    out = value()
-    if state["i"] != len(toks) or not isinstance(out, _Text):
-        raise fail(sc.NO_CONVERSION, text[:40])
-    return out
-
-
-def _number(tok: str) -> object:
-    try:
-        return int(tok)
-    except ValueError:
-        pass
-    try:
-        return Decimal(tok) if "e" not in tok.lower() else float(tok)
-    except ArithmeticError:
-        return tok  # a bare word (t, f): the element's storer decides
 
 
 # --- catalog ----------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType, from_catalog
 from ..schema.hooks import FEATURES
 from ..sql.hooks import PARSERS
-from .composite import FIRST_XID, resolve_named
+from .composite import resolve_named
+from .composite_types import FIRST_XID
 
 T = TypeCode
 _REFUSED_SOURCES = frozenset((T.SERIAL, T.SERIAL8, T.BIGSERIAL, T.BYTE, T.TEXT, T.BOOLEAN,

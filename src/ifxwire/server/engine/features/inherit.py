@@ -315,7 +315,7 @@ def _inherit_checks(dc: DdlContext, tables: dict[int, _Table], top: int, under: 
                     name: Callable[[], str]) -> None:
     """The CHECK constraints of ``top`` on each table under it (-530 naming the check)."""
     from ..sql.statements import parse_expressions  # import cycle at load
-    from .ddl import check_delimident  # ddl imports this module at load: a circle
+    from .ddl_defaults import check_delimident  # it imports sql.statements: the cycle above
 
     mk = name
     conn = dc.conn

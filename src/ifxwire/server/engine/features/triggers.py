@@ -50,6 +50,7 @@ from .captured_dml import SELECT_WORD, change_captured, insert_captured
 from .cross_database import database_of
 from .spl import ast as a
 from .spl.binder import EVENT_ROW
+from .spl.frame import Frame
 from .spl.parser import SplParser, drop_target
 from .views import check_rows
 
@@ -458,7 +459,7 @@ class _Firing:
     def __init__(self, s: EngineSession, trig: Trigger) -> None:
         # import cycle at load: calls -> translate -> triggers
         from .spl.calls import runtime
-        from .spl.interp import Frame, Interp
+        from .spl.interp import Interp
 
         self.s = s
         self.trig = trig

@@ -28,7 +28,8 @@ from sqlglot import exp
 from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
-from .exprs import UNKNOWN, ExprTranslator, func, ty
+from .exprs import ExprTranslator, func, ty
+from .exprtypes import UNKNOWN
 from .hooks import TRANSLATION
 
 T = TypeCode

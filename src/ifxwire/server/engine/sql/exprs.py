@@ -6,11 +6,14 @@
 * numeric promotion as the Informix Guide to SQL gives it (INT op INT -> INT, any DECIMAL ->
   DECIMAL with the documented precision/scale, any FLOAT -> FLOAT; division is always exact
   DECIMAL(32) for integers and decimals [choice: Informix divides integers in DECIMAL]);
-* DECIMAL arithmetic and SUM/AVG run in Python ``decimal`` (``functions.py``), comparisons get
-  ``COLLATE IFXDEC``; division by zero raises -1202 instead of SQLite's NULL;
+* DECIMAL arithmetic and SUM/AVG run in Python ``decimal`` (decarith.py, aggregates.py),
+  comparisons get ``COLLATE IFXDEC``; division by zero raises -1202 instead of SQLite's NULL;
 * constants compared or assigned to a typed expression are converted at compile time (a string
   compared with a DATE column becomes the day number, per DBDATE), so errors are Informix's;
 * ``?`` parameters take the type of what they are compared or assigned to (IDESCRIBE).
+
+The type algebra (result types, literal types, storage kinds) is in ``exprtypes.py``, split
+from here for the ~800-line rule.
 """
 
 from __future__ import annotations
@@ -28,9 +31,22 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
-from ..core.ifxtypes import FLOATING, IfxType
+from ..core.ifxtypes import IfxType
 from . import refusals
-from .dialect import (
+from .exprtypes import (
+    MONEY32,
+    NULLTYPE,
+    UNKNOWN,
+    common_of,
+    dec_result,
+    int_result,
+    literal_type,
+    needs_fit,
+    storage_kind,
+)
+from .functions import matches_to_glob
+from .hooks import TRANSLATION
+from .ifxnodes import (
     IfxCollection,
     IfxCurrent,
     IfxDateTimeLit,
@@ -41,18 +57,10 @@ from .dialect import (
     IfxToday,
     IfxUser,
 )
-from .functions import matches_to_glob
-from .hooks import TRANSLATION
 from .rowids import IfxRowid
 
 T = TypeCode
 U = TimeUnit
-UNKNOWN = IfxType(-1)
-NULLTYPE = IfxType(T.CHAR, size=1)
-# [peer] COUNT(*) describes as DECIMAL: informix-driver's test_count_returns_decimal, run on
-# real servers; the precision 15 is assumed.
-COUNT_TYPE = it.decimal(15, 0)
-MONEY32 = IfxType(T.MONEY, prec=32, scale=FLOATING)
 LIKE_ESCAPE = "\\"  # Informix: backslash is LIKE/MATCHES' default escape character
 
 
@@ -91,134 +99,6 @@ def keylit(t: IfxType) -> exp.Expr:
     return exp.Literal.string(t.key)
 
 
-def storage_kind(t: IfxType) -> str:
-    code = t.code
-    if t.cx is not None:
-        return "cx" + t.nullable().key  # each composite type converts through ifx_cast
-    if code in it.INTEGER_CODES:
-        return "int"
-    if code in it.FLOAT_CODES:
-        return "real"
-    if code in it.DECIMAL_CODES:
-        return "dec"
-    if code == T.DATE:
-        return "date"
-    if code == T.DATETIME:
-        return f"dt{t.start}.{t.end}"
-    if code == T.INTERVAL:
-        return "ivym" if t.is_ym_interval else "ivdt"
-    if code == T.BOOLEAN:
-        return "bool"
-    if code == T.BYTE:
-        return "bytes"
-    if t.is_smart_lob:
-        return t.sql()  # "blob" / "clob": locators, never converted to anything else
-    if code == -1:
-        return "unknown"
-    return "text"
-
-
-def dec_shape(t: IfxType) -> tuple[int, int]:
-    """(precision, scale) of the DECIMAL an operand converts to (ESQL/C rules)."""
-    code = t.code
-    if code in it.DECIMAL_CODES:
-        return t.prec, t.scale
-    if code == T.SMALLINT:
-        return 5, 0
-    if code in (T.INTEGER, T.SERIAL):
-        return 10, 0
-    if code in (T.INT8, T.SERIAL8, T.BIGINT, T.BIGSERIAL):
-        return 19, 0
-    if code == T.SMALLFLOAT:
-        return 9, FLOATING
-    return 17, FLOATING
-
-
-def int_result(a: IfxType, b: IfxType) -> IfxType:
-    codes = {a.code, b.code}
-    if codes & {T.BIGINT, T.BIGSERIAL}:
-        return it.BIGINT
-    if codes & {T.INT8, T.SERIAL8}:
-        return it.INT8
-    return it.INTEGER
-
-
-def dec_result(op: str, a: IfxType, b: IfxType) -> IfxType:
-    p1, s1 = dec_shape(a)
-    p2, s2 = dec_shape(b)
-    code = T.MONEY if T.MONEY in (a.code, b.code) and op in "+-" else T.DECIMAL
-    if op == "/":
-        return IfxType(code, prec=32, scale=FLOATING)
-    if FLOATING in (s1, s2):
-        # ESQL/C Programmer's Manual, "Obtain the DECIMAL data type of the arithmetic
-        # result" (ids_esqlc_0138): DECIMAL(8,3) with a FLOAT converts the FLOAT to
-        # DECIMAL(17) and the result "has a data type of DECIMAL(17)" (was DECIMAL(32));
-        # the wider operand's precision in general [inference from that one example].
-        return IfxType(code, prec=max(p1, p2), scale=FLOATING)
-    if op in "+-":
-        s = max(s1, s2)
-        return IfxType(code, prec=min(32, max(p1 - s1, p2 - s2) + s + 1), scale=s)
-    p, s = min(32, p1 + p2), s1 + s2
-    if s > p:
-        return IfxType(code, prec=32, scale=FLOATING)
-    return IfxType(code, prec=p, scale=s)
-
-
-def needs_fit(src: IfxType, dst: IfxType) -> bool:
-    """Whether a value of ``src`` must pass a conversion to become a valid ``dst`` value even
-    though both share a storage form (length, precision, range or qualifier checks)."""
-    if dst.is_string:
-        if dst.is_char and not src.is_char:
-            return True
-        return dst.code != T.TEXT and (not src.is_string or src.size == 0
-                                        or src.size > dst.size or src.code == T.TEXT)
-    if dst.is_decimal:
-        return (src.prec, src.scale) != (dst.prec, dst.scale)
-    if dst.is_integer:
-        return it.INT_RANGE[src.code][1] > it.INT_RANGE[dst.code][1]
-    if dst.code == T.INTERVAL:
-        return (src.start, src.end, src.lead) != (dst.start, dst.end, dst.lead)
-    if dst.code == T.SMALLFLOAT:
-        return src.code != T.SMALLFLOAT
-    return False
-
-
-_INF = float("inf")
-
-
-def literal_type(node: exp.Literal, encoding: str = "iso-8859-1") -> tuple[object, IfxType]:
-    """The Python value and Informix type of a literal as Informix types constants.
-
-    A quoted string is CHAR(n), n its length in bytes of the database code set (``encoding``):
-    'ÄÖÜß' is CHAR(8) in a UTF-8 database (GLS User's Guide: character lengths of CHAR
-    and VARCHAR count bytes in a multibyte code set)."""
-    text = node.this
-    if node.is_string:
-        if text.isascii():
-            return text, it.char(len(text))
-        return text, it.char(len(text.encode(encoding, "replace")))
-    if "e" in text.lower():
-        value = float(text)
-        if value in (_INF, -_INF):
-            # 1e400: no FLOAT holds it. [jcat] -204 "An illegal floating point number has
-            # been found in the statement." (it was -1260 when the row was sent)
-            raise EngineError(sc.ILLEGAL_FLOAT, near=text)
-        return value, it.FLOAT
-    if "." in text:
-        d = Decimal(text)
-        digits = len(d.as_tuple().digits)
-        scale = max(0, -int(d.as_tuple().exponent))
-        return d, it.decimal(max(digits, scale, 1), scale)
-    n = int(text)
-    if -2147483647 <= n <= 2147483647:
-        return n, it.INTEGER
-    if len(text) > 32:
-        raise EngineError(sc.DECIMAL_RANGE)
-    # A Decimal, so the literal reaches SQLite as decimal text: as a bare number past
-    # 2**63 SQLite reads it as a REAL, and 12345678901234567890 came back with 17 digits.
-    return Decimal(n), it.decimal(len(text.lstrip("-")), 0)
-
-
 def common_type(results: list[exp.Expr]) -> IfxType:
     """The type of a CASE, NVL, NVL2, DECODE or COALESCE, from all its result branches (NULL
     branches aside), as Informix types it: strings take the longest length and become varying
@@ -227,47 +107,6 @@ def common_type(results: list[exp.Expr]) -> IfxType:
     DATETIME widens to a DATETIME covering both. Other mixtures keep the first branch's type,
     and the other branches are converted to it."""
     return common_of([ty(r) for r in results if not r.meta.get("null") and ty(r).code != -1])
-
-
-def common_of(known: list[IfxType]) -> IfxType:
-    """The type that holds values of every type of ``known`` (``common_type``'s rule; also the
-    type of a UNION/INTERSECT/MINUS column, docs/SERVER.md "Set operators")."""
-    if not known:
-        return NULLTYPE
-    first = known[0]
-    if len(known) == 1:
-        return first
-    codes = {t.code for t in known}
-    if all(t.is_string for t in known):
-        if T.TEXT in codes:
-            return first
-        size = max(t.size for t in known)
-        if T.LVARCHAR in codes or (size > 255 and codes - it.CHAR_CODES):
-            return IfxType(T.LVARCHAR, size=min(size, 32739))
-        if codes & {T.VARCHAR, T.NVARCHAR}:
-            return IfxType(T.NVARCHAR if codes <= {T.NCHAR, T.NVARCHAR} else T.VARCHAR,
-                           size=size)
-        return IfxType(T.NCHAR if codes == {T.NCHAR} else T.CHAR, size=size)
-    if all(t.is_numeric for t in known):
-        if codes & it.FLOAT_CODES:
-            return it.SMALLFLOAT if codes == {T.SMALLFLOAT} else it.FLOAT
-        if codes & it.DECIMAL_CODES:
-            shapes = [dec_shape(t) for t in known]
-            code = T.MONEY if codes == {T.MONEY} else T.DECIMAL
-            if any(s == FLOATING for _, s in shapes):
-                return IfxType(code, prec=min(32, max(p for p, _ in shapes)), scale=FLOATING)
-            scale = max(s for _, s in shapes)
-            digits = max(p - s for p, s in shapes)
-            return IfxType(code, prec=min(32, digits + scale), scale=scale)
-        return max(known, key=lambda t: (it.INT_RANGE[t.code][1], t.code == T.BIGINT))
-    if codes <= {T.DATE, T.DATETIME}:
-        if codes == {T.DATE}:
-            return first
-        start = min(t.start if t.code == T.DATETIME else U.YEAR for t in known)
-        end = max(t.end if t.code == T.DATETIME else U.DAY for t in known)
-        return it.datetime_type(start, end)
-    return first
-
 
 
 #: Numbers compiled statements for ifx_seq: NEXTVALs of one statement share one per row.

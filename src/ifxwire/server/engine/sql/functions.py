@@ -14,12 +14,11 @@ import decimal
 import math
 import re
 import sqlite3
-import statistics
 import time
 from collections.abc import Callable
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 from ....protocol.codes import TimeUnit, TypeCode
 from ..core import convert as conv
@@ -27,15 +26,16 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
-from ..core.ifxtypes import FLOATING, IfxType, from_key
+from ..core.ifxtypes import IfxType, from_key
 from ..schema.metadata import schema_function
+from .aggregates import DecAvg, DecFloatSum, DecSum, DistinctWindow, FloatStat, IvAvg, NonNull
 from .builtins import call, to_number
+from .decarith import _dec, _float, dop, ifxdec_collation
 from .hooks import TRANSLATION
 from .numfmt import format_number
 
 T = TypeCode
 U = TimeUnit
-WIDE = decimal.Context(prec=80, rounding=decimal.ROUND_HALF_UP, Emin=-999, Emax=999)
 
 
 class FunctionState:
@@ -110,26 +110,6 @@ def _no_sequences(name: str, nextval: bool, statement: int, occurrence: int) -> 
     raise EngineError(sc.NO_DB_SELECTED)
 
 
-# --- IFXDEC collation ---------------------------------------------------------------------------
-@lru_cache(maxsize=65536)
-def _dec_key(text: str) -> Decimal | None:
-    try:
-        d = Decimal(text)
-    except decimal.InvalidOperation:
-        return None
-    return d if d.is_finite() else None
-
-
-def ifxdec_collation(a: str, b: str) -> int:
-    """Compare two canonical decimal texts as numbers (never raises: collations cannot)."""
-    if a == b:
-        return 0
-    da, db = _dec_key(a), _dec_key(b)
-    if da is None or db is None:
-        return (a > b) - (a < b)
-    return (da > db) - (da < db)
-
-
 # --- MATCHES ------------------------------------------------------------------------------------
 def matches_to_glob(pattern: str, escape: str = "\\") -> str:
     """Informix MATCHES pattern (* ? [..] [^..], escape char) as a SQLite GLOB pattern."""
@@ -179,207 +159,6 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
             parts.append(re.escape(ch))
         i += 1
     return re.compile("".join(parts), re.DOTALL)
-
-
-# --- conversions ---------------------------------------------------------------------------------
-def _dec(v: object) -> Decimal:
-    d = vals.dec_of_storage(v)
-    assert d is not None
-    return d
-
-
-def _result(value: Decimal | float | int, res: IfxType) -> object:
-    if res.code in (T.FLOAT, T.SMALLFLOAT):
-        return float(value)
-    if res.is_integer:
-        return vals.to_int(value, res.code)
-    if not isinstance(value, Decimal):
-        value = vals.to_decimal(value)
-    return vals.dec_text(vals.fit_decimal(value, res.prec, res.scale))
-
-
-def _float(v: object) -> float:
-    if isinstance(v, str):
-        return float(vals.parse_decimal(v))
-    if isinstance(v, (int, float, Decimal)):
-        return float(v)
-    raise EngineError(sc.NO_CONVERSION)
-
-
-def _float_op(op: str, a: object, b: object) -> float:
-    x = _float(a)
-    y = 0.0 if b is None else _float(b)
-    if op in ("div", "mod") and y == 0:
-        raise EngineError(sc.DIVIDE_BY_ZERO)
-    if op == "add":
-        return x + y
-    if op == "sub":
-        return x - y
-    if op == "mul":
-        return x * y
-    if op == "div":
-        return x / y
-    if op == "mod":
-        return math.fmod(x, y)
-    if op == "neg":
-        return -x
-    if op == "abs":
-        return abs(x)
-    raise EngineError(sc.NOT_IMPLEMENTED, near=op)
-
-
-def _dec_op(op: str, x: Decimal, y: Decimal) -> Decimal:
-    with decimal.localcontext(WIDE):
-        if op == "add":
-            return x + y
-        if op == "sub":
-            return x - y
-        if op == "mul":
-            return x * y
-        if op in ("div", "mod"):
-            if y == 0:
-                raise EngineError(sc.DIVIDE_BY_ZERO)
-            return vals.DEC_CONTEXT.divide(x, y) if op == "div" else x % y
-    raise EngineError(sc.NOT_IMPLEMENTED, near=op)
-
-
-def dop(op: str, a: object, b: object, reskey: str) -> object:
-    """Exact arithmetic for DECIMAL-typed results (and MOD/ROUND/TRUNC of any numeric)."""
-    res = from_key(reskey)
-    if a is None or (b is None and op not in ("neg", "abs", "sign")):
-        return None
-    if res.code in (T.FLOAT, T.SMALLFLOAT) and op not in ("round", "trunc"):
-        return _float_op(op, a, b)
-    x = _dec(a)
-    if op == "neg":
-        return _result(-x, res)
-    if op == "abs":
-        return _result(abs(x), res)
-    if op == "sign":
-        return (x > 0) - (x < 0)
-    if op in ("round", "trunc"):
-        places = vals.to_int(b, T.INTEGER)
-        if not -32 <= places <= 32:
-            # The factor is "an integer between +32 and -32, inclusive" (Guide to SQL:
-            # Syntax, "ROUND Function", "TRUNC Function"); the code a server gives beyond
-            # that is not documented, so refused rather than guessed.
-            raise EngineError(sc.NOT_IMPLEMENTED, near=f"{op.upper()} factor {places}")
-        rounding = decimal.ROUND_HALF_UP if op == "round" else decimal.ROUND_DOWN
-        r = x.quantize(Decimal(1).scaleb(-places), rounding=rounding, context=WIDE)
-        if res.code in (T.FLOAT, T.SMALLFLOAT):
-            return float(r)
-        return _result(r, res)
-    y = _dec(b)
-    if op == "mod":
-        # MOD divides the integer parts (Guide to SQL: Syntax, "MOD Function"): MOD(10.7, 3)
-        # is 1, and a divisor whose integer part is 0 is the divisor 0 the page forbids.
-        x, y = x.to_integral_value(decimal.ROUND_DOWN), y.to_integral_value(decimal.ROUND_DOWN)
-    r = _dec_op(op, x, y)
-    if res.is_decimal and res.scale == FLOATING and len(r.normalize().as_tuple().digits) > 32:
-        r = vals.DEC_CONTEXT.plus(r)
-    return _result(r, res)
-
-
-class DecSum:
-    """SUM over DECIMAL: exact, -1226 beyond 32 digits."""
-
-    def __init__(self) -> None:
-        self.total: Decimal | None = None
-
-    def step(self, v: object) -> None:
-        if v is None:
-            return
-        d = _dec(v)
-        self.total = d if self.total is None else WIDE.add(self.total, d)
-
-    def inverse(self, v: object) -> None:
-        if v is not None and self.total is not None:
-            self.total = WIDE.subtract(self.total, _dec(v))
-
-    def finalize(self) -> object:
-        if self.total is None:
-            return None
-        if self.total.adjusted() >= 32:
-            raise EngineError(sc.DECIMAL_RANGE)
-        return vals.dec_text(vals.DEC_CONTEXT.plus(self.total))
-
-
-class DecFloatSum(DecSum):
-    """SUM over a floating DECIMAL(p): DECIMAL(32) floating, rounded to 32 digits; only the
-    type's exponent range (1E-130 .. 1E+124) is a limit, not 32 integer digits."""
-
-    def finalize(self) -> object:
-        if self.total is None:
-            return None
-        r = vals.DEC_CONTEXT.plus(self.total)
-        if r and r.adjusted() > 124:
-            raise EngineError(sc.DECIMAL_RANGE)
-        return vals.dec_text(r)
-
-
-class DecAvg(DecSum):
-    def __init__(self) -> None:
-        super().__init__()
-        self.n = 0
-
-    def step(self, v: object) -> None:
-        if v is not None:
-            self.n += 1
-        super().step(v)
-
-    def inverse(self, v: object) -> None:
-        if v is not None:
-            self.n -= 1
-        super().inverse(v)
-
-    def finalize(self) -> object:
-        if self.total is None or not self.n:
-            return None
-        return vals.dec_text(vals.DEC_CONTEXT.divide(self.total, Decimal(self.n)).normalize(
-            vals.DEC_CONTEXT))
-
-
-class IvAvg:
-    def __init__(self) -> None:
-        self.items: list[int] = []
-
-    def step(self, v: object) -> None:
-        if v is not None:
-            self.items.append(int(v))  # type: ignore[call-overload]
-
-    def inverse(self, v: object) -> None:
-        if v is not None:
-            self.items.remove(int(v))  # type: ignore[call-overload]
-
-    def finalize(self) -> object:
-        if not self.items:
-            return None
-        return vals.trunc_div(sum(self.items), len(self.items))
-
-
-class FloatStat:
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.items: list[float] = []
-
-    def step(self, v: object) -> None:
-        if v is not None:
-            self.items.append(_float(v))
-
-    def inverse(self, v: object) -> None:
-        if v is not None:
-            self.items.remove(_float(v))
-
-    def finalize(self) -> object:
-        # The population statistics, divided by N: ids_sqs_1594 prints STDEV 0.74535599249993
-        # and VARIANCE 0.55555555555556 for 2, 2, 2, 3, 3, 4, and the 14.10 Tutorial calls
-        # both "without Bessel correction" (ids_sqt_118, ids_sqt_119); the N - 1 formula the
-        # Syntax pages print (ids_sqs_1591, ids_sqs_1592) is not what those results show.
-        if len(self.items) < 2:
-            return None if not self.items else 0.0
-        if self.kind == "stdev":
-            return statistics.pstdev(self.items)
-        return statistics.pvariance(self.items)
 
 
 def _dt_fields(v: object, t: IfxType, state: FunctionState) -> vals.DTFields:
@@ -928,81 +707,6 @@ class FunctionSlot:
         self.lock_session: object = None
         self.lock_functions = False
 
-
-class DistinctWindow:
-    """The window function ifx_distinct(kind, x): ``kind``(DISTINCT x) over the frame, for a
-    DISTINCT aggregate OVER (PARTITION BY ...) (SQLite refuses DISTINCT in a window). The
-    frame is always the whole partition (olap.check_window refuses ORDER and frames with
-    DISTINCT, -25858), so it is never empty when asked. ``kind``: count, sum, min, max (SQLite's
-    own), or the engine's ifx_dsum, ifx_fdsum, ifx_davg, ifx_ivavg fed the distinct values."""
-
-    _ENGINE: ClassVar[dict[str, Callable[[], Any]]] = {}
-
-    def __init__(self) -> None:
-        self.seen: dict[object, int] = {}
-        self.kind = "count"
-
-    def step(self, kind: str, value: object) -> None:
-        self.kind = kind
-        if value is not None:
-            self.seen[value] = self.seen.get(value, 0) + 1
-
-    def inverse(self, kind: str, value: object) -> None:
-        if value is not None:
-            left = self.seen[value] - 1
-            if left:
-                self.seen[value] = left
-            else:
-                del self.seen[value]
-
-    def finalize(self) -> object:
-        values = list(self.seen)
-        kind = self.kind
-        if kind == "count":
-            return len(values)
-        if not values:
-            return None
-        if kind in ("sum", "min", "max"):
-            return {"sum": sum, "min": min, "max": max}[kind](values)  # type: ignore[operator]
-        inner = self._ENGINE[kind]()
-        for v in values:
-            inner.step(v)
-        return inner.finalize()
-
-
-class NonNull:
-    """The window function ifx_nonnull(x, n, from_end, skip): the n-th non-NULL x of the
-    frame, counted from its first row (or its last, ``from_end``) after leaving out ``skip``
-    rows at that end; NULL when there are fewer. SQLite calls ``inverse`` with the arguments
-    of the row leaving the frame, always the oldest one. (LAG/LEAD ... IGNORE NULLS use a
-    frame that holds the current row and skip it: a frame that is empty on a partition's
-    first row crashes Python's sqlite3, see olap.PY_WINDOWS.)"""
-
-    def __init__(self) -> None:
-        self.rows: list[object] = []
-        self.start = 0
-        self.n = 1
-        self.from_end = False
-        self.skip = 0
-
-    def step(self, value: object, n: int, from_end: int, skip: int) -> None:
-        self.rows.append(value)
-        self.n, self.from_end, self.skip = int(n), bool(from_end), int(skip)
-
-    def inverse(self, value: object, n: int, from_end: int, skip: int) -> None:
-        self.start += 1
-
-    def finalize(self) -> object:
-        rows = self.rows[self.start:]
-        rows = rows[:len(rows) - self.skip] if self.from_end else rows[self.skip:]
-        live = [v for v in rows if v is not None]
-        if self.n < 1 or len(live) < self.n:
-            return None
-        return live[-self.n] if self.from_end else live[self.n - 1]
-
-
-DistinctWindow._ENGINE.update(ifx_dsum=DecSum, ifx_fdsum=DecFloatSum, ifx_davg=DecAvg,
-                              ifx_ivavg=IvAvg)
 
 #: SQLite VM instructions between two looks at the statement deadline (a few milliseconds of
 #: work: each look takes the GIL, which a busy server must not be asked for too often).

@@ -17,18 +17,8 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 from . import builtins, olap
-from .exprs import (
-    COUNT_TYPE,
-    ExprTranslator,
-    common_type,
-    dec_shape,
-    func,
-    int_result,
-    keylit,
-    storage_kind,
-    ty,
-    typed,
-)
+from .exprs import ExprTranslator, common_type, func, keylit, ty, typed
+from .exprtypes import COUNT_TYPE, dec_shape, int_result, storage_kind
 from .hooks import TRANSLATION
 
 T = TypeCode

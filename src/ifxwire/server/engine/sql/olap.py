@@ -131,7 +131,7 @@ def offset_fn(tx: ExprTranslator, node: exp.Expr) -> exp.Expr:
 def _ignore_nulls(tx: ExprTranslator, node: exp.Window, fn: exp.Expr) -> exp.Expr:
     """FIRST_VALUE/LAST_VALUE/LAG/LEAD ... IGNORE NULLS: SQLite has no such option, so the
     n-th non-NULL value of a frame is the engine's window function ifx_nonnull
-    (functions.NonNull) (first or last
+    (aggregates.NonNull) (first or last
     n-th); LAG reads the rows before the current row, LEAD those after, FIRST_VALUE and
     LAST_VALUE the window's own frame."""
     value = tx.tx(fn.this)
@@ -224,7 +224,7 @@ def _translate_over(tx: ExprTranslator, node: exp.Window) -> exp.Window:
 
 def _distinct_window(agg: object) -> exp.Expr:
     """A translated DISTINCT aggregate (``COUNT(DISTINCT x)``, ``IFX_DAVG(DISTINCT x)``, ...)
-    as the engine's window function ifx_distinct(kind, x) (functions.DistinctWindow):
+    as the engine's window function ifx_distinct(kind, x) (aggregates.DistinctWindow):
     allowed OVER (PARTITION BY ...) alone (ids_sqs_2580), where SQLite has no DISTINCT
     window."""
     if isinstance(agg, (exp.Count, exp.Sum)) and isinstance(agg.this, exp.Distinct):

@@ -11,7 +11,7 @@ Two jobs SQLite leaves to us:
   Guide to SQL: Syntax, "Restrictions on a Combined SELECT": the corresponding items must have
   compatible data types), so ``'TABLE' … UNION … 'SYNONYM'`` is CHAR(7), not the first
   branch's CHAR(5) (IBM JDBC's DatabaseMetaData.getTableTypes sends exactly that). The
-  common type follows the rule CASE uses (exprs.common_of), and every branch whose values are
+  common type follows the rule CASE uses (exprtypes.common_of), and every branch whose values are
   stored in another form is converted to it, so SQLite compares and returns one form.
 """
 
@@ -25,7 +25,8 @@ from sqlglot import exp
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from .exprs import UNKNOWN, ExprTranslator, common_of, ty
+from .exprs import ExprTranslator, ty
+from .exprtypes import UNKNOWN, common_of
 from .functions_sql import result_name
 
 if TYPE_CHECKING:

@@ -30,9 +30,9 @@ from sqlglot import exp
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from .dialect import IfxSlv, IfxSlvRef
 from .exprs import func, keylit, typed
 from .hooks import TRANSLATION
+from .ifxnodes import IfxSlv, IfxSlvRef
 
 if TYPE_CHECKING:
     from ..schema.routines import Routine

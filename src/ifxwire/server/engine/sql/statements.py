@@ -19,8 +19,9 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from . import refusals
 from . import statements_ext as ext
-from .dialect import _TYPE_WORDS, IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
+from .dialect_types import _TYPE_WORDS
 from .hooks import PARSERS
+from .ifxnodes import IfxParseError
 from .shape import balance_chains, check_nesting
 from .statement_specs import _OWNED_TYPES as _OWNED_TYPES
 from .statement_specs import _UNSUPPORTED_TYPES as _UNSUPPORTED_TYPES
@@ -46,6 +47,7 @@ from .statement_specs import TableName as TableName
 from .statement_specs import _fold as _fold
 from .statement_specs import _stmt as _stmt
 from .statements_create import CreateParser
+from .tokenizer import IfxDelimidentTokenizer, IfxTokenizer
 
 
 class IfxParser(CreateParser):

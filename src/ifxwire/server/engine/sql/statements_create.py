@@ -10,8 +10,10 @@ from ....protocol.codes import TypeCode
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from . import statements_ext as ext
-from .dialect import _TYPE_WORDS, IfxExprParser, IfxParseError, ifx_type_node
+from .dialect import IfxExprParser
+from .dialect_types import _TYPE_WORDS
 from .hooks import PARSERS
+from .ifxnodes import IfxParseError, ifx_type_node
 from .statement_specs import (
     _OWNED_TYPES,
     _UNSUPPORTED_TYPES,

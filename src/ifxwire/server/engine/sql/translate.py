@@ -31,11 +31,12 @@ from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema.catalog import TableInfo
 from . import collection_tables, refusals, rewrites, rowids, setops, slv
-from .dialect import IfxSequenceRef
-from .exprs import STATEMENT_TAGS, UNKNOWN, ExprTranslator, ty
+from .exprs import STATEMENT_TAGS, ExprTranslator, ty
+from .exprtypes import UNKNOWN
 from .functions_sql import result_name
 from .hierarchy import compile_hierarchical, finish_nested, nest
 from .hooks import TRANSLATION
+from .ifxnodes import IfxSequenceRef
 from .plan import Plan as Plan
 from .plan import TableLookup as TableLookup
 from .plan import param_converter as param_converter

@@ -15,7 +15,8 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema.catalog import ColumnInfo, TableInfo, quote
-from .exprs import UNKNOWN, ExprTranslator, func, keylit, lit, typed
+from .exprs import ExprTranslator, func, keylit, lit, typed
+from .exprtypes import UNKNOWN
 from .plan import Plan, TableLookup, with_start_offsets
 from .statement_specs import ALL_COLUMNS
 

@@ -26,9 +26,9 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.errors import internal as _internal
 from ...schema.routines import Routine
-from ...sql.dialect import IfxSlv, ifx_type_node
 from ...sql.exprs import func, ty, typed
 from ...sql.hooks import TRANSLATION
+from ...sql.ifxnodes import IfxSlv, ifx_type_node
 from ...sql.prepared import ExecResult
 from ...sql.slv import producer_call
 from ...sql.translate import Compiler as _Compiler

@@ -29,7 +29,8 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...sql.exprs import func, keylit, ty, typed
 from ...sql.hooks import TRANSLATION
-from ..composite import _in_storage_order, complex_from_key, type_of
+from ..composite import _in_storage_order
+from ..composite_types import complex_from_key, type_of
 from . import ast as a
 
 if TYPE_CHECKING:

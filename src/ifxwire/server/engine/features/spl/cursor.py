@@ -17,8 +17,9 @@ from sqlglot.tokenizer_core import Token, TokenType
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
-from ...sql.dialect import IfxDelimidentTokenizer, IfxParseError, IfxTokenizer
+from ...sql.ifxnodes import IfxParseError
 from ...sql.statements import _DIALECTS
+from ...sql.tokenizer import IfxDelimidentTokenizer, IfxTokenizer
 
 
 class SplTokenizer(IfxTokenizer):

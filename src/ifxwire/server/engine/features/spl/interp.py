@@ -15,6 +15,9 @@ Control flow follows the Guide to SQL: Syntax:
   RETURN without values at routine level);
 * a variable read before it was given a value is -696; routine calls nest at most
   ``MAX_DEPTH`` deep (-722).
+
+The frame and the control-flow signals are in ``frame.py``, the SQL statements a routine runs
+in ``embedded_sql.py`` (``EmbeddedSql``, Interp's base class): split for the ~800-line rule.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -35,117 +37,35 @@ from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...schema.routines import Routine
 from ...sql.hooks import TRANSLATION
-from ...sql.statements import IfxStatement, parse_expressions
+from ...sql.statements import parse_expressions
 from . import ast as a
 from . import outparams
 from .binder import EVENT_ROW, TRIGGER_OPERATORS
+from .embedded_sql import EmbeddedSql
+from .frame import (
+    UNSET,
+    Frame,
+    GotoSignal,
+    Jump,
+    ReturnSignal,
+    Row,
+    Unwind,
+    _blocks,
+    _label_index,
+    _StopLoop,
+)
 from .parser import parse_routine
 from .resolve import candidates, choose
 from .sqlrun import Runner, VarRef
 
 if TYPE_CHECKING:
-    from ...session.session import EngineSession
+    # (re-exported for embedded_sql.py, carved from this module: the one place in the
+    # interpreter that names the session layer's type, see tests/unit/test_layers.py)
+    from ...session.session import EngineSession as EngineSession
 
 T = TypeCode
-Row = tuple[object, ...]
 MAX_DEPTH = 64  # routine calls nested deeper fail with -722
 _TEXT = IfxType(T.LVARCHAR, size=32739)
-_NOT_IN_SPL = frozenset(("database", "close_database", "create_database", "drop_database",
-                         "create_routine"))
-_SAVEPOINTS = frozenset(("savepoint", "release_savepoint", "rollback_to_savepoint"))
-_TRANSACTION = frozenset(("begin", "commit", "rollback"))
-#: What a routine called inside a client's DML statement may not run (Guide to SQL: Syntax,
-#: "Restrictions on SPL Routines in Data-Manipulation Statements", ids_sqs_1755: -675);
-#: INSERT, UPDATE, DELETE and MERGE are checked by their trees.
-_NOT_IN_DML_CALL = frozenset((
-    "alter_fragment", "alter_index", "alter_sequence", "alter_table", "begin", "commit",
-    "rollback", "create_role", "create_sequence", "create_trigger", "drop_index", "drop_role",
-    "drop_sequence", "drop_synonym", "drop_table", "drop_trigger", "drop_view",
-    "rename_column", "rename_sequence", "rename_table", "truncate", "set_constraints",
-    "create_distinct_type", "create_row_type", "drop_type", "drop_row_type"))
-
-
-class _Unset:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNSET"
-
-
-UNSET: Any = _Unset()
-
-
-class Jump(Exception):
-    """EXIT / CONTINUE travelling to its loop."""
-
-    def __init__(self, exit_: bool, kind: str | None, label: str | None) -> None:
-        super().__init__()
-        self.exit = exit_
-        self.kind = kind
-        self.label = label
-
-    def matches(self, kind: str, label: str | None) -> bool:
-        if self.label is not None:
-            return self.label == label
-        return self.kind is None or self.kind == kind
-
-
-class GotoSignal(Exception):
-    """GOTO travelling out to the block that holds its label."""
-
-    def __init__(self, target: str) -> None:
-        super().__init__()
-        self.target = target
-
-
-class ReturnSignal(Exception):
-    """RETURN (without WITH RESUME) ending the routine after its row was yielded."""
-
-
-class Unwind(Exception):
-    """A handler without WITH RESUME ran: leave the block that declared it."""
-
-    def __init__(self, handler: a.OnException) -> None:
-        super().__init__()
-        self.handler = handler
-
-
-class Frame:
-    """One routine activation: its variables, active handlers and open named cursors."""
-
-    __slots__ = ("active", "body", "cursors", "handlers", "routine", "rows", "runtime",
-                 "slots")
-
-    def __init__(self, runtime: Runtime, routine: Routine, body: a.RoutineBody) -> None:
-        self.runtime = runtime
-        self.routine = routine
-        self.body = body
-        self.slots: list[object] = [UNSET] * body.nslots
-        if body.sqlcode_slot >= 0:
-            self.slots[body.sqlcode_slot] = 0
-        self.handlers: list[a.OnException] = []
-        self.active: set[int] = set()
-        self.rows: dict[int, dict[str, object]] = {}  # -2: OLD, -3: NEW (trigger rows)
-        self.cursors: dict[str, tuple[Any, object]] = {}  # name -> (TableInfo, rowid)
-
-    def read(self, ref: VarRef) -> object:
-        decl = ref.decl
-        if ref.column is not None:
-            row = self.rows.get(decl.slot)
-            return None if row is None else row.get(ref.column)
-        value = self.runtime.globals.get(decl.name, UNSET) if decl.is_global else (
-            self.slots[decl.slot])
-        if value is UNSET:
-            raise EngineError(sc.VAR_UNDEFINED, near=decl.name)
-        return value
-
-    def write(self, decl: a.VarDecl, value: object) -> None:
-        if decl.is_global:
-            self.runtime.globals[decl.name] = value
-        else:
-            self.slots[decl.slot] = value
-
-
 class Runtime:
     """The SPL state of one engine session: GLOBAL variables, call depth, TRACE output."""
 
@@ -291,35 +211,7 @@ class Runtime:
         self.debug_path = path
 
 
-def _label_index(body: list[a.Node], target: str) -> int | None:
-    for i, stmt in enumerate(body):
-        label = getattr(stmt, "label", None)
-        if label is not None and str(label).lower() == target:
-            return i
-    return None
-
-
-def _blocks(blk: a.Block) -> Iterator[a.Block]:
-    """The blocks directly nested in ``blk`` (for walking declarations)."""
-    for h in blk.handlers:
-        if h.body is not None:
-            yield h.body
-    for stmt in blk.body:
-        if isinstance(stmt, a.Block):
-            yield stmt
-        elif isinstance(stmt, a.If):
-            yield from (b for _, b in stmt.branches)
-            if stmt.orelse is not None:
-                yield stmt.orelse
-        elif isinstance(stmt, a.Case):
-            yield from (b for _, b in stmt.whens)
-            if stmt.orelse is not None:
-                yield stmt.orelse
-        elif isinstance(stmt, (a.For, a.While, a.Loop, a.Foreach)) and stmt.body is not None:
-            yield stmt.body
-
-
-class Interp:
+class Interp(EmbeddedSql):
     """Executes the statements of one frame."""
 
     def __init__(self, rt: Runtime, frame: Frame) -> None:
@@ -476,22 +368,6 @@ class Interp:
             row = self.values(node, "v", node.exprs, scope, ttypes)
         self.put(targets, row)
         return None
-
-    def at_most_one(self, node: a.ExprNode, query: exp.Expr, scope: dict[str, a.VarDecl],
-                    types: list[IfxType]) -> list[Row]:
-        """The row of a singleton SELECT (none, or one: a second is -284), converted to
-        ``types``."""
-        compiled = self.runner.compile_query(node, "q", query, scope, types)
-        if len(compiled.plan.types) != len(types):
-            raise EngineError(sc.SYNTAX)
-        rows = self.runner.rows(compiled, self.frame)
-        try:
-            got = list(islice(rows, 2))
-        finally:
-            rows.close()  # type: ignore[attr-defined]
-        if len(got) > 1:
-            raise EngineError(sc.SUBQUERY_ROWS)
-        return got
 
     def target(self, name: str, scope: dict[str, a.VarDecl]) -> tuple[VarRef, IfxType]:
         """A LET target and its type: a variable, or ``n.col`` of a trigger row."""
@@ -795,157 +671,6 @@ class Interp:
         if prepared.is_query:
             raise EngineError(sc.NOT_IN_SPL, near=str(text)[:40])
         self.session.execute(prepared, [])
-
-    # ---- embedded SQL ------------------------------------------------------------------------
-    def sqlcode(self, value: int) -> None:
-        """Set what the built-in SQLCODE reads (0, 100 for no row, or an error's code)."""
-        slot = self.frame.body.sqlcode_slot
-        if slot >= 0:
-            self.frame.slots[slot] = value
-
-    def s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
-        try:
-            self._s_sql(node, scope)
-        except EngineError as e:
-            self.sqlcode(e.sqlcode)
-            raise
-        else:
-            if not isinstance(node.tree, (exp.Select, exp.SetOperation, exp.Subquery)):
-                self.sqlcode(self._dml_code(isinstance(
-                    node.tree, (exp.Update, exp.Delete, exp.Insert))))
-
-    def _dml_code(self, counts: bool) -> int:
-        """ESQL/C "NOT FOUND in SQLCODE" (ids_esqlc_0414) and Database Design guide
-        ids_ddi_158: a DELETE, UPDATE, INSERT … SELECT or SELECT … INTO TEMP of no row is
-        100 in an ANSI-compliant database, 0 in any other."""
-        if counts and self.session._ansi and not self.session.state.last_rowcount:
-            return 100
-        return 0
-
-    def _s_sql(self, node: a.Sql, scope: dict[str, a.VarDecl]) -> None:
-        tree = node.tree
-        session = self.session
-        if self.rt.trace_on:
-            self.rt.trace(f"statement: {node.text[:200]}")
-        if isinstance(tree, IfxStatement):
-            kind = str(tree.this)
-            if kind in _NOT_IN_SPL:
-                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
-            if kind in _NOT_IN_DML_CALL and self.rt.in_dml:
-                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
-            if kind in _TRANSACTION and self.rt.trigger_depth > 0:
-                # BEGIN / COMMIT / ROLLBACK WORK while a trigger runs would end the client's
-                # transaction in the middle of the triggering statement: -675, the code
-                # ids_sqs_1755 gives these statements in a DML context [inference: no page
-                # names the code for a routine a trigger calls]; the triggering statement
-                # fails as a whole and the client's transaction goes on
-                raise EngineError(sc.NOT_IN_SPL, near=kind.replace("_", " ").upper())
-            if kind in _SAVEPOINTS and self.rt.trigger_depth > 0:
-                # a routine that a triggered action calls: RELEASE SAVEPOINT (ids_sqs_2008)
-                # "fails with an error" when "part of a triggered action", and the JDBC
-                # guide: "Savepoints cannot be referenced in a triggered action"
-                raise EngineError(sc.SAVEPOINT_IN_TRIGGER)
-            if kind == "insert_execute":
-                self._insert_execute(node, tree, scope)
-                return
-            with session.acting_as_dba(self.frame.routine.mode == "D"):
-                session._statement(tree)
-            return
-        if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
-            self.select(node, tree, scope)
-            return
-        if not isinstance(tree, (exp.Insert, exp.Update, exp.Delete, exp.Merge)):
-            raise not_implemented(type(tree).__name__.upper())
-        if self.rt.in_dml:
-            # -675: a routine whose calling context is a DML statement (ids_sqs_1755)
-            raise EngineError(sc.NOT_IN_SPL, near=type(tree).__name__.upper())
-        runner = self.runner
-        current = node.current_of
-
-        def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
-            c.allow_bare_params = True
-            if isinstance(tree, exp.Insert):
-                plan = c.compile_insert(sub(tree))
-            elif isinstance(tree, exp.Update):
-                plan = c.compile_update(sub(tree))
-            elif isinstance(tree, exp.Merge):  # SPL variables in it: -999 (compile_merge)
-                plan = c.compile_merge(sub(tree))
-            else:
-                plan = c.compile_delete(sub(tree))
-            if current is not None:
-                plan.sql += " WHERE rowid = :spl_rowid"
-                if plan.old_sql:
-                    plan.old_sql += " WHERE rowid = :spl_rowid"
-            return plan.finish(c.ctx)
-
-        compiled = runner.compile(node, "dml", scope, build)
-        bound = runner.bound(compiled, self.frame)
-        if current is not None:
-            open_cursor = self.frame.cursors.get(current)
-            if open_cursor is None:
-                raise EngineError(sc.FETCH_UNOPENED, near=current)
-            table, rowid = open_cursor
-            if table is None or compiled.plan.table is None or (
-                    table.name != compiled.plan.table.name):
-                raise EngineError(sc.SYNTAX, near=current,
-                                  message=f"cursor {current} does not select from this table")
-            bound["spl_rowid"] = rowid
-        session.check_in_routine(compiled.plan, self.frame.routine)
-        session.exec_dml(compiled.plan, bound)
-
-    def _insert_execute(self, node: a.Sql, tree: exp.Expr,
-                        scope: dict[str, a.VarDecl]) -> None:
-        """INSERT … EXECUTE PROCEDURE|FUNCTION in a routine (insert_execute.py): the call's
-        arguments may name SPL variables. It is an INSERT: -675 in a DML context."""
-        from dataclasses import replace
-
-        # import cycle at load: insert_execute -> calls -> interp
-        from .insert_execute import compile_insert_execute, run_insert_execute
-        if self.rt.in_dml:
-            raise EngineError(sc.NOT_IN_SPL, near="INSERT")
-        table, columns, call = tree.meta["spec"]
-
-        def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
-            spec = replace(call, args=[sub(arg) for arg in call.args])
-            return compile_insert_execute(c, table, columns, spec)
-
-        compiled = self.runner.compile(node, "insert_exec", scope, build)
-        bound = self.runner.bound(compiled, self.frame)
-        self.session.check_in_routine(compiled.plan, self.frame.routine)
-        run_insert_execute(self.session, compiled.plan, bound)
-
-    def select(self, node: a.Sql, tree: exp.Expr, scope: dict[str, a.VarDecl]) -> None:
-        session = self.session
-        into_temp = tree.meta.get("into_temp")
-        if into_temp is not None:
-            def build(c: Any, sub: Callable[[exp.Expr], exp.Expr]) -> Any:
-                c.allow_bare_params = True
-                plan = c.compile_query(sub(tree))
-                plan.kind = "select_into"
-                plan.into_temp = into_temp
-                return plan.finish(c.ctx)
-            compiled = self.runner.compile(node, "temp", scope, build)
-            bound = self.runner.bound(compiled, self.frame)
-            session.check_in_routine(compiled.plan, self.frame.routine)
-            session._write(compiled.plan, lambda: session._select_into(compiled.plan, bound))
-            self.sqlcode(self._dml_code(True))
-            return
-        if not node.into:
-            raise EngineError(sc.SYNTAX, near="SELECT",
-                              message="A SELECT in an SPL routine needs INTO variables")
-        decls = [scope[n] for n in node.into]
-        types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
-        got = self.at_most_one(node, tree, scope, types)
-        session.state.last_rowcount = len(got)
-        self.sqlcode(0 if got else 100)
-        if got:
-            for decl, value in zip(decls, got[0], strict=False):
-                self.frame.write(decl, value)
-
-
-class _StopLoop(Exception):
-    pass
-
 
 def _uses_current(node: a.Foreach) -> bool:
     """Whether the loop body updates or deletes WHERE CURRENT OF this FOREACH's cursor."""

@@ -22,13 +22,13 @@ from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType
-from ...sql.dialect import IfxToday, IfxUser
+from ...sql.ifxnodes import IfxToday, IfxUser
 from ...sql.translate import Compiler, Plan, table_signature
 from . import ast as a
 
 if TYPE_CHECKING:
     from ...session.session import EngineSession
-    from .interp import Frame
+    from .frame import Frame
 
 _PARAM_BASE = 1 << 30  # placeholder positions for variables: after any real '?'
 _CACHE_LIMIT = 16  # compiled versions kept per node (schemas, temp-table sets)
