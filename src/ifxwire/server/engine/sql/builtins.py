@@ -13,6 +13,7 @@ import datetime as dt
 import math
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any, cast
 
 from ....protocol.codes import TimeUnit, TypeCode
 from ..core import ifxtypes as it
@@ -280,6 +281,25 @@ def instr_ifx(s: object, sub: object, start: object = 1, occurrence: object = 1)
     return instr(s, sub, start, occurrence)
 
 
+def substrb(encoding: str, s: object, start: object, length: object = None) -> object:
+    """SUBSTRB (Guide to SQL: Syntax, "SUBSTRB function", ids_sqs_1985): SUBSTR counted in
+    bytes of the database code set. No length, or one past the end, takes the bytes up to
+    the end; a length of 0 or less gives NULL ("a NULL string"). A start before the first
+    byte has no documented result and is refused (-999), as SUBSTR's negative length is; a
+    start past the end leaves no bytes (''). A character the cut splits is dropped whole,
+    not returned as a broken byte sequence (no page shows that case)."""
+    if s is None or start is None:
+        return None
+    first = int(cast(Any, start))
+    if first < 1:
+        raise EngineError(sc.NOT_IMPLEMENTED, near=f"SUBSTRB start {first}")
+    if length is not None and int(cast(Any, length)) <= 0:
+        return None
+    data = str(s).encode(encoding, "replace")
+    end = len(data) if length is None else first - 1 + int(cast(Any, length))
+    return data[first - 1:end].decode(encoding, "ignore")
+
+
 # name -> (argument types (None: any), result type (None: the first argument's), implementation)
 Entry = tuple[list[IfxType | None], IfxType | None, Callable[..., object]]
 FUNCTIONS: dict[str, Entry] = {
@@ -305,6 +325,8 @@ FUNCTIONS: dict[str, Entry] = {
     "RIGHT": ([None, it.INTEGER], None, right),
     "SUBSTRING_INDEX": ([None, it.varchar(255), it.INTEGER], None, substring_index),
     "SPACE": ([it.INTEGER], IfxType(T.LVARCHAR, size=32739), space),
+    # ids_sqs_1985; the caller (functions.ifx_fn) puts the database code set first.
+    "SUBSTRB": ([None, it.INTEGER, it.INTEGER], None, substrb),
 }
 # Helpers the translator calls for Informix functions; not names SQL may call.
 INTERNAL: dict[str, Entry] = {
@@ -318,7 +340,7 @@ INTERNAL: dict[str, Entry] = {
     "INSTR_IFX": ([None, None, it.INTEGER, it.INTEGER], it.INTEGER, instr_ifx),
 }
 # Functions whose last argument may be left out.
-OPTIONAL_LAST = {"ROOT"}
+OPTIONAL_LAST = {"ROOT", "SUBSTRB"}
 # Month functions whose DATETIME argument is handled by the NAME_DT entry (a DATETIME YEAR TO
 # FRACTION(5) result; LAST_DAY's is then cast back to the argument's own type).
 DATETIME_FORMS = {"ADD_MONTHS", "LAST_DAY", "NEXT_DAY"}

@@ -532,6 +532,8 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
     def ifx_fn(name: str, *args: object) -> object:
         if name == "TO_NUMBER" and args[0] is not None:
             return to_number(args[0], slot.state.ctx.money)  # the session's DBMONEY
+        if name == "SUBSTRB":  # bytes of the database code set
+            return call(name, slot.state.ctx.encoding, *args)
         return call(name, *args)
 
     def ifx_trim_char(v: object) -> object:
