@@ -1,11 +1,15 @@
 """Built-in functions of the Guide to SQL: Syntax 14.10 that no earlier round ran, through
 the real driver and the embedded server over sockets (issue 23, twenty-seventh round).
 
-Pages: "SUBSTRB function" (ids_sqs_1985). The page's examples name a ``my_string`` of 10 or
-4 bytes and print the result's length; the statements here give it those lengths.
+Pages: "SUBSTRB function" (ids_sqs_1985), "NEXT_DAY Function" (ids_sqs_1539), "WEEKDAY
+Function" (ids_sqs_1535); Tutorial, "The RPAD function" (ids_sqt_142). SUBSTRB's examples
+name a ``my_string`` of 10 or 4 bytes and print the result's length; the statements here
+give it those lengths.
 """
 
 from __future__ import annotations
+
+import datetime as dt
 
 import ifxwire
 
@@ -58,3 +62,36 @@ def test_substrb_outside_the_page(stores: ifxwire.Connection) -> None:
     assert sqlcode(cur, f"SELECT SUBSTRB('abc', 0) {_ONE}") == -999
     assert rows(cur, f"SELECT SUBSTRB('abc', 9) {_ONE}") == [("",)]
     assert sqlcode(cur, f"SELECT SUBSTRB('abc') {_ONE}") == -674
+
+
+def test_rpad_of_a_char_column_pads_after_its_blanks(stores: ifxwire.Connection) -> None:
+    """Tutorial, "The RPAD function" (ids_sqt_142): ``RPAD(sname, 21, "-")`` of CHAR(15)
+    sname prints 'West Virginia  ------' and 'Arizona        ------' (six dashes after the
+    15 characters)."""
+    cur = stores.cursor()
+    got = rows(cur, 'SELECT sname, RPAD(sname, 21, "-") FROM state '
+                    'WHERE code = "WV" OR code = "AZ" ORDER BY code DESC', strip=True)
+    assert got == [("West Virginia", "West Virginia  ------"),
+                   ("Arizona", "Arizona        ------")]
+
+
+def test_next_day_reads_three_letters(stores: ifxwire.Connection) -> None:
+    """Syntax, "NEXT_DAY Function" (ids_sqs_1539): "Any characters that follow the 3rd
+    character ... are ignored": 'MONDAY' and 'MONTAG' both name the next Monday; the result
+    is later than the argument (2007-12-31 is a Monday, so the next is 2008-01-07)."""
+    cur = stores.cursor()
+    assert rows(cur, f"SELECT NEXT_DAY(DATE('2007-12-31'), 'MONDAY'), "
+                     f"NEXT_DAY(DATE('2007-12-31'), 'MONTAG'), "
+                     f"NEXT_DAY(DATE('2007-12-31'), 'SUN') {_ONE}") == [
+        (dt.date(2008, 1, 7), dt.date(2008, 1, 7), dt.date(2008, 1, 6))]
+
+
+def test_weekday_of_paid_date_against_current(stores: ifxwire.Connection) -> None:
+    """Syntax, "WEEKDAY Function" (ids_sqs_1535): the page's query, orders paid on the
+    same day of the week as today; WEEKDAY is 0 for Sunday (2007-12-30) to 6."""
+    cur = stores.cursor()
+    got = rows(cur, "SELECT paid_date, WEEKDAY(CURRENT) FROM orders "
+                    "WHERE WEEKDAY(paid_date) = WEEKDAY(CURRENT)")
+    assert all((d.weekday() + 1) % 7 == today for d, today in got)
+    assert rows(cur, f"SELECT WEEKDAY(DATE('2007-12-30')), WEEKDAY(DATE('2008-01-05')) "
+                     f"{_ONE}") == [(0, 6)]
