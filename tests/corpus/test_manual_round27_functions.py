@@ -2,9 +2,9 @@
 the real driver and the embedded server over sockets (issue 23, twenty-seventh round).
 
 Pages: "SUBSTRB function" (ids_sqs_1985), "NEXT_DAY Function" (ids_sqs_1539), "WEEKDAY
-Function" (ids_sqs_1535); Tutorial, "The RPAD function" (ids_sqt_142). SUBSTRB's examples
-name a ``my_string`` of 10 or 4 bytes and print the result's length; the statements here
-give it those lengths.
+Function" (ids_sqs_1535), "LAST_DAY Function" (ids_sqs_1538); Tutorial, "The RPAD function"
+(ids_sqt_142). SUBSTRB's examples name a ``my_string`` of 10 or 4 bytes and print the
+result's length; the statements here give it those lengths.
 """
 
 from __future__ import annotations
@@ -95,3 +95,14 @@ def test_weekday_of_paid_date_against_current(stores: ifxwire.Connection) -> Non
     assert all((d.weekday() + 1) % 7 == today for d, today in got)
     assert rows(cur, f"SELECT WEEKDAY(DATE('2007-12-30')), WEEKDAY(DATE('2008-01-05')) "
                      f"{_ONE}") == [(0, 6)]
+
+
+def test_last_day_of_a_host_variable_is_a_datetime(stores: ifxwire.Connection) -> None:
+    """ids_sqs_1538: for a host variable whose type "is not known at prepare time, Informix
+    assumes that the data type is DATETIME YEAR TO FRACTION(5)": the result is a DATETIME
+    (type code 10) that keeps the argument's time of day (ADD_MONTHS' page: time units
+    smaller than day are kept). It was typed DATE, the time dropped."""
+    cur = stores.cursor()
+    got = rows(cur, f"SELECT LAST_DAY(?) {_ONE}", (dt.datetime(2018, 3, 12, 10, 30),))
+    assert got == [(dt.datetime(2018, 3, 31, 10, 30),)]
+    assert cur.description is not None and cur.description[0][1] == 10

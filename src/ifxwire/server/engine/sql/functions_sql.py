@@ -181,10 +181,15 @@ def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
         raise EngineError(sc.NO_ROUTINE, near=name.lower())
     values = [tx.tx(arg) for arg in args]
     cast_back: IfxType | None = None
-    if (name in builtins.DATETIME_FORMS and values and ty(values[0]).code == T.DATETIME) or (
+    # LAST_DAY of a host variable whose type is not known at prepare time: "Informix assumes
+    # that the data type is DATETIME YEAR TO FRACTION(5)" (ids_sqs_1538); it was typed DATE.
+    unknown = name == "LAST_DAY" and bool(values) and isinstance(
+        values[0], exp.Placeholder) and ty(values[0]).code == -1
+    if (name in builtins.DATETIME_FORMS and values and (
+            ty(values[0]).code == T.DATETIME or unknown)) or (
             name in builtins.DATETIME_ANY_ARG and any(ty(v).code == T.DATETIME
                                                        for v in values)):
-        if name == "LAST_DAY":
+        if name == "LAST_DAY" and not unknown:
             cast_back = ty(values[0]).nullable()
         name += "_DT"
         params, result, _ = builtins.INTERNAL[name]
