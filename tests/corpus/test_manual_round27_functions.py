@@ -3,8 +3,9 @@ the real driver and the embedded server over sockets (issue 23, twenty-seventh r
 
 Pages: "SUBSTRB function" (ids_sqs_1985), "NEXT_DAY Function" (ids_sqs_1539), "WEEKDAY
 Function" (ids_sqs_1535), "LAST_DAY Function" (ids_sqs_1538); Tutorial, "The RPAD function"
-(ids_sqt_142). SUBSTRB's examples name a ``my_string`` of 10 or 4 bytes and print the
-result's length; the statements here give it those lengths.
+(ids_sqt_142). SUBSTRB's page was read in the OneDB edition of the Syntax guide (the same
+page ids; docs/SERVER.md "SUBSTRB"); its examples name a ``my_string`` of 10 or 4 bytes
+and print the result's length; the statements here give it those lengths.
 """
 
 from __future__ import annotations
