@@ -8,14 +8,16 @@ and the wire layer (the modules of ``ifxwire/server`` outside ``engine``) import
 through its interface, ``ifxwire.server.engine`` (its ``__init__``), alone. The engine never
 imports the wire layer. Imports are read with ``ast``, those inside functions included.
 
-Every import that runs keeps the order: a lower layer calls a feature through the hook tables
-the feature fills (core/hooks.py, schema/hooks.py, sql/hooks.py), and ``KNOWN_UPWARD`` is empty.
-An import under ``if TYPE_CHECKING:`` runs nothing (it names a type for annotations), but it
-still ties the layers together for a reader and a type checker: those that go up are listed in
-``KNOWN_TYPE_ONLY_UPWARD``. Both lists may only shrink: a new upward import fails, and so does
-an entry that no longer occurs (take it out). Every import made inside
-a function under ``ifxwire/server`` carries a comment (on its line or the line above) giving its
-reason, and there are at most ``MAX_IN_FUNCTION`` of them.
+Every import keeps the order, both those that run and those under ``if TYPE_CHECKING:``
+(read alike, with ``ast``): a lower layer calls a feature through the hook tables the feature
+fills (core/hooks.py, schema/hooks.py, sql/hooks.py), and names what it needs of a higher
+layer with a Protocol of its own (features/session_api.py: the session as the features use
+it) or with a class that lives down in it (schema/triggers.py: the trigger the catalogue
+stores). An import made for type hints alone runs nothing, but it still draws an arrow up for
+a reader, a type checker and a structure view, and so a circle across the layers.
+
+Every import made inside a function under ``ifxwire/server`` carries a comment (on its line or
+the line above) giving its reason, and there are at most ``MAX_IN_FUNCTION`` of them.
 """
 
 from __future__ import annotations
@@ -30,33 +32,6 @@ SERVER = SRC / "ifxwire" / "server"
 ENGINE = "ifxwire.server.engine"
 LAYERS = ("core", "schema", "sql", "features", "session")
 MAX_IN_FUNCTION = 40
-
-#: Imports that still go up a layer (importer, imported), relative to ifxwire.server.engine.
-#: Each is a place where a lower layer calls into a feature; the cure is to have the feature
-#: register itself with the lower layer (as a hook table or a loader list) instead.
-KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
-
-#: Type-only imports (``if TYPE_CHECKING:``) that still go up. Features annotate the session
-#: they run in (``EngineSession``, which is many attributes: a Protocol would repeat them); the
-#: catalogue's TableInfo.triggers and Routine.parsed hold a feature's objects (a trigger, an SPL
-#: body) that the catalogue only stores.
-KNOWN_TYPE_ONLY_UPWARD: frozenset[tuple[str, str]] = frozenset({
-    ("features.access", "session.session"),
-    # The change-capture routines take the EngineSession as the other features do (added with
-    # CDC; one session Protocol in core would take all of these out at once).
-    ("features.cdc.routines", "session.session"),
-    ("features.cross_database", "session.session"),
-    ("features.lobs.lo_session", "session.session"),
-    ("features.routine_call", "session.session"),
-    ("features.select_triggers", "session.session"),
-    ("features.spl.calls", "session.session"),
-    ("features.spl.interp", "session.session"),
-    ("features.spl.sqlrun", "session.session"),
-    ("features.triggers", "session.session"),
-    ("schema.catalog", "features.triggers"),
-    ("schema.hooks", "features.triggers"),
-    ("schema.routines", "features.spl.ast"),
-})
 
 
 def _module(path: Path) -> str:
@@ -171,27 +146,26 @@ def test_the_wire_layer_uses_only_the_engines_interface() -> None:
     assert wrong == []
 
 
-def _upward(type_only: bool) -> set[tuple[str, str]]:
-    upward = set()
+def _upward() -> list[Import]:
+    """Every import, run or type-only, from a layer to one above it."""
+    found = []
     for i in _all_imports():
         lower, upper = _layer(i.source), _layer(i.target)
-        if lower is not None and upper is not None and upper > lower and i.type_only == type_only:
-            upward.add((_short(i.source), _short(i.target)))
-    return upward
+        if lower is not None and upper is not None and upper > lower:
+            found.append(i)
+    return found
 
 
 def test_each_layer_imports_only_those_below_it() -> None:
-    upward = _upward(type_only=False)
-    assert sorted(upward - KNOWN_UPWARD) == [], "an import against the layer order"
-    assert sorted(KNOWN_UPWARD - upward) == [], "gone from the code: take it out of KNOWN_UPWARD"
+    wrong = [i for i in _upward() if not i.type_only]
+    assert wrong == [], "an import against the layer order: register a hook instead"
 
 
-def test_type_only_imports_against_the_order_only_shrink() -> None:
-    upward = _upward(type_only=True)
-    assert sorted(upward - KNOWN_TYPE_ONLY_UPWARD) == [], \
-        "a type-only import against the layer order: put a Protocol in the lower layer"
-    assert sorted(KNOWN_TYPE_ONLY_UPWARD - upward) == [], \
-        "gone from the code: take it out of KNOWN_TYPE_ONLY_UPWARD"
+def test_type_only_imports_keep_the_order_too() -> None:
+    """``if TYPE_CHECKING:`` imports included: a feature names the session through
+    ``features/session_api.FeatureSession``, never ``session.session.EngineSession``."""
+    wrong = [i for i in _upward() if i.type_only]
+    assert wrong == [], "a type-only import against the layer order: name a Protocol below"
 
 
 def _components(edges: set[tuple[str, str]]) -> list[set[str]]:
@@ -231,10 +205,9 @@ def _components(edges: set[tuple[str, str]]) -> list[set[str]]:
 
 
 def test_no_import_circle_spans_two_layers() -> None:
-    """Issue 26's measure: a circle of imports that run stays inside one subpackage (the wire
-    layer counts as one)."""
-    edges = {(i.source, i.target) for i in _all_imports()
-             if not i.type_only and i.source != i.target}
+    """Issue 26's measure: a circle of imports stays inside one subpackage (the wire layer
+    counts as one). Type-only imports count: they draw the same arrows in a structure view."""
+    edges = {(i.source, i.target) for i in _all_imports() if i.source != i.target}
     for comp in _components(edges):
         assert len({_layer(m) for m in comp}) == 1, sorted(comp)
 

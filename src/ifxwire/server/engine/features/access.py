@@ -31,7 +31,7 @@ from .ddl import DdlContext
 from .spl.catalog import matching
 
 if TYPE_CHECKING:
-    from ..session.session import EngineSession
+    from .session_api import FeatureSession
 
 _LETTERS = "su*idxarn"
 _COLUMN_LETTERS = {"SELECT": "s", "UPDATE": "u", "REFERENCES": "r"}
@@ -411,7 +411,7 @@ def drop_role(dc: DdlContext, spec: RoleSpec) -> None:
     dc.conn.execute("DELETE FROM syscolauth WHERE grantee = ?", (spec.name,))
 
 
-def set_role(session: EngineSession, spec: RoleSpec) -> None:
+def set_role(session: FeatureSession, spec: RoleSpec) -> None:
     """SET ROLE: the role must exist and be granted to the user (or to PUBLIC)."""
     if session.conn is None:
         raise EngineError(sc.NO_DB_SELECTED)
@@ -542,7 +542,7 @@ _RESOURCE_DDL = {"create_table", "create_table_as", "select_into_table", "create
 _DBA_DDL = {"create_role", "drop_role"}
 
 
-def _check_truncate(session: EngineSession, privs: Privileges, name: str) -> None:
+def _check_truncate(session: FeatureSession, privs: Privileges, name: str) -> None:
     """TRUNCATE by a user who neither owns the table nor is a DBA: "You hold the Delete
     access privilege on the table", and "If an enabled Delete trigger is defined on the
     table, you must also hold the Alter privilege on the table, even though the TRUNCATE
@@ -558,7 +558,7 @@ def _check_truncate(session: EngineSession, privs: Privileges, name: str) -> Non
         raise EngineError(sc.TRUNCATE_NEEDS_ALTER, near=name)
 
 
-def check_ddl(session: EngineSession, level: str, kind: str, spec: object) -> None:
+def check_ddl(session: FeatureSession, level: str, kind: str, spec: object) -> None:
     """Who may run a DDL statement: RESOURCE creates objects, DBA manages roles and database
     privileges, a table's owner (or a DBA) alters, drops, renames, truncates and grants on
     it; ALTER and INDEX privileges let others alter it or index it."""

@@ -35,8 +35,8 @@ from ..sql.plan import table_signature
 from . import access
 
 if TYPE_CHECKING:
-    from ..session.session import EngineSession
     from ..sql.plan import Plan
+    from .session_api import FeatureSession
 
 PREFIX = "ifxdb_"
 
@@ -51,7 +51,7 @@ def database_of(info: cat.TableInfo) -> str | None:
     return info.schema[len(PREFIX):] if info.schema.startswith(PREFIX) else None
 
 
-def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
+def attach(s: FeatureSession, db: str, write: bool = False) -> cat.Schema:
     """The schema of database ``db``, attached (read-write when ``write``) on first use."""
     schema = s._attached.get(db)
     conn = s.conn
@@ -105,7 +105,7 @@ def attach(s: EngineSession, db: str, write: bool = False) -> cat.Schema:
     return schema
 
 
-def check_current(s: EngineSession, tables: dict[tuple[str, str], tuple[object, ...]]) -> None:
+def check_current(s: FeatureSession, tables: dict[tuple[str, str], tuple[object, ...]]) -> None:
     """-710 when a table of another database a prepared statement was compiled against has
     since been dropped, altered or renamed there (EngineSession._check_current does the same
     for the session's own database). One ``PRAGMA schema_version`` per table while nothing
@@ -124,7 +124,7 @@ def _version(conn: sqlite3.Connection, db: str) -> int:
     return int(conn.execute(f"PRAGMA {cat.quote(alias(db))}.schema_version").fetchone()[0])
 
 
-def versions(s: EngineSession) -> tuple[tuple[str, int], ...]:
+def versions(s: FeatureSession) -> tuple[tuple[str, int], ...]:
     """The schema versions of the databases this session has attached, for the key of a
     cached plan: a plan compiled against another database's old catalogue is not reused."""
     conn = s.conn
@@ -133,7 +133,7 @@ def versions(s: EngineSession) -> tuple[tuple[str, int], ...]:
     return tuple((db, _version(conn, db)) for db in sorted(s._attached))
 
 
-def _check_logging(s: EngineSession, meta: dict[str, str], db: str) -> None:
+def _check_logging(s: FeatureSession, meta: dict[str, str], db: str) -> None:
     """-568 … -571 unless ``db`` has the session database's logging mode (buffered and
     unbuffered logging are the same mode here, as the Database Design Guide says)."""
     logged, ansi = meta.get("logged") == "1", meta.get("ansi") == "1"
@@ -150,7 +150,7 @@ def _check_logging(s: EngineSession, meta: dict[str, str], db: str) -> None:
     raise EngineError(code, near=db)
 
 
-def check_write(s: EngineSession, plan: Plan) -> None:
+def check_write(s: FeatureSession, plan: Plan) -> None:
     """Before a statement writes another database: attach it writable (outside the SQLite
     transaction) and check the user's privilege on the target there (-272 … -275)."""
     for part in plan.parts or [plan]:

@@ -26,7 +26,7 @@ from .spl.parser import parse_types
 from .spl.resolve import candidates
 
 if TYPE_CHECKING:
-    from ..session.session import EngineSession
+    from .session_api import FeatureSession
 
 _SIGNATURE = re.compile(
     r"^\s*(?:(function|procedure|routine)\s+)?"
@@ -74,7 +74,7 @@ class Routine:
     procid: int = 0  # a stored routine: its sysprocedures.procid
 
 
-def resolve(es: EngineSession, text: str) -> Routine:
+def resolve(es: FeatureSession, text: str) -> Routine:
     """The routine a GETROUTINE signature names, or -674 ("Routine (%s) can not be
     resolved.")."""
     sig = parse_signature(text)
@@ -115,7 +115,7 @@ def _same_types(stored: list[Any], args: tuple[str, ...]) -> list[Any]:
     return [r for r in stored if [t.key for _, t in r.params][: len(keys)] == keys]
 
 
-def execute(es: EngineSession, routine: Routine, args: Sequence[Any],
+def execute(es: FeatureSession, routine: Routine, args: Sequence[Any],
             outs: list[Any] | None = None) -> list[Any]:
     """Run a resolved routine; returns its return values (the first row, for a routine that
     returns rows). ``outs`` (a routine with OUT parameters) receives their values: the rows

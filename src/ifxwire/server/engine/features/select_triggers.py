@@ -38,12 +38,13 @@ from sqlglot import exp
 from ..core.errors import not_implemented
 from ..schema.catalog import TableInfo, quote
 from ..sql.hooks import TRANSLATION
-from .triggers import _Firing, _guarded
+from .triggers import _Firing, _guarded, trigger_body
 
 if TYPE_CHECKING:
-    from ..session.session import EngineSession
+    from ..schema.triggers import Trigger
     from ..sql.translate import Compiler, Plan
-    from .triggers import Trigger, _Firing
+    from .session_api import FeatureSession
+    from .triggers import _Firing
 
 Row = tuple[object, ...]
 
@@ -116,7 +117,7 @@ def prepare(compiler: Compiler, plan: Plan) -> None:
                         continue
                     if trig.name not in names:
                         names.append(trig.name)
-                    row_actions = row_actions or bool(trig.body().each_row)
+                    row_actions = row_actions or bool(trigger_body(trig).each_row)
         plan.select_triggers += [n for n in names if n not in plan.select_triggers]
         if not row_actions:
             continue
@@ -144,7 +145,7 @@ def prepare(compiler: Compiler, plan: Plan) -> None:
 _RID, _TAB = "_ifx_srid", "_ifx_stab"
 
 
-def _active(s: EngineSession, plan: Plan) -> list[Trigger]:
+def _active(s: FeatureSession, plan: Plan) -> list[Trigger]:
     """The enabled triggers the query activates, in creation order (triggers._active's)."""
     if not plan.select_triggers:
         return []
@@ -154,7 +155,7 @@ def _active(s: EngineSession, plan: Plan) -> list[Trigger]:
     return sorted(found, key=lambda t: t.trigid)
 
 
-def open_cursor(s: EngineSession, plan: Plan, query: Callable[[], Iterator[Row]]
+def open_cursor(s: FeatureSession, plan: Plan, query: Callable[[], Iterator[Row]]
                 ) -> Iterator[Row]:
     """The cursor's rows (``query`` runs it) with its Select triggers' actions around them:
     BEFORE ones before the query runs."""
@@ -177,7 +178,7 @@ def _strip(rows: Iterator[Row], plan: Plan) -> Iterator[Row]:
 _Slot = tuple[list[TableInfo], list[list[_Firing]]]
 
 
-def _fire_rows(s: EngineSession, plan: Plan, rows: Iterator[Row],
+def _fire_rows(s: FeatureSession, plan: Plan, rows: Iterator[Row],
                firings: list[_Firing]) -> Iterator[Row]:
     n, k = len(plan.columns), 2 * len(plan.select_rowids)
     schema = s.current_schema()
@@ -200,7 +201,7 @@ def _each(firings: list[_Firing], section: str) -> None:
         f.actions(getattr(f.body, section))
 
 
-def _each_row(s: EngineSession, slots: list[_Slot], hidden: Row) -> None:
+def _each_row(s: FeatureSession, slots: list[_Slot], hidden: Row) -> None:
     conn = s._connection()
     for i, (infos, fire) in enumerate(slots):
         rowid, which = hidden[2 * i], hidden[2 * i + 1]
@@ -218,7 +219,7 @@ def _each_row(s: EngineSession, slots: list[_Slot], hidden: Row) -> None:
             firing.row(info, rowid, dict(zip(names, values, strict=True)), None)
 
 
-def _run(s: EngineSession, plan: Plan, action: Any) -> None:
+def _run(s: FeatureSession, plan: Plan, action: Any) -> None:
     """Trigger actions write: under the write lock, atomically (triggers._guarded)."""
     s._write(plan, lambda: _guarded(s, action))
 

@@ -24,7 +24,6 @@ cursor instead (``captured_dml.py``).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -40,6 +39,7 @@ from ..schema.catalog import TableInfo, quote
 from ..schema.hooks import FEATURES
 from ..schema.routine_tables import chunks
 from ..schema.routines import Routine
+from ..schema.triggers import Trigger
 from ..sql.hooks import PARSERS, TRANSLATION
 from ..sql.plan import Plan
 from ..sql.prepared import ExecResult
@@ -55,8 +55,8 @@ from .spl.parser import SplParser, drop_target
 from .views import check_rows
 
 if TYPE_CHECKING:
-    from ..session.session import EngineSession
     from ..sql.translate import Compiler
+    from .session_api import FeatureSession
     from .spl.interp import Interp
 
 MAX_CASCADE = 61  # Informix: "the maximum number of cascading triggers, which is 61"
@@ -78,41 +78,16 @@ class TriggerBody:
     scope: dict[str, a.VarDecl]
 
 
-@dataclass(eq=False)
-class Trigger:
-    trigid: int
-    name: str
-    owner: str
-    table: str
-    event: str  # I, U, D, S; lower case for INSTEAD OF
-    columns: list[str]
-    old: str | None
-    new: str | None
-    text: str
-    enabled: bool = True
-    delimident: bool = False
-    parsed: TriggerBody | None = field(default=None, repr=False)
-
-    def meta(self) -> str:
-        return json.dumps({"name": self.name, "owner": self.owner, "table": self.table,
-                           "event": self.event, "columns": self.columns, "old": self.old,
-                           "new": self.new, "enabled": self.enabled,
-                           "delimident": self.delimident})
-
-    @classmethod
-    def from_meta(cls, trigid: int, meta: str, text: str) -> Trigger:
-        m = json.loads(meta)
-        return cls(trigid, m["name"], m["owner"], m["table"], m["event"], list(m["columns"]),
-                   m.get("old"), m.get("new"), text, bool(m.get("enabled", True)),
-                   bool(m.get("delimident")))
-
-    def body(self) -> TriggerBody:
-        if self.parsed is None:
-            tree = parse(self.text, self.delimident)
-            spec = tree.meta["spec"]
-            assert isinstance(spec, CreateTrigger)
-            self.parsed = spec.body
-        return self.parsed
+def trigger_body(trig: Trigger) -> TriggerBody:
+    """The trigger's parsed body: parsed from its text the first time it fires, then kept on
+    the trigger (``Trigger.parsed``: the catalogue, schema/triggers.py, only stores it)."""
+    if isinstance(trig.parsed, TriggerBody):
+        return trig.parsed
+    tree = parse(trig.text, trig.delimident)
+    spec = tree.meta["spec"]
+    assert isinstance(spec, CreateTrigger)
+    trig.parsed = spec.body
+    return spec.body
 
 
 @dataclass
@@ -428,7 +403,7 @@ def drop_for_table(conn: sqlite3.Connection, tabid: int) -> None:
 
 
 # ---- firing -----------------------------------------------------------------------------------
-def _active(s: EngineSession, table: str, event: str, updated: list[str] | None
+def _active(s: FeatureSession, table: str, event: str, updated: list[str] | None
             ) -> list[Trigger]:
     """The enabled triggers ``event`` fires on ``table``: its own and those of its
     supertables, which "By default, any trigger that you define on a typed table ... is
@@ -456,14 +431,14 @@ def _active(s: EngineSession, table: str, event: str, updated: list[str] | None
 class _Firing:
     """Runs one trigger's actions with the session's SPL interpreter."""
 
-    def __init__(self, s: EngineSession, trig: Trigger) -> None:
+    def __init__(self, s: FeatureSession, trig: Trigger) -> None:
         # import cycle at load: calls -> translate -> triggers
         from .spl.calls import runtime
         from .spl.interp import Interp
 
         self.s = s
         self.trig = trig
-        self.body = trig.body()
+        self.body = trigger_body(trig)
         self.rt = runtime(s)
         routine = Routine(0, trig.name, trig.owner, False, [], [])
         self.frame = Frame(self.rt, routine, a.RoutineBody(a.Block(0), 0, []))
@@ -534,7 +509,7 @@ class _Firing:
             self.write_back(info, rowid, changed)
 
 
-def _guarded(s: EngineSession, run: Any) -> Any:
+def _guarded(s: FeatureSession, run: Any) -> Any:
     """Run a triggering statement with its triggers atomically, at most MAX_CASCADE deep."""
     # import cycle at load: calls -> translate -> triggers
     from .spl.calls import runtime
@@ -559,7 +534,7 @@ def _guarded(s: EngineSession, run: Any) -> Any:
     return result
 
 
-def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+def run_merge(s: FeatureSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     """MERGE's statements in order (translate_dml.compile_merge), each with its triggers;
     MERGE_ROWID is bound to the target's largest rowid before the first runs.
 
@@ -587,18 +562,18 @@ def run_merge(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecRes
     return ExecResult(sum(run_dml(s, part, bound).rowcount for part in plan.parts))
 
 
-def _serials(s: EngineSession) -> tuple[int, int]:
+def _serials(s: FeatureSession) -> tuple[int, int]:
     return s.state.last_serial, s.state.last_serial8
 
 
-def _restore_serials(s: EngineSession, saved: tuple[int, int]) -> None:
+def _restore_serials(s: FeatureSession, saved: tuple[int, int]) -> None:
     """Guide to SQL: Syntax, DBINFO 'sqlca.sqlerrd1' (ids_sqs_1487): "the SQLCA structure
     does not record serial values that are inserted by triggers", so the serials a triggered
     action inserts are forgotten and DBINFO keeps the triggering statement's own."""
     s.state.last_serial, s.state.last_serial8 = saved
 
 
-def run_dml(s: EngineSession, plan: Plan, bound: dict[str, object],
+def run_dml(s: FeatureSession, plan: Plan, bound: dict[str, object],
             skip_before: set[int] | None = None, skip_after: set[int] | None = None
             ) -> ExecResult:
     """INSERT/UPDATE/DELETE with the table's triggers (called under the write lock);
@@ -772,7 +747,7 @@ def compile_instead(c: Compiler, ast: exp.Expr) -> Plan | None:
     return plan
 
 
-def run_instead(s: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+def run_instead(s: FeatureSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     info = plan.table
     assert info is not None
     event = {int(StmtType.INSERT): "i", int(StmtType.UPDATE): "u",

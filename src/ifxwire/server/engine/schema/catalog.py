@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from ....protocol.codes import TypeCode
 from ..core import ifxtypes as it
@@ -32,9 +31,7 @@ from .catalog_tables import (
 from .hooks import FEATURES
 from .routine_tables import PRIVATE_DDL, SPL_TABLES
 from .routines import Routine
-
-if TYPE_CHECKING:
-    from ..features.triggers import Trigger
+from .triggers import Trigger
 
 T = TypeCode
 

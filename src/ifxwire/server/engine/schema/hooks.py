@@ -12,13 +12,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from ..core.ifxtypes import IfxType
 from .routines import Routine
-
-if TYPE_CHECKING:
-    from ..features.triggers import Trigger
+from .triggers import Trigger
 
 
 def _unregistered(*args: object) -> NoReturn:

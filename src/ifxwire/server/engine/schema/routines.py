@@ -15,12 +15,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..core.ifxtypes import IfxType, from_key
-
-if TYPE_CHECKING:
-    from ..features.spl.ast import RoutineBody
 
 
 @dataclass(eq=False)
@@ -42,7 +38,10 @@ class Routine:
     trigger_table: str | None = None
     referencing: dict[str, str] = field(default_factory=dict)
     delimident: bool = False
-    parsed: RoutineBody | None = field(default=None, repr=False)
+    #: the parsed body (features/spl/ast.py's RoutineBody), kept with the routine so that it is
+    #: parsed once per schema (spl/interp.py ``Interp.body``); the catalogue only stores it,
+    #: so it names no feature type
+    parsed: object = field(default=None, repr=False)
 
     @property
     def kind(self) -> str:

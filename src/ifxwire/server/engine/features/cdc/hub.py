@@ -42,7 +42,8 @@ class Engine(Protocol):
     """What a hub needs of the session layer's Engine (named here so that this feature does
     not import the layer above it): the data directory its log file lives in."""
 
-    data_dir: str
+    @property
+    def data_dir(self) -> str: ...  # read-only: so the Engine class may stand for it
 
 LOG_NAME = "syscdcv1.cdclog"
 #: Session ids are smart-LO descriptors (a 16-bit field of SQ_LODATA, read signed), taken from

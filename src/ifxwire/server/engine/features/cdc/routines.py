@@ -51,9 +51,9 @@ from .hub import (
 
 if TYPE_CHECKING:
     from ...schema.catalog import TableInfo
-    from ...session.session import EngineSession
     from ...sql.exprs import ExprTranslator
     from ...sql.translate import Compiler
+    from ..session_api import FeatureSession
 
 log = logging.getLogger("ifxwire.server.cdc")
 
@@ -83,22 +83,22 @@ _LV = IfxType(it.T.LVARCHAR, size=2048)
 @dataclass(frozen=True)
 class Native:
     params: tuple[IfxType, ...]
-    run: Callable[[EngineSession, list[Any]], object]
+    run: Callable[[FeatureSession, list[Any]], object]
     result: IfxType = it.INTEGER
 
 
-def _hub(s: EngineSession) -> Hub:
+def _hub(s: FeatureSession) -> Hub:
     return hub_of(s.engine)
 
 
-def _session(s: EngineSession, sid: object) -> CdcSession | None:
+def _session(s: FeatureSession, sid: object) -> CdcSession | None:
     cs: CdcSession | None = _hub(s).sessions.get(sid) if isinstance(sid, int) else None
     if cs is None or cs.owner != s.session_id or cs.closed:
         return None
     return cs
 
 
-def _table(s: EngineSession, name: str) -> tuple[str, TableInfo] | int:
+def _table(s: FeatureSession, name: str) -> tuple[str, TableInfo] | int:
     """``database:owner.table`` (owner optional) -> (table key, its description)."""
     db, sep, rest = name.strip().lower().partition(":")
     if not sep or not db or not rest:
@@ -117,7 +117,7 @@ def _table(s: EngineSession, name: str) -> tuple[str, TableInfo] | int:
     return f"{db}:{table}", info
 
 
-def _opensess(s: EngineSession, a: list[Any]) -> int:
+def _opensess(s: FeatureSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
     if str(a[0]).strip().lower() != s.engine.server_name.lower():
@@ -130,7 +130,7 @@ def _opensess(s: EngineSession, a: list[Any]) -> int:
                                 s.state.ctx.encoding).sid
 
 
-def _fullrow(s: EngineSession, a: list[Any]) -> int:
+def _fullrow(s: FeatureSession, a: list[Any]) -> int:
     if any(v is None for v in a):
         return E_NULLARG
     found = _table(s, str(a[0]))
@@ -151,7 +151,7 @@ def _capturable(t: IfxType) -> bool:
     return t.cx is None and t.code not in _NOT_CAPTURED
 
 
-def _startcapture(s: EngineSession, a: list[Any]) -> int:
+def _startcapture(s: FeatureSession, a: list[Any]) -> int:
     if a[0] is None or a[2] is None or a[3] is None or a[4] is None:
         return E_NULLARG
     cs = _session(s, a[0])
@@ -184,7 +184,7 @@ def _startcapture(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
-def _endcapture(s: EngineSession, a: list[Any]) -> int:
+def _endcapture(s: FeatureSession, a: list[Any]) -> int:
     cs = _session(s, a[0])
     if cs is None:
         return E_NOSESS
@@ -196,7 +196,7 @@ def _endcapture(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
-def _activatesess(s: EngineSession, a: list[Any]) -> int:
+def _activatesess(s: FeatureSession, a: list[Any]) -> int:
     cs = _session(s, a[0])
     if cs is None:
         return E_NOSESS
@@ -209,7 +209,7 @@ def _activatesess(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
-def _deactivatesess(s: EngineSession, a: list[Any]) -> int:
+def _deactivatesess(s: FeatureSession, a: list[Any]) -> int:
     cs = _session(s, a[0])
     if cs is None:
         return E_NOSESS
@@ -217,14 +217,14 @@ def _deactivatesess(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
-def _closesess(s: EngineSession, a: list[Any]) -> int:
+def _closesess(s: FeatureSession, a: list[Any]) -> int:
     if _session(s, a[0]) is None:
         return E_NOSESS
     _hub(s).close_session(a[0])
     return 0
 
 
-def _recboundary(s: EngineSession, a: list[Any]) -> int:
+def _recboundary(s: FeatureSession, a: list[Any]) -> int:
     """G-015: "Restarts data capture from the beginning of the CDC record currently being
     returned": a record cut by a short read comes again whole at the next read. Returns the
     number of log records "captured but skipped during the current session": this server
@@ -236,7 +236,7 @@ def _recboundary(s: EngineSession, a: list[Any]) -> int:
     return 0
 
 
-def _errortext(s: EngineSession, a: list[Any]) -> str:
+def _errortext(s: FeatureSession, a: list[Any]) -> str:
     return catalog.errortext(a[0], a[1])
 
 
@@ -284,7 +284,7 @@ def compile_native(compiler: Compiler, call: Any, database: str | None) -> Plan 
     return plan.finish(compiler.ctx)
 
 
-def run_native(s: EngineSession, plan: Plan, args: list[Any]) -> Iterator[tuple[object, ...]]:
+def run_native(s: FeatureSession, plan: Plan, args: list[Any]) -> Iterator[tuple[object, ...]]:
     yield (NATIVES[plan.native].run(s, args),)
 
 
@@ -292,7 +292,7 @@ def run_native(s: EngineSession, plan: Plan, args: list[Any]) -> Iterator[tuple[
 _RECNUM = {"insert": rec.INSERT, "delete": rec.DELETE}
 
 
-def dml_capture(s: EngineSession, info: TableInfo
+def dml_capture(s: FeatureSession, info: TableInfo
                 ) -> Callable[[str, tuple[object, ...] | None, tuple[object, ...] | None],
                               None] | None:
     """The row hook for a DML statement on ``info`` when its table has full-row logging."""
@@ -323,7 +323,7 @@ def dml_capture(s: EngineSession, info: TableInfo
     return capture
 
 
-def truncate(s: EngineSession, info: TableInfo) -> None:
+def truncate(s: FeatureSession, info: TableInfo) -> None:
     """TRUNCATE of a table with full-row logging: one CDC_REC_TRUNCATE in its transaction
     (G: "CDC_REC_TRUNCATE record", the table's user data; no rows)."""
     hub = existing_hub(s.engine)
@@ -343,7 +343,7 @@ def truncate(s: EngineSession, info: TableInfo) -> None:
 _PENDING: dict[int, Pending] = {}
 
 
-def _pending(s: EngineSession) -> Pending:
+def _pending(s: FeatureSession) -> Pending:
     key = id(s)
     p = _PENDING.get(key)
     if p is None:
@@ -353,7 +353,7 @@ def _pending(s: EngineSession) -> Pending:
     return p
 
 
-def mark(s: EngineSession) -> int:
+def mark(s: FeatureSession) -> int:
     """A DML statement starts (before its SQLite savepoint, triggers._guarded): the changes
     so far, and, at the outermost statement, a spill of those held in memory once they make
     a chunk (between statements nothing of the transaction is inside a statement's
@@ -367,7 +367,7 @@ def mark(s: EngineSession) -> int:
     return p.count
 
 
-def _rl_unit(s: EngineSession) -> bool:
+def _rl_unit(s: FeatureSession) -> bool:
     """Whether a statement of ``s`` runs in a row-lock statement unit (its own SQLite
     transaction, or the ``_ifx_rl`` savepoint of a held one: session_locks.rl_write) that a
     failure of the statement rolls back whole. A spill of earlier statements' changes made
@@ -376,7 +376,7 @@ def _rl_unit(s: EngineSession) -> bool:
     return bool(s.engine.row_locks) and not getattr(s, "_rl_escalated", False)
 
 
-def statement_done(s: EngineSession) -> None:
+def statement_done(s: FeatureSession) -> None:
     """Row locks: a statement of a transaction succeeded and its unit is about to be
     released or committed (session_locks.rl_write): the changes held in memory, once they
     make a chunk, are spilled in that unit, where nothing can roll back a part of it."""
@@ -385,13 +385,13 @@ def statement_done(s: EngineSession) -> None:
         p.spill(p.conn)
 
 
-def unmark(s: EngineSession, at: int) -> None:
+def unmark(s: FeatureSession, at: int) -> None:
     p = _PENDING.get(id(s))
     if p is not None and p.marks and p.marks[-1] == at:
         p.marks.pop()
 
 
-def reset(s: EngineSession, at: int) -> None:
+def reset(s: FeatureSession, at: int) -> None:
     """A statement failed after its rows were captured: they are not part of the transaction
     (SQLite's rollback to the statement's savepoint dropped the chunks spilled since)."""
     p = _PENDING.get(id(s))
@@ -404,7 +404,7 @@ def reset(s: EngineSession, at: int) -> None:
 _SAVEPOINTS: dict[int, list[tuple[str, int]]] = {}
 
 
-def savepoint(s: EngineSession, kind: str, name: str) -> None:
+def savepoint(s: FeatureSession, kind: str, name: str) -> None:
     """SAVEPOINT (called before SQLite's) records how many rows were captured, after
     spilling the ones in memory, so that every chunk written after it holds only later
     changes; ROLLBACK TO SAVEPOINT (after SQLite's, which dropped those chunks) drops the
@@ -427,7 +427,7 @@ def _uid() -> int:
     return os.getuid() if hasattr(os, "getuid") else 0
 
 
-def before_commit(s: EngineSession) -> None:
+def before_commit(s: FeatureSession) -> None:
     """Just before the data database's COMMIT (LoSession.before_commit): the captured rows
     go into its stash in the same SQLite transaction (Hub.stash), so that a crash after the
     COMMIT cannot lose them. An error here fails the COMMIT (the transaction rolls back):
@@ -440,7 +440,7 @@ def before_commit(s: EngineSession) -> None:
         hub.stash(s.conn, p, _uid())
 
 
-def before_rollback(s: EngineSession) -> None:
+def before_rollback(s: FeatureSession) -> None:
     """Just before the data database's ROLLBACK: a chunked transaction goes to the log as
     rolled back (RBTX) now, while its spilled chunks can still be read. Nothing here may
     fail the ROLLBACK."""
@@ -455,7 +455,7 @@ def before_rollback(s: EngineSession) -> None:
             log.error("CDC: rolled-back transaction of %d changes not logged: %s", p.count, e)
 
 
-def txn_end(s: EngineSession, committed: bool) -> None:
+def txn_end(s: FeatureSession, committed: bool) -> None:
     """The transaction has ended: its captured rows go to the log. Nothing here may fail the
     transaction (it is over); a log that cannot be written is reported in the server log."""
     _SAVEPOINTS.pop(id(s), None)
@@ -476,7 +476,7 @@ def txn_end(s: EngineSession, committed: bool) -> None:
 _DISCARD: dict[int, int] = {}
 
 
-def rl_rollback(s: EngineSession) -> None:
+def rl_rollback(s: FeatureSession) -> None:
     """Row locks, ROLLBACK WORK, inside the SQLite transaction that applies the undo log
     (session_locks._rl_finish_flushed): the transaction goes to the log as rolled back (RBTX)
     now, while the chunks its statements committed can be read, and those chunks are deleted
@@ -510,7 +510,7 @@ def recover_database(conn: sqlite3.Connection) -> None:
     sweep_chunks(conn)
 
 
-def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
+def lo_stream(s: FeatureSession, fd: object) -> Callable[[int], bytes] | None:
     if not isinstance(fd, int) or fd < FIRST_SESSION_ID:
         return None
     cs = _session(s, fd)
@@ -535,7 +535,7 @@ def lo_stream(s: EngineSession, fd: object) -> Callable[[int], bytes] | None:
     return read
 
 
-def session_closed(s: EngineSession) -> None:
+def session_closed(s: FeatureSession) -> None:
     p = _PENDING.pop(id(s), None)
     _SAVEPOINTS.pop(id(s), None)
     _DISCARD.pop(id(s), None)
@@ -546,7 +546,7 @@ def session_closed(s: EngineSession) -> None:
         hub.close_owned(s.session_id)
 
 
-def log_position(s: EngineSession) -> int:
+def log_position(s: FeatureSession) -> int:
     """The log position sysmaster:syslogs shows (hub.current_position), a byte offset as
     Informix's LSNs are: the first transaction logged after the read begins there."""
     hub = existing_hub(s.engine)

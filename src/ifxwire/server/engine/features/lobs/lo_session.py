@@ -39,7 +39,7 @@ from .lobstore import (
 from .sbspace import Sbspace, sb_path
 
 if TYPE_CHECKING:
-    from ...session.session import EngineSession
+    from ..session_api import FeatureSession
 
 R = TypeVar("R")
 
@@ -98,7 +98,7 @@ def _access_flags(flags: int) -> int:
 class LoSession:
     """The open objects of one EngineSession (in its current database)."""
 
-    def __init__(self, es: EngineSession) -> None:
+    def __init__(self, es: FeatureSession) -> None:
         self.es = es
         self.fds: dict[int, OpenLo] = {}
         self._next_fd = 1

@@ -40,15 +40,15 @@ from .parser import parse_types
 from .resolve import candidates, choose
 
 if TYPE_CHECKING:
-    from ...session.session import EngineSession
     from ...sql.exprs import ExprTranslator
     from ...sql.prepared import ExecResult
     from ...sql.translate import Compiler, Plan
+    from ..session_api import FeatureSession
 
 UNNAMED = "(expression)"  # how Informix names a routine's unnamed return values
 
 
-def runtime(session: EngineSession) -> Runtime:
+def runtime(session: FeatureSession) -> Runtime:
     rt = session.spl
     if rt is None:
         rt = session.spl = Runtime(session)
@@ -95,14 +95,14 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     return plan.finish(compiler.ctx)
 
 
-def _routine_of(session: EngineSession, plan: Plan) -> Routine:
+def _routine_of(session: FeatureSession, plan: Plan) -> Routine:
     routine = session.current_schema().procs.get(int(plan.routine or 0))
     if routine is None:
         raise EngineError(sc.NO_ROUTINE, near=str(plan.routine))
     return routine
 
 
-def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[object]:
+def _args(session: FeatureSession, plan: Plan, bound: dict[str, object]) -> list[object]:
     """EXECUTE PROCEDURE / FUNCTION's arguments: a function called here is not in a DML
     statement's context (``Runtime.in_dml``)."""
     if not plan.sql:
@@ -119,7 +119,7 @@ def _args(session: EngineSession, plan: Plan, bound: dict[str, object]) -> list[
     return list(row)
 
 
-def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
+def execute_call(session: FeatureSession, plan: Plan, bound: dict[str, object]) -> ExecResult:
     if plan.native:
         for _ in TRANSLATION.native_run(session, plan, _args(session, plan, bound)):
             pass
@@ -134,7 +134,7 @@ def execute_call(session: EngineSession, plan: Plan, bound: dict[str, object]) -
     return ExecResult(0)
 
 
-def open_call(session: EngineSession, plan: Plan, bound: dict[str, object]
+def open_call(session: FeatureSession, plan: Plan, bound: dict[str, object]
               ) -> Iterator[tuple[object, ...]]:
     if plan.native:
         rows: Iterator[tuple[object, ...]] = TRANSLATION.native_run(
@@ -190,7 +190,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     return typed(node, routine.returns[0].nullable())
 
 
-def call_routine(session: EngineSession, name: str, args: Sequence[object],
+def call_routine(session: FeatureSession, name: str, args: Sequence[object],
                  kind: str = "function", param_types: Sequence[Any] | None = None,
                  outs: list[object] | None = None) -> Iterator[tuple[object, ...]]:
     """Run a stored routine from outside SQL (the fast path): ``name`` may be ``name``,

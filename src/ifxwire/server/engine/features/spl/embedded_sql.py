@@ -23,7 +23,8 @@ from .frame import Frame, Row
 from .sqlrun import Runner
 
 if TYPE_CHECKING:
-    from .interp import EngineSession, Runtime
+    from ..session_api import FeatureSession
+    from .interp import Runtime
 
 _NOT_IN_SPL = frozenset(("database", "close_database", "create_database", "drop_database",
                          "create_routine"))
@@ -47,7 +48,7 @@ class EmbeddedSql:
     rt: Runtime
     frame: Frame
     runner: Runner
-    session: EngineSession
+    session: FeatureSession
 
     def at_most_one(self, node: a.ExprNode, query: exp.Expr, scope: dict[str, a.VarDecl],
                     types: list[IfxType]) -> list[Row]:

@@ -59,9 +59,8 @@ from .resolve import candidates, choose
 from .sqlrun import Runner, VarRef
 
 if TYPE_CHECKING:
-    # (re-exported for embedded_sql.py, carved from this module: the one place in the
-    # interpreter that names the session layer's type, see tests/unit/test_layers.py)
-    from ...session.session import EngineSession as EngineSession
+    # (the session as the features see it: a Protocol of this layer, session_api.py)
+    from ..session_api import FeatureSession
 
 T = TypeCode
 MAX_DEPTH = 64  # routine calls nested deeper fail with -722
@@ -69,7 +68,7 @@ _TEXT = IfxType(T.LVARCHAR, size=32739)
 class Runtime:
     """The SPL state of one engine session: GLOBAL variables, call depth, TRACE output."""
 
-    def __init__(self, session: EngineSession) -> None:
+    def __init__(self, session: FeatureSession) -> None:
         self.session = session
         self.runner = Runner(session)
         self.globals: dict[str, object] = {}
@@ -88,19 +87,19 @@ class Runtime:
     # ---- routines ----------------------------------------------------------------------------
     def body(self, routine: Routine) -> a.RoutineBody:
         """The routine's parsed body (parsed once per schema, from the stored text)."""
-        body = routine.parsed
-        if body is None:
-            _, body = parse_routine(routine.text, routine.delimident)
-            for decl, (_, ty) in zip(body.params, routine.params, strict=True):
-                decl.type = ty
-            for _which, alias in routine.referencing.items():
-                row = body.block.scope.get(alias)
-                if row is not None and routine.trigger_table:
-                    row.like = (None, routine.trigger_table, "")
-            # LIKE types are read once per parse: a changed table is a new schema, whose
-            # routines are parsed again.
-            self._resolve_likes(body.block)
-            routine.parsed = body
+        if isinstance(routine.parsed, a.RoutineBody):
+            return routine.parsed
+        _, body = parse_routine(routine.text, routine.delimident)
+        for decl, (_, ty) in zip(body.params, routine.params, strict=True):
+            decl.type = ty
+        for _which, alias in routine.referencing.items():
+            row = body.block.scope.get(alias)
+            if row is not None and routine.trigger_table:
+                row.like = (None, routine.trigger_table, "")
+        # LIKE types are read once per parse: a changed table is a new schema, whose
+        # routines are parsed again.
+        self._resolve_likes(body.block)
+        routine.parsed = body
         return body
 
     def _resolve_likes(self, blk: a.Block) -> None:

@@ -27,7 +27,7 @@ from ...sql.translate import Compiler, Plan, table_signature
 from . import ast as a
 
 if TYPE_CHECKING:
-    from ...session.session import EngineSession
+    from ..session_api import FeatureSession
     from .frame import Frame
 
 _PARAM_BASE = 1 << 30  # placeholder positions for variables: after any real '?'
@@ -99,7 +99,7 @@ def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
 class Runner:
     """Compiles and runs SPL expressions and SQL for one engine session."""
 
-    def __init__(self, session: EngineSession) -> None:
+    def __init__(self, session: FeatureSession) -> None:
         self.session = session
 
     # ---- compile -----------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def _checked(row: tuple[object, ...], plan: Plan) -> tuple[object, ...]:
     return tuple(out)
 
 
-def _stream(s: EngineSession, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
+def _stream(s: FeatureSession, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
     checks = _range_checks(plan)
     try:
         while True:
