@@ -34,7 +34,7 @@ __all__ = ["EXISTS_SQL", "SLICE_ROWS", "Ingest", "filler", "ingest_op", "plan_in
 #: the client encodes, the server has only the window's unanswered groups to run (at most
 #: MAX_IN_FLIGHT = 1,024, ~3 ms of a mixed row's server work); a 32,768-row slice (~30 ms to
 #: encode) left it idle for most of that time, ~1 s per million mixed rows (issue 25,
-#: docs/BENCHMARKS.md *adbc_ingest: encoding overlapped with the server*). Why no fewer: each
+#: docs/BENCHMARKS.md *adbc_ingest: the encoding overlapped with the server*). Why no fewer: each
 #: encoder call costs ~0.3 ms of its own (512-row slices: 1.4 us a mixed row, 2,048: 0.8 us).
 SLICE_ROWS = 4 * CHUNK_ROWS
 #: Whether the table exists (temp tables are not in systables: they count as absent).
