@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 from decimal import Decimal
 from typing import Any
 
@@ -158,3 +159,67 @@ def test_asyncio_ingest_and_stream_across_threads(connect_kwargs: dict[str, Any]
             assert await cur.fetchone() == (2500,)
 
     asyncio.run(asyncio.wait_for(go(), 120))
+
+
+def test_ingest_encodes_while_the_server_holds_a_full_window(
+        conn: ifxwire.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25 (ingest15): the client encodes the next rows right after sending a chunk, with
+    up to a whole window (MAX_IN_FLIGHT groups) at the server, and a slice at a time that the
+    server's share of the window outlasts. Before, each chunk's send was followed by reading
+    replies down to half the window, and 32,768-row slices (~30 ms to encode a mixed row's
+    worth) left the server idle: ~1 s of a million mixed rows' wall. Pinned here as the order
+    of events (send, read, encode) and the slice sizes, which timing on a shared machine is
+    not."""
+    from ifxwire.client import batch
+
+    events: list[tuple[str, int]] = []
+    real_encode = arrowbind.encode_batch
+    real_take = batch.PipelineState._take_chunk
+    real_rows = batch.PipelineState._read_rows
+    real_one = batch.Pipeline.read_one
+
+    def encode(pa_: Any, part: Any, *rest: Any) -> Any:
+        events.append(("encode", part.num_rows))
+        return real_encode(pa_, part, *rest)
+
+    def take(self: Any) -> bytes:
+        events.append(("send", self.in_flight))
+        return real_take(self)
+
+    def rows(self: Any, conn_: Any) -> int:
+        got = real_rows(self, conn_)
+        if got:
+            events.append(("read", got))
+        return got
+
+    def one(self: Any) -> Any:
+        events.append(("read", 1))
+        return (yield from real_one(self))
+
+    monkeypatch.setattr(arrowbind, "encode_batch", encode)
+    monkeypatch.setattr(batch.PipelineState, "_take_chunk", take)
+    monkeypatch.setattr(batch.PipelineState, "_read_rows", rows)
+    monkeypatch.setattr(batch.Pipeline, "read_one", one)
+    n = 40_000
+    data = pa.table({
+        "a": pa.array(range(n), pa.int32()),
+        "b": pa.array([i / 7 for i in range(n)]),
+        "c": pa.array([Decimal(i).scaleb(-2) for i in range(n)], pa.decimal128(12, 2)),
+        "e": pa.array([f"name {i % 997}" for i in range(n)], pa.string()),
+    })
+    cur = conn.cursor()
+    assert cur.adbc_ingest("ing_window", data.slice(0, 0), mode="replace") == 0
+    conn.commit()  # (see test_ingest_round_trip_column_wise)
+    assert cur.adbc_ingest("ing_window", data, mode="append") == n
+    assert cur.execute("SELECT count(*), sum(a) FROM ing_window").fetchone() == (
+        n, sum(range(n)))
+    sizes = [k for what, k in events if what == "encode"]
+    assert sum(sizes) == n and max(sizes) <= 4 * batch.CHUNK_ROWS
+    # The window's bound is kept: what is unanswered, this chunk included, at each send.
+    sends = [k for what, k in events if what == "send"]
+    assert len(sends) > 60 and max(sends) <= batch.MAX_IN_FLIGHT
+    # Each slice after the first is encoded right after a send: no reply is read (waited
+    # for) in between, so the server has the whole window to run meanwhile.
+    for before, after in itertools.pairwise(events):
+        if after[0] == "encode":
+            assert before[0] == "send", events[:40]

@@ -17,6 +17,7 @@ from .. import arrow as _arrow
 from ..errors import ProgrammingError
 from . import arrowbind
 from .batch import (
+    CHUNK_ROWS,
     BatchCursor,
     Filler,
     Pipeline,
@@ -29,8 +30,13 @@ from .placeholders import SqlPlan, plan_sql
 
 __all__ = ["EXISTS_SQL", "SLICE_ROWS", "Ingest", "filler", "ingest_op", "plan_ingest"]
 
-#: Rows encoded together: bounds the encoder's arrays (a few MB) whatever the batch size.
-SLICE_ROWS = 32768
+#: Rows encoded together: four pipeline chunks (client/batch.py CHUNK_ROWS). Why no more: while
+#: the client encodes, the server has only the window's unanswered groups to run (at most
+#: MAX_IN_FLIGHT = 1,024, ~3 ms of a mixed row's server work); a 32,768-row slice (~30 ms to
+#: encode) left it idle for most of that time, ~1 s per million mixed rows (issue 25,
+#: docs/BENCHMARKS.md *adbc_ingest: the encoding overlapped with the server*). Why no fewer: each
+#: encoder call costs ~0.3 ms of its own (512-row slices: 1.4 us a mixed row, 2,048: 0.8 us).
+SLICE_ROWS = 4 * CHUNK_ROWS
 #: Whether the table exists (temp tables are not in systables: they count as absent).
 EXISTS_SQL = "SELECT 1 FROM systables WHERE tabname = ?"
 

@@ -1,12 +1,14 @@
 """Pipelined ``executemany``: one PREPARE, then ``ID BIND EXECUTE EOT`` per row, streamed.
 
 Rows are encoded and sent in chunks (up to ``CHUNK_BYTES`` or ``CHUNK_ROWS`` per ``send``) while
-at most ``MAX_IN_FLIGHT`` groups wait for their replies. Replies are a few dozen bytes each, so
-that window always fits in the socket buffers: the server never blocks writing replies we are
-not reading, and we never block writing requests it is not reading. Neither side deadlocks, and
-memory stays bounded whatever the batch size: the parameter sets are consumed lazily, so a
-generator works and is never materialised. informix-driver sends the same per-row group, one
-``sendall`` per row, after building every PDU in memory (peer-informix-driver.md 2.8).
+at most ``MAX_IN_FLIGHT`` groups wait for their replies; a chunk waits for room before it is
+sent, so the next one is encoded while the server has the whole window to run. Replies are a
+few dozen bytes each, so that window always fits in the socket buffers: the server never blocks
+writing replies we are not reading, and we never block writing requests it is not reading.
+Neither side deadlocks, and memory stays bounded whatever the batch size: the parameter sets
+are consumed lazily, so a generator works and is never materialised. informix-driver sends the
+same per-row group, one ``sendall`` per row, after building every PDU in memory
+(peer-informix-driver.md 2.8).
 
 Outcome: every row is attempted. The server answers every group even after a failure, so one
 bad row does not stop the others. Afterwards, if any row failed, the first failure is raised
@@ -393,6 +395,7 @@ class PipelineState(ReplyTally):
         self.chunk: list[bytes] = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
+        self.chunk_groups = 0  # groups in ``chunk`` (rows and markers), not sent yet
         self.errors: list[tuple[int, DatabaseError]] = []
         self.begin_error: DatabaseError | None = None
         self.commit_error: DatabaseError | None = None
@@ -402,6 +405,7 @@ class PipelineState(ReplyTally):
         self.chunk.append(group)
         self.expect.append(tag)
         self.in_flight += 1
+        self.chunk_groups += 1
         self.chunk_bytes += len(group)
         return self.chunk_bytes >= CHUNK_BYTES or self.chunk_rows >= CHUNK_ROWS
 
@@ -432,6 +436,7 @@ class PipelineState(ReplyTally):
         else:
             expect.append([first, first + count])
         self.in_flight += count
+        self.chunk_groups += count
 
     def room(self) -> tuple[int, int]:
         """How many rows and bytes the current chunk still takes before it is sent."""
@@ -442,6 +447,7 @@ class PipelineState(ReplyTally):
         self.chunk = []
         self.chunk_bytes = 0
         self.chunk_rows = 0
+        self.chunk_groups = 0
         return data
 
     def _read_rows(self, conn: BatchSession) -> int:
@@ -508,11 +514,15 @@ class Pipeline(PipelineState):
         if not self.chunk:
             return
         conn = self.conn
-        conn._send(self._take_chunk())
-        # Keep the number of unanswered groups bounded before producing more.
-        while self.in_flight > MAX_IN_FLIGHT - CHUNK_ROWS:
+        # Keep the number of unanswered groups bounded: wait for replies *before* sending
+        # (``in_flight`` counts this chunk's groups too), not after, so that the rows encoded
+        # next overlap a full window at the server (up to MAX_IN_FLIGHT groups, not half of
+        # it): the same bound on what is in flight, so the same socket-buffer argument (module
+        # doc), and the server is not left idle while the client encodes (issue 25, ingest15).
+        while self.in_flight > MAX_IN_FLIGHT and self.in_flight > self.chunk_groups:
             if not self._read_rows(conn):
                 yield from self._wait_or_read_one()
+        conn._send(self._take_chunk())
 
     def read_one(self) -> Generator[Any, Any, None]:
         """The next reply, through the Reply parser: called when the fast path has just
