@@ -114,7 +114,7 @@ class Transactions:
         return route
 
     def rl_checks_in_unit(self, plan: Plan) -> bool:
-        """Whether an UPDATE/DELETE's -710 check and privilege check may run inside its
+        """Whether an INSERT/UPDATE/DELETE's -710 check and privilege check may run inside its
         row-lock write unit (``rl_checked_dml``) rather than before it: the unit reads SQLite's
         schema version under the write lock anyway (``_rl_install``), while the check before
         it read the version again outside any transaction, a read transaction of its own (~10
