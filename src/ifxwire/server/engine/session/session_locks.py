@@ -781,7 +781,7 @@ class RowLocks(RowLockReads, RowLockDdl):
                         # inside the transaction: the schema version is read without a new read
                         # transaction, and no other session's DDL can come between
                         installed = self._rl_install()
-                        if kind == "update" or kind == "delete" or kind == "insert":
+                        if kind == "update" or kind == "delete":
                             # the version _rl_install has just read: the statement's first
                             # catalogue lookup (run_dml's triggers) takes it instead of
                             # reading it again (current_schema); _dml drops it before its
