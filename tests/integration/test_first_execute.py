@@ -337,3 +337,83 @@ def test_a_prepared_insert_execute_is_not_parsed_as_a_query_group(
         assert parsed == [sid]
     finally:
         c.close()
+
+
+def _traced_execute(srv: Server, c: RawClient, value: int) -> list[str]:
+    """The SQLite statements of one EXECUTE of the prepared statement 0 (literals out)."""
+    conn: sqlite3.Connection = _session(srv, c).engine.conn
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    try:
+        c.sock.sendall(_execute(value))
+        reply = c.read_reply()
+    finally:
+        conn.set_trace_callback(None)
+    assert reply.errors == [] and [d.rows for d in reply.dones] == [1]
+    return [_shape(q) for q in seen]
+
+
+def test_an_autocommitted_insert_reads_the_schema_version_once(srv: Server) -> None:
+    """Twenty-seventh session (issue 23): the -710 and privilege checks of a prepared INSERT
+    run inside its row-lock write unit, against the version the unit reads under SQLite's
+    write lock, which the statement's trigger lookup takes too; the commit's smart-LOB
+    housekeeping reads no version (its SELECT says the tables are there)."""
+    c = RawClient(srv.host, srv.port)
+    try:
+        _dbopen(c, b"fx")
+        c.sock.sendall(_prepare("t"))
+        assert c.read_reply().errors == []
+        _traced_execute(srv, c, 1)
+        seen = _traced_execute(srv, c, 2)
+        # before: PRAGMA schema_version (a read transaction of its own) came first
+        assert seen[0] == "BEGIN IMMEDIATE", seen
+        # before: four (the -710 check, the unit's, the trigger lookup's, the LOB commit's)
+        assert seen.count("PRAGMA schema_version") == 1, seen
+        lob = [q for q in seen if "_ifx_lo" in q]
+        assert len(lob) == 1 and seen[-2:] == [lob[0], "COMMIT"], seen
+    finally:
+        c.close()
+
+
+def test_a_prepared_insert_is_710_after_another_sessions_alter(srv: Server) -> None:
+    """The -710 check of an INSERT now inside its write unit still refuses a plan whose table
+    changed, and writes nothing (ids_sqs_0575's re-prepare contract, docs/SERVER.md)."""
+    c = RawClient(srv.host, srv.port)
+    other = RawClient(srv.host, srv.port)
+    try:
+        _dbopen(c, b"fx")
+        _dbopen(other, b"fx")
+        assert other.command("CREATE TABLE t710 (id INTEGER, s VARCHAR(40))").errors == []
+        c.sock.sendall(_prepare("t710"))
+        assert c.read_reply().errors == []
+        c.sock.sendall(_execute(1))
+        assert c.read_reply().errors == []
+        assert other.command("ALTER TABLE t710 ADD (x INTEGER)").errors == []
+        c.sock.sendall(_execute(2))
+        reply = c.read_reply()
+        assert [e.sqlcode for e in reply.errors] == [-710]
+        rows = _session(srv, other).engine.conn.execute("SELECT id FROM t710").fetchall()
+        assert rows == [(1,)]
+    finally:
+        c.close()
+        other.close()
+
+
+def test_the_commit_finds_smart_lob_tables_gone(srv: Server) -> None:
+    """The housekeeping's SELECT stands for the tables' check once they were found: when it
+    fails (the tables gone) the commit looks again and goes on without them."""
+    c = RawClient(srv.host, srv.port)
+    try:
+        _dbopen(c, b"fx")
+        c.sock.sendall(_prepare("t"))
+        assert c.read_reply().errors == []
+        _traced_execute(srv, c, 1)
+        session = _session(srv, c)
+        conn: sqlite3.Connection = session.engine.conn
+        conn.execute("DROP TABLE _ifx_lo_unref")
+        seen = _traced_execute(srv, c, 2)
+        look = "SELECT ? FROM sqlite_master WHERE type = ? AND name = ?"
+        assert look in seen and seen.index(look) < seen.index("COMMIT"), seen
+        assert session.engine.lo._schema is False
+    finally:
+        c.close()

@@ -74,6 +74,9 @@ T = TypeCode
 R = TypeVar("R")
 UNKNOWN_PARAM = it.char(255)  # how an untyped '?' is described (CHAR fallback)
 _FOREVER_MS = 2**31 - 1
+#: the plans whose -710 and privilege checks run inside their row-lock write unit
+#: (rl_checks_in_unit); INSERT too since the twenty-seventh session (one read fewer)
+_IN_UNIT = frozenset(("update", "delete", "insert"))
 
 
 
@@ -715,7 +718,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
 
     def _execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
         plan = stmt.plan
-        if (plan.kind == "update" or plan.kind == "delete") and self.rl_checks_in_unit(plan):
+        if plan.kind in _IN_UNIT and self.rl_checks_in_unit(plan):
             # -710, privileges and binding inside the write unit (session_txn.py says why)
             self._start_statement()
             return self._write(plan, lambda: self.rl_checked_dml(stmt, params))

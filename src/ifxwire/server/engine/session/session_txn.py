@@ -114,7 +114,7 @@ class Transactions:
         return route
 
     def rl_checks_in_unit(self, plan: Plan) -> bool:
-        """Whether an UPDATE/DELETE's -710 check and privilege check may run inside its
+        """Whether an INSERT/UPDATE/DELETE's -710 check and privilege check may run inside its
         row-lock write unit (``rl_checked_dml``) rather than before it: the unit reads SQLite's
         schema version under the write lock anyway (``_rl_install``), while the check before
         it read the version again outside any transaction, a read transaction of its own (~10
@@ -138,7 +138,10 @@ class Transactions:
         version = key[1] if key is not None and isinstance(key[1], int) else None
         version = es._check_current(stmt, version)
         es._check_privileges(stmt.plan, version=version)
-        return run_dml(es, stmt.plan, es._bind(stmt.plan, params))
+        bound = es._bind(stmt.plan, params)
+        # (an INSERT's too: the unit's version serves run_dml's trigger lookup; _dml drops it)
+        es._unit_version = version
+        return run_dml(es, stmt.plan, bound)
 
     def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult:
         """Run a writing statement under the write lock, committing it alone outside a

@@ -162,8 +162,9 @@ class LoSession:
         uncommitted pieces."""
         conn = self.es.conn
         self._nothing_due = False
-        if conn is not None and self._has_schema(conn):
-            unref, garbage = housekeeping_due(conn)
+        due = self._due(conn) if conn is not None else None
+        if conn is not None and due is not None:
+            unref, garbage = due
             if unref:
                 free_unreferenced(conn)  # (its objects' pieces become garbage)
             else:
@@ -173,6 +174,21 @@ class LoSession:
         if self._sb is not None:
             self._sb.commit()
         CAPTURE.before_commit(self.es)  # CDC: captured rows stashed in this commit (cdc/)
+
+    def _due(self, conn: sqlite3.Connection) -> tuple[bool, bool] | None:
+        """``housekeeping_due`` when the database has the smart-LOB tables, else None.
+        Why: once the tables were found they are not looked for again: the SELECT itself
+        says they are still there (it fails to prepare when they are not, as after a DROP
+        DATABASE and a new one of the same name on a pooled path); the PRAGMA of
+        ``_has_schema`` was one SQLite statement more per commit (issue 23, libsqli's 1 ms
+        wait; issue 26). A database without them is looked at again at each commit (a first
+        use's ``sweep`` may add them)."""
+        if self._schema:
+            try:
+                return housekeeping_due(conn)
+            except sqlite3.OperationalError:
+                self._schema = None  # gone: look again below
+        return housekeeping_due(conn) if self._has_schema(conn) else None
 
     def _has_schema(self, conn: sqlite3.Connection) -> bool:
         """Whether the database has the smart-LOB tables of this layout, cached per schema
