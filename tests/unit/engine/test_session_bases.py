@@ -1,9 +1,9 @@
 """EngineSession is one class built of mixins (session.py, session_locks.py and the modules
-split from them: session_lock_latch.py, session_lock_rows.py, ...). A name defined in two of
-its bases is a silent bug: the one earlier in the method resolution order shadows the other,
-and nothing fails until the shadowed one was the one meant. Splitting a file into mixins moves
-methods between classes, so this checks that every method, property and class attribute of
-the session package's bases is defined in exactly one of them."""
+split from them: session_lock_latch.py, session_lock_rows.py, session_cursors.py, ...). A name
+defined in two of its bases is a silent bug: the one earlier in the method resolution order
+shadows the other, and nothing fails until the shadowed one was the one meant. Splitting a
+file into mixins moves methods between classes, so this checks that every method, property and
+class attribute of the session package's bases is defined in exactly one of them."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_the_split_bases_are_in_the_mro() -> None:
     # (the check above only sees the bases that are there)
     names = {base.__name__ for base in EngineSession.__mro__}
     assert {"RowLocks", "RowLockLatch", "RowLockRows", "RowLockReads", "RowLockDdl",
-            "ParkedReads", "Transactions", "StatementRunner", "ErrorMapping"} <= names
+            "ParkedReads", "Transactions", "StatementRunner", "ErrorMapping", "CursorRows"} <= names
 
 
 def test_a_duplicate_is_reported() -> None:
