@@ -33,7 +33,8 @@ def test_the_split_bases_are_in_the_mro() -> None:
     # (the check above only sees the bases that are there)
     names = {base.__name__ for base in EngineSession.__mro__}
     assert {"RowLocks", "RowLockLatch", "RowLockRows", "RowLockReads", "RowLockDdl",
-            "ParkedReads", "Transactions", "StatementRunner", "ErrorMapping", "CursorRows"} <= names
+            "ParkedReads", "Transactions", "StatementRunner", "ErrorMapping", "CursorRows",
+            "SessionPrivileges"} <= names
 
 
 def test_a_duplicate_is_reported() -> None:

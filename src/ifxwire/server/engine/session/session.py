@@ -62,6 +62,7 @@ from .session_cursors import CursorRows
 from .session_errors import CANCELLED, ErrorMapping
 from .session_locks import RowLocks
 from .session_park import ParkedReads, plan_parks
+from .session_privileges import SessionPrivileges
 from .session_statements import StatementRunner
 from .session_txn import Transactions
 
@@ -84,7 +85,7 @@ def _no_cursor(name: str, table: object, updated: object) -> int:
 
 
 class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorMapping,
-                    CursorRows):
+                    CursorRows, SessionPrivileges):
     """One client connection. Used from one thread at a time."""
 
     def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
@@ -386,95 +387,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self._currvals[key] = value
         self._nextval_rows[key] = (statement, {occurrence})
         return value
-
-    def privileges(self, version: int | None = None) -> access.Privileges:
-        """The user's table privileges, read again when the schema (or a grant) changes;
-        ``version``: the schema version the caller has just read (no second PRAGMA)."""
-        assert self.conn is not None
-        key = (self._incarnation, self._schema_version() if version is None else version,
-               self.role)
-        if self._privs is None or self._privs[0] != key:
-            self._privs = (key, access.Privileges(self.conn, self.user, self.role))
-            owner = cat.meta(self.conn).get("owner", "informix")
-            self._db_level = access.database_level(self.conn, self.user, owner) or "C"
-        return self._privs[1]
-
-    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None,
-                          version: int | None = None) -> None:
-        """The table privileges a statement needs and EXECUTE on the routines it calls;
-        ``owner``: inside a routine, the owner's share (check_in_routine); ``version``: the
-        schema version just read, if any.
-
-        A plan that passed is remembered by the Privileges object that passed it: that
-        object is made again whenever the schema version or the role changes, and every
-        GRANT, REVOKE and DDL moves the version (session_statements.py), so a plan run
-        again under the same one needs no second check (issue 26, select_one_row)."""
-        if self._db_level == "D" or self.conn is None:
-            return
-        privs = self.privileges(version)
-        passed = privs.passed
-        if owner is None and passed.get(id(plan)) is plan:
-            return
-        for part in plan.parts or [plan]:
-            target = part.view or (part.table.name if part.table is not None else None)
-            tables = [t for t in part.tables if t not in part.view_tables]
-            access.check_plan(privs, self.user, part.kind, tables or (
-                [target] if target else []), target, owner)
-        for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
-            self.check_execute(procid, owner)
-        for xid, name in plan.cast_types:
-            access.check_type_usage(self._connection(), self.user, self.role, xid, name)
-        if owner is None and len(passed) < 4096:
-            passed[id(plan)] = plan  # the plan itself: its id is not reused while kept
-
-    def check_execute(self, procid: int, owner: access.OwnerRights = None) -> None:
-        """-706 unless this user (or ``owner``'s share) may run routine ``procid``."""
-        if self._db_level == "D" or self.conn is None:
-            return
-        routine = self.current_schema().procs.get(procid)
-        access.check_execute(self.privileges(), self.user, procid,
-                             routine.name if routine is not None else str(procid), owner)
-
-    def routine_rights(self, routine: Routine) -> tuple[str, access.Privileges] | bool:
-        """What a statement inside ``routine`` runs with besides the caller's privileges:
-        True when it needs no check (the caller is a DBA, the routine a DBA routine — its
-        caller is DBA while it runs — or its owner a DBA, who holds everything WITH GRANT
-        OPTION), else the owner's WITH GRANT OPTION privileges (Guide to SQL: Tutorial,
-        "Privileges on objects associated with a routine", "DBA privileges for executing a
-        routine")."""
-        if self._db_level == "D" or self.conn is None or routine.mode == "D":
-            return True
-        self.privileges()  # refreshes the privilege key
-        assert self._privs is not None
-        key = (self._privs[0], routine.owner)
-        if self._owner_privs is None or self._owner_privs[0] != key:
-            dbowner = cat.meta(self.conn).get("owner", "informix")
-            level = access.database_level(self.conn, routine.owner, dbowner)
-            rights = None if level == "D" else access.Privileges(
-                self.conn, routine.owner, None, grantable_only=True)
-            self._owner_privs = (key, rights)
-        got = self._owner_privs[1]
-        return True if got is None else (routine.owner, got)
-
-    @contextlib.contextmanager
-    def acting_as_dba(self, dba: bool) -> Iterator[None]:
-        """A statement of a DBA routine: its caller holds DBA while it runs."""
-        saved = self._db_level
-        if dba:
-            self._db_level = "D"
-        try:
-            yield
-        finally:
-            self._db_level = saved
-
-    def check_in_routine(self, plan: Plan, routine: Routine) -> None:
-        """The privileges of a statement that ``routine`` runs (or a trigger action, whose
-        frame's owner is the trigger's)."""
-        if not plan.tables and not plan.routines and plan.routine is None and not plan.parts:
-            return
-        rights = self.routine_rights(routine)
-        if not isinstance(rights, bool):
-            self._check_privileges(plan, rights)
 
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:
