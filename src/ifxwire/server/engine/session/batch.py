@@ -224,7 +224,7 @@ def execute_bound(self: EngineSession, stmt: Prepared,
 
 def _target(stmt: Prepared) -> str | None:
     """The table the batch inserts into (run without its INSERT lock triggers, its rows
-    locked as one range: session_locks.rl_bulk), or None."""
+    locked as one range: session_lock_rows.rl_bulk), or None."""
     table = stmt.plan.table
     if table is None or "rowid" in stmt.plan.sql.lower():
         return None  # (a rowid the statement gives is not SQLite's choice)

@@ -117,11 +117,11 @@ class Engine:
         #: Every session's row and table locks (features/locks/manager.py).
         self.locks = LockTable()
         #: Rows batches inserted as runs their lock trigger kept in SQL, locked as ranges
-        #: (session_locks.RowLocks.rl_bulk; a counter for tests and benchmarks).
+        #: (session_lock_rows.RowLockRows.rl_bulk; a counter for tests and benchmarks).
         self.run_rows = 0
         self._latches: dict[str, Latch] = {}
         #: Row-lock mode: seconds a NOT WAIT writer waits for the database's latch before
-        #: its statement fails with ISAM -107 (session_locks.RowLocks._latch says why).
+        #: its statement fails with ISAM -107 (session_lock_latch.RowLockLatch._latch says why).
         self.latch_grace = 0.5
         self._recovered: set[str] = set()
         #: Row-lock mode: the sessions by id (weakly held), for LAST COMMITTED readers.

@@ -33,13 +33,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from .... import _accel
 from ....locales import DEFAULT_LOCALE, codec_for_locale
 from ....protocol.codes import DBFLAG_ANSI, DBFLAG_INFORMIX, DBFLAG_LOGGED, TypeCode
 from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core import values as vals
-from ..core.convert import Conv, batch_loader, row_binder
+from ..core.convert import Conv, row_binder
 from ..core.errors import EngineError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
@@ -54,15 +53,16 @@ from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
 from ..schema.routines import Routine
 from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
-from ..sql.functions import VOLATILE, FunctionSlot, FunctionState, register
+from ..sql.functions import FunctionSlot, FunctionState, register
 from ..sql.prepared import ExecResult, Prepared
 from ..sql.statements import ColumnSpec, CreateTable
 from ..sql.translate import Compiler, Plan, table_signature
 from . import batch as _batch
+from .session_cursors import CursorRows
 from .session_errors import CANCELLED, ErrorMapping
-from .session_lock_reads import CURSOR
 from .session_locks import RowLocks
 from .session_park import ParkedReads, plan_parks
+from .session_privileges import SessionPrivileges
 from .session_statements import StatementRunner
 from .session_txn import Transactions
 
@@ -87,7 +87,8 @@ def _no_cursor(name: str, table: object, updated: object) -> int:
 
 
 
-class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorMapping):
+class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorMapping,
+                    CursorRows, SessionPrivileges):
     """One client connection. Used from one thread at a time."""
 
     def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
@@ -389,95 +390,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self._currvals[key] = value
         self._nextval_rows[key] = (statement, {occurrence})
         return value
-
-    def privileges(self, version: int | None = None) -> access.Privileges:
-        """The user's table privileges, read again when the schema (or a grant) changes;
-        ``version``: the schema version the caller has just read (no second PRAGMA)."""
-        assert self.conn is not None
-        key = (self._incarnation, self._schema_version() if version is None else version,
-               self.role)
-        if self._privs is None or self._privs[0] != key:
-            self._privs = (key, access.Privileges(self.conn, self.user, self.role))
-            owner = cat.meta(self.conn).get("owner", "informix")
-            self._db_level = access.database_level(self.conn, self.user, owner) or "C"
-        return self._privs[1]
-
-    def _check_privileges(self, plan: Plan, owner: access.OwnerRights = None,
-                          version: int | None = None) -> None:
-        """The table privileges a statement needs and EXECUTE on the routines it calls;
-        ``owner``: inside a routine, the owner's share (check_in_routine); ``version``: the
-        schema version just read, if any.
-
-        A plan that passed is remembered by the Privileges object that passed it: that
-        object is made again whenever the schema version or the role changes, and every
-        GRANT, REVOKE and DDL moves the version (session_statements.py), so a plan run
-        again under the same one needs no second check (issue 26, select_one_row)."""
-        if self._db_level == "D" or self.conn is None:
-            return
-        privs = self.privileges(version)
-        passed = privs.passed
-        if owner is None and passed.get(id(plan)) is plan:
-            return
-        for part in plan.parts or [plan]:
-            target = part.view or (part.table.name if part.table is not None else None)
-            tables = [t for t in part.tables if t not in part.view_tables]
-            access.check_plan(privs, self.user, part.kind, tables or (
-                [target] if target else []), target, owner)
-        for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
-            self.check_execute(procid, owner)
-        for xid, name in plan.cast_types:
-            access.check_type_usage(self._connection(), self.user, self.role, xid, name)
-        if owner is None and len(passed) < 4096:
-            passed[id(plan)] = plan  # the plan itself: its id is not reused while kept
-
-    def check_execute(self, procid: int, owner: access.OwnerRights = None) -> None:
-        """-706 unless this user (or ``owner``'s share) may run routine ``procid``."""
-        if self._db_level == "D" or self.conn is None:
-            return
-        routine = self.current_schema().procs.get(procid)
-        access.check_execute(self.privileges(), self.user, procid,
-                             routine.name if routine is not None else str(procid), owner)
-
-    def routine_rights(self, routine: Routine) -> tuple[str, access.Privileges] | bool:
-        """What a statement inside ``routine`` runs with besides the caller's privileges:
-        True when it needs no check (the caller is a DBA, the routine a DBA routine — its
-        caller is DBA while it runs — or its owner a DBA, who holds everything WITH GRANT
-        OPTION), else the owner's WITH GRANT OPTION privileges (Guide to SQL: Tutorial,
-        "Privileges on objects associated with a routine", "DBA privileges for executing a
-        routine")."""
-        if self._db_level == "D" or self.conn is None or routine.mode == "D":
-            return True
-        self.privileges()  # refreshes the privilege key
-        assert self._privs is not None
-        key = (self._privs[0], routine.owner)
-        if self._owner_privs is None or self._owner_privs[0] != key:
-            dbowner = cat.meta(self.conn).get("owner", "informix")
-            level = access.database_level(self.conn, routine.owner, dbowner)
-            rights = None if level == "D" else access.Privileges(
-                self.conn, routine.owner, None, grantable_only=True)
-            self._owner_privs = (key, rights)
-        got = self._owner_privs[1]
-        return True if got is None else (routine.owner, got)
-
-    @contextlib.contextmanager
-    def acting_as_dba(self, dba: bool) -> Iterator[None]:
-        """A statement of a DBA routine: its caller holds DBA while it runs."""
-        saved = self._db_level
-        if dba:
-            self._db_level = "D"
-        try:
-            yield
-        finally:
-            self._db_level = saved
-
-    def check_in_routine(self, plan: Plan, routine: Routine) -> None:
-        """The privileges of a statement that ``routine`` runs (or a trigger action, whose
-        frame's owner is the trigger's)."""
-        if not plan.tables and not plan.routines and plan.routine is None and not plan.parts:
-            return
-        rights = self.routine_rights(routine)
-        if not isinstance(rights, bool):
-            self._check_privileges(plan, rights)
 
     def sequence(self, name: str) -> cat.SequenceInfo | None:
         if self.database is None:
@@ -823,193 +735,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         except Exception as e:  # no traceback may reach a client
             raise _internal(e) from None
 
-    def _late_check(self, stmt: Prepared) -> bool:
-        """Whether this OPEN may run its query first and check for -710 after it.
-
-        Why (issue 26, select_one_row): the check reads ``PRAGMA schema_version``; on its
-        own that read is a SQLite read transaction (a lock, an unlock and a stat, 4.7 µs),
-        read right after the query's ``execute`` it shares the query's transaction (1.2 µs)
-        and sees the very snapshot the query read. Allowed only where running the query
-        before the check changes nothing the client can see: a plain query of this
-        database's tables (no other database, no stored routine, no function SQLite is
-        told is not deterministic such as NEXTVAL or the large-object ones: they may
-        write), a DBA session (no privilege check that would have to follow the version).
-        Under row locks only while no other session holds rows of its tables and no
-        REPEATABLE READ share lock is to be taken (``rl_late_ok``): the lock check then
-        has nothing to do before the query, which reads the plain SQL (issue 26, sixth
-        round). Its rows are dropped when the check then fails."""
-        plan = stmt.plan
-        if (self._db_level != "D" or self.conn is None or not plan.tables
-                or stmt.schema_version < 0):
-            return False
-        reads = plan.reads_only
-        if reads is None:
-            sql = plan.sql.lower()
-            reads = plan.reads_only = (
-                plan.kind == "query" and not plan.other_tables and not plan.routines
-                and plan.routine is None and not plan.select_triggers and not plan.for_update
-                and not plan.current_rowid and bool(VOLATILE)
-                and not any(f"{name}(" in sql for name in VOLATILE))
-        return reads and (not self.row_locks or self.rl_late_ok(plan))
-
-    def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
-              version: int | None = None, park: bool = False) -> Iterator[tuple[object, ...]]:
-        """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
-        right after the query started, inside its read transaction (_late_check);
-        ``version``: the schema version that check read before (for the row-lock check);
-        ``park``: a cached query group's OPEN, whose read transaction may stay open
-        (session_park.py)."""
-        conn = self.conn
-        if conn is None:
-            conn = self._connection()
-        # self.row_locks (session_locks.py), inlined (issue 26)
-        row_locks = self.engine.row_locks and self.database is not None and self._logged
-        # (a late check under row locks has found nothing for rl_check_read to do, nor has
-        # it where the query reads no table of this database)
-        # CURSOR STABILITY: the query with its table's hidden rowid, for the lock on the
-        # row the cursor is on (rl_stability; rl_late_ok keeps such a query off the late
-        # path). Looked at only under row locks: nothing is added to the path without them.
-        variant = None
-        if row_locks and late is None and plan.tables:
-            if self.isolation == CURSOR and not plan.current_rowid:
-                variant = self.rl_stability_plan(plan)
-            sql = self.rl_check_read(variant or plan, version)
-            # (it may have committed another session's parked write: a parked read must
-            # then be fresh still, and only the plain SQL reads in one)
-            if self._parked and (sql is not plan.sql or not self.park_fresh()):
-                self.unpark()
-        else:
-            sql = plan.sql
-        if park and not self._parked and conn is self.conn and sql is plan.sql and (
-                not self.in_transaction and not self._sql_txn and not conn.in_transaction
-                and not self.lo.sql_depth and (
-                    plan.parks if plan.parks is not None else plan_parks(plan))):
-            self._park(conn)  # this query's read transaction stays open (session_park.py)
-        while True:
-            cur = conn.cursor()
-            self._rl_conflict = None
-            try:
-                cur.execute(sql, bound)
-                break
-            except sqlite3.Error as e:
-                cur.close()
-                if row_locks and self.rl_wait_read():
-                    continue  # the holder let go: read again
-                if late is not None:
-                    self._check_current(late)  # a changed table is -710, as before
-                raise self._map_error(e, plan) from None
-        if late is not None:
-            try:
-                # _check_current(late)'s first test, inlined (issue 26, twelfth round: three
-                # Python calls per OPEN). A late check's statement has tables of this
-                # database only and conn is self.conn (_late_check), so an unchanged schema
-                # version is _check_current's whole answer; any other goes through it.
-                if conn.execute("PRAGMA schema_version").fetchone()[0] != late.schema_version:
-                    self._check_current(late)
-            except BaseException:
-                cur.close()
-                raise
-        if row_locks and (sql is not plan.sql or plan.current_rowid):
-            # Row locks are checked as rows are read (session_lock_reads.py: the _ifx_rd
-            # filter rl_check_read put in, FOR UPDATE's locks): the rows stay behind the
-            # first fetch, as before. Where no filter was needed (nobody else held rows of
-            # the tables at this OPEN) the query meets no lock while it reads, and its
-            # first batch is read at once as without row locks (issue 26, select_one_row).
-            self._cursors.add(cur)
-            if plan.current_rowid:
-                return self.rl_for_update(plan, self._stream(cur, plan))
-            if variant is not None and plan.stability is not None:
-                return self.rl_stability(plan.stability[1], self._stream(cur, variant))
-            return self._stream(cur, plan)
-        return self._first_batch(cur, plan)
-
-    def _first_batch(self, cur: sqlite3.Cursor, plan: Plan) -> Iterator[tuple[object, ...]]:
-        """The rows of a cursor just opened, its first ``fetchmany`` read at once.
-
-        Why (issue 26, select_one_row): a result shorter than one batch, nearly every
-        statement of an application, then needs no generator, no entry in the open-cursor
-        set and no later step: the cursor is closed here and a list iterator (which the
-        compiled tuple writer reads without calling Python) is returned. What the client
-        sees is unchanged: an error of that first batch (a value SQLite or a function
-        refuses, an interrupt, statement_timeout) is kept and raised at the first row asked
-        for, where the lazy stream raised it, and the batch has its own time budget, as
-        each fetch has. The read snapshot ends no later than before (the lazy stream closed
-        such a cursor in its first fetch, within the same request group for a driver that
-        sends OPEN and NFETCH together)."""
-        state = self.state
-        try:
-            try:
-                timeout = self.engine.statement_timeout
-                if state.cancelled:
-                    self.arm()  # raises -213
-                if timeout is not None:  # arm(), inlined (else the deadline stays None)
-                    state.deadline = time.monotonic() + timeout
-                batch = cur.fetchmany(256)
-            except sqlite3.Error as e:
-                return _raising(self._map_error(e, plan))
-            except EngineError as e:
-                return _raising(e)
-        except BaseException:
-            cur.close()
-            raise
-        if len(batch) == 256:  # maybe more: the stream goes on from this batch
-            self._cursors.add(cur)
-            return self._stream(cur, plan, batch)
-        cur.close()
-        # _loaders(plan), inlined where the plan has them already (issue 26)
-        active = plan.active_loaders
-        cached = plan.fast_loader
-        if active is None or (active and (cached is None or cached[0] != _accel.accelerated)):
-            active, fast = _loaders(plan)
-        elif cached is not None and active:
-            fast = cached[1]
-        else:
-            fast = None  # (no loaders)
-        if not active:
-            return iter(batch)
-        if fast is not None:
-            loaded = fast(batch)
-            if loaded is not None:
-                return iter(loaded)
-        return _load_each(batch, active)  # a loader may raise: at that row, as before
-
-    def _stream(self, cur: sqlite3.Cursor, plan: Plan,
-                first: list[tuple[object, ...]] | None = None) -> Iterator[tuple[object, ...]]:
-        """The rows of ``cur`` batch by batch (``first``: the batch _first_batch read), the
-        statement's time budget armed again before each fetch; the cursor is closed at the
-        end, or when the stream is dropped."""
-        active, fast = _loaders(plan)
-        try:
-            while True:
-                if first is not None:
-                    batch, first = first, None
-                else:
-                    self.arm()
-                    try:
-                        batch = cur.fetchmany(256)
-                    except sqlite3.Error as e:
-                        raise self._map_error(e, plan) from None
-                if not batch:
-                    return
-                # fetchmany returns fewer rows than asked only at the result's end: stop
-                # without another fetchmany (a one-row query's cursor ends in one step).
-                last = len(batch) < 256
-                if not active:
-                    yield from batch
-                    if last:
-                        return
-                    continue
-                if fast is not None:
-                    loaded = fast(batch)
-                    if loaded is not None:  # None: a loader raised; the loop below raises
-                        yield from loaded
-                        if last:
-                            return
-                        continue
-                yield from _load_each(batch, active)
-        finally:
-            cur.close()
-
     def _dml(self, plan: Plan, bound: dict[str, object],
              returning: list[tuple[object, ...]] | None = None) -> ExecResult:
         """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
@@ -1090,51 +815,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             if self._nodb is not None:
                 self._nodb.close()
                 self._nodb = None
-
-
-def _raising(error: EngineError) -> Iterator[tuple[object, ...]]:
-    """A stream whose first step raises ``error`` (a fetch's error, kept for the fetch)."""
-    raise error
-    yield ()  # makes this a generator: nothing runs before the first step
-
-
-def _loaders(plan: Plan) -> tuple[
-        list[tuple[int, Callable[[object], object]]],
-        Callable[[list[tuple[object, ...]]], list[tuple[object, ...]] | None] | None]:
-    """The plan's (column, loader) pairs and its compiled batch loader, built once per plan
-    (and again when the accelerator is switched): every OPEN of a cached query, the short
-    first batch and the long stream alike, would otherwise build them again."""
-    active = plan.active_loaders
-    if active is None:
-        active = plan.active_loaders = [
-            (i, f) for i, f in enumerate(plan.loaders) if f is not None]
-    if not active:
-        return active, None
-    accelerated = _accel.accelerated
-    cached = plan.fast_loader
-    if cached is not None and cached[0] == accelerated:
-        return active, cached[1]
-    fast = batch_loader(plan.loaders)
-    plan.fast_loader = (accelerated, fast)
-    return active, fast
-
-
-def _load_each(batch: list[tuple[object, ...]], active: list[tuple[int, Callable[[object], object]]]
-               ) -> Iterator[tuple[object, ...]]:
-    """The rows of ``batch`` with the ``active`` (column, loader) pairs applied, one row at a
-    time, so a value a loader refuses fails at its own row."""
-    for row in batch:
-        out = list(row)
-        try:
-            for i, f in active:
-                v = out[i]
-                if v is not None:
-                    out[i] = f(v)
-        except EngineError:
-            raise
-        except Exception as e:  # a corrupt value, not a crash
-            raise _internal(e) from None
-        yield tuple(out)
 
 
 _SERIAL_BASE = {TypeCode.SERIAL: it.INTEGER, TypeCode.SERIAL8: it.INT8,

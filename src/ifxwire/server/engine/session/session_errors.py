@@ -134,7 +134,7 @@ class ErrorMapping:
         why = CANCELLED if self.state.cancelled else "statement_timeout reached"
         if getattr(self, "_rl_lost", False):
             # row locks: the interrupt took back the SQLite transaction held across the
-            # transaction's statements (session_locks.RowLocks._rl_lost_hold)
+            # transaction's statements (session_lock_latch.RowLockLatch._rl_lost_hold)
             self._rl_lost = False
             return EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST, message=why)
         if self._sql_txn and conn is not None and not conn.in_transaction and (

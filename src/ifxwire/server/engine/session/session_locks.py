@@ -22,6 +22,11 @@ A mixin of EngineSession, active when the Engine runs with ``row_locks`` (server
 * what cannot be undone that way (savepoints, smart large objects, temporary tables inside a
   transaction) escalates the transaction to SQLite's database write lock, held to its end,
   as every transaction did before row locks.
+
+This file keeps the session's row-lock state, the lock triggers' making and the statements'
+write path (``rl_write``); its bases: session_lock_rows.py (each row's lock: ``_ifx_lk`` and
+the reads' checks), session_lock_latch.py (the latch, the held SQLite transaction, COMMIT and
+ROLLBACK), session_lock_reads.py (isolation levels), session_lock_ddl.py.
 """
 
 from __future__ import annotations
@@ -32,19 +37,19 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.hooks import CAPTURE
-from ..features import inherit
 from ..features.locks import undo
 from ..features.locks.latch import Latch
 from ..features.locks.manager import Armed, Deadlock
 from ..features.locks.triggers import LockTriggers
 from .session_errors import TRANSACTION_LOST
 from .session_lock_ddl import RowLockDdl
+from .session_lock_latch import RowLockLatch
 from .session_lock_reads import (
     COMMITTED,
     CURSOR,
@@ -53,6 +58,7 @@ from .session_lock_reads import (
     REPEATABLE,
     RowLockReads,
 )
+from .session_lock_rows import RowLockRows
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -70,17 +76,11 @@ _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.
                "select_into": sc.LOCK_READ, "lock_table": sc.LOCK_TABLE_MODE}
 
 
-_OP_KINDS = {"I": "insert", "U": "update", "D": "delete", "W": "update"}
-
 #: Numbers the transactions of this process that write undo entries. An owner key is unique
 #: in the file: entries of a former process are all applied and deleted (``undo.recover``)
 #: before this one serves the database. Why not uuid4: its os.urandom cost ~50 us per
 #: transaction here, a sixth of a one-session UPDATE+COMMIT's own cost.
 _OWNERS = itertools.count(1)
-
-
-class _Conflict(Exception):
-    """Raised inside ``_ifx_lk``: SQLite aborts the statement (the holder is noted)."""
 
 
 def short_dml(plan: Plan) -> bool:
@@ -135,9 +135,10 @@ def _lock_functions(conn: sqlite3.Connection, slot: FunctionSlot) -> None:
     conn.create_function("_ifx_rs", 2, rs)
 
 
-class RowLocks(RowLockReads, RowLockDdl):
+class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
     """The row-lock half of EngineSession (session.py defines the other state; the reads are
-    in session_lock_reads.py)."""
+    in session_lock_reads.py, the latch and the transaction's end in session_lock_latch.py,
+    the per-row lock functions in session_lock_rows.py)."""
 
     if TYPE_CHECKING:
         engine: Engine
@@ -478,244 +479,6 @@ class RowLocks(RowLockReads, RowLockDdl):
             raise EngineError(sc.NOT_IMPLEMENTED, message="lock triggers not made for "
                               + ", ".join(sorted(tables)))
 
-    def _ifx_lk(self, table: str, op: str, rowid: int, *image: object) -> int:
-        """Called by the lock triggers for every row written: lock it or stop the statement."""
-        if self._rl_replaying or self.database is None:
-            return 0
-        if op == "N":
-            self._rl_new = (table, image)
-            return 0
-        bulk = self._rl_bulk
-        if bulk is not None and op == "I":
-            if not bulk:
-                self._rl_bulk_table = table
-            if table == self._rl_bulk_table:
-                bulk.append(rowid)
-                return 0
-        keep = self.in_transaction
-        holder = self.engine.locks.row(self.session_id, self.database, table,
-                                       self._lock_key(table, int(rowid)), keep,
-                                       insert=op == "I")
-        if holder is not None:
-            self._rl_conflict = holder
-            # What a caller outside rl_write reports (rl_write waits and runs it again).
-            self.state.error = self._lock_error(_OP_KINDS.get(op, "update"), False)
-            raise _Conflict(table)
-        if keep and not self._rl_escalated:
-            if op == "W":
-                self._rl_wide = True
-                raise _Conflict(table)
-            self._rl_pending.append(
-                (table, op, int(rowid), undo.encode(image) if op in ("U", "D") else None))
-        return 0
-
-    def rl_bulk(self, action: Callable[[], int], table: str | None = None) -> int:
-        """Run a batch of INSERTs (``action``, inside ``rl_write``; it returns the rows it
-        inserted) locking its rows after it rather than one by one from the lock trigger:
-        one ``LockTable.rows`` call takes them all (or finds a holder: the unit is rolled
-        back and waits or fails exactly as when the trigger met the lock, since a statement
-        is all or nothing either way). Why: a Python call into the lock table per inserted
-        row was most of what row locks still added to a bulk insert's server CPU.
-
-        With ``table`` (the batch's target) whose rowids SQLite chooses, the batch runs
-        without the table's INSERT triggers (features/locks/triggers.py, "Batches without
-        the INSERT triggers"): its rows are the rowids after the table's largest one before
-        it, up to the largest after it, checked against the count ``action`` returns; that
-        range is locked at once and recorded for undo as one J entry, with nothing per row
-        in Python or in a trigger. When the count does not match (never seen: SQLite picks
-        random rowids once the largest is 2**63-1) the unit is rolled back and the batch
-        goes row by row. Without ``table``, or a table the triggers cannot be dropped for,
-        the trigger collects each rowid as before."""
-        bulk: list[int] = []
-        conn = self.conn
-        lt = self._rl_triggers
-        quiet = (table is not None and conn is not None and not self._rl_replaying
-                 and lt.has(table) and lt.suspend_inserts(conn, table))
-        lo = hi = 0
-        # (quiet: another table's rows, a supertable's, still lock one by one in _ifx_lk)
-        self._rl_bulk = None if quiet else bulk
-        try:
-            if quiet:
-                assert conn is not None and table is not None
-                self._rl_new = None  # no duplicate-key image from this batch (its _n is off)
-                q = '"' + table.replace('"', '""') + '"'
-                lo = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM main.{q}")
-                         .fetchone()[0]) + 1
-                try:
-                    result = action()
-                finally:
-                    lt.resume_inserts(conn, table)
-                hi = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM main.{q}")
-                         .fetchone()[0])
-                if hi - lo + 1 != result:
-                    raise EngineError(-999, message="batch rowids not a run")
-            else:
-                result = action()
-        finally:
-            self._rl_bulk = None
-        if quiet and result:
-            self.engine.run_rows += result
-        elif not bulk:
-            return result
-        if self.database is None:
-            return result
-        if not quiet or table is None:
-            table = self._rl_bulk_table
-        keep = self.in_transaction
-        per = self._rl_pages.get(table)
-        keys: Sequence[int]
-        if quiet:
-            keys = range(lo, hi + 1) if per is None else range(lo // per, hi // per + 1)
-        else:
-            keys = bulk if per is None else [r // per for r in bulk]
-        holder = self.engine.locks.rows(self.session_id, self.database, table, keys, keep)
-        if holder is not None:
-            self._rl_conflict = holder
-            self.state.error = self._lock_error("insert", False)
-            raise _Conflict(table)
-        if keep and not self._rl_escalated:
-            if quiet:
-                self._rl_pending.append(
-                    (table, "I", lo, None) if lo == hi else (table, "J", lo, str(hi)))
-            else:
-                self._rl_pending.extend([(table, "I", r, None) for r in bulk])
-        return result
-
-    def _note_pages(self, info: cat.TableInfo) -> None:
-        """Keep ``_rl_pages`` right for a table a read is about to filter (a session that
-        has not written since the schema changed has not run ``_rl_install``)."""
-        per = info.rows_per_page
-        if per > 1:
-            self._rl_pages[info.name] = per
-        else:
-            self._rl_pages.pop(info.name, None)
-
-    def _lock_key(self, table: str, rowid: int) -> int:
-        """The lock table's key for a row: its rowid in a LOCK MODE ROW table, its page in a
-        LOCK MODE PAGE one (``TableInfo.rows_per_page`` rowids to a page), so two rows of one
-        page conflict as on Informix (docs/SERVER.md, "LOCK MODE PAGE")."""
-        per = self._rl_pages.get(table)
-        return rowid if per is None else rowid // per
-
-    def _ifx_rd(self, table: str, rowid: int) -> int:
-        """Called for each row a COMMITTED READ / CURSOR STABILITY query reads of a table
-        where other sessions hold row locks (``rl_check_read``'s rewrite): a row another
-        session holds stops the query (-244)."""
-        if self.database is None:
-            return 1
-        holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                              self._lock_key(table, int(rowid)),
-                                              reading=not self._rl_upd_read)
-        if holder is not None:
-            self._rl_conflict = holder
-            self.state.error = self._lock_error("query", False)
-            raise _Conflict(table)
-        return 1
-
-    def _ifx_rs(self, table: str, rowid: int) -> int:
-        """Called for each row a REPEATABLE READ query examines in a transaction
-        (``rl_check_read``'s rewrite): the row is share-locked to the transaction's end, or,
-        held by another session, stops the query (-244) as ``_ifx_rd`` does. Outside a
-        transaction (a hold cursor read on after COMMIT) it only checks, as ``_ifx_rd``."""
-        if self.database is None:
-            return 1
-        key = self._lock_key(table, int(rowid))
-        locks = self.engine.locks
-        if self.in_transaction:
-            holder = locks.share_row(self.session_id, self.database, table, key,
-                                     self._rl_upd_read)
-        else:
-            holder = locks.row_holder(self.session_id, self.database, table, key,
-                                      reading=not self._rl_upd_read)
-        if holder is not None:
-            self._rl_conflict = holder
-            self.state.error = self._lock_error("query", False)
-            raise _Conflict(table)
-        return 1
-
-    # ---- the latch: one SQLite writer at a time, without SQLite's busy sleeps --------------
-    def _latch(self, kind: str | None = None, deadline: float | None = None) -> None:
-        """Take the database's latch (reentrant: the end of a transaction may store smart
-        large objects in a transaction of its own, lo_session.py).
-
-        With ``kind`` (a statement that may meet a lock) the wait is bounded as SET LOCK MODE
-        bounds a lock wait, since a long write holds the latch for its whole run (SQLite has
-        one writer per file; docs/SERVER.md "Locks and isolation", "The latch"): NOT WAIT
-        waits at most the Engine's ``latch_grace`` (the time a short statement holds it, which
-        Informix's own latches would never report), WAIT n until ``deadline`` (at least the
-        grace), WAIT without limit; past it the statement fails with its own lock error and
-        ISAM -107 (NOT WAIT) or -154. Without ``kind`` (COMMIT, ROLLBACK, housekeeping) it
-        waits without limit: Informix never fails those on a lock."""
-        assert self.database is not None
-        latch = self.engine.write_latch(self.database)
-        if kind is None or (self.lock_wait is not None and self.lock_wait < 0):
-            latch.acquire(self)
-        else:
-            grace = self.engine.latch_grace
-            timeout = grace if deadline is None else max(deadline - time.monotonic(), grace)
-            if not latch.acquire(self, timeout):
-                raise self._lock_error(kind, self.lock_wait is not None)
-        self._rl_latches.append(latch)
-
-    def _unlatch(self) -> None:
-        if self._rl_latches:
-            self._rl_latches.pop().release(self)
-
-    @property
-    def _durable(self) -> bool:
-        return self._logged and not getattr(self, "_buffered", False)
-
-    def _rl_abandon_unit(self, conn: sqlite3.Connection, held: bool) -> bool:
-        """Take back a failed statement's SQLite unit: to the held transaction's savepoint
-        while that transaction is still open, else the whole SQLite transaction, which loses
-        a held one. Returns whether a held transaction was lost (a statement and row-lock DDL
-        both end this way)."""
-        if held and conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK TO _ifx_rl")
-                conn.execute("RELEASE _ifx_rl")
-            return False
-        with contextlib.suppress(sqlite3.Error):
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-        if held:
-            self._rl_lost_hold()
-        return held
-
-    def _sync(self, full: bool) -> None:
-        """SQLite's synchronous for the next commit: FULL for one that ends an Informix
-        transaction in an unbuffered-log database (a statement outside BEGIN WORK, or an
-        escalated transaction), NORMAL for a statement inside one (WAL writes survive kill
-        -9; the Informix COMMIT syncs them, ``_flush_wal``)."""
-        assert self.conn is not None
-        mode = "FULL" if full and self._durable else "NORMAL"
-        if mode != self._rl_sync:
-            self.conn.execute(f"PRAGMA synchronous = {mode}")
-            self._rl_sync = mode
-
-    def _flush_wal(self) -> None:
-        """Make a committed Informix transaction durable: fsync the WAL file its SQLite
-        commits went to, outside the latch, so that the COMMITs of several sessions sync
-        together (group commit) instead of one after the other under SQLite's write lock.
-        If a checkpoint moved the frames into the database file meanwhile, SQLite synced
-        that file when the checkpoint completed (synchronous=NORMAL in WAL mode)."""
-        database = self.database
-        if not self._durable or database is None:
-            return
-        wal = self._rl_wal
-        if wal[0] != database:
-            # (os.path.join at every COMMIT was ~2% of 8 writers' server time: issue 26)
-            wal = self._rl_wal = (database, self.engine.path(database) + "-wal")
-        path = wal[1]
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            return
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
     # ---- writes ------------------------------------------------------------------------------
     def rl_write(self, kind: str, action: Callable[[], R], short: bool = True) -> R:
         """Run a DML statement under row locks: its own SQLite transaction, or, inside an
@@ -868,144 +631,6 @@ class RowLocks(RowLockReads, RowLockDdl):
             self._rl_owner = f"{os.getpid()}.{next(_OWNERS)}"
         return self._rl_owner
 
-    def rl_enter(self) -> None:
-        """The server starts handling a request of this session (features/locks/latch.py:
-        no other session commits its parked transaction meanwhile). Inlined, with rl_leave,
-        in server/wireio.py WireIO._await_request: keep them in step."""
-        if not self._rl_in:
-            self._rl_use.acquire()
-            self._rl_in = True
-
-    def rl_leave(self) -> None:
-        """The session waits (for its client, or for a lock)."""
-        if self._rl_in:
-            self._rl_in = False
-            self._rl_use.release()
-            if self._park_stale and self._parked:
-                self.park_stale()  # (session_park.py)
-
-    def rl_flush_own(self) -> None:
-        """Commit this session's held SQLite transaction (before an ATTACH, which SQLite
-        refuses inside a transaction)."""
-        if not self._rl_hold:
-            return
-        self._latch()
-        try:
-            if self._rl_hold:
-                self._rl_flush_hold()
-        finally:
-            self._unlatch()
-
-    def rl_flush_others(self) -> None:
-        """Commit another session's parked transaction (before a write that does not take
-        the latch: a temporary table's, which a routine it calls may widen)."""
-        if self.database is not None:
-            self.engine.write_latch(self.database).flush_parked(self)
-
-    def _rl_unlatch(self) -> None:
-        """After a statement: park the latch with the SQLite transaction held open when
-        nobody waits for it, else commit that transaction and release the latch."""
-        if self._rl_hold and self._rl_latches:
-            latch = self._rl_latches[-1]
-            if latch.park(self, self._rl_flush_hold, self._rl_use):
-                self._rl_latches.pop()
-                return
-            self._rl_flush_hold()
-        self._unlatch()
-
-    def _rl_flush_hold(self) -> None:
-        """Commit the held SQLite transaction (its statements and their undo entries) so
-        another session can write: from this session's thread, or from the other session's
-        (features/locks/latch.py says why that is safe). A commit that fails leaves the
-        Informix transaction lost, as an interrupt does."""
-        conn = self.conn
-        if not self._rl_hold or conn is None:
-            self._rl_hold = False
-            return
-        try:
-            # (synchronous is NORMAL since the transaction began: a statement in a
-            # transaction; it cannot be changed inside one)
-            conn.execute("COMMIT")
-            self._rl_flushed = len(self._rl_undo)
-            self._rl_hold = False
-            self._after_commit()
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            self._rl_lost_hold()
-
-    def _rl_lost_hold(self) -> None:
-        """SQLite rolled the held transaction back by itself (an interrupt: sqlite3_interrupt
-        takes back the whole transaction of an interrupted write): its statements, their undo
-        entries with them, are gone, so the Informix transaction is lost. COMMIT WORK then
-        refuses it (-213), as in the mode without row locks (docs/SERVER.md, "Cancel")."""
-        self._rl_hold = False
-        if len(self._rl_undo) > self._rl_flushed:
-            del self._rl_undo[self._rl_flushed:]
-            if self.in_transaction:
-                self._txn_lost = True
-                self._rl_lost = True
-
-    def _dup_holder(self) -> int | None:
-        """After a duplicate-key error: the session holding the row whose key the insert
-        duplicated, if another holds it (uncommitted): Informix reports the insert as meeting
-        that row's lock (-271), not as a duplicate, until that transaction ends."""
-        new, self._rl_new = self._rl_new, None
-        if new is None or self.conn is None or self.database is None:
-            return None
-        table, image = new
-        conn = self.conn
-        holder = self._dup_holder_in_hierarchy(table, image)
-        if holder is not None:
-            return holder
-        others = self.engine.locks.others_rows(self.session_id, self.database, table)
-        if not others:
-            return None
-        lit = "'" + table.replace("'", "''") + "'"
-        cols = undo.columns(conn, table)
-        q = '"' + table.replace('"', '""') + '"'
-        for idx in conn.execute(f"PRAGMA main.index_list({lit})").fetchall():
-            if not idx[2]:
-                continue
-            key = [str(r[2]) for r in conn.execute(
-                "SELECT * FROM main.pragma_index_info(?)", (idx[1],))]
-            if not key or any(k not in cols for k in key):
-                continue
-            where = " AND ".join('"' + k.replace('"', '""') + '" = ?' for k in key)
-            values = [image[cols.index(k)] for k in key]
-            row = conn.execute(f"SELECT rowid FROM main.{q} WHERE {where}", values).fetchone()
-            if row is not None:
-                holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                                      self._lock_key(table, int(row[0])))
-                if holder is not None:
-                    return holder
-        return None
-
-    def _dup_holder_in_hierarchy(self, table: str, image: tuple[object, ...]) -> int | None:
-        """_dup_holder for the keys a table hierarchy shares (features/inherit.py): the row
-        whose key the insert repeats may be in another table of the hierarchy."""
-        conn = self.conn
-        assert conn is not None and self.database is not None
-        cols = undo.columns(conn, table)
-        for key, scope in inherit.key_scopes(conn, table):
-            if any(k not in cols for k in key):
-                continue
-            values = [image[cols.index(k)] for k in key]
-            where = " AND ".join('"' + k.replace('"', '""') + '" IS ?' for k in key)
-            for other in scope:
-                if not self.engine.locks.others_rows(self.session_id, self.database, other):
-                    continue
-                q = '"' + other.replace('"', '""') + '"'
-                for (rowid,) in conn.execute(f"SELECT rowid FROM main.{q} WHERE {where}",
-                                             values).fetchall():
-                    holder = self.engine.locks.row_holder(
-                        self.session_id, self.database, other,
-                        self._lock_key(other, int(rowid)))
-                    if holder is not None:
-                        return holder
-        return None
-
     def _lock_deadline(self) -> float | None:
         wait = self.lock_wait
         return None if wait is None or wait < 0 else time.monotonic() + wait
@@ -1083,119 +708,3 @@ class RowLocks(RowLockReads, RowLockDdl):
             if holder is None:
                 return
             self._wait_for(holder, "ddl", deadline)
-
-    # ---- transaction end -----------------------------------------------------------------------
-    def rl_finish(self, verb: str) -> None:
-        """COMMIT or ROLLBACK of a row-lock transaction; the locks go in any case."""
-        conn = self.conn
-        try:
-            if conn is None:
-                return
-            if self._rl_escalated or self._sql_txn:
-                if verb == "COMMIT" and self._rl_undo:
-                    self.rl_ddl_discard()
-                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
-                                 (self._rl_owner,))
-                self._end_sql_txn(verb)
-                self._rl_escalated = False
-                if verb == "COMMIT":
-                    self._rl_undo = []
-                    if self._rl_sync != "FULL":  # escalated from a held transaction
-                        self._flush_wal()
-                else:  # SQLite's rollback took back what was not yet committed to the file
-                    del self._rl_undo[self._rl_flushed:]
-            if not self._rl_undo and not self._rl_hold:
-                return
-            self._latch()  # takes back a parked transaction, or waits for its flush
-            try:
-                if self._rl_hold:
-                    self._rl_finish_hold(verb)
-                if self._rl_undo:
-                    self._rl_finish_flushed(verb)
-            finally:
-                self._unlatch()
-            self._rl_undo = []
-            if verb == "COMMIT":
-                self._flush_wal()
-        finally:
-            if self._rl_hold and conn is not None:  # an error above: nothing is kept
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                self._rl_hold = False
-            self._rl_escalated = False
-            self._rl_owner = ""
-            self._rl_flushed = 0
-            # CDC: a transaction not ended above (lost with its held statements, nothing
-            # left to undo) is logged as rolled back, never carried into the next one
-            CAPTURE.txn_end(self, False)
-            if self._rl_ddl_done:  # the schema this transaction's DDL saw is not reused
-                self._rl_ddl_done = False
-                self._rl_key = self._rl_triggers.key = None
-                self._ddl_dirty = False
-                self._local_plans.clear()
-                self._schema = None
-            if self.database is not None:
-                self.engine.locks.release(self.session_id)
-                self._rl_cursors += 1
-
-    def _rl_finish_flushed(self, verb: str) -> None:
-        """The end of a transaction whose undo entries are committed to the file: ROLLBACK
-        applies them, both delete them, in one SQLite transaction under the latch."""
-        conn = self.conn
-        assert conn is not None
-        self._sync(False)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if verb != "COMMIT":
-                self._rl_replaying = True
-                undo.apply(conn, self._rl_undo)
-                # CDC: logged as rolled back, its committed chunks deleted in this commit
-                CAPTURE.rl_rollback(self)
-            else:
-                self.rl_ddl_discard()
-            conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?", (self._rl_owner,))
-            # BYTE/TEXT objects whose last reference the transaction let go (an undo that
-            # restored a reference has raised its count again)
-            self.lo.before_commit()
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            CAPTURE.txn_end(self, False)  # CDC: reserved numbers released (a rollback)
-            raise
-        finally:
-            self._rl_replaying = False
-        self._after_commit()
-        # the CDC log gets the transaction (or its rollback), as from _end_sql_txn
-        self.lo.after_end(verb == "COMMIT")
-
-    def _rl_finish_hold(self, verb: str) -> None:
-        """COMMIT or ROLLBACK of a transaction whose SQLite transaction is still held (no
-        other session needed the latch since): COMMIT deletes the undo entries and commits
-        once; ROLLBACK commits it and leaves every entry to ``rl_finish``, which applies
-        them."""
-        conn = self.conn
-        assert conn is not None
-        if verb != "COMMIT":
-            # committed, then undone from the log with what was committed before: so a
-            # rolled-back insert's SERIAL is not given again, the same whether or not
-            # another session took the latch meanwhile (SERVER.md "Not yet")
-            self._rl_flush_hold()
-            return
-        self._rl_hold = False
-        if verb == "COMMIT":  # made durable by _flush_wal, outside the latch
-            try:
-                if self._rl_undo:
-                    self.rl_ddl_discard()
-                    conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
-                                 (self._rl_owner,))
-                self.lo.before_commit()
-                conn.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                CAPTURE.txn_end(self, False)  # CDC: reserved numbers released (a rollback)
-                raise
-            self._after_commit()
-            self.lo.after_end(True)
-            self._rl_undo = []
