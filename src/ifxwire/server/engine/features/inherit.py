@@ -461,7 +461,7 @@ def key_scopes(conn: sqlite3.Connection, table: str) -> list[tuple[list[str], li
     """The keys kept across a hierarchy that ``table``'s rows are held to: for each unique
     index of the table or of a supertable of it that has subtables, its columns and the
     tables it spans (row locks: a duplicate of a row another session holds is that row's
-    lock, -271, not -268; session_locks._dup_holder)."""
+    lock, -271, not -268; session_lock_rows._dup_holder)."""
     row = conn.execute("SELECT tabid FROM main.systables WHERE tabname = ? AND tabtype = 'T'",
                        (table,)).fetchone()
     if row is None:

@@ -478,7 +478,7 @@ _DISCARD: dict[int, int] = {}
 
 def rl_rollback(s: FeatureSession) -> None:
     """Row locks, ROLLBACK WORK, inside the SQLite transaction that applies the undo log
-    (session_locks._rl_finish_flushed): the transaction goes to the log as rolled back (RBTX)
+    (session_lock_latch._rl_finish_flushed): the transaction goes to the log as rolled back (RBTX)
     now, while the chunks its statements committed can be read, and those chunks are deleted
     in this transaction. Nothing here may fail the ROLLBACK: a chunk left behind is garbage
     no stash row names, swept at the next start (``recover_database``)."""

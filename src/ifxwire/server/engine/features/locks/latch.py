@@ -5,7 +5,7 @@ transactions one at a time under this latch (docs/SERVER.md, "Locks and isolatio
 latch"). Committing SQLite at every statement cost most of row-lock mode's CPU, so a session
 inside an Informix transaction that writes while nobody waits keeps its SQLite transaction
 open after the statement and parks the latch with a ``flush`` callback that commits it
-(session_locks.RowLocks._rl_flush_hold). The next statement of the same session takes the
+(session_lock_latch.RowLockLatch._rl_flush_hold). The next statement of the same session takes the
 latch back at no cost and runs in the same SQLite transaction; a second session that needs
 the latch (a write, or a read that must see what the first wrote) calls the callback itself,
 from its own thread, and takes the latch.

@@ -226,7 +226,7 @@ class LockTable:
     def rows(self, sid: int, db: str, table: str, keys: Sequence[int],
              keep: bool) -> int | None:
         """``row`` for many keys of one table at once (a batch of inserted rows: the session
-        collects their rowids and locks them after the statement, session_locks.rl_bulk;
+        collects their rowids and locks them after the statement, session_lock_rows.rl_bulk;
         ``keys`` may be a ``range``, a run of consecutive rowids): None when all are taken
         (or ours), else a holder of one of them, and then none is."""
         with self._cond:

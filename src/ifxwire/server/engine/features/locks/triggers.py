@@ -23,7 +23,7 @@ triggers. The sets and the authorizer belong to the SQLite connection, which the
 the next session on a pooled connection keeps them (FunctionSlot.lock_triggers).
 
 *Batches without the INSERT triggers* (docs/SERVER.md, "Bulk inserts"): a batch of INSERTs
-(session_locks.rl_bulk) into a table whose rowid SQLite chooses (no INTEGER PRIMARY KEY
+(session_lock_rows.rl_bulk) into a table whose rowid SQLite chooses (no INTEGER PRIMARY KEY
 column, the rowid's alias) runs with the table's INSERT triggers (``_i``, ``_n``) dropped
 (``suspend_inserts``) and made again with the same names and text right after it
 (``resume_inserts``), all in the batch's own SQLite transaction: SQLite gives such a
