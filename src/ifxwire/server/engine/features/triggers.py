@@ -50,8 +50,9 @@ from .captured_dml import SELECT_WORD, change_captured, insert_captured
 from .cross_database import database_of
 from .spl import ast as a
 from .spl.binder import EVENT_ROW
+from .spl.client_statements import drop_target
 from .spl.frame import Frame
-from .spl.parser import SplParser, drop_target
+from .spl.parser import SplParser
 from .views import check_rows
 
 if TYPE_CHECKING:
