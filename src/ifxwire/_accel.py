@@ -14,10 +14,10 @@ itself (DATETIME, INTERVAL) call the same Python scalar decoders the generated c
 any row it cannot decode is handed to the Python decoder, which raises the exception the pure
 path raises.
 
-:func:`accelerate_bind` is the hook :func:`ifxwire.types.bind.compile_bind_encoder` calls with
-the generated SQ_BIND encoder: it returns a C encoder producing the same bytes (the values'
-kinds are mapped here; types without a C encoder call the same Python ``_BY_TYPE`` function),
-or the Python one unchanged. Either raises when a row needs the generic path. See
+:func:`accelerate_bind` is the hook :func:`ifxwire.types.bind_compile.compile_bind_encoder`
+calls with the generated SQ_BIND encoder: it returns a C encoder producing the same bytes (the
+values' kinds are mapped here; types without a C encoder call the same Python ``_BY_TYPE``
+function), or the Python one unchanged. Either raises when a row needs the generic path. See
 docs/ACCELERATOR.md.
 """
 

@@ -140,7 +140,7 @@ def test_executemany_refuses_the_nul_rows_and_inserts_the_others(
 def test_c_bind_encoder_itself_refuses_nul() -> None:
     """The C encoder (when built) raises on NUL, so the generic path gives the DataError."""
     from ifxwire import _accel
-    from ifxwire.types.bind import compile_bind_encoder
+    from ifxwire.types.bind_compile import compile_bind_encoder
 
     if not _accel.available:
         pytest.skip("the C accelerator is not built")

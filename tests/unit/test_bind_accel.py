@@ -28,7 +28,8 @@ from ifxwire import _accel
 from ifxwire.client import binds
 from ifxwire.errors import DataError
 from ifxwire.protocol.codes import Msg
-from ifxwire.types.bind import BIND_CHAR_MAX, compile_bind_encoder, encode_bind_value
+from ifxwire.types.bind import BIND_CHAR_MAX, encode_bind_value
+from ifxwire.types.bind_compile import compile_bind_encoder
 
 pytestmark = pytest.mark.skipif(not _accel.available, reason="the C accelerator is not built")
 

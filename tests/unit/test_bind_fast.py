@@ -27,7 +27,8 @@ from ifxwire.errors import DatabaseError, ProgrammingError
 from ifxwire.protocol import messages as m
 from ifxwire.protocol.codes import CLIENT_PROTOCOLS, SERVER_PROTOCOLS, Msg, capability_set
 from ifxwire.protocol.wire import Writer
-from ifxwire.types.bind import compile_bind_encoder, encode_bind_value
+from ifxwire.types.bind import encode_bind_value
+from ifxwire.types.bind_compile import compile_bind_encoder
 from ifxwire.types.values import IntervalYM
 
 _HEAD = struct.Struct(">HH")

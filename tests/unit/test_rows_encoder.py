@@ -16,12 +16,8 @@ from hypothesis import strategies as st
 from ifxwire import _accel
 from ifxwire.client import binds
 from ifxwire.protocol.codes import Msg
-from ifxwire.types.bind import (
-    RowsEncoder,
-    compile_bind_encoder,
-    compile_rows_encoder,
-    encode_bind_value,
-)
+from ifxwire.types.bind import encode_bind_value
+from ifxwire.types.bind_compile import RowsEncoder, compile_bind_encoder, compile_rows_encoder
 
 HEAD = b"\x00\x04\x00\x07"
 TAIL = b"\x00\x07\x00\x0c"

@@ -16,14 +16,8 @@ from ..protocol.codes import Msg
 from ..protocol.messages import put_bbind
 from ..protocol.requests import bind_head
 from ..protocol.wire import Writer
-from ..types.bind import (
-    BLOB_BIND_TYPES,
-    RowsEncoder,
-    blob_param,
-    compile_bind_encoder,
-    compile_rows_encoder,
-    encode_bind_value,
-)
+from ..types.bind import BLOB_BIND_TYPES, blob_param, encode_bind_value
+from ..types.bind_compile import RowsEncoder, compile_bind_encoder, compile_rows_encoder
 from ..types.blobs import BLOB_DESCRIPTOR_WIDTH
 from ..types.errors import CodecDataError, CodecError, CodecNotSupported
 
@@ -138,8 +132,8 @@ def rows_encoder(params: object, encoding: str) -> RowsEncoder | None:
     list; None for anything else, or a pattern with no compiled encoder).
 
     It is the C encoder's ``encode_rows`` when the accelerator is in use, else the generated
-    one (types/bind.py compile_rows_encoder): both take the same sets, give the same bytes and
-    stop at the same place (tests/unit/test_rows_encoder.py). Built from the pattern's
+    one (types/bind_compile.py compile_rows_encoder): both take the same sets, give the same
+    bytes and stop at the same place (tests/unit/test_rows_encoder.py). Built from the pattern's
     bind_message encoder, so both share one cache and one fate.
     """
     if type(params) is not tuple and type(params) is not list:

@@ -1,6 +1,10 @@
 """Every Informix sqlcode and ISAM code the engine raises, with the evidence for each.
 
 One table, so a wrong number is wrong in one place and every number says where it came from.
+It stays one file over the house's ~800 lines on purpose: its length is its data (a constant
+and its evidence per code, then MESSAGES, the text per code), with one four-line function;
+split by subject, a code's number and its text would sit in two files, and the one place to
+look up "which code is this" would be gone.
 Message texts follow the Informix error-message catalogue wording (``finderr``); ``%s`` is
 filled with the EngineError ``near`` text, as the server fills it from SQ_ERR's error text.
 

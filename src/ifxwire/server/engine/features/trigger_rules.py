@@ -17,7 +17,7 @@ from ..core.errors import EngineError
 from .spl import ast as a
 
 if TYPE_CHECKING:
-    from .triggers import Action, TriggerBody
+    from .trigger_parse import Action, TriggerBody
 
 
 def check_correlations(body: TriggerBody, names: set[str]) -> None:

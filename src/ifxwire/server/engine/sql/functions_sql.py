@@ -17,8 +17,9 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
 from . import builtins, olap
+from .aggregate_sql import _aggregate
 from .exprs import ExprTranslator, common_type, func, keylit, ty, typed
-from .exprtypes import COUNT_TYPE, dec_shape, int_result, storage_kind
+from .exprtypes import dec_shape, int_result, storage_kind
 from .hooks import TRANSLATION
 
 T = TypeCode
@@ -74,80 +75,6 @@ def _arg(node: exp.Expr, key: str = "this") -> exp.Expr:
     if not isinstance(value, exp.Expr):
         raise EngineError(sc.SYNTAX)
     return value
-
-
-def _aggregate(tx: ExprTranslator, node: exp.Expr, kind: str) -> exp.Expr:
-    arg = node.args.get("this")
-    distinct = isinstance(arg, exp.Distinct)
-    inner = arg.expressions[0] if distinct and isinstance(arg, exp.Distinct) else arg
-    if kind == "count":
-        if isinstance(inner, exp.Star):
-            return typed(_as_text(node), COUNT_TYPE)
-        assert isinstance(inner, exp.Expr)
-        new = tx.tx(inner)
-        if distinct:
-            assert isinstance(arg, exp.Distinct)
-            arg.set("expressions", [new])
-        else:
-            node.set("this", new)
-        return typed(_as_text(node), COUNT_TYPE)
-    assert isinstance(inner, exp.Expr)
-    new = tx.tx(inner)
-    t = ty(new)
-    if t.code == -1:
-        raise EngineError(sc.SYNTAX)
-    if kind in ("sum", "avg") and _date_difference(new):
-        # ids_sqs_1576: "For SUM and AVG, you cannot use the difference between two DATE
-        # values directly as the argument to an aggregate"; AVG(ship_date - order_date)
-        # "returns error -1201", AVG((ship_date - order_date)*1) is valid.
-        raise EngineError(sc.DATE_DIFF_AGGREGATE)
-    if distinct:
-        assert isinstance(arg, exp.Distinct)
-        arg.set("expressions", [new])
-        call_arg: exp.Expr = arg
-    else:
-        node.set("this", new)
-        call_arg = new
-    if kind in ("min", "max"):
-        if t.is_decimal:
-            node.set("this", exp.Collate(this=call_arg, expression=exp.Var(this="IFXDEC")))
-        return typed(node, t.nullable())
-    if t.code == T.DATETIME:
-        # -561 "Sums and averages cannot be computed on datetime values." (the message
-        # catalogue in IBM's JDBC jar); a DATETIME is a point in time, INTERVAL the span
-        raise EngineError(sc.DATETIME_AGGREGATE)
-    if not t.is_numeric and t.code != T.INTERVAL:
-        raise EngineError(sc.NO_CONVERSION)
-    if t.code == T.INTERVAL:
-        if kind == "sum":
-            return typed(node, it.interval_type(t.start, t.end, 9))
-        return typed(func("ifx_ivavg", call_arg), it.interval_type(t.start, t.end, 9))
-    if t.code in it.FLOAT_CODES:
-        return typed(node, it.FLOAT)
-    if kind == "sum":
-        res = it.decimal(32, t.scale) if t.is_decimal and not t.floating else it.DECIMAL32
-        if t.is_integer:
-            return typed(_as_text(node), it.decimal(32, 0))
-        name = "ifx_fdsum" if t.is_decimal and t.floating else "ifx_dsum"
-    else:
-        res = it.DECIMAL32
-        name = "ifx_davg"
-    out = exp.Anonymous(this=name, expressions=[call_arg])
-    return typed(out, res)
-
-
-def _date_difference(node: exp.Expr) -> bool:
-    """``node`` (translated, parentheses aside) is DATE − DATE."""
-    while isinstance(node, exp.Paren):
-        node = node.this
-    return (isinstance(node, exp.Sub) and ty(node.this).code == T.DATE
-            and ty(node.expression).code == T.DATE)
-
-
-def _as_text(node: exp.Expr) -> exp.Expr:
-    """An integer aggregate typed DECIMAL must hold DECIMAL's storage form (text) so that
-    comparisons under the IFXDEC collation and decimal arithmetic see a decimal."""
-    return exp.Cast(this=node, to=exp.DataType.build("TEXT"))
 
 
 def _date_part(tx: ExprTranslator, arg: exp.Expr, part: str) -> exp.Expr:

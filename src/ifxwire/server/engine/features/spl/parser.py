@@ -14,7 +14,7 @@ from __future__ import annotations
 import typing as t
 
 from sqlglot import exp
-from sqlglot.tokenizer_core import Token, TokenType
+from sqlglot.tokenizer_core import TokenType
 
 from .....protocol.codes import TypeCode as T
 from ...core import sqlcodes as sc
@@ -22,12 +22,13 @@ from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...sql import refusals
 from ...sql.hooks import PARSERS
-from ...sql.statement_specs import DropRoutine
 from . import ast as a
 from . import collection_insert
 from .binder import bind
 from .catalog import CreateRoutine
+from .client_statements import parse_call, parse_drop
 from .cursor import TokenCursor, tokenize
+from .embedded_into import _take_current_of, _take_into
 
 # Words that start an SPL statement (besides SQL): they end a FOREACH query, which has no
 # semicolon of its own.
@@ -687,61 +688,6 @@ class SplParser(TokenCursor):
         return a.Sql(toks[0].start, tree=tree, into=into, text=text, current_of=current_of)
 
 
-def _take_into(toks: list[Token], sp: SplParser) -> tuple[list[Token], list[str]]:
-    """Remove ``INTO v1, v2`` (not INTO TEMP) from the top level of a SELECT.
-
-    "Only two forms of the SELECT statement are valid in queries within SPL routines": INTO
-    TEMP and SELECT … INTO SPL variables (Syntax, "SQL Statements Valid in SPL Statement
-    Blocks", ids_sqs_1752). The variables come before FROM; an INTO after the FROM clause
-    other than INTO TEMP is the INTO STANDARD | RAW | table clause of a plain SELECT
-    (ids_sqs_0159), outside the SPL grammar: -201 at its INTO (the code is inferred; it was
-    read as INTO variables, -217 for STANDARD)."""
-    depth = 0
-    after_from = False
-    for k, tok in enumerate(toks):
-        tt = tok.token_type
-        if tt == TokenType.L_PAREN:
-            depth += 1
-        elif tt == TokenType.R_PAREN:
-            depth -= 1
-        elif depth == 0 and tt == TokenType.FROM:
-            after_from = True
-        elif depth == 0 and tt == TokenType.INTO:
-            nxt = toks[k + 1].text.upper() if k + 1 < len(toks) else ""
-            if nxt in ("TEMP", "SCRATCH", "EXTERNAL"):
-                return toks, []
-            if after_from:
-                raise sp.error(tok=tok)
-            names: list[str] = []
-            m = k + 1
-            while m < len(toks):
-                name_tok = toks[m]
-                if name_tok.token_type in (TokenType.STRING, TokenType.NUMBER):
-                    raise sp.error(tok=name_tok)
-                names.append(name_tok.text if name_tok.token_type == TokenType.IDENTIFIER
-                             else name_tok.text.lower())
-                m += 1
-                if m < len(toks) and toks[m].token_type == TokenType.COMMA:
-                    m += 1
-                    continue
-                break
-            return toks[:k] + toks[m:], names
-    return toks, []
-
-
-def _take_current_of(toks: list[Token], sp: SplParser) -> tuple[list[Token], str | None]:
-    """``… WHERE CURRENT OF cursor``: the cursor name, and the statement without the WHERE."""
-    n = len(toks)
-    for k in range(n - 3):
-        if [tk.text.upper() for tk in toks[k : k + 3]] == ["WHERE", "CURRENT", "OF"]:
-            if k + 4 != n:
-                raise sp.error(tok=toks[min(k + 4, n - 1)])
-            name_tok = toks[k + 3]
-            return toks[:k], name_tok.text if name_tok.token_type == TokenType.IDENTIFIER \
-                else name_tok.text.lower()
-    return toks, None
-
-
 _STATEMENTS: dict[str, t.Callable[[SplParser], a.Node]] = {
     "LET": SplParser.let,
     "IF": SplParser.if_,
@@ -768,29 +714,6 @@ def parse_routine(sql: str, delimident: bool = False) -> tuple[a.RoutineHeader, 
     return SplParser(sql, toks, delimident).routine()
 
 
-def parse_call(p: t.Any) -> a.CallSpec:
-    """``EXECUTE PROCEDURE|FUNCTION [owner.]name[(args)] [WITH TRIGGER REFERENCES]`` as sent
-    by a client, parsed with the statement parser ``p`` positioned at EXECUTE."""
-    start = p._curr.start if p._curr else 0
-    p._advance()
-    kind = p._word()
-    if kind not in ("PROCEDURE", "FUNCTION"):
-        raise not_implemented(f"EXECUTE {kind}")
-    p._advance()
-    name = p._name()
-    owner: str | None = None
-    if p._match(TokenType.DOT):
-        owner, name = name, p._name()
-    spec = a.CallSpec(start, name=name, owner=owner, kind=kind.lower())
-    if p._match(TokenType.L_PAREN) and not p._match(TokenType.R_PAREN):
-        spec.args = [x for x in p._parse_csv(p._parse_lambda) if x is not None]
-        p._match_r_paren()
-    if p._word() == "WITH":
-        p._expect_word("WITH", "TRIGGER", "REFERENCES")
-        spec.trigger_refs = True
-    return spec
-
-
 def parse_types(text: str, delimident: bool = False) -> list[IfxType]:
     """A comma-separated list of Informix types (a routine signature's parameter types)."""
     toks = tokenize(text, delimident)
@@ -805,51 +728,6 @@ def parse_types(text: str, delimident: bool = False) -> list[IfxType]:
     if sp.tok() is not None:
         raise sp.error()
     return out
-
-
-def drop_target(p: t.Any) -> tuple[bool, str | None, str]:
-    """``[IF EXISTS] [owner.]name`` after DROP <kind>: (if_exists, owner, name)."""
-    if_exists = False
-    if p._word() == "IF" and p._word(1) == "EXISTS":
-        p._advance(2)
-        if_exists = True
-    name = p._name()
-    owner: str | None = None
-    if p._match(TokenType.DOT):
-        owner, name = name, p._name()
-    return if_exists, owner, name
-
-
-def parse_drop(p: t.Any, kind: str) -> t.Any:
-    """``DROP [SPECIFIC] {PROCEDURE|FUNCTION|ROUTINE} [IF EXISTS] name [(types)]`` with the
-    statement parser ``p`` positioned after DROP (also the routine of GRANT/REVOKE EXECUTE
-    ON, where ``kind`` "" means a bare name: any routine)."""
-    specific = False
-    if kind == "SPECIFIC":
-        specific = True
-        p._advance()
-        kind = p._word()
-        if kind not in ("PROCEDURE", "FUNCTION", "ROUTINE"):
-            p.raise_error("Expected PROCEDURE, FUNCTION or ROUTINE")
-    if kind:
-        p._advance()
-    else:
-        kind = "ROUTINE"
-    if_exists, owner, name = drop_target(p)
-    types: list[IfxType] | None = None
-    if not specific and p._match(TokenType.L_PAREN):
-        types = []
-        if not p._match(TokenType.R_PAREN):
-            while True:
-                node = p._parse_types()
-                ty = node.meta.get("ifx") if isinstance(node, exp.DataType) else None
-                if ty is None:
-                    raise not_implemented("routine parameter type")
-                types.append(ty.nullable())
-                if not p._match(TokenType.COMMA):
-                    break
-            p._match_r_paren()
-    return DropRoutine(kind, name, owner, types, specific, if_exists)
 
 
 def parse_create_routine(sql: str, delimident: bool) -> CreateRoutine:
