@@ -193,6 +193,24 @@ def test_grants_as_systabauth_spells_them(connect_kwargs: dict[str, Any]) -> Non
             ("dan", "C"), ("eve", "R"), ("informix", "D"), ("r27", "G")]
 
 
+def test_sysprocauth_names_are_varchar(connect_kwargs: dict[str, Any]) -> None:
+    """SYSPROCAUTH (ids_sqr_050): grantor and grantee VARCHAR(32), procauth e (E WITH GRANT
+    OPTION), as SYSTABAUTH's and SYSCOLAUTH's grantor and grantee. They were CHAR(32), so a
+    grantee read back padded to 32 characters."""
+    with fresh_database(connect_kwargs, "r27cat") as conn:
+        cur = conn.cursor()
+        assert rows(cur, "SELECT colname, coltype, collength FROM syscolumns WHERE tabid = 19 "
+                         "ORDER BY colno") == [
+            ("grantor", 13, 32), ("grantee", 13, 32), ("procid", 2, 4), ("procauth", 0, 1)]
+        cur.execute("CREATE PROCEDURE r27p (x INT) RETURNING INT; RETURN x; END PROCEDURE")
+        cur.execute("GRANT EXECUTE ON r27p TO carol WITH GRANT OPTION")
+        got = rows(cur, "SELECT a.grantor, a.grantee, a.procauth FROM sysprocauth a, "
+                        "sysprocedures p WHERE a.procid = p.procid AND p.procname = 'r27p' "
+                        "ORDER BY 2")
+        assert got == [("informix", "carol", "E"), ("informix", "public", "e")]
+        assert cur.description is not None and cur.description[1][1] == 13
+
+
 def test_view_columns_need_names(connect_kwargs: dict[str, Any]) -> None:
     """Syntax, "Naming View Columns" (ids_sqs_0646): an expression in the Projection clause
     is a virtual column, "You must provide a name for a virtual column": -249 "Virtual
