@@ -9,6 +9,7 @@ follow Informix's generated forms (``u<tabid>_<constrid>`` for unique/primary ke
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -365,9 +366,13 @@ def _named_query(dc: DdlContext, query: exp.Expr, columns: list[str],
         if len(columns) != len(names):
             raise EngineError(sc.VIEW_COLUMNS if what == "view columns" else sc.INSERT_COUNT)
         names = list(columns)
-    for n in names:
+    view = what == "view columns"  # a view's: a virtual column's name, no name twice (0646)
+    for i, n in enumerate(names):
         if n.startswith("("):
-            raise not_implemented(f"{what} need names for expressions")
+            raise (EngineError(sc.VIRTUAL_COLUMN_NAME) if view
+                   else not_implemented(f"{what} need names for expressions"))
+        if view and n in names[:i]:
+            raise EngineError(sc.COLUMN_EXISTS, near=n)
     return sql, names, types
 
 
@@ -739,14 +744,17 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
     dc.conn.executemany("INSERT INTO sysdepend VALUES (?, ?, ?, 'V')",
                         [(b, "V" if kind == "V" else "T", tabid)
                          for b, kind in sorted(bases.items())])
-    text = f"create view {name} as {spec.text}"
+    # The text names the view's columns, given or derived, as a real server's does; not
+    # when one needs delimiting, as sessions without DELIMIDENT parse it too (docs/SERVER.md,
+    # "sysviews")
+    plain = all(re.fullmatch(r"[a-z_][a-z0-9_$]*", n) for n in names)
+    text = f"create view {name} ({','.join(names)}) as " if plain else f"create view {name} as "
+    text += spec.text
     if spec.check_option:
         text += " with check option"
     dc.conn.executemany("INSERT INTO sysviews VALUES (?, ?, ?)",
                         [(tabid, i, text[i * 64 : i * 64 + 64])
                          for i in range((len(text) + 63) // 64)])
-
-
 
 
 def _view_column_types(query: exp.Expr, types: list[IfxType]) -> list[IfxType]:

@@ -160,7 +160,8 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
 #: grantee are VARCHAR(32) (were CHAR(32)).
 RETYPED_COLUMNS = [(3, "owner"), (9, "owner"), (10, "owner"), (11, "owner"), (16, "owner"),
                    (16, "numargs"), (22, "owner"), (30, "owner"), (4, "grantor"),
-                   (4, "grantee"), (5, "grantor"), (5, "grantee")]
+                   (4, "grantee"), (5, "grantor"), (5, "grantee"), (19, "grantor"),
+                   (19, "grantee")]
 
 
 def _retyped(conn: sqlite3.Connection) -> list[int]:

@@ -46,7 +46,7 @@ SPL_TABLES: list[tuple[int, str, list[tuple[str, IfxType]]]] = [
         ("created", it.DATE), ("datasize", _I), ("data", _c(256)), ("collation", _c(32)),
     ]),
     (19, "sysprocauth", [
-        ("grantor", _c(32)), ("grantee", _c(32)), ("procid", _I), ("procauth", _c(1)),
+        ("grantor", _v(32)), ("grantee", _v(32)), ("procid", _I), ("procauth", _c(1)),
     ]),
     (22, "systriggers", [
         ("trigid", IfxType(T.SERIAL)), ("trigname", _v(128)), ("owner", _v(32)),
