@@ -20,6 +20,13 @@ SPEEDUPS_PARTS = [
     "src/ifxwire/_speedups_factories.h",
 ]
 
+#: The parts _cdcspeed.c includes, in its order (the same check).
+CDCSPEED_PARTS = [
+    "src/ifxwire/_cdcspeed_renderer.h",
+    "src/ifxwire/_cdcspeed_records.h",
+    "src/ifxwire/_cdcspeed_changes.h",
+]
+
 setup(
     ext_modules=[
         # One translation unit including its parts (src/ifxwire/_speedups_*.h, one job each;
@@ -50,6 +57,7 @@ setup(
         Extension(
             "ifxwire._cdcspeed",
             ["src/ifxwire/_cdcspeed.c"],
+            depends=CDCSPEED_PARTS,
             optional=True,
         ),
         # A cached query's request group served in one compiled call (issue 26,
