@@ -20,6 +20,15 @@ SPEEDUPS_PARTS = [
     "src/ifxwire/_speedups_factories.h",
 ]
 
+#: The parts _tuplewriter.c includes, in its order (the same check).
+TUPLEWRITER_PARTS = [
+    "src/ifxwire/_tuplewriter_common.h",
+    "src/ifxwire/_tuplewriter_fields.h",
+    "src/ifxwire/_tuplewriter_writer.h",
+    "src/ifxwire/_tuplewriter_loaders.h",
+    "src/ifxwire/_tuplewriter_bind.h",
+]
+
 #: The parts _cdcspeed.c includes, in its order (the same check).
 CDCSPEED_PARTS = [
     "src/ifxwire/_cdcspeed_renderer.h",
@@ -43,6 +52,7 @@ setup(
         Extension(
             "ifxwire._tuplewriter",
             ["src/ifxwire/_tuplewriter.c"],
+            depends=TUPLEWRITER_PARTS,
             optional=True,
         ),
         # The Arrow column decoder (docs/ARROW.md): separate, so the row decoder's module
