@@ -20,6 +20,17 @@ SPEEDUPS_PARTS = [
     "src/ifxwire/_speedups_factories.h",
 ]
 
+#: The parts _arrowdec.c includes, in its order (the same check).
+ARROWDEC_PARTS = [
+    "src/ifxwire/_arrowdec_common.h",
+    "src/ifxwire/_arrowdec_values.h",
+    "src/ifxwire/_arrowdec_columns.h",
+    "src/ifxwire/_arrowdec_elements.h",
+    "src/ifxwire/_arrowdec_rows.h",
+    "src/ifxwire/_arrowdec_stream.h",
+    "src/ifxwire/_arrowdec_textvalue.h",
+]
+
 #: The parts _tuplewriter.c includes, in its order (the same check).
 TUPLEWRITER_PARTS = [
     "src/ifxwire/_tuplewriter_common.h",
@@ -60,6 +71,7 @@ setup(
         Extension(
             "ifxwire._arrowdec",
             ["src/ifxwire/_arrowdec.c"],
+            depends=ARROWDEC_PARTS,
             optional=True,
         ),
         # Change data capture's per-event loops (issue 27): the server's CDC record renderer
