@@ -27,8 +27,8 @@
  *       lie in the receive buffer, and ``pump``: the columnar fetch's receive loop (recv(2)
  *       into the connection's buffer, feed, again) until something the reply parser must
  *       read is next. ``take``: the decoded buffers handed over as read-only ``Block``s (no
- *       copy into bytes; the Columns is then spent). Kept in this file, past its ~800 lines,
- *       because all of it uses the column state and decode_rows, which nothing else needs.
+ *       copy into bytes; the Columns is then spent). In _arrowdec_stream.h, after the column
+ *       state and decode_rows it uses (the source layout is below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
