@@ -20,6 +20,33 @@ SPEEDUPS_PARTS = [
     "src/ifxwire/_speedups_factories.h",
 ]
 
+#: The parts _arrowdec.c includes, in its order (the same check).
+ARROWDEC_PARTS = [
+    "src/ifxwire/_arrowdec_common.h",
+    "src/ifxwire/_arrowdec_values.h",
+    "src/ifxwire/_arrowdec_columns.h",
+    "src/ifxwire/_arrowdec_elements.h",
+    "src/ifxwire/_arrowdec_rows.h",
+    "src/ifxwire/_arrowdec_stream.h",
+    "src/ifxwire/_arrowdec_textvalue.h",
+]
+
+#: The parts _tuplewriter.c includes, in its order (the same check).
+TUPLEWRITER_PARTS = [
+    "src/ifxwire/_tuplewriter_common.h",
+    "src/ifxwire/_tuplewriter_fields.h",
+    "src/ifxwire/_tuplewriter_writer.h",
+    "src/ifxwire/_tuplewriter_loaders.h",
+    "src/ifxwire/_tuplewriter_bind.h",
+]
+
+#: The parts _cdcspeed.c includes, in its order (the same check).
+CDCSPEED_PARTS = [
+    "src/ifxwire/_cdcspeed_renderer.h",
+    "src/ifxwire/_cdcspeed_records.h",
+    "src/ifxwire/_cdcspeed_changes.h",
+]
+
 setup(
     ext_modules=[
         # One translation unit including its parts (src/ifxwire/_speedups_*.h, one job each;
@@ -36,6 +63,7 @@ setup(
         Extension(
             "ifxwire._tuplewriter",
             ["src/ifxwire/_tuplewriter.c"],
+            depends=TUPLEWRITER_PARTS,
             optional=True,
         ),
         # The Arrow column decoder (docs/ARROW.md): separate, so the row decoder's module
@@ -43,6 +71,7 @@ setup(
         Extension(
             "ifxwire._arrowdec",
             ["src/ifxwire/_arrowdec.c"],
+            depends=ARROWDEC_PARTS,
             optional=True,
         ),
         # Change data capture's per-event loops (issue 27): the server's CDC record renderer
@@ -50,6 +79,7 @@ setup(
         Extension(
             "ifxwire._cdcspeed",
             ["src/ifxwire/_cdcspeed.c"],
+            depends=CDCSPEED_PARTS,
             optional=True,
         ),
         # A cached query's request group served in one compiled call (issue 26,
