@@ -38,7 +38,8 @@ accelerated: bool = available and os.environ.get("IFXWIRE_PURE", "").strip().low
     "on",
 )
 
-# Column kinds of make_renderer; the numbers are the enum in _cdcspeed.c.
+# Column kinds of make_renderer; the numbers are the enum in _cdcspeed_renderer.h (a part of
+# _cdcspeed.c).
 R_CALL = 0
 R_INT = 1
 R_VARCHAR = 2

@@ -71,7 +71,7 @@ try:
 except ImportError:  # no compiler at install time: the pure column path
     _arrowdec = None
 
-# Kinds, as numbered in _arrowdec.c.
+# Kinds, as numbered in _arrowdec_common.h (part of _arrowdec.c).
 A_I16, A_I32, A_I64, A_INT8, A_F32, A_F64, A_DATE, A_CHAR = range(8)
 A_VARCHAR, A_LVARCHAR, A_BOOL, A_DEC, A_DECF, A_DT, A_RAW, A_LIST = range(8, 16)
 #: numeric SET/MULTISET/LIST in the text form (cursor.collections = "text"), _arrowdec.c

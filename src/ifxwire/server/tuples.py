@@ -43,7 +43,7 @@ except ImportError:  # not built: the pure encoder alone
 #: The compiled writer is built and in use (``IFXWIRE_PURE`` not set).
 accelerated: bool = _module is not None and _accel.accelerated
 
-# The kinds of _tuplewriter.c's enum.
+# The kinds of the enum in _tuplewriter_common.h (part of _tuplewriter.c).
 _K_CALL, _K_SMALLINT, _K_INTEGER, _K_BIGINT, _K_FLOAT = 0, 1, 2, 3, 4
 _K_CHAR, _K_VARCHAR, _K_LVARCHAR, _K_DATE, _K_DATETIME, _K_DECIMAL = 5, 6, 7, 8, 9, 10
 _FAST_CODECS = {"iso8859-1": 1, "utf-8": 2, "ascii": 3}
