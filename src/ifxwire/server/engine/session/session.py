@@ -42,7 +42,6 @@ from ..core.convert import Conv, row_binder
 from ..core.errors import EngineError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
-from ..core.ifxtypes import IfxType
 from ..core.money import parse_dbmoney
 from ..features import access, cross_database, ddl
 from ..features.lobs.lo_session import LoSession
@@ -51,7 +50,6 @@ from ..features.spl.calls import call_routine, execute_call, open_call, runtime
 from ..features.spl.insert_execute import run_insert_execute
 from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
-from ..schema.routines import Routine
 from ..sql.current_of import CURRENT_KEY, add_rowid, limit_to_current, split_current_of
 from ..sql.functions import FunctionSlot, FunctionState, register
 from ..sql.prepared import ExecResult, Prepared
@@ -63,6 +61,7 @@ from .session_errors import CANCELLED, ErrorMapping
 from .session_locks import RowLocks
 from .session_park import ParkedReads, plan_parks
 from .session_privileges import SessionPrivileges
+from .session_schema import SchemaLookup
 from .session_statements import StatementRunner
 from .session_txn import Transactions
 
@@ -88,7 +87,7 @@ def _no_cursor(name: str, table: object, updated: object) -> int:
 
 
 class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorMapping,
-                    CursorRows, SessionPrivileges):
+                    CursorRows, SessionPrivileges, SchemaLookup):
     """One client connection. Used from one thread at a time."""
 
     def __init__(self, engine: Engine, user: str, env: Mapping[str, str], session_id: int
@@ -366,80 +365,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
                 return str(row[0]).strip()
         return None
 
-    def sequence_value(self, name: str, nextval: bool, statement: int = 0,
-                       occurrence: int = 0) -> int:
-        """NEXTVAL / CURRVAL of a sequence of the current database (functions.py calls this
-        for each row). Every NEXTVAL of one sequence in one statement gives a row one value
-        (Informix increments a sequence once per statement and row): a NEXTVAL takes a new
-        value only when the sequence's last value came from another statement or this same
-        occurrence already had it (so a new row began)."""
-        seq = self.current_schema().sequence_of(name)
-        if seq is None:
-            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
-        key = (self._incarnation, seq.tabid)
-        if not nextval:
-            value = self._currvals.get(key)
-            if value is None:
-                raise EngineError(sc.CURRVAL_UNDEFINED, near=name)
-            return value
-        last = self._nextval_rows.get(key)
-        if last is not None and statement and last[0] == statement and occurrence not in last[1]:
-            last[1].add(occurrence)
-            return self._currvals[key]
-        value = self.engine.sequences.next(self._db_path(), seq)
-        self._currvals[key] = value
-        self._nextval_rows[key] = (statement, {occurrence})
-        return value
-
-    def sequence(self, name: str) -> cat.SequenceInfo | None:
-        if self.database is None:
-            return None
-        return self.current_schema().sequence_of(name)
-
-    def named_type(self, name: str) -> IfxType | None:
-        if self.database is None:
-            return None
-        return self.current_schema().types.get(name.lower())
-
-    # ---- schema lookup (TableLookup for the compiler) --------------------------------------
-    def _schema_version(self) -> int:
-        return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])
-
-    def current_schema(self, version: int | None = None) -> cat.Schema:
-        """The catalogue of the current database; ``version``: SQLite's schema version when
-        the caller has just read it (an OPEN's -710 check), saving another read (a read
-        transaction of its own)."""
-        assert self.conn is not None
-        if version is None:
-            # A row-lock UPDATE/DELETE's first lookup, before any SQL of its own has run:
-            # the version its write unit has just read under SQLite's write lock (no other
-            # connection can change the schema meanwhile). One read fewer per statement.
-            version, self._unit_version = self._unit_version, None
-        key = (self._incarnation, self._schema_version() if version is None else version)
-        # After DDL in an open transaction the schema is this session's own (never shared
-        # through the engine's cache). It is still reused while SQLite's schema version stays
-        # the same; it is dropped after every DDL statement (also a failed one), ROLLBACK TO
-        # SAVEPOINT and the transaction's end, the moments a version number could come back
-        # with other contents. (Reloading it at every lookup made each ALTER TABLE of a
-        # transaction cost a full catalogue load per name resolved: Django's migrate of ~400
-        # tables in one transaction took minutes.)
-        if self._schema is not None and self._schema_key == key:
-            return self._schema
-        schema = None if self._ddl_dirty else self.engine.cached_schema(key)
-        if schema is None:
-            schema = cat.load_schema(self.conn)
-            if not self._ddl_dirty:
-                self.engine.store_schema(key, schema)
-        self._schema, self._schema_key = schema, key
-        return schema
-
-    def sysmaster_schema(self) -> cat.Schema:
-        if self.database == "sysmaster":
-            return self.current_schema()
-        if self._sysmaster_schema is None:
-            self._sysmaster_schema = cat.load_schema(self._connection(), "sysmaster")
-        return self._sysmaster_schema
-
+    # ---- schema lookup (TableLookup for the compiler; the rest: session_schema.py) -----------
     def resolve(self, name: str, owner: str | None, database: str | None,
                 offset: int) -> cat.TableInfo:
         db = database.lower().split("@")[0] if database else None
@@ -454,30 +380,6 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         if owner is None and name in self.temp_tables:
             return self.temp_tables[name]
         return self._lookup(self.current_schema(), name, owner, self.database == "sysmaster")
-
-    def routines(self, name: str) -> list[Routine]:
-        if self.database is None:
-            raise EngineError(sc.NO_DB_SELECTED)
-        return self.current_schema().routines.get(name.lower(), [])
-
-    def _lookup(self, schema: cat.Schema, name: str, owner: str | None,
-                sysmaster: bool) -> cat.TableInfo:
-        info = schema.tables.get(name)
-        if info is None and name in schema.synonyms:
-            syn = schema.synonyms[name]
-            if owner is None and not syn.public and syn.owner != self.user:
-                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
-            if owner is not None and owner.lower() != syn.owner.lower():
-                raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
-            if syn.database is not None:
-                return self.resolve(syn.target, syn.target_owner, syn.database, 0)
-            return self._lookup(schema, syn.target, None, sysmaster)
-        if info is None and sysmaster and name in cat.VIRTUAL_TABLES:
-            return cat.TableInfo(name, 0, "informix", [], kind="X",
-                                 virtual_sql=cat.VIRTUAL_TABLES[name])
-        if info is None or (owner is not None and owner.lower() != info.owner.lower()):
-            raise EngineError(sc.NO_TABLE, sc.ISAM_NOT_FOUND, near=name)
-        return info
 
     # ---- prepare ---------------------------------------------------------------------------
     def arm(self) -> None:
