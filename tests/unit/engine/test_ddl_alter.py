@@ -147,9 +147,12 @@ def test_alter_table_forms_applications_use(db: Sql) -> None:
                    "WHERE tabname = 'al') ORDER BY colno") == [
         ("d",), ("a",), ("b",), ("c",), ("audit",)]
     assert db.rows("SELECT constrname, constrtype FROM sysconstraints WHERE constrname "
-                   "LIKE '%al%' ORDER BY 1") == [("ck_al_c", "C"), ("fk_al_c", "R"),
-                                                 ("pk_al", "P")]
-    assert db.err("INSERT INTO al (a, b, c) VALUES (2, 'y', 0)").sqlcode == -530
+                   "LIKE '%al%' ORDER BY 1") == [("fk_al_c", "R"), ("pk_al", "P")]
+    # MODIFY drops the column's check constraint unless restated (MODIFY Clause,
+    # ids_sqs_0078: "all attributes previously associated with the column (that is, default
+    # value, single-column check constraint, or referential constraint) are dropped"); its
+    # sysconstraints row goes with it (twenty-seventh session; it stayed behind)
+    db.run("INSERT INTO al (a, b, c) VALUES (2, 'y', 1)")
     assert db.err("INSERT INTO al (a, b, c) VALUES (1, 'y', 1)").sqlcode == -268
     assert db.err("ALTER TABLE al ADD CONSTRAINT PRIMARY KEY (b)").sqlcode == -704
     for form in ("ADD CRCOLS", "DROP CRCOLS", "ADD VERCOLS", "ADD ROWIDS", "ADD AUDIT",

@@ -284,6 +284,16 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
         dc.conn.execute("UPDATE systables SET locklevel = ? WHERE tabid = ?",
                         (spec.lock_mode, info.tabid))
         if not (spec.add or spec.drop or spec.modify or spec.add_constraints
+                or spec.drop_constraints or spec.extents != (0, 0)):
+            return
+    if spec.extents != (0, 0):
+        # MODIFY EXTENT SIZE / NEXT SIZE: "the database server records the change in the
+        # system catalog" (ids_sqs_2007, ids_sqs_0070); there are no extents to resize here
+        first, nxt = spec.extents
+        dc.conn.execute("UPDATE systables SET fextsize = CASE WHEN ? > 0 THEN ? ELSE fextsize "
+                        "END, nextsize = CASE WHEN ? > 0 THEN ? ELSE nextsize END WHERE "
+                        "tabid = ?", (first, first, nxt, nxt, info.tabid))
+        if not (spec.add or spec.drop or spec.modify or spec.add_constraints
                 or spec.drop_constraints):
             return
     if (spec.add or spec.drop or spec.modify) and dc.conn.execute(
@@ -321,8 +331,14 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
     for col in [*spec.modify, *spec.add]:
         column_type(dc, col, distinct_only=True)  # a distinct type: resolved, Usage checked
         check_default(col)
+    freed: set[str] = set()
     for col in spec.modify:
+        before = list(constraints)
         _modify(dc, info, columns, constraints, col)
+        for gone in before:
+            if gone not in constraints:  # the column's old NOT NULL and CHECK: rows go too
+                _delete_constraint_rows(dc, info, gone)
+                freed.add(gone.name)
         added.extend(col.constraints)
     for col in spec.add:
         _add(dc, info, columns, col)
@@ -338,12 +354,19 @@ def alter_table(dc: DdlContext, spec: AlterTable) -> None:
             raise not_implemented("dropping a key that foreign keys of other tables use")
         constraints = [c for c in constraints if c.name != name]
         _delete_constraint_rows(dc, info, match[0])
+        if match[0].kind == "N":
+            # the column allows NULL again (coltype loses its 256), unless another NOT
+            # NULL constraint still holds it (a primary key's does, below)
+            held = {c for k in constraints if k.kind == "N" for c in k.columns}
+            for kept in columns:
+                if kept.info.name in match[0].columns and kept.info.name not in held:
+                    kept.info.type = kept.info.type.with_notnull(False)
     added.extend(spec.add_constraints)
     new_info = TableInfo(info.name, info.tabid, info.owner, [c.info for c in columns])
     for cons in added:
-        if cons.kind == "N":
-            continue
-        constraints.append(_new_constraint(dc, info, new_info, cons, constraints))
+        # a NOT NULL of ADD or MODIFY is a constraint row as in CREATE TABLE (SYSCONSTRAINTS,
+        # ids_sqr_029: constrtype N), so DROP CONSTRAINT finds it (ids_sqs_0069)
+        constraints.append(_new_constraint(dc, info, new_info, cons, constraints, freed))
     for cdef in constraints:
         if cdef.kind == "P":
             for c in columns:
@@ -431,14 +454,17 @@ def _drop_referencing(dc: DdlContext, info: TableInfo, column: str) -> None:
 
 
 def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: ConstraintSpec,
-                    existing: list[ConsDef]) -> ConsDef:
+                    existing: list[ConsDef], freed: set[str] | None = None) -> ConsDef:
+    """A constraint this ALTER adds; ``freed``: names of constraints it dropped (MODIFY
+    restating a column's NOT NULL may give it its old name again)."""
     for c in cons.columns:
         if c not in new_info.by_name:
             raise EngineError(sc.NO_COLUMN, near=c)
     cid = max([_next_constrid(dc.conn)] + [c.constrid + 1 for c in existing])
-    prefix = {"P": "u", "U": "u", "C": "c", "R": "r"}[cons.kind]
+    prefix = {"P": "u", "U": "u", "C": "c", "R": "r", "N": "n"}[cons.kind]
     name = cons.name or f"{prefix}{info.tabid}_{cid}"
-    if name in dc.schema.constraint_names or any(c.name == name for c in existing):
+    if (name in dc.schema.constraint_names and name not in (freed or ())) or any(
+            c.name == name for c in existing):
         raise EngineError(sc.INDEX_EXISTS, near=name)
     if cons.kind == "P" and any(c.kind == "P" for c in existing):
         raise EngineError(sc.PRIMARY_KEY_EXISTS, near=info.name)
@@ -488,6 +514,7 @@ def _sync_constraint_rows(dc: DdlContext, info: TableInfo, constraints: list[Con
                 raise EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE) from None
         if cons.kind == "C":
             write_check(dc.conn, cons.constrid, cons.check_text, cons.delimident)
+        if cons.kind in ("C", "N"):
             dc.conn.executemany("INSERT INTO syscoldepend VALUES (?, ?, ?)",
                                 [(cons.constrid, info.tabid, cols[c]) for c in cons.columns])
         if cons.kind == "R":

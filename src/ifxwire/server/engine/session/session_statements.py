@@ -18,6 +18,7 @@ from ..features import (
     alter,
     composite,
     ddl,
+    ddl_statistics,
     distinct,
     fragments,
     objects,
@@ -39,7 +40,7 @@ from ..sql.statements import (
     LockSpec,
     SavepointSpec,
     SetSpec,
-    TableName,
+    StatisticsSpec,
 )
 from ..sql.translate import Compiler, Plan
 from .session_locks import isolation_of
@@ -195,10 +196,10 @@ class StatementRunner:
         self._start_statement()
         if self._txn_read_only and kind not in _READ_ONLY_OK:
             raise EngineError(sc.READ_ONLY_TRANSACTION)  # DDL, GRANT, ... (ids_sqs_1207)
-        if kind == "update_statistics" and isinstance(spec, TableName):
-            self.resolve(spec.name, spec.owner, spec.database, spec.offset)  # -206 if missing
-            return ExecResult(0)
-        if kind in ("update_statistics", "execute_routine"):
+        if kind == "update_statistics":
+            assert isinstance(spec, StatisticsSpec)
+            return self._update_statistics(spec)
+        if kind == "execute_routine":
             return ExecResult(0)
         if kind == "set_role":
             access.set_role(cast("EngineSession", self), spec)  # type: ignore[arg-type]
@@ -223,6 +224,25 @@ class StatementRunner:
                 return self.rl_ddl(table, lambda: self._ddl(kind, spec),
                                    kind not in ("create_index", "create_trigger"))
         return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
+
+    def _update_statistics(self, spec: StatisticsSpec) -> ExecResult:
+        """UPDATE STATISTICS: the row counts into systables and sysindices, for the table
+        named (-206 if missing) or every table of the database (features/ddl_statistics.py
+        says what it costs). A catalogue write, under the write lock as DDL's are."""
+        if spec.table is not None:
+            t = spec.table
+            tables = [self.resolve(t.name, t.owner, t.database, t.offset)]
+        elif spec.tables:
+            tables = list(self.current_schema().tables.values())
+        else:
+            return ExecResult(0)  # FOR PROCEDURE ...: routines' plans are not kept
+        if not any(i.kind == "T" and not i.temp and i.schema == "main" for i in tables):
+            return ExecResult(0)
+        def write() -> ExecResult:
+            ddl_statistics.update_statistics(self._connection(), tables)
+            return ExecResult(0)
+
+        return self._write(Plan("ddl", 0), write)
 
     def _supertable(self, table: str | None) -> bool:
         """DDL on a typed supertable changes its subtables too (TRUNCATE empties them, DROP

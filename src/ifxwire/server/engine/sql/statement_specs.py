@@ -192,6 +192,17 @@ class AlterTable:
     drop_constraints: list[str] = field(default_factory=list)
     modify: list[ColumnSpec] = field(default_factory=list)
     lock_mode: str | None = None  # LOCK MODE (PAGE | ROW): 'P' / 'R'
+    #: MODIFY EXTENT SIZE / MODIFY NEXT SIZE in kilobytes (0: not given)
+    extents: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class StatisticsSpec:
+    """UPDATE STATISTICS: ``table`` of FOR TABLE name (None: every table); ``tables`` False
+    for FOR PROCEDURE / FUNCTION / ROUTINE / SPECIFIC, which touch no table (ids_sqs_1203)."""
+
+    table: TableName | None = None
+    tables: bool = True
 
 
 @dataclass

@@ -43,6 +43,7 @@ from .statement_specs import LockSpec as LockSpec
 from .statement_specs import Rename as Rename
 from .statement_specs import SavepointSpec as SavepointSpec
 from .statement_specs import SetSpec as SetSpec
+from .statement_specs import StatisticsSpec as StatisticsSpec
 from .statement_specs import TableName as TableName
 from .statement_specs import _fold as _fold
 from .statement_specs import _stmt as _stmt
@@ -208,9 +209,18 @@ class IfxParser(CreateParser):
                 else:
                     spec.drop.append(self._name())
             elif w == "MODIFY" and self._word() in ("NEXT", "EXTENT"):
+                # MODIFY NEXT SIZE (ids_sqs_0070) / MODIFY EXTENT SIZE (ids_sqs_2007): kept
+                # in systables.nextsize / fextsize (alter.alter_table)
+                which = self._word()
                 self._advance()
                 self._expect_word("SIZE")
-                self._int_arg()
+                size = self._int_arg()
+                first, nxt = spec.extents
+                spec.extents = (size, nxt) if which == "EXTENT" else (first, size)
+                if which == "EXTENT" and self._word() == "NEXT":  # ... EXTENT SIZE n NEXT SIZE m
+                    self._advance()
+                    self._expect_word("SIZE")
+                    spec.extents = (size, self._int_arg())
             elif w == "MODIFY":
                 if self._match(TokenType.L_PAREN):
                     spec.modify.append(self._column_def())
@@ -378,9 +388,13 @@ class IfxParser(CreateParser):
             return None
         # UPDATE STATISTICS [LOW | MEDIUM | HIGH] FOR TABLE [ONLY] name [(cols)] ...: the
         # table must exist (ids_sqs_1203: "Must exist"), else -206 as for any statement that
-        # names it; the statistics themselves are not kept (SERVER.md).
+        # names it; its counts go to systables/sysindices (features/ddl_statistics.py).
         table: TableName | None = None
+        tables = True
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
+            if self._word() == "FOR" and self._word(1) in ("PROCEDURE", "FUNCTION", "ROUTINE",
+                                                           "SPECIFIC"):
+                tables = False
             if self._word() == "FOR" and self._word(1) == "TABLE":
                 self._advance(2)
                 self._eat("ONLY")
@@ -391,7 +405,7 @@ class IfxParser(CreateParser):
                     table = self._table_name()
                 continue
             self._advance()
-        return _stmt("update_statistics", table)
+        return _stmt("update_statistics", StatisticsSpec(table, tables))
 
     def _parse_ifx_delete(self) -> exp.Expr | None:
         """``DELETE t WHERE …``: the FROM keyword is optional (Guide to SQL: Syntax, DELETE
