@@ -221,3 +221,68 @@ def test_kill_9_takes_back_a_held_transaction_committed_for_another(tmp_path: Pa
         proc.terminate()
         proc.wait(10)
     assert got == [(i, 5 if i == 5 else 0) for i in range(1, 9)]
+
+
+def test_the_statements_of_a_transaction_written_alone(srv: Server) -> None:
+    """The whole list of SQLite statements of BEGIN WORK, three UPDATEs and COMMIT WORK by a
+    session alone (docs/BENCHMARKS.md, "Statements and GIL-releasing calls per row-lock
+    transaction"): no undo row written or deleted, and no read of defer_foreign_keys at
+    COMMIT WORK, since no DDL (SET CONSTRAINTS … DEFERRED, which escalates) ran in the
+    transaction (before: 17 statements; now 12)."""
+    a = _connect(srv.port)
+    try:
+        conn = _conn_of(srv, a)
+        cur = a.cursor()
+        cur.execute("BEGIN WORK")  # (warm: the statement prepared, its triggers made)
+        cur.execute("UPDATE t SET v = v + 1 WHERE id = ?", (1,))
+        cur.execute("COMMIT WORK")
+        seen: list[str] = []
+        conn.set_trace_callback(seen.append)
+        try:
+            cur.execute("BEGIN WORK")
+            for i in (1, 2, 3):
+                cur.execute("UPDATE t SET v = v + 1 WHERE id = ?", (i,))
+            cur.execute("COMMIT WORK")
+        finally:
+            conn.set_trace_callback(None)
+        # a lock trigger's firing repeats its statement's text: one statement
+        shapes = [re.sub(r"\b\d+\b", "?", q).split(" AS ")[0].split(" (SELECT")[0]
+                  for k, q in enumerate(seen) if k == 0 or q != seen[k - 1]]
+        update = 'UPDATE main."t"'
+        held = ["SAVEPOINT _ifx_rl", "PRAGMA schema_version", update, "RELEASE _ifx_rl"]
+        assert shapes == (["BEGIN IMMEDIATE", "PRAGMA schema_version", update] + held * 2
+                          + ["SELECT EXISTS", "COMMIT"])
+        assert _values(a) == [2, 1, 1, 0, 0, 0, 0, 0]
+    finally:
+        a.close()
+
+
+def test_a_deferred_constraint_still_has_commit_read_the_mode(srv: Server) -> None:
+    """SET CONSTRAINTS ALL DEFERRED in the transaction (DDL: it escalates): COMMIT WORK reads
+    defer_foreign_keys (the check of foreign keys kept by triggers runs only when it is on)."""
+    a = _connect(srv.port)
+    try:
+        conn = _conn_of(srv, a)
+        cur = a.cursor()
+        seen: list[str] = []
+        cur.execute("BEGIN WORK")
+        cur.execute("UPDATE t SET v = 9 WHERE id = 1")
+        cur.execute("SET CONSTRAINTS ALL DEFERRED")
+        conn.set_trace_callback(seen.append)
+        try:
+            cur.execute("COMMIT WORK")
+        finally:
+            conn.set_trace_callback(None)
+        assert "PRAGMA defer_foreign_keys" in seen
+        assert _values(a)[0] == 9
+        cur.execute("BEGIN WORK")
+        cur.execute("UPDATE t SET v = 0 WHERE id = 1")
+        seen.clear()
+        conn.set_trace_callback(seen.append)
+        try:
+            cur.execute("COMMIT WORK")
+        finally:
+            conn.set_trace_callback(None)
+        assert "PRAGMA defer_foreign_keys" not in seen  # the next transaction's: none
+    finally:
+        a.close()
